@@ -1,0 +1,45 @@
+/** A link target found in Markdown, with its 1-based position in the body. */
+export interface MarkdownLink {
+  target: string;
+  line: number;
+  column: number;
+}
+
+// Bounded repetitions keep these linear on hostile input (no nested quantifiers).
+const inlineLink = /!?\[[^\]\n]{0,1000}\]\(\s{0,20}(<[^>\n]{0,2000}>|[^\s()]{1,2000})(?:\s{1,20}(?:"[^"\n]{0,500}"|'[^'\n]{0,500}'))?\s{0,20}\)/g;
+const referenceDefinition = /^ {0,3}\[[^\]\n]{1,1000}\]:[ \t]{0,20}(<[^>\n]{0,2000}>|\S{1,2000})/;
+const fence = /^ {0,3}(`{3,}|~{3,})/;
+
+/** Links in a Markdown body, outside fenced code blocks and inline code spans. */
+export function extractLinks(body: string): MarkdownLink[] {
+  const links: MarkdownLink[] = [];
+  let openFence: string | undefined;
+  body.split('\n').forEach((raw, index) => {
+    const line = index + 1;
+    const fenceMatch = fence.exec(raw);
+    if (fenceMatch) {
+      const marker = fenceMatch[1] ?? '';
+      if (openFence === undefined) openFence = marker;
+      else if (marker[0] === openFence[0] && marker.length >= openFence.length) openFence = undefined;
+      return;
+    }
+    if (openFence !== undefined) return;
+    const text = blankCodeSpans(raw);
+    const definition = referenceDefinition.exec(text);
+    if (definition?.[1]) links.push({ target: unwrap(definition[1]), line, column: text.indexOf(definition[1]) + 1 });
+    for (const match of text.matchAll(inlineLink)) {
+      const target = match[1] ?? '';
+      links.push({ target: unwrap(target), line, column: (match.index ?? 0) + match[0].indexOf(target) + 1 });
+    }
+  });
+  return links;
+}
+
+/** Replaces `code spans` with spaces so links inside them are ignored and columns stay right. */
+function blankCodeSpans(line: string): string {
+  return line.replace(/(`+)[^`]{0,2000}?\1/g, (span) => ' '.repeat(span.length));
+}
+
+function unwrap(target: string): string {
+  return target.startsWith('<') && target.endsWith('>') ? target.slice(1, -1) : target;
+}
