@@ -1,0 +1,139 @@
+/**
+ * Level-wise counting of contiguous windows, each counted once per session.
+ * A window of length L+1 can only reach `minSessions` if its length-L prefix
+ * did, so each level extends only the frequent windows of the level before.
+ * Windows are keyed exactly by `prefixId × vocabulary + lastToken` (a number,
+ * no strings, no hash collisions).
+ */
+
+/** The frequent windows of one length. Index = the window's id at that level. */
+export interface WindowLevel {
+  length: number;
+  /** Id of the length-1-shorter prefix (a token id at length 2). */
+  prefix: Int32Array;
+  /** Id of the length-1-shorter suffix (a token id at length 2). */
+  suffix: Int32Array;
+  last: Int32Array;
+  sessions: Int32Array;
+}
+
+/** Sessions' tokens laid end to end, with `starts[s]..starts[s+1]` for session s. */
+export interface PackedSessions {
+  tokens: Int32Array;
+  starts: Int32Array;
+  vocabulary: number;
+}
+
+export function packSessions(sessions: readonly ArrayLike<number>[], vocabulary: number): PackedSessions {
+  const total = sessions.reduce((sum, s) => sum + s.length, 0);
+  const tokens = new Int32Array(total);
+  const starts = new Int32Array(sessions.length + 1);
+  let at = 0;
+  sessions.forEach((session, s) => {
+    starts[s] = at;
+    tokens.set(session, at);
+    at += session.length;
+  });
+  starts[sessions.length] = at;
+  return { tokens, starts, vocabulary };
+}
+
+interface Slots {
+  prefix: number[];
+  suffix: number[];
+  last: number[];
+  count: number[];
+  seenIn: number[];
+}
+
+function countLevel(packed: PackedSessions, prevIds: Int32Array, length: number, slotAt: Int32Array): Slots {
+  const { tokens, starts, vocabulary } = packed;
+  const slots: Slots = { prefix: [], suffix: [], last: [], count: [], seenIn: [] };
+  const slotOf = new Map<number, number>();
+  slotAt.fill(-1);
+  for (let s = 0; s + 1 < starts.length; s += 1) {
+    const end = (starts[s + 1] as number) - length;
+    for (let p = starts[s] as number; p <= end; p += 1) {
+      const prefixId = prevIds[p] as number;
+      if (prefixId < 0) continue;
+      const last = tokens[p + length - 1] as number;
+      const key = prefixId * vocabulary + last;
+      let slot = slotOf.get(key);
+      if (slot === undefined) {
+        slot = slots.count.length;
+        slotOf.set(key, slot);
+        slots.prefix.push(prefixId);
+        slots.suffix.push(prevIds[p + 1] as number);
+        slots.last.push(last);
+        slots.count.push(0);
+        slots.seenIn.push(-1);
+      }
+      if (slots.seenIn[slot] !== s) {
+        slots.seenIn[slot] = s;
+        slots.count[slot] = (slots.count[slot] as number) + 1;
+      }
+      slotAt[p] = slot;
+    }
+  }
+  return slots;
+}
+
+function keepFrequent(slots: Slots, length: number, minSessions: number): { level: WindowLevel; idOfSlot: Int32Array } {
+  const idOfSlot = new Int32Array(slots.count.length).fill(-1);
+  const kept: number[] = [];
+  slots.count.forEach((count, slot) => {
+    if (count >= minSessions) {
+      idOfSlot[slot] = kept.length;
+      kept.push(slot);
+    }
+  });
+  const pick = (values: number[]) => Int32Array.from(kept, (slot) => values[slot] as number);
+  const level: WindowLevel = {
+    length,
+    prefix: pick(slots.prefix),
+    suffix: pick(slots.suffix),
+    last: pick(slots.last),
+    sessions: pick(slots.count),
+  };
+  return { level, idOfSlot };
+}
+
+export interface CountOptions {
+  minSessions: number;
+  maxLength: number;
+}
+
+/** Counts every frequent contiguous window of length 2..maxLength. `levels[0]` is length 2. */
+export function countWindows(packed: PackedSessions, options: CountOptions): WindowLevel[] {
+  const levels: WindowLevel[] = [];
+  let prevIds = packed.tokens;
+  const slotAt = new Int32Array(packed.tokens.length);
+  for (let length = 2; length <= options.maxLength; length += 1) {
+    const slots = countLevel(packed, prevIds, length, slotAt);
+    const { level, idOfSlot } = keepFrequent(slots, length, options.minSessions);
+    if (level.sessions.length === 0) break;
+    levels.push(level);
+    const nextIds = new Int32Array(packed.tokens.length);
+    for (let p = 0; p < slotAt.length; p += 1) {
+      const slot = slotAt[p] as number;
+      nextIds[p] = slot < 0 ? -1 : (idOfSlot[slot] as number);
+    }
+    prevIds = nextIds;
+  }
+  return levels;
+}
+
+/** The token ids of window `id` at `levels[index]`. */
+export function buildWindowTokens(levels: readonly WindowLevel[], index: number, id: number): number[] {
+  const out: number[] = [];
+  let level = index;
+  let current = id;
+  while (level >= 0) {
+    const window = levels[level] as WindowLevel;
+    out.push(window.last[current] as number);
+    current = window.prefix[current] as number;
+    level -= 1;
+  }
+  out.push(current);
+  return out.reverse();
+}

@@ -1,0 +1,128 @@
+import { buildFingerprint } from './fingerprint.js';
+import { buildWindowTokens, countWindows, packSessions, type WindowLevel } from './count-windows.js';
+import { collapseRuns } from './tokens.js';
+import type { Pattern } from './types.js';
+
+export interface MineOptions {
+  /** A sequence is a candidate when seen in at least this many sessions (3). */
+  minSessions?: number;
+  /** Shortest and longest window (2 and 8). */
+  minLength?: number;
+  maxLength?: number;
+  /** A candidate whose token set has at least this Jaccard similarity with a better one is dropped (0.7). */
+  jaccardThreshold?: number;
+  /** At most this many patterns (100). */
+  limit?: number;
+  /** Collapse runs of one token before windowing (true). */
+  collapseRuns?: boolean;
+  /** Injected hash, for callers that cannot use node:crypto. */
+  fingerprint?: (tokens: readonly string[]) => string;
+}
+
+/** Sessions as interned tokens; `vocabulary[id]` names token `id`. */
+export interface MineInput {
+  sessions: readonly ArrayLike<number>[];
+  vocabulary: readonly string[];
+}
+
+interface Candidate {
+  ids: number[];
+  sessions: number;
+  key: string;
+}
+
+/** Marks windows contained in a one-longer frequent window seen in the same sessions. */
+function markAbsorbed(levels: readonly WindowLevel[]): Uint8Array[] {
+  const absorbed = levels.map((level) => new Uint8Array(level.sessions.length));
+  for (let index = 1; index < levels.length; index += 1) {
+    const level = levels[index] as WindowLevel;
+    const shorter = levels[index - 1] as WindowLevel;
+    const marks = absorbed[index - 1] as Uint8Array;
+    for (let id = 0; id < level.sessions.length; id += 1) {
+      const count = level.sessions[id] as number;
+      // A sub-window occurs wherever its super-window does, so equal counts mean equal session sets.
+      for (const sub of [level.prefix[id] as number, level.suffix[id] as number]) {
+        if (sub >= 0 && shorter.sessions[sub] === count) marks[sub] = 1;
+      }
+    }
+  }
+  return absorbed;
+}
+
+function listCandidates(levels: readonly WindowLevel[], vocabulary: readonly string[], minLength: number): Candidate[] {
+  const absorbed = markAbsorbed(levels);
+  const out: Candidate[] = [];
+  levels.forEach((level, index) => {
+    if (level.length < minLength) return;
+    const marks = absorbed[index] as Uint8Array;
+    for (let id = 0; id < level.sessions.length; id += 1) {
+      if (marks[id] === 1) continue;
+      const ids = buildWindowTokens(levels, index, id);
+      out.push({ ids, sessions: level.sessions[id] as number, key: ids.map((t) => vocabulary[t]).join('\n') });
+    }
+  });
+  // Most sessions first, then the longer (more specific) sequence, then by name for stable output.
+  return out.sort((a, b) => b.sessions - a.sessions || b.ids.length - a.ids.length || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+export function buildJaccard(a: readonly number[], b: readonly number[]): number {
+  const setA = new Set(a);
+  const setB = new Set(b);
+  let shared = 0;
+  for (const token of setA) if (setB.has(token)) shared += 1;
+  return shared / (setA.size + setB.size - shared);
+}
+
+function selectDistinct(candidates: readonly Candidate[], threshold: number, limit: number): Candidate[] {
+  const kept: Candidate[] = [];
+  for (const candidate of candidates) {
+    if (kept.length >= limit) break;
+    if (kept.every((other) => buildJaccard(candidate.ids, other.ids) < threshold)) kept.push(candidate);
+  }
+  return kept;
+}
+
+function roundScore(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}
+
+/**
+ * Mines repeated tool-call sequences (DESIGN §7): every contiguous window of
+ * length 2–8, counted once per session; candidates seen in ≥ minSessions
+ * sessions; those contained in a longer candidate with the same sessions
+ * dropped; near-duplicates (Jaccard of token sets) dropped;
+ * `confidence = min(1, ln(freq)/ln(3)) × (1 − max Jaccard with the other patterns)`.
+ * Ordered by confidence, then sessions.
+ */
+export function minePatterns(input: MineInput, options: MineOptions = {}): Pattern[] {
+  const minSessions = Math.max(1, options.minSessions ?? 3);
+  const sessions = options.collapseRuns === false ? input.sessions : input.sessions.map((s) => collapseRuns(s));
+  const packed = packSessions(sessions, Math.max(1, input.vocabulary.length));
+  const levels = countWindows(packed, { minSessions, maxLength: options.maxLength ?? 8 });
+  const candidates = listCandidates(levels, input.vocabulary, options.minLength ?? 2);
+  const kept = selectDistinct(candidates, options.jaccardThreshold ?? 0.7, options.limit ?? 100);
+  const fingerprint = options.fingerprint ?? buildFingerprint;
+  const patterns = kept.map((candidate) => {
+    const overlap = Math.max(0, ...kept.filter((o) => o !== candidate).map((o) => buildJaccard(candidate.ids, o.ids)));
+    const tools = candidate.ids.map((id) => input.vocabulary[id] ?? '');
+    const support = Math.min(1, Math.log(candidate.sessions) / Math.log(3));
+    return { tools, sessions: candidate.sessions, confidence: roundScore(support * (1 - overlap)), fingerprint: fingerprint(tools) };
+  });
+  return patterns.sort((a, b) => b.confidence - a.confidence || b.sessions - a.sessions || (a.fingerprint < b.fingerprint ? -1 : 1));
+}
+
+/** Convenience for tests and small inputs: sessions as token strings. */
+export function minePatternsFromTokens(sessions: readonly (readonly string[])[], options: MineOptions = {}): Pattern[] {
+  const ids = new Map<string, number>();
+  const vocabulary: string[] = [];
+  const intern = (token: string) => {
+    let id = ids.get(token);
+    if (id === undefined) {
+      id = vocabulary.length;
+      ids.set(token, id);
+      vocabulary.push(token);
+    }
+    return id;
+  };
+  return minePatterns({ sessions: sessions.map((s) => Int32Array.from(s, intern)), vocabulary }, options);
+}

@@ -1,0 +1,56 @@
+import type { SkillUse } from './types.js';
+
+const loaderTools = new Set(['load_skill', 'skill_view', 'skill_load', 'view_skill', 'use_skill']);
+
+/** Claude Code built-in slash commands: not skills. */
+const builtinCommands = new Set([
+  'add-dir', 'agents', 'bashes', 'bug', 'clear', 'compact', 'config', 'context', 'cost', 'doctor', 'exit',
+  'export', 'help', 'hooks', 'ide', 'init', 'install-github-app', 'login', 'logout', 'mcp', 'memory',
+  'model', 'output-style', 'permissions', 'plugin', 'pr-comments', 'release-notes', 'resume', 'rewind',
+  'review', 'status', 'statusline', 'terminal-setup', 'todos', 'upgrade', 'usage', 'vim', 'quit',
+]);
+
+const skillName = /^[a-z0-9][a-z0-9:_-]{0,63}$/i;
+
+function stringField(args: unknown, keys: readonly string[]): string | undefined {
+  if (typeof args !== 'object' || args === null) return undefined;
+  const record = args as Record<string, unknown>;
+  for (const key of keys) {
+    const value = record[key];
+    if (typeof value === 'string' && skillName.test(value.trim())) return value.trim();
+  }
+  return undefined;
+}
+
+/**
+ * The skill a tool call loads, if it loads one: Claude Code's `Skill` tool
+ * (`{skill}`), or a `load_skill` / `skill_view` style tool with a name argument.
+ */
+export function parseSkillLoad(tool: string, args: unknown): string | undefined {
+  if (tool === 'Skill') return stringField(args, ['skill', 'command', 'name']);
+  if (loaderTools.has(tool)) return stringField(args, ['name', 'skill', 'skill_name']);
+  return undefined;
+}
+
+/**
+ * The skill a user message invokes as a slash command: `/deploy-checklist args`
+ * or Claude Code's `<command-name>/deploy-checklist</command-name>` wrapper.
+ */
+export function parseSlashCommand(text: string): string | undefined {
+  const wrapped = /<command-name>\/?([^<\s]+)<\/command-name>/.exec(text);
+  const match = wrapped ?? /^\s*\/([A-Za-z0-9][A-Za-z0-9:_-]*)(?:\s|$)/.exec(text);
+  const name = match?.[1];
+  if (name === undefined || !skillName.test(name) || builtinCommands.has(name)) return undefined;
+  return name;
+}
+
+/** Every skill use recorded in the sessions, ordered by time (uses without a time last), then session. */
+export function buildSkillUses(sessions: readonly { uses: readonly SkillUse[] }[]): SkillUse[] {
+  const uses = sessions.flatMap((session) => session.uses);
+  return uses.sort(
+    (a, b) =>
+      (a.time === undefined ? 1 : 0) - (b.time === undefined ? 1 : 0) ||
+      (a.time ?? '').localeCompare(b.time ?? '') ||
+      a.session.localeCompare(b.session),
+  );
+}
