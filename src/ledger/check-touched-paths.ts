@@ -1,0 +1,55 @@
+import { SkillgardenError } from '../core/errors.js';
+import type { GitIndex } from './git-index.js';
+import { findEntry, readEntryOid } from './git-index.js';
+import { checkNoSymlink } from './paths.js';
+import type { PreparedChange } from './prepare-changes.js';
+import type { BlobRef } from './tree-edit.js';
+import { readWorktreeFile } from './worktree.js';
+
+/** `expected` says which version the caller read; anything else means someone else wrote meanwhile. */
+export function checkExpected(changes: readonly PreparedChange[], before: ReadonlyMap<string, BlobRef | undefined>): void {
+  const stale = changes.filter((c) => c.expected !== undefined && (before.get(c.path)?.oid ?? null) !== c.expected);
+  if (stale.length === 0) return;
+  const paths = stale.map((c) => c.path);
+  throw new SkillgardenError(
+    'ledger/conflict',
+    `Another commit changed ${paths.join(', ')} since you read ${paths.length === 1 ? 'it' : 'them'}. Read the current version and apply your change again.`,
+    { data: { paths } },
+  );
+}
+
+/**
+ * Refuses to overwrite uncommitted edits: each touched file in the working
+ * tree (and in the index, when given) must match the commit we build on, or
+ * already hold exactly what we are about to write.
+ */
+export async function checkClean(
+  dir: string,
+  changes: readonly PreparedChange[],
+  before: ReadonlyMap<string, BlobRef | undefined>,
+  index?: GitIndex,
+): Promise<void> {
+  const dirty: string[] = [];
+  for (const change of changes) {
+    await checkNoSymlink(dir, change.path);
+    const base = before.get(change.path)?.oid ?? null;
+    const file = await readWorktreeFile(dir, change.path);
+    const worktree = file.kind === 'absent' ? null : 'oid' in file ? file.oid : 'folder';
+    const clean = (oid: string | null) => oid === base || oid === change.oid;
+    if (!clean(worktree) || (index && !clean(readIndexOid(index, change.path)))) dirty.push(change.path);
+  }
+  if (dirty.length === 0) return;
+  throw new SkillgardenError(
+    'ledger/dirty',
+    `Uncommitted changes in ${dirty.join(', ')} would be overwritten. Commit them (git add + git commit) or discard them (git restore), then retry.`,
+    { data: { paths: dirty } },
+  );
+}
+
+function readIndexOid(index: GitIndex, path: string): string | null | 'conflict' {
+  const at = findEntry(index.entries, path);
+  const entry = index.entries[at];
+  if (entry?.path !== path) return null;
+  const { oid, stage } = readEntryOid(entry);
+  return stage === 0 && index.entries[at + 1]?.path !== path ? oid : 'conflict';
+}

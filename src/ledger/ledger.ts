@@ -1,0 +1,108 @@
+/**
+ * Git as the ledger (DESIGN §3): every mutation is one commit touching only
+ * its own files. One interface, two backends (`isomorphic-git`, the default,
+ * needs no git binary; `system-git` drives the git on the PATH).
+ */
+
+export type LedgerBackend = 'isomorphic-git' | 'system-git';
+
+/** Git's file modes for what a ledger stores. */
+export type FileMode = '100644' | '100755' | '120000';
+
+export interface FileChange {
+  /** Repository-relative, `/`-separated. */
+  path: string;
+  /** New content; `null` deletes the file. Strings are written as UTF-8. */
+  content: Uint8Array | string | null;
+  executable?: boolean;
+  /**
+   * The blob id the caller based this change on: `null` = the file must not
+   * exist yet, `undefined` = don't care. A mismatch throws `ledger/conflict`.
+   */
+  expected?: string | null;
+}
+
+export interface Author {
+  name: string;
+  email: string;
+  /** Seconds since the epoch; default: now. */
+  timestamp?: number;
+  /** Minutes, with the sign of `Date#getTimezoneOffset` (UTC+2 is -120); default 0. */
+  timezoneOffset?: number;
+}
+
+export interface CommitOptions {
+  message: string;
+  changes: readonly FileChange[];
+  author?: Author;
+}
+
+export interface CommitResult {
+  commit: string;
+  /** 1 when nobody else moved the branch meanwhile. */
+  attempts: number;
+}
+
+export interface LedgerFile {
+  path: string;
+  oid: string;
+  mode: FileMode;
+}
+
+export interface ChangedFile {
+  path: string;
+  /** Blob id before the commit (first parent), `null` when it did not exist. */
+  before: string | null;
+  /** Blob id after the commit, `null` when it was deleted. */
+  after: string | null;
+}
+
+export interface CommitInfo {
+  oid: string;
+  tree: string;
+  parents: string[];
+  message: string;
+  author: Required<Author>;
+}
+
+export type RollbackTarget = { commit: string } | { run: string };
+
+export interface RollbackOptions {
+  author?: Author;
+  /** Who asks for the rollback (the `Skill-Actor` trailer); default `user`. */
+  actor?: 'user' | 'agent' | 'curator';
+  /** Default `skills`. Rollback never touches paths outside it and `.skillgarden/`. */
+  skillsRoot?: string;
+}
+
+export type RollbackResult =
+  | { status: 'noop'; reverted: string[] }
+  | { status: 'reverted'; commit: string; reverted: string[]; files: string[] };
+
+export interface Ledger {
+  readonly dir: string;
+  readonly backend: LedgerBackend;
+  /** The commit HEAD points at; `undefined` in an empty repository. */
+  head(): Promise<string | undefined>;
+  /** A full commit id for a ref name (`main`, `refs/tags/x`, `HEAD`) or an id; throws `ledger/unknown-ref`. */
+  resolve(ref: string): Promise<string>;
+  /** The file's bytes at `commit` (default HEAD); `undefined` when absent. */
+  readFile(path: string, commit?: string): Promise<Uint8Array | undefined>;
+  /** Every file under `prefix` (a folder; `''` for all), sorted by path. */
+  listFiles(prefix: string, commit?: string): Promise<LedgerFile[]>;
+  readCommit(commit: string): Promise<CommitInfo>;
+  /** Files a commit changed against its first parent, sorted by path. */
+  changedFiles(commit: string): Promise<ChangedFile[]>;
+  /**
+   * One commit on the current branch touching exactly `changes`. Refuses a
+   * detached HEAD (`ledger/detached-head`), uncommitted edits to the touched
+   * files (`ledger/dirty`) and unsafe paths (`ledger/bad-path`).
+   */
+  commit(options: CommitOptions): Promise<CommitResult>;
+  /** A lightweight tag `refs/tags/<name>` at `commit` (default HEAD); returns the commit id. */
+  tag(name: string, commit?: string): Promise<string>;
+  /** Fail-closed revert of one commit or every commit of a curator run, as one commit. */
+  rollback(target: RollbackTarget, options?: RollbackOptions): Promise<RollbackResult>;
+  /** Releases helper processes (system-git); the ledger is unusable afterwards. */
+  close(): Promise<void>;
+}

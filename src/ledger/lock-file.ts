@@ -1,0 +1,86 @@
+import { open, rename, rm } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { SkillgardenError } from '../core/errors.js';
+
+export interface LockOptions {
+  /** How long to keep retrying a held lock before reporting it (ms). */
+  timeoutMs: number;
+}
+
+/**
+ * Git's lock protocol: `<file>.lock` created with O_EXCL is the lock; the new
+ * content is written into it, fsynced, and renamed over `<file>`, so readers
+ * see the old or the new file, never half of one.
+ */
+export interface HeldLock {
+  readonly path: string;
+  /** Writes `content` into the lock file and renames it over the target. */
+  commit(content: Uint8Array | string): Promise<void>;
+  /** Gives the lock up without changing the target. */
+  release(): Promise<void>;
+}
+
+export async function acquireLock(target: string, options: LockOptions): Promise<HeldLock> {
+  const lockPath = `${target}.lock`;
+  const started = Date.now();
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      const handle = await open(lockPath, 'wx');
+      return heldLock(target, lockPath, handle);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (Date.now() - started >= options.timeoutMs) throw lockedError(lockPath, options.timeoutMs);
+      await sleep(backoffMs(attempt));
+    }
+  }
+}
+
+function heldLock(target: string, lockPath: string, handle: FileHandle): HeldLock {
+  // Once renamed (or removed) the lock file may already be someone else's:
+  // after that, release must not touch the path again.
+  let held = true;
+  let closed = false;
+  const close = async () => {
+    if (!closed) await handle.close();
+    closed = true;
+  };
+  return {
+    path: lockPath,
+    async commit(content) {
+      try {
+        await handle.writeFile(content);
+        await handle.sync();
+      } finally {
+        await close();
+      }
+      held = false;
+      await rename(lockPath, target);
+    },
+    async release() {
+      if (!held) return;
+      held = false;
+      await close();
+      await rm(lockPath, { force: true });
+    },
+  };
+}
+
+/** Exponential backoff with jitter, so writers that collided do not collide again in step. */
+export function backoffMs(attempt: number): number {
+  const ceiling = Math.min(200, 2 ** Math.min(attempt, 8));
+  return 1 + Math.random() * ceiling;
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((done) => setTimeout(done, ms));
+}
+
+function lockedError(lockPath: string, timeoutMs: number): SkillgardenError {
+  // A lock left by a crashed process looks exactly like a busy one; only a
+  // person can tell, so it is reported, never deleted.
+  return new SkillgardenError(
+    'ledger/locked',
+    `${lockPath} has been held for more than ${timeoutMs} ms. Another git process may be running; if none is, the lock was left by a crashed process: remove ${lockPath} and retry.`,
+    { data: { path: lockPath } },
+  );
+}

@@ -1,0 +1,51 @@
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import git from 'isomorphic-git';
+import type { CommitContext } from './commit-context.js';
+import { readGitDir } from './git-dir.js';
+import { GitLedger } from './git-ledger.js';
+import type { Author, Ledger, LedgerBackend } from './ledger.js';
+import { withTreeCache } from './object-store.js';
+import { openIsomorphicGitStore } from './object-store-isomorphic-git.js';
+import { openSystemGitStore } from './object-store-system-git.js';
+
+export interface OpenLedgerOptions {
+  /** `auto` picks `system-git` when git is on the PATH; default `isomorphic-git`. */
+  backend?: LedgerBackend | 'auto';
+  /** How long a held `.lock` file is retried before `ledger/locked` (ms); default 10 s. */
+  lockTimeoutMs?: number;
+  /** The clock for default commit dates. */
+  now?: () => Date;
+  /** Used when a commit names no author; default: the repository's user.name/user.email, else `skillgarden`. */
+  author?: Pick<Author, 'name' | 'email'>;
+}
+
+export async function openLedger(dir: string, options: OpenLedgerOptions = {}): Promise<Ledger> {
+  return openGitLedger(dir, options);
+}
+
+/** Same as `openLedger`, typed with the extra read helpers rollback and tests use. */
+export async function openGitLedger(dir: string, options: OpenLedgerOptions = {}): Promise<GitLedger> {
+  const gitdir = await readGitDir(dir);
+  const backend = pickBackend(options.backend ?? 'isomorphic-git');
+  const store = withTreeCache(backend === 'system-git' ? openSystemGitStore(gitdir) : openIsomorphicGitStore(gitdir));
+  const ctx: CommitContext = {
+    dir,
+    gitdir,
+    store,
+    lockTimeoutMs: options.lockTimeoutMs ?? 10_000,
+    now: options.now ?? (() => new Date()),
+    defaultAuthor: async () => options.author ?? (await readConfiguredAuthor(gitdir)),
+  };
+  return new GitLedger(backend, ctx);
+}
+
+function pickBackend(choice: LedgerBackend | 'auto'): LedgerBackend {
+  if (choice !== 'auto') return choice;
+  return spawnSync('git', ['--version'], { stdio: 'ignore' }).status === 0 ? 'system-git' : 'isomorphic-git';
+}
+
+async function readConfiguredAuthor(gitdir: string): Promise<Pick<Author, 'name' | 'email'>> {
+  const read = (path: string) => git.getConfig({ fs, gitdir, path }).catch(() => undefined) as Promise<string | undefined>;
+  return { name: (await read('user.name')) ?? 'skillgarden', email: (await read('user.email')) ?? 'skillgarden@localhost' };
+}

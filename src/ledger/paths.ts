@@ -1,0 +1,40 @@
+import { lstat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { SkillgardenError } from '../core/errors.js';
+
+/**
+ * A path a ledger may write: relative, `/`-separated, no `.`/`..` parts,
+ * nothing inside `.git`. Throws `ledger/bad-path`.
+ */
+export function checkPath(path: string): void {
+  const reason = badPathReason(path);
+  if (reason !== undefined) throw badPath(path, reason);
+}
+
+function badPathReason(path: string): string | undefined {
+  if (path === '') return 'it is empty';
+  if (path.startsWith('/') || /^[a-zA-Z]:/.test(path)) return 'it is absolute';
+  if (/[\0\\]/.test(path)) return 'it contains a NUL or a backslash';
+  const parts = path.split('/');
+  if (parts.some((part) => part === '' || part === '.' || part === '..')) return 'it has an empty, "." or ".." part';
+  if (parts.some((part) => part.toLowerCase() === '.git')) return 'it points into .git';
+  return undefined;
+}
+
+export function badPath(path: string, reason: string): SkillgardenError {
+  return new SkillgardenError(
+    'ledger/bad-path',
+    `Refusing to write "${path.slice(0, 200)}": ${reason}. Use a repository-relative path like skills/<name>/SKILL.md.`,
+    { data: { path, reason } },
+  );
+}
+
+/** Refuses a path whose folders (or the file itself) are symlinks in the working tree. */
+export async function checkNoSymlink(dir: string, path: string): Promise<void> {
+  const parts = path.split('/');
+  for (let i = 1; i <= parts.length; i += 1) {
+    const info = await lstat(join(dir, ...parts.slice(0, i))).catch(() => undefined);
+    if (info === undefined) return;
+    if (info.isSymbolicLink()) throw badPath(path, `${parts.slice(0, i).join('/')} is a symlink`);
+  }
+}

@@ -1,0 +1,33 @@
+import { SkillgardenError } from '../core/errors.js';
+import type { FileChange, FileMode } from './ledger.js';
+import { badPath, checkPath } from './paths.js';
+import { hashBlob } from './worktree.js';
+
+/** A change with its bytes and blob id worked out once, before any lock is taken. */
+export interface PreparedChange {
+  path: string;
+  content: Buffer | null;
+  mode: FileMode;
+  oid: string | null;
+  expected: string | null | undefined;
+}
+
+export function prepareChanges(changes: readonly FileChange[]): PreparedChange[] {
+  if (changes.length === 0) {
+    throw new SkillgardenError('ledger/empty-commit', 'A ledger commit needs at least one file change.', { data: {} });
+  }
+  const seen = new Set<string>();
+  return changes.map((change) => {
+    checkPath(change.path);
+    if (seen.has(change.path)) throw badPath(change.path, 'it appears twice in one commit');
+    seen.add(change.path);
+    const content = change.content === null ? null : Buffer.from(typeof change.content === 'string' ? Buffer.from(change.content, 'utf8') : change.content);
+    return {
+      path: change.path,
+      content,
+      mode: change.executable ? '100755' : '100644',
+      oid: content === null ? null : hashBlob(content),
+      expected: change.expected,
+    };
+  });
+}

@@ -1,0 +1,69 @@
+import { SkillgardenError } from '../core/errors.js';
+import { buildCommitMessage, parseCommitMessage } from '../core/ledger/trailers.js';
+import type { FileChange, RollbackOptions, RollbackResult, RollbackTarget } from './ledger.js';
+import type { GitLedger } from './git-ledger.js';
+import { planRollback } from './rollback-plan.js';
+import type { NetChange } from './rollback-plan.js';
+
+/**
+ * Fail-closed revert (DESIGN §3): every file the target commit(s) changed
+ * must still hold the version they left, or the rollback refuses and writes
+ * nothing. The result is one ordinary commit, so it can be rolled back too.
+ */
+export async function rollback(ledger: GitLedger, target: RollbackTarget, options: RollbackOptions): Promise<RollbackResult> {
+  const commits = 'commit' in target ? [await ledger.resolve(target.commit)] : await readRunCommits(ledger, target.run);
+  const diffs = await Promise.all(commits.map((commit) => ledger.diff(commit)));
+  const paths = [...new Set(diffs.flat().map((d) => d.path))];
+  const head = await ledger.lookup(paths);
+  const plan = planRollback({ diffs, head, allowedRoots: [options.skillsRoot ?? 'skills', '.skillgarden'] });
+  if (plan.kind === 'noop') return { status: 'noop', reverted: commits };
+  if (plan.kind === 'refused') throw refused(plan.reason, plan.paths, commits);
+  const changes = await Promise.all(plan.changes.map((change) => restoreChange(ledger, change)));
+  const message = await buildRollbackMessage(ledger, commits, target, options);
+  const { commit } = await ledger.commit({ message, changes, ...(options.author ? { author: options.author } : {}) });
+  return { status: 'reverted', commit, reverted: commits, files: plan.changes.map((c) => c.path) };
+}
+
+async function restoreChange(ledger: GitLedger, change: NetChange): Promise<FileChange> {
+  const expected = change.after?.oid ?? null;
+  if (change.before === null) return { path: change.path, content: null, expected };
+  const content = await ledger.readBlob(change.before.oid);
+  return { path: change.path, content, executable: change.before.mode === '100755', expected };
+}
+
+/** Commits carrying `Curator-Run: <run>`, oldest first: first-parent walk from HEAD back to the run's tag (or the root). */
+async function readRunCommits(ledger: GitLedger, run: string): Promise<string[]> {
+  const stop = await ledger.resolve(`refs/tags/skillgarden/run/${run}`).catch(() => undefined);
+  const found: string[] = [];
+  for (let oid = await ledger.head(); oid !== undefined && oid !== stop; ) {
+    const info = await ledger.readCommit(oid);
+    if (parseCommitMessage(info.message).trailers.run === run) found.push(oid);
+    oid = info.parents[0];
+  }
+  if (found.length === 0) {
+    throw new SkillgardenError('ledger/unknown-run', `No commit carries Curator-Run: ${run}. List runs with \`skillgarden log --actor curator\`.`, { data: { run } });
+  }
+  return found.reverse();
+}
+
+async function buildRollbackMessage(ledger: GitLedger, commits: readonly string[], target: RollbackTarget, options: RollbackOptions): Promise<string> {
+  const parsed = await Promise.all(commits.map(async (oid) => parseCommitMessage((await ledger.readCommit(oid)).message)));
+  const skills = [...new Set(parsed.flatMap((p) => p.trailers.skills))];
+  const what = 'run' in target ? `revert curator run ${target.run}` : `revert "${parsed[0]?.subject ?? commits[0]}"`;
+  return buildCommitMessage({
+    subject: `skill(rollback): ${skills.length > 0 ? skills.join(', ') : 'files'} — ${what}`.replace(/\s+/g, ' ').slice(0, 200),
+    body: commits.map((oid) => `This reverts commit ${oid}.`).join('\n'),
+    trailers: { action: 'rollback', skills, actor: options.actor ?? 'user', reverts: [...commits] },
+  });
+}
+
+function refused(reason: string, paths: readonly string[], commits: readonly string[]): SkillgardenError {
+  const why: Record<string, string> = {
+    'changed-since': 'changed after the commit being reverted; revert those changes first or edit the files by hand',
+    'changed-between': 'were changed by other commits in between; roll back the later commits first',
+    'outside-skills-root': 'lie outside the skills root and .skillgarden/, which rollback never touches; use git revert',
+  };
+  return new SkillgardenError('ledger/rollback-refused', `Rollback refused, nothing written: ${paths.join(', ')} ${why[reason] ?? reason}.`, {
+    data: { reason, paths: [...paths], commits: [...commits] },
+  });
+}

@@ -1,0 +1,132 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { SkillgardenError } from '../core/errors.js';
+import { checkClean, checkExpected } from './check-touched-paths.js';
+import type { CommitContext } from './commit-context.js';
+import { applyIndexChanges, buildIndexEntry, parseIndex, serializeIndex } from './git-index.js';
+import type { IndexEntry } from './git-index.js';
+import type { Author, CommitOptions, CommitResult } from './ledger.js';
+import { acquireLock, backoffMs, sleep } from './lock-file.js';
+import type { HeldLock } from './lock-file.js';
+import { formatTimezone } from './object-store.js';
+import { prepareChanges } from './prepare-changes.js';
+import type { PreparedChange } from './prepare-changes.js';
+import { appendReflogs, lockRef, readHeadState, readRef } from './refs.js';
+import { editTree, lookupPaths } from './tree-edit.js';
+import { removeWorktreeFile, writeWorktreeFile } from './worktree.js';
+
+const maxAttempts = 100;
+
+/**
+ * Objects first, ref last: blobs, trees and the commit are written without a
+ * lock; then, holding `index.lock` (as `git commit` does, so a concurrent git
+ * never builds a tree from an index that has not seen our commit) and the
+ * branch's `.lock`, the ref moves only if it still points at our parent.
+ * Otherwise the commit is rebuilt on the new head and tried again.
+ */
+export async function writeCommit(ctx: CommitContext, options: CommitOptions): Promise<CommitResult> {
+  const changes = prepareChanges(options.changes);
+  const branch = await readBranch(ctx.gitdir);
+  const author = await resolveAuthor(ctx, options.author);
+  for (const change of changes) if (change.content) await ctx.store.writeBlob(change.content);
+  for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
+    const parent = await readRef(ctx.gitdir, branch);
+    const { commit, before } = await buildCommit(ctx, { changes, parent, message: options.message, author });
+    await ctx.onStage?.('objects-written');
+    const locks = await takeLocks(ctx, branch);
+    try {
+      if ((await readRef(ctx.gitdir, branch)) !== parent) {
+        await sleep(backoffMs(attempt));
+        continue;
+      }
+      const index = await readIndex(ctx.gitdir);
+      await checkClean(ctx.dir, changes, before, index);
+      await locks.ref.commit(`${commit}\n`);
+      await appendReflogs(ctx.gitdir, [branch, 'HEAD'], { before: parent, after: commit, who: identity(author), message: `commit: ${options.message}` });
+      await ctx.onStage?.('ref-updated');
+      const entries = await updateWorktree(ctx.dir, changes);
+      await locks.index.commit(serializeIndex(applyIndexChanges(index, entries)));
+      return { commit, attempts: attempt };
+    } finally {
+      await locks.ref.release();
+      await locks.index.release();
+    }
+  }
+  throw new SkillgardenError('ledger/busy', `The branch ${branch} kept moving; gave up after ${maxAttempts} attempts. Retry later.`, { data: { ref: branch } });
+}
+
+interface BuildInput {
+  changes: readonly PreparedChange[];
+  parent: string | undefined;
+  message: string;
+  author: Required<Author>;
+}
+
+async function buildCommit(ctx: CommitContext, input: BuildInput) {
+  const tree = input.parent ? (await ctx.store.readCommit(input.parent)).tree : undefined;
+  const before = await lookupPaths(ctx.store, tree, input.changes.map((c) => c.path));
+  checkExpected(input.changes, before);
+  await checkClean(ctx.dir, input.changes, before);
+  const edits = new Map(input.changes.map((c) => [c.path, c.oid === null ? null : { oid: c.oid, mode: c.mode }]));
+  const newTree = await editTree(ctx.store, tree, edits);
+  const parents = input.parent ? [input.parent] : [];
+  const commit = await ctx.store.writeCommit({ tree: newTree, parents, message: input.message, author: input.author });
+  return { commit, before };
+}
+
+export async function readBranch(gitdir: string): Promise<string> {
+  const head = await readHeadState(gitdir);
+  if (head.kind === 'branch') return head.ref;
+  throw new SkillgardenError(
+    'ledger/detached-head',
+    `HEAD is detached at ${head.oid.slice(0, 12)}; a ledger commit needs a branch. Run \`git switch -c <branch>\` (or \`git switch <branch>\`) and retry.`,
+    { data: { oid: head.oid } },
+  );
+}
+
+async function takeLocks(ctx: CommitContext, branch: string): Promise<{ index: HeldLock; ref: HeldLock }> {
+  const index = await acquireLock(join(ctx.gitdir, 'index'), { timeoutMs: ctx.lockTimeoutMs });
+  try {
+    return { index, ref: await lockRef(ctx.gitdir, branch, { timeoutMs: ctx.lockTimeoutMs }) };
+  } catch (error) {
+    await index.release();
+    throw error;
+  }
+}
+
+async function readIndex(gitdir: string) {
+  const path = join(gitdir, 'index');
+  const buffer = await readFile(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return Buffer.alloc(0);
+    throw error;
+  });
+  return parseIndex(buffer, path);
+}
+
+async function updateWorktree(dir: string, changes: readonly PreparedChange[]): Promise<Map<string, IndexEntry | null>> {
+  const entries = new Map<string, IndexEntry | null>();
+  for (const change of changes) {
+    if (change.content === null || change.oid === null) {
+      await removeWorktreeFile(dir, change.path);
+      entries.set(change.path, null);
+    } else {
+      const stat = await writeWorktreeFile(dir, change.path, change.content, change.mode === '100755');
+      entries.set(change.path, buildIndexEntry({ path: change.path, oid: change.oid, mode: change.mode, stat }));
+    }
+  }
+  return entries;
+}
+
+async function resolveAuthor(ctx: CommitContext, author: Author | undefined): Promise<Required<Author>> {
+  const who = author ?? (await ctx.defaultAuthor());
+  return {
+    name: who.name,
+    email: who.email,
+    timestamp: author?.timestamp ?? Math.floor(ctx.now().getTime() / 1000),
+    timezoneOffset: author?.timezoneOffset ?? 0,
+  };
+}
+
+function identity(author: Required<Author>): string {
+  return `${author.name} <${author.email}> ${author.timestamp} ${formatTimezone(author.timezoneOffset)}`;
+}
