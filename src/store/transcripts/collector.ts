@@ -1,0 +1,104 @@
+import { buildToolCall, type RefineMap } from '../../core/patterns/shape.js';
+import { parseSkillLoad, parseSlashCommand } from '../../core/patterns/uses.js';
+import type { SkillUse, Skipped, ToolCall, TranscriptFormat, TranscriptSession } from '../../core/patterns/types.js';
+
+/** What a format handler reports while it reads records. */
+export interface RecordSink {
+  readonly refine: RefineMap | false;
+  /** The session a record belongs to when it names none. */
+  readonly defaultSession: string;
+  call(session: string, name: unknown, args: unknown, time?: unknown): void;
+  userText(session: string, text: unknown, time?: unknown): void;
+  skip(reason: string, count?: number): void;
+}
+
+/** Everything read from one file. */
+export interface FileReadResult {
+  file: string;
+  format: TranscriptFormat | undefined;
+  /** Sessions with at least one tool call. */
+  sessions: TranscriptSession[];
+  uses: SkillUse[];
+  skipped: Skipped[];
+}
+
+function timeOf(value: unknown): string | undefined {
+  if (typeof value === 'string' && value !== '') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) {
+    // Unix seconds or milliseconds.
+    const ms = value < 1e12 ? value * 1000 : value;
+    const date = new Date(ms);
+    return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+  }
+  return undefined;
+}
+
+/** Gathers one file's calls into sessions (in first-seen order) and counts what was skipped, by reason. */
+export class SessionCollector implements RecordSink {
+  defaultSession: string;
+  format: TranscriptFormat | undefined;
+  private readonly sessions = new Map<string, ToolCall[]>();
+  private readonly uses: SkillUse[] = [];
+  private readonly skips = new Map<string, number>();
+
+  constructor(
+    readonly file: string,
+    readonly refine: RefineMap | false,
+    defaultSession: string,
+  ) {
+    this.defaultSession = defaultSession;
+  }
+
+  private callsOf(session: string): ToolCall[] {
+    let calls = this.sessions.get(session);
+    if (calls === undefined) {
+      calls = [];
+      this.sessions.set(session, calls);
+    }
+    return calls;
+  }
+
+  /** Registers a session that may turn out to have no calls (reported as such). */
+  touch(session: string): void {
+    this.callsOf(session);
+  }
+
+  call(session: string, name: unknown, args: unknown, time?: unknown): void {
+    if (typeof name !== 'string' || name.trim() === '') {
+      this.skip('tool calls without a name');
+      return;
+    }
+    const at = timeOf(time);
+    this.callsOf(session).push(buildToolCall(name.trim(), args, { refine: this.refine, time: at }));
+    const skill = parseSkillLoad(name, args);
+    if (skill !== undefined) this.addUse(skill, session, at);
+  }
+
+  userText(session: string, text: unknown, time?: unknown): void {
+    this.touch(session);
+    if (typeof text !== 'string') return;
+    const skill = parseSlashCommand(text);
+    if (skill !== undefined) this.addUse(skill, session, timeOf(time));
+  }
+
+  private addUse(skill: string, session: string, time: string | undefined): void {
+    this.uses.push(time === undefined ? { skill, session } : { skill, session, time });
+  }
+
+  skip(reason: string, count = 1): void {
+    this.skips.set(reason, (this.skips.get(reason) ?? 0) + count);
+  }
+
+  finish(): FileReadResult {
+    const sessions: TranscriptSession[] = [];
+    let empty = 0;
+    for (const [id, calls] of this.sessions) {
+      if (calls.length === 0) empty += 1;
+      else sessions.push({ id, file: this.file, format: this.format ?? 'compact', calls, uses: this.uses.filter((u) => u.session === id) });
+    }
+    if (empty > 0) this.skip('sessions without tool calls', empty);
+    if (this.sessions.size === 0 && this.skips.size === 0) this.skip('no sessions found');
+    const skipped = [...this.skips].map(([reason, count]) => ({ file: this.file, reason, count }));
+    return { file: this.file, format: this.format, sessions, uses: this.uses, skipped };
+  }
+}

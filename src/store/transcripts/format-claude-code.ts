@@ -1,0 +1,47 @@
+import type { RecordSink } from './collector.js';
+import { isObject, textOf, type JsonObject, type RecordOutcome } from './records.js';
+
+// Record types Claude Code writes that carry no tool calls.
+const otherTypes = new Set([
+  'system', 'summary', 'progress', 'file-history-snapshot', 'queue-operation', 'attachment', 'result', 'custom-title', 'tag',
+]);
+
+/**
+ * Claude Code `~/.claude/projects/**.jsonl`. The content blocks of one API
+ * message arrive as several lines sharing `message.id`, and a resumed session
+ * can repeat lines, so a tool_use block is counted once per block id.
+ * Subagent files (`subagents/agent-*.jsonl`) carry the parent's sessionId
+ * plus an agentId: they are sessions of their own.
+ */
+export function createClaudeCodeHandler(): (record: JsonObject, sink: RecordSink) => RecordOutcome {
+  const seen = new Set<string>();
+  let lastSession: string | undefined;
+  return (record, sink) => {
+    const type = record.type;
+    if (typeof type !== 'string') return 'unknown';
+    if (otherTypes.has(type)) return 'handled';
+    if (type !== 'user' && type !== 'assistant') return 'unknown';
+    const base = typeof record.sessionId === 'string' ? record.sessionId : (lastSession ?? sink.defaultSession);
+    lastSession = base;
+    const session = typeof record.agentId === 'string' ? `${base}/${record.agentId}` : base;
+    const message = record.message;
+    if (!isObject(message) || !('content' in message)) {
+      sink.skip(`${type} records without a message`);
+      return 'handled';
+    }
+    if (type === 'user') {
+      sink.userText(session, textOf(message.content), record.timestamp);
+      return 'handled';
+    }
+    if (!Array.isArray(message.content)) return 'handled';
+    for (const block of message.content) {
+      if (!isObject(block) || block.type !== 'tool_use') continue;
+      if (typeof block.id === 'string') {
+        if (seen.has(block.id)) continue;
+        seen.add(block.id);
+      }
+      sink.call(session, block.name, block.input, record.timestamp);
+    }
+    return 'handled';
+  };
+}
