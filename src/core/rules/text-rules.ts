@@ -47,7 +47,8 @@ export const descriptionNotEmpty: Rule = {
   id: 'skill/description-empty',
   check(context) {
     const value = stringField(context.skill, 'description');
-    if (value === undefined || value.trim() !== '') return [];
+    // An empty string is the schema's `minLength` finding; this catches the blank ones it lets through.
+    if (value === undefined || value === '' || value.trim() !== '') return [];
     return [
       finding({
         code: 'skill/description-empty',

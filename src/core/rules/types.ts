@@ -1,8 +1,8 @@
 import type { Finding } from '../findings.js';
+import type { ProfileName } from '../schema/types.js';
 import type { ParsedSkill } from '../skill/types.js';
 
-export type ProfileName = 'portable' | 'spec' | 'claude-code' | 'hermes';
-
+export type { ProfileName };
 /** A file inside a skill folder, as the store saw it. Paths are POSIX and relative to the skill folder. */
 export interface SkillFileEntry {
   path: string;

@@ -1,0 +1,50 @@
+import type { Finding } from '../findings.js';
+
+export interface FindingsSummary {
+  skills: number;
+  errors: number;
+  warnings: number;
+}
+
+/** Compiler-style lines: `file:line:col severity code message`, then the hint indented. */
+export function renderFindingsText(findings: readonly Finding[], summary: FindingsSummary): string {
+  const lines: string[] = [];
+  for (const f of findings) {
+    const where = f.line > 0 ? `${f.file}:${f.line}:${f.column || 1}` : f.file;
+    lines.push(`${where} ${f.severity} ${f.code} ${f.message}`);
+    if (f.hint) lines.push(`    hint: ${f.hint}`);
+  }
+  lines.push(renderSummaryLine(summary));
+  return `${lines.join('\n')}\n`;
+}
+
+export function renderSummaryLine(summary: FindingsSummary): string {
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  return `${plural(summary.skills, 'skill')} checked: ${plural(summary.errors, 'error')}, ${plural(summary.warnings, 'warning')}`;
+}
+
+/**
+ * GitHub workflow commands (`::error file=…,line=…::message`), one per finding,
+ * so annotations land on the exact line of a pull request's diff.
+ */
+export function renderFindingsGithub(findings: readonly Finding[]): string {
+  return findings
+    .map((f) => {
+      const command = f.severity === 'error' ? 'error' : f.severity === 'warning' ? 'warning' : 'notice';
+      const props = [`file=${escapeProperty(f.file)}`];
+      if (f.line > 0) props.push(`line=${f.line}`);
+      if (f.column > 0) props.push(`col=${f.column}`);
+      props.push(`title=${escapeProperty(f.code)}`);
+      return `::${command} ${props.join(',')}::${escapeData(`${f.message}\n${f.hint}`)}\n`;
+    })
+    .join('');
+}
+
+// The escaping GitHub's runner applies when it reads workflow commands.
+function escapeData(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}

@@ -1,0 +1,49 @@
+import { compareFindings, type Finding } from './findings.js';
+import { checkRules, type SkillFileEntry } from './rules/index.js';
+import { checkSchema } from './schema/index.js';
+import type { ProfileName } from './schema/types.js';
+import { parseSkill, parseSkillBytes } from './skill/index.js';
+import type { ParsedSkill } from './skill/types.js';
+
+export interface ValidateSkillInput {
+  /** The path reported in findings. */
+  file: string;
+  /** The SKILL.md content: bytes (so non-UTF-8 is caught) or already-decoded text. */
+  content: Uint8Array | string;
+  /** The skill folder's name, which the `name` field must equal. */
+  folder: string;
+  profile?: ProfileName;
+  /** The files of the skill folder (relative POSIX paths), when known: enables link and size checks. */
+  files?: ReadonlyMap<string, SkillFileEntry>;
+}
+
+export interface SkillValidation {
+  skill: ParsedSkill;
+  /** Sorted by position. */
+  findings: Finding[];
+}
+
+/** Parses one SKILL.md and checks it against the schema profile and every rule. Never throws. */
+export function validateSkill(input: ValidateSkillInput): SkillValidation {
+  const profile = input.profile ?? 'portable';
+  const options = { file: input.file };
+  const skill = typeof input.content === 'string' ? parseSkill(input.content, options) : parseSkillBytes(input.content, options);
+  const findings = [...skill.findings];
+  if (skill.sections.frontmatter === 'ok') {
+    const schemaFindings = checkSchema({ file: input.file, data: skill.data, profile, locateKey: skill.locateKey, locateValue: skill.locateValue });
+    findings.push(...schemaFindings.filter((f) => !isNamePatternFinding(f, skill)));
+  }
+  findings.push(...checkRules({ skill, folder: input.folder, profile, files: input.files }));
+  return { skill, findings: findings.sort(compareFindings) };
+}
+
+/**
+ * The name's format is judged by the `skill/name-format` rule, whose severity
+ * depends on the profile (Hermes allows dots and underscores); the schema's
+ * pattern serves editors, so its finding would only repeat the rule's.
+ */
+function isNamePatternFinding(f: Finding, skill: ParsedSkill): boolean {
+  if (f.code !== 'schema/pattern') return false;
+  const at = skill.locateValue(['name']);
+  return at !== undefined && at.line === f.line && at.column === f.column;
+}

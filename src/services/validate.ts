@@ -1,0 +1,89 @@
+import { existsSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { SkillgardenError } from '../core/errors.js';
+import { compareFindings, type Finding } from '../core/findings.js';
+import { defaultSkillsDir, skillFileName } from '../core/layout.js';
+import type { ProfileName } from '../core/schema/types.js';
+import { validateSkill } from '../core/validate.js';
+import { discoverSkills } from '../store/discover.js';
+import { readSkillFolder } from '../store/read-skill.js';
+
+export interface ValidateOptions {
+  /** Folder that relative paths are resolved against and findings are reported relative to. */
+  cwd: string;
+  /** Skill folders, SKILL.md files or library roots; default: `<cwd>/<skillsDir>`. */
+  paths?: readonly string[];
+  skillsDir?: string;
+  profile?: ProfileName;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface ValidateReport {
+  profile: ProfileName;
+  skills: number;
+  errors: number;
+  warnings: number;
+  findings: Finding[];
+}
+
+interface Target {
+  dir: string;
+  name: string;
+  boundary: string;
+}
+
+/** Validates every skill the paths name, in a stable order. Content problems are findings; a missing path throws. */
+export function runValidate(options: ValidateOptions): ValidateReport {
+  const profile = options.profile ?? 'portable';
+  const explicit = options.paths !== undefined && options.paths.length > 0;
+  const paths = explicit ? (options.paths ?? []) : [options.skillsDir ?? defaultSkillsDir];
+  const targets = dedupe(paths.flatMap((path) => resolveTargets(resolve(options.cwd, path), path, explicit)));
+  const findings: Finding[] = [];
+  targets.forEach((target, index) => {
+    const reportPath = toPosix(relative(options.cwd, join(target.dir, skillFileName))) || skillFileName;
+    const content = readSkillFolder(target.dir, { reportPath, boundary: target.boundary });
+    findings.push(...content.findings);
+    if (content.bytes) {
+      const result = validateSkill({ file: reportPath, content: content.bytes, folder: target.name, profile, files: content.files });
+      findings.push(...result.findings);
+    }
+    options.onProgress?.(index + 1, targets.length);
+  });
+  findings.sort(compareFindings);
+  return {
+    profile,
+    skills: targets.length,
+    errors: findings.filter((f) => f.severity === 'error').length,
+    warnings: findings.filter((f) => f.severity === 'warning').length,
+    findings,
+  };
+}
+
+/** An explicit folder is searched to any depth; the library root keeps the library layout (one category level). */
+function resolveTargets(absolute: string, asGiven: string, deep: boolean): Target[] {
+  if (!existsSync(absolute)) {
+    throw new SkillgardenError('validate/not-found', `${asGiven}: no such file or folder`, {
+      data: { path: asGiven },
+    });
+  }
+  if (statSync(absolute).isFile()) {
+    if (basename(absolute) !== skillFileName) {
+      throw new SkillgardenError('validate/not-a-skill', `${asGiven}: not a SKILL.md; name a skill folder, a SKILL.md or a skills root`, {
+        data: { path: asGiven },
+      });
+    }
+    const dir = dirname(absolute);
+    return [{ dir, name: basename(dir), boundary: dirname(dir) }];
+  }
+  if (existsSync(join(absolute, skillFileName))) return [{ dir: absolute, name: basename(absolute), boundary: dirname(absolute) }];
+  return discoverSkills(absolute, deep ? { deep: { maxDepth: 8 } } : {}).map((skill) => ({ dir: skill.dir, name: skill.name, boundary: absolute }));
+}
+
+function dedupe(targets: Target[]): Target[] {
+  const seen = new Set<string>();
+  return targets.filter((t) => !seen.has(t.dir) && seen.add(t.dir));
+}
+
+function toPosix(path: string): string {
+  return sep === '/' ? path : path.split(sep).join('/');
+}

@@ -1,0 +1,114 @@
+import { existsSync, lstatSync, readdirSync, statSync, type Dirent } from 'node:fs';
+import { join } from 'node:path';
+import { SkillgardenError } from '../core/errors.js';
+import { isCandidateFolder, skillFileName } from '../core/layout.js';
+
+/** A skill folder found in a library. */
+export interface SkillLocation {
+  /** Canonical name: the folder's name. */
+  name: string;
+  /** The category folder between the root and the skill, if any. */
+  category: string | undefined;
+  /** Absolute path of the skill folder. */
+  dir: string;
+  /** Path of the skill folder relative to the library root (POSIX). */
+  relativeDir: string;
+}
+
+export interface DiscoverOptions {
+  /** Stop with an error past this many folders: a runaway tree must not hang the tool. */
+  maxFolders?: number;
+  /**
+   * Search any depth (bounded) instead of the library layout: for validating
+   * an arbitrary folder of skills, such as a checkout of someone's collection.
+   */
+  deep?: { maxDepth: number };
+}
+
+/**
+ * Finds `<root>/<name>/SKILL.md` and `<root>/<category>/<name>/SKILL.md`
+ * (one level of categories), skipping `.archive/`, hidden folders,
+ * `node_modules` and support folders. Sorted by relative path.
+ */
+export function discoverSkills(root: string, options: DiscoverOptions = {}): SkillLocation[] {
+  const maxFolders = options.maxFolders ?? 200_000;
+  if (options.deep) return sortLocations(discoverDeep(root, options.deep.maxDepth, maxFolders));
+  const found: SkillLocation[] = [];
+  let seen = 0;
+  for (const entry of listFolders(root)) {
+    if (++seen > maxFolders) throw tooMany(root, maxFolders);
+    const dir = join(root, entry);
+    if (existsSync(join(dir, skillFileName))) {
+      found.push({ name: entry, category: undefined, dir, relativeDir: entry });
+      continue;
+    }
+    for (const child of listFolders(dir)) {
+      if (++seen > maxFolders) throw tooMany(root, maxFolders);
+      const childDir = join(dir, child);
+      if (existsSync(join(childDir, skillFileName))) {
+        found.push({ name: child, category: entry, dir: childDir, relativeDir: `${entry}/${child}` });
+      }
+    }
+  }
+  return sortLocations(found);
+}
+
+function sortLocations(found: SkillLocation[]): SkillLocation[] {
+  return found.sort((a, b) => (a.relativeDir < b.relativeDir ? -1 : a.relativeDir > b.relativeDir ? 1 : 0));
+}
+
+/** Every folder holding a SKILL.md down to `maxDepth`, nested skills included. */
+function discoverDeep(root: string, maxDepth: number, maxFolders: number): SkillLocation[] {
+  const found: SkillLocation[] = [];
+  let seen = 0;
+  const walk = (dir: string, parts: string[]): void => {
+    for (const entry of listFolders(dir)) {
+      if (++seen > maxFolders) throw tooMany(root, maxFolders);
+      const child = join(dir, entry);
+      const childParts = [...parts, entry];
+      if (existsSync(join(child, skillFileName))) {
+        found.push({ name: entry, category: parts.at(-1), dir: child, relativeDir: childParts.join('/') });
+      }
+      // Never descend through a symlink: a link back up the tree would loop.
+      if (childParts.length < maxDepth && !isSymlink(child)) walk(child, childParts);
+    }
+  };
+  walk(root, []);
+  return found;
+}
+
+function listFolders(dir: string): string[] {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw new SkillgardenError('store/unreadable', `cannot read folder ${dir}: ${(error as Error).message}`, { cause: error });
+  }
+  // A symlinked folder counts (readSkillFolder checks where it leads); a symlinked file never does.
+  return entries
+    .filter((e) => isCandidateFolder(e.name) && (e.isDirectory() || (e.isSymbolicLink() && isFolder(join(dir, e.name)))))
+    .map((e) => e.name);
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function isSymlink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+function tooMany(root: string, max: number): SkillgardenError {
+  return new SkillgardenError('store/too-many-folders', `more than ${max} folders under ${root}; is this a skills library?`, {
+    data: { root, max },
+  });
+}

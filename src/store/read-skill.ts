@@ -1,0 +1,99 @@
+import { lstatSync, readdirSync, readFileSync, realpathSync, type Stats } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { finding, type Finding } from '../core/findings.js';
+import { skillFileName } from '../core/layout.js';
+import type { SkillFileEntry } from '../core/rules/index.js';
+
+export interface SkillFolderContent {
+  /** SKILL.md bytes; undefined when it could not be read safely (then `findings` says why). */
+  bytes: Uint8Array | undefined;
+  files: Map<string, SkillFileEntry>;
+  findings: Finding[];
+}
+
+export interface ReadSkillFolderOptions {
+  /** Path of SKILL.md as reported in findings. */
+  reportPath: string;
+  /** A symlinked SKILL.md or skill folder must resolve inside this folder. */
+  boundary: string;
+  maxFiles?: number;
+  maxDepth?: number;
+}
+
+/** Reads a skill folder: SKILL.md's bytes and the list of its files with sizes. Bounded; never follows links out. */
+export function readSkillFolder(dir: string, options: ReadSkillFolderOptions): SkillFolderContent {
+  const findings: Finding[] = [];
+  const file = join(dir, skillFileName);
+  const escape = escapesBoundary(file, options.boundary);
+  if (escape) {
+    findings.push(
+      finding({
+        code: 'skill/symlink-escapes',
+        severity: 'error',
+        file: options.reportPath,
+        line: 0,
+        column: 0,
+        message: `SKILL.md resolves to ${escape}, outside ${options.boundary}`,
+        hint: 'Replace the symlink with the file itself: a skill must live inside the library.',
+      }),
+    );
+    return { bytes: undefined, files: new Map(), findings };
+  }
+  let bytes: Uint8Array | undefined;
+  try {
+    bytes = readFileSync(file);
+  } catch (error) {
+    findings.push(
+      finding({
+        code: 'skill/unreadable',
+        severity: 'error',
+        file: options.reportPath,
+        message: `cannot read SKILL.md: ${(error as Error).message}`,
+        hint: 'Check the file exists and is readable.',
+      }),
+    );
+  }
+  return { bytes, files: listSkillFiles(dir, options.maxFiles ?? 2_000, options.maxDepth ?? 8), findings };
+}
+
+/** The real path of `path` when it lies outside `boundary`, else undefined. */
+function escapesBoundary(path: string, boundary: string): string | undefined {
+  let real: string;
+  let realBoundary: string;
+  try {
+    real = realpathSync(path);
+    realBoundary = realpathSync(boundary);
+  } catch {
+    return undefined;
+  }
+  const rel = relative(realBoundary, real);
+  return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && rel !== '..') ? undefined : real;
+}
+
+function listSkillFiles(dir: string, maxFiles: number, maxDepth: number): Map<string, SkillFileEntry> {
+  const files = new Map<string, SkillFileEntry>();
+  const walk = (folder: string, prefix: string, depth: number): void => {
+    if (depth > maxDepth) return;
+    let names: string[];
+    try {
+      names = readdirSync(folder);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (files.size >= maxFiles) return;
+      const path = join(folder, name);
+      let stat: Stats;
+      try {
+        stat = lstatSync(path);
+      } catch {
+        continue;
+      }
+      const rel = prefix ? `${prefix}/${name}` : name;
+      if (stat.isDirectory()) walk(path, rel, depth + 1);
+      else files.set(rel, { path: rel, size: stat.size });
+    }
+  };
+  walk(dir, '', 0);
+  return files;
+}
