@@ -1,0 +1,111 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { draftPatterns, type DraftProfile, type ExistingSkill } from '../core/patterns/draft.js';
+import { minePatterns, type MineOptions } from '../core/patterns/mine.js';
+import { defaultRefine, type RefineMap } from '../core/patterns/shape.js';
+import { buildToken, TokenTable } from '../core/patterns/tokens.js';
+import type { DetectReport, SkillUse, Skipped, TranscriptFormat, TranscriptSession } from '../core/patterns/types.js';
+import { buildSkillUses } from '../core/patterns/uses.js';
+import { expandTranscriptPaths } from '../store/transcripts/expand-paths.js';
+import { readTranscriptFile } from '../store/transcripts/read-transcript.js';
+
+export interface DetectOptions extends Omit<MineOptions, 'fingerprint'> {
+  /** Transcript files, folders or globs. */
+  transcripts: readonly string[];
+  /** Paths resolve against, and the report names files relative to, this folder (default: cwd). */
+  cwd?: string;
+  /** Force one format for every file instead of detecting it per file. */
+  format?: TranscriptFormat;
+  /** Shell tools refined by program (`Bash` → `Bash:git`); `false` turns it off. */
+  refine?: RefineMap | false;
+  /** Skills that may already cover a pattern (their SKILL.md text). */
+  existingSkills?: readonly ExistingSkill[];
+  /** Or a skills folder to read them from (every SKILL.md under it). */
+  skillsDir?: string;
+  profile?: DraftProfile;
+  maxLineBytes?: number;
+  maxDocumentBytes?: number;
+}
+
+/** Token ids per session and, per token, how often each argument shape was seen. */
+class SessionTokens {
+  readonly table = new TokenTable();
+  readonly sessions: Int32Array[] = [];
+  readonly shapeCounts = new Map<string, Map<string, number>>();
+  calls = 0;
+
+  constructor(private readonly refine: boolean) {}
+
+  add(session: TranscriptSession): void {
+    const ids = new Int32Array(session.calls.length);
+    session.calls.forEach((call, i) => {
+      const token = buildToken(call, { refine: this.refine });
+      ids[i] = this.table.intern(token);
+      let shapes = this.shapeCounts.get(token);
+      if (shapes === undefined) this.shapeCounts.set(token, (shapes = new Map()));
+      shapes.set(call.shape, (shapes.get(call.shape) ?? 0) + 1);
+    });
+    this.sessions.push(ids);
+    this.calls += ids.length;
+  }
+
+  typicalShapes(): Map<string, string> {
+    const typical = new Map<string, string>();
+    for (const [token, shapes] of this.shapeCounts) {
+      const best = [...shapes].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
+      if (best !== undefined) typical.set(token, best[0]);
+    }
+    return typical;
+  }
+}
+
+function displayPath(file: string, cwd: string): string {
+  const rel = relative(cwd, file);
+  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? file : rel;
+}
+
+async function readSkillsDir(dir: string): Promise<ExistingSkill[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  const files = entries.filter((e) => e.isFile() && e.name === 'SKILL.md').map((e) => join(e.parentPath ?? e.path, e.name));
+  return Promise.all(files.sort().map(async (file) => ({ name: basename(dirname(file)), text: await readFile(file, 'utf8') })));
+}
+
+function errorCode(error: unknown): string {
+  return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : 'error';
+}
+
+/**
+ * `skillgarden detect`: reads transcripts, mines repeated tool-call sequences
+ * and drafts a SKILL.md per pattern no existing skill covers. Reads only;
+ * the drafts are proposals in the report. Bad input never throws: it is
+ * counted per file in `skipped`.
+ */
+export async function runDetect(options: DetectOptions): Promise<DetectReport> {
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const expanded = await expandTranscriptPaths(options.transcripts, { cwd });
+  const skipped: Skipped[] = expanded.unmatched.map((pattern) => ({ file: pattern, reason: 'no transcript files match', count: 1 }));
+  if (expanded.truncated) skipped.push({ file: cwd, reason: 'directory walk stopped at its entry limit', count: 1 });
+  const tokens = new SessionTokens(options.refine !== false);
+  const uses: SkillUse[] = [];
+  for (const file of expanded.files) {
+    const shown = displayPath(file, cwd);
+    try {
+      const result = await readTranscriptFile(file, {
+        displayPath: shown,
+        refine: options.refine ?? defaultRefine,
+        ...(options.format === undefined ? {} : { format: options.format }),
+        ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
+        ...(options.maxDocumentBytes === undefined ? {} : { maxDocumentBytes: options.maxDocumentBytes }),
+      });
+      for (const session of result.sessions) tokens.add(session);
+      uses.push(...result.uses);
+      skipped.push(...result.skipped);
+    } catch (error) {
+      skipped.push({ file: shown, reason: `could not read the file (${errorCode(error)})`, count: 1 });
+    }
+  }
+  const patterns = minePatterns({ sessions: tokens.sessions, vocabulary: tokens.table.names }, options);
+  const existing = options.existingSkills ?? (options.skillsDir === undefined ? [] : await readSkillsDir(resolve(cwd, options.skillsDir)));
+  const detected = draftPatterns(patterns, existing, { shapes: tokens.typicalShapes(), ...(options.profile === undefined ? {} : { profile: options.profile }) });
+  return { sessions: tokens.sessions.length, calls: tokens.calls, files: expanded.files.length, skipped, patterns: detected, uses: buildSkillUses([{ uses }]) };
+}
