@@ -1,7 +1,7 @@
 import { SkillgardenError } from '../core/errors.js';
 import type { GitIndex } from './git-index.js';
 import { findEntry, readEntryOid } from './git-index.js';
-import { checkNoSymlink } from './paths.js';
+import { badPath, checkNoSymlink } from './paths.js';
 import type { PreparedChange } from './prepare-changes.js';
 import type { BlobRef } from './tree-edit.js';
 import { readWorktreeFile } from './worktree.js';
@@ -34,7 +34,8 @@ export async function checkClean(
     await checkNoSymlink(dir, change.path);
     const base = before.get(change.path)?.oid ?? null;
     const file = await readWorktreeFile(dir, change.path);
-    const worktree = file.kind === 'absent' ? null : 'oid' in file ? file.oid : 'folder';
+    if (file.kind === 'directory') throw badPath(change.path, 'a folder is at that path');
+    const worktree = file.kind === 'absent' ? null : file.oid;
     const clean = (oid: string | null) => oid === base || oid === change.oid;
     if (!clean(worktree) || (index && !clean(readIndexOid(index, change.path)))) dirty.push(change.path);
   }

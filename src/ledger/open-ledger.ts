@@ -18,6 +18,8 @@ export interface OpenLedgerOptions {
   now?: () => Date;
   /** Used when a commit names no author; default: the repository's user.name/user.email, else `skillgarden`. */
   author?: Pick<Author, 'name' | 'email'>;
+  /** Test seam: called at named points of every commit (the crash test kills the process there). */
+  onStage?: CommitContext['onStage'];
 }
 
 export async function openLedger(dir: string, options: OpenLedgerOptions = {}): Promise<Ledger> {
@@ -36,6 +38,7 @@ export async function openGitLedger(dir: string, options: OpenLedgerOptions = {}
     lockTimeoutMs: options.lockTimeoutMs ?? 10_000,
     now: options.now ?? (() => new Date()),
     defaultAuthor: async () => options.author ?? (await readConfiguredAuthor(gitdir)),
+    ...(options.onStage ? { onStage: options.onStage } : {}),
   };
   return new GitLedger(backend, ctx);
 }

@@ -66,7 +66,8 @@ async function buildCommit(ctx: CommitContext, input: BuildInput) {
   const tree = input.parent ? (await ctx.store.readCommit(input.parent)).tree : undefined;
   const before = await lookupPaths(ctx.store, tree, input.changes.map((c) => c.path));
   checkExpected(input.changes, before);
-  await checkClean(ctx.dir, input.changes, before);
+  // Fail fast, before any object is written; repeated under the locks.
+  await checkClean(ctx.dir, input.changes, before, await readIndex(ctx.gitdir));
   const edits = new Map(input.changes.map((c) => [c.path, c.oid === null ? null : { oid: c.oid, mode: c.mode }]));
   const newTree = await editTree(ctx.store, tree, edits);
   const parents = input.parent ? [input.parent] : [];
