@@ -19,6 +19,8 @@ export const defaultRefine: RefineMap = {
 const envAssignment = /^[A-Za-z_][A-Za-z0-9_]*=/;
 const shells = new Set(['sh', 'bash', 'zsh', '/bin/sh', '/bin/bash', '/bin/zsh', '/usr/bin/bash', '/usr/bin/zsh']);
 const wrappers = new Set(['env', 'time', 'nohup', 'exec', 'command', 'builtin']);
+// sudo options that take a value (`sudo -u postgres psql`).
+const sudoValueFlags = new Set(['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U']);
 const separators = new Set(['&&', ';', '||', '|']);
 
 function programWord(word: string): string | undefined {
@@ -55,10 +57,12 @@ export function parseProgram(command: string | readonly string[]): string | unde
   let i = 0;
   while (i < words.length) {
     const word = words[i] ?? '';
-    if (word === 'sudo') {
+    if (word === 'sudo' || wrappers.has(word)) {
       i += 1;
-      while ((words[i] ?? '').startsWith('-')) i += 1;
-    } else if (envAssignment.test(word) || wrappers.has(word) || word === '(' || word === '{') {
+      while ((words[i] ?? '').startsWith('-')) {
+        i += word === 'sudo' && sudoValueFlags.has(words[i] ?? '') ? 2 : 1;
+      }
+    } else if (envAssignment.test(word) || word === '(' || word === '{') {
       i += 1;
     } else if (word === 'cd') {
       const next = skipCd(words, i + 1);
