@@ -34,26 +34,40 @@ export function joinWords(words: readonly string[], conjunction: 'and' | 'or'): 
 
 /** Levenshtein distance, small inputs only (frontmatter keys). */
 function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  let previous = new Int32Array(b.length + 1).map((_, index) => index);
+  let current = new Int32Array(b.length + 1);
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
+    current[0] = i;
     for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
+      const substitution = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, substitution);
     }
-    previous = current;
+    [previous, current] = [current, previous];
   }
-  return previous[b.length] ?? 0;
+  return previous[b.length]!;
 }
 
-const squash = (key: string): string => key.toLowerCase().replace(/[-_\s]/g, '');
+// Known keys come from the schema, a fixed set: squash each once.
+const squashed = new Map<string, string>();
+const squash = (key: string): string => {
+  let result = squashed.get(key);
+  if (result === undefined) {
+    result = key.toLowerCase().replace(/[-_\s]/g, '');
+    if (squashed.size < 1000) squashed.set(key, result);
+  }
+  return result;
+};
 
 /** The known key a typo most likely meant (`allowed_tools` → `allowed-tools`), if any. */
 export function suggestKey(key: string, known: Iterable<string>): string | undefined {
+  const squashedKey = key.toLowerCase().replace(/[-_\s]/g, '');
+  const lower = key.toLowerCase();
   let best: string | undefined;
   let bestScore = Number.POSITIVE_INFINITY;
   for (const candidate of known) {
-    const score = squash(candidate) === squash(key) ? 0 : key.length >= 4 ? distance(key.toLowerCase(), candidate) : 99;
+    // Keys whose lengths differ by more than 2 cannot be within distance 2: skip the quadratic work.
+    const close = key.length >= 4 && Math.abs(key.length - candidate.length) <= 2;
+    const score = squash(candidate) === squashedKey ? 0 : close ? distance(lower, candidate) : 99;
     if (score < bestScore) [best, bestScore] = [candidate, score];
   }
   return bestScore <= 2 ? best : undefined;
