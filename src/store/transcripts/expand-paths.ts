@@ -52,6 +52,23 @@ export interface ExpandResult {
   truncated: boolean;
 }
 
+async function matchPattern(pattern: string, cwd: string, budget: { left: number }): Promise<string[]> {
+  const matched: string[] = [];
+  if (picomatch.scan(pattern).isGlob) {
+    const isMatch = picomatch(resolve(cwd, pattern).split(sep).join('/'), { dot: true });
+    for await (const file of walk(resolve(cwd, globBase(pattern)), budget)) if (isMatch(file.split(sep).join('/'))) matched.push(file);
+    return matched;
+  }
+  const path = resolve(cwd, pattern);
+  const info = await stat(path).catch(() => undefined);
+  if (info?.isDirectory()) {
+    for await (const file of walk(path, budget)) if (transcriptFile.test(file)) matched.push(file);
+  } else if (info?.isFile()) {
+    matched.push(path);
+  }
+  return matched;
+}
+
 /**
  * Expands transcript paths and globs (picomatch syntax) to files. A folder
  * means every `.jsonl`/`.ndjson`/`.json`/`.traj` file under it. Patterns that
@@ -63,21 +80,9 @@ export async function expandTranscriptPaths(patterns: readonly string[], options
   const found = new Set<string>();
   const unmatched: string[] = [];
   for (const pattern of patterns) {
-    const before = found.size;
-    if (picomatch.scan(pattern).isGlob) {
-      const base = resolve(cwd, globBase(pattern));
-      const isMatch = picomatch(resolve(cwd, pattern).split(sep).join('/'), { dot: true });
-      for await (const file of walk(base, budget)) if (isMatch(file.split(sep).join('/'))) found.add(file);
-    } else {
-      const path = resolve(cwd, pattern);
-      const info = await stat(path).catch(() => undefined);
-      if (info?.isDirectory()) {
-        for await (const file of walk(path, budget)) if (transcriptFile.test(file)) found.add(file);
-      } else if (info?.isFile()) {
-        found.add(path);
-      }
-    }
-    if (found.size === before) unmatched.push(pattern);
+    const matched = await matchPattern(pattern, cwd, budget);
+    if (matched.length === 0) unmatched.push(pattern);
+    for (const file of matched) found.add(file);
   }
   return { files: [...found].sort(), unmatched, truncated: budget.left < 0 };
 }

@@ -23,6 +23,11 @@ export interface ReadTranscriptOptions {
 }
 
 const mib = 1024 * 1024;
+
+function formatBytes(bytes: number): string {
+  if (bytes >= mib) return `${+(bytes / mib).toFixed(1)} MiB`;
+  return bytes >= 1024 ? `${+(bytes / 1024).toFixed(1)} KiB` : `${bytes} bytes`;
+}
 const lineExtensions = new Set(['.jsonl', '.ndjson']);
 
 type Mode = 'lines' | 'document';
@@ -70,7 +75,7 @@ async function readLineFile(path: string, collector: SessionCollector, options: 
   let apply = format === undefined ? undefined : createApplier(format, collector, stem);
   for await (const event of readLines(path, { maxLineBytes })) {
     if (event.kind === 'too-long') {
-      collector.skip(`lines longer than ${(maxLineBytes / mib).toFixed(0)} MiB`);
+      collector.skip(`lines longer than ${formatBytes(maxLineBytes)}`);
       continue;
     }
     if (event.text.trim() === '') continue;
@@ -104,7 +109,7 @@ async function readDocumentFile(path: string, collector: SessionCollector, optio
   const maxBytes = options.maxDocumentBytes ?? 256 * mib;
   const { size } = await stat(path);
   if (size > maxBytes) {
-    collector.skip(`files over ${(maxBytes / mib).toFixed(0)} MiB in a whole-file JSON format (not read)`);
+    collector.skip(`files over ${formatBytes(maxBytes)} in a whole-file JSON format (not read)`);
     return true;
   }
   const bytes = await readFile(path);
