@@ -3,7 +3,7 @@ import { collapseErrors } from './collapse-errors.js';
 import { compileProfile } from './compile-profile.js';
 import { explainError, type Problem } from './explain-error.js';
 import { toPlainData } from './plain-data.js';
-import { describeValue, renderValue } from './render-value.js';
+import { describeValue, renderValue, safeString } from './render-value.js';
 import type { FieldPath, Position, ProfileName, SchemaCheckInput } from './types.js';
 
 const wholeFrontmatter: Position = { line: 1, column: 0 };
@@ -23,7 +23,7 @@ export function checkSchema(input: SchemaCheckInput): Finding[] {
         severity: 'error',
         file: input.file,
         ...wholeFrontmatter,
-        message: `The schema check failed on this frontmatter: ${excerpt(String(error))}.`,
+        message: `The schema check failed on this frontmatter: ${excerpt(safeString(error))}.`,
         hint: 'This is a skillgarden bug: please report it with the frontmatter that triggers it.',
       }),
     ];

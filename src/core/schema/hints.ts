@@ -1,5 +1,6 @@
+import { excerpt } from '../findings.js';
 import { suggestKey } from './describe-schema.js';
-import { renderPath, renderValue } from './render-value.js';
+import { renderPath, renderValue, safeString } from './render-value.js';
 import { knownFields } from './skill-schema.js';
 import type { FieldPath, ProfileName } from './types.js';
 
@@ -17,8 +18,9 @@ export interface UnknownKeyInput {
 }
 
 export function unknownKeyHint(input: UnknownKeyInput): string {
-  const { key, parentPath, known, profile } = input;
-  const suggestion = suggestKey(key, known);
+  const { parentPath, known, profile } = input;
+  const key = excerpt(input.key);
+  const suggestion = suggestKey(input.key, known);
   if (suggestion !== undefined) return `Did you mean \`${suggestion}\`? Rename the key.`;
   if (parentPath.length > 0) return `Known keys of \`${renderPath(parentPath)}\`: ${known.join(', ')}. Check the spelling or remove it.`;
   const dialect = dialects.find((d) => knownFields(d.profile).has(key));
@@ -41,12 +43,12 @@ export interface TypeHintInput {
 export function typeHint(input: TypeHintInput): string {
   const { path, value, expected, profile } = input;
   const last = path[path.length - 1];
-  const key = String(last ?? 'key');
+  const key = excerpt(String(last ?? 'key'));
   // A list item has no key of its own: show it as the `- item` line it is.
   const line = (text: string): string => (typeof last === 'number' ? `- ${text}` : `${key}: ${text}`);
   const wantsString = expected.startsWith('a string');
   if (path[0] === 'allowed-tools' && profile === 'spec' && Array.isArray(value)) {
-    return `The spec wants one space-separated string: \`allowed-tools: ${value.map(String).join(' ')}\`.`;
+    return `The spec wants one space-separated string: \`allowed-tools: ${excerpt(value.map(safeString).join(' '))}\`.`;
   }
   if (path[0] === 'metadata' && path.length === 2 && profile === 'spec') {
     if (value !== null && typeof value === 'object') {
@@ -55,7 +57,8 @@ export function typeHint(input: TypeHintInput): string {
     return `\`metadata\` values must be strings under the spec profile: quote it, e.g. \`${key}: "${renderValue(value)}"\`.`;
   }
   if (wantsString && Array.isArray(value) && value.length === 1 && typeof value[0] === 'string') {
-    return `YAML reads \`[${value[0]}]\` as a list: quote it, e.g. \`${line(`"[${value[0]}]"`)}\`.`;
+    const item = excerpt(value[0]);
+    return `YAML reads \`[${item}]\` as a list: quote it, e.g. \`${line(`"[${item}]"`)}\`.`;
   }
   if (wantsString && (typeof value === 'number' || typeof value === 'boolean' || value instanceof Date)) {
     return `Quote it so YAML keeps it as text: \`${line(`"${renderValue(value)}"`)}\`.`;

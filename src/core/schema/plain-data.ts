@@ -1,3 +1,5 @@
+import { safeString } from './render-value.js';
+
 export type PlainDataResult = { ok: true; data: unknown } | { ok: false; reason: 'cycle' | 'too-deep' };
 
 const maxDepth = 64;
@@ -31,7 +33,7 @@ function copyObject(node: object, copy: (item: unknown) => unknown): Record<stri
   const entries: [unknown, unknown][] = node instanceof Map ? [...node.entries()] : Object.entries(node);
   const result: Record<string, unknown> = {};
   for (const [key, item] of entries) {
-    Object.defineProperty(result, String(key), { value: copy(item), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(result, safeString(key), { value: copy(item), enumerable: true, writable: true, configurable: true });
   }
   return result;
 }

@@ -21,6 +21,15 @@ export function describeValue(value: unknown): string {
   }
 }
 
+/** String(x) that cannot throw (null-prototype objects have no toString). */
+export function safeString(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}
+
 const budget = 80;
 
 /** A short YAML-flow rendering of a value, for echoing user input in a message. */
@@ -36,7 +45,7 @@ export function renderValue(value: unknown): string {
     if (Array.isArray(node)) return walkEntries('[', ']', node.map((item) => [undefined, item]));
     if (node instanceof Date) return push(Number.isNaN(node.getTime()) ? 'Invalid Date' : node.toISOString().slice(0, 10));
     if (node !== null && typeof node === 'object') return walkEntries('{', '}', Object.entries(node));
-    return push(node === null || node === undefined ? 'null' : String(node));
+    return push(node === null || node === undefined ? 'null' : safeString(node));
   };
   const walkEntries = (open: string, close: string, entries: [string | undefined, unknown][]): boolean => {
     if (!push(open)) return false;
@@ -57,5 +66,5 @@ export function renderPath(path: FieldPath): string {
   for (const segment of path) {
     label += typeof segment === 'number' ? `[${segment}]` : label === '' ? segment : `.${segment}`;
   }
-  return label === '' ? 'frontmatter' : label;
+  return label === '' ? 'frontmatter' : excerpt(label, budget);
 }

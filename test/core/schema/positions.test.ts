@@ -92,10 +92,20 @@ describe('checkSchema messages and hints', () => {
     expect(name.hint).toContain('`here-now`');
   });
 
-  it('truncates long input it echoes', () => {
-    const finding = one(`license: [${'x'.repeat(10_000)}]`);
-    expect(finding.message.length).toBeLessThan(200);
-    expect(finding.message).toContain('…');
+  it('truncates long input it echoes, in messages and hints', () => {
+    const long = 'x'.repeat(10_000);
+    for (const [yaml, profile] of [
+      [`license: [${long}]`, 'portable'],
+      [`argument-hint: [${long}]`, 'portable'],
+      [`allowed-tools: [${long}, ${long}]`, 'spec'],
+      [`${long}: 1`, 'portable'],
+      [`metadata: {${long}: 1}`, 'spec'],
+    ] as const) {
+      const finding = one(yaml, profile);
+      expect(finding.message.length, yaml.slice(0, 20)).toBeLessThan(300);
+      expect(finding.hint.length, yaml.slice(0, 20)).toBeLessThan(400);
+      expect(finding.message + finding.hint).toContain('…');
+    }
   });
 
   it('collapses an anyOf failure into one finding per real problem', () => {
