@@ -73,6 +73,18 @@ export function explainError(error: ErrorObject, context: ExplainContext): Probl
         hint: enumHint(value, allowed),
       };
     }
+    case 'minLength':
+      return {
+        code: 'schema/min-length',
+        path,
+        anchor: 'value',
+        message: `${label} is empty.`,
+        hint: path.length === 1 && path[0] === 'description' ? 'Say what the skill does and when to use it.' : `Give ${label} a value, or remove the key.`,
+      };
+    case 'minimum': {
+      const limit = (error.params as { limit: number }).limit;
+      return { code: 'schema/minimum', path, anchor: 'value', message: `${label} must be at least ${limit}, got ${quoted(value)}.`, hint: `Use a number of ${limit} or more.` };
+    }
     case 'pattern':
       return { code: 'schema/pattern', path, anchor: 'value', ...patternText(path, value, label, parent) };
     default:
