@@ -67,7 +67,7 @@ function heldLock(target: string, lockPath: string, handle: FileHandle): HeldLoc
 
 /** Exponential backoff with jitter, so writers that collided do not collide again in step. */
 export function backoffMs(attempt: number): number {
-  const ceiling = Math.min(200, 2 ** Math.min(attempt, 8));
+  const ceiling = Math.min(25, 2 ** Math.min(attempt, 5));
   return 1 + Math.random() * ceiling;
 }
 

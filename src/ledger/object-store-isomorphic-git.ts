@@ -1,67 +1,41 @@
 import * as fs from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import git from 'isomorphic-git';
-import type { CommitObject } from 'isomorphic-git';
 import { SkillgardenError } from '../core/errors.js';
-import type { CommitInfo } from './ledger.js';
-import type { NewCommit, ObjectStore, TreeEntry } from './object-store.js';
-import { normalizeMessage, sortTreeEntries } from './object-store.js';
+import { parseCommitObject, parseTreeObject } from './git-object-format.js';
+import { readLooseObject, serializeCommit, serializeTree, writeLooseObject } from './loose-objects.js';
+import type { GitObject } from './loose-objects.js';
+import type { ObjectStore } from './object-store.js';
 
 /**
- * isomorphic-git writes loose objects in place; a reader in another process
- * (or a crash) could then see half an object. This fs writes through a temp
- * file and a rename, as git does.
+ * The embedded backend: needs no git binary. Loose objects are read and
+ * written directly (node's zlib, atomic renames: isomorphic-git writes
+ * objects in place, so another process could read half of one); packed
+ * objects are read through isomorphic-git, which understands packfiles.
  */
-const atomicFs = {
-  promises: {
-    ...fs.promises,
-    async writeFile(path: string, data: Uint8Array | string, options?: fs.WriteFileOptions) {
-      const temp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-      await fs.promises.writeFile(temp, data, options);
-      await fs.promises.rename(temp, path);
-    },
-  },
-};
-
 export function openIsomorphicGitStore(gitdir: string): ObjectStore {
   const cache = {};
-  const base = { fs: atomicFs, gitdir, cache };
+  const read = async (oid: string, type: string): Promise<Buffer> => {
+    const object = (await readLooseObject(gitdir, oid)) ?? (await readPacked(gitdir, oid, cache));
+    if (object.type !== type) {
+      throw new SkillgardenError('ledger/missing-object', `Git object ${oid} is a ${object.type}, not a ${type}.`, { data: { oid } });
+    }
+    return object.content;
+  };
   return {
-    async readTree(oid) {
-      const { tree } = await wrap(oid, () => git.readTree({ ...base, oid }));
-      return tree.map((entry) => ({ mode: entry.mode, name: entry.path, oid: entry.oid }));
-    },
-    async readBlob(oid) {
-      return (await wrap(oid, () => git.readBlob({ ...base, oid }))).blob;
-    },
-    async readCommit(oid) {
-      const { commit } = await wrap(oid, () => git.readCommit({ ...base, oid }));
-      return toCommitInfo(oid, commit);
-    },
-    writeBlob: (blob) => git.writeBlob({ fs: atomicFs, gitdir, blob }),
-    writeTree: (entries: readonly TreeEntry[]) =>
-      git.writeTree({
-        fs: atomicFs,
-        gitdir,
-        tree: sortTreeEntries(entries).map((e) => ({ mode: e.mode, path: e.name, oid: e.oid, type: e.mode === '040000' ? 'tree' : e.mode === '160000' ? 'commit' : 'blob' })),
-      }),
-    writeCommit: (commit: NewCommit) =>
-      git.writeCommit({
-        fs: atomicFs,
-        gitdir,
-        commit: { tree: commit.tree, parent: commit.parents, message: normalizeMessage(commit.message), author: commit.author, committer: commit.author },
-      }),
+    readTree: async (oid) => parseTreeObject(await read(oid, 'tree')),
+    readBlob: (oid) => read(oid, 'blob'),
+    readCommit: async (oid) => parseCommitObject(oid, await read(oid, 'commit')),
+    writeBlob: (content) => writeLooseObject(gitdir, 'blob', content),
+    writeTree: (entries) => writeLooseObject(gitdir, 'tree', serializeTree(entries)),
+    writeCommit: (commit) => writeLooseObject(gitdir, 'commit', serializeCommit(commit)),
     close: async () => undefined,
   };
 }
 
-function toCommitInfo(oid: string, commit: CommitObject): CommitInfo {
-  return { oid, tree: commit.tree, parents: commit.parent, message: commit.message, author: commit.author };
-}
-
-async function wrap<T>(oid: string, read: () => Promise<T>): Promise<T> {
+async function readPacked(gitdir: string, oid: string, cache: object): Promise<GitObject> {
   try {
-    return await read();
+    const { type, object } = await git.readObject({ fs, gitdir, oid, format: 'content', cache });
+    return { type, content: Buffer.from(object as Uint8Array) };
   } catch (error) {
     throw new SkillgardenError('ledger/missing-object', `Git object ${oid} cannot be read: ${(error as Error).message}`, {
       data: { oid },

@@ -28,7 +28,7 @@ export function openSystemGitStore(gitdir: string): ObjectStore {
     },
     writeCommit: async (commit: NewCommit) => {
       const { name, email, timestamp, timezoneOffset } = commit.author;
-      const date = `${timestamp} ${formatTimezone(timezoneOffset)}`;
+      const date = `@${timestamp} ${formatTimezone(timezoneOffset)}`;
       const env = {
         GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email, GIT_AUTHOR_DATE: date,
         GIT_COMMITTER_NAME: name, GIT_COMMITTER_EMAIL: email, GIT_COMMITTER_DATE: date,

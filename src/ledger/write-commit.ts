@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SkillgardenError } from '../core/errors.js';
+import { SkillgardenError, isSkillgardenError } from '../core/errors.js';
 import { checkClean, checkExpected } from './check-touched-paths.js';
 import type { CommitContext } from './commit-context.js';
 import { applyIndexChanges, buildIndexEntry, parseIndex, serializeIndex } from './git-index.js';
@@ -31,7 +31,17 @@ export async function writeCommit(ctx: CommitContext, options: CommitOptions): P
   for (const change of changes) if (change.content) await ctx.store.writeBlob(change.content);
   for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
     const parent = await readRef(ctx.gitdir, branch);
-    const { commit, before } = await buildCommit(ctx, { changes, parent, message: options.message, author });
+    const built = await buildCommit(ctx, { changes, parent, message: options.message, author }).catch(async (error: unknown) => {
+      // Unlocked, the check can catch another writer between its ref update
+      // and its working-tree update: only a head that stayed put proves dirt.
+      if (isSkillgardenError(error, 'ledger/dirty') && (await readRef(ctx.gitdir, branch)) !== parent) return undefined;
+      throw error;
+    });
+    if (built === undefined) {
+      await sleep(backoffMs(attempt));
+      continue;
+    }
+    const { commit, before } = built;
     await ctx.onStage?.('objects-written');
     const locks = await takeLocks(ctx, branch);
     try {

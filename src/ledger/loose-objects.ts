@@ -1,0 +1,58 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { deflateSync, inflateSync } from 'node:zlib';
+import type { NewCommit, TreeEntry } from './object-store.js';
+import { formatTimezone, normalizeMessage, sortTreeEntries } from './object-store.js';
+
+export type ObjectType = 'blob' | 'tree' | 'commit';
+
+export interface GitObject {
+  type: string;
+  content: Buffer;
+}
+
+/**
+ * Loose objects as git writes them (zlib of `<type> <size>\0<content>`,
+ * named by the SHA-1, through a temp file and a rename). Node's zlib is
+ * several times faster than the pure-JS deflate isomorphic-git ships with.
+ */
+export async function writeLooseObject(gitdir: string, type: ObjectType, content: Uint8Array): Promise<string> {
+  const header = Buffer.from(`${type} ${content.length}\0`);
+  const oid = createHash('sha1').update(header).update(content).digest('hex');
+  const folder = join(gitdir, 'objects', oid.slice(0, 2));
+  const path = join(folder, oid.slice(2));
+  if (await stat(path).then(() => true, () => false)) return oid;
+  const deflated = deflateSync(Buffer.concat([header, content]));
+  await mkdir(folder, { recursive: true });
+  const temp = join(folder, `tmp_obj_${process.pid}_${randomBytes(4).toString('hex')}`);
+  await writeFile(temp, deflated, { mode: 0o444 });
+  await rename(temp, path).catch(async (error: unknown) => {
+    await rm(temp, { force: true });
+    throw error;
+  });
+  return oid;
+}
+
+/** `undefined` when the object is not loose (it may be in a pack). */
+export async function readLooseObject(gitdir: string, oid: string): Promise<GitObject | undefined> {
+  const deflated = await readFile(join(gitdir, 'objects', oid.slice(0, 2), oid.slice(2))).catch(() => undefined);
+  if (deflated === undefined) return undefined;
+  const raw = inflateSync(deflated);
+  const nul = raw.indexOf(0);
+  const [type = ''] = raw.toString('latin1', 0, nul).split(' ');
+  return { type, content: raw.subarray(nul + 1) };
+}
+
+export function serializeTree(entries: readonly TreeEntry[]): Buffer {
+  return Buffer.concat(
+    sortTreeEntries(entries).flatMap((e) => [Buffer.from(`${e.mode.replace(/^0/, '')} ${e.name}\0`), Buffer.from(e.oid, 'hex')]),
+  );
+}
+
+export function serializeCommit(commit: NewCommit): Buffer {
+  const { name, email, timestamp, timezoneOffset } = commit.author;
+  const who = `${name} <${email}> ${timestamp} ${formatTimezone(timezoneOffset)}`;
+  const headers = [`tree ${commit.tree}`, ...commit.parents.map((p) => `parent ${p}`), `author ${who}`, `committer ${who}`];
+  return Buffer.from(`${headers.join('\n')}\n\n${normalizeMessage(commit.message)}`, 'utf8');
+}
