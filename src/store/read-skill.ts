@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, readFileSync, realpathSync, type Stats } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, realpathSync, type Dirent, type Stats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { finding, type Finding } from '../core/findings.js';
 import { skillFileName } from '../core/layout.js';
@@ -24,7 +24,9 @@ export interface ReadSkillFolderOptions {
 export function readSkillFolder(dir: string, options: ReadSkillFolderOptions): SkillFolderContent {
   const findings: Finding[] = [];
   const file = join(dir, skillFileName);
-  const escape = escapesBoundary(file, options.boundary);
+  // realpath costs a syscall per path component: only resolve what is a link.
+  const linked = isSymlink(dir) || isSymlink(file);
+  const escape = linked ? escapesBoundary(file, options.boundary) : undefined;
   if (escape) {
     findings.push(
       finding({
@@ -56,6 +58,14 @@ export function readSkillFolder(dir: string, options: ReadSkillFolderOptions): S
   return { bytes, files: listSkillFiles(dir, options.maxFiles ?? 2_000, options.maxDepth ?? 8), findings };
 }
 
+function isSymlink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
 /** The real path of `path` when it lies outside `boundary`, else undefined. */
 function escapesBoundary(path: string, boundary: string): string | undefined {
   let real: string;
@@ -74,24 +84,27 @@ function listSkillFiles(dir: string, maxFiles: number, maxDepth: number): Map<st
   const files = new Map<string, SkillFileEntry>();
   const walk = (folder: string, prefix: string, depth: number): void => {
     if (depth > maxDepth) return;
-    let names: string[];
+    let entries: Dirent[];
     try {
-      names = readdirSync(folder);
+      entries = readdirSync(folder, { withFileTypes: true });
     } catch {
       return;
     }
-    for (const name of names) {
+    for (const entry of entries) {
       if (files.size >= maxFiles) return;
-      const path = join(folder, name);
+      const path = join(folder, entry.name);
+      const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) {
+        walk(path, rel, depth + 1);
+        continue;
+      }
       let stat: Stats;
       try {
         stat = lstatSync(path);
       } catch {
         continue;
       }
-      const rel = prefix ? `${prefix}/${name}` : name;
-      if (stat.isDirectory()) walk(path, rel, depth + 1);
-      else files.set(rel, { path: rel, size: stat.size });
+      files.set(rel, { path: rel, size: stat.size });
     }
   };
   walk(dir, '', 0);

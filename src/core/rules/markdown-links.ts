@@ -16,7 +16,7 @@ export function extractLinks(body: string): MarkdownLink[] {
   let openFence: string | undefined;
   body.split('\n').forEach((raw, index) => {
     const line = index + 1;
-    const fenceMatch = fence.exec(raw);
+    const fenceMatch = raw.includes('``') || raw.includes('~~') ? fence.exec(raw) : null;
     if (fenceMatch) {
       const marker = fenceMatch[1] ?? '';
       if (openFence === undefined) openFence = marker;
@@ -24,9 +24,12 @@ export function extractLinks(body: string): MarkdownLink[] {
       return;
     }
     if (openFence !== undefined) return;
-    const text = blankCodeSpans(raw);
+    // Most lines hold no link: test cheaply before running the regexes.
+    if (!raw.includes('](') && !raw.includes(']:')) return;
+    const text = raw.includes('`') ? blankCodeSpans(raw) : raw;
     const definition = referenceDefinition.exec(text);
     if (definition?.[1]) links.push({ target: unwrap(definition[1]), line, column: text.indexOf(definition[1]) + 1 });
+    if (!text.includes('](')) return;
     for (const match of text.matchAll(inlineLink)) {
       const target = match[1] ?? '';
       links.push({ target: unwrap(target), line, column: (match.index ?? 0) + match[0].indexOf(target) + 1 });
