@@ -21,108 +21,97 @@ export interface ExplainContext {
   data: unknown;
 }
 
-const code = (keyword: string): string => `schema/${keyword.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+/** What every explainer needs to know about one ajv error. */
+interface Facts {
+  error: ErrorObject;
+  profile: ProfileName;
+  path: FieldPath;
+  value: unknown;
+  /** The path in backticks, for messages. */
+  label: string;
+  /** The (sub)schema that failed; ajv's `verbose` option provides it. */
+  schema: SchemaNode | undefined;
+}
+
 const quoted = (value: unknown): string => `\`${renderValue(value)}\``;
+const atValue = (facts: Facts, code: string, message: string, hint: string): Problem => ({ code, path: facts.path, anchor: 'value', message, hint });
+
+const explainers: Record<string, (facts: Facts) => Problem> = {
+  additionalProperties(facts) {
+    const key = String((facts.error.params as { additionalProperty: string }).additionalProperty);
+    const keyPath = [...facts.path, key];
+    const known = Object.keys(facts.schema?.properties ?? {});
+    return {
+      code: 'schema/unknown-key',
+      path: keyPath,
+      anchor: 'key',
+      message: `Unknown key \`${renderPath(keyPath)}\`: the ${facts.profile} profile does not define it.`,
+      hint: unknownKeyHint({ key, parentPath: facts.path, known, profile: facts.profile }),
+    };
+  },
+  required(facts) {
+    const missing = String((facts.error.params as { missingProperty: string }).missingProperty);
+    const atRoot = facts.path.length === 0;
+    const hint =
+      atRoot && missing === 'name'
+        ? "Add `name:` with the skill's folder name (lowercase letters, digits and hyphens)."
+        : atRoot && missing === 'description'
+          ? 'Add `description:` saying what the skill does and when to use it.'
+          : `Add \`${missing}:\` to ${facts.label}.`;
+    return { code: 'schema/required', path: facts.path, anchor: 'key', message: `${atRoot ? 'The frontmatter' : facts.label} has no \`${missing}\`.`, hint };
+  },
+  type(facts) {
+    const expected = describeExpected(facts.schema);
+    const message = `${facts.label} must be ${expected}, got ${describeValue(facts.value)}: ${quoted(facts.value)}.`;
+    return atValue(facts, 'schema/type', message, typeHint({ path: facts.path, value: facts.value, expected, profile: facts.profile }));
+  },
+  enum(facts) {
+    const allowed = (facts.schema?.enum ?? []).map(String);
+    const value = facts.value;
+    const near = allowed.find((option) => typeof value === 'string' && option.toLowerCase() === value.trim().toLowerCase());
+    const message = `${facts.label} must be ${joinWords(allowed.map((v) => `\`${v}\``), 'or')}, got ${quoted(value)}.`;
+    return atValue(facts, 'schema/enum', message, near === undefined ? `Use one of: ${allowed.join(', ')}.` : `Write it as \`${near}\` (lowercase, no spaces).`);
+  },
+  minLength(facts) {
+    const isDescription = facts.path.length === 1 && facts.path[0] === 'description';
+    const hint = isDescription ? 'Say what the skill does and when to use it.' : `Give ${facts.label} a value, or remove the key.`;
+    return atValue(facts, 'schema/min-length', `${facts.label} is empty.`, hint);
+  },
+  minimum(facts) {
+    const limit = (facts.error.params as { limit: number }).limit;
+    return atValue(facts, 'schema/minimum', `${facts.label} must be at least ${limit}, got ${quoted(facts.value)}.`, `Use a number of ${limit} or more.`);
+  },
+  pattern(facts) {
+    const { path, value, label } = facts;
+    if (path.length === 1 && path[0] === 'name') {
+      const fixed = slugify(String(value));
+      const hint = fixed === '' ? 'Use a name such as `my-skill`, matching the folder name.' : `Rename it to \`${fixed}\`, and its folder to match.`;
+      return atValue(facts, 'schema/pattern', `${label} must be lowercase letters, digits and single hyphens, got ${quoted(value)}.`, hint);
+    }
+    if (path.length === 1 && path[0] === 'version') {
+      return atValue(facts, 'schema/pattern', `${label} must be a semantic version such as \`1.0.0\`, got ${quoted(value)}.`, 'Use major.minor.patch, e.g. `version: "1.0.0"`.');
+    }
+    return atValue(facts, 'schema/pattern', `${label} must match \`${facts.schema?.pattern ?? ''}\`, got ${quoted(value)}.`, 'Change the value to match the pattern.');
+  },
+};
+
+const codeOf = (keyword: string): string => `schema/${keyword.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+
+function explainOther(facts: Facts): Problem {
+  const message = `${facts.label} ${facts.error.message ?? 'is invalid'}, got ${quoted(facts.value)}.`;
+  const hint = facts.schema?.description === undefined ? 'Fix the value.' : `Expected: ${facts.schema.description}`;
+  return atValue(facts, codeOf(facts.error.keyword), message, hint);
+}
 
 export function explainError(error: ErrorObject, context: ExplainContext): Problem {
   const path = pointerToPath(error.instancePath, context.data);
-  const value = valueAt(context.data, path);
-  const label = `\`${renderPath(path)}\``;
-  const parent = error.parentSchema as SchemaNode | undefined;
-  switch (error.keyword) {
-    case 'additionalProperties': {
-      const key = String((error.params as { additionalProperty: string }).additionalProperty);
-      const keyPath = [...path, key];
-      const known = Object.keys(parent?.properties ?? {});
-      return {
-        code: 'schema/unknown-key',
-        path: keyPath,
-        anchor: 'key',
-        message: `Unknown key \`${renderPath(keyPath)}\`: the ${context.profile} profile does not define it.`,
-        hint: unknownKeyHint({ key, parentPath: path, known, profile: context.profile }),
-      };
-    }
-    case 'required': {
-      const missing = String((error.params as { missingProperty: string }).missingProperty);
-      return {
-        code: 'schema/required',
-        path,
-        anchor: 'key',
-        message: `${path.length === 0 ? 'The frontmatter' : label} has no \`${missing}\`.`,
-        hint: requiredHint(missing, path),
-      };
-    }
-    case 'type': {
-      const expected = describeExpected(parent);
-      return {
-        code: 'schema/type',
-        path,
-        anchor: 'value',
-        message: `${label} must be ${expected}, got ${describeValue(value)}: ${quoted(value)}.`,
-        hint: typeHint({ path, value, expected, profile: context.profile }),
-      };
-    }
-    case 'enum':
-    case 'const': {
-      const allowed = (parent?.enum ?? [parent?.const]).map(String);
-      return {
-        code: 'schema/enum',
-        path,
-        anchor: 'value',
-        message: `${label} must be ${joinWords(allowed.map((v) => `\`${v}\``), 'or')}, got ${quoted(value)}.`,
-        hint: enumHint(value, allowed),
-      };
-    }
-    case 'minLength':
-      return {
-        code: 'schema/min-length',
-        path,
-        anchor: 'value',
-        message: `${label} is empty.`,
-        hint: path.length === 1 && path[0] === 'description' ? 'Say what the skill does and when to use it.' : `Give ${label} a value, or remove the key.`,
-      };
-    case 'minimum': {
-      const limit = (error.params as { limit: number }).limit;
-      return { code: 'schema/minimum', path, anchor: 'value', message: `${label} must be at least ${limit}, got ${quoted(value)}.`, hint: `Use a number of ${limit} or more.` };
-    }
-    case 'pattern':
-      return { code: 'schema/pattern', path, anchor: 'value', ...patternText(path, value, label, parent) };
-    default:
-      return {
-        code: code(error.keyword),
-        path,
-        anchor: 'value',
-        message: `${label} ${error.message ?? 'is invalid'}, got ${quoted(value)}.`,
-        hint: parent?.description === undefined ? 'Fix the value.' : `Expected: ${parent.description}`,
-      };
-  }
-}
-
-function requiredHint(missing: string, path: FieldPath): string {
-  if (path.length === 0 && missing === 'name') return 'Add `name:` with the skill\'s folder name (lowercase letters, digits and hyphens).';
-  if (path.length === 0 && missing === 'description') return 'Add `description:` saying what the skill does and when to use it.';
-  return `Add \`${missing}:\` to \`${renderPath(path)}\`.`;
-}
-
-function enumHint(value: unknown, allowed: readonly string[]): string {
-  const near = allowed.find((option) => typeof value === 'string' && option.toLowerCase() === value.trim().toLowerCase());
-  return near === undefined ? `Use one of: ${allowed.join(', ')}.` : `Write it as \`${near}\` (lowercase, no spaces).`;
-}
-
-function patternText(path: FieldPath, value: unknown, label: string, parent: SchemaNode | undefined): { message: string; hint: string } {
-  const field = path[path.length - 1];
-  if (path.length === 1 && field === 'name') {
-    const fixed = slugify(String(value));
-    return {
-      message: `${label} must be lowercase letters, digits and single hyphens, got ${quoted(value)}.`,
-      hint: fixed === '' ? 'Use a name such as `my-skill`, matching the folder name.' : `Rename it to \`${fixed}\`, and its folder to match.`,
-    };
-  }
-  if (path.length === 1 && field === 'version') {
-    return {
-      message: `${label} must be a semantic version such as \`1.0.0\`, got ${quoted(value)}.`,
-      hint: 'Use major.minor.patch, e.g. `version: "1.0.0"`.',
-    };
-  }
-  return { message: `${label} must match \`${parent?.pattern ?? ''}\`, got ${quoted(value)}.`, hint: 'Change the value to match the pattern.' };
+  const facts: Facts = {
+    error,
+    profile: context.profile,
+    path,
+    value: valueAt(context.data, path),
+    label: `\`${renderPath(path)}\``,
+    schema: error.parentSchema as SchemaNode | undefined,
+  };
+  return (Object.hasOwn(explainers, error.keyword) ? explainers[error.keyword]! : explainOther)(facts);
 }
