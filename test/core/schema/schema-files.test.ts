@@ -2,6 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import reportSchema from '../../../schemas/validate-report.schema.json' with { type: 'json' };
 import { checkSchema, knownFields, profileNames, skillSchema } from '../../../src/core/schema/index.js';
+import { compileProfile } from '../../../src/core/schema/compile-profile.js';
 import type { SchemaNode } from '../../../src/core/schema/skill-schema.js';
 import { frontmatterInput } from './yaml-locator.js';
 
@@ -47,6 +48,11 @@ describe('schemas/skill.schema.json', () => {
     expect(knownFields('claude-code').has('hooks')).toBe(true);
     expect(knownFields('hermes').has('platforms')).toBe(true);
     expect(knownFields('hermes').has('hooks')).toBe(false);
+  });
+
+  it('compiles each profile once and reuses it', () => {
+    for (const profile of profileNames) expect(compileProfile(profile)).toBe(compileProfile(profile));
+    expect(compileProfile('spec')).not.toBe(compileProfile('portable'));
   });
 
   it('as a whole document, validates like the portable profile (what editors use)', () => {
