@@ -44,7 +44,8 @@ export function planRollback(input: PlanInput): RollbackPlan {
   const outside = net.map((c) => c.path).filter((path) => !input.allowedRoots.some((root) => path.startsWith(`${root}/`)));
   if (outside.length > 0) return { kind: 'refused', reason: 'outside-skills-root', paths: outside };
   if (gaps.length > 0) return { kind: 'refused', reason: 'changed-between', paths: gaps.sort() };
-  const same = (a: BlobRef | null | undefined, b: BlobRef | null | undefined) => (a?.oid ?? null) === (b?.oid ?? null);
+  const same = (a: BlobRef | null | undefined, b: BlobRef | null | undefined) =>
+    (a?.oid ?? null) === (b?.oid ?? null) && (a?.mode ?? null) === (b?.mode ?? null);
   const pending = net.filter((c) => !same(input.head.get(c.path), c.before));
   const changed = pending.filter((c) => !same(input.head.get(c.path), c.after)).map((c) => c.path);
   if (changed.length > 0) return { kind: 'refused', reason: 'changed-since', paths: changed };
