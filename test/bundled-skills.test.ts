@@ -1,15 +1,19 @@
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isCollection, isMap, parseDocument, visit } from 'yaml';
+import { profileNames } from '../src/core/schema/index.js';
+import { runValidate } from '../src/services/validate.js';
 
 const skillsRoot = fileURLToPath(new URL('../skills', import.meta.url));
 const bundled = ['academic-presentations', 'scientific-plotting', 'skill-authoring', 'systematic-literature-review'];
 const specKeys = new Set(['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools']);
 const namePattern = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+const execFileAsync = promisify(execFile);
 
 interface SplitSkill {
   frontmatter: string;
@@ -47,6 +51,14 @@ describe('the bundled skills folder', () => {
   it('holds exactly the four bundled skills', () => {
     const folders = readdirSync(skillsRoot, { withFileTypes: true }).filter((e) => e.isDirectory());
     expect(folders.map((e) => e.name).sort()).toEqual(bundled);
+  });
+});
+
+describe('the bundled skills under skillgarden validate', () => {
+  it.each(profileNames)('have no findings at all under the %s profile', (profile) => {
+    const report = runValidate({ cwd: skillsRoot, paths: bundled, profile });
+    expect(report.skills).toBe(bundled.length);
+    expect(report.findings).toEqual([]);
   });
 });
 
@@ -176,20 +188,21 @@ describe.skipIf(!python)('scientific-plotting/scripts/plot_style.py', () => {
   const work = python ? mkdtempSync(join(tmpdir(), 'skillgarden-plot-')) : '';
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  it('draws the example figure, byte for byte the same on a second run', () => {
+  it('draws the example figure, byte for byte the same on a second run', async () => {
     const script = join(skillsRoot, 'scientific-plotting/scripts/plot_style.py');
-    const outputs = ['a', 'b'].map((run) => {
-      const out = join(work, run);
-      const result = spawnSync(python ?? 'python3', [script, '--out', out, '--formats', 'svg,pdf'], {
-        encoding: 'utf8',
-        env: { ...process.env, MPLCONFIGDIR: join(out, '.mpl') },
-      });
-      expect(result.stderr).toBe('');
-      expect(result.status).toBe(0);
-      return ['svg', 'pdf'].map((ext) => readFileSync(join(out, `example_figure.${ext}`)));
-    });
-    expect(outputs[0]?.[0]?.length).toBeGreaterThan(10_000);
-    expect(outputs[0]?.[0]?.equals(outputs[1]?.[0] ?? Buffer.alloc(0))).toBe(true);
-    expect(outputs[0]?.[1]?.equals(outputs[1]?.[1] ?? Buffer.alloc(0))).toBe(true);
+    const outputs = await Promise.all(
+      ['a', 'b'].map(async (run) => {
+        const out = join(work, run);
+        // Separate, cold matplotlib caches: the second run must not depend on the first.
+        const env = { ...process.env, MPLCONFIGDIR: join(out, '.mpl') };
+        const result = await execFileAsync(python ?? 'python3', [script, '--out', out, '--formats', 'svg,pdf'], { env });
+        expect(result.stderr).toBe('');
+        return ['svg', 'pdf'].map((ext) => readFileSync(join(out, `example_figure.${ext}`)));
+      }),
+    );
+    const [first, second] = outputs;
+    expect(first?.[0]?.length).toBeGreaterThan(10_000);
+    expect(first?.[0]?.equals(second?.[0] ?? Buffer.alloc(0))).toBe(true);
+    expect(first?.[1]?.equals(second?.[1] ?? Buffer.alloc(0))).toBe(true);
   });
 });

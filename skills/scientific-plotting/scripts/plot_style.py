@@ -128,9 +128,25 @@ def label_panels(axes: Iterable[plt.Axes], labels: str = "abcdefghij") -> None:
                 fontsize=mpl.rcParams["font.size"] + 1)
 
 
+def freeze_layout(fig: plt.Figure, digits: int = 6) -> None:
+    """Run the layout once, round every axes position, and switch the layout engine off.
+
+    The constrained-layout solver can differ in the last bit between runs, which changes
+    the clip-path ids in SVG output; rounded positions keep the files byte-identical.
+    """
+    fig.canvas.draw()
+    for ax in fig.axes:
+        ax.set_position([round(v, digits) for v in ax.get_position().bounds])
+    if hasattr(fig, "set_layout_engine"):
+        fig.set_layout_engine("none")
+    else:  # matplotlib 3.5
+        fig.set_constrained_layout(False)
+
+
 def save_figure(fig: plt.Figure, stem: Path, formats: Sequence[str] = ("pdf", "svg", "png")) -> list[Path]:
     """Write the figure once per format at its exact size, without timestamps in the files."""
     stem.parent.mkdir(parents=True, exist_ok=True)
+    freeze_layout(fig)
     metadata = {"pdf": {"CreationDate": None}, "svg": {"Date": None}, "png": {"Software": None}}
     written = []
     for fmt in formats:
