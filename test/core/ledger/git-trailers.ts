@@ -1,0 +1,20 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Trailer } from '../../../src/core/ledger/trailers.js';
+
+// A clean config so a developer's trailer.* settings cannot change git's answer.
+const home = mkdtempSync(join(tmpdir(), 'sg-trailers-home-'));
+const env = { ...process.env, HOME: home, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: join(home, 'none') };
+
+/** What the real `git interpret-trailers --parse` prints for a message. */
+export function gitParse(message: string, options: { divider?: boolean } = {}): string {
+  const args = ['interpret-trailers', '--parse', ...(options.divider === false ? ['--no-divider'] : [])];
+  return execFileSync('git', args, { input: message, env, encoding: 'utf8' });
+}
+
+/** Our trailers printed the way `--parse` prints them. */
+export function renderLikeGit(trailers: readonly Trailer[]): string {
+  return trailers.map((t) => `${t.key}: ${t.value}\n`).join('');
+}
