@@ -1,0 +1,82 @@
+import { isInvisible } from './unicode.js';
+
+/** A rewritten line and, for each of its UTF-16 units, the index of the unit it came from in the original. */
+export interface LineVariant {
+  text: string;
+  origin: number[];
+}
+
+/** Look-alike letters NFKC leaves alone (Cyrillic and Greek), mapped to the Latin letter they imitate. */
+const confusables: Record<string, string> = {
+  а: 'a', в: 'b', е: 'e', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y', х: 'x',
+  і: 'i', ј: 'j', ѕ: 's', ԁ: 'd', һ: 'h', ӏ: 'l', ԛ: 'q', ԝ: 'w',
+  А: 'A', В: 'B', Е: 'E', К: 'K', М: 'M', Н: 'H', О: 'O', Р: 'P', С: 'C', Т: 'T', Х: 'X', І: 'I', Ј: 'J', Ѕ: 'S',
+  α: 'a', ε: 'e', ι: 'i', κ: 'k', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x',
+  Α: 'A', Β: 'B', Ε: 'E', Ζ: 'Z', Η: 'H', Ι: 'I', Κ: 'K', Μ: 'M', Ν: 'N', Ο: 'O', Ρ: 'P', Τ: 'T', Υ: 'Y', Χ: 'X',
+};
+
+const nonAscii = /[^\x00-\x7F]/;
+
+/**
+ * NFKC-normalises a line character by character (fullwidth `ｃｕｒｌ` reads
+ * `curl`), maps look-alike letters, and drops invisible characters, keeping
+ * where each output character came from so findings point at the real column.
+ * Returns undefined when the line is plain ASCII (nothing to normalise).
+ */
+export function buildNormalizedVariant(line: string): LineVariant | undefined {
+  if (!nonAscii.test(line)) return undefined;
+  let text = '';
+  const origin: number[] = [];
+  let index = 0;
+  for (const ch of line) {
+    const cp = ch.codePointAt(0)!;
+    const mapped = cp < 0x80 ? ch : isInvisible(cp) ? '' : (confusables[ch] ?? ch.normalize('NFKC'));
+    for (let k = 0; k < mapped.length; k += 1) origin.push(index);
+    text += mapped;
+    index += ch.length;
+  }
+  return text === line ? undefined : { text, origin };
+}
+
+/** `"cu" + "rl"`, `c''url`, `c"u"rl`, `c\url`: the ways a command word is split to dodge a pattern. */
+// A lone apostrophe inside a word is English (don't), so a single quote counts only in pairs (c'ur'l).
+const splitters = /(["'`])\s{0,3}\+\s{0,3}\1|(?<=\w)(?:''|"")(?=\w)|(?<=[a-z])["`\\](?=[a-z])|(?<=[a-z])'(?=[a-z]{1,12}'[a-z])|(?<=[a-z]'[a-z]{1,12})'(?=[a-z])/gi;
+const splitHint = /["'`]\s{0,3}\+|''|""|[a-z]["`\\][a-z]|[a-z]'[a-z]{1,12}'[a-z]/i;
+
+/** Removes string splits; undefined when there are none. */
+export function buildJoinedVariant(line: string): LineVariant | undefined {
+  if (!splitHint.test(line)) return undefined;
+  let text = '';
+  const origin: number[] = [];
+  let last = 0;
+  for (const m of line.matchAll(splitters)) {
+    for (let i = last; i < m.index; i += 1) origin.push(i);
+    text += line.slice(last, m.index);
+    last = m.index + m[0].length;
+  }
+  if (last === 0) return undefined;
+  for (let i = last; i < line.length; i += 1) origin.push(i);
+  text += line.slice(last);
+  return { text, origin };
+}
+
+export interface DecodedToken {
+  text: string;
+  column: number;
+}
+
+const base64Token = /(?<![\w+/=])[A-Za-z0-9+/]{16,8192}={0,2}(?![\w+/=])/g;
+const printable = /^[\x09\x0A\x0D\x20-\x7E]*$/;
+
+/** Base64 tokens on a line that decode to readable text (a hidden command or instruction). */
+export function findBase64Text(line: string): DecodedToken[] {
+  if (line.length < 16) return [];
+  const out: DecodedToken[] = [];
+  for (const m of line.matchAll(base64Token)) {
+    const token = m[0];
+    if (token.replace(/=+$/, '').length % 4 === 1 || !/[0-9+/]|[a-z][A-Z]|[A-Z][a-z]{0,2}[A-Z]/.test(token)) continue;
+    const text = Buffer.from(token, 'base64').toString('latin1');
+    if (text.length >= 8 && printable.test(text) && /[a-z]{2,}[ |;/.:-]/i.test(text)) out.push({ text, column: m.index + 1 });
+  }
+  return out;
+}
