@@ -1,0 +1,69 @@
+import { excerpt } from '../../core/findings.js';
+import { skillFileName } from '../../core/layout.js';
+import { closestLines, findMatches, replaceSpans } from '../../core/manage/fuzzy-match.js';
+import { maxSupportFileBytes, supportPathProblem } from '../../core/manage/support-path.js';
+import { checkSkillContent } from './check-content.js';
+import { commitAction, type ManageContext, type ManageResult } from './context.js';
+import { locateWritable, oidOf, readText, refusal, relativeFiles } from './skill-writes.js';
+
+export interface PatchInput {
+  name: string;
+  old: string;
+  new: string;
+  /** A file of the skill, relative to its folder; default SKILL.md. */
+  file?: string;
+  /** Replace every match instead of refusing when there are several. */
+  all?: boolean;
+}
+
+/** Replaces `old` with `new` in one file of a skill, finding `old` with the tolerant matcher chain. */
+export async function patchSkill(ctx: ManageContext, input: PatchInput): Promise<ManageResult> {
+  const relative = input.file ?? skillFileName;
+  if (input.old === '') throw refusal('manage/bad-patch', 'the text to replace (old) is empty. To rewrite the whole SKILL.md use `manage edit`; to add a file use `manage write-file`.');
+  if (input.old === input.new) throw refusal('manage/bad-patch', 'old and new are the same text: the patch would change nothing.');
+  if (relative !== skillFileName) {
+    const problem = supportPathProblem(relative);
+    if (problem) throw refusal('manage/bad-path', `cannot patch "${relative}": ${problem}.`);
+  }
+  const skill = await locateWritable(ctx, input.name);
+  const path = `${skill.dir}/${relative}`;
+  const text = await readText(ctx, skill, relative);
+  const match = findMatches(text, input.old);
+  if (!match) throw noMatch(path, text, input.old);
+  if (match.spans.length > 1 && !input.all) {
+    const lines = match.spans.map((s) => s.line).join(', ');
+    throw refusal(
+      'manage/ambiguous-match',
+      `the text to replace matches ${match.spans.length} places in ${path} (lines ${lines}, ${match.matcher} match). ` +
+        'Include more surrounding lines in old so it matches one place, or pass --all (replace_all) to replace every one.',
+      { lines: match.spans.map((s) => s.line) },
+    );
+  }
+  const patched = replaceSpans(text, match.spans, input.new);
+  const details: Record<string, unknown> = { matcher: match.matcher, replacements: match.spans.length, lines: match.spans.map((s) => s.line) };
+  if (relative === skillFileName) {
+    details.warnings = checkSkillContent(ctx, { file: path, folder: skill.name, text: patched, before: text, files: relativeFiles(skill) });
+  } else if (Buffer.byteLength(patched) > maxSupportFileBytes) {
+    throw refusal('manage/too-large', `${path} would exceed 1 MiB after the patch; nothing was written.`);
+  }
+  const summary = `patch ${relative} (${match.spans.length} ${match.matcher} match${match.spans.length === 1 ? '' : 'es'})`;
+  return commitAction(ctx, 'patch', [skill.name], summary, [{ path, content: patched, expected: oidOf(skill, relative) }], details);
+}
+
+/** An error that shows an agent where to look next, so it does not retry the same call. */
+function noMatch(path: string, text: string, old: string) {
+  const lines = text.split('\n');
+  const closest = closestLines(text, old);
+  const head = lines.slice(0, 8).map((line, i) => `  ${i + 1}: ${excerpt(line, 100)}`);
+  const near = closest.map((c) => `  ${c.line}: ${excerpt(c.text, 100)}`);
+  return refusal(
+    'manage/no-match',
+    [
+      `the text to replace was not found in ${path} (tried exact, line-trimmed, whitespace-normalized, indentation-flexible, escape-normalized, trimmed-boundary, unicode-normalized and block-anchored matching).`,
+      near.length ? `Closest lines:\n${near.join('\n')}` : 'No line shares a word with it.',
+      `The file starts (${lines.length} lines):\n${head.join('\n')}`,
+      'Copy old verbatim from the file as it is now (`skillgarden load NAME` shows it), or rewrite the file with `manage edit`.',
+    ].join('\n'),
+    { closest },
+  );
+}

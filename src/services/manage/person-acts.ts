@@ -1,0 +1,107 @@
+import { existsSync, readFileSync as readFileBytes } from 'node:fs';
+import { join } from 'node:path';
+import { archiveDirName, metaDir, skillFileName } from '../../core/layout.js';
+import { parseSkill, setField } from '../../core/skill/index.js';
+import type { FileChange } from '../../ledger/ledger.js';
+import { discoverSkills } from '../../store/discover.js';
+import { commitAction, type ManageContext, type ManageResult } from './context.js';
+import { locateSkill, skillFolders, type LocatedSkill } from './locate.js';
+import { locateWritable, readText, refusal } from './skill-writes.js';
+
+export const adoptedFile = `${metaDir}/adopted.txt`;
+
+export async function pinSkill(ctx: ManageContext, input: { name: string }): Promise<ManageResult> {
+  return setPinned(ctx, input.name, true);
+}
+
+export async function unpinSkill(ctx: ManageContext, input: { name: string }): Promise<ManageResult> {
+  return setPinned(ctx, input.name, false);
+}
+
+async function setPinned(ctx: ManageContext, name: string, pinned: boolean): Promise<ManageResult> {
+  if (ctx.actor !== 'user') throw refusal('manage/not-allowed', `only a person pins or unpins skills; ${ctx.actor}s cannot.`);
+  const skill = await locateSkill(ctx, name);
+  const text = await readText(ctx, skill, skillFileName);
+  const parsed = parseSkill(text, { file: `${skill.dir}/${skillFileName}` });
+  if ((parsed.fields.pinned === true) === pinned) throw refusal('manage/unchanged', `skill "${name}" is already ${pinned ? 'pinned' : 'unpinned'}.`);
+  // Unpinning removes the key, so pin then unpin gives back the file exactly.
+  const next = setField(parsed, ['pinned'], pinned ? true : undefined);
+  const action = pinned ? 'pin' : 'unpin';
+  const path = `${skill.dir}/${skillFileName}`;
+  const oid = skill.files.find((f) => f.path === path)?.oid;
+  return commitAction(ctx, action, [name], pinned ? 'pin: the curator and agents leave it alone' : 'unpin', [{ path, content: next, expected: oid }]);
+}
+
+/** Brings a person's skill under the curator's management: recorded in Git, in a tracked file and the commit's trailers. */
+export async function adoptSkill(ctx: ManageContext, input: { name: string }): Promise<ManageResult> {
+  if (ctx.actor !== 'user') throw refusal('manage/not-allowed', 'only a person adopts a skill for the curator.');
+  await locateSkill(ctx, input.name);
+  const current = await ctx.ledger.readFile(adoptedFile);
+  const names = current ? new TextDecoder().decode(current).split('\n').filter(Boolean) : [];
+  if (names.includes(input.name)) throw refusal('manage/unchanged', `skill "${input.name}" is already adopted.`);
+  const content = `${[...names, input.name].sort().join('\n')}\n`;
+  return commitAction(ctx, 'adopt', [input.name], 'adopt: the curator may now manage it', [{ path: adoptedFile, content }]);
+}
+
+/** Moves the whole package to `<root>/.archive/[<category>/]<name>/`: restorable, never deleted. */
+export async function archiveSkill(ctx: ManageContext & { now?: Date }, input: { name: string }): Promise<ManageResult> {
+  const skill = await locateWritable(ctx, input.name);
+  const base = `${ctx.skillsDir}/${archiveDirName}/${skill.category ? `${skill.category}/` : ''}`;
+  let target = `${base}${skill.name}`;
+  if (existsSync(join(ctx.repoDir, target))) target = `${base}${skill.name}-${stamp(ctx.now ?? new Date())}`;
+  const changes = await moveChanges(ctx, skill, target);
+  return commitAction(ctx, 'archive', [skill.name], `archive to ${target}`, changes, { archivedTo: target });
+}
+
+/**
+ * Restores by exact canonical name: an archive folder named NAME, or NAME
+ * plus a suffix whose SKILL.md is still named NAME (so `deploy` never matches
+ * the archive of `deploy-checklist`). The category is kept.
+ */
+export async function restoreSkill(ctx: ManageContext, input: { name: string; from?: string }): Promise<ManageResult> {
+  const archiveRoot = join(ctx.repoDir, ctx.skillsDir, archiveDirName);
+  const candidates = existsSync(archiveRoot)
+    ? discoverSkills(archiveRoot).filter((s) => s.name === input.name || (s.name.startsWith(input.name) && frontmatterName(s.dir) === input.name))
+    : [];
+  const chosen = input.from ? candidates.find((c) => `${ctx.skillsDir}/${archiveDirName}/${c.relativeDir}` === input.from) : candidates.length === 1 ? candidates[0] : undefined;
+  if (!chosen) {
+    if (candidates.length === 0) throw refusal('manage/not-archived', `no archive of "${input.name}" in ${ctx.skillsDir}/${archiveDirName}/.`);
+    const list = candidates.map((c) => `${ctx.skillsDir}/${archiveDirName}/${c.relativeDir}`);
+    throw refusal('manage/ambiguous', `${candidates.length} archives of "${input.name}": ${list.join(', ')}. Choose one with --from PATH.`, { candidates: list });
+  }
+  const target = `${ctx.skillsDir}/${chosen.category ? `${chosen.category}/` : ''}${input.name}`;
+  if (skillFolders(ctx, input.name).length > 0 || existsSync(join(ctx.repoDir, target))) {
+    throw refusal('manage/exists', `cannot restore "${input.name}": ${target} (or another skill of that name) exists. Archive or rename it first; restore never overwrites.`);
+  }
+  const dir = `${ctx.skillsDir}/${archiveDirName}/${chosen.relativeDir}`;
+  const files = await ctx.ledger.listFiles(dir);
+  const changes = await moveChanges(ctx, { name: input.name, category: chosen.category, dir, files }, target);
+  return commitAction(ctx, 'restore', [input.name], `restore from ${dir}`, changes, { restoredFrom: dir });
+}
+
+/** Every file of the package deleted at its old place and written at the new one: one commit moves it whole. */
+async function moveChanges(ctx: ManageContext, skill: LocatedSkill, target: string): Promise<FileChange[]> {
+  const changes: FileChange[] = [];
+  for (const file of skill.files) {
+    const content = await ctx.ledger.readFile(file.path);
+    if (content === undefined) continue;
+    changes.push({ path: file.path, content: null, expected: file.oid });
+    changes.push({ path: `${target}${file.path.slice(skill.dir.length)}`, content, expected: null, executable: file.mode === '100755' });
+  }
+  return changes;
+}
+
+function frontmatterName(dir: string): string | undefined {
+  try {
+    const text = new TextDecoder().decode(readFileBytes(join(dir, skillFileName)));
+    const name = parseSkill(text, { file: skillFileName }).fields.name;
+    return typeof name === 'string' ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+
+function stamp(now: Date): string {
+  return now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+}

@@ -1,0 +1,105 @@
+import { SkillgardenError } from '../../core/errors.js';
+import { skillFileName } from '../../core/layout.js';
+import { skillNameProblem } from '../../core/manage/skill-name.js';
+import { maxSupportFileBytes, supportPathProblem } from '../../core/manage/support-path.js';
+import { parseSkill } from '../../core/skill/index.js';
+import type { FileChange } from '../../ledger/ledger.js';
+import { checkSkillContent } from './check-content.js';
+import { commitAction, isAutonomous, type ManageContext, type ManageResult } from './context.js';
+import { locateSkill, skillFolders, type LocatedSkill } from './locate.js';
+import { archiveSkill } from './person-acts.js';
+
+const decoder = new TextDecoder();
+
+export async function createSkill(ctx: ManageContext, input: { name: string; content: string; category?: string }): Promise<ManageResult> {
+  const problem = skillNameProblem(input.name) ?? (input.category === undefined ? undefined : categoryProblem(input.category));
+  if (problem) throw refusal('manage/bad-name', `cannot create "${input.name}": ${problem}.`);
+  const existing = skillFolders(ctx, input.name);
+  if (existing.length > 0) {
+    throw refusal('manage/exists', `a skill named "${input.name}" already exists at ${existing.map((e) => e.dir).join(', ')}. Use \`manage edit\` or \`manage patch\` to change it, or pick another name.`);
+  }
+  const dir = input.category ? `${ctx.skillsDir}/${input.category}/${input.name}` : `${ctx.skillsDir}/${input.name}`;
+  const file = `${dir}/${skillFileName}`;
+  const warnings = checkSkillContent(ctx, { file, folder: input.name, text: input.content, files: [skillFileName] });
+  return commitAction(ctx, 'create', [input.name], 'create the skill', [{ path: file, content: input.content, expected: null }], { warnings });
+}
+
+export async function editSkill(ctx: ManageContext, input: { name: string; content: string }): Promise<ManageResult> {
+  const skill = await locateWritable(ctx, input.name);
+  const file = `${skill.dir}/${skillFileName}`;
+  const before = await readText(ctx, skill, skillFileName);
+  if (before === input.content) throw refusal('manage/unchanged', `${file} already has exactly this content; nothing to do.`);
+  const warnings = checkSkillContent(ctx, { file, folder: skill.name, text: input.content, before, files: relativeFiles(skill) });
+  return commitAction(ctx, 'edit', [skill.name], 'rewrite SKILL.md', [{ path: file, content: input.content, expected: oidOf(skill, skillFileName) }], { warnings });
+}
+
+export async function deleteSkill(ctx: ManageContext, input: { name: string }): Promise<ManageResult> {
+  if (isAutonomous(ctx)) {
+    // Agents and the curator never hard-delete: the most destructive act open to them is an archive.
+    return archiveSkill({ ...ctx, message: ctx.message ?? 'archived instead of deleted: agents cannot delete' }, input);
+  }
+  const skill = await locateWritable(ctx, input.name);
+  const changes: FileChange[] = skill.files.map((f) => ({ path: f.path, content: null, expected: f.oid }));
+  return commitAction(ctx, 'delete', [skill.name], 'delete the skill (roll this commit back to bring it back)', changes);
+}
+
+export async function writeSkillFile(ctx: ManageContext, input: { name: string; path: string; content: Uint8Array | string }): Promise<ManageResult> {
+  const problem = supportPathProblem(input.path);
+  if (problem) throw refusal('manage/bad-path', `cannot write "${input.path}": ${problem}.`);
+  const size = typeof input.content === 'string' ? Buffer.byteLength(input.content) : input.content.byteLength;
+  if (size > maxSupportFileBytes) {
+    throw refusal('manage/too-large', `${input.path} is ${size} bytes; support files are limited to ${maxSupportFileBytes} (1 MiB). Link to large data instead, or split it.`);
+  }
+  const skill = await locateWritable(ctx, input.name);
+  const path = `${skill.dir}/${input.path}`;
+  if (skill.files.some((f) => f.path.startsWith(`${path}/`))) throw refusal('manage/bad-path', `${input.path} is a folder in ${skill.name}.`);
+  const changes: FileChange[] = [{ path, content: input.content, expected: oidOf(skill, input.path) ?? null, executable: input.path.startsWith('scripts/') }];
+  return commitAction(ctx, 'write-file', [skill.name], `write ${input.path}`, changes);
+}
+
+export async function removeSkillFile(ctx: ManageContext, input: { name: string; path: string }): Promise<ManageResult> {
+  const problem = supportPathProblem(input.path);
+  if (problem) throw refusal('manage/bad-path', `cannot remove "${input.path}": ${problem}. (SKILL.md itself is removed only with the whole skill.)`);
+  const skill = await locateWritable(ctx, input.name);
+  const oid = oidOf(skill, input.path);
+  if (oid === undefined) {
+    const present = relativeFiles(skill).filter((p) => p !== skillFileName);
+    throw refusal('manage/no-such-file', `${skill.name} has no file ${input.path}. Its support files: ${present.length ? present.join(', ') : 'none'}.`);
+  }
+  return commitAction(ctx, 'remove-file', [skill.name], `remove ${input.path}`, [{ path: `${skill.dir}/${input.path}`, content: null, expected: oid }]);
+}
+
+/** Finds the skill and refuses autonomous writes to a pinned one. */
+export async function locateWritable(ctx: ManageContext, name: string): Promise<LocatedSkill> {
+  const skill = await locateSkill(ctx, name);
+  if (isAutonomous(ctx)) {
+    const text = await readText(ctx, skill, skillFileName);
+    if (parseSkill(text, { file: skillFileName }).fields.pinned === true) {
+      throw refusal('manage/pinned', `skill "${name}" is pinned: only a person changes it. Ask the user, who can run \`skillgarden unpin ${name}\`.`);
+    }
+  }
+  return skill;
+}
+
+export async function readText(ctx: ManageContext, skill: LocatedSkill, relative: string): Promise<string> {
+  const bytes = await ctx.ledger.readFile(`${skill.dir}/${relative}`);
+  if (bytes === undefined) throw refusal('manage/no-such-file', `${skill.name} has no file ${relative}.`);
+  return decoder.decode(bytes);
+}
+
+export function oidOf(skill: LocatedSkill, relative: string): string | undefined {
+  return skill.files.find((f) => f.path === `${skill.dir}/${relative}`)?.oid;
+}
+
+export function relativeFiles(skill: LocatedSkill): string[] {
+  return skill.files.map((f) => f.path.slice(skill.dir.length + 1));
+}
+
+export function refusal(code: string, message: string, data: Record<string, unknown> = {}): SkillgardenError {
+  return new SkillgardenError(code, message, { data: { ...data, exitCode: 1 } });
+}
+
+function categoryProblem(category: string): string | undefined {
+  const problem = skillNameProblem(category);
+  return problem ? `the category is not a valid folder name: ${problem}` : undefined;
+}
