@@ -1,0 +1,177 @@
+/**
+ * Conformance and speed against the reference validator, skills-ref (agentskills/agentskills).
+ *
+ *   SKILLS_REF=/path/to/skills-ref/src npx tsx bench/skills-ref-compare.ts
+ *
+ * Runs skills-ref and our validator (`spec` profile) over every skill folder of the corpus,
+ * prints where their verdicts differ and why, and times both on the same folders at three
+ * sizes. Without a runnable skills-ref it says so, compares against a re-statement of its
+ * rules instead, and exits 0. How to obtain skills-ref: bench/skills-ref/README.md.
+ */
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Finding } from '../src/core/findings.js';
+import { runValidate } from '../src/services/validate.js';
+import { measureProcessPerSkill, resolveReference, runReference, type ReferenceRun } from './skills-ref/reference.js';
+import { validateAsRestated } from './skills-ref/restated-rules.js';
+
+const corpus = process.env.CORPUS ?? fileURLToPath(new URL('../../shared/corpus/skills', import.meta.url));
+const outDir = fileURLToPath(new URL('../.bench-out/', import.meta.url));
+
+interface Row {
+  dir: string;
+  reference: string[];
+  ours: string[];
+}
+
+function listSkillDirs(root: string): string[] {
+  const found: string[] = [];
+  const walk = (dir: string): void => {
+    const entries = readdirSync(dir, { withFileTypes: true });
+    if (entries.some((e) => e.isFile() && e.name === 'SKILL.md')) found.push(dir);
+    for (const e of entries) if (e.isDirectory() && e.name !== 'node_modules' && e.name !== '.git') walk(join(dir, e.name));
+  };
+  walk(root);
+  return found.sort();
+}
+
+/** Our errors per folder as short reasons, one runValidate call per folder so each verdict stands alone. */
+function runOurs(dirs: readonly string[]): Map<string, string[]> {
+  return new Map(
+    dirs.map((dir) => {
+      const report = runValidate({ cwd: corpus, paths: [dir], profile: 'spec' });
+      const errors = report.findings.filter((f) => f.severity === 'error');
+      return [dir, [...new Set(errors.map(explain))].sort()];
+    }),
+  );
+}
+
+/** Our finding code, with what skills-ref does differently where that is the point. */
+function explain(f: Finding): string {
+  const field = /`([^`]+)`/.exec(f.message)?.[1] ?? '';
+  if (f.code === 'schema/type' && field.startsWith('metadata.')) return 'schema/type: a metadata value is not a string (skills-ref stringifies it)';
+  if (f.code === 'schema/type' && field === 'allowed-tools') return 'schema/type: allowed-tools is a list (skills-ref accepts lists)';
+  if (f.code === 'skill/link-escapes') return 'skill/link-escapes: a link leaves the skill folder (skills-ref checks no links)';
+  if (f.code === 'skill/too-large') return 'skill/too-large (skills-ref has no size limit)';
+  return f.code;
+}
+
+/** Why skills-ref rejected a skill, as a short reason class. */
+function classify(message: string): string {
+  if (message.startsWith('Invalid YAML') && /flow mapping/.test(message)) return 'flow-style YAML ([a, b] or {k: v}): valid YAML, StrictYAML refuses it';
+  if (message.startsWith('Invalid YAML')) return `YAML refused: ${message.split('\n').slice(-1)[0]?.trim().slice(0, 60)}`;
+  if (message.startsWith('Unexpected fields')) return 'keys outside the spec';
+  if (/must match skill name/.test(message)) return 'name differs from folder';
+  if (/Description exceeds/.test(message)) return 'description over 1024 characters';
+  if (/Compatibility exceeds/.test(message)) return 'compatibility over 500 characters';
+  if (/Skill name .*(lowercase|invalid characters|exceeds)|hyphen/.test(message)) return 'name format';
+  if (/frontmatter/i.test(message)) return 'frontmatter missing or unclosed';
+  if (message.startsWith('crash')) return `reference crashed: ${message.slice(7, 70)}`;
+  return message.slice(0, 70);
+}
+
+function group(rows: readonly Row[], key: (row: Row) => string): [string, Row[]][] {
+  const groups = new Map<string, Row[]>();
+  for (const row of rows) groups.set(key(row), [...(groups.get(key(row)) ?? []), row]);
+  return [...groups].sort((a, b) => b[1].length - a[1].length);
+}
+
+function printGroups(title: string, rows: readonly Row[], key: (row: Row) => string): void {
+  console.log(`\n### ${title}: ${rows.length} skills\n\n| skills | why | examples |\n|---:|---|---|`);
+  for (const [why, members] of group(rows, key)) {
+    const examples = members.slice(0, 2).map((r) => relative(corpus, r.dir)).join(', ');
+    console.log(`| ${members.length} | ${why} | ${examples} |`);
+  }
+}
+
+function compare(rows: readonly Row[], label: string): void {
+  const refOk = (r: Row) => r.reference.length === 0;
+  const ourOk = (r: Row) => r.ours.length === 0;
+  const cell = (a: boolean, b: boolean) => rows.filter((r) => refOk(r) === a && ourOk(r) === b).length;
+  console.log(`\n## Verdicts over ${rows.length} corpus skills (${label} vs skillgarden --profile spec)\n`);
+  console.log('| | we accept | we reject |\n|---|---:|---:|');
+  console.log(`| **${label} accepts** | ${cell(true, true)} | ${cell(true, false)} |`);
+  console.log(`| **${label} rejects** | ${cell(false, true)} | ${cell(false, false)} |`);
+  const reasons = (r: Row) => [...new Set(r.reference.map(classify))].sort().join(' + ');
+  printGroups(`${label} rejects, we accept`, rows.filter((r) => !refOk(r) && ourOk(r)), reasons);
+  printGroups(`We reject, ${label} accepts`, rows.filter((r) => refOk(r) && !ourOk(r)), (r) => r.ours.join(' + '));
+  const codes = (r: Row) => [...new Set(r.ours.map((reason) => reason.split(/[: ]/)[0]))].join(' + ');
+  printGroups('Both reject (their reasons / our codes)', rows.filter((r) => !refOk(r) && !ourOk(r)), (r) => `${reasons(r)} / ${codes(r)}`);
+}
+
+/** Keeps the fallback honest: how often the restated rules reach the real validator's verdict and reasons. */
+function checkRestatement(real: ReferenceRun): void {
+  const reasons = (errors: string[]) => [...new Set(errors.map(classify))].sort().join(' + ');
+  const differ = real.verdicts.filter((v) => reasons(v.errors) !== reasons(validateAsRestated(v.dir)));
+  console.log(`\nself-check of the fallback: the restated rules give the real skills-ref's reasons for ${real.verdicts.length - differ.length} of ${real.verdicts.length} skills.`);
+  for (const v of differ.slice(0, 5)) console.log(`- ${relative(corpus, v.dir)}: real "${reasons(v.errors)}", restated "${reasons(validateAsRestated(v.dir))}"`);
+}
+
+function time<T>(fn: () => T): [T, number] {
+  const started = performance.now();
+  const value = fn();
+  return [value, performance.now() - started];
+}
+
+function rate(count: number, ms: number): string {
+  return `${ms.toFixed(0)} ms | ${(ms / count).toFixed(2)} ms | ${Math.round((count * 1000) / ms)}/s`;
+}
+
+function main(): void {
+  const dirs = listSkillDirs(corpus);
+  console.log(`# skills-ref conformance and speed\n\ncorpus: ${corpus} (${dirs.length} skill folders)`);
+  const reference = resolveReference(process.env);
+
+  runValidate({ cwd: corpus, paths: dirs.slice(0, 1), profile: 'spec' }); // compile the schema profiles once
+  const [ours, oursMs] = time(() => runOurs(dirs));
+
+  let refRun: ReferenceRun;
+  let label = 'skills-ref';
+  if (reference.kind === 'missing') {
+    console.log(`\n**skills-ref is not available: ${reference.reason}.**`);
+    console.log('Comparing against a RE-STATEMENT of its rules (bench/skills-ref/restated-rules.ts), not the real validator.');
+    console.log('To run the real one, see bench/skills-ref/README.md.');
+    label = 'restated skills-ref rules';
+    const [verdicts, wallMs] = time(() => dirs.map((dir) => ({ dir, errors: validateAsRestated(dir), ms: 0 })));
+    refRun = { verdicts, wallMs };
+  } else {
+    console.log(`\nreference: ${reference.kind === 'python-source' ? `${reference.python} with PYTHONPATH=${reference.pythonPath}` : reference.argv.join(' ')}`);
+    refRun = runReference(reference, dirs);
+  }
+
+  if (reference.kind !== 'missing') checkRestatement(refRun);
+  const rows = refRun.verdicts.map((v) => ({ dir: v.dir, reference: v.errors, ours: ours.get(v.dir) ?? [] }));
+  compare(rows, label);
+  if (reference.kind !== 'missing') printTiming(reference, dirs, refRun, oursMs);
+  mkdirSync(outDir, { recursive: true });
+  const out = join(outDir, 'skills-ref-compare.json');
+  writeFileSync(out, `${JSON.stringify({ corpus, label, rows: rows.map((r) => ({ ...r, dir: relative(corpus, r.dir) })) }, null, 1)}\n`);
+  console.log(`\nper-skill verdicts: ${out}`);
+}
+
+function printTiming(reference: Parameters<typeof runReference>[0], dirs: readonly string[], full: ReferenceRun, oursPerSkillMs: number): void {
+  console.log('\n## Speed, same folders, same run (wall clock, files read by each)\n');
+  console.log('| validator | skills | total | per skill | throughput | of the total: process start + import |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  const sizes = [4, 2, 1].map((step) => dirs.filter((_, i) => i % step === 0));
+  for (const subset of sizes) {
+    const refRun = subset.length === dirs.length ? full : runReference(reference, subset);
+    const [, oursMs] = time(() => runValidate({ cwd: corpus, paths: subset, profile: 'spec' }));
+    const start = refRun.startMs === undefined ? 'per skill' : `${refRun.startMs.toFixed(0)} ms`;
+    console.log(`| skills-ref, ${refRun.startMs === undefined ? 'one process per skill' : 'one Python process'} | ${subset.length} | ${rate(subset.length, refRun.wallMs)} | ${start} |`);
+    console.log(`| skillgarden runValidate, one call | ${subset.length} | ${rate(subset.length, oursMs)} | (in process) |`);
+  }
+  console.log(`| skillgarden runValidate, one call per skill | ${dirs.length} | ${rate(dirs.length, oursPerSkillMs)} | (in process) |`);
+  const sample = dirs.filter((_, i) => i % Math.max(1, Math.floor(dirs.length / 20)) === 0).slice(0, 20);
+  const perProcess = measureProcessPerSkill(reference, sample);
+  if (perProcess === undefined) {
+    console.log('\nskills-ref CLI per-skill cost not measured (its CLI needs click: apt-get install python3-click).');
+  } else {
+    const total = ((perProcess * dirs.length) / 1000).toFixed(1);
+    console.log(`\nskills-ref as a CLI, one process per skill (\`skills-ref validate DIR\`, mean of ${sample.length}): ${perProcess.toFixed(0)} ms per skill, about ${total} s for ${dirs.length} skills.`);
+  }
+  console.log('Ours does more per skill: positions for every finding, schema by ajv, links, sizes, body length.');
+}
+
+main();
