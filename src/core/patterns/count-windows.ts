@@ -1,9 +1,11 @@
+import { PairTable } from './pair-table.js';
+
 /**
  * Level-wise counting of contiguous windows, each counted once per session.
  * A window of length L+1 can only reach `minSessions` if its length-L prefix
  * did, so each level extends only the frequent windows of the level before.
- * Windows are keyed exactly by `prefixId × vocabulary + lastToken` (a number,
- * no strings, no hash collisions).
+ * Windows are keyed exactly by the pair (prefix id, last token): numbers,
+ * no strings, no lossy hashes.
  */
 
 /** The frequent windows of one length. Index = the window's id at that level. */
@@ -38,62 +40,39 @@ export function packSessions(sessions: readonly ArrayLike<number>[], vocabulary:
   return { tokens, starts, vocabulary };
 }
 
-interface Slots {
-  prefix: number[];
-  suffix: number[];
-  last: number[];
-  count: number[];
-  seenIn: number[];
-}
-
-function countLevel(packed: PackedSessions, prevIds: Int32Array, length: number, slotAt: Int32Array): Slots {
-  const { tokens, starts, vocabulary } = packed;
-  const slots: Slots = { prefix: [], suffix: [], last: [], count: [], seenIn: [] };
-  const slotOf = new Map<number, number>();
+function countLevel(packed: PackedSessions, prevIds: Int32Array, length: number, slotAt: Int32Array): PairTable {
+  const { tokens, starts } = packed;
+  const table = new PairTable();
   slotAt.fill(-1);
   for (let s = 0; s + 1 < starts.length; s += 1) {
     const end = (starts[s + 1] as number) - length;
     for (let p = starts[s] as number; p <= end; p += 1) {
       const prefixId = prevIds[p] as number;
-      if (prefixId < 0) continue;
-      const last = tokens[p + length - 1] as number;
-      const key = prefixId * vocabulary + last;
-      let slot = slotOf.get(key);
-      if (slot === undefined) {
-        slot = slots.count.length;
-        slotOf.set(key, slot);
-        slots.prefix.push(prefixId);
-        slots.suffix.push(prevIds[p + 1] as number);
-        slots.last.push(last);
-        slots.count.push(0);
-        slots.seenIn.push(-1);
-      }
-      if (slots.seenIn[slot] !== s) {
-        slots.seenIn[slot] = s;
-        slots.count[slot] = (slots.count[slot] as number) + 1;
-      }
-      slotAt[p] = slot;
+      const suffixId = prevIds[p + 1] as number;
+      // Both the prefix and the suffix of a frequent window are frequent.
+      if (prefixId < 0 || suffixId < 0) continue;
+      slotAt[p] = table.countOnce(prefixId, tokens[p + length - 1] as number, suffixId, s);
     }
   }
-  return slots;
+  return table;
 }
 
-function keepFrequent(slots: Slots, length: number, minSessions: number): { level: WindowLevel; idOfSlot: Int32Array } {
-  const idOfSlot = new Int32Array(slots.count.length).fill(-1);
+function keepFrequent(table: PairTable, length: number, minSessions: number): { level: WindowLevel; idOfSlot: Int32Array } {
+  const idOfSlot = new Int32Array(table.size).fill(-1);
   const kept: number[] = [];
-  slots.count.forEach((count, slot) => {
-    if (count >= minSessions) {
+  for (let slot = 0; slot < table.size; slot += 1) {
+    if (table.count(slot) >= minSessions) {
       idOfSlot[slot] = kept.length;
       kept.push(slot);
     }
-  });
-  const pick = (values: number[]) => Int32Array.from(kept, (slot) => values[slot] as number);
+  }
+  const pick = (values: Int32Array) => Int32Array.from(kept, (slot) => values[slot] as number);
   const level: WindowLevel = {
     length,
-    prefix: pick(slots.prefix),
-    suffix: pick(slots.suffix),
-    last: pick(slots.last),
-    sessions: pick(slots.count),
+    prefix: pick(table.prefix),
+    suffix: pick(table.suffix),
+    last: pick(table.last),
+    sessions: Int32Array.from(kept, (slot) => table.count(slot)),
   };
   return { level, idOfSlot };
 }

@@ -1,5 +1,6 @@
 import { buildFingerprint } from './fingerprint.js';
-import { buildWindowTokens, countWindows, packSessions, type WindowLevel } from './count-windows.js';
+import { countWindows, packSessions } from './count-windows.js';
+import { orderCandidates, type Candidate, type CandidateOrder } from './order-candidates.js';
 import { collapseRuns } from './tokens.js';
 import type { Pattern } from './types.js';
 
@@ -13,6 +14,8 @@ export interface MineOptions {
   jaccardThreshold?: number;
   /** At most this many patterns (100). */
   limit?: number;
+  /** Which candidates win de-duplication and the limit (`surprise`); see CandidateOrder. */
+  order?: CandidateOrder;
   /** Collapse runs of one token before windowing (true). */
   collapseRuns?: boolean;
   /** Injected hash, for callers that cannot use node:crypto. */
@@ -25,46 +28,6 @@ export interface MineInput {
   vocabulary: readonly string[];
 }
 
-interface Candidate {
-  ids: number[];
-  sessions: number;
-  key: string;
-}
-
-/** Marks windows contained in a one-longer frequent window seen in the same sessions. */
-function markAbsorbed(levels: readonly WindowLevel[]): Uint8Array[] {
-  const absorbed = levels.map((level) => new Uint8Array(level.sessions.length));
-  for (let index = 1; index < levels.length; index += 1) {
-    const level = levels[index] as WindowLevel;
-    const shorter = levels[index - 1] as WindowLevel;
-    const marks = absorbed[index - 1] as Uint8Array;
-    for (let id = 0; id < level.sessions.length; id += 1) {
-      const count = level.sessions[id] as number;
-      // A sub-window occurs wherever its super-window does, so equal counts mean equal session sets.
-      for (const sub of [level.prefix[id] as number, level.suffix[id] as number]) {
-        if (sub >= 0 && shorter.sessions[sub] === count) marks[sub] = 1;
-      }
-    }
-  }
-  return absorbed;
-}
-
-function listCandidates(levels: readonly WindowLevel[], vocabulary: readonly string[], minLength: number): Candidate[] {
-  const absorbed = markAbsorbed(levels);
-  const out: Candidate[] = [];
-  levels.forEach((level, index) => {
-    if (level.length < minLength) return;
-    const marks = absorbed[index] as Uint8Array;
-    for (let id = 0; id < level.sessions.length; id += 1) {
-      if (marks[id] === 1) continue;
-      const ids = buildWindowTokens(levels, index, id);
-      out.push({ ids, sessions: level.sessions[id] as number, key: ids.map((t) => vocabulary[t]).join('\n') });
-    }
-  });
-  // Most sessions first, then the longer (more specific) sequence, then by name for stable output.
-  return out.sort((a, b) => b.sessions - a.sessions || b.ids.length - a.ids.length || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-}
-
 export function buildJaccard(a: readonly number[], b: readonly number[]): number {
   const setA = new Set(a);
   const setB = new Set(b);
@@ -73,7 +36,7 @@ export function buildJaccard(a: readonly number[], b: readonly number[]): number
   return shared / (setA.size + setB.size - shared);
 }
 
-function selectDistinct(candidates: readonly Candidate[], threshold: number, limit: number): Candidate[] {
+function selectDistinct(candidates: Iterable<Candidate>, threshold: number, limit: number): Candidate[] {
   const kept: Candidate[] = [];
   for (const candidate of candidates) {
     if (kept.length >= limit) break;
@@ -99,7 +62,7 @@ export function minePatterns(input: MineInput, options: MineOptions = {}): Patte
   const sessions = options.collapseRuns === false ? input.sessions : input.sessions.map((s) => collapseRuns(s));
   const packed = packSessions(sessions, Math.max(1, input.vocabulary.length));
   const levels = countWindows(packed, { minSessions, maxLength: options.maxLength ?? 8 });
-  const candidates = listCandidates(levels, input.vocabulary, options.minLength ?? 2);
+  const candidates = orderCandidates({ levels, vocabulary: input.vocabulary, packed, minLength: options.minLength ?? 2 }, options.order ?? 'surprise');
   const kept = selectDistinct(candidates, options.jaccardThreshold ?? 0.7, options.limit ?? 100);
   const fingerprint = options.fingerprint ?? buildFingerprint;
   const patterns = kept.map((candidate) => {
