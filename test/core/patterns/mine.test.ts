@@ -75,6 +75,19 @@ describe('minePatterns', () => {
     expect(patterns[0]?.tools).toEqual(['P', 'Q']);
   });
 
+  it('prefers a surprising procedure to a ubiquitous pair when the limit must choose, unless ordered by sessions', () => {
+    const random = seededRandom(7);
+    const common = ['Read', 'Bash', 'Grep'];
+    const sessions = Array.from({ length: 30 }, (_, i) => {
+      const session = Array.from({ length: 12 }, () => common[Math.floor(random() * common.length)] as string);
+      if (i < 5) session.splice(6, 0, 'lint', 'fix', 'test', 'commit');
+      return session;
+    });
+    expect(minePatternsFromTokens(sessions, { limit: 1 })[0]?.tools.slice(-4)).toEqual(['lint', 'fix', 'test', 'commit']);
+    const [frequent] = minePatternsFromTokens(sessions, { limit: 1, order: 'sessions' });
+    expect(frequent?.tools.every((t) => common.includes(t))).toBe(true);
+  });
+
   it('gives each sequence a stable sha-256 fingerprint', () => {
     const expected = createHash('sha256').update('Read\nEdit').digest('hex').slice(0, 16);
     expect(buildFingerprint(['Read', 'Edit'])).toBe(expected);
