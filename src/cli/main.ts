@@ -13,6 +13,9 @@ const globalOptions: Record<string, OptionSpec> = {
   version: { type: 'boolean' },
 };
 
+/** Operational errors that are really refusals: the tool worked and said no (exit 1, not 2). */
+const refusalCodes = new Set(['ledger/rollback-refused', 'ledger/dirty', 'ledger/conflict', 'ledger/bad-path']);
+
 /** Runs one command line and returns its exit code. Never exits the process itself. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const { name, index } = findCommandName(argv);
@@ -69,8 +72,8 @@ function reportError(error: unknown, io: CliIo, command: Command | undefined): n
   if (isSkillgardenError(error)) {
     io.stderr.write(`skillgarden: ${error.message}\n`);
     if (error.code === 'cli/usage' && command) io.stderr.write(`usage: skillgarden ${command.usage}\n`);
-    const refusal = typeof error.data.exitCode === 'number' ? error.data.exitCode : exitCodes.failure;
-    return refusal;
+    if (typeof error.data.exitCode === 'number') return error.data.exitCode;
+    return refusalCodes.has(error.code) ? exitCodes.findings : exitCodes.failure;
   }
   const code = (error as { code?: string }).code;
   if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) {

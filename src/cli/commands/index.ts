@@ -1,4 +1,7 @@
 import type { Command } from '../context.js';
+import { actCommands } from './acts.js';
+import { manageCommand } from './manage.js';
+import { rollbackCommand } from './rollback.js';
 import { validateCommand } from './validate.js';
 
-export const commands: readonly Command[] = [validateCommand];
+export const commands: readonly Command[] = [validateCommand, manageCommand, ...actCommands, rollbackCommand];

@@ -1,0 +1,28 @@
+import { SkillgardenError } from '../../core/errors.js';
+import { exitCodes, type Command } from '../context.js';
+import { openRepoLedger } from '../open-repo.js';
+
+export const rollbackCommand: Command = {
+  name: 'rollback',
+  summary: 'fail-closed revert of one commit, or of every commit of a curator run, as one commit',
+  usage: 'rollback COMMIT | rollback --run ID',
+  options: { run: { type: 'string' } },
+  async run(context) {
+    const run = typeof context.values.run === 'string' ? context.values.run : undefined;
+    const [commit, ...rest] = context.positionals;
+    if ((run === undefined) === (commit === undefined) || rest.length > 0) {
+      throw new SkillgardenError('cli/usage', 'give exactly one of COMMIT or --run ID');
+    }
+    const ledger = await openRepoLedger(context);
+    try {
+      const target = run !== undefined ? { run } : { commit: await ledger.resolve(commit as string) };
+      const result = await ledger.rollback(target);
+      if (context.global.json) context.io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      else if (result.status === 'noop') context.io.stdout.write(`nothing to roll back: ${result.reverted.map((c) => c.slice(0, 12)).join(', ') || 'no commits'} already reverted\n`);
+      else context.io.stdout.write(`rolled back ${result.reverted.length} commit(s) in ${result.commit.slice(0, 12)}: ${result.files.length} file(s) restored\n`);
+      return exitCodes.ok;
+    } finally {
+      await ledger.close();
+    }
+  },
+};

@@ -1,0 +1,65 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { SkillgardenError } from '../core/errors.js';
+import { defaultSkillsDir } from '../core/layout.js';
+import { actors, sources, type Actor, type Source } from '../core/ledger/trailers.js';
+import type { LedgerBackend, Ledger } from '../ledger/ledger.js';
+import { openLedger } from '../ledger/open-ledger.js';
+import type { ManageContext } from '../services/manage/index.js';
+import type { CliIo, CommandContext, OptionSpec } from './context.js';
+
+/** Options every writing command shares (DESIGN §12). */
+export const writerOptions: Record<string, OptionSpec> = {
+  actor: { type: 'string' },
+  source: { type: 'string' },
+  message: { type: 'string' },
+};
+
+const backends: readonly LedgerBackend[] = ['isomorphic-git', 'system-git'];
+
+/** The ledger of `--repo`, on the backend named by SKILLGARDEN_BACKEND (default isomorphic-git), with `--now` as its clock. */
+export async function openRepoLedger(context: CommandContext): Promise<Ledger> {
+  const chosen = context.io.env.SKILLGARDEN_BACKEND ?? 'isomorphic-git';
+  if (!(backends as readonly string[]).includes(chosen) && chosen !== 'auto') {
+    throw new SkillgardenError('cli/usage', `SKILLGARDEN_BACKEND="${chosen}" is not one of: ${backends.join(', ')}, auto`);
+  }
+  const now = context.global.now;
+  return openLedger(context.global.repo, { backend: chosen as LedgerBackend | 'auto', now: () => now });
+}
+
+export async function openManageContext(context: CommandContext, defaults: { actor?: Actor } = {}): Promise<ManageContext> {
+  const actor = pick('actor', context.values.actor, actors, defaults.actor ?? 'user');
+  const source = pick('source', context.values.source, sources, 'foreground');
+  const message = typeof context.values.message === 'string' ? context.values.message : undefined;
+  return {
+    repoDir: context.global.repo,
+    ledger: await openRepoLedger(context),
+    skillsDir: defaultSkillsDir,
+    profile: 'portable',
+    actor,
+    ...(actor === 'agent' ? { source: source as Source } : {}),
+    ...(message ? { message } : {}),
+  };
+}
+
+function pick<T extends string>(option: string, value: unknown, allowed: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
+  throw new SkillgardenError('cli/usage', `--${option} "${String(value)}" is not one of: ${allowed.join(', ')}`);
+}
+
+/** Reads `--content FILE`, where `-` is standard input. */
+export async function readContent(io: CliIo, file: unknown, what: string): Promise<string> {
+  if (typeof file !== 'string') throw new SkillgardenError('cli/usage', `${what} needs --content FILE (or - for standard input)`);
+  if (file === '-') {
+    if (!io.stdin) throw new SkillgardenError('cli/usage', 'no standard input to read --content - from');
+    const chunks: Buffer[] = [];
+    for await (const chunk of io.stdin) chunks.push(Buffer.from(chunk as Buffer));
+    return Buffer.concat(chunks).toString('utf8');
+  }
+  try {
+    return await readFile(resolve(io.cwd, file), 'utf8');
+  } catch (error) {
+    throw new SkillgardenError('cli/usage', `cannot read --content ${file}: ${(error as Error).message}`, { cause: error });
+  }
+}
