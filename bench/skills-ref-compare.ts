@@ -162,7 +162,7 @@ function printTiming(reference: Parameters<typeof runReference>[0], dirs: readon
     console.log(`| skills-ref, ${refRun.startMs === undefined ? 'one process per skill' : 'one Python process'} | ${subset.length} | ${rate(subset.length, refRun.wallMs)} | ${start} |`);
     console.log(`| skillgarden runValidate, one call | ${subset.length} | ${rate(subset.length, oursMs)} | (in process) |`);
   }
-  console.log(`| skillgarden runValidate, one call per skill | ${dirs.length} | ${rate(dirs.length, oursPerSkillMs)} | (in process) |`);
+  console.log(`| skillgarden runValidate, one call per skill (first pass, JIT cold) | ${dirs.length} | ${rate(dirs.length, oursPerSkillMs)} | (in process) |`);
   const sample = dirs.filter((_, i) => i % Math.max(1, Math.floor(dirs.length / 20)) === 0).slice(0, 20);
   const perProcess = measureProcessPerSkill(reference, sample);
   if (perProcess === undefined) {

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isCollection, isMap, parseDocument, visit } from 'yaml';
+import { validateAsRestated } from '../bench/skills-ref/restated-rules.js';
 import { profileNames } from '../src/core/schema/index.js';
 import { runValidate } from '../src/services/validate.js';
 
@@ -59,6 +60,10 @@ describe('the bundled skills under skillgarden validate', () => {
     const report = runValidate({ cwd: skillsRoot, paths: bundled, profile });
     expect(report.skills).toBe(bundled.length);
     expect(report.findings).toEqual([]);
+  });
+
+  it.each(bundled)('%s passes the reference validator rules (skills-ref, restated: StrictYAML subset)', (folder) => {
+    expect(validateAsRestated(join(skillsRoot, folder))).toEqual([]);
   });
 });
 
