@@ -3,6 +3,7 @@ export { buildArgShape, buildToolCall, defaultRefine, parseProgram, type BuildCa
 export { buildToken, buildTokenIds, collapseRuns, TokenTable, type TokenizeOptions } from './tokens.js';
 export { buildFingerprint } from './fingerprint.js';
 export { buildJaccard, minePatterns, minePatternsFromTokens, type MineInput, type MineOptions } from './mine.js';
+export type { CandidateOrder } from './order-candidates.js';
 export { buildDraft, draftPatterns, findCoveringSkill, type DraftOptions, type DraftProfile, type ExistingSkill } from './draft.js';
 export { buildDraftName, buildUniqueName } from './draft-name.js';
 export { buildSkillUses, parseSkillLoad, parseSlashCommand } from './uses.js';

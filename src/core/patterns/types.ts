@@ -20,6 +20,10 @@ export const transcriptFormats: readonly TranscriptFormat[] = [
   'compact',
 ];
 
+export function isTranscriptFormat(value: unknown): value is TranscriptFormat {
+  return typeof value === 'string' && (transcriptFormats as readonly string[]).includes(value);
+}
+
 /**
  * One tool call, normalised. `shape` is a short argument shape (the sorted
  * argument keys); `program` is the first word of a shell command for tools

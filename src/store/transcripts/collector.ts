@@ -90,11 +90,17 @@ export class SessionCollector implements RecordSink {
   }
 
   finish(): FileReadResult {
+    const usesBySession = new Map<string, SkillUse[]>();
+    for (const use of this.uses) {
+      const list = usesBySession.get(use.session);
+      if (list === undefined) usesBySession.set(use.session, [use]);
+      else list.push(use);
+    }
     const sessions: TranscriptSession[] = [];
     let empty = 0;
     for (const [id, calls] of this.sessions) {
       if (calls.length === 0) empty += 1;
-      else sessions.push({ id, file: this.file, format: this.format ?? 'compact', calls, uses: this.uses.filter((u) => u.session === id) });
+      else sessions.push({ id, file: this.file, format: this.format ?? 'compact', calls, uses: usesBySession.get(id) ?? [] });
     }
     if (empty > 0) this.skip('sessions without tool calls', empty);
     if (this.sessions.size === 0 && this.skips.size === 0) this.skip('no sessions found');

@@ -23,7 +23,8 @@ export function createClaudeCodeHandler(): (record: JsonObject, sink: RecordSink
     if (type !== 'user' && type !== 'assistant') return 'unknown';
     const base = typeof record.sessionId === 'string' ? record.sessionId : (lastSession ?? sink.defaultSession);
     lastSession = base;
-    const session = typeof record.agentId === 'string' ? `${base}/${record.agentId}` : base;
+    // Older versions wrote subagent turns inline, marked isSidechain, without an agentId.
+    const session = typeof record.agentId === 'string' ? `${base}/${record.agentId}` : record.isSidechain === true ? `${base}/sidechain` : base;
     const message = record.message;
     if (!isObject(message) || !('content' in message)) {
       sink.skip(`${type} records without a message`);

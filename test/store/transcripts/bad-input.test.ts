@@ -151,3 +151,13 @@ describe('formats without a real corpus example', () => {
     expect(list.sessions[0]?.calls.length).toBe(2);
   });
 });
+
+describe('Claude Code sessions', () => {
+  it('splits inline sidechain turns (older versions) into a session of their own', async () => {
+    const side = (id: string, name: string) =>
+      line({ type: 'assistant', sessionId: 's1', isSidechain: true, message: { id, role: 'assistant', content: [toolUse(`t-${id}`, name)] } });
+    const path = file('sidechain.jsonl', [assistant('m1', [toolUse('t1', 'Task')]), side('m2', 'Grep'), side('m3', 'Read'), assistant('m4', [toolUse('t4', 'Edit')])].join('\n'));
+    const result = await readTranscriptFile(path);
+    expect(result.sessions.map((s) => [s.id, s.calls.map((c) => c.name)])).toEqual([['s1', ['Task', 'Edit']], ['s1/sidechain', ['Grep', 'Read']]]);
+  });
+});
