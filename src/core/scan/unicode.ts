@@ -51,7 +51,8 @@ function isLegitimate(rule: SpecialRuleId, chars: string[], i: number, lineStart
     const letter = (c: string): boolean => nonLatinLetter.test(c) && !latin.test(c);
     return letter(prev) || letter(next);
   }
-  if (cp === 0x200e || cp === 0x200f) return false;
+  // A zero-width space next to Markdown punctuation escapes formatting (a fence inside a fence), a known idiom.
+  if (cp === 0x200b || cp === 0x2060) return /[`*_~|#>]/.test(prev) || /[`*_~|#>]/.test(next);
   return false;
 }
 

@@ -1,0 +1,80 @@
+import { stat } from 'node:fs/promises';
+import { basename, dirname, relative, resolve } from 'node:path';
+import { SkillgardenError } from '../core/errors.js';
+import { resolveScanConfig, type ScanConfig, type ScanConfigInput } from '../core/scan/config.js';
+import { buildScanReport, type ScanReport, type ScanResult } from '../core/scan/report.js';
+import type { ScanProvenance } from '../core/scan/types.js';
+import { discoverSkillDirs, discoverSkillDirsDeep } from '../store/scan/discover-skills.js';
+import { scanSkillDir } from '../store/scan/scan-skill-dir.js';
+
+export interface RunScanOptions {
+  /** Repository root: relative paths resolve against it and reported paths are relative to it. Default: the current directory. */
+  repo?: string;
+  /** The skills root inside the repository, scanned when no path is given. Default `skills`. */
+  skillsDir?: string;
+  /** The `scan:` config as written, or already resolved. */
+  config?: ScanConfigInput | ScanConfig;
+  /** Provenance of a skill, when known (adds policy decisions to the report). */
+  provenanceOf?: (skill: { name: string; dir: string }) => ScanProvenance | undefined;
+  /** Find SKILL.md at any depth under a folder that is not itself a skill (collections laid out other ways). */
+  deep?: boolean;
+  /** Skills scanned at once. Default 8. */
+  concurrency?: number;
+}
+
+function isResolved(config: ScanConfigInput | ScanConfig | undefined): config is ScanConfig {
+  return config !== undefined && 'limits' in config && typeof (config as ScanConfig).limits.maxFiles === 'number';
+}
+
+async function statOrNull(path: string): Promise<Awaited<ReturnType<typeof stat>> | null> {
+  try {
+    return await stat(path);
+  } catch {
+    return null;
+  }
+}
+
+/** A SKILL.md, a skill folder, or a folder of skills → the skill folders it names. */
+async function resolveTargets(path: string, deep: boolean): Promise<string[]> {
+  const info = await statOrNull(path);
+  if (!info) {
+    throw new SkillgardenError('scan/not-found', `Cannot scan ${path}: no such file or folder. Pass a SKILL.md, a skill folder or a skills root.`, { data: { path } });
+  }
+  if (info.isFile()) {
+    if (basename(path) === 'SKILL.md') return [dirname(path)];
+    throw new SkillgardenError('scan/not-a-skill', `Cannot scan ${path}: it is a file but not a SKILL.md. Pass the skill's folder or its SKILL.md.`, { data: { path } });
+  }
+  if (await statOrNull(resolve(path, 'SKILL.md'))) return [path];
+  return deep ? discoverSkillDirsDeep(path) : discoverSkillDirs(path);
+}
+
+async function mapPool<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  return out;
+}
+
+/**
+ * The `scan` command's service: resolves the paths (or the repository's
+ * skills root when none are given) to skill folders, scans each, and builds
+ * the report of DESIGN §12.
+ */
+export async function runScan(paths: readonly string[], options: RunScanOptions = {}): Promise<ScanReport> {
+  const repo = resolve(options.repo ?? '.');
+  const config = isResolved(options.config) ? options.config : resolveScanConfig(options.config);
+  const roots = paths.length > 0 ? paths.map((p) => resolve(repo, p)) : [resolve(repo, options.skillsDir ?? 'skills')];
+  const dirs = [...new Set((await Promise.all(roots.map((r) => resolveTargets(r, options.deep ?? false)))).flat())];
+  const results: ScanResult[] = await mapPool(dirs, options.concurrency ?? 8, (dir) => {
+    const label = relative(repo, dir).split('\\').join('/') || '.';
+    const provenance = options.provenanceOf?.({ name: basename(dir), dir: label });
+    return scanSkillDir(dir, { config, label, ...(provenance ? { provenance } : {}) });
+  });
+  return buildScanReport(results);
+}

@@ -1,0 +1,101 @@
+import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { join, posix, relative, sep } from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+import type { ScanLimits } from '../../core/scan/config.js';
+import type { ScanFinding } from '../../core/scan/types.js';
+import { buildStructureFinding } from './structure-finding.js';
+
+export interface WalkedFile {
+  /** Path relative to the skill folder, with `/` separators. */
+  rel: string;
+  abs: string;
+  size: number;
+  mode: number;
+}
+
+export interface WalkResult {
+  files: WalkedFile[];
+  /** Structural findings, `file` relative to the skill folder. */
+  findings: ScanFinding[];
+}
+
+interface WalkState {
+  root: string;
+  realRoot: string;
+  limits: ScanLimits;
+  ignore: Ignore;
+  files: WalkedFile[];
+  findings: ScanFinding[];
+  overflow: boolean;
+}
+
+async function readSkillIgnore(dir: string): Promise<Ignore> {
+  const ig = ignore();
+  try {
+    ig.add(await readFile(join(dir, '.skillignore'), 'utf8'));
+  } catch {
+    // No .skillignore (or unreadable): nothing is excluded.
+  }
+  return ig;
+}
+
+function isInside(realRoot: string, target: string): boolean {
+  const rel = relative(realRoot, target);
+  return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && !/^[a-zA-Z]:/.test(rel));
+}
+
+async function visitLink(state: WalkState, abs: string, rel: string): Promise<void> {
+  try {
+    const target = await realpath(abs);
+    if (!isInside(state.realRoot, target)) state.findings.push(buildStructureFinding('structure-symlink-escape', rel, `${rel} -> ${target}`));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const id = code === 'ELOOP' ? 'structure-symlink-loop' : 'structure-symlink-broken';
+    state.findings.push(buildStructureFinding(id, rel, `${rel} (${code ?? 'unresolvable'})`));
+  }
+}
+
+function addFile(state: WalkState, file: WalkedFile): void {
+  if (state.files.length >= state.limits.maxFiles) {
+    if (!state.overflow) state.findings.push(buildStructureFinding('structure-too-many-files', file.rel, `more than ${state.limits.maxFiles} files; ${file.rel} and later files not scanned`));
+    state.overflow = true;
+    return;
+  }
+  state.files.push(file);
+}
+
+async function visitDir(state: WalkState, abs: string, rel: string, depth: number): Promise<void> {
+  if (depth > state.limits.maxDepth) {
+    state.findings.push(buildStructureFinding('structure-too-deep', rel, `${rel} is ${depth} folders deep (limit ${state.limits.maxDepth})`));
+    return;
+  }
+  const names = (await readdir(abs)).sort();
+  // A folder with its own SKILL.md is a nested skill, scanned on its own.
+  if (depth > 0 && names.includes('SKILL.md')) return;
+  for (const name of names) {
+    const childRel = rel === '' ? name : posix.join(rel, name);
+    const childAbs = join(abs, name);
+    if (name === '.git') continue;
+    const info = await lstat(childAbs);
+    const isRootSkill = childRel === 'SKILL.md';
+    if (!isRootSkill && state.ignore.ignores(info.isDirectory() ? `${childRel}/` : childRel)) continue;
+    if (info.isSymbolicLink()) await visitLink(state, childAbs, childRel);
+    else if (info.isDirectory()) await visitDir(state, childAbs, childRel, depth + 1);
+    else if (info.isFile()) addFile(state, { rel: childRel, abs: childAbs, size: info.size, mode: info.mode });
+    else state.findings.push(buildStructureFinding('structure-special-file', childRel, childRel));
+  }
+}
+
+/**
+ * Lists a skill folder's files for scanning: honours `.skillignore` (never for
+ * the root SKILL.md), never follows symbolic links (a link leaving the folder
+ * is a finding, a loop is reported rather than walked), skips nested skills,
+ * and stops at the file-count and depth limits with a finding.
+ */
+export async function walkSkill(dir: string, limits: ScanLimits): Promise<WalkResult> {
+  const realRoot = await realpath(dir);
+  if (!(await stat(realRoot)).isDirectory()) throw new Error(`${dir} is not a folder`);
+  const state: WalkState = { root: dir, realRoot, limits, ignore: await readSkillIgnore(dir), files: [], findings: [], overflow: false };
+  await visitDir(state, dir, '', 0);
+  return { files: state.files, findings: state.findings };
+}
