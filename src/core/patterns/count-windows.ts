@@ -23,10 +23,10 @@ export interface WindowLevel {
 export interface PackedSessions {
   tokens: Int32Array;
   starts: Int32Array;
-  vocabulary: number;
 }
 
-export function packSessions(sessions: readonly ArrayLike<number>[], vocabulary: number): PackedSessions {
+/** Token ids must be non-negative integers: -1 marks "no frequent window here" while counting. */
+export function packSessions(sessions: readonly ArrayLike<number>[]): PackedSessions {
   const total = sessions.reduce((sum, s) => sum + s.length, 0);
   const tokens = new Int32Array(total);
   const starts = new Int32Array(sessions.length + 1);
@@ -37,7 +37,7 @@ export function packSessions(sessions: readonly ArrayLike<number>[], vocabulary:
     at += session.length;
   });
   starts[sessions.length] = at;
-  return { tokens, starts, vocabulary };
+  return { tokens, starts };
 }
 
 function countLevel(packed: PackedSessions, prevIds: Int32Array, length: number, slotAt: Int32Array): PairTable {

@@ -22,7 +22,7 @@ export interface MineOptions {
   fingerprint?: (tokens: readonly string[]) => string;
 }
 
-/** Sessions as interned tokens; `vocabulary[id]` names token `id`. */
+/** Sessions as interned tokens (non-negative integers); `vocabulary[id]` names token `id`. */
 export interface MineInput {
   sessions: readonly ArrayLike<number>[];
   vocabulary: readonly string[];
@@ -60,7 +60,7 @@ function roundScore(value: number): number {
 export function minePatterns(input: MineInput, options: MineOptions = {}): Pattern[] {
   const minSessions = Math.max(1, options.minSessions ?? 3);
   const sessions = options.collapseRuns === false ? input.sessions : input.sessions.map((s) => collapseRuns(s));
-  const packed = packSessions(sessions, Math.max(1, input.vocabulary.length));
+  const packed = packSessions(sessions);
   const levels = countWindows(packed, { minSessions, maxLength: options.maxLength ?? 8 });
   const candidates = orderCandidates({ levels, vocabulary: input.vocabulary, packed, minLength: options.minLength ?? 2 }, options.order ?? 'surprise');
   const kept = selectDistinct(candidates, options.jaccardThreshold ?? 0.7, options.limit ?? 100);

@@ -70,7 +70,7 @@ function listCandidates(levels: readonly WindowLevel[], minLength: number): [ind
 /** ln P(window) under independence, per level, built from the prefix's: no token arrays. */
 function buildLogProbabilities(input: OrderInput): Float64Array[] {
   const { tokens } = input.packed;
-  const logFrequency = new Float64Array(input.vocabulary.length);
+  const logFrequency = new Float64Array(tokens.reduce((max, token) => Math.max(max, token + 1), input.vocabulary.length));
   for (const token of tokens) logFrequency[token] = (logFrequency[token] as number) + 1;
   logFrequency.forEach((count, token) => (logFrequency[token] = Math.log(count / tokens.length)));
   const out: Float64Array[] = [];

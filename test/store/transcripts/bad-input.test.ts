@@ -96,6 +96,13 @@ describe('bad transcript input is counted per file, never thrown', () => {
     expect(await skipsOf(unknown)).toEqual({ 'files of no known transcript format': 1 });
   });
 
+  it('reads a .json file that holds JSON lines as JSONL', async () => {
+    const path = file('lines.json', [line({ session: 'a', tool: 'Read' }), line({ session: 'a', tool: 'Edit' })].join('\n'));
+    const result = await readTranscriptFile(path);
+    expect(result.format).toBe('compact');
+    expect(result.sessions[0]?.calls.length).toBe(2);
+  });
+
   it('obeys a forced format', async () => {
     const path = file('claude-as-codex.jsonl', assistant('m1', [toolUse('t1', 'Read')]));
     const result = await readTranscriptFile(path, { format: 'codex', displayPath: 'f' });
