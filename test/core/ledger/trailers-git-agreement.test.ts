@@ -65,9 +65,13 @@ describe('parseTrailers agrees with git interpret-trailers --parse', () => {
   const message = fc.tuple(fc.array(line, { maxLength: 12 }), fc.constantFrom('\n', '\r\n'), fc.boolean())
     .map(([lines, eol, finalEol]) => lines.map((l) => l.replace(/[\r\n]/g, '')).join(eol) + (finalEol ? eol : ''));
 
+  const hangsGit = (m: string, divider: boolean): boolean =>
+    divider && /^---(\s|$)[\s\S]*\n# -{24} >8 -{24}\r?\n/m.test(m);
+
   it('on random messages', () => {
     fc.assert(
       fc.property(message, fc.boolean(), (m, divider) => {
+        fc.pre(!hangsGit(m, divider));
         expect(renderLikeGit(parseTrailers(m, { divider }))).toBe(gitParse(m, { divider }));
       }),
       { numRuns: 150 },

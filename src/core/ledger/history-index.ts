@@ -1,0 +1,51 @@
+import type { Actor, SkillAction, Source } from './trailers.js';
+
+/** Provenance known from history alone; `bundled` and `hub` come from files, layered on later. */
+export type HistoryProvenance = 'agent' | 'user';
+
+export interface LedgerEvent {
+  commit: string;
+  time: string;
+}
+
+export interface CreationEvent extends LedgerEvent {
+  actor: Actor;
+  source: Source | null;
+  action: SkillAction | null;
+}
+
+export interface PinEvent extends LedgerEvent {
+  pinned: boolean;
+}
+
+/** What history says about one skill present at the head (active or archived). */
+export interface SkillHistory {
+  name: string;
+  /** The skill's folder at the head, repository-relative. */
+  folder: string;
+  archived: boolean;
+  created: CreationEvent;
+  adopted: LedgerEvent | null;
+  provenance: HistoryProvenance;
+  /** The last patch, edit, write-file, remove-file or merge commit, or a plain git edit, that changed its files. */
+  lastPatched: LedgerEvent | null;
+  lastArchived: LedgerEvent | null;
+  lastRestored: LedgerEvent | null;
+  /** The last pin or unpin commit naming it. */
+  pin: PinEvent | null;
+}
+
+export interface HistoryIndex {
+  version: 1;
+  skillsRoot: string;
+  /** The commit the index describes; null for a repository without commits. */
+  head: string | null;
+  /** Commits folded so far. */
+  commits: number;
+  /** By skill name, sorted. */
+  skills: Record<string, SkillHistory>;
+}
+
+export function emptyHistoryIndex(skillsRoot: string): HistoryIndex {
+  return { version: 1, skillsRoot, head: null, commits: 0, skills: {} };
+}

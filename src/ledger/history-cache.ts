@@ -1,0 +1,47 @@
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { HistoryIndex } from '../core/ledger/history-index.js';
+
+/** The cached index and the commits it folded (the isomorphic-git walker stops at them). */
+export interface HistoryCacheFile {
+  version: 1;
+  index: HistoryIndex;
+  seen: string[];
+}
+
+export function historyCachePath(gitdir: string): string {
+  return join(gitdir, 'skillgarden', 'history-index.json');
+}
+
+function isCacheFile(value: unknown): value is HistoryCacheFile {
+  const file = value as Partial<HistoryCacheFile> | null;
+  return (
+    typeof file === 'object' && file !== null && file.version === 1 && Array.isArray(file.seen) &&
+    typeof file.index === 'object' && file.index !== null && file.index.version === 1 &&
+    typeof file.index.skills === 'object' && typeof file.index.head === 'string'
+  );
+}
+
+/** The cache, or null when it is missing, unreadable or from another version: the caller rebuilds. */
+export async function readHistoryCache(gitdir: string): Promise<HistoryCacheFile | null> {
+  try {
+    const parsed: unknown = JSON.parse(await readFile(historyCachePath(gitdir), 'utf8'));
+    return isCacheFile(parsed) ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Temp file, then rename: a reader sees the old cache or the new one, never half of one. */
+export async function writeHistoryCache(gitdir: string, cache: HistoryCacheFile): Promise<void> {
+  const path = historyCachePath(gitdir);
+  await mkdir(dirname(path), { recursive: true });
+  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    await writeFile(temp, JSON.stringify(cache));
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}

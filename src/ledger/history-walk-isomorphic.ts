@@ -1,0 +1,114 @@
+import * as fs from 'node:fs';
+import git, { type TreeEntry } from 'isomorphic-git';
+import type { CommitRecord, HistoryCommit, PathChange } from '../core/ledger/commit-record.js';
+import type { HistoryWalker, WalkRange } from './history-walker.js';
+
+interface WalkContext {
+  gitdir: string;
+  cache: object;
+  /** Tree oid → oid of the skills root inside it (null: no such folder). */
+  rootTrees: Map<string, string | null>;
+}
+
+async function readEntries(ctx: WalkContext, oid: string | null): Promise<TreeEntry[]> {
+  if (oid === null) return [];
+  return (await git.readTree({ fs, gitdir: ctx.gitdir, oid, cache: ctx.cache })).tree;
+}
+
+async function findRootTree(ctx: WalkContext, treeOid: string, root: string): Promise<string | null> {
+  const known = ctx.rootTrees.get(treeOid);
+  if (known !== undefined) return known;
+  let oid: string | null = treeOid;
+  for (const part of root === '' ? [] : root.split('/')) {
+    const entry: TreeEntry | undefined = (await readEntries(ctx, oid)).find((e) => e.path === part);
+    oid = entry?.type === 'tree' ? entry.oid : null;
+    if (oid === null) break;
+  }
+  ctx.rootTrees.set(treeOid, oid);
+  return oid;
+}
+
+async function listFiles(ctx: WalkContext, oid: string, prefix: string, status: PathChange['status']): Promise<PathChange[]> {
+  return diffTrees(ctx, status === 'added' ? null : oid, status === 'added' ? oid : null, prefix);
+}
+
+function join(prefix: string, name: string): string {
+  return prefix === '' ? name : `${prefix}/${name}`;
+}
+
+/** Files changed from tree `before` to `after`; subtrees with equal oids are skipped unread. */
+async function diffTrees(ctx: WalkContext, before: string | null, after: string | null, prefix: string): Promise<PathChange[]> {
+  if (before === after) return [];
+  const [old, now] = await Promise.all([readEntries(ctx, before), readEntries(ctx, after)]);
+  const byName = new Map<string, [TreeEntry | undefined, TreeEntry | undefined]>();
+  for (const e of old) byName.set(e.path, [e, undefined]);
+  for (const e of now) byName.set(e.path, [byName.get(e.path)?.[0], e]);
+  const changes: PathChange[] = [];
+  for (const [name, [a, b]] of byName) {
+    const path = join(prefix, name);
+    if (a?.type === 'tree' && b?.type === 'tree') changes.push(...(await diffTrees(ctx, a.oid, b.oid, path)));
+    else if (a?.type !== 'tree' && b?.type !== 'tree' && a && b) {
+      if (a.oid !== b.oid || a.mode !== b.mode) changes.push({ status: 'modified', path });
+    } else {
+      // Added, deleted, or a file turned into a folder (or back): old side out, new side in.
+      if (a) changes.push(...(a.type === 'tree' ? await listFiles(ctx, a.oid, path, 'deleted') : [{ status: 'deleted' as const, path }]));
+      if (b) changes.push(...(b.type === 'tree' ? await listFiles(ctx, b.oid, path, 'added') : [{ status: 'added' as const, path }]));
+    }
+  }
+  return changes;
+}
+
+async function readCommitTree(ctx: WalkContext, oid: string): Promise<{ record: CommitRecord; tree: string }> {
+  const { commit } = await git.readCommit({ fs, gitdir: ctx.gitdir, oid, cache: ctx.cache });
+  return { record: { oid, parents: commit.parent, time: commit.committer.timestamp, message: commit.message }, tree: commit.tree };
+}
+
+/** Commits from the head back to what was seen (or the excluded commit), breadth first. */
+async function collectCommits(ctx: WalkContext, range: WalkRange): Promise<Array<{ record: CommitRecord; tree: string }>> {
+  const found: Array<{ record: CommitRecord; tree: string }> = [];
+  const visited = new Set<string>();
+  const queue = [range.head];
+  while (queue.length > 0) {
+    const oid = queue.pop() as string;
+    if (visited.has(oid) || range.seen.has(oid) || oid === range.exclude) continue;
+    visited.add(oid);
+    const commit = await readCommitTree(ctx, oid);
+    found.push(commit);
+    queue.push(...commit.record.parents);
+  }
+  return found;
+}
+
+/** isomorphic-git: slower, but needs no git binary. Only the skills root's subtrees are diffed. */
+export function isomorphicGitWalker(gitdir: string): HistoryWalker {
+  const ctx: WalkContext = { gitdir, cache: {}, rootTrees: new Map() };
+  return {
+    async resolveHead(ref) {
+      try {
+        const oid = await git.resolveRef({ fs, gitdir, ref });
+        return (await git.readCommit({ fs, gitdir, oid, cache: ctx.cache })).oid;
+      } catch {
+        return null; // an unborn branch or a ref that does not exist
+      }
+    },
+    async isAncestor(ancestor, descendant) {
+      if (ancestor === descendant) return true;
+      return git.isDescendent({ fs, gitdir, oid: descendant, ancestor, depth: -1, cache: ctx.cache }).catch(() => false);
+    },
+    async readCommits(range) {
+      const commits: HistoryCommit[] = [];
+      for (const { record, tree } of await collectCommits(ctx, range)) {
+        const parent = record.parents[0];
+        const parentTree = parent === undefined ? null : (await readCommitTree(ctx, parent)).tree;
+        const before = parentTree === null ? null : await findRootTree(ctx, parentTree, range.skillsRoot);
+        const after = await findRootTree(ctx, tree, range.skillsRoot);
+        commits.push({ ...record, changes: await diffTrees(ctx, before, after, range.skillsRoot) });
+      }
+      return commits;
+    },
+    async readLog(head, limit) {
+      const entries = await git.log({ fs, gitdir, ref: head, cache: ctx.cache, ...(limit === undefined ? {} : { depth: limit }) });
+      return entries.map(({ oid, commit }) => ({ oid, parents: commit.parent, time: commit.committer.timestamp, message: commit.message }));
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import type { CommitRecord, HistoryCommit, PathChange, PathChangeStatus } from '../core/ledger/commit-record.js';
+import { runGit, runGitChecked } from './history-git.js';
+import type { HistoryWalker, WalkRange } from './history-walker.js';
+
+const commitMark = '\x01';
+// NUL-separated: hash, parents, committer time, raw message. Messages never hold NUL.
+const commitFormat = '--format=%x01%H%x00%P%x00%ct%x00%B';
+
+function toStatus(letter: string): PathChangeStatus {
+  return letter === 'A' ? 'added' : letter === 'D' ? 'deleted' : 'modified';
+}
+
+/** Reads `git log -z --name-status` output: a commit's fields, then (status, path) pairs. */
+export function parseNameStatusLog(output: string): HistoryCommit[] {
+  const tokens = output.split('\0');
+  const commits: HistoryCommit[] = [];
+  let current: HistoryCommit | undefined;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] as string;
+    if (token.startsWith(commitMark)) {
+      current = {
+        oid: token.slice(1),
+        parents: (tokens[i + 1] ?? '').split(' ').filter(Boolean),
+        time: Number(tokens[i + 2]),
+        message: tokens[i + 3] ?? '',
+        changes: [],
+      };
+      commits.push(current);
+      i += 3;
+      continue;
+    }
+    // git puts a newline between the format and the first status letter.
+    const letter = token.replace(/^\n+/, '');
+    if (letter === '' || current === undefined) continue;
+    const path = tokens[++i] ?? '';
+    current.changes.push({ status: toStatus(letter[0] as string), path } satisfies PathChange);
+  }
+  return commits;
+}
+
+function rangeArgs(range: WalkRange): string[] {
+  return [range.head, ...(range.exclude === null ? [] : [`^${range.exclude}`]), '--'];
+}
+
+/** The system git: one `git log` process for the whole walk. */
+export function systemGitWalker(dir: string): HistoryWalker {
+  return {
+    async resolveHead(ref) {
+      const result = await runGit(dir, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+      return result.code === 0 ? result.stdout.trim() : null;
+    },
+    async isAncestor(ancestor, descendant) {
+      const result = await runGit(dir, ['merge-base', '--is-ancestor', ancestor, descendant]);
+      return result.code === 0;
+    },
+    async readCommits(range) {
+      const args = ['log', '--no-renames', '--diff-merges=first-parent', '--name-status', '-z', commitFormat];
+      const output = await runGitChecked(dir, [...args, ...rangeArgs(range)]);
+      return parseNameStatusLog(output);
+    },
+    async readLog(head, limit) {
+      const args = ['log', '-z', commitFormat, ...(limit === undefined ? [] : [`--max-count=${limit}`]), head, '--'];
+      const output = await runGitChecked(dir, args);
+      return parseNameStatusLog(output).map(({ changes: _changes, ...record }): CommitRecord => record);
+    },
+  };
+}

@@ -1,0 +1,22 @@
+import type { CommitRecord, HistoryCommit } from '../core/ledger/commit-record.js';
+
+/** Commits reachable from `head`, minus those reachable from `exclude` (or already `seen`). */
+export interface WalkRange {
+  head: string;
+  exclude: string | null;
+  /** Commits folded before; the isomorphic-git walker stops at them. */
+  seen: ReadonlySet<string>;
+  skillsRoot: string;
+}
+
+/** One way to read history: the system git (fast) or isomorphic-git (always there). */
+export interface HistoryWalker {
+  resolveHead(ref: string): Promise<string | null>;
+  isAncestor(ancestor: string, descendant: string): Promise<boolean>;
+  /** The range's commits in any order, each with its changes against its first parent. */
+  readCommits(range: WalkRange): Promise<HistoryCommit[]>;
+  /** Commits reachable from `head`, newest first. */
+  readLog(head: string, limit?: number): Promise<CommitRecord[]>;
+}
+
+export type HistoryBackend = 'auto' | 'system-git' | 'isomorphic-git';
