@@ -6,6 +6,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DetectReport } from '../../src/core/patterns/types.js';
 import { runDetect } from '../../src/services/detect.js';
+import { runValidate } from '../../src/services/validate.js';
 
 const root = fileURLToPath(new URL('../../../shared/corpus/transcripts', import.meta.url));
 const schemaPath = fileURLToPath(new URL('../../schemas/detect-report.schema.json', import.meta.url));
@@ -51,6 +52,18 @@ describe.skipIf(!existsSync(root))('runDetect on the real corpus', () => {
     expect(report.patterns.length).toBeGreaterThan(0);
     for (const pattern of report.patterns) expect(pattern.draft?.text).toContain(`fingerprint: ${pattern.fingerprint}`);
     expectValid(report);
+    const library = mkdtempSync(join(tmpdir(), 'sg-drafts-'));
+    try {
+      for (const pattern of report.patterns) {
+        mkdirSync(join(library, 'skills', pattern.draft?.name ?? ''), { recursive: true });
+        writeFileSync(join(library, 'skills', pattern.draft?.name ?? '', 'SKILL.md'), pattern.draft?.text ?? '');
+      }
+      const validation = runValidate({ cwd: library, profile: 'spec' });
+      expect(validation.skills).toBe(report.patterns.length);
+      expect(validation.findings).toEqual([]);
+    } finally {
+      rmSync(library, { recursive: true, force: true });
+    }
   });
 });
 
