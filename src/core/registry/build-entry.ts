@@ -1,0 +1,91 @@
+import { finding, hasErrors, type Finding } from '../findings.js';
+import { readPathGlobs } from '../rules/glob-rules.js';
+import type { ParsedSkill } from '../skill/types.js';
+import type { RegistryEntry } from './types.js';
+
+/** Where a parsed skill sits in the library. */
+export interface EntryLocation {
+  name: string;
+  category: string | undefined;
+  dir: string;
+  relativeDir: string;
+}
+
+export interface BuiltEntry {
+  entry: RegistryEntry;
+  /** False when the file cannot be served: the registry then keeps the last valid version. */
+  valid: boolean;
+}
+
+/** Reads what the runtime needs from a parsed SKILL.md; never throws. */
+export function buildEntry(skill: ParsedSkill, location: EntryLocation): BuiltEntry {
+  const fields = skill.fields;
+  const findings: Finding[] = [...skill.findings];
+  const description = text(fields.description)?.trim() ?? '';
+  if (description === '') {
+    findings.push(
+      finding({
+        code: 'registry/no-description',
+        severity: 'error',
+        file: skill.file,
+        line: skill.locateKey(['description'])?.line ?? 1,
+        message: 'SKILL.md has no description, so agents cannot know when to use it',
+        hint: 'Add `description: <what it does and when to use it>` to the frontmatter.',
+      }),
+    );
+  }
+  const frontmatterName = text(fields.name)?.trim();
+  const entry: RegistryEntry = {
+    name: location.name,
+    alias: frontmatterName && frontmatterName !== location.name ? frontmatterName : undefined,
+    category: location.category,
+    dir: location.dir,
+    relativeDir: location.relativeDir,
+    description,
+    whenToUse: text(fields.when_to_use)?.trim() || undefined,
+    argumentHint: text(fields['argument-hint'])?.trim() || undefined,
+    userInvocable: fields['user-invocable'] !== false,
+    modelInvocable: fields['disable-model-invocation'] !== true,
+    pinned: fields.pinned === true,
+    context: fields.context === 'fork' ? 'fork' : 'inline',
+    allowedTools: readToolList(fields['allowed-tools']),
+    model: text(fields.model),
+    agent: text(fields.agent),
+    effort: text(fields.effort) ?? (typeof fields.effort === 'number' ? String(fields.effort) : undefined),
+    maxSteps: readStepLimit(fields['max-steps'] ?? fields.max_steps),
+    paths: readPathGlobs(fields.paths)
+      .map((g) => g.glob)
+      .filter((g) => g !== ''),
+    body: skill.body,
+    findings,
+  };
+  return { entry, valid: !hasErrors(findings) };
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** `allowed-tools` as Claude Code reads it: a list, or one string split on commas and spaces (keeping `Bash(git add *)` whole). */
+export function readToolList(value: unknown): string[] {
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string' && v.trim() !== '').map((v) => v.trim());
+  if (typeof value !== 'string') return [];
+  const tools: string[] = [];
+  let current = '';
+  let depth = 0;
+  for (const char of value) {
+    if (char === '(') depth++;
+    if (char === ')') depth = Math.max(0, depth - 1);
+    if (depth === 0 && (char === ',' || /\s/.test(char))) {
+      if (current.trim()) tools.push(current.trim());
+      current = '';
+    } else current += char;
+  }
+  if (current.trim()) tools.push(current.trim());
+  return tools;
+}
+
+function readStepLimit(value: unknown): number | undefined {
+  const number = typeof value === 'string' ? Number(value) : value;
+  return typeof number === 'number' && Number.isInteger(number) && number > 0 ? number : undefined;
+}

@@ -1,0 +1,20 @@
+export type { RegistryEntry, UsageCounters, UsageKind, SkillContext } from './types.js';
+export { computeUsageScore, isInactive, inactiveAfterDays } from './score.js';
+export { buildEntry, readToolList, type BuiltEntry, type EntryLocation } from './build-entry.js';
+export { planIndex, buildReminder, renderIndexLine, defaultBudgetChars, defaultEntryChars, type ReminderOptions } from './reminder.js';
+export { buildToolDescription } from './tool-description.js';
+export { substituteVariables, substituteArguments, splitArguments } from './substitute.js';
+export {
+  renderSkillContent,
+  renderInlineLoad,
+  buildForkSpec,
+  findInlineShell,
+  replaceInlineShell,
+  maxForkSteps,
+  type ForkSpec,
+  type ContentValues,
+  type InlineShellSpan,
+} from './load-content.js';
+export { parseSlashCommand, type SlashCommand } from './slash-command.js';
+export { compilePathMatcher, normalizeTouchedPath, type PathMatcher } from './path-match.js';
+export { findClosestNames } from './closest-names.js';
