@@ -73,3 +73,20 @@ describe('skillgarden manage and the people’s acts', () => {
     expect(readFileSync(join(dir, 'skills/deploy/SKILL.md'), 'utf8')).toContain('Two.');
   });
 });
+
+describe('skillgarden log', () => {
+  it('reads the ledger with filters, in text and JSON', async () => {
+    const dir = library();
+    await cli(['manage', 'patch', 'deploy', '--old', 'Steps.', '--new', 'One.', '--actor', 'agent'], { cwd: dir });
+    await cli(['pin', 'deploy'], { cwd: dir });
+    const json = JSON.parse((await cli(['--json', 'log'], { cwd: dir })).stdout);
+    expect(json.entries.map((e: { action: string | null }) => e.action)).toEqual(['pin', 'patch', null]);
+    expect(json.entries[1]).toMatchObject({ skills: ['deploy'], actor: 'agent', source: 'foreground', run: null });
+    expect(json.entries[2]).toMatchObject({ actor: 'user', subject: 'initial library' });
+    const agentOnly = JSON.parse((await cli(['--json', 'log', '--actor', 'agent'], { cwd: dir })).stdout);
+    expect(agentOnly.entries).toHaveLength(1);
+    const text = await cli(['log', '--skill', 'deploy'], { cwd: dir });
+    expect(text.stdout).toContain('pin');
+    expect((await cli(['log', '--actor', 'robot'], { cwd: dir })).code).toBe(2);
+  });
+});
