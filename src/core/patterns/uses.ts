@@ -22,14 +22,40 @@ function stringField(args: unknown, keys: readonly string[]): string | undefined
   return undefined;
 }
 
+const readingTools = /^(read|read_file|view|open|view_file|cat)$/i;
+const readingPrograms = new Set(['cat', 'sed', 'head', 'less', 'more', 'bat', 'nl']);
+const skillFilePath = /(?:^|[\s/'"])skills\/(?:[^\s/'"]+\/)?([a-z0-9][a-z0-9_-]{0,63})\/SKILL\.md(?:$|[\s'"])/i;
+
+function pathArgument(args: Record<string, unknown>, keys: readonly string[]): string | undefined {
+  for (const key of keys) {
+    const value = args[key];
+    if (typeof value === 'string') return value;
+  }
+  return undefined;
+}
+
+/**
+ * The skill whose SKILL.md a call reads (`Read skills/pdf/SKILL.md`, Codex's
+ * `sed -n 1,200p ~/.codex/skills/pdf/SKILL.md`): agents without a skill tool
+ * load a skill by reading its file. Edits and writes are not loads.
+ */
+function parseSkillFileRead(tool: string, args: Record<string, unknown>, program: string | undefined): string | undefined {
+  const command = program !== undefined && readingPrograms.has(program) ? pathArgument(args, ['command', 'cmd']) : undefined;
+  // `sed -i` edits in place: not a read.
+  const text = readingTools.test(tool) ? pathArgument(args, ['file_path', 'path', 'absolute_path', 'filename']) : command?.match(/\s-i\b/) ? undefined : command;
+  return text === undefined ? undefined : skillFilePath.exec(text)?.[1];
+}
+
 /**
  * The skill a tool call loads, if it loads one: Claude Code's `Skill` tool
- * (`{skill}`), or a `load_skill` / `skill_view` style tool with a name argument.
+ * (`{skill}`), a `load_skill` / `skill_view` style tool with a name argument,
+ * or a read of a `skills/<name>/SKILL.md` file.
  */
-export function parseSkillLoad(tool: string, args: unknown): string | undefined {
+export function parseSkillLoad(tool: string, args: unknown, program?: string): string | undefined {
   if (tool === 'Skill') return stringField(args, ['skill', 'command', 'name']);
   if (loaderTools.has(tool)) return stringField(args, ['name', 'skill', 'skill_name']);
-  return undefined;
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
+  return parseSkillFileRead(tool, args as Record<string, unknown>, program);
 }
 
 /**

@@ -69,8 +69,9 @@ export class SessionCollector implements RecordSink {
       return;
     }
     const at = timeOf(time);
-    this.callsOf(session).push(buildToolCall(name.trim(), args, { refine: this.refine, time: at }));
-    const skill = parseSkillLoad(name, args);
+    const call = buildToolCall(name.trim(), args, { refine: this.refine, time: at });
+    this.callsOf(session).push(call);
+    const skill = parseSkillLoad(call.name, args, call.program);
     if (skill !== undefined) this.addUse(skill, session, at);
   }
 

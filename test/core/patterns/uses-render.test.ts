@@ -12,8 +12,22 @@ describe('skill uses', () => {
     ['skill_view', { name: 'has spaces' }, undefined],
     ['Read', { skill: 'x' }, undefined],
     ['Skill', 'deploy', undefined],
+    ['Read', { file_path: '/home/u/.claude/skills/pdf-tools/SKILL.md' }, 'pdf-tools'],
+    ['Read', { file_path: 'skills/ops/deploy/SKILL.md' }, 'deploy'],
+    ['Read', { file_path: 'skills/pdf/README.md' }, undefined],
+    ['Edit', { file_path: 'skills/pdf/SKILL.md' }, undefined],
+    ['Write', { file_path: 'skills/pdf/SKILL.md', content: '' }, undefined],
   ])('%s %j → %j', (tool, args, skill) => {
     expect(parseSkillLoad(tool, args)).toBe(skill);
+  });
+
+  it.each([
+    ['exec_command', { cmd: "sed -n '1,180p' /Users/u/.codex/plugins/cache/superpowers/skills/using-superpowers/SKILL.md" }, 'sed', 'using-superpowers'],
+    ['Bash', { command: 'cat skills/arxiv/SKILL.md' }, 'cat', 'arxiv'],
+    ['Bash', { command: 'vim skills/arxiv/SKILL.md' }, 'vim', undefined],
+    ['Bash', { command: 'sed -i s/a/b/ skills/arxiv/SKILL.md' }, 'sed', undefined],
+  ])('%s %j (program %s) → %j', (tool, args, program, skill) => {
+    expect(parseSkillLoad(tool, args, program)).toBe(skill);
   });
 
   it.each([

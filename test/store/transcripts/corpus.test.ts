@@ -91,6 +91,7 @@ describe.skipIf(!existsSync(root))('transcript readers on the real corpus', () =
     const rollout = await readTranscriptFile(join(root, `${codex}/rollout-2026-05-11T13-28-45-019e1695-0522-7c83-8b39-0dd379793f80.jsonl`));
     expect(rollout.sessions[0]?.id).toBe('019e1695-0522-7c83-8b39-0dd379793f80');
     expect(rollout.sessions[0]?.calls.filter((c) => c.name === 'exec_command').every((c) => c.program !== undefined)).toBe(true);
+    expect(rollout.uses.map((u) => u.skill)).toEqual(['using-superpowers', 'browser', 'brainstorming', 'browser']);
     const session = await readTranscriptFile(join(root, `${gemini}/session-2025-12-01T21-45-5b959dae.json`));
     expect(session.sessions[0]?.calls[0]).toMatchObject({ name: 'list_directory', shape: 'dir_path' });
   });
