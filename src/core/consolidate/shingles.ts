@@ -1,0 +1,33 @@
+// Words too common in skills to say anything about a topic.
+const stopWords = new Set(
+  ('the a an and or of to in for on with by is are be it this that as at from use used using when if then you your not can ' +
+    'will do does all any each more most other into only also such than so no yes its was were has have had how what which ' +
+    'who should must may file files run step steps skill skills example examples see below above e g i.e eg etc').split(' '),
+);
+
+/** Lowercase words of two or more characters, without stop words. */
+export function tokenizeWords(text: string): string[] {
+  const words = text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+  return words.filter((w) => w.length > 1 && !stopWords.has(w));
+}
+
+/** 32-bit FNV-1a of a string. */
+export function hashString(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/**
+ * The content shingles of a skill, hashed: its distinct words. Measured on
+ * the corpus, single words separate sibling notes from unrelated skills
+ * better than word pairs, which two notes on one topic rarely share.
+ */
+export function buildShingles(text: string): Uint32Array {
+  const set = new Set<number>();
+  for (const word of tokenizeWords(text)) set.add(hashString(word));
+  return Uint32Array.from(set);
+}
