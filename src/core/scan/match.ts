@@ -232,5 +232,6 @@ export function scanSkillText(text: string, options: ScanTextOptions): ScanFindi
     const ctx = { file: options.file, line: i + 1, text: lineText, comment: comments.has(i + 1) };
     out.push(...scanVariants(ctx, seen.get(i) ?? new Set(), rules), ...scanInvisible(ctx));
   });
+  out.sort((a, b) => a.line - b.line || a.column - b.column || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0));
   return applyInlineSuppressions(options.file, lines, out, KNOWN_RULE_IDS);
 }
