@@ -8,11 +8,23 @@ interface WalkContext {
   cache: object;
   /** Tree oid → oid of the skills root inside it (null: no such folder). */
   rootTrees: Map<string, string | null>;
+  /** Recently read trees: a commit's "after" is the next commit's "before". Bounded. */
+  trees: Map<string, TreeEntry[]>;
+  /** Commit oid → its tree and record, for the commits of this walk. */
+  commits: Map<string, { record: CommitRecord; tree: string }>;
 }
 
+const treeMemoSize = 512;
+
+// Every object read costs isomorphic-git a loose-object probe before the pack: read each tree once.
 async function readEntries(ctx: WalkContext, oid: string | null): Promise<TreeEntry[]> {
   if (oid === null) return [];
-  return (await git.readTree({ fs, gitdir: ctx.gitdir, oid, cache: ctx.cache })).tree;
+  const known = ctx.trees.get(oid);
+  if (known) return known;
+  const entries = (await git.readTree({ fs, gitdir: ctx.gitdir, oid, cache: ctx.cache })).tree;
+  if (ctx.trees.size >= treeMemoSize) ctx.trees.clear();
+  ctx.trees.set(oid, entries);
+  return entries;
 }
 
 async function findRootTree(ctx: WalkContext, treeOid: string, root: string): Promise<string | null> {
@@ -59,8 +71,12 @@ async function diffTrees(ctx: WalkContext, before: string | null, after: string 
 }
 
 async function readCommitTree(ctx: WalkContext, oid: string): Promise<{ record: CommitRecord; tree: string }> {
+  const known = ctx.commits.get(oid);
+  if (known) return known;
   const { commit } = await git.readCommit({ fs, gitdir: ctx.gitdir, oid, cache: ctx.cache });
-  return { record: { oid, parents: commit.parent, time: commit.committer.timestamp, message: commit.message }, tree: commit.tree };
+  const read = { record: { oid, parents: commit.parent, time: commit.committer.timestamp, message: commit.message }, tree: commit.tree };
+  ctx.commits.set(oid, read);
+  return read;
 }
 
 /** Commits from the head back to what was seen (or the excluded commit), breadth first. */
@@ -81,7 +97,7 @@ async function collectCommits(ctx: WalkContext, range: WalkRange): Promise<Array
 
 /** isomorphic-git: slower, but needs no git binary. Only the skills root's subtrees are diffed. */
 export function isomorphicGitWalker(gitdir: string): HistoryWalker {
-  const ctx: WalkContext = { gitdir, cache: {}, rootTrees: new Map() };
+  const ctx: WalkContext = { gitdir, cache: {}, rootTrees: new Map(), trees: new Map(), commits: new Map() };
   return {
     async resolveHead(ref) {
       try {
