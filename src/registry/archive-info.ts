@@ -1,0 +1,35 @@
+import { execFile } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { archiveDirName } from '../core/layout.js';
+import { discoverSkills } from '../store/discover.js';
+
+export interface ArchiveInfo {
+  name: string;
+  dir: string;
+  /** ISO-8601 time of the archive. */
+  archivedAt: string;
+  /** `git`: the last commit touching the archive folder; `mtime`: the folder's modification time (a guess: a move keeps old mtimes). */
+  dateSource: 'git' | 'mtime';
+}
+
+/** The archived skill of exactly this name (or `<name>-<suffix>`, as restore accepts), if any. */
+export async function readArchiveInfo(options: { repoDir: string; skillsRoot: string; name: string }): Promise<ArchiveInfo | undefined> {
+  const archiveRoot = join(options.skillsRoot, archiveDirName);
+  if (!existsSync(archiveRoot)) return undefined;
+  const candidates = discoverSkills(archiveRoot).filter((s) => s.name === options.name || s.name.startsWith(`${options.name}-`));
+  const chosen = candidates.find((c) => c.name === options.name) ?? candidates[0];
+  if (!chosen) return undefined;
+  const fromGit = await readLastCommitTime(options.repoDir, relative(options.repoDir, chosen.dir));
+  if (fromGit) return { name: options.name, dir: chosen.dir, archivedAt: fromGit, dateSource: 'git' };
+  return { name: options.name, dir: chosen.dir, archivedAt: statSync(chosen.dir).mtime.toISOString(), dateSource: 'mtime' };
+}
+
+function readLastCommitTime(repoDir: string, path: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile('git', ['log', '-1', '--format=%cI', '--', path], { cwd: repoDir, timeout: 5_000 }, (error, stdout) => {
+      const time = error ? '' : stdout.trim();
+      resolve(time === '' ? undefined : new Date(time).toISOString());
+    });
+  });
+}

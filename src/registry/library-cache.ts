@@ -1,0 +1,129 @@
+import { relative, sep } from 'node:path';
+import { finding, type Finding } from '../core/findings.js';
+import { buildEntry } from '../core/registry/build-entry.js';
+import type { RegistryEntry } from '../core/registry/types.js';
+import { parseSkillBytes } from '../core/skill/index.js';
+import type { SkillLocation } from '../store/discover.js';
+import { discoverLibrary, folderSnapshotChanged, readFolderSnapshot, skillFilePath, stampOf, type FolderSnapshot, type ScanFs, type Stamp } from './library-scan.js';
+
+interface CachedSkill {
+  location: SkillLocation;
+  stamp: Stamp | undefined;
+  /** The last valid version: what is served, even while the file on disk is broken. */
+  entry: RegistryEntry | undefined;
+  /** Findings of the file as it is on disk now (empty when it is valid and clean). */
+  problems: Finding[];
+}
+
+export interface RefreshResult {
+  added: string[];
+  changed: string[];
+  removed: string[];
+  /** Skills whose file on disk is invalid: the last valid version (if any) is still served. */
+  invalid: { name: string; findings: Finding[] }[];
+}
+
+/**
+ * The parsed library, re-read only where modification times say something
+ * changed: each SKILL.md's stamp, and the stamps of the folders whose
+ * listings decide which skills exist.
+ */
+export class LibraryCache {
+  private readonly skills = new Map<string, CachedSkill>();
+  private folders: FolderSnapshot = { stamps: new Map() };
+  private readonly duplicates: Finding[] = [];
+
+  constructor(
+    private readonly root: string,
+    private readonly fs: ScanFs,
+  ) {}
+
+  entries(): IterableIterator<RegistryEntry> {
+    return (function* (skills) {
+      for (const skill of skills.values()) if (skill.entry) yield skill.entry;
+    })(this.skills);
+  }
+
+  entry(name: string): RegistryEntry | undefined {
+    return this.skills.get(name)?.entry;
+  }
+
+  /** Every current problem: invalid files and duplicate names. */
+  problems(): Finding[] {
+    return [...this.duplicates, ...[...this.skills.values()].flatMap((s) => s.problems)];
+  }
+
+  refresh(): RefreshResult {
+    const result: RefreshResult = { added: [], changed: [], removed: [], invalid: [] };
+    let rediscover = this.skills.size === 0 || folderSnapshotChanged(this.folders, this.fs);
+    if (!rediscover) {
+      for (const skill of this.skills.values()) {
+        if (!this.updateSkill(skill, result)) rediscover = true;
+      }
+      if (!rediscover) return result;
+    }
+    const locations = discoverLibrary(this.root);
+    this.folders = readFolderSnapshot(this.root, locations, this.fs);
+    this.duplicates.length = 0;
+    const seen = new Set<string>();
+    for (const location of locations) {
+      if (seen.has(location.name)) {
+        this.duplicates.push(duplicateFinding(this.root, location, this.skills.get(location.name)?.location));
+        continue;
+      }
+      seen.add(location.name);
+      const known = this.skills.get(location.name);
+      if (known && known.location.dir === location.dir) {
+        if (!this.updateSkill(known, result)) seen.delete(location.name);
+        continue;
+      }
+      const fresh: CachedSkill = { location, stamp: undefined, entry: undefined, problems: [] };
+      this.skills.set(location.name, fresh);
+      if (!this.updateSkill(fresh, result)) {
+        seen.delete(location.name);
+        continue;
+      }
+      if (fresh.entry) (known?.entry ? result.changed : result.added).push(location.name);
+      else if (known?.entry) fresh.entry = known.entry;
+    }
+    for (const name of [...this.skills.keys()]) {
+      if (seen.has(name)) continue;
+      if (this.skills.get(name)?.entry) result.removed.push(name);
+      this.skills.delete(name);
+    }
+    return result;
+  }
+
+  /** Re-reads one skill when its stamp moved; false when its SKILL.md is gone (even between the stat and the read). */
+  private updateSkill(skill: CachedSkill, result: RefreshResult): boolean {
+    const file = skillFilePath(skill.location);
+    const stamp = stampOf(this.fs.stat(file));
+    if (stamp === undefined) return false;
+    if (stamp === skill.stamp) return true;
+    const bytes = this.fs.readFile(file);
+    if (bytes === undefined) return false;
+    skill.stamp = stamp;
+    const report = relative(this.root, file).split(sep).join('/');
+    const built = buildEntry(parseSkillBytes(bytes, { file: report }), skill.location);
+    const isNew = skill.entry === undefined;
+    if (built.valid) {
+      skill.entry = built.entry;
+      skill.problems = built.entry.findings.filter((f) => f.severity === 'error');
+      if (!isNew) result.changed.push(skill.location.name);
+    } else {
+      skill.problems = built.entry.findings;
+      result.invalid.push({ name: skill.location.name, findings: built.entry.findings });
+    }
+    return true;
+  }
+}
+
+function duplicateFinding(root: string, location: SkillLocation, kept: SkillLocation | undefined): Finding {
+  return finding({
+    code: 'registry/duplicate-name',
+    severity: 'error',
+    file: `${location.relativeDir}/SKILL.md`,
+    message: `two skills are named "${location.name}"${kept ? `: ${kept.relativeDir} is served, ${location.relativeDir} is ignored` : ''}`,
+    hint: `Rename one of the folders under ${root}: a name must be unique in the library.`,
+  });
+}

@@ -1,0 +1,77 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { isCandidateFolder, skillFileName } from '../core/layout.js';
+import { discoverSkills, type SkillLocation } from '../store/discover.js';
+
+/** The file system calls a scan makes: injectable, so a test can change the disk between two of them. */
+export interface ScanFs {
+  stat(path: string): { mtimeMs: number; size: number; ino: number } | undefined;
+  readFile(path: string): Uint8Array | undefined;
+}
+
+export const nodeScanFs: ScanFs = {
+  stat(path) {
+    try {
+      const s = statSync(path);
+      return { mtimeMs: s.mtimeMs, size: s.size, ino: s.ino };
+    } catch {
+      return undefined;
+    }
+  },
+  readFile(path) {
+    try {
+      return readFileSync(path);
+    } catch {
+      return undefined;
+    }
+  },
+};
+
+/** A file's identity for "did it change": modification time, size and inode (an atomic rename changes the inode). */
+export type Stamp = string;
+
+export function stampOf(stat: { mtimeMs: number; size: number; ino: number } | undefined): Stamp | undefined {
+  return stat ? `${stat.mtimeMs}:${stat.size}:${stat.ino}` : undefined;
+}
+
+/** Folder stamps that tell whether the set of skill folders may have changed. */
+export interface FolderSnapshot {
+  stamps: Map<string, Stamp | undefined>;
+}
+
+/**
+ * The library's folders (root, and every folder under it that is not a
+ * skill: categories and empty folders that may become skills): adding or
+ * removing a skill changes one of their modification times.
+ */
+export function readFolderSnapshot(root: string, locations: readonly SkillLocation[], fs: ScanFs): FolderSnapshot {
+  const skillDirs = new Set(locations.filter((l) => l.category === undefined).map((l) => l.name));
+  const stamps = new Map<string, Stamp | undefined>([[root, stampOf(fs.stat(root))]]);
+  for (const name of listFolderNames(root)) {
+    if (!skillDirs.has(name)) stamps.set(join(root, name), stampOf(fs.stat(join(root, name))));
+  }
+  return { stamps };
+}
+
+export function folderSnapshotChanged(snapshot: FolderSnapshot, fs: ScanFs): boolean {
+  for (const [dir, stamp] of snapshot.stamps) if (stampOf(fs.stat(dir)) !== stamp) return true;
+  return false;
+}
+
+export function discoverLibrary(root: string): SkillLocation[] {
+  return discoverSkills(root);
+}
+
+export function skillFilePath(location: SkillLocation): string {
+  return join(location.dir, skillFileName);
+}
+
+function listFolderNames(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && isCandidateFolder(e.name))
+      .map((e) => e.name);
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,239 @@
+import { isAbsolute, join, relative, sep } from 'node:path';
+import type { Finding } from '../core/findings.js';
+import { defaultSkillsDir } from '../core/layout.js';
+import { findClosestNames } from '../core/registry/closest-names.js';
+import { buildForkSpec, renderInlineLoad, renderSkillContent } from '../core/registry/load-content.js';
+import { compilePathMatcher, normalizeTouchedPath, type PathMatcher } from '../core/registry/path-match.js';
+import { buildReminder, planIndex, type ReminderOptions } from '../core/registry/reminder.js';
+import { parseSlashCommand } from '../core/registry/slash-command.js';
+import { buildToolDescription } from '../core/registry/tool-description.js';
+import type { RegistryEntry, UsageCounters, UsageKind } from '../core/registry/types.js';
+import { readArchiveInfo } from './archive-info.js';
+import { runInlineShell, type InlineShellOptions } from './inline-shell.js';
+import { LibraryCache, type RefreshResult } from './library-cache.js';
+import { nodeScanFs, type ScanFs } from './library-scan.js';
+import { watchSkills, type SkillWatcher, type WatchOptions } from './watcher.js';
+import type { ForkRunner, LoadResult } from './load-result.js';
+import { bumpCounters, createMemoryUsageStore, type UsageStore } from './usage-store.js';
+
+export interface SkillRegistryOptions {
+  /** The repository (or project) root. */
+  repoDir: string;
+  /** The skills root relative to `repoDir` (default `skills`). */
+  skillsDir?: string;
+  /** Default: in memory, nothing persisted. */
+  usage?: UsageStore;
+  now?: () => Date;
+  forkRunner?: ForkRunner;
+  inlineShell?: InlineShellOptions;
+  /** Root that `activateForPaths` paths are relative to (default `repoDir`). */
+  projectRoot?: string;
+  reminder?: ReminderOptions;
+  fs?: ScanFs;
+}
+
+export interface LoadOptions {
+  sessionId: string;
+  /** Argument text, as after `/name`. */
+  arguments?: string;
+}
+
+type Listener = (change: RefreshResult) => void;
+
+/** The runtime registry (DESIGN §11): the library parsed once, refreshed by modification times, served in two layers. */
+export class SkillRegistry {
+  readonly skillsRoot: string;
+  private readonly cache: LibraryCache;
+  private readonly usage: UsageStore;
+  private readonly now: () => Date;
+  private totals = new Map<string, UsageCounters>();
+  private aliases = new Map<string, string>();
+  private readonly awake = new Set<string>();
+  private readonly matchers = new Map<string, { globs: string; test: PathMatcher }>();
+  private readonly listeners = new Set<Listener>();
+  private version = 0;
+  private reminderCache: { key: string; text: string } | undefined;
+
+  private constructor(private readonly options: SkillRegistryOptions) {
+    this.skillsRoot = join(options.repoDir, options.skillsDir ?? defaultSkillsDir);
+    this.cache = new LibraryCache(this.skillsRoot, options.fs ?? nodeScanFs);
+    this.usage = options.usage ?? createMemoryUsageStore();
+    this.now = options.now ?? (() => new Date());
+  }
+
+  static async open(options: SkillRegistryOptions): Promise<SkillRegistry> {
+    const registry = new SkillRegistry(options);
+    await registry.refresh();
+    return registry;
+  }
+
+  /** Re-reads what changed on disk and the usage totals; tells listeners when skills changed. */
+  async refresh(): Promise<RefreshResult> {
+    const result = this.cache.refresh();
+    this.totals = await this.usage.totals();
+    this.version++;
+    if (result.added.length + result.changed.length + result.removed.length > 0) this.rebuildAliases();
+    for (const name of result.removed) this.awake.delete(name);
+    if (result.added.length + result.changed.length + result.removed.length + result.invalid.length > 0) {
+      for (const listener of this.listeners) listener(result);
+    }
+    return result;
+  }
+
+  /** Hot reload: refreshes after SKILL.md changes on disk (debounced); `close()` the watcher to stop. */
+  watch(options: WatchOptions = {}): SkillWatcher {
+    return watchSkills(this.skillsRoot, () => this.refresh(), options);
+  }
+
+  onChange(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Every served skill, best usage score first. */
+  list(): RegistryEntry[] {
+    return planIndex({ entries: this.allEntries(), totals: this.totals, now: this.now(), awake: new Set(this.allNames()) });
+  }
+
+  /** By canonical name or by its frontmatter alias. */
+  get(name: string): RegistryEntry | undefined {
+    return this.cache.entry(name) ?? this.cache.entry(this.aliases.get(name) ?? '');
+  }
+
+  /** Problems with the library as it is on disk (the last valid versions are still served). */
+  findings(): Finding[] {
+    return this.cache.problems();
+  }
+
+  usageOf(name: string): UsageCounters | undefined {
+    return this.totals.get(this.get(name)?.name ?? name);
+  }
+
+  buildReminder(options: ReminderOptions = {}): string {
+    const merged = { ...this.options.reminder, ...options };
+    const now = this.now();
+    // The order moves with the clock only through the score's half-life: a minute's drift cannot matter.
+    const key = `${this.version}|${merged.budgetChars}|${merged.entryChars}|${merged.loadHint}|${Math.floor(now.getTime() / 60_000)}`;
+    if (this.reminderCache?.key !== key) this.reminderCache = { key, text: buildReminder(this.indexEntries(now), merged) };
+    return this.reminderCache.text;
+  }
+
+  buildToolDescription(options: ReminderOptions = {}): string {
+    return buildToolDescription(this.indexEntries(this.now()), { ...this.options.reminder, ...options });
+  }
+
+  async recordUsage(name: string, kind: UsageKind): Promise<void> {
+    const canonical = this.get(name)?.name ?? name;
+    const at = this.now();
+    this.totals.set(canonical, bumpCounters(this.totals.get(canonical), kind, at));
+    this.version++;
+    await this.usage.record(canonical, kind, at);
+  }
+
+  /** Layer 2: the skill's content (inline) or its sub-agent's work (fork); archived and unknown names answered helpfully. */
+  async load(name: string, options: LoadOptions): Promise<LoadResult> {
+    if (/[/\\]|^\.\.?$/.test(name) || name.trim() === '') {
+      return { status: 'bad-name', name, message: `"${name}" is not a skill name: names have no path separators. Use a name from the skills list.` };
+    }
+    const entry = this.get(name);
+    if (!entry) return this.answerMissing(name);
+    const values = { skillDir: entry.dir, sessionId: options.sessionId, ...(options.arguments === undefined ? {} : { arguments: options.arguments }) };
+    let content = renderSkillContent(entry, values);
+    if (this.options.inlineShell?.enabled) content = await runInlineShell(content, entry.dir, this.options.inlineShell);
+    const findings = entry.findings;
+    if (entry.context === 'fork') {
+      const spec = buildForkSpec(entry, content, values);
+      const output = this.options.forkRunner ? await this.options.forkRunner.run(spec) : undefined;
+      return { status: 'fork', name: entry.name, spec, output, findings };
+    }
+    return { status: 'inline', name: entry.name, content: renderInlineLoad(entry, content, entry.dir), allowedTools: entry.allowedTools, findings };
+  }
+
+  /** `/name args` from a user: only user-invocable skills answer. */
+  async invokeSlash(text: string, options: { sessionId: string }): Promise<LoadResult> {
+    const command = parseSlashCommand(text);
+    if (!command) return { status: 'bad-name', name: text, message: `"${text}" is not a slash command; write /NAME [ARGUMENTS].` };
+    const entry = this.get(command.name);
+    if (entry && !entry.userInvocable) {
+      return { status: 'not-invocable', name: entry.name, message: `/${entry.name} is not a command a user can invoke (user-invocable: false).` };
+    }
+    return this.load(command.name, { sessionId: options.sessionId, arguments: command.arguments });
+  }
+
+  /** Skills a user can invoke as slash commands, with their argument hints. */
+  slashCommands(): RegistryEntry[] {
+    return this.list().filter((e) => e.userInvocable);
+  }
+
+  /** Conditional skills whose `paths` globs match any of `paths`; changes nothing. */
+  matchingSkills(paths: readonly string[]): string[] {
+    const touched = paths.map((p) => this.toProjectPath(p)).filter((p): p is string => p !== undefined);
+    const names: string[] = [];
+    for (const entry of this.allEntries()) {
+      if (entry.paths.length > 0 && touched.some(this.matcherOf(entry))) names.push(entry.name);
+    }
+    return names.sort();
+  }
+
+  /** Wakes the conditional skills matching `paths`; returns the names newly woken. */
+  activateForPaths(paths: readonly string[]): string[] {
+    const woken = this.matchingSkills(paths).filter((name) => !this.awake.has(name));
+    for (const name of woken) this.awake.add(name);
+    if (woken.length > 0) this.version++;
+    return woken;
+  }
+
+  isAwake(name: string): boolean {
+    const entry = this.get(name);
+    return entry !== undefined && (entry.paths.length === 0 || this.awake.has(entry.name));
+  }
+
+  private async answerMissing(name: string): Promise<LoadResult> {
+    const archived = await readArchiveInfo({ repoDir: this.options.repoDir, skillsRoot: this.skillsRoot, name });
+    if (archived) {
+      const when = archived.dateSource === 'git' ? archived.archivedAt : `${archived.archivedAt} (folder modification time; no git history)`;
+      return { status: 'archived', name, archivedAt: archived.archivedAt, dateSource: archived.dateSource, message: `skill "${name}" was archived on ${when}; restore it with \`skillgarden restore ${name}\`.` };
+    }
+    const suggestions = findClosestNames(name, [...this.allNames(), ...this.aliases.keys()]);
+    const hint = suggestions.length > 0 ? ` Closest names: ${suggestions.join(', ')}.` : ' List the skills to see every name.';
+    return { status: 'not-found', name, suggestions, message: `no skill named "${name}".${hint}` };
+  }
+
+  private indexEntries(now: Date): RegistryEntry[] {
+    return planIndex({ entries: this.allEntries(), totals: this.totals, now, awake: this.awake });
+  }
+
+  private allEntries(): RegistryEntry[] {
+    return [...this.cache.entries()];
+  }
+
+  private allNames(): string[] {
+    return this.allEntries().map((e) => e.name);
+  }
+
+  private rebuildAliases(): void {
+    const aliases = new Map<string, string>();
+    for (const entry of this.cache.entries()) {
+      // A canonical (folder) name always wins over another skill's alias.
+      if (entry.alias && !this.cache.entry(entry.alias) && !aliases.has(entry.alias)) aliases.set(entry.alias, entry.name);
+    }
+    this.aliases = aliases;
+  }
+
+  private matcherOf(entry: RegistryEntry): PathMatcher {
+    const globs = entry.paths.join('\n');
+    const cached = this.matchers.get(entry.name);
+    if (cached?.globs === globs) return cached.test;
+    const test = compilePathMatcher(entry.paths);
+    this.matchers.set(entry.name, { globs, test });
+    return test;
+  }
+
+  private toProjectPath(path: string): string | undefined {
+    const root = this.options.projectRoot ?? this.options.repoDir;
+    if (!isAbsolute(path)) return normalizeTouchedPath(path);
+    const rel = relative(root, path);
+    // A path outside the project cannot match project-relative globs.
+    return rel.startsWith('..') || isAbsolute(rel) ? undefined : normalizeTouchedPath(rel.split(sep).join('/'));
+  }
+}

@@ -1,0 +1,83 @@
+import { watch, type FSWatcher } from 'node:fs';
+import { skillFileName } from '../core/layout.js';
+
+export interface WatchOptions {
+  /** Quiet time before a refresh (default 300 ms): a burst of events becomes one refresh. */
+  debounceMs?: number;
+  /** A refresh happens at least this often during an endless stream of events (default 2 s). */
+  maxWaitMs?: number;
+  onError?: (error: unknown) => void;
+}
+
+export interface SkillWatcher {
+  close(): void;
+  /** Resolves when no refresh is pending or running: for tests and orderly shutdown. */
+  idle(): Promise<void>;
+}
+
+/**
+ * Watches a skills root (recursive fs.watch: Linux with Node 20+, macOS,
+ * Windows) and calls `refresh` after SKILL.md changes, debounced. Folder
+ * renames near the top (an archive, a restore, a new skill folder) count too:
+ * they move SKILL.md files without an event naming them.
+ */
+export function watchSkills(root: string, refresh: () => Promise<unknown>, options: WatchOptions = {}): SkillWatcher {
+  const debounceMs = options.debounceMs ?? 300;
+  const maxWaitMs = options.maxWaitMs ?? 2_000;
+  let timer: NodeJS.Timeout | undefined;
+  let firstEventAt: number | undefined;
+  let running: Promise<void> | undefined;
+  let again = false;
+  let closed = false;
+
+  const run = (): void => {
+    timer = undefined;
+    firstEventAt = undefined;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = refresh()
+      .then(() => undefined, options.onError ?? (() => undefined))
+      .finally(() => {
+        running = undefined;
+        if (again && !closed) {
+          again = false;
+          run();
+        }
+      });
+  };
+
+  const onEvent = (eventType: string, filename: string | Buffer | null): void => {
+    if (closed || !isRelevant(eventType, filename === null ? null : String(filename))) return;
+    const now = Date.now();
+    firstEventAt ??= now;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(run, Math.max(0, Math.min(debounceMs, firstEventAt + maxWaitMs - now)));
+  };
+
+  let watcher: FSWatcher | undefined = watch(root, { recursive: true }, onEvent);
+  watcher.on('error', (error) => options.onError?.(error));
+
+  return {
+    close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      watcher?.close();
+      watcher = undefined;
+    },
+    async idle() {
+      while (timer || running) await (running ?? new Promise((r) => setTimeout(r, debounceMs)));
+    },
+  };
+}
+
+/** SKILL.md changes, and renames of folders at the depth of skills and categories. */
+export function isRelevant(eventType: string, filename: string | null): boolean {
+  // Some platforms omit the name: refresh, since the refresh itself is cheap when nothing changed.
+  if (filename === null) return true;
+  const parts = filename.split(/[\\/]/);
+  const base = parts.at(-1) ?? '';
+  if (base === skillFileName) return true;
+  return eventType === 'rename' && parts.length <= 3 && !base.includes('.', 1);
+}
