@@ -30,7 +30,9 @@ export function buildNormalizedVariant(line: string): LineVariant | undefined {
   let index = 0;
   for (const ch of line) {
     const cp = ch.codePointAt(0)!;
-    const mapped = cp < 0x80 ? ch : isInvisible(cp) ? '' : (confusables[ch] ?? ch.normalize('NFKC'));
+    // Tag characters spell invisible ASCII (U+E0041 is an invisible "A"): read them as the text they hide.
+    const tag = cp >= 0xe0020 && cp <= 0xe007e ? String.fromCharCode(cp - 0xe0000) : undefined;
+    const mapped = cp < 0x80 ? ch : (tag ?? (isInvisible(cp) ? '' : (confusables[ch] ?? ch.normalize('NFKC'))));
     for (let k = 0; k < mapped.length; k += 1) origin.push(index);
     text += mapped;
     index += ch.length;
