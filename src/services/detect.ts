@@ -7,7 +7,7 @@ import { buildToken, TokenTable } from '../core/patterns/tokens.js';
 import type { DetectReport, SkillUse, Skipped, TranscriptFormat, TranscriptSession } from '../core/patterns/types.js';
 import { buildSkillUses } from '../core/patterns/uses.js';
 import { expandTranscriptPaths } from '../store/transcripts/expand-paths.js';
-import { readTranscriptFile } from '../store/transcripts/read-transcript.js';
+import { readTranscriptFiles } from '../store/transcripts/read-transcripts.js';
 
 export interface DetectOptions extends Omit<MineOptions, 'fingerprint'> {
   /** Transcript files, folders or globs. */
@@ -67,11 +67,8 @@ function displayPath(file: string, cwd: string): string {
 async function readSkillsDir(dir: string): Promise<ExistingSkill[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
   const files = entries.filter((e) => e.isFile() && e.name === 'SKILL.md').map((e) => join(e.parentPath ?? e.path, e.name));
-  return Promise.all(files.sort().map(async (file) => ({ name: basename(dirname(file)), text: await readFile(file, 'utf8') })));
-}
-
-function errorCode(error: unknown): string {
-  return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : 'error';
+  // A skill that cannot be read covers nothing; detection goes on without it.
+  return Promise.all(files.sort().map(async (file) => ({ name: basename(dirname(file)), text: await readFile(file, 'utf8').catch(() => '') })));
 }
 
 /**
@@ -87,22 +84,17 @@ export async function runDetect(options: DetectOptions): Promise<DetectReport> {
   if (expanded.truncated) skipped.push({ file: cwd, reason: 'directory walk stopped at its entry limit', count: 1 });
   const tokens = new SessionTokens(options.refine !== false);
   const uses: SkillUse[] = [];
-  for (const file of expanded.files) {
-    const shown = displayPath(file, cwd);
-    try {
-      const result = await readTranscriptFile(file, {
-        displayPath: shown,
-        refine: options.refine ?? defaultRefine,
-        ...(options.format === undefined ? {} : { format: options.format }),
-        ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
-        ...(options.maxDocumentBytes === undefined ? {} : { maxDocumentBytes: options.maxDocumentBytes }),
-      });
-      for (const session of result.sessions) tokens.add(session);
-      uses.push(...result.uses);
-      skipped.push(...result.skipped);
-    } catch (error) {
-      skipped.push({ file: shown, reason: `could not read the file (${errorCode(error)})`, count: 1 });
-    }
+  const files = readTranscriptFiles(expanded.files, {
+    refine: options.refine ?? defaultRefine,
+    displayPath: (file) => displayPath(file, cwd),
+    ...(options.format === undefined ? {} : { format: options.format }),
+    ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
+    ...(options.maxDocumentBytes === undefined ? {} : { maxDocumentBytes: options.maxDocumentBytes }),
+  });
+  for await (const result of files) {
+    for (const session of result.sessions) tokens.add(session);
+    uses.push(...result.uses);
+    skipped.push(...result.skipped);
   }
   const patterns = minePatterns({ sessions: tokens.sessions, vocabulary: tokens.table.names }, options);
   const existing = options.existingSkills ?? (options.skillsDir === undefined ? [] : await readSkillsDir(resolve(cwd, options.skillsDir)));

@@ -59,15 +59,16 @@ function renderStep(token: string, index: number, shapes: ReadonlyMap<string, st
   const shape = shapes?.get(token);
   const colon = token.indexOf(':');
   if (colon >= 0) return `${index + 1}. Run \`${token.slice(colon + 1)} …\` with \`${token.slice(0, colon)}\`.`;
-  const args = shape === undefined || shape === '' ? 'no arguments recorded' : `typical arguments: ${shape.split(',').map((k) => `\`${k}\``).join(', ')}`;
-  return `${index + 1}. Call ${renderToolLabel(token)} (${args}).`;
+  if (shape === undefined || shape === '') return `${index + 1}. Call ${renderToolLabel(token)}.`;
+  return `${index + 1}. Call ${renderToolLabel(token)} (typical arguments: ${shape.split(',').map((k) => `\`${k}\``).join(', ')}).`;
 }
 
 function buildFrontmatter(pattern: Pattern, name: string, profile: DraftProfile): Record<string, unknown> {
   const purpose = describeTools(pattern.tools);
   const whenToUse = stripAngles(`When a task needs you to ${purpose}, in this order.`);
+  const what = purpose.replace(/^./, (c) => c.toUpperCase());
   const description = stripAngles(
-    `Repeated procedure found in ${pattern.sessions} agent sessions: ${pattern.tools.join(' → ')}. ${whenToUse}`,
+    `${what} with the procedure ${pattern.tools.join(' → ')}, repeated in ${pattern.sessions} agent sessions. Use when a task needs you to ${purpose}.`,
   ).slice(0, maxDescription);
   const origin = { fingerprint: pattern.fingerprint, sessions: String(pattern.sessions), source: 'skillgarden detect' };
   if (profile === 'runtime') {

@@ -58,7 +58,7 @@ describe('draftPatterns', () => {
     const text = draftPatterns([pattern], [], { shapes })[0]?.draft?.text ?? '';
     expect(text).toContain('1. Call `Grep` (typical arguments: `path`, `pattern`).');
     expect(text).toContain('2. Call `Read` (typical arguments: `file_path`, `limit`).');
-    expect(text).toContain('3. Call `Edit` (no arguments recorded).');
+    expect(text).toContain('3. Call `Edit`.');
     expect(text).toContain('4. Run `npm …` with `Bash`.');
   });
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { expandTranscriptPaths } from '../../../src/store/transcripts/expand-paths.js';
+import { readTranscriptFiles } from '../../../src/store/transcripts/read-transcripts.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sg-expand-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -30,5 +31,18 @@ describe('expandTranscriptPaths', () => {
   it('stops a walk at its entry budget and says so', async () => {
     const result = await expandTranscriptPaths(['**/*.jsonl'], { cwd: dir, maxEntries: 2 });
     expect(result.truncated).toBe(true);
+  });
+});
+
+describe('readTranscriptFiles', () => {
+  it('yields a result per file and reports a file it cannot read instead of throwing', async () => {
+    const results = [];
+    for await (const result of readTranscriptFiles([join(dir, 'a/one.jsonl'), join(dir, 'gone.jsonl')], { displayPath: (f) => f.slice(dir.length + 1) })) {
+      results.push(result);
+    }
+    expect(results.map((r) => r.skipped)).toEqual([
+      [{ file: 'a/one.jsonl', reason: 'no sessions found', count: 1 }],
+      [{ file: 'gone.jsonl', reason: 'could not read the file (ENOENT)', count: 1 }],
+    ]);
   });
 });
