@@ -3,7 +3,7 @@ import { excerpt } from '../findings.js';
 import { findTrailerBlock, readBlockTrailers, splitGitLines, type TrailerBlockOptions } from './trailer-block.js';
 
 export type SkillAction = 'create' | 'patch' | 'edit' | 'delete' | 'write-file' | 'remove-file' | 'mark-stale'
-  | 'reactivate' | 'archive' | 'restore' | 'merge' | 'pin' | 'unpin' | 'adopt' | 'usage' | 'rollback';
+  | 'reactivate' | 'archive' | 'restore' | 'merge' | 'pin' | 'unpin' | 'adopt' | 'usage' | 'rollback' | 'curate';
 export type Actor = 'user' | 'agent' | 'curator';
 export type Source = 'foreground' | 'background';
 export interface Trailer { key: string; value: string }
@@ -20,7 +20,7 @@ export type { TrailerBlockOptions } from './trailer-block.js';
 
 export const skillActions: readonly SkillAction[] = [
   'create', 'patch', 'edit', 'delete', 'write-file', 'remove-file', 'mark-stale',
-  'reactivate', 'archive', 'restore', 'merge', 'pin', 'unpin', 'adopt', 'usage', 'rollback',
+  'reactivate', 'archive', 'restore', 'merge', 'pin', 'unpin', 'adopt', 'usage', 'rollback', 'curate',
 ];
 export const actors: readonly Actor[] = ['user', 'agent', 'curator'];
 export const sources: readonly Source[] = ['foreground', 'background'];
