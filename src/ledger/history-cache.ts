@@ -7,6 +7,8 @@ export interface HistoryCacheFile {
   version: 1;
   index: HistoryIndex;
   seen: string[];
+  /** `.git/shallow` when the index was built: a clone deepened since has history the cache lacks. */
+  shallow: string[];
 }
 
 export function historyCachePath(gitdir: string): string {
@@ -16,9 +18,9 @@ export function historyCachePath(gitdir: string): string {
 function isCacheFile(value: unknown): value is HistoryCacheFile {
   const file = value as Partial<HistoryCacheFile> | null;
   return (
-    typeof file === 'object' && file !== null && file.version === 1 && Array.isArray(file.seen) &&
+    typeof file === 'object' && file !== null && file.version === 1 && Array.isArray(file.seen) && Array.isArray(file.shallow) &&
     typeof file.index === 'object' && file.index !== null && file.index.version === 1 &&
-    typeof file.index.skills === 'object' && typeof file.index.head === 'string'
+    typeof file.index.skills === 'object' && typeof file.index.head === 'string' && typeof file.index.shallow === 'boolean'
   );
 }
 

@@ -2,6 +2,8 @@ import { orderParentsFirst } from '../core/ledger/commit-record.js';
 import { foldHistory } from '../core/ledger/history-fold.js';
 import { emptyHistoryIndex, type HistoryIndex } from '../core/ledger/history-index.js';
 import { normalizeSkillsRoot } from '../core/ledger/skill-paths.js';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { readGitDir } from './git-dir.js';
 import { readHistoryCache, writeHistoryCache, type HistoryCacheFile } from './history-cache.js';
 import { hasSystemGit } from './history-git.js';
@@ -36,9 +38,19 @@ export async function openHistoryWalker(dir: string, gitdir: string, backend: Hi
   return system ? { walker: systemGitWalker(dir), backend: 'system-git' } : { walker: isomorphicGitWalker(gitdir), backend: 'isomorphic-git' };
 }
 
-/** A cache to extend: same skills root, and its head an ancestor of the new one (not after a force-push). */
-async function usableCache(cache: HistoryCacheFile | null, root: string, head: string, walker: HistoryWalker): Promise<HistoryCacheFile | null> {
+/** The commits where a shallow clone's history is cut. */
+async function readShallowCommits(gitdir: string): Promise<Set<string>> {
+  const text = await readFile(join(gitdir, 'shallow'), 'utf8').catch(() => '');
+  return new Set(text.split('\n').map((line) => line.trim()).filter(Boolean));
+}
+
+/**
+ * A cache to extend: same skills root, same shallowness (a deepened clone has new history to fold),
+ * and its head an ancestor of the new one (not after a force-push).
+ */
+async function usableCache(cache: HistoryCacheFile | null, root: string, head: string, walker: HistoryWalker, shallow: string[]): Promise<HistoryCacheFile | null> {
   if (cache === null || cache.index.skillsRoot !== root || cache.index.head === null) return null;
+  if (cache.shallow.join() !== shallow.join()) return null;
   if (cache.index.head === head) return cache;
   return (await walker.isAncestor(cache.index.head, head)) ? cache : null;
 }
@@ -54,14 +66,15 @@ export async function readHistoryIndex(dir: string, options: HistoryIndexOptions
   const head = await walker.resolveHead(options.ref ?? 'HEAD');
   if (head === null) return { index: emptyHistoryIndex(root), update: 'rebuilt', folded: 0, backend };
   const useCache = options.cache !== false;
-  const cache = useCache ? await usableCache(await readHistoryCache(gitdir), root, head, walker) : null;
+  const shallow = await readShallowCommits(gitdir);
+  const cache = useCache ? await usableCache(await readHistoryCache(gitdir), root, head, walker, [...shallow].sort()) : null;
   if (cache?.index.head === head) return { index: cache.index, update: 'unchanged', folded: 0, backend };
   const seen = new Set(cache?.seen ?? []);
-  const commits = await walker.readCommits({ head, exclude: cache?.index.head ?? null, seen, skillsRoot: root });
+  const commits = await walker.readCommits({ head, exclude: cache?.index.head ?? null, seen, skillsRoot: root, shallow });
   const index = foldHistory(cache?.index ?? emptyHistoryIndex(root), orderParentsFirst(commits), head);
   if (useCache) {
     for (const commit of commits) seen.add(commit.oid);
-    await writeHistoryCache(gitdir, { version: 1, index, seen: [...seen] });
+    await writeHistoryCache(gitdir, { version: 1, index, seen: [...seen], shallow: [...shallow].sort() });
   }
   return { index, update: cache ? 'incremental' : 'rebuilt', folded: commits.length, backend };
 }

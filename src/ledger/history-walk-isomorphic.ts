@@ -89,6 +89,7 @@ async function collectCommits(ctx: WalkContext, range: WalkRange): Promise<Array
     if (visited.has(oid) || range.seen.has(oid) || oid === range.exclude) continue;
     visited.add(oid);
     const commit = await readCommitTree(ctx, oid);
+    if (range.shallow.has(oid)) commit.record.parents = []; // as git shows a shallow clone's cut
     found.push(commit);
     queue.push(...commit.record.parents);
   }
@@ -118,7 +119,8 @@ export function isomorphicGitWalker(gitdir: string): HistoryWalker {
         const parentTree = parent === undefined ? null : (await readCommitTree(ctx, parent)).tree;
         const before = parentTree === null ? null : await findRootTree(ctx, parentTree, range.skillsRoot);
         const after = await findRootTree(ctx, tree, range.skillsRoot);
-        commits.push({ ...record, changes: await diffTrees(ctx, before, after, range.skillsRoot) });
+        const changes = await diffTrees(ctx, before, after, range.skillsRoot);
+        commits.push(range.shallow.has(record.oid) ? { ...record, changes, boundary: true } : { ...record, changes });
       }
       return commits;
     },

@@ -56,7 +56,8 @@ export function systemGitWalker(dir: string): HistoryWalker {
     async readCommits(range) {
       const args = ['log', '--no-renames', '--diff-merges=first-parent', '--name-status', '-z', commitFormat];
       const output = await runGitChecked(dir, [...args, ...rangeArgs(range)]);
-      return parseNameStatusLog(output);
+      // git itself shows a cut commit without parents.
+      return parseNameStatusLog(output).map((c) => (range.shallow.has(c.oid) ? { ...c, boundary: true } : c));
     },
     async readLog(head, limit) {
       const args = ['log', '-z', commitFormat, ...(limit === undefined ? [] : [`--max-count=${limit}`]), head, '--'];

@@ -7,6 +7,8 @@ export interface WalkRange {
   /** Commits folded before; the isomorphic-git walker stops at them. */
   seen: ReadonlySet<string>;
   skillsRoot: string;
+  /** A shallow clone's cut (`.git/shallow`): these commits' parents are missing. */
+  shallow: ReadonlySet<string>;
 }
 
 /** One way to read history: the system git (fast) or isomorphic-git (always there). */

@@ -164,6 +164,24 @@ describe('history index walkers and cache', () => {
     expect(next.index).toEqual(await cold(repo, { backend }));
   });
 
+  it.each(backends)('claims no provenance from before a shallow clone\'s cut, and rebuilds once deepened (%s)', async (backend) => {
+    const origin = newRepo();
+    origin.write('skills/old/SKILL.md', skill('old')).ledger('skill(create): old', { action: 'create', skills: ['old'], actor: 'agent', source: 'background' });
+    origin.write('skills/new/SKILL.md', skill('new')).ledger('skill(create): new', { action: 'create', skills: ['new'], actor: 'agent', source: 'background' });
+    const clone = newRepo();
+    clone.git('fetch', '-q', '--depth=1', `file://${origin.dir}`, 'main');
+    clone.git('reset', '-q', '--hard', 'FETCH_HEAD');
+    const shallow = await readHistoryIndex(clone.dir, { backend });
+    expect(shallow.index.shallow).toBe(true);
+    expect(shallow.index.skills.old).toMatchObject({ provenance: 'user', created: { actor: 'user', action: null } });
+    expect(shallow.index.skills.new?.provenance).toBe('user');
+    clone.git('fetch', '-q', '--unshallow', `file://${origin.dir}`, 'main');
+    const deep = await readHistoryIndex(clone.dir, { backend });
+    expect(deep.update).toBe('rebuilt');
+    expect(deep.index.shallow).toBe(false);
+    expect(deep.index.skills.old?.provenance).toBe('agent');
+  });
+
   it('rebuilds when the cache file is corrupt', async () => {
     const repo = buildBusyRepo();
     repo.write('.git/skillgarden/history-index.json', '{"version": 1, "index": ');

@@ -16,6 +16,8 @@ export interface PathChange {
 
 export interface HistoryCommit extends CommitRecord {
   changes: PathChange[];
+  /** A shallow clone's cut: the parents are missing, so what it "adds" was there before it. */
+  boundary?: boolean;
 }
 
 /** ISO-8601 in UTC, to the second, as the rest of skillgarden writes times. */

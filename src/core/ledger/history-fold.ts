@@ -39,7 +39,8 @@ function groupSkillFiles(changes: readonly PathChange[], root: string): Map<stri
 }
 
 function createSkill(state: FoldState, ctx: CommitContext, at: SkillFolder): void {
-  const { actor, source, action } = ctx.trailers;
+  // At a shallow cut the commit did not create what it shows: nothing is known, so nothing is claimed.
+  const { actor, source, action } = ctx.commit.boundary ? { actor: 'user' as const, source: undefined, action: undefined } : ctx.trailers;
   state.skills.set(at.name, {
     name: at.name,
     folder: at.folder,
@@ -143,6 +144,7 @@ export function foldHistory(index: HistoryIndex, commits: readonly HistoryCommit
     skillsRoot: index.skillsRoot,
     head,
     commits: index.commits + commits.length,
+    shallow: index.shallow || commits.some((c) => c.boundary === true),
     skills: Object.fromEntries(sorted),
   };
 }

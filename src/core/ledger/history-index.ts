@@ -42,10 +42,15 @@ export interface HistoryIndex {
   head: string | null;
   /** Commits folded so far. */
   commits: number;
+  /**
+   * History is cut (a shallow clone, as CI checks out by default): skills from before the cut
+   * have an unknown creation and count as `user`, the provenance the curator never touches.
+   */
+  shallow: boolean;
   /** By skill name, sorted. */
   skills: Record<string, SkillHistory>;
 }
 
 export function emptyHistoryIndex(skillsRoot: string): HistoryIndex {
-  return { version: 1, skillsRoot, head: null, commits: 0, skills: {} };
+  return { version: 1, skillsRoot, head: null, commits: 0, shallow: false, skills: {} };
 }
