@@ -1,3 +1,4 @@
+import type { IndexCache } from './index-file.js';
 import type { Author } from './ledger.js';
 import type { ObjectStore } from './object-store.js';
 
@@ -9,6 +10,8 @@ export interface CommitContext {
   lockTimeoutMs: number;
   now: () => Date;
   defaultAuthor: () => Promise<Pick<Author, 'name' | 'email'>>;
+  /** The last index this process read or wrote (mutable). */
+  indexCache: IndexCache;
   /** Test seam: called at named points of a commit (a crash test kills the process there). */
   onStage?: (stage: CommitStage) => void | Promise<void>;
 }

@@ -23,7 +23,7 @@ export interface ObjectStore {
   readBlob(oid: string): Promise<Uint8Array>;
   readCommit(oid: string): Promise<CommitInfo>;
   writeBlob(content: Uint8Array): Promise<string>;
-  /** Entries in any order; the store sorts them as git does. */
+  /** Entries already in git's order (`sortTreeEntries`); `withTreeCache` guarantees it. */
   writeTree(entries: readonly TreeEntry[]): Promise<string>;
   writeCommit(commit: NewCommit): Promise<string>;
   close(): Promise<void>;
@@ -33,9 +33,15 @@ export const folderMode = '040000';
 
 /** Git sorts tree entries as if folder names ended in `/`. */
 export function sortTreeEntries(entries: readonly TreeEntry[]): TreeEntry[] {
-  const key = (entry: TreeEntry) => Buffer.from(entry.mode === folderMode ? `${entry.name}/` : entry.name, 'utf8');
-  return entries.slice().sort((a, b) => Buffer.compare(key(a), key(b)));
+  const keyed = entries.map((entry) => ({ entry, key: entry.mode === folderMode ? `${entry.name}/` : entry.name }));
+  // For ASCII names, string order is byte order and far cheaper than
+  // comparing Buffers (a 10,000-entry folder is sorted on every commit under it).
+  if (keyed.every((k) => asciiOnly.test(k.key))) return keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map((k) => k.entry);
+  const bytes = keyed.map((k) => ({ entry: k.entry, key: Buffer.from(k.key, 'utf8') }));
+  return bytes.sort((a, b) => Buffer.compare(a.key, b.key)).map((k) => k.entry);
 }
+
+const asciiOnly = /^[\x00-\x7f]*$/;
 
 /** Git's `+hhmm` from a `Date#getTimezoneOffset`-style minute count. */
 export function formatTimezone(offsetMinutes: number): string {

@@ -36,6 +36,7 @@ export async function openGitLedger(dir: string, options: OpenLedgerOptions = {}
     gitdir,
     store,
     lockTimeoutMs: options.lockTimeoutMs ?? 10_000,
+    indexCache: {},
     now: options.now ?? (() => new Date()),
     defaultAuthor: async () => options.author ?? (await readConfiguredAuthor(gitdir)),
     ...(options.onStage ? { onStage: options.onStage } : {}),

@@ -24,7 +24,11 @@ export async function readWorktreeFile(dir: string, path: string): Promise<Workt
   return { kind: 'file', oid: hashBlob(await readFile(full)), executable: (info.mode & 0o100) !== 0 };
 }
 
-/** Temp file in the same folder, fsync, rename: a reader sees the old file or the new one. */
+/**
+ * Temp file in the same folder, then a rename: a reader sees the old file or
+ * the new one. Not fsynced, as git does not fsync checkouts: the content is
+ * safe in the commit, and `git restore` rebuilds the file after a power cut.
+ */
 export async function writeWorktreeFile(dir: string, path: string, content: Uint8Array, executable: boolean): Promise<BigIntStats> {
   const full = join(dir, path);
   await mkdir(dirname(full), { recursive: true });
@@ -33,7 +37,6 @@ export async function writeWorktreeFile(dir: string, path: string, content: Uint
   try {
     await handle.writeFile(content);
     await handle.chmod(executable ? 0o755 : 0o644);
-    await handle.sync();
   } finally {
     await handle.close();
   }

@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SkillgardenError, isSkillgardenError } from '../core/errors.js';
 import { checkClean, checkExpected } from './check-touched-paths.js';
 import type { CommitContext } from './commit-context.js';
-import { applyIndexChanges, buildIndexEntry, parseIndex, serializeIndex } from './git-index.js';
+import { applyIndexChanges, buildIndexEntry } from './git-index.js';
+import { readIndexFile, writeIndexFile } from './index-file.js';
 import type { IndexEntry } from './git-index.js';
 import type { Author, CommitOptions, CommitResult } from './ledger.js';
 import { acquireLock, backoffMs, sleep } from './lock-file.js';
@@ -49,13 +49,13 @@ export async function writeCommit(ctx: CommitContext, options: CommitOptions): P
         await sleep(backoffMs(attempt));
         continue;
       }
-      const index = await readIndex(ctx.gitdir);
+      const index = await readIndexFile(ctx.gitdir, ctx.indexCache);
       await checkClean(ctx.dir, changes, before, index);
       await locks.ref.commit(`${commit}\n`);
       await appendReflogs(ctx.gitdir, [branch, 'HEAD'], { before: parent, after: commit, who: identity(author), message: `commit: ${options.message}` });
       await ctx.onStage?.('ref-updated');
       const entries = await updateWorktree(ctx.dir, changes);
-      await locks.index.commit(serializeIndex(applyIndexChanges(index, entries)));
+      await writeIndexFile(ctx.gitdir, locks.index, applyIndexChanges(index, entries), ctx.indexCache);
       return { commit, attempts: attempt };
     } finally {
       await locks.ref.release();
@@ -77,7 +77,7 @@ async function buildCommit(ctx: CommitContext, input: BuildInput) {
   const before = await lookupPaths(ctx.store, tree, input.changes.map((c) => c.path));
   checkExpected(input.changes, before);
   // Fail fast, before any object is written; repeated under the locks.
-  await checkClean(ctx.dir, input.changes, before, await readIndex(ctx.gitdir));
+  await checkClean(ctx.dir, input.changes, before, await readIndexFile(ctx.gitdir, ctx.indexCache));
   const edits = new Map(input.changes.map((c) => [c.path, c.oid === null ? null : { oid: c.oid, mode: c.mode }]));
   const newTree = await editTree(ctx.store, tree, edits);
   const parents = input.parent ? [input.parent] : [];
@@ -103,15 +103,6 @@ async function takeLocks(ctx: CommitContext, branch: string): Promise<{ index: H
     await index.release();
     throw error;
   }
-}
-
-async function readIndex(gitdir: string) {
-  const path = join(gitdir, 'index');
-  const buffer = await readFile(path).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return Buffer.alloc(0);
-    throw error;
-  });
-  return parseIndex(buffer, path);
 }
 
 async function updateWorktree(dir: string, changes: readonly PreparedChange[]): Promise<Map<string, IndexEntry | null>> {

@@ -1,0 +1,90 @@
+/**
+ * Ledger commit latency per backend and repository size.
+ * Run: npx tsx bench/ledger-commit.ts [sizes=100,1000,10000] [commits=60]
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { LedgerBackend } from '../src/ledger/ledger.js';
+import { openLedger } from '../src/ledger/open-ledger.js';
+
+export const backends: LedgerBackend[] = ['isomorphic-git', 'system-git'];
+export const author = { name: 'Bench', email: 'bench@example.com', timestamp: 1_780_000_000, timezoneOffset: 0 };
+
+/** A repository with `skills` skill folders (SKILL.md + a reference each), committed by plain git. */
+export function generateRepo(skills: number): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), `skillgarden-bench-${skills}-`));
+  const run = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
+  run('init', '-q', '-b', 'main');
+  run('config', 'user.name', 'Bench');
+  run('config', 'user.email', 'bench@example.com');
+  run('config', 'gc.auto', '0');
+  for (let i = 0; i < skills; i += 1) {
+    mkdirSync(join(dir, 'skills', `skill-${i}`, 'references'), { recursive: true });
+    writeFileSync(join(dir, 'skills', `skill-${i}`, 'SKILL.md'), `---\nname: skill-${i}\ndescription: Skill number ${i}.\n---\n\n# Skill ${i}\n`);
+    writeFileSync(join(dir, 'skills', `skill-${i}`, 'references', 'notes.md'), `Notes for ${i}\n`);
+  }
+  run('add', '-A');
+  run('commit', '-q', '-m', 'seed');
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = values.slice().sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+export const fmt = (ms: number) => ms.toFixed(1).padStart(7);
+
+interface Sample {
+  total: number;
+  build: number;
+  locked: number;
+  finish: number;
+}
+
+async function benchCommits(dir: string, backend: LedgerBackend, commits: number): Promise<Sample[]> {
+  let marks: Record<string, number> = {};
+  const ledger = await openLedger(dir, { backend, onStage: (stage) => void (marks[stage] = performance.now()) });
+  const skills = (await ledger.listFiles('skills')).filter((f) => f.path.endsWith('SKILL.md')).length;
+  const samples: Sample[] = [];
+  for (let i = 0; i < commits + 3; i += 1) {
+    const path = `skills/skill-${(i * 7919) % skills}/SKILL.md`;
+    marks = {};
+    const start = performance.now();
+    await ledger.commit({ message: `skill(patch): ${backend} ${i}`, changes: [{ path, content: `---\nname: x\ndescription: ${backend} ${i}\n---\n` }], author });
+    const end = performance.now();
+    const objects = marks['objects-written'] ?? start;
+    const ref = marks['ref-updated'] ?? end;
+    // The first commits warm caches and the JIT; they are not what a long-lived process sees.
+    if (i >= 3) samples.push({ total: end - start, build: objects - start, locked: ref - objects, finish: end - ref });
+  }
+  await ledger.close();
+  return samples;
+}
+
+async function main(): Promise<void> {
+  const sizes = (process.argv[2] ?? '100,1000,10000').split(',').map(Number);
+  const commits = Number(process.argv[3] ?? 60);
+  console.log(`ledger commit: ${commits} single-file patches per backend; ms; build = read head + dirty check + objects, locked = locks + ref, finish = working tree + index`);
+  console.log(`${'skills'.padStart(7)} ${'backend'.padEnd(15)} ${'p50'.padStart(7)} ${'p95'.padStart(7)} ${'build50'.padStart(7)} ${'lock50'.padStart(7)} ${'finish50'.padStart(8)} ${'commits/s'.padStart(9)}`);
+  for (const size of sizes) {
+    const repo = generateRepo(size);
+    try {
+      for (const backend of backends) {
+        const samples = await benchCommits(repo.dir, backend, commits);
+        const totals = samples.map((s) => s.total);
+        const sum = totals.reduce((a, b) => a + b, 0);
+        console.log(
+          `${String(size).padStart(7)} ${backend.padEnd(15)} ${fmt(percentile(totals, 50))} ${fmt(percentile(totals, 95))} ${fmt(percentile(samples.map((s) => s.build), 50))} ${fmt(percentile(samples.map((s) => s.locked), 50))} ${fmt(percentile(samples.map((s) => s.finish), 50)).padStart(8)} ${((1000 * samples.length) / sum).toFixed(0).padStart(9)}`,
+        );
+      }
+    } finally {
+      repo.cleanup();
+    }
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();
