@@ -1,0 +1,54 @@
+/**
+ * Rollback latency per backend and repository size: patch N skills, then roll
+ * each patch back, newest first (every rollback is a real revert commit).
+ * Run: npx tsx bench/ledger-rollback.ts [sizes=100,1000,10000] [rollbacks=30]
+ */
+import type { LedgerBackend } from '../src/ledger/ledger.js';
+import { openLedger } from '../src/ledger/open-ledger.js';
+import { author, backends, fmt, generateRepo, percentile } from './ledger-commit.js';
+
+async function benchRollbacks(dir: string, backend: LedgerBackend, count: number): Promise<number[]> {
+  const ledger = await openLedger(dir, { backend });
+  const skills = (await ledger.listFiles('skills')).filter((f) => f.path.endsWith('SKILL.md')).length;
+  const commits: string[] = [];
+  for (let i = 0; i < count + 3; i += 1) {
+    const skill = `skills/skill-${(i * 7919) % skills}`;
+    const changes = [
+      { path: `${skill}/SKILL.md`, content: `---\nname: x\ndescription: patched ${backend} ${i}\n---\n` },
+      { path: `${skill}/references/extra-${i}.md`, content: `extra ${i}\n` },
+    ];
+    const message = `skill(patch): skill — bench ${i}\n\nSkill-Action: patch\nSkill-Name: skill-${i}\nSkill-Actor: agent\n`;
+    commits.push((await ledger.commit({ message, changes, author })).commit);
+  }
+  const times: number[] = [];
+  for (const [i, commit] of commits.reverse().entries()) {
+    const start = performance.now();
+    const result = await ledger.rollback({ commit }, { author });
+    if (result.status !== 'reverted') throw new Error(`expected a revert of ${commit}`);
+    // The first rollbacks warm caches and the JIT.
+    if (i >= 3) times.push(performance.now() - start);
+  }
+  await ledger.close();
+  return times;
+}
+
+async function main(): Promise<void> {
+  const sizes = (process.argv[2] ?? '100,1000,10000').split(',').map(Number);
+  const count = Number(process.argv[3] ?? 30);
+  console.log(`ledger rollback: ${count} rollbacks of 2-file patches per backend; ms`);
+  console.log(`${'skills'.padStart(7)} ${'backend'.padEnd(15)} ${'p50'.padStart(7)} ${'p95'.padStart(7)} ${'rollbacks/s'.padStart(11)}`);
+  for (const size of sizes) {
+    const repo = generateRepo(size);
+    try {
+      for (const backend of backends) {
+        const times = await benchRollbacks(repo.dir, backend, count);
+        const rate = (1000 * times.length) / times.reduce((a, b) => a + b, 0);
+        console.log(`${String(size).padStart(7)} ${backend.padEnd(15)} ${fmt(percentile(times, 50))} ${fmt(percentile(times, 95))} ${rate.toFixed(0).padStart(11)}`);
+      }
+    } finally {
+      repo.cleanup();
+    }
+  }
+}
+
+await main();
