@@ -4,7 +4,7 @@ import { defaultSkillsDir } from '../core/layout.js';
 import { findClosestNames } from '../core/registry/closest-names.js';
 import { buildForkSpec, renderInlineLoad, renderSkillContent } from '../core/registry/load-content.js';
 import { compilePathMatcher, normalizeTouchedPath, type PathMatcher } from '../core/registry/path-match.js';
-import { buildReminder, planIndex, type ReminderOptions } from '../core/registry/reminder.js';
+import { buildReminder, planIndex, rankEntries, type ReminderOptions } from '../core/registry/reminder.js';
 import { parseSlashCommand } from '../core/registry/slash-command.js';
 import { buildToolDescription } from '../core/registry/tool-description.js';
 import type { RegistryEntry, UsageCounters, UsageKind } from '../core/registry/types.js';
@@ -92,7 +92,7 @@ export class SkillRegistry {
 
   /** Every served skill, best usage score first. */
   list(): RegistryEntry[] {
-    return planIndex({ entries: this.allEntries(), totals: this.totals, now: this.now(), awake: new Set(this.allNames()) });
+    return rankEntries(this.cache.entries(), this.totals, this.now());
   }
 
   /** By canonical name or by its frontmatter alias. */

@@ -32,14 +32,20 @@ export interface IndexPlanInput {
  * inactive, not dormant, best usage score first (name breaks ties).
  */
 export function planIndex(input: IndexPlanInput): RegistryEntry[] {
-  const ranked: { entry: RegistryEntry; score: number }[] = [];
+  const eligible: RegistryEntry[] = [];
   for (const entry of input.entries) {
     if (!entry.userInvocable || !entry.modelInvocable) continue;
     if (entry.paths.length > 0 && !input.awake.has(entry.name)) continue;
-    const counters = input.totals.get(entry.name);
-    if (isInactive(counters, input.now, { pinned: entry.pinned })) continue;
-    ranked.push({ entry, score: computeUsageScore(counters, input.now) });
+    if (isInactive(input.totals.get(entry.name), input.now, { pinned: entry.pinned })) continue;
+    eligible.push(entry);
   }
+  return rankEntries(eligible, input.totals, input.now);
+}
+
+/** Best usage score first; the name breaks ties so the order is stable. */
+export function rankEntries(entries: Iterable<RegistryEntry>, totals: ReadonlyMap<string, UsageCounters>, now: Date): RegistryEntry[] {
+  const ranked: { entry: RegistryEntry; score: number }[] = [];
+  for (const entry of entries) ranked.push({ entry, score: computeUsageScore(totals.get(entry.name), now) });
   return ranked
     .sort((a, b) => b.score - a.score || (a.entry.name < b.entry.name ? -1 : a.entry.name > b.entry.name ? 1 : 0))
     .map((r) => r.entry);
