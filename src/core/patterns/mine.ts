@@ -1,8 +1,12 @@
-import { buildFingerprint } from './fingerprint.js';
-import { countWindows, packSessions } from './count-windows.js';
-import { orderCandidates, type Candidate, type CandidateOrder } from './order-candidates.js';
-import { collapseRuns } from './tokens.js';
-import type { Pattern } from './types.js';
+import { buildFingerprint } from "./fingerprint.js";
+import { countWindows, packSessions } from "./count-windows.js";
+import {
+  orderCandidates,
+  type Candidate,
+  type CandidateOrder,
+} from "./order-candidates.js";
+import { collapseRuns } from "./tokens.js";
+import type { Pattern } from "./types.js";
 
 export interface MineOptions {
   /** A sequence is a candidate when seen in at least this many sessions (3). */
@@ -28,7 +32,10 @@ export interface MineInput {
   vocabulary: readonly string[];
 }
 
-export function buildJaccard(a: readonly number[], b: readonly number[]): number {
+export function buildJaccard(
+  a: readonly number[],
+  b: readonly number[],
+): number {
   const setA = new Set(a);
   const setB = new Set(b);
   let shared = 0;
@@ -36,11 +43,18 @@ export function buildJaccard(a: readonly number[], b: readonly number[]): number
   return shared / (setA.size + setB.size - shared);
 }
 
-function selectDistinct(candidates: Iterable<Candidate>, threshold: number, limit: number): Candidate[] {
+function selectDistinct(
+  candidates: Iterable<Candidate>,
+  threshold: number,
+  limit: number,
+): Candidate[] {
   const kept: Candidate[] = [];
   for (const candidate of candidates) {
     if (kept.length >= limit) break;
-    if (kept.every((other) => buildJaccard(candidate.ids, other.ids) < threshold)) kept.push(candidate);
+    if (
+      kept.every((other) => buildJaccard(candidate.ids, other.ids) < threshold)
+    )
+      kept.push(candidate);
   }
   return kept;
 }
@@ -57,25 +71,64 @@ function roundScore(value: number): number {
  * `confidence = min(1, ln(freq)/ln(3)) × (1 − max Jaccard with the other patterns)`.
  * Ordered by confidence, then sessions.
  */
-export function minePatterns(input: MineInput, options: MineOptions = {}): Pattern[] {
+export function minePatterns(
+  input: MineInput,
+  options: MineOptions = {},
+): Pattern[] {
   const minSessions = Math.max(1, options.minSessions ?? 3);
-  const sessions = options.collapseRuns === false ? input.sessions : input.sessions.map((s) => collapseRuns(s));
+  const sessions =
+    options.collapseRuns === false
+      ? input.sessions
+      : input.sessions.map((s) => collapseRuns(s));
   const packed = packSessions(sessions);
-  const levels = countWindows(packed, { minSessions, maxLength: options.maxLength ?? 8 });
-  const candidates = orderCandidates({ levels, vocabulary: input.vocabulary, packed, minLength: options.minLength ?? 2 }, options.order ?? 'surprise');
-  const kept = selectDistinct(candidates, options.jaccardThreshold ?? 0.7, options.limit ?? 100);
+  const levels = countWindows(packed, {
+    minSessions,
+    maxLength: options.maxLength ?? 8,
+  });
+  const candidates = orderCandidates(
+    {
+      levels,
+      vocabulary: input.vocabulary,
+      packed,
+      minLength: options.minLength ?? 2,
+    },
+    options.order ?? "surprise",
+  );
+  const kept = selectDistinct(
+    candidates,
+    options.jaccardThreshold ?? 0.7,
+    options.limit ?? 100,
+  );
   const fingerprint = options.fingerprint ?? buildFingerprint;
   const patterns = kept.map((candidate) => {
-    const overlap = Math.max(0, ...kept.filter((o) => o !== candidate).map((o) => buildJaccard(candidate.ids, o.ids)));
-    const tools = candidate.ids.map((id) => input.vocabulary[id] ?? '');
+    const overlap = Math.max(
+      0,
+      ...kept
+        .filter((o) => o !== candidate)
+        .map((o) => buildJaccard(candidate.ids, o.ids)),
+    );
+    const tools = candidate.ids.map((id) => input.vocabulary[id] ?? "");
     const support = Math.min(1, Math.log(candidate.sessions) / Math.log(3));
-    return { tools, sessions: candidate.sessions, confidence: roundScore(support * (1 - overlap)), fingerprint: fingerprint(tools) };
+    return {
+      tools,
+      sessions: candidate.sessions,
+      confidence: roundScore(support * (1 - overlap)),
+      fingerprint: fingerprint(tools),
+    };
   });
-  return patterns.sort((a, b) => b.confidence - a.confidence || b.sessions - a.sessions || (a.fingerprint < b.fingerprint ? -1 : 1));
+  return patterns.sort(
+    (a, b) =>
+      b.confidence - a.confidence ||
+      b.sessions - a.sessions ||
+      (a.fingerprint < b.fingerprint ? -1 : 1),
+  );
 }
 
 /** Convenience for tests and small inputs: sessions as token strings. */
-export function minePatternsFromTokens(sessions: readonly (readonly string[])[], options: MineOptions = {}): Pattern[] {
+export function minePatternsFromTokens(
+  sessions: readonly (readonly string[])[],
+  options: MineOptions = {},
+): Pattern[] {
   const ids = new Map<string, number>();
   const vocabulary: string[] = [];
   const intern = (token: string) => {
@@ -87,5 +140,8 @@ export function minePatternsFromTokens(sessions: readonly (readonly string[])[],
     }
     return id;
   };
-  return minePatterns({ sessions: sessions.map((s) => Int32Array.from(s, intern)), vocabulary }, options);
+  return minePatterns(
+    { sessions: sessions.map((s) => Int32Array.from(s, intern)), vocabulary },
+    options,
+  );
 }
