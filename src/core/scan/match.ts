@@ -95,21 +95,47 @@ interface CompiledRule {
   triggers: string[] | undefined;
 }
 
-const compiledCache = new WeakMap<readonly ThreatRule[], CompiledRule[]>();
+interface TriggerSet {
+  pattern: RegExp;
+  /** For each trigger, every trigger it contains (itself included). */
+  contained: Map<string, string[]>;
+}
+
+interface CompiledTable {
+  rules: CompiledRule[];
+  triggers: TriggerSet;
+}
+
+const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+function buildTriggerSet(rules: readonly CompiledRule[]): TriggerSet {
+  const all = [...new Set(rules.flatMap((r) => r.triggers ?? []))].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
+  const contained = new Map(all.map((t) => [t, all.filter((u) => t.includes(u))]));
+  // An empty alternation would match everywhere; `(?!)` never matches.
+  const source = all.length > 0 ? all.map(escapeRegex).join('|') : '(?!)';
+  return { pattern: new RegExp(source, 'g'), contained };
+}
+
+const compiledCache = new WeakMap<readonly ThreatRule[], CompiledTable>();
 
 /** Rules are compiled once per rule table and reused for every file. */
-function compiledRules(rules: readonly ThreatRule[]): CompiledRule[] {
-  let compiled = compiledCache.get(rules);
-  if (!compiled) {
-    compiled = rules.map((rule) => ({
-      rule,
-      whole: compileLineRegex(rule.pattern),
-      perLine: new RegExp(rule.pattern.source, `${rule.pattern.flags}g`),
-      triggers: rule.triggers ?? deriveTriggers(rule.pattern),
-    }));
-    compiledCache.set(rules, compiled);
+function compileTable(rules: readonly ThreatRule[]): CompiledTable {
+  let table = compiledCache.get(rules);
+  if (!table) {
+    const compiled = compileEach(rules);
+    table = { rules: compiled, triggers: buildTriggerSet(compiled) };
+    compiledCache.set(rules, table);
   }
-  return compiled;
+  return table;
+}
+
+function compileEach(rules: readonly ThreatRule[]): CompiledRule[] {
+  return rules.map((rule) => ({
+    rule,
+    whole: compileLineRegex(rule.pattern),
+    perLine: new RegExp(rule.pattern.source, `${rule.pattern.flags}g`),
+    triggers: rule.triggers ?? deriveTriggers(rule.pattern),
+  }));
 }
 
 function lineIndexOf(lineStarts: readonly number[], offset: number): number {
@@ -123,17 +149,43 @@ function lineIndexOf(lineStarts: readonly number[], offset: number): number {
   return lo;
 }
 
-/** Lines (0-based) on which at least one trigger occurs, ascending. */
-function candidateLines(lower: string, triggers: readonly string[], lineStarts: readonly number[]): number[] {
-  const found = new Set<number>();
-  for (const trigger of triggers) {
-    for (let at = lower.indexOf(trigger); at >= 0; ) {
-      const index = lineIndexOf(lineStarts, at);
-      found.add(index);
-      const next = lineStarts[index + 1];
-      at = next === undefined ? -1 : lower.indexOf(trigger, next);
+/** Lower-cases ASCII only, so offsets in the result are offsets in the text (full `toLowerCase` can change lengths). */
+function lowerAscii(text: string): string {
+  return text.replace(/[A-Z]+/g, (run) => run.toLowerCase());
+}
+
+/** Past this many candidate lines a rule is cheaper to run once over the whole text. */
+const WHOLE_TEXT_SHARE = 8;
+
+/**
+ * Finds every trigger of every rule in one regex pass over the lower-cased
+ * text (one pass is ~8x cheaper than an indexOf per trigger). The pass
+ * advances one character at a time so overlapping triggers are all seen; a
+ * trigger that starts where a longer one matched is its substring, credited
+ * through `contained`.
+ */
+function indexTriggers(scan: RawScan, set: TriggerSet): Map<string, number[]> {
+  const lines = new Map<string, number[]>();
+  const { pattern, contained } = set;
+  let line = 0;
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(scan.lower); m; m = pattern.exec(scan.lower)) {
+    pattern.lastIndex = m.index + 1;
+    while (line + 1 < scan.lineStarts.length && scan.lineStarts[line + 1]! <= m.index) line += 1;
+    for (const trigger of contained.get(m[0]) ?? [m[0]]) {
+      const list = lines.get(trigger);
+      if (!list) lines.set(trigger, [line]);
+      else if (list[list.length - 1] !== line) list.push(line);
     }
   }
+  return lines;
+}
+
+/** Lines on which at least one trigger occurs, ascending; undefined means "run over the whole text". */
+function candidateLines(scan: RawScan, triggers: readonly string[]): number[] | undefined {
+  const found = new Set<number>();
+  for (const trigger of triggers) for (const line of scan.triggerLines.get(trigger) ?? []) found.add(line);
+  if (found.size > Math.max(64, scan.lines.length / WHOLE_TEXT_SHARE)) return undefined;
   return [...found].sort((a, b) => a - b);
 }
 
@@ -143,6 +195,8 @@ interface RawScan {
   lineStarts: readonly number[];
   seen: Map<number, Set<string>>;
   comments: ReadonlySet<number>;
+  lower: string;
+  triggerLines: Map<string, number[]>;
   out: ScanFinding[];
 }
 
@@ -169,17 +223,18 @@ function execAll(pattern: RegExp, text: string, onMatch: (m: RegExpExecArray) =>
  * rule without runs once over the whole text. At most one finding per rule
  * per line.
  */
-function scanRaw(scan: RawScan, text: string, rules: readonly ThreatRule[]): void {
-  const lower = text.toLowerCase();
-  for (const { rule, whole, perLine, triggers } of compiledRules(rules)) {
-    if (!triggers) {
+function scanRaw(scan: RawScan, text: string, table: CompiledTable): void {
+  scan.triggerLines = indexTriggers(scan, table.triggers);
+  for (const { rule, whole, perLine, triggers } of table.rules) {
+    const candidates = triggers ? candidateLines(scan, triggers) : undefined;
+    if (!candidates) {
       execAll(whole, text, (m) => {
         const index = lineIndexOf(scan.lineStarts, m.index);
         record(scan, rule, index, m.index - scan.lineStarts[index]! + 1, m[0]);
       });
       continue;
     }
-    for (const index of candidateLines(lower, triggers, scan.lineStarts)) {
+    for (const index of candidates) {
       execAll(perLine, scan.lines[index]!, (m) => record(scan, rule, index, m.index + 1, m[0]));
     }
   }
@@ -225,8 +280,8 @@ export function scanSkillText(text: string, options: ScanTextOptions): ScanFindi
     offset += line.length + 1;
   }
   const comments = findCommentLines(options.file, lines);
-  const scan: RawScan = { file: options.file, lines, lineStarts, seen: new Map(), comments, out: [] };
-  scanRaw(scan, unified, rules);
+  const scan: RawScan = { file: options.file, lines, lineStarts, seen: new Map(), comments, lower: lowerAscii(unified), triggerLines: new Map(), out: [] };
+  scanRaw(scan, unified, compileTable(rules));
   const { out, seen } = scan;
   lines.forEach((lineText, i) => {
     const ctx = { file: options.file, line: i + 1, text: lineText, comment: comments.has(i + 1) };
