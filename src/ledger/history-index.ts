@@ -1,4 +1,4 @@
-import { orderParentsFirst } from '../core/ledger/commit-record.js';
+import { orderParentsFirst, type HistoryCommit } from '../core/ledger/commit-record.js';
 import { foldHistory } from '../core/ledger/history-fold.js';
 import { emptyHistoryIndex, type HistoryIndex } from '../core/ledger/history-index.js';
 import { normalizeSkillsRoot } from '../core/ledger/skill-paths.js';
@@ -9,7 +9,7 @@ import { readHistoryCache, writeHistoryCache, type HistoryCacheFile } from './hi
 import { hasSystemGit } from './history-git.js';
 import { isomorphicGitWalker } from './history-walk-isomorphic.js';
 import { systemGitWalker } from './history-walk-system.js';
-import type { HistoryBackend, HistoryWalker } from './history-walker.js';
+import type { HistoryBackend, HistoryWalker, WalkRange } from './history-walker.js';
 
 export interface HistoryIndexOptions {
   /** The skills root, repository-relative (default `skills`). */
@@ -44,15 +44,29 @@ async function readShallowCommits(gitdir: string): Promise<Set<string>> {
   return new Set(text.split('\n').map((line) => line.trim()).filter(Boolean));
 }
 
-/**
- * A cache to extend: same skills root, same shallowness (a deepened clone has new history to fold),
- * and its head an ancestor of the new one (not after a force-push).
- */
-async function usableCache(cache: HistoryCacheFile | null, root: string, head: string, walker: HistoryWalker, shallow: string[]): Promise<HistoryCacheFile | null> {
+/** A cache to extend: same skills root and the same shallow cut (a deepened clone has new history to fold). */
+function usableCache(cache: HistoryCacheFile | null, root: string, shallow: readonly string[]): HistoryCacheFile | null {
   if (cache === null || cache.index.skillsRoot !== root || cache.index.head === null) return null;
-  if (cache.shallow.join() !== shallow.join()) return null;
-  if (cache.index.head === head) return cache;
-  return (await walker.isAncestor(cache.index.head, head)) ? cache : null;
+  return cache.shallow.join() === shallow.join() ? cache : null;
+}
+
+/**
+ * The commits after the cached head, or null when the cached head is not an ancestor of the new
+ * one (a force-push). It is one iff it is a parent of a commit in `head ^cached`: no separate
+ * ancestry query, which without a commit-graph can walk all of history.
+ */
+async function readNewCommits(walker: HistoryWalker, range: WalkRange): Promise<HistoryCommit[] | null> {
+  const commits = await walker.readCommits(range);
+  const exclude = range.exclude;
+  return exclude === null || commits.some((c) => c.parents.includes(exclude)) ? commits : null;
+}
+
+async function foldRange(walker: HistoryWalker, cache: HistoryCacheFile | null, range: Omit<WalkRange, 'exclude' | 'seen'>): Promise<{ commits: HistoryCommit[]; cache: HistoryCacheFile | null }> {
+  if (cache !== null) {
+    const commits = await readNewCommits(walker, { ...range, exclude: cache.index.head, seen: new Set(cache.seen) });
+    if (commits !== null) return { commits, cache };
+  }
+  return { commits: await walker.readCommits({ ...range, exclude: null, seen: new Set() }), cache: null };
 }
 
 /**
@@ -67,14 +81,14 @@ export async function readHistoryIndex(dir: string, options: HistoryIndexOptions
   if (head === null) return { index: emptyHistoryIndex(root), update: 'rebuilt', folded: 0, backend };
   const useCache = options.cache !== false;
   const shallow = await readShallowCommits(gitdir);
-  const cache = useCache ? await usableCache(await readHistoryCache(gitdir), root, head, walker, [...shallow].sort()) : null;
-  if (cache?.index.head === head) return { index: cache.index, update: 'unchanged', folded: 0, backend };
-  const seen = new Set(cache?.seen ?? []);
-  const commits = await walker.readCommits({ head, exclude: cache?.index.head ?? null, seen, skillsRoot: root, shallow });
+  const cut = [...shallow].sort();
+  const cached = useCache ? usableCache(await readHistoryCache(gitdir), root, cut) : null;
+  if (cached?.index.head === head) return { index: cached.index, update: 'unchanged', folded: 0, backend };
+  const { commits, cache } = await foldRange(walker, cached, { head, skillsRoot: root, shallow });
   const index = foldHistory(cache?.index ?? emptyHistoryIndex(root), orderParentsFirst(commits), head);
   if (useCache) {
-    for (const commit of commits) seen.add(commit.oid);
-    await writeHistoryCache(gitdir, { version: 1, index, seen: [...seen], shallow: [...shallow].sort() });
+    const seen = [...(cache?.seen ?? []), ...commits.map((c) => c.oid)];
+    await writeHistoryCache(gitdir, { version: 1, index, seen, shallow: cut });
   }
   return { index, update: cache ? 'incremental' : 'rebuilt', folded: commits.length, backend };
 }

@@ -108,10 +108,6 @@ export function isomorphicGitWalker(gitdir: string): HistoryWalker {
         return null; // an unborn branch or a ref that does not exist
       }
     },
-    async isAncestor(ancestor, descendant) {
-      if (ancestor === descendant) return true;
-      return git.isDescendent({ fs, gitdir, oid: descendant, ancestor, depth: -1, cache: ctx.cache }).catch(() => false);
-    },
     async readCommits(range) {
       const commits: HistoryCommit[] = [];
       for (const { record, tree } of await collectCommits(ctx, range)) {

@@ -39,7 +39,8 @@ export function parseNameStatusLog(output: string): HistoryCommit[] {
 }
 
 function rangeArgs(range: WalkRange): string[] {
-  return [range.head, ...(range.exclude === null ? [] : [`^${range.exclude}`]), '--'];
+  // A cached head gone after a force-push and gc is skipped, not an error: the walk is then full.
+  return ['--ignore-missing', range.head, ...(range.exclude === null ? [] : [`^${range.exclude}`]), '--'];
 }
 
 /** The system git: one `git log` process for the whole walk. */
@@ -48,10 +49,6 @@ export function systemGitWalker(dir: string): HistoryWalker {
     async resolveHead(ref) {
       const result = await runGit(dir, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
       return result.code === 0 ? result.stdout.trim() : null;
-    },
-    async isAncestor(ancestor, descendant) {
-      const result = await runGit(dir, ['merge-base', '--is-ancestor', ancestor, descendant]);
-      return result.code === 0;
     },
     async readCommits(range) {
       const args = ['log', '--no-renames', '--diff-merges=first-parent', '--name-status', '-z', commitFormat];

@@ -14,7 +14,6 @@ export interface WalkRange {
 /** One way to read history: the system git (fast) or isomorphic-git (always there). */
 export interface HistoryWalker {
   resolveHead(ref: string): Promise<string | null>;
-  isAncestor(ancestor: string, descendant: string): Promise<boolean>;
   /** The range's commits in any order, each with its changes against its first parent. */
   readCommits(range: WalkRange): Promise<HistoryCommit[]>;
   /** Commits reachable from `head`, newest first. */
