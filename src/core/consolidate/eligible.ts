@@ -1,0 +1,61 @@
+import { extractLinks } from '../rules/index.js';
+import { parseSkill } from '../skill/index.js';
+import { contentText, isMarkdownPath } from './package.js';
+import { resolveRepoLink } from './rewrite.js';
+import type { CuratedSkill, SkippedItem } from './types.js';
+
+/**
+ * Only agent-created or adopted skills that nobody pinned or protected and
+ * that did not come bundled or from a hub (DESIGN §4). Checked here even when
+ * the caller filtered already: a pinned skill must never be absorbed.
+ */
+export function isCuratable(skill: CuratedSkill): boolean {
+  if (skill.pinned || skill.protected === true) return false;
+  if (skill.provenance === 'bundled' || skill.provenance === 'hub') return false;
+  return skill.provenance === 'agent' || skill.adopted === true;
+}
+
+/** The first link in the skill's Markdown that leaves the skills root (a link to another skill is fine), if any. */
+function escapingLink(skill: CuratedSkill, skillsDir: string): string | undefined {
+  const texts: Array<[string, string]> = [[`${skill.dir}/SKILL.md`, parseSkill(skill.text, { file: skill.dir }).body]];
+  for (const file of skill.files) {
+    const text = isMarkdownPath(file.path) ? contentText(file.content) : undefined;
+    if (text !== undefined) texts.push([`${skill.dir}/${file.path}`, text]);
+  }
+  for (const [file, text] of texts) {
+    for (const link of extractLinks(text)) {
+      if (link.target.startsWith('/') || link.target.startsWith('~')) return link.target;
+      const target = resolveRepoLink(file, link.target);
+      if (target && !target.path.startsWith(`${skillsDir}/`)) return link.target;
+    }
+  }
+  return undefined;
+}
+
+/** The skills that may be clustered, and why the others that looked curated may not. */
+export function selectCuratable(skills: readonly CuratedSkill[], skillsDir = 'skills'): { eligible: CuratedSkill[]; skipped: SkippedItem[] } {
+  const skipped: SkippedItem[] = [];
+  const byName = new Map<string, CuratedSkill[]>();
+  for (const skill of skills) byName.set(skill.name, [...(byName.get(skill.name) ?? []), skill]);
+  const eligible: CuratedSkill[] = [];
+  for (const [name, list] of byName) {
+    if (list.length > 1) {
+      skipped.push({ names: [name], reason: `the name ${name} is used by ${list.length} skills (${list.map((s) => s.dir).join(', ')}): rename all but one so references are unambiguous` });
+      continue;
+    }
+    const skill = list[0] as CuratedSkill;
+    if (!isCuratable(skill)) continue;
+    const parsed = parseSkill(skill.text, { file: skill.dir });
+    if (parsed.sections.frontmatter !== 'ok' || !parsed.document || parsed.fields.name !== skill.name) {
+      skipped.push({ names: [name], reason: `${skill.dir}/SKILL.md has no valid frontmatter naming it ${name}: fix it (skillgarden validate) before it can be merged` });
+      continue;
+    }
+    const escaping = escapingLink(skill, skillsDir);
+    if (escaping !== undefined) {
+      skipped.push({ names: [name], reason: `${skill.dir} links outside the skills folder (${escaping}): copy the file into the skill and link it relatively before it can be merged` });
+      continue;
+    }
+    eligible.push(skill);
+  }
+  return { eligible, skipped };
+}

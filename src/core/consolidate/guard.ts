@@ -1,0 +1,150 @@
+import { skillFileName } from '../layout.js';
+import { extractLinks } from '../rules/index.js';
+import { parseSkill } from '../skill/index.js';
+import { validateSkill } from '../validate.js';
+import { listHeadings, listParagraphs } from './markdown.js';
+import { contentText, isMarkdownPath } from './package.js';
+import { buildWordPattern, resolveRepoLink } from './rewrite.js';
+import type { ConsolidationPlan, CuratedSkill } from './types.js';
+import { toleratedCodes } from './validity.js';
+
+export interface GuardInput {
+  plan: ConsolidationPlan;
+  /** The plan's skills as they were: the umbrella (when it existed) and every absorbed member. */
+  before: readonly CuratedSkill[];
+  /** Files outside the plan's skills as they were (repository path → text): at least every one the plan changes. */
+  outside: ReadonlyMap<string, string>;
+}
+
+type Files = Map<string, Uint8Array | string>;
+
+/**
+ * The check Hermes lacks: every absorbed skill's headings, paragraphs and
+ * support files are findable in the umbrella, its archive copy is complete,
+ * links still resolve, and nothing outside the plan changed but the names.
+ * Returns the problems; an empty list accepts the plan. Checks the result,
+ * not the planner's bookkeeping, so a planner bug cannot pass.
+ */
+export function checkPlan(input: GuardInput): string[] {
+  const { plan } = input;
+  const problems: string[] = [];
+  const byName = new Map(input.before.map((s) => [s.name, s]));
+  const umbrellaBefore = byName.get(plan.into);
+  const after: Files = new Map(umbrellaBefore ? packageFiles(umbrellaBefore) : []);
+  const writes = new Map<string, Uint8Array | string | null>();
+  for (const change of plan.changes) {
+    if (writes.has(change.path)) problems.push(`${change.path} is changed twice`);
+    writes.set(change.path, change.content);
+  }
+  const names = [plan.into, ...plan.from];
+  const archives = new Map(plan.archived.map((a) => [a.name, a]));
+  for (const [path, content] of writes) {
+    if (path.startsWith(`${plan.intoDir}/`)) {
+      if (content === null) after.delete(path.slice(plan.intoDir.length + 1));
+      else after.set(path.slice(plan.intoDir.length + 1), content);
+    } else if (plan.from.some((n) => path.startsWith(`${byName.get(n)?.dir}/`))) {
+      if (content !== null) problems.push(`${path} is written inside an absorbed skill's folder`);
+    } else if (plan.archived.some((a) => path.startsWith(`${a.to}/`))) {
+      if (content === null) problems.push(`${path} is deleted inside an archive`);
+    } else problems.push(...checkOutside(path, content, input.outside.get(path), names));
+  }
+  for (const name of plan.from) {
+    const member = byName.get(name);
+    const archive = archives.get(name);
+    if (!member || !archive) {
+      problems.push(`${name} is absorbed but its ${member ? 'archive move' : 'original content'} is unknown`);
+      continue;
+    }
+    for (const [path, content] of packageFiles(member)) {
+      if (writes.get(`${member.dir}/${path}`) !== null) problems.push(`${member.dir}/${path} is not moved out of the absorbed skill`);
+      if (!sameBytes(writes.get(`${archive.to}/${path}`), content)) problems.push(`the archive ${archive.to} lacks ${path} as it was`);
+    }
+    problems.push(...checkFindable(member, after, names));
+  }
+  problems.push(...checkLinks(input.before, plan, after), ...checkValid(plan, after, toleratedCodes(input.before)));
+  return problems;
+}
+
+function packageFiles(skill: CuratedSkill): Files {
+  return new Map<string, Uint8Array | string>([[skillFileName, skill.text], ...skill.files.map((f) => [f.path, f.content] as const)]);
+}
+
+function sameBytes(a: Uint8Array | string | null | undefined, b: Uint8Array | string): boolean {
+  if (a === null || a === undefined) return false;
+  const left = typeof a === 'string' ? new TextEncoder().encode(a) : a;
+  const right = typeof b === 'string' ? new TextEncoder().encode(b) : b;
+  return left.length === right.length && left.every((byte, i) => byte === right[i]);
+}
+
+/** Text with link targets and the plan's names (and any path-like word holding one) blanked. */
+export function maskText(text: string, names: readonly string[]): string {
+  const pattern = buildWordPattern(names);
+  const noLinks = text.replace(/\]\([^)\n]*\)/g, ']()').replace(/^( {0,3}\[[^\]\n]+\]:)[ \t]*\S+/gm, '$1');
+  const noNames = pattern ? noLinks.replace(pattern, '\u00a7') : noLinks;
+  return noNames.replace(/[\w./-]*\u00a7[\w./§-]*/g, '\u00a7');
+}
+
+function checkOutside(path: string, content: Uint8Array | string | null, before: string | undefined, names: readonly string[]): string[] {
+  if (before === undefined) return [`${path} is outside the plan's skills and not a known reference file`];
+  const text = content === null ? undefined : contentText(content);
+  if (text === undefined) return [`${path} is outside the plan's skills and would be removed or made binary`];
+  if (maskText(text, names) !== maskText(before, names)) return [`${path} is outside the plan's skills and changed beyond the merged names`];
+  return [];
+}
+
+function normalize(text: string, names: readonly string[]): string[] {
+  return listParagraphs(maskText(text, names)).map((p) => p.replace(/\s+/g, ' '));
+}
+
+/** Every heading and paragraph of the member's body, and every support file, is somewhere in the umbrella. */
+function checkFindable(member: CuratedSkill, after: Files, names: readonly string[]): string[] {
+  const problems: string[] = [];
+  const texts = [...after].filter(([path]) => isMarkdownPath(path)).map(([, c]) => contentText(c) ?? '');
+  const headings = texts.flatMap((t) => listHeadings(t));
+  const corpus = texts.flatMap((t) => normalize(t, names)).join('\n');
+  const body = parseSkill(member.text, { file: member.dir }).body;
+  for (const heading of listHeadings(body)) {
+    if (!headings.some((h) => h.includes(heading))) problems.push(`${member.name}: heading "${heading}" is not in the umbrella`);
+  }
+  for (const paragraph of normalize(body, names)) {
+    if (!corpus.includes(paragraph)) problems.push(`${member.name}: a paragraph is missing from the umbrella: "${paragraph.slice(0, 60)}"`);
+  }
+  const afterFiles = [...after.values()];
+  for (const file of member.files) {
+    const masked = isMarkdownPath(file.path) ? maskText(contentText(file.content) ?? '', names) : undefined;
+    const found = afterFiles.some((c) => (masked !== undefined ? maskText(contentText(c) ?? '', names) === masked : sameBytes(c, file.content)));
+    if (!found) problems.push(`${member.name}: support file ${file.path} is not in the umbrella`);
+  }
+  return problems;
+}
+
+/** Relative links that do not resolve inside their skill: the umbrella may not have more than its parts had. */
+function countBroken(dir: string, files: Files): number {
+  let broken = 0;
+  for (const [path, content] of files) {
+    if (!isMarkdownPath(path)) continue;
+    const text = path === skillFileName ? parseSkill(contentText(content) ?? '', { file: path }).body : (contentText(content) ?? '');
+    for (const link of extractLinks(text)) {
+      const target = resolveRepoLink(`${dir}/${path}`, link.target);
+      if (!target) continue;
+      const inside = target.path === dir || target.path.startsWith(`${dir}/`);
+      const rel = target.path.slice(dir.length + 1);
+      if (!inside || (rel !== '' && !files.has(rel) && ![...files.keys()].some((k) => k.startsWith(`${rel}/`)))) broken++;
+    }
+  }
+  return broken;
+}
+
+function checkLinks(before: readonly CuratedSkill[], plan: ConsolidationPlan, after: Files): string[] {
+  const was = before.reduce((sum, s) => sum + countBroken(s.dir, packageFiles(s)), 0);
+  const now = countBroken(plan.intoDir, after);
+  return now > was ? [`${now - was} link(s) in the umbrella no longer resolve`] : [];
+}
+
+function checkValid(plan: ConsolidationPlan, after: Files, tolerated: ReadonlySet<string>): string[] {
+  const content = after.get(skillFileName);
+  if (content === undefined) return [`the umbrella ${plan.intoDir} has no ${skillFileName}`];
+  const files = new Map([...after].filter(([p]) => p !== skillFileName).map(([path, c]) => [path, { path, size: typeof c === 'string' ? c.length : c.length }]));
+  const errors = validateSkill({ file: `${plan.intoDir}/${skillFileName}`, content, folder: plan.into, profile: 'portable', files }).findings.filter((f) => f.severity === 'error' && !tolerated.has(f.code));
+  return errors.map((f) => `the umbrella is invalid: ${f.code}: ${f.message}`);
+}

@@ -1,0 +1,89 @@
+/** Small fence-aware Markdown helpers: headings inside code blocks (a shell `# comment`) are not headings. */
+
+const fenceLine = /^ {0,3}(`{3,}|~{3,})/;
+const headingLine = /^(#{1,6})[ \t]+(.*?)[ \t#]*$/;
+
+/** Calls `visit` with each line and whether it sits inside a fenced code block (fence lines count as inside). */
+function walkLines(text: string, visit: (line: string, inFence: boolean) => void): void {
+  let open: string | undefined;
+  for (const line of text.split('\n')) {
+    const fence = fenceLine.exec(line);
+    if (fence) {
+      const marker = fence[1] as string;
+      if (open === undefined) open = marker;
+      else if (marker[0] === open[0] && marker.length >= open.length) {
+        visit(line, true);
+        open = undefined;
+        continue;
+      }
+    }
+    visit(line, open !== undefined);
+  }
+}
+
+/** Heading texts outside code fences, in order. */
+export function listHeadings(text: string): string[] {
+  const out: string[] = [];
+  walkLines(text, (line, inFence) => {
+    const match = inFence ? null : headingLine.exec(line);
+    if (match) out.push((match[2] as string).trim());
+  });
+  return out;
+}
+
+/** Blocks between blank lines that are not headings, whitespace collapsed. */
+export function listParagraphs(text: string): string[] {
+  const out: string[] = [];
+  let block: string[] = [];
+  const flush = () => {
+    const joined = block.join(' ').replace(/\s+/g, ' ').trim();
+    if (joined !== '') out.push(joined);
+    block = [];
+  };
+  walkLines(text, (line, inFence) => {
+    if (!inFence && (line.trim() === '' || headingLine.test(line))) flush();
+    else block.push(line);
+  });
+  flush();
+  return out;
+}
+
+/** Every heading one level deeper (`#` → `##`, down to `######`), so a skill body nests under a section. */
+export function demoteHeadings(text: string): string {
+  const out: string[] = [];
+  walkLines(text, (line, inFence) => {
+    out.push(!inFence && headingLine.test(line) && !line.startsWith('######') ? `#${line}` : line);
+  });
+  return out.join('\n');
+}
+
+/** The leading `# Title` of a body (after blank lines), and the body without it. */
+export function splitTitle(body: string): { title: string | undefined; rest: string } {
+  const match = /^\s*# +(.+?)[ \t#]*\n/.exec(`${body}\n`);
+  if (!match) return { title: undefined, rest: body };
+  return { title: (match[1] as string).trim(), rest: `${body}\n`.slice(match[0].length).replace(/\n$/, '') };
+}
+
+/** Number of `##` sections outside code fences. */
+export function countSections(body: string): number {
+  let count = 0;
+  walkLines(body, (line, inFence) => {
+    if (!inFence && /^## /.test(line)) count++;
+  });
+  return count;
+}
+
+/** GitHub's heading anchor: lowercase, punctuation dropped, spaces to hyphens. */
+export function slugAnchor(heading: string): string {
+  return heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .trim()
+    .replace(/\s/g, '-');
+}
+
+/** `deploy-staging` → `Deploy staging`. */
+export function humanize(name: string): string {
+  const words = name.replace(/[-_]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

@@ -1,0 +1,163 @@
+import { archiveDirName, skillFileName } from '../layout.js';
+import type { ConsolidationConfig } from './config.js';
+import { buildUmbrellaDescription } from './description.js';
+import type { SkillFeatures } from './features.js';
+import { demoteHeadings, humanize, slugAnchor, splitTitle } from './markdown.js';
+import { contentText, isMarkdownPath, mapMovedLink, placeSupportFile, recordMoves, type FileTable, type MovedTarget } from './package.js';
+import { rewriteText } from './rewrite.js';
+import type { ArchiveMove, Cluster, ConsolidationPlan, PlannedChange } from './types.js';
+import { buildMergedUmbrellaText, buildNewUmbrellaText, chooseUmbrella, unionPaths, unionTools, type UmbrellaFields } from './umbrella.js';
+import { checkUmbrellaValid } from './validity.js';
+
+export interface PlanClusterContext {
+  config: ConsolidationConfig;
+  skillsDir: string;
+  now: Date;
+  /** Every skill name in the library, curated or not. */
+  taken: ReadonlySet<string>;
+  /** Repository paths of existing archive folders (an archive never overwrites one). */
+  occupied: ReadonlySet<string>;
+}
+
+/** A plan with where each absorbed file went (for rewriting references), or why there is none. */
+export type ClusterPlanResult = { plan: ConsolidationPlan; moves: ReadonlyMap<string, MovedTarget> } | { skipped: string };
+
+interface Section {
+  member: SkillFeatures;
+  title: string;
+  anchor: string;
+  placed: Map<string, string>;
+}
+
+/** The plan for one cluster, before reference rewriting and the guard. */
+export function planCluster(cluster: Cluster, members: readonly SkillFeatures[], ctx: PlanClusterContext): ClusterPlanResult {
+  const choice = chooseUmbrella(members, cluster.evidence.prefix, ctx.taken, ctx.config);
+  const umbrella = choice.kind === 'existing' ? choice.umbrella : undefined;
+  const name = choice.kind === 'existing' ? choice.umbrella.name : choice.name;
+  const siblings = members.filter((m) => m !== umbrella).sort((a, b) => a.name.localeCompare(b.name));
+  const dir = umbrella ? umbrella.skill.dir : newUmbrellaDir(name, members, ctx.skillsDir);
+  const table: FileTable = new Map(umbrella ? umbrella.skill.files.map((f) => [f.path, f.content]) : []);
+  const moves = new Map<string, MovedTarget>();
+  const usedAnchors = new Set<string>(umbrella ? [] : [slugAnchor(humanize(name))]);
+  const sections: Section[] = siblings.map((member) => {
+    let title = splitTitle(member.parsed.body).title ?? humanize(member.name);
+    if (usedAnchors.has(slugAnchor(title))) title = `${title} (${member.name})`;
+    usedAnchors.add(slugAnchor(title));
+    const placed = new Map<string, string>();
+    for (const file of member.skill.files) {
+      const at = placeSupportFile(table, member.name, file.path);
+      placed.set(file.path, at);
+      table.set(at, file.content);
+    }
+    recordMoves(moves, member.skill, { dir, anchor: slugAnchor(title), placed });
+    return { member, title, anchor: slugAnchor(title), placed };
+  });
+  const demoted: string[] = [];
+  const parts = sections.map((section) => {
+    moveSupportFiles(section, dir, table, moves);
+    const part = renderSection(section, dir, table, moves, ctx.config);
+    if (part.demoted) demoted.push(section.member.name);
+    return part.text;
+  });
+  const fields: UmbrellaFields = {
+    name,
+    description: buildUmbrellaDescription({
+      topic: humanize(name),
+      ...(umbrella ? { base: String(umbrella.parsed.fields.description ?? '') } : {}),
+      members: siblings.map((m) => ({ name: m.name, description: String(m.parsed.fields.description ?? '') })),
+    }),
+    tools: unionTools(members),
+    paths: unionPaths(members),
+    absorbed: siblings.map((m) => m.name),
+  };
+  let text: string;
+  try {
+    text = umbrella
+      ? buildMergedUmbrellaText(umbrella, fields, `${rewriteText(umbrella.parsed.body, { mapLink: mapMovedLink(`${dir}/${skillFileName}`, `${dir}/${skillFileName}`, moves) }).replace(/\n*$/, '\n')}\n${parts.join('\n')}`)
+      : buildNewUmbrellaText(fields, `# ${humanize(name)}\n\n${introParagraph(name, siblings)}\n\n${parts.join('\n')}`);
+  } catch (error) {
+    return { skipped: `the umbrella ${name} could not be written: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  table.set(skillFileName, text);
+  const invalid = checkUmbrellaValid({ name, dir, table, members });
+  if (invalid) return { skipped: invalid };
+  const archived = siblings.map((m) => archiveTarget(m, ctx));
+  return {
+    plan: {
+      kind: umbrella ? (demoted.length === siblings.length ? 'demote' : 'merge') : 'create',
+      into: name,
+      intoDir: dir,
+      from: siblings.map((m) => m.name),
+      reason: `${choice.why}`,
+      evidence: cluster.evidence,
+      archived,
+      rewritten: [],
+      demoted,
+      changes: [...umbrellaChanges(dir, table, umbrella), ...archiveChanges(siblings, archived)],
+    },
+    moves,
+  };
+}
+
+function moveSupportFiles(section: Section, dir: string, table: FileTable, moves: ReadonlyMap<string, MovedTarget>): void {
+  for (const file of section.member.skill.files) {
+    const at = section.placed.get(file.path) as string;
+    const text = isMarkdownPath(file.path) ? contentText(file.content) : undefined;
+    if (text === undefined) continue;
+    table.set(at, rewriteText(text, { mapLink: mapMovedLink(`${section.member.skill.dir}/${file.path}`, `${dir}/${at}`, moves) }));
+  }
+}
+
+function renderSection(section: Section, dir: string, table: FileTable, moves: ReadonlyMap<string, MovedTarget>, config: ConsolidationConfig): { text: string; demoted: boolean } {
+  const { member, title } = section;
+  const rest = splitTitle(member.parsed.body).rest.replace(/^\n+/, '').replace(/\s+$/, '');
+  const description = String(member.parsed.fields.description ?? '').trim();
+  const lead = `## ${title}\n\n*Was the skill \`${member.name}\`.* ${description}\n`;
+  const oldFile = `${member.skill.dir}/${skillFileName}`;
+  if (rest.split('\n').length <= config.demote_min_lines) {
+    const moved = rewriteText(rest, { mapLink: mapMovedLink(oldFile, `${dir}/${skillFileName}`, moves) });
+    return { text: `${lead}\n${demoteHeadings(moved)}\n`, demoted: false };
+  }
+  const at = placeSupportFile(table, member.name, `references/${member.name}.md`);
+  table.set(at, `# ${title}\n\n${rewriteText(rest, { mapLink: mapMovedLink(oldFile, `${dir}/${at}`, moves) })}\n`);
+  return { text: `${lead}\nThe full notes: [${at}](${at}).\n`, demoted: true };
+}
+
+function introParagraph(name: string, siblings: readonly SkillFeatures[]): string {
+  return `One class-level skill for ${humanize(name).toLowerCase()}: it gathers ${siblings.length} narrower skills (${siblings.map((m) => `\`${m.name}\``).join(', ')}), one section each.`;
+}
+
+function newUmbrellaDir(name: string, members: readonly SkillFeatures[], skillsDir: string): string {
+  const categories = new Set(members.map((m) => m.skill.category ?? ''));
+  const [category] = categories;
+  return categories.size === 1 && category ? `${skillsDir}/${category}/${name}` : `${skillsDir}/${name}`;
+}
+
+function stamp(now: Date): string {
+  return now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+}
+
+function archiveTarget(member: SkillFeatures, ctx: PlanClusterContext): ArchiveMove {
+  const base = `${ctx.skillsDir}/${archiveDirName}/${member.skill.category ? `${member.skill.category}/` : ''}${member.name}`;
+  const to = ctx.occupied.has(base) ? `${base}-${stamp(ctx.now)}` : base;
+  return { name: member.name, from: member.skill.dir, to };
+}
+
+function umbrellaChanges(dir: string, table: FileTable, umbrella: SkillFeatures | undefined): PlannedChange[] {
+  const before = new Map<string, unknown>(umbrella ? [[skillFileName, umbrella.skill.text], ...umbrella.skill.files.map((f) => [f.path, f.content] as const)] : []);
+  return [...table]
+    .filter(([path, content]) => before.get(path) !== content)
+    .map(([path, content]) => ({ path: `${dir}/${path}`, content }));
+}
+
+/** The whole package moves: every file deleted at its old path and written, byte for byte, under the archive. */
+function archiveChanges(siblings: readonly SkillFeatures[], archived: readonly ArchiveMove[]): PlannedChange[] {
+  return siblings.flatMap((member, i) => {
+    const to = (archived[i] as ArchiveMove).to;
+    const files = [{ path: skillFileName, content: member.skill.text as Uint8Array | string }, ...member.skill.files];
+    return files.flatMap((f) => [
+      { path: `${member.skill.dir}/${f.path}`, content: null },
+      { path: `${to}/${f.path}`, content: f.content },
+    ]);
+  });
+}

@@ -1,0 +1,118 @@
+import { skillFileName } from '../layout.js';
+import { buildClusters } from './cluster.js';
+import { resolveConsolidationConfig, type ConsolidationConfig } from './config.js';
+import { selectCuratable } from './eligible.js';
+import { buildFeatures, type SkillFeatures } from './features.js';
+import { checkPlan } from './guard.js';
+import { contentText, isMarkdownPath, mapMovedLink, type MovedTarget } from './package.js';
+import { planCluster } from './plan-cluster.js';
+import { buildWordPattern, rewriteText } from './rewrite.js';
+import type { Cluster, ConsolidationPlan, CuratedSkill, ReferenceFile, SkippedItem } from './types.js';
+
+export interface ConsolidationInput {
+  /** Every skill of the library: the planner picks the curatable ones itself. */
+  skills: readonly CuratedSkill[];
+  /** Files matched by the `references` globs (scheduled jobs…), whose mentions of merged names are rewritten. */
+  references?: readonly ReferenceFile[];
+  config?: Partial<ConsolidationConfig>;
+  /** Default `skills`. */
+  skillsDir?: string;
+  /** Existing archive folders (repository paths): archives get a time suffix rather than overwrite one. */
+  archiveDirs?: readonly string[];
+  now: Date;
+}
+
+export interface DroppedPlan {
+  plan: ConsolidationPlan;
+  problems: string[];
+}
+
+export interface ConsolidationResult {
+  clusters: Cluster[];
+  /** Plans that passed the guard. */
+  plans: ConsolidationPlan[];
+  /** Plans the guard refused: never applied, reported with the reasons. */
+  dropped: DroppedPlan[];
+  skipped: SkippedItem[];
+}
+
+/** Clusters the curatable skills and plans one umbrella per cluster; every plan is checked by the guard. */
+export function planConsolidation(input: ConsolidationInput): ConsolidationResult {
+  const config = resolveConsolidationConfig(input.config);
+  const { eligible, skipped } = selectCuratable(input.skills, input.skillsDir ?? 'skills');
+  const features = eligible.map((skill) => buildFeatures(skill, config));
+  const byName = new Map<string, SkillFeatures>(features.map((f) => [f.name, f]));
+  const clusters = buildClusters(features, config);
+  const ctx = {
+    config,
+    skillsDir: input.skillsDir ?? 'skills',
+    now: input.now,
+    taken: new Set(input.skills.map((s) => s.name)),
+    occupied: new Set(input.archiveDirs ?? []),
+  };
+  const drafts: Array<{ plan: ConsolidationPlan; moves: ReadonlyMap<string, MovedTarget> }> = [];
+  for (const cluster of clusters) {
+    if (cluster.members.length > config.max_cluster_size) {
+      skipped.push({ names: cluster.members, reason: `a cluster of ${cluster.members.length} skills is more than max_cluster_size (${config.max_cluster_size}): review it by hand or raise the limit` });
+      continue;
+    }
+    const result = planCluster(cluster, cluster.members.map((n) => byName.get(n) as SkillFeatures), ctx);
+    if ('skipped' in result) skipped.push({ names: cluster.members, reason: result.skipped });
+    else drafts.push(result);
+  }
+  const outside = buildOutsideFiles(input.skills, input.references ?? []);
+  const mentions = indexMentions(outside, drafts.flatMap((d) => d.plan.from));
+  const plans: ConsolidationPlan[] = [];
+  const dropped: DroppedPlan[] = [];
+  for (const draft of drafts) {
+    const plan = addReferenceRewrites(draft.plan, draft.moves, outside, mentions, byName);
+    const before = [plan.into, ...plan.from].map((n) => byName.get(n)?.skill).filter((s): s is CuratedSkill => s !== undefined);
+    const problems = checkPlan({ plan, before, outside: new Map(plan.rewritten.map((p) => [p, outside.get(p) as string])) });
+    if (problems.length === 0) plans.push(plan);
+    else dropped.push({ plan, problems });
+  }
+  return { clusters, plans, dropped, skipped };
+}
+
+/** Every text file a merge may have to rewrite: each skill's SKILL.md and Markdown files, and the reference files. */
+function buildOutsideFiles(skills: readonly CuratedSkill[], references: readonly ReferenceFile[]): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const skill of skills) {
+    files.set(`${skill.dir}/${skillFileName}`, skill.text);
+    for (const file of skill.files) {
+      const text = isMarkdownPath(file.path) ? contentText(file.content) : undefined;
+      if (text !== undefined) files.set(`${skill.dir}/${file.path}`, text);
+    }
+  }
+  for (const ref of references) files.set(ref.path, ref.text);
+  return files;
+}
+
+/** One pass over all files for all merged names: name → files mentioning it. */
+function indexMentions(files: ReadonlyMap<string, string>, names: readonly string[]): Map<string, Set<string>> {
+  const index = new Map<string, Set<string>>(names.map((n) => [n, new Set<string>()]));
+  const pattern = buildWordPattern(names);
+  if (!pattern) return index;
+  for (const [path, text] of files) {
+    for (const match of text.matchAll(pattern)) index.get(match[0])?.add(path);
+  }
+  return index;
+}
+
+function addReferenceRewrites(plan: ConsolidationPlan, moves: ReadonlyMap<string, MovedTarget>, outside: ReadonlyMap<string, string>, mentions: ReadonlyMap<string, Set<string>>, byName: ReadonlyMap<string, SkillFeatures>): ConsolidationPlan {
+  const ownDirs = [plan.intoDir, ...plan.from.map((n) => byName.get(n)?.skill.dir ?? '')].map((d) => `${d}/`);
+  const words = new Map<string, string>(plan.from.map((n) => [n, plan.into]));
+  for (const [from, to] of moves) words.set(from, to.path);
+  const candidates = new Set(plan.from.flatMap((n) => [...(mentions.get(n) ?? [])]));
+  const changes = [...plan.changes];
+  const rewritten: string[] = [];
+  for (const path of [...candidates].sort()) {
+    if (ownDirs.some((d) => path.startsWith(d))) continue;
+    const before = outside.get(path) as string;
+    const after = rewriteText(before, { words, ...(isMarkdownPath(path) ? { mapLink: mapMovedLink(path, path, moves) } : {}) });
+    if (after === before) continue;
+    changes.push({ path, content: after });
+    rewritten.push(path);
+  }
+  return { ...plan, changes, rewritten };
+}

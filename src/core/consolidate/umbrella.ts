@@ -1,0 +1,73 @@
+import { stringify } from 'yaml';
+import { parseSkill, replaceBody, setField } from '../skill/index.js';
+import type { ConsolidationConfig } from './config.js';
+import { readPathList, readToolList, type SkillFeatures } from './features.js';
+import { countSections } from './markdown.js';
+
+export type UmbrellaChoice =
+  | { kind: 'existing'; umbrella: SkillFeatures; why: string }
+  | { kind: 'new'; name: string; why: string };
+
+/**
+ * The broadest member becomes the umbrella when it is broad enough (its name
+ * is the shared prefix, or it already has sections); otherwise a new skill is
+ * named for the prefix. Without a prefix or a free name, the broadest member.
+ */
+export function chooseUmbrella(members: readonly SkillFeatures[], prefix: string | null, taken: ReadonlySet<string>, config: ConsolidationConfig): UmbrellaChoice {
+  const named = members.find((m) => m.name === prefix);
+  if (named) return { kind: 'existing', umbrella: named, why: `its name is the shared prefix \`${prefix}\`` };
+  const broadest = [...members].sort((a, b) => countSections(b.parsed.body) - countSections(a.parsed.body) || b.parsed.body.length - a.parsed.body.length || a.name.localeCompare(b.name))[0] as SkillFeatures;
+  const sections = countSections(broadest.parsed.body);
+  if (sections >= config.umbrella_min_sections) return { kind: 'existing', umbrella: broadest, why: `it is the broadest member (${sections} sections)` };
+  for (const name of prefix ? [prefix, `${prefix}-overview`] : []) {
+    if (!taken.has(name)) return { kind: 'new', name, why: `no member is broad enough, so a new skill is named for the shared prefix` };
+  }
+  return { kind: 'existing', umbrella: broadest, why: 'it is the broadest member and the cluster shares no free prefix name' };
+}
+
+export interface UmbrellaFields {
+  name: string;
+  description: string;
+  tools: string[];
+  paths: string[];
+  absorbed: string[];
+}
+
+function union(lists: readonly (readonly string[])[]): string[] {
+  return [...new Set(lists.flat())];
+}
+
+export function unionTools(members: readonly SkillFeatures[]): string[] {
+  return union(members.map((m) => m.tools));
+}
+
+export function unionPaths(members: readonly SkillFeatures[]): string[] {
+  return union(members.map((m) => m.paths));
+}
+
+/** A new umbrella's SKILL.md; `paths` is written only when a member had it (it is not a spec key). */
+export function buildNewUmbrellaText(fields: UmbrellaFields, body: string): string {
+  const data: Record<string, unknown> = { name: fields.name, description: fields.description };
+  if (fields.tools.length > 0) data['allowed-tools'] = fields.tools.join(' ');
+  if (fields.paths.length > 0) data.paths = fields.paths;
+  data.metadata = { absorbed: fields.absorbed.join(', ') };
+  return `---\n${stringify(data, { lineWidth: 0 })}---\n${body}`;
+}
+
+/** An existing umbrella with its fields edited in place (every other byte kept) and its new body. */
+export function buildMergedUmbrellaText(umbrella: SkillFeatures, fields: UmbrellaFields, body: string): string {
+  let text = umbrella.skill.text;
+  const edit = (path: string[], value: unknown) => {
+    text = setField(parseSkill(text, { file: umbrella.parsed.file }), path, value);
+  };
+  edit(['description'], fields.description);
+  const ownTools = umbrella.parsed.fields['allowed-tools'];
+  if (fields.tools.length > readToolList(ownTools).length) edit(['allowed-tools'], Array.isArray(ownTools) ? fields.tools : fields.tools.join(' '));
+  const ownPaths = umbrella.parsed.fields.paths;
+  if (fields.paths.length > readPathList(ownPaths).length) edit(['paths'], fields.paths);
+  const metadata = umbrella.parsed.fields.metadata;
+  const before = metadata && typeof metadata === 'object' ? (metadata as Record<string, unknown>).absorbed : undefined;
+  const absorbed = [...(typeof before === 'string' && before.trim() !== '' ? before.split(/,\s*/) : []), ...fields.absorbed];
+  edit(['metadata', 'absorbed'], absorbed.join(', '));
+  return replaceBody(parseSkill(text, { file: umbrella.parsed.file }), body);
+}

@@ -1,0 +1,47 @@
+import { skillFileName } from '../layout.js';
+import type { SkillFileEntry } from '../rules/index.js';
+import { parseSkill } from '../skill/index.js';
+import { validateSkill } from '../validate.js';
+import type { SkillFeatures } from './features.js';
+import type { FileTable } from './package.js';
+import type { CuratedSkill } from './types.js';
+
+function sizeOf(content: Uint8Array | string): number {
+  return typeof content === 'string' ? new TextEncoder().encode(content).length : content.length;
+}
+
+/**
+ * Why the umbrella is not a valid skill, or undefined when it is: no error
+ * under the `portable` profile, and none under `spec` except on keys a member
+ * already used (an umbrella may keep `paths` or `version`).
+ */
+export function checkUmbrellaValid(input: { name: string; dir: string; table: FileTable; members: readonly SkillFeatures[] }): string | undefined {
+  const files = new Map<string, SkillFileEntry>();
+  for (const [path, content] of input.table) if (path !== skillFileName) files.set(path, { path, size: sizeOf(content) });
+  const file = `${input.dir}/${skillFileName}`;
+  const content = input.table.get(skillFileName) as string;
+  const tolerated = toleratedCodes(input.members.map((m) => m.skill));
+  const portable = validateSkill({ file, content, folder: input.name, profile: 'portable', files }).findings.filter((f) => f.severity === 'error' && !tolerated.has(f.code));
+  if (portable.length > 0) return `the umbrella ${input.name} would not be valid: ${portable.map((f) => `${f.code} at line ${f.line}: ${f.message}`).join('; ')}`;
+  const used = new Set(input.members.flatMap((m) => Object.keys(m.parsed.fields)));
+  const parsed = parseSkill(content, { file });
+  const allowedLines = new Set([...used].map((key) => parsed.locateKey([key])?.line).filter((line) => line !== undefined));
+  const spec = validateSkill({ file, content, folder: input.name, profile: 'spec', files }).findings.filter((f) => f.severity === 'error' && !allowedLines.has(f.line) && !tolerated.has(f.code));
+  if (spec.length > 0) return `the umbrella ${input.name} would break the Agent Skills spec: ${spec.map((f) => `${f.code} at line ${f.line}: ${f.message}`).join('; ')}`;
+  return undefined;
+}
+
+/**
+ * Links from one skill to a sibling skill are errors for a portable skill, but
+ * agents write them; an umbrella that keeps such a link is no worse than the
+ * members that had it. Nothing else is tolerated.
+ */
+export function toleratedCodes(members: readonly CuratedSkill[]): Set<string> {
+  const codes = new Set<string>();
+  for (const member of members) {
+    const folder = member.dir.split('/').at(-1) ?? member.name;
+    const findings = validateSkill({ file: `${member.dir}/${skillFileName}`, content: member.text, folder, profile: 'portable' }).findings;
+    if (findings.some((f) => f.code === 'skill/link-escapes')) codes.add('skill/link-escapes');
+  }
+  return codes;
+}
