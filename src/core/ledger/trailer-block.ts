@@ -47,12 +47,16 @@ export function splitGitLines(message: string): string[] {
 }
 
 /** Position of the separator after a token: no space before or inside the token, any blanks before `:`. */
+function isTokenChar(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 45;
+}
+
 function findSeparator(line: string): number {
   let whitespaceFound = false;
   for (let i = 0; i < line.length; i++) {
     const c = line[i] as string;
     if (c === ':') return i;
-    if (!whitespaceFound && /[A-Za-z0-9-]/.test(c)) continue;
+    if (!whitespaceFound && isTokenChar(line.charCodeAt(i))) continue;
     if (i !== 0 && (c === ' ' || c === '\t')) {
       whitespaceFound = true;
       continue;
