@@ -4,34 +4,25 @@
  * of every line) and JSON.parse alone of lines already in memory.
  * Run: npx tsx bench/transcripts-read.ts
  */
-import {
-  createReadStream,
-  mkdtempSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
-import { readFile } from "node:fs/promises";
-import { loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
-import { createInterface } from "node:readline";
-import { readTranscriptFile } from "../src/store/transcripts/read-transcript.js";
+import { createReadStream, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { readTranscriptFile } from '../src/store/transcripts/read-transcript.js';
 
 const tools = [
-  ["Read", () => ({ file_path: "/home/u/project/src/app.ts" })],
+  ['Read', () => ({ file_path: '/home/u/project/src/app.ts' })],
   [
-    "Edit",
+    'Edit',
     () => ({
-      file_path: "/home/u/project/src/app.ts",
-      old_string: "a".repeat(80),
-      new_string: "b".repeat(90),
+      file_path: '/home/u/project/src/app.ts',
+      old_string: 'a'.repeat(80),
+      new_string: 'b'.repeat(90),
     }),
   ],
-  [
-    "Bash",
-    () => ({ command: "npm test -- --run", description: "Run the tests" }),
-  ],
-  ["Grep", () => ({ pattern: "export function", path: "src" })],
+  ['Bash', () => ({ command: 'npm test -- --run', description: 'Run the tests' })],
+  ['Grep', () => ({ pattern: 'export function', path: 'src' })],
 ] as const;
 
 /** One turn: an assistant tool_use line, its tool_result (a few KB of output) and a progress line. */
@@ -40,48 +31,46 @@ function buildTurn(i: number): string {
   const base = {
     parentUuid: `u${i - 1}`,
     isSidechain: false,
-    userType: "external",
-    cwd: "/home/u/project",
-    sessionId: "bench-session",
-    version: "2.1.38",
-    gitBranch: "main",
+    userType: 'external',
+    cwd: '/home/u/project',
+    sessionId: 'bench-session',
+    version: '2.1.38',
+    gitBranch: 'main',
   };
   const assistant = {
     ...base,
-    type: "assistant",
+    type: 'assistant',
     uuid: `a${i}`,
-    timestamp: "2026-02-10T21:11:59.186Z",
+    timestamp: '2026-02-10T21:11:59.186Z',
     message: {
-      model: "claude-opus-4-6",
+      model: 'claude-opus-4-6',
       id: `msg_${i}`,
-      type: "message",
-      role: "assistant",
-      content: [{ type: "tool_use", id: `toolu_${i}`, name, input: input() }],
+      type: 'message',
+      role: 'assistant',
+      content: [{ type: 'tool_use', id: `toolu_${i}`, name, input: input() }],
       usage: { input_tokens: 3, output_tokens: 120 },
     },
   };
-  const output = `${"line of tool output with some code in it: const x = 1;\n".repeat(20 + (i % 60))}`;
+  const output = `${'line of tool output with some code in it: const x = 1;\n'.repeat(20 + (i % 60))}`;
   const user = {
     ...base,
-    type: "user",
+    type: 'user',
     uuid: `r${i}`,
-    timestamp: "2026-02-10T21:12:00.000Z",
+    timestamp: '2026-02-10T21:12:00.000Z',
     message: {
-      role: "user",
-      content: [
-        { type: "tool_result", tool_use_id: `toolu_${i}`, content: output },
-      ],
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content: output }],
     },
-    toolUseResult: { stdout: output, stderr: "" },
+    toolUseResult: { stdout: output, stderr: '' },
   };
   const progress = {
     ...base,
-    type: "progress",
+    type: 'progress',
     uuid: `p${i}`,
     data: {
-      type: "hook_progress",
-      hookEvent: "PostToolUse",
-      command: "echo ok",
+      type: 'hook_progress',
+      hookEvent: 'PostToolUse',
+      command: 'echo ok',
     },
     toolUseID: `toolu_${i}`,
   };
@@ -98,13 +87,11 @@ function writeTranscript(path: string, megabytes: number): number {
     bytes += Buffer.byteLength(turn);
     turns += 1;
   }
-  writeFileSync(path, chunks.join(""));
+  writeFileSync(path, chunks.join(''));
   return turns;
 }
 
-async function measure(
-  run: () => Promise<unknown>,
-): Promise<{ wall: number; cpu: number }> {
+async function measure(run: () => Promise<unknown>): Promise<{ wall: number; cpu: number }> {
   const start = performance.now();
   const cpuStart = process.cpuUsage();
   await run();
@@ -121,7 +108,7 @@ async function floorReadline(path: string): Promise<number> {
     input: createReadStream(path),
     crlfDelay: Infinity,
   })) {
-    if (line !== "") {
+    if (line !== '') {
       JSON.parse(line);
       parsed += 1;
     }
@@ -129,15 +116,15 @@ async function floorReadline(path: string): Promise<number> {
   return parsed;
 }
 
-const dir = mkdtempSync(join(tmpdir(), "sg-bench-read-"));
+const dir = mkdtempSync(join(tmpdir(), 'sg-bench-read-'));
 try {
   console.log(
     `node ${process.version}; load average ${loadavg()
       .map((l) => l.toFixed(1))
-      .join(" ")} (CPU time shown beside wall time for that reason)`,
+      .join(' ')} (CPU time shown beside wall time for that reason)`,
   );
   console.log(
-    "size MiB  calls    reader MB/s wall (cpu)   readline+JSON.parse MB/s wall (cpu)   JSON.parse only MB/s (cpu)   peak RSS MiB",
+    'size MiB  calls    reader MB/s wall (cpu)   readline+JSON.parse MB/s wall (cpu)   JSON.parse only MB/s (cpu)   peak RSS MiB',
   );
   for (const megabytes of [16, 32, 64]) {
     const path = join(dir, `t${megabytes}.jsonl`);
@@ -148,15 +135,10 @@ try {
       const result = await readTranscriptFile(path);
       calls = result.sessions.reduce((sum, s) => sum + s.calls.length, 0);
     });
-    if (calls !== turns)
-      throw new Error(`expected ${turns} calls, read ${calls}`);
+    if (calls !== turns) throw new Error(`expected ${turns} calls, read ${calls}`);
     const floor = await measure(() => floorReadline(path));
-    const lines = (await readFile(path, "utf8"))
-      .split("\n")
-      .filter((l) => l !== "");
-    const parseOnly = await measure(async () =>
-      lines.forEach((l) => JSON.parse(l)),
-    );
+    const lines = (await readFile(path, 'utf8')).split('\n').filter((l) => l !== '');
+    const parseOnly = await measure(async () => lines.forEach((l) => JSON.parse(l)));
     const rate = (m: { wall: number; cpu: number }) =>
       `${(size / (m.wall / 1000)).toFixed(0).padStart(4)} (${(size / (m.cpu / 1000)).toFixed(0).padStart(4)})`;
     const peak = (process.resourceUsage().maxRSS / 1024).toFixed(0);

@@ -1,32 +1,15 @@
-import { readdir, readFile } from "node:fs/promises";
-import {
-  basename,
-  dirname,
-  isAbsolute,
-  join,
-  relative,
-  resolve,
-} from "node:path";
-import {
-  draftPatterns,
-  type DraftProfile,
-  type ExistingSkill,
-} from "../core/patterns/draft.js";
-import { minePatterns, type MineOptions } from "../core/patterns/mine.js";
-import { defaultRefine, type RefineMap } from "../core/patterns/shape.js";
-import { buildToken, TokenTable } from "../core/patterns/tokens.js";
-import type {
-  DetectReport,
-  SkillUse,
-  Skipped,
-  TranscriptFormat,
-  TranscriptSession,
-} from "../core/patterns/types.js";
-import { buildSkillUses } from "../core/patterns/uses.js";
-import { expandTranscriptPaths } from "../store/transcripts/expand-paths.js";
-import { readTranscriptFiles } from "../store/transcripts/read-transcripts.js";
+import { readdir, readFile } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { draftPatterns, type DraftProfile, type ExistingSkill } from '../core/patterns/draft.js';
+import { minePatterns, type MineOptions } from '../core/patterns/mine.js';
+import { defaultRefine, type RefineMap } from '../core/patterns/shape.js';
+import { buildToken, TokenTable } from '../core/patterns/tokens.js';
+import type { DetectReport, SkillUse, Skipped, TranscriptFormat, TranscriptSession } from '../core/patterns/types.js';
+import { buildSkillUses } from '../core/patterns/uses.js';
+import { expandTranscriptPaths } from '../store/transcripts/expand-paths.js';
+import { readTranscriptFiles } from '../store/transcripts/read-transcripts.js';
 
-export interface DetectOptions extends Omit<MineOptions, "fingerprint"> {
+export interface DetectOptions extends Omit<MineOptions, 'fingerprint'> {
   /** Transcript files, folders or globs. */
   transcripts: readonly string[];
   /** Paths resolve against, and the report names files relative to, this folder (default: cwd). */
@@ -59,8 +42,7 @@ class SessionTokens {
       const token = buildToken(call, { refine: this.refine });
       ids[i] = this.table.intern(token);
       let shapes = this.shapeCounts.get(token);
-      if (shapes === undefined)
-        this.shapeCounts.set(token, (shapes = new Map()));
+      if (shapes === undefined) this.shapeCounts.set(token, (shapes = new Map()));
       shapes.set(call.shape, (shapes.get(call.shape) ?? 0) + 1);
     });
     this.sessions.push(ids);
@@ -70,9 +52,7 @@ class SessionTokens {
   typicalShapes(): Map<string, string> {
     const typical = new Map<string, string>();
     for (const [token, shapes] of this.shapeCounts) {
-      const best = [...shapes].sort(
-        (a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1),
-      )[0];
+      const best = [...shapes].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
       if (best !== undefined) typical.set(token, best[0]);
     }
     return typical;
@@ -81,7 +61,7 @@ class SessionTokens {
 
 function displayPath(file: string, cwd: string): string {
   const rel = relative(cwd, file);
-  return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? file : rel;
+  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? file : rel;
 }
 
 async function readSkillsDir(dir: string): Promise<ExistingSkill[]> {
@@ -89,17 +69,13 @@ async function readSkillsDir(dir: string): Promise<ExistingSkill[]> {
     recursive: true,
     withFileTypes: true,
   }).catch(() => []);
-  const files = entries
-    .filter((e) => e.isFile() && e.name === "SKILL.md")
-    .map((e) => join(e.parentPath ?? e.path, e.name));
+  const files = entries.filter((e) => e.isFile() && e.name === 'SKILL.md').map((e) => join(e.parentPath ?? e.path, e.name));
   // A skill that cannot be read covers nothing; detection goes on without it.
   return Promise.all(
-    files
-      .sort()
-      .map(async (file) => ({
-        name: basename(dirname(file)),
-        text: await readFile(file, "utf8").catch(() => ""),
-      })),
+    files.sort().map(async (file) => ({
+      name: basename(dirname(file)),
+      text: await readFile(file, 'utf8').catch(() => ''),
+    })),
   );
 }
 
@@ -114,13 +90,13 @@ export async function runDetect(options: DetectOptions): Promise<DetectReport> {
   const expanded = await expandTranscriptPaths(options.transcripts, { cwd });
   const skipped: Skipped[] = expanded.unmatched.map((pattern) => ({
     file: pattern,
-    reason: "no transcript files match",
+    reason: 'no transcript files match',
     count: 1,
   }));
   if (expanded.truncated)
     skipped.push({
       file: cwd,
-      reason: "directory walk stopped at its entry limit",
+      reason: 'directory walk stopped at its entry limit',
       count: 1,
     });
   const tokens = new SessionTokens(options.refine !== false);
@@ -129,27 +105,16 @@ export async function runDetect(options: DetectOptions): Promise<DetectReport> {
     refine: options.refine ?? defaultRefine,
     displayPath: (file) => displayPath(file, cwd),
     ...(options.format === undefined ? {} : { format: options.format }),
-    ...(options.maxLineBytes === undefined
-      ? {}
-      : { maxLineBytes: options.maxLineBytes }),
-    ...(options.maxDocumentBytes === undefined
-      ? {}
-      : { maxDocumentBytes: options.maxDocumentBytes }),
+    ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
+    ...(options.maxDocumentBytes === undefined ? {} : { maxDocumentBytes: options.maxDocumentBytes }),
   });
   for await (const result of files) {
     for (const session of result.sessions) tokens.add(session);
     uses.push(...result.uses);
     skipped.push(...result.skipped);
   }
-  const patterns = minePatterns(
-    { sessions: tokens.sessions, vocabulary: tokens.table.names },
-    options,
-  );
-  const existing =
-    options.existingSkills ??
-    (options.skillsDir === undefined
-      ? []
-      : await readSkillsDir(resolve(cwd, options.skillsDir)));
+  const patterns = minePatterns({ sessions: tokens.sessions, vocabulary: tokens.table.names }, options);
+  const existing = options.existingSkills ?? (options.skillsDir === undefined ? [] : await readSkillsDir(resolve(cwd, options.skillsDir)));
   const detected = draftPatterns(patterns, existing, {
     shapes: tokens.typicalShapes(),
     ...(options.profile === undefined ? {} : { profile: options.profile }),

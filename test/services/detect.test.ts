@@ -1,34 +1,18 @@
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import Ajv2020 from "ajv/dist/2020.js";
-import { afterAll, describe, expect, it } from "vitest";
-import type { DetectReport } from "../../src/core/patterns/types.js";
-import { runDetect } from "../../src/services/detect.js";
-import { runValidate } from "../../src/services/validate.js";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Ajv2020 from 'ajv/dist/2020.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { DetectReport } from '../../src/core/patterns/types.js';
+import { runDetect } from '../../src/services/detect.js';
+import { runValidate } from '../../src/services/validate.js';
 
-const root = fileURLToPath(
-  new URL("../../../shared/corpus/transcripts", import.meta.url),
-);
-const schemaPath = fileURLToPath(
-  new URL("../../schemas/detect-report.schema.json", import.meta.url),
-);
-const validateReport = new Ajv2020.default({ strict: true }).compile(
-  JSON.parse(readFileSync(schemaPath, "utf8")) as object,
-);
+const root = fileURLToPath(new URL('../../../shared/corpus/transcripts', import.meta.url));
+const schemaPath = fileURLToPath(new URL('../../schemas/detect-report.schema.json', import.meta.url));
+const validateReport = new Ajv2020.default({ strict: true }).compile(JSON.parse(readFileSync(schemaPath, 'utf8')) as object);
 
-function contains(
-  tools: readonly string[],
-  sequence: readonly string[],
-): boolean {
+function contains(tools: readonly string[], sequence: readonly string[]): boolean {
   for (let i = 0; i + sequence.length <= tools.length; i += 1) {
     if (sequence.every((token, j) => tools[i + j] === token)) return true;
   }
@@ -41,72 +25,53 @@ function expectValid(report: DetectReport): void {
   expect(valid).toBe(true);
 }
 
-describe.skipIf(!existsSync(root))("runDetect on the real corpus", () => {
-  it("finds find_file → open → edit across at least 3 SWE-agent sessions", async () => {
+describe.skipIf(!existsSync(root))('runDetect on the real corpus', () => {
+  it('finds find_file → open → edit across at least 3 SWE-agent sessions', async () => {
     const report = await runDetect({
-      transcripts: ["SWE-agent__SWE-agent/**/*.traj"],
+      transcripts: ['SWE-agent__SWE-agent/**/*.traj'],
       cwd: root,
     });
     expect(report.sessions).toBe(16);
-    const found = report.patterns.filter((p) =>
-      contains(p.tools, ["find_file", "open", "edit"]),
-    );
+    const found = report.patterns.filter((p) => contains(p.tools, ['find_file', 'open', 'edit']));
     expect(Math.max(...found.map((p) => p.sessions))).toBeGreaterThanOrEqual(3);
     expectValid(report);
   });
 
-  it("finds Read → Edit → Bash across Claude Code sessions", async () => {
-    const claude = [
-      "marot__spotter",
-      "DRMacIver__claude-reliability",
-      "daaain__claude-code-log",
-    ];
+  it('finds Read → Edit → Bash across Claude Code sessions', async () => {
+    const claude = ['marot__spotter', 'DRMacIver__claude-reliability', 'daaain__claude-code-log'];
     const report = await runDetect({
       transcripts: claude,
       cwd: root,
       refine: false,
     });
-    expect(
-      report.patterns.find((p) => p.tools.join() === "Read,Edit,Bash")
-        ?.sessions,
-    ).toBe(4);
+    expect(report.patterns.find((p) => p.tools.join() === 'Read,Edit,Bash')?.sessions).toBe(4);
     expect(report.skipped).toContainEqual({
-      file: "daaain__claude-code-log/test/test_data/edge_cases.jsonl",
-      reason: "JSON lines that are not objects",
+      file: 'daaain__claude-code-log/test/test_data/edge_cases.jsonl',
+      reason: 'JSON lines that are not objects',
       count: 3,
     });
     const refined = await runDetect({ transcripts: claude, cwd: root });
-    expect(
-      refined.patterns.some((p) => p.tools.some((t) => t.startsWith("Bash:"))),
-    ).toBe(true);
+    expect(refined.patterns.some((p) => p.tools.some((t) => t.startsWith('Bash:')))).toBe(true);
   });
 
-  it("reads the whole corpus into a report that matches its schema, with a draft per new pattern", async () => {
-    const report = await runDetect({ transcripts: ["."], cwd: root });
+  it('reads the whole corpus into a report that matches its schema, with a draft per new pattern', async () => {
+    const report = await runDetect({ transcripts: ['.'], cwd: root });
     expect(report.files).toBe(45);
     expect(report.sessions).toBe(44);
     expect(report.calls).toBe(980);
-    expect(report.uses.map((u) => u.skill)).toContain(
-      "handgemacht:create-beads",
-    );
+    expect(report.uses.map((u) => u.skill)).toContain('handgemacht:create-beads');
     expect(report.patterns.length).toBeGreaterThan(0);
-    for (const pattern of report.patterns)
-      expect(pattern.draft?.text).toContain(
-        `fingerprint: ${pattern.fingerprint}`,
-      );
+    for (const pattern of report.patterns) expect(pattern.draft?.text).toContain(`fingerprint: ${pattern.fingerprint}`);
     expectValid(report);
-    const library = mkdtempSync(join(tmpdir(), "sg-drafts-"));
+    const library = mkdtempSync(join(tmpdir(), 'sg-drafts-'));
     try {
       for (const pattern of report.patterns) {
-        mkdirSync(join(library, "skills", pattern.draft?.name ?? ""), {
+        mkdirSync(join(library, 'skills', pattern.draft?.name ?? ''), {
           recursive: true,
         });
-        writeFileSync(
-          join(library, "skills", pattern.draft?.name ?? "", "SKILL.md"),
-          pattern.draft?.text ?? "",
-        );
+        writeFileSync(join(library, 'skills', pattern.draft?.name ?? '', 'SKILL.md'), pattern.draft?.text ?? '');
       }
-      const validation = runValidate({ cwd: library, profile: "spec" });
+      const validation = runValidate({ cwd: library, profile: 'spec' });
       expect(validation.skills).toBe(report.patterns.length);
       expect(validation.findings).toEqual([]);
     } finally {
@@ -115,85 +80,69 @@ describe.skipIf(!existsSync(root))("runDetect on the real corpus", () => {
   });
 });
 
-describe("runDetect on generated transcripts", () => {
-  const dir = mkdtempSync(join(tmpdir(), "sg-detect-"));
+describe('runDetect on generated transcripts', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sg-detect-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const line = (session: string, tool: string, args: object = {}) =>
-    JSON.stringify({ session, tool, args });
-  const sessions = ["s1", "s2", "s3", "s4"].map((s) =>
+  const line = (session: string, tool: string, args: object = {}) => JSON.stringify({ session, tool, args });
+  const sessions = ['s1', 's2', 's3', 's4'].map((s) =>
     [
-      line(s, "Grep", { pattern: "x" }),
-      line(s, "Read", { file_path: "a" }),
-      line(s, "Edit", { file_path: "a" }),
-      line(s, "Bash", { command: "npm test" }),
-    ].join("\n"),
+      line(s, 'Grep', { pattern: 'x' }),
+      line(s, 'Read', { file_path: 'a' }),
+      line(s, 'Edit', { file_path: 'a' }),
+      line(s, 'Bash', { command: 'npm test' }),
+    ].join('\n'),
   );
-  writeFileSync(
-    join(dir, "a.jsonl"),
-    `${sessions.slice(0, 2).join("\n")}\n${line("s1", "Skill", { skill: "deploy" })}\n`,
-  );
-  writeFileSync(
-    join(dir, "b.jsonl"),
-    `${sessions.slice(2).join("\n")}\nnot json\n`,
-  );
+  writeFileSync(join(dir, 'a.jsonl'), `${sessions.slice(0, 2).join('\n')}\n${line('s1', 'Skill', { skill: 'deploy' })}\n`);
+  writeFileSync(join(dir, 'b.jsonl'), `${sessions.slice(2).join('\n')}\nnot json\n`);
 
-  it("mines, drafts and reports skips with paths relative to cwd", async () => {
+  it('mines, drafts and reports skips with paths relative to cwd', async () => {
     const report = await runDetect({
-      transcripts: ["*.jsonl", "missing/*.jsonl"],
+      transcripts: ['*.jsonl', 'missing/*.jsonl'],
       cwd: dir,
     });
     expect(report).toMatchObject({ files: 2, sessions: 4, calls: 17 });
-    expect(report.patterns.map((p) => [p.tools, p.sessions])).toEqual([
-      [["Grep", "Read", "Edit", "Bash:npm"], 4],
-    ]);
-    expect(report.patterns[0]?.draft?.name).toBe("grep-read-edit-npm");
-    expect(report.patterns[0]?.draft?.text).toContain(
-      "typical arguments: `file_path`",
-    );
+    expect(report.patterns.map((p) => [p.tools, p.sessions])).toEqual([[['Grep', 'Read', 'Edit', 'Bash:npm'], 4]]);
+    expect(report.patterns[0]?.draft?.name).toBe('grep-read-edit-npm');
+    expect(report.patterns[0]?.draft?.text).toContain('typical arguments: `file_path`');
     expect(report.skipped).toEqual([
       {
-        file: "missing/*.jsonl",
-        reason: "no transcript files match",
+        file: 'missing/*.jsonl',
+        reason: 'no transcript files match',
         count: 1,
       },
-      { file: "b.jsonl", reason: "lines that are not JSON", count: 1 },
+      { file: 'b.jsonl', reason: 'lines that are not JSON', count: 1 },
     ]);
-    expect(report.uses).toEqual([{ skill: "deploy", session: "s1" }]);
+    expect(report.uses).toEqual([{ skill: 'deploy', session: 's1' }]);
     expectValid(report);
   });
 
-  it("never proposes a pattern twice: drafts of one run cover the same patterns in the next", async () => {
-    const first = await runDetect({ transcripts: ["."], cwd: dir });
-    const skills = join(dir, "skills");
+  it('never proposes a pattern twice: drafts of one run cover the same patterns in the next', async () => {
+    const first = await runDetect({ transcripts: ['.'], cwd: dir });
+    const skills = join(dir, 'skills');
     for (const pattern of first.patterns) {
-      mkdirSync(join(skills, pattern.draft?.name ?? "x"), { recursive: true });
-      writeFileSync(
-        join(skills, pattern.draft?.name ?? "x", "SKILL.md"),
-        pattern.draft?.text ?? "",
-      );
+      mkdirSync(join(skills, pattern.draft?.name ?? 'x'), { recursive: true });
+      writeFileSync(join(skills, pattern.draft?.name ?? 'x', 'SKILL.md'), pattern.draft?.text ?? '');
     }
     const second = await runDetect({
-      transcripts: ["*.jsonl"],
+      transcripts: ['*.jsonl'],
       cwd: dir,
-      skillsDir: "skills",
+      skillsDir: 'skills',
     });
-    expect(second.patterns.map((p) => [p.coveredBy, p.draft])).toEqual([
-      ["grep-read-edit-npm", undefined],
-    ]);
+    expect(second.patterns.map((p) => [p.coveredBy, p.draft])).toEqual([['grep-read-edit-npm', undefined]]);
   });
 
-  it("honours minSessions and the refine off switch", async () => {
+  it('honours minSessions and the refine off switch', async () => {
     const report = await runDetect({
-      transcripts: ["*.jsonl"],
+      transcripts: ['*.jsonl'],
       cwd: dir,
       minSessions: 5,
     });
     expect(report.patterns).toEqual([]);
     const plain = await runDetect({
-      transcripts: ["*.jsonl"],
+      transcripts: ['*.jsonl'],
       cwd: dir,
       refine: false,
     });
-    expect(plain.patterns[0]?.tools).toEqual(["Grep", "Read", "Edit", "Bash"]);
+    expect(plain.patterns[0]?.tools).toEqual(['Grep', 'Read', 'Edit', 'Bash']);
   });
 });

@@ -1,4 +1,4 @@
-import { PairTable } from "./pair-table.js";
+import { PairTable } from './pair-table.js';
 
 /**
  * Level-wise counting of contiguous windows, each counted once per session.
@@ -26,9 +26,7 @@ export interface PackedSessions {
 }
 
 /** Token ids must be non-negative integers: -1 marks "no frequent window here" while counting. */
-export function packSessions(
-  sessions: readonly ArrayLike<number>[],
-): PackedSessions {
+export function packSessions(sessions: readonly ArrayLike<number>[]): PackedSessions {
   const total = sessions.reduce((sum, s) => sum + s.length, 0);
   const tokens = new Int32Array(total);
   const starts = new Int32Array(sessions.length + 1);
@@ -42,12 +40,7 @@ export function packSessions(
   return { tokens, starts };
 }
 
-function countLevel(
-  packed: PackedSessions,
-  prevIds: Int32Array,
-  length: number,
-  slotAt: Int32Array,
-): PairTable {
+function countLevel(packed: PackedSessions, prevIds: Int32Array, length: number, slotAt: Int32Array): PairTable {
   const { tokens, starts } = packed;
   const table = new PairTable();
   slotAt.fill(-1);
@@ -58,22 +51,13 @@ function countLevel(
       const suffixId = prevIds[p + 1] as number;
       // Both the prefix and the suffix of a frequent window are frequent.
       if (prefixId < 0 || suffixId < 0) continue;
-      slotAt[p] = table.countOnce(
-        prefixId,
-        tokens[p + length - 1] as number,
-        suffixId,
-        s,
-      );
+      slotAt[p] = table.countOnce(prefixId, tokens[p + length - 1] as number, suffixId, s);
     }
   }
   return table;
 }
 
-function keepFrequent(
-  table: PairTable,
-  length: number,
-  minSessions: number,
-): { level: WindowLevel; idOfSlot: Int32Array } {
+function keepFrequent(table: PairTable, length: number, minSessions: number): { level: WindowLevel; idOfSlot: Int32Array } {
   const idOfSlot = new Int32Array(table.size).fill(-1);
   const kept: number[] = [];
   for (let slot = 0; slot < table.size; slot += 1) {
@@ -82,8 +66,7 @@ function keepFrequent(
       kept.push(slot);
     }
   }
-  const pick = (values: Int32Array) =>
-    Int32Array.from(kept, (slot) => values[slot] as number);
+  const pick = (values: Int32Array) => Int32Array.from(kept, (slot) => values[slot] as number);
   const level: WindowLevel = {
     length,
     prefix: pick(table.prefix),
@@ -100,20 +83,13 @@ export interface CountOptions {
 }
 
 /** Counts every frequent contiguous window of length 2..maxLength. `levels[0]` is length 2. */
-export function countWindows(
-  packed: PackedSessions,
-  options: CountOptions,
-): WindowLevel[] {
+export function countWindows(packed: PackedSessions, options: CountOptions): WindowLevel[] {
   const levels: WindowLevel[] = [];
   let prevIds = packed.tokens;
   const slotAt = new Int32Array(packed.tokens.length);
   for (let length = 2; length <= options.maxLength; length += 1) {
     const slots = countLevel(packed, prevIds, length, slotAt);
-    const { level, idOfSlot } = keepFrequent(
-      slots,
-      length,
-      options.minSessions,
-    );
+    const { level, idOfSlot } = keepFrequent(slots, length, options.minSessions);
     if (level.sessions.length === 0) break;
     levels.push(level);
     const nextIds = new Int32Array(packed.tokens.length);
@@ -127,11 +103,7 @@ export function countWindows(
 }
 
 /** The token ids of window `id` at `levels[index]`. */
-export function buildWindowTokens(
-  levels: readonly WindowLevel[],
-  index: number,
-  id: number,
-): number[] {
+export function buildWindowTokens(levels: readonly WindowLevel[], index: number, id: number): number[] {
   const out: number[] = [];
   let level = index;
   let current = id;

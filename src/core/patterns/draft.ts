@@ -1,7 +1,7 @@
-import { stringify } from "yaml";
-import { buildDraftName, buildUniqueName } from "./draft-name.js";
-import { describeTools, renderToolLabel } from "./describe-tools.js";
-import type { DetectedPattern, DraftSkill, Pattern } from "./types.js";
+import { stringify } from 'yaml';
+import { buildDraftName, buildUniqueName } from './draft-name.js';
+import { describeTools, renderToolLabel } from './describe-tools.js';
+import type { DetectedPattern, DraftSkill, Pattern } from './types.js';
 
 export interface ExistingSkill {
   name: string;
@@ -15,7 +15,7 @@ export interface ExistingSkill {
  * `metadata`, so drafts pass the strict `spec` profile. `runtime`: those three
  * at the top as DESIGN §7 lists them (valid under the default profile).
  */
-export type DraftProfile = "spec" | "runtime";
+export type DraftProfile = 'spec' | 'runtime';
 
 export interface DraftOptions {
   profile?: DraftProfile;
@@ -26,16 +26,16 @@ export interface DraftOptions {
 const maxDescription = 1024;
 
 function stripAngles(text: string): string {
-  return text.replace(/[<>]/g, "");
+  return text.replace(/[<>]/g, '');
 }
 
 function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** The word a skill body must name for a token to count as covered. */
 function namedWord(token: string): string {
-  const colon = token.indexOf(":");
+  const colon = token.indexOf(':');
   return colon >= 0 ? token.slice(colon + 1) : token;
 }
 
@@ -45,63 +45,44 @@ function bodyOf(text: string): string {
 }
 
 /** The skill that already covers a pattern: it records the fingerprint, or its body names every tool. */
-export function findCoveringSkill(
-  pattern: Pattern,
-  existing: readonly ExistingSkill[],
-): string | undefined {
+export function findCoveringSkill(pattern: Pattern, existing: readonly ExistingSkill[]): string | undefined {
   for (const skill of existing) {
     if (skill.text.includes(pattern.fingerprint)) return skill.name;
     const body = bodyOf(skill.text);
-    const named = pattern.tools.every((token) =>
-      new RegExp(`(^|[^\\w])${escapeRegExp(namedWord(token))}($|[^\\w])`).test(
-        body,
-      ),
-    );
+    const named = pattern.tools.every((token) => new RegExp(`(^|[^\\w])${escapeRegExp(namedWord(token))}($|[^\\w])`).test(body));
     if (named) return skill.name;
   }
   return undefined;
 }
 
-function renderStep(
-  token: string,
-  index: number,
-  shapes: ReadonlyMap<string, string> | undefined,
-): string {
+function renderStep(token: string, index: number, shapes: ReadonlyMap<string, string> | undefined): string {
   const shape = shapes?.get(token);
-  const colon = token.indexOf(":");
-  if (colon >= 0)
-    return `${index + 1}. Run \`${token.slice(colon + 1)} …\` with \`${token.slice(0, colon)}\`.`;
-  if (shape === undefined || shape === "")
-    return `${index + 1}. Call ${renderToolLabel(token)}.`;
+  const colon = token.indexOf(':');
+  if (colon >= 0) return `${index + 1}. Run \`${token.slice(colon + 1)} …\` with \`${token.slice(0, colon)}\`.`;
+  if (shape === undefined || shape === '') return `${index + 1}. Call ${renderToolLabel(token)}.`;
   return `${index + 1}. Call ${renderToolLabel(token)} (typical arguments: ${shape
-    .split(",")
+    .split(',')
     .map((k) => `\`${k}\``)
-    .join(", ")}).`;
+    .join(', ')}).`;
 }
 
-function buildFrontmatter(
-  pattern: Pattern,
-  name: string,
-  profile: DraftProfile,
-): Record<string, unknown> {
+function buildFrontmatter(pattern: Pattern, name: string, profile: DraftProfile): Record<string, unknown> {
   const purpose = describeTools(pattern.tools);
-  const whenToUse = stripAngles(
-    `When a task needs you to ${purpose}, in this order.`,
-  );
+  const whenToUse = stripAngles(`When a task needs you to ${purpose}, in this order.`);
   const what = purpose.replace(/^./, (c) => c.toUpperCase());
   const description = stripAngles(
-    `${what} with the procedure ${pattern.tools.join(" → ")}, repeated in ${pattern.sessions} agent sessions. Use when a task needs you to ${purpose}.`,
+    `${what} with the procedure ${pattern.tools.join(' → ')}, repeated in ${pattern.sessions} agent sessions. Use when a task needs you to ${purpose}.`,
   ).slice(0, maxDescription);
   const origin = {
     fingerprint: pattern.fingerprint,
     sessions: String(pattern.sessions),
-    source: "skillgarden detect",
+    source: 'skillgarden detect',
   };
-  if (profile === "runtime") {
+  if (profile === 'runtime') {
     return {
       name,
       description,
-      version: "0.1.0",
+      version: '0.1.0',
       pinned: false,
       when_to_use: whenToUse,
       metadata: origin,
@@ -111,8 +92,8 @@ function buildFrontmatter(
     name,
     description,
     metadata: {
-      version: "0.1.0",
-      pinned: "false",
+      version: '0.1.0',
+      pinned: 'false',
       when_to_use: whenToUse,
       ...origin,
     },
@@ -120,29 +101,20 @@ function buildFrontmatter(
 }
 
 /** One SKILL.md draft text for a pattern. */
-export function buildDraft(
-  pattern: Pattern,
-  name: string,
-  options: DraftOptions = {},
-): DraftSkill {
-  const frontmatter = stringify(
-    buildFrontmatter(pattern, name, options.profile ?? "spec"),
-    { lineWidth: 0 },
-  );
-  const title = name.replace(/-/g, " ").replace(/^./, (c) => c.toUpperCase());
-  const steps = pattern.tools.map((token, i) =>
-    renderStep(token, i, options.shapes),
-  );
+export function buildDraft(pattern: Pattern, name: string, options: DraftOptions = {}): DraftSkill {
+  const frontmatter = stringify(buildFrontmatter(pattern, name, options.profile ?? 'spec'), { lineWidth: 0 });
+  const title = name.replace(/-/g, ' ').replace(/^./, (c) => c.toUpperCase());
+  const steps = pattern.tools.map((token, i) => renderStep(token, i, options.shapes));
   const body = [
     `# ${title}`,
-    "",
+    '',
     `Drafted by skillgarden from ${pattern.sessions} agent sessions that ran the same tool sequence. Review it, name the real task, and edit the steps before adopting it.`,
-    "",
-    "## Steps",
-    "",
+    '',
+    '## Steps',
+    '',
     ...steps,
-    "",
-  ].join("\n");
+    '',
+  ].join('\n');
   return {
     name,
     fingerprint: pattern.fingerprint,

@@ -1,5 +1,5 @@
 // Hashing is pure computation: node:crypto does no I/O here, and the core lint rule allows it.
-import { createHash } from "node:crypto";
+import { createHash } from 'node:crypto';
 
 /**
  * A pattern's stable identity: sha-256 of its tokens joined by newlines, hex,
@@ -7,8 +7,5 @@ import { createHash } from "node:crypto";
  * a run never proposes a pattern twice or one a skill already records.
  */
 export function buildFingerprint(tokens: readonly string[]): string {
-  return createHash("sha256")
-    .update(tokens.join("\n"), "utf8")
-    .digest("hex")
-    .slice(0, 16);
+  return createHash('sha256').update(tokens.join('\n'), 'utf8').digest('hex').slice(0, 16);
 }

@@ -1,12 +1,8 @@
-import { buildFingerprint } from "./fingerprint.js";
-import { countWindows, packSessions } from "./count-windows.js";
-import {
-  orderCandidates,
-  type Candidate,
-  type CandidateOrder,
-} from "./order-candidates.js";
-import { collapseRuns } from "./tokens.js";
-import type { Pattern } from "./types.js";
+import { buildFingerprint } from './fingerprint.js';
+import { countWindows, packSessions } from './count-windows.js';
+import { orderCandidates, type Candidate, type CandidateOrder } from './order-candidates.js';
+import { collapseRuns } from './tokens.js';
+import type { Pattern } from './types.js';
 
 export interface MineOptions {
   /** A sequence is a candidate when seen in at least this many sessions (3). */
@@ -32,10 +28,7 @@ export interface MineInput {
   vocabulary: readonly string[];
 }
 
-export function buildJaccard(
-  a: readonly number[],
-  b: readonly number[],
-): number {
+export function buildJaccard(a: readonly number[], b: readonly number[]): number {
   const setA = new Set(a);
   const setB = new Set(b);
   let shared = 0;
@@ -43,18 +36,11 @@ export function buildJaccard(
   return shared / (setA.size + setB.size - shared);
 }
 
-function selectDistinct(
-  candidates: Iterable<Candidate>,
-  threshold: number,
-  limit: number,
-): Candidate[] {
+function selectDistinct(candidates: Iterable<Candidate>, threshold: number, limit: number): Candidate[] {
   const kept: Candidate[] = [];
   for (const candidate of candidates) {
     if (kept.length >= limit) break;
-    if (
-      kept.every((other) => buildJaccard(candidate.ids, other.ids) < threshold)
-    )
-      kept.push(candidate);
+    if (kept.every((other) => buildJaccard(candidate.ids, other.ids) < threshold)) kept.push(candidate);
   }
   return kept;
 }
@@ -71,15 +57,9 @@ function roundScore(value: number): number {
  * `confidence = min(1, ln(freq)/ln(3)) × (1 − max Jaccard with the other patterns)`.
  * Ordered by confidence, then sessions.
  */
-export function minePatterns(
-  input: MineInput,
-  options: MineOptions = {},
-): Pattern[] {
+export function minePatterns(input: MineInput, options: MineOptions = {}): Pattern[] {
   const minSessions = Math.max(1, options.minSessions ?? 3);
-  const sessions =
-    options.collapseRuns === false
-      ? input.sessions
-      : input.sessions.map((s) => collapseRuns(s));
+  const sessions = options.collapseRuns === false ? input.sessions : input.sessions.map((s) => collapseRuns(s));
   const packed = packSessions(sessions);
   const levels = countWindows(packed, {
     minSessions,
@@ -92,22 +72,13 @@ export function minePatterns(
       packed,
       minLength: options.minLength ?? 2,
     },
-    options.order ?? "surprise",
+    options.order ?? 'surprise',
   );
-  const kept = selectDistinct(
-    candidates,
-    options.jaccardThreshold ?? 0.7,
-    options.limit ?? 100,
-  );
+  const kept = selectDistinct(candidates, options.jaccardThreshold ?? 0.7, options.limit ?? 100);
   const fingerprint = options.fingerprint ?? buildFingerprint;
   const patterns = kept.map((candidate) => {
-    const overlap = Math.max(
-      0,
-      ...kept
-        .filter((o) => o !== candidate)
-        .map((o) => buildJaccard(candidate.ids, o.ids)),
-    );
-    const tools = candidate.ids.map((id) => input.vocabulary[id] ?? "");
+    const overlap = Math.max(0, ...kept.filter((o) => o !== candidate).map((o) => buildJaccard(candidate.ids, o.ids)));
+    const tools = candidate.ids.map((id) => input.vocabulary[id] ?? '');
     const support = Math.min(1, Math.log(candidate.sessions) / Math.log(3));
     return {
       tools,
@@ -116,19 +87,11 @@ export function minePatterns(
       fingerprint: fingerprint(tools),
     };
   });
-  return patterns.sort(
-    (a, b) =>
-      b.confidence - a.confidence ||
-      b.sessions - a.sessions ||
-      (a.fingerprint < b.fingerprint ? -1 : 1),
-  );
+  return patterns.sort((a, b) => b.confidence - a.confidence || b.sessions - a.sessions || (a.fingerprint < b.fingerprint ? -1 : 1));
 }
 
 /** Convenience for tests and small inputs: sessions as token strings. */
-export function minePatternsFromTokens(
-  sessions: readonly (readonly string[])[],
-  options: MineOptions = {},
-): Pattern[] {
+export function minePatternsFromTokens(sessions: readonly (readonly string[])[], options: MineOptions = {}): Pattern[] {
   const ids = new Map<string, number>();
   const vocabulary: string[] = [];
   const intern = (token: string) => {
@@ -140,8 +103,5 @@ export function minePatternsFromTokens(
     }
     return id;
   };
-  return minePatterns(
-    { sessions: sessions.map((s) => Int32Array.from(s, intern)), vocabulary },
-    options,
-  );
+  return minePatterns({ sessions: sessions.map((s) => Int32Array.from(s, intern)), vocabulary }, options);
 }

@@ -1,66 +1,47 @@
-import type { DetectReport, DetectedPattern, Pattern } from "./types.js";
+import type { DetectReport, DetectedPattern, Pattern } from './types.js';
 
 function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
 function renderPatternLine(pattern: DetectedPattern, index: number): string {
   const outcome =
-    pattern.draft !== undefined
-      ? `draft: ${pattern.draft.name}`
-      : pattern.coveredBy !== undefined
-        ? `covered by ${pattern.coveredBy}`
-        : "";
-  return `${String(index + 1).padStart(3)}. ${pattern.tools.join(" → ")}  [${plural(pattern.sessions, "session")}, confidence ${pattern.confidence.toFixed(2)}, ${pattern.fingerprint}]${outcome === "" ? "" : `  ${outcome}`}`;
+    pattern.draft !== undefined ? `draft: ${pattern.draft.name}` : pattern.coveredBy !== undefined ? `covered by ${pattern.coveredBy}` : '';
+  return `${String(index + 1).padStart(3)}. ${pattern.tools.join(' → ')}  [${plural(pattern.sessions, 'session')}, confidence ${pattern.confidence.toFixed(2)}, ${pattern.fingerprint}]${outcome === '' ? '' : `  ${outcome}`}`;
 }
 
 /** The `detect` command's text output. */
 export function renderDetectText(report: DetectReport): string {
-  const lines = [
-    `Read ${plural(report.files, "file")}: ${plural(report.sessions, "session")} with ${plural(report.calls, "tool call")}.`,
-  ];
+  const lines = [`Read ${plural(report.files, 'file')}: ${plural(report.sessions, 'session')} with ${plural(report.calls, 'tool call')}.`];
   if (report.skipped.length > 0) {
-    lines.push("", "Skipped input:");
-    for (const skip of report.skipped)
-      lines.push(`  ${skip.file}: ${skip.count} × ${skip.reason}`);
+    lines.push('', 'Skipped input:');
+    for (const skip of report.skipped) lines.push(`  ${skip.file}: ${skip.count} × ${skip.reason}`);
   }
-  lines.push("");
+  lines.push('');
   if (report.patterns.length === 0) {
-    lines.push("No repeated tool sequences found.");
+    lines.push('No repeated tool sequences found.');
   } else {
-    lines.push(`${plural(report.patterns.length, "pattern")}:`);
-    report.patterns.forEach((pattern, i) =>
-      lines.push(renderPatternLine(pattern, i)),
-    );
+    lines.push(`${plural(report.patterns.length, 'pattern')}:`);
+    report.patterns.forEach((pattern, i) => lines.push(renderPatternLine(pattern, i)));
   }
   if (report.uses.length > 0) {
     const bySkill = new Map<string, number>();
-    for (const use of report.uses)
-      bySkill.set(use.skill, (bySkill.get(use.skill) ?? 0) + 1);
-    lines.push("", "Skill loads:");
-    for (const [skill, count] of [...bySkill].sort(
-      (a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1),
-    ))
-      lines.push(`  ${skill}: ${count}`);
+    for (const use of report.uses) bySkill.set(use.skill, (bySkill.get(use.skill) ?? 0) + 1);
+    lines.push('', 'Skill loads:');
+    for (const [skill, count] of [...bySkill].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))) lines.push(`  ${skill}: ${count}`);
   }
-  return `${lines.join("\n")}\n`;
+  return `${lines.join('\n')}\n`;
 }
 
 function escapeCell(text: string): string {
-  return text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 }
 
 /** The patterns section of REPORT.md. */
-export function renderPatternsMarkdown(
-  patterns: readonly (Pattern | DetectedPattern)[],
-): string {
-  const lines = ["## Patterns", ""];
-  if (patterns.length === 0)
-    return `${[...lines, "No repeated tool sequences found."].join("\n")}\n`;
-  lines.push(
-    "| # | tools | sessions | confidence | fingerprint | proposal |",
-    "|---|---|---|---|---|---|",
-  );
+export function renderPatternsMarkdown(patterns: readonly (Pattern | DetectedPattern)[]): string {
+  const lines = ['## Patterns', ''];
+  if (patterns.length === 0) return `${[...lines, 'No repeated tool sequences found.'].join('\n')}\n`;
+  lines.push('| # | tools | sessions | confidence | fingerprint | proposal |', '|---|---|---|---|---|---|');
   patterns.forEach((pattern, i) => {
     const detected = pattern as DetectedPattern;
     const proposal =
@@ -68,11 +49,11 @@ export function renderPatternsMarkdown(
         ? `\`${detected.draft.name}\``
         : detected.coveredBy !== undefined
           ? `covered by \`${detected.coveredBy}\``
-          : "";
-    const tools = pattern.tools.map((t) => `\`${escapeCell(t)}\``).join(" → ");
+          : '';
+    const tools = pattern.tools.map((t) => `\`${escapeCell(t)}\``).join(' → ');
     lines.push(
       `| ${i + 1} | ${tools} | ${pattern.sessions} | ${pattern.confidence.toFixed(2)} | \`${pattern.fingerprint}\` | ${proposal} |`,
     );
   });
-  return `${lines.join("\n")}\n`;
+  return `${lines.join('\n')}\n`;
 }

@@ -1,4 +1,4 @@
-import type { ToolCall } from "./types.js";
+import type { ToolCall } from './types.js';
 
 /**
  * Which tools get refined by their shell command, and under which argument
@@ -7,61 +7,35 @@ import type { ToolCall } from "./types.js";
 export type RefineMap = Readonly<Record<string, string>>;
 
 export const defaultRefine: RefineMap = {
-  Bash: "command",
-  bash: "command",
-  execute_bash: "command",
-  exec_command: "cmd",
-  shell: "command",
-  run_shell_command: "command",
-  local_shell: "command",
+  Bash: 'command',
+  bash: 'command',
+  execute_bash: 'command',
+  exec_command: 'cmd',
+  shell: 'command',
+  run_shell_command: 'command',
+  local_shell: 'command',
 };
 
 const envAssignment = /^[A-Za-z_][A-Za-z0-9_]*=/;
-const shells = new Set([
-  "sh",
-  "bash",
-  "zsh",
-  "/bin/sh",
-  "/bin/bash",
-  "/bin/zsh",
-  "/usr/bin/bash",
-  "/usr/bin/zsh",
-]);
-const wrappers = new Set([
-  "env",
-  "time",
-  "nohup",
-  "exec",
-  "command",
-  "builtin",
-]);
+const shells = new Set(['sh', 'bash', 'zsh', '/bin/sh', '/bin/bash', '/bin/zsh', '/usr/bin/bash', '/usr/bin/zsh']);
+const wrappers = new Set(['env', 'time', 'nohup', 'exec', 'command', 'builtin']);
 // sudo options that take a value (`sudo -u postgres psql`).
-const sudoValueFlags = new Set([
-  "-u",
-  "-g",
-  "-C",
-  "-D",
-  "-h",
-  "-p",
-  "-r",
-  "-t",
-  "-U",
-]);
-const separators = new Set(["&&", ";", "||", "|"]);
+const sudoValueFlags = new Set(['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U']);
+const separators = new Set(['&&', ';', '||', '|']);
 
 function programWord(word: string): string | undefined {
-  const bare = word.replace(/^["'(]+|["');]+$/g, "");
-  const base = bare.slice(bare.lastIndexOf("/") + 1);
-  const clean = base.replace(/[^A-Za-z0-9._+-]/g, "");
-  return clean === "" ? undefined : clean.slice(0, 40);
+  const bare = word.replace(/^["'(]+|["');]+$/g, '');
+  const base = bare.slice(bare.lastIndexOf('/') + 1);
+  const clean = base.replace(/[^A-Za-z0-9._+-]/g, '');
+  return clean === '' ? undefined : clean.slice(0, 40);
 }
 
 /** Index after a `cd DIR &&` (or `cd DIR;`) prefix, or -1 when the command is only a `cd`. */
 function skipCd(words: readonly string[], from: number): number {
   for (let i = from; i < words.length; i += 1) {
-    const word = words[i] ?? "";
+    const word = words[i] ?? '';
     if (separators.has(word)) return i + 1;
-    if (word.endsWith(";") || word.endsWith("&&")) return i + 1;
+    if (word.endsWith(';') || word.endsWith('&&')) return i + 1;
   }
   return -1;
 }
@@ -71,17 +45,10 @@ function skipCd(words: readonly string[], from: number): number {
  * assignments, wrappers such as `env`, and a leading `cd DIR &&`.
  * `git -C x status` → `git`; `cd app && npm test` → `npm`.
  */
-export function parseProgram(
-  command: string | readonly string[],
-): string | undefined {
-  if (typeof command !== "string") {
+export function parseProgram(command: string | readonly string[]): string | undefined {
+  if (typeof command !== 'string') {
     const [first, flag, script] = command;
-    if (
-      first !== undefined &&
-      shells.has(first) &&
-      (flag === "-c" || flag === "-lc") &&
-      typeof script === "string"
-    ) {
+    if (first !== undefined && shells.has(first) && (flag === '-c' || flag === '-lc') && typeof script === 'string') {
       return parseProgram(script);
     }
     return first === undefined ? undefined : programWord(first);
@@ -89,17 +56,17 @@ export function parseProgram(
   const words = command.trim().split(/\s+/);
   let i = 0;
   while (i < words.length) {
-    const word = words[i] ?? "";
-    if (word === "sudo" || wrappers.has(word)) {
+    const word = words[i] ?? '';
+    if (word === 'sudo' || wrappers.has(word)) {
       i += 1;
-      while ((words[i] ?? "").startsWith("-")) {
-        i += word === "sudo" && sudoValueFlags.has(words[i] ?? "") ? 2 : 1;
+      while ((words[i] ?? '').startsWith('-')) {
+        i += word === 'sudo' && sudoValueFlags.has(words[i] ?? '') ? 2 : 1;
       }
-    } else if (envAssignment.test(word) || word === "(" || word === "{") {
+    } else if (envAssignment.test(word) || word === '(' || word === '{') {
       i += 1;
-    } else if (word === "cd") {
+    } else if (word === 'cd') {
       const next = skipCd(words, i + 1);
-      if (next < 0) return "cd";
+      if (next < 0) return 'cd';
       i = next;
     } else {
       return programWord(word);
@@ -109,24 +76,20 @@ export function parseProgram(
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function commandOf(
-  args: unknown,
-  key: string,
-): string | readonly string[] | undefined {
+function commandOf(args: unknown, key: string): string | readonly string[] | undefined {
   if (!isRecord(args)) return undefined;
   const value = args[key];
-  if (typeof value === "string") return value;
-  if (Array.isArray(value) && value.every((part) => typeof part === "string"))
-    return value as string[];
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value) && value.every((part) => typeof part === 'string')) return value as string[];
   return undefined;
 }
 
 /** The argument shape: sorted argument keys, e.g. `file_path,limit`. */
 export function buildArgShape(args: unknown): string {
-  return isRecord(args) ? Object.keys(args).sort().join(",") : "";
+  return isRecord(args) ? Object.keys(args).sort().join(',') : '';
 }
 
 export interface BuildCallOptions {
@@ -135,18 +98,11 @@ export interface BuildCallOptions {
 }
 
 /** Normalises one tool call: its name, its argument shape and (for shell tools) its program. */
-export function buildToolCall(
-  name: string,
-  args: unknown,
-  options: BuildCallOptions,
-): ToolCall {
+export function buildToolCall(name: string, args: unknown, options: BuildCallOptions): ToolCall {
   const key = options.refine === false ? undefined : options.refine[name];
   const command = key === undefined ? undefined : commandOf(args, key);
   const program = command === undefined ? undefined : parseProgram(command);
-  const call: ToolCall =
-    program === undefined
-      ? { name, shape: buildArgShape(args) }
-      : { name, shape: program, program };
+  const call: ToolCall = program === undefined ? { name, shape: buildArgShape(args) } : { name, shape: program, program };
   if (options.time !== undefined) call.time = options.time;
   return call;
 }

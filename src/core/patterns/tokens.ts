@@ -1,4 +1,4 @@
-import type { ToolCall } from "./types.js";
+import type { ToolCall } from './types.js';
 
 export interface TokenizeOptions {
   /** `false` uses the bare tool name even where a program was recorded (`Bash`, not `Bash:git`). */
@@ -9,13 +9,8 @@ export interface TokenizeOptions {
  * The token a call stands for in mining: its tool name, refined by the
  * program for shell tools (`Bash:git`). MCP names (`mcp__server__tool`) stay whole.
  */
-export function buildToken(
-  call: ToolCall,
-  options: TokenizeOptions = {},
-): string {
-  return options.refine !== false && call.program !== undefined
-    ? `${call.name}:${call.program}`
-    : call.name;
+export function buildToken(call: ToolCall, options: TokenizeOptions = {}): string {
+  return options.refine !== false && call.program !== undefined ? `${call.name}:${call.program}` : call.name;
 }
 
 /** Interns token strings to small integers, so mining works on numbers. */
@@ -39,11 +34,7 @@ export class TokenTable {
 }
 
 /** Tokens of a session's calls, interned. */
-export function buildTokenIds(
-  calls: readonly ToolCall[],
-  table: TokenTable,
-  options: TokenizeOptions = {},
-): Int32Array {
+export function buildTokenIds(calls: readonly ToolCall[], table: TokenTable, options: TokenizeOptions = {}): Int32Array {
   const ids = new Int32Array(calls.length);
   calls.forEach((call, i) => {
     ids[i] = table.intern(buildToken(call, options));

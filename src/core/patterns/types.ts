@@ -1,30 +1,19 @@
 /** The transcript formats the readers understand. */
-export type TranscriptFormat =
-  | "claude-code"
-  | "codex"
-  | "gemini"
-  | "chat"
-  | "swe-agent"
-  | "openhands"
-  | "hermes"
-  | "compact";
+export type TranscriptFormat = 'claude-code' | 'codex' | 'gemini' | 'chat' | 'swe-agent' | 'openhands' | 'hermes' | 'compact';
 
 export const transcriptFormats: readonly TranscriptFormat[] = [
-  "claude-code",
-  "codex",
-  "gemini",
-  "chat",
-  "swe-agent",
-  "openhands",
-  "hermes",
-  "compact",
+  'claude-code',
+  'codex',
+  'gemini',
+  'chat',
+  'swe-agent',
+  'openhands',
+  'hermes',
+  'compact',
 ];
 
 export function isTranscriptFormat(value: unknown): value is TranscriptFormat {
-  return (
-    typeof value === "string" &&
-    (transcriptFormats as readonly string[]).includes(value)
-  );
+  return typeof value === 'string' && (transcriptFormats as readonly string[]).includes(value);
 }
 
 /**

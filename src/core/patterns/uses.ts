@@ -1,91 +1,69 @@
-import type { SkillUse } from "./types.js";
+import type { SkillUse } from './types.js';
 
-const loaderTools = new Set([
-  "load_skill",
-  "skill_view",
-  "skill_load",
-  "view_skill",
-  "use_skill",
-]);
+const loaderTools = new Set(['load_skill', 'skill_view', 'skill_load', 'view_skill', 'use_skill']);
 
 /** Claude Code built-in slash commands: not skills. */
 const builtinCommands = new Set([
-  "add-dir",
-  "agents",
-  "bashes",
-  "bug",
-  "clear",
-  "compact",
-  "config",
-  "context",
-  "cost",
-  "doctor",
-  "exit",
-  "export",
-  "help",
-  "hooks",
-  "ide",
-  "init",
-  "install-github-app",
-  "login",
-  "logout",
-  "mcp",
-  "memory",
-  "model",
-  "output-style",
-  "permissions",
-  "plugin",
-  "pr-comments",
-  "release-notes",
-  "resume",
-  "rewind",
-  "review",
-  "status",
-  "statusline",
-  "terminal-setup",
-  "todos",
-  "upgrade",
-  "usage",
-  "vim",
-  "quit",
+  'add-dir',
+  'agents',
+  'bashes',
+  'bug',
+  'clear',
+  'compact',
+  'config',
+  'context',
+  'cost',
+  'doctor',
+  'exit',
+  'export',
+  'help',
+  'hooks',
+  'ide',
+  'init',
+  'install-github-app',
+  'login',
+  'logout',
+  'mcp',
+  'memory',
+  'model',
+  'output-style',
+  'permissions',
+  'plugin',
+  'pr-comments',
+  'release-notes',
+  'resume',
+  'rewind',
+  'review',
+  'status',
+  'statusline',
+  'terminal-setup',
+  'todos',
+  'upgrade',
+  'usage',
+  'vim',
+  'quit',
 ]);
 
 const skillName = /^[a-z0-9][a-z0-9:_-]{0,63}$/i;
 
-function stringField(
-  args: unknown,
-  keys: readonly string[],
-): string | undefined {
-  if (typeof args !== "object" || args === null) return undefined;
+function stringField(args: unknown, keys: readonly string[]): string | undefined {
+  if (typeof args !== 'object' || args === null) return undefined;
   const record = args as Record<string, unknown>;
   for (const key of keys) {
     const value = record[key];
-    if (typeof value === "string" && skillName.test(value.trim()))
-      return value.trim();
+    if (typeof value === 'string' && skillName.test(value.trim())) return value.trim();
   }
   return undefined;
 }
 
 const readingTools = /^(read|read_file|view|open|view_file|cat)$/i;
-const readingPrograms = new Set([
-  "cat",
-  "sed",
-  "head",
-  "less",
-  "more",
-  "bat",
-  "nl",
-]);
-const skillFilePath =
-  /(?:^|[\s/'"])skills\/(?:[^\s/'"]+\/)?([a-z0-9][a-z0-9_-]{0,63})\/SKILL\.md(?:$|[\s'"])/i;
+const readingPrograms = new Set(['cat', 'sed', 'head', 'less', 'more', 'bat', 'nl']);
+const skillFilePath = /(?:^|[\s/'"])skills\/(?:[^\s/'"]+\/)?([a-z0-9][a-z0-9_-]{0,63})\/SKILL\.md(?:$|[\s'"])/i;
 
-function pathArgument(
-  args: Record<string, unknown>,
-  keys: readonly string[],
-): string | undefined {
+function pathArgument(args: Record<string, unknown>, keys: readonly string[]): string | undefined {
   for (const key of keys) {
     const value = args[key];
-    if (typeof value === "string") return value;
+    if (typeof value === 'string') return value;
   }
   return undefined;
 }
@@ -95,18 +73,11 @@ function pathArgument(
  * `sed -n 1,200p ~/.codex/skills/pdf/SKILL.md`): agents without a skill tool
  * load a skill by reading its file. Edits and writes are not loads.
  */
-function parseSkillFileRead(
-  tool: string,
-  args: Record<string, unknown>,
-  program: string | undefined,
-): string | undefined {
-  const command =
-    program !== undefined && readingPrograms.has(program)
-      ? pathArgument(args, ["command", "cmd"])
-      : undefined;
+function parseSkillFileRead(tool: string, args: Record<string, unknown>, program: string | undefined): string | undefined {
+  const command = program !== undefined && readingPrograms.has(program) ? pathArgument(args, ['command', 'cmd']) : undefined;
   // `sed -i` edits in place: not a read.
   const text = readingTools.test(tool)
-    ? pathArgument(args, ["file_path", "path", "absolute_path", "filename"])
+    ? pathArgument(args, ['file_path', 'path', 'absolute_path', 'filename'])
     : command?.match(/\s-i\b/)
       ? undefined
       : command;
@@ -118,16 +89,10 @@ function parseSkillFileRead(
  * (`{skill}`), a `load_skill` / `skill_view` style tool with a name argument,
  * or a read of a `skills/<name>/SKILL.md` file.
  */
-export function parseSkillLoad(
-  tool: string,
-  args: unknown,
-  program?: string,
-): string | undefined {
-  if (tool === "Skill") return stringField(args, ["skill", "command", "name"]);
-  if (loaderTools.has(tool))
-    return stringField(args, ["name", "skill", "skill_name"]);
-  if (typeof args !== "object" || args === null || Array.isArray(args))
-    return undefined;
+export function parseSkillLoad(tool: string, args: unknown, program?: string): string | undefined {
+  if (tool === 'Skill') return stringField(args, ['skill', 'command', 'name']);
+  if (loaderTools.has(tool)) return stringField(args, ['name', 'skill', 'skill_name']);
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
   return parseSkillFileRead(tool, args as Record<string, unknown>, program);
 }
 
@@ -137,23 +102,19 @@ export function parseSkillLoad(
  */
 export function parseSlashCommand(text: string): string | undefined {
   const wrapped = /<command-name>\/?([^<\s]+)<\/command-name>/.exec(text);
-  const match =
-    wrapped ?? /^\s*\/([A-Za-z0-9][A-Za-z0-9:_-]*)(?:\s|$)/.exec(text);
+  const match = wrapped ?? /^\s*\/([A-Za-z0-9][A-Za-z0-9:_-]*)(?:\s|$)/.exec(text);
   const name = match?.[1];
-  if (name === undefined || !skillName.test(name) || builtinCommands.has(name))
-    return undefined;
+  if (name === undefined || !skillName.test(name) || builtinCommands.has(name)) return undefined;
   return name;
 }
 
 /** Every skill use recorded in the sessions, ordered by time (uses without a time last), then session. */
-export function buildSkillUses(
-  sessions: readonly { uses: readonly SkillUse[] }[],
-): SkillUse[] {
+export function buildSkillUses(sessions: readonly { uses: readonly SkillUse[] }[]): SkillUse[] {
   const uses = sessions.flatMap((session) => session.uses);
   return uses.sort(
     (a, b) =>
       (a.time === undefined ? 1 : 0) - (b.time === undefined ? 1 : 0) ||
-      (a.time ?? "").localeCompare(b.time ?? "") ||
+      (a.time ?? '').localeCompare(b.time ?? '') ||
       a.session.localeCompare(b.session),
   );
 }

@@ -1,12 +1,6 @@
-import { buildToolCall, type RefineMap } from "../../core/patterns/shape.js";
-import { parseSkillLoad, parseSlashCommand } from "../../core/patterns/uses.js";
-import type {
-  SkillUse,
-  Skipped,
-  ToolCall,
-  TranscriptFormat,
-  TranscriptSession,
-} from "../../core/patterns/types.js";
+import { buildToolCall, type RefineMap } from '../../core/patterns/shape.js';
+import { parseSkillLoad, parseSlashCommand } from '../../core/patterns/uses.js';
+import type { SkillUse, Skipped, ToolCall, TranscriptFormat, TranscriptSession } from '../../core/patterns/types.js';
 
 /** What a format handler reports while it reads records. */
 export interface RecordSink {
@@ -29,8 +23,8 @@ export interface FileReadResult {
 }
 
 function timeOf(value: unknown): string | undefined {
-  if (typeof value === "string" && value !== "") return value;
-  if (typeof value === "number" && Number.isFinite(value)) {
+  if (typeof value === 'string' && value !== '') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) {
     // Unix seconds or milliseconds.
     const ms = value < 1e12 ? value * 1000 : value;
     const date = new Date(ms);
@@ -70,8 +64,8 @@ export class SessionCollector implements RecordSink {
   }
 
   call(session: string, name: unknown, args: unknown, time?: unknown): void {
-    if (typeof name !== "string" || name.trim() === "") {
-      this.skip("tool calls without a name");
+    if (typeof name !== 'string' || name.trim() === '') {
+      this.skip('tool calls without a name');
       return;
     }
     const at = timeOf(time);
@@ -86,19 +80,13 @@ export class SessionCollector implements RecordSink {
 
   userText(session: string, text: unknown, time?: unknown): void {
     this.touch(session);
-    if (typeof text !== "string") return;
+    if (typeof text !== 'string') return;
     const skill = parseSlashCommand(text);
     if (skill !== undefined) this.addUse(skill, session, timeOf(time));
   }
 
-  private addUse(
-    skill: string,
-    session: string,
-    time: string | undefined,
-  ): void {
-    this.uses.push(
-      time === undefined ? { skill, session } : { skill, session, time },
-    );
+  private addUse(skill: string, session: string, time: string | undefined): void {
+    this.uses.push(time === undefined ? { skill, session } : { skill, session, time });
   }
 
   skip(reason: string, count = 1): void {
@@ -120,14 +108,13 @@ export class SessionCollector implements RecordSink {
         sessions.push({
           id,
           file: this.file,
-          format: this.format ?? "compact",
+          format: this.format ?? 'compact',
           calls,
           uses: usesBySession.get(id) ?? [],
         });
     }
-    if (empty > 0) this.skip("sessions without tool calls", empty);
-    if (this.sessions.size === 0 && this.skips.size === 0)
-      this.skip("no sessions found");
+    if (empty > 0) this.skip('sessions without tool calls', empty);
+    if (this.sessions.size === 0 && this.skips.size === 0) this.skip('no sessions found');
     const skipped = [...this.skips].map(([reason, count]) => ({
       file: this.file,
       reason,

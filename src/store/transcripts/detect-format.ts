@@ -1,62 +1,38 @@
-import type { TranscriptFormat } from "../../core/patterns/types.js";
-import { codexRecordTypes } from "./format-codex.js";
-import { isObject, type JsonObject } from "./records.js";
+import type { TranscriptFormat } from '../../core/patterns/types.js';
+import { codexRecordTypes } from './format-codex.js';
+import { isObject, type JsonObject } from './records.js';
 
-const claudeTypes = new Set([
-  "user",
-  "assistant",
-  "system",
-  "summary",
-  "progress",
-  "file-history-snapshot",
-  "queue-operation",
-]);
+const claudeTypes = new Set(['user', 'assistant', 'system', 'summary', 'progress', 'file-history-snapshot', 'queue-operation']);
 
 function isGeminiSession(record: JsonObject, messages: unknown[]): boolean {
-  if ("projectHash" in record) return true;
+  if ('projectHash' in record) return true;
   const first = messages.find(isObject);
-  return first !== undefined && "type" in first && !("role" in first);
+  return first !== undefined && 'type' in first && !('role' in first);
 }
 
 /** The format one JSON object (a JSONL record, or a whole document) is written in, if any. */
-export function detectRecordFormat(
-  record: JsonObject,
-): TranscriptFormat | undefined {
-  if ("session" in record && "tool" in record) return "compact";
-  if (
-    typeof record.type === "string" &&
-    "payload" in record &&
-    codexRecordTypes.has(record.type)
-  )
-    return "codex";
-  if (Array.isArray(record.conversations)) return "hermes";
-  if (Array.isArray(record.trajectory)) return "swe-agent";
+export function detectRecordFormat(record: JsonObject): TranscriptFormat | undefined {
+  if ('session' in record && 'tool' in record) return 'compact';
+  if (typeof record.type === 'string' && 'payload' in record && codexRecordTypes.has(record.type)) return 'codex';
+  if (Array.isArray(record.conversations)) return 'hermes';
+  if (Array.isArray(record.trajectory)) return 'swe-agent';
   if (Array.isArray(record.history)) {
     const first = record.history.find(isObject);
-    if ("instance_id" in record || (first !== undefined && "source" in first))
-      return "openhands";
-    return "swe-agent";
+    if ('instance_id' in record || (first !== undefined && 'source' in first)) return 'openhands';
+    return 'swe-agent';
   }
-  if (Array.isArray(record.messages))
-    return isGeminiSession(record, record.messages) ? "gemini" : "chat";
-  if (
-    typeof record.type === "string" &&
-    (typeof record.sessionId === "string" || claudeTypes.has(record.type))
-  )
-    return "claude-code";
+  if (Array.isArray(record.messages)) return isGeminiSession(record, record.messages) ? 'gemini' : 'chat';
+  if (typeof record.type === 'string' && (typeof record.sessionId === 'string' || claudeTypes.has(record.type))) return 'claude-code';
   return undefined;
 }
 
 /** The format of a whole parsed JSON file. */
-export function detectDocumentFormat(
-  doc: unknown,
-): TranscriptFormat | undefined {
+export function detectDocumentFormat(doc: unknown): TranscriptFormat | undefined {
   if (Array.isArray(doc)) {
     const first = doc.find(isObject);
     if (first === undefined) return undefined;
-    if ("source" in first && ("action" in first || "observation" in first))
-      return "openhands";
-    if ("role" in first) return "chat";
+    if ('source' in first && ('action' in first || 'observation' in first)) return 'openhands';
+    if ('role' in first) return 'chat';
     return detectRecordFormat(first);
   }
   return isObject(doc) ? detectRecordFormat(doc) : undefined;

@@ -1,6 +1,6 @@
-import { opendir, stat } from "node:fs/promises";
-import { join, resolve, sep } from "node:path";
-import picomatch from "picomatch";
+import { opendir, stat } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
+import picomatch from 'picomatch';
 
 export interface ExpandOptions {
   /** Relative globs and paths are resolved against this folder (default: the current directory). */
@@ -10,7 +10,7 @@ export interface ExpandOptions {
 }
 
 const transcriptFile = /\.(jsonl|ndjson|json|traj)$/i;
-const skippedDirs = new Set(["node_modules", ".git"]);
+const skippedDirs = new Set(['node_modules', '.git']);
 
 /** The fixed folder a glob starts in: its leading segments without glob characters. */
 function globBase(pattern: string): string {
@@ -20,13 +20,10 @@ function globBase(pattern: string): string {
     if (picomatch.scan(part).isGlob) break;
     fixed.push(part);
   }
-  return fixed.join("/") || ".";
+  return fixed.join('/') || '.';
 }
 
-async function* walk(
-  dir: string,
-  budget: { left: number },
-): AsyncGenerator<string> {
+async function* walk(dir: string, budget: { left: number }): AsyncGenerator<string> {
   let handle;
   try {
     handle = await opendir(dir);
@@ -46,8 +43,7 @@ async function* walk(
   for (const entry of entries) {
     const path = join(dir, entry.name);
     if (entry.isFile) yield path;
-    else if (entry.isDir && !skippedDirs.has(entry.name))
-      yield* walk(path, budget);
+    else if (entry.isDir && !skippedDirs.has(entry.name)) yield* walk(path, budget);
   }
 }
 
@@ -60,25 +56,19 @@ export interface ExpandResult {
   truncated: boolean;
 }
 
-async function matchPattern(
-  pattern: string,
-  cwd: string,
-  budget: { left: number },
-): Promise<string[]> {
+async function matchPattern(pattern: string, cwd: string, budget: { left: number }): Promise<string[]> {
   const matched: string[] = [];
   if (picomatch.scan(pattern).isGlob) {
-    const isMatch = picomatch(resolve(cwd, pattern).split(sep).join("/"), {
+    const isMatch = picomatch(resolve(cwd, pattern).split(sep).join('/'), {
       dot: true,
     });
-    for await (const file of walk(resolve(cwd, globBase(pattern)), budget))
-      if (isMatch(file.split(sep).join("/"))) matched.push(file);
+    for await (const file of walk(resolve(cwd, globBase(pattern)), budget)) if (isMatch(file.split(sep).join('/'))) matched.push(file);
     return matched;
   }
   const path = resolve(cwd, pattern);
   const info = await stat(path).catch(() => undefined);
   if (info?.isDirectory()) {
-    for await (const file of walk(path, budget))
-      if (transcriptFile.test(file)) matched.push(file);
+    for await (const file of walk(path, budget)) if (transcriptFile.test(file)) matched.push(file);
   } else if (info?.isFile()) {
     matched.push(path);
   }
@@ -90,10 +80,7 @@ async function matchPattern(
  * means every `.jsonl`/`.ndjson`/`.json`/`.traj` file under it. Patterns that
  * match nothing are returned, not thrown, so a report can name them.
  */
-export async function expandTranscriptPaths(
-  patterns: readonly string[],
-  options: ExpandOptions = {},
-): Promise<ExpandResult> {
+export async function expandTranscriptPaths(patterns: readonly string[], options: ExpandOptions = {}): Promise<ExpandResult> {
   const cwd = options.cwd ?? process.cwd();
   const budget = { left: options.maxEntries ?? 1_000_000 };
   const found = new Set<string>();

@@ -1,22 +1,17 @@
-import type { RecordSink } from "./collector.js";
-import {
-  isObject,
-  textOf,
-  type JsonObject,
-  type RecordOutcome,
-} from "./records.js";
+import type { RecordSink } from './collector.js';
+import { isObject, textOf, type JsonObject, type RecordOutcome } from './records.js';
 
 // Record types Claude Code writes that carry no tool calls.
 const otherTypes = new Set([
-  "system",
-  "summary",
-  "progress",
-  "file-history-snapshot",
-  "queue-operation",
-  "attachment",
-  "result",
-  "custom-title",
-  "tag",
+  'system',
+  'summary',
+  'progress',
+  'file-history-snapshot',
+  'queue-operation',
+  'attachment',
+  'result',
+  'custom-title',
+  'tag',
 ]);
 
 /**
@@ -26,47 +21,37 @@ const otherTypes = new Set([
  * Subagent files (`subagents/agent-*.jsonl`) carry the parent's sessionId
  * plus an agentId: they are sessions of their own.
  */
-export function createClaudeCodeHandler(): (
-  record: JsonObject,
-  sink: RecordSink,
-) => RecordOutcome {
+export function createClaudeCodeHandler(): (record: JsonObject, sink: RecordSink) => RecordOutcome {
   const seen = new Set<string>();
   let lastSession: string | undefined;
   return (record, sink) => {
     const type = record.type;
-    if (typeof type !== "string") return "unknown";
-    if (otherTypes.has(type)) return "handled";
-    if (type !== "user" && type !== "assistant") return "unknown";
-    const base =
-      typeof record.sessionId === "string"
-        ? record.sessionId
-        : (lastSession ?? sink.defaultSession);
+    if (typeof type !== 'string') return 'unknown';
+    if (otherTypes.has(type)) return 'handled';
+    if (type !== 'user' && type !== 'assistant') return 'unknown';
+    const base = typeof record.sessionId === 'string' ? record.sessionId : (lastSession ?? sink.defaultSession);
     lastSession = base;
     // Older versions wrote subagent turns inline, marked isSidechain, without an agentId.
     const session =
-      typeof record.agentId === "string"
-        ? `${base}/${record.agentId}`
-        : record.isSidechain === true
-          ? `${base}/sidechain`
-          : base;
+      typeof record.agentId === 'string' ? `${base}/${record.agentId}` : record.isSidechain === true ? `${base}/sidechain` : base;
     const message = record.message;
-    if (!isObject(message) || !("content" in message)) {
+    if (!isObject(message) || !('content' in message)) {
       sink.skip(`${type} records without a message`);
-      return "handled";
+      return 'handled';
     }
-    if (type === "user") {
+    if (type === 'user') {
       sink.userText(session, textOf(message.content), record.timestamp);
-      return "handled";
+      return 'handled';
     }
-    if (!Array.isArray(message.content)) return "handled";
+    if (!Array.isArray(message.content)) return 'handled';
     for (const block of message.content) {
-      if (!isObject(block) || block.type !== "tool_use") continue;
-      if (typeof block.id === "string") {
+      if (!isObject(block) || block.type !== 'tool_use') continue;
+      if (typeof block.id === 'string') {
         if (seen.has(block.id)) continue;
         seen.add(block.id);
       }
       sink.call(session, block.name, block.input, record.timestamp);
     }
-    return "handled";
+    return 'handled';
   };
 }

@@ -1,9 +1,8 @@
-import { createReadStream } from "node:fs";
-import { isUtf8 } from "node:buffer";
+import { createReadStream } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
 
 export type LineEvent =
-  | { kind: "line"; text: string; number: number; last: boolean; utf8: boolean }
-  | { kind: "too-long"; number: number; bytes: number };
+  { kind: 'line'; text: string; number: number; last: boolean; utf8: boolean } | { kind: 'too-long'; number: number; bytes: number };
 
 export interface ReadLinesOptions {
   /** A longer line is skipped (and reported) instead of buffered. */
@@ -17,10 +16,7 @@ export interface ReadLinesOptions {
  * 1 GB line costs at most `maxLineBytes + chunkBytes` of memory.
  * `last` marks a final line with no newline after it (possibly truncated).
  */
-export async function* readLines(
-  path: string,
-  options: ReadLinesOptions,
-): AsyncGenerator<LineEvent> {
+export async function* readLines(path: string, options: ReadLinesOptions): AsyncGenerator<LineEvent> {
   const stream = createReadStream(path, {
     highWaterMark: options.chunkBytes ?? 1 << 20,
   });
@@ -30,15 +26,9 @@ export async function* readLines(
   let number = 1;
   const finish = (isLast: boolean): LineEvent | undefined => {
     const event: LineEvent | undefined = tooLong
-      ? { kind: "too-long", number, bytes: size }
+      ? { kind: 'too-long', number, bytes: size }
       : size > 0 || !isLast
-        ? decode(
-            parts.length === 1
-              ? (parts[0] as Buffer)
-              : Buffer.concat(parts, size),
-            number,
-            isLast,
-          )
+        ? decode(parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, size), number, isLast)
         : undefined;
     parts = [];
     size = 0;
@@ -70,14 +60,11 @@ export async function* readLines(
 }
 
 function decode(bytes: Buffer, number: number, last: boolean): LineEvent {
-  const end =
-    bytes.length > 0 && bytes[bytes.length - 1] === 13
-      ? bytes.length - 1
-      : bytes.length;
+  const end = bytes.length > 0 && bytes[bytes.length - 1] === 13 ? bytes.length - 1 : bytes.length;
   const line = bytes.subarray(0, end);
   return {
-    kind: "line",
-    text: line.toString("utf8"),
+    kind: 'line',
+    text: line.toString('utf8'),
     number,
     last,
     utf8: isUtf8(line),

@@ -1,13 +1,13 @@
-import { open, readFile, stat } from "node:fs/promises";
-import { isUtf8 } from "node:buffer";
-import { basename, extname } from "node:path";
-import { defaultRefine, type RefineMap } from "../../core/patterns/shape.js";
-import type { TranscriptFormat } from "../../core/patterns/types.js";
-import { SessionCollector, type FileReadResult } from "./collector.js";
-import { detectDocumentFormat, detectRecordFormat } from "./detect-format.js";
-import { formatReaders } from "./formats.js";
-import { readLines } from "./read-lines.js";
-import { isObject, type JsonObject, type RecordOutcome } from "./records.js";
+import { open, readFile, stat } from 'node:fs/promises';
+import { isUtf8 } from 'node:buffer';
+import { basename, extname } from 'node:path';
+import { defaultRefine, type RefineMap } from '../../core/patterns/shape.js';
+import type { TranscriptFormat } from '../../core/patterns/types.js';
+import { SessionCollector, type FileReadResult } from './collector.js';
+import { detectDocumentFormat, detectRecordFormat } from './detect-format.js';
+import { formatReaders } from './formats.js';
+import { readLines } from './read-lines.js';
+import { isObject, type JsonObject, type RecordOutcome } from './records.js';
 
 export interface ReadTranscriptOptions {
   /** Force a format instead of detecting it per file. */
@@ -28,24 +28,19 @@ function formatBytes(bytes: number): string {
   if (bytes >= mib) return `${+(bytes / mib).toFixed(1)} MiB`;
   return bytes >= 1024 ? `${+(bytes / 1024).toFixed(1)} KiB` : `${bytes} bytes`;
 }
-const lineExtensions = new Set([".jsonl", ".ndjson"]);
+const lineExtensions = new Set(['.jsonl', '.ndjson']);
 
-type Mode = "lines" | "document";
+type Mode = 'lines' | 'document';
 
 async function sniffMode(path: string): Promise<Mode> {
   const ext = extname(path).toLowerCase();
-  if (lineExtensions.has(ext)) return "lines";
-  if (ext === ".json" || ext === ".traj") return "document";
-  const handle = await open(path, "r");
+  if (lineExtensions.has(ext)) return 'lines';
+  if (ext === '.json' || ext === '.traj') return 'document';
+  const handle = await open(path, 'r');
   try {
-    const { buffer, bytesRead } = await handle.read(
-      Buffer.alloc(4096),
-      0,
-      4096,
-      0,
-    );
-    const head = buffer.subarray(0, bytesRead).toString("utf8").trimStart();
-    return head.startsWith("[") || /^\{\s*\n/.test(head) ? "document" : "lines";
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(4096), 0, 4096, 0);
+    const head = buffer.subarray(0, bytesRead).toString('utf8').trimStart();
+    return head.startsWith('[') || /^\{\s*\n/.test(head) ? 'document' : 'lines';
   } finally {
     await handle.close();
   }
@@ -54,132 +49,94 @@ async function sniffMode(path: string): Promise<Mode> {
 function stemOf(path: string): string {
   const name = basename(path);
   const ext = extname(name);
-  return ext === "" ? name : name.slice(0, -ext.length);
+  return ext === '' ? name : name.slice(0, -ext.length);
 }
 
 function unknownReason(record: JsonObject, format: TranscriptFormat): string {
   const other = detectRecordFormat(record);
-  if (other !== undefined && other !== format)
-    return `lines in another format (${other}) inside a ${format} file`;
-  return typeof record.type === "string"
-    ? `records of unknown type "${record.type.slice(0, 40)}"`
-    : `records ${format} does not know`;
+  if (other !== undefined && other !== format) return `lines in another format (${other}) inside a ${format} file`;
+  return typeof record.type === 'string' ? `records of unknown type "${record.type.slice(0, 40)}"` : `records ${format} does not know`;
 }
 
 /** Applies one record of a detected format; document formats take one session per line. */
-function createApplier(
-  format: TranscriptFormat,
-  collector: SessionCollector,
-  stem: string,
-) {
+function createApplier(format: TranscriptFormat, collector: SessionCollector, stem: string) {
   const reader = formatReaders[format];
-  if (reader.kind === "lines") return reader.create();
-  return (
-    record: JsonObject,
-    _sink: SessionCollector,
-    line: number,
-  ): RecordOutcome => {
+  if (reader.kind === 'lines') return reader.create();
+  return (record: JsonObject, _sink: SessionCollector, line: number): RecordOutcome => {
     collector.defaultSession = `${stem}#${line}`;
     return reader.read(record, collector);
   };
 }
 
-async function readLineFile(
-  path: string,
-  collector: SessionCollector,
-  options: ReadTranscriptOptions,
-): Promise<void> {
+async function readLineFile(path: string, collector: SessionCollector, options: ReadTranscriptOptions): Promise<void> {
   const maxLineBytes = options.maxLineBytes ?? 32 * mib;
   const stem = stemOf(path);
   let format = options.format;
-  let apply =
-    format === undefined ? undefined : createApplier(format, collector, stem);
+  let apply = format === undefined ? undefined : createApplier(format, collector, stem);
   for await (const event of readLines(path, { maxLineBytes })) {
-    if (event.kind === "too-long") {
+    if (event.kind === 'too-long') {
       collector.skip(`lines longer than ${formatBytes(maxLineBytes)}`);
       continue;
     }
-    if (event.text.trim() === "") continue;
-    if (!event.utf8)
-      collector.skip("lines with non-UTF-8 bytes (read with U+FFFD)");
+    if (event.text.trim() === '') continue;
+    if (!event.utf8) collector.skip('lines with non-UTF-8 bytes (read with U+FFFD)');
     let value: unknown;
     try {
       value = JSON.parse(event.text);
     } catch {
-      collector.skip(
-        event.last
-          ? "truncated last line (not JSON)"
-          : "lines that are not JSON",
-      );
+      collector.skip(event.last ? 'truncated last line (not JSON)' : 'lines that are not JSON');
       continue;
     }
     if (!isObject(value)) {
-      collector.skip("JSON lines that are not objects");
+      collector.skip('JSON lines that are not objects');
       continue;
     }
     if (format === undefined || apply === undefined) {
       format = detectRecordFormat(value);
       if (format === undefined) {
-        collector.skip("lines of no known transcript format");
+        collector.skip('lines of no known transcript format');
         continue;
       }
       apply = createApplier(format, collector, stem);
     }
     collector.format = format;
-    if (apply(value, collector, event.number) === "unknown")
-      collector.skip(unknownReason(value, format));
+    if (apply(value, collector, event.number) === 'unknown') collector.skip(unknownReason(value, format));
   }
 }
 
 /** Reads a whole-file JSON format; returns false when the file turns out to be JSONL. */
-async function readDocumentFile(
-  path: string,
-  collector: SessionCollector,
-  options: ReadTranscriptOptions,
-): Promise<boolean> {
+async function readDocumentFile(path: string, collector: SessionCollector, options: ReadTranscriptOptions): Promise<boolean> {
   const maxBytes = options.maxDocumentBytes ?? 256 * mib;
   const { size } = await stat(path);
   if (size > maxBytes) {
-    collector.skip(
-      `files over ${formatBytes(maxBytes)} in a whole-file JSON format (not read)`,
-    );
+    collector.skip(`files over ${formatBytes(maxBytes)} in a whole-file JSON format (not read)`);
     return true;
   }
   const bytes = await readFile(path);
-  if (!isUtf8(bytes))
-    collector.skip("files with non-UTF-8 bytes (read with U+FFFD)");
+  if (!isUtf8(bytes)) collector.skip('files with non-UTF-8 bytes (read with U+FFFD)');
   let doc: unknown;
   try {
-    doc = JSON.parse(bytes.toString("utf8"));
+    doc = JSON.parse(bytes.toString('utf8'));
   } catch {
-    if (
-      extname(path).toLowerCase() !== ".traj" &&
-      bytes.indexOf(10) >= 0 &&
-      bytes.indexOf(10) < bytes.length - 1
-    )
-      return false;
-    collector.skip(
-      size === 0 ? "empty files" : "files that are not JSON (truncated?)",
-    );
+    if (extname(path).toLowerCase() !== '.traj' && bytes.indexOf(10) >= 0 && bytes.indexOf(10) < bytes.length - 1) return false;
+    collector.skip(size === 0 ? 'empty files' : 'files that are not JSON (truncated?)');
     return true;
   }
   const format = options.format ?? detectDocumentFormat(doc);
   if (format === undefined) {
-    collector.skip("files of no known transcript format");
+    collector.skip('files of no known transcript format');
     return true;
   }
   collector.format = format;
   const reader = formatReaders[format];
-  if (reader.kind === "document") {
-    if (reader.read(doc, collector) === "unknown")
-      collector.skip(`files that are not ${format} documents`);
+  if (reader.kind === 'document') {
+    if (reader.read(doc, collector) === 'unknown') collector.skip(`files that are not ${format} documents`);
     return true;
   }
   const handle = reader.create();
   for (const record of Array.isArray(doc) ? doc : [doc]) {
-    if (!isObject(record)) collector.skip("records that are not objects");
-    else if (handle(record, collector) === "unknown")
-      collector.skip(unknownReason(record, format));
+    if (!isObject(record)) collector.skip('records that are not objects');
+    else if (handle(record, collector) === 'unknown') collector.skip(unknownReason(record, format));
   }
   return true;
 }
@@ -191,18 +148,10 @@ async function readDocumentFile(
  * `maxLineBytes`, plus the file's tool calls); whole-file JSON formats are
  * read whole, up to `maxDocumentBytes`.
  */
-export async function readTranscriptFile(
-  path: string,
-  options: ReadTranscriptOptions = {},
-): Promise<FileReadResult> {
-  const collector = new SessionCollector(
-    options.displayPath ?? path,
-    options.refine ?? defaultRefine,
-    stemOf(path),
-  );
+export async function readTranscriptFile(path: string, options: ReadTranscriptOptions = {}): Promise<FileReadResult> {
+  const collector = new SessionCollector(options.displayPath ?? path, options.refine ?? defaultRefine, stemOf(path));
   const mode = await sniffMode(path);
-  if (mode === "document" && (await readDocumentFile(path, collector, options)))
-    return collector.finish();
+  if (mode === 'document' && (await readDocumentFile(path, collector, options))) return collector.finish();
   await readLineFile(path, collector, options);
   return collector.finish();
 }

@@ -1,21 +1,13 @@
-import type { FileReadResult } from "./collector.js";
-import {
-  readTranscriptFile,
-  type ReadTranscriptOptions,
-} from "./read-transcript.js";
+import type { FileReadResult } from './collector.js';
+import { readTranscriptFile, type ReadTranscriptOptions } from './read-transcript.js';
 
-export interface ReadTranscriptsOptions extends Omit<
-  ReadTranscriptOptions,
-  "displayPath"
-> {
+export interface ReadTranscriptsOptions extends Omit<ReadTranscriptOptions, 'displayPath'> {
   /** How to name each file in reports (default: its path). */
   displayPath?: (file: string) => string;
 }
 
 function errorCode(error: unknown): string {
-  return typeof error === "object" && error !== null && "code" in error
-    ? String((error as { code: unknown }).code)
-    : "error";
+  return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : 'error';
 }
 
 /**
@@ -24,10 +16,7 @@ function errorCode(error: unknown): string {
  * A file that cannot be read at all (permissions, vanished) is reported in
  * its result's `skipped`, and reading goes on.
  */
-export async function* readTranscriptFiles(
-  files: readonly string[],
-  options: ReadTranscriptsOptions = {},
-): AsyncGenerator<FileReadResult> {
+export async function* readTranscriptFiles(files: readonly string[], options: ReadTranscriptsOptions = {}): AsyncGenerator<FileReadResult> {
   const { displayPath, ...rest } = options;
   for (const file of files) {
     const shown = displayPath?.(file) ?? file;

@@ -1,26 +1,23 @@
-import type { RecordSink } from "./collector.js";
+import type { RecordSink } from './collector.js';
 
 export type JsonObject = Record<string, unknown>;
 
 export function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** `handled` when the record was understood (even if part of it was skipped), `unknown` otherwise. */
-export type RecordOutcome = "handled" | "unknown";
+export type RecordOutcome = 'handled' | 'unknown';
 
 /** Reads one JSONL record. */
-export type RecordHandler = (
-  record: JsonObject,
-  sink: RecordSink,
-) => RecordOutcome;
+export type RecordHandler = (record: JsonObject, sink: RecordSink) => RecordOutcome;
 
 /** Reads one whole document (a file, or one JSONL line holding a whole session). */
 export type DocumentHandler = (doc: unknown, sink: RecordSink) => RecordOutcome;
 
 /** Arguments that arrive as a JSON string (OpenAI function calls); undefined when they are not JSON. */
 export function parseArguments(value: unknown): unknown {
-  if (typeof value !== "string") return value;
+  if (typeof value !== 'string') return value;
   try {
     return JSON.parse(value) as unknown;
   } catch {
@@ -30,15 +27,13 @@ export function parseArguments(value: unknown): unknown {
 
 /** The text of a message's content: a string, or the `text` of its text blocks. */
 export function textOf(content: unknown): string | undefined {
-  if (typeof content === "string") return content;
+  if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return undefined;
   for (const block of content) {
     if (
       isObject(block) &&
-      typeof block.text === "string" &&
-      (block.type === "text" ||
-        block.type === "input_text" ||
-        block.type === undefined)
+      typeof block.text === 'string' &&
+      (block.type === 'text' || block.type === 'input_text' || block.type === undefined)
     ) {
       return block.text;
     }
@@ -47,5 +42,5 @@ export function textOf(content: unknown): string | undefined {
 }
 
 export function stringOr(value: unknown, fallback: string): string {
-  return typeof value === "string" && value !== "" ? value : fallback;
+  return typeof value === 'string' && value !== '' ? value : fallback;
 }

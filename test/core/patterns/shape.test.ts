@@ -1,104 +1,72 @@
-import { describe, expect, it } from "vitest";
-import {
-  buildArgShape,
-  buildToolCall,
-  defaultRefine,
-  parseProgram,
-} from "../../../src/core/patterns/shape.js";
-import { buildToken, collapseRuns } from "../../../src/core/patterns/tokens.js";
+import { describe, expect, it } from 'vitest';
+import { buildArgShape, buildToolCall, defaultRefine, parseProgram } from '../../../src/core/patterns/shape.js';
+import { buildToken, collapseRuns } from '../../../src/core/patterns/tokens.js';
 
-describe("parseProgram", () => {
+describe('parseProgram', () => {
   it.each([
-    ["git status", "git"],
-    ["  npm test -- --run", "npm"],
-    ["sudo apt-get install -y jq", "apt-get"],
-    ["sudo -u postgres psql", "psql"],
-    ["NODE_ENV=test FOO=1 npx vitest run", "npx"],
-    ["cd app && npm run build", "npm"],
-    ['cd "my dir"; make', "make"],
-    ["cd /tmp", "cd"],
-    ["/usr/bin/git log", "git"],
-    ["./rock", "rock"],
-    ["env -i python3 x.py", "python3"],
-    ["time cargo test", "cargo"],
-    ['find_file "missing_colon.py"', "find_file"],
-    ["", undefined],
-    ["   ", undefined],
-  ])("%j → %j", (command, program) => {
+    ['git status', 'git'],
+    ['  npm test -- --run', 'npm'],
+    ['sudo apt-get install -y jq', 'apt-get'],
+    ['sudo -u postgres psql', 'psql'],
+    ['NODE_ENV=test FOO=1 npx vitest run', 'npx'],
+    ['cd app && npm run build', 'npm'],
+    ['cd "my dir"; make', 'make'],
+    ['cd /tmp', 'cd'],
+    ['/usr/bin/git log', 'git'],
+    ['./rock', 'rock'],
+    ['env -i python3 x.py', 'python3'],
+    ['time cargo test', 'cargo'],
+    ['find_file "missing_colon.py"', 'find_file'],
+    ['', undefined],
+    ['   ', undefined],
+  ])('%j → %j', (command, program) => {
     expect(parseProgram(command)).toBe(program);
   });
 
-  it("unwraps an argv that runs a shell script", () => {
-    expect(parseProgram(["/bin/zsh", "-lc", "rg -n foo ."])).toBe("rg");
-    expect(parseProgram(["bash", "-c", "cd x && pytest -q"])).toBe("pytest");
-    expect(parseProgram(["ls", "-la"])).toBe("ls");
+  it('unwraps an argv that runs a shell script', () => {
+    expect(parseProgram(['/bin/zsh', '-lc', 'rg -n foo .'])).toBe('rg');
+    expect(parseProgram(['bash', '-c', 'cd x && pytest -q'])).toBe('pytest');
+    expect(parseProgram(['ls', '-la'])).toBe('ls');
   });
 });
 
-describe("buildToolCall", () => {
-  it("refines a shell tool by its program and keeps other tools by their argument keys", () => {
-    expect(
-      buildToolCall(
-        "Bash",
-        { command: "git diff", description: "d" },
-        { refine: defaultRefine },
-      ),
-    ).toEqual({ name: "Bash", shape: "git", program: "git" });
-    expect(
-      buildToolCall(
-        "Read",
-        { limit: 5, file_path: "x" },
-        { refine: defaultRefine, time: "t" },
-      ),
-    ).toEqual({ name: "Read", shape: "file_path,limit", time: "t" });
-    expect(
-      buildToolCall(
-        "exec_command",
-        { cmd: "sed -n 1p f" },
-        { refine: defaultRefine },
-      ).program,
-    ).toBe("sed");
+describe('buildToolCall', () => {
+  it('refines a shell tool by its program and keeps other tools by their argument keys', () => {
+    expect(buildToolCall('Bash', { command: 'git diff', description: 'd' }, { refine: defaultRefine })).toEqual({
+      name: 'Bash',
+      shape: 'git',
+      program: 'git',
+    });
+    expect(buildToolCall('Read', { limit: 5, file_path: 'x' }, { refine: defaultRefine, time: 't' })).toEqual({
+      name: 'Read',
+      shape: 'file_path,limit',
+      time: 't',
+    });
+    expect(buildToolCall('exec_command', { cmd: 'sed -n 1p f' }, { refine: defaultRefine }).program).toBe('sed');
   });
 
-  it("uses a custom refine map, and none at all when refinement is off", () => {
-    expect(
-      buildToolCall(
-        "run",
-        { script: "make all" },
-        { refine: { run: "script" } },
-      ).program,
-    ).toBe("make");
-    expect(
-      buildToolCall("Bash", { command: "git diff" }, { refine: false }),
-    ).toEqual({ name: "Bash", shape: "command" });
+  it('uses a custom refine map, and none at all when refinement is off', () => {
+    expect(buildToolCall('run', { script: 'make all' }, { refine: { run: 'script' } }).program).toBe('make');
+    expect(buildToolCall('Bash', { command: 'git diff' }, { refine: false })).toEqual({ name: 'Bash', shape: 'command' });
   });
 
-  it("gives non-object arguments an empty shape", () => {
-    expect(buildArgShape("*** Begin Patch")).toBe("");
-    expect(buildArgShape(undefined)).toBe("");
-    expect(buildArgShape([1, 2])).toBe("");
+  it('gives non-object arguments an empty shape', () => {
+    expect(buildArgShape('*** Begin Patch')).toBe('');
+    expect(buildArgShape(undefined)).toBe('');
+    expect(buildArgShape([1, 2])).toBe('');
   });
 });
 
-describe("buildToken", () => {
-  it("joins tool and program, keeps MCP names whole, and obeys the off switch", () => {
-    expect(buildToken({ name: "Bash", shape: "npm", program: "npm" })).toBe(
-      "Bash:npm",
-    );
-    expect(
-      buildToken(
-        { name: "Bash", shape: "npm", program: "npm" },
-        { refine: false },
-      ),
-    ).toBe("Bash");
-    expect(
-      buildToken({ name: "mcp__github__create_issue", shape: "body,title" }),
-    ).toBe("mcp__github__create_issue");
+describe('buildToken', () => {
+  it('joins tool and program, keeps MCP names whole, and obeys the off switch', () => {
+    expect(buildToken({ name: 'Bash', shape: 'npm', program: 'npm' })).toBe('Bash:npm');
+    expect(buildToken({ name: 'Bash', shape: 'npm', program: 'npm' }, { refine: false })).toBe('Bash');
+    expect(buildToken({ name: 'mcp__github__create_issue', shape: 'body,title' })).toBe('mcp__github__create_issue');
   });
 });
 
-describe("collapseRuns", () => {
-  it("turns each run of one token into one token", () => {
+describe('collapseRuns', () => {
+  it('turns each run of one token into one token', () => {
     expect([...collapseRuns([1, 1, 1, 2, 2, 1, 3, 3])]).toEqual([1, 2, 1, 3]);
     expect([...collapseRuns([])]).toEqual([]);
   });

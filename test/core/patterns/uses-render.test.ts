@@ -1,141 +1,110 @@
-import { describe, expect, it } from "vitest";
-import {
-  renderDetectText,
-  renderPatternsMarkdown,
-} from "../../../src/core/patterns/render.js";
-import type { DetectReport } from "../../../src/core/patterns/types.js";
-import {
-  buildSkillUses,
-  parseSkillLoad,
-  parseSlashCommand,
-} from "../../../src/core/patterns/uses.js";
+import { describe, expect, it } from 'vitest';
+import { renderDetectText, renderPatternsMarkdown } from '../../../src/core/patterns/render.js';
+import type { DetectReport } from '../../../src/core/patterns/types.js';
+import { buildSkillUses, parseSkillLoad, parseSlashCommand } from '../../../src/core/patterns/uses.js';
 
-describe("skill uses", () => {
+describe('skill uses', () => {
   it.each([
-    ["Skill", { skill: "deploy-checklist" }, "deploy-checklist"],
-    [
-      "Skill",
-      { skill: "elixir:hex-docs-search", args: "x" },
-      "elixir:hex-docs-search",
-    ],
-    ["load_skill", { name: "pdf-tools" }, "pdf-tools"],
-    ["skill_view", { name: "arxiv" }, "arxiv"],
-    ["skill_view", { name: "has spaces" }, undefined],
-    ["Read", { skill: "x" }, undefined],
-    ["Skill", "deploy", undefined],
-    [
-      "Read",
-      { file_path: "/home/u/.claude/skills/pdf-tools/SKILL.md" },
-      "pdf-tools",
-    ],
-    ["Read", { file_path: "skills/ops/deploy/SKILL.md" }, "deploy"],
-    ["Read", { file_path: "skills/pdf/README.md" }, undefined],
-    ["Edit", { file_path: "skills/pdf/SKILL.md" }, undefined],
-    ["Write", { file_path: "skills/pdf/SKILL.md", content: "" }, undefined],
-  ])("%s %j → %j", (tool, args, skill) => {
+    ['Skill', { skill: 'deploy-checklist' }, 'deploy-checklist'],
+    ['Skill', { skill: 'elixir:hex-docs-search', args: 'x' }, 'elixir:hex-docs-search'],
+    ['load_skill', { name: 'pdf-tools' }, 'pdf-tools'],
+    ['skill_view', { name: 'arxiv' }, 'arxiv'],
+    ['skill_view', { name: 'has spaces' }, undefined],
+    ['Read', { skill: 'x' }, undefined],
+    ['Skill', 'deploy', undefined],
+    ['Read', { file_path: '/home/u/.claude/skills/pdf-tools/SKILL.md' }, 'pdf-tools'],
+    ['Read', { file_path: 'skills/ops/deploy/SKILL.md' }, 'deploy'],
+    ['Read', { file_path: 'skills/pdf/README.md' }, undefined],
+    ['Edit', { file_path: 'skills/pdf/SKILL.md' }, undefined],
+    ['Write', { file_path: 'skills/pdf/SKILL.md', content: '' }, undefined],
+  ])('%s %j → %j', (tool, args, skill) => {
     expect(parseSkillLoad(tool, args)).toBe(skill);
   });
 
   it.each([
     [
-      "exec_command",
+      'exec_command',
       {
         cmd: "sed -n '1,180p' /Users/u/.codex/plugins/cache/superpowers/skills/using-superpowers/SKILL.md",
       },
-      "sed",
-      "using-superpowers",
+      'sed',
+      'using-superpowers',
     ],
-    ["Bash", { command: "cat skills/arxiv/SKILL.md" }, "cat", "arxiv"],
-    ["Bash", { command: "vim skills/arxiv/SKILL.md" }, "vim", undefined],
-    [
-      "Bash",
-      { command: "sed -i s/a/b/ skills/arxiv/SKILL.md" },
-      "sed",
-      undefined,
-    ],
-  ])("%s %j (program %s) → %j", (tool, args, program, skill) => {
+    ['Bash', { command: 'cat skills/arxiv/SKILL.md' }, 'cat', 'arxiv'],
+    ['Bash', { command: 'vim skills/arxiv/SKILL.md' }, 'vim', undefined],
+    ['Bash', { command: 'sed -i s/a/b/ skills/arxiv/SKILL.md' }, 'sed', undefined],
+  ])('%s %j (program %s) → %j', (tool, args, program, skill) => {
     expect(parseSkillLoad(tool, args, program)).toBe(skill);
   });
 
   it.each([
-    ["/deploy-checklist staging", "deploy-checklist"],
-    ["  /review-pr", "review-pr"],
-    [
-      "<command-name>/frontend-design</command-name><command-args></command-args>",
-      "frontend-design",
-    ],
-    ["/clear", undefined],
-    ["/compact", undefined],
-    ["please run /deploy later", undefined],
-    ["/usr/bin/env is a path", undefined],
-  ])("%j → %j", (text, skill) => {
+    ['/deploy-checklist staging', 'deploy-checklist'],
+    ['  /review-pr', 'review-pr'],
+    ['<command-name>/frontend-design</command-name><command-args></command-args>', 'frontend-design'],
+    ['/clear', undefined],
+    ['/compact', undefined],
+    ['please run /deploy later', undefined],
+    ['/usr/bin/env is a path', undefined],
+  ])('%j → %j', (text, skill) => {
     expect(parseSlashCommand(text)).toBe(skill);
   });
 
-  it("orders uses by time, untimed last", () => {
+  it('orders uses by time, untimed last', () => {
     const uses = buildSkillUses([
       {
         uses: [
-          { skill: "b", session: "s2", time: "2026-01-02T00:00:00Z" },
-          { skill: "c", session: "s1" },
+          { skill: 'b', session: 's2', time: '2026-01-02T00:00:00Z' },
+          { skill: 'c', session: 's1' },
         ],
       },
-      { uses: [{ skill: "a", session: "s1", time: "2026-01-01T00:00:00Z" }] },
+      { uses: [{ skill: 'a', session: 's1', time: '2026-01-01T00:00:00Z' }] },
     ]);
-    expect(uses.map((u) => u.skill)).toEqual(["a", "b", "c"]);
+    expect(uses.map((u) => u.skill)).toEqual(['a', 'b', 'c']);
   });
 });
 
-describe("rendering", () => {
+describe('rendering', () => {
   const report: DetectReport = {
     sessions: 3,
     calls: 12,
     files: 2,
-    skipped: [{ file: "a.jsonl", reason: "lines that are not JSON", count: 3 }],
+    skipped: [{ file: 'a.jsonl', reason: 'lines that are not JSON', count: 3 }],
     patterns: [
       {
-        tools: ["Read", "Edit"],
+        tools: ['Read', 'Edit'],
         sessions: 3,
         confidence: 1,
-        fingerprint: "aaaaaaaaaaaaaaaa",
-        draft: { name: "read-edit", fingerprint: "aaaaaaaaaaaaaaaa", text: "" },
+        fingerprint: 'aaaaaaaaaaaaaaaa',
+        draft: { name: 'read-edit', fingerprint: 'aaaaaaaaaaaaaaaa', text: '' },
       },
       {
-        tools: ["Grep", "Bash:a|b"],
+        tools: ['Grep', 'Bash:a|b'],
         sessions: 4,
         confidence: 0.5,
-        fingerprint: "bbbbbbbbbbbbbbbb",
-        coveredBy: "searching",
+        fingerprint: 'bbbbbbbbbbbbbbbb',
+        coveredBy: 'searching',
       },
     ],
     uses: [
-      { skill: "pdf", session: "s" },
-      { skill: "pdf", session: "t" },
+      { skill: 'pdf', session: 's' },
+      { skill: 'pdf', session: 't' },
     ],
   };
 
-  it("renders the text report with skips, patterns and skill loads", () => {
+  it('renders the text report with skips, patterns and skill loads', () => {
     const text = renderDetectText(report);
-    expect(text).toContain("Read 2 files: 3 sessions with 12 tool calls.");
-    expect(text).toContain("a.jsonl: 3 × lines that are not JSON");
-    expect(text).toContain(
-      "1. Read → Edit  [3 sessions, confidence 1.00, aaaaaaaaaaaaaaaa]  draft: read-edit",
-    );
-    expect(text).toContain("covered by searching");
-    expect(text).toContain("pdf: 2");
-    expect(
-      renderDetectText({ ...report, patterns: [], skipped: [], uses: [] }),
-    ).toContain("No repeated tool sequences found.");
+    expect(text).toContain('Read 2 files: 3 sessions with 12 tool calls.');
+    expect(text).toContain('a.jsonl: 3 × lines that are not JSON');
+    expect(text).toContain('1. Read → Edit  [3 sessions, confidence 1.00, aaaaaaaaaaaaaaaa]  draft: read-edit');
+    expect(text).toContain('covered by searching');
+    expect(text).toContain('pdf: 2');
+    expect(renderDetectText({ ...report, patterns: [], skipped: [], uses: [] })).toContain('No repeated tool sequences found.');
   });
 
-  it("renders a REPORT.md section with escaped table cells", () => {
+  it('renders a REPORT.md section with escaped table cells', () => {
     const markdown = renderPatternsMarkdown(report.patterns);
-    expect(markdown).toContain(
-      "| 1 | `Read` → `Edit` | 3 | 1.00 | `aaaaaaaaaaaaaaaa` | `read-edit` |",
-    );
-    expect(markdown).toContain("`Bash:a\\|b`");
-    expect(renderPatternsMarkdown([])).toContain(
-      "No repeated tool sequences found.",
-    );
+    expect(markdown).toContain('| 1 | `Read` → `Edit` | 3 | 1.00 | `aaaaaaaaaaaaaaaa` | `read-edit` |');
+    expect(markdown).toContain('`Bash:a\\|b`');
+    expect(renderPatternsMarkdown([])).toContain('No repeated tool sequences found.');
   });
 });

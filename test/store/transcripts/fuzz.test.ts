@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
-import { readTranscriptFile } from "../../../src/store/transcripts/read-transcript.js";
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readTranscriptFile } from '../../../src/store/transcripts/read-transcript.js';
 
-const dir = mkdtempSync(join(tmpdir(), "sg-fuzz-"));
+const dir = mkdtempSync(join(tmpdir(), 'sg-fuzz-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 // Fragments of real records, so the fuzzer reaches past the first JSON.parse.
@@ -18,41 +18,33 @@ const fragments = [
   '{"messages":[{"role":"assistant","tool_calls":[{"function":{"name":"f","arguments":"{}"}}]}]}',
   '{"history":[{"source":"agent","action":"run","args":{"command":"ls"}}]}',
   '{"trajectory":[{"action":"find_file x"}]}',
-  "[1,2]",
-  "null",
+  '[1,2]',
+  'null',
   '"str"',
-  "{",
-  "}",
-  ",",
-  "\n",
-  "\r\n",
-  "\u0000",
-  "é",
-  "\uFFFD",
+  '{',
+  '}',
+  ',',
+  '\n',
+  '\r\n',
+  '\u0000',
+  'é',
+  '\uFFFD',
 ];
 
-describe("readTranscriptFile is total", () => {
-  it("never throws on arbitrary content, and counts only in positive numbers", async () => {
+describe('readTranscriptFile is total', () => {
+  it('never throws on arbitrary content, and counts only in positive numbers', async () => {
     let n = 0;
     await fc.assert(
       fc.asyncProperty(
-        fc.array(
-          fc.oneof(fc.constantFrom(...fragments), fc.string({ maxLength: 20 })),
-          { maxLength: 12 },
-        ),
-        fc.constantFrom(".jsonl", ".json", ".traj", ".log"),
+        fc.array(fc.oneof(fc.constantFrom(...fragments), fc.string({ maxLength: 20 })), { maxLength: 12 }),
+        fc.constantFrom('.jsonl', '.json', '.traj', '.log'),
         fc.uint8Array({ maxLength: 4 }),
         async (parts, ext, noise) => {
           const path = join(dir, `f${(n += 1)}${ext}`);
-          writeFileSync(
-            path,
-            Buffer.concat([Buffer.from(parts.join("\n")), Buffer.from(noise)]),
-          );
+          writeFileSync(path, Buffer.concat([Buffer.from(parts.join('\n')), Buffer.from(noise)]));
           const result = await readTranscriptFile(path);
-          for (const skip of result.skipped)
-            expect(skip.count).toBeGreaterThan(0);
-          for (const session of result.sessions)
-            expect(session.calls.length).toBeGreaterThan(0);
+          for (const skip of result.skipped) expect(skip.count).toBeGreaterThan(0);
+          for (const session of result.sessions) expect(session.calls.length).toBeGreaterThan(0);
         },
       ),
       { numRuns: 200 },
