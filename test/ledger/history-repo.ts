@@ -13,12 +13,10 @@ export class HistoryRepo {
   private readonly env: NodeJS.ProcessEnv;
 
   constructor() {
-    writeFileSync(join(this.dir, '.gitconfig-none'), '');
-    this.env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: join(this.dir, '.gitconfig-none'), HOME: this.dir };
+    this.env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
     this.git('init', '-q', '-b', 'main');
     this.git('config', 'user.name', 'Test');
     this.git('config', 'user.email', 'test@example.com');
-    writeFileSync(join(this.dir, '.git', 'info', 'exclude'), '.gitconfig-none\n');
   }
 
   git(...args: string[]): string {

@@ -1,12 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Trailer } from '../../../src/core/ledger/trailers.js';
 
 // A clean config so a developer's trailer.* settings cannot change git's answer.
-const home = mkdtempSync(join(tmpdir(), 'sg-trailers-home-'));
-const env = { ...process.env, HOME: home, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: join(home, 'none') };
+const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
 
 /**
  * What the real `git interpret-trailers --parse` prints for a message. git 2.39 loops forever on a
