@@ -1,0 +1,55 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { buildPlanReport, planConsolidation, type ConsolidationConfig, type ConsolidationResult, type PlanReport } from '../../core/consolidate/index.js';
+import { metaDir } from '../../core/layout.js';
+import { readLibrary, type ReadLibraryOptions } from './read-library.js';
+
+export interface PlanLibraryOptions extends ReadLibraryOptions {
+  now: Date;
+  config?: Partial<ConsolidationConfig>;
+}
+
+export interface PlanLibraryResult {
+  result: ConsolidationResult;
+  report: PlanReport;
+}
+
+interface ConfigFile {
+  consolidation?: Partial<ConsolidationConfig>;
+  references?: string[];
+  protected?: string[];
+  skills_dir?: string;
+}
+
+/** The settings this service uses from `.skillgarden/config.yaml`; a file that cannot be read counts as empty. */
+function readConfigFile(repoDir: string): ConfigFile {
+  const path = join(repoDir, metaDir, 'config.yaml');
+  if (!existsSync(path)) return {};
+  try {
+    const data = parse(readFileSync(path, 'utf8')) as unknown;
+    return data && typeof data === 'object' ? (data as ConfigFile) : {};
+  } catch {
+    return {};
+  }
+}
+
+const stringList = (value: unknown): string[] | undefined => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : undefined);
+
+/** Consolidation plans for the repository's working tree, applied to nothing. */
+export async function planLibrary(repoDir: string, options: PlanLibraryOptions): Promise<PlanLibraryResult> {
+  const file = readConfigFile(repoDir);
+  const skillsDir = options.skillsDir ?? (typeof file.skills_dir === 'string' ? file.skills_dir : 'skills');
+  const referenceGlobs = options.referenceGlobs ?? stringList(file.references) ?? [];
+  const protectedNames = options.protectedNames ?? stringList(file.protected) ?? [];
+  const library = await readLibrary(repoDir, { ...options, skillsDir, referenceGlobs, protectedNames });
+  const result = planConsolidation({
+    skills: library.skills,
+    references: library.references,
+    archiveDirs: library.archiveDirs,
+    skillsDir,
+    now: options.now,
+    config: { ...(file.consolidation && typeof file.consolidation === 'object' ? file.consolidation : {}), ...options.config },
+  });
+  return { result, report: buildPlanReport(result) };
+}
