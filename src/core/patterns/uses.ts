@@ -86,14 +86,18 @@ function parseSkillFileRead(tool: string, args: Record<string, unknown>, program
 
 /**
  * The skill a tool call loads, if it loads one: Claude Code's `Skill` tool
- * (`{skill}`), a `load_skill` / `skill_view` style tool with a name argument,
- * or a read of a `skills/<name>/SKILL.md` file.
+ * (`{skill}`) or `SlashCommand` tool (`{command: "/name"}`), a `load_skill` /
+ * `skill_view` style tool with a name argument, or a read of a
+ * `skills/<name>/SKILL.md` file.
  */
 export function parseSkillLoad(tool: string, args: unknown, program?: string): string | undefined {
   if (tool === 'Skill') return stringField(args, ['skill', 'command', 'name']);
   if (loaderTools.has(tool)) return stringField(args, ['name', 'skill', 'skill_name']);
   if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
-  return parseSkillFileRead(tool, args as Record<string, unknown>, program);
+  const record = args as Record<string, unknown>;
+  // Claude Code's SlashCommand tool: the model runs `/name args` itself.
+  if (tool === 'SlashCommand') return typeof record.command === 'string' ? parseSlashCommand(record.command) : undefined;
+  return parseSkillFileRead(tool, record, program);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { RecordSink } from './collector.js';
-import { isObject, stringOr, type RecordOutcome } from './records.js';
+import { isObject, stringOr, textOf, type RecordOutcome } from './records.js';
 
 /**
  * Gemini CLI sessions (`~/.gemini/tmp/<project>/chats/session-*.json`):
@@ -15,7 +15,7 @@ export function readGeminiDocument(doc: unknown, sink: RecordSink): RecordOutcom
       continue;
     }
     messages += 1;
-    if (message.type === 'user') sink.userText(session, message.content, message.timestamp);
+    if (message.type === 'user') sink.userText(session, textOf(message.content), message.timestamp);
     if (!Array.isArray(message.toolCalls)) continue;
     for (const call of message.toolCalls) {
       if (isObject(call)) sink.call(session, call.name, call.args, call.timestamp ?? message.timestamp);

@@ -12,6 +12,8 @@ describe('skill uses', () => {
     ['skill_view', { name: 'has spaces' }, undefined],
     ['Read', { skill: 'x' }, undefined],
     ['Skill', 'deploy', undefined],
+    ['SlashCommand', { command: '/review-pr 123' }, 'review-pr'],
+    ['SlashCommand', { command: '/compact' }, undefined],
     ['Read', { file_path: '/home/u/.claude/skills/pdf-tools/SKILL.md' }, 'pdf-tools'],
     ['Read', { file_path: 'skills/ops/deploy/SKILL.md' }, 'deploy'],
     ['Read', { file_path: 'skills/pdf/README.md' }, undefined],
