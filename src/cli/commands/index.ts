@@ -1,8 +1,11 @@
 import type { Command } from '../context.js';
 import { actCommands } from './acts.js';
+import { curateCommand } from './curate.js';
+import { listCommand, showCommand } from './list.js';
 import { logCommand } from './log.js';
+import { usageCommand } from './usage.js';
 import { manageCommand } from './manage.js';
 import { rollbackCommand } from './rollback.js';
 import { validateCommand } from './validate.js';
 
-export const commands: readonly Command[] = [validateCommand, manageCommand, ...actCommands, logCommand, rollbackCommand];
+export const commands: readonly Command[] = [validateCommand, manageCommand, listCommand, showCommand, ...actCommands, logCommand, rollbackCommand, usageCommand, curateCommand];

@@ -2,7 +2,7 @@ import { existsSync, readFileSync as readFileBytes } from 'node:fs';
 import { join } from 'node:path';
 import { archiveDirName, metaDir, skillFileName } from '../../core/layout.js';
 import { parseSkill, setField } from '../../core/skill/index.js';
-import type { FileChange } from '../../ledger/ledger.js';
+import type { FileChange, Ledger } from '../../ledger/ledger.js';
 import { discoverSkills } from '../../store/discover.js';
 import { commitAction, type ManageContext, type ManageResult } from './context.js';
 import { locateSkill, skillFolders, type LocatedSkill } from './locate.js';
@@ -46,10 +46,8 @@ export async function adoptSkill(ctx: ManageContext, input: { name: string }): P
 /** Moves the whole package to `<root>/.archive/[<category>/]<name>/`: restorable, never deleted. */
 export async function archiveSkill(ctx: ManageContext & { now?: Date }, input: { name: string }): Promise<ManageResult> {
   const skill = await locateWritable(ctx, input.name);
-  const base = `${ctx.skillsDir}/${archiveDirName}/${skill.category ? `${skill.category}/` : ''}`;
-  let target = `${base}${skill.name}`;
-  if (existsSync(join(ctx.repoDir, target))) target = `${base}${skill.name}-${stamp(ctx.now ?? new Date())}`;
-  const changes = await moveChanges(ctx, skill, target);
+  const target = archiveTarget(ctx.repoDir, ctx.skillsDir, skill.category, skill.name, ctx.now ?? new Date());
+  const changes = await moveChanges(ctx.ledger, skill, target);
   return commitAction(ctx, 'archive', [skill.name], `archive to ${target}`, changes, { archivedTo: target });
 }
 
@@ -75,15 +73,15 @@ export async function restoreSkill(ctx: ManageContext, input: { name: string; fr
   }
   const dir = `${ctx.skillsDir}/${archiveDirName}/${chosen.relativeDir}`;
   const files = await ctx.ledger.listFiles(dir);
-  const changes = await moveChanges(ctx, { name: input.name, category: chosen.category, dir, files }, target);
+  const changes = await moveChanges(ctx.ledger, { dir, files }, target);
   return commitAction(ctx, 'restore', [input.name], `restore from ${dir}`, changes, { restoredFrom: dir });
 }
 
 /** Every file of the package deleted at its old place and written at the new one: one commit moves it whole. */
-async function moveChanges(ctx: ManageContext, skill: LocatedSkill, target: string): Promise<FileChange[]> {
+export async function moveChanges(ledger: Ledger, skill: Pick<LocatedSkill, 'dir' | 'files'>, target: string): Promise<FileChange[]> {
   const changes: FileChange[] = [];
   for (const file of skill.files) {
-    const content = await ctx.ledger.readFile(file.path);
+    const content = await ledger.readFile(file.path);
     if (content === undefined) continue;
     changes.push({ path: file.path, content: null, expected: file.oid });
     changes.push({ path: `${target}${file.path.slice(skill.dir.length)}`, content, expected: null, executable: file.mode === '100755' });
@@ -101,6 +99,13 @@ function frontmatterName(dir: string): string | undefined {
   }
 }
 
+
+/** `<root>/.archive/[<category>/]<name>`, or with a time suffix when an older archive of the name is there. */
+export function archiveTarget(repoDir: string, skillsDir: string, category: string | undefined, name: string, now: Date): string {
+  const base = `${skillsDir}/${archiveDirName}/${category ? `${category}/` : ''}`;
+  const plain = `${base}${name}`;
+  return existsSync(join(repoDir, plain)) ? `${base}${name}-${stamp(now)}` : plain;
+}
 
 function stamp(now: Date): string {
   return now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');

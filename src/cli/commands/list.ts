@@ -1,0 +1,40 @@
+import { SkillgardenError } from '../../core/errors.js';
+import { listSkills, type ListedSkill } from '../../services/curator/list-skills.js';
+import { exitCodes, type Command } from '../context.js';
+
+export const listCommand: Command = {
+  name: 'list',
+  summary: 'skills with state, provenance, usage and score (archived included)',
+  usage: 'list',
+  options: {},
+  async run({ io, global }) {
+    const { skills } = await listSkills(global.repo, global.now);
+    io.stdout.write(global.json ? `${JSON.stringify({ skills }, null, 2)}\n` : renderList(skills));
+    return exitCodes.ok;
+  },
+};
+
+export const showCommand: Command = {
+  name: 'show',
+  summary: 'one skill: state, provenance, usage, history',
+  usage: 'show NAME',
+  options: {},
+  async run({ io, global, positionals }) {
+    const [name] = positionals;
+    if (!name || positionals.length > 1) throw new SkillgardenError('cli/usage', 'show takes exactly one skill name');
+    const { skills, snapshot } = await listSkills(global.repo, global.now);
+    const skill = skills.find((s) => s.name === name);
+    if (!skill) throw new SkillgardenError('show/not-found', `no skill named "${name}"; \`skillgarden list\` shows them all`, { data: { exitCode: 1 } });
+    const detail = { ...skill, usage: snapshot.usage.totals.get(name) ?? null, history: snapshot.history.skills[name] ?? null, state_record: snapshot.state.skills[name] ?? null };
+    io.stdout.write(global.json ? `${JSON.stringify(detail, null, 2)}\n` : `${Object.entries(detail).map(([k, v]) => `${k}: ${typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)}`).join('\n')}\n`);
+    return exitCodes.ok;
+  },
+};
+
+function renderList(skills: readonly ListedSkill[]): string {
+  const rows = skills.map((s) => [s.name, s.state, s.provenance + (s.pinned ? ' (pinned)' : ''), String(s.use_count), s.last_activity_at?.slice(0, 10) ?? '—', s.score.toFixed(2), s.path]);
+  const header = ['name', 'state', 'provenance', 'uses', 'last activity', 'score', 'path'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  return `${[line(header), ...rows.map(line)].join('\n')}\n${skills.length} skill(s)\n`;
+}

@@ -1,0 +1,3 @@
+export * from './types.js';
+export { planLifecycle, isCurated } from './plan-lifecycle.js';
+export { applyDecision, applySeeds } from './apply-state.js';

@@ -1,0 +1,55 @@
+import { isInactive, lastActivity, usageScore } from '../../core/usage/index.js';
+import { readLibrary, type LibrarySnapshot } from './read-library.js';
+
+export interface ListedSkill {
+  name: string;
+  path: string;
+  state: 'active' | 'inactive' | 'stale' | 'archived';
+  provenance: 'agent' | 'user' | 'bundled' | 'hub';
+  pinned: boolean;
+  use_count: number;
+  last_activity_at: string | null;
+  score: number;
+  created_at: string | null;
+  adopted: boolean;
+}
+
+/** Every skill with state, provenance, usage and score (archived ones included), ordered by score then name. */
+export async function listSkills(repoDir: string, now: Date): Promise<{ skills: ListedSkill[]; snapshot: LibrarySnapshot }> {
+  const snapshot = await readLibrary(repoDir, { now });
+  const active = snapshot.skills.map((skill): ListedSkill => {
+    const stale = skill.record?.state === 'stale';
+    return {
+      name: skill.name,
+      path: skill.dir,
+      state: stale ? 'stale' : isInactive(skill.usage, now) ? 'inactive' : 'active',
+      provenance: skill.provenance,
+      pinned: skill.pinned,
+      use_count: skill.usage?.use_count ?? 0,
+      last_activity_at: lastActivity(skill.usage) ?? null,
+      score: round(usageScore(skill.usage, now)),
+      created_at: skill.createdAt ?? null,
+      adopted: skill.adoptedAt !== undefined,
+    };
+  });
+  const archived = snapshot.archived.map((location): ListedSkill => {
+    const history = snapshot.history.skills[location.name];
+    const usage = snapshot.usage.totals.get(location.name);
+    return {
+      name: location.name,
+      path: `${snapshot.config.skills_dir}/.archive/${location.relativeDir}`,
+      state: 'archived',
+      provenance: history?.provenance ?? 'user',
+      pinned: false,
+      use_count: usage?.use_count ?? 0,
+      last_activity_at: lastActivity(usage) ?? null,
+      score: 0,
+      created_at: history?.created.time ?? null,
+      adopted: history?.adopted !== null && history?.adopted !== undefined,
+    };
+  });
+  const skills = [...active, ...archived].sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { skills, snapshot };
+}
+
+const round = (n: number) => Math.round(n * 1000) / 1000;

@@ -1,0 +1,180 @@
+import { join } from 'node:path';
+import { serializeState, type CuratorState } from '../../core/config/state.js';
+import { isSkillgardenError } from '../../core/errors.js';
+import { buildCommitMessage, type SkillAction } from '../../core/ledger/trailers.js';
+import { checkGates } from '../../core/lifecycle/gates.js';
+import { applyDecision, applySeeds, planLifecycle, type LifecycleDecision, type LifecyclePlan } from '../../core/lifecycle/index.js';
+import { countsAfter, transitionReport, type RunReport, type StateCounts } from '../../core/report/run-report.js';
+import { blobOid } from '../../ledger/blob-oid.js';
+import type { FileChange, Ledger } from '../../ledger/ledger.js';
+import { openLedger } from '../../ledger/open-ledger.js';
+import type { LedgerBackend } from '../../ledger/ledger.js';
+import { archiveTarget, moveChanges } from '../manage/person-acts.js';
+import { readLibrary, stateFile, type LibrarySnapshot } from './read-library.js';
+import { buildRunId } from './run-id.js';
+
+export interface CurateOptions {
+  repoDir: string;
+  now: Date;
+  dryRun?: boolean;
+  /** Obey the gates (enabled, paused, interval, first-run deferral); a run asked for by hand does not. */
+  scheduled?: boolean;
+  deferFirstRun?: boolean;
+  idleHours?: number;
+  backend?: LedgerBackend | 'auto';
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** One curator pass: read once, plan the lifecycle, commit each transition (tagged as one run), report. */
+export async function runCurator(options: CurateOptions): Promise<{ report: RunReport; snapshot: LibrarySnapshot }> {
+  const started = performance.now();
+  const ledger = await openLedger(options.repoDir, { backend: options.backend ?? 'isomorphic-git', now: () => options.now });
+  try {
+    const head = await ledger.head();
+    const runId = buildRunId(options.now, head);
+    const snapshot = await readLibrary(options.repoDir, { now: options.now });
+    const readMs = performance.now() - started;
+    const gates = checkGates(snapshot.config, snapshot.state, options.now, {
+      scheduled: options.scheduled ?? false,
+      ...(options.idleHours !== undefined ? { idleHours: options.idleHours } : {}),
+    });
+    const plan = planLifecycle(snapshot.skills, snapshot.config, options.now);
+    const planMs = performance.now() - started - readMs;
+    const before: StateCounts = {
+      active: snapshot.skills.filter((s) => s.record?.state !== 'stale').length,
+      stale: snapshot.skills.filter((s) => s.record?.state === 'stale').length,
+      archived: snapshot.archived.length,
+    };
+    const present = new Set(snapshot.skills.map((s) => s.name));
+    const forgotten = Object.keys(snapshot.state.skills).filter((name) => !present.has(name)).sort();
+    const report = baseReport({ runId, options, gates, before, plan, forgotten, snapshot });
+    const firstRun = gates.applied && gates.first_run && (options.deferFirstRun ?? true) && gates.blocked_by === null;
+    if (gates.blocked_by !== null) return finish(report, 'skipped', { readMs, planMs, started }, snapshot);
+    if (options.dryRun) return finish(withPlannedTransitions(report, plan), 'dry-run', { readMs, planMs, started }, snapshot);
+    await ledger.tag(`skillgarden/run/${runId}`);
+    const ctx = { repoDir: options.repoDir, ledger, runId, state: snapshot.state, stateOid: await currentOid(ledger), now: options.now.toISOString(), snapshot };
+    if (!firstRun) {
+      const transitions = plan.decisions.filter((d): d is LifecycleDecision & { kind: 'transition' } => d.kind === 'transition');
+      for (const [index, decision] of transitions.entries()) {
+        try {
+          const commit = await commitTransition(ctx, decision);
+          report.transitions.push(transitionReport(decision, commit));
+          report.commits.push(commit);
+        } catch (error) {
+          report.errors.push({ code: isSkillgardenError(error) ? error.code : 'curator/failed', message: (error as Error).message, file: decision.name });
+        }
+        options.onProgress?.(index + 1, transitions.length);
+      }
+    }
+    report.commits.push(await commitBookkeeping(ctx, firstRun ? [] : plan.seeds, forgotten));
+    report.counts.after = countsAfter(report.counts.before, report.transitions);
+    report.undo = `skillgarden rollback --run ${runId}`;
+    return finish(report, firstRun ? 'first-run' : report.errors.length > 0 ? 'failed' : 'completed', { readMs, planMs, started }, snapshot);
+  } finally {
+    await ledger.close();
+  }
+}
+
+interface RunContext {
+  repoDir: string;
+  ledger: Ledger;
+  runId: string;
+  state: CuratorState;
+  stateOid: string | null;
+  now: string;
+  snapshot: LibrarySnapshot;
+}
+
+const actionFor: Record<'stale' | 'active' | 'archived', SkillAction> = { stale: 'mark-stale', active: 'reactivate', archived: 'archive' };
+
+/** One transition, one commit: the state file (and, for an archive, the whole package moved). */
+async function commitTransition(ctx: RunContext, decision: LifecycleDecision & { kind: 'transition' }): Promise<string> {
+  const nextState = applyDecision(ctx.state, decision, ctx.now);
+  const changes: FileChange[] = [];
+  if (decision.to === 'archived') {
+    const skill = ctx.snapshot.skills.find((s) => s.name === decision.name);
+    if (!skill) throw new Error(`skill ${decision.name} vanished during the run`);
+    const target = archiveTarget(ctx.repoDir, ctx.snapshot.config.skills_dir, skill.location.category, skill.name, new Date(ctx.now));
+    const files = await ctx.ledger.listFiles(skill.dir);
+    changes.push(...(await moveChanges(ctx.ledger, { dir: skill.dir, files }, target)));
+  }
+  const stateText = serializeState(nextState);
+  if (stateText !== serializeState(ctx.state) || changes.length === 0) changes.push({ path: stateFile, content: stateText, expected: ctx.stateOid });
+  const action = actionFor[decision.to as 'stale' | 'active' | 'archived'];
+  const message = buildCommitMessage({
+    subject: `skill(${action}): ${decision.name} — ${decision.from} → ${decision.to}`,
+    body: `${decision.reason}.\nAnchor: ${decision.anchor} (${decision.anchorSource}).`,
+    trailers: { action, skills: [decision.name], actor: 'curator', run: ctx.runId, reverts: [] },
+  });
+  const { commit } = await ctx.ledger.commit({ message, changes });
+  ctx.state = nextState;
+  ctx.stateOid = blobOid(stateText);
+  return commit;
+}
+
+/** The run's last commit: its time (for the interval gate), seed records, and records of skills gone from the tree. */
+async function commitBookkeeping(ctx: RunContext, seeds: string[], forgotten: string[]): Promise<string> {
+  let state = applySeeds(ctx.state, seeds, ctx.now);
+  const skills = { ...state.skills };
+  for (const name of forgotten) delete skills[name];
+  state = { ...state, skills, last_run_at: ctx.now, last_run_id: ctx.runId };
+  const stateText = serializeState(state);
+  const message = buildCommitMessage({
+    subject: `skill(curate): run ${ctx.runId} — ${seeds.length} seeded, ${forgotten.length} forgotten`,
+    trailers: { action: 'curate', skills: seeds.slice(0, 100), actor: 'curator', run: ctx.runId, reverts: [] },
+  });
+  const { commit } = await ctx.ledger.commit({ message, changes: [{ path: stateFile, content: stateText, expected: ctx.stateOid }] });
+  ctx.state = state;
+  ctx.stateOid = blobOid(stateText);
+  return commit;
+}
+
+async function currentOid(ledger: Ledger): Promise<string | null> {
+  const files = await ledger.listFiles('.skillgarden');
+  return files.find((f) => f.path === stateFile)?.oid ?? null;
+}
+
+function baseReport(input: { runId: string; options: CurateOptions; gates: RunReport['gates']; before: StateCounts; plan: LifecyclePlan; forgotten: string[]; snapshot: LibrarySnapshot }): RunReport {
+  return {
+    version: 1,
+    run_id: input.runId,
+    time: input.options.now.toISOString(),
+    repo: input.options.repoDir,
+    dry_run: input.options.dryRun ?? false,
+    status: 'completed',
+    gates: input.gates,
+    counts: { before: input.before, after: input.before },
+    counters: input.plan.counts,
+    transitions: [],
+    skipped: input.plan.decisions.flatMap((d) => (d.kind === 'skip' && d.reason !== 'not-curated' ? [{ skill: d.name, reason: d.reason, detail: d.detail }] : [])),
+    seeded: input.plan.seeds,
+    forgotten: input.forgotten,
+    patterns: [],
+    plans: [],
+    prs: [],
+    errors: input.snapshot.findings.filter((f) => f.severity === 'error').map((f) => ({ code: f.code, message: f.message, file: f.file })),
+    warnings: input.snapshot.findings.filter((f) => f.severity !== 'error').map((f) => ({ code: f.code, message: f.message, file: f.file })),
+    undo: null,
+    commits: [],
+    timings_ms: {},
+  };
+}
+
+function withPlannedTransitions(report: RunReport, plan: LifecyclePlan): RunReport {
+  const transitions = plan.decisions.flatMap((d) => (d.kind === 'transition' ? [transitionReport(d, null)] : []));
+  return { ...report, transitions, counts: { ...report.counts, after: countsAfter(report.counts.before, transitions) } };
+}
+
+function finish(report: RunReport, status: RunReport['status'], t: { readMs: number; planMs: number; started: number }, snapshot: LibrarySnapshot) {
+  report.status = status;
+  if (status === 'skipped' || status === 'first-run') report.counters = { ...report.counters, marked_stale: 0, archived: 0, reactivated: 0, seeded: 0 };
+  if (status === 'first-run') report.seeded = [];
+  report.timings_ms = { read: round(t.readMs), plan: round(t.planMs), total: round(performance.now() - t.started) };
+  return { report, snapshot };
+}
+
+const round = (ms: number) => Math.round(ms * 10) / 10;
+
+export function defaultReportDir(gitdir: string, runId: string): string {
+  return join(gitdir, 'skillgarden', 'runs', runId);
+}

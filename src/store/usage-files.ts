@@ -1,0 +1,60 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Finding } from '../core/findings.js';
+import { metaDir } from '../core/layout.js';
+import { mergeUsage, parseHermesUsage, parseUsageFile, type UsageCounters, type UsageFile } from '../core/usage/index.js';
+
+export const usageDir = `${metaDir}/usage`;
+
+export interface UsageSnapshot {
+  /** Sum of counts and latest of times over every readable writer file. */
+  totals: Map<string, UsageCounters>;
+  files: { writer: string; path: string; file: UsageFile }[];
+  /** Repository-relative paths of files that could not be read: set aside, never overwritten. */
+  quarantined: string[];
+  findings: Finding[];
+}
+
+/** Reads every writer's usage file in the working tree, and Hermes Agent's `<skills>/.usage.json` when present. */
+export function readUsageSnapshot(repoDir: string, options: { skillsDir: string; now: Date }): UsageSnapshot {
+  const snapshot: UsageSnapshot = { totals: new Map(), files: [], quarantined: [], findings: [] };
+  let names: string[] = [];
+  try {
+    names = readdirSync(join(repoDir, usageDir)).filter((n) => n.endsWith('.json')).sort();
+  } catch {
+    names = [];
+  }
+  for (const name of names) {
+    const path = `${usageDir}/${name}`;
+    const writer = name.slice(0, -'.json'.length);
+    const parsed = readOne(repoDir, path, (text) => parseUsageFile(text, { path, writer, now: options.now }), snapshot);
+    if (parsed) snapshot.files.push({ writer, path, file: parsed });
+  }
+  const hermesPath = `${options.skillsDir}/.usage.json`;
+  const hermes = readOne(repoDir, hermesPath, (text) => parseHermesUsage(text, { path: hermesPath, now: options.now }), snapshot, true);
+  if (hermes) snapshot.files.push({ writer: 'hermes', path: hermesPath, file: hermes });
+  snapshot.totals = mergeUsage(snapshot.files.map((f) => f.file));
+  return snapshot;
+}
+
+function readOne(
+  repoDir: string,
+  path: string,
+  parse: (text: string) => { file: UsageFile | undefined; findings: Finding[] },
+  snapshot: UsageSnapshot,
+  optional = false,
+): UsageFile | undefined {
+  let text: string;
+  try {
+    text = readFileSync(join(repoDir, path), 'utf8');
+  } catch (error) {
+    if (optional && (error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    snapshot.quarantined.push(path);
+    snapshot.findings.push({ code: 'usage/unreadable', severity: 'error', file: path, line: 0, column: 0, message: `cannot read: ${(error as Error).message}`, hint: 'Usage from other writers still counts.' });
+    return undefined;
+  }
+  const parsed = parse(text);
+  snapshot.findings.push(...parsed.findings);
+  if (!parsed.file) snapshot.quarantined.push(path);
+  return parsed.file;
+}
