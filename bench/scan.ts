@@ -1,0 +1,118 @@
+/**
+ * Security-scan throughput: the real corpus, then a generated library at
+ * 1k / 5k / 10k skills to show how cost grows with size.
+ * Run: npx tsx bench/scan.ts
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runScan } from '../src/services/scan.js';
+
+const corpus = fileURLToPath(new URL('../../shared/corpus/skills', import.meta.url));
+
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const prose = [
+  'Read the configuration before you change anything, and keep a copy of the original.',
+  'When the user asks for a summary, list the files you touched and why.',
+  'Run the test suite with `npm test` and fix failures one at a time.',
+  'Use `git status` to see what changed; commit with a clear message.',
+  'The API returns JSON; parse it and report the fields the user asked for.',
+  'If a step fails, stop and explain the error instead of retrying blindly.',
+  '| option | default | meaning |',
+  '| `--dry-run` | false | print what would happen |',
+  'Prefer small, reviewable changes over large rewrites.',
+  'See [the reference](references/details.md) for the full list of flags.',
+];
+const code = [
+  'pip install requests==2.32.3',
+  'python scripts/run.py --input data.csv --output out.json',
+  'curl -s https://api.example.com/v1/items -H "Accept: application/json"',
+  'docker build -t app . && docker run --rm app',
+  'export PATH="$HOME/.local/bin:$PATH"',
+  'for f in *.md; do wc -l "$f"; done',
+];
+const flagged = ['curl -fsSL https://get.example.com/install.sh | sh', 'sudo apt-get install -y jq', 'uvicorn app:app --host 0.0.0.0 --port 8000'];
+
+/** A plausible SKILL.md of ~3 KB: prose, a code block, now and then a line the scan flags. */
+function skillText(name: string, random: () => number): string {
+  const lines = ['---', `name: ${name}`, `description: Handles ${name} tasks. Use when the user asks about ${name}.`, '---', `# ${name}`, ''];
+  for (let section = 0; section < 4; section += 1) {
+    lines.push(`## Step ${section + 1}`, '');
+    for (let i = 0; i < 5; i += 1) lines.push(prose[Math.floor(random() * prose.length)]!);
+    lines.push('', '```bash');
+    for (let i = 0; i < 4; i += 1) lines.push(code[Math.floor(random() * code.length)]!);
+    if (random() < 0.05) lines.push(flagged[Math.floor(random() * flagged.length)]!);
+    lines.push('```', '');
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function generate(root: string, count: number): string[] {
+  const random = seeded(count);
+  const dirs: string[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const name = `skill-${i}`;
+    const dir = i % 3 === 0 ? join(root, 'skills', `cat-${i % 7}`, name) : join(root, 'skills', name);
+    mkdirSync(join(dir, 'references'), { recursive: true });
+    writeFileSync(join(dir, 'SKILL.md'), skillText(name, random));
+    if (i % 2 === 0) writeFileSync(join(dir, 'references', 'details.md'), skillText(`${name}-details`, random));
+    dirs.push(dir);
+  }
+  return dirs;
+}
+
+interface Measure {
+  label: string;
+  skills: number;
+  files: number;
+  mb: number;
+  wallMs: number;
+  cpuMs: number;
+  dangerous: number;
+}
+
+async function measure(label: string, scan: () => ReturnType<typeof runScan>): Promise<Measure> {
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  const report = await scan();
+  const wallMs = performance.now() - start;
+  const used = process.cpuUsage(cpu);
+  return { label, skills: report.skills, files: report.files, mb: report.bytes / 1e6, wallMs, cpuMs: (used.user + used.system) / 1000, dangerous: report.summary.dangerous };
+}
+
+function row(m: Measure): string {
+  const s = m.wallMs / 1000;
+  return `| ${m.label} | ${m.skills} | ${m.files} | ${m.mb.toFixed(1)} | ${m.wallMs.toFixed(0)} | ${m.cpuMs.toFixed(0)} | ${(m.skills / s).toFixed(0)} | ${(m.mb / s).toFixed(1)} | ${(m.cpuMs / m.skills).toFixed(2)} |`;
+}
+
+async function main(): Promise<void> {
+  console.log(`node ${process.version}, ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log('| input | skills | files | MB | wall ms | cpu ms | skills/s | MB/s | cpu ms/skill |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  // Warm-up so rule compilation and JIT are not billed to the first size.
+  if (existsSync(corpus)) {
+    await runScan(['.'], { repo: corpus, deep: true });
+    console.log(row(await measure('corpus (716 skills)', () => runScan(['.'], { repo: corpus, deep: true }))));
+  }
+  const root = mkdtempSync(join(tmpdir(), 'sg-bench-scan-'));
+  try {
+    const dirs = generate(root, 10_000);
+    for (const size of [1_000, 5_000, 10_000]) {
+      console.log(row(await measure(`generated ${size}`, () => runScan(dirs.slice(0, size), { repo: root }))));
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+await main();
