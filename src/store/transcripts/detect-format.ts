@@ -1,5 +1,5 @@
 import type { TranscriptFormat } from '../../core/patterns/types.js';
-import { codexRecordTypes } from './format-codex.js';
+import { codexItemTypes, codexRecordTypes, isLegacyCodexHeader } from './format-codex.js';
 import { isObject, type JsonObject } from './records.js';
 
 const claudeTypes = new Set(['user', 'assistant', 'system', 'summary', 'progress', 'file-history-snapshot', 'queue-operation']);
@@ -14,6 +14,9 @@ function isGeminiSession(record: JsonObject, messages: unknown[]): boolean {
 export function detectRecordFormat(record: JsonObject): TranscriptFormat | undefined {
   if ('session' in record && 'tool' in record) return 'compact';
   if (typeof record.type === 'string' && 'payload' in record && codexRecordTypes.has(record.type)) return 'codex';
+  if (isLegacyCodexHeader(record)) return 'codex';
+  if (typeof record.type === 'string' && codexItemTypes.has(record.type) && !('sessionId' in record) && !('message' in record))
+    return 'codex';
   if (Array.isArray(record.conversations)) return 'hermes';
   if (Array.isArray(record.trajectory)) return 'swe-agent';
   if (Array.isArray(record.history)) {

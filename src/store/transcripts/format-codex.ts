@@ -3,45 +3,74 @@ import { isObject, parseArguments, textOf, type JsonObject, type RecordOutcome }
 
 export const codexRecordTypes = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
 
+/** Response items, which older rollouts (before `payload` wrappers) wrote as bare lines. */
+export const codexItemTypes = new Set([
+  'message',
+  'reasoning',
+  'function_call',
+  'function_call_output',
+  'custom_tool_call',
+  'custom_tool_call_output',
+  'local_shell_call',
+  'web_search_call',
+]);
+
+/** Older rollouts begin with `{id, timestamp, instructions}` and interleave `{record_type: "state"}` lines. */
+export function isLegacyCodexHeader(record: JsonObject): boolean {
+  return 'record_type' in record || ('instructions' in record && typeof record.id === 'string' && 'timestamp' in record);
+}
+
+function readItem(item: JsonObject, session: string, sink: RecordSink, time: unknown): void {
+  switch (item.type) {
+    case 'function_call':
+      sink.call(session, item.name, parseArguments(item.arguments), time);
+      break;
+    case 'custom_tool_call':
+      sink.call(session, item.name, undefined, time);
+      break;
+    case 'local_shell_call':
+      sink.call(session, 'local_shell', item.action, time);
+      break;
+    case 'web_search_call':
+      sink.call(session, 'web_search', item.action, time);
+      break;
+    case 'message':
+      if (item.role === 'user') sink.userText(session, textOf(item.content), time);
+      break;
+    default:
+      break;
+  }
+}
+
 /**
  * OpenAI Codex CLI rollouts (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`):
  * one session per file, named by `session_meta.payload.id`; tool calls are
  * `response_item`s of type `function_call` (JSON-string arguments),
  * `custom_tool_call` (free-form input, e.g. apply_patch), `local_shell_call`
  * and `web_search_call`. `event_msg` lines repeat what happened and are ignored.
+ * Older rollouts wrote the same items as bare lines after an `{id, instructions}` header.
  */
 export function createCodexHandler(): (record: JsonObject, sink: RecordSink) => RecordOutcome {
   let session: string | undefined;
   return (record, sink) => {
     const type = record.type;
-    if (typeof type !== 'string' || !codexRecordTypes.has(type)) return 'unknown';
+    if (typeof type !== 'string') {
+      if (!isLegacyCodexHeader(record)) return 'unknown';
+      if (typeof record.id === 'string') session ??= record.id;
+      return 'handled';
+    }
+    if (codexItemTypes.has(type) && !('payload' in record)) {
+      readItem(record, session ?? sink.defaultSession, sink, record.timestamp);
+      return 'handled';
+    }
+    if (!codexRecordTypes.has(type)) return 'unknown';
     const payload = record.payload;
     if (!isObject(payload)) {
       sink.skip(`${type} records without a payload`);
       return 'handled';
     }
     if (type === 'session_meta' && typeof payload.id === 'string') session ??= payload.id;
-    if (type !== 'response_item') return 'handled';
-    const id = session ?? sink.defaultSession;
-    switch (payload.type) {
-      case 'function_call':
-        sink.call(id, payload.name, parseArguments(payload.arguments), record.timestamp);
-        break;
-      case 'custom_tool_call':
-        sink.call(id, payload.name, undefined, record.timestamp);
-        break;
-      case 'local_shell_call':
-        sink.call(id, 'local_shell', payload.action, record.timestamp);
-        break;
-      case 'web_search_call':
-        sink.call(id, 'web_search', payload.action, record.timestamp);
-        break;
-      case 'message':
-        if (payload.role === 'user') sink.userText(id, textOf(payload.content), record.timestamp);
-        break;
-      default:
-        break;
-    }
+    if (type === 'response_item') readItem(payload, session ?? sink.defaultSession, sink, record.timestamp);
     return 'handled';
   };
 }

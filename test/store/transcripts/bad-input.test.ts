@@ -311,3 +311,25 @@ describe('Claude Code sessions', () => {
     ]);
   });
 });
+
+describe('older Codex rollouts', () => {
+  it('reads bare response items after an {id, instructions} header', async () => {
+    const path = file(
+      'rollout-legacy.jsonl',
+      [
+        line({ id: 'legacy-1', timestamp: '2025-05-01T10:00:00Z', instructions: null }),
+        line({ record_type: 'state' }),
+        line({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'list files' }] }),
+        line({ type: 'function_call', name: 'shell', arguments: line({ command: ['bash', '-lc', 'ls -la'] }), call_id: 'c1' }),
+        line({ type: 'function_call_output', call_id: 'c1', output: '{}' }),
+        line({ type: 'function_call', name: 'shell', arguments: line({ command: ['git', 'status'] }), call_id: 'c2' }),
+      ].join('\n'),
+    );
+    const result = await readTranscriptFile(path, { displayPath: 'f' });
+    expect(result.format).toBe('codex');
+    expect(result.skipped).toEqual([]);
+    expect(result.sessions.map((s) => [s.id, s.calls.map((c) => `${c.name}:${c.program}`)])).toEqual([
+      ['legacy-1', ['shell:ls', 'shell:git']],
+    ]);
+  });
+});
