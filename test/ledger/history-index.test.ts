@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { readHistoryIndex, type HistoryIndexOptions } from '../../src/ledger/history-index.js';
 import { HistoryRepo, skill, timeOf } from './history-repo.js';
 
@@ -110,8 +110,17 @@ describe.each(backends)('history index (%s)', (backend) => {
 });
 
 describe('history index walkers and cache', () => {
+  let template: HistoryRepo | undefined;
+  afterAll(() => template?.cleanup());
   function buildBusyRepo(): HistoryRepo {
-    const repo = newRepo();
+    template ??= buildBusyTemplate();
+    const repo = new HistoryRepo(template);
+    repos.push(repo);
+    return repo;
+  }
+
+  function buildBusyTemplate(): HistoryRepo {
+    const repo = new HistoryRepo();
     repo.write('skills/a/SKILL.md', skill('a')).write('skills/tools/b/SKILL.md', skill('b')).commit('start\n');
     repo.write('skills/c/SKILL.md', skill('c')).ledger('skill(create): c', { action: 'create', skills: ['c'], actor: 'agent', source: 'background' });
     repo.git('checkout', '-q', '-b', 'side');

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { buildCommitMessage, type LedgerTrailers } from '../../src/core/ledger/trailers.js';
@@ -12,8 +12,14 @@ export class HistoryRepo {
   private tick = 0;
   private readonly env: NodeJS.ProcessEnv;
 
-  constructor() {
+  constructor(template?: HistoryRepo) {
     this.env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
+    if (template) {
+      // Copying a built repository is much cheaper than replaying its commits.
+      cpSync(template.dir, this.dir, { recursive: true });
+      this.tick = template.tick;
+      return;
+    }
     this.git('init', '-q', '-b', 'main');
     this.git('config', 'user.name', 'Test');
     this.git('config', 'user.email', 'test@example.com');

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { readLog } from '../../src/ledger/log.js';
 import { HistoryRepo, skill, timeOf } from './history-repo.js';
 
@@ -20,9 +20,20 @@ function buildLedgerRepo(): { repo: HistoryRepo; ids: string[] } {
   return { repo, ids };
 }
 
+let shared: { repo: HistoryRepo; ids: string[] } | undefined;
+afterAll(() => shared?.repo.cleanup());
+/** One repository for the tests that only read it. */
+function sharedLedgerRepo(): { repo: HistoryRepo; ids: string[] } {
+  if (!shared) {
+    shared = buildLedgerRepo();
+    repos.splice(repos.indexOf(shared.repo), 1); // kept until afterAll, not cleaned after each test
+  }
+  return shared;
+}
+
 describe.each(['system-git', 'isomorphic-git'] as const)('readLog (%s)', (backend) => {
   it('reads every commit, newest first, with its trailers', async () => {
-    const { repo, ids } = buildLedgerRepo();
+    const { repo, ids } = sharedLedgerRepo();
     const entries = await readLog(repo.dir, { backend });
     expect(entries.map((e) => e.commit)).toEqual([...ids].reverse());
     expect(entries[2]).toEqual({
@@ -40,7 +51,7 @@ describe.each(['system-git', 'isomorphic-git'] as const)('readLog (%s)', (backen
     [{ limit: 2 }, [3, 2]],
     [{ skill: 'nothing' }, []],
   ])('filters by %j', async (filter, expected) => {
-    const { repo, ids } = buildLedgerRepo();
+    const { repo, ids } = sharedLedgerRepo();
     const entries = await readLog(repo.dir, { backend, ...filter });
     expect(entries.map((e) => e.commit)).toEqual(expected.map((i) => ids[i]));
   });
