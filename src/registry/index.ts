@@ -5,3 +5,4 @@ export { watchSkills, type SkillWatcher, type WatchOptions } from './watcher.js'
 export type { RefreshResult } from './library-cache.js';
 export type { InlineShellOptions } from './inline-shell.js';
 export type { ScanFs } from './library-scan.js';
+export { createRepoUsageStore, type RepoUsageOptions } from './repo-usage-store.js';

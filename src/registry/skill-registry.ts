@@ -122,12 +122,22 @@ export class SkillRegistry {
     return buildToolDescription(this.indexEntries(this.now()), { ...this.options.reminder, ...options });
   }
 
-  async recordUsage(name: string, kind: UsageKind): Promise<void> {
+  /**
+   * Counts a use or a view under the canonical name. False when the usage
+   * store failed: the running total still counts it, and telemetry never
+   * breaks a load.
+   */
+  async recordUsage(name: string, kind: UsageKind): Promise<boolean> {
     const canonical = this.get(name)?.name ?? name;
     const at = this.now();
     this.totals.set(canonical, bumpCounters(this.totals.get(canonical), kind, at));
     this.version++;
-    await this.usage.record(canonical, kind, at);
+    try {
+      await this.usage.record(canonical, kind, at);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** Layer 2: the skill's content (inline) or its sub-agent's work (fork); archived and unknown names answered helpfully. */

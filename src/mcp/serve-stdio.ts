@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { defaultSkillsDir } from '../core/layout.js';
+import type { Ledger } from '../ledger/ledger.js';
+import type { ManageContext } from '../services/manage/index.js';
+import { SkillRegistry } from '../registry/skill-registry.js';
+import type { UsageStore } from '../registry/usage-store.js';
+import { createSkillServer } from './skill-server.js';
+
+export interface ServeOptions {
+  repoDir: string;
+  skillsDir?: string;
+  openLedger: () => Promise<Ledger>;
+  usage?: UsageStore;
+  sessionId?: string;
+  input?: NodeJS.ReadableStream;
+  output?: NodeJS.WritableStream;
+  onError?: (error: unknown) => void;
+}
+
+/** Serves the library over stdio until the client hangs up; hot-reloads it meanwhile. */
+export async function serveStdio(options: ServeOptions): Promise<void> {
+  const skillsDir = options.skillsDir ?? defaultSkillsDir;
+  const registry = await SkillRegistry.open({ repoDir: options.repoDir, skillsDir, ...(options.usage ? { usage: options.usage } : {}) });
+  let ledger: Promise<Ledger> | undefined;
+  const manageContext = async (): Promise<ManageContext> => {
+    ledger ??= options.openLedger();
+    return { repoDir: options.repoDir, ledger: await ledger, skillsDir, profile: 'portable', actor: 'agent', source: 'foreground' };
+  };
+  const { server, dispose } = createSkillServer(
+    { registry, manageContext, sessionId: options.sessionId ?? randomUUID(), now: () => new Date() },
+    { version: '0.1.0' },
+  );
+  const watcher = registry.watch({ ...(options.onError ? { onError: options.onError } : {}) });
+  const transport = new StdioServerTransport(options.input as never, options.output as never);
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = () => resolve();
+    (options.input ?? process.stdin).once('end', () => resolve());
+  });
+  await server.connect(transport);
+  await closed;
+  watcher.close();
+  dispose();
+  await server.close().catch(() => undefined);
+  if (ledger) await (await ledger).close();
+}
