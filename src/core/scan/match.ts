@@ -182,10 +182,16 @@ function indexTriggers(scan: RawScan, set: TriggerSet): Map<string, number[]> {
 }
 
 /** Lines on which at least one trigger occurs, ascending; undefined means "run over the whole text". */
-function candidateLines(scan: RawScan, triggers: readonly string[]): number[] | undefined {
+function candidateLines(scan: RawScan, triggers: readonly string[]): readonly number[] | undefined {
+  const cap = Math.max(64, scan.lines.length / WHOLE_TEXT_SHARE);
+  const lists = triggers.map((t) => scan.triggerLines.get(t)).filter((l): l is number[] => l !== undefined);
+  if (lists.length <= 1) {
+    const only = lists[0] ?? [];
+    return only.length > cap ? undefined : only;
+  }
   const found = new Set<number>();
-  for (const trigger of triggers) for (const line of scan.triggerLines.get(trigger) ?? []) found.add(line);
-  if (found.size > Math.max(64, scan.lines.length / WHOLE_TEXT_SHARE)) return undefined;
+  for (const list of lists) for (const line of list) found.add(line);
+  if (found.size > cap) return undefined;
   return [...found].sort((a, b) => a - b);
 }
 

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { basename, posix, resolve } from 'node:path';
 import { resolveScanConfig, type ScanConfig } from '../../core/scan/config.js';
 import { scanSkillText } from '../../core/scan/match.js';
@@ -6,7 +7,7 @@ import type { ScanResult } from '../../core/scan/report.js';
 import { applyAllowList } from '../../core/scan/suppress.js';
 import type { ScanFinding, ScanProvenance } from '../../core/scan/types.js';
 import { buildVerdict } from '../../core/scan/verdict.js';
-import { readContent } from './read-content.js';
+import { decodeContent, readContent } from './read-content.js';
 import { buildStructureFinding } from './structure-finding.js';
 import { walkSkill, type WalkedFile } from './walk-skill.js';
 
@@ -32,7 +33,7 @@ async function scanFile(file: WalkedFile, label: string, config: ScanConfig): Pr
   if ((file.mode & EXECUTABLE_BITS) !== 0 && !inFolder(file.rel, 'scripts')) out.push(buildStructureFinding('structure-executable-bit', shown, `${shown} is executable`));
   let content;
   try {
-    content = await readContent(file.abs, maxFileBytes);
+    content = file.size <= maxFileBytes ? decodeContent(await readFile(file.abs), false) : await readContent(file.abs, maxFileBytes);
   } catch (error) {
     return [...out, buildStructureFinding('structure-unreadable', shown, `${shown}: ${(error as Error).message}`)];
   }

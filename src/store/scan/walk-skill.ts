@@ -31,6 +31,7 @@ interface WalkState {
 
 async function readSkillIgnore(dir: string): Promise<Ignore> {
   const ig = ignore();
+  if (!(await readdir(dir)).includes('.skillignore')) return ig;
   try {
     ig.add(await readFile(join(dir, '.skillignore'), 'utf8'));
   } catch {
