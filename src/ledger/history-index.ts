@@ -1,9 +1,9 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { orderParentsFirst, type HistoryCommit } from '../core/ledger/commit-record.js';
 import { foldHistory } from '../core/ledger/history-fold.js';
 import { emptyHistoryIndex, type HistoryIndex } from '../core/ledger/history-index.js';
 import { normalizeSkillsRoot } from '../core/ledger/skill-paths.js';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { readGitDir } from './git-dir.js';
 import { readHistoryCache, writeHistoryCache, type HistoryCacheFile } from './history-cache.js';
 import { hasSystemGit } from './history-git.js';
@@ -42,6 +42,12 @@ export async function openHistoryWalker(dir: string, gitdir: string, backend: Hi
 async function readShallowCommits(gitdir: string): Promise<Set<string>> {
   const text = await readFile(join(gitdir, 'shallow'), 'utf8').catch(() => '');
   return new Set(text.split('\n').map((line) => line.trim()).filter(Boolean));
+}
+
+/** A read-only checkout still gets its index, just not a cached one. */
+function ignoreReadOnly(error: unknown): void {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code !== 'EACCES' && code !== 'EROFS' && code !== 'EPERM') throw error;
 }
 
 /** A cache to extend: same skills root and the same shallow cut (a deepened clone has new history to fold). */
@@ -88,7 +94,7 @@ export async function readHistoryIndex(dir: string, options: HistoryIndexOptions
   const index = foldHistory(cache?.index ?? emptyHistoryIndex(root), orderParentsFirst(commits), head);
   if (useCache) {
     const seen = [...(cache?.seen ?? []), ...commits.map((c) => c.oid)];
-    await writeHistoryCache(gitdir, { version: 1, index, seen, shallow: cut });
+    await writeHistoryCache(gitdir, { version: 1, index, seen, shallow: cut }).catch(ignoreReadOnly);
   }
   return { index, update: cache ? 'incremental' : 'rebuilt', folded: commits.length, backend };
 }
