@@ -7,4 +7,4 @@ export type { CandidateOrder } from './order-candidates.js';
 export { buildDraft, draftPatterns, findCoveringSkill, type DraftOptions, type DraftProfile, type ExistingSkill } from './draft.js';
 export { buildDraftName, buildUniqueName } from './draft-name.js';
 export { buildSkillUses, parseSkillLoad, parseSlashCommand } from './uses.js';
-export { renderDetectText, renderPatternsMarkdown } from './render.js';
+export { renderDetectText, renderPatternsMarkdown, type RenderDetectOptions } from './render.js';

@@ -10,13 +10,28 @@ function renderPatternLine(pattern: DetectedPattern, index: number): string {
   return `${String(index + 1).padStart(3)}. ${pattern.tools.join(' → ')}  [${plural(pattern.sessions, 'session')}, confidence ${pattern.confidence.toFixed(2)}, ${pattern.fingerprint}]${outcome === '' ? '' : `  ${outcome}`}`;
 }
 
-/** The `detect` command's text output. */
-export function renderDetectText(report: DetectReport): string {
-  const lines = [`Read ${plural(report.files, 'file')}: ${plural(report.sessions, 'session')} with ${plural(report.calls, 'tool call')}.`];
-  if (report.skipped.length > 0) {
-    lines.push('', 'Skipped input:');
-    for (const skip of report.skipped) lines.push(`  ${skip.file}: ${skip.count} × ${skip.reason}`);
+export interface RenderDetectOptions {
+  /** Skipped-input lines shown before a summary line (20); the JSON report has them all. */
+  maxSkipped?: number;
+}
+
+function renderSkipped(skipped: DetectReport['skipped'], max: number): string[] {
+  if (skipped.length === 0) return [];
+  const lines = ['', 'Skipped input:', ...skipped.slice(0, max).map((skip) => `  ${skip.file}: ${skip.count} × ${skip.reason}`)];
+  if (skipped.length > max) {
+    const rest = skipped.slice(max);
+    const files = new Set(rest.map((skip) => skip.file)).size;
+    lines.push(
+      `  … and ${plural(rest.length, 'more entry')} in ${plural(files, 'file')} (--json lists them all)`.replace('entrys', 'entries'),
+    );
   }
+  return lines;
+}
+
+/** The `detect` command's text output. */
+export function renderDetectText(report: DetectReport, options: RenderDetectOptions = {}): string {
+  const lines = [`Read ${plural(report.files, 'file')}: ${plural(report.sessions, 'session')} with ${plural(report.calls, 'tool call')}.`];
+  lines.push(...renderSkipped(report.skipped, options.maxSkipped ?? 20));
   lines.push('');
   if (report.patterns.length === 0) {
     lines.push('No repeated tool sequences found.');

@@ -103,6 +103,13 @@ describe('rendering', () => {
     expect(renderDetectText({ ...report, patterns: [], skipped: [], uses: [] })).toContain('No repeated tool sequences found.');
   });
 
+  it('caps the skipped list and says how much is left out', () => {
+    const skipped = Array.from({ length: 25 }, (_, i) => ({ file: `f${i % 10}.jsonl`, reason: 'lines that are not JSON', count: 1 }));
+    const text = renderDetectText({ ...report, skipped }, { maxSkipped: 20 });
+    expect(text.match(/× lines that are not JSON/g)?.length).toBe(20);
+    expect(text).toContain('… and 5 more entries in 5 files (--json lists them all)');
+  });
+
   it('renders a REPORT.md section with escaped table cells', () => {
     const markdown = renderPatternsMarkdown(report.patterns);
     expect(markdown).toContain('| 1 | `Read` → `Edit` | 3 | 1.00 | `aaaaaaaaaaaaaaaa` | `read-edit` |');
