@@ -1,11 +1,11 @@
-import { excerpt } from '../findings.js';
+import { findCommentLines } from './context.js';
+import { matchRules, toFinding, type LineContext } from './line-finding.js';
+import { compileTable, lowerAscii, scanRaw, type RawScan } from './raw-scan.js';
 import { THREAT_RULES, type ThreatRule } from './rules.js';
 import { SPECIAL_RULES, specialRule } from './special-rules.js';
 import { applyInlineSuppressions } from './suppress.js';
-import type { ScanFinding, ScanSeverity, ScanVia } from './types.js';
+import type { ScanFinding, ScanVia } from './types.js';
 import { findInvisible } from './unicode.js';
-import { demotionOf, findCommentLines } from './context.js';
-import { compileLineRegex, deriveTriggers } from './compile.js';
 import { buildJoinedVariant, buildNormalizedVariant, findBase64Text, type LineVariant } from './variants.js';
 
 export interface ScanTextOptions {
@@ -15,49 +15,8 @@ export interface ScanTextOptions {
   rules?: readonly ThreatRule[];
 }
 
-interface RuleHit {
-  rule: ThreatRule;
-  index: number;
-  length: number;
-}
-
 /** Every rule id a suppression marker may name. */
 export const KNOWN_RULE_IDS: ReadonlySet<string> = new Set([...THREAT_RULES, ...SPECIAL_RULES].map((r) => r.id));
-
-const lower: Record<ScanSeverity, ScanSeverity> = { high: 'medium', medium: 'low', low: 'low' };
-function matchRules(text: string, rules: readonly ThreatRule[]): RuleHit[] {
-  const hits: RuleHit[] = [];
-  for (const rule of rules) {
-    const m = rule.pattern.exec(text);
-    if (m && (!rule.accept || rule.accept(m[0]))) hits.push({ rule, index: m.index, length: m[0].length });
-  }
-  return hits;
-}
-
-interface LineContext {
-  file: string;
-  line: number;
-  text: string;
-  comment: boolean;
-}
-
-function toFinding(ctx: LineContext, hit: RuleHit, via: ScanVia, column: number, matched: string): ScanFinding {
-  const { rule } = hit;
-  const demotion = demotionOf(rule, ctx.text, column - 1, column - 1 + hit.length, { via, comment: ctx.comment });
-  const how = via === 'raw' ? '' : via === 'base64' ? ' (inside base64)' : via === 'normalized' ? ' (after removing look-alike or invisible characters)' : ' (after joining split strings)';
-  return {
-    rule: rule.id,
-    category: rule.category,
-    severity: demotion ? lower[rule.severity] : rule.severity,
-    file: ctx.file,
-    line: ctx.line,
-    column,
-    match: excerpt(matched, 80),
-    message: `${rule.message}${how}${demotion ? ` (${demotion})` : ''}`,
-    hint: rule.hint,
-    via,
-  };
-}
 
 function scanVariant(ctx: LineContext, variant: LineVariant, via: ScanVia, seen: Set<string>, rules: readonly ThreatRule[]): ScanFinding[] {
   return matchRules(variant.text, rules)
@@ -86,164 +45,6 @@ function scanVariants(ctx: LineContext, seen: Set<string>, rules: readonly Threa
     }
   }
   return out;
-}
-
-interface CompiledRule {
-  rule: ThreatRule;
-  whole: RegExp;
-  perLine: RegExp;
-  triggers: string[] | undefined;
-}
-
-interface TriggerSet {
-  pattern: RegExp;
-  /** For each trigger, every trigger it contains (itself included). */
-  contained: Map<string, string[]>;
-}
-
-interface CompiledTable {
-  rules: CompiledRule[];
-  triggers: TriggerSet;
-}
-
-const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-
-function buildTriggerSet(rules: readonly CompiledRule[]): TriggerSet {
-  const all = [...new Set(rules.flatMap((r) => r.triggers ?? []))].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
-  const contained = new Map(all.map((t) => [t, all.filter((u) => t.includes(u))]));
-  // An empty alternation would match everywhere; `(?!)` never matches.
-  const source = all.length > 0 ? all.map(escapeRegex).join('|') : '(?!)';
-  return { pattern: new RegExp(source, 'g'), contained };
-}
-
-const compiledCache = new WeakMap<readonly ThreatRule[], CompiledTable>();
-
-/** Rules are compiled once per rule table and reused for every file. */
-function compileTable(rules: readonly ThreatRule[]): CompiledTable {
-  let table = compiledCache.get(rules);
-  if (!table) {
-    const compiled = compileEach(rules);
-    table = { rules: compiled, triggers: buildTriggerSet(compiled) };
-    compiledCache.set(rules, table);
-  }
-  return table;
-}
-
-function compileEach(rules: readonly ThreatRule[]): CompiledRule[] {
-  return rules.map((rule) => ({
-    rule,
-    whole: compileLineRegex(rule.pattern),
-    perLine: new RegExp(rule.pattern.source, `${rule.pattern.flags}g`),
-    triggers: rule.triggers ?? deriveTriggers(rule.pattern),
-  }));
-}
-
-function lineIndexOf(lineStarts: readonly number[], offset: number): number {
-  let lo = 0;
-  let hi = lineStarts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (lineStarts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
-
-/** Lower-cases ASCII only, so offsets in the result are offsets in the text (full `toLowerCase` can change lengths). */
-function lowerAscii(text: string): string {
-  return text.replace(/[A-Z]+/g, (run) => run.toLowerCase());
-}
-
-/** Past this many candidate lines a rule is cheaper to run once over the whole text. */
-const WHOLE_TEXT_SHARE = 8;
-
-/**
- * Finds every trigger of every rule in one regex pass over the lower-cased
- * text (one pass is ~8x cheaper than an indexOf per trigger). The pass
- * advances one character at a time so overlapping triggers are all seen; a
- * trigger that starts where a longer one matched is its substring, credited
- * through `contained`.
- */
-function indexTriggers(scan: RawScan, set: TriggerSet): Map<string, number[]> {
-  const lines = new Map<string, number[]>();
-  const { pattern, contained } = set;
-  let line = 0;
-  pattern.lastIndex = 0;
-  for (let m = pattern.exec(scan.lower); m; m = pattern.exec(scan.lower)) {
-    pattern.lastIndex = m.index + 1;
-    while (line + 1 < scan.lineStarts.length && scan.lineStarts[line + 1]! <= m.index) line += 1;
-    for (const trigger of contained.get(m[0]) ?? [m[0]]) {
-      const list = lines.get(trigger);
-      if (!list) lines.set(trigger, [line]);
-      else if (list[list.length - 1] !== line) list.push(line);
-    }
-  }
-  return lines;
-}
-
-/** Lines on which at least one trigger occurs, ascending; undefined means "run over the whole text". */
-function candidateLines(scan: RawScan, triggers: readonly string[]): readonly number[] | undefined {
-  const cap = Math.max(64, scan.lines.length / WHOLE_TEXT_SHARE);
-  const lists = triggers.map((t) => scan.triggerLines.get(t)).filter((l): l is number[] => l !== undefined);
-  if (lists.length <= 1) {
-    const only = lists[0] ?? [];
-    return only.length > cap ? undefined : only;
-  }
-  const found = new Set<number>();
-  for (const list of lists) for (const line of list) found.add(line);
-  if (found.size > cap) return undefined;
-  return [...found].sort((a, b) => a - b);
-}
-
-interface RawScan {
-  file: string;
-  lines: readonly string[];
-  lineStarts: readonly number[];
-  seen: Map<number, Set<string>>;
-  comments: ReadonlySet<number>;
-  lower: string;
-  triggerLines: Map<string, number[]>;
-  out: ScanFinding[];
-}
-
-function record(scan: RawScan, rule: ThreatRule, index: number, column: number, matched: string): void {
-  const ids = scan.seen.get(index) ?? new Set<string>();
-  if (ids.has(rule.id) || (rule.accept && !rule.accept(matched))) return;
-  ids.add(rule.id);
-  scan.seen.set(index, ids);
-  const ctx = { file: scan.file, line: index + 1, text: scan.lines[index]!, comment: scan.comments.has(index + 1) };
-  scan.out.push(toFinding(ctx, { rule, index: column - 1, length: matched.length }, 'raw', column, matched));
-}
-
-function execAll(pattern: RegExp, text: string, onMatch: (m: RegExpExecArray) => void): void {
-  pattern.lastIndex = 0;
-  for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
-    if (m[0].length === 0) pattern.lastIndex += 1;
-    onMatch(m);
-  }
-}
-
-/**
- * Runs every rule over a file. A rule with trigger literals runs only on the
- * lines holding one (found with indexOf, far cheaper than a regex pass); a
- * rule without runs once over the whole text. At most one finding per rule
- * per line.
- */
-function scanRaw(scan: RawScan, text: string, table: CompiledTable): void {
-  scan.triggerLines = indexTriggers(scan, table.triggers);
-  for (const { rule, whole, perLine, triggers } of table.rules) {
-    const candidates = triggers ? candidateLines(scan, triggers) : undefined;
-    if (!candidates) {
-      execAll(whole, text, (m) => {
-        const index = lineIndexOf(scan.lineStarts, m.index);
-        record(scan, rule, index, m.index - scan.lineStarts[index]! + 1, m[0]);
-      });
-      continue;
-    }
-    for (const index of candidates) {
-      execAll(perLine, scan.lines[index]!, (m) => record(scan, rule, index, m.index + 1, m[0]));
-    }
-  }
 }
 
 function scanInvisible(ctx: LineContext): ScanFinding[] {
