@@ -21,9 +21,8 @@ function renderSkipped(skipped: DetectReport['skipped'], max: number): string[] 
   if (skipped.length > max) {
     const rest = skipped.slice(max);
     const files = new Set(rest.map((skip) => skip.file)).size;
-    lines.push(
-      `  … and ${plural(rest.length, 'more entry')} in ${plural(files, 'file')} (--json lists them all)`.replace('entrys', 'entries'),
-    );
+    const entries = `${rest.length} more ${rest.length === 1 ? 'entry' : 'entries'}`;
+    lines.push(`  … and ${entries} in ${plural(files, 'file')} (--json lists them all)`);
   }
   return lines;
 }
