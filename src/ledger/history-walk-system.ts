@@ -1,4 +1,5 @@
 import type { CommitRecord, HistoryCommit, PathChange, PathChangeStatus } from '../core/ledger/commit-record.js';
+import { relativeToRoot } from '../core/ledger/skill-paths.js';
 import { runGit, runGitChecked } from './history-git.js';
 import type { HistoryWalker, WalkRange } from './history-walker.js';
 
@@ -53,8 +54,11 @@ export function systemGitWalker(dir: string): HistoryWalker {
     async readCommits(range) {
       const args = ['log', '--no-renames', '--diff-merges=first-parent', '--name-status', '-z', commitFormat];
       const output = await runGitChecked(dir, [...args, ...rangeArgs(range)]);
-      // git itself shows a cut commit without parents.
-      return parseNameStatusLog(output).map((c) => (range.shallow.has(c.oid) ? { ...c, boundary: true } : c));
+      return parseNameStatusLog(output).map((c) => {
+        const changes = c.changes.filter((change) => relativeToRoot(change.path, range.skillsRoot) !== null);
+        // git itself shows a cut commit without parents.
+        return range.shallow.has(c.oid) ? { ...c, changes, boundary: true } : { ...c, changes };
+      });
     },
     async readLog(head, limit) {
       const args = ['log', '-z', commitFormat, ...(limit === undefined ? [] : [`--max-count=${limit}`]), head, '--'];

@@ -1,5 +1,9 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { chmodSync } from 'node:fs';
+import { join } from 'node:path';
 import { readHistoryIndex, type HistoryIndexOptions } from '../../src/ledger/history-index.js';
+import { isomorphicGitWalker } from '../../src/ledger/history-walk-isomorphic.js';
+import { systemGitWalker } from '../../src/ledger/history-walk-system.js';
 import { HistoryRepo, skill, timeOf } from './history-repo.js';
 
 const repos: HistoryRepo[] = [];
@@ -139,6 +143,23 @@ describe('history index walkers and cache', () => {
     const [system, iso] = await Promise.all(backends.map((backend) => cold(repo, { backend })));
     expect(Object.keys(system?.skills ?? {})).toEqual(['a', 'b', 'c', 'd']);
     expect(iso).toEqual(system);
+  });
+
+  it('system git and isomorphic-git read the same commits and changes', async () => {
+    const repo = buildBusyRepo();
+    chmodSync(join(repo.dir, 'skills/tools/b/SKILL.md'), 0o755); // a mode change alone
+    repo.remove('skills/d').write('skills/d', 'a file where a folder was\n').commit('file for folder\n');
+    const head = repo.git('rev-parse', 'HEAD').trim();
+    const range = { head, exclude: null, seen: new Set<string>(), skillsRoot: 'skills', shallow: new Set<string>() };
+    const byOid = (a: { oid: string }, b: { oid: string }) => (a.oid < b.oid ? -1 : 1);
+    const system = (await systemGitWalker(repo.dir).readCommits(range)).sort(byOid);
+    const iso = (await isomorphicGitWalker(join(repo.dir, '.git')).readCommits(range)).sort(byOid);
+    const sortChanges = (cs: typeof system) => cs.map((c) => ({ ...c, changes: [...c.changes].sort((x, y) => (x.path < y.path ? -1 : 1)) }));
+    expect(system).toHaveLength(9);
+    expect(system.find((c) => c.oid === head)?.changes).toEqual(expect.arrayContaining([
+      { status: 'modified', path: 'skills/tools/b/SKILL.md' }, { status: 'added', path: 'skills/d' }, { status: 'deleted', path: 'skills/d/SKILL.md' },
+    ]));
+    expect(sortChanges(iso)).toEqual(sortChanges(system));
   });
 
   it.each(backends)('updates incrementally to what a cold rebuild gives (%s)', async (backend) => {
