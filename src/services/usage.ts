@@ -37,7 +37,11 @@ export async function bumpUsage(repoDir: string, writer: string, bump: UsageBump
     throw new SkillgardenError('usage/bad-skill', `"${bump.skill.slice(0, 80)}" is not a skill name`);
   }
   const path = await pendingPath(repoDir, writer);
-  await withLock(`${path}.lock`, () => appendFileSync(path, `${JSON.stringify(bump)}\n`));
+  await withLock(`${path}.lock`, () => {
+    // A line torn by a crash must not swallow this one: start on a fresh line.
+    const torn = endsWithoutNewline(path);
+    appendFileSync(path, `${torn ? '\n' : ''}${JSON.stringify(bump)}\n`);
+  });
 }
 
 export interface FlushResult {
@@ -106,6 +110,11 @@ function parseBump(line: string): UsageBump[] {
     /* a torn last line from a crash: skipped, the rest still counts */
   }
   return [];
+}
+
+function endsWithoutNewline(path: string): boolean {
+  const text = readOrEmpty(path);
+  return text.length > 0 && !text.endsWith('\n');
 }
 
 function readOrEmpty(path: string): string {
