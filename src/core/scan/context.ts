@@ -51,3 +51,23 @@ export function demotionOf(rule: ThreatRule, line: string, start: number, end: n
   if (opts.comment && rule.category !== 'prompt-injection') return 'in a comment';
   return undefined;
 }
+
+/**
+ * Lines (1-based) inside a Markdown HTML comment that spans several lines,
+ * after the line that opens it: text a reader of the rendered page never sees.
+ */
+export function findHiddenCommentLines(file: string, lines: readonly string[]): Set<number> {
+  const out = new Set<number>();
+  if (!/\.(?:md|markdown|mdx|html?)$/i.test(file)) return out;
+  let inside = false;
+  lines.forEach((line, i) => {
+    if (inside) {
+      out.add(i + 1);
+      if (line.includes('-->')) inside = false;
+      return;
+    }
+    const open = line.lastIndexOf('<!--');
+    inside = open >= 0 && !line.includes('-->', open);
+  });
+  return out;
+}

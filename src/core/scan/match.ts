@@ -1,7 +1,7 @@
-import { findCommentLines } from './context.js';
+import { findCommentLines, findHiddenCommentLines } from './context.js';
 import { matchRules, toFinding, type LineContext } from './line-finding.js';
 import { compileTable, lowerAscii, scanRaw, type RawScan } from './raw-scan.js';
-import { THREAT_RULES, type ThreatRule } from './rules.js';
+import { HIDDEN_INSTRUCTION, THREAT_RULES, type ThreatRule } from './rules.js';
 import { SPECIAL_RULES, specialRule } from './special-rules.js';
 import { applyInlineSuppressions } from './suppress.js';
 import type { ScanFinding, ScanVia } from './types.js';
@@ -43,6 +43,23 @@ function scanVariants(ctx: LineContext, seen: Set<string>, rules: readonly Threa
       seen.add(hit.rule.id);
       out.push(toFinding(ctx, hit, 'base64', token.column, token.text.slice(hit.index, hit.index + hit.length)));
     }
+  }
+  return out;
+}
+
+const hiddenCommentRule = THREAT_RULES.find((r) => r.id === 'inject-hidden-comment')!;
+
+/** Instructions on the inner lines of a multi-line HTML comment (the one-line rule only sees the opening line). */
+function scanHiddenComments(file: string, lines: readonly string[], seen: Map<number, Set<string>>, rules: readonly ThreatRule[]): ScanFinding[] {
+  if (!rules.includes(hiddenCommentRule)) return [];
+  const out: ScanFinding[] = [];
+  for (const line of findHiddenCommentLines(file, lines)) {
+    const text = lines[line - 1]!;
+    const m = HIDDEN_INSTRUCTION.exec(text);
+    if (!m || seen.get(line - 1)?.has(hiddenCommentRule.id)) continue;
+    const ctx = { file, line, text, comment: false };
+    const found = toFinding(ctx, { rule: hiddenCommentRule, index: m.index, length: m[0].length }, 'raw', m.index + 1, m[0]);
+    out.push({ ...found, message: `${found.message} (inside a multi-line HTML comment)` });
   }
   return out;
 }
@@ -90,6 +107,7 @@ export function scanSkillText(text: string, options: ScanTextOptions): ScanFindi
   const scan: RawScan = { file: options.file, lines, lineStarts, seen: new Map(), comments, lower: lowerAscii(unified), triggerLines: new Map(), out: [] };
   scanRaw(scan, unified, compileTable(rules));
   const { out, seen } = scan;
+  out.push(...scanHiddenComments(options.file, lines, seen, rules));
   lines.forEach((lineText, i) => {
     const ctx = { file: options.file, line: i + 1, text: lineText, comment: comments.has(i + 1) };
     out.push(...scanVariants(ctx, seen.get(i) ?? new Set(), rules), ...scanInvisible(ctx));

@@ -43,6 +43,9 @@ export function looksRandom(token: string): boolean {
   return distinct >= 10 && /\d/.test(body) && /[a-z]/.test(body) && /[A-Z]/.test(body);
 }
 
+/** Words that make an HTML comment an instruction to the agent rather than a note to a maintainer. */
+export const HIDDEN_INSTRUCTION = /\b(?:ignore\s+(?:all|previous|prior|the\s+above)|override|disregard|system\s+prompt|you\s+(?:must|are\s+now|will\s+now)|assistant\s*:|AI\s+agent\s*:|do\s+not\s+(?:tell|mention|reveal)|secretly|exfiltrat|send\s+(?:the|all|your)|run\s+the\s+following|execute)/i;
+
 const shell = '(?:ba|z|da|k)?sh';
 const home = '(?:~|\\$HOME|\\$\\{HOME\\})';
 const secretVar = '\\$\\{?[A-Za-z_]{0,40}(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)\\b';
@@ -107,7 +110,7 @@ const injection: ThreatRule[] = [
   rule('inject-fake-update', 'prompt-injection', 'medium', /\byou\s+have\s+been\s+(?:\w+\s+){0,2}?(?:updated|upgraded|patched|reprogrammed|granted)\s+(?:to|with)\b/i, 'fake update announcement to the agent', inject, { demoteWhenQuoted: true }),
   rule('inject-priority-claim', 'prompt-injection', 'medium', /\b(?:these|this|the\s+following)\s+instructions?\s+(?:take|takes|have|has)\s+(?:precedence|priority)\s+over\s+(?:\w+\s+){0,3}?(?:system|previous|all|any|other|your)\b/i, 'claims priority over the agent\'s own instructions', inject, { demoteWhenQuoted: true }),
   rule('inject-decode-execute', 'prompt-injection', 'high', /\b(?:decode|translate|deobfuscate|unscramble|reverse)\s+[^\n]{0,120}?\s+(?:and|then)\s+(?:execute|run|eval(?:uate)?|follow)\s+(?:it|them|the\s+result|the\s+output|the\s+(?:decoded\s+)?(?:command|instructions))\b/i, 'decode-then-execute evasion', inject, { demoteWhenQuoted: true }),
-  rule('inject-hidden-comment', 'prompt-injection', 'high', /<!--(?![^>\n]{0,20}skillgarden-ignore)[^>\n]{0,300}?\b(?:ignore\s+(?:all|previous|prior|the\s+above)|override|disregard|system\s+prompt|you\s+(?:must|are\s+now|will\s+now)|assistant\s*:|AI\s+agent\s*:|do\s+not\s+(?:tell|mention|reveal)|secretly|exfiltrat|send\s+(?:the|all|your)|run\s+the\s+following|execute)/i, 'hidden HTML comment carrying instructions', inject),
+  rule('inject-hidden-comment', 'prompt-injection', 'high', new RegExp(`<!--(?![^>\\n]{0,20}skillgarden-ignore)[^>\\n]{0,300}?${HIDDEN_INSTRUCTION.source}`, 'i'), 'hidden HTML comment carrying instructions', inject),
   rule('inject-hidden-element', 'prompt-injection', 'high', /<\s*(?:div|span|p|section|font|small|details)\b[^>\n]{0,200}(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:px|pt|em)?\s*[;"']|opacity\s*:\s*0(?:\.0+)?\s*[;"']|color\s*:\s*(?:white|#fff(?:fff)?)\s*;\s*background(?:-color)?\s*:\s*(?:white|#fff))/i, 'HTML element hidden from a human reader', inject),
   rule('inject-hidden-attribute', 'prompt-injection', 'medium', /<\s*(?:div|span|p|section)\b[^>\n]{0,200}\s(?:hidden|aria-hidden\s*=\s*["']true["'])[\s>/]/i, 'hidden HTML element', inject),
   rule('inject-skip-confirmation', 'prompt-injection', 'medium', /\b(?:do\s+not|don't|never|without)\s+(?:ask(?:ing)?|prompt(?:ing)?|wait(?:ing)?)\s+(?:\w+\s+){0,2}?(?:for\s+)?(?:permission|confirmation|approval|consent)\s+(?:before|to|when)\s+(?:\w+\s+){0,3}?(?:delet|remov|send|upload|push|install|run|execut|modify|overwrit)/i, 'tells the agent to act without the user\'s approval', 'Keep the user in the loop for destructive or outbound actions.', { demoteWhenQuoted: true }),

@@ -22,6 +22,7 @@ const expected: Array<[string, number, string, string]> = [
   ['helpful-formatter/SKILL.md', 11, 'inject-role-hijack', 'normalized'],
   ['helpful-formatter/SKILL.md', 12, 'inject-conceal-from-user', 'raw'],
   ['helpful-formatter/SKILL.md', 13, 'inject-hidden-element', 'raw'],
+  ['helpful-formatter/SKILL.md', 17, 'inject-hidden-comment', 'raw'],
   ['disk-cleanup/scripts/clean.sh', 3, 'destroy-rm-home', 'joined'],
   ['disk-cleanup/scripts/clean.sh', 4, 'destroy-mkfs', 'raw'],
   ['disk-cleanup/scripts/clean.sh', 5, 'destroy-dd-disk', 'raw'],
@@ -73,6 +74,10 @@ describe('malicious fixture skills', () => {
   it.each(expected)('%s:%i %s (%s)', (file, line, rule, via) => {
     const hits = report.findings.filter((f) => f.file === file && f.rule === rule && f.line === line);
     expect(hits.map((f) => f.via)).toEqual([via]);
+  });
+
+  it('leaves the maintainer note inside the hidden comment alone', () => {
+    expect(report.findings.filter((f) => f.file === 'helpful-formatter/SKILL.md' && f.line === 16)).toEqual([]);
   });
 });
 
