@@ -39,7 +39,7 @@ export async function syncRepository(options: SyncOptions): Promise<SyncResult> 
   let replayed = 0;
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
     const upstream = await fetchBranch(dir, remote, branch);
-    const { ahead, behind } = upstream ? await countDivergence(dir, upstream) : { ahead: await countCommits(dir, 'HEAD'), behind: 0 };
+    const { ahead, behind } = upstream ? await countDivergence(dir, upstream) : { ahead: await countUnpushed(dir, remote), behind: 0 };
     if (upstream && behind > 0) {
       if (ahead === 0) await git(dir, ['merge', '--ff-only', '--quiet', upstream]);
       else {
@@ -92,8 +92,9 @@ async function countDivergence(dir: string, upstream: string): Promise<{ ahead: 
   return { ahead: ahead ?? 0, behind: behind ?? 0 };
 }
 
-async function countCommits(dir: string, ref: string): Promise<number> {
-  return Number((await git(dir, ['rev-list', '--count', ref])).trim());
+/** Commits on HEAD that no branch of the remote has: what a first push of a new branch sends. */
+async function countUnpushed(dir: string, remote: string): Promise<number> {
+  return Number((await git(dir, ['rev-list', '--count', 'HEAD', '--not', `--remotes=${remote}`])).trim());
 }
 
 /** Rebases local commits onto `upstream`; on a conflict, aborts (the branch returns to where it was) and names the files. */
