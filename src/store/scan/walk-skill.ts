@@ -1,6 +1,7 @@
 import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, posix, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { SkillgardenError } from '../../core/errors.js';
 import type { ScanLimits } from '../../core/scan/config.js';
 import type { ScanFinding } from '../../core/scan/types.js';
 import { buildStructureFinding } from './structure-finding.js';
@@ -94,8 +95,12 @@ async function visitDir(state: WalkState, abs: string, rel: string, depth: numbe
  * and stops at the file-count and depth limits with a finding.
  */
 export async function walkSkill(dir: string, limits: ScanLimits): Promise<WalkResult> {
-  const realRoot = await realpath(dir);
-  if (!(await stat(realRoot)).isDirectory()) throw new Error(`${dir} is not a folder`);
+  const realRoot = await realpath(dir).catch((cause: unknown) => {
+    throw new SkillgardenError('scan/not-found', `Cannot scan ${dir}: no such folder. Pass a skill folder (the one holding SKILL.md).`, { data: { path: dir }, cause });
+  });
+  if (!(await stat(realRoot)).isDirectory()) {
+    throw new SkillgardenError('scan/not-a-skill', `Cannot scan ${dir}: it is a file, not a skill folder. Pass the folder that holds SKILL.md.`, { data: { path: dir } });
+  }
   const state: WalkState = { root: dir, realRoot, limits, ignore: await readSkillIgnore(dir), files: [], findings: [], overflow: false };
   await visitDir(state, dir, '', 0);
   return { files: state.files, findings: state.findings };

@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import Ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { isSkillgardenError } from '../../../src/core/errors.js';
 import { DEFAULT_POLICY, resolveScanConfig } from '../../../src/core/scan/config.js';
@@ -74,5 +77,25 @@ describe('checkWritePolicy', () => {
     expect(() => checkWritePolicy({ skill: 'x', files: [marked], provenance: 'agent' })).toThrow(/judged it dangerous/);
     const config = resolveScanConfig({ allow: [{ rule: 'supply-curl-pipe-shell-insecure', reason: 'reviewed by Ana' }] });
     expect(checkWritePolicy({ skill: 'x', files: [bad], provenance: 'agent', config }).decision).not.toBe('block');
+  });
+});
+
+describe('schemas/scan-config.schema.json', () => {
+  const path = fileURLToPath(new URL('../../../schemas/scan-config.schema.json', import.meta.url));
+  const validate = new Ajv2020.default({ strict: true, allErrors: true }).compile(JSON.parse(readFileSync(path, 'utf8')) as object);
+
+  it('accepts the documented override shape and rejects mistakes', () => {
+    const good = {
+      policy: { agent: { caution: 'allow' }, community: { dangerous: 'ask' } },
+      trusted_sources: ['github.com/anthropics/skills'],
+      allow: [{ rule: 'supply-curl-pipe-shell', path: 'skills/setup', reason: 'official installer, reviewed' }],
+      limits: { max_files: 500, max_file_bytes: 2097152, max_depth: 8 },
+      inline_suppressions: ['bundled', 'user'],
+    };
+    expect(validate(good), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate({ policy: { agent: { caution: 'maybe' } } })).toBe(false);
+    expect(validate({ allow: [{ rule: 'x' }] })).toBe(false);
+    expect(validate({ limits: { max_files: 0 } })).toBe(false);
+    expect(validate({ unknown: true })).toBe(false);
   });
 });
