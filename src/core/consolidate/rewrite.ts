@@ -36,8 +36,8 @@ export function rewriteText(text: string, options: RewriteOptions): string {
       if (next === undefined) continue;
       const list = spans.get(link.line) ?? [];
       const line = lines[link.line - 1] ?? '';
-      const start = link.column - 1;
-      // extractLinks reports the target of `<…>` without its brackets but at the bracket's column.
+      const start = locateTarget(line, link.target, link.column - 1);
+      if (start === -1) continue;
       const wrapped = line[start] === '<' && !link.target.startsWith('<');
       list.push({ start, end: start + link.target.length + (wrapped ? 2 : 0), target: wrapped ? `<${next}>` : next });
       spans.set(link.line, list);
@@ -56,6 +56,21 @@ export function rewriteText(text: string, options: RewriteOptions): string {
       return out + replaceWords(line.slice(at));
     })
     .join('\n');
+}
+
+/**
+ * Where the target really starts: extractLinks reports the first occurrence
+ * of the target text in the link, which is the link text in
+ * `[references/a.md](references/a.md)`. The target follows `](` or `]:`,
+ * maybe with spaces and a `<`.
+ */
+function locateTarget(line: string, target: string, from: number): number {
+  for (let at = line.indexOf(target, Math.max(0, from - 1)); at !== -1; at = line.indexOf(target, at + 1)) {
+    const before = line.slice(0, at).replace(/[ \t]*<?$/, '');
+    const start = line[at - 1] === '<' ? at - 1 : at;
+    if (before.endsWith('](') || before.endsWith(']:')) return start;
+  }
+  return -1;
 }
 
 /** Splits a link target into its path and its `?query#anchor` suffix. */
