@@ -19,9 +19,15 @@ async function hasSkillFile(dir: string): Promise<boolean> {
   }
 }
 
+/** Sub-folders by name, linked ones included: a skill folder that is a symbolic link must still be scanned. */
 async function listDirs(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
-  return entries.filter((e) => e.isDirectory() && !SKIPPED.has(e.name)).map((e) => e.name).sort();
+  const names: string[] = [];
+  for (const e of entries) {
+    if (SKIPPED.has(e.name)) continue;
+    if (e.isDirectory() || (e.isSymbolicLink() && (await isDir(join(dir, e.name))))) names.push(e.name);
+  }
+  return names.sort();
 }
 
 /**

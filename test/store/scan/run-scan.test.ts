@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,6 +50,17 @@ describe('runScan', () => {
     const validate = ajv.compile(JSON.parse(readFileSync(schemaPath, 'utf8')) as object);
     const report = JSON.parse(JSON.stringify(await runScan([], { repo })));
     expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it('scans a skill folder that is a symbolic link instead of skipping it', async () => {
+    await put('elsewhere/linked/SKILL.md', 'nc -lvnp 4444\n');
+    await symlink(join(repo, 'elsewhere', 'linked'), join(repo, 'skills', 'linked'));
+    try {
+      const report = await runScan([], { repo });
+      expect(report.verdicts).toMatchObject({ linked: 'caution' });
+    } finally {
+      await rm(join(repo, 'skills', 'linked'));
+    }
   });
 
   it('fails with a clear error for a missing path', async () => {
