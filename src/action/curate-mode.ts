@@ -1,0 +1,155 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { SkillgardenError } from '../core/errors.js';
+import { renderRunMarkdown } from '../core/report/render-run.js';
+import type { RunReport } from '../core/report/run-report.js';
+import { readConfig } from '../services/curator/read-library.js';
+import { runCurator } from '../services/curator/run-curator.js';
+import { runValidate } from '../services/validate.js';
+import { readEvent } from './event.js';
+import { buildAuthEnv, Git } from './git.js';
+import { openGitHubApi, type GitHubApi } from './github-api.js';
+import type { ActionInputs } from './inputs.js';
+import type { ActionIo, ModeResult } from './io.js';
+import { codeSpan } from './markdown.js';
+import { renderProposalBody } from './pr-body.js';
+import { buildLifecycleProposal } from './proposal.js';
+import { publishProposal, withdrawProposal, type PullOutcome } from './publish-proposal.js';
+import { commitSquashed, ensureFullHistory, prepareScratch, pushToBase } from './repo-ops.js';
+import { buildBranchName } from './branch-name.js';
+import { writeRunReport } from './report-files.js';
+
+export interface CurateDeps {
+  /** Injected by tests that call the mode in-process; the entry opens the real one. */
+  openApi?: (inputs: ActionInputs) => GitHubApi;
+}
+
+/** `mode: curate`: the curator on a private clone; its transitions proposed as one pull request (or pushed). */
+export async function runCurateMode(inputs: ActionInputs, io: ActionIo, deps: CurateDeps = {}): Promise<ModeResult> {
+  checkPreconditions(inputs);
+  const auth = buildAuthEnv(inputs.github.serverUrl, inputs.token);
+  const workspace = new Git(inputs.workspace, (await hasPersistedAuth(new Git(inputs.workspace))) ? {} : auth);
+  if ((await ensureFullHistory(workspace)) === 'fetched') io.info('The checkout was shallow: fetched its full history (set `fetch-depth: 0` to skip this step).');
+  const base = { branch: await readBaseBranch(inputs, workspace), sha: await workspace.text(['rev-parse', 'HEAD']) };
+  const scheduled = inputs.github.eventName === 'schedule';
+  if (inputs.dryRun) {
+    const { report } = await runCurator({ repoDir: inputs.workspace, now: inputs.now, dryRun: true, scheduled });
+    return finish(inputs, io, report, []);
+  }
+  const scratchDir = mkdtempSync(join(inputs.github.runnerTemp, 'skillgarden-curate-'));
+  try {
+    const scratch = await prepareScratch(new Git(inputs.workspace, auth), scratchDir, base.sha, 'skillgarden-work');
+    const { report } = await runCurator({ repoDir: scratchDir, now: inputs.now, scheduled, deferFirstRun: inputs.pushTransitions });
+    report.repo = inputs.workspace;
+    if (inputs.pushTransitions) {
+      if (report.commits.length > 0) await pushToBase(scratch, base.branch, [`skillgarden/run/${report.run_id}`]);
+      return finish(inputs, io, report, []);
+    }
+    const api = (deps.openApi ?? openApi)(inputs);
+    const outcomes = await proposeLifecycle({ inputs, io, api, scratch, base, report });
+    return finish(inputs, io, forProposal(report), outcomes);
+  } finally {
+    rmSync(scratchDir, { recursive: true, force: true });
+  }
+}
+
+function checkPreconditions(inputs: ActionInputs): void {
+  if (readEvent(inputs.github.eventPath).pullRequest?.fromFork) {
+    throw new SkillgardenError('action/fork', 'mode: curate does not run on a pull request from a fork: it would push with a token a fork must not get. Use mode: validate on pull requests.');
+  }
+  if (!inputs.dryRun && inputs.token === '') {
+    throw new SkillgardenError('action/no-token', 'mode: curate needs a token to push its branch and open pull requests. Pass `token: ${{ secrets.GITHUB_TOKEN }}` and give the job `permissions: contents: write` and `pull-requests: write` (or set `dry-run: true`).');
+  }
+}
+
+function openApi(inputs: ActionInputs): GitHubApi {
+  return openGitHubApi({ token: inputs.token, apiUrl: inputs.github.apiUrl, owner: inputs.github.owner, repo: inputs.github.repo, retry: inputs.retry });
+}
+
+/** actions/checkout leaves its own auth header in the checkout's config; a second one would make GitHub refuse the fetch. */
+async function hasPersistedAuth(git: Git): Promise<boolean> {
+  const result = await git.run(['config', '--local', '--get-regexp', '^http\\..*\\.extraheader$'], { allowFailure: true });
+  return result.code === 0 && result.stdout.trim() !== '';
+}
+
+async function readBaseBranch(inputs: ActionInputs, git: Git): Promise<string> {
+  if (inputs.baseBranch) return inputs.baseBranch;
+  if (inputs.github.ref.startsWith('refs/heads/')) return inputs.github.ref.slice('refs/heads/'.length);
+  const current = await git.run(['symbolic-ref', '--quiet', '--short', 'HEAD'], { allowFailure: true });
+  if (current.code === 0 && current.stdout.trim()) return current.stdout.trim();
+  throw new SkillgardenError('action/no-base', `Cannot tell which branch to propose changes to (GITHUB_REF is "${inputs.github.ref}"). Set the \`base\` input.`);
+}
+
+interface ProposeInput {
+  inputs: ActionInputs;
+  io: ActionIo;
+  api: GitHubApi;
+  scratch: Git;
+  base: { branch: string; sha: string };
+  report: RunReport;
+}
+
+async function proposeLifecycle({ inputs, io, api, scratch, base, report }: ProposeInput): Promise<PullOutcome[]> {
+  const ctx = { api, git: scratch, base };
+  if (report.status === 'skipped') return [];
+  const proposal = buildLifecycleProposal(report, inputs.extraLabels);
+  if (!proposal) return withdrawProposal(ctx, buildBranchName('lifecycle'), `The latest curator run (${report.run_id}) found no lifecycle transitions to propose.`);
+  const body = renderProposalBody({
+    proposal,
+    runId: report.run_id,
+    validation: validateProposal(scratch.dir, inputs),
+    report: renderRunMarkdown(forProposal(report)),
+    fullReportUrl: runUrl(inputs),
+  });
+  const result = await publishProposal(ctx, proposal, { commit: () => commitSquashed(scratch, { base: base.sha, head: 'HEAD', message: proposal.commitMessage, date: inputs.now }), body });
+  if (result.declined) io.info(`Not proposing again: this exact lifecycle proposal was closed without merging in #${result.declined.number}.`);
+  return result.outcomes;
+}
+
+/** GITHUB_TOKEN's pull requests trigger no workflows, so the curator checks its own proposal and says so. */
+function validateProposal(dir: string, inputs: ActionInputs): string {
+  try {
+    const { config } = readConfig(dir);
+    const result = runValidate({ cwd: dir, skillsDir: inputs.skillsDir || config.skills_dir, profile: inputs.profile ?? config.profile });
+    const verdict = result.errors > 0 ? '❌' : '✅';
+    const lines = [`${verdict} The curator validated the proposed tree itself (pull requests opened with \`GITHUB_TOKEN\` start no workflows): ${result.skills} skill(s), ${result.errors} error(s), ${result.warnings} warning(s).`];
+    for (const f of result.findings.filter((x) => x.severity === 'error').slice(0, 20)) lines.push(`- ${codeSpan(`${f.file}:${f.line}`)} ${codeSpan(f.code)}`);
+    return lines.join('\n');
+  } catch (error) {
+    return `⚠️ The curator could not validate the proposed tree: ${(error as Error).message}`;
+  }
+}
+
+function runUrl(inputs: ActionInputs): string {
+  const { serverUrl, owner, repo, runId } = inputs.github;
+  return runId ? `${serverUrl}/${owner}/${repo}/actions/runs/${runId}` : 'this workflow run';
+}
+
+/** The scratch clone's commit ids are never pushed: a proposal shows its one squashed commit instead. */
+function forProposal(report: RunReport): RunReport {
+  return { ...report, transitions: report.transitions.map((t) => ({ ...t, commit: null })) };
+}
+
+async function finish(inputs: ActionInputs, io: ActionIo, report: RunReport, outcomes: PullOutcome[]): Promise<ModeResult> {
+  report.prs = outcomes;
+  const markdown = renderRunMarkdown(report, renderPullSection(outcomes, inputs.dryRun));
+  const reportPath = writeRunReport(join(inputs.reportDir, report.run_id), report, markdown);
+  await io.appendSummary(markdown);
+  io.setOutput('report-path', reportPath);
+  io.setOutput('run-id', report.run_id);
+  io.setOutput('status', report.status);
+  io.setOutput('pull-requests', JSON.stringify(outcomes));
+  io.setOutput('transitions', String(report.transitions.length));
+  io.setOutput('archived', String(report.transitions.filter((t) => t.to === 'archived').length));
+  io.setOutput('marked-stale', String(report.transitions.filter((t) => t.to === 'stale').length));
+  io.setOutput('reactivated', String(report.transitions.filter((t) => t.to === 'active').length));
+  for (const o of outcomes) io.info(`${o.operation} pull request #${o.number} (${o.branch}): ${o.url}`);
+  return report.status === 'failed' ? { failure: `The curator run ${report.run_id} failed: ${report.errors.map((e) => e.message).join('; ')}` } : {};
+}
+
+function renderPullSection(outcomes: readonly PullOutcome[], dryRun: boolean): string[] {
+  if (dryRun) return ['## Pull requests', '', 'Dry run: no branch was pushed and no pull request was opened.', ''];
+  if (outcomes.length === 0) return ['## Pull requests', '', 'None opened or changed.', ''];
+  return ['## Pull requests', '', ...outcomes.map((o) => `- ${o.operation}: [#${o.number}](${o.url}) on ${codeSpan(o.branch)}`), ''];
+}
+

@@ -1,0 +1,136 @@
+import { join } from 'node:path';
+import { SkillgardenError } from '../core/errors.js';
+import { isProfileName, type ProfileName } from '../core/schema/types.js';
+
+export type ActionMode = 'validate' | 'curate';
+
+/** Everything the Action reads from its runner, in one typed object: the rest of the Action is a function of it. */
+export interface ActionInputs {
+  mode: ActionMode;
+  /** Empty when none was given (a dry run or validate needs none). */
+  token: string;
+  workspace: string;
+  /** Empty: the repository's `skills_dir` setting (default `skills`). */
+  skillsDir: string;
+  /** Undefined: the repository's `profile` setting. */
+  profile: ProfileName | undefined;
+  changedOnly: boolean;
+  scan: boolean;
+  dryRun: boolean;
+  pushTransitions: boolean;
+  /** Empty: the branch the workflow ran on. */
+  baseBranch: string;
+  extraLabels: string[];
+  reportDir: string;
+  retry: { attempts: number; baseMs: number; maxMs: number };
+  now: Date;
+  github: GitHubEnv;
+}
+
+export interface GitHubEnv {
+  owner: string;
+  repo: string;
+  eventName: string;
+  eventPath: string;
+  apiUrl: string;
+  serverUrl: string;
+  ref: string;
+  sha: string;
+  runId: string;
+  runnerTemp: string;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** As `core.getInput` reads it: `INPUT_<NAME>`, upper-cased, spaces as `_`, hyphens kept. */
+function input(env: Env, name: string): string {
+  return (env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
+}
+
+function badInput(name: string, value: string, expected: string): SkillgardenError {
+  return new SkillgardenError('action/bad-input', `Input \`${name}\` is "${value}": expected ${expected}. Fix the \`with:\` block of the step.`, {
+    data: { input: name, value },
+  });
+}
+
+/** YAML 1.2 core schema booleans, as `core.getBooleanInput` accepts them. */
+function booleanInput(env: Env, name: string, fallback: boolean): boolean {
+  const value = input(env, name);
+  if (value === '') return fallback;
+  if (['true', 'True', 'TRUE'].includes(value)) return true;
+  if (['false', 'False', 'FALSE'].includes(value)) return false;
+  throw badInput(name, value, 'true or false');
+}
+
+function numberFrom(raw: string | undefined, name: string, fallback: number): number {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw badInput(name, raw, 'a number ≥ 0');
+  return value;
+}
+
+function readMode(env: Env): ActionMode {
+  const mode = input(env, 'mode') || 'validate';
+  if (mode !== 'validate' && mode !== 'curate') throw badInput('mode', mode, '`validate` or `curate`');
+  return mode;
+}
+
+function readProfile(env: Env): ProfileName | undefined {
+  const profile = input(env, 'profile');
+  if (profile === '') return undefined;
+  if (!isProfileName(profile)) throw badInput('profile', profile, 'portable, spec, claude-code or hermes');
+  return profile;
+}
+
+function readNow(env: Env): Date {
+  const raw = env.SKILLGARDEN_NOW;
+  if (raw === undefined || raw === '') return new Date();
+  const now = new Date(raw);
+  if (Number.isNaN(now.getTime())) throw badInput('SKILLGARDEN_NOW', raw, 'an ISO-8601 time');
+  return now;
+}
+
+function readGitHub(env: Env): GitHubEnv {
+  const repository = env.GITHUB_REPOSITORY ?? '';
+  const [owner = '', repo = ''] = repository.split('/');
+  return {
+    owner,
+    repo,
+    eventName: env.GITHUB_EVENT_NAME ?? '',
+    eventPath: env.GITHUB_EVENT_PATH ?? '',
+    apiUrl: (env.GITHUB_API_URL ?? 'https://api.github.com').replace(/\/+$/, ''),
+    serverUrl: (env.GITHUB_SERVER_URL ?? 'https://github.com').replace(/\/+$/, ''),
+    ref: env.GITHUB_REF ?? '',
+    sha: env.GITHUB_SHA ?? '',
+    runId: env.GITHUB_RUN_ID ?? '',
+    runnerTemp: env.RUNNER_TEMP ?? env.TMPDIR ?? '/tmp',
+  };
+}
+
+/** Reads the step's inputs and the runner's environment; bad values throw `action/bad-input` naming the input. */
+export function readInputs(env: Env): ActionInputs {
+  const github = readGitHub(env);
+  const workspace = input(env, 'working-directory') ? join(env.GITHUB_WORKSPACE ?? '.', input(env, 'working-directory')) : (env.GITHUB_WORKSPACE ?? process.cwd());
+  const labels = input(env, 'labels');
+  return {
+    mode: readMode(env),
+    token: input(env, 'token'),
+    workspace,
+    skillsDir: input(env, 'skills-dir'),
+    profile: readProfile(env),
+    changedOnly: booleanInput(env, 'changed-only', false),
+    scan: booleanInput(env, 'scan', true),
+    dryRun: booleanInput(env, 'dry-run', false),
+    pushTransitions: booleanInput(env, 'push-transitions', false),
+    baseBranch: input(env, 'base'),
+    extraLabels: labels === '' ? [] : labels.split(/[,\n]/).map((l) => l.trim()).filter(Boolean),
+    reportDir: input(env, 'report-dir') || join(github.runnerTemp, 'skillgarden'),
+    retry: {
+      attempts: numberFrom(input(env, 'api-retries') || undefined, 'api-retries', 4) + 1,
+      baseMs: numberFrom(env.SKILLGARDEN_RETRY_BASE_MS, 'SKILLGARDEN_RETRY_BASE_MS', 1000),
+      maxMs: numberFrom(env.SKILLGARDEN_RETRY_MAX_MS, 'SKILLGARDEN_RETRY_MAX_MS', 60_000),
+    },
+    now: readNow(env),
+    github,
+  };
+}
