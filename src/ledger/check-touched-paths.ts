@@ -30,6 +30,7 @@ export async function checkClean(
   index?: GitIndex,
 ): Promise<void> {
   const dirty: string[] = [];
+  const found: Record<string, { head: string | null; worktree: string | null; index?: string | null }> = {};
   for (const change of changes) {
     await checkNoSymlink(dir, change.path);
     const base = before.get(change.path)?.oid ?? null;
@@ -37,13 +38,17 @@ export async function checkClean(
     if (file.kind === 'directory') throw badPath(change.path, 'a folder is at that path');
     const worktree = file.kind === 'absent' ? null : file.oid;
     const clean = (oid: string | null) => oid === base || oid === change.oid;
-    if (!clean(worktree) || (index && !clean(readIndexOid(index, change.path)))) dirty.push(change.path);
+    const staged = index && readIndexOid(index, change.path);
+    if (!clean(worktree) || (staged !== undefined && !clean(staged))) {
+      dirty.push(change.path);
+      found[change.path] = { head: base, worktree, ...(staged !== undefined ? { index: staged } : {}) };
+    }
   }
   if (dirty.length === 0) return;
   throw new SkillgardenError(
     'ledger/dirty',
     `Uncommitted changes in ${dirty.join(', ')} would be overwritten. Commit them (git add + git commit) or discard them (git restore), then retry.`,
-    { data: { paths: dirty } },
+    { data: { paths: dirty, found } },
   );
 }
 

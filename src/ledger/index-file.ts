@@ -1,41 +1,53 @@
-import { readFile, stat } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseIndex, serializeIndex } from './git-index.js';
 import type { GitIndex } from './git-index.js';
 import type { HeldLock } from './lock-file.js';
 
 /**
- * The parsed index, kept while the file is unchanged. Git replaces the index
- * by renaming a new file over it, so a new inode, size or mtime means
- * someone wrote it; same ones mean we can skip re-parsing 20,000 entries.
+ * The parsed index, kept while the file is unchanged, so a commit need not
+ * re-parse 20,000 entries. "Unchanged" is judged by the SHA-1 trailer that
+ * ends every index file: mtimes here tick every few milliseconds and inodes
+ * are reused, so a stat key once served a stale index (caught by the
+ * concurrency test).
  */
 export interface IndexCache {
   key?: string;
   index?: GitIndex;
 }
 
-async function statKey(path: string): Promise<string | undefined> {
-  const info = await stat(path, { bigint: true }).catch(() => undefined);
-  return info && `${info.ino}:${info.size}:${info.mtimeNs}`;
+async function checksumKey(path: string): Promise<string | undefined> {
+  const handle = await open(path, 'r').catch(() => undefined);
+  if (handle === undefined) return undefined;
+  try {
+    const { size } = await handle.stat();
+    if (size < 32) return undefined;
+    const tail = Buffer.alloc(20);
+    await handle.read(tail, 0, 20, size - 20);
+    return `${size}:${tail.toString('hex')}`;
+  } finally {
+    await handle.close();
+  }
 }
 
 export async function readIndexFile(gitdir: string, cache: IndexCache): Promise<GitIndex> {
   const path = join(gitdir, 'index');
-  const key = await statKey(path);
+  const key = await checksumKey(path);
   if (key !== undefined && key === cache.key && cache.index) return cache.index;
   const buffer = await readFile(path).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return Buffer.alloc(0);
     throw error;
   });
   const index = parseIndex(buffer, path);
-  // Keyed by the stat taken before the read: if the file changed in between,
-  // the next read sees a different key and parses again.
-  Object.assign(cache, { key, index });
+  // Keyed by what the parsed bytes end with, not by the earlier look: the
+  // file may have been replaced in between.
+  Object.assign(cache, { key: buffer.length >= 32 ? `${buffer.length}:${buffer.toString('hex', buffer.length - 20)}` : undefined, index });
   return index;
 }
 
 /** Writes the index through its held lock and remembers what was written. */
 export async function writeIndexFile(gitdir: string, lock: HeldLock, index: GitIndex, cache: IndexCache): Promise<void> {
-  await lock.commit(serializeIndex(index));
-  Object.assign(cache, { key: await statKey(join(gitdir, 'index')), index });
+  const bytes = serializeIndex(index);
+  await lock.commit(bytes);
+  Object.assign(cache, { key: `${bytes.length}:${bytes.toString('hex', bytes.length - 20)}`, index });
 }

@@ -13,6 +13,7 @@ import { prepareChanges } from './prepare-changes.js';
 import type { PreparedChange } from './prepare-changes.js';
 import { appendReflogs, lockRef, readHeadState, readRef } from './refs.js';
 import { editTree, lookupPaths } from './tree-edit.js';
+import type { BlobRef } from './tree-edit.js';
 import { removeWorktreeFile, writeWorktreeFile } from './worktree.js';
 
 const maxAttempts = 100;
@@ -31,38 +32,61 @@ export async function writeCommit(ctx: CommitContext, options: CommitOptions): P
   for (const change of changes) if (change.content) await ctx.store.writeBlob(change.content);
   for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
     const parent = await readRef(ctx.gitdir, branch);
-    const built = await buildCommit(ctx, { changes, parent, message: options.message, author }).catch(async (error: unknown) => {
-      // Unlocked, the check can catch another writer between its ref update
-      // and its working-tree update: only a head that stayed put proves dirt.
-      if (isSkillgardenError(error, 'ledger/dirty') && (await readRef(ctx.gitdir, branch)) !== parent) return undefined;
+    const built = await buildCommit(ctx, { changes, parent, message: options.message, author }).catch((error: unknown) => {
+      // Unlocked, the check can land inside another writer's window between
+      // its ref update and its index update: only a check under the locks proves dirt.
+      if (isSkillgardenError(error, 'ledger/dirty')) return undefined;
       throw error;
     });
-    if (built === undefined) {
-      await sleep(backoffMs(attempt));
-      continue;
+    if (built === undefined) await confirmDirty(ctx, branch, changes);
+    else {
+      await ctx.onStage?.('objects-written');
+      const published = await publish(ctx, { branch, parent, ...built, changes, author, message: options.message });
+      if (published) return { commit: built.commit, attempts: attempt };
     }
-    const { commit, before } = built;
-    await ctx.onStage?.('objects-written');
-    const locks = await takeLocks(ctx, branch);
-    try {
-      if ((await readRef(ctx.gitdir, branch)) !== parent) {
-        await sleep(backoffMs(attempt));
-        continue;
-      }
-      const index = await readIndexFile(ctx.gitdir, ctx.indexCache);
-      await checkClean(ctx.dir, changes, before, index);
-      await locks.ref.commit(`${commit}\n`);
-      await appendReflogs(ctx.gitdir, [branch, 'HEAD'], { before: parent, after: commit, who: identity(author), message: `commit: ${options.message}` });
-      await ctx.onStage?.('ref-updated');
-      const entries = await updateWorktree(ctx.dir, changes);
-      await writeIndexFile(ctx.gitdir, locks.index, applyIndexChanges(index, entries), ctx.indexCache);
-      return { commit, attempts: attempt };
-    } finally {
-      await locks.ref.release();
-      await locks.index.release();
-    }
+    await sleep(backoffMs(attempt));
   }
   throw new SkillgardenError('ledger/busy', `The branch ${branch} kept moving; gave up after ${maxAttempts} attempts. Retry later.`, { data: { ref: branch } });
+}
+
+interface PublishInput extends BuildInput {
+  branch: string;
+  commit: string;
+  before: ReadonlyMap<string, BlobRef | undefined>;
+}
+
+/** Under `index.lock` and the branch lock: ref, then working tree, then index. False when the branch moved. */
+async function publish(ctx: CommitContext, input: PublishInput): Promise<boolean> {
+  const locks = await takeLocks(ctx, input.branch);
+  try {
+    if ((await readRef(ctx.gitdir, input.branch)) !== input.parent) return false;
+    const index = await readIndexFile(ctx.gitdir, ctx.indexCache);
+    await checkClean(ctx.dir, input.changes, input.before, index);
+    await locks.ref.commit(`${input.commit}\n`);
+    const reflog = { before: input.parent, after: input.commit, who: identity(input.author), message: `commit: ${input.message}` };
+    await appendReflogs(ctx.gitdir, [input.branch, 'HEAD'], reflog);
+    await ctx.onStage?.('ref-updated');
+    const entries = await updateWorktree(ctx.dir, input.changes);
+    await writeIndexFile(ctx.gitdir, locks.index, applyIndexChanges(index, entries), ctx.indexCache);
+    return true;
+  } finally {
+    await locks.ref.release();
+    await locks.index.release();
+  }
+}
+
+/** Repeats the dirty check against the current head while holding the locks; throws if the dirt is real. */
+async function confirmDirty(ctx: CommitContext, branch: string, changes: readonly PreparedChange[]): Promise<void> {
+  const locks = await takeLocks(ctx, branch);
+  try {
+    const head = await readRef(ctx.gitdir, branch);
+    const tree = head ? (await ctx.store.readCommit(head)).tree : undefined;
+    const before = await lookupPaths(ctx.store, tree, changes.map((c) => c.path));
+    await checkClean(ctx.dir, changes, before, await readIndexFile(ctx.gitdir, ctx.indexCache));
+  } finally {
+    await locks.ref.release();
+    await locks.index.release();
+  }
 }
 
 interface BuildInput {
@@ -76,7 +100,7 @@ async function buildCommit(ctx: CommitContext, input: BuildInput) {
   const tree = input.parent ? (await ctx.store.readCommit(input.parent)).tree : undefined;
   const before = await lookupPaths(ctx.store, tree, input.changes.map((c) => c.path));
   checkExpected(input.changes, before);
-  // Fail fast, before any object is written; repeated under the locks.
+  // Fail fast, before any object is written; confirmed under the locks.
   await checkClean(ctx.dir, input.changes, before, await readIndexFile(ctx.gitdir, ctx.indexCache));
   const edits = new Map(input.changes.map((c) => [c.path, c.oid === null ? null : { oid: c.oid, mode: c.mode }]));
   const newTree = await editTree(ctx.store, tree, edits);
