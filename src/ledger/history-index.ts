@@ -35,7 +35,7 @@ export interface HistoryIndexResult {
 /** Picks the walker; `auto` prefers the system git, whose history walk is about 25 times faster. */
 export async function openHistoryWalker(dir: string, gitdir: string, backend: HistoryBackend = 'auto'): Promise<{ walker: HistoryWalker; backend: Exclude<HistoryBackend, 'auto'> }> {
   const system = backend === 'system-git' || (backend === 'auto' && (await hasSystemGit()));
-  return system ? { walker: systemGitWalker(dir), backend: 'system-git' } : { walker: isomorphicGitWalker(gitdir), backend: 'isomorphic-git' };
+  return system ? { walker: systemGitWalker(dir, gitdir), backend: 'system-git' } : { walker: isomorphicGitWalker(gitdir), backend: 'isomorphic-git' };
 }
 
 /** The commits where a shallow clone's history is cut. */

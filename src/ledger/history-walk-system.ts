@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import git from 'isomorphic-git';
 import type { CommitRecord, HistoryCommit, PathChange, PathChangeStatus } from '../core/ledger/commit-record.js';
 import { relativeToRoot } from '../core/ledger/skill-paths.js';
 import { runGit, runGitChecked } from './history-git.js';
@@ -45,9 +47,12 @@ function rangeArgs(range: WalkRange): string[] {
 }
 
 /** The system git: one `git log` process for the whole walk. */
-export function systemGitWalker(dir: string): HistoryWalker {
+export function systemGitWalker(dir: string, gitdir: string): HistoryWalker {
   return {
     async resolveHead(ref) {
+      // Reading the ref files saves a process on every call; git answers what they cannot (a worktree, `HEAD~2`).
+      const direct = await git.resolveRef({ fs, gitdir, ref }).catch(() => null);
+      if (direct !== null && /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(direct)) return direct;
       const result = await runGit(dir, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
       return result.code === 0 ? result.stdout.trim() : null;
     },

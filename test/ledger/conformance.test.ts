@@ -180,6 +180,24 @@ describe.each(backends)('Ledger conformance (%s)', (backend) => {
     expect(existsSync(lockPath)).toBe(true);
   });
 
+  it('reads and writes after git gc packed every object and ref', async () => {
+    const first = (await commit('one', [{ path: 'skills/a/SKILL.md', content: 'v1\n' }])).commit;
+    git(dir, 'gc', '-q', '--prune=now');
+    expect(Buffer.from((await ledger.readFile('skills/a/SKILL.md', first))!).toString()).toBe('v1\n');
+    await commit('two', [{ path: 'skills/a/SKILL.md', content: 'v2\n' }]);
+    expect(await ledger.rollback({ commit: (await ledger.head())! })).toMatchObject({ status: 'reverted' });
+    expect(read('skills/a/SKILL.md')).toBe('v1\n');
+    expectHealthy();
+  });
+
+  it.runIf(backend === 'isomorphic-git')('needs no git binary on the PATH', async () => {
+    await commit('seed', [{ path: 'skills/a/SKILL.md', content: 'a\n' }]);
+    const child = spawnSync(process.execPath, ['--import', 'tsx', crashChild, dir, backend, 'never'], { env: { ...process.env, PATH: '/nonexistent' } });
+    expect(child.status, child.stderr.toString()).toBe(0);
+    expect(git(dir, 'log', '-1', '--format=%s').trim()).toBe('doomed');
+    expectHealthy();
+  });
+
   it('stays consistent when killed between writing objects and moving the ref', async () => {
     await commit('seed', [{ path: 'skills/a/SKILL.md', content: 'a\n' }]);
     const head = await ledger.head();

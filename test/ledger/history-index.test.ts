@@ -152,7 +152,7 @@ describe('history index walkers and cache', () => {
     const head = repo.git('rev-parse', 'HEAD').trim();
     const range = { head, exclude: null, seen: new Set<string>(), skillsRoot: 'skills', shallow: new Set<string>() };
     const byOid = (a: { oid: string }, b: { oid: string }) => (a.oid < b.oid ? -1 : 1);
-    const system = (await systemGitWalker(repo.dir).readCommits(range)).sort(byOid);
+    const system = (await systemGitWalker(repo.dir, join(repo.dir, '.git')).readCommits(range)).sort(byOid);
     const iso = (await isomorphicGitWalker(join(repo.dir, '.git')).readCommits(range)).sort(byOid);
     const sortChanges = (cs: typeof system) => cs.map((c) => ({ ...c, changes: [...c.changes].sort((x, y) => (x.path < y.path ? -1 : 1)) }));
     expect(system).toHaveLength(9);
