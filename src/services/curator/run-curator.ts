@@ -99,7 +99,8 @@ async function commitTransition(ctx: RunContext, decision: LifecycleDecision & {
     changes.push(...(await moveChanges(ctx.ledger, { dir: skill.dir, files }, target)));
   }
   const stateText = serializeState(nextState);
-  if (stateText !== serializeState(ctx.state) || changes.length === 0) changes.push({ path: stateFile, content: stateText, expected: ctx.stateOid });
+  const writesState = stateText !== serializeState(ctx.state) || changes.length === 0;
+  if (writesState) changes.push({ path: stateFile, content: stateText, expected: ctx.stateOid });
   const action = actionFor[decision.to as 'stale' | 'active' | 'archived'];
   const message = buildCommitMessage({
     subject: `skill(${action}): ${decision.name} — ${decision.from} → ${decision.to}`,
@@ -108,7 +109,7 @@ async function commitTransition(ctx: RunContext, decision: LifecycleDecision & {
   });
   const { commit } = await ctx.ledger.commit({ message, changes });
   ctx.state = nextState;
-  ctx.stateOid = blobOid(stateText);
+  if (writesState) ctx.stateOid = blobOid(stateText);
   return commit;
 }
 
