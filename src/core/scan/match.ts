@@ -1,6 +1,6 @@
 import { findCommentLines, findHiddenCommentLines } from './context.js';
 import { matchRules, toFinding, type LineContext } from './line-finding.js';
-import { compileTable, lowerAscii, scanRaw, type RawScan } from './raw-scan.js';
+import { compileTable, lowerAscii, scanRaw, selectRules, type CompiledTable, type RawScan } from './raw-scan.js';
 import { HIDDEN_INSTRUCTION, THREAT_RULES, type ThreatRule } from './rules.js';
 import { SPECIAL_RULES, specialRule } from './special-rules.js';
 import { applyInlineSuppressions } from './suppress.js';
@@ -18,8 +18,8 @@ export interface ScanTextOptions {
 /** Every rule id a suppression marker may name. */
 export const KNOWN_RULE_IDS: ReadonlySet<string> = new Set([...THREAT_RULES, ...SPECIAL_RULES].map((r) => r.id));
 
-function scanVariant(ctx: LineContext, variant: LineVariant, via: ScanVia, seen: Set<string>, rules: readonly ThreatRule[]): ScanFinding[] {
-  return matchRules(variant.text, rules)
+function scanVariant(ctx: LineContext, variant: LineVariant, via: ScanVia, seen: Set<string>, table: CompiledTable): ScanFinding[] {
+  return matchRules(variant.text, selectRules(variant.text, table))
     .filter((hit) => !seen.has(hit.rule.id))
     .map((hit) => {
       seen.add(hit.rule.id);
@@ -29,17 +29,17 @@ function scanVariant(ctx: LineContext, variant: LineVariant, via: ScanVia, seen:
     });
 }
 
-function scanVariants(ctx: LineContext, seen: Set<string>, rules: readonly ThreatRule[]): ScanFinding[] {
+function scanVariants(ctx: LineContext, seen: Set<string>, table: CompiledTable): ScanFinding[] {
   const out: ScanFinding[] = [];
   const normalized = buildNormalizedVariant(ctx.text);
-  if (normalized) out.push(...scanVariant(ctx, normalized, 'normalized', seen, rules));
+  if (normalized) out.push(...scanVariant(ctx, normalized, 'normalized', seen, table));
   const joined = buildJoinedVariant(normalized?.text ?? ctx.text);
   if (joined) {
     const origin = normalized ? joined.origin.map((i) => normalized.origin[i] ?? i) : joined.origin;
-    out.push(...scanVariant(ctx, { text: joined.text, origin }, 'joined', seen, rules));
+    out.push(...scanVariant(ctx, { text: joined.text, origin }, 'joined', seen, table));
   }
   for (const token of findBase64Text(ctx.text)) {
-    for (const hit of matchRules(token.text, rules).filter((h) => !seen.has(h.rule.id))) {
+    for (const hit of matchRules(token.text, selectRules(token.text, table)).filter((h) => !seen.has(h.rule.id))) {
       seen.add(hit.rule.id);
       out.push(toFinding(ctx, hit, 'base64', token.column, token.text.slice(hit.index, hit.index + hit.length)));
     }
@@ -105,12 +105,13 @@ export function scanSkillText(text: string, options: ScanTextOptions): ScanFindi
   }
   const comments = findCommentLines(options.file, lines);
   const scan: RawScan = { file: options.file, lines, lineStarts, seen: new Map(), comments, lower: lowerAscii(unified), triggerLines: new Map(), out: [] };
-  scanRaw(scan, unified, compileTable(rules));
+  const table = compileTable(rules);
+  scanRaw(scan, unified, table);
   const { out, seen } = scan;
   out.push(...scanHiddenComments(options.file, lines, seen, rules));
   lines.forEach((lineText, i) => {
     const ctx = { file: options.file, line: i + 1, text: lineText, comment: comments.has(i + 1) };
-    out.push(...scanVariants(ctx, seen.get(i) ?? new Set(), rules), ...scanInvisible(ctx));
+    out.push(...scanVariants(ctx, seen.get(i) ?? new Set(), table), ...scanInvisible(ctx));
   });
   out.sort((a, b) => a.line - b.line || a.column - b.column || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0));
   return applyInlineSuppressions(options.file, lines, out, KNOWN_RULE_IDS);

@@ -160,3 +160,16 @@ export function scanRaw(scan: RawScan, text: string, table: CompiledTable): void
     }
   }
 }
+
+/** The rules that can match `text` at all: those with no triggers and those with a trigger in it. */
+export function selectRules(text: string, table: CompiledTable): ThreatRule[] {
+  const present = new Set<string>();
+  const { pattern, contained } = table.triggers;
+  const lower = lowerAscii(text);
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(lower); m; m = pattern.exec(lower)) {
+    pattern.lastIndex = m.index + 1;
+    for (const trigger of contained.get(m[0]) ?? [m[0]]) present.add(trigger);
+  }
+  return table.rules.filter((r) => !r.triggers || r.triggers.some((t) => present.has(t))).map((r) => r.rule);
+}
