@@ -34,3 +34,12 @@ describe('threat rules table', () => {
     expect(rulesOn(RULE_EXAMPLES[id]!.miss!)).not.toContain(id);
   });
 });
+
+describe('regex hygiene', () => {
+  // Unbounded "anything" between two anchors is what backtracks catastrophically on long lines.
+  const unbounded = /(?<!\\)\.[*+]|\[\^(?:\\.|[^\]\\])*\][*+]|\\S[*+]/;
+
+  it.each(THREAT_RULES.map((r) => [r.id, r.pattern.source]))('%s bounds every wildcard repetition', (_id, source) => {
+    expect(source).not.toMatch(unbounded);
+  });
+});
