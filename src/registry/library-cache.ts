@@ -32,6 +32,7 @@ export class LibraryCache {
   private readonly skills = new Map<string, CachedSkill>();
   private folders: FolderSnapshot = { stamps: new Map() };
   private readonly duplicates: Finding[] = [];
+  private byFile = new Map<string, CachedSkill>();
 
   constructor(
     private readonly root: string,
@@ -53,13 +54,18 @@ export class LibraryCache {
     return [...this.duplicates, ...[...this.skills.values()].flatMap((s) => s.problems)];
   }
 
-  refresh(): RefreshResult {
+  /**
+   * Re-reads what changed. `changedFiles` (absolute SKILL.md paths, from a
+   * watcher) limits the check to those files; without it every SKILL.md is
+   * stat'ed. Either way a change in the folder listings means rediscovery.
+   */
+  refresh(changedFiles?: readonly string[]): RefreshResult {
     const result: RefreshResult = { added: [], changed: [], removed: [], invalid: [] };
     let rediscover = this.skills.size === 0 || folderSnapshotChanged(this.folders, this.fs);
     if (!rediscover) {
-      for (const skill of this.skills.values()) {
-        if (!this.updateSkill(skill, result)) rediscover = true;
-      }
+      const targets = changedFiles === undefined ? this.skills.values() : this.skillsAt(changedFiles);
+      if (targets === undefined) rediscover = true;
+      else for (const skill of targets) if (!this.updateSkill(skill, result)) rediscover = true;
       if (!rediscover) return result;
     }
     const locations = discoverLibrary(this.root);
@@ -91,7 +97,20 @@ export class LibraryCache {
       if (this.skills.get(name)?.entry) result.removed.push(name);
       this.skills.delete(name);
     }
+    this.byFile = new Map();
     return result;
+  }
+
+  /** The cached skills at these SKILL.md paths; undefined when one is unknown (a new file: rediscover). */
+  private skillsAt(files: readonly string[]): CachedSkill[] | undefined {
+    if (this.byFile.size !== this.skills.size) this.byFile = new Map([...this.skills.values()].map((s) => [skillFilePath(s.location), s]));
+    const found: CachedSkill[] = [];
+    for (const file of new Set(files)) {
+      const skill = this.byFile.get(file);
+      if (!skill || this.skills.get(skill.location.name) !== skill) return undefined;
+      found.push(skill);
+    }
+    return found;
   }
 
   /** Re-reads one skill when its stamp moved; false when its SKILL.md is gone (even between the stat and the read). */

@@ -67,9 +67,13 @@ export class SkillRegistry {
     return registry;
   }
 
-  /** Re-reads what changed on disk and the usage totals; tells listeners when skills changed. */
-  async refresh(): Promise<RefreshResult> {
-    const result = this.cache.refresh();
+  /**
+   * Re-reads what changed on disk and the usage totals; tells listeners when
+   * skills changed. `changedFiles` (absolute SKILL.md paths) narrows the check
+   * to those files, as the watcher does.
+   */
+  async refresh(options: { changedFiles?: readonly string[] } = {}): Promise<RefreshResult> {
+    const result = this.cache.refresh(options.changedFiles);
     this.totals = await this.usage.totals();
     this.version++;
     if (result.added.length + result.changed.length + result.removed.length > 0) this.rebuildAliases();
@@ -82,7 +86,7 @@ export class SkillRegistry {
 
   /** Hot reload: refreshes after SKILL.md changes on disk (debounced); `close()` the watcher to stop. */
   watch(options: WatchOptions = {}): SkillWatcher {
-    return watchSkills(this.skillsRoot, () => this.refresh(), options);
+    return watchSkills(this.skillsRoot, (changedFiles) => this.refresh(changedFiles ? { changedFiles } : {}), options);
   }
 
   onChange(listener: Listener): () => void {

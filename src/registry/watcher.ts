@@ -1,5 +1,9 @@
 import { watch, type FSWatcher } from 'node:fs';
+import { join } from 'node:path';
 import { skillFileName } from '../core/layout.js';
+
+/** Past this many changed files a full check (one stat per skill) is as cheap as a targeted one. */
+const maxHintedFiles = 1_000;
 
 export interface WatchOptions {
   /** Quiet time before a refresh (default 300 ms): a burst of events becomes one refresh. */
@@ -21,7 +25,7 @@ export interface SkillWatcher {
  * renames near the top (an archive, a restore, a new skill folder) count too:
  * they move SKILL.md files without an event naming them.
  */
-export function watchSkills(root: string, refresh: () => Promise<unknown>, options: WatchOptions = {}): SkillWatcher {
+export function watchSkills(root: string, refresh: (changedFiles: string[] | undefined) => Promise<unknown>, options: WatchOptions = {}): SkillWatcher {
   const debounceMs = options.debounceMs ?? 300;
   const maxWaitMs = options.maxWaitMs ?? 2_000;
   let timer: NodeJS.Timeout | undefined;
@@ -29,6 +33,8 @@ export function watchSkills(root: string, refresh: () => Promise<unknown>, optio
   let running: Promise<void> | undefined;
   let again = false;
   let closed = false;
+  // SKILL.md paths seen since the last refresh; undefined once something else (a folder move) means "check everything".
+  let changed: Set<string> | undefined = new Set();
 
   const run = (): void => {
     timer = undefined;
@@ -37,7 +43,9 @@ export function watchSkills(root: string, refresh: () => Promise<unknown>, optio
       again = true;
       return;
     }
-    running = refresh()
+    const files = changed && changed.size <= maxHintedFiles ? [...changed] : undefined;
+    changed = new Set();
+    running = refresh(files)
       .then(() => undefined, options.onError ?? (() => undefined))
       .finally(() => {
         running = undefined;
@@ -49,7 +57,10 @@ export function watchSkills(root: string, refresh: () => Promise<unknown>, optio
   };
 
   const onEvent = (eventType: string, filename: string | Buffer | null): void => {
-    if (closed || !isRelevant(eventType, filename === null ? null : String(filename))) return;
+    const name = filename === null ? null : String(filename);
+    if (closed || !isRelevant(eventType, name)) return;
+    if (name !== null && name.split(/[\\/]/).at(-1) === skillFileName) changed?.add(join(root, name));
+    else changed = undefined;
     const now = Date.now();
     firstEventAt ??= now;
     if (timer) clearTimeout(timer);

@@ -157,6 +157,18 @@ describe('refresh', () => {
     expect(registry.get('a')?.body).toBe('New body\n');
   });
 
+  it('checks only the files a watcher names, and rediscovers for a file it does not know', async () => {
+    const dir = library({ 'skills/a/SKILL.md': skillText('a'), 'skills/b/SKILL.md': skillText('b'), 'skills/empty/x.txt': 'x' });
+    const registry = await SkillRegistry.open({ repoDir: dir, now: () => now });
+    rewrite(join(dir, 'skills/a/SKILL.md'), skillText('a', '', 'A2\n'));
+    rewrite(join(dir, 'skills/b/SKILL.md'), skillText('b', '', 'B2\n'));
+    expect((await registry.refresh({ changedFiles: [join(dir, 'skills/a/SKILL.md')] })).changed).toEqual(['a']);
+    expect(registry.get('b')?.body).not.toBe('B2\n');
+    expect((await registry.refresh()).changed).toEqual(['b']);
+    writeFileSync(join(dir, 'skills/empty/SKILL.md'), skillText('empty'));
+    expect((await registry.refresh({ changedFiles: [join(dir, 'skills/empty/SKILL.md')] })).added).toEqual(['empty']);
+  });
+
   it('finds a SKILL.md written into a folder that existed without one', async () => {
     const dir = library({ 'skills/a/SKILL.md': skillText('a'), 'skills/empty/notes.txt': 'x' });
     const registry = await SkillRegistry.open({ repoDir: dir, now: () => now });

@@ -1,0 +1,121 @@
+/**
+ * Runtime registry speed at growing library sizes: cold load, Layer-1
+ * reminder (cached and rebuilt), Layer-2 load, refresh with nothing changed
+ * and after one edit, and hot-reload latency through the watcher.
+ * Run: `npx tsx bench/registry.ts [sizes…]` (default 1000 3000 10000).
+ */
+import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createMemoryUsageStore, SkillRegistry } from '../src/registry/index.js';
+import { generatedName, generateLibrary } from './generate-library.js';
+
+const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const now = new Date('2026-11-30T00:00:00Z');
+
+function percentile(samples: number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+}
+
+function median(samples: number[]): number {
+  return percentile(samples, 50);
+}
+
+function usageFor(count: number) {
+  const initial: Record<string, { use_count: number; last_used_at: string }> = {};
+  for (let i = 0; i < count; i += 10) initial[generatedName(i)] = { use_count: 1 + (i % 17), last_used_at: new Date(now.getTime() - (i % 200) * 3_600_000).toISOString() };
+  return createMemoryUsageStore(initial);
+}
+
+function skillPath(root: string, i: number): string {
+  const name = generatedName(i);
+  return i % 3 === 0 ? join(root, 'skills', `category-${i % 7}`, name, 'SKILL.md') : join(root, 'skills', name, 'SKILL.md');
+}
+
+async function measure(count: number): Promise<Record<string, string>> {
+  const root = mkdtempSync(join(tmpdir(), 'skillgarden-bench-registry-'));
+  try {
+    generateLibrary(root, count);
+    const usage = usageFor(count);
+    const cold: number[] = [];
+    let registry: SkillRegistry | undefined;
+    for (let run = 0; run < 3; run++) {
+      const start = performance.now();
+      registry = await SkillRegistry.open({ repoDir: root, usage, now: () => now });
+      cold.push(performance.now() - start);
+    }
+    const reg = registry as SkillRegistry;
+
+    reg.activateForPaths(['nothing/matches']);
+    await reg.refresh();
+    let start = performance.now();
+    reg.buildReminder();
+    const rebuild = performance.now() - start;
+    const cached: number[] = [];
+    for (let i = 0; i < 1_000; i++) {
+      start = performance.now();
+      reg.buildReminder();
+      cached.push(performance.now() - start);
+    }
+
+    const loads: number[] = [];
+    for (let i = 0; i < 10_000; i++) {
+      const name = generatedName((i * 7919) % count);
+      start = performance.now();
+      await reg.load(name, { sessionId: 'bench' });
+      loads.push(performance.now() - start);
+    }
+
+    const idle: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      start = performance.now();
+      await reg.refresh();
+      idle.push(performance.now() - start);
+    }
+
+    // As the watcher does it (the changed SKILL.md named), and as a bare refresh() does (every SKILL.md stat'ed).
+    const edits = { hinted: [] as number[], full: [] as number[] };
+    for (let i = 0; i < 10; i++) {
+      const target = skillPath(root, (i * 31) % count);
+      writeFileSync(target, `---\nname: ${generatedName((i * 31) % count)}\ndescription: Edited ${i}.\n---\nBody ${i}\n`);
+      const later = new Date(Date.now() + (i + 1) * 1000);
+      utimesSync(target, later, later);
+      const hinted = i % 2 === 0;
+      start = performance.now();
+      const result = await reg.refresh(hinted ? { changedFiles: [target] } : {});
+      (hinted ? edits.hinted : edits.full).push(performance.now() - start);
+      if (result.changed.length !== 1) throw new Error(`expected one change, got ${JSON.stringify(result)}`);
+    }
+
+    const watcher = reg.watch();
+    const target = skillPath(root, 1);
+    const marker = `Hot reload marker ${count}`;
+    writeFileSync(target, `---\nname: ${generatedName(1)}\ndescription: ${marker}.\n---\nBody\n`);
+    start = performance.now();
+    while (!reg.buildReminder({ budgetChars: 10_000_000 }).includes(marker) && performance.now() - start < 10_000) await new Promise((r) => setTimeout(r, 5));
+    const hot = performance.now() - start;
+    watcher.close();
+
+    return {
+      skills: String(count),
+      'cold load (median of 3)': `${median(cold).toFixed(0)} ms`,
+      'cold skills/s': `${Math.round(count / (median(cold) / 1000))}`,
+      'reminder rebuilt': `${rebuild.toFixed(2)} ms`,
+      'reminder unchanged p99': `${percentile(cached, 99).toFixed(4)} ms`,
+      'load() p50 / p99': `${percentile(loads, 50).toFixed(4)} / ${percentile(loads, 99).toFixed(4)} ms`,
+      'refresh, nothing changed': `${median(idle).toFixed(1)} ms`,
+      'refresh after one edit (watcher / full scan)': `${median(edits.hinted).toFixed(2)} / ${median(edits.full).toFixed(1)} ms`,
+      'hot reload (edit → reminder)': `${hot.toFixed(0)} ms`,
+    };
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+const rows: Record<string, string>[] = [];
+for (const size of sizes.length > 0 ? sizes : [1_000, 3_000, 10_000]) rows.push(await measure(size));
+const keys = Object.keys(rows[0] ?? {});
+console.log(`| ${keys.join(' | ')} |`);
+console.log(`|${keys.map(() => '---:').join('|')}|`);
+for (const row of rows) console.log(`| ${keys.map((k) => row[k]).join(' | ')} |`);
