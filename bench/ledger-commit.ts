@@ -4,7 +4,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { LedgerBackend } from '../src/ledger/ledger.js';
@@ -45,12 +45,20 @@ interface Sample {
   finish: number;
 }
 
-async function benchCommits(dir: string, backend: LedgerBackend, commits: number): Promise<Sample[]> {
+/** CPU ms this process spent (user + system): unlike wall time, hardly moved by other load on the machine. */
+export function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+async function benchCommits(dir: string, backend: LedgerBackend, commits: number): Promise<{ samples: Sample[]; cpu: number }> {
   let marks: Record<string, number> = {};
   const ledger = await openLedger(dir, { backend, onStage: (stage) => void (marks[stage] = performance.now()) });
   const skills = (await ledger.listFiles('skills')).filter((f) => f.path.endsWith('SKILL.md')).length;
   const samples: Sample[] = [];
+  let cpuStart = 0;
   for (let i = 0; i < commits + 3; i += 1) {
+    if (i === 3) cpuStart = cpuMs();
     const path = `skills/skill-${(i * 7919) % skills}/SKILL.md`;
     marks = {};
     const start = performance.now();
@@ -61,24 +69,25 @@ async function benchCommits(dir: string, backend: LedgerBackend, commits: number
     // The first commits warm caches and the JIT; they are not what a long-lived process sees.
     if (i >= 3) samples.push({ total: end - start, build: objects - start, locked: ref - objects, finish: end - ref });
   }
+  const cpu = (cpuMs() - cpuStart) / commits;
   await ledger.close();
-  return samples;
+  return { samples, cpu };
 }
 
 async function main(): Promise<void> {
   const sizes = (process.argv[2] ?? '100,1000,10000').split(',').map(Number);
   const commits = Number(process.argv[3] ?? 60);
-  console.log(`ledger commit: ${commits} single-file patches per backend; ms; build = read head + dirty check + objects, locked = locks + ref, finish = working tree + index`);
-  console.log(`${'skills'.padStart(7)} ${'backend'.padEnd(15)} ${'p50'.padStart(7)} ${'p95'.padStart(7)} ${'build50'.padStart(7)} ${'lock50'.padStart(7)} ${'finish50'.padStart(8)} ${'commits/s'.padStart(9)}`);
+  console.log(`ledger commit: ${commits} single-file patches per backend; ms; build = read head + dirty check + objects, lock = locks + ref, finish = working tree + index; cpu/op = this process's CPU per commit; load average ${loadavg()[0]?.toFixed(1)}`);
+  console.log(`${'skills'.padStart(7)} ${'backend'.padEnd(15)} ${'p50'.padStart(7)} ${'p95'.padStart(7)} ${'build50'.padStart(7)} ${'lock50'.padStart(7)} ${'finish50'.padStart(8)} ${'cpu/op'.padStart(7)} ${'commits/s'.padStart(9)}`);
   for (const size of sizes) {
     const repo = generateRepo(size);
     try {
       for (const backend of backends) {
-        const samples = await benchCommits(repo.dir, backend, commits);
+        const { samples, cpu } = await benchCommits(repo.dir, backend, commits);
         const totals = samples.map((s) => s.total);
         const sum = totals.reduce((a, b) => a + b, 0);
         console.log(
-          `${String(size).padStart(7)} ${backend.padEnd(15)} ${fmt(percentile(totals, 50))} ${fmt(percentile(totals, 95))} ${fmt(percentile(samples.map((s) => s.build), 50))} ${fmt(percentile(samples.map((s) => s.locked), 50))} ${fmt(percentile(samples.map((s) => s.finish), 50)).padStart(8)} ${((1000 * samples.length) / sum).toFixed(0).padStart(9)}`,
+          `${String(size).padStart(7)} ${backend.padEnd(15)} ${fmt(percentile(totals, 50))} ${fmt(percentile(totals, 95))} ${fmt(percentile(samples.map((s) => s.build), 50))} ${fmt(percentile(samples.map((s) => s.locked), 50))} ${fmt(percentile(samples.map((s) => s.finish), 50)).padStart(8)} ${fmt(cpu)} ${((1000 * samples.length) / sum).toFixed(0).padStart(9)}`,
         );
       }
     } finally {

@@ -5,9 +5,10 @@
  */
 import type { LedgerBackend } from '../src/ledger/ledger.js';
 import { openLedger } from '../src/ledger/open-ledger.js';
-import { author, backends, fmt, generateRepo, percentile } from './ledger-commit.js';
+import { loadavg } from 'node:os';
+import { author, backends, cpuMs, fmt, generateRepo, percentile } from './ledger-commit.js';
 
-async function benchRollbacks(dir: string, backend: LedgerBackend, count: number): Promise<number[]> {
+async function benchRollbacks(dir: string, backend: LedgerBackend, count: number): Promise<{ times: number[]; cpu: number }> {
   const ledger = await openLedger(dir, { backend });
   const skills = (await ledger.listFiles('skills')).filter((f) => f.path.endsWith('SKILL.md')).length;
   const commits: string[] = [];
@@ -21,29 +22,32 @@ async function benchRollbacks(dir: string, backend: LedgerBackend, count: number
     commits.push((await ledger.commit({ message, changes, author })).commit);
   }
   const times: number[] = [];
+  let cpuStart = 0;
   for (const [i, commit] of commits.reverse().entries()) {
+    if (i === 3) cpuStart = cpuMs();
     const start = performance.now();
     const result = await ledger.rollback({ commit }, { author });
     if (result.status !== 'reverted') throw new Error(`expected a revert of ${commit}`);
     // The first rollbacks warm caches and the JIT.
     if (i >= 3) times.push(performance.now() - start);
   }
+  const cpu = (cpuMs() - cpuStart) / times.length;
   await ledger.close();
-  return times;
+  return { times, cpu };
 }
 
 async function main(): Promise<void> {
   const sizes = (process.argv[2] ?? '100,1000,10000').split(',').map(Number);
   const count = Number(process.argv[3] ?? 30);
-  console.log(`ledger rollback: ${count} rollbacks of 2-file patches per backend; ms`);
-  console.log(`${'skills'.padStart(7)} ${'backend'.padEnd(15)} ${'p50'.padStart(7)} ${'p95'.padStart(7)} ${'rollbacks/s'.padStart(11)}`);
+  console.log(`ledger rollback: ${count} rollbacks of 2-file patches per backend; ms; cpu/op = this process's CPU per rollback; load average ${loadavg()[0]?.toFixed(1)}`);
+  console.log(`${'skills'.padStart(7)} ${'backend'.padEnd(15)} ${'p50'.padStart(7)} ${'p95'.padStart(7)} ${'cpu/op'.padStart(7)} ${'rollbacks/s'.padStart(11)}`);
   for (const size of sizes) {
     const repo = generateRepo(size);
     try {
       for (const backend of backends) {
-        const times = await benchRollbacks(repo.dir, backend, count);
+        const { times, cpu } = await benchRollbacks(repo.dir, backend, count);
         const rate = (1000 * times.length) / times.reduce((a, b) => a + b, 0);
-        console.log(`${String(size).padStart(7)} ${backend.padEnd(15)} ${fmt(percentile(times, 50))} ${fmt(percentile(times, 95))} ${rate.toFixed(0).padStart(11)}`);
+        console.log(`${String(size).padStart(7)} ${backend.padEnd(15)} ${fmt(percentile(times, 50))} ${fmt(percentile(times, 95))} ${fmt(cpu)} ${rate.toFixed(0).padStart(11)}`);
       }
     } finally {
       repo.cleanup();
