@@ -71,7 +71,14 @@ async function visitDir(state: WalkState, abs: string, rel: string, depth: numbe
     state.findings.push(buildStructureFinding('structure-too-deep', rel, `${rel} is ${depth} folders deep (limit ${state.limits.maxDepth})`));
     return;
   }
-  const names = (await readdir(abs)).sort();
+  let names: string[];
+  try {
+    names = (await readdir(abs)).sort();
+  } catch (error) {
+    // An unreadable folder is reported, not fatal: the rest of the skill is still scanned.
+    state.findings.push(buildStructureFinding('structure-unreadable', rel || '.', `${rel || '.'}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`));
+    return;
+  }
   // A folder with its own SKILL.md is a nested skill, scanned on its own.
   if (depth > 0 && names.includes('SKILL.md')) return;
   for (const name of names) {
