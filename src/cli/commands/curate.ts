@@ -1,5 +1,6 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { renderPatternsMarkdown, type DetectedPattern } from '../../core/patterns/index.js';
 import { renderRunMarkdown } from '../../core/report/render-run.js';
 import type { RunReport } from '../../core/report/run-report.js';
 import { readGitDir } from '../../ledger/git-dir.js';
@@ -10,8 +11,8 @@ import { createProgress } from '../progress.js';
 export const curateCommand: Command = {
   name: 'curate',
   summary: 'one curator run: lifecycle transitions as commits, run.json and REPORT.md',
-  usage: 'curate [--dry-run] [--scheduled] [--report-dir DIR]',
-  options: { 'dry-run': { type: 'boolean' }, scheduled: { type: 'boolean' }, 'report-dir': { type: 'string' } },
+  usage: 'curate [--dry-run] [--scheduled] [--transcripts GLOB…] [--report-dir DIR]',
+  options: { 'dry-run': { type: 'boolean' }, scheduled: { type: 'boolean' }, 'report-dir': { type: 'string' }, transcripts: { type: 'string', multiple: true } },
   async run({ io, global, values }) {
     const progress = createProgress(io, 'curating', !global.json);
     const { report } = await runCurator({
@@ -19,17 +20,30 @@ export const curateCommand: Command = {
       now: global.now,
       dryRun: values['dry-run'] === true,
       scheduled: values.scheduled === true,
+      ...(values.transcripts ? { transcripts: values.transcripts as string[] } : {}),
       onProgress: progress.update,
     });
     progress.done();
     const dir = typeof values['report-dir'] === 'string' ? resolve(io.cwd, values['report-dir']) : defaultReportDir(await readGitDir(global.repo), report.run_id);
-    const markdown = renderRunMarkdown(report);
+    const patterns = report.patterns as DetectedPattern[];
+    const markdown = renderRunMarkdown(report, patterns.length > 0 ? [renderPatternsMarkdown(patterns)] : []);
     writeReport(dir, report, markdown);
+    writeDrafts(dir, patterns);
     if (global.json) io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     else io.stdout.write(`${markdown}\nReport: ${join(dir, 'REPORT.md')} and run.json\n`);
     return report.status === 'failed' ? exitCodes.findings : exitCodes.ok;
   },
 };
+
+/** Drafted skills are proposals: written beside the report (`drafts/<name>/SKILL.md`), never into the library. */
+function writeDrafts(dir: string, patterns: readonly DetectedPattern[]): void {
+  for (const pattern of patterns) {
+    if (!pattern.draft) continue;
+    const folder = join(dir, 'drafts', pattern.draft.name);
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'SKILL.md'), pattern.draft.text);
+  }
+}
 
 /** run.json and REPORT.md, each written atomically. */
 export function writeReport(dir: string, report: RunReport, markdown: string): void {

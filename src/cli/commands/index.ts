@@ -1,6 +1,8 @@
 import type { Command } from '../context.js';
 import { actCommands } from './acts.js';
 import { curateCommand } from './curate.js';
+import { demoCommand } from './demo.js';
+import { detectCommand } from './detect.js';
 import { listCommand, showCommand } from './list.js';
 import { logCommand } from './log.js';
 import { usageCommand } from './usage.js';
@@ -8,4 +10,4 @@ import { manageCommand } from './manage.js';
 import { rollbackCommand } from './rollback.js';
 import { validateCommand } from './validate.js';
 
-export const commands: readonly Command[] = [validateCommand, manageCommand, listCommand, showCommand, ...actCommands, logCommand, rollbackCommand, usageCommand, curateCommand];
+export const commands: readonly Command[] = [validateCommand, manageCommand, listCommand, showCommand, ...actCommands, logCommand, rollbackCommand, usageCommand, curateCommand, detectCommand, demoCommand];

@@ -42,6 +42,7 @@ export interface RunReport {
   seeded: string[];
   /** Skills the state file remembered that are gone from the tree (deleted by hand): their records were dropped. */
   forgotten: string[];
+  /** Patterns found in transcripts (DetectedPattern: tools, sessions, confidence, fingerprint, draft or coveredBy). */
   patterns: unknown[];
   plans: unknown[];
   prs: unknown[];

@@ -12,6 +12,8 @@ import type { LedgerBackend } from '../../ledger/ledger.js';
 import { archiveTarget, moveChanges } from '../manage/person-acts.js';
 import { readLibrary, stateFile, type LibrarySnapshot } from './read-library.js';
 import { buildRunId } from './run-id.js';
+import { runDetect } from '../detect.js';
+import type { DetectReport } from '../../core/patterns/index.js';
 
 export interface CurateOptions {
   repoDir: string;
@@ -22,6 +24,8 @@ export interface CurateOptions {
   deferFirstRun?: boolean;
   idleHours?: number;
   backend?: LedgerBackend | 'auto';
+  /** Transcript globs (relative to the repository) to mine for patterns; default: `transcripts` in the config. */
+  transcripts?: readonly string[];
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -33,6 +37,7 @@ export async function runCurator(options: CurateOptions): Promise<{ report: RunR
     const head = await ledger.head();
     const runId = buildRunId(options.now, head);
     const snapshot = await readLibrary(options.repoDir, { now: options.now });
+    const detected = await detectPatterns(options, snapshot);
     const readMs = performance.now() - started;
     const gates = checkGates(snapshot.config, snapshot.state, options.now, {
       scheduled: options.scheduled ?? false,
@@ -48,6 +53,8 @@ export async function runCurator(options: CurateOptions): Promise<{ report: RunR
     const present = new Set(snapshot.skills.map((s) => s.name));
     const forgotten = Object.keys(snapshot.state.skills).filter((name) => !present.has(name)).sort();
     const report = baseReport({ runId, options, gates, before, plan, forgotten, snapshot });
+    report.patterns = detected?.patterns ?? [];
+    if (detected) report.warnings.push(...detected.skipped.map((s) => ({ code: 'detect/skipped', message: `${s.count} skipped: ${s.reason}`, file: s.file })));
     const firstRun = gates.applied && gates.first_run && (options.deferFirstRun ?? true) && gates.blocked_by === null;
     if (gates.blocked_by !== null) return finish(report, 'skipped', { readMs, planMs, started }, snapshot);
     if (options.dryRun) return finish(withPlannedTransitions(report, plan), 'dry-run', { readMs, planMs, started }, snapshot);
@@ -175,6 +182,28 @@ function finish(report: RunReport, status: RunReport['status'], t: { readMs: num
 }
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
+
+/**
+ * Mines the transcripts, if any: patterns become proposals (never written to
+ * the library), and skill loads seen in sessions count as uses for this pass.
+ */
+async function detectPatterns(options: CurateOptions, snapshot: LibrarySnapshot): Promise<DetectReport | undefined> {
+  const transcripts = options.transcripts ?? snapshot.config.transcripts;
+  if (transcripts.length === 0) return undefined;
+  const report = await runDetect({ transcripts, cwd: options.repoDir, skillsDir: join(options.repoDir, snapshot.config.skills_dir) });
+  const rejected = new Set(snapshot.state.rejected_proposals);
+  report.patterns = report.patterns.filter((p) => !rejected.has(p.fingerprint));
+  const bySkill = new Map(snapshot.skills.map((s) => [s.name, s]));
+  for (const use of report.uses) {
+    const skill = bySkill.get(use.skill);
+    if (!skill || !use.time || Date.parse(use.time) > options.now.getTime()) continue;
+    const usage = { use_count: 0, view_count: 0, patch_count: 0, ...skill.usage };
+    usage.use_count += 1;
+    if (!usage.last_used_at || use.time > usage.last_used_at) usage.last_used_at = use.time;
+    skill.usage = usage;
+  }
+  return report;
+}
 
 export function defaultReportDir(gitdir: string, runId: string): string {
   return join(gitdir, 'skillgarden', 'runs', runId);

@@ -1,0 +1,31 @@
+import { join } from 'node:path';
+import { SkillgardenError } from '../../core/errors.js';
+import { isTranscriptFormat, transcriptFormats } from '../../core/patterns/index.js';
+import { renderDetectText } from '../../core/patterns/index.js';
+import { runDetect } from '../../services/detect.js';
+import { requireConfig } from '../../services/curator/read-library.js';
+import { exitCodes, type Command } from '../context.js';
+
+export const detectCommand: Command = {
+  name: 'detect',
+  summary: 'pattern detection alone: repeated tool-call sequences in transcripts, with drafted skills',
+  usage: `detect --transcripts GLOB [--transcripts GLOB…] [--format ${transcriptFormats.join('|')}] [--min-sessions N]`,
+  options: { transcripts: { type: 'string', multiple: true }, format: { type: 'string' }, 'min-sessions': { type: 'string' } },
+  async run({ io, global, values }) {
+    const transcripts = (values.transcripts as string[] | undefined) ?? requireConfig(global.repo).transcripts;
+    if (transcripts.length === 0) throw new SkillgardenError('cli/usage', 'detect needs --transcripts GLOB (or `transcripts:` in .skillgarden/config.yaml)');
+    const format = values.format;
+    if (format !== undefined && !isTranscriptFormat(format)) throw new SkillgardenError('cli/usage', `--format "${String(format)}" is not one of: ${transcriptFormats.join(', ')}`);
+    const minSessions = values['min-sessions'] === undefined ? undefined : Number(values['min-sessions']);
+    if (minSessions !== undefined && (!Number.isInteger(minSessions) || minSessions < 2)) throw new SkillgardenError('cli/usage', '--min-sessions must be a whole number, 2 or more');
+    const report = await runDetect({
+      transcripts,
+      cwd: io.cwd,
+      skillsDir: join(global.repo, requireConfig(global.repo).skills_dir),
+      ...(format ? { format } : {}),
+      ...(minSessions ? { minSessions } : {}),
+    });
+    io.stdout.write(global.json ? `${JSON.stringify(report, null, 2)}\n` : renderDetectText(report));
+    return exitCodes.ok;
+  },
+};
