@@ -1,6 +1,7 @@
 import { relative, sep } from 'node:path';
 import { finding, type Finding } from '../core/findings.js';
-import { buildEntry } from '../core/registry/build-entry.js';
+import { buildEntry, type SkillView } from '../core/registry/build-entry.js';
+import { parseQuickSkill } from '../core/registry/quick-frontmatter.js';
 import type { RegistryEntry } from '../core/registry/types.js';
 import { parseSkillBytes } from '../core/skill/index.js';
 import type { SkillLocation } from '../store/discover.js';
@@ -123,7 +124,7 @@ export class LibraryCache {
     if (bytes === undefined) return false;
     skill.stamp = stamp;
     const report = relative(this.root, file).split(sep).join('/');
-    const built = buildEntry(parseSkillBytes(bytes, { file: report }), skill.location);
+    const built = buildEntry(parseFast(bytes, report), skill.location);
     const isNew = skill.entry === undefined;
     if (built.valid) {
       skill.entry = built.entry;
@@ -135,6 +136,20 @@ export class LibraryCache {
     }
     return true;
   }
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** The quick reader for the common simple frontmatter, the full parser for everything else (and for every problem). */
+function parseFast(bytes: Uint8Array, file: string): SkillView {
+  let text: string | undefined;
+  try {
+    text = strictUtf8.decode(bytes);
+  } catch {
+    text = undefined;
+  }
+  const quick = text === undefined ? undefined : parseQuickSkill(text);
+  return quick ? { file, fields: quick.fields, body: quick.body, findings: [] } : parseSkillBytes(bytes, { file });
 }
 
 function duplicateFinding(root: string, location: SkillLocation, kept: SkillLocation | undefined): Finding {

@@ -17,8 +17,11 @@ export interface BuiltEntry {
   valid: boolean;
 }
 
+/** What buildEntry reads of a skill: a full parse, or the quick one (no positions). */
+export type SkillView = Pick<ParsedSkill, 'file' | 'fields' | 'body' | 'findings'> & { locateKey?: ParsedSkill['locateKey'] };
+
 /** Reads what the runtime needs from a parsed SKILL.md; never throws. */
-export function buildEntry(skill: ParsedSkill, location: EntryLocation): BuiltEntry {
+export function buildEntry(skill: SkillView, location: EntryLocation): BuiltEntry {
   const fields = skill.fields;
   const findings: Finding[] = [...skill.findings];
   const description = text(fields.description)?.trim() ?? '';
@@ -28,7 +31,7 @@ export function buildEntry(skill: ParsedSkill, location: EntryLocation): BuiltEn
         code: 'registry/no-description',
         severity: 'error',
         file: skill.file,
-        line: skill.locateKey(['description'])?.line ?? 1,
+        line: skill.locateKey?.(['description'])?.line ?? 1,
         message: 'SKILL.md has no description, so agents cannot know when to use it',
         hint: 'Add `description: <what it does and when to use it>` to the frontmatter.',
       }),

@@ -1,6 +1,7 @@
 export type { RegistryEntry, UsageCounters, UsageKind, SkillContext } from './types.js';
 export { computeUsageScore, isInactive, inactiveAfterDays } from './score.js';
-export { buildEntry, readToolList, type BuiltEntry, type EntryLocation } from './build-entry.js';
+export { buildEntry, readToolList, type BuiltEntry, type EntryLocation, type SkillView } from './build-entry.js';
+export { parseQuickSkill, parseQuickFrontmatter, type QuickSkill } from './quick-frontmatter.js';
 export { planIndex, rankEntries, buildReminder, renderIndexLine, defaultBudgetChars, defaultEntryChars, type ReminderOptions } from './reminder.js';
 export { buildToolDescription } from './tool-description.js';
 export { substituteVariables, substituteArguments, splitArguments } from './substitute.js';

@@ -1,0 +1,72 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseQuickFrontmatter, parseQuickSkill } from '../../../src/core/registry/quick-frontmatter.js';
+import { parseSkill } from '../../../src/core/skill/index.js';
+
+const full = (yaml: string) => parseSkill(`---\n${yaml}---\nBody\n`, { file: 'SKILL.md' });
+
+describe('parseQuickFrontmatter', () => {
+  it.each([
+    ['name: a\ndescription: Does things. Use when [x] {y} http://z.\n', { name: 'a', description: 'Does things. Use when [x] {y} http://z.' }],
+    ['a: "quoted: value # not a comment"\nb: \'it\'\'s\'\n', { a: 'quoted: value # not a comment', b: "it's" }],
+    ['user-invocable: false\npinned: true\n', { 'user-invocable': false, pinned: true }],
+    ['metadata:\n  author: me\n  version: "1.0"\npaths:\n  - "src/**"\n  - docs\n', { metadata: { author: 'me', version: '1.0' }, paths: ['src/**', 'docs'] }],
+  ])('reads %j', (yaml, expected) => {
+    expect(parseQuickFrontmatter(yaml)).toEqual(expected);
+    expect(full(yaml).fields).toEqual(expected);
+  });
+
+  it.each([
+    'version: 1.0\n',
+    'a: 12\n',
+    'a: null\n',
+    'a: yes\n',
+    'a: x # comment\n',
+    'a: "esc\\n"\n',
+    'a: |\n  block\n',
+    'a: &anchor x\n',
+    'a:\n- item\n',
+    'a: one\n  continued\n',
+    'a: 1\na: 2\n',
+    '# comment\na: b\n',
+    '__proto__: x\n',
+    'a:\n',
+    'a:   spaced\n',
+  ])('leaves %j to the YAML parser', (yaml) => {
+    expect(parseQuickFrontmatter(yaml)).toBeUndefined();
+  });
+
+  it('leaves CRLF, BOM and missing frontmatter to the full parser', () => {
+    expect(parseQuickSkill('---\r\na: b\r\n---\r\n')).toBeUndefined();
+    expect(parseQuickSkill('\uFEFF---\na: b\n---\n')).toBeUndefined();
+    expect(parseQuickSkill('# no frontmatter\n')).toBeUndefined();
+    expect(parseQuickSkill('---\na: b\n---\nBody\n')).toEqual({ fields: { a: 'b' }, body: 'Body\n' });
+  });
+
+  it('agrees with the YAML parser wherever it answers (property)', () => {
+    const piece = fc.constantFrom('a', 'B', ' ', ':', ': ', '#', ' #', '"', "'", "''", '-', '- ', '1', '.', 'true', 'false', 'null', 'yes', '~', '[', ']', '{', '}', '&', '*', '!', '|', '>', '%', '@', '`', '\\', '\t', 'é', '?', ',');
+    const scalar = fc.array(piece, { minLength: 0, maxLength: 6 }).map((parts) => parts.join(''));
+    const key = fc.constantFrom('name', 'description', 'paths', 'metadata', 'a-b', 'x_y', 'null', 'true', '1a');
+    const line = fc.oneof(
+      fc.tuple(key, scalar).map(([k, v]) => `${k}: ${v}`),
+      fc.tuple(key, fc.array(scalar, { minLength: 1, maxLength: 3 })).map(([k, vs]) => `${k}:\n${vs.map((v) => `  - ${v}`).join('\n')}`),
+      fc.tuple(key, fc.array(fc.tuple(key, scalar), { minLength: 1, maxLength: 3 })).map(([k, kvs]) => `${k}:\n${kvs.map(([k2, v]) => `  ${k2}: ${v}`).join('\n')}`),
+      scalar,
+    );
+    let answered = 0;
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 5 }), (lines) => {
+        const yaml = lines.map((l) => `${l}\n`).join('');
+        const quick = parseQuickFrontmatter(yaml);
+        if (quick === undefined) return;
+        answered++;
+        const parsed = full(yaml);
+        expect(parsed.findings.filter((f) => f.severity !== 'info')).toEqual([]);
+        expect(quick).toEqual(parsed.fields);
+      }),
+      { numRuns: 3_000 },
+    );
+    // The comparison must actually run on a good share of inputs, not only on the trivial empty one.
+    expect(answered).toBeGreaterThan(300);
+  });
+});
