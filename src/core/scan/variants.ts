@@ -42,10 +42,16 @@ export function buildNormalizedVariant(line: string): LineVariant | undefined {
 
 /** `"cu" + "rl"`, `c''url`, `c"u"rl`, `c\url`: the ways a command word is split to dodge a pattern. */
 // A lone apostrophe inside a word is English (don't), so a single quote counts only in pairs (c'ur'l).
-const splitters = /(["'`])\s{0,3}\+\s{0,3}\1|(?<=\w)(?:''|"")(?=\w)|(?<=[a-z])["`\\](?=[a-z])|(?<=[a-z])'(?=[a-z]{1,12}'[a-z])|(?<=[a-z]'[a-z]{1,12})'(?=[a-z])/gi;
-const splitHint = /["'`]\s{0,3}\+|''|""|[a-z]["`\\][a-z]|[a-z]'[a-z]{1,12}'[a-z]/i;
+// Numeric character references (`&#99;url`, `&#x63;url`) spell a command a Markdown renderer shows plainly.
+const splitters = /(["'`])\s{0,3}\+\s{0,3}\1|(?<=\w)(?:''|"")(?=\w)|(?<=[a-z])["`\\](?=[a-z])|(?<=[a-z])'(?=[a-z]{1,12}'[a-z])|(?<=[a-z]'[a-z]{1,12})'(?=[a-z])|&#(?:(\d{2,3})|x([0-9a-f]{2}));/gi;
+const splitHint = /["'`]\s{0,3}\+|''|""|[a-z]["`\\][a-z]|[a-z]'[a-z]{1,12}'[a-z]|&#x?[0-9a-f]{2,3};/i;
 
-/** Removes string splits; undefined when there are none. */
+function decodeReference(m: RegExpMatchArray): string {
+  const code = m[2] !== undefined ? parseInt(m[2], 10) : m[3] !== undefined ? parseInt(m[3], 16) : -1;
+  return code >= 0x20 && code < 0x7f ? String.fromCharCode(code) : '';
+}
+
+/** Removes string splits and decodes ASCII character references; undefined when there are none. */
 export function buildJoinedVariant(line: string): LineVariant | undefined {
   if (!splitHint.test(line)) return undefined;
   let text = '';
@@ -53,7 +59,9 @@ export function buildJoinedVariant(line: string): LineVariant | undefined {
   let last = 0;
   for (const m of line.matchAll(splitters)) {
     for (let i = last; i < m.index; i += 1) origin.push(i);
-    text += line.slice(last, m.index);
+    const decoded = decodeReference(m);
+    text += line.slice(last, m.index) + decoded;
+    if (decoded) origin.push(m.index);
     last = m.index + m[0].length;
   }
   if (last === 0) return undefined;
