@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import type { LedgerBackend } from '../src/ledger/ledger.js';
 import { openLedger } from '../src/ledger/open-ledger.js';
 
-export const backends: LedgerBackend[] = ['isomorphic-git', 'system-git'];
+export const backends: LedgerBackend[] = (process.env.BENCH_BACKENDS ?? 'isomorphic-git,system-git').split(',') as LedgerBackend[];
 export const author = { name: 'Bench', email: 'bench@example.com', timestamp: 1_780_000_000, timezoneOffset: 0 };
 
 /** A repository with `skills` skill folders (SKILL.md + a reference each), committed by plain git. */
@@ -36,6 +36,9 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
+/** Operations run before measuring: the first ones pay for JIT compilation and cold caches. */
+export const warmup = 10;
+
 export const fmt = (ms: number) => ms.toFixed(1).padStart(7);
 
 interface Sample {
@@ -57,8 +60,8 @@ async function benchCommits(dir: string, backend: LedgerBackend, commits: number
   const skills = (await ledger.listFiles('skills')).filter((f) => f.path.endsWith('SKILL.md')).length;
   const samples: Sample[] = [];
   let cpuStart = 0;
-  for (let i = 0; i < commits + 3; i += 1) {
-    if (i === 3) cpuStart = cpuMs();
+  for (let i = 0; i < commits + warmup; i += 1) {
+    if (i === warmup) cpuStart = cpuMs();
     const path = `skills/skill-${(i * 7919) % skills}/SKILL.md`;
     marks = {};
     const start = performance.now();
@@ -66,8 +69,7 @@ async function benchCommits(dir: string, backend: LedgerBackend, commits: number
     const end = performance.now();
     const objects = marks['objects-written'] ?? start;
     const ref = marks['ref-updated'] ?? end;
-    // The first commits warm caches and the JIT; they are not what a long-lived process sees.
-    if (i >= 3) samples.push({ total: end - start, build: objects - start, locked: ref - objects, finish: end - ref });
+    if (i >= warmup) samples.push({ total: end - start, build: objects - start, locked: ref - objects, finish: end - ref });
   }
   const cpu = (cpuMs() - cpuStart) / commits;
   await ledger.close();

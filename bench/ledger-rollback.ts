@@ -6,13 +6,13 @@
 import type { LedgerBackend } from '../src/ledger/ledger.js';
 import { openLedger } from '../src/ledger/open-ledger.js';
 import { loadavg } from 'node:os';
-import { author, backends, cpuMs, fmt, generateRepo, percentile } from './ledger-commit.js';
+import { author, backends, cpuMs, fmt, generateRepo, percentile, warmup } from './ledger-commit.js';
 
 async function benchRollbacks(dir: string, backend: LedgerBackend, count: number): Promise<{ times: number[]; cpu: number }> {
   const ledger = await openLedger(dir, { backend });
   const skills = (await ledger.listFiles('skills')).filter((f) => f.path.endsWith('SKILL.md')).length;
   const commits: string[] = [];
-  for (let i = 0; i < count + 3; i += 1) {
+  for (let i = 0; i < count + warmup; i += 1) {
     const skill = `skills/skill-${(i * 7919) % skills}`;
     const changes = [
       { path: `${skill}/SKILL.md`, content: `---\nname: x\ndescription: patched ${backend} ${i}\n---\n` },
@@ -24,12 +24,11 @@ async function benchRollbacks(dir: string, backend: LedgerBackend, count: number
   const times: number[] = [];
   let cpuStart = 0;
   for (const [i, commit] of commits.reverse().entries()) {
-    if (i === 3) cpuStart = cpuMs();
+    if (i === warmup) cpuStart = cpuMs();
     const start = performance.now();
     const result = await ledger.rollback({ commit }, { author });
     if (result.status !== 'reverted') throw new Error(`expected a revert of ${commit}`);
-    // The first rollbacks warm caches and the JIT.
-    if (i >= 3) times.push(performance.now() - start);
+    if (i >= warmup) times.push(performance.now() - start);
   }
   const cpu = (cpuMs() - cpuStart) / times.length;
   await ledger.close();
