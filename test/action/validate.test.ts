@@ -1,0 +1,87 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { git } from '../helpers/repo.js';
+import { writeTree } from '../helpers/tmp.js';
+import { bundledAction, cloneWorkspace, createOrigin, owner, parseAnnotations, repoName, runAction, runnerEnv, skillDoc } from './harness.js';
+
+let entry: string;
+
+beforeAll(async () => {
+  entry = await bundledAction();
+});
+
+/** A skill whose name (line 2) differs from its folder and whose link (line 7) points nowhere. */
+const badSkill = (name: string) => `---\nname: ${name}-wrong\ndescription: Handles ${name}. Use when ${name} is asked for.\n---\n# ${name}\n\nSee [details](references/missing.md).\n`;
+
+const validate = (workspace: string, inputs: Record<string, string> = {}, event?: { name: string; payload: object }) =>
+  runAction(entry, runnerEnv({ workspace, apiUrl: 'http://127.0.0.1:9', inputs: { mode: 'validate', ...inputs }, ...(event ? { event } : {}) }));
+
+function commitAll(dir: string, message: string): string {
+  git(dir, 'add', '-A');
+  git(dir, '-c', 'user.name=Ada', '-c', 'user.email=a@example.com', 'commit', '-q', '-m', message);
+  return git(dir, 'rev-parse', 'HEAD').trim();
+}
+
+describe('mode: validate, as a runner runs it', () => {
+  it('annotates each finding on its file and line, tables them all in the summary, sets counts and fails on errors', async () => {
+    const origin = createOrigin([{ name: 'good-skill', age: 1, actor: 'user' }]);
+    writeTree(origin.workspace, { 'skills/broken/SKILL.md': badSkill('broken') });
+    const result = await validate(origin.workspace);
+    expect(result.code).toBe(1);
+    const annotations = parseAnnotations(result.stdout).filter((a) => a.props.file);
+    expect(annotations).toContainEqual(expect.objectContaining({ level: 'error', props: expect.objectContaining({ file: 'skills/broken/SKILL.md', line: '2', title: 'skill/name-mismatch' }) }));
+    expect(annotations).toContainEqual(expect.objectContaining({ level: 'warning', props: expect.objectContaining({ file: 'skills/broken/SKILL.md', line: '7', title: 'skill/link-missing' }) }));
+    expect(result.outputs).toMatchObject({ errors: '1', warnings: '1', skills: '2' });
+    expect(result.summary).toContain('| error | `skills/broken/SKILL.md` | 2 | `skill/name-mismatch` |');
+    expect(result.stdout).toMatch(/^::error::1 error\(s\) in 2 skill\(s\)/m);
+  });
+
+  it('the summary lists every finding even past the annotation cap', async () => {
+    const origin = createOrigin([]);
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 60; i++) files[`skills/s${i}/SKILL.md`] = badSkill(`s${i}`);
+    writeTree(origin.workspace, files);
+    const result = await validate(origin.workspace, { scan: 'false' });
+    expect(result.outputs.errors).toBe('60');
+    expect(parseAnnotations(result.stdout).filter((a) => a.level === 'error' && a.props.file)).toHaveLength(50);
+    expect(result.summary.match(/^\| error \|/gm)).toHaveLength(60);
+  });
+
+  it('a clean library passes', async () => {
+    const origin = createOrigin([{ name: 'good-skill', age: 1, actor: 'user' }]);
+    const result = await validate(origin.workspace);
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.outputs).toMatchObject({ errors: '0', skills: '1' });
+  });
+
+  it('changed-only on a pull request from a fork: a shallow checkout fetches the base and checks only the changed skills', async () => {
+    const origin = createOrigin([{ name: 'good-skill', age: 1, actor: 'user' }]);
+    const seed = origin.workspace;
+    writeTree(seed, { 'skills/old-broken/SKILL.md': badSkill('old-broken') });
+    const base = commitAll(seed, 'a broken skill already on main');
+    git(seed, 'push', '-q', 'origin', 'main');
+    git(seed, 'checkout', '-q', '-b', 'feature');
+    writeTree(seed, { 'skills/good-skill/SKILL.md': skillDoc('good-skill').replace('# good-skill', '# good-skill\n\nMore.'), 'skills/new-broken/SKILL.md': badSkill('new-broken') });
+    commitAll(seed, 'change one skill, add a broken one');
+    git(seed, 'push', '-q', 'origin', 'feature');
+    const workspace = cloneWorkspace(origin.bare, { shallow: true });
+    git(workspace, 'fetch', '-q', '--depth=1', 'origin', 'feature');
+    git(workspace, 'checkout', '-q', 'FETCH_HEAD');
+    const payload = { pull_request: { base: { sha: base, ref: 'main', repo: { full_name: `${owner}/${repoName}` } }, head: { repo: { full_name: 'stranger/skills' } } } };
+    const result = await validate(workspace, { 'changed-only': 'true' }, { name: 'pull_request', payload });
+    expect(result.outputs).toMatchObject({ skills: '2', errors: '1' });
+    const files = new Set(parseAnnotations(result.stdout).flatMap((a) => (a.props.file ? [a.props.file] : [])));
+    expect([...files]).toEqual(['skills/new-broken/SKILL.md']);
+  });
+
+  it('the committed dist/index.js runs with plain node', async () => {
+    const dist = join(import.meta.dirname, '..', '..', 'dist', 'index.js');
+    expect(existsSync(dist)).toBe(true);
+    const origin = createOrigin([{ name: 'good-skill', age: 1, actor: 'user' }]);
+    const result = await runAction(dist, runnerEnv({ workspace: origin.workspace, apiUrl: 'http://127.0.0.1:9', inputs: { mode: 'validate' } }));
+    expect(result.stderr).toBe('');
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.outputs.skills).toBe('1');
+  });
+});
