@@ -20,8 +20,14 @@ const backends = ['system-git', 'isomorphic-git'] as const;
 const cold = (repo: HistoryRepo, options: HistoryIndexOptions = {}) =>
   readHistoryIndex(repo.dir, { cache: false, ...options }).then((r) => r.index);
 
-describe.each(backends)('history index (%s)', (backend) => {
-  const read = (repo: HistoryRepo, options: HistoryIndexOptions = {}) => cold(repo, { backend, ...options });
+/** Each scenario is read by both walkers, which must agree; the repository is built once. */
+async function read(repo: HistoryRepo, options: HistoryIndexOptions = {}) {
+  const [system, iso] = await Promise.all(backends.map((backend) => cold(repo, { backend, ...options })));
+  expect(iso).toEqual(system);
+  return system as NonNullable<typeof system>;
+}
+
+describe('history index (both walkers)', () => {
 
   it('knows provenance from the creating commit', async () => {
     const repo = newRepo();
@@ -107,7 +113,7 @@ describe.each(backends)('history index (%s)', (backend) => {
     expect(Object.keys((await read(repo, { skillsRoot: 'lib/skills/' })).skills)).toEqual(['a']);
   });
 
-  it('gives an empty index for a repository without commits', async () => {
+  it.each(backends)('gives an empty index for a repository without commits (%s)', async (backend) => {
     const result = await readHistoryIndex(newRepo().dir, { backend });
     expect(result.index).toMatchObject({ head: null, skills: {} });
   });
