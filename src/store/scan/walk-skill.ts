@@ -1,4 +1,5 @@
-import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
 import { join, posix, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { SkillgardenError } from '../../core/errors.js';
@@ -22,7 +23,7 @@ export interface WalkResult {
 
 interface WalkState {
   root: string;
-  realRoot: string;
+  realRoot: string | undefined;
   limits: ScanLimits;
   ignore: Ignore;
   files: WalkedFile[];
@@ -30,13 +31,13 @@ interface WalkState {
   overflow: boolean;
 }
 
-async function readSkillIgnore(dir: string): Promise<Ignore> {
+async function readSkillIgnore(dir: string, entries: readonly Dirent[]): Promise<Ignore> {
   const ig = ignore();
-  if (!(await readdir(dir)).includes('.skillignore')) return ig;
+  if (!entries.some((e) => e.name === '.skillignore' && e.isFile())) return ig;
   try {
     ig.add(await readFile(join(dir, '.skillignore'), 'utf8'));
   } catch {
-    // No .skillignore (or unreadable): nothing is excluded.
+    // Unreadable .skillignore: nothing is excluded.
   }
   return ig;
 }
@@ -49,6 +50,8 @@ function isInside(realRoot: string, target: string): boolean {
 async function visitLink(state: WalkState, abs: string, rel: string): Promise<void> {
   try {
     const target = await realpath(abs);
+    // Resolved once, and only for skills that hold a link.
+    state.realRoot ??= await realpath(state.root);
     if (!isInside(state.realRoot, target)) state.findings.push(buildStructureFinding('structure-symlink-escape', rel, `${rel} -> ${target}`));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -66,32 +69,36 @@ function addFile(state: WalkState, file: WalkedFile): void {
   state.files.push(file);
 }
 
-async function visitDir(state: WalkState, abs: string, rel: string, depth: number): Promise<void> {
+async function listEntries(state: WalkState, abs: string, rel: string): Promise<Dirent[] | undefined> {
+  try {
+    return (await readdir(abs, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } catch (error) {
+    // An unreadable folder is reported, not fatal: the rest of the skill is still scanned.
+    state.findings.push(buildStructureFinding('structure-unreadable', rel || '.', `${rel || '.'}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`));
+    return undefined;
+  }
+}
+
+async function visitDir(state: WalkState, abs: string, rel: string, depth: number, listed?: Dirent[]): Promise<void> {
   if (depth > state.limits.maxDepth) {
     state.findings.push(buildStructureFinding('structure-too-deep', rel, `${rel} is ${depth} folders deep (limit ${state.limits.maxDepth})`));
     return;
   }
-  let names: string[];
-  try {
-    names = (await readdir(abs)).sort();
-  } catch (error) {
-    // An unreadable folder is reported, not fatal: the rest of the skill is still scanned.
-    state.findings.push(buildStructureFinding('structure-unreadable', rel || '.', `${rel || '.'}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`));
-    return;
-  }
+  const entries = listed ?? (await listEntries(state, abs, rel));
+  if (!entries) return;
   // A folder with its own SKILL.md is a nested skill, scanned on its own.
-  if (depth > 0 && names.includes('SKILL.md')) return;
-  for (const name of names) {
-    const childRel = rel === '' ? name : posix.join(rel, name);
-    const childAbs = join(abs, name);
-    if (name === '.git') continue;
-    const info = await lstat(childAbs);
-    const isRootSkill = childRel === 'SKILL.md';
-    if (!isRootSkill && state.ignore.ignores(info.isDirectory() ? `${childRel}/` : childRel)) continue;
-    if (info.isSymbolicLink()) await visitLink(state, childAbs, childRel);
-    else if (info.isDirectory()) await visitDir(state, childAbs, childRel, depth + 1);
-    else if (info.isFile()) addFile(state, { rel: childRel, abs: childAbs, size: info.size, mode: info.mode });
-    else state.findings.push(buildStructureFinding('structure-special-file', childRel, childRel));
+  if (depth > 0 && entries.some((e) => e.name === 'SKILL.md')) return;
+  for (const entry of entries) {
+    const childRel = rel === '' ? entry.name : posix.join(rel, entry.name);
+    const childAbs = join(abs, entry.name);
+    if (entry.name === '.git') continue;
+    if (childRel !== 'SKILL.md' && state.ignore.ignores(entry.isDirectory() ? `${childRel}/` : childRel)) continue;
+    if (entry.isSymbolicLink()) await visitLink(state, childAbs, childRel);
+    else if (entry.isDirectory()) await visitDir(state, childAbs, childRel, depth + 1);
+    else if (entry.isFile()) {
+      const info = await lstat(childAbs);
+      addFile(state, { rel: childRel, abs: childAbs, size: info.size, mode: info.mode });
+    } else state.findings.push(buildStructureFinding('structure-special-file', childRel, childRel));
   }
 }
 
@@ -102,13 +109,18 @@ async function visitDir(state: WalkState, abs: string, rel: string, depth: numbe
  * and stops at the file-count and depth limits with a finding.
  */
 export async function walkSkill(dir: string, limits: ScanLimits): Promise<WalkResult> {
-  const realRoot = await realpath(dir).catch((cause: unknown) => {
-    throw new SkillgardenError('scan/not-found', `Cannot scan ${dir}: no such folder. Pass a skill folder (the one holding SKILL.md).`, { data: { path: dir }, cause });
-  });
-  if (!(await stat(realRoot)).isDirectory()) {
-    throw new SkillgardenError('scan/not-a-skill', `Cannot scan ${dir}: it is a file, not a skill folder. Pass the folder that holds SKILL.md.`, { data: { path: dir } });
+  let entries: Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    if (code === 'ENOTDIR') {
+      throw new SkillgardenError('scan/not-a-skill', `Cannot scan ${dir}: it is a file, not a skill folder. Pass the folder that holds SKILL.md.`, { data: { path: dir }, cause });
+    }
+    throw new SkillgardenError('scan/not-found', `Cannot scan ${dir}: no such folder (${code ?? 'unreadable'}). Pass a skill folder (the one holding SKILL.md).`, { data: { path: dir }, cause });
   }
-  const state: WalkState = { root: dir, realRoot, limits, ignore: await readSkillIgnore(dir), files: [], findings: [], overflow: false };
-  await visitDir(state, dir, '', 0);
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const state: WalkState = { root: dir, realRoot: undefined, limits, ignore: await readSkillIgnore(dir, entries), files: [], findings: [], overflow: false };
+  await visitDir(state, dir, '', 0, entries);
   return { files: state.files, findings: state.findings };
 }
