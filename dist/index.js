@@ -970,7 +970,7 @@ var require_util = __commonJS({
     var net2 = __require("node:net");
     var { Blob: Blob2 } = __require("node:buffer");
     var nodeUtil = __require("node:util");
-    var { stringify: stringify3 } = __require("node:querystring");
+    var { stringify: stringify4 } = __require("node:querystring");
     var { EventEmitter: EE } = __require("node:events");
     var { InvalidArgumentError } = require_errors();
     var { headerNameLowerCasedRecord } = require_constants();
@@ -1030,7 +1030,7 @@ var require_util = __commonJS({
       if (url.includes("?") || url.includes("#")) {
         throw new Error('Query params cannot be passed when url already contains "?" or "#".');
       }
-      const stringified = stringify3(queryParams);
+      const stringified = stringify4(queryParams);
       if (stringified) {
         url += "?" + stringified;
       }
@@ -2161,9 +2161,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve5, reject) => {
+          return new Promise((resolve7, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve5(data);
+              return err ? reject(err) : resolve7(data);
             });
           });
         }
@@ -2201,12 +2201,12 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve5, reject) => {
+          return new Promise((resolve7, reject) => {
             this.destroy(err, (err2, data) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject(err2)
-              ) : resolve5(data);
+              ) : resolve7(data);
             });
           });
         }
@@ -4473,8 +4473,8 @@ var require_util2 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve5, reject) => {
-        res = resolve5;
+      const promise = new Promise((resolve7, reject) => {
+        res = resolve7;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -6725,12 +6725,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve5, reject) => {
+      const waitForDrain = () => new Promise((resolve7, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve5;
+          callback = resolve7;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -7400,12 +7400,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve5, reject) => {
+      const waitForDrain = () => new Promise((resolve7, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve5;
+          callback = resolve7;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -7884,16 +7884,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve5) => {
+        return new Promise((resolve7) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve5;
+            this[kClosedResolve] = resolve7;
           } else {
-            resolve5(null);
+            resolve7(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve5) => {
+        return new Promise((resolve7) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -7904,7 +7904,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve5(null);
+            resolve7(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -7955,7 +7955,7 @@ var require_client = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve5, reject) => {
+        const socket = await new Promise((resolve7, reject) => {
           client[kConnector]({
             host,
             hostname,
@@ -7967,7 +7967,7 @@ var require_client = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve5(socket2);
+              resolve7(socket2);
             }
           });
         });
@@ -8303,8 +8303,8 @@ var require_pool_base = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c) => c.close()));
         } else {
-          await new Promise((resolve5) => {
-            this[kClosedResolve] = resolve5;
+          await new Promise((resolve7) => {
+            this[kClosedResolve] = resolve7;
           });
         }
       }
@@ -9573,7 +9573,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve5, reject) => {
+        return await new Promise((resolve7, reject) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -9586,7 +9586,7 @@ var require_readable = __commonJS({
             if (signal?.aborted) {
               reject(signal.reason ?? new AbortError());
             } else {
-              resolve5(null);
+              resolve7(null);
             }
           }).on("error", noop3).on("data", function(chunk) {
             limit -= chunk.length;
@@ -9605,7 +9605,7 @@ var require_readable = __commonJS({
     }
     async function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve5, reject) => {
+      return new Promise((resolve7, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -9622,7 +9622,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve5,
+              resolve: resolve7,
               reject,
               length: 0,
               body: []
@@ -9692,18 +9692,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve5, stream, length } = consume2;
+      const { type, body, resolve: resolve7, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve5(chunksDecode(body, length));
+          resolve7(chunksDecode(body, length));
         } else if (type === "json") {
-          resolve5(JSON.parse(chunksDecode(body, length)));
+          resolve7(JSON.parse(chunksDecode(body, length)));
         } else if (type === "arrayBuffer") {
-          resolve5(chunksConcat(body, length).buffer);
+          resolve7(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve5(new Blob(body, { type: stream[kContentType] }));
+          resolve7(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve5(chunksConcat(body, length));
+          resolve7(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -9960,9 +9960,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve5, reject) => {
+        return new Promise((resolve7, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve5(data);
+            return err ? reject(err) : resolve7(data);
           });
         });
       }
@@ -10185,9 +10185,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve5, reject) => {
+        return new Promise((resolve7, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve5(data);
+            return err ? reject(err) : resolve7(data);
           });
         });
       }
@@ -10472,9 +10472,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve5, reject) => {
+        return new Promise((resolve7, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve5(data);
+            return err ? reject(err) : resolve7(data);
           });
         });
       }
@@ -10566,9 +10566,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve5, reject) => {
+        return new Promise((resolve7, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve5(data);
+            return err ? reject(err) : resolve7(data);
           });
         });
       }
@@ -14431,7 +14431,7 @@ var require_fetch = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve5, reject) => agent.dispatch(
+        return new Promise((resolve7, reject) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -14507,7 +14507,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
-              resolve5({
+              resolve7({
                 status,
                 statusText,
                 headersList,
@@ -14550,7 +14550,7 @@ var require_fetch = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve5({
+              resolve7({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -15067,7 +15067,7 @@ var require_util4 = __commonJS({
           if (encoding === "failure") {
             encoding = "UTF-8";
           }
-          return decode(bytes, encoding);
+          return decode2(bytes, encoding);
         }
         case "ArrayBuffer": {
           const sequence = combineByteSequences(bytes);
@@ -15084,7 +15084,7 @@ var require_util4 = __commonJS({
         }
       }
     }
-    function decode(ioQueue, encoding) {
+    function decode2(ioQueue, encoding) {
       const bytes = combineByteSequences(ioQueue);
       const BOMEncoding = BOMSniffing(bytes);
       let slice = 0;
@@ -16237,7 +16237,7 @@ var require_util6 = __commonJS({
         throw new Error("Invalid cookie max-age");
       }
     }
-    function stringify3(cookie) {
+    function stringify4(cookie) {
       if (cookie.name.length === 0) {
         return null;
       }
@@ -16295,7 +16295,7 @@ var require_util6 = __commonJS({
       validateCookiePath,
       validateCookieValue,
       toIMFDate,
-      stringify: stringify3
+      stringify: stringify4
     };
   }
 });
@@ -16441,7 +16441,7 @@ var require_cookies = __commonJS({
   "node_modules/undici/lib/web/cookies/index.js"(exports, module) {
     "use strict";
     var { parseSetCookie } = require_parse();
-    var { stringify: stringify3 } = require_util6();
+    var { stringify: stringify4 } = require_util6();
     var { webidl } = require_webidl();
     var { Headers: Headers2 } = require_headers();
     function getCookies(headers) {
@@ -16484,7 +16484,7 @@ var require_cookies = __commonJS({
       webidl.argumentLengthCheck(arguments, 2, "setCookie");
       webidl.brandCheck(headers, Headers2, { strict: false });
       cookie = webidl.converters.Cookie(cookie);
-      const str = stringify3(cookie);
+      const str = stringify4(cookie);
       if (str) {
         headers.append("Set-Cookie", str);
       }
@@ -16912,7 +16912,7 @@ var require_util7 = __commonJS({
     var { kReadyState, kController, kResponse, kBinaryType, kWebSocketURL } = require_symbols5();
     var { states, opcodes } = require_constants5();
     var { ErrorEvent, createFastMessageEvent } = require_events();
-    var { isUtf8 } = __require("node:buffer");
+    var { isUtf8: isUtf83 } = __require("node:buffer");
     var { collectASequenceOfCodePointsFast, removeHTTPWhitespace } = require_data_url();
     function isConnecting(ws) {
       return ws[kReadyState] === states.CONNECTING;
@@ -17052,7 +17052,7 @@ var require_util7 = __commonJS({
     var hasIntl = typeof process.versions.icu === "string";
     var fatalDecoder = hasIntl ? new TextDecoder("utf-8", { fatal: true }) : void 0;
     var utf8Decode = hasIntl ? fatalDecoder.decode.bind(fatalDecoder) : function(buffer) {
-      if (isUtf8(buffer)) {
+      if (isUtf83(buffer)) {
         return buffer.toString("utf-8");
       }
       throw new TypeError("Invalid utf-8 received.");
@@ -18291,8 +18291,8 @@ var require_util8 = __commonJS({
       return true;
     }
     function delay(ms) {
-      return new Promise((resolve5) => {
-        setTimeout(resolve5, ms).unref();
+      return new Promise((resolve7) => {
+        setTimeout(resolve7, ms).unref();
       });
     }
     module.exports = {
@@ -19278,10 +19278,10 @@ var require_code = __commonJS({
     function interpolate(x) {
       return typeof x == "number" || typeof x == "boolean" || x === null ? x : safeStringify(Array.isArray(x) ? x.join(",") : x);
     }
-    function stringify3(x) {
+    function stringify4(x) {
       return new _Code(safeStringify(x));
     }
-    exports.stringify = stringify3;
+    exports.stringify = stringify4;
     function safeStringify(x) {
       return JSON.stringify(x).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
     }
@@ -22101,7 +22101,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve5.call(this, root, ref);
+      let _sch = resolve7.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -22128,7 +22128,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve5(root, ref) {
+    function resolve7(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -22992,7 +22992,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve5(baseURI, relativeURI, options) {
+    function resolve7(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -23028,50 +23028,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative5, options, skipNormalization) {
+    function resolveComponent(base, relative6, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse3(serialize(base, options), options);
-        relative5 = parse3(serialize(relative5, options), options);
+        relative6 = parse3(serialize(relative6, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative5.scheme) {
-        target.scheme = relative5.scheme;
-        target.userinfo = relative5.userinfo;
-        target.host = relative5.host;
-        target.port = relative5.port;
-        target.path = removeDotSegments(relative5.path || "");
-        target.query = relative5.query;
+      if (!options.tolerant && relative6.scheme) {
+        target.scheme = relative6.scheme;
+        target.userinfo = relative6.userinfo;
+        target.host = relative6.host;
+        target.port = relative6.port;
+        target.path = removeDotSegments(relative6.path || "");
+        target.query = relative6.query;
       } else {
-        if (relative5.userinfo !== void 0 || relative5.host !== void 0 || relative5.port !== void 0) {
-          target.userinfo = relative5.userinfo;
-          target.host = relative5.host;
-          target.port = relative5.port;
-          target.path = removeDotSegments(relative5.path || "");
-          target.query = relative5.query;
+        if (relative6.userinfo !== void 0 || relative6.host !== void 0 || relative6.port !== void 0) {
+          target.userinfo = relative6.userinfo;
+          target.host = relative6.host;
+          target.port = relative6.port;
+          target.path = removeDotSegments(relative6.path || "");
+          target.query = relative6.query;
         } else {
-          if (!relative5.path) {
+          if (!relative6.path) {
             target.path = base.path;
-            if (relative5.query !== void 0) {
-              target.query = relative5.query;
+            if (relative6.query !== void 0) {
+              target.query = relative6.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative5.path[0] === "/") {
-              target.path = removeDotSegments(relative5.path);
+            if (relative6.path[0] === "/") {
+              target.path = removeDotSegments(relative6.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative5.path;
+                target.path = "/" + relative6.path;
               } else if (!base.path) {
-                target.path = relative5.path;
+                target.path = relative6.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative5.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative6.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative5.query;
+            target.query = relative6.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -23079,7 +23079,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative5.fragment;
+      target.fragment = relative6.fragment;
       return target;
     }
     function equal(uriA, uriB, options) {
@@ -23383,7 +23383,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve5,
+      resolve: resolve7,
       resolveComponent,
       equal,
       serialize,
@@ -28100,7 +28100,7 @@ var require_stringify = __commonJS({
         props.push(doc.directives.tagString(tag));
       return props.join(" ");
     }
-    function stringify3(item, ctx, onComment, onChompKeep) {
+    function stringify4(item, ctx, onComment, onChompKeep) {
       if (identity2.isPair(item))
         return item.toString(ctx, onComment, onChompKeep);
       if (identity2.isAlias(item)) {
@@ -28129,7 +28129,7 @@ var require_stringify = __commonJS({
 ${ctx.indent}${str}`;
     }
     exports.createStringifyContext = createStringifyContext;
-    exports.stringify = stringify3;
+    exports.stringify = stringify4;
   }
 });
 
@@ -28139,7 +28139,7 @@ var require_stringifyPair = __commonJS({
     "use strict";
     var identity2 = require_identity();
     var Scalar2 = require_Scalar();
-    var stringify3 = require_stringify();
+    var stringify4 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
       const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
@@ -28161,7 +28161,7 @@ var require_stringifyPair = __commonJS({
       });
       let keyCommentDone = false;
       let chompKeep = false;
-      let str = stringify3.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      let str = stringify4.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
       if (!explicitKey && !ctx.inFlow && str.length > 1024) {
         if (simpleKeys)
           throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
@@ -28213,7 +28213,7 @@ ${indent}:`;
         ctx.indent = ctx.indent.substring(2);
       }
       let valueCommentDone = false;
-      const valueStr = stringify3.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
+      const valueStr = stringify4.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
       let ws = " ";
       if (keyComment || vsb || vcb) {
         ws = vsb ? "\n" : "";
@@ -28354,7 +28354,7 @@ var require_addPairToJSMap = __commonJS({
     "use strict";
     var log = require_log();
     var merge2 = require_merge();
-    var stringify3 = require_stringify();
+    var stringify4 = require_stringify();
     var identity2 = require_identity();
     var toJS = require_toJS();
     function addPairToJSMap(ctx, map, { key, value }) {
@@ -28390,7 +28390,7 @@ var require_addPairToJSMap = __commonJS({
       if (typeof jsKey !== "object")
         return String(jsKey);
       if (identity2.isNode(key) && ctx?.doc) {
-        const strCtx = stringify3.createStringifyContext(ctx.doc, {});
+        const strCtx = stringify4.createStringifyContext(ctx.doc, {});
         strCtx.anchors = /* @__PURE__ */ new Set();
         for (const node of ctx.anchors.keys())
           strCtx.anchors.add(node.anchor);
@@ -28457,12 +28457,12 @@ var require_stringifyCollection = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
     "use strict";
     var identity2 = require_identity();
-    var stringify3 = require_stringify();
+    var stringify4 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyCollection(collection, ctx, options) {
       const flow = ctx.inFlow ?? collection.flow;
-      const stringify4 = flow ? stringifyFlowCollection : stringifyBlockCollection;
-      return stringify4(collection, ctx, options);
+      const stringify5 = flow ? stringifyFlowCollection : stringifyBlockCollection;
+      return stringify5(collection, ctx, options);
     }
     function stringifyBlockCollection({ comment, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
       const { indent, options: { commentString } } = ctx;
@@ -28487,7 +28487,7 @@ var require_stringifyCollection = __commonJS({
           }
         }
         chompKeep = false;
-        let str2 = stringify3.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
+        let str2 = stringify4.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
         if (comment2)
           str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment2));
         if (chompKeep && comment2)
@@ -28554,7 +28554,7 @@ ${indent}${line}` : "\n";
         }
         if (comment)
           reqNewline = true;
-        let str = stringify3.stringify(item, itemCtx, () => comment = null);
+        let str = stringify4.stringify(item, itemCtx, () => comment = null);
         reqNewline || (reqNewline = lines.length > linesAtValue || str.includes("\n"));
         if (i < items.length - 1) {
           str += ",";
@@ -29915,7 +29915,7 @@ var require_stringifyDocument = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
     "use strict";
     var identity2 = require_identity();
-    var stringify3 = require_stringify();
+    var stringify4 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyDocument(doc, options) {
       const lines = [];
@@ -29930,7 +29930,7 @@ var require_stringifyDocument = __commonJS({
       }
       if (hasDirectives)
         lines.push("---");
-      const ctx = stringify3.createStringifyContext(doc, options);
+      const ctx = stringify4.createStringifyContext(doc, options);
       const { commentString } = ctx.options;
       if (doc.commentBefore) {
         if (lines.length !== 1)
@@ -29952,7 +29952,7 @@ var require_stringifyDocument = __commonJS({
           contentComment = doc.contents.comment;
         }
         const onChompKeep = contentComment ? void 0 : () => chompKeep = true;
-        let body = stringify3.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
+        let body = stringify4.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
         if (contentComment)
           body += stringifyComment.lineComment(body, "", commentString(contentComment));
         if ((body[0] === "|" || body[0] === ">") && lines[lines.length - 1] === "---") {
@@ -29960,7 +29960,7 @@ var require_stringifyDocument = __commonJS({
         } else
           lines.push(body);
       } else {
-        lines.push(stringify3.stringify(doc.contents, ctx));
+        lines.push(stringify4.stringify(doc.contents, ctx));
       }
       if (doc.directives?.docEnd) {
         if (doc.comment) {
@@ -30593,10 +30593,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep5, value } = collItem;
+        const { start, key, sep: sep6, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep5?.[0],
+          next: key ?? sep6?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -30610,7 +30610,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep5) {
+          if (!keyProps.anchor && !keyProps.tag && !sep6) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -30634,7 +30634,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep5 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep6 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -30650,7 +30650,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep5, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep6, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -30741,7 +30741,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep5 = "";
+        let sep6 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -30755,13 +30755,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep5 + cb;
-              sep5 = "";
+                comment += sep6 + cb;
+              sep6 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep5 += source;
+                sep6 += source;
               hasSpace = true;
               break;
             default:
@@ -30804,18 +30804,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep5, value } = collItem;
+        const { start, key, sep: sep6, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep5?.[0],
+          next: key ?? sep6?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep5 && !value) {
+          if (!props.anchor && !props.tag && !sep6 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -30869,8 +30869,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap4 && !sep5 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep5, null, props, onError);
+        if (!isMap4 && !sep6 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep6, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -30882,7 +30882,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep5 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep6 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -30893,8 +30893,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap4 && !props.found && ctx.options.strict) {
-              if (sep5)
-                for (const st of sep5) {
+              if (sep6)
+                for (const st of sep6) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -30911,7 +30911,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep5, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep6, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -31091,7 +31091,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep5 = "";
+      let sep6 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -31108,24 +31108,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar2.Scalar.BLOCK_LITERAL) {
-          value += sep5 + indent.slice(trimIndent) + content;
-          sep5 = "\n";
+          value += sep6 + indent.slice(trimIndent) + content;
+          sep6 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep5 === " ")
-            sep5 = "\n";
-          else if (!prevMoreIndented && sep5 === "\n")
-            sep5 = "\n\n";
-          value += sep5 + indent.slice(trimIndent) + content;
-          sep5 = "\n";
+          if (sep6 === " ")
+            sep6 = "\n";
+          else if (!prevMoreIndented && sep6 === "\n")
+            sep6 = "\n\n";
+          value += sep6 + indent.slice(trimIndent) + content;
+          sep6 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep5 === "\n")
+          if (sep6 === "\n")
             value += "\n";
           else
-            sep5 = "\n";
+            sep6 = "\n";
         } else {
-          value += sep5 + content;
-          sep5 = " ";
+          value += sep6 + content;
+          sep6 = " ";
           prevMoreIndented = false;
         }
       }
@@ -31308,25 +31308,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep5 = " ";
+      let sep6 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep5 === "\n")
-            res += sep5;
+          if (sep6 === "\n")
+            res += sep6;
           else
-            sep5 = "\n";
+            sep6 = "\n";
         } else {
-          res += sep5 + lm;
-          sep5 = " ";
+          res += sep6 + lm;
+          sep6 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep5 + (match?.[1] ?? "");
+      return res + sep6 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -32096,7 +32096,7 @@ var require_cst_scalar = __commonJS({
 var require_cst_stringify = __commonJS({
   "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
     "use strict";
-    var stringify3 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
+    var stringify4 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
       switch (token.type) {
         case "block-scalar": {
@@ -32136,20 +32136,20 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep5, value }) {
+    function stringifyItem({ start, key, sep: sep6, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep5)
-        for (const st of sep5)
+      if (sep6)
+        for (const st of sep6)
           res += st.source;
       if (value)
         res += stringifyToken(value);
       return res;
     }
-    exports.stringify = stringify3;
+    exports.stringify = stringify4;
   }
 });
 
@@ -33310,18 +33310,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep5;
+          let sep6;
           if (scalar.end) {
-            sep5 = scalar.end;
-            sep5.push(this.sourceToken);
+            sep6 = scalar.end;
+            sep6.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep5 = [this.sourceToken];
+            sep6 = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep5 }]
+            items: [{ start, key: scalar, sep: sep6 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -33474,15 +33474,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep5 = it.sep;
-                  sep5.push(this.sourceToken);
+                  const sep6 = it.sep;
+                  sep6.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep5 }]
+                    items: [{ start: start2, key, sep: sep6 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -33511,14 +33511,14 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs7 = this.flowScalar(this.type);
+              const fs8 = this.flowScalar(this.type);
               if (atNextItem || it.value) {
-                map.items.push({ start, key: fs7, sep: [] });
+                map.items.push({ start, key: fs8, sep: [] });
                 this.onKeyLine = true;
               } else if (it.sep) {
-                this.stack.push(fs7);
+                this.stack.push(fs8);
               } else {
-                Object.assign(it, { key: fs7, sep: [] });
+                Object.assign(it, { key: fs8, sep: [] });
                 this.onKeyLine = true;
               }
               return;
@@ -33646,13 +33646,13 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs7 = this.flowScalar(this.type);
+              const fs8 = this.flowScalar(this.type);
               if (!it || it.value)
-                fc.items.push({ start: [], key: fs7, sep: [] });
+                fc.items.push({ start: [], key: fs8, sep: [] });
               else if (it.sep)
-                this.stack.push(fs7);
+                this.stack.push(fs8);
               else
-                Object.assign(it, { key: fs7, sep: [] });
+                Object.assign(it, { key: fs8, sep: [] });
               return;
             }
             case "flow-map-end":
@@ -33676,13 +33676,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep5 = fc.end.splice(1, fc.end.length);
-            sep5.push(this.sourceToken);
+            const sep6 = fc.end.splice(1, fc.end.length);
+            sep6.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep5 }]
+              items: [{ start, key: fc, sep: sep6 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -33879,7 +33879,7 @@ var require_public_api = __commonJS({
       }
       return doc.toJS(Object.assign({ reviver: _reviver }, options));
     }
-    function stringify3(value, replacer, options) {
+    function stringify4(value, replacer, options) {
       let _replacer = null;
       if (typeof replacer === "function" || Array.isArray(replacer)) {
         _replacer = replacer;
@@ -33904,7 +33904,7 @@ var require_public_api = __commonJS({
     exports.parse = parse3;
     exports.parseAllDocuments = parseAllDocuments;
     exports.parseDocument = parseDocument3;
-    exports.stringify = stringify3;
+    exports.stringify = stringify4;
   }
 });
 
@@ -34003,8 +34003,8 @@ var require_lib = __commonJS({
       if (typeof cb !== "function") {
         opts = cb;
         cb = null;
-        deferred = new this.Promise(function(resolve5, reject) {
-          deferredResolve = resolve5;
+        deferred = new this.Promise(function(resolve7, reject) {
+          deferredResolve = resolve7;
           deferredReject = reject;
         });
       }
@@ -34160,17 +34160,17 @@ var require_lib = __commonJS({
       if (typeof cb === "function") {
         fnx(cb);
       } else {
-        return new this.Promise(function(resolve5, reject) {
+        return new this.Promise(function(resolve7, reject) {
           if (fnx.length === 1) {
             fnx(function(err, ret) {
               if (err) {
                 reject(err);
               } else {
-                resolve5(ret);
+                resolve7(ret);
               }
             });
           } else {
-            resolve5(fnx());
+            resolve7(fnx());
           }
         });
       }
@@ -34205,11 +34205,11 @@ var require_async_lock = __commonJS({
 var require_lib2 = __commonJS({
   "node_modules/clean-git-ref/lib/index.js"(exports, module) {
     "use strict";
-    function escapeRegExp(string) {
+    function escapeRegExp2(string) {
       return string.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     }
     function replaceAll(str, search, replacement) {
-      search = search instanceof RegExp ? search : new RegExp(escapeRegExp(search), "g");
+      search = search instanceof RegExp ? search : new RegExp(escapeRegExp2(search), "g");
       return str.replace(search, replacement);
     }
     var CleanGitRef = {
@@ -35195,9 +35195,9 @@ var require_deflate = __commonJS({
     var BS_FINISH_STARTED = 3;
     var BS_FINISH_DONE = 4;
     var OS_CODE = 3;
-    function err(strm, errorCode) {
-      strm.msg = msg[errorCode];
-      return errorCode;
+    function err(strm, errorCode2) {
+      strm.msg = msg[errorCode2];
+      return errorCode2;
     }
     function rank2(f) {
       return (f << 1) - (f > 4 ? 9 : 0);
@@ -38561,7 +38561,7 @@ var require_pify = __commonJS({
     "use strict";
     var processFn = (fn, options) => function(...args) {
       const P = options.promiseModule;
-      return new P((resolve5, reject) => {
+      return new P((resolve7, reject) => {
         if (options.multiArgs) {
           args.push((...result) => {
             if (options.errorFirst) {
@@ -38569,10 +38569,10 @@ var require_pify = __commonJS({
                 reject(result);
               } else {
                 result.shift();
-                resolve5(result);
+                resolve7(result);
               }
             } else {
-              resolve5(result);
+              resolve7(result);
             }
           });
         } else if (options.errorFirst) {
@@ -38580,11 +38580,11 @@ var require_pify = __commonJS({
             if (error2) {
               reject(error2);
             } else {
-              resolve5(result);
+              resolve7(result);
             }
           });
         } else {
-          args.push(resolve5);
+          args.push(resolve7);
         }
         fn.apply(this, args);
       });
@@ -39844,17 +39844,17 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         const length = Math.ceil((62 + (extended ? 2 : 0) + bpath.length + 1) / 8) * 8;
         const written = Buffer.alloc(length);
         const writer = new BufferCursor(written);
-        const stat7 = normalizeStats(entry);
-        writer.writeUInt32BE(stat7.ctimeSeconds);
-        writer.writeUInt32BE(stat7.ctimeNanoseconds);
-        writer.writeUInt32BE(stat7.mtimeSeconds);
-        writer.writeUInt32BE(stat7.mtimeNanoseconds);
-        writer.writeUInt32BE(stat7.dev);
-        writer.writeUInt32BE(stat7.ino);
-        writer.writeUInt32BE(stat7.mode);
-        writer.writeUInt32BE(stat7.uid);
-        writer.writeUInt32BE(stat7.gid);
-        writer.writeUInt32BE(stat7.size);
+        const stat8 = normalizeStats(entry);
+        writer.writeUInt32BE(stat8.ctimeSeconds);
+        writer.writeUInt32BE(stat8.ctimeNanoseconds);
+        writer.writeUInt32BE(stat8.mtimeSeconds);
+        writer.writeUInt32BE(stat8.mtimeNanoseconds);
+        writer.writeUInt32BE(stat8.dev);
+        writer.writeUInt32BE(stat8.ino);
+        writer.writeUInt32BE(stat8.mode);
+        writer.writeUInt32BE(stat8.uid);
+        writer.writeUInt32BE(stat8.gid);
+        writer.writeUInt32BE(stat8.size);
         writer.write(entry.oid, 20, "hex");
         writer.writeUInt16BE(renderCacheEntryFlags(entry));
         if (extended) {
@@ -39908,20 +39908,20 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         stats: /* @__PURE__ */ new Map()
       };
     }
-    async function updateCachedIndexFile(fs7, filepath, cache) {
-      const [stat7, rawIndexFile] = await Promise.all([
-        fs7.lstat(filepath),
-        fs7.read(filepath)
+    async function updateCachedIndexFile(fs8, filepath, cache) {
+      const [stat8, rawIndexFile] = await Promise.all([
+        fs8.lstat(filepath),
+        fs8.read(filepath)
       ]);
       const index2 = await GitIndex.from(rawIndexFile);
       cache.map.set(filepath, index2);
-      cache.stats.set(filepath, stat7);
+      cache.stats.set(filepath, stat8);
     }
-    async function isIndexStale(fs7, filepath, cache) {
+    async function isIndexStale(fs8, filepath, cache) {
       const savedStats = cache.stats.get(filepath);
       if (savedStats === void 0) return true;
       if (savedStats === null) return false;
-      const currStats = await fs7.lstat(filepath);
+      const currStats = await fs8.lstat(filepath);
       if (currStats === null) return false;
       if (compareStats(savedStats, currStats)) return true;
       const saved = normalizeStats(savedStats);
@@ -39941,7 +39941,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
        * @returns {Promise<any>} The result of the closure function.
        * @throws {UnmergedPathsError} If unmerged paths exist and `allowUnmerged` is `false`.
        */
-      static async acquire({ fs: fs7, gitdir, cache, allowUnmerged = true }, closure) {
+      static async acquire({ fs: fs8, gitdir, cache, allowUnmerged = true }, closure) {
         if (!cache[IndexCache]) {
           cache[IndexCache] = createCache();
         }
@@ -39950,8 +39950,8 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         let unmergedPaths = [];
         await acquireLock2(filepath, async () => {
           const theIndexCache = cache[IndexCache];
-          if (await isIndexStale(fs7, filepath, theIndexCache)) {
-            await updateCachedIndexFile(fs7, filepath, theIndexCache);
+          if (await isIndexStale(fs8, filepath, theIndexCache)) {
+            await updateCachedIndexFile(fs8, filepath, theIndexCache);
           }
           const index2 = theIndexCache.map.get(filepath);
           unmergedPaths = index2.unmergedPaths;
@@ -39966,22 +39966,22 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
           }
           if (index2._dirty) {
             const buffer = await index2.toObject();
-            await fs7.write(filepath, buffer);
-            theIndexCache.stats.set(filepath, await fs7.lstat(filepath));
+            await fs8.write(filepath, buffer);
+            theIndexCache.stats.set(filepath, await fs8.lstat(filepath));
             index2._dirty = false;
           }
         });
         return result;
       }
     };
-    function basename5(path) {
+    function basename7(path) {
       const last = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
       if (last > -1) {
         path = path.slice(last + 1);
       }
       return path;
     }
-    function dirname6(path) {
+    function dirname7(path) {
       const last = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
       if (last === -1) return ".";
       if (last === 0) return "/";
@@ -39994,12 +39994,12 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
           const dir = {
             type: "tree",
             fullpath: name,
-            basename: basename5(name),
+            basename: basename7(name),
             metadata: {},
             children: []
           };
           inodes.set(name, dir);
-          dir.parent = mkdir6(dirname6(name));
+          dir.parent = mkdir6(dirname7(name));
           if (dir.parent && dir.parent !== dir) dir.parent.children.push(dir);
         }
         return inodes.get(name);
@@ -40009,10 +40009,10 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
           const file = {
             type: "blob",
             fullpath: name,
-            basename: basename5(name),
+            basename: basename7(name),
             metadata,
             // This recursively generates any missing parent folders.
-            parent: mkdir6(dirname6(name)),
+            parent: mkdir6(dirname7(name)),
             children: []
           };
           if (file.parent) file.parent.children.push(file);
@@ -40042,9 +40042,9 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
       throw new InternalError(`Unexpected GitTree entry mode: ${mode.toString(8)}`);
     }
     var GitWalkerIndex = class {
-      constructor({ fs: fs7, gitdir, cache }) {
+      constructor({ fs: fs8, gitdir, cache }) {
         this.treePromise = GitIndexManager.acquire(
-          { fs: fs7, gitdir, cache },
+          { fs: fs8, gitdir, cache },
           async function(index2) {
             return flatFileListToDirectoryStructure(index2.entries);
           }
@@ -40135,8 +40135,8 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
     function STAGE() {
       const o = /* @__PURE__ */ Object.create(null);
       Object.defineProperty(o, GitWalkSymbol, {
-        value: function({ fs: fs7, gitdir, cache }) {
-          return new GitWalkerIndex({ fs: fs7, gitdir, cache });
+        value: function({ fs: fs8, gitdir, cache }) {
+          return new GitWalkerIndex({ fs: fs8, gitdir, cache });
         }
       });
       Object.freeze(o);
@@ -40452,20 +40452,20 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
       if (path.length === 0) return ".";
       path = path.replace(/\\/g, "/");
       const drivePrefix = getWindowsDrivePrefix(path);
-      const isAbsolute3 = path.charCodeAt(0) === 47 || drivePrefix !== null && path.charCodeAt(2) === 47;
+      const isAbsolute4 = path.charCodeAt(0) === 47 || drivePrefix !== null && path.charCodeAt(2) === 47;
       const trailingSeparator = path.charCodeAt(path.length - 1) === 47;
       let normalized = normalizeStringPosix(
         drivePrefix ? path.slice(2) : path,
-        !isAbsolute3
+        !isAbsolute4
       );
-      if (normalized.length === 0 && !isAbsolute3) normalized = ".";
+      if (normalized.length === 0 && !isAbsolute4) normalized = ".";
       if (normalized.length > 0 && trailingSeparator) normalized += "/";
       if (drivePrefix) {
-        return isAbsolute3 ? `${drivePrefix}/${normalized}` : `${drivePrefix}${normalized}`;
+        return isAbsolute4 ? `${drivePrefix}/${normalized}` : `${drivePrefix}${normalized}`;
       }
-      return isAbsolute3 ? `/${normalized}` : normalized;
+      return isAbsolute4 ? `/${normalized}` : normalized;
     }
-    function join25(...args) {
+    function join28(...args) {
       if (args.length === 0) return ".";
       let joined;
       for (let i = 0; i < args.length; ++i) {
@@ -40733,8 +40733,8 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
        * @param {string} opts.gitdir - The path to the `.git` directory.
        * @returns {Promise<GitConfig>} A `GitConfig` object representing the parsed configuration.
        */
-      static async get({ fs: fs7, gitdir }) {
-        const text = await fs7.read(`${gitdir}/config`, { encoding: "utf8" });
+      static async get({ fs: fs8, gitdir }) {
+        const text = await fs8.read(`${gitdir}/config`, { encoding: "utf8" });
         return GitConfig.from(text);
       }
       /**
@@ -40746,8 +40746,8 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
        * @param {GitConfig} opts.config - The `GitConfig` object to save.
        * @returns {Promise<void>} Resolves when the configuration has been successfully saved.
        */
-      static async save({ fs: fs7, gitdir, config }) {
-        await fs7.write(`${gitdir}/config`, config.toString(), {
+      static async save({ fs: fs8, gitdir, config }) {
+        await fs8.write(`${gitdir}/config`, config.toString(), {
           encoding: "utf8"
         });
       }
@@ -40786,7 +40786,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
        * @returns {Promise<Object>} - An object containing pruned refs.
        */
       static async updateRemoteRefs({
-        fs: fs7,
+        fs: fs8,
         gitdir,
         remote,
         refs,
@@ -40801,7 +40801,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
             throw new InvalidOidError(value);
           }
         }
-        const config = await GitConfigManager.get({ fs: fs7, gitdir });
+        const config = await GitConfigManager.get({ fs: fs8, gitdir });
         if (!refspecs) {
           refspecs = await config.getall(`remote.${remote}.fetch`);
           if (refspecs.length === 0) {
@@ -40834,18 +40834,18 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         tagRefsToWrite.forEach(assertWritableRef);
         if (pruneTags) {
           const tags2 = await _GitRefManager.listRefs({
-            fs: fs7,
+            fs: fs8,
             gitdir,
             filepath: "refs/tags"
           });
           await _GitRefManager.deleteRefs({
-            fs: fs7,
+            fs: fs8,
             gitdir,
             refs: tags2.map((tag2) => `refs/tags/${tag2}`)
           });
         }
         for (const serverRef of tagRefsToWrite) {
-          if (!await _GitRefManager.exists({ fs: fs7, gitdir, ref: serverRef })) {
+          if (!await _GitRefManager.exists({ fs: fs8, gitdir, ref: serverRef })) {
             const oid = refs.get(serverRef);
             actualRefsToWrite.set(serverRef, oid);
           }
@@ -40861,7 +40861,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         if (prune) {
           for (const filepath of refspec.localNamespaces()) {
             const refs2 = (await _GitRefManager.listRefs({
-              fs: fs7,
+              fs: fs8,
               gitdir,
               filepath
             })).map((file) => `${filepath}/${file}`);
@@ -40872,13 +40872,13 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
             }
           }
           if (pruned.length > 0) {
-            await _GitRefManager.deleteRefs({ fs: fs7, gitdir, refs: pruned });
+            await _GitRefManager.deleteRefs({ fs: fs8, gitdir, refs: pruned });
           }
         }
         for (const [key, value] of actualRefsToWrite) {
           await acquireLock2(
             key,
-            async () => fs7.write(join25(gitdir, key), `${value.trim()}
+            async () => fs8.write(join28(gitdir, key), `${value.trim()}
 `, "utf8")
           );
         }
@@ -40895,14 +40895,14 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
        * @returns {Promise<void>}
        */
       // TODO: make this less crude?
-      static async writeRef({ fs: fs7, gitdir, ref, value }) {
+      static async writeRef({ fs: fs8, gitdir, ref, value }) {
         assertWritableRef(ref);
         if (!value.match(/[0-9a-f]{40}/)) {
           throw new InvalidOidError(value);
         }
         await acquireLock2(
           ref,
-          async () => fs7.write(join25(gitdir, ref), `${value.trim()}
+          async () => fs8.write(join28(gitdir, ref), `${value.trim()}
 `, "utf8")
         );
       }
@@ -40916,11 +40916,11 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
        * @param {string} args.value - The target ref.
        * @returns {Promise<void>}
        */
-      static async writeSymbolicRef({ fs: fs7, gitdir, ref, value }) {
+      static async writeSymbolicRef({ fs: fs8, gitdir, ref, value }) {
         assertWritableRef(ref);
         await acquireLock2(
           ref,
-          async () => fs7.write(join25(gitdir, ref), `ref: ${value.trim()}
+          async () => fs8.write(join28(gitdir, ref), `ref: ${value.trim()}
 `, "utf8")
         );
       }
@@ -40933,8 +40933,8 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
        * @param {string} args.ref - The ref to delete.
        * @returns {Promise<void>}
        */
-      static async deleteRef({ fs: fs7, gitdir, ref }) {
-        return _GitRefManager.deleteRefs({ fs: fs7, gitdir, refs: [ref] });
+      static async deleteRef({ fs: fs8, gitdir, ref }) {
+        return _GitRefManager.deleteRefs({ fs: fs8, gitdir, refs: [ref] });
       }
       /**
        * Deletes multiple refs.
@@ -40945,12 +40945,12 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
        * @param {string[]} args.refs - The refs to delete.
        * @returns {Promise<void>}
        */
-      static async deleteRefs({ fs: fs7, gitdir, refs }) {
+      static async deleteRefs({ fs: fs8, gitdir, refs }) {
         refs.forEach(assertWritableRef);
-        await Promise.all(refs.map((ref) => fs7.rm(join25(gitdir, ref))));
+        await Promise.all(refs.map((ref) => fs8.rm(join28(gitdir, ref))));
         let text = await acquireLock2(
           "packed-refs",
-          async () => fs7.read(`${gitdir}/packed-refs`, { encoding: "utf8" })
+          async () => fs8.read(`${gitdir}/packed-refs`, { encoding: "utf8" })
         );
         const packed = GitPackedRefs.from(text);
         const beforeSize = packed.refs.size;
@@ -40963,7 +40963,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
           text = packed.toString();
           await acquireLock2(
             "packed-refs",
-            async () => fs7.write(`${gitdir}/packed-refs`, text, { encoding: "utf8" })
+            async () => fs8.write(`${gitdir}/packed-refs`, text, { encoding: "utf8" })
           );
         }
       }
@@ -40978,7 +40978,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
        * @returns {Promise<string>} - The resolved object ID.
        */
       static async resolve({
-        fs: fs7,
+        fs: fs8,
         gitdir,
         ref,
         depth = void 0,
@@ -40992,17 +40992,17 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         }
         if (ref.startsWith("ref: ")) {
           ref = ref.slice("ref: ".length);
-          return _GitRefManager.resolve({ fs: fs7, gitdir, ref, depth, visited });
+          return _GitRefManager.resolve({ fs: fs8, gitdir, ref, depth, visited });
         }
         if (ref.length === 40 && /[0-9a-f]{40}/.test(ref)) {
           return ref;
         }
-        const packedMap = await _GitRefManager.packedRefs({ fs: fs7, gitdir });
+        const packedMap = await _GitRefManager.packedRefs({ fs: fs8, gitdir });
         const allpaths = refpaths(ref).filter((p) => !GIT_FILES.includes(p));
         for (const ref2 of allpaths) {
           const sha = await acquireLock2(
             ref2,
-            async () => await fs7.read(`${gitdir}/${ref2}`, { encoding: "utf8" }) || packedMap.get(ref2)
+            async () => await fs8.read(`${gitdir}/${ref2}`, { encoding: "utf8" }) || packedMap.get(ref2)
           );
           if (sha) {
             if (visited.has(ref2)) {
@@ -41012,7 +41012,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
             }
             visited.add(ref2);
             return _GitRefManager.resolve({
-              fs: fs7,
+              fs: fs8,
               gitdir,
               ref: sha.trim(),
               depth,
@@ -41037,11 +41037,11 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
        * @param {string} args.ref - The ref to check.
        * @returns {Promise<boolean>} - True if the ref names an unborn branch.
        */
-      static async isUnbornBranch({ fs: fs7, gitdir, ref }) {
+      static async isUnbornBranch({ fs: fs8, gitdir, ref }) {
         let target;
         try {
           target = await _GitRefManager.resolve({
-            fs: fs7,
+            fs: fs8,
             gitdir,
             ref: "HEAD",
             depth: 2
@@ -41062,9 +41062,9 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
        * @param {string} args.ref - The ref to check.
        * @returns {Promise<boolean>} - True if the ref exists, false otherwise.
        */
-      static async exists({ fs: fs7, gitdir, ref }) {
+      static async exists({ fs: fs8, gitdir, ref }) {
         try {
-          await _GitRefManager.expand({ fs: fs7, gitdir, ref });
+          await _GitRefManager.expand({ fs: fs8, gitdir, ref });
           return true;
         } catch (err) {
           if (err instanceof NotFoundError) return false;
@@ -41080,16 +41080,16 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
        * @param {string} args.ref - The ref to expand.
        * @returns {Promise<string>} - The full ref name.
        */
-      static async expand({ fs: fs7, gitdir, ref }) {
+      static async expand({ fs: fs8, gitdir, ref }) {
         if (ref.length === 40 && /[0-9a-f]{40}/.test(ref)) {
           return ref;
         }
-        const packedMap = await _GitRefManager.packedRefs({ fs: fs7, gitdir });
+        const packedMap = await _GitRefManager.packedRefs({ fs: fs8, gitdir });
         const allpaths = refpaths(ref).filter((p) => !GIT_FILES.includes(p));
         for (const ref2 of allpaths) {
           const refExists = await acquireLock2(
             ref2,
-            async () => fs7.exists(`${gitdir}/${ref2}`)
+            async () => fs8.exists(`${gitdir}/${ref2}`)
           );
           if (refExists) return ref2;
           if (packedMap.has(ref2)) return ref2;
@@ -41157,10 +41157,10 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
        * @param {string} [args.gitdir=join(dir, '.git')] - [required] The [git directory](dir-vs-gitdir.md) path
        * @returns {Promise<Map<string, string>>} - A map of packed refs.
        */
-      static async packedRefs({ fs: fs7, gitdir }) {
+      static async packedRefs({ fs: fs8, gitdir }) {
         const text = await acquireLock2(
           "packed-refs",
-          async () => fs7.read(`${gitdir}/packed-refs`, { encoding: "utf8" })
+          async () => fs8.read(`${gitdir}/packed-refs`, { encoding: "utf8" })
         );
         const packed = GitPackedRefs.from(text);
         return packed.refs;
@@ -41174,11 +41174,11 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
        * @param {string} args.filepath - The filepath prefix to match.
        * @returns {Promise<string[]>} - A sorted list of refs.
        */
-      static async listRefs({ fs: fs7, gitdir, filepath }) {
-        const packedMap = await _GitRefManager.packedRefs({ fs: fs7, gitdir });
+      static async listRefs({ fs: fs8, gitdir, filepath }) {
+        const packedMap = await _GitRefManager.packedRefs({ fs: fs8, gitdir });
         let files = null;
         try {
-          files = await fs7.readdirDeep(`${gitdir}/${filepath}`);
+          files = await fs8.readdirDeep(`${gitdir}/${filepath}`);
           files = files.map((x) => x.replace(`${gitdir}/${filepath}/`, ""));
         } catch (err) {
           files = [];
@@ -41203,15 +41203,15 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
        * @param {string} [args.remote] - The remote to filter branches by.
        * @returns {Promise<string[]>} - A list of branch names.
        */
-      static async listBranches({ fs: fs7, gitdir, remote }) {
+      static async listBranches({ fs: fs8, gitdir, remote }) {
         if (remote) {
           return _GitRefManager.listRefs({
-            fs: fs7,
+            fs: fs8,
             gitdir,
             filepath: `refs/remotes/${remote}`
           });
         } else {
-          return _GitRefManager.listRefs({ fs: fs7, gitdir, filepath: `refs/heads` });
+          return _GitRefManager.listRefs({ fs: fs8, gitdir, filepath: `refs/heads` });
         }
       }
       /**
@@ -41222,9 +41222,9 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
        * @param {string} [args.gitdir=join(dir, '.git')] - [required] The [git directory](dir-vs-gitdir.md) path
        * @returns {Promise<string[]>} - A list of tag names.
        */
-      static async listTags({ fs: fs7, gitdir }) {
+      static async listTags({ fs: fs8, gitdir }) {
         const tags = await _GitRefManager.listRefs({
-          fs: fs7,
+          fs: fs8,
           gitdir,
           filepath: `refs/tags`
         });
@@ -41408,9 +41408,9 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         };
       }
     };
-    async function readObjectLoose({ fs: fs7, gitdir, oid }) {
+    async function readObjectLoose({ fs: fs8, gitdir, oid }) {
       const source = `objects/${oid.slice(0, 2)}/${oid.slice(2)}`;
-      const file = await fs7.read(`${gitdir}/${source}`);
+      const file = await fs8.read(`${gitdir}/${source}`);
       if (!file) {
         return null;
       }
@@ -42083,17 +42083,17 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
     };
     var PackfileCache = /* @__PURE__ */ Symbol("PackfileCache");
     async function loadPackIndex({
-      fs: fs7,
+      fs: fs8,
       filename,
       getExternalRefDelta,
       emitter,
       emitterPrefix
     }) {
-      const idx = await fs7.read(filename);
+      const idx = await fs8.read(filename);
       return GitPackIndex.fromIdx({ idx, getExternalRefDelta });
     }
     function readPackIndex({
-      fs: fs7,
+      fs: fs8,
       cache,
       filename,
       getExternalRefDelta,
@@ -42104,7 +42104,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
       let p = cache[PackfileCache].get(filename);
       if (!p) {
         p = loadPackIndex({
-          fs: fs7,
+          fs: fs8,
           filename,
           getExternalRefDelta,
           emitter,
@@ -42128,19 +42128,19 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
       return hash.digest("hex");
     }
     async function readObjectPacked({
-      fs: fs7,
+      fs: fs8,
       cache,
       gitdir,
       oid,
       format = "content",
       getExternalRefDelta
     }) {
-      let list = await fs7.readdir(join25(gitdir, "objects/pack"));
+      let list = await fs8.readdir(join28(gitdir, "objects/pack"));
       list = list.filter((x) => x.endsWith(".idx"));
       for (const filename of list) {
         const indexFile = `${gitdir}/objects/pack/${filename}`;
         const p = await readPackIndex({
-          fs: fs7,
+          fs: fs8,
           cache,
           filename: indexFile,
           getExternalRefDelta
@@ -42149,7 +42149,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         if (p.offsets.has(oid)) {
           const packFile = indexFile.replace(/idx$/, "pack");
           if (!p.pack) {
-            const read2 = fs7.read(packFile);
+            const read2 = fs8.read(packFile);
             p.pack = read2;
             read2.catch(() => {
               if (p.pack === read2) p.pack = null;
@@ -42193,7 +42193,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
       }
     }
     async function _readObject({
-      fs: fs7,
+      fs: fs8,
       cache,
       gitdir,
       oid,
@@ -42202,17 +42202,17 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
       if (!["deflated", "wrapped", "content"].includes(format)) {
         throw new InternalError(`invalid requested format "${format}"`);
       }
-      const getExternalRefDelta = (oid2) => _readObject({ fs: fs7, cache, gitdir, oid: oid2 });
+      const getExternalRefDelta = (oid2) => _readObject({ fs: fs8, cache, gitdir, oid: oid2 });
       let result;
       if (oid === "4b825dc642cb6eb9a060e54bf8d69288fbee4904") {
         result = { format: "wrapped", object: Buffer.from(`tree 0\0`) };
       }
       if (!result) {
-        result = await readObjectLoose({ fs: fs7, gitdir, oid });
+        result = await readObjectLoose({ fs: fs8, gitdir, oid });
       }
       if (!result) {
         result = await readObjectPacked({
-          fs: fs7,
+          fs: fs8,
           cache,
           gitdir,
           oid,
@@ -42942,18 +42942,18 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         return _GitCommit.from(signedCommit);
       }
     };
-    async function resolveTree({ fs: fs7, cache, gitdir, oid }) {
+    async function resolveTree({ fs: fs8, cache, gitdir, oid }) {
       if (oid === "4b825dc642cb6eb9a060e54bf8d69288fbee4904") {
         return { tree: GitTree.from([]), oid };
       }
-      const { type, object } = await _readObject({ fs: fs7, cache, gitdir, oid });
+      const { type, object } = await _readObject({ fs: fs8, cache, gitdir, oid });
       if (type === "tag") {
         oid = GitAnnotatedTag.from(object).parse().object;
-        return resolveTree({ fs: fs7, cache, gitdir, oid });
+        return resolveTree({ fs: fs8, cache, gitdir, oid });
       }
       if (type === "commit") {
         oid = GitCommit.from(object).parse().tree;
-        return resolveTree({ fs: fs7, cache, gitdir, oid });
+        return resolveTree({ fs: fs8, cache, gitdir, oid });
       }
       if (type !== "tree") {
         throw new ObjectTypeError(oid, type, "tree");
@@ -42961,23 +42961,23 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       return { tree: GitTree.from(object), oid };
     }
     var GitWalkerRepo = class {
-      constructor({ fs: fs7, gitdir, ref, cache }) {
-        this.fs = fs7;
+      constructor({ fs: fs8, gitdir, ref, cache }) {
+        this.fs = fs8;
         this.cache = cache;
         this.gitdir = gitdir;
         this.mapPromise = (async () => {
           const map = /* @__PURE__ */ new Map();
           let oid;
           try {
-            oid = await GitRefManager.resolve({ fs: fs7, gitdir, ref });
+            oid = await GitRefManager.resolve({ fs: fs8, gitdir, ref });
           } catch (e) {
-            if (e instanceof NotFoundError && await GitRefManager.isUnbornBranch({ fs: fs7, gitdir, ref })) {
+            if (e instanceof NotFoundError && await GitRefManager.isUnbornBranch({ fs: fs8, gitdir, ref })) {
               oid = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
             } else {
               throw e;
             }
           }
-          const tree = await resolveTree({ fs: fs7, cache: this.cache, gitdir, oid });
+          const tree = await resolveTree({ fs: fs8, cache: this.cache, gitdir, oid });
           tree.type = "tree";
           tree.mode = "40000";
           map.set(".", tree);
@@ -43012,7 +43012,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
       async readdir(entry) {
         const filepath = entry._fullpath;
-        const { fs: fs7, cache, gitdir } = this;
+        const { fs: fs8, cache, gitdir } = this;
         const map = await this.mapPromise;
         const obj = map.get(filepath);
         if (!obj) throw new Error(`No obj for ${filepath}`);
@@ -43021,15 +43021,15 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         if (obj.type !== "tree") {
           return null;
         }
-        const { type, object } = await _readObject({ fs: fs7, cache, gitdir, oid });
+        const { type, object } = await _readObject({ fs: fs8, cache, gitdir, oid });
         if (type !== obj.type) {
           throw new ObjectTypeError(oid, type, obj.type);
         }
         const tree = GitTree.from(object);
         for (const entry2 of tree) {
-          map.set(join25(filepath, entry2.path), entry2);
+          map.set(join28(filepath, entry2.path), entry2);
         }
-        return tree.entries().map((entry2) => join25(filepath, entry2.path));
+        return tree.entries().map((entry2) => join28(filepath, entry2.path));
       }
       async type(entry) {
         if (entry._type === false) {
@@ -43052,10 +43052,10 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       async content(entry) {
         if (entry._content === false) {
           const map = await this.mapPromise;
-          const { fs: fs7, cache, gitdir } = this;
+          const { fs: fs8, cache, gitdir } = this;
           const obj = map.get(entry._fullpath);
           const oid = obj.oid;
-          const { type, object } = await _readObject({ fs: fs7, cache, gitdir, oid });
+          const { type, object } = await _readObject({ fs: fs8, cache, gitdir, oid });
           if (type !== "blob") {
             entry._content = void 0;
           } else {
@@ -43076,16 +43076,16 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     function TREE({ ref = "HEAD" } = {}) {
       const o = /* @__PURE__ */ Object.create(null);
       Object.defineProperty(o, GitWalkSymbol, {
-        value: function({ fs: fs7, gitdir, cache }) {
-          return new GitWalkerRepo({ fs: fs7, gitdir, ref, cache });
+        value: function({ fs: fs8, gitdir, cache }) {
+          return new GitWalkerRepo({ fs: fs8, gitdir, ref, cache });
         }
       });
       Object.freeze(o);
       return o;
     }
     var GitWalkerFs = class {
-      constructor({ fs: fs7, dir, gitdir, cache, refresh = true }) {
-        this.fs = fs7;
+      constructor({ fs: fs8, dir, gitdir, cache, refresh = true }) {
+        this.fs = fs8;
         this.cache = cache;
         this.dir = dir;
         this.gitdir = gitdir;
@@ -43123,10 +43123,10 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       async readdir(entry) {
         if (await entry.type() !== "tree") return null;
         const filepath = entry._fullpath;
-        const { fs: fs7, dir } = this;
-        const names = await fs7.readdir(join25(dir, filepath));
+        const { fs: fs8, dir } = this;
+        const names = await fs8.readdir(join28(dir, filepath));
         if (names === null) return null;
-        return names.map((name) => join25(filepath, name));
+        return names.map((name) => join28(filepath, name));
       }
       async type(entry) {
         if (entry._type === false) {
@@ -43142,40 +43142,40 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
       async stat(entry) {
         if (entry._stat === false) {
-          const { fs: fs7, dir } = this;
-          let stat7 = await fs7.lstat(`${dir}/${entry._fullpath}`);
-          if (!stat7) {
+          const { fs: fs8, dir } = this;
+          let stat8 = await fs8.lstat(`${dir}/${entry._fullpath}`);
+          if (!stat8) {
             throw new Error(
               `ENOENT: no such file or directory, lstat '${entry._fullpath}'`
             );
           }
-          let type = stat7.isDirectory() ? "tree" : "blob";
-          if (type === "blob" && !stat7.isFile() && !stat7.isSymbolicLink()) {
+          let type = stat8.isDirectory() ? "tree" : "blob";
+          if (type === "blob" && !stat8.isFile() && !stat8.isSymbolicLink()) {
             type = "special";
           }
           entry._type = type;
-          stat7 = normalizeStats(stat7);
-          entry._mode = stat7.mode;
-          if (stat7.size === -1 && entry._actualSize) {
-            stat7.size = entry._actualSize;
+          stat8 = normalizeStats(stat8);
+          entry._mode = stat8.mode;
+          if (stat8.size === -1 && entry._actualSize) {
+            stat8.size = entry._actualSize;
           }
-          entry._stat = stat7;
+          entry._stat = stat8;
         }
         return entry._stat;
       }
       async content(entry) {
         if (entry._content === false) {
-          const { fs: fs7, dir, gitdir } = this;
+          const { fs: fs8, dir, gitdir } = this;
           if (await entry.type() === "tree") {
             entry._content = void 0;
           } else {
             let content;
             if (await entry.mode() >> 12 === 10) {
-              content = await fs7.readlink(`${dir}/${entry._fullpath}`);
+              content = await fs8.readlink(`${dir}/${entry._fullpath}`);
             } else {
-              const config = await this._getGitConfig(fs7, gitdir);
+              const config = await this._getGitConfig(fs8, gitdir);
               const autocrlf = await config.get("core.autocrlf");
-              content = await fs7.read(`${dir}/${entry._fullpath}`, { autocrlf });
+              content = await fs8.read(`${dir}/${entry._fullpath}`, { autocrlf });
             }
             entry._actualSize = content.length;
             if (entry._stat && entry._stat.size === -1) {
@@ -43189,14 +43189,14 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       async oid(entry) {
         if (entry._oid === false) {
           const self = this;
-          const { fs: fs7, gitdir, cache } = this;
+          const { fs: fs8, gitdir, cache } = this;
           let oid;
           await GitIndexManager.acquire(
-            { fs: fs7, gitdir, cache },
+            { fs: fs8, gitdir, cache },
             async function(index2) {
               const stage = index2.entriesMap.get(entry._fullpath);
               const stats = await entry.stat();
-              const config = await self._getGitConfig(fs7, gitdir);
+              const config = await self._getGitConfig(fs8, gitdir);
               const filemode = await config.get("core.filemode");
               const trustino = typeof process !== "undefined" ? !(process.platform === "win32") : true;
               if (!stage || compareStats(stats, stage, filemode, trustino)) {
@@ -43236,30 +43236,30 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * writes a refresh right away instead of queueing it.
        */
       async flush() {
-        const { fs: fs7, gitdir, cache, refreshQueue } = this;
+        const { fs: fs8, gitdir, cache, refreshQueue } = this;
         this.refreshQueue = [];
         this.flushed = true;
         if (refreshQueue.length === 0) return;
-        await GitIndexManager.acquire({ fs: fs7, gitdir, cache }, async (index2) => {
+        await GitIndexManager.acquire({ fs: fs8, gitdir, cache }, async (index2) => {
           for (const { filepath, stage, stats, oid } of refreshQueue) {
             if (index2.entriesMap.get(filepath) !== stage) continue;
             index2.insert({ filepath, stats, oid });
           }
         });
       }
-      async _getGitConfig(fs7, gitdir) {
+      async _getGitConfig(fs8, gitdir) {
         if (this.config) {
           return this.config;
         }
-        this.config = await GitConfigManager.get({ fs: fs7, gitdir });
+        this.config = await GitConfigManager.get({ fs: fs8, gitdir });
         return this.config;
       }
     };
     function WORKDIR({ refresh = true } = {}) {
       const o = /* @__PURE__ */ Object.create(null);
       Object.defineProperty(o, GitWalkSymbol, {
-        value: function({ fs: fs7, dir, gitdir, cache }) {
-          return new GitWalkerFs({ fs: fs7, dir, gitdir, cache, refresh });
+        value: function({ fs: fs8, dir, gitdir, cache }) {
+          return new GitWalkerFs({ fs: fs8, dir, gitdir, cache, refresh });
         }
       });
       Object.freeze(o);
@@ -43318,7 +43318,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
     }
     async function _walk({
-      fs: fs7,
+      fs: fs8,
       cache,
       dir,
       gitdir,
@@ -43332,10 +43332,10 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         return flatten;
       },
       // The default iterate function walks all children concurrently
-      iterate = (walk3, children) => Promise.all([...children].map(walk3))
+      iterate = (walk4, children) => Promise.all([...children].map(walk4))
     }) {
       const walkers = trees.map(
-        (proxy) => proxy[GitWalkSymbol]({ fs: fs7, dir, gitdir, cache })
+        (proxy) => proxy[GitWalkSymbol]({ fs: fs8, dir, gitdir, cache })
       );
       const root = new Array(walkers.length).fill(".");
       const range = arrayRange(0, walkers.length);
@@ -43358,17 +43358,17 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           children: unionOfIterators(iterators)
         };
       };
-      const walk3 = async (root2) => {
+      const walk4 = async (root2) => {
         const { entries, children } = await unionWalkerFromReaddir(root2);
         const fullpath = entries.find((entry) => entry && entry._fullpath)._fullpath;
         const parent = await map(fullpath, entries);
         if (parent !== null) {
-          let walkedChildren = await iterate(walk3, children);
+          let walkedChildren = await iterate(walk4, children);
           walkedChildren = walkedChildren.filter((x) => x !== void 0);
           return reduce(parent, walkedChildren);
         }
       };
-      const result = await walk3(root);
+      const result = await walk4(root);
       for (const walker of walkers) {
         if (walker.flush) await walker.flush();
       }
@@ -43381,7 +43381,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         if (err === null) return;
         if (err.code === "EEXIST") return;
         if (err.code !== "ENOENT") throw err;
-        const parent = dirname6(filepath);
+        const parent = dirname7(filepath);
         if (parent === "." || parent === "/" || parent === filepath) throw err;
         await mkdirp(mkdir6, parent, retries);
         for (let attempt = 0; ; attempt++) {
@@ -43391,7 +43391,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           } catch (err2) {
             if (err2 === null || err2.code === "EEXIST") return;
             if (err2.code === "ENOENT" && attempt < retries) {
-              await new Promise((resolve5) => setTimeout(resolve5, 0));
+              await new Promise((resolve7) => setTimeout(resolve7, 0));
               continue;
             }
             throw err2;
@@ -43399,28 +43399,28 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         }
       }
     }
-    async function rmRecursive(fs7, filepath) {
-      const entries = await fs7.readdir(filepath);
+    async function rmRecursive(fs8, filepath) {
+      const entries = await fs8.readdir(filepath);
       if (entries == null) {
-        await fs7.rm(filepath);
+        await fs8.rm(filepath);
       } else if (entries.length) {
         await Promise.all(
           entries.map((entry) => {
-            const subpath = join25(filepath, entry);
-            return fs7.lstat(subpath).then((stat7) => {
-              if (!stat7) return;
-              return stat7.isDirectory() ? rmRecursive(fs7, subpath) : fs7.rm(subpath);
+            const subpath = join28(filepath, entry);
+            return fs8.lstat(subpath).then((stat8) => {
+              if (!stat8) return;
+              return stat8.isDirectory() ? rmRecursive(fs8, subpath) : fs8.rm(subpath);
             });
           })
-        ).then(() => fs7.rmdir(filepath));
+        ).then(() => fs8.rmdir(filepath));
       } else {
-        await fs7.rmdir(filepath);
+        await fs8.rmdir(filepath);
       }
     }
     function isPromiseLike(obj) {
-      return isObject(obj) && isFunction(obj.then) && isFunction(obj.catch);
+      return isObject2(obj) && isFunction(obj.then) && isFunction(obj.catch);
     }
-    function isObject(obj) {
+    function isObject2(obj) {
       return obj && typeof obj === "object";
     }
     function isFunction(obj) {
@@ -43431,7 +43431,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       if (typeof code !== "string") return false;
       return code === "ENOENT" || code === "ENOTDIR" || code.includes("ENS");
     }
-    function isPromiseFs(fs7) {
+    function isPromiseFs(fs8) {
       const test = (targetFs) => {
         try {
           return targetFs.readFile().catch((e) => e);
@@ -43439,7 +43439,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           return e;
         }
       };
-      return isPromiseLike(test(fs7));
+      return isPromiseLike(test(fs8));
     }
     var commands = [
       "readFile",
@@ -43453,25 +43453,25 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       "readlink",
       "symlink"
     ];
-    function bindFs(target, fs7) {
-      if (isPromiseFs(fs7)) {
+    function bindFs(target, fs8) {
+      if (isPromiseFs(fs8)) {
         for (const command of commands) {
-          target[`_${command}`] = fs7[command].bind(fs7);
+          target[`_${command}`] = fs8[command].bind(fs8);
         }
       } else {
         for (const command of commands) {
-          target[`_${command}`] = pify(fs7[command].bind(fs7));
+          target[`_${command}`] = pify(fs8[command].bind(fs8));
         }
       }
-      if (isPromiseFs(fs7)) {
-        if (fs7.cp) target._cp = fs7.cp.bind(fs7);
-        if (fs7.rm) target._rm = fs7.rm.bind(fs7);
-        else if (fs7.rmdir.length > 1) target._rm = fs7.rmdir.bind(fs7);
+      if (isPromiseFs(fs8)) {
+        if (fs8.cp) target._cp = fs8.cp.bind(fs8);
+        if (fs8.rm) target._rm = fs8.rm.bind(fs8);
+        else if (fs8.rmdir.length > 1) target._rm = fs8.rmdir.bind(fs8);
         else target._rm = rmRecursive.bind(null, target);
       } else {
-        if (fs7.cp) target._cp = pify(fs7.cp.bind(fs7));
-        if (fs7.rm) target._rm = pify(fs7.rm.bind(fs7));
-        else if (fs7.rmdir.length > 2) target._rm = pify(fs7.rmdir.bind(fs7));
+        if (fs8.cp) target._cp = pify(fs8.cp.bind(fs8));
+        if (fs8.rm) target._rm = pify(fs8.rm.bind(fs8));
+        else if (fs8.rmdir.length > 2) target._rm = pify(fs8.rmdir.bind(fs8));
         else target._rm = rmRecursive.bind(null, target);
       }
     }
@@ -43481,15 +43481,15 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        *
        * @param {Object} fs - A file system implementation to wrap.
        */
-      constructor(fs7) {
-        if (typeof fs7._original_unwrapped_fs !== "undefined") return fs7;
-        const promises3 = Object.getOwnPropertyDescriptor(fs7, "promises");
+      constructor(fs8) {
+        if (typeof fs8._original_unwrapped_fs !== "undefined") return fs8;
+        const promises3 = Object.getOwnPropertyDescriptor(fs8, "promises");
         if (promises3 && promises3.enumerable) {
-          bindFs(this, fs7.promises);
+          bindFs(this, fs8.promises);
         } else {
-          bindFs(this, fs7);
+          bindFs(this, fs8);
         }
-        this._original_unwrapped_fs = fs7;
+        this._original_unwrapped_fs = fs8;
       }
       /**
        * Return true if a file exists, false if it doesn't exist.
@@ -43554,7 +43554,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         try {
           await this._writeFile(filepath, contents, options);
         } catch (err) {
-          await this.mkdir(dirname6(filepath));
+          await this.mkdir(dirname7(filepath));
           await this._writeFile(filepath, contents, options);
         }
       }
@@ -43684,14 +43684,14 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         return this._symlink(buffer.toString("utf8"), filename);
       }
     };
-    async function assertNoSymlinkInLeadingPath(fs7, dir, fullpath) {
+    async function assertNoSymlinkInLeadingPath(fs8, dir, fullpath) {
       const parts = fullpath.split("/");
       parts.pop();
       let current = dir;
       for (const part of parts) {
         if (part === "" || part === ".") continue;
         current = `${current}/${part}`;
-        const stats = await fs7.lstat(current);
+        const stats = await fs8.lstat(current);
         if (stats && stats.isSymbolicLink()) {
           throw new UnsafeFilepathError(fullpath);
         }
@@ -43702,7 +43702,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw new MissingParameterError(name);
       }
     }
-    function isAbsolute2(filepath) {
+    function isAbsolute3(filepath) {
       return filepath.startsWith("/") || /^[a-zA-Z]:[\\/]/.test(filepath);
     }
     async function discoverGitdir({ fsp, dotgit }) {
@@ -43713,10 +43713,10 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         return dotgit;
       } else if (dotgitStat.isFile()) {
         return fsp._readFile(dotgit, "utf8").then((contents) => contents.trimRight().substr(8)).then((submoduleGitdir) => {
-          if (isAbsolute2(submoduleGitdir)) {
+          if (isAbsolute3(submoduleGitdir)) {
             return submoduleGitdir;
           }
-          const gitdir = join25(dirname6(dotgit), submoduleGitdir);
+          const gitdir = join28(dirname7(dotgit), submoduleGitdir);
           return gitdir;
         });
       } else {
@@ -43736,30 +43736,30 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       return true;
     }
     async function writeWorkingTreeEntry({
-      fs: fs7,
+      fs: fs8,
       dir,
       filepath,
       mode,
       content
     }) {
-      await assertNoSymlinkInLeadingPath(fs7, dir, filepath);
+      await assertNoSymlinkInLeadingPath(fs8, dir, filepath);
       const path = `${dir}/${filepath}`;
       const symlink2 = mode === 40960;
-      const stats = await fs7.lstat(path);
+      const stats = await fs8.lstat(path);
       if (stats && (symlink2 || stats.isSymbolicLink())) {
-        await fs7.rm(path);
+        await fs8.rm(path);
       }
       if (symlink2) {
-        await fs7.mkdir(dirname6(path));
-        await fs7.writelink(path, Buffer.from(content));
+        await fs8.mkdir(dirname7(path));
+        await fs8.writelink(path, Buffer.from(content));
       } else {
-        await fs7.write(path, content, { mode });
+        await fs8.write(path, content, { mode });
       }
     }
     async function abortMerge({
       fs: _fs,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       commit: commit2 = "HEAD",
       cache = {}
     }) {
@@ -43767,18 +43767,18 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         assertParameter("fs", _fs);
         assertParameter("dir", dir);
         assertParameter("gitdir", gitdir);
-        const fs7 = new FileSystem(_fs);
+        const fs8 = new FileSystem(_fs);
         const trees = [TREE({ ref: commit2 }), WORKDIR(), STAGE()];
         let unmergedPaths = [];
-        const updatedGitdir = await discoverGitdir({ fsp: fs7, dotgit: gitdir });
+        const updatedGitdir = await discoverGitdir({ fsp: fs8, dotgit: gitdir });
         await GitIndexManager.acquire(
-          { fs: fs7, gitdir: updatedGitdir, cache },
+          { fs: fs8, gitdir: updatedGitdir, cache },
           async function(index2) {
             unmergedPaths = index2.unmergedPaths;
           }
         );
         const results = await _walk({
-          fs: fs7,
+          fs: fs8,
           cache,
           dir,
           gitdir: updatedGitdir,
@@ -43802,28 +43802,28 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         });
         for (const entry of results) {
           if (entry && entry.type === "blob") {
-            await assertNoSymlinkInLeadingPath(fs7, dir, entry.path);
+            await assertNoSymlinkInLeadingPath(fs8, dir, entry.path);
           }
         }
         await GitIndexManager.acquire(
-          { fs: fs7, gitdir: updatedGitdir, cache },
+          { fs: fs8, gitdir: updatedGitdir, cache },
           async function(index2) {
             for (const entry of results) {
               if (entry === false) continue;
               if (!entry) {
-                await fs7.rmdir(`${dir}/${entry.path}`, { recursive: true });
+                await fs8.rmdir(`${dir}/${entry.path}`, { recursive: true });
                 index2.delete({ filepath: entry.path });
                 continue;
               }
               if (entry.type === "blob") {
                 await writeWorkingTreeEntry({
-                  fs: fs7,
+                  fs: fs8,
                   dir,
                   filepath: entry.path,
                   mode: entry.mode,
                   content: entry.content
                 });
-                const stats = await fs7.lstat(`${dir}/${entry.path}`);
+                const stats = await fs8.lstat(`${dir}/${entry.path}`);
                 stats.mode = entry.mode;
                 index2.insert({
                   filepath: entry.path,
@@ -43851,17 +43851,17 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @param {string} args.filepath - The path of the file to check.
        * @returns {Promise<boolean>} - `true` if the file is ignored, `false` otherwise.
        */
-      static async isIgnored({ fs: fs7, dir, gitdir = join25(dir, ".git"), filepath }) {
-        if (basename5(filepath) === ".git") return true;
+      static async isIgnored({ fs: fs8, dir, gitdir = join28(dir, ".git"), filepath }) {
+        if (basename7(filepath) === ".git") return true;
         if (filepath === ".") return false;
         let excludes = "";
-        const excludesFile = join25(gitdir, "info", "exclude");
-        if (await fs7.exists(excludesFile)) {
-          excludes = await fs7.read(excludesFile, "utf8");
+        const excludesFile = join28(gitdir, "info", "exclude");
+        if (await fs8.exists(excludesFile)) {
+          excludes = await fs8.read(excludesFile, "utf8");
         }
         const pairs = [
           {
-            gitignore: join25(dir, ".gitignore"),
+            gitignore: join28(dir, ".gitignore"),
             filepath
           }
         ];
@@ -43870,17 +43870,17 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           const folder = pieces.slice(0, i).join("/");
           const file = pieces.slice(i).join("/");
           pairs.push({
-            gitignore: join25(dir, folder, ".gitignore"),
+            gitignore: join28(dir, folder, ".gitignore"),
             filepath: file
           });
         }
         let ignoredStatus = false;
         for (const [index2, p] of pairs.entries()) {
-          const file = await fs7.read(p.gitignore, "utf8");
+          const file = await fs8.read(p.gitignore, "utf8");
           const ign = ignore2();
           if (index2 === 0) ign.add(excludes);
           ign.add(file);
-          const parentdir = dirname6(p.filepath);
+          const parentdir = dirname7(p.filepath);
           if (parentdir !== "." && ign.ignores(parentdir)) return true;
           if (ignoredStatus) {
             ignoredStatus = !ign.test(p.filepath).unignored;
@@ -43891,7 +43891,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         return ignoredStatus;
       }
     };
-    async function writeObjectLoose({ fs: fs7, gitdir, object, format, oid }) {
+    async function writeObjectLoose({ fs: fs8, gitdir, object, format, oid }) {
       if (format !== "deflated") {
         throw new InternalError(
           "GitObjectStoreLoose expects objects to write to be in deflated format"
@@ -43899,7 +43899,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
       const source = `objects/${oid.slice(0, 2)}/${oid.slice(2)}`;
       const filepath = `${gitdir}/${source}`;
-      if (!await fs7.exists(filepath)) await fs7.write(filepath, object);
+      if (!await fs8.exists(filepath)) await fs8.write(filepath, object);
     }
     var supportsCompressionStream = null;
     async function deflate(buffer) {
@@ -43925,7 +43925,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
     }
     async function _writeObject({
-      fs: fs7,
+      fs: fs8,
       gitdir,
       type,
       object,
@@ -43941,7 +43941,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         object = Buffer.from(await deflate(object));
       }
       if (!dryRun) {
-        await writeObjectLoose({ fs: fs7, gitdir, object, format: "deflated", oid });
+        await writeObjectLoose({ fs: fs8, gitdir, object, format: "deflated", oid });
       }
       return oid;
     }
@@ -43953,7 +43953,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function add({
       fs: _fs,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       filepath,
       cache = {},
       force = false,
@@ -43964,17 +43964,17 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         assertParameter("dir", dir);
         assertParameter("gitdir", gitdir);
         assertParameter("filepath", filepath);
-        const fs7 = new FileSystem(_fs);
-        const updatedGitdir = await discoverGitdir({ fsp: fs7, dotgit: gitdir });
+        const fs8 = new FileSystem(_fs);
+        const updatedGitdir = await discoverGitdir({ fsp: fs8, dotgit: gitdir });
         await GitIndexManager.acquire(
-          { fs: fs7, gitdir: updatedGitdir, cache },
+          { fs: fs8, gitdir: updatedGitdir, cache },
           async (index2) => {
-            const config = await GitConfigManager.get({ fs: fs7, gitdir: updatedGitdir });
+            const config = await GitConfigManager.get({ fs: fs8, gitdir: updatedGitdir });
             const autocrlf = await config.get("core.autocrlf");
             return addToIndex({
               dir,
               gitdir: updatedGitdir,
-              fs: fs7,
+              fs: fs8,
               filepath,
               index: index2,
               force,
@@ -43999,7 +43999,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function addToIndex({
       dir,
       gitdir,
-      fs: fs7,
+      fs: fs8,
       filepath,
       index: index2,
       force,
@@ -44010,24 +44010,24 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       const promises3 = filepath.map(async (currentFilepath) => {
         if (!force && !isTracked(index2, currentFilepath)) {
           const ignored = await GitIgnoreManager.isIgnored({
-            fs: fs7,
+            fs: fs8,
             dir,
             gitdir,
             filepath: currentFilepath
           });
           if (ignored) return;
         }
-        const stats = await fs7.lstat(join25(dir, currentFilepath));
+        const stats = await fs8.lstat(join28(dir, currentFilepath));
         if (!stats) throw new NotFoundError(currentFilepath);
         if (stats.isDirectory()) {
-          const children = await fs7.readdir(join25(dir, currentFilepath));
+          const children = await fs8.readdir(join28(dir, currentFilepath));
           if (parallel) {
             const promises4 = children.map(
               (child) => addToIndex({
                 dir,
                 gitdir,
-                fs: fs7,
-                filepath: [join25(currentFilepath, child)],
+                fs: fs8,
+                filepath: [join28(currentFilepath, child)],
                 index: index2,
                 force,
                 parallel,
@@ -44040,8 +44040,8 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
               await addToIndex({
                 dir,
                 gitdir,
-                fs: fs7,
-                filepath: [join25(currentFilepath, child)],
+                fs: fs8,
+                filepath: [join28(currentFilepath, child)],
                 index: index2,
                 force,
                 parallel,
@@ -44050,9 +44050,9 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             }
           }
         } else {
-          const object = stats.isSymbolicLink() ? await fs7.readlink(join25(dir, currentFilepath)).then(posixifyPathBuffer) : await fs7.read(join25(dir, currentFilepath), { autocrlf });
+          const object = stats.isSymbolicLink() ? await fs8.readlink(join28(dir, currentFilepath)).then(posixifyPathBuffer) : await fs8.read(join28(dir, currentFilepath), { autocrlf });
           if (object === null) throw new NotFoundError(currentFilepath);
-          const oid = await _writeObject({ fs: fs7, gitdir, type: "blob", object });
+          const oid = await _writeObject({ fs: fs8, gitdir, type: "blob", object });
           index2.insert({ filepath: currentFilepath, stats, oid });
         }
       });
@@ -44067,23 +44067,23 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       const fulfilledPromises = settledPromises.filter((settle) => settle.status === "fulfilled" && settle.value).map((settle) => settle.value);
       return fulfilledPromises;
     }
-    async function hasObjectLoose({ fs: fs7, gitdir, oid }) {
+    async function hasObjectLoose({ fs: fs8, gitdir, oid }) {
       const source = `objects/${oid.slice(0, 2)}/${oid.slice(2)}`;
-      return fs7.exists(`${gitdir}/${source}`);
+      return fs8.exists(`${gitdir}/${source}`);
     }
     async function hasObjectPacked({
-      fs: fs7,
+      fs: fs8,
       cache,
       gitdir,
       oid,
       getExternalRefDelta
     }) {
-      let list = await fs7.readdir(join25(gitdir, "objects/pack"));
+      let list = await fs8.readdir(join28(gitdir, "objects/pack"));
       list = list.filter((x) => x.endsWith(".idx"));
       for (const filename of list) {
         const indexFile = `${gitdir}/objects/pack/${filename}`;
         const p = await readPackIndex({
-          fs: fs7,
+          fs: fs8,
           cache,
           filename: indexFile,
           getExternalRefDelta
@@ -44096,17 +44096,17 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       return false;
     }
     async function hasObject({
-      fs: fs7,
+      fs: fs8,
       cache,
       gitdir,
       oid,
       format = "content"
     }) {
-      const getExternalRefDelta = (oid2) => _readObject({ fs: fs7, cache, gitdir, oid: oid2 });
-      let result = await hasObjectLoose({ fs: fs7, gitdir, oid });
+      const getExternalRefDelta = (oid2) => _readObject({ fs: fs8, cache, gitdir, oid: oid2 });
+      let result = await hasObjectLoose({ fs: fs8, gitdir, oid });
       if (!result) {
         result = await hasObjectPacked({
-          fs: fs7,
+          fs: fs8,
           cache,
           gitdir,
           oid,
@@ -44115,8 +44115,8 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
       return result;
     }
-    async function _getConfig({ fs: fs7, gitdir, path }) {
-      const config = await GitConfigManager.get({ fs: fs7, gitdir });
+    async function _getConfig({ fs: fs8, gitdir, path }) {
+      const config = await GitConfigManager.get({ fs: fs8, gitdir });
       return config.get(path);
     }
     function assignDefined(target, ...sources2) {
@@ -44132,11 +44132,11 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
       return target;
     }
-    async function normalizeAuthorObject({ fs: fs7, gitdir, author, commit: commit2 }) {
+    async function normalizeAuthorObject({ fs: fs8, gitdir, author, commit: commit2 }) {
       const timestamp = Math.floor(Date.now() / 1e3);
       const defaultAuthor = {
-        name: await _getConfig({ fs: fs7, gitdir, path: "user.name" }),
-        email: await _getConfig({ fs: fs7, gitdir, path: "user.email" }) || "",
+        name: await _getConfig({ fs: fs8, gitdir, path: "user.name" }),
+        email: await _getConfig({ fs: fs8, gitdir, path: "user.email" }) || "",
         // author.email is allowed to be empty string
         timestamp,
         timezoneOffset: new Date(timestamp * 1e3).getTimezoneOffset()
@@ -44153,7 +44153,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       return normalizedAuthor;
     }
     async function normalizeCommitterObject({
-      fs: fs7,
+      fs: fs8,
       gitdir,
       author,
       committer,
@@ -44161,8 +44161,8 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     }) {
       const timestamp = Math.floor(Date.now() / 1e3);
       const defaultCommitter = {
-        name: await _getConfig({ fs: fs7, gitdir, path: "user.name" }),
-        email: await _getConfig({ fs: fs7, gitdir, path: "user.email" }) || "",
+        name: await _getConfig({ fs: fs8, gitdir, path: "user.name" }),
+        email: await _getConfig({ fs: fs8, gitdir, path: "user.email" }) || "",
         // committer.email is allowed to be empty string
         timestamp,
         timezoneOffset: new Date(timestamp * 1e3).getTimezoneOffset()
@@ -44179,20 +44179,20 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
       return normalizedCommitter;
     }
-    async function resolveCommit({ fs: fs7, cache, gitdir, oid }) {
-      const { type, object } = await _readObject({ fs: fs7, cache, gitdir, oid });
+    async function resolveCommit({ fs: fs8, cache, gitdir, oid }) {
+      const { type, object } = await _readObject({ fs: fs8, cache, gitdir, oid });
       if (type === "tag") {
         oid = GitAnnotatedTag.from(object).parse().object;
-        return resolveCommit({ fs: fs7, cache, gitdir, oid });
+        return resolveCommit({ fs: fs8, cache, gitdir, oid });
       }
       if (type !== "commit") {
         throw new ObjectTypeError(oid, type, "commit");
       }
       return { commit: GitCommit.from(object), oid };
     }
-    async function _readCommit({ fs: fs7, cache, gitdir, oid }) {
+    async function _readCommit({ fs: fs8, cache, gitdir, oid }) {
       const { commit: commit2, oid: commitOid } = await resolveCommit({
-        fs: fs7,
+        fs: fs8,
         cache,
         gitdir,
         oid
@@ -44206,7 +44206,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     }
     var EMPTY_TREE_OID = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
     async function _commit({
-      fs: fs7,
+      fs: fs8,
       cache,
       onSign,
       gitdir,
@@ -44225,10 +44225,10 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       let initialCommit = false;
       let detachedHead = false;
       if (!ref) {
-        const headContent = await fs7.read(`${gitdir}/HEAD`, { encoding: "utf8" });
+        const headContent = await fs8.read(`${gitdir}/HEAD`, { encoding: "utf8" });
         detachedHead = !headContent.startsWith("ref:");
         ref = await GitRefManager.resolve({
-          fs: fs7,
+          fs: fs8,
           gitdir,
           ref: "HEAD",
           depth: 2
@@ -44237,7 +44237,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       let refOid, refCommit;
       try {
         refOid = await GitRefManager.resolve({
-          fs: fs7,
+          fs: fs8,
           gitdir,
           ref
         });
@@ -44246,25 +44246,25 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         initialCommit = true;
       }
       if (!initialCommit && (amend || disallowEmpty)) {
-        refCommit = await _readCommit({ fs: fs7, gitdir, oid: refOid, cache });
+        refCommit = await _readCommit({ fs: fs8, gitdir, oid: refOid, cache });
       }
       if (amend && initialCommit) {
         throw new NoCommitError(ref);
       }
-      const author = !amend ? await normalizeAuthorObject({ fs: fs7, gitdir, author: _author }) : await normalizeAuthorObject({
-        fs: fs7,
+      const author = !amend ? await normalizeAuthorObject({ fs: fs8, gitdir, author: _author }) : await normalizeAuthorObject({
+        fs: fs8,
         gitdir,
         author: _author,
         commit: refCommit.commit
       });
       if (!author) throw new MissingNameError("author");
       const committer = !amend ? await normalizeCommitterObject({
-        fs: fs7,
+        fs: fs8,
         gitdir,
         author,
         committer: _committer
       }) : await normalizeCommitterObject({
-        fs: fs7,
+        fs: fs8,
         gitdir,
         author,
         committer: _committer,
@@ -44272,14 +44272,14 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       });
       if (!committer) throw new MissingNameError("committer");
       return GitIndexManager.acquire(
-        { fs: fs7, gitdir, cache, allowUnmerged: false },
+        { fs: fs8, gitdir, cache, allowUnmerged: false },
         async function(index2) {
           const inodes = flatFileListToDirectoryStructure(
             index2.entries.filter((entry) => !entry.flags.intentToAdd)
           );
           const inode = inodes.get(".");
           if (!tree) {
-            tree = await constructTree({ fs: fs7, gitdir, inode, dryRun });
+            tree = await constructTree({ fs: fs8, gitdir, inode, dryRun });
           }
           if (!parent) {
             if (!amend) {
@@ -44290,10 +44290,10 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           } else {
             parent = await Promise.all(
               parent.map(async (p) => {
-                let oid2 = await GitRefManager.resolve({ fs: fs7, gitdir, ref: p });
-                while (await hasObject({ fs: fs7, cache, gitdir, oid: oid2 })) {
+                let oid2 = await GitRefManager.resolve({ fs: fs8, gitdir, ref: p });
+                while (await hasObject({ fs: fs8, cache, gitdir, oid: oid2 })) {
                   const { type, object } = await _readObject({
-                    fs: fs7,
+                    fs: fs8,
                     cache,
                     gitdir,
                     oid: oid2
@@ -44329,7 +44329,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             comm = await GitCommit.sign(comm, onSign, signingKey);
           }
           const oid = await _writeObject({
-            fs: fs7,
+            fs: fs8,
             gitdir,
             type: "commit",
             object: comm.toObject(),
@@ -44337,7 +44337,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           });
           if (!noUpdateBranch && !dryRun) {
             await GitRefManager.writeRef({
-              fs: fs7,
+              fs: fs8,
               gitdir,
               ref: detachedHead ? "HEAD" : ref,
               value: oid
@@ -44347,12 +44347,12 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         }
       );
     }
-    async function constructTree({ fs: fs7, gitdir, inode, dryRun }) {
+    async function constructTree({ fs: fs8, gitdir, inode, dryRun }) {
       const children = inode.children;
       for (const inode2 of children) {
         if (inode2.type === "tree") {
           inode2.metadata.mode = "040000";
-          inode2.metadata.oid = await constructTree({ fs: fs7, gitdir, inode: inode2, dryRun });
+          inode2.metadata.oid = await constructTree({ fs: fs8, gitdir, inode: inode2, dryRun });
         }
       }
       const entries = children.map((inode2) => ({
@@ -44363,7 +44363,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }));
       const tree = GitTree.from(entries);
       const oid = await _writeObject({
-        fs: fs7,
+        fs: fs8,
         gitdir,
         type: "tree",
         object: tree.toObject(),
@@ -44371,9 +44371,9 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       });
       return oid;
     }
-    async function resolveFilepath({ fs: fs7, cache, gitdir, oid, filepath }) {
+    async function resolveFilepath({ fs: fs8, cache, gitdir, oid, filepath }) {
       const entry = await resolveFilepathEntry({
-        fs: fs7,
+        fs: fs8,
         cache,
         gitdir,
         oid,
@@ -44382,7 +44382,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       return entry.oid;
     }
     async function resolveFilepathEntry({
-      fs: fs7,
+      fs: fs8,
       cache,
       gitdir,
       oid,
@@ -44394,14 +44394,14 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw new InvalidFilepathError("trailing-slash");
       }
       const _oid = oid;
-      const result = await resolveTree({ fs: fs7, cache, gitdir, oid });
+      const result = await resolveTree({ fs: fs8, cache, gitdir, oid });
       const tree = result.tree;
       if (filepath === "") {
         return { mode: "040000", oid: result.oid, path: "", type: "tree" };
       } else {
         const pathArray = filepath.split("/");
         return _resolveFilepath({
-          fs: fs7,
+          fs: fs8,
           cache,
           gitdir,
           tree,
@@ -44412,7 +44412,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
     }
     async function _resolveFilepath({
-      fs: fs7,
+      fs: fs8,
       cache,
       gitdir,
       tree,
@@ -44427,7 +44427,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             return entry;
           } else {
             const { type, object } = await _readObject({
-              fs: fs7,
+              fs: fs8,
               cache,
               gitdir,
               oid: entry.oid
@@ -44437,7 +44437,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             }
             tree = GitTree.from(object);
             return _resolveFilepath({
-              fs: fs7,
+              fs: fs8,
               cache,
               gitdir,
               tree,
@@ -44451,26 +44451,26 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       throw new NotFoundError(`file or directory found at "${oid}:${filepath}"`);
     }
     async function _readTree({
-      fs: fs7,
+      fs: fs8,
       cache,
       gitdir,
       oid,
       filepath = void 0
     }) {
       if (filepath !== void 0) {
-        oid = await resolveFilepath({ fs: fs7, cache, gitdir, oid, filepath });
+        oid = await resolveFilepath({ fs: fs8, cache, gitdir, oid, filepath });
       }
-      const { tree, oid: treeOid } = await resolveTree({ fs: fs7, cache, gitdir, oid });
+      const { tree, oid: treeOid } = await resolveTree({ fs: fs8, cache, gitdir, oid });
       const result = {
         oid: treeOid,
         tree: tree.entries()
       };
       return result;
     }
-    async function _writeTree({ fs: fs7, gitdir, tree }) {
+    async function _writeTree({ fs: fs8, gitdir, tree }) {
       const object = GitTree.from(tree).toObject();
       const oid = await _writeObject({
-        fs: fs7,
+        fs: fs8,
         gitdir,
         type: "tree",
         object,
@@ -44479,7 +44479,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       return oid;
     }
     async function _addNote({
-      fs: fs7,
+      fs: fs8,
       cache,
       onSign,
       gitdir,
@@ -44493,14 +44493,14 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     }) {
       let parent;
       try {
-        parent = await GitRefManager.resolve({ gitdir, fs: fs7, ref });
+        parent = await GitRefManager.resolve({ gitdir, fs: fs8, ref });
       } catch (err) {
         if (!(err instanceof NotFoundError)) {
           throw err;
         }
       }
       const result = await _readTree({
-        fs: fs7,
+        fs: fs8,
         cache,
         gitdir,
         oid: parent || "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
@@ -44519,7 +44519,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         note = Buffer.from(note, "utf8");
       }
       const noteOid = await _writeObject({
-        fs: fs7,
+        fs: fs8,
         gitdir,
         type: "blob",
         object: note,
@@ -44527,12 +44527,12 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       });
       tree.push({ mode: "100644", path: oid, oid: noteOid, type: "blob" });
       const treeOid = await _writeTree({
-        fs: fs7,
+        fs: fs8,
         gitdir,
         tree
       });
       const commitOid = await _commit({
-        fs: fs7,
+        fs: fs8,
         cache,
         onSign,
         gitdir,
@@ -44551,7 +44551,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: _fs,
       onSign,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       ref = "refs/notes/commits",
       oid,
       note,
@@ -44569,19 +44569,19 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         if (signingKey) {
           assertParameter("onSign", onSign);
         }
-        const fs7 = new FileSystem(_fs);
-        const author = await normalizeAuthorObject({ fs: fs7, gitdir, author: _author });
+        const fs8 = new FileSystem(_fs);
+        const author = await normalizeAuthorObject({ fs: fs8, gitdir, author: _author });
         if (!author) throw new MissingNameError("author");
         const committer = await normalizeCommitterObject({
-          fs: fs7,
+          fs: fs8,
           gitdir,
           author,
           committer: _committer
         });
         if (!committer) throw new MissingNameError("committer");
-        const updatedGitdir = await discoverGitdir({ fsp: fs7, dotgit: gitdir });
+        const updatedGitdir = await discoverGitdir({ fsp: fs8, dotgit: gitdir });
         return await _addNote({
-          fs: fs7,
+          fs: fs8,
           cache,
           onSign,
           gitdir: updatedGitdir,
@@ -44598,11 +44598,11 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function _addRemote({ fs: fs7, gitdir, remote, url, force }) {
+    async function _addRemote({ fs: fs8, gitdir, remote, url, force }) {
       if (!isValidRef(remote, true)) {
         throw new InvalidRefNameError(remote, cleanGitRef.clean(remote));
       }
-      const config = await GitConfigManager.get({ fs: fs7, gitdir });
+      const config = await GitConfigManager.get({ fs: fs8, gitdir });
       if (!force) {
         const remoteNames = await config.getSubsections("remote");
         if (remoteNames.includes(remote)) {
@@ -44616,22 +44616,22 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         `remote.${remote}.fetch`,
         `+refs/heads/*:refs/remotes/${remote}/*`
       );
-      await GitConfigManager.save({ fs: fs7, gitdir, config });
+      await GitConfigManager.save({ fs: fs8, gitdir, config });
     }
     async function addRemote({
-      fs: fs7,
+      fs: fs8,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       remote,
       url,
       force = false
     }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
         assertParameter("remote", remote);
         assertParameter("url", url);
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         return await _addRemote({
           fs: fsp,
@@ -44646,7 +44646,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
     }
     async function _annotatedTag({
-      fs: fs7,
+      fs: fs8,
       cache,
       onSign,
       gitdir,
@@ -44659,15 +44659,15 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       force = false
     }) {
       ref = ref.startsWith("refs/tags/") ? ref : `refs/tags/${ref}`;
-      if (!force && await GitRefManager.exists({ fs: fs7, gitdir, ref })) {
+      if (!force && await GitRefManager.exists({ fs: fs8, gitdir, ref })) {
         throw new AlreadyExistsError("tag", ref);
       }
       const oid = await GitRefManager.resolve({
-        fs: fs7,
+        fs: fs8,
         gitdir,
         ref: object || "HEAD"
       });
-      const { type } = await _readObject({ fs: fs7, cache, gitdir, oid });
+      const { type } = await _readObject({ fs: fs8, cache, gitdir, oid });
       let tagObject = GitAnnotatedTag.from({
         object: oid,
         type,
@@ -44680,18 +44680,18 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         tagObject = await GitAnnotatedTag.sign(tagObject, onSign, signingKey);
       }
       const value = await _writeObject({
-        fs: fs7,
+        fs: fs8,
         gitdir,
         type: "tag",
         object: tagObject.toObject()
       });
-      await GitRefManager.writeRef({ fs: fs7, gitdir, ref, value });
+      await GitRefManager.writeRef({ fs: fs8, gitdir, ref, value });
     }
     async function annotatedTag({
       fs: _fs,
       onSign,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       ref,
       tagger: _tagger,
       message = ref,
@@ -44708,16 +44708,16 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         if (signingKey) {
           assertParameter("onSign", onSign);
         }
-        const fs7 = new FileSystem(_fs);
-        const updatedGitdir = await discoverGitdir({ fsp: fs7, dotgit: gitdir });
+        const fs8 = new FileSystem(_fs);
+        const updatedGitdir = await discoverGitdir({ fsp: fs8, dotgit: gitdir });
         const tagger = await normalizeAuthorObject({
-          fs: fs7,
+          fs: fs8,
           gitdir: updatedGitdir,
           author: _tagger
         });
         if (!tagger) throw new MissingNameError("tagger");
         return await _annotatedTag({
-          fs: fs7,
+          fs: fs8,
           cache,
           onSign,
           gitdir: updatedGitdir,
@@ -44735,7 +44735,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
     }
     async function _branch({
-      fs: fs7,
+      fs: fs8,
       gitdir,
       ref,
       object,
@@ -44747,24 +44747,24 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
       const fullref = `refs/heads/${ref}`;
       if (!force) {
-        const exist = await GitRefManager.exists({ fs: fs7, gitdir, ref: fullref });
+        const exist = await GitRefManager.exists({ fs: fs8, gitdir, ref: fullref });
         if (exist) {
           throw new AlreadyExistsError("branch", ref, false);
         }
       }
       let oid;
       try {
-        oid = await GitRefManager.resolve({ fs: fs7, gitdir, ref: object || "HEAD" });
+        oid = await GitRefManager.resolve({ fs: fs8, gitdir, ref: object || "HEAD" });
       } catch (e) {
         if (!(e instanceof NotFoundError)) throw e;
       }
       if (oid) {
-        oid = (await resolveCommit({ fs: fs7, cache: {}, gitdir, oid })).oid;
-        await GitRefManager.writeRef({ fs: fs7, gitdir, ref: fullref, value: oid });
+        oid = (await resolveCommit({ fs: fs8, cache: {}, gitdir, oid })).oid;
+        await GitRefManager.writeRef({ fs: fs8, gitdir, ref: fullref, value: oid });
       }
       if (checkout2) {
         await GitRefManager.writeSymbolicRef({
-          fs: fs7,
+          fs: fs8,
           gitdir,
           ref: "HEAD",
           value: fullref
@@ -44772,19 +44772,19 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
     }
     async function branch({
-      fs: fs7,
+      fs: fs8,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       ref,
       object,
       checkout: checkout2 = false,
       force = false
     }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
         assertParameter("ref", ref);
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         return await _branch({
           fs: fsp,
@@ -44813,7 +44813,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       return filepath.startsWith(`${base}/`);
     };
     async function _checkout({
-      fs: fs7,
+      fs: fs8,
       cache,
       onProgress,
       onPostCheckout,
@@ -44834,30 +44834,30 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       let oldOid;
       if (onPostCheckout) {
         try {
-          oldOid = await GitRefManager.resolve({ fs: fs7, gitdir, ref: "HEAD" });
+          oldOid = await GitRefManager.resolve({ fs: fs8, gitdir, ref: "HEAD" });
         } catch (err) {
           oldOid = "0000000000000000000000000000000000000000";
         }
       }
       let oid;
       try {
-        oid = await GitRefManager.resolve({ fs: fs7, gitdir, ref });
+        oid = await GitRefManager.resolve({ fs: fs8, gitdir, ref });
       } catch (err) {
         if (ref === "HEAD" || !(err instanceof NotFoundError)) throw err;
         const remoteRef = `${remote}/${ref}`;
         oid = await GitRefManager.resolve({
-          fs: fs7,
+          fs: fs8,
           gitdir,
           ref: remoteRef
         });
         if (track) {
-          const config = await GitConfigManager.get({ fs: fs7, gitdir });
+          const config = await GitConfigManager.get({ fs: fs8, gitdir });
           await config.set(`branch.${ref}.remote`, remote);
           await config.set(`branch.${ref}.merge`, `refs/heads/${ref}`);
-          await GitConfigManager.save({ fs: fs7, gitdir, config });
+          await GitConfigManager.save({ fs: fs8, gitdir, config });
         }
         await GitRefManager.writeRef({
-          fs: fs7,
+          fs: fs8,
           gitdir,
           ref: `refs/heads/${ref}`,
           value: oid
@@ -44865,7 +44865,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
       if (!noUpdateHead) {
         try {
-          oid = (await resolveCommit({ fs: fs7, cache, gitdir, oid })).oid;
+          oid = (await resolveCommit({ fs: fs8, cache, gitdir, oid })).oid;
         } catch (err) {
           if (err instanceof NotFoundError) {
             throw new CommitNotFetchedError(ref, err.data.what);
@@ -44877,7 +44877,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         let ops;
         try {
           ops = await analyze({
-            fs: fs7,
+            fs: fs8,
             cache,
             onProgress,
             dir,
@@ -44915,7 +44915,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         let count = 0;
         const total = ops.length;
         await GitIndexManager.acquire(
-          { fs: fs7, gitdir, cache },
+          { fs: fs8, gitdir, cache },
           async function(index2) {
             await Promise.all(
               ops.filter(
@@ -44923,7 +44923,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
               ).map(async function([method, fullpath]) {
                 const filepath = `${dir}/${fullpath}`;
                 if (method === "delete") {
-                  await fs7.rm(filepath);
+                  await fs8.rm(filepath);
                 }
                 index2.delete({ filepath: fullpath });
                 if (onProgress) {
@@ -44938,14 +44938,14 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           }
         );
         await GitIndexManager.acquire(
-          { fs: fs7, gitdir, cache },
+          { fs: fs8, gitdir, cache },
           async function(index2) {
             for (const [method, fullpath] of ops) {
               if (method === "rmdir" || method === "rmdir-index") {
                 const filepath = `${dir}/${fullpath}`;
                 try {
                   if (method === "rmdir") {
-                    await fs7.rmdir(filepath);
+                    await fs8.rmdir(filepath);
                   }
                   index2.delete({ filepath: fullpath });
                   if (onProgress) {
@@ -44971,8 +44971,8 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         await Promise.all(
           ops.filter(([method]) => method === "mkdir" || method === "mkdir-index").map(async function([_, fullpath]) {
             const filepath = `${dir}/${fullpath}`;
-            await assertNoSymlinkInLeadingPath(fs7, dir, fullpath);
-            await fs7.mkdir(filepath);
+            await assertNoSymlinkInLeadingPath(fs8, dir, fullpath);
+            await fs8.mkdir(filepath);
             if (onProgress) {
               await onProgress({
                 phase: "Updating workdir",
@@ -44989,7 +44989,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           const updateWorkingDirResults = await batchAllSettled(
             "Update Working Dir",
             eligibleOps.map(
-              ([method, fullpath, oid2, mode, chmod2]) => () => updateWorkingDir({ fs: fs7, cache, gitdir, dir }, [
+              ([method, fullpath, oid2, mode, chmod2]) => () => updateWorkingDir({ fs: fs8, cache, gitdir, dir }, [
                 method,
                 fullpath,
                 oid2,
@@ -45001,7 +45001,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             batchSize
           );
           await GitIndexManager.acquire(
-            { fs: fs7, gitdir, cache, allowUnmerged: true },
+            { fs: fs8, gitdir, cache, allowUnmerged: true },
             async function(index2) {
               await batchAllSettled(
                 "Update Index",
@@ -45015,7 +45015,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           );
         } else {
           await GitIndexManager.acquire(
-            { fs: fs7, gitdir, cache, allowUnmerged: true },
+            { fs: fs8, gitdir, cache, allowUnmerged: true },
             async function(index2) {
               const settled = await Promise.allSettled(
                 ops.filter(
@@ -45023,22 +45023,22 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
                 ).map(async function([method, fullpath, oid2, mode, chmod2]) {
                   const filepath = `${dir}/${fullpath}`;
                   if (method !== "create-index" && method !== "mkdir-index") {
-                    await assertNoSymlinkInLeadingPath(fs7, dir, fullpath);
+                    await assertNoSymlinkInLeadingPath(fs8, dir, fullpath);
                     const { object } = await _readObject({
-                      fs: fs7,
+                      fs: fs8,
                       cache,
                       gitdir,
                       oid: oid2
                     });
                     if (chmod2) {
-                      await fs7.rm(filepath);
+                      await fs8.rm(filepath);
                     }
                     if (mode === 33188) {
-                      await fs7.write(filepath, object);
+                      await fs8.write(filepath, object);
                     } else if (mode === 33261) {
-                      await fs7.write(filepath, object, { mode: 511 });
+                      await fs8.write(filepath, object, { mode: 511 });
                     } else if (mode === 40960) {
-                      await fs7.writelink(filepath, object);
+                      await fs8.writelink(filepath, object);
                     } else {
                       throw new InternalError(
                         `Invalid mode 0o${mode.toString(
@@ -45047,7 +45047,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
                       );
                     }
                   }
-                  const stats = await fs7.lstat(filepath);
+                  const stats = await fs8.lstat(filepath);
                   if (mode === 33261) {
                     stats.mode = 493;
                   }
@@ -45093,21 +45093,21 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         }
       }
       if (!noUpdateHead) {
-        const fullRef = await GitRefManager.expand({ fs: fs7, gitdir, ref });
+        const fullRef = await GitRefManager.expand({ fs: fs8, gitdir, ref });
         if (fullRef.startsWith("refs/heads")) {
           await GitRefManager.writeSymbolicRef({
-            fs: fs7,
+            fs: fs8,
             gitdir,
             ref: "HEAD",
             value: fullRef
           });
         } else {
-          await GitRefManager.writeRef({ fs: fs7, gitdir, ref: "HEAD", value: oid });
+          await GitRefManager.writeRef({ fs: fs8, gitdir, ref: "HEAD", value: oid });
         }
       }
     }
     async function analyze({
-      fs: fs7,
+      fs: fs8,
       cache,
       onProgress,
       dir,
@@ -45119,7 +45119,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     }) {
       let count = 0;
       return _walk({
-        fs: fs7,
+        fs: fs8,
         cache,
         dir,
         gitdir,
@@ -45371,27 +45371,27 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         console.warn(`Error inserting ${fullpath} into index:`, e);
       }
     }
-    async function updateWorkingDir({ fs: fs7, cache, gitdir, dir }, [method, fullpath, oid, mode, chmod2]) {
+    async function updateWorkingDir({ fs: fs8, cache, gitdir, dir }, [method, fullpath, oid, mode, chmod2]) {
       const filepath = `${dir}/${fullpath}`;
       if (method !== "create-index" && method !== "mkdir-index") {
-        await assertNoSymlinkInLeadingPath(fs7, dir, fullpath);
-        const { object } = await _readObject({ fs: fs7, cache, gitdir, oid });
+        await assertNoSymlinkInLeadingPath(fs8, dir, fullpath);
+        const { object } = await _readObject({ fs: fs8, cache, gitdir, oid });
         if (chmod2) {
-          await fs7.rm(filepath);
+          await fs8.rm(filepath);
         }
         if (mode === 33188) {
-          await fs7.write(filepath, object);
+          await fs8.write(filepath, object);
         } else if (mode === 33261) {
-          await fs7.write(filepath, object, { mode: 511 });
+          await fs8.write(filepath, object, { mode: 511 });
         } else if (mode === 40960) {
-          await fs7.writelink(filepath, object);
+          await fs8.writelink(filepath, object);
         } else {
           throw new InternalError(
             `Invalid mode 0o${mode.toString(8)} detected in blob ${oid}`
           );
         }
       }
-      const stats = await fs7.lstat(filepath);
+      const stats = await fs8.lstat(filepath);
       if (mode === 33261) {
         stats.mode = 493;
       }
@@ -45431,11 +45431,11 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       return results;
     }
     async function checkout({
-      fs: fs7,
+      fs: fs8,
       onProgress,
       onPostCheckout,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       remote = "origin",
       ref: _ref,
       filepaths,
@@ -45449,12 +45449,12 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       batchSize = 100
     }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("dir", dir);
         assertParameter("gitdir", gitdir);
         const ref = _ref || "HEAD";
         const restoreFromIndex = _ref === void 0 && filepaths != null && filepaths.length > 0;
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         return await _checkout({
           fs: fsp,
@@ -45518,10 +45518,10 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       return { cleanMerge, mergedText };
     }
     async function mergeTree({
-      fs: fs7,
+      fs: fs8,
       cache,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       index: index2,
       ourOid,
       baseOid,
@@ -45541,13 +45541,13 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       const deleteByUs = [];
       const deleteByTheirs = [];
       const results = await _walk({
-        fs: fs7,
+        fs: fs8,
         cache,
         dir,
         gitdir,
         trees: [ourTree, baseTree, theirTree],
         map: async function(filepath, [ours, base, theirs]) {
-          const path = basename5(filepath);
+          const path = basename7(filepath);
           const ourChange = await modified(ours, base);
           const theirChange = await modified(theirs, base);
           switch (`${ourChange}-${theirChange}`) {
@@ -45602,7 +45602,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
               }
               if (ours && theirs && await ours.type() === "blob" && await theirs.type() === "blob") {
                 return mergeBlobs({
-                  fs: fs7,
+                  fs: fs8,
                   gitdir,
                   path,
                   ours,
@@ -45690,7 +45690,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             const tree = new GitTree(entries);
             const object = tree.toObject();
             const oid = await _writeObject({
-              fs: fs7,
+              fs: fs8,
               gitdir,
               type: "tree",
               object,
@@ -45704,7 +45704,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       if (unmergedFiles.length !== 0) {
         if (dir && !abortOnConflict) {
           await _walk({
-            fs: fs7,
+            fs: fs8,
             cache,
             dir,
             gitdir,
@@ -45712,7 +45712,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             map: async function(filepath, [entry]) {
               if (await entry.type() === "blob") {
                 await writeWorkingTreeEntry({
-                  fs: fs7,
+                  fs: fs8,
                   dir,
                   filepath,
                   mode: await entry.mode(),
@@ -45733,7 +45733,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       return results.oid;
     }
     async function mergeBlobs({
-      fs: fs7,
+      fs: fs8,
       gitdir,
       path,
       ours,
@@ -45781,7 +45781,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         path
       });
       const oid = await _writeObject({
-        fs: fs7,
+        fs: fs8,
         gitdir,
         type: "blob",
         object: Buffer.from(mergedText, "utf8"),
@@ -45793,32 +45793,32 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       stage: STAGE,
       workdir: WORKDIR
     };
-    async function checkAndWriteBlob(fs7, gitdir, dir, filepath, oid = null) {
-      const currentFilepath = join25(dir, filepath);
-      const stats = await fs7.lstat(currentFilepath);
+    async function checkAndWriteBlob(fs8, gitdir, dir, filepath, oid = null) {
+      const currentFilepath = join28(dir, filepath);
+      const stats = await fs8.lstat(currentFilepath);
       if (!stats) throw new NotFoundError(currentFilepath);
       if (stats.isDirectory())
         throw new InternalError(
           `${currentFilepath}: file expected, but found directory`
         );
-      const objContent = oid ? await readObjectLoose({ fs: fs7, gitdir, oid }) : void 0;
+      const objContent = oid ? await readObjectLoose({ fs: fs8, gitdir, oid }) : void 0;
       let retOid = objContent ? oid : void 0;
       if (!objContent) {
         await acquireLock2(currentFilepath, async () => {
-          const object = stats.isSymbolicLink() ? await fs7.readlink(currentFilepath).then(posixifyPathBuffer) : await fs7.read(currentFilepath);
+          const object = stats.isSymbolicLink() ? await fs8.readlink(currentFilepath).then(posixifyPathBuffer) : await fs8.read(currentFilepath);
           if (object === null) throw new NotFoundError(currentFilepath);
-          retOid = await _writeObject({ fs: fs7, gitdir, type: "blob", object });
+          retOid = await _writeObject({ fs: fs8, gitdir, type: "blob", object });
         });
       }
       return retOid;
     }
-    async function processTreeEntries({ fs: fs7, dir, gitdir, entries }) {
+    async function processTreeEntries({ fs: fs8, dir, gitdir, entries }) {
       async function processTreeEntry(entry) {
         if (entry.type === "tree") {
           if (!entry.oid) {
             const children = await Promise.all(entry.children.map(processTreeEntry));
             entry.oid = await _writeTree({
-              fs: fs7,
+              fs: fs8,
               gitdir,
               tree: children
             });
@@ -45826,7 +45826,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           }
         } else if (entry.type === "blob") {
           entry.oid = await checkAndWriteBlob(
-            fs7,
+            fs8,
             gitdir,
             dir,
             entry.path,
@@ -45840,7 +45840,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       return Promise.all(entries.map(processTreeEntry));
     }
     async function writeTreeChanges({
-      fs: fs7,
+      fs: fs8,
       dir,
       gitdir,
       treePair
@@ -45850,7 +45850,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       const trees = treePair.map((t) => typeof t === "string" ? _TreeMap[t]() : t);
       const changedEntries = [];
       const map = async (filepath, [head, stage]) => {
-        if (filepath === "." || await GitIgnoreManager.isIgnored({ fs: fs7, dir, gitdir, filepath })) {
+        if (filepath === "." || await GitIgnoreManager.isIgnored({ fs: fs8, dir, gitdir, filepath })) {
           return;
         }
         if (stage) {
@@ -45874,13 +45874,13 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           return parent;
         }
       };
-      const iterate = async (walk3, children) => {
+      const iterate = async (walk4, children) => {
         const filtered = [];
         for (const child of children) {
           const [head, stage] = child;
           if (isStage) {
             if (stage) {
-              if (await fs7.exists(`${dir}/${stage.toString()}`)) {
+              if (await fs8.exists(`${dir}/${stage.toString()}`)) {
                 filtered.push(child);
               } else {
                 changedEntries.push([null, stage]);
@@ -45894,10 +45894,10 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             }
           }
         }
-        return filtered.length ? Promise.all(filtered.map(walk3)) : [];
+        return filtered.length ? Promise.all(filtered.map(walk4)) : [];
       };
       const entries = await _walk({
-        fs: fs7,
+        fs: fs8,
         cache: {},
         dir,
         gitdir,
@@ -45910,7 +45910,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         return null;
       }
       const processedEntries = await processTreeEntries({
-        fs: fs7,
+        fs: fs8,
         dir,
         gitdir,
         entries
@@ -45921,10 +45921,10 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         oid: entry.oid,
         type: entry.type
       }));
-      return _writeTree({ fs: fs7, gitdir, tree: treeEntries });
+      return _writeTree({ fs: fs8, gitdir, tree: treeEntries });
     }
     async function applyTreeChanges({
-      fs: fs7,
+      fs: fs8,
       dir,
       gitdir,
       stashCommit,
@@ -45934,13 +45934,13 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       const dirRemoved = [];
       const stageUpdated = [];
       const ops = await _walk({
-        fs: fs7,
+        fs: fs8,
         cache: {},
         dir,
         gitdir,
         trees: [TREE({ ref: parentCommit }), TREE({ ref: stashCommit })],
         map: async (filepath, [parent, stash2]) => {
-          if (filepath === "." || await GitIgnoreManager.isIgnored({ fs: fs7, dir, gitdir, filepath })) {
+          if (filepath === "." || await GitIgnoreManager.isIgnored({ fs: fs8, dir, gitdir, filepath })) {
             return;
           }
           const type = stash2 ? await stash2.type() : await parent.type();
@@ -45963,7 +45963,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
                 stageUpdated.push({
                   filepath,
                   oid,
-                  stats: await fs7.lstat(join25(dir, filepath))
+                  stats: await fs8.lstat(join28(dir, filepath))
                 });
               return {
                 method: "write",
@@ -45976,46 +45976,46 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       });
       await acquireLock2(gitdir, async () => {
         for (const op of ops) {
-          const currentFilepath = join25(dir, op.filepath);
+          const currentFilepath = join28(dir, op.filepath);
           switch (op.method) {
             case "rmdir":
-              await fs7.rmdir(currentFilepath);
+              await fs8.rmdir(currentFilepath);
               break;
             case "mkdir":
-              await assertNoSymlinkInLeadingPath(fs7, dir, op.filepath);
-              await fs7.mkdir(currentFilepath);
+              await assertNoSymlinkInLeadingPath(fs8, dir, op.filepath);
+              await fs8.mkdir(currentFilepath);
               break;
             case "rm":
-              await fs7.rm(currentFilepath);
+              await fs8.rm(currentFilepath);
               break;
             case "write":
               if (!dirRemoved.some(
                 (removedDir) => currentFilepath.startsWith(removedDir)
               )) {
-                await assertNoSymlinkInLeadingPath(fs7, dir, op.filepath);
+                await assertNoSymlinkInLeadingPath(fs8, dir, op.filepath);
                 const { object } = await _readObject({
-                  fs: fs7,
+                  fs: fs8,
                   cache: {},
                   gitdir,
                   oid: op.oid
                 });
-                if (await fs7.exists(currentFilepath)) {
-                  await fs7.rm(currentFilepath);
+                if (await fs8.exists(currentFilepath)) {
+                  await fs8.rm(currentFilepath);
                 }
-                await fs7.write(currentFilepath, object);
+                await fs8.write(currentFilepath, object);
               }
               break;
           }
         }
       });
-      await GitIndexManager.acquire({ fs: fs7, gitdir, cache: {} }, async (index2) => {
+      await GitIndexManager.acquire({ fs: fs8, gitdir, cache: {} }, async (index2) => {
         stageUpdated.forEach(({ filepath, stats, oid }) => {
           index2.insert({ filepath, stats, oid });
         });
       });
     }
     async function _cherryPick({
-      fs: fs7,
+      fs: fs8,
       cache,
       dir,
       gitdir,
@@ -46027,7 +46027,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       mergeDriver
     }) {
       const { commit: cherryCommit, oid: cherryOid } = await _readCommit({
-        fs: fs7,
+        fs: fs8,
         cache,
         gitdir,
         oid
@@ -46039,26 +46039,26 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw new CherryPickRootCommitError(cherryOid);
       }
       const currentOid2 = await GitRefManager.resolve({
-        fs: fs7,
+        fs: fs8,
         gitdir,
         ref: "HEAD"
       });
       const { commit: currentCommit } = await _readCommit({
-        fs: fs7,
+        fs: fs8,
         cache,
         gitdir,
         oid: currentOid2
       });
       const cherryParentOid = cherryCommit.parent[0];
       const { commit: cherryParent } = await _readCommit({
-        fs: fs7,
+        fs: fs8,
         cache,
         gitdir,
         oid: cherryParentOid
       });
       if (dir && (!dryRun && !noUpdateBranch || !abortOnConflict)) {
         const filepaths = await findLocalChanges({
-          fs: fs7,
+          fs: fs8,
           cache,
           dir,
           gitdir,
@@ -46072,10 +46072,10 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         }
       }
       const mergedTreeOid = await GitIndexManager.acquire(
-        { fs: fs7, gitdir, cache, allowUnmerged: false },
+        { fs: fs8, gitdir, cache, allowUnmerged: false },
         async (index2) => {
           return mergeTree({
-            fs: fs7,
+            fs: fs8,
             cache,
             dir,
             gitdir,
@@ -46096,7 +46096,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw mergedTreeOid;
       }
       const newOid = await _commit({
-        fs: fs7,
+        fs: fs8,
         cache,
         gitdir,
         message: cherryCommit.message,
@@ -46112,7 +46112,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       });
       if (dir && !dryRun && !noUpdateBranch) {
         await applyTreeChanges({
-          fs: fs7,
+          fs: fs8,
           dir,
           gitdir,
           stashCommit: newOid,
@@ -46123,7 +46123,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       return newOid;
     }
     async function findLocalChanges({
-      fs: fs7,
+      fs: fs8,
       cache,
       dir,
       gitdir,
@@ -46133,7 +46133,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       allTracked
     }) {
       const changed = await _walk({
-        fs: fs7,
+        fs: fs8,
         cache,
         dir,
         gitdir,
@@ -46152,7 +46152,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       });
       if (changed.length === 0 && !allTracked) return [];
       return _walk({
-        fs: fs7,
+        fs: fs8,
         cache,
         dir,
         gitdir,
@@ -46176,7 +46176,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function cherryPick({
       fs: _fs,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       oid,
       cache = {},
       committer,
@@ -46189,17 +46189,17 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         assertParameter("fs", _fs);
         assertParameter("gitdir", gitdir);
         assertParameter("oid", oid);
-        const fs7 = new FileSystem(_fs);
-        const updatedGitdir = await discoverGitdir({ fsp: fs7, dotgit: gitdir });
+        const fs8 = new FileSystem(_fs);
+        const updatedGitdir = await discoverGitdir({ fsp: fs8, dotgit: gitdir });
         const { commit: cherryCommit } = await _readCommit({
-          fs: fs7,
+          fs: fs8,
           cache,
           gitdir: updatedGitdir,
           oid
         });
         if (cherryCommit.parent && cherryCommit.parent.length > 1) {
           return await _cherryPick({
-            fs: fs7,
+            fs: fs8,
             cache,
             dir,
             gitdir: updatedGitdir,
@@ -46212,7 +46212,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           });
         }
         const normalizedCommitter = await normalizeCommitterObject({
-          fs: fs7,
+          fs: fs8,
           gitdir: updatedGitdir,
           committer
         });
@@ -46220,7 +46220,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           throw new MissingNameError("committer");
         }
         return await _cherryPick({
-          fs: fs7,
+          fs: fs8,
           cache,
           dir,
           gitdir: updatedGitdir,
@@ -46249,20 +46249,20 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       return ref;
     }
     async function _currentBranch({
-      fs: fs7,
+      fs: fs8,
       gitdir,
       fullname = false,
       test = false
     }) {
       const ref = await GitRefManager.resolve({
-        fs: fs7,
+        fs: fs8,
         gitdir,
         ref: "HEAD",
         depth: 2
       });
       if (test) {
         try {
-          await GitRefManager.resolve({ fs: fs7, gitdir, ref });
+          await GitRefManager.resolve({ fs: fs8, gitdir, ref });
         } catch (err) {
           if (err instanceof NotFoundError) return;
           throw err;
@@ -46456,8 +46456,8 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
       return { protocolVersion: 1, capabilities, refs, symrefs };
     }
-    function splitAndAssert(line, sep5, expected) {
-      const split = line.trim().split(sep5);
+    function splitAndAssert(line, sep6, expected) {
+      const split = line.trim().split(sep6);
       if (split.length !== 2) {
         throw new ParseError(
           `Two strings separated by '${expected}'`,
@@ -46693,11 +46693,11 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @param {string} [args.gitdir] - [required] The [git directory](dir-vs-gitdir.md) path
        * @returns {Promise<Set<string>>} - A set of shallow object IDs.
        */
-      static async read({ fs: fs7, gitdir }) {
-        const filepath = join25(gitdir, "shallow");
+      static async read({ fs: fs8, gitdir }) {
+        const filepath = join28(gitdir, "shallow");
         const oids = /* @__PURE__ */ new Set();
         await acquireLock2(filepath, async function() {
-          const text = await fs7.read(filepath, { encoding: "utf8" });
+          const text = await fs8.read(filepath, { encoding: "utf8" });
           if (text === null) return oids;
           if (text.trim() === "") return oids;
           text.trim().split("\n").map((oid) => oids.add(oid));
@@ -46714,18 +46714,18 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @param {Set<string>} args.oids - A set of shallow object IDs to write.
        * @returns {Promise<void>}
        */
-      static async write({ fs: fs7, gitdir, oids }) {
-        const filepath = join25(gitdir, "shallow");
+      static async write({ fs: fs8, gitdir, oids }) {
+        const filepath = join28(gitdir, "shallow");
         if (oids.size > 0) {
           const text = [...oids].join("\n") + "\n";
           await acquireLock2(filepath, async function() {
-            await fs7.write(filepath, text, {
+            await fs8.write(filepath, text, {
               encoding: "utf8"
             });
           });
         } else {
           await acquireLock2(filepath, async function() {
-            await fs7.rm(filepath);
+            await fs8.rm(filepath);
           });
         }
       }
@@ -46765,9 +46765,9 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           throw Error("You cannot write to a FIFO that has already been ended!");
         }
         if (this._waiting) {
-          const resolve5 = this._waiting;
+          const resolve7 = this._waiting;
           this._waiting = null;
-          resolve5({ value: chunk });
+          resolve7({ value: chunk });
         } else {
           this._queue.push(chunk);
         }
@@ -46775,9 +46775,9 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       end() {
         this._ended = true;
         if (this._waiting) {
-          const resolve5 = this._waiting;
+          const resolve7 = this._waiting;
           this._waiting = null;
-          resolve5({ done: true });
+          resolve7({ done: true });
         }
       }
       destroy(err) {
@@ -46796,8 +46796,8 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             "You cannot call read until the previous call to read has returned!"
           );
         }
-        return new Promise((resolve5) => {
-          this._waiting = resolve5;
+        return new Promise((resolve7) => {
+          this._waiting = resolve7;
         });
       }
     };
@@ -46952,7 +46952,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       const acks = [];
       let nak = false;
       let done = false;
-      return new Promise((resolve5, reject) => {
+      return new Promise((resolve7, reject) => {
         forAwait(packetlines, (data) => {
           const line = data.toString("utf8").trim();
           if (line.startsWith("shallow")) {
@@ -46979,11 +46979,11 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             nak = true;
           }
           if (done) {
-            stream.error ? reject(stream.error) : resolve5({ shallows, unshallows, acks, nak, packfile, progress });
+            stream.error ? reject(stream.error) : resolve7({ shallows, unshallows, acks, nak, packfile, progress });
           }
         }).finally(() => {
           if (!done) {
-            stream.error ? reject(stream.error) : resolve5({ shallows, unshallows, acks, nak, packfile, progress });
+            stream.error ? reject(stream.error) : resolve7({ shallows, unshallows, acks, nak, packfile, progress });
           }
         });
       });
@@ -47033,7 +47033,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       return packstream;
     }
     async function _fetch({
-      fs: fs7,
+      fs: fs8,
       cache,
       http,
       onProgress,
@@ -47050,15 +47050,15 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       depth = null,
       since = null,
       exclude = [],
-      relative: relative5 = false,
+      relative: relative6 = false,
       tags = false,
       singleBranch = false,
       headers = {},
       prune = false,
       pruneTags = false
     }) {
-      const ref = _ref || await _currentBranch({ fs: fs7, gitdir, test: true });
-      const config = await GitConfigManager.get({ fs: fs7, gitdir });
+      const ref = _ref || await _currentBranch({ fs: fs8, gitdir, test: true });
+      const config = await GitConfigManager.get({ fs: fs8, gitdir });
       const remote = _remote || ref && await config.get(`branch.${ref}.remote`) || "origin";
       const url = _url || await config.get(`remote.${remote}.url`);
       if (typeof url === "undefined") {
@@ -47098,7 +47098,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       if (exclude.length > 0 && !remoteHTTP.capabilities.has("deepen-not")) {
         throw new RemoteCapabilityError("deepen-not", "exclude");
       }
-      if (relative5 === true && !remoteHTTP.capabilities.has("deepen-relative")) {
+      if (relative6 === true && !remoteHTTP.capabilities.has("deepen-relative")) {
         throw new RemoteCapabilityError("deepen-relative", "relative");
       }
       const { oid, fullref } = GitRefManager.resolveAgainstMap({
@@ -47126,26 +47126,26 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           `agent=${pkg.agent}`
         ]
       );
-      if (relative5) capabilities.push("deepen-relative");
+      if (relative6) capabilities.push("deepen-relative");
       const wants = singleBranch ? [oid] : remoteRefs.values();
       const haveRefs = singleBranch ? [ref] : await GitRefManager.listRefs({
-        fs: fs7,
+        fs: fs8,
         gitdir,
         filepath: `refs`
       });
       let haves = [];
       for (let ref2 of haveRefs) {
         try {
-          ref2 = await GitRefManager.expand({ fs: fs7, gitdir, ref: ref2 });
-          const oid2 = await GitRefManager.resolve({ fs: fs7, gitdir, ref: ref2 });
-          if (await hasObject({ fs: fs7, cache, gitdir, oid: oid2 })) {
+          ref2 = await GitRefManager.expand({ fs: fs8, gitdir, ref: ref2 });
+          const oid2 = await GitRefManager.resolve({ fs: fs8, gitdir, ref: ref2 });
+          if (await hasObject({ fs: fs8, cache, gitdir, oid: oid2 })) {
             haves.push(oid2);
           }
         } catch (err) {
         }
       }
       haves = [...new Set(haves)];
-      const oids = await GitShallowManager.read({ fs: fs7, gitdir });
+      const oids = await GitShallowManager.read({ fs: fs8, gitdir });
       const shallows = remoteHTTP.capabilities.has("shallow") ? [...oids] : [];
       const packstream = writeUploadPackRequest({
         capabilities,
@@ -47174,10 +47174,10 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       for (const oid2 of response.shallows) {
         if (!oids.has(oid2)) {
           try {
-            const { object } = await _readObject({ fs: fs7, cache, gitdir, oid: oid2 });
+            const { object } = await _readObject({ fs: fs8, cache, gitdir, oid: oid2 });
             const commit2 = new GitCommit(object);
             const hasParents = await Promise.all(
-              commit2.headers().parent.map((oid3) => hasObject({ fs: fs7, cache, gitdir, oid: oid3 }))
+              commit2.headers().parent.map((oid3) => hasObject({ fs: fs8, cache, gitdir, oid: oid3 }))
             );
             const haveAllParents = hasParents.length === 0 || hasParents.every((has) => has);
             if (!haveAllParents) {
@@ -47191,7 +47191,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       for (const oid2 of response.unshallows) {
         oids.delete(oid2);
       }
-      await GitShallowManager.write({ fs: fs7, gitdir, oids });
+      await GitShallowManager.write({ fs: fs8, gitdir, oids });
       if (singleBranch) {
         const refs = /* @__PURE__ */ new Map([[fullref, oid]]);
         const symrefs = /* @__PURE__ */ new Map();
@@ -47208,7 +47208,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           refs.set(key, realRef);
         }
         const { pruned } = await GitRefManager.updateRemoteRefs({
-          fs: fs7,
+          fs: fs8,
           gitdir,
           remote,
           refs,
@@ -47221,7 +47221,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         }
       } else {
         const { pruned } = await GitRefManager.updateRemoteRefs({
-          fs: fs7,
+          fs: fs8,
           gitdir,
           remote,
           refs: remoteRefs,
@@ -47285,26 +47285,26 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
       if (packfileSha !== "" && !emptyPackfile(packfile)) {
         res.packfile = `objects/pack/pack-${packfileSha}.pack`;
-        const fullpath = join25(gitdir, res.packfile);
-        await fs7.write(fullpath, packfile);
-        const getExternalRefDelta = (oid2) => _readObject({ fs: fs7, cache, gitdir, oid: oid2 });
+        const fullpath = join28(gitdir, res.packfile);
+        await fs8.write(fullpath, packfile);
+        const getExternalRefDelta = (oid2) => _readObject({ fs: fs8, cache, gitdir, oid: oid2 });
         const idx = await GitPackIndex.fromPack({
           pack: packfile,
           getExternalRefDelta,
           onProgress
         });
-        await fs7.write(fullpath.replace(/\.pack$/, ".idx"), await idx.toBuffer());
+        await fs8.write(fullpath.replace(/\.pack$/, ".idx"), await idx.toBuffer());
       }
       return res;
     }
     async function _init({
-      fs: fs7,
+      fs: fs8,
       bare = false,
       dir,
-      gitdir = bare ? dir : join25(dir, ".git"),
+      gitdir = bare ? dir : join28(dir, ".git"),
       defaultBranch = "master"
     }) {
-      if (await fs7.exists(gitdir + "/config")) return;
+      if (await fs8.exists(gitdir + "/config")) return;
       let folders = [
         "hooks",
         "info",
@@ -47315,9 +47315,9 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       ];
       folders = folders.map((dir2) => gitdir + "/" + dir2);
       for (const folder of folders) {
-        await fs7.mkdir(folder);
+        await fs8.mkdir(folder);
       }
-      await fs7.write(
+      await fs8.write(
         gitdir + "/config",
         `[core]
 	repositoryformatversion = 0
@@ -47325,11 +47325,11 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
 	bare = ${bare}
 ` + (bare ? "" : "	logallrefupdates = true\n") + "	symlinks = false\n	ignorecase = true\n"
       );
-      await fs7.write(gitdir + "/HEAD", `ref: refs/heads/${defaultBranch}
+      await fs8.write(gitdir + "/HEAD", `ref: refs/heads/${defaultBranch}
 `);
     }
     async function _clone({
-      fs: fs7,
+      fs: fs8,
       cache,
       http,
       onProgress,
@@ -47347,7 +47347,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       depth,
       since,
       exclude,
-      relative: relative5,
+      relative: relative6,
       singleBranch,
       noCheckout,
       noTags,
@@ -47356,15 +47356,15 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       batchSize = 100
     }) {
       try {
-        await _init({ fs: fs7, gitdir });
-        await _addRemote({ fs: fs7, gitdir, remote, url, force: false });
+        await _init({ fs: fs8, gitdir });
+        await _addRemote({ fs: fs8, gitdir, remote, url, force: false });
         if (corsProxy) {
-          const config = await GitConfigManager.get({ fs: fs7, gitdir });
+          const config = await GitConfigManager.get({ fs: fs8, gitdir });
           await config.set(`http.corsProxy`, corsProxy);
-          await GitConfigManager.save({ fs: fs7, gitdir, config });
+          await GitConfigManager.save({ fs: fs8, gitdir, config });
         }
         const { defaultBranch, fetchHead } = await _fetch({
-          fs: fs7,
+          fs: fs8,
           cache,
           http,
           onProgress,
@@ -47379,7 +47379,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           depth,
           since,
           exclude,
-          relative: relative5,
+          relative: relative6,
           singleBranch,
           headers,
           tags: !noTags
@@ -47388,7 +47388,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         ref = ref || defaultBranch;
         ref = ref.replace("refs/heads/", "");
         await _checkout({
-          fs: fs7,
+          fs: fs8,
           cache,
           onProgress,
           onPostCheckout,
@@ -47401,12 +47401,12 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           batchSize
         });
       } catch (err) {
-        await fs7.rmdir(gitdir, { recursive: true, maxRetries: 10 }).catch(() => void 0);
+        await fs8.rmdir(gitdir, { recursive: true, maxRetries: 10 }).catch(() => void 0);
         throw err;
       }
     }
     async function clone({
-      fs: fs7,
+      fs: fs8,
       http,
       onProgress,
       onMessage,
@@ -47415,7 +47415,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onAuthFailure,
       onPostCheckout,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       url,
       corsProxy = void 0,
       ref = void 0,
@@ -47423,7 +47423,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       depth = void 0,
       since = void 0,
       exclude = [],
-      relative: relative5 = false,
+      relative: relative6 = false,
       singleBranch = false,
       noCheckout = false,
       noTags = false,
@@ -47433,14 +47433,14 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       batchSize = 100
     }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("http", http);
         assertParameter("gitdir", gitdir);
         if (!noCheckout) {
           assertParameter("dir", dir);
         }
         assertParameter("url", url);
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         return await _clone({
           fs: fsp,
@@ -47461,7 +47461,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           depth,
           since,
           exclude,
-          relative: relative5,
+          relative: relative6,
           singleBranch,
           noCheckout,
           noTags,
@@ -47478,7 +47478,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: _fs,
       onSign,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       message,
       author,
       committer,
@@ -47500,10 +47500,10 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         if (signingKey) {
           assertParameter("onSign", onSign);
         }
-        const fs7 = new FileSystem(_fs);
-        const updatedGitdir = await discoverGitdir({ fsp: fs7, dotgit: gitdir });
+        const fs8 = new FileSystem(_fs);
+        const updatedGitdir = await discoverGitdir({ fsp: fs8, dotgit: gitdir });
         return await _commit({
-          fs: fs7,
+          fs: fs8,
           cache,
           onSign,
           gitdir: updatedGitdir,
@@ -47525,16 +47525,16 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
     }
     async function currentBranch({
-      fs: fs7,
+      fs: fs8,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       fullname = false,
       test = false
     }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         return await _currentBranch({
           fs: fsp,
@@ -47547,34 +47547,34 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function _deleteBranch({ fs: fs7, gitdir, ref }) {
+    async function _deleteBranch({ fs: fs8, gitdir, ref }) {
       ref = ref.startsWith("refs/heads/") ? ref : `refs/heads/${ref}`;
-      const exist = await GitRefManager.exists({ fs: fs7, gitdir, ref });
+      const exist = await GitRefManager.exists({ fs: fs8, gitdir, ref });
       if (!exist) {
         throw new NotFoundError(ref);
       }
-      const fullRef = await GitRefManager.expand({ fs: fs7, gitdir, ref });
-      const currentRef = await _currentBranch({ fs: fs7, gitdir, fullname: true });
+      const fullRef = await GitRefManager.expand({ fs: fs8, gitdir, ref });
+      const currentRef = await _currentBranch({ fs: fs8, gitdir, fullname: true });
       if (fullRef === currentRef) {
-        const value = await GitRefManager.resolve({ fs: fs7, gitdir, ref: fullRef });
-        await GitRefManager.writeRef({ fs: fs7, gitdir, ref: "HEAD", value });
+        const value = await GitRefManager.resolve({ fs: fs8, gitdir, ref: fullRef });
+        await GitRefManager.writeRef({ fs: fs8, gitdir, ref: "HEAD", value });
       }
-      await GitRefManager.deleteRef({ fs: fs7, gitdir, ref: fullRef });
+      await GitRefManager.deleteRef({ fs: fs8, gitdir, ref: fullRef });
       const abbrevRef = abbreviateRef(ref);
-      const config = await GitConfigManager.get({ fs: fs7, gitdir });
+      const config = await GitConfigManager.get({ fs: fs8, gitdir });
       await config.deleteSection("branch", abbrevRef);
-      await GitConfigManager.save({ fs: fs7, gitdir, config });
+      await GitConfigManager.save({ fs: fs8, gitdir, config });
     }
     async function deleteBranch({
-      fs: fs7,
+      fs: fs8,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       ref
     }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("ref", ref);
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         return await _deleteBranch({
           fs: fsp,
@@ -47586,11 +47586,11 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function deleteRef({ fs: fs7, dir, gitdir = join25(dir, ".git"), ref }) {
+    async function deleteRef({ fs: fs8, dir, gitdir = join28(dir, ".git"), ref }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("ref", ref);
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         await GitRefManager.deleteRef({ fs: fsp, gitdir: updatedGitdir, ref });
       } catch (err) {
@@ -47598,21 +47598,21 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function _deleteRemote({ fs: fs7, gitdir, remote }) {
-      const config = await GitConfigManager.get({ fs: fs7, gitdir });
+    async function _deleteRemote({ fs: fs8, gitdir, remote }) {
+      const config = await GitConfigManager.get({ fs: fs8, gitdir });
       await config.deleteSection("remote", remote);
-      await GitConfigManager.save({ fs: fs7, gitdir, config });
+      await GitConfigManager.save({ fs: fs8, gitdir, config });
     }
     async function deleteRemote({
-      fs: fs7,
+      fs: fs8,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       remote
     }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("remote", remote);
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         return await _deleteRemote({
           fs: fsp,
@@ -47624,15 +47624,15 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function _deleteTag({ fs: fs7, gitdir, ref }) {
+    async function _deleteTag({ fs: fs8, gitdir, ref }) {
       ref = ref.startsWith("refs/tags/") ? ref : `refs/tags/${ref}`;
-      await GitRefManager.deleteRef({ fs: fs7, gitdir, ref });
+      await GitRefManager.deleteRef({ fs: fs8, gitdir, ref });
     }
-    async function deleteTag({ fs: fs7, dir, gitdir = join25(dir, ".git"), ref }) {
+    async function deleteTag({ fs: fs8, dir, gitdir = join28(dir, ".git"), ref }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("ref", ref);
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         return await _deleteTag({
           fs: fsp,
@@ -47644,25 +47644,25 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function expandOidLoose({ fs: fs7, gitdir, oid: short }) {
+    async function expandOidLoose({ fs: fs8, gitdir, oid: short }) {
       const prefix = short.slice(0, 2);
-      const objectsSuffixes = await fs7.readdir(`${gitdir}/objects/${prefix}`);
+      const objectsSuffixes = await fs8.readdir(`${gitdir}/objects/${prefix}`);
       return objectsSuffixes.map((suffix) => `${prefix}${suffix}`).filter((_oid) => _oid.startsWith(short));
     }
     async function expandOidPacked({
-      fs: fs7,
+      fs: fs8,
       cache,
       gitdir,
       oid: short,
       getExternalRefDelta
     }) {
       const results = [];
-      let list = await fs7.readdir(join25(gitdir, "objects/pack"));
+      let list = await fs8.readdir(join28(gitdir, "objects/pack"));
       list = list.filter((x) => x.endsWith(".idx"));
       for (const filename of list) {
         const indexFile = `${gitdir}/objects/pack/${filename}`;
         const p = await readPackIndex({
-          fs: fs7,
+          fs: fs8,
           cache,
           filename: indexFile,
           getExternalRefDelta
@@ -47674,11 +47674,11 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
       return results;
     }
-    async function _expandOid({ fs: fs7, cache, gitdir, oid: short }) {
-      const getExternalRefDelta = (oid) => _readObject({ fs: fs7, cache, gitdir, oid });
-      const results = await expandOidLoose({ fs: fs7, gitdir, oid: short });
+    async function _expandOid({ fs: fs8, cache, gitdir, oid: short }) {
+      const getExternalRefDelta = (oid) => _readObject({ fs: fs8, cache, gitdir, oid });
+      const results = await expandOidLoose({ fs: fs8, gitdir, oid: short });
       const packedOids = await expandOidPacked({
-        fs: fs7,
+        fs: fs8,
         cache,
         gitdir,
         oid: short,
@@ -47698,17 +47698,17 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       throw new NotFoundError(`an object matching "${short}"`);
     }
     async function expandOid({
-      fs: fs7,
+      fs: fs8,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       oid,
       cache = {}
     }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
         assertParameter("oid", oid);
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         return await _expandOid({
           fs: fsp,
@@ -47721,12 +47721,12 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function expandRef({ fs: fs7, dir, gitdir = join25(dir, ".git"), ref }) {
+    async function expandRef({ fs: fs8, dir, gitdir = join28(dir, ".git"), ref }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
         assertParameter("ref", ref);
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         return await GitRefManager.expand({
           fs: fsp,
@@ -47738,15 +47738,15 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function _findMergeBase({ fs: fs7, cache, gitdir, oids }) {
+    async function _findMergeBase({ fs: fs8, cache, gitdir, oids }) {
       const visits = {};
       const passes = oids.length;
       const common = /* @__PURE__ */ new Set();
       const parents = /* @__PURE__ */ new Map();
-      const shallows = await GitShallowManager.read({ fs: fs7, gitdir });
+      const shallows = await GitShallowManager.read({ fs: fs8, gitdir });
       const readParents = async (oid) => {
         if (parents.has(oid)) return parents.get(oid);
-        const { object, type } = await _readObject({ fs: fs7, cache, gitdir, oid });
+        const { object, type } = await _readObject({ fs: fs8, cache, gitdir, oid });
         if (type !== "commit") {
           throw new ObjectTypeError(oid, type, "commit");
         }
@@ -47796,7 +47796,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       return [...common].filter((oid) => !redundant.has(oid));
     }
     async function _merge({
-      fs: fs7,
+      fs: fs8,
       cache,
       dir,
       gitdir,
@@ -47816,31 +47816,31 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       allowUnrelatedHistories = false
     }) {
       if (ours === void 0) {
-        ours = await _currentBranch({ fs: fs7, gitdir, fullname: true });
+        ours = await _currentBranch({ fs: fs8, gitdir, fullname: true });
       }
       ours = await GitRefManager.expand({
-        fs: fs7,
+        fs: fs8,
         gitdir,
         ref: ours
       });
       theirs = await GitRefManager.expand({
-        fs: fs7,
+        fs: fs8,
         gitdir,
         ref: theirs
       });
       const ourOid = await GitRefManager.resolve({
-        fs: fs7,
+        fs: fs8,
         gitdir,
         ref: ours
       });
       const { oid: theirOid } = await resolveCommit({
-        fs: fs7,
+        fs: fs8,
         cache,
         gitdir,
-        oid: await GitRefManager.resolve({ fs: fs7, gitdir, ref: theirs })
+        oid: await GitRefManager.resolve({ fs: fs8, gitdir, ref: theirs })
       });
       const baseOids = await _findMergeBase({
-        fs: fs7,
+        fs: fs8,
         cache,
         gitdir,
         oids: [ourOid, theirOid]
@@ -47861,7 +47861,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
       if (fastForward2 && baseOid === ourOid) {
         if (!dryRun && !noUpdateBranch) {
-          await GitRefManager.writeRef({ fs: fs7, gitdir, ref: ours, value: theirOid });
+          await GitRefManager.writeRef({ fs: fs8, gitdir, ref: ours, value: theirOid });
         }
         return {
           oid: theirOid,
@@ -47872,10 +47872,10 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           throw new FastForwardError();
         }
         const tree = await GitIndexManager.acquire(
-          { fs: fs7, gitdir, cache, allowUnmerged: false },
+          { fs: fs8, gitdir, cache, allowUnmerged: false },
           async (index2) => {
             return mergeTree({
-              fs: fs7,
+              fs: fs8,
               cache,
               dir,
               gitdir,
@@ -47899,7 +47899,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           )}`;
         }
         const oid = await _commit({
-          fs: fs7,
+          fs: fs8,
           cache,
           gitdir,
           message,
@@ -47921,7 +47921,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
     }
     async function _pull({
-      fs: fs7,
+      fs: fs8,
       cache,
       http,
       onProgress,
@@ -47948,14 +47948,14 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     }) {
       try {
         if (!ref) {
-          const head = await _currentBranch({ fs: fs7, gitdir });
+          const head = await _currentBranch({ fs: fs8, gitdir });
           if (!head) {
             throw new MissingParameterError("ref");
           }
           ref = head;
         }
         const { fetchHead, fetchHeadDescription } = await _fetch({
-          fs: fs7,
+          fs: fs8,
           cache,
           http,
           onProgress,
@@ -47975,7 +47975,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           pruneTags
         });
         await _merge({
-          fs: fs7,
+          fs: fs8,
           cache,
           gitdir,
           ours: ref,
@@ -47990,7 +47990,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           noUpdateBranch: false
         });
         await _checkout({
-          fs: fs7,
+          fs: fs8,
           cache,
           onProgress,
           dir,
@@ -48005,7 +48005,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
     }
     async function fastForward({
-      fs: fs7,
+      fs: fs8,
       http,
       onProgress,
       onMessage,
@@ -48013,7 +48013,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onAuthSuccess,
       onAuthFailure,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       ref,
       url,
       remote,
@@ -48024,7 +48024,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       cache = {}
     }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("http", http);
         assertParameter("gitdir", gitdir);
         const thisWillNotBeUsed = {
@@ -48033,7 +48033,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           timestamp: Date.now(),
           timezoneOffset: 0
         };
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         return await _pull({
           fs: fsp,
@@ -48063,7 +48063,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
     }
     async function fetch2({
-      fs: fs7,
+      fs: fs8,
       http,
       onProgress,
       onMessage,
@@ -48071,7 +48071,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onAuthSuccess,
       onAuthFailure,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       ref,
       remote,
       remoteRef,
@@ -48080,7 +48080,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       depth = null,
       since = null,
       exclude = [],
-      relative: relative5 = false,
+      relative: relative6 = false,
       tags = false,
       singleBranch = false,
       headers = {},
@@ -48089,10 +48089,10 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       cache = {}
     }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("http", http);
         assertParameter("gitdir", gitdir);
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         return await _fetch({
           fs: fsp,
@@ -48112,7 +48112,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           depth,
           since,
           exclude,
-          relative: relative5,
+          relative: relative6,
           tags,
           singleBranch,
           headers,
@@ -48125,17 +48125,17 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
     }
     async function findMergeBase({
-      fs: fs7,
+      fs: fs8,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       oids,
       cache = {}
     }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
         assertParameter("oids", oids);
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         return await _findMergeBase({
           fs: fsp,
@@ -48148,33 +48148,33 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function _findRoot({ fs: fs7, filepath }) {
-      if (await fs7.exists(join25(filepath, ".git"))) {
+    async function _findRoot({ fs: fs8, filepath }) {
+      if (await fs8.exists(join28(filepath, ".git"))) {
         return filepath;
       } else {
-        const parent = dirname6(filepath);
+        const parent = dirname7(filepath);
         if (parent === filepath) {
           throw new NotFoundError(`git root for ${filepath}`);
         }
-        return _findRoot({ fs: fs7, filepath: parent });
+        return _findRoot({ fs: fs8, filepath: parent });
       }
     }
-    async function findRoot({ fs: fs7, filepath }) {
+    async function findRoot({ fs: fs8, filepath }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("filepath", filepath);
-        return await _findRoot({ fs: new FileSystem(fs7), filepath });
+        return await _findRoot({ fs: new FileSystem(fs8), filepath });
       } catch (err) {
         err.caller = "git.findRoot";
         throw err;
       }
     }
-    async function getConfig({ fs: fs7, dir, gitdir = join25(dir, ".git"), path }) {
+    async function getConfig({ fs: fs8, dir, gitdir = join28(dir, ".git"), path }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
         assertParameter("path", path);
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         return await _getConfig({
           fs: fsp,
@@ -48186,21 +48186,21 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function _getConfigAll({ fs: fs7, gitdir, path }) {
-      const config = await GitConfigManager.get({ fs: fs7, gitdir });
+    async function _getConfigAll({ fs: fs8, gitdir, path }) {
+      const config = await GitConfigManager.get({ fs: fs8, gitdir });
       return config.getall(path);
     }
     async function getConfigAll({
-      fs: fs7,
+      fs: fs8,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       path
     }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
         assertParameter("path", path);
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         return await _getConfigAll({
           fs: fsp,
@@ -48374,7 +48374,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
     }
     async function _indexPack({
-      fs: fs7,
+      fs: fs8,
       cache,
       onProgress,
       dir,
@@ -48382,15 +48382,15 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       filepath
     }) {
       try {
-        filepath = join25(dir, filepath);
-        const pack = await fs7.read(filepath);
-        const getExternalRefDelta = (oid) => _readObject({ fs: fs7, cache, gitdir, oid });
+        filepath = join28(dir, filepath);
+        const pack = await fs8.read(filepath);
+        const getExternalRefDelta = (oid) => _readObject({ fs: fs8, cache, gitdir, oid });
         const idx = await GitPackIndex.fromPack({
           pack,
           getExternalRefDelta,
           onProgress
         });
-        await fs7.write(filepath.replace(/\.pack$/, ".idx"), await idx.toBuffer());
+        await fs8.write(filepath.replace(/\.pack$/, ".idx"), await idx.toBuffer());
         return {
           oids: [...idx.hashes]
         };
@@ -48400,19 +48400,19 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
     }
     async function indexPack({
-      fs: fs7,
+      fs: fs8,
       onProgress,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       filepath,
       cache = {}
     }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("dir", dir);
         assertParameter("gitdir", dir);
         assertParameter("filepath", filepath);
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         return await _indexPack({
           fs: fsp,
@@ -48428,19 +48428,19 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
     }
     async function init({
-      fs: fs7,
+      fs: fs8,
       bare = false,
       dir,
-      gitdir = bare ? dir : join25(dir, ".git"),
+      gitdir = bare ? dir : join28(dir, ".git"),
       defaultBranch = "master"
     }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
         if (!bare) {
           assertParameter("dir", dir);
         }
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         return await _init({
           fs: fsp,
@@ -48455,14 +48455,14 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
     }
     async function _isDescendent({
-      fs: fs7,
+      fs: fs8,
       cache,
       gitdir,
       oid,
       ancestor,
       depth
     }) {
-      const shallows = await GitShallowManager.read({ fs: fs7, gitdir });
+      const shallows = await GitShallowManager.read({ fs: fs8, gitdir });
       if (!oid) {
         throw new MissingParameterError("oid");
       }
@@ -48479,7 +48479,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         }
         const oid2 = queue.shift();
         const { type, object } = await _readObject({
-          fs: fs7,
+          fs: fs8,
           cache,
           gitdir,
           oid: oid2
@@ -48503,20 +48503,20 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       return false;
     }
     async function isDescendent({
-      fs: fs7,
+      fs: fs8,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       oid,
       ancestor,
       depth = -1,
       cache = {}
     }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
         assertParameter("oid", oid);
         assertParameter("ancestor", ancestor);
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         return await _isDescendent({
           fs: fsp,
@@ -48532,17 +48532,17 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
     }
     async function isIgnored({
-      fs: fs7,
+      fs: fs8,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       filepath
     }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("dir", dir);
         assertParameter("gitdir", gitdir);
         assertParameter("filepath", filepath);
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         return GitIgnoreManager.isIgnored({
           fs: fsp,
@@ -48556,15 +48556,15 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
     }
     async function listBranches({
-      fs: fs7,
+      fs: fs8,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       remote
     }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         return GitRefManager.listBranches({
           fs: fsp,
@@ -48576,12 +48576,12 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function _listFiles({ fs: fs7, gitdir, ref, cache }) {
+    async function _listFiles({ fs: fs8, gitdir, ref, cache }) {
       if (ref) {
-        const oid = await GitRefManager.resolve({ gitdir, fs: fs7, ref });
+        const oid = await GitRefManager.resolve({ gitdir, fs: fs8, ref });
         const filenames = [];
         await accumulateFilesFromOid({
-          fs: fs7,
+          fs: fs8,
           cache,
           gitdir,
           oid,
@@ -48591,7 +48591,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         return filenames;
       } else {
         return GitIndexManager.acquire(
-          { fs: fs7, gitdir, cache },
+          { fs: fs8, gitdir, cache },
           async function(index2) {
             return index2.entries.map((x) => x.path);
           }
@@ -48599,40 +48599,40 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
     }
     async function accumulateFilesFromOid({
-      fs: fs7,
+      fs: fs8,
       cache,
       gitdir,
       oid,
       filenames,
       prefix
     }) {
-      const { tree } = await _readTree({ fs: fs7, cache, gitdir, oid });
+      const { tree } = await _readTree({ fs: fs8, cache, gitdir, oid });
       for (const entry of tree) {
         if (entry.type === "tree") {
           await accumulateFilesFromOid({
-            fs: fs7,
+            fs: fs8,
             cache,
             gitdir,
             oid: entry.oid,
             filenames,
-            prefix: join25(prefix, entry.path)
+            prefix: join28(prefix, entry.path)
           });
         } else {
-          filenames.push(join25(prefix, entry.path));
+          filenames.push(join28(prefix, entry.path));
         }
       }
     }
     async function listFiles2({
-      fs: fs7,
+      fs: fs8,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       ref,
       cache = {}
     }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         return await _listFiles({
           fs: fsp,
@@ -48645,10 +48645,10 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function _listNotes({ fs: fs7, cache, gitdir, ref }) {
+    async function _listNotes({ fs: fs8, cache, gitdir, ref }) {
       let parent;
       try {
-        parent = await GitRefManager.resolve({ gitdir, fs: fs7, ref });
+        parent = await GitRefManager.resolve({ gitdir, fs: fs8, ref });
       } catch (err) {
         if (err instanceof NotFoundError) {
           return [];
@@ -48656,7 +48656,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
       const result = await _readTree({
-        fs: fs7,
+        fs: fs8,
         cache,
         gitdir,
         oid: parent
@@ -48668,17 +48668,17 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       return notes;
     }
     async function listNotes({
-      fs: fs7,
+      fs: fs8,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       ref = "refs/notes/commits",
       cache = {}
     }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
         assertParameter("ref", ref);
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         return await _listNotes({
           fs: fsp,
@@ -48692,15 +48692,15 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
     }
     async function listRefs({
-      fs: fs7,
+      fs: fs8,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       filepath
     }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         return GitRefManager.listRefs({ fs: fsp, gitdir: updatedGitdir, filepath });
       } catch (err) {
@@ -48708,8 +48708,8 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function _listRemotes({ fs: fs7, gitdir }) {
-      const config = await GitConfigManager.get({ fs: fs7, gitdir });
+    async function _listRemotes({ fs: fs8, gitdir }) {
+      const config = await GitConfigManager.get({ fs: fs8, gitdir });
       const remoteNames = await config.getSubsections("remote");
       const remotes = Promise.all(
         remoteNames.map(async (remote) => {
@@ -48719,11 +48719,11 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       );
       return remotes;
     }
-    async function listRemotes({ fs: fs7, dir, gitdir = join25(dir, ".git") }) {
+    async function listRemotes({ fs: fs8, dir, gitdir = join28(dir, ".git") }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         return await _listRemotes({
           fs: fsp,
@@ -48818,11 +48818,11 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function listTags({ fs: fs7, dir, gitdir = join25(dir, ".git") }) {
+    async function listTags({ fs: fs8, dir, gitdir = join28(dir, ".git") }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         return GitRefManager.listTags({ fs: fsp, gitdir: updatedGitdir });
       } catch (err) {
@@ -48834,17 +48834,17 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       return a.committer.timestamp - b.committer.timestamp;
     }
     var EMPTY_OID = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391";
-    async function resolveFileIdInTree({ fs: fs7, cache, gitdir, oid, fileId }) {
+    async function resolveFileIdInTree({ fs: fs8, cache, gitdir, oid, fileId }) {
       if (fileId === EMPTY_OID) return;
       const _oid = oid;
       let filepath;
-      const result = await resolveTree({ fs: fs7, cache, gitdir, oid });
+      const result = await resolveTree({ fs: fs8, cache, gitdir, oid });
       const tree = result.tree;
       if (fileId === result.oid) {
         filepath = result.path;
       } else {
         filepath = await _resolveFileId({
-          fs: fs7,
+          fs: fs8,
           cache,
           gitdir,
           tree,
@@ -48859,7 +48859,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       return filepath;
     }
     async function _resolveFileId({
-      fs: fs7,
+      fs: fs8,
       cache,
       gitdir,
       tree,
@@ -48871,24 +48871,24 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       const walks = tree.entries().map(function(entry) {
         let result;
         if (entry.oid === fileId) {
-          result = join25(parentPath, entry.path);
+          result = join28(parentPath, entry.path);
           filepaths.push(result);
         } else if (entry.type === "tree") {
           result = _readObject({
-            fs: fs7,
+            fs: fs8,
             cache,
             gitdir,
             oid: entry.oid
           }).then(function({ object }) {
             return _resolveFileId({
-              fs: fs7,
+              fs: fs8,
               cache,
               gitdir,
               tree: GitTree.from(object),
               fileId,
               oid,
               filepaths,
-              parentPath: join25(parentPath, entry.path)
+              parentPath: join28(parentPath, entry.path)
             });
           });
         }
@@ -48898,7 +48898,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       return filepaths;
     }
     async function _log({
-      fs: fs7,
+      fs: fs8,
       cache,
       gitdir,
       filepath,
@@ -48921,9 +48921,9 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       const pushCommit = (commit2) => {
         if (matchesAuthor(commit2)) commits.push(commit2);
       };
-      const shallowCommits = await GitShallowManager.read({ fs: fs7, gitdir });
-      const oid = await GitRefManager.resolve({ fs: fs7, gitdir, ref });
-      const tips = [await _readCommit({ fs: fs7, cache, gitdir, oid })];
+      const shallowCommits = await GitShallowManager.read({ fs: fs8, gitdir });
+      const oid = await GitRefManager.resolve({ fs: fs8, gitdir, ref });
+      const tips = [await _readCommit({ fs: fs8, cache, gitdir, oid })];
       let lastFileOid;
       let lastFileMode;
       let lastCommit;
@@ -48940,7 +48940,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           let vFileEntry;
           try {
             vFileEntry = await resolveFilepathEntry({
-              fs: fs7,
+              fs: fs8,
               cache,
               gitdir,
               oid: commit2.commit.tree,
@@ -48958,7 +48958,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
               let found = follow && lastFileOid;
               if (found) {
                 found = await resolveFileIdInTree({
-                  fs: fs7,
+                  fs: fs8,
                   cache,
                   gitdir,
                   oid: commit2.commit.tree,
@@ -48968,7 +48968,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
                   if (Array.isArray(found)) {
                     if (lastCommit) {
                       const lastFound = await resolveFileIdInTree({
-                        fs: fs7,
+                        fs: fs8,
                         cache,
                         gitdir,
                         oid: lastCommit.commit.tree,
@@ -49013,7 +49013,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         }
         if (!shallowCommits.has(commit2.oid)) {
           for (const oid2 of commit2.commit.parent) {
-            const commit3 = await _readCommit({ fs: fs7, cache, gitdir, oid: oid2 });
+            const commit3 = await _readCommit({ fs: fs8, cache, gitdir, oid: oid2 });
             if (!tips.map((commit4) => commit4.oid).includes(commit3.oid)) {
               tips.push(commit3);
             }
@@ -49027,7 +49027,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       if (includeChanges) {
         for (const commit2 of commits) {
           commit2.commit.changes = await getChanges({
-            fs: fs7,
+            fs: fs8,
             cache,
             gitdir,
             commit: commit2,
@@ -49037,10 +49037,10 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
       return commits;
     }
-    async function getChanges({ fs: fs7, cache, gitdir, commit: commit2, shallow }) {
+    async function getChanges({ fs: fs8, cache, gitdir, commit: commit2, shallow }) {
       const parent = shallow || !commit2.commit.parent[0] ? "4b825dc642cb6eb9a060e54bf8d69288fbee4904" : commit2.commit.parent[0];
       return _walk({
-        fs: fs7,
+        fs: fs8,
         cache,
         gitdir,
         trees: [TREE({ ref: commit2.oid }), TREE({ ref: parent })],
@@ -49071,9 +49071,9 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       });
     }
     async function log({
-      fs: fs7,
+      fs: fs8,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       filepath,
       ref = "HEAD",
       depth,
@@ -49086,10 +49086,10 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       cache = {}
     }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
         assertParameter("ref", ref);
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         return await _log({
           fs: fsp,
@@ -49113,7 +49113,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: _fs,
       onSign,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       ours,
       theirs,
       fastForward: fastForward2 = true,
@@ -49134,10 +49134,10 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         if (signingKey) {
           assertParameter("onSign", onSign);
         }
-        const fs7 = new FileSystem(_fs);
-        const updatedGitdir = await discoverGitdir({ fsp: fs7, dotgit: gitdir });
+        const fs8 = new FileSystem(_fs);
+        const updatedGitdir = await discoverGitdir({ fsp: fs8, dotgit: gitdir });
         const author = await normalizeAuthorObject({
-          fs: fs7,
+          fs: fs8,
           gitdir: updatedGitdir,
           author: _author
         });
@@ -49145,7 +49145,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           throw new MissingNameError("author");
         }
         const committer = await normalizeCommitterObject({
-          fs: fs7,
+          fs: fs8,
           gitdir: updatedGitdir,
           author,
           committer: _committer
@@ -49154,7 +49154,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           throw new MissingNameError("committer");
         }
         return await _merge({
-          fs: fs7,
+          fs: fs8,
           cache,
           dir,
           gitdir: updatedGitdir,
@@ -49187,10 +49187,10 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       ref_delta: 112
     };
     async function _pack({
-      fs: fs7,
+      fs: fs8,
       cache,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       oids
     }) {
       const hash = createSha1();
@@ -49220,20 +49220,20 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       write("00000002", "hex");
       write(padHex(8, oids.length), "hex");
       for (const oid of oids) {
-        const { type, object } = await _readObject({ fs: fs7, cache, gitdir, oid });
+        const { type, object } = await _readObject({ fs: fs8, cache, gitdir, oid });
         await writeObject2({ write, object, stype: type });
       }
       const digest = hash.digest();
       outputStream.push(digest);
       return outputStream;
     }
-    async function _packObjects({ fs: fs7, cache, gitdir, oids, write }) {
-      const buffers = await _pack({ fs: fs7, cache, gitdir, oids });
+    async function _packObjects({ fs: fs8, cache, gitdir, oids, write }) {
+      const buffers = await _pack({ fs: fs8, cache, gitdir, oids });
       const packfile = Buffer.from(await collect(buffers));
       const packfileSha = packfile.slice(-20).toString("hex");
       const filename = `pack-${packfileSha}.pack`;
       if (write) {
-        await fs7.write(join25(gitdir, `objects/pack/${filename}`), packfile);
+        await fs8.write(join28(gitdir, `objects/pack/${filename}`), packfile);
         return { filename };
       }
       return {
@@ -49242,18 +49242,18 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       };
     }
     async function packObjects({
-      fs: fs7,
+      fs: fs8,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       oids,
       write = false,
       cache = {}
     }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
         assertParameter("oids", oids);
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         return await _packObjects({
           fs: fsp,
@@ -49276,7 +49276,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onAuthSuccess,
       onAuthFailure,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       ref,
       url,
       remote,
@@ -49296,23 +49296,23 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       try {
         assertParameter("fs", _fs);
         assertParameter("gitdir", gitdir);
-        const fs7 = new FileSystem(_fs);
-        const updatedGitdir = await discoverGitdir({ fsp: fs7, dotgit: gitdir });
+        const fs8 = new FileSystem(_fs);
+        const updatedGitdir = await discoverGitdir({ fsp: fs8, dotgit: gitdir });
         const author = await normalizeAuthorObject({
-          fs: fs7,
+          fs: fs8,
           gitdir: updatedGitdir,
           author: _author
         });
         if (!author) throw new MissingNameError("author");
         const committer = await normalizeCommitterObject({
-          fs: fs7,
+          fs: fs8,
           gitdir: updatedGitdir,
           author,
           committer: _committer
         });
         if (!committer) throw new MissingNameError("committer");
         return await _pull({
-          fs: fs7,
+          fs: fs8,
           cache,
           http,
           onProgress,
@@ -49343,22 +49343,22 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
     }
     async function listCommitsAndTags({
-      fs: fs7,
+      fs: fs8,
       cache,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       start,
       finish: finish3
     }) {
-      const shallows = await GitShallowManager.read({ fs: fs7, gitdir });
+      const shallows = await GitShallowManager.read({ fs: fs8, gitdir });
       const startingSet = /* @__PURE__ */ new Set();
       const finishingSet = /* @__PURE__ */ new Set();
       for (const ref of start) {
-        startingSet.add(await GitRefManager.resolve({ fs: fs7, gitdir, ref }));
+        startingSet.add(await GitRefManager.resolve({ fs: fs8, gitdir, ref }));
       }
       for (const ref of finish3) {
         try {
-          const oid = await GitRefManager.resolve({ fs: fs7, gitdir, ref });
+          const oid = await GitRefManager.resolve({ fs: fs8, gitdir, ref });
           finishingSet.add(oid);
         } catch (err) {
         }
@@ -49368,13 +49368,13 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       const queue = [];
       const timestamps = /* @__PURE__ */ new Map();
       let oldest;
-      async function walk3(oid, isUninteresting = false) {
+      async function walk4(oid, isUninteresting = false) {
         if (finishingSet.has(oid)) isUninteresting = true;
         if (uninteresting.has(oid)) return;
         if (!isUninteresting && visited.has(oid)) return;
         let result;
         try {
-          result = await _readObject({ fs: fs7, cache, gitdir, oid });
+          result = await _readObject({ fs: fs8, cache, gitdir, oid });
         } catch (err) {
           if (isUninteresting) return;
           throw err;
@@ -49385,7 +49385,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         if (type === "tag") {
           const tag2 = GitAnnotatedTag.from(object);
           const commit2 = tag2.headers().object;
-          return walk3(commit2, isUninteresting);
+          return walk4(commit2, isUninteresting);
         }
         if (type !== "commit") {
           if (isUninteresting) return;
@@ -49416,13 +49416,13 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         return oldest;
       }
       for (const oid of startingSet) {
-        await walk3(oid);
+        await walk4(oid);
       }
       while (queue.some((entry) => !uninteresting.has(entry.oid)) || queue.length > 0 && queue[0].timestamp >= oldestInteresting()) {
         const { oid, parents } = queue.shift();
         const isUninteresting = uninteresting.has(oid);
         for (const parent of parents) {
-          await walk3(parent, isUninteresting);
+          await walk4(parent, isUninteresting);
         }
       }
       for (const oid of uninteresting) {
@@ -49431,25 +49431,25 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       return visited;
     }
     async function listObjects({
-      fs: fs7,
+      fs: fs8,
       cache,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       oids
     }) {
       const visited = /* @__PURE__ */ new Set();
-      async function walk3(oid) {
+      async function walk4(oid) {
         if (visited.has(oid)) return;
         visited.add(oid);
-        const { type, object } = await _readObject({ fs: fs7, cache, gitdir, oid });
+        const { type, object } = await _readObject({ fs: fs8, cache, gitdir, oid });
         if (type === "tag") {
           const tag2 = GitAnnotatedTag.from(object);
           const obj = tag2.headers().object;
-          await walk3(obj);
+          await walk4(obj);
         } else if (type === "commit") {
           const commit2 = GitCommit.from(object);
           const tree = commit2.headers().tree;
-          await walk3(tree);
+          await walk4(tree);
         } else if (type === "tree") {
           const tree = GitTree.from(object);
           for (const entry of tree) {
@@ -49457,13 +49457,13 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
               visited.add(entry.oid);
             }
             if (entry.type === "tree") {
-              await walk3(entry.oid);
+              await walk4(entry.oid);
             }
           }
         }
       }
       for (const oid of oids) {
-        await walk3(oid);
+        await walk4(oid);
       }
       return visited;
     }
@@ -49520,7 +49520,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       return packstream;
     }
     async function _push({
-      fs: fs7,
+      fs: fs8,
       cache,
       http,
       onProgress,
@@ -49540,11 +49540,11 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       headers = {},
       signal
     }) {
-      const ref = _ref || await _currentBranch({ fs: fs7, gitdir });
+      const ref = _ref || await _currentBranch({ fs: fs8, gitdir });
       if (typeof ref === "undefined") {
         throw new MissingParameterError("ref");
       }
-      const config = await GitConfigManager.get({ fs: fs7, gitdir });
+      const config = await GitConfigManager.get({ fs: fs8, gitdir });
       remote = remote || await config.get(`branch.${ref}.pushRemote`) || await config.get("remote.pushDefault") || await config.get(`branch.${ref}.remote`) || "origin";
       const url = _url || await config.get(`remote.${remote}.pushurl`) || await config.get(`remote.${remote}.url`);
       if (typeof url === "undefined") {
@@ -49557,8 +49557,8 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       if (corsProxy === void 0) {
         corsProxy = await config.get("http.corsProxy");
       }
-      const fullRef = await GitRefManager.expand({ fs: fs7, gitdir, ref });
-      const oid = _delete ? "0000000000000000000000000000000000000000" : await GitRefManager.resolve({ fs: fs7, gitdir, ref: fullRef });
+      const fullRef = await GitRefManager.expand({ fs: fs8, gitdir, ref });
+      const oid = _delete ? "0000000000000000000000000000000000000000" : await GitRefManager.resolve({ fs: fs8, gitdir, ref: fullRef });
       const GitRemoteHTTP2 = GitRemoteManager.getRemoteHelperFor({ url });
       const httpRemote = await GitRemoteHTTP2.discover({
         http,
@@ -49609,7 +49609,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           let mergebase = [];
           try {
             mergebase = await _findMergeBase({
-              fs: fs7,
+              fs: fs8,
               cache,
               gitdir,
               oids: [oid, oldoid]
@@ -49619,23 +49619,23 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           }
           for (const oid2 of mergebase) finish3.push(oid2);
           if (thinPack) {
-            skipObjects = await listObjects({ fs: fs7, cache, gitdir, oids: mergebase });
+            skipObjects = await listObjects({ fs: fs8, cache, gitdir, oids: mergebase });
           }
         }
         if (!finish3.includes(oid)) {
           const commits = await listCommitsAndTags({
-            fs: fs7,
+            fs: fs8,
             cache,
             gitdir,
             start: [oid],
             finish: finish3
           });
-          objects = await listObjects({ fs: fs7, cache, gitdir, oids: commits });
+          objects = await listObjects({ fs: fs8, cache, gitdir, oids: commits });
         }
         if (thinPack) {
           try {
             const ref2 = await GitRefManager.resolve({
-              fs: fs7,
+              fs: fs8,
               gitdir,
               ref: `refs/remotes/${remote}/HEAD`,
               depth: 2
@@ -49646,7 +49646,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
               map: httpRemote.refs
             });
             const oids = [oid2];
-            for (const oid3 of await listObjects({ fs: fs7, cache, gitdir, oids })) {
+            for (const oid3 of await listObjects({ fs: fs8, cache, gitdir, oids })) {
               skipObjects.add(oid3);
             }
           } catch (e) {
@@ -49661,7 +49661,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             throw new PushRejectedError("tag-exists");
           }
           if (oid !== "0000000000000000000000000000000000000000" && oldoid !== "0000000000000000000000000000000000000000" && !await _isDescendent({
-            fs: fs7,
+            fs: fs8,
             cache,
             gitdir,
             oid,
@@ -49681,7 +49681,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         triplets: [{ oldoid, oid, fullRef: fullRemoteRef }]
       });
       const packstream2 = _delete ? [] : await _pack({
-        fs: fs7,
+        fs: fs8,
         cache,
         gitdir,
         oids: [...objects]
@@ -49714,9 +49714,9 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           ""
         )}`;
         if (_delete) {
-          await GitRefManager.deleteRef({ fs: fs7, gitdir, ref: ref2 });
+          await GitRefManager.deleteRef({ fs: fs8, gitdir, ref: ref2 });
         } else {
-          await GitRefManager.writeRef({ fs: fs7, gitdir, ref: ref2, value: oid });
+          await GitRefManager.writeRef({ fs: fs8, gitdir, ref: ref2, value: oid });
         }
       }
       if (result.ok && Object.values(result.refs).every((result2) => result2.ok)) {
@@ -49728,7 +49728,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
     }
     async function push2({
-      fs: fs7,
+      fs: fs8,
       http,
       onProgress,
       onMessage,
@@ -49737,7 +49737,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onAuthFailure,
       onPrePush,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       ref,
       remoteRef,
       remote = "origin",
@@ -49750,10 +49750,10 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       signal
     }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("http", http);
         assertParameter("gitdir", gitdir);
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         return await _push({
           fs: fsp,
@@ -49781,11 +49781,11 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function resolveBlob({ fs: fs7, cache, gitdir, oid }) {
-      const { type, object } = await _readObject({ fs: fs7, cache, gitdir, oid });
+    async function resolveBlob({ fs: fs8, cache, gitdir, oid }) {
+      const { type, object } = await _readObject({ fs: fs8, cache, gitdir, oid });
       if (type === "tag") {
         oid = GitAnnotatedTag.from(object).parse().object;
-        return resolveBlob({ fs: fs7, cache, gitdir, oid });
+        return resolveBlob({ fs: fs8, cache, gitdir, oid });
       }
       if (type !== "blob") {
         throw new ObjectTypeError(oid, type, "blob");
@@ -49793,17 +49793,17 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       return { oid, blob: new Uint8Array(object) };
     }
     async function _readBlob({
-      fs: fs7,
+      fs: fs8,
       cache,
       gitdir,
       oid,
       filepath = void 0
     }) {
       if (filepath !== void 0) {
-        oid = await resolveFilepath({ fs: fs7, cache, gitdir, oid, filepath });
+        oid = await resolveFilepath({ fs: fs8, cache, gitdir, oid, filepath });
       }
       const blob = await resolveBlob({
-        fs: fs7,
+        fs: fs8,
         cache,
         gitdir,
         oid
@@ -49811,18 +49811,18 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       return blob;
     }
     async function readBlob({
-      fs: fs7,
+      fs: fs8,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       oid,
       filepath,
       cache = {}
     }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
         assertParameter("oid", oid);
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         return await _readBlob({
           fs: fsp,
@@ -49837,17 +49837,17 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
     }
     async function readCommit({
-      fs: fs7,
+      fs: fs8,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       oid,
       cache = {}
     }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
         assertParameter("oid", oid);
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         return await _readCommit({
           fs: fsp,
@@ -49861,15 +49861,15 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
     }
     async function _readNote({
-      fs: fs7,
+      fs: fs8,
       cache,
       gitdir,
       ref = "refs/notes/commits",
       oid
     }) {
-      const parent = await GitRefManager.resolve({ gitdir, fs: fs7, ref });
+      const parent = await GitRefManager.resolve({ gitdir, fs: fs8, ref });
       const { blob } = await _readBlob({
-        fs: fs7,
+        fs: fs8,
         cache,
         gitdir,
         oid: parent,
@@ -49878,19 +49878,19 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       return blob;
     }
     async function readNote({
-      fs: fs7,
+      fs: fs8,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       ref = "refs/notes/commits",
       oid,
       cache = {}
     }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
         assertParameter("ref", ref);
         assertParameter("oid", oid);
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         return await _readNote({
           fs: fsp,
@@ -49907,7 +49907,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function readObject({
       fs: _fs,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       oid,
       format = "parsed",
       filepath = void 0,
@@ -49918,11 +49918,11 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         assertParameter("fs", _fs);
         assertParameter("gitdir", gitdir);
         assertParameter("oid", oid);
-        const fs7 = new FileSystem(_fs);
-        const updatedGitdir = await discoverGitdir({ fsp: fs7, dotgit: gitdir });
+        const fs8 = new FileSystem(_fs);
+        const updatedGitdir = await discoverGitdir({ fsp: fs8, dotgit: gitdir });
         if (filepath !== void 0) {
           oid = await resolveFilepath({
-            fs: fs7,
+            fs: fs8,
             cache,
             gitdir: updatedGitdir,
             oid,
@@ -49931,7 +49931,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         }
         const _format = format === "parsed" ? "content" : format;
         const result = await _readObject({
-          fs: fs7,
+          fs: fs8,
           cache,
           gitdir: updatedGitdir,
           oid,
@@ -49974,9 +49974,9 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function _readTag({ fs: fs7, cache, gitdir, oid }) {
+    async function _readTag({ fs: fs8, cache, gitdir, oid }) {
       const { type, object } = await _readObject({
-        fs: fs7,
+        fs: fs8,
         cache,
         gitdir,
         oid,
@@ -49994,17 +49994,17 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       return result;
     }
     async function readTag({
-      fs: fs7,
+      fs: fs8,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       oid,
       cache = {}
     }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
         assertParameter("oid", oid);
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         return await _readTag({
           fs: fsp,
@@ -50018,18 +50018,18 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
     }
     async function readTree({
-      fs: fs7,
+      fs: fs8,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       oid,
       filepath = void 0,
       cache = {}
     }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
         assertParameter("oid", oid);
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         return await _readTree({
           fs: fsp,
@@ -50046,7 +50046,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function remove({
       fs: _fs,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       filepath,
       cache = {}
     }) {
@@ -50071,7 +50071,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
     }
     async function _removeNote({
-      fs: fs7,
+      fs: fs8,
       cache,
       onSign,
       gitdir,
@@ -50083,14 +50083,14 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     }) {
       let parent;
       try {
-        parent = await GitRefManager.resolve({ gitdir, fs: fs7, ref });
+        parent = await GitRefManager.resolve({ gitdir, fs: fs8, ref });
       } catch (err) {
         if (!(err instanceof NotFoundError)) {
           throw err;
         }
       }
       const result = await _readTree({
-        fs: fs7,
+        fs: fs8,
         cache,
         gitdir,
         oid: parent || "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
@@ -50098,12 +50098,12 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       let tree = result.tree;
       tree = tree.filter((entry) => entry.path !== oid);
       const treeOid = await _writeTree({
-        fs: fs7,
+        fs: fs8,
         gitdir,
         tree
       });
       const commitOid = await _commit({
-        fs: fs7,
+        fs: fs8,
         cache,
         onSign,
         gitdir,
@@ -50122,7 +50122,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: _fs,
       onSign,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       ref = "refs/notes/commits",
       oid,
       author: _author,
@@ -50134,23 +50134,23 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         assertParameter("fs", _fs);
         assertParameter("gitdir", gitdir);
         assertParameter("oid", oid);
-        const fs7 = new FileSystem(_fs);
-        const updatedGitdir = await discoverGitdir({ fsp: fs7, dotgit: gitdir });
+        const fs8 = new FileSystem(_fs);
+        const updatedGitdir = await discoverGitdir({ fsp: fs8, dotgit: gitdir });
         const author = await normalizeAuthorObject({
-          fs: fs7,
+          fs: fs8,
           gitdir: updatedGitdir,
           author: _author
         });
         if (!author) throw new MissingNameError("author");
         const committer = await normalizeCommitterObject({
-          fs: fs7,
+          fs: fs8,
           gitdir: updatedGitdir,
           author,
           committer: _committer
         });
         if (!committer) throw new MissingNameError("committer");
         return await _removeNote({
-          fs: fs7,
+          fs: fs8,
           cache,
           onSign,
           gitdir: updatedGitdir,
@@ -50166,7 +50166,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
     }
     async function _renameBranch({
-      fs: fs7,
+      fs: fs8,
       gitdir,
       oldref,
       ref,
@@ -50180,27 +50180,27 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
       const fulloldref = `refs/heads/${oldref}`;
       const fullnewref = `refs/heads/${ref}`;
-      const newexist = await GitRefManager.exists({ fs: fs7, gitdir, ref: fullnewref });
+      const newexist = await GitRefManager.exists({ fs: fs8, gitdir, ref: fullnewref });
       if (newexist) {
         throw new AlreadyExistsError("branch", ref, false);
       }
       const value = await GitRefManager.resolve({
-        fs: fs7,
+        fs: fs8,
         gitdir,
         ref: fulloldref,
         depth: 1
       });
-      await GitRefManager.writeRef({ fs: fs7, gitdir, ref: fullnewref, value });
-      await GitRefManager.deleteRef({ fs: fs7, gitdir, ref: fulloldref });
+      await GitRefManager.writeRef({ fs: fs8, gitdir, ref: fullnewref, value });
+      await GitRefManager.deleteRef({ fs: fs8, gitdir, ref: fulloldref });
       const fullCurrentBranchRef = await _currentBranch({
-        fs: fs7,
+        fs: fs8,
         gitdir,
         fullname: true
       });
       const isCurrentBranch = fullCurrentBranchRef === fulloldref;
       if (checkout2 || isCurrentBranch) {
         await GitRefManager.writeSymbolicRef({
-          fs: fs7,
+          fs: fs8,
           gitdir,
           ref: "HEAD",
           value: fullnewref
@@ -50208,19 +50208,19 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
     }
     async function renameBranch({
-      fs: fs7,
+      fs: fs8,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       ref,
       oldref,
       checkout: checkout2 = false
     }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
         assertParameter("ref", ref);
         assertParameter("oldref", oldref);
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         return await _renameBranch({
           fs: fsp,
@@ -50240,7 +50240,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function resetIndex({
       fs: _fs,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       filepath,
       ref,
       cache = {}
@@ -50249,13 +50249,13 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         assertParameter("fs", _fs);
         assertParameter("gitdir", gitdir);
         assertParameter("filepath", filepath);
-        const fs7 = new FileSystem(_fs);
-        const updatedGitdir = await discoverGitdir({ fsp: fs7, dotgit: gitdir });
+        const fs8 = new FileSystem(_fs);
+        const updatedGitdir = await discoverGitdir({ fsp: fs8, dotgit: gitdir });
         let oid;
         let workdirOid;
         try {
           oid = await GitRefManager.resolve({
-            fs: fs7,
+            fs: fs8,
             gitdir: updatedGitdir,
             ref: ref || "HEAD"
           });
@@ -50265,7 +50265,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         if (oid) {
           try {
             oid = await resolveFilepath({
-              fs: fs7,
+              fs: fs8,
               cache,
               gitdir: updatedGitdir,
               oid,
@@ -50288,7 +50288,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           gid: 0,
           size: 0
         };
-        const object = dir && await fs7.read(join25(dir, filepath));
+        const object = dir && await fs8.read(join28(dir, filepath));
         if (object) {
           workdirOid = await hashObject$1({
             gitdir: updatedGitdir,
@@ -50296,11 +50296,11 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             object
           });
           if (oid === workdirOid) {
-            stats = await fs7.lstat(join25(dir, filepath));
+            stats = await fs8.lstat(join28(dir, filepath));
           }
         }
         await GitIndexManager.acquire(
-          { fs: fs7, gitdir: updatedGitdir, cache },
+          { fs: fs8, gitdir: updatedGitdir, cache },
           async function(index2) {
             index2.delete({ filepath });
             if (oid) {
@@ -50314,17 +50314,17 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
     }
     async function resolveRef({
-      fs: fs7,
+      fs: fs8,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       ref,
       depth
     }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
         assertParameter("ref", ref);
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         const oid = await GitRefManager.resolve({
           fs: fsp,
@@ -50341,7 +50341,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function setConfig({
       fs: _fs,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       path,
       value,
       append = false
@@ -50350,24 +50350,24 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         assertParameter("fs", _fs);
         assertParameter("gitdir", gitdir);
         assertParameter("path", path);
-        const fs7 = new FileSystem(_fs);
-        const updatedGitdir = await discoverGitdir({ fsp: fs7, dotgit: gitdir });
-        const config = await GitConfigManager.get({ fs: fs7, gitdir: updatedGitdir });
+        const fs8 = new FileSystem(_fs);
+        const updatedGitdir = await discoverGitdir({ fsp: fs8, dotgit: gitdir });
+        const config = await GitConfigManager.get({ fs: fs8, gitdir: updatedGitdir });
         if (append) {
           await config.append(path, value);
         } else {
           await config.set(path, value);
         }
-        await GitConfigManager.save({ fs: fs7, gitdir: updatedGitdir, config });
+        await GitConfigManager.save({ fs: fs8, gitdir: updatedGitdir, config });
       } catch (err) {
         err.caller = "git.setConfig";
         throw err;
       }
     }
-    async function _writeCommit({ fs: fs7, gitdir, commit: commit2 }) {
+    async function _writeCommit({ fs: fs8, gitdir, commit: commit2 }) {
       const object = GitCommit.from(commit2).toObject();
       const oid = await _writeObject({
-        fs: fs7,
+        fs: fs8,
         gitdir,
         type: "commit",
         object,
@@ -50409,9 +50409,9 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @param {string} args.dir - The working directory.
        * @param {string}[args.gitdir=join(dir, '.git')] - [required] The [git directory](dir-vs-gitdir.md) path
        */
-      constructor({ fs: fs7, dir, gitdir = join25(dir, ".git") }) {
+      constructor({ fs: fs8, dir, gitdir = join28(dir, ".git") }) {
         Object.assign(this, {
-          fs: fs7,
+          fs: fs8,
           dir,
           gitdir,
           _author: null
@@ -50439,7 +50439,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @returns {string} - The file path for the stash reference.
        */
       get refStashPath() {
-        return join25(this.gitdir, _GitStashManager.refStash);
+        return join28(this.gitdir, _GitStashManager.refStash);
       }
       /**
        * Gets the file path for the stash reflogs.
@@ -50447,7 +50447,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @returns {string} - The file path for the stash reflogs.
        */
       get refLogsStashPath() {
-        return join25(this.gitdir, _GitStashManager.refLogsStash);
+        return join28(this.gitdir, _GitStashManager.refLogsStash);
       }
       /**
        * Retrieves the author information for the stash.
@@ -50580,26 +50580,26 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         return GitRefStash.getStashReflogEntry(reflogString, parsed);
       }
     };
-    async function _createStashCommit({ fs: fs7, dir, gitdir, message = "" }) {
-      const stashMgr = new GitStashManager({ fs: fs7, dir, gitdir });
+    async function _createStashCommit({ fs: fs8, dir, gitdir, message = "" }) {
+      const stashMgr = new GitStashManager({ fs: fs8, dir, gitdir });
       await stashMgr.getAuthor();
       const branch2 = await _currentBranch({
-        fs: fs7,
+        fs: fs8,
         gitdir,
         fullname: false
       });
       const headCommit = await GitRefManager.resolve({
-        fs: fs7,
+        fs: fs8,
         gitdir,
         ref: "HEAD"
       });
-      const headCommitObj = await readCommit({ fs: fs7, dir, gitdir, oid: headCommit });
+      const headCommitObj = await readCommit({ fs: fs8, dir, gitdir, oid: headCommit });
       const headMsg = headCommitObj.commit.message;
       const stashCommitParents = [headCommit];
       let stashCommitTree = null;
       let workDirCompareBase = TREE({ ref: "HEAD" });
       const indexTree = await writeTreeChanges({
-        fs: fs7,
+        fs: fs8,
         dir,
         gitdir,
         treePair: [TREE({ ref: "HEAD" }), "stage"]
@@ -50615,7 +50615,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         workDirCompareBase = STAGE();
       }
       const workingTree = await writeTreeChanges({
-        fs: fs7,
+        fs: fs8,
         dir,
         gitdir,
         treePair: [workDirCompareBase, "workdir"]
@@ -50640,9 +50640,9 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       });
       return { stashCommit, stashMsg, branch: branch2, stashMgr };
     }
-    async function _stashPush({ fs: fs7, dir, gitdir, message = "" }) {
+    async function _stashPush({ fs: fs8, dir, gitdir, message = "" }) {
       const { stashCommit, stashMsg, branch: branch2, stashMgr } = await _createStashCommit({
-        fs: fs7,
+        fs: fs8,
         dir,
         gitdir,
         message
@@ -50653,7 +50653,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         message: stashMsg
       });
       await checkout({
-        fs: fs7,
+        fs: fs8,
         dir,
         gitdir,
         ref: branch2,
@@ -50663,17 +50663,17 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       });
       return stashCommit;
     }
-    async function _stashCreate({ fs: fs7, dir, gitdir, message = "" }) {
+    async function _stashCreate({ fs: fs8, dir, gitdir, message = "" }) {
       const { stashCommit } = await _createStashCommit({
-        fs: fs7,
+        fs: fs8,
         dir,
         gitdir,
         message
       });
       return stashCommit;
     }
-    async function _stashApply({ fs: fs7, dir, gitdir, refIdx = 0 }) {
-      const stashMgr = new GitStashManager({ fs: fs7, dir, gitdir });
+    async function _stashApply({ fs: fs8, dir, gitdir, refIdx = 0 }) {
+      const stashMgr = new GitStashManager({ fs: fs8, dir, gitdir });
       const stashCommit = await stashMgr.readStashCommit(refIdx);
       const { parent: stashParents = null } = stashCommit.commit ? stashCommit.commit : {};
       if (!stashParents || !Array.isArray(stashParents)) {
@@ -50681,14 +50681,14 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
       for (let i = 0; i < stashParents.length - 1; i++) {
         const applyingCommit = await _readCommit({
-          fs: fs7,
+          fs: fs8,
           cache: {},
           gitdir,
           oid: stashParents[i + 1]
         });
         const wasStaged = applyingCommit.commit.message.startsWith("stash-Index");
         await applyTreeChanges({
-          fs: fs7,
+          fs: fs8,
           dir,
           gitdir,
           stashCommit: stashParents[i + 1],
@@ -50697,16 +50697,16 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         });
       }
     }
-    async function _stashDrop({ fs: fs7, dir, gitdir, refIdx = 0 }) {
-      const stashMgr = new GitStashManager({ fs: fs7, dir, gitdir });
+    async function _stashDrop({ fs: fs8, dir, gitdir, refIdx = 0 }) {
+      const stashMgr = new GitStashManager({ fs: fs8, dir, gitdir });
       const stashCommit = await stashMgr.readStashCommit(refIdx);
       if (!stashCommit.commit) {
         return;
       }
       const stashRefPath = stashMgr.refStashPath;
       await acquireLock2(stashRefPath, async () => {
-        if (await fs7.exists(stashRefPath)) {
-          await fs7.rm(stashRefPath);
+        if (await fs8.exists(stashRefPath)) {
+          await fs8.rm(stashRefPath);
         }
       });
       const reflogEntries = await stashMgr.readStashReflogs({ parsed: false });
@@ -50717,7 +50717,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       const stashReflogPath = stashMgr.refLogsStashPath;
       await acquireLock2(stashReflogPath, async () => {
         if (reflogEntries.length) {
-          await fs7.write(
+          await fs8.write(
             stashReflogPath,
             reflogEntries.reverse().join("\n") + "\n",
             "utf8"
@@ -50725,40 +50725,40 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           const lastStashCommit = reflogEntries[reflogEntries.length - 1].split(" ")[1];
           await stashMgr.writeStashRef(lastStashCommit);
         } else {
-          await fs7.rm(stashReflogPath);
+          await fs8.rm(stashReflogPath);
         }
       });
     }
-    async function _stashList({ fs: fs7, dir, gitdir }) {
-      const stashMgr = new GitStashManager({ fs: fs7, dir, gitdir });
+    async function _stashList({ fs: fs8, dir, gitdir }) {
+      const stashMgr = new GitStashManager({ fs: fs8, dir, gitdir });
       return stashMgr.readStashReflogs({ parsed: true });
     }
-    async function _stashClear({ fs: fs7, dir, gitdir }) {
-      const stashMgr = new GitStashManager({ fs: fs7, dir, gitdir });
+    async function _stashClear({ fs: fs8, dir, gitdir }) {
+      const stashMgr = new GitStashManager({ fs: fs8, dir, gitdir });
       const stashRefPath = [stashMgr.refStashPath, stashMgr.refLogsStashPath];
       await acquireLock2(stashRefPath, async () => {
         await Promise.all(
           stashRefPath.map(async (path) => {
-            if (await fs7.exists(path)) {
-              return fs7.rm(path);
+            if (await fs8.exists(path)) {
+              return fs8.rm(path);
             }
           })
         );
       });
     }
-    async function _stashPop({ fs: fs7, dir, gitdir, refIdx = 0 }) {
-      await _stashApply({ fs: fs7, dir, gitdir, refIdx });
-      await _stashDrop({ fs: fs7, dir, gitdir, refIdx });
+    async function _stashPop({ fs: fs8, dir, gitdir, refIdx = 0 }) {
+      await _stashApply({ fs: fs8, dir, gitdir, refIdx });
+      await _stashDrop({ fs: fs8, dir, gitdir, refIdx });
     }
     async function stash({
-      fs: fs7,
+      fs: fs8,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       op = "push",
       message = "",
       refIdx = 0
     }) {
-      assertParameter("fs", fs7);
+      assertParameter("fs", fs8);
       assertParameter("dir", dir);
       assertParameter("gitdir", gitdir);
       assertParameter("op", op);
@@ -50773,10 +50773,10 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       };
       const opsNeedRefIdx = ["apply", "drop", "pop"];
       try {
-        const _fs = new FileSystem(fs7);
+        const _fs = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp: _fs, dotgit: gitdir });
         const folders = ["refs", "logs", "logs/refs"];
-        folders.map((f) => join25(updatedGitdir, f)).forEach(async (folder) => {
+        folders.map((f) => join28(updatedGitdir, f)).forEach(async (folder) => {
           if (!await _fs.exists(folder)) {
             await _fs.mkdir(folder);
           }
@@ -50806,7 +50806,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function status({
       fs: _fs,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       filepath,
       cache = {},
       refresh = true
@@ -50815,18 +50815,18 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         assertParameter("fs", _fs);
         assertParameter("gitdir", gitdir);
         assertParameter("filepath", filepath);
-        const fs7 = new FileSystem(_fs);
-        const updatedGitdir = await discoverGitdir({ fsp: fs7, dotgit: gitdir });
-        const headTree = await getHeadTree({ fs: fs7, cache, gitdir: updatedGitdir });
+        const fs8 = new FileSystem(_fs);
+        const updatedGitdir = await discoverGitdir({ fsp: fs8, dotgit: gitdir });
+        const headTree = await getHeadTree({ fs: fs8, cache, gitdir: updatedGitdir });
         const treeOid = await getOidAtPath({
-          fs: fs7,
+          fs: fs8,
           cache,
           gitdir: updatedGitdir,
           tree: headTree,
           path: filepath
         });
         const indexEntry = await GitIndexManager.acquire(
-          { fs: fs7, gitdir: updatedGitdir, cache },
+          { fs: fs8, gitdir: updatedGitdir, cache },
           async function(index2) {
             for (const entry of index2) {
               if (entry.path === filepath) return entry;
@@ -50836,7 +50836,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         );
         if (treeOid === null && indexEntry === null) {
           const ignored = await GitIgnoreManager.isIgnored({
-            fs: fs7,
+            fs: fs8,
             gitdir: updatedGitdir,
             dir,
             filepath
@@ -50845,17 +50845,17 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             return "ignored";
           }
         }
-        const stats = await fs7.lstat(join25(dir, filepath));
+        const stats = await fs8.lstat(join28(dir, filepath));
         const H = treeOid !== null;
         const I = indexEntry !== null;
-        const W = stats !== null && (H || I || await hasExactCasePath({ fs: fs7, dir, filepath }));
+        const W = stats !== null && (H || I || await hasExactCasePath({ fs: fs8, dir, filepath }));
         const getWorkdirOid = async () => {
           if (I && !compareStats(indexEntry, stats)) {
             return indexEntry.oid;
           } else {
-            const config = await GitConfigManager.get({ fs: fs7, gitdir: updatedGitdir });
+            const config = await GitConfigManager.get({ fs: fs8, gitdir: updatedGitdir });
             const autocrlf = await config.get("core.autocrlf");
-            const object = await fs7.read(join25(dir, filepath), { autocrlf });
+            const object = await fs8.read(join28(dir, filepath), { autocrlf });
             const workdirOid = await hashObject$1({
               gitdir: updatedGitdir,
               type: "blob",
@@ -50864,7 +50864,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             if (refresh && I && !indexEntry.flags.intentToAdd && indexEntry.oid === workdirOid) {
               if (stats.size !== -1) {
                 await GitIndexManager.acquire(
-                  { fs: fs7, gitdir: updatedGitdir, cache },
+                  { fs: fs8, gitdir: updatedGitdir, cache },
                   async function(index2) {
                     index2.insert({ filepath, stats, oid: workdirOid });
                   }
@@ -50902,13 +50902,13 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function hasExactCasePath({ fs: fs7, dir, filepath }) {
+    async function hasExactCasePath({ fs: fs8, dir, filepath }) {
       const segments = filepath.replace(/\\/g, "/").split("/").filter((segment) => segment !== "" && segment !== ".");
       let parent = dir;
       for (const segment of segments) {
         let entries;
         try {
-          entries = await fs7._readdir(parent);
+          entries = await fs8._readdir(parent);
         } catch (err) {
           if (err.code === "ENOENT" || err.code === "ENOTDIR") return false;
           throw err;
@@ -50916,27 +50916,27 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         if (!entries.some((entry) => entry.normalize() === segment.normalize())) {
           return false;
         }
-        parent = join25(parent, segment);
+        parent = join28(parent, segment);
       }
       return true;
     }
-    async function getOidAtPath({ fs: fs7, cache, gitdir: updatedGitdir, tree, path }) {
+    async function getOidAtPath({ fs: fs8, cache, gitdir: updatedGitdir, tree, path }) {
       if (typeof path === "string") path = path.split("/");
-      const dirname7 = path.shift();
+      const dirname8 = path.shift();
       for (const entry of tree) {
-        if (entry.path === dirname7) {
+        if (entry.path === dirname8) {
           if (path.length === 0) {
             return entry.oid;
           }
           const { type, object } = await _readObject({
-            fs: fs7,
+            fs: fs8,
             cache,
             gitdir: updatedGitdir,
             oid: entry.oid
           });
           if (type === "tree") {
             const tree2 = GitTree.from(object);
-            return getOidAtPath({ fs: fs7, cache, gitdir: updatedGitdir, tree: tree2, path });
+            return getOidAtPath({ fs: fs8, cache, gitdir: updatedGitdir, tree: tree2, path });
           }
           if (type === "blob") {
             throw new ObjectTypeError(entry.oid, type, "blob", path.join("/"));
@@ -50945,11 +50945,11 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
       return null;
     }
-    async function getHeadTree({ fs: fs7, cache, gitdir: updatedGitdir }) {
+    async function getHeadTree({ fs: fs8, cache, gitdir: updatedGitdir }) {
       let oid;
       try {
         oid = await GitRefManager.resolve({
-          fs: fs7,
+          fs: fs8,
           gitdir: updatedGitdir,
           ref: "HEAD"
         });
@@ -50959,13 +50959,13 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         }
         throw e;
       }
-      const { tree } = await _readTree({ fs: fs7, cache, gitdir: updatedGitdir, oid });
+      const { tree } = await _readTree({ fs: fs8, cache, gitdir: updatedGitdir, oid });
       return tree;
     }
     async function statusMatrix({
       fs: _fs,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       ref = "HEAD",
       filepaths = ["."],
       filter,
@@ -50977,10 +50977,10 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         assertParameter("fs", _fs);
         assertParameter("gitdir", gitdir);
         assertParameter("ref", ref);
-        const fs7 = new FileSystem(_fs);
-        const updatedGitdir = await discoverGitdir({ fsp: fs7, dotgit: gitdir });
+        const fs8 = new FileSystem(_fs);
+        const updatedGitdir = await discoverGitdir({ fsp: fs8, dotgit: gitdir });
         return await _walk({
-          fs: fs7,
+          fs: fs8,
           cache,
           dir,
           gitdir: updatedGitdir,
@@ -50989,7 +50989,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             if (!head && !stage && workdir) {
               if (!shouldIgnore) {
                 const isIgnored2 = await GitIgnoreManager.isIgnored({
-                  fs: fs7,
+                  fs: fs8,
                   dir,
                   filepath
                 });
@@ -51038,7 +51038,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function tag({
       fs: _fs,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       ref,
       object,
       force = false
@@ -51047,21 +51047,21 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         assertParameter("fs", _fs);
         assertParameter("gitdir", gitdir);
         assertParameter("ref", ref);
-        const fs7 = new FileSystem(_fs);
+        const fs8 = new FileSystem(_fs);
         if (ref === void 0) {
           throw new MissingParameterError("ref");
         }
         ref = ref.startsWith("refs/tags/") ? ref : `refs/tags/${ref}`;
-        const updatedGitdir = await discoverGitdir({ fsp: fs7, dotgit: gitdir });
+        const updatedGitdir = await discoverGitdir({ fsp: fs8, dotgit: gitdir });
         const value = await GitRefManager.resolve({
-          fs: fs7,
+          fs: fs8,
           gitdir: updatedGitdir,
           ref: object || "HEAD"
         });
-        if (!force && await GitRefManager.exists({ fs: fs7, gitdir: updatedGitdir, ref })) {
+        if (!force && await GitRefManager.exists({ fs: fs8, gitdir: updatedGitdir, ref })) {
           throw new AlreadyExistsError("tag", ref);
         }
-        await GitRefManager.writeRef({ fs: fs7, gitdir: updatedGitdir, ref, value });
+        await GitRefManager.writeRef({ fs: fs8, gitdir: updatedGitdir, ref, value });
       } catch (err) {
         err.caller = "git.tag";
         throw err;
@@ -51070,7 +51070,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function updateIndex$1({
       fs: _fs,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       cache = {},
       filepath,
       oid,
@@ -51083,14 +51083,14 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         assertParameter("fs", _fs);
         assertParameter("gitdir", gitdir);
         assertParameter("filepath", filepath);
-        const fs7 = new FileSystem(_fs);
-        const updatedGitdir = await discoverGitdir({ fsp: fs7, dotgit: gitdir });
+        const fs8 = new FileSystem(_fs);
+        const updatedGitdir = await discoverGitdir({ fsp: fs8, dotgit: gitdir });
         if (remove2) {
           return await GitIndexManager.acquire(
-            { fs: fs7, gitdir: updatedGitdir, cache },
+            { fs: fs8, gitdir: updatedGitdir, cache },
             async function(index2) {
               if (!force) {
-                const fileStats2 = await fs7.lstat(join25(dir, filepath));
+                const fileStats2 = await fs8.lstat(join28(dir, filepath));
                 if (fileStats2) {
                   if (fileStats2.isDirectory()) {
                     throw new InvalidFilepathError("directory");
@@ -51108,7 +51108,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         }
         let fileStats;
         if (!oid) {
-          fileStats = await fs7.lstat(join25(dir, filepath));
+          fileStats = await fs8.lstat(join28(dir, filepath));
           if (!fileStats) {
             throw new NotFoundError(
               `file at "${filepath}" on disk and "remove" not set`
@@ -51119,7 +51119,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           }
         }
         return await GitIndexManager.acquire(
-          { fs: fs7, gitdir: updatedGitdir, cache },
+          { fs: fs8, gitdir: updatedGitdir, cache },
           async function(index2) {
             if (!add2 && !index2.has({ filepath })) {
               throw new NotFoundError(
@@ -51129,9 +51129,9 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             let stats;
             if (!oid) {
               stats = fileStats;
-              const object = stats.isSymbolicLink() ? await fs7.readlink(join25(dir, filepath)) : await fs7.read(join25(dir, filepath));
+              const object = stats.isSymbolicLink() ? await fs8.readlink(join28(dir, filepath)) : await fs8.read(join28(dir, filepath));
               oid = await _writeObject({
-                fs: fs7,
+                fs: fs8,
                 gitdir: updatedGitdir,
                 type: "blob",
                 format: "content",
@@ -51170,10 +51170,10 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function walk2({
-      fs: fs7,
+    async function walk3({
+      fs: fs8,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       trees,
       map,
       reduce,
@@ -51181,10 +51181,10 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       cache = {}
     }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
         assertParameter("trees", trees);
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         return await _walk({
           fs: fsp,
@@ -51201,12 +51201,12 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function writeBlob({ fs: fs7, dir, gitdir = join25(dir, ".git"), blob }) {
+    async function writeBlob({ fs: fs8, dir, gitdir = join28(dir, ".git"), blob }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
         assertParameter("blob", blob);
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         return await _writeObject({
           fs: fsp,
@@ -51221,16 +51221,16 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
     }
     async function writeCommit2({
-      fs: fs7,
+      fs: fs8,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       commit: commit2
     }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
         assertParameter("commit", commit2);
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         return await _writeCommit({
           fs: fsp,
@@ -51245,7 +51245,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function writeObject({
       fs: _fs,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       type,
       object,
       format = "parsed",
@@ -51253,8 +51253,8 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       encoding = void 0
     }) {
       try {
-        const fs7 = new FileSystem(_fs);
-        const updatedGitdir = await discoverGitdir({ fsp: fs7, dotgit: gitdir });
+        const fs8 = new FileSystem(_fs);
+        const updatedGitdir = await discoverGitdir({ fsp: fs8, dotgit: gitdir });
         if (format === "parsed") {
           switch (type) {
             case "commit":
@@ -51275,7 +51275,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           format = "content";
         }
         oid = await _writeObject({
-          fs: fs7,
+          fs: fs8,
           gitdir: updatedGitdir,
           type,
           object,
@@ -51291,7 +51291,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function writeRef({
       fs: _fs,
       dir,
-      gitdir = join25(dir, ".git"),
+      gitdir = join28(dir, ".git"),
       ref,
       value,
       force = false,
@@ -51302,29 +51302,29 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         assertParameter("gitdir", gitdir);
         assertParameter("ref", ref);
         assertParameter("value", value);
-        const fs7 = new FileSystem(_fs);
+        const fs8 = new FileSystem(_fs);
         if (!isValidRef(ref, true)) {
           throw new InvalidRefNameError(ref, cleanGitRef.clean(ref));
         }
-        const updatedGitdir = await discoverGitdir({ fsp: fs7, dotgit: gitdir });
-        if (!force && await GitRefManager.exists({ fs: fs7, gitdir: updatedGitdir, ref })) {
+        const updatedGitdir = await discoverGitdir({ fsp: fs8, dotgit: gitdir });
+        if (!force && await GitRefManager.exists({ fs: fs8, gitdir: updatedGitdir, ref })) {
           throw new AlreadyExistsError("ref", ref);
         }
         if (symbolic) {
           await GitRefManager.writeSymbolicRef({
-            fs: fs7,
+            fs: fs8,
             gitdir: updatedGitdir,
             ref,
             value
           });
         } else {
           value = await GitRefManager.resolve({
-            fs: fs7,
+            fs: fs8,
             gitdir: updatedGitdir,
             ref: value
           });
           await GitRefManager.writeRef({
-            fs: fs7,
+            fs: fs8,
             gitdir: updatedGitdir,
             ref,
             value
@@ -51335,10 +51335,10 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function _writeTag({ fs: fs7, gitdir, tag: tag2 }) {
+    async function _writeTag({ fs: fs8, gitdir, tag: tag2 }) {
       const object = GitAnnotatedTag.from(tag2).toObject();
       const oid = await _writeObject({
-        fs: fs7,
+        fs: fs8,
         gitdir,
         type: "tag",
         object,
@@ -51346,12 +51346,12 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       });
       return oid;
     }
-    async function writeTag({ fs: fs7, dir, gitdir = join25(dir, ".git"), tag: tag2 }) {
+    async function writeTag({ fs: fs8, dir, gitdir = join28(dir, ".git"), tag: tag2 }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
         assertParameter("tag", tag2);
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         return await _writeTag({
           fs: fsp,
@@ -51363,12 +51363,12 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function writeTree({ fs: fs7, dir, gitdir = join25(dir, ".git"), tree }) {
+    async function writeTree({ fs: fs8, dir, gitdir = join28(dir, ".git"), tree }) {
       try {
-        assertParameter("fs", fs7);
+        assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
         assertParameter("tree", tree);
-        const fsp = new FileSystem(fs7);
+        const fsp = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp, dotgit: gitdir });
         return await _writeTree({
           fs: fsp,
@@ -51444,7 +51444,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       statusMatrix,
       tag,
       version,
-      walk: walk2,
+      walk: walk3,
       writeBlob,
       writeCommit: writeCommit2,
       writeObject,
@@ -51518,7 +51518,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     exports.tag = tag;
     exports.updateIndex = updateIndex$1;
     exports.version = version;
-    exports.walk = walk2;
+    exports.walk = walk3;
     exports.writeBlob = writeBlob;
     exports.writeCommit = writeCommit2;
     exports.writeObject = writeObject;
@@ -52529,16 +52529,16 @@ var require_parse2 = __commonJS({
         const analysis = analyzeRepeatedExtglob(body, opts);
         if ((token.type === "plus" || token.type === "star") && analysis.risky) {
           const safeOutput = analysis.safeOutput ? (token.output ? "" : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput) : void 0;
-          const open6 = tokens[token.tokensIndex];
-          open6.type = "text";
-          open6.value = literal;
-          open6.output = safeOutput || utils.escapeRegex(literal);
+          const open7 = tokens[token.tokensIndex];
+          open7.type = "text";
+          open7.value = literal;
+          open7.output = safeOutput || utils.escapeRegex(literal);
           for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
             tokens[i].value = "";
             tokens[i].output = "";
             delete tokens[i].suffix;
           }
-          state.output = token.output + open6.output;
+          state.output = token.output + open7.output;
           state.backtrack = true;
           push2({ type: "paren", extglob: true, value, output: "" });
           decrement("parens");
@@ -52758,15 +52758,15 @@ var require_parse2 = __commonJS({
         }
         if (value === "{" && opts.nobrace !== true) {
           increment("braces");
-          const open6 = {
+          const open7 = {
             type: "brace",
             value,
             output: "(",
             outputIndex: state.output.length,
             tokensIndex: state.tokens.length
           };
-          braces.push(open6);
-          push2(open6);
+          braces.push(open7);
+          push2(open7);
           continue;
         }
         if (value === "}") {
@@ -53155,10 +53155,10 @@ var require_picomatch = __commonJS({
     var parse3 = require_parse2();
     var utils = require_utils3();
     var constants3 = require_constants7();
-    var isObject = (val) => val && typeof val === "object" && !Array.isArray(val);
-    var picomatch3 = (glob, options, returnState = false) => {
+    var isObject2 = (val) => val && typeof val === "object" && !Array.isArray(val);
+    var picomatch4 = (glob, options, returnState = false) => {
       if (Array.isArray(glob)) {
-        const fns = glob.map((input2) => picomatch3(input2, options, returnState));
+        const fns = glob.map((input2) => picomatch4(input2, options, returnState));
         const arrayMatcher = (str) => {
           for (const isMatch of fns) {
             const state2 = isMatch(str);
@@ -53168,22 +53168,22 @@ var require_picomatch = __commonJS({
         };
         return arrayMatcher;
       }
-      const isState = isObject(glob) && glob.tokens && glob.input;
+      const isState = isObject2(glob) && glob.tokens && glob.input;
       if (glob === "" || typeof glob !== "string" && !isState) {
         throw new TypeError("Expected pattern to be a non-empty string");
       }
       const opts = options || {};
       const posix5 = opts.windows;
-      const regex = isState ? picomatch3.compileRe(glob, options) : picomatch3.makeRe(glob, options, false, true);
+      const regex = isState ? picomatch4.compileRe(glob, options) : picomatch4.makeRe(glob, options, false, true);
       const state = regex.state;
       delete regex.state;
       let isIgnored = () => false;
       if (opts.ignore) {
         const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
-        isIgnored = picomatch3(opts.ignore, ignoreOpts, returnState);
+        isIgnored = picomatch4(opts.ignore, ignoreOpts, returnState);
       }
       const matcher = (input2, returnObject = false) => {
-        const { isMatch, match, output } = picomatch3.test(input2, regex, options, { glob, posix: posix5 });
+        const { isMatch, match, output } = picomatch4.test(input2, regex, options, { glob, posix: posix5 });
         const result = { glob, state, regex, posix: posix5, input: input2, output, match, isMatch };
         if (typeof opts.onResult === "function") {
           opts.onResult(result);
@@ -53209,7 +53209,7 @@ var require_picomatch = __commonJS({
       }
       return matcher;
     };
-    picomatch3.test = (input2, regex, options, { glob, posix: posix5 } = {}) => {
+    picomatch4.test = (input2, regex, options, { glob, posix: posix5 } = {}) => {
       if (typeof input2 !== "string") {
         throw new TypeError("Expected input to be a string");
       }
@@ -53226,24 +53226,24 @@ var require_picomatch = __commonJS({
       }
       if (match === false || opts.capture === true) {
         if (opts.matchBase === true || opts.basename === true) {
-          match = picomatch3.matchBase(input2, regex, options, posix5);
+          match = picomatch4.matchBase(input2, regex, options, posix5);
         } else {
           match = regex.exec(output);
         }
       }
       return { isMatch: Boolean(match), match, output };
     };
-    picomatch3.matchBase = (input2, glob, options, posix5 = options && options.windows) => {
-      const regex = glob instanceof RegExp ? glob : picomatch3.makeRe(glob, options);
+    picomatch4.matchBase = (input2, glob, options, posix5 = options && options.windows) => {
+      const regex = glob instanceof RegExp ? glob : picomatch4.makeRe(glob, options);
       return regex.test(utils.basename(input2, { windows: posix5 }));
     };
-    picomatch3.isMatch = (str, patterns, options) => picomatch3(patterns, options)(str);
-    picomatch3.parse = (pattern, options) => {
-      if (Array.isArray(pattern)) return pattern.map((p) => picomatch3.parse(p, options));
+    picomatch4.isMatch = (str, patterns, options) => picomatch4(patterns, options)(str);
+    picomatch4.parse = (pattern, options) => {
+      if (Array.isArray(pattern)) return pattern.map((p) => picomatch4.parse(p, options));
       return parse3(pattern, { ...options, fastpaths: false });
     };
-    picomatch3.scan = (input2, options) => scan(input2, options);
-    picomatch3.compileRe = (state, options, returnOutput = false, returnState = false) => {
+    picomatch4.scan = (input2, options) => scan(input2, options);
+    picomatch4.compileRe = (state, options, returnOutput = false, returnState = false) => {
       if (returnOutput === true) {
         return state.output;
       }
@@ -53254,13 +53254,13 @@ var require_picomatch = __commonJS({
       if (state && state.negated === true) {
         source = `^(?!${source}).*$`;
       }
-      const regex = picomatch3.toRegex(source, options);
+      const regex = picomatch4.toRegex(source, options);
       if (returnState === true) {
         regex.state = state;
       }
       return regex;
     };
-    picomatch3.makeRe = (input2, options = {}, returnOutput = false, returnState = false) => {
+    picomatch4.makeRe = (input2, options = {}, returnOutput = false, returnState = false) => {
       if (!input2 || typeof input2 !== "string") {
         throw new TypeError("Expected a non-empty string");
       }
@@ -53271,9 +53271,9 @@ var require_picomatch = __commonJS({
       if (!parsed.output) {
         parsed = parse3(input2, options);
       }
-      return picomatch3.compileRe(parsed, options, returnOutput, returnState);
+      return picomatch4.compileRe(parsed, options, returnOutput, returnState);
     };
-    picomatch3.toRegex = (source, options) => {
+    picomatch4.toRegex = (source, options) => {
       try {
         const opts = options || {};
         return new RegExp(source, opts.flags || (opts.nocase ? "i" : ""));
@@ -53282,8 +53282,8 @@ var require_picomatch = __commonJS({
         return /$^/;
       }
     };
-    picomatch3.constants = constants3;
-    module.exports = picomatch3;
+    picomatch4.constants = constants3;
+    module.exports = picomatch4;
   }
 });
 
@@ -53293,14 +53293,14 @@ var require_picomatch2 = __commonJS({
     "use strict";
     var pico = require_picomatch();
     var utils = require_utils3();
-    function picomatch3(glob, options, returnState = false) {
+    function picomatch4(glob, options, returnState = false) {
       if (options && (options.windows === null || options.windows === void 0)) {
         options = { ...options, windows: utils.isWindows() };
       }
       return pico(glob, options, returnState);
     }
-    Object.assign(picomatch3, pico);
-    module.exports = picomatch3;
+    Object.assign(picomatch4, pico);
+    module.exports = picomatch4;
   }
 });
 
@@ -53428,11 +53428,11 @@ var require_lib3 = __commonJS({
     })();
     var __awaiter3 = exports && exports.__awaiter || function(thisArg, _arguments, P, generator) {
       function adopt(value) {
-        return value instanceof P ? value : new P(function(resolve5) {
-          resolve5(value);
+        return value instanceof P ? value : new P(function(resolve7) {
+          resolve7(value);
         });
       }
-      return new (P || (P = Promise))(function(resolve5, reject) {
+      return new (P || (P = Promise))(function(resolve7, reject) {
         function fulfilled(value) {
           try {
             step(generator.next(value));
@@ -53448,7 +53448,7 @@ var require_lib3 = __commonJS({
           }
         }
         function step(result) {
-          result.done ? resolve5(result.value) : adopt(result.value).then(fulfilled, rejected);
+          result.done ? resolve7(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
@@ -53535,26 +53535,26 @@ var require_lib3 = __commonJS({
       }
       readBody() {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve5) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve7) => __awaiter3(this, void 0, void 0, function* () {
             let output = Buffer.alloc(0);
             this.message.on("data", (chunk) => {
               output = Buffer.concat([output, chunk]);
             });
             this.message.on("end", () => {
-              resolve5(output.toString());
+              resolve7(output.toString());
             });
           }));
         });
       }
       readBodyBuffer() {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve5) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve7) => __awaiter3(this, void 0, void 0, function* () {
             const chunks = [];
             this.message.on("data", (chunk) => {
               chunks.push(chunk);
             });
             this.message.on("end", () => {
-              resolve5(Buffer.concat(chunks));
+              resolve7(Buffer.concat(chunks));
             });
           }));
         });
@@ -53762,14 +53762,14 @@ var require_lib3 = __commonJS({
        */
       requestRaw(info2, data) {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve5, reject) => {
+          return new Promise((resolve7, reject) => {
             function callbackForResult(err, res) {
               if (err) {
                 reject(err);
               } else if (!res) {
                 reject(new Error("Unknown error"));
               } else {
-                resolve5(res);
+                resolve7(res);
               }
             }
             this.requestRawWithCallback(info2, data, callbackForResult);
@@ -54013,12 +54013,12 @@ var require_lib3 = __commonJS({
         return __awaiter3(this, void 0, void 0, function* () {
           retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
           const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-          return new Promise((resolve5) => setTimeout(() => resolve5(), ms));
+          return new Promise((resolve7) => setTimeout(() => resolve7(), ms));
         });
       }
       _processResponse(res, options) {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve5, reject) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve7, reject) => __awaiter3(this, void 0, void 0, function* () {
             const statusCode = res.message.statusCode || 0;
             const response = {
               statusCode,
@@ -54026,7 +54026,7 @@ var require_lib3 = __commonJS({
               headers: {}
             };
             if (statusCode === HttpCodes2.NotFound) {
-              resolve5(response);
+              resolve7(response);
             }
             function dateTimeDeserializer(key, value) {
               if (typeof value === "string") {
@@ -54065,7 +54065,7 @@ var require_lib3 = __commonJS({
               err.result = response.result;
               reject(err);
             } else {
-              resolve5(response);
+              resolve7(response);
             }
           }));
         });
@@ -54593,11 +54593,11 @@ var require_ignore2 = __commonJS({
         return slices.length ? slices.join(SLASH) + SLASH : EMPTY;
       }
       const end = path.length - 1;
-      const cut = path.lastIndexOf(
+      const cut2 = path.lastIndexOf(
         SLASH,
         path.charCodeAt(end) === SLASH_CODE ? end - 1 : end
       );
-      return cut < 0 ? EMPTY : path.slice(0, cut + 1);
+      return cut2 < 0 ? EMPTY : path.slice(0, cut2 + 1);
     };
     var isString = (subject) => typeof subject === "string";
     var checkPattern = (pattern) => pattern && isString(pattern);
@@ -54780,11 +54780,11 @@ var require_ignore2 = __commonJS({
         const rules2 = this._rules;
         const { length } = rules2;
         const shortcut = this._basenameCount * 2 >= length;
-        const basename5 = shortcut ? basenameOf(path) : path;
+        const basename7 = shortcut ? basenameOf(path) : path;
         for (let index = length - 1; index >= 0; index--) {
           const rule2 = rules2[index];
           if (rule2[mode].test(
-            shortcut && rule2._basenameOnly ? basename5 : path
+            shortcut && rule2._basenameOnly ? basename7 : path
           )) {
             const { negative } = rule2;
             const ret = {
@@ -55103,11 +55103,11 @@ import { EOL as EOL3 } from "os";
 import { constants, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve5) {
-      resolve5(value);
+    return value instanceof P ? value : new P(function(resolve7) {
+      resolve7(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve5, reject) {
+  return new (P || (P = Promise))(function(resolve7, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -55123,7 +55123,7 @@ var __awaiter = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve5(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve7(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -55450,7 +55450,7 @@ function isSkillgardenError(error2, code) {
 
 // src/action/curate-mode.ts
 import { mkdtempSync, rmSync } from "node:fs";
-import { join as join20 } from "node:path";
+import { join as join23 } from "node:path";
 
 // src/core/report/render-run.ts
 var arrow = (t) => `${t.from} \u2192 ${t.to}`;
@@ -55803,16 +55803,16 @@ function splitSkill(text) {
   const bom = text.startsWith("\uFEFF");
   const rest = bom ? text.slice(1) : text;
   const eol = /\r\n/.test(rest.slice(0, 4096)) ? "\r\n" : "\n";
-  const open6 = openPattern.exec(rest);
+  const open7 = openPattern.exec(rest);
   const none = { yaml: "", close: "", bom, eol, yamlLine: 1 };
-  if (!open6) return { ...none, head: bom ? "\uFEFF" : "", body: rest, frontmatter: "missing", bodyLine: 1 };
-  const yamlStart = open6[0].length;
+  if (!open7) return { ...none, head: bom ? "\uFEFF" : "", body: rest, frontmatter: "missing", bodyLine: 1 };
+  const yamlStart = open7[0].length;
   closePattern.lastIndex = yamlStart;
   let close;
   while ((close = closePattern.exec(rest)) && close.index > 0 && rest[close.index - 1] !== "\n") {
   }
-  const head = (bom ? "\uFEFF" : "") + open6[0];
-  if (!close || !open6[1]) {
+  const head = (bom ? "\uFEFF" : "") + open7[0];
+  if (!close || !open7[1]) {
     return { ...none, head: bom ? "\uFEFF" : "", body: rest, frontmatter: "unterminated", bodyLine: 1 };
   }
   const yaml = rest.slice(yamlStart, close.index);
@@ -55882,13 +55882,13 @@ function toData(document, file, locator, findings) {
 }
 function assemble(input2) {
   const { data, locator } = input2;
-  const isRecord2 = typeof data === "object" && data !== null && !Array.isArray(data);
+  const isRecord3 = typeof data === "object" && data !== null && !Array.isArray(data);
   return {
     file: input2.file,
     text: input2.text,
     sections: input2.sections,
     data,
-    fields: isRecord2 ? data : {},
+    fields: isRecord3 ? data : {},
     body: input2.sections.body,
     document: input2.document,
     findings: input2.findings,
@@ -56035,9 +56035,9 @@ function joinFolder(root, parts) {
   return [...root === "" ? [] : [root], ...parts].join("/");
 }
 function locateSkillFile(path, root) {
-  const relative5 = relativeToRoot(path, root);
-  if (relative5 === null) return null;
-  const parts = relative5.split("/");
+  const relative6 = relativeToRoot(path, root);
+  if (relative6 === null) return null;
+  const parts = relative6.split("/");
   const archived = parts[0] === archiveFolder;
   const rest = archived ? parts.slice(1) : parts;
   if (rest.at(-1) !== "SKILL.md" || rest.length < 2 || rest.length > 3) return null;
@@ -56046,9 +56046,9 @@ function locateSkillFile(path, root) {
   return { name: rest.at(-2), folder: joinFolder(root, folderParts), archived };
 }
 function candidateFolders(path, root) {
-  const relative5 = relativeToRoot(path, root);
-  if (relative5 === null) return [];
-  const parts = relative5.split("/").slice(0, -1);
+  const relative6 = relativeToRoot(path, root);
+  if (relative6 === null) return [];
+  const parts = relative6.split("/").slice(0, -1);
   const skip = parts[0] === archiveFolder ? 1 : 0;
   const candidates = [];
   for (let depth = Math.min(parts.length, skip + 2); depth > skip; depth--) {
@@ -56282,12 +56282,12 @@ function trimBlankLines(lines) {
 }
 function normalizeBody(body) {
   const lines = trimBlankLines(body.split("\n"));
-  const cut = lines.findIndex(isCutLine);
-  if (cut !== -1) {
+  const cut2 = lines.findIndex(isCutLine);
+  if (cut2 !== -1) {
     throw new SkillgardenError(
       "ledger/bad-body",
-      `Commit body line ${cut + 1} "${excerpt(lines[cut])}" would make git drop the trailers (a "---" or scissors line). Indent it or use "***".`,
-      { data: { line: cut + 1 } }
+      `Commit body line ${cut2 + 1} "${excerpt(lines[cut2])}" would make git drop the trailers (a "---" or scissors line). Indent it or use "***".`,
+      { data: { line: cut2 + 1 } }
     );
   }
   return lines.join("\n");
@@ -56334,6 +56334,9 @@ function groupSkillFiles(changes, root) {
   }
   return groups;
 }
+function isMachineMade(actor, source) {
+  return actor === "agent" && source === "background" || actor === "curator";
+}
 function createSkill(state, ctx, at) {
   const { actor, source, action } = ctx.commit.boundary ? { actor: "user", source: void 0, action: void 0 } : ctx.trailers;
   state.skills.set(at.name, {
@@ -56342,7 +56345,7 @@ function createSkill(state, ctx, at) {
     archived: at.archived,
     created: { ...ctx.event, actor, source: source ?? null, action: action ?? null },
     adopted: null,
-    provenance: actor === "agent" && source === "background" ? "agent" : "user",
+    provenance: isMachineMade(actor, source) ? "agent" : "user",
     lastPatched: null,
     lastArchived: null,
     lastRestored: null,
@@ -56488,7 +56491,7 @@ async function writeHistoryCache(gitdir, cache) {
 import { spawn } from "node:child_process";
 var neutralConfig = ["-c", "log.showSignature=false", "-c", "core.quotePath=false", "-c", "color.ui=false"];
 function runGit(dir, args) {
-  return new Promise((resolve5, reject) => {
+  return new Promise((resolve7, reject) => {
     const child = spawn("git", [...neutralConfig, ...args], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
     const out = [];
     const err = [];
@@ -56497,7 +56500,7 @@ function runGit(dir, args) {
     child.on("error", reject);
     child.on(
       "close",
-      (code) => resolve5({ stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8"), code: code ?? -1 })
+      (code) => resolve7({ stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8"), code: code ?? -1 })
     );
   });
 }
@@ -56626,6 +56629,8 @@ function isomorphicGitWalker(gitdir) {
 }
 
 // src/ledger/history-walk-system.ts
+var import_isomorphic_git2 = __toESM(require_isomorphic_git(), 1);
+import * as fs4 from "node:fs";
 var commitMark = "";
 var commitFormat = "--format=%x01%H%x00%P%x00%ct%x00%B";
 function toStatus(letter) {
@@ -56659,9 +56664,11 @@ function parseNameStatusLog(output) {
 function rangeArgs(range) {
   return ["--ignore-missing", range.head, ...range.exclude === null ? [] : [`^${range.exclude}`], "--"];
 }
-function systemGitWalker(dir) {
+function systemGitWalker(dir, gitdir) {
   return {
     async resolveHead(ref) {
+      const direct = await import_isomorphic_git2.default.resolveRef({ fs: fs4, gitdir, ref }).catch(() => null);
+      if (direct !== null && /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(direct)) return direct;
       const result = await runGit(dir, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
       return result.code === 0 ? result.stdout.trim() : null;
     },
@@ -56684,7 +56691,7 @@ function systemGitWalker(dir) {
 // src/ledger/history-index.ts
 async function openHistoryWalker(dir, gitdir, backend = "auto") {
   const system = backend === "system-git" || backend === "auto" && await hasSystemGit();
-  return system ? { walker: systemGitWalker(dir), backend: "system-git" } : { walker: isomorphicGitWalker(gitdir), backend: "isomorphic-git" };
+  return system ? { walker: systemGitWalker(dir, gitdir), backend: "system-git" } : { walker: isomorphicGitWalker(gitdir), backend: "isomorphic-git" };
 }
 async function readShallowCommits(gitdir) {
   const text = await readFile3(join4(gitdir, "shallow"), "utf8").catch(() => "");
@@ -56718,14 +56725,14 @@ async function readHistoryIndex(dir, options = {}) {
   if (head === null) return { index: emptyHistoryIndex(root), update: "rebuilt", folded: 0, backend };
   const useCache = options.cache !== false;
   const shallow = await readShallowCommits(gitdir);
-  const cut = [...shallow].sort();
-  const cached = useCache ? usableCache(await readHistoryCache(gitdir), root, cut) : null;
+  const cut2 = [...shallow].sort();
+  const cached = useCache ? usableCache(await readHistoryCache(gitdir), root, cut2) : null;
   if (cached?.index.head === head) return { index: cached.index, update: "unchanged", folded: 0, backend };
   const { commits, cache } = await foldRange(walker, cached, { head, skillsRoot: root, shallow });
   const index = foldHistory(cache?.index ?? emptyHistoryIndex(root), orderParentsFirst(commits), head);
   if (useCache) {
     const seen = [...cache?.seen ?? [], ...commits.map((c) => c.oid)];
-    await writeHistoryCache(gitdir, { version: 1, index, seen, shallow: cut }).catch(ignoreReadOnly);
+    await writeHistoryCache(gitdir, { version: 1, index, seen, shallow: cut2 }).catch(ignoreReadOnly);
   }
   return { index, update: cache ? "incremental" : "rebuilt", folded: commits.length, backend };
 }
@@ -56761,7 +56768,7 @@ function sortLocations(found) {
 function discoverDeep(root, maxDepth2, maxFolders) {
   const found = [];
   let seen = 0;
-  const walk2 = (dir, parts) => {
+  const walk3 = (dir, parts) => {
     for (const entry of listFolders(dir)) {
       if (++seen > maxFolders) throw tooMany(root, maxFolders);
       const child = join5(dir, entry);
@@ -56769,10 +56776,10 @@ function discoverDeep(root, maxDepth2, maxFolders) {
       if (existsSync2(join5(child, skillFileName))) {
         found.push({ name: entry, category: parts.at(-1), dir: child, relativeDir: childParts.join("/") });
       }
-      if (childParts.length < maxDepth2 && !isSymlink(child)) walk2(child, childParts);
+      if (childParts.length < maxDepth2 && !isSymlink(child)) walk3(child, childParts);
     }
   };
-  walk2(root, []);
+  walk3(root, []);
   return found;
 }
 function listFolders(dir) {
@@ -57100,6 +57107,9 @@ function readPinned(dir) {
   return parseSkill(text, { file: skillFileName }).fields.pinned === true;
 }
 
+// src/services/curator/run-curator.ts
+import { join as join19 } from "node:path";
+
 // src/core/lifecycle/gates.ts
 var hourMs = 36e5;
 function checkGates(config, state, now, input2) {
@@ -57258,13 +57268,13 @@ function blobOid(content) {
 }
 
 // src/ledger/open-ledger.ts
-var import_isomorphic_git4 = __toESM(require_isomorphic_git(), 1);
+var import_isomorphic_git5 = __toESM(require_isomorphic_git(), 1);
 import { spawnSync } from "node:child_process";
-import * as fs6 from "node:fs";
+import * as fs7 from "node:fs";
 
 // src/ledger/git-ledger.ts
-var import_isomorphic_git2 = __toESM(require_isomorphic_git(), 1);
-import * as fs4 from "node:fs";
+var import_isomorphic_git3 = __toESM(require_isomorphic_git(), 1);
+import * as fs5 from "node:fs";
 
 // src/ledger/object-store.ts
 var folderMode = "040000";
@@ -57676,19 +57686,19 @@ function buildIndexEntry(input2) {
   const pathBytes = Buffer.from(input2.path, "utf8");
   const size = fixedSize + pathBytes.length + 8 & ~7;
   const raw = Buffer.alloc(size);
-  const { stat: stat7 } = input2;
+  const { stat: stat8 } = input2;
   const u32 = (value) => Number(value & 0xffffffffn);
   const fields = [
-    stat7.ctimeNs / 1000000000n,
-    stat7.ctimeNs % 1000000000n,
-    stat7.mtimeNs / 1000000000n,
-    stat7.mtimeNs % 1000000000n,
-    stat7.dev,
-    stat7.ino,
+    stat8.ctimeNs / 1000000000n,
+    stat8.ctimeNs % 1000000000n,
+    stat8.mtimeNs / 1000000000n,
+    stat8.mtimeNs % 1000000000n,
+    stat8.dev,
+    stat8.ino,
     BigInt(parseInt(input2.mode, 8)),
-    stat7.uid,
-    stat7.gid,
-    stat7.size
+    stat8.uid,
+    stat8.gid,
+    stat8.size
   ];
   fields.forEach((value, i) => raw.writeUInt32BE(u32(value), i * 4));
   raw.write(input2.oid, 40, "hex");
@@ -57969,8 +57979,8 @@ async function updateWorktree(dir, changes) {
       await removeWorktreeFile(dir, change.path);
       entries.set(change.path, null);
     } else {
-      const stat7 = await writeWorktreeFile(dir, change.path, change.content, change.mode === "100755");
-      entries.set(change.path, buildIndexEntry({ path: change.path, oid: change.oid, mode: change.mode, stat: stat7 }));
+      const stat8 = await writeWorktreeFile(dir, change.path, change.content, change.mode === "100755");
+      entries.set(change.path, buildIndexEntry({ path: change.path, oid: change.oid, mode: change.mode, stat: stat8 }));
     }
   }
   return entries;
@@ -58021,7 +58031,7 @@ var GitLedger = class {
       if (oid !== void 0) return oid;
     }
     if (!/^[0-9a-f]{4,39}$/.test(ref)) return void 0;
-    return import_isomorphic_git2.default.expandOid({ fs: fs4, gitdir: this.ctx.gitdir, oid: ref }).catch(() => void 0);
+    return import_isomorphic_git3.default.expandOid({ fs: fs5, gitdir: this.ctx.gitdir, oid: ref }).catch(() => void 0);
   }
   async readFile(path, commit) {
     const blob = (await this.lookup([path], commit)).get(path);
@@ -58087,8 +58097,8 @@ var GitLedger = class {
 };
 
 // src/ledger/object-store-isomorphic-git.ts
-var import_isomorphic_git3 = __toESM(require_isomorphic_git(), 1);
-import * as fs5 from "node:fs";
+var import_isomorphic_git4 = __toESM(require_isomorphic_git(), 1);
+import * as fs6 from "node:fs";
 
 // src/ledger/git-object-format.ts
 function parseTreeObject(content) {
@@ -58194,7 +58204,7 @@ function openIsomorphicGitStore(gitdir) {
 }
 async function readPacked(gitdir, oid, cache) {
   try {
-    const { type, object } = await import_isomorphic_git3.default.readObject({ fs: fs5, gitdir, oid, format: "content", cache });
+    const { type, object } = await import_isomorphic_git4.default.readObject({ fs: fs6, gitdir, oid, format: "content", cache });
     return { type, content: Buffer.from(object) };
   } catch (error2) {
     throw new SkillgardenError("ledger/missing-object", `Git object ${oid} cannot be read: ${error2.message}`, {
@@ -58215,8 +58225,8 @@ var CatFileBatch = class {
   buffer = Buffer.alloc(0);
   queue = [];
   read(oid) {
-    return new Promise((resolve5, reject) => {
-      this.queue.push({ oid, resolve: resolve5, reject });
+    return new Promise((resolve7, reject) => {
+      this.queue.push({ oid, resolve: resolve7, reject });
       this.start().stdin.write(`${oid}
 `);
     });
@@ -58318,7 +58328,7 @@ function pickBackend(choice) {
   return spawnSync("git", ["--version"], { stdio: "ignore" }).status === 0 ? "system-git" : "isomorphic-git";
 }
 async function readConfiguredAuthor(gitdir) {
-  const read2 = (path) => import_isomorphic_git4.default.getConfig({ fs: fs6, gitdir, path }).catch(() => void 0);
+  const read2 = (path) => import_isomorphic_git5.default.getConfig({ fs: fs7, gitdir, path }).catch(() => void 0);
   return { name: await read2("user.name") ?? "skillgarden", email: await read2("user.email") ?? "skillgarden@localhost" };
 }
 
@@ -59867,22 +59877,22 @@ function renderValue(value) {
     used += text.length;
     return used <= budget;
   };
-  const walk2 = (node) => {
+  const walk3 = (node) => {
     if (Array.isArray(node)) return walkEntries("[", "]", node.map((item) => [void 0, item]));
     if (node instanceof Date) return push2(Number.isNaN(node.getTime()) ? "Invalid Date" : node.toISOString().slice(0, 10));
     if (node !== null && typeof node === "object") return walkEntries("{", "}", Object.entries(node));
     return push2(node === null || node === void 0 ? "null" : safeString(node));
   };
-  const walkEntries = (open6, close, entries) => {
-    if (!push2(open6)) return false;
+  const walkEntries = (open7, close, entries) => {
+    if (!push2(open7)) return false;
     for (const [index, [key, item]] of entries.entries()) {
       if (index > 0 && !push2(", ")) return false;
       if (key !== void 0 && !push2(`${key}: `)) return false;
-      if (!walk2(item)) return false;
+      if (!walk3(item)) return false;
     }
     return push2(close);
   };
-  walk2(value);
+  walk3(value);
   return excerpt(parts.join(""), budget);
 }
 function renderPath(path) {
@@ -60192,6 +60202,1500 @@ function buildRunId(now, head) {
   return `${stamp2}-${suffix}`;
 }
 
+// src/services/detect.ts
+import { readdir as readdir2, readFile as readFile9 } from "node:fs/promises";
+import { basename as basename3, dirname as dirname4, isAbsolute as isAbsolute2, join as join18, relative, resolve as resolve3 } from "node:path";
+
+// src/core/patterns/draft.ts
+var import_yaml5 = __toESM(require_dist(), 1);
+
+// src/core/patterns/draft-name.ts
+var maxNameLength2 = 64;
+function tokenWord(token) {
+  const colon = token.indexOf(":");
+  if (colon >= 0) return token.slice(colon + 1);
+  if (token.startsWith("mcp__")) return token.split("__")[2] ?? token.split("__")[1] ?? token;
+  return token;
+}
+function firstWord(text) {
+  const spaced = text.replace(/([a-z0-9])([A-Z])/g, "$1 $2");
+  const words = spaced.split(/[^A-Za-z0-9]+/).filter((w) => w !== "");
+  return (words[0] ?? "").toLowerCase();
+}
+function buildDraftName(tools) {
+  const words = [];
+  for (const tool of tools) {
+    const word = firstWord(tokenWord(tool));
+    if (word !== "" && !words.includes(word)) words.push(word);
+  }
+  let name = "";
+  for (const word of words) {
+    const next = name === "" ? word : `${name}-${word}`;
+    if (next.length > maxNameLength2) break;
+    name = next;
+  }
+  return name === "" ? "tool-sequence" : name;
+}
+function buildUniqueName(name, taken) {
+  if (!taken.has(name)) return name;
+  for (let n = 2; ; n += 1) {
+    const suffix = `-${n}`;
+    const candidate2 = `${name.slice(0, maxNameLength2 - suffix.length).replace(/-+$/, "")}${suffix}`;
+    if (!taken.has(candidate2)) return candidate2;
+  }
+}
+
+// src/core/patterns/describe-tools.ts
+var purposes = [
+  [/^(git|gh)$/i, "work with git"],
+  [
+    /^(npm|npx|pnpm|yarn|bun|node|tsc|vitest|jest|pytest|cargo|go|make|mix|python3?|pip|uv|ruby|rake|mvn|gradle)$/i,
+    "build or test the project"
+  ],
+  [/(^|_)(find_file|glob|grep|rg|search|ls|list_directory|find)($|_)/i, "find files or code"],
+  [/(^|_)(read|open|view|cat|sed|head|tail|read_file|goto|scroll)/i, "read files"],
+  [/(edit|write|str_replace|apply_patch|create|insert|replace|patch)/i, "change files"],
+  [/(bash|shell|exec|run|command|terminal)/i, "run shell commands"],
+  [/^web|fetch|browse|curl|wget|http/i, "look things up on the web"],
+  [/todo|plan|think/i, "plan the work"],
+  [/^(task|agent|spawn)/i, "delegate to a sub-agent"],
+  [/submit|finish|done/i, "finish the task"]
+];
+function describeTool(token) {
+  const colon = token.indexOf(":");
+  const candidates = colon >= 0 ? [token.slice(colon + 1), token.slice(0, colon)] : [token.split("__").pop() ?? token];
+  for (const candidate2 of candidates) {
+    const hit = purposes.find(([pattern]) => pattern.test(candidate2));
+    if (hit !== void 0) return hit[1];
+  }
+  return `use ${token.replace(/[<>]/g, "")}`;
+}
+function describeTools(tools) {
+  const phrases = [...new Set(tools.map(describeTool))];
+  if (phrases.length <= 1) return phrases[0] ?? "";
+  return `${phrases.slice(0, -1).join(", ")} and ${phrases[phrases.length - 1]}`;
+}
+function renderToolLabel(token) {
+  const colon = token.indexOf(":");
+  return colon >= 0 ? `\`${token.slice(0, colon)}\` running \`${token.slice(colon + 1)}\`` : `\`${token}\``;
+}
+
+// src/core/patterns/draft.ts
+var maxDescription = 1024;
+function stripAngles(text) {
+  return text.replace(/[<>]/g, "");
+}
+function escapeRegExp(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+function namedWord(token) {
+  const colon = token.indexOf(":");
+  return colon >= 0 ? token.slice(colon + 1) : token;
+}
+function bodyOf(text) {
+  const match = /^---\r?\n[\s\S]*?\r?\n---\r?\n?/.exec(text);
+  return match === null ? text : text.slice(match[0].length);
+}
+function findCoveringSkill(pattern, existing) {
+  for (const skill of existing) {
+    if (skill.text.includes(pattern.fingerprint)) return skill.name;
+    const body = bodyOf(skill.text);
+    const named = pattern.tools.every((token) => new RegExp(`(^|[^\\w])${escapeRegExp(namedWord(token))}($|[^\\w])`).test(body));
+    if (named) return skill.name;
+  }
+  return void 0;
+}
+function renderStep(token, index, shapes) {
+  const shape = shapes?.get(token);
+  const colon = token.indexOf(":");
+  if (colon >= 0) return `${index + 1}. Run \`${token.slice(colon + 1)} \u2026\` with \`${token.slice(0, colon)}\`.`;
+  if (shape === void 0 || shape === "") return `${index + 1}. Call ${renderToolLabel(token)}.`;
+  return `${index + 1}. Call ${renderToolLabel(token)} (typical arguments: ${shape.split(",").map((k) => `\`${k}\``).join(", ")}).`;
+}
+function buildFrontmatter(pattern, name, profile) {
+  const purpose = describeTools(pattern.tools);
+  const whenToUse = stripAngles(`When a task needs you to ${purpose}, in this order.`);
+  const what = purpose.replace(/^./, (c) => c.toUpperCase());
+  const description = stripAngles(
+    `${what} with the procedure ${pattern.tools.join(" \u2192 ")}, repeated in ${pattern.sessions} agent sessions. Use when a task needs you to ${purpose}.`
+  ).slice(0, maxDescription);
+  const origin = {
+    fingerprint: pattern.fingerprint,
+    sessions: String(pattern.sessions),
+    source: "skillgarden detect"
+  };
+  if (profile === "runtime") {
+    return {
+      name,
+      description,
+      version: "0.1.0",
+      pinned: false,
+      when_to_use: whenToUse,
+      metadata: origin
+    };
+  }
+  return {
+    name,
+    description,
+    metadata: {
+      version: "0.1.0",
+      pinned: "false",
+      when_to_use: whenToUse,
+      ...origin
+    }
+  };
+}
+function buildDraft(pattern, name, options = {}) {
+  const frontmatter = (0, import_yaml5.stringify)(buildFrontmatter(pattern, name, options.profile ?? "spec"), { lineWidth: 0 });
+  const title = name.replace(/-/g, " ").replace(/^./, (c) => c.toUpperCase());
+  const steps = pattern.tools.map((token, i) => renderStep(token, i, options.shapes));
+  const body = [
+    `# ${title}`,
+    "",
+    `Drafted by skillgarden from ${pattern.sessions} agent sessions that ran the same tool sequence. Review it, name the real task, and edit the steps before adopting it.`,
+    "",
+    "## Steps",
+    "",
+    ...steps,
+    ""
+  ].join("\n");
+  return {
+    name,
+    fingerprint: pattern.fingerprint,
+    text: `---
+${frontmatter}---
+
+${body}`
+  };
+}
+function draftPatterns(patterns, existing, options = {}) {
+  const taken = new Set(existing.map((skill) => skill.name));
+  return patterns.map((pattern) => {
+    const coveredBy = findCoveringSkill(pattern, existing);
+    if (coveredBy !== void 0) return { ...pattern, coveredBy };
+    const name = buildUniqueName(buildDraftName(pattern.tools), taken);
+    taken.add(name);
+    return { ...pattern, draft: buildDraft(pattern, name, options) };
+  });
+}
+
+// src/core/patterns/fingerprint.ts
+import { createHash as createHash6 } from "node:crypto";
+function buildFingerprint(tokens) {
+  return createHash6("sha256").update(tokens.join("\n"), "utf8").digest("hex").slice(0, 16);
+}
+
+// src/core/patterns/pair-table.ts
+var PairTable = class _PairTable {
+  mask;
+  /** Entries of 3 ints: key a, key b, slot + 1 (0 = empty). */
+  entries;
+  size = 0;
+  prefix = new Int32Array(1024);
+  suffix = new Int32Array(1024);
+  last = new Int32Array(1024);
+  /** Per slot: [count, last session counted]. */
+  tally = new Int32Array(2048);
+  constructor(capacityHint = 1 << 16) {
+    let capacity = 1 << 10;
+    while (capacity < capacityHint * 2) capacity *= 2;
+    this.mask = capacity - 1;
+    this.entries = new Int32Array(capacity * 3);
+  }
+  static hash(a, b) {
+    let h = Math.imul(a, 2654435761) ^ b;
+    h ^= h >>> 16;
+    h = Math.imul(h, 2246822507);
+    h ^= h >>> 13;
+    h = Math.imul(h, 3266489909);
+    return h ^ h >>> 16;
+  }
+  /** Counts (a, b) once for `session`; returns its slot, created (with `suffix`) when new. */
+  countOnce(a, b, suffix, session) {
+    const entries = this.entries;
+    let i = _PairTable.hash(a, b) & this.mask;
+    let slot = -1;
+    for (; ; ) {
+      const at = i * 3;
+      const stored = entries[at + 2];
+      if (stored === 0) break;
+      if (entries[at] === a && entries[at + 1] === b) {
+        slot = stored - 1;
+        break;
+      }
+      i = i + 1 & this.mask;
+    }
+    if (slot < 0) slot = this.insert(i, a, b, suffix);
+    const tally = this.tally;
+    if (tally[slot * 2 + 1] !== session) {
+      tally[slot * 2 + 1] = session;
+      tally[slot * 2] = tally[slot * 2] + 1;
+    }
+    return slot;
+  }
+  count(slot) {
+    return this.tally[slot * 2];
+  }
+  insert(i, a, b, suffix) {
+    const slot = this.size;
+    this.entries[i * 3] = a;
+    this.entries[i * 3 + 1] = b;
+    this.entries[i * 3 + 2] = slot + 1;
+    this.size += 1;
+    if (slot >= this.prefix.length) this.growColumns();
+    this.prefix[slot] = a;
+    this.last[slot] = b;
+    this.suffix[slot] = suffix;
+    this.tally[slot * 2 + 1] = -1;
+    if (this.size * 2 > this.mask) this.rehash();
+    return slot;
+  }
+  growColumns() {
+    const grow = (column) => {
+      const next = new Int32Array(column.length * 2);
+      next.set(column);
+      return next;
+    };
+    this.prefix = grow(this.prefix);
+    this.suffix = grow(this.suffix);
+    this.last = grow(this.last);
+    this.tally = grow(this.tally);
+  }
+  rehash() {
+    const capacity = (this.mask + 1) * 2;
+    this.mask = capacity - 1;
+    const entries = new Int32Array(capacity * 3);
+    for (let slot = 0; slot < this.size; slot += 1) {
+      const a = this.prefix[slot];
+      const b = this.last[slot];
+      let i = _PairTable.hash(a, b) & this.mask;
+      while (entries[i * 3 + 2] !== 0) i = i + 1 & this.mask;
+      entries[i * 3] = a;
+      entries[i * 3 + 1] = b;
+      entries[i * 3 + 2] = slot + 1;
+    }
+    this.entries = entries;
+  }
+};
+
+// src/core/patterns/count-windows.ts
+function packSessions(sessions) {
+  const total = sessions.reduce((sum, s) => sum + s.length, 0);
+  const tokens = new Int32Array(total);
+  const starts = new Int32Array(sessions.length + 1);
+  let at = 0;
+  sessions.forEach((session, s) => {
+    starts[s] = at;
+    tokens.set(session, at);
+    at += session.length;
+  });
+  starts[sessions.length] = at;
+  return { tokens, starts };
+}
+function countLevel(packed, prevIds, length, slotAt) {
+  const { tokens, starts } = packed;
+  const table2 = new PairTable();
+  slotAt.fill(-1);
+  for (let s = 0; s + 1 < starts.length; s += 1) {
+    const end = starts[s + 1] - length;
+    for (let p = starts[s]; p <= end; p += 1) {
+      const prefixId = prevIds[p];
+      const suffixId = prevIds[p + 1];
+      if (prefixId < 0 || suffixId < 0) continue;
+      slotAt[p] = table2.countOnce(prefixId, tokens[p + length - 1], suffixId, s);
+    }
+  }
+  return table2;
+}
+function keepFrequent(table2, length, minSessions) {
+  const idOfSlot = new Int32Array(table2.size).fill(-1);
+  const kept = [];
+  for (let slot = 0; slot < table2.size; slot += 1) {
+    if (table2.count(slot) >= minSessions) {
+      idOfSlot[slot] = kept.length;
+      kept.push(slot);
+    }
+  }
+  const pick = (values) => Int32Array.from(kept, (slot) => values[slot]);
+  const level = {
+    length,
+    prefix: pick(table2.prefix),
+    suffix: pick(table2.suffix),
+    last: pick(table2.last),
+    sessions: Int32Array.from(kept, (slot) => table2.count(slot))
+  };
+  return { level, idOfSlot };
+}
+function countWindows(packed, options) {
+  const levels = [];
+  let prevIds = packed.tokens;
+  const slotAt = new Int32Array(packed.tokens.length);
+  for (let length = 2; length <= options.maxLength; length += 1) {
+    const slots = countLevel(packed, prevIds, length, slotAt);
+    const { level, idOfSlot } = keepFrequent(slots, length, options.minSessions);
+    if (level.sessions.length === 0) break;
+    levels.push(level);
+    const nextIds = new Int32Array(packed.tokens.length);
+    for (let p = 0; p < slotAt.length; p += 1) {
+      const slot = slotAt[p];
+      nextIds[p] = slot < 0 ? -1 : idOfSlot[slot];
+    }
+    prevIds = nextIds;
+  }
+  return levels;
+}
+function buildWindowTokens(levels, index, id) {
+  const out = [];
+  let level = index;
+  let current = id;
+  while (level >= 0) {
+    const window = levels[level];
+    out.push(window.last[current]);
+    current = window.prefix[current];
+    level -= 1;
+  }
+  out.push(current);
+  return out.reverse();
+}
+
+// src/core/patterns/order-candidates.ts
+function markAbsorbed(levels) {
+  const absorbed = levels.map((level) => new Uint8Array(level.sessions.length));
+  for (let index = 1; index < levels.length; index += 1) {
+    const level = levels[index];
+    const shorter = levels[index - 1];
+    const marks = absorbed[index - 1];
+    for (let id = 0; id < level.sessions.length; id += 1) {
+      const count = level.sessions[id];
+      for (const sub of [level.prefix[id], level.suffix[id]]) {
+        if (sub >= 0 && shorter.sessions[sub] === count) marks[sub] = 1;
+      }
+    }
+  }
+  return absorbed;
+}
+function buildNameOrder(vocabulary) {
+  const rank2 = new Int32Array(vocabulary.length);
+  [...vocabulary.keys()].sort((x, y) => (vocabulary[x] ?? "") < (vocabulary[y] ?? "") ? -1 : (vocabulary[x] ?? "") > (vocabulary[y] ?? "") ? 1 : 0).forEach((id, position) => rank2[id] = position);
+  return (a, b) => {
+    for (let i = 0; i < a.length && i < b.length; i += 1) {
+      const diff = rank2[a[i]] - rank2[b[i]];
+      if (diff !== 0) return diff;
+    }
+    return a.length - b.length;
+  };
+}
+function listCandidates(levels, minLength) {
+  const absorbed = markAbsorbed(levels);
+  const out = [];
+  levels.forEach((level, index) => {
+    if (level.length < minLength) return;
+    const marks = absorbed[index];
+    for (let id = 0; id < level.sessions.length; id += 1) if (marks[id] === 0) out.push([index, id]);
+  });
+  return out;
+}
+function buildLogProbabilities(input2) {
+  const { tokens } = input2.packed;
+  const logFrequency = new Float64Array(tokens.reduce((max, token) => Math.max(max, token + 1), input2.vocabulary.length));
+  for (const token of tokens) logFrequency[token] = logFrequency[token] + 1;
+  logFrequency.forEach((count, token) => logFrequency[token] = Math.log(count / tokens.length));
+  const out = [];
+  input2.levels.forEach((level, index) => {
+    const shorter = out[index - 1];
+    out.push(
+      Float64Array.from(level.last, (last, id) => {
+        const prefix = level.prefix[id];
+        return logFrequency[last] + (shorter === void 0 ? logFrequency[prefix] : shorter[prefix]);
+      })
+    );
+  });
+  return out;
+}
+function buildSurprise(input2, candidates) {
+  const { starts } = input2.packed;
+  const lengths = Array.from({ length: starts.length - 1 }, (_, s) => starts[s + 1] - starts[s]);
+  const chance = input2.levels.map((level) => {
+    const long = lengths.filter((n) => n >= level.length);
+    return {
+      sessions: long.length,
+      positions: long.reduce((sum, n) => sum + n - level.length + 1, 0) / Math.max(1, long.length)
+    };
+  });
+  const logProbability = buildLogProbabilities(input2);
+  return Float64Array.from(candidates, ([index, id]) => {
+    const { sessions, positions } = chance[index];
+    const expected = sessions * -Math.expm1(-positions * Math.exp(logProbability[index][id]));
+    const observed = input2.levels[index].sessions[id];
+    return observed * Math.log(observed / Math.max(expected, 1e-9));
+  });
+}
+function* orderCandidates(input2, order) {
+  const candidates = listCandidates(input2.levels, input2.minLength);
+  const sessionsOf = ([index, id]) => input2.levels[index].sessions[id];
+  const lengthOf = ([index]) => input2.levels[index].length;
+  const score = order === "surprise" ? buildSurprise(input2, candidates) : Float64Array.from(candidates, sessionsOf);
+  const byName = buildNameOrder(input2.vocabulary);
+  const idsOf = (i) => buildWindowTokens(input2.levels, ...candidates[i]);
+  const positions = Int32Array.from(candidates.keys()).sort((a, b) => {
+    const ca = candidates[a];
+    const cb = candidates[b];
+    return score[b] - score[a] || sessionsOf(cb) - sessionsOf(ca) || lengthOf(cb) - lengthOf(ca) || byName(idsOf(a), idsOf(b));
+  });
+  for (const i of positions)
+    yield {
+      ids: idsOf(i),
+      sessions: sessionsOf(candidates[i])
+    };
+}
+
+// src/core/patterns/tokens.ts
+function buildToken(call, options = {}) {
+  return options.refine !== false && call.program !== void 0 ? `${call.name}:${call.program}` : call.name;
+}
+var TokenTable = class {
+  names = [];
+  ids = /* @__PURE__ */ new Map();
+  intern(token) {
+    let id = this.ids.get(token);
+    if (id === void 0) {
+      id = this.names.length;
+      this.ids.set(token, id);
+      this.names.push(token);
+    }
+    return id;
+  }
+  get size() {
+    return this.names.length;
+  }
+};
+function collapseRuns(tokens) {
+  const out = new Int32Array(tokens.length);
+  let n = 0;
+  for (let i = 0; i < tokens.length; i += 1) {
+    const token = tokens[i];
+    if (n === 0 || out[n - 1] !== token) {
+      out[n] = token;
+      n += 1;
+    }
+  }
+  return out.subarray(0, n);
+}
+
+// src/core/patterns/mine.ts
+function buildJaccard(a, b) {
+  const setA = new Set(a);
+  const setB = new Set(b);
+  let shared = 0;
+  for (const token of setA) if (setB.has(token)) shared += 1;
+  return shared / (setA.size + setB.size - shared);
+}
+function selectDistinct(candidates, threshold, limit) {
+  const kept = [];
+  for (const candidate2 of candidates) {
+    if (kept.length >= limit) break;
+    if (kept.every((other) => buildJaccard(candidate2.ids, other.ids) < threshold)) kept.push(candidate2);
+  }
+  return kept;
+}
+function roundScore(value) {
+  return Math.round(value * 1e3) / 1e3;
+}
+function minePatterns(input2, options = {}) {
+  const minSessions = Math.max(1, options.minSessions ?? 3);
+  const sessions = options.collapseRuns === false ? input2.sessions : input2.sessions.map((s) => collapseRuns(s));
+  const packed = packSessions(sessions);
+  const levels = countWindows(packed, {
+    minSessions,
+    maxLength: options.maxLength ?? 8
+  });
+  const candidates = orderCandidates(
+    {
+      levels,
+      vocabulary: input2.vocabulary,
+      packed,
+      minLength: options.minLength ?? 2
+    },
+    options.order ?? "surprise"
+  );
+  const kept = selectDistinct(candidates, options.jaccardThreshold ?? 0.7, options.limit ?? 100);
+  const fingerprint = options.fingerprint ?? buildFingerprint;
+  const patterns = kept.map((candidate2) => {
+    const overlap = Math.max(0, ...kept.filter((o) => o !== candidate2).map((o) => buildJaccard(candidate2.ids, o.ids)));
+    const tools = candidate2.ids.map((id) => input2.vocabulary[id] ?? "");
+    const support = Math.min(1, Math.log(candidate2.sessions) / Math.log(3));
+    return {
+      tools,
+      sessions: candidate2.sessions,
+      confidence: roundScore(support * (1 - overlap)),
+      fingerprint: fingerprint(tools)
+    };
+  });
+  return patterns.sort((a, b) => b.confidence - a.confidence || b.sessions - a.sessions || (a.fingerprint < b.fingerprint ? -1 : 1));
+}
+
+// src/core/patterns/shape.ts
+var defaultRefine = {
+  Bash: "command",
+  bash: "command",
+  execute_bash: "command",
+  exec_command: "cmd",
+  shell: "command",
+  run_shell_command: "command",
+  local_shell: "command"
+};
+var envAssignment = /^[A-Za-z_][A-Za-z0-9_]*=/;
+var shells = /* @__PURE__ */ new Set(["sh", "bash", "zsh", "/bin/sh", "/bin/bash", "/bin/zsh", "/usr/bin/bash", "/usr/bin/zsh"]);
+var wrappers = /* @__PURE__ */ new Set(["env", "time", "nohup", "exec", "command", "builtin"]);
+var sudoValueFlags = /* @__PURE__ */ new Set(["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"]);
+var separators = /* @__PURE__ */ new Set(["&&", ";", "||", "|"]);
+function programWord(word) {
+  const bare = word.replace(/^["'(]+|["');]+$/g, "");
+  const base = bare.slice(bare.lastIndexOf("/") + 1);
+  const clean = base.replace(/[^A-Za-z0-9._+-]/g, "");
+  return clean === "" ? void 0 : clean.slice(0, 40);
+}
+function skipCd(words, from) {
+  for (let i = from; i < words.length; i += 1) {
+    const word = words[i] ?? "";
+    if (separators.has(word)) return i + 1;
+    if (word.endsWith(";") || word.endsWith("&&")) return i + 1;
+  }
+  return -1;
+}
+function parseProgram(command) {
+  if (typeof command !== "string") {
+    const [first, flag, script] = command;
+    if (first !== void 0 && shells.has(first) && (flag === "-c" || flag === "-lc") && typeof script === "string") {
+      return parseProgram(script);
+    }
+    return first === void 0 ? void 0 : programWord(first);
+  }
+  const words = command.trim().split(/\s+/);
+  let i = 0;
+  while (i < words.length) {
+    const word = words[i] ?? "";
+    if (word === "sudo" || wrappers.has(word)) {
+      i += 1;
+      while ((words[i] ?? "").startsWith("-")) {
+        i += word === "sudo" && sudoValueFlags.has(words[i] ?? "") ? 2 : 1;
+      }
+    } else if (envAssignment.test(word) || word === "(" || word === "{") {
+      i += 1;
+    } else if (word === "cd") {
+      const next = skipCd(words, i + 1);
+      if (next < 0) return "cd";
+      i = next;
+    } else {
+      return programWord(word);
+    }
+  }
+  return void 0;
+}
+function isRecord2(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function commandOf(args, key) {
+  if (!isRecord2(args)) return void 0;
+  const value = args[key];
+  if (typeof value === "string") return value;
+  if (Array.isArray(value) && value.every((part) => typeof part === "string")) return value;
+  return void 0;
+}
+function buildArgShape(args) {
+  return isRecord2(args) ? Object.keys(args).sort().join(",") : "";
+}
+function buildToolCall(name, args, options) {
+  const key = options.refine === false ? void 0 : options.refine[name];
+  const command = key === void 0 ? void 0 : commandOf(args, key);
+  const program = command === void 0 ? void 0 : parseProgram(command);
+  const call = program === void 0 ? { name, shape: buildArgShape(args) } : { name, shape: program, program };
+  if (options.time !== void 0) call.time = options.time;
+  return call;
+}
+
+// src/core/patterns/uses.ts
+var loaderTools = /* @__PURE__ */ new Set(["load_skill", "skill_view", "skill_load", "view_skill", "use_skill"]);
+var builtinCommands = /* @__PURE__ */ new Set([
+  "add-dir",
+  "agents",
+  "bashes",
+  "bug",
+  "clear",
+  "compact",
+  "config",
+  "context",
+  "cost",
+  "doctor",
+  "exit",
+  "export",
+  "help",
+  "hooks",
+  "ide",
+  "init",
+  "install-github-app",
+  "login",
+  "logout",
+  "mcp",
+  "memory",
+  "model",
+  "output-style",
+  "permissions",
+  "plugin",
+  "pr-comments",
+  "release-notes",
+  "resume",
+  "rewind",
+  "review",
+  "status",
+  "statusline",
+  "terminal-setup",
+  "todos",
+  "upgrade",
+  "usage",
+  "vim",
+  "quit"
+]);
+var skillName = /^[a-z0-9][a-z0-9:_-]{0,63}$/i;
+function stringField2(args, keys) {
+  if (typeof args !== "object" || args === null) return void 0;
+  const record2 = args;
+  for (const key of keys) {
+    const value = record2[key];
+    if (typeof value === "string" && skillName.test(value.trim())) return value.trim();
+  }
+  return void 0;
+}
+var readingTools = /^(read|read_file|view|open|view_file|cat)$/i;
+var readingPrograms = /* @__PURE__ */ new Set(["cat", "sed", "head", "less", "more", "bat", "nl"]);
+var skillFilePath = /(?:^|[\s/'"])skills\/(?:[^\s/'"]+\/)?([a-z0-9][a-z0-9_-]{0,63})\/SKILL\.md(?:$|[\s'"])/i;
+function pathArgument(args, keys) {
+  for (const key of keys) {
+    const value = args[key];
+    if (typeof value === "string") return value;
+  }
+  return void 0;
+}
+function parseSkillFileRead(tool, args, program) {
+  const command = program !== void 0 && readingPrograms.has(program) ? pathArgument(args, ["command", "cmd"]) : void 0;
+  const text = readingTools.test(tool) ? pathArgument(args, ["file_path", "path", "absolute_path", "filename"]) : command?.match(/\s-i\b/) ? void 0 : command;
+  return text === void 0 ? void 0 : skillFilePath.exec(text)?.[1];
+}
+function parseSkillLoad(tool, args, program) {
+  if (tool === "Skill") return stringField2(args, ["skill", "command", "name"]);
+  if (loaderTools.has(tool)) return stringField2(args, ["name", "skill", "skill_name"]);
+  if (typeof args !== "object" || args === null || Array.isArray(args)) return void 0;
+  const record2 = args;
+  if (tool === "SlashCommand") return typeof record2.command === "string" ? parseSlashCommand(record2.command) : void 0;
+  return parseSkillFileRead(tool, record2, program);
+}
+function parseSlashCommand(text) {
+  const wrapped = /<command-name>\/?([^<\s]+)<\/command-name>/.exec(text);
+  const match = wrapped ?? /^\s*\/([A-Za-z0-9][A-Za-z0-9:_-]*)(?:\s|$)/.exec(text);
+  const name = match?.[1];
+  if (name === void 0 || !skillName.test(name) || builtinCommands.has(name)) return void 0;
+  return name;
+}
+function buildSkillUses(sessions) {
+  const uses = sessions.flatMap((session) => session.uses);
+  return uses.sort(
+    (a, b) => (a.time === void 0 ? 1 : 0) - (b.time === void 0 ? 1 : 0) || (a.time ?? "").localeCompare(b.time ?? "") || a.session.localeCompare(b.session)
+  );
+}
+
+// src/store/transcripts/expand-paths.ts
+var import_picomatch3 = __toESM(require_picomatch2(), 1);
+import { opendir, stat as stat4 } from "node:fs/promises";
+import { join as join17, resolve as resolve2, sep } from "node:path";
+var transcriptFile = /\.(jsonl|ndjson|json|traj)$/i;
+var skippedDirs = /* @__PURE__ */ new Set(["node_modules", ".git"]);
+function globBase(pattern) {
+  const parts = pattern.split(/[\\/]/);
+  const fixed = [];
+  for (const part of parts) {
+    if (import_picomatch3.default.scan(part).isGlob) break;
+    fixed.push(part);
+  }
+  return fixed.join("/") || ".";
+}
+async function* walk2(dir, budget2) {
+  let handle;
+  try {
+    handle = await opendir(dir);
+  } catch {
+    return;
+  }
+  const entries = [];
+  for await (const entry of handle) {
+    if (--budget2.left < 0) break;
+    entries.push({
+      name: entry.name,
+      isDir: entry.isDirectory(),
+      isFile: entry.isFile()
+    });
+  }
+  entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  for (const entry of entries) {
+    const path = join17(dir, entry.name);
+    if (entry.isFile) yield path;
+    else if (entry.isDir && !skippedDirs.has(entry.name)) yield* walk2(path, budget2);
+  }
+}
+async function matchPattern(pattern, cwd, budget2) {
+  const matched = [];
+  if (import_picomatch3.default.scan(pattern).isGlob) {
+    const isMatch = (0, import_picomatch3.default)(resolve2(cwd, pattern).split(sep).join("/"), {
+      dot: true
+    });
+    for await (const file of walk2(resolve2(cwd, globBase(pattern)), budget2)) if (isMatch(file.split(sep).join("/"))) matched.push(file);
+    return matched;
+  }
+  const path = resolve2(cwd, pattern);
+  const info2 = await stat4(path).catch(() => void 0);
+  if (info2?.isDirectory()) {
+    for await (const file of walk2(path, budget2)) if (transcriptFile.test(file)) matched.push(file);
+  } else if (info2?.isFile()) {
+    matched.push(path);
+  }
+  return matched;
+}
+async function expandTranscriptPaths(patterns, options = {}) {
+  const cwd = options.cwd ?? process.cwd();
+  const budget2 = { left: options.maxEntries ?? 1e6 };
+  const found = /* @__PURE__ */ new Set();
+  const unmatched = [];
+  for (const pattern of patterns) {
+    const matched = await matchPattern(pattern, cwd, budget2);
+    if (matched.length === 0) unmatched.push(pattern);
+    for (const file of matched) found.add(file);
+  }
+  return { files: [...found].sort(), unmatched, truncated: budget2.left < 0 };
+}
+
+// src/store/transcripts/read-transcript.ts
+import { open as open5, readFile as readFile8, stat as stat5 } from "node:fs/promises";
+import { isUtf8 as isUtf82 } from "node:buffer";
+import { basename as basename2, extname } from "node:path";
+
+// src/store/transcripts/collector.ts
+function timeOf(value) {
+  if (typeof value === "string" && value !== "") return value;
+  if (typeof value === "number" && Number.isFinite(value)) {
+    const ms = value < 1e12 ? value * 1e3 : value;
+    const date = new Date(ms);
+    return Number.isNaN(date.getTime()) ? void 0 : date.toISOString();
+  }
+  return void 0;
+}
+var SessionCollector = class {
+  constructor(file, refine, defaultSession) {
+    this.file = file;
+    this.refine = refine;
+    this.defaultSession = defaultSession;
+  }
+  file;
+  refine;
+  defaultSession;
+  format;
+  sessions = /* @__PURE__ */ new Map();
+  uses = [];
+  skips = /* @__PURE__ */ new Map();
+  callsOf(session) {
+    let calls = this.sessions.get(session);
+    if (calls === void 0) {
+      calls = [];
+      this.sessions.set(session, calls);
+    }
+    return calls;
+  }
+  /** Registers a session that may turn out to have no calls (reported as such). */
+  touch(session) {
+    this.callsOf(session);
+  }
+  call(session, name, args, time) {
+    if (typeof name !== "string" || name.trim() === "") {
+      this.skip("tool calls without a name");
+      return;
+    }
+    const at = timeOf(time);
+    const call = buildToolCall(name.trim(), args, {
+      refine: this.refine,
+      time: at
+    });
+    this.callsOf(session).push(call);
+    const skill = parseSkillLoad(call.name, args, call.program);
+    if (skill !== void 0) this.addUse(skill, session, at);
+  }
+  userText(session, text, time) {
+    this.touch(session);
+    if (typeof text !== "string") return;
+    const skill = parseSlashCommand(text);
+    if (skill !== void 0) this.addUse(skill, session, timeOf(time));
+  }
+  addUse(skill, session, time) {
+    this.uses.push(time === void 0 ? { skill, session } : { skill, session, time });
+  }
+  skip(reason, count = 1) {
+    this.skips.set(reason, (this.skips.get(reason) ?? 0) + count);
+  }
+  finish() {
+    const usesBySession = /* @__PURE__ */ new Map();
+    for (const use of this.uses) {
+      const list = usesBySession.get(use.session);
+      if (list === void 0) usesBySession.set(use.session, [use]);
+      else list.push(use);
+    }
+    const sessions = [];
+    let empty = 0;
+    for (const [id, calls] of this.sessions) {
+      if (calls.length === 0) empty += 1;
+      else
+        sessions.push({
+          id,
+          file: this.file,
+          format: this.format ?? "compact",
+          calls,
+          uses: usesBySession.get(id) ?? []
+        });
+    }
+    if (empty > 0) this.skip("sessions without tool calls", empty);
+    if (this.sessions.size === 0 && this.skips.size === 0) this.skip("no sessions found");
+    const skipped = [...this.skips].map(([reason, count]) => ({
+      file: this.file,
+      reason,
+      count
+    }));
+    return {
+      file: this.file,
+      format: this.format,
+      sessions,
+      uses: this.uses,
+      skipped
+    };
+  }
+};
+
+// src/store/transcripts/records.ts
+function isObject(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function parseArguments(value) {
+  if (typeof value !== "string") return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return void 0;
+  }
+}
+function textOf(content) {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return void 0;
+  for (const block of content) {
+    if (isObject(block) && typeof block.text === "string" && (block.type === "text" || block.type === "input_text" || block.type === void 0)) {
+      return block.text;
+    }
+  }
+  return void 0;
+}
+function stringOr(value, fallback) {
+  return typeof value === "string" && value !== "" ? value : fallback;
+}
+
+// src/store/transcripts/format-codex.ts
+var codexRecordTypes = /* @__PURE__ */ new Set(["session_meta", "response_item", "event_msg", "turn_context", "compacted"]);
+var codexItemTypes = /* @__PURE__ */ new Set([
+  "message",
+  "reasoning",
+  "function_call",
+  "function_call_output",
+  "custom_tool_call",
+  "custom_tool_call_output",
+  "local_shell_call",
+  "web_search_call"
+]);
+function isLegacyCodexHeader(record2) {
+  return "record_type" in record2 || "instructions" in record2 && typeof record2.id === "string" && "timestamp" in record2;
+}
+function readItem(item, session, sink, time) {
+  switch (item.type) {
+    case "function_call":
+      sink.call(session, item.name, parseArguments(item.arguments), time);
+      break;
+    case "custom_tool_call":
+      sink.call(session, item.name, void 0, time);
+      break;
+    case "local_shell_call":
+      sink.call(session, "local_shell", item.action, time);
+      break;
+    case "web_search_call":
+      sink.call(session, "web_search", item.action, time);
+      break;
+    case "message":
+      if (item.role === "user") sink.userText(session, textOf(item.content), time);
+      break;
+    default:
+      break;
+  }
+}
+function createCodexHandler() {
+  let session;
+  return (record2, sink) => {
+    const type = record2.type;
+    if (typeof type !== "string") {
+      if (!isLegacyCodexHeader(record2)) return "unknown";
+      if (typeof record2.id === "string") session ??= record2.id;
+      return "handled";
+    }
+    if (codexItemTypes.has(type) && !("payload" in record2)) {
+      readItem(record2, session ?? sink.defaultSession, sink, record2.timestamp);
+      return "handled";
+    }
+    if (!codexRecordTypes.has(type)) return "unknown";
+    const payload = record2.payload;
+    if (!isObject(payload)) {
+      sink.skip(`${type} records without a payload`);
+      return "handled";
+    }
+    if (type === "session_meta" && typeof payload.id === "string") session ??= payload.id;
+    if (type === "response_item") readItem(payload, session ?? sink.defaultSession, sink, record2.timestamp);
+    return "handled";
+  };
+}
+
+// src/store/transcripts/detect-format.ts
+var claudeTypes = /* @__PURE__ */ new Set(["user", "assistant", "system", "summary", "progress", "file-history-snapshot", "queue-operation"]);
+function isGeminiSession(record2, messages) {
+  if ("projectHash" in record2) return true;
+  const first = messages.find(isObject);
+  return first !== void 0 && "type" in first && !("role" in first);
+}
+function detectRecordFormat(record2) {
+  if ("session" in record2 && "tool" in record2) return "compact";
+  if (typeof record2.type === "string" && "payload" in record2 && codexRecordTypes.has(record2.type)) return "codex";
+  if (isLegacyCodexHeader(record2)) return "codex";
+  if (typeof record2.type === "string" && codexItemTypes.has(record2.type) && !("sessionId" in record2) && !("message" in record2))
+    return "codex";
+  if (Array.isArray(record2.conversations)) return "hermes";
+  if (Array.isArray(record2.trajectory)) return "swe-agent";
+  if (Array.isArray(record2.history)) {
+    const first = record2.history.find(isObject);
+    if ("instance_id" in record2 || first !== void 0 && "source" in first) return "openhands";
+    return "swe-agent";
+  }
+  if (Array.isArray(record2.messages)) return isGeminiSession(record2, record2.messages) ? "gemini" : "chat";
+  if (typeof record2.type === "string" && (typeof record2.sessionId === "string" || claudeTypes.has(record2.type))) return "claude-code";
+  return void 0;
+}
+function detectDocumentFormat(doc) {
+  if (Array.isArray(doc)) {
+    const first = doc.find(isObject);
+    if (first === void 0) return void 0;
+    if ("source" in first && ("action" in first || "observation" in first)) return "openhands";
+    if ("role" in first) return "chat";
+    return detectRecordFormat(first);
+  }
+  return isObject(doc) ? detectRecordFormat(doc) : void 0;
+}
+
+// src/store/transcripts/format-chat.ts
+function readToolCalls(message, session, sink) {
+  const time = message.timestamp ?? message.created_at;
+  if (Array.isArray(message.tool_calls)) {
+    for (const call of message.tool_calls) {
+      const fn = isObject(call) ? call.function : void 0;
+      if (isObject(fn)) sink.call(session, fn.name, parseArguments(fn.arguments), time);
+      else sink.skip("tool calls without a function");
+    }
+  } else if (isObject(message.function_call)) {
+    sink.call(session, message.function_call.name, parseArguments(message.function_call.arguments), time);
+  }
+}
+function readChatDocument(doc, sink) {
+  const messages = Array.isArray(doc) ? doc : isObject(doc) && Array.isArray(doc.messages) ? doc.messages : void 0;
+  if (messages === void 0) return "unknown";
+  const session = isObject(doc) ? stringOr(doc.id ?? doc.session_id, sink.defaultSession) : sink.defaultSession;
+  for (const message of messages) {
+    if (!isObject(message)) {
+      sink.skip("messages that are not objects");
+      continue;
+    }
+    if (message.role === "user") sink.userText(session, message.content, message.timestamp);
+    if (message.role === "assistant") readToolCalls(message, session, sink);
+  }
+  return "handled";
+}
+
+// src/store/transcripts/format-claude-code.ts
+var otherTypes = /* @__PURE__ */ new Set([
+  "system",
+  "summary",
+  "progress",
+  "file-history-snapshot",
+  "queue-operation",
+  "attachment",
+  "result",
+  "custom-title",
+  "tag"
+]);
+function createClaudeCodeHandler() {
+  const seen = /* @__PURE__ */ new Set();
+  let lastSession;
+  return (record2, sink) => {
+    const type = record2.type;
+    if (typeof type !== "string") return "unknown";
+    if (otherTypes.has(type)) return "handled";
+    if (type !== "user" && type !== "assistant") return "unknown";
+    const base = typeof record2.sessionId === "string" ? record2.sessionId : lastSession ?? sink.defaultSession;
+    lastSession = base;
+    const session = typeof record2.agentId === "string" ? `${base}/${record2.agentId}` : record2.isSidechain === true ? `${base}/sidechain` : base;
+    const message = record2.message;
+    if (!isObject(message) || !("content" in message)) {
+      sink.skip(`${type} records without a message`);
+      return "handled";
+    }
+    if (type === "user") {
+      sink.userText(session, textOf(message.content), record2.timestamp);
+      return "handled";
+    }
+    if (!Array.isArray(message.content)) return "handled";
+    for (const block of message.content) {
+      if (!isObject(block) || block.type !== "tool_use") continue;
+      if (typeof block.id === "string") {
+        if (seen.has(block.id)) continue;
+        seen.add(block.id);
+      }
+      sink.call(session, block.name, block.input, record2.timestamp);
+    }
+    return "handled";
+  };
+}
+
+// src/store/transcripts/format-compact.ts
+function createCompactHandler() {
+  return (record2, sink) => {
+    if (!("session" in record2) || !("tool" in record2)) return "unknown";
+    const session = typeof record2.session === "string" || typeof record2.session === "number" ? String(record2.session) : void 0;
+    if (session === void 0 || session === "") {
+      sink.skip("compact records without a session");
+      return "handled";
+    }
+    sink.call(session, record2.tool, record2.args, record2.ts);
+    return "handled";
+  };
+}
+
+// src/store/transcripts/format-gemini.ts
+function readGeminiDocument(doc, sink) {
+  if (!isObject(doc) || !Array.isArray(doc.messages)) return "unknown";
+  const session = stringOr(doc.sessionId, sink.defaultSession);
+  let messages = 0;
+  for (const message of doc.messages) {
+    if (!isObject(message)) {
+      sink.skip("messages that are not objects");
+      continue;
+    }
+    messages += 1;
+    if (message.type === "user") sink.userText(session, textOf(message.content), message.timestamp);
+    if (!Array.isArray(message.toolCalls)) continue;
+    for (const call of message.toolCalls) {
+      if (isObject(call)) sink.call(session, call.name, call.args, call.timestamp ?? message.timestamp);
+      else sink.skip("tool calls that are not objects");
+    }
+  }
+  if (messages === 0) sink.skip("sessions without messages");
+  return "handled";
+}
+
+// src/store/transcripts/format-hermes.ts
+var toolCallBlock = /<tool_call>([\s\S]*?)<\/tool_call>/g;
+function readToolCalls2(text, session, sink, time) {
+  for (const match of text.matchAll(toolCallBlock)) {
+    let call;
+    try {
+      call = JSON.parse(match[1] ?? "");
+    } catch {
+      sink.skip("<tool_call> blocks that are not JSON");
+      continue;
+    }
+    if (isObject(call)) sink.call(session, call.name, call.arguments, time);
+    else sink.skip("<tool_call> blocks that are not objects");
+  }
+}
+function readHermesDocument(doc, sink) {
+  if (!isObject(doc) || !Array.isArray(doc.conversations)) return "unknown";
+  const session = stringOr(doc.id ?? doc.session_id, sink.defaultSession);
+  for (const turn of doc.conversations) {
+    if (!isObject(turn) || typeof turn.value !== "string") {
+      sink.skip("turns without a text value");
+      continue;
+    }
+    if (turn.from === "human") sink.userText(session, turn.value, doc.timestamp);
+    if (turn.from === "gpt") readToolCalls2(turn.value, session, sink, doc.timestamp);
+  }
+  return "handled";
+}
+
+// src/store/transcripts/format-openhands.ts
+var notTools = /* @__PURE__ */ new Set(["message", "system", "recall", "change_agent_state", "null"]);
+function modelArguments(metadata) {
+  const response = metadata.model_response;
+  const choices = isObject(response) && Array.isArray(response.choices) ? response.choices : [];
+  for (const choice of choices) {
+    const calls = isObject(choice) && isObject(choice.message) ? choice.message.tool_calls : void 0;
+    if (!Array.isArray(calls)) continue;
+    for (const call of calls) {
+      if (isObject(call) && call.id === metadata.tool_call_id && isObject(call.function)) return parseArguments(call.function.arguments);
+    }
+  }
+  return void 0;
+}
+function readEvent(event, session, sink) {
+  if (!isObject(event)) {
+    sink.skip("events that are not objects");
+    return;
+  }
+  if (event.source !== "agent" || typeof event.action !== "string") return;
+  const metadata = isObject(event.tool_call_metadata) ? event.tool_call_metadata : void 0;
+  if (metadata !== void 0) {
+    sink.call(session, metadata.function_name, modelArguments(metadata) ?? event.args, event.timestamp);
+  } else if (!notTools.has(event.action)) {
+    sink.call(session, event.action, event.args, event.timestamp);
+  }
+}
+function readOpenHandsDocument(doc, sink) {
+  const events = Array.isArray(doc) ? doc : isObject(doc) && Array.isArray(doc.history) ? doc.history : void 0;
+  if (events === void 0) return "unknown";
+  const session = isObject(doc) ? stringOr(doc.instance_id, sink.defaultSession) : sink.defaultSession;
+  for (const event of events) readEvent(event, session, sink);
+  return "handled";
+}
+
+// src/store/transcripts/format-swe-agent.ts
+function readFunctionCalls(message, session, sink) {
+  if (!Array.isArray(message.tool_calls)) return;
+  for (const call of message.tool_calls) {
+    sink.call(session, isObject(call) && isObject(call.function) ? call.function.name : void 0, void 0);
+  }
+}
+function readSweAgentDocument(doc, sink) {
+  if (!isObject(doc) || !(Array.isArray(doc.trajectory) || Array.isArray(doc.history))) return "unknown";
+  const session = sink.defaultSession;
+  const steps = Array.isArray(doc.trajectory) && doc.trajectory.length > 0 ? doc.trajectory : void 0;
+  const actions = steps ?? (Array.isArray(doc.history) ? doc.history.filter((m) => isObject(m) && m.role === "assistant") : []);
+  for (const step of actions) {
+    if (!isObject(step)) {
+      sink.skip("trajectory steps that are not objects");
+      continue;
+    }
+    const action = typeof step.action === "string" ? step.action.trim() : "";
+    if (action !== "") sink.call(session, parseProgram(action), void 0, step.timestamp);
+    else if (steps !== void 0) sink.call(session, void 0, void 0);
+    else readFunctionCalls(step, session, sink);
+  }
+  return "handled";
+}
+
+// src/store/transcripts/formats.ts
+var formatReaders = {
+  "claude-code": { kind: "lines", create: createClaudeCodeHandler },
+  codex: { kind: "lines", create: createCodexHandler },
+  compact: { kind: "lines", create: createCompactHandler },
+  gemini: { kind: "document", read: readGeminiDocument },
+  chat: { kind: "document", read: readChatDocument },
+  "swe-agent": { kind: "document", read: readSweAgentDocument },
+  openhands: { kind: "document", read: readOpenHandsDocument },
+  hermes: { kind: "document", read: readHermesDocument }
+};
+
+// src/store/transcripts/read-lines.ts
+import { createReadStream } from "node:fs";
+import { isUtf8 } from "node:buffer";
+async function* readLines2(path, options) {
+  const stream = createReadStream(path, {
+    highWaterMark: options.chunkBytes ?? 1 << 20
+  });
+  let parts = [];
+  let size = 0;
+  let tooLong = false;
+  let number = 1;
+  const finish3 = (isLast) => {
+    const event = tooLong ? { kind: "too-long", number, bytes: size } : size > 0 || !isLast ? decode(parts.length === 1 ? parts[0] : Buffer.concat(parts, size), number, isLast) : void 0;
+    parts = [];
+    size = 0;
+    tooLong = false;
+    number += 1;
+    return event;
+  };
+  for await (const chunk of stream) {
+    let from = 0;
+    while (from < chunk.length) {
+      const newline = chunk.indexOf(10, from);
+      const end = newline < 0 ? chunk.length : newline;
+      if (!tooLong && size + (end - from) > options.maxLineBytes) {
+        tooLong = true;
+        parts = [];
+      }
+      if (!tooLong && end > from) parts.push(chunk.subarray(from, end));
+      size += end - from;
+      if (newline < 0) break;
+      const event = finish3(false);
+      if (event !== void 0) yield event;
+      from = newline + 1;
+    }
+  }
+  if (size > 0 || tooLong) {
+    const event = finish3(true);
+    if (event !== void 0) yield event;
+  }
+}
+function decode(bytes, number, last) {
+  const end = bytes.length > 0 && bytes[bytes.length - 1] === 13 ? bytes.length - 1 : bytes.length;
+  const line = bytes.subarray(0, end);
+  return {
+    kind: "line",
+    text: line.toString("utf8"),
+    number,
+    last,
+    utf8: isUtf8(line)
+  };
+}
+
+// src/store/transcripts/read-transcript.ts
+var mib = 1024 * 1024;
+function formatBytes(bytes) {
+  if (bytes >= mib) return `${+(bytes / mib).toFixed(1)} MiB`;
+  return bytes >= 1024 ? `${+(bytes / 1024).toFixed(1)} KiB` : `${bytes} bytes`;
+}
+var lineExtensions = /* @__PURE__ */ new Set([".jsonl", ".ndjson"]);
+async function sniffMode(path) {
+  const ext = extname(path).toLowerCase();
+  if (lineExtensions.has(ext)) return "lines";
+  if (ext === ".json" || ext === ".traj") return "document";
+  const handle = await open5(path, "r");
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(4096), 0, 4096, 0);
+    const head = buffer.subarray(0, bytesRead).toString("utf8").trimStart();
+    return head.startsWith("[") || /^\{\s*\n/.test(head) ? "document" : "lines";
+  } finally {
+    await handle.close();
+  }
+}
+function stemOf(path) {
+  const name = basename2(path);
+  const ext = extname(name);
+  return ext === "" ? name : name.slice(0, -ext.length);
+}
+function unknownReason(record2, format) {
+  const other = detectRecordFormat(record2);
+  if (other !== void 0 && other !== format) return `lines in another format (${other}) inside a ${format} file`;
+  return typeof record2.type === "string" ? `records of unknown type "${record2.type.slice(0, 40)}"` : `records ${format} does not know`;
+}
+function createApplier(format, collector, stem) {
+  const reader = formatReaders[format];
+  if (reader.kind === "lines") return reader.create();
+  return (record2, _sink, line) => {
+    collector.defaultSession = `${stem}#${line}`;
+    return reader.read(record2, collector);
+  };
+}
+async function readLineFile(path, collector, options) {
+  const maxLineBytes = options.maxLineBytes ?? 32 * mib;
+  const stem = stemOf(path);
+  let format = options.format;
+  let apply = format === void 0 ? void 0 : createApplier(format, collector, stem);
+  for await (const event of readLines2(path, { maxLineBytes })) {
+    if (event.kind === "too-long") {
+      collector.skip(`lines longer than ${formatBytes(maxLineBytes)}`);
+      continue;
+    }
+    if (event.text.trim() === "") continue;
+    if (!event.utf8) collector.skip("lines with non-UTF-8 bytes (read with U+FFFD)");
+    let value;
+    try {
+      value = JSON.parse(event.text);
+    } catch {
+      collector.skip(event.last ? "truncated last line (not JSON)" : "lines that are not JSON");
+      continue;
+    }
+    if (!isObject(value)) {
+      collector.skip("JSON lines that are not objects");
+      continue;
+    }
+    if (format === void 0 || apply === void 0) {
+      format = detectRecordFormat(value);
+      if (format === void 0) {
+        collector.skip("lines of no known transcript format");
+        continue;
+      }
+      apply = createApplier(format, collector, stem);
+    }
+    collector.format = format;
+    if (apply(value, collector, event.number) === "unknown") collector.skip(unknownReason(value, format));
+  }
+}
+async function readDocumentFile(path, collector, options) {
+  const maxBytes = options.maxDocumentBytes ?? 256 * mib;
+  const { size } = await stat5(path);
+  if (size > maxBytes) {
+    collector.skip(`files over ${formatBytes(maxBytes)} in a whole-file JSON format (not read)`);
+    return true;
+  }
+  const bytes = await readFile8(path);
+  if (!isUtf82(bytes)) collector.skip("files with non-UTF-8 bytes (read with U+FFFD)");
+  let doc;
+  try {
+    doc = JSON.parse(bytes.toString("utf8"));
+  } catch {
+    if (extname(path).toLowerCase() !== ".traj" && bytes.indexOf(10) >= 0 && bytes.indexOf(10) < bytes.length - 1) return false;
+    collector.skip(size === 0 ? "empty files" : "files that are not JSON (truncated?)");
+    return true;
+  }
+  const format = options.format ?? detectDocumentFormat(doc);
+  if (format === void 0) {
+    collector.skip("files of no known transcript format");
+    return true;
+  }
+  collector.format = format;
+  const reader = formatReaders[format];
+  if (reader.kind === "document") {
+    if (reader.read(doc, collector) === "unknown") collector.skip(`files that are not ${format} documents`);
+    return true;
+  }
+  const handle = reader.create();
+  for (const record2 of Array.isArray(doc) ? doc : [doc]) {
+    if (!isObject(record2)) collector.skip("records that are not objects");
+    else if (handle(record2, collector) === "unknown") collector.skip(unknownReason(record2, format));
+  }
+  return true;
+}
+async function readTranscriptFile(path, options = {}) {
+  const collector = new SessionCollector(options.displayPath ?? path, options.refine ?? defaultRefine, stemOf(path));
+  const mode = await sniffMode(path);
+  if (mode === "document" && await readDocumentFile(path, collector, options)) return collector.finish();
+  await readLineFile(path, collector, options);
+  return collector.finish();
+}
+
+// src/store/transcripts/read-transcripts.ts
+function errorCode(error2) {
+  return typeof error2 === "object" && error2 !== null && "code" in error2 ? String(error2.code) : "error";
+}
+async function* readTranscriptFiles(files, options = {}) {
+  const { displayPath: displayPath2, ...rest } = options;
+  for (const file of files) {
+    const shown = displayPath2?.(file) ?? file;
+    try {
+      yield await readTranscriptFile(file, { ...rest, displayPath: shown });
+    } catch (error2) {
+      yield {
+        file: shown,
+        format: void 0,
+        sessions: [],
+        uses: [],
+        skipped: [
+          {
+            file: shown,
+            reason: `could not read the file (${errorCode(error2)})`,
+            count: 1
+          }
+        ]
+      };
+    }
+  }
+}
+
+// src/services/detect.ts
+var SessionTokens = class {
+  constructor(refine) {
+    this.refine = refine;
+  }
+  refine;
+  table = new TokenTable();
+  sessions = [];
+  shapeCounts = /* @__PURE__ */ new Map();
+  calls = 0;
+  add(session) {
+    const ids = new Int32Array(session.calls.length);
+    session.calls.forEach((call, i) => {
+      const token = buildToken(call, { refine: this.refine });
+      ids[i] = this.table.intern(token);
+      let shapes = this.shapeCounts.get(token);
+      if (shapes === void 0) this.shapeCounts.set(token, shapes = /* @__PURE__ */ new Map());
+      shapes.set(call.shape, (shapes.get(call.shape) ?? 0) + 1);
+    });
+    this.sessions.push(ids);
+    this.calls += ids.length;
+  }
+  typicalShapes() {
+    const typical = /* @__PURE__ */ new Map();
+    for (const [token, shapes] of this.shapeCounts) {
+      const best = [...shapes].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
+      if (best !== void 0) typical.set(token, best[0]);
+    }
+    return typical;
+  }
+};
+function displayPath(file, cwd) {
+  const rel = relative(cwd, file);
+  return rel === "" || rel.startsWith("..") || isAbsolute2(rel) ? file : rel;
+}
+async function readSkillsDir(dir) {
+  const entries = await readdir2(dir, {
+    recursive: true,
+    withFileTypes: true
+  }).catch(() => []);
+  const files = entries.filter((e) => e.isFile() && e.name === "SKILL.md").map((e) => join18(e.parentPath ?? e.path, e.name));
+  return Promise.all(
+    files.sort().map(async (file) => ({
+      name: basename3(dirname4(file)),
+      text: await readFile9(file, "utf8").catch(() => "")
+    }))
+  );
+}
+async function runDetect(options) {
+  const cwd = resolve3(options.cwd ?? process.cwd());
+  const expanded = await expandTranscriptPaths(options.transcripts, { cwd });
+  const skipped = expanded.unmatched.map((pattern) => ({
+    file: pattern,
+    reason: "no transcript files match",
+    count: 1
+  }));
+  if (expanded.truncated)
+    skipped.push({
+      file: cwd,
+      reason: "directory walk stopped at its entry limit",
+      count: 1
+    });
+  const tokens = new SessionTokens(options.refine !== false);
+  const uses = [];
+  const files = readTranscriptFiles(expanded.files, {
+    refine: options.refine ?? defaultRefine,
+    displayPath: (file) => displayPath(file, cwd),
+    ...options.format === void 0 ? {} : { format: options.format },
+    ...options.maxLineBytes === void 0 ? {} : { maxLineBytes: options.maxLineBytes },
+    ...options.maxDocumentBytes === void 0 ? {} : { maxDocumentBytes: options.maxDocumentBytes }
+  });
+  for await (const result of files) {
+    for (const session of result.sessions) tokens.add(session);
+    uses.push(...result.uses);
+    skipped.push(...result.skipped);
+  }
+  const patterns = minePatterns({ sessions: tokens.sessions, vocabulary: tokens.table.names }, options);
+  const existing = options.existingSkills ?? (options.skillsDir === void 0 ? [] : await readSkillsDir(resolve3(cwd, options.skillsDir)));
+  const detected = draftPatterns(patterns, existing, {
+    shapes: tokens.typicalShapes(),
+    ...options.profile === void 0 ? {} : { profile: options.profile }
+  });
+  return {
+    sessions: tokens.sessions.length,
+    calls: tokens.calls,
+    files: expanded.files.length,
+    skipped,
+    patterns: detected,
+    uses: buildSkillUses([{ uses }])
+  };
+}
+
 // src/services/curator/run-curator.ts
 async function runCurator(options) {
   const started = performance.now();
@@ -60200,6 +61704,7 @@ async function runCurator(options) {
     const head = await ledger.head();
     const runId = buildRunId(options.now, head);
     const snapshot = await readLibrary(options.repoDir, { now: options.now });
+    const detected = await detectPatterns(options, snapshot);
     const readMs = performance.now() - started;
     const gates = checkGates(snapshot.config, snapshot.state, options.now, {
       scheduled: options.scheduled ?? false,
@@ -60215,6 +61720,8 @@ async function runCurator(options) {
     const present = new Set(snapshot.skills.map((s) => s.name));
     const forgotten = Object.keys(snapshot.state.skills).filter((name) => !present.has(name)).sort();
     const report = baseReport({ runId, options, gates, before, plan, forgotten, snapshot });
+    report.patterns = detected?.patterns ?? [];
+    if (detected) report.warnings.push(...detected.skipped.map((s) => ({ code: "detect/skipped", message: `${s.count} skipped: ${s.reason}`, file: s.file })));
     const firstRun = gates.applied && gates.first_run && (options.deferFirstRun ?? true) && gates.blocked_by === null;
     if (gates.blocked_by !== null) return finish(report, "skipped", { readMs, planMs, started }, snapshot);
     if (options.dryRun) return finish(withPlannedTransitions(report, plan), "dry-run", { readMs, planMs, started }, snapshot);
@@ -60323,17 +61830,34 @@ function finish(report, status, t, snapshot) {
   return { report, snapshot };
 }
 var round = (ms) => Math.round(ms * 10) / 10;
+async function detectPatterns(options, snapshot) {
+  const transcripts = options.transcripts ?? snapshot.config.transcripts;
+  if (transcripts.length === 0) return void 0;
+  const report = await runDetect({ transcripts, cwd: options.repoDir, skillsDir: join19(options.repoDir, snapshot.config.skills_dir) });
+  const rejected = new Set(snapshot.state.rejected_proposals);
+  report.patterns = report.patterns.filter((p) => !rejected.has(p.fingerprint));
+  const bySkill = new Map(snapshot.skills.map((s) => [s.name, s]));
+  for (const use of report.uses) {
+    const skill = bySkill.get(use.skill);
+    if (!skill || !use.time || Date.parse(use.time) > options.now.getTime()) continue;
+    const usage = { use_count: 0, view_count: 0, patch_count: 0, ...skill.usage };
+    usage.use_count += 1;
+    if (!usage.last_used_at || use.time > usage.last_used_at) usage.last_used_at = use.time;
+    skill.usage = usage;
+  }
+  return report;
+}
 
 // src/services/validate.ts
 import { existsSync as existsSync5, statSync as statSync3 } from "node:fs";
-import { basename as basename2, dirname as dirname4, join as join18, relative as relative2, resolve as resolve2, sep as sep2 } from "node:path";
+import { basename as basename4, dirname as dirname5, join as join21, relative as relative3, resolve as resolve4, sep as sep3 } from "node:path";
 
 // src/store/read-skill.ts
 import { lstatSync as lstatSync2, readdirSync as readdirSync4, readFileSync as readFileSync5, realpathSync } from "node:fs";
-import { join as join17, relative, sep } from "node:path";
+import { join as join20, relative as relative2, sep as sep2 } from "node:path";
 function readSkillFolder(dir, options) {
   const findings = [];
-  const file = join17(dir, skillFileName);
+  const file = join20(dir, skillFileName);
   const linked = isSymlink2(dir) || isSymlink2(file);
   const escape2 = linked ? escapesBoundary(file, options.boundary) : void 0;
   if (escape2) {
@@ -60382,12 +61906,12 @@ function escapesBoundary(path, boundary) {
   } catch {
     return void 0;
   }
-  const rel = relative(realBoundary, real);
-  return rel === "" || !rel.startsWith("..") && !rel.startsWith(sep) && rel !== ".." ? void 0 : real;
+  const rel = relative2(realBoundary, real);
+  return rel === "" || !rel.startsWith("..") && !rel.startsWith(sep2) && rel !== ".." ? void 0 : real;
 }
 function listSkillFiles(dir, maxFiles, maxDepth2) {
   const files = /* @__PURE__ */ new Map();
-  const walk2 = (folder, prefix, depth) => {
+  const walk3 = (folder, prefix, depth) => {
     if (depth > maxDepth2) return;
     let entries;
     try {
@@ -60397,22 +61921,22 @@ function listSkillFiles(dir, maxFiles, maxDepth2) {
     }
     for (const entry of entries) {
       if (files.size >= maxFiles) return;
-      const path = join17(folder, entry.name);
+      const path = join20(folder, entry.name);
       const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
       if (entry.isDirectory()) {
-        walk2(path, rel, depth + 1);
+        walk3(path, rel, depth + 1);
         continue;
       }
-      let stat7;
+      let stat8;
       try {
-        stat7 = lstatSync2(path);
+        stat8 = lstatSync2(path);
       } catch {
         continue;
       }
-      files.set(rel, { path: rel, size: stat7.size });
+      files.set(rel, { path: rel, size: stat8.size });
     }
   };
-  walk2(dir, "", 0);
+  walk3(dir, "", 0);
   return files;
 }
 
@@ -60421,10 +61945,10 @@ function runValidate(options) {
   const profile = options.profile ?? "portable";
   const explicit = options.paths !== void 0 && options.paths.length > 0;
   const paths = explicit ? options.paths ?? [] : [options.skillsDir ?? defaultSkillsDir];
-  const targets = dedupe(paths.flatMap((path) => resolveTargets(resolve2(options.cwd, path), path, explicit)));
+  const targets = dedupe(paths.flatMap((path) => resolveTargets(resolve4(options.cwd, path), path, explicit)));
   const findings = [];
   targets.forEach((target, index) => {
-    const reportPath = toPosix(relative2(options.cwd, join18(target.dir, skillFileName))) || skillFileName;
+    const reportPath = toPosix(relative3(options.cwd, join21(target.dir, skillFileName))) || skillFileName;
     const content = readSkillFolder(target.dir, { reportPath, boundary: target.boundary });
     findings.push(...content.findings);
     if (content.bytes) {
@@ -60449,15 +61973,15 @@ function resolveTargets(absolute, asGiven, deep) {
     });
   }
   if (statSync3(absolute).isFile()) {
-    if (basename2(absolute) !== skillFileName) {
+    if (basename4(absolute) !== skillFileName) {
       throw new SkillgardenError("validate/not-a-skill", `${asGiven}: not a SKILL.md; name a skill folder, a SKILL.md or a skills root`, {
         data: { path: asGiven }
       });
     }
-    const dir = dirname4(absolute);
-    return [{ dir, name: basename2(dir), boundary: dirname4(dir) }];
+    const dir = dirname5(absolute);
+    return [{ dir, name: basename4(dir), boundary: dirname5(dir) }];
   }
-  if (existsSync5(join18(absolute, skillFileName))) return [{ dir: absolute, name: basename2(absolute), boundary: dirname4(absolute) }];
+  if (existsSync5(join21(absolute, skillFileName))) return [{ dir: absolute, name: basename4(absolute), boundary: dirname5(absolute) }];
   return discoverSkills(absolute, deep ? { deep: { maxDepth: 8 } } : {}).map((skill) => ({ dir: skill.dir, name: skill.name, boundary: absolute }));
 }
 function dedupe(targets) {
@@ -60465,12 +61989,12 @@ function dedupe(targets) {
   return targets.filter((t) => !seen.has(t.dir) && seen.add(t.dir));
 }
 function toPosix(path) {
-  return sep2 === "/" ? path : path.split(sep2).join("/");
+  return sep3 === "/" ? path : path.split(sep3).join("/");
 }
 
 // src/action/event.ts
 import { readFileSync as readFileSync6 } from "node:fs";
-function readEvent(eventPath) {
+function readEvent2(eventPath) {
   if (eventPath === "") return {};
   let payload;
   try {
@@ -60500,7 +62024,7 @@ var Git = class _Git {
   }
   run(args, options = {}) {
     const env = { ...process.env, GIT_TERMINAL_PROMPT: "0", LC_ALL: "C", ...this.baseEnv, ...options.env };
-    return new Promise((resolve5, reject) => {
+    return new Promise((resolve7, reject) => {
       const child = execFile("git", args, { cwd: this.dir, env, maxBuffer: 256 * 1024 * 1024, encoding: "utf8" }, (error2, stdout, stderr) => {
         const code = error2 ? typeof error2.code === "number" ? error2.code : 1 : 0;
         if (code !== 0 && !options.allowFailure) {
@@ -60509,7 +62033,7 @@ var Git = class _Git {
               data: { args: redact(args), code, stderr }
             })
           );
-        } else resolve5({ stdout, stderr, code });
+        } else resolve7({ stdout, stderr, code });
       });
       if (options.input !== void 0) child.stdin?.end(options.input);
     });
@@ -60592,11 +62116,11 @@ var httpClient = __toESM(require_lib3(), 1);
 var import_undici2 = __toESM(require_undici(), 1);
 var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P ? value : new P(function(resolve5) {
-      resolve5(value);
+    return value instanceof P ? value : new P(function(resolve7) {
+      resolve7(value);
     });
   }
-  return new (P || (P = Promise))(function(resolve5, reject) {
+  return new (P || (P = Promise))(function(resolve7, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -60612,7 +62136,7 @@ var __awaiter2 = function(thisArg, _arguments, P, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve5(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve7(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -61291,8 +62815,8 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
   const isFunctionReplacer = typeof replacer === "function";
   const propertyList = Array.isArray(replacer) ? new Set(replacer.map(String)) : null;
   const prepareVal = (parent, key, val) => {
-    const isObject = val !== null && typeof val === "object";
-    const hasToJSON = isObject && typeof val.toJSON === "function";
+    const isObject2 = val !== null && typeof val === "object";
+    const hasToJSON = isObject2 && typeof val.toJSON === "function";
     if (hasToJSON) {
       val = val.toJSON(key);
     }
@@ -61939,8 +63463,8 @@ function withCustomRequest(customRequest) {
 
 // node_modules/@octokit/auth-token/dist-bundle/index.js
 var b64url = "(?:[a-zA-Z0-9_-]+)";
-var sep3 = "\\.";
-var jwtRE = new RegExp(`^${b64url}${sep3}${b64url}${sep3}${b64url}$`);
+var sep4 = "\\.";
+var jwtRE = new RegExp(`^${b64url}${sep4}${b64url}${sep4}${b64url}$`);
 var isJWT = jwtRE.test.bind(jwtRE);
 async function auth(token) {
   const isApp = isJWT(token);
@@ -64733,7 +66257,7 @@ async function withRetry(fn, policy, sleep2, clock) {
 }
 
 // src/action/github-api.ts
-var pause = (ms) => new Promise((resolve5) => setTimeout(resolve5, ms));
+var pause = (ms) => new Promise((resolve7) => setTimeout(resolve7, ms));
 function openGitHubApi(options) {
   const octokit = getOctokit(options.token, { baseUrl: options.apiUrl });
   const repo = { owner: options.owner, repo: options.repo };
@@ -64789,33 +66313,56 @@ function codeSpan(text) {
 var maxBodyLength = 65536;
 var fingerprintMarker = /<!--\s*skillgarden-fingerprint:\s*([0-9a-f]+)\s*-->/;
 function renderProposalBody(input2, limit = maxBodyLength) {
+  const full = {
+    reasons: input2.proposal.reasons.map((r) => `- ${r}`).join("\n"),
+    report: demoteHeadings(input2.report),
+    structured: input2.proposal.structured.trimEnd(),
+    trailers: input2.proposal.trailerBlock.trim()
+  };
+  const body = render(input2, full);
+  if (body.length <= limit) return body;
+  const pointer = `*Cut to fit GitHub's ${limit.toLocaleString("en")}-character limit: the full report is in the job summary and the \`skillgarden-report\` files of ${input2.fullReportUrl}; the commit holds every change.*`;
+  let parts = { reasons: "", report: pointer, structured: "", trailers: full.trailers };
+  if (render(input2, parts).length + 600 > limit) {
+    parts = { ...parts, trailers: "", report: `${pointer}
+
+*The trailer block (${input2.proposal.trailerBlock.split("\n").length} lines) is too long for a pull request body: merge with a merge commit or rebase, which keep the commit's own trailers.*` };
+  }
+  const budget2 = limit - render(input2, parts).length - 100;
+  const reasons = cut(full.reasons, Math.floor(budget2 * 0.45), "- \u2026 (more in the commit and the full report)");
+  const structured = cut(full.structured, Math.floor(budget2 * 0.25), "# \u2026 (cut: see the full report)");
+  const report = cut(full.report, budget2 - reasons.length - structured.length, "\u2026");
+  return render(input2, { ...parts, reasons, structured, report: `${report}
+
+${parts.report}` });
+}
+function render(input2, parts) {
   const { proposal } = input2;
-  const head = [
+  return [
     `<!-- skillgarden-proposal: ${proposal.kind} -->`,
     `<!-- skillgarden-fingerprint: ${proposal.fingerprint} -->`,
     `The skillgarden curator (run \`${input2.runId}\`) proposes this change as one commit. Merge it to apply it (merge, rebase or squash all keep the ledger); close it without merging and this exact proposal is not made again.`,
-    ""
+    "",
+    "## Why",
+    "",
+    parts.reasons,
+    "",
+    "## Validation",
+    "",
+    input2.validation,
+    "",
+    "## Report",
+    "",
+    parts.report,
+    "",
+    "## Structured",
+    "",
+    "```yaml",
+    parts.structured,
+    "```",
+    "",
+    ...parts.trailers ? [parts.trailers, ""] : []
   ].join("\n");
-  const tail = ["## Structured", "", "```yaml", proposal.structured.trimEnd(), "```", "", proposal.trailerBlock.trim(), ""].join("\n");
-  const validation = ["## Validation", "", input2.validation, ""].join("\n");
-  const render = (reasons2, report) => [head, "## Why", "", ...reasons2.map((r) => `- ${r}`), "", validation, "## Report", "", report, "", tail].join("\n");
-  let body = render(proposal.reasons, demoteHeadings(input2.report));
-  if (body.length <= limit) return body;
-  const pointer = `*The report was cut to fit GitHub's ${limit.toLocaleString("en")}-character limit: the full report is in the job summary and the \`skillgarden-report\` files of ${input2.fullReportUrl}.*`;
-  const room = limit - render(proposal.reasons, pointer).length - 2;
-  if (room > 200) return render(proposal.reasons, `${cutAtLine(demoteHeadings(input2.report), room)}
-
-${pointer}`);
-  const reasons = [];
-  let used = render([], pointer).length + 200;
-  for (const r of proposal.reasons) {
-    if (used + r.length + 3 > limit) break;
-    reasons.push(r);
-    used += r.length + 3;
-  }
-  reasons.push(`\u2026 and ${proposal.reasons.length - reasons.length} more (see the commit and the full report).`);
-  body = render(reasons, pointer);
-  return body;
 }
 function readFingerprint(body) {
   return fingerprintMarker.exec(body ?? "")?.[1] ?? null;
@@ -64823,32 +66370,34 @@ function readFingerprint(body) {
 function demoteHeadings(markdown) {
   return markdown.replace(/^(#{1,5}) /gm, "#$1 ");
 }
-function cutAtLine(text, max) {
+function cut(text, max, note) {
   if (text.length <= max) return text;
-  const cut = text.lastIndexOf("\n", max);
-  return text.slice(0, cut > 0 ? cut : max);
+  const room = Math.max(0, max - note.length - 1);
+  const at = text.lastIndexOf("\n", room);
+  return `${at > 0 ? text.slice(0, at) : ""}
+${note}`.trimStart();
 }
 
 // src/action/proposal.ts
-var import_yaml5 = __toESM(require_dist(), 1);
-import { createHash as createHash6 } from "node:crypto";
+var import_yaml6 = __toESM(require_dist(), 1);
+import { createHash as createHash7 } from "node:crypto";
 
 // src/action/repo-ops.ts
 var botBranchPrefix = "skillgarden/";
-async function ensureFullHistory(git5) {
-  if (await git5.text(["rev-parse", "--is-shallow-repository"]) !== "true") return "complete";
-  const fetched = await git5.run(["fetch", "--quiet", "--unshallow", "--no-tags", "origin"], { allowFailure: true });
+async function ensureFullHistory(git6) {
+  if (await git6.text(["rev-parse", "--is-shallow-repository"]) !== "true") return "complete";
+  const fetched = await git6.run(["fetch", "--quiet", "--unshallow", "--no-tags", "origin"], { allowFailure: true });
   if (fetched.code === 0) return "fetched";
   throw new SkillgardenError(
     "action/shallow-checkout",
-    `The checkout in ${git5.dir} is shallow and fetching its history failed (${fetched.stderr.trim()}). Skill ages and provenance come from history: set \`fetch-depth: 0\` on actions/checkout.`,
+    `The checkout in ${git6.dir} is shallow and fetching its history failed (${fetched.stderr.trim()}). Skill ages and provenance come from history: set \`fetch-depth: 0\` on actions/checkout.`,
     { data: { stderr: fetched.stderr } }
   );
 }
-async function readChangedFiles(git5, baseSha) {
-  const present = await git5.run(["cat-file", "-e", `${baseSha}^{commit}`], { allowFailure: true });
+async function readChangedFiles(git6, baseSha) {
+  const present = await git6.run(["cat-file", "-e", `${baseSha}^{commit}`], { allowFailure: true });
   if (present.code !== 0) {
-    const fetched = await git5.run(["fetch", "--quiet", "--no-tags", "--depth=1", "origin", baseSha], { allowFailure: true });
+    const fetched = await git6.run(["fetch", "--quiet", "--no-tags", "--depth=1", "origin", baseSha], { allowFailure: true });
     if (fetched.code !== 0) {
       throw new SkillgardenError(
         "action/shallow-checkout",
@@ -64857,7 +66406,7 @@ async function readChangedFiles(git5, baseSha) {
       );
     }
   }
-  const out = await git5.run(["diff", "--name-only", "--no-renames", "-z", baseSha, "HEAD"]);
+  const out = await git6.run(["diff", "--name-only", "--no-renames", "-z", baseSha, "HEAD"]);
   return out.stdout.split("\0").filter(Boolean);
 }
 async function prepareScratch(workspace, scratchDir, sha, branch) {
@@ -64871,18 +66420,18 @@ async function prepareScratch(workspace, scratchDir, sha, branch) {
   await scratch.run(["config", "user.email", botIdentity.GIT_AUTHOR_EMAIL]);
   return scratch;
 }
-async function commitSquashed(git5, options) {
-  const tree = await git5.text(["rev-parse", `${options.head}^{tree}`]);
+async function commitSquashed(git6, options) {
+  const tree = await git6.text(["rev-parse", `${options.head}^{tree}`]);
   const date = `${Math.floor(options.date.getTime() / 1e3)} +0000`;
   const env = { ...botIdentity, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
-  const commit = await git5.text(["commit-tree", tree, "-p", options.base, "-F", "-"], { env, input: options.message });
-  await verifyCommit(git5, commit, { tree, parent: options.base, message: options.message });
+  const commit = await git6.text(["commit-tree", tree, "-p", options.base, "-F", "-"], { env, input: options.message });
+  await verifyCommit(git6, commit, { tree, parent: options.base, message: options.message });
   return commit;
 }
-async function verifyCommit(git5, commit, expected) {
-  const [tree, parents] = (await git5.text(["show", "-s", "--format=%T%n%P", commit])).split("\n");
-  const message = await git5.text(["show", "-s", "--format=%B", commit]);
-  const parent = await git5.text(["rev-parse", `${expected.parent}^{commit}`]);
+async function verifyCommit(git6, commit, expected) {
+  const [tree, parents] = (await git6.text(["show", "-s", "--format=%T%n%P", commit])).split("\n");
+  const message = await git6.text(["show", "-s", "--format=%B", commit]);
+  const parent = await git6.text(["rev-parse", `${expected.parent}^{commit}`]);
   if (tree !== expected.tree || parents !== parent || message !== expected.message.trim()) {
     throw new SkillgardenError("action/commit-mismatch", `The proposal commit ${commit} does not hold the curated tree on its base; nothing was pushed.`, { data: { commit } });
   }
@@ -64890,19 +66439,19 @@ async function verifyCommit(git5, commit, expected) {
 function isBotBranch(branch) {
   return branch.startsWith(botBranchPrefix) && branch.length > botBranchPrefix.length;
 }
-async function pushBotBranch(git5, commit, branch) {
+async function pushBotBranch(git6, commit, branch) {
   if (!isBotBranch(branch)) throw new SkillgardenError("action/not-a-bot-branch", `Refusing to force-push to ${branch}: only ${botBranchPrefix}* branches are the Action's.`);
-  await push(git5, ["--force", "origin", `${commit}:refs/heads/${branch}`]);
+  await push(git6, ["--force", "origin", `${commit}:refs/heads/${branch}`]);
 }
-async function deleteBotBranch(git5, branch) {
+async function deleteBotBranch(git6, branch) {
   if (!isBotBranch(branch)) throw new SkillgardenError("action/not-a-bot-branch", `Refusing to delete ${branch}: only ${botBranchPrefix}* branches are the Action's.`);
-  await push(git5, ["origin", "--delete", branch], { allowMissing: true });
+  await push(git6, ["origin", "--delete", branch], { allowMissing: true });
 }
-async function pushToBase(git5, branch, tags) {
-  await push(git5, ["--atomic", "origin", `HEAD:refs/heads/${branch}`, ...tags.map((t) => `refs/tags/${t}:refs/tags/${t}`)]);
+async function pushToBase(git6, branch, tags) {
+  await push(git6, ["--atomic", "origin", `HEAD:refs/heads/${branch}`, ...tags.map((t) => `refs/tags/${t}:refs/tags/${t}`)]);
 }
-async function push(git5, args, options = {}) {
-  const result = await git5.run(["push", "--quiet", "--porcelain", ...args], { allowFailure: true });
+async function push(git6, args, options = {}) {
+  const result = await git6.run(["push", "--quiet", "--porcelain", ...args], { allowFailure: true });
   if (result.code === 0) return;
   if (options.allowMissing && /remote ref does not exist/i.test(result.stderr)) return;
   const permission = /\b403\b|denied|not permitted|permission/i.test(result.stderr);
@@ -64912,17 +66461,17 @@ async function push(git5, args, options = {}) {
     { data: { args, stderr: result.stderr } }
   );
 }
-async function readRemoteBranch(git5, branch) {
-  const fetched = await git5.run(["fetch", "--quiet", "--no-tags", "origin", `+refs/heads/${branch}:refs/skillgarden-remote/${branch}`], { allowFailure: true });
+async function readRemoteBranch(git6, branch) {
+  const fetched = await git6.run(["fetch", "--quiet", "--no-tags", "origin", `+refs/heads/${branch}:refs/skillgarden-remote/${branch}`], { allowFailure: true });
   if (fetched.code !== 0) return null;
-  const [commit = "", parent = ""] = (await git5.text(["show", "-s", "--format=%H%n%P", `refs/skillgarden-remote/${branch}`])).split("\n");
+  const [commit = "", parent = ""] = (await git6.text(["show", "-s", "--format=%H%n%P", `refs/skillgarden-remote/${branch}`])).split("\n");
   return { commit, parent: parent.split(" ")[0] ?? "" };
 }
 
 // src/action/branch-name.ts
 function buildBranchName(kind, name = "") {
   if (kind === "lifecycle") return `${botBranchPrefix}lifecycle`;
-  const safe = name.normalize("NFKD").toLowerCase().replace(/[^a-z0-9._-]+/g, "-").replace(/\.{2,}/g, ".").replace(/-{2,}/g, "-").replace(/^[.-]+|[.-]+$/g, "").replace(/\.lock$/, "-lock").slice(0, 80).replace(/[.-]+$/g, "") || "unnamed";
+  const safe = name.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^a-z0-9._-]+/g, "-").replace(/\.{2,}/g, ".").replace(/-{2,}/g, "-").replace(/^[.-]+|[.-]+$/g, "").replace(/\.lock$/, "-lock").slice(0, 80).replace(/[.-]+$/g, "") || "unnamed";
   return `${botBranchPrefix}${kind}/${safe}`;
 }
 
@@ -64933,9 +66482,9 @@ var actionOrder = [
   { to: "stale", action: "mark-stale" },
   { to: "archived", action: "archive" }
 ];
-function buildFingerprint(kind, decisions) {
+function buildFingerprint2(kind, decisions) {
   const canonical = JSON.stringify({ kind, decisions: [...decisions].sort() });
-  return createHash6("sha256").update(canonical).digest("hex").slice(0, 20);
+  return createHash7("sha256").update(canonical).digest("hex").slice(0, 20);
 }
 function buildLifecycleProposal(report, extraLabels = []) {
   const transitions = report.transitions;
@@ -64943,7 +66492,7 @@ function buildLifecycleProposal(report, extraLabels = []) {
   const actions = actionOrder.filter((o) => transitions.some((t) => t.to === o.to)).map((o) => o.action);
   const counts = actionOrder.map((o) => [o.action, transitions.filter((t) => t.to === o.to).length]).filter(([, n]) => n > 0);
   const summary2 = counts.map(([action, n]) => `${n} ${action === "mark-stale" ? "marked stale" : action === "archive" ? "archived" : "reactivated"}`).join(", ");
-  const fingerprint = buildFingerprint("lifecycle", transitions.map((t) => `${t.skill}:${t.from}>${t.to}`));
+  const fingerprint = buildFingerprint2("lifecycle", transitions.map((t) => `${t.skill}:${t.from}>${t.to}`));
   const message = buildLifecycleMessage(report, actions, summary2, fingerprint);
   return {
     kind: "lifecycle",
@@ -64954,7 +66503,7 @@ function buildLifecycleProposal(report, extraLabels = []) {
     commitMessage: message,
     trailerBlock: readTrailerBlock(message),
     reasons: transitions.map((t) => `${codeSpan(t.skill)}: ${t.from} \u2192 **${t.to}** \u2014 ${escapeMarkdown(t.reason)} (last activity ${t.anchor.slice(0, 10)}, ${escapeMarkdown(t.anchor_source)})`),
-    structured: (0, import_yaml5.stringify)({
+    structured: (0, import_yaml6.stringify)({
       prunings: transitions.filter((t) => t.to !== "active").map((t) => ({ name: t.skill, to: t.to, reason: t.reason })),
       reactivations: transitions.filter((t) => t.to === "active").map((t) => ({ name: t.skill, reason: t.reason }))
     })
@@ -64988,20 +66537,20 @@ function readTrailerBlock(message) {
 // src/action/publish-proposal.ts
 async function publishProposal(ctx, proposal, build) {
   const pulls = await ctx.api.listPulls(proposal.branch);
-  const open6 = pulls.find((p) => p.state === "open");
+  const open7 = pulls.find((p) => p.state === "open");
   const declined = pulls.find((p) => p.state === "closed" && p.merged_at === null && readFingerprint(p.body) === proposal.fingerprint);
   if (declined) {
-    const closed = open6 ? await closePull(ctx, open6, proposal.branch, `The curator's current proposal is the one declined in #${declined.number}, so this one is withdrawn.`) : [];
+    const closed = open7 ? await closePull(ctx, open7, proposal.branch, `The curator's current proposal is the one declined in #${declined.number}, so this one is withdrawn.`) : [];
     return { outcomes: closed, declined };
   }
   const remote = await readRemoteBranch(ctx.git, proposal.branch);
-  if (open6 && remote && remote.parent === ctx.base.sha && readFingerprint(open6.body) === proposal.fingerprint) {
-    return { outcomes: [{ branch: proposal.branch, number: open6.number, url: open6.html_url, operation: "unchanged" }] };
+  if (open7 && remote && remote.parent === ctx.base.sha && readFingerprint(open7.body) === proposal.fingerprint) {
+    return { outcomes: [{ branch: proposal.branch, number: open7.number, url: open7.html_url, operation: "unchanged" }] };
   }
   const commit = await build.commit();
   await pushBotBranch(ctx.git, commit, proposal.branch);
-  if (open6) {
-    const updated = await ctx.api.updatePull(open6.number, { title: proposal.title, body: build.body });
+  if (open7) {
+    const updated = await ctx.api.updatePull(open7.number, { title: proposal.title, body: build.body });
     return { outcomes: [{ branch: proposal.branch, number: updated.number, url: updated.html_url, operation: "updated" }] };
   }
   const created = await ctx.api.createPull({ branch: proposal.branch, base: ctx.base.branch, title: proposal.title, body: build.body });
@@ -65009,9 +66558,9 @@ async function publishProposal(ctx, proposal, build) {
   return { outcomes: [{ branch: proposal.branch, number: created.number, url: created.html_url, operation: "created" }] };
 }
 async function withdrawProposal(ctx, branch, reason) {
-  const open6 = (await ctx.api.listPulls(branch)).find((p) => p.state === "open");
-  if (!open6) return [];
-  return closePull(ctx, open6, branch, reason);
+  const open7 = (await ctx.api.listPulls(branch)).find((p) => p.state === "open");
+  if (!open7) return [];
+  return closePull(ctx, open7, branch, reason);
 }
 async function closePull(ctx, pull, branch, reason) {
   await ctx.api.comment(pull.number, `${reason} Closing this proposal; the curator opens a new one when there is something to propose.`);
@@ -65022,7 +66571,7 @@ async function closePull(ctx, pull, branch, reason) {
 
 // src/action/report-files.ts
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
-import { join as join19 } from "node:path";
+import { join as join22 } from "node:path";
 function writeRunReport(dir, report, markdown) {
   mkdirSync(dir, { recursive: true });
   for (const [name, content] of [
@@ -65030,11 +66579,11 @@ function writeRunReport(dir, report, markdown) {
 `],
     ["REPORT.md", markdown]
   ]) {
-    const temp = join19(dir, `.${name}.${process.pid}.tmp`);
+    const temp = join22(dir, `.${name}.${process.pid}.tmp`);
     writeFileSync(temp, content);
-    renameSync(temp, join19(dir, name));
+    renameSync(temp, join22(dir, name));
   }
-  return join19(dir, "REPORT.md");
+  return join22(dir, "REPORT.md");
 }
 
 // src/action/curate-mode.ts
@@ -65049,7 +66598,7 @@ async function runCurateMode(inputs, io2, deps = {}) {
     const { report } = await runCurator({ repoDir: inputs.workspace, now: inputs.now, dryRun: true, scheduled });
     return finish2(inputs, io2, report, []);
   }
-  const scratchDir = mkdtempSync(join20(inputs.github.runnerTemp, "skillgarden-curate-"));
+  const scratchDir = mkdtempSync(join23(inputs.github.runnerTemp, "skillgarden-curate-"));
   try {
     const scratch = await prepareScratch(new Git(inputs.workspace, auth2), scratchDir, base.sha, "skillgarden-work");
     const { report } = await runCurator({ repoDir: scratchDir, now: inputs.now, scheduled, deferFirstRun: inputs.pushTransitions });
@@ -65066,7 +66615,7 @@ async function runCurateMode(inputs, io2, deps = {}) {
   }
 }
 function checkPreconditions(inputs) {
-  if (readEvent(inputs.github.eventPath).pullRequest?.fromFork) {
+  if (readEvent2(inputs.github.eventPath).pullRequest?.fromFork) {
     throw new SkillgardenError("action/fork", "mode: curate does not run on a pull request from a fork: it would push with a token a fork must not get. Use mode: validate on pull requests.");
   }
   if (!inputs.dryRun && inputs.token === "") {
@@ -65076,14 +66625,14 @@ function checkPreconditions(inputs) {
 function openApi(inputs) {
   return openGitHubApi({ token: inputs.token, apiUrl: inputs.github.apiUrl, owner: inputs.github.owner, repo: inputs.github.repo, retry: inputs.retry });
 }
-async function hasPersistedAuth(git5) {
-  const result = await git5.run(["config", "--local", "--get-regexp", "^http\\..*\\.extraheader$"], { allowFailure: true });
+async function hasPersistedAuth(git6) {
+  const result = await git6.run(["config", "--local", "--get-regexp", "^http\\..*\\.extraheader$"], { allowFailure: true });
   return result.code === 0 && result.stdout.trim() !== "";
 }
-async function readBaseBranch(inputs, git5) {
+async function readBaseBranch(inputs, git6) {
   if (inputs.baseBranch) return inputs.baseBranch;
   if (inputs.github.ref.startsWith("refs/heads/")) return inputs.github.ref.slice("refs/heads/".length);
-  const current = await git5.run(["symbolic-ref", "--quiet", "--short", "HEAD"], { allowFailure: true });
+  const current = await git6.run(["symbolic-ref", "--quiet", "--short", "HEAD"], { allowFailure: true });
   if (current.code === 0 && current.stdout.trim()) return current.stdout.trim();
   throw new SkillgardenError("action/no-base", `Cannot tell which branch to propose changes to (GITHUB_REF is "${inputs.github.ref}"). Set the \`base\` input.`);
 }
@@ -65125,7 +66674,7 @@ function forProposal(report) {
 async function finish2(inputs, io2, report, outcomes) {
   report.prs = outcomes;
   const markdown = renderRunMarkdown(report, renderPullSection(outcomes, inputs.dryRun));
-  const reportPath = writeRunReport(join20(inputs.reportDir, report.run_id), report, markdown);
+  const reportPath = writeRunReport(join23(inputs.reportDir, report.run_id), report, markdown);
   await io2.appendSummary(markdown);
   io2.setOutput("report-path", reportPath);
   io2.setOutput("run-id", report.run_id);
@@ -65145,7 +66694,7 @@ function renderPullSection(outcomes, dryRun) {
 }
 
 // src/action/inputs.ts
-import { join as join21 } from "node:path";
+import { join as join24 } from "node:path";
 function input(env, name) {
   return (env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] ?? "").trim();
 }
@@ -65203,7 +66752,7 @@ function readGitHub(env) {
 }
 function readInputs(env) {
   const github = readGitHub(env);
-  const workspace = input(env, "working-directory") ? join21(env.GITHUB_WORKSPACE ?? ".", input(env, "working-directory")) : env.GITHUB_WORKSPACE ?? process.cwd();
+  const workspace = input(env, "working-directory") ? join24(env.GITHUB_WORKSPACE ?? ".", input(env, "working-directory")) : env.GITHUB_WORKSPACE ?? process.cwd();
   const labels = input(env, "labels");
   return {
     mode: readMode(env),
@@ -65217,7 +66766,7 @@ function readInputs(env) {
     pushTransitions: booleanInput(env, "push-transitions", false),
     baseBranch: input(env, "base"),
     extraLabels: labels === "" ? [] : labels.split(/[,\n]/).map((l) => l.trim()).filter(Boolean),
-    reportDir: input(env, "report-dir") || join21(github.runnerTemp, "skillgarden"),
+    reportDir: input(env, "report-dir") || join24(github.runnerTemp, "skillgarden"),
     retry: {
       attempts: numberFrom(input(env, "api-retries") || void 0, "api-retries", 4) + 1,
       baseMs: numberFrom(env.SKILLGARDEN_RETRY_BASE_MS, "SKILLGARDEN_RETRY_BASE_MS", 1e3),
@@ -65229,8 +66778,8 @@ function readInputs(env) {
 }
 
 // src/services/scan.ts
-import { stat as stat6 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname5, relative as relative4, resolve as resolve4 } from "node:path";
+import { stat as stat7 } from "node:fs/promises";
+import { basename as basename6, dirname as dirname6, relative as relative5, resolve as resolve6 } from "node:path";
 
 // src/core/scan/config.ts
 var DEFAULT_POLICY = {
@@ -65287,42 +66836,42 @@ function buildScanReport(results) {
 }
 
 // src/store/scan/discover-skills.ts
-import { readdir as readdir2, stat as stat4 } from "node:fs/promises";
-import { join as join22 } from "node:path";
+import { readdir as readdir3, stat as stat6 } from "node:fs/promises";
+import { join as join25 } from "node:path";
 var SKIPPED = /* @__PURE__ */ new Set([".archive", ".git", "node_modules"]);
 async function isDir(path) {
   try {
-    return (await stat4(path)).isDirectory();
+    return (await stat6(path)).isDirectory();
   } catch {
     return false;
   }
 }
 async function hasSkillFile(dir) {
   try {
-    return (await stat4(join22(dir, "SKILL.md"))).isFile();
+    return (await stat6(join25(dir, "SKILL.md"))).isFile();
   } catch {
     return false;
   }
 }
 async function listDirs(dir) {
-  const entries = await readdir2(dir, { withFileTypes: true });
+  const entries = await readdir3(dir, { withFileTypes: true });
   const names = [];
   for (const e of entries) {
     if (SKIPPED.has(e.name)) continue;
-    if (e.isDirectory() || e.isSymbolicLink() && await isDir(join22(dir, e.name))) names.push(e.name);
+    if (e.isDirectory() || e.isSymbolicLink() && await isDir(join25(dir, e.name))) names.push(e.name);
   }
   return names.sort();
 }
 async function discoverSkillDirs(skillsRoot) {
   const out = [];
   for (const name of await listDirs(skillsRoot)) {
-    const dir = join22(skillsRoot, name);
+    const dir = join25(skillsRoot, name);
     if (await hasSkillFile(dir)) {
       out.push(dir);
       continue;
     }
     for (const child of await listDirs(dir)) {
-      if (await hasSkillFile(join22(dir, child))) out.push(join22(dir, child));
+      if (await hasSkillFile(join25(dir, child))) out.push(join25(dir, child));
     }
   }
   return out;
@@ -65332,22 +66881,22 @@ async function discoverSkillDirsDeep(root, maxDepth2 = 8) {
   const visit = async (dir, depth) => {
     if (await hasSkillFile(dir)) out.push(dir);
     if (depth >= maxDepth2) return;
-    for (const name of await listDirs(dir)) await visit(join22(dir, name), depth + 1);
+    for (const name of await listDirs(dir)) await visit(join25(dir, name), depth + 1);
   };
   if (await isDir(root)) await visit(root, 0);
   return out;
 }
 
 // src/store/scan/scan-skill-dir.ts
-import { readFile as readFile9 } from "node:fs/promises";
-import { basename as basename3, posix as posix4, resolve as resolve3 } from "node:path";
+import { readFile as readFile11 } from "node:fs/promises";
+import { basename as basename5, posix as posix4, resolve as resolve5 } from "node:path";
 
 // src/core/scan/context.ts
 var quotePairs = [['"', '"'], ["`", "`"], ["\u201C", "\u201D"], ["\xAB", "\xBB"]];
 function isQuoted(line, start, end) {
-  return quotePairs.some(([open6, close]) => {
-    if (line.lastIndexOf(open6, start - 1) < 0) return false;
-    const opensBefore = open6 === close ? line.slice(0, start).split(open6).length % 2 === 0 : true;
+  return quotePairs.some(([open7, close]) => {
+    if (line.lastIndexOf(open7, start - 1) < 0) return false;
+    const opensBefore = open7 === close ? line.slice(0, start).split(open7).length % 2 === 0 : true;
     return opensBefore && line.indexOf(close, end) >= 0;
   });
 }
@@ -65389,8 +66938,8 @@ function findHiddenCommentLines(file, lines) {
       if (line.includes("-->")) inside = false;
       return;
     }
-    const open6 = line.lastIndexOf("<!--");
-    inside = open6 >= 0 && !line.includes("-->", open6);
+    const open7 = line.lastIndexOf("<!--");
+    inside = open7 >= 0 && !line.includes("-->", open7);
   });
   return out;
 }
@@ -65463,10 +67012,10 @@ function splitTopLevel(src) {
   parts.push(src.slice(start));
   return parts;
 }
-function closingParen(src, open6) {
+function closingParen(src, open7) {
   let depth = 0;
   let inClass = false;
-  for (let i = open6; i < src.length; i += 1) {
+  for (let i = open7; i < src.length; i += 1) {
     const ch = src[i];
     if (ch === "\\") i += 1;
     else if (inClass) inClass = ch !== "]";
@@ -65617,6 +67166,17 @@ function scanRaw(scan, text, table2) {
     }
   }
 }
+function selectRules(text, table2) {
+  const present = /* @__PURE__ */ new Set();
+  const { pattern, contained } = table2.triggers;
+  const lower2 = lowerAscii(text);
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(lower2); m; m = pattern.exec(lower2)) {
+    pattern.lastIndex = m.index + 1;
+    for (const trigger of contained.get(m[0]) ?? [m[0]]) present.add(trigger);
+  }
+  return table2.rules.filter((r) => !r.triggers || r.triggers.some((t) => present.has(t))).map((r) => r.rule);
+}
 
 // src/core/scan/rules.ts
 function rule(id, category, severity, pattern, message, hint, extra = {}) {
@@ -65694,7 +67254,7 @@ var injection = [
   rule("inject-decode-execute", "prompt-injection", "high", /\b(?:decode|translate|deobfuscate|unscramble|reverse)\s+[^\n]{0,120}?\s+(?:and|then)\s+(?:execute|run|eval(?:uate)?|follow)\s+(?:it|them|the\s+result|the\s+output|the\s+(?:decoded\s+)?(?:command|instructions))\b/i, "decode-then-execute evasion", inject, { demoteWhenQuoted: true }),
   rule("inject-hidden-comment", "prompt-injection", "high", new RegExp(`<!--(?![^>\\n]{0,20}skillgarden-ignore)[^>\\n]{0,300}?${HIDDEN_INSTRUCTION.source}`, "i"), "hidden HTML comment carrying instructions", inject),
   rule("inject-hidden-element", "prompt-injection", "high", /<\s*(?:div|span|p|section|font|small|details)\b[^>\n]{0,200}(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:px|pt|em)?\s*[;"']|opacity\s*:\s*0(?:\.0+)?\s*[;"']|color\s*:\s*(?:white|#fff(?:fff)?)\s*;\s*background(?:-color)?\s*:\s*(?:white|#fff))/i, "HTML element hidden from a human reader", inject),
-  rule("inject-hidden-attribute", "prompt-injection", "medium", /<\s*(?:div|span|p|section)\b[^>\n]{0,200}\s(?:hidden|aria-hidden\s*=\s*["']true["'])[\s>/]/i, "hidden HTML element", inject),
+  rule("inject-hidden-attribute", "prompt-injection", "low", /<\s*(?:div|span|p|section)\b[^>\n]{0,200}\s(?:hidden|aria-hidden\s*=\s*["']true["'])[\s>/]/i, "hidden HTML element", inject),
   rule("inject-skip-confirmation", "prompt-injection", "medium", /\b(?:do\s+not|don't|never|without)\s+(?:ask(?:ing)?|prompt(?:ing)?|wait(?:ing)?)\s+(?:\w+\s+){0,2}?(?:for\s+)?(?:permission|confirmation|approval|consent)\s+(?:before|to|when)\s+(?:\w+\s+){0,3}?(?:delet|remov|send|upload|push|install|run|execut|modify|overwrit)/i, "tells the agent to act without the user's approval", "Keep the user in the loop for destructive or outbound actions.", { demoteWhenQuoted: true }),
   rule("inject-disable-safety-flag", "prompt-injection", "medium", /(?:--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox|\bbypassPermissions\b|--yolo\b|approval[_-]?policy\s*[=:]\s*["']?never)/i, "runs an agent with its safety checks off", "Do not disable the agent's permission prompts from a skill."),
   rule("inject-tool-hijack", "prompt-injection", "medium", /\b(?:always|must)\s+(?:\w+\s+){0,2}?(?:call|use|invoke)\s+(?:the\s+)?[\w-]{2,40}\s+tool\s+(?:first\s+)?(?:before|instead\s+of)\s+(?:\w+\s+){0,2}?(?:any|every|all)\s+other/i, "hijacks every tool call", inject, { demoteWhenQuoted: true }),
@@ -65755,7 +67315,7 @@ var network = [
   rule("net-tunnel", "network", "medium", /(?:\bngrok\s+(?:http|tcp|tls|start)\b|\bngrok\.(?:io|app|com)\b|\blocaltunnel\b|\blt\s+--port\b|\bserveo\.net\b|\bcloudflared\s+tunnel\b|\bbore\s+local\b|\blocalhost\.run\b|\bpinggy\.io\b|\btailscale\s+funnel\b)/i, "exposes a local port to the internet through a tunnel", net),
   rule("net-bind-all", "network", "low", /(?:\b0\.0\.0\.0:\d{2,5}\b|--(?:host|bind|listen|ip)[= ]0\.0\.0\.0\b|\bhost\s*=\s*["']0\.0\.0\.0["']|\bINADDR_ANY\b)/, "listens on every network interface", net),
   rule("net-raw-ip-url", "network", "low", /\bhttps?:\/\/(?!127\.|0\.0\.0\.0|10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.|169\.254\.)\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?\//, "talks to a bare IP address", "Name the host; a bare IP hides who is on the other end."),
-  rule("net-ssh-remote-forward", "network", "medium", /\bssh\b[^\n]{0,100}\s-R\s*(?:[\w.*]{1,40}:)?\d{1,5}:/, "opens a reverse SSH tunnel", net),
+  rule("net-ssh-remote-forward", "network", "medium", /\bssh\b[^\n]{0,100}\s-R\s*(?:[*\w.]{1,40}:)?\d{1,5}:/, "opens a reverse SSH tunnel", net),
   rule("net-firewall-off", "network", "medium", /(?:\bufw\s+disable\b|\biptables\s+-F\b|\bsetenforce\s+0\b|\bsystemctl\s+(?:stop|disable)\s+(?:firewalld|apparmor|ufw)\b|Set-MpPreference\s+-DisableRealtimeMonitoring\s+\$?true|netsh\s+advfirewall\s+set\s+\w{1,20}\s+state\s+off)/i, "turns off a firewall or security module", net),
   rule("net-ssh-no-host-check", "network", "low", /StrictHostKeyChecking[= ]no\b/i, "turns off SSH host key checking", net),
   rule("net-tls-off", "network", "low", /(?:\bcurl\s+[^\n]{0,80}(?:-k|--insecure)\b|\bwget\s+[^\n]{0,80}--no-check-certificate\b|NODE_TLS_REJECT_UNAUTHORIZED\s*=\s*["']?0|verify\s*=\s*False\b)/, "turns off TLS certificate checks", "Keep certificate checks on; fix the trust store instead.")
@@ -66089,8 +67649,12 @@ function buildNormalizedVariant(line) {
   }
   return text === line ? void 0 : { text, origin };
 }
-var splitters = /(["'`])\s{0,3}\+\s{0,3}\1|(?<=\w)(?:''|"")(?=\w)|(?<=[a-z])["`\\](?=[a-z])|(?<=[a-z])'(?=[a-z]{1,12}'[a-z])|(?<=[a-z]'[a-z]{1,12})'(?=[a-z])/gi;
-var splitHint = /["'`]\s{0,3}\+|''|""|[a-z]["`\\][a-z]|[a-z]'[a-z]{1,12}'[a-z]/i;
+var splitters = /(["'`])\s{0,3}\+\s{0,3}\1|(?<=\w)(?:''|"")(?=\w)|(?<=[a-z])["`\\](?=[a-z])|(?<=[a-z])'(?=[a-z]{1,12}'[a-z])|(?<=[a-z]'[a-z]{1,12})'(?=[a-z])|&#(?:(\d{2,3})|x([0-9a-f]{2}));/gi;
+var splitHint = /["'`]\s{0,3}\+|''|""|[a-z]["`\\][a-z]|[a-z]'[a-z]{1,12}'[a-z]|&#x?[0-9a-f]{2,3};/i;
+function decodeReference(m) {
+  const code = m[2] !== void 0 ? parseInt(m[2], 10) : m[3] !== void 0 ? parseInt(m[3], 16) : -1;
+  return code >= 32 && code < 127 ? String.fromCharCode(code) : "";
+}
 function buildJoinedVariant(line) {
   if (!splitHint.test(line)) return void 0;
   let text = "";
@@ -66098,7 +67662,9 @@ function buildJoinedVariant(line) {
   let last = 0;
   for (const m of line.matchAll(splitters)) {
     for (let i = last; i < m.index; i += 1) origin.push(i);
-    text += line.slice(last, m.index);
+    const decoded = decodeReference(m);
+    text += line.slice(last, m.index) + decoded;
+    if (decoded) origin.push(m.index);
     last = m.index + m[0].length;
   }
   if (last === 0) return void 0;
@@ -66122,25 +67688,25 @@ function findBase64Text(line) {
 
 // src/core/scan/match.ts
 var KNOWN_RULE_IDS = new Set([...THREAT_RULES, ...SPECIAL_RULES].map((r) => r.id));
-function scanVariant(ctx, variant, via, seen, rules2) {
-  return matchRules(variant.text, rules2).filter((hit) => !seen.has(hit.rule.id)).map((hit) => {
+function scanVariant(ctx, variant, via, seen, table2) {
+  return matchRules(variant.text, selectRules(variant.text, table2)).filter((hit) => !seen.has(hit.rule.id)).map((hit) => {
     seen.add(hit.rule.id);
     const start = variant.origin[hit.index] ?? 0;
     const end = (variant.origin[hit.index + hit.length - 1] ?? start) + 1;
     return toFinding2(ctx, hit, via, start + 1, ctx.text.slice(start, end));
   });
 }
-function scanVariants(ctx, seen, rules2) {
+function scanVariants(ctx, seen, table2) {
   const out = [];
   const normalized = buildNormalizedVariant(ctx.text);
-  if (normalized) out.push(...scanVariant(ctx, normalized, "normalized", seen, rules2));
+  if (normalized) out.push(...scanVariant(ctx, normalized, "normalized", seen, table2));
   const joined = buildJoinedVariant(normalized?.text ?? ctx.text);
   if (joined) {
     const origin = normalized ? joined.origin.map((i) => normalized.origin[i] ?? i) : joined.origin;
-    out.push(...scanVariant(ctx, { text: joined.text, origin }, "joined", seen, rules2));
+    out.push(...scanVariant(ctx, { text: joined.text, origin }, "joined", seen, table2));
   }
   for (const token of findBase64Text(ctx.text)) {
-    for (const hit of matchRules(token.text, rules2).filter((h) => !seen.has(h.rule.id))) {
+    for (const hit of matchRules(token.text, selectRules(token.text, table2)).filter((h) => !seen.has(h.rule.id))) {
       seen.add(hit.rule.id);
       out.push(toFinding2(ctx, hit, "base64", token.column, token.text.slice(hit.index, hit.index + hit.length)));
     }
@@ -66190,12 +67756,13 @@ function scanSkillText(text, options) {
   }
   const comments = findCommentLines(options.file, lines);
   const scan = { file: options.file, lines, lineStarts, seen: /* @__PURE__ */ new Map(), comments, lower: lowerAscii(unified), triggerLines: /* @__PURE__ */ new Map(), out: [] };
-  scanRaw(scan, unified, compileTable(rules2));
+  const table2 = compileTable(rules2);
+  scanRaw(scan, unified, table2);
   const { out, seen } = scan;
   out.push(...scanHiddenComments(options.file, lines, seen, rules2));
   lines.forEach((lineText, i) => {
     const ctx = { file: options.file, line: i + 1, text: lineText, comment: comments.has(i + 1) };
-    out.push(...scanVariants(ctx, seen.get(i) ?? /* @__PURE__ */ new Set(), rules2), ...scanInvisible(ctx));
+    out.push(...scanVariants(ctx, seen.get(i) ?? /* @__PURE__ */ new Set(), table2), ...scanInvisible(ctx));
   });
   out.sort((a, b) => a.line - b.line || a.column - b.column || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0));
   return applyInlineSuppressions(options.file, lines, out, KNOWN_RULE_IDS);
@@ -66224,7 +67791,7 @@ function decidePolicy(provenance, verdict, config = resolveScanConfig()) {
 }
 
 // src/store/scan/read-content.ts
-import { open as open5 } from "node:fs/promises";
+import { open as open6 } from "node:fs/promises";
 var utf8 = new TextDecoder("utf-8", { fatal: true });
 function startsWith(buf, bytes) {
   return bytes.every((b, i) => buf[i] === b);
@@ -66248,7 +67815,7 @@ function decodeContent(buf, truncated) {
   }
 }
 async function readContent(path, maxBytes) {
-  const handle = await open5(path, "r");
+  const handle = await open6(path, "r");
   try {
     const size = (await handle.stat()).size;
     const length = Math.min(size, maxBytes);
@@ -66284,24 +67851,25 @@ function buildStructureFinding(id, file, detail) {
 
 // src/store/scan/walk-skill.ts
 var import_ignore = __toESM(require_ignore2(), 1);
-import { lstat as lstat4, readdir as readdir3, readFile as readFile8, realpath, stat as stat5 } from "node:fs/promises";
-import { join as join23, posix as posix3, relative as relative3, sep as sep4 } from "node:path";
-async function readSkillIgnore(dir) {
+import { lstat as lstat4, readdir as readdir4, readFile as readFile10, realpath } from "node:fs/promises";
+import { join as join26, posix as posix3, relative as relative4, sep as sep5 } from "node:path";
+async function readSkillIgnore(dir, entries) {
   const ig = (0, import_ignore.default)();
-  if (!(await readdir3(dir)).includes(".skillignore")) return ig;
+  if (!entries.some((e) => e.name === ".skillignore" && e.isFile())) return ig;
   try {
-    ig.add(await readFile8(join23(dir, ".skillignore"), "utf8"));
+    ig.add(await readFile10(join26(dir, ".skillignore"), "utf8"));
   } catch {
   }
   return ig;
 }
 function isInside(realRoot, target) {
-  const rel = relative3(realRoot, target);
-  return rel === "" || !rel.startsWith("..") && !rel.startsWith(sep4) && !/^[a-zA-Z]:/.test(rel);
+  const rel = relative4(realRoot, target);
+  return rel === "" || !rel.startsWith("..") && !rel.startsWith(sep5) && !/^[a-zA-Z]:/.test(rel);
 }
 async function visitLink(state, abs, rel) {
   try {
     const target = await realpath(abs);
+    state.realRoot ??= await realpath(state.root);
     if (!isInside(state.realRoot, target)) state.findings.push(buildStructureFinding("structure-symlink-escape", rel, `${rel} -> ${target}`));
   } catch (error2) {
     const code = error2.code;
@@ -66317,35 +67885,49 @@ function addFile(state, file) {
   }
   state.files.push(file);
 }
-async function visitDir(state, abs, rel, depth) {
+async function listEntries(state, abs, rel) {
+  try {
+    return (await readdir4(abs, { withFileTypes: true })).sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  } catch (error2) {
+    state.findings.push(buildStructureFinding("structure-unreadable", rel || ".", `${rel || "."}: ${error2.code ?? "unreadable"}`));
+    return void 0;
+  }
+}
+async function visitDir(state, abs, rel, depth, listed) {
   if (depth > state.limits.maxDepth) {
     state.findings.push(buildStructureFinding("structure-too-deep", rel, `${rel} is ${depth} folders deep (limit ${state.limits.maxDepth})`));
     return;
   }
-  const names = (await readdir3(abs)).sort();
-  if (depth > 0 && names.includes("SKILL.md")) return;
-  for (const name of names) {
-    const childRel = rel === "" ? name : posix3.join(rel, name);
-    const childAbs = join23(abs, name);
-    if (name === ".git") continue;
-    const info2 = await lstat4(childAbs);
-    const isRootSkill = childRel === "SKILL.md";
-    if (!isRootSkill && state.ignore.ignores(info2.isDirectory() ? `${childRel}/` : childRel)) continue;
-    if (info2.isSymbolicLink()) await visitLink(state, childAbs, childRel);
-    else if (info2.isDirectory()) await visitDir(state, childAbs, childRel, depth + 1);
-    else if (info2.isFile()) addFile(state, { rel: childRel, abs: childAbs, size: info2.size, mode: info2.mode });
-    else state.findings.push(buildStructureFinding("structure-special-file", childRel, childRel));
+  const entries = listed ?? await listEntries(state, abs, rel);
+  if (!entries) return;
+  if (depth > 0 && entries.some((e) => e.name === "SKILL.md")) return;
+  for (const entry of entries) {
+    const childRel = rel === "" ? entry.name : posix3.join(rel, entry.name);
+    const childAbs = join26(abs, entry.name);
+    if (entry.name === ".git") continue;
+    if (childRel !== "SKILL.md" && state.ignore.ignores(entry.isDirectory() ? `${childRel}/` : childRel)) continue;
+    if (entry.isSymbolicLink()) await visitLink(state, childAbs, childRel);
+    else if (entry.isDirectory()) await visitDir(state, childAbs, childRel, depth + 1);
+    else if (entry.isFile()) {
+      const info2 = await lstat4(childAbs);
+      addFile(state, { rel: childRel, abs: childAbs, size: info2.size, mode: info2.mode });
+    } else state.findings.push(buildStructureFinding("structure-special-file", childRel, childRel));
   }
 }
 async function walkSkill(dir, limits) {
-  const realRoot = await realpath(dir).catch((cause) => {
-    throw new SkillgardenError("scan/not-found", `Cannot scan ${dir}: no such folder. Pass a skill folder (the one holding SKILL.md).`, { data: { path: dir }, cause });
-  });
-  if (!(await stat5(realRoot)).isDirectory()) {
-    throw new SkillgardenError("scan/not-a-skill", `Cannot scan ${dir}: it is a file, not a skill folder. Pass the folder that holds SKILL.md.`, { data: { path: dir } });
+  let entries;
+  try {
+    entries = await readdir4(dir, { withFileTypes: true });
+  } catch (cause) {
+    const code = cause.code;
+    if (code === "ENOTDIR") {
+      throw new SkillgardenError("scan/not-a-skill", `Cannot scan ${dir}: it is a file, not a skill folder. Pass the folder that holds SKILL.md.`, { data: { path: dir }, cause });
+    }
+    throw new SkillgardenError("scan/not-found", `Cannot scan ${dir}: no such folder (${code ?? "unreadable"}). Pass a skill folder (the one holding SKILL.md).`, { data: { path: dir }, cause });
   }
-  const state = { root: dir, realRoot, limits, ignore: await readSkillIgnore(dir), files: [], findings: [], overflow: false };
-  await visitDir(state, dir, "", 0);
+  entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  const state = { root: dir, realRoot: void 0, limits, ignore: await readSkillIgnore(dir, entries), files: [], findings: [], overflow: false };
+  await visitDir(state, dir, "", 0, entries);
   return { files: state.files, findings: state.findings };
 }
 
@@ -66362,7 +67944,7 @@ async function scanFile(file, label, config) {
   if ((file.mode & EXECUTABLE_BITS) !== 0 && !inFolder(file.rel, "scripts")) out.push(buildStructureFinding("structure-executable-bit", shown, `${shown} is executable`));
   let content;
   try {
-    content = file.size <= maxFileBytes ? decodeContent(await readFile9(file.abs), false) : await readContent(file.abs, maxFileBytes);
+    content = file.size <= maxFileBytes ? decodeContent(await readFile11(file.abs), false) : await readContent(file.abs, maxFileBytes);
   } catch (error2) {
     return [...out, buildStructureFinding("structure-unreadable", shown, `${shown}: ${error2.message}`)];
   }
@@ -66377,16 +67959,16 @@ async function scanFile(file, label, config) {
 async function scanSkillDir(dir, options = {}) {
   const config = options.config ?? resolveScanConfig();
   const label = (options.label ?? dir).split("\\").join("/");
-  const walk2 = await walkSkill(dir, config.limits);
-  const findings = walk2.findings.map((f) => ({ ...f, file: posix4.join(label, f.file) }));
-  for (const file of walk2.files) findings.push(...await scanFile(file, label, config));
+  const walk3 = await walkSkill(dir, config.limits);
+  const findings = walk3.findings.map((f) => ({ ...f, file: posix4.join(label, f.file) }));
+  for (const file of walk3.files) findings.push(...await scanFile(file, label, config));
   const allowed = applyAllowList(findings, config.allow);
   const verdict = buildVerdict(allowed, { provenance: options.provenance, inlineSuppressions: config.inlineSuppressions });
   const result = {
-    skill: basename3(resolve3(dir)),
+    skill: basename5(resolve5(dir)),
     dir: label,
-    files: walk2.files.length,
-    bytes: walk2.files.reduce((n, f) => n + Math.min(f.size, config.limits.maxFileBytes), 0),
+    files: walk3.files.length,
+    bytes: walk3.files.reduce((n, f) => n + Math.min(f.size, config.limits.maxFileBytes), 0),
     findings: allowed,
     verdict
   };
@@ -66403,7 +67985,7 @@ function isResolved(config) {
 }
 async function statOrNull(path) {
   try {
-    return await stat6(path);
+    return await stat7(path);
   } catch {
     return null;
   }
@@ -66414,10 +67996,10 @@ async function resolveTargets2(path, deep) {
     throw new SkillgardenError("scan/not-found", `Cannot scan ${path}: no such file or folder. Pass a SKILL.md, a skill folder or a skills root.`, { data: { path } });
   }
   if (info2.isFile()) {
-    if (basename4(path) === "SKILL.md") return [dirname5(path)];
+    if (basename6(path) === "SKILL.md") return [dirname6(path)];
     throw new SkillgardenError("scan/not-a-skill", `Cannot scan ${path}: it is a file but not a SKILL.md. Pass the skill's folder or its SKILL.md.`, { data: { path } });
   }
-  if (await statOrNull(resolve4(path, "SKILL.md"))) return [path];
+  if (await statOrNull(resolve6(path, "SKILL.md"))) return [path];
   return deep ? discoverSkillDirsDeep(path) : discoverSkillDirs(path);
 }
 async function mapPool(items, limit, fn) {
@@ -66433,13 +68015,13 @@ async function mapPool(items, limit, fn) {
   return out;
 }
 async function runScan(paths, options = {}) {
-  const repo = resolve4(options.repo ?? ".");
+  const repo = resolve6(options.repo ?? ".");
   const config = isResolved(options.config) ? options.config : resolveScanConfig(options.config);
-  const roots = paths.length > 0 ? paths.map((p) => resolve4(repo, p)) : [resolve4(repo, options.skillsDir ?? "skills")];
+  const roots = paths.length > 0 ? paths.map((p) => resolve6(repo, p)) : [resolve6(repo, options.skillsDir ?? "skills")];
   const dirs = [...new Set((await Promise.all(roots.map((r) => resolveTargets2(r, options.deep ?? false)))).flat())];
   const results = await mapPool(dirs, options.concurrency ?? 8, (dir) => {
-    const label = relative4(repo, dir).split("\\").join("/") || ".";
-    const provenance = options.provenanceOf?.({ name: basename4(dir), dir: label });
+    const label = relative5(repo, dir).split("\\").join("/") || ".";
+    const provenance = options.provenanceOf?.({ name: basename6(dir), dir: label });
     return scanSkillDir(dir, { config, label, ...provenance ? { provenance } : {} });
   });
   return buildScanReport(results);
@@ -66447,7 +68029,7 @@ async function runScan(paths, options = {}) {
 
 // src/action/changed-skills.ts
 import { existsSync as existsSync7 } from "node:fs";
-import { join as join24 } from "node:path";
+import { join as join27 } from "node:path";
 function findChangedSkills(workspace, skillsDir, changedFiles) {
   const root = skillsDir.replace(/\/+$/, "");
   const dirs = /* @__PURE__ */ new Set();
@@ -66456,8 +68038,8 @@ function findChangedSkills(workspace, skillsDir, changedFiles) {
     const parts = file.slice(root.length + 1).split("/");
     if (parts[0] === archiveDirName || parts.length < 2) continue;
     const one = `${root}/${parts[0]}`;
-    if (existsSync7(join24(workspace, one, skillFileName))) dirs.add(one);
-    else if (parts.length >= 3 && existsSync7(join24(workspace, one, parts[1], skillFileName))) dirs.add(`${one}/${parts[1]}`);
+    if (existsSync7(join27(workspace, one, skillFileName))) dirs.add(one);
+    else if (parts.length >= 3 && existsSync7(join27(workspace, one, parts[1], skillFileName))) dirs.add(`${one}/${parts[1]}`);
   }
   return [...dirs].sort();
 }
@@ -66487,7 +68069,7 @@ async function runValidateMode(inputs, io2) {
 }
 async function selectPaths(inputs, io2, skillsDir) {
   if (!inputs.changedOnly) return void 0;
-  const event = readEvent(inputs.github.eventPath);
+  const event = readEvent2(inputs.github.eventPath);
   if (!event.pullRequest) {
     io2.info("changed-only: not a pull request event, so every skill is validated.");
     return void 0;

@@ -13,6 +13,7 @@ export function buildBranchName(kind: ProposalKind, name = ''): string {
   const safe =
     name
       .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
       .toLowerCase()
       .replace(/[^a-z0-9._-]+/g, '-')
       .replace(/\.{2,}/g, '.')

@@ -16,38 +16,69 @@ export interface BodyInput {
   fullReportUrl: string;
 }
 
+interface Parts {
+  reasons: string;
+  report: string;
+  structured: string;
+  trailers: string;
+}
+
 /**
  * The pull request body: hidden markers first, the trailer block LAST (a
- * squash merge turns the body into the commit message, and git reads
- * trailers only from the final paragraph). Cut to GitHub's limit by
- * shortening the report, then the reasons, never the markers or trailers.
+ * squash merge can turn the body into the commit message, and git reads
+ * trailers only from the final paragraph). Over GitHub's limit, the report,
+ * the reasons and the YAML are cut, in that order of generosity, with a
+ * pointer to the full report; the markers and the trailer block never are.
  */
 export function renderProposalBody(input: BodyInput, limit = maxBodyLength): string {
+  const full: Parts = {
+    reasons: input.proposal.reasons.map((r) => `- ${r}`).join('\n'),
+    report: demoteHeadings(input.report),
+    structured: input.proposal.structured.trimEnd(),
+    trailers: input.proposal.trailerBlock.trim(),
+  };
+  const body = render(input, full);
+  if (body.length <= limit) return body;
+  const pointer = `*Cut to fit GitHub's ${limit.toLocaleString('en')}-character limit: the full report is in the job summary and the \`skillgarden-report\` files of ${input.fullReportUrl}; the commit holds every change.*`;
+  let parts: Parts = { reasons: '', report: pointer, structured: '', trailers: full.trailers };
+  if (render(input, parts).length + 600 > limit) {
+    // Thousands of skills: the trailer block alone does not fit. The commit keeps it; say how to merge so the ledger survives.
+    parts = { ...parts, trailers: '', report: `${pointer}\n\n*The trailer block (${input.proposal.trailerBlock.split('\n').length} lines) is too long for a pull request body: merge with a merge commit or rebase, which keep the commit's own trailers.*` };
+  }
+  const budget = limit - render(input, parts).length - 100;
+  const reasons = cut(full.reasons, Math.floor(budget * 0.45), '- … (more in the commit and the full report)');
+  const structured = cut(full.structured, Math.floor(budget * 0.25), '# … (cut: see the full report)');
+  const report = cut(full.report, budget - reasons.length - structured.length, '…');
+  return render(input, { ...parts, reasons, structured, report: `${report}\n\n${parts.report}` });
+}
+
+function render(input: BodyInput, parts: Parts): string {
   const { proposal } = input;
-  const head = [
+  return [
     `<!-- skillgarden-proposal: ${proposal.kind} -->`,
     `<!-- skillgarden-fingerprint: ${proposal.fingerprint} -->`,
     `The skillgarden curator (run \`${input.runId}\`) proposes this change as one commit. Merge it to apply it (merge, rebase or squash all keep the ledger); close it without merging and this exact proposal is not made again.`,
     '',
+    '## Why',
+    '',
+    parts.reasons,
+    '',
+    '## Validation',
+    '',
+    input.validation,
+    '',
+    '## Report',
+    '',
+    parts.report,
+    '',
+    '## Structured',
+    '',
+    '```yaml',
+    parts.structured,
+    '```',
+    '',
+    ...(parts.trailers ? [parts.trailers, ''] : []),
   ].join('\n');
-  const tail = ['## Structured', '', '```yaml', proposal.structured.trimEnd(), '```', '', proposal.trailerBlock.trim(), ''].join('\n');
-  const validation = ['## Validation', '', input.validation, ''].join('\n');
-  const render = (reasons: string[], report: string) => [head, '## Why', '', ...reasons.map((r) => `- ${r}`), '', validation, '## Report', '', report, '', tail].join('\n');
-  let body = render(proposal.reasons, demoteHeadings(input.report));
-  if (body.length <= limit) return body;
-  const pointer = `*The report was cut to fit GitHub's ${limit.toLocaleString('en')}-character limit: the full report is in the job summary and the \`skillgarden-report\` files of ${input.fullReportUrl}.*`;
-  const room = limit - render(proposal.reasons, pointer).length - 2;
-  if (room > 200) return render(proposal.reasons, `${cutAtLine(demoteHeadings(input.report), room)}\n\n${pointer}`);
-  const reasons: string[] = [];
-  let used = render([], pointer).length + 200;
-  for (const r of proposal.reasons) {
-    if (used + r.length + 3 > limit) break;
-    reasons.push(r);
-    used += r.length + 3;
-  }
-  reasons.push(`… and ${proposal.reasons.length - reasons.length} more (see the commit and the full report).`);
-  body = render(reasons, pointer);
-  return body;
 }
 
 export function readFingerprint(body: string | null): string | null {
@@ -59,8 +90,10 @@ function demoteHeadings(markdown: string): string {
   return markdown.replace(/^(#{1,5}) /gm, '#$1 ');
 }
 
-function cutAtLine(text: string, max: number): string {
+/** Whole lines only, and a note where the text was cut. */
+function cut(text: string, max: number, note: string): string {
   if (text.length <= max) return text;
-  const cut = text.lastIndexOf('\n', max);
-  return text.slice(0, cut > 0 ? cut : max);
+  const room = Math.max(0, max - note.length - 1);
+  const at = text.lastIndexOf('\n', room);
+  return `${at > 0 ? text.slice(0, at) : ''}\n${note}`.trimStart();
 }
