@@ -4,6 +4,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { open, rename } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -76,6 +77,21 @@ async function benchCommits(dir: string, backend: LedgerBackend, commits: number
   return { samples, cpu };
 }
 
+/** What one small write + fsync + rename costs here: a commit does two (the ref and the index). */
+async function measureFsync(dir: string): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < 20; i += 1) {
+    const start = performance.now();
+    const handle = await open(join(dir, `fsync-probe-${i}`), 'wx');
+    await handle.writeFile('x\n');
+    await handle.sync();
+    await handle.close();
+    await rename(join(dir, `fsync-probe-${i}`), join(dir, 'fsync-probe'));
+    times.push(performance.now() - start);
+  }
+  return percentile(times, 50);
+}
+
 async function main(): Promise<void> {
   const sizes = (process.argv[2] ?? '100,1000,10000').split(',').map(Number);
   const commits = Number(process.argv[3] ?? 60);
@@ -84,6 +100,7 @@ async function main(): Promise<void> {
   for (const size of sizes) {
     const repo = generateRepo(size);
     try {
+      console.log(`${String(size).padStart(7)} (write + fsync + rename of a small file: p50 ${(await measureFsync(join(repo.dir, '.git'))).toFixed(1)} ms)`);
       for (const backend of backends) {
         const { samples, cpu } = await benchCommits(repo.dir, backend, commits);
         const totals = samples.map((s) => s.total);
