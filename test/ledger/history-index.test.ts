@@ -34,10 +34,12 @@ describe('history index (both walkers)', () => {
     repo.write('skills/bg/SKILL.md', skill('bg')).ledger('skill(create): bg', { action: 'create', skills: ['bg'], actor: 'agent', source: 'background' });
     repo.write('skills/fg/SKILL.md', skill('fg')).ledger('skill(create): fg', { action: 'create', skills: ['fg'], actor: 'agent', source: 'foreground' });
     repo.write('skills/by-hand/SKILL.md', skill('by-hand')).commit('Add a skill by hand\n');
+    repo.write('skills/umbrella/SKILL.md', skill('umbrella')).ledger('skill(merge): umbrella', { action: 'merge', skills: ['umbrella'], actor: 'curator', run: 'r' });
     const index = await read(repo);
-    expect(Object.keys(index.skills)).toEqual(['bg', 'by-hand', 'fg']);
+    expect(Object.keys(index.skills)).toEqual(['bg', 'by-hand', 'fg', 'umbrella']);
     expect(index.skills.bg).toMatchObject({ provenance: 'agent', folder: 'skills/bg', archived: false, created: { time: timeOf(0), actor: 'agent', source: 'background', action: 'create' } });
     expect(index.skills.fg?.provenance).toBe('user');
+    expect(index.skills.umbrella).toMatchObject({ provenance: 'agent', created: { actor: 'curator', action: 'merge' } });
     expect(index.skills['by-hand']).toMatchObject({ provenance: 'user', created: { time: timeOf(2), actor: 'user', source: null, action: null } });
   });
 

@@ -1,7 +1,7 @@
 import { formatCommitTime, type HistoryCommit, type PathChange } from './commit-record.js';
 import type { HistoryIndex, LedgerEvent, SkillHistory } from './history-index.js';
 import { candidateFolders, locateSkillFile, type SkillFolder } from './skill-paths.js';
-import { parseCommitMessage, type LedgerTrailers, type SkillAction } from './trailers.js';
+import { parseCommitMessage, type Actor, type LedgerTrailers, type SkillAction, type Source } from './trailers.js';
 
 const patchActions: ReadonlySet<SkillAction> = new Set(['patch', 'edit', 'write-file', 'remove-file', 'merge']);
 
@@ -38,6 +38,14 @@ function groupSkillFiles(changes: readonly PathChange[], root: string): Map<stri
   return groups;
 }
 
+/**
+ * DESIGN §4 names the agent's own background writes; a skill the curator made (an umbrella, a drafted
+ * pattern a person merged) is machine-made too, and would otherwise never be curated again.
+ */
+function isMachineMade(actor: Actor, source: Source | undefined): boolean {
+  return (actor === 'agent' && source === 'background') || actor === 'curator';
+}
+
 function createSkill(state: FoldState, ctx: CommitContext, at: SkillFolder): void {
   // At a shallow cut the commit did not create what it shows: nothing is known, so nothing is claimed.
   const { actor, source, action } = ctx.commit.boundary ? { actor: 'user' as const, source: undefined, action: undefined } : ctx.trailers;
@@ -47,7 +55,7 @@ function createSkill(state: FoldState, ctx: CommitContext, at: SkillFolder): voi
     archived: at.archived,
     created: { ...ctx.event, actor, source: source ?? null, action: action ?? null },
     adopted: null,
-    provenance: actor === 'agent' && source === 'background' ? 'agent' : 'user',
+    provenance: isMachineMade(actor, source) ? 'agent' : 'user',
     lastPatched: null,
     lastArchived: null,
     lastRestored: null,

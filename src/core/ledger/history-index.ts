@@ -1,6 +1,9 @@
 import type { Actor, SkillAction, Source } from './trailers.js';
 
-/** Provenance known from history alone; `bundled` and `hub` come from files, layered on later. */
+/**
+ * Provenance known from history alone; `bundled` and `hub` come from files, layered on later.
+ * `agent`: created by the agent in the background or by the curator, or adopted.
+ */
 export type HistoryProvenance = 'agent' | 'user';
 
 export interface LedgerEvent {
