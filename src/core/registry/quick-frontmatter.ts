@@ -7,8 +7,9 @@ export interface QuickSkill {
 }
 
 const keyPattern = /^([A-Za-z_][A-Za-z0-9_-]*):(?: (.*))?$/;
-const nestedPattern = /^ {2}([A-Za-z_][A-Za-z0-9_-]*):(?: (.*))?$/;
-const itemPattern = /^ {2}- (.*)$/;
+const itemPattern = /^- (.*)$/;
+/** YAML 1.2 core-schema numbers (what the parser reads as a number rather than a string such as 1.0.0). */
+const coreNumber = /^(?:[-+]?\d+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.\d+|\d+(?:\.\d*)?)(?:[eE][-+]?\d+)?)$/;
 /** Keys YAML reads as something other than their text, or that would reach an object's prototype. */
 const specialKeys = /^(?:__proto__|null|Null|NULL|true|True|TRUE|false|False|FALSE)$/;
 
@@ -30,46 +31,72 @@ export function parseQuickSkill(text: string): QuickSkill | undefined {
 }
 
 export function parseQuickFrontmatter(yaml: string): Record<string, unknown> | undefined {
-  const lines = yaml.split('\n');
-  if (lines.at(-1) === '') lines.pop();
-  const fields: Record<string, unknown> = {};
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] as string;
-    if (line.trim() === '') continue;
-    const match = keyPattern.exec(line);
-    if (!match || Object.hasOwn(fields, match[1] as string) || specialKeys.test(match[1] as string)) return undefined;
-    const raw = match[2];
-    if (raw !== undefined && raw.trim() !== '') {
-      const value = readScalar(raw);
-      if (value === undefined) return undefined;
-      fields[match[1] as string] = value;
-      continue;
-    }
-    const block: string[] = [];
-    while (i + 1 < lines.length && (lines[i + 1] as string).startsWith('  ')) block.push(lines[++i] as string);
-    const value = readBlock(block);
-    if (value === undefined) return undefined;
-    fields[match[1] as string] = value;
-  }
-  return fields;
+  const lines = yaml.split('\n').filter((line) => line.trim() !== '');
+  const map = readMap(lines, 0);
+  return map && map.end === lines.length ? map.value : undefined;
 }
 
-/** A nested map or list of scalars, two spaces in; an empty block (a null value) is left to the YAML parser. */
-function readBlock(lines: readonly string[]): unknown {
-  if (lines.length === 0) return undefined;
-  if (lines.every((l) => itemPattern.test(l))) {
-    const items = lines.map((l) => readScalar((itemPattern.exec(l) as RegExpExecArray)[1] as string));
-    return items.includes(undefined) ? undefined : items;
-  }
+type Read<T> = { value: T; end: number } | undefined;
+const maxDepth = 4;
+
+/** A block map at exactly `indent` spaces, from `lines[start]` until the indentation drops. */
+function readMap(lines: readonly string[], indent: number, start = 0): Read<Record<string, unknown>> {
   const map: Record<string, unknown> = {};
-  for (const line of lines) {
-    const match = nestedPattern.exec(line);
-    if (!match || match[2] === undefined || Object.hasOwn(map, match[1] as string) || specialKeys.test(match[1] as string)) return undefined;
-    const value = readScalar(match[2]);
-    if (value === undefined) return undefined;
-    map[match[1] as string] = value;
+  let i = start;
+  while (i < lines.length && indentOf(lines[i] as string) >= indent) {
+    const line = lines[i] as string;
+    const match = keyPattern.exec(line.slice(indent));
+    if (indentOf(line) !== indent || !match) return undefined;
+    const key = match[1] as string;
+    if (Object.hasOwn(map, key) || specialKeys.test(key)) return undefined;
+    const raw = match[2];
+    i++;
+    if (raw !== undefined && raw.trim() !== '') {
+      const value = readValue(raw);
+      if (value === undefined) return undefined;
+      map[key] = value;
+      continue;
+    }
+    // An empty value opens a nested block two spaces in; an empty block (a null) is left to the YAML parser.
+    const nested = indent / 2 < maxDepth && i < lines.length && indentOf(lines[i] as string) === indent + 2 ? readNested(lines, indent + 2, i) : undefined;
+    if (!nested) return undefined;
+    map[key] = nested.value;
+    i = nested.end;
   }
-  return map;
+  return { value: map, end: i };
+}
+
+function readNested(lines: readonly string[], indent: number, start: number): Read<unknown> {
+  if (!(lines[start] as string).slice(indent).startsWith('- ')) return readMap(lines, indent, start);
+  const items: unknown[] = [];
+  let i = start;
+  while (i < lines.length && indentOf(lines[i] as string) >= indent) {
+    const match = itemPattern.exec((lines[i] as string).slice(indent));
+    if (indentOf(lines[i] as string) !== indent || !match) return undefined;
+    const value = readValue(match[1] as string);
+    if (value === undefined) return undefined;
+    items.push(value);
+    i++;
+  }
+  return { value: items, end: i };
+}
+
+function indentOf(line: string): number {
+  return line.length - line.trimStart().length;
+}
+
+/** A scalar, or a one-line flow list of scalars (`[a, "b c"]`). */
+function readValue(raw: string): unknown {
+  const text = raw.trimEnd();
+  if (!text.startsWith('[') || raw.startsWith(' ')) return readScalar(raw);
+  if (!text.endsWith(']')) return undefined;
+  const inner = text.slice(1, -1);
+  if (inner.trim() === '') return inner === '' ? [] : undefined;
+  const items = inner.split(',').map((item) => item.trim());
+  // In a flow list, plain scalars must not hold flow indicators, and quotes might hide a comma: leave those to the parser.
+  if (items.some((item) => item === '' || /[[\]{}:#]/.test(item) || (/["']/.test(item) && !/^(["'])[^"'\\]*\1$/.test(item)))) return undefined;
+  const values = items.map((item) => readScalar(item));
+  return values.includes(undefined) ? undefined : values;
 }
 
 /** A string or boolean, when the text is one YAML cannot read any other way; undefined otherwise. */
@@ -88,7 +115,7 @@ function readScalar(raw: string): string | boolean | undefined {
     return text.length >= 2 && text.endsWith("'") && !inner.replace(/''/g, '').includes("'") ? inner.replace(/''/g, "'") : undefined;
   }
   // Plain scalars: nothing YAML would read as a number, null, boolean variant, indicator, comment or key.
-  if (/^[-?:,[\]{}#&*!|>%@`~.+\d]/.test(text) || / #|: |:$/.test(text)) return undefined;
+  if (/^[-?:,[\]{}#&*!|>%@`~.+]/.test(text) || / #|: |:$/.test(text) || coreNumber.test(text)) return undefined;
   if (/^(?:null|Null|NULL|True|TRUE|False|FALSE|y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$/.test(text)) return undefined;
   return text;
 }

@@ -10,6 +10,8 @@ describe('parseQuickFrontmatter', () => {
     ['name: a\ndescription: Does things. Use when [x] {y} http://z.\n', { name: 'a', description: 'Does things. Use when [x] {y} http://z.' }],
     ['a: "quoted: value # not a comment"\nb: \'it\'\'s\'\n', { a: 'quoted: value # not a comment', b: "it's" }],
     ['user-invocable: false\npinned: true\n', { 'user-invocable': false, pinned: true }],
+    ['version: 1.0.0\nlicense: 3-clause BSD\n', { version: '1.0.0', license: '3-clause BSD' }],
+    ['tags: [a, "b c", true]\nempty: []\nmetadata:\n  hermes:\n    tags: [x]\n    deep:\n      - z\n', { tags: ['a', 'b c', true], empty: [], metadata: { hermes: { tags: ['x'], deep: ['z'] } } }],
     ['metadata:\n  author: me\n  version: "1.0"\npaths:\n  - "src/**"\n  - docs\n', { metadata: { author: 'me', version: '1.0' }, paths: ['src/**', 'docs'] }],
   ])('reads %j', (yaml, expected) => {
     expect(parseQuickFrontmatter(yaml)).toEqual(expected);
@@ -18,6 +20,9 @@ describe('parseQuickFrontmatter', () => {
 
   it.each([
     'version: 1.0\n',
+    'a: 1e3\n',
+    'a: 0x1F\n',
+    'a: 0o17\n',
     'a: 12\n',
     'a: null\n',
     'a: yes\n',
@@ -32,6 +37,12 @@ describe('parseQuickFrontmatter', () => {
     '__proto__: x\n',
     'a:\n',
     'a:   spaced\n',
+    'a: [b, c] # comment\n',
+    'a: [b,,c]\n',
+    'a: ["x, y"]\n',
+    'a: [b: c]\n',
+    'a:\n    four: spaces\n',
+    'a:\n  b: c\n   d: e\n',
   ])('leaves %j to the YAML parser', (yaml) => {
     expect(parseQuickFrontmatter(yaml)).toBeUndefined();
   });
@@ -44,13 +55,23 @@ describe('parseQuickFrontmatter', () => {
   });
 
   it('agrees with the YAML parser wherever it answers (property)', () => {
-    const piece = fc.constantFrom('a', 'B', ' ', ':', ': ', '#', ' #', '"', "'", "''", '-', '- ', '1', '.', 'true', 'false', 'null', 'yes', '~', '[', ']', '{', '}', '&', '*', '!', '|', '>', '%', '@', '`', '\\', '\t', 'é', '?', ',');
+    const piece = fc.constantFrom('a', 'B', ' ', ':', ': ', '#', ' #', '"', "'", "''", '-', '- ', '1', '.', 'true', 'false', 'null', 'yes', '~', '[', ']', '{', '}', '&', '*', '!', '|', '>', '%', '@', '`', '\\', '\t', 'é', '?', ',', '0', '9', 'e', 'E', 'x', 'o', '1.0.0', '0x1F', '1e3', '+', '_');
     const scalar = fc.array(piece, { minLength: 0, maxLength: 6 }).map((parts) => parts.join(''));
     const key = fc.constantFrom('name', 'description', 'paths', 'metadata', 'a-b', 'x_y', 'null', 'true', '1a');
+    const flow = fc.array(scalar, { maxLength: 3 }).map((vs) => `[${vs.join(', ')}]`);
+    const value = fc.oneof(scalar, scalar, flow);
+    const indent = (text: string) => text.split('\n').map((l) => `  ${l}`).join('\n');
+    const { block } = fc.letrec((tie) => ({
+      block: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        fc.array(fc.tuple(key, value).map(([k, v]) => `${k}: ${v}`), { minLength: 1, maxLength: 3 }).map((ls) => ls.join('\n')),
+        fc.array(value.map((v) => `- ${v}`), { minLength: 1, maxLength: 3 }).map((ls) => ls.join('\n')),
+        fc.tuple(key, tie('block') as fc.Arbitrary<string>).map(([k, b]) => `${k}:\n${indent(b)}`),
+      ),
+    }));
     const line = fc.oneof(
-      fc.tuple(key, scalar).map(([k, v]) => `${k}: ${v}`),
-      fc.tuple(key, fc.array(scalar, { minLength: 1, maxLength: 3 })).map(([k, vs]) => `${k}:\n${vs.map((v) => `  - ${v}`).join('\n')}`),
-      fc.tuple(key, fc.array(fc.tuple(key, scalar), { minLength: 1, maxLength: 3 })).map(([k, kvs]) => `${k}:\n${kvs.map(([k2, v]) => `  ${k2}: ${v}`).join('\n')}`),
+      fc.tuple(key, value).map(([k, v]) => `${k}: ${v}`),
+      fc.tuple(key, block).map(([k, b]) => `${k}:\n${indent(b)}`),
       scalar,
     );
     let answered = 0;
