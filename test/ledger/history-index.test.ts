@@ -87,6 +87,18 @@ describe('history index (both walkers)', () => {
     expect((await read(repo)).skills.a).toMatchObject({ provenance: 'agent', created: { commit: again } });
   });
 
+  it('brings a deleted skill back with its history when a rollback or git revert re-adds it', async () => {
+    const repo = newRepo();
+    const created = repo.write('skills/a/SKILL.md', skill('a')).ledger('skill(create): a', { action: 'create', skills: ['a'], actor: 'agent', source: 'background' });
+    const deletion = repo.remove('skills/a').ledger('skill(delete): a', { action: 'delete', skills: ['a'], actor: 'user' });
+    expect((await read(repo)).deleted.a?.created.commit).toBe(created);
+    repo.write('skills/a/SKILL.md', skill('a')).ledger('skill(rollback): a', { action: 'rollback', skills: ['a'], actor: 'user', reverts: [deletion] });
+    expect((await read(repo)).skills.a).toMatchObject({ provenance: 'agent', created: { commit: created } });
+    const again = repo.remove('skills/a').commit('rm a\n');
+    repo.git('revert', '--no-edit', again);
+    expect((await read(repo)).skills.a).toMatchObject({ provenance: 'agent', created: { commit: created } });
+  });
+
   it('reads a squash-merge commit whose body ends with the trailer block', async () => {
     const repo = newRepo();
     repo.write('README.md').commit('init\n');

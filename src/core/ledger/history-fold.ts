@@ -3,6 +3,9 @@ import type { HistoryIndex, LedgerEvent, SkillHistory } from './history-index.js
 import { candidateFolders, locateSkillFile, type SkillFolder } from './skill-paths.js';
 import { parseCommitMessage, type Actor, type LedgerTrailers, type SkillAction, type Source } from './trailers.js';
 
+// The line `git revert` writes.
+const revertLine = /^This reverts commit [0-9a-f]{40,64}\b/m;
+
 const patchActions: ReadonlySet<SkillAction> = new Set(['patch', 'edit', 'write-file', 'remove-file', 'merge']);
 
 interface FoldState {
@@ -10,6 +13,7 @@ interface FoldState {
   skills: Map<string, SkillHistory>;
   /** Folder → skill name, to find the skill a support file belongs to. */
   owners: Map<string, string>;
+  deleted: Map<string, SkillHistory>;
 }
 
 interface CommitContext {
@@ -18,6 +22,8 @@ interface CommitContext {
   event: LedgerEvent;
   /** Skills created, moved or deleted by this commit: their file changes are not patches. */
   structural: Set<string>;
+  /** A rollback, or a plain `git revert`: what it re-adds comes back, not into being. */
+  revert: boolean;
 }
 
 interface SkillFileGroup {
@@ -64,6 +70,11 @@ function createSkill(state: FoldState, ctx: CommitContext, at: SkillFolder): voi
   state.owners.set(at.folder, at.name);
 }
 
+function reviveSkill(state: FoldState, before: SkillHistory, at: SkillFolder): void {
+  state.skills.set(before.name, { ...before, folder: at.folder, archived: at.archived });
+  state.owners.set(at.folder, before.name);
+}
+
 function moveSkill(state: FoldState, ctx: CommitContext, skill: SkillHistory, to: SkillFolder): void {
   if (to.archived && !skill.archived) skill.lastArchived = ctx.event;
   if (!to.archived && skill.archived) skill.lastRestored = ctx.event;
@@ -83,10 +94,14 @@ function foldSkillFiles(state: FoldState, ctx: CommitContext): void {
       else {
         state.skills.delete(name);
         state.owners.delete(existing.folder);
+        state.deleted.set(name, existing);
       }
       ctx.structural.add(name);
     } else if (!existing && added[0]) {
-      createSkill(state, ctx, added[0]);
+      const before = ctx.revert ? state.deleted.get(name) : undefined;
+      if (before) reviveSkill(state, before, added[0]);
+      else createSkill(state, ctx, added[0]);
+      state.deleted.delete(name);
       ctx.structural.add(name);
     }
     // Anything else (a second folder with a known name, a merge re-adding a file) changes nothing.
@@ -128,31 +143,39 @@ function foldTrailerEvents(state: FoldState, ctx: CommitContext): void {
   }
 }
 
+function sortedRecord(map: ReadonlyMap<string, SkillHistory>): Record<string, SkillHistory> {
+  return Object.fromEntries([...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
 /**
  * Folds commits, ordered parents first (`orderParentsFirst`), into the index of `head`. Pure: the
  * input index is not changed. Folding A then B equals folding A and B at once: the cache's increments.
  */
 export function foldHistory(index: HistoryIndex, commits: readonly HistoryCommit[], head: string | null): HistoryIndex {
-  const skills = new Map(Object.entries(structuredClone(index.skills)));
-  const state: FoldState = { root: index.skillsRoot, skills, owners: new Map([...skills.values()].map((s) => [s.folder, s.name])) };
+  const { skills: current, deleted } = structuredClone({ skills: index.skills, deleted: index.deleted });
+  const skills = new Map(Object.entries(current));
+  const owners = new Map([...skills.values()].map((s) => [s.folder, s.name]));
+  const state: FoldState = { root: index.skillsRoot, skills, owners, deleted: new Map(Object.entries(deleted)) };
   for (const commit of commits) {
+    const trailers = parseCommitMessage(commit.message).trailers;
     const ctx: CommitContext = {
       commit,
-      trailers: parseCommitMessage(commit.message).trailers,
+      trailers,
       event: { commit: commit.oid, time: formatCommitTime(commit.time) },
       structural: new Set(),
+      revert: trailers.action === 'rollback' || trailers.reverts.length > 0 || revertLine.test(commit.message),
     };
     foldSkillFiles(state, ctx);
     foldContentChanges(state, ctx);
     foldTrailerEvents(state, ctx);
   }
-  const sorted = [...skills.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return {
     version: 1,
     skillsRoot: index.skillsRoot,
     head,
     commits: index.commits + commits.length,
     shallow: index.shallow || commits.some((c) => c.boundary === true),
-    skills: Object.fromEntries(sorted),
+    skills: sortedRecord(skills),
+    deleted: sortedRecord(state.deleted),
   };
 }

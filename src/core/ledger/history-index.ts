@@ -52,8 +52,10 @@ export interface HistoryIndex {
   shallow: boolean;
   /** By skill name, sorted. */
   skills: Record<string, SkillHistory>;
+  /** Skills deleted, as they were: a rollback that brings one back brings back its history too. */
+  deleted: Record<string, SkillHistory>;
 }
 
 export function emptyHistoryIndex(skillsRoot: string): HistoryIndex {
-  return { version: 1, skillsRoot, head: null, commits: 0, shallow: false, skills: {} };
+  return { version: 1, skillsRoot, head: null, commits: 0, shallow: false, skills: {}, deleted: {} };
 }
