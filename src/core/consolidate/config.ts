@@ -18,7 +18,9 @@ export interface ConsolidationConfig {
   demote_min_lines: number;
   /** An existing member with at least this many `##` sections may be the umbrella. */
   umbrella_min_sections: number;
-  /** MinHash signature length and LSH bands (rows per band = hashes / bands). */
+  /** In a library of 200 skills or more, words found in more than this share of skills are ignored (boilerplate). */
+  common_word_share: number;
+  /** MinHash signature length and LSH bands (rows per band = hashes / bands, rounded down). */
   minhash_hashes: number;
   lsh_bands: number;
 }
@@ -33,6 +35,7 @@ export const defaultConsolidationConfig: Readonly<ConsolidationConfig> = Object.
   paths_weight: 0.1,
   demote_min_lines: 40,
   umbrella_min_sections: 3,
+  common_word_share: 0.05,
   minhash_hashes: 128,
   lsh_bands: 32,
 });

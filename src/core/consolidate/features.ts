@@ -30,18 +30,42 @@ export function readPathList(value: unknown): string[] {
   return [];
 }
 
-export function buildFeatures(skill: CuratedSkill, config: Pick<ConsolidationConfig, 'minhash_hashes'>): SkillFeatures {
-  const parsed = parseSkill(skill.text, { file: `${skill.dir}/SKILL.md` });
-  const description = typeof parsed.fields.description === 'string' ? parsed.fields.description : '';
+export function buildFeatures(skill: CuratedSkill, config: Pick<ConsolidationConfig, 'minhash_hashes'>, known?: { parsed: ParsedSkill; shingles: Uint32Array }): SkillFeatures {
+  const parsed = known?.parsed ?? parseSkill(skill.text, { file: `${skill.dir}/SKILL.md` });
+  const shingles = known?.shingles ?? buildShingles(textOf(parsed));
   return {
     skill,
     parsed,
     name: skill.name,
     nameTokens: skill.name.split('-').filter(Boolean),
-    signature: buildSignature(buildShingles(`${description}\n${parsed.body}`), config.minhash_hashes),
+    signature: buildSignature(shingles, config.minhash_hashes),
     tools: readToolList(parsed.fields['allowed-tools']),
     paths: readPathList(parsed.fields.paths),
   };
+}
+
+function textOf(parsed: ParsedSkill): string {
+  const description = typeof parsed.fields.description === 'string' ? parsed.fields.description : '';
+  return `${description}\n${parsed.body}`;
+}
+
+/**
+ * Features of every skill. Words in more than `common_word_share` of a large
+ * library's skills (its house boilerplate) make unrelated skills look alike
+ * and flood the LSH buckets, so they are left out of the signatures. Small
+ * libraries keep every word (a topic word may be in all of them).
+ */
+export function buildAllFeatures(skills: readonly CuratedSkill[], config: Pick<ConsolidationConfig, 'minhash_hashes' | 'common_word_share'>): SkillFeatures[] {
+  const parsed = skills.map((skill) => parseSkill(skill.text, { file: `${skill.dir}/SKILL.md` }));
+  const shingles = parsed.map((p) => buildShingles(textOf(p)));
+  const common = new Set<number>();
+  if (skills.length >= 200 && config.common_word_share < 1) {
+    const counts = new Map<number, number>();
+    for (const list of shingles) for (const s of list) counts.set(s, (counts.get(s) ?? 0) + 1);
+    const limit = Math.max(2, config.common_word_share * skills.length);
+    for (const [s, count] of counts) if (count > limit) common.add(s);
+  }
+  return skills.map((skill, i) => buildFeatures(skill, config, { parsed: parsed[i] as ParsedSkill, shingles: (shingles[i] as Uint32Array).filter((s) => !common.has(s)) }));
 }
 
 export function setJaccard(a: readonly string[], b: readonly string[]): number {

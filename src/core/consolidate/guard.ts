@@ -4,7 +4,7 @@ import { parseSkill } from '../skill/index.js';
 import { validateSkill } from '../validate.js';
 import { listHeadings, listParagraphs } from './markdown.js';
 import { contentText, isMarkdownPath } from './package.js';
-import { buildWordPattern, resolveRepoLink } from './rewrite.js';
+import { replaceWords, resolveRepoLink } from './rewrite.js';
 import type { ConsolidationPlan, CuratedSkill } from './types.js';
 import { toleratedCodes } from './validity.js';
 
@@ -48,6 +48,7 @@ export function checkPlan(input: GuardInput): string[] {
       if (content === null) problems.push(`${path} is deleted inside an archive`);
     } else problems.push(...checkOutside(path, content, input.outside.get(path), names));
   }
+  const view = buildUmbrellaView(after, names);
   for (const name of plan.from) {
     const member = byName.get(name);
     const archive = archives.get(name);
@@ -59,9 +60,9 @@ export function checkPlan(input: GuardInput): string[] {
       if (writes.get(`${member.dir}/${path}`) !== null) problems.push(`${member.dir}/${path} is not moved out of the absorbed skill`);
       if (!sameBytes(writes.get(`${archive.to}/${path}`), content)) problems.push(`the archive ${archive.to} lacks ${path} as it was`);
     }
-    problems.push(...checkFindable(member, after, names));
+    problems.push(...checkFindable(member, view, names));
   }
-  problems.push(...checkLinks(input.before, plan, after), ...checkValid(plan, after, toleratedCodes(input.before)));
+  problems.push(...checkLinks(input.before, plan, after), ...checkValid(plan, after, input.before));
   return problems;
 }
 
@@ -78,10 +79,9 @@ function sameBytes(a: Uint8Array | string | null | undefined, b: Uint8Array | st
 
 /** Text with link targets and the plan's names (and any path-like word holding one) blanked. */
 export function maskText(text: string, names: readonly string[]): string {
-  const pattern = buildWordPattern(names);
   const noLinks = text.replace(/\]\([^)\n]*\)/g, ']()').replace(/^( {0,3}\[[^\]\n]+\]:)[ \t]*\S+/gm, '$1');
-  const noNames = pattern ? noLinks.replace(pattern, '\u00a7') : noLinks;
-  return noNames.replace(/[\w./-]*\u00a7[\w./§-]*/g, '\u00a7');
+  const noNames = replaceWords(noLinks, new Map(names.map((n) => [n, '\u00a7'])));
+  return noNames.replace(/[\w./\u00a7-]+/g, (run) => (run.includes('\u00a7') ? '\u00a7' : run));
 }
 
 function checkOutside(path: string, content: Uint8Array | string | null, before: string | undefined, names: readonly string[]): string[] {
@@ -92,27 +92,36 @@ function checkOutside(path: string, content: Uint8Array | string | null, before:
   return [];
 }
 
-function normalize(text: string, names: readonly string[]): string[] {
-  return listParagraphs(maskText(text, names)).map((p) => p.replace(/\s+/g, ' '));
+function normalize(masked: string): string[] {
+  return listParagraphs(masked).map((p) => p.replace(/\s+/g, ' '));
+}
+
+/** What the umbrella holds, masked once per plan: headings, paragraphs, and each file. */
+interface UmbrellaView {
+  headings: string[];
+  corpus: string;
+  maskedMarkdown: Set<string>;
+  files: Array<Uint8Array | string>;
+}
+
+function buildUmbrellaView(after: Files, names: readonly string[]): UmbrellaView {
+  const markdown = [...after].filter(([path]) => isMarkdownPath(path)).map(([, c]) => contentText(c) ?? '');
+  const masked = markdown.map((t) => maskText(t, names));
+  return { headings: markdown.flatMap((t) => listHeadings(t)), corpus: masked.flatMap(normalize).join('\n'), maskedMarkdown: new Set(masked), files: [...after.values()] };
 }
 
 /** Every heading and paragraph of the member's body, and every support file, is somewhere in the umbrella. */
-function checkFindable(member: CuratedSkill, after: Files, names: readonly string[]): string[] {
+function checkFindable(member: CuratedSkill, view: UmbrellaView, names: readonly string[]): string[] {
   const problems: string[] = [];
-  const texts = [...after].filter(([path]) => isMarkdownPath(path)).map(([, c]) => contentText(c) ?? '');
-  const headings = texts.flatMap((t) => listHeadings(t));
-  const corpus = texts.flatMap((t) => normalize(t, names)).join('\n');
   const body = parseSkill(member.text, { file: member.dir }).body;
   for (const heading of listHeadings(body)) {
-    if (!headings.some((h) => h.includes(heading))) problems.push(`${member.name}: heading "${heading}" is not in the umbrella`);
+    if (!view.headings.some((h) => h.includes(heading))) problems.push(`${member.name}: heading "${heading}" is not in the umbrella`);
   }
-  for (const paragraph of normalize(body, names)) {
-    if (!corpus.includes(paragraph)) problems.push(`${member.name}: a paragraph is missing from the umbrella: "${paragraph.slice(0, 60)}"`);
+  for (const paragraph of normalize(maskText(body, names))) {
+    if (!view.corpus.includes(paragraph)) problems.push(`${member.name}: a paragraph is missing from the umbrella: "${paragraph.slice(0, 60)}"`);
   }
-  const afterFiles = [...after.values()];
   for (const file of member.files) {
-    const masked = isMarkdownPath(file.path) ? maskText(contentText(file.content) ?? '', names) : undefined;
-    const found = afterFiles.some((c) => (masked !== undefined ? maskText(contentText(c) ?? '', names) === masked : sameBytes(c, file.content)));
+    const found = isMarkdownPath(file.path) ? view.maskedMarkdown.has(maskText(contentText(file.content) ?? '', names)) : view.files.some((c) => sameBytes(c, file.content));
     if (!found) problems.push(`${member.name}: support file ${file.path} is not in the umbrella`);
   }
   return problems;
@@ -141,10 +150,11 @@ function checkLinks(before: readonly CuratedSkill[], plan: ConsolidationPlan, af
   return now > was ? [`${now - was} link(s) in the umbrella no longer resolve`] : [];
 }
 
-function checkValid(plan: ConsolidationPlan, after: Files, tolerated: ReadonlySet<string>): string[] {
+function checkValid(plan: ConsolidationPlan, after: Files, before: readonly CuratedSkill[]): string[] {
   const content = after.get(skillFileName);
   if (content === undefined) return [`the umbrella ${plan.intoDir} has no ${skillFileName}`];
   const files = new Map([...after].filter(([p]) => p !== skillFileName).map(([path, c]) => [path, { path, size: typeof c === 'string' ? c.length : c.length }]));
-  const errors = validateSkill({ file: `${plan.intoDir}/${skillFileName}`, content, folder: plan.into, profile: 'portable', files }).findings.filter((f) => f.severity === 'error' && !tolerated.has(f.code));
-  return errors.map((f) => `the umbrella is invalid: ${f.code}: ${f.message}`);
+  const errors = validateSkill({ file: `${plan.intoDir}/${skillFileName}`, content, folder: plan.into, profile: 'portable', files }).findings.filter((f) => f.severity === 'error');
+  const tolerated = errors.some((f) => f.code === 'skill/link-escapes') ? toleratedCodes(before) : new Set<string>();
+  return errors.filter((f) => !tolerated.has(f.code)).map((f) => `the umbrella is invalid: ${f.code}: ${f.message}`);
 }

@@ -2,11 +2,11 @@ import { skillFileName } from '../layout.js';
 import { buildClusters } from './cluster.js';
 import { resolveConsolidationConfig, type ConsolidationConfig } from './config.js';
 import { selectCuratable } from './eligible.js';
-import { buildFeatures, type SkillFeatures } from './features.js';
+import { buildAllFeatures, type SkillFeatures } from './features.js';
 import { checkPlan } from './guard.js';
 import { contentText, isMarkdownPath, mapMovedLink, type MovedTarget } from './package.js';
 import { planCluster } from './plan-cluster.js';
-import { buildWordPattern, rewriteText } from './rewrite.js';
+import { listWords, rewriteText } from './rewrite.js';
 import type { Cluster, ConsolidationPlan, CuratedSkill, ReferenceFile, SkippedItem } from './types.js';
 
 export interface ConsolidationInput {
@@ -40,7 +40,7 @@ export interface ConsolidationResult {
 export function planConsolidation(input: ConsolidationInput): ConsolidationResult {
   const config = resolveConsolidationConfig(input.config);
   const { eligible, skipped } = selectCuratable(input.skills, input.skillsDir ?? 'skills');
-  const features = eligible.map((skill) => buildFeatures(skill, config));
+  const features = buildAllFeatures(eligible, config);
   const byName = new Map<string, SkillFeatures>(features.map((f) => [f.name, f]));
   const clusters = buildClusters(features, config);
   const ctx = {
@@ -91,10 +91,9 @@ function buildOutsideFiles(skills: readonly CuratedSkill[], references: readonly
 /** One pass over all files for all merged names: name → files mentioning it. */
 function indexMentions(files: ReadonlyMap<string, string>, names: readonly string[]): Map<string, Set<string>> {
   const index = new Map<string, Set<string>>(names.map((n) => [n, new Set<string>()]));
-  const pattern = buildWordPattern(names);
-  if (!pattern) return index;
+  if (names.length === 0) return index;
   for (const [path, text] of files) {
-    for (const match of text.matchAll(pattern)) index.get(match[0])?.add(path);
+    for (const word of listWords(text)) index.get(word)?.add(path);
   }
   return index;
 }

@@ -8,15 +8,28 @@ export interface RewriteOptions {
   mapLink?: (target: string) => string | undefined;
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const runPattern = /[A-Za-z0-9_./-]+/g;
+const tokenPattern = /[A-Za-z0-9_-]+/g;
+
+/**
+ * Replaces whole words from `words` in one linear pass. A word is a maximal
+ * run of letters, digits, `_` and `-` (so `deploy` never matches inside
+ * `deploy-staging`); a key holding `/` is a path, matched as a whole run of
+ * path characters without its trailing dots. No alternation of thousands of
+ * names: that regex would cost names × text.
+ */
+export function replaceWords(text: string, words: ReadonlyMap<string, string>): string {
+  return text.replace(runPattern, (run) => {
+    const core = run.replace(/\.+$/, '');
+    const path = core.includes('/') ? words.get(core) : undefined;
+    if (path !== undefined) return path + run.slice(core.length);
+    return run.replace(tokenPattern, (token) => words.get(token) ?? token);
+  });
 }
 
-/** One regex for all words, longest first; a word is bounded by anything but letters, digits, `_` and `-`. */
-export function buildWordPattern(words: Iterable<string>): RegExp | undefined {
-  const list = [...words].filter(Boolean).sort((a, b) => b.length - a.length || a.localeCompare(b));
-  if (list.length === 0) return undefined;
-  return new RegExp(`(?<![A-Za-z0-9_-])(?:${list.map(escapeRegExp).join('|')})(?![A-Za-z0-9_-])`, 'g');
+/** The distinct whole words of a text (see replaceWords). */
+export function listWords(text: string): Set<string> {
+  return new Set(text.match(tokenPattern) ?? []);
 }
 
 /**
@@ -25,9 +38,8 @@ export function buildWordPattern(words: Iterable<string>): RegExp | undefined {
  * contain an old name is left as the link mapping made it).
  */
 export function rewriteText(text: string, options: RewriteOptions): string {
-  const pattern = options.words ? buildWordPattern(options.words.keys()) : undefined;
-  const replaceWords = (segment: string): string =>
-    pattern ? segment.replace(pattern, (word) => options.words?.get(word) ?? word) : segment;
+  const words = options.words !== undefined && options.words.size > 0 ? options.words : undefined;
+  const replace = (segment: string): string => (words ? replaceWords(segment, words) : segment);
   const lines = text.split('\n');
   const spans = new Map<number, Array<{ start: number; end: number; target: string }>>();
   if (options.mapLink) {
@@ -43,17 +55,17 @@ export function rewriteText(text: string, options: RewriteOptions): string {
       spans.set(link.line, list);
     }
   }
-  if (!pattern && spans.size === 0) return text;
+  if (!words && spans.size === 0) return text;
   return lines
     .map((line, index) => {
       const lineSpans = (spans.get(index + 1) ?? []).sort((a, b) => a.start - b.start);
       let out = '';
       let at = 0;
       for (const span of lineSpans) {
-        out += replaceWords(line.slice(at, span.start)) + span.target;
+        out += replace(line.slice(at, span.start)) + span.target;
         at = span.end;
       }
-      return out + replaceWords(line.slice(at));
+      return out + replace(line.slice(at));
     })
     .join('\n');
 }

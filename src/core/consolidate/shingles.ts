@@ -5,10 +5,10 @@ const stopWords = new Set(
     'who should must may file files run step steps skill skills example examples see below above e g i.e eg etc').split(' '),
 );
 
-/** Lowercase words of two or more characters, without stop words. */
+/** Lowercase words of two or more characters, without stop words and bare numbers (list item numbers say nothing). */
 export function tokenizeWords(text: string): string[] {
   const words = text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
-  return words.filter((w) => w.length > 1 && !stopWords.has(w));
+  return words.filter((w) => w.length > 1 && !stopWords.has(w) && !/^\d+$/.test(w));
 }
 
 /** 32-bit FNV-1a of a string. */

@@ -20,8 +20,9 @@ export function checkUmbrellaValid(input: { name: string; dir: string; table: Fi
   for (const [path, content] of input.table) if (path !== skillFileName) files.set(path, { path, size: sizeOf(content) });
   const file = `${input.dir}/${skillFileName}`;
   const content = input.table.get(skillFileName) as string;
-  const tolerated = toleratedCodes(input.members.map((m) => m.skill));
-  const portable = validateSkill({ file, content, folder: input.name, profile: 'portable', files }).findings.filter((f) => f.severity === 'error' && !tolerated.has(f.code));
+  const portableErrors = validateSkill({ file, content, folder: input.name, profile: 'portable', files }).findings.filter((f) => f.severity === 'error');
+  const tolerated = portableErrors.some((f) => f.code === 'skill/link-escapes') ? toleratedCodes(input.members.map((m) => m.skill)) : new Set<string>();
+  const portable = portableErrors.filter((f) => !tolerated.has(f.code));
   if (portable.length > 0) return `the umbrella ${input.name} would not be valid: ${portable.map((f) => `${f.code} at line ${f.line}: ${f.message}`).join('; ')}`;
   const used = new Set(input.members.flatMap((m) => Object.keys(m.parsed.fields)));
   const parsed = parseSkill(content, { file });
