@@ -5,6 +5,7 @@ import type { Ledger } from '../ledger/ledger.js';
 import type { ManageContext } from '../services/manage/index.js';
 import { SkillRegistry } from '../registry/skill-registry.js';
 import type { UsageStore } from '../registry/usage-store.js';
+import type { InlineShellOptions } from '../registry/inline-shell.js';
 import { createSkillServer } from './skill-server.js';
 
 export interface ServeOptions {
@@ -16,12 +17,19 @@ export interface ServeOptions {
   input?: NodeJS.ReadableStream;
   output?: NodeJS.WritableStream;
   onError?: (error: unknown) => void;
+  /** Run `` !`cmd` `` in skill bodies (off by default). */
+  inlineShell?: InlineShellOptions;
 }
 
 /** Serves the library over stdio until the client hangs up; hot-reloads it meanwhile. */
 export async function serveStdio(options: ServeOptions): Promise<void> {
   const skillsDir = options.skillsDir ?? defaultSkillsDir;
-  const registry = await SkillRegistry.open({ repoDir: options.repoDir, skillsDir, ...(options.usage ? { usage: options.usage } : {}) });
+  const registry = await SkillRegistry.open({
+    repoDir: options.repoDir,
+    skillsDir,
+    ...(options.usage ? { usage: options.usage } : {}),
+    ...(options.inlineShell ? { inlineShell: options.inlineShell } : {}),
+  });
   let ledger: Promise<Ledger> | undefined;
   const manageContext = async (): Promise<ManageContext> => {
     ledger ??= options.openLedger();

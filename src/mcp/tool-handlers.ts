@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile, realpath } from 'node:fs/promises';
+import { join, sep } from 'node:path';
 import { isSkillgardenError } from '../core/errors.js';
 import { maxSupportFileBytes, supportPathProblem } from '../core/manage/support-path.js';
 import { computeUsageScore, isInactive } from '../core/registry/score.js';
@@ -90,7 +90,11 @@ async function readSupportFile(ctx: ToolContext, name: string, path: string): Pr
   const problem = supportPathProblem(path);
   if (problem) return fail(`cannot read "${path}" in ${entry.name}: ${problem}. Call skill_view without file_path for SKILL.md.`);
   try {
-    const bytes = await readFile(join(entry.dir, path));
+    const real = await realpath(join(entry.dir, path));
+    const root = await realpath(entry.dir);
+    // A symlinked support file must not expose what lies outside the skill.
+    if (!real.startsWith(`${root}${sep}`)) return fail(`${path} in ${entry.name} points outside the skill folder; it is not shown.`);
+    const bytes = await readFile(real);
     if (bytes.byteLength > maxSupportFileBytes) return fail(`${path} is ${bytes.byteLength} bytes; only files up to 1 MiB are shown.`);
     return ok(bytes.toString('utf8'));
   } catch {

@@ -67,8 +67,14 @@ export function watchSkills(root: string, refresh: (changedFiles: string[] | und
     timer = setTimeout(run, Math.max(0, Math.min(debounceMs, firstEventAt + maxWaitMs - now)));
   };
 
-  let watcher: FSWatcher | undefined = watch(root, { recursive: true }, onEvent);
-  watcher.on('error', (error) => options.onError?.(error));
+  let watcher: FSWatcher | undefined;
+  try {
+    watcher = watch(root, { recursive: true }, onEvent);
+    watcher.on('error', (error) => options.onError?.(error));
+  } catch (error) {
+    // No skills folder yet: nothing to watch. Explicit refreshes (after a write) still see new skills.
+    options.onError?.(error);
+  }
 
   return {
     close() {

@@ -58,6 +58,12 @@ describe('load', () => {
     expect(result.stdout).toContain(`Ship from ${join(repo, 'skills', 'deploy')} in abc to prod.`);
   });
 
+  it('runs inline shell only with --inline-shell', async () => {
+    const repo = repoWith({ 'skills/now/SKILL.md': skillText('now', '', 'Branch: !`git branch --show-current`\n') });
+    expect((await run(loadCommand, repo, ['now'])).stdout).toContain('Branch: !`git branch --show-current`');
+    expect((await run(loadCommand, repo, ['now'], { 'inline-shell': true })).stdout).toContain('Branch: main');
+  });
+
   it('answers an unknown name with exit 1 and the closest names', async () => {
     const result = await run(loadCommand, library(), ['deploi']);
     expect(result.code).toBe(1);

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -34,6 +34,9 @@ describe('skillgarden mcp (stdio, real client)', () => {
       'skills/auto/SKILL.md': skillText('auto', 'user-invocable: false\n'),
       'skills/deploy/references/steps.md': 'Step one.\n',
     });
+    const outside = join(repo, 'secret.txt');
+    writeFileSync(outside, 'not for agents\n');
+    symlinkSync(outside, join(repo, 'skills/deploy/references/leak.md'));
     git(repo, 'add', '-A');
     git(repo, 'commit', '-q', '-m', 'initial library');
     ({ client, stderr } = await connectClient(repo));
@@ -71,6 +74,11 @@ describe('skillgarden mcp (stdio, real client)', () => {
     expect(textOf(view)).toContain('Base directory for this skill:');
     const file = await client.callTool({ name: 'skill_view', arguments: { name: 'deploy', file_path: 'references/steps.md' } });
     expect(textOf(file)).toBe('Step one.\n');
+    const leak = await client.callTool({ name: 'skill_view', arguments: { name: 'deploy', file_path: 'references/leak.md' } });
+    expect(leak.isError).toBe(true);
+    expect(textOf(leak)).not.toContain('not for agents');
+    const outsideSupport = await client.callTool({ name: 'skill_view', arguments: { name: 'deploy', file_path: '../auto/SKILL.md' } });
+    expect(outsideSupport.isError).toBe(true);
     const missing = await client.callTool({ name: 'skill_view', arguments: { name: 'deploi' } });
     expect(missing.isError).toBe(true);
     expect(textOf(missing)).toContain('Closest names: deploy');

@@ -69,6 +69,14 @@ describe('hot reload', () => {
     expect(refreshes).toBe(1);
   });
 
+  it('tolerates a skills folder that does not exist yet', async () => {
+    const errors: unknown[] = [];
+    const watcher = watchSkills(join(tempDir(), 'no-skills-yet'), async () => undefined, { onError: (e) => errors.push(e) });
+    expect(errors).toHaveLength(1);
+    watcher.close();
+    await watcher.idle();
+  });
+
   it('ignores support-file changes', async () => {
     const dir = tempDir('skillgarden-watch-');
     writeTree(dir, { 'skills/a/SKILL.md': skillText('a'), 'skills/a/references/x.md': 'x' });

@@ -20,7 +20,12 @@ function usageFor(context: CommandContext): UsageStore {
 }
 
 function openRegistry(context: CommandContext): Promise<SkillRegistry> {
-  return SkillRegistry.open({ repoDir: context.global.repo, usage: usageFor(context), now: () => context.global.now });
+  return SkillRegistry.open({ repoDir: context.global.repo, usage: usageFor(context), now: () => context.global.now, ...inlineShellFor(context) });
+}
+
+/** `--inline-shell` runs `` !`cmd` `` in skill bodies (5 s and 64 KiB per command); off unless asked. */
+function inlineShellFor(context: CommandContext): { inlineShell?: { enabled: true } } {
+  return context.values['inline-shell'] === true ? { inlineShell: { enabled: true } } : {};
 }
 
 function integerOption(value: unknown, option: string): number | undefined {
@@ -53,8 +58,8 @@ export const reminderCommand: Command = {
 export const loadCommand: Command = {
   name: 'load',
   summary: "the runtime's Layer 2: a skill's full text, variables filled in (or its sub-agent spec)",
-  usage: 'load NAME [--session ID] [--arguments TEXT] [--record]',
-  options: { session: { type: 'string' }, arguments: { type: 'string' }, record: { type: 'boolean' } },
+  usage: 'load NAME [--session ID] [--arguments TEXT] [--record] [--inline-shell]',
+  options: { session: { type: 'string' }, arguments: { type: 'string' }, record: { type: 'boolean' }, 'inline-shell': { type: 'boolean' } },
   async run(context) {
     const [name, ...rest] = context.positionals;
     if (name === undefined || rest.length > 0) throw new SkillgardenError('cli/usage', 'give exactly one skill NAME');
@@ -71,14 +76,15 @@ export const loadCommand: Command = {
 export const mcpCommand: Command = {
   name: 'mcp',
   summary: 'serve the library to MCP clients on stdio (skills_list, skill_view, skill_manage, skill_usage; skills as prompts)',
-  usage: 'mcp',
-  options: {},
+  usage: 'mcp [--inline-shell]',
+  options: { 'inline-shell': { type: 'boolean' } },
   async run(context) {
     if (!context.io.stdin) throw new SkillgardenError('cli/usage', 'mcp needs standard input: run it from an MCP client');
     await serveStdio({
       repoDir: context.global.repo,
       openLedger: () => openRepoLedger(context),
       usage: usageFor(context),
+      ...inlineShellFor(context),
       input: context.io.stdin,
       output: context.io.stdout as NodeJS.WritableStream,
       onError: (error) => context.io.stderr.write(`skillgarden mcp: ${error instanceof Error ? error.message : String(error)}\n`),
