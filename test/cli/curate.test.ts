@@ -26,6 +26,7 @@ describe('the lifecycle, run through the CLI on a real repository', () => {
       'skills/person-old/SKILL.md': skillText('person-old'),
       'skills/hub-old/SKILL.md': skillText('hub-old'),
       'skills/bundled-old/SKILL.md': skillText('bundled-old'),
+      'skills/adopted-old/SKILL.md': skillText('adopted-old'),
       '.skillgarden/bundled.txt': 'bundled-old\n',
       '.skillgarden/hub.json': '{"hub-old": {"source": "example/hub"}}\n',
       '.skillgarden/config.yaml': 'references:\n  - "cron/*.yaml"\n',
@@ -41,6 +42,7 @@ describe('the lifecycle, run through the CLI on a real repository', () => {
     await bump(dir, 'used-again', 'use', 2);
     expect((await cli(['usage', 'flush', '--writer', 'laptop', '--now', ago(1)], { cwd: dir })).code).toBe(0);
     expect((await cli(['pin', 'pinned-old', '--now', ago(100)], { cwd: dir })).code).toBe(0);
+    expect((await cli(['adopt', 'adopted-old', '--now', ago(100)], { cwd: dir })).code).toBe(0);
     writeTree(dir, {
       '.skillgarden/state.json': JSON.stringify({
         version: 1,
@@ -71,11 +73,12 @@ describe('the lifecycle, run through the CLI on a real repository', () => {
       'referenced-old': 'referenced',
       'stale-still-old': 'unchanged',
       'bundled-old': 'recent',
+      'adopted-old': 'recent', // a person's old skill, adopted: its clock starts when the curator first sees it
     });
     expect(skipped['person-old']).toBeUndefined();
     expect(skipped['hub-old']).toBeUndefined();
-    expect(report.counters).toEqual({ checked: 12, marked_stale: 3, archived: 1, reactivated: 2, seeded: 1 });
-    expect(report.seeded).toEqual(['bundled-old']);
+    expect(report.counters).toEqual({ checked: 13, marked_stale: 3, archived: 1, reactivated: 2, seeded: 2 });
+    expect(report.seeded).toEqual(['adopted-old', 'bundled-old']);
     expect(report.forgotten).toEqual(['deleted-by-hand']);
     expect(existsSync(join(dir, 'skills/.archive/boundary-90/SKILL.md'))).toBe(true);
     const state = JSON.parse(readFileSync(join(dir, '.skillgarden/state.json'), 'utf8'));

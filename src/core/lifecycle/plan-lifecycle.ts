@@ -11,7 +11,7 @@ export function isCurated(skill: Pick<LifecycleSkill, 'provenance' | 'adoptedAt'
 
 /** Skills that came under management after their creation get a seed record, so their clock starts when the curator first sees them. */
 function needsSeed(skill: LifecycleSkill): boolean {
-  return skill.record?.seeded_at === undefined && (skill.provenance === 'bundled' || (skill.provenance !== 'agent' && skill.adoptedAt !== undefined));
+  return skill.record?.seeded_at === undefined && (skill.provenance === 'bundled' || skill.adoptedAt !== undefined);
 }
 
 /**
