@@ -1,4 +1,5 @@
-import { open, readFile } from 'node:fs/promises';
+import { access, open, readFile } from 'node:fs/promises';
+import { SkillgardenError } from '../core/errors.js';
 import { join } from 'node:path';
 import { parseIndex, serializeIndex } from './git-index.js';
 import type { GitIndex } from './git-index.js';
@@ -50,4 +51,18 @@ export async function writeIndexFile(gitdir: string, lock: HeldLock, index: GitI
   const bytes = serializeIndex(index);
   await lock.commit(bytes);
   Object.assign(cache, { key: `${bytes.length}:${bytes.toString('hex', bytes.length - 20)}`, index });
+}
+
+/**
+ * With commits but no index file (a `--no-checkout` clone, a deleted index),
+ * writing an index of only our paths would stage the deletion of every other
+ * file: refuse instead.
+ */
+export async function checkIndexPresent(gitdir: string, index: GitIndex, hasCommits: boolean): Promise<void> {
+  if (!hasCommits || index.entries.length > 0) return;
+  const path = join(gitdir, 'index');
+  if (await access(path).then(() => true, () => false)) return;
+  throw new SkillgardenError('ledger/no-index', `${path} is missing although the branch has commits. Run \`git reset\` to rebuild it from HEAD, then retry.`, {
+    data: { path },
+  });
 }

@@ -3,7 +3,7 @@ import { SkillgardenError, isSkillgardenError } from '../core/errors.js';
 import { checkClean, checkExpected } from './check-touched-paths.js';
 import type { CommitContext } from './commit-context.js';
 import { applyIndexChanges, buildIndexEntry } from './git-index.js';
-import { readIndexFile, writeIndexFile } from './index-file.js';
+import { checkIndexPresent, readIndexFile, writeIndexFile } from './index-file.js';
 import type { IndexEntry } from './git-index.js';
 import type { Author, CommitOptions, CommitResult } from './ledger.js';
 import { acquireLock, backoffMs, sleep } from './lock-file.js';
@@ -61,6 +61,7 @@ async function publish(ctx: CommitContext, input: PublishInput): Promise<boolean
   try {
     if ((await readRef(ctx.gitdir, input.branch)) !== input.parent) return false;
     const index = await readIndexFile(ctx.gitdir, ctx.indexCache);
+    await checkIndexPresent(ctx.gitdir, index, input.parent !== undefined);
     await checkClean(ctx.dir, input.changes, input.before, index);
     await locks.ref.commit(`${input.commit}\n`);
     const reflog = { before: input.parent, after: input.commit, who: identity(input.author), message: `commit: ${input.message}` };
@@ -82,7 +83,9 @@ async function confirmDirty(ctx: CommitContext, branch: string, changes: readonl
     const head = await readRef(ctx.gitdir, branch);
     const tree = head ? (await ctx.store.readCommit(head)).tree : undefined;
     const before = await lookupPaths(ctx.store, tree, changes.map((c) => c.path));
-    await checkClean(ctx.dir, changes, before, await readIndexFile(ctx.gitdir, ctx.indexCache));
+    const index = await readIndexFile(ctx.gitdir, ctx.indexCache);
+    await checkIndexPresent(ctx.gitdir, index, head !== undefined);
+    await checkClean(ctx.dir, changes, before, index);
   } finally {
     await locks.ref.release();
     await locks.index.release();

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -162,6 +162,46 @@ describe.each(backends)('Ledger conformance (%s)', (backend) => {
     const data = await rejectsWith(commit('x', [{ path: 'skills/a/SKILL.md', content: 'b', expected: '0'.repeat(40) }]), 'ledger/conflict');
     expect(data.paths).toEqual(['skills/a/SKILL.md']);
     await commit('ok', [{ path: 'skills/a/SKILL.md', content: 'b', expected: file!.oid }, { path: 'skills/z.md', content: 'z', expected: null }]);
+  });
+
+  it.each([
+    ['rebuilds on the new head when the branch moves meanwhile', undefined],
+    ['reports a conflict when the move changed a path it expected unchanged', 'expected'],
+  ])('%s', async (_name, mode) => {
+    await commit('seed', [{ path: 'skills/a/SKILL.md', content: 'a\n' }]);
+    const [seeded] = await ledger.listFiles('skills/a');
+    let moved = false;
+    const racing = await openLedger(dir, {
+      backend,
+      lockTimeoutMs: 150,
+      onStage: (stage) => {
+        if (stage !== 'objects-written' || moved) return;
+        moved = true;
+        writeFileSync(join(dir, 'skills/a/SKILL.md'), 'person\n');
+        git(dir, 'commit', '-q', '-am', 'a person, meanwhile');
+      },
+    });
+    const change = { path: 'skills/a/SKILL.md', content: 'ledger\n', ...(mode ? { expected: seeded!.oid } : {}) };
+    const attempt = racing.commit({ message: 'racing', changes: [change], author: fixedAuthor });
+    if (mode) {
+      expect((await rejectsWith(attempt, 'ledger/conflict')).paths).toEqual(['skills/a/SKILL.md']);
+      expect(read('skills/a/SKILL.md')).toBe('person\n');
+    } else {
+      expect((await attempt).attempts).toBe(2);
+      expect(git(dir, 'log', '--format=%s').trim().split('\n')).toEqual(['racing', 'a person, meanwhile', 'seed']);
+    }
+    await racing.close();
+    expectHealthy();
+  });
+
+  it('refuses to write an index of only its own paths when the index is missing', async () => {
+    await commit('seed', [{ path: 'skills/a/SKILL.md', content: 'a\n' }, { path: 'README.md', content: 'r\n' }]);
+    rmSync(join(dir, '.git', 'index'));
+    await rejectsWith(commit('x', [{ path: 'skills/b.md', content: 'b' }]), 'ledger/no-index');
+    await rejectsWith(commit('x', [{ path: 'skills/a/SKILL.md', content: 'b' }]), 'ledger/no-index');
+    git(dir, 'reset', '-q');
+    await commit('x', [{ path: 'skills/b.md', content: 'b' }]);
+    expectHealthy();
   });
 
   it('refuses a detached HEAD', async () => {
