@@ -249,4 +249,20 @@ describe.each(backends)('Ledger conformance (%s)', (backend) => {
     await commit('after the crash', [{ path: 'skills/b/SKILL.md', content: 'b\n' }]);
     expectHealthy();
   });
+
+  it('keeps the commit and reports the left-over index.lock when killed after moving the ref', async () => {
+    await commit('seed', [{ path: 'skills/a/SKILL.md', content: 'a\n' }]);
+    const child = spawnSync(process.execPath, ['--import', 'tsx', crashChild, dir, backend, 'ref-updated']);
+    expect(child.signal).toBe('SIGKILL');
+    expect(git(dir, 'log', '-1', '--format=%s').trim()).toBe('doomed');
+    expect(() => git(dir, 'fsck', '--strict', '--no-progress')).not.toThrow();
+    const data = await rejectsWith(commit('next', [{ path: 'skills/b/SKILL.md', content: 'b\n' }]), 'ledger/locked');
+    expect(data.path).toBe(join(dir, '.git', 'index.lock'));
+    // What a person does after reading the message: remove the lock, bring index and files up to HEAD.
+    rmSync(join(dir, '.git', 'index.lock'));
+    git(dir, 'reset', '-q', '--hard');
+    await commit('next', [{ path: 'skills/b/SKILL.md', content: 'b\n' }]);
+    expect(read('skills/doomed/SKILL.md')).toBe('never\n');
+    expectHealthy();
+  });
 });
