@@ -1,14 +1,14 @@
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { join } from 'node:path';
 import type { Finding } from '../core/findings.js';
 import { defaultSkillsDir } from '../core/layout.js';
 import { findClosestNames } from '../core/registry/closest-names.js';
 import { buildForkSpec, renderInlineLoad, renderSkillContent } from '../core/registry/load-content.js';
-import { compilePathMatcher, normalizeTouchedPath, type PathMatcher } from '../core/registry/path-match.js';
 import { buildReminder, planIndex, rankEntries, type ReminderOptions } from '../core/registry/reminder.js';
 import { parseSlashCommand } from '../core/registry/slash-command.js';
 import { buildToolDescription } from '../core/registry/tool-description.js';
 import type { RegistryEntry, UsageCounters, UsageKind } from '../core/registry/types.js';
 import { readArchiveInfo } from './archive-info.js';
+import { ConditionalSkills } from './conditional-skills.js';
 import { runInlineShell, type InlineShellOptions } from './inline-shell.js';
 import { LibraryCache, type RefreshResult } from './library-cache.js';
 import { nodeScanFs, type ScanFs } from './library-scan.js';
@@ -48,8 +48,7 @@ export class SkillRegistry {
   private readonly now: () => Date;
   private totals = new Map<string, UsageCounters>();
   private aliases = new Map<string, string>();
-  private readonly awake = new Set<string>();
-  private readonly matchers = new Map<string, { globs: string; test: PathMatcher }>();
+  private readonly conditional: ConditionalSkills;
   private readonly listeners = new Set<Listener>();
   private version = 0;
   private reminderCache: { key: string; text: string } | undefined;
@@ -59,6 +58,7 @@ export class SkillRegistry {
     this.cache = new LibraryCache(this.skillsRoot, options.fs ?? nodeScanFs);
     this.usage = options.usage ?? createMemoryUsageStore();
     this.now = options.now ?? (() => new Date());
+    this.conditional = new ConditionalSkills(options.projectRoot ?? options.repoDir);
   }
 
   static async open(options: SkillRegistryOptions): Promise<SkillRegistry> {
@@ -77,7 +77,7 @@ export class SkillRegistry {
     this.totals = await this.usage.totals();
     this.version++;
     if (result.added.length + result.changed.length + result.removed.length > 0) this.rebuildAliases();
-    for (const name of result.removed) this.awake.delete(name);
+    this.conditional.forget(result.removed);
     if (result.added.length + result.changed.length + result.removed.length + result.invalid.length > 0) {
       for (const listener of this.listeners) listener(result);
     }
@@ -181,25 +181,20 @@ export class SkillRegistry {
 
   /** Conditional skills whose `paths` globs match any of `paths`; changes nothing. */
   matchingSkills(paths: readonly string[]): string[] {
-    const touched = paths.map((p) => this.toProjectPath(p)).filter((p): p is string => p !== undefined);
-    const names: string[] = [];
-    for (const entry of this.allEntries()) {
-      if (entry.paths.length > 0 && touched.some(this.matcherOf(entry))) names.push(entry.name);
-    }
-    return names.sort();
+    return this.conditional.matching(this.cache.entries(), paths);
   }
 
   /** Wakes the conditional skills matching `paths`; returns the names newly woken. */
   activateForPaths(paths: readonly string[]): string[] {
-    const woken = this.matchingSkills(paths).filter((name) => !this.awake.has(name));
-    for (const name of woken) this.awake.add(name);
+    const woken = this.conditional.wake(this.matchingSkills(paths));
     if (woken.length > 0) this.version++;
     return woken;
   }
 
+  /** False for a conditional skill no touched path has woken yet (and for an unknown name). */
   isAwake(name: string): boolean {
     const entry = this.get(name);
-    return entry !== undefined && (entry.paths.length === 0 || this.awake.has(entry.name));
+    return entry !== undefined && this.conditional.isAwake(entry);
   }
 
   private async answerMissing(name: string): Promise<LoadResult> {
@@ -214,7 +209,7 @@ export class SkillRegistry {
   }
 
   private indexEntries(now: Date): RegistryEntry[] {
-    return planIndex({ entries: this.allEntries(), totals: this.totals, now, awake: this.awake });
+    return planIndex({ entries: this.allEntries(), totals: this.totals, now, awake: this.conditional.awake });
   }
 
   private allEntries(): RegistryEntry[] {
@@ -232,22 +227,5 @@ export class SkillRegistry {
       if (entry.alias && !this.cache.entry(entry.alias) && !aliases.has(entry.alias)) aliases.set(entry.alias, entry.name);
     }
     this.aliases = aliases;
-  }
-
-  private matcherOf(entry: RegistryEntry): PathMatcher {
-    const globs = entry.paths.join('\n');
-    const cached = this.matchers.get(entry.name);
-    if (cached?.globs === globs) return cached.test;
-    const test = compilePathMatcher(entry.paths);
-    this.matchers.set(entry.name, { globs, test });
-    return test;
-  }
-
-  private toProjectPath(path: string): string | undefined {
-    const root = this.options.projectRoot ?? this.options.repoDir;
-    if (!isAbsolute(path)) return normalizeTouchedPath(path);
-    const rel = relative(root, path);
-    // A path outside the project cannot match project-relative globs.
-    return rel.startsWith('..') || isAbsolute(rel) ? undefined : normalizeTouchedPath(rel.split(sep).join('/'));
   }
 }
