@@ -55500,7 +55500,7 @@ function escapeCell(text) {
 }
 
 // src/services/curator/read-library.ts
-import { existsSync as existsSync3, readFileSync as readFileSync4 } from "node:fs";
+import { existsSync as existsSync2, readFileSync as readFileSync4 } from "node:fs";
 import { join as join9 } from "node:path";
 
 // src/core/config/config.ts
@@ -56321,6 +56321,7 @@ function parseCommitMessage(message) {
 }
 
 // src/core/ledger/history-fold.ts
+var revertLine = /^This reverts commit [0-9a-f]{40,64}\b/m;
 var patchActions = /* @__PURE__ */ new Set(["patch", "edit", "write-file", "remove-file", "merge"]);
 function groupSkillFiles(changes, root) {
   const groups = /* @__PURE__ */ new Map();
@@ -56353,6 +56354,10 @@ function createSkill(state, ctx, at) {
   });
   state.owners.set(at.folder, at.name);
 }
+function reviveSkill(state, before, at) {
+  state.skills.set(before.name, { ...before, folder: at.folder, archived: at.archived });
+  state.owners.set(at.folder, before.name);
+}
 function moveSkill(state, ctx, skill, to) {
   if (to.archived && !skill.archived) skill.lastArchived = ctx.event;
   if (!to.archived && skill.archived) skill.lastRestored = ctx.event;
@@ -56370,10 +56375,14 @@ function foldSkillFiles(state, ctx) {
       else {
         state.skills.delete(name);
         state.owners.delete(existing.folder);
+        state.deleted.set(name, existing);
       }
       ctx.structural.add(name);
     } else if (!existing && added[0]) {
-      createSkill(state, ctx, added[0]);
+      const before = ctx.revert ? state.deleted.get(name) : void 0;
+      if (before) reviveSkill(state, before, added[0]);
+      else createSkill(state, ctx, added[0]);
+      state.deleted.delete(name);
       ctx.structural.add(name);
     }
   }
@@ -56409,34 +56418,41 @@ function foldTrailerEvents(state, ctx) {
     }
   }
 }
+function sortedRecord(map) {
+  return Object.fromEntries([...map.entries()].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
+}
 function foldHistory(index, commits, head) {
-  const skills = new Map(Object.entries(structuredClone(index.skills)));
-  const state = { root: index.skillsRoot, skills, owners: new Map([...skills.values()].map((s) => [s.folder, s.name])) };
+  const { skills: current, deleted } = structuredClone({ skills: index.skills, deleted: index.deleted });
+  const skills = new Map(Object.entries(current));
+  const owners = new Map([...skills.values()].map((s) => [s.folder, s.name]));
+  const state = { root: index.skillsRoot, skills, owners, deleted: new Map(Object.entries(deleted)) };
   for (const commit of commits) {
+    const trailers = parseCommitMessage(commit.message).trailers;
     const ctx = {
       commit,
-      trailers: parseCommitMessage(commit.message).trailers,
+      trailers,
       event: { commit: commit.oid, time: formatCommitTime(commit.time) },
-      structural: /* @__PURE__ */ new Set()
+      structural: /* @__PURE__ */ new Set(),
+      revert: trailers.action === "rollback" || trailers.reverts.length > 0 || revertLine.test(commit.message)
     };
     foldSkillFiles(state, ctx);
     foldContentChanges(state, ctx);
     foldTrailerEvents(state, ctx);
   }
-  const sorted = [...skills.entries()].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
   return {
     version: 1,
     skillsRoot: index.skillsRoot,
     head,
     commits: index.commits + commits.length,
     shallow: index.shallow || commits.some((c) => c.boundary === true),
-    skills: Object.fromEntries(sorted)
+    skills: sortedRecord(skills),
+    deleted: sortedRecord(state.deleted)
   };
 }
 
 // src/core/ledger/history-index.ts
 function emptyHistoryIndex(skillsRoot) {
-  return { version: 1, skillsRoot, head: null, commits: 0, shallow: false, skills: {} };
+  return { version: 1, skillsRoot, head: null, commits: 0, shallow: false, skills: {}, deleted: {} };
 }
 
 // src/ledger/git-dir.ts
@@ -56464,7 +56480,7 @@ function historyCachePath(gitdir) {
 }
 function isCacheFile(value) {
   const file = value;
-  return typeof file === "object" && file !== null && file.version === 1 && Array.isArray(file.seen) && Array.isArray(file.shallow) && typeof file.index === "object" && file.index !== null && file.index.version === 1 && typeof file.index.skills === "object" && typeof file.index.head === "string" && typeof file.index.shallow === "boolean";
+  return typeof file === "object" && file !== null && file.version === 1 && Array.isArray(file.seen) && Array.isArray(file.shallow) && typeof file.index === "object" && file.index !== null && file.index.version === 1 && typeof file.index.skills === "object" && typeof file.index.deleted === "object" && typeof file.index.head === "string" && typeof file.index.shallow === "boolean";
 }
 async function readHistoryCache(gitdir) {
   try {
@@ -56738,24 +56754,42 @@ async function readHistoryIndex(dir, options = {}) {
 }
 
 // src/store/discover.ts
-import { existsSync as existsSync2, lstatSync, readdirSync, statSync } from "node:fs";
+import { lstatSync, statSync } from "node:fs";
 import { join as join5 } from "node:path";
+
+// src/store/dir-cache.ts
+import { readdirSync } from "node:fs";
+var readDirUncached = (path) => readdirSync(path, { withFileTypes: true });
+function createDirCache() {
+  const listings = /* @__PURE__ */ new Map();
+  return (path) => {
+    let entries = listings.get(path);
+    if (entries === void 0) {
+      entries = readdirSync(path, { withFileTypes: true });
+      listings.set(path, entries);
+    }
+    return entries;
+  };
+}
+
+// src/store/discover.ts
 function discoverSkills(root, options = {}) {
   const maxFolders = options.maxFolders ?? 2e5;
-  if (options.deep) return sortLocations(discoverDeep(root, options.deep.maxDepth, maxFolders));
+  const readDir = options.readDir ?? readDirUncached;
+  if (options.deep) return sortLocations(discoverDeep(root, options.deep.maxDepth, maxFolders, readDir));
   const found = [];
   let seen = 0;
-  for (const entry of listFolders(root)) {
+  for (const entry of listFolders(root, readDir)) {
     if (++seen > maxFolders) throw tooMany(root, maxFolders);
     const dir = join5(root, entry);
-    if (existsSync2(join5(dir, skillFileName))) {
+    if (holdsSkill(dir, readDir)) {
       found.push({ name: entry, category: void 0, dir, relativeDir: entry });
       continue;
     }
-    for (const child of listFolders(dir)) {
+    for (const child of listFolders(dir, readDir)) {
       if (++seen > maxFolders) throw tooMany(root, maxFolders);
       const childDir = join5(dir, child);
-      if (existsSync2(join5(childDir, skillFileName))) {
+      if (holdsSkill(childDir, readDir)) {
         found.push({ name: child, category: entry, dir: childDir, relativeDir: `${entry}/${child}` });
       }
     }
@@ -56765,15 +56799,15 @@ function discoverSkills(root, options = {}) {
 function sortLocations(found) {
   return found.sort((a, b) => a.relativeDir < b.relativeDir ? -1 : a.relativeDir > b.relativeDir ? 1 : 0);
 }
-function discoverDeep(root, maxDepth2, maxFolders) {
+function discoverDeep(root, maxDepth2, maxFolders, readDir) {
   const found = [];
   let seen = 0;
   const walk3 = (dir, parts) => {
-    for (const entry of listFolders(dir)) {
+    for (const entry of listFolders(dir, readDir)) {
       if (++seen > maxFolders) throw tooMany(root, maxFolders);
       const child = join5(dir, entry);
       const childParts = [...parts, entry];
-      if (existsSync2(join5(child, skillFileName))) {
+      if (holdsSkill(child, readDir)) {
         found.push({ name: entry, category: parts.at(-1), dir: child, relativeDir: childParts.join("/") });
       }
       if (childParts.length < maxDepth2 && !isSymlink(child)) walk3(child, childParts);
@@ -56782,10 +56816,17 @@ function discoverDeep(root, maxDepth2, maxFolders) {
   walk3(root, []);
   return found;
 }
-function listFolders(dir) {
+function holdsSkill(dir, readDir) {
+  try {
+    return readDir(dir).some((e) => e.name === skillFileName && !e.isDirectory());
+  } catch {
+    return false;
+  }
+}
+function listFolders(dir, readDir) {
   let entries;
   try {
-    entries = readdirSync(dir, { withFileTypes: true });
+    entries = readDir(dir);
   } catch (error2) {
     if (error2.code === "ENOENT") return [];
     throw new SkillgardenError("store/unreadable", `cannot read folder ${dir}: ${error2.message}`, { cause: error2 });
@@ -57045,7 +57086,7 @@ var configFile = `${metaDir}/config.yaml`;
 var stateFile = `${metaDir}/state.json`;
 function readConfig(repoDir) {
   const path = join9(repoDir, configFile);
-  if (!existsSync3(path)) return { config: { ...defaultConfig }, findings: [] };
+  if (!existsSync2(path)) return { config: { ...defaultConfig }, findings: [] };
   return parseConfig(readFileSync4(path, "utf8"), configFile);
 }
 function requireConfig(repoDir) {
@@ -57059,7 +57100,7 @@ ${lines.join("\n")}`, { data: { findings } });
 }
 function readState(repoDir) {
   const path = join9(repoDir, stateFile);
-  if (!existsSync3(path)) return emptyState();
+  if (!existsSync2(path)) return emptyState();
   const { state, findings } = parseState(readFileSync4(path, "utf8"), stateFile);
   if (findings.length > 0) {
     throw new SkillgardenError("state/invalid", `${stateFile}: ${findings[0]?.message}. ${findings[0]?.hint}`, { data: { findings } });
@@ -57071,7 +57112,7 @@ async function readLibrary(repoDir, options) {
   const state = readState(repoDir);
   const root = join9(repoDir, config.skills_dir);
   const locations = discoverSkills(root);
-  const archived = existsSync3(join9(root, archiveDirName)) ? discoverSkills(join9(root, archiveDirName)) : [];
+  const archived = existsSync2(join9(root, archiveDirName)) ? discoverSkills(join9(root, archiveDirName)) : [];
   const { index: history } = await readHistoryIndex(repoDir, { skillsRoot: config.skills_dir });
   const files = readProvenanceFiles(repoDir, config.skills_dir);
   const usage = readUsageSnapshot(repoDir, { skillsDir: config.skills_dir, now: options.now });
@@ -57141,7 +57182,7 @@ function isCurated(skill, settings) {
   return skill.provenance === "bundled" && settings.prune_bundled;
 }
 function needsSeed(skill) {
-  return skill.record?.seeded_at === void 0 && (skill.provenance === "bundled" || skill.provenance !== "agent" && skill.adoptedAt !== void 0);
+  return skill.record?.seeded_at === void 0 && (skill.provenance === "bundled" || skill.adoptedAt !== void 0);
 }
 function planLifecycle(skills, settings, now) {
   const nowIso = now.toISOString();
@@ -57835,7 +57876,7 @@ function readIndexOid(index, path) {
 }
 
 // src/ledger/index-file.ts
-import { open as open4, readFile as readFile6 } from "node:fs/promises";
+import { access as access2, open as open4, readFile as readFile6 } from "node:fs/promises";
 import { join as join13 } from "node:path";
 async function checksumKey(path) {
   const handle = await open4(path, "r").catch(() => void 0);
@@ -57866,6 +57907,14 @@ async function writeIndexFile(gitdir, lock, index, cache) {
   const bytes = serializeIndex(index);
   await lock.commit(bytes);
   Object.assign(cache, { key: `${bytes.length}:${bytes.toString("hex", bytes.length - 20)}`, index });
+}
+async function checkIndexPresent(gitdir, index, hasCommits) {
+  if (!hasCommits || index.entries.length > 0) return;
+  const path = join13(gitdir, "index");
+  if (await access2(path).then(() => true, () => false)) return;
+  throw new SkillgardenError("ledger/no-index", `${path} is missing although the branch has commits. Run \`git reset\` to rebuild it from HEAD, then retry.`, {
+    data: { path }
+  });
 }
 
 // src/ledger/prepare-changes.ts
@@ -57917,6 +57966,7 @@ async function publish(ctx, input2) {
   try {
     if (await readRef(ctx.gitdir, input2.branch) !== input2.parent) return false;
     const index = await readIndexFile(ctx.gitdir, ctx.indexCache);
+    await checkIndexPresent(ctx.gitdir, index, input2.parent !== void 0);
     await checkClean(ctx.dir, input2.changes, input2.before, index);
     await locks.ref.commit(`${input2.commit}
 `);
@@ -57937,7 +57987,9 @@ async function confirmDirty(ctx, branch, changes) {
     const head = await readRef(ctx.gitdir, branch);
     const tree = head ? (await ctx.store.readCommit(head)).tree : void 0;
     const before = await lookupPaths(ctx.store, tree, changes.map((c) => c.path));
-    await checkClean(ctx.dir, changes, before, await readIndexFile(ctx.gitdir, ctx.indexCache));
+    const index = await readIndexFile(ctx.gitdir, ctx.indexCache);
+    await checkIndexPresent(ctx.gitdir, index, head !== void 0);
+    await checkClean(ctx.dir, changes, before, index);
   } finally {
     await locks.ref.release();
     await locks.index.release();
@@ -58310,6 +58362,7 @@ async function openLedger(dir, options = {}) {
 async function openGitLedger(dir, options = {}) {
   const gitdir = await readGitDir(dir);
   const backend = pickBackend(options.backend ?? "isomorphic-git");
+  let configured;
   const store = withTreeCache(backend === "system-git" ? openSystemGitStore(gitdir) : openIsomorphicGitStore(gitdir));
   const ctx = {
     dir,
@@ -58318,14 +58371,19 @@ async function openGitLedger(dir, options = {}) {
     lockTimeoutMs: options.lockTimeoutMs ?? 1e4,
     indexCache: {},
     now: options.now ?? (() => /* @__PURE__ */ new Date()),
-    defaultAuthor: async () => options.author ?? await readConfiguredAuthor(gitdir),
+    defaultAuthor: async () => options.author ?? await (configured ??= readConfiguredAuthor(gitdir)),
     ...options.onStage ? { onStage: options.onStage } : {}
   };
   return new GitLedger(backend, ctx);
 }
 function pickBackend(choice) {
-  if (choice !== "auto") return choice;
-  return spawnSync("git", ["--version"], { stdio: "ignore" }).status === 0 ? "system-git" : "isomorphic-git";
+  if (choice === "isomorphic-git") return choice;
+  const hasGit = spawnSync("git", ["--version"], { stdio: "ignore" }).status === 0;
+  if (choice === "auto") return hasGit ? "system-git" : "isomorphic-git";
+  if (hasGit) return choice;
+  throw new SkillgardenError("ledger/no-git", "The system-git backend needs git on the PATH, and there is none. Install git, or use the isomorphic-git backend.", {
+    data: { backend: choice }
+  });
 }
 async function readConfiguredAuthor(gitdir) {
   const read2 = (path) => import_isomorphic_git5.default.getConfig({ fs: fs7, gitdir, path }).catch(() => void 0);
@@ -58333,7 +58391,7 @@ async function readConfiguredAuthor(gitdir) {
 }
 
 // src/services/manage/person-acts.ts
-import { existsSync as existsSync4, readFileSync as readFileBytes } from "node:fs";
+import { existsSync as existsSync3, readFileSync as readFileBytes } from "node:fs";
 import { join as join16 } from "node:path";
 
 // src/core/rules/types.ts
@@ -58487,6 +58545,7 @@ var referenceDefinition = /^ {0,3}\[[^\]\n]{1,1000}\]:[ \t]{0,20}(<[^>\n]{0,2000
 var fence = /^ {0,3}(`{3,}|~{3,})/;
 function extractLinks(body) {
   const links = [];
+  if (!body.includes("](") && !body.includes("]:")) return links;
   let openFence;
   body.split("\n").forEach((raw, index) => {
     const line = index + 1;
@@ -58685,7 +58744,8 @@ var bodyLength = {
 };
 function countBodyLines(body) {
   if (body === "") return 0;
-  const lines = body.split("\n").length;
+  let lines = 1;
+  for (let i = body.indexOf("\n"); i >= 0; i = body.indexOf("\n", i + 1)) lines++;
   return body.endsWith("\n") ? lines - 1 : lines;
 }
 
@@ -60188,7 +60248,7 @@ async function moveChanges(ledger, skill, target) {
 function archiveTarget(repoDir, skillsDir, category, name, now) {
   const base = `${skillsDir}/${archiveDirName}/${category ? `${category}/` : ""}`;
   const plain = `${base}${name}`;
-  return existsSync4(join16(repoDir, plain)) ? `${base}${name}-${stamp(now)}` : plain;
+  return existsSync3(join16(repoDir, plain)) ? `${base}${name}-${stamp(now)}` : plain;
 }
 function stamp(now) {
   return now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
@@ -61849,11 +61909,11 @@ async function detectPatterns(options, snapshot) {
 }
 
 // src/services/validate.ts
-import { existsSync as existsSync5, statSync as statSync3 } from "node:fs";
+import { existsSync as existsSync4, statSync as statSync3 } from "node:fs";
 import { basename as basename4, dirname as dirname5, join as join21, relative as relative3, resolve as resolve4, sep as sep3 } from "node:path";
 
 // src/store/read-skill.ts
-import { lstatSync as lstatSync2, readdirSync as readdirSync4, readFileSync as readFileSync5, realpathSync } from "node:fs";
+import { lstatSync as lstatSync2, readFileSync as readFileSync5, realpathSync } from "node:fs";
 import { join as join20, relative as relative2, sep as sep2 } from "node:path";
 function readSkillFolder(dir, options) {
   const findings = [];
@@ -61888,7 +61948,7 @@ function readSkillFolder(dir, options) {
       })
     );
   }
-  return { bytes, files: listSkillFiles(dir, options.maxFiles ?? 2e3, options.maxDepth ?? 8), findings };
+  return { bytes, files: listSkillFiles(dir, options.maxFiles ?? 2e3, options.maxDepth ?? 8, options.readDir ?? readDirUncached), findings };
 }
 function isSymlink2(path) {
   try {
@@ -61909,13 +61969,13 @@ function escapesBoundary(path, boundary) {
   const rel = relative2(realBoundary, real);
   return rel === "" || !rel.startsWith("..") && !rel.startsWith(sep2) && rel !== ".." ? void 0 : real;
 }
-function listSkillFiles(dir, maxFiles, maxDepth2) {
+function listSkillFiles(dir, maxFiles, maxDepth2, readDir) {
   const files = /* @__PURE__ */ new Map();
   const walk3 = (folder, prefix, depth) => {
     if (depth > maxDepth2) return;
     let entries;
     try {
-      entries = readdirSync4(folder, { withFileTypes: true });
+      entries = readDir(folder);
     } catch {
       return;
     }
@@ -61945,11 +62005,12 @@ function runValidate(options) {
   const profile = options.profile ?? "portable";
   const explicit = options.paths !== void 0 && options.paths.length > 0;
   const paths = explicit ? options.paths ?? [] : [options.skillsDir ?? defaultSkillsDir];
-  const targets = dedupe(paths.flatMap((path) => resolveTargets(resolve4(options.cwd, path), path, explicit)));
+  const readDir = createDirCache();
+  const targets = dedupe(paths.flatMap((path) => resolveTargets(resolve4(options.cwd, path), path, explicit, readDir)));
   const findings = [];
   targets.forEach((target, index) => {
     const reportPath = toPosix(relative3(options.cwd, join21(target.dir, skillFileName))) || skillFileName;
-    const content = readSkillFolder(target.dir, { reportPath, boundary: target.boundary });
+    const content = readSkillFolder(target.dir, { reportPath, boundary: target.boundary, readDir });
     findings.push(...content.findings);
     if (content.bytes) {
       const result = validateSkill({ file: reportPath, content: content.bytes, folder: target.name, profile, files: content.files });
@@ -61966,8 +62027,8 @@ function runValidate(options) {
     findings
   };
 }
-function resolveTargets(absolute, asGiven, deep) {
-  if (!existsSync5(absolute)) {
+function resolveTargets(absolute, asGiven, deep, readDir) {
+  if (!existsSync4(absolute)) {
     throw new SkillgardenError("validate/not-found", `${asGiven}: no such file or folder`, {
       data: { path: asGiven }
     });
@@ -61981,8 +62042,8 @@ function resolveTargets(absolute, asGiven, deep) {
     const dir = dirname5(absolute);
     return [{ dir, name: basename4(dir), boundary: dirname5(dir) }];
   }
-  if (existsSync5(join21(absolute, skillFileName))) return [{ dir: absolute, name: basename4(absolute), boundary: dirname5(absolute) }];
-  return discoverSkills(absolute, deep ? { deep: { maxDepth: 8 } } : {}).map((skill) => ({ dir: skill.dir, name: skill.name, boundary: absolute }));
+  if (existsSync4(join21(absolute, skillFileName))) return [{ dir: absolute, name: basename4(absolute), boundary: dirname5(absolute) }];
+  return discoverSkills(absolute, { readDir, ...deep ? { deep: { maxDepth: 8 } } : {} }).map((skill) => ({ dir: skill.dir, name: skill.name, boundary: absolute }));
 }
 function dedupe(targets) {
   const seen = /* @__PURE__ */ new Set();
@@ -62061,7 +62122,7 @@ var botIdentity = {
 };
 
 // node_modules/@actions/github/lib/context.js
-import { readFileSync as readFileSync7, existsSync as existsSync6 } from "fs";
+import { readFileSync as readFileSync7, existsSync as existsSync5 } from "fs";
 import { EOL as EOL5 } from "os";
 var Context = class {
   /**
@@ -62071,7 +62132,7 @@ var Context = class {
     var _a, _b, _c;
     this.payload = {};
     if (process.env.GITHUB_EVENT_PATH) {
-      if (existsSync6(process.env.GITHUB_EVENT_PATH)) {
+      if (existsSync5(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync7(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
         const path = process.env.GITHUB_EVENT_PATH;
@@ -66535,38 +66596,34 @@ function readTrailerBlock(message) {
 }
 
 // src/action/publish-proposal.ts
-async function publishProposal(ctx, proposal, build) {
-  const pulls = await ctx.api.listPulls(proposal.branch);
+async function readBranchState(ctx, branch) {
+  const pulls = await ctx.api.listPulls(branch);
   const open7 = pulls.find((p) => p.state === "open");
-  const declined = pulls.find((p) => p.state === "closed" && p.merged_at === null && readFingerprint(p.body) === proposal.fingerprint);
-  if (declined) {
-    const closed = open7 ? await closePull(ctx, open7, proposal.branch, `The curator's current proposal is the one declined in #${declined.number}, so this one is withdrawn.`) : [];
-    return { outcomes: closed, declined };
-  }
-  const remote = await readRemoteBranch(ctx.git, proposal.branch);
-  if (open7 && remote && remote.parent === ctx.base.sha && readFingerprint(open7.body) === proposal.fingerprint) {
-    return { outcomes: [{ branch: proposal.branch, number: open7.number, url: open7.html_url, operation: "unchanged" }] };
-  }
+  return { branch, pulls, ...open7 ? { open: open7 } : {}, remote: open7 ? await readRemoteBranch(ctx.git, branch) : null };
+}
+function decideProposal(state, fingerprint, baseSha) {
+  const declined = state.pulls.find((p) => p.state === "closed" && p.merged_at === null && readFingerprint(p.body) === fingerprint);
+  if (declined) return { kind: "declined", pull: declined };
+  if (state.open && state.remote?.parent === baseSha && readFingerprint(state.open.body) === fingerprint) return { kind: "unchanged", pull: state.open };
+  return { kind: "publish" };
+}
+async function publishProposal(ctx, state, proposal, build) {
   const commit = await build.commit();
   await pushBotBranch(ctx.git, commit, proposal.branch);
-  if (open7) {
-    const updated = await ctx.api.updatePull(open7.number, { title: proposal.title, body: build.body });
-    return { outcomes: [{ branch: proposal.branch, number: updated.number, url: updated.html_url, operation: "updated" }] };
+  if (state.open) {
+    const updated = await ctx.api.updatePull(state.open.number, { title: proposal.title, body: build.body });
+    return { branch: proposal.branch, number: updated.number, url: updated.html_url, operation: "updated" };
   }
   const created = await ctx.api.createPull({ branch: proposal.branch, base: ctx.base.branch, title: proposal.title, body: build.body });
   await ctx.api.addLabels(created.number, proposal.labels);
-  return { outcomes: [{ branch: proposal.branch, number: created.number, url: created.html_url, operation: "created" }] };
+  return { branch: proposal.branch, number: created.number, url: created.html_url, operation: "created" };
 }
-async function withdrawProposal(ctx, branch, reason) {
-  const open7 = (await ctx.api.listPulls(branch)).find((p) => p.state === "open");
-  if (!open7) return [];
-  return closePull(ctx, open7, branch, reason);
-}
-async function closePull(ctx, pull, branch, reason) {
-  await ctx.api.comment(pull.number, `${reason} Closing this proposal; the curator opens a new one when there is something to propose.`);
-  await ctx.api.updatePull(pull.number, { state: "closed" });
-  await deleteBotBranch(ctx.git, branch);
-  return [{ branch, number: pull.number, url: pull.html_url, operation: "closed" }];
+async function withdrawProposal(ctx, state, reason) {
+  if (!state.open) return [];
+  await ctx.api.comment(state.open.number, `${reason} Closing this proposal; the curator opens a new one when there is something to propose.`);
+  await ctx.api.updatePull(state.open.number, { state: "closed" });
+  await deleteBotBranch(ctx.git, state.branch);
+  return [{ branch: state.branch, number: state.open.number, url: state.open.html_url, operation: "closed" }];
 }
 
 // src/action/report-files.ts
@@ -66601,14 +66658,18 @@ async function runCurateMode(inputs, io2, deps = {}) {
   const scratchDir = mkdtempSync(join23(inputs.github.runnerTemp, "skillgarden-curate-"));
   try {
     const scratch = await prepareScratch(new Git(inputs.workspace, auth2), scratchDir, base.sha, "skillgarden-work");
-    const { report } = await runCurator({ repoDir: scratchDir, now: inputs.now, scheduled, deferFirstRun: inputs.pushTransitions });
-    report.repo = inputs.workspace;
+    const curate = async (dryRun) => {
+      const { report: report2 } = await runCurator({ repoDir: scratchDir, now: inputs.now, scheduled, dryRun, deferFirstRun: inputs.pushTransitions });
+      report2.repo = inputs.workspace;
+      return report2;
+    };
     if (inputs.pushTransitions) {
-      if (report.commits.length > 0) await pushToBase(scratch, base.branch, [`skillgarden/run/${report.run_id}`]);
-      return finish2(inputs, io2, report, []);
+      const report2 = await curate(false);
+      if (report2.commits.length > 0) await pushToBase(scratch, base.branch, [`skillgarden/run/${report2.run_id}`]);
+      return finish2(inputs, io2, report2, []);
     }
     const api = (deps.openApi ?? openApi)(inputs);
-    const outcomes = await proposeLifecycle({ inputs, io: io2, api, scratch, base, report });
+    const { report, outcomes } = await proposeLifecycle({ inputs, io: io2, api, scratch, base, curate });
     return finish2(inputs, io2, forProposal(report), outcomes);
   } finally {
     rmSync(scratchDir, { recursive: true, force: true });
@@ -66636,11 +66697,23 @@ async function readBaseBranch(inputs, git6) {
   if (current.code === 0 && current.stdout.trim()) return current.stdout.trim();
   throw new SkillgardenError("action/no-base", `Cannot tell which branch to propose changes to (GITHUB_REF is "${inputs.github.ref}"). Set the \`base\` input.`);
 }
-async function proposeLifecycle({ inputs, io: io2, api, scratch, base, report }) {
+async function proposeLifecycle({ inputs, io: io2, api, scratch, base, curate }) {
   const ctx = { api, git: scratch, base };
-  if (report.status === "skipped") return [];
+  const dry = await curate(true);
+  if (dry.gates.blocked_by !== null) return { report: dry, outcomes: [] };
+  const planned = { ...dry, dry_run: false, status: "completed" };
+  const plannedProposal = buildLifecycleProposal(dry, inputs.extraLabels);
+  const state = await readBranchState(ctx, buildBranchName("lifecycle"));
+  if (!plannedProposal) return { report: planned, outcomes: await withdrawProposal(ctx, state, `The latest curator run found no lifecycle transitions to propose.`) };
+  const decision = decideProposal(state, plannedProposal.fingerprint, base.sha);
+  if (decision.kind === "declined") {
+    io2.info(`Not proposing again: this exact lifecycle proposal was closed without merging in #${decision.pull.number}.`);
+    return { report: planned, outcomes: await withdrawProposal(ctx, state, `The curator's current proposal is the one declined in #${decision.pull.number}, so this one is withdrawn.`) };
+  }
+  if (decision.kind === "unchanged") return { report: planned, outcomes: [{ branch: state.branch, number: decision.pull.number, url: decision.pull.html_url, operation: "unchanged" }] };
+  const report = await curate(false);
   const proposal = buildLifecycleProposal(report, inputs.extraLabels);
-  if (!proposal) return withdrawProposal(ctx, buildBranchName("lifecycle"), `The latest curator run (${report.run_id}) found no lifecycle transitions to propose.`);
+  if (!proposal) return { report, outcomes: await withdrawProposal(ctx, state, `The latest curator run (${report.run_id}) found no lifecycle transitions to propose.`) };
   const body = renderProposalBody({
     proposal,
     runId: report.run_id,
@@ -66648,9 +66721,8 @@ async function proposeLifecycle({ inputs, io: io2, api, scratch, base, report })
     report: renderRunMarkdown(forProposal(report)),
     fullReportUrl: runUrl(inputs)
   });
-  const result = await publishProposal(ctx, proposal, { commit: () => commitSquashed(scratch, { base: base.sha, head: "HEAD", message: proposal.commitMessage, date: inputs.now }), body });
-  if (result.declined) io2.info(`Not proposing again: this exact lifecycle proposal was closed without merging in #${result.declined.number}.`);
-  return result.outcomes;
+  const outcome = await publishProposal(ctx, state, proposal, { commit: () => commitSquashed(scratch, { base: base.sha, head: "HEAD", message: proposal.commitMessage, date: inputs.now }), body });
+  return { report, outcomes: [outcome] };
 }
 function validateProposal(dir, inputs) {
   try {
@@ -68028,7 +68100,7 @@ async function runScan(paths, options = {}) {
 }
 
 // src/action/changed-skills.ts
-import { existsSync as existsSync7 } from "node:fs";
+import { existsSync as existsSync6 } from "node:fs";
 import { join as join27 } from "node:path";
 function findChangedSkills(workspace, skillsDir, changedFiles) {
   const root = skillsDir.replace(/\/+$/, "");
@@ -68038,8 +68110,8 @@ function findChangedSkills(workspace, skillsDir, changedFiles) {
     const parts = file.slice(root.length + 1).split("/");
     if (parts[0] === archiveDirName || parts.length < 2) continue;
     const one = `${root}/${parts[0]}`;
-    if (existsSync7(join27(workspace, one, skillFileName))) dirs.add(one);
-    else if (parts.length >= 3 && existsSync7(join27(workspace, one, parts[1], skillFileName))) dirs.add(`${one}/${parts[1]}`);
+    if (existsSync6(join27(workspace, one, skillFileName))) dirs.add(one);
+    else if (parts.length >= 3 && existsSync6(join27(workspace, one, parts[1], skillFileName))) dirs.add(`${one}/${parts[1]}`);
   }
   return [...dirs].sort();
 }

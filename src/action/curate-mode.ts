@@ -14,7 +14,7 @@ import type { ActionIo, ModeResult } from './io.js';
 import { codeSpan } from './markdown.js';
 import { renderProposalBody } from './pr-body.js';
 import { buildLifecycleProposal } from './proposal.js';
-import { publishProposal, withdrawProposal, type PullOutcome } from './publish-proposal.js';
+import { decideProposal, publishProposal, readBranchState, withdrawProposal, type PullOutcome } from './publish-proposal.js';
 import { commitSquashed, ensureFullHistory, prepareScratch, pushToBase } from './repo-ops.js';
 import { buildBranchName } from './branch-name.js';
 import { writeRunReport } from './report-files.js';
@@ -39,14 +39,18 @@ export async function runCurateMode(inputs: ActionInputs, io: ActionIo, deps: Cu
   const scratchDir = mkdtempSync(join(inputs.github.runnerTemp, 'skillgarden-curate-'));
   try {
     const scratch = await prepareScratch(new Git(inputs.workspace, auth), scratchDir, base.sha, 'skillgarden-work');
-    const { report } = await runCurator({ repoDir: scratchDir, now: inputs.now, scheduled, deferFirstRun: inputs.pushTransitions });
-    report.repo = inputs.workspace;
+    const curate = async (dryRun: boolean) => {
+      const { report } = await runCurator({ repoDir: scratchDir, now: inputs.now, scheduled, dryRun, deferFirstRun: inputs.pushTransitions });
+      report.repo = inputs.workspace;
+      return report;
+    };
     if (inputs.pushTransitions) {
+      const report = await curate(false);
       if (report.commits.length > 0) await pushToBase(scratch, base.branch, [`skillgarden/run/${report.run_id}`]);
       return finish(inputs, io, report, []);
     }
     const api = (deps.openApi ?? openApi)(inputs);
-    const outcomes = await proposeLifecycle({ inputs, io, api, scratch, base, report });
+    const { report, outcomes } = await proposeLifecycle({ inputs, io, api, scratch, base, curate });
     return finish(inputs, io, forProposal(report), outcomes);
   } finally {
     rmSync(scratchDir, { recursive: true, force: true });
@@ -86,14 +90,33 @@ interface ProposeInput {
   api: GitHubApi;
   scratch: Git;
   base: { branch: string; sha: string };
-  report: RunReport;
+  curate: (dryRun: boolean) => Promise<RunReport>;
 }
 
-async function proposeLifecycle({ inputs, io, api, scratch, base, report }: ProposeInput): Promise<PullOutcome[]> {
+/**
+ * A dry run first (reading and planning cost little; committing each
+ * transition costs most): when the plan is the open PR's or a declined one,
+ * the real run is skipped. Otherwise the curator commits on the scratch
+ * branch and those commits are squashed into the proposal's one commit.
+ */
+async function proposeLifecycle({ inputs, io, api, scratch, base, curate }: ProposeInput): Promise<{ report: RunReport; outcomes: PullOutcome[] }> {
   const ctx = { api, git: scratch, base };
-  if (report.status === 'skipped') return [];
+  const dry = await curate(true);
+  if (dry.gates.blocked_by !== null) return { report: dry, outcomes: [] };
+  // When the plan is all there is to do, the plan is this run's result (nothing was written, nothing needed to be).
+  const planned: RunReport = { ...dry, dry_run: false, status: 'completed' };
+  const plannedProposal = buildLifecycleProposal(dry, inputs.extraLabels);
+  const state = await readBranchState(ctx, buildBranchName('lifecycle'));
+  if (!plannedProposal) return { report: planned, outcomes: await withdrawProposal(ctx, state, `The latest curator run found no lifecycle transitions to propose.`) };
+  const decision = decideProposal(state, plannedProposal.fingerprint, base.sha);
+  if (decision.kind === 'declined') {
+    io.info(`Not proposing again: this exact lifecycle proposal was closed without merging in #${decision.pull.number}.`);
+    return { report: planned, outcomes: await withdrawProposal(ctx, state, `The curator's current proposal is the one declined in #${decision.pull.number}, so this one is withdrawn.`) };
+  }
+  if (decision.kind === 'unchanged') return { report: planned, outcomes: [{ branch: state.branch, number: decision.pull.number, url: decision.pull.html_url, operation: 'unchanged' }] };
+  const report = await curate(false);
   const proposal = buildLifecycleProposal(report, inputs.extraLabels);
-  if (!proposal) return withdrawProposal(ctx, buildBranchName('lifecycle'), `The latest curator run (${report.run_id}) found no lifecycle transitions to propose.`);
+  if (!proposal) return { report, outcomes: await withdrawProposal(ctx, state, `The latest curator run (${report.run_id}) found no lifecycle transitions to propose.`) };
   const body = renderProposalBody({
     proposal,
     runId: report.run_id,
@@ -101,9 +124,8 @@ async function proposeLifecycle({ inputs, io, api, scratch, base, report }: Prop
     report: renderRunMarkdown(forProposal(report)),
     fullReportUrl: runUrl(inputs),
   });
-  const result = await publishProposal(ctx, proposal, { commit: () => commitSquashed(scratch, { base: base.sha, head: 'HEAD', message: proposal.commitMessage, date: inputs.now }), body });
-  if (result.declined) io.info(`Not proposing again: this exact lifecycle proposal was closed without merging in #${result.declined.number}.`);
-  return result.outcomes;
+  const outcome = await publishProposal(ctx, state, proposal, { commit: () => commitSquashed(scratch, { base: base.sha, head: 'HEAD', message: proposal.commitMessage, date: inputs.now }), body });
+  return { report, outcomes: [outcome] };
 }
 
 /** GITHUB_TOKEN's pull requests trigger no workflows, so the curator checks its own proposal and says so. */

@@ -20,48 +20,57 @@ export interface PublishContext {
   base: { branch: string; sha: string };
 }
 
-export type PublishResult = { outcomes: PullOutcome[]; declined?: PullRequest };
+/** What already exists for a proposal's branch: its pull requests (found by head, never by error text) and the pushed commit. */
+export interface BranchState {
+  branch: string;
+  open?: PullRequest;
+  pulls: PullRequest[];
+  remote: { commit: string; parent: string } | null;
+}
+
+export type Decision = { kind: 'publish' } | { kind: 'unchanged'; pull: PullRequest } | { kind: 'declined'; pull: PullRequest };
+
+export async function readBranchState(ctx: PublishContext, branch: string): Promise<BranchState> {
+  const pulls = await ctx.api.listPulls(branch);
+  const open = pulls.find((p) => p.state === 'open');
+  return { branch, pulls, ...(open ? { open } : {}), remote: open ? await readRemoteBranch(ctx.git, branch) : null };
+}
 
 /**
- * Creates or updates the one pull request of a proposal's branch. The PR is
- * found by its head before anything is created (no duplicates on re-runs);
- * a proposal whose PR was closed unmerged is not made again. The branch is
- * pushed only after the commit is built and verified, and before the PR
- * call: if that call fails, the next run finds the branch and reuses it.
+ * Decided from the fingerprint alone, before the curator commits anything:
+ * a proposal closed unmerged is not made again; an open one with the same
+ * decisions on the current base is left as it is.
  */
-export async function publishProposal(ctx: PublishContext, proposal: Proposal, build: { commit: () => Promise<string>; body: string }): Promise<PublishResult> {
-  const pulls = await ctx.api.listPulls(proposal.branch);
-  const open = pulls.find((p) => p.state === 'open');
-  const declined = pulls.find((p) => p.state === 'closed' && p.merged_at === null && readFingerprint(p.body) === proposal.fingerprint);
-  if (declined) {
-    const closed = open ? await closePull(ctx, open, proposal.branch, `The curator's current proposal is the one declined in #${declined.number}, so this one is withdrawn.`) : [];
-    return { outcomes: closed, declined };
-  }
-  const remote = await readRemoteBranch(ctx.git, proposal.branch);
-  if (open && remote && remote.parent === ctx.base.sha && readFingerprint(open.body) === proposal.fingerprint) {
-    return { outcomes: [{ branch: proposal.branch, number: open.number, url: open.html_url, operation: 'unchanged' }] };
-  }
+export function decideProposal(state: BranchState, fingerprint: string, baseSha: string): Decision {
+  const declined = state.pulls.find((p) => p.state === 'closed' && p.merged_at === null && readFingerprint(p.body) === fingerprint);
+  if (declined) return { kind: 'declined', pull: declined };
+  if (state.open && state.remote?.parent === baseSha && readFingerprint(state.open.body) === fingerprint) return { kind: 'unchanged', pull: state.open };
+  return { kind: 'publish' };
+}
+
+/**
+ * Pushes the proposal's one commit, then creates or updates the branch's one
+ * pull request. The branch is pushed only after the commit is built and
+ * verified, and before the PR call: if that call fails, the next run finds
+ * the branch and reuses it.
+ */
+export async function publishProposal(ctx: PublishContext, state: BranchState, proposal: Proposal, build: { commit: () => Promise<string>; body: string }): Promise<PullOutcome> {
   const commit = await build.commit();
   await pushBotBranch(ctx.git, commit, proposal.branch);
-  if (open) {
-    const updated = await ctx.api.updatePull(open.number, { title: proposal.title, body: build.body });
-    return { outcomes: [{ branch: proposal.branch, number: updated.number, url: updated.html_url, operation: 'updated' }] };
+  if (state.open) {
+    const updated = await ctx.api.updatePull(state.open.number, { title: proposal.title, body: build.body });
+    return { branch: proposal.branch, number: updated.number, url: updated.html_url, operation: 'updated' };
   }
   const created = await ctx.api.createPull({ branch: proposal.branch, base: ctx.base.branch, title: proposal.title, body: build.body });
   await ctx.api.addLabels(created.number, proposal.labels);
-  return { outcomes: [{ branch: proposal.branch, number: created.number, url: created.html_url, operation: 'created' }] };
+  return { branch: proposal.branch, number: created.number, url: created.html_url, operation: 'created' };
 }
 
-/** Nothing to propose on this branch any more: close its open PR with a comment and remove the branch. */
-export async function withdrawProposal(ctx: PublishContext, branch: string, reason: string): Promise<PullOutcome[]> {
-  const open = (await ctx.api.listPulls(branch)).find((p) => p.state === 'open');
-  if (!open) return [];
-  return closePull(ctx, open, branch, reason);
-}
-
-async function closePull(ctx: PublishContext, pull: PullRequest, branch: string, reason: string): Promise<PullOutcome[]> {
-  await ctx.api.comment(pull.number, `${reason} Closing this proposal; the curator opens a new one when there is something to propose.`);
-  await ctx.api.updatePull(pull.number, { state: 'closed' });
-  await deleteBotBranch(ctx.git, branch);
-  return [{ branch, number: pull.number, url: pull.html_url, operation: 'closed' }];
+/** Nothing (new) to propose on this branch: close its open PR with a comment and remove the branch. */
+export async function withdrawProposal(ctx: PublishContext, state: BranchState, reason: string): Promise<PullOutcome[]> {
+  if (!state.open) return [];
+  await ctx.api.comment(state.open.number, `${reason} Closing this proposal; the curator opens a new one when there is something to propose.`);
+  await ctx.api.updatePull(state.open.number, { state: 'closed' });
+  await deleteBotBranch(ctx.git, state.branch);
+  return [{ branch: state.branch, number: state.open.number, url: state.open.html_url, operation: 'closed' }];
 }

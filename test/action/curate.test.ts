@@ -81,9 +81,12 @@ describe('mode: curate, as a runner runs it', () => {
   it('a second run leaves the same pull request unchanged, and a moved base updates it: never a duplicate', async () => {
     const { origin, fake } = await setup();
     await curate(origin, fake);
+    const pushed = origin.branchSha('skillgarden/lifecycle');
     const again = await curate(origin, fake);
     expect(again.code, again.stdout).toBe(0);
     expect(JSON.parse(again.outputs['pull-requests'] ?? '')).toMatchObject([{ number: 1, operation: 'unchanged' }]);
+    expect(origin.branchSha('skillgarden/lifecycle')).toBe(pushed);
+    expect(fake.requests.filter((r) => r.operationId === 'pulls/update')).toHaveLength(0);
     // Someone adds a skill on main: the proposal is rebuilt on the new base, same PR.
     const seed = origin.workspace;
     git(seed, 'checkout', '-q', 'main');
