@@ -74,8 +74,11 @@ export class SkillRegistry {
    */
   async refresh(options: { changedFiles?: readonly string[] } = {}): Promise<RefreshResult> {
     const result = this.cache.refresh(options.changedFiles);
-    this.totals = await this.usage.totals();
-    this.version++;
+    const totals = await this.usage.totals();
+    const changed = result.added.length + result.changed.length + result.removed.length > 0;
+    // The cached reminder survives a refresh that found nothing new: hosts refresh every turn.
+    if (changed || !sameTotals(this.totals, totals)) this.version++;
+    this.totals = totals;
     if (result.added.length + result.changed.length + result.removed.length > 0) this.rebuildAliases();
     this.conditional.forget(result.removed);
     if (result.added.length + result.changed.length + result.removed.length + result.invalid.length > 0) {
@@ -228,4 +231,13 @@ export class SkillRegistry {
     }
     this.aliases = aliases;
   }
+}
+
+function sameTotals(a: ReadonlyMap<string, UsageCounters>, b: ReadonlyMap<string, UsageCounters>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [name, x] of a) {
+    const y = b.get(name);
+    if (!y || x.use_count !== y.use_count || x.last_used_at !== y.last_used_at || x.last_viewed_at !== y.last_viewed_at || x.last_patched_at !== y.last_patched_at) return false;
+  }
+  return true;
 }
