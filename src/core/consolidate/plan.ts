@@ -115,3 +115,11 @@ function addReferenceRewrites(plan: ConsolidationPlan, moves: ReadonlyMap<string
   }
   return { ...plan, changes, rewritten };
 }
+
+/** The guard's view of one plan, rebuilt from the planner's input: for a later check (after an LLM rewrote the umbrella). */
+export function buildGuardInput(plan: ConsolidationPlan, input: Pick<ConsolidationInput, 'skills' | 'references'>): { before: CuratedSkill[]; outside: Map<string, string> } {
+  const names = new Set([plan.into, ...plan.from]);
+  const before = input.skills.filter((s) => names.has(s.name));
+  const files = buildOutsideFiles(input.skills, input.references ?? []);
+  return { before, outside: new Map(plan.rewritten.map((p) => [p, files.get(p) ?? ''])) };
+}

@@ -2,8 +2,15 @@ import { stringify } from 'yaml';
 import type { ConsolidationResult } from './plan.js';
 import type { ClusterEvidence, ConsolidationPlan } from './types.js';
 
+/** What the optional LLM pass did to a plan's umbrella. */
+export interface PlanLlmNote {
+  used: boolean;
+  model: string;
+  reason?: string;
+}
+
 export interface PlanReport {
-  plans: Array<{ kind: ConsolidationPlan['kind']; into: string; from: string[]; reason: string; evidence: ClusterEvidence; archived: ConsolidationPlan['archived']; rewritten: string[]; demoted: string[] }>;
+  plans: Array<{ kind: ConsolidationPlan['kind']; into: string; from: string[]; reason: string; evidence: ClusterEvidence; archived: ConsolidationPlan['archived']; rewritten: string[]; demoted: string[]; llm?: PlanLlmNote }>;
   consolidations: Array<{ from: string; into: string; reason: string }>;
   prunings: Array<{ name: string; reason: string }>;
   dropped: Array<{ into: string; from: string[]; problems: string[] }>;
@@ -30,9 +37,13 @@ export function describePlan(plan: ConsolidationPlan): string {
 }
 
 /** DESIGN §12's `plan --json` shape, plus what was dropped and skipped. */
-export function buildPlanReport(result: Pick<ConsolidationResult, 'plans' | 'dropped' | 'skipped'>, prunings: PlanReport['prunings'] = []): PlanReport {
+export function buildPlanReport(result: Pick<ConsolidationResult, 'plans' | 'dropped' | 'skipped'>, options: { prunings?: PlanReport['prunings']; llm?: ReadonlyMap<string, PlanLlmNote> } = {}): PlanReport {
+  const prunings = options.prunings ?? [];
   return {
-    plans: result.plans.map((p) => ({ kind: p.kind, into: p.into, from: p.from, reason: describePlan(p), evidence: p.evidence, archived: p.archived, rewritten: p.rewritten, demoted: p.demoted })),
+    plans: result.plans.map((p) => {
+      const llm = options.llm?.get(p.into);
+      return { kind: p.kind, into: p.into, from: p.from, reason: describePlan(p), evidence: p.evidence, archived: p.archived, rewritten: p.rewritten, demoted: p.demoted, ...(llm ? { llm } : {}) };
+    }),
     consolidations: result.plans.flatMap((p) => p.from.map((from) => ({ from, into: p.into, reason: describeEvidence(p.evidence) }))),
     prunings,
     dropped: result.dropped.map((d) => ({ into: d.plan.into, from: d.plan.from, problems: d.problems })),
@@ -47,6 +58,7 @@ export function renderPlansText(report: PlanReport): string {
     lines.push(`${plan.kind} ${plan.from.join(', ')} → ${plan.into}`, `  ${plan.reason}`);
     for (const a of plan.archived) lines.push(`  archive ${a.from} → ${a.to}`);
     if (plan.rewritten.length > 0) lines.push(`  rewrite references in ${plan.rewritten.join(', ')}`);
+    if (plan.llm) lines.push(plan.llm.used ? `  prose by ${plan.llm.model}` : `  deterministic umbrella kept: ${plan.llm.reason ?? ''}`);
   }
   for (const d of report.dropped) lines.push(`dropped ${d.from.join(', ')} → ${d.into}: ${d.problems.join('; ')}`);
   for (const s of report.skipped) lines.push(`skipped ${s.names.join(', ')}: ${s.reason}`);
@@ -63,6 +75,7 @@ export function renderPlansMarkdown(report: PlanReport): string {
     out.push(...plan.archived.map((a) => `- archive \`${a.from}\` → \`${a.to}\` (restorable)`));
     if (plan.demoted.length > 0) out.push(`- long notes moved to references/: ${plan.demoted.map((d) => `\`${d}\``).join(', ')}`);
     if (plan.rewritten.length > 0) out.push(`- references rewritten in: ${plan.rewritten.map((r) => `\`${r}\``).join(', ')}`);
+    if (plan.llm) out.push(plan.llm.used ? `- prose written by ${plan.llm.model}, checked by the guard` : `- the deterministic umbrella is kept: ${plan.llm.reason ?? 'the LLM pass failed'}`);
     out.push('');
   }
   if (report.dropped.length > 0) {

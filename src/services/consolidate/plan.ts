@@ -1,13 +1,17 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { buildPlanReport, planConsolidation, type ConsolidationConfig, type ConsolidationResult, type PlanReport } from '../../core/consolidate/index.js';
+import { buildGuardInput, buildPlanReport, planConsolidation, type ConsolidationConfig, type ConsolidationResult, type PlanLlmNote, type PlanReport } from '../../core/consolidate/index.js';
 import { metaDir } from '../../core/layout.js';
+import type { ChatClientOptions } from '../../llm/chat-client.js';
+import { writeUmbrellaProse } from '../../llm/umbrella-prose.js';
 import { readLibrary, type ReadLibraryOptions } from './read-library.js';
 
 export interface PlanLibraryOptions extends ReadLibraryOptions {
   now: Date;
   config?: Partial<ConsolidationConfig>;
+  /** Opt-in: let this model write each umbrella's prose (checked, never trusted). */
+  llm?: ChatClientOptions;
 }
 
 export interface PlanLibraryResult {
@@ -51,5 +55,14 @@ export async function planLibrary(repoDir: string, options: PlanLibraryOptions):
     now: options.now,
     config: { ...(file.consolidation && typeof file.consolidation === 'object' ? file.consolidation : {}), ...options.config },
   });
-  return { result, report: buildPlanReport(result) };
+  if (!options.llm) return { result, report: buildPlanReport(result) };
+  const notes = new Map<string, PlanLlmNote>();
+  const plans = [];
+  for (const plan of result.plans) {
+    const prosed = await writeUmbrellaProse(plan, buildGuardInput(plan, library), options.llm);
+    notes.set(plan.into, prosed.llm);
+    plans.push(prosed.plan);
+  }
+  const withProse = { ...result, plans };
+  return { result: withProse, report: buildPlanReport(withProse, { llm: notes }) };
 }
