@@ -1,0 +1,55 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { planCommand } from '../../src/cli/commands/plan.js';
+import type { CommandContext } from '../../src/cli/context.js';
+import { repoWith } from '../helpers/repo.js';
+import { fakeKey, startFakeEndpoint, type FakeEndpoint } from './fake-endpoint.js';
+
+let endpoint: FakeEndpoint | undefined;
+afterEach(async () => {
+  await endpoint?.close();
+  endpoint = undefined;
+});
+
+function skillText(name: string, topic: string): string {
+  return `---\nname: ${name}\ndescription: Deploy ${topic} notes for the web service.\n---\n# Deploy to ${topic}\n\nDeploy the web service to ${topic} servers and watch the release.\n`;
+}
+
+async function runPlan(dir: string, env: Record<string, string>, llm = true): Promise<{ code: number; stdout: string }> {
+  let stdout = '';
+  const context: CommandContext = {
+    io: { stdout: { write: (chunk: string | Uint8Array) => ((stdout += String(chunk)), true) }, stderr: { write: () => true }, env, cwd: dir, interactive: false },
+    global: { repo: dir, now: new Date('2026-11-30T00:00:00Z'), json: true },
+    positionals: [],
+    values: { llm },
+  };
+  return { code: await planCommand.run(context), stdout };
+}
+
+const library = () => repoWith({
+  'skills/deploy-canary/SKILL.md': skillText('deploy-canary', 'canary'),
+  'skills/deploy-staging/SKILL.md': skillText('deploy-staging', 'staging'),
+  '.skillgarden/adopted.txt': 'deploy-canary\ndeploy-staging\n',
+});
+
+describe('plan --llm', () => {
+  it('reports that the model wrote the umbrella when its answer passed the checks', async () => {
+    endpoint = await startFakeEndpoint(['good']);
+    const env = { SKILLGARDEN_LLM_BASE_URL: endpoint.baseUrl, SKILLGARDEN_LLM_MODEL: 'fake-model', SKILLGARDEN_LLM_API_KEY: fakeKey };
+    const report = JSON.parse((await runPlan(library(), env)).stdout) as { plans: Array<{ llm?: unknown }> };
+    expect(report.plans[0]?.llm).toEqual({ used: true, model: 'fake-model' });
+    expect(endpoint.violations).toEqual([]);
+  });
+
+  it('reports the fallback to the deterministic umbrella, and why', async () => {
+    endpoint = await startFakeEndpoint(['lie']);
+    const env = { SKILLGARDEN_LLM_BASE_URL: endpoint.baseUrl, SKILLGARDEN_LLM_MODEL: 'fake-model', SKILLGARDEN_LLM_API_KEY: fakeKey };
+    const report = JSON.parse((await runPlan(library(), env)).stdout) as { plans: Array<{ llm?: { used: boolean; reason: string } }> };
+    expect(report.plans[0]?.llm).toMatchObject({ used: false, reason: expect.stringContaining('claims to have merged release-notes') });
+  });
+
+  it('is a usage error without an endpoint, and off unless asked for', async () => {
+    await expect(runPlan(library(), {})).rejects.toMatchObject({ code: 'cli/usage' });
+    const report = JSON.parse((await runPlan(library(), { SKILLGARDEN_LLM_BASE_URL: 'http://127.0.0.1:1/v1', SKILLGARDEN_LLM_MODEL: 'm' }, false)).stdout) as { plans: Array<{ llm?: unknown }> };
+    expect(report.plans[0]).not.toHaveProperty('llm');
+  });
+});
