@@ -14,7 +14,7 @@ const globalOptions: Record<string, OptionSpec> = {
 };
 
 /** Operational errors that are really refusals: the tool worked and said no (exit 1, not 2). */
-const refusalCodes = new Set(['ledger/rollback-refused', 'ledger/dirty', 'ledger/conflict', 'ledger/bad-path']);
+const refusalCodes = new Set(['ledger/rollback-refused', 'ledger/dirty', 'ledger/conflict', 'ledger/bad-path', 'scan/blocked']);
 
 /** Runs one command line and returns its exit code. Never exits the process itself. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {

@@ -5,6 +5,7 @@ import { compareFindings, type Finding } from '../core/findings.js';
 import { defaultSkillsDir, skillFileName } from '../core/layout.js';
 import type { ProfileName } from '../core/schema/types.js';
 import { validateSkill } from '../core/validate.js';
+import { createDirCache, type ReadDir } from '../store/dir-cache.js';
 import { discoverSkills } from '../store/discover.js';
 import { readSkillFolder } from '../store/read-skill.js';
 
@@ -37,11 +38,12 @@ export function runValidate(options: ValidateOptions): ValidateReport {
   const profile = options.profile ?? 'portable';
   const explicit = options.paths !== undefined && options.paths.length > 0;
   const paths = explicit ? (options.paths ?? []) : [options.skillsDir ?? defaultSkillsDir];
-  const targets = dedupe(paths.flatMap((path) => resolveTargets(resolve(options.cwd, path), path, explicit)));
+  const readDir = createDirCache();
+  const targets = dedupe(paths.flatMap((path) => resolveTargets(resolve(options.cwd, path), path, explicit, readDir)));
   const findings: Finding[] = [];
   targets.forEach((target, index) => {
     const reportPath = toPosix(relative(options.cwd, join(target.dir, skillFileName))) || skillFileName;
-    const content = readSkillFolder(target.dir, { reportPath, boundary: target.boundary });
+    const content = readSkillFolder(target.dir, { reportPath, boundary: target.boundary, readDir });
     findings.push(...content.findings);
     if (content.bytes) {
       const result = validateSkill({ file: reportPath, content: content.bytes, folder: target.name, profile, files: content.files });
@@ -60,7 +62,7 @@ export function runValidate(options: ValidateOptions): ValidateReport {
 }
 
 /** An explicit folder is searched to any depth; the library root keeps the library layout (one category level). */
-function resolveTargets(absolute: string, asGiven: string, deep: boolean): Target[] {
+function resolveTargets(absolute: string, asGiven: string, deep: boolean, readDir: ReadDir): Target[] {
   if (!existsSync(absolute)) {
     throw new SkillgardenError('validate/not-found', `${asGiven}: no such file or folder`, {
       data: { path: asGiven },
@@ -76,7 +78,7 @@ function resolveTargets(absolute: string, asGiven: string, deep: boolean): Targe
     return [{ dir, name: basename(dir), boundary: dirname(dir) }];
   }
   if (existsSync(join(absolute, skillFileName))) return [{ dir: absolute, name: basename(absolute), boundary: dirname(absolute) }];
-  return discoverSkills(absolute, deep ? { deep: { maxDepth: 8 } } : {}).map((skill) => ({ dir: skill.dir, name: skill.name, boundary: absolute }));
+  return discoverSkills(absolute, { readDir, ...(deep ? { deep: { maxDepth: 8 } } : {}) }).map((skill) => ({ dir: skill.dir, name: skill.name, boundary: absolute }));
 }
 
 function dedupe(targets: Target[]): Target[] {

@@ -1,7 +1,8 @@
-import { existsSync, lstatSync, readdirSync, statSync, type Dirent } from 'node:fs';
+import { lstatSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
 import { isCandidateFolder, skillFileName } from '../core/layout.js';
+import { readDirUncached, type ReadDir } from './dir-cache.js';
 
 /** A skill folder found in a library. */
 export interface SkillLocation {
@@ -23,6 +24,8 @@ export interface DiscoverOptions {
    * an arbitrary folder of skills, such as a checkout of someone's collection.
    */
   deep?: { maxDepth: number };
+  /** Share folder listings with later reads of the same pass. */
+  readDir?: ReadDir;
 }
 
 /**
@@ -32,20 +35,21 @@ export interface DiscoverOptions {
  */
 export function discoverSkills(root: string, options: DiscoverOptions = {}): SkillLocation[] {
   const maxFolders = options.maxFolders ?? 200_000;
-  if (options.deep) return sortLocations(discoverDeep(root, options.deep.maxDepth, maxFolders));
+  const readDir = options.readDir ?? readDirUncached;
+  if (options.deep) return sortLocations(discoverDeep(root, options.deep.maxDepth, maxFolders, readDir));
   const found: SkillLocation[] = [];
   let seen = 0;
-  for (const entry of listFolders(root)) {
+  for (const entry of listFolders(root, readDir)) {
     if (++seen > maxFolders) throw tooMany(root, maxFolders);
     const dir = join(root, entry);
-    if (existsSync(join(dir, skillFileName))) {
+    if (holdsSkill(dir, readDir)) {
       found.push({ name: entry, category: undefined, dir, relativeDir: entry });
       continue;
     }
-    for (const child of listFolders(dir)) {
+    for (const child of listFolders(dir, readDir)) {
       if (++seen > maxFolders) throw tooMany(root, maxFolders);
       const childDir = join(dir, child);
-      if (existsSync(join(childDir, skillFileName))) {
+      if (holdsSkill(childDir, readDir)) {
         found.push({ name: child, category: entry, dir: childDir, relativeDir: `${entry}/${child}` });
       }
     }
@@ -58,15 +62,15 @@ function sortLocations(found: SkillLocation[]): SkillLocation[] {
 }
 
 /** Every folder holding a SKILL.md down to `maxDepth`, nested skills included. */
-function discoverDeep(root: string, maxDepth: number, maxFolders: number): SkillLocation[] {
+function discoverDeep(root: string, maxDepth: number, maxFolders: number, readDir: ReadDir): SkillLocation[] {
   const found: SkillLocation[] = [];
   let seen = 0;
   const walk = (dir: string, parts: string[]): void => {
-    for (const entry of listFolders(dir)) {
+    for (const entry of listFolders(dir, readDir)) {
       if (++seen > maxFolders) throw tooMany(root, maxFolders);
       const child = join(dir, entry);
       const childParts = [...parts, entry];
-      if (existsSync(join(child, skillFileName))) {
+      if (holdsSkill(child, readDir)) {
         found.push({ name: entry, category: parts.at(-1), dir: child, relativeDir: childParts.join('/') });
       }
       // Never descend through a symlink: a link back up the tree would loop.
@@ -77,10 +81,19 @@ function discoverDeep(root: string, maxDepth: number, maxFolders: number): Skill
   return found;
 }
 
-function listFolders(dir: string): string[] {
+/** A SKILL.md file (or a link to one) directly in the folder. */
+function holdsSkill(dir: string, readDir: ReadDir): boolean {
+  try {
+    return readDir(dir).some((e) => e.name === skillFileName && !e.isDirectory());
+  } catch {
+    return false;
+  }
+}
+
+function listFolders(dir: string, readDir: ReadDir): string[] {
   let entries: Dirent[];
   try {
-    entries = readdirSync(dir, { withFileTypes: true });
+    entries = readDir(dir);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw new SkillgardenError('store/unreadable', `cannot read folder ${dir}: ${(error as Error).message}`, { cause: error });

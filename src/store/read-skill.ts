@@ -1,8 +1,9 @@
-import { lstatSync, readdirSync, readFileSync, realpathSync, type Dirent, type Stats } from 'node:fs';
+import { lstatSync, readFileSync, realpathSync, type Dirent, type Stats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { finding, type Finding } from '../core/findings.js';
 import { skillFileName } from '../core/layout.js';
 import type { SkillFileEntry } from '../core/rules/index.js';
+import { readDirUncached, type ReadDir } from './dir-cache.js';
 
 export interface SkillFolderContent {
   /** SKILL.md bytes; undefined when it could not be read safely (then `findings` says why). */
@@ -18,6 +19,7 @@ export interface ReadSkillFolderOptions {
   boundary: string;
   maxFiles?: number;
   maxDepth?: number;
+  readDir?: ReadDir;
 }
 
 /** Reads a skill folder: SKILL.md's bytes and the list of its files with sizes. Bounded; never follows links out. */
@@ -55,7 +57,7 @@ export function readSkillFolder(dir: string, options: ReadSkillFolderOptions): S
       }),
     );
   }
-  return { bytes, files: listSkillFiles(dir, options.maxFiles ?? 2_000, options.maxDepth ?? 8), findings };
+  return { bytes, files: listSkillFiles(dir, options.maxFiles ?? 2_000, options.maxDepth ?? 8, options.readDir ?? readDirUncached), findings };
 }
 
 function isSymlink(path: string): boolean {
@@ -80,13 +82,13 @@ function escapesBoundary(path: string, boundary: string): string | undefined {
   return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && rel !== '..') ? undefined : real;
 }
 
-function listSkillFiles(dir: string, maxFiles: number, maxDepth: number): Map<string, SkillFileEntry> {
+function listSkillFiles(dir: string, maxFiles: number, maxDepth: number, readDir: ReadDir): Map<string, SkillFileEntry> {
   const files = new Map<string, SkillFileEntry>();
   const walk = (folder: string, prefix: string, depth: number): void => {
     if (depth > maxDepth) return;
     let entries: Dirent[];
     try {
-      entries = readdirSync(folder, { withFileTypes: true });
+      entries = readDir(folder);
     } catch {
       return;
     }

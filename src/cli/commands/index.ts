@@ -8,6 +8,7 @@ import { logCommand } from './log.js';
 import { usageCommand } from './usage.js';
 import { manageCommand } from './manage.js';
 import { rollbackCommand } from './rollback.js';
+import { scanCommand } from './scan.js';
 import { validateCommand } from './validate.js';
 
-export const commands: readonly Command[] = [validateCommand, manageCommand, listCommand, showCommand, ...actCommands, logCommand, rollbackCommand, usageCommand, curateCommand, detectCommand, demoCommand];
+export const commands: readonly Command[] = [validateCommand, manageCommand, listCommand, showCommand, ...actCommands, logCommand, rollbackCommand, usageCommand, curateCommand, detectCommand, scanCommand, demoCommand];

@@ -3,7 +3,11 @@ import { SkillgardenError } from '../../core/errors.js';
 import { defaultSkillsDir } from '../../core/layout.js';
 import { renderFindingsGithub, renderFindingsText } from '../../core/report/render-findings.js';
 import { isProfileName, profileNames } from '../../core/schema/types.js';
-import { runValidate } from '../../services/validate.js';
+import { runValidate, type ValidateReport } from '../../services/validate.js';
+import { compareFindings, type Finding } from '../../core/findings.js';
+import { toFindings } from '../../core/scan/index.js';
+import { runScan } from '../../services/scan.js';
+import { readConfig } from '../../services/curator/read-library.js';
 import { exitCodes, type Command } from '../context.js';
 import { createProgress } from '../progress.js';
 
@@ -13,10 +17,11 @@ type Format = (typeof formats)[number];
 export const validateCommand: Command = {
   name: 'validate',
   summary: 'validate skills (a folder, a SKILL.md, or the whole skills root)',
-  usage: 'validate [PATH…] [--format text|json|github] [--profile portable|spec|claude-code|hermes]',
+  usage: 'validate [PATH…] [--format text|json|github] [--profile portable|spec|claude-code|hermes] [--no-scan]',
   options: {
     format: { type: 'string' },
     profile: { type: 'string' },
+    'no-scan': { type: 'boolean' },
   },
   async run({ io, global, positionals, values }) {
     const format = readFormat(values.format, global.json);
@@ -28,12 +33,25 @@ export const validateCommand: Command = {
     const paths = positionals.length > 0 ? positionals : [join(global.repo, defaultSkillsDir)];
     const report = runValidate({ cwd: io.cwd, paths, profile, onProgress: progress.update });
     progress.done();
+    if (values['no-scan'] !== true) {
+      const config = readConfig(global.repo).config;
+      const scan = await runScan(paths, { repo: io.cwd, config: config.scan, deep: positionals.length > 0 });
+      mergeFindings(report, toFindings(scan.findings));
+    }
     if (format === 'json') io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     else if (format === 'github') io.stdout.write(renderFindingsGithub(report.findings));
     else io.stdout.write(renderFindingsText(report.findings, report));
     return report.errors > 0 ? exitCodes.findings : exitCodes.ok;
   },
 };
+
+/** Adds the security scan's findings to the report, in order, with the counts kept true. */
+function mergeFindings(report: ValidateReport, extra: readonly Finding[]): void {
+  report.findings.push(...extra);
+  report.findings.sort(compareFindings);
+  report.errors = report.findings.filter((f) => f.severity === 'error').length;
+  report.warnings = report.findings.filter((f) => f.severity === 'warning').length;
+}
 
 function readFormat(value: unknown, json: boolean): Format {
   if (value === undefined) return json ? 'json' : 'text';

@@ -13,6 +13,7 @@ const fence = /^ {0,3}(`{3,}|~{3,})/;
 /** Links in a Markdown body, outside fenced code blocks and inline code spans. */
 export function extractLinks(body: string): MarkdownLink[] {
   const links: MarkdownLink[] = [];
+  if (!body.includes('](') && !body.includes(']:')) return links;
   let openFence: string | undefined;
   body.split('\n').forEach((raw, index) => {
     const line = index + 1;

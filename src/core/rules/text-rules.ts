@@ -120,7 +120,8 @@ export const bodyLength: Rule = {
 
 function countBodyLines(body: string): number {
   if (body === '') return 0;
-  const lines = body.split('\n').length;
+  let lines = 1;
+  for (let i = body.indexOf('\n'); i >= 0; i = body.indexOf('\n', i + 1)) lines++;
   return body.endsWith('\n') ? lines - 1 : lines;
 }
 

@@ -3,6 +3,8 @@ import type { Finding } from '../../core/findings.js';
 import { renderFindingsText } from '../../core/report/render-findings.js';
 import type { SkillFileEntry } from '../../core/rules/index.js';
 import { validateSkill } from '../../core/validate.js';
+import { checkWritePolicy, resolveScanConfig, type ScanConfigInput } from '../../core/scan/index.js';
+import { readConfig } from '../curator/read-library.js';
 import type { ManageContext } from './context.js';
 
 export interface ContentCheck {
@@ -38,3 +40,23 @@ export function checkSkillContent(ctx: ManageContext, check: ContentCheck): Find
 
 const isError = (f: Finding) => f.severity === 'error';
 const key = (f: Finding) => `${f.code}\u0000${f.message}`;
+
+/**
+ * The security scan on an agent's or the curator's write: the skill's files
+ * as they would be after it. A blocked write throws `scan/blocked` with the
+ * findings, and nothing is written; a person's writes are not gated.
+ */
+export async function checkWriteScan(ctx: ManageContext, skill: string, dir: string, pending: ReadonlyMap<string, string | Uint8Array | null>): Promise<void> {
+  if (ctx.actor === 'user') return;
+  const files: { path: string; text: string }[] = [];
+  const existing = await ctx.ledger.listFiles(dir);
+  const paths = new Set([...existing.map((f) => f.path.slice(dir.length + 1)), ...pending.keys()]);
+  for (const path of paths) {
+    const next = pending.has(path) ? pending.get(path) : await ctx.ledger.readFile(`${dir}/${path}`);
+    if (next === null || next === undefined) continue;
+    const bytes = typeof next === 'string' ? Buffer.from(next) : next;
+    if (bytes.includes(0)) continue;
+    files.push({ path, text: Buffer.from(bytes).toString('utf8') });
+  }
+  checkWritePolicy({ skill, files, provenance: 'agent', config: resolveScanConfig(readConfig(ctx.repoDir).config.scan as ScanConfigInput) });
+}

@@ -2,7 +2,7 @@ import { excerpt } from '../../core/findings.js';
 import { skillFileName } from '../../core/layout.js';
 import { closestLines, findMatches, replaceSpans } from '../../core/manage/fuzzy-match.js';
 import { maxSupportFileBytes, supportPathProblem } from '../../core/manage/support-path.js';
-import { checkSkillContent } from './check-content.js';
+import { checkSkillContent, checkWriteScan } from './check-content.js';
 import { commitAction, type ManageContext, type ManageResult } from './context.js';
 import { locateWritable, oidOf, readText, refusal, relativeFiles } from './skill-writes.js';
 
@@ -46,6 +46,7 @@ export async function patchSkill(ctx: ManageContext, input: PatchInput): Promise
   } else if (Buffer.byteLength(patched) > maxSupportFileBytes) {
     throw refusal('manage/too-large', `${path} would exceed 1 MiB after the patch; nothing was written.`);
   }
+  await checkWriteScan(ctx, skill.name, skill.dir, new Map([[relative, patched]]));
   const summary = `patch ${relative} (${match.spans.length} ${match.matcher} match${match.spans.length === 1 ? '' : 'es'})`;
   return commitAction(ctx, 'patch', [skill.name], summary, [{ path, content: patched, expected: oidOf(skill, relative) }], details);
 }

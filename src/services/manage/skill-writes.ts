@@ -4,7 +4,7 @@ import { skillNameProblem } from '../../core/manage/skill-name.js';
 import { maxSupportFileBytes, supportPathProblem } from '../../core/manage/support-path.js';
 import { parseSkill } from '../../core/skill/index.js';
 import type { FileChange } from '../../ledger/ledger.js';
-import { checkSkillContent } from './check-content.js';
+import { checkSkillContent, checkWriteScan } from './check-content.js';
 import { commitAction, isAutonomous, type ManageContext, type ManageResult } from './context.js';
 import { locateSkill, skillFolders, type LocatedSkill } from './locate.js';
 import { archiveSkill } from './person-acts.js';
@@ -21,6 +21,7 @@ export async function createSkill(ctx: ManageContext, input: { name: string; con
   const dir = input.category ? `${ctx.skillsDir}/${input.category}/${input.name}` : `${ctx.skillsDir}/${input.name}`;
   const file = `${dir}/${skillFileName}`;
   const warnings = checkSkillContent(ctx, { file, folder: input.name, text: input.content, files: [skillFileName] });
+  await checkWriteScan(ctx, input.name, dir, new Map([[skillFileName, input.content]]));
   return commitAction(ctx, 'create', [input.name], 'create the skill', [{ path: file, content: input.content, expected: null }], { warnings });
 }
 
@@ -30,6 +31,7 @@ export async function editSkill(ctx: ManageContext, input: { name: string; conte
   const before = await readText(ctx, skill, skillFileName);
   if (before === input.content) throw refusal('manage/unchanged', `${file} already has exactly this content; nothing to do.`);
   const warnings = checkSkillContent(ctx, { file, folder: skill.name, text: input.content, before, files: relativeFiles(skill) });
+  await checkWriteScan(ctx, skill.name, skill.dir, new Map([[skillFileName, input.content]]));
   return commitAction(ctx, 'edit', [skill.name], 'rewrite SKILL.md', [{ path: file, content: input.content, expected: oidOf(skill, skillFileName) }], { warnings });
 }
 
@@ -53,6 +55,7 @@ export async function writeSkillFile(ctx: ManageContext, input: { name: string; 
   const skill = await locateWritable(ctx, input.name);
   const path = `${skill.dir}/${input.path}`;
   if (skill.files.some((f) => f.path.startsWith(`${path}/`))) throw refusal('manage/bad-path', `${input.path} is a folder in ${skill.name}.`);
+  await checkWriteScan(ctx, skill.name, skill.dir, new Map([[input.path, input.content]]));
   const changes: FileChange[] = [{ path, content: input.content, expected: oidOf(skill, input.path) ?? null, executable: input.path.startsWith('scripts/') }];
   return commitAction(ctx, 'write-file', [skill.name], `write ${input.path}`, changes);
 }
