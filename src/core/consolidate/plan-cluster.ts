@@ -37,21 +37,8 @@ export function planCluster(cluster: Cluster, members: readonly SkillFeatures[],
   const siblings = members.filter((m) => m !== umbrella).sort((a, b) => a.name.localeCompare(b.name));
   const dir = umbrella ? umbrella.skill.dir : newUmbrellaDir(name, members, ctx.skillsDir);
   const table: FileTable = new Map(umbrella ? umbrella.skill.files.map((f) => [f.path, f.content]) : []);
-  const moves = new Map<string, MovedTarget>();
-  const usedAnchors = new Set<string>(umbrella ? [] : [slugAnchor(humanize(name))]);
-  const sections: Section[] = siblings.map((member) => {
-    let title = splitTitle(member.parsed.body).title ?? humanize(member.name);
-    if (usedAnchors.has(slugAnchor(title))) title = `${title} (${member.name})`;
-    usedAnchors.add(slugAnchor(title));
-    const placed = new Map<string, string>();
-    for (const file of member.skill.files) {
-      const at = placeSupportFile(table, member.name, file.path);
-      placed.set(file.path, at);
-      table.set(at, file.content);
-    }
-    recordMoves(moves, member.skill, { dir, anchor: slugAnchor(title), placed });
-    return { member, title, anchor: slugAnchor(title), placed };
-  });
+  const { sections, moves } = placeSections(siblings, { name, dir, table, existing: umbrella !== undefined });
+  if (umbrella) rewriteOwnMarkdown(umbrella, table, moves);
   const demoted: string[] = [];
   const parts = sections.map((section) => {
     moveSupportFiles(section, dir, table, moves);
@@ -59,22 +46,9 @@ export function planCluster(cluster: Cluster, members: readonly SkillFeatures[],
     if (part.demoted) demoted.push(section.member.name);
     return part.text;
   });
-  const fields: UmbrellaFields = {
-    name,
-    description: buildUmbrellaDescription({
-      topic: humanize(name),
-      ...(umbrella ? { base: String(umbrella.parsed.fields.description ?? '') } : {}),
-      members: siblings.map((m) => ({ name: m.name, description: String(m.parsed.fields.description ?? '') })),
-    }),
-    tools: unionTools(members),
-    paths: unionPaths(members),
-    absorbed: siblings.map((m) => m.name),
-  };
   let text: string;
   try {
-    text = umbrella
-      ? buildMergedUmbrellaText(umbrella, fields, `${rewriteText(umbrella.parsed.body, { mapLink: mapMovedLink(`${dir}/${skillFileName}`, `${dir}/${skillFileName}`, moves) }).replace(/\n*$/, '\n')}\n${parts.join('\n')}`)
-      : buildNewUmbrellaText(fields, `# ${humanize(name)}\n\n${introParagraph(name, siblings)}\n\n${parts.join('\n')}`);
+    text = writeUmbrellaText({ name, dir, umbrella, siblings, members, parts, moves });
   } catch (error) {
     return { skipped: `the umbrella ${name} could not be written: ${error instanceof Error ? error.message : String(error)}` };
   }
@@ -88,7 +62,7 @@ export function planCluster(cluster: Cluster, members: readonly SkillFeatures[],
       into: name,
       intoDir: dir,
       from: siblings.map((m) => m.name),
-      reason: `${choice.why}`,
+      reason: choice.why,
       evidence: cluster.evidence,
       archived,
       rewritten: [],
@@ -97,6 +71,69 @@ export function planCluster(cluster: Cluster, members: readonly SkillFeatures[],
     },
     moves,
   };
+}
+
+/**
+ * A section title and anchor per sibling, and a place in the umbrella for
+ * each of its support files; every move is recorded before any text is
+ * rewritten, so links between siblings (even in a cycle) find their targets.
+ */
+function placeSections(siblings: readonly SkillFeatures[], target: { name: string; dir: string; table: FileTable; existing: boolean }): { sections: Section[]; moves: Map<string, MovedTarget> } {
+  const moves = new Map<string, MovedTarget>();
+  const usedAnchors = new Set<string>(target.existing ? [] : [slugAnchor(humanize(target.name))]);
+  const sections = siblings.map((member) => {
+    let title = splitTitle(member.parsed.body).title ?? humanize(member.name);
+    if (usedAnchors.has(slugAnchor(title))) title = `${title} (${member.name})`;
+    usedAnchors.add(slugAnchor(title));
+    const placed = new Map<string, string>();
+    for (const file of member.skill.files) {
+      const at = placeSupportFile(target.table, member.name, file.path);
+      placed.set(file.path, at);
+      target.table.set(at, file.content);
+    }
+    recordMoves(moves, member.skill, { dir: target.dir, anchor: slugAnchor(title), placed });
+    return { member, title, anchor: slugAnchor(title), placed };
+  });
+  return { sections, moves };
+}
+
+/** An existing umbrella's own Markdown may link to its siblings: those links follow them in. */
+function rewriteOwnMarkdown(umbrella: SkillFeatures, table: FileTable, moves: ReadonlyMap<string, MovedTarget>): void {
+  for (const file of umbrella.skill.files) {
+    const text = isMarkdownPath(file.path) ? contentText(file.content) : undefined;
+    if (text === undefined) continue;
+    const path = `${umbrella.skill.dir}/${file.path}`;
+    const next = rewriteText(text, { mapLink: mapMovedLink(path, path, moves) });
+    if (next !== text) table.set(file.path, next);
+  }
+}
+
+interface UmbrellaTextInput {
+  name: string;
+  dir: string;
+  umbrella: SkillFeatures | undefined;
+  siblings: readonly SkillFeatures[];
+  members: readonly SkillFeatures[];
+  parts: readonly string[];
+  moves: ReadonlyMap<string, MovedTarget>;
+}
+
+function writeUmbrellaText(input: UmbrellaTextInput): string {
+  const { name, dir, umbrella, siblings, parts } = input;
+  const fields: UmbrellaFields = {
+    name,
+    description: buildUmbrellaDescription({
+      topic: humanize(name),
+      ...(umbrella ? { base: String(umbrella.parsed.fields.description ?? '') } : {}),
+      members: siblings.map((m) => ({ name: m.name, description: String(m.parsed.fields.description ?? '') })),
+    }),
+    tools: unionTools(input.members),
+    paths: unionPaths(input.members),
+    absorbed: siblings.map((m) => m.name),
+  };
+  if (!umbrella) return buildNewUmbrellaText(fields, `# ${humanize(name)}\n\n${introParagraph(name, siblings)}\n\n${parts.join('\n')}`);
+  const own = rewriteText(umbrella.parsed.body, { mapLink: mapMovedLink(`${dir}/${skillFileName}`, `${dir}/${skillFileName}`, input.moves) });
+  return buildMergedUmbrellaText(umbrella, fields, `${own.replace(/\n*$/, '\n')}\n${parts.join('\n')}`);
 }
 
 function moveSupportFiles(section: Section, dir: string, table: FileTable, moves: ReadonlyMap<string, MovedTarget>): void {

@@ -20,6 +20,10 @@ const tokenPattern = /[A-Za-z0-9_-]+/g;
  */
 export function replaceWords(text: string, words: ReadonlyMap<string, string>): string {
   return text.replace(runPattern, (run) => {
+    const direct = words.get(run);
+    if (direct !== undefined) return direct;
+    // Most runs are one plain word, already looked up.
+    if (!run.includes('/') && !run.includes('.')) return run;
     const core = run.replace(/\.+$/, '');
     const path = core.includes('/') ? words.get(core) : undefined;
     if (path !== undefined) return path + run.slice(core.length);

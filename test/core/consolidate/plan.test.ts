@@ -54,6 +54,14 @@ describe('planConsolidation', () => {
     expect(plan.archived.map((a) => a.name)).not.toContain('deploy');
   });
 
+  it('points the umbrella\'s own notes at the sections that replaced the siblings they linked to', () => {
+    const umbrella = curated('deploy', '# Deploy\n\nHow we deploy the web service to servers.\n', {
+      files: [{ path: 'references/index.md', content: '# Index\n\n- [canary](../../deploy-canary/SKILL.md)\n' }],
+    });
+    const plan = planConsolidation({ skills: [umbrella, ...deployFamily()], now }).plans[0]!;
+    expect(written(plan.changes, 'skills/deploy/references/index.md')).toBe('# Index\n\n- [canary](../SKILL.md#canary-deploy)\n');
+  });
+
   it('demotes a long member body to references/<member>.md behind a short linked section', () => {
     const long = Array.from({ length: 60 }, (_, i) => `Step ${i}: deploy the web service release to server ${i}.`).join('\n\n');
     const skills = [...deployFamily(), curated('deploy-rollout', `# Rollout\n\n${long}\n`)];
