@@ -87,7 +87,7 @@ describe('skillgarden mcp (stdio, real client)', () => {
     const usage = await client.callTool({ name: 'skill_usage', arguments: { name: 'deploy' } });
     expect(JSON.parse(textOf(usage)).skills[0]).toMatchObject({ name: 'deploy', view_count: 1 });
     const used = await client.callTool({ name: 'skill_usage', arguments: { name: 'deploy', record: 'use' } });
-    expect(JSON.parse(textOf(used)).skills[0]).toMatchObject({ name: 'deploy', use_count: 1, view_count: 1 });
+    expect(JSON.parse(textOf(used)).skills[0]).toMatchObject({ name: 'deploy', use_count: 2, view_count: 1 }); // the prompt above was one use
     const nameless = await client.callTool({ name: 'skill_usage', arguments: { record: 'use' } });
     expect(nameless.isError).toBe(true);
   });
