@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { SkillgardenError } from '../../core/errors.js';
 import { archiveDirName, isCandidateFolder, skillFileName } from '../../core/layout.js';
 import type { LedgerFile } from '../../ledger/ledger.js';
+import { findClosestNames } from '../../core/registry/closest-names.js';
 import { discoverSkills } from '../../store/discover.js';
 import type { ManageContext } from './context.js';
 
@@ -72,25 +73,5 @@ function notFound(ctx: ManageContext, name: string): SkillgardenError {
   });
 }
 
-/** Names within a small edit distance, or sharing a prefix: the ones an agent most likely meant. */
-export function closestNames(name: string, names: readonly string[], count = 3): string[] {
-  return names
-    .map((candidate) => ({ candidate, distance: editDistance(name, candidate) }))
-    .filter(({ candidate, distance }) => distance <= Math.max(2, Math.floor(name.length / 3)) || candidate.startsWith(name) || name.startsWith(candidate))
-    .sort((a, b) => a.distance - b.distance || (a.candidate < b.candidate ? -1 : 1))
-    .slice(0, count)
-    .map(({ candidate }) => candidate);
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current.push(Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + cost));
-    }
-    previous = current;
-  }
-  return previous[b.length] as number;
-}
+/** Names an agent most likely meant (shared with the registry's unknown-name answers). */
+export const closestNames = findClosestNames;
