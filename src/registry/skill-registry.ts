@@ -79,9 +79,9 @@ export class SkillRegistry {
     // The cached reminder survives a refresh that found nothing new: hosts refresh every turn.
     if (changed || !sameTotals(this.totals, totals)) this.version++;
     this.totals = totals;
-    if (result.added.length + result.changed.length + result.removed.length > 0) this.rebuildAliases();
+    if (changed) this.rebuildAliases();
     this.conditional.forget(result.removed);
-    if (result.added.length + result.changed.length + result.removed.length + result.invalid.length > 0) {
+    if (changed || result.invalid.length > 0) {
       for (const listener of this.listeners) listener(result);
     }
     return result;
@@ -130,12 +130,14 @@ export class SkillRegistry {
   }
 
   /**
-   * Counts a use or a view under the canonical name. False when the usage
-   * store failed: the running total still counts it, and telemetry never
-   * breaks a load.
+   * Counts a use or a view under the canonical name. False for an unknown
+   * name, or when the usage store failed (the running total still counts it:
+   * telemetry never breaks a load).
    */
   async recordUsage(name: string, kind: UsageKind): Promise<boolean> {
-    const canonical = this.get(name)?.name ?? name;
+    const canonical = this.get(name)?.name;
+    // An unknown name is not counted: usage under a name no skill has would only confuse the curator.
+    if (canonical === undefined) return false;
     const at = this.now();
     this.totals.set(canonical, bumpCounters(this.totals.get(canonical), kind, at));
     this.version++;

@@ -50,6 +50,7 @@ describe('SkillRegistry', () => {
     expect(registry.get('deploy-old-name')?.name).toBe('deploy');
     await registry.recordUsage('deploy-old-name', 'use');
     await registry.recordUsage('deploy', 'view');
+    expect(await registry.recordUsage('no-such-skill', 'use')).toBe(false);
     expect([...usage.snapshot().keys()]).toEqual(['deploy']);
     expect(registry.usageOf('deploy')).toMatchObject({ use_count: 1, view_count: 1 });
     const loaded = await registry.load('deploy-old-name', { sessionId: 's' });
