@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
 import { renderRunMarkdown } from '../core/report/render-run.js';
 import type { RunReport } from '../core/report/run-report.js';
-import { readConfig } from '../services/curator/read-library.js';
 import { runCurator } from '../services/curator/run-curator.js';
-import { runValidate } from '../services/validate.js';
+import { runUrl, validateProposal } from './validate-proposal.js';
+import { proposeExtras } from './propose-extras.js';
+import { readConfig } from '../services/curator/read-library.js';
 import { readEvent } from './event.js';
 import { buildAuthEnv, Git } from './git.js';
 import { openGitHubApi, type GitHubApi } from './github-api.js';
@@ -44,13 +45,15 @@ export async function runCurateMode(inputs: ActionInputs, io: ActionIo, deps: Cu
       report.repo = inputs.workspace;
       return report;
     };
+    const api = () => (deps.openApi ?? openApi)(inputs);
     if (inputs.pushTransitions) {
       const report = await curate(false);
       if (report.commits.length > 0) await pushToBase(scratch, base.branch, [`skillgarden/run/${report.run_id}`]);
-      return finish(inputs, io, report, []);
+      const pushed = { branch: base.branch, sha: await scratch.text(['rev-parse', 'HEAD']) };
+      return finish(inputs, io, report, await proposeOthers({ inputs, io, api, scratch, base: pushed, report }));
     }
-    const api = (deps.openApi ?? openApi)(inputs);
-    const { report, outcomes } = await proposeLifecycle({ inputs, io, api, scratch, base, curate });
+    const { report, outcomes } = await proposeLifecycle({ inputs, io, api: api(), scratch, base, curate });
+    outcomes.push(...(await proposeOthers({ inputs, io, api, scratch, base, report })));
     return finish(inputs, io, forProposal(report), outcomes);
   } finally {
     rmSync(scratchDir, { recursive: true, force: true });
@@ -82,6 +85,17 @@ async function readBaseBranch(inputs: ActionInputs, git: Git): Promise<string> {
   const current = await git.run(['symbolic-ref', '--quiet', '--short', 'HEAD'], { allowFailure: true });
   if (current.code === 0 && current.stdout.trim()) return current.stdout.trim();
   throw new SkillgardenError('action/no-base', `Cannot tell which branch to propose changes to (GITHUB_REF is "${inputs.github.ref}"). Set the \`base\` input.`);
+}
+
+/** Umbrellas (`consolidate`) and drafted skills (`transcripts`), when asked for here or in the repository's config. */
+async function proposeOthers(x: { inputs: ActionInputs; io: ActionIo; api: () => GitHubApi; scratch: Git; base: { branch: string; sha: string }; report: RunReport }): Promise<PullOutcome[]> {
+  if (x.report.gates.blocked_by !== null) return [];
+  const { config } = readConfig(x.scratch.dir);
+  const consolidate = x.inputs.consolidate ?? config.consolidate;
+  const transcripts = x.inputs.transcripts.length > 0 ? x.inputs.transcripts : config.transcripts;
+  if (!consolidate && transcripts.length === 0) return [];
+  const skillsDir = x.inputs.skillsDir || config.skills_dir;
+  return proposeExtras({ inputs: x.inputs, io: x.io, api: x.api(), scratch: x.scratch, base: x.base, runId: x.report.run_id, skillsDir, consolidate, transcripts });
 }
 
 interface ProposeInput {
@@ -126,25 +140,6 @@ async function proposeLifecycle({ inputs, io, api, scratch, base, curate }: Prop
   });
   const outcome = await publishProposal(ctx, state, proposal, { commit: () => commitSquashed(scratch, { base: base.sha, head: 'HEAD', message: proposal.commitMessage, date: inputs.now }), body });
   return { report, outcomes: [outcome] };
-}
-
-/** GITHUB_TOKEN's pull requests trigger no workflows, so the curator checks its own proposal and says so. */
-function validateProposal(dir: string, inputs: ActionInputs): string {
-  try {
-    const { config } = readConfig(dir);
-    const result = runValidate({ cwd: dir, skillsDir: inputs.skillsDir || config.skills_dir, profile: inputs.profile ?? config.profile });
-    const verdict = result.errors > 0 ? '❌' : '✅';
-    const lines = [`${verdict} The curator validated the proposed tree itself (pull requests opened with \`GITHUB_TOKEN\` start no workflows): ${result.skills} skill(s), ${result.errors} error(s), ${result.warnings} warning(s).`];
-    for (const f of result.findings.filter((x) => x.severity === 'error').slice(0, 20)) lines.push(`- ${codeSpan(`${f.file}:${f.line}`)} ${codeSpan(f.code)}`);
-    return lines.join('\n');
-  } catch (error) {
-    return `⚠️ The curator could not validate the proposed tree: ${(error as Error).message}`;
-  }
-}
-
-function runUrl(inputs: ActionInputs): string {
-  const { serverUrl, owner, repo, runId } = inputs.github;
-  return runId ? `${serverUrl}/${owner}/${repo}/actions/runs/${runId}` : 'this workflow run';
 }
 
 /** The scratch clone's commit ids are never pushed: a proposal shows its one squashed commit instead. */

@@ -16,6 +16,8 @@ export interface PullRequest {
 /** The few GitHub calls the Action makes; tests run them against a fake GitHub on 127.0.0.1. */
 export interface GitHubApi {
   listPulls(branch: string): Promise<PullRequest[]>;
+  /** Open pull requests (the first 100): how stale proposals of a kind are found. */
+  listOpenPulls(): Promise<PullRequest[]>;
   createPull(input: { branch: string; base: string; title: string; body: string }): Promise<PullRequest>;
   updatePull(number: number, input: { title?: string; body?: string; state?: 'open' | 'closed' }): Promise<PullRequest>;
   addLabels(number: number, labels: readonly string[]): Promise<void>;
@@ -43,6 +45,7 @@ export function openGitHubApi(options: GitHubApiOptions): GitHubApi {
   };
   return {
     listPulls: (branch) => call('GET /repos/{owner}/{repo}/pulls', { head: `${options.owner}:${branch}`, state: 'all', per_page: 100 }),
+    listOpenPulls: () => call('GET /repos/{owner}/{repo}/pulls', { state: 'open', per_page: 100 }),
     createPull: (input) => call('POST /repos/{owner}/{repo}/pulls', { head: input.branch, base: input.base, title: input.title, body: input.body, maintainer_can_modify: true }),
     updatePull: (number, input) => call('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', { pull_number: number, ...input }),
     addLabels: async (number, labels) => {

@@ -18,6 +18,10 @@ export interface ActionInputs {
   scan: boolean;
   dryRun: boolean;
   pushTransitions: boolean;
+  /** Undefined: the repository's `consolidate` setting. */
+  consolidate: boolean | undefined;
+  /** Transcript globs for pattern detection; empty: the repository's `transcripts` setting. */
+  transcripts: string[];
   /** Empty: the branch the workflow ran on. */
   baseBranch: string;
   extraLabels: string[];
@@ -54,7 +58,7 @@ function badInput(name: string, value: string, expected: string): SkillgardenErr
 }
 
 /** YAML 1.2 core schema booleans, as `core.getBooleanInput` accepts them. */
-function booleanInput(env: Env, name: string, fallback: boolean): boolean {
+function booleanInput<T extends boolean | undefined>(env: Env, name: string, fallback: T): boolean | T {
   const value = input(env, name);
   if (value === '') return fallback;
   if (['true', 'True', 'TRUE'].includes(value)) return true;
@@ -107,6 +111,11 @@ function readGitHub(env: Env): GitHubEnv {
   };
 }
 
+/** Comma- or newline-separated values. */
+function splitList(value: string): string[] {
+  return value.split(/[,\n]/).map((v) => v.trim()).filter(Boolean);
+}
+
 /** Reads the step's inputs and the runner's environment; bad values throw `action/bad-input` naming the input. */
 export function readInputs(env: Env): ActionInputs {
   const github = readGitHub(env);
@@ -122,8 +131,10 @@ export function readInputs(env: Env): ActionInputs {
     scan: booleanInput(env, 'scan', true),
     dryRun: booleanInput(env, 'dry-run', false),
     pushTransitions: booleanInput(env, 'push-transitions', false),
+    consolidate: booleanInput(env, 'consolidate', undefined),
+    transcripts: splitList(input(env, 'transcripts')),
     baseBranch: input(env, 'base'),
-    extraLabels: labels === '' ? [] : labels.split(/[,\n]/).map((l) => l.trim()).filter(Boolean),
+    extraLabels: splitList(labels),
     reportDir: input(env, 'report-dir') || join(github.runnerTemp, 'skillgarden'),
     retry: {
       attempts: numberFrom(input(env, 'api-retries') || undefined, 'api-retries', 4) + 1,
