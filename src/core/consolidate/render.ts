@@ -33,7 +33,8 @@ export function describeEvidence(evidence: ClusterEvidence): string {
 
 export function describePlan(plan: ConsolidationPlan): string {
   const what = plan.kind === 'create' ? `a new umbrella \`${plan.into}\`` : `the existing skill \`${plan.into}\``;
-  return `${[plan.into, ...plan.from].length} skills ${describeEvidence(plan.evidence)}. Into ${what}: ${plan.reason}.`;
+  const members = plan.kind === 'create' ? plan.from.length : plan.from.length + 1;
+  return `${members} skills ${describeEvidence(plan.evidence)}. Into ${what}: ${plan.reason}.`;
 }
 
 /** DESIGN §12's `plan --json` shape, plus what was dropped and skipped. */

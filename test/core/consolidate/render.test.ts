@@ -24,7 +24,7 @@ describe('plan reports', () => {
   });
 
   it('explains each plan in words: prefix, similarity range, tools', () => {
-    expect(report.plans[0]?.reason).toMatch(/share the name prefix `deploy`; content similarity \(estimated Jaccard of their words\) 0\.\d\d–0\.\d\d, mean 0\.\d\d/);
+    expect(report.plans[0]?.reason).toMatch(/^3 skills share the name prefix `deploy`; content similarity \(estimated Jaccard of their words\) 0\.\d\d–0\.\d\d, mean 0\.\d\d/);
     expect(renderPlansText(report)).toContain('create deploy-canary, deploy-production, deploy-staging → deploy');
   });
 
