@@ -85,6 +85,17 @@ describe('planConsolidation', () => {
   });
 });
 
+describe('planConsolidation across categories', () => {
+  it('puts the umbrella in the members\' category, or at the root when they differ; archives keep each category', () => {
+    const same = deployFamily().map((s) => ({ ...s, category: 'ops', dir: s.dir.replace('skills/', 'skills/ops/') }));
+    expect(planConsolidation({ skills: same, now }).plans[0]).toMatchObject({ intoDir: 'skills/ops/deploy', archived: expect.arrayContaining([expect.objectContaining({ to: 'skills/.archive/ops/deploy-canary' })]) });
+    const mixed = deployFamily().map((s, i) => (i === 0 ? { ...s, category: 'web', dir: s.dir.replace('skills/', 'skills/web/') } : s));
+    const { plans, dropped } = planConsolidation({ skills: mixed, now });
+    expect(dropped).toEqual([]);
+    expect(plans[0]).toMatchObject({ intoDir: 'skills/deploy', archived: expect.arrayContaining([expect.objectContaining({ from: 'skills/web/deploy-staging', to: 'skills/.archive/web/deploy-staging' })]) });
+  });
+});
+
 describe('planConsolidation on bad input', () => {
   it('leaves out two skills with the same name in different categories, and says how to fix it', () => {
     const skills = [...deployFamily(), curated('deploy-canary', '# Canary\n\nDeploy the web service canary.\n', { category: 'ops' })];
