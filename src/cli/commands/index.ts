@@ -7,8 +7,10 @@ import { listCommand, showCommand } from './list.js';
 import { logCommand } from './log.js';
 import { usageCommand } from './usage.js';
 import { manageCommand } from './manage.js';
+import { planCommand } from './plan.js';
 import { rollbackCommand } from './rollback.js';
+import { runtimeCommands } from './runtime.js';
 import { scanCommand } from './scan.js';
 import { validateCommand } from './validate.js';
 
-export const commands: readonly Command[] = [validateCommand, manageCommand, listCommand, showCommand, ...actCommands, logCommand, rollbackCommand, usageCommand, curateCommand, detectCommand, scanCommand, demoCommand];
+export const commands: readonly Command[] = [validateCommand, manageCommand, listCommand, showCommand, ...actCommands, logCommand, rollbackCommand, usageCommand, curateCommand, detectCommand, planCommand, scanCommand, ...runtimeCommands, demoCommand];
