@@ -1,6 +1,8 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll } from 'vitest';
 import { parse } from 'yaml';
 import { buildAction } from '../../scripts/build-action.js';
 import { git } from '../helpers/repo.js';
@@ -11,12 +13,22 @@ export const repoName = 'skills';
 const root = join(import.meta.dirname, '..', '..');
 
 let bundle: Promise<string> | undefined;
+let bundleDir: string | undefined;
 
-/** The Action bundled from the current sources, once per test worker (dist/ may lag behind during development). */
+afterAll(() => {
+  if (bundleDir) rmSync(bundleDir, { recursive: true, force: true });
+  bundle = bundleDir = undefined;
+});
+
+/**
+ * The Action bundled from the current sources, once per test worker (dist/ may lag behind during
+ * development), outside the repository: on a runner no node_modules sits beside dist/, so nothing
+ * may resolve from one here either.
+ */
 export function bundledAction(): Promise<string> {
   bundle ??= (async () => {
-    const dir = join(root, 'node_modules', '.cache', 'skillgarden-action-test', String(process.pid));
-    mkdirSync(dir, { recursive: true });
+    const dir = mkdtempSync(join(tmpdir(), 'skillgarden-action-bundle-'));
+    bundleDir = dir;
     const outfile = join(dir, 'index.js');
     await buildAction(outfile);
     return outfile;

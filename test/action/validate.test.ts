@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { git } from '../helpers/repo.js';
-import { writeTree } from '../helpers/tmp.js';
+import { tempDir, writeTree } from '../helpers/tmp.js';
 import { bundledAction, cloneWorkspace, createOrigin, owner, parseAnnotations, repoName, runAction, runnerEnv, skillDoc } from './harness.js';
 
 let entry: string;
@@ -76,8 +76,11 @@ describe('mode: validate, as a runner runs it', () => {
   });
 
   it('the committed dist/index.js runs with plain node', async () => {
-    const dist = join(import.meta.dirname, '..', '..', 'dist', 'index.js');
-    expect(existsSync(dist)).toBe(true);
+    const committed = join(import.meta.dirname, '..', '..', 'dist', 'index.js');
+    expect(existsSync(committed)).toBe(true);
+    // Alone in a folder, as in an action's checkout: no node_modules to fall back on.
+    const dist = join(tempDir('skillgarden-dist-'), 'index.js');
+    copyFileSync(committed, dist);
     const origin = createOrigin([{ name: 'good-skill', age: 1, actor: 'user' }]);
     const result = await runAction(dist, runnerEnv({ workspace: origin.workspace, apiUrl: 'http://127.0.0.1:9', inputs: { mode: 'validate' } }));
     expect(result.stderr).toBe('');
