@@ -4,7 +4,7 @@ import { SkillgardenError } from '../core/errors.js';
 import { resolveScanConfig, type ScanConfig, type ScanConfigInput } from '../core/scan/config.js';
 import { buildScanReport, type ScanReport, type ScanResult } from '../core/scan/report.js';
 import type { ScanProvenance } from '../core/scan/types.js';
-import { discoverSkillDirs, discoverSkillDirsDeep } from '../store/scan/discover-skills.js';
+import { discoverSkillDirs, discoverSkillDirsDeep, type ListingCache } from '../store/scan/discover-skills.js';
 import { scanSkillDir } from '../store/scan/scan-skill-dir.js';
 
 export interface RunScanOptions {
@@ -35,7 +35,7 @@ async function statOrNull(path: string): Promise<Awaited<ReturnType<typeof stat>
 }
 
 /** A SKILL.md, a skill folder, or a folder of skills → the skill folders it names. */
-async function resolveTargets(path: string, deep: boolean): Promise<string[]> {
+async function resolveTargets(path: string, deep: boolean, cache: ListingCache): Promise<string[]> {
   const info = await statOrNull(path);
   if (!info) {
     throw new SkillgardenError('scan/not-found', `Cannot scan ${path}: no such file or folder. Pass a SKILL.md, a skill folder or a skills root.`, { data: { path } });
@@ -45,7 +45,7 @@ async function resolveTargets(path: string, deep: boolean): Promise<string[]> {
     throw new SkillgardenError('scan/not-a-skill', `Cannot scan ${path}: it is a file but not a SKILL.md. Pass the skill's folder or its SKILL.md.`, { data: { path } });
   }
   if (await statOrNull(resolve(path, 'SKILL.md'))) return [path];
-  return deep ? discoverSkillDirsDeep(path) : discoverSkillDirs(path);
+  return deep ? discoverSkillDirsDeep(path, 8, cache) : discoverSkillDirs(path, cache);
 }
 
 async function mapPool<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
@@ -70,11 +70,13 @@ export async function runScan(paths: readonly string[], options: RunScanOptions 
   const repo = resolve(options.repo ?? '.');
   const config = isResolved(options.config) ? options.config : resolveScanConfig(options.config);
   const roots = paths.length > 0 ? paths.map((p) => resolve(repo, p)) : [resolve(repo, options.skillsDir ?? 'skills')];
-  const dirs = [...new Set((await Promise.all(roots.map((r) => resolveTargets(r, options.deep ?? false)))).flat())];
+  const listings: ListingCache = new Map();
+  const dirs = [...new Set((await Promise.all(roots.map((r) => resolveTargets(r, options.deep ?? false, listings)))).flat())];
   const results: ScanResult[] = await mapPool(dirs, options.concurrency ?? 8, (dir) => {
     const label = relative(repo, dir).split('\\').join('/') || '.';
     const provenance = options.provenanceOf?.({ name: basename(dir), dir: label });
-    return scanSkillDir(dir, { config, label, ...(provenance ? { provenance } : {}) });
+    const listing = listings.get(dir);
+    return scanSkillDir(dir, { config, label, ...(listing ? { listing } : {}), ...(provenance ? { provenance } : {}) });
   });
   return buildScanReport(results);
 }

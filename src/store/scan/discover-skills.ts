@@ -1,31 +1,53 @@
-import { readdir, stat } from 'node:fs/promises';
+import { type Dirent, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const SKIPPED = new Set(['.archive', '.git', 'node_modules']);
 
-async function isDir(path: string): Promise<boolean> {
+/** Folder listings read while discovering, by path: the walk of each skill reuses them instead of listing again. */
+export type ListingCache = Map<string, Dirent[]>;
+
+function isDir(path: string): boolean {
   try {
-    return (await stat(path)).isDirectory();
+    return statSync(path).isDirectory();
   } catch {
     return false;
   }
 }
 
-async function hasSkillFile(dir: string): Promise<boolean> {
+// Synchronous on purpose: discovery is thousands of tiny calls, and the async ones cost several times the CPU.
+function list(dir: string, cache: ListingCache): Dirent[] {
+  let entries = cache.get(dir);
+  if (!entries) {
+    entries = readdirSync(dir, { withFileTypes: true });
+    cache.set(dir, entries);
+  }
+  return entries;
+}
+
+/** The folder holds a SKILL.md file (a link to one counts, as `stat` would say). */
+function hasSkillFile(dir: string, cache: ListingCache): boolean {
+  let entry: Dirent | undefined;
   try {
-    return (await stat(join(dir, 'SKILL.md'))).isFile();
+    entry = list(dir, cache).find((e) => e.name === 'SKILL.md');
+  } catch {
+    return false;
+  }
+  if (!entry) return false;
+  if (entry.isFile()) return true;
+  if (!entry.isSymbolicLink()) return false;
+  try {
+    return statSync(join(dir, 'SKILL.md')).isFile();
   } catch {
     return false;
   }
 }
 
 /** Sub-folders by name, linked ones included: a skill folder that is a symbolic link must still be scanned. */
-async function listDirs(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true });
+function listDirs(dir: string, cache: ListingCache): string[] {
   const names: string[] = [];
-  for (const e of entries) {
+  for (const e of list(dir, cache)) {
     if (SKIPPED.has(e.name)) continue;
-    if (e.isDirectory() || (e.isSymbolicLink() && (await isDir(join(dir, e.name))))) names.push(e.name);
+    if (e.isDirectory() || (e.isSymbolicLink() && isDir(join(dir, e.name)))) names.push(e.name);
   }
   return names.sort();
 }
@@ -35,29 +57,29 @@ async function listDirs(dir: string): Promise<string[]> {
  * `<category>/<name>/SKILL.md` (DESIGN §2), skipping `.archive/`, `.git` and
  * `node_modules`. A stand-in until the shared library reader lands.
  */
-export async function discoverSkillDirs(skillsRoot: string): Promise<string[]> {
+export async function discoverSkillDirs(skillsRoot: string, cache: ListingCache = new Map()): Promise<string[]> {
   const out: string[] = [];
-  for (const name of await listDirs(skillsRoot)) {
+  for (const name of listDirs(skillsRoot, cache)) {
     const dir = join(skillsRoot, name);
-    if (await hasSkillFile(dir)) {
+    if (hasSkillFile(dir, cache)) {
       out.push(dir);
       continue;
     }
-    for (const child of await listDirs(dir)) {
-      if (await hasSkillFile(join(dir, child))) out.push(join(dir, child));
+    for (const child of listDirs(dir, cache)) {
+      if (hasSkillFile(join(dir, child), cache)) out.push(join(dir, child));
     }
   }
   return out;
 }
 
 /** Every folder holding a SKILL.md under `root`, at any depth (for collections laid out another way, such as the test corpus). */
-export async function discoverSkillDirsDeep(root: string, maxDepth = 8): Promise<string[]> {
+export async function discoverSkillDirsDeep(root: string, maxDepth = 8, cache: ListingCache = new Map()): Promise<string[]> {
   const out: string[] = [];
-  const visit = async (dir: string, depth: number): Promise<void> => {
-    if (await hasSkillFile(dir)) out.push(dir);
+  const visit = (dir: string, depth: number): void => {
+    if (hasSkillFile(dir, cache)) out.push(dir);
     if (depth >= maxDepth) return;
-    for (const name of await listDirs(dir)) await visit(join(dir, name), depth + 1);
+    for (const name of listDirs(dir, cache)) visit(join(dir, name), depth + 1);
   };
-  if (await isDir(root)) await visit(root, 0);
+  if (isDir(root)) visit(root, 0);
   return out;
 }

@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 export type ContentKind = 'text' | 'native-executable' | 'binary';
 
@@ -50,20 +50,20 @@ export function decodeContent(buf: Buffer, truncated: boolean): FileContent {
 }
 
 /** Reads at most `maxBytes` of a file. */
-export async function readContent(path: string, maxBytes: number): Promise<FileContent> {
-  const handle = await open(path, 'r');
+export function readContent(path: string, maxBytes: number): FileContent {
+  const fd = openSync(path, 'r');
   try {
-    const size = (await handle.stat()).size;
+    const size = fstatSync(fd).size;
     const length = Math.min(size, maxBytes);
     const buf = Buffer.alloc(length);
     let offset = 0;
     while (offset < length) {
-      const { bytesRead } = await handle.read(buf, offset, length - offset, offset);
+      const bytesRead = readSync(fd, buf, offset, length - offset, offset);
       if (bytesRead === 0) break;
       offset += bytesRead;
     }
     return decodeContent(buf.subarray(0, offset), size > maxBytes);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }

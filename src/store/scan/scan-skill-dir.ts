@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, posix, resolve } from 'node:path';
 import { resolveScanConfig, type ScanConfig } from '../../core/scan/config.js';
 import { scanSkillText } from '../../core/scan/match.js';
@@ -17,6 +18,8 @@ export interface ScanDirOptions {
   provenance?: ScanProvenance;
   /** Prefix for reported paths (e.g. `skills/pdf`); defaults to the folder as given. */
   label?: string;
+  /** The folder's entries when the caller already listed it (saves reading the folder twice). */
+  listing?: readonly Dirent[];
 }
 
 const EXECUTABLE_BITS = 0o111;
@@ -25,7 +28,7 @@ function inFolder(rel: string, folder: string): boolean {
   return rel.startsWith(`${folder}/`);
 }
 
-async function scanFile(file: WalkedFile, label: string, config: ScanConfig): Promise<ScanFinding[]> {
+function scanFile(file: WalkedFile, label: string, config: ScanConfig): ScanFinding[] {
   const shown = posix.join(label, file.rel);
   const out: ScanFinding[] = [];
   const { maxFileBytes } = config.limits;
@@ -33,7 +36,7 @@ async function scanFile(file: WalkedFile, label: string, config: ScanConfig): Pr
   if ((file.mode & EXECUTABLE_BITS) !== 0 && !inFolder(file.rel, 'scripts')) out.push(buildStructureFinding('structure-executable-bit', shown, `${shown} is executable`));
   let content;
   try {
-    content = file.size <= maxFileBytes ? decodeContent(await readFile(file.abs), false) : await readContent(file.abs, maxFileBytes);
+    content = file.size <= maxFileBytes ? decodeContent(readFileSync(file.abs), false) : readContent(file.abs, maxFileBytes);
   } catch (error) {
     return [...out, buildStructureFinding('structure-unreadable', shown, `${shown}: ${(error as Error).message}`)];
   }
@@ -55,9 +58,9 @@ async function scanFile(file: WalkedFile, label: string, config: ScanConfig): Pr
 export async function scanSkillDir(dir: string, options: ScanDirOptions = {}): Promise<ScanResult> {
   const config = options.config ?? resolveScanConfig();
   const label = (options.label ?? dir).split('\\').join('/');
-  const walk = await walkSkill(dir, config.limits);
+  const walk = walkSkill(dir, config.limits, options.listing);
   const findings: ScanFinding[] = walk.findings.map((f) => ({ ...f, file: posix.join(label, f.file) }));
-  for (const file of walk.files) findings.push(...(await scanFile(file, label, config)));
+  for (const file of walk.files) findings.push(...scanFile(file, label, config));
   const allowed = applyAllowList(findings, config.allow);
   const verdict = buildVerdict(allowed, { provenance: options.provenance, inlineSuppressions: config.inlineSuppressions });
   const result: ScanResult = {
