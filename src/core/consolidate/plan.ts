@@ -1,7 +1,7 @@
 import { skillFileName } from '../layout.js';
 import { buildClusters } from './cluster.js';
 import { resolveConsolidationConfig, type ConsolidationConfig } from './config.js';
-import { selectCuratable } from './eligible.js';
+import { isCuratable, selectCuratable } from './eligible.js';
 import { buildAllFeatures, type SkillFeatures } from './features.js';
 import { checkPlan } from './guard.js';
 import { contentText, isMarkdownPath, mapMovedLink, type MovedTarget } from './package.js';
@@ -61,11 +61,12 @@ export function planConsolidation(input: ConsolidationInput): ConsolidationResul
     else drafts.push(result);
   }
   const outside = buildOutsideFiles(input.skills, input.references ?? []);
+  const untouchable = input.skills.filter((s) => !isCuratable(s)).map((s) => `${s.dir}/`);
   const mentions = indexMentions(outside, drafts.flatMap((d) => d.plan.from));
   const plans: ConsolidationPlan[] = [];
   const dropped: DroppedPlan[] = [];
   for (const draft of drafts) {
-    const plan = addReferenceRewrites(draft.plan, draft.moves, outside, mentions, byName);
+    const plan = addReferenceRewrites(draft.plan, draft.moves, { outside, mentions, byName, untouchable });
     const before = [plan.into, ...plan.from].map((n) => byName.get(n)?.skill).filter((s): s is CuratedSkill => s !== undefined);
     const problems = checkPlan({ plan, before, outside: new Map(plan.rewritten.map((p) => [p, outside.get(p) as string])) });
     if (problems.length === 0) plans.push(plan);
@@ -98,22 +99,41 @@ function indexMentions(files: ReadonlyMap<string, string>, names: readonly strin
   return index;
 }
 
-function addReferenceRewrites(plan: ConsolidationPlan, moves: ReadonlyMap<string, MovedTarget>, outside: ReadonlyMap<string, string>, mentions: ReadonlyMap<string, Set<string>>, byName: ReadonlyMap<string, SkillFeatures>): ConsolidationPlan {
+interface RewriteScope {
+  outside: ReadonlyMap<string, string>;
+  mentions: ReadonlyMap<string, Set<string>>;
+  byName: ReadonlyMap<string, SkillFeatures>;
+  /** Folders (with a trailing `/`) of skills that may not be touched. */
+  untouchable: readonly string[];
+}
+
+/**
+ * Rewrites mentions of merged names in curatable skills and reference files.
+ * A pinned, bundled, hub, protected or person's skill is never touched
+ * (DESIGN §8): its mentions are listed for a person instead.
+ */
+function addReferenceRewrites(plan: ConsolidationPlan, moves: ReadonlyMap<string, MovedTarget>, scope: RewriteScope): ConsolidationPlan {
+  const { outside, mentions, byName } = scope;
   const ownDirs = [plan.intoDir, ...plan.from.map((n) => byName.get(n)?.skill.dir ?? '')].map((d) => `${d}/`);
   const words = new Map<string, string>(plan.from.map((n) => [n, plan.into]));
   for (const [from, to] of moves) words.set(from, to.path);
   const candidates = new Set(plan.from.flatMap((n) => [...(mentions.get(n) ?? [])]));
   const changes = [...plan.changes];
   const rewritten: string[] = [];
+  const mentionsLeft: string[] = [];
   for (const path of [...candidates].sort()) {
     if (ownDirs.some((d) => path.startsWith(d))) continue;
     const before = outside.get(path) as string;
     const after = rewriteText(before, { words, ...(isMarkdownPath(path) ? { mapLink: mapMovedLink(path, path, moves) } : {}) });
     if (after === before) continue;
+    if (scope.untouchable.some((d) => path.startsWith(d))) {
+      mentionsLeft.push(path);
+      continue;
+    }
     changes.push({ path, content: after });
     rewritten.push(path);
   }
-  return { ...plan, changes, rewritten };
+  return { ...plan, changes, rewritten, mentionsLeft };
 }
 
 /** The guard's view of one plan, rebuilt from the planner's input: for a later check (after an LLM rewrote the umbrella). */

@@ -10,7 +10,7 @@ export interface PlanLlmNote {
 }
 
 export interface PlanReport {
-  plans: Array<{ kind: ConsolidationPlan['kind']; into: string; from: string[]; reason: string; evidence: ClusterEvidence; archived: ConsolidationPlan['archived']; rewritten: string[]; demoted: string[]; llm?: PlanLlmNote }>;
+  plans: Array<{ kind: ConsolidationPlan['kind']; into: string; from: string[]; reason: string; evidence: ClusterEvidence; archived: ConsolidationPlan['archived']; rewritten: string[]; mentionsLeft: string[]; demoted: string[]; llm?: PlanLlmNote }>;
   consolidations: Array<{ from: string; into: string; reason: string }>;
   prunings: Array<{ name: string; reason: string }>;
   dropped: Array<{ into: string; from: string[]; problems: string[] }>;
@@ -43,7 +43,7 @@ export function buildPlanReport(result: Pick<ConsolidationResult, 'plans' | 'dro
   return {
     plans: result.plans.map((p) => {
       const llm = options.llm?.get(p.into);
-      return { kind: p.kind, into: p.into, from: p.from, reason: describePlan(p), evidence: p.evidence, archived: p.archived, rewritten: p.rewritten, demoted: p.demoted, ...(llm ? { llm } : {}) };
+      return { kind: p.kind, into: p.into, from: p.from, reason: describePlan(p), evidence: p.evidence, archived: p.archived, rewritten: p.rewritten, mentionsLeft: p.mentionsLeft, demoted: p.demoted, ...(llm ? { llm } : {}) };
     }),
     consolidations: result.plans.flatMap((p) => p.from.map((from) => ({ from, into: p.into, reason: describeEvidence(p.evidence) }))),
     prunings,
@@ -59,6 +59,7 @@ export function renderPlansText(report: PlanReport): string {
     lines.push(`${plan.kind} ${plan.from.join(', ')} → ${plan.into}`, `  ${plan.reason}`);
     for (const a of plan.archived) lines.push(`  archive ${a.from} → ${a.to}`);
     if (plan.rewritten.length > 0) lines.push(`  rewrite references in ${plan.rewritten.join(', ')}`);
+    if (plan.mentionsLeft.length > 0) lines.push(`  mentions left in skills nobody may touch: ${plan.mentionsLeft.join(', ')}`);
     if (plan.llm) lines.push(plan.llm.used ? `  prose by ${plan.llm.model}` : `  deterministic umbrella kept: ${plan.llm.reason ?? ''}`);
   }
   for (const d of report.dropped) lines.push(`dropped ${d.from.join(', ')} → ${d.into}: ${d.problems.join('; ')}`);
@@ -76,6 +77,7 @@ export function renderPlansMarkdown(report: PlanReport): string {
     out.push(...plan.archived.map((a) => `- archive \`${a.from}\` → \`${a.to}\` (restorable)`));
     if (plan.demoted.length > 0) out.push(`- long notes moved to references/: ${plan.demoted.map((d) => `\`${d}\``).join(', ')}`);
     if (plan.rewritten.length > 0) out.push(`- references rewritten in: ${plan.rewritten.map((r) => `\`${r}\``).join(', ')}`);
+    if (plan.mentionsLeft.length > 0) out.push(`- **to fix by hand**: these pinned, bundled, hub or people's skills mention a merged name and were not touched: ${plan.mentionsLeft.map((r) => `\`${r}\``).join(', ')}`);
     if (plan.llm) out.push(plan.llm.used ? `- prose written by ${plan.llm.model}, checked by the guard` : `- the deterministic umbrella is kept: ${plan.llm.reason ?? 'the LLM pass failed'}`);
     out.push('');
   }

@@ -78,6 +78,11 @@ export interface ConsolidationPlan {
   archived: ArchiveMove[];
   /** Files outside the plan's skills whose references to merged names were rewritten. */
   rewritten: string[];
+  /**
+   * Files of skills nobody may touch (pinned, bundled, hub, protected, a
+   * person's) that mention a merged name: left as they are, for a person to fix.
+   */
+  mentionsLeft: string[];
   /** Members whose body went to `references/<member>.md` behind a short section. */
   demoted: string[];
   changes: PlannedChange[];

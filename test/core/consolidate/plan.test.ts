@@ -62,6 +62,15 @@ describe('planConsolidation', () => {
     expect(written(plan.changes, 'skills/deploy/references/index.md')).toBe('# Index\n\n- [canary](../SKILL.md#canary-deploy)\n');
   });
 
+  it('never touches a pinned or a person\'s skill that mentions a merged name: it is listed for a person to fix', () => {
+    const pinned = curated('release-notes', 'Run deploy-staging first.\n', { pinned: true, description: 'Writes release notes.' });
+    const persons = curated('runbook', 'Then deploy-canary.\n', { provenance: 'user', description: 'The on-call runbook.' });
+    const plan = planConsolidation({ skills: [...deployFamily(), pinned, persons], now }).plans[0]!;
+    expect(plan.mentionsLeft).toEqual(['skills/release-notes/SKILL.md', 'skills/runbook/SKILL.md']);
+    expect(plan.rewritten).toEqual([]);
+    expect(plan.changes.some((c) => c.path.startsWith('skills/release-notes/') || c.path.startsWith('skills/runbook/'))).toBe(false);
+  });
+
   it('demotes a long member body to references/<member>.md behind a short linked section', () => {
     const long = Array.from({ length: 60 }, (_, i) => `Step ${i}: deploy the web service release to server ${i}.`).join('\n\n');
     const skills = [...deployFamily(), curated('deploy-rollout', `# Rollout\n\n${long}\n`)];
@@ -73,7 +82,7 @@ describe('planConsolidation', () => {
   });
 
   it('rewrites references to merged names elsewhere: other skills, their links, and reference files, as whole words', () => {
-    const other = curated('release-notes', 'Before, run deploy-staging (not deploy-staging-extra). See [staging](../deploy-staging/SKILL.md) and [api](../deploy-staging/references/api.md).\n', { provenance: 'user', description: 'Writes release notes.' });
+    const other = curated('release-notes', 'Before, run deploy-staging (not deploy-staging-extra). See [staging](../deploy-staging/SKILL.md) and [api](../deploy-staging/references/api.md).\n', { description: 'Writes release notes.' });
     const job = { path: 'jobs/nightly.yaml', text: 'skill: deploy-staging\nrun: skills/deploy-staging/references/api.md\nother: deploy-stagingx\n' };
     const plan = planConsolidation({ skills: [...deployFamily(), other], references: [job], now }).plans[0]!;
     expect(plan.rewritten).toEqual(['jobs/nightly.yaml', 'skills/release-notes/SKILL.md']);

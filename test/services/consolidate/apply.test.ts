@@ -22,7 +22,7 @@ function deployRepo(jobs = 'jobs'): string {
     'skills/deploy-production/scripts/rollback.sh': '#!/bin/sh\necho rollback\n',
     'skills/release-notes/SKILL.md': skillFile('release-notes', 'Run deploy-staging first.\n'),
     [`${jobs}/nightly.yaml`]: 'skill: deploy-staging\n',
-    '.skillgarden/adopted.txt': 'deploy-production\ndeploy-staging\n',
+    '.skillgarden/adopted.txt': 'deploy-production\ndeploy-staging\nrelease-notes\n',
     '.skillgarden/config.yaml': `references:\n  - "${jobs}/**"\n`,
   });
 }
