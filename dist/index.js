@@ -4856,8 +4856,8 @@ var require_util2 = __commonJS({
       }
       return values;
     }
-    function getDecodeSplit(name, list) {
-      const value = list.get(name, true);
+    function getDecodeSplit(name, list2) {
+      const value = list2.get(name, true);
       if (value === null) {
         return null;
       }
@@ -12269,9 +12269,9 @@ var require_headers = __commonJS({
       // https://fetch.spec.whatwg.org/#dom-headers-getsetcookie
       getSetCookie() {
         webidl.brandCheck(this, _Headers);
-        const list = this.#headersList.cookies;
-        if (list) {
-          return [...list];
+        const list2 = this.#headersList.cookies;
+        if (list2) {
+          return [...list2];
         }
         return [];
       }
@@ -12311,8 +12311,8 @@ var require_headers = __commonJS({
       static getHeadersList(o) {
         return o.#headersList;
       }
-      static setHeadersList(o, list) {
-        o.#headersList = list;
+      static setHeadersList(o, list2) {
+        o.#headersList = list2;
       }
     };
     var { getHeadersGuard, setHeadersGuard, getHeadersList, setHeadersList } = Headers2;
@@ -13280,13 +13280,13 @@ var require_request2 = __commonJS({
         if (this.signal.aborted) {
           ac.abort(this.signal.reason);
         } else {
-          let list = dependentControllerMap.get(this.signal);
-          if (list === void 0) {
-            list = /* @__PURE__ */ new Set();
-            dependentControllerMap.set(this.signal, list);
+          let list2 = dependentControllerMap.get(this.signal);
+          if (list2 === void 0) {
+            list2 = /* @__PURE__ */ new Set();
+            dependentControllerMap.set(this.signal, list2);
           }
           const acRef = new WeakRef(ac);
-          list.add(acRef);
+          list2.add(acRef);
           util.addAbortListener(
             ac.signal,
             buildAbort(acRef)
@@ -32514,17 +32514,17 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         const length = Math.ceil((62 + (extended ? 2 : 0) + bpath.length + 1) / 8) * 8;
         const written = Buffer.alloc(length);
         const writer = new BufferCursor(written);
-        const stat8 = normalizeStats(entry);
-        writer.writeUInt32BE(stat8.ctimeSeconds);
-        writer.writeUInt32BE(stat8.ctimeNanoseconds);
-        writer.writeUInt32BE(stat8.mtimeSeconds);
-        writer.writeUInt32BE(stat8.mtimeNanoseconds);
-        writer.writeUInt32BE(stat8.dev);
-        writer.writeUInt32BE(stat8.ino);
-        writer.writeUInt32BE(stat8.mode);
-        writer.writeUInt32BE(stat8.uid);
-        writer.writeUInt32BE(stat8.gid);
-        writer.writeUInt32BE(stat8.size);
+        const stat7 = normalizeStats(entry);
+        writer.writeUInt32BE(stat7.ctimeSeconds);
+        writer.writeUInt32BE(stat7.ctimeNanoseconds);
+        writer.writeUInt32BE(stat7.mtimeSeconds);
+        writer.writeUInt32BE(stat7.mtimeNanoseconds);
+        writer.writeUInt32BE(stat7.dev);
+        writer.writeUInt32BE(stat7.ino);
+        writer.writeUInt32BE(stat7.mode);
+        writer.writeUInt32BE(stat7.uid);
+        writer.writeUInt32BE(stat7.gid);
+        writer.writeUInt32BE(stat7.size);
         writer.write(entry.oid, 20, "hex");
         writer.writeUInt16BE(renderCacheEntryFlags(entry));
         if (extended) {
@@ -32579,13 +32579,13 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
       };
     }
     async function updateCachedIndexFile(fs8, filepath, cache) {
-      const [stat8, rawIndexFile] = await Promise.all([
+      const [stat7, rawIndexFile] = await Promise.all([
         fs8.lstat(filepath),
         fs8.read(filepath)
       ]);
       const index2 = await GitIndex.from(rawIndexFile);
       cache.map.set(filepath, index2);
-      cache.stats.set(filepath, stat8);
+      cache.stats.set(filepath, stat7);
     }
     async function isIndexStale(fs8, filepath, cache) {
       const savedStats = cache.stats.get(filepath);
@@ -34805,9 +34805,9 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
       format = "content",
       getExternalRefDelta
     }) {
-      let list = await fs8.readdir(join31(gitdir, "objects/pack"));
-      list = list.filter((x) => x.endsWith(".idx"));
-      for (const filename of list) {
+      let list2 = await fs8.readdir(join31(gitdir, "objects/pack"));
+      list2 = list2.filter((x) => x.endsWith(".idx"));
+      for (const filename of list2) {
         const indexFile = `${gitdir}/objects/pack/${filename}`;
         const p = await readPackIndex({
           fs: fs8,
@@ -35813,23 +35813,23 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       async stat(entry) {
         if (entry._stat === false) {
           const { fs: fs8, dir } = this;
-          let stat8 = await fs8.lstat(`${dir}/${entry._fullpath}`);
-          if (!stat8) {
+          let stat7 = await fs8.lstat(`${dir}/${entry._fullpath}`);
+          if (!stat7) {
             throw new Error(
               `ENOENT: no such file or directory, lstat '${entry._fullpath}'`
             );
           }
-          let type = stat8.isDirectory() ? "tree" : "blob";
-          if (type === "blob" && !stat8.isFile() && !stat8.isSymbolicLink()) {
+          let type = stat7.isDirectory() ? "tree" : "blob";
+          if (type === "blob" && !stat7.isFile() && !stat7.isSymbolicLink()) {
             type = "special";
           }
           entry._type = type;
-          stat8 = normalizeStats(stat8);
-          entry._mode = stat8.mode;
-          if (stat8.size === -1 && entry._actualSize) {
-            stat8.size = entry._actualSize;
+          stat7 = normalizeStats(stat7);
+          entry._mode = stat7.mode;
+          if (stat7.size === -1 && entry._actualSize) {
+            stat7.size = entry._actualSize;
           }
-          entry._stat = stat8;
+          entry._stat = stat7;
         }
         return entry._stat;
       }
@@ -36077,9 +36077,9 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         await Promise.all(
           entries.map((entry) => {
             const subpath = join31(filepath, entry);
-            return fs8.lstat(subpath).then((stat8) => {
-              if (!stat8) return;
-              return stat8.isDirectory() ? rmRecursive(fs8, subpath) : fs8.rm(subpath);
+            return fs8.lstat(subpath).then((stat7) => {
+              if (!stat7) return;
+              return stat7.isDirectory() ? rmRecursive(fs8, subpath) : fs8.rm(subpath);
             });
           })
         ).then(() => fs8.rmdir(filepath));
@@ -36748,9 +36748,9 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       oid,
       getExternalRefDelta
     }) {
-      let list = await fs8.readdir(join31(gitdir, "objects/pack"));
-      list = list.filter((x) => x.endsWith(".idx"));
-      for (const filename of list) {
+      let list2 = await fs8.readdir(join31(gitdir, "objects/pack"));
+      list2 = list2.filter((x) => x.endsWith(".idx"));
+      for (const filename of list2) {
         const indexFile = `${gitdir}/objects/pack/${filename}`;
         const p = await readPackIndex({
           fs: fs8,
@@ -40327,9 +40327,9 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       getExternalRefDelta
     }) {
       const results = [];
-      let list = await fs8.readdir(join31(gitdir, "objects/pack"));
-      list = list.filter((x) => x.endsWith(".idx"));
-      for (const filename of list) {
+      let list2 = await fs8.readdir(join31(gitdir, "objects/pack"));
+      list2 = list2.filter((x) => x.endsWith(".idx"));
+      for (const filename of list2) {
         const indexFile = `${gitdir}/objects/pack/${filename}`;
         const p = await readPackIndex({
           fs: fs8,
@@ -50512,15 +50512,15 @@ var require_parser = __commonJS({
     var node_process = __require("process");
     var cst = require_cst();
     var lexer = require_lexer();
-    function includesToken(list, type) {
-      for (let i = 0; i < list.length; ++i)
-        if (list[i].type === type)
+    function includesToken(list2, type) {
+      for (let i = 0; i < list2.length; ++i)
+        if (list2[i].type === type)
           return true;
       return false;
     }
-    function findNonEmptyIndex(list) {
-      for (let i = 0; i < list.length; ++i) {
-        switch (list[i].type) {
+    function findNonEmptyIndex(list2) {
+      for (let i = 0; i < list2.length; ++i) {
+        switch (list2[i].type) {
           case "space":
           case "comment":
           case "newline":
@@ -52529,16 +52529,16 @@ var require_parse2 = __commonJS({
         const analysis = analyzeRepeatedExtglob(body, opts);
         if ((token.type === "plus" || token.type === "star") && analysis.risky) {
           const safeOutput = analysis.safeOutput ? (token.output ? "" : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput) : void 0;
-          const open7 = tokens[token.tokensIndex];
-          open7.type = "text";
-          open7.value = literal;
-          open7.output = safeOutput || utils.escapeRegex(literal);
+          const open6 = tokens[token.tokensIndex];
+          open6.type = "text";
+          open6.value = literal;
+          open6.output = safeOutput || utils.escapeRegex(literal);
           for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
             tokens[i].value = "";
             tokens[i].output = "";
             delete tokens[i].suffix;
           }
-          state.output = token.output + open7.output;
+          state.output = token.output + open6.output;
           state.backtrack = true;
           push2({ type: "paren", extglob: true, value, output: "" });
           decrement("parens");
@@ -52758,15 +52758,15 @@ var require_parse2 = __commonJS({
         }
         if (value === "{" && opts.nobrace !== true) {
           increment("braces");
-          const open7 = {
+          const open6 = {
             type: "brace",
             value,
             output: "(",
             outputIndex: state.output.length,
             tokensIndex: state.tokens.length
           };
-          braces.push(open7);
-          push2(open7);
+          braces.push(open6);
+          push2(open6);
           continue;
         }
         if (value === "}") {
@@ -55949,7 +55949,7 @@ function findAnchor(skill, seededAt, nowIso) {
     [skill.adoptedAt, "adopted"],
     [seededAt, "seeded"]
   ];
-  const latest = (list) => list.filter((c) => c[0] !== void 0).sort((a, b) => Date.parse(b[0]) - Date.parse(a[0]))[0];
+  const latest = (list2) => list2.filter((c) => c[0] !== void 0).sort((a, b) => Date.parse(b[0]) - Date.parse(a[0]))[0];
   const activity = latest(candidates);
   const start = latest(clock);
   const best = activity && (!start || Date.parse(activity[0]) >= Date.parse(start[0])) ? activity : start;
@@ -56446,19 +56446,19 @@ function buildIndexEntry(input2) {
   const pathBytes = Buffer.from(input2.path, "utf8");
   const size = fixedSize + pathBytes.length + 8 & ~7;
   const raw = Buffer.alloc(size);
-  const { stat: stat8 } = input2;
+  const { stat: stat7 } = input2;
   const u32 = (value) => Number(value & 0xffffffffn);
   const fields = [
-    stat8.ctimeNs / 1000000000n,
-    stat8.ctimeNs % 1000000000n,
-    stat8.mtimeNs / 1000000000n,
-    stat8.mtimeNs % 1000000000n,
-    stat8.dev,
-    stat8.ino,
+    stat7.ctimeNs / 1000000000n,
+    stat7.ctimeNs % 1000000000n,
+    stat7.mtimeNs / 1000000000n,
+    stat7.mtimeNs % 1000000000n,
+    stat7.dev,
+    stat7.ino,
     BigInt(parseInt(input2.mode, 8)),
-    stat8.uid,
-    stat8.gid,
-    stat8.size
+    stat7.uid,
+    stat7.gid,
+    stat7.size
   ];
   fields.forEach((value, i) => raw.writeUInt32BE(u32(value), i * 4));
   raw.write(input2.oid, 40, "hex");
@@ -56687,13 +56687,14 @@ async function publish(ctx, input2) {
     const index = await readIndexFile(ctx.gitdir, ctx.indexCache);
     await checkIndexPresent(ctx.gitdir, index, input2.parent !== void 0);
     await checkClean(ctx.dir, input2.changes, input2.before, index);
+    const entries = await updateWorktree(ctx.dir, input2.changes);
+    await writeIndexFile(ctx.gitdir, locks.index, applyIndexChanges(index, entries), ctx.indexCache);
+    await ctx.onStage?.("index-written");
     await locks.ref.commit(`${input2.commit}
 `);
     const reflog = { before: input2.parent, after: input2.commit, who: identity(input2.author), message: `commit: ${input2.message}` };
     await appendReflogs(ctx.gitdir, [input2.branch, "HEAD"], reflog);
     await ctx.onStage?.("ref-updated");
-    const entries = await updateWorktree(ctx.dir, input2.changes);
-    await writeIndexFile(ctx.gitdir, locks.index, applyIndexChanges(index, entries), ctx.indexCache);
     return true;
   } finally {
     await locks.ref.release();
@@ -56750,8 +56751,8 @@ async function updateWorktree(dir, changes) {
       await removeWorktreeFile(dir, change.path);
       entries.set(change.path, null);
     } else {
-      const stat8 = await writeWorktreeFile(dir, change.path, change.content, change.mode === "100755");
-      entries.set(change.path, buildIndexEntry({ path: change.path, oid: change.oid, mode: change.mode, stat: stat8 }));
+      const stat7 = await writeWorktreeFile(dir, change.path, change.content, change.mode === "100755");
+      entries.set(change.path, buildIndexEntry({ path: change.path, oid: change.oid, mode: change.mode, stat: stat7 }));
     }
   }
   return entries;
@@ -57233,16 +57234,16 @@ function splitSkill(text) {
   const bom = text.startsWith("\uFEFF");
   const rest = bom ? text.slice(1) : text;
   const eol = /\r\n/.test(rest.slice(0, 4096)) ? "\r\n" : "\n";
-  const open7 = openPattern.exec(rest);
+  const open6 = openPattern.exec(rest);
   const none = { yaml: "", close: "", bom, eol, yamlLine: 1 };
-  if (!open7) return { ...none, head: bom ? "\uFEFF" : "", body: rest, frontmatter: "missing", bodyLine: 1 };
-  const yamlStart = open7[0].length;
+  if (!open6) return { ...none, head: bom ? "\uFEFF" : "", body: rest, frontmatter: "missing", bodyLine: 1 };
+  const yamlStart = open6[0].length;
   closePattern.lastIndex = yamlStart;
   let close;
   while ((close = closePattern.exec(rest)) && close.index > 0 && rest[close.index - 1] !== "\n") {
   }
-  const head = (bom ? "\uFEFF" : "") + open7[0];
-  if (!close || !open7[1]) {
+  const head = (bom ? "\uFEFF" : "") + open6[0];
+  if (!close || !open6[1]) {
     return { ...none, head: bom ? "\uFEFF" : "", body: rest, frontmatter: "unterminated", bodyLine: 1 };
   }
   const yaml = rest.slice(yamlStart, close.index);
@@ -58019,9 +58020,9 @@ function chooseBranch(combinator, branchErrors) {
   const byBranch = /* @__PURE__ */ new Map();
   for (const error2 of branchErrors) {
     const branch = error2.schemaPath.slice(combinator.schemaPath.length + 1).split("/")[0] ?? "";
-    const list = byBranch.get(branch);
-    if (list === void 0) byBranch.set(branch, [error2]);
-    else list.push(error2);
+    const list2 = byBranch.get(branch);
+    if (list2 === void 0) byBranch.set(branch, [error2]);
+    else list2.push(error2);
   }
   for (const errors of byBranch.values()) {
     const typeMatched = !errors.some((error2) => error2.keyword === "type" && error2.instancePath === combinator.instancePath);
@@ -59156,8 +59157,8 @@ function renderValue(value) {
     if (node !== null && typeof node === "object") return walkEntries("{", "}", Object.entries(node));
     return push2(node === null || node === void 0 ? "null" : safeString(node));
   };
-  const walkEntries = (open7, close, entries) => {
-    if (!push2(open7)) return false;
+  const walkEntries = (open6, close, entries) => {
+    if (!push2(open6)) return false;
     for (const [index, [key, item]] of entries.entries()) {
       if (index > 0 && !push2(", ")) return false;
       if (key !== void 0 && !push2(`${key}: `)) return false;
@@ -59723,9 +59724,9 @@ function specialRule(id) {
 // src/core/scan/context.ts
 var quotePairs = [['"', '"'], ["`", "`"], ["\u201C", "\u201D"], ["\xAB", "\xBB"]];
 function isQuoted(line, start, end) {
-  return quotePairs.some(([open7, close]) => {
-    if (line.lastIndexOf(open7, start - 1) < 0) return false;
-    const opensBefore = open7 === close ? line.slice(0, start).split(open7).length % 2 === 0 : true;
+  return quotePairs.some(([open6, close]) => {
+    if (line.lastIndexOf(open6, start - 1) < 0) return false;
+    const opensBefore = open6 === close ? line.slice(0, start).split(open6).length % 2 === 0 : true;
     return opensBefore && line.indexOf(close, end) >= 0;
   });
 }
@@ -59767,8 +59768,8 @@ function findHiddenCommentLines(file, lines) {
       if (line.includes("-->")) inside = false;
       return;
     }
-    const open7 = line.lastIndexOf("<!--");
-    inside = open7 >= 0 && !line.includes("-->", open7);
+    const open6 = line.lastIndexOf("<!--");
+    inside = open6 >= 0 && !line.includes("-->", open6);
   });
   return out;
 }
@@ -59841,10 +59842,10 @@ function splitTopLevel(src) {
   parts.push(src.slice(start));
   return parts;
 }
-function closingParen(src, open7) {
+function closingParen(src, open6) {
   let depth = 0;
   let inClass = false;
-  for (let i = open7; i < src.length; i += 1) {
+  for (let i = open6; i < src.length; i += 1) {
     const ch = src[i];
     if (ch === "\\") i += 1;
     else if (inClass) inClass = ch !== "]";
@@ -59945,9 +59946,9 @@ function indexTriggers(scan, set) {
     pattern.lastIndex = m.index + 1;
     while (line + 1 < scan.lineStarts.length && scan.lineStarts[line + 1] <= m.index) line += 1;
     for (const trigger of contained.get(m[0]) ?? [m[0]]) {
-      const list = lines.get(trigger);
-      if (!list) lines.set(trigger, [line]);
-      else if (list[list.length - 1] !== line) list.push(line);
+      const list2 = lines.get(trigger);
+      if (!list2) lines.set(trigger, [line]);
+      else if (list2[list2.length - 1] !== line) list2.push(line);
     }
   }
   return lines;
@@ -59960,7 +59961,7 @@ function candidateLines(scan, triggers) {
     return only.length > cap ? void 0 : only;
   }
   const found = /* @__PURE__ */ new Set();
-  for (const list of lists) for (const line of list) found.add(line);
+  for (const list2 of lists) for (const line of list2) found.add(line);
   if (found.size > cap) return void 0;
   return [...found].sort((a, b) => a - b);
 }
@@ -62145,9 +62146,9 @@ var SessionCollector = class {
   finish() {
     const usesBySession = /* @__PURE__ */ new Map();
     for (const use of this.uses) {
-      const list = usesBySession.get(use.session);
-      if (list === void 0) usesBySession.set(use.session, [use]);
-      else list.push(use);
+      const list2 = usesBySession.get(use.session);
+      if (list2 === void 0) usesBySession.set(use.session, [use]);
+      else list2.push(use);
     }
     const sessions = [];
     let empty = 0;
@@ -63031,13 +63032,13 @@ function listSkillFiles(dir, maxFiles, maxDepth2, readDir) {
         walk3(path, rel, depth + 1);
         continue;
       }
-      let stat8;
+      let stat7;
       try {
-        stat8 = lstatSync2(path);
+        stat7 = lstatSync2(path);
       } catch {
         continue;
       }
-      files.set(rel, { path: rel, size: stat8.size });
+      files.set(rel, { path: rel, size: stat7.size });
     }
   };
   walk3(dir, "", 0);
@@ -63246,7 +63247,7 @@ function buildAllFeatures(skills, config) {
   const common = /* @__PURE__ */ new Set();
   if (skills.length >= 200 && config.common_word_share < 1) {
     const counts = /* @__PURE__ */ new Map();
-    for (const list of shingles) for (const s of list) counts.set(s, (counts.get(s) ?? 0) + 1);
+    for (const list2 of shingles) for (const s of list2) counts.set(s, (counts.get(s) ?? 0) + 1);
     const limit = Math.max(2, config.common_word_share * skills.length);
     for (const [s, count] of counts) if (count > limit) common.add(s);
   }
@@ -63262,7 +63263,7 @@ function setJaccard(a, b) {
 }
 function intersect(lists) {
   const [first = [], ...rest] = lists;
-  return [...new Set(first)].filter((x) => rest.every((list) => list.includes(x))).sort();
+  return [...new Set(first)].filter((x) => rest.every((list2) => list2.includes(x))).sort();
 }
 
 // src/core/consolidate/prefix.ts
@@ -63348,7 +63349,7 @@ function buildClusters(features, config) {
     for (const x of a) for (const y of b) total += similarity(x, y);
     if (total / (a.length * b.length) >= config.similarity_threshold) union2(i, j);
   }
-  return [...members.values()].filter((list) => list.length >= config.min_cluster_size).map((list) => describeCluster(list.map((i) => features[i]), config)).sort((a, b) => a.members[0].localeCompare(b.members[0]));
+  return [...members.values()].filter((list2) => list2.length >= config.min_cluster_size).map((list2) => describeCluster(list2.map((i) => features[i]), config)).sort((a, b) => a.members[0].localeCompare(b.members[0]));
 }
 function linkPrefixFamilies(features, config, find, union2) {
   const family = buildFamilyPrefixes(features.map((f) => f.nameTokens));
@@ -63370,8 +63371,8 @@ function linkPrefixFamilies(features, config, find, union2) {
 function prefixScore(a, b, config) {
   return estimateJaccard(a.signature, b.signature) + config.tools_weight * setJaccard(a.tools, b.tools) + config.paths_weight * setJaccard(a.paths, b.paths);
 }
-function describeCluster(list, config) {
-  const sorted = [...list].sort((a, b) => a.name.localeCompare(b.name));
+function describeCluster(list2, config) {
+  const sorted = [...list2].sort((a, b) => a.name.localeCompare(b.name));
   const similarities = [];
   for (let x = 0; x < sorted.length; x++) {
     for (let y = x + 1; y < sorted.length; y++) {
@@ -63449,13 +63450,13 @@ function rewriteText(text, options) {
     for (const link of extractLinks(text)) {
       const next = options.mapLink(link.target);
       if (next === void 0) continue;
-      const list = spans.get(link.line) ?? [];
+      const list2 = spans.get(link.line) ?? [];
       const line = lines[link.line - 1] ?? "";
       const start = locateTarget(line, link.target, link.column - 1);
       if (start === -1) continue;
       const wrapped = line[start] === "<" && !link.target.startsWith("<");
-      list.push({ start, end: start + link.target.length + (wrapped ? 2 : 0), target: wrapped ? `<${next}>` : next });
-      spans.set(link.line, list);
+      list2.push({ start, end: start + link.target.length + (wrapped ? 2 : 0), target: wrapped ? `<${next}>` : next });
+      spans.set(link.line, list2);
     }
   }
   if (!words && spans.size === 0) return text;
@@ -63568,12 +63569,12 @@ function selectCuratable(skills, skillsDir = "skills") {
   const byName = /* @__PURE__ */ new Map();
   for (const skill of skills) byName.set(skill.name, [...byName.get(skill.name) ?? [], skill]);
   const eligible = [];
-  for (const [name, list] of byName) {
-    if (list.length > 1) {
-      skipped.push({ names: [name], reason: `the name ${name} is used by ${list.length} skills (${list.map((s) => s.dir).join(", ")}): rename all but one so references are unambiguous` });
+  for (const [name, list2] of byName) {
+    if (list2.length > 1) {
+      skipped.push({ names: [name], reason: `the name ${name} is used by ${list2.length} skills (${list2.map((s) => s.dir).join(", ")}): rename all but one so references are unambiguous` });
       continue;
     }
-    const skill = list[0];
+    const skill = list2[0];
     if (!isCuratable(skill)) continue;
     const parsed = parseSkill(skill.text, { file: skill.dir });
     if (parsed.sections.frontmatter !== "ok" || !parsed.document || parsed.fields.name !== skill.name) {
@@ -63594,19 +63595,19 @@ function selectCuratable(skills, skillsDir = "skills") {
 var fenceLine = /^ {0,3}(`{3,}|~{3,})/;
 var headingLine = /^(#{1,6})[ \t]+(.*?)[ \t#]*$/;
 function walkLines(text, visit) {
-  let open7;
+  let open6;
   for (const line of text.split("\n")) {
     const fence3 = fenceLine.exec(line);
     if (fence3) {
       const marker = fence3[1];
-      if (open7 === void 0) open7 = marker;
-      else if (marker[0] === open7[0] && marker.length >= open7.length) {
+      if (open6 === void 0) open6 = marker;
+      else if (marker[0] === open6[0] && marker.length >= open6.length) {
         visit(line, true);
-        open7 = void 0;
+        open6 = void 0;
         continue;
       }
     }
-    visit(line, open7 !== void 0);
+    visit(line, open6 !== void 0);
   }
 }
 function listHeadings(text) {
@@ -63917,6 +63918,7 @@ function planCluster(cluster, members, ctx) {
       evidence: cluster.evidence,
       archived,
       rewritten: [],
+      mentionsLeft: [],
       demoted,
       changes: [...umbrellaChanges(dir, table2, umbrella), ...archiveChanges(siblings, archived)]
     },
@@ -64060,11 +64062,12 @@ function planConsolidation(input2) {
     else drafts.push(result);
   }
   const outside = buildOutsideFiles(input2.skills, input2.references ?? []);
+  const untouchable = input2.skills.filter((s) => !isCuratable(s)).map((s) => `${s.dir}/`);
   const mentions = indexMentions(outside, drafts.flatMap((d) => d.plan.from));
   const plans = [];
   const dropped = [];
   for (const draft of drafts) {
-    const plan = addReferenceRewrites(draft.plan, draft.moves, outside, mentions, byName);
+    const plan = addReferenceRewrites(draft.plan, draft.moves, { outside, mentions, byName, untouchable });
     const before = [plan.into, ...plan.from].map((n) => byName.get(n)?.skill).filter((s) => s !== void 0);
     const problems = checkPlan({ plan, before, outside: new Map(plan.rewritten.map((p) => [p, outside.get(p)])) });
     if (problems.length === 0) plans.push(plan);
@@ -64092,22 +64095,28 @@ function indexMentions(files, names) {
   }
   return index;
 }
-function addReferenceRewrites(plan, moves, outside, mentions, byName) {
+function addReferenceRewrites(plan, moves, scope) {
+  const { outside, mentions, byName } = scope;
   const ownDirs = [plan.intoDir, ...plan.from.map((n) => byName.get(n)?.skill.dir ?? "")].map((d) => `${d}/`);
   const words = new Map(plan.from.map((n) => [n, plan.into]));
   for (const [from, to] of moves) words.set(from, to.path);
   const candidates = new Set(plan.from.flatMap((n) => [...mentions.get(n) ?? []]));
   const changes = [...plan.changes];
   const rewritten = [];
+  const mentionsLeft = [];
   for (const path of [...candidates].sort()) {
     if (ownDirs.some((d) => path.startsWith(d))) continue;
     const before = outside.get(path);
     const after = rewriteText(before, { words, ...isMarkdownPath(path) ? { mapLink: mapMovedLink(path, path, moves) } : {} });
     if (after === before) continue;
+    if (scope.untouchable.some((d) => path.startsWith(d))) {
+      mentionsLeft.push(path);
+      continue;
+    }
     changes.push({ path, content: after });
     rewritten.push(path);
   }
-  return { ...plan, changes, rewritten };
+  return { ...plan, changes, rewritten, mentionsLeft };
 }
 function buildGuardInput(plan, input2) {
   const names = /* @__PURE__ */ new Set([plan.into, ...plan.from]);
@@ -64132,14 +64141,15 @@ function describeEvidence(evidence) {
 }
 function describePlan(plan) {
   const what = plan.kind === "create" ? `a new umbrella \`${plan.into}\`` : `the existing skill \`${plan.into}\``;
-  return `${[plan.into, ...plan.from].length} skills ${describeEvidence(plan.evidence)}. Into ${what}: ${plan.reason}.`;
+  const members = plan.kind === "create" ? plan.from.length : plan.from.length + 1;
+  return `${members} skills ${describeEvidence(plan.evidence)}. Into ${what}: ${plan.reason}.`;
 }
 function buildPlanReport(result, options = {}) {
   const prunings = options.prunings ?? [];
   return {
     plans: result.plans.map((p) => {
       const llm = options.llm?.get(p.into);
-      return { kind: p.kind, into: p.into, from: p.from, reason: describePlan(p), evidence: p.evidence, archived: p.archived, rewritten: p.rewritten, demoted: p.demoted, ...llm ? { llm } : {} };
+      return { kind: p.kind, into: p.into, from: p.from, reason: describePlan(p), evidence: p.evidence, archived: p.archived, rewritten: p.rewritten, mentionsLeft: p.mentionsLeft, demoted: p.demoted, ...llm ? { llm } : {} };
     }),
     consolidations: result.plans.flatMap((p) => p.from.map((from) => ({ from, into: p.into, reason: describeEvidence(p.evidence) }))),
     prunings,
@@ -64156,6 +64166,7 @@ function renderPlansMarkdown(report) {
     out.push(...plan.archived.map((a) => `- archive \`${a.from}\` \u2192 \`${a.to}\` (restorable)`));
     if (plan.demoted.length > 0) out.push(`- long notes moved to references/: ${plan.demoted.map((d) => `\`${d}\``).join(", ")}`);
     if (plan.rewritten.length > 0) out.push(`- references rewritten in: ${plan.rewritten.map((r) => `\`${r}\``).join(", ")}`);
+    if (plan.mentionsLeft.length > 0) out.push(`- **to fix by hand**: these pinned, bundled, hub or people's skills mention a merged name and were not touched: ${plan.mentionsLeft.map((r) => `\`${r}\``).join(", ")}`);
     if (plan.llm) out.push(plan.llm.used ? `- prose written by ${plan.llm.model}, checked by the guard` : `- the deterministic umbrella is kept: ${plan.llm.reason ?? "the LLM pass failed"}`);
     out.push("");
   }
@@ -64759,8 +64770,8 @@ ${note}`.trimStart();
 // src/action/publish-proposal.ts
 async function readBranchState(ctx, branch) {
   const pulls = await ctx.api.listPulls(branch);
-  const open7 = pulls.find((p) => p.state === "open");
-  return { branch, pulls, ...open7 ? { open: open7 } : {}, remote: open7 ? await readRemoteBranch(ctx.git, branch) : null };
+  const open6 = pulls.find((p) => p.state === "open");
+  return { branch, pulls, ...open6 ? { open: open6 } : {}, remote: open6 ? await readRemoteBranch(ctx.git, branch) : null };
 }
 function decideProposal(state, fingerprint, baseSha) {
   const declined = state.pulls.find((p) => p.state === "closed" && p.merged_at === null && readFingerprint(p.body) === fingerprint);
@@ -69139,7 +69150,7 @@ async function runCurateMode(inputs, io2, deps = {}) {
   const workspace = new Git(inputs.workspace, await hasPersistedAuth(new Git(inputs.workspace)) ? {} : auth2);
   if (await ensureFullHistory(workspace) === "fetched") io2.info("The checkout was shallow: fetched its full history (set `fetch-depth: 0` to skip this step).");
   const base = { branch: await readBaseBranch(inputs, workspace), sha: await workspace.text(["rev-parse", "HEAD"]) };
-  const scheduled = inputs.github.eventName === "schedule";
+  const scheduled = readGating(inputs);
   if (inputs.dryRun) {
     const { report } = await runCurator({ repoDir: inputs.workspace, now: inputs.now, dryRun: true, scheduled });
     return finish2(inputs, io2, report, []);
@@ -69165,6 +69176,12 @@ async function runCurateMode(inputs, io2, deps = {}) {
   } finally {
     rmSync(scratchDir, { recursive: true, force: true });
   }
+}
+function readGating(inputs) {
+  if (inputs.github.eventName !== "schedule") return false;
+  if (inputs.pushTransitions) return true;
+  const { config } = readConfig(inputs.workspace);
+  return !config.enabled || config.paused;
 }
 function checkPreconditions(inputs) {
   if (readEvent2(inputs.github.eventPath).pullRequest?.fromFork) {
@@ -69317,6 +69334,7 @@ function readInputs(env) {
     mode: readMode(env),
     token: input(env, "token"),
     workspace,
+    workingDirectory: input(env, "working-directory").replace(/^\.\/?|\/+$/g, ""),
     skillsDir: input(env, "skills-dir"),
     profile: readProfile(env),
     changedOnly: booleanInput(env, "changed-only", false),
@@ -69339,67 +69357,83 @@ function readInputs(env) {
 }
 
 // src/services/scan.ts
-import { stat as stat7 } from "node:fs/promises";
+import { stat as stat6 } from "node:fs/promises";
 import { basename as basename6, dirname as dirname6, relative as relative5, resolve as resolve6 } from "node:path";
 
 // src/store/scan/discover-skills.ts
-import { readdir as readdir3, stat as stat6 } from "node:fs/promises";
+import { readdirSync as readdirSync5, statSync as statSync5 } from "node:fs";
 import { join as join28 } from "node:path";
 var SKIPPED = /* @__PURE__ */ new Set([".archive", ".git", "node_modules"]);
-async function isDir(path) {
+function isDir(path) {
   try {
-    return (await stat6(path)).isDirectory();
+    return statSync5(path).isDirectory();
   } catch {
     return false;
   }
 }
-async function hasSkillFile(dir) {
+function list(dir, cache) {
+  let entries = cache.get(dir);
+  if (!entries) {
+    entries = readdirSync5(dir, { withFileTypes: true });
+    cache.set(dir, entries);
+  }
+  return entries;
+}
+function hasSkillFile(dir, cache) {
+  let entry;
   try {
-    return (await stat6(join28(dir, "SKILL.md"))).isFile();
+    entry = list(dir, cache).find((e) => e.name === "SKILL.md");
+  } catch {
+    return false;
+  }
+  if (!entry) return false;
+  if (entry.isFile()) return true;
+  if (!entry.isSymbolicLink()) return false;
+  try {
+    return statSync5(join28(dir, "SKILL.md")).isFile();
   } catch {
     return false;
   }
 }
-async function listDirs(dir) {
-  const entries = await readdir3(dir, { withFileTypes: true });
+function listDirs(dir, cache) {
   const names = [];
-  for (const e of entries) {
+  for (const e of list(dir, cache)) {
     if (SKIPPED.has(e.name)) continue;
-    if (e.isDirectory() || e.isSymbolicLink() && await isDir(join28(dir, e.name))) names.push(e.name);
+    if (e.isDirectory() || e.isSymbolicLink() && isDir(join28(dir, e.name))) names.push(e.name);
   }
   return names.sort();
 }
-async function discoverSkillDirs(skillsRoot) {
+async function discoverSkillDirs(skillsRoot, cache = /* @__PURE__ */ new Map()) {
   const out = [];
-  for (const name of await listDirs(skillsRoot)) {
+  for (const name of listDirs(skillsRoot, cache)) {
     const dir = join28(skillsRoot, name);
-    if (await hasSkillFile(dir)) {
+    if (hasSkillFile(dir, cache)) {
       out.push(dir);
       continue;
     }
-    for (const child of await listDirs(dir)) {
-      if (await hasSkillFile(join28(dir, child))) out.push(join28(dir, child));
+    for (const child of listDirs(dir, cache)) {
+      if (hasSkillFile(join28(dir, child), cache)) out.push(join28(dir, child));
     }
   }
   return out;
 }
-async function discoverSkillDirsDeep(root, maxDepth2 = 8) {
+async function discoverSkillDirsDeep(root, maxDepth2 = 8, cache = /* @__PURE__ */ new Map()) {
   const out = [];
-  const visit = async (dir, depth) => {
-    if (await hasSkillFile(dir)) out.push(dir);
+  const visit = (dir, depth) => {
+    if (hasSkillFile(dir, cache)) out.push(dir);
     if (depth >= maxDepth2) return;
-    for (const name of await listDirs(dir)) await visit(join28(dir, name), depth + 1);
+    for (const name of listDirs(dir, cache)) visit(join28(dir, name), depth + 1);
   };
-  if (await isDir(root)) await visit(root, 0);
+  if (isDir(root)) visit(root, 0);
   return out;
 }
 
 // src/store/scan/scan-skill-dir.ts
-import { readFile as readFile11 } from "node:fs/promises";
+import { readFileSync as readFileSync11 } from "node:fs";
 import { basename as basename5, posix as posix7, resolve as resolve5 } from "node:path";
 
 // src/store/scan/read-content.ts
-import { open as open6 } from "node:fs/promises";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 var utf8 = new TextDecoder("utf-8", { fatal: true });
 function startsWith(buf, bytes) {
   return bytes.every((b, i) => buf[i] === b);
@@ -69422,21 +69456,21 @@ function decodeContent(buf, truncated) {
     return { kind: "text", text: buf.toString("latin1"), utf8: false, truncated };
   }
 }
-async function readContent(path, maxBytes) {
-  const handle = await open6(path, "r");
+function readContent(path, maxBytes) {
+  const fd = openSync(path, "r");
   try {
-    const size = (await handle.stat()).size;
+    const size = fstatSync(fd).size;
     const length = Math.min(size, maxBytes);
     const buf = Buffer.alloc(length);
     let offset = 0;
     while (offset < length) {
-      const { bytesRead } = await handle.read(buf, offset, length - offset, offset);
+      const bytesRead = readSync(fd, buf, offset, length - offset, offset);
       if (bytesRead === 0) break;
       offset += bytesRead;
     }
     return decodeContent(buf.subarray(0, offset), size > maxBytes);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
@@ -69459,13 +69493,13 @@ function buildStructureFinding(id, file, detail) {
 
 // src/store/scan/walk-skill.ts
 var import_ignore = __toESM(require_ignore2(), 1);
-import { lstat as lstat4, readdir as readdir4, readFile as readFile10, realpath } from "node:fs/promises";
+import { lstatSync as lstatSync3, readdirSync as readdirSync6, readFileSync as readFileSync10, realpathSync as realpathSync2 } from "node:fs";
 import { join as join29, posix as posix6, relative as relative4, sep as sep5 } from "node:path";
-async function readSkillIgnore(dir, entries) {
+function readSkillIgnore(dir, entries) {
   const ig = (0, import_ignore.default)();
   if (!entries.some((e) => e.name === ".skillignore" && e.isFile())) return ig;
   try {
-    ig.add(await readFile10(join29(dir, ".skillignore"), "utf8"));
+    ig.add(readFileSync10(join29(dir, ".skillignore"), "utf8"));
   } catch {
   }
   return ig;
@@ -69474,10 +69508,10 @@ function isInside(realRoot, target) {
   const rel = relative4(realRoot, target);
   return rel === "" || !rel.startsWith("..") && !rel.startsWith(sep5) && !/^[a-zA-Z]:/.test(rel);
 }
-async function visitLink(state, abs, rel) {
+function visitLink(state, abs, rel) {
   try {
-    const target = await realpath(abs);
-    state.realRoot ??= await realpath(state.root);
+    const target = realpathSync2(abs);
+    state.realRoot ??= realpathSync2(state.root);
     if (!isInside(state.realRoot, target)) state.findings.push(buildStructureFinding("structure-symlink-escape", rel, `${rel} -> ${target}`));
   } catch (error2) {
     const code = error2.code;
@@ -69493,20 +69527,20 @@ function addFile(state, file) {
   }
   state.files.push(file);
 }
-async function listEntries(state, abs, rel) {
+function listEntries(state, abs, rel) {
   try {
-    return (await readdir4(abs, { withFileTypes: true })).sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+    return readdirSync6(abs, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   } catch (error2) {
     state.findings.push(buildStructureFinding("structure-unreadable", rel || ".", `${rel || "."}: ${error2.code ?? "unreadable"}`));
     return void 0;
   }
 }
-async function visitDir(state, abs, rel, depth, listed) {
+function visitDir(state, abs, rel, depth, listed) {
   if (depth > state.limits.maxDepth) {
     state.findings.push(buildStructureFinding("structure-too-deep", rel, `${rel} is ${depth} folders deep (limit ${state.limits.maxDepth})`));
     return;
   }
-  const entries = listed ?? await listEntries(state, abs, rel);
+  const entries = listed ?? listEntries(state, abs, rel);
   if (!entries) return;
   if (depth > 0 && entries.some((e) => e.name === "SKILL.md")) return;
   for (const entry of entries) {
@@ -69514,18 +69548,18 @@ async function visitDir(state, abs, rel, depth, listed) {
     const childAbs = join29(abs, entry.name);
     if (entry.name === ".git") continue;
     if (childRel !== "SKILL.md" && state.ignore.ignores(entry.isDirectory() ? `${childRel}/` : childRel)) continue;
-    if (entry.isSymbolicLink()) await visitLink(state, childAbs, childRel);
-    else if (entry.isDirectory()) await visitDir(state, childAbs, childRel, depth + 1);
+    if (entry.isSymbolicLink()) visitLink(state, childAbs, childRel);
+    else if (entry.isDirectory()) visitDir(state, childAbs, childRel, depth + 1);
     else if (entry.isFile()) {
-      const info2 = await lstat4(childAbs);
+      const info2 = lstatSync3(childAbs);
       addFile(state, { rel: childRel, abs: childAbs, size: info2.size, mode: info2.mode });
     } else state.findings.push(buildStructureFinding("structure-special-file", childRel, childRel));
   }
 }
-async function walkSkill(dir, limits) {
+function walkSkill(dir, limits, listing) {
   let entries;
   try {
-    entries = await readdir4(dir, { withFileTypes: true });
+    entries = [...listing ?? readdirSync6(dir, { withFileTypes: true })];
   } catch (cause) {
     const code = cause.code;
     if (code === "ENOTDIR") {
@@ -69534,8 +69568,8 @@ async function walkSkill(dir, limits) {
     throw new SkillgardenError("scan/not-found", `Cannot scan ${dir}: no such folder (${code ?? "unreadable"}). Pass a skill folder (the one holding SKILL.md).`, { data: { path: dir }, cause });
   }
   entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-  const state = { root: dir, realRoot: void 0, limits, ignore: await readSkillIgnore(dir, entries), files: [], findings: [], overflow: false };
-  await visitDir(state, dir, "", 0, entries);
+  const state = { root: dir, realRoot: void 0, limits, ignore: readSkillIgnore(dir, entries), files: [], findings: [], overflow: false };
+  visitDir(state, dir, "", 0, entries);
   return { files: state.files, findings: state.findings };
 }
 
@@ -69544,7 +69578,7 @@ var EXECUTABLE_BITS = 73;
 function inFolder(rel, folder) {
   return rel.startsWith(`${folder}/`);
 }
-async function scanFile(file, label, config) {
+function scanFile(file, label, config) {
   const shown = posix7.join(label, file.rel);
   const out = [];
   const { maxFileBytes } = config.limits;
@@ -69552,7 +69586,7 @@ async function scanFile(file, label, config) {
   if ((file.mode & EXECUTABLE_BITS) !== 0 && !inFolder(file.rel, "scripts")) out.push(buildStructureFinding("structure-executable-bit", shown, `${shown} is executable`));
   let content;
   try {
-    content = file.size <= maxFileBytes ? decodeContent(await readFile11(file.abs), false) : await readContent(file.abs, maxFileBytes);
+    content = file.size <= maxFileBytes ? decodeContent(readFileSync11(file.abs), false) : readContent(file.abs, maxFileBytes);
   } catch (error2) {
     return [...out, buildStructureFinding("structure-unreadable", shown, `${shown}: ${error2.message}`)];
   }
@@ -69567,9 +69601,9 @@ async function scanFile(file, label, config) {
 async function scanSkillDir(dir, options = {}) {
   const config = options.config ?? resolveScanConfig();
   const label = (options.label ?? dir).split("\\").join("/");
-  const walk3 = await walkSkill(dir, config.limits);
+  const walk3 = walkSkill(dir, config.limits, options.listing);
   const findings = walk3.findings.map((f) => ({ ...f, file: posix7.join(label, f.file) }));
-  for (const file of walk3.files) findings.push(...await scanFile(file, label, config));
+  for (const file of walk3.files) findings.push(...scanFile(file, label, config));
   const allowed = applyAllowList(findings, config.allow);
   const verdict = buildVerdict(allowed, { provenance: options.provenance, inlineSuppressions: config.inlineSuppressions });
   const result = {
@@ -69593,12 +69627,12 @@ function isResolved(config) {
 }
 async function statOrNull(path) {
   try {
-    return await stat7(path);
+    return await stat6(path);
   } catch {
     return null;
   }
 }
-async function resolveTargets2(path, deep) {
+async function resolveTargets2(path, deep, cache) {
   const info2 = await statOrNull(path);
   if (!info2) {
     throw new SkillgardenError("scan/not-found", `Cannot scan ${path}: no such file or folder. Pass a SKILL.md, a skill folder or a skills root.`, { data: { path } });
@@ -69608,7 +69642,7 @@ async function resolveTargets2(path, deep) {
     throw new SkillgardenError("scan/not-a-skill", `Cannot scan ${path}: it is a file but not a SKILL.md. Pass the skill's folder or its SKILL.md.`, { data: { path } });
   }
   if (await statOrNull(resolve6(path, "SKILL.md"))) return [path];
-  return deep ? discoverSkillDirsDeep(path) : discoverSkillDirs(path);
+  return deep ? discoverSkillDirsDeep(path, 8, cache) : discoverSkillDirs(path, cache);
 }
 async function mapPool(items, limit, fn) {
   const out = new Array(items.length);
@@ -69626,11 +69660,13 @@ async function runScan(paths, options = {}) {
   const repo = resolve6(options.repo ?? ".");
   const config = isResolved(options.config) ? options.config : resolveScanConfig(options.config);
   const roots = paths.length > 0 ? paths.map((p) => resolve6(repo, p)) : [resolve6(repo, options.skillsDir ?? "skills")];
-  const dirs = [...new Set((await Promise.all(roots.map((r) => resolveTargets2(r, options.deep ?? false)))).flat())];
+  const listings = /* @__PURE__ */ new Map();
+  const dirs = [...new Set((await Promise.all(roots.map((r) => resolveTargets2(r, options.deep ?? false, listings)))).flat())];
   const results = await mapPool(dirs, options.concurrency ?? 8, (dir) => {
     const label = relative5(repo, dir).split("\\").join("/") || ".";
     const provenance = options.provenanceOf?.({ name: basename6(dir), dir: label });
-    return scanSkillDir(dir, { config, label, ...provenance ? { provenance } : {} });
+    const listing = listings.get(dir);
+    return scanSkillDir(dir, { config, label, ...listing ? { listing } : {}, ...provenance ? { provenance } : {} });
   });
   return buildScanReport(results);
 }
@@ -69664,7 +69700,7 @@ async function runValidateMode(inputs, io2) {
   const validation = paths && paths.length === 0 ? null : runValidate({ cwd: inputs.workspace, skillsDir, profile: inputs.profile ?? config.profile, ...paths ? { paths } : {} });
   const scan = inputs.scan && validation ? await runScan(paths ?? [], { repo: inputs.workspace, skillsDir, config: config.scan }) : null;
   const problems = [...configFindings.map(fromFinding), ...(validation?.findings ?? []).map(fromFinding), ...scan ? fromScan(scan) : []];
-  emitAnnotations(io2, problems);
+  emitAnnotations(io2, problems, inputs.workingDirectory);
   const errors = problems.filter((p) => p.level === "error").length;
   const warnings = problems.filter((p) => p.level === "warning").length;
   const skills = validation?.skills ?? 0;
@@ -69693,7 +69729,7 @@ function fromFinding(f) {
 function fromScan(scan) {
   return scan.findings.filter((f) => !f.suppressed).map((f) => ({ level: scanLevel[f.severity], code: `scan/${f.rule}`, file: f.file, line: f.line, column: f.column, message: `${f.message} (${f.category}: "${f.match}")`, hint: f.hint }));
 }
-function emitAnnotations(io2, problems) {
+function emitAnnotations(io2, problems, workingDirectory) {
   const emitted = { error: 0, warning: 0, notice: 0 };
   for (const p of problems) {
     if (emitted[p.level]++ >= annotationsPerLevel) continue;
@@ -69702,7 +69738,7 @@ function emitAnnotations(io2, problems) {
       title: p.code,
       message: p.hint ? `${p.message}
 ${p.hint}` : p.message,
-      file: p.file,
+      file: workingDirectory ? `${workingDirectory}/${p.file}` : p.file,
       ...p.line > 0 ? { line: p.line } : {},
       ...p.column > 0 ? { column: p.column } : {}
     });

@@ -32,7 +32,7 @@ export async function runCurateMode(inputs: ActionInputs, io: ActionIo, deps: Cu
   const workspace = new Git(inputs.workspace, (await hasPersistedAuth(new Git(inputs.workspace))) ? {} : auth);
   if ((await ensureFullHistory(workspace)) === 'fetched') io.info('The checkout was shallow: fetched its full history (set `fetch-depth: 0` to skip this step).');
   const base = { branch: await readBaseBranch(inputs, workspace), sha: await workspace.text(['rev-parse', 'HEAD']) };
-  const scheduled = inputs.github.eventName === 'schedule';
+  const scheduled = readGating(inputs);
   if (inputs.dryRun) {
     const { report } = await runCurator({ repoDir: inputs.workspace, now: inputs.now, dryRun: true, scheduled });
     return finish(inputs, io, report, []);
@@ -58,6 +58,20 @@ export async function runCurateMode(inputs: ActionInputs, io: ActionIo, deps: Cu
   } finally {
     rmSync(scratchDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Whether the curator's gates apply. With proposals, the workflow's cron is
+ * the schedule and a person reviews every change, so only `enabled` and
+ * `paused` are honoured: a weekly cron a few seconds early would otherwise
+ * miss the 168-hour interval and skip a whole week. Pushing transitions
+ * straight to the base keeps every gate, first-run deferral included.
+ */
+function readGating(inputs: ActionInputs): boolean {
+  if (inputs.github.eventName !== 'schedule') return false;
+  if (inputs.pushTransitions) return true;
+  const { config } = readConfig(inputs.workspace);
+  return !config.enabled || config.paused;
 }
 
 function checkPreconditions(inputs: ActionInputs): void {

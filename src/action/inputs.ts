@@ -10,6 +10,8 @@ export interface ActionInputs {
   /** Empty when none was given (a dry run or validate needs none). */
   token: string;
   workspace: string;
+  /** The repository's folder inside GITHUB_WORKSPACE ('' for the workspace itself): annotations name files from the workspace. */
+  workingDirectory: string;
   /** Empty: the repository's `skills_dir` setting (default `skills`). */
   skillsDir: string;
   /** Undefined: the repository's `profile` setting. */
@@ -125,6 +127,7 @@ export function readInputs(env: Env): ActionInputs {
     mode: readMode(env),
     token: input(env, 'token'),
     workspace,
+    workingDirectory: input(env, 'working-directory').replace(/^\.\/?|\/+$/g, ''),
     skillsDir: input(env, 'skills-dir'),
     profile: readProfile(env),
     changedOnly: booleanInput(env, 'changed-only', false),

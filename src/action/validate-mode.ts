@@ -36,7 +36,7 @@ export async function runValidateMode(inputs: ActionInputs, io: ActionIo): Promi
   const validation = paths && paths.length === 0 ? null : runValidate({ cwd: inputs.workspace, skillsDir, profile: inputs.profile ?? config.profile, ...(paths ? { paths } : {}) });
   const scan = inputs.scan && validation ? await runScan(paths ?? [], { repo: inputs.workspace, skillsDir, config: config.scan }) : null;
   const problems = [...configFindings.map(fromFinding), ...(validation?.findings ?? []).map(fromFinding), ...(scan ? fromScan(scan) : [])];
-  emitAnnotations(io, problems);
+  emitAnnotations(io, problems, inputs.workingDirectory);
   const errors = problems.filter((p) => p.level === 'error').length;
   const warnings = problems.filter((p) => p.level === 'warning').length;
   const skills = validation?.skills ?? 0;
@@ -72,7 +72,7 @@ function fromScan(scan: ScanReport): Problem[] {
     .map((f) => ({ level: scanLevel[f.severity], code: `scan/${f.rule}`, file: f.file, line: f.line, column: f.column, message: `${f.message} (${f.category}: "${f.match}")`, hint: f.hint }));
 }
 
-function emitAnnotations(io: ActionIo, problems: readonly Problem[]): void {
+function emitAnnotations(io: ActionIo, problems: readonly Problem[], workingDirectory: string): void {
   const emitted: Record<Annotation['level'], number> = { error: 0, warning: 0, notice: 0 };
   for (const p of problems) {
     if (emitted[p.level]++ >= annotationsPerLevel) continue;
@@ -80,7 +80,7 @@ function emitAnnotations(io: ActionIo, problems: readonly Problem[]): void {
       level: p.level,
       title: p.code,
       message: p.hint ? `${p.message}\n${p.hint}` : p.message,
-      file: p.file,
+      file: workingDirectory ? `${workingDirectory}/${p.file}` : p.file,
       ...(p.line > 0 ? { line: p.line } : {}),
       ...(p.column > 0 ? { column: p.column } : {}),
     });

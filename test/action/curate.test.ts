@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseCommitMessage } from '../../src/core/ledger/trailers.js';
 import { git } from '../helpers/repo.js';
+import { writeTree } from '../helpers/tmp.js';
 import { startFakeGitHub, type FakeGitHub } from './fake-github.js';
 import { bundledAction, createOrigin, owner, repoName, runAction, runnerEnv, type Origin } from './harness.js';
 
@@ -170,6 +171,26 @@ describe('mode: curate, as a runner runs it', () => {
     expect(subjects).toHaveLength(3);
     expect(subjects[0]).toMatch(/^skill\(curate\)/);
     expect(git(origin.bare, 'tag', '--list').trim()).toBe(`skillgarden/run/${result.outputs['run-id']}`);
+  });
+
+  it('on its schedule, proposals ignore the interval (the cron is the schedule) but obey paused', async () => {
+    const { origin, fake } = await setup();
+    const schedule = { name: 'schedule', payload: {} };
+    const work = origin.workspace;
+    // The last run was 167.9 hours ago: a weekly cron a little early must not lose the week.
+    const lastRun = new Date(Date.parse('2026-11-29T12:00:00Z') - 167.9 * 3_600_000).toISOString();
+    writeTree(work, { '.skillgarden/state.json': `${JSON.stringify({ version: 1, last_run_at: lastRun, skills: {} }, null, 2)}\n` });
+    git(work, 'add', '-A');
+    git(work, '-c', 'user.name=Ada', '-c', 'user.email=a@example.com', 'commit', '-q', '-m', 'state');
+    const early = await runAction(entry, runnerEnv({ workspace: work, apiUrl: fake.url, inputs: { mode: 'curate' }, event: schedule }));
+    expect(early.outputs).toMatchObject({ status: 'completed', transitions: '2' });
+    writeTree(work, { '.skillgarden/config.yaml': 'paused: true\n' });
+    git(work, 'add', '-A');
+    git(work, '-c', 'user.name=Ada', '-c', 'user.email=a@example.com', 'commit', '-q', '-m', 'pause the curator');
+    const paused = await runAction(entry, runnerEnv({ workspace: work, apiUrl: fake.url, inputs: { mode: 'curate' }, event: schedule }));
+    expect(paused.code, paused.stdout).toBe(0);
+    expect(paused.outputs).toMatchObject({ status: 'skipped', 'pull-requests': '[]' });
+    expect(fake.pulls).toHaveLength(1);
   });
 
   it('a scheduled run with push-transitions defers the first run; with pull requests it does not', async () => {

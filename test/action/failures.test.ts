@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { git } from '../helpers/repo.js';
 import { startFakeGitHub, type Failure, type FakeGitHub } from './fake-github.js';
@@ -108,6 +110,16 @@ describe('mode: curate when GitHub or the setup fails', () => {
     expect(result.code, result.stdout).toBe(0);
     expect(result.stdout).toContain('The checkout was shallow');
     expect(result.outputs.archived).toBe('1');
+  });
+
+  it('a push the remote refuses names the permission, and opens no pull request', async () => {
+    const { origin, fake } = await setup();
+    writeFileSync(join(origin.bare, 'hooks', 'pre-receive'), '#!/bin/sh\necho "Permission to garden/skills.git denied to github-actions[bot]." >&2\nexit 1\n', { mode: 0o755 });
+    const result = await curate(origin, fake);
+    expect(result.code).toBe(1);
+    expect(errorLine(result.stdout)).toMatch(/contents: write.*\[action\/push-forbidden\]/);
+    expect(fake.pulls).toEqual([]);
+    expect(origin.branchSha('skillgarden/lifecycle')).toBeNull();
   });
 
   it('a bad input fails the step naming the input', async () => {

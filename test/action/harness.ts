@@ -99,12 +99,20 @@ export function runnerEnv(options: { workspace: string; apiUrl: string; inputs: 
     GITHUB_SERVER_URL: 'https://github.example',
     GITHUB_WORKSPACE: options.workspace,
     GITHUB_REF: options.ref ?? 'refs/heads/main',
-    GITHUB_SHA: git(options.workspace, 'rev-parse', 'HEAD').trim(),
+    GITHUB_SHA: readHead(options.workspace),
     GITHUB_RUN_ID: '4242',
     SKILLGARDEN_NOW: options.now ?? testNow,
     SKILLGARDEN_RETRY_BASE_MS: '5',
     SKILLGARDEN_RETRY_MAX_MS: '30',
   };
+}
+
+function readHead(dir: string): string {
+  try {
+    return git(dir, 'rev-parse', 'HEAD').trim();
+  } catch {
+    return ''; // the workspace root above a checkout made with `path:`
+  }
 }
 
 /** action.yml's defaults, as the runner fills them in (`${{ github.token }}` is the token the harness passes). */

@@ -48,6 +48,14 @@ describe('mode: validate, as a runner runs it', () => {
     expect(result.summary.match(/^\| error \|/gm)).toHaveLength(60);
   });
 
+  it('with working-directory, annotations name files from the workspace root', async () => {
+    const origin = createOrigin([]);
+    writeTree(origin.workspace, { 'skills/broken/SKILL.md': badSkill('broken') });
+    const workspace = join(origin.workspace, '..');
+    const result = await runAction(entry, runnerEnv({ workspace, apiUrl: 'http://127.0.0.1:9', inputs: { mode: 'validate', 'working-directory': 'repo', scan: 'false' } }));
+    expect(parseAnnotations(result.stdout).map((a) => a.props.file)).toContain('repo/skills/broken/SKILL.md');
+  });
+
   it('a clean library passes', async () => {
     const origin = createOrigin([{ name: 'good-skill', age: 1, actor: 'user' }]);
     const result = await validate(origin.workspace);
