@@ -69,7 +69,7 @@ async function benchCommits(dir: string, backend: LedgerBackend, commits: number
     await ledger.commit({ message: `skill(patch): ${backend} ${i}`, changes: [{ path, content: `---\nname: x\ndescription: ${backend} ${i}\n---\n` }], author });
     const end = performance.now();
     const objects = marks['objects-written'] ?? start;
-    const ref = marks['ref-updated'] ?? end;
+    const ref = marks['index-written'] ?? end;
     if (i >= warmup) samples.push({ total: end - start, build: objects - start, locked: ref - objects, finish: end - ref });
   }
   const cpu = (cpuMs() - cpuStart) / commits;
@@ -95,7 +95,7 @@ async function measureFsync(dir: string): Promise<number> {
 async function main(): Promise<void> {
   const sizes = (process.argv[2] ?? '100,1000,10000').split(',').map(Number);
   const commits = Number(process.argv[3] ?? 60);
-  console.log(`ledger commit: ${commits} single-file patches per backend; ms; build = read head + dirty check + objects, lock = locks + ref, finish = working tree + index; cpu/op = this process's CPU per commit; load average ${loadavg()[0]?.toFixed(1)}`);
+  console.log(`ledger commit: ${commits} single-file patches per backend; ms; build = read head + dirty check + objects, lock = locks + checks + working tree + index, finish = ref + reflog; cpu/op = this process's CPU per commit; load average ${loadavg()[0]?.toFixed(1)}`);
   console.log(`${'skills'.padStart(7)} ${'backend'.padEnd(15)} ${'p50'.padStart(7)} ${'p95'.padStart(7)} ${'build50'.padStart(7)} ${'lock50'.padStart(7)} ${'finish50'.padStart(8)} ${'cpu/op'.padStart(7)} ${'commits/s'.padStart(9)}`);
   for (const size of sizes) {
     const repo = generateRepo(size);

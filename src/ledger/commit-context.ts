@@ -16,4 +16,4 @@ export interface CommitContext {
   onStage?: (stage: CommitStage) => void | Promise<void>;
 }
 
-export type CommitStage = 'objects-written' | 'ref-updated';
+export type CommitStage = 'objects-written' | 'index-written' | 'ref-updated';

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import git from 'isomorphic-git';
+import { SkillgardenError } from '../core/errors.js';
 import type { CommitContext } from './commit-context.js';
 import { readGitDir } from './git-dir.js';
 import { GitLedger } from './git-ledger.js';
@@ -30,6 +31,7 @@ export async function openLedger(dir: string, options: OpenLedgerOptions = {}): 
 export async function openGitLedger(dir: string, options: OpenLedgerOptions = {}): Promise<GitLedger> {
   const gitdir = await readGitDir(dir);
   const backend = pickBackend(options.backend ?? 'isomorphic-git');
+  let configured: Promise<Pick<Author, 'name' | 'email'>> | undefined;
   const store = withTreeCache(backend === 'system-git' ? openSystemGitStore(gitdir) : openIsomorphicGitStore(gitdir));
   const ctx: CommitContext = {
     dir,
@@ -38,15 +40,20 @@ export async function openGitLedger(dir: string, options: OpenLedgerOptions = {}
     lockTimeoutMs: options.lockTimeoutMs ?? 10_000,
     indexCache: {},
     now: options.now ?? (() => new Date()),
-    defaultAuthor: async () => options.author ?? (await readConfiguredAuthor(gitdir)),
+    defaultAuthor: async () => options.author ?? (await (configured ??= readConfiguredAuthor(gitdir))),
     ...(options.onStage ? { onStage: options.onStage } : {}),
   };
   return new GitLedger(backend, ctx);
 }
 
 function pickBackend(choice: LedgerBackend | 'auto'): LedgerBackend {
-  if (choice !== 'auto') return choice;
-  return spawnSync('git', ['--version'], { stdio: 'ignore' }).status === 0 ? 'system-git' : 'isomorphic-git';
+  if (choice === 'isomorphic-git') return choice;
+  const hasGit = spawnSync('git', ['--version'], { stdio: 'ignore' }).status === 0;
+  if (choice === 'auto') return hasGit ? 'system-git' : 'isomorphic-git';
+  if (hasGit) return choice;
+  throw new SkillgardenError('ledger/no-git', 'The system-git backend needs git on the PATH, and there is none. Install git, or use the isomorphic-git backend.', {
+    data: { backend: choice },
+  });
 }
 
 async function readConfiguredAuthor(gitdir: string): Promise<Pick<Author, 'name' | 'email'>> {

@@ -20,10 +20,9 @@ const maxAttempts = 100;
 
 /**
  * Objects first, ref last: blobs, trees and the commit are written without a
- * lock; then, holding `index.lock` (as `git commit` does, so a concurrent git
- * never builds a tree from an index that has not seen our commit) and the
- * branch's `.lock`, the ref moves only if it still points at our parent.
- * Otherwise the commit is rebuilt on the new head and tried again.
+ * lock; then, holding `index.lock` and the branch's `.lock` (in git's order),
+ * the commit is published only if the branch still points at our parent.
+ * Otherwise it is rebuilt on the new head and tried again.
  */
 export async function writeCommit(ctx: CommitContext, options: CommitOptions): Promise<CommitResult> {
   const changes = prepareChanges(options.changes);
@@ -55,7 +54,14 @@ interface PublishInput extends BuildInput {
   before: ReadonlyMap<string, BlobRef | undefined>;
 }
 
-/** Under `index.lock` and the branch lock: ref, then working tree, then index. False when the branch moved. */
+/**
+ * Under `index.lock` and the branch lock: working tree, index, then ref.
+ * The index goes before the ref because `git commit` reads HEAD and then the
+ * index *before* it takes `index.lock`: had the ref moved first, a concurrent
+ * `git commit` could pair our new HEAD with the old index and silently revert
+ * our files (seen in the concurrency test). This way a git that sees our HEAD
+ * also sees our index. False when the branch moved.
+ */
 async function publish(ctx: CommitContext, input: PublishInput): Promise<boolean> {
   const locks = await takeLocks(ctx, input.branch);
   try {
@@ -63,12 +69,13 @@ async function publish(ctx: CommitContext, input: PublishInput): Promise<boolean
     const index = await readIndexFile(ctx.gitdir, ctx.indexCache);
     await checkIndexPresent(ctx.gitdir, index, input.parent !== undefined);
     await checkClean(ctx.dir, input.changes, input.before, index);
+    const entries = await updateWorktree(ctx.dir, input.changes);
+    await writeIndexFile(ctx.gitdir, locks.index, applyIndexChanges(index, entries), ctx.indexCache);
+    await ctx.onStage?.('index-written');
     await locks.ref.commit(`${input.commit}\n`);
     const reflog = { before: input.parent, after: input.commit, who: identity(input.author), message: `commit: ${input.message}` };
     await appendReflogs(ctx.gitdir, [input.branch, 'HEAD'], reflog);
     await ctx.onStage?.('ref-updated');
-    const entries = await updateWorktree(ctx.dir, input.changes);
-    await writeIndexFile(ctx.gitdir, locks.index, applyIndexChanges(index, entries), ctx.indexCache);
     return true;
   } finally {
     await locks.ref.release();

@@ -250,19 +250,29 @@ describe.each(backends)('Ledger conformance (%s)', (backend) => {
     expectHealthy();
   });
 
-  it('keeps the commit and reports the left-over index.lock when killed after moving the ref', async () => {
+  it('stages the change and reports the left-over ref lock when killed before moving the ref', async () => {
+    await commit('seed', [{ path: 'skills/a/SKILL.md', content: 'a\n' }]);
+    const head = await ledger.head();
+    const child = spawnSync(process.execPath, ['--import', 'tsx', crashChild, dir, backend, 'index-written']);
+    expect(child.signal).toBe('SIGKILL');
+    expect(await ledger.head()).toBe(head);
+    expect(() => git(dir, 'fsck', '--strict', '--no-progress')).not.toThrow();
+    expect(git(dir, 'status', '--porcelain')).toBe('A  skills/doomed/SKILL.md\n');
+    const data = await rejectsWith(commit('next', [{ path: 'skills/b/SKILL.md', content: 'b\n' }]), 'ledger/locked');
+    expect(data.path).toBe(join(dir, '.git', 'refs', 'heads', 'main.lock'));
+    // What a person does after reading the message: remove the lock, then keep or drop the staged change.
+    rmSync(join(dir, '.git', 'refs', 'heads', 'main.lock'));
+    git(dir, 'reset', '-q', '--hard');
+    await commit('next', [{ path: 'skills/b/SKILL.md', content: 'b\n' }]);
+    expectHealthy();
+  });
+
+  it('leaves nothing behind when killed right after moving the ref', async () => {
     await commit('seed', [{ path: 'skills/a/SKILL.md', content: 'a\n' }]);
     const child = spawnSync(process.execPath, ['--import', 'tsx', crashChild, dir, backend, 'ref-updated']);
     expect(child.signal).toBe('SIGKILL');
     expect(git(dir, 'log', '-1', '--format=%s').trim()).toBe('doomed');
-    expect(() => git(dir, 'fsck', '--strict', '--no-progress')).not.toThrow();
-    const data = await rejectsWith(commit('next', [{ path: 'skills/b/SKILL.md', content: 'b\n' }]), 'ledger/locked');
-    expect(data.path).toBe(join(dir, '.git', 'index.lock'));
-    // What a person does after reading the message: remove the lock, bring index and files up to HEAD.
-    rmSync(join(dir, '.git', 'index.lock'));
-    git(dir, 'reset', '-q', '--hard');
-    await commit('next', [{ path: 'skills/b/SKILL.md', content: 'b\n' }]);
-    expect(read('skills/doomed/SKILL.md')).toBe('never\n');
     expectHealthy();
+    await commit('next', [{ path: 'skills/b/SKILL.md', content: 'b\n' }]);
   });
 });
