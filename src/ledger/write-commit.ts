@@ -32,8 +32,8 @@ export async function writeCommit(ctx: CommitContext, options: CommitOptions): P
   for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
     const parent = await readRef(ctx.gitdir, branch);
     const built = await buildCommit(ctx, { changes, parent, message: options.message, author }).catch((error: unknown) => {
-      // Unlocked, the check can land inside another writer's window between
-      // its ref update and its index update: only a check under the locks proves dirt.
+      // Unlocked, the check can land inside another writer's publish (files
+      // and index written, ref not yet moved): only a check under the locks proves dirt.
       if (isSkillgardenError(error, 'ledger/dirty')) return undefined;
       throw error;
     });
