@@ -1,4 +1,5 @@
 import { findCommentLines, findHiddenCommentLines } from './context.js';
+import { buildLineGates } from './line-gates.js';
 import { matchRules, toFinding, type LineContext } from './line-finding.js';
 import { compileTable, lowerAscii, scanRaw, selectRules, type CompiledTable, type RawScan } from './raw-scan.js';
 import { HIDDEN_INSTRUCTION, THREAT_RULES, type ThreatRule } from './rules.js';
@@ -104,15 +105,18 @@ export function scanSkillText(text: string, options: ScanTextOptions): ScanFindi
     offset += line.length + 1;
   }
   const comments = findCommentLines(options.file, lines);
-  const scan: RawScan = { file: options.file, lines, lineStarts, seen: new Map(), comments, lower: lowerAscii(unified), triggerLines: new Map(), out: [] };
+  const gates = buildLineGates(unified);
+  const scan: RawScan = { file: options.file, lines, lineStarts, seen: new Map(), comments, lower: lowerAscii(unified), triggerLines: new Map(), longestBase64Run: gates.longestBase64Run, out: [] };
   const table = compileTable(rules);
   scanRaw(scan, unified, table);
   const { out, seen } = scan;
-  out.push(...scanHiddenComments(options.file, lines, seen, rules));
-  lines.forEach((lineText, i) => {
-    const ctx = { file: options.file, line: i + 1, text: lineText, comment: comments.has(i + 1) };
-    out.push(...scanVariants(ctx, seen.get(i) ?? new Set(), table), ...scanInvisible(ctx));
-  });
+  if (unified.includes('<!--')) out.push(...scanHiddenComments(options.file, lines, seen, rules));
+  // Only lines whose variants can differ from the raw line (see line-gates.ts); the others have nothing more to find.
+  for (const i of gates.variantLines) {
+    const ctx = { file: options.file, line: i + 1, text: lines[i]!, comment: comments.has(i + 1) };
+    out.push(...scanVariants(ctx, seen.get(i) ?? new Set(), table));
+    if (gates.nonAscii.has(i)) out.push(...scanInvisible(ctx));
+  }
   out.sort((a, b) => a.line - b.line || a.column - b.column || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0));
   return applyInlineSuppressions(options.file, lines, out, KNOWN_RULE_IDS);
 }

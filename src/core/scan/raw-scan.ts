@@ -118,6 +118,8 @@ export interface RawScan {
   comments: ReadonlySet<number>;
   lower: string;
   triggerLines: Map<string, number[]>;
+  /** Longest run of base64 characters in the text (rules with `base64Run` are skipped below it). */
+  longestBase64Run: number;
   out: ScanFinding[];
 }
 
@@ -147,6 +149,7 @@ function execAll(pattern: RegExp, text: string, onMatch: (m: RegExpExecArray) =>
 export function scanRaw(scan: RawScan, text: string, table: CompiledTable): void {
   scan.triggerLines = indexTriggers(scan, table.triggers);
   for (const { rule, whole, perLine, triggers } of table.rules) {
+    if (rule.base64Run !== undefined && scan.longestBase64Run < rule.base64Run) continue;
     const candidates = triggers ? candidateLines(scan, triggers) : undefined;
     if (!candidates) {
       execAll(whole, text, (m) => {

@@ -17,9 +17,11 @@ export interface ThreatRule extends ScanRule {
    * the derived ones are common words.
    */
   triggers?: string[];
+  /** Every match holds this many base64 characters (`A-Za-z0-9+/`) in a row: a file without such a run skips the rule. */
+  base64Run?: number;
 }
 
-type Extra = Pick<ThreatRule, 'accept' | 'demoteWhenQuoted' | 'triggers'>;
+type Extra = Pick<ThreatRule, 'accept' | 'demoteWhenQuoted' | 'triggers' | 'base64Run'>;
 
 function rule(
   id: string,
@@ -199,7 +201,7 @@ const obfuscation: ThreatRule[] = [
   rule('obf-powershell-encoded', 'obfuscation', 'high', /\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]{0,80}\s-(?:e|ec|enc|encodedcommand)\s+[A-Za-z0-9+/=]{20,}/i, 'runs a base64-encoded PowerShell command', obfusc),
   rule('obf-ifs-evasion', 'obfuscation', 'medium', /(?:\$\{IFS\}|\$IFS\$9)/, 'hides spaces with $IFS (filter evasion)', obfusc),
   rule('obf-string-reversal', 'obfuscation', 'low', /(?:\[::-1\]\s*\)|\.split\(["']{2}\)\.reverse\(\)\.join\(["']{2}\))/, 'reverses a string (possible hidden payload)', obfusc),
-  rule('obf-long-base64', 'obfuscation', 'low', /(?<![\w+/=-])(?:[A-Za-z0-9+/]{4}){60,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?(?![\w+/=-])/, 'long base64 blob', 'Ship binary data as a file under assets/, not inline.'),
+  rule('obf-long-base64', 'obfuscation', 'low', /(?<![\w+/=-])(?:[A-Za-z0-9+/]{4}){60,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?(?![\w+/=-])/, 'long base64 blob', 'Ship binary data as a file under assets/, not inline.', { base64Run: 240 }),
 ];
 
 const supplyChain: ThreatRule[] = [
