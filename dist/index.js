@@ -26630,6 +26630,7336 @@ var require__ = __commonJS({
   }
 });
 
+// node_modules/yaml/dist/nodes/identity.js
+var require_identity = __commonJS({
+  "node_modules/yaml/dist/nodes/identity.js"(exports) {
+    "use strict";
+    var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
+    var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
+    var MAP = /* @__PURE__ */ Symbol.for("yaml.map");
+    var PAIR = /* @__PURE__ */ Symbol.for("yaml.pair");
+    var SCALAR = /* @__PURE__ */ Symbol.for("yaml.scalar");
+    var SEQ = /* @__PURE__ */ Symbol.for("yaml.seq");
+    var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
+    var isAlias = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
+    var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
+    var isMap4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
+    var isPair2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
+    var isScalar3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
+    var isSeq2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
+    function isCollection(node) {
+      if (node && typeof node === "object")
+        switch (node[NODE_TYPE]) {
+          case MAP:
+          case SEQ:
+            return true;
+        }
+      return false;
+    }
+    function isNode(node) {
+      if (node && typeof node === "object")
+        switch (node[NODE_TYPE]) {
+          case ALIAS:
+          case MAP:
+          case SCALAR:
+          case SEQ:
+            return true;
+        }
+      return false;
+    }
+    var hasAnchor = (node) => (isScalar3(node) || isCollection(node)) && !!node.anchor;
+    exports.ALIAS = ALIAS;
+    exports.DOC = DOC;
+    exports.MAP = MAP;
+    exports.NODE_TYPE = NODE_TYPE;
+    exports.PAIR = PAIR;
+    exports.SCALAR = SCALAR;
+    exports.SEQ = SEQ;
+    exports.hasAnchor = hasAnchor;
+    exports.isAlias = isAlias;
+    exports.isCollection = isCollection;
+    exports.isDocument = isDocument;
+    exports.isMap = isMap4;
+    exports.isNode = isNode;
+    exports.isPair = isPair2;
+    exports.isScalar = isScalar3;
+    exports.isSeq = isSeq2;
+  }
+});
+
+// node_modules/yaml/dist/visit.js
+var require_visit = __commonJS({
+  "node_modules/yaml/dist/visit.js"(exports) {
+    "use strict";
+    var identity2 = require_identity();
+    var BREAK = /* @__PURE__ */ Symbol("break visit");
+    var SKIP = /* @__PURE__ */ Symbol("skip children");
+    var REMOVE = /* @__PURE__ */ Symbol("remove node");
+    function visit(node, visitor) {
+      const visitor_ = initVisitor(visitor);
+      if (identity2.isDocument(node)) {
+        const cd = visit_(null, node.contents, visitor_, Object.freeze([node]));
+        if (cd === REMOVE)
+          node.contents = null;
+      } else
+        visit_(null, node, visitor_, Object.freeze([]));
+    }
+    visit.BREAK = BREAK;
+    visit.SKIP = SKIP;
+    visit.REMOVE = REMOVE;
+    function visit_(key, node, visitor, path) {
+      const ctrl = callVisitor(key, node, visitor, path);
+      if (identity2.isNode(ctrl) || identity2.isPair(ctrl)) {
+        replaceNode(key, path, ctrl);
+        return visit_(key, ctrl, visitor, path);
+      }
+      if (typeof ctrl !== "symbol") {
+        if (identity2.isCollection(node)) {
+          path = Object.freeze(path.concat(node));
+          for (let i = 0; i < node.items.length; ++i) {
+            const ci = visit_(i, node.items[i], visitor, path);
+            if (typeof ci === "number")
+              i = ci - 1;
+            else if (ci === BREAK)
+              return BREAK;
+            else if (ci === REMOVE) {
+              node.items.splice(i, 1);
+              i -= 1;
+            }
+          }
+        } else if (identity2.isPair(node)) {
+          path = Object.freeze(path.concat(node));
+          const ck = visit_("key", node.key, visitor, path);
+          if (ck === BREAK)
+            return BREAK;
+          else if (ck === REMOVE)
+            node.key = null;
+          const cv = visit_("value", node.value, visitor, path);
+          if (cv === BREAK)
+            return BREAK;
+          else if (cv === REMOVE)
+            node.value = null;
+        }
+      }
+      return ctrl;
+    }
+    async function visitAsync(node, visitor) {
+      const visitor_ = initVisitor(visitor);
+      if (identity2.isDocument(node)) {
+        const cd = await visitAsync_(null, node.contents, visitor_, Object.freeze([node]));
+        if (cd === REMOVE)
+          node.contents = null;
+      } else
+        await visitAsync_(null, node, visitor_, Object.freeze([]));
+    }
+    visitAsync.BREAK = BREAK;
+    visitAsync.SKIP = SKIP;
+    visitAsync.REMOVE = REMOVE;
+    async function visitAsync_(key, node, visitor, path) {
+      const ctrl = await callVisitor(key, node, visitor, path);
+      if (identity2.isNode(ctrl) || identity2.isPair(ctrl)) {
+        replaceNode(key, path, ctrl);
+        return visitAsync_(key, ctrl, visitor, path);
+      }
+      if (typeof ctrl !== "symbol") {
+        if (identity2.isCollection(node)) {
+          path = Object.freeze(path.concat(node));
+          for (let i = 0; i < node.items.length; ++i) {
+            const ci = await visitAsync_(i, node.items[i], visitor, path);
+            if (typeof ci === "number")
+              i = ci - 1;
+            else if (ci === BREAK)
+              return BREAK;
+            else if (ci === REMOVE) {
+              node.items.splice(i, 1);
+              i -= 1;
+            }
+          }
+        } else if (identity2.isPair(node)) {
+          path = Object.freeze(path.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path);
+          if (ck === BREAK)
+            return BREAK;
+          else if (ck === REMOVE)
+            node.key = null;
+          const cv = await visitAsync_("value", node.value, visitor, path);
+          if (cv === BREAK)
+            return BREAK;
+          else if (cv === REMOVE)
+            node.value = null;
+        }
+      }
+      return ctrl;
+    }
+    function initVisitor(visitor) {
+      if (typeof visitor === "object" && (visitor.Collection || visitor.Node || visitor.Value)) {
+        return Object.assign({
+          Alias: visitor.Node,
+          Map: visitor.Node,
+          Scalar: visitor.Node,
+          Seq: visitor.Node
+        }, visitor.Value && {
+          Map: visitor.Value,
+          Scalar: visitor.Value,
+          Seq: visitor.Value
+        }, visitor.Collection && {
+          Map: visitor.Collection,
+          Seq: visitor.Collection
+        }, visitor);
+      }
+      return visitor;
+    }
+    function callVisitor(key, node, visitor, path) {
+      if (typeof visitor === "function")
+        return visitor(key, node, path);
+      if (identity2.isMap(node))
+        return visitor.Map?.(key, node, path);
+      if (identity2.isSeq(node))
+        return visitor.Seq?.(key, node, path);
+      if (identity2.isPair(node))
+        return visitor.Pair?.(key, node, path);
+      if (identity2.isScalar(node))
+        return visitor.Scalar?.(key, node, path);
+      if (identity2.isAlias(node))
+        return visitor.Alias?.(key, node, path);
+      return void 0;
+    }
+    function replaceNode(key, path, node) {
+      const parent = path[path.length - 1];
+      if (identity2.isCollection(parent)) {
+        parent.items[key] = node;
+      } else if (identity2.isPair(parent)) {
+        if (key === "key")
+          parent.key = node;
+        else
+          parent.value = node;
+      } else if (identity2.isDocument(parent)) {
+        parent.contents = node;
+      } else {
+        const pt = identity2.isAlias(parent) ? "alias" : "scalar";
+        throw new Error(`Cannot replace node with ${pt} parent`);
+      }
+    }
+    exports.visit = visit;
+    exports.visitAsync = visitAsync;
+  }
+});
+
+// node_modules/yaml/dist/doc/directives.js
+var require_directives = __commonJS({
+  "node_modules/yaml/dist/doc/directives.js"(exports) {
+    "use strict";
+    var identity2 = require_identity();
+    var visit = require_visit();
+    var escapeChars = {
+      "!": "%21",
+      ",": "%2C",
+      "[": "%5B",
+      "]": "%5D",
+      "{": "%7B",
+      "}": "%7D"
+    };
+    var escapeTagName = (tn) => tn.replace(/[!,[\]{}]/g, (ch) => escapeChars[ch]);
+    var Directives = class _Directives {
+      constructor(yaml, tags) {
+        this.docStart = null;
+        this.docEnd = false;
+        this.yaml = Object.assign({}, _Directives.defaultYaml, yaml);
+        this.tags = Object.assign({}, _Directives.defaultTags, tags);
+      }
+      clone() {
+        const copy = new _Directives(this.yaml, this.tags);
+        copy.docStart = this.docStart;
+        return copy;
+      }
+      /**
+       * During parsing, get a Directives instance for the current document and
+       * update the stream state according to the current version's spec.
+       */
+      atDocument() {
+        const res = new _Directives(this.yaml, this.tags);
+        switch (this.yaml.version) {
+          case "1.1":
+            this.atNextDocument = true;
+            break;
+          case "1.2":
+            this.atNextDocument = false;
+            this.yaml = {
+              explicit: _Directives.defaultYaml.explicit,
+              version: "1.2"
+            };
+            this.tags = Object.assign({}, _Directives.defaultTags);
+            break;
+        }
+        return res;
+      }
+      /**
+       * @param onError - May be called even if the action was successful
+       * @returns `true` on success
+       */
+      add(line, onError) {
+        if (this.atNextDocument) {
+          this.yaml = { explicit: _Directives.defaultYaml.explicit, version: "1.1" };
+          this.tags = Object.assign({}, _Directives.defaultTags);
+          this.atNextDocument = false;
+        }
+        const parts = line.trim().split(/[ \t]+/);
+        const name = parts.shift();
+        switch (name) {
+          case "%TAG": {
+            if (parts.length !== 2) {
+              onError(0, "%TAG directive should contain exactly two parts");
+              if (parts.length < 2)
+                return false;
+            }
+            const [handle, prefix] = parts;
+            this.tags[handle] = prefix;
+            return true;
+          }
+          case "%YAML": {
+            this.yaml.explicit = true;
+            if (parts.length !== 1) {
+              onError(0, "%YAML directive should contain exactly one part");
+              return false;
+            }
+            const [version] = parts;
+            if (version === "1.1" || version === "1.2") {
+              this.yaml.version = version;
+              return true;
+            } else {
+              const isValid = /^\d+\.\d+$/.test(version);
+              onError(6, `Unsupported YAML version ${version}`, isValid);
+              return false;
+            }
+          }
+          default:
+            onError(0, `Unknown directive ${name}`, true);
+            return false;
+        }
+      }
+      /**
+       * Resolves a tag, matching handles to those defined in %TAG directives.
+       *
+       * @returns Resolved tag, which may also be the non-specific tag `'!'` or a
+       *   `'!local'` tag, or `null` if unresolvable.
+       */
+      tagName(source, onError) {
+        if (source === "!")
+          return "!";
+        if (source[0] !== "!") {
+          onError(`Not a valid tag: ${source}`);
+          return null;
+        }
+        if (source[1] === "<") {
+          const verbatim = source.slice(2, -1);
+          if (verbatim === "!" || verbatim === "!!") {
+            onError(`Verbatim tags aren't resolved, so ${source} is invalid.`);
+            return null;
+          }
+          if (source[source.length - 1] !== ">")
+            onError("Verbatim tags must end with a >");
+          return verbatim;
+        }
+        const [, handle, suffix] = source.match(/^(.*!)([^!]*)$/s);
+        if (!suffix)
+          onError(`The ${source} tag has no suffix`);
+        const prefix = this.tags[handle];
+        if (prefix) {
+          try {
+            return prefix + decodeURIComponent(suffix);
+          } catch (error2) {
+            onError(String(error2));
+            return null;
+          }
+        }
+        if (handle === "!")
+          return source;
+        onError(`Could not resolve tag: ${source}`);
+        return null;
+      }
+      /**
+       * Given a fully resolved tag, returns its printable string form,
+       * taking into account current tag prefixes and defaults.
+       */
+      tagString(tag) {
+        for (const [handle, prefix] of Object.entries(this.tags)) {
+          if (tag.startsWith(prefix))
+            return handle + escapeTagName(tag.substring(prefix.length));
+        }
+        return tag[0] === "!" ? tag : `!<${tag}>`;
+      }
+      toString(doc) {
+        const lines = this.yaml.explicit ? [`%YAML ${this.yaml.version || "1.2"}`] : [];
+        const tagEntries = Object.entries(this.tags);
+        let tagNames;
+        if (doc && tagEntries.length > 0 && identity2.isNode(doc.contents)) {
+          const tags = {};
+          visit.visit(doc.contents, (_key, node) => {
+            if (identity2.isNode(node) && node.tag)
+              tags[node.tag] = true;
+          });
+          tagNames = Object.keys(tags);
+        } else
+          tagNames = [];
+        for (const [handle, prefix] of tagEntries) {
+          if (handle === "!!" && prefix === "tag:yaml.org,2002:")
+            continue;
+          if (!doc || tagNames.some((tn) => tn.startsWith(prefix)))
+            lines.push(`%TAG ${handle} ${prefix}`);
+        }
+        return lines.join("\n");
+      }
+    };
+    Directives.defaultYaml = { explicit: false, version: "1.2" };
+    Directives.defaultTags = { "!!": "tag:yaml.org,2002:" };
+    exports.Directives = Directives;
+  }
+});
+
+// node_modules/yaml/dist/doc/anchors.js
+var require_anchors = __commonJS({
+  "node_modules/yaml/dist/doc/anchors.js"(exports) {
+    "use strict";
+    var identity2 = require_identity();
+    var visit = require_visit();
+    function anchorIsValid(anchor) {
+      if (/[\x00-\x19\s,[\]{}]/.test(anchor)) {
+        const sa = JSON.stringify(anchor);
+        const msg = `Anchor must not contain whitespace or control characters: ${sa}`;
+        throw new Error(msg);
+      }
+      return true;
+    }
+    function anchorNames(root) {
+      const anchors = /* @__PURE__ */ new Set();
+      visit.visit(root, {
+        Value(_key, node) {
+          if (node.anchor)
+            anchors.add(node.anchor);
+        }
+      });
+      return anchors;
+    }
+    function findNewAnchor(prefix, exclude) {
+      for (let i = 1; true; ++i) {
+        const name = `${prefix}${i}`;
+        if (!exclude.has(name))
+          return name;
+      }
+    }
+    function createNodeAnchors(doc, prefix) {
+      const aliasObjects = [];
+      const sourceObjects = /* @__PURE__ */ new Map();
+      let prevAnchors = null;
+      return {
+        onAnchor: (source) => {
+          aliasObjects.push(source);
+          prevAnchors ?? (prevAnchors = anchorNames(doc));
+          const anchor = findNewAnchor(prefix, prevAnchors);
+          prevAnchors.add(anchor);
+          return anchor;
+        },
+        /**
+         * With circular references, the source node is only resolved after all
+         * of its child nodes are. This is why anchors are set only after all of
+         * the nodes have been created.
+         */
+        setAnchors: () => {
+          for (const source of aliasObjects) {
+            const ref = sourceObjects.get(source);
+            if (typeof ref === "object" && ref.anchor && (identity2.isScalar(ref.node) || identity2.isCollection(ref.node))) {
+              ref.node.anchor = ref.anchor;
+            } else {
+              const error2 = new Error("Failed to resolve repeated object (this should not happen)");
+              error2.source = source;
+              throw error2;
+            }
+          }
+        },
+        sourceObjects
+      };
+    }
+    exports.anchorIsValid = anchorIsValid;
+    exports.anchorNames = anchorNames;
+    exports.createNodeAnchors = createNodeAnchors;
+    exports.findNewAnchor = findNewAnchor;
+  }
+});
+
+// node_modules/yaml/dist/doc/applyReviver.js
+var require_applyReviver = __commonJS({
+  "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
+    "use strict";
+    function applyReviver(reviver, obj, key, val) {
+      if (val && typeof val === "object") {
+        if (Array.isArray(val)) {
+          for (let i = 0, len = val.length; i < len; ++i) {
+            const v0 = val[i];
+            const v1 = applyReviver(reviver, val, String(i), v0);
+            if (v1 === void 0)
+              delete val[i];
+            else if (v1 !== v0)
+              val[i] = v1;
+          }
+        } else if (val instanceof Map) {
+          for (const k of Array.from(val.keys())) {
+            const v0 = val.get(k);
+            const v1 = applyReviver(reviver, val, k, v0);
+            if (v1 === void 0)
+              val.delete(k);
+            else if (v1 !== v0)
+              val.set(k, v1);
+          }
+        } else if (val instanceof Set) {
+          for (const v0 of Array.from(val)) {
+            const v1 = applyReviver(reviver, val, v0, v0);
+            if (v1 === void 0)
+              val.delete(v0);
+            else if (v1 !== v0) {
+              val.delete(v0);
+              val.add(v1);
+            }
+          }
+        } else {
+          for (const [k, v0] of Object.entries(val)) {
+            const v1 = applyReviver(reviver, val, k, v0);
+            if (v1 === void 0)
+              delete val[k];
+            else if (v1 !== v0)
+              val[k] = v1;
+          }
+        }
+      }
+      return reviver.call(obj, key, val);
+    }
+    exports.applyReviver = applyReviver;
+  }
+});
+
+// node_modules/yaml/dist/nodes/toJS.js
+var require_toJS = __commonJS({
+  "node_modules/yaml/dist/nodes/toJS.js"(exports) {
+    "use strict";
+    var identity2 = require_identity();
+    function toJS(value, arg, ctx) {
+      if (Array.isArray(value))
+        return value.map((v, i) => toJS(v, String(i), ctx));
+      if (value && typeof value.toJSON === "function") {
+        if (!ctx || !identity2.hasAnchor(value))
+          return value.toJSON(arg, ctx);
+        const data = { aliasCount: 0, count: 1, res: void 0 };
+        ctx.anchors.set(value, data);
+        ctx.onCreate = (res2) => {
+          data.res = res2;
+          delete ctx.onCreate;
+        };
+        const res = value.toJSON(arg, ctx);
+        if (ctx.onCreate)
+          ctx.onCreate(res);
+        return res;
+      }
+      if (typeof value === "bigint" && !ctx?.keep)
+        return Number(value);
+      return value;
+    }
+    exports.toJS = toJS;
+  }
+});
+
+// node_modules/yaml/dist/nodes/Node.js
+var require_Node = __commonJS({
+  "node_modules/yaml/dist/nodes/Node.js"(exports) {
+    "use strict";
+    var applyReviver = require_applyReviver();
+    var identity2 = require_identity();
+    var toJS = require_toJS();
+    var NodeBase = class {
+      constructor(type) {
+        Object.defineProperty(this, identity2.NODE_TYPE, { value: type });
+      }
+      /** Create a copy of this node.  */
+      clone() {
+        const copy = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
+        if (this.range)
+          copy.range = this.range.slice();
+        return copy;
+      }
+      /** A plain JavaScript representation of this node. */
+      toJS(doc, { mapAsMap, maxAliasCount: maxAliasCount2, onAnchor, reviver } = {}) {
+        if (!identity2.isDocument(doc))
+          throw new TypeError("A document argument is required");
+        const ctx = {
+          anchors: /* @__PURE__ */ new Map(),
+          doc,
+          keep: true,
+          mapAsMap: mapAsMap === true,
+          mapKeyWarned: false,
+          maxAliasCount: typeof maxAliasCount2 === "number" ? maxAliasCount2 : 100
+        };
+        const res = toJS.toJS(this, "", ctx);
+        if (typeof onAnchor === "function")
+          for (const { count, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count);
+        return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
+      }
+    };
+    exports.NodeBase = NodeBase;
+  }
+});
+
+// node_modules/yaml/dist/nodes/Alias.js
+var require_Alias = __commonJS({
+  "node_modules/yaml/dist/nodes/Alias.js"(exports) {
+    "use strict";
+    var anchors = require_anchors();
+    var visit = require_visit();
+    var identity2 = require_identity();
+    var Node = require_Node();
+    var toJS = require_toJS();
+    var Alias = class extends Node.NodeBase {
+      constructor(source) {
+        super(identity2.ALIAS);
+        this.source = source;
+        Object.defineProperty(this, "tag", {
+          set() {
+            throw new Error("Alias nodes cannot have tags");
+          }
+        });
+      }
+      /**
+       * Resolve the value of this alias within `doc`, finding the last
+       * instance of the `source` anchor before this node.
+       */
+      resolve(doc, ctx) {
+        if (ctx?.maxAliasCount === 0)
+          throw new ReferenceError("Alias resolution is disabled");
+        let nodes;
+        if (ctx?.aliasResolveCache) {
+          nodes = ctx.aliasResolveCache;
+        } else {
+          nodes = [];
+          visit.visit(doc, {
+            Node: (_key, node) => {
+              if (identity2.isAlias(node) || identity2.hasAnchor(node))
+                nodes.push(node);
+            }
+          });
+          if (ctx)
+            ctx.aliasResolveCache = nodes;
+        }
+        let found = void 0;
+        for (const node of nodes) {
+          if (node === this)
+            break;
+          if (node.anchor === this.source)
+            found = node;
+        }
+        if (found && ctx) {
+          const { anchors: anchors2, doc: doc2, maxAliasCount: maxAliasCount2 } = ctx;
+          let data = anchors2.get(found);
+          if (!data) {
+            toJS.toJS(found, null, ctx);
+            data = anchors2.get(found);
+          }
+          if (data?.res === void 0) {
+            const msg = "This should not happen: Alias anchor was not resolved?";
+            throw new ReferenceError(msg);
+          }
+          if (maxAliasCount2 >= 0) {
+            data.count += 1;
+            if (data.aliasCount === 0)
+              data.aliasCount = getAliasCount(doc2, found, anchors2);
+            if (data.count * data.aliasCount > maxAliasCount2) {
+              const msg = "Excessive alias count indicates a resource exhaustion attack";
+              throw new ReferenceError(msg);
+            }
+          }
+        }
+        return found;
+      }
+      toJSON(_arg, ctx) {
+        if (!ctx)
+          return { source: this.source };
+        const source = this.resolve(ctx.doc, ctx);
+        if (!source) {
+          const msg = `Unresolved alias (the anchor must be set before the alias): ${this.source}`;
+          throw new ReferenceError(msg);
+        }
+        return ctx.anchors.get(source).res;
+      }
+      toString(ctx, _onComment, _onChompKeep) {
+        const src = `*${this.source}`;
+        if (ctx) {
+          anchors.anchorIsValid(this.source);
+          if (ctx.options.verifyAliasOrder && !ctx.anchors.has(this.source)) {
+            const msg = `Unresolved alias (the anchor must be set before the alias): ${this.source}`;
+            throw new Error(msg);
+          }
+          if (ctx.implicitKey)
+            return `${src} `;
+        }
+        return src;
+      }
+    };
+    function getAliasCount(doc, node, anchors2) {
+      if (identity2.isAlias(node)) {
+        const source = node.resolve(doc);
+        const anchor = anchors2 && source && anchors2.get(source);
+        return anchor ? anchor.count * anchor.aliasCount : 0;
+      } else if (identity2.isCollection(node)) {
+        let count = 0;
+        for (const item of node.items) {
+          const c = getAliasCount(doc, item, anchors2);
+          if (c > count)
+            count = c;
+        }
+        return count;
+      } else if (identity2.isPair(node)) {
+        const kc = getAliasCount(doc, node.key, anchors2);
+        const vc = getAliasCount(doc, node.value, anchors2);
+        return Math.max(kc, vc);
+      }
+      return 1;
+    }
+    exports.Alias = Alias;
+  }
+});
+
+// node_modules/yaml/dist/nodes/Scalar.js
+var require_Scalar = __commonJS({
+  "node_modules/yaml/dist/nodes/Scalar.js"(exports) {
+    "use strict";
+    var identity2 = require_identity();
+    var Node = require_Node();
+    var toJS = require_toJS();
+    var isScalarValue = (value) => !value || typeof value !== "function" && typeof value !== "object";
+    var Scalar2 = class extends Node.NodeBase {
+      constructor(value) {
+        super(identity2.SCALAR);
+        this.value = value;
+      }
+      toJSON(arg, ctx) {
+        return ctx?.keep ? this.value : toJS.toJS(this.value, arg, ctx);
+      }
+      toString() {
+        return String(this.value);
+      }
+    };
+    Scalar2.BLOCK_FOLDED = "BLOCK_FOLDED";
+    Scalar2.BLOCK_LITERAL = "BLOCK_LITERAL";
+    Scalar2.PLAIN = "PLAIN";
+    Scalar2.QUOTE_DOUBLE = "QUOTE_DOUBLE";
+    Scalar2.QUOTE_SINGLE = "QUOTE_SINGLE";
+    exports.Scalar = Scalar2;
+    exports.isScalarValue = isScalarValue;
+  }
+});
+
+// node_modules/yaml/dist/doc/createNode.js
+var require_createNode = __commonJS({
+  "node_modules/yaml/dist/doc/createNode.js"(exports) {
+    "use strict";
+    var Alias = require_Alias();
+    var identity2 = require_identity();
+    var Scalar2 = require_Scalar();
+    var defaultTagPrefix = "tag:yaml.org,2002:";
+    function findTagObject(value, tagName, tags) {
+      if (tagName) {
+        const match = tags.filter((t) => t.tag === tagName);
+        const tagObj = match.find((t) => !t.format) ?? match[0];
+        if (!tagObj)
+          throw new Error(`Tag ${tagName} not found`);
+        return tagObj;
+      }
+      return tags.find((t) => t.identify?.(value) && !t.format);
+    }
+    function createNode(value, tagName, ctx) {
+      if (identity2.isDocument(value))
+        value = value.contents;
+      if (identity2.isNode(value))
+        return value;
+      if (identity2.isPair(value)) {
+        const map = ctx.schema[identity2.MAP].createNode?.(ctx.schema, null, ctx);
+        map.items.push(value);
+        return map;
+      }
+      if (value instanceof String || value instanceof Number || value instanceof Boolean || typeof BigInt !== "undefined" && value instanceof BigInt) {
+        value = value.valueOf();
+      }
+      const { aliasDuplicateObjects, onAnchor, onTagObj, schema, sourceObjects } = ctx;
+      let ref = void 0;
+      if (aliasDuplicateObjects && value && typeof value === "object") {
+        ref = sourceObjects.get(value);
+        if (ref) {
+          ref.anchor ?? (ref.anchor = onAnchor(value));
+          return new Alias.Alias(ref.anchor);
+        } else {
+          ref = { anchor: null, node: null };
+          sourceObjects.set(value, ref);
+        }
+      }
+      if (tagName?.startsWith("!!"))
+        tagName = defaultTagPrefix + tagName.slice(2);
+      let tagObj = findTagObject(value, tagName, schema.tags);
+      if (!tagObj) {
+        if (value && typeof value.toJSON === "function") {
+          value = value.toJSON();
+        }
+        if (!value || typeof value !== "object") {
+          const node2 = new Scalar2.Scalar(value);
+          if (ref)
+            ref.node = node2;
+          return node2;
+        }
+        tagObj = value instanceof Map ? schema[identity2.MAP] : Symbol.iterator in Object(value) ? schema[identity2.SEQ] : schema[identity2.MAP];
+      }
+      if (onTagObj) {
+        onTagObj(tagObj);
+        delete ctx.onTagObj;
+      }
+      const node = tagObj?.createNode ? tagObj.createNode(ctx.schema, value, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value, ctx) : new Scalar2.Scalar(value);
+      if (tagName)
+        node.tag = tagName;
+      else if (!tagObj.default)
+        node.tag = tagObj.tag;
+      if (ref)
+        ref.node = node;
+      return node;
+    }
+    exports.createNode = createNode;
+  }
+});
+
+// node_modules/yaml/dist/nodes/Collection.js
+var require_Collection = __commonJS({
+  "node_modules/yaml/dist/nodes/Collection.js"(exports) {
+    "use strict";
+    var createNode = require_createNode();
+    var identity2 = require_identity();
+    var Node = require_Node();
+    function collectionFromPath(schema, path, value) {
+      let v = value;
+      for (let i = path.length - 1; i >= 0; --i) {
+        const k = path[i];
+        if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
+          const a = [];
+          a[k] = v;
+          v = a;
+        } else {
+          v = /* @__PURE__ */ new Map([[k, v]]);
+        }
+      }
+      return createNode.createNode(v, void 0, {
+        aliasDuplicateObjects: false,
+        keepUndefined: false,
+        onAnchor: () => {
+          throw new Error("This should not happen, please report a bug.");
+        },
+        schema,
+        sourceObjects: /* @__PURE__ */ new Map()
+      });
+    }
+    var isEmptyPath = (path) => path == null || typeof path === "object" && !!path[Symbol.iterator]().next().done;
+    var Collection2 = class extends Node.NodeBase {
+      constructor(type, schema) {
+        super(type);
+        Object.defineProperty(this, "schema", {
+          value: schema,
+          configurable: true,
+          enumerable: false,
+          writable: true
+        });
+      }
+      /**
+       * Create a copy of this collection.
+       *
+       * @param schema - If defined, overwrites the original's schema
+       */
+      clone(schema) {
+        const copy = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
+        if (schema)
+          copy.schema = schema;
+        copy.items = copy.items.map((it) => identity2.isNode(it) || identity2.isPair(it) ? it.clone(schema) : it);
+        if (this.range)
+          copy.range = this.range.slice();
+        return copy;
+      }
+      /**
+       * Adds a value to the collection. For `!!map` and `!!omap` the value must
+       * be a Pair instance or a `{ key, value }` object, which may not have a key
+       * that already exists in the map.
+       */
+      addIn(path, value) {
+        if (isEmptyPath(path))
+          this.add(value);
+        else {
+          const [key, ...rest] = path;
+          const node = this.get(key, true);
+          if (identity2.isCollection(node))
+            node.addIn(rest, value);
+          else if (node === void 0 && this.schema)
+            this.set(key, collectionFromPath(this.schema, rest, value));
+          else
+            throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+        }
+      }
+      /**
+       * Removes a value from the collection.
+       * @returns `true` if the item was found and removed.
+       */
+      deleteIn(path) {
+        const [key, ...rest] = path;
+        if (rest.length === 0)
+          return this.delete(key);
+        const node = this.get(key, true);
+        if (identity2.isCollection(node))
+          return node.deleteIn(rest);
+        else
+          throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+      }
+      /**
+       * Returns item at `key`, or `undefined` if not found. By default unwraps
+       * scalar values from their surrounding node; to disable set `keepScalar` to
+       * `true` (collections are always returned intact).
+       */
+      getIn(path, keepScalar) {
+        const [key, ...rest] = path;
+        const node = this.get(key, true);
+        if (rest.length === 0)
+          return !keepScalar && identity2.isScalar(node) ? node.value : node;
+        else
+          return identity2.isCollection(node) ? node.getIn(rest, keepScalar) : void 0;
+      }
+      hasAllNullValues(allowScalar) {
+        return this.items.every((node) => {
+          if (!identity2.isPair(node))
+            return false;
+          const n = node.value;
+          return n == null || allowScalar && identity2.isScalar(n) && n.value == null && !n.commentBefore && !n.comment && !n.tag;
+        });
+      }
+      /**
+       * Checks if the collection includes a value with the key `key`.
+       */
+      hasIn(path) {
+        const [key, ...rest] = path;
+        if (rest.length === 0)
+          return this.has(key);
+        const node = this.get(key, true);
+        return identity2.isCollection(node) ? node.hasIn(rest) : false;
+      }
+      /**
+       * Sets a value in this collection. For `!!set`, `value` needs to be a
+       * boolean to add/remove the item from the set.
+       */
+      setIn(path, value) {
+        const [key, ...rest] = path;
+        if (rest.length === 0) {
+          this.set(key, value);
+        } else {
+          const node = this.get(key, true);
+          if (identity2.isCollection(node))
+            node.setIn(rest, value);
+          else if (node === void 0 && this.schema)
+            this.set(key, collectionFromPath(this.schema, rest, value));
+          else
+            throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+        }
+      }
+    };
+    exports.Collection = Collection2;
+    exports.collectionFromPath = collectionFromPath;
+    exports.isEmptyPath = isEmptyPath;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyComment.js
+var require_stringifyComment = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
+    "use strict";
+    var stringifyComment = (str) => str.replace(/^(?!$)(?: $)?/gm, "#");
+    function indentComment(comment, indent) {
+      if (/^\n+$/.test(comment))
+        return comment.substring(1);
+      return indent ? comment.replace(/^(?! *$)/gm, indent) : comment;
+    }
+    var lineComment = (str, indent, comment) => str.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str.endsWith(" ") ? "" : " ") + comment;
+    exports.indentComment = indentComment;
+    exports.lineComment = lineComment;
+    exports.stringifyComment = stringifyComment;
+  }
+});
+
+// node_modules/yaml/dist/stringify/foldFlowLines.js
+var require_foldFlowLines = __commonJS({
+  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
+    "use strict";
+    var FOLD_FLOW = "flow";
+    var FOLD_BLOCK = "block";
+    var FOLD_QUOTED = "quoted";
+    function foldFlowLines(text, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
+      if (!lineWidth || lineWidth < 0)
+        return text;
+      if (lineWidth < minContentWidth)
+        minContentWidth = 0;
+      const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent.length);
+      if (text.length <= endStep)
+        return text;
+      const folds = [];
+      const escapedFolds = {};
+      let end = lineWidth - indent.length;
+      if (typeof indentAtStart === "number") {
+        if (indentAtStart > lineWidth - Math.max(2, minContentWidth))
+          folds.push(0);
+        else
+          end = lineWidth - indentAtStart;
+      }
+      let split = void 0;
+      let prev = void 0;
+      let overflow = false;
+      let i = -1;
+      let escStart = -1;
+      let escEnd = -1;
+      if (mode === FOLD_BLOCK) {
+        i = consumeMoreIndentedLines(text, i, indent.length);
+        if (i !== -1)
+          end = i + endStep;
+      }
+      for (let ch; ch = text[i += 1]; ) {
+        if (mode === FOLD_QUOTED && ch === "\\") {
+          escStart = i;
+          switch (text[i + 1]) {
+            case "x":
+              i += 3;
+              break;
+            case "u":
+              i += 5;
+              break;
+            case "U":
+              i += 9;
+              break;
+            default:
+              i += 1;
+          }
+          escEnd = i;
+        }
+        if (ch === "\n") {
+          if (mode === FOLD_BLOCK)
+            i = consumeMoreIndentedLines(text, i, indent.length);
+          end = i + indent.length + endStep;
+          split = void 0;
+        } else {
+          if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
+            const next = text[i + 1];
+            if (next && next !== " " && next !== "\n" && next !== "	")
+              split = i;
+          }
+          if (i >= end) {
+            if (split) {
+              folds.push(split);
+              end = split + endStep;
+              split = void 0;
+            } else if (mode === FOLD_QUOTED) {
+              while (prev === " " || prev === "	") {
+                prev = ch;
+                ch = text[i += 1];
+                overflow = true;
+              }
+              const j = i > escEnd + 1 ? i - 2 : escStart - 1;
+              if (escapedFolds[j])
+                return text;
+              folds.push(j);
+              escapedFolds[j] = true;
+              end = j + endStep;
+              split = void 0;
+            } else {
+              overflow = true;
+            }
+          }
+        }
+        prev = ch;
+      }
+      if (overflow && onOverflow)
+        onOverflow();
+      if (folds.length === 0)
+        return text;
+      if (onFold)
+        onFold();
+      let res = text.slice(0, folds[0]);
+      for (let i2 = 0; i2 < folds.length; ++i2) {
+        const fold = folds[i2];
+        const end2 = folds[i2 + 1] || text.length;
+        if (fold === 0)
+          res = `
+${indent}${text.slice(0, end2)}`;
+        else {
+          if (mode === FOLD_QUOTED && escapedFolds[fold])
+            res += `${text[fold]}\\`;
+          res += `
+${indent}${text.slice(fold + 1, end2)}`;
+        }
+      }
+      return res;
+    }
+    function consumeMoreIndentedLines(text, i, indent) {
+      let end = i;
+      let start = i + 1;
+      let ch = text[start];
+      while (ch === " " || ch === "	") {
+        if (i < start + indent) {
+          ch = text[++i];
+        } else {
+          do {
+            ch = text[++i];
+          } while (ch && ch !== "\n");
+          end = i;
+          start = i + 1;
+          ch = text[start];
+        }
+      }
+      return end;
+    }
+    exports.FOLD_BLOCK = FOLD_BLOCK;
+    exports.FOLD_FLOW = FOLD_FLOW;
+    exports.FOLD_QUOTED = FOLD_QUOTED;
+    exports.foldFlowLines = foldFlowLines;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyString.js
+var require_stringifyString = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
+    "use strict";
+    var Scalar2 = require_Scalar();
+    var foldFlowLines = require_foldFlowLines();
+    var getFoldOptions = (ctx, isBlock) => ({
+      indentAtStart: isBlock ? ctx.indent.length : ctx.indentAtStart,
+      lineWidth: ctx.options.lineWidth,
+      minContentWidth: ctx.options.minContentWidth
+    });
+    var containsDocumentMarker = (str) => /^(%|---|\.\.\.)/m.test(str);
+    function lineLengthOverLimit(str, lineWidth, indentLength) {
+      if (!lineWidth || lineWidth < 0)
+        return false;
+      const limit = lineWidth - indentLength;
+      const strLen = str.length;
+      if (strLen <= limit)
+        return false;
+      for (let i = 0, start = 0; i < strLen; ++i) {
+        if (str[i] === "\n") {
+          if (i - start > limit)
+            return true;
+          start = i + 1;
+          if (strLen - start <= limit)
+            return false;
+        }
+      }
+      return true;
+    }
+    function doubleQuotedString(value, ctx) {
+      const json = JSON.stringify(value);
+      if (ctx.options.doubleQuotedAsJSON)
+        return json;
+      const { implicitKey } = ctx;
+      const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
+      const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
+      let str = "";
+      let start = 0;
+      for (let i = 0, ch = json[i]; ch; ch = json[++i]) {
+        if (ch === " " && json[i + 1] === "\\" && json[i + 2] === "n") {
+          str += json.slice(start, i) + "\\ ";
+          i += 1;
+          start = i;
+          ch = "\\";
+        }
+        if (ch === "\\")
+          switch (json[i + 1]) {
+            case "u":
+              {
+                str += json.slice(start, i);
+                const code = json.substr(i + 2, 4);
+                switch (code) {
+                  case "0000":
+                    str += "\\0";
+                    break;
+                  case "0007":
+                    str += "\\a";
+                    break;
+                  case "000b":
+                    str += "\\v";
+                    break;
+                  case "001b":
+                    str += "\\e";
+                    break;
+                  case "0085":
+                    str += "\\N";
+                    break;
+                  case "00a0":
+                    str += "\\_";
+                    break;
+                  case "2028":
+                    str += "\\L";
+                    break;
+                  case "2029":
+                    str += "\\P";
+                    break;
+                  default:
+                    if (code.substr(0, 2) === "00")
+                      str += "\\x" + code.substr(2);
+                    else
+                      str += json.substr(i, 6);
+                }
+                i += 5;
+                start = i + 1;
+              }
+              break;
+            case "n":
+              if (implicitKey || json[i + 2] === '"' || json.length < minMultiLineLength) {
+                i += 1;
+              } else {
+                str += json.slice(start, i) + "\n\n";
+                while (json[i + 2] === "\\" && json[i + 3] === "n" && json[i + 4] !== '"') {
+                  str += "\n";
+                  i += 2;
+                }
+                str += indent;
+                if (json[i + 2] === " ")
+                  str += "\\";
+                i += 1;
+                start = i + 1;
+              }
+              break;
+            default:
+              i += 1;
+          }
+      }
+      str = start ? str + json.slice(start) : json;
+      return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
+    }
+    function singleQuotedString(value, ctx) {
+      if (ctx.options.singleQuote === false || ctx.implicitKey && value.includes("\n") || /[ \t]\n|\n[ \t]/.test(value))
+        return doubleQuotedString(value, ctx);
+      const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
+      const res = "'" + value.replace(/'/g, "''").replace(/\n+/g, `$&
+${indent}`) + "'";
+      return ctx.implicitKey ? res : foldFlowLines.foldFlowLines(res, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
+    }
+    function quotedString(value, ctx) {
+      const { singleQuote } = ctx.options;
+      let qs;
+      if (singleQuote === false)
+        qs = doubleQuotedString;
+      else {
+        const hasDouble = value.includes('"');
+        const hasSingle = value.includes("'");
+        if (hasDouble && !hasSingle)
+          qs = singleQuotedString;
+        else if (hasSingle && !hasDouble)
+          qs = doubleQuotedString;
+        else
+          qs = singleQuote ? singleQuotedString : doubleQuotedString;
+      }
+      return qs(value, ctx);
+    }
+    var blockEndNewlines;
+    try {
+      blockEndNewlines = new RegExp("(^|(?<!\n))\n+(?!\n|$)", "g");
+    } catch {
+      blockEndNewlines = /\n+(?!\n|$)/g;
+    }
+    function blockString({ comment, type, value }, ctx, onComment, onChompKeep) {
+      const { blockQuote, commentString, lineWidth } = ctx.options;
+      if (!blockQuote || /\n[\t ]+$/.test(value)) {
+        return quotedString(value, ctx);
+      }
+      const indent = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value) ? "  " : "");
+      const literal = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar2.Scalar.BLOCK_FOLDED ? false : type === Scalar2.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
+      if (!value)
+        return literal ? "|\n" : ">\n";
+      let chomp;
+      let endStart;
+      for (endStart = value.length; endStart > 0; --endStart) {
+        const ch = value[endStart - 1];
+        if (ch !== "\n" && ch !== "	" && ch !== " ")
+          break;
+      }
+      let end = value.substring(endStart);
+      const endNlPos = end.indexOf("\n");
+      if (endNlPos === -1) {
+        chomp = "-";
+      } else if (value === end || endNlPos !== end.length - 1) {
+        chomp = "+";
+        if (onChompKeep)
+          onChompKeep();
+      } else {
+        chomp = "";
+      }
+      if (end) {
+        value = value.slice(0, -end.length);
+        if (end[end.length - 1] === "\n")
+          end = end.slice(0, -1);
+        end = end.replace(blockEndNewlines, `$&${indent}`);
+      }
+      let startWithSpace = false;
+      let startEnd;
+      let startNlPos = -1;
+      for (startEnd = 0; startEnd < value.length; ++startEnd) {
+        const ch = value[startEnd];
+        if (ch === " ")
+          startWithSpace = true;
+        else if (ch === "\n")
+          startNlPos = startEnd;
+        else
+          break;
+      }
+      let start = value.substring(0, startNlPos < startEnd ? startNlPos + 1 : startEnd);
+      if (start) {
+        value = value.substring(start.length);
+        start = start.replace(/\n+/g, `$&${indent}`);
+      }
+      const indentSize = indent ? "2" : "1";
+      let header = (startWithSpace ? indentSize : "") + chomp;
+      if (comment) {
+        header += " " + commentString(comment.replace(/ ?[\r\n]+/g, " "));
+        if (onComment)
+          onComment();
+      }
+      if (!literal) {
+        const foldedValue = value.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent}`);
+        let literalFallback = false;
+        const foldOptions = getFoldOptions(ctx, true);
+        if (blockQuote !== "folded" && type !== Scalar2.Scalar.BLOCK_FOLDED) {
+          foldOptions.onOverflow = () => {
+            literalFallback = true;
+          };
+        }
+        const body = foldFlowLines.foldFlowLines(`${start}${foldedValue}${end}`, indent, foldFlowLines.FOLD_BLOCK, foldOptions);
+        if (!literalFallback)
+          return `>${header}
+${indent}${body}`;
+      }
+      value = value.replace(/\n+/g, `$&${indent}`);
+      return `|${header}
+${indent}${start}${value}${end}`;
+    }
+    function plainString(item, ctx, onComment, onChompKeep) {
+      const { type, value } = item;
+      const { actualString, implicitKey, indent, indentStep, inFlow } = ctx;
+      if (implicitKey && value.includes("\n") || inFlow && /[[\]{},]/.test(value)) {
+        return quotedString(value, ctx);
+      }
+      if (/^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/.test(value)) {
+        return implicitKey || inFlow || !value.includes("\n") ? quotedString(value, ctx) : blockString(item, ctx, onComment, onChompKeep);
+      }
+      if (!implicitKey && !inFlow && type !== Scalar2.Scalar.PLAIN && value.includes("\n")) {
+        return blockString(item, ctx, onComment, onChompKeep);
+      }
+      if (containsDocumentMarker(value)) {
+        if (indent === "") {
+          ctx.forceBlockIndent = true;
+          return blockString(item, ctx, onComment, onChompKeep);
+        } else if (implicitKey && indent === indentStep) {
+          return quotedString(value, ctx);
+        }
+      }
+      const str = value.replace(/\n+/g, `$&
+${indent}`);
+      if (actualString) {
+        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str);
+        const { compat, tags } = ctx.doc.schema;
+        if (tags.some(test) || compat?.some(test))
+          return quotedString(value, ctx);
+      }
+      return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
+    }
+    function stringifyString(item, ctx, onComment, onChompKeep) {
+      const { implicitKey, inFlow } = ctx;
+      const ss = typeof item.value === "string" ? item : Object.assign({}, item, { value: String(item.value) });
+      let { type } = item;
+      if (type !== Scalar2.Scalar.QUOTE_DOUBLE) {
+        if (/[\x00-\x08\x0b-\x1f\x7f-\x9f\u{D800}-\u{DFFF}]/u.test(ss.value))
+          type = Scalar2.Scalar.QUOTE_DOUBLE;
+      }
+      const _stringify = (_type) => {
+        switch (_type) {
+          case Scalar2.Scalar.BLOCK_FOLDED:
+          case Scalar2.Scalar.BLOCK_LITERAL:
+            return implicitKey || inFlow ? quotedString(ss.value, ctx) : blockString(ss, ctx, onComment, onChompKeep);
+          case Scalar2.Scalar.QUOTE_DOUBLE:
+            return doubleQuotedString(ss.value, ctx);
+          case Scalar2.Scalar.QUOTE_SINGLE:
+            return singleQuotedString(ss.value, ctx);
+          case Scalar2.Scalar.PLAIN:
+            return plainString(ss, ctx, onComment, onChompKeep);
+          default:
+            return null;
+        }
+      };
+      let res = _stringify(type);
+      if (res === null) {
+        const { defaultKeyType, defaultStringType } = ctx.options;
+        const t = implicitKey && defaultKeyType || defaultStringType;
+        res = _stringify(t);
+        if (res === null)
+          throw new Error(`Unsupported default string type ${t}`);
+      }
+      return res;
+    }
+    exports.stringifyString = stringifyString;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringify.js
+var require_stringify = __commonJS({
+  "node_modules/yaml/dist/stringify/stringify.js"(exports) {
+    "use strict";
+    var anchors = require_anchors();
+    var identity2 = require_identity();
+    var stringifyComment = require_stringifyComment();
+    var stringifyString = require_stringifyString();
+    function createStringifyContext(doc, options) {
+      const opt = Object.assign({
+        blockQuote: true,
+        commentString: stringifyComment.stringifyComment,
+        defaultKeyType: null,
+        defaultStringType: "PLAIN",
+        directives: null,
+        doubleQuotedAsJSON: false,
+        doubleQuotedMinMultiLineLength: 40,
+        falseStr: "false",
+        flowCollectionPadding: true,
+        indentSeq: true,
+        lineWidth: 80,
+        minContentWidth: 20,
+        nullStr: "null",
+        simpleKeys: false,
+        singleQuote: null,
+        trailingComma: false,
+        trueStr: "true",
+        verifyAliasOrder: true
+      }, doc.schema.toStringOptions, options);
+      let inFlow;
+      switch (opt.collectionStyle) {
+        case "block":
+          inFlow = false;
+          break;
+        case "flow":
+          inFlow = true;
+          break;
+        default:
+          inFlow = null;
+      }
+      return {
+        anchors: /* @__PURE__ */ new Set(),
+        doc,
+        flowCollectionPadding: opt.flowCollectionPadding ? " " : "",
+        indent: "",
+        indentStep: typeof opt.indent === "number" ? " ".repeat(opt.indent) : "  ",
+        inFlow,
+        options: opt
+      };
+    }
+    function getTagObject(tags, item) {
+      if (item.tag) {
+        const match = tags.filter((t) => t.tag === item.tag);
+        if (match.length > 0)
+          return match.find((t) => t.format === item.format) ?? match[0];
+      }
+      let tagObj = void 0;
+      let obj;
+      if (identity2.isScalar(item)) {
+        obj = item.value;
+        let match = tags.filter((t) => t.identify?.(obj));
+        if (match.length > 1) {
+          const testMatch = match.filter((t) => t.test);
+          if (testMatch.length > 0)
+            match = testMatch;
+        }
+        tagObj = match.find((t) => t.format === item.format) ?? match.find((t) => !t.format);
+      } else {
+        obj = item;
+        tagObj = tags.find((t) => t.nodeClass && obj instanceof t.nodeClass);
+      }
+      if (!tagObj) {
+        const name = obj?.constructor?.name ?? (obj === null ? "null" : typeof obj);
+        throw new Error(`Tag not resolved for ${name} value`);
+      }
+      return tagObj;
+    }
+    function stringifyProps(node, tagObj, { anchors: anchors$1, doc }) {
+      if (!doc.directives)
+        return "";
+      const props = [];
+      const anchor = (identity2.isScalar(node) || identity2.isCollection(node)) && node.anchor;
+      if (anchor && anchors.anchorIsValid(anchor)) {
+        anchors$1.add(anchor);
+        props.push(`&${anchor}`);
+      }
+      const tag = node.tag ?? (tagObj.default ? null : tagObj.tag);
+      if (tag)
+        props.push(doc.directives.tagString(tag));
+      return props.join(" ");
+    }
+    function stringify7(item, ctx, onComment, onChompKeep) {
+      if (identity2.isPair(item))
+        return item.toString(ctx, onComment, onChompKeep);
+      if (identity2.isAlias(item)) {
+        if (ctx.doc.directives)
+          return item.toString(ctx);
+        if (ctx.resolvedAliases?.has(item)) {
+          throw new TypeError(`Cannot stringify circular structure without alias nodes`);
+        } else {
+          if (ctx.resolvedAliases)
+            ctx.resolvedAliases.add(item);
+          else
+            ctx.resolvedAliases = /* @__PURE__ */ new Set([item]);
+          item = item.resolve(ctx.doc);
+        }
+      }
+      let tagObj = void 0;
+      const node = identity2.isNode(item) ? item : ctx.doc.createNode(item, { onTagObj: (o) => tagObj = o });
+      tagObj ?? (tagObj = getTagObject(ctx.doc.schema.tags, node));
+      const props = stringifyProps(node, tagObj, ctx);
+      if (props.length > 0)
+        ctx.indentAtStart = (ctx.indentAtStart ?? 0) + props.length + 1;
+      const str = typeof tagObj.stringify === "function" ? tagObj.stringify(node, ctx, onComment, onChompKeep) : identity2.isScalar(node) ? stringifyString.stringifyString(node, ctx, onComment, onChompKeep) : node.toString(ctx, onComment, onChompKeep);
+      if (!props)
+        return str;
+      return identity2.isScalar(node) || str[0] === "{" || str[0] === "[" ? `${props} ${str}` : `${props}
+${ctx.indent}${str}`;
+    }
+    exports.createStringifyContext = createStringifyContext;
+    exports.stringify = stringify7;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyPair.js
+var require_stringifyPair = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
+    "use strict";
+    var identity2 = require_identity();
+    var Scalar2 = require_Scalar();
+    var stringify7 = require_stringify();
+    var stringifyComment = require_stringifyComment();
+    function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
+      const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
+      let keyComment = identity2.isNode(key) && key.comment || null;
+      if (simpleKeys) {
+        if (keyComment) {
+          throw new Error("With simple keys, key nodes cannot have comments");
+        }
+        if (identity2.isCollection(key) || !identity2.isNode(key) && typeof key === "object") {
+          const msg = "With simple keys, collection cannot be used as a key value";
+          throw new Error(msg);
+        }
+      }
+      let explicitKey = !simpleKeys && (!key || keyComment && value == null && !ctx.inFlow || identity2.isCollection(key) || (identity2.isScalar(key) ? key.type === Scalar2.Scalar.BLOCK_FOLDED || key.type === Scalar2.Scalar.BLOCK_LITERAL : typeof key === "object"));
+      ctx = Object.assign({}, ctx, {
+        allNullValues: false,
+        implicitKey: !explicitKey && (simpleKeys || !allNullValues),
+        indent: indent + indentStep
+      });
+      let keyCommentDone = false;
+      let chompKeep = false;
+      let str = stringify7.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      if (!explicitKey && !ctx.inFlow && str.length > 1024) {
+        if (simpleKeys)
+          throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
+        explicitKey = true;
+      }
+      if (ctx.inFlow) {
+        if (allNullValues || value == null) {
+          if (keyCommentDone && onComment)
+            onComment();
+          return str === "" ? "?" : explicitKey ? `? ${str}` : str;
+        }
+      } else if (allNullValues && !simpleKeys || value == null && explicitKey) {
+        str = `? ${str}`;
+        if (keyComment && !keyCommentDone) {
+          str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
+        } else if (chompKeep && onChompKeep)
+          onChompKeep();
+        return str;
+      }
+      if (keyCommentDone)
+        keyComment = null;
+      if (explicitKey) {
+        if (keyComment)
+          str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
+        str = `? ${str}
+${indent}:`;
+      } else {
+        str = `${str}:`;
+        if (keyComment)
+          str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
+      }
+      let vsb, vcb, valueComment;
+      if (identity2.isNode(value)) {
+        vsb = !!value.spaceBefore;
+        vcb = value.commentBefore;
+        valueComment = value.comment;
+      } else {
+        vsb = false;
+        vcb = null;
+        valueComment = null;
+        if (value && typeof value === "object")
+          value = doc.createNode(value);
+      }
+      ctx.implicitKey = false;
+      if (!explicitKey && !keyComment && identity2.isScalar(value))
+        ctx.indentAtStart = str.length + 1;
+      chompKeep = false;
+      if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && identity2.isSeq(value) && !value.flow && !value.tag && !value.anchor) {
+        ctx.indent = ctx.indent.substring(2);
+      }
+      let valueCommentDone = false;
+      const valueStr = stringify7.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
+      let ws = " ";
+      if (keyComment || vsb || vcb) {
+        ws = vsb ? "\n" : "";
+        if (vcb) {
+          const cs = commentString(vcb);
+          ws += `
+${stringifyComment.indentComment(cs, ctx.indent)}`;
+        }
+        if (valueStr === "" && !ctx.inFlow) {
+          if (ws === "\n" && valueComment)
+            ws = "\n\n";
+        } else {
+          ws += `
+${ctx.indent}`;
+        }
+      } else if (!explicitKey && identity2.isCollection(value)) {
+        const vs0 = valueStr[0];
+        const nl0 = valueStr.indexOf("\n");
+        const hasNewline = nl0 !== -1;
+        const flow = ctx.inFlow ?? value.flow ?? value.items.length === 0;
+        if (hasNewline || !flow) {
+          let hasPropsLine = false;
+          if (hasNewline && (vs0 === "&" || vs0 === "!")) {
+            let sp0 = valueStr.indexOf(" ");
+            if (vs0 === "&" && sp0 !== -1 && sp0 < nl0 && valueStr[sp0 + 1] === "!") {
+              sp0 = valueStr.indexOf(" ", sp0 + 1);
+            }
+            if (sp0 === -1 || nl0 < sp0)
+              hasPropsLine = true;
+          }
+          if (!hasPropsLine)
+            ws = `
+${ctx.indent}`;
+        }
+      } else if (valueStr === "" || valueStr[0] === "\n") {
+        ws = "";
+      }
+      str += ws + valueStr;
+      if (ctx.inFlow) {
+        if (valueCommentDone && onComment)
+          onComment();
+      } else if (valueComment && !valueCommentDone) {
+        str += stringifyComment.lineComment(str, ctx.indent, commentString(valueComment));
+      } else if (chompKeep && onChompKeep) {
+        onChompKeep();
+      }
+      return str;
+    }
+    exports.stringifyPair = stringifyPair;
+  }
+});
+
+// node_modules/yaml/dist/log.js
+var require_log = __commonJS({
+  "node_modules/yaml/dist/log.js"(exports) {
+    "use strict";
+    var node_process = __require("process");
+    function debug2(logLevel, ...messages) {
+      if (logLevel === "debug")
+        console.log(...messages);
+    }
+    function warn(logLevel, warning2) {
+      if (logLevel === "debug" || logLevel === "warn") {
+        if (typeof node_process.emitWarning === "function")
+          node_process.emitWarning(warning2);
+        else
+          console.warn(warning2);
+      }
+    }
+    exports.debug = debug2;
+    exports.warn = warn;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/merge.js
+var require_merge = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
+    "use strict";
+    var identity2 = require_identity();
+    var Scalar2 = require_Scalar();
+    var MERGE_KEY = "<<";
+    var merge2 = {
+      identify: (value) => value === MERGE_KEY || typeof value === "symbol" && value.description === MERGE_KEY,
+      default: "key",
+      tag: "tag:yaml.org,2002:merge",
+      test: /^<<$/,
+      resolve: () => Object.assign(new Scalar2.Scalar(Symbol(MERGE_KEY)), {
+        addToJSMap: addMergeToJSMap
+      }),
+      stringify: () => MERGE_KEY
+    };
+    var isMergeKey = (ctx, key) => (merge2.identify(key) || identity2.isScalar(key) && (!key.type || key.type === Scalar2.Scalar.PLAIN) && merge2.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge2.tag && tag.default);
+    function addMergeToJSMap(ctx, map, value) {
+      const source = resolveAliasValue(ctx, value);
+      if (identity2.isSeq(source))
+        for (const it of source.items)
+          mergeValue(ctx, map, it);
+      else if (Array.isArray(source))
+        for (const it of source)
+          mergeValue(ctx, map, it);
+      else
+        mergeValue(ctx, map, source);
+    }
+    function mergeValue(ctx, map, value) {
+      const source = resolveAliasValue(ctx, value);
+      if (!identity2.isMap(source))
+        throw new Error("Merge sources must be maps or map aliases");
+      const srcMap = source.toJSON(null, ctx, Map);
+      for (const [key, value2] of srcMap) {
+        if (map instanceof Map) {
+          if (!map.has(key))
+            map.set(key, value2);
+        } else if (map instanceof Set) {
+          map.add(key);
+        } else if (!Object.prototype.hasOwnProperty.call(map, key)) {
+          Object.defineProperty(map, key, {
+            value: value2,
+            writable: true,
+            enumerable: true,
+            configurable: true
+          });
+        }
+      }
+      return map;
+    }
+    function resolveAliasValue(ctx, value) {
+      return ctx && identity2.isAlias(value) ? value.resolve(ctx.doc, ctx) : value;
+    }
+    exports.addMergeToJSMap = addMergeToJSMap;
+    exports.isMergeKey = isMergeKey;
+    exports.merge = merge2;
+  }
+});
+
+// node_modules/yaml/dist/nodes/addPairToJSMap.js
+var require_addPairToJSMap = __commonJS({
+  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
+    "use strict";
+    var log = require_log();
+    var merge2 = require_merge();
+    var stringify7 = require_stringify();
+    var identity2 = require_identity();
+    var toJS = require_toJS();
+    function addPairToJSMap(ctx, map, { key, value }) {
+      if (identity2.isNode(key) && key.addToJSMap)
+        key.addToJSMap(ctx, map, value);
+      else if (merge2.isMergeKey(ctx, key))
+        merge2.addMergeToJSMap(ctx, map, value);
+      else {
+        const jsKey = toJS.toJS(key, "", ctx);
+        if (map instanceof Map) {
+          map.set(jsKey, toJS.toJS(value, jsKey, ctx));
+        } else if (map instanceof Set) {
+          map.add(jsKey);
+        } else {
+          const stringKey = stringifyKey(key, jsKey, ctx);
+          const jsValue = toJS.toJS(value, stringKey, ctx);
+          if (stringKey in map)
+            Object.defineProperty(map, stringKey, {
+              value: jsValue,
+              writable: true,
+              enumerable: true,
+              configurable: true
+            });
+          else
+            map[stringKey] = jsValue;
+        }
+      }
+      return map;
+    }
+    function stringifyKey(key, jsKey, ctx) {
+      if (jsKey === null)
+        return "";
+      if (typeof jsKey !== "object")
+        return String(jsKey);
+      if (identity2.isNode(key) && ctx?.doc) {
+        const strCtx = stringify7.createStringifyContext(ctx.doc, {});
+        strCtx.anchors = /* @__PURE__ */ new Set();
+        for (const node of ctx.anchors.keys())
+          strCtx.anchors.add(node.anchor);
+        strCtx.inFlow = true;
+        strCtx.inStringifyKey = true;
+        const strKey = key.toString(strCtx);
+        if (!ctx.mapKeyWarned) {
+          let jsonStr = JSON.stringify(strKey);
+          if (jsonStr.length > 40)
+            jsonStr = jsonStr.substring(0, 36) + '..."';
+          log.warn(ctx.doc.options.logLevel, `Keys with collection values will be stringified due to JS Object restrictions: ${jsonStr}. Set mapAsMap: true to use object keys.`);
+          ctx.mapKeyWarned = true;
+        }
+        return strKey;
+      }
+      return JSON.stringify(jsKey);
+    }
+    exports.addPairToJSMap = addPairToJSMap;
+  }
+});
+
+// node_modules/yaml/dist/nodes/Pair.js
+var require_Pair = __commonJS({
+  "node_modules/yaml/dist/nodes/Pair.js"(exports) {
+    "use strict";
+    var createNode = require_createNode();
+    var stringifyPair = require_stringifyPair();
+    var addPairToJSMap = require_addPairToJSMap();
+    var identity2 = require_identity();
+    function createPair(key, value, ctx) {
+      const k = createNode.createNode(key, void 0, ctx);
+      const v = createNode.createNode(value, void 0, ctx);
+      return new Pair(k, v);
+    }
+    var Pair = class _Pair {
+      constructor(key, value = null) {
+        Object.defineProperty(this, identity2.NODE_TYPE, { value: identity2.PAIR });
+        this.key = key;
+        this.value = value;
+      }
+      clone(schema) {
+        let { key, value } = this;
+        if (identity2.isNode(key))
+          key = key.clone(schema);
+        if (identity2.isNode(value))
+          value = value.clone(schema);
+        return new _Pair(key, value);
+      }
+      toJSON(_, ctx) {
+        const pair = ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
+        return addPairToJSMap.addPairToJSMap(ctx, pair, this);
+      }
+      toString(ctx, onComment, onChompKeep) {
+        return ctx?.doc ? stringifyPair.stringifyPair(this, ctx, onComment, onChompKeep) : JSON.stringify(this);
+      }
+    };
+    exports.Pair = Pair;
+    exports.createPair = createPair;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyCollection.js
+var require_stringifyCollection = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
+    "use strict";
+    var identity2 = require_identity();
+    var stringify7 = require_stringify();
+    var stringifyComment = require_stringifyComment();
+    function stringifyCollection(collection, ctx, options) {
+      const flow = ctx.inFlow ?? collection.flow;
+      const stringify8 = flow ? stringifyFlowCollection : stringifyBlockCollection;
+      return stringify8(collection, ctx, options);
+    }
+    function stringifyBlockCollection({ comment, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
+      const { indent, options: { commentString } } = ctx;
+      const itemCtx = Object.assign({}, ctx, { indent: itemIndent, type: null });
+      let chompKeep = false;
+      const lines = [];
+      for (let i = 0; i < items.length; ++i) {
+        const item = items[i];
+        let comment2 = null;
+        if (identity2.isNode(item)) {
+          if (!chompKeep && item.spaceBefore)
+            lines.push("");
+          addCommentBefore(ctx, lines, item.commentBefore, chompKeep);
+          if (item.comment)
+            comment2 = item.comment;
+        } else if (identity2.isPair(item)) {
+          const ik = identity2.isNode(item.key) ? item.key : null;
+          if (ik) {
+            if (!chompKeep && ik.spaceBefore)
+              lines.push("");
+            addCommentBefore(ctx, lines, ik.commentBefore, chompKeep);
+          }
+        }
+        chompKeep = false;
+        let str2 = stringify7.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
+        if (comment2)
+          str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment2));
+        if (chompKeep && comment2)
+          chompKeep = false;
+        lines.push(blockItemPrefix + str2);
+      }
+      let str;
+      if (lines.length === 0) {
+        str = flowChars.start + flowChars.end;
+      } else {
+        str = lines[0];
+        for (let i = 1; i < lines.length; ++i) {
+          const line = lines[i];
+          str += line ? `
+${indent}${line}` : "\n";
+        }
+      }
+      if (comment) {
+        str += "\n" + stringifyComment.indentComment(commentString(comment), indent);
+        if (onComment)
+          onComment();
+      } else if (chompKeep && onChompKeep)
+        onChompKeep();
+      return str;
+    }
+    function stringifyFlowCollection({ items }, ctx, { flowChars, itemIndent }) {
+      const { indent, indentStep, flowCollectionPadding: fcPadding, options: { commentString } } = ctx;
+      itemIndent += indentStep;
+      const itemCtx = Object.assign({}, ctx, {
+        indent: itemIndent,
+        inFlow: true,
+        type: null
+      });
+      let reqNewline = false;
+      let linesAtValue = 0;
+      const lines = [];
+      for (let i = 0; i < items.length; ++i) {
+        const item = items[i];
+        let comment = null;
+        if (identity2.isNode(item)) {
+          if (item.spaceBefore)
+            lines.push("");
+          addCommentBefore(ctx, lines, item.commentBefore, false);
+          if (item.comment)
+            comment = item.comment;
+        } else if (identity2.isPair(item)) {
+          const ik = identity2.isNode(item.key) ? item.key : null;
+          if (ik) {
+            if (ik.spaceBefore)
+              lines.push("");
+            addCommentBefore(ctx, lines, ik.commentBefore, false);
+            if (ik.comment)
+              reqNewline = true;
+          }
+          const iv = identity2.isNode(item.value) ? item.value : null;
+          if (iv) {
+            if (iv.comment)
+              comment = iv.comment;
+            if (iv.commentBefore)
+              reqNewline = true;
+          } else if (item.value == null && ik?.comment) {
+            comment = ik.comment;
+          }
+        }
+        if (comment)
+          reqNewline = true;
+        let str = stringify7.stringify(item, itemCtx, () => comment = null);
+        reqNewline || (reqNewline = lines.length > linesAtValue || str.includes("\n"));
+        if (i < items.length - 1) {
+          str += ",";
+        } else if (ctx.options.trailingComma) {
+          if (ctx.options.lineWidth > 0) {
+            reqNewline || (reqNewline = lines.reduce((sum, line) => sum + line.length + 2, 2) + (str.length + 2) > ctx.options.lineWidth);
+          }
+          if (reqNewline) {
+            str += ",";
+          }
+        }
+        if (comment)
+          str += stringifyComment.lineComment(str, itemIndent, commentString(comment));
+        lines.push(str);
+        linesAtValue = lines.length;
+      }
+      const { start, end } = flowChars;
+      if (lines.length === 0) {
+        return start + end;
+      } else {
+        if (!reqNewline) {
+          const len = lines.reduce((sum, line) => sum + line.length + 2, 2);
+          reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
+        }
+        if (reqNewline) {
+          let str = start;
+          for (const line of lines)
+            str += line ? `
+${indentStep}${indent}${line}` : "\n";
+          return `${str}
+${indent}${end}`;
+        } else {
+          return `${start}${fcPadding}${lines.join(" ")}${fcPadding}${end}`;
+        }
+      }
+    }
+    function addCommentBefore({ indent, options: { commentString } }, lines, comment, chompKeep) {
+      if (comment && chompKeep)
+        comment = comment.replace(/^\n+/, "");
+      if (comment) {
+        const ic = stringifyComment.indentComment(commentString(comment), indent);
+        lines.push(ic.trimStart());
+      }
+    }
+    exports.stringifyCollection = stringifyCollection;
+  }
+});
+
+// node_modules/yaml/dist/nodes/YAMLMap.js
+var require_YAMLMap = __commonJS({
+  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
+    "use strict";
+    var stringifyCollection = require_stringifyCollection();
+    var addPairToJSMap = require_addPairToJSMap();
+    var Collection2 = require_Collection();
+    var identity2 = require_identity();
+    var Pair = require_Pair();
+    var Scalar2 = require_Scalar();
+    function findPair2(items, key) {
+      const k = identity2.isScalar(key) ? key.value : key;
+      for (const it of items) {
+        if (identity2.isPair(it)) {
+          if (it.key === key || it.key === k)
+            return it;
+          if (identity2.isScalar(it.key) && it.key.value === k)
+            return it;
+        }
+      }
+      return void 0;
+    }
+    var YAMLMap = class extends Collection2.Collection {
+      static get tagName() {
+        return "tag:yaml.org,2002:map";
+      }
+      constructor(schema) {
+        super(identity2.MAP, schema);
+        this.items = [];
+      }
+      /**
+       * A generic collection parsing method that can be extended
+       * to other node classes that inherit from YAMLMap
+       */
+      static from(schema, obj, ctx) {
+        const { keepUndefined, replacer } = ctx;
+        const map = new this(schema);
+        const add = (key, value) => {
+          if (typeof replacer === "function")
+            value = replacer.call(obj, key, value);
+          else if (Array.isArray(replacer) && !replacer.includes(key))
+            return;
+          if (value !== void 0 || keepUndefined)
+            map.items.push(Pair.createPair(key, value, ctx));
+        };
+        if (obj instanceof Map) {
+          for (const [key, value] of obj)
+            add(key, value);
+        } else if (obj && typeof obj === "object") {
+          for (const key of Object.keys(obj))
+            add(key, obj[key]);
+        }
+        if (typeof schema.sortMapEntries === "function") {
+          map.items.sort(schema.sortMapEntries);
+        }
+        return map;
+      }
+      /**
+       * Adds a value to the collection.
+       *
+       * @param overwrite - If not set `true`, using a key that is already in the
+       *   collection will throw. Otherwise, overwrites the previous value.
+       */
+      add(pair, overwrite) {
+        let _pair;
+        if (identity2.isPair(pair))
+          _pair = pair;
+        else if (!pair || typeof pair !== "object" || !("key" in pair)) {
+          _pair = new Pair.Pair(pair, pair?.value);
+        } else
+          _pair = new Pair.Pair(pair.key, pair.value);
+        const prev = findPair2(this.items, _pair.key);
+        const sortEntries = this.schema?.sortMapEntries;
+        if (prev) {
+          if (!overwrite)
+            throw new Error(`Key ${_pair.key} already set`);
+          if (identity2.isScalar(prev.value) && Scalar2.isScalarValue(_pair.value))
+            prev.value.value = _pair.value;
+          else
+            prev.value = _pair.value;
+        } else if (sortEntries) {
+          const i = this.items.findIndex((item) => sortEntries(_pair, item) < 0);
+          if (i === -1)
+            this.items.push(_pair);
+          else
+            this.items.splice(i, 0, _pair);
+        } else {
+          this.items.push(_pair);
+        }
+      }
+      delete(key) {
+        const it = findPair2(this.items, key);
+        if (!it)
+          return false;
+        const del = this.items.splice(this.items.indexOf(it), 1);
+        return del.length > 0;
+      }
+      get(key, keepScalar) {
+        const it = findPair2(this.items, key);
+        const node = it?.value;
+        return (!keepScalar && identity2.isScalar(node) ? node.value : node) ?? void 0;
+      }
+      has(key) {
+        return !!findPair2(this.items, key);
+      }
+      set(key, value) {
+        this.add(new Pair.Pair(key, value), true);
+      }
+      /**
+       * @param ctx - Conversion context, originally set in Document#toJS()
+       * @param {Class} Type - If set, forces the returned collection type
+       * @returns Instance of Type, Map, or Object
+       */
+      toJSON(_, ctx, Type) {
+        const map = Type ? new Type() : ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
+        if (ctx?.onCreate)
+          ctx.onCreate(map);
+        for (const item of this.items)
+          addPairToJSMap.addPairToJSMap(ctx, map, item);
+        return map;
+      }
+      toString(ctx, onComment, onChompKeep) {
+        if (!ctx)
+          return JSON.stringify(this);
+        for (const item of this.items) {
+          if (!identity2.isPair(item))
+            throw new Error(`Map items must all be pairs; found ${JSON.stringify(item)} instead`);
+        }
+        if (!ctx.allNullValues && this.hasAllNullValues(false))
+          ctx = Object.assign({}, ctx, { allNullValues: true });
+        return stringifyCollection.stringifyCollection(this, ctx, {
+          blockItemPrefix: "",
+          flowChars: { start: "{", end: "}" },
+          itemIndent: ctx.indent || "",
+          onChompKeep,
+          onComment
+        });
+      }
+    };
+    exports.YAMLMap = YAMLMap;
+    exports.findPair = findPair2;
+  }
+});
+
+// node_modules/yaml/dist/schema/common/map.js
+var require_map = __commonJS({
+  "node_modules/yaml/dist/schema/common/map.js"(exports) {
+    "use strict";
+    var identity2 = require_identity();
+    var YAMLMap = require_YAMLMap();
+    var map = {
+      collection: "map",
+      default: true,
+      nodeClass: YAMLMap.YAMLMap,
+      tag: "tag:yaml.org,2002:map",
+      resolve(map2, onError) {
+        if (!identity2.isMap(map2))
+          onError("Expected a mapping for this tag");
+        return map2;
+      },
+      createNode: (schema, obj, ctx) => YAMLMap.YAMLMap.from(schema, obj, ctx)
+    };
+    exports.map = map;
+  }
+});
+
+// node_modules/yaml/dist/nodes/YAMLSeq.js
+var require_YAMLSeq = __commonJS({
+  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
+    "use strict";
+    var createNode = require_createNode();
+    var stringifyCollection = require_stringifyCollection();
+    var Collection2 = require_Collection();
+    var identity2 = require_identity();
+    var Scalar2 = require_Scalar();
+    var toJS = require_toJS();
+    var YAMLSeq = class extends Collection2.Collection {
+      static get tagName() {
+        return "tag:yaml.org,2002:seq";
+      }
+      constructor(schema) {
+        super(identity2.SEQ, schema);
+        this.items = [];
+      }
+      add(value) {
+        this.items.push(value);
+      }
+      /**
+       * Removes a value from the collection.
+       *
+       * `key` must contain a representation of an integer for this to succeed.
+       * It may be wrapped in a `Scalar`.
+       *
+       * @returns `true` if the item was found and removed.
+       */
+      delete(key) {
+        const idx = asItemIndex(key);
+        if (typeof idx !== "number")
+          return false;
+        const del = this.items.splice(idx, 1);
+        return del.length > 0;
+      }
+      get(key, keepScalar) {
+        const idx = asItemIndex(key);
+        if (typeof idx !== "number")
+          return void 0;
+        const it = this.items[idx];
+        return !keepScalar && identity2.isScalar(it) ? it.value : it;
+      }
+      /**
+       * Checks if the collection includes a value with the key `key`.
+       *
+       * `key` must contain a representation of an integer for this to succeed.
+       * It may be wrapped in a `Scalar`.
+       */
+      has(key) {
+        const idx = asItemIndex(key);
+        return typeof idx === "number" && idx < this.items.length;
+      }
+      /**
+       * Sets a value in this collection. For `!!set`, `value` needs to be a
+       * boolean to add/remove the item from the set.
+       *
+       * If `key` does not contain a representation of an integer, this will throw.
+       * It may be wrapped in a `Scalar`.
+       */
+      set(key, value) {
+        const idx = asItemIndex(key);
+        if (typeof idx !== "number")
+          throw new Error(`Expected a valid index, not ${key}.`);
+        const prev = this.items[idx];
+        if (identity2.isScalar(prev) && Scalar2.isScalarValue(value))
+          prev.value = value;
+        else
+          this.items[idx] = value;
+      }
+      toJSON(_, ctx) {
+        const seq = [];
+        if (ctx?.onCreate)
+          ctx.onCreate(seq);
+        let i = 0;
+        for (const item of this.items)
+          seq.push(toJS.toJS(item, String(i++), ctx));
+        return seq;
+      }
+      toString(ctx, onComment, onChompKeep) {
+        if (!ctx)
+          return JSON.stringify(this);
+        return stringifyCollection.stringifyCollection(this, ctx, {
+          blockItemPrefix: "- ",
+          flowChars: { start: "[", end: "]" },
+          itemIndent: (ctx.indent || "") + "  ",
+          onChompKeep,
+          onComment
+        });
+      }
+      static from(schema, obj, ctx) {
+        const { replacer } = ctx;
+        const seq = new this(schema);
+        if (obj && Symbol.iterator in Object(obj)) {
+          let i = 0;
+          for (let it of obj) {
+            if (typeof replacer === "function") {
+              const key = obj instanceof Set ? it : String(i++);
+              it = replacer.call(obj, key, it);
+            }
+            seq.items.push(createNode.createNode(it, void 0, ctx));
+          }
+        }
+        return seq;
+      }
+    };
+    function asItemIndex(key) {
+      let idx = identity2.isScalar(key) ? key.value : key;
+      if (idx && typeof idx === "string")
+        idx = Number(idx);
+      return typeof idx === "number" && Number.isInteger(idx) && idx >= 0 ? idx : null;
+    }
+    exports.YAMLSeq = YAMLSeq;
+  }
+});
+
+// node_modules/yaml/dist/schema/common/seq.js
+var require_seq = __commonJS({
+  "node_modules/yaml/dist/schema/common/seq.js"(exports) {
+    "use strict";
+    var identity2 = require_identity();
+    var YAMLSeq = require_YAMLSeq();
+    var seq = {
+      collection: "seq",
+      default: true,
+      nodeClass: YAMLSeq.YAMLSeq,
+      tag: "tag:yaml.org,2002:seq",
+      resolve(seq2, onError) {
+        if (!identity2.isSeq(seq2))
+          onError("Expected a sequence for this tag");
+        return seq2;
+      },
+      createNode: (schema, obj, ctx) => YAMLSeq.YAMLSeq.from(schema, obj, ctx)
+    };
+    exports.seq = seq;
+  }
+});
+
+// node_modules/yaml/dist/schema/common/string.js
+var require_string = __commonJS({
+  "node_modules/yaml/dist/schema/common/string.js"(exports) {
+    "use strict";
+    var stringifyString = require_stringifyString();
+    var string = {
+      identify: (value) => typeof value === "string",
+      default: true,
+      tag: "tag:yaml.org,2002:str",
+      resolve: (str) => str,
+      stringify(item, ctx, onComment, onChompKeep) {
+        ctx = Object.assign({ actualString: true }, ctx);
+        return stringifyString.stringifyString(item, ctx, onComment, onChompKeep);
+      }
+    };
+    exports.string = string;
+  }
+});
+
+// node_modules/yaml/dist/schema/common/null.js
+var require_null = __commonJS({
+  "node_modules/yaml/dist/schema/common/null.js"(exports) {
+    "use strict";
+    var Scalar2 = require_Scalar();
+    var nullTag = {
+      identify: (value) => value == null,
+      createNode: () => new Scalar2.Scalar(null),
+      default: true,
+      tag: "tag:yaml.org,2002:null",
+      test: /^(?:~|[Nn]ull|NULL)?$/,
+      resolve: () => new Scalar2.Scalar(null),
+      stringify: ({ source }, ctx) => typeof source === "string" && nullTag.test.test(source) ? source : ctx.options.nullStr
+    };
+    exports.nullTag = nullTag;
+  }
+});
+
+// node_modules/yaml/dist/schema/core/bool.js
+var require_bool = __commonJS({
+  "node_modules/yaml/dist/schema/core/bool.js"(exports) {
+    "use strict";
+    var Scalar2 = require_Scalar();
+    var boolTag = {
+      identify: (value) => typeof value === "boolean",
+      default: true,
+      tag: "tag:yaml.org,2002:bool",
+      test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
+      resolve: (str) => new Scalar2.Scalar(str[0] === "t" || str[0] === "T"),
+      stringify({ source, value }, ctx) {
+        if (source && boolTag.test.test(source)) {
+          const sv = source[0] === "t" || source[0] === "T";
+          if (value === sv)
+            return source;
+        }
+        return value ? ctx.options.trueStr : ctx.options.falseStr;
+      }
+    };
+    exports.boolTag = boolTag;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyNumber.js
+var require_stringifyNumber = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
+    "use strict";
+    function stringifyNumber({ format, minFractionDigits, tag, value }) {
+      if (typeof value === "bigint")
+        return String(value);
+      const num = typeof value === "number" ? value : Number(value);
+      if (!isFinite(num))
+        return isNaN(num) ? ".nan" : num < 0 ? "-.inf" : ".inf";
+      let n = Object.is(value, -0) ? "-0" : JSON.stringify(value);
+      if (!format && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
+        let i = n.indexOf(".");
+        if (i < 0) {
+          i = n.length;
+          n += ".";
+        }
+        let d = minFractionDigits - (n.length - i - 1);
+        while (d-- > 0)
+          n += "0";
+      }
+      return n;
+    }
+    exports.stringifyNumber = stringifyNumber;
+  }
+});
+
+// node_modules/yaml/dist/schema/core/float.js
+var require_float = __commonJS({
+  "node_modules/yaml/dist/schema/core/float.js"(exports) {
+    "use strict";
+    var Scalar2 = require_Scalar();
+    var stringifyNumber = require_stringifyNumber();
+    var floatNaN = {
+      identify: (value) => typeof value === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
+      resolve: (str) => str.slice(-3).toLowerCase() === "nan" ? NaN : str[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      stringify: stringifyNumber.stringifyNumber
+    };
+    var floatExp = {
+      identify: (value) => typeof value === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      format: "EXP",
+      test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
+      resolve: (str) => parseFloat(str),
+      stringify(node) {
+        const num = Number(node.value);
+        return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node);
+      }
+    };
+    var float = {
+      identify: (value) => typeof value === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
+      resolve(str) {
+        const node = new Scalar2.Scalar(parseFloat(str));
+        const dot = str.indexOf(".");
+        if (dot !== -1 && str[str.length - 1] === "0")
+          node.minFractionDigits = str.length - dot - 1;
+        return node;
+      },
+      stringify: stringifyNumber.stringifyNumber
+    };
+    exports.float = float;
+    exports.floatExp = floatExp;
+    exports.floatNaN = floatNaN;
+  }
+});
+
+// node_modules/yaml/dist/schema/core/int.js
+var require_int = __commonJS({
+  "node_modules/yaml/dist/schema/core/int.js"(exports) {
+    "use strict";
+    var stringifyNumber = require_stringifyNumber();
+    var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
+    var intResolve = (str, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str) : parseInt(str.substring(offset), radix);
+    function intStringify(node, radix, prefix) {
+      const { value } = node;
+      if (intIdentify(value) && value >= 0)
+        return prefix + value.toString(radix);
+      return stringifyNumber.stringifyNumber(node);
+    }
+    var intOct = {
+      identify: (value) => intIdentify(value) && value >= 0,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "OCT",
+      test: /^0o[0-7]+$/,
+      resolve: (str, _onError, opt) => intResolve(str, 2, 8, opt),
+      stringify: (node) => intStringify(node, 8, "0o")
+    };
+    var int = {
+      identify: intIdentify,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      test: /^[-+]?[0-9]+$/,
+      resolve: (str, _onError, opt) => intResolve(str, 0, 10, opt),
+      stringify: stringifyNumber.stringifyNumber
+    };
+    var intHex = {
+      identify: (value) => intIdentify(value) && value >= 0,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "HEX",
+      test: /^0x[0-9a-fA-F]+$/,
+      resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
+      stringify: (node) => intStringify(node, 16, "0x")
+    };
+    exports.int = int;
+    exports.intHex = intHex;
+    exports.intOct = intOct;
+  }
+});
+
+// node_modules/yaml/dist/schema/core/schema.js
+var require_schema2 = __commonJS({
+  "node_modules/yaml/dist/schema/core/schema.js"(exports) {
+    "use strict";
+    var map = require_map();
+    var _null = require_null();
+    var seq = require_seq();
+    var string = require_string();
+    var bool = require_bool();
+    var float = require_float();
+    var int = require_int();
+    var schema = [
+      map.map,
+      seq.seq,
+      string.string,
+      _null.nullTag,
+      bool.boolTag,
+      int.intOct,
+      int.int,
+      int.intHex,
+      float.floatNaN,
+      float.floatExp,
+      float.float
+    ];
+    exports.schema = schema;
+  }
+});
+
+// node_modules/yaml/dist/schema/json/schema.js
+var require_schema3 = __commonJS({
+  "node_modules/yaml/dist/schema/json/schema.js"(exports) {
+    "use strict";
+    var Scalar2 = require_Scalar();
+    var map = require_map();
+    var seq = require_seq();
+    function intIdentify(value) {
+      return typeof value === "bigint" || Number.isInteger(value);
+    }
+    var stringifyJSON = ({ value }) => JSON.stringify(value);
+    var jsonScalars = [
+      {
+        identify: (value) => typeof value === "string",
+        default: true,
+        tag: "tag:yaml.org,2002:str",
+        resolve: (str) => str,
+        stringify: stringifyJSON
+      },
+      {
+        identify: (value) => value == null,
+        createNode: () => new Scalar2.Scalar(null),
+        default: true,
+        tag: "tag:yaml.org,2002:null",
+        test: /^null$/,
+        resolve: () => null,
+        stringify: stringifyJSON
+      },
+      {
+        identify: (value) => typeof value === "boolean",
+        default: true,
+        tag: "tag:yaml.org,2002:bool",
+        test: /^true$|^false$/,
+        resolve: (str) => str === "true",
+        stringify: stringifyJSON
+      },
+      {
+        identify: intIdentify,
+        default: true,
+        tag: "tag:yaml.org,2002:int",
+        test: /^-?(?:0|[1-9][0-9]*)$/,
+        resolve: (str, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str) : parseInt(str, 10),
+        stringify: ({ value }) => intIdentify(value) ? value.toString() : JSON.stringify(value)
+      },
+      {
+        identify: (value) => typeof value === "number",
+        default: true,
+        tag: "tag:yaml.org,2002:float",
+        test: /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?$/,
+        resolve: (str) => parseFloat(str),
+        stringify: stringifyJSON
+      }
+    ];
+    var jsonError = {
+      default: true,
+      tag: "",
+      test: /^/,
+      resolve(str, onError) {
+        onError(`Unresolved plain scalar ${JSON.stringify(str)}`);
+        return str;
+      }
+    };
+    var schema = [map.map, seq.seq].concat(jsonScalars, jsonError);
+    exports.schema = schema;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/binary.js
+var require_binary = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
+    "use strict";
+    var node_buffer = __require("buffer");
+    var Scalar2 = require_Scalar();
+    var stringifyString = require_stringifyString();
+    var binary = {
+      identify: (value) => value instanceof Uint8Array,
+      // Buffer inherits from Uint8Array
+      default: false,
+      tag: "tag:yaml.org,2002:binary",
+      /**
+       * Returns a Buffer in node and an Uint8Array in browsers
+       *
+       * To use the resulting buffer as an image, you'll want to do something like:
+       *
+       *   const blob = new Blob([buffer], { type: 'image/jpeg' })
+       *   document.querySelector('#photo').src = URL.createObjectURL(blob)
+       */
+      resolve(src, onError) {
+        if (typeof node_buffer.Buffer === "function") {
+          return node_buffer.Buffer.from(src, "base64");
+        } else if (typeof atob === "function") {
+          const str = atob(src.replace(/[\n\r]/g, ""));
+          const buffer = new Uint8Array(str.length);
+          for (let i = 0; i < str.length; ++i)
+            buffer[i] = str.charCodeAt(i);
+          return buffer;
+        } else {
+          onError("This environment does not support reading binary tags; either Buffer or atob is required");
+          return src;
+        }
+      },
+      stringify({ comment, type, value }, ctx, onComment, onChompKeep) {
+        if (!value)
+          return "";
+        const buf = value;
+        let str;
+        if (typeof node_buffer.Buffer === "function") {
+          str = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
+        } else if (typeof btoa === "function") {
+          let s = "";
+          for (let i = 0; i < buf.length; ++i)
+            s += String.fromCharCode(buf[i]);
+          str = btoa(s);
+        } else {
+          throw new Error("This environment does not support writing binary tags; either Buffer or btoa is required");
+        }
+        type ?? (type = Scalar2.Scalar.BLOCK_LITERAL);
+        if (type !== Scalar2.Scalar.QUOTE_DOUBLE) {
+          const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
+          const n = Math.ceil(str.length / lineWidth);
+          const lines = new Array(n);
+          for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
+            lines[i] = str.substr(o, lineWidth);
+          }
+          str = lines.join(type === Scalar2.Scalar.BLOCK_LITERAL ? "\n" : " ");
+        }
+        return stringifyString.stringifyString({ comment, type, value: str }, ctx, onComment, onChompKeep);
+      }
+    };
+    exports.binary = binary;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/pairs.js
+var require_pairs = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
+    "use strict";
+    var identity2 = require_identity();
+    var Pair = require_Pair();
+    var Scalar2 = require_Scalar();
+    var YAMLSeq = require_YAMLSeq();
+    function resolvePairs(seq, onError) {
+      if (identity2.isSeq(seq)) {
+        for (let i = 0; i < seq.items.length; ++i) {
+          let item = seq.items[i];
+          if (identity2.isPair(item))
+            continue;
+          else if (identity2.isMap(item)) {
+            if (item.items.length > 1)
+              onError("Each pair must have its own sequence indicator");
+            const pair = item.items[0] || new Pair.Pair(new Scalar2.Scalar(null));
+            if (item.commentBefore)
+              pair.key.commentBefore = pair.key.commentBefore ? `${item.commentBefore}
+${pair.key.commentBefore}` : item.commentBefore;
+            if (item.comment) {
+              const cn = pair.value ?? pair.key;
+              cn.comment = cn.comment ? `${item.comment}
+${cn.comment}` : item.comment;
+            }
+            item = pair;
+          }
+          seq.items[i] = identity2.isPair(item) ? item : new Pair.Pair(item);
+        }
+      } else
+        onError("Expected a sequence for this tag");
+      return seq;
+    }
+    function createPairs(schema, iterable, ctx) {
+      const { replacer } = ctx;
+      const pairs2 = new YAMLSeq.YAMLSeq(schema);
+      pairs2.tag = "tag:yaml.org,2002:pairs";
+      let i = 0;
+      if (iterable && Symbol.iterator in Object(iterable))
+        for (let it of iterable) {
+          if (typeof replacer === "function")
+            it = replacer.call(iterable, String(i++), it);
+          let key, value;
+          if (Array.isArray(it)) {
+            if (it.length === 2) {
+              key = it[0];
+              value = it[1];
+            } else
+              throw new TypeError(`Expected [key, value] tuple: ${it}`);
+          } else if (it && it instanceof Object) {
+            const keys = Object.keys(it);
+            if (keys.length === 1) {
+              key = keys[0];
+              value = it[key];
+            } else {
+              throw new TypeError(`Expected tuple with one key, not ${keys.length} keys`);
+            }
+          } else {
+            key = it;
+          }
+          pairs2.items.push(Pair.createPair(key, value, ctx));
+        }
+      return pairs2;
+    }
+    var pairs = {
+      collection: "seq",
+      default: false,
+      tag: "tag:yaml.org,2002:pairs",
+      resolve: resolvePairs,
+      createNode: createPairs
+    };
+    exports.createPairs = createPairs;
+    exports.pairs = pairs;
+    exports.resolvePairs = resolvePairs;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/omap.js
+var require_omap = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
+    "use strict";
+    var identity2 = require_identity();
+    var toJS = require_toJS();
+    var YAMLMap = require_YAMLMap();
+    var YAMLSeq = require_YAMLSeq();
+    var pairs = require_pairs();
+    var YAMLOMap = class _YAMLOMap extends YAMLSeq.YAMLSeq {
+      constructor() {
+        super();
+        this.add = YAMLMap.YAMLMap.prototype.add.bind(this);
+        this.delete = YAMLMap.YAMLMap.prototype.delete.bind(this);
+        this.get = YAMLMap.YAMLMap.prototype.get.bind(this);
+        this.has = YAMLMap.YAMLMap.prototype.has.bind(this);
+        this.set = YAMLMap.YAMLMap.prototype.set.bind(this);
+        this.tag = _YAMLOMap.tag;
+      }
+      /**
+       * If `ctx` is given, the return type is actually `Map<unknown, unknown>`,
+       * but TypeScript won't allow widening the signature of a child method.
+       */
+      toJSON(_, ctx) {
+        if (!ctx)
+          return super.toJSON(_);
+        const map = /* @__PURE__ */ new Map();
+        if (ctx?.onCreate)
+          ctx.onCreate(map);
+        for (const pair of this.items) {
+          let key, value;
+          if (identity2.isPair(pair)) {
+            key = toJS.toJS(pair.key, "", ctx);
+            value = toJS.toJS(pair.value, key, ctx);
+          } else {
+            key = toJS.toJS(pair, "", ctx);
+          }
+          if (map.has(key))
+            throw new Error("Ordered maps must not include duplicate keys");
+          map.set(key, value);
+        }
+        return map;
+      }
+      static from(schema, iterable, ctx) {
+        const pairs$1 = pairs.createPairs(schema, iterable, ctx);
+        const omap2 = new this();
+        omap2.items = pairs$1.items;
+        return omap2;
+      }
+    };
+    YAMLOMap.tag = "tag:yaml.org,2002:omap";
+    var omap = {
+      collection: "seq",
+      identify: (value) => value instanceof Map,
+      nodeClass: YAMLOMap,
+      default: false,
+      tag: "tag:yaml.org,2002:omap",
+      resolve(seq, onError) {
+        const pairs$1 = pairs.resolvePairs(seq, onError);
+        const seenKeys = [];
+        for (const { key } of pairs$1.items) {
+          if (identity2.isScalar(key)) {
+            if (seenKeys.includes(key.value)) {
+              onError(`Ordered maps must not include duplicate keys: ${key.value}`);
+            } else {
+              seenKeys.push(key.value);
+            }
+          }
+        }
+        return Object.assign(new YAMLOMap(), pairs$1);
+      },
+      createNode: (schema, iterable, ctx) => YAMLOMap.from(schema, iterable, ctx)
+    };
+    exports.YAMLOMap = YAMLOMap;
+    exports.omap = omap;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/bool.js
+var require_bool2 = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
+    "use strict";
+    var Scalar2 = require_Scalar();
+    function boolStringify({ value, source }, ctx) {
+      const boolObj = value ? trueTag : falseTag;
+      if (source && boolObj.test.test(source))
+        return source;
+      return value ? ctx.options.trueStr : ctx.options.falseStr;
+    }
+    var trueTag = {
+      identify: (value) => value === true,
+      default: true,
+      tag: "tag:yaml.org,2002:bool",
+      test: /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/,
+      resolve: () => new Scalar2.Scalar(true),
+      stringify: boolStringify
+    };
+    var falseTag = {
+      identify: (value) => value === false,
+      default: true,
+      tag: "tag:yaml.org,2002:bool",
+      test: /^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/,
+      resolve: () => new Scalar2.Scalar(false),
+      stringify: boolStringify
+    };
+    exports.falseTag = falseTag;
+    exports.trueTag = trueTag;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/float.js
+var require_float2 = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
+    "use strict";
+    var Scalar2 = require_Scalar();
+    var stringifyNumber = require_stringifyNumber();
+    var floatNaN = {
+      identify: (value) => typeof value === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
+      resolve: (str) => str.slice(-3).toLowerCase() === "nan" ? NaN : str[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      stringify: stringifyNumber.stringifyNumber
+    };
+    var floatExp = {
+      identify: (value) => typeof value === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      format: "EXP",
+      test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
+      resolve: (str) => parseFloat(str.replace(/_/g, "")),
+      stringify(node) {
+        const num = Number(node.value);
+        return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node);
+      }
+    };
+    var float = {
+      identify: (value) => typeof value === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
+      resolve(str) {
+        const node = new Scalar2.Scalar(parseFloat(str.replace(/_/g, "")));
+        const dot = str.indexOf(".");
+        if (dot !== -1) {
+          const f = str.substring(dot + 1).replace(/_/g, "");
+          if (f[f.length - 1] === "0")
+            node.minFractionDigits = f.length;
+        }
+        return node;
+      },
+      stringify: stringifyNumber.stringifyNumber
+    };
+    exports.float = float;
+    exports.floatExp = floatExp;
+    exports.floatNaN = floatNaN;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/int.js
+var require_int2 = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
+    "use strict";
+    var stringifyNumber = require_stringifyNumber();
+    var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
+    function intResolve(str, offset, radix, { intAsBigInt }) {
+      const sign = str[0];
+      if (sign === "-" || sign === "+")
+        offset += 1;
+      str = str.substring(offset).replace(/_/g, "");
+      if (intAsBigInt) {
+        switch (radix) {
+          case 2:
+            str = `0b${str}`;
+            break;
+          case 8:
+            str = `0o${str}`;
+            break;
+          case 16:
+            str = `0x${str}`;
+            break;
+        }
+        const n2 = BigInt(str);
+        return sign === "-" ? BigInt(-1) * n2 : n2;
+      }
+      const n = parseInt(str, radix);
+      return sign === "-" ? -1 * n : n;
+    }
+    function intStringify(node, radix, prefix) {
+      const { value } = node;
+      if (intIdentify(value)) {
+        const str = value.toString(radix);
+        return value < 0 ? "-" + prefix + str.substr(1) : prefix + str;
+      }
+      return stringifyNumber.stringifyNumber(node);
+    }
+    var intBin = {
+      identify: intIdentify,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "BIN",
+      test: /^[-+]?0b[0-1_]+$/,
+      resolve: (str, _onError, opt) => intResolve(str, 2, 2, opt),
+      stringify: (node) => intStringify(node, 2, "0b")
+    };
+    var intOct = {
+      identify: intIdentify,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "OCT",
+      test: /^[-+]?0[0-7_]+$/,
+      resolve: (str, _onError, opt) => intResolve(str, 1, 8, opt),
+      stringify: (node) => intStringify(node, 8, "0")
+    };
+    var int = {
+      identify: intIdentify,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      test: /^[-+]?[0-9][0-9_]*$/,
+      resolve: (str, _onError, opt) => intResolve(str, 0, 10, opt),
+      stringify: stringifyNumber.stringifyNumber
+    };
+    var intHex = {
+      identify: intIdentify,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "HEX",
+      test: /^[-+]?0x[0-9a-fA-F_]+$/,
+      resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
+      stringify: (node) => intStringify(node, 16, "0x")
+    };
+    exports.int = int;
+    exports.intBin = intBin;
+    exports.intHex = intHex;
+    exports.intOct = intOct;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/set.js
+var require_set = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
+    "use strict";
+    var identity2 = require_identity();
+    var Pair = require_Pair();
+    var YAMLMap = require_YAMLMap();
+    var YAMLSet = class _YAMLSet extends YAMLMap.YAMLMap {
+      constructor(schema) {
+        super(schema);
+        this.tag = _YAMLSet.tag;
+      }
+      add(key) {
+        let pair;
+        if (identity2.isPair(key))
+          pair = key;
+        else if (key && typeof key === "object" && "key" in key && "value" in key && key.value === null)
+          pair = new Pair.Pair(key.key, null);
+        else
+          pair = new Pair.Pair(key, null);
+        const prev = YAMLMap.findPair(this.items, pair.key);
+        if (!prev)
+          this.items.push(pair);
+      }
+      /**
+       * If `keepPair` is `true`, returns the Pair matching `key`.
+       * Otherwise, returns the value of that Pair's key.
+       */
+      get(key, keepPair) {
+        const pair = YAMLMap.findPair(this.items, key);
+        return !keepPair && identity2.isPair(pair) ? identity2.isScalar(pair.key) ? pair.key.value : pair.key : pair;
+      }
+      set(key, value) {
+        if (typeof value !== "boolean")
+          throw new Error(`Expected boolean value for set(key, value) in a YAML set, not ${typeof value}`);
+        const prev = YAMLMap.findPair(this.items, key);
+        if (prev && !value) {
+          this.items.splice(this.items.indexOf(prev), 1);
+        } else if (!prev && value) {
+          this.items.push(new Pair.Pair(key));
+        }
+      }
+      toJSON(_, ctx) {
+        return super.toJSON(_, ctx, Set);
+      }
+      toString(ctx, onComment, onChompKeep) {
+        if (!ctx)
+          return JSON.stringify(this);
+        if (this.hasAllNullValues(true))
+          return super.toString(Object.assign({}, ctx, { allNullValues: true }), onComment, onChompKeep);
+        else
+          throw new Error("Set items must all have null values");
+      }
+      static from(schema, iterable, ctx) {
+        const { replacer } = ctx;
+        const set2 = new this(schema);
+        if (iterable && Symbol.iterator in Object(iterable))
+          for (let value of iterable) {
+            if (typeof replacer === "function")
+              value = replacer.call(iterable, value, value);
+            set2.items.push(Pair.createPair(value, null, ctx));
+          }
+        return set2;
+      }
+    };
+    YAMLSet.tag = "tag:yaml.org,2002:set";
+    var set = {
+      collection: "map",
+      identify: (value) => value instanceof Set,
+      nodeClass: YAMLSet,
+      default: false,
+      tag: "tag:yaml.org,2002:set",
+      createNode: (schema, iterable, ctx) => YAMLSet.from(schema, iterable, ctx),
+      resolve(map, onError) {
+        if (identity2.isMap(map)) {
+          if (map.hasAllNullValues(true))
+            return Object.assign(new YAMLSet(), map);
+          else
+            onError("Set items must all have null values");
+        } else
+          onError("Expected a mapping for this tag");
+        return map;
+      }
+    };
+    exports.YAMLSet = YAMLSet;
+    exports.set = set;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
+var require_timestamp = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
+    "use strict";
+    var stringifyNumber = require_stringifyNumber();
+    function parseSexagesimal(str, asBigInt) {
+      const sign = str[0];
+      const parts = sign === "-" || sign === "+" ? str.substring(1) : str;
+      const num = (n) => asBigInt ? BigInt(n) : Number(n);
+      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num(60) + num(p), num(0));
+      return sign === "-" ? num(-1) * res : res;
+    }
+    function stringifySexagesimal(node) {
+      let { value } = node;
+      let num = (n) => n;
+      if (typeof value === "bigint")
+        num = (n) => BigInt(n);
+      else if (isNaN(value) || !isFinite(value))
+        return stringifyNumber.stringifyNumber(node);
+      let sign = "";
+      if (value < 0) {
+        sign = "-";
+        value *= num(-1);
+      }
+      const _60 = num(60);
+      const parts = [value % _60];
+      if (value < 60) {
+        parts.unshift(0);
+      } else {
+        value = (value - parts[0]) / _60;
+        parts.unshift(value % _60);
+        if (value >= 60) {
+          value = (value - parts[0]) / _60;
+          parts.unshift(value);
+        }
+      }
+      return sign + parts.map((n) => String(n).padStart(2, "0")).join(":").replace(/000000\d*$/, "");
+    }
+    var intTime = {
+      identify: (value) => typeof value === "bigint" || Number.isInteger(value),
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "TIME",
+      test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+$/,
+      resolve: (str, _onError, { intAsBigInt }) => parseSexagesimal(str, intAsBigInt),
+      stringify: stringifySexagesimal
+    };
+    var floatTime = {
+      identify: (value) => typeof value === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      format: "TIME",
+      test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
+      resolve: (str) => parseSexagesimal(str, false),
+      stringify: stringifySexagesimal
+    };
+    var timestamp = {
+      identify: (value) => value instanceof Date,
+      default: true,
+      tag: "tag:yaml.org,2002:timestamp",
+      // If the time zone is omitted, the timestamp is assumed to be specified in UTC. The time part
+      // may be omitted altogether, resulting in a date format. In such a case, the time part is
+      // assumed to be 00:00:00Z (start of day, UTC).
+      test: RegExp("^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:t|T|[ \\t]+)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(\\.[0-9]+)?)(?:[ \\t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?$"),
+      resolve(str) {
+        const match = str.match(timestamp.test);
+        if (!match)
+          throw new Error("!!timestamp expects a date, starting with yyyy-mm-dd");
+        const [, year, month, day2, hour, minute, second] = match.map(Number);
+        const millisec = match[7] ? Number((match[7] + "00").substr(1, 3)) : 0;
+        let date = Date.UTC(year, month - 1, day2, hour || 0, minute || 0, second || 0, millisec);
+        const tz = match[8];
+        if (tz && tz !== "Z") {
+          let d = parseSexagesimal(tz, false);
+          if (Math.abs(d) < 30)
+            d *= 60;
+          date -= 6e4 * d;
+        }
+        return new Date(date);
+      },
+      stringify: ({ value }) => value?.toISOString().replace(/(T00:00:00)?\.000Z$/, "") ?? ""
+    };
+    exports.floatTime = floatTime;
+    exports.intTime = intTime;
+    exports.timestamp = timestamp;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/schema.js
+var require_schema4 = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
+    "use strict";
+    var map = require_map();
+    var _null = require_null();
+    var seq = require_seq();
+    var string = require_string();
+    var binary = require_binary();
+    var bool = require_bool2();
+    var float = require_float2();
+    var int = require_int2();
+    var merge2 = require_merge();
+    var omap = require_omap();
+    var pairs = require_pairs();
+    var set = require_set();
+    var timestamp = require_timestamp();
+    var schema = [
+      map.map,
+      seq.seq,
+      string.string,
+      _null.nullTag,
+      bool.trueTag,
+      bool.falseTag,
+      int.intBin,
+      int.intOct,
+      int.int,
+      int.intHex,
+      float.floatNaN,
+      float.floatExp,
+      float.float,
+      binary.binary,
+      merge2.merge,
+      omap.omap,
+      pairs.pairs,
+      set.set,
+      timestamp.intTime,
+      timestamp.floatTime,
+      timestamp.timestamp
+    ];
+    exports.schema = schema;
+  }
+});
+
+// node_modules/yaml/dist/schema/tags.js
+var require_tags = __commonJS({
+  "node_modules/yaml/dist/schema/tags.js"(exports) {
+    "use strict";
+    var map = require_map();
+    var _null = require_null();
+    var seq = require_seq();
+    var string = require_string();
+    var bool = require_bool();
+    var float = require_float();
+    var int = require_int();
+    var schema = require_schema2();
+    var schema$1 = require_schema3();
+    var binary = require_binary();
+    var merge2 = require_merge();
+    var omap = require_omap();
+    var pairs = require_pairs();
+    var schema$2 = require_schema4();
+    var set = require_set();
+    var timestamp = require_timestamp();
+    var schemas = /* @__PURE__ */ new Map([
+      ["core", schema.schema],
+      ["failsafe", [map.map, seq.seq, string.string]],
+      ["json", schema$1.schema],
+      ["yaml11", schema$2.schema],
+      ["yaml-1.1", schema$2.schema]
+    ]);
+    var tagsByName = {
+      binary: binary.binary,
+      bool: bool.boolTag,
+      float: float.float,
+      floatExp: float.floatExp,
+      floatNaN: float.floatNaN,
+      floatTime: timestamp.floatTime,
+      int: int.int,
+      intHex: int.intHex,
+      intOct: int.intOct,
+      intTime: timestamp.intTime,
+      map: map.map,
+      merge: merge2.merge,
+      null: _null.nullTag,
+      omap: omap.omap,
+      pairs: pairs.pairs,
+      seq: seq.seq,
+      set: set.set,
+      timestamp: timestamp.timestamp
+    };
+    var coreKnownTags = {
+      "tag:yaml.org,2002:binary": binary.binary,
+      "tag:yaml.org,2002:merge": merge2.merge,
+      "tag:yaml.org,2002:omap": omap.omap,
+      "tag:yaml.org,2002:pairs": pairs.pairs,
+      "tag:yaml.org,2002:set": set.set,
+      "tag:yaml.org,2002:timestamp": timestamp.timestamp
+    };
+    function getTags(customTags, schemaName, addMergeTag) {
+      const schemaTags = schemas.get(schemaName);
+      if (schemaTags && !customTags) {
+        return addMergeTag && !schemaTags.includes(merge2.merge) ? schemaTags.concat(merge2.merge) : schemaTags.slice();
+      }
+      let tags = schemaTags;
+      if (!tags) {
+        if (Array.isArray(customTags))
+          tags = [];
+        else {
+          const keys = Array.from(schemas.keys()).filter((key) => key !== "yaml11").map((key) => JSON.stringify(key)).join(", ");
+          throw new Error(`Unknown schema "${schemaName}"; use one of ${keys} or define customTags array`);
+        }
+      }
+      if (Array.isArray(customTags)) {
+        for (const tag of customTags)
+          tags = tags.concat(tag);
+      } else if (typeof customTags === "function") {
+        tags = customTags(tags.slice());
+      }
+      if (addMergeTag)
+        tags = tags.concat(merge2.merge);
+      return tags.reduce((tags2, tag) => {
+        const tagObj = typeof tag === "string" ? tagsByName[tag] : tag;
+        if (!tagObj) {
+          const tagName = JSON.stringify(tag);
+          const keys = Object.keys(tagsByName).map((key) => JSON.stringify(key)).join(", ");
+          throw new Error(`Unknown custom tag ${tagName}; use one of ${keys}`);
+        }
+        if (!tags2.includes(tagObj))
+          tags2.push(tagObj);
+        return tags2;
+      }, []);
+    }
+    exports.coreKnownTags = coreKnownTags;
+    exports.getTags = getTags;
+  }
+});
+
+// node_modules/yaml/dist/schema/Schema.js
+var require_Schema = __commonJS({
+  "node_modules/yaml/dist/schema/Schema.js"(exports) {
+    "use strict";
+    var identity2 = require_identity();
+    var map = require_map();
+    var seq = require_seq();
+    var string = require_string();
+    var tags = require_tags();
+    var sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+    var Schema = class _Schema {
+      constructor({ compat, customTags, merge: merge2, resolveKnownTags, schema, sortMapEntries, toStringDefaults }) {
+        this.compat = Array.isArray(compat) ? tags.getTags(compat, "compat") : compat ? tags.getTags(null, compat) : null;
+        this.name = typeof schema === "string" && schema || "core";
+        this.knownTags = resolveKnownTags ? tags.coreKnownTags : {};
+        this.tags = tags.getTags(customTags, this.name, merge2);
+        this.toStringOptions = toStringDefaults ?? null;
+        Object.defineProperty(this, identity2.MAP, { value: map.map });
+        Object.defineProperty(this, identity2.SCALAR, { value: string.string });
+        Object.defineProperty(this, identity2.SEQ, { value: seq.seq });
+        this.sortMapEntries = typeof sortMapEntries === "function" ? sortMapEntries : sortMapEntries === true ? sortMapEntriesByKey : null;
+      }
+      clone() {
+        const copy = Object.create(_Schema.prototype, Object.getOwnPropertyDescriptors(this));
+        copy.tags = this.tags.slice();
+        return copy;
+      }
+    };
+    exports.Schema = Schema;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyDocument.js
+var require_stringifyDocument = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
+    "use strict";
+    var identity2 = require_identity();
+    var stringify7 = require_stringify();
+    var stringifyComment = require_stringifyComment();
+    function stringifyDocument(doc, options) {
+      const lines = [];
+      let hasDirectives = options.directives === true;
+      if (options.directives !== false && doc.directives) {
+        const dir = doc.directives.toString(doc);
+        if (dir) {
+          lines.push(dir);
+          hasDirectives = true;
+        } else if (doc.directives.docStart)
+          hasDirectives = true;
+      }
+      if (hasDirectives)
+        lines.push("---");
+      const ctx = stringify7.createStringifyContext(doc, options);
+      const { commentString } = ctx.options;
+      if (doc.commentBefore) {
+        if (lines.length !== 1)
+          lines.unshift("");
+        const cs = commentString(doc.commentBefore);
+        lines.unshift(stringifyComment.indentComment(cs, ""));
+      }
+      let chompKeep = false;
+      let contentComment = null;
+      if (doc.contents) {
+        if (identity2.isNode(doc.contents)) {
+          if (doc.contents.spaceBefore && hasDirectives)
+            lines.push("");
+          if (doc.contents.commentBefore) {
+            const cs = commentString(doc.contents.commentBefore);
+            lines.push(stringifyComment.indentComment(cs, ""));
+          }
+          ctx.forceBlockIndent = !!doc.comment;
+          contentComment = doc.contents.comment;
+        }
+        const onChompKeep = contentComment ? void 0 : () => chompKeep = true;
+        let body = stringify7.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
+        if (contentComment)
+          body += stringifyComment.lineComment(body, "", commentString(contentComment));
+        if ((body[0] === "|" || body[0] === ">") && lines[lines.length - 1] === "---") {
+          lines[lines.length - 1] = `--- ${body}`;
+        } else
+          lines.push(body);
+      } else {
+        lines.push(stringify7.stringify(doc.contents, ctx));
+      }
+      if (doc.directives?.docEnd) {
+        if (doc.comment) {
+          const cs = commentString(doc.comment);
+          if (cs.includes("\n")) {
+            lines.push("...");
+            lines.push(stringifyComment.indentComment(cs, ""));
+          } else {
+            lines.push(`... ${cs}`);
+          }
+        } else {
+          lines.push("...");
+        }
+      } else {
+        let dc = doc.comment;
+        if (dc && chompKeep)
+          dc = dc.replace(/^\n+/, "");
+        if (dc) {
+          if ((!chompKeep || contentComment) && lines[lines.length - 1] !== "")
+            lines.push("");
+          lines.push(stringifyComment.indentComment(commentString(dc), ""));
+        }
+      }
+      return lines.join("\n") + "\n";
+    }
+    exports.stringifyDocument = stringifyDocument;
+  }
+});
+
+// node_modules/yaml/dist/doc/Document.js
+var require_Document = __commonJS({
+  "node_modules/yaml/dist/doc/Document.js"(exports) {
+    "use strict";
+    var Alias = require_Alias();
+    var Collection2 = require_Collection();
+    var identity2 = require_identity();
+    var Pair = require_Pair();
+    var toJS = require_toJS();
+    var Schema = require_Schema();
+    var stringifyDocument = require_stringifyDocument();
+    var anchors = require_anchors();
+    var applyReviver = require_applyReviver();
+    var createNode = require_createNode();
+    var directives = require_directives();
+    var Document = class _Document {
+      constructor(value, replacer, options) {
+        this.commentBefore = null;
+        this.comment = null;
+        this.errors = [];
+        this.warnings = [];
+        Object.defineProperty(this, identity2.NODE_TYPE, { value: identity2.DOC });
+        let _replacer = null;
+        if (typeof replacer === "function" || Array.isArray(replacer)) {
+          _replacer = replacer;
+        } else if (options === void 0 && replacer) {
+          options = replacer;
+          replacer = void 0;
+        }
+        const opt = Object.assign({
+          intAsBigInt: false,
+          keepSourceTokens: false,
+          logLevel: "warn",
+          prettyErrors: true,
+          strict: true,
+          stringKeys: false,
+          uniqueKeys: true,
+          version: "1.2"
+        }, options);
+        this.options = opt;
+        let { version } = opt;
+        if (options?._directives) {
+          this.directives = options._directives.atDocument();
+          if (this.directives.yaml.explicit)
+            version = this.directives.yaml.version;
+        } else
+          this.directives = new directives.Directives({ version });
+        this.setSchema(version, options);
+        this.contents = value === void 0 ? null : this.createNode(value, _replacer, options);
+      }
+      /**
+       * Create a deep copy of this Document and its contents.
+       *
+       * Custom Node values that inherit from `Object` still refer to their original instances.
+       */
+      clone() {
+        const copy = Object.create(_Document.prototype, {
+          [identity2.NODE_TYPE]: { value: identity2.DOC }
+        });
+        copy.commentBefore = this.commentBefore;
+        copy.comment = this.comment;
+        copy.errors = this.errors.slice();
+        copy.warnings = this.warnings.slice();
+        copy.options = Object.assign({}, this.options);
+        if (this.directives)
+          copy.directives = this.directives.clone();
+        copy.schema = this.schema.clone();
+        copy.contents = identity2.isNode(this.contents) ? this.contents.clone(copy.schema) : this.contents;
+        if (this.range)
+          copy.range = this.range.slice();
+        return copy;
+      }
+      /** Adds a value to the document. */
+      add(value) {
+        if (assertCollection(this.contents))
+          this.contents.add(value);
+      }
+      /** Adds a value to the document. */
+      addIn(path, value) {
+        if (assertCollection(this.contents))
+          this.contents.addIn(path, value);
+      }
+      /**
+       * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
+       *
+       * If `node` already has an anchor, `name` is ignored.
+       * Otherwise, the `node.anchor` value will be set to `name`,
+       * or if an anchor with that name is already present in the document,
+       * `name` will be used as a prefix for a new unique anchor.
+       * If `name` is undefined, the generated anchor will use 'a' as a prefix.
+       */
+      createAlias(node, name) {
+        if (!node.anchor) {
+          const prev = anchors.anchorNames(this);
+          node.anchor = // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
+          !name || prev.has(name) ? anchors.findNewAnchor(name || "a", prev) : name;
+        }
+        return new Alias.Alias(node.anchor);
+      }
+      createNode(value, replacer, options) {
+        let _replacer = void 0;
+        if (typeof replacer === "function") {
+          value = replacer.call({ "": value }, "", value);
+          _replacer = replacer;
+        } else if (Array.isArray(replacer)) {
+          const keyToStr = (v) => typeof v === "number" || v instanceof String || v instanceof Number;
+          const asStr = replacer.filter(keyToStr).map(String);
+          if (asStr.length > 0)
+            replacer = replacer.concat(asStr);
+          _replacer = replacer;
+        } else if (options === void 0 && replacer) {
+          options = replacer;
+          replacer = void 0;
+        }
+        const { aliasDuplicateObjects, anchorPrefix, flow, keepUndefined, onTagObj, tag } = options ?? {};
+        const { onAnchor, setAnchors, sourceObjects } = anchors.createNodeAnchors(
+          this,
+          // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
+          anchorPrefix || "a"
+        );
+        const ctx = {
+          aliasDuplicateObjects: aliasDuplicateObjects ?? true,
+          keepUndefined: keepUndefined ?? false,
+          onAnchor,
+          onTagObj,
+          replacer: _replacer,
+          schema: this.schema,
+          sourceObjects
+        };
+        const node = createNode.createNode(value, tag, ctx);
+        if (flow && identity2.isCollection(node))
+          node.flow = true;
+        setAnchors();
+        return node;
+      }
+      /**
+       * Convert a key and a value into a `Pair` using the current schema,
+       * recursively wrapping all values as `Scalar` or `Collection` nodes.
+       */
+      createPair(key, value, options = {}) {
+        const k = this.createNode(key, null, options);
+        const v = this.createNode(value, null, options);
+        return new Pair.Pair(k, v);
+      }
+      /**
+       * Removes a value from the document.
+       * @returns `true` if the item was found and removed.
+       */
+      delete(key) {
+        return assertCollection(this.contents) ? this.contents.delete(key) : false;
+      }
+      /**
+       * Removes a value from the document.
+       * @returns `true` if the item was found and removed.
+       */
+      deleteIn(path) {
+        if (Collection2.isEmptyPath(path)) {
+          if (this.contents == null)
+            return false;
+          this.contents = null;
+          return true;
+        }
+        return assertCollection(this.contents) ? this.contents.deleteIn(path) : false;
+      }
+      /**
+       * Returns item at `key`, or `undefined` if not found. By default unwraps
+       * scalar values from their surrounding node; to disable set `keepScalar` to
+       * `true` (collections are always returned intact).
+       */
+      get(key, keepScalar) {
+        return identity2.isCollection(this.contents) ? this.contents.get(key, keepScalar) : void 0;
+      }
+      /**
+       * Returns item at `path`, or `undefined` if not found. By default unwraps
+       * scalar values from their surrounding node; to disable set `keepScalar` to
+       * `true` (collections are always returned intact).
+       */
+      getIn(path, keepScalar) {
+        if (Collection2.isEmptyPath(path))
+          return !keepScalar && identity2.isScalar(this.contents) ? this.contents.value : this.contents;
+        return identity2.isCollection(this.contents) ? this.contents.getIn(path, keepScalar) : void 0;
+      }
+      /**
+       * Checks if the document includes a value with the key `key`.
+       */
+      has(key) {
+        return identity2.isCollection(this.contents) ? this.contents.has(key) : false;
+      }
+      /**
+       * Checks if the document includes a value at `path`.
+       */
+      hasIn(path) {
+        if (Collection2.isEmptyPath(path))
+          return this.contents !== void 0;
+        return identity2.isCollection(this.contents) ? this.contents.hasIn(path) : false;
+      }
+      /**
+       * Sets a value in this document. For `!!set`, `value` needs to be a
+       * boolean to add/remove the item from the set.
+       */
+      set(key, value) {
+        if (this.contents == null) {
+          this.contents = Collection2.collectionFromPath(this.schema, [key], value);
+        } else if (assertCollection(this.contents)) {
+          this.contents.set(key, value);
+        }
+      }
+      /**
+       * Sets a value in this document. For `!!set`, `value` needs to be a
+       * boolean to add/remove the item from the set.
+       */
+      setIn(path, value) {
+        if (Collection2.isEmptyPath(path)) {
+          this.contents = value;
+        } else if (this.contents == null) {
+          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path), value);
+        } else if (assertCollection(this.contents)) {
+          this.contents.setIn(path, value);
+        }
+      }
+      /**
+       * Change the YAML version and schema used by the document.
+       * A `null` version disables support for directives, explicit tags, anchors, and aliases.
+       * It also requires the `schema` option to be given as a `Schema` instance value.
+       *
+       * Overrides all previously set schema options.
+       */
+      setSchema(version, options = {}) {
+        if (typeof version === "number")
+          version = String(version);
+        let opt;
+        switch (version) {
+          case "1.1":
+            if (this.directives)
+              this.directives.yaml.version = "1.1";
+            else
+              this.directives = new directives.Directives({ version: "1.1" });
+            opt = { resolveKnownTags: false, schema: "yaml-1.1" };
+            break;
+          case "1.2":
+          case "next":
+            if (this.directives)
+              this.directives.yaml.version = version;
+            else
+              this.directives = new directives.Directives({ version });
+            opt = { resolveKnownTags: true, schema: "core" };
+            break;
+          case null:
+            if (this.directives)
+              delete this.directives;
+            opt = null;
+            break;
+          default: {
+            const sv = JSON.stringify(version);
+            throw new Error(`Expected '1.1', '1.2' or null as first argument, but found: ${sv}`);
+          }
+        }
+        if (options.schema instanceof Object)
+          this.schema = options.schema;
+        else if (opt)
+          this.schema = new Schema.Schema(Object.assign(opt, options));
+        else
+          throw new Error(`With a null YAML version, the { schema: Schema } option is required`);
+      }
+      // json & jsonArg are only used from toJSON()
+      toJS({ json, jsonArg, mapAsMap, maxAliasCount: maxAliasCount2, onAnchor, reviver } = {}) {
+        const ctx = {
+          anchors: /* @__PURE__ */ new Map(),
+          doc: this,
+          keep: !json,
+          mapAsMap: mapAsMap === true,
+          mapKeyWarned: false,
+          maxAliasCount: typeof maxAliasCount2 === "number" ? maxAliasCount2 : 100
+        };
+        const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
+        if (typeof onAnchor === "function")
+          for (const { count, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count);
+        return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
+      }
+      /**
+       * A JSON representation of the document `contents`.
+       *
+       * @param jsonArg Used by `JSON.stringify` to indicate the array index or
+       *   property name.
+       */
+      toJSON(jsonArg, onAnchor) {
+        return this.toJS({ json: true, jsonArg, mapAsMap: false, onAnchor });
+      }
+      /** A YAML representation of the document. */
+      toString(options = {}) {
+        if (this.errors.length > 0)
+          throw new Error("Document with errors cannot be stringified");
+        if ("indent" in options && (!Number.isInteger(options.indent) || Number(options.indent) <= 0)) {
+          const s = JSON.stringify(options.indent);
+          throw new Error(`"indent" option must be a positive integer, not ${s}`);
+        }
+        return stringifyDocument.stringifyDocument(this, options);
+      }
+    };
+    function assertCollection(contents) {
+      if (identity2.isCollection(contents))
+        return true;
+      throw new Error("Expected a YAML collection as document contents");
+    }
+    exports.Document = Document;
+  }
+});
+
+// node_modules/yaml/dist/errors.js
+var require_errors3 = __commonJS({
+  "node_modules/yaml/dist/errors.js"(exports) {
+    "use strict";
+    var YAMLError = class extends Error {
+      constructor(name, pos, code, message) {
+        super();
+        this.name = name;
+        this.code = code;
+        this.message = message;
+        this.pos = pos;
+      }
+    };
+    var YAMLParseError = class extends YAMLError {
+      constructor(pos, code, message) {
+        super("YAMLParseError", pos, code, message);
+      }
+    };
+    var YAMLWarning = class extends YAMLError {
+      constructor(pos, code, message) {
+        super("YAMLWarning", pos, code, message);
+      }
+    };
+    var prettifyError = (src, lc) => (error2) => {
+      if (error2.pos[0] === -1)
+        return;
+      error2.linePos = error2.pos.map((pos) => lc.linePos(pos));
+      const { line, col } = error2.linePos[0];
+      error2.message += ` at line ${line}, column ${col}`;
+      let ci = col - 1;
+      let lineStr = src.substring(lc.lineStarts[line - 1], lc.lineStarts[line]).replace(/[\n\r]+$/, "");
+      if (ci >= 60 && lineStr.length > 80) {
+        const trimStart = Math.min(ci - 39, lineStr.length - 79);
+        lineStr = "\u2026" + lineStr.substring(trimStart);
+        ci -= trimStart - 1;
+      }
+      if (lineStr.length > 80)
+        lineStr = lineStr.substring(0, 79) + "\u2026";
+      if (line > 1 && /^ *$/.test(lineStr.substring(0, ci))) {
+        let prev = src.substring(lc.lineStarts[line - 2], lc.lineStarts[line - 1]);
+        if (prev.length > 80)
+          prev = prev.substring(0, 79) + "\u2026\n";
+        lineStr = prev + lineStr;
+      }
+      if (/[^ ]/.test(lineStr)) {
+        let count = 1;
+        const end = error2.linePos[1];
+        if (end?.line === line && end.col > col) {
+          count = Math.max(1, Math.min(end.col - col, 80 - ci));
+        }
+        const pointer = " ".repeat(ci) + "^".repeat(count);
+        error2.message += `:
+
+${lineStr}
+${pointer}
+`;
+      }
+    };
+    exports.YAMLError = YAMLError;
+    exports.YAMLParseError = YAMLParseError;
+    exports.YAMLWarning = YAMLWarning;
+    exports.prettifyError = prettifyError;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-props.js
+var require_resolve_props = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
+    "use strict";
+    function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
+      let spaceBefore = false;
+      let atNewline = startOnNewline;
+      let hasSpace = startOnNewline;
+      let comment = "";
+      let commentSep = "";
+      let hasNewline = false;
+      let reqSpace = false;
+      let tab = null;
+      let anchor = null;
+      let tag = null;
+      let newlineAfterProp = null;
+      let comma = null;
+      let found = null;
+      let start = null;
+      for (const token of tokens) {
+        if (reqSpace) {
+          if (token.type !== "space" && token.type !== "newline" && token.type !== "comma")
+            onError(token.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space");
+          reqSpace = false;
+        }
+        if (tab) {
+          if (atNewline && token.type !== "comment" && token.type !== "newline") {
+            onError(tab, "TAB_AS_INDENT", "Tabs are not allowed as indentation");
+          }
+          tab = null;
+        }
+        switch (token.type) {
+          case "space":
+            if (!flow && (indicator !== "doc-start" || next?.type !== "flow-collection") && token.source.includes("	")) {
+              tab = token;
+            }
+            hasSpace = true;
+            break;
+          case "comment": {
+            if (!hasSpace)
+              onError(token, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters");
+            const cb = token.source.substring(1) || " ";
+            if (!comment)
+              comment = cb;
+            else
+              comment += commentSep + cb;
+            commentSep = "";
+            atNewline = false;
+            break;
+          }
+          case "newline":
+            if (atNewline) {
+              if (comment)
+                comment += token.source;
+              else if (!found || indicator !== "seq-item-ind")
+                spaceBefore = true;
+            } else
+              commentSep += token.source;
+            atNewline = true;
+            hasNewline = true;
+            if (anchor || tag)
+              newlineAfterProp = token;
+            hasSpace = true;
+            break;
+          case "anchor":
+            if (anchor)
+              onError(token, "MULTIPLE_ANCHORS", "A node can have at most one anchor");
+            if (token.source.endsWith(":"))
+              onError(token.offset + token.source.length - 1, "BAD_ALIAS", "Anchor ending in : is ambiguous", true);
+            anchor = token;
+            start ?? (start = token.offset);
+            atNewline = false;
+            hasSpace = false;
+            reqSpace = true;
+            break;
+          case "tag": {
+            if (tag)
+              onError(token, "MULTIPLE_TAGS", "A node can have at most one tag");
+            tag = token;
+            start ?? (start = token.offset);
+            atNewline = false;
+            hasSpace = false;
+            reqSpace = true;
+            break;
+          }
+          case indicator:
+            if (anchor || tag)
+              onError(token, "BAD_PROP_ORDER", `Anchors and tags must be after the ${token.source} indicator`);
+            if (found)
+              onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.source} in ${flow ?? "collection"}`);
+            found = token;
+            atNewline = indicator === "seq-item-ind" || indicator === "explicit-key-ind";
+            hasSpace = false;
+            break;
+          case "comma":
+            if (flow) {
+              if (comma)
+                onError(token, "UNEXPECTED_TOKEN", `Unexpected , in ${flow}`);
+              comma = token;
+              atNewline = false;
+              hasSpace = false;
+              break;
+            }
+          // else fallthrough
+          default:
+            onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.type} token`);
+            atNewline = false;
+            hasSpace = false;
+        }
+      }
+      const last = tokens[tokens.length - 1];
+      const end = last ? last.offset + last.source.length : offset;
+      if (reqSpace && next && next.type !== "space" && next.type !== "newline" && next.type !== "comma" && (next.type !== "scalar" || next.source !== "")) {
+        onError(next.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space");
+      }
+      if (tab && (atNewline && tab.indent <= parentIndent || next?.type === "block-map" || next?.type === "block-seq"))
+        onError(tab, "TAB_AS_INDENT", "Tabs are not allowed as indentation");
+      return {
+        comma,
+        found,
+        spaceBefore,
+        comment,
+        hasNewline,
+        anchor,
+        tag,
+        newlineAfterProp,
+        end,
+        start: start ?? end
+      };
+    }
+    exports.resolveProps = resolveProps;
+  }
+});
+
+// node_modules/yaml/dist/compose/util-contains-newline.js
+var require_util_contains_newline = __commonJS({
+  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
+    "use strict";
+    function containsNewline(key) {
+      if (!key)
+        return null;
+      switch (key.type) {
+        case "alias":
+        case "scalar":
+        case "double-quoted-scalar":
+        case "single-quoted-scalar":
+          if (key.source.includes("\n"))
+            return true;
+          if (key.end) {
+            for (const st of key.end)
+              if (st.type === "newline")
+                return true;
+          }
+          return false;
+        case "flow-collection":
+          for (const it of key.items) {
+            for (const st of it.start)
+              if (st.type === "newline")
+                return true;
+            if (it.sep) {
+              for (const st of it.sep)
+                if (st.type === "newline")
+                  return true;
+            }
+            if (containsNewline(it.key) || containsNewline(it.value))
+              return true;
+          }
+          return false;
+        default:
+          return true;
+      }
+    }
+    exports.containsNewline = containsNewline;
+  }
+});
+
+// node_modules/yaml/dist/compose/util-flow-indent-check.js
+var require_util_flow_indent_check = __commonJS({
+  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
+    "use strict";
+    var utilContainsNewline = require_util_contains_newline();
+    function flowIndentCheck(indent, fc, onError) {
+      if (fc?.type === "flow-collection") {
+        const end = fc.end[0];
+        if (end.indent === indent && (end.source === "]" || end.source === "}") && utilContainsNewline.containsNewline(fc)) {
+          const msg = "Flow end indicator should be more indented than parent";
+          onError(end, "BAD_INDENT", msg, true);
+        }
+      }
+    }
+    exports.flowIndentCheck = flowIndentCheck;
+  }
+});
+
+// node_modules/yaml/dist/compose/util-map-includes.js
+var require_util_map_includes = __commonJS({
+  "node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
+    "use strict";
+    var identity2 = require_identity();
+    function mapIncludes(ctx, items, search) {
+      const { uniqueKeys } = ctx.options;
+      if (uniqueKeys === false)
+        return false;
+      const isEqual = typeof uniqueKeys === "function" ? uniqueKeys : (a, b) => a === b || identity2.isScalar(a) && identity2.isScalar(b) && a.value === b.value;
+      return items.some((pair) => isEqual(pair.key, search));
+    }
+    exports.mapIncludes = mapIncludes;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-block-map.js
+var require_resolve_block_map = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
+    "use strict";
+    var Pair = require_Pair();
+    var YAMLMap = require_YAMLMap();
+    var resolveProps = require_resolve_props();
+    var utilContainsNewline = require_util_contains_newline();
+    var utilFlowIndentCheck = require_util_flow_indent_check();
+    var utilMapIncludes = require_util_map_includes();
+    var startColMsg = "All mapping items must start at the same column";
+    function resolveBlockMap({ composeNode, composeEmptyNode }, ctx, bm, onError, tag) {
+      const NodeClass = tag?.nodeClass ?? YAMLMap.YAMLMap;
+      const map = new NodeClass(ctx.schema);
+      if (ctx.atRoot)
+        ctx.atRoot = false;
+      let offset = bm.offset;
+      let commentEnd = null;
+      for (const collItem of bm.items) {
+        const { start, key, sep: sep6, value } = collItem;
+        const keyProps = resolveProps.resolveProps(start, {
+          indicator: "explicit-key-ind",
+          next: key ?? sep6?.[0],
+          offset,
+          onError,
+          parentIndent: bm.indent,
+          startOnNewline: true
+        });
+        const implicitKey = !keyProps.found;
+        if (implicitKey) {
+          if (key) {
+            if (key.type === "block-seq")
+              onError(offset, "BLOCK_AS_IMPLICIT_KEY", "A block sequence may not be used as an implicit map key");
+            else if ("indent" in key && key.indent !== bm.indent)
+              onError(offset, "BAD_INDENT", startColMsg);
+          }
+          if (!keyProps.anchor && !keyProps.tag && !sep6) {
+            commentEnd = keyProps.end;
+            if (keyProps.comment) {
+              if (map.comment)
+                map.comment += "\n" + keyProps.comment;
+              else
+                map.comment = keyProps.comment;
+            }
+            continue;
+          }
+          if (keyProps.newlineAfterProp || utilContainsNewline.containsNewline(key)) {
+            onError(key ?? start[start.length - 1], "MULTILINE_IMPLICIT_KEY", "Implicit keys need to be on a single line");
+          }
+        } else if (keyProps.found?.indent !== bm.indent) {
+          onError(offset, "BAD_INDENT", startColMsg);
+        }
+        ctx.atKey = true;
+        const keyStart = keyProps.end;
+        const keyNode = key ? composeNode(ctx, key, keyProps, onError) : composeEmptyNode(ctx, keyStart, start, null, keyProps, onError);
+        if (ctx.schema.compat)
+          utilFlowIndentCheck.flowIndentCheck(bm.indent, key, onError);
+        ctx.atKey = false;
+        if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
+          onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
+        const valueProps = resolveProps.resolveProps(sep6 ?? [], {
+          indicator: "map-value-ind",
+          next: value,
+          offset: keyNode.range[2],
+          onError,
+          parentIndent: bm.indent,
+          startOnNewline: !key || key.type === "block-scalar"
+        });
+        offset = valueProps.end;
+        if (valueProps.found) {
+          if (implicitKey) {
+            if (value?.type === "block-map" && !valueProps.hasNewline)
+              onError(offset, "BLOCK_AS_IMPLICIT_KEY", "Nested mappings are not allowed in compact mappings");
+            if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
+              onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
+          }
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep6, null, valueProps, onError);
+          if (ctx.schema.compat)
+            utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
+          offset = valueNode.range[2];
+          const pair = new Pair.Pair(keyNode, valueNode);
+          if (ctx.options.keepSourceTokens)
+            pair.srcToken = collItem;
+          map.items.push(pair);
+        } else {
+          if (implicitKey)
+            onError(keyNode.range, "MISSING_CHAR", "Implicit map keys need to be followed by map values");
+          if (valueProps.comment) {
+            if (keyNode.comment)
+              keyNode.comment += "\n" + valueProps.comment;
+            else
+              keyNode.comment = valueProps.comment;
+          }
+          const pair = new Pair.Pair(keyNode);
+          if (ctx.options.keepSourceTokens)
+            pair.srcToken = collItem;
+          map.items.push(pair);
+        }
+      }
+      if (commentEnd && commentEnd < offset)
+        onError(commentEnd, "IMPOSSIBLE", "Map comment with trailing content");
+      map.range = [bm.offset, offset, commentEnd ?? offset];
+      return map;
+    }
+    exports.resolveBlockMap = resolveBlockMap;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-block-seq.js
+var require_resolve_block_seq = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
+    "use strict";
+    var YAMLSeq = require_YAMLSeq();
+    var resolveProps = require_resolve_props();
+    var utilFlowIndentCheck = require_util_flow_indent_check();
+    function resolveBlockSeq({ composeNode, composeEmptyNode }, ctx, bs, onError, tag) {
+      const NodeClass = tag?.nodeClass ?? YAMLSeq.YAMLSeq;
+      const seq = new NodeClass(ctx.schema);
+      if (ctx.atRoot)
+        ctx.atRoot = false;
+      if (ctx.atKey)
+        ctx.atKey = false;
+      let offset = bs.offset;
+      let commentEnd = null;
+      for (const { start, value } of bs.items) {
+        const props = resolveProps.resolveProps(start, {
+          indicator: "seq-item-ind",
+          next: value,
+          offset,
+          onError,
+          parentIndent: bs.indent,
+          startOnNewline: true
+        });
+        if (!props.found) {
+          if (props.anchor || props.tag || value) {
+            if (value?.type === "block-seq")
+              onError(props.end, "BAD_INDENT", "All sequence items must start at the same column");
+            else
+              onError(offset, "MISSING_CHAR", "Sequence item without - indicator");
+          } else {
+            commentEnd = props.end;
+            if (props.comment)
+              seq.comment = props.comment;
+            continue;
+          }
+        }
+        const node = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, start, null, props, onError);
+        if (ctx.schema.compat)
+          utilFlowIndentCheck.flowIndentCheck(bs.indent, value, onError);
+        offset = node.range[2];
+        seq.items.push(node);
+      }
+      seq.range = [bs.offset, offset, commentEnd ?? offset];
+      return seq;
+    }
+    exports.resolveBlockSeq = resolveBlockSeq;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-end.js
+var require_resolve_end = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-end.js"(exports) {
+    "use strict";
+    function resolveEnd(end, offset, reqSpace, onError) {
+      let comment = "";
+      if (end) {
+        let hasSpace = false;
+        let sep6 = "";
+        for (const token of end) {
+          const { source, type } = token;
+          switch (type) {
+            case "space":
+              hasSpace = true;
+              break;
+            case "comment": {
+              if (reqSpace && !hasSpace)
+                onError(token, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters");
+              const cb = source.substring(1) || " ";
+              if (!comment)
+                comment = cb;
+              else
+                comment += sep6 + cb;
+              sep6 = "";
+              break;
+            }
+            case "newline":
+              if (comment)
+                sep6 += source;
+              hasSpace = true;
+              break;
+            default:
+              onError(token, "UNEXPECTED_TOKEN", `Unexpected ${type} at node end`);
+          }
+          offset += source.length;
+        }
+      }
+      return { comment, offset };
+    }
+    exports.resolveEnd = resolveEnd;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-flow-collection.js
+var require_resolve_flow_collection = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
+    "use strict";
+    var identity2 = require_identity();
+    var Pair = require_Pair();
+    var YAMLMap = require_YAMLMap();
+    var YAMLSeq = require_YAMLSeq();
+    var resolveEnd = require_resolve_end();
+    var resolveProps = require_resolve_props();
+    var utilContainsNewline = require_util_contains_newline();
+    var utilMapIncludes = require_util_map_includes();
+    var blockMsg = "Block collections are not allowed within flow collections";
+    var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
+    function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
+      const isMap4 = fc.start.source === "{";
+      const fcName = isMap4 ? "flow map" : "flow sequence";
+      const NodeClass = tag?.nodeClass ?? (isMap4 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const coll = new NodeClass(ctx.schema);
+      coll.flow = true;
+      const atRoot = ctx.atRoot;
+      if (atRoot)
+        ctx.atRoot = false;
+      if (ctx.atKey)
+        ctx.atKey = false;
+      let offset = fc.offset + fc.start.source.length;
+      for (let i = 0; i < fc.items.length; ++i) {
+        const collItem = fc.items[i];
+        const { start, key, sep: sep6, value } = collItem;
+        const props = resolveProps.resolveProps(start, {
+          flow: fcName,
+          indicator: "explicit-key-ind",
+          next: key ?? sep6?.[0],
+          offset,
+          onError,
+          parentIndent: fc.indent,
+          startOnNewline: false
+        });
+        if (!props.found) {
+          if (!props.anchor && !props.tag && !sep6 && !value) {
+            if (i === 0 && props.comma)
+              onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
+            else if (i < fc.items.length - 1)
+              onError(props.start, "UNEXPECTED_TOKEN", `Unexpected empty item in ${fcName}`);
+            if (props.comment) {
+              if (coll.comment)
+                coll.comment += "\n" + props.comment;
+              else
+                coll.comment = props.comment;
+            }
+            offset = props.end;
+            continue;
+          }
+          if (!isMap4 && ctx.options.strict && utilContainsNewline.containsNewline(key))
+            onError(
+              key,
+              // checked by containsNewline()
+              "MULTILINE_IMPLICIT_KEY",
+              "Implicit keys of flow sequence pairs need to be on a single line"
+            );
+        }
+        if (i === 0) {
+          if (props.comma)
+            onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
+        } else {
+          if (!props.comma)
+            onError(props.start, "MISSING_CHAR", `Missing , between ${fcName} items`);
+          if (props.comment) {
+            let prevItemComment = "";
+            loop: for (const st of start) {
+              switch (st.type) {
+                case "comma":
+                case "space":
+                  break;
+                case "comment":
+                  prevItemComment = st.source.substring(1);
+                  break loop;
+                default:
+                  break loop;
+              }
+            }
+            if (prevItemComment) {
+              let prev = coll.items[coll.items.length - 1];
+              if (identity2.isPair(prev))
+                prev = prev.value ?? prev.key;
+              if (prev.comment)
+                prev.comment += "\n" + prevItemComment;
+              else
+                prev.comment = prevItemComment;
+              props.comment = props.comment.substring(prevItemComment.length + 1);
+            }
+          }
+        }
+        if (!isMap4 && !sep6 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep6, null, props, onError);
+          coll.items.push(valueNode);
+          offset = valueNode.range[2];
+          if (isBlock(value))
+            onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
+        } else {
+          ctx.atKey = true;
+          const keyStart = props.end;
+          const keyNode = key ? composeNode(ctx, key, props, onError) : composeEmptyNode(ctx, keyStart, start, null, props, onError);
+          if (isBlock(key))
+            onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
+          ctx.atKey = false;
+          const valueProps = resolveProps.resolveProps(sep6 ?? [], {
+            flow: fcName,
+            indicator: "map-value-ind",
+            next: value,
+            offset: keyNode.range[2],
+            onError,
+            parentIndent: fc.indent,
+            startOnNewline: false
+          });
+          if (valueProps.found) {
+            if (!isMap4 && !props.found && ctx.options.strict) {
+              if (sep6)
+                for (const st of sep6) {
+                  if (st === valueProps.found)
+                    break;
+                  if (st.type === "newline") {
+                    onError(st, "MULTILINE_IMPLICIT_KEY", "Implicit keys of flow sequence pairs need to be on a single line");
+                    break;
+                  }
+                }
+              if (props.start < valueProps.found.offset - 1024)
+                onError(valueProps.found, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit flow sequence key");
+            }
+          } else if (value) {
+            if ("source" in value && value.source?.[0] === ":")
+              onError(value, "MISSING_CHAR", `Missing space after : in ${fcName}`);
+            else
+              onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
+          }
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep6, null, valueProps, onError) : null;
+          if (valueNode) {
+            if (isBlock(value))
+              onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
+          } else if (valueProps.comment) {
+            if (keyNode.comment)
+              keyNode.comment += "\n" + valueProps.comment;
+            else
+              keyNode.comment = valueProps.comment;
+          }
+          const pair = new Pair.Pair(keyNode, valueNode);
+          if (ctx.options.keepSourceTokens)
+            pair.srcToken = collItem;
+          if (isMap4) {
+            const map = coll;
+            if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
+              onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
+            map.items.push(pair);
+          } else {
+            const map = new YAMLMap.YAMLMap(ctx.schema);
+            map.flow = true;
+            map.items.push(pair);
+            const endRange = (valueNode ?? keyNode).range;
+            map.range = [keyNode.range[0], endRange[1], endRange[2]];
+            coll.items.push(map);
+          }
+          offset = valueNode ? valueNode.range[2] : valueProps.end;
+        }
+      }
+      const expectedEnd = isMap4 ? "}" : "]";
+      const [ce, ...ee] = fc.end;
+      let cePos = offset;
+      if (ce?.source === expectedEnd)
+        cePos = ce.offset + ce.source.length;
+      else {
+        const name = fcName[0].toUpperCase() + fcName.substring(1);
+        const msg = atRoot ? `${name} must end with a ${expectedEnd}` : `${name} in block collection must be sufficiently indented and end with a ${expectedEnd}`;
+        onError(offset, atRoot ? "MISSING_CHAR" : "BAD_INDENT", msg);
+        if (ce && ce.source.length !== 1)
+          ee.unshift(ce);
+      }
+      if (ee.length > 0) {
+        const end = resolveEnd.resolveEnd(ee, cePos, ctx.options.strict, onError);
+        if (end.comment) {
+          if (coll.comment)
+            coll.comment += "\n" + end.comment;
+          else
+            coll.comment = end.comment;
+        }
+        coll.range = [fc.offset, cePos, end.offset];
+      } else {
+        coll.range = [fc.offset, cePos, cePos];
+      }
+      return coll;
+    }
+    exports.resolveFlowCollection = resolveFlowCollection;
+  }
+});
+
+// node_modules/yaml/dist/compose/compose-collection.js
+var require_compose_collection = __commonJS({
+  "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
+    "use strict";
+    var identity2 = require_identity();
+    var Scalar2 = require_Scalar();
+    var YAMLMap = require_YAMLMap();
+    var YAMLSeq = require_YAMLSeq();
+    var resolveBlockMap = require_resolve_block_map();
+    var resolveBlockSeq = require_resolve_block_seq();
+    var resolveFlowCollection = require_resolve_flow_collection();
+    function resolveCollection(CN, ctx, token, onError, tagName, tag) {
+      const coll = token.type === "block-map" ? resolveBlockMap.resolveBlockMap(CN, ctx, token, onError, tag) : token.type === "block-seq" ? resolveBlockSeq.resolveBlockSeq(CN, ctx, token, onError, tag) : resolveFlowCollection.resolveFlowCollection(CN, ctx, token, onError, tag);
+      const Coll = coll.constructor;
+      if (tagName === "!" || tagName === Coll.tagName) {
+        coll.tag = Coll.tagName;
+        return coll;
+      }
+      if (tagName)
+        coll.tag = tagName;
+      return coll;
+    }
+    function composeCollection(CN, ctx, token, props, onError) {
+      const tagToken = props.tag;
+      const tagName = !tagToken ? null : ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg));
+      if (token.type === "block-seq") {
+        const { anchor, newlineAfterProp: nl } = props;
+        const lastProp = anchor && tagToken ? anchor.offset > tagToken.offset ? anchor : tagToken : anchor ?? tagToken;
+        if (lastProp && (!nl || nl.offset < lastProp.offset)) {
+          const message = "Missing newline after block sequence props";
+          onError(lastProp, "MISSING_CHAR", message);
+        }
+      }
+      const expType = token.type === "block-map" ? "map" : token.type === "block-seq" ? "seq" : token.start.source === "{" ? "map" : "seq";
+      if (!tagToken || !tagName || tagName === "!" || tagName === YAMLMap.YAMLMap.tagName && expType === "map" || tagName === YAMLSeq.YAMLSeq.tagName && expType === "seq") {
+        return resolveCollection(CN, ctx, token, onError, tagName);
+      }
+      let tag = ctx.schema.tags.find((t) => t.tag === tagName && t.collection === expType);
+      if (!tag) {
+        const kt = ctx.schema.knownTags[tagName];
+        if (kt?.collection === expType) {
+          ctx.schema.tags.push(Object.assign({}, kt, { default: false }));
+          tag = kt;
+        } else {
+          if (kt) {
+            onError(tagToken, "BAD_COLLECTION_TYPE", `${kt.tag} used for ${expType} collection, but expects ${kt.collection ?? "scalar"}`, true);
+          } else {
+            onError(tagToken, "TAG_RESOLVE_FAILED", `Unresolved tag: ${tagName}`, true);
+          }
+          return resolveCollection(CN, ctx, token, onError, tagName);
+        }
+      }
+      const coll = resolveCollection(CN, ctx, token, onError, tagName, tag);
+      const res = tag.resolve?.(coll, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg), ctx.options) ?? coll;
+      const node = identity2.isNode(res) ? res : new Scalar2.Scalar(res);
+      node.range = coll.range;
+      node.tag = tagName;
+      if (tag?.format)
+        node.format = tag.format;
+      return node;
+    }
+    exports.composeCollection = composeCollection;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-block-scalar.js
+var require_resolve_block_scalar = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
+    "use strict";
+    var Scalar2 = require_Scalar();
+    function resolveBlockScalar(ctx, scalar, onError) {
+      const start = scalar.offset;
+      const header = parseBlockScalarHeader(scalar, ctx.options.strict, onError);
+      if (!header)
+        return { value: "", type: null, comment: "", range: [start, start, start] };
+      const type = header.mode === ">" ? Scalar2.Scalar.BLOCK_FOLDED : Scalar2.Scalar.BLOCK_LITERAL;
+      const lines = scalar.source ? splitLines2(scalar.source) : [];
+      let chompStart = lines.length;
+      for (let i = lines.length - 1; i >= 0; --i) {
+        const content = lines[i][1];
+        if (content === "" || content === "\r")
+          chompStart = i;
+        else
+          break;
+      }
+      if (chompStart === 0) {
+        const value2 = header.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
+        let end2 = start + header.length;
+        if (scalar.source)
+          end2 += scalar.source.length;
+        return { value: value2, type, comment: header.comment, range: [start, end2, end2] };
+      }
+      let trimIndent = scalar.indent + header.indent;
+      let offset = scalar.offset + header.length;
+      let contentStart = 0;
+      for (let i = 0; i < chompStart; ++i) {
+        const [indent, content] = lines[i];
+        if (content === "" || content === "\r") {
+          if (header.indent === 0 && indent.length > trimIndent)
+            trimIndent = indent.length;
+        } else {
+          if (indent.length < trimIndent) {
+            const message = "Block scalars with more-indented leading empty lines must use an explicit indentation indicator";
+            onError(offset + indent.length, "MISSING_CHAR", message);
+          }
+          if (header.indent === 0)
+            trimIndent = indent.length;
+          contentStart = i;
+          if (trimIndent === 0 && !ctx.atRoot) {
+            const message = "Block scalar values in collections must be indented";
+            onError(offset, "BAD_INDENT", message);
+          }
+          break;
+        }
+        offset += indent.length + content.length + 1;
+      }
+      for (let i = lines.length - 1; i >= chompStart; --i) {
+        if (lines[i][0].length > trimIndent)
+          chompStart = i + 1;
+      }
+      let value = "";
+      let sep6 = "";
+      let prevMoreIndented = false;
+      for (let i = 0; i < contentStart; ++i)
+        value += lines[i][0].slice(trimIndent) + "\n";
+      for (let i = contentStart; i < chompStart; ++i) {
+        let [indent, content] = lines[i];
+        offset += indent.length + content.length + 1;
+        const crlf = content[content.length - 1] === "\r";
+        if (crlf)
+          content = content.slice(0, -1);
+        if (content && indent.length < trimIndent) {
+          const src = header.indent ? "explicit indentation indicator" : "first line";
+          const message = `Block scalar lines must not be less indented than their ${src}`;
+          onError(offset - content.length - (crlf ? 2 : 1), "BAD_INDENT", message);
+          indent = "";
+        }
+        if (type === Scalar2.Scalar.BLOCK_LITERAL) {
+          value += sep6 + indent.slice(trimIndent) + content;
+          sep6 = "\n";
+        } else if (indent.length > trimIndent || content[0] === "	") {
+          if (sep6 === " ")
+            sep6 = "\n";
+          else if (!prevMoreIndented && sep6 === "\n")
+            sep6 = "\n\n";
+          value += sep6 + indent.slice(trimIndent) + content;
+          sep6 = "\n";
+          prevMoreIndented = true;
+        } else if (content === "") {
+          if (sep6 === "\n")
+            value += "\n";
+          else
+            sep6 = "\n";
+        } else {
+          value += sep6 + content;
+          sep6 = " ";
+          prevMoreIndented = false;
+        }
+      }
+      switch (header.chomp) {
+        case "-":
+          break;
+        case "+":
+          for (let i = chompStart; i < lines.length; ++i)
+            value += "\n" + lines[i][0].slice(trimIndent);
+          if (value[value.length - 1] !== "\n")
+            value += "\n";
+          break;
+        default:
+          value += "\n";
+      }
+      const end = start + header.length + scalar.source.length;
+      return { value, type, comment: header.comment, range: [start, end, end] };
+    }
+    function parseBlockScalarHeader({ offset, props }, strict, onError) {
+      if (props[0].type !== "block-scalar-header") {
+        onError(props[0], "IMPOSSIBLE", "Block scalar header not found");
+        return null;
+      }
+      const { source } = props[0];
+      const mode = source[0];
+      let indent = 0;
+      let chomp = "";
+      let error2 = -1;
+      for (let i = 1; i < source.length; ++i) {
+        const ch = source[i];
+        if (!chomp && (ch === "-" || ch === "+"))
+          chomp = ch;
+        else {
+          const n = Number(ch);
+          if (!indent && n)
+            indent = n;
+          else if (error2 === -1)
+            error2 = offset + i;
+        }
+      }
+      if (error2 !== -1)
+        onError(error2, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source}`);
+      let hasSpace = false;
+      let comment = "";
+      let length = source.length;
+      for (let i = 1; i < props.length; ++i) {
+        const token = props[i];
+        switch (token.type) {
+          case "space":
+            hasSpace = true;
+          // fallthrough
+          case "newline":
+            length += token.source.length;
+            break;
+          case "comment":
+            if (strict && !hasSpace) {
+              const message = "Comments must be separated from other tokens by white space characters";
+              onError(token, "MISSING_CHAR", message);
+            }
+            length += token.source.length;
+            comment = token.source.substring(1);
+            break;
+          case "error":
+            onError(token, "UNEXPECTED_TOKEN", token.message);
+            length += token.source.length;
+            break;
+          /* istanbul ignore next should not happen */
+          default: {
+            const message = `Unexpected token in block scalar header: ${token.type}`;
+            onError(token, "UNEXPECTED_TOKEN", message);
+            const ts = token.source;
+            if (ts && typeof ts === "string")
+              length += ts.length;
+          }
+        }
+      }
+      return { mode, indent, chomp, comment, length };
+    }
+    function splitLines2(source) {
+      const split = source.split(/\n( *)/);
+      const first = split[0];
+      const m = first.match(/^( *)/);
+      const line0 = m?.[1] ? [m[1], first.slice(m[1].length)] : ["", first];
+      const lines = [line0];
+      for (let i = 1; i < split.length; i += 2)
+        lines.push([split[i], split[i + 1]]);
+      return lines;
+    }
+    exports.resolveBlockScalar = resolveBlockScalar;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-flow-scalar.js
+var require_resolve_flow_scalar = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
+    "use strict";
+    var Scalar2 = require_Scalar();
+    var resolveEnd = require_resolve_end();
+    function resolveFlowScalar(scalar, strict, onError) {
+      const { offset, type, source, end } = scalar;
+      let _type;
+      let value;
+      const _onError = (rel, code, msg) => onError(offset + rel, code, msg);
+      switch (type) {
+        case "scalar":
+          _type = Scalar2.Scalar.PLAIN;
+          value = plainValue(source, _onError);
+          break;
+        case "single-quoted-scalar":
+          _type = Scalar2.Scalar.QUOTE_SINGLE;
+          value = singleQuotedValue(source, _onError);
+          break;
+        case "double-quoted-scalar":
+          _type = Scalar2.Scalar.QUOTE_DOUBLE;
+          value = doubleQuotedValue(source, _onError);
+          break;
+        /* istanbul ignore next should not happen */
+        default:
+          onError(scalar, "UNEXPECTED_TOKEN", `Expected a flow scalar value, but found: ${type}`);
+          return {
+            value: "",
+            type: null,
+            comment: "",
+            range: [offset, offset + source.length, offset + source.length]
+          };
+      }
+      const valueEnd = offset + source.length;
+      const re = resolveEnd.resolveEnd(end, valueEnd, strict, onError);
+      return {
+        value,
+        type: _type,
+        comment: re.comment,
+        range: [offset, valueEnd, re.offset]
+      };
+    }
+    function plainValue(source, onError) {
+      let badChar = "";
+      switch (source[0]) {
+        /* istanbul ignore next should not happen */
+        case "	":
+          badChar = "a tab character";
+          break;
+        case ",":
+          badChar = "flow indicator character ,";
+          break;
+        case "%":
+          badChar = "directive indicator character %";
+          break;
+        case "|":
+        case ">": {
+          badChar = `block scalar indicator ${source[0]}`;
+          break;
+        }
+        case "@":
+        case "`": {
+          badChar = `reserved character ${source[0]}`;
+          break;
+        }
+      }
+      if (badChar)
+        onError(0, "BAD_SCALAR_START", `Plain value cannot start with ${badChar}`);
+      return unfoldLines(source);
+    }
+    function singleQuotedValue(source, onError) {
+      if (source[source.length - 1] !== "'" || source.length === 1)
+        onError(source.length, "MISSING_CHAR", "Missing closing 'quote");
+      return unfoldLines(source.slice(1, -1)).replace(/''/g, "'");
+    }
+    function unfoldLines(source) {
+      const line = /(.*?)\r?\n/sy;
+      let match = line.exec(source);
+      if (!match)
+        return source;
+      let trimEnd, trimBoth;
+      try {
+        trimEnd = new RegExp("(?<![ 	])[ 	]+$");
+        trimBoth = new RegExp("^[ 	]+|(?<![ 	])[ 	]+$", "g");
+      } catch {
+        trimEnd = /[ \t]+$/;
+        trimBoth = /^[ \t]+|[ \t]+$/g;
+      }
+      let res = match[1].replace(trimEnd, "");
+      let sep6 = " ";
+      let pos = line.lastIndex;
+      while (match = line.exec(source)) {
+        const lm = match[1].replace(trimBoth, "");
+        if (lm === "") {
+          if (sep6 === "\n")
+            res += sep6;
+          else
+            sep6 = "\n";
+        } else {
+          res += sep6 + lm;
+          sep6 = " ";
+        }
+        pos = line.lastIndex;
+      }
+      const last = /[ \t]*(.*)/sy;
+      last.lastIndex = pos;
+      match = last.exec(source);
+      return res + sep6 + (match?.[1] ?? "");
+    }
+    function doubleQuotedValue(source, onError) {
+      let res = "";
+      for (let i = 1; i < source.length - 1; ++i) {
+        const ch = source[i];
+        if (ch === "\r" && source[i + 1] === "\n")
+          continue;
+        if (ch === "\n") {
+          const { fold, offset } = foldNewline(source, i);
+          res += fold;
+          i = offset;
+        } else if (ch === "\\") {
+          let next = source[++i];
+          const cc = escapeCodes[next];
+          if (cc)
+            res += cc;
+          else if (next === "\n") {
+            next = source[i + 1];
+            while (next === " " || next === "	")
+              next = source[++i + 1];
+          } else if (next === "\r" && source[i + 1] === "\n") {
+            next = source[++i + 1];
+            while (next === " " || next === "	")
+              next = source[++i + 1];
+          } else if (next === "x" || next === "u" || next === "U") {
+            const length = next === "x" ? 2 : next === "u" ? 4 : 8;
+            res += parseCharCode(source, i + 1, length, onError);
+            i += length;
+          } else {
+            const raw = source.substr(i - 1, 2);
+            onError(i - 1, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
+            res += raw;
+          }
+        } else if (ch === " " || ch === "	") {
+          const wsStart = i;
+          let next = source[i + 1];
+          while (next === " " || next === "	")
+            next = source[++i + 1];
+          if (next !== "\n" && !(next === "\r" && source[i + 2] === "\n"))
+            res += i > wsStart ? source.slice(wsStart, i + 1) : ch;
+        } else {
+          res += ch;
+        }
+      }
+      if (source[source.length - 1] !== '"' || source.length === 1)
+        onError(source.length, "MISSING_CHAR", 'Missing closing "quote');
+      return res;
+    }
+    function foldNewline(source, offset) {
+      let fold = "";
+      let ch = source[offset + 1];
+      while (ch === " " || ch === "	" || ch === "\n" || ch === "\r") {
+        if (ch === "\r" && source[offset + 2] !== "\n")
+          break;
+        if (ch === "\n")
+          fold += "\n";
+        offset += 1;
+        ch = source[offset + 1];
+      }
+      if (!fold)
+        fold = " ";
+      return { fold, offset };
+    }
+    var escapeCodes = {
+      "0": "\0",
+      // null character
+      a: "\x07",
+      // bell character
+      b: "\b",
+      // backspace
+      e: "\x1B",
+      // escape character
+      f: "\f",
+      // form feed
+      n: "\n",
+      // line feed
+      r: "\r",
+      // carriage return
+      t: "	",
+      // horizontal tab
+      v: "\v",
+      // vertical tab
+      N: "\x85",
+      // Unicode next line
+      _: "\xA0",
+      // Unicode non-breaking space
+      L: "\u2028",
+      // Unicode line separator
+      P: "\u2029",
+      // Unicode paragraph separator
+      " ": " ",
+      '"': '"',
+      "/": "/",
+      "\\": "\\",
+      "	": "	"
+    };
+    function parseCharCode(source, offset, length, onError) {
+      const cc = source.substr(offset, length);
+      const ok = cc.length === length && /^[0-9a-fA-F]+$/.test(cc);
+      const code = ok ? parseInt(cc, 16) : NaN;
+      try {
+        return String.fromCodePoint(code);
+      } catch {
+        const raw = source.substr(offset - 2, length + 2);
+        onError(offset - 2, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
+        return raw;
+      }
+    }
+    exports.resolveFlowScalar = resolveFlowScalar;
+  }
+});
+
+// node_modules/yaml/dist/compose/compose-scalar.js
+var require_compose_scalar = __commonJS({
+  "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
+    "use strict";
+    var identity2 = require_identity();
+    var Scalar2 = require_Scalar();
+    var resolveBlockScalar = require_resolve_block_scalar();
+    var resolveFlowScalar = require_resolve_flow_scalar();
+    function composeScalar(ctx, token, tagToken, onError) {
+      const { value, type, comment, range } = token.type === "block-scalar" ? resolveBlockScalar.resolveBlockScalar(ctx, token, onError) : resolveFlowScalar.resolveFlowScalar(token, ctx.options.strict, onError);
+      const tagName = tagToken ? ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg)) : null;
+      let tag;
+      if (ctx.options.stringKeys && ctx.atKey) {
+        tag = ctx.schema[identity2.SCALAR];
+      } else if (tagName)
+        tag = findScalarTagByName(ctx.schema, value, tagName, tagToken, onError);
+      else if (token.type === "scalar")
+        tag = findScalarTagByTest(ctx, value, token, onError);
+      else
+        tag = ctx.schema[identity2.SCALAR];
+      let scalar;
+      try {
+        const res = tag.resolve(value, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
+        scalar = identity2.isScalar(res) ? res : new Scalar2.Scalar(res);
+      } catch (error2) {
+        const msg = error2 instanceof Error ? error2.message : String(error2);
+        onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
+        scalar = new Scalar2.Scalar(value);
+      }
+      scalar.range = range;
+      scalar.source = value;
+      if (type)
+        scalar.type = type;
+      if (tagName)
+        scalar.tag = tagName;
+      if (tag.format)
+        scalar.format = tag.format;
+      if (comment)
+        scalar.comment = comment;
+      return scalar;
+    }
+    function findScalarTagByName(schema, value, tagName, tagToken, onError) {
+      if (tagName === "!")
+        return schema[identity2.SCALAR];
+      const matchWithTest = [];
+      for (const tag of schema.tags) {
+        if (!tag.collection && tag.tag === tagName) {
+          if (tag.default && tag.test)
+            matchWithTest.push(tag);
+          else
+            return tag;
+        }
+      }
+      for (const tag of matchWithTest)
+        if (tag.test?.test(value))
+          return tag;
+      const kt = schema.knownTags[tagName];
+      if (kt && !kt.collection) {
+        schema.tags.push(Object.assign({}, kt, { default: false, test: void 0 }));
+        return kt;
+      }
+      onError(tagToken, "TAG_RESOLVE_FAILED", `Unresolved tag: ${tagName}`, tagName !== "tag:yaml.org,2002:str");
+      return schema[identity2.SCALAR];
+    }
+    function findScalarTagByTest({ atKey, directives, schema }, value, token, onError) {
+      const tag = schema.tags.find((tag2) => (tag2.default === true || atKey && tag2.default === "key") && tag2.test?.test(value)) || schema[identity2.SCALAR];
+      if (schema.compat) {
+        const compat = schema.compat.find((tag2) => tag2.default && tag2.test?.test(value)) ?? schema[identity2.SCALAR];
+        if (tag.tag !== compat.tag) {
+          const ts = directives.tagString(tag.tag);
+          const cs = directives.tagString(compat.tag);
+          const msg = `Value may be parsed as either ${ts} or ${cs}`;
+          onError(token, "TAG_RESOLVE_FAILED", msg, true);
+        }
+      }
+      return tag;
+    }
+    exports.composeScalar = composeScalar;
+  }
+});
+
+// node_modules/yaml/dist/compose/util-empty-scalar-position.js
+var require_util_empty_scalar_position = __commonJS({
+  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
+    "use strict";
+    function emptyScalarPosition(offset, before, pos) {
+      if (before) {
+        pos ?? (pos = before.length);
+        for (let i = pos - 1; i >= 0; --i) {
+          let st = before[i];
+          switch (st.type) {
+            case "space":
+            case "comment":
+            case "newline":
+              offset -= st.source.length;
+              continue;
+          }
+          st = before[++i];
+          while (st?.type === "space") {
+            offset += st.source.length;
+            st = before[++i];
+          }
+          break;
+        }
+      }
+      return offset;
+    }
+    exports.emptyScalarPosition = emptyScalarPosition;
+  }
+});
+
+// node_modules/yaml/dist/compose/compose-node.js
+var require_compose_node = __commonJS({
+  "node_modules/yaml/dist/compose/compose-node.js"(exports) {
+    "use strict";
+    var Alias = require_Alias();
+    var identity2 = require_identity();
+    var composeCollection = require_compose_collection();
+    var composeScalar = require_compose_scalar();
+    var resolveEnd = require_resolve_end();
+    var utilEmptyScalarPosition = require_util_empty_scalar_position();
+    var CN = { composeNode, composeEmptyNode };
+    function composeNode(ctx, token, props, onError) {
+      const atKey = ctx.atKey;
+      const { spaceBefore, comment, anchor, tag } = props;
+      let node;
+      let isSrcToken = true;
+      switch (token.type) {
+        case "alias":
+          node = composeAlias(ctx, token, onError);
+          if (anchor || tag)
+            onError(token, "ALIAS_PROPS", "An alias node must not specify any properties");
+          break;
+        case "scalar":
+        case "single-quoted-scalar":
+        case "double-quoted-scalar":
+        case "block-scalar":
+          node = composeScalar.composeScalar(ctx, token, tag, onError);
+          if (anchor)
+            node.anchor = anchor.source.substring(1);
+          break;
+        case "block-map":
+        case "block-seq":
+        case "flow-collection":
+          try {
+            node = composeCollection.composeCollection(CN, ctx, token, props, onError);
+            if (anchor)
+              node.anchor = anchor.source.substring(1);
+          } catch (error2) {
+            const message = error2 instanceof Error ? error2.message : String(error2);
+            onError(token, "RESOURCE_EXHAUSTION", message);
+          }
+          break;
+        default: {
+          const message = token.type === "error" ? token.message : `Unsupported token (type: ${token.type})`;
+          onError(token, "UNEXPECTED_TOKEN", message);
+          isSrcToken = false;
+        }
+      }
+      node ?? (node = composeEmptyNode(ctx, token.offset, void 0, null, props, onError));
+      if (anchor && node.anchor === "")
+        onError(anchor, "BAD_ALIAS", "Anchor cannot be an empty string");
+      if (atKey && ctx.options.stringKeys && (!identity2.isScalar(node) || typeof node.value !== "string" || node.tag && node.tag !== "tag:yaml.org,2002:str")) {
+        const msg = "With stringKeys, all keys must be strings";
+        onError(tag ?? token, "NON_STRING_KEY", msg);
+      }
+      if (spaceBefore)
+        node.spaceBefore = true;
+      if (comment) {
+        if (token.type === "scalar" && token.source === "")
+          node.comment = comment;
+        else
+          node.commentBefore = comment;
+      }
+      if (ctx.options.keepSourceTokens && isSrcToken)
+        node.srcToken = token;
+      return node;
+    }
+    function composeEmptyNode(ctx, offset, before, pos, { spaceBefore, comment, anchor, tag, end }, onError) {
+      const token = {
+        type: "scalar",
+        offset: utilEmptyScalarPosition.emptyScalarPosition(offset, before, pos),
+        indent: -1,
+        source: ""
+      };
+      const node = composeScalar.composeScalar(ctx, token, tag, onError);
+      if (anchor) {
+        node.anchor = anchor.source.substring(1);
+        if (node.anchor === "")
+          onError(anchor, "BAD_ALIAS", "Anchor cannot be an empty string");
+      }
+      if (spaceBefore)
+        node.spaceBefore = true;
+      if (comment) {
+        node.comment = comment;
+        node.range[2] = end;
+      }
+      return node;
+    }
+    function composeAlias({ options }, { offset, source, end }, onError) {
+      const alias = new Alias.Alias(source.substring(1));
+      if (alias.source === "")
+        onError(offset, "BAD_ALIAS", "Alias cannot be an empty string");
+      if (alias.source.endsWith(":"))
+        onError(offset + source.length - 1, "BAD_ALIAS", "Alias ending in : is ambiguous", true);
+      const valueEnd = offset + source.length;
+      const re = resolveEnd.resolveEnd(end, valueEnd, options.strict, onError);
+      alias.range = [offset, valueEnd, re.offset];
+      if (re.comment)
+        alias.comment = re.comment;
+      return alias;
+    }
+    exports.composeEmptyNode = composeEmptyNode;
+    exports.composeNode = composeNode;
+  }
+});
+
+// node_modules/yaml/dist/compose/compose-doc.js
+var require_compose_doc = __commonJS({
+  "node_modules/yaml/dist/compose/compose-doc.js"(exports) {
+    "use strict";
+    var Document = require_Document();
+    var composeNode = require_compose_node();
+    var resolveEnd = require_resolve_end();
+    var resolveProps = require_resolve_props();
+    function composeDoc(options, directives, { offset, start, value, end }, onError) {
+      const opts = Object.assign({ _directives: directives }, options);
+      const doc = new Document.Document(void 0, opts);
+      const ctx = {
+        atKey: false,
+        atRoot: true,
+        directives: doc.directives,
+        options: doc.options,
+        schema: doc.schema
+      };
+      const props = resolveProps.resolveProps(start, {
+        indicator: "doc-start",
+        next: value ?? end?.[0],
+        offset,
+        onError,
+        parentIndent: 0,
+        startOnNewline: true
+      });
+      if (props.found) {
+        doc.directives.docStart = true;
+        if (value && (value.type === "block-map" || value.type === "block-seq") && !props.hasNewline)
+          onError(props.end, "MISSING_CHAR", "Block collection cannot start on same line with directives-end marker");
+      }
+      doc.contents = value ? composeNode.composeNode(ctx, value, props, onError) : composeNode.composeEmptyNode(ctx, props.end, start, null, props, onError);
+      const contentEnd = doc.contents.range[2];
+      const re = resolveEnd.resolveEnd(end, contentEnd, false, onError);
+      if (re.comment)
+        doc.comment = re.comment;
+      doc.range = [offset, contentEnd, re.offset];
+      return doc;
+    }
+    exports.composeDoc = composeDoc;
+  }
+});
+
+// node_modules/yaml/dist/compose/composer.js
+var require_composer = __commonJS({
+  "node_modules/yaml/dist/compose/composer.js"(exports) {
+    "use strict";
+    var node_process = __require("process");
+    var directives = require_directives();
+    var Document = require_Document();
+    var errors = require_errors3();
+    var identity2 = require_identity();
+    var composeDoc = require_compose_doc();
+    var resolveEnd = require_resolve_end();
+    function getErrorPos(src) {
+      if (typeof src === "number")
+        return [src, src + 1];
+      if (Array.isArray(src))
+        return src.length === 2 ? src : [src[0], src[1]];
+      const { offset, source } = src;
+      return [offset, offset + (typeof source === "string" ? source.length : 1)];
+    }
+    function parsePrelude(prelude) {
+      let comment = "";
+      let atComment = false;
+      let afterEmptyLine = false;
+      for (let i = 0; i < prelude.length; ++i) {
+        const source = prelude[i];
+        switch (source[0]) {
+          case "#":
+            comment += (comment === "" ? "" : afterEmptyLine ? "\n\n" : "\n") + (source.substring(1) || " ");
+            atComment = true;
+            afterEmptyLine = false;
+            break;
+          case "%":
+            if (prelude[i + 1]?.[0] !== "#")
+              i += 1;
+            atComment = false;
+            break;
+          default:
+            if (!atComment)
+              afterEmptyLine = true;
+            atComment = false;
+        }
+      }
+      return { comment, afterEmptyLine };
+    }
+    var Composer = class {
+      constructor(options = {}) {
+        this.doc = null;
+        this.atDirectives = false;
+        this.prelude = [];
+        this.errors = [];
+        this.warnings = [];
+        this.onError = (source, code, message, warning2) => {
+          const pos = getErrorPos(source);
+          if (warning2)
+            this.warnings.push(new errors.YAMLWarning(pos, code, message));
+          else
+            this.errors.push(new errors.YAMLParseError(pos, code, message));
+        };
+        this.directives = new directives.Directives({ version: options.version || "1.2" });
+        this.options = options;
+      }
+      decorate(doc, afterDoc) {
+        const { comment, afterEmptyLine } = parsePrelude(this.prelude);
+        if (comment) {
+          const dc = doc.contents;
+          if (afterDoc) {
+            doc.comment = doc.comment ? `${doc.comment}
+${comment}` : comment;
+          } else if (afterEmptyLine || doc.directives.docStart || !dc) {
+            doc.commentBefore = comment;
+          } else if (identity2.isCollection(dc) && !dc.flow && dc.items.length > 0) {
+            let it = dc.items[0];
+            if (identity2.isPair(it))
+              it = it.key;
+            const cb = it.commentBefore;
+            it.commentBefore = cb ? `${comment}
+${cb}` : comment;
+          } else {
+            const cb = dc.commentBefore;
+            dc.commentBefore = cb ? `${comment}
+${cb}` : comment;
+          }
+        }
+        if (afterDoc) {
+          for (let i = 0; i < this.errors.length; ++i)
+            doc.errors.push(this.errors[i]);
+          for (let i = 0; i < this.warnings.length; ++i)
+            doc.warnings.push(this.warnings[i]);
+        } else {
+          doc.errors = this.errors;
+          doc.warnings = this.warnings;
+        }
+        this.prelude = [];
+        this.errors = [];
+        this.warnings = [];
+      }
+      /**
+       * Current stream status information.
+       *
+       * Mostly useful at the end of input for an empty stream.
+       */
+      streamInfo() {
+        return {
+          comment: parsePrelude(this.prelude).comment,
+          directives: this.directives,
+          errors: this.errors,
+          warnings: this.warnings
+        };
+      }
+      /**
+       * Compose tokens into documents.
+       *
+       * @param forceDoc - If the stream contains no document, still emit a final document including any comments and directives that would be applied to a subsequent document.
+       * @param endOffset - Should be set if `forceDoc` is also set, to set the document range end and to indicate errors correctly.
+       */
+      *compose(tokens, forceDoc = false, endOffset = -1) {
+        for (const token of tokens)
+          yield* this.next(token);
+        yield* this.end(forceDoc, endOffset);
+      }
+      /** Advance the composer by one CST token. */
+      *next(token) {
+        if (node_process.env.LOG_STREAM)
+          console.dir(token, { depth: null });
+        switch (token.type) {
+          case "directive":
+            this.directives.add(token.source, (offset, message, warning2) => {
+              const pos = getErrorPos(token);
+              pos[0] += offset;
+              this.onError(pos, "BAD_DIRECTIVE", message, warning2);
+            });
+            this.prelude.push(token.source);
+            this.atDirectives = true;
+            break;
+          case "document": {
+            const doc = composeDoc.composeDoc(this.options, this.directives, token, this.onError);
+            if (this.atDirectives && !doc.directives.docStart)
+              this.onError(token, "MISSING_CHAR", "Missing directives-end/doc-start indicator line");
+            this.decorate(doc, false);
+            if (this.doc)
+              yield this.doc;
+            this.doc = doc;
+            this.atDirectives = false;
+            break;
+          }
+          case "byte-order-mark":
+          case "space":
+            break;
+          case "comment":
+          case "newline":
+            this.prelude.push(token.source);
+            break;
+          case "error": {
+            const msg = token.source ? `${token.message}: ${JSON.stringify(token.source)}` : token.message;
+            const error2 = new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg);
+            if (this.atDirectives || !this.doc)
+              this.errors.push(error2);
+            else
+              this.doc.errors.push(error2);
+            break;
+          }
+          case "doc-end": {
+            if (!this.doc) {
+              const msg = "Unexpected doc-end without preceding document";
+              this.errors.push(new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg));
+              break;
+            }
+            this.doc.directives.docEnd = true;
+            const end = resolveEnd.resolveEnd(token.end, token.offset + token.source.length, this.doc.options.strict, this.onError);
+            this.decorate(this.doc, true);
+            if (end.comment) {
+              const dc = this.doc.comment;
+              this.doc.comment = dc ? `${dc}
+${end.comment}` : end.comment;
+            }
+            this.doc.range[2] = end.offset;
+            break;
+          }
+          default:
+            this.errors.push(new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", `Unsupported token ${token.type}`));
+        }
+      }
+      /**
+       * Call at end of input to yield any remaining document.
+       *
+       * @param forceDoc - If the stream contains no document, still emit a final document including any comments and directives that would be applied to a subsequent document.
+       * @param endOffset - Should be set if `forceDoc` is also set, to set the document range end and to indicate errors correctly.
+       */
+      *end(forceDoc = false, endOffset = -1) {
+        if (this.doc) {
+          this.decorate(this.doc, true);
+          yield this.doc;
+          this.doc = null;
+        } else if (forceDoc) {
+          const opts = Object.assign({ _directives: this.directives }, this.options);
+          const doc = new Document.Document(void 0, opts);
+          if (this.atDirectives)
+            this.onError(endOffset, "MISSING_CHAR", "Missing directives-end indicator line");
+          doc.range = [0, endOffset, endOffset];
+          this.decorate(doc, false);
+          yield doc;
+        }
+      }
+    };
+    exports.Composer = Composer;
+  }
+});
+
+// node_modules/yaml/dist/parse/cst-scalar.js
+var require_cst_scalar = __commonJS({
+  "node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
+    "use strict";
+    var resolveBlockScalar = require_resolve_block_scalar();
+    var resolveFlowScalar = require_resolve_flow_scalar();
+    var errors = require_errors3();
+    var stringifyString = require_stringifyString();
+    function resolveAsScalar(token, strict = true, onError) {
+      if (token) {
+        const _onError = (pos, code, message) => {
+          const offset = typeof pos === "number" ? pos : Array.isArray(pos) ? pos[0] : pos.offset;
+          if (onError)
+            onError(offset, code, message);
+          else
+            throw new errors.YAMLParseError([offset, offset + 1], code, message);
+        };
+        switch (token.type) {
+          case "scalar":
+          case "single-quoted-scalar":
+          case "double-quoted-scalar":
+            return resolveFlowScalar.resolveFlowScalar(token, strict, _onError);
+          case "block-scalar":
+            return resolveBlockScalar.resolveBlockScalar({ options: { strict } }, token, _onError);
+        }
+      }
+      return null;
+    }
+    function createScalarToken(value, context3) {
+      const { implicitKey = false, indent, inFlow = false, offset = -1, type = "PLAIN" } = context3;
+      const source = stringifyString.stringifyString({ type, value }, {
+        implicitKey,
+        indent: indent > 0 ? " ".repeat(indent) : "",
+        inFlow,
+        options: { blockQuote: true, lineWidth: -1 }
+      });
+      const end = context3.end ?? [
+        { type: "newline", offset: -1, indent, source: "\n" }
+      ];
+      switch (source[0]) {
+        case "|":
+        case ">": {
+          const he = source.indexOf("\n");
+          const head = source.substring(0, he);
+          const body = source.substring(he + 1) + "\n";
+          const props = [
+            { type: "block-scalar-header", offset, indent, source: head }
+          ];
+          if (!addEndtoBlockProps(props, end))
+            props.push({ type: "newline", offset: -1, indent, source: "\n" });
+          return { type: "block-scalar", offset, indent, props, source: body };
+        }
+        case '"':
+          return { type: "double-quoted-scalar", offset, indent, source, end };
+        case "'":
+          return { type: "single-quoted-scalar", offset, indent, source, end };
+        default:
+          return { type: "scalar", offset, indent, source, end };
+      }
+    }
+    function setScalarValue(token, value, context3 = {}) {
+      let { afterKey = false, implicitKey = false, inFlow = false, type } = context3;
+      let indent = "indent" in token ? token.indent : null;
+      if (afterKey && typeof indent === "number")
+        indent += 2;
+      if (!type)
+        switch (token.type) {
+          case "single-quoted-scalar":
+            type = "QUOTE_SINGLE";
+            break;
+          case "double-quoted-scalar":
+            type = "QUOTE_DOUBLE";
+            break;
+          case "block-scalar": {
+            const header = token.props[0];
+            if (header.type !== "block-scalar-header")
+              throw new Error("Invalid block scalar header");
+            type = header.source[0] === ">" ? "BLOCK_FOLDED" : "BLOCK_LITERAL";
+            break;
+          }
+          default:
+            type = "PLAIN";
+        }
+      const source = stringifyString.stringifyString({ type, value }, {
+        implicitKey: implicitKey || indent === null,
+        indent: indent !== null && indent > 0 ? " ".repeat(indent) : "",
+        inFlow,
+        options: { blockQuote: true, lineWidth: -1 }
+      });
+      switch (source[0]) {
+        case "|":
+        case ">":
+          setBlockScalarValue(token, source);
+          break;
+        case '"':
+          setFlowScalarValue(token, source, "double-quoted-scalar");
+          break;
+        case "'":
+          setFlowScalarValue(token, source, "single-quoted-scalar");
+          break;
+        default:
+          setFlowScalarValue(token, source, "scalar");
+      }
+    }
+    function setBlockScalarValue(token, source) {
+      const he = source.indexOf("\n");
+      const head = source.substring(0, he);
+      const body = source.substring(he + 1) + "\n";
+      if (token.type === "block-scalar") {
+        const header = token.props[0];
+        if (header.type !== "block-scalar-header")
+          throw new Error("Invalid block scalar header");
+        header.source = head;
+        token.source = body;
+      } else {
+        const { offset } = token;
+        const indent = "indent" in token ? token.indent : -1;
+        const props = [
+          { type: "block-scalar-header", offset, indent, source: head }
+        ];
+        if (!addEndtoBlockProps(props, "end" in token ? token.end : void 0))
+          props.push({ type: "newline", offset: -1, indent, source: "\n" });
+        for (const key of Object.keys(token))
+          if (key !== "type" && key !== "offset")
+            delete token[key];
+        Object.assign(token, { type: "block-scalar", indent, props, source: body });
+      }
+    }
+    function addEndtoBlockProps(props, end) {
+      if (end)
+        for (const st of end)
+          switch (st.type) {
+            case "space":
+            case "comment":
+              props.push(st);
+              break;
+            case "newline":
+              props.push(st);
+              return true;
+          }
+      return false;
+    }
+    function setFlowScalarValue(token, source, type) {
+      switch (token.type) {
+        case "scalar":
+        case "double-quoted-scalar":
+        case "single-quoted-scalar":
+          token.type = type;
+          token.source = source;
+          break;
+        case "block-scalar": {
+          const end = token.props.slice(1);
+          let oa = source.length;
+          if (token.props[0].type === "block-scalar-header")
+            oa -= token.props[0].source.length;
+          for (const tok of end)
+            tok.offset += oa;
+          delete token.props;
+          Object.assign(token, { type, source, end });
+          break;
+        }
+        case "block-map":
+        case "block-seq": {
+          const offset = token.offset + source.length;
+          const nl = { type: "newline", offset, indent: token.indent, source: "\n" };
+          delete token.items;
+          Object.assign(token, { type, source, end: [nl] });
+          break;
+        }
+        default: {
+          const indent = "indent" in token ? token.indent : -1;
+          const end = "end" in token && Array.isArray(token.end) ? token.end.filter((st) => st.type === "space" || st.type === "comment" || st.type === "newline") : [];
+          for (const key of Object.keys(token))
+            if (key !== "type" && key !== "offset")
+              delete token[key];
+          Object.assign(token, { type, indent, source, end });
+        }
+      }
+    }
+    exports.createScalarToken = createScalarToken;
+    exports.resolveAsScalar = resolveAsScalar;
+    exports.setScalarValue = setScalarValue;
+  }
+});
+
+// node_modules/yaml/dist/parse/cst-stringify.js
+var require_cst_stringify = __commonJS({
+  "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
+    "use strict";
+    var stringify7 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
+    function stringifyToken(token) {
+      switch (token.type) {
+        case "block-scalar": {
+          let res = "";
+          for (const tok of token.props)
+            res += stringifyToken(tok);
+          return res + token.source;
+        }
+        case "block-map":
+        case "block-seq": {
+          let res = "";
+          for (const item of token.items)
+            res += stringifyItem(item);
+          return res;
+        }
+        case "flow-collection": {
+          let res = token.start.source;
+          for (const item of token.items)
+            res += stringifyItem(item);
+          for (const st of token.end)
+            res += st.source;
+          return res;
+        }
+        case "document": {
+          let res = stringifyItem(token);
+          if (token.end)
+            for (const st of token.end)
+              res += st.source;
+          return res;
+        }
+        default: {
+          let res = token.source;
+          if ("end" in token && token.end)
+            for (const st of token.end)
+              res += st.source;
+          return res;
+        }
+      }
+    }
+    function stringifyItem({ start, key, sep: sep6, value }) {
+      let res = "";
+      for (const st of start)
+        res += st.source;
+      if (key)
+        res += stringifyToken(key);
+      if (sep6)
+        for (const st of sep6)
+          res += st.source;
+      if (value)
+        res += stringifyToken(value);
+      return res;
+    }
+    exports.stringify = stringify7;
+  }
+});
+
+// node_modules/yaml/dist/parse/cst-visit.js
+var require_cst_visit = __commonJS({
+  "node_modules/yaml/dist/parse/cst-visit.js"(exports) {
+    "use strict";
+    var BREAK = /* @__PURE__ */ Symbol("break visit");
+    var SKIP = /* @__PURE__ */ Symbol("skip children");
+    var REMOVE = /* @__PURE__ */ Symbol("remove item");
+    function visit(cst, visitor) {
+      if ("type" in cst && cst.type === "document")
+        cst = { start: cst.start, value: cst.value };
+      _visit(Object.freeze([]), cst, visitor);
+    }
+    visit.BREAK = BREAK;
+    visit.SKIP = SKIP;
+    visit.REMOVE = REMOVE;
+    visit.itemAtPath = (cst, path) => {
+      let item = cst;
+      for (const [field, index] of path) {
+        const tok = item?.[field];
+        if (tok && "items" in tok) {
+          item = tok.items[index];
+        } else
+          return void 0;
+      }
+      return item;
+    };
+    visit.parentCollection = (cst, path) => {
+      const parent = visit.itemAtPath(cst, path.slice(0, -1));
+      const field = path[path.length - 1][0];
+      const coll = parent?.[field];
+      if (coll && "items" in coll)
+        return coll;
+      throw new Error("Parent collection not found");
+    };
+    function _visit(path, item, visitor) {
+      let ctrl = visitor(item, path);
+      if (typeof ctrl === "symbol")
+        return ctrl;
+      for (const field of ["key", "value"]) {
+        const token = item[field];
+        if (token && "items" in token) {
+          for (let i = 0; i < token.items.length; ++i) {
+            const ci = _visit(Object.freeze(path.concat([[field, i]])), token.items[i], visitor);
+            if (typeof ci === "number")
+              i = ci - 1;
+            else if (ci === BREAK)
+              return BREAK;
+            else if (ci === REMOVE) {
+              token.items.splice(i, 1);
+              i -= 1;
+            }
+          }
+          if (typeof ctrl === "function" && field === "key")
+            ctrl = ctrl(item, path);
+        }
+      }
+      return typeof ctrl === "function" ? ctrl(item, path) : ctrl;
+    }
+    exports.visit = visit;
+  }
+});
+
+// node_modules/yaml/dist/parse/cst.js
+var require_cst = __commonJS({
+  "node_modules/yaml/dist/parse/cst.js"(exports) {
+    "use strict";
+    var cstScalar = require_cst_scalar();
+    var cstStringify = require_cst_stringify();
+    var cstVisit = require_cst_visit();
+    var BOM = "\uFEFF";
+    var DOCUMENT = "";
+    var FLOW_END = "";
+    var SCALAR = "";
+    var isCollection = (token) => !!token && "items" in token;
+    var isScalar3 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    function prettyToken(token) {
+      switch (token) {
+        case BOM:
+          return "<BOM>";
+        case DOCUMENT:
+          return "<DOC>";
+        case FLOW_END:
+          return "<FLOW_END>";
+        case SCALAR:
+          return "<SCALAR>";
+        default:
+          return JSON.stringify(token);
+      }
+    }
+    function tokenType(source) {
+      switch (source) {
+        case BOM:
+          return "byte-order-mark";
+        case DOCUMENT:
+          return "doc-mode";
+        case FLOW_END:
+          return "flow-error-end";
+        case SCALAR:
+          return "scalar";
+        case "---":
+          return "doc-start";
+        case "...":
+          return "doc-end";
+        case "":
+        case "\n":
+        case "\r\n":
+          return "newline";
+        case "-":
+          return "seq-item-ind";
+        case "?":
+          return "explicit-key-ind";
+        case ":":
+          return "map-value-ind";
+        case "{":
+          return "flow-map-start";
+        case "}":
+          return "flow-map-end";
+        case "[":
+          return "flow-seq-start";
+        case "]":
+          return "flow-seq-end";
+        case ",":
+          return "comma";
+      }
+      switch (source[0]) {
+        case " ":
+        case "	":
+          return "space";
+        case "#":
+          return "comment";
+        case "%":
+          return "directive-line";
+        case "*":
+          return "alias";
+        case "&":
+          return "anchor";
+        case "!":
+          return "tag";
+        case "'":
+          return "single-quoted-scalar";
+        case '"':
+          return "double-quoted-scalar";
+        case "|":
+        case ">":
+          return "block-scalar-header";
+      }
+      return null;
+    }
+    exports.createScalarToken = cstScalar.createScalarToken;
+    exports.resolveAsScalar = cstScalar.resolveAsScalar;
+    exports.setScalarValue = cstScalar.setScalarValue;
+    exports.stringify = cstStringify.stringify;
+    exports.visit = cstVisit.visit;
+    exports.BOM = BOM;
+    exports.DOCUMENT = DOCUMENT;
+    exports.FLOW_END = FLOW_END;
+    exports.SCALAR = SCALAR;
+    exports.isCollection = isCollection;
+    exports.isScalar = isScalar3;
+    exports.prettyToken = prettyToken;
+    exports.tokenType = tokenType;
+  }
+});
+
+// node_modules/yaml/dist/parse/lexer.js
+var require_lexer = __commonJS({
+  "node_modules/yaml/dist/parse/lexer.js"(exports) {
+    "use strict";
+    var cst = require_cst();
+    function isEmpty(ch) {
+      switch (ch) {
+        case void 0:
+        case " ":
+        case "\n":
+        case "\r":
+        case "	":
+          return true;
+        default:
+          return false;
+      }
+    }
+    var hexDigits = new Set("0123456789ABCDEFabcdef");
+    var tagChars = new Set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-#;/?:@&=+$_.!~*'()");
+    var flowIndicatorChars = new Set(",[]{}");
+    var invalidAnchorChars = new Set(" ,[]{}\n\r	");
+    var isNotAnchorChar = (ch) => !ch || invalidAnchorChars.has(ch);
+    var Lexer = class {
+      constructor() {
+        this.atEnd = false;
+        this.blockScalarIndent = -1;
+        this.blockScalarKeep = false;
+        this.buffer = "";
+        this.flowKey = false;
+        this.flowLevel = 0;
+        this.indentNext = 0;
+        this.indentValue = 0;
+        this.lineEndPos = null;
+        this.next = null;
+        this.pos = 0;
+      }
+      /**
+       * Generate YAML tokens from the `source` string. If `incomplete`,
+       * a part of the last line may be left as a buffer for the next call.
+       *
+       * @returns A generator of lexical tokens
+       */
+      *lex(source, incomplete = false) {
+        if (source) {
+          if (typeof source !== "string")
+            throw TypeError("source is not a string");
+          this.buffer = this.buffer ? this.buffer + source : source;
+          this.lineEndPos = null;
+        }
+        this.atEnd = !incomplete;
+        let next = this.next ?? "stream";
+        while (next && (incomplete || this.hasChars(1)))
+          next = yield* this.parseNext(next);
+      }
+      atLineEnd() {
+        let i = this.pos;
+        let ch = this.buffer[i];
+        while (ch === " " || ch === "	")
+          ch = this.buffer[++i];
+        if (!ch || ch === "#" || ch === "\n")
+          return true;
+        if (ch === "\r")
+          return this.buffer[i + 1] === "\n";
+        return false;
+      }
+      charAt(n) {
+        return this.buffer[this.pos + n];
+      }
+      continueScalar(offset) {
+        let ch = this.buffer[offset];
+        if (this.indentNext > 0) {
+          let indent = 0;
+          while (ch === " ")
+            ch = this.buffer[++indent + offset];
+          if (ch === "\r") {
+            const next = this.buffer[indent + offset + 1];
+            if (next === "\n" || !next && !this.atEnd)
+              return offset + indent + 1;
+          }
+          return ch === "\n" || indent >= this.indentNext || !ch && !this.atEnd ? offset + indent : -1;
+        }
+        if (ch === "-" || ch === ".") {
+          const dt = this.buffer.substr(offset, 3);
+          if ((dt === "---" || dt === "...") && isEmpty(this.buffer[offset + 3]))
+            return -1;
+        }
+        return offset;
+      }
+      getLine() {
+        let end = this.lineEndPos;
+        if (typeof end !== "number" || end !== -1 && end < this.pos) {
+          end = this.buffer.indexOf("\n", this.pos);
+          this.lineEndPos = end;
+        }
+        if (end === -1)
+          return this.atEnd ? this.buffer.substring(this.pos) : null;
+        if (this.buffer[end - 1] === "\r")
+          end -= 1;
+        return this.buffer.substring(this.pos, end);
+      }
+      hasChars(n) {
+        return this.pos + n <= this.buffer.length;
+      }
+      setNext(state) {
+        this.buffer = this.buffer.substring(this.pos);
+        this.pos = 0;
+        this.lineEndPos = null;
+        this.next = state;
+        return null;
+      }
+      peek(n) {
+        return this.buffer.substr(this.pos, n);
+      }
+      *parseNext(next) {
+        switch (next) {
+          case "stream":
+            return yield* this.parseStream();
+          case "line-start":
+            return yield* this.parseLineStart();
+          case "block-start":
+            return yield* this.parseBlockStart();
+          case "doc":
+            return yield* this.parseDocument();
+          case "flow":
+            return yield* this.parseFlowCollection();
+          case "quoted-scalar":
+            return yield* this.parseQuotedScalar();
+          case "block-scalar":
+            return yield* this.parseBlockScalar();
+          case "plain-scalar":
+            return yield* this.parsePlainScalar();
+        }
+      }
+      *parseStream() {
+        let line = this.getLine();
+        if (line === null)
+          return this.setNext("stream");
+        if (line[0] === cst.BOM) {
+          yield* this.pushCount(1);
+          line = line.substring(1);
+        }
+        if (line[0] === "%") {
+          let dirEnd = line.length;
+          let cs = line.indexOf("#");
+          while (cs !== -1) {
+            const ch = line[cs - 1];
+            if (ch === " " || ch === "	") {
+              dirEnd = cs - 1;
+              break;
+            } else {
+              cs = line.indexOf("#", cs + 1);
+            }
+          }
+          while (true) {
+            const ch = line[dirEnd - 1];
+            if (ch === " " || ch === "	")
+              dirEnd -= 1;
+            else
+              break;
+          }
+          const n = (yield* this.pushCount(dirEnd)) + (yield* this.pushSpaces(true));
+          yield* this.pushCount(line.length - n);
+          this.pushNewline();
+          return "stream";
+        }
+        if (this.atLineEnd()) {
+          const sp = yield* this.pushSpaces(true);
+          yield* this.pushCount(line.length - sp);
+          yield* this.pushNewline();
+          return "stream";
+        }
+        yield cst.DOCUMENT;
+        return yield* this.parseLineStart();
+      }
+      *parseLineStart() {
+        const ch = this.charAt(0);
+        if (!ch && !this.atEnd)
+          return this.setNext("line-start");
+        if (ch === "-" || ch === ".") {
+          if (!this.atEnd && !this.hasChars(4))
+            return this.setNext("line-start");
+          const s = this.peek(3);
+          if ((s === "---" || s === "...") && isEmpty(this.charAt(3))) {
+            yield* this.pushCount(3);
+            this.indentValue = 0;
+            this.indentNext = 0;
+            return s === "---" ? "doc" : "stream";
+          }
+        }
+        this.indentValue = yield* this.pushSpaces(false);
+        if (this.indentNext > this.indentValue && !isEmpty(this.charAt(1)))
+          this.indentNext = this.indentValue;
+        return yield* this.parseBlockStart();
+      }
+      *parseBlockStart() {
+        const [ch0, ch1] = this.peek(2);
+        if (!ch1 && !this.atEnd)
+          return this.setNext("block-start");
+        if ((ch0 === "-" || ch0 === "?" || ch0 === ":") && isEmpty(ch1)) {
+          const n = (yield* this.pushCount(1)) + (yield* this.pushSpaces(true));
+          this.indentNext = this.indentValue + 1;
+          this.indentValue += n;
+          return "block-start";
+        }
+        return "doc";
+      }
+      *parseDocument() {
+        yield* this.pushSpaces(true);
+        const line = this.getLine();
+        if (line === null)
+          return this.setNext("doc");
+        let n = yield* this.pushIndicators();
+        switch (line[n]) {
+          case "#":
+            yield* this.pushCount(line.length - n);
+          // fallthrough
+          case void 0:
+            yield* this.pushNewline();
+            return yield* this.parseLineStart();
+          case "{":
+          case "[":
+            yield* this.pushCount(1);
+            this.flowKey = false;
+            this.flowLevel = 1;
+            return "flow";
+          case "}":
+          case "]":
+            yield* this.pushCount(1);
+            return "doc";
+          case "*":
+            yield* this.pushUntil(isNotAnchorChar);
+            return "doc";
+          case '"':
+          case "'":
+            return yield* this.parseQuotedScalar();
+          case "|":
+          case ">":
+            n += yield* this.parseBlockScalarHeader();
+            n += yield* this.pushSpaces(true);
+            yield* this.pushCount(line.length - n);
+            yield* this.pushNewline();
+            return yield* this.parseBlockScalar();
+          default:
+            return yield* this.parsePlainScalar();
+        }
+      }
+      *parseFlowCollection() {
+        let nl, sp;
+        let indent = -1;
+        do {
+          nl = yield* this.pushNewline();
+          if (nl > 0) {
+            sp = yield* this.pushSpaces(false);
+            this.indentValue = indent = sp;
+          } else {
+            sp = 0;
+          }
+          sp += yield* this.pushSpaces(true);
+        } while (nl + sp > 0);
+        const line = this.getLine();
+        if (line === null)
+          return this.setNext("flow");
+        if (indent !== -1 && indent < this.indentNext && line[0] !== "#" || indent === 0 && (line.startsWith("---") || line.startsWith("...")) && isEmpty(line[3])) {
+          const atFlowEndMarker = indent === this.indentNext - 1 && this.flowLevel === 1 && (line[0] === "]" || line[0] === "}");
+          if (!atFlowEndMarker) {
+            this.flowLevel = 0;
+            yield cst.FLOW_END;
+            return yield* this.parseLineStart();
+          }
+        }
+        let n = 0;
+        while (line[n] === ",") {
+          n += yield* this.pushCount(1);
+          n += yield* this.pushSpaces(true);
+          this.flowKey = false;
+        }
+        n += yield* this.pushIndicators();
+        switch (line[n]) {
+          case void 0:
+            return "flow";
+          case "#":
+            yield* this.pushCount(line.length - n);
+            return "flow";
+          case "{":
+          case "[":
+            yield* this.pushCount(1);
+            this.flowKey = false;
+            this.flowLevel += 1;
+            return "flow";
+          case "}":
+          case "]":
+            yield* this.pushCount(1);
+            this.flowKey = true;
+            this.flowLevel -= 1;
+            return this.flowLevel ? "flow" : "doc";
+          case "*":
+            yield* this.pushUntil(isNotAnchorChar);
+            return "flow";
+          case '"':
+          case "'":
+            this.flowKey = true;
+            return yield* this.parseQuotedScalar();
+          case ":": {
+            const next = this.charAt(1);
+            if (this.flowKey || isEmpty(next) || next === ",") {
+              this.flowKey = false;
+              yield* this.pushCount(1);
+              yield* this.pushSpaces(true);
+              return "flow";
+            }
+          }
+          // fallthrough
+          default:
+            this.flowKey = false;
+            return yield* this.parsePlainScalar();
+        }
+      }
+      *parseQuotedScalar() {
+        const quote = this.charAt(0);
+        let end = this.buffer.indexOf(quote, this.pos + 1);
+        if (quote === "'") {
+          while (end !== -1 && this.buffer[end + 1] === "'")
+            end = this.buffer.indexOf("'", end + 2);
+        } else {
+          while (end !== -1) {
+            let n = 0;
+            while (this.buffer[end - 1 - n] === "\\")
+              n += 1;
+            if (n % 2 === 0)
+              break;
+            end = this.buffer.indexOf('"', end + 1);
+          }
+        }
+        const qb = this.buffer.substring(0, end);
+        let nl = qb.indexOf("\n", this.pos);
+        if (nl !== -1) {
+          while (nl !== -1) {
+            const cs = this.continueScalar(nl + 1);
+            if (cs === -1)
+              break;
+            nl = qb.indexOf("\n", cs);
+          }
+          if (nl !== -1) {
+            end = nl - (qb[nl - 1] === "\r" ? 2 : 1);
+          }
+        }
+        if (end === -1) {
+          if (!this.atEnd)
+            return this.setNext("quoted-scalar");
+          end = this.buffer.length;
+        }
+        yield* this.pushToIndex(end + 1, false);
+        return this.flowLevel ? "flow" : "doc";
+      }
+      *parseBlockScalarHeader() {
+        this.blockScalarIndent = -1;
+        this.blockScalarKeep = false;
+        let i = this.pos;
+        while (true) {
+          const ch = this.buffer[++i];
+          if (ch === "+")
+            this.blockScalarKeep = true;
+          else if (ch > "0" && ch <= "9")
+            this.blockScalarIndent = Number(ch) - 1;
+          else if (ch !== "-")
+            break;
+        }
+        return yield* this.pushUntil((ch) => isEmpty(ch) || ch === "#");
+      }
+      *parseBlockScalar() {
+        let nl = this.pos - 1;
+        let indent = 0;
+        let ch;
+        loop: for (let i2 = this.pos; ch = this.buffer[i2]; ++i2) {
+          switch (ch) {
+            case " ":
+              indent += 1;
+              break;
+            case "\n":
+              nl = i2;
+              indent = 0;
+              break;
+            case "\r": {
+              const next = this.buffer[i2 + 1];
+              if (!next && !this.atEnd)
+                return this.setNext("block-scalar");
+              if (next === "\n")
+                break;
+            }
+            // fallthrough
+            default:
+              break loop;
+          }
+        }
+        if (!ch && !this.atEnd)
+          return this.setNext("block-scalar");
+        if (indent >= this.indentNext) {
+          if (this.blockScalarIndent === -1)
+            this.indentNext = indent;
+          else {
+            this.indentNext = this.blockScalarIndent + (this.indentNext === 0 ? 1 : this.indentNext);
+          }
+          do {
+            const cs = this.continueScalar(nl + 1);
+            if (cs === -1)
+              break;
+            nl = this.buffer.indexOf("\n", cs);
+          } while (nl !== -1);
+          if (nl === -1) {
+            if (!this.atEnd)
+              return this.setNext("block-scalar");
+            nl = this.buffer.length;
+          }
+        }
+        let i = nl + 1;
+        ch = this.buffer[i];
+        while (ch === " ")
+          ch = this.buffer[++i];
+        if (ch === "	") {
+          while (ch === "	" || ch === " " || ch === "\r" || ch === "\n")
+            ch = this.buffer[++i];
+          nl = i - 1;
+        } else if (!this.blockScalarKeep) {
+          do {
+            let i2 = nl - 1;
+            let ch2 = this.buffer[i2];
+            if (ch2 === "\r")
+              ch2 = this.buffer[--i2];
+            const lastChar = i2;
+            while (ch2 === " ")
+              ch2 = this.buffer[--i2];
+            if (ch2 === "\n" && i2 >= this.pos && i2 + 1 + indent > lastChar)
+              nl = i2;
+            else
+              break;
+          } while (true);
+        }
+        yield cst.SCALAR;
+        yield* this.pushToIndex(nl + 1, true);
+        return yield* this.parseLineStart();
+      }
+      *parsePlainScalar() {
+        const inFlow = this.flowLevel > 0;
+        let end = this.pos - 1;
+        let i = this.pos - 1;
+        let ch;
+        while (ch = this.buffer[++i]) {
+          if (ch === ":") {
+            const next = this.buffer[i + 1];
+            if (isEmpty(next) || inFlow && flowIndicatorChars.has(next))
+              break;
+            end = i;
+          } else if (isEmpty(ch)) {
+            let next = this.buffer[i + 1];
+            if (ch === "\r") {
+              if (next === "\n") {
+                i += 1;
+                ch = "\n";
+                next = this.buffer[i + 1];
+              } else
+                end = i;
+            }
+            if (next === "#" || inFlow && flowIndicatorChars.has(next))
+              break;
+            if (ch === "\n") {
+              const cs = this.continueScalar(i + 1);
+              if (cs === -1)
+                break;
+              i = Math.max(i, cs - 2);
+            }
+          } else {
+            if (inFlow && flowIndicatorChars.has(ch))
+              break;
+            end = i;
+          }
+        }
+        if (!ch && !this.atEnd)
+          return this.setNext("plain-scalar");
+        yield cst.SCALAR;
+        yield* this.pushToIndex(end + 1, true);
+        return inFlow ? "flow" : "doc";
+      }
+      *pushCount(n) {
+        if (n > 0) {
+          yield this.buffer.substr(this.pos, n);
+          this.pos += n;
+          return n;
+        }
+        return 0;
+      }
+      *pushToIndex(i, allowEmpty) {
+        const s = this.buffer.slice(this.pos, i);
+        if (s) {
+          yield s;
+          this.pos += s.length;
+          return s.length;
+        } else if (allowEmpty)
+          yield "";
+        return 0;
+      }
+      *pushIndicators() {
+        let n = 0;
+        loop: while (true) {
+          switch (this.charAt(0)) {
+            case "!":
+              n += yield* this.pushTag();
+              n += yield* this.pushSpaces(true);
+              continue loop;
+            case "&":
+              n += yield* this.pushUntil(isNotAnchorChar);
+              n += yield* this.pushSpaces(true);
+              continue loop;
+            case "-":
+            // this is an error
+            case "?":
+            // this is an error outside flow collections
+            case ":": {
+              const inFlow = this.flowLevel > 0;
+              const ch1 = this.charAt(1);
+              if (isEmpty(ch1) || inFlow && flowIndicatorChars.has(ch1)) {
+                if (!inFlow)
+                  this.indentNext = this.indentValue + 1;
+                else if (this.flowKey)
+                  this.flowKey = false;
+                n += yield* this.pushCount(1);
+                n += yield* this.pushSpaces(true);
+                continue loop;
+              }
+            }
+          }
+          break loop;
+        }
+        return n;
+      }
+      *pushTag() {
+        if (this.charAt(1) === "<") {
+          let i = this.pos + 2;
+          let ch = this.buffer[i];
+          while (!isEmpty(ch) && ch !== ">")
+            ch = this.buffer[++i];
+          return yield* this.pushToIndex(ch === ">" ? i + 1 : i, false);
+        } else {
+          let i = this.pos + 1;
+          let ch = this.buffer[i];
+          while (ch) {
+            if (tagChars.has(ch))
+              ch = this.buffer[++i];
+            else if (ch === "%" && hexDigits.has(this.buffer[i + 1]) && hexDigits.has(this.buffer[i + 2])) {
+              ch = this.buffer[i += 3];
+            } else
+              break;
+          }
+          return yield* this.pushToIndex(i, false);
+        }
+      }
+      *pushNewline() {
+        const ch = this.buffer[this.pos];
+        if (ch === "\n")
+          return yield* this.pushCount(1);
+        else if (ch === "\r" && this.charAt(1) === "\n")
+          return yield* this.pushCount(2);
+        else
+          return 0;
+      }
+      *pushSpaces(allowTabs) {
+        let i = this.pos - 1;
+        let ch;
+        do {
+          ch = this.buffer[++i];
+        } while (ch === " " || allowTabs && ch === "	");
+        const n = i - this.pos;
+        if (n > 0) {
+          yield this.buffer.substr(this.pos, n);
+          this.pos = i;
+        }
+        return n;
+      }
+      *pushUntil(test) {
+        let i = this.pos;
+        let ch = this.buffer[i];
+        while (!test(ch))
+          ch = this.buffer[++i];
+        return yield* this.pushToIndex(i, false);
+      }
+    };
+    exports.Lexer = Lexer;
+  }
+});
+
+// node_modules/yaml/dist/parse/line-counter.js
+var require_line_counter = __commonJS({
+  "node_modules/yaml/dist/parse/line-counter.js"(exports) {
+    "use strict";
+    var LineCounter2 = class {
+      constructor() {
+        this.lineStarts = [];
+        this.addNewLine = (offset) => this.lineStarts.push(offset);
+        this.linePos = (offset) => {
+          let low = 0;
+          let high = this.lineStarts.length;
+          while (low < high) {
+            const mid = low + high >> 1;
+            if (this.lineStarts[mid] < offset)
+              low = mid + 1;
+            else
+              high = mid;
+          }
+          if (this.lineStarts[low] === offset)
+            return { line: low + 1, col: 1 };
+          if (low === 0)
+            return { line: 0, col: offset };
+          const start = this.lineStarts[low - 1];
+          return { line: low, col: offset - start + 1 };
+        };
+      }
+    };
+    exports.LineCounter = LineCounter2;
+  }
+});
+
+// node_modules/yaml/dist/parse/parser.js
+var require_parser = __commonJS({
+  "node_modules/yaml/dist/parse/parser.js"(exports) {
+    "use strict";
+    var node_process = __require("process");
+    var cst = require_cst();
+    var lexer = require_lexer();
+    function includesToken(list2, type) {
+      for (let i = 0; i < list2.length; ++i)
+        if (list2[i].type === type)
+          return true;
+      return false;
+    }
+    function findNonEmptyIndex(list2) {
+      for (let i = 0; i < list2.length; ++i) {
+        switch (list2[i].type) {
+          case "space":
+          case "comment":
+          case "newline":
+            break;
+          default:
+            return i;
+        }
+      }
+      return -1;
+    }
+    function isFlowToken(token) {
+      switch (token?.type) {
+        case "alias":
+        case "scalar":
+        case "single-quoted-scalar":
+        case "double-quoted-scalar":
+        case "flow-collection":
+          return true;
+        default:
+          return false;
+      }
+    }
+    function getPrevProps(parent) {
+      switch (parent.type) {
+        case "document":
+          return parent.start;
+        case "block-map": {
+          const it = parent.items[parent.items.length - 1];
+          return it.sep ?? it.start;
+        }
+        case "block-seq":
+          return parent.items[parent.items.length - 1].start;
+        /* istanbul ignore next should not happen */
+        default:
+          return [];
+      }
+    }
+    function getFirstKeyStartProps(prev) {
+      if (prev.length === 0)
+        return [];
+      let i = prev.length;
+      loop: while (--i >= 0) {
+        switch (prev[i].type) {
+          case "doc-start":
+          case "explicit-key-ind":
+          case "map-value-ind":
+          case "seq-item-ind":
+          case "newline":
+            break loop;
+        }
+      }
+      while (prev[++i]?.type === "space") {
+      }
+      return prev.splice(i, prev.length);
+    }
+    function arrayPushArray(target, source) {
+      if (source.length < 1e5)
+        Array.prototype.push.apply(target, source);
+      else
+        for (let i = 0; i < source.length; ++i)
+          target.push(source[i]);
+    }
+    function fixFlowSeqItems(fc) {
+      if (fc.start.type === "flow-seq-start") {
+        for (const it of fc.items) {
+          if (it.sep && !it.value && !includesToken(it.start, "explicit-key-ind") && !includesToken(it.sep, "map-value-ind")) {
+            if (it.key)
+              it.value = it.key;
+            delete it.key;
+            if (isFlowToken(it.value)) {
+              if (it.value.end)
+                arrayPushArray(it.value.end, it.sep);
+              else
+                it.value.end = it.sep;
+            } else
+              arrayPushArray(it.start, it.sep);
+            delete it.sep;
+          }
+        }
+      }
+    }
+    var Parser = class {
+      /**
+       * @param onNewLine - If defined, called separately with the start position of
+       *   each new line (in `parse()`, including the start of input).
+       */
+      constructor(onNewLine) {
+        this.atNewLine = true;
+        this.atScalar = false;
+        this.indent = 0;
+        this.offset = 0;
+        this.onKeyLine = false;
+        this.stack = [];
+        this.source = "";
+        this.type = "";
+        this.lexer = new lexer.Lexer();
+        this.onNewLine = onNewLine;
+      }
+      /**
+       * Parse `source` as a YAML stream.
+       * If `incomplete`, a part of the last line may be left as a buffer for the next call.
+       *
+       * Errors are not thrown, but yielded as `{ type: 'error', message }` tokens.
+       *
+       * @returns A generator of tokens representing each directive, document, and other structure.
+       */
+      *parse(source, incomplete = false) {
+        if (this.onNewLine && this.offset === 0)
+          this.onNewLine(0);
+        for (const lexeme of this.lexer.lex(source, incomplete))
+          yield* this.next(lexeme);
+        if (!incomplete)
+          yield* this.end();
+      }
+      /**
+       * Advance the parser by the `source` of one lexical token.
+       */
+      *next(source) {
+        this.source = source;
+        if (node_process.env.LOG_TOKENS)
+          console.log("|", cst.prettyToken(source));
+        if (this.atScalar) {
+          this.atScalar = false;
+          yield* this.step();
+          this.offset += source.length;
+          return;
+        }
+        const type = cst.tokenType(source);
+        if (!type) {
+          const message = `Not a YAML token: ${source}`;
+          yield* this.pop({ type: "error", offset: this.offset, message, source });
+          this.offset += source.length;
+        } else if (type === "scalar") {
+          this.atNewLine = false;
+          this.atScalar = true;
+          this.type = "scalar";
+        } else {
+          this.type = type;
+          yield* this.step();
+          switch (type) {
+            case "newline":
+              this.atNewLine = true;
+              this.indent = 0;
+              if (this.onNewLine)
+                this.onNewLine(this.offset + source.length);
+              break;
+            case "space":
+              if (this.atNewLine && source[0] === " ")
+                this.indent += source.length;
+              break;
+            case "explicit-key-ind":
+            case "map-value-ind":
+            case "seq-item-ind":
+              if (this.atNewLine)
+                this.indent += source.length;
+              break;
+            case "doc-mode":
+            case "flow-error-end":
+              return;
+            default:
+              this.atNewLine = false;
+          }
+          this.offset += source.length;
+        }
+      }
+      /** Call at end of input to push out any remaining constructions */
+      *end() {
+        while (this.stack.length > 0)
+          yield* this.pop();
+      }
+      get sourceToken() {
+        const st = {
+          type: this.type,
+          offset: this.offset,
+          indent: this.indent,
+          source: this.source
+        };
+        return st;
+      }
+      *step() {
+        const top = this.peek(1);
+        if (this.type === "doc-end" && top?.type !== "doc-end") {
+          while (this.stack.length > 0)
+            yield* this.pop();
+          this.stack.push({
+            type: "doc-end",
+            offset: this.offset,
+            source: this.source
+          });
+          return;
+        }
+        if (!top)
+          return yield* this.stream();
+        switch (top.type) {
+          case "document":
+            return yield* this.document(top);
+          case "alias":
+          case "scalar":
+          case "single-quoted-scalar":
+          case "double-quoted-scalar":
+            return yield* this.scalar(top);
+          case "block-scalar":
+            return yield* this.blockScalar(top);
+          case "block-map":
+            return yield* this.blockMap(top);
+          case "block-seq":
+            return yield* this.blockSequence(top);
+          case "flow-collection":
+            return yield* this.flowCollection(top);
+          case "doc-end":
+            return yield* this.documentEnd(top);
+        }
+        yield* this.pop();
+      }
+      peek(n) {
+        return this.stack[this.stack.length - n];
+      }
+      *pop(error2) {
+        const token = error2 ?? this.stack.pop();
+        if (!token) {
+          const message = "Tried to pop an empty stack";
+          yield { type: "error", offset: this.offset, source: "", message };
+        } else if (this.stack.length === 0) {
+          yield token;
+        } else {
+          const top = this.peek(1);
+          if (token.type === "block-scalar") {
+            token.indent = "indent" in top ? top.indent : 0;
+          } else if (token.type === "flow-collection" && top.type === "document") {
+            token.indent = 0;
+          }
+          if (token.type === "flow-collection")
+            fixFlowSeqItems(token);
+          switch (top.type) {
+            case "document":
+              top.value = token;
+              break;
+            case "block-scalar":
+              top.props.push(token);
+              break;
+            case "block-map": {
+              const it = top.items[top.items.length - 1];
+              if (it.value) {
+                top.items.push({ start: [], key: token, sep: [] });
+                this.onKeyLine = true;
+                return;
+              } else if (it.sep) {
+                it.value = token;
+              } else {
+                Object.assign(it, { key: token, sep: [] });
+                this.onKeyLine = !it.explicitKey;
+                return;
+              }
+              break;
+            }
+            case "block-seq": {
+              const it = top.items[top.items.length - 1];
+              if (it.value)
+                top.items.push({ start: [], value: token });
+              else
+                it.value = token;
+              break;
+            }
+            case "flow-collection": {
+              const it = top.items[top.items.length - 1];
+              if (!it || it.value)
+                top.items.push({ start: [], key: token, sep: [] });
+              else if (it.sep)
+                it.value = token;
+              else
+                Object.assign(it, { key: token, sep: [] });
+              return;
+            }
+            /* istanbul ignore next should not happen */
+            default:
+              yield* this.pop();
+              yield* this.pop(token);
+          }
+          if ((top.type === "document" || top.type === "block-map" || top.type === "block-seq") && (token.type === "block-map" || token.type === "block-seq")) {
+            const last = token.items[token.items.length - 1];
+            if (last && !last.sep && !last.value && last.start.length > 0 && findNonEmptyIndex(last.start) === -1 && (token.indent === 0 || last.start.every((st) => st.type !== "comment" || st.indent < token.indent))) {
+              if (top.type === "document")
+                top.end = last.start;
+              else
+                top.items.push({ start: last.start });
+              token.items.splice(-1, 1);
+            }
+          }
+        }
+      }
+      *stream() {
+        switch (this.type) {
+          case "directive-line":
+            yield { type: "directive", offset: this.offset, source: this.source };
+            return;
+          case "byte-order-mark":
+          case "space":
+          case "comment":
+          case "newline":
+            yield this.sourceToken;
+            return;
+          case "doc-mode":
+          case "doc-start": {
+            const doc = {
+              type: "document",
+              offset: this.offset,
+              start: []
+            };
+            if (this.type === "doc-start")
+              doc.start.push(this.sourceToken);
+            this.stack.push(doc);
+            return;
+          }
+        }
+        yield {
+          type: "error",
+          offset: this.offset,
+          message: `Unexpected ${this.type} token in YAML stream`,
+          source: this.source
+        };
+      }
+      *document(doc) {
+        if (doc.value)
+          return yield* this.lineEnd(doc);
+        switch (this.type) {
+          case "doc-start": {
+            if (findNonEmptyIndex(doc.start) !== -1) {
+              yield* this.pop();
+              yield* this.step();
+            } else
+              doc.start.push(this.sourceToken);
+            return;
+          }
+          case "anchor":
+          case "tag":
+          case "space":
+          case "comment":
+          case "newline":
+            doc.start.push(this.sourceToken);
+            return;
+        }
+        const bv = this.startBlockValue(doc);
+        if (bv)
+          this.stack.push(bv);
+        else {
+          yield {
+            type: "error",
+            offset: this.offset,
+            message: `Unexpected ${this.type} token in YAML document`,
+            source: this.source
+          };
+        }
+      }
+      *scalar(scalar) {
+        if (this.type === "map-value-ind") {
+          const prev = getPrevProps(this.peek(2));
+          const start = getFirstKeyStartProps(prev);
+          let sep6;
+          if (scalar.end) {
+            sep6 = scalar.end;
+            sep6.push(this.sourceToken);
+            delete scalar.end;
+          } else
+            sep6 = [this.sourceToken];
+          const map = {
+            type: "block-map",
+            offset: scalar.offset,
+            indent: scalar.indent,
+            items: [{ start, key: scalar, sep: sep6 }]
+          };
+          this.onKeyLine = true;
+          this.stack[this.stack.length - 1] = map;
+        } else
+          yield* this.lineEnd(scalar);
+      }
+      *blockScalar(scalar) {
+        switch (this.type) {
+          case "space":
+          case "comment":
+          case "newline":
+            scalar.props.push(this.sourceToken);
+            return;
+          case "scalar":
+            scalar.source = this.source;
+            this.atNewLine = true;
+            this.indent = 0;
+            if (this.onNewLine) {
+              let nl = this.source.indexOf("\n") + 1;
+              while (nl !== 0) {
+                this.onNewLine(this.offset + nl);
+                nl = this.source.indexOf("\n", nl) + 1;
+              }
+            }
+            yield* this.pop();
+            break;
+          /* istanbul ignore next should not happen */
+          default:
+            yield* this.pop();
+            yield* this.step();
+        }
+      }
+      *blockMap(map) {
+        const it = map.items[map.items.length - 1];
+        switch (this.type) {
+          case "newline":
+            this.onKeyLine = false;
+            if (it.value) {
+              const end = "end" in it.value ? it.value.end : void 0;
+              const last = Array.isArray(end) ? end[end.length - 1] : void 0;
+              if (last?.type === "comment")
+                end?.push(this.sourceToken);
+              else
+                map.items.push({ start: [this.sourceToken] });
+            } else if (it.sep) {
+              it.sep.push(this.sourceToken);
+            } else {
+              it.start.push(this.sourceToken);
+            }
+            return;
+          case "space":
+          case "comment":
+            if (it.value) {
+              map.items.push({ start: [this.sourceToken] });
+            } else if (it.sep) {
+              it.sep.push(this.sourceToken);
+            } else {
+              if (this.atIndentedComment(it.start, map.indent)) {
+                const prev = map.items[map.items.length - 2];
+                const end = prev?.value?.end;
+                if (Array.isArray(end)) {
+                  arrayPushArray(end, it.start);
+                  end.push(this.sourceToken);
+                  map.items.pop();
+                  return;
+                }
+              }
+              it.start.push(this.sourceToken);
+            }
+            return;
+        }
+        if (this.indent >= map.indent) {
+          const atMapIndent = !this.onKeyLine && this.indent === map.indent;
+          const atNextItem = atMapIndent && (it.sep || it.explicitKey) && this.type !== "seq-item-ind";
+          let start = [];
+          if (atNextItem && it.sep && !it.value) {
+            const nl = [];
+            for (let i = 0; i < it.sep.length; ++i) {
+              const st = it.sep[i];
+              switch (st.type) {
+                case "newline":
+                  nl.push(i);
+                  break;
+                case "space":
+                  break;
+                case "comment":
+                  if (st.indent > map.indent)
+                    nl.length = 0;
+                  break;
+                default:
+                  nl.length = 0;
+              }
+            }
+            if (nl.length >= 2)
+              start = it.sep.splice(nl[1]);
+          }
+          switch (this.type) {
+            case "anchor":
+            case "tag":
+              if (atNextItem || it.value) {
+                start.push(this.sourceToken);
+                map.items.push({ start });
+                this.onKeyLine = true;
+              } else if (it.sep) {
+                it.sep.push(this.sourceToken);
+              } else {
+                it.start.push(this.sourceToken);
+              }
+              return;
+            case "explicit-key-ind":
+              if (!it.sep && !it.explicitKey) {
+                it.start.push(this.sourceToken);
+                it.explicitKey = true;
+              } else if (atNextItem || it.value) {
+                start.push(this.sourceToken);
+                map.items.push({ start, explicitKey: true });
+              } else {
+                this.stack.push({
+                  type: "block-map",
+                  offset: this.offset,
+                  indent: this.indent,
+                  items: [{ start: [this.sourceToken], explicitKey: true }]
+                });
+              }
+              this.onKeyLine = true;
+              return;
+            case "map-value-ind":
+              if (it.explicitKey) {
+                if (!it.sep) {
+                  if (includesToken(it.start, "newline")) {
+                    Object.assign(it, { key: null, sep: [this.sourceToken] });
+                  } else {
+                    const start2 = getFirstKeyStartProps(it.start);
+                    this.stack.push({
+                      type: "block-map",
+                      offset: this.offset,
+                      indent: this.indent,
+                      items: [{ start: start2, key: null, sep: [this.sourceToken] }]
+                    });
+                  }
+                } else if (it.value) {
+                  map.items.push({ start: [], key: null, sep: [this.sourceToken] });
+                } else if (includesToken(it.sep, "map-value-ind")) {
+                  this.stack.push({
+                    type: "block-map",
+                    offset: this.offset,
+                    indent: this.indent,
+                    items: [{ start, key: null, sep: [this.sourceToken] }]
+                  });
+                } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
+                  const start2 = getFirstKeyStartProps(it.start);
+                  const key = it.key;
+                  const sep6 = it.sep;
+                  sep6.push(this.sourceToken);
+                  delete it.key;
+                  delete it.sep;
+                  this.stack.push({
+                    type: "block-map",
+                    offset: this.offset,
+                    indent: this.indent,
+                    items: [{ start: start2, key, sep: sep6 }]
+                  });
+                } else if (start.length > 0) {
+                  it.sep = it.sep.concat(start, this.sourceToken);
+                } else {
+                  it.sep.push(this.sourceToken);
+                }
+              } else {
+                if (!it.sep) {
+                  Object.assign(it, { key: null, sep: [this.sourceToken] });
+                } else if (it.value || atNextItem) {
+                  map.items.push({ start, key: null, sep: [this.sourceToken] });
+                } else if (includesToken(it.sep, "map-value-ind")) {
+                  this.stack.push({
+                    type: "block-map",
+                    offset: this.offset,
+                    indent: this.indent,
+                    items: [{ start: [], key: null, sep: [this.sourceToken] }]
+                  });
+                } else {
+                  it.sep.push(this.sourceToken);
+                }
+              }
+              this.onKeyLine = true;
+              return;
+            case "alias":
+            case "scalar":
+            case "single-quoted-scalar":
+            case "double-quoted-scalar": {
+              const fs8 = this.flowScalar(this.type);
+              if (atNextItem || it.value) {
+                map.items.push({ start, key: fs8, sep: [] });
+                this.onKeyLine = true;
+              } else if (it.sep) {
+                this.stack.push(fs8);
+              } else {
+                Object.assign(it, { key: fs8, sep: [] });
+                this.onKeyLine = true;
+              }
+              return;
+            }
+            default: {
+              const bv = this.startBlockValue(map);
+              if (bv) {
+                if (bv.type === "block-seq") {
+                  if (!it.explicitKey && it.sep && !includesToken(it.sep, "newline")) {
+                    yield* this.pop({
+                      type: "error",
+                      offset: this.offset,
+                      message: "Unexpected block-seq-ind on same line with key",
+                      source: this.source
+                    });
+                    return;
+                  }
+                } else if (atMapIndent) {
+                  map.items.push({ start });
+                }
+                this.stack.push(bv);
+                return;
+              }
+            }
+          }
+        }
+        yield* this.pop();
+        yield* this.step();
+      }
+      *blockSequence(seq) {
+        const it = seq.items[seq.items.length - 1];
+        switch (this.type) {
+          case "newline":
+            if (it.value) {
+              const end = "end" in it.value ? it.value.end : void 0;
+              const last = Array.isArray(end) ? end[end.length - 1] : void 0;
+              if (last?.type === "comment")
+                end?.push(this.sourceToken);
+              else
+                seq.items.push({ start: [this.sourceToken] });
+            } else
+              it.start.push(this.sourceToken);
+            return;
+          case "space":
+          case "comment":
+            if (it.value)
+              seq.items.push({ start: [this.sourceToken] });
+            else {
+              if (this.atIndentedComment(it.start, seq.indent)) {
+                const prev = seq.items[seq.items.length - 2];
+                const end = prev?.value?.end;
+                if (Array.isArray(end)) {
+                  arrayPushArray(end, it.start);
+                  end.push(this.sourceToken);
+                  seq.items.pop();
+                  return;
+                }
+              }
+              it.start.push(this.sourceToken);
+            }
+            return;
+          case "anchor":
+          case "tag":
+            if (it.value || this.indent <= seq.indent)
+              break;
+            it.start.push(this.sourceToken);
+            return;
+          case "seq-item-ind":
+            if (this.indent !== seq.indent)
+              break;
+            if (it.value || includesToken(it.start, "seq-item-ind"))
+              seq.items.push({ start: [this.sourceToken] });
+            else
+              it.start.push(this.sourceToken);
+            return;
+        }
+        if (this.indent > seq.indent) {
+          const bv = this.startBlockValue(seq);
+          if (bv) {
+            this.stack.push(bv);
+            return;
+          }
+        }
+        yield* this.pop();
+        yield* this.step();
+      }
+      *flowCollection(fc) {
+        const it = fc.items[fc.items.length - 1];
+        if (this.type === "flow-error-end") {
+          let top;
+          do {
+            yield* this.pop();
+            top = this.peek(1);
+          } while (top?.type === "flow-collection");
+        } else if (fc.end.length === 0) {
+          switch (this.type) {
+            case "comma":
+            case "explicit-key-ind":
+              if (!it || it.sep)
+                fc.items.push({ start: [this.sourceToken] });
+              else
+                it.start.push(this.sourceToken);
+              return;
+            case "map-value-ind":
+              if (!it || it.value)
+                fc.items.push({ start: [], key: null, sep: [this.sourceToken] });
+              else if (it.sep)
+                it.sep.push(this.sourceToken);
+              else
+                Object.assign(it, { key: null, sep: [this.sourceToken] });
+              return;
+            case "space":
+            case "comment":
+            case "newline":
+            case "anchor":
+            case "tag":
+              if (!it || it.value)
+                fc.items.push({ start: [this.sourceToken] });
+              else if (it.sep)
+                it.sep.push(this.sourceToken);
+              else
+                it.start.push(this.sourceToken);
+              return;
+            case "alias":
+            case "scalar":
+            case "single-quoted-scalar":
+            case "double-quoted-scalar": {
+              const fs8 = this.flowScalar(this.type);
+              if (!it || it.value)
+                fc.items.push({ start: [], key: fs8, sep: [] });
+              else if (it.sep)
+                this.stack.push(fs8);
+              else
+                Object.assign(it, { key: fs8, sep: [] });
+              return;
+            }
+            case "flow-map-end":
+            case "flow-seq-end":
+              fc.end.push(this.sourceToken);
+              return;
+          }
+          const bv = this.startBlockValue(fc);
+          if (bv)
+            this.stack.push(bv);
+          else {
+            yield* this.pop();
+            yield* this.step();
+          }
+        } else {
+          const parent = this.peek(2);
+          if (parent.type === "block-map" && (this.type === "map-value-ind" && parent.indent === fc.indent || this.type === "newline" && !parent.items[parent.items.length - 1].sep)) {
+            yield* this.pop();
+            yield* this.step();
+          } else if (this.type === "map-value-ind" && parent.type !== "flow-collection") {
+            const prev = getPrevProps(parent);
+            const start = getFirstKeyStartProps(prev);
+            fixFlowSeqItems(fc);
+            const sep6 = fc.end.splice(1, fc.end.length);
+            sep6.push(this.sourceToken);
+            const map = {
+              type: "block-map",
+              offset: fc.offset,
+              indent: fc.indent,
+              items: [{ start, key: fc, sep: sep6 }]
+            };
+            this.onKeyLine = true;
+            this.stack[this.stack.length - 1] = map;
+          } else {
+            yield* this.lineEnd(fc);
+          }
+        }
+      }
+      flowScalar(type) {
+        if (this.onNewLine) {
+          let nl = this.source.indexOf("\n") + 1;
+          while (nl !== 0) {
+            this.onNewLine(this.offset + nl);
+            nl = this.source.indexOf("\n", nl) + 1;
+          }
+        }
+        return {
+          type,
+          offset: this.offset,
+          indent: this.indent,
+          source: this.source
+        };
+      }
+      startBlockValue(parent) {
+        switch (this.type) {
+          case "alias":
+          case "scalar":
+          case "single-quoted-scalar":
+          case "double-quoted-scalar":
+            return this.flowScalar(this.type);
+          case "block-scalar-header":
+            return {
+              type: "block-scalar",
+              offset: this.offset,
+              indent: this.indent,
+              props: [this.sourceToken],
+              source: ""
+            };
+          case "flow-map-start":
+          case "flow-seq-start":
+            return {
+              type: "flow-collection",
+              offset: this.offset,
+              indent: this.indent,
+              start: this.sourceToken,
+              items: [],
+              end: []
+            };
+          case "seq-item-ind":
+            return {
+              type: "block-seq",
+              offset: this.offset,
+              indent: this.indent,
+              items: [{ start: [this.sourceToken] }]
+            };
+          case "explicit-key-ind": {
+            this.onKeyLine = true;
+            const prev = getPrevProps(parent);
+            const start = getFirstKeyStartProps(prev);
+            start.push(this.sourceToken);
+            return {
+              type: "block-map",
+              offset: this.offset,
+              indent: this.indent,
+              items: [{ start, explicitKey: true }]
+            };
+          }
+          case "map-value-ind": {
+            this.onKeyLine = true;
+            const prev = getPrevProps(parent);
+            const start = getFirstKeyStartProps(prev);
+            return {
+              type: "block-map",
+              offset: this.offset,
+              indent: this.indent,
+              items: [{ start, key: null, sep: [this.sourceToken] }]
+            };
+          }
+        }
+        return null;
+      }
+      atIndentedComment(start, indent) {
+        if (this.type !== "comment")
+          return false;
+        if (this.indent <= indent)
+          return false;
+        return start.every((st) => st.type === "newline" || st.type === "space");
+      }
+      *documentEnd(docEnd) {
+        if (this.type !== "doc-mode") {
+          if (docEnd.end)
+            docEnd.end.push(this.sourceToken);
+          else
+            docEnd.end = [this.sourceToken];
+          if (this.type === "newline")
+            yield* this.pop();
+        }
+      }
+      *lineEnd(token) {
+        switch (this.type) {
+          case "comma":
+          case "doc-start":
+          case "doc-end":
+          case "flow-seq-end":
+          case "flow-map-end":
+          case "map-value-ind":
+            yield* this.pop();
+            yield* this.step();
+            break;
+          case "newline":
+            this.onKeyLine = false;
+          // fallthrough
+          case "space":
+          case "comment":
+          default:
+            if (token.end)
+              token.end.push(this.sourceToken);
+            else
+              token.end = [this.sourceToken];
+            if (this.type === "newline")
+              yield* this.pop();
+        }
+      }
+    };
+    exports.Parser = Parser;
+  }
+});
+
+// node_modules/yaml/dist/public-api.js
+var require_public_api = __commonJS({
+  "node_modules/yaml/dist/public-api.js"(exports) {
+    "use strict";
+    var composer = require_composer();
+    var Document = require_Document();
+    var errors = require_errors3();
+    var log = require_log();
+    var identity2 = require_identity();
+    var lineCounter = require_line_counter();
+    var parser = require_parser();
+    function parseOptions(options) {
+      const prettyErrors = options.prettyErrors !== false;
+      const lineCounter$1 = options.lineCounter || prettyErrors && new lineCounter.LineCounter() || null;
+      return { lineCounter: lineCounter$1, prettyErrors };
+    }
+    function parseAllDocuments(source, options = {}) {
+      const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
+      const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
+      const composer$1 = new composer.Composer(options);
+      const docs = Array.from(composer$1.compose(parser$1.parse(source)));
+      if (prettyErrors && lineCounter2)
+        for (const doc of docs) {
+          doc.errors.forEach(errors.prettifyError(source, lineCounter2));
+          doc.warnings.forEach(errors.prettifyError(source, lineCounter2));
+        }
+      if (docs.length > 0)
+        return docs;
+      return Object.assign([], { empty: true }, composer$1.streamInfo());
+    }
+    function parseDocument3(source, options = {}) {
+      const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
+      const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
+      const composer$1 = new composer.Composer(options);
+      let doc = null;
+      for (const _doc of composer$1.compose(parser$1.parse(source), true, source.length)) {
+        if (!doc)
+          doc = _doc;
+        else if (doc.options.logLevel !== "silent") {
+          doc.errors.push(new errors.YAMLParseError(_doc.range.slice(0, 2), "MULTIPLE_DOCS", "Source contains multiple documents; please use YAML.parseAllDocuments()"));
+          break;
+        }
+      }
+      if (prettyErrors && lineCounter2) {
+        doc.errors.forEach(errors.prettifyError(source, lineCounter2));
+        doc.warnings.forEach(errors.prettifyError(source, lineCounter2));
+      }
+      return doc;
+    }
+    function parse4(src, reviver, options) {
+      let _reviver = void 0;
+      if (typeof reviver === "function") {
+        _reviver = reviver;
+      } else if (options === void 0 && reviver && typeof reviver === "object") {
+        options = reviver;
+      }
+      const doc = parseDocument3(src, options);
+      if (!doc)
+        return null;
+      doc.warnings.forEach((warning2) => log.warn(doc.options.logLevel, warning2));
+      if (doc.errors.length > 0) {
+        if (doc.options.logLevel !== "silent")
+          throw doc.errors[0];
+        else
+          doc.errors = [];
+      }
+      return doc.toJS(Object.assign({ reviver: _reviver }, options));
+    }
+    function stringify7(value, replacer, options) {
+      let _replacer = null;
+      if (typeof replacer === "function" || Array.isArray(replacer)) {
+        _replacer = replacer;
+      } else if (options === void 0 && replacer) {
+        options = replacer;
+      }
+      if (typeof options === "string")
+        options = options.length;
+      if (typeof options === "number") {
+        const indent = Math.round(options);
+        options = indent < 1 ? void 0 : indent > 8 ? { indent: 8 } : { indent };
+      }
+      if (value === void 0) {
+        const { keepUndefined } = options ?? replacer ?? {};
+        if (!keepUndefined)
+          return void 0;
+      }
+      if (identity2.isDocument(value) && !_replacer)
+        return value.toString(options);
+      return new Document.Document(value, _replacer, options).toString(options);
+    }
+    exports.parse = parse4;
+    exports.parseAllDocuments = parseAllDocuments;
+    exports.parseDocument = parseDocument3;
+    exports.stringify = stringify7;
+  }
+});
+
+// node_modules/yaml/dist/index.js
+var require_dist = __commonJS({
+  "node_modules/yaml/dist/index.js"(exports) {
+    "use strict";
+    var composer = require_composer();
+    var Document = require_Document();
+    var Schema = require_Schema();
+    var errors = require_errors3();
+    var Alias = require_Alias();
+    var identity2 = require_identity();
+    var Pair = require_Pair();
+    var Scalar2 = require_Scalar();
+    var YAMLMap = require_YAMLMap();
+    var YAMLSeq = require_YAMLSeq();
+    var cst = require_cst();
+    var lexer = require_lexer();
+    var lineCounter = require_line_counter();
+    var parser = require_parser();
+    var publicApi = require_public_api();
+    var visit = require_visit();
+    exports.Composer = composer.Composer;
+    exports.Document = Document.Document;
+    exports.Schema = Schema.Schema;
+    exports.YAMLError = errors.YAMLError;
+    exports.YAMLParseError = errors.YAMLParseError;
+    exports.YAMLWarning = errors.YAMLWarning;
+    exports.Alias = Alias.Alias;
+    exports.isAlias = identity2.isAlias;
+    exports.isCollection = identity2.isCollection;
+    exports.isDocument = identity2.isDocument;
+    exports.isMap = identity2.isMap;
+    exports.isNode = identity2.isNode;
+    exports.isPair = identity2.isPair;
+    exports.isScalar = identity2.isScalar;
+    exports.isSeq = identity2.isSeq;
+    exports.Pair = Pair.Pair;
+    exports.Scalar = Scalar2.Scalar;
+    exports.YAMLMap = YAMLMap.YAMLMap;
+    exports.YAMLSeq = YAMLSeq.YAMLSeq;
+    exports.CST = cst;
+    exports.Lexer = lexer.Lexer;
+    exports.LineCounter = lineCounter.LineCounter;
+    exports.Parser = parser.Parser;
+    exports.parse = publicApi.parse;
+    exports.parseAllDocuments = publicApi.parseAllDocuments;
+    exports.parseDocument = publicApi.parseDocument;
+    exports.stringify = publicApi.stringify;
+    exports.visit = visit.visit;
+    exports.visitAsync = visit.visitAsync;
+  }
+});
+
 // node_modules/async-lock/lib/index.js
 var require_lib = __commonJS({
   "node_modules/async-lock/lib/index.js"(exports, module) {
@@ -44198,7336 +51528,6 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
   }
 });
 
-// node_modules/yaml/dist/nodes/identity.js
-var require_identity = __commonJS({
-  "node_modules/yaml/dist/nodes/identity.js"(exports) {
-    "use strict";
-    var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
-    var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
-    var MAP = /* @__PURE__ */ Symbol.for("yaml.map");
-    var PAIR = /* @__PURE__ */ Symbol.for("yaml.pair");
-    var SCALAR = /* @__PURE__ */ Symbol.for("yaml.scalar");
-    var SEQ = /* @__PURE__ */ Symbol.for("yaml.seq");
-    var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
-    var isAlias = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
-    var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
-    var isMap4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
-    var isPair2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
-    var isScalar3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
-    var isSeq2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
-    function isCollection(node) {
-      if (node && typeof node === "object")
-        switch (node[NODE_TYPE]) {
-          case MAP:
-          case SEQ:
-            return true;
-        }
-      return false;
-    }
-    function isNode(node) {
-      if (node && typeof node === "object")
-        switch (node[NODE_TYPE]) {
-          case ALIAS:
-          case MAP:
-          case SCALAR:
-          case SEQ:
-            return true;
-        }
-      return false;
-    }
-    var hasAnchor = (node) => (isScalar3(node) || isCollection(node)) && !!node.anchor;
-    exports.ALIAS = ALIAS;
-    exports.DOC = DOC;
-    exports.MAP = MAP;
-    exports.NODE_TYPE = NODE_TYPE;
-    exports.PAIR = PAIR;
-    exports.SCALAR = SCALAR;
-    exports.SEQ = SEQ;
-    exports.hasAnchor = hasAnchor;
-    exports.isAlias = isAlias;
-    exports.isCollection = isCollection;
-    exports.isDocument = isDocument;
-    exports.isMap = isMap4;
-    exports.isNode = isNode;
-    exports.isPair = isPair2;
-    exports.isScalar = isScalar3;
-    exports.isSeq = isSeq2;
-  }
-});
-
-// node_modules/yaml/dist/visit.js
-var require_visit = __commonJS({
-  "node_modules/yaml/dist/visit.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var BREAK = /* @__PURE__ */ Symbol("break visit");
-    var SKIP = /* @__PURE__ */ Symbol("skip children");
-    var REMOVE = /* @__PURE__ */ Symbol("remove node");
-    function visit(node, visitor) {
-      const visitor_ = initVisitor(visitor);
-      if (identity2.isDocument(node)) {
-        const cd = visit_(null, node.contents, visitor_, Object.freeze([node]));
-        if (cd === REMOVE)
-          node.contents = null;
-      } else
-        visit_(null, node, visitor_, Object.freeze([]));
-    }
-    visit.BREAK = BREAK;
-    visit.SKIP = SKIP;
-    visit.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path) {
-      const ctrl = callVisitor(key, node, visitor, path);
-      if (identity2.isNode(ctrl) || identity2.isPair(ctrl)) {
-        replaceNode(key, path, ctrl);
-        return visit_(key, ctrl, visitor, path);
-      }
-      if (typeof ctrl !== "symbol") {
-        if (identity2.isCollection(node)) {
-          path = Object.freeze(path.concat(node));
-          for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path);
-            if (typeof ci === "number")
-              i = ci - 1;
-            else if (ci === BREAK)
-              return BREAK;
-            else if (ci === REMOVE) {
-              node.items.splice(i, 1);
-              i -= 1;
-            }
-          }
-        } else if (identity2.isPair(node)) {
-          path = Object.freeze(path.concat(node));
-          const ck = visit_("key", node.key, visitor, path);
-          if (ck === BREAK)
-            return BREAK;
-          else if (ck === REMOVE)
-            node.key = null;
-          const cv = visit_("value", node.value, visitor, path);
-          if (cv === BREAK)
-            return BREAK;
-          else if (cv === REMOVE)
-            node.value = null;
-        }
-      }
-      return ctrl;
-    }
-    async function visitAsync(node, visitor) {
-      const visitor_ = initVisitor(visitor);
-      if (identity2.isDocument(node)) {
-        const cd = await visitAsync_(null, node.contents, visitor_, Object.freeze([node]));
-        if (cd === REMOVE)
-          node.contents = null;
-      } else
-        await visitAsync_(null, node, visitor_, Object.freeze([]));
-    }
-    visitAsync.BREAK = BREAK;
-    visitAsync.SKIP = SKIP;
-    visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path) {
-      const ctrl = await callVisitor(key, node, visitor, path);
-      if (identity2.isNode(ctrl) || identity2.isPair(ctrl)) {
-        replaceNode(key, path, ctrl);
-        return visitAsync_(key, ctrl, visitor, path);
-      }
-      if (typeof ctrl !== "symbol") {
-        if (identity2.isCollection(node)) {
-          path = Object.freeze(path.concat(node));
-          for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path);
-            if (typeof ci === "number")
-              i = ci - 1;
-            else if (ci === BREAK)
-              return BREAK;
-            else if (ci === REMOVE) {
-              node.items.splice(i, 1);
-              i -= 1;
-            }
-          }
-        } else if (identity2.isPair(node)) {
-          path = Object.freeze(path.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path);
-          if (ck === BREAK)
-            return BREAK;
-          else if (ck === REMOVE)
-            node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path);
-          if (cv === BREAK)
-            return BREAK;
-          else if (cv === REMOVE)
-            node.value = null;
-        }
-      }
-      return ctrl;
-    }
-    function initVisitor(visitor) {
-      if (typeof visitor === "object" && (visitor.Collection || visitor.Node || visitor.Value)) {
-        return Object.assign({
-          Alias: visitor.Node,
-          Map: visitor.Node,
-          Scalar: visitor.Node,
-          Seq: visitor.Node
-        }, visitor.Value && {
-          Map: visitor.Value,
-          Scalar: visitor.Value,
-          Seq: visitor.Value
-        }, visitor.Collection && {
-          Map: visitor.Collection,
-          Seq: visitor.Collection
-        }, visitor);
-      }
-      return visitor;
-    }
-    function callVisitor(key, node, visitor, path) {
-      if (typeof visitor === "function")
-        return visitor(key, node, path);
-      if (identity2.isMap(node))
-        return visitor.Map?.(key, node, path);
-      if (identity2.isSeq(node))
-        return visitor.Seq?.(key, node, path);
-      if (identity2.isPair(node))
-        return visitor.Pair?.(key, node, path);
-      if (identity2.isScalar(node))
-        return visitor.Scalar?.(key, node, path);
-      if (identity2.isAlias(node))
-        return visitor.Alias?.(key, node, path);
-      return void 0;
-    }
-    function replaceNode(key, path, node) {
-      const parent = path[path.length - 1];
-      if (identity2.isCollection(parent)) {
-        parent.items[key] = node;
-      } else if (identity2.isPair(parent)) {
-        if (key === "key")
-          parent.key = node;
-        else
-          parent.value = node;
-      } else if (identity2.isDocument(parent)) {
-        parent.contents = node;
-      } else {
-        const pt = identity2.isAlias(parent) ? "alias" : "scalar";
-        throw new Error(`Cannot replace node with ${pt} parent`);
-      }
-    }
-    exports.visit = visit;
-    exports.visitAsync = visitAsync;
-  }
-});
-
-// node_modules/yaml/dist/doc/directives.js
-var require_directives = __commonJS({
-  "node_modules/yaml/dist/doc/directives.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var visit = require_visit();
-    var escapeChars = {
-      "!": "%21",
-      ",": "%2C",
-      "[": "%5B",
-      "]": "%5D",
-      "{": "%7B",
-      "}": "%7D"
-    };
-    var escapeTagName = (tn) => tn.replace(/[!,[\]{}]/g, (ch) => escapeChars[ch]);
-    var Directives = class _Directives {
-      constructor(yaml, tags) {
-        this.docStart = null;
-        this.docEnd = false;
-        this.yaml = Object.assign({}, _Directives.defaultYaml, yaml);
-        this.tags = Object.assign({}, _Directives.defaultTags, tags);
-      }
-      clone() {
-        const copy = new _Directives(this.yaml, this.tags);
-        copy.docStart = this.docStart;
-        return copy;
-      }
-      /**
-       * During parsing, get a Directives instance for the current document and
-       * update the stream state according to the current version's spec.
-       */
-      atDocument() {
-        const res = new _Directives(this.yaml, this.tags);
-        switch (this.yaml.version) {
-          case "1.1":
-            this.atNextDocument = true;
-            break;
-          case "1.2":
-            this.atNextDocument = false;
-            this.yaml = {
-              explicit: _Directives.defaultYaml.explicit,
-              version: "1.2"
-            };
-            this.tags = Object.assign({}, _Directives.defaultTags);
-            break;
-        }
-        return res;
-      }
-      /**
-       * @param onError - May be called even if the action was successful
-       * @returns `true` on success
-       */
-      add(line, onError) {
-        if (this.atNextDocument) {
-          this.yaml = { explicit: _Directives.defaultYaml.explicit, version: "1.1" };
-          this.tags = Object.assign({}, _Directives.defaultTags);
-          this.atNextDocument = false;
-        }
-        const parts = line.trim().split(/[ \t]+/);
-        const name = parts.shift();
-        switch (name) {
-          case "%TAG": {
-            if (parts.length !== 2) {
-              onError(0, "%TAG directive should contain exactly two parts");
-              if (parts.length < 2)
-                return false;
-            }
-            const [handle, prefix] = parts;
-            this.tags[handle] = prefix;
-            return true;
-          }
-          case "%YAML": {
-            this.yaml.explicit = true;
-            if (parts.length !== 1) {
-              onError(0, "%YAML directive should contain exactly one part");
-              return false;
-            }
-            const [version] = parts;
-            if (version === "1.1" || version === "1.2") {
-              this.yaml.version = version;
-              return true;
-            } else {
-              const isValid = /^\d+\.\d+$/.test(version);
-              onError(6, `Unsupported YAML version ${version}`, isValid);
-              return false;
-            }
-          }
-          default:
-            onError(0, `Unknown directive ${name}`, true);
-            return false;
-        }
-      }
-      /**
-       * Resolves a tag, matching handles to those defined in %TAG directives.
-       *
-       * @returns Resolved tag, which may also be the non-specific tag `'!'` or a
-       *   `'!local'` tag, or `null` if unresolvable.
-       */
-      tagName(source, onError) {
-        if (source === "!")
-          return "!";
-        if (source[0] !== "!") {
-          onError(`Not a valid tag: ${source}`);
-          return null;
-        }
-        if (source[1] === "<") {
-          const verbatim = source.slice(2, -1);
-          if (verbatim === "!" || verbatim === "!!") {
-            onError(`Verbatim tags aren't resolved, so ${source} is invalid.`);
-            return null;
-          }
-          if (source[source.length - 1] !== ">")
-            onError("Verbatim tags must end with a >");
-          return verbatim;
-        }
-        const [, handle, suffix] = source.match(/^(.*!)([^!]*)$/s);
-        if (!suffix)
-          onError(`The ${source} tag has no suffix`);
-        const prefix = this.tags[handle];
-        if (prefix) {
-          try {
-            return prefix + decodeURIComponent(suffix);
-          } catch (error2) {
-            onError(String(error2));
-            return null;
-          }
-        }
-        if (handle === "!")
-          return source;
-        onError(`Could not resolve tag: ${source}`);
-        return null;
-      }
-      /**
-       * Given a fully resolved tag, returns its printable string form,
-       * taking into account current tag prefixes and defaults.
-       */
-      tagString(tag) {
-        for (const [handle, prefix] of Object.entries(this.tags)) {
-          if (tag.startsWith(prefix))
-            return handle + escapeTagName(tag.substring(prefix.length));
-        }
-        return tag[0] === "!" ? tag : `!<${tag}>`;
-      }
-      toString(doc) {
-        const lines = this.yaml.explicit ? [`%YAML ${this.yaml.version || "1.2"}`] : [];
-        const tagEntries = Object.entries(this.tags);
-        let tagNames;
-        if (doc && tagEntries.length > 0 && identity2.isNode(doc.contents)) {
-          const tags = {};
-          visit.visit(doc.contents, (_key, node) => {
-            if (identity2.isNode(node) && node.tag)
-              tags[node.tag] = true;
-          });
-          tagNames = Object.keys(tags);
-        } else
-          tagNames = [];
-        for (const [handle, prefix] of tagEntries) {
-          if (handle === "!!" && prefix === "tag:yaml.org,2002:")
-            continue;
-          if (!doc || tagNames.some((tn) => tn.startsWith(prefix)))
-            lines.push(`%TAG ${handle} ${prefix}`);
-        }
-        return lines.join("\n");
-      }
-    };
-    Directives.defaultYaml = { explicit: false, version: "1.2" };
-    Directives.defaultTags = { "!!": "tag:yaml.org,2002:" };
-    exports.Directives = Directives;
-  }
-});
-
-// node_modules/yaml/dist/doc/anchors.js
-var require_anchors = __commonJS({
-  "node_modules/yaml/dist/doc/anchors.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var visit = require_visit();
-    function anchorIsValid(anchor) {
-      if (/[\x00-\x19\s,[\]{}]/.test(anchor)) {
-        const sa = JSON.stringify(anchor);
-        const msg = `Anchor must not contain whitespace or control characters: ${sa}`;
-        throw new Error(msg);
-      }
-      return true;
-    }
-    function anchorNames(root) {
-      const anchors = /* @__PURE__ */ new Set();
-      visit.visit(root, {
-        Value(_key, node) {
-          if (node.anchor)
-            anchors.add(node.anchor);
-        }
-      });
-      return anchors;
-    }
-    function findNewAnchor(prefix, exclude) {
-      for (let i = 1; true; ++i) {
-        const name = `${prefix}${i}`;
-        if (!exclude.has(name))
-          return name;
-      }
-    }
-    function createNodeAnchors(doc, prefix) {
-      const aliasObjects = [];
-      const sourceObjects = /* @__PURE__ */ new Map();
-      let prevAnchors = null;
-      return {
-        onAnchor: (source) => {
-          aliasObjects.push(source);
-          prevAnchors ?? (prevAnchors = anchorNames(doc));
-          const anchor = findNewAnchor(prefix, prevAnchors);
-          prevAnchors.add(anchor);
-          return anchor;
-        },
-        /**
-         * With circular references, the source node is only resolved after all
-         * of its child nodes are. This is why anchors are set only after all of
-         * the nodes have been created.
-         */
-        setAnchors: () => {
-          for (const source of aliasObjects) {
-            const ref = sourceObjects.get(source);
-            if (typeof ref === "object" && ref.anchor && (identity2.isScalar(ref.node) || identity2.isCollection(ref.node))) {
-              ref.node.anchor = ref.anchor;
-            } else {
-              const error2 = new Error("Failed to resolve repeated object (this should not happen)");
-              error2.source = source;
-              throw error2;
-            }
-          }
-        },
-        sourceObjects
-      };
-    }
-    exports.anchorIsValid = anchorIsValid;
-    exports.anchorNames = anchorNames;
-    exports.createNodeAnchors = createNodeAnchors;
-    exports.findNewAnchor = findNewAnchor;
-  }
-});
-
-// node_modules/yaml/dist/doc/applyReviver.js
-var require_applyReviver = __commonJS({
-  "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
-    "use strict";
-    function applyReviver(reviver, obj, key, val) {
-      if (val && typeof val === "object") {
-        if (Array.isArray(val)) {
-          for (let i = 0, len = val.length; i < len; ++i) {
-            const v0 = val[i];
-            const v1 = applyReviver(reviver, val, String(i), v0);
-            if (v1 === void 0)
-              delete val[i];
-            else if (v1 !== v0)
-              val[i] = v1;
-          }
-        } else if (val instanceof Map) {
-          for (const k of Array.from(val.keys())) {
-            const v0 = val.get(k);
-            const v1 = applyReviver(reviver, val, k, v0);
-            if (v1 === void 0)
-              val.delete(k);
-            else if (v1 !== v0)
-              val.set(k, v1);
-          }
-        } else if (val instanceof Set) {
-          for (const v0 of Array.from(val)) {
-            const v1 = applyReviver(reviver, val, v0, v0);
-            if (v1 === void 0)
-              val.delete(v0);
-            else if (v1 !== v0) {
-              val.delete(v0);
-              val.add(v1);
-            }
-          }
-        } else {
-          for (const [k, v0] of Object.entries(val)) {
-            const v1 = applyReviver(reviver, val, k, v0);
-            if (v1 === void 0)
-              delete val[k];
-            else if (v1 !== v0)
-              val[k] = v1;
-          }
-        }
-      }
-      return reviver.call(obj, key, val);
-    }
-    exports.applyReviver = applyReviver;
-  }
-});
-
-// node_modules/yaml/dist/nodes/toJS.js
-var require_toJS = __commonJS({
-  "node_modules/yaml/dist/nodes/toJS.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    function toJS(value, arg, ctx) {
-      if (Array.isArray(value))
-        return value.map((v, i) => toJS(v, String(i), ctx));
-      if (value && typeof value.toJSON === "function") {
-        if (!ctx || !identity2.hasAnchor(value))
-          return value.toJSON(arg, ctx);
-        const data = { aliasCount: 0, count: 1, res: void 0 };
-        ctx.anchors.set(value, data);
-        ctx.onCreate = (res2) => {
-          data.res = res2;
-          delete ctx.onCreate;
-        };
-        const res = value.toJSON(arg, ctx);
-        if (ctx.onCreate)
-          ctx.onCreate(res);
-        return res;
-      }
-      if (typeof value === "bigint" && !ctx?.keep)
-        return Number(value);
-      return value;
-    }
-    exports.toJS = toJS;
-  }
-});
-
-// node_modules/yaml/dist/nodes/Node.js
-var require_Node = __commonJS({
-  "node_modules/yaml/dist/nodes/Node.js"(exports) {
-    "use strict";
-    var applyReviver = require_applyReviver();
-    var identity2 = require_identity();
-    var toJS = require_toJS();
-    var NodeBase = class {
-      constructor(type) {
-        Object.defineProperty(this, identity2.NODE_TYPE, { value: type });
-      }
-      /** Create a copy of this node.  */
-      clone() {
-        const copy = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
-        if (this.range)
-          copy.range = this.range.slice();
-        return copy;
-      }
-      /** A plain JavaScript representation of this node. */
-      toJS(doc, { mapAsMap, maxAliasCount: maxAliasCount2, onAnchor, reviver } = {}) {
-        if (!identity2.isDocument(doc))
-          throw new TypeError("A document argument is required");
-        const ctx = {
-          anchors: /* @__PURE__ */ new Map(),
-          doc,
-          keep: true,
-          mapAsMap: mapAsMap === true,
-          mapKeyWarned: false,
-          maxAliasCount: typeof maxAliasCount2 === "number" ? maxAliasCount2 : 100
-        };
-        const res = toJS.toJS(this, "", ctx);
-        if (typeof onAnchor === "function")
-          for (const { count, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count);
-        return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
-      }
-    };
-    exports.NodeBase = NodeBase;
-  }
-});
-
-// node_modules/yaml/dist/nodes/Alias.js
-var require_Alias = __commonJS({
-  "node_modules/yaml/dist/nodes/Alias.js"(exports) {
-    "use strict";
-    var anchors = require_anchors();
-    var visit = require_visit();
-    var identity2 = require_identity();
-    var Node = require_Node();
-    var toJS = require_toJS();
-    var Alias = class extends Node.NodeBase {
-      constructor(source) {
-        super(identity2.ALIAS);
-        this.source = source;
-        Object.defineProperty(this, "tag", {
-          set() {
-            throw new Error("Alias nodes cannot have tags");
-          }
-        });
-      }
-      /**
-       * Resolve the value of this alias within `doc`, finding the last
-       * instance of the `source` anchor before this node.
-       */
-      resolve(doc, ctx) {
-        if (ctx?.maxAliasCount === 0)
-          throw new ReferenceError("Alias resolution is disabled");
-        let nodes;
-        if (ctx?.aliasResolveCache) {
-          nodes = ctx.aliasResolveCache;
-        } else {
-          nodes = [];
-          visit.visit(doc, {
-            Node: (_key, node) => {
-              if (identity2.isAlias(node) || identity2.hasAnchor(node))
-                nodes.push(node);
-            }
-          });
-          if (ctx)
-            ctx.aliasResolveCache = nodes;
-        }
-        let found = void 0;
-        for (const node of nodes) {
-          if (node === this)
-            break;
-          if (node.anchor === this.source)
-            found = node;
-        }
-        if (found && ctx) {
-          const { anchors: anchors2, doc: doc2, maxAliasCount: maxAliasCount2 } = ctx;
-          let data = anchors2.get(found);
-          if (!data) {
-            toJS.toJS(found, null, ctx);
-            data = anchors2.get(found);
-          }
-          if (data?.res === void 0) {
-            const msg = "This should not happen: Alias anchor was not resolved?";
-            throw new ReferenceError(msg);
-          }
-          if (maxAliasCount2 >= 0) {
-            data.count += 1;
-            if (data.aliasCount === 0)
-              data.aliasCount = getAliasCount(doc2, found, anchors2);
-            if (data.count * data.aliasCount > maxAliasCount2) {
-              const msg = "Excessive alias count indicates a resource exhaustion attack";
-              throw new ReferenceError(msg);
-            }
-          }
-        }
-        return found;
-      }
-      toJSON(_arg, ctx) {
-        if (!ctx)
-          return { source: this.source };
-        const source = this.resolve(ctx.doc, ctx);
-        if (!source) {
-          const msg = `Unresolved alias (the anchor must be set before the alias): ${this.source}`;
-          throw new ReferenceError(msg);
-        }
-        return ctx.anchors.get(source).res;
-      }
-      toString(ctx, _onComment, _onChompKeep) {
-        const src = `*${this.source}`;
-        if (ctx) {
-          anchors.anchorIsValid(this.source);
-          if (ctx.options.verifyAliasOrder && !ctx.anchors.has(this.source)) {
-            const msg = `Unresolved alias (the anchor must be set before the alias): ${this.source}`;
-            throw new Error(msg);
-          }
-          if (ctx.implicitKey)
-            return `${src} `;
-        }
-        return src;
-      }
-    };
-    function getAliasCount(doc, node, anchors2) {
-      if (identity2.isAlias(node)) {
-        const source = node.resolve(doc);
-        const anchor = anchors2 && source && anchors2.get(source);
-        return anchor ? anchor.count * anchor.aliasCount : 0;
-      } else if (identity2.isCollection(node)) {
-        let count = 0;
-        for (const item of node.items) {
-          const c = getAliasCount(doc, item, anchors2);
-          if (c > count)
-            count = c;
-        }
-        return count;
-      } else if (identity2.isPair(node)) {
-        const kc = getAliasCount(doc, node.key, anchors2);
-        const vc = getAliasCount(doc, node.value, anchors2);
-        return Math.max(kc, vc);
-      }
-      return 1;
-    }
-    exports.Alias = Alias;
-  }
-});
-
-// node_modules/yaml/dist/nodes/Scalar.js
-var require_Scalar = __commonJS({
-  "node_modules/yaml/dist/nodes/Scalar.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var Node = require_Node();
-    var toJS = require_toJS();
-    var isScalarValue = (value) => !value || typeof value !== "function" && typeof value !== "object";
-    var Scalar2 = class extends Node.NodeBase {
-      constructor(value) {
-        super(identity2.SCALAR);
-        this.value = value;
-      }
-      toJSON(arg, ctx) {
-        return ctx?.keep ? this.value : toJS.toJS(this.value, arg, ctx);
-      }
-      toString() {
-        return String(this.value);
-      }
-    };
-    Scalar2.BLOCK_FOLDED = "BLOCK_FOLDED";
-    Scalar2.BLOCK_LITERAL = "BLOCK_LITERAL";
-    Scalar2.PLAIN = "PLAIN";
-    Scalar2.QUOTE_DOUBLE = "QUOTE_DOUBLE";
-    Scalar2.QUOTE_SINGLE = "QUOTE_SINGLE";
-    exports.Scalar = Scalar2;
-    exports.isScalarValue = isScalarValue;
-  }
-});
-
-// node_modules/yaml/dist/doc/createNode.js
-var require_createNode = __commonJS({
-  "node_modules/yaml/dist/doc/createNode.js"(exports) {
-    "use strict";
-    var Alias = require_Alias();
-    var identity2 = require_identity();
-    var Scalar2 = require_Scalar();
-    var defaultTagPrefix = "tag:yaml.org,2002:";
-    function findTagObject(value, tagName, tags) {
-      if (tagName) {
-        const match = tags.filter((t) => t.tag === tagName);
-        const tagObj = match.find((t) => !t.format) ?? match[0];
-        if (!tagObj)
-          throw new Error(`Tag ${tagName} not found`);
-        return tagObj;
-      }
-      return tags.find((t) => t.identify?.(value) && !t.format);
-    }
-    function createNode(value, tagName, ctx) {
-      if (identity2.isDocument(value))
-        value = value.contents;
-      if (identity2.isNode(value))
-        return value;
-      if (identity2.isPair(value)) {
-        const map = ctx.schema[identity2.MAP].createNode?.(ctx.schema, null, ctx);
-        map.items.push(value);
-        return map;
-      }
-      if (value instanceof String || value instanceof Number || value instanceof Boolean || typeof BigInt !== "undefined" && value instanceof BigInt) {
-        value = value.valueOf();
-      }
-      const { aliasDuplicateObjects, onAnchor, onTagObj, schema, sourceObjects } = ctx;
-      let ref = void 0;
-      if (aliasDuplicateObjects && value && typeof value === "object") {
-        ref = sourceObjects.get(value);
-        if (ref) {
-          ref.anchor ?? (ref.anchor = onAnchor(value));
-          return new Alias.Alias(ref.anchor);
-        } else {
-          ref = { anchor: null, node: null };
-          sourceObjects.set(value, ref);
-        }
-      }
-      if (tagName?.startsWith("!!"))
-        tagName = defaultTagPrefix + tagName.slice(2);
-      let tagObj = findTagObject(value, tagName, schema.tags);
-      if (!tagObj) {
-        if (value && typeof value.toJSON === "function") {
-          value = value.toJSON();
-        }
-        if (!value || typeof value !== "object") {
-          const node2 = new Scalar2.Scalar(value);
-          if (ref)
-            ref.node = node2;
-          return node2;
-        }
-        tagObj = value instanceof Map ? schema[identity2.MAP] : Symbol.iterator in Object(value) ? schema[identity2.SEQ] : schema[identity2.MAP];
-      }
-      if (onTagObj) {
-        onTagObj(tagObj);
-        delete ctx.onTagObj;
-      }
-      const node = tagObj?.createNode ? tagObj.createNode(ctx.schema, value, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value, ctx) : new Scalar2.Scalar(value);
-      if (tagName)
-        node.tag = tagName;
-      else if (!tagObj.default)
-        node.tag = tagObj.tag;
-      if (ref)
-        ref.node = node;
-      return node;
-    }
-    exports.createNode = createNode;
-  }
-});
-
-// node_modules/yaml/dist/nodes/Collection.js
-var require_Collection = __commonJS({
-  "node_modules/yaml/dist/nodes/Collection.js"(exports) {
-    "use strict";
-    var createNode = require_createNode();
-    var identity2 = require_identity();
-    var Node = require_Node();
-    function collectionFromPath(schema, path, value) {
-      let v = value;
-      for (let i = path.length - 1; i >= 0; --i) {
-        const k = path[i];
-        if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
-          const a = [];
-          a[k] = v;
-          v = a;
-        } else {
-          v = /* @__PURE__ */ new Map([[k, v]]);
-        }
-      }
-      return createNode.createNode(v, void 0, {
-        aliasDuplicateObjects: false,
-        keepUndefined: false,
-        onAnchor: () => {
-          throw new Error("This should not happen, please report a bug.");
-        },
-        schema,
-        sourceObjects: /* @__PURE__ */ new Map()
-      });
-    }
-    var isEmptyPath = (path) => path == null || typeof path === "object" && !!path[Symbol.iterator]().next().done;
-    var Collection2 = class extends Node.NodeBase {
-      constructor(type, schema) {
-        super(type);
-        Object.defineProperty(this, "schema", {
-          value: schema,
-          configurable: true,
-          enumerable: false,
-          writable: true
-        });
-      }
-      /**
-       * Create a copy of this collection.
-       *
-       * @param schema - If defined, overwrites the original's schema
-       */
-      clone(schema) {
-        const copy = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
-        if (schema)
-          copy.schema = schema;
-        copy.items = copy.items.map((it) => identity2.isNode(it) || identity2.isPair(it) ? it.clone(schema) : it);
-        if (this.range)
-          copy.range = this.range.slice();
-        return copy;
-      }
-      /**
-       * Adds a value to the collection. For `!!map` and `!!omap` the value must
-       * be a Pair instance or a `{ key, value }` object, which may not have a key
-       * that already exists in the map.
-       */
-      addIn(path, value) {
-        if (isEmptyPath(path))
-          this.add(value);
-        else {
-          const [key, ...rest] = path;
-          const node = this.get(key, true);
-          if (identity2.isCollection(node))
-            node.addIn(rest, value);
-          else if (node === void 0 && this.schema)
-            this.set(key, collectionFromPath(this.schema, rest, value));
-          else
-            throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
-        }
-      }
-      /**
-       * Removes a value from the collection.
-       * @returns `true` if the item was found and removed.
-       */
-      deleteIn(path) {
-        const [key, ...rest] = path;
-        if (rest.length === 0)
-          return this.delete(key);
-        const node = this.get(key, true);
-        if (identity2.isCollection(node))
-          return node.deleteIn(rest);
-        else
-          throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
-      }
-      /**
-       * Returns item at `key`, or `undefined` if not found. By default unwraps
-       * scalar values from their surrounding node; to disable set `keepScalar` to
-       * `true` (collections are always returned intact).
-       */
-      getIn(path, keepScalar) {
-        const [key, ...rest] = path;
-        const node = this.get(key, true);
-        if (rest.length === 0)
-          return !keepScalar && identity2.isScalar(node) ? node.value : node;
-        else
-          return identity2.isCollection(node) ? node.getIn(rest, keepScalar) : void 0;
-      }
-      hasAllNullValues(allowScalar) {
-        return this.items.every((node) => {
-          if (!identity2.isPair(node))
-            return false;
-          const n = node.value;
-          return n == null || allowScalar && identity2.isScalar(n) && n.value == null && !n.commentBefore && !n.comment && !n.tag;
-        });
-      }
-      /**
-       * Checks if the collection includes a value with the key `key`.
-       */
-      hasIn(path) {
-        const [key, ...rest] = path;
-        if (rest.length === 0)
-          return this.has(key);
-        const node = this.get(key, true);
-        return identity2.isCollection(node) ? node.hasIn(rest) : false;
-      }
-      /**
-       * Sets a value in this collection. For `!!set`, `value` needs to be a
-       * boolean to add/remove the item from the set.
-       */
-      setIn(path, value) {
-        const [key, ...rest] = path;
-        if (rest.length === 0) {
-          this.set(key, value);
-        } else {
-          const node = this.get(key, true);
-          if (identity2.isCollection(node))
-            node.setIn(rest, value);
-          else if (node === void 0 && this.schema)
-            this.set(key, collectionFromPath(this.schema, rest, value));
-          else
-            throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
-        }
-      }
-    };
-    exports.Collection = Collection2;
-    exports.collectionFromPath = collectionFromPath;
-    exports.isEmptyPath = isEmptyPath;
-  }
-});
-
-// node_modules/yaml/dist/stringify/stringifyComment.js
-var require_stringifyComment = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
-    "use strict";
-    var stringifyComment = (str) => str.replace(/^(?!$)(?: $)?/gm, "#");
-    function indentComment(comment, indent) {
-      if (/^\n+$/.test(comment))
-        return comment.substring(1);
-      return indent ? comment.replace(/^(?! *$)/gm, indent) : comment;
-    }
-    var lineComment = (str, indent, comment) => str.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str.endsWith(" ") ? "" : " ") + comment;
-    exports.indentComment = indentComment;
-    exports.lineComment = lineComment;
-    exports.stringifyComment = stringifyComment;
-  }
-});
-
-// node_modules/yaml/dist/stringify/foldFlowLines.js
-var require_foldFlowLines = __commonJS({
-  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
-    "use strict";
-    var FOLD_FLOW = "flow";
-    var FOLD_BLOCK = "block";
-    var FOLD_QUOTED = "quoted";
-    function foldFlowLines(text, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
-      if (!lineWidth || lineWidth < 0)
-        return text;
-      if (lineWidth < minContentWidth)
-        minContentWidth = 0;
-      const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent.length);
-      if (text.length <= endStep)
-        return text;
-      const folds = [];
-      const escapedFolds = {};
-      let end = lineWidth - indent.length;
-      if (typeof indentAtStart === "number") {
-        if (indentAtStart > lineWidth - Math.max(2, minContentWidth))
-          folds.push(0);
-        else
-          end = lineWidth - indentAtStart;
-      }
-      let split = void 0;
-      let prev = void 0;
-      let overflow = false;
-      let i = -1;
-      let escStart = -1;
-      let escEnd = -1;
-      if (mode === FOLD_BLOCK) {
-        i = consumeMoreIndentedLines(text, i, indent.length);
-        if (i !== -1)
-          end = i + endStep;
-      }
-      for (let ch; ch = text[i += 1]; ) {
-        if (mode === FOLD_QUOTED && ch === "\\") {
-          escStart = i;
-          switch (text[i + 1]) {
-            case "x":
-              i += 3;
-              break;
-            case "u":
-              i += 5;
-              break;
-            case "U":
-              i += 9;
-              break;
-            default:
-              i += 1;
-          }
-          escEnd = i;
-        }
-        if (ch === "\n") {
-          if (mode === FOLD_BLOCK)
-            i = consumeMoreIndentedLines(text, i, indent.length);
-          end = i + indent.length + endStep;
-          split = void 0;
-        } else {
-          if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
-            const next = text[i + 1];
-            if (next && next !== " " && next !== "\n" && next !== "	")
-              split = i;
-          }
-          if (i >= end) {
-            if (split) {
-              folds.push(split);
-              end = split + endStep;
-              split = void 0;
-            } else if (mode === FOLD_QUOTED) {
-              while (prev === " " || prev === "	") {
-                prev = ch;
-                ch = text[i += 1];
-                overflow = true;
-              }
-              const j = i > escEnd + 1 ? i - 2 : escStart - 1;
-              if (escapedFolds[j])
-                return text;
-              folds.push(j);
-              escapedFolds[j] = true;
-              end = j + endStep;
-              split = void 0;
-            } else {
-              overflow = true;
-            }
-          }
-        }
-        prev = ch;
-      }
-      if (overflow && onOverflow)
-        onOverflow();
-      if (folds.length === 0)
-        return text;
-      if (onFold)
-        onFold();
-      let res = text.slice(0, folds[0]);
-      for (let i2 = 0; i2 < folds.length; ++i2) {
-        const fold = folds[i2];
-        const end2 = folds[i2 + 1] || text.length;
-        if (fold === 0)
-          res = `
-${indent}${text.slice(0, end2)}`;
-        else {
-          if (mode === FOLD_QUOTED && escapedFolds[fold])
-            res += `${text[fold]}\\`;
-          res += `
-${indent}${text.slice(fold + 1, end2)}`;
-        }
-      }
-      return res;
-    }
-    function consumeMoreIndentedLines(text, i, indent) {
-      let end = i;
-      let start = i + 1;
-      let ch = text[start];
-      while (ch === " " || ch === "	") {
-        if (i < start + indent) {
-          ch = text[++i];
-        } else {
-          do {
-            ch = text[++i];
-          } while (ch && ch !== "\n");
-          end = i;
-          start = i + 1;
-          ch = text[start];
-        }
-      }
-      return end;
-    }
-    exports.FOLD_BLOCK = FOLD_BLOCK;
-    exports.FOLD_FLOW = FOLD_FLOW;
-    exports.FOLD_QUOTED = FOLD_QUOTED;
-    exports.foldFlowLines = foldFlowLines;
-  }
-});
-
-// node_modules/yaml/dist/stringify/stringifyString.js
-var require_stringifyString = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
-    "use strict";
-    var Scalar2 = require_Scalar();
-    var foldFlowLines = require_foldFlowLines();
-    var getFoldOptions = (ctx, isBlock) => ({
-      indentAtStart: isBlock ? ctx.indent.length : ctx.indentAtStart,
-      lineWidth: ctx.options.lineWidth,
-      minContentWidth: ctx.options.minContentWidth
-    });
-    var containsDocumentMarker = (str) => /^(%|---|\.\.\.)/m.test(str);
-    function lineLengthOverLimit(str, lineWidth, indentLength) {
-      if (!lineWidth || lineWidth < 0)
-        return false;
-      const limit = lineWidth - indentLength;
-      const strLen = str.length;
-      if (strLen <= limit)
-        return false;
-      for (let i = 0, start = 0; i < strLen; ++i) {
-        if (str[i] === "\n") {
-          if (i - start > limit)
-            return true;
-          start = i + 1;
-          if (strLen - start <= limit)
-            return false;
-        }
-      }
-      return true;
-    }
-    function doubleQuotedString(value, ctx) {
-      const json = JSON.stringify(value);
-      if (ctx.options.doubleQuotedAsJSON)
-        return json;
-      const { implicitKey } = ctx;
-      const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
-      const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
-      let str = "";
-      let start = 0;
-      for (let i = 0, ch = json[i]; ch; ch = json[++i]) {
-        if (ch === " " && json[i + 1] === "\\" && json[i + 2] === "n") {
-          str += json.slice(start, i) + "\\ ";
-          i += 1;
-          start = i;
-          ch = "\\";
-        }
-        if (ch === "\\")
-          switch (json[i + 1]) {
-            case "u":
-              {
-                str += json.slice(start, i);
-                const code = json.substr(i + 2, 4);
-                switch (code) {
-                  case "0000":
-                    str += "\\0";
-                    break;
-                  case "0007":
-                    str += "\\a";
-                    break;
-                  case "000b":
-                    str += "\\v";
-                    break;
-                  case "001b":
-                    str += "\\e";
-                    break;
-                  case "0085":
-                    str += "\\N";
-                    break;
-                  case "00a0":
-                    str += "\\_";
-                    break;
-                  case "2028":
-                    str += "\\L";
-                    break;
-                  case "2029":
-                    str += "\\P";
-                    break;
-                  default:
-                    if (code.substr(0, 2) === "00")
-                      str += "\\x" + code.substr(2);
-                    else
-                      str += json.substr(i, 6);
-                }
-                i += 5;
-                start = i + 1;
-              }
-              break;
-            case "n":
-              if (implicitKey || json[i + 2] === '"' || json.length < minMultiLineLength) {
-                i += 1;
-              } else {
-                str += json.slice(start, i) + "\n\n";
-                while (json[i + 2] === "\\" && json[i + 3] === "n" && json[i + 4] !== '"') {
-                  str += "\n";
-                  i += 2;
-                }
-                str += indent;
-                if (json[i + 2] === " ")
-                  str += "\\";
-                i += 1;
-                start = i + 1;
-              }
-              break;
-            default:
-              i += 1;
-          }
-      }
-      str = start ? str + json.slice(start) : json;
-      return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
-    }
-    function singleQuotedString(value, ctx) {
-      if (ctx.options.singleQuote === false || ctx.implicitKey && value.includes("\n") || /[ \t]\n|\n[ \t]/.test(value))
-        return doubleQuotedString(value, ctx);
-      const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
-      const res = "'" + value.replace(/'/g, "''").replace(/\n+/g, `$&
-${indent}`) + "'";
-      return ctx.implicitKey ? res : foldFlowLines.foldFlowLines(res, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
-    }
-    function quotedString(value, ctx) {
-      const { singleQuote } = ctx.options;
-      let qs;
-      if (singleQuote === false)
-        qs = doubleQuotedString;
-      else {
-        const hasDouble = value.includes('"');
-        const hasSingle = value.includes("'");
-        if (hasDouble && !hasSingle)
-          qs = singleQuotedString;
-        else if (hasSingle && !hasDouble)
-          qs = doubleQuotedString;
-        else
-          qs = singleQuote ? singleQuotedString : doubleQuotedString;
-      }
-      return qs(value, ctx);
-    }
-    var blockEndNewlines;
-    try {
-      blockEndNewlines = new RegExp("(^|(?<!\n))\n+(?!\n|$)", "g");
-    } catch {
-      blockEndNewlines = /\n+(?!\n|$)/g;
-    }
-    function blockString({ comment, type, value }, ctx, onComment, onChompKeep) {
-      const { blockQuote, commentString, lineWidth } = ctx.options;
-      if (!blockQuote || /\n[\t ]+$/.test(value)) {
-        return quotedString(value, ctx);
-      }
-      const indent = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value) ? "  " : "");
-      const literal = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar2.Scalar.BLOCK_FOLDED ? false : type === Scalar2.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
-      if (!value)
-        return literal ? "|\n" : ">\n";
-      let chomp;
-      let endStart;
-      for (endStart = value.length; endStart > 0; --endStart) {
-        const ch = value[endStart - 1];
-        if (ch !== "\n" && ch !== "	" && ch !== " ")
-          break;
-      }
-      let end = value.substring(endStart);
-      const endNlPos = end.indexOf("\n");
-      if (endNlPos === -1) {
-        chomp = "-";
-      } else if (value === end || endNlPos !== end.length - 1) {
-        chomp = "+";
-        if (onChompKeep)
-          onChompKeep();
-      } else {
-        chomp = "";
-      }
-      if (end) {
-        value = value.slice(0, -end.length);
-        if (end[end.length - 1] === "\n")
-          end = end.slice(0, -1);
-        end = end.replace(blockEndNewlines, `$&${indent}`);
-      }
-      let startWithSpace = false;
-      let startEnd;
-      let startNlPos = -1;
-      for (startEnd = 0; startEnd < value.length; ++startEnd) {
-        const ch = value[startEnd];
-        if (ch === " ")
-          startWithSpace = true;
-        else if (ch === "\n")
-          startNlPos = startEnd;
-        else
-          break;
-      }
-      let start = value.substring(0, startNlPos < startEnd ? startNlPos + 1 : startEnd);
-      if (start) {
-        value = value.substring(start.length);
-        start = start.replace(/\n+/g, `$&${indent}`);
-      }
-      const indentSize = indent ? "2" : "1";
-      let header = (startWithSpace ? indentSize : "") + chomp;
-      if (comment) {
-        header += " " + commentString(comment.replace(/ ?[\r\n]+/g, " "));
-        if (onComment)
-          onComment();
-      }
-      if (!literal) {
-        const foldedValue = value.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent}`);
-        let literalFallback = false;
-        const foldOptions = getFoldOptions(ctx, true);
-        if (blockQuote !== "folded" && type !== Scalar2.Scalar.BLOCK_FOLDED) {
-          foldOptions.onOverflow = () => {
-            literalFallback = true;
-          };
-        }
-        const body = foldFlowLines.foldFlowLines(`${start}${foldedValue}${end}`, indent, foldFlowLines.FOLD_BLOCK, foldOptions);
-        if (!literalFallback)
-          return `>${header}
-${indent}${body}`;
-      }
-      value = value.replace(/\n+/g, `$&${indent}`);
-      return `|${header}
-${indent}${start}${value}${end}`;
-    }
-    function plainString(item, ctx, onComment, onChompKeep) {
-      const { type, value } = item;
-      const { actualString, implicitKey, indent, indentStep, inFlow } = ctx;
-      if (implicitKey && value.includes("\n") || inFlow && /[[\]{},]/.test(value)) {
-        return quotedString(value, ctx);
-      }
-      if (/^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/.test(value)) {
-        return implicitKey || inFlow || !value.includes("\n") ? quotedString(value, ctx) : blockString(item, ctx, onComment, onChompKeep);
-      }
-      if (!implicitKey && !inFlow && type !== Scalar2.Scalar.PLAIN && value.includes("\n")) {
-        return blockString(item, ctx, onComment, onChompKeep);
-      }
-      if (containsDocumentMarker(value)) {
-        if (indent === "") {
-          ctx.forceBlockIndent = true;
-          return blockString(item, ctx, onComment, onChompKeep);
-        } else if (implicitKey && indent === indentStep) {
-          return quotedString(value, ctx);
-        }
-      }
-      const str = value.replace(/\n+/g, `$&
-${indent}`);
-      if (actualString) {
-        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str);
-        const { compat, tags } = ctx.doc.schema;
-        if (tags.some(test) || compat?.some(test))
-          return quotedString(value, ctx);
-      }
-      return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
-    }
-    function stringifyString(item, ctx, onComment, onChompKeep) {
-      const { implicitKey, inFlow } = ctx;
-      const ss = typeof item.value === "string" ? item : Object.assign({}, item, { value: String(item.value) });
-      let { type } = item;
-      if (type !== Scalar2.Scalar.QUOTE_DOUBLE) {
-        if (/[\x00-\x08\x0b-\x1f\x7f-\x9f\u{D800}-\u{DFFF}]/u.test(ss.value))
-          type = Scalar2.Scalar.QUOTE_DOUBLE;
-      }
-      const _stringify = (_type) => {
-        switch (_type) {
-          case Scalar2.Scalar.BLOCK_FOLDED:
-          case Scalar2.Scalar.BLOCK_LITERAL:
-            return implicitKey || inFlow ? quotedString(ss.value, ctx) : blockString(ss, ctx, onComment, onChompKeep);
-          case Scalar2.Scalar.QUOTE_DOUBLE:
-            return doubleQuotedString(ss.value, ctx);
-          case Scalar2.Scalar.QUOTE_SINGLE:
-            return singleQuotedString(ss.value, ctx);
-          case Scalar2.Scalar.PLAIN:
-            return plainString(ss, ctx, onComment, onChompKeep);
-          default:
-            return null;
-        }
-      };
-      let res = _stringify(type);
-      if (res === null) {
-        const { defaultKeyType, defaultStringType } = ctx.options;
-        const t = implicitKey && defaultKeyType || defaultStringType;
-        res = _stringify(t);
-        if (res === null)
-          throw new Error(`Unsupported default string type ${t}`);
-      }
-      return res;
-    }
-    exports.stringifyString = stringifyString;
-  }
-});
-
-// node_modules/yaml/dist/stringify/stringify.js
-var require_stringify = __commonJS({
-  "node_modules/yaml/dist/stringify/stringify.js"(exports) {
-    "use strict";
-    var anchors = require_anchors();
-    var identity2 = require_identity();
-    var stringifyComment = require_stringifyComment();
-    var stringifyString = require_stringifyString();
-    function createStringifyContext(doc, options) {
-      const opt = Object.assign({
-        blockQuote: true,
-        commentString: stringifyComment.stringifyComment,
-        defaultKeyType: null,
-        defaultStringType: "PLAIN",
-        directives: null,
-        doubleQuotedAsJSON: false,
-        doubleQuotedMinMultiLineLength: 40,
-        falseStr: "false",
-        flowCollectionPadding: true,
-        indentSeq: true,
-        lineWidth: 80,
-        minContentWidth: 20,
-        nullStr: "null",
-        simpleKeys: false,
-        singleQuote: null,
-        trailingComma: false,
-        trueStr: "true",
-        verifyAliasOrder: true
-      }, doc.schema.toStringOptions, options);
-      let inFlow;
-      switch (opt.collectionStyle) {
-        case "block":
-          inFlow = false;
-          break;
-        case "flow":
-          inFlow = true;
-          break;
-        default:
-          inFlow = null;
-      }
-      return {
-        anchors: /* @__PURE__ */ new Set(),
-        doc,
-        flowCollectionPadding: opt.flowCollectionPadding ? " " : "",
-        indent: "",
-        indentStep: typeof opt.indent === "number" ? " ".repeat(opt.indent) : "  ",
-        inFlow,
-        options: opt
-      };
-    }
-    function getTagObject(tags, item) {
-      if (item.tag) {
-        const match = tags.filter((t) => t.tag === item.tag);
-        if (match.length > 0)
-          return match.find((t) => t.format === item.format) ?? match[0];
-      }
-      let tagObj = void 0;
-      let obj;
-      if (identity2.isScalar(item)) {
-        obj = item.value;
-        let match = tags.filter((t) => t.identify?.(obj));
-        if (match.length > 1) {
-          const testMatch = match.filter((t) => t.test);
-          if (testMatch.length > 0)
-            match = testMatch;
-        }
-        tagObj = match.find((t) => t.format === item.format) ?? match.find((t) => !t.format);
-      } else {
-        obj = item;
-        tagObj = tags.find((t) => t.nodeClass && obj instanceof t.nodeClass);
-      }
-      if (!tagObj) {
-        const name = obj?.constructor?.name ?? (obj === null ? "null" : typeof obj);
-        throw new Error(`Tag not resolved for ${name} value`);
-      }
-      return tagObj;
-    }
-    function stringifyProps(node, tagObj, { anchors: anchors$1, doc }) {
-      if (!doc.directives)
-        return "";
-      const props = [];
-      const anchor = (identity2.isScalar(node) || identity2.isCollection(node)) && node.anchor;
-      if (anchor && anchors.anchorIsValid(anchor)) {
-        anchors$1.add(anchor);
-        props.push(`&${anchor}`);
-      }
-      const tag = node.tag ?? (tagObj.default ? null : tagObj.tag);
-      if (tag)
-        props.push(doc.directives.tagString(tag));
-      return props.join(" ");
-    }
-    function stringify7(item, ctx, onComment, onChompKeep) {
-      if (identity2.isPair(item))
-        return item.toString(ctx, onComment, onChompKeep);
-      if (identity2.isAlias(item)) {
-        if (ctx.doc.directives)
-          return item.toString(ctx);
-        if (ctx.resolvedAliases?.has(item)) {
-          throw new TypeError(`Cannot stringify circular structure without alias nodes`);
-        } else {
-          if (ctx.resolvedAliases)
-            ctx.resolvedAliases.add(item);
-          else
-            ctx.resolvedAliases = /* @__PURE__ */ new Set([item]);
-          item = item.resolve(ctx.doc);
-        }
-      }
-      let tagObj = void 0;
-      const node = identity2.isNode(item) ? item : ctx.doc.createNode(item, { onTagObj: (o) => tagObj = o });
-      tagObj ?? (tagObj = getTagObject(ctx.doc.schema.tags, node));
-      const props = stringifyProps(node, tagObj, ctx);
-      if (props.length > 0)
-        ctx.indentAtStart = (ctx.indentAtStart ?? 0) + props.length + 1;
-      const str = typeof tagObj.stringify === "function" ? tagObj.stringify(node, ctx, onComment, onChompKeep) : identity2.isScalar(node) ? stringifyString.stringifyString(node, ctx, onComment, onChompKeep) : node.toString(ctx, onComment, onChompKeep);
-      if (!props)
-        return str;
-      return identity2.isScalar(node) || str[0] === "{" || str[0] === "[" ? `${props} ${str}` : `${props}
-${ctx.indent}${str}`;
-    }
-    exports.createStringifyContext = createStringifyContext;
-    exports.stringify = stringify7;
-  }
-});
-
-// node_modules/yaml/dist/stringify/stringifyPair.js
-var require_stringifyPair = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var Scalar2 = require_Scalar();
-    var stringify7 = require_stringify();
-    var stringifyComment = require_stringifyComment();
-    function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
-      const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
-      let keyComment = identity2.isNode(key) && key.comment || null;
-      if (simpleKeys) {
-        if (keyComment) {
-          throw new Error("With simple keys, key nodes cannot have comments");
-        }
-        if (identity2.isCollection(key) || !identity2.isNode(key) && typeof key === "object") {
-          const msg = "With simple keys, collection cannot be used as a key value";
-          throw new Error(msg);
-        }
-      }
-      let explicitKey = !simpleKeys && (!key || keyComment && value == null && !ctx.inFlow || identity2.isCollection(key) || (identity2.isScalar(key) ? key.type === Scalar2.Scalar.BLOCK_FOLDED || key.type === Scalar2.Scalar.BLOCK_LITERAL : typeof key === "object"));
-      ctx = Object.assign({}, ctx, {
-        allNullValues: false,
-        implicitKey: !explicitKey && (simpleKeys || !allNullValues),
-        indent: indent + indentStep
-      });
-      let keyCommentDone = false;
-      let chompKeep = false;
-      let str = stringify7.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
-      if (!explicitKey && !ctx.inFlow && str.length > 1024) {
-        if (simpleKeys)
-          throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
-        explicitKey = true;
-      }
-      if (ctx.inFlow) {
-        if (allNullValues || value == null) {
-          if (keyCommentDone && onComment)
-            onComment();
-          return str === "" ? "?" : explicitKey ? `? ${str}` : str;
-        }
-      } else if (allNullValues && !simpleKeys || value == null && explicitKey) {
-        str = `? ${str}`;
-        if (keyComment && !keyCommentDone) {
-          str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
-        } else if (chompKeep && onChompKeep)
-          onChompKeep();
-        return str;
-      }
-      if (keyCommentDone)
-        keyComment = null;
-      if (explicitKey) {
-        if (keyComment)
-          str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
-        str = `? ${str}
-${indent}:`;
-      } else {
-        str = `${str}:`;
-        if (keyComment)
-          str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
-      }
-      let vsb, vcb, valueComment;
-      if (identity2.isNode(value)) {
-        vsb = !!value.spaceBefore;
-        vcb = value.commentBefore;
-        valueComment = value.comment;
-      } else {
-        vsb = false;
-        vcb = null;
-        valueComment = null;
-        if (value && typeof value === "object")
-          value = doc.createNode(value);
-      }
-      ctx.implicitKey = false;
-      if (!explicitKey && !keyComment && identity2.isScalar(value))
-        ctx.indentAtStart = str.length + 1;
-      chompKeep = false;
-      if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && identity2.isSeq(value) && !value.flow && !value.tag && !value.anchor) {
-        ctx.indent = ctx.indent.substring(2);
-      }
-      let valueCommentDone = false;
-      const valueStr = stringify7.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
-      let ws = " ";
-      if (keyComment || vsb || vcb) {
-        ws = vsb ? "\n" : "";
-        if (vcb) {
-          const cs = commentString(vcb);
-          ws += `
-${stringifyComment.indentComment(cs, ctx.indent)}`;
-        }
-        if (valueStr === "" && !ctx.inFlow) {
-          if (ws === "\n" && valueComment)
-            ws = "\n\n";
-        } else {
-          ws += `
-${ctx.indent}`;
-        }
-      } else if (!explicitKey && identity2.isCollection(value)) {
-        const vs0 = valueStr[0];
-        const nl0 = valueStr.indexOf("\n");
-        const hasNewline = nl0 !== -1;
-        const flow = ctx.inFlow ?? value.flow ?? value.items.length === 0;
-        if (hasNewline || !flow) {
-          let hasPropsLine = false;
-          if (hasNewline && (vs0 === "&" || vs0 === "!")) {
-            let sp0 = valueStr.indexOf(" ");
-            if (vs0 === "&" && sp0 !== -1 && sp0 < nl0 && valueStr[sp0 + 1] === "!") {
-              sp0 = valueStr.indexOf(" ", sp0 + 1);
-            }
-            if (sp0 === -1 || nl0 < sp0)
-              hasPropsLine = true;
-          }
-          if (!hasPropsLine)
-            ws = `
-${ctx.indent}`;
-        }
-      } else if (valueStr === "" || valueStr[0] === "\n") {
-        ws = "";
-      }
-      str += ws + valueStr;
-      if (ctx.inFlow) {
-        if (valueCommentDone && onComment)
-          onComment();
-      } else if (valueComment && !valueCommentDone) {
-        str += stringifyComment.lineComment(str, ctx.indent, commentString(valueComment));
-      } else if (chompKeep && onChompKeep) {
-        onChompKeep();
-      }
-      return str;
-    }
-    exports.stringifyPair = stringifyPair;
-  }
-});
-
-// node_modules/yaml/dist/log.js
-var require_log = __commonJS({
-  "node_modules/yaml/dist/log.js"(exports) {
-    "use strict";
-    var node_process = __require("process");
-    function debug2(logLevel, ...messages) {
-      if (logLevel === "debug")
-        console.log(...messages);
-    }
-    function warn(logLevel, warning2) {
-      if (logLevel === "debug" || logLevel === "warn") {
-        if (typeof node_process.emitWarning === "function")
-          node_process.emitWarning(warning2);
-        else
-          console.warn(warning2);
-      }
-    }
-    exports.debug = debug2;
-    exports.warn = warn;
-  }
-});
-
-// node_modules/yaml/dist/schema/yaml-1.1/merge.js
-var require_merge = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var Scalar2 = require_Scalar();
-    var MERGE_KEY = "<<";
-    var merge2 = {
-      identify: (value) => value === MERGE_KEY || typeof value === "symbol" && value.description === MERGE_KEY,
-      default: "key",
-      tag: "tag:yaml.org,2002:merge",
-      test: /^<<$/,
-      resolve: () => Object.assign(new Scalar2.Scalar(Symbol(MERGE_KEY)), {
-        addToJSMap: addMergeToJSMap
-      }),
-      stringify: () => MERGE_KEY
-    };
-    var isMergeKey = (ctx, key) => (merge2.identify(key) || identity2.isScalar(key) && (!key.type || key.type === Scalar2.Scalar.PLAIN) && merge2.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge2.tag && tag.default);
-    function addMergeToJSMap(ctx, map, value) {
-      const source = resolveAliasValue(ctx, value);
-      if (identity2.isSeq(source))
-        for (const it of source.items)
-          mergeValue(ctx, map, it);
-      else if (Array.isArray(source))
-        for (const it of source)
-          mergeValue(ctx, map, it);
-      else
-        mergeValue(ctx, map, source);
-    }
-    function mergeValue(ctx, map, value) {
-      const source = resolveAliasValue(ctx, value);
-      if (!identity2.isMap(source))
-        throw new Error("Merge sources must be maps or map aliases");
-      const srcMap = source.toJSON(null, ctx, Map);
-      for (const [key, value2] of srcMap) {
-        if (map instanceof Map) {
-          if (!map.has(key))
-            map.set(key, value2);
-        } else if (map instanceof Set) {
-          map.add(key);
-        } else if (!Object.prototype.hasOwnProperty.call(map, key)) {
-          Object.defineProperty(map, key, {
-            value: value2,
-            writable: true,
-            enumerable: true,
-            configurable: true
-          });
-        }
-      }
-      return map;
-    }
-    function resolveAliasValue(ctx, value) {
-      return ctx && identity2.isAlias(value) ? value.resolve(ctx.doc, ctx) : value;
-    }
-    exports.addMergeToJSMap = addMergeToJSMap;
-    exports.isMergeKey = isMergeKey;
-    exports.merge = merge2;
-  }
-});
-
-// node_modules/yaml/dist/nodes/addPairToJSMap.js
-var require_addPairToJSMap = __commonJS({
-  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
-    "use strict";
-    var log = require_log();
-    var merge2 = require_merge();
-    var stringify7 = require_stringify();
-    var identity2 = require_identity();
-    var toJS = require_toJS();
-    function addPairToJSMap(ctx, map, { key, value }) {
-      if (identity2.isNode(key) && key.addToJSMap)
-        key.addToJSMap(ctx, map, value);
-      else if (merge2.isMergeKey(ctx, key))
-        merge2.addMergeToJSMap(ctx, map, value);
-      else {
-        const jsKey = toJS.toJS(key, "", ctx);
-        if (map instanceof Map) {
-          map.set(jsKey, toJS.toJS(value, jsKey, ctx));
-        } else if (map instanceof Set) {
-          map.add(jsKey);
-        } else {
-          const stringKey = stringifyKey(key, jsKey, ctx);
-          const jsValue = toJS.toJS(value, stringKey, ctx);
-          if (stringKey in map)
-            Object.defineProperty(map, stringKey, {
-              value: jsValue,
-              writable: true,
-              enumerable: true,
-              configurable: true
-            });
-          else
-            map[stringKey] = jsValue;
-        }
-      }
-      return map;
-    }
-    function stringifyKey(key, jsKey, ctx) {
-      if (jsKey === null)
-        return "";
-      if (typeof jsKey !== "object")
-        return String(jsKey);
-      if (identity2.isNode(key) && ctx?.doc) {
-        const strCtx = stringify7.createStringifyContext(ctx.doc, {});
-        strCtx.anchors = /* @__PURE__ */ new Set();
-        for (const node of ctx.anchors.keys())
-          strCtx.anchors.add(node.anchor);
-        strCtx.inFlow = true;
-        strCtx.inStringifyKey = true;
-        const strKey = key.toString(strCtx);
-        if (!ctx.mapKeyWarned) {
-          let jsonStr = JSON.stringify(strKey);
-          if (jsonStr.length > 40)
-            jsonStr = jsonStr.substring(0, 36) + '..."';
-          log.warn(ctx.doc.options.logLevel, `Keys with collection values will be stringified due to JS Object restrictions: ${jsonStr}. Set mapAsMap: true to use object keys.`);
-          ctx.mapKeyWarned = true;
-        }
-        return strKey;
-      }
-      return JSON.stringify(jsKey);
-    }
-    exports.addPairToJSMap = addPairToJSMap;
-  }
-});
-
-// node_modules/yaml/dist/nodes/Pair.js
-var require_Pair = __commonJS({
-  "node_modules/yaml/dist/nodes/Pair.js"(exports) {
-    "use strict";
-    var createNode = require_createNode();
-    var stringifyPair = require_stringifyPair();
-    var addPairToJSMap = require_addPairToJSMap();
-    var identity2 = require_identity();
-    function createPair(key, value, ctx) {
-      const k = createNode.createNode(key, void 0, ctx);
-      const v = createNode.createNode(value, void 0, ctx);
-      return new Pair(k, v);
-    }
-    var Pair = class _Pair {
-      constructor(key, value = null) {
-        Object.defineProperty(this, identity2.NODE_TYPE, { value: identity2.PAIR });
-        this.key = key;
-        this.value = value;
-      }
-      clone(schema) {
-        let { key, value } = this;
-        if (identity2.isNode(key))
-          key = key.clone(schema);
-        if (identity2.isNode(value))
-          value = value.clone(schema);
-        return new _Pair(key, value);
-      }
-      toJSON(_, ctx) {
-        const pair = ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
-        return addPairToJSMap.addPairToJSMap(ctx, pair, this);
-      }
-      toString(ctx, onComment, onChompKeep) {
-        return ctx?.doc ? stringifyPair.stringifyPair(this, ctx, onComment, onChompKeep) : JSON.stringify(this);
-      }
-    };
-    exports.Pair = Pair;
-    exports.createPair = createPair;
-  }
-});
-
-// node_modules/yaml/dist/stringify/stringifyCollection.js
-var require_stringifyCollection = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var stringify7 = require_stringify();
-    var stringifyComment = require_stringifyComment();
-    function stringifyCollection(collection, ctx, options) {
-      const flow = ctx.inFlow ?? collection.flow;
-      const stringify8 = flow ? stringifyFlowCollection : stringifyBlockCollection;
-      return stringify8(collection, ctx, options);
-    }
-    function stringifyBlockCollection({ comment, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
-      const { indent, options: { commentString } } = ctx;
-      const itemCtx = Object.assign({}, ctx, { indent: itemIndent, type: null });
-      let chompKeep = false;
-      const lines = [];
-      for (let i = 0; i < items.length; ++i) {
-        const item = items[i];
-        let comment2 = null;
-        if (identity2.isNode(item)) {
-          if (!chompKeep && item.spaceBefore)
-            lines.push("");
-          addCommentBefore(ctx, lines, item.commentBefore, chompKeep);
-          if (item.comment)
-            comment2 = item.comment;
-        } else if (identity2.isPair(item)) {
-          const ik = identity2.isNode(item.key) ? item.key : null;
-          if (ik) {
-            if (!chompKeep && ik.spaceBefore)
-              lines.push("");
-            addCommentBefore(ctx, lines, ik.commentBefore, chompKeep);
-          }
-        }
-        chompKeep = false;
-        let str2 = stringify7.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
-        if (comment2)
-          str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment2));
-        if (chompKeep && comment2)
-          chompKeep = false;
-        lines.push(blockItemPrefix + str2);
-      }
-      let str;
-      if (lines.length === 0) {
-        str = flowChars.start + flowChars.end;
-      } else {
-        str = lines[0];
-        for (let i = 1; i < lines.length; ++i) {
-          const line = lines[i];
-          str += line ? `
-${indent}${line}` : "\n";
-        }
-      }
-      if (comment) {
-        str += "\n" + stringifyComment.indentComment(commentString(comment), indent);
-        if (onComment)
-          onComment();
-      } else if (chompKeep && onChompKeep)
-        onChompKeep();
-      return str;
-    }
-    function stringifyFlowCollection({ items }, ctx, { flowChars, itemIndent }) {
-      const { indent, indentStep, flowCollectionPadding: fcPadding, options: { commentString } } = ctx;
-      itemIndent += indentStep;
-      const itemCtx = Object.assign({}, ctx, {
-        indent: itemIndent,
-        inFlow: true,
-        type: null
-      });
-      let reqNewline = false;
-      let linesAtValue = 0;
-      const lines = [];
-      for (let i = 0; i < items.length; ++i) {
-        const item = items[i];
-        let comment = null;
-        if (identity2.isNode(item)) {
-          if (item.spaceBefore)
-            lines.push("");
-          addCommentBefore(ctx, lines, item.commentBefore, false);
-          if (item.comment)
-            comment = item.comment;
-        } else if (identity2.isPair(item)) {
-          const ik = identity2.isNode(item.key) ? item.key : null;
-          if (ik) {
-            if (ik.spaceBefore)
-              lines.push("");
-            addCommentBefore(ctx, lines, ik.commentBefore, false);
-            if (ik.comment)
-              reqNewline = true;
-          }
-          const iv = identity2.isNode(item.value) ? item.value : null;
-          if (iv) {
-            if (iv.comment)
-              comment = iv.comment;
-            if (iv.commentBefore)
-              reqNewline = true;
-          } else if (item.value == null && ik?.comment) {
-            comment = ik.comment;
-          }
-        }
-        if (comment)
-          reqNewline = true;
-        let str = stringify7.stringify(item, itemCtx, () => comment = null);
-        reqNewline || (reqNewline = lines.length > linesAtValue || str.includes("\n"));
-        if (i < items.length - 1) {
-          str += ",";
-        } else if (ctx.options.trailingComma) {
-          if (ctx.options.lineWidth > 0) {
-            reqNewline || (reqNewline = lines.reduce((sum, line) => sum + line.length + 2, 2) + (str.length + 2) > ctx.options.lineWidth);
-          }
-          if (reqNewline) {
-            str += ",";
-          }
-        }
-        if (comment)
-          str += stringifyComment.lineComment(str, itemIndent, commentString(comment));
-        lines.push(str);
-        linesAtValue = lines.length;
-      }
-      const { start, end } = flowChars;
-      if (lines.length === 0) {
-        return start + end;
-      } else {
-        if (!reqNewline) {
-          const len = lines.reduce((sum, line) => sum + line.length + 2, 2);
-          reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
-        }
-        if (reqNewline) {
-          let str = start;
-          for (const line of lines)
-            str += line ? `
-${indentStep}${indent}${line}` : "\n";
-          return `${str}
-${indent}${end}`;
-        } else {
-          return `${start}${fcPadding}${lines.join(" ")}${fcPadding}${end}`;
-        }
-      }
-    }
-    function addCommentBefore({ indent, options: { commentString } }, lines, comment, chompKeep) {
-      if (comment && chompKeep)
-        comment = comment.replace(/^\n+/, "");
-      if (comment) {
-        const ic = stringifyComment.indentComment(commentString(comment), indent);
-        lines.push(ic.trimStart());
-      }
-    }
-    exports.stringifyCollection = stringifyCollection;
-  }
-});
-
-// node_modules/yaml/dist/nodes/YAMLMap.js
-var require_YAMLMap = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
-    "use strict";
-    var stringifyCollection = require_stringifyCollection();
-    var addPairToJSMap = require_addPairToJSMap();
-    var Collection2 = require_Collection();
-    var identity2 = require_identity();
-    var Pair = require_Pair();
-    var Scalar2 = require_Scalar();
-    function findPair2(items, key) {
-      const k = identity2.isScalar(key) ? key.value : key;
-      for (const it of items) {
-        if (identity2.isPair(it)) {
-          if (it.key === key || it.key === k)
-            return it;
-          if (identity2.isScalar(it.key) && it.key.value === k)
-            return it;
-        }
-      }
-      return void 0;
-    }
-    var YAMLMap = class extends Collection2.Collection {
-      static get tagName() {
-        return "tag:yaml.org,2002:map";
-      }
-      constructor(schema) {
-        super(identity2.MAP, schema);
-        this.items = [];
-      }
-      /**
-       * A generic collection parsing method that can be extended
-       * to other node classes that inherit from YAMLMap
-       */
-      static from(schema, obj, ctx) {
-        const { keepUndefined, replacer } = ctx;
-        const map = new this(schema);
-        const add = (key, value) => {
-          if (typeof replacer === "function")
-            value = replacer.call(obj, key, value);
-          else if (Array.isArray(replacer) && !replacer.includes(key))
-            return;
-          if (value !== void 0 || keepUndefined)
-            map.items.push(Pair.createPair(key, value, ctx));
-        };
-        if (obj instanceof Map) {
-          for (const [key, value] of obj)
-            add(key, value);
-        } else if (obj && typeof obj === "object") {
-          for (const key of Object.keys(obj))
-            add(key, obj[key]);
-        }
-        if (typeof schema.sortMapEntries === "function") {
-          map.items.sort(schema.sortMapEntries);
-        }
-        return map;
-      }
-      /**
-       * Adds a value to the collection.
-       *
-       * @param overwrite - If not set `true`, using a key that is already in the
-       *   collection will throw. Otherwise, overwrites the previous value.
-       */
-      add(pair, overwrite) {
-        let _pair;
-        if (identity2.isPair(pair))
-          _pair = pair;
-        else if (!pair || typeof pair !== "object" || !("key" in pair)) {
-          _pair = new Pair.Pair(pair, pair?.value);
-        } else
-          _pair = new Pair.Pair(pair.key, pair.value);
-        const prev = findPair2(this.items, _pair.key);
-        const sortEntries = this.schema?.sortMapEntries;
-        if (prev) {
-          if (!overwrite)
-            throw new Error(`Key ${_pair.key} already set`);
-          if (identity2.isScalar(prev.value) && Scalar2.isScalarValue(_pair.value))
-            prev.value.value = _pair.value;
-          else
-            prev.value = _pair.value;
-        } else if (sortEntries) {
-          const i = this.items.findIndex((item) => sortEntries(_pair, item) < 0);
-          if (i === -1)
-            this.items.push(_pair);
-          else
-            this.items.splice(i, 0, _pair);
-        } else {
-          this.items.push(_pair);
-        }
-      }
-      delete(key) {
-        const it = findPair2(this.items, key);
-        if (!it)
-          return false;
-        const del = this.items.splice(this.items.indexOf(it), 1);
-        return del.length > 0;
-      }
-      get(key, keepScalar) {
-        const it = findPair2(this.items, key);
-        const node = it?.value;
-        return (!keepScalar && identity2.isScalar(node) ? node.value : node) ?? void 0;
-      }
-      has(key) {
-        return !!findPair2(this.items, key);
-      }
-      set(key, value) {
-        this.add(new Pair.Pair(key, value), true);
-      }
-      /**
-       * @param ctx - Conversion context, originally set in Document#toJS()
-       * @param {Class} Type - If set, forces the returned collection type
-       * @returns Instance of Type, Map, or Object
-       */
-      toJSON(_, ctx, Type) {
-        const map = Type ? new Type() : ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
-        if (ctx?.onCreate)
-          ctx.onCreate(map);
-        for (const item of this.items)
-          addPairToJSMap.addPairToJSMap(ctx, map, item);
-        return map;
-      }
-      toString(ctx, onComment, onChompKeep) {
-        if (!ctx)
-          return JSON.stringify(this);
-        for (const item of this.items) {
-          if (!identity2.isPair(item))
-            throw new Error(`Map items must all be pairs; found ${JSON.stringify(item)} instead`);
-        }
-        if (!ctx.allNullValues && this.hasAllNullValues(false))
-          ctx = Object.assign({}, ctx, { allNullValues: true });
-        return stringifyCollection.stringifyCollection(this, ctx, {
-          blockItemPrefix: "",
-          flowChars: { start: "{", end: "}" },
-          itemIndent: ctx.indent || "",
-          onChompKeep,
-          onComment
-        });
-      }
-    };
-    exports.YAMLMap = YAMLMap;
-    exports.findPair = findPair2;
-  }
-});
-
-// node_modules/yaml/dist/schema/common/map.js
-var require_map = __commonJS({
-  "node_modules/yaml/dist/schema/common/map.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var YAMLMap = require_YAMLMap();
-    var map = {
-      collection: "map",
-      default: true,
-      nodeClass: YAMLMap.YAMLMap,
-      tag: "tag:yaml.org,2002:map",
-      resolve(map2, onError) {
-        if (!identity2.isMap(map2))
-          onError("Expected a mapping for this tag");
-        return map2;
-      },
-      createNode: (schema, obj, ctx) => YAMLMap.YAMLMap.from(schema, obj, ctx)
-    };
-    exports.map = map;
-  }
-});
-
-// node_modules/yaml/dist/nodes/YAMLSeq.js
-var require_YAMLSeq = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
-    "use strict";
-    var createNode = require_createNode();
-    var stringifyCollection = require_stringifyCollection();
-    var Collection2 = require_Collection();
-    var identity2 = require_identity();
-    var Scalar2 = require_Scalar();
-    var toJS = require_toJS();
-    var YAMLSeq = class extends Collection2.Collection {
-      static get tagName() {
-        return "tag:yaml.org,2002:seq";
-      }
-      constructor(schema) {
-        super(identity2.SEQ, schema);
-        this.items = [];
-      }
-      add(value) {
-        this.items.push(value);
-      }
-      /**
-       * Removes a value from the collection.
-       *
-       * `key` must contain a representation of an integer for this to succeed.
-       * It may be wrapped in a `Scalar`.
-       *
-       * @returns `true` if the item was found and removed.
-       */
-      delete(key) {
-        const idx = asItemIndex(key);
-        if (typeof idx !== "number")
-          return false;
-        const del = this.items.splice(idx, 1);
-        return del.length > 0;
-      }
-      get(key, keepScalar) {
-        const idx = asItemIndex(key);
-        if (typeof idx !== "number")
-          return void 0;
-        const it = this.items[idx];
-        return !keepScalar && identity2.isScalar(it) ? it.value : it;
-      }
-      /**
-       * Checks if the collection includes a value with the key `key`.
-       *
-       * `key` must contain a representation of an integer for this to succeed.
-       * It may be wrapped in a `Scalar`.
-       */
-      has(key) {
-        const idx = asItemIndex(key);
-        return typeof idx === "number" && idx < this.items.length;
-      }
-      /**
-       * Sets a value in this collection. For `!!set`, `value` needs to be a
-       * boolean to add/remove the item from the set.
-       *
-       * If `key` does not contain a representation of an integer, this will throw.
-       * It may be wrapped in a `Scalar`.
-       */
-      set(key, value) {
-        const idx = asItemIndex(key);
-        if (typeof idx !== "number")
-          throw new Error(`Expected a valid index, not ${key}.`);
-        const prev = this.items[idx];
-        if (identity2.isScalar(prev) && Scalar2.isScalarValue(value))
-          prev.value = value;
-        else
-          this.items[idx] = value;
-      }
-      toJSON(_, ctx) {
-        const seq = [];
-        if (ctx?.onCreate)
-          ctx.onCreate(seq);
-        let i = 0;
-        for (const item of this.items)
-          seq.push(toJS.toJS(item, String(i++), ctx));
-        return seq;
-      }
-      toString(ctx, onComment, onChompKeep) {
-        if (!ctx)
-          return JSON.stringify(this);
-        return stringifyCollection.stringifyCollection(this, ctx, {
-          blockItemPrefix: "- ",
-          flowChars: { start: "[", end: "]" },
-          itemIndent: (ctx.indent || "") + "  ",
-          onChompKeep,
-          onComment
-        });
-      }
-      static from(schema, obj, ctx) {
-        const { replacer } = ctx;
-        const seq = new this(schema);
-        if (obj && Symbol.iterator in Object(obj)) {
-          let i = 0;
-          for (let it of obj) {
-            if (typeof replacer === "function") {
-              const key = obj instanceof Set ? it : String(i++);
-              it = replacer.call(obj, key, it);
-            }
-            seq.items.push(createNode.createNode(it, void 0, ctx));
-          }
-        }
-        return seq;
-      }
-    };
-    function asItemIndex(key) {
-      let idx = identity2.isScalar(key) ? key.value : key;
-      if (idx && typeof idx === "string")
-        idx = Number(idx);
-      return typeof idx === "number" && Number.isInteger(idx) && idx >= 0 ? idx : null;
-    }
-    exports.YAMLSeq = YAMLSeq;
-  }
-});
-
-// node_modules/yaml/dist/schema/common/seq.js
-var require_seq = __commonJS({
-  "node_modules/yaml/dist/schema/common/seq.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var YAMLSeq = require_YAMLSeq();
-    var seq = {
-      collection: "seq",
-      default: true,
-      nodeClass: YAMLSeq.YAMLSeq,
-      tag: "tag:yaml.org,2002:seq",
-      resolve(seq2, onError) {
-        if (!identity2.isSeq(seq2))
-          onError("Expected a sequence for this tag");
-        return seq2;
-      },
-      createNode: (schema, obj, ctx) => YAMLSeq.YAMLSeq.from(schema, obj, ctx)
-    };
-    exports.seq = seq;
-  }
-});
-
-// node_modules/yaml/dist/schema/common/string.js
-var require_string = __commonJS({
-  "node_modules/yaml/dist/schema/common/string.js"(exports) {
-    "use strict";
-    var stringifyString = require_stringifyString();
-    var string = {
-      identify: (value) => typeof value === "string",
-      default: true,
-      tag: "tag:yaml.org,2002:str",
-      resolve: (str) => str,
-      stringify(item, ctx, onComment, onChompKeep) {
-        ctx = Object.assign({ actualString: true }, ctx);
-        return stringifyString.stringifyString(item, ctx, onComment, onChompKeep);
-      }
-    };
-    exports.string = string;
-  }
-});
-
-// node_modules/yaml/dist/schema/common/null.js
-var require_null = __commonJS({
-  "node_modules/yaml/dist/schema/common/null.js"(exports) {
-    "use strict";
-    var Scalar2 = require_Scalar();
-    var nullTag = {
-      identify: (value) => value == null,
-      createNode: () => new Scalar2.Scalar(null),
-      default: true,
-      tag: "tag:yaml.org,2002:null",
-      test: /^(?:~|[Nn]ull|NULL)?$/,
-      resolve: () => new Scalar2.Scalar(null),
-      stringify: ({ source }, ctx) => typeof source === "string" && nullTag.test.test(source) ? source : ctx.options.nullStr
-    };
-    exports.nullTag = nullTag;
-  }
-});
-
-// node_modules/yaml/dist/schema/core/bool.js
-var require_bool = __commonJS({
-  "node_modules/yaml/dist/schema/core/bool.js"(exports) {
-    "use strict";
-    var Scalar2 = require_Scalar();
-    var boolTag = {
-      identify: (value) => typeof value === "boolean",
-      default: true,
-      tag: "tag:yaml.org,2002:bool",
-      test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
-      resolve: (str) => new Scalar2.Scalar(str[0] === "t" || str[0] === "T"),
-      stringify({ source, value }, ctx) {
-        if (source && boolTag.test.test(source)) {
-          const sv = source[0] === "t" || source[0] === "T";
-          if (value === sv)
-            return source;
-        }
-        return value ? ctx.options.trueStr : ctx.options.falseStr;
-      }
-    };
-    exports.boolTag = boolTag;
-  }
-});
-
-// node_modules/yaml/dist/stringify/stringifyNumber.js
-var require_stringifyNumber = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
-    "use strict";
-    function stringifyNumber({ format, minFractionDigits, tag, value }) {
-      if (typeof value === "bigint")
-        return String(value);
-      const num = typeof value === "number" ? value : Number(value);
-      if (!isFinite(num))
-        return isNaN(num) ? ".nan" : num < 0 ? "-.inf" : ".inf";
-      let n = Object.is(value, -0) ? "-0" : JSON.stringify(value);
-      if (!format && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
-        let i = n.indexOf(".");
-        if (i < 0) {
-          i = n.length;
-          n += ".";
-        }
-        let d = minFractionDigits - (n.length - i - 1);
-        while (d-- > 0)
-          n += "0";
-      }
-      return n;
-    }
-    exports.stringifyNumber = stringifyNumber;
-  }
-});
-
-// node_modules/yaml/dist/schema/core/float.js
-var require_float = __commonJS({
-  "node_modules/yaml/dist/schema/core/float.js"(exports) {
-    "use strict";
-    var Scalar2 = require_Scalar();
-    var stringifyNumber = require_stringifyNumber();
-    var floatNaN = {
-      identify: (value) => typeof value === "number",
-      default: true,
-      tag: "tag:yaml.org,2002:float",
-      test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
-      resolve: (str) => str.slice(-3).toLowerCase() === "nan" ? NaN : str[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
-      stringify: stringifyNumber.stringifyNumber
-    };
-    var floatExp = {
-      identify: (value) => typeof value === "number",
-      default: true,
-      tag: "tag:yaml.org,2002:float",
-      format: "EXP",
-      test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
-      resolve: (str) => parseFloat(str),
-      stringify(node) {
-        const num = Number(node.value);
-        return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node);
-      }
-    };
-    var float = {
-      identify: (value) => typeof value === "number",
-      default: true,
-      tag: "tag:yaml.org,2002:float",
-      test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
-      resolve(str) {
-        const node = new Scalar2.Scalar(parseFloat(str));
-        const dot = str.indexOf(".");
-        if (dot !== -1 && str[str.length - 1] === "0")
-          node.minFractionDigits = str.length - dot - 1;
-        return node;
-      },
-      stringify: stringifyNumber.stringifyNumber
-    };
-    exports.float = float;
-    exports.floatExp = floatExp;
-    exports.floatNaN = floatNaN;
-  }
-});
-
-// node_modules/yaml/dist/schema/core/int.js
-var require_int = __commonJS({
-  "node_modules/yaml/dist/schema/core/int.js"(exports) {
-    "use strict";
-    var stringifyNumber = require_stringifyNumber();
-    var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
-    var intResolve = (str, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str) : parseInt(str.substring(offset), radix);
-    function intStringify(node, radix, prefix) {
-      const { value } = node;
-      if (intIdentify(value) && value >= 0)
-        return prefix + value.toString(radix);
-      return stringifyNumber.stringifyNumber(node);
-    }
-    var intOct = {
-      identify: (value) => intIdentify(value) && value >= 0,
-      default: true,
-      tag: "tag:yaml.org,2002:int",
-      format: "OCT",
-      test: /^0o[0-7]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 2, 8, opt),
-      stringify: (node) => intStringify(node, 8, "0o")
-    };
-    var int = {
-      identify: intIdentify,
-      default: true,
-      tag: "tag:yaml.org,2002:int",
-      test: /^[-+]?[0-9]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 0, 10, opt),
-      stringify: stringifyNumber.stringifyNumber
-    };
-    var intHex = {
-      identify: (value) => intIdentify(value) && value >= 0,
-      default: true,
-      tag: "tag:yaml.org,2002:int",
-      format: "HEX",
-      test: /^0x[0-9a-fA-F]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
-      stringify: (node) => intStringify(node, 16, "0x")
-    };
-    exports.int = int;
-    exports.intHex = intHex;
-    exports.intOct = intOct;
-  }
-});
-
-// node_modules/yaml/dist/schema/core/schema.js
-var require_schema2 = __commonJS({
-  "node_modules/yaml/dist/schema/core/schema.js"(exports) {
-    "use strict";
-    var map = require_map();
-    var _null = require_null();
-    var seq = require_seq();
-    var string = require_string();
-    var bool = require_bool();
-    var float = require_float();
-    var int = require_int();
-    var schema = [
-      map.map,
-      seq.seq,
-      string.string,
-      _null.nullTag,
-      bool.boolTag,
-      int.intOct,
-      int.int,
-      int.intHex,
-      float.floatNaN,
-      float.floatExp,
-      float.float
-    ];
-    exports.schema = schema;
-  }
-});
-
-// node_modules/yaml/dist/schema/json/schema.js
-var require_schema3 = __commonJS({
-  "node_modules/yaml/dist/schema/json/schema.js"(exports) {
-    "use strict";
-    var Scalar2 = require_Scalar();
-    var map = require_map();
-    var seq = require_seq();
-    function intIdentify(value) {
-      return typeof value === "bigint" || Number.isInteger(value);
-    }
-    var stringifyJSON = ({ value }) => JSON.stringify(value);
-    var jsonScalars = [
-      {
-        identify: (value) => typeof value === "string",
-        default: true,
-        tag: "tag:yaml.org,2002:str",
-        resolve: (str) => str,
-        stringify: stringifyJSON
-      },
-      {
-        identify: (value) => value == null,
-        createNode: () => new Scalar2.Scalar(null),
-        default: true,
-        tag: "tag:yaml.org,2002:null",
-        test: /^null$/,
-        resolve: () => null,
-        stringify: stringifyJSON
-      },
-      {
-        identify: (value) => typeof value === "boolean",
-        default: true,
-        tag: "tag:yaml.org,2002:bool",
-        test: /^true$|^false$/,
-        resolve: (str) => str === "true",
-        stringify: stringifyJSON
-      },
-      {
-        identify: intIdentify,
-        default: true,
-        tag: "tag:yaml.org,2002:int",
-        test: /^-?(?:0|[1-9][0-9]*)$/,
-        resolve: (str, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str) : parseInt(str, 10),
-        stringify: ({ value }) => intIdentify(value) ? value.toString() : JSON.stringify(value)
-      },
-      {
-        identify: (value) => typeof value === "number",
-        default: true,
-        tag: "tag:yaml.org,2002:float",
-        test: /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?$/,
-        resolve: (str) => parseFloat(str),
-        stringify: stringifyJSON
-      }
-    ];
-    var jsonError = {
-      default: true,
-      tag: "",
-      test: /^/,
-      resolve(str, onError) {
-        onError(`Unresolved plain scalar ${JSON.stringify(str)}`);
-        return str;
-      }
-    };
-    var schema = [map.map, seq.seq].concat(jsonScalars, jsonError);
-    exports.schema = schema;
-  }
-});
-
-// node_modules/yaml/dist/schema/yaml-1.1/binary.js
-var require_binary = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
-    "use strict";
-    var node_buffer = __require("buffer");
-    var Scalar2 = require_Scalar();
-    var stringifyString = require_stringifyString();
-    var binary = {
-      identify: (value) => value instanceof Uint8Array,
-      // Buffer inherits from Uint8Array
-      default: false,
-      tag: "tag:yaml.org,2002:binary",
-      /**
-       * Returns a Buffer in node and an Uint8Array in browsers
-       *
-       * To use the resulting buffer as an image, you'll want to do something like:
-       *
-       *   const blob = new Blob([buffer], { type: 'image/jpeg' })
-       *   document.querySelector('#photo').src = URL.createObjectURL(blob)
-       */
-      resolve(src, onError) {
-        if (typeof node_buffer.Buffer === "function") {
-          return node_buffer.Buffer.from(src, "base64");
-        } else if (typeof atob === "function") {
-          const str = atob(src.replace(/[\n\r]/g, ""));
-          const buffer = new Uint8Array(str.length);
-          for (let i = 0; i < str.length; ++i)
-            buffer[i] = str.charCodeAt(i);
-          return buffer;
-        } else {
-          onError("This environment does not support reading binary tags; either Buffer or atob is required");
-          return src;
-        }
-      },
-      stringify({ comment, type, value }, ctx, onComment, onChompKeep) {
-        if (!value)
-          return "";
-        const buf = value;
-        let str;
-        if (typeof node_buffer.Buffer === "function") {
-          str = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
-        } else if (typeof btoa === "function") {
-          let s = "";
-          for (let i = 0; i < buf.length; ++i)
-            s += String.fromCharCode(buf[i]);
-          str = btoa(s);
-        } else {
-          throw new Error("This environment does not support writing binary tags; either Buffer or btoa is required");
-        }
-        type ?? (type = Scalar2.Scalar.BLOCK_LITERAL);
-        if (type !== Scalar2.Scalar.QUOTE_DOUBLE) {
-          const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
-          const n = Math.ceil(str.length / lineWidth);
-          const lines = new Array(n);
-          for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
-            lines[i] = str.substr(o, lineWidth);
-          }
-          str = lines.join(type === Scalar2.Scalar.BLOCK_LITERAL ? "\n" : " ");
-        }
-        return stringifyString.stringifyString({ comment, type, value: str }, ctx, onComment, onChompKeep);
-      }
-    };
-    exports.binary = binary;
-  }
-});
-
-// node_modules/yaml/dist/schema/yaml-1.1/pairs.js
-var require_pairs = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var Pair = require_Pair();
-    var Scalar2 = require_Scalar();
-    var YAMLSeq = require_YAMLSeq();
-    function resolvePairs(seq, onError) {
-      if (identity2.isSeq(seq)) {
-        for (let i = 0; i < seq.items.length; ++i) {
-          let item = seq.items[i];
-          if (identity2.isPair(item))
-            continue;
-          else if (identity2.isMap(item)) {
-            if (item.items.length > 1)
-              onError("Each pair must have its own sequence indicator");
-            const pair = item.items[0] || new Pair.Pair(new Scalar2.Scalar(null));
-            if (item.commentBefore)
-              pair.key.commentBefore = pair.key.commentBefore ? `${item.commentBefore}
-${pair.key.commentBefore}` : item.commentBefore;
-            if (item.comment) {
-              const cn = pair.value ?? pair.key;
-              cn.comment = cn.comment ? `${item.comment}
-${cn.comment}` : item.comment;
-            }
-            item = pair;
-          }
-          seq.items[i] = identity2.isPair(item) ? item : new Pair.Pair(item);
-        }
-      } else
-        onError("Expected a sequence for this tag");
-      return seq;
-    }
-    function createPairs(schema, iterable, ctx) {
-      const { replacer } = ctx;
-      const pairs2 = new YAMLSeq.YAMLSeq(schema);
-      pairs2.tag = "tag:yaml.org,2002:pairs";
-      let i = 0;
-      if (iterable && Symbol.iterator in Object(iterable))
-        for (let it of iterable) {
-          if (typeof replacer === "function")
-            it = replacer.call(iterable, String(i++), it);
-          let key, value;
-          if (Array.isArray(it)) {
-            if (it.length === 2) {
-              key = it[0];
-              value = it[1];
-            } else
-              throw new TypeError(`Expected [key, value] tuple: ${it}`);
-          } else if (it && it instanceof Object) {
-            const keys = Object.keys(it);
-            if (keys.length === 1) {
-              key = keys[0];
-              value = it[key];
-            } else {
-              throw new TypeError(`Expected tuple with one key, not ${keys.length} keys`);
-            }
-          } else {
-            key = it;
-          }
-          pairs2.items.push(Pair.createPair(key, value, ctx));
-        }
-      return pairs2;
-    }
-    var pairs = {
-      collection: "seq",
-      default: false,
-      tag: "tag:yaml.org,2002:pairs",
-      resolve: resolvePairs,
-      createNode: createPairs
-    };
-    exports.createPairs = createPairs;
-    exports.pairs = pairs;
-    exports.resolvePairs = resolvePairs;
-  }
-});
-
-// node_modules/yaml/dist/schema/yaml-1.1/omap.js
-var require_omap = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var toJS = require_toJS();
-    var YAMLMap = require_YAMLMap();
-    var YAMLSeq = require_YAMLSeq();
-    var pairs = require_pairs();
-    var YAMLOMap = class _YAMLOMap extends YAMLSeq.YAMLSeq {
-      constructor() {
-        super();
-        this.add = YAMLMap.YAMLMap.prototype.add.bind(this);
-        this.delete = YAMLMap.YAMLMap.prototype.delete.bind(this);
-        this.get = YAMLMap.YAMLMap.prototype.get.bind(this);
-        this.has = YAMLMap.YAMLMap.prototype.has.bind(this);
-        this.set = YAMLMap.YAMLMap.prototype.set.bind(this);
-        this.tag = _YAMLOMap.tag;
-      }
-      /**
-       * If `ctx` is given, the return type is actually `Map<unknown, unknown>`,
-       * but TypeScript won't allow widening the signature of a child method.
-       */
-      toJSON(_, ctx) {
-        if (!ctx)
-          return super.toJSON(_);
-        const map = /* @__PURE__ */ new Map();
-        if (ctx?.onCreate)
-          ctx.onCreate(map);
-        for (const pair of this.items) {
-          let key, value;
-          if (identity2.isPair(pair)) {
-            key = toJS.toJS(pair.key, "", ctx);
-            value = toJS.toJS(pair.value, key, ctx);
-          } else {
-            key = toJS.toJS(pair, "", ctx);
-          }
-          if (map.has(key))
-            throw new Error("Ordered maps must not include duplicate keys");
-          map.set(key, value);
-        }
-        return map;
-      }
-      static from(schema, iterable, ctx) {
-        const pairs$1 = pairs.createPairs(schema, iterable, ctx);
-        const omap2 = new this();
-        omap2.items = pairs$1.items;
-        return omap2;
-      }
-    };
-    YAMLOMap.tag = "tag:yaml.org,2002:omap";
-    var omap = {
-      collection: "seq",
-      identify: (value) => value instanceof Map,
-      nodeClass: YAMLOMap,
-      default: false,
-      tag: "tag:yaml.org,2002:omap",
-      resolve(seq, onError) {
-        const pairs$1 = pairs.resolvePairs(seq, onError);
-        const seenKeys = [];
-        for (const { key } of pairs$1.items) {
-          if (identity2.isScalar(key)) {
-            if (seenKeys.includes(key.value)) {
-              onError(`Ordered maps must not include duplicate keys: ${key.value}`);
-            } else {
-              seenKeys.push(key.value);
-            }
-          }
-        }
-        return Object.assign(new YAMLOMap(), pairs$1);
-      },
-      createNode: (schema, iterable, ctx) => YAMLOMap.from(schema, iterable, ctx)
-    };
-    exports.YAMLOMap = YAMLOMap;
-    exports.omap = omap;
-  }
-});
-
-// node_modules/yaml/dist/schema/yaml-1.1/bool.js
-var require_bool2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
-    "use strict";
-    var Scalar2 = require_Scalar();
-    function boolStringify({ value, source }, ctx) {
-      const boolObj = value ? trueTag : falseTag;
-      if (source && boolObj.test.test(source))
-        return source;
-      return value ? ctx.options.trueStr : ctx.options.falseStr;
-    }
-    var trueTag = {
-      identify: (value) => value === true,
-      default: true,
-      tag: "tag:yaml.org,2002:bool",
-      test: /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/,
-      resolve: () => new Scalar2.Scalar(true),
-      stringify: boolStringify
-    };
-    var falseTag = {
-      identify: (value) => value === false,
-      default: true,
-      tag: "tag:yaml.org,2002:bool",
-      test: /^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/,
-      resolve: () => new Scalar2.Scalar(false),
-      stringify: boolStringify
-    };
-    exports.falseTag = falseTag;
-    exports.trueTag = trueTag;
-  }
-});
-
-// node_modules/yaml/dist/schema/yaml-1.1/float.js
-var require_float2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
-    "use strict";
-    var Scalar2 = require_Scalar();
-    var stringifyNumber = require_stringifyNumber();
-    var floatNaN = {
-      identify: (value) => typeof value === "number",
-      default: true,
-      tag: "tag:yaml.org,2002:float",
-      test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
-      resolve: (str) => str.slice(-3).toLowerCase() === "nan" ? NaN : str[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
-      stringify: stringifyNumber.stringifyNumber
-    };
-    var floatExp = {
-      identify: (value) => typeof value === "number",
-      default: true,
-      tag: "tag:yaml.org,2002:float",
-      format: "EXP",
-      test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
-      resolve: (str) => parseFloat(str.replace(/_/g, "")),
-      stringify(node) {
-        const num = Number(node.value);
-        return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node);
-      }
-    };
-    var float = {
-      identify: (value) => typeof value === "number",
-      default: true,
-      tag: "tag:yaml.org,2002:float",
-      test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
-      resolve(str) {
-        const node = new Scalar2.Scalar(parseFloat(str.replace(/_/g, "")));
-        const dot = str.indexOf(".");
-        if (dot !== -1) {
-          const f = str.substring(dot + 1).replace(/_/g, "");
-          if (f[f.length - 1] === "0")
-            node.minFractionDigits = f.length;
-        }
-        return node;
-      },
-      stringify: stringifyNumber.stringifyNumber
-    };
-    exports.float = float;
-    exports.floatExp = floatExp;
-    exports.floatNaN = floatNaN;
-  }
-});
-
-// node_modules/yaml/dist/schema/yaml-1.1/int.js
-var require_int2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
-    "use strict";
-    var stringifyNumber = require_stringifyNumber();
-    var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
-    function intResolve(str, offset, radix, { intAsBigInt }) {
-      const sign = str[0];
-      if (sign === "-" || sign === "+")
-        offset += 1;
-      str = str.substring(offset).replace(/_/g, "");
-      if (intAsBigInt) {
-        switch (radix) {
-          case 2:
-            str = `0b${str}`;
-            break;
-          case 8:
-            str = `0o${str}`;
-            break;
-          case 16:
-            str = `0x${str}`;
-            break;
-        }
-        const n2 = BigInt(str);
-        return sign === "-" ? BigInt(-1) * n2 : n2;
-      }
-      const n = parseInt(str, radix);
-      return sign === "-" ? -1 * n : n;
-    }
-    function intStringify(node, radix, prefix) {
-      const { value } = node;
-      if (intIdentify(value)) {
-        const str = value.toString(radix);
-        return value < 0 ? "-" + prefix + str.substr(1) : prefix + str;
-      }
-      return stringifyNumber.stringifyNumber(node);
-    }
-    var intBin = {
-      identify: intIdentify,
-      default: true,
-      tag: "tag:yaml.org,2002:int",
-      format: "BIN",
-      test: /^[-+]?0b[0-1_]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 2, 2, opt),
-      stringify: (node) => intStringify(node, 2, "0b")
-    };
-    var intOct = {
-      identify: intIdentify,
-      default: true,
-      tag: "tag:yaml.org,2002:int",
-      format: "OCT",
-      test: /^[-+]?0[0-7_]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 1, 8, opt),
-      stringify: (node) => intStringify(node, 8, "0")
-    };
-    var int = {
-      identify: intIdentify,
-      default: true,
-      tag: "tag:yaml.org,2002:int",
-      test: /^[-+]?[0-9][0-9_]*$/,
-      resolve: (str, _onError, opt) => intResolve(str, 0, 10, opt),
-      stringify: stringifyNumber.stringifyNumber
-    };
-    var intHex = {
-      identify: intIdentify,
-      default: true,
-      tag: "tag:yaml.org,2002:int",
-      format: "HEX",
-      test: /^[-+]?0x[0-9a-fA-F_]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
-      stringify: (node) => intStringify(node, 16, "0x")
-    };
-    exports.int = int;
-    exports.intBin = intBin;
-    exports.intHex = intHex;
-    exports.intOct = intOct;
-  }
-});
-
-// node_modules/yaml/dist/schema/yaml-1.1/set.js
-var require_set = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var Pair = require_Pair();
-    var YAMLMap = require_YAMLMap();
-    var YAMLSet = class _YAMLSet extends YAMLMap.YAMLMap {
-      constructor(schema) {
-        super(schema);
-        this.tag = _YAMLSet.tag;
-      }
-      add(key) {
-        let pair;
-        if (identity2.isPair(key))
-          pair = key;
-        else if (key && typeof key === "object" && "key" in key && "value" in key && key.value === null)
-          pair = new Pair.Pair(key.key, null);
-        else
-          pair = new Pair.Pair(key, null);
-        const prev = YAMLMap.findPair(this.items, pair.key);
-        if (!prev)
-          this.items.push(pair);
-      }
-      /**
-       * If `keepPair` is `true`, returns the Pair matching `key`.
-       * Otherwise, returns the value of that Pair's key.
-       */
-      get(key, keepPair) {
-        const pair = YAMLMap.findPair(this.items, key);
-        return !keepPair && identity2.isPair(pair) ? identity2.isScalar(pair.key) ? pair.key.value : pair.key : pair;
-      }
-      set(key, value) {
-        if (typeof value !== "boolean")
-          throw new Error(`Expected boolean value for set(key, value) in a YAML set, not ${typeof value}`);
-        const prev = YAMLMap.findPair(this.items, key);
-        if (prev && !value) {
-          this.items.splice(this.items.indexOf(prev), 1);
-        } else if (!prev && value) {
-          this.items.push(new Pair.Pair(key));
-        }
-      }
-      toJSON(_, ctx) {
-        return super.toJSON(_, ctx, Set);
-      }
-      toString(ctx, onComment, onChompKeep) {
-        if (!ctx)
-          return JSON.stringify(this);
-        if (this.hasAllNullValues(true))
-          return super.toString(Object.assign({}, ctx, { allNullValues: true }), onComment, onChompKeep);
-        else
-          throw new Error("Set items must all have null values");
-      }
-      static from(schema, iterable, ctx) {
-        const { replacer } = ctx;
-        const set2 = new this(schema);
-        if (iterable && Symbol.iterator in Object(iterable))
-          for (let value of iterable) {
-            if (typeof replacer === "function")
-              value = replacer.call(iterable, value, value);
-            set2.items.push(Pair.createPair(value, null, ctx));
-          }
-        return set2;
-      }
-    };
-    YAMLSet.tag = "tag:yaml.org,2002:set";
-    var set = {
-      collection: "map",
-      identify: (value) => value instanceof Set,
-      nodeClass: YAMLSet,
-      default: false,
-      tag: "tag:yaml.org,2002:set",
-      createNode: (schema, iterable, ctx) => YAMLSet.from(schema, iterable, ctx),
-      resolve(map, onError) {
-        if (identity2.isMap(map)) {
-          if (map.hasAllNullValues(true))
-            return Object.assign(new YAMLSet(), map);
-          else
-            onError("Set items must all have null values");
-        } else
-          onError("Expected a mapping for this tag");
-        return map;
-      }
-    };
-    exports.YAMLSet = YAMLSet;
-    exports.set = set;
-  }
-});
-
-// node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
-var require_timestamp = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
-    "use strict";
-    var stringifyNumber = require_stringifyNumber();
-    function parseSexagesimal(str, asBigInt) {
-      const sign = str[0];
-      const parts = sign === "-" || sign === "+" ? str.substring(1) : str;
-      const num = (n) => asBigInt ? BigInt(n) : Number(n);
-      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num(60) + num(p), num(0));
-      return sign === "-" ? num(-1) * res : res;
-    }
-    function stringifySexagesimal(node) {
-      let { value } = node;
-      let num = (n) => n;
-      if (typeof value === "bigint")
-        num = (n) => BigInt(n);
-      else if (isNaN(value) || !isFinite(value))
-        return stringifyNumber.stringifyNumber(node);
-      let sign = "";
-      if (value < 0) {
-        sign = "-";
-        value *= num(-1);
-      }
-      const _60 = num(60);
-      const parts = [value % _60];
-      if (value < 60) {
-        parts.unshift(0);
-      } else {
-        value = (value - parts[0]) / _60;
-        parts.unshift(value % _60);
-        if (value >= 60) {
-          value = (value - parts[0]) / _60;
-          parts.unshift(value);
-        }
-      }
-      return sign + parts.map((n) => String(n).padStart(2, "0")).join(":").replace(/000000\d*$/, "");
-    }
-    var intTime = {
-      identify: (value) => typeof value === "bigint" || Number.isInteger(value),
-      default: true,
-      tag: "tag:yaml.org,2002:int",
-      format: "TIME",
-      test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+$/,
-      resolve: (str, _onError, { intAsBigInt }) => parseSexagesimal(str, intAsBigInt),
-      stringify: stringifySexagesimal
-    };
-    var floatTime = {
-      identify: (value) => typeof value === "number",
-      default: true,
-      tag: "tag:yaml.org,2002:float",
-      format: "TIME",
-      test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
-      resolve: (str) => parseSexagesimal(str, false),
-      stringify: stringifySexagesimal
-    };
-    var timestamp = {
-      identify: (value) => value instanceof Date,
-      default: true,
-      tag: "tag:yaml.org,2002:timestamp",
-      // If the time zone is omitted, the timestamp is assumed to be specified in UTC. The time part
-      // may be omitted altogether, resulting in a date format. In such a case, the time part is
-      // assumed to be 00:00:00Z (start of day, UTC).
-      test: RegExp("^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:t|T|[ \\t]+)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(\\.[0-9]+)?)(?:[ \\t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?$"),
-      resolve(str) {
-        const match = str.match(timestamp.test);
-        if (!match)
-          throw new Error("!!timestamp expects a date, starting with yyyy-mm-dd");
-        const [, year, month, day2, hour, minute, second] = match.map(Number);
-        const millisec = match[7] ? Number((match[7] + "00").substr(1, 3)) : 0;
-        let date = Date.UTC(year, month - 1, day2, hour || 0, minute || 0, second || 0, millisec);
-        const tz = match[8];
-        if (tz && tz !== "Z") {
-          let d = parseSexagesimal(tz, false);
-          if (Math.abs(d) < 30)
-            d *= 60;
-          date -= 6e4 * d;
-        }
-        return new Date(date);
-      },
-      stringify: ({ value }) => value?.toISOString().replace(/(T00:00:00)?\.000Z$/, "") ?? ""
-    };
-    exports.floatTime = floatTime;
-    exports.intTime = intTime;
-    exports.timestamp = timestamp;
-  }
-});
-
-// node_modules/yaml/dist/schema/yaml-1.1/schema.js
-var require_schema4 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
-    "use strict";
-    var map = require_map();
-    var _null = require_null();
-    var seq = require_seq();
-    var string = require_string();
-    var binary = require_binary();
-    var bool = require_bool2();
-    var float = require_float2();
-    var int = require_int2();
-    var merge2 = require_merge();
-    var omap = require_omap();
-    var pairs = require_pairs();
-    var set = require_set();
-    var timestamp = require_timestamp();
-    var schema = [
-      map.map,
-      seq.seq,
-      string.string,
-      _null.nullTag,
-      bool.trueTag,
-      bool.falseTag,
-      int.intBin,
-      int.intOct,
-      int.int,
-      int.intHex,
-      float.floatNaN,
-      float.floatExp,
-      float.float,
-      binary.binary,
-      merge2.merge,
-      omap.omap,
-      pairs.pairs,
-      set.set,
-      timestamp.intTime,
-      timestamp.floatTime,
-      timestamp.timestamp
-    ];
-    exports.schema = schema;
-  }
-});
-
-// node_modules/yaml/dist/schema/tags.js
-var require_tags = __commonJS({
-  "node_modules/yaml/dist/schema/tags.js"(exports) {
-    "use strict";
-    var map = require_map();
-    var _null = require_null();
-    var seq = require_seq();
-    var string = require_string();
-    var bool = require_bool();
-    var float = require_float();
-    var int = require_int();
-    var schema = require_schema2();
-    var schema$1 = require_schema3();
-    var binary = require_binary();
-    var merge2 = require_merge();
-    var omap = require_omap();
-    var pairs = require_pairs();
-    var schema$2 = require_schema4();
-    var set = require_set();
-    var timestamp = require_timestamp();
-    var schemas = /* @__PURE__ */ new Map([
-      ["core", schema.schema],
-      ["failsafe", [map.map, seq.seq, string.string]],
-      ["json", schema$1.schema],
-      ["yaml11", schema$2.schema],
-      ["yaml-1.1", schema$2.schema]
-    ]);
-    var tagsByName = {
-      binary: binary.binary,
-      bool: bool.boolTag,
-      float: float.float,
-      floatExp: float.floatExp,
-      floatNaN: float.floatNaN,
-      floatTime: timestamp.floatTime,
-      int: int.int,
-      intHex: int.intHex,
-      intOct: int.intOct,
-      intTime: timestamp.intTime,
-      map: map.map,
-      merge: merge2.merge,
-      null: _null.nullTag,
-      omap: omap.omap,
-      pairs: pairs.pairs,
-      seq: seq.seq,
-      set: set.set,
-      timestamp: timestamp.timestamp
-    };
-    var coreKnownTags = {
-      "tag:yaml.org,2002:binary": binary.binary,
-      "tag:yaml.org,2002:merge": merge2.merge,
-      "tag:yaml.org,2002:omap": omap.omap,
-      "tag:yaml.org,2002:pairs": pairs.pairs,
-      "tag:yaml.org,2002:set": set.set,
-      "tag:yaml.org,2002:timestamp": timestamp.timestamp
-    };
-    function getTags(customTags, schemaName, addMergeTag) {
-      const schemaTags = schemas.get(schemaName);
-      if (schemaTags && !customTags) {
-        return addMergeTag && !schemaTags.includes(merge2.merge) ? schemaTags.concat(merge2.merge) : schemaTags.slice();
-      }
-      let tags = schemaTags;
-      if (!tags) {
-        if (Array.isArray(customTags))
-          tags = [];
-        else {
-          const keys = Array.from(schemas.keys()).filter((key) => key !== "yaml11").map((key) => JSON.stringify(key)).join(", ");
-          throw new Error(`Unknown schema "${schemaName}"; use one of ${keys} or define customTags array`);
-        }
-      }
-      if (Array.isArray(customTags)) {
-        for (const tag of customTags)
-          tags = tags.concat(tag);
-      } else if (typeof customTags === "function") {
-        tags = customTags(tags.slice());
-      }
-      if (addMergeTag)
-        tags = tags.concat(merge2.merge);
-      return tags.reduce((tags2, tag) => {
-        const tagObj = typeof tag === "string" ? tagsByName[tag] : tag;
-        if (!tagObj) {
-          const tagName = JSON.stringify(tag);
-          const keys = Object.keys(tagsByName).map((key) => JSON.stringify(key)).join(", ");
-          throw new Error(`Unknown custom tag ${tagName}; use one of ${keys}`);
-        }
-        if (!tags2.includes(tagObj))
-          tags2.push(tagObj);
-        return tags2;
-      }, []);
-    }
-    exports.coreKnownTags = coreKnownTags;
-    exports.getTags = getTags;
-  }
-});
-
-// node_modules/yaml/dist/schema/Schema.js
-var require_Schema = __commonJS({
-  "node_modules/yaml/dist/schema/Schema.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var map = require_map();
-    var seq = require_seq();
-    var string = require_string();
-    var tags = require_tags();
-    var sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
-    var Schema = class _Schema {
-      constructor({ compat, customTags, merge: merge2, resolveKnownTags, schema, sortMapEntries, toStringDefaults }) {
-        this.compat = Array.isArray(compat) ? tags.getTags(compat, "compat") : compat ? tags.getTags(null, compat) : null;
-        this.name = typeof schema === "string" && schema || "core";
-        this.knownTags = resolveKnownTags ? tags.coreKnownTags : {};
-        this.tags = tags.getTags(customTags, this.name, merge2);
-        this.toStringOptions = toStringDefaults ?? null;
-        Object.defineProperty(this, identity2.MAP, { value: map.map });
-        Object.defineProperty(this, identity2.SCALAR, { value: string.string });
-        Object.defineProperty(this, identity2.SEQ, { value: seq.seq });
-        this.sortMapEntries = typeof sortMapEntries === "function" ? sortMapEntries : sortMapEntries === true ? sortMapEntriesByKey : null;
-      }
-      clone() {
-        const copy = Object.create(_Schema.prototype, Object.getOwnPropertyDescriptors(this));
-        copy.tags = this.tags.slice();
-        return copy;
-      }
-    };
-    exports.Schema = Schema;
-  }
-});
-
-// node_modules/yaml/dist/stringify/stringifyDocument.js
-var require_stringifyDocument = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var stringify7 = require_stringify();
-    var stringifyComment = require_stringifyComment();
-    function stringifyDocument(doc, options) {
-      const lines = [];
-      let hasDirectives = options.directives === true;
-      if (options.directives !== false && doc.directives) {
-        const dir = doc.directives.toString(doc);
-        if (dir) {
-          lines.push(dir);
-          hasDirectives = true;
-        } else if (doc.directives.docStart)
-          hasDirectives = true;
-      }
-      if (hasDirectives)
-        lines.push("---");
-      const ctx = stringify7.createStringifyContext(doc, options);
-      const { commentString } = ctx.options;
-      if (doc.commentBefore) {
-        if (lines.length !== 1)
-          lines.unshift("");
-        const cs = commentString(doc.commentBefore);
-        lines.unshift(stringifyComment.indentComment(cs, ""));
-      }
-      let chompKeep = false;
-      let contentComment = null;
-      if (doc.contents) {
-        if (identity2.isNode(doc.contents)) {
-          if (doc.contents.spaceBefore && hasDirectives)
-            lines.push("");
-          if (doc.contents.commentBefore) {
-            const cs = commentString(doc.contents.commentBefore);
-            lines.push(stringifyComment.indentComment(cs, ""));
-          }
-          ctx.forceBlockIndent = !!doc.comment;
-          contentComment = doc.contents.comment;
-        }
-        const onChompKeep = contentComment ? void 0 : () => chompKeep = true;
-        let body = stringify7.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
-        if (contentComment)
-          body += stringifyComment.lineComment(body, "", commentString(contentComment));
-        if ((body[0] === "|" || body[0] === ">") && lines[lines.length - 1] === "---") {
-          lines[lines.length - 1] = `--- ${body}`;
-        } else
-          lines.push(body);
-      } else {
-        lines.push(stringify7.stringify(doc.contents, ctx));
-      }
-      if (doc.directives?.docEnd) {
-        if (doc.comment) {
-          const cs = commentString(doc.comment);
-          if (cs.includes("\n")) {
-            lines.push("...");
-            lines.push(stringifyComment.indentComment(cs, ""));
-          } else {
-            lines.push(`... ${cs}`);
-          }
-        } else {
-          lines.push("...");
-        }
-      } else {
-        let dc = doc.comment;
-        if (dc && chompKeep)
-          dc = dc.replace(/^\n+/, "");
-        if (dc) {
-          if ((!chompKeep || contentComment) && lines[lines.length - 1] !== "")
-            lines.push("");
-          lines.push(stringifyComment.indentComment(commentString(dc), ""));
-        }
-      }
-      return lines.join("\n") + "\n";
-    }
-    exports.stringifyDocument = stringifyDocument;
-  }
-});
-
-// node_modules/yaml/dist/doc/Document.js
-var require_Document = __commonJS({
-  "node_modules/yaml/dist/doc/Document.js"(exports) {
-    "use strict";
-    var Alias = require_Alias();
-    var Collection2 = require_Collection();
-    var identity2 = require_identity();
-    var Pair = require_Pair();
-    var toJS = require_toJS();
-    var Schema = require_Schema();
-    var stringifyDocument = require_stringifyDocument();
-    var anchors = require_anchors();
-    var applyReviver = require_applyReviver();
-    var createNode = require_createNode();
-    var directives = require_directives();
-    var Document = class _Document {
-      constructor(value, replacer, options) {
-        this.commentBefore = null;
-        this.comment = null;
-        this.errors = [];
-        this.warnings = [];
-        Object.defineProperty(this, identity2.NODE_TYPE, { value: identity2.DOC });
-        let _replacer = null;
-        if (typeof replacer === "function" || Array.isArray(replacer)) {
-          _replacer = replacer;
-        } else if (options === void 0 && replacer) {
-          options = replacer;
-          replacer = void 0;
-        }
-        const opt = Object.assign({
-          intAsBigInt: false,
-          keepSourceTokens: false,
-          logLevel: "warn",
-          prettyErrors: true,
-          strict: true,
-          stringKeys: false,
-          uniqueKeys: true,
-          version: "1.2"
-        }, options);
-        this.options = opt;
-        let { version } = opt;
-        if (options?._directives) {
-          this.directives = options._directives.atDocument();
-          if (this.directives.yaml.explicit)
-            version = this.directives.yaml.version;
-        } else
-          this.directives = new directives.Directives({ version });
-        this.setSchema(version, options);
-        this.contents = value === void 0 ? null : this.createNode(value, _replacer, options);
-      }
-      /**
-       * Create a deep copy of this Document and its contents.
-       *
-       * Custom Node values that inherit from `Object` still refer to their original instances.
-       */
-      clone() {
-        const copy = Object.create(_Document.prototype, {
-          [identity2.NODE_TYPE]: { value: identity2.DOC }
-        });
-        copy.commentBefore = this.commentBefore;
-        copy.comment = this.comment;
-        copy.errors = this.errors.slice();
-        copy.warnings = this.warnings.slice();
-        copy.options = Object.assign({}, this.options);
-        if (this.directives)
-          copy.directives = this.directives.clone();
-        copy.schema = this.schema.clone();
-        copy.contents = identity2.isNode(this.contents) ? this.contents.clone(copy.schema) : this.contents;
-        if (this.range)
-          copy.range = this.range.slice();
-        return copy;
-      }
-      /** Adds a value to the document. */
-      add(value) {
-        if (assertCollection(this.contents))
-          this.contents.add(value);
-      }
-      /** Adds a value to the document. */
-      addIn(path, value) {
-        if (assertCollection(this.contents))
-          this.contents.addIn(path, value);
-      }
-      /**
-       * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
-       *
-       * If `node` already has an anchor, `name` is ignored.
-       * Otherwise, the `node.anchor` value will be set to `name`,
-       * or if an anchor with that name is already present in the document,
-       * `name` will be used as a prefix for a new unique anchor.
-       * If `name` is undefined, the generated anchor will use 'a' as a prefix.
-       */
-      createAlias(node, name) {
-        if (!node.anchor) {
-          const prev = anchors.anchorNames(this);
-          node.anchor = // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
-          !name || prev.has(name) ? anchors.findNewAnchor(name || "a", prev) : name;
-        }
-        return new Alias.Alias(node.anchor);
-      }
-      createNode(value, replacer, options) {
-        let _replacer = void 0;
-        if (typeof replacer === "function") {
-          value = replacer.call({ "": value }, "", value);
-          _replacer = replacer;
-        } else if (Array.isArray(replacer)) {
-          const keyToStr = (v) => typeof v === "number" || v instanceof String || v instanceof Number;
-          const asStr = replacer.filter(keyToStr).map(String);
-          if (asStr.length > 0)
-            replacer = replacer.concat(asStr);
-          _replacer = replacer;
-        } else if (options === void 0 && replacer) {
-          options = replacer;
-          replacer = void 0;
-        }
-        const { aliasDuplicateObjects, anchorPrefix, flow, keepUndefined, onTagObj, tag } = options ?? {};
-        const { onAnchor, setAnchors, sourceObjects } = anchors.createNodeAnchors(
-          this,
-          // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
-          anchorPrefix || "a"
-        );
-        const ctx = {
-          aliasDuplicateObjects: aliasDuplicateObjects ?? true,
-          keepUndefined: keepUndefined ?? false,
-          onAnchor,
-          onTagObj,
-          replacer: _replacer,
-          schema: this.schema,
-          sourceObjects
-        };
-        const node = createNode.createNode(value, tag, ctx);
-        if (flow && identity2.isCollection(node))
-          node.flow = true;
-        setAnchors();
-        return node;
-      }
-      /**
-       * Convert a key and a value into a `Pair` using the current schema,
-       * recursively wrapping all values as `Scalar` or `Collection` nodes.
-       */
-      createPair(key, value, options = {}) {
-        const k = this.createNode(key, null, options);
-        const v = this.createNode(value, null, options);
-        return new Pair.Pair(k, v);
-      }
-      /**
-       * Removes a value from the document.
-       * @returns `true` if the item was found and removed.
-       */
-      delete(key) {
-        return assertCollection(this.contents) ? this.contents.delete(key) : false;
-      }
-      /**
-       * Removes a value from the document.
-       * @returns `true` if the item was found and removed.
-       */
-      deleteIn(path) {
-        if (Collection2.isEmptyPath(path)) {
-          if (this.contents == null)
-            return false;
-          this.contents = null;
-          return true;
-        }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path) : false;
-      }
-      /**
-       * Returns item at `key`, or `undefined` if not found. By default unwraps
-       * scalar values from their surrounding node; to disable set `keepScalar` to
-       * `true` (collections are always returned intact).
-       */
-      get(key, keepScalar) {
-        return identity2.isCollection(this.contents) ? this.contents.get(key, keepScalar) : void 0;
-      }
-      /**
-       * Returns item at `path`, or `undefined` if not found. By default unwraps
-       * scalar values from their surrounding node; to disable set `keepScalar` to
-       * `true` (collections are always returned intact).
-       */
-      getIn(path, keepScalar) {
-        if (Collection2.isEmptyPath(path))
-          return !keepScalar && identity2.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity2.isCollection(this.contents) ? this.contents.getIn(path, keepScalar) : void 0;
-      }
-      /**
-       * Checks if the document includes a value with the key `key`.
-       */
-      has(key) {
-        return identity2.isCollection(this.contents) ? this.contents.has(key) : false;
-      }
-      /**
-       * Checks if the document includes a value at `path`.
-       */
-      hasIn(path) {
-        if (Collection2.isEmptyPath(path))
-          return this.contents !== void 0;
-        return identity2.isCollection(this.contents) ? this.contents.hasIn(path) : false;
-      }
-      /**
-       * Sets a value in this document. For `!!set`, `value` needs to be a
-       * boolean to add/remove the item from the set.
-       */
-      set(key, value) {
-        if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, [key], value);
-        } else if (assertCollection(this.contents)) {
-          this.contents.set(key, value);
-        }
-      }
-      /**
-       * Sets a value in this document. For `!!set`, `value` needs to be a
-       * boolean to add/remove the item from the set.
-       */
-      setIn(path, value) {
-        if (Collection2.isEmptyPath(path)) {
-          this.contents = value;
-        } else if (this.contents == null) {
-          this.contents = Collection2.collectionFromPath(this.schema, Array.from(path), value);
-        } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path, value);
-        }
-      }
-      /**
-       * Change the YAML version and schema used by the document.
-       * A `null` version disables support for directives, explicit tags, anchors, and aliases.
-       * It also requires the `schema` option to be given as a `Schema` instance value.
-       *
-       * Overrides all previously set schema options.
-       */
-      setSchema(version, options = {}) {
-        if (typeof version === "number")
-          version = String(version);
-        let opt;
-        switch (version) {
-          case "1.1":
-            if (this.directives)
-              this.directives.yaml.version = "1.1";
-            else
-              this.directives = new directives.Directives({ version: "1.1" });
-            opt = { resolveKnownTags: false, schema: "yaml-1.1" };
-            break;
-          case "1.2":
-          case "next":
-            if (this.directives)
-              this.directives.yaml.version = version;
-            else
-              this.directives = new directives.Directives({ version });
-            opt = { resolveKnownTags: true, schema: "core" };
-            break;
-          case null:
-            if (this.directives)
-              delete this.directives;
-            opt = null;
-            break;
-          default: {
-            const sv = JSON.stringify(version);
-            throw new Error(`Expected '1.1', '1.2' or null as first argument, but found: ${sv}`);
-          }
-        }
-        if (options.schema instanceof Object)
-          this.schema = options.schema;
-        else if (opt)
-          this.schema = new Schema.Schema(Object.assign(opt, options));
-        else
-          throw new Error(`With a null YAML version, the { schema: Schema } option is required`);
-      }
-      // json & jsonArg are only used from toJSON()
-      toJS({ json, jsonArg, mapAsMap, maxAliasCount: maxAliasCount2, onAnchor, reviver } = {}) {
-        const ctx = {
-          anchors: /* @__PURE__ */ new Map(),
-          doc: this,
-          keep: !json,
-          mapAsMap: mapAsMap === true,
-          mapKeyWarned: false,
-          maxAliasCount: typeof maxAliasCount2 === "number" ? maxAliasCount2 : 100
-        };
-        const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
-        if (typeof onAnchor === "function")
-          for (const { count, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count);
-        return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
-      }
-      /**
-       * A JSON representation of the document `contents`.
-       *
-       * @param jsonArg Used by `JSON.stringify` to indicate the array index or
-       *   property name.
-       */
-      toJSON(jsonArg, onAnchor) {
-        return this.toJS({ json: true, jsonArg, mapAsMap: false, onAnchor });
-      }
-      /** A YAML representation of the document. */
-      toString(options = {}) {
-        if (this.errors.length > 0)
-          throw new Error("Document with errors cannot be stringified");
-        if ("indent" in options && (!Number.isInteger(options.indent) || Number(options.indent) <= 0)) {
-          const s = JSON.stringify(options.indent);
-          throw new Error(`"indent" option must be a positive integer, not ${s}`);
-        }
-        return stringifyDocument.stringifyDocument(this, options);
-      }
-    };
-    function assertCollection(contents) {
-      if (identity2.isCollection(contents))
-        return true;
-      throw new Error("Expected a YAML collection as document contents");
-    }
-    exports.Document = Document;
-  }
-});
-
-// node_modules/yaml/dist/errors.js
-var require_errors3 = __commonJS({
-  "node_modules/yaml/dist/errors.js"(exports) {
-    "use strict";
-    var YAMLError = class extends Error {
-      constructor(name, pos, code, message) {
-        super();
-        this.name = name;
-        this.code = code;
-        this.message = message;
-        this.pos = pos;
-      }
-    };
-    var YAMLParseError = class extends YAMLError {
-      constructor(pos, code, message) {
-        super("YAMLParseError", pos, code, message);
-      }
-    };
-    var YAMLWarning = class extends YAMLError {
-      constructor(pos, code, message) {
-        super("YAMLWarning", pos, code, message);
-      }
-    };
-    var prettifyError = (src, lc) => (error2) => {
-      if (error2.pos[0] === -1)
-        return;
-      error2.linePos = error2.pos.map((pos) => lc.linePos(pos));
-      const { line, col } = error2.linePos[0];
-      error2.message += ` at line ${line}, column ${col}`;
-      let ci = col - 1;
-      let lineStr = src.substring(lc.lineStarts[line - 1], lc.lineStarts[line]).replace(/[\n\r]+$/, "");
-      if (ci >= 60 && lineStr.length > 80) {
-        const trimStart = Math.min(ci - 39, lineStr.length - 79);
-        lineStr = "\u2026" + lineStr.substring(trimStart);
-        ci -= trimStart - 1;
-      }
-      if (lineStr.length > 80)
-        lineStr = lineStr.substring(0, 79) + "\u2026";
-      if (line > 1 && /^ *$/.test(lineStr.substring(0, ci))) {
-        let prev = src.substring(lc.lineStarts[line - 2], lc.lineStarts[line - 1]);
-        if (prev.length > 80)
-          prev = prev.substring(0, 79) + "\u2026\n";
-        lineStr = prev + lineStr;
-      }
-      if (/[^ ]/.test(lineStr)) {
-        let count = 1;
-        const end = error2.linePos[1];
-        if (end?.line === line && end.col > col) {
-          count = Math.max(1, Math.min(end.col - col, 80 - ci));
-        }
-        const pointer = " ".repeat(ci) + "^".repeat(count);
-        error2.message += `:
-
-${lineStr}
-${pointer}
-`;
-      }
-    };
-    exports.YAMLError = YAMLError;
-    exports.YAMLParseError = YAMLParseError;
-    exports.YAMLWarning = YAMLWarning;
-    exports.prettifyError = prettifyError;
-  }
-});
-
-// node_modules/yaml/dist/compose/resolve-props.js
-var require_resolve_props = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
-    "use strict";
-    function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
-      let spaceBefore = false;
-      let atNewline = startOnNewline;
-      let hasSpace = startOnNewline;
-      let comment = "";
-      let commentSep = "";
-      let hasNewline = false;
-      let reqSpace = false;
-      let tab = null;
-      let anchor = null;
-      let tag = null;
-      let newlineAfterProp = null;
-      let comma = null;
-      let found = null;
-      let start = null;
-      for (const token of tokens) {
-        if (reqSpace) {
-          if (token.type !== "space" && token.type !== "newline" && token.type !== "comma")
-            onError(token.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space");
-          reqSpace = false;
-        }
-        if (tab) {
-          if (atNewline && token.type !== "comment" && token.type !== "newline") {
-            onError(tab, "TAB_AS_INDENT", "Tabs are not allowed as indentation");
-          }
-          tab = null;
-        }
-        switch (token.type) {
-          case "space":
-            if (!flow && (indicator !== "doc-start" || next?.type !== "flow-collection") && token.source.includes("	")) {
-              tab = token;
-            }
-            hasSpace = true;
-            break;
-          case "comment": {
-            if (!hasSpace)
-              onError(token, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters");
-            const cb = token.source.substring(1) || " ";
-            if (!comment)
-              comment = cb;
-            else
-              comment += commentSep + cb;
-            commentSep = "";
-            atNewline = false;
-            break;
-          }
-          case "newline":
-            if (atNewline) {
-              if (comment)
-                comment += token.source;
-              else if (!found || indicator !== "seq-item-ind")
-                spaceBefore = true;
-            } else
-              commentSep += token.source;
-            atNewline = true;
-            hasNewline = true;
-            if (anchor || tag)
-              newlineAfterProp = token;
-            hasSpace = true;
-            break;
-          case "anchor":
-            if (anchor)
-              onError(token, "MULTIPLE_ANCHORS", "A node can have at most one anchor");
-            if (token.source.endsWith(":"))
-              onError(token.offset + token.source.length - 1, "BAD_ALIAS", "Anchor ending in : is ambiguous", true);
-            anchor = token;
-            start ?? (start = token.offset);
-            atNewline = false;
-            hasSpace = false;
-            reqSpace = true;
-            break;
-          case "tag": {
-            if (tag)
-              onError(token, "MULTIPLE_TAGS", "A node can have at most one tag");
-            tag = token;
-            start ?? (start = token.offset);
-            atNewline = false;
-            hasSpace = false;
-            reqSpace = true;
-            break;
-          }
-          case indicator:
-            if (anchor || tag)
-              onError(token, "BAD_PROP_ORDER", `Anchors and tags must be after the ${token.source} indicator`);
-            if (found)
-              onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.source} in ${flow ?? "collection"}`);
-            found = token;
-            atNewline = indicator === "seq-item-ind" || indicator === "explicit-key-ind";
-            hasSpace = false;
-            break;
-          case "comma":
-            if (flow) {
-              if (comma)
-                onError(token, "UNEXPECTED_TOKEN", `Unexpected , in ${flow}`);
-              comma = token;
-              atNewline = false;
-              hasSpace = false;
-              break;
-            }
-          // else fallthrough
-          default:
-            onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.type} token`);
-            atNewline = false;
-            hasSpace = false;
-        }
-      }
-      const last = tokens[tokens.length - 1];
-      const end = last ? last.offset + last.source.length : offset;
-      if (reqSpace && next && next.type !== "space" && next.type !== "newline" && next.type !== "comma" && (next.type !== "scalar" || next.source !== "")) {
-        onError(next.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space");
-      }
-      if (tab && (atNewline && tab.indent <= parentIndent || next?.type === "block-map" || next?.type === "block-seq"))
-        onError(tab, "TAB_AS_INDENT", "Tabs are not allowed as indentation");
-      return {
-        comma,
-        found,
-        spaceBefore,
-        comment,
-        hasNewline,
-        anchor,
-        tag,
-        newlineAfterProp,
-        end,
-        start: start ?? end
-      };
-    }
-    exports.resolveProps = resolveProps;
-  }
-});
-
-// node_modules/yaml/dist/compose/util-contains-newline.js
-var require_util_contains_newline = __commonJS({
-  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
-    "use strict";
-    function containsNewline(key) {
-      if (!key)
-        return null;
-      switch (key.type) {
-        case "alias":
-        case "scalar":
-        case "double-quoted-scalar":
-        case "single-quoted-scalar":
-          if (key.source.includes("\n"))
-            return true;
-          if (key.end) {
-            for (const st of key.end)
-              if (st.type === "newline")
-                return true;
-          }
-          return false;
-        case "flow-collection":
-          for (const it of key.items) {
-            for (const st of it.start)
-              if (st.type === "newline")
-                return true;
-            if (it.sep) {
-              for (const st of it.sep)
-                if (st.type === "newline")
-                  return true;
-            }
-            if (containsNewline(it.key) || containsNewline(it.value))
-              return true;
-          }
-          return false;
-        default:
-          return true;
-      }
-    }
-    exports.containsNewline = containsNewline;
-  }
-});
-
-// node_modules/yaml/dist/compose/util-flow-indent-check.js
-var require_util_flow_indent_check = __commonJS({
-  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
-    "use strict";
-    var utilContainsNewline = require_util_contains_newline();
-    function flowIndentCheck(indent, fc, onError) {
-      if (fc?.type === "flow-collection") {
-        const end = fc.end[0];
-        if (end.indent === indent && (end.source === "]" || end.source === "}") && utilContainsNewline.containsNewline(fc)) {
-          const msg = "Flow end indicator should be more indented than parent";
-          onError(end, "BAD_INDENT", msg, true);
-        }
-      }
-    }
-    exports.flowIndentCheck = flowIndentCheck;
-  }
-});
-
-// node_modules/yaml/dist/compose/util-map-includes.js
-var require_util_map_includes = __commonJS({
-  "node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    function mapIncludes(ctx, items, search) {
-      const { uniqueKeys } = ctx.options;
-      if (uniqueKeys === false)
-        return false;
-      const isEqual = typeof uniqueKeys === "function" ? uniqueKeys : (a, b) => a === b || identity2.isScalar(a) && identity2.isScalar(b) && a.value === b.value;
-      return items.some((pair) => isEqual(pair.key, search));
-    }
-    exports.mapIncludes = mapIncludes;
-  }
-});
-
-// node_modules/yaml/dist/compose/resolve-block-map.js
-var require_resolve_block_map = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
-    "use strict";
-    var Pair = require_Pair();
-    var YAMLMap = require_YAMLMap();
-    var resolveProps = require_resolve_props();
-    var utilContainsNewline = require_util_contains_newline();
-    var utilFlowIndentCheck = require_util_flow_indent_check();
-    var utilMapIncludes = require_util_map_includes();
-    var startColMsg = "All mapping items must start at the same column";
-    function resolveBlockMap({ composeNode, composeEmptyNode }, ctx, bm, onError, tag) {
-      const NodeClass = tag?.nodeClass ?? YAMLMap.YAMLMap;
-      const map = new NodeClass(ctx.schema);
-      if (ctx.atRoot)
-        ctx.atRoot = false;
-      let offset = bm.offset;
-      let commentEnd = null;
-      for (const collItem of bm.items) {
-        const { start, key, sep: sep6, value } = collItem;
-        const keyProps = resolveProps.resolveProps(start, {
-          indicator: "explicit-key-ind",
-          next: key ?? sep6?.[0],
-          offset,
-          onError,
-          parentIndent: bm.indent,
-          startOnNewline: true
-        });
-        const implicitKey = !keyProps.found;
-        if (implicitKey) {
-          if (key) {
-            if (key.type === "block-seq")
-              onError(offset, "BLOCK_AS_IMPLICIT_KEY", "A block sequence may not be used as an implicit map key");
-            else if ("indent" in key && key.indent !== bm.indent)
-              onError(offset, "BAD_INDENT", startColMsg);
-          }
-          if (!keyProps.anchor && !keyProps.tag && !sep6) {
-            commentEnd = keyProps.end;
-            if (keyProps.comment) {
-              if (map.comment)
-                map.comment += "\n" + keyProps.comment;
-              else
-                map.comment = keyProps.comment;
-            }
-            continue;
-          }
-          if (keyProps.newlineAfterProp || utilContainsNewline.containsNewline(key)) {
-            onError(key ?? start[start.length - 1], "MULTILINE_IMPLICIT_KEY", "Implicit keys need to be on a single line");
-          }
-        } else if (keyProps.found?.indent !== bm.indent) {
-          onError(offset, "BAD_INDENT", startColMsg);
-        }
-        ctx.atKey = true;
-        const keyStart = keyProps.end;
-        const keyNode = key ? composeNode(ctx, key, keyProps, onError) : composeEmptyNode(ctx, keyStart, start, null, keyProps, onError);
-        if (ctx.schema.compat)
-          utilFlowIndentCheck.flowIndentCheck(bm.indent, key, onError);
-        ctx.atKey = false;
-        if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
-          onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep6 ?? [], {
-          indicator: "map-value-ind",
-          next: value,
-          offset: keyNode.range[2],
-          onError,
-          parentIndent: bm.indent,
-          startOnNewline: !key || key.type === "block-scalar"
-        });
-        offset = valueProps.end;
-        if (valueProps.found) {
-          if (implicitKey) {
-            if (value?.type === "block-map" && !valueProps.hasNewline)
-              onError(offset, "BLOCK_AS_IMPLICIT_KEY", "Nested mappings are not allowed in compact mappings");
-            if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
-              onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
-          }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep6, null, valueProps, onError);
-          if (ctx.schema.compat)
-            utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
-          offset = valueNode.range[2];
-          const pair = new Pair.Pair(keyNode, valueNode);
-          if (ctx.options.keepSourceTokens)
-            pair.srcToken = collItem;
-          map.items.push(pair);
-        } else {
-          if (implicitKey)
-            onError(keyNode.range, "MISSING_CHAR", "Implicit map keys need to be followed by map values");
-          if (valueProps.comment) {
-            if (keyNode.comment)
-              keyNode.comment += "\n" + valueProps.comment;
-            else
-              keyNode.comment = valueProps.comment;
-          }
-          const pair = new Pair.Pair(keyNode);
-          if (ctx.options.keepSourceTokens)
-            pair.srcToken = collItem;
-          map.items.push(pair);
-        }
-      }
-      if (commentEnd && commentEnd < offset)
-        onError(commentEnd, "IMPOSSIBLE", "Map comment with trailing content");
-      map.range = [bm.offset, offset, commentEnd ?? offset];
-      return map;
-    }
-    exports.resolveBlockMap = resolveBlockMap;
-  }
-});
-
-// node_modules/yaml/dist/compose/resolve-block-seq.js
-var require_resolve_block_seq = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
-    "use strict";
-    var YAMLSeq = require_YAMLSeq();
-    var resolveProps = require_resolve_props();
-    var utilFlowIndentCheck = require_util_flow_indent_check();
-    function resolveBlockSeq({ composeNode, composeEmptyNode }, ctx, bs, onError, tag) {
-      const NodeClass = tag?.nodeClass ?? YAMLSeq.YAMLSeq;
-      const seq = new NodeClass(ctx.schema);
-      if (ctx.atRoot)
-        ctx.atRoot = false;
-      if (ctx.atKey)
-        ctx.atKey = false;
-      let offset = bs.offset;
-      let commentEnd = null;
-      for (const { start, value } of bs.items) {
-        const props = resolveProps.resolveProps(start, {
-          indicator: "seq-item-ind",
-          next: value,
-          offset,
-          onError,
-          parentIndent: bs.indent,
-          startOnNewline: true
-        });
-        if (!props.found) {
-          if (props.anchor || props.tag || value) {
-            if (value?.type === "block-seq")
-              onError(props.end, "BAD_INDENT", "All sequence items must start at the same column");
-            else
-              onError(offset, "MISSING_CHAR", "Sequence item without - indicator");
-          } else {
-            commentEnd = props.end;
-            if (props.comment)
-              seq.comment = props.comment;
-            continue;
-          }
-        }
-        const node = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, start, null, props, onError);
-        if (ctx.schema.compat)
-          utilFlowIndentCheck.flowIndentCheck(bs.indent, value, onError);
-        offset = node.range[2];
-        seq.items.push(node);
-      }
-      seq.range = [bs.offset, offset, commentEnd ?? offset];
-      return seq;
-    }
-    exports.resolveBlockSeq = resolveBlockSeq;
-  }
-});
-
-// node_modules/yaml/dist/compose/resolve-end.js
-var require_resolve_end = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-end.js"(exports) {
-    "use strict";
-    function resolveEnd(end, offset, reqSpace, onError) {
-      let comment = "";
-      if (end) {
-        let hasSpace = false;
-        let sep6 = "";
-        for (const token of end) {
-          const { source, type } = token;
-          switch (type) {
-            case "space":
-              hasSpace = true;
-              break;
-            case "comment": {
-              if (reqSpace && !hasSpace)
-                onError(token, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters");
-              const cb = source.substring(1) || " ";
-              if (!comment)
-                comment = cb;
-              else
-                comment += sep6 + cb;
-              sep6 = "";
-              break;
-            }
-            case "newline":
-              if (comment)
-                sep6 += source;
-              hasSpace = true;
-              break;
-            default:
-              onError(token, "UNEXPECTED_TOKEN", `Unexpected ${type} at node end`);
-          }
-          offset += source.length;
-        }
-      }
-      return { comment, offset };
-    }
-    exports.resolveEnd = resolveEnd;
-  }
-});
-
-// node_modules/yaml/dist/compose/resolve-flow-collection.js
-var require_resolve_flow_collection = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var Pair = require_Pair();
-    var YAMLMap = require_YAMLMap();
-    var YAMLSeq = require_YAMLSeq();
-    var resolveEnd = require_resolve_end();
-    var resolveProps = require_resolve_props();
-    var utilContainsNewline = require_util_contains_newline();
-    var utilMapIncludes = require_util_map_includes();
-    var blockMsg = "Block collections are not allowed within flow collections";
-    var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
-    function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
-      const isMap4 = fc.start.source === "{";
-      const fcName = isMap4 ? "flow map" : "flow sequence";
-      const NodeClass = tag?.nodeClass ?? (isMap4 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
-      const coll = new NodeClass(ctx.schema);
-      coll.flow = true;
-      const atRoot = ctx.atRoot;
-      if (atRoot)
-        ctx.atRoot = false;
-      if (ctx.atKey)
-        ctx.atKey = false;
-      let offset = fc.offset + fc.start.source.length;
-      for (let i = 0; i < fc.items.length; ++i) {
-        const collItem = fc.items[i];
-        const { start, key, sep: sep6, value } = collItem;
-        const props = resolveProps.resolveProps(start, {
-          flow: fcName,
-          indicator: "explicit-key-ind",
-          next: key ?? sep6?.[0],
-          offset,
-          onError,
-          parentIndent: fc.indent,
-          startOnNewline: false
-        });
-        if (!props.found) {
-          if (!props.anchor && !props.tag && !sep6 && !value) {
-            if (i === 0 && props.comma)
-              onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
-            else if (i < fc.items.length - 1)
-              onError(props.start, "UNEXPECTED_TOKEN", `Unexpected empty item in ${fcName}`);
-            if (props.comment) {
-              if (coll.comment)
-                coll.comment += "\n" + props.comment;
-              else
-                coll.comment = props.comment;
-            }
-            offset = props.end;
-            continue;
-          }
-          if (!isMap4 && ctx.options.strict && utilContainsNewline.containsNewline(key))
-            onError(
-              key,
-              // checked by containsNewline()
-              "MULTILINE_IMPLICIT_KEY",
-              "Implicit keys of flow sequence pairs need to be on a single line"
-            );
-        }
-        if (i === 0) {
-          if (props.comma)
-            onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
-        } else {
-          if (!props.comma)
-            onError(props.start, "MISSING_CHAR", `Missing , between ${fcName} items`);
-          if (props.comment) {
-            let prevItemComment = "";
-            loop: for (const st of start) {
-              switch (st.type) {
-                case "comma":
-                case "space":
-                  break;
-                case "comment":
-                  prevItemComment = st.source.substring(1);
-                  break loop;
-                default:
-                  break loop;
-              }
-            }
-            if (prevItemComment) {
-              let prev = coll.items[coll.items.length - 1];
-              if (identity2.isPair(prev))
-                prev = prev.value ?? prev.key;
-              if (prev.comment)
-                prev.comment += "\n" + prevItemComment;
-              else
-                prev.comment = prevItemComment;
-              props.comment = props.comment.substring(prevItemComment.length + 1);
-            }
-          }
-        }
-        if (!isMap4 && !sep6 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep6, null, props, onError);
-          coll.items.push(valueNode);
-          offset = valueNode.range[2];
-          if (isBlock(value))
-            onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
-        } else {
-          ctx.atKey = true;
-          const keyStart = props.end;
-          const keyNode = key ? composeNode(ctx, key, props, onError) : composeEmptyNode(ctx, keyStart, start, null, props, onError);
-          if (isBlock(key))
-            onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
-          ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep6 ?? [], {
-            flow: fcName,
-            indicator: "map-value-ind",
-            next: value,
-            offset: keyNode.range[2],
-            onError,
-            parentIndent: fc.indent,
-            startOnNewline: false
-          });
-          if (valueProps.found) {
-            if (!isMap4 && !props.found && ctx.options.strict) {
-              if (sep6)
-                for (const st of sep6) {
-                  if (st === valueProps.found)
-                    break;
-                  if (st.type === "newline") {
-                    onError(st, "MULTILINE_IMPLICIT_KEY", "Implicit keys of flow sequence pairs need to be on a single line");
-                    break;
-                  }
-                }
-              if (props.start < valueProps.found.offset - 1024)
-                onError(valueProps.found, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit flow sequence key");
-            }
-          } else if (value) {
-            if ("source" in value && value.source?.[0] === ":")
-              onError(value, "MISSING_CHAR", `Missing space after : in ${fcName}`);
-            else
-              onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
-          }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep6, null, valueProps, onError) : null;
-          if (valueNode) {
-            if (isBlock(value))
-              onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
-          } else if (valueProps.comment) {
-            if (keyNode.comment)
-              keyNode.comment += "\n" + valueProps.comment;
-            else
-              keyNode.comment = valueProps.comment;
-          }
-          const pair = new Pair.Pair(keyNode, valueNode);
-          if (ctx.options.keepSourceTokens)
-            pair.srcToken = collItem;
-          if (isMap4) {
-            const map = coll;
-            if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
-              onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-            map.items.push(pair);
-          } else {
-            const map = new YAMLMap.YAMLMap(ctx.schema);
-            map.flow = true;
-            map.items.push(pair);
-            const endRange = (valueNode ?? keyNode).range;
-            map.range = [keyNode.range[0], endRange[1], endRange[2]];
-            coll.items.push(map);
-          }
-          offset = valueNode ? valueNode.range[2] : valueProps.end;
-        }
-      }
-      const expectedEnd = isMap4 ? "}" : "]";
-      const [ce, ...ee] = fc.end;
-      let cePos = offset;
-      if (ce?.source === expectedEnd)
-        cePos = ce.offset + ce.source.length;
-      else {
-        const name = fcName[0].toUpperCase() + fcName.substring(1);
-        const msg = atRoot ? `${name} must end with a ${expectedEnd}` : `${name} in block collection must be sufficiently indented and end with a ${expectedEnd}`;
-        onError(offset, atRoot ? "MISSING_CHAR" : "BAD_INDENT", msg);
-        if (ce && ce.source.length !== 1)
-          ee.unshift(ce);
-      }
-      if (ee.length > 0) {
-        const end = resolveEnd.resolveEnd(ee, cePos, ctx.options.strict, onError);
-        if (end.comment) {
-          if (coll.comment)
-            coll.comment += "\n" + end.comment;
-          else
-            coll.comment = end.comment;
-        }
-        coll.range = [fc.offset, cePos, end.offset];
-      } else {
-        coll.range = [fc.offset, cePos, cePos];
-      }
-      return coll;
-    }
-    exports.resolveFlowCollection = resolveFlowCollection;
-  }
-});
-
-// node_modules/yaml/dist/compose/compose-collection.js
-var require_compose_collection = __commonJS({
-  "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var Scalar2 = require_Scalar();
-    var YAMLMap = require_YAMLMap();
-    var YAMLSeq = require_YAMLSeq();
-    var resolveBlockMap = require_resolve_block_map();
-    var resolveBlockSeq = require_resolve_block_seq();
-    var resolveFlowCollection = require_resolve_flow_collection();
-    function resolveCollection(CN, ctx, token, onError, tagName, tag) {
-      const coll = token.type === "block-map" ? resolveBlockMap.resolveBlockMap(CN, ctx, token, onError, tag) : token.type === "block-seq" ? resolveBlockSeq.resolveBlockSeq(CN, ctx, token, onError, tag) : resolveFlowCollection.resolveFlowCollection(CN, ctx, token, onError, tag);
-      const Coll = coll.constructor;
-      if (tagName === "!" || tagName === Coll.tagName) {
-        coll.tag = Coll.tagName;
-        return coll;
-      }
-      if (tagName)
-        coll.tag = tagName;
-      return coll;
-    }
-    function composeCollection(CN, ctx, token, props, onError) {
-      const tagToken = props.tag;
-      const tagName = !tagToken ? null : ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg));
-      if (token.type === "block-seq") {
-        const { anchor, newlineAfterProp: nl } = props;
-        const lastProp = anchor && tagToken ? anchor.offset > tagToken.offset ? anchor : tagToken : anchor ?? tagToken;
-        if (lastProp && (!nl || nl.offset < lastProp.offset)) {
-          const message = "Missing newline after block sequence props";
-          onError(lastProp, "MISSING_CHAR", message);
-        }
-      }
-      const expType = token.type === "block-map" ? "map" : token.type === "block-seq" ? "seq" : token.start.source === "{" ? "map" : "seq";
-      if (!tagToken || !tagName || tagName === "!" || tagName === YAMLMap.YAMLMap.tagName && expType === "map" || tagName === YAMLSeq.YAMLSeq.tagName && expType === "seq") {
-        return resolveCollection(CN, ctx, token, onError, tagName);
-      }
-      let tag = ctx.schema.tags.find((t) => t.tag === tagName && t.collection === expType);
-      if (!tag) {
-        const kt = ctx.schema.knownTags[tagName];
-        if (kt?.collection === expType) {
-          ctx.schema.tags.push(Object.assign({}, kt, { default: false }));
-          tag = kt;
-        } else {
-          if (kt) {
-            onError(tagToken, "BAD_COLLECTION_TYPE", `${kt.tag} used for ${expType} collection, but expects ${kt.collection ?? "scalar"}`, true);
-          } else {
-            onError(tagToken, "TAG_RESOLVE_FAILED", `Unresolved tag: ${tagName}`, true);
-          }
-          return resolveCollection(CN, ctx, token, onError, tagName);
-        }
-      }
-      const coll = resolveCollection(CN, ctx, token, onError, tagName, tag);
-      const res = tag.resolve?.(coll, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg), ctx.options) ?? coll;
-      const node = identity2.isNode(res) ? res : new Scalar2.Scalar(res);
-      node.range = coll.range;
-      node.tag = tagName;
-      if (tag?.format)
-        node.format = tag.format;
-      return node;
-    }
-    exports.composeCollection = composeCollection;
-  }
-});
-
-// node_modules/yaml/dist/compose/resolve-block-scalar.js
-var require_resolve_block_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
-    "use strict";
-    var Scalar2 = require_Scalar();
-    function resolveBlockScalar(ctx, scalar, onError) {
-      const start = scalar.offset;
-      const header = parseBlockScalarHeader(scalar, ctx.options.strict, onError);
-      if (!header)
-        return { value: "", type: null, comment: "", range: [start, start, start] };
-      const type = header.mode === ">" ? Scalar2.Scalar.BLOCK_FOLDED : Scalar2.Scalar.BLOCK_LITERAL;
-      const lines = scalar.source ? splitLines2(scalar.source) : [];
-      let chompStart = lines.length;
-      for (let i = lines.length - 1; i >= 0; --i) {
-        const content = lines[i][1];
-        if (content === "" || content === "\r")
-          chompStart = i;
-        else
-          break;
-      }
-      if (chompStart === 0) {
-        const value2 = header.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
-        let end2 = start + header.length;
-        if (scalar.source)
-          end2 += scalar.source.length;
-        return { value: value2, type, comment: header.comment, range: [start, end2, end2] };
-      }
-      let trimIndent = scalar.indent + header.indent;
-      let offset = scalar.offset + header.length;
-      let contentStart = 0;
-      for (let i = 0; i < chompStart; ++i) {
-        const [indent, content] = lines[i];
-        if (content === "" || content === "\r") {
-          if (header.indent === 0 && indent.length > trimIndent)
-            trimIndent = indent.length;
-        } else {
-          if (indent.length < trimIndent) {
-            const message = "Block scalars with more-indented leading empty lines must use an explicit indentation indicator";
-            onError(offset + indent.length, "MISSING_CHAR", message);
-          }
-          if (header.indent === 0)
-            trimIndent = indent.length;
-          contentStart = i;
-          if (trimIndent === 0 && !ctx.atRoot) {
-            const message = "Block scalar values in collections must be indented";
-            onError(offset, "BAD_INDENT", message);
-          }
-          break;
-        }
-        offset += indent.length + content.length + 1;
-      }
-      for (let i = lines.length - 1; i >= chompStart; --i) {
-        if (lines[i][0].length > trimIndent)
-          chompStart = i + 1;
-      }
-      let value = "";
-      let sep6 = "";
-      let prevMoreIndented = false;
-      for (let i = 0; i < contentStart; ++i)
-        value += lines[i][0].slice(trimIndent) + "\n";
-      for (let i = contentStart; i < chompStart; ++i) {
-        let [indent, content] = lines[i];
-        offset += indent.length + content.length + 1;
-        const crlf = content[content.length - 1] === "\r";
-        if (crlf)
-          content = content.slice(0, -1);
-        if (content && indent.length < trimIndent) {
-          const src = header.indent ? "explicit indentation indicator" : "first line";
-          const message = `Block scalar lines must not be less indented than their ${src}`;
-          onError(offset - content.length - (crlf ? 2 : 1), "BAD_INDENT", message);
-          indent = "";
-        }
-        if (type === Scalar2.Scalar.BLOCK_LITERAL) {
-          value += sep6 + indent.slice(trimIndent) + content;
-          sep6 = "\n";
-        } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep6 === " ")
-            sep6 = "\n";
-          else if (!prevMoreIndented && sep6 === "\n")
-            sep6 = "\n\n";
-          value += sep6 + indent.slice(trimIndent) + content;
-          sep6 = "\n";
-          prevMoreIndented = true;
-        } else if (content === "") {
-          if (sep6 === "\n")
-            value += "\n";
-          else
-            sep6 = "\n";
-        } else {
-          value += sep6 + content;
-          sep6 = " ";
-          prevMoreIndented = false;
-        }
-      }
-      switch (header.chomp) {
-        case "-":
-          break;
-        case "+":
-          for (let i = chompStart; i < lines.length; ++i)
-            value += "\n" + lines[i][0].slice(trimIndent);
-          if (value[value.length - 1] !== "\n")
-            value += "\n";
-          break;
-        default:
-          value += "\n";
-      }
-      const end = start + header.length + scalar.source.length;
-      return { value, type, comment: header.comment, range: [start, end, end] };
-    }
-    function parseBlockScalarHeader({ offset, props }, strict, onError) {
-      if (props[0].type !== "block-scalar-header") {
-        onError(props[0], "IMPOSSIBLE", "Block scalar header not found");
-        return null;
-      }
-      const { source } = props[0];
-      const mode = source[0];
-      let indent = 0;
-      let chomp = "";
-      let error2 = -1;
-      for (let i = 1; i < source.length; ++i) {
-        const ch = source[i];
-        if (!chomp && (ch === "-" || ch === "+"))
-          chomp = ch;
-        else {
-          const n = Number(ch);
-          if (!indent && n)
-            indent = n;
-          else if (error2 === -1)
-            error2 = offset + i;
-        }
-      }
-      if (error2 !== -1)
-        onError(error2, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source}`);
-      let hasSpace = false;
-      let comment = "";
-      let length = source.length;
-      for (let i = 1; i < props.length; ++i) {
-        const token = props[i];
-        switch (token.type) {
-          case "space":
-            hasSpace = true;
-          // fallthrough
-          case "newline":
-            length += token.source.length;
-            break;
-          case "comment":
-            if (strict && !hasSpace) {
-              const message = "Comments must be separated from other tokens by white space characters";
-              onError(token, "MISSING_CHAR", message);
-            }
-            length += token.source.length;
-            comment = token.source.substring(1);
-            break;
-          case "error":
-            onError(token, "UNEXPECTED_TOKEN", token.message);
-            length += token.source.length;
-            break;
-          /* istanbul ignore next should not happen */
-          default: {
-            const message = `Unexpected token in block scalar header: ${token.type}`;
-            onError(token, "UNEXPECTED_TOKEN", message);
-            const ts = token.source;
-            if (ts && typeof ts === "string")
-              length += ts.length;
-          }
-        }
-      }
-      return { mode, indent, chomp, comment, length };
-    }
-    function splitLines2(source) {
-      const split = source.split(/\n( *)/);
-      const first = split[0];
-      const m = first.match(/^( *)/);
-      const line0 = m?.[1] ? [m[1], first.slice(m[1].length)] : ["", first];
-      const lines = [line0];
-      for (let i = 1; i < split.length; i += 2)
-        lines.push([split[i], split[i + 1]]);
-      return lines;
-    }
-    exports.resolveBlockScalar = resolveBlockScalar;
-  }
-});
-
-// node_modules/yaml/dist/compose/resolve-flow-scalar.js
-var require_resolve_flow_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
-    "use strict";
-    var Scalar2 = require_Scalar();
-    var resolveEnd = require_resolve_end();
-    function resolveFlowScalar(scalar, strict, onError) {
-      const { offset, type, source, end } = scalar;
-      let _type;
-      let value;
-      const _onError = (rel, code, msg) => onError(offset + rel, code, msg);
-      switch (type) {
-        case "scalar":
-          _type = Scalar2.Scalar.PLAIN;
-          value = plainValue(source, _onError);
-          break;
-        case "single-quoted-scalar":
-          _type = Scalar2.Scalar.QUOTE_SINGLE;
-          value = singleQuotedValue(source, _onError);
-          break;
-        case "double-quoted-scalar":
-          _type = Scalar2.Scalar.QUOTE_DOUBLE;
-          value = doubleQuotedValue(source, _onError);
-          break;
-        /* istanbul ignore next should not happen */
-        default:
-          onError(scalar, "UNEXPECTED_TOKEN", `Expected a flow scalar value, but found: ${type}`);
-          return {
-            value: "",
-            type: null,
-            comment: "",
-            range: [offset, offset + source.length, offset + source.length]
-          };
-      }
-      const valueEnd = offset + source.length;
-      const re = resolveEnd.resolveEnd(end, valueEnd, strict, onError);
-      return {
-        value,
-        type: _type,
-        comment: re.comment,
-        range: [offset, valueEnd, re.offset]
-      };
-    }
-    function plainValue(source, onError) {
-      let badChar = "";
-      switch (source[0]) {
-        /* istanbul ignore next should not happen */
-        case "	":
-          badChar = "a tab character";
-          break;
-        case ",":
-          badChar = "flow indicator character ,";
-          break;
-        case "%":
-          badChar = "directive indicator character %";
-          break;
-        case "|":
-        case ">": {
-          badChar = `block scalar indicator ${source[0]}`;
-          break;
-        }
-        case "@":
-        case "`": {
-          badChar = `reserved character ${source[0]}`;
-          break;
-        }
-      }
-      if (badChar)
-        onError(0, "BAD_SCALAR_START", `Plain value cannot start with ${badChar}`);
-      return unfoldLines(source);
-    }
-    function singleQuotedValue(source, onError) {
-      if (source[source.length - 1] !== "'" || source.length === 1)
-        onError(source.length, "MISSING_CHAR", "Missing closing 'quote");
-      return unfoldLines(source.slice(1, -1)).replace(/''/g, "'");
-    }
-    function unfoldLines(source) {
-      const line = /(.*?)\r?\n/sy;
-      let match = line.exec(source);
-      if (!match)
-        return source;
-      let trimEnd, trimBoth;
-      try {
-        trimEnd = new RegExp("(?<![ 	])[ 	]+$");
-        trimBoth = new RegExp("^[ 	]+|(?<![ 	])[ 	]+$", "g");
-      } catch {
-        trimEnd = /[ \t]+$/;
-        trimBoth = /^[ \t]+|[ \t]+$/g;
-      }
-      let res = match[1].replace(trimEnd, "");
-      let sep6 = " ";
-      let pos = line.lastIndex;
-      while (match = line.exec(source)) {
-        const lm = match[1].replace(trimBoth, "");
-        if (lm === "") {
-          if (sep6 === "\n")
-            res += sep6;
-          else
-            sep6 = "\n";
-        } else {
-          res += sep6 + lm;
-          sep6 = " ";
-        }
-        pos = line.lastIndex;
-      }
-      const last = /[ \t]*(.*)/sy;
-      last.lastIndex = pos;
-      match = last.exec(source);
-      return res + sep6 + (match?.[1] ?? "");
-    }
-    function doubleQuotedValue(source, onError) {
-      let res = "";
-      for (let i = 1; i < source.length - 1; ++i) {
-        const ch = source[i];
-        if (ch === "\r" && source[i + 1] === "\n")
-          continue;
-        if (ch === "\n") {
-          const { fold, offset } = foldNewline(source, i);
-          res += fold;
-          i = offset;
-        } else if (ch === "\\") {
-          let next = source[++i];
-          const cc = escapeCodes[next];
-          if (cc)
-            res += cc;
-          else if (next === "\n") {
-            next = source[i + 1];
-            while (next === " " || next === "	")
-              next = source[++i + 1];
-          } else if (next === "\r" && source[i + 1] === "\n") {
-            next = source[++i + 1];
-            while (next === " " || next === "	")
-              next = source[++i + 1];
-          } else if (next === "x" || next === "u" || next === "U") {
-            const length = next === "x" ? 2 : next === "u" ? 4 : 8;
-            res += parseCharCode(source, i + 1, length, onError);
-            i += length;
-          } else {
-            const raw = source.substr(i - 1, 2);
-            onError(i - 1, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
-            res += raw;
-          }
-        } else if (ch === " " || ch === "	") {
-          const wsStart = i;
-          let next = source[i + 1];
-          while (next === " " || next === "	")
-            next = source[++i + 1];
-          if (next !== "\n" && !(next === "\r" && source[i + 2] === "\n"))
-            res += i > wsStart ? source.slice(wsStart, i + 1) : ch;
-        } else {
-          res += ch;
-        }
-      }
-      if (source[source.length - 1] !== '"' || source.length === 1)
-        onError(source.length, "MISSING_CHAR", 'Missing closing "quote');
-      return res;
-    }
-    function foldNewline(source, offset) {
-      let fold = "";
-      let ch = source[offset + 1];
-      while (ch === " " || ch === "	" || ch === "\n" || ch === "\r") {
-        if (ch === "\r" && source[offset + 2] !== "\n")
-          break;
-        if (ch === "\n")
-          fold += "\n";
-        offset += 1;
-        ch = source[offset + 1];
-      }
-      if (!fold)
-        fold = " ";
-      return { fold, offset };
-    }
-    var escapeCodes = {
-      "0": "\0",
-      // null character
-      a: "\x07",
-      // bell character
-      b: "\b",
-      // backspace
-      e: "\x1B",
-      // escape character
-      f: "\f",
-      // form feed
-      n: "\n",
-      // line feed
-      r: "\r",
-      // carriage return
-      t: "	",
-      // horizontal tab
-      v: "\v",
-      // vertical tab
-      N: "\x85",
-      // Unicode next line
-      _: "\xA0",
-      // Unicode non-breaking space
-      L: "\u2028",
-      // Unicode line separator
-      P: "\u2029",
-      // Unicode paragraph separator
-      " ": " ",
-      '"': '"',
-      "/": "/",
-      "\\": "\\",
-      "	": "	"
-    };
-    function parseCharCode(source, offset, length, onError) {
-      const cc = source.substr(offset, length);
-      const ok = cc.length === length && /^[0-9a-fA-F]+$/.test(cc);
-      const code = ok ? parseInt(cc, 16) : NaN;
-      try {
-        return String.fromCodePoint(code);
-      } catch {
-        const raw = source.substr(offset - 2, length + 2);
-        onError(offset - 2, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
-        return raw;
-      }
-    }
-    exports.resolveFlowScalar = resolveFlowScalar;
-  }
-});
-
-// node_modules/yaml/dist/compose/compose-scalar.js
-var require_compose_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var Scalar2 = require_Scalar();
-    var resolveBlockScalar = require_resolve_block_scalar();
-    var resolveFlowScalar = require_resolve_flow_scalar();
-    function composeScalar(ctx, token, tagToken, onError) {
-      const { value, type, comment, range } = token.type === "block-scalar" ? resolveBlockScalar.resolveBlockScalar(ctx, token, onError) : resolveFlowScalar.resolveFlowScalar(token, ctx.options.strict, onError);
-      const tagName = tagToken ? ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg)) : null;
-      let tag;
-      if (ctx.options.stringKeys && ctx.atKey) {
-        tag = ctx.schema[identity2.SCALAR];
-      } else if (tagName)
-        tag = findScalarTagByName(ctx.schema, value, tagName, tagToken, onError);
-      else if (token.type === "scalar")
-        tag = findScalarTagByTest(ctx, value, token, onError);
-      else
-        tag = ctx.schema[identity2.SCALAR];
-      let scalar;
-      try {
-        const res = tag.resolve(value, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
-        scalar = identity2.isScalar(res) ? res : new Scalar2.Scalar(res);
-      } catch (error2) {
-        const msg = error2 instanceof Error ? error2.message : String(error2);
-        onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
-        scalar = new Scalar2.Scalar(value);
-      }
-      scalar.range = range;
-      scalar.source = value;
-      if (type)
-        scalar.type = type;
-      if (tagName)
-        scalar.tag = tagName;
-      if (tag.format)
-        scalar.format = tag.format;
-      if (comment)
-        scalar.comment = comment;
-      return scalar;
-    }
-    function findScalarTagByName(schema, value, tagName, tagToken, onError) {
-      if (tagName === "!")
-        return schema[identity2.SCALAR];
-      const matchWithTest = [];
-      for (const tag of schema.tags) {
-        if (!tag.collection && tag.tag === tagName) {
-          if (tag.default && tag.test)
-            matchWithTest.push(tag);
-          else
-            return tag;
-        }
-      }
-      for (const tag of matchWithTest)
-        if (tag.test?.test(value))
-          return tag;
-      const kt = schema.knownTags[tagName];
-      if (kt && !kt.collection) {
-        schema.tags.push(Object.assign({}, kt, { default: false, test: void 0 }));
-        return kt;
-      }
-      onError(tagToken, "TAG_RESOLVE_FAILED", `Unresolved tag: ${tagName}`, tagName !== "tag:yaml.org,2002:str");
-      return schema[identity2.SCALAR];
-    }
-    function findScalarTagByTest({ atKey, directives, schema }, value, token, onError) {
-      const tag = schema.tags.find((tag2) => (tag2.default === true || atKey && tag2.default === "key") && tag2.test?.test(value)) || schema[identity2.SCALAR];
-      if (schema.compat) {
-        const compat = schema.compat.find((tag2) => tag2.default && tag2.test?.test(value)) ?? schema[identity2.SCALAR];
-        if (tag.tag !== compat.tag) {
-          const ts = directives.tagString(tag.tag);
-          const cs = directives.tagString(compat.tag);
-          const msg = `Value may be parsed as either ${ts} or ${cs}`;
-          onError(token, "TAG_RESOLVE_FAILED", msg, true);
-        }
-      }
-      return tag;
-    }
-    exports.composeScalar = composeScalar;
-  }
-});
-
-// node_modules/yaml/dist/compose/util-empty-scalar-position.js
-var require_util_empty_scalar_position = __commonJS({
-  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
-    "use strict";
-    function emptyScalarPosition(offset, before, pos) {
-      if (before) {
-        pos ?? (pos = before.length);
-        for (let i = pos - 1; i >= 0; --i) {
-          let st = before[i];
-          switch (st.type) {
-            case "space":
-            case "comment":
-            case "newline":
-              offset -= st.source.length;
-              continue;
-          }
-          st = before[++i];
-          while (st?.type === "space") {
-            offset += st.source.length;
-            st = before[++i];
-          }
-          break;
-        }
-      }
-      return offset;
-    }
-    exports.emptyScalarPosition = emptyScalarPosition;
-  }
-});
-
-// node_modules/yaml/dist/compose/compose-node.js
-var require_compose_node = __commonJS({
-  "node_modules/yaml/dist/compose/compose-node.js"(exports) {
-    "use strict";
-    var Alias = require_Alias();
-    var identity2 = require_identity();
-    var composeCollection = require_compose_collection();
-    var composeScalar = require_compose_scalar();
-    var resolveEnd = require_resolve_end();
-    var utilEmptyScalarPosition = require_util_empty_scalar_position();
-    var CN = { composeNode, composeEmptyNode };
-    function composeNode(ctx, token, props, onError) {
-      const atKey = ctx.atKey;
-      const { spaceBefore, comment, anchor, tag } = props;
-      let node;
-      let isSrcToken = true;
-      switch (token.type) {
-        case "alias":
-          node = composeAlias(ctx, token, onError);
-          if (anchor || tag)
-            onError(token, "ALIAS_PROPS", "An alias node must not specify any properties");
-          break;
-        case "scalar":
-        case "single-quoted-scalar":
-        case "double-quoted-scalar":
-        case "block-scalar":
-          node = composeScalar.composeScalar(ctx, token, tag, onError);
-          if (anchor)
-            node.anchor = anchor.source.substring(1);
-          break;
-        case "block-map":
-        case "block-seq":
-        case "flow-collection":
-          try {
-            node = composeCollection.composeCollection(CN, ctx, token, props, onError);
-            if (anchor)
-              node.anchor = anchor.source.substring(1);
-          } catch (error2) {
-            const message = error2 instanceof Error ? error2.message : String(error2);
-            onError(token, "RESOURCE_EXHAUSTION", message);
-          }
-          break;
-        default: {
-          const message = token.type === "error" ? token.message : `Unsupported token (type: ${token.type})`;
-          onError(token, "UNEXPECTED_TOKEN", message);
-          isSrcToken = false;
-        }
-      }
-      node ?? (node = composeEmptyNode(ctx, token.offset, void 0, null, props, onError));
-      if (anchor && node.anchor === "")
-        onError(anchor, "BAD_ALIAS", "Anchor cannot be an empty string");
-      if (atKey && ctx.options.stringKeys && (!identity2.isScalar(node) || typeof node.value !== "string" || node.tag && node.tag !== "tag:yaml.org,2002:str")) {
-        const msg = "With stringKeys, all keys must be strings";
-        onError(tag ?? token, "NON_STRING_KEY", msg);
-      }
-      if (spaceBefore)
-        node.spaceBefore = true;
-      if (comment) {
-        if (token.type === "scalar" && token.source === "")
-          node.comment = comment;
-        else
-          node.commentBefore = comment;
-      }
-      if (ctx.options.keepSourceTokens && isSrcToken)
-        node.srcToken = token;
-      return node;
-    }
-    function composeEmptyNode(ctx, offset, before, pos, { spaceBefore, comment, anchor, tag, end }, onError) {
-      const token = {
-        type: "scalar",
-        offset: utilEmptyScalarPosition.emptyScalarPosition(offset, before, pos),
-        indent: -1,
-        source: ""
-      };
-      const node = composeScalar.composeScalar(ctx, token, tag, onError);
-      if (anchor) {
-        node.anchor = anchor.source.substring(1);
-        if (node.anchor === "")
-          onError(anchor, "BAD_ALIAS", "Anchor cannot be an empty string");
-      }
-      if (spaceBefore)
-        node.spaceBefore = true;
-      if (comment) {
-        node.comment = comment;
-        node.range[2] = end;
-      }
-      return node;
-    }
-    function composeAlias({ options }, { offset, source, end }, onError) {
-      const alias = new Alias.Alias(source.substring(1));
-      if (alias.source === "")
-        onError(offset, "BAD_ALIAS", "Alias cannot be an empty string");
-      if (alias.source.endsWith(":"))
-        onError(offset + source.length - 1, "BAD_ALIAS", "Alias ending in : is ambiguous", true);
-      const valueEnd = offset + source.length;
-      const re = resolveEnd.resolveEnd(end, valueEnd, options.strict, onError);
-      alias.range = [offset, valueEnd, re.offset];
-      if (re.comment)
-        alias.comment = re.comment;
-      return alias;
-    }
-    exports.composeEmptyNode = composeEmptyNode;
-    exports.composeNode = composeNode;
-  }
-});
-
-// node_modules/yaml/dist/compose/compose-doc.js
-var require_compose_doc = __commonJS({
-  "node_modules/yaml/dist/compose/compose-doc.js"(exports) {
-    "use strict";
-    var Document = require_Document();
-    var composeNode = require_compose_node();
-    var resolveEnd = require_resolve_end();
-    var resolveProps = require_resolve_props();
-    function composeDoc(options, directives, { offset, start, value, end }, onError) {
-      const opts = Object.assign({ _directives: directives }, options);
-      const doc = new Document.Document(void 0, opts);
-      const ctx = {
-        atKey: false,
-        atRoot: true,
-        directives: doc.directives,
-        options: doc.options,
-        schema: doc.schema
-      };
-      const props = resolveProps.resolveProps(start, {
-        indicator: "doc-start",
-        next: value ?? end?.[0],
-        offset,
-        onError,
-        parentIndent: 0,
-        startOnNewline: true
-      });
-      if (props.found) {
-        doc.directives.docStart = true;
-        if (value && (value.type === "block-map" || value.type === "block-seq") && !props.hasNewline)
-          onError(props.end, "MISSING_CHAR", "Block collection cannot start on same line with directives-end marker");
-      }
-      doc.contents = value ? composeNode.composeNode(ctx, value, props, onError) : composeNode.composeEmptyNode(ctx, props.end, start, null, props, onError);
-      const contentEnd = doc.contents.range[2];
-      const re = resolveEnd.resolveEnd(end, contentEnd, false, onError);
-      if (re.comment)
-        doc.comment = re.comment;
-      doc.range = [offset, contentEnd, re.offset];
-      return doc;
-    }
-    exports.composeDoc = composeDoc;
-  }
-});
-
-// node_modules/yaml/dist/compose/composer.js
-var require_composer = __commonJS({
-  "node_modules/yaml/dist/compose/composer.js"(exports) {
-    "use strict";
-    var node_process = __require("process");
-    var directives = require_directives();
-    var Document = require_Document();
-    var errors = require_errors3();
-    var identity2 = require_identity();
-    var composeDoc = require_compose_doc();
-    var resolveEnd = require_resolve_end();
-    function getErrorPos(src) {
-      if (typeof src === "number")
-        return [src, src + 1];
-      if (Array.isArray(src))
-        return src.length === 2 ? src : [src[0], src[1]];
-      const { offset, source } = src;
-      return [offset, offset + (typeof source === "string" ? source.length : 1)];
-    }
-    function parsePrelude(prelude) {
-      let comment = "";
-      let atComment = false;
-      let afterEmptyLine = false;
-      for (let i = 0; i < prelude.length; ++i) {
-        const source = prelude[i];
-        switch (source[0]) {
-          case "#":
-            comment += (comment === "" ? "" : afterEmptyLine ? "\n\n" : "\n") + (source.substring(1) || " ");
-            atComment = true;
-            afterEmptyLine = false;
-            break;
-          case "%":
-            if (prelude[i + 1]?.[0] !== "#")
-              i += 1;
-            atComment = false;
-            break;
-          default:
-            if (!atComment)
-              afterEmptyLine = true;
-            atComment = false;
-        }
-      }
-      return { comment, afterEmptyLine };
-    }
-    var Composer = class {
-      constructor(options = {}) {
-        this.doc = null;
-        this.atDirectives = false;
-        this.prelude = [];
-        this.errors = [];
-        this.warnings = [];
-        this.onError = (source, code, message, warning2) => {
-          const pos = getErrorPos(source);
-          if (warning2)
-            this.warnings.push(new errors.YAMLWarning(pos, code, message));
-          else
-            this.errors.push(new errors.YAMLParseError(pos, code, message));
-        };
-        this.directives = new directives.Directives({ version: options.version || "1.2" });
-        this.options = options;
-      }
-      decorate(doc, afterDoc) {
-        const { comment, afterEmptyLine } = parsePrelude(this.prelude);
-        if (comment) {
-          const dc = doc.contents;
-          if (afterDoc) {
-            doc.comment = doc.comment ? `${doc.comment}
-${comment}` : comment;
-          } else if (afterEmptyLine || doc.directives.docStart || !dc) {
-            doc.commentBefore = comment;
-          } else if (identity2.isCollection(dc) && !dc.flow && dc.items.length > 0) {
-            let it = dc.items[0];
-            if (identity2.isPair(it))
-              it = it.key;
-            const cb = it.commentBefore;
-            it.commentBefore = cb ? `${comment}
-${cb}` : comment;
-          } else {
-            const cb = dc.commentBefore;
-            dc.commentBefore = cb ? `${comment}
-${cb}` : comment;
-          }
-        }
-        if (afterDoc) {
-          for (let i = 0; i < this.errors.length; ++i)
-            doc.errors.push(this.errors[i]);
-          for (let i = 0; i < this.warnings.length; ++i)
-            doc.warnings.push(this.warnings[i]);
-        } else {
-          doc.errors = this.errors;
-          doc.warnings = this.warnings;
-        }
-        this.prelude = [];
-        this.errors = [];
-        this.warnings = [];
-      }
-      /**
-       * Current stream status information.
-       *
-       * Mostly useful at the end of input for an empty stream.
-       */
-      streamInfo() {
-        return {
-          comment: parsePrelude(this.prelude).comment,
-          directives: this.directives,
-          errors: this.errors,
-          warnings: this.warnings
-        };
-      }
-      /**
-       * Compose tokens into documents.
-       *
-       * @param forceDoc - If the stream contains no document, still emit a final document including any comments and directives that would be applied to a subsequent document.
-       * @param endOffset - Should be set if `forceDoc` is also set, to set the document range end and to indicate errors correctly.
-       */
-      *compose(tokens, forceDoc = false, endOffset = -1) {
-        for (const token of tokens)
-          yield* this.next(token);
-        yield* this.end(forceDoc, endOffset);
-      }
-      /** Advance the composer by one CST token. */
-      *next(token) {
-        if (node_process.env.LOG_STREAM)
-          console.dir(token, { depth: null });
-        switch (token.type) {
-          case "directive":
-            this.directives.add(token.source, (offset, message, warning2) => {
-              const pos = getErrorPos(token);
-              pos[0] += offset;
-              this.onError(pos, "BAD_DIRECTIVE", message, warning2);
-            });
-            this.prelude.push(token.source);
-            this.atDirectives = true;
-            break;
-          case "document": {
-            const doc = composeDoc.composeDoc(this.options, this.directives, token, this.onError);
-            if (this.atDirectives && !doc.directives.docStart)
-              this.onError(token, "MISSING_CHAR", "Missing directives-end/doc-start indicator line");
-            this.decorate(doc, false);
-            if (this.doc)
-              yield this.doc;
-            this.doc = doc;
-            this.atDirectives = false;
-            break;
-          }
-          case "byte-order-mark":
-          case "space":
-            break;
-          case "comment":
-          case "newline":
-            this.prelude.push(token.source);
-            break;
-          case "error": {
-            const msg = token.source ? `${token.message}: ${JSON.stringify(token.source)}` : token.message;
-            const error2 = new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg);
-            if (this.atDirectives || !this.doc)
-              this.errors.push(error2);
-            else
-              this.doc.errors.push(error2);
-            break;
-          }
-          case "doc-end": {
-            if (!this.doc) {
-              const msg = "Unexpected doc-end without preceding document";
-              this.errors.push(new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg));
-              break;
-            }
-            this.doc.directives.docEnd = true;
-            const end = resolveEnd.resolveEnd(token.end, token.offset + token.source.length, this.doc.options.strict, this.onError);
-            this.decorate(this.doc, true);
-            if (end.comment) {
-              const dc = this.doc.comment;
-              this.doc.comment = dc ? `${dc}
-${end.comment}` : end.comment;
-            }
-            this.doc.range[2] = end.offset;
-            break;
-          }
-          default:
-            this.errors.push(new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", `Unsupported token ${token.type}`));
-        }
-      }
-      /**
-       * Call at end of input to yield any remaining document.
-       *
-       * @param forceDoc - If the stream contains no document, still emit a final document including any comments and directives that would be applied to a subsequent document.
-       * @param endOffset - Should be set if `forceDoc` is also set, to set the document range end and to indicate errors correctly.
-       */
-      *end(forceDoc = false, endOffset = -1) {
-        if (this.doc) {
-          this.decorate(this.doc, true);
-          yield this.doc;
-          this.doc = null;
-        } else if (forceDoc) {
-          const opts = Object.assign({ _directives: this.directives }, this.options);
-          const doc = new Document.Document(void 0, opts);
-          if (this.atDirectives)
-            this.onError(endOffset, "MISSING_CHAR", "Missing directives-end indicator line");
-          doc.range = [0, endOffset, endOffset];
-          this.decorate(doc, false);
-          yield doc;
-        }
-      }
-    };
-    exports.Composer = Composer;
-  }
-});
-
-// node_modules/yaml/dist/parse/cst-scalar.js
-var require_cst_scalar = __commonJS({
-  "node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
-    "use strict";
-    var resolveBlockScalar = require_resolve_block_scalar();
-    var resolveFlowScalar = require_resolve_flow_scalar();
-    var errors = require_errors3();
-    var stringifyString = require_stringifyString();
-    function resolveAsScalar(token, strict = true, onError) {
-      if (token) {
-        const _onError = (pos, code, message) => {
-          const offset = typeof pos === "number" ? pos : Array.isArray(pos) ? pos[0] : pos.offset;
-          if (onError)
-            onError(offset, code, message);
-          else
-            throw new errors.YAMLParseError([offset, offset + 1], code, message);
-        };
-        switch (token.type) {
-          case "scalar":
-          case "single-quoted-scalar":
-          case "double-quoted-scalar":
-            return resolveFlowScalar.resolveFlowScalar(token, strict, _onError);
-          case "block-scalar":
-            return resolveBlockScalar.resolveBlockScalar({ options: { strict } }, token, _onError);
-        }
-      }
-      return null;
-    }
-    function createScalarToken(value, context3) {
-      const { implicitKey = false, indent, inFlow = false, offset = -1, type = "PLAIN" } = context3;
-      const source = stringifyString.stringifyString({ type, value }, {
-        implicitKey,
-        indent: indent > 0 ? " ".repeat(indent) : "",
-        inFlow,
-        options: { blockQuote: true, lineWidth: -1 }
-      });
-      const end = context3.end ?? [
-        { type: "newline", offset: -1, indent, source: "\n" }
-      ];
-      switch (source[0]) {
-        case "|":
-        case ">": {
-          const he = source.indexOf("\n");
-          const head = source.substring(0, he);
-          const body = source.substring(he + 1) + "\n";
-          const props = [
-            { type: "block-scalar-header", offset, indent, source: head }
-          ];
-          if (!addEndtoBlockProps(props, end))
-            props.push({ type: "newline", offset: -1, indent, source: "\n" });
-          return { type: "block-scalar", offset, indent, props, source: body };
-        }
-        case '"':
-          return { type: "double-quoted-scalar", offset, indent, source, end };
-        case "'":
-          return { type: "single-quoted-scalar", offset, indent, source, end };
-        default:
-          return { type: "scalar", offset, indent, source, end };
-      }
-    }
-    function setScalarValue(token, value, context3 = {}) {
-      let { afterKey = false, implicitKey = false, inFlow = false, type } = context3;
-      let indent = "indent" in token ? token.indent : null;
-      if (afterKey && typeof indent === "number")
-        indent += 2;
-      if (!type)
-        switch (token.type) {
-          case "single-quoted-scalar":
-            type = "QUOTE_SINGLE";
-            break;
-          case "double-quoted-scalar":
-            type = "QUOTE_DOUBLE";
-            break;
-          case "block-scalar": {
-            const header = token.props[0];
-            if (header.type !== "block-scalar-header")
-              throw new Error("Invalid block scalar header");
-            type = header.source[0] === ">" ? "BLOCK_FOLDED" : "BLOCK_LITERAL";
-            break;
-          }
-          default:
-            type = "PLAIN";
-        }
-      const source = stringifyString.stringifyString({ type, value }, {
-        implicitKey: implicitKey || indent === null,
-        indent: indent !== null && indent > 0 ? " ".repeat(indent) : "",
-        inFlow,
-        options: { blockQuote: true, lineWidth: -1 }
-      });
-      switch (source[0]) {
-        case "|":
-        case ">":
-          setBlockScalarValue(token, source);
-          break;
-        case '"':
-          setFlowScalarValue(token, source, "double-quoted-scalar");
-          break;
-        case "'":
-          setFlowScalarValue(token, source, "single-quoted-scalar");
-          break;
-        default:
-          setFlowScalarValue(token, source, "scalar");
-      }
-    }
-    function setBlockScalarValue(token, source) {
-      const he = source.indexOf("\n");
-      const head = source.substring(0, he);
-      const body = source.substring(he + 1) + "\n";
-      if (token.type === "block-scalar") {
-        const header = token.props[0];
-        if (header.type !== "block-scalar-header")
-          throw new Error("Invalid block scalar header");
-        header.source = head;
-        token.source = body;
-      } else {
-        const { offset } = token;
-        const indent = "indent" in token ? token.indent : -1;
-        const props = [
-          { type: "block-scalar-header", offset, indent, source: head }
-        ];
-        if (!addEndtoBlockProps(props, "end" in token ? token.end : void 0))
-          props.push({ type: "newline", offset: -1, indent, source: "\n" });
-        for (const key of Object.keys(token))
-          if (key !== "type" && key !== "offset")
-            delete token[key];
-        Object.assign(token, { type: "block-scalar", indent, props, source: body });
-      }
-    }
-    function addEndtoBlockProps(props, end) {
-      if (end)
-        for (const st of end)
-          switch (st.type) {
-            case "space":
-            case "comment":
-              props.push(st);
-              break;
-            case "newline":
-              props.push(st);
-              return true;
-          }
-      return false;
-    }
-    function setFlowScalarValue(token, source, type) {
-      switch (token.type) {
-        case "scalar":
-        case "double-quoted-scalar":
-        case "single-quoted-scalar":
-          token.type = type;
-          token.source = source;
-          break;
-        case "block-scalar": {
-          const end = token.props.slice(1);
-          let oa = source.length;
-          if (token.props[0].type === "block-scalar-header")
-            oa -= token.props[0].source.length;
-          for (const tok of end)
-            tok.offset += oa;
-          delete token.props;
-          Object.assign(token, { type, source, end });
-          break;
-        }
-        case "block-map":
-        case "block-seq": {
-          const offset = token.offset + source.length;
-          const nl = { type: "newline", offset, indent: token.indent, source: "\n" };
-          delete token.items;
-          Object.assign(token, { type, source, end: [nl] });
-          break;
-        }
-        default: {
-          const indent = "indent" in token ? token.indent : -1;
-          const end = "end" in token && Array.isArray(token.end) ? token.end.filter((st) => st.type === "space" || st.type === "comment" || st.type === "newline") : [];
-          for (const key of Object.keys(token))
-            if (key !== "type" && key !== "offset")
-              delete token[key];
-          Object.assign(token, { type, indent, source, end });
-        }
-      }
-    }
-    exports.createScalarToken = createScalarToken;
-    exports.resolveAsScalar = resolveAsScalar;
-    exports.setScalarValue = setScalarValue;
-  }
-});
-
-// node_modules/yaml/dist/parse/cst-stringify.js
-var require_cst_stringify = __commonJS({
-  "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
-    "use strict";
-    var stringify7 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
-    function stringifyToken(token) {
-      switch (token.type) {
-        case "block-scalar": {
-          let res = "";
-          for (const tok of token.props)
-            res += stringifyToken(tok);
-          return res + token.source;
-        }
-        case "block-map":
-        case "block-seq": {
-          let res = "";
-          for (const item of token.items)
-            res += stringifyItem(item);
-          return res;
-        }
-        case "flow-collection": {
-          let res = token.start.source;
-          for (const item of token.items)
-            res += stringifyItem(item);
-          for (const st of token.end)
-            res += st.source;
-          return res;
-        }
-        case "document": {
-          let res = stringifyItem(token);
-          if (token.end)
-            for (const st of token.end)
-              res += st.source;
-          return res;
-        }
-        default: {
-          let res = token.source;
-          if ("end" in token && token.end)
-            for (const st of token.end)
-              res += st.source;
-          return res;
-        }
-      }
-    }
-    function stringifyItem({ start, key, sep: sep6, value }) {
-      let res = "";
-      for (const st of start)
-        res += st.source;
-      if (key)
-        res += stringifyToken(key);
-      if (sep6)
-        for (const st of sep6)
-          res += st.source;
-      if (value)
-        res += stringifyToken(value);
-      return res;
-    }
-    exports.stringify = stringify7;
-  }
-});
-
-// node_modules/yaml/dist/parse/cst-visit.js
-var require_cst_visit = __commonJS({
-  "node_modules/yaml/dist/parse/cst-visit.js"(exports) {
-    "use strict";
-    var BREAK = /* @__PURE__ */ Symbol("break visit");
-    var SKIP = /* @__PURE__ */ Symbol("skip children");
-    var REMOVE = /* @__PURE__ */ Symbol("remove item");
-    function visit(cst, visitor) {
-      if ("type" in cst && cst.type === "document")
-        cst = { start: cst.start, value: cst.value };
-      _visit(Object.freeze([]), cst, visitor);
-    }
-    visit.BREAK = BREAK;
-    visit.SKIP = SKIP;
-    visit.REMOVE = REMOVE;
-    visit.itemAtPath = (cst, path) => {
-      let item = cst;
-      for (const [field, index] of path) {
-        const tok = item?.[field];
-        if (tok && "items" in tok) {
-          item = tok.items[index];
-        } else
-          return void 0;
-      }
-      return item;
-    };
-    visit.parentCollection = (cst, path) => {
-      const parent = visit.itemAtPath(cst, path.slice(0, -1));
-      const field = path[path.length - 1][0];
-      const coll = parent?.[field];
-      if (coll && "items" in coll)
-        return coll;
-      throw new Error("Parent collection not found");
-    };
-    function _visit(path, item, visitor) {
-      let ctrl = visitor(item, path);
-      if (typeof ctrl === "symbol")
-        return ctrl;
-      for (const field of ["key", "value"]) {
-        const token = item[field];
-        if (token && "items" in token) {
-          for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path.concat([[field, i]])), token.items[i], visitor);
-            if (typeof ci === "number")
-              i = ci - 1;
-            else if (ci === BREAK)
-              return BREAK;
-            else if (ci === REMOVE) {
-              token.items.splice(i, 1);
-              i -= 1;
-            }
-          }
-          if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path);
-        }
-      }
-      return typeof ctrl === "function" ? ctrl(item, path) : ctrl;
-    }
-    exports.visit = visit;
-  }
-});
-
-// node_modules/yaml/dist/parse/cst.js
-var require_cst = __commonJS({
-  "node_modules/yaml/dist/parse/cst.js"(exports) {
-    "use strict";
-    var cstScalar = require_cst_scalar();
-    var cstStringify = require_cst_stringify();
-    var cstVisit = require_cst_visit();
-    var BOM = "\uFEFF";
-    var DOCUMENT = "";
-    var FLOW_END = "";
-    var SCALAR = "";
-    var isCollection = (token) => !!token && "items" in token;
-    var isScalar3 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
-    function prettyToken(token) {
-      switch (token) {
-        case BOM:
-          return "<BOM>";
-        case DOCUMENT:
-          return "<DOC>";
-        case FLOW_END:
-          return "<FLOW_END>";
-        case SCALAR:
-          return "<SCALAR>";
-        default:
-          return JSON.stringify(token);
-      }
-    }
-    function tokenType(source) {
-      switch (source) {
-        case BOM:
-          return "byte-order-mark";
-        case DOCUMENT:
-          return "doc-mode";
-        case FLOW_END:
-          return "flow-error-end";
-        case SCALAR:
-          return "scalar";
-        case "---":
-          return "doc-start";
-        case "...":
-          return "doc-end";
-        case "":
-        case "\n":
-        case "\r\n":
-          return "newline";
-        case "-":
-          return "seq-item-ind";
-        case "?":
-          return "explicit-key-ind";
-        case ":":
-          return "map-value-ind";
-        case "{":
-          return "flow-map-start";
-        case "}":
-          return "flow-map-end";
-        case "[":
-          return "flow-seq-start";
-        case "]":
-          return "flow-seq-end";
-        case ",":
-          return "comma";
-      }
-      switch (source[0]) {
-        case " ":
-        case "	":
-          return "space";
-        case "#":
-          return "comment";
-        case "%":
-          return "directive-line";
-        case "*":
-          return "alias";
-        case "&":
-          return "anchor";
-        case "!":
-          return "tag";
-        case "'":
-          return "single-quoted-scalar";
-        case '"':
-          return "double-quoted-scalar";
-        case "|":
-        case ">":
-          return "block-scalar-header";
-      }
-      return null;
-    }
-    exports.createScalarToken = cstScalar.createScalarToken;
-    exports.resolveAsScalar = cstScalar.resolveAsScalar;
-    exports.setScalarValue = cstScalar.setScalarValue;
-    exports.stringify = cstStringify.stringify;
-    exports.visit = cstVisit.visit;
-    exports.BOM = BOM;
-    exports.DOCUMENT = DOCUMENT;
-    exports.FLOW_END = FLOW_END;
-    exports.SCALAR = SCALAR;
-    exports.isCollection = isCollection;
-    exports.isScalar = isScalar3;
-    exports.prettyToken = prettyToken;
-    exports.tokenType = tokenType;
-  }
-});
-
-// node_modules/yaml/dist/parse/lexer.js
-var require_lexer = __commonJS({
-  "node_modules/yaml/dist/parse/lexer.js"(exports) {
-    "use strict";
-    var cst = require_cst();
-    function isEmpty(ch) {
-      switch (ch) {
-        case void 0:
-        case " ":
-        case "\n":
-        case "\r":
-        case "	":
-          return true;
-        default:
-          return false;
-      }
-    }
-    var hexDigits = new Set("0123456789ABCDEFabcdef");
-    var tagChars = new Set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-#;/?:@&=+$_.!~*'()");
-    var flowIndicatorChars = new Set(",[]{}");
-    var invalidAnchorChars = new Set(" ,[]{}\n\r	");
-    var isNotAnchorChar = (ch) => !ch || invalidAnchorChars.has(ch);
-    var Lexer = class {
-      constructor() {
-        this.atEnd = false;
-        this.blockScalarIndent = -1;
-        this.blockScalarKeep = false;
-        this.buffer = "";
-        this.flowKey = false;
-        this.flowLevel = 0;
-        this.indentNext = 0;
-        this.indentValue = 0;
-        this.lineEndPos = null;
-        this.next = null;
-        this.pos = 0;
-      }
-      /**
-       * Generate YAML tokens from the `source` string. If `incomplete`,
-       * a part of the last line may be left as a buffer for the next call.
-       *
-       * @returns A generator of lexical tokens
-       */
-      *lex(source, incomplete = false) {
-        if (source) {
-          if (typeof source !== "string")
-            throw TypeError("source is not a string");
-          this.buffer = this.buffer ? this.buffer + source : source;
-          this.lineEndPos = null;
-        }
-        this.atEnd = !incomplete;
-        let next = this.next ?? "stream";
-        while (next && (incomplete || this.hasChars(1)))
-          next = yield* this.parseNext(next);
-      }
-      atLineEnd() {
-        let i = this.pos;
-        let ch = this.buffer[i];
-        while (ch === " " || ch === "	")
-          ch = this.buffer[++i];
-        if (!ch || ch === "#" || ch === "\n")
-          return true;
-        if (ch === "\r")
-          return this.buffer[i + 1] === "\n";
-        return false;
-      }
-      charAt(n) {
-        return this.buffer[this.pos + n];
-      }
-      continueScalar(offset) {
-        let ch = this.buffer[offset];
-        if (this.indentNext > 0) {
-          let indent = 0;
-          while (ch === " ")
-            ch = this.buffer[++indent + offset];
-          if (ch === "\r") {
-            const next = this.buffer[indent + offset + 1];
-            if (next === "\n" || !next && !this.atEnd)
-              return offset + indent + 1;
-          }
-          return ch === "\n" || indent >= this.indentNext || !ch && !this.atEnd ? offset + indent : -1;
-        }
-        if (ch === "-" || ch === ".") {
-          const dt = this.buffer.substr(offset, 3);
-          if ((dt === "---" || dt === "...") && isEmpty(this.buffer[offset + 3]))
-            return -1;
-        }
-        return offset;
-      }
-      getLine() {
-        let end = this.lineEndPos;
-        if (typeof end !== "number" || end !== -1 && end < this.pos) {
-          end = this.buffer.indexOf("\n", this.pos);
-          this.lineEndPos = end;
-        }
-        if (end === -1)
-          return this.atEnd ? this.buffer.substring(this.pos) : null;
-        if (this.buffer[end - 1] === "\r")
-          end -= 1;
-        return this.buffer.substring(this.pos, end);
-      }
-      hasChars(n) {
-        return this.pos + n <= this.buffer.length;
-      }
-      setNext(state) {
-        this.buffer = this.buffer.substring(this.pos);
-        this.pos = 0;
-        this.lineEndPos = null;
-        this.next = state;
-        return null;
-      }
-      peek(n) {
-        return this.buffer.substr(this.pos, n);
-      }
-      *parseNext(next) {
-        switch (next) {
-          case "stream":
-            return yield* this.parseStream();
-          case "line-start":
-            return yield* this.parseLineStart();
-          case "block-start":
-            return yield* this.parseBlockStart();
-          case "doc":
-            return yield* this.parseDocument();
-          case "flow":
-            return yield* this.parseFlowCollection();
-          case "quoted-scalar":
-            return yield* this.parseQuotedScalar();
-          case "block-scalar":
-            return yield* this.parseBlockScalar();
-          case "plain-scalar":
-            return yield* this.parsePlainScalar();
-        }
-      }
-      *parseStream() {
-        let line = this.getLine();
-        if (line === null)
-          return this.setNext("stream");
-        if (line[0] === cst.BOM) {
-          yield* this.pushCount(1);
-          line = line.substring(1);
-        }
-        if (line[0] === "%") {
-          let dirEnd = line.length;
-          let cs = line.indexOf("#");
-          while (cs !== -1) {
-            const ch = line[cs - 1];
-            if (ch === " " || ch === "	") {
-              dirEnd = cs - 1;
-              break;
-            } else {
-              cs = line.indexOf("#", cs + 1);
-            }
-          }
-          while (true) {
-            const ch = line[dirEnd - 1];
-            if (ch === " " || ch === "	")
-              dirEnd -= 1;
-            else
-              break;
-          }
-          const n = (yield* this.pushCount(dirEnd)) + (yield* this.pushSpaces(true));
-          yield* this.pushCount(line.length - n);
-          this.pushNewline();
-          return "stream";
-        }
-        if (this.atLineEnd()) {
-          const sp = yield* this.pushSpaces(true);
-          yield* this.pushCount(line.length - sp);
-          yield* this.pushNewline();
-          return "stream";
-        }
-        yield cst.DOCUMENT;
-        return yield* this.parseLineStart();
-      }
-      *parseLineStart() {
-        const ch = this.charAt(0);
-        if (!ch && !this.atEnd)
-          return this.setNext("line-start");
-        if (ch === "-" || ch === ".") {
-          if (!this.atEnd && !this.hasChars(4))
-            return this.setNext("line-start");
-          const s = this.peek(3);
-          if ((s === "---" || s === "...") && isEmpty(this.charAt(3))) {
-            yield* this.pushCount(3);
-            this.indentValue = 0;
-            this.indentNext = 0;
-            return s === "---" ? "doc" : "stream";
-          }
-        }
-        this.indentValue = yield* this.pushSpaces(false);
-        if (this.indentNext > this.indentValue && !isEmpty(this.charAt(1)))
-          this.indentNext = this.indentValue;
-        return yield* this.parseBlockStart();
-      }
-      *parseBlockStart() {
-        const [ch0, ch1] = this.peek(2);
-        if (!ch1 && !this.atEnd)
-          return this.setNext("block-start");
-        if ((ch0 === "-" || ch0 === "?" || ch0 === ":") && isEmpty(ch1)) {
-          const n = (yield* this.pushCount(1)) + (yield* this.pushSpaces(true));
-          this.indentNext = this.indentValue + 1;
-          this.indentValue += n;
-          return "block-start";
-        }
-        return "doc";
-      }
-      *parseDocument() {
-        yield* this.pushSpaces(true);
-        const line = this.getLine();
-        if (line === null)
-          return this.setNext("doc");
-        let n = yield* this.pushIndicators();
-        switch (line[n]) {
-          case "#":
-            yield* this.pushCount(line.length - n);
-          // fallthrough
-          case void 0:
-            yield* this.pushNewline();
-            return yield* this.parseLineStart();
-          case "{":
-          case "[":
-            yield* this.pushCount(1);
-            this.flowKey = false;
-            this.flowLevel = 1;
-            return "flow";
-          case "}":
-          case "]":
-            yield* this.pushCount(1);
-            return "doc";
-          case "*":
-            yield* this.pushUntil(isNotAnchorChar);
-            return "doc";
-          case '"':
-          case "'":
-            return yield* this.parseQuotedScalar();
-          case "|":
-          case ">":
-            n += yield* this.parseBlockScalarHeader();
-            n += yield* this.pushSpaces(true);
-            yield* this.pushCount(line.length - n);
-            yield* this.pushNewline();
-            return yield* this.parseBlockScalar();
-          default:
-            return yield* this.parsePlainScalar();
-        }
-      }
-      *parseFlowCollection() {
-        let nl, sp;
-        let indent = -1;
-        do {
-          nl = yield* this.pushNewline();
-          if (nl > 0) {
-            sp = yield* this.pushSpaces(false);
-            this.indentValue = indent = sp;
-          } else {
-            sp = 0;
-          }
-          sp += yield* this.pushSpaces(true);
-        } while (nl + sp > 0);
-        const line = this.getLine();
-        if (line === null)
-          return this.setNext("flow");
-        if (indent !== -1 && indent < this.indentNext && line[0] !== "#" || indent === 0 && (line.startsWith("---") || line.startsWith("...")) && isEmpty(line[3])) {
-          const atFlowEndMarker = indent === this.indentNext - 1 && this.flowLevel === 1 && (line[0] === "]" || line[0] === "}");
-          if (!atFlowEndMarker) {
-            this.flowLevel = 0;
-            yield cst.FLOW_END;
-            return yield* this.parseLineStart();
-          }
-        }
-        let n = 0;
-        while (line[n] === ",") {
-          n += yield* this.pushCount(1);
-          n += yield* this.pushSpaces(true);
-          this.flowKey = false;
-        }
-        n += yield* this.pushIndicators();
-        switch (line[n]) {
-          case void 0:
-            return "flow";
-          case "#":
-            yield* this.pushCount(line.length - n);
-            return "flow";
-          case "{":
-          case "[":
-            yield* this.pushCount(1);
-            this.flowKey = false;
-            this.flowLevel += 1;
-            return "flow";
-          case "}":
-          case "]":
-            yield* this.pushCount(1);
-            this.flowKey = true;
-            this.flowLevel -= 1;
-            return this.flowLevel ? "flow" : "doc";
-          case "*":
-            yield* this.pushUntil(isNotAnchorChar);
-            return "flow";
-          case '"':
-          case "'":
-            this.flowKey = true;
-            return yield* this.parseQuotedScalar();
-          case ":": {
-            const next = this.charAt(1);
-            if (this.flowKey || isEmpty(next) || next === ",") {
-              this.flowKey = false;
-              yield* this.pushCount(1);
-              yield* this.pushSpaces(true);
-              return "flow";
-            }
-          }
-          // fallthrough
-          default:
-            this.flowKey = false;
-            return yield* this.parsePlainScalar();
-        }
-      }
-      *parseQuotedScalar() {
-        const quote = this.charAt(0);
-        let end = this.buffer.indexOf(quote, this.pos + 1);
-        if (quote === "'") {
-          while (end !== -1 && this.buffer[end + 1] === "'")
-            end = this.buffer.indexOf("'", end + 2);
-        } else {
-          while (end !== -1) {
-            let n = 0;
-            while (this.buffer[end - 1 - n] === "\\")
-              n += 1;
-            if (n % 2 === 0)
-              break;
-            end = this.buffer.indexOf('"', end + 1);
-          }
-        }
-        const qb = this.buffer.substring(0, end);
-        let nl = qb.indexOf("\n", this.pos);
-        if (nl !== -1) {
-          while (nl !== -1) {
-            const cs = this.continueScalar(nl + 1);
-            if (cs === -1)
-              break;
-            nl = qb.indexOf("\n", cs);
-          }
-          if (nl !== -1) {
-            end = nl - (qb[nl - 1] === "\r" ? 2 : 1);
-          }
-        }
-        if (end === -1) {
-          if (!this.atEnd)
-            return this.setNext("quoted-scalar");
-          end = this.buffer.length;
-        }
-        yield* this.pushToIndex(end + 1, false);
-        return this.flowLevel ? "flow" : "doc";
-      }
-      *parseBlockScalarHeader() {
-        this.blockScalarIndent = -1;
-        this.blockScalarKeep = false;
-        let i = this.pos;
-        while (true) {
-          const ch = this.buffer[++i];
-          if (ch === "+")
-            this.blockScalarKeep = true;
-          else if (ch > "0" && ch <= "9")
-            this.blockScalarIndent = Number(ch) - 1;
-          else if (ch !== "-")
-            break;
-        }
-        return yield* this.pushUntil((ch) => isEmpty(ch) || ch === "#");
-      }
-      *parseBlockScalar() {
-        let nl = this.pos - 1;
-        let indent = 0;
-        let ch;
-        loop: for (let i2 = this.pos; ch = this.buffer[i2]; ++i2) {
-          switch (ch) {
-            case " ":
-              indent += 1;
-              break;
-            case "\n":
-              nl = i2;
-              indent = 0;
-              break;
-            case "\r": {
-              const next = this.buffer[i2 + 1];
-              if (!next && !this.atEnd)
-                return this.setNext("block-scalar");
-              if (next === "\n")
-                break;
-            }
-            // fallthrough
-            default:
-              break loop;
-          }
-        }
-        if (!ch && !this.atEnd)
-          return this.setNext("block-scalar");
-        if (indent >= this.indentNext) {
-          if (this.blockScalarIndent === -1)
-            this.indentNext = indent;
-          else {
-            this.indentNext = this.blockScalarIndent + (this.indentNext === 0 ? 1 : this.indentNext);
-          }
-          do {
-            const cs = this.continueScalar(nl + 1);
-            if (cs === -1)
-              break;
-            nl = this.buffer.indexOf("\n", cs);
-          } while (nl !== -1);
-          if (nl === -1) {
-            if (!this.atEnd)
-              return this.setNext("block-scalar");
-            nl = this.buffer.length;
-          }
-        }
-        let i = nl + 1;
-        ch = this.buffer[i];
-        while (ch === " ")
-          ch = this.buffer[++i];
-        if (ch === "	") {
-          while (ch === "	" || ch === " " || ch === "\r" || ch === "\n")
-            ch = this.buffer[++i];
-          nl = i - 1;
-        } else if (!this.blockScalarKeep) {
-          do {
-            let i2 = nl - 1;
-            let ch2 = this.buffer[i2];
-            if (ch2 === "\r")
-              ch2 = this.buffer[--i2];
-            const lastChar = i2;
-            while (ch2 === " ")
-              ch2 = this.buffer[--i2];
-            if (ch2 === "\n" && i2 >= this.pos && i2 + 1 + indent > lastChar)
-              nl = i2;
-            else
-              break;
-          } while (true);
-        }
-        yield cst.SCALAR;
-        yield* this.pushToIndex(nl + 1, true);
-        return yield* this.parseLineStart();
-      }
-      *parsePlainScalar() {
-        const inFlow = this.flowLevel > 0;
-        let end = this.pos - 1;
-        let i = this.pos - 1;
-        let ch;
-        while (ch = this.buffer[++i]) {
-          if (ch === ":") {
-            const next = this.buffer[i + 1];
-            if (isEmpty(next) || inFlow && flowIndicatorChars.has(next))
-              break;
-            end = i;
-          } else if (isEmpty(ch)) {
-            let next = this.buffer[i + 1];
-            if (ch === "\r") {
-              if (next === "\n") {
-                i += 1;
-                ch = "\n";
-                next = this.buffer[i + 1];
-              } else
-                end = i;
-            }
-            if (next === "#" || inFlow && flowIndicatorChars.has(next))
-              break;
-            if (ch === "\n") {
-              const cs = this.continueScalar(i + 1);
-              if (cs === -1)
-                break;
-              i = Math.max(i, cs - 2);
-            }
-          } else {
-            if (inFlow && flowIndicatorChars.has(ch))
-              break;
-            end = i;
-          }
-        }
-        if (!ch && !this.atEnd)
-          return this.setNext("plain-scalar");
-        yield cst.SCALAR;
-        yield* this.pushToIndex(end + 1, true);
-        return inFlow ? "flow" : "doc";
-      }
-      *pushCount(n) {
-        if (n > 0) {
-          yield this.buffer.substr(this.pos, n);
-          this.pos += n;
-          return n;
-        }
-        return 0;
-      }
-      *pushToIndex(i, allowEmpty) {
-        const s = this.buffer.slice(this.pos, i);
-        if (s) {
-          yield s;
-          this.pos += s.length;
-          return s.length;
-        } else if (allowEmpty)
-          yield "";
-        return 0;
-      }
-      *pushIndicators() {
-        let n = 0;
-        loop: while (true) {
-          switch (this.charAt(0)) {
-            case "!":
-              n += yield* this.pushTag();
-              n += yield* this.pushSpaces(true);
-              continue loop;
-            case "&":
-              n += yield* this.pushUntil(isNotAnchorChar);
-              n += yield* this.pushSpaces(true);
-              continue loop;
-            case "-":
-            // this is an error
-            case "?":
-            // this is an error outside flow collections
-            case ":": {
-              const inFlow = this.flowLevel > 0;
-              const ch1 = this.charAt(1);
-              if (isEmpty(ch1) || inFlow && flowIndicatorChars.has(ch1)) {
-                if (!inFlow)
-                  this.indentNext = this.indentValue + 1;
-                else if (this.flowKey)
-                  this.flowKey = false;
-                n += yield* this.pushCount(1);
-                n += yield* this.pushSpaces(true);
-                continue loop;
-              }
-            }
-          }
-          break loop;
-        }
-        return n;
-      }
-      *pushTag() {
-        if (this.charAt(1) === "<") {
-          let i = this.pos + 2;
-          let ch = this.buffer[i];
-          while (!isEmpty(ch) && ch !== ">")
-            ch = this.buffer[++i];
-          return yield* this.pushToIndex(ch === ">" ? i + 1 : i, false);
-        } else {
-          let i = this.pos + 1;
-          let ch = this.buffer[i];
-          while (ch) {
-            if (tagChars.has(ch))
-              ch = this.buffer[++i];
-            else if (ch === "%" && hexDigits.has(this.buffer[i + 1]) && hexDigits.has(this.buffer[i + 2])) {
-              ch = this.buffer[i += 3];
-            } else
-              break;
-          }
-          return yield* this.pushToIndex(i, false);
-        }
-      }
-      *pushNewline() {
-        const ch = this.buffer[this.pos];
-        if (ch === "\n")
-          return yield* this.pushCount(1);
-        else if (ch === "\r" && this.charAt(1) === "\n")
-          return yield* this.pushCount(2);
-        else
-          return 0;
-      }
-      *pushSpaces(allowTabs) {
-        let i = this.pos - 1;
-        let ch;
-        do {
-          ch = this.buffer[++i];
-        } while (ch === " " || allowTabs && ch === "	");
-        const n = i - this.pos;
-        if (n > 0) {
-          yield this.buffer.substr(this.pos, n);
-          this.pos = i;
-        }
-        return n;
-      }
-      *pushUntil(test) {
-        let i = this.pos;
-        let ch = this.buffer[i];
-        while (!test(ch))
-          ch = this.buffer[++i];
-        return yield* this.pushToIndex(i, false);
-      }
-    };
-    exports.Lexer = Lexer;
-  }
-});
-
-// node_modules/yaml/dist/parse/line-counter.js
-var require_line_counter = __commonJS({
-  "node_modules/yaml/dist/parse/line-counter.js"(exports) {
-    "use strict";
-    var LineCounter2 = class {
-      constructor() {
-        this.lineStarts = [];
-        this.addNewLine = (offset) => this.lineStarts.push(offset);
-        this.linePos = (offset) => {
-          let low = 0;
-          let high = this.lineStarts.length;
-          while (low < high) {
-            const mid = low + high >> 1;
-            if (this.lineStarts[mid] < offset)
-              low = mid + 1;
-            else
-              high = mid;
-          }
-          if (this.lineStarts[low] === offset)
-            return { line: low + 1, col: 1 };
-          if (low === 0)
-            return { line: 0, col: offset };
-          const start = this.lineStarts[low - 1];
-          return { line: low, col: offset - start + 1 };
-        };
-      }
-    };
-    exports.LineCounter = LineCounter2;
-  }
-});
-
-// node_modules/yaml/dist/parse/parser.js
-var require_parser = __commonJS({
-  "node_modules/yaml/dist/parse/parser.js"(exports) {
-    "use strict";
-    var node_process = __require("process");
-    var cst = require_cst();
-    var lexer = require_lexer();
-    function includesToken(list2, type) {
-      for (let i = 0; i < list2.length; ++i)
-        if (list2[i].type === type)
-          return true;
-      return false;
-    }
-    function findNonEmptyIndex(list2) {
-      for (let i = 0; i < list2.length; ++i) {
-        switch (list2[i].type) {
-          case "space":
-          case "comment":
-          case "newline":
-            break;
-          default:
-            return i;
-        }
-      }
-      return -1;
-    }
-    function isFlowToken(token) {
-      switch (token?.type) {
-        case "alias":
-        case "scalar":
-        case "single-quoted-scalar":
-        case "double-quoted-scalar":
-        case "flow-collection":
-          return true;
-        default:
-          return false;
-      }
-    }
-    function getPrevProps(parent) {
-      switch (parent.type) {
-        case "document":
-          return parent.start;
-        case "block-map": {
-          const it = parent.items[parent.items.length - 1];
-          return it.sep ?? it.start;
-        }
-        case "block-seq":
-          return parent.items[parent.items.length - 1].start;
-        /* istanbul ignore next should not happen */
-        default:
-          return [];
-      }
-    }
-    function getFirstKeyStartProps(prev) {
-      if (prev.length === 0)
-        return [];
-      let i = prev.length;
-      loop: while (--i >= 0) {
-        switch (prev[i].type) {
-          case "doc-start":
-          case "explicit-key-ind":
-          case "map-value-ind":
-          case "seq-item-ind":
-          case "newline":
-            break loop;
-        }
-      }
-      while (prev[++i]?.type === "space") {
-      }
-      return prev.splice(i, prev.length);
-    }
-    function arrayPushArray(target, source) {
-      if (source.length < 1e5)
-        Array.prototype.push.apply(target, source);
-      else
-        for (let i = 0; i < source.length; ++i)
-          target.push(source[i]);
-    }
-    function fixFlowSeqItems(fc) {
-      if (fc.start.type === "flow-seq-start") {
-        for (const it of fc.items) {
-          if (it.sep && !it.value && !includesToken(it.start, "explicit-key-ind") && !includesToken(it.sep, "map-value-ind")) {
-            if (it.key)
-              it.value = it.key;
-            delete it.key;
-            if (isFlowToken(it.value)) {
-              if (it.value.end)
-                arrayPushArray(it.value.end, it.sep);
-              else
-                it.value.end = it.sep;
-            } else
-              arrayPushArray(it.start, it.sep);
-            delete it.sep;
-          }
-        }
-      }
-    }
-    var Parser = class {
-      /**
-       * @param onNewLine - If defined, called separately with the start position of
-       *   each new line (in `parse()`, including the start of input).
-       */
-      constructor(onNewLine) {
-        this.atNewLine = true;
-        this.atScalar = false;
-        this.indent = 0;
-        this.offset = 0;
-        this.onKeyLine = false;
-        this.stack = [];
-        this.source = "";
-        this.type = "";
-        this.lexer = new lexer.Lexer();
-        this.onNewLine = onNewLine;
-      }
-      /**
-       * Parse `source` as a YAML stream.
-       * If `incomplete`, a part of the last line may be left as a buffer for the next call.
-       *
-       * Errors are not thrown, but yielded as `{ type: 'error', message }` tokens.
-       *
-       * @returns A generator of tokens representing each directive, document, and other structure.
-       */
-      *parse(source, incomplete = false) {
-        if (this.onNewLine && this.offset === 0)
-          this.onNewLine(0);
-        for (const lexeme of this.lexer.lex(source, incomplete))
-          yield* this.next(lexeme);
-        if (!incomplete)
-          yield* this.end();
-      }
-      /**
-       * Advance the parser by the `source` of one lexical token.
-       */
-      *next(source) {
-        this.source = source;
-        if (node_process.env.LOG_TOKENS)
-          console.log("|", cst.prettyToken(source));
-        if (this.atScalar) {
-          this.atScalar = false;
-          yield* this.step();
-          this.offset += source.length;
-          return;
-        }
-        const type = cst.tokenType(source);
-        if (!type) {
-          const message = `Not a YAML token: ${source}`;
-          yield* this.pop({ type: "error", offset: this.offset, message, source });
-          this.offset += source.length;
-        } else if (type === "scalar") {
-          this.atNewLine = false;
-          this.atScalar = true;
-          this.type = "scalar";
-        } else {
-          this.type = type;
-          yield* this.step();
-          switch (type) {
-            case "newline":
-              this.atNewLine = true;
-              this.indent = 0;
-              if (this.onNewLine)
-                this.onNewLine(this.offset + source.length);
-              break;
-            case "space":
-              if (this.atNewLine && source[0] === " ")
-                this.indent += source.length;
-              break;
-            case "explicit-key-ind":
-            case "map-value-ind":
-            case "seq-item-ind":
-              if (this.atNewLine)
-                this.indent += source.length;
-              break;
-            case "doc-mode":
-            case "flow-error-end":
-              return;
-            default:
-              this.atNewLine = false;
-          }
-          this.offset += source.length;
-        }
-      }
-      /** Call at end of input to push out any remaining constructions */
-      *end() {
-        while (this.stack.length > 0)
-          yield* this.pop();
-      }
-      get sourceToken() {
-        const st = {
-          type: this.type,
-          offset: this.offset,
-          indent: this.indent,
-          source: this.source
-        };
-        return st;
-      }
-      *step() {
-        const top = this.peek(1);
-        if (this.type === "doc-end" && top?.type !== "doc-end") {
-          while (this.stack.length > 0)
-            yield* this.pop();
-          this.stack.push({
-            type: "doc-end",
-            offset: this.offset,
-            source: this.source
-          });
-          return;
-        }
-        if (!top)
-          return yield* this.stream();
-        switch (top.type) {
-          case "document":
-            return yield* this.document(top);
-          case "alias":
-          case "scalar":
-          case "single-quoted-scalar":
-          case "double-quoted-scalar":
-            return yield* this.scalar(top);
-          case "block-scalar":
-            return yield* this.blockScalar(top);
-          case "block-map":
-            return yield* this.blockMap(top);
-          case "block-seq":
-            return yield* this.blockSequence(top);
-          case "flow-collection":
-            return yield* this.flowCollection(top);
-          case "doc-end":
-            return yield* this.documentEnd(top);
-        }
-        yield* this.pop();
-      }
-      peek(n) {
-        return this.stack[this.stack.length - n];
-      }
-      *pop(error2) {
-        const token = error2 ?? this.stack.pop();
-        if (!token) {
-          const message = "Tried to pop an empty stack";
-          yield { type: "error", offset: this.offset, source: "", message };
-        } else if (this.stack.length === 0) {
-          yield token;
-        } else {
-          const top = this.peek(1);
-          if (token.type === "block-scalar") {
-            token.indent = "indent" in top ? top.indent : 0;
-          } else if (token.type === "flow-collection" && top.type === "document") {
-            token.indent = 0;
-          }
-          if (token.type === "flow-collection")
-            fixFlowSeqItems(token);
-          switch (top.type) {
-            case "document":
-              top.value = token;
-              break;
-            case "block-scalar":
-              top.props.push(token);
-              break;
-            case "block-map": {
-              const it = top.items[top.items.length - 1];
-              if (it.value) {
-                top.items.push({ start: [], key: token, sep: [] });
-                this.onKeyLine = true;
-                return;
-              } else if (it.sep) {
-                it.value = token;
-              } else {
-                Object.assign(it, { key: token, sep: [] });
-                this.onKeyLine = !it.explicitKey;
-                return;
-              }
-              break;
-            }
-            case "block-seq": {
-              const it = top.items[top.items.length - 1];
-              if (it.value)
-                top.items.push({ start: [], value: token });
-              else
-                it.value = token;
-              break;
-            }
-            case "flow-collection": {
-              const it = top.items[top.items.length - 1];
-              if (!it || it.value)
-                top.items.push({ start: [], key: token, sep: [] });
-              else if (it.sep)
-                it.value = token;
-              else
-                Object.assign(it, { key: token, sep: [] });
-              return;
-            }
-            /* istanbul ignore next should not happen */
-            default:
-              yield* this.pop();
-              yield* this.pop(token);
-          }
-          if ((top.type === "document" || top.type === "block-map" || top.type === "block-seq") && (token.type === "block-map" || token.type === "block-seq")) {
-            const last = token.items[token.items.length - 1];
-            if (last && !last.sep && !last.value && last.start.length > 0 && findNonEmptyIndex(last.start) === -1 && (token.indent === 0 || last.start.every((st) => st.type !== "comment" || st.indent < token.indent))) {
-              if (top.type === "document")
-                top.end = last.start;
-              else
-                top.items.push({ start: last.start });
-              token.items.splice(-1, 1);
-            }
-          }
-        }
-      }
-      *stream() {
-        switch (this.type) {
-          case "directive-line":
-            yield { type: "directive", offset: this.offset, source: this.source };
-            return;
-          case "byte-order-mark":
-          case "space":
-          case "comment":
-          case "newline":
-            yield this.sourceToken;
-            return;
-          case "doc-mode":
-          case "doc-start": {
-            const doc = {
-              type: "document",
-              offset: this.offset,
-              start: []
-            };
-            if (this.type === "doc-start")
-              doc.start.push(this.sourceToken);
-            this.stack.push(doc);
-            return;
-          }
-        }
-        yield {
-          type: "error",
-          offset: this.offset,
-          message: `Unexpected ${this.type} token in YAML stream`,
-          source: this.source
-        };
-      }
-      *document(doc) {
-        if (doc.value)
-          return yield* this.lineEnd(doc);
-        switch (this.type) {
-          case "doc-start": {
-            if (findNonEmptyIndex(doc.start) !== -1) {
-              yield* this.pop();
-              yield* this.step();
-            } else
-              doc.start.push(this.sourceToken);
-            return;
-          }
-          case "anchor":
-          case "tag":
-          case "space":
-          case "comment":
-          case "newline":
-            doc.start.push(this.sourceToken);
-            return;
-        }
-        const bv = this.startBlockValue(doc);
-        if (bv)
-          this.stack.push(bv);
-        else {
-          yield {
-            type: "error",
-            offset: this.offset,
-            message: `Unexpected ${this.type} token in YAML document`,
-            source: this.source
-          };
-        }
-      }
-      *scalar(scalar) {
-        if (this.type === "map-value-ind") {
-          const prev = getPrevProps(this.peek(2));
-          const start = getFirstKeyStartProps(prev);
-          let sep6;
-          if (scalar.end) {
-            sep6 = scalar.end;
-            sep6.push(this.sourceToken);
-            delete scalar.end;
-          } else
-            sep6 = [this.sourceToken];
-          const map = {
-            type: "block-map",
-            offset: scalar.offset,
-            indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep6 }]
-          };
-          this.onKeyLine = true;
-          this.stack[this.stack.length - 1] = map;
-        } else
-          yield* this.lineEnd(scalar);
-      }
-      *blockScalar(scalar) {
-        switch (this.type) {
-          case "space":
-          case "comment":
-          case "newline":
-            scalar.props.push(this.sourceToken);
-            return;
-          case "scalar":
-            scalar.source = this.source;
-            this.atNewLine = true;
-            this.indent = 0;
-            if (this.onNewLine) {
-              let nl = this.source.indexOf("\n") + 1;
-              while (nl !== 0) {
-                this.onNewLine(this.offset + nl);
-                nl = this.source.indexOf("\n", nl) + 1;
-              }
-            }
-            yield* this.pop();
-            break;
-          /* istanbul ignore next should not happen */
-          default:
-            yield* this.pop();
-            yield* this.step();
-        }
-      }
-      *blockMap(map) {
-        const it = map.items[map.items.length - 1];
-        switch (this.type) {
-          case "newline":
-            this.onKeyLine = false;
-            if (it.value) {
-              const end = "end" in it.value ? it.value.end : void 0;
-              const last = Array.isArray(end) ? end[end.length - 1] : void 0;
-              if (last?.type === "comment")
-                end?.push(this.sourceToken);
-              else
-                map.items.push({ start: [this.sourceToken] });
-            } else if (it.sep) {
-              it.sep.push(this.sourceToken);
-            } else {
-              it.start.push(this.sourceToken);
-            }
-            return;
-          case "space":
-          case "comment":
-            if (it.value) {
-              map.items.push({ start: [this.sourceToken] });
-            } else if (it.sep) {
-              it.sep.push(this.sourceToken);
-            } else {
-              if (this.atIndentedComment(it.start, map.indent)) {
-                const prev = map.items[map.items.length - 2];
-                const end = prev?.value?.end;
-                if (Array.isArray(end)) {
-                  arrayPushArray(end, it.start);
-                  end.push(this.sourceToken);
-                  map.items.pop();
-                  return;
-                }
-              }
-              it.start.push(this.sourceToken);
-            }
-            return;
-        }
-        if (this.indent >= map.indent) {
-          const atMapIndent = !this.onKeyLine && this.indent === map.indent;
-          const atNextItem = atMapIndent && (it.sep || it.explicitKey) && this.type !== "seq-item-ind";
-          let start = [];
-          if (atNextItem && it.sep && !it.value) {
-            const nl = [];
-            for (let i = 0; i < it.sep.length; ++i) {
-              const st = it.sep[i];
-              switch (st.type) {
-                case "newline":
-                  nl.push(i);
-                  break;
-                case "space":
-                  break;
-                case "comment":
-                  if (st.indent > map.indent)
-                    nl.length = 0;
-                  break;
-                default:
-                  nl.length = 0;
-              }
-            }
-            if (nl.length >= 2)
-              start = it.sep.splice(nl[1]);
-          }
-          switch (this.type) {
-            case "anchor":
-            case "tag":
-              if (atNextItem || it.value) {
-                start.push(this.sourceToken);
-                map.items.push({ start });
-                this.onKeyLine = true;
-              } else if (it.sep) {
-                it.sep.push(this.sourceToken);
-              } else {
-                it.start.push(this.sourceToken);
-              }
-              return;
-            case "explicit-key-ind":
-              if (!it.sep && !it.explicitKey) {
-                it.start.push(this.sourceToken);
-                it.explicitKey = true;
-              } else if (atNextItem || it.value) {
-                start.push(this.sourceToken);
-                map.items.push({ start, explicitKey: true });
-              } else {
-                this.stack.push({
-                  type: "block-map",
-                  offset: this.offset,
-                  indent: this.indent,
-                  items: [{ start: [this.sourceToken], explicitKey: true }]
-                });
-              }
-              this.onKeyLine = true;
-              return;
-            case "map-value-ind":
-              if (it.explicitKey) {
-                if (!it.sep) {
-                  if (includesToken(it.start, "newline")) {
-                    Object.assign(it, { key: null, sep: [this.sourceToken] });
-                  } else {
-                    const start2 = getFirstKeyStartProps(it.start);
-                    this.stack.push({
-                      type: "block-map",
-                      offset: this.offset,
-                      indent: this.indent,
-                      items: [{ start: start2, key: null, sep: [this.sourceToken] }]
-                    });
-                  }
-                } else if (it.value) {
-                  map.items.push({ start: [], key: null, sep: [this.sourceToken] });
-                } else if (includesToken(it.sep, "map-value-ind")) {
-                  this.stack.push({
-                    type: "block-map",
-                    offset: this.offset,
-                    indent: this.indent,
-                    items: [{ start, key: null, sep: [this.sourceToken] }]
-                  });
-                } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
-                  const start2 = getFirstKeyStartProps(it.start);
-                  const key = it.key;
-                  const sep6 = it.sep;
-                  sep6.push(this.sourceToken);
-                  delete it.key;
-                  delete it.sep;
-                  this.stack.push({
-                    type: "block-map",
-                    offset: this.offset,
-                    indent: this.indent,
-                    items: [{ start: start2, key, sep: sep6 }]
-                  });
-                } else if (start.length > 0) {
-                  it.sep = it.sep.concat(start, this.sourceToken);
-                } else {
-                  it.sep.push(this.sourceToken);
-                }
-              } else {
-                if (!it.sep) {
-                  Object.assign(it, { key: null, sep: [this.sourceToken] });
-                } else if (it.value || atNextItem) {
-                  map.items.push({ start, key: null, sep: [this.sourceToken] });
-                } else if (includesToken(it.sep, "map-value-ind")) {
-                  this.stack.push({
-                    type: "block-map",
-                    offset: this.offset,
-                    indent: this.indent,
-                    items: [{ start: [], key: null, sep: [this.sourceToken] }]
-                  });
-                } else {
-                  it.sep.push(this.sourceToken);
-                }
-              }
-              this.onKeyLine = true;
-              return;
-            case "alias":
-            case "scalar":
-            case "single-quoted-scalar":
-            case "double-quoted-scalar": {
-              const fs8 = this.flowScalar(this.type);
-              if (atNextItem || it.value) {
-                map.items.push({ start, key: fs8, sep: [] });
-                this.onKeyLine = true;
-              } else if (it.sep) {
-                this.stack.push(fs8);
-              } else {
-                Object.assign(it, { key: fs8, sep: [] });
-                this.onKeyLine = true;
-              }
-              return;
-            }
-            default: {
-              const bv = this.startBlockValue(map);
-              if (bv) {
-                if (bv.type === "block-seq") {
-                  if (!it.explicitKey && it.sep && !includesToken(it.sep, "newline")) {
-                    yield* this.pop({
-                      type: "error",
-                      offset: this.offset,
-                      message: "Unexpected block-seq-ind on same line with key",
-                      source: this.source
-                    });
-                    return;
-                  }
-                } else if (atMapIndent) {
-                  map.items.push({ start });
-                }
-                this.stack.push(bv);
-                return;
-              }
-            }
-          }
-        }
-        yield* this.pop();
-        yield* this.step();
-      }
-      *blockSequence(seq) {
-        const it = seq.items[seq.items.length - 1];
-        switch (this.type) {
-          case "newline":
-            if (it.value) {
-              const end = "end" in it.value ? it.value.end : void 0;
-              const last = Array.isArray(end) ? end[end.length - 1] : void 0;
-              if (last?.type === "comment")
-                end?.push(this.sourceToken);
-              else
-                seq.items.push({ start: [this.sourceToken] });
-            } else
-              it.start.push(this.sourceToken);
-            return;
-          case "space":
-          case "comment":
-            if (it.value)
-              seq.items.push({ start: [this.sourceToken] });
-            else {
-              if (this.atIndentedComment(it.start, seq.indent)) {
-                const prev = seq.items[seq.items.length - 2];
-                const end = prev?.value?.end;
-                if (Array.isArray(end)) {
-                  arrayPushArray(end, it.start);
-                  end.push(this.sourceToken);
-                  seq.items.pop();
-                  return;
-                }
-              }
-              it.start.push(this.sourceToken);
-            }
-            return;
-          case "anchor":
-          case "tag":
-            if (it.value || this.indent <= seq.indent)
-              break;
-            it.start.push(this.sourceToken);
-            return;
-          case "seq-item-ind":
-            if (this.indent !== seq.indent)
-              break;
-            if (it.value || includesToken(it.start, "seq-item-ind"))
-              seq.items.push({ start: [this.sourceToken] });
-            else
-              it.start.push(this.sourceToken);
-            return;
-        }
-        if (this.indent > seq.indent) {
-          const bv = this.startBlockValue(seq);
-          if (bv) {
-            this.stack.push(bv);
-            return;
-          }
-        }
-        yield* this.pop();
-        yield* this.step();
-      }
-      *flowCollection(fc) {
-        const it = fc.items[fc.items.length - 1];
-        if (this.type === "flow-error-end") {
-          let top;
-          do {
-            yield* this.pop();
-            top = this.peek(1);
-          } while (top?.type === "flow-collection");
-        } else if (fc.end.length === 0) {
-          switch (this.type) {
-            case "comma":
-            case "explicit-key-ind":
-              if (!it || it.sep)
-                fc.items.push({ start: [this.sourceToken] });
-              else
-                it.start.push(this.sourceToken);
-              return;
-            case "map-value-ind":
-              if (!it || it.value)
-                fc.items.push({ start: [], key: null, sep: [this.sourceToken] });
-              else if (it.sep)
-                it.sep.push(this.sourceToken);
-              else
-                Object.assign(it, { key: null, sep: [this.sourceToken] });
-              return;
-            case "space":
-            case "comment":
-            case "newline":
-            case "anchor":
-            case "tag":
-              if (!it || it.value)
-                fc.items.push({ start: [this.sourceToken] });
-              else if (it.sep)
-                it.sep.push(this.sourceToken);
-              else
-                it.start.push(this.sourceToken);
-              return;
-            case "alias":
-            case "scalar":
-            case "single-quoted-scalar":
-            case "double-quoted-scalar": {
-              const fs8 = this.flowScalar(this.type);
-              if (!it || it.value)
-                fc.items.push({ start: [], key: fs8, sep: [] });
-              else if (it.sep)
-                this.stack.push(fs8);
-              else
-                Object.assign(it, { key: fs8, sep: [] });
-              return;
-            }
-            case "flow-map-end":
-            case "flow-seq-end":
-              fc.end.push(this.sourceToken);
-              return;
-          }
-          const bv = this.startBlockValue(fc);
-          if (bv)
-            this.stack.push(bv);
-          else {
-            yield* this.pop();
-            yield* this.step();
-          }
-        } else {
-          const parent = this.peek(2);
-          if (parent.type === "block-map" && (this.type === "map-value-ind" && parent.indent === fc.indent || this.type === "newline" && !parent.items[parent.items.length - 1].sep)) {
-            yield* this.pop();
-            yield* this.step();
-          } else if (this.type === "map-value-ind" && parent.type !== "flow-collection") {
-            const prev = getPrevProps(parent);
-            const start = getFirstKeyStartProps(prev);
-            fixFlowSeqItems(fc);
-            const sep6 = fc.end.splice(1, fc.end.length);
-            sep6.push(this.sourceToken);
-            const map = {
-              type: "block-map",
-              offset: fc.offset,
-              indent: fc.indent,
-              items: [{ start, key: fc, sep: sep6 }]
-            };
-            this.onKeyLine = true;
-            this.stack[this.stack.length - 1] = map;
-          } else {
-            yield* this.lineEnd(fc);
-          }
-        }
-      }
-      flowScalar(type) {
-        if (this.onNewLine) {
-          let nl = this.source.indexOf("\n") + 1;
-          while (nl !== 0) {
-            this.onNewLine(this.offset + nl);
-            nl = this.source.indexOf("\n", nl) + 1;
-          }
-        }
-        return {
-          type,
-          offset: this.offset,
-          indent: this.indent,
-          source: this.source
-        };
-      }
-      startBlockValue(parent) {
-        switch (this.type) {
-          case "alias":
-          case "scalar":
-          case "single-quoted-scalar":
-          case "double-quoted-scalar":
-            return this.flowScalar(this.type);
-          case "block-scalar-header":
-            return {
-              type: "block-scalar",
-              offset: this.offset,
-              indent: this.indent,
-              props: [this.sourceToken],
-              source: ""
-            };
-          case "flow-map-start":
-          case "flow-seq-start":
-            return {
-              type: "flow-collection",
-              offset: this.offset,
-              indent: this.indent,
-              start: this.sourceToken,
-              items: [],
-              end: []
-            };
-          case "seq-item-ind":
-            return {
-              type: "block-seq",
-              offset: this.offset,
-              indent: this.indent,
-              items: [{ start: [this.sourceToken] }]
-            };
-          case "explicit-key-ind": {
-            this.onKeyLine = true;
-            const prev = getPrevProps(parent);
-            const start = getFirstKeyStartProps(prev);
-            start.push(this.sourceToken);
-            return {
-              type: "block-map",
-              offset: this.offset,
-              indent: this.indent,
-              items: [{ start, explicitKey: true }]
-            };
-          }
-          case "map-value-ind": {
-            this.onKeyLine = true;
-            const prev = getPrevProps(parent);
-            const start = getFirstKeyStartProps(prev);
-            return {
-              type: "block-map",
-              offset: this.offset,
-              indent: this.indent,
-              items: [{ start, key: null, sep: [this.sourceToken] }]
-            };
-          }
-        }
-        return null;
-      }
-      atIndentedComment(start, indent) {
-        if (this.type !== "comment")
-          return false;
-        if (this.indent <= indent)
-          return false;
-        return start.every((st) => st.type === "newline" || st.type === "space");
-      }
-      *documentEnd(docEnd) {
-        if (this.type !== "doc-mode") {
-          if (docEnd.end)
-            docEnd.end.push(this.sourceToken);
-          else
-            docEnd.end = [this.sourceToken];
-          if (this.type === "newline")
-            yield* this.pop();
-        }
-      }
-      *lineEnd(token) {
-        switch (this.type) {
-          case "comma":
-          case "doc-start":
-          case "doc-end":
-          case "flow-seq-end":
-          case "flow-map-end":
-          case "map-value-ind":
-            yield* this.pop();
-            yield* this.step();
-            break;
-          case "newline":
-            this.onKeyLine = false;
-          // fallthrough
-          case "space":
-          case "comment":
-          default:
-            if (token.end)
-              token.end.push(this.sourceToken);
-            else
-              token.end = [this.sourceToken];
-            if (this.type === "newline")
-              yield* this.pop();
-        }
-      }
-    };
-    exports.Parser = Parser;
-  }
-});
-
-// node_modules/yaml/dist/public-api.js
-var require_public_api = __commonJS({
-  "node_modules/yaml/dist/public-api.js"(exports) {
-    "use strict";
-    var composer = require_composer();
-    var Document = require_Document();
-    var errors = require_errors3();
-    var log = require_log();
-    var identity2 = require_identity();
-    var lineCounter = require_line_counter();
-    var parser = require_parser();
-    function parseOptions(options) {
-      const prettyErrors = options.prettyErrors !== false;
-      const lineCounter$1 = options.lineCounter || prettyErrors && new lineCounter.LineCounter() || null;
-      return { lineCounter: lineCounter$1, prettyErrors };
-    }
-    function parseAllDocuments(source, options = {}) {
-      const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
-      const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
-      const composer$1 = new composer.Composer(options);
-      const docs = Array.from(composer$1.compose(parser$1.parse(source)));
-      if (prettyErrors && lineCounter2)
-        for (const doc of docs) {
-          doc.errors.forEach(errors.prettifyError(source, lineCounter2));
-          doc.warnings.forEach(errors.prettifyError(source, lineCounter2));
-        }
-      if (docs.length > 0)
-        return docs;
-      return Object.assign([], { empty: true }, composer$1.streamInfo());
-    }
-    function parseDocument3(source, options = {}) {
-      const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
-      const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
-      const composer$1 = new composer.Composer(options);
-      let doc = null;
-      for (const _doc of composer$1.compose(parser$1.parse(source), true, source.length)) {
-        if (!doc)
-          doc = _doc;
-        else if (doc.options.logLevel !== "silent") {
-          doc.errors.push(new errors.YAMLParseError(_doc.range.slice(0, 2), "MULTIPLE_DOCS", "Source contains multiple documents; please use YAML.parseAllDocuments()"));
-          break;
-        }
-      }
-      if (prettyErrors && lineCounter2) {
-        doc.errors.forEach(errors.prettifyError(source, lineCounter2));
-        doc.warnings.forEach(errors.prettifyError(source, lineCounter2));
-      }
-      return doc;
-    }
-    function parse4(src, reviver, options) {
-      let _reviver = void 0;
-      if (typeof reviver === "function") {
-        _reviver = reviver;
-      } else if (options === void 0 && reviver && typeof reviver === "object") {
-        options = reviver;
-      }
-      const doc = parseDocument3(src, options);
-      if (!doc)
-        return null;
-      doc.warnings.forEach((warning2) => log.warn(doc.options.logLevel, warning2));
-      if (doc.errors.length > 0) {
-        if (doc.options.logLevel !== "silent")
-          throw doc.errors[0];
-        else
-          doc.errors = [];
-      }
-      return doc.toJS(Object.assign({ reviver: _reviver }, options));
-    }
-    function stringify7(value, replacer, options) {
-      let _replacer = null;
-      if (typeof replacer === "function" || Array.isArray(replacer)) {
-        _replacer = replacer;
-      } else if (options === void 0 && replacer) {
-        options = replacer;
-      }
-      if (typeof options === "string")
-        options = options.length;
-      if (typeof options === "number") {
-        const indent = Math.round(options);
-        options = indent < 1 ? void 0 : indent > 8 ? { indent: 8 } : { indent };
-      }
-      if (value === void 0) {
-        const { keepUndefined } = options ?? replacer ?? {};
-        if (!keepUndefined)
-          return void 0;
-      }
-      if (identity2.isDocument(value) && !_replacer)
-        return value.toString(options);
-      return new Document.Document(value, _replacer, options).toString(options);
-    }
-    exports.parse = parse4;
-    exports.parseAllDocuments = parseAllDocuments;
-    exports.parseDocument = parseDocument3;
-    exports.stringify = stringify7;
-  }
-});
-
-// node_modules/yaml/dist/index.js
-var require_dist = __commonJS({
-  "node_modules/yaml/dist/index.js"(exports) {
-    "use strict";
-    var composer = require_composer();
-    var Document = require_Document();
-    var Schema = require_Schema();
-    var errors = require_errors3();
-    var Alias = require_Alias();
-    var identity2 = require_identity();
-    var Pair = require_Pair();
-    var Scalar2 = require_Scalar();
-    var YAMLMap = require_YAMLMap();
-    var YAMLSeq = require_YAMLSeq();
-    var cst = require_cst();
-    var lexer = require_lexer();
-    var lineCounter = require_line_counter();
-    var parser = require_parser();
-    var publicApi = require_public_api();
-    var visit = require_visit();
-    exports.Composer = composer.Composer;
-    exports.Document = Document.Document;
-    exports.Schema = Schema.Schema;
-    exports.YAMLError = errors.YAMLError;
-    exports.YAMLParseError = errors.YAMLParseError;
-    exports.YAMLWarning = errors.YAMLWarning;
-    exports.Alias = Alias.Alias;
-    exports.isAlias = identity2.isAlias;
-    exports.isCollection = identity2.isCollection;
-    exports.isDocument = identity2.isDocument;
-    exports.isMap = identity2.isMap;
-    exports.isNode = identity2.isNode;
-    exports.isPair = identity2.isPair;
-    exports.isScalar = identity2.isScalar;
-    exports.isSeq = identity2.isSeq;
-    exports.Pair = Pair.Pair;
-    exports.Scalar = Scalar2.Scalar;
-    exports.YAMLMap = YAMLMap.YAMLMap;
-    exports.YAMLSeq = YAMLSeq.YAMLSeq;
-    exports.CST = cst;
-    exports.Lexer = lexer.Lexer;
-    exports.LineCounter = lineCounter.LineCounter;
-    exports.Parser = parser.Parser;
-    exports.parse = publicApi.parse;
-    exports.parseAllDocuments = publicApi.parseAllDocuments;
-    exports.parseDocument = publicApi.parseDocument;
-    exports.stringify = publicApi.stringify;
-    exports.visit = visit.visit;
-    exports.visitAsync = visit.visitAsync;
-  }
-});
-
 // node_modules/picomatch/lib/constants.js
 var require_constants7 = __commonJS({
   "node_modules/picomatch/lib/constants.js"(exports, module) {
@@ -55499,11 +55499,125 @@ function escapeCell(text) {
   return text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 }
 
-// src/services/curator/run-curator.ts
-import { join as join19 } from "node:path";
+// src/services/curator/read-library.ts
+import { existsSync as existsSync2, readFileSync as readFileSync4 } from "node:fs";
+import { join as join9 } from "node:path";
+
+// src/core/config/config.ts
+var import__ = __toESM(require__(), 1);
+var import_yaml = __toESM(require_dist(), 1);
+
+// schemas/config.schema.json
+var config_schema_default = {
+  $schema: "https://json-schema.org/draft/2020-12/schema",
+  $id: "https://skillgarden.dev/schemas/config.schema.json",
+  title: "skillgarden settings (.skillgarden/config.yaml)",
+  description: "Every key is optional; the defaults are those of DESIGN \xA76. A key that is not listed here is an error, so a typo never falls back silently.",
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    skills_dir: { description: "The skills root, relative to the repository root.", type: "string", minLength: 1, default: "skills" },
+    profile: { description: "The validation profile writes and `validate` use by default.", enum: ["portable", "spec", "claude-code", "hermes"], default: "portable" },
+    enabled: { description: "Whether scheduled curator runs happen at all.", type: "boolean", default: true },
+    paused: { description: "Pause scheduled runs without disabling them (an explicit `curate` still runs).", type: "boolean", default: false },
+    interval_hours: { description: "Hours between scheduled runs.", type: "number", exclusiveMinimum: 0, default: 168 },
+    min_idle_hours: { description: "Hours an embedding agent host must have been idle before a scheduled run.", type: "number", minimum: 0, default: 2 },
+    stale_after_days: { description: "Days without activity after which an agent-created skill is marked stale.", type: "number", exclusiveMinimum: 0, default: 30 },
+    archive_after_days: { description: "Days without activity after which an agent-created skill is archived (moved to skills/.archive/, never deleted).", type: "number", exclusiveMinimum: 0, default: 90 },
+    consolidate: { description: "Whether curator runs plan umbrella merges.", type: "boolean", default: false },
+    prune_bundled: { description: "Whether the lifecycle applies to bundled skills (they are never merged).", type: "boolean", default: true },
+    protected: { description: "Names that are never archived.", type: "array", items: { type: "string", minLength: 1 }, uniqueItems: true, default: ["plan"] },
+    references: { description: "Globs (relative to the repository root) of files whose mentions of a skill name count as use, e.g. scheduled-job definitions.", type: "array", items: { type: "string", minLength: 1 }, default: [] },
+    transcripts: { description: "Globs of agent transcripts the curator mines for repeated tool-call sequences.", type: "array", items: { type: "string", minLength: 1 }, default: [] },
+    patterns: { description: "Pattern-detection settings (see the detect command).", type: "object" },
+    scan: { description: "Security-scan policy (see schemas/scan-config.schema.json).", type: "object" },
+    consolidation: { description: "Consolidation thresholds (see schemas/consolidation-config.schema.json).", type: "object" }
+  }
+};
+
+// src/core/findings.ts
+function finding(input2) {
+  return {
+    code: input2.code,
+    severity: input2.severity,
+    file: input2.file,
+    line: input2.line ?? 0,
+    column: input2.column ?? 0,
+    message: input2.message,
+    hint: input2.hint
+  };
+}
+var severityRank = { error: 0, warning: 1, info: 2 };
+function compareFindings(a, b) {
+  return (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line || a.column - b.column || severityRank[a.severity] - severityRank[b.severity] || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0);
+}
+function excerpt(text, max = 60) {
+  const oneLine = text.replace(/\s+/g, " ").trim();
+  return oneLine.length <= max ? oneLine : `${oneLine.slice(0, max - 1)}\u2026`;
+}
+
+// src/core/config/config.ts
+var defaultConfig = Object.freeze({
+  skills_dir: "skills",
+  profile: "portable",
+  enabled: true,
+  paused: false,
+  interval_hours: 168,
+  min_idle_hours: 2,
+  stale_after_days: 30,
+  archive_after_days: 90,
+  consolidate: false,
+  prune_bundled: true,
+  protected: ["plan"],
+  references: [],
+  transcripts: [],
+  patterns: {},
+  scan: {},
+  consolidation: {}
+});
+var validate;
+function parseConfig(text, file) {
+  const findings = [];
+  const document = (0, import_yaml.parseDocument)(text, { prettyErrors: false });
+  const lineOf = (offset) => text.slice(0, offset).split("\n").length;
+  for (const error2 of document.errors) {
+    findings.push(finding({ code: "config/yaml-syntax", severity: "error", file, line: lineOf(error2.pos[0]), column: 1, message: error2.message.split("\n")[0] ?? "YAML error", hint: "Fix the YAML syntax." }));
+  }
+  if (findings.length > 0) return { config: { ...defaultConfig }, findings };
+  const data = document.contents === null ? {} : document.toJS({ maxAliasCount: 50 });
+  validate ??= new import__.Ajv2020({ allErrors: true, strict: true, strictTypes: false }).compile(config_schema_default);
+  if (!validate(data)) {
+    for (const error2 of validate.errors ?? []) findings.push(configFinding(error2, file, document, lineOf));
+    return { config: { ...defaultConfig }, findings };
+  }
+  const config = { ...defaultConfig, ...data };
+  if (config.archive_after_days < config.stale_after_days) {
+    findings.push(finding({ code: "config/invalid", severity: "error", file, line: keyLine(document, "archive_after_days", lineOf), column: 1, message: `archive_after_days (${config.archive_after_days}) is shorter than stale_after_days (${config.stale_after_days})`, hint: "A skill is marked stale before it is archived: make archive_after_days the larger." }));
+  }
+  return { config, findings };
+}
+function configFinding(error2, file, document, lineOf) {
+  const key = error2.keyword === "additionalProperties" ? String(error2.params.additionalProperty) : error2.instancePath.split("/")[1] ?? "";
+  const unknown = error2.keyword === "additionalProperties";
+  return finding({
+    code: unknown ? "config/unknown-key" : "config/invalid",
+    severity: "error",
+    file,
+    line: keyLine(document, key, lineOf),
+    column: 1,
+    message: unknown ? `unknown setting "${excerpt(key)}"` : `${key}${error2.instancePath.split("/").slice(2).map((p) => `.${p}`).join("")} ${error2.message ?? "is invalid"}`,
+    hint: unknown ? `Known settings: ${Object.keys(config_schema_default.properties).join(", ")}.` : `See schemas/config.schema.json: ${config_schema_default.properties[key]?.description ?? ""}`
+  });
+}
+function keyLine(document, key, lineOf) {
+  if (!(0, import_yaml.isMap)(document.contents)) return 1;
+  const pair = document.contents.items.find((item) => item.key?.value === key);
+  const range = pair?.key?.range;
+  return range ? lineOf(range[0]) : 1;
+}
 
 // src/core/config/state.ts
-var import__ = __toESM(require__(), 1);
+var import__2 = __toESM(require__(), 1);
 
 // schemas/state.schema.json
 var state_schema_default = {
@@ -55539,32 +55653,11 @@ var state_schema_default = {
   }
 };
 
-// src/core/findings.ts
-function finding(input2) {
-  return {
-    code: input2.code,
-    severity: input2.severity,
-    file: input2.file,
-    line: input2.line ?? 0,
-    column: input2.column ?? 0,
-    message: input2.message,
-    hint: input2.hint
-  };
-}
-var severityRank = { error: 0, warning: 1, info: 2 };
-function compareFindings(a, b) {
-  return (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line || a.column - b.column || severityRank[a.severity] - severityRank[b.severity] || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0);
-}
-function excerpt(text, max = 60) {
-  const oneLine = text.replace(/\s+/g, " ").trim();
-  return oneLine.length <= max ? oneLine : `${oneLine.slice(0, max - 1)}\u2026`;
-}
-
 // src/core/config/state.ts
 function emptyState() {
   return { version: 1, skills: {}, rejected_proposals: [] };
 }
-var validate;
+var validate2;
 function parseState(text, file) {
   let data;
   try {
@@ -55572,9 +55665,9 @@ function parseState(text, file) {
   } catch (error2) {
     return { state: emptyState(), findings: [stateError(file, `not JSON: ${error2.message}`)] };
   }
-  validate ??= new import__.Ajv2020({ allErrors: true, strict: false, validateFormats: false }).compile(state_schema_default);
-  if (!validate(data)) {
-    const detail = (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? ""}`).join("; ");
+  validate2 ??= new import__2.Ajv2020({ allErrors: true, strict: false, validateFormats: false }).compile(state_schema_default);
+  if (!validate2(data)) {
+    const detail = (validate2.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? ""}`).join("; ");
     return { state: emptyState(), findings: [stateError(file, `does not match schemas/state.schema.json: ${detail}`)] };
   }
   const state = data;
@@ -55588,6 +55681,471 @@ function serializeState(state) {
 }
 function stateError(file, message) {
   return finding({ code: "state/invalid", severity: "error", file, message, hint: "Fix or remove the file (its history is in Git: `git log -p -- .skillgarden/state.json`)." });
+}
+
+// src/core/layout.ts
+var defaultSkillsDir = "skills";
+var archiveDirName = ".archive";
+var skillFileName = "SKILL.md";
+var metaDir = ".skillgarden";
+var supportDirs = ["references", "templates", "scripts", "assets"];
+var ignoredNames = /* @__PURE__ */ new Set([archiveDirName, metaDir, ".git", ".hub", ".github", "node_modules", "__pycache__", ...supportDirs]);
+function isCandidateFolder(name) {
+  return !ignoredNames.has(name);
+}
+
+// src/core/skill/parse.ts
+var import_yaml3 = __toESM(require_dist(), 1);
+
+// src/core/skill/decode.ts
+var strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+var lenientUtf8 = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+function decodeSkillBytes(bytes, file) {
+  try {
+    return { text: strictUtf8.decode(bytes), findings: [] };
+  } catch {
+    const text = lenientUtf8.decode(bytes);
+    const at = text.indexOf("\uFFFD");
+    const before = at < 0 ? "" : text.slice(0, at);
+    const line = before.split("\n").length;
+    const column = before.length - before.lastIndexOf("\n");
+    return {
+      text,
+      findings: [
+        finding({
+          code: "skill/not-utf8",
+          severity: "error",
+          file,
+          line,
+          column,
+          message: "the file is not valid UTF-8; invalid bytes were read as U+FFFD",
+          hint: "Re-save the file as UTF-8 (e.g. `iconv -f latin1 -t utf-8`)."
+        })
+      ]
+    };
+  }
+}
+
+// src/core/skill/fallback.ts
+function parseFallbackFields(yaml) {
+  const fields = /* @__PURE__ */ Object.create(null);
+  for (const line of yaml.split(/\r?\n/)) {
+    const match = /^([A-Za-z0-9_.-]+):[ \t]*(.*?)[ \t]*$/.exec(line);
+    if (!match) continue;
+    const [, key = "", raw = ""] = match;
+    if (key === "__proto__" || key in fields) continue;
+    fields[key] = unquote(raw);
+  }
+  return { ...fields };
+}
+function unquote(raw) {
+  if (raw.length >= 2 && (raw.startsWith('"') && raw.endsWith('"') || raw.startsWith("'") && raw.endsWith("'"))) {
+    return raw.slice(1, -1);
+  }
+  return raw;
+}
+
+// src/core/skill/locate.ts
+var import_yaml2 = __toESM(require_dist(), 1);
+function buildLocator(document, yaml, firstLine2) {
+  const counter = new import_yaml2.LineCounter();
+  counter.addNewLine(0);
+  for (let i = yaml.indexOf("\n"); i >= 0; i = yaml.indexOf("\n", i + 1)) counter.addNewLine(i + 1);
+  const at = (offset) => {
+    const { line, col } = counter.linePos(offset);
+    return { line: line + firstLine2 - 1, column: col };
+  };
+  const rangeOf = (node) => node?.range ? at(node.range[0]) : void 0;
+  return {
+    at,
+    locateKey(path) {
+      if (!document) return void 0;
+      if (path.length === 0) return rangeOf(document.contents) ?? { line: firstLine2, column: 1 };
+      const pair = findPair(document.contents, path);
+      return pair && (0, import_yaml2.isScalar)(pair.key) ? rangeOf(pair.key) : void 0;
+    },
+    locateValue(path) {
+      if (!document) return void 0;
+      if (path.length === 0) return rangeOf(document.contents) ?? { line: firstLine2, column: 1 };
+      const parent = findNode(document.contents, path.slice(0, -1));
+      const last = path[path.length - 1];
+      if ((0, import_yaml2.isSeq)(parent) && typeof last === "number") return rangeOf(parent.items[last]);
+      const pair = findPair(document.contents, path);
+      return rangeOf(pair?.value) ?? rangeOf(pair?.key);
+    }
+  };
+}
+function findPair(root, path) {
+  const parent = findNode(root, path.slice(0, -1));
+  const key = path[path.length - 1];
+  if (!(0, import_yaml2.isMap)(parent) || key === void 0) return void 0;
+  return parent.items.find((item) => (0, import_yaml2.isPair)(item) && (0, import_yaml2.isScalar)(item.key) && String(item.key.value) === String(key));
+}
+function findNode(root, path) {
+  let node = root;
+  for (const key of path) {
+    if ((0, import_yaml2.isMap)(node)) {
+      const pair = node.items.find((item) => (0, import_yaml2.isScalar)(item.key) && String(item.key.value) === String(key));
+      node = pair?.value;
+    } else if ((0, import_yaml2.isSeq)(node) && typeof key === "number") {
+      node = node.items[key];
+    } else {
+      return void 0;
+    }
+  }
+  return node;
+}
+
+// src/core/skill/split.ts
+var openPattern = /^---[ \t]*(\r?\n|$)/;
+var closePattern = /^---[ \t]*(?:\r?\n|$)/gm;
+function splitSkill(text) {
+  const bom = text.startsWith("\uFEFF");
+  const rest = bom ? text.slice(1) : text;
+  const eol = /\r\n/.test(rest.slice(0, 4096)) ? "\r\n" : "\n";
+  const open6 = openPattern.exec(rest);
+  const none = { yaml: "", close: "", bom, eol, yamlLine: 1 };
+  if (!open6) return { ...none, head: bom ? "\uFEFF" : "", body: rest, frontmatter: "missing", bodyLine: 1 };
+  const yamlStart = open6[0].length;
+  closePattern.lastIndex = yamlStart;
+  let close;
+  while ((close = closePattern.exec(rest)) && close.index > 0 && rest[close.index - 1] !== "\n") {
+  }
+  const head = (bom ? "\uFEFF" : "") + open6[0];
+  if (!close || !open6[1]) {
+    return { ...none, head: bom ? "\uFEFF" : "", body: rest, frontmatter: "unterminated", bodyLine: 1 };
+  }
+  const yaml = rest.slice(yamlStart, close.index);
+  const bodyStart = close.index + close[0].length;
+  return {
+    head,
+    yaml,
+    close: close[0],
+    body: rest.slice(bodyStart),
+    bom,
+    eol,
+    frontmatter: "ok",
+    yamlLine: 2,
+    bodyLine: 2 + countLines(yaml) + (close[0].endsWith("\n") ? 1 : 0)
+  };
+}
+function countLines(text) {
+  let n = 0;
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
+// src/core/skill/parse.ts
+var maxAliasCount = 100;
+function parseSkillBytes(bytes, options) {
+  const decoded = decodeSkillBytes(bytes, options.file);
+  const skill = parseSkill(decoded.text, options);
+  skill.findings.unshift(...decoded.findings);
+  return skill;
+}
+function parseSkill(text, options) {
+  const { file } = options;
+  const sections = splitSkill(text);
+  const findings = [...layoutFindings(sections, file)];
+  if (sections.frontmatter !== "ok") {
+    const locator2 = buildLocator(void 0, "", 1);
+    return assemble({ file, text, sections, data: null, document: void 0, findings, locator: locator2 });
+  }
+  const document = (0, import_yaml3.parseDocument)(sections.yaml, { prettyErrors: false, keepSourceTokens: false });
+  const locator = buildLocator(document, sections.yaml, sections.yamlLine);
+  const fatal = document.errors.filter((e) => e.code !== "DUPLICATE_KEY");
+  for (const error2 of document.errors) findings.push(yamlErrorFinding(error2, file, locator));
+  for (const warning2 of document.warnings) findings.push(yamlWarningFinding(warning2, file, locator));
+  if (fatal.length > 0) {
+    const data2 = parseFallbackFields(sections.yaml);
+    return assemble({ file, text, sections, data: data2, document: void 0, findings, locator });
+  }
+  const data = toData(document, file, locator, findings);
+  return assemble({ file, text, sections, data, document, findings, locator });
+}
+function toData(document, file, locator, findings) {
+  try {
+    return document.toJS({ maxAliasCount });
+  } catch (error2) {
+    findings.push(
+      finding({
+        code: "skill/yaml-alias-limit",
+        severity: "error",
+        file,
+        ...locator.at(0),
+        message: `the frontmatter could not be expanded: ${error2 instanceof Error ? error2.message : String(error2)}`,
+        hint: `Use at most ${maxAliasCount} YAML aliases (*name); write values out instead of referencing anchors.`
+      })
+    );
+    return null;
+  }
+}
+function assemble(input2) {
+  const { data, locator } = input2;
+  const isRecord3 = typeof data === "object" && data !== null && !Array.isArray(data);
+  return {
+    file: input2.file,
+    text: input2.text,
+    sections: input2.sections,
+    data,
+    fields: isRecord3 ? data : {},
+    body: input2.sections.body,
+    document: input2.document,
+    findings: input2.findings,
+    locateKey: locator.locateKey,
+    locateValue: locator.locateValue
+  };
+}
+function layoutFindings(sections, file) {
+  const out = [];
+  if (sections.bom) {
+    out.push(
+      finding({
+        code: "skill/bom",
+        severity: "info",
+        file,
+        line: 1,
+        column: 1,
+        message: "the file starts with a UTF-8 byte-order mark",
+        hint: "Some loaders do not expect a BOM before `---`; save without it."
+      })
+    );
+  }
+  if (sections.eol === "\r\n") {
+    out.push(
+      finding({
+        code: "skill/crlf",
+        severity: "info",
+        file,
+        line: 1,
+        column: 1,
+        message: "the file uses CRLF line endings",
+        hint: "Prefer LF line endings (set `* text=auto eol=lf` in .gitattributes)."
+      })
+    );
+  }
+  if (sections.frontmatter === "missing") {
+    out.push(
+      finding({
+        code: "skill/frontmatter-missing",
+        severity: "error",
+        file,
+        line: 1,
+        column: 1,
+        message: "no YAML frontmatter: the file must start with a `---` line",
+        hint: "Start the file with `---`, then `name:` and `description:` lines, then `---`, then the Markdown body."
+      })
+    );
+  } else if (sections.frontmatter === "unterminated") {
+    out.push(
+      finding({
+        code: "skill/frontmatter-unterminated",
+        severity: "error",
+        file,
+        line: 1,
+        column: 1,
+        message: "the frontmatter opened on line 1 is never closed",
+        hint: "Add a line holding only `---` after the last frontmatter field."
+      })
+    );
+  }
+  return out;
+}
+function yamlErrorFinding(error2, file, locator) {
+  const position = locator.at(error2.pos[0]);
+  const duplicate = error2.code === "DUPLICATE_KEY";
+  return finding({
+    code: duplicate ? "skill/duplicate-key" : "skill/yaml-syntax",
+    severity: "error",
+    file,
+    ...position,
+    message: duplicate ? "a frontmatter key appears twice; loaders disagree on which value wins" : `YAML syntax error: ${excerpt(firstLine(error2.message), 160)}`,
+    hint: duplicate ? "Keep one of the two keys and delete the other." : 'Quote values that contain `: ` or start with a special character (e.g. `description: "Use when: \u2026"`).'
+  });
+}
+function yamlWarningFinding(warning2, file, locator) {
+  return finding({
+    code: "skill/yaml-warning",
+    severity: "warning",
+    file,
+    ...locator.at(warning2.pos[0]),
+    message: `YAML: ${excerpt(firstLine(warning2.message), 160)}`,
+    hint: "Rewrite the value so that every YAML parser reads it the same way."
+  });
+}
+function firstLine(text) {
+  return text.split("\n", 1)[0] ?? text;
+}
+
+// src/core/skill/serialize.ts
+function serializeSkill(skill) {
+  const { head, yaml, close, body } = skill.sections;
+  return head + yaml + close + body;
+}
+function replaceBody(skill, body) {
+  return serializeSkill({ sections: { ...skill.sections, body } });
+}
+
+// src/core/skill/edit.ts
+var import_yaml4 = __toESM(require_dist(), 1);
+function setField(skill, path, value) {
+  const { document, sections } = skill;
+  if (!document || !(0, import_yaml4.isMap)(document.contents)) {
+    throw new SkillgardenError("skill/not-editable", `${skill.file}: the frontmatter is not a YAML map, so a field cannot be set`, {
+      data: { file: skill.file, path }
+    });
+  }
+  if (path.length === 0 || path.length > 2 || path.some((key) => typeof key !== "string")) {
+    throw new SkillgardenError("skill/bad-field-path", `cannot set field ${JSON.stringify(path)}: use one or two keys`, {
+      data: { path }
+    });
+  }
+  const yaml = editYaml(sections.yaml, document.contents, path, value, sections.eol);
+  const head = sections.head;
+  return head + yaml + sections.close + sections.body;
+}
+function editYaml(src, root, path, value, eol) {
+  const pair = findPair(root, path);
+  if (pair) return value === void 0 ? removePair(src, pair) : replaceValue(src, pair, value, eol);
+  if (value === void 0) return src;
+  const [first = "", second] = path;
+  if (second === void 0) return appendLine(src, `${renderKey(first)}: ${renderInline(value)}`, eol);
+  const parent = findNode(root, [first]);
+  if (parent === void 0 || parent === null) {
+    const parentPair = findPair(root, [first]);
+    const block = `${renderKey(first)}:${eol}  ${renderKey(second)}: ${renderInline(value)}`;
+    return parentPair ? removePair(appendLine(src, block, eol), parentPair) : appendLine(src, block, eol);
+  }
+  if ((0, import_yaml4.isMap)(parent) && !parent.flow && parent.range) {
+    const firstKey = parent.items[0]?.key;
+    const indent = firstKey?.range ? columnOf(src, firstKey.range[0]) : 2;
+    const end = parent.range[1];
+    const needsBreak = end > 0 && src[end - 1] !== "\n";
+    const line = `${" ".repeat(indent)}${renderKey(second)}: ${renderInline(value)}${eol}`;
+    return src.slice(0, end) + (needsBreak ? eol : "") + line + src.slice(end);
+  }
+  const merged = (0, import_yaml4.isMap)(parent) ? { ...parent.toJSON(), [second]: value } : { [second]: value };
+  return replaceValue(src, findPair(root, [first]), merged, eol);
+}
+function replaceValue(src, pair, value, eol) {
+  const node = pair.value;
+  const keyEnd = pair.key.range?.[1] ?? 0;
+  const colon = src.indexOf(":", keyEnd);
+  const style = (0, import_yaml4.isScalar)(node) ? node.type : void 0;
+  if (!node?.range || !(0, import_yaml4.isScalar)(node) && !node.flow || isBlockScalar(style)) {
+    const end = node?.range ? node.range[1] : colon + 1;
+    const trailing = node?.range && src[end - 1] === "\n" ? eol : "";
+    return `${src.slice(0, colon + 1)} ${renderInline(value, style)}${trailing}${src.slice(end)}`;
+  }
+  return src.slice(0, node.range[0]) + renderInline(value, style) + src.slice(node.range[1]);
+}
+function removePair(src, pair) {
+  const start = lineStart(src, pair.key.range?.[0] ?? 0);
+  const valueEnd = pair.value?.range?.[1] ?? pair.key.range?.[1] ?? start;
+  const newline = src.indexOf("\n", valueEnd - 1);
+  const end = src[valueEnd - 1] === "\n" ? valueEnd : newline < 0 ? src.length : newline + 1;
+  return src.slice(0, start) + src.slice(end);
+}
+function appendLine(src, line, eol) {
+  const needsBreak = src.length > 0 && !src.endsWith("\n");
+  return src + (needsBreak ? eol : "") + line + eol;
+}
+function isBlockScalar(style) {
+  return style === "BLOCK_LITERAL" || style === "BLOCK_FOLDED";
+}
+function renderInline(value, style) {
+  if (value !== null && typeof value === "object") {
+    return (0, import_yaml4.stringify)(value, { flow: true, lineWidth: 0, blockQuote: false }).trim();
+  }
+  const scalar = new import_yaml4.Scalar(value);
+  if (typeof value === "string" && (style === "QUOTE_DOUBLE" || style === "QUOTE_SINGLE")) scalar.type = style;
+  return (0, import_yaml4.stringify)(scalar, { lineWidth: 0, blockQuote: false }).trimEnd();
+}
+function renderKey(key) {
+  return renderInline(key);
+}
+function lineStart(src, offset) {
+  return src.lastIndexOf("\n", offset - 1) + 1;
+}
+function columnOf(src, offset) {
+  return offset - lineStart(src, offset);
+}
+
+// src/core/skill/types.ts
+function stringField(skill, key) {
+  const value = skill.fields[key];
+  return typeof value === "string" ? value : void 0;
+}
+
+// src/ledger/history-index.ts
+import { readFile as readFile3 } from "node:fs/promises";
+import { join as join4 } from "node:path";
+
+// src/core/ledger/commit-record.ts
+function formatCommitTime(seconds) {
+  return new Date(seconds * 1e3).toISOString().replace(".000Z", "Z");
+}
+function orderParentsFirst(commits) {
+  const byOid = new Map(commits.map((c) => [c.oid, c]));
+  const isParent = new Set(commits.flatMap((c) => c.parents));
+  const heads = commits.filter((c) => !isParent.has(c.oid));
+  const done = /* @__PURE__ */ new Set();
+  const ordered = [];
+  for (const head of heads) {
+    const stack = [{ commit: head, next: 0 }];
+    done.add(head.oid);
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1];
+      const parentOid = top.commit.parents[top.next++];
+      if (parentOid === void 0) {
+        ordered.push(top.commit);
+        stack.pop();
+        continue;
+      }
+      const parent = byOid.get(parentOid);
+      if (parent && !done.has(parentOid)) {
+        done.add(parentOid);
+        stack.push({ commit: parent, next: 0 });
+      }
+    }
+  }
+  return ordered;
+}
+
+// src/core/ledger/skill-paths.ts
+var archiveFolder = ".archive";
+function normalizeSkillsRoot(root) {
+  const trimmed = root.replace(/\\/g, "/").replace(/^\.\/+/, "").replace(/\/+$/, "");
+  return trimmed === "." ? "" : trimmed;
+}
+function relativeToRoot(path, root) {
+  if (root === "") return path;
+  return path.startsWith(`${root}/`) ? path.slice(root.length + 1) : null;
+}
+function joinFolder(root, parts) {
+  return [...root === "" ? [] : [root], ...parts].join("/");
+}
+function locateSkillFile(path, root) {
+  const relative6 = relativeToRoot(path, root);
+  if (relative6 === null) return null;
+  const parts = relative6.split("/");
+  const archived = parts[0] === archiveFolder;
+  const rest = archived ? parts.slice(1) : parts;
+  if (rest.at(-1) !== "SKILL.md" || rest.length < 2 || rest.length > 3) return null;
+  if (rest.some((part) => part.startsWith("."))) return null;
+  const folderParts = parts.slice(0, -1);
+  return { name: rest.at(-2), folder: joinFolder(root, folderParts), archived };
+}
+function candidateFolders(path, root) {
+  const relative6 = relativeToRoot(path, root);
+  if (relative6 === null) return [];
+  const parts = relative6.split("/").slice(0, -1);
+  const skip = parts[0] === archiveFolder ? 1 : 0;
+  const candidates = [];
+  for (let depth = Math.min(parts.length, skip + 2); depth > skip; depth--) {
+    candidates.push(joinFolder(root, parts.slice(0, depth)));
+  }
+  return candidates;
 }
 
 // src/core/ledger/trailer-block.ts
@@ -55853,6 +56411,837 @@ function parseCommitMessage(message) {
   return { subject, body, trailers: readLedgerTrailers(readBlockTrailers(block)) };
 }
 
+// src/core/ledger/history-fold.ts
+var revertLine = /^This reverts commit [0-9a-f]{40,64}\b/m;
+var patchActions = /* @__PURE__ */ new Set(["patch", "edit", "write-file", "remove-file", "merge"]);
+function groupSkillFiles(changes, root) {
+  const groups = /* @__PURE__ */ new Map();
+  for (const change of changes) {
+    if (change.status === "modified") continue;
+    const located = locateSkillFile(change.path, root);
+    if (located === null) continue;
+    const group = groups.get(located.name) ?? { added: [], removed: [] };
+    groups.set(located.name, group);
+    (change.status === "added" ? group.added : group.removed).push(located);
+  }
+  return groups;
+}
+function isMachineMade(actor, source) {
+  return actor === "agent" && source === "background" || actor === "curator";
+}
+function createSkill(state, ctx, at) {
+  const { actor, source, action } = ctx.commit.boundary ? { actor: "user", source: void 0, action: void 0 } : ctx.trailers;
+  state.skills.set(at.name, {
+    name: at.name,
+    folder: at.folder,
+    archived: at.archived,
+    created: { ...ctx.event, actor, source: source ?? null, action: action ?? null },
+    adopted: null,
+    provenance: isMachineMade(actor, source) ? "agent" : "user",
+    lastPatched: null,
+    lastArchived: null,
+    lastRestored: null,
+    pin: null
+  });
+  state.owners.set(at.folder, at.name);
+}
+function reviveSkill(state, before, at) {
+  state.skills.set(before.name, { ...before, folder: at.folder, archived: at.archived });
+  state.owners.set(at.folder, before.name);
+}
+function moveSkill(state, ctx, skill, to) {
+  if (to.archived && !skill.archived) skill.lastArchived = ctx.event;
+  if (!to.archived && skill.archived) skill.lastRestored = ctx.event;
+  state.owners.delete(skill.folder);
+  state.owners.set(to.folder, skill.name);
+  skill.folder = to.folder;
+  skill.archived = to.archived;
+}
+function foldSkillFiles(state, ctx) {
+  for (const [name, { added, removed }] of groupSkillFiles(ctx.commit.changes, state.root)) {
+    const existing = state.skills.get(name);
+    if (existing && removed.some((f) => f.folder === existing.folder)) {
+      const target = added.find((f) => f.folder !== existing.folder) ?? added[0];
+      if (target) moveSkill(state, ctx, existing, target);
+      else {
+        state.skills.delete(name);
+        state.owners.delete(existing.folder);
+        state.deleted.set(name, existing);
+      }
+      ctx.structural.add(name);
+    } else if (!existing && added[0]) {
+      const before = ctx.revert ? state.deleted.get(name) : void 0;
+      if (before) reviveSkill(state, before, added[0]);
+      else createSkill(state, ctx, added[0]);
+      state.deleted.delete(name);
+      ctx.structural.add(name);
+    }
+  }
+}
+function ownerOf(state, path) {
+  for (const folder of candidateFolders(path, state.root)) {
+    const owner = state.owners.get(folder);
+    if (owner !== void 0) return owner;
+  }
+  return void 0;
+}
+function foldContentChanges(state, ctx) {
+  const action = ctx.trailers.action;
+  const isPatch = action === void 0 ? ctx.commit.parents.length <= 1 : patchActions.has(action);
+  if (!isPatch) return;
+  for (const change of ctx.commit.changes) {
+    const name = ownerOf(state, change.path);
+    if (name === void 0 || ctx.structural.has(name)) continue;
+    const skill = state.skills.get(name);
+    if (skill) skill.lastPatched = ctx.event;
+  }
+}
+function foldTrailerEvents(state, ctx) {
+  const { action, skills } = ctx.trailers;
+  for (const name of skills) {
+    const skill = state.skills.get(name);
+    if (!skill) continue;
+    if (action === "adopt") {
+      skill.adopted = ctx.event;
+      skill.provenance = "agent";
+    } else if (action === "pin" || action === "unpin") {
+      skill.pin = { ...ctx.event, pinned: action === "pin" };
+    }
+  }
+}
+function sortedRecord(map) {
+  return Object.fromEntries([...map.entries()].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
+}
+function foldHistory(index, commits, head) {
+  const { skills: current, deleted } = structuredClone({ skills: index.skills, deleted: index.deleted });
+  const skills = new Map(Object.entries(current));
+  const owners = new Map([...skills.values()].map((s) => [s.folder, s.name]));
+  const state = { root: index.skillsRoot, skills, owners, deleted: new Map(Object.entries(deleted)) };
+  for (const commit of commits) {
+    const trailers = parseCommitMessage(commit.message).trailers;
+    const ctx = {
+      commit,
+      trailers,
+      event: { commit: commit.oid, time: formatCommitTime(commit.time) },
+      structural: /* @__PURE__ */ new Set(),
+      revert: trailers.action === "rollback" || trailers.reverts.length > 0 || revertLine.test(commit.message)
+    };
+    foldSkillFiles(state, ctx);
+    foldContentChanges(state, ctx);
+    foldTrailerEvents(state, ctx);
+  }
+  return {
+    version: 1,
+    skillsRoot: index.skillsRoot,
+    head,
+    commits: index.commits + commits.length,
+    shallow: index.shallow || commits.some((c) => c.boundary === true),
+    skills: sortedRecord(skills),
+    deleted: sortedRecord(state.deleted)
+  };
+}
+
+// src/core/ledger/history-index.ts
+function emptyHistoryIndex(skillsRoot) {
+  return { version: 1, skillsRoot, head: null, commits: 0, shallow: false, skills: {}, deleted: {} };
+}
+
+// src/ledger/git-dir.ts
+import { readFile, stat as stat2 } from "node:fs/promises";
+import { isAbsolute, join, resolve } from "node:path";
+async function readGitDir(dir) {
+  const dotGit = join(dir, ".git");
+  const info2 = await stat2(dotGit).catch(() => void 0);
+  if (info2?.isDirectory()) return dotGit;
+  if (info2?.isFile()) {
+    const text = await readFile(dotGit, "utf8");
+    const match = /^gitdir:\s*(.+?)\s*$/m.exec(text);
+    if (match?.[1]) return isAbsolute(match[1]) ? match[1] : resolve(dir, match[1]);
+  }
+  throw new SkillgardenError("ledger/not-a-repository", `${dir} is not a git repository (no .git folder).`, {
+    data: { dir, hint: `Run \`git init\` in ${dir}, or pass the repository's root folder.` }
+  });
+}
+
+// src/ledger/history-cache.ts
+import { mkdir as mkdir2, readFile as readFile2, rename as rename2, rm as rm2, writeFile as writeFile2 } from "node:fs/promises";
+import { dirname, join as join2 } from "node:path";
+function historyCachePath(gitdir) {
+  return join2(gitdir, "skillgarden", "history-index.json");
+}
+function isCacheFile(value) {
+  const file = value;
+  return typeof file === "object" && file !== null && file.version === 1 && Array.isArray(file.seen) && Array.isArray(file.shallow) && typeof file.index === "object" && file.index !== null && file.index.version === 1 && typeof file.index.skills === "object" && typeof file.index.deleted === "object" && typeof file.index.head === "string" && typeof file.index.shallow === "boolean";
+}
+async function readHistoryCache(gitdir) {
+  try {
+    const parsed = JSON.parse(await readFile2(historyCachePath(gitdir), "utf8"));
+    return isCacheFile(parsed) ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+async function writeHistoryCache(gitdir, cache) {
+  const path = historyCachePath(gitdir);
+  await mkdir2(dirname(path), { recursive: true });
+  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    await writeFile2(temp, JSON.stringify(cache));
+    await rename2(temp, path);
+  } catch (error2) {
+    await rm2(temp, { force: true });
+    throw error2;
+  }
+}
+
+// src/ledger/history-git.ts
+import { spawn } from "node:child_process";
+var neutralConfig = ["-c", "log.showSignature=false", "-c", "core.quotePath=false", "-c", "color.ui=false"];
+function runGit(dir, args) {
+  return new Promise((resolve7, reject) => {
+    const child = spawn("git", [...neutralConfig, ...args], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+    const out = [];
+    const err = [];
+    child.stdout.on("data", (chunk) => out.push(chunk));
+    child.stderr.on("data", (chunk) => err.push(chunk));
+    child.on("error", reject);
+    child.on(
+      "close",
+      (code) => resolve7({ stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8"), code: code ?? -1 })
+    );
+  });
+}
+async function runGitChecked(dir, args) {
+  const result = await runGit(dir, args);
+  if (result.code !== 0) {
+    throw new SkillgardenError("ledger/git-failed", `git ${args[0] ?? ""} failed in ${dir} (exit ${result.code}): ${result.stderr.trim()}`, {
+      data: { dir, args, code: result.code, stderr: result.stderr }
+    });
+  }
+  return result.stdout;
+}
+var systemGit;
+function hasSystemGit() {
+  systemGit ??= runGit(".", ["--version"]).then(
+    (result) => {
+      const match = /git version (\d+)\.(\d+)/.exec(result.stdout);
+      return result.code === 0 && match !== null && (Number(match[1]) > 2 || Number(match[1]) === 2 && Number(match[2]) >= 31);
+    },
+    () => false
+  );
+  return systemGit;
+}
+
+// src/ledger/history-walk-isomorphic.ts
+var import_isomorphic_git = __toESM(require_isomorphic_git(), 1);
+import * as fs3 from "node:fs";
+var treeMemoSize = 512;
+async function readEntries(ctx, oid) {
+  if (oid === null) return [];
+  const known = ctx.trees.get(oid);
+  if (known) return known;
+  const entries = (await import_isomorphic_git.default.readTree({ fs: fs3, gitdir: ctx.gitdir, oid, cache: ctx.cache })).tree;
+  if (ctx.trees.size >= treeMemoSize) ctx.trees.clear();
+  ctx.trees.set(oid, entries);
+  return entries;
+}
+async function findRootTree(ctx, treeOid, root) {
+  const known = ctx.rootTrees.get(treeOid);
+  if (known !== void 0) return known;
+  let oid = treeOid;
+  for (const part of root === "" ? [] : root.split("/")) {
+    const entry = (await readEntries(ctx, oid)).find((e) => e.path === part);
+    oid = entry?.type === "tree" ? entry.oid : null;
+    if (oid === null) break;
+  }
+  ctx.rootTrees.set(treeOid, oid);
+  return oid;
+}
+async function listFiles(ctx, oid, prefix, status) {
+  return diffTrees(ctx, status === "added" ? null : oid, status === "added" ? oid : null, prefix);
+}
+function join3(prefix, name) {
+  return prefix === "" ? name : `${prefix}/${name}`;
+}
+async function diffTrees(ctx, before, after, prefix) {
+  if (before === after) return [];
+  const [old, now] = await Promise.all([readEntries(ctx, before), readEntries(ctx, after)]);
+  const byName = /* @__PURE__ */ new Map();
+  for (const e of old) byName.set(e.path, [e, void 0]);
+  for (const e of now) byName.set(e.path, [byName.get(e.path)?.[0], e]);
+  const changes = [];
+  for (const [name, [a, b]] of byName) {
+    const path = join3(prefix, name);
+    if (a?.type === "tree" && b?.type === "tree") changes.push(...await diffTrees(ctx, a.oid, b.oid, path));
+    else if (a?.type !== "tree" && b?.type !== "tree" && a && b) {
+      if (a.oid !== b.oid || a.mode !== b.mode) changes.push({ status: "modified", path });
+    } else {
+      if (a) changes.push(...a.type === "tree" ? await listFiles(ctx, a.oid, path, "deleted") : [{ status: "deleted", path }]);
+      if (b) changes.push(...b.type === "tree" ? await listFiles(ctx, b.oid, path, "added") : [{ status: "added", path }]);
+    }
+  }
+  return changes;
+}
+async function readCommitTree(ctx, oid) {
+  const known = ctx.commits.get(oid);
+  if (known) return known;
+  const { commit } = await import_isomorphic_git.default.readCommit({ fs: fs3, gitdir: ctx.gitdir, oid, cache: ctx.cache });
+  const read2 = { record: { oid, parents: commit.parent, time: commit.committer.timestamp, message: commit.message }, tree: commit.tree };
+  ctx.commits.set(oid, read2);
+  return read2;
+}
+async function collectCommits(ctx, range) {
+  const found = [];
+  const visited = /* @__PURE__ */ new Set();
+  const queue = [range.head];
+  while (queue.length > 0) {
+    const oid = queue.pop();
+    if (visited.has(oid) || range.seen.has(oid) || oid === range.exclude) continue;
+    visited.add(oid);
+    const commit = await readCommitTree(ctx, oid);
+    if (range.shallow.has(oid)) commit.record.parents = [];
+    found.push(commit);
+    queue.push(...commit.record.parents);
+  }
+  return found;
+}
+function isomorphicGitWalker(gitdir) {
+  const ctx = { gitdir, cache: {}, rootTrees: /* @__PURE__ */ new Map(), trees: /* @__PURE__ */ new Map(), commits: /* @__PURE__ */ new Map() };
+  return {
+    async resolveHead(ref) {
+      try {
+        const oid = await import_isomorphic_git.default.resolveRef({ fs: fs3, gitdir, ref });
+        return (await import_isomorphic_git.default.readCommit({ fs: fs3, gitdir, oid, cache: ctx.cache })).oid;
+      } catch {
+        return null;
+      }
+    },
+    async readCommits(range) {
+      const commits = [];
+      for (const { record: record2, tree } of await collectCommits(ctx, range)) {
+        const parent = record2.parents[0];
+        const parentTree = parent === void 0 ? null : (await readCommitTree(ctx, parent)).tree;
+        const before = parentTree === null ? null : await findRootTree(ctx, parentTree, range.skillsRoot);
+        const after = await findRootTree(ctx, tree, range.skillsRoot);
+        const changes = await diffTrees(ctx, before, after, range.skillsRoot);
+        commits.push(range.shallow.has(record2.oid) ? { ...record2, changes, boundary: true } : { ...record2, changes });
+      }
+      return commits;
+    },
+    async readLog(head, limit) {
+      const entries = await import_isomorphic_git.default.log({ fs: fs3, gitdir, ref: head, cache: ctx.cache, ...limit === void 0 ? {} : { depth: limit } });
+      return entries.map(({ oid, commit }) => ({ oid, parents: commit.parent, time: commit.committer.timestamp, message: commit.message }));
+    }
+  };
+}
+
+// src/ledger/history-walk-system.ts
+var import_isomorphic_git2 = __toESM(require_isomorphic_git(), 1);
+import * as fs4 from "node:fs";
+var commitMark = "";
+var commitFormat = "--format=%x01%H%x00%P%x00%ct%x00%B";
+function toStatus(letter) {
+  return letter === "A" ? "added" : letter === "D" ? "deleted" : "modified";
+}
+function parseNameStatusLog(output) {
+  const tokens = output.split("\0");
+  const commits = [];
+  let current;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    if (token.startsWith(commitMark)) {
+      current = {
+        oid: token.slice(1),
+        parents: (tokens[i + 1] ?? "").split(" ").filter(Boolean),
+        time: Number(tokens[i + 2]),
+        message: tokens[i + 3] ?? "",
+        changes: []
+      };
+      commits.push(current);
+      i += 3;
+      continue;
+    }
+    const letter = token.replace(/^\n+/, "");
+    if (letter === "" || current === void 0) continue;
+    const path = tokens[++i] ?? "";
+    current.changes.push({ status: toStatus(letter[0]), path });
+  }
+  return commits;
+}
+function rangeArgs(range) {
+  return ["--ignore-missing", range.head, ...range.exclude === null ? [] : [`^${range.exclude}`], "--"];
+}
+function systemGitWalker(dir, gitdir) {
+  return {
+    async resolveHead(ref) {
+      const direct = await import_isomorphic_git2.default.resolveRef({ fs: fs4, gitdir, ref }).catch(() => null);
+      if (direct !== null && /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(direct)) return direct;
+      const result = await runGit(dir, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
+      return result.code === 0 ? result.stdout.trim() : null;
+    },
+    async readCommits(range) {
+      const args = ["log", "--no-renames", "--diff-merges=first-parent", "--name-status", "-z", commitFormat];
+      const output = await runGitChecked(dir, [...args, ...rangeArgs(range)]);
+      return parseNameStatusLog(output).map((c) => {
+        const changes = c.changes.filter((change) => relativeToRoot(change.path, range.skillsRoot) !== null);
+        return range.shallow.has(c.oid) ? { ...c, changes, boundary: true } : { ...c, changes };
+      });
+    },
+    async readLog(head, limit) {
+      const args = ["log", "-z", commitFormat, ...limit === void 0 ? [] : [`--max-count=${limit}`], head, "--"];
+      const output = await runGitChecked(dir, args);
+      return parseNameStatusLog(output).map(({ changes: _changes, ...record2 }) => record2);
+    }
+  };
+}
+
+// src/ledger/history-index.ts
+async function openHistoryWalker(dir, gitdir, backend = "auto") {
+  const system2 = backend === "system-git" || backend === "auto" && await hasSystemGit();
+  return system2 ? { walker: systemGitWalker(dir, gitdir), backend: "system-git" } : { walker: isomorphicGitWalker(gitdir), backend: "isomorphic-git" };
+}
+async function readShallowCommits(gitdir) {
+  const text = await readFile3(join4(gitdir, "shallow"), "utf8").catch(() => "");
+  return new Set(text.split("\n").map((line) => line.trim()).filter(Boolean));
+}
+function ignoreReadOnly(error2) {
+  const code = error2?.code;
+  if (code !== "EACCES" && code !== "EROFS" && code !== "EPERM") throw error2;
+}
+function usableCache(cache, root, shallow) {
+  if (cache === null || cache.index.skillsRoot !== root || cache.index.head === null) return null;
+  return cache.shallow.join() === shallow.join() ? cache : null;
+}
+async function readNewCommits(walker, range) {
+  const commits = await walker.readCommits(range);
+  const exclude = range.exclude;
+  return exclude === null || commits.some((c) => c.parents.includes(exclude)) ? commits : null;
+}
+async function foldRange(walker, cache, range) {
+  if (cache !== null) {
+    const commits = await readNewCommits(walker, { ...range, exclude: cache.index.head, seen: new Set(cache.seen) });
+    if (commits !== null) return { commits, cache };
+  }
+  return { commits: await walker.readCommits({ ...range, exclude: null, seen: /* @__PURE__ */ new Set() }), cache: null };
+}
+async function readHistoryIndex(dir, options = {}) {
+  const root = normalizeSkillsRoot(options.skillsRoot ?? "skills");
+  const gitdir = await readGitDir(dir);
+  const { walker, backend } = await openHistoryWalker(dir, gitdir, options.backend);
+  const head = await walker.resolveHead(options.ref ?? "HEAD");
+  if (head === null) return { index: emptyHistoryIndex(root), update: "rebuilt", folded: 0, backend };
+  const useCache = options.cache !== false;
+  const shallow = await readShallowCommits(gitdir);
+  const cut2 = [...shallow].sort();
+  const cached = useCache ? usableCache(await readHistoryCache(gitdir), root, cut2) : null;
+  if (cached?.index.head === head) return { index: cached.index, update: "unchanged", folded: 0, backend };
+  const { commits, cache } = await foldRange(walker, cached, { head, skillsRoot: root, shallow });
+  const index = foldHistory(cache?.index ?? emptyHistoryIndex(root), orderParentsFirst(commits), head);
+  if (useCache) {
+    const seen = [...cache?.seen ?? [], ...commits.map((c) => c.oid)];
+    await writeHistoryCache(gitdir, { version: 1, index, seen, shallow: cut2 }).catch(ignoreReadOnly);
+  }
+  return { index, update: cache ? "incremental" : "rebuilt", folded: commits.length, backend };
+}
+
+// src/store/discover.ts
+import { lstatSync, statSync } from "node:fs";
+import { join as join5 } from "node:path";
+
+// src/store/dir-cache.ts
+import { readdirSync } from "node:fs";
+var readDirUncached = (path) => readdirSync(path, { withFileTypes: true });
+function createDirCache() {
+  const listings = /* @__PURE__ */ new Map();
+  return (path) => {
+    let entries = listings.get(path);
+    if (entries === void 0) {
+      entries = readdirSync(path, { withFileTypes: true });
+      listings.set(path, entries);
+    }
+    return entries;
+  };
+}
+
+// src/store/discover.ts
+function discoverSkills(root, options = {}) {
+  const maxFolders = options.maxFolders ?? 2e5;
+  const readDir = options.readDir ?? readDirUncached;
+  if (options.deep) return sortLocations(discoverDeep(root, options.deep.maxDepth, maxFolders, readDir));
+  const found = [];
+  let seen = 0;
+  for (const entry of listFolders(root, readDir)) {
+    if (++seen > maxFolders) throw tooMany(root, maxFolders);
+    const dir = join5(root, entry);
+    if (holdsSkill(dir, readDir)) {
+      found.push({ name: entry, category: void 0, dir, relativeDir: entry });
+      continue;
+    }
+    for (const child of listFolders(dir, readDir)) {
+      if (++seen > maxFolders) throw tooMany(root, maxFolders);
+      const childDir = join5(dir, child);
+      if (holdsSkill(childDir, readDir)) {
+        found.push({ name: child, category: entry, dir: childDir, relativeDir: `${entry}/${child}` });
+      }
+    }
+  }
+  return sortLocations(found);
+}
+function sortLocations(found) {
+  return found.sort((a, b) => a.relativeDir < b.relativeDir ? -1 : a.relativeDir > b.relativeDir ? 1 : 0);
+}
+function discoverDeep(root, maxDepth2, maxFolders, readDir) {
+  const found = [];
+  let seen = 0;
+  const walk3 = (dir, parts) => {
+    for (const entry of listFolders(dir, readDir)) {
+      if (++seen > maxFolders) throw tooMany(root, maxFolders);
+      const child = join5(dir, entry);
+      const childParts = [...parts, entry];
+      if (holdsSkill(child, readDir)) {
+        found.push({ name: entry, category: parts.at(-1), dir: child, relativeDir: childParts.join("/") });
+      }
+      if (childParts.length < maxDepth2 && !isSymlink(child)) walk3(child, childParts);
+    }
+  };
+  walk3(root, []);
+  return found;
+}
+function holdsSkill(dir, readDir) {
+  try {
+    return readDir(dir).some((e) => e.name === skillFileName && !e.isDirectory());
+  } catch {
+    return false;
+  }
+}
+function listFolders(dir, readDir) {
+  let entries;
+  try {
+    entries = readDir(dir);
+  } catch (error2) {
+    if (error2.code === "ENOENT") return [];
+    throw new SkillgardenError("store/unreadable", `cannot read folder ${dir}: ${error2.message}`, { cause: error2 });
+  }
+  return entries.filter((e) => isCandidateFolder(e.name) && (e.isDirectory() || e.isSymbolicLink() && isFolder(join5(dir, e.name)))).map((e) => e.name);
+}
+function isFolder(path) {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+function isSymlink(path) {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+function tooMany(root, max) {
+  return new SkillgardenError("store/too-many-folders", `more than ${max} folders under ${root}; is this a skills library?`, {
+    data: { root, max }
+  });
+}
+
+// src/store/usage-files.ts
+import { readdirSync as readdirSync2, readFileSync } from "node:fs";
+import { join as join6 } from "node:path";
+
+// src/core/usage/types.ts
+var countKeys = ["use_count", "view_count", "patch_count", "reuse_after_patch_count"];
+var timeKeys = ["last_used_at", "last_viewed_at", "last_patched_at"];
+function emptyCounters() {
+  return { use_count: 0, view_count: 0, patch_count: 0 };
+}
+
+// src/core/usage/parse-usage.ts
+function parseUsageFile(text, options) {
+  const findings = [];
+  const report = (code, severity, message, hint) => findings.push(finding({ code, severity, file: options.path, message, hint }));
+  let raw;
+  try {
+    raw = JSON.parse(text);
+  } catch (error2) {
+    report("usage/not-json", "error", `not JSON: ${error2.message}`, "The file was set aside; usage from other writers still counts. Delete it or fix it by hand.");
+    return { file: void 0, findings };
+  }
+  if (!isRecord(raw) || raw.version !== 1 || !isRecord(raw.skills)) {
+    report("usage/bad-shape", "error", 'expected {"version": 1, "writer": "...", "skills": {...}}', "The file was set aside; see schemas/usage.schema.json.");
+    return { file: void 0, findings };
+  }
+  if (typeof raw.writer === "string" && raw.writer !== options.writer) {
+    report("usage/writer-mismatch", "warning", `the file is named for writer "${options.writer}" but says "${excerpt(raw.writer)}"`, "Each writer owns exactly one file, named after it.");
+  }
+  const skills = {};
+  for (const [name, entry] of Object.entries(raw.skills)) {
+    if (!isRecord(entry)) {
+      report("usage/bad-entry", "warning", `skill "${excerpt(name)}": not an object; ignored`, "Each skill maps to an object of counters.");
+      continue;
+    }
+    skills[name] = readCounters(name, entry, options.now, report);
+  }
+  return { file: { version: 1, writer: options.writer, skills }, findings };
+}
+function readCounters(name, entry, now, report) {
+  const out = {};
+  for (const key of countKeys) {
+    const value = entry[key];
+    if (value === void 0) continue;
+    if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
+      report("usage/bad-count", "warning", `skill "${excerpt(name)}": ${key} is ${excerpt(JSON.stringify(value))}; counted as 0`, "Counts are whole numbers, 0 or more.");
+      continue;
+    }
+    out[key] = value;
+  }
+  for (const key of timeKeys) {
+    const value = entry[key];
+    if (value === void 0 || value === null) continue;
+    const time = typeof value === "string" ? normalizeTime(value) : void 0;
+    if (time === void 0) {
+      report("usage/bad-time", "warning", `skill "${excerpt(name)}": ${key} is ${excerpt(JSON.stringify(value))}; ignored`, "Times are ISO-8601 in UTC, e.g. 2026-05-01T10:00:00Z.");
+    } else if (Date.parse(time) > now.getTime() + 5 * 6e4) {
+      report("usage/future-time", "warning", `skill "${excerpt(name)}": ${key} ${time} is in the future; ignored`, "Check the clock of the machine that wrote this file.");
+    } else {
+      out[key] = time;
+    }
+  }
+  const generation = entry.last_reused_patch_generation;
+  if (typeof generation === "number" && Number.isInteger(generation) && generation >= 0) out.last_reused_patch_generation = generation;
+  return out;
+}
+function normalizeTime(value) {
+  const zoned = /(Z|[+-]\d{2}:?\d{2})$/i.test(value.trim()) ? value.trim() : `${value.trim()}Z`;
+  if (!/^\d{4}-\d{2}-\d{2}/.test(zoned)) return void 0;
+  const ms = Date.parse(zoned);
+  return Number.isNaN(ms) ? void 0 : new Date(ms).toISOString().replace(/\.000Z$/, "Z");
+}
+function isRecord(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function parseHermesUsage(text, options) {
+  let raw;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return parseUsageFile(text, { ...options, writer: "hermes" });
+  }
+  const skills = isRecord(raw) && isRecord(raw.skills) ? raw.skills : raw;
+  return parseUsageFile(JSON.stringify({ version: 1, writer: "hermes", skills }), { ...options, writer: "hermes" });
+}
+
+// src/core/usage/merge-usage.ts
+function mergeUsage(files) {
+  const totals = /* @__PURE__ */ new Map();
+  for (const file of files) {
+    for (const [name, counters] of Object.entries(file.skills)) {
+      const total = totals.get(name) ?? emptyCounters();
+      for (const key of countKeys) if (counters[key]) total[key] = (total[key] ?? 0) + (counters[key] ?? 0);
+      for (const key of timeKeys) {
+        const time = counters[key];
+        if (time && (!total[key] || time > total[key])) total[key] = time;
+      }
+      const generation = counters.last_reused_patch_generation;
+      if (generation !== void 0 && generation > (total.last_reused_patch_generation ?? -1)) total.last_reused_patch_generation = generation;
+      totals.set(name, total);
+    }
+  }
+  return totals;
+}
+
+// src/store/usage-files.ts
+var usageDir = `${metaDir}/usage`;
+function readUsageSnapshot(repoDir, options) {
+  const snapshot = { totals: /* @__PURE__ */ new Map(), files: [], quarantined: [], findings: [] };
+  let names = [];
+  try {
+    names = readdirSync2(join6(repoDir, usageDir)).filter((n) => n.endsWith(".json")).sort();
+  } catch {
+    names = [];
+  }
+  for (const name of names) {
+    const path = `${usageDir}/${name}`;
+    const writer = name.slice(0, -".json".length);
+    const parsed = readOne(repoDir, path, (text) => parseUsageFile(text, { path, writer, now: options.now }), snapshot);
+    if (parsed) snapshot.files.push({ writer, path, file: parsed });
+  }
+  const hermesPath = `${options.skillsDir}/.usage.json`;
+  const hermes = readOne(repoDir, hermesPath, (text) => parseHermesUsage(text, { path: hermesPath, now: options.now }), snapshot, true);
+  if (hermes) snapshot.files.push({ writer: "hermes", path: hermesPath, file: hermes });
+  snapshot.totals = mergeUsage(snapshot.files.map((f) => f.file));
+  return snapshot;
+}
+function readOne(repoDir, path, parse4, snapshot, optional = false) {
+  let text;
+  try {
+    text = readFileSync(join6(repoDir, path), "utf8");
+  } catch (error2) {
+    if (optional && error2.code === "ENOENT") return void 0;
+    snapshot.quarantined.push(path);
+    snapshot.findings.push({ code: "usage/unreadable", severity: "error", file: path, line: 0, column: 0, message: `cannot read: ${error2.message}`, hint: "Usage from other writers still counts." });
+    return void 0;
+  }
+  const parsed = parse4(text);
+  snapshot.findings.push(...parsed.findings);
+  if (!parsed.file) snapshot.quarantined.push(path);
+  return parsed.file;
+}
+
+// src/services/curator/provenance-files.ts
+import { readFileSync as readFileSync2 } from "node:fs";
+import { join as join7 } from "node:path";
+function readProvenanceFiles(repoDir, skillsDir) {
+  const out = { bundled: /* @__PURE__ */ new Set(), hub: /* @__PURE__ */ new Set(), adopted: /* @__PURE__ */ new Set(), findings: [] };
+  for (const name of readLines(repoDir, `${metaDir}/bundled.txt`)) out.bundled.add(name);
+  for (const name of readLines(repoDir, `${skillsDir}/.bundled_manifest`)) out.bundled.add(name.split(/[:\s]/)[0] ?? name);
+  for (const name of readLines(repoDir, `${metaDir}/adopted.txt`)) out.adopted.add(name);
+  for (const path of [`${metaDir}/hub.json`, `${skillsDir}/.hub/lock.json`]) {
+    for (const name of readJsonKeys(repoDir, path, out.findings)) out.hub.add(name);
+  }
+  return out;
+}
+function read(repoDir, path) {
+  try {
+    return readFileSync2(join7(repoDir, path), "utf8");
+  } catch {
+    return void 0;
+  }
+}
+function readLines(repoDir, path) {
+  return (read(repoDir, path) ?? "").split(/\r?\n/).map((line) => line.replace(/#.*$/, "").trim()).filter(Boolean);
+}
+function readJsonKeys(repoDir, path, findings) {
+  const text = read(repoDir, path);
+  if (text === void 0) return [];
+  try {
+    const data = JSON.parse(text);
+    const inner = data.skills ?? data.installed;
+    const map = inner && typeof inner === "object" && !Array.isArray(inner) ? inner : data;
+    if (Array.isArray(inner)) return inner.flatMap((e) => typeof e === "string" ? [e] : typeof e.name === "string" ? [e.name] : []);
+    return Object.keys(map).filter((k) => k !== "version");
+  } catch (error2) {
+    findings.push({ code: "provenance/bad-file", severity: "error", file: path, line: 0, column: 0, message: `not JSON: ${error2.message}`, hint: "Skills it lists are treated as a person\u2019s (never curated) until it is fixed." });
+    return [];
+  }
+}
+
+// src/services/curator/references.ts
+var import_picomatch = __toESM(require_picomatch2(), 1);
+import { readdirSync as readdirSync3, readFileSync as readFileSync3, statSync as statSync2 } from "node:fs";
+import { join as join8 } from "node:path";
+function findReferencedNames(repoDir, globs, names) {
+  const referenced = /* @__PURE__ */ new Set();
+  const files = [];
+  if (globs.length === 0 || names.size === 0) return { referenced, files };
+  const match = (0, import_picomatch.default)([...globs], { dot: true });
+  for (const path of walk(repoDir, "", 0)) {
+    if (!match(path)) continue;
+    files.push(path);
+    let text;
+    try {
+      text = readFileSync3(join8(repoDir, path), "utf8");
+    } catch {
+      continue;
+    }
+    for (const token of text.split(/[^A-Za-z0-9._-]+/)) {
+      const word = token.replace(/^[._-]+|[._-]+$/g, "");
+      if (names.has(word)) referenced.add(word);
+    }
+  }
+  return { referenced, files };
+}
+function* walk(root, prefix, depth) {
+  if (depth > 12) return;
+  let entries;
+  try {
+    entries = readdirSync3(join8(root, prefix));
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    if (entry === ".git" || entry === "node_modules") continue;
+    const path = prefix ? `${prefix}/${entry}` : entry;
+    let isDir2 = false;
+    try {
+      isDir2 = statSync2(join8(root, path)).isDirectory();
+    } catch {
+      continue;
+    }
+    if (isDir2) yield* walk(root, path, depth + 1);
+    else yield path;
+  }
+}
+
+// src/services/curator/read-library.ts
+var configFile = `${metaDir}/config.yaml`;
+var stateFile = `${metaDir}/state.json`;
+function readConfig(repoDir) {
+  const path = join9(repoDir, configFile);
+  if (!existsSync2(path)) return { config: { ...defaultConfig }, findings: [] };
+  return parseConfig(readFileSync4(path, "utf8"), configFile);
+}
+function requireConfig(repoDir) {
+  const { config, findings } = readConfig(repoDir);
+  if (findings.length > 0) {
+    const lines = findings.map((f) => `  ${f.file}:${f.line} ${f.message} (${f.hint})`);
+    throw new SkillgardenError("config/invalid", `${configFile} is invalid:
+${lines.join("\n")}`, { data: { findings } });
+  }
+  return config;
+}
+function readState(repoDir) {
+  const path = join9(repoDir, stateFile);
+  if (!existsSync2(path)) return emptyState();
+  const { state, findings } = parseState(readFileSync4(path, "utf8"), stateFile);
+  if (findings.length > 0) {
+    throw new SkillgardenError("state/invalid", `${stateFile}: ${findings[0]?.message}. ${findings[0]?.hint}`, { data: { findings } });
+  }
+  return state;
+}
+async function readLibrary(repoDir, options) {
+  const config = options.config ?? requireConfig(repoDir);
+  const state = readState(repoDir);
+  const root = join9(repoDir, config.skills_dir);
+  const locations = discoverSkills(root);
+  const archived = existsSync2(join9(root, archiveDirName)) ? discoverSkills(join9(root, archiveDirName)) : [];
+  const { index: history } = await readHistoryIndex(repoDir, { skillsRoot: config.skills_dir });
+  const files = readProvenanceFiles(repoDir, config.skills_dir);
+  const usage = readUsageSnapshot(repoDir, { skillsDir: config.skills_dir, now: options.now });
+  const names = new Set(locations.map((l) => l.name));
+  const { referenced, files: referenceFiles } = findReferencedNames(repoDir, config.references, names);
+  const skills = locations.map((location) => {
+    const entry = history.skills[location.name];
+    const provenance = files.bundled.has(location.name) ? "bundled" : files.hub.has(location.name) ? "hub" : entry?.provenance ?? "user";
+    const adoptedAt = entry?.adopted?.time ?? (files.adopted.has(location.name) ? entry?.created.time : void 0);
+    return {
+      name: location.name,
+      location,
+      dir: `${config.skills_dir}/${location.relativeDir}`,
+      provenance,
+      ...adoptedAt ? { adoptedAt } : {},
+      pinned: readPinned(location.dir),
+      referenced: referenced.has(location.name),
+      ...entry?.created.time ? { createdAt: entry.created.time } : {},
+      ...usage.totals.has(location.name) ? { usage: usage.totals.get(location.name) } : {},
+      ...state.skills[location.name] ? { record: state.skills[location.name] } : {}
+    };
+  });
+  return { config, state, skills, archived, history, usage, referenceFiles, findings: [...files.findings, ...usage.findings] };
+}
+function readPinned(dir) {
+  let text;
+  try {
+    text = readFileSync4(join9(dir, skillFileName), "utf8");
+  } catch {
+    return false;
+  }
+  if (!/^pinned:/m.test(text)) return false;
+  return parseSkill(text, { file: skillFileName }).fields.pinned === true;
+}
+
+// src/services/curator/run-curator.ts
+import { join as join19 } from "node:path";
+
 // src/core/lifecycle/gates.ts
 var hourMs = 36e5;
 function checkGates(config, state, now, input2) {
@@ -56011,30 +57400,13 @@ function blobOid(content) {
 }
 
 // src/ledger/open-ledger.ts
-var import_isomorphic_git3 = __toESM(require_isomorphic_git(), 1);
+var import_isomorphic_git5 = __toESM(require_isomorphic_git(), 1);
 import { spawnSync } from "node:child_process";
-import * as fs5 from "node:fs";
-
-// src/ledger/git-dir.ts
-import { readFile, stat as stat2 } from "node:fs/promises";
-import { isAbsolute, join, resolve } from "node:path";
-async function readGitDir(dir) {
-  const dotGit = join(dir, ".git");
-  const info2 = await stat2(dotGit).catch(() => void 0);
-  if (info2?.isDirectory()) return dotGit;
-  if (info2?.isFile()) {
-    const text = await readFile(dotGit, "utf8");
-    const match = /^gitdir:\s*(.+?)\s*$/m.exec(text);
-    if (match?.[1]) return isAbsolute(match[1]) ? match[1] : resolve(dir, match[1]);
-  }
-  throw new SkillgardenError("ledger/not-a-repository", `${dir} is not a git repository (no .git folder).`, {
-    data: { dir, hint: `Run \`git init\` in ${dir}, or pass the repository's root folder.` }
-  });
-}
+import * as fs7 from "node:fs";
 
 // src/ledger/git-ledger.ts
-var import_isomorphic_git = __toESM(require_isomorphic_git(), 1);
-import * as fs3 from "node:fs";
+var import_isomorphic_git3 = __toESM(require_isomorphic_git(), 1);
+import * as fs5 from "node:fs";
 
 // src/ledger/object-store.ts
 var folderMode = "040000";
@@ -56084,7 +57456,7 @@ function withTreeCache(store, limit = 4096) {
 }
 
 // src/ledger/diff-trees.ts
-async function diffTrees(store, before, after, prefix = "") {
+async function diffTrees2(store, before, after, prefix = "") {
   if (before === after) return [];
   const left = new Map((before ? await store.readTree(before) : []).map((e) => [e.name, e]));
   const right = new Map((after ? await store.readTree(after) : []).map((e) => [e.name, e]));
@@ -56099,7 +57471,7 @@ async function diffEntry(store, path, a, b) {
   if (a?.oid === b?.oid && a?.mode === b?.mode) return [];
   const tree = (e) => e?.mode === folderMode ? e.oid : void 0;
   const blob = (e) => e && e.mode !== folderMode && e.mode !== "160000" ? { oid: e.oid, mode: e.mode } : null;
-  const nested = await diffTrees(store, tree(a), tree(b), `${path}/`);
+  const nested = await diffTrees2(store, tree(a), tree(b), `${path}/`);
   const fileBefore = blob(a);
   const fileAfter = blob(b);
   if (fileBefore === null && fileAfter === null) return nested;
@@ -56116,11 +57488,11 @@ async function listTree(store, tree, prefix = "") {
 }
 
 // src/ledger/refs.ts
-import { appendFile as appendFile2, mkdir as mkdir2, readFile as readFile2 } from "node:fs/promises";
-import { dirname, join as join2 } from "node:path";
+import { appendFile as appendFile2, mkdir as mkdir3, readFile as readFile4 } from "node:fs/promises";
+import { dirname as dirname2, join as join10 } from "node:path";
 
 // src/ledger/lock-file.ts
-import { open as open2, rename as rename2, rm as rm2 } from "node:fs/promises";
+import { open as open2, rename as rename3, rm as rm3 } from "node:fs/promises";
 async function acquireLock(target, options) {
   const lockPath = `${target}.lock`;
   const started = Date.now();
@@ -56152,13 +57524,13 @@ function heldLock(target, lockPath, handle) {
         await close();
       }
       held = false;
-      await rename2(lockPath, target);
+      await rename3(lockPath, target);
     },
     async release() {
       if (!held) return;
       held = false;
       await close();
-      await rm2(lockPath, { force: true });
+      await rm3(lockPath, { force: true });
     }
   };
 }
@@ -56183,15 +57555,15 @@ function isOid(value) {
   return oidPattern.test(value);
 }
 async function readHeadState(gitdir) {
-  const text = (await readFile2(join2(gitdir, "HEAD"), "utf8")).trim();
+  const text = (await readFile4(join10(gitdir, "HEAD"), "utf8")).trim();
   if (text.startsWith("ref:")) return { kind: "branch", ref: text.slice(4).trim() };
   if (isOid(text)) return { kind: "detached", oid: text };
-  throw new SkillgardenError("ledger/bad-head", `${join2(gitdir, "HEAD")} holds neither a ref nor a commit id: "${text.slice(0, 60)}".`, {
-    data: { path: join2(gitdir, "HEAD") }
+  throw new SkillgardenError("ledger/bad-head", `${join10(gitdir, "HEAD")} holds neither a ref nor a commit id: "${text.slice(0, 60)}".`, {
+    data: { path: join10(gitdir, "HEAD") }
   });
 }
 async function readRef(gitdir, ref, depth = 0) {
-  const loose = await readFile2(join2(gitdir, ref), "utf8").catch(() => void 0);
+  const loose = await readFile4(join10(gitdir, ref), "utf8").catch(() => void 0);
   if (loose !== void 0) {
     const text = loose.trim();
     if (text.startsWith("ref:") && depth < 5) return readRef(gitdir, text.slice(4).trim(), depth + 1);
@@ -56200,23 +57572,23 @@ async function readRef(gitdir, ref, depth = 0) {
   return readPackedRef(gitdir, ref);
 }
 async function readPackedRef(gitdir, ref) {
-  const packed = await readFile2(join2(gitdir, "packed-refs"), "utf8").catch(() => "");
+  const packed = await readFile4(join10(gitdir, "packed-refs"), "utf8").catch(() => "");
   for (const line of packed.split("\n")) {
     if (line.length > 41 && line[40] === " " && line.slice(41) === ref) return line.slice(0, 40);
   }
   return void 0;
 }
 async function lockRef(gitdir, ref, options) {
-  const path = join2(gitdir, ref);
-  await mkdir2(dirname(path), { recursive: true });
+  const path = join10(gitdir, ref);
+  await mkdir3(dirname2(path), { recursive: true });
   return acquireLock(path, options);
 }
 async function appendReflogs(gitdir, refs, entry) {
   const line = `${entry.before ?? "0".repeat(40)} ${entry.after} ${entry.who}	${entry.message.split("\n")[0] ?? ""}
 `;
   for (const ref of refs) {
-    const path = join2(gitdir, "logs", ref);
-    await mkdir2(dirname(path), { recursive: true });
+    const path = join10(gitdir, "logs", ref);
+    await mkdir3(dirname2(path), { recursive: true });
     await appendFile2(path, line);
   }
 }
@@ -56318,7 +57690,7 @@ function refused(reason, paths, commits) {
 
 // src/ledger/paths.ts
 import { lstat as lstat2 } from "node:fs/promises";
-import { join as join3 } from "node:path";
+import { join as join11 } from "node:path";
 function checkPath(path) {
   const reason = badPathReason(path);
   if (reason !== void 0) throw badPath(path, reason);
@@ -56342,7 +57714,7 @@ function badPath(path, reason) {
 async function checkNoSymlink(dir, path) {
   const parts = path.split("/");
   for (let i = 1; i <= parts.length; i += 1) {
-    const info2 = await lstat2(join3(dir, ...parts.slice(0, i))).catch(() => void 0);
+    const info2 = await lstat2(join11(dir, ...parts.slice(0, i))).catch(() => void 0);
     if (info2 === void 0) return;
     if (info2.isSymbolicLink()) throw badPath(path, `${parts.slice(0, i).join("/")} is a symlink`);
   }
@@ -56399,7 +57771,7 @@ async function editNode(store, tree, edits, prefix) {
 }
 
 // src/ledger/write-commit.ts
-import { join as join6 } from "node:path";
+import { join as join14 } from "node:path";
 
 // src/ledger/git-index.ts
 import { createHash as createHash2 } from "node:crypto";
@@ -56507,23 +57879,23 @@ function unsupported(file, what, fix) {
 
 // src/ledger/worktree.ts
 import { createHash as createHash3, randomBytes } from "node:crypto";
-import { lstat as lstat3, mkdir as mkdir3, open as open3, readFile as readFile3, readlink as readlink2, rename as rename3, rm as rm3, rmdir as rmdir2 } from "node:fs/promises";
-import { dirname as dirname2, join as join4, basename } from "node:path";
+import { lstat as lstat3, mkdir as mkdir4, open as open3, readFile as readFile5, readlink as readlink2, rename as rename4, rm as rm4, rmdir as rmdir2 } from "node:fs/promises";
+import { dirname as dirname3, join as join12, basename } from "node:path";
 function hashBlob(content) {
   return createHash3("sha1").update(`blob ${content.length}\0`).update(content).digest("hex");
 }
 async function readWorktreeFile(dir, path) {
-  const full = join4(dir, path);
+  const full = join12(dir, path);
   const info2 = await lstat3(full).catch(() => void 0);
   if (info2 === void 0) return { kind: "absent" };
   if (info2.isDirectory()) return { kind: "directory" };
   if (info2.isSymbolicLink()) return { kind: "symlink", oid: hashBlob(Buffer.from(await readlink2(full), "utf8")) };
-  return { kind: "file", oid: hashBlob(await readFile3(full)), executable: (info2.mode & 64) !== 0 };
+  return { kind: "file", oid: hashBlob(await readFile5(full)), executable: (info2.mode & 64) !== 0 };
 }
 async function writeWorktreeFile(dir, path, content, executable) {
-  const full = join4(dir, path);
-  await mkdir3(dirname2(full), { recursive: true });
-  const temp = join4(dirname2(full), `.${basename(full)}.skillgarden-${process.pid}-${randomBytes(4).toString("hex")}`);
+  const full = join12(dir, path);
+  await mkdir4(dirname3(full), { recursive: true });
+  const temp = join12(dirname3(full), `.${basename(full)}.skillgarden-${process.pid}-${randomBytes(4).toString("hex")}`);
   const handle = await open3(temp, "wx", executable ? 493 : 420);
   try {
     await handle.writeFile(content);
@@ -56532,19 +57904,19 @@ async function writeWorktreeFile(dir, path, content, executable) {
     await handle.close();
   }
   try {
-    await rename3(temp, full);
+    await rename4(temp, full);
   } catch (error2) {
-    await rm3(temp, { force: true });
+    await rm4(temp, { force: true });
     throw error2;
   }
   return lstat3(full, { bigint: true });
 }
 async function removeWorktreeFile(dir, path) {
-  await rm3(join4(dir, path), { force: true });
+  await rm4(join12(dir, path), { force: true });
   const parts = path.split("/").slice(0, -1);
   while (parts.length > 0) {
     try {
-      await rmdir2(join4(dir, ...parts));
+      await rmdir2(join12(dir, ...parts));
     } catch {
       return;
     }
@@ -56595,8 +57967,8 @@ function readIndexOid(index, path) {
 }
 
 // src/ledger/index-file.ts
-import { access as access2, open as open4, readFile as readFile4 } from "node:fs/promises";
-import { join as join5 } from "node:path";
+import { access as access2, open as open4, readFile as readFile6 } from "node:fs/promises";
+import { join as join13 } from "node:path";
 async function checksumKey(path) {
   const handle = await open4(path, "r").catch(() => void 0);
   if (handle === void 0) return void 0;
@@ -56611,10 +57983,10 @@ async function checksumKey(path) {
   }
 }
 async function readIndexFile(gitdir, cache) {
-  const path = join5(gitdir, "index");
+  const path = join13(gitdir, "index");
   const key = await checksumKey(path);
   if (key !== void 0 && key === cache.key && cache.index) return cache.index;
-  const buffer = await readFile4(path).catch((error2) => {
+  const buffer = await readFile6(path).catch((error2) => {
     if (error2.code === "ENOENT") return Buffer.alloc(0);
     throw error2;
   });
@@ -56629,7 +58001,7 @@ async function writeIndexFile(gitdir, lock, index, cache) {
 }
 async function checkIndexPresent(gitdir, index, hasCommits) {
   if (!hasCommits || index.entries.length > 0) return;
-  const path = join5(gitdir, "index");
+  const path = join13(gitdir, "index");
   if (await access2(path).then(() => true, () => false)) return;
   throw new SkillgardenError("ledger/no-index", `${path} is missing although the branch has commits. Run \`git reset\` to rebuild it from HEAD, then retry.`, {
     data: { path }
@@ -56736,7 +58108,7 @@ async function readBranch(gitdir) {
   );
 }
 async function takeLocks(ctx, branch) {
-  const index = await acquireLock(join6(ctx.gitdir, "index"), { timeoutMs: ctx.lockTimeoutMs });
+  const index = await acquireLock(join14(ctx.gitdir, "index"), { timeoutMs: ctx.lockTimeoutMs });
   try {
     return { index, ref: await lockRef(ctx.gitdir, branch, { timeoutMs: ctx.lockTimeoutMs }) };
   } catch (error2) {
@@ -56803,7 +58175,7 @@ var GitLedger = class {
       if (oid !== void 0) return oid;
     }
     if (!/^[0-9a-f]{4,39}$/.test(ref)) return void 0;
-    return import_isomorphic_git.default.expandOid({ fs: fs3, gitdir: this.ctx.gitdir, oid: ref }).catch(() => void 0);
+    return import_isomorphic_git3.default.expandOid({ fs: fs5, gitdir: this.ctx.gitdir, oid: ref }).catch(() => void 0);
   }
   async readFile(path, commit) {
     const blob = (await this.lookup([path], commit)).get(path);
@@ -56825,7 +58197,7 @@ var GitLedger = class {
   async diff(commit) {
     const info2 = await this.ctx.store.readCommit(await this.resolve(commit));
     const parent = info2.parents[0] === void 0 ? void 0 : (await this.ctx.store.readCommit(info2.parents[0])).tree;
-    return diffTrees(this.ctx.store, parent, info2.tree);
+    return diffTrees2(this.ctx.store, parent, info2.tree);
   }
   async lookup(paths, commit) {
     return lookupPaths(this.ctx.store, await this.treeOf(commit), paths);
@@ -56869,8 +58241,8 @@ var GitLedger = class {
 };
 
 // src/ledger/object-store-isomorphic-git.ts
-var import_isomorphic_git2 = __toESM(require_isomorphic_git(), 1);
-import * as fs4 from "node:fs";
+var import_isomorphic_git4 = __toESM(require_isomorphic_git(), 1);
+import * as fs6 from "node:fs";
 
 // src/ledger/git-object-format.ts
 function parseTreeObject(content) {
@@ -56908,27 +58280,27 @@ function parseIdentity(text) {
 
 // src/ledger/loose-objects.ts
 import { createHash as createHash4, randomBytes as randomBytes2 } from "node:crypto";
-import { mkdir as mkdir4, readFile as readFile5, rename as rename4, rm as rm4, stat as stat3, writeFile as writeFile2 } from "node:fs/promises";
-import { join as join7 } from "node:path";
+import { mkdir as mkdir5, readFile as readFile7, rename as rename5, rm as rm5, stat as stat3, writeFile as writeFile3 } from "node:fs/promises";
+import { join as join15 } from "node:path";
 import { deflateSync, inflateSync } from "node:zlib";
 async function writeLooseObject(gitdir, type, content) {
   const header = Buffer.from(`${type} ${content.length}\0`);
   const oid = createHash4("sha1").update(header).update(content).digest("hex");
-  const folder = join7(gitdir, "objects", oid.slice(0, 2));
-  const path = join7(folder, oid.slice(2));
+  const folder = join15(gitdir, "objects", oid.slice(0, 2));
+  const path = join15(folder, oid.slice(2));
   if (await stat3(path).then(() => true, () => false)) return oid;
   const deflated = deflateSync(Buffer.concat([header, content]), { level: 1 });
-  await mkdir4(folder, { recursive: true });
-  const temp = join7(folder, `tmp_obj_${process.pid}_${randomBytes2(4).toString("hex")}`);
-  await writeFile2(temp, deflated, { mode: 292 });
-  await rename4(temp, path).catch(async (error2) => {
-    await rm4(temp, { force: true });
+  await mkdir5(folder, { recursive: true });
+  const temp = join15(folder, `tmp_obj_${process.pid}_${randomBytes2(4).toString("hex")}`);
+  await writeFile3(temp, deflated, { mode: 292 });
+  await rename5(temp, path).catch(async (error2) => {
+    await rm5(temp, { force: true });
     throw error2;
   });
   return oid;
 }
 async function readLooseObject(gitdir, oid) {
-  const deflated = await readFile5(join7(gitdir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => void 0);
+  const deflated = await readFile7(join15(gitdir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => void 0);
   if (deflated === void 0) return void 0;
   const raw = inflateSync(deflated);
   const nul = raw.indexOf(0);
@@ -56976,7 +58348,7 @@ function openIsomorphicGitStore(gitdir) {
 }
 async function readPacked(gitdir, oid, cache) {
   try {
-    const { type, object } = await import_isomorphic_git2.default.readObject({ fs: fs4, gitdir, oid, format: "content", cache });
+    const { type, object } = await import_isomorphic_git4.default.readObject({ fs: fs6, gitdir, oid, format: "content", cache });
     return { type, content: Buffer.from(object) };
   } catch (error2) {
     throw new SkillgardenError("ledger/missing-object", `Git object ${oid} cannot be read: ${error2.message}`, {
@@ -56987,7 +58359,7 @@ async function readPacked(gitdir, oid, cache) {
 }
 
 // src/ledger/cat-file-batch.ts
-import { spawn } from "node:child_process";
+import { spawn as spawn2 } from "node:child_process";
 var CatFileBatch = class {
   constructor(gitdir) {
     this.gitdir = gitdir;
@@ -57014,7 +58386,7 @@ var CatFileBatch = class {
   }
   start() {
     if (this.child) return this.child;
-    const child = spawn("git", ["--git-dir", this.gitdir, "cat-file", "--batch"], { stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn2("git", ["--git-dir", this.gitdir, "cat-file", "--batch"], { stdio: ["pipe", "pipe", "pipe"] });
     child.stdout.on("data", (chunk) => {
       this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
       this.drain();
@@ -57106,507 +58478,13 @@ function pickBackend(choice) {
   });
 }
 async function readConfiguredAuthor(gitdir) {
-  const read2 = (path) => import_isomorphic_git3.default.getConfig({ fs: fs5, gitdir, path }).catch(() => void 0);
+  const read2 = (path) => import_isomorphic_git5.default.getConfig({ fs: fs7, gitdir, path }).catch(() => void 0);
   return { name: await read2("user.name") ?? "skillgarden", email: await read2("user.email") ?? "skillgarden@localhost" };
 }
 
 // src/services/manage/person-acts.ts
 import { existsSync as existsSync3, readFileSync as readFileBytes } from "node:fs";
 import { join as join16 } from "node:path";
-
-// src/core/layout.ts
-var defaultSkillsDir = "skills";
-var archiveDirName = ".archive";
-var skillFileName = "SKILL.md";
-var metaDir = ".skillgarden";
-var supportDirs = ["references", "templates", "scripts", "assets"];
-var ignoredNames = /* @__PURE__ */ new Set([archiveDirName, metaDir, ".git", ".hub", ".github", "node_modules", "__pycache__", ...supportDirs]);
-function isCandidateFolder(name) {
-  return !ignoredNames.has(name);
-}
-
-// src/core/skill/parse.ts
-var import_yaml2 = __toESM(require_dist(), 1);
-
-// src/core/skill/decode.ts
-var strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-var lenientUtf8 = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
-function decodeSkillBytes(bytes, file) {
-  try {
-    return { text: strictUtf8.decode(bytes), findings: [] };
-  } catch {
-    const text = lenientUtf8.decode(bytes);
-    const at = text.indexOf("\uFFFD");
-    const before = at < 0 ? "" : text.slice(0, at);
-    const line = before.split("\n").length;
-    const column = before.length - before.lastIndexOf("\n");
-    return {
-      text,
-      findings: [
-        finding({
-          code: "skill/not-utf8",
-          severity: "error",
-          file,
-          line,
-          column,
-          message: "the file is not valid UTF-8; invalid bytes were read as U+FFFD",
-          hint: "Re-save the file as UTF-8 (e.g. `iconv -f latin1 -t utf-8`)."
-        })
-      ]
-    };
-  }
-}
-
-// src/core/skill/fallback.ts
-function parseFallbackFields(yaml) {
-  const fields = /* @__PURE__ */ Object.create(null);
-  for (const line of yaml.split(/\r?\n/)) {
-    const match = /^([A-Za-z0-9_.-]+):[ \t]*(.*?)[ \t]*$/.exec(line);
-    if (!match) continue;
-    const [, key = "", raw = ""] = match;
-    if (key === "__proto__" || key in fields) continue;
-    fields[key] = unquote(raw);
-  }
-  return { ...fields };
-}
-function unquote(raw) {
-  if (raw.length >= 2 && (raw.startsWith('"') && raw.endsWith('"') || raw.startsWith("'") && raw.endsWith("'"))) {
-    return raw.slice(1, -1);
-  }
-  return raw;
-}
-
-// src/core/skill/locate.ts
-var import_yaml = __toESM(require_dist(), 1);
-function buildLocator(document, yaml, firstLine2) {
-  const counter = new import_yaml.LineCounter();
-  counter.addNewLine(0);
-  for (let i = yaml.indexOf("\n"); i >= 0; i = yaml.indexOf("\n", i + 1)) counter.addNewLine(i + 1);
-  const at = (offset) => {
-    const { line, col } = counter.linePos(offset);
-    return { line: line + firstLine2 - 1, column: col };
-  };
-  const rangeOf = (node) => node?.range ? at(node.range[0]) : void 0;
-  return {
-    at,
-    locateKey(path) {
-      if (!document) return void 0;
-      if (path.length === 0) return rangeOf(document.contents) ?? { line: firstLine2, column: 1 };
-      const pair = findPair(document.contents, path);
-      return pair && (0, import_yaml.isScalar)(pair.key) ? rangeOf(pair.key) : void 0;
-    },
-    locateValue(path) {
-      if (!document) return void 0;
-      if (path.length === 0) return rangeOf(document.contents) ?? { line: firstLine2, column: 1 };
-      const parent = findNode(document.contents, path.slice(0, -1));
-      const last = path[path.length - 1];
-      if ((0, import_yaml.isSeq)(parent) && typeof last === "number") return rangeOf(parent.items[last]);
-      const pair = findPair(document.contents, path);
-      return rangeOf(pair?.value) ?? rangeOf(pair?.key);
-    }
-  };
-}
-function findPair(root, path) {
-  const parent = findNode(root, path.slice(0, -1));
-  const key = path[path.length - 1];
-  if (!(0, import_yaml.isMap)(parent) || key === void 0) return void 0;
-  return parent.items.find((item) => (0, import_yaml.isPair)(item) && (0, import_yaml.isScalar)(item.key) && String(item.key.value) === String(key));
-}
-function findNode(root, path) {
-  let node = root;
-  for (const key of path) {
-    if ((0, import_yaml.isMap)(node)) {
-      const pair = node.items.find((item) => (0, import_yaml.isScalar)(item.key) && String(item.key.value) === String(key));
-      node = pair?.value;
-    } else if ((0, import_yaml.isSeq)(node) && typeof key === "number") {
-      node = node.items[key];
-    } else {
-      return void 0;
-    }
-  }
-  return node;
-}
-
-// src/core/skill/split.ts
-var openPattern = /^---[ \t]*(\r?\n|$)/;
-var closePattern = /^---[ \t]*(?:\r?\n|$)/gm;
-function splitSkill(text) {
-  const bom = text.startsWith("\uFEFF");
-  const rest = bom ? text.slice(1) : text;
-  const eol = /\r\n/.test(rest.slice(0, 4096)) ? "\r\n" : "\n";
-  const open6 = openPattern.exec(rest);
-  const none = { yaml: "", close: "", bom, eol, yamlLine: 1 };
-  if (!open6) return { ...none, head: bom ? "\uFEFF" : "", body: rest, frontmatter: "missing", bodyLine: 1 };
-  const yamlStart = open6[0].length;
-  closePattern.lastIndex = yamlStart;
-  let close;
-  while ((close = closePattern.exec(rest)) && close.index > 0 && rest[close.index - 1] !== "\n") {
-  }
-  const head = (bom ? "\uFEFF" : "") + open6[0];
-  if (!close || !open6[1]) {
-    return { ...none, head: bom ? "\uFEFF" : "", body: rest, frontmatter: "unterminated", bodyLine: 1 };
-  }
-  const yaml = rest.slice(yamlStart, close.index);
-  const bodyStart = close.index + close[0].length;
-  return {
-    head,
-    yaml,
-    close: close[0],
-    body: rest.slice(bodyStart),
-    bom,
-    eol,
-    frontmatter: "ok",
-    yamlLine: 2,
-    bodyLine: 2 + countLines(yaml) + (close[0].endsWith("\n") ? 1 : 0)
-  };
-}
-function countLines(text) {
-  let n = 0;
-  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;
-  return n;
-}
-
-// src/core/skill/parse.ts
-var maxAliasCount = 100;
-function parseSkillBytes(bytes, options) {
-  const decoded = decodeSkillBytes(bytes, options.file);
-  const skill = parseSkill(decoded.text, options);
-  skill.findings.unshift(...decoded.findings);
-  return skill;
-}
-function parseSkill(text, options) {
-  const { file } = options;
-  const sections = splitSkill(text);
-  const findings = [...layoutFindings(sections, file)];
-  if (sections.frontmatter !== "ok") {
-    const locator2 = buildLocator(void 0, "", 1);
-    return assemble({ file, text, sections, data: null, document: void 0, findings, locator: locator2 });
-  }
-  const document = (0, import_yaml2.parseDocument)(sections.yaml, { prettyErrors: false, keepSourceTokens: false });
-  const locator = buildLocator(document, sections.yaml, sections.yamlLine);
-  const fatal = document.errors.filter((e) => e.code !== "DUPLICATE_KEY");
-  for (const error2 of document.errors) findings.push(yamlErrorFinding(error2, file, locator));
-  for (const warning2 of document.warnings) findings.push(yamlWarningFinding(warning2, file, locator));
-  if (fatal.length > 0) {
-    const data2 = parseFallbackFields(sections.yaml);
-    return assemble({ file, text, sections, data: data2, document: void 0, findings, locator });
-  }
-  const data = toData(document, file, locator, findings);
-  return assemble({ file, text, sections, data, document, findings, locator });
-}
-function toData(document, file, locator, findings) {
-  try {
-    return document.toJS({ maxAliasCount });
-  } catch (error2) {
-    findings.push(
-      finding({
-        code: "skill/yaml-alias-limit",
-        severity: "error",
-        file,
-        ...locator.at(0),
-        message: `the frontmatter could not be expanded: ${error2 instanceof Error ? error2.message : String(error2)}`,
-        hint: `Use at most ${maxAliasCount} YAML aliases (*name); write values out instead of referencing anchors.`
-      })
-    );
-    return null;
-  }
-}
-function assemble(input2) {
-  const { data, locator } = input2;
-  const isRecord3 = typeof data === "object" && data !== null && !Array.isArray(data);
-  return {
-    file: input2.file,
-    text: input2.text,
-    sections: input2.sections,
-    data,
-    fields: isRecord3 ? data : {},
-    body: input2.sections.body,
-    document: input2.document,
-    findings: input2.findings,
-    locateKey: locator.locateKey,
-    locateValue: locator.locateValue
-  };
-}
-function layoutFindings(sections, file) {
-  const out = [];
-  if (sections.bom) {
-    out.push(
-      finding({
-        code: "skill/bom",
-        severity: "info",
-        file,
-        line: 1,
-        column: 1,
-        message: "the file starts with a UTF-8 byte-order mark",
-        hint: "Some loaders do not expect a BOM before `---`; save without it."
-      })
-    );
-  }
-  if (sections.eol === "\r\n") {
-    out.push(
-      finding({
-        code: "skill/crlf",
-        severity: "info",
-        file,
-        line: 1,
-        column: 1,
-        message: "the file uses CRLF line endings",
-        hint: "Prefer LF line endings (set `* text=auto eol=lf` in .gitattributes)."
-      })
-    );
-  }
-  if (sections.frontmatter === "missing") {
-    out.push(
-      finding({
-        code: "skill/frontmatter-missing",
-        severity: "error",
-        file,
-        line: 1,
-        column: 1,
-        message: "no YAML frontmatter: the file must start with a `---` line",
-        hint: "Start the file with `---`, then `name:` and `description:` lines, then `---`, then the Markdown body."
-      })
-    );
-  } else if (sections.frontmatter === "unterminated") {
-    out.push(
-      finding({
-        code: "skill/frontmatter-unterminated",
-        severity: "error",
-        file,
-        line: 1,
-        column: 1,
-        message: "the frontmatter opened on line 1 is never closed",
-        hint: "Add a line holding only `---` after the last frontmatter field."
-      })
-    );
-  }
-  return out;
-}
-function yamlErrorFinding(error2, file, locator) {
-  const position = locator.at(error2.pos[0]);
-  const duplicate = error2.code === "DUPLICATE_KEY";
-  return finding({
-    code: duplicate ? "skill/duplicate-key" : "skill/yaml-syntax",
-    severity: "error",
-    file,
-    ...position,
-    message: duplicate ? "a frontmatter key appears twice; loaders disagree on which value wins" : `YAML syntax error: ${excerpt(firstLine(error2.message), 160)}`,
-    hint: duplicate ? "Keep one of the two keys and delete the other." : 'Quote values that contain `: ` or start with a special character (e.g. `description: "Use when: \u2026"`).'
-  });
-}
-function yamlWarningFinding(warning2, file, locator) {
-  return finding({
-    code: "skill/yaml-warning",
-    severity: "warning",
-    file,
-    ...locator.at(warning2.pos[0]),
-    message: `YAML: ${excerpt(firstLine(warning2.message), 160)}`,
-    hint: "Rewrite the value so that every YAML parser reads it the same way."
-  });
-}
-function firstLine(text) {
-  return text.split("\n", 1)[0] ?? text;
-}
-
-// src/core/skill/serialize.ts
-function serializeSkill(skill) {
-  const { head, yaml, close, body } = skill.sections;
-  return head + yaml + close + body;
-}
-function replaceBody(skill, body) {
-  return serializeSkill({ sections: { ...skill.sections, body } });
-}
-
-// src/core/skill/edit.ts
-var import_yaml3 = __toESM(require_dist(), 1);
-function setField(skill, path, value) {
-  const { document, sections } = skill;
-  if (!document || !(0, import_yaml3.isMap)(document.contents)) {
-    throw new SkillgardenError("skill/not-editable", `${skill.file}: the frontmatter is not a YAML map, so a field cannot be set`, {
-      data: { file: skill.file, path }
-    });
-  }
-  if (path.length === 0 || path.length > 2 || path.some((key) => typeof key !== "string")) {
-    throw new SkillgardenError("skill/bad-field-path", `cannot set field ${JSON.stringify(path)}: use one or two keys`, {
-      data: { path }
-    });
-  }
-  const yaml = editYaml(sections.yaml, document.contents, path, value, sections.eol);
-  const head = sections.head;
-  return head + yaml + sections.close + sections.body;
-}
-function editYaml(src, root, path, value, eol) {
-  const pair = findPair(root, path);
-  if (pair) return value === void 0 ? removePair(src, pair) : replaceValue(src, pair, value, eol);
-  if (value === void 0) return src;
-  const [first = "", second] = path;
-  if (second === void 0) return appendLine(src, `${renderKey(first)}: ${renderInline(value)}`, eol);
-  const parent = findNode(root, [first]);
-  if (parent === void 0 || parent === null) {
-    const parentPair = findPair(root, [first]);
-    const block = `${renderKey(first)}:${eol}  ${renderKey(second)}: ${renderInline(value)}`;
-    return parentPair ? removePair(appendLine(src, block, eol), parentPair) : appendLine(src, block, eol);
-  }
-  if ((0, import_yaml3.isMap)(parent) && !parent.flow && parent.range) {
-    const firstKey = parent.items[0]?.key;
-    const indent = firstKey?.range ? columnOf(src, firstKey.range[0]) : 2;
-    const end = parent.range[1];
-    const needsBreak = end > 0 && src[end - 1] !== "\n";
-    const line = `${" ".repeat(indent)}${renderKey(second)}: ${renderInline(value)}${eol}`;
-    return src.slice(0, end) + (needsBreak ? eol : "") + line + src.slice(end);
-  }
-  const merged = (0, import_yaml3.isMap)(parent) ? { ...parent.toJSON(), [second]: value } : { [second]: value };
-  return replaceValue(src, findPair(root, [first]), merged, eol);
-}
-function replaceValue(src, pair, value, eol) {
-  const node = pair.value;
-  const keyEnd = pair.key.range?.[1] ?? 0;
-  const colon = src.indexOf(":", keyEnd);
-  const style = (0, import_yaml3.isScalar)(node) ? node.type : void 0;
-  if (!node?.range || !(0, import_yaml3.isScalar)(node) && !node.flow || isBlockScalar(style)) {
-    const end = node?.range ? node.range[1] : colon + 1;
-    const trailing = node?.range && src[end - 1] === "\n" ? eol : "";
-    return `${src.slice(0, colon + 1)} ${renderInline(value, style)}${trailing}${src.slice(end)}`;
-  }
-  return src.slice(0, node.range[0]) + renderInline(value, style) + src.slice(node.range[1]);
-}
-function removePair(src, pair) {
-  const start = lineStart(src, pair.key.range?.[0] ?? 0);
-  const valueEnd = pair.value?.range?.[1] ?? pair.key.range?.[1] ?? start;
-  const newline = src.indexOf("\n", valueEnd - 1);
-  const end = src[valueEnd - 1] === "\n" ? valueEnd : newline < 0 ? src.length : newline + 1;
-  return src.slice(0, start) + src.slice(end);
-}
-function appendLine(src, line, eol) {
-  const needsBreak = src.length > 0 && !src.endsWith("\n");
-  return src + (needsBreak ? eol : "") + line + eol;
-}
-function isBlockScalar(style) {
-  return style === "BLOCK_LITERAL" || style === "BLOCK_FOLDED";
-}
-function renderInline(value, style) {
-  if (value !== null && typeof value === "object") {
-    return (0, import_yaml3.stringify)(value, { flow: true, lineWidth: 0, blockQuote: false }).trim();
-  }
-  const scalar = new import_yaml3.Scalar(value);
-  if (typeof value === "string" && (style === "QUOTE_DOUBLE" || style === "QUOTE_SINGLE")) scalar.type = style;
-  return (0, import_yaml3.stringify)(scalar, { lineWidth: 0, blockQuote: false }).trimEnd();
-}
-function renderKey(key) {
-  return renderInline(key);
-}
-function lineStart(src, offset) {
-  return src.lastIndexOf("\n", offset - 1) + 1;
-}
-function columnOf(src, offset) {
-  return offset - lineStart(src, offset);
-}
-
-// src/core/skill/types.ts
-function stringField(skill, key) {
-  const value = skill.fields[key];
-  return typeof value === "string" ? value : void 0;
-}
-
-// src/store/discover.ts
-import { lstatSync, statSync } from "node:fs";
-import { join as join8 } from "node:path";
-
-// src/store/dir-cache.ts
-import { readdirSync } from "node:fs";
-var readDirUncached = (path) => readdirSync(path, { withFileTypes: true });
-function createDirCache() {
-  const listings = /* @__PURE__ */ new Map();
-  return (path) => {
-    let entries = listings.get(path);
-    if (entries === void 0) {
-      entries = readdirSync(path, { withFileTypes: true });
-      listings.set(path, entries);
-    }
-    return entries;
-  };
-}
-
-// src/store/discover.ts
-function discoverSkills(root, options = {}) {
-  const maxFolders = options.maxFolders ?? 2e5;
-  const readDir = options.readDir ?? readDirUncached;
-  if (options.deep) return sortLocations(discoverDeep(root, options.deep.maxDepth, maxFolders, readDir));
-  const found = [];
-  let seen = 0;
-  for (const entry of listFolders(root, readDir)) {
-    if (++seen > maxFolders) throw tooMany(root, maxFolders);
-    const dir = join8(root, entry);
-    if (holdsSkill(dir, readDir)) {
-      found.push({ name: entry, category: void 0, dir, relativeDir: entry });
-      continue;
-    }
-    for (const child of listFolders(dir, readDir)) {
-      if (++seen > maxFolders) throw tooMany(root, maxFolders);
-      const childDir = join8(dir, child);
-      if (holdsSkill(childDir, readDir)) {
-        found.push({ name: child, category: entry, dir: childDir, relativeDir: `${entry}/${child}` });
-      }
-    }
-  }
-  return sortLocations(found);
-}
-function sortLocations(found) {
-  return found.sort((a, b) => a.relativeDir < b.relativeDir ? -1 : a.relativeDir > b.relativeDir ? 1 : 0);
-}
-function discoverDeep(root, maxDepth2, maxFolders, readDir) {
-  const found = [];
-  let seen = 0;
-  const walk3 = (dir, parts) => {
-    for (const entry of listFolders(dir, readDir)) {
-      if (++seen > maxFolders) throw tooMany(root, maxFolders);
-      const child = join8(dir, entry);
-      const childParts = [...parts, entry];
-      if (holdsSkill(child, readDir)) {
-        found.push({ name: entry, category: parts.at(-1), dir: child, relativeDir: childParts.join("/") });
-      }
-      if (childParts.length < maxDepth2 && !isSymlink(child)) walk3(child, childParts);
-    }
-  };
-  walk3(root, []);
-  return found;
-}
-function holdsSkill(dir, readDir) {
-  try {
-    return readDir(dir).some((e) => e.name === skillFileName && !e.isDirectory());
-  } catch {
-    return false;
-  }
-}
-function listFolders(dir, readDir) {
-  let entries;
-  try {
-    entries = readDir(dir);
-  } catch (error2) {
-    if (error2.code === "ENOENT") return [];
-    throw new SkillgardenError("store/unreadable", `cannot read folder ${dir}: ${error2.message}`, { cause: error2 });
-  }
-  return entries.filter((e) => isCandidateFolder(e.name) && (e.isDirectory() || e.isSymbolicLink() && isFolder(join8(dir, e.name)))).map((e) => e.name);
-}
-function isFolder(path) {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-function isSymlink(path) {
-  try {
-    return lstatSync(path).isSymbolicLink();
-  } catch {
-    return false;
-  }
-}
-function tooMany(root, max) {
-  return new SkillgardenError("store/too-many-folders", `more than ${max} folders under ${root}; is this a skills library?`, {
-    data: { root, max }
-  });
-}
 
 // src/core/rules/types.ts
 function codePointLength(text) {
@@ -57711,7 +58589,7 @@ var supportFileSize = {
 };
 
 // src/core/rules/glob-rules.ts
-var import_picomatch = __toESM(require_picomatch2(), 1);
+var import_picomatch2 = __toESM(require_picomatch2(), 1);
 function readPathGlobs(value) {
   if (typeof value === "string") return value.split(",").map((glob) => ({ glob: glob.trim(), index: void 0 }));
   if (Array.isArray(value)) {
@@ -57721,7 +58599,7 @@ function readPathGlobs(value) {
 }
 function globError(glob) {
   try {
-    import_picomatch.default.makeRe(glob, { strictBrackets: true, dot: true });
+    import_picomatch2.default.makeRe(glob, { strictBrackets: true, dot: true });
     return void 0;
   } catch (error2) {
     return error2 instanceof Error ? error2.message : String(error2);
@@ -58032,7 +58910,7 @@ function chooseBranch(combinator, branchErrors) {
 }
 
 // src/core/schema/compile-profile.ts
-var import__2 = __toESM(require__(), 1);
+var import__3 = __toESM(require__(), 1);
 
 // schemas/skill.schema.json
 var skill_schema_default = {
@@ -59008,7 +59886,7 @@ function knownFields(profile) {
 var ajv;
 var validators = /* @__PURE__ */ new Map();
 function buildAjv() {
-  const instance = new import__2.Ajv2020({ allErrors: true, strict: true, verbose: true });
+  const instance = new import__3.Ajv2020({ allErrors: true, strict: true, verbose: true });
   instance.addSchema(skillSchema);
   return instance;
 }
@@ -59480,21 +60358,21 @@ var exfiltration = [
   rule("exfil-secret-in-fetch", "exfiltration", "low", new RegExp(`\\b(?:fetch|axios(?:\\.\\w{3,6})?|requests\\.(?:get|post|put)|httpx\\.(?:get|post|put))\\s*\\([^\\n]{0,200}${secretVar}`, "i"), "HTTP call carries a secret variable", "Check the destination is the service the secret belongs to."),
   rule("exfil-dns", "exfiltration", "high", /\b(?:dig|nslookup|host|drill|resolvectl\s+query)\s+(?:[-+@]\S{0,40}\s+){0,4}[\w.-]{0,80}\$(?:\([^)\n]{1,120}\)|\{?\w{1,40}\}?)\.[\w-]{1,63}\./i, "DNS lookup of a name built from data (DNS exfiltration)", exfil),
   rule("exfil-markdown-image", "exfiltration", "high", /!\[[^\]\n]{0,200}\]\(\s*<?https?:\/\/[^)\s]{0,300}(?:\$\{?\w|\{\{?\s{0,3}\w|%s\b|<[A-Za-z_]{2,40}>|\[[A-Z_]{3,40}\])/, "Markdown image whose URL carries data (rendering it sends the data)", exfil),
-  rule("exfil-markdown-link", "exfiltration", "medium", /(?<!!)\[[^\]\n]{0,200}\]\(\s*<?https?:\/\/[^)\s]{0,300}[?&][\w-]{1,40}=(?:\$\{?\w|\{\{?\s{0,3}\w|<[A-Za-z_]{2,40}>)/, "Markdown link whose query carries interpolated data", exfil),
+  rule("exfil-markdown-link", "exfiltration", "medium", /(?<!!)\[[^\]\n]{0,200}\]\(\s*<?https?:\/\/[^)\s]{0,300}[?&][\w-]{1,40}=(?:\$\{?\w|\{\{?\s{0,3}\w|<[A-Za-z_]{2,40}>)/, "Markdown link whose query carries interpolated data", exfil, { triggers: ["]("] }),
   rule("exfil-html-image", "exfiltration", "high", /<img\b[^>\n]{0,200}\bsrc\s*=\s*["']?https?:\/\/[^"'\s>]{0,300}(?:\$\{?\w|\{\{\s{0,3}\w)/i, "HTML image whose URL carries data", exfil),
   rule("exfil-webhook-data", "exfiltration", "high", /\b(?:curl|wget|fetch|requests\.\w{3,6}|httpx\.\w{3,6}|nc|Invoke-WebRequest)\b[^\n]{0,200}\b(?:webhook\.site|requestbin\.(?:com|net)|pipedream\.net|hookbin\.com|interact\.sh|burpcollaborator\.net|oastify\.com|beeceptor\.com)\b[^\n]{0,200}(?:\$\(|\$\{?\w|@\S|\{\w)/i, "sends interpolated data to a request-capture service", exfil),
   rule("exfil-webhook-service", "exfiltration", "medium", /\b(?:webhook\.site|requestbin\.(?:com|net)|pipedream\.net|hookbin\.com|interact\.sh|oast\.(?:fun|live|me|online|pro|site)|burpcollaborator\.net|oastify\.com|canarytokens\.com|beeceptor\.com)\b/i, "names a request-capture service used to collect stolen data", exfil),
   rule("exfil-paste-service", "exfiltration", "medium", /\b(?:pastebin\.com|hastebin\.com|ghostbin\.\w{2,4}|paste\.ee|termbin\.com|transfer\.sh|0x0\.st|file\.io)\b/i, "names a paste or anonymous file-drop service", exfil),
-  rule("exfil-read-secrets-file", "exfiltration", "medium", /\b(?:cat|less|more|head|tail|type)\s+(?!>)[^\n|;&]{0,80}(?:\.env(?:\.\w{1,12})?|\.netrc|\.pgpass|\.npmrc|\.pypirc|\.git-credentials|\.aws\/credentials|\.docker\/config\.json)(?=\s|$|["'`;|&)])/i, "prints a well-known secrets file", exfil),
-  rule("exfil-ssh-dir", "exfiltration", "low", new RegExp(`${home}/\\.ssh/(?!config\\b|known_hosts\\b|[\\w.-]{1,40}\\.pub\\b)`, "i"), "touches the user's SSH directory", exfil),
-  rule("exfil-aws-dir", "exfiltration", "medium", new RegExp(`${home}/\\.aws/credentials`, "i"), "touches the AWS credentials file", exfil),
-  rule("exfil-gnupg-dir", "exfiltration", "medium", new RegExp(`${home}/\\.gnupg/(?:private-keys|secring)`, "i"), "touches the GPG private keyring", exfil),
-  rule("exfil-kube-config", "exfiltration", "low", new RegExp(`${home}/\\.kube/config`, "i"), "touches the Kubernetes credentials", exfil),
-  rule("exfil-docker-config", "exfiltration", "low", new RegExp(`${home}/\\.docker/config\\.json`, "i"), "touches Docker registry credentials", exfil),
-  rule("exfil-cloud-credentials", "exfiltration", "low", new RegExp(`${home}/\\.(?:config/gcloud/(?:credentials|application_default)|azure/accessTokens|git-credentials|netrc)`, "i"), "touches cloud or git credential files", exfil),
+  rule("exfil-read-secrets-file", "exfiltration", "medium", /\b(?:cat|less|more|head|tail|type)\s+(?!>)[^\n|;&]{0,80}(?:\.env(?:\.\w{1,12})?|\.netrc|\.pgpass|\.npmrc|\.pypirc|\.git-credentials|\.aws\/credentials|\.docker\/config\.json)(?=\s|$|["'`;|&)])/i, "prints a well-known secrets file", exfil, { triggers: [".env", ".netrc", ".pgpass", ".npmrc", ".pypirc", ".git-credentials", ".aws/credentials", ".docker/config.json"] }),
+  rule("exfil-ssh-dir", "exfiltration", "low", new RegExp(`${home}/\\.ssh/(?!config\\b|known_hosts\\b|[\\w.-]{1,40}\\.pub\\b)`, "i"), "touches the user's SSH directory", exfil, { triggers: ["/.ssh/"] }),
+  rule("exfil-aws-dir", "exfiltration", "medium", new RegExp(`${home}/\\.aws/credentials`, "i"), "touches the AWS credentials file", exfil, { triggers: ["/.aws/credentials"] }),
+  rule("exfil-gnupg-dir", "exfiltration", "medium", new RegExp(`${home}/\\.gnupg/(?:private-keys|secring)`, "i"), "touches the GPG private keyring", exfil, { triggers: ["/.gnupg/"] }),
+  rule("exfil-kube-config", "exfiltration", "low", new RegExp(`${home}/\\.kube/config`, "i"), "touches the Kubernetes credentials", exfil, { triggers: ["/.kube/config"] }),
+  rule("exfil-docker-config", "exfiltration", "low", new RegExp(`${home}/\\.docker/config\\.json`, "i"), "touches Docker registry credentials", exfil, { triggers: ["/.docker/config.json"] }),
+  rule("exfil-cloud-credentials", "exfiltration", "low", new RegExp(`${home}/\\.(?:config/gcloud/(?:credentials|application_default)|azure/accessTokens|git-credentials|netrc)`, "i"), "touches cloud or git credential files", exfil, { triggers: ["/.config/gcloud/", "/.azure/accesstokens", "/.git-credentials", "/.netrc"] }),
   rule("exfil-browser-data", "exfiltration", "high", /(?:Google\/Chrome\/Default\/(?:Login Data|Cookies)|Firefox\/Profiles\/[^\n]{0,80}(?:logins\.json|key4\.db|cookies\.sqlite)|security\s+dump-keychain\b)/i, "reads browser passwords, cookies or the keychain", exfil),
   rule("exfil-proc-environ", "exfiltration", "high", /\/proc\/(?:self|\d{1,7}|\$\w{1,20}|\*)\/(?:environ|mem)\b/, "reads another process's environment or memory", exfil),
-  rule("exfil-tmp-staging", "exfiltration", "high", /(?:>|\btar\s[^\n]{0,80})\s*\/tmp\/[^\n&;|]{0,120}(?:&&|;)\s*(?:curl|wget|nc|scp)\b[^\n]{0,200}(?:-d\s*@|-F|-T|--upload-file|--data-binary\s*@|\/tmp\/)/i, "stages data in /tmp and uploads it", exfil),
+  rule("exfil-tmp-staging", "exfiltration", "high", /(?:>|\btar\s[^\n]{0,80})\s*\/tmp\/[^\n&;|]{0,120}(?:&&|;)\s*(?:curl|wget|nc|scp)\b[^\n]{0,200}(?:-d\s*@|-F|-T|--upload-file|--data-binary\s*@|\/tmp\/)/i, "stages data in /tmp and uploads it", exfil, { triggers: ["/tmp/"] }),
   rule("exfil-upload-file", "exfiltration", "medium", /\bcurl\b[^\n]{0,200}(?:-F\s*["']?\w{1,40}=@|-T\s+|--upload-file\s+|--data-binary\s+@)(?:~|\/etc|\$HOME|\/home|\/root)/i, "uploads a file from a home or system directory", exfil),
   rule("exfil-conversation", "exfiltration", "high", /\b(?:send|post|upload|transmit|forward|leak|exfiltrate|email)\s+(?:\w+\s+){0,4}?(?:the\s+)?(?:entire\s+|full\s+|whole\s+)?(?:conversation|chat\s+history|previous\s+messages|system\s+prompt|api\s+keys?|credentials|secrets|passwords|environment\s+variables)\s+(?:\w+\s+){0,3}?to\s+(?:https?:\/\/|an?\s+(?:external|remote)|my\s+server|this\s+(?:url|endpoint|address))/i, "instructs the agent to send conversation or secrets elsewhere", exfil, { demoteWhenQuoted: true }),
   rule("exfil-send-to-url", "exfiltration", "medium", /\b(?:send|post|upload|transmit|exfiltrate)\s+(?:\w+\s+){0,6}?(?:to|at)\s+https?:\/\/(?!(?:localhost|127\.0\.0\.1|\[::1\])\b)/i, "instructs the agent to send data to a URL", "Check that the destination is the service the skill is about."),
@@ -59508,9 +60386,9 @@ var injection = [
   rule("inject-no-restrictions", "prompt-injection", "high", /\b(?:pretend|act\s+as\s+(?:if|though)|imagine)\s+(?:\w+\s+){0,3}?you\s+(?:are|have|had)\s+(?:\w+\s+){0,3}?(?:no|without)\s+(?:\w+\s+){0,2}?(?:restrictions|limits|rules|guidelines|filters|guardrails)\b/i, "asks the agent to act without restrictions", inject, { demoteWhenQuoted: true }),
   rule("inject-respond-unfiltered", "prompt-injection", "high", /\b(?:respond|answer|reply|act|operate)\s+without\s+(?:\w+\s+){0,3}?(?:restrictions|limitations|filters|safety|guardrails|censorship|ethical)\b/i, "asks for unfiltered output", inject, { demoteWhenQuoted: true }),
   rule("inject-conceal-from-user", "prompt-injection", "high", /\b(?:without\s+(?:telling|informing|notifying|alerting)\s+the\s+user|(?:do\s+not|don't|never)\s+(?:tell|inform|notify|alert)\s+the\s+user\s+(?:about|that|what)|(?:keep|hide)\s+(?:this|these|it)\s+(?:\w+\s+){0,2}?(?:secret|hidden)?\s*from\s+the\s+user|(?:silently|secretly|covertly)\s+(?:send|upload|copy|exfiltrate|run|execute|install|delete|modify))\b/i, "tells the agent to hide what it does from the user", inject, { demoteWhenQuoted: true }),
-  rule("inject-system-override", "prompt-injection", "high", /(?:\bsystem\s+prompt\s+override\b|\bnew\s+system\s+prompt\s*:|\boverride\s+(?:the\s+|your\s+)?system\s+(?:prompt|message)\b|\[\s*system\s*\]\s*:?\s*(?:override|ignore|new\s+instructions))/i, "tries to replace the system prompt", inject, { demoteWhenQuoted: true }),
+  rule("inject-system-override", "prompt-injection", "high", /(?:\bsystem\s+prompt\s+override\b|\bnew\s+system\s+prompt\s*:|\boverride\s+(?:the\s+|your\s+)?system\s+(?:prompt|message)\b|\[\s*system\s*\]\s*:?\s*(?:override|ignore|new\s+instructions))/i, "tries to replace the system prompt", inject, { demoteWhenQuoted: true, triggers: ["system"] }),
   rule("inject-chat-template", "prompt-injection", "high", /(?:<\|im_start\|>\s*system|<\|start_header_id\|>\s*system|<\|system\|>|\[INST\]\s*<<SYS>>)/i, "forges a chat-template system turn", inject),
-  rule("inject-fake-system-tag", "prompt-injection", "medium", /<\s*(?:system|system-reminder|system_prompt|admin|developer)\s*>\s*(?:\w+\s+){0,6}?(?:ignore|override|you\s+must|new\s+instructions|disregard)\b/i, "fake system or admin tag carrying instructions", inject),
+  rule("inject-fake-system-tag", "prompt-injection", "medium", /<\s*(?:system|system-reminder|system_prompt|admin|developer)\s*>\s*(?:\w+\s+){0,6}?(?:ignore|override|you\s+must|new\s+instructions|disregard)\b/i, "fake system or admin tag carrying instructions", inject, { triggers: ["system", "admin", "developer"] }),
   rule("inject-leak-system-prompt", "prompt-injection", "high", /\b(?:reveal|print|output|repeat|show|leak|dump|display)\s+(?:\w+\s+){0,3}?(?:your\s+)?(?:system|initial|hidden|original)\s+(?:prompt|instructions)\s+(?:verbatim|in\s+full|word\s+for\s+word|to\s+me|above)/i, "tries to extract the system prompt", inject, { demoteWhenQuoted: true }),
   rule("inject-jailbreak-dan", "prompt-injection", "high", /\b(?:DAN\s+mode|Do\s+Anything\s+Now|STAN\s+mode|AIM\s+mode)\b/, "a known jailbreak persona", inject, { demoteWhenQuoted: true }),
   rule("inject-mode-switch", "prompt-injection", "high", /\b(?:developer|god|jailbreak|unrestricted|sudo)\s+mode\s+(?:is\s+)?(?:now\s+)?(?:enabled|activated|engaged|on)\b/i, "claims a special mode that lifts the rules", inject, { demoteWhenQuoted: true }),
@@ -59538,34 +60416,34 @@ var destructive = [
   rule("destroy-fork-bomb", "destructive", "high", /:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:/, "fork bomb", destroy),
   rule("destroy-find-delete-root", "destructive", "high", /\bfind\s+(?:\/|~|\$HOME)\s+[^\n]{0,160}(?:-delete\b|-exec\s+rm\s)/, "deletes files found across the whole system or home", destroy),
   rule("destroy-rmtree-root", "destructive", "high", /\b(?:shutil\.rmtree|fs\.rmSync|fs\.rm|rimraf(?:\.sync)?)\s*\(\s*(?:["']\/["']|["']~["']|os\.path\.expanduser\(\s*["']~["']\s*\)|Path\.home\(\)|os\.homedir\(\))/, "deletes the root or home folder from code", destroy),
-  rule("destroy-system-file-overwrite", "destructive", "high", /(?:>>?|\btee\s+(?:-a\s+)?)\s*\/etc\/(?:passwd|shadow|group|gshadow|hosts|fstab|resolv\.conf)\b/, "overwrites a core system file", destroy),
-  rule("destroy-etc-write", "destructive", "low", /(?:(?<![>\w&])>>?|\btee\s+(?:-a\s+)?)\s*\/etc\//, "writes under /etc", "Prefer a user-level config; if a system change is needed, say so to the user first."),
+  rule("destroy-system-file-overwrite", "destructive", "high", /(?:>>?|\btee\s+(?:-a\s+)?)\s*\/etc\/(?:passwd|shadow|group|gshadow|hosts|fstab|resolv\.conf)\b/, "overwrites a core system file", destroy, { triggers: ["/etc/"] }),
+  rule("destroy-etc-write", "destructive", "low", /(?:(?<![>\w&])>>?|\btee\s+(?:-a\s+)?)\s*\/etc\//, "writes under /etc", "Prefer a user-level config; if a system change is needed, say so to the user first.", { triggers: ["/etc/"] }),
   rule("destroy-truncate-system", "destructive", "medium", /\btruncate\s+-s\s*0\s+\/(?:etc|var\/log|usr)\b/, "truncates system files", destroy),
-  rule("destroy-log-tamper", "destructive", "medium", /(?:\bhistory\s+-c\b|\bunset\s+HISTFILE\b|\bHISTFILE=\/dev\/null|\bHISTSIZE=0\b|\brm\s+(?:-\w+\s+){0,3}\/var\/log\/|>\s*\/var\/log\/(?:auth|secure|syslog|messages|wtmp|btmp|lastlog))/, "erases shell history or system logs", "Covering tracks has no place in a skill; remove it."),
+  rule("destroy-log-tamper", "destructive", "medium", /(?:\bhistory\s+-c\b|\bunset\s+HISTFILE\b|\bHISTFILE=\/dev\/null|\bHISTSIZE=0\b|\brm\s+(?:-\w+\s+){0,3}\/var\/log\/|>\s*\/var\/log\/(?:auth|secure|syslog|messages|wtmp|btmp|lastlog))/, "erases shell history or system logs", "Covering tracks has no place in a skill; remove it.", { triggers: ["history", "histfile", "histsize=0", "/var/log/"] }),
   rule("destroy-force-push-main", "destructive", "medium", /\bgit\s+push\s+(?:[^\n]{0,80}\s)?(?:--force|-f)(?!-with-lease|-if-includes)\b[^\n]{0,80}\b(?:main|master)\b/, "force-pushes over the main branch", "Use --force-with-lease on a feature branch instead."),
   rule("destroy-sql-drop", "destructive", "low", /\bDROP\s+(?:DATABASE|SCHEMA)\s+(?!IF\s+EXISTS\s+(?:test|tmp))/, "drops a database", "Make sure the skill asks before dropping data."),
   rule("destroy-kill-all", "destructive", "medium", /\b(?:kill\s+-9\s+-1\b|killall5\b|pkill\s+-9\s+-u\s+root)/, "kills every process", destroy),
   rule("destroy-chmod-root-recursive", "destructive", "high", /\bch(?:mod|own)\s+-R\s+\S{1,20}\s+["']?\/["']?(?=\s|$|;)/, "changes ownership or mode of the whole file system", destroy)
 ];
 var persistence = [
-  rule("persist-cron", "persistence", "medium", /(?:\bcrontab\s+(?:-e\b|-r\b|-u\s|[\w./~-]{1,80}\.(?:txt|cron)\b|-\s*$)|\|\s*crontab\s+-|\/etc\/cron\.(?:d|daily|hourly|weekly)\/|\/var\/spool\/cron|@reboot\s)/, "installs a cron job", persist),
+  rule("persist-cron", "persistence", "medium", /(?:\bcrontab\s+(?:-e\b|-r\b|-u\s|[\w./~-]{1,80}\.(?:txt|cron)\b|-\s*$)|\|\s*crontab\s+-|\/etc\/cron\.(?:d|daily|hourly|weekly)\/|\/var\/spool\/cron|@reboot\s)/, "installs a cron job", persist, { triggers: ["crontab", "/etc/cron.", "/var/spool/cron", "@reboot"] }),
   rule("persist-shell-rc-payload", "persistence", "high", new RegExp(`\\b(?:curl|wget|nc|base64|eval|python\\s+-c)\\b[^\\n]{0,200}(?:>>|\\btee\\s+-a)\\s*["']?${home}/\\.(?:bashrc|zshrc|profile|bash_profile|zprofile|zshenv|config/fish/config\\.fish)`), "plants a download or decoder in a shell start-up file", persist),
   rule("persist-shell-rc-append", "persistence", "low", new RegExp(`(?:>>|\\btee\\s+-a)\\s*["']?${home}/\\.(?:bashrc|zshrc|profile|bash_profile|zprofile|zshenv|config/fish/config\\.fish)`), "appends to a shell start-up file", "Tell the user what will be added to their shell profile and why."),
   rule("persist-authorized-keys-literal", "persistence", "high", /\bssh-(?:rsa|ed25519|dss|ecdsa-[\w-]{1,30})\s+AAAA[A-Za-z0-9+/]{40,}[^\n]{0,200}authorized_keys\b/, "adds a hard-coded public key to authorized_keys (SSH backdoor)", persist),
-  rule("persist-authorized-keys-write", "persistence", "medium", /(?:>>?|\btee\s+(?:-a\s+)?|\bcp\s+\S{1,200}\s+)\s*["']?\S{0,80}authorized_keys\b/, "adds a key to authorized_keys", persist),
+  rule("persist-authorized-keys-write", "persistence", "medium", /(?:>>?|\btee\s+(?:-a\s+)?|\bcp\s+\S{1,200}\s+)\s*["']?\S{0,80}authorized_keys\b/, "adds a key to authorized_keys", persist, { triggers: ["authorized_keys"] }),
   rule("persist-authorized-keys", "persistence", "low", /\bauthorized_keys\b/, "mentions SSH authorized_keys", persist),
   rule("persist-systemd", "persistence", "medium", /(?:\bsystemctl\s+(?:--user\s+)?(?:enable|link)\b|\/etc\/systemd\/system\/[\w@.-]{1,80}\.(?:service|timer)|\.config\/systemd\/user\/[\w@.-]{1,80}\.(?:service|timer))/, "installs or enables a systemd unit", persist),
   rule("persist-launchd", "persistence", "medium", /(?:\blaunchctl\s+(?:load|bootstrap|submit)\b|Library\/Launch(?:Agents|Daemons)\/)/, "installs a macOS launch agent", persist),
-  rule("persist-sudoers-write", "persistence", "high", /(?:>>?|\btee\s+(?:-a\s+)?)\s*\/etc\/sudoers(?:\.d\/\S{1,80})?\b/, "writes to sudoers", persist),
+  rule("persist-sudoers-write", "persistence", "high", /(?:>>?|\btee\s+(?:-a\s+)?)\s*\/etc\/sudoers(?:\.d\/\S{1,80})?\b/, "writes to sudoers", persist, { triggers: ["/etc/sudoers"] }),
   rule("persist-sudoers", "persistence", "medium", /(?:\/etc\/sudoers\b|\bvisudo\b)/, "touches sudoers", persist),
   rule("persist-git-hijack", "persistence", "high", /\bgit\s+config\s+--(?:global|system)\s+(?:core\.hooksPath|core\.sshCommand|core\.fsmonitor|core\.gitProxy|credential\.helper\s+["']?!|include\.path)\b/i, "changes global git config to run code", persist),
   rule("persist-git-url-rewrite", "persistence", "medium", /\bgit\s+config\s+--(?:global|system)\s+url\.\S{1,200}\.insteadOf\b/i, "rewrites git remote URLs globally", "Check that the rewrite only maps a host to itself (https to ssh)."),
   rule("persist-git-global", "persistence", "low", /\bgit\s+config\s+--(?:global|system)\s+(?!user\.(?:name|email)\b)[\w.-]{3,60}/, "changes global git config", "Prefer repository-local git config from a skill."),
-  rule("persist-git-hook-write", "persistence", "medium", /(?:>>?|\btee\s+(?:-a\s+)?|\bcp\s+\S{1,200}\s+)\s*["']?\S{0,80}\.git\/hooks\/(?:pre|post)-[\w-]{3,30}\b/, "installs a git hook", persist),
+  rule("persist-git-hook-write", "persistence", "medium", /(?:>>?|\btee\s+(?:-a\s+)?|\bcp\s+\S{1,200}\s+)\s*["']?\S{0,80}\.git\/hooks\/(?:pre|post)-[\w-]{3,30}\b/, "installs a git hook", persist, { triggers: [".git/hooks/"] }),
   rule("persist-agent-config-write", "persistence", "high", /(?:>>|\btee\s+-a\s+|\bsed\s+-i\S{0,10}\s[^\n]{0,120})\s*["']?[~\w./-]{0,80}(?:CLAUDE\.md|AGENTS\.md|\.cursorrules|\.clinerules|\.claude\/settings(?:\.local)?\.json|\.codex\/config\.toml|\.hermes\/(?:config\.yaml|SOUL\.md))\b/, "writes into an agent's own instructions or settings (persists across sessions)", persist),
   rule("persist-rc-local", "persistence", "medium", /(?:\/etc\/rc\.local\b|\/etc\/init\.d\/[\w-]{1,60}|\bupdate-rc\.d\s|\/etc\/profile\.d\/[\w.-]{1,60}|(?:>>?|\btee\s+(?:-a\s+)?)\s*\/etc\/(?:profile|bash\.bashrc|environment)\b)/, "installs a system start-up script", persist),
   rule("persist-ld-preload", "persistence", "high", /\/etc\/ld\.so\.preload\b/, "preloads a library into every process", persist),
-  rule("persist-ld-preload-env", "persistence", "low", /\b(?:export\s+)?LD_PRELOAD=\S/, "preloads a library into a process", persist),
+  rule("persist-ld-preload-env", "persistence", "low", /\b(?:export\s+)?LD_PRELOAD=\S/, "preloads a library into a process", persist, { triggers: ["ld_preload="] }),
   rule("persist-windows-run-key", "persistence", "high", /\b(?:reg(?:\.exe)?\s+add|New-ItemProperty|Set-ItemProperty)\b[^\n]{0,200}\\CurrentVersion\\Run(?:Once)?\b/i, "writes a Windows Run key (start-up persistence)", persist),
   rule("persist-windows-task", "persistence", "medium", /(?:\bschtasks(?:\.exe)?\s+\/create\b|\bRegister-ScheduledTask\b|Startup\\[\w .-]{1,80}\.(?:lnk|bat|vbs|ps1))/i, "installs a Windows scheduled task or start-up item", persist),
   rule("persist-ssh-keygen-overwrite", "persistence", "low", /\bssh-keygen\s+[^\n]{0,120}-f\s+["']?(?:~|\$HOME)\/\.ssh\/id_/, "generates a key in the user's SSH folder", persist),
@@ -59587,13 +60465,13 @@ var network = [
   rule("net-tls-off", "network", "low", /(?:\bcurl\s+[^\n]{0,80}(?:-k|--insecure)\b|\bwget\s+[^\n]{0,80}--no-check-certificate\b|NODE_TLS_REJECT_UNAUTHORIZED\s*=\s*["']?0|verify\s*=\s*False\b)/, "turns off TLS certificate checks", "Keep certificate checks on; fix the trust store instead.")
 ];
 var obfuscation = [
-  rule("obf-base64-pipe-shell", "obfuscation", "high", new RegExp(`\\bbase64\\s+(?:-d|--decode|-D)\\b[^\\n]{0,80}\\|\\s*(?:sudo\\s+)?${shell}\\b|\\|\\s*base64\\s+(?:-d|--decode|-D)\\s*\\|\\s*(?:sudo\\s+)?${shell}\\b`), "decodes base64 and runs it in a shell", obfusc),
+  rule("obf-base64-pipe-shell", "obfuscation", "high", new RegExp(`\\bbase64\\s+(?:-d|--decode|-D)\\b[^\\n]{0,80}\\|\\s*(?:sudo\\s+)?${shell}\\b|\\|\\s*base64\\s+(?:-d|--decode|-D)\\s*\\|\\s*(?:sudo\\s+)?${shell}\\b`), "decodes base64 and runs it in a shell", obfusc, { triggers: ["base64"] }),
   rule("obf-eval-decoded", "obfuscation", "high", /\b(?:eval|exec|Function)\s*\(\s*(?:base64\.b64decode|atob|Buffer\.from\([^\n]{0,200}base64|codecs\.decode|bytes\.fromhex|zlib\.decompress|marshal\.loads|bytearray\.fromhex)/, "evaluates decoded data", obfusc),
   rule("obf-eval-concat", "obfuscation", "high", /\b(?:eval|exec|Function)\s*\(\s*(?:["'`][^"'`\n]{0,200}["'`]\s*\+|\w{1,40}\s*\+\s*["'`]|["'`][^"'`\n]{0,200}["'`]\s*\.join\(|\[[^\]\n]{0,300}\]\.join\()/, "evaluates a string assembled at run time", obfusc),
   rule("obf-shell-eval-decoded", "obfuscation", "high", /\beval\s+["']?\$\(\s*(?:echo|printf)\s[^\n]{0,200}\|\s*(?:base64|xxd|rev|tr|openssl)\b/, "shell eval of a decoded string", obfusc),
   rule("obf-eval-string", "obfuscation", "low", /\b(?:eval|exec)\s*\(\s*["'`]/, "eval of a string literal", obfusc),
-  rule("obf-hex-chain", "obfuscation", "medium", /(?:\\x[0-9a-fA-F]{2}){8,}/, "long run of hex escapes", obfusc),
-  rule("obf-unicode-escape-chain", "obfuscation", "low", /(?:\\u[0-9a-fA-F]{4}){6,}/, "long run of Unicode escapes", obfusc),
+  rule("obf-hex-chain", "obfuscation", "medium", /(?:\\x[0-9a-fA-F]{2}){8,}/, "long run of hex escapes", obfusc, { triggers: ["\\x"] }),
+  rule("obf-unicode-escape-chain", "obfuscation", "low", /(?:\\u[0-9a-fA-F]{4}){6,}/, "long run of Unicode escapes", obfusc, { triggers: ["\\u"] }),
   rule("obf-char-code", "obfuscation", "medium", /(?:String\.fromCharCode\(\s*(?:0x)?[\da-fA-F]{2,3}\s*(?:,\s*(?:0x)?[\da-fA-F]{2,3}\s*){3,}|\bchr\(\s*\d{2,3}\s*\)\s*\+\s*chr\(\s*\d{2,3}\s*\)\s*\+\s*chr\(|\[char\]\s*\d{2,3}\s*\+\s*\[char\])/, "builds a string from character codes", obfusc),
   rule("obf-printf-hex-shell", "obfuscation", "high", new RegExp(`\\b(?:printf|echo\\s+-e)\\s+["']?(?:\\\\x[0-9a-fA-F]{2}|\\\\[0-7]{3}){3,}[^\\n]{0,200}\\|\\s*(?:sudo\\s+)?${shell}\\b`), "runs escaped bytes in a shell", obfusc),
   rule("obf-xxd-shell", "obfuscation", "high", new RegExp(`\\b(?:xxd\\s+-r(?:\\s+-p)?|rev|openssl\\s+(?:enc\\s+)?-d)\\b[^\\n]{0,80}\\|\\s*(?:sudo\\s+)?${shell}\\b`), "decodes or reverses text and runs it in a shell", obfusc),
@@ -59603,12 +60481,12 @@ var obfuscation = [
   rule("obf-powershell-encoded", "obfuscation", "high", /\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]{0,80}\s-(?:e|ec|enc|encodedcommand)\s+[A-Za-z0-9+/=]{20,}/i, "runs a base64-encoded PowerShell command", obfusc),
   rule("obf-ifs-evasion", "obfuscation", "medium", /(?:\$\{IFS\}|\$IFS\$9)/, "hides spaces with $IFS (filter evasion)", obfusc),
   rule("obf-string-reversal", "obfuscation", "low", /(?:\[::-1\]\s*\)|\.split\(["']{2}\)\.reverse\(\)\.join\(["']{2}\))/, "reverses a string (possible hidden payload)", obfusc),
-  rule("obf-long-base64", "obfuscation", "low", /(?<![\w+/=-])(?:[A-Za-z0-9+/]{4}){60,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?(?![\w+/=-])/, "long base64 blob", "Ship binary data as a file under assets/, not inline.")
+  rule("obf-long-base64", "obfuscation", "low", /(?<![\w+/=-])(?:[A-Za-z0-9+/]{4}){60,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?(?![\w+/=-])/, "long base64 blob", "Ship binary data as a file under assets/, not inline.", { base64Run: 240 })
 ];
 var supplyChain = [
   rule("supply-curl-pipe-shell", "supply-chain", "medium", new RegExp(`\\b(?:curl|wget)\\b[^\\n|]{0,300}\\|\\s*(?:sudo\\s+(?:-\\w+\\s+){0,3})?(?:env\\s+[^\\n|]{0,80})?${shell}\\b`), "pipes a download straight into a shell", supply),
   rule("supply-curl-pipe-shell-insecure", "supply-chain", "high", new RegExp(`\\b(?:curl|wget)\\b[^\\n|]{0,300}(?:http:\\/\\/|https?:\\/\\/\\d{1,3}(?:\\.\\d{1,3}){3}|\\s-k\\b|--insecure|--no-check-certificate)[^\\n|]{0,200}\\|\\s*(?:sudo\\s+)?${shell}\\b`), "pipes an unauthenticated download (plain http, bare IP or TLS off) into a shell", supply),
-  rule("supply-shell-subst-download", "supply-chain", "medium", new RegExp(`\\b${shell}\\s+(?:-c\\s+["']?\\$\\(|<\\(\\s*)(?:curl|wget)\\b|\\bsource\\s+<\\(\\s*(?:curl|wget)\\b|\\.\\s+<\\(\\s*(?:curl|wget)\\b`), "runs a downloaded script through a substitution", supply),
+  rule("supply-shell-subst-download", "supply-chain", "medium", new RegExp(`\\b${shell}\\s+(?:-c\\s+["']?\\$\\(|<\\(\\s*)(?:curl|wget)\\b|\\bsource\\s+<\\(\\s*(?:curl|wget)\\b|\\.\\s+<\\(\\s*(?:curl|wget)\\b`), "runs a downloaded script through a substitution", supply, { triggers: ["curl", "wget"] }),
   rule("supply-curl-pipe-interpreter", "supply-chain", "medium", /\b(?:curl|wget)\b[^\n|]{0,300}\|\s*(?:sudo\s+)?(?:python[23]?|node|perl|ruby|php)\b(?!\s+-m\s+json\.tool)/, "pipes a download into an interpreter", supply),
   rule("supply-powershell-download-exec", "supply-chain", "medium", /(?:\b(?:iex|Invoke-Expression)\b[^\n]{0,200}(?:DownloadString|Invoke-WebRequest|\biwr\b|\birm\b|Net\.WebClient)|\b(?:irm|iwr|Invoke-RestMethod|Invoke-WebRequest)\s[^\n]{0,200}\|\s*(?:iex|Invoke-Expression)\b)/i, "downloads and runs a PowerShell script", supply),
   rule("supply-download-chmod-run", "supply-chain", "medium", /\b(?:curl|wget)\b[^\n]{0,200}(?:&&|;)\s*chmod\s+(?:\+x|[0-7]?7[0-7]{2})\s+[^\n]{0,120}(?:&&|;)\s*(?:sudo\s+)?\.\//, "downloads a program, marks it executable and runs it", supply),
@@ -59654,20 +60532,20 @@ var credentials = [
   rule("cred-huggingface-token", "credential-exposure", "high", /\bhf_[A-Za-z0-9]{34,40}\b/, "Hugging Face token", cred, { accept: looksRandom }),
   rule("cred-npm-token", "credential-exposure", "high", /\bnpm_[A-Za-z0-9]{36}\b/, "npm token", cred, { accept: looksRandom }),
   rule("cred-sendgrid-key", "credential-exposure", "high", /\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b/, "SendGrid API key", cred, { accept: looksRandom }),
-  rule("cred-telegram-bot-token", "credential-exposure", "high", /(?<!\d)\d{8,10}:AA[A-Za-z0-9_-]{33}\b/, "Telegram bot token", cred, { accept: (m) => looksRandom(m.slice(m.indexOf(":") + 3)) }),
+  rule("cred-telegram-bot-token", "credential-exposure", "high", /(?<!\d)\d{8,10}:AA[A-Za-z0-9_-]{33}\b/, "Telegram bot token", cred, { accept: (m) => looksRandom(m.slice(m.indexOf(":") + 3)), triggers: [":aa"] }),
   rule("cred-discord-webhook", "credential-exposure", "high", /https:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/\d{17,20}\/[A-Za-z0-9_-]{60,70}/, "Discord webhook URL", cred, { accept: looksRandom }),
   rule("cred-jwt", "credential-exposure", "medium", /\beyJ[A-Za-z0-9_-]{10,500}\.eyJ[A-Za-z0-9_-]{10,2000}\.[A-Za-z0-9_-]{10,1000}/, "JSON Web Token", "If this is a real token, remove and revoke it; if it is an example, suppress with a reason."),
   rule("cred-generic-assignment", "credential-exposure", "medium", /\b(?:api[_-]?key|secret[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|password|passwd)["']?\s*[=:]\s*["'][A-Za-z0-9+/=_.-]{24,200}["']/i, "hard-coded secret", cred, { accept: (m) => looksRandom(m.replace(/^[^"']{0,80}["']/, "").replace(/["']$/, "")) }),
-  rule("cred-url-password", "credential-exposure", "low", /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@"'`]{1,60}:[^\s:/@"'`$<{]{3,80}@[\w.-]{1,200}/i, "password in a URL", cred, { accept: (m) => !/:(?:password|pass|pwd|secret|changeme|xxx+|\*+)@/i.test(m) })
+  rule("cred-url-password", "credential-exposure", "low", /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@"'`]{1,60}:[^\s:/@"'`$<{]{3,80}@[\w.-]{1,200}/i, "password in a URL", cred, { accept: (m) => !/:(?:password|pass|pwd|secret|changeme|xxx+|\*+)@/i.test(m), triggers: ["://"] })
 ];
 var execution = [
   rule("exec-os-system", "execution", "low", /\bos\.(?:system|popen)\s*\(/, "runs a shell command from Python", "Prefer subprocess with an argument list."),
   rule("exec-shell-true", "execution", "low", /\bsubprocess\.\w{2,15}\([^\n]{0,200}shell\s*=\s*True/, "subprocess with shell=True", "Pass an argument list and drop shell=True."),
-  rule("exec-child-process", "execution", "low", /\b(?:child_process\.)?(?:execSync|exec)\s*\(\s*`[^`\n]{0,200}\$\{/, "runs an interpolated shell command from JavaScript", "Use execFile with an argument array."),
+  rule("exec-child-process", "execution", "low", /\b(?:child_process\.)?(?:execSync|exec)\s*\(\s*`[^`\n]{0,200}\$\{/, "runs an interpolated shell command from JavaScript", "Use execFile with an argument array.", { triggers: ["exec"] }),
   rule("exec-runtime-exec", "execution", "low", /\bRuntime\.getRuntime\(\)\.exec\(/, "Java Runtime.exec", "Use ProcessBuilder with an argument list.")
 ];
 var traversal = [
-  rule("traverse-deep-parent", "traversal", "low", /(?:\.\.[/\\]){4,}/, "climbs four or more folders up", "Keep paths inside the skill folder or the project."),
+  rule("traverse-deep-parent", "traversal", "low", /(?:\.\.[/\\]){4,}/, "climbs four or more folders up", "Keep paths inside the skill folder or the project.", { triggers: [".."] }),
   rule("traverse-dev-shm", "traversal", "low", /\/dev\/shm\/\S/, "stages files in shared memory", "Use a temporary folder the user can see.")
 ];
 var mining = [
@@ -59772,6 +60650,47 @@ function findHiddenCommentLines(file, lines) {
     inside = open6 >= 0 && !line.includes("-->", open6);
   });
   return out;
+}
+
+// src/core/scan/line-gates.ts
+var MIN_BASE64_TOKEN = 16;
+var BASE64 = new Uint8Array(128);
+for (const ch of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/") BASE64[ch.charCodeAt(0)] = 1;
+var SPLIT = new Uint8Array(128);
+for (const ch of "\"'`\\&") SPLIT[ch.charCodeAt(0)] = 1;
+function buildLineGates(text) {
+  const variantLines = [];
+  const nonAscii2 = /* @__PURE__ */ new Set();
+  let longest = 0;
+  let line = 0;
+  let run = 0;
+  let flagged = false;
+  let wide = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code === 10) {
+      if (flagged) variantLines.push(line);
+      if (wide) nonAscii2.add(line);
+      line += 1;
+      run = 0;
+      flagged = false;
+      wide = false;
+    } else if (code >= 128) {
+      wide = true;
+      flagged = true;
+      run = 0;
+    } else if (BASE64[code] === 1) {
+      run += 1;
+      if (run > longest) longest = run;
+      if (run >= MIN_BASE64_TOKEN) flagged = true;
+    } else {
+      run = 0;
+      if (SPLIT[code] === 1) flagged = true;
+    }
+  }
+  if (flagged) variantLines.push(line);
+  if (wide) nonAscii2.add(line);
+  return { variantLines, nonAscii: nonAscii2, longestBase64Run: longest };
 }
 
 // src/core/scan/line-finding.ts
@@ -59983,6 +60902,7 @@ function execAll(pattern, text, onMatch) {
 function scanRaw(scan, text, table2) {
   scan.triggerLines = indexTriggers(scan, table2.triggers);
   for (const { rule: rule2, whole, perLine, triggers } of table2.rules) {
+    if (rule2.base64Run !== void 0 && scan.longestBase64Run < rule2.base64Run) continue;
     const candidates = triggers ? candidateLines(scan, triggers) : void 0;
     if (!candidates) {
       execAll(whole, text, (m) => {
@@ -60308,15 +61228,17 @@ function scanSkillText(text, options) {
     offset += line.length + 1;
   }
   const comments = findCommentLines(options.file, lines);
-  const scan = { file: options.file, lines, lineStarts, seen: /* @__PURE__ */ new Map(), comments, lower: lowerAscii(unified), triggerLines: /* @__PURE__ */ new Map(), out: [] };
+  const gates = buildLineGates(unified);
+  const scan = { file: options.file, lines, lineStarts, seen: /* @__PURE__ */ new Map(), comments, lower: lowerAscii(unified), triggerLines: /* @__PURE__ */ new Map(), longestBase64Run: gates.longestBase64Run, out: [] };
   const table2 = compileTable(rules2);
   scanRaw(scan, unified, table2);
   const { out, seen } = scan;
-  out.push(...scanHiddenComments(options.file, lines, seen, rules2));
-  lines.forEach((lineText, i) => {
-    const ctx = { file: options.file, line: i + 1, text: lineText, comment: comments.has(i + 1) };
-    out.push(...scanVariants(ctx, seen.get(i) ?? /* @__PURE__ */ new Set(), table2), ...scanInvisible(ctx));
-  });
+  if (unified.includes("<!--")) out.push(...scanHiddenComments(options.file, lines, seen, rules2));
+  for (const i of gates.variantLines) {
+    const ctx = { file: options.file, line: i + 1, text: lines[i], comment: comments.has(i + 1) };
+    out.push(...scanVariants(ctx, seen.get(i) ?? /* @__PURE__ */ new Set(), table2));
+    if (gates.nonAscii.has(i)) out.push(...scanInvisible(ctx));
+  }
   out.sort((a, b) => a.line - b.line || a.column - b.column || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0));
   return applyInlineSuppressions(options.file, lines, out, KNOWN_RULE_IDS);
 }
@@ -60395,884 +61317,6 @@ function buildScanReport(results) {
     decisions,
     summary: summary2
   };
-}
-
-// src/services/curator/read-library.ts
-import { existsSync as existsSync2, readFileSync as readFileSync4 } from "node:fs";
-import { join as join15 } from "node:path";
-
-// src/core/config/config.ts
-var import__3 = __toESM(require__(), 1);
-var import_yaml4 = __toESM(require_dist(), 1);
-
-// schemas/config.schema.json
-var config_schema_default = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
-  $id: "https://skillgarden.dev/schemas/config.schema.json",
-  title: "skillgarden settings (.skillgarden/config.yaml)",
-  description: "Every key is optional; the defaults are those of DESIGN \xA76. A key that is not listed here is an error, so a typo never falls back silently.",
-  type: "object",
-  additionalProperties: false,
-  properties: {
-    skills_dir: { description: "The skills root, relative to the repository root.", type: "string", minLength: 1, default: "skills" },
-    profile: { description: "The validation profile writes and `validate` use by default.", enum: ["portable", "spec", "claude-code", "hermes"], default: "portable" },
-    enabled: { description: "Whether scheduled curator runs happen at all.", type: "boolean", default: true },
-    paused: { description: "Pause scheduled runs without disabling them (an explicit `curate` still runs).", type: "boolean", default: false },
-    interval_hours: { description: "Hours between scheduled runs.", type: "number", exclusiveMinimum: 0, default: 168 },
-    min_idle_hours: { description: "Hours an embedding agent host must have been idle before a scheduled run.", type: "number", minimum: 0, default: 2 },
-    stale_after_days: { description: "Days without activity after which an agent-created skill is marked stale.", type: "number", exclusiveMinimum: 0, default: 30 },
-    archive_after_days: { description: "Days without activity after which an agent-created skill is archived (moved to skills/.archive/, never deleted).", type: "number", exclusiveMinimum: 0, default: 90 },
-    consolidate: { description: "Whether curator runs plan umbrella merges.", type: "boolean", default: false },
-    prune_bundled: { description: "Whether the lifecycle applies to bundled skills (they are never merged).", type: "boolean", default: true },
-    protected: { description: "Names that are never archived.", type: "array", items: { type: "string", minLength: 1 }, uniqueItems: true, default: ["plan"] },
-    references: { description: "Globs (relative to the repository root) of files whose mentions of a skill name count as use, e.g. scheduled-job definitions.", type: "array", items: { type: "string", minLength: 1 }, default: [] },
-    transcripts: { description: "Globs of agent transcripts the curator mines for repeated tool-call sequences.", type: "array", items: { type: "string", minLength: 1 }, default: [] },
-    patterns: { description: "Pattern-detection settings (see the detect command).", type: "object" },
-    scan: { description: "Security-scan policy (see schemas/scan-config.schema.json).", type: "object" },
-    consolidation: { description: "Consolidation thresholds (see schemas/consolidation-config.schema.json).", type: "object" }
-  }
-};
-
-// src/core/config/config.ts
-var defaultConfig = Object.freeze({
-  skills_dir: "skills",
-  profile: "portable",
-  enabled: true,
-  paused: false,
-  interval_hours: 168,
-  min_idle_hours: 2,
-  stale_after_days: 30,
-  archive_after_days: 90,
-  consolidate: false,
-  prune_bundled: true,
-  protected: ["plan"],
-  references: [],
-  transcripts: [],
-  patterns: {},
-  scan: {},
-  consolidation: {}
-});
-var validate2;
-function parseConfig(text, file) {
-  const findings = [];
-  const document = (0, import_yaml4.parseDocument)(text, { prettyErrors: false });
-  const lineOf = (offset) => text.slice(0, offset).split("\n").length;
-  for (const error2 of document.errors) {
-    findings.push(finding({ code: "config/yaml-syntax", severity: "error", file, line: lineOf(error2.pos[0]), column: 1, message: error2.message.split("\n")[0] ?? "YAML error", hint: "Fix the YAML syntax." }));
-  }
-  if (findings.length > 0) return { config: { ...defaultConfig }, findings };
-  const data = document.contents === null ? {} : document.toJS({ maxAliasCount: 50 });
-  validate2 ??= new import__3.Ajv2020({ allErrors: true, strict: true, strictTypes: false }).compile(config_schema_default);
-  if (!validate2(data)) {
-    for (const error2 of validate2.errors ?? []) findings.push(configFinding(error2, file, document, lineOf));
-    return { config: { ...defaultConfig }, findings };
-  }
-  const config = { ...defaultConfig, ...data };
-  if (config.archive_after_days < config.stale_after_days) {
-    findings.push(finding({ code: "config/invalid", severity: "error", file, line: keyLine(document, "archive_after_days", lineOf), column: 1, message: `archive_after_days (${config.archive_after_days}) is shorter than stale_after_days (${config.stale_after_days})`, hint: "A skill is marked stale before it is archived: make archive_after_days the larger." }));
-  }
-  return { config, findings };
-}
-function configFinding(error2, file, document, lineOf) {
-  const key = error2.keyword === "additionalProperties" ? String(error2.params.additionalProperty) : error2.instancePath.split("/")[1] ?? "";
-  const unknown = error2.keyword === "additionalProperties";
-  return finding({
-    code: unknown ? "config/unknown-key" : "config/invalid",
-    severity: "error",
-    file,
-    line: keyLine(document, key, lineOf),
-    column: 1,
-    message: unknown ? `unknown setting "${excerpt(key)}"` : `${key}${error2.instancePath.split("/").slice(2).map((p) => `.${p}`).join("")} ${error2.message ?? "is invalid"}`,
-    hint: unknown ? `Known settings: ${Object.keys(config_schema_default.properties).join(", ")}.` : `See schemas/config.schema.json: ${config_schema_default.properties[key]?.description ?? ""}`
-  });
-}
-function keyLine(document, key, lineOf) {
-  if (!(0, import_yaml4.isMap)(document.contents)) return 1;
-  const pair = document.contents.items.find((item) => item.key?.value === key);
-  const range = pair?.key?.range;
-  return range ? lineOf(range[0]) : 1;
-}
-
-// src/ledger/history-index.ts
-import { readFile as readFile7 } from "node:fs/promises";
-import { join as join11 } from "node:path";
-
-// src/core/ledger/commit-record.ts
-function formatCommitTime(seconds) {
-  return new Date(seconds * 1e3).toISOString().replace(".000Z", "Z");
-}
-function orderParentsFirst(commits) {
-  const byOid = new Map(commits.map((c) => [c.oid, c]));
-  const isParent = new Set(commits.flatMap((c) => c.parents));
-  const heads = commits.filter((c) => !isParent.has(c.oid));
-  const done = /* @__PURE__ */ new Set();
-  const ordered = [];
-  for (const head of heads) {
-    const stack = [{ commit: head, next: 0 }];
-    done.add(head.oid);
-    while (stack.length > 0) {
-      const top = stack[stack.length - 1];
-      const parentOid = top.commit.parents[top.next++];
-      if (parentOid === void 0) {
-        ordered.push(top.commit);
-        stack.pop();
-        continue;
-      }
-      const parent = byOid.get(parentOid);
-      if (parent && !done.has(parentOid)) {
-        done.add(parentOid);
-        stack.push({ commit: parent, next: 0 });
-      }
-    }
-  }
-  return ordered;
-}
-
-// src/core/ledger/skill-paths.ts
-var archiveFolder = ".archive";
-function normalizeSkillsRoot(root) {
-  const trimmed = root.replace(/\\/g, "/").replace(/^\.\/+/, "").replace(/\/+$/, "");
-  return trimmed === "." ? "" : trimmed;
-}
-function relativeToRoot(path, root) {
-  if (root === "") return path;
-  return path.startsWith(`${root}/`) ? path.slice(root.length + 1) : null;
-}
-function joinFolder(root, parts) {
-  return [...root === "" ? [] : [root], ...parts].join("/");
-}
-function locateSkillFile(path, root) {
-  const relative6 = relativeToRoot(path, root);
-  if (relative6 === null) return null;
-  const parts = relative6.split("/");
-  const archived = parts[0] === archiveFolder;
-  const rest = archived ? parts.slice(1) : parts;
-  if (rest.at(-1) !== "SKILL.md" || rest.length < 2 || rest.length > 3) return null;
-  if (rest.some((part) => part.startsWith("."))) return null;
-  const folderParts = parts.slice(0, -1);
-  return { name: rest.at(-2), folder: joinFolder(root, folderParts), archived };
-}
-function candidateFolders(path, root) {
-  const relative6 = relativeToRoot(path, root);
-  if (relative6 === null) return [];
-  const parts = relative6.split("/").slice(0, -1);
-  const skip = parts[0] === archiveFolder ? 1 : 0;
-  const candidates = [];
-  for (let depth = Math.min(parts.length, skip + 2); depth > skip; depth--) {
-    candidates.push(joinFolder(root, parts.slice(0, depth)));
-  }
-  return candidates;
-}
-
-// src/core/ledger/history-fold.ts
-var revertLine = /^This reverts commit [0-9a-f]{40,64}\b/m;
-var patchActions = /* @__PURE__ */ new Set(["patch", "edit", "write-file", "remove-file", "merge"]);
-function groupSkillFiles(changes, root) {
-  const groups = /* @__PURE__ */ new Map();
-  for (const change of changes) {
-    if (change.status === "modified") continue;
-    const located = locateSkillFile(change.path, root);
-    if (located === null) continue;
-    const group = groups.get(located.name) ?? { added: [], removed: [] };
-    groups.set(located.name, group);
-    (change.status === "added" ? group.added : group.removed).push(located);
-  }
-  return groups;
-}
-function isMachineMade(actor, source) {
-  return actor === "agent" && source === "background" || actor === "curator";
-}
-function createSkill(state, ctx, at) {
-  const { actor, source, action } = ctx.commit.boundary ? { actor: "user", source: void 0, action: void 0 } : ctx.trailers;
-  state.skills.set(at.name, {
-    name: at.name,
-    folder: at.folder,
-    archived: at.archived,
-    created: { ...ctx.event, actor, source: source ?? null, action: action ?? null },
-    adopted: null,
-    provenance: isMachineMade(actor, source) ? "agent" : "user",
-    lastPatched: null,
-    lastArchived: null,
-    lastRestored: null,
-    pin: null
-  });
-  state.owners.set(at.folder, at.name);
-}
-function reviveSkill(state, before, at) {
-  state.skills.set(before.name, { ...before, folder: at.folder, archived: at.archived });
-  state.owners.set(at.folder, before.name);
-}
-function moveSkill(state, ctx, skill, to) {
-  if (to.archived && !skill.archived) skill.lastArchived = ctx.event;
-  if (!to.archived && skill.archived) skill.lastRestored = ctx.event;
-  state.owners.delete(skill.folder);
-  state.owners.set(to.folder, skill.name);
-  skill.folder = to.folder;
-  skill.archived = to.archived;
-}
-function foldSkillFiles(state, ctx) {
-  for (const [name, { added, removed }] of groupSkillFiles(ctx.commit.changes, state.root)) {
-    const existing = state.skills.get(name);
-    if (existing && removed.some((f) => f.folder === existing.folder)) {
-      const target = added.find((f) => f.folder !== existing.folder) ?? added[0];
-      if (target) moveSkill(state, ctx, existing, target);
-      else {
-        state.skills.delete(name);
-        state.owners.delete(existing.folder);
-        state.deleted.set(name, existing);
-      }
-      ctx.structural.add(name);
-    } else if (!existing && added[0]) {
-      const before = ctx.revert ? state.deleted.get(name) : void 0;
-      if (before) reviveSkill(state, before, added[0]);
-      else createSkill(state, ctx, added[0]);
-      state.deleted.delete(name);
-      ctx.structural.add(name);
-    }
-  }
-}
-function ownerOf(state, path) {
-  for (const folder of candidateFolders(path, state.root)) {
-    const owner = state.owners.get(folder);
-    if (owner !== void 0) return owner;
-  }
-  return void 0;
-}
-function foldContentChanges(state, ctx) {
-  const action = ctx.trailers.action;
-  const isPatch = action === void 0 ? ctx.commit.parents.length <= 1 : patchActions.has(action);
-  if (!isPatch) return;
-  for (const change of ctx.commit.changes) {
-    const name = ownerOf(state, change.path);
-    if (name === void 0 || ctx.structural.has(name)) continue;
-    const skill = state.skills.get(name);
-    if (skill) skill.lastPatched = ctx.event;
-  }
-}
-function foldTrailerEvents(state, ctx) {
-  const { action, skills } = ctx.trailers;
-  for (const name of skills) {
-    const skill = state.skills.get(name);
-    if (!skill) continue;
-    if (action === "adopt") {
-      skill.adopted = ctx.event;
-      skill.provenance = "agent";
-    } else if (action === "pin" || action === "unpin") {
-      skill.pin = { ...ctx.event, pinned: action === "pin" };
-    }
-  }
-}
-function sortedRecord(map) {
-  return Object.fromEntries([...map.entries()].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
-}
-function foldHistory(index, commits, head) {
-  const { skills: current, deleted } = structuredClone({ skills: index.skills, deleted: index.deleted });
-  const skills = new Map(Object.entries(current));
-  const owners = new Map([...skills.values()].map((s) => [s.folder, s.name]));
-  const state = { root: index.skillsRoot, skills, owners, deleted: new Map(Object.entries(deleted)) };
-  for (const commit of commits) {
-    const trailers = parseCommitMessage(commit.message).trailers;
-    const ctx = {
-      commit,
-      trailers,
-      event: { commit: commit.oid, time: formatCommitTime(commit.time) },
-      structural: /* @__PURE__ */ new Set(),
-      revert: trailers.action === "rollback" || trailers.reverts.length > 0 || revertLine.test(commit.message)
-    };
-    foldSkillFiles(state, ctx);
-    foldContentChanges(state, ctx);
-    foldTrailerEvents(state, ctx);
-  }
-  return {
-    version: 1,
-    skillsRoot: index.skillsRoot,
-    head,
-    commits: index.commits + commits.length,
-    shallow: index.shallow || commits.some((c) => c.boundary === true),
-    skills: sortedRecord(skills),
-    deleted: sortedRecord(state.deleted)
-  };
-}
-
-// src/core/ledger/history-index.ts
-function emptyHistoryIndex(skillsRoot) {
-  return { version: 1, skillsRoot, head: null, commits: 0, shallow: false, skills: {}, deleted: {} };
-}
-
-// src/ledger/history-cache.ts
-import { mkdir as mkdir5, readFile as readFile6, rename as rename5, rm as rm5, writeFile as writeFile3 } from "node:fs/promises";
-import { dirname as dirname3, join as join9 } from "node:path";
-function historyCachePath(gitdir) {
-  return join9(gitdir, "skillgarden", "history-index.json");
-}
-function isCacheFile(value) {
-  const file = value;
-  return typeof file === "object" && file !== null && file.version === 1 && Array.isArray(file.seen) && Array.isArray(file.shallow) && typeof file.index === "object" && file.index !== null && file.index.version === 1 && typeof file.index.skills === "object" && typeof file.index.deleted === "object" && typeof file.index.head === "string" && typeof file.index.shallow === "boolean";
-}
-async function readHistoryCache(gitdir) {
-  try {
-    const parsed = JSON.parse(await readFile6(historyCachePath(gitdir), "utf8"));
-    return isCacheFile(parsed) ? parsed : null;
-  } catch {
-    return null;
-  }
-}
-async function writeHistoryCache(gitdir, cache) {
-  const path = historyCachePath(gitdir);
-  await mkdir5(dirname3(path), { recursive: true });
-  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  try {
-    await writeFile3(temp, JSON.stringify(cache));
-    await rename5(temp, path);
-  } catch (error2) {
-    await rm5(temp, { force: true });
-    throw error2;
-  }
-}
-
-// src/ledger/history-git.ts
-import { spawn as spawn2 } from "node:child_process";
-var neutralConfig = ["-c", "log.showSignature=false", "-c", "core.quotePath=false", "-c", "color.ui=false"];
-function runGit(dir, args) {
-  return new Promise((resolve7, reject) => {
-    const child = spawn2("git", [...neutralConfig, ...args], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
-    const out = [];
-    const err = [];
-    child.stdout.on("data", (chunk) => out.push(chunk));
-    child.stderr.on("data", (chunk) => err.push(chunk));
-    child.on("error", reject);
-    child.on(
-      "close",
-      (code) => resolve7({ stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8"), code: code ?? -1 })
-    );
-  });
-}
-async function runGitChecked(dir, args) {
-  const result = await runGit(dir, args);
-  if (result.code !== 0) {
-    throw new SkillgardenError("ledger/git-failed", `git ${args[0] ?? ""} failed in ${dir} (exit ${result.code}): ${result.stderr.trim()}`, {
-      data: { dir, args, code: result.code, stderr: result.stderr }
-    });
-  }
-  return result.stdout;
-}
-var systemGit;
-function hasSystemGit() {
-  systemGit ??= runGit(".", ["--version"]).then(
-    (result) => {
-      const match = /git version (\d+)\.(\d+)/.exec(result.stdout);
-      return result.code === 0 && match !== null && (Number(match[1]) > 2 || Number(match[1]) === 2 && Number(match[2]) >= 31);
-    },
-    () => false
-  );
-  return systemGit;
-}
-
-// src/ledger/history-walk-isomorphic.ts
-var import_isomorphic_git4 = __toESM(require_isomorphic_git(), 1);
-import * as fs6 from "node:fs";
-var treeMemoSize = 512;
-async function readEntries(ctx, oid) {
-  if (oid === null) return [];
-  const known = ctx.trees.get(oid);
-  if (known) return known;
-  const entries = (await import_isomorphic_git4.default.readTree({ fs: fs6, gitdir: ctx.gitdir, oid, cache: ctx.cache })).tree;
-  if (ctx.trees.size >= treeMemoSize) ctx.trees.clear();
-  ctx.trees.set(oid, entries);
-  return entries;
-}
-async function findRootTree(ctx, treeOid, root) {
-  const known = ctx.rootTrees.get(treeOid);
-  if (known !== void 0) return known;
-  let oid = treeOid;
-  for (const part of root === "" ? [] : root.split("/")) {
-    const entry = (await readEntries(ctx, oid)).find((e) => e.path === part);
-    oid = entry?.type === "tree" ? entry.oid : null;
-    if (oid === null) break;
-  }
-  ctx.rootTrees.set(treeOid, oid);
-  return oid;
-}
-async function listFiles(ctx, oid, prefix, status) {
-  return diffTrees2(ctx, status === "added" ? null : oid, status === "added" ? oid : null, prefix);
-}
-function join10(prefix, name) {
-  return prefix === "" ? name : `${prefix}/${name}`;
-}
-async function diffTrees2(ctx, before, after, prefix) {
-  if (before === after) return [];
-  const [old, now] = await Promise.all([readEntries(ctx, before), readEntries(ctx, after)]);
-  const byName = /* @__PURE__ */ new Map();
-  for (const e of old) byName.set(e.path, [e, void 0]);
-  for (const e of now) byName.set(e.path, [byName.get(e.path)?.[0], e]);
-  const changes = [];
-  for (const [name, [a, b]] of byName) {
-    const path = join10(prefix, name);
-    if (a?.type === "tree" && b?.type === "tree") changes.push(...await diffTrees2(ctx, a.oid, b.oid, path));
-    else if (a?.type !== "tree" && b?.type !== "tree" && a && b) {
-      if (a.oid !== b.oid || a.mode !== b.mode) changes.push({ status: "modified", path });
-    } else {
-      if (a) changes.push(...a.type === "tree" ? await listFiles(ctx, a.oid, path, "deleted") : [{ status: "deleted", path }]);
-      if (b) changes.push(...b.type === "tree" ? await listFiles(ctx, b.oid, path, "added") : [{ status: "added", path }]);
-    }
-  }
-  return changes;
-}
-async function readCommitTree(ctx, oid) {
-  const known = ctx.commits.get(oid);
-  if (known) return known;
-  const { commit } = await import_isomorphic_git4.default.readCommit({ fs: fs6, gitdir: ctx.gitdir, oid, cache: ctx.cache });
-  const read2 = { record: { oid, parents: commit.parent, time: commit.committer.timestamp, message: commit.message }, tree: commit.tree };
-  ctx.commits.set(oid, read2);
-  return read2;
-}
-async function collectCommits(ctx, range) {
-  const found = [];
-  const visited = /* @__PURE__ */ new Set();
-  const queue = [range.head];
-  while (queue.length > 0) {
-    const oid = queue.pop();
-    if (visited.has(oid) || range.seen.has(oid) || oid === range.exclude) continue;
-    visited.add(oid);
-    const commit = await readCommitTree(ctx, oid);
-    if (range.shallow.has(oid)) commit.record.parents = [];
-    found.push(commit);
-    queue.push(...commit.record.parents);
-  }
-  return found;
-}
-function isomorphicGitWalker(gitdir) {
-  const ctx = { gitdir, cache: {}, rootTrees: /* @__PURE__ */ new Map(), trees: /* @__PURE__ */ new Map(), commits: /* @__PURE__ */ new Map() };
-  return {
-    async resolveHead(ref) {
-      try {
-        const oid = await import_isomorphic_git4.default.resolveRef({ fs: fs6, gitdir, ref });
-        return (await import_isomorphic_git4.default.readCommit({ fs: fs6, gitdir, oid, cache: ctx.cache })).oid;
-      } catch {
-        return null;
-      }
-    },
-    async readCommits(range) {
-      const commits = [];
-      for (const { record: record2, tree } of await collectCommits(ctx, range)) {
-        const parent = record2.parents[0];
-        const parentTree = parent === void 0 ? null : (await readCommitTree(ctx, parent)).tree;
-        const before = parentTree === null ? null : await findRootTree(ctx, parentTree, range.skillsRoot);
-        const after = await findRootTree(ctx, tree, range.skillsRoot);
-        const changes = await diffTrees2(ctx, before, after, range.skillsRoot);
-        commits.push(range.shallow.has(record2.oid) ? { ...record2, changes, boundary: true } : { ...record2, changes });
-      }
-      return commits;
-    },
-    async readLog(head, limit) {
-      const entries = await import_isomorphic_git4.default.log({ fs: fs6, gitdir, ref: head, cache: ctx.cache, ...limit === void 0 ? {} : { depth: limit } });
-      return entries.map(({ oid, commit }) => ({ oid, parents: commit.parent, time: commit.committer.timestamp, message: commit.message }));
-    }
-  };
-}
-
-// src/ledger/history-walk-system.ts
-var import_isomorphic_git5 = __toESM(require_isomorphic_git(), 1);
-import * as fs7 from "node:fs";
-var commitMark = "";
-var commitFormat = "--format=%x01%H%x00%P%x00%ct%x00%B";
-function toStatus(letter) {
-  return letter === "A" ? "added" : letter === "D" ? "deleted" : "modified";
-}
-function parseNameStatusLog(output) {
-  const tokens = output.split("\0");
-  const commits = [];
-  let current;
-  for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i];
-    if (token.startsWith(commitMark)) {
-      current = {
-        oid: token.slice(1),
-        parents: (tokens[i + 1] ?? "").split(" ").filter(Boolean),
-        time: Number(tokens[i + 2]),
-        message: tokens[i + 3] ?? "",
-        changes: []
-      };
-      commits.push(current);
-      i += 3;
-      continue;
-    }
-    const letter = token.replace(/^\n+/, "");
-    if (letter === "" || current === void 0) continue;
-    const path = tokens[++i] ?? "";
-    current.changes.push({ status: toStatus(letter[0]), path });
-  }
-  return commits;
-}
-function rangeArgs(range) {
-  return ["--ignore-missing", range.head, ...range.exclude === null ? [] : [`^${range.exclude}`], "--"];
-}
-function systemGitWalker(dir, gitdir) {
-  return {
-    async resolveHead(ref) {
-      const direct = await import_isomorphic_git5.default.resolveRef({ fs: fs7, gitdir, ref }).catch(() => null);
-      if (direct !== null && /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(direct)) return direct;
-      const result = await runGit(dir, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
-      return result.code === 0 ? result.stdout.trim() : null;
-    },
-    async readCommits(range) {
-      const args = ["log", "--no-renames", "--diff-merges=first-parent", "--name-status", "-z", commitFormat];
-      const output = await runGitChecked(dir, [...args, ...rangeArgs(range)]);
-      return parseNameStatusLog(output).map((c) => {
-        const changes = c.changes.filter((change) => relativeToRoot(change.path, range.skillsRoot) !== null);
-        return range.shallow.has(c.oid) ? { ...c, changes, boundary: true } : { ...c, changes };
-      });
-    },
-    async readLog(head, limit) {
-      const args = ["log", "-z", commitFormat, ...limit === void 0 ? [] : [`--max-count=${limit}`], head, "--"];
-      const output = await runGitChecked(dir, args);
-      return parseNameStatusLog(output).map(({ changes: _changes, ...record2 }) => record2);
-    }
-  };
-}
-
-// src/ledger/history-index.ts
-async function openHistoryWalker(dir, gitdir, backend = "auto") {
-  const system2 = backend === "system-git" || backend === "auto" && await hasSystemGit();
-  return system2 ? { walker: systemGitWalker(dir, gitdir), backend: "system-git" } : { walker: isomorphicGitWalker(gitdir), backend: "isomorphic-git" };
-}
-async function readShallowCommits(gitdir) {
-  const text = await readFile7(join11(gitdir, "shallow"), "utf8").catch(() => "");
-  return new Set(text.split("\n").map((line) => line.trim()).filter(Boolean));
-}
-function ignoreReadOnly(error2) {
-  const code = error2?.code;
-  if (code !== "EACCES" && code !== "EROFS" && code !== "EPERM") throw error2;
-}
-function usableCache(cache, root, shallow) {
-  if (cache === null || cache.index.skillsRoot !== root || cache.index.head === null) return null;
-  return cache.shallow.join() === shallow.join() ? cache : null;
-}
-async function readNewCommits(walker, range) {
-  const commits = await walker.readCommits(range);
-  const exclude = range.exclude;
-  return exclude === null || commits.some((c) => c.parents.includes(exclude)) ? commits : null;
-}
-async function foldRange(walker, cache, range) {
-  if (cache !== null) {
-    const commits = await readNewCommits(walker, { ...range, exclude: cache.index.head, seen: new Set(cache.seen) });
-    if (commits !== null) return { commits, cache };
-  }
-  return { commits: await walker.readCommits({ ...range, exclude: null, seen: /* @__PURE__ */ new Set() }), cache: null };
-}
-async function readHistoryIndex(dir, options = {}) {
-  const root = normalizeSkillsRoot(options.skillsRoot ?? "skills");
-  const gitdir = await readGitDir(dir);
-  const { walker, backend } = await openHistoryWalker(dir, gitdir, options.backend);
-  const head = await walker.resolveHead(options.ref ?? "HEAD");
-  if (head === null) return { index: emptyHistoryIndex(root), update: "rebuilt", folded: 0, backend };
-  const useCache = options.cache !== false;
-  const shallow = await readShallowCommits(gitdir);
-  const cut2 = [...shallow].sort();
-  const cached = useCache ? usableCache(await readHistoryCache(gitdir), root, cut2) : null;
-  if (cached?.index.head === head) return { index: cached.index, update: "unchanged", folded: 0, backend };
-  const { commits, cache } = await foldRange(walker, cached, { head, skillsRoot: root, shallow });
-  const index = foldHistory(cache?.index ?? emptyHistoryIndex(root), orderParentsFirst(commits), head);
-  if (useCache) {
-    const seen = [...cache?.seen ?? [], ...commits.map((c) => c.oid)];
-    await writeHistoryCache(gitdir, { version: 1, index, seen, shallow: cut2 }).catch(ignoreReadOnly);
-  }
-  return { index, update: cache ? "incremental" : "rebuilt", folded: commits.length, backend };
-}
-
-// src/store/usage-files.ts
-import { readdirSync as readdirSync2, readFileSync } from "node:fs";
-import { join as join12 } from "node:path";
-
-// src/core/usage/types.ts
-var countKeys = ["use_count", "view_count", "patch_count", "reuse_after_patch_count"];
-var timeKeys = ["last_used_at", "last_viewed_at", "last_patched_at"];
-function emptyCounters() {
-  return { use_count: 0, view_count: 0, patch_count: 0 };
-}
-
-// src/core/usage/parse-usage.ts
-function parseUsageFile(text, options) {
-  const findings = [];
-  const report = (code, severity, message, hint) => findings.push(finding({ code, severity, file: options.path, message, hint }));
-  let raw;
-  try {
-    raw = JSON.parse(text);
-  } catch (error2) {
-    report("usage/not-json", "error", `not JSON: ${error2.message}`, "The file was set aside; usage from other writers still counts. Delete it or fix it by hand.");
-    return { file: void 0, findings };
-  }
-  if (!isRecord(raw) || raw.version !== 1 || !isRecord(raw.skills)) {
-    report("usage/bad-shape", "error", 'expected {"version": 1, "writer": "...", "skills": {...}}', "The file was set aside; see schemas/usage.schema.json.");
-    return { file: void 0, findings };
-  }
-  if (typeof raw.writer === "string" && raw.writer !== options.writer) {
-    report("usage/writer-mismatch", "warning", `the file is named for writer "${options.writer}" but says "${excerpt(raw.writer)}"`, "Each writer owns exactly one file, named after it.");
-  }
-  const skills = {};
-  for (const [name, entry] of Object.entries(raw.skills)) {
-    if (!isRecord(entry)) {
-      report("usage/bad-entry", "warning", `skill "${excerpt(name)}": not an object; ignored`, "Each skill maps to an object of counters.");
-      continue;
-    }
-    skills[name] = readCounters(name, entry, options.now, report);
-  }
-  return { file: { version: 1, writer: options.writer, skills }, findings };
-}
-function readCounters(name, entry, now, report) {
-  const out = {};
-  for (const key of countKeys) {
-    const value = entry[key];
-    if (value === void 0) continue;
-    if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
-      report("usage/bad-count", "warning", `skill "${excerpt(name)}": ${key} is ${excerpt(JSON.stringify(value))}; counted as 0`, "Counts are whole numbers, 0 or more.");
-      continue;
-    }
-    out[key] = value;
-  }
-  for (const key of timeKeys) {
-    const value = entry[key];
-    if (value === void 0 || value === null) continue;
-    const time = typeof value === "string" ? normalizeTime(value) : void 0;
-    if (time === void 0) {
-      report("usage/bad-time", "warning", `skill "${excerpt(name)}": ${key} is ${excerpt(JSON.stringify(value))}; ignored`, "Times are ISO-8601 in UTC, e.g. 2026-05-01T10:00:00Z.");
-    } else if (Date.parse(time) > now.getTime() + 5 * 6e4) {
-      report("usage/future-time", "warning", `skill "${excerpt(name)}": ${key} ${time} is in the future; ignored`, "Check the clock of the machine that wrote this file.");
-    } else {
-      out[key] = time;
-    }
-  }
-  const generation = entry.last_reused_patch_generation;
-  if (typeof generation === "number" && Number.isInteger(generation) && generation >= 0) out.last_reused_patch_generation = generation;
-  return out;
-}
-function normalizeTime(value) {
-  const zoned = /(Z|[+-]\d{2}:?\d{2})$/i.test(value.trim()) ? value.trim() : `${value.trim()}Z`;
-  if (!/^\d{4}-\d{2}-\d{2}/.test(zoned)) return void 0;
-  const ms = Date.parse(zoned);
-  return Number.isNaN(ms) ? void 0 : new Date(ms).toISOString().replace(/\.000Z$/, "Z");
-}
-function isRecord(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-function parseHermesUsage(text, options) {
-  let raw;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return parseUsageFile(text, { ...options, writer: "hermes" });
-  }
-  const skills = isRecord(raw) && isRecord(raw.skills) ? raw.skills : raw;
-  return parseUsageFile(JSON.stringify({ version: 1, writer: "hermes", skills }), { ...options, writer: "hermes" });
-}
-
-// src/core/usage/merge-usage.ts
-function mergeUsage(files) {
-  const totals = /* @__PURE__ */ new Map();
-  for (const file of files) {
-    for (const [name, counters] of Object.entries(file.skills)) {
-      const total = totals.get(name) ?? emptyCounters();
-      for (const key of countKeys) if (counters[key]) total[key] = (total[key] ?? 0) + (counters[key] ?? 0);
-      for (const key of timeKeys) {
-        const time = counters[key];
-        if (time && (!total[key] || time > total[key])) total[key] = time;
-      }
-      const generation = counters.last_reused_patch_generation;
-      if (generation !== void 0 && generation > (total.last_reused_patch_generation ?? -1)) total.last_reused_patch_generation = generation;
-      totals.set(name, total);
-    }
-  }
-  return totals;
-}
-
-// src/store/usage-files.ts
-var usageDir = `${metaDir}/usage`;
-function readUsageSnapshot(repoDir, options) {
-  const snapshot = { totals: /* @__PURE__ */ new Map(), files: [], quarantined: [], findings: [] };
-  let names = [];
-  try {
-    names = readdirSync2(join12(repoDir, usageDir)).filter((n) => n.endsWith(".json")).sort();
-  } catch {
-    names = [];
-  }
-  for (const name of names) {
-    const path = `${usageDir}/${name}`;
-    const writer = name.slice(0, -".json".length);
-    const parsed = readOne(repoDir, path, (text) => parseUsageFile(text, { path, writer, now: options.now }), snapshot);
-    if (parsed) snapshot.files.push({ writer, path, file: parsed });
-  }
-  const hermesPath = `${options.skillsDir}/.usage.json`;
-  const hermes = readOne(repoDir, hermesPath, (text) => parseHermesUsage(text, { path: hermesPath, now: options.now }), snapshot, true);
-  if (hermes) snapshot.files.push({ writer: "hermes", path: hermesPath, file: hermes });
-  snapshot.totals = mergeUsage(snapshot.files.map((f) => f.file));
-  return snapshot;
-}
-function readOne(repoDir, path, parse4, snapshot, optional = false) {
-  let text;
-  try {
-    text = readFileSync(join12(repoDir, path), "utf8");
-  } catch (error2) {
-    if (optional && error2.code === "ENOENT") return void 0;
-    snapshot.quarantined.push(path);
-    snapshot.findings.push({ code: "usage/unreadable", severity: "error", file: path, line: 0, column: 0, message: `cannot read: ${error2.message}`, hint: "Usage from other writers still counts." });
-    return void 0;
-  }
-  const parsed = parse4(text);
-  snapshot.findings.push(...parsed.findings);
-  if (!parsed.file) snapshot.quarantined.push(path);
-  return parsed.file;
-}
-
-// src/services/curator/provenance-files.ts
-import { readFileSync as readFileSync2 } from "node:fs";
-import { join as join13 } from "node:path";
-function readProvenanceFiles(repoDir, skillsDir) {
-  const out = { bundled: /* @__PURE__ */ new Set(), hub: /* @__PURE__ */ new Set(), adopted: /* @__PURE__ */ new Set(), findings: [] };
-  for (const name of readLines(repoDir, `${metaDir}/bundled.txt`)) out.bundled.add(name);
-  for (const name of readLines(repoDir, `${skillsDir}/.bundled_manifest`)) out.bundled.add(name.split(/[:\s]/)[0] ?? name);
-  for (const name of readLines(repoDir, `${metaDir}/adopted.txt`)) out.adopted.add(name);
-  for (const path of [`${metaDir}/hub.json`, `${skillsDir}/.hub/lock.json`]) {
-    for (const name of readJsonKeys(repoDir, path, out.findings)) out.hub.add(name);
-  }
-  return out;
-}
-function read(repoDir, path) {
-  try {
-    return readFileSync2(join13(repoDir, path), "utf8");
-  } catch {
-    return void 0;
-  }
-}
-function readLines(repoDir, path) {
-  return (read(repoDir, path) ?? "").split(/\r?\n/).map((line) => line.replace(/#.*$/, "").trim()).filter(Boolean);
-}
-function readJsonKeys(repoDir, path, findings) {
-  const text = read(repoDir, path);
-  if (text === void 0) return [];
-  try {
-    const data = JSON.parse(text);
-    const inner = data.skills ?? data.installed;
-    const map = inner && typeof inner === "object" && !Array.isArray(inner) ? inner : data;
-    if (Array.isArray(inner)) return inner.flatMap((e) => typeof e === "string" ? [e] : typeof e.name === "string" ? [e.name] : []);
-    return Object.keys(map).filter((k) => k !== "version");
-  } catch (error2) {
-    findings.push({ code: "provenance/bad-file", severity: "error", file: path, line: 0, column: 0, message: `not JSON: ${error2.message}`, hint: "Skills it lists are treated as a person\u2019s (never curated) until it is fixed." });
-    return [];
-  }
-}
-
-// src/services/curator/references.ts
-var import_picomatch2 = __toESM(require_picomatch2(), 1);
-import { readdirSync as readdirSync3, readFileSync as readFileSync3, statSync as statSync2 } from "node:fs";
-import { join as join14 } from "node:path";
-function findReferencedNames(repoDir, globs, names) {
-  const referenced = /* @__PURE__ */ new Set();
-  const files = [];
-  if (globs.length === 0 || names.size === 0) return { referenced, files };
-  const match = (0, import_picomatch2.default)([...globs], { dot: true });
-  for (const path of walk(repoDir, "", 0)) {
-    if (!match(path)) continue;
-    files.push(path);
-    let text;
-    try {
-      text = readFileSync3(join14(repoDir, path), "utf8");
-    } catch {
-      continue;
-    }
-    for (const token of text.split(/[^A-Za-z0-9._-]+/)) {
-      const word = token.replace(/^[._-]+|[._-]+$/g, "");
-      if (names.has(word)) referenced.add(word);
-    }
-  }
-  return { referenced, files };
-}
-function* walk(root, prefix, depth) {
-  if (depth > 12) return;
-  let entries;
-  try {
-    entries = readdirSync3(join14(root, prefix));
-  } catch {
-    return;
-  }
-  for (const entry of entries) {
-    if (entry === ".git" || entry === "node_modules") continue;
-    const path = prefix ? `${prefix}/${entry}` : entry;
-    let isDir2 = false;
-    try {
-      isDir2 = statSync2(join14(root, path)).isDirectory();
-    } catch {
-      continue;
-    }
-    if (isDir2) yield* walk(root, path, depth + 1);
-    else yield path;
-  }
-}
-
-// src/services/curator/read-library.ts
-var configFile = `${metaDir}/config.yaml`;
-var stateFile = `${metaDir}/state.json`;
-function readConfig(repoDir) {
-  const path = join15(repoDir, configFile);
-  if (!existsSync2(path)) return { config: { ...defaultConfig }, findings: [] };
-  return parseConfig(readFileSync4(path, "utf8"), configFile);
-}
-function requireConfig(repoDir) {
-  const { config, findings } = readConfig(repoDir);
-  if (findings.length > 0) {
-    const lines = findings.map((f) => `  ${f.file}:${f.line} ${f.message} (${f.hint})`);
-    throw new SkillgardenError("config/invalid", `${configFile} is invalid:
-${lines.join("\n")}`, { data: { findings } });
-  }
-  return config;
-}
-function readState(repoDir) {
-  const path = join15(repoDir, stateFile);
-  if (!existsSync2(path)) return emptyState();
-  const { state, findings } = parseState(readFileSync4(path, "utf8"), stateFile);
-  if (findings.length > 0) {
-    throw new SkillgardenError("state/invalid", `${stateFile}: ${findings[0]?.message}. ${findings[0]?.hint}`, { data: { findings } });
-  }
-  return state;
-}
-async function readLibrary(repoDir, options) {
-  const config = options.config ?? requireConfig(repoDir);
-  const state = readState(repoDir);
-  const root = join15(repoDir, config.skills_dir);
-  const locations = discoverSkills(root);
-  const archived = existsSync2(join15(root, archiveDirName)) ? discoverSkills(join15(root, archiveDirName)) : [];
-  const { index: history } = await readHistoryIndex(repoDir, { skillsRoot: config.skills_dir });
-  const files = readProvenanceFiles(repoDir, config.skills_dir);
-  const usage = readUsageSnapshot(repoDir, { skillsDir: config.skills_dir, now: options.now });
-  const names = new Set(locations.map((l) => l.name));
-  const { referenced, files: referenceFiles } = findReferencedNames(repoDir, config.references, names);
-  const skills = locations.map((location) => {
-    const entry = history.skills[location.name];
-    const provenance = files.bundled.has(location.name) ? "bundled" : files.hub.has(location.name) ? "hub" : entry?.provenance ?? "user";
-    const adoptedAt = entry?.adopted?.time ?? (files.adopted.has(location.name) ? entry?.created.time : void 0);
-    return {
-      name: location.name,
-      location,
-      dir: `${config.skills_dir}/${location.relativeDir}`,
-      provenance,
-      ...adoptedAt ? { adoptedAt } : {},
-      pinned: readPinned(location.dir),
-      referenced: referenced.has(location.name),
-      ...entry?.created.time ? { createdAt: entry.created.time } : {},
-      ...usage.totals.has(location.name) ? { usage: usage.totals.get(location.name) } : {},
-      ...state.skills[location.name] ? { record: state.skills[location.name] } : {}
-    };
-  });
-  return { config, state, skills, archived, history, usage, referenceFiles, findings: [...files.findings, ...usage.findings] };
-}
-function readPinned(dir) {
-  let text;
-  try {
-    text = readFileSync4(join15(dir, skillFileName), "utf8");
-  } catch {
-    return false;
-  }
-  if (!/^pinned:/m.test(text)) return false;
-  return parseSkill(text, { file: skillFileName }).fields.pinned === true;
 }
 
 // src/services/manage/skill-writes.ts
@@ -62953,1507 +62997,6 @@ async function detectPatterns(options, snapshot) {
   return report;
 }
 
-// src/services/validate.ts
-import { existsSync as existsSync4, statSync as statSync3 } from "node:fs";
-import { basename as basename4, dirname as dirname5, join as join21, relative as relative3, resolve as resolve4, sep as sep3 } from "node:path";
-
-// src/store/read-skill.ts
-import { lstatSync as lstatSync2, readFileSync as readFileSync5, realpathSync } from "node:fs";
-import { join as join20, relative as relative2, sep as sep2 } from "node:path";
-function readSkillFolder(dir, options) {
-  const findings = [];
-  const file = join20(dir, skillFileName);
-  const linked = isSymlink2(dir) || isSymlink2(file);
-  const escape2 = linked ? escapesBoundary(file, options.boundary) : void 0;
-  if (escape2) {
-    findings.push(
-      finding({
-        code: "skill/symlink-escapes",
-        severity: "error",
-        file: options.reportPath,
-        line: 0,
-        column: 0,
-        message: `SKILL.md resolves to ${escape2}, outside ${options.boundary}`,
-        hint: "Replace the symlink with the file itself: a skill must live inside the library."
-      })
-    );
-    return { bytes: void 0, files: /* @__PURE__ */ new Map(), findings };
-  }
-  let bytes;
-  try {
-    bytes = readFileSync5(file);
-  } catch (error2) {
-    findings.push(
-      finding({
-        code: "skill/unreadable",
-        severity: "error",
-        file: options.reportPath,
-        message: `cannot read SKILL.md: ${error2.message}`,
-        hint: "Check the file exists and is readable."
-      })
-    );
-  }
-  return { bytes, files: listSkillFiles(dir, options.maxFiles ?? 2e3, options.maxDepth ?? 8, options.readDir ?? readDirUncached), findings };
-}
-function isSymlink2(path) {
-  try {
-    return lstatSync2(path).isSymbolicLink();
-  } catch {
-    return false;
-  }
-}
-function escapesBoundary(path, boundary) {
-  let real;
-  let realBoundary;
-  try {
-    real = realpathSync(path);
-    realBoundary = realpathSync(boundary);
-  } catch {
-    return void 0;
-  }
-  const rel = relative2(realBoundary, real);
-  return rel === "" || !rel.startsWith("..") && !rel.startsWith(sep2) && rel !== ".." ? void 0 : real;
-}
-function listSkillFiles(dir, maxFiles, maxDepth2, readDir) {
-  const files = /* @__PURE__ */ new Map();
-  const walk3 = (folder, prefix, depth) => {
-    if (depth > maxDepth2) return;
-    let entries;
-    try {
-      entries = readDir(folder);
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      if (files.size >= maxFiles) return;
-      const path = join20(folder, entry.name);
-      const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) {
-        walk3(path, rel, depth + 1);
-        continue;
-      }
-      let stat7;
-      try {
-        stat7 = lstatSync2(path);
-      } catch {
-        continue;
-      }
-      files.set(rel, { path: rel, size: stat7.size });
-    }
-  };
-  walk3(dir, "", 0);
-  return files;
-}
-
-// src/services/validate.ts
-function runValidate(options) {
-  const profile = options.profile ?? "portable";
-  const explicit = options.paths !== void 0 && options.paths.length > 0;
-  const paths = explicit ? options.paths ?? [] : [options.skillsDir ?? defaultSkillsDir];
-  const readDir = createDirCache();
-  const targets = dedupe(paths.flatMap((path) => resolveTargets(resolve4(options.cwd, path), path, explicit, readDir)));
-  const findings = [];
-  targets.forEach((target, index) => {
-    const reportPath = toPosix(relative3(options.cwd, join21(target.dir, skillFileName))) || skillFileName;
-    const content = readSkillFolder(target.dir, { reportPath, boundary: target.boundary, readDir });
-    findings.push(...content.findings);
-    if (content.bytes) {
-      const result = validateSkill({ file: reportPath, content: content.bytes, folder: target.name, profile, files: content.files });
-      findings.push(...result.findings);
-    }
-    options.onProgress?.(index + 1, targets.length);
-  });
-  findings.sort(compareFindings);
-  return {
-    profile,
-    skills: targets.length,
-    errors: findings.filter((f) => f.severity === "error").length,
-    warnings: findings.filter((f) => f.severity === "warning").length,
-    findings
-  };
-}
-function resolveTargets(absolute, asGiven, deep, readDir) {
-  if (!existsSync4(absolute)) {
-    throw new SkillgardenError("validate/not-found", `${asGiven}: no such file or folder`, {
-      data: { path: asGiven }
-    });
-  }
-  if (statSync3(absolute).isFile()) {
-    if (basename4(absolute) !== skillFileName) {
-      throw new SkillgardenError("validate/not-a-skill", `${asGiven}: not a SKILL.md; name a skill folder, a SKILL.md or a skills root`, {
-        data: { path: asGiven }
-      });
-    }
-    const dir = dirname5(absolute);
-    return [{ dir, name: basename4(dir), boundary: dirname5(dir) }];
-  }
-  if (existsSync4(join21(absolute, skillFileName))) return [{ dir: absolute, name: basename4(absolute), boundary: dirname5(absolute) }];
-  return discoverSkills(absolute, { readDir, ...deep ? { deep: { maxDepth: 8 } } : {} }).map((skill) => ({ dir: skill.dir, name: skill.name, boundary: absolute }));
-}
-function dedupe(targets) {
-  const seen = /* @__PURE__ */ new Set();
-  return targets.filter((t) => !seen.has(t.dir) && seen.add(t.dir));
-}
-function toPosix(path) {
-  return sep3 === "/" ? path : path.split(sep3).join("/");
-}
-
-// src/action/markdown.ts
-function escapeMarkdown(text) {
-  return text.replace(/[\r\n]+/g, " ").replace(/[\\`*_{}[\]()<>#+!|~]/g, (c) => `\\${c}`).replace(/@/g, "@\u200B").replace(/^([-=])/, "\\$1");
-}
-function codeSpan(text) {
-  const flat = text.replace(/[\r\n]+/g, " ");
-  const longest = Math.max(0, ...[...flat.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence3 = "`".repeat(longest + 1);
-  const pad = flat.startsWith("`") || flat.endsWith("`") ? " " : "";
-  return `${fence3}${pad}${flat}${pad}${fence3}`;
-}
-
-// src/action/validate-proposal.ts
-function validateProposal(dir, inputs) {
-  try {
-    const { config } = readConfig(dir);
-    const result = runValidate({ cwd: dir, skillsDir: inputs.skillsDir || config.skills_dir, profile: inputs.profile ?? config.profile });
-    const verdict = result.errors > 0 ? "\u274C" : "\u2705";
-    const lines = [`${verdict} The curator validated the proposed tree itself (pull requests opened with \`GITHUB_TOKEN\` start no workflows): ${result.skills} skill(s), ${result.errors} error(s), ${result.warnings} warning(s).`];
-    for (const f of result.findings.filter((x) => x.severity === "error").slice(0, 20)) lines.push(`- ${codeSpan(`${f.file}:${f.line}`)} ${codeSpan(f.code)}`);
-    return lines.join("\n");
-  } catch (error2) {
-    return `\u26A0\uFE0F The curator could not validate the proposed tree: ${error2.message}`;
-  }
-}
-function runUrl(inputs) {
-  const { serverUrl, owner, repo, runId } = inputs.github;
-  return runId ? `${serverUrl}/${owner}/${repo}/actions/runs/${runId}` : "this workflow run";
-}
-
-// src/action/propose-extras.ts
-import { join as join24 } from "node:path";
-
-// src/services/consolidate/plan.ts
-var import_yaml8 = __toESM(require_dist(), 1);
-import { existsSync as existsSync6, readFileSync as readFileSync7 } from "node:fs";
-import { join as join23 } from "node:path";
-
-// src/core/consolidate/minhash.ts
-function mix(x) {
-  x ^= x >>> 16;
-  x = Math.imul(x, 2246822507);
-  x ^= x >>> 13;
-  x = Math.imul(x, 3266489909);
-  x ^= x >>> 16;
-  return x >>> 0;
-}
-function seeds(count) {
-  const out = new Uint32Array(count);
-  for (let i = 0; i < count; i++) out[i] = mix(2654435769 + i * 1663821227);
-  return out;
-}
-var seedCache = /* @__PURE__ */ new Map();
-function buildSignature(shingles, hashes) {
-  let salts = seedCache.get(hashes);
-  if (!salts) seedCache.set(hashes, salts = seeds(hashes));
-  const signature = new Uint32Array(hashes).fill(4294967295);
-  for (let s = 0; s < shingles.length; s++) {
-    const shingle = shingles[s];
-    for (let i = 0; i < hashes; i++) {
-      const h = mix(shingle ^ salts[i]);
-      if (h < signature[i]) signature[i] = h;
-    }
-  }
-  return signature;
-}
-function estimateJaccard(a, b) {
-  let same = 0;
-  for (let i = 0; i < a.length; i++) if (a[i] === b[i]) same++;
-  return a.length === 0 ? 0 : same / a.length;
-}
-function findCandidatePairs(signatures, config) {
-  const n = signatures.length;
-  const rows = config.minhash_hashes / config.lsh_bands;
-  const pairs = /* @__PURE__ */ new Set();
-  for (let band = 0; band < config.lsh_bands; band++) {
-    const buckets = /* @__PURE__ */ new Map();
-    for (let i = 0; i < n; i++) {
-      const signature = signatures[i];
-      if (signature[0] === 4294967295) continue;
-      const key = Array.from(signature.subarray(band * rows, band * rows + rows)).join(",");
-      const bucket = buckets.get(key);
-      if (bucket) bucket.push(i);
-      else buckets.set(key, [i]);
-    }
-    for (const bucket of buckets.values()) {
-      for (let x = 0; x < bucket.length; x++) for (let y = x + 1; y < bucket.length; y++) pairs.add(bucket[x] * n + bucket[y]);
-    }
-  }
-  return pairs;
-}
-
-// src/core/consolidate/shingles.ts
-var stopWords = new Set(
-  "the a an and or of to in for on with by is are be it this that as at from use used using when if then you your not can will do does all any each more most other into only also such than so no yes its was were has have had how what which who should must may file files run step steps skill skills example examples see below above e g i.e eg etc".split(" ")
-);
-function tokenizeWords(text) {
-  const words = text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
-  return words.filter((w) => w.length > 1 && !stopWords.has(w) && !/^\d+$/.test(w));
-}
-function hashString(text) {
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 16777619);
-  }
-  return h >>> 0;
-}
-function buildShingles(text) {
-  const set = /* @__PURE__ */ new Set();
-  for (const word of tokenizeWords(text)) set.add(hashString(word));
-  return Uint32Array.from(set);
-}
-
-// src/core/consolidate/features.ts
-function readToolList(value) {
-  if (typeof value === "string") return value.split(/[\s,]+/).filter(Boolean);
-  if (Array.isArray(value)) return value.filter((v) => typeof v === "string");
-  return [];
-}
-function readPathList(value) {
-  if (typeof value === "string") return value.split(",").map((p) => p.trim()).filter(Boolean);
-  if (Array.isArray(value)) return value.filter((v) => typeof v === "string");
-  return [];
-}
-function buildFeatures(skill, config, known) {
-  const parsed = known?.parsed ?? parseSkill(skill.text, { file: `${skill.dir}/SKILL.md` });
-  const shingles = known?.shingles ?? buildShingles(textOf2(parsed));
-  return {
-    skill,
-    parsed,
-    name: skill.name,
-    nameTokens: skill.name.split("-").filter(Boolean),
-    signature: buildSignature(shingles, config.minhash_hashes),
-    tools: readToolList(parsed.fields["allowed-tools"]),
-    paths: readPathList(parsed.fields.paths)
-  };
-}
-function textOf2(parsed) {
-  const description = typeof parsed.fields.description === "string" ? parsed.fields.description : "";
-  return `${description}
-${parsed.body}`;
-}
-function buildAllFeatures(skills, config) {
-  const parsed = skills.map((skill) => parseSkill(skill.text, { file: `${skill.dir}/SKILL.md` }));
-  const shingles = parsed.map((p) => buildShingles(textOf2(p)));
-  const common = /* @__PURE__ */ new Set();
-  if (skills.length >= 200 && config.common_word_share < 1) {
-    const counts = /* @__PURE__ */ new Map();
-    for (const list2 of shingles) for (const s of list2) counts.set(s, (counts.get(s) ?? 0) + 1);
-    const limit = Math.max(2, config.common_word_share * skills.length);
-    for (const [s, count] of counts) if (count > limit) common.add(s);
-  }
-  return skills.map((skill, i) => buildFeatures(skill, config, { parsed: parsed[i], shingles: shingles[i].filter((s) => !common.has(s)) }));
-}
-function setJaccard(a, b) {
-  if (a.length === 0 || b.length === 0) return 0;
-  const left = new Set(a);
-  const right = new Set(b);
-  let shared = 0;
-  for (const x of left) if (right.has(x)) shared++;
-  return shared / (left.size + right.size - shared);
-}
-function intersect(lists) {
-  const [first = [], ...rest] = lists;
-  return [...new Set(first)].filter((x) => rest.every((list2) => list2.includes(x))).sort();
-}
-
-// src/core/consolidate/prefix.ts
-function sharedPrefix(names, minLength) {
-  const [first, ...rest] = names.map((n) => n.split("-"));
-  if (!first) return null;
-  let count = first.length;
-  for (const tokens of rest) {
-    let i = 0;
-    while (i < count && i < tokens.length && tokens[i] === first[i]) i++;
-    count = i;
-  }
-  const prefix = first.slice(0, count).join("-");
-  return prefix.length >= minLength ? prefix : null;
-}
-function groupByPrefix(tokens, maxGroup = 200) {
-  const out = [];
-  const split = (members, depth) => {
-    const groups = /* @__PURE__ */ new Map();
-    const short = [];
-    for (const i of members) {
-      const t = tokens[i];
-      if (t.length <= depth) short.push(i);
-      else {
-        const key = t[depth];
-        const group = groups.get(key);
-        if (group) group.push(i);
-        else groups.set(key, [i]);
-      }
-    }
-    for (const group of groups.values()) {
-      if (group.length < 2) continue;
-      if (group.length > maxGroup && depth < 6) split(group, depth + 1);
-      else out.push([group, []]);
-    }
-    if (short.length > 0 && depth > 0) out.push([short, members.filter((i) => !short.includes(i))]);
-  };
-  split(tokens.map((_, i) => i), 0);
-  return out;
-}
-function buildFamilyPrefixes(tokens) {
-  const counts = /* @__PURE__ */ new Map();
-  for (const t of tokens) {
-    for (let k = 1; k <= t.length; k++) {
-      const prefix = t.slice(0, k).join("-");
-      counts.set(prefix, (counts.get(prefix) ?? 0) + 1);
-    }
-  }
-  return tokens.map((t) => {
-    for (let k = t.length; k >= 1; k--) {
-      const prefix = t.slice(0, k).join("-");
-      if ((counts.get(prefix) ?? 0) >= 2) return prefix;
-    }
-    return null;
-  });
-}
-
-// src/core/consolidate/cluster.ts
-function buildClusters(features, config) {
-  const n = features.length;
-  const parent = Int32Array.from({ length: n }, (_, i) => i);
-  const members = new Map(features.map((_, i) => [i, [i]]));
-  const find = (i) => {
-    while (parent[i] !== i) i = parent[i] = parent[parent[i]];
-    return i;
-  };
-  const union2 = (i, j) => {
-    const a = find(i);
-    const b = find(j);
-    if (a === b) return;
-    parent[a] = b;
-    members.set(b, [...members.get(b) ?? [], ...members.get(a) ?? []]);
-    members.delete(a);
-  };
-  linkPrefixFamilies(features, config, find, union2);
-  const similarity = (i, j) => estimateJaccard(features[i].signature, features[j].signature);
-  const contentPairs = [...findCandidatePairs(features.map((f) => f.signature), config)].map((pair) => ({ i: Math.floor(pair / n), j: pair % n })).map((p) => ({ ...p, s: similarity(p.i, p.j) })).filter((p) => p.s >= config.similarity_threshold).sort((x, y) => y.s - x.s || x.i - y.i || x.j - y.j);
-  for (const { i, j } of contentPairs) {
-    const a = members.get(find(i)) ?? [];
-    const b = members.get(find(j)) ?? [];
-    if (find(i) === find(j) || a.length + b.length > config.max_cluster_size) continue;
-    let total = 0;
-    for (const x of a) for (const y of b) total += similarity(x, y);
-    if (total / (a.length * b.length) >= config.similarity_threshold) union2(i, j);
-  }
-  return [...members.values()].filter((list2) => list2.length >= config.min_cluster_size).map((list2) => describeCluster(list2.map((i) => features[i]), config)).sort((a, b) => a.members[0].localeCompare(b.members[0]));
-}
-function linkPrefixFamilies(features, config, find, union2) {
-  const family = buildFamilyPrefixes(features.map((f) => f.nameTokens));
-  for (const [group, others] of groupByPrefix(features.map((f) => f.nameTokens))) {
-    const check = (i, j) => {
-      if (find(i) === find(j) || family[i] !== family[j]) return;
-      const a = features[i];
-      const b = features[j];
-      const shared = sharedPrefix([a.name, b.name], config.prefix_min_length);
-      if (shared === null || shared !== family[i]) return;
-      if (prefixScore(a, b, config) >= config.prefix_similarity_threshold) union2(i, j);
-    };
-    for (let x = 0; x < group.length; x++) {
-      for (let y = x + 1; y < group.length; y++) check(group[x], group[y]);
-      for (const j of others) check(group[x], j);
-    }
-  }
-}
-function prefixScore(a, b, config) {
-  return estimateJaccard(a.signature, b.signature) + config.tools_weight * setJaccard(a.tools, b.tools) + config.paths_weight * setJaccard(a.paths, b.paths);
-}
-function describeCluster(list2, config) {
-  const sorted = [...list2].sort((a, b) => a.name.localeCompare(b.name));
-  const similarities = [];
-  for (let x = 0; x < sorted.length; x++) {
-    for (let y = x + 1; y < sorted.length; y++) {
-      const a = sorted[x];
-      const b = sorted[y];
-      similarities.push({ a: a.name, b: b.name, jaccard: round2(estimateJaccard(a.signature, b.signature)) });
-    }
-  }
-  return {
-    members: sorted.map((m) => m.name),
-    evidence: {
-      prefix: sharedPrefix(sorted.map((m) => m.name), config.prefix_min_length),
-      similarities,
-      sharedTools: intersect(sorted.map((m) => m.tools)),
-      sharedPaths: intersect(sorted.map((m) => m.paths))
-    }
-  };
-}
-function round2(x) {
-  return Math.round(x * 1e3) / 1e3;
-}
-
-// src/core/consolidate/config.ts
-var defaultConsolidationConfig = Object.freeze({
-  min_cluster_size: 2,
-  max_cluster_size: 24,
-  similarity_threshold: 0.5,
-  prefix_similarity_threshold: 0.05,
-  prefix_min_length: 3,
-  tools_weight: 0.1,
-  paths_weight: 0.1,
-  demote_min_lines: 40,
-  umbrella_min_sections: 3,
-  common_word_share: 0.05,
-  minhash_hashes: 128,
-  lsh_bands: 32
-});
-function resolveConsolidationConfig(partial = {}) {
-  const config = { ...defaultConsolidationConfig };
-  for (const key of Object.keys(defaultConsolidationConfig)) {
-    const value = partial[key];
-    if (typeof value === "number" && Number.isFinite(value)) config[key] = value;
-  }
-  if (config.minhash_hashes % config.lsh_bands !== 0) config.lsh_bands = defaultConsolidationConfig.lsh_bands;
-  return config;
-}
-
-// src/core/consolidate/package.ts
-import { posix as posix4 } from "node:path";
-
-// src/core/consolidate/rewrite.ts
-import { posix as posix3 } from "node:path";
-var runPattern = /[A-Za-z0-9_./-]+/g;
-var tokenPattern = /[A-Za-z0-9_-]+/g;
-function replaceWords(text, words) {
-  return text.replace(runPattern, (run) => {
-    const direct = words.get(run);
-    if (direct !== void 0) return direct;
-    if (!run.includes("/") && !run.includes(".")) return run;
-    const core = run.replace(/\.+$/, "");
-    const path = core.includes("/") ? words.get(core) : void 0;
-    if (path !== void 0) return path + run.slice(core.length);
-    return run.replace(tokenPattern, (token) => words.get(token) ?? token);
-  });
-}
-function listWords(text) {
-  return new Set(text.match(tokenPattern) ?? []);
-}
-function rewriteText(text, options) {
-  const words = options.words !== void 0 && options.words.size > 0 ? options.words : void 0;
-  const replace = (segment) => words ? replaceWords(segment, words) : segment;
-  const lines = text.split("\n");
-  const spans = /* @__PURE__ */ new Map();
-  if (options.mapLink) {
-    for (const link of extractLinks(text)) {
-      const next = options.mapLink(link.target);
-      if (next === void 0) continue;
-      const list2 = spans.get(link.line) ?? [];
-      const line = lines[link.line - 1] ?? "";
-      const start = locateTarget(line, link.target, link.column - 1);
-      if (start === -1) continue;
-      const wrapped = line[start] === "<" && !link.target.startsWith("<");
-      list2.push({ start, end: start + link.target.length + (wrapped ? 2 : 0), target: wrapped ? `<${next}>` : next });
-      spans.set(link.line, list2);
-    }
-  }
-  if (!words && spans.size === 0) return text;
-  return lines.map((line, index) => {
-    const lineSpans = (spans.get(index + 1) ?? []).sort((a, b) => a.start - b.start);
-    let out = "";
-    let at = 0;
-    for (const span of lineSpans) {
-      out += replace(line.slice(at, span.start)) + span.target;
-      at = span.end;
-    }
-    return out + replace(line.slice(at));
-  }).join("\n");
-}
-function locateTarget(line, target, from) {
-  for (let at = line.indexOf(target, Math.max(0, from - 1)); at !== -1; at = line.indexOf(target, at + 1)) {
-    const before = line.slice(0, at).replace(/[ \t]*<?$/, "");
-    const start = line[at - 1] === "<" ? at - 1 : at;
-    if (before.endsWith("](") || before.endsWith("]:")) return start;
-  }
-  return -1;
-}
-function splitTarget(target) {
-  const cut2 = target.search(/[?#]/);
-  return cut2 === -1 ? { path: target, suffix: "" } : { path: target.slice(0, cut2), suffix: target.slice(cut2) };
-}
-function resolveRepoLink(file, target) {
-  if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("//") || target.startsWith("#") || target === "") return void 0;
-  if (/[${}]/.test(target) || target.startsWith("/") || target.startsWith("~")) return void 0;
-  const { path, suffix } = splitTarget(target);
-  let decoded = path;
-  try {
-    decoded = decodeURIComponent(path);
-  } catch {
-  }
-  const joined = posix3.normalize(posix3.join(posix3.dirname(file), decoded.replace(/\\/g, "/"))).replace(/\/$/, "");
-  return { path: joined, suffix };
-}
-function relativeLink(file, to) {
-  const rel = posix3.relative(posix3.dirname(file), to);
-  return rel === "" ? posix3.basename(to) : rel;
-}
-
-// src/core/consolidate/package.ts
-function placeSupportFile(table2, sibling, path) {
-  if (!table2.has(path)) return path;
-  const dir = posix4.dirname(path);
-  const base = posix4.basename(path);
-  const join31 = (name) => dir === "." ? name : `${dir}/${name}`;
-  let candidate2 = join31(`${sibling}-${base}`);
-  for (let n = 2; table2.has(candidate2); n++) candidate2 = join31(`${sibling}-${n}-${base}`);
-  return candidate2;
-}
-function isMarkdownPath(path) {
-  return /\.(md|markdown)$/i.test(path);
-}
-function contentText(content) {
-  if (typeof content === "string") return content;
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(content);
-  } catch {
-    return void 0;
-  }
-}
-function recordMoves(moves, from, to) {
-  moves.set(from.dir, { path: to.dir });
-  moves.set(`${from.dir}/${skillFileName}`, { path: `${to.dir}/${skillFileName}`, anchor: to.anchor });
-  for (const file of from.files) {
-    const placed = to.placed.get(file.path);
-    if (placed !== void 0) moves.set(`${from.dir}/${file.path}`, { path: `${to.dir}/${placed}` });
-  }
-}
-function mapMovedLink(oldFile, newFile, moves) {
-  return (target) => {
-    const resolved = resolveRepoLink(oldFile, target);
-    if (!resolved) return void 0;
-    const moved = moves.get(resolved.path);
-    if (!moved && oldFile === newFile) return void 0;
-    const destination = moved?.path ?? resolved.path;
-    const suffix = moved?.anchor !== void 0 && !resolved.suffix.includes("#") ? `#${moved.anchor}` : resolved.suffix;
-    if (destination === newFile && suffix.startsWith("#")) return suffix;
-    const next = relativeLink(newFile, destination) + suffix;
-    return next === target ? void 0 : next;
-  };
-}
-
-// src/core/consolidate/eligible.ts
-function isCuratable(skill) {
-  if (skill.pinned || skill.protected === true) return false;
-  if (skill.provenance === "bundled" || skill.provenance === "hub") return false;
-  return skill.provenance === "agent" || skill.adopted === true;
-}
-function escapingLink(skill, skillsDir) {
-  const texts = [[`${skill.dir}/SKILL.md`, parseSkill(skill.text, { file: skill.dir }).body]];
-  for (const file of skill.files) {
-    const text = isMarkdownPath(file.path) ? contentText(file.content) : void 0;
-    if (text !== void 0) texts.push([`${skill.dir}/${file.path}`, text]);
-  }
-  for (const [file, text] of texts) {
-    for (const link of extractLinks(text)) {
-      if (link.target.startsWith("/") || link.target.startsWith("~")) return link.target;
-      const target = resolveRepoLink(file, link.target);
-      if (target && !target.path.startsWith(`${skillsDir}/`)) return link.target;
-    }
-  }
-  return void 0;
-}
-function selectCuratable(skills, skillsDir = "skills") {
-  const skipped = [];
-  const byName = /* @__PURE__ */ new Map();
-  for (const skill of skills) byName.set(skill.name, [...byName.get(skill.name) ?? [], skill]);
-  const eligible = [];
-  for (const [name, list2] of byName) {
-    if (list2.length > 1) {
-      skipped.push({ names: [name], reason: `the name ${name} is used by ${list2.length} skills (${list2.map((s) => s.dir).join(", ")}): rename all but one so references are unambiguous` });
-      continue;
-    }
-    const skill = list2[0];
-    if (!isCuratable(skill)) continue;
-    const parsed = parseSkill(skill.text, { file: skill.dir });
-    if (parsed.sections.frontmatter !== "ok" || !parsed.document || parsed.fields.name !== skill.name) {
-      skipped.push({ names: [name], reason: `${skill.dir}/SKILL.md has no valid frontmatter naming it ${name}: fix it (skillgarden validate) before it can be merged` });
-      continue;
-    }
-    const escaping = escapingLink(skill, skillsDir);
-    if (escaping !== void 0) {
-      skipped.push({ names: [name], reason: `${skill.dir} links outside the skills folder (${escaping}): copy the file into the skill and link it relatively before it can be merged` });
-      continue;
-    }
-    eligible.push(skill);
-  }
-  return { eligible, skipped };
-}
-
-// src/core/consolidate/markdown.ts
-var fenceLine = /^ {0,3}(`{3,}|~{3,})/;
-var headingLine = /^(#{1,6})[ \t]+(.*?)[ \t#]*$/;
-function walkLines(text, visit) {
-  let open6;
-  for (const line of text.split("\n")) {
-    const fence3 = fenceLine.exec(line);
-    if (fence3) {
-      const marker = fence3[1];
-      if (open6 === void 0) open6 = marker;
-      else if (marker[0] === open6[0] && marker.length >= open6.length) {
-        visit(line, true);
-        open6 = void 0;
-        continue;
-      }
-    }
-    visit(line, open6 !== void 0);
-  }
-}
-function listHeadings(text) {
-  const out = [];
-  walkLines(text, (line, inFence) => {
-    const match = inFence ? null : headingLine.exec(line);
-    if (match) out.push(match[2].trim());
-  });
-  return out;
-}
-function listParagraphs(text) {
-  const out = [];
-  let block = [];
-  const flush = () => {
-    const joined = block.join(" ").replace(/\s+/g, " ").trim();
-    if (joined !== "") out.push(joined);
-    block = [];
-  };
-  walkLines(text, (line, inFence) => {
-    if (!inFence && (line.trim() === "" || headingLine.test(line))) flush();
-    else block.push(line);
-  });
-  flush();
-  return out;
-}
-function demoteHeadings(text) {
-  const out = [];
-  walkLines(text, (line, inFence) => {
-    out.push(!inFence && headingLine.test(line) && !line.startsWith("######") ? `#${line}` : line);
-  });
-  return out.join("\n");
-}
-function splitTitle(body) {
-  const match = /^\s*# +(.+?)[ \t#]*\n/.exec(`${body}
-`);
-  if (!match) return { title: void 0, rest: body };
-  return { title: match[1].trim(), rest: `${body}
-`.slice(match[0].length).replace(/\n$/, "") };
-}
-function countSections(body) {
-  let count = 0;
-  walkLines(body, (line, inFence) => {
-    if (!inFence && /^## /.test(line)) count++;
-  });
-  return count;
-}
-function slugAnchor(heading) {
-  return heading.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, "").trim().replace(/\s/g, "-");
-}
-function humanize(name) {
-  const words = name.replace(/[-_]+/g, " ").trim();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
-// src/core/consolidate/validity.ts
-function sizeOf(content) {
-  return typeof content === "string" ? new TextEncoder().encode(content).length : content.length;
-}
-function checkUmbrellaValid(input2) {
-  return checkUmbrellaTable({ ...input2, members: input2.members.map((m) => m.skill), usedKeys: new Set(input2.members.flatMap((m) => Object.keys(m.parsed.fields))) });
-}
-function checkUmbrellaTable(input2) {
-  const files = /* @__PURE__ */ new Map();
-  for (const [path, content2] of input2.table) if (path !== skillFileName) files.set(path, { path, size: sizeOf(content2) });
-  const file = `${input2.dir}/${skillFileName}`;
-  const raw = input2.table.get(skillFileName) ?? "";
-  const content = typeof raw === "string" ? raw : new TextDecoder().decode(raw);
-  const portableErrors = validateSkill({ file, content, folder: input2.name, profile: "portable", files }).findings.filter((f) => f.severity === "error");
-  const tolerated = portableErrors.some((f) => f.code === "skill/link-escapes") ? toleratedCodes(input2.members) : /* @__PURE__ */ new Set();
-  const portable = portableErrors.filter((f) => !tolerated.has(f.code));
-  if (portable.length > 0) return `the umbrella ${input2.name} would not be valid: ${portable.map((f) => `${f.code} at line ${f.line}: ${f.message}`).join("; ")}`;
-  const used = input2.usedKeys ?? new Set(input2.members.flatMap((m) => Object.keys(parseSkill(m.text, { file: m.dir }).fields)));
-  const parsed = parseSkill(content, { file });
-  const allowedLines = new Set([...used].map((key) => parsed.locateKey([key])?.line).filter((line) => line !== void 0));
-  const spec = validateSkill({ file, content, folder: input2.name, profile: "spec", files }).findings.filter((f) => f.severity === "error" && !allowedLines.has(f.line) && !tolerated.has(f.code));
-  if (spec.length > 0) return `the umbrella ${input2.name} would break the Agent Skills spec: ${spec.map((f) => `${f.code} at line ${f.line}: ${f.message}`).join("; ")}`;
-  return void 0;
-}
-function toleratedCodes(members) {
-  const codes = /* @__PURE__ */ new Set();
-  for (const member of members) {
-    const folder = member.dir.split("/").at(-1) ?? member.name;
-    const findings = validateSkill({ file: `${member.dir}/${skillFileName}`, content: member.text, folder, profile: "portable" }).findings;
-    if (findings.some((f) => f.code === "skill/link-escapes")) codes.add("skill/link-escapes");
-  }
-  return codes;
-}
-
-// src/core/consolidate/guard.ts
-function checkPlan(input2) {
-  const { plan } = input2;
-  const problems = [];
-  const byName = new Map(input2.before.map((s) => [s.name, s]));
-  const umbrellaBefore = byName.get(plan.into);
-  const after = new Map(umbrellaBefore ? packageFiles(umbrellaBefore) : []);
-  const writes = /* @__PURE__ */ new Map();
-  for (const change of plan.changes) {
-    if (writes.has(change.path)) problems.push(`${change.path} is changed twice`);
-    writes.set(change.path, change.content);
-  }
-  const names = [plan.into, ...plan.from];
-  const archives = new Map(plan.archived.map((a) => [a.name, a]));
-  for (const [path, content] of writes) {
-    if (path.startsWith(`${plan.intoDir}/`)) {
-      if (content === null) after.delete(path.slice(plan.intoDir.length + 1));
-      else after.set(path.slice(plan.intoDir.length + 1), content);
-    } else if (plan.from.some((n) => path.startsWith(`${byName.get(n)?.dir}/`))) {
-      if (content !== null) problems.push(`${path} is written inside an absorbed skill's folder`);
-    } else if (plan.archived.some((a) => path.startsWith(`${a.to}/`))) {
-      if (content === null) problems.push(`${path} is deleted inside an archive`);
-    } else problems.push(...checkOutside(path, content, input2.outside.get(path), names));
-  }
-  const view = buildUmbrellaView(after, names);
-  for (const name of plan.from) {
-    const member = byName.get(name);
-    const archive = archives.get(name);
-    if (!member || !archive) {
-      problems.push(`${name} is absorbed but its ${member ? "archive move" : "original content"} is unknown`);
-      continue;
-    }
-    for (const [path, content] of packageFiles(member)) {
-      if (writes.get(`${member.dir}/${path}`) !== null) problems.push(`${member.dir}/${path} is not moved out of the absorbed skill`);
-      if (!sameBytes(writes.get(`${archive.to}/${path}`), content)) problems.push(`the archive ${archive.to} lacks ${path} as it was`);
-    }
-    problems.push(...checkFindable(member, view, names));
-  }
-  problems.push(...checkLinks(input2.before, plan, after), ...checkValid(plan, after, input2.before));
-  return problems;
-}
-function packageFiles(skill) {
-  return new Map([[skillFileName, skill.text], ...skill.files.map((f) => [f.path, f.content])]);
-}
-function sameBytes(a, b) {
-  if (a === null || a === void 0) return false;
-  const left = typeof a === "string" ? new TextEncoder().encode(a) : a;
-  const right = typeof b === "string" ? new TextEncoder().encode(b) : b;
-  return left.length === right.length && left.every((byte, i) => byte === right[i]);
-}
-function maskText(text, names) {
-  const noLinks = text.replace(/\]\([^)\n]*\)/g, "]()").replace(/^( {0,3}\[[^\]\n]+\]:)[ \t]*\S+/gm, "$1");
-  const noNames = replaceWords(noLinks, new Map(names.map((n) => [n, "\xA7"])));
-  return noNames.replace(/[\w./\u00a7-]+/g, (run) => run.includes("\xA7") ? "\xA7" : run);
-}
-function checkOutside(path, content, before, names) {
-  if (before === void 0) return [`${path} is outside the plan's skills and not a known reference file`];
-  const text = content === null ? void 0 : contentText(content);
-  if (text === void 0) return [`${path} is outside the plan's skills and would be removed or made binary`];
-  if (maskText(text, names) !== maskText(before, names)) return [`${path} is outside the plan's skills and changed beyond the merged names`];
-  return [];
-}
-function normalize(masked) {
-  return listParagraphs(masked).map((p) => p.replace(/\s+/g, " "));
-}
-function buildUmbrellaView(after, names) {
-  const markdown = [...after].filter(([path]) => isMarkdownPath(path)).map(([, c]) => contentText(c) ?? "");
-  const masked = markdown.map((t) => maskText(t, names));
-  return { headings: markdown.flatMap((t) => listHeadings(t)), corpus: masked.flatMap(normalize).join("\n"), maskedMarkdown: new Set(masked), files: [...after.values()] };
-}
-function checkFindable(member, view, names) {
-  const problems = [];
-  const body = parseSkill(member.text, { file: member.dir }).body;
-  for (const heading of listHeadings(body)) {
-    if (!view.headings.some((h) => h.includes(heading))) problems.push(`${member.name}: heading "${heading}" is not in the umbrella`);
-  }
-  for (const paragraph of normalize(maskText(body, names))) {
-    if (!view.corpus.includes(paragraph)) problems.push(`${member.name}: a paragraph is missing from the umbrella: "${paragraph.slice(0, 60)}"`);
-  }
-  for (const file of member.files) {
-    const found = isMarkdownPath(file.path) ? view.maskedMarkdown.has(maskText(contentText(file.content) ?? "", names)) : view.files.some((c) => sameBytes(c, file.content));
-    if (!found) problems.push(`${member.name}: support file ${file.path} is not in the umbrella`);
-  }
-  return problems;
-}
-function countBroken(dir, files) {
-  let broken = 0;
-  for (const [path, content] of files) {
-    if (!isMarkdownPath(path)) continue;
-    const text = path === skillFileName ? parseSkill(contentText(content) ?? "", { file: path }).body : contentText(content) ?? "";
-    for (const link of extractLinks(text)) {
-      const target = resolveRepoLink(`${dir}/${path}`, link.target);
-      if (!target) continue;
-      const inside = target.path === dir || target.path.startsWith(`${dir}/`);
-      const rel = target.path.slice(dir.length + 1);
-      if (!inside || rel !== "" && !files.has(rel) && ![...files.keys()].some((k) => k.startsWith(`${rel}/`))) broken++;
-    }
-  }
-  return broken;
-}
-function checkLinks(before, plan, after) {
-  const was = before.reduce((sum, s) => sum + countBroken(s.dir, packageFiles(s)), 0);
-  const now = countBroken(plan.intoDir, after);
-  return now > was ? [`${now - was} link(s) in the umbrella no longer resolve`] : [];
-}
-function checkValid(plan, after, before) {
-  const content = after.get(skillFileName);
-  if (content === void 0) return [`the umbrella ${plan.intoDir} has no ${skillFileName}`];
-  const files = new Map([...after].filter(([p]) => p !== skillFileName).map(([path, c]) => [path, { path, size: typeof c === "string" ? c.length : c.length }]));
-  const errors = validateSkill({ file: `${plan.intoDir}/${skillFileName}`, content, folder: plan.into, profile: "portable", files }).findings.filter((f) => f.severity === "error");
-  const tolerated = errors.some((f) => f.code === "skill/link-escapes") ? toleratedCodes(before) : /* @__PURE__ */ new Set();
-  return errors.filter((f) => !tolerated.has(f.code)).map((f) => `the umbrella is invalid: ${f.code}: ${f.message}`);
-}
-
-// src/core/consolidate/description.ts
-function fitDescription(text, max = maxDescriptionLength) {
-  const points = [...text.replace(/\s+/g, " ").trim()];
-  if (points.length <= max) return points.join("");
-  const head = points.slice(0, max - 1).join("");
-  const space = head.lastIndexOf(" ");
-  return `${(space > max / 2 ? head.slice(0, space) : head).replace(/[\s,;:.]+$/, "")}\u2026`;
-}
-function firstClause(description, max) {
-  const clean = description.replace(/[<>]/g, "").replace(/\s+/g, " ").trim();
-  const sentence = /^(.+?[.!?])(\s|$)/.exec(clean)?.[1] ?? clean;
-  return fitDescription(sentence.replace(/[.!?]$/, ""), max);
-}
-function buildUmbrellaDescription(input2) {
-  for (const size of [160, 100, 60, 0]) {
-    const clauses = input2.members.map((m) => size === 0 ? m.name : `${m.name} (${firstClause(m.description, size)})`).join("; ");
-    const text = input2.base !== void 0 ? `${input2.base.trim()} Also covers: ${clauses}.` : `${input2.topic}: one class-level skill covering ${clauses}. Use it for any ${input2.topic.toLowerCase()} task; each part is a section here, long notes are under references/.`;
-    if ([...text].length <= maxDescriptionLength) return text;
-  }
-  const names = input2.members.map((m) => m.name).join(", ");
-  return fitDescription(input2.base !== void 0 ? `${input2.base.trim()} Also covers: ${names}.` : `${input2.topic}: one class-level skill covering ${names}.`);
-}
-
-// src/core/consolidate/umbrella.ts
-var import_yaml6 = __toESM(require_dist(), 1);
-function chooseUmbrella(members, prefix, taken, config) {
-  const named = members.find((m) => m.name === prefix);
-  if (named) return { kind: "existing", umbrella: named, why: `its name is the shared prefix \`${prefix}\`` };
-  const broadest = [...members].sort((a, b) => countSections(b.parsed.body) - countSections(a.parsed.body) || b.parsed.body.length - a.parsed.body.length || a.name.localeCompare(b.name))[0];
-  const sections = countSections(broadest.parsed.body);
-  if (sections >= config.umbrella_min_sections) return { kind: "existing", umbrella: broadest, why: `it is the broadest member (${sections} sections)` };
-  for (const name of prefix ? [prefix, `${prefix}-overview`] : []) {
-    if (!taken.has(name)) return { kind: "new", name, why: `no member is broad enough, so a new skill is named for the shared prefix` };
-  }
-  return { kind: "existing", umbrella: broadest, why: "it is the broadest member and the cluster shares no free prefix name" };
-}
-function union(lists) {
-  return [...new Set(lists.flat())];
-}
-function unionTools(members) {
-  return union(members.map((m) => m.tools));
-}
-function unionPaths(members) {
-  return union(members.map((m) => m.paths));
-}
-function buildNewUmbrellaText(fields, body) {
-  const data = { name: fields.name, description: fields.description };
-  if (fields.tools.length > 0) data["allowed-tools"] = fields.tools.join(" ");
-  if (fields.paths.length > 0) data.paths = fields.paths;
-  data.metadata = { absorbed: fields.absorbed.join(", ") };
-  return `---
-${(0, import_yaml6.stringify)(data, { lineWidth: 0 })}---
-${body}`;
-}
-function buildMergedUmbrellaText(umbrella, fields, body) {
-  let text = umbrella.skill.text;
-  const edit = (path, value) => {
-    text = setField(parseSkill(text, { file: umbrella.parsed.file }), path, value);
-  };
-  edit(["description"], fields.description);
-  const ownTools = umbrella.parsed.fields["allowed-tools"];
-  if (fields.tools.length > readToolList(ownTools).length) edit(["allowed-tools"], Array.isArray(ownTools) ? fields.tools : fields.tools.join(" "));
-  const ownPaths = umbrella.parsed.fields.paths;
-  if (fields.paths.length > readPathList(ownPaths).length) edit(["paths"], fields.paths);
-  const metadata = umbrella.parsed.fields.metadata;
-  const before = metadata && typeof metadata === "object" ? metadata.absorbed : void 0;
-  const absorbed = [...typeof before === "string" && before.trim() !== "" ? before.split(/,\s*/) : [], ...fields.absorbed];
-  edit(["metadata", "absorbed"], absorbed.join(", "));
-  return replaceBody(parseSkill(text, { file: umbrella.parsed.file }), body);
-}
-
-// src/core/consolidate/plan-cluster.ts
-function planCluster(cluster, members, ctx) {
-  const choice = chooseUmbrella(members, cluster.evidence.prefix, ctx.taken, ctx.config);
-  const umbrella = choice.kind === "existing" ? choice.umbrella : void 0;
-  const name = choice.kind === "existing" ? choice.umbrella.name : choice.name;
-  const siblings = members.filter((m) => m !== umbrella).sort((a, b) => a.name.localeCompare(b.name));
-  const dir = umbrella ? umbrella.skill.dir : newUmbrellaDir(name, members, ctx.skillsDir);
-  const table2 = new Map(umbrella ? umbrella.skill.files.map((f) => [f.path, f.content]) : []);
-  const { sections, moves } = placeSections(siblings, { name, dir, table: table2, existing: umbrella !== void 0 });
-  if (umbrella) rewriteOwnMarkdown(umbrella, table2, moves);
-  const demoted = [];
-  const parts = sections.map((section) => {
-    moveSupportFiles(section, dir, table2, moves);
-    const part = renderSection(section, dir, table2, moves, ctx.config);
-    if (part.demoted) demoted.push(section.member.name);
-    return part.text;
-  });
-  let text;
-  try {
-    text = writeUmbrellaText({ name, dir, umbrella, siblings, members, parts, moves });
-  } catch (error2) {
-    return { skipped: `the umbrella ${name} could not be written: ${error2 instanceof Error ? error2.message : String(error2)}` };
-  }
-  table2.set(skillFileName, text);
-  const invalid = checkUmbrellaValid({ name, dir, table: table2, members });
-  if (invalid) return { skipped: invalid };
-  const archived = siblings.map((m) => archiveTarget2(m, ctx));
-  return {
-    plan: {
-      kind: umbrella ? demoted.length === siblings.length ? "demote" : "merge" : "create",
-      into: name,
-      intoDir: dir,
-      from: siblings.map((m) => m.name),
-      reason: choice.why,
-      evidence: cluster.evidence,
-      archived,
-      rewritten: [],
-      mentionsLeft: [],
-      demoted,
-      changes: [...umbrellaChanges(dir, table2, umbrella), ...archiveChanges(siblings, archived)]
-    },
-    moves
-  };
-}
-function placeSections(siblings, target) {
-  const moves = /* @__PURE__ */ new Map();
-  const usedAnchors = new Set(target.existing ? [] : [slugAnchor(humanize(target.name))]);
-  const sections = siblings.map((member) => {
-    let title = splitTitle(member.parsed.body).title ?? humanize(member.name);
-    if (usedAnchors.has(slugAnchor(title))) title = `${title} (${member.name})`;
-    usedAnchors.add(slugAnchor(title));
-    const placed = /* @__PURE__ */ new Map();
-    for (const file of member.skill.files) {
-      const at = placeSupportFile(target.table, member.name, file.path);
-      placed.set(file.path, at);
-      target.table.set(at, file.content);
-    }
-    recordMoves(moves, member.skill, { dir: target.dir, anchor: slugAnchor(title), placed });
-    return { member, title, anchor: slugAnchor(title), placed };
-  });
-  return { sections, moves };
-}
-function rewriteOwnMarkdown(umbrella, table2, moves) {
-  for (const file of umbrella.skill.files) {
-    const text = isMarkdownPath(file.path) ? contentText(file.content) : void 0;
-    if (text === void 0) continue;
-    const path = `${umbrella.skill.dir}/${file.path}`;
-    const next = rewriteText(text, { mapLink: mapMovedLink(path, path, moves) });
-    if (next !== text) table2.set(file.path, next);
-  }
-}
-function writeUmbrellaText(input2) {
-  const { name, dir, umbrella, siblings, parts } = input2;
-  const fields = {
-    name,
-    description: buildUmbrellaDescription({
-      topic: humanize(name),
-      ...umbrella ? { base: String(umbrella.parsed.fields.description ?? "") } : {},
-      members: siblings.map((m) => ({ name: m.name, description: String(m.parsed.fields.description ?? "") }))
-    }),
-    tools: unionTools(input2.members),
-    paths: unionPaths(input2.members),
-    absorbed: siblings.map((m) => m.name)
-  };
-  if (!umbrella) return buildNewUmbrellaText(fields, `# ${humanize(name)}
-
-${introParagraph(name, siblings)}
-
-${parts.join("\n")}`);
-  const own = rewriteText(umbrella.parsed.body, { mapLink: mapMovedLink(`${dir}/${skillFileName}`, `${dir}/${skillFileName}`, input2.moves) });
-  return buildMergedUmbrellaText(umbrella, fields, `${own.replace(/\n*$/, "\n")}
-${parts.join("\n")}`);
-}
-function moveSupportFiles(section, dir, table2, moves) {
-  for (const file of section.member.skill.files) {
-    const at = section.placed.get(file.path);
-    const text = isMarkdownPath(file.path) ? contentText(file.content) : void 0;
-    if (text === void 0) continue;
-    table2.set(at, rewriteText(text, { mapLink: mapMovedLink(`${section.member.skill.dir}/${file.path}`, `${dir}/${at}`, moves) }));
-  }
-}
-function renderSection(section, dir, table2, moves, config) {
-  const { member, title } = section;
-  const rest = splitTitle(member.parsed.body).rest.replace(/^\n+/, "").replace(/\s+$/, "");
-  const description = String(member.parsed.fields.description ?? "").trim();
-  const lead = `## ${title}
-
-*Was the skill \`${member.name}\`.* ${description}
-`;
-  const oldFile = `${member.skill.dir}/${skillFileName}`;
-  if (rest.split("\n").length <= config.demote_min_lines) {
-    const moved = rewriteText(rest, { mapLink: mapMovedLink(oldFile, `${dir}/${skillFileName}`, moves) });
-    return { text: `${lead}
-${demoteHeadings(moved)}
-`, demoted: false };
-  }
-  const at = placeSupportFile(table2, member.name, `references/${member.name}.md`);
-  table2.set(at, `# ${title}
-
-${rewriteText(rest, { mapLink: mapMovedLink(oldFile, `${dir}/${at}`, moves) })}
-`);
-  return { text: `${lead}
-The full notes: [${at}](${at}).
-`, demoted: true };
-}
-function introParagraph(name, siblings) {
-  return `One class-level skill for ${humanize(name).toLowerCase()}: it gathers ${siblings.length} narrower skills (${siblings.map((m) => `\`${m.name}\``).join(", ")}), one section each.`;
-}
-function newUmbrellaDir(name, members, skillsDir) {
-  const categories = new Set(members.map((m) => m.skill.category ?? ""));
-  const [category] = categories;
-  return categories.size === 1 && category ? `${skillsDir}/${category}/${name}` : `${skillsDir}/${name}`;
-}
-function stamp2(now) {
-  return now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
-}
-function archiveTarget2(member, ctx) {
-  const base = `${ctx.skillsDir}/${archiveDirName}/${member.skill.category ? `${member.skill.category}/` : ""}${member.name}`;
-  const to = ctx.occupied.has(base) ? `${base}-${stamp2(ctx.now)}` : base;
-  return { name: member.name, from: member.skill.dir, to };
-}
-function umbrellaChanges(dir, table2, umbrella) {
-  const before = new Map(umbrella ? [[skillFileName, umbrella.skill.text], ...umbrella.skill.files.map((f) => [f.path, f.content])] : []);
-  return [...table2].filter(([path, content]) => before.get(path) !== content).map(([path, content]) => ({ path: `${dir}/${path}`, content }));
-}
-function archiveChanges(siblings, archived) {
-  return siblings.flatMap((member, i) => {
-    const to = archived[i].to;
-    const files = [{ path: skillFileName, content: member.skill.text }, ...member.skill.files];
-    return files.flatMap((f) => [
-      { path: `${member.skill.dir}/${f.path}`, content: null },
-      { path: `${to}/${f.path}`, content: f.content }
-    ]);
-  });
-}
-
-// src/core/consolidate/plan.ts
-function planConsolidation(input2) {
-  const config = resolveConsolidationConfig(input2.config);
-  const { eligible, skipped } = selectCuratable(input2.skills, input2.skillsDir ?? "skills");
-  const features = buildAllFeatures(eligible, config);
-  const byName = new Map(features.map((f) => [f.name, f]));
-  const clusters = buildClusters(features, config);
-  const ctx = {
-    config,
-    skillsDir: input2.skillsDir ?? "skills",
-    now: input2.now,
-    taken: new Set(input2.skills.map((s) => s.name)),
-    occupied: new Set(input2.archiveDirs ?? [])
-  };
-  const drafts = [];
-  for (const cluster of clusters) {
-    if (cluster.members.length > config.max_cluster_size) {
-      skipped.push({ names: cluster.members, reason: `a cluster of ${cluster.members.length} skills is more than max_cluster_size (${config.max_cluster_size}): review it by hand or raise the limit` });
-      continue;
-    }
-    const result = planCluster(cluster, cluster.members.map((n) => byName.get(n)), ctx);
-    if ("skipped" in result) skipped.push({ names: cluster.members, reason: result.skipped });
-    else drafts.push(result);
-  }
-  const outside = buildOutsideFiles(input2.skills, input2.references ?? []);
-  const untouchable = input2.skills.filter((s) => !isCuratable(s)).map((s) => `${s.dir}/`);
-  const mentions = indexMentions(outside, drafts.flatMap((d) => d.plan.from));
-  const plans = [];
-  const dropped = [];
-  for (const draft of drafts) {
-    const plan = addReferenceRewrites(draft.plan, draft.moves, { outside, mentions, byName, untouchable });
-    const before = [plan.into, ...plan.from].map((n) => byName.get(n)?.skill).filter((s) => s !== void 0);
-    const problems = checkPlan({ plan, before, outside: new Map(plan.rewritten.map((p) => [p, outside.get(p)])) });
-    if (problems.length === 0) plans.push(plan);
-    else dropped.push({ plan, problems });
-  }
-  return { clusters, plans, dropped, skipped };
-}
-function buildOutsideFiles(skills, references) {
-  const files = /* @__PURE__ */ new Map();
-  for (const skill of skills) {
-    files.set(`${skill.dir}/${skillFileName}`, skill.text);
-    for (const file of skill.files) {
-      const text = isMarkdownPath(file.path) ? contentText(file.content) : void 0;
-      if (text !== void 0) files.set(`${skill.dir}/${file.path}`, text);
-    }
-  }
-  for (const ref of references) files.set(ref.path, ref.text);
-  return files;
-}
-function indexMentions(files, names) {
-  const index = new Map(names.map((n) => [n, /* @__PURE__ */ new Set()]));
-  if (names.length === 0) return index;
-  for (const [path, text] of files) {
-    for (const word of listWords(text)) index.get(word)?.add(path);
-  }
-  return index;
-}
-function addReferenceRewrites(plan, moves, scope) {
-  const { outside, mentions, byName } = scope;
-  const ownDirs = [plan.intoDir, ...plan.from.map((n) => byName.get(n)?.skill.dir ?? "")].map((d) => `${d}/`);
-  const words = new Map(plan.from.map((n) => [n, plan.into]));
-  for (const [from, to] of moves) words.set(from, to.path);
-  const candidates = new Set(plan.from.flatMap((n) => [...mentions.get(n) ?? []]));
-  const changes = [...plan.changes];
-  const rewritten = [];
-  const mentionsLeft = [];
-  for (const path of [...candidates].sort()) {
-    if (ownDirs.some((d) => path.startsWith(d))) continue;
-    const before = outside.get(path);
-    const after = rewriteText(before, { words, ...isMarkdownPath(path) ? { mapLink: mapMovedLink(path, path, moves) } : {} });
-    if (after === before) continue;
-    if (scope.untouchable.some((d) => path.startsWith(d))) {
-      mentionsLeft.push(path);
-      continue;
-    }
-    changes.push({ path, content: after });
-    rewritten.push(path);
-  }
-  return { ...plan, changes, rewritten, mentionsLeft };
-}
-function buildGuardInput(plan, input2) {
-  const names = /* @__PURE__ */ new Set([plan.into, ...plan.from]);
-  const before = input2.skills.filter((s) => names.has(s.name));
-  const files = buildOutsideFiles(input2.skills, input2.references ?? []);
-  return { before, outside: new Map(plan.rewritten.map((p) => [p, files.get(p) ?? ""])) };
-}
-
-// src/core/consolidate/render.ts
-var import_yaml7 = __toESM(require_dist(), 1);
-function describeEvidence(evidence) {
-  const parts = [];
-  if (evidence.prefix) parts.push(`share the name prefix \`${evidence.prefix}\``);
-  const values = evidence.similarities.map((s) => s.jaccard);
-  if (values.length > 0) {
-    const mean = values.reduce((a, b) => a + b, 0) / values.length;
-    parts.push(`content similarity (estimated Jaccard of their words) ${Math.min(...values).toFixed(2)}\u2013${Math.max(...values).toFixed(2)}, mean ${mean.toFixed(2)}`);
-  }
-  if (evidence.sharedTools.length > 0) parts.push(`shared allowed-tools: ${evidence.sharedTools.join(", ")}`);
-  if (evidence.sharedPaths.length > 0) parts.push(`shared paths: ${evidence.sharedPaths.join(", ")}`);
-  return parts.join("; ");
-}
-function describePlan(plan) {
-  const what = plan.kind === "create" ? `a new umbrella \`${plan.into}\`` : `the existing skill \`${plan.into}\``;
-  const members = plan.kind === "create" ? plan.from.length : plan.from.length + 1;
-  return `${members} skills ${describeEvidence(plan.evidence)}. Into ${what}: ${plan.reason}.`;
-}
-function buildPlanReport(result, options = {}) {
-  const prunings = options.prunings ?? [];
-  return {
-    plans: result.plans.map((p) => {
-      const llm = options.llm?.get(p.into);
-      return { kind: p.kind, into: p.into, from: p.from, reason: describePlan(p), evidence: p.evidence, archived: p.archived, rewritten: p.rewritten, mentionsLeft: p.mentionsLeft, demoted: p.demoted, ...llm ? { llm } : {} };
-    }),
-    consolidations: result.plans.flatMap((p) => p.from.map((from) => ({ from, into: p.into, reason: describeEvidence(p.evidence) }))),
-    prunings,
-    dropped: result.dropped.map((d) => ({ into: d.plan.into, from: d.plan.from, problems: d.problems })),
-    skipped: result.skipped.map((s) => ({ names: s.names, reason: s.reason }))
-  };
-}
-function renderPlansMarkdown(report) {
-  const out = ["## Consolidation plans", ""];
-  if (report.plans.length === 0) out.push("No cluster of curated skills called for an umbrella.", "");
-  for (const plan of report.plans) {
-    out.push(`### ${plan.kind}: ${plan.from.map((f) => `\`${f}\``).join(", ")} \u2192 \`${plan.into}\``, "", plan.reason, "");
-    out.push("| pair | estimated Jaccard |", "|---|---|", ...plan.evidence.similarities.map((s) => `| \`${s.a}\` \xB7 \`${s.b}\` | ${s.jaccard.toFixed(3)} |`), "");
-    out.push(...plan.archived.map((a) => `- archive \`${a.from}\` \u2192 \`${a.to}\` (restorable)`));
-    if (plan.demoted.length > 0) out.push(`- long notes moved to references/: ${plan.demoted.map((d) => `\`${d}\``).join(", ")}`);
-    if (plan.rewritten.length > 0) out.push(`- references rewritten in: ${plan.rewritten.map((r) => `\`${r}\``).join(", ")}`);
-    if (plan.mentionsLeft.length > 0) out.push(`- **to fix by hand**: these pinned, bundled, hub or people's skills mention a merged name and were not touched: ${plan.mentionsLeft.map((r) => `\`${r}\``).join(", ")}`);
-    if (plan.llm) out.push(plan.llm.used ? `- prose written by ${plan.llm.model}, checked by the guard` : `- the deterministic umbrella is kept: ${plan.llm.reason ?? "the LLM pass failed"}`);
-    out.push("");
-  }
-  if (report.dropped.length > 0) {
-    out.push("### Dropped by the content guard (never applied)", "");
-    for (const d of report.dropped) out.push(`- ${d.from.map((f) => `\`${f}\``).join(", ")} \u2192 \`${d.into}\`: ${d.problems.join("; ")}`);
-    out.push("");
-  }
-  if (report.skipped.length > 0) {
-    out.push("### Left out", "", ...report.skipped.map((s) => `- ${s.names.map((n) => `\`${n}\``).join(", ")}: ${s.reason}`), "");
-  }
-  out.push("```yaml", (0, import_yaml7.stringify)({ consolidations: report.consolidations, prunings: report.prunings }, { lineWidth: 0 }).trimEnd(), "```", "");
-  return out.join("\n");
-}
-
-// src/core/consolidate/prose-check.ts
-function readAbsorbedFromChanges(plan, before) {
-  const removed = new Set(plan.changes.filter((c) => c.content === null).map((c) => c.path));
-  return before.filter((s) => s.name !== plan.into && removed.has(`${s.dir}/${skillFileName}`)).map((s) => s.name).sort();
-}
-function checkProsedUmbrella(plan, prosed, before, outside) {
-  const actual = readAbsorbedFromChanges(plan, before);
-  const claimed = [...new Set(prosed.claimedMerged)].sort();
-  const problems = [];
-  const extra = claimed.filter((n) => !actual.includes(n));
-  const missing = actual.filter((n) => !claimed.includes(n));
-  if (extra.length > 0) problems.push(`claims to have merged ${extra.join(", ")}, which the plan does not absorb`);
-  if (missing.length > 0) problems.push(`does not account for ${missing.join(", ")}, which the plan absorbs`);
-  const parsed = parseSkill(prosed.text, { file: `${plan.intoDir}/${skillFileName}` });
-  if (parsed.sections.frontmatter !== "ok" || !parsed.document) return { ok: false, problems: [...problems, "its SKILL.md has no readable frontmatter"] };
-  if (parsed.fields.name !== plan.into) problems.push(`names the umbrella ${String(parsed.fields.name)}, not ${plan.into}`);
-  if (problems.length > 0) return { ok: false, problems };
-  let text;
-  try {
-    text = setField(parsed, ["metadata", "absorbed"], actual.join(", "));
-  } catch (error2) {
-    return { ok: false, problems: [`its metadata cannot hold absorbed: ${error2.message}`] };
-  }
-  const path = `${plan.intoDir}/${skillFileName}`;
-  const changes = plan.changes.map((c) => c.path === path ? { ...c, content: text } : c);
-  const candidate2 = { ...plan, changes };
-  const table2 = new Map(changes.filter((c) => c.path.startsWith(`${plan.intoDir}/`) && c.content !== null).map((c) => [c.path.slice(plan.intoDir.length + 1), c.content]));
-  const umbrella = before.find((s) => s.name === plan.into);
-  for (const file of umbrella?.files ?? []) if (!table2.has(file.path)) table2.set(file.path, file.content);
-  const invalid = checkUmbrellaTable({ name: plan.into, dir: plan.intoDir, table: table2, members: before });
-  if (invalid) return { ok: false, problems: [invalid] };
-  const guard = checkPlan({ plan: candidate2, before, outside });
-  return guard.length > 0 ? { ok: false, problems: guard } : { ok: true, plan: candidate2 };
-}
-
-// src/llm/chat-client.ts
-var sleep2 = (ms) => new Promise((resolve7) => setTimeout(resolve7, ms));
-function retryable(error2) {
-  if (!(error2 instanceof SkillgardenError)) return false;
-  const status = error2.data.status;
-  return error2.code === "llm/timeout" || error2.code === "llm/network" || error2.code === "llm/http" && (status === 429 || typeof status === "number" && status >= 500);
-}
-async function requestChatCompletion(options, messages) {
-  const retries = options.retries ?? 3;
-  let delay = options.backoffMs ?? 500;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await requestOnce(options, messages);
-    } catch (error2) {
-      if (attempt >= retries || !retryable(error2)) throw error2;
-      const retryAfter = error2 instanceof SkillgardenError && typeof error2.data.retryAfterMs === "number" ? error2.data.retryAfterMs : 0;
-      await sleep2(Math.max(delay, Math.min(retryAfter, 3e4)));
-      delay *= 2;
-    }
-  }
-}
-async function requestOnce(options, messages) {
-  const url = `${options.baseUrl.replace(/\/+$/, "")}/chat/completions`;
-  const controller = new AbortController();
-  const timeoutMs = options.timeoutMs ?? 6e4;
-  const timer = setTimeout(() => controller.abort(), timeoutMs);
-  try {
-    const response = await (options.fetch ?? fetch)(url, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {} },
-      body: JSON.stringify({ model: options.model, messages, temperature: 0 }),
-      signal: controller.signal
-    });
-    const text = await response.text();
-    if (!response.ok) {
-      const retryAfter = Number(response.headers.get("retry-after"));
-      throw new SkillgardenError("llm/http", `${url} answered ${response.status}: ${text.slice(0, 200)}`, {
-        data: { status: response.status, ...Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfterMs: retryAfter * 1e3 } : {} }
-      });
-    }
-    return readReply(url, text);
-  } catch (error2) {
-    if (error2 instanceof SkillgardenError) throw error2;
-    if (controller.signal.aborted) throw new SkillgardenError("llm/timeout", `${url} did not answer within ${timeoutMs} ms`, { cause: error2 });
-    throw new SkillgardenError("llm/network", `${url} could not be reached: ${error2.message}`, { cause: error2 });
-  } finally {
-    clearTimeout(timer);
-  }
-}
-function readReply(url, text) {
-  let data;
-  try {
-    data = JSON.parse(text);
-  } catch (error2) {
-    throw new SkillgardenError("llm/bad-response", `${url} did not answer JSON: ${text.slice(0, 120)}`, { cause: error2 });
-  }
-  const content = data?.choices?.[0]?.message?.content;
-  if (typeof content !== "string") throw new SkillgardenError("llm/bad-response", `${url} answered without choices[0].message.content`);
-  return content;
-}
-
-// src/llm/umbrella-prose.ts
-var system = [
-  "You improve the prose of an umbrella skill: a SKILL.md (YAML frontmatter, then Markdown) that gathers several narrow skills.",
-  "Rewrite the description (at most 1024 characters: what it covers and when to use it) and the introduction so an agent finds and uses it.",
-  "Keep the frontmatter name. Keep every section, heading, paragraph, code block and link of the draft, word for word; you may add text and reorder sections.",
-  'Answer with one JSON object and nothing else: {"skill_md": "<the whole SKILL.md>", "merged": ["<each skill name the umbrella absorbs>"]}.'
-].join("\n");
-function buildProseMessages(plan, before) {
-  const draft = plan.changes.find((c) => c.path === `${plan.intoDir}/${skillFileName}`)?.content;
-  const members = before.filter((s) => plan.from.includes(s.name)).map((s) => `- ${s.name}`).join("\n");
-  return [
-    { role: "system", content: system },
-    { role: "user", content: `Umbrella: ${plan.into}
-Absorbed skills:
-${members}
-
-Draft SKILL.md:
-<<<DRAFT
-${String(draft ?? "")}
-DRAFT>>>` }
-  ];
-}
-function parseReply(reply) {
-  const body = reply.trim().replace(/^```(?:json)?\s*\n/, "").replace(/\n```\s*$/, "");
-  try {
-    const data = JSON.parse(body);
-    if (typeof data.skill_md !== "string" || !Array.isArray(data.merged)) return void 0;
-    return { text: data.skill_md, merged: data.merged.filter((n) => typeof n === "string") };
-  } catch {
-    return void 0;
-  }
-}
-async function writeUmbrellaProse(plan, guard, client) {
-  const keep = (reason) => ({ plan, llm: { used: false, model: client.model, reason } });
-  let reply;
-  try {
-    reply = await requestChatCompletion(client, buildProseMessages(plan, guard.before));
-  } catch (error2) {
-    return keep(`the model call failed: ${error2.message}`);
-  }
-  const parsed = parseReply(reply);
-  if (!parsed) return keep("the model did not answer the JSON object asked for");
-  const checked = checkProsedUmbrella(plan, { text: parsed.text, claimedMerged: parsed.merged }, guard.before, guard.outside);
-  if (!checked.ok) return keep(`the model's umbrella was refused: ${checked.problems.join("; ")}`);
-  return { plan: checked.plan, llm: { used: true, model: client.model } };
-}
-
-// src/services/consolidate/read-library.ts
-var import_picomatch4 = __toESM(require_picomatch2(), 1);
-import { existsSync as existsSync5, readdirSync as readdirSync4, readFileSync as readFileSync6, statSync as statSync4 } from "node:fs";
-import { join as join22, posix as posix5 } from "node:path";
-function listFilesUnder(dir, prefix = "") {
-  const out = [];
-  for (const entry of readdirSync4(dir, { withFileTypes: true })) {
-    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) out.push(...listFilesUnder(join22(dir, entry.name), rel));
-    else if (entry.isFile()) out.push(rel);
-  }
-  return out.sort();
-}
-function readLines3(path) {
-  return existsSync5(path) ? new Set(readFileSync6(path, "utf8").split("\n").map((l) => l.trim()).filter(Boolean)) : /* @__PURE__ */ new Set();
-}
-function readHubNames(path) {
-  if (!existsSync5(path)) return /* @__PURE__ */ new Set();
-  try {
-    const data = JSON.parse(readFileSync6(path, "utf8"));
-    return new Set(data && typeof data === "object" ? Object.keys(data) : []);
-  } catch {
-    return /* @__PURE__ */ new Set();
-  }
-}
-async function readLibrary2(repoDir, options = {}) {
-  const skillsDir = options.skillsDir ?? "skills";
-  const root = join22(repoDir, skillsDir);
-  const provenance = options.provenance ?? await readProvenance(repoDir, skillsDir);
-  const adopted = readLines3(join22(repoDir, metaDir, "adopted.txt"));
-  const protectedNames = new Set(options.protectedNames ?? []);
-  const skills = existsSync5(root) ? discoverSkills(root).map((location) => {
-    const text = readFileSync6(join22(location.dir, skillFileName), "utf8");
-    const files = listFilesUnder(location.dir).filter((path) => path !== skillFileName).map((path) => ({ path, content: new Uint8Array(readFileSync6(join22(location.dir, path))) }));
-    const pinned = parseSkill(text, { file: location.relativeDir }).fields.pinned === true;
-    return {
-      name: location.name,
-      ...location.category ? { category: location.category } : {},
-      dir: posix5.join(skillsDir, location.relativeDir),
-      text,
-      files,
-      provenance: provenance(location.name) ?? "user",
-      adopted: adopted.has(location.name),
-      pinned,
-      protected: protectedNames.has(location.name)
-    };
-  }) : [];
-  const archiveRoot = join22(root, archiveDirName);
-  const archiveDirs = existsSync5(archiveRoot) ? discoverSkills(archiveRoot).map((l) => posix5.join(skillsDir, archiveDirName, l.relativeDir)) : [];
-  return { skills, references: readReferences(repoDir, options.referenceGlobs ?? []), archiveDirs };
-}
-function readReferences(repoDir, globs) {
-  if (globs.length === 0) return [];
-  const match = (0, import_picomatch4.default)([...globs], { dot: true });
-  return listFilesUnder(repoDir).filter((path) => !path.startsWith(".git/") && match(path)).filter((path) => statSync4(join22(repoDir, path)).size < 1e6).map((path) => ({ path, text: readFileSync6(join22(repoDir, path), "utf8") }));
-}
-async function readProvenance(repoDir, skillsDir) {
-  const bundled = readLines3(join22(repoDir, metaDir, "bundled.txt"));
-  const hub = readHubNames(join22(repoDir, metaDir, "hub.json"));
-  const history = existsSync5(join22(repoDir, ".git")) ? (await readHistoryIndex(repoDir, { skillsRoot: skillsDir })).index : void 0;
-  return (name) => {
-    if (bundled.has(name)) return "bundled";
-    if (hub.has(name)) return "hub";
-    return history?.skills[name]?.provenance;
-  };
-}
-
-// src/services/consolidate/plan.ts
-function readConfigFile(repoDir) {
-  const path = join23(repoDir, metaDir, "config.yaml");
-  if (!existsSync6(path)) return {};
-  try {
-    const data = (0, import_yaml8.parse)(readFileSync7(path, "utf8"));
-    return data && typeof data === "object" ? data : {};
-  } catch {
-    return {};
-  }
-}
-var stringList = (value) => Array.isArray(value) ? value.filter((v) => typeof v === "string") : void 0;
-async function planLibrary(repoDir, options) {
-  const file = readConfigFile(repoDir);
-  const skillsDir = options.skillsDir ?? (typeof file.skills_dir === "string" ? file.skills_dir : "skills");
-  const referenceGlobs = options.referenceGlobs ?? stringList(file.references) ?? [];
-  const protectedNames = options.protectedNames ?? stringList(file.protected) ?? [];
-  const library = await readLibrary2(repoDir, { ...options, skillsDir, referenceGlobs, protectedNames });
-  const result = planConsolidation({
-    skills: library.skills,
-    references: library.references,
-    archiveDirs: library.archiveDirs,
-    skillsDir,
-    now: options.now,
-    config: { ...file.consolidation && typeof file.consolidation === "object" ? file.consolidation : {}, ...options.config }
-  });
-  if (!options.llm) return { result, report: buildPlanReport(result) };
-  const notes = /* @__PURE__ */ new Map();
-  const plans = [];
-  for (const plan of result.plans) {
-    const prosed = await writeUmbrellaProse(plan, buildGuardInput(plan, library), options.llm);
-    notes.set(plan.into, prosed.llm);
-    plans.push(prosed.plan);
-  }
-  const withProse = { ...result, plans };
-  return { result: withProse, report: buildPlanReport(withProse, { llm: notes }) };
-}
-
-// src/services/consolidate/apply.ts
-async function applyPlan(ledger, plan, options) {
-  if (plan.from.length === 0) throw new SkillgardenError("consolidate/empty-plan", `the plan for ${plan.into} absorbs nothing: nothing to apply`);
-  const archivePrefixes = plan.archived.map((a) => `${a.to}/`);
-  const changes = plan.changes.map((change) => ({
-    path: change.path,
-    content: change.content,
-    ...archivePrefixes.some((p) => change.path.startsWith(p)) ? { expected: null } : {}
-  }));
-  const message = buildCommitMessage({
-    subject: `skill(merge): ${plan.into} absorbs ${plan.from.join(", ")}`,
-    body: `${plan.reason}
-
-Archived: ${plan.archived.map((a) => `${a.from} -> ${a.to}`).join(", ")}${plan.rewritten.length > 0 ? `
-References rewritten: ${plan.rewritten.join(", ")}` : ""}`,
-    trailers: { action: "merge", skills: [plan.into, ...plan.from], actor: "curator", run: options.runId, reverts: [] }
-  });
-  const result = await ledger.commit({ message, changes, ...options.author ? { author: options.author } : {} });
-  return { commit: result.commit, files: changes.length };
-}
-
-// src/action/extra-proposals.ts
-var import_yaml10 = __toESM(require_dist(), 1);
-
 // src/action/git.ts
 import { execFile } from "node:child_process";
 var Git = class _Git {
@@ -64601,283 +63144,13 @@ function buildBranchName(kind, name = "") {
   return `${botBranchPrefix}${kind}/${safe}`;
 }
 
-// src/action/proposal.ts
-var import_yaml9 = __toESM(require_dist(), 1);
-import { createHash as createHash7 } from "node:crypto";
-var kindLabel = { lifecycle: "lifecycle", umbrella: "umbrella", new: "new-skill" };
-var actionOrder = [
-  { to: "active", action: "reactivate" },
-  { to: "stale", action: "mark-stale" },
-  { to: "archived", action: "archive" }
-];
-function buildFingerprint2(kind, decisions) {
-  const canonical = JSON.stringify({ kind, decisions: [...decisions].sort() });
-  return createHash7("sha256").update(canonical).digest("hex").slice(0, 20);
-}
-function buildLifecycleProposal(report, extraLabels = []) {
-  const transitions = report.transitions;
-  if (transitions.length === 0) return null;
-  const actions = actionOrder.filter((o) => transitions.some((t) => t.to === o.to)).map((o) => o.action);
-  const counts = actionOrder.map((o) => [o.action, transitions.filter((t) => t.to === o.to).length]).filter(([, n]) => n > 0);
-  const summary2 = counts.map(([action, n]) => `${n} ${action === "mark-stale" ? "marked stale" : action === "archive" ? "archived" : "reactivated"}`).join(", ");
-  const fingerprint = buildFingerprint2("lifecycle", transitions.map((t) => `${t.skill}:${t.from}>${t.to}`));
-  const message = buildLifecycleMessage(report, actions, summary2, fingerprint);
-  return {
-    kind: "lifecycle",
-    branch: buildBranchName("lifecycle"),
-    title: `skillgarden: lifecycle \u2014 ${summary2}`,
-    labels: ["skillgarden", kindLabel.lifecycle, ...extraLabels],
-    fingerprint,
-    commitMessage: message,
-    trailerBlock: readTrailerBlock(message),
-    reasons: transitions.map((t) => `${codeSpan(t.skill)}: ${t.from} \u2192 **${t.to}** \u2014 ${escapeMarkdown(t.reason)} (last activity ${t.anchor.slice(0, 10)}, ${escapeMarkdown(t.anchor_source)})`),
-    structured: (0, import_yaml9.stringify)({
-      prunings: transitions.filter((t) => t.to !== "active").map((t) => ({ name: t.skill, to: t.to, reason: t.reason })),
-      reactivations: transitions.filter((t) => t.to === "active").map((t) => ({ name: t.skill, reason: t.reason }))
-    })
-  };
-}
-function buildLifecycleMessage(report, actions, summary2, fingerprint) {
-  const last = actions.at(-1);
-  const body = [
-    ...report.transitions.map((t) => `- ${t.skill}: ${t.from} -> ${t.to} (${t.reason})`),
-    "",
-    `Proposed by curator run ${report.run_id}; proposal ${fingerprint}.`
-  ].join("\n");
-  const single = buildCommitMessage({
-    subject: `skill(curate): lifecycle \u2014 ${summary2}`,
-    body,
-    trailers: { action: last, skills: report.transitions.map((t) => t.skill), actor: "curator", run: report.run_id, reverts: [] }
-  });
-  const extra = actions.slice(0, -1).map((a) => `Skill-Action: ${a}
-`).join("");
-  return single.replace(`
-Skill-Action: ${last}
-`, `
-${extra}Skill-Action: ${last}
-`);
-}
-function readTrailerBlock(message) {
-  const paragraphs = message.trimEnd().split("\n\n");
-  return paragraphs.at(-1) ?? "";
-}
-
-// src/action/extra-proposals.ts
-function buildUmbrellaProposal(plan, extraLabels) {
-  const report = buildPlanReport({ plans: [plan], dropped: [], skipped: [] }, { prunings: plan.archived.map((a) => ({ name: a.name, reason: `absorbed into ${plan.into}` })) });
-  return {
-    proposal: {
-      kind: "umbrella",
-      branch: buildBranchName("umbrella", plan.into),
-      title: `skillgarden: ${plan.kind === "create" ? "new umbrella" : "merge into"} ${plan.into} \u2014 ${plan.from.length} skill(s)`,
-      labels: ["skillgarden", "umbrella", ...extraLabels],
-      fingerprint: buildFingerprint2("umbrella", [`${plan.kind}:${plan.into}`, ...plan.from, ...plan.demoted.map((d) => `demote:${d}`)]),
-      reasons: [
-        escapeMarkdown(describePlan(plan)),
-        ...plan.archived.map((a) => `archive ${codeSpan(a.from)} \u2192 ${codeSpan(a.to)} (restorable)`),
-        ...plan.rewritten.length > 0 ? [`references rewritten in ${plan.rewritten.map(codeSpan).join(", ")}`] : []
-      ],
-      structured: (0, import_yaml10.stringify)({ consolidations: report.consolidations, prunings: report.prunings }, { lineWidth: 0 })
-    },
-    report: renderPlansMarkdown(report)
-  };
-}
-function buildNewSkillProposal(pattern, extraLabels) {
-  const tools = pattern.tools.map(codeSpan).join(" \u2192 ");
-  return {
-    proposal: {
-      kind: "new",
-      branch: buildBranchName("new", pattern.draft.name),
-      title: `skillgarden: new skill ${pattern.draft.name} from a repeated pattern`,
-      labels: ["skillgarden", "new-skill", ...extraLabels],
-      fingerprint: buildFingerprint2("new", [pattern.fingerprint]),
-      reasons: [`the tool sequence ${tools} recurs in ${pattern.sessions} session(s) (confidence ${pattern.confidence.toFixed(2)}); no skill covers it yet`],
-      structured: (0, import_yaml10.stringify)({ patterns: [{ name: pattern.draft.name, tools: pattern.tools, sessions: pattern.sessions, confidence: Number(pattern.confidence.toFixed(3)), fingerprint: pattern.fingerprint }] })
-    },
-    report: ["### Drafted SKILL.md", "", "````markdown", pattern.draft.text.trimEnd(), "````", ""].join("\n")
-  };
-}
-
-// src/action/pr-body.ts
-var maxBodyLength = 65536;
-var fingerprintMarker = /<!--\s*skillgarden-fingerprint:\s*([0-9a-f]+)\s*-->/;
-function renderProposalBody(input2, limit = maxBodyLength) {
-  const full = {
-    reasons: input2.proposal.reasons.map((r) => `- ${r}`).join("\n"),
-    report: demoteHeadings2(input2.report),
-    structured: input2.proposal.structured.trimEnd(),
-    trailers: input2.proposal.trailerBlock.trim()
-  };
-  const body = render(input2, full);
-  if (body.length <= limit) return body;
-  const pointer = `*Cut to fit GitHub's ${limit.toLocaleString("en")}-character limit: the full report is in the job summary and the \`skillgarden-report\` files of ${input2.fullReportUrl}; the commit holds every change.*`;
-  let parts = { reasons: "", report: pointer, structured: "", trailers: full.trailers };
-  if (render(input2, parts).length + 600 > limit) {
-    parts = { ...parts, trailers: "", report: `${pointer}
-
-*The trailer block (${input2.proposal.trailerBlock.split("\n").length} lines) is too long for a pull request body: merge with a merge commit or rebase, which keep the commit's own trailers.*` };
-  }
-  const budget2 = limit - render(input2, parts).length - 100;
-  const reasons = cut(full.reasons, Math.floor(budget2 * 0.45), "- \u2026 (more in the commit and the full report)");
-  const structured = cut(full.structured, Math.floor(budget2 * 0.25), "# \u2026 (cut: see the full report)");
-  const report = cut(full.report, budget2 - reasons.length - structured.length, "\u2026");
-  return render(input2, { ...parts, reasons, structured, report: `${report}
-
-${parts.report}` });
-}
-function render(input2, parts) {
-  const { proposal } = input2;
-  return [
-    `<!-- skillgarden-proposal: ${proposal.kind} -->`,
-    `<!-- skillgarden-fingerprint: ${proposal.fingerprint} -->`,
-    `The skillgarden curator (run \`${input2.runId}\`) proposes this change as one commit. Merge it to apply it (merge, rebase or squash all keep the ledger); close it without merging and this exact proposal is not made again.`,
-    "",
-    "## Why",
-    "",
-    parts.reasons,
-    "",
-    "## Validation",
-    "",
-    input2.validation,
-    "",
-    "## Report",
-    "",
-    parts.report,
-    "",
-    "## Structured",
-    "",
-    "```yaml",
-    parts.structured,
-    "```",
-    "",
-    ...parts.trailers ? [parts.trailers, ""] : []
-  ].join("\n");
-}
-function readFingerprint(body) {
-  return fingerprintMarker.exec(body ?? "")?.[1] ?? null;
-}
-function demoteHeadings2(markdown) {
-  return markdown.replace(/^(#{1,5}) /gm, "#$1 ");
-}
-function cut(text, max, note) {
-  if (text.length <= max) return text;
-  const room = Math.max(0, max - note.length - 1);
-  const at = text.lastIndexOf("\n", room);
-  return `${at > 0 ? text.slice(0, at) : ""}
-${note}`.trimStart();
-}
-
-// src/action/publish-proposal.ts
-async function readBranchState(ctx, branch) {
-  const pulls = await ctx.api.listPulls(branch);
-  const open6 = pulls.find((p) => p.state === "open");
-  return { branch, pulls, ...open6 ? { open: open6 } : {}, remote: open6 ? await readRemoteBranch(ctx.git, branch) : null };
-}
-function decideProposal(state, fingerprint, baseSha) {
-  const declined = state.pulls.find((p) => p.state === "closed" && p.merged_at === null && readFingerprint(p.body) === fingerprint);
-  if (declined) return { kind: "declined", pull: declined };
-  if (state.open && state.remote?.parent === baseSha && readFingerprint(state.open.body) === fingerprint) return { kind: "unchanged", pull: state.open };
-  return { kind: "publish" };
-}
-async function publishProposal(ctx, state, proposal, build) {
-  const commit = await build.commit();
-  await pushBotBranch(ctx.git, commit, proposal.branch);
-  if (state.open) {
-    const updated = await ctx.api.updatePull(state.open.number, { title: proposal.title, body: build.body });
-    return { branch: proposal.branch, number: updated.number, url: updated.html_url, operation: "updated" };
-  }
-  const created = await ctx.api.createPull({ branch: proposal.branch, base: ctx.base.branch, title: proposal.title, body: build.body });
-  await ctx.api.addLabels(created.number, proposal.labels);
-  return { branch: proposal.branch, number: created.number, url: created.html_url, operation: "created" };
-}
-async function withdrawProposal(ctx, state, reason) {
-  if (!state.open) return [];
-  await ctx.api.comment(state.open.number, `${reason} Closing this proposal; the curator opens a new one when there is something to propose.`);
-  await ctx.api.updatePull(state.open.number, { state: "closed" });
-  await deleteBotBranch(ctx.git, state.branch);
-  return [{ branch: state.branch, number: state.open.number, url: state.open.html_url, operation: "closed" }];
-}
-
-// src/action/propose-extras.ts
-async function proposeExtras(x) {
-  const ctx = { api: x.api, git: x.scratch, base: x.base };
-  await checkoutBase(x.scratch, x.base.sha);
-  const jobs = [...x.consolidate ? await planUmbrellas(x) : [], ...x.transcripts.length > 0 ? await planNewSkills(x) : []];
-  const outcomes = [];
-  for (const job of jobs) outcomes.push(...await proposeOne(x, ctx, job));
-  const kinds = [...x.consolidate ? ["umbrella/"] : [], ...x.transcripts.length > 0 ? ["new/"] : []].map((k) => `${botBranchPrefix}${k}`);
-  const current = new Set(jobs.map((j) => j.proposal.branch));
-  for (const pull of await x.api.listOpenPulls()) {
-    if (!kinds.some((k) => pull.head.ref.startsWith(k)) || current.has(pull.head.ref)) continue;
-    const state = await readBranchState(ctx, pull.head.ref);
-    outcomes.push(...await withdrawProposal(ctx, state, `The latest curator run (${x.runId}) no longer proposes this.`));
-  }
-  return outcomes;
-}
-async function planUmbrellas(x) {
-  const { result } = await planLibrary(x.scratch.dir, { now: x.inputs.now });
-  return result.plans.map((plan) => ({ ...buildUmbrellaProposal(plan, x.inputs.extraLabels), apply: (ledger) => applyPlan(ledger, plan, { runId: x.runId }) }));
-}
-async function planNewSkills(x) {
-  const report = await runDetect({ transcripts: x.transcripts, cwd: x.inputs.workspace, skillsDir: join24(x.scratch.dir, x.skillsDir) });
-  const jobs = [];
-  for (const pattern of report.patterns) {
-    const draft = pattern.draft;
-    if (!draft) continue;
-    const path = `${x.skillsDir}/${draft.name}/SKILL.md`;
-    const message = buildCommitMessage({
-      subject: `skill(create): ${draft.name} \u2014 drafted from a pattern in ${pattern.sessions} sessions`,
-      body: `Tools: ${pattern.tools.join(" -> ")}
-Pattern ${pattern.fingerprint}, confidence ${pattern.confidence.toFixed(2)}.`,
-      trailers: { action: "create", skills: [draft.name], actor: "curator", run: x.runId, reverts: [] }
-    });
-    jobs.push({ ...buildNewSkillProposal({ ...pattern, draft }, x.inputs.extraLabels), apply: (ledger) => ledger.commit({ message, changes: [{ path, content: draft.text, expected: null }] }) });
-  }
-  return jobs;
-}
-async function proposeOne(x, ctx, job) {
-  const { proposal } = job;
-  if (!await checkBranchName(x.scratch, proposal.branch)) {
-    x.io.warning(`Skipped a ${proposal.kind} proposal: git refuses the branch name ${proposal.branch}.`);
-    return [];
-  }
-  const state = await readBranchState(ctx, proposal.branch);
-  const decision = decideProposal(state, proposal.fingerprint, x.base.sha);
-  if (decision.kind === "unchanged") return [{ branch: proposal.branch, number: decision.pull.number, url: decision.pull.html_url, operation: "unchanged" }];
-  if (decision.kind === "declined") {
-    x.io.info(`Not proposing ${proposal.branch} again: it was closed without merging in #${decision.pull.number}.`);
-    return withdrawProposal(ctx, state, `This proposal was declined in #${decision.pull.number}.`);
-  }
-  const commit = await commitJob(x, job);
-  const message = await x.scratch.text(["show", "-s", "--format=%B", commit]);
-  const full = { ...proposal, commitMessage: message, trailerBlock: message.trimEnd().split("\n\n").at(-1) ?? "" };
-  const body = renderProposalBody({ proposal: full, runId: x.runId, validation: validateProposal(x.scratch.dir, x.inputs), report: job.report, fullReportUrl: runUrl(x.inputs) });
-  return [await publishProposal(ctx, state, full, { commit: async () => commit, body })];
-}
-async function commitJob(x, job) {
-  await checkoutBase(x.scratch, x.base.sha);
-  const ledger = await openLedger(x.scratch.dir, { backend: "isomorphic-git", now: () => x.inputs.now });
-  try {
-    await job.apply(ledger);
-  } finally {
-    await ledger.close();
-  }
-  const [commit = "", parent = ""] = (await x.scratch.text(["show", "-s", "--format=%H%n%P", "HEAD"])).split("\n");
-  if (parent !== x.base.sha) throw new SkillgardenError("action/commit-mismatch", `The ${job.proposal.kind} proposal did not make exactly one commit on the base; nothing was pushed.`, { data: { commit } });
-  return commit;
-}
-async function checkoutBase(git6, sha) {
-  await git6.run(["checkout", "--quiet", "--force", "-B", "skillgarden-proposal", sha]);
-  await git6.run(["clean", "--quiet", "-fd"]);
-}
-
 // src/action/event.ts
-import { readFileSync as readFileSync8 } from "node:fs";
+import { readFileSync as readFileSync5 } from "node:fs";
 function readEvent2(eventPath) {
   if (eventPath === "") return {};
   let payload;
   try {
-    payload = JSON.parse(readFileSync8(eventPath, "utf8"));
+    payload = JSON.parse(readFileSync5(eventPath, "utf8"));
   } catch {
     return {};
   }
@@ -64889,7 +63162,7 @@ function readEvent2(eventPath) {
 }
 
 // node_modules/@actions/github/lib/context.js
-import { readFileSync as readFileSync9, existsSync as existsSync7 } from "fs";
+import { readFileSync as readFileSync6, existsSync as existsSync4 } from "fs";
 import { EOL as EOL5 } from "os";
 var Context = class {
   /**
@@ -64899,8 +63172,8 @@ var Context = class {
     var _a, _b, _c;
     this.payload = {};
     if (process.env.GITHUB_EVENT_PATH) {
-      if (existsSync7(process.env.GITHUB_EVENT_PATH)) {
-        this.payload = JSON.parse(readFileSync9(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
+      if (existsSync4(process.env.GITHUB_EVENT_PATH)) {
+        this.payload = JSON.parse(readFileSync6(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
         const path = process.env.GITHUB_EVENT_PATH;
         process.stdout.write(`GITHUB_EVENT_PATH ${path} does not exist${EOL5}`);
@@ -65361,7 +63634,7 @@ function expand(template, context3) {
     return template.replace(/\/$/, "");
   }
 }
-function parse2(options) {
+function parse(options) {
   let method = options.method.toUpperCase();
   let url = (options.url || "/").replace(/:([a-z]\w+)/g, "{$1}");
   let headers = Object.assign({}, options.headers);
@@ -65425,7 +63698,7 @@ function parse2(options) {
   );
 }
 function endpointWithDefaults(defaults2, route, options) {
-  return parse2(merge(defaults2, route, options));
+  return parse(merge(defaults2, route, options));
 }
 function withDefaults(oldDefaults, newDefaults) {
   const DEFAULTS2 = merge(oldDefaults, newDefaults);
@@ -65434,7 +63707,7 @@ function withDefaults(oldDefaults, newDefaults) {
     DEFAULTS: DEFAULTS2,
     defaults: withDefaults.bind(null, DEFAULTS2),
     merge: merge.bind(null, DEFAULTS2),
-    parse: parse2
+    parse
   });
 }
 var endpoint = withDefaults(null, DEFAULTS);
@@ -65480,7 +63753,7 @@ var NullObject = /* @__PURE__ */ (() => {
   C.prototype = /* @__PURE__ */ Object.create(null);
   return C;
 })();
-function parse3(header, options) {
+function parse2(header, options) {
   const stopFlags = SEMI_FLAG | (options?.comma === true ? COMMA_FLAG : 0);
   const len = header.length;
   let valueStart = options?.start ?? 0;
@@ -66116,7 +64389,7 @@ async function getResponseData(response) {
   if (!contentType) {
     return response.text().catch(noop);
   }
-  const mimetype = parse3(contentType);
+  const mimetype = parse2(contentType);
   if (isJSONResponse(mimetype)) {
     let text = "";
     try {
@@ -66291,8 +64564,8 @@ function withCustomRequest(customRequest) {
 
 // node_modules/@octokit/auth-token/dist-bundle/index.js
 var b64url = "(?:[a-zA-Z0-9_-]+)";
-var sep4 = "\\.";
-var jwtRE = new RegExp(`^${b64url}${sep4}${b64url}${sep4}${b64url}$`);
+var sep2 = "\\.";
+var jwtRE = new RegExp(`^${b64url}${sep2}${b64url}${sep2}${b64url}$`);
 var isJWT = jwtRE.test.bind(jwtRE);
 async function auth(token) {
   const isApp = isJWT(token);
@@ -69124,6 +67397,1777 @@ function explainFailure(route, failure) {
     return new SkillgardenError("action/github-unavailable", `${route} kept failing with ${status}${tries} (GitHub unavailable or rate-limited). Nothing half-done was left: run the workflow again later.`, { data });
   }
   return new SkillgardenError("action/github-failed", `${route} answered ${status}${tries}: ${failure.error.message}`, { data, cause: failure.error });
+}
+
+// src/action/markdown.ts
+function escapeMarkdown(text) {
+  return text.replace(/[\r\n]+/g, " ").replace(/[\\`*_{}[\]()<>#+!|~]/g, (c) => `\\${c}`).replace(/@/g, "@\u200B").replace(/^([-=])/, "\\$1");
+}
+function codeSpan(text) {
+  const flat = text.replace(/[\r\n]+/g, " ");
+  const longest = Math.max(0, ...[...flat.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence3 = "`".repeat(longest + 1);
+  const pad = flat.startsWith("`") || flat.endsWith("`") ? " " : "";
+  return `${fence3}${pad}${flat}${pad}${fence3}`;
+}
+
+// src/action/pr-body.ts
+var maxBodyLength = 65536;
+var fingerprintMarker = /<!--\s*skillgarden-fingerprint:\s*([0-9a-f]+)\s*-->/;
+function renderProposalBody(input2, limit = maxBodyLength) {
+  const full = {
+    reasons: input2.proposal.reasons.map((r) => `- ${r}`).join("\n"),
+    report: demoteHeadings(input2.report),
+    structured: input2.proposal.structured.trimEnd(),
+    trailers: input2.proposal.trailerBlock.trim()
+  };
+  const body = render(input2, full);
+  if (body.length <= limit) return body;
+  const pointer = `*Cut to fit GitHub's ${limit.toLocaleString("en")}-character limit: the full report is in the job summary and the \`skillgarden-report\` files of ${input2.fullReportUrl}; the commit holds every change.*`;
+  let parts = { reasons: "", report: pointer, structured: "", trailers: full.trailers };
+  if (render(input2, parts).length + 600 > limit) {
+    parts = { ...parts, trailers: "", report: `${pointer}
+
+*The trailer block (${input2.proposal.trailerBlock.split("\n").length} lines) is too long for a pull request body: merge with a merge commit or rebase, which keep the commit's own trailers.*` };
+  }
+  const budget2 = limit - render(input2, parts).length - 100;
+  const reasons = cut(full.reasons, Math.floor(budget2 * 0.45), "- \u2026 (more in the commit and the full report)");
+  const structured = cut(full.structured, Math.floor(budget2 * 0.25), "# \u2026 (cut: see the full report)");
+  const report = cut(full.report, budget2 - reasons.length - structured.length, "\u2026");
+  return render(input2, { ...parts, reasons, structured, report: `${report}
+
+${parts.report}` });
+}
+function render(input2, parts) {
+  const { proposal } = input2;
+  return [
+    `<!-- skillgarden-proposal: ${proposal.kind} -->`,
+    `<!-- skillgarden-fingerprint: ${proposal.fingerprint} -->`,
+    `The skillgarden curator (run \`${input2.runId}\`) proposes this change as one commit. Merge it to apply it (merge, rebase or squash all keep the ledger); close it without merging and this exact proposal is not made again.`,
+    "",
+    "## Why",
+    "",
+    parts.reasons,
+    "",
+    "## Validation",
+    "",
+    input2.validation,
+    "",
+    "## Report",
+    "",
+    parts.report,
+    "",
+    "## Structured",
+    "",
+    "```yaml",
+    parts.structured,
+    "```",
+    "",
+    ...parts.trailers ? [parts.trailers, ""] : []
+  ].join("\n");
+}
+function readFingerprint(body) {
+  return fingerprintMarker.exec(body ?? "")?.[1] ?? null;
+}
+function demoteHeadings(markdown) {
+  return markdown.replace(/^(#{1,5}) /gm, "#$1 ");
+}
+function cut(text, max, note) {
+  if (text.length <= max) return text;
+  const room = Math.max(0, max - note.length - 1);
+  const at = text.lastIndexOf("\n", room);
+  return `${at > 0 ? text.slice(0, at) : ""}
+${note}`.trimStart();
+}
+
+// src/action/propose-extras.ts
+import { join as join24 } from "node:path";
+
+// src/services/consolidate/plan.ts
+var import_yaml8 = __toESM(require_dist(), 1);
+import { existsSync as existsSync6, readFileSync as readFileSync8 } from "node:fs";
+import { join as join21 } from "node:path";
+
+// src/core/consolidate/minhash.ts
+function mix(x) {
+  x ^= x >>> 16;
+  x = Math.imul(x, 2246822507);
+  x ^= x >>> 13;
+  x = Math.imul(x, 3266489909);
+  x ^= x >>> 16;
+  return x >>> 0;
+}
+function seeds(count) {
+  const out = new Uint32Array(count);
+  for (let i = 0; i < count; i++) out[i] = mix(2654435769 + i * 1663821227);
+  return out;
+}
+var seedCache = /* @__PURE__ */ new Map();
+function buildSignature(shingles, hashes) {
+  let salts = seedCache.get(hashes);
+  if (!salts) seedCache.set(hashes, salts = seeds(hashes));
+  const signature = new Uint32Array(hashes).fill(4294967295);
+  for (let s = 0; s < shingles.length; s++) {
+    const shingle = shingles[s];
+    for (let i = 0; i < hashes; i++) {
+      const h = mix(shingle ^ salts[i]);
+      if (h < signature[i]) signature[i] = h;
+    }
+  }
+  return signature;
+}
+function estimateJaccard(a, b) {
+  let same = 0;
+  for (let i = 0; i < a.length; i++) if (a[i] === b[i]) same++;
+  return a.length === 0 ? 0 : same / a.length;
+}
+function findCandidatePairs(signatures, config) {
+  const n = signatures.length;
+  const rows = config.minhash_hashes / config.lsh_bands;
+  const pairs = /* @__PURE__ */ new Set();
+  for (let band = 0; band < config.lsh_bands; band++) {
+    const buckets = /* @__PURE__ */ new Map();
+    for (let i = 0; i < n; i++) {
+      const signature = signatures[i];
+      if (signature[0] === 4294967295) continue;
+      const key = Array.from(signature.subarray(band * rows, band * rows + rows)).join(",");
+      const bucket = buckets.get(key);
+      if (bucket) bucket.push(i);
+      else buckets.set(key, [i]);
+    }
+    for (const bucket of buckets.values()) {
+      for (let x = 0; x < bucket.length; x++) for (let y = x + 1; y < bucket.length; y++) pairs.add(bucket[x] * n + bucket[y]);
+    }
+  }
+  return pairs;
+}
+
+// src/core/consolidate/shingles.ts
+var stopWords = new Set(
+  "the a an and or of to in for on with by is are be it this that as at from use used using when if then you your not can will do does all any each more most other into only also such than so no yes its was were has have had how what which who should must may file files run step steps skill skills example examples see below above e g i.e eg etc".split(" ")
+);
+function tokenizeWords(text) {
+  const words = text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+  return words.filter((w) => w.length > 1 && !stopWords.has(w) && !/^\d+$/.test(w));
+}
+function hashString(text) {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 16777619);
+  }
+  return h >>> 0;
+}
+function buildShingles(text) {
+  const set = /* @__PURE__ */ new Set();
+  for (const word of tokenizeWords(text)) set.add(hashString(word));
+  return Uint32Array.from(set);
+}
+
+// src/core/consolidate/features.ts
+function readToolList(value) {
+  if (typeof value === "string") return value.split(/[\s,]+/).filter(Boolean);
+  if (Array.isArray(value)) return value.filter((v) => typeof v === "string");
+  return [];
+}
+function readPathList(value) {
+  if (typeof value === "string") return value.split(",").map((p) => p.trim()).filter(Boolean);
+  if (Array.isArray(value)) return value.filter((v) => typeof v === "string");
+  return [];
+}
+function buildFeatures(skill, config, known) {
+  const parsed = known?.parsed ?? parseSkill(skill.text, { file: `${skill.dir}/SKILL.md` });
+  const shingles = known?.shingles ?? buildShingles(textOf2(parsed));
+  return {
+    skill,
+    parsed,
+    name: skill.name,
+    nameTokens: skill.name.split("-").filter(Boolean),
+    signature: buildSignature(shingles, config.minhash_hashes),
+    tools: readToolList(parsed.fields["allowed-tools"]),
+    paths: readPathList(parsed.fields.paths)
+  };
+}
+function textOf2(parsed) {
+  const description = typeof parsed.fields.description === "string" ? parsed.fields.description : "";
+  return `${description}
+${parsed.body}`;
+}
+function buildAllFeatures(skills, config) {
+  const parsed = skills.map((skill) => parseSkill(skill.text, { file: `${skill.dir}/SKILL.md` }));
+  const shingles = parsed.map((p) => buildShingles(textOf2(p)));
+  const common = /* @__PURE__ */ new Set();
+  if (skills.length >= 200 && config.common_word_share < 1) {
+    const counts = /* @__PURE__ */ new Map();
+    for (const list2 of shingles) for (const s of list2) counts.set(s, (counts.get(s) ?? 0) + 1);
+    const limit = Math.max(2, config.common_word_share * skills.length);
+    for (const [s, count] of counts) if (count > limit) common.add(s);
+  }
+  return skills.map((skill, i) => buildFeatures(skill, config, { parsed: parsed[i], shingles: shingles[i].filter((s) => !common.has(s)) }));
+}
+function setJaccard(a, b) {
+  if (a.length === 0 || b.length === 0) return 0;
+  const left = new Set(a);
+  const right = new Set(b);
+  let shared = 0;
+  for (const x of left) if (right.has(x)) shared++;
+  return shared / (left.size + right.size - shared);
+}
+function intersect(lists) {
+  const [first = [], ...rest] = lists;
+  return [...new Set(first)].filter((x) => rest.every((list2) => list2.includes(x))).sort();
+}
+
+// src/core/consolidate/prefix.ts
+function sharedPrefix(names, minLength) {
+  const [first, ...rest] = names.map((n) => n.split("-"));
+  if (!first) return null;
+  let count = first.length;
+  for (const tokens of rest) {
+    let i = 0;
+    while (i < count && i < tokens.length && tokens[i] === first[i]) i++;
+    count = i;
+  }
+  const prefix = first.slice(0, count).join("-");
+  return prefix.length >= minLength ? prefix : null;
+}
+function groupByPrefix(tokens, maxGroup = 200) {
+  const out = [];
+  const split = (members, depth) => {
+    const groups = /* @__PURE__ */ new Map();
+    const short = [];
+    for (const i of members) {
+      const t = tokens[i];
+      if (t.length <= depth) short.push(i);
+      else {
+        const key = t[depth];
+        const group = groups.get(key);
+        if (group) group.push(i);
+        else groups.set(key, [i]);
+      }
+    }
+    for (const group of groups.values()) {
+      if (group.length < 2) continue;
+      if (group.length > maxGroup && depth < 6) split(group, depth + 1);
+      else out.push([group, []]);
+    }
+    if (short.length > 0 && depth > 0) out.push([short, members.filter((i) => !short.includes(i))]);
+  };
+  split(tokens.map((_, i) => i), 0);
+  return out;
+}
+function buildFamilyPrefixes(tokens) {
+  const counts = /* @__PURE__ */ new Map();
+  for (const t of tokens) {
+    for (let k = 1; k <= t.length; k++) {
+      const prefix = t.slice(0, k).join("-");
+      counts.set(prefix, (counts.get(prefix) ?? 0) + 1);
+    }
+  }
+  return tokens.map((t) => {
+    for (let k = t.length; k >= 1; k--) {
+      const prefix = t.slice(0, k).join("-");
+      if ((counts.get(prefix) ?? 0) >= 2) return prefix;
+    }
+    return null;
+  });
+}
+
+// src/core/consolidate/cluster.ts
+function buildClusters(features, config) {
+  const n = features.length;
+  const parent = Int32Array.from({ length: n }, (_, i) => i);
+  const members = new Map(features.map((_, i) => [i, [i]]));
+  const find = (i) => {
+    while (parent[i] !== i) i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  const union2 = (i, j) => {
+    const a = find(i);
+    const b = find(j);
+    if (a === b) return;
+    parent[a] = b;
+    members.set(b, [...members.get(b) ?? [], ...members.get(a) ?? []]);
+    members.delete(a);
+  };
+  linkPrefixFamilies(features, config, find, union2);
+  const similarity = (i, j) => estimateJaccard(features[i].signature, features[j].signature);
+  const contentPairs = [...findCandidatePairs(features.map((f) => f.signature), config)].map((pair) => ({ i: Math.floor(pair / n), j: pair % n })).map((p) => ({ ...p, s: similarity(p.i, p.j) })).filter((p) => p.s >= config.similarity_threshold).sort((x, y) => y.s - x.s || x.i - y.i || x.j - y.j);
+  for (const { i, j } of contentPairs) {
+    const a = members.get(find(i)) ?? [];
+    const b = members.get(find(j)) ?? [];
+    if (find(i) === find(j) || a.length + b.length > config.max_cluster_size) continue;
+    let total = 0;
+    for (const x of a) for (const y of b) total += similarity(x, y);
+    if (total / (a.length * b.length) >= config.similarity_threshold) union2(i, j);
+  }
+  return [...members.values()].filter((list2) => list2.length >= config.min_cluster_size).map((list2) => describeCluster(list2.map((i) => features[i]), config)).sort((a, b) => a.members[0].localeCompare(b.members[0]));
+}
+function linkPrefixFamilies(features, config, find, union2) {
+  const family = buildFamilyPrefixes(features.map((f) => f.nameTokens));
+  for (const [group, others] of groupByPrefix(features.map((f) => f.nameTokens))) {
+    const check = (i, j) => {
+      if (find(i) === find(j) || family[i] !== family[j]) return;
+      const a = features[i];
+      const b = features[j];
+      const shared = sharedPrefix([a.name, b.name], config.prefix_min_length);
+      if (shared === null || shared !== family[i]) return;
+      if (prefixScore(a, b, config) >= config.prefix_similarity_threshold) union2(i, j);
+    };
+    for (let x = 0; x < group.length; x++) {
+      for (let y = x + 1; y < group.length; y++) check(group[x], group[y]);
+      for (const j of others) check(group[x], j);
+    }
+  }
+}
+function prefixScore(a, b, config) {
+  return estimateJaccard(a.signature, b.signature) + config.tools_weight * setJaccard(a.tools, b.tools) + config.paths_weight * setJaccard(a.paths, b.paths);
+}
+function describeCluster(list2, config) {
+  const sorted = [...list2].sort((a, b) => a.name.localeCompare(b.name));
+  const similarities = [];
+  for (let x = 0; x < sorted.length; x++) {
+    for (let y = x + 1; y < sorted.length; y++) {
+      const a = sorted[x];
+      const b = sorted[y];
+      similarities.push({ a: a.name, b: b.name, jaccard: round2(estimateJaccard(a.signature, b.signature)) });
+    }
+  }
+  return {
+    members: sorted.map((m) => m.name),
+    evidence: {
+      prefix: sharedPrefix(sorted.map((m) => m.name), config.prefix_min_length),
+      similarities,
+      sharedTools: intersect(sorted.map((m) => m.tools)),
+      sharedPaths: intersect(sorted.map((m) => m.paths))
+    }
+  };
+}
+function round2(x) {
+  return Math.round(x * 1e3) / 1e3;
+}
+
+// src/core/consolidate/config.ts
+var defaultConsolidationConfig = Object.freeze({
+  min_cluster_size: 2,
+  max_cluster_size: 24,
+  similarity_threshold: 0.5,
+  prefix_similarity_threshold: 0.05,
+  prefix_min_length: 3,
+  tools_weight: 0.1,
+  paths_weight: 0.1,
+  demote_min_lines: 40,
+  umbrella_min_sections: 3,
+  common_word_share: 0.05,
+  minhash_hashes: 128,
+  lsh_bands: 32
+});
+function resolveConsolidationConfig(partial = {}) {
+  const config = { ...defaultConsolidationConfig };
+  for (const key of Object.keys(defaultConsolidationConfig)) {
+    const value = partial[key];
+    if (typeof value === "number" && Number.isFinite(value)) config[key] = value;
+  }
+  if (config.minhash_hashes % config.lsh_bands !== 0) config.lsh_bands = defaultConsolidationConfig.lsh_bands;
+  return config;
+}
+
+// src/core/consolidate/package.ts
+import { posix as posix4 } from "node:path";
+
+// src/core/consolidate/rewrite.ts
+import { posix as posix3 } from "node:path";
+var runPattern = /[A-Za-z0-9_./-]+/g;
+var tokenPattern = /[A-Za-z0-9_-]+/g;
+function replaceWords(text, words) {
+  return text.replace(runPattern, (run) => {
+    const direct = words.get(run);
+    if (direct !== void 0) return direct;
+    if (!run.includes("/") && !run.includes(".")) return run;
+    const core = run.replace(/\.+$/, "");
+    const path = core.includes("/") ? words.get(core) : void 0;
+    if (path !== void 0) return path + run.slice(core.length);
+    return run.replace(tokenPattern, (token) => words.get(token) ?? token);
+  });
+}
+function listWords(text) {
+  return new Set(text.match(tokenPattern) ?? []);
+}
+function rewriteText(text, options) {
+  const words = options.words !== void 0 && options.words.size > 0 ? options.words : void 0;
+  const replace = (segment) => words ? replaceWords(segment, words) : segment;
+  const lines = text.split("\n");
+  const spans = /* @__PURE__ */ new Map();
+  if (options.mapLink) {
+    for (const link of extractLinks(text)) {
+      const next = options.mapLink(link.target);
+      if (next === void 0) continue;
+      const list2 = spans.get(link.line) ?? [];
+      const line = lines[link.line - 1] ?? "";
+      const start = locateTarget(line, link.target, link.column - 1);
+      if (start === -1) continue;
+      const wrapped = line[start] === "<" && !link.target.startsWith("<");
+      list2.push({ start, end: start + link.target.length + (wrapped ? 2 : 0), target: wrapped ? `<${next}>` : next });
+      spans.set(link.line, list2);
+    }
+  }
+  if (!words && spans.size === 0) return text;
+  return lines.map((line, index) => {
+    const lineSpans = (spans.get(index + 1) ?? []).sort((a, b) => a.start - b.start);
+    let out = "";
+    let at = 0;
+    for (const span of lineSpans) {
+      out += replace(line.slice(at, span.start)) + span.target;
+      at = span.end;
+    }
+    return out + replace(line.slice(at));
+  }).join("\n");
+}
+function locateTarget(line, target, from) {
+  for (let at = line.indexOf(target, Math.max(0, from - 1)); at !== -1; at = line.indexOf(target, at + 1)) {
+    const before = line.slice(0, at).replace(/[ \t]*<?$/, "");
+    const start = line[at - 1] === "<" ? at - 1 : at;
+    if (before.endsWith("](") || before.endsWith("]:")) return start;
+  }
+  return -1;
+}
+function splitTarget(target) {
+  const cut2 = target.search(/[?#]/);
+  return cut2 === -1 ? { path: target, suffix: "" } : { path: target.slice(0, cut2), suffix: target.slice(cut2) };
+}
+function resolveRepoLink(file, target) {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("//") || target.startsWith("#") || target === "") return void 0;
+  if (/[${}]/.test(target) || target.startsWith("/") || target.startsWith("~")) return void 0;
+  const { path, suffix } = splitTarget(target);
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+  }
+  const joined = posix3.normalize(posix3.join(posix3.dirname(file), decoded.replace(/\\/g, "/"))).replace(/\/$/, "");
+  return { path: joined, suffix };
+}
+function relativeLink(file, to) {
+  const rel = posix3.relative(posix3.dirname(file), to);
+  return rel === "" ? posix3.basename(to) : rel;
+}
+
+// src/core/consolidate/package.ts
+function placeSupportFile(table2, sibling, path) {
+  if (!table2.has(path)) return path;
+  const dir = posix4.dirname(path);
+  const base = posix4.basename(path);
+  const join31 = (name) => dir === "." ? name : `${dir}/${name}`;
+  let candidate2 = join31(`${sibling}-${base}`);
+  for (let n = 2; table2.has(candidate2); n++) candidate2 = join31(`${sibling}-${n}-${base}`);
+  return candidate2;
+}
+function isMarkdownPath(path) {
+  return /\.(md|markdown)$/i.test(path);
+}
+function contentText(content) {
+  if (typeof content === "string") return content;
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(content);
+  } catch {
+    return void 0;
+  }
+}
+function recordMoves(moves, from, to) {
+  moves.set(from.dir, { path: to.dir });
+  moves.set(`${from.dir}/${skillFileName}`, { path: `${to.dir}/${skillFileName}`, anchor: to.anchor });
+  for (const file of from.files) {
+    const placed = to.placed.get(file.path);
+    if (placed !== void 0) moves.set(`${from.dir}/${file.path}`, { path: `${to.dir}/${placed}` });
+  }
+}
+function mapMovedLink(oldFile, newFile, moves) {
+  return (target) => {
+    const resolved = resolveRepoLink(oldFile, target);
+    if (!resolved) return void 0;
+    const moved = moves.get(resolved.path);
+    if (!moved && oldFile === newFile) return void 0;
+    const destination = moved?.path ?? resolved.path;
+    const suffix = moved?.anchor !== void 0 && !resolved.suffix.includes("#") ? `#${moved.anchor}` : resolved.suffix;
+    if (destination === newFile && suffix.startsWith("#")) return suffix;
+    const next = relativeLink(newFile, destination) + suffix;
+    return next === target ? void 0 : next;
+  };
+}
+
+// src/core/consolidate/eligible.ts
+function isCuratable(skill) {
+  if (skill.pinned || skill.protected === true) return false;
+  if (skill.provenance === "bundled" || skill.provenance === "hub") return false;
+  return skill.provenance === "agent" || skill.adopted === true;
+}
+function escapingLink(skill, skillsDir) {
+  const texts = [[`${skill.dir}/SKILL.md`, parseSkill(skill.text, { file: skill.dir }).body]];
+  for (const file of skill.files) {
+    const text = isMarkdownPath(file.path) ? contentText(file.content) : void 0;
+    if (text !== void 0) texts.push([`${skill.dir}/${file.path}`, text]);
+  }
+  for (const [file, text] of texts) {
+    for (const link of extractLinks(text)) {
+      if (link.target.startsWith("/") || link.target.startsWith("~")) return link.target;
+      const target = resolveRepoLink(file, link.target);
+      if (target && !target.path.startsWith(`${skillsDir}/`)) return link.target;
+    }
+  }
+  return void 0;
+}
+function selectCuratable(skills, skillsDir = "skills") {
+  const skipped = [];
+  const byName = /* @__PURE__ */ new Map();
+  for (const skill of skills) byName.set(skill.name, [...byName.get(skill.name) ?? [], skill]);
+  const eligible = [];
+  for (const [name, list2] of byName) {
+    if (list2.length > 1) {
+      skipped.push({ names: [name], reason: `the name ${name} is used by ${list2.length} skills (${list2.map((s) => s.dir).join(", ")}): rename all but one so references are unambiguous` });
+      continue;
+    }
+    const skill = list2[0];
+    if (!isCuratable(skill)) continue;
+    const parsed = parseSkill(skill.text, { file: skill.dir });
+    if (parsed.sections.frontmatter !== "ok" || !parsed.document || parsed.fields.name !== skill.name) {
+      skipped.push({ names: [name], reason: `${skill.dir}/SKILL.md has no valid frontmatter naming it ${name}: fix it (skillgarden validate) before it can be merged` });
+      continue;
+    }
+    const escaping = escapingLink(skill, skillsDir);
+    if (escaping !== void 0) {
+      skipped.push({ names: [name], reason: `${skill.dir} links outside the skills folder (${escaping}): copy the file into the skill and link it relatively before it can be merged` });
+      continue;
+    }
+    eligible.push(skill);
+  }
+  return { eligible, skipped };
+}
+
+// src/core/consolidate/markdown.ts
+var fenceLine = /^ {0,3}(`{3,}|~{3,})/;
+var headingLine = /^(#{1,6})[ \t]+(.*?)[ \t#]*$/;
+function walkLines(text, visit) {
+  let open6;
+  for (const line of text.split("\n")) {
+    const fence3 = fenceLine.exec(line);
+    if (fence3) {
+      const marker = fence3[1];
+      if (open6 === void 0) open6 = marker;
+      else if (marker[0] === open6[0] && marker.length >= open6.length) {
+        visit(line, true);
+        open6 = void 0;
+        continue;
+      }
+    }
+    visit(line, open6 !== void 0);
+  }
+}
+function listHeadings(text) {
+  const out = [];
+  walkLines(text, (line, inFence) => {
+    const match = inFence ? null : headingLine.exec(line);
+    if (match) out.push(match[2].trim());
+  });
+  return out;
+}
+function listParagraphs(text) {
+  const out = [];
+  let block = [];
+  const flush = () => {
+    const joined = block.join(" ").replace(/\s+/g, " ").trim();
+    if (joined !== "") out.push(joined);
+    block = [];
+  };
+  walkLines(text, (line, inFence) => {
+    if (!inFence && (line.trim() === "" || headingLine.test(line))) flush();
+    else block.push(line);
+  });
+  flush();
+  return out;
+}
+function demoteHeadings2(text) {
+  const out = [];
+  walkLines(text, (line, inFence) => {
+    out.push(!inFence && headingLine.test(line) && !line.startsWith("######") ? `#${line}` : line);
+  });
+  return out.join("\n");
+}
+function splitTitle(body) {
+  const match = /^\s*# +(.+?)[ \t#]*\n/.exec(`${body}
+`);
+  if (!match) return { title: void 0, rest: body };
+  return { title: match[1].trim(), rest: `${body}
+`.slice(match[0].length).replace(/\n$/, "") };
+}
+function countSections(body) {
+  let count = 0;
+  walkLines(body, (line, inFence) => {
+    if (!inFence && /^## /.test(line)) count++;
+  });
+  return count;
+}
+function slugAnchor(heading) {
+  return heading.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, "").trim().replace(/\s/g, "-");
+}
+function humanize(name) {
+  const words = name.replace(/[-_]+/g, " ").trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+// src/core/consolidate/validity.ts
+function sizeOf(content) {
+  return typeof content === "string" ? new TextEncoder().encode(content).length : content.length;
+}
+function checkUmbrellaValid(input2) {
+  return checkUmbrellaTable({ ...input2, members: input2.members.map((m) => m.skill), usedKeys: new Set(input2.members.flatMap((m) => Object.keys(m.parsed.fields))) });
+}
+function checkUmbrellaTable(input2) {
+  const files = /* @__PURE__ */ new Map();
+  for (const [path, content2] of input2.table) if (path !== skillFileName) files.set(path, { path, size: sizeOf(content2) });
+  const file = `${input2.dir}/${skillFileName}`;
+  const raw = input2.table.get(skillFileName) ?? "";
+  const content = typeof raw === "string" ? raw : new TextDecoder().decode(raw);
+  const portableErrors = validateSkill({ file, content, folder: input2.name, profile: "portable", files }).findings.filter((f) => f.severity === "error");
+  const tolerated = portableErrors.some((f) => f.code === "skill/link-escapes") ? toleratedCodes(input2.members) : /* @__PURE__ */ new Set();
+  const portable = portableErrors.filter((f) => !tolerated.has(f.code));
+  if (portable.length > 0) return `the umbrella ${input2.name} would not be valid: ${portable.map((f) => `${f.code} at line ${f.line}: ${f.message}`).join("; ")}`;
+  const used = input2.usedKeys ?? new Set(input2.members.flatMap((m) => Object.keys(parseSkill(m.text, { file: m.dir }).fields)));
+  const parsed = parseSkill(content, { file });
+  const allowedLines = new Set([...used].map((key) => parsed.locateKey([key])?.line).filter((line) => line !== void 0));
+  const spec = validateSkill({ file, content, folder: input2.name, profile: "spec", files }).findings.filter((f) => f.severity === "error" && !allowedLines.has(f.line) && !tolerated.has(f.code));
+  if (spec.length > 0) return `the umbrella ${input2.name} would break the Agent Skills spec: ${spec.map((f) => `${f.code} at line ${f.line}: ${f.message}`).join("; ")}`;
+  return void 0;
+}
+function toleratedCodes(members) {
+  const codes = /* @__PURE__ */ new Set();
+  for (const member of members) {
+    const folder = member.dir.split("/").at(-1) ?? member.name;
+    const findings = validateSkill({ file: `${member.dir}/${skillFileName}`, content: member.text, folder, profile: "portable" }).findings;
+    if (findings.some((f) => f.code === "skill/link-escapes")) codes.add("skill/link-escapes");
+  }
+  return codes;
+}
+
+// src/core/consolidate/guard.ts
+function checkPlan(input2) {
+  const { plan } = input2;
+  const problems = [];
+  const byName = new Map(input2.before.map((s) => [s.name, s]));
+  const umbrellaBefore = byName.get(plan.into);
+  const after = new Map(umbrellaBefore ? packageFiles(umbrellaBefore) : []);
+  const writes = /* @__PURE__ */ new Map();
+  for (const change of plan.changes) {
+    if (writes.has(change.path)) problems.push(`${change.path} is changed twice`);
+    writes.set(change.path, change.content);
+  }
+  const names = [plan.into, ...plan.from];
+  const archives = new Map(plan.archived.map((a) => [a.name, a]));
+  for (const [path, content] of writes) {
+    if (path.startsWith(`${plan.intoDir}/`)) {
+      if (content === null) after.delete(path.slice(plan.intoDir.length + 1));
+      else after.set(path.slice(plan.intoDir.length + 1), content);
+    } else if (plan.from.some((n) => path.startsWith(`${byName.get(n)?.dir}/`))) {
+      if (content !== null) problems.push(`${path} is written inside an absorbed skill's folder`);
+    } else if (plan.archived.some((a) => path.startsWith(`${a.to}/`))) {
+      if (content === null) problems.push(`${path} is deleted inside an archive`);
+    } else problems.push(...checkOutside(path, content, input2.outside.get(path), names));
+  }
+  const view = buildUmbrellaView(after, names);
+  for (const name of plan.from) {
+    const member = byName.get(name);
+    const archive = archives.get(name);
+    if (!member || !archive) {
+      problems.push(`${name} is absorbed but its ${member ? "archive move" : "original content"} is unknown`);
+      continue;
+    }
+    for (const [path, content] of packageFiles(member)) {
+      if (writes.get(`${member.dir}/${path}`) !== null) problems.push(`${member.dir}/${path} is not moved out of the absorbed skill`);
+      if (!sameBytes(writes.get(`${archive.to}/${path}`), content)) problems.push(`the archive ${archive.to} lacks ${path} as it was`);
+    }
+    problems.push(...checkFindable(member, view, names));
+  }
+  problems.push(...checkLinks(input2.before, plan, after), ...checkValid(plan, after, input2.before));
+  return problems;
+}
+function packageFiles(skill) {
+  return new Map([[skillFileName, skill.text], ...skill.files.map((f) => [f.path, f.content])]);
+}
+function sameBytes(a, b) {
+  if (a === null || a === void 0) return false;
+  const left = typeof a === "string" ? new TextEncoder().encode(a) : a;
+  const right = typeof b === "string" ? new TextEncoder().encode(b) : b;
+  return left.length === right.length && left.every((byte, i) => byte === right[i]);
+}
+function maskText(text, names) {
+  const noLinks = text.replace(/\]\([^)\n]*\)/g, "]()").replace(/^( {0,3}\[[^\]\n]+\]:)[ \t]*\S+/gm, "$1");
+  const noNames = replaceWords(noLinks, new Map(names.map((n) => [n, "\xA7"])));
+  return noNames.replace(/[\w./\u00a7-]+/g, (run) => run.includes("\xA7") ? "\xA7" : run);
+}
+function checkOutside(path, content, before, names) {
+  if (before === void 0) return [`${path} is outside the plan's skills and not a known reference file`];
+  const text = content === null ? void 0 : contentText(content);
+  if (text === void 0) return [`${path} is outside the plan's skills and would be removed or made binary`];
+  if (maskText(text, names) !== maskText(before, names)) return [`${path} is outside the plan's skills and changed beyond the merged names`];
+  return [];
+}
+function normalize(masked) {
+  return listParagraphs(masked).map((p) => p.replace(/\s+/g, " "));
+}
+function buildUmbrellaView(after, names) {
+  const markdown = [...after].filter(([path]) => isMarkdownPath(path)).map(([, c]) => contentText(c) ?? "");
+  const masked = markdown.map((t) => maskText(t, names));
+  return { headings: markdown.flatMap((t) => listHeadings(t)), corpus: masked.flatMap(normalize).join("\n"), maskedMarkdown: new Set(masked), files: [...after.values()] };
+}
+function checkFindable(member, view, names) {
+  const problems = [];
+  const body = parseSkill(member.text, { file: member.dir }).body;
+  for (const heading of listHeadings(body)) {
+    if (!view.headings.some((h) => h.includes(heading))) problems.push(`${member.name}: heading "${heading}" is not in the umbrella`);
+  }
+  for (const paragraph of normalize(maskText(body, names))) {
+    if (!view.corpus.includes(paragraph)) problems.push(`${member.name}: a paragraph is missing from the umbrella: "${paragraph.slice(0, 60)}"`);
+  }
+  for (const file of member.files) {
+    const found = isMarkdownPath(file.path) ? view.maskedMarkdown.has(maskText(contentText(file.content) ?? "", names)) : view.files.some((c) => sameBytes(c, file.content));
+    if (!found) problems.push(`${member.name}: support file ${file.path} is not in the umbrella`);
+  }
+  return problems;
+}
+function countBroken(dir, files) {
+  let broken = 0;
+  for (const [path, content] of files) {
+    if (!isMarkdownPath(path)) continue;
+    const text = path === skillFileName ? parseSkill(contentText(content) ?? "", { file: path }).body : contentText(content) ?? "";
+    for (const link of extractLinks(text)) {
+      const target = resolveRepoLink(`${dir}/${path}`, link.target);
+      if (!target) continue;
+      const inside = target.path === dir || target.path.startsWith(`${dir}/`);
+      const rel = target.path.slice(dir.length + 1);
+      if (!inside || rel !== "" && !files.has(rel) && ![...files.keys()].some((k) => k.startsWith(`${rel}/`))) broken++;
+    }
+  }
+  return broken;
+}
+function checkLinks(before, plan, after) {
+  const was = before.reduce((sum, s) => sum + countBroken(s.dir, packageFiles(s)), 0);
+  const now = countBroken(plan.intoDir, after);
+  return now > was ? [`${now - was} link(s) in the umbrella no longer resolve`] : [];
+}
+function checkValid(plan, after, before) {
+  const content = after.get(skillFileName);
+  if (content === void 0) return [`the umbrella ${plan.intoDir} has no ${skillFileName}`];
+  const files = new Map([...after].filter(([p]) => p !== skillFileName).map(([path, c]) => [path, { path, size: typeof c === "string" ? c.length : c.length }]));
+  const errors = validateSkill({ file: `${plan.intoDir}/${skillFileName}`, content, folder: plan.into, profile: "portable", files }).findings.filter((f) => f.severity === "error");
+  const tolerated = errors.some((f) => f.code === "skill/link-escapes") ? toleratedCodes(before) : /* @__PURE__ */ new Set();
+  return errors.filter((f) => !tolerated.has(f.code)).map((f) => `the umbrella is invalid: ${f.code}: ${f.message}`);
+}
+
+// src/core/consolidate/description.ts
+function fitDescription(text, max = maxDescriptionLength) {
+  const points = [...text.replace(/\s+/g, " ").trim()];
+  if (points.length <= max) return points.join("");
+  const head = points.slice(0, max - 1).join("");
+  const space = head.lastIndexOf(" ");
+  return `${(space > max / 2 ? head.slice(0, space) : head).replace(/[\s,;:.]+$/, "")}\u2026`;
+}
+function firstClause(description, max) {
+  const clean = description.replace(/[<>]/g, "").replace(/\s+/g, " ").trim();
+  const sentence = /^(.+?[.!?])(\s|$)/.exec(clean)?.[1] ?? clean;
+  return fitDescription(sentence.replace(/[.!?]$/, ""), max);
+}
+function buildUmbrellaDescription(input2) {
+  for (const size of [160, 100, 60, 0]) {
+    const clauses = input2.members.map((m) => size === 0 ? m.name : `${m.name} (${firstClause(m.description, size)})`).join("; ");
+    const text = input2.base !== void 0 ? `${input2.base.trim()} Also covers: ${clauses}.` : `${input2.topic}: one class-level skill covering ${clauses}. Use it for any ${input2.topic.toLowerCase()} task; each part is a section here, long notes are under references/.`;
+    if ([...text].length <= maxDescriptionLength) return text;
+  }
+  const names = input2.members.map((m) => m.name).join(", ");
+  return fitDescription(input2.base !== void 0 ? `${input2.base.trim()} Also covers: ${names}.` : `${input2.topic}: one class-level skill covering ${names}.`);
+}
+
+// src/core/consolidate/umbrella.ts
+var import_yaml6 = __toESM(require_dist(), 1);
+function chooseUmbrella(members, prefix, taken, config) {
+  const named = members.find((m) => m.name === prefix);
+  if (named) return { kind: "existing", umbrella: named, why: `its name is the shared prefix \`${prefix}\`` };
+  const broadest = [...members].sort((a, b) => countSections(b.parsed.body) - countSections(a.parsed.body) || b.parsed.body.length - a.parsed.body.length || a.name.localeCompare(b.name))[0];
+  const sections = countSections(broadest.parsed.body);
+  if (sections >= config.umbrella_min_sections) return { kind: "existing", umbrella: broadest, why: `it is the broadest member (${sections} sections)` };
+  for (const name of prefix ? [prefix, `${prefix}-overview`] : []) {
+    if (!taken.has(name)) return { kind: "new", name, why: `no member is broad enough, so a new skill is named for the shared prefix` };
+  }
+  return { kind: "existing", umbrella: broadest, why: "it is the broadest member and the cluster shares no free prefix name" };
+}
+function union(lists) {
+  return [...new Set(lists.flat())];
+}
+function unionTools(members) {
+  return union(members.map((m) => m.tools));
+}
+function unionPaths(members) {
+  return union(members.map((m) => m.paths));
+}
+function buildNewUmbrellaText(fields, body) {
+  const data = { name: fields.name, description: fields.description };
+  if (fields.tools.length > 0) data["allowed-tools"] = fields.tools.join(" ");
+  if (fields.paths.length > 0) data.paths = fields.paths;
+  data.metadata = { absorbed: fields.absorbed.join(", ") };
+  return `---
+${(0, import_yaml6.stringify)(data, { lineWidth: 0 })}---
+${body}`;
+}
+function buildMergedUmbrellaText(umbrella, fields, body) {
+  let text = umbrella.skill.text;
+  const edit = (path, value) => {
+    text = setField(parseSkill(text, { file: umbrella.parsed.file }), path, value);
+  };
+  edit(["description"], fields.description);
+  const ownTools = umbrella.parsed.fields["allowed-tools"];
+  if (fields.tools.length > readToolList(ownTools).length) edit(["allowed-tools"], Array.isArray(ownTools) ? fields.tools : fields.tools.join(" "));
+  const ownPaths = umbrella.parsed.fields.paths;
+  if (fields.paths.length > readPathList(ownPaths).length) edit(["paths"], fields.paths);
+  const metadata = umbrella.parsed.fields.metadata;
+  const before = metadata && typeof metadata === "object" ? metadata.absorbed : void 0;
+  const absorbed = [...typeof before === "string" && before.trim() !== "" ? before.split(/,\s*/) : [], ...fields.absorbed];
+  edit(["metadata", "absorbed"], absorbed.join(", "));
+  return replaceBody(parseSkill(text, { file: umbrella.parsed.file }), body);
+}
+
+// src/core/consolidate/plan-cluster.ts
+function planCluster(cluster, members, ctx) {
+  const choice = chooseUmbrella(members, cluster.evidence.prefix, ctx.taken, ctx.config);
+  const umbrella = choice.kind === "existing" ? choice.umbrella : void 0;
+  const name = choice.kind === "existing" ? choice.umbrella.name : choice.name;
+  const siblings = members.filter((m) => m !== umbrella).sort((a, b) => a.name.localeCompare(b.name));
+  const dir = umbrella ? umbrella.skill.dir : newUmbrellaDir(name, members, ctx.skillsDir);
+  const table2 = new Map(umbrella ? umbrella.skill.files.map((f) => [f.path, f.content]) : []);
+  const { sections, moves } = placeSections(siblings, { name, dir, table: table2, existing: umbrella !== void 0 });
+  if (umbrella) rewriteOwnMarkdown(umbrella, table2, moves);
+  const demoted = [];
+  const parts = sections.map((section) => {
+    moveSupportFiles(section, dir, table2, moves);
+    const part = renderSection(section, dir, table2, moves, ctx.config);
+    if (part.demoted) demoted.push(section.member.name);
+    return part.text;
+  });
+  let text;
+  try {
+    text = writeUmbrellaText({ name, dir, umbrella, siblings, members, parts, moves });
+  } catch (error2) {
+    return { skipped: `the umbrella ${name} could not be written: ${error2 instanceof Error ? error2.message : String(error2)}` };
+  }
+  table2.set(skillFileName, text);
+  const invalid = checkUmbrellaValid({ name, dir, table: table2, members });
+  if (invalid) return { skipped: invalid };
+  const archived = siblings.map((m) => archiveTarget2(m, ctx));
+  return {
+    plan: {
+      kind: umbrella ? demoted.length === siblings.length ? "demote" : "merge" : "create",
+      into: name,
+      intoDir: dir,
+      from: siblings.map((m) => m.name),
+      reason: choice.why,
+      evidence: cluster.evidence,
+      archived,
+      rewritten: [],
+      mentionsLeft: [],
+      demoted,
+      changes: [...umbrellaChanges(dir, table2, umbrella), ...archiveChanges(siblings, archived)]
+    },
+    moves
+  };
+}
+function placeSections(siblings, target) {
+  const moves = /* @__PURE__ */ new Map();
+  const usedAnchors = new Set(target.existing ? [] : [slugAnchor(humanize(target.name))]);
+  const sections = siblings.map((member) => {
+    let title = splitTitle(member.parsed.body).title ?? humanize(member.name);
+    if (usedAnchors.has(slugAnchor(title))) title = `${title} (${member.name})`;
+    usedAnchors.add(slugAnchor(title));
+    const placed = /* @__PURE__ */ new Map();
+    for (const file of member.skill.files) {
+      const at = placeSupportFile(target.table, member.name, file.path);
+      placed.set(file.path, at);
+      target.table.set(at, file.content);
+    }
+    recordMoves(moves, member.skill, { dir: target.dir, anchor: slugAnchor(title), placed });
+    return { member, title, anchor: slugAnchor(title), placed };
+  });
+  return { sections, moves };
+}
+function rewriteOwnMarkdown(umbrella, table2, moves) {
+  for (const file of umbrella.skill.files) {
+    const text = isMarkdownPath(file.path) ? contentText(file.content) : void 0;
+    if (text === void 0) continue;
+    const path = `${umbrella.skill.dir}/${file.path}`;
+    const next = rewriteText(text, { mapLink: mapMovedLink(path, path, moves) });
+    if (next !== text) table2.set(file.path, next);
+  }
+}
+function writeUmbrellaText(input2) {
+  const { name, dir, umbrella, siblings, parts } = input2;
+  const fields = {
+    name,
+    description: buildUmbrellaDescription({
+      topic: humanize(name),
+      ...umbrella ? { base: String(umbrella.parsed.fields.description ?? "") } : {},
+      members: siblings.map((m) => ({ name: m.name, description: String(m.parsed.fields.description ?? "") }))
+    }),
+    tools: unionTools(input2.members),
+    paths: unionPaths(input2.members),
+    absorbed: siblings.map((m) => m.name)
+  };
+  if (!umbrella) return buildNewUmbrellaText(fields, `# ${humanize(name)}
+
+${introParagraph(name, siblings)}
+
+${parts.join("\n")}`);
+  const own = rewriteText(umbrella.parsed.body, { mapLink: mapMovedLink(`${dir}/${skillFileName}`, `${dir}/${skillFileName}`, input2.moves) });
+  return buildMergedUmbrellaText(umbrella, fields, `${own.replace(/\n*$/, "\n")}
+${parts.join("\n")}`);
+}
+function moveSupportFiles(section, dir, table2, moves) {
+  for (const file of section.member.skill.files) {
+    const at = section.placed.get(file.path);
+    const text = isMarkdownPath(file.path) ? contentText(file.content) : void 0;
+    if (text === void 0) continue;
+    table2.set(at, rewriteText(text, { mapLink: mapMovedLink(`${section.member.skill.dir}/${file.path}`, `${dir}/${at}`, moves) }));
+  }
+}
+function renderSection(section, dir, table2, moves, config) {
+  const { member, title } = section;
+  const rest = splitTitle(member.parsed.body).rest.replace(/^\n+/, "").replace(/\s+$/, "");
+  const description = String(member.parsed.fields.description ?? "").trim();
+  const lead = `## ${title}
+
+*Was the skill \`${member.name}\`.* ${description}
+`;
+  const oldFile = `${member.skill.dir}/${skillFileName}`;
+  if (rest.split("\n").length <= config.demote_min_lines) {
+    const moved = rewriteText(rest, { mapLink: mapMovedLink(oldFile, `${dir}/${skillFileName}`, moves) });
+    return { text: `${lead}
+${demoteHeadings2(moved)}
+`, demoted: false };
+  }
+  const at = placeSupportFile(table2, member.name, `references/${member.name}.md`);
+  table2.set(at, `# ${title}
+
+${rewriteText(rest, { mapLink: mapMovedLink(oldFile, `${dir}/${at}`, moves) })}
+`);
+  return { text: `${lead}
+The full notes: [${at}](${at}).
+`, demoted: true };
+}
+function introParagraph(name, siblings) {
+  return `One class-level skill for ${humanize(name).toLowerCase()}: it gathers ${siblings.length} narrower skills (${siblings.map((m) => `\`${m.name}\``).join(", ")}), one section each.`;
+}
+function newUmbrellaDir(name, members, skillsDir) {
+  const categories = new Set(members.map((m) => m.skill.category ?? ""));
+  const [category] = categories;
+  return categories.size === 1 && category ? `${skillsDir}/${category}/${name}` : `${skillsDir}/${name}`;
+}
+function stamp2(now) {
+  return now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+}
+function archiveTarget2(member, ctx) {
+  const base = `${ctx.skillsDir}/${archiveDirName}/${member.skill.category ? `${member.skill.category}/` : ""}${member.name}`;
+  const to = ctx.occupied.has(base) ? `${base}-${stamp2(ctx.now)}` : base;
+  return { name: member.name, from: member.skill.dir, to };
+}
+function umbrellaChanges(dir, table2, umbrella) {
+  const before = new Map(umbrella ? [[skillFileName, umbrella.skill.text], ...umbrella.skill.files.map((f) => [f.path, f.content])] : []);
+  return [...table2].filter(([path, content]) => before.get(path) !== content).map(([path, content]) => ({ path: `${dir}/${path}`, content }));
+}
+function archiveChanges(siblings, archived) {
+  return siblings.flatMap((member, i) => {
+    const to = archived[i].to;
+    const files = [{ path: skillFileName, content: member.skill.text }, ...member.skill.files];
+    return files.flatMap((f) => [
+      { path: `${member.skill.dir}/${f.path}`, content: null },
+      { path: `${to}/${f.path}`, content: f.content }
+    ]);
+  });
+}
+
+// src/core/consolidate/plan.ts
+function planConsolidation(input2) {
+  const config = resolveConsolidationConfig(input2.config);
+  const { eligible, skipped } = selectCuratable(input2.skills, input2.skillsDir ?? "skills");
+  const features = buildAllFeatures(eligible, config);
+  const byName = new Map(features.map((f) => [f.name, f]));
+  const clusters = buildClusters(features, config);
+  const ctx = {
+    config,
+    skillsDir: input2.skillsDir ?? "skills",
+    now: input2.now,
+    taken: new Set(input2.skills.map((s) => s.name)),
+    occupied: new Set(input2.archiveDirs ?? [])
+  };
+  const drafts = [];
+  for (const cluster of clusters) {
+    if (cluster.members.length > config.max_cluster_size) {
+      skipped.push({ names: cluster.members, reason: `a cluster of ${cluster.members.length} skills is more than max_cluster_size (${config.max_cluster_size}): review it by hand or raise the limit` });
+      continue;
+    }
+    const result = planCluster(cluster, cluster.members.map((n) => byName.get(n)), ctx);
+    if ("skipped" in result) skipped.push({ names: cluster.members, reason: result.skipped });
+    else drafts.push(result);
+  }
+  const outside = buildOutsideFiles(input2.skills, input2.references ?? []);
+  const untouchable = input2.skills.filter((s) => !isCuratable(s)).map((s) => `${s.dir}/`);
+  const mentions = indexMentions(outside, drafts.flatMap((d) => d.plan.from));
+  const plans = [];
+  const dropped = [];
+  for (const draft of drafts) {
+    const plan = addReferenceRewrites(draft.plan, draft.moves, { outside, mentions, byName, untouchable });
+    const before = [plan.into, ...plan.from].map((n) => byName.get(n)?.skill).filter((s) => s !== void 0);
+    const problems = checkPlan({ plan, before, outside: new Map(plan.rewritten.map((p) => [p, outside.get(p)])) });
+    if (problems.length === 0) plans.push(plan);
+    else dropped.push({ plan, problems });
+  }
+  return { clusters, plans, dropped, skipped };
+}
+function buildOutsideFiles(skills, references) {
+  const files = /* @__PURE__ */ new Map();
+  for (const skill of skills) {
+    files.set(`${skill.dir}/${skillFileName}`, skill.text);
+    for (const file of skill.files) {
+      const text = isMarkdownPath(file.path) ? contentText(file.content) : void 0;
+      if (text !== void 0) files.set(`${skill.dir}/${file.path}`, text);
+    }
+  }
+  for (const ref of references) files.set(ref.path, ref.text);
+  return files;
+}
+function indexMentions(files, names) {
+  const index = new Map(names.map((n) => [n, /* @__PURE__ */ new Set()]));
+  if (names.length === 0) return index;
+  for (const [path, text] of files) {
+    for (const word of listWords(text)) index.get(word)?.add(path);
+  }
+  return index;
+}
+function addReferenceRewrites(plan, moves, scope) {
+  const { outside, mentions, byName } = scope;
+  const ownDirs = [plan.intoDir, ...plan.from.map((n) => byName.get(n)?.skill.dir ?? "")].map((d) => `${d}/`);
+  const words = new Map(plan.from.map((n) => [n, plan.into]));
+  for (const [from, to] of moves) words.set(from, to.path);
+  const candidates = new Set(plan.from.flatMap((n) => [...mentions.get(n) ?? []]));
+  const changes = [...plan.changes];
+  const rewritten = [];
+  const mentionsLeft = [];
+  for (const path of [...candidates].sort()) {
+    if (ownDirs.some((d) => path.startsWith(d))) continue;
+    const before = outside.get(path);
+    const after = rewriteText(before, { words, ...isMarkdownPath(path) ? { mapLink: mapMovedLink(path, path, moves) } : {} });
+    if (after === before) continue;
+    if (scope.untouchable.some((d) => path.startsWith(d))) {
+      mentionsLeft.push(path);
+      continue;
+    }
+    changes.push({ path, content: after });
+    rewritten.push(path);
+  }
+  return { ...plan, changes, rewritten, mentionsLeft };
+}
+function buildGuardInput(plan, input2) {
+  const names = /* @__PURE__ */ new Set([plan.into, ...plan.from]);
+  const before = input2.skills.filter((s) => names.has(s.name));
+  const files = buildOutsideFiles(input2.skills, input2.references ?? []);
+  return { before, outside: new Map(plan.rewritten.map((p) => [p, files.get(p) ?? ""])) };
+}
+
+// src/core/consolidate/render.ts
+var import_yaml7 = __toESM(require_dist(), 1);
+function describeEvidence(evidence) {
+  const parts = [];
+  if (evidence.prefix) parts.push(`share the name prefix \`${evidence.prefix}\``);
+  const values = evidence.similarities.map((s) => s.jaccard);
+  if (values.length > 0) {
+    const mean = values.reduce((a, b) => a + b, 0) / values.length;
+    parts.push(`content similarity (estimated Jaccard of their words) ${Math.min(...values).toFixed(2)}\u2013${Math.max(...values).toFixed(2)}, mean ${mean.toFixed(2)}`);
+  }
+  if (evidence.sharedTools.length > 0) parts.push(`shared allowed-tools: ${evidence.sharedTools.join(", ")}`);
+  if (evidence.sharedPaths.length > 0) parts.push(`shared paths: ${evidence.sharedPaths.join(", ")}`);
+  return parts.join("; ");
+}
+function describePlan(plan) {
+  const what = plan.kind === "create" ? `a new umbrella \`${plan.into}\`` : `the existing skill \`${plan.into}\``;
+  const members = plan.kind === "create" ? plan.from.length : plan.from.length + 1;
+  return `${members} skills ${describeEvidence(plan.evidence)}. Into ${what}: ${plan.reason}.`;
+}
+function buildPlanReport(result, options = {}) {
+  const prunings = options.prunings ?? [];
+  return {
+    plans: result.plans.map((p) => {
+      const llm = options.llm?.get(p.into);
+      return { kind: p.kind, into: p.into, from: p.from, reason: describePlan(p), evidence: p.evidence, archived: p.archived, rewritten: p.rewritten, mentionsLeft: p.mentionsLeft, demoted: p.demoted, ...llm ? { llm } : {} };
+    }),
+    consolidations: result.plans.flatMap((p) => p.from.map((from) => ({ from, into: p.into, reason: describeEvidence(p.evidence) }))),
+    prunings,
+    dropped: result.dropped.map((d) => ({ into: d.plan.into, from: d.plan.from, problems: d.problems })),
+    skipped: result.skipped.map((s) => ({ names: s.names, reason: s.reason }))
+  };
+}
+function renderPlansMarkdown(report) {
+  const out = ["## Consolidation plans", ""];
+  if (report.plans.length === 0) out.push("No cluster of curated skills called for an umbrella.", "");
+  for (const plan of report.plans) {
+    out.push(`### ${plan.kind}: ${plan.from.map((f) => `\`${f}\``).join(", ")} \u2192 \`${plan.into}\``, "", plan.reason, "");
+    out.push("| pair | estimated Jaccard |", "|---|---|", ...plan.evidence.similarities.map((s) => `| \`${s.a}\` \xB7 \`${s.b}\` | ${s.jaccard.toFixed(3)} |`), "");
+    out.push(...plan.archived.map((a) => `- archive \`${a.from}\` \u2192 \`${a.to}\` (restorable)`));
+    if (plan.demoted.length > 0) out.push(`- long notes moved to references/: ${plan.demoted.map((d) => `\`${d}\``).join(", ")}`);
+    if (plan.rewritten.length > 0) out.push(`- references rewritten in: ${plan.rewritten.map((r) => `\`${r}\``).join(", ")}`);
+    if (plan.mentionsLeft.length > 0) out.push(`- **to fix by hand**: these pinned, bundled, hub or people's skills mention a merged name and were not touched: ${plan.mentionsLeft.map((r) => `\`${r}\``).join(", ")}`);
+    if (plan.llm) out.push(plan.llm.used ? `- prose written by ${plan.llm.model}, checked by the guard` : `- the deterministic umbrella is kept: ${plan.llm.reason ?? "the LLM pass failed"}`);
+    out.push("");
+  }
+  if (report.dropped.length > 0) {
+    out.push("### Dropped by the content guard (never applied)", "");
+    for (const d of report.dropped) out.push(`- ${d.from.map((f) => `\`${f}\``).join(", ")} \u2192 \`${d.into}\`: ${d.problems.join("; ")}`);
+    out.push("");
+  }
+  if (report.skipped.length > 0) {
+    out.push("### Left out", "", ...report.skipped.map((s) => `- ${s.names.map((n) => `\`${n}\``).join(", ")}: ${s.reason}`), "");
+  }
+  out.push("```yaml", (0, import_yaml7.stringify)({ consolidations: report.consolidations, prunings: report.prunings }, { lineWidth: 0 }).trimEnd(), "```", "");
+  return out.join("\n");
+}
+
+// src/core/consolidate/prose-check.ts
+function readAbsorbedFromChanges(plan, before) {
+  const removed = new Set(plan.changes.filter((c) => c.content === null).map((c) => c.path));
+  return before.filter((s) => s.name !== plan.into && removed.has(`${s.dir}/${skillFileName}`)).map((s) => s.name).sort();
+}
+function checkProsedUmbrella(plan, prosed, before, outside) {
+  const actual = readAbsorbedFromChanges(plan, before);
+  const claimed = [...new Set(prosed.claimedMerged)].sort();
+  const problems = [];
+  const extra = claimed.filter((n) => !actual.includes(n));
+  const missing = actual.filter((n) => !claimed.includes(n));
+  if (extra.length > 0) problems.push(`claims to have merged ${extra.join(", ")}, which the plan does not absorb`);
+  if (missing.length > 0) problems.push(`does not account for ${missing.join(", ")}, which the plan absorbs`);
+  const parsed = parseSkill(prosed.text, { file: `${plan.intoDir}/${skillFileName}` });
+  if (parsed.sections.frontmatter !== "ok" || !parsed.document) return { ok: false, problems: [...problems, "its SKILL.md has no readable frontmatter"] };
+  if (parsed.fields.name !== plan.into) problems.push(`names the umbrella ${String(parsed.fields.name)}, not ${plan.into}`);
+  if (problems.length > 0) return { ok: false, problems };
+  let text;
+  try {
+    text = setField(parsed, ["metadata", "absorbed"], actual.join(", "));
+  } catch (error2) {
+    return { ok: false, problems: [`its metadata cannot hold absorbed: ${error2.message}`] };
+  }
+  const path = `${plan.intoDir}/${skillFileName}`;
+  const changes = plan.changes.map((c) => c.path === path ? { ...c, content: text } : c);
+  const candidate2 = { ...plan, changes };
+  const table2 = new Map(changes.filter((c) => c.path.startsWith(`${plan.intoDir}/`) && c.content !== null).map((c) => [c.path.slice(plan.intoDir.length + 1), c.content]));
+  const umbrella = before.find((s) => s.name === plan.into);
+  for (const file of umbrella?.files ?? []) if (!table2.has(file.path)) table2.set(file.path, file.content);
+  const invalid = checkUmbrellaTable({ name: plan.into, dir: plan.intoDir, table: table2, members: before });
+  if (invalid) return { ok: false, problems: [invalid] };
+  const guard = checkPlan({ plan: candidate2, before, outside });
+  return guard.length > 0 ? { ok: false, problems: guard } : { ok: true, plan: candidate2 };
+}
+
+// src/llm/chat-client.ts
+var sleep2 = (ms) => new Promise((resolve7) => setTimeout(resolve7, ms));
+function retryable(error2) {
+  if (!(error2 instanceof SkillgardenError)) return false;
+  const status = error2.data.status;
+  return error2.code === "llm/timeout" || error2.code === "llm/network" || error2.code === "llm/http" && (status === 429 || typeof status === "number" && status >= 500);
+}
+async function requestChatCompletion(options, messages) {
+  const retries = options.retries ?? 3;
+  let delay = options.backoffMs ?? 500;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await requestOnce(options, messages);
+    } catch (error2) {
+      if (attempt >= retries || !retryable(error2)) throw error2;
+      const retryAfter = error2 instanceof SkillgardenError && typeof error2.data.retryAfterMs === "number" ? error2.data.retryAfterMs : 0;
+      await sleep2(Math.max(delay, Math.min(retryAfter, 3e4)));
+      delay *= 2;
+    }
+  }
+}
+async function requestOnce(options, messages) {
+  const url = `${options.baseUrl.replace(/\/+$/, "")}/chat/completions`;
+  const controller = new AbortController();
+  const timeoutMs = options.timeoutMs ?? 6e4;
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  try {
+    const response = await (options.fetch ?? fetch)(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {} },
+      body: JSON.stringify({ model: options.model, messages, temperature: 0 }),
+      signal: controller.signal
+    });
+    const text = await response.text();
+    if (!response.ok) {
+      const retryAfter = Number(response.headers.get("retry-after"));
+      throw new SkillgardenError("llm/http", `${url} answered ${response.status}: ${text.slice(0, 200)}`, {
+        data: { status: response.status, ...Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfterMs: retryAfter * 1e3 } : {} }
+      });
+    }
+    return readReply(url, text);
+  } catch (error2) {
+    if (error2 instanceof SkillgardenError) throw error2;
+    if (controller.signal.aborted) throw new SkillgardenError("llm/timeout", `${url} did not answer within ${timeoutMs} ms`, { cause: error2 });
+    throw new SkillgardenError("llm/network", `${url} could not be reached: ${error2.message}`, { cause: error2 });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+function readReply(url, text) {
+  let data;
+  try {
+    data = JSON.parse(text);
+  } catch (error2) {
+    throw new SkillgardenError("llm/bad-response", `${url} did not answer JSON: ${text.slice(0, 120)}`, { cause: error2 });
+  }
+  const content = data?.choices?.[0]?.message?.content;
+  if (typeof content !== "string") throw new SkillgardenError("llm/bad-response", `${url} answered without choices[0].message.content`);
+  return content;
+}
+
+// src/llm/umbrella-prose.ts
+var system = [
+  "You improve the prose of an umbrella skill: a SKILL.md (YAML frontmatter, then Markdown) that gathers several narrow skills.",
+  "Rewrite the description (at most 1024 characters: what it covers and when to use it) and the introduction so an agent finds and uses it.",
+  "Keep the frontmatter name. Keep every section, heading, paragraph, code block and link of the draft, word for word; you may add text and reorder sections.",
+  'Answer with one JSON object and nothing else: {"skill_md": "<the whole SKILL.md>", "merged": ["<each skill name the umbrella absorbs>"]}.'
+].join("\n");
+function buildProseMessages(plan, before) {
+  const draft = plan.changes.find((c) => c.path === `${plan.intoDir}/${skillFileName}`)?.content;
+  const members = before.filter((s) => plan.from.includes(s.name)).map((s) => `- ${s.name}`).join("\n");
+  return [
+    { role: "system", content: system },
+    { role: "user", content: `Umbrella: ${plan.into}
+Absorbed skills:
+${members}
+
+Draft SKILL.md:
+<<<DRAFT
+${String(draft ?? "")}
+DRAFT>>>` }
+  ];
+}
+function parseReply(reply) {
+  const body = reply.trim().replace(/^```(?:json)?\s*\n/, "").replace(/\n```\s*$/, "");
+  try {
+    const data = JSON.parse(body);
+    if (typeof data.skill_md !== "string" || !Array.isArray(data.merged)) return void 0;
+    return { text: data.skill_md, merged: data.merged.filter((n) => typeof n === "string") };
+  } catch {
+    return void 0;
+  }
+}
+async function writeUmbrellaProse(plan, guard, client) {
+  const keep = (reason) => ({ plan, llm: { used: false, model: client.model, reason } });
+  let reply;
+  try {
+    reply = await requestChatCompletion(client, buildProseMessages(plan, guard.before));
+  } catch (error2) {
+    return keep(`the model call failed: ${error2.message}`);
+  }
+  const parsed = parseReply(reply);
+  if (!parsed) return keep("the model did not answer the JSON object asked for");
+  const checked = checkProsedUmbrella(plan, { text: parsed.text, claimedMerged: parsed.merged }, guard.before, guard.outside);
+  if (!checked.ok) return keep(`the model's umbrella was refused: ${checked.problems.join("; ")}`);
+  return { plan: checked.plan, llm: { used: true, model: client.model } };
+}
+
+// src/services/consolidate/read-library.ts
+var import_picomatch4 = __toESM(require_picomatch2(), 1);
+import { existsSync as existsSync5, readdirSync as readdirSync4, readFileSync as readFileSync7, statSync as statSync3 } from "node:fs";
+import { join as join20, posix as posix5 } from "node:path";
+function listFilesUnder(dir, prefix = "") {
+  const out = [];
+  for (const entry of readdirSync4(dir, { withFileTypes: true })) {
+    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) out.push(...listFilesUnder(join20(dir, entry.name), rel));
+    else if (entry.isFile()) out.push(rel);
+  }
+  return out.sort();
+}
+function readLines3(path) {
+  return existsSync5(path) ? new Set(readFileSync7(path, "utf8").split("\n").map((l) => l.trim()).filter(Boolean)) : /* @__PURE__ */ new Set();
+}
+function readHubNames(path) {
+  if (!existsSync5(path)) return /* @__PURE__ */ new Set();
+  try {
+    const data = JSON.parse(readFileSync7(path, "utf8"));
+    return new Set(data && typeof data === "object" ? Object.keys(data) : []);
+  } catch {
+    return /* @__PURE__ */ new Set();
+  }
+}
+async function readLibrary2(repoDir, options = {}) {
+  const skillsDir = options.skillsDir ?? "skills";
+  const root = join20(repoDir, skillsDir);
+  const provenance = options.provenance ?? await readProvenance(repoDir, skillsDir);
+  const adopted = readLines3(join20(repoDir, metaDir, "adopted.txt"));
+  const protectedNames = new Set(options.protectedNames ?? []);
+  const skills = existsSync5(root) ? discoverSkills(root).map((location) => {
+    const text = readFileSync7(join20(location.dir, skillFileName), "utf8");
+    const files = listFilesUnder(location.dir).filter((path) => path !== skillFileName).map((path) => ({ path, content: new Uint8Array(readFileSync7(join20(location.dir, path))) }));
+    const pinned = parseSkill(text, { file: location.relativeDir }).fields.pinned === true;
+    return {
+      name: location.name,
+      ...location.category ? { category: location.category } : {},
+      dir: posix5.join(skillsDir, location.relativeDir),
+      text,
+      files,
+      provenance: provenance(location.name) ?? "user",
+      adopted: adopted.has(location.name),
+      pinned,
+      protected: protectedNames.has(location.name)
+    };
+  }) : [];
+  const archiveRoot = join20(root, archiveDirName);
+  const archiveDirs = existsSync5(archiveRoot) ? discoverSkills(archiveRoot).map((l) => posix5.join(skillsDir, archiveDirName, l.relativeDir)) : [];
+  return { skills, references: readReferences(repoDir, options.referenceGlobs ?? []), archiveDirs };
+}
+function readReferences(repoDir, globs) {
+  if (globs.length === 0) return [];
+  const match = (0, import_picomatch4.default)([...globs], { dot: true });
+  return listFilesUnder(repoDir).filter((path) => !path.startsWith(".git/") && match(path)).filter((path) => statSync3(join20(repoDir, path)).size < 1e6).map((path) => ({ path, text: readFileSync7(join20(repoDir, path), "utf8") }));
+}
+async function readProvenance(repoDir, skillsDir) {
+  const bundled = readLines3(join20(repoDir, metaDir, "bundled.txt"));
+  const hub = readHubNames(join20(repoDir, metaDir, "hub.json"));
+  const history = existsSync5(join20(repoDir, ".git")) ? (await readHistoryIndex(repoDir, { skillsRoot: skillsDir })).index : void 0;
+  return (name) => {
+    if (bundled.has(name)) return "bundled";
+    if (hub.has(name)) return "hub";
+    return history?.skills[name]?.provenance;
+  };
+}
+
+// src/services/consolidate/plan.ts
+function readConfigFile(repoDir) {
+  const path = join21(repoDir, metaDir, "config.yaml");
+  if (!existsSync6(path)) return {};
+  try {
+    const data = (0, import_yaml8.parse)(readFileSync8(path, "utf8"));
+    return data && typeof data === "object" ? data : {};
+  } catch {
+    return {};
+  }
+}
+var stringList = (value) => Array.isArray(value) ? value.filter((v) => typeof v === "string") : void 0;
+async function planLibrary(repoDir, options) {
+  const file = readConfigFile(repoDir);
+  const skillsDir = options.skillsDir ?? (typeof file.skills_dir === "string" ? file.skills_dir : "skills");
+  const referenceGlobs = options.referenceGlobs ?? stringList(file.references) ?? [];
+  const protectedNames = options.protectedNames ?? stringList(file.protected) ?? [];
+  const library = await readLibrary2(repoDir, { ...options, skillsDir, referenceGlobs, protectedNames });
+  const result = planConsolidation({
+    skills: library.skills,
+    references: library.references,
+    archiveDirs: library.archiveDirs,
+    skillsDir,
+    now: options.now,
+    config: { ...file.consolidation && typeof file.consolidation === "object" ? file.consolidation : {}, ...options.config }
+  });
+  if (!options.llm) return { result, report: buildPlanReport(result) };
+  const notes = /* @__PURE__ */ new Map();
+  const plans = [];
+  for (const plan of result.plans) {
+    const prosed = await writeUmbrellaProse(plan, buildGuardInput(plan, library), options.llm);
+    notes.set(plan.into, prosed.llm);
+    plans.push(prosed.plan);
+  }
+  const withProse = { ...result, plans };
+  return { result: withProse, report: buildPlanReport(withProse, { llm: notes }) };
+}
+
+// src/services/consolidate/apply.ts
+async function applyPlan(ledger, plan, options) {
+  if (plan.from.length === 0) throw new SkillgardenError("consolidate/empty-plan", `the plan for ${plan.into} absorbs nothing: nothing to apply`);
+  const archivePrefixes = plan.archived.map((a) => `${a.to}/`);
+  const changes = plan.changes.map((change) => ({
+    path: change.path,
+    content: change.content,
+    ...archivePrefixes.some((p) => change.path.startsWith(p)) ? { expected: null } : {}
+  }));
+  const message = buildCommitMessage({
+    subject: `skill(merge): ${plan.into} absorbs ${plan.from.join(", ")}`,
+    body: `${plan.reason}
+
+Archived: ${plan.archived.map((a) => `${a.from} -> ${a.to}`).join(", ")}${plan.rewritten.length > 0 ? `
+References rewritten: ${plan.rewritten.join(", ")}` : ""}`,
+    trailers: { action: "merge", skills: [plan.into, ...plan.from], actor: "curator", run: options.runId, reverts: [] }
+  });
+  const result = await ledger.commit({ message, changes, ...options.author ? { author: options.author } : {} });
+  return { commit: result.commit, files: changes.length };
+}
+
+// src/action/extra-proposals.ts
+var import_yaml10 = __toESM(require_dist(), 1);
+
+// src/action/proposal.ts
+var import_yaml9 = __toESM(require_dist(), 1);
+import { createHash as createHash7 } from "node:crypto";
+var kindLabel = { lifecycle: "lifecycle", umbrella: "umbrella", new: "new-skill" };
+var actionOrder = [
+  { to: "active", action: "reactivate" },
+  { to: "stale", action: "mark-stale" },
+  { to: "archived", action: "archive" }
+];
+function buildFingerprint2(kind, decisions) {
+  const canonical = JSON.stringify({ kind, decisions: [...decisions].sort() });
+  return createHash7("sha256").update(canonical).digest("hex").slice(0, 20);
+}
+function buildLifecycleProposal(report, extraLabels = []) {
+  const transitions = report.transitions;
+  if (transitions.length === 0) return null;
+  const actions = actionOrder.filter((o) => transitions.some((t) => t.to === o.to)).map((o) => o.action);
+  const counts = actionOrder.map((o) => [o.action, transitions.filter((t) => t.to === o.to).length]).filter(([, n]) => n > 0);
+  const summary2 = counts.map(([action, n]) => `${n} ${action === "mark-stale" ? "marked stale" : action === "archive" ? "archived" : "reactivated"}`).join(", ");
+  const fingerprint = buildFingerprint2("lifecycle", transitions.map((t) => `${t.skill}:${t.from}>${t.to}`));
+  const message = buildLifecycleMessage(report, actions, summary2, fingerprint);
+  return {
+    kind: "lifecycle",
+    branch: buildBranchName("lifecycle"),
+    title: `skillgarden: lifecycle \u2014 ${summary2}`,
+    labels: ["skillgarden", kindLabel.lifecycle, ...extraLabels],
+    fingerprint,
+    commitMessage: message,
+    trailerBlock: readTrailerBlock(message),
+    reasons: transitions.map((t) => `${codeSpan(t.skill)}: ${t.from} \u2192 **${t.to}** \u2014 ${escapeMarkdown(t.reason)} (last activity ${t.anchor.slice(0, 10)}, ${escapeMarkdown(t.anchor_source)})`),
+    structured: (0, import_yaml9.stringify)({
+      prunings: transitions.filter((t) => t.to !== "active").map((t) => ({ name: t.skill, to: t.to, reason: t.reason })),
+      reactivations: transitions.filter((t) => t.to === "active").map((t) => ({ name: t.skill, reason: t.reason }))
+    })
+  };
+}
+function buildLifecycleMessage(report, actions, summary2, fingerprint) {
+  const last = actions.at(-1);
+  const body = [
+    ...report.transitions.map((t) => `- ${t.skill}: ${t.from} -> ${t.to} (${t.reason})`),
+    "",
+    `Proposed by curator run ${report.run_id}; proposal ${fingerprint}.`
+  ].join("\n");
+  const single = buildCommitMessage({
+    subject: `skill(curate): lifecycle \u2014 ${summary2}`,
+    body,
+    trailers: { action: last, skills: report.transitions.map((t) => t.skill), actor: "curator", run: report.run_id, reverts: [] }
+  });
+  const extra = actions.slice(0, -1).map((a) => `Skill-Action: ${a}
+`).join("");
+  return single.replace(`
+Skill-Action: ${last}
+`, `
+${extra}Skill-Action: ${last}
+`);
+}
+function readTrailerBlock(message) {
+  const paragraphs = message.trimEnd().split("\n\n");
+  return paragraphs.at(-1) ?? "";
+}
+
+// src/action/extra-proposals.ts
+function buildUmbrellaProposal(plan, extraLabels) {
+  const report = buildPlanReport({ plans: [plan], dropped: [], skipped: [] }, { prunings: plan.archived.map((a) => ({ name: a.name, reason: `absorbed into ${plan.into}` })) });
+  return {
+    proposal: {
+      kind: "umbrella",
+      branch: buildBranchName("umbrella", plan.into),
+      title: `skillgarden: ${plan.kind === "create" ? "new umbrella" : "merge into"} ${plan.into} \u2014 ${plan.from.length} skill(s)`,
+      labels: ["skillgarden", "umbrella", ...extraLabels],
+      fingerprint: buildFingerprint2("umbrella", [`${plan.kind}:${plan.into}`, ...plan.from, ...plan.demoted.map((d) => `demote:${d}`)]),
+      reasons: [
+        escapeMarkdown(describePlan(plan)),
+        ...plan.archived.map((a) => `archive ${codeSpan(a.from)} \u2192 ${codeSpan(a.to)} (restorable)`),
+        ...plan.rewritten.length > 0 ? [`references rewritten in ${plan.rewritten.map(codeSpan).join(", ")}`] : []
+      ],
+      structured: (0, import_yaml10.stringify)({ consolidations: report.consolidations, prunings: report.prunings }, { lineWidth: 0 })
+    },
+    report: renderPlansMarkdown(report)
+  };
+}
+function buildNewSkillProposal(pattern, extraLabels) {
+  const tools = pattern.tools.map(codeSpan).join(" \u2192 ");
+  return {
+    proposal: {
+      kind: "new",
+      branch: buildBranchName("new", pattern.draft.name),
+      title: `skillgarden: new skill ${pattern.draft.name} from a repeated pattern`,
+      labels: ["skillgarden", "new-skill", ...extraLabels],
+      fingerprint: buildFingerprint2("new", [pattern.fingerprint]),
+      reasons: [`the tool sequence ${tools} recurs in ${pattern.sessions} session(s) (confidence ${pattern.confidence.toFixed(2)}); no skill covers it yet`],
+      structured: (0, import_yaml10.stringify)({ patterns: [{ name: pattern.draft.name, tools: pattern.tools, sessions: pattern.sessions, confidence: Number(pattern.confidence.toFixed(3)), fingerprint: pattern.fingerprint }] })
+    },
+    report: ["### Drafted SKILL.md", "", "````markdown", pattern.draft.text.trimEnd(), "````", ""].join("\n")
+  };
+}
+
+// src/action/publish-proposal.ts
+async function readBranchState(ctx, branch) {
+  const pulls = await ctx.api.listPulls(branch);
+  const open6 = pulls.find((p) => p.state === "open");
+  return { branch, pulls, ...open6 ? { open: open6 } : {}, remote: open6 ? await readRemoteBranch(ctx.git, branch) : null };
+}
+function decideProposal(state, fingerprint, baseSha) {
+  const declined = state.pulls.find((p) => p.state === "closed" && p.merged_at === null && readFingerprint(p.body) === fingerprint);
+  if (declined) return { kind: "declined", pull: declined };
+  if (state.open && state.remote?.parent === baseSha && readFingerprint(state.open.body) === fingerprint) return { kind: "unchanged", pull: state.open };
+  return { kind: "publish" };
+}
+async function publishProposal(ctx, state, proposal, build) {
+  const commit = await build.commit();
+  await pushBotBranch(ctx.git, commit, proposal.branch);
+  if (state.open) {
+    const updated = await ctx.api.updatePull(state.open.number, { title: proposal.title, body: build.body });
+    return { branch: proposal.branch, number: updated.number, url: updated.html_url, operation: "updated" };
+  }
+  const created = await ctx.api.createPull({ branch: proposal.branch, base: ctx.base.branch, title: proposal.title, body: build.body });
+  await ctx.api.addLabels(created.number, proposal.labels);
+  return { branch: proposal.branch, number: created.number, url: created.html_url, operation: "created" };
+}
+async function withdrawProposal(ctx, state, reason) {
+  if (!state.open) return [];
+  await ctx.api.comment(state.open.number, `${reason} Closing this proposal; the curator opens a new one when there is something to propose.`);
+  await ctx.api.updatePull(state.open.number, { state: "closed" });
+  await deleteBotBranch(ctx.git, state.branch);
+  return [{ branch: state.branch, number: state.open.number, url: state.open.html_url, operation: "closed" }];
+}
+
+// src/services/validate.ts
+import { existsSync as existsSync7, statSync as statSync4 } from "node:fs";
+import { basename as basename4, dirname as dirname5, join as join23, relative as relative3, resolve as resolve4, sep as sep4 } from "node:path";
+
+// src/store/read-skill.ts
+import { lstatSync as lstatSync2, readFileSync as readFileSync9, realpathSync } from "node:fs";
+import { join as join22, relative as relative2, sep as sep3 } from "node:path";
+function readSkillFolder(dir, options) {
+  const findings = [];
+  const file = join22(dir, skillFileName);
+  const linked = isSymlink2(dir) || isSymlink2(file);
+  const escape2 = linked ? escapesBoundary(file, options.boundary) : void 0;
+  if (escape2) {
+    findings.push(
+      finding({
+        code: "skill/symlink-escapes",
+        severity: "error",
+        file: options.reportPath,
+        line: 0,
+        column: 0,
+        message: `SKILL.md resolves to ${escape2}, outside ${options.boundary}`,
+        hint: "Replace the symlink with the file itself: a skill must live inside the library."
+      })
+    );
+    return { bytes: void 0, files: /* @__PURE__ */ new Map(), findings };
+  }
+  let bytes;
+  try {
+    bytes = readFileSync9(file);
+  } catch (error2) {
+    findings.push(
+      finding({
+        code: "skill/unreadable",
+        severity: "error",
+        file: options.reportPath,
+        message: `cannot read SKILL.md: ${error2.message}`,
+        hint: "Check the file exists and is readable."
+      })
+    );
+  }
+  return { bytes, files: listSkillFiles(dir, options.maxFiles ?? 2e3, options.maxDepth ?? 8, options.readDir ?? readDirUncached), findings };
+}
+function isSymlink2(path) {
+  try {
+    return lstatSync2(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+function escapesBoundary(path, boundary) {
+  let real;
+  let realBoundary;
+  try {
+    real = realpathSync(path);
+    realBoundary = realpathSync(boundary);
+  } catch {
+    return void 0;
+  }
+  const rel = relative2(realBoundary, real);
+  return rel === "" || !rel.startsWith("..") && !rel.startsWith(sep3) && rel !== ".." ? void 0 : real;
+}
+function listSkillFiles(dir, maxFiles, maxDepth2, readDir) {
+  const files = /* @__PURE__ */ new Map();
+  const walk3 = (folder, prefix, depth) => {
+    if (depth > maxDepth2) return;
+    let entries;
+    try {
+      entries = readDir(folder);
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (files.size >= maxFiles) return;
+      const path = join22(folder, entry.name);
+      const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) {
+        walk3(path, rel, depth + 1);
+        continue;
+      }
+      let stat7;
+      try {
+        stat7 = lstatSync2(path);
+      } catch {
+        continue;
+      }
+      files.set(rel, { path: rel, size: stat7.size });
+    }
+  };
+  walk3(dir, "", 0);
+  return files;
+}
+
+// src/services/validate.ts
+function runValidate(options) {
+  const profile = options.profile ?? "portable";
+  const explicit = options.paths !== void 0 && options.paths.length > 0;
+  const paths = explicit ? options.paths ?? [] : [options.skillsDir ?? defaultSkillsDir];
+  const readDir = createDirCache();
+  const targets = dedupe(paths.flatMap((path) => resolveTargets(resolve4(options.cwd, path), path, explicit, readDir)));
+  const findings = [];
+  targets.forEach((target, index) => {
+    const reportPath = toPosix(relative3(options.cwd, join23(target.dir, skillFileName))) || skillFileName;
+    const content = readSkillFolder(target.dir, { reportPath, boundary: target.boundary, readDir });
+    findings.push(...content.findings);
+    if (content.bytes) {
+      const result = validateSkill({ file: reportPath, content: content.bytes, folder: target.name, profile, files: content.files });
+      findings.push(...result.findings);
+    }
+    options.onProgress?.(index + 1, targets.length);
+  });
+  findings.sort(compareFindings);
+  return {
+    profile,
+    skills: targets.length,
+    errors: findings.filter((f) => f.severity === "error").length,
+    warnings: findings.filter((f) => f.severity === "warning").length,
+    findings
+  };
+}
+function resolveTargets(absolute, asGiven, deep, readDir) {
+  if (!existsSync7(absolute)) {
+    throw new SkillgardenError("validate/not-found", `${asGiven}: no such file or folder`, {
+      data: { path: asGiven }
+    });
+  }
+  if (statSync4(absolute).isFile()) {
+    if (basename4(absolute) !== skillFileName) {
+      throw new SkillgardenError("validate/not-a-skill", `${asGiven}: not a SKILL.md; name a skill folder, a SKILL.md or a skills root`, {
+        data: { path: asGiven }
+      });
+    }
+    const dir = dirname5(absolute);
+    return [{ dir, name: basename4(dir), boundary: dirname5(dir) }];
+  }
+  if (existsSync7(join23(absolute, skillFileName))) return [{ dir: absolute, name: basename4(absolute), boundary: dirname5(absolute) }];
+  return discoverSkills(absolute, { readDir, ...deep ? { deep: { maxDepth: 8 } } : {} }).map((skill) => ({ dir: skill.dir, name: skill.name, boundary: absolute }));
+}
+function dedupe(targets) {
+  const seen = /* @__PURE__ */ new Set();
+  return targets.filter((t) => !seen.has(t.dir) && seen.add(t.dir));
+}
+function toPosix(path) {
+  return sep4 === "/" ? path : path.split(sep4).join("/");
+}
+
+// src/action/validate-proposal.ts
+function validateProposal(dir, inputs) {
+  try {
+    const { config } = readConfig(dir);
+    const result = runValidate({ cwd: dir, skillsDir: inputs.skillsDir || config.skills_dir, profile: inputs.profile ?? config.profile });
+    const verdict = result.errors > 0 ? "\u274C" : "\u2705";
+    const lines = [`${verdict} The curator validated the proposed tree itself (pull requests opened with \`GITHUB_TOKEN\` start no workflows): ${result.skills} skill(s), ${result.errors} error(s), ${result.warnings} warning(s).`];
+    for (const f of result.findings.filter((x) => x.severity === "error").slice(0, 20)) lines.push(`- ${codeSpan(`${f.file}:${f.line}`)} ${codeSpan(f.code)}`);
+    return lines.join("\n");
+  } catch (error2) {
+    return `\u26A0\uFE0F The curator could not validate the proposed tree: ${error2.message}`;
+  }
+}
+function runUrl(inputs) {
+  const { serverUrl, owner, repo, runId } = inputs.github;
+  return runId ? `${serverUrl}/${owner}/${repo}/actions/runs/${runId}` : "this workflow run";
+}
+
+// src/action/propose-extras.ts
+async function proposeExtras(x) {
+  const ctx = { api: x.api, git: x.scratch, base: x.base };
+  await checkoutBase(x.scratch, x.base.sha);
+  const jobs = [...x.consolidate ? await planUmbrellas(x) : [], ...x.transcripts.length > 0 ? await planNewSkills(x) : []];
+  const outcomes = [];
+  for (const job of jobs) outcomes.push(...await proposeOne(x, ctx, job));
+  const kinds = [...x.consolidate ? ["umbrella/"] : [], ...x.transcripts.length > 0 ? ["new/"] : []].map((k) => `${botBranchPrefix}${k}`);
+  const current = new Set(jobs.map((j) => j.proposal.branch));
+  for (const pull of await x.api.listOpenPulls()) {
+    if (!kinds.some((k) => pull.head.ref.startsWith(k)) || current.has(pull.head.ref)) continue;
+    const state = await readBranchState(ctx, pull.head.ref);
+    outcomes.push(...await withdrawProposal(ctx, state, `The latest curator run (${x.runId}) no longer proposes this.`));
+  }
+  return outcomes;
+}
+async function planUmbrellas(x) {
+  const { result } = await planLibrary(x.scratch.dir, { now: x.inputs.now });
+  return result.plans.map((plan) => ({ ...buildUmbrellaProposal(plan, x.inputs.extraLabels), apply: (ledger) => applyPlan(ledger, plan, { runId: x.runId }) }));
+}
+async function planNewSkills(x) {
+  const report = await runDetect({ transcripts: x.transcripts, cwd: x.inputs.workspace, skillsDir: join24(x.scratch.dir, x.skillsDir) });
+  const jobs = [];
+  for (const pattern of report.patterns) {
+    const draft = pattern.draft;
+    if (!draft) continue;
+    const path = `${x.skillsDir}/${draft.name}/SKILL.md`;
+    const message = buildCommitMessage({
+      subject: `skill(create): ${draft.name} \u2014 drafted from a pattern in ${pattern.sessions} sessions`,
+      body: `Tools: ${pattern.tools.join(" -> ")}
+Pattern ${pattern.fingerprint}, confidence ${pattern.confidence.toFixed(2)}.`,
+      trailers: { action: "create", skills: [draft.name], actor: "curator", run: x.runId, reverts: [] }
+    });
+    jobs.push({ ...buildNewSkillProposal({ ...pattern, draft }, x.inputs.extraLabels), apply: (ledger) => ledger.commit({ message, changes: [{ path, content: draft.text, expected: null }] }) });
+  }
+  return jobs;
+}
+async function proposeOne(x, ctx, job) {
+  const { proposal } = job;
+  if (!await checkBranchName(x.scratch, proposal.branch)) {
+    x.io.warning(`Skipped a ${proposal.kind} proposal: git refuses the branch name ${proposal.branch}.`);
+    return [];
+  }
+  const state = await readBranchState(ctx, proposal.branch);
+  const decision = decideProposal(state, proposal.fingerprint, x.base.sha);
+  if (decision.kind === "unchanged") return [{ branch: proposal.branch, number: decision.pull.number, url: decision.pull.html_url, operation: "unchanged" }];
+  if (decision.kind === "declined") {
+    x.io.info(`Not proposing ${proposal.branch} again: it was closed without merging in #${decision.pull.number}.`);
+    return withdrawProposal(ctx, state, `This proposal was declined in #${decision.pull.number}.`);
+  }
+  const commit = await commitJob(x, job);
+  const message = await x.scratch.text(["show", "-s", "--format=%B", commit]);
+  const full = { ...proposal, commitMessage: message, trailerBlock: message.trimEnd().split("\n\n").at(-1) ?? "" };
+  const body = renderProposalBody({ proposal: full, runId: x.runId, validation: validateProposal(x.scratch.dir, x.inputs), report: job.report, fullReportUrl: runUrl(x.inputs) });
+  return [await publishProposal(ctx, state, full, { commit: async () => commit, body })];
+}
+async function commitJob(x, job) {
+  await checkoutBase(x.scratch, x.base.sha);
+  const ledger = await openLedger(x.scratch.dir, { backend: "isomorphic-git", now: () => x.inputs.now });
+  try {
+    await job.apply(ledger);
+  } finally {
+    await ledger.close();
+  }
+  const [commit = "", parent = ""] = (await x.scratch.text(["show", "-s", "--format=%H%n%P", "HEAD"])).split("\n");
+  if (parent !== x.base.sha) throw new SkillgardenError("action/commit-mismatch", `The ${job.proposal.kind} proposal did not make exactly one commit on the base; nothing was pushed.`, { data: { commit } });
+  return commit;
+}
+async function checkoutBase(git6, sha) {
+  await git6.run(["checkout", "--quiet", "--force", "-B", "skillgarden-proposal", sha]);
+  await git6.run(["clean", "--quiet", "-fd"]);
 }
 
 // src/action/report-files.ts

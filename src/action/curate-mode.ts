@@ -3,10 +3,9 @@ import { join } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
 import { renderRunMarkdown } from '../core/report/render-run.js';
 import type { RunReport } from '../core/report/run-report.js';
-import { runCurator } from '../services/curator/run-curator.js';
-import { runUrl, validateProposal } from './validate-proposal.js';
-import { proposeExtras } from './propose-extras.js';
 import { readConfig } from '../services/curator/read-library.js';
+import { runCurator } from '../services/curator/run-curator.js';
+import { buildBranchName } from './branch-name.js';
 import { readEvent } from './event.js';
 import { buildAuthEnv, Git } from './git.js';
 import { openGitHubApi, type GitHubApi } from './github-api.js';
@@ -14,11 +13,12 @@ import type { ActionInputs } from './inputs.js';
 import type { ActionIo, ModeResult } from './io.js';
 import { codeSpan } from './markdown.js';
 import { renderProposalBody } from './pr-body.js';
+import { proposeExtras } from './propose-extras.js';
 import { buildLifecycleProposal } from './proposal.js';
 import { decideProposal, publishProposal, readBranchState, withdrawProposal, type PullOutcome } from './publish-proposal.js';
 import { commitSquashed, ensureFullHistory, prepareScratch, pushToBase } from './repo-ops.js';
-import { buildBranchName } from './branch-name.js';
 import { writeRunReport } from './report-files.js';
+import { runUrl, validateProposal } from './validate-proposal.js';
 
 export interface CurateDeps {
   /** Injected by tests that call the mode in-process; the entry opens the real one. */
