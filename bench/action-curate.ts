@@ -30,7 +30,9 @@ function generate(dir: string, count: number, spreadDays: number): void {
     const message = `skill(create): ${name} — create\n\nSkill-Action: create\nSkill-Name: ${name}\nSkill-Actor: agent\nSkill-Source: background\n`;
     const body = `---\nname: ${name}\ndescription: Generated skill ${i}. Use when benchmarking the Action.\n---\n# ${name}\n\n1. Do the thing.\n2. Check it.\n`;
     const when = start + Math.floor((i / count) * (spreadDays - 1) * day);
-    chunks.push(`commit refs/heads/main\nmark :${i + 1}\ncommitter Bench <bench@example.com> ${when} +0000\n${data(message)}${i > 0 ? `from :${i}\n` : ''}M 100644 inline skills/${name}/SKILL.md\n${data(body)}`);
+    chunks.push(
+      `commit refs/heads/main\nmark :${i + 1}\ncommitter Bench <bench@example.com> ${when} +0000\n${data(message)}${i > 0 ? `from :${i}\n` : ''}M 100644 inline skills/${name}/SKILL.md\n${data(body)}`,
+    );
   }
   execFileSync('git', ['fast-import', '--quiet'], { cwd: dir, input: chunks.join(''), env });
   execFileSync('git', ['reset', '-q', '--hard'], { cwd: dir, env });
@@ -45,7 +47,11 @@ function runBundle(entry: string, runEnv: Record<string, string>): Promise<{ ms:
   return new Promise((resolve) => child.on('close', (code) => resolve({ ms: performance.now() - started, code: code ?? 1, out })));
 }
 
-async function measure(entry: string, count: number, scenario: Scenario): Promise<{ count: number; scenario: Scenario; first: number; second: number; transitions: string }> {
+async function measure(
+  entry: string,
+  count: number,
+  scenario: Scenario,
+): Promise<{ count: number; scenario: Scenario; first: number; second: number; transitions: string }> {
   const root = mkdtempSync(join(tmpdir(), 'skillgarden-bench-action-'));
   try {
     const seed = join(root, 'seed');
@@ -56,7 +62,11 @@ async function measure(entry: string, count: number, scenario: Scenario): Promis
     execFileSync('git', ['clone', '-q', `file://${bare}`, workspace], { env });
     const branchSha = (branch: string) => {
       try {
-        return execFileSync('git', ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { cwd: bare, env, encoding: 'utf8' }).trim();
+        return execFileSync('git', ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], {
+          cwd: bare,
+          env,
+          encoding: 'utf8',
+        }).trim();
       } catch {
         return null;
       }
@@ -67,15 +77,26 @@ async function measure(entry: string, count: number, scenario: Scenario): Promis
     const output = join(runnerTemp, 'output');
     writeFileSync(output, '');
     const runEnv = {
-      INPUT_MODE: 'curate', INPUT_TOKEN: 'ghs_bench', GITHUB_REPOSITORY: 'bench/skills', GITHUB_EVENT_NAME: 'workflow_dispatch', GITHUB_API_URL: fake.url,
-      GITHUB_SERVER_URL: 'https://github.example', GITHUB_WORKSPACE: workspace, GITHUB_REF: 'refs/heads/main', RUNNER_TEMP: runnerTemp,
-      GITHUB_OUTPUT: output, GITHUB_STEP_SUMMARY: join(runnerTemp, 'summary'), SKILLGARDEN_NOW: now.toISOString(), HOME: runnerTemp,
+      INPUT_MODE: 'curate',
+      INPUT_TOKEN: 'ghs_bench',
+      GITHUB_REPOSITORY: 'bench/skills',
+      GITHUB_EVENT_NAME: 'workflow_dispatch',
+      GITHUB_API_URL: fake.url,
+      GITHUB_SERVER_URL: 'https://github.example',
+      GITHUB_WORKSPACE: workspace,
+      GITHUB_REF: 'refs/heads/main',
+      RUNNER_TEMP: runnerTemp,
+      GITHUB_OUTPUT: output,
+      GITHUB_STEP_SUMMARY: join(runnerTemp, 'summary'),
+      SKILLGARDEN_NOW: now.toISOString(),
+      HOME: runnerTemp,
     };
     writeFileSync(runEnv.GITHUB_STEP_SUMMARY, '');
     const first = await runBundle(entry, runEnv);
     const second = await runBundle(entry, runEnv);
     await fake.close();
-    if (first.code !== 0 || second.code !== 0 || fake.pulls.length !== 1) throw new Error(`run failed at ${count}:\n${first.out}\n${second.out}`);
+    if (first.code !== 0 || second.code !== 0 || fake.pulls.length !== 1)
+      throw new Error(`run failed at ${count}:\n${first.out}\n${second.out}`);
     const transitions = /transitions<<(\S+)\n(\d+)/.exec(readFileSync(output, 'utf8'))?.[2] ?? '?';
     return { count, scenario, first: first.ms, second: second.ms, transitions };
   } finally {
@@ -92,10 +113,21 @@ for (const scenario of ['steady', 'backlog'] as const) {
 }
 rmSync(outDir, { recursive: true, force: true });
 console.log('scenario | skills | transitions | first run (PR created) | second run (unchanged) | skills/s (first)');
-for (const r of rows) console.log(`${r.scenario} | ${r.count} | ${r.transitions} | ${(r.first / 1000).toFixed(2)} s | ${(r.second / 1000).toFixed(2)} s | ${Math.round(r.count / (r.first / 1000))}`);
+for (const r of rows)
+  console.log(
+    `${r.scenario} | ${r.count} | ${r.transitions} | ${(r.first / 1000).toFixed(2)} s | ${(r.second / 1000).toFixed(2)} s | ${Math.round(r.count / (r.first / 1000))}`,
+  );
 for (const scenario of ['steady', 'backlog']) {
   const mine = rows.filter((r) => r.scenario === scenario);
   const [a, b] = [mine[0], mine.at(-1)];
-  if (a && b && a !== b) console.log(`${scenario}: ${(b.count / a.count).toFixed(1)}× skills → ${(b.first / a.first).toFixed(2)}× time (first run), ${(b.second / a.second).toFixed(2)}× (second)`);
+  if (a && b && a !== b)
+    console.log(
+      `${scenario}: ${(b.count / a.count).toFixed(1)}× skills → ${(b.first / a.first).toFixed(2)}× time (first run), ${(b.second / a.second).toFixed(2)}× (second)`,
+    );
 }
-console.log(`load average at the end: ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(
+  `load average at the end: ${(await import('node:os'))
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);

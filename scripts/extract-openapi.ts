@@ -90,13 +90,17 @@ function extract(spec: Spec): Record<string, unknown> {
       if (!schema || !status.startsWith('2')) responses[status] = {};
       else {
         const cleaned = clean(schema) as Schema;
-        responses[status] = { schema: cleaned.type === 'array' ? { type: 'array', items: prune(cleaned.items as Schema, kind) } : prune(cleaned, kind) };
+        responses[status] = {
+          schema: cleaned.type === 'array' ? { type: 'array', items: prune(cleaned.items as Schema, kind) } : prune(cleaned, kind),
+        };
       }
     }
     operations[`${method.toUpperCase()} ${path}`] = {
       operationId: op.operationId,
       parameters: (op.parameters ?? []).map((p) => ({ name: p.name, in: p.in, required: p.required ?? false, schema: clean(p.schema) })),
-      ...(op.requestBody ? { requestBody: { required: op.requestBody.required ?? false, schema: clean(op.requestBody.content['application/json']?.schema) } } : {}),
+      ...(op.requestBody
+        ? { requestBody: { required: op.requestBody.required ?? false, schema: clean(op.requestBody.content['application/json']?.schema) } }
+        : {}),
       responses,
     };
   }

@@ -30,7 +30,8 @@ export async function runCurateMode(inputs: ActionInputs, io: ActionIo, deps: Cu
   checkPreconditions(inputs);
   const auth = buildAuthEnv(inputs.github.serverUrl, inputs.token);
   const workspace = new Git(inputs.workspace, (await hasPersistedAuth(new Git(inputs.workspace))) ? {} : auth);
-  if ((await ensureFullHistory(workspace)) === 'fetched') io.info('The checkout was shallow: fetched its full history (set `fetch-depth: 0` to skip this step).');
+  if ((await ensureFullHistory(workspace)) === 'fetched')
+    io.info('The checkout was shallow: fetched its full history (set `fetch-depth: 0` to skip this step).');
   const base = { branch: await readBaseBranch(inputs, workspace), sha: await workspace.text(['rev-parse', 'HEAD']) };
   const scheduled = readGating(inputs);
   if (inputs.dryRun) {
@@ -41,7 +42,13 @@ export async function runCurateMode(inputs: ActionInputs, io: ActionIo, deps: Cu
   try {
     const scratch = await prepareScratch(new Git(inputs.workspace, auth), scratchDir, base.sha, 'skillgarden-work');
     const curate = async (dryRun: boolean) => {
-      const { report } = await runCurator({ repoDir: scratchDir, now: inputs.now, scheduled, dryRun, deferFirstRun: inputs.pushTransitions });
+      const { report } = await runCurator({
+        repoDir: scratchDir,
+        now: inputs.now,
+        scheduled,
+        dryRun,
+        deferFirstRun: inputs.pushTransitions,
+      });
       report.repo = inputs.workspace;
       return report;
     };
@@ -76,15 +83,27 @@ function readGating(inputs: ActionInputs): boolean {
 
 function checkPreconditions(inputs: ActionInputs): void {
   if (readEvent(inputs.github.eventPath).pullRequest?.fromFork) {
-    throw new SkillgardenError('action/fork', 'mode: curate does not run on a pull request from a fork: it would push with a token a fork must not get. Use mode: validate on pull requests.');
+    throw new SkillgardenError(
+      'action/fork',
+      'mode: curate does not run on a pull request from a fork: it would push with a token a fork must not get. Use mode: validate on pull requests.',
+    );
   }
   if (!inputs.dryRun && inputs.token === '') {
-    throw new SkillgardenError('action/no-token', 'mode: curate needs a token to push its branch and open pull requests. Pass `token: ${{ secrets.GITHUB_TOKEN }}` and give the job `permissions: contents: write` and `pull-requests: write` (or set `dry-run: true`).');
+    throw new SkillgardenError(
+      'action/no-token',
+      'mode: curate needs a token to push its branch and open pull requests. Pass `token: ${{ secrets.GITHUB_TOKEN }}` and give the job `permissions: contents: write` and `pull-requests: write` (or set `dry-run: true`).',
+    );
   }
 }
 
 function openApi(inputs: ActionInputs): GitHubApi {
-  return openGitHubApi({ token: inputs.token, apiUrl: inputs.github.apiUrl, owner: inputs.github.owner, repo: inputs.github.repo, retry: inputs.retry });
+  return openGitHubApi({
+    token: inputs.token,
+    apiUrl: inputs.github.apiUrl,
+    owner: inputs.github.owner,
+    repo: inputs.github.repo,
+    retry: inputs.retry,
+  });
 }
 
 /** actions/checkout leaves its own auth header in the checkout's config; a second one would make GitHub refuse the fetch. */
@@ -98,18 +117,38 @@ async function readBaseBranch(inputs: ActionInputs, git: Git): Promise<string> {
   if (inputs.github.ref.startsWith('refs/heads/')) return inputs.github.ref.slice('refs/heads/'.length);
   const current = await git.run(['symbolic-ref', '--quiet', '--short', 'HEAD'], { allowFailure: true });
   if (current.code === 0 && current.stdout.trim()) return current.stdout.trim();
-  throw new SkillgardenError('action/no-base', `Cannot tell which branch to propose changes to (GITHUB_REF is "${inputs.github.ref}"). Set the \`base\` input.`);
+  throw new SkillgardenError(
+    'action/no-base',
+    `Cannot tell which branch to propose changes to (GITHUB_REF is "${inputs.github.ref}"). Set the \`base\` input.`,
+  );
 }
 
 /** Umbrellas (`consolidate`) and drafted skills (`transcripts`), when asked for here or in the repository's config. */
-async function proposeOthers(x: { inputs: ActionInputs; io: ActionIo; api: () => GitHubApi; scratch: Git; base: { branch: string; sha: string }; report: RunReport }): Promise<PullOutcome[]> {
+async function proposeOthers(x: {
+  inputs: ActionInputs;
+  io: ActionIo;
+  api: () => GitHubApi;
+  scratch: Git;
+  base: { branch: string; sha: string };
+  report: RunReport;
+}): Promise<PullOutcome[]> {
   if (x.report.gates.blocked_by !== null) return [];
   const { config } = readConfig(x.scratch.dir);
   const consolidate = x.inputs.consolidate ?? config.consolidate;
   const transcripts = x.inputs.transcripts.length > 0 ? x.inputs.transcripts : config.transcripts;
   if (!consolidate && transcripts.length === 0) return [];
   const skillsDir = x.inputs.skillsDir || config.skills_dir;
-  return proposeExtras({ inputs: x.inputs, io: x.io, api: x.api(), scratch: x.scratch, base: x.base, runId: x.report.run_id, skillsDir, consolidate, transcripts });
+  return proposeExtras({
+    inputs: x.inputs,
+    io: x.io,
+    api: x.api(),
+    scratch: x.scratch,
+    base: x.base,
+    runId: x.report.run_id,
+    skillsDir,
+    consolidate,
+    transcripts,
+  });
 }
 
 interface ProposeInput {
@@ -127,7 +166,14 @@ interface ProposeInput {
  * the real run is skipped. Otherwise the curator commits on the scratch
  * branch and those commits are squashed into the proposal's one commit.
  */
-async function proposeLifecycle({ inputs, io, api, scratch, base, curate }: ProposeInput): Promise<{ report: RunReport; outcomes: PullOutcome[] }> {
+async function proposeLifecycle({
+  inputs,
+  io,
+  api,
+  scratch,
+  base,
+  curate,
+}: ProposeInput): Promise<{ report: RunReport; outcomes: PullOutcome[] }> {
   const ctx = { api, git: scratch, base };
   const dry = await curate(true);
   if (dry.gates.blocked_by !== null) return { report: dry, outcomes: [] };
@@ -135,16 +181,35 @@ async function proposeLifecycle({ inputs, io, api, scratch, base, curate }: Prop
   const planned: RunReport = { ...dry, dry_run: false, status: 'completed' };
   const plannedProposal = buildLifecycleProposal(dry, inputs.extraLabels);
   const state = await readBranchState(ctx, buildBranchName('lifecycle'));
-  if (!plannedProposal) return { report: planned, outcomes: await withdrawProposal(ctx, state, `The latest curator run found no lifecycle transitions to propose.`) };
+  if (!plannedProposal)
+    return {
+      report: planned,
+      outcomes: await withdrawProposal(ctx, state, `The latest curator run found no lifecycle transitions to propose.`),
+    };
   const decision = decideProposal(state, plannedProposal.fingerprint, base.sha);
   if (decision.kind === 'declined') {
     io.info(`Not proposing again: this exact lifecycle proposal was closed without merging in #${decision.pull.number}.`);
-    return { report: planned, outcomes: await withdrawProposal(ctx, state, `The curator's current proposal is the one declined in #${decision.pull.number}, so this one is withdrawn.`) };
+    return {
+      report: planned,
+      outcomes: await withdrawProposal(
+        ctx,
+        state,
+        `The curator's current proposal is the one declined in #${decision.pull.number}, so this one is withdrawn.`,
+      ),
+    };
   }
-  if (decision.kind === 'unchanged') return { report: planned, outcomes: [{ branch: state.branch, number: decision.pull.number, url: decision.pull.html_url, operation: 'unchanged' }] };
+  if (decision.kind === 'unchanged')
+    return {
+      report: planned,
+      outcomes: [{ branch: state.branch, number: decision.pull.number, url: decision.pull.html_url, operation: 'unchanged' }],
+    };
   const report = await curate(false);
   const proposal = buildLifecycleProposal(report, inputs.extraLabels);
-  if (!proposal) return { report, outcomes: await withdrawProposal(ctx, state, `The latest curator run (${report.run_id}) found no lifecycle transitions to propose.`) };
+  if (!proposal)
+    return {
+      report,
+      outcomes: await withdrawProposal(ctx, state, `The latest curator run (${report.run_id}) found no lifecycle transitions to propose.`),
+    };
   const body = renderProposalBody({
     proposal,
     runId: report.run_id,
@@ -152,7 +217,10 @@ async function proposeLifecycle({ inputs, io, api, scratch, base, curate }: Prop
     report: renderRunMarkdown(forProposal(report)),
     fullReportUrl: runUrl(inputs),
   });
-  const outcome = await publishProposal(ctx, state, proposal, { commit: () => commitSquashed(scratch, { base: base.sha, head: 'HEAD', message: proposal.commitMessage, date: inputs.now }), body });
+  const outcome = await publishProposal(ctx, state, proposal, {
+    commit: () => commitSquashed(scratch, { base: base.sha, head: 'HEAD', message: proposal.commitMessage, date: inputs.now }),
+    body,
+  });
   return { report, outcomes: [outcome] };
 }
 
@@ -175,7 +243,9 @@ async function finish(inputs: ActionInputs, io: ActionIo, report: RunReport, out
   io.setOutput('marked-stale', String(report.transitions.filter((t) => t.to === 'stale').length));
   io.setOutput('reactivated', String(report.transitions.filter((t) => t.to === 'active').length));
   for (const o of outcomes) io.info(`${o.operation} pull request #${o.number} (${o.branch}): ${o.url}`);
-  return report.status === 'failed' ? { failure: `The curator run ${report.run_id} failed: ${report.errors.map((e) => e.message).join('; ')}` } : {};
+  return report.status === 'failed'
+    ? { failure: `The curator run ${report.run_id} failed: ${report.errors.map((e) => e.message).join('; ')}` }
+    : {};
 }
 
 function renderPullSection(outcomes: readonly PullOutcome[], dryRun: boolean): string[] {
@@ -183,4 +253,3 @@ function renderPullSection(outcomes: readonly PullOutcome[], dryRun: boolean): s
   if (outcomes.length === 0) return ['## Pull requests', '', 'None opened or changed.', ''];
   return ['## Pull requests', '', ...outcomes.map((o) => `- ${o.operation}: [#${o.number}](${o.url}) on ${codeSpan(o.branch)}`), ''];
 }
-

@@ -14,7 +14,8 @@ export function readEvent(eventPath: string): EventInfo {
   } catch {
     return {};
   }
-  const pr = payload.pull_request as { base?: { sha?: string; ref?: string; repo?: { full_name?: string } }; head?: { repo?: { full_name?: string } | null } } | undefined;
+  const pr = payload.pull_request as
+    { base?: { sha?: string; ref?: string; repo?: { full_name?: string } }; head?: { repo?: { full_name?: string } | null } } | undefined;
   if (!pr?.base?.sha) return {};
   const baseRepo = pr.base.repo?.full_name;
   const headRepo = pr.head?.repo?.full_name;

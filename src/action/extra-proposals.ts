@@ -15,7 +15,10 @@ export interface PendingProposal {
 
 /** One umbrella plan (DESIGN §8) as one proposal on `skillgarden/umbrella/<name>`. */
 export function buildUmbrellaProposal(plan: ConsolidationPlan, extraLabels: readonly string[]): PendingProposal {
-  const report = buildPlanReport({ plans: [plan], dropped: [], skipped: [] }, { prunings: plan.archived.map((a) => ({ name: a.name, reason: `absorbed into ${plan.into}` })) });
+  const report = buildPlanReport(
+    { plans: [plan], dropped: [], skipped: [] },
+    { prunings: plan.archived.map((a) => ({ name: a.name, reason: `absorbed into ${plan.into}` })) },
+  );
   return {
     proposal: {
       kind: 'umbrella',
@@ -35,7 +38,10 @@ export function buildUmbrellaProposal(plan: ConsolidationPlan, extraLabels: read
 }
 
 /** One drafted skill (DESIGN §7) as one proposal on `skillgarden/new/<name>`. */
-export function buildNewSkillProposal(pattern: DetectedPattern & { draft: NonNullable<DetectedPattern['draft']> }, extraLabels: readonly string[]): PendingProposal {
+export function buildNewSkillProposal(
+  pattern: DetectedPattern & { draft: NonNullable<DetectedPattern['draft']> },
+  extraLabels: readonly string[],
+): PendingProposal {
   const tools = pattern.tools.map(codeSpan).join(' → ');
   return {
     proposal: {
@@ -44,8 +50,20 @@ export function buildNewSkillProposal(pattern: DetectedPattern & { draft: NonNul
       title: `skillgarden: new skill ${pattern.draft.name} from a repeated pattern`,
       labels: ['skillgarden', 'new-skill', ...extraLabels],
       fingerprint: buildFingerprint('new', [pattern.fingerprint]),
-      reasons: [`the tool sequence ${tools} recurs in ${pattern.sessions} session(s) (confidence ${pattern.confidence.toFixed(2)}); no skill covers it yet`],
-      structured: stringify({ patterns: [{ name: pattern.draft.name, tools: pattern.tools, sessions: pattern.sessions, confidence: Number(pattern.confidence.toFixed(3)), fingerprint: pattern.fingerprint }] }),
+      reasons: [
+        `the tool sequence ${tools} recurs in ${pattern.sessions} session(s) (confidence ${pattern.confidence.toFixed(2)}); no skill covers it yet`,
+      ],
+      structured: stringify({
+        patterns: [
+          {
+            name: pattern.draft.name,
+            tools: pattern.tools,
+            sessions: pattern.sessions,
+            confidence: Number(pattern.confidence.toFixed(3)),
+            fingerprint: pattern.fingerprint,
+          },
+        ],
+      }),
     },
     report: ['### Drafted SKILL.md', '', '````markdown', pattern.draft.text.trimEnd(), '````', ''].join('\n'),
   };

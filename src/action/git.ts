@@ -30,16 +30,25 @@ export class Git {
   run(args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
     const env = { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', ...this.baseEnv, ...options.env };
     return new Promise((resolve, reject) => {
-      const child = execFile('git', args, { cwd: this.dir, env, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-        if (code !== 0 && !options.allowFailure) {
-          reject(
-            new SkillgardenError('action/git-failed', `git ${redact(args).join(' ')} failed in ${this.dir} (exit ${code}): ${stderr.trim() || stdout.trim()}`, {
-              data: { args: redact(args), code, stderr },
-            }),
-          );
-        } else resolve({ stdout, stderr, code });
-      });
+      const child = execFile(
+        'git',
+        args,
+        { cwd: this.dir, env, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' },
+        (error, stdout, stderr) => {
+          const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+          if (code !== 0 && !options.allowFailure) {
+            reject(
+              new SkillgardenError(
+                'action/git-failed',
+                `git ${redact(args).join(' ')} failed in ${this.dir} (exit ${code}): ${stderr.trim() || stdout.trim()}`,
+                {
+                  data: { args: redact(args), code, stderr },
+                },
+              ),
+            );
+          } else resolve({ stdout, stderr, code });
+        },
+      );
       if (options.input !== undefined) child.stdin?.end(options.input);
     });
   }

@@ -46,7 +46,14 @@ export function openGitHubApi(options: GitHubApiOptions): GitHubApi {
   return {
     listPulls: (branch) => call('GET /repos/{owner}/{repo}/pulls', { head: `${options.owner}:${branch}`, state: 'all', per_page: 100 }),
     listOpenPulls: () => call('GET /repos/{owner}/{repo}/pulls', { state: 'open', per_page: 100 }),
-    createPull: (input) => call('POST /repos/{owner}/{repo}/pulls', { head: input.branch, base: input.base, title: input.title, body: input.body, maintainer_can_modify: true }),
+    createPull: (input) =>
+      call('POST /repos/{owner}/{repo}/pulls', {
+        head: input.branch,
+        base: input.base,
+        title: input.title,
+        body: input.body,
+        maintainer_can_modify: true,
+      }),
     updatePull: (number, input) => call('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', { pull_number: number, ...input }),
     addLabels: async (number, labels) => {
       await call('POST /repos/{owner}/{repo}/issues/{issue_number}/labels', { issue_number: number, labels: [...labels] });
@@ -62,8 +69,17 @@ function explainFailure(route: string, failure: { error: unknown; http: { status
   const status = failure.http?.status;
   const tries = failure.attempts > 1 ? ` after ${failure.attempts} tries` : '';
   const data = { route, status, attempts: failure.attempts };
-  if (status === undefined) return new SkillgardenError('action/github-unreachable', `${route} failed${tries}: ${(failure.error as Error).message}`, { data, cause: failure.error });
-  if (status === 401) return new SkillgardenError('action/github-unauthorized', `${route} answered 401: the token is missing or invalid. Pass \`token: \${{ secrets.GITHUB_TOKEN }}\` (the default) or a valid token.`, { data });
+  if (status === undefined)
+    return new SkillgardenError('action/github-unreachable', `${route} failed${tries}: ${(failure.error as Error).message}`, {
+      data,
+      cause: failure.error,
+    });
+  if (status === 401)
+    return new SkillgardenError(
+      'action/github-unauthorized',
+      `${route} answered 401: the token is missing or invalid. Pass \`token: \${{ secrets.GITHUB_TOKEN }}\` (the default) or a valid token.`,
+      { data },
+    );
   if (status === 403 && failure.attempts === 1) {
     return new SkillgardenError(
       'action/github-forbidden',
@@ -72,7 +88,14 @@ function explainFailure(route: string, failure: { error: unknown; http: { status
     );
   }
   if (status === 403 || status === 429 || status >= 500) {
-    return new SkillgardenError('action/github-unavailable', `${route} kept failing with ${status}${tries} (GitHub unavailable or rate-limited). Nothing half-done was left: run the workflow again later.`, { data });
+    return new SkillgardenError(
+      'action/github-unavailable',
+      `${route} kept failing with ${status}${tries} (GitHub unavailable or rate-limited). Nothing half-done was left: run the workflow again later.`,
+      { data },
+    );
   }
-  return new SkillgardenError('action/github-failed', `${route} answered ${status}${tries}: ${(failure.error as Error).message}`, { data, cause: failure.error });
+  return new SkillgardenError('action/github-failed', `${route} answered ${status}${tries}: ${(failure.error as Error).message}`, {
+    data,
+    cause: failure.error,
+  });
 }

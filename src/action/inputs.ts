@@ -54,9 +54,13 @@ function input(env: Env, name: string): string {
 }
 
 function badInput(name: string, value: string, expected: string): SkillgardenError {
-  return new SkillgardenError('action/bad-input', `Input \`${name}\` is "${value}": expected ${expected}. Fix the \`with:\` block of the step.`, {
-    data: { input: name, value },
-  });
+  return new SkillgardenError(
+    'action/bad-input',
+    `Input \`${name}\` is "${value}": expected ${expected}. Fix the \`with:\` block of the step.`,
+    {
+      data: { input: name, value },
+    },
+  );
 }
 
 /** YAML 1.2 core schema booleans, as `core.getBooleanInput` accepts them. */
@@ -115,13 +119,18 @@ function readGitHub(env: Env): GitHubEnv {
 
 /** Comma- or newline-separated values. */
 function splitList(value: string): string[] {
-  return value.split(/[,\n]/).map((v) => v.trim()).filter(Boolean);
+  return value
+    .split(/[,\n]/)
+    .map((v) => v.trim())
+    .filter(Boolean);
 }
 
 /** Reads the step's inputs and the runner's environment; bad values throw `action/bad-input` naming the input. */
 export function readInputs(env: Env): ActionInputs {
   const github = readGitHub(env);
-  const workspace = input(env, 'working-directory') ? join(env.GITHUB_WORKSPACE ?? '.', input(env, 'working-directory')) : (env.GITHUB_WORKSPACE ?? process.cwd());
+  const workspace = input(env, 'working-directory')
+    ? join(env.GITHUB_WORKSPACE ?? '.', input(env, 'working-directory'))
+    : (env.GITHUB_WORKSPACE ?? process.cwd());
   const labels = input(env, 'labels');
   return {
     mode: readMode(env),

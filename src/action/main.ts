@@ -14,7 +14,12 @@ const io: ActionIo = {
   info: (message) => core.info(message),
   warning: (message) => core.warning(message),
   annotate: ({ level, message, title, file, line, column }) => {
-    const properties = { title, ...(file ? { file } : {}), ...(line ? { startLine: line } : {}), ...(column ? { startColumn: column } : {}) };
+    const properties = {
+      title,
+      ...(file ? { file } : {}),
+      ...(line ? { startLine: line } : {}),
+      ...(column ? { startColumn: column } : {}),
+    };
     if (level === 'error') core.error(message, properties);
     else if (level === 'warning') core.warning(message, properties);
     else core.notice(message, properties);

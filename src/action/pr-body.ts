@@ -43,7 +43,11 @@ export function renderProposalBody(input: BodyInput, limit = maxBodyLength): str
   let parts: Parts = { reasons: '', report: pointer, structured: '', trailers: full.trailers };
   if (render(input, parts).length + 600 > limit) {
     // Thousands of skills: the trailer block alone does not fit. The commit keeps it; say how to merge so the ledger survives.
-    parts = { ...parts, trailers: '', report: `${pointer}\n\n*The trailer block (${input.proposal.trailerBlock.split('\n').length} lines) is too long for a pull request body: merge with a merge commit or rebase, which keep the commit's own trailers.*` };
+    parts = {
+      ...parts,
+      trailers: '',
+      report: `${pointer}\n\n*The trailer block (${input.proposal.trailerBlock.split('\n').length} lines) is too long for a pull request body: merge with a merge commit or rebase, which keep the commit's own trailers.*`,
+    };
   }
   const budget = limit - render(input, parts).length - 100;
   const reasons = cut(full.reasons, Math.floor(budget * 0.45), '- … (more in the commit and the full report)');

@@ -42,8 +42,13 @@ export function buildLifecycleProposal(report: RunReport, extraLabels: readonly 
   if (transitions.length === 0) return null;
   const actions = actionOrder.filter((o) => transitions.some((t) => t.to === o.to)).map((o) => o.action);
   const counts = actionOrder.map((o) => [o.action, transitions.filter((t) => t.to === o.to).length] as const).filter(([, n]) => n > 0);
-  const summary = counts.map(([action, n]) => `${n} ${action === 'mark-stale' ? 'marked stale' : action === 'archive' ? 'archived' : 'reactivated'}`).join(', ');
-  const fingerprint = buildFingerprint('lifecycle', transitions.map((t) => `${t.skill}:${t.from}>${t.to}`));
+  const summary = counts
+    .map(([action, n]) => `${n} ${action === 'mark-stale' ? 'marked stale' : action === 'archive' ? 'archived' : 'reactivated'}`)
+    .join(', ');
+  const fingerprint = buildFingerprint(
+    'lifecycle',
+    transitions.map((t) => `${t.skill}:${t.from}>${t.to}`),
+  );
   const message = buildLifecycleMessage(report, actions, summary, fingerprint);
   return {
     kind: 'lifecycle',
@@ -53,7 +58,10 @@ export function buildLifecycleProposal(report: RunReport, extraLabels: readonly 
     fingerprint,
     commitMessage: message,
     trailerBlock: readTrailerBlock(message),
-    reasons: transitions.map((t) => `${codeSpan(t.skill)}: ${t.from} → **${t.to}** — ${escapeMarkdown(t.reason)} (last activity ${t.anchor.slice(0, 10)}, ${escapeMarkdown(t.anchor_source)})`),
+    reasons: transitions.map(
+      (t) =>
+        `${codeSpan(t.skill)}: ${t.from} → **${t.to}** — ${escapeMarkdown(t.reason)} (last activity ${t.anchor.slice(0, 10)}, ${escapeMarkdown(t.anchor_source)})`,
+    ),
     structured: stringify({
       prunings: transitions.filter((t) => t.to !== 'active').map((t) => ({ name: t.skill, to: t.to, reason: t.reason })),
       reactivations: transitions.filter((t) => t.to === 'active').map((t) => ({ name: t.skill, reason: t.reason })),
@@ -74,7 +82,10 @@ function buildLifecycleMessage(report: RunReport, actions: SkillAction[], summar
     trailers: { action: last, skills: report.transitions.map((t) => t.skill), actor: 'curator', run: report.run_id, reverts: [] },
   });
   // One Skill-Action line per kind of transition; git keeps them all, our parser the last.
-  const extra = actions.slice(0, -1).map((a) => `Skill-Action: ${a}\n`).join('');
+  const extra = actions
+    .slice(0, -1)
+    .map((a) => `Skill-Action: ${a}\n`)
+    .join('');
   return single.replace(`\nSkill-Action: ${last}\n`, `\n${extra}Skill-Action: ${last}\n`);
 }
 

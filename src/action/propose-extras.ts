@@ -11,7 +11,14 @@ import type { GitHubApi } from './github-api.js';
 import type { ActionInputs } from './inputs.js';
 import type { ActionIo } from './io.js';
 import { renderProposalBody } from './pr-body.js';
-import { decideProposal, publishProposal, readBranchState, withdrawProposal, type PullOutcome, type PublishContext } from './publish-proposal.js';
+import {
+  decideProposal,
+  publishProposal,
+  readBranchState,
+  withdrawProposal,
+  type PullOutcome,
+  type PublishContext,
+} from './publish-proposal.js';
 import { botBranchPrefix, checkBranchName } from './repo-ops.js';
 import { runUrl, validateProposal } from './validate-proposal.js';
 
@@ -38,7 +45,9 @@ export async function proposeExtras(x: ExtrasInput): Promise<PullOutcome[]> {
   const jobs = [...(x.consolidate ? await planUmbrellas(x) : []), ...(x.transcripts.length > 0 ? await planNewSkills(x) : [])];
   const outcomes: PullOutcome[] = [];
   for (const job of jobs) outcomes.push(...(await proposeOne(x, ctx, job)));
-  const kinds = [...(x.consolidate ? ['umbrella/'] : []), ...(x.transcripts.length > 0 ? ['new/'] : [])].map((k) => `${botBranchPrefix}${k}`);
+  const kinds = [...(x.consolidate ? ['umbrella/'] : []), ...(x.transcripts.length > 0 ? ['new/'] : [])].map(
+    (k) => `${botBranchPrefix}${k}`,
+  );
   const current = new Set(jobs.map((j) => j.proposal.branch));
   for (const pull of await x.api.listOpenPulls()) {
     if (!kinds.some((k) => pull.head.ref.startsWith(k)) || current.has(pull.head.ref)) continue;
@@ -50,7 +59,10 @@ export async function proposeExtras(x: ExtrasInput): Promise<PullOutcome[]> {
 
 async function planUmbrellas(x: ExtrasInput): Promise<Job[]> {
   const { result } = await planLibrary(x.scratch.dir, { now: x.inputs.now });
-  return result.plans.map((plan) => ({ ...buildUmbrellaProposal(plan, x.inputs.extraLabels), apply: (ledger: Ledger) => applyPlan(ledger, plan, { runId: x.runId }) }));
+  return result.plans.map((plan) => ({
+    ...buildUmbrellaProposal(plan, x.inputs.extraLabels),
+    apply: (ledger: Ledger) => applyPlan(ledger, plan, { runId: x.runId }),
+  }));
 }
 
 async function planNewSkills(x: ExtrasInput): Promise<Job[]> {
@@ -65,7 +77,10 @@ async function planNewSkills(x: ExtrasInput): Promise<Job[]> {
       body: `Tools: ${pattern.tools.join(' -> ')}\nPattern ${pattern.fingerprint}, confidence ${pattern.confidence.toFixed(2)}.`,
       trailers: { action: 'create', skills: [draft.name], actor: 'curator', run: x.runId, reverts: [] },
     });
-    jobs.push({ ...buildNewSkillProposal({ ...pattern, draft }, x.inputs.extraLabels), apply: (ledger) => ledger.commit({ message, changes: [{ path, content: draft.text, expected: null }] }) });
+    jobs.push({
+      ...buildNewSkillProposal({ ...pattern, draft }, x.inputs.extraLabels),
+      apply: (ledger) => ledger.commit({ message, changes: [{ path, content: draft.text, expected: null }] }),
+    });
   }
   return jobs;
 }
@@ -78,7 +93,8 @@ async function proposeOne(x: ExtrasInput, ctx: PublishContext, job: Job): Promis
   }
   const state = await readBranchState(ctx, proposal.branch);
   const decision = decideProposal(state, proposal.fingerprint, x.base.sha);
-  if (decision.kind === 'unchanged') return [{ branch: proposal.branch, number: decision.pull.number, url: decision.pull.html_url, operation: 'unchanged' }];
+  if (decision.kind === 'unchanged')
+    return [{ branch: proposal.branch, number: decision.pull.number, url: decision.pull.html_url, operation: 'unchanged' }];
   if (decision.kind === 'declined') {
     x.io.info(`Not proposing ${proposal.branch} again: it was closed without merging in #${decision.pull.number}.`);
     return withdrawProposal(ctx, state, `This proposal was declined in #${decision.pull.number}.`);
@@ -86,7 +102,13 @@ async function proposeOne(x: ExtrasInput, ctx: PublishContext, job: Job): Promis
   const commit = await commitJob(x, job);
   const message = await x.scratch.text(['show', '-s', '--format=%B', commit]);
   const full = { ...proposal, commitMessage: message, trailerBlock: message.trimEnd().split('\n\n').at(-1) ?? '' };
-  const body = renderProposalBody({ proposal: full, runId: x.runId, validation: validateProposal(x.scratch.dir, x.inputs), report: job.report, fullReportUrl: runUrl(x.inputs) });
+  const body = renderProposalBody({
+    proposal: full,
+    runId: x.runId,
+    validation: validateProposal(x.scratch.dir, x.inputs),
+    report: job.report,
+    fullReportUrl: runUrl(x.inputs),
+  });
   return [await publishProposal(ctx, state, full, { commit: async () => commit, body })];
 }
 
@@ -100,7 +122,12 @@ async function commitJob(x: ExtrasInput, job: Job): Promise<string> {
     await ledger.close();
   }
   const [commit = '', parent = ''] = (await x.scratch.text(['show', '-s', '--format=%H%n%P', 'HEAD'])).split('\n');
-  if (parent !== x.base.sha) throw new SkillgardenError('action/commit-mismatch', `The ${job.proposal.kind} proposal did not make exactly one commit on the base; nothing was pushed.`, { data: { commit } });
+  if (parent !== x.base.sha)
+    throw new SkillgardenError(
+      'action/commit-mismatch',
+      `The ${job.proposal.kind} proposal did not make exactly one commit on the base; nothing was pushed.`,
+      { data: { commit } },
+    );
   return commit;
 }
 

@@ -44,7 +44,8 @@ export async function readBranchState(ctx: PublishContext, branch: string): Prom
 export function decideProposal(state: BranchState, fingerprint: string, baseSha: string): Decision {
   const declined = state.pulls.find((p) => p.state === 'closed' && p.merged_at === null && readFingerprint(p.body) === fingerprint);
   if (declined) return { kind: 'declined', pull: declined };
-  if (state.open && state.remote?.parent === baseSha && readFingerprint(state.open.body) === fingerprint) return { kind: 'unchanged', pull: state.open };
+  if (state.open && state.remote?.parent === baseSha && readFingerprint(state.open.body) === fingerprint)
+    return { kind: 'unchanged', pull: state.open };
   return { kind: 'publish' };
 }
 
@@ -54,7 +55,12 @@ export function decideProposal(state: BranchState, fingerprint: string, baseSha:
  * verified, and before the PR call: if that call fails, the next run finds
  * the branch and reuses it.
  */
-export async function publishProposal(ctx: PublishContext, state: BranchState, proposal: Proposal, build: { commit: () => Promise<string>; body: string }): Promise<PullOutcome> {
+export async function publishProposal(
+  ctx: PublishContext,
+  state: BranchState,
+  proposal: Proposal,
+  build: { commit: () => Promise<string>; body: string },
+): Promise<PullOutcome> {
   const commit = await build.commit();
   await pushBotBranch(ctx.git, commit, proposal.branch);
   if (state.open) {
@@ -69,7 +75,10 @@ export async function publishProposal(ctx: PublishContext, state: BranchState, p
 /** Nothing (new) to propose on this branch: close its open PR with a comment and remove the branch. */
 export async function withdrawProposal(ctx: PublishContext, state: BranchState, reason: string): Promise<PullOutcome[]> {
   if (!state.open) return [];
-  await ctx.api.comment(state.open.number, `${reason} Closing this proposal; the curator opens a new one when there is something to propose.`);
+  await ctx.api.comment(
+    state.open.number,
+    `${reason} Closing this proposal; the curator opens a new one when there is something to propose.`,
+  );
   await ctx.api.updatePull(state.open.number, { state: 'closed' });
   await deleteBotBranch(ctx.git, state.branch);
   return [{ branch: state.branch, number: state.open.number, url: state.open.html_url, operation: 'closed' }];

@@ -65,7 +65,11 @@ async function verifyCommit(git: Git, commit: string, expected: { tree: string; 
   const message = await git.text(['show', '-s', '--format=%B', commit]);
   const parent = await git.text(['rev-parse', `${expected.parent}^{commit}`]);
   if (tree !== expected.tree || parents !== parent || message !== expected.message.trim()) {
-    throw new SkillgardenError('action/commit-mismatch', `The proposal commit ${commit} does not hold the curated tree on its base; nothing was pushed.`, { data: { commit } });
+    throw new SkillgardenError(
+      'action/commit-mismatch',
+      `The proposal commit ${commit} does not hold the curated tree on its base; nothing was pushed.`,
+      { data: { commit } },
+    );
   }
 }
 
@@ -75,12 +79,20 @@ export function isBotBranch(branch: string): boolean {
 
 /** Force-push, but only ever to the bot's own branches: a person's branch is never overwritten. */
 export async function pushBotBranch(git: Git, commit: string, branch: string): Promise<void> {
-  if (!isBotBranch(branch)) throw new SkillgardenError('action/not-a-bot-branch', `Refusing to force-push to ${branch}: only ${botBranchPrefix}* branches are the Action's.`);
+  if (!isBotBranch(branch))
+    throw new SkillgardenError(
+      'action/not-a-bot-branch',
+      `Refusing to force-push to ${branch}: only ${botBranchPrefix}* branches are the Action's.`,
+    );
   await push(git, ['--force', 'origin', `${commit}:refs/heads/${branch}`]);
 }
 
 export async function deleteBotBranch(git: Git, branch: string): Promise<void> {
-  if (!isBotBranch(branch)) throw new SkillgardenError('action/not-a-bot-branch', `Refusing to delete ${branch}: only ${botBranchPrefix}* branches are the Action's.`);
+  if (!isBotBranch(branch))
+    throw new SkillgardenError(
+      'action/not-a-bot-branch',
+      `Refusing to delete ${branch}: only ${botBranchPrefix}* branches are the Action's.`,
+    );
   await push(git, ['origin', '--delete', branch], { allowMissing: true });
 }
 
@@ -105,7 +117,9 @@ async function push(git: Git, args: string[], options: { allowMissing?: boolean 
 
 /** The commit a remote bot branch points at and its parent, or null when there is no such branch. */
 export async function readRemoteBranch(git: Git, branch: string): Promise<{ commit: string; parent: string } | null> {
-  const fetched = await git.run(['fetch', '--quiet', '--no-tags', 'origin', `+refs/heads/${branch}:refs/skillgarden-remote/${branch}`], { allowFailure: true });
+  const fetched = await git.run(['fetch', '--quiet', '--no-tags', 'origin', `+refs/heads/${branch}:refs/skillgarden-remote/${branch}`], {
+    allowFailure: true,
+  });
   if (fetched.code !== 0) return null;
   const [commit = '', parent = ''] = (await git.text(['show', '-s', '--format=%H%n%P', `refs/skillgarden-remote/${branch}`])).split('\n');
   return { commit, parent: parent.split(' ')[0] ?? '' };

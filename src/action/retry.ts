@@ -15,7 +15,9 @@ export interface RetryPolicy {
 /** 5xx, and GitHub's rate limits: 429, or 403 with no requests left or a `retry-after`. */
 export function isRetryable(failure: HttpFailure): boolean {
   if (failure.status >= 500 || failure.status === 429) return true;
-  return failure.status === 403 && (String(failure.headers['x-ratelimit-remaining']) === '0' || failure.headers['retry-after'] !== undefined);
+  return (
+    failure.status === 403 && (String(failure.headers['x-ratelimit-remaining']) === '0' || failure.headers['retry-after'] !== undefined)
+  );
 }
 
 /** How long to wait before try `attempt` (1-based retries): what GitHub asks for, else exponential; capped. */
@@ -23,7 +25,8 @@ export function planDelay(failure: HttpFailure, attempt: number, policy: RetryPo
   const retryAfter = Number(failure.headers['retry-after']);
   if (Number.isFinite(retryAfter) && retryAfter >= 0) return Math.min(retryAfter * 1000, policy.maxMs);
   const reset = Number(failure.headers['x-ratelimit-reset']);
-  if (String(failure.headers['x-ratelimit-remaining']) === '0' && Number.isFinite(reset)) return Math.min(Math.max(0, reset * 1000 - nowMs), policy.maxMs);
+  if (String(failure.headers['x-ratelimit-remaining']) === '0' && Number.isFinite(reset))
+    return Math.min(Math.max(0, reset * 1000 - nowMs), policy.maxMs);
   return Math.min(policy.baseMs * 2 ** (attempt - 1), policy.maxMs);
 }
 
@@ -42,7 +45,12 @@ export interface RetryOutcome<T> {
 }
 
 /** Calls `fn` until it succeeds, fails for good, or the budget is spent; never throws. */
-export async function withRetry<T>(fn: () => Promise<T>, policy: RetryPolicy, sleep: (ms: number) => Promise<void>, clock: () => number): Promise<RetryOutcome<T>> {
+export async function withRetry<T>(
+  fn: () => Promise<T>,
+  policy: RetryPolicy,
+  sleep: (ms: number) => Promise<void>,
+  clock: () => number,
+): Promise<RetryOutcome<T>> {
   for (let attempt = 1; ; attempt++) {
     try {
       return { value: await fn() };

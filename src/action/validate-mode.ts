@@ -33,7 +33,10 @@ export async function runValidateMode(inputs: ActionInputs, io: ActionIo): Promi
   const { config, findings: configFindings } = readConfig(inputs.workspace);
   const skillsDir = inputs.skillsDir || config.skills_dir;
   const paths = await selectPaths(inputs, io, skillsDir);
-  const validation = paths && paths.length === 0 ? null : runValidate({ cwd: inputs.workspace, skillsDir, profile: inputs.profile ?? config.profile, ...(paths ? { paths } : {}) });
+  const validation =
+    paths && paths.length === 0
+      ? null
+      : runValidate({ cwd: inputs.workspace, skillsDir, profile: inputs.profile ?? config.profile, ...(paths ? { paths } : {}) });
   const scan = inputs.scan && validation ? await runScan(paths ?? [], { repo: inputs.workspace, skillsDir, config: config.scan }) : null;
   const problems = [...configFindings.map(fromFinding), ...(validation?.findings ?? []).map(fromFinding), ...(scan ? fromScan(scan) : [])];
   emitAnnotations(io, problems, inputs.workingDirectory);
@@ -43,7 +46,16 @@ export async function runValidateMode(inputs: ActionInputs, io: ActionIo): Promi
   io.setOutput('errors', String(errors));
   io.setOutput('warnings', String(warnings));
   io.setOutput('skills', String(skills));
-  await io.appendSummary(renderSummary({ skills, errors, warnings, problems, scope: paths ? `${paths.length} changed skill(s)` : `every skill under \`${skillsDir}/\``, scanned: scan !== null }));
+  await io.appendSummary(
+    renderSummary({
+      skills,
+      errors,
+      warnings,
+      problems,
+      scope: paths ? `${paths.length} changed skill(s)` : `every skill under \`${skillsDir}/\``,
+      scanned: scan !== null,
+    }),
+  );
   io.info(`Validated ${skills} skill(s): ${errors} error(s), ${warnings} warning(s).`);
   return errors > 0 ? { failure: `${errors} error(s) in ${skills} skill(s): see the annotations and the job summary.` } : {};
 }
@@ -69,7 +81,15 @@ function fromFinding(f: Finding): Problem {
 function fromScan(scan: ScanReport): Problem[] {
   return scan.findings
     .filter((f) => !f.suppressed)
-    .map((f) => ({ level: scanLevel[f.severity], code: `scan/${f.rule}`, file: f.file, line: f.line, column: f.column, message: `${f.message} (${f.category}: "${f.match}")`, hint: f.hint }));
+    .map((f) => ({
+      level: scanLevel[f.severity],
+      code: `scan/${f.rule}`,
+      file: f.file,
+      line: f.line,
+      column: f.column,
+      message: `${f.message} (${f.category}: "${f.match}")`,
+      hint: f.hint,
+    }));
 }
 
 function emitAnnotations(io: ActionIo, problems: readonly Problem[], workingDirectory: string): void {
@@ -87,7 +107,14 @@ function emitAnnotations(io: ActionIo, problems: readonly Problem[], workingDire
   }
 }
 
-function renderSummary(input: { skills: number; errors: number; warnings: number; problems: Problem[]; scope: string; scanned: boolean }): string {
+function renderSummary(input: {
+  skills: number;
+  errors: number;
+  warnings: number;
+  problems: Problem[];
+  scope: string;
+  scanned: boolean;
+}): string {
   const verdict = input.errors > 0 ? '❌' : '✅';
   const lines = [
     `## ${verdict} skillgarden validate`,
@@ -98,8 +125,11 @@ function renderSummary(input: { skills: number; errors: number; warnings: number
   if (input.problems.length === 0) return `${lines.join('\n')}\n`;
   lines.push('| level | file | line | code | message |', '|---|---|---:|---|---|');
   for (const p of input.problems.slice(0, summaryRows)) {
-    lines.push(`| ${p.level} | ${codeSpan(p.file)} | ${p.line || ''} | ${codeSpan(p.code)} | ${escapeMarkdown(p.message)}${p.hint ? ` — ${escapeMarkdown(p.hint)}` : ''} |`);
+    lines.push(
+      `| ${p.level} | ${codeSpan(p.file)} | ${p.line || ''} | ${codeSpan(p.code)} | ${escapeMarkdown(p.message)}${p.hint ? ` — ${escapeMarkdown(p.hint)}` : ''} |`,
+    );
   }
-  if (input.problems.length > summaryRows) lines.push('', `… and ${input.problems.length - summaryRows} more: run \`npx skillgarden validate\` locally for the complete list.`);
+  if (input.problems.length > summaryRows)
+    lines.push('', `… and ${input.problems.length - summaryRows} more: run \`npx skillgarden validate\` locally for the complete list.`);
   return `${lines.join('\n')}\n`;
 }

@@ -9,8 +9,11 @@ export function validateProposal(dir: string, inputs: ActionInputs): string {
     const { config } = readConfig(dir);
     const result = runValidate({ cwd: dir, skillsDir: inputs.skillsDir || config.skills_dir, profile: inputs.profile ?? config.profile });
     const verdict = result.errors > 0 ? '❌' : '✅';
-    const lines = [`${verdict} The curator validated the proposed tree itself (pull requests opened with \`GITHUB_TOKEN\` start no workflows): ${result.skills} skill(s), ${result.errors} error(s), ${result.warnings} warning(s).`];
-    for (const f of result.findings.filter((x) => x.severity === 'error').slice(0, 20)) lines.push(`- ${codeSpan(`${f.file}:${f.line}`)} ${codeSpan(f.code)}`);
+    const lines = [
+      `${verdict} The curator validated the proposed tree itself (pull requests opened with \`GITHUB_TOKEN\` start no workflows): ${result.skills} skill(s), ${result.errors} error(s), ${result.warnings} warning(s).`,
+    ];
+    for (const f of result.findings.filter((x) => x.severity === 'error').slice(0, 20))
+      lines.push(`- ${codeSpan(`${f.file}:${f.line}`)} ${codeSpan(f.code)}`);
     return lines.join('\n');
   } catch (error) {
     return `⚠️ The curator could not validate the proposed tree: ${(error as Error).message}`;

@@ -75,7 +75,10 @@ describe('mode: curate, as a runner runs it', () => {
     git(work, 'fetch', '-q', 'origin', 'skillgarden/lifecycle');
     git(work, 'merge', '-q', '--squash', 'FETCH_HEAD');
     git(work, '-c', 'user.name=Merger', '-c', 'user.email=m@example.com', 'commit', '-q', '-m', `${pull.title} (#1)\n\n${pull.body}`);
-    expect(git(work, 'log', '-1', '--format=%(trailers:key=Skill-Name,valueonly)').trim().split('\n')).toEqual(['old-helper', 'tired-helper']);
+    expect(git(work, 'log', '-1', '--format=%(trailers:key=Skill-Name,valueonly)').trim().split('\n')).toEqual([
+      'old-helper',
+      'tired-helper',
+    ]);
     expect(git(work, 'log', '-1', '--format=%(trailers:key=Skill-Actor,valueonly)').trim()).toBe('curator');
   });
 
@@ -196,7 +199,15 @@ describe('mode: curate, as a runner runs it', () => {
   it('a scheduled run with push-transitions defers the first run; with pull requests it does not', async () => {
     const scheduled = async (inputs: Record<string, string>) => {
       const { origin, fake: server } = await setup();
-      const result = await runAction(entry, runnerEnv({ workspace: origin.workspace, apiUrl: server.url, inputs: { mode: 'curate', ...inputs }, event: { name: 'schedule', payload: {} } }));
+      const result = await runAction(
+        entry,
+        runnerEnv({
+          workspace: origin.workspace,
+          apiUrl: server.url,
+          inputs: { mode: 'curate', ...inputs },
+          event: { name: 'schedule', payload: {} },
+        }),
+      );
       await server.close();
       fake = undefined;
       return result;

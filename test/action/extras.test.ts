@@ -25,10 +25,23 @@ async function deployLibrary(): Promise<{ origin: Origin; fake: FakeGitHub }> {
   ]);
   // Same words in both: the consolidation planner sees one class of skill.
   for (const topic of ['staging', 'production']) {
-    writeFileSync(join(origin.workspace, `skills/deploy-${topic}/SKILL.md`), `---\nname: deploy-${topic}\ndescription: Deploy ${topic} notes for the web service. Use when deploying to ${topic}.\n---\n${deployText(topic)}`);
+    writeFileSync(
+      join(origin.workspace, `skills/deploy-${topic}/SKILL.md`),
+      `---\nname: deploy-${topic}\ndescription: Deploy ${topic} notes for the web service. Use when deploying to ${topic}.\n---\n${deployText(topic)}`,
+    );
   }
   git(origin.workspace, 'add', '-A');
-  git(origin.workspace, '-c', 'user.name=Ada', '-c', 'user.email=a@example.com', 'commit', '-q', '-m', 'skill(patch): deploy notes\n\nSkill-Action: patch\nSkill-Name: deploy-staging\nSkill-Name: deploy-production\nSkill-Actor: agent\nSkill-Source: background');
+  git(
+    origin.workspace,
+    '-c',
+    'user.name=Ada',
+    '-c',
+    'user.email=a@example.com',
+    'commit',
+    '-q',
+    '-m',
+    'skill(patch): deploy notes\n\nSkill-Action: patch\nSkill-Name: deploy-staging\nSkill-Name: deploy-production\nSkill-Actor: agent\nSkill-Source: background',
+  );
   git(origin.workspace, 'push', '-q', 'origin', 'main');
   fake = await startFakeGitHub({ owner, repo: repoName, branchSha: origin.branchSha });
   return { origin, fake };
@@ -41,7 +54,9 @@ describe('mode: curate, umbrellas and drafted skills', () => {
     const result = await runAction(entry, env);
     expect(result.code, result.stdout).toBe(0);
     expect(fake.violations).toEqual([]);
-    expect(JSON.parse(result.outputs['pull-requests'] ?? '')).toEqual([{ branch: 'skillgarden/umbrella/deploy', number: 1, url: 'https://github.com/fake/pull/1', operation: 'created' }]);
+    expect(JSON.parse(result.outputs['pull-requests'] ?? '')).toEqual([
+      { branch: 'skillgarden/umbrella/deploy', number: 1, url: 'https://github.com/fake/pull/1', operation: 'created' },
+    ]);
     const pull = fake.pulls[0]!;
     expect(pull.labels).toEqual(['skillgarden', 'umbrella']);
     expect(git(origin.bare, 'rev-parse', 'skillgarden/umbrella/deploy^').trim()).toBe(git(origin.bare, 'rev-parse', 'main').trim());
@@ -57,14 +72,30 @@ describe('mode: curate, umbrellas and drafted skills', () => {
     const origin = createOrigin([{ name: 'person-notes', age: 5, actor: 'user' }]);
     fake = await startFakeGitHub({ owner, repo: repoName, branchSha: origin.branchSha });
     const line = (session: string, tool: string, args: object = {}) => JSON.stringify({ session, tool, args });
-    const sessions = ['s1', 's2', 's3', 's4'].flatMap((s) => [line(s, 'Grep', { pattern: 'x' }), line(s, 'Read', { file_path: 'a' }), line(s, 'Edit', { file_path: 'a' }), line(s, 'Bash', { command: 'npm test' })]);
+    const sessions = ['s1', 's2', 's3', 's4'].flatMap((s) => [
+      line(s, 'Grep', { pattern: 'x' }),
+      line(s, 'Read', { file_path: 'a' }),
+      line(s, 'Edit', { file_path: 'a' }),
+      line(s, 'Bash', { command: 'npm test' }),
+    ]);
     writeFileSync(join(origin.workspace, 'session.jsonl'), `${sessions.join('\n')}\n`);
-    const result = await runAction(entry, runnerEnv({ workspace: origin.workspace, apiUrl: fake.url, inputs: { mode: 'curate', transcripts: '*.jsonl' } }));
+    const result = await runAction(
+      entry,
+      runnerEnv({ workspace: origin.workspace, apiUrl: fake.url, inputs: { mode: 'curate', transcripts: '*.jsonl' } }),
+    );
     expect(result.code, result.stdout).toBe(0);
-    expect(JSON.parse(result.outputs['pull-requests'] ?? '')).toMatchObject([{ branch: 'skillgarden/new/grep-read-edit-npm', operation: 'created' }]);
+    expect(JSON.parse(result.outputs['pull-requests'] ?? '')).toMatchObject([
+      { branch: 'skillgarden/new/grep-read-edit-npm', operation: 'created' },
+    ]);
     expect(fake.pulls[0]!.labels).toEqual(['skillgarden', 'new-skill']);
-    expect(git(origin.bare, 'diff', '--name-only', 'main', 'skillgarden/new/grep-read-edit-npm').trim()).toBe('skills/grep-read-edit-npm/SKILL.md');
-    expect(parseCommitMessage(`t\n\n${fake.pulls[0]!.body}`).trailers).toMatchObject({ action: 'create', skills: ['grep-read-edit-npm'], actor: 'curator' });
+    expect(git(origin.bare, 'diff', '--name-only', 'main', 'skillgarden/new/grep-read-edit-npm').trim()).toBe(
+      'skills/grep-read-edit-npm/SKILL.md',
+    );
+    expect(parseCommitMessage(`t\n\n${fake.pulls[0]!.body}`).trailers).toMatchObject({
+      action: 'create',
+      skills: ['grep-read-edit-npm'],
+      actor: 'curator',
+    });
     expect(fake.violations).toEqual([]);
   });
 });

@@ -30,7 +30,15 @@ async function setup(failures: Failure[] = [], options: { shallow?: boolean } = 
 }
 
 const curate = (origin: Origin, server: FakeGitHub, inputs: Record<string, string> = {}, event?: { name: string; payload: object }) =>
-  runAction(entry, runnerEnv({ workspace: origin.workspace, apiUrl: server.url, inputs: { mode: 'curate', 'api-retries': '2', ...inputs }, ...(event ? { event } : {}) }));
+  runAction(
+    entry,
+    runnerEnv({
+      workspace: origin.workspace,
+      apiUrl: server.url,
+      inputs: { mode: 'curate', 'api-retries': '2', ...inputs },
+      ...(event ? { event } : {}),
+    }),
+  );
 
 const count = (server: FakeGitHub, operationId: string) => server.requests.filter((r) => r.operationId === operationId).length;
 const errorLine = (stdout: string) => stdout.split('\n').find((l) => l.startsWith('::error::')) ?? '';
@@ -40,7 +48,9 @@ describe('mode: curate when GitHub or the setup fails', () => {
     const { origin, fake } = await setup([{ operationId: 'pulls/list', status: 503, times: 99 }]);
     const result = await curate(origin, fake);
     expect(result.code).toBe(1);
-    expect(errorLine(result.stdout)).toMatch(/GET \/repos\/\{owner\}\/\{repo\}\/pulls kept failing with 503 after 3 tries.*\[action\/github-unavailable\]/);
+    expect(errorLine(result.stdout)).toMatch(
+      /GET \/repos\/\{owner\}\/\{repo\}\/pulls kept failing with 503 after 3 tries.*\[action\/github-unavailable\]/,
+    );
     expect(count(fake, 'pulls/list')).toBe(3);
     expect(origin.branchSha('skillgarden/lifecycle')).toBeNull();
     expect(fake.violations).toEqual([]);
@@ -95,7 +105,12 @@ describe('mode: curate when GitHub or the setup fails', () => {
 
   it('refuses to curate on a pull request from a fork, pushing nothing', async () => {
     const { origin, fake } = await setup();
-    const payload = { pull_request: { base: { sha: 'a'.repeat(40), ref: 'main', repo: { full_name: `${owner}/${repoName}` } }, head: { repo: { full_name: 'stranger/skills' } } } };
+    const payload = {
+      pull_request: {
+        base: { sha: 'a'.repeat(40), ref: 'main', repo: { full_name: `${owner}/${repoName}` } },
+        head: { repo: { full_name: 'stranger/skills' } },
+      },
+    };
     const result = await curate(origin, fake, {}, { name: 'pull_request', payload });
     expect(result.code).toBe(1);
     expect(errorLine(result.stdout)).toContain('[action/fork]');
@@ -114,7 +129,11 @@ describe('mode: curate when GitHub or the setup fails', () => {
 
   it('a push the remote refuses names the permission, and opens no pull request', async () => {
     const { origin, fake } = await setup();
-    writeFileSync(join(origin.bare, 'hooks', 'pre-receive'), '#!/bin/sh\necho "Permission to garden/skills.git denied to github-actions[bot]." >&2\nexit 1\n', { mode: 0o755 });
+    writeFileSync(
+      join(origin.bare, 'hooks', 'pre-receive'),
+      '#!/bin/sh\necho "Permission to garden/skills.git denied to github-actions[bot]." >&2\nexit 1\n',
+      { mode: 0o755 },
+    );
     const result = await curate(origin, fake);
     expect(result.code).toBe(1);
     expect(errorLine(result.stdout)).toMatch(/contents: write.*\[action\/push-forbidden\]/);

@@ -46,7 +46,11 @@ export interface FakeGitHub {
   close(): Promise<void>;
 }
 
-const specs = (JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'github-openapi', 'operations.json'), 'utf8')) as { operations: Record<string, OperationSpec> }).operations;
+const specs = (
+  JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'github-openapi', 'operations.json'), 'utf8')) as {
+    operations: Record<string, OperationSpec>;
+  }
+).operations;
 const ajv = new Ajv({ strict: false, validateFormats: false, allErrors: true });
 const queryAjv = new Ajv({ strict: false, validateFormats: false, coerceTypes: true });
 
@@ -64,7 +68,9 @@ const routes: Route[] = Object.entries(specs).map(([key, spec]) => {
   const method = upper.toLowerCase();
   const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
   const pattern = new RegExp(`^${path.replace(/\{\w+\}/g, '([^/]+)')}$`);
-  const checkResponse = Object.fromEntries(Object.entries(spec.responses).flatMap(([status, r]) => (r.schema ? [[status, ajv.compile(r.schema)]] : [])));
+  const checkResponse = Object.fromEntries(
+    Object.entries(spec.responses).flatMap(([status, r]) => (r.schema ? [[status, ajv.compile(r.schema)]] : [])),
+  );
   return { method, pattern, names, spec, ...(spec.requestBody ? { checkBody: ajv.compile(spec.requestBody.schema) } : {}), checkResponse };
 });
 
@@ -94,7 +100,8 @@ function handle(state: FakeGitHub, options: FakeOptions, req: IncomingMessage, r
   const route = routes.find((r) => r.method === method && r.pattern.test(url.pathname));
   const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
     const check = route?.checkResponse[String(status)];
-    if (check && !check(body)) state.violations.push(`fake answered ${route?.spec.operationId} ${status} unlike GitHub: ${ajv.errorsText(check.errors)}`);
+    if (check && !check(body))
+      state.violations.push(`fake answered ${route?.spec.operationId} ${status} unlike GitHub: ${ajv.errorsText(check.errors)}`);
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'x-ratelimit-remaining': '4999', ...headers });
     res.end(JSON.stringify(body));
   };
@@ -113,7 +120,9 @@ function handle(state: FakeGitHub, options: FakeOptions, req: IncomingMessage, r
     failure.times--;
     return send(failure.status, { message: `fake failure ${failure.status}` }, failure.headers);
   }
-  const params = Object.fromEntries(route.names.map((name, i) => [name, decodeURIComponent(route.pattern.exec(url.pathname)?.[i + 1] ?? '')]));
+  const params = Object.fromEntries(
+    route.names.map((name, i) => [name, decodeURIComponent(route.pattern.exec(url.pathname)?.[i + 1] ?? '')]),
+  );
   if (params.owner !== options.owner || params.repo !== options.repo) return send(404, { message: 'Not Found' });
   const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
   answer(state, options, route.spec.operationId, { params, query: url.searchParams, body, send });
@@ -179,14 +188,28 @@ function answer(state: FakeGitHub, options: FakeOptions, operationId: string, ca
       const list = state.pulls
         .filter((p) => (head ? `${options.owner}:${p.head.ref}` === head : true) && (wanted === 'all' || p.state === wanted))
         .sort((a, b) => b.number - a.number);
-      return send(200, list.map((p) => view(state, p)));
+      return send(
+        200,
+        list.map((p) => view(state, p)),
+      );
     }
     case 'pulls/create': {
       const ref = String(body.head);
       const sha = options.branchSha(ref);
       if (sha === null) return send(422, { message: 'Validation Failed', errors: [{ field: 'head', code: 'invalid' }] });
-      if (state.pulls.some((p) => p.head.ref === ref && p.state === 'open')) return send(422, { message: `A pull request already exists for ${options.owner}:${ref}.` });
-      const pull: FakePull = { number: state.pulls.length + 1, title: String(body.title), body: String(body.body ?? ''), state: 'open', merged_at: null, head: { ref, sha }, base: String(body.base), labels: [], comments: [] };
+      if (state.pulls.some((p) => p.head.ref === ref && p.state === 'open'))
+        return send(422, { message: `A pull request already exists for ${options.owner}:${ref}.` });
+      const pull: FakePull = {
+        number: state.pulls.length + 1,
+        title: String(body.title),
+        body: String(body.body ?? ''),
+        state: 'open',
+        merged_at: null,
+        head: { ref, sha },
+        base: String(body.base),
+        labels: [],
+        comments: [],
+      };
       state.pulls.push(pull);
       return send(201, view(state, pull));
     }
@@ -204,7 +227,10 @@ function answer(state: FakeGitHub, options: FakeOptions, operationId: string, ca
       const pull = find();
       if (!pull) return send(404, { message: 'Not Found' });
       for (const label of (body.labels as string[]) ?? []) if (!pull.labels.includes(label)) pull.labels.push(label);
-      return send(200, pull.labels.map((name) => ({ id: 1, name })));
+      return send(
+        200,
+        pull.labels.map((name) => ({ id: 1, name })),
+      );
     }
     case 'issues/create-comment': {
       const pull = find();

@@ -51,9 +51,19 @@ export async function runAction(entry: string, env: Record<string, string>): Pro
   const summaryFile = join(dir, 'summary');
   writeFileSync(outputFile, '');
   writeFileSync(summaryFile, '');
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('INPUT_') && !k.startsWith('GITHUB_') && !k.startsWith('SKILLGARDEN_')));
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('INPUT_') && !k.startsWith('GITHUB_') && !k.startsWith('SKILLGARDEN_')),
+  );
   const child = spawn(process.execPath, [entry], {
-    env: { ...clean, RUNNER_TEMP: dir, GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile, GIT_CONFIG_NOSYSTEM: '1', HOME: dir, ...env },
+    env: {
+      ...clean,
+      RUNNER_TEMP: dir,
+      GITHUB_OUTPUT: outputFile,
+      GITHUB_STEP_SUMMARY: summaryFile,
+      GIT_CONFIG_NOSYSTEM: '1',
+      HOME: dir,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -82,7 +92,14 @@ export function parseAnnotations(stdout: string): { level: string; props: Record
 }
 
 /** The environment a runner gives a step: inputs as INPUT_<NAME> (hyphens kept), action.yml defaults for the rest. */
-export function runnerEnv(options: { workspace: string; apiUrl: string; inputs: Record<string, string>; event?: { name: string; payload: object }; ref?: string; now?: string }): Record<string, string> {
+export function runnerEnv(options: {
+  workspace: string;
+  apiUrl: string;
+  inputs: Record<string, string>;
+  event?: { name: string; payload: object };
+  ref?: string;
+  now?: string;
+}): Record<string, string> {
   const defaults = readActionDefaults();
   const inputs = { ...defaults, token: 'ghs_faketoken123', ...options.inputs };
   const env: Record<string, string> = {};
@@ -118,7 +135,11 @@ function readHead(dir: string): string {
 /** action.yml's defaults, as the runner fills them in (`${{ github.token }}` is the token the harness passes). */
 export function readActionDefaults(): Record<string, string> {
   const action = parse(readFileSync(join(root, 'action.yml'), 'utf8')) as { inputs: Record<string, { default?: string }> };
-  return Object.fromEntries(Object.entries(action.inputs).flatMap(([name, spec]) => (spec.default === undefined || spec.default.includes('${{') ? [] : [[name, String(spec.default)]])));
+  return Object.fromEntries(
+    Object.entries(action.inputs).flatMap(([name, spec]) =>
+      spec.default === undefined || spec.default.includes('${{') ? [] : [[name, String(spec.default)]],
+    ),
+  );
 }
 
 export const testNow = '2026-11-29T12:00:00.000Z';
@@ -145,7 +166,11 @@ export function commitAt(dir: string, message: string, age: number): void {
 }
 
 function execGitWithDate(dir: string, args: string[], date: string): void {
-  execFileSync('git', args, { cwd: dir, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date }, stdio: ['ignore', 'pipe', 'pipe'] });
+  execFileSync('git', args, {
+    cwd: dir,
+    env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 export interface Origin {
@@ -163,7 +188,8 @@ export function createOrigin(skills: readonly SkillSpec[], options: { shallow?: 
   commitAt(work, 'initial', 400);
   for (const skill of [...skills].sort((a, b) => b.age - a.age)) {
     writeTree(work, { [`skills/${skill.name}/SKILL.md`]: skillDoc(skill.name, skill.extra) });
-    const trailers = skill.actor === 'agent' ? `\n\nSkill-Action: create\nSkill-Name: ${skill.name}\nSkill-Actor: agent\nSkill-Source: background` : '';
+    const trailers =
+      skill.actor === 'agent' ? `\n\nSkill-Action: create\nSkill-Name: ${skill.name}\nSkill-Actor: agent\nSkill-Source: background` : '';
     commitAt(work, `skill(create): ${skill.name}${trailers}`, skill.age);
   }
   const bare = `${tempDir('skillgarden-origin-')}/origin.git`;

@@ -66,19 +66,57 @@ describe('markdown escaping', () => {
 
 function report(transitions: number): RunReport {
   return {
-    version: 1, run_id: '2026-11-29T12-00-00Z-abcd', time: '2026-11-29T12:00:00.000Z', repo: '/r', dry_run: false, status: 'completed',
-    gates: { applied: false, enabled: true, paused: false, interval_hours: 168, last_run_at: null, next_due_at: null, first_run: true, blocked_by: null },
+    version: 1,
+    run_id: '2026-11-29T12-00-00Z-abcd',
+    time: '2026-11-29T12:00:00.000Z',
+    repo: '/r',
+    dry_run: false,
+    status: 'completed',
+    gates: {
+      applied: false,
+      enabled: true,
+      paused: false,
+      interval_hours: 168,
+      last_run_at: null,
+      next_due_at: null,
+      first_run: true,
+      blocked_by: null,
+    },
     counts: { before: { active: transitions, stale: 0, archived: 0 }, after: { active: 0, stale: 0, archived: transitions } },
     counters: { checked: transitions, marked_stale: 0, archived: transitions, reactivated: 0, seeded: 0 } as RunReport['counters'],
-    transitions: Array.from({ length: transitions }, (_, i) => ({ skill: `skill-${i}-${'x'.repeat(30)}`, from: 'active' as const, to: i % 2 ? ('archived' as const) : ('stale' as const), anchor: '2026-01-01T00:00:00Z', anchor_source: 'created', reason: `idle for ${100 + i} days`, commit: null })),
-    skipped: [], seeded: [], forgotten: [], patterns: [], plans: [], prs: [], errors: [], warnings: [], undo: null, commits: [], timings_ms: {},
+    transitions: Array.from({ length: transitions }, (_, i) => ({
+      skill: `skill-${i}-${'x'.repeat(30)}`,
+      from: 'active' as const,
+      to: i % 2 ? ('archived' as const) : ('stale' as const),
+      anchor: '2026-01-01T00:00:00Z',
+      anchor_source: 'created',
+      reason: `idle for ${100 + i} days`,
+      commit: null,
+    })),
+    skipped: [],
+    seeded: [],
+    forgotten: [],
+    patterns: [],
+    plans: [],
+    prs: [],
+    errors: [],
+    warnings: [],
+    undo: null,
+    commits: [],
+    timings_ms: {},
   };
 }
 
 describe('the proposal pull request body', () => {
   it('ends with the commit trailer block, which the ledger parser reads back', () => {
     const proposal = buildLifecycleProposal(report(3))!;
-    const body = renderProposalBody({ proposal, runId: 'r', validation: 'ok', report: '# Curator run\n\ntext', fullReportUrl: 'https://x/runs/1' });
+    const body = renderProposalBody({
+      proposal,
+      runId: 'r',
+      validation: 'ok',
+      report: '# Curator run\n\ntext',
+      fullReportUrl: 'https://x/runs/1',
+    });
     expect(body.trimEnd().endsWith(proposal.trailerBlock)).toBe(true);
     expect(parseCommitMessage(`title\n\n${body}`).trailers).toEqual(parseCommitMessage(proposal.commitMessage).trailers);
     expect(readFingerprint(body)).toBe(proposal.fingerprint);
@@ -88,7 +126,13 @@ describe('the proposal pull request body', () => {
   it("is cut to GitHub's limit with a pointer to the full report, keeping markers and trailers", () => {
     for (const count of [40, 2000]) {
       const proposal = buildLifecycleProposal(report(count))!;
-      const body = renderProposalBody({ proposal, runId: 'r', validation: 'ok', report: 'line of the report\n'.repeat(10_000), fullReportUrl: 'https://x/runs/1' });
+      const body = renderProposalBody({
+        proposal,
+        runId: 'r',
+        validation: 'ok',
+        report: 'line of the report\n'.repeat(10_000),
+        fullReportUrl: 'https://x/runs/1',
+      });
       expect(body.length).toBeLessThanOrEqual(maxBodyLength);
       expect(body).toContain('full report is in the job summary');
       expect(readFingerprint(body)).toBe(proposal.fingerprint);
@@ -140,8 +184,22 @@ describe('retry policy', () => {
 describe('readInputs', () => {
   const base = { GITHUB_REPOSITORY: 'o/r', GITHUB_WORKSPACE: '/w', RUNNER_TEMP: '/t' };
   it('reads INPUT_ names as the runner writes them (hyphens kept) into one typed object', () => {
-    const inputs = readInputs({ ...base, INPUT_MODE: 'curate', 'INPUT_DRY-RUN': 'true', 'INPUT_PUSH-TRANSITIONS': 'False', INPUT_LABELS: 'a, b\nc', 'INPUT_API-RETRIES': '2' });
-    expect(inputs).toMatchObject({ mode: 'curate', dryRun: true, pushTransitions: false, extraLabels: ['a', 'b', 'c'], reportDir: '/t/skillgarden', workspace: '/w' });
+    const inputs = readInputs({
+      ...base,
+      INPUT_MODE: 'curate',
+      'INPUT_DRY-RUN': 'true',
+      'INPUT_PUSH-TRANSITIONS': 'False',
+      INPUT_LABELS: 'a, b\nc',
+      'INPUT_API-RETRIES': '2',
+    });
+    expect(inputs).toMatchObject({
+      mode: 'curate',
+      dryRun: true,
+      pushTransitions: false,
+      extraLabels: ['a', 'b', 'c'],
+      reportDir: '/t/skillgarden',
+      workspace: '/w',
+    });
     expect(inputs.retry.attempts).toBe(3);
     expect(inputs.github).toMatchObject({ owner: 'o', repo: 'r', apiUrl: 'https://api.github.com' });
   });

@@ -3,7 +3,17 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { git } from '../helpers/repo.js';
 import { tempDir, writeTree } from '../helpers/tmp.js';
-import { bundledAction, cloneWorkspace, createOrigin, owner, parseAnnotations, repoName, runAction, runnerEnv, skillDoc } from './harness.js';
+import {
+  bundledAction,
+  cloneWorkspace,
+  createOrigin,
+  owner,
+  parseAnnotations,
+  repoName,
+  runAction,
+  runnerEnv,
+  skillDoc,
+} from './harness.js';
 
 let entry: string;
 
@@ -12,10 +22,14 @@ beforeAll(async () => {
 });
 
 /** A skill whose name (line 2) differs from its folder and whose link (line 7) points nowhere. */
-const badSkill = (name: string) => `---\nname: ${name}-wrong\ndescription: Handles ${name}. Use when ${name} is asked for.\n---\n# ${name}\n\nSee [details](references/missing.md).\n`;
+const badSkill = (name: string) =>
+  `---\nname: ${name}-wrong\ndescription: Handles ${name}. Use when ${name} is asked for.\n---\n# ${name}\n\nSee [details](references/missing.md).\n`;
 
 const validate = (workspace: string, inputs: Record<string, string> = {}, event?: { name: string; payload: object }) =>
-  runAction(entry, runnerEnv({ workspace, apiUrl: 'http://127.0.0.1:9', inputs: { mode: 'validate', ...inputs }, ...(event ? { event } : {}) }));
+  runAction(
+    entry,
+    runnerEnv({ workspace, apiUrl: 'http://127.0.0.1:9', inputs: { mode: 'validate', ...inputs }, ...(event ? { event } : {}) }),
+  );
 
 function commitAll(dir: string, message: string): string {
   git(dir, 'add', '-A');
@@ -30,8 +44,18 @@ describe('mode: validate, as a runner runs it', () => {
     const result = await validate(origin.workspace);
     expect(result.code).toBe(1);
     const annotations = parseAnnotations(result.stdout).filter((a) => a.props.file);
-    expect(annotations).toContainEqual(expect.objectContaining({ level: 'error', props: expect.objectContaining({ file: 'skills/broken/SKILL.md', line: '2', title: 'skill/name-mismatch' }) }));
-    expect(annotations).toContainEqual(expect.objectContaining({ level: 'warning', props: expect.objectContaining({ file: 'skills/broken/SKILL.md', line: '7', title: 'skill/link-missing' }) }));
+    expect(annotations).toContainEqual(
+      expect.objectContaining({
+        level: 'error',
+        props: expect.objectContaining({ file: 'skills/broken/SKILL.md', line: '2', title: 'skill/name-mismatch' }),
+      }),
+    );
+    expect(annotations).toContainEqual(
+      expect.objectContaining({
+        level: 'warning',
+        props: expect.objectContaining({ file: 'skills/broken/SKILL.md', line: '7', title: 'skill/link-missing' }),
+      }),
+    );
     expect(result.outputs).toMatchObject({ errors: '1', warnings: '1', skills: '2' });
     expect(result.summary).toContain('| error | `skills/broken/SKILL.md` | 2 | `skill/name-mismatch` |');
     expect(result.stdout).toMatch(/^::error::1 error\(s\) in 2 skill\(s\)/m);
@@ -52,7 +76,10 @@ describe('mode: validate, as a runner runs it', () => {
     const origin = createOrigin([]);
     writeTree(origin.workspace, { 'skills/broken/SKILL.md': badSkill('broken') });
     const workspace = join(origin.workspace, '..');
-    const result = await runAction(entry, runnerEnv({ workspace, apiUrl: 'http://127.0.0.1:9', inputs: { mode: 'validate', 'working-directory': 'repo', scan: 'false' } }));
+    const result = await runAction(
+      entry,
+      runnerEnv({ workspace, apiUrl: 'http://127.0.0.1:9', inputs: { mode: 'validate', 'working-directory': 'repo', scan: 'false' } }),
+    );
     expect(parseAnnotations(result.stdout).map((a) => a.props.file)).toContain('repo/skills/broken/SKILL.md');
   });
 
@@ -70,13 +97,21 @@ describe('mode: validate, as a runner runs it', () => {
     const base = commitAll(seed, 'a broken skill already on main');
     git(seed, 'push', '-q', 'origin', 'main');
     git(seed, 'checkout', '-q', '-b', 'feature');
-    writeTree(seed, { 'skills/good-skill/SKILL.md': skillDoc('good-skill').replace('# good-skill', '# good-skill\n\nMore.'), 'skills/new-broken/SKILL.md': badSkill('new-broken') });
+    writeTree(seed, {
+      'skills/good-skill/SKILL.md': skillDoc('good-skill').replace('# good-skill', '# good-skill\n\nMore.'),
+      'skills/new-broken/SKILL.md': badSkill('new-broken'),
+    });
     commitAll(seed, 'change one skill, add a broken one');
     git(seed, 'push', '-q', 'origin', 'feature');
     const workspace = cloneWorkspace(origin.bare, { shallow: true });
     git(workspace, 'fetch', '-q', '--depth=1', 'origin', 'feature');
     git(workspace, 'checkout', '-q', 'FETCH_HEAD');
-    const payload = { pull_request: { base: { sha: base, ref: 'main', repo: { full_name: `${owner}/${repoName}` } }, head: { repo: { full_name: 'stranger/skills' } } } };
+    const payload = {
+      pull_request: {
+        base: { sha: base, ref: 'main', repo: { full_name: `${owner}/${repoName}` } },
+        head: { repo: { full_name: 'stranger/skills' } },
+      },
+    };
     const result = await validate(workspace, { 'changed-only': 'true' }, { name: 'pull_request', payload });
     expect(result.outputs).toMatchObject({ skills: '2', errors: '1' });
     const files = new Set(parseAnnotations(result.stdout).flatMap((a) => (a.props.file ? [a.props.file] : [])));
@@ -90,7 +125,10 @@ describe('mode: validate, as a runner runs it', () => {
     const dist = join(tempDir('skillgarden-dist-'), 'index.js');
     copyFileSync(committed, dist);
     const origin = createOrigin([{ name: 'good-skill', age: 1, actor: 'user' }]);
-    const result = await runAction(dist, runnerEnv({ workspace: origin.workspace, apiUrl: 'http://127.0.0.1:9', inputs: { mode: 'validate' } }));
+    const result = await runAction(
+      dist,
+      runnerEnv({ workspace: origin.workspace, apiUrl: 'http://127.0.0.1:9', inputs: { mode: 'validate' } }),
+    );
     expect(result.stderr).toBe('');
     expect(result.code, result.stdout).toBe(0);
     expect(result.outputs.skills).toBe('1');

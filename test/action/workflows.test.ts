@@ -16,12 +16,17 @@ const readWorkflow = (name: string) => parse(readFileSync(join(root, '.github', 
 
 /** The `with:` of the workflow's `uses: ./` step, its expressions evaluated for `inputs` (`${{ inputs.x || default }}`). */
 function stepInputs(workflow: Workflow, dispatch: Record<string, string>): Record<string, string> {
-  const step = Object.values(workflow.jobs).flatMap((j) => j.steps).find((s) => s.uses === './');
+  const step = Object.values(workflow.jobs)
+    .flatMap((j) => j.steps)
+    .find((s) => s.uses === './');
   if (!step) throw new Error('no `uses: ./` step');
   return Object.fromEntries(
     Object.entries(step.with ?? {}).map(([key, value]) => [
       key,
-      String(value).replace(/\$\{\{\s*inputs\.([\w-]+)\s*(?:\|\|\s*([\w-]+))?\s*\}\}/g, (_, name: string, fallback?: string) => dispatch[name] ?? fallback ?? ''),
+      String(value).replace(
+        /\$\{\{\s*inputs\.([\w-]+)\s*(?:\|\|\s*([\w-]+))?\s*\}\}/g,
+        (_, name: string, fallback?: string) => dispatch[name] ?? fallback ?? '',
+      ),
     ]),
   );
 }
@@ -58,7 +63,10 @@ describe("the repository's own workflows", () => {
     const origin = createOrigin([{ name: 'old-helper', age: 100, actor: 'agent' }]);
     fake = await startFakeGitHub({ owner, repo: repoName, branchSha: origin.branchSha });
     const inputs = stepInputs(readWorkflow('curate.yml'), {});
-    const result = await runAction(entry, runnerEnv({ workspace: origin.workspace, apiUrl: fake.url, inputs, event: { name: 'schedule', payload: {} } }));
+    const result = await runAction(
+      entry,
+      runnerEnv({ workspace: origin.workspace, apiUrl: fake.url, inputs, event: { name: 'schedule', payload: {} } }),
+    );
     expect(result.code, result.stdout).toBe(0);
     expect(JSON.parse(result.outputs['pull-requests'] ?? '')).toMatchObject([{ branch: 'skillgarden/lifecycle', operation: 'created' }]);
     expect(fake.violations).toEqual([]);
