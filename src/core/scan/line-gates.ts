@@ -31,15 +31,18 @@ export function buildLineGates(text: string): LineGates {
   let line = 0;
   let run = 0;
   let flagged = false;
+  let wide = false;
   for (let i = 0; i < text.length; i += 1) {
     const code = text.charCodeAt(i);
     if (code === 10) {
       if (flagged) variantLines.push(line);
+      if (wide) nonAscii.add(line);
       line += 1;
       run = 0;
       flagged = false;
+      wide = false;
     } else if (code >= 128) {
-      nonAscii.add(line);
+      wide = true;
       flagged = true;
       run = 0;
     } else if (BASE64[code] === 1) {
@@ -52,5 +55,6 @@ export function buildLineGates(text: string): LineGates {
     }
   }
   if (flagged) variantLines.push(line);
+  if (wide) nonAscii.add(line);
   return { variantLines, nonAscii, longestBase64Run: longest };
 }

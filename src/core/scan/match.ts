@@ -1,7 +1,7 @@
 import { findCommentLines, findHiddenCommentLines } from './context.js';
 import { buildLineGates } from './line-gates.js';
 import { matchRules, toFinding, type LineContext } from './line-finding.js';
-import { compileTable, lowerAscii, scanRaw, selectRules, type CompiledTable, type RawScan } from './raw-scan.js';
+import { compileTable, scanRaw, selectRules, type CompiledTable, type RawScan } from './raw-scan.js';
 import { HIDDEN_INSTRUCTION, THREAT_RULES, type ThreatRule } from './rules.js';
 import { SPECIAL_RULES, specialRule } from './special-rules.js';
 import { applyInlineSuppressions } from './suppress.js';
@@ -106,7 +106,7 @@ export function scanSkillText(text: string, options: ScanTextOptions): ScanFindi
   }
   const comments = findCommentLines(options.file, lines);
   const gates = buildLineGates(unified);
-  const scan: RawScan = { file: options.file, lines, lineStarts, seen: new Map(), comments, lower: lowerAscii(unified), triggerLines: new Map(), longestBase64Run: gates.longestBase64Run, out: [] };
+  const scan: RawScan = { file: options.file, lines, lineStarts, seen: new Map(), comments, triggerLines: new Map(), longestBase64Run: gates.longestBase64Run, out: [] };
   const table = compileTable(rules);
   scanRaw(scan, unified, table);
   const { out, seen } = scan;

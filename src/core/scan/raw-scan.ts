@@ -2,6 +2,7 @@ import { compileLineRegex, deriveTriggers } from './compile.js';
 import { toFinding } from './line-finding.js';
 import type { ThreatRule } from './rules.js';
 import type { ScanFinding } from './types.js';
+import { buildTriggerMatcher, findTriggers, type TriggerMatcher } from './trigger-index.js';
 
 interface CompiledRule {
   rule: ThreatRule;
@@ -10,25 +11,9 @@ interface CompiledRule {
   triggers: string[] | undefined;
 }
 
-interface TriggerSet {
-  pattern: RegExp;
-  /** For each trigger, every trigger it contains (itself included). */
-  contained: Map<string, string[]>;
-}
-
 export interface CompiledTable {
   rules: CompiledRule[];
-  triggers: TriggerSet;
-}
-
-const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-
-function buildTriggerSet(rules: readonly CompiledRule[]): TriggerSet {
-  const all = [...new Set(rules.flatMap((r) => r.triggers ?? []))].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
-  const contained = new Map(all.map((t) => [t, all.filter((u) => t.includes(u))]));
-  // An empty alternation would match everywhere; `(?!)` never matches.
-  const source = all.length > 0 ? all.map(escapeRegex).join('|') : '(?!)';
-  return { pattern: new RegExp(source, 'g'), contained };
+  triggers: TriggerMatcher;
 }
 
 const compiledCache = new WeakMap<readonly ThreatRule[], CompiledTable>();
@@ -38,7 +23,7 @@ export function compileTable(rules: readonly ThreatRule[]): CompiledTable {
   let table = compiledCache.get(rules);
   if (!table) {
     const compiled = compileEach(rules);
-    table = { rules: compiled, triggers: buildTriggerSet(compiled) };
+    table = { rules: compiled, triggers: buildTriggerMatcher(compiled.flatMap((r) => r.triggers ?? [])) };
     compiledCache.set(rules, table);
   }
   return table;
@@ -64,35 +49,17 @@ function lineIndexOf(lineStarts: readonly number[], offset: number): number {
   return lo;
 }
 
-/** Lower-cases ASCII only, so offsets in the result are offsets in the text (full `toLowerCase` can change lengths). */
-export function lowerAscii(text: string): string {
-  return text.replace(/[A-Z]+/g, (run) => run.toLowerCase());
-}
-
 /** Past this many candidate lines a rule is cheaper to run once over the whole text. */
 const WHOLE_TEXT_SHARE = 8;
 
-/**
- * Finds every trigger of every rule in one regex pass over the lower-cased
- * text (one pass is ~8x cheaper than an indexOf per trigger). The pass
- * advances one character at a time so overlapping triggers are all seen; a
- * trigger that starts where a longer one matched is its substring, credited
- * through `contained`.
- */
-function indexTriggers(scan: RawScan, set: TriggerSet): Map<string, number[]> {
+/** For each trigger, the lines (0-based, ascending) it occurs on: one pass for all triggers of all rules. */
+function indexTriggers(text: string, matcher: TriggerMatcher): Map<string, number[]> {
   const lines = new Map<string, number[]>();
-  const { pattern, contained } = set;
-  let line = 0;
-  pattern.lastIndex = 0;
-  for (let m = pattern.exec(scan.lower); m; m = pattern.exec(scan.lower)) {
-    pattern.lastIndex = m.index + 1;
-    while (line + 1 < scan.lineStarts.length && scan.lineStarts[line + 1]! <= m.index) line += 1;
-    for (const trigger of contained.get(m[0]) ?? [m[0]]) {
-      const list = lines.get(trigger);
-      if (!list) lines.set(trigger, [line]);
-      else if (list[list.length - 1] !== line) list.push(line);
-    }
-  }
+  findTriggers(text, matcher, (trigger, line) => {
+    const list = lines.get(trigger);
+    if (!list) lines.set(trigger, [line]);
+    else if (list[list.length - 1] !== line) list.push(line);
+  });
   return lines;
 }
 
@@ -116,7 +83,6 @@ export interface RawScan {
   lineStarts: readonly number[];
   seen: Map<number, Set<string>>;
   comments: ReadonlySet<number>;
-  lower: string;
   triggerLines: Map<string, number[]>;
   /** Longest run of base64 characters in the text (rules with `base64Run` are skipped below it). */
   longestBase64Run: number;
@@ -147,7 +113,7 @@ function execAll(pattern: RegExp, text: string, onMatch: (m: RegExpExecArray) =>
  * lines, runs once over the whole text. At most one finding per rule per line.
  */
 export function scanRaw(scan: RawScan, text: string, table: CompiledTable): void {
-  scan.triggerLines = indexTriggers(scan, table.triggers);
+  scan.triggerLines = indexTriggers(text, table.triggers);
   for (const { rule, whole, perLine, triggers } of table.rules) {
     if (rule.base64Run !== undefined && scan.longestBase64Run < rule.base64Run) continue;
     const candidates = triggers ? candidateLines(scan, triggers) : undefined;
@@ -167,12 +133,6 @@ export function scanRaw(scan: RawScan, text: string, table: CompiledTable): void
 /** The rules that can match `text` at all: those with no triggers and those with a trigger in it. */
 export function selectRules(text: string, table: CompiledTable): ThreatRule[] {
   const present = new Set<string>();
-  const { pattern, contained } = table.triggers;
-  const lower = lowerAscii(text);
-  pattern.lastIndex = 0;
-  for (let m = pattern.exec(lower); m; m = pattern.exec(lower)) {
-    pattern.lastIndex = m.index + 1;
-    for (const trigger of contained.get(m[0]) ?? [m[0]]) present.add(trigger);
-  }
+  findTriggers(text, table.triggers, (trigger) => present.add(trigger));
   return table.rules.filter((r) => !r.triggers || r.triggers.some((t) => present.has(t))).map((r) => r.rule);
 }
