@@ -29,11 +29,13 @@ export function extractLinks(body: string): MarkdownLink[] {
     if (!raw.includes('](') && !raw.includes(']:')) return;
     const text = raw.includes('`') ? blankCodeSpans(raw) : raw;
     const definition = referenceDefinition.exec(text);
-    if (definition?.[1]) links.push({ target: unwrap(definition[1]), line, column: text.indexOf(definition[1]) + 1 });
+    if (definition?.[1]) links.push({ target: unwrap(definition[1]), line, column: text.indexOf(definition[1], text.indexOf(']:') + 2) + 1 });
     if (!text.includes('](')) return;
     for (const match of text.matchAll(inlineLink)) {
       const target = match[1] ?? '';
-      links.push({ target: unwrap(target), line, column: (match.index ?? 0) + match[0].indexOf(target) + 1 });
+      // The target follows "](": the link text may spell the same path.
+      const at = match[0].indexOf(target, match[0].indexOf('](') + 2);
+      links.push({ target: unwrap(target), line, column: (match.index ?? 0) + at + 1 });
     }
   });
   return links;

@@ -73,6 +73,13 @@ describe('extractLinks', () => {
     ]);
   });
 
+  it('gives the column of the target even when the link text spells the same path', () => {
+    expect(extractLinks('[references/a.md](references/a.md)\n[references/b.md]: references/b.md\n')).toEqual([
+      { target: 'references/a.md', line: 1, column: 19 },
+      { target: 'references/b.md', line: 2, column: 20 },
+    ]);
+  });
+
   it('stays fast on hostile lines', () => {
     const hostile = '['.repeat(50_000) + '](' + '('.repeat(50_000);
     expect(extractLinks(hostile)).toEqual([]);
