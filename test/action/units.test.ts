@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isSkillgardenError } from '../../src/core/errors.js';
@@ -217,5 +219,18 @@ describe('readInputs', () => {
       expect(isSkillgardenError(error, 'action/bad-input')).toBe(true);
       expect((error as { data: { input: string } }).data.input).toBe(name);
     }
+  });
+});
+
+describe('the Action keeps its edges in one place each', () => {
+  const dir = join(import.meta.dirname, '..', '..', 'src', 'action');
+  const sources = readdirSync(dir).filter((f) => f.endsWith('.ts'));
+  const importing = (pattern: RegExp) => sources.filter((f) => pattern.test(readFileSync(join(dir, f), 'utf8'))).sort();
+
+  it('only main.ts imports @actions/core; only git.ts runs processes', () => {
+    expect(importing(/from '@actions\/core'/)).toEqual(['main.ts']);
+    expect(importing(/from 'node:child_process'|from 'simple-git'/)).toEqual(['git.ts']);
+    // The runner's environment is read once, in main.ts; git.ts passes it on to git (PATH, HOME).
+    expect(importing(/process\.env/)).toEqual(['git.ts', 'main.ts']);
   });
 });
