@@ -106,7 +106,7 @@ export function scanSkillText(text: string, options: ScanTextOptions): ScanFindi
   }
   const comments = findCommentLines(options.file, lines);
   const gates = buildLineGates(unified);
-  const scan: RawScan = { file: options.file, lines, lineStarts, seen: new Map(), comments, triggerLines: new Map(), longestBase64Run: gates.longestBase64Run, out: [] };
+  const scan: RawScan = { file: options.file, lines, lineStarts, seen: new Map(), comments, triggerLines: [], longestBase64Run: gates.longestBase64Run, out: [] };
   const table = compileTable(rules);
   scanRaw(scan, unified, table);
   const { out, seen } = scan;

@@ -2,13 +2,14 @@ import { compileLineRegex, deriveTriggers } from './compile.js';
 import { toFinding } from './line-finding.js';
 import type { ThreatRule } from './rules.js';
 import type { ScanFinding } from './types.js';
-import { buildTriggerMatcher, findTriggers, type TriggerMatcher } from './trigger-index.js';
+import { buildTriggerMatcher, indexTriggerLines, type TriggerMatcher } from './trigger-index.js';
 
 interface CompiledRule {
   rule: ThreatRule;
   whole: RegExp;
   perLine: RegExp;
-  triggers: string[] | undefined;
+  /** Ids of the rule's trigger literals in the table's matcher; undefined when the rule has none. */
+  triggers: number[] | undefined;
 }
 
 export interface CompiledTable {
@@ -22,19 +23,21 @@ const compiledCache = new WeakMap<readonly ThreatRule[], CompiledTable>();
 export function compileTable(rules: readonly ThreatRule[]): CompiledTable {
   let table = compiledCache.get(rules);
   if (!table) {
-    const compiled = compileEach(rules);
-    table = { rules: compiled, triggers: buildTriggerMatcher(compiled.flatMap((r) => r.triggers ?? [])) };
+    const literals = rules.map((rule) => rule.triggers ?? deriveTriggers(rule.pattern));
+    const matcher = buildTriggerMatcher(literals.flatMap((l) => l ?? []));
+    const ids = new Map(matcher.literals.map((l, id) => [l, id]));
+    table = { rules: compileEach(rules, literals.map((l) => l?.map((t) => ids.get(t.toLowerCase())!))), triggers: matcher };
     compiledCache.set(rules, table);
   }
   return table;
 }
 
-function compileEach(rules: readonly ThreatRule[]): CompiledRule[] {
-  return rules.map((rule) => ({
+function compileEach(rules: readonly ThreatRule[], triggerIds: ReadonlyArray<number[] | undefined>): CompiledRule[] {
+  return rules.map((rule, i) => ({
     rule,
     whole: compileLineRegex(rule.pattern),
     perLine: new RegExp(rule.pattern.source, `${rule.pattern.flags}g`),
-    triggers: rule.triggers ?? deriveTriggers(rule.pattern),
+    triggers: triggerIds[i],
   }));
 }
 
@@ -52,21 +55,10 @@ function lineIndexOf(lineStarts: readonly number[], offset: number): number {
 /** Past this many candidate lines a rule is cheaper to run once over the whole text. */
 const WHOLE_TEXT_SHARE = 8;
 
-/** For each trigger, the lines (0-based, ascending) it occurs on: one pass for all triggers of all rules. */
-function indexTriggers(text: string, matcher: TriggerMatcher): Map<string, number[]> {
-  const lines = new Map<string, number[]>();
-  findTriggers(text, matcher, (trigger, line) => {
-    const list = lines.get(trigger);
-    if (!list) lines.set(trigger, [line]);
-    else if (list[list.length - 1] !== line) list.push(line);
-  });
-  return lines;
-}
-
 /** Lines on which at least one trigger occurs, ascending; undefined means "run over the whole text". */
-function candidateLines(scan: RawScan, triggers: readonly string[]): readonly number[] | undefined {
+function candidateLines(scan: RawScan, triggers: readonly number[]): readonly number[] | undefined {
   const cap = Math.max(64, scan.lines.length / WHOLE_TEXT_SHARE);
-  const lists = triggers.map((t) => scan.triggerLines.get(t)).filter((l): l is number[] => l !== undefined);
+  const lists = triggers.map((t) => scan.triggerLines[t]).filter((l): l is number[] => l !== undefined);
   if (lists.length <= 1) {
     const only = lists[0] ?? [];
     return only.length > cap ? undefined : only;
@@ -83,7 +75,8 @@ export interface RawScan {
   lineStarts: readonly number[];
   seen: Map<number, Set<string>>;
   comments: ReadonlySet<number>;
-  triggerLines: Map<string, number[]>;
+  /** Lines of each trigger literal, by id (see trigger-index.ts). */
+  triggerLines: Array<number[] | undefined>;
   /** Longest run of base64 characters in the text (rules with `base64Run` are skipped below it). */
   longestBase64Run: number;
   out: ScanFinding[];
@@ -113,7 +106,7 @@ function execAll(pattern: RegExp, text: string, onMatch: (m: RegExpExecArray) =>
  * lines, runs once over the whole text. At most one finding per rule per line.
  */
 export function scanRaw(scan: RawScan, text: string, table: CompiledTable): void {
-  scan.triggerLines = indexTriggers(text, table.triggers);
+  scan.triggerLines = indexTriggerLines(text, table.triggers);
   for (const { rule, whole, perLine, triggers } of table.rules) {
     if (rule.base64Run !== undefined && scan.longestBase64Run < rule.base64Run) continue;
     const candidates = triggers ? candidateLines(scan, triggers) : undefined;
@@ -132,7 +125,6 @@ export function scanRaw(scan: RawScan, text: string, table: CompiledTable): void
 
 /** The rules that can match `text` at all: those with no triggers and those with a trigger in it. */
 export function selectRules(text: string, table: CompiledTable): ThreatRule[] {
-  const present = new Set<string>();
-  findTriggers(text, table.triggers, (trigger) => present.add(trigger));
-  return table.rules.filter((r) => !r.triggers || r.triggers.some((t) => present.has(t))).map((r) => r.rule);
+  const present = indexTriggerLines(text, table.triggers);
+  return table.rules.filter((r) => !r.triggers || r.triggers.some((t) => present[t] !== undefined)).map((r) => r.rule);
 }
