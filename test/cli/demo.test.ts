@@ -24,6 +24,7 @@ describe('skillgarden demo', () => {
       expect.objectContaining({ skill: 'nightly-backup-check', reason: 'referenced' }),
     ]));
     expect(last.patterns[0]).toMatchObject({ tools: ['search_papers', 'download_paper', 'rag_search', 'write_summary'], sessions: 5 });
+    expect(last.plans).toMatchObject([{ kind: 'create', into: 'git-rebase', from: ['git-rebase-conflicts', 'git-rebase-interactive', 'git-rebase-onto'] }]);
     const draft = last.patterns[0].draft;
     expect(validateSkill({ file: 'SKILL.md', content: draft.text, folder: draft.name, profile: 'spec' }).findings).toEqual([]);
     expect(git(dir, 'status', '--porcelain')).toBe('');
@@ -36,6 +37,7 @@ describe('skillgarden demo', () => {
     const run = await cli(['demo', '--dir', dir, '--now', '2026-11-30T00:00:00Z'], { cwd: dir });
     expect(run.stdout).toContain('# Curator run 2026-11-30T00-00-00Z-');
     expect(run.stdout).toContain('## Patterns');
+    expect(run.stdout).toContain('## Consolidation plans');
     expect(run.stdout).toContain('## The ledger (newest first)');
     expect(run.stdout).toContain(`The demo repository is at ${dir}`);
   });

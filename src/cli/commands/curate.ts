@@ -2,6 +2,7 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { renderPatternsMarkdown, type DetectedPattern } from '../../core/patterns/index.js';
 import { renderRunMarkdown } from '../../core/report/render-run.js';
+import { renderPlansMarkdown } from '../../core/consolidate/index.js';
 import type { RunReport } from '../../core/report/run-report.js';
 import { readGitDir } from '../../ledger/git-dir.js';
 import { defaultReportDir, runCurator } from '../../services/curator/run-curator.js';
@@ -11,22 +12,24 @@ import { createProgress } from '../progress.js';
 export const curateCommand: Command = {
   name: 'curate',
   summary: 'one curator run: lifecycle transitions as commits, run.json and REPORT.md',
-  usage: 'curate [--dry-run] [--scheduled] [--transcripts GLOB…] [--report-dir DIR]',
-  options: { 'dry-run': { type: 'boolean' }, scheduled: { type: 'boolean' }, 'report-dir': { type: 'string' }, transcripts: { type: 'string', multiple: true } },
+  usage: 'curate [--dry-run] [--scheduled] [--transcripts GLOB…] [--consolidate] [--report-dir DIR]',
+  options: { 'dry-run': { type: 'boolean' }, scheduled: { type: 'boolean' }, 'report-dir': { type: 'string' }, transcripts: { type: 'string', multiple: true }, consolidate: { type: 'boolean' } },
   async run({ io, global, values }) {
     const progress = createProgress(io, 'curating', !global.json);
-    const { report } = await runCurator({
+    const { report, plans } = await runCurator({
       repoDir: global.repo,
       now: global.now,
       dryRun: values['dry-run'] === true,
       scheduled: values.scheduled === true,
       ...(values.transcripts ? { transcripts: values.transcripts as string[] } : {}),
+      ...(values.consolidate === true ? { consolidate: true } : {}),
       onProgress: progress.update,
     });
     progress.done();
     const dir = typeof values['report-dir'] === 'string' ? resolve(io.cwd, values['report-dir']) : defaultReportDir(await readGitDir(global.repo), report.run_id);
     const patterns = report.patterns as DetectedPattern[];
-    const markdown = renderRunMarkdown(report, patterns.length > 0 ? [renderPatternsMarkdown(patterns)] : []);
+    const sections = [...(patterns.length > 0 ? [renderPatternsMarkdown(patterns)] : []), ...(plans ? [renderPlansMarkdown(plans)] : [])];
+    const markdown = renderRunMarkdown(report, sections);
     writeReport(dir, report, markdown);
     writeDrafts(dir, patterns);
     if (global.json) io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

@@ -1,8 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parse } from 'yaml';
 import { buildGuardInput, buildPlanReport, planConsolidation, type ConsolidationConfig, type ConsolidationResult, type PlanLlmNote, type PlanReport } from '../../core/consolidate/index.js';
-import { metaDir } from '../../core/layout.js';
+import { requireConfig } from '../curator/read-library.js';
 import type { ChatClientOptions } from '../../llm/chat-client.js';
 import { writeUmbrellaProse } from '../../llm/umbrella-prose.js';
 import { readLibrary, type ReadLibraryOptions } from './read-library.js';
@@ -26,16 +23,9 @@ interface ConfigFile {
   skills_dir?: string;
 }
 
-/** The settings this service uses from `.skillgarden/config.yaml`; a file that cannot be read counts as empty. */
+/** The settings this service uses from `.skillgarden/config.yaml`, which must be valid (a bad value is an error naming the key). */
 function readConfigFile(repoDir: string): ConfigFile {
-  const path = join(repoDir, metaDir, 'config.yaml');
-  if (!existsSync(path)) return {};
-  try {
-    const data = parse(readFileSync(path, 'utf8')) as unknown;
-    return data && typeof data === 'object' ? (data as ConfigFile) : {};
-  } catch {
-    return {};
-  }
+  return requireConfig(repoDir) as ConfigFile;
 }
 
 const stringList = (value: unknown): string[] | undefined => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : undefined);

@@ -13,6 +13,8 @@ import { archiveTarget, moveChanges } from '../manage/person-acts.js';
 import { readLibrary, stateFile, type LibrarySnapshot } from './read-library.js';
 import { buildRunId } from './run-id.js';
 import { runDetect } from '../detect.js';
+import { planLibrary } from '../consolidate/index.js';
+import type { PlanReport } from '../../core/consolidate/index.js';
 import type { DetectReport } from '../../core/patterns/index.js';
 
 export interface CurateOptions {
@@ -24,13 +26,15 @@ export interface CurateOptions {
   deferFirstRun?: boolean;
   idleHours?: number;
   backend?: LedgerBackend | 'auto';
+  /** Plan umbrella consolidations (shown as proposals, never applied here); default: `consolidate` in the config. */
+  consolidate?: boolean;
   /** Transcript globs (relative to the repository) to mine for patterns; default: `transcripts` in the config. */
   transcripts?: readonly string[];
   onProgress?: (done: number, total: number) => void;
 }
 
 /** One curator pass: read once, plan the lifecycle, commit each transition (tagged as one run), report. */
-export async function runCurator(options: CurateOptions): Promise<{ report: RunReport; snapshot: LibrarySnapshot }> {
+export async function runCurator(options: CurateOptions): Promise<{ report: RunReport; snapshot: LibrarySnapshot; plans?: PlanReport }> {
   const started = performance.now();
   const ledger = await openLedger(options.repoDir, { backend: options.backend ?? 'isomorphic-git', now: () => options.now });
   try {
@@ -38,6 +42,8 @@ export async function runCurator(options: CurateOptions): Promise<{ report: RunR
     const runId = buildRunId(options.now, head);
     const snapshot = await readLibrary(options.repoDir, { now: options.now });
     const detected = await detectPatterns(options, snapshot);
+    // Plans are read from the tree before any transition of this run: proposals a person reviews, applied elsewhere.
+    const plans = (options.consolidate ?? snapshot.config.consolidate) ? (await planLibrary(options.repoDir, { now: options.now })).report : undefined;
     const readMs = performance.now() - started;
     const gates = checkGates(snapshot.config, snapshot.state, options.now, {
       scheduled: options.scheduled ?? false,
@@ -54,10 +60,11 @@ export async function runCurator(options: CurateOptions): Promise<{ report: RunR
     const forgotten = Object.keys(snapshot.state.skills).filter((name) => !present.has(name)).sort();
     const report = baseReport({ runId, options, gates, before, plan, forgotten, snapshot });
     report.patterns = detected?.patterns ?? [];
+    report.plans = plans?.plans ?? [];
     if (detected) report.warnings.push(...detected.skipped.map((s) => ({ code: 'detect/skipped', message: `${s.count} skipped: ${s.reason}`, file: s.file })));
     const firstRun = gates.applied && gates.first_run && (options.deferFirstRun ?? true) && gates.blocked_by === null;
-    if (gates.blocked_by !== null) return finish(report, 'skipped', { readMs, planMs, started }, snapshot);
-    if (options.dryRun) return finish(withPlannedTransitions(report, plan), 'dry-run', { readMs, planMs, started }, snapshot);
+    if (gates.blocked_by !== null) return { ...finish(report, 'skipped', { readMs, planMs, started }, snapshot), ...(plans ? { plans } : {}) };
+    if (options.dryRun) return { ...finish(withPlannedTransitions(report, plan), 'dry-run', { readMs, planMs, started }, snapshot), ...(plans ? { plans } : {}) };
     await ledger.tag(`skillgarden/run/${runId}`);
     const ctx = { repoDir: options.repoDir, ledger, runId, state: snapshot.state, stateOid: await currentOid(ledger), now: options.now.toISOString(), snapshot };
     if (!firstRun) {
@@ -76,7 +83,7 @@ export async function runCurator(options: CurateOptions): Promise<{ report: RunR
     report.commits.push(await commitBookkeeping(ctx, firstRun ? [] : plan.seeds, forgotten));
     report.counts.after = countsAfter(report.counts.before, report.transitions);
     report.undo = `skillgarden rollback --run ${runId}`;
-    return finish(report, firstRun ? 'first-run' : report.errors.length > 0 ? 'failed' : 'completed', { readMs, planMs, started }, snapshot);
+    return { ...finish(report, firstRun ? 'first-run' : report.errors.length > 0 ? 'failed' : 'completed', { readMs, planMs, started }, snapshot), ...(plans ? { plans } : {}) };
   } finally {
     await ledger.close();
   }

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import git from 'isomorphic-git';
 import type { DetectedPattern } from '../../core/patterns/index.js';
 import { renderPatternsMarkdown } from '../../core/patterns/index.js';
+import { renderPlansMarkdown } from '../../core/consolidate/index.js';
 import { renderLogText } from '../../core/ledger/render-log.js';
 import { renderRunMarkdown } from '../../core/report/render-run.js';
 import type { RunReport } from '../../core/report/run-report.js';
@@ -51,7 +52,7 @@ export async function runDemo(options: { now: Date; dir?: string; onStep?: (line
   const bundled = readdirSync(join(dir, 'skills')).filter((n) => existsSync(join(dir, 'skills', n, 'SKILL.md')));
   const initial: Record<string, string> = {
     '.skillgarden/bundled.txt': `${bundled.join('\n')}\n`,
-    '.skillgarden/config.yaml': 'references:\n  - "cron/*.yaml"\ntranscripts:\n  - "transcripts/*.jsonl"\n',
+    '.skillgarden/config.yaml': 'references:\n  - "cron/*.yaml"\ntranscripts:\n  - "transcripts/*.jsonl"\nconsolidate: true\n',
     [demoCronFile.path]: demoCronFile.text,
   };
   await ledger.commit({ message: 'Import the bundled skill library\n', changes: [...filesUnder(dir, 'skills'), ...Object.entries(initial).map(([path, content]) => ({ path, content }))] });
@@ -81,10 +82,12 @@ export async function runDemo(options: { now: Date; dir?: string; onStep?: (line
   await flushUsage({ repoDir: dir, ledger, writer: 'agent-laptop', skillsDir: 'skills', now: clock });
   await ledger.close();
   step(`curator run on day ${demoDays}`);
-  reports.push((await runCurator({ repoDir: dir, now: options.now })).report);
+  const final = await runCurator({ repoDir: dir, now: options.now });
+  reports.push(final.report);
   const last = reports[reports.length - 1] as RunReport;
   const patterns = last.patterns as DetectedPattern[];
-  const markdown = renderRunMarkdown(last, patterns.length > 0 ? [renderPatternsMarkdown(patterns)] : []);
+  const sections = [...(patterns.length > 0 ? [renderPatternsMarkdown(patterns)] : []), ...(final.plans ? [renderPlansMarkdown(final.plans)] : [])];
+  const markdown = renderRunMarkdown(last, sections);
   const log = renderLogText(await readLog(dir, { limit: 25 }));
   return { dir, reports, markdown, log };
 }
