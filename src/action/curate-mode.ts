@@ -198,7 +198,9 @@ async function proposeLifecycle({
       ),
     };
   }
-  if (decision.kind === 'unchanged')
+  if (decision.kind === 'edited')
+    io.warning(`${state.branch} has commits by someone else: pull request #${decision.pull.number} is left as it is.`);
+  if (decision.kind === 'unchanged' || decision.kind === 'edited')
     return {
       report: planned,
       outcomes: [{ branch: state.branch, number: decision.pull.number, url: decision.pull.html_url, operation: 'unchanged' }],

@@ -52,7 +52,6 @@ export function openGitHubApi(options: GitHubApiOptions): GitHubApi {
         base: input.base,
         title: input.title,
         body: input.body,
-        maintainer_can_modify: true,
       }),
     updatePull: (number, input) => call('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', { pull_number: number, ...input }),
     addLabels: async (number, labels) => {

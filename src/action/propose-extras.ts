@@ -93,7 +93,9 @@ async function proposeOne(x: ExtrasInput, ctx: PublishContext, job: Job): Promis
   }
   const state = await readBranchState(ctx, proposal.branch);
   const decision = decideProposal(state, proposal.fingerprint, x.base.sha);
-  if (decision.kind === 'unchanged')
+  if (decision.kind === 'edited')
+    x.io.warning(`${state.branch} has commits by someone else: pull request #${decision.pull.number} is left as it is.`);
+  if (decision.kind === 'unchanged' || decision.kind === 'edited')
     return [{ branch: proposal.branch, number: decision.pull.number, url: decision.pull.html_url, operation: 'unchanged' }];
   if (decision.kind === 'declined') {
     x.io.info(`Not proposing ${proposal.branch} again: it was closed without merging in #${decision.pull.number}.`);

@@ -2,7 +2,7 @@ import type { GitHubApi, PullRequest } from './github-api.js';
 import type { Git } from './git.js';
 import { readFingerprint } from './pr-body.js';
 import type { Proposal } from './proposal.js';
-import { deleteBotBranch, pushBotBranch, readRemoteBranch } from './repo-ops.js';
+import { deleteBotBranch, pushBotBranch, readRemoteBranch, type RemoteBranch } from './repo-ops.js';
 
 export type PullOperation = 'created' | 'updated' | 'unchanged' | 'closed';
 
@@ -25,10 +25,14 @@ export interface BranchState {
   branch: string;
   open?: PullRequest;
   pulls: PullRequest[];
-  remote: { commit: string; parent: string } | null;
+  remote: RemoteBranch | null;
 }
 
-export type Decision = { kind: 'publish' } | { kind: 'unchanged'; pull: PullRequest } | { kind: 'declined'; pull: PullRequest };
+export type Decision =
+  | { kind: 'publish' }
+  | { kind: 'unchanged'; pull: PullRequest }
+  | { kind: 'declined'; pull: PullRequest }
+  | { kind: 'edited'; pull: PullRequest };
 
 export async function readBranchState(ctx: PublishContext, branch: string): Promise<BranchState> {
   const pulls = await ctx.api.listPulls(branch);
@@ -39,11 +43,14 @@ export async function readBranchState(ctx: PublishContext, branch: string): Prom
 /**
  * Decided from the fingerprint alone, before the curator commits anything:
  * a proposal closed unmerged is not made again; an open one with the same
- * decisions on the current base is left as it is.
+ * decisions on the current base is left as it is, and so is one a person
+ * has pushed to.
  */
 export function decideProposal(state: BranchState, fingerprint: string, baseSha: string): Decision {
   const declined = state.pulls.find((p) => p.state === 'closed' && p.merged_at === null && readFingerprint(p.body) === fingerprint);
   if (declined) return { kind: 'declined', pull: declined };
+  // A person pushed to the proposal's branch: their commit is never force-pushed away.
+  if (state.open && state.remote && !state.remote.byBot) return { kind: 'edited', pull: state.open };
   if (state.open && state.remote?.parent === baseSha && readFingerprint(state.open.body) === fingerprint)
     return { kind: 'unchanged', pull: state.open };
   return { kind: 'publish' };
@@ -75,6 +82,10 @@ export async function publishProposal(
 /** Nothing (new) to propose on this branch: close its open PR with a comment and remove the branch. */
 export async function withdrawProposal(ctx: PublishContext, state: BranchState, reason: string): Promise<PullOutcome[]> {
   if (!state.open) return [];
+  if (state.remote && !state.remote.byBot) {
+    await ctx.api.comment(state.open.number, `${reason} Someone has pushed to this branch, so it is left open for a person to close.`);
+    return [];
+  }
   await ctx.api.comment(
     state.open.number,
     `${reason} Closing this proposal; the curator opens a new one when there is something to propose.`,

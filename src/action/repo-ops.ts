@@ -116,13 +116,22 @@ async function push(git: Git, args: string[], options: { allowMissing?: boolean 
 }
 
 /** The commit a remote bot branch points at and its parent, or null when there is no such branch. */
-export async function readRemoteBranch(git: Git, branch: string): Promise<{ commit: string; parent: string } | null> {
+export interface RemoteBranch {
+  commit: string;
+  parent: string;
+  /** False when someone else committed on top of the bot's commit: then the branch is not overwritten. */
+  byBot: boolean;
+}
+
+export async function readRemoteBranch(git: Git, branch: string): Promise<RemoteBranch | null> {
   const fetched = await git.run(['fetch', '--quiet', '--no-tags', 'origin', `+refs/heads/${branch}:refs/skillgarden-remote/${branch}`], {
     allowFailure: true,
   });
   if (fetched.code !== 0) return null;
-  const [commit = '', parent = ''] = (await git.text(['show', '-s', '--format=%H%n%P', `refs/skillgarden-remote/${branch}`])).split('\n');
-  return { commit, parent: parent.split(' ')[0] ?? '' };
+  const [commit = '', parent = '', author = ''] = (
+    await git.text(['show', '-s', '--format=%H%n%P%n%ae', `refs/skillgarden-remote/${branch}`])
+  ).split('\n');
+  return { commit, parent: parent.split(' ')[0] ?? '', byBot: author === botIdentity.GIT_AUTHOR_EMAIL };
 }
 
 /** git's own rules for branch names (`git check-ref-format --branch`). */

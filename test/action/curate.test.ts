@@ -104,6 +104,36 @@ describe('mode: curate, as a runner runs it', () => {
     expect(fake.violations).toEqual([]);
   });
 
+  it("a person's commit on the proposal branch is never force-pushed away", async () => {
+    const { origin, fake } = await setup();
+    await curate(origin, fake);
+    const work = origin.workspace;
+    git(work, 'fetch', '-q', 'origin', 'skillgarden/lifecycle');
+    git(work, 'checkout', '-q', '-b', 'tweak', 'FETCH_HEAD');
+    git(
+      work,
+      '-c',
+      'user.name=Ada',
+      '-c',
+      'user.email=ada@example.com',
+      'commit',
+      '-q',
+      '--allow-empty',
+      '-m',
+      'keep tired-helper a bit longer',
+    );
+    git(work, 'push', '-q', 'origin', 'tweak:skillgarden/lifecycle');
+    const edited = origin.branchSha('skillgarden/lifecycle');
+    git(work, 'checkout', '-q', 'main');
+    git(work, '-c', 'user.name=Ada', '-c', 'user.email=a@example.com', 'commit', '-q', '--allow-empty', '-m', 'main moves on');
+    git(work, 'push', '-q', 'origin', 'main');
+    const result = await curate(origin, fake);
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.stdout).toContain('has commits by someone else');
+    expect(JSON.parse(result.outputs['pull-requests'] ?? '')).toMatchObject([{ number: 1, operation: 'unchanged' }]);
+    expect(origin.branchSha('skillgarden/lifecycle')).toBe(edited);
+  });
+
   it('a proposal closed without merging is not made again', async () => {
     const { origin, fake } = await setup();
     await curate(origin, fake);
