@@ -22988,7 +22988,7 @@ var require_fast_uri = __commonJS({
         normalizeString(uri, options);
       } else if (typeof uri === "object") {
         uri = /** @type {T} */
-        parse4(serialize(uri, options), options);
+        parse3(serialize(uri, options), options);
       }
       return uri;
     }
@@ -23031,8 +23031,8 @@ var require_fast_uri = __commonJS({
     function resolveComponent(base, relative6, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
-        base = parse4(serialize(base, options), options);
-        relative6 = parse4(serialize(relative6, options), options);
+        base = parse3(serialize(base, options), options);
+        relative6 = parse3(serialize(relative6, options), options);
       }
       options = options || {};
       if (!options.tolerant && relative6.scheme) {
@@ -23350,7 +23350,7 @@ var require_fast_uri = __commonJS({
       }
       return { parsed, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme };
     }
-    function parse4(uri, opts) {
+    function parse3(uri, opts) {
       return parseWithStatus(uri, opts).parsed;
     }
     function normalizeString(uri, opts) {
@@ -23387,7 +23387,7 @@ var require_fast_uri = __commonJS({
       resolveComponent,
       equal,
       serialize,
-      parse: parse4
+      parse: parse3
     };
     module.exports = fastUri;
     module.exports.default = fastUri;
@@ -27687,16 +27687,16 @@ var require_foldFlowLines = __commonJS({
         onFold();
       let res = text.slice(0, folds[0]);
       for (let i2 = 0; i2 < folds.length; ++i2) {
-        const fold = folds[i2];
+        const fold2 = folds[i2];
         const end2 = folds[i2 + 1] || text.length;
-        if (fold === 0)
+        if (fold2 === 0)
           res = `
 ${indent}${text.slice(0, end2)}`;
         else {
-          if (mode === FOLD_QUOTED && escapedFolds[fold])
-            res += `${text[fold]}\\`;
+          if (mode === FOLD_QUOTED && escapedFolds[fold2])
+            res += `${text[fold2]}\\`;
           res += `
-${indent}${text.slice(fold + 1, end2)}`;
+${indent}${text.slice(fold2 + 1, end2)}`;
         }
       }
       return res;
@@ -28640,7 +28640,7 @@ var require_YAMLMap = __commonJS({
       static from(schema, obj, ctx) {
         const { keepUndefined, replacer } = ctx;
         const map = new this(schema);
-        const add = (key, value) => {
+        const add2 = (key, value) => {
           if (typeof replacer === "function")
             value = replacer.call(obj, key, value);
           else if (Array.isArray(replacer) && !replacer.includes(key))
@@ -28650,10 +28650,10 @@ var require_YAMLMap = __commonJS({
         };
         if (obj instanceof Map) {
           for (const [key, value] of obj)
-            add(key, value);
+            add2(key, value);
         } else if (obj && typeof obj === "object") {
           for (const key of Object.keys(obj))
-            add(key, obj[key]);
+            add2(key, obj[key]);
         }
         if (typeof schema.sortMapEntries === "function") {
           map.items.sort(schema.sortMapEntries);
@@ -31335,8 +31335,8 @@ var require_resolve_flow_scalar = __commonJS({
         if (ch === "\r" && source[i + 1] === "\n")
           continue;
         if (ch === "\n") {
-          const { fold, offset } = foldNewline(source, i);
-          res += fold;
+          const { fold: fold2, offset } = foldNewline(source, i);
+          res += fold2;
           i = offset;
         } else if (ch === "\\") {
           let next = source[++i];
@@ -31376,19 +31376,19 @@ var require_resolve_flow_scalar = __commonJS({
       return res;
     }
     function foldNewline(source, offset) {
-      let fold = "";
+      let fold2 = "";
       let ch = source[offset + 1];
       while (ch === " " || ch === "	" || ch === "\n" || ch === "\r") {
         if (ch === "\r" && source[offset + 2] !== "\n")
           break;
         if (ch === "\n")
-          fold += "\n";
+          fold2 += "\n";
         offset += 1;
         ch = source[offset + 1];
       }
-      if (!fold)
-        fold = " ";
-      return { fold, offset };
+      if (!fold2)
+        fold2 = " ";
+      return { fold: fold2, offset };
     }
     var escapeCodes = {
       "0": "\0",
@@ -33860,7 +33860,7 @@ var require_public_api = __commonJS({
       }
       return doc;
     }
-    function parse4(src, reviver, options) {
+    function parse3(src, reviver, options) {
       let _reviver = void 0;
       if (typeof reviver === "function") {
         _reviver = reviver;
@@ -33901,7 +33901,7 @@ var require_public_api = __commonJS({
         return value.toString(options);
       return new Document.Document(value, _replacer, options).toString(options);
     }
-    exports.parse = parse4;
+    exports.parse = parse3;
     exports.parseAllDocuments = parseAllDocuments;
     exports.parseDocument = parseDocument3;
     exports.stringify = stringify7;
@@ -40465,7 +40465,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
       }
       return isAbsolute4 ? `/${normalized}` : normalized;
     }
-    function join31(...args) {
+    function join30(...args) {
       if (args.length === 0) return ".";
       let joined;
       for (let i = 0; i < args.length; ++i) {
@@ -40878,7 +40878,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         for (const [key, value] of actualRefsToWrite) {
           await acquireLock2(
             key,
-            async () => fs8.write(join31(gitdir, key), `${value.trim()}
+            async () => fs8.write(join30(gitdir, key), `${value.trim()}
 `, "utf8")
           );
         }
@@ -40902,7 +40902,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         }
         await acquireLock2(
           ref,
-          async () => fs8.write(join31(gitdir, ref), `${value.trim()}
+          async () => fs8.write(join30(gitdir, ref), `${value.trim()}
 `, "utf8")
         );
       }
@@ -40920,7 +40920,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         assertWritableRef(ref);
         await acquireLock2(
           ref,
-          async () => fs8.write(join31(gitdir, ref), `ref: ${value.trim()}
+          async () => fs8.write(join30(gitdir, ref), `ref: ${value.trim()}
 `, "utf8")
         );
       }
@@ -40947,7 +40947,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
        */
       static async deleteRefs({ fs: fs8, gitdir, refs }) {
         refs.forEach(assertWritableRef);
-        await Promise.all(refs.map((ref) => fs8.rm(join31(gitdir, ref))));
+        await Promise.all(refs.map((ref) => fs8.rm(join30(gitdir, ref))));
         let text = await acquireLock2(
           "packed-refs",
           async () => fs8.read(`${gitdir}/packed-refs`, { encoding: "utf8" })
@@ -42135,7 +42135,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
       format = "content",
       getExternalRefDelta
     }) {
-      let list2 = await fs8.readdir(join31(gitdir, "objects/pack"));
+      let list2 = await fs8.readdir(join30(gitdir, "objects/pack"));
       list2 = list2.filter((x) => x.endsWith(".idx"));
       for (const filename of list2) {
         const indexFile = `${gitdir}/objects/pack/${filename}`;
@@ -43027,9 +43027,9 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         }
         const tree = GitTree.from(object);
         for (const entry2 of tree) {
-          map.set(join31(filepath, entry2.path), entry2);
+          map.set(join30(filepath, entry2.path), entry2);
         }
-        return tree.entries().map((entry2) => join31(filepath, entry2.path));
+        return tree.entries().map((entry2) => join30(filepath, entry2.path));
       }
       async type(entry) {
         if (entry._type === false) {
@@ -43124,9 +43124,9 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         if (await entry.type() !== "tree") return null;
         const filepath = entry._fullpath;
         const { fs: fs8, dir } = this;
-        const names = await fs8.readdir(join31(dir, filepath));
+        const names = await fs8.readdir(join30(dir, filepath));
         if (names === null) return null;
-        return names.map((name) => join31(filepath, name));
+        return names.map((name) => join30(filepath, name));
       }
       async type(entry) {
         if (entry._type === false) {
@@ -43406,7 +43406,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       } else if (entries.length) {
         await Promise.all(
           entries.map((entry) => {
-            const subpath = join31(filepath, entry);
+            const subpath = join30(filepath, entry);
             return fs8.lstat(subpath).then((stat7) => {
               if (!stat7) return;
               return stat7.isDirectory() ? rmRecursive(fs8, subpath) : fs8.rm(subpath);
@@ -43716,7 +43716,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           if (isAbsolute3(submoduleGitdir)) {
             return submoduleGitdir;
           }
-          const gitdir = join31(dirname7(dotgit), submoduleGitdir);
+          const gitdir = join30(dirname7(dotgit), submoduleGitdir);
           return gitdir;
         });
       } else {
@@ -43759,7 +43759,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function abortMerge({
       fs: _fs,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       commit: commit2 = "HEAD",
       cache = {}
     }) {
@@ -43851,17 +43851,17 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @param {string} args.filepath - The path of the file to check.
        * @returns {Promise<boolean>} - `true` if the file is ignored, `false` otherwise.
        */
-      static async isIgnored({ fs: fs8, dir, gitdir = join31(dir, ".git"), filepath }) {
+      static async isIgnored({ fs: fs8, dir, gitdir = join30(dir, ".git"), filepath }) {
         if (basename7(filepath) === ".git") return true;
         if (filepath === ".") return false;
         let excludes = "";
-        const excludesFile = join31(gitdir, "info", "exclude");
+        const excludesFile = join30(gitdir, "info", "exclude");
         if (await fs8.exists(excludesFile)) {
           excludes = await fs8.read(excludesFile, "utf8");
         }
         const pairs = [
           {
-            gitignore: join31(dir, ".gitignore"),
+            gitignore: join30(dir, ".gitignore"),
             filepath
           }
         ];
@@ -43870,7 +43870,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           const folder = pieces.slice(0, i).join("/");
           const file = pieces.slice(i).join("/");
           pairs.push({
-            gitignore: join31(dir, folder, ".gitignore"),
+            gitignore: join30(dir, folder, ".gitignore"),
             filepath: file
           });
         }
@@ -43950,10 +43950,10 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       while (~(idx = buffer.indexOf(92))) buffer[idx] = 47;
       return buffer;
     }
-    async function add({
+    async function add2({
       fs: _fs,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       filepath,
       cache = {},
       force = false,
@@ -44017,17 +44017,17 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           });
           if (ignored) return;
         }
-        const stats = await fs8.lstat(join31(dir, currentFilepath));
+        const stats = await fs8.lstat(join30(dir, currentFilepath));
         if (!stats) throw new NotFoundError(currentFilepath);
         if (stats.isDirectory()) {
-          const children = await fs8.readdir(join31(dir, currentFilepath));
+          const children = await fs8.readdir(join30(dir, currentFilepath));
           if (parallel) {
             const promises4 = children.map(
               (child) => addToIndex({
                 dir,
                 gitdir,
                 fs: fs8,
-                filepath: [join31(currentFilepath, child)],
+                filepath: [join30(currentFilepath, child)],
                 index: index2,
                 force,
                 parallel,
@@ -44041,7 +44041,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
                 dir,
                 gitdir,
                 fs: fs8,
-                filepath: [join31(currentFilepath, child)],
+                filepath: [join30(currentFilepath, child)],
                 index: index2,
                 force,
                 parallel,
@@ -44050,7 +44050,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             }
           }
         } else {
-          const object = stats.isSymbolicLink() ? await fs8.readlink(join31(dir, currentFilepath)).then(posixifyPathBuffer) : await fs8.read(join31(dir, currentFilepath), { autocrlf });
+          const object = stats.isSymbolicLink() ? await fs8.readlink(join30(dir, currentFilepath)).then(posixifyPathBuffer) : await fs8.read(join30(dir, currentFilepath), { autocrlf });
           if (object === null) throw new NotFoundError(currentFilepath);
           const oid = await _writeObject({ fs: fs8, gitdir, type: "blob", object });
           index2.insert({ filepath: currentFilepath, stats, oid });
@@ -44078,7 +44078,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       oid,
       getExternalRefDelta
     }) {
-      let list2 = await fs8.readdir(join31(gitdir, "objects/pack"));
+      let list2 = await fs8.readdir(join30(gitdir, "objects/pack"));
       list2 = list2.filter((x) => x.endsWith(".idx"));
       for (const filename of list2) {
         const indexFile = `${gitdir}/objects/pack/${filename}`;
@@ -44551,7 +44551,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: _fs,
       onSign,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       ref = "refs/notes/commits",
       oid,
       note,
@@ -44621,7 +44621,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function addRemote({
       fs: fs8,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       remote,
       url,
       force = false
@@ -44691,7 +44691,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: _fs,
       onSign,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       ref,
       tagger: _tagger,
       message = ref,
@@ -44774,7 +44774,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function branch({
       fs: fs8,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       ref,
       object,
       checkout: checkout2 = false,
@@ -45435,7 +45435,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onProgress,
       onPostCheckout,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       remote = "origin",
       ref: _ref,
       filepaths,
@@ -45521,7 +45521,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       cache,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       index: index2,
       ourOid,
       baseOid,
@@ -45794,7 +45794,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       workdir: WORKDIR
     };
     async function checkAndWriteBlob(fs8, gitdir, dir, filepath, oid = null) {
-      const currentFilepath = join31(dir, filepath);
+      const currentFilepath = join30(dir, filepath);
       const stats = await fs8.lstat(currentFilepath);
       if (!stats) throw new NotFoundError(currentFilepath);
       if (stats.isDirectory())
@@ -45963,7 +45963,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
                 stageUpdated.push({
                   filepath,
                   oid,
-                  stats: await fs8.lstat(join31(dir, filepath))
+                  stats: await fs8.lstat(join30(dir, filepath))
                 });
               return {
                 method: "write",
@@ -45976,7 +45976,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       });
       await acquireLock2(gitdir, async () => {
         for (const op of ops) {
-          const currentFilepath = join31(dir, op.filepath);
+          const currentFilepath = join30(dir, op.filepath);
           switch (op.method) {
             case "rmdir":
               await fs8.rmdir(currentFilepath);
@@ -46176,7 +46176,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function cherryPick({
       fs: _fs,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       oid,
       cache = {},
       committer,
@@ -46694,7 +46694,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @returns {Promise<Set<string>>} - A set of shallow object IDs.
        */
       static async read({ fs: fs8, gitdir }) {
-        const filepath = join31(gitdir, "shallow");
+        const filepath = join30(gitdir, "shallow");
         const oids = /* @__PURE__ */ new Set();
         await acquireLock2(filepath, async function() {
           const text = await fs8.read(filepath, { encoding: "utf8" });
@@ -46715,7 +46715,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @returns {Promise<void>}
        */
       static async write({ fs: fs8, gitdir, oids }) {
-        const filepath = join31(gitdir, "shallow");
+        const filepath = join30(gitdir, "shallow");
         if (oids.size > 0) {
           const text = [...oids].join("\n") + "\n";
           await acquireLock2(filepath, async function() {
@@ -47285,7 +47285,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
       if (packfileSha !== "" && !emptyPackfile(packfile)) {
         res.packfile = `objects/pack/pack-${packfileSha}.pack`;
-        const fullpath = join31(gitdir, res.packfile);
+        const fullpath = join30(gitdir, res.packfile);
         await fs8.write(fullpath, packfile);
         const getExternalRefDelta = (oid2) => _readObject({ fs: fs8, cache, gitdir, oid: oid2 });
         const idx = await GitPackIndex.fromPack({
@@ -47301,7 +47301,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       bare = false,
       dir,
-      gitdir = bare ? dir : join31(dir, ".git"),
+      gitdir = bare ? dir : join30(dir, ".git"),
       defaultBranch = "master"
     }) {
       if (await fs8.exists(gitdir + "/config")) return;
@@ -47415,7 +47415,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onAuthFailure,
       onPostCheckout,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       url,
       corsProxy = void 0,
       ref = void 0,
@@ -47478,7 +47478,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: _fs,
       onSign,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       message,
       author,
       committer,
@@ -47527,7 +47527,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function currentBranch({
       fs: fs8,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       fullname = false,
       test = false
     }) {
@@ -47568,7 +47568,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function deleteBranch({
       fs: fs8,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       ref
     }) {
       try {
@@ -47586,7 +47586,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function deleteRef({ fs: fs8, dir, gitdir = join31(dir, ".git"), ref }) {
+    async function deleteRef({ fs: fs8, dir, gitdir = join30(dir, ".git"), ref }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("ref", ref);
@@ -47606,7 +47606,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function deleteRemote({
       fs: fs8,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       remote
     }) {
       try {
@@ -47628,7 +47628,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       ref = ref.startsWith("refs/tags/") ? ref : `refs/tags/${ref}`;
       await GitRefManager.deleteRef({ fs: fs8, gitdir, ref });
     }
-    async function deleteTag({ fs: fs8, dir, gitdir = join31(dir, ".git"), ref }) {
+    async function deleteTag({ fs: fs8, dir, gitdir = join30(dir, ".git"), ref }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("ref", ref);
@@ -47657,7 +47657,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       getExternalRefDelta
     }) {
       const results = [];
-      let list2 = await fs8.readdir(join31(gitdir, "objects/pack"));
+      let list2 = await fs8.readdir(join30(gitdir, "objects/pack"));
       list2 = list2.filter((x) => x.endsWith(".idx"));
       for (const filename of list2) {
         const indexFile = `${gitdir}/objects/pack/${filename}`;
@@ -47700,7 +47700,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function expandOid({
       fs: fs8,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       oid,
       cache = {}
     }) {
@@ -47721,7 +47721,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function expandRef({ fs: fs8, dir, gitdir = join31(dir, ".git"), ref }) {
+    async function expandRef({ fs: fs8, dir, gitdir = join30(dir, ".git"), ref }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -48013,7 +48013,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onAuthSuccess,
       onAuthFailure,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       ref,
       url,
       remote,
@@ -48071,7 +48071,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onAuthSuccess,
       onAuthFailure,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       ref,
       remote,
       remoteRef,
@@ -48127,7 +48127,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function findMergeBase({
       fs: fs8,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       oids,
       cache = {}
     }) {
@@ -48149,7 +48149,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
     }
     async function _findRoot({ fs: fs8, filepath }) {
-      if (await fs8.exists(join31(filepath, ".git"))) {
+      if (await fs8.exists(join30(filepath, ".git"))) {
         return filepath;
       } else {
         const parent = dirname7(filepath);
@@ -48169,7 +48169,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function getConfig({ fs: fs8, dir, gitdir = join31(dir, ".git"), path }) {
+    async function getConfig({ fs: fs8, dir, gitdir = join30(dir, ".git"), path }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -48193,7 +48193,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function getConfigAll({
       fs: fs8,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       path
     }) {
       try {
@@ -48382,7 +48382,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       filepath
     }) {
       try {
-        filepath = join31(dir, filepath);
+        filepath = join30(dir, filepath);
         const pack = await fs8.read(filepath);
         const getExternalRefDelta = (oid) => _readObject({ fs: fs8, cache, gitdir, oid });
         const idx = await GitPackIndex.fromPack({
@@ -48403,7 +48403,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       onProgress,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       filepath,
       cache = {}
     }) {
@@ -48431,7 +48431,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       bare = false,
       dir,
-      gitdir = bare ? dir : join31(dir, ".git"),
+      gitdir = bare ? dir : join30(dir, ".git"),
       defaultBranch = "master"
     }) {
       try {
@@ -48505,7 +48505,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function isDescendent({
       fs: fs8,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       oid,
       ancestor,
       depth = -1,
@@ -48534,7 +48534,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function isIgnored({
       fs: fs8,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       filepath
     }) {
       try {
@@ -48558,7 +48558,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function listBranches({
       fs: fs8,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       remote
     }) {
       try {
@@ -48615,17 +48615,17 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             gitdir,
             oid: entry.oid,
             filenames,
-            prefix: join31(prefix, entry.path)
+            prefix: join30(prefix, entry.path)
           });
         } else {
-          filenames.push(join31(prefix, entry.path));
+          filenames.push(join30(prefix, entry.path));
         }
       }
     }
     async function listFiles2({
       fs: fs8,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       ref,
       cache = {}
     }) {
@@ -48670,7 +48670,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function listNotes({
       fs: fs8,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       ref = "refs/notes/commits",
       cache = {}
     }) {
@@ -48694,7 +48694,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function listRefs({
       fs: fs8,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       filepath
     }) {
       try {
@@ -48719,7 +48719,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       );
       return remotes;
     }
-    async function listRemotes({ fs: fs8, dir, gitdir = join31(dir, ".git") }) {
+    async function listRemotes({ fs: fs8, dir, gitdir = join30(dir, ".git") }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -48818,7 +48818,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function listTags({ fs: fs8, dir, gitdir = join31(dir, ".git") }) {
+    async function listTags({ fs: fs8, dir, gitdir = join30(dir, ".git") }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -48871,7 +48871,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       const walks = tree.entries().map(function(entry) {
         let result;
         if (entry.oid === fileId) {
-          result = join31(parentPath, entry.path);
+          result = join30(parentPath, entry.path);
           filepaths.push(result);
         } else if (entry.type === "tree") {
           result = _readObject({
@@ -48888,7 +48888,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
               fileId,
               oid,
               filepaths,
-              parentPath: join31(parentPath, entry.path)
+              parentPath: join30(parentPath, entry.path)
             });
           });
         }
@@ -49073,7 +49073,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function log({
       fs: fs8,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       filepath,
       ref = "HEAD",
       depth,
@@ -49113,7 +49113,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: _fs,
       onSign,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       ours,
       theirs,
       fastForward: fastForward2 = true,
@@ -49190,7 +49190,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       cache,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       oids
     }) {
       const hash = createSha1();
@@ -49233,7 +49233,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       const packfileSha = packfile.slice(-20).toString("hex");
       const filename = `pack-${packfileSha}.pack`;
       if (write) {
-        await fs8.write(join31(gitdir, `objects/pack/${filename}`), packfile);
+        await fs8.write(join30(gitdir, `objects/pack/${filename}`), packfile);
         return { filename };
       }
       return {
@@ -49244,7 +49244,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function packObjects({
       fs: fs8,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       oids,
       write = false,
       cache = {}
@@ -49276,7 +49276,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onAuthSuccess,
       onAuthFailure,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       ref,
       url,
       remote,
@@ -49346,7 +49346,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       cache,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       start,
       finish: finish3
     }) {
@@ -49434,7 +49434,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       cache,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       oids
     }) {
       const visited = /* @__PURE__ */ new Set();
@@ -49737,7 +49737,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onAuthFailure,
       onPrePush,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       ref,
       remoteRef,
       remote = "origin",
@@ -49813,7 +49813,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function readBlob({
       fs: fs8,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       oid,
       filepath,
       cache = {}
@@ -49839,7 +49839,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function readCommit({
       fs: fs8,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       oid,
       cache = {}
     }) {
@@ -49880,7 +49880,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function readNote({
       fs: fs8,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       ref = "refs/notes/commits",
       oid,
       cache = {}
@@ -49907,7 +49907,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function readObject({
       fs: _fs,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       oid,
       format = "parsed",
       filepath = void 0,
@@ -49996,7 +49996,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function readTag({
       fs: fs8,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       oid,
       cache = {}
     }) {
@@ -50020,7 +50020,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function readTree({
       fs: fs8,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       oid,
       filepath = void 0,
       cache = {}
@@ -50046,7 +50046,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function remove({
       fs: _fs,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       filepath,
       cache = {}
     }) {
@@ -50122,7 +50122,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: _fs,
       onSign,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       ref = "refs/notes/commits",
       oid,
       author: _author,
@@ -50210,7 +50210,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function renameBranch({
       fs: fs8,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       ref,
       oldref,
       checkout: checkout2 = false
@@ -50240,7 +50240,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function resetIndex({
       fs: _fs,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       filepath,
       ref,
       cache = {}
@@ -50288,7 +50288,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           gid: 0,
           size: 0
         };
-        const object = dir && await fs8.read(join31(dir, filepath));
+        const object = dir && await fs8.read(join30(dir, filepath));
         if (object) {
           workdirOid = await hashObject$1({
             gitdir: updatedGitdir,
@@ -50296,7 +50296,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             object
           });
           if (oid === workdirOid) {
-            stats = await fs8.lstat(join31(dir, filepath));
+            stats = await fs8.lstat(join30(dir, filepath));
           }
         }
         await GitIndexManager.acquire(
@@ -50316,7 +50316,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function resolveRef({
       fs: fs8,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       ref,
       depth
     }) {
@@ -50341,7 +50341,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function setConfig({
       fs: _fs,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       path,
       value,
       append = false
@@ -50409,7 +50409,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @param {string} args.dir - The working directory.
        * @param {string}[args.gitdir=join(dir, '.git')] - [required] The [git directory](dir-vs-gitdir.md) path
        */
-      constructor({ fs: fs8, dir, gitdir = join31(dir, ".git") }) {
+      constructor({ fs: fs8, dir, gitdir = join30(dir, ".git") }) {
         Object.assign(this, {
           fs: fs8,
           dir,
@@ -50439,7 +50439,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @returns {string} - The file path for the stash reference.
        */
       get refStashPath() {
-        return join31(this.gitdir, _GitStashManager.refStash);
+        return join30(this.gitdir, _GitStashManager.refStash);
       }
       /**
        * Gets the file path for the stash reflogs.
@@ -50447,7 +50447,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @returns {string} - The file path for the stash reflogs.
        */
       get refLogsStashPath() {
-        return join31(this.gitdir, _GitStashManager.refLogsStash);
+        return join30(this.gitdir, _GitStashManager.refLogsStash);
       }
       /**
        * Retrieves the author information for the stash.
@@ -50753,7 +50753,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function stash({
       fs: fs8,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       op = "push",
       message = "",
       refIdx = 0
@@ -50776,7 +50776,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         const _fs = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp: _fs, dotgit: gitdir });
         const folders = ["refs", "logs", "logs/refs"];
-        folders.map((f) => join31(updatedGitdir, f)).forEach(async (folder) => {
+        folders.map((f) => join30(updatedGitdir, f)).forEach(async (folder) => {
           if (!await _fs.exists(folder)) {
             await _fs.mkdir(folder);
           }
@@ -50806,7 +50806,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function status({
       fs: _fs,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       filepath,
       cache = {},
       refresh = true
@@ -50845,7 +50845,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             return "ignored";
           }
         }
-        const stats = await fs8.lstat(join31(dir, filepath));
+        const stats = await fs8.lstat(join30(dir, filepath));
         const H = treeOid !== null;
         const I = indexEntry !== null;
         const W = stats !== null && (H || I || await hasExactCasePath({ fs: fs8, dir, filepath }));
@@ -50855,7 +50855,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           } else {
             const config = await GitConfigManager.get({ fs: fs8, gitdir: updatedGitdir });
             const autocrlf = await config.get("core.autocrlf");
-            const object = await fs8.read(join31(dir, filepath), { autocrlf });
+            const object = await fs8.read(join30(dir, filepath), { autocrlf });
             const workdirOid = await hashObject$1({
               gitdir: updatedGitdir,
               type: "blob",
@@ -50916,7 +50916,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         if (!entries.some((entry) => entry.normalize() === segment.normalize())) {
           return false;
         }
-        parent = join31(parent, segment);
+        parent = join30(parent, segment);
       }
       return true;
     }
@@ -50965,7 +50965,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function statusMatrix({
       fs: _fs,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       ref = "HEAD",
       filepaths = ["."],
       filter,
@@ -51038,7 +51038,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function tag({
       fs: _fs,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       ref,
       object,
       force = false
@@ -51070,12 +51070,12 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function updateIndex$1({
       fs: _fs,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       cache = {},
       filepath,
       oid,
       mode,
-      add: add2,
+      add: add3,
       remove: remove2,
       force
     }) {
@@ -51090,7 +51090,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             { fs: fs8, gitdir: updatedGitdir, cache },
             async function(index2) {
               if (!force) {
-                const fileStats2 = await fs8.lstat(join31(dir, filepath));
+                const fileStats2 = await fs8.lstat(join30(dir, filepath));
                 if (fileStats2) {
                   if (fileStats2.isDirectory()) {
                     throw new InvalidFilepathError("directory");
@@ -51108,7 +51108,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         }
         let fileStats;
         if (!oid) {
-          fileStats = await fs8.lstat(join31(dir, filepath));
+          fileStats = await fs8.lstat(join30(dir, filepath));
           if (!fileStats) {
             throw new NotFoundError(
               `file at "${filepath}" on disk and "remove" not set`
@@ -51121,7 +51121,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         return await GitIndexManager.acquire(
           { fs: fs8, gitdir: updatedGitdir, cache },
           async function(index2) {
-            if (!add2 && !index2.has({ filepath })) {
+            if (!add3 && !index2.has({ filepath })) {
               throw new NotFoundError(
                 `file at "${filepath}" in index and "add" not set`
               );
@@ -51129,7 +51129,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             let stats;
             if (!oid) {
               stats = fileStats;
-              const object = stats.isSymbolicLink() ? await fs8.readlink(join31(dir, filepath)) : await fs8.read(join31(dir, filepath));
+              const object = stats.isSymbolicLink() ? await fs8.readlink(join30(dir, filepath)) : await fs8.read(join30(dir, filepath));
               oid = await _writeObject({
                 fs: fs8,
                 gitdir: updatedGitdir,
@@ -51173,7 +51173,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function walk3({
       fs: fs8,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       trees,
       map,
       reduce,
@@ -51201,7 +51201,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function writeBlob({ fs: fs8, dir, gitdir = join31(dir, ".git"), blob }) {
+    async function writeBlob({ fs: fs8, dir, gitdir = join30(dir, ".git"), blob }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -51223,7 +51223,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function writeCommit2({
       fs: fs8,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       commit: commit2
     }) {
       try {
@@ -51245,7 +51245,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function writeObject({
       fs: _fs,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       type,
       object,
       format = "parsed",
@@ -51291,7 +51291,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function writeRef({
       fs: _fs,
       dir,
-      gitdir = join31(dir, ".git"),
+      gitdir = join30(dir, ".git"),
       ref,
       value,
       force = false,
@@ -51346,7 +51346,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       });
       return oid;
     }
-    async function writeTag({ fs: fs8, dir, gitdir = join31(dir, ".git"), tag: tag2 }) {
+    async function writeTag({ fs: fs8, dir, gitdir = join30(dir, ".git"), tag: tag2 }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -51363,7 +51363,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function writeTree({ fs: fs8, dir, gitdir = join31(dir, ".git"), tree }) {
+    async function writeTree({ fs: fs8, dir, gitdir = join30(dir, ".git"), tree }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -51385,7 +51385,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       STAGE,
       TREE,
       WORKDIR,
-      add,
+      add: add2,
       abortMerge,
       addNote,
       addRemote,
@@ -51458,7 +51458,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     exports.TREE = TREE;
     exports.WORKDIR = WORKDIR;
     exports.abortMerge = abortMerge;
-    exports.add = add;
+    exports.add = add2;
     exports.addNote = addNote;
     exports.addRemote = addRemote;
     exports.annotatedTag = annotatedTag;
@@ -52385,7 +52385,7 @@ var require_parse2 = __commonJS({
       }
       return { risky: false };
     };
-    var parse4 = (input2, options) => {
+    var parse3 = (input2, options) => {
       if (typeof input2 !== "string") {
         throw new TypeError("Expected a string");
       }
@@ -52555,7 +52555,7 @@ var require_parse2 = __commonJS({
             output = token.close = `)$))${extglobStar}`;
           }
           if (token.inner.includes("*") && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
-            const expression = parse4(rest, { ...options, fastpaths: false }).output;
+            const expression = parse3(rest, { ...options, fastpaths: false }).output;
             output = token.close = `)${expression})${extglobStar})`;
           }
           if (token.prev.type === "bos") {
@@ -53078,7 +53078,7 @@ var require_parse2 = __commonJS({
       }
       return state;
     };
-    parse4.fastpaths = (input2, options) => {
+    parse3.fastpaths = (input2, options) => {
       const opts = { ...options };
       const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
       const len = input2.length;
@@ -53143,7 +53143,7 @@ var require_parse2 = __commonJS({
       }
       return source;
     };
-    module.exports = parse4;
+    module.exports = parse3;
   }
 });
 
@@ -53152,7 +53152,7 @@ var require_picomatch = __commonJS({
   "../../work/main/node_modules/picomatch/lib/picomatch.js"(exports, module) {
     "use strict";
     var scan = require_scan();
-    var parse4 = require_parse2();
+    var parse3 = require_parse2();
     var utils = require_utils3();
     var constants3 = require_constants7();
     var isObject2 = (val) => val && typeof val === "object" && !Array.isArray(val);
@@ -53240,7 +53240,7 @@ var require_picomatch = __commonJS({
     picomatch5.isMatch = (str, patterns, options) => picomatch5(patterns, options)(str);
     picomatch5.parse = (pattern, options) => {
       if (Array.isArray(pattern)) return pattern.map((p) => picomatch5.parse(p, options));
-      return parse4(pattern, { ...options, fastpaths: false });
+      return parse3(pattern, { ...options, fastpaths: false });
     };
     picomatch5.scan = (input2, options) => scan(input2, options);
     picomatch5.compileRe = (state, options, returnOutput = false, returnState = false) => {
@@ -53266,10 +53266,10 @@ var require_picomatch = __commonJS({
       }
       let parsed = { negated: false, fastpaths: true };
       if (options.fastpaths !== false && (input2[0] === "." || input2[0] === "*")) {
-        parsed.output = parse4.fastpaths(input2, options);
+        parsed.output = parse3.fastpaths(input2, options);
       }
       if (!parsed.output) {
-        parsed = parse4(input2, options);
+        parsed = parse3(input2, options);
       }
       return picomatch5.compileRe(parsed, options, returnOutput, returnState);
     };
@@ -55450,7 +55450,7 @@ function isSkillgardenError(error2, code) {
 
 // src/action/curate-mode.ts
 import { mkdtempSync, rmSync } from "node:fs";
-import { join as join26 } from "node:path";
+import { join as join25 } from "node:path";
 
 // src/core/report/render-run.ts
 var arrow = (t) => `${t.from} \u2192 ${t.to}`;
@@ -57071,7 +57071,7 @@ function readUsageSnapshot(repoDir, options) {
   snapshot.totals = mergeUsage(snapshot.files.map((f) => f.file));
   return snapshot;
 }
-function readOne(repoDir, path, parse4, snapshot, optional = false) {
+function readOne(repoDir, path, parse3, snapshot, optional = false) {
   let text;
   try {
     text = readFileSync(join6(repoDir, path), "utf8");
@@ -57081,7 +57081,7 @@ function readOne(repoDir, path, parse4, snapshot, optional = false) {
     snapshot.findings.push({ code: "usage/unreadable", severity: "error", file: path, line: 0, column: 0, message: `cannot read: ${error2.message}`, hint: "Usage from other writers still counts." });
     return void 0;
   }
-  const parsed = parse4(text);
+  const parsed = parse3(text);
   snapshot.findings.push(...parsed.findings);
   if (!parsed.file) snapshot.quarantined.push(path);
   return parsed.file;
@@ -57240,7 +57240,7 @@ function readPinned(dir) {
 }
 
 // src/services/curator/run-curator.ts
-import { join as join19 } from "node:path";
+import { join as join20 } from "node:path";
 
 // src/core/lifecycle/gates.ts
 var hourMs = 36e5;
@@ -58652,11 +58652,12 @@ function extractLinks(body) {
     if (!raw.includes("](") && !raw.includes("]:")) return;
     const text = raw.includes("`") ? blankCodeSpans(raw) : raw;
     const definition = referenceDefinition.exec(text);
-    if (definition?.[1]) links.push({ target: unwrap(definition[1]), line, column: text.indexOf(definition[1]) + 1 });
+    if (definition?.[1]) links.push({ target: unwrap(definition[1]), line, column: text.indexOf(definition[1], text.indexOf("]:") + 2) + 1 });
     if (!text.includes("](")) return;
     for (const match of text.matchAll(inlineLink)) {
       const target = match[1] ?? "";
-      links.push({ target: unwrap(target), line, column: (match.index ?? 0) + match[0].indexOf(target) + 1 });
+      const at = match[0].indexOf(target, match[0].indexOf("](") + 2);
+      links.push({ target: unwrap(target), line, column: (match.index ?? 0) + at + 1 });
     }
   });
   return links;
@@ -60665,15 +60666,18 @@ function buildLineGates(text) {
   let line = 0;
   let run = 0;
   let flagged = false;
+  let wide = false;
   for (let i = 0; i < text.length; i += 1) {
     const code = text.charCodeAt(i);
     if (code === 10) {
       if (flagged) variantLines.push(line);
+      if (wide) nonAscii2.add(line);
       line += 1;
       run = 0;
       flagged = false;
+      wide = false;
     } else if (code >= 128) {
-      nonAscii2.add(line);
+      wide = true;
       flagged = true;
       run = 0;
     } else if (BASE64[code] === 1) {
@@ -60686,6 +60690,7 @@ function buildLineGates(text) {
     }
   }
   if (flagged) variantLines.push(line);
+  if (wide) nonAscii2.add(line);
   return { variantLines, nonAscii: nonAscii2, longestBase64Run: longest };
 }
 
@@ -60812,30 +60817,82 @@ function deriveTriggers(pattern) {
   return alts.every((p) => p !== void 0) ? [...new Set(alts.flat())] : void 0;
 }
 
-// src/core/scan/raw-scan.ts
-var escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-function buildTriggerSet(rules2) {
-  const all = [...new Set(rules2.flatMap((r) => r.triggers ?? []))].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
-  const contained = new Map(all.map((t) => [t, all.filter((u) => t.includes(u))]));
-  const source = all.length > 0 ? all.map(escapeRegex).join("|") : "(?!)";
-  return { pattern: new RegExp(source, "g"), contained };
+// src/core/scan/trigger-index.ts
+var fold = (code) => code >= 65 && code <= 90 ? code + 32 : code;
+function buildTriggerMatcher(all) {
+  const literals = [...new Set(all.map((l) => l.toLowerCase()))];
+  const heads = new Int32Array(128 * 128).fill(-1);
+  const next = new Int32Array(literals.length).fill(-1);
+  const others = [];
+  literals.forEach((literal, id) => {
+    if (literal.length < 2 || /[^\x00-\x7F]/.test(literal)) {
+      others.push(id);
+      return;
+    }
+    const key = literal.charCodeAt(0) * 128 + literal.charCodeAt(1);
+    next[id] = heads[key];
+    heads[key] = id;
+  });
+  return { literals, heads, next, others };
 }
+function matchesAt(text, at, literal) {
+  if (at + literal.length > text.length) return false;
+  for (let k = 2; k < literal.length; k += 1) if (fold(text.charCodeAt(at + k)) !== literal.charCodeAt(k)) return false;
+  return true;
+}
+function add(lines, id, line) {
+  const list2 = lines[id];
+  if (list2 === void 0) lines[id] = [line];
+  else if (list2[list2.length - 1] !== line) list2.push(line);
+}
+function indexTriggerLines(text, matcher) {
+  const { heads, next, literals } = matcher;
+  const lines = new Array(literals.length).fill(void 0);
+  let line = 0;
+  let c0 = text.length > 0 ? fold(text.charCodeAt(0)) : 0;
+  for (let i = 0; i + 1 < text.length; i += 1) {
+    const c1 = fold(text.charCodeAt(i + 1));
+    if (c0 === 10) line += 1;
+    else if (c0 < 128 && c1 < 128) {
+      for (let id = heads[c0 * 128 + c1]; id >= 0; id = next[id]) if (matchesAt(text, i, literals[id])) add(lines, id, line);
+    }
+    c0 = c1;
+  }
+  for (const id of matcher.others) findOther(text, literals[id], (line2) => add(lines, id, line2));
+  return lines;
+}
+function findOther(text, literal, found) {
+  const lower2 = text.replace(/[A-Z]+/g, (run) => run.toLowerCase());
+  let line = 0;
+  let counted = 0;
+  for (let at = lower2.indexOf(literal); at >= 0; at = lower2.indexOf(literal, at + 1)) {
+    for (let k = lower2.indexOf("\n", counted); k >= 0 && k < at; k = lower2.indexOf("\n", k + 1)) {
+      line += 1;
+      counted = k + 1;
+    }
+    found(line);
+  }
+}
+
+// src/core/scan/raw-scan.ts
 var compiledCache = /* @__PURE__ */ new WeakMap();
 function compileTable(rules2) {
   let table2 = compiledCache.get(rules2);
   if (!table2) {
-    const compiled = compileEach(rules2);
-    table2 = { rules: compiled, triggers: buildTriggerSet(compiled) };
+    const literals = rules2.map((rule2) => rule2.triggers ?? deriveTriggers(rule2.pattern));
+    const matcher = buildTriggerMatcher(literals.flatMap((l) => l ?? []));
+    const ids = new Map(matcher.literals.map((l, id) => [l, id]));
+    table2 = { rules: compileEach(rules2, literals.map((l) => l?.map((t) => ids.get(t.toLowerCase())))), triggers: matcher };
     compiledCache.set(rules2, table2);
   }
   return table2;
 }
-function compileEach(rules2) {
-  return rules2.map((rule2) => ({
+function compileEach(rules2, triggerIds) {
+  return rules2.map((rule2, i) => ({
     rule: rule2,
     whole: compileLineRegex(rule2.pattern),
     perLine: new RegExp(rule2.pattern.source, `${rule2.pattern.flags}g`),
-    triggers: rule2.triggers ?? deriveTriggers(rule2.pattern)
+    triggers: triggerIds[i]
   }));
 }
 function lineIndexOf(lineStarts, offset) {
@@ -60848,29 +60905,10 @@ function lineIndexOf(lineStarts, offset) {
   }
   return lo;
 }
-function lowerAscii(text) {
-  return text.replace(/[A-Z]+/g, (run) => run.toLowerCase());
-}
 var WHOLE_TEXT_SHARE = 8;
-function indexTriggers(scan, set) {
-  const lines = /* @__PURE__ */ new Map();
-  const { pattern, contained } = set;
-  let line = 0;
-  pattern.lastIndex = 0;
-  for (let m = pattern.exec(scan.lower); m; m = pattern.exec(scan.lower)) {
-    pattern.lastIndex = m.index + 1;
-    while (line + 1 < scan.lineStarts.length && scan.lineStarts[line + 1] <= m.index) line += 1;
-    for (const trigger of contained.get(m[0]) ?? [m[0]]) {
-      const list2 = lines.get(trigger);
-      if (!list2) lines.set(trigger, [line]);
-      else if (list2[list2.length - 1] !== line) list2.push(line);
-    }
-  }
-  return lines;
-}
 function candidateLines(scan, triggers) {
   const cap = Math.max(64, scan.lines.length / WHOLE_TEXT_SHARE);
-  const lists = triggers.map((t) => scan.triggerLines.get(t)).filter((l) => l !== void 0);
+  const lists = triggers.map((t) => scan.triggerLines[t]).filter((l) => l !== void 0);
   if (lists.length <= 1) {
     const only = lists[0] ?? [];
     return only.length > cap ? void 0 : only;
@@ -60896,7 +60934,7 @@ function execAll(pattern, text, onMatch) {
   }
 }
 function scanRaw(scan, text, table2) {
-  scan.triggerLines = indexTriggers(scan, table2.triggers);
+  scan.triggerLines = indexTriggerLines(text, table2.triggers);
   for (const { rule: rule2, whole, perLine, triggers } of table2.rules) {
     if (rule2.base64Run !== void 0 && scan.longestBase64Run < rule2.base64Run) continue;
     const candidates = triggers ? candidateLines(scan, triggers) : void 0;
@@ -60913,15 +60951,8 @@ function scanRaw(scan, text, table2) {
   }
 }
 function selectRules(text, table2) {
-  const present = /* @__PURE__ */ new Set();
-  const { pattern, contained } = table2.triggers;
-  const lower2 = lowerAscii(text);
-  pattern.lastIndex = 0;
-  for (let m = pattern.exec(lower2); m; m = pattern.exec(lower2)) {
-    pattern.lastIndex = m.index + 1;
-    for (const trigger of contained.get(m[0]) ?? [m[0]]) present.add(trigger);
-  }
-  return table2.rules.filter((r) => !r.triggers || r.triggers.some((t) => present.has(t))).map((r) => r.rule);
+  const present = indexTriggerLines(text, table2.triggers);
+  return table2.rules.filter((r) => !r.triggers || r.triggers.some((t) => present[t] !== void 0)).map((r) => r.rule);
 }
 
 // src/core/scan/suppress.ts
@@ -61225,7 +61256,7 @@ function scanSkillText(text, options) {
   }
   const comments = findCommentLines(options.file, lines);
   const gates = buildLineGates(unified);
-  const scan = { file: options.file, lines, lineStarts, seen: /* @__PURE__ */ new Map(), comments, lower: lowerAscii(unified), triggerLines: /* @__PURE__ */ new Map(), longestBase64Run: gates.longestBase64Run, out: [] };
+  const scan = { file: options.file, lines, lineStarts, seen: /* @__PURE__ */ new Map(), comments, triggerLines: [], longestBase64Run: gates.longestBase64Run, out: [] };
   const table2 = compileTable(rules2);
   scanRaw(scan, unified, table2);
   const { out, seen } = scan;
@@ -62841,6 +62872,1314 @@ async function runDetect(options) {
   };
 }
 
+// src/core/consolidate/minhash.ts
+function mix(x) {
+  x ^= x >>> 16;
+  x = Math.imul(x, 2246822507);
+  x ^= x >>> 13;
+  x = Math.imul(x, 3266489909);
+  x ^= x >>> 16;
+  return x >>> 0;
+}
+function seeds(count) {
+  const out = new Uint32Array(count);
+  for (let i = 0; i < count; i++) out[i] = mix(2654435769 + i * 1663821227);
+  return out;
+}
+var seedCache = /* @__PURE__ */ new Map();
+function buildSignature(shingles, hashes) {
+  let salts = seedCache.get(hashes);
+  if (!salts) seedCache.set(hashes, salts = seeds(hashes));
+  const signature = new Uint32Array(hashes).fill(4294967295);
+  for (let s = 0; s < shingles.length; s++) {
+    const shingle = shingles[s];
+    for (let i = 0; i < hashes; i++) {
+      const h = mix(shingle ^ salts[i]);
+      if (h < signature[i]) signature[i] = h;
+    }
+  }
+  return signature;
+}
+function estimateJaccard(a, b) {
+  let same = 0;
+  for (let i = 0; i < a.length; i++) if (a[i] === b[i]) same++;
+  return a.length === 0 ? 0 : same / a.length;
+}
+function findCandidatePairs(signatures, config) {
+  const n = signatures.length;
+  const rows = config.minhash_hashes / config.lsh_bands;
+  const pairs = /* @__PURE__ */ new Set();
+  for (let band = 0; band < config.lsh_bands; band++) {
+    const buckets = /* @__PURE__ */ new Map();
+    for (let i = 0; i < n; i++) {
+      const signature = signatures[i];
+      if (signature[0] === 4294967295) continue;
+      const key = Array.from(signature.subarray(band * rows, band * rows + rows)).join(",");
+      const bucket = buckets.get(key);
+      if (bucket) bucket.push(i);
+      else buckets.set(key, [i]);
+    }
+    for (const bucket of buckets.values()) {
+      for (let x = 0; x < bucket.length; x++) for (let y = x + 1; y < bucket.length; y++) pairs.add(bucket[x] * n + bucket[y]);
+    }
+  }
+  return pairs;
+}
+
+// src/core/consolidate/shingles.ts
+var stopWords = new Set(
+  "the a an and or of to in for on with by is are be it this that as at from use used using when if then you your not can will do does all any each more most other into only also such than so no yes its was were has have had how what which who should must may file files run step steps skill skills example examples see below above e g i.e eg etc".split(" ")
+);
+function tokenizeWords(text) {
+  const words = text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+  return words.filter((w) => w.length > 1 && !stopWords.has(w) && !/^\d+$/.test(w));
+}
+function hashString(text) {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 16777619);
+  }
+  return h >>> 0;
+}
+function buildShingles(text) {
+  const set = /* @__PURE__ */ new Set();
+  for (const word of tokenizeWords(text)) set.add(hashString(word));
+  return Uint32Array.from(set);
+}
+
+// src/core/consolidate/features.ts
+function readToolList(value) {
+  if (typeof value === "string") return value.split(/[\s,]+/).filter(Boolean);
+  if (Array.isArray(value)) return value.filter((v) => typeof v === "string");
+  return [];
+}
+function readPathList(value) {
+  if (typeof value === "string") return value.split(",").map((p) => p.trim()).filter(Boolean);
+  if (Array.isArray(value)) return value.filter((v) => typeof v === "string");
+  return [];
+}
+function buildFeatures(skill, config, known) {
+  const parsed = known?.parsed ?? parseSkill(skill.text, { file: `${skill.dir}/SKILL.md` });
+  const shingles = known?.shingles ?? buildShingles(textOf2(parsed));
+  return {
+    skill,
+    parsed,
+    name: skill.name,
+    nameTokens: skill.name.split("-").filter(Boolean),
+    signature: buildSignature(shingles, config.minhash_hashes),
+    tools: readToolList(parsed.fields["allowed-tools"]),
+    paths: readPathList(parsed.fields.paths)
+  };
+}
+function textOf2(parsed) {
+  const description = typeof parsed.fields.description === "string" ? parsed.fields.description : "";
+  return `${description}
+${parsed.body}`;
+}
+function buildAllFeatures(skills, config) {
+  const parsed = skills.map((skill) => parseSkill(skill.text, { file: `${skill.dir}/SKILL.md` }));
+  const shingles = parsed.map((p) => buildShingles(textOf2(p)));
+  const common = /* @__PURE__ */ new Set();
+  if (skills.length >= 200 && config.common_word_share < 1) {
+    const counts = /* @__PURE__ */ new Map();
+    for (const list2 of shingles) for (const s of list2) counts.set(s, (counts.get(s) ?? 0) + 1);
+    const limit = Math.max(2, config.common_word_share * skills.length);
+    for (const [s, count] of counts) if (count > limit) common.add(s);
+  }
+  return skills.map((skill, i) => buildFeatures(skill, config, { parsed: parsed[i], shingles: shingles[i].filter((s) => !common.has(s)) }));
+}
+function setJaccard(a, b) {
+  if (a.length === 0 || b.length === 0) return 0;
+  const left = new Set(a);
+  const right = new Set(b);
+  let shared = 0;
+  for (const x of left) if (right.has(x)) shared++;
+  return shared / (left.size + right.size - shared);
+}
+function intersect(lists) {
+  const [first = [], ...rest] = lists;
+  return [...new Set(first)].filter((x) => rest.every((list2) => list2.includes(x))).sort();
+}
+
+// src/core/consolidate/prefix.ts
+function sharedPrefix(names, minLength) {
+  const [first, ...rest] = names.map((n) => n.split("-"));
+  if (!first) return null;
+  let count = first.length;
+  for (const tokens of rest) {
+    let i = 0;
+    while (i < count && i < tokens.length && tokens[i] === first[i]) i++;
+    count = i;
+  }
+  const prefix = first.slice(0, count).join("-");
+  return prefix.length >= minLength ? prefix : null;
+}
+function groupByPrefix(tokens, maxGroup = 200) {
+  const out = [];
+  const split = (members, depth) => {
+    const groups = /* @__PURE__ */ new Map();
+    const short = [];
+    for (const i of members) {
+      const t = tokens[i];
+      if (t.length <= depth) short.push(i);
+      else {
+        const key = t[depth];
+        const group = groups.get(key);
+        if (group) group.push(i);
+        else groups.set(key, [i]);
+      }
+    }
+    for (const group of groups.values()) {
+      if (group.length < 2) continue;
+      if (group.length > maxGroup && depth < 6) split(group, depth + 1);
+      else out.push([group, []]);
+    }
+    if (short.length > 0 && depth > 0) out.push([short, members.filter((i) => !short.includes(i))]);
+  };
+  split(tokens.map((_, i) => i), 0);
+  return out;
+}
+function buildFamilyPrefixes(tokens) {
+  const counts = /* @__PURE__ */ new Map();
+  for (const t of tokens) {
+    for (let k = 1; k <= t.length; k++) {
+      const prefix = t.slice(0, k).join("-");
+      counts.set(prefix, (counts.get(prefix) ?? 0) + 1);
+    }
+  }
+  return tokens.map((t) => {
+    for (let k = t.length; k >= 1; k--) {
+      const prefix = t.slice(0, k).join("-");
+      if ((counts.get(prefix) ?? 0) >= 2) return prefix;
+    }
+    return null;
+  });
+}
+
+// src/core/consolidate/cluster.ts
+function buildClusters(features, config) {
+  const n = features.length;
+  const parent = Int32Array.from({ length: n }, (_, i) => i);
+  const members = new Map(features.map((_, i) => [i, [i]]));
+  const find = (i) => {
+    while (parent[i] !== i) i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  const union2 = (i, j) => {
+    const a = find(i);
+    const b = find(j);
+    if (a === b) return;
+    parent[a] = b;
+    members.set(b, [...members.get(b) ?? [], ...members.get(a) ?? []]);
+    members.delete(a);
+  };
+  linkPrefixFamilies(features, config, find, union2);
+  const similarity = (i, j) => estimateJaccard(features[i].signature, features[j].signature);
+  const contentPairs = [...findCandidatePairs(features.map((f) => f.signature), config)].map((pair) => ({ i: Math.floor(pair / n), j: pair % n })).map((p) => ({ ...p, s: similarity(p.i, p.j) })).filter((p) => p.s >= config.similarity_threshold).sort((x, y) => y.s - x.s || x.i - y.i || x.j - y.j);
+  for (const { i, j } of contentPairs) {
+    const a = members.get(find(i)) ?? [];
+    const b = members.get(find(j)) ?? [];
+    if (find(i) === find(j) || a.length + b.length > config.max_cluster_size) continue;
+    let total = 0;
+    for (const x of a) for (const y of b) total += similarity(x, y);
+    if (total / (a.length * b.length) >= config.similarity_threshold) union2(i, j);
+  }
+  return [...members.values()].filter((list2) => list2.length >= config.min_cluster_size).map((list2) => describeCluster(list2.map((i) => features[i]), config)).sort((a, b) => a.members[0].localeCompare(b.members[0]));
+}
+function linkPrefixFamilies(features, config, find, union2) {
+  const family = buildFamilyPrefixes(features.map((f) => f.nameTokens));
+  for (const [group, others] of groupByPrefix(features.map((f) => f.nameTokens))) {
+    const check = (i, j) => {
+      if (find(i) === find(j) || family[i] !== family[j]) return;
+      const a = features[i];
+      const b = features[j];
+      const shared = sharedPrefix([a.name, b.name], config.prefix_min_length);
+      if (shared === null || shared !== family[i]) return;
+      if (prefixScore(a, b, config) >= config.prefix_similarity_threshold) union2(i, j);
+    };
+    for (let x = 0; x < group.length; x++) {
+      for (let y = x + 1; y < group.length; y++) check(group[x], group[y]);
+      for (const j of others) check(group[x], j);
+    }
+  }
+}
+function prefixScore(a, b, config) {
+  return estimateJaccard(a.signature, b.signature) + config.tools_weight * setJaccard(a.tools, b.tools) + config.paths_weight * setJaccard(a.paths, b.paths);
+}
+function describeCluster(list2, config) {
+  const sorted = [...list2].sort((a, b) => a.name.localeCompare(b.name));
+  const similarities = [];
+  for (let x = 0; x < sorted.length; x++) {
+    for (let y = x + 1; y < sorted.length; y++) {
+      const a = sorted[x];
+      const b = sorted[y];
+      similarities.push({ a: a.name, b: b.name, jaccard: round(estimateJaccard(a.signature, b.signature)) });
+    }
+  }
+  return {
+    members: sorted.map((m) => m.name),
+    evidence: {
+      prefix: sharedPrefix(sorted.map((m) => m.name), config.prefix_min_length),
+      similarities,
+      sharedTools: intersect(sorted.map((m) => m.tools)),
+      sharedPaths: intersect(sorted.map((m) => m.paths))
+    }
+  };
+}
+function round(x) {
+  return Math.round(x * 1e3) / 1e3;
+}
+
+// src/core/consolidate/config.ts
+var defaultConsolidationConfig = Object.freeze({
+  min_cluster_size: 2,
+  max_cluster_size: 24,
+  similarity_threshold: 0.5,
+  prefix_similarity_threshold: 0.05,
+  prefix_min_length: 3,
+  tools_weight: 0.1,
+  paths_weight: 0.1,
+  demote_min_lines: 40,
+  umbrella_min_sections: 3,
+  common_word_share: 0.05,
+  minhash_hashes: 128,
+  lsh_bands: 32
+});
+function resolveConsolidationConfig(partial = {}) {
+  const config = { ...defaultConsolidationConfig };
+  for (const key of Object.keys(defaultConsolidationConfig)) {
+    const value = partial[key];
+    if (typeof value === "number" && Number.isFinite(value)) config[key] = value;
+  }
+  if (config.minhash_hashes % config.lsh_bands !== 0) config.lsh_bands = defaultConsolidationConfig.lsh_bands;
+  return config;
+}
+
+// src/core/consolidate/package.ts
+import { posix as posix4 } from "node:path";
+
+// src/core/consolidate/rewrite.ts
+import { posix as posix3 } from "node:path";
+var runPattern = /[A-Za-z0-9_./-]+/g;
+var tokenPattern = /[A-Za-z0-9_-]+/g;
+function replaceWords(text, words) {
+  return text.replace(runPattern, (run) => {
+    const direct = words.get(run);
+    if (direct !== void 0) return direct;
+    if (!run.includes("/") && !run.includes(".")) return run;
+    const core = run.replace(/\.+$/, "");
+    const path = core.includes("/") ? words.get(core) : void 0;
+    if (path !== void 0) return path + run.slice(core.length);
+    return run.replace(tokenPattern, (token) => words.get(token) ?? token);
+  });
+}
+function listWords(text) {
+  return new Set(text.match(tokenPattern) ?? []);
+}
+function rewriteText(text, options) {
+  const words = options.words !== void 0 && options.words.size > 0 ? options.words : void 0;
+  const replace = (segment) => words ? replaceWords(segment, words) : segment;
+  const lines = text.split("\n");
+  const spans = /* @__PURE__ */ new Map();
+  if (options.mapLink) {
+    for (const link of extractLinks(text)) {
+      const next = options.mapLink(link.target);
+      if (next === void 0) continue;
+      const list2 = spans.get(link.line) ?? [];
+      const line = lines[link.line - 1] ?? "";
+      const start = locateTarget(line, link.target, link.column - 1);
+      if (start === -1) continue;
+      const wrapped = line[start] === "<" && !link.target.startsWith("<");
+      list2.push({ start, end: start + link.target.length + (wrapped ? 2 : 0), target: wrapped ? `<${next}>` : next });
+      spans.set(link.line, list2);
+    }
+  }
+  if (!words && spans.size === 0) return text;
+  return lines.map((line, index) => {
+    const lineSpans = (spans.get(index + 1) ?? []).sort((a, b) => a.start - b.start);
+    let out = "";
+    let at = 0;
+    for (const span of lineSpans) {
+      out += replace(line.slice(at, span.start)) + span.target;
+      at = span.end;
+    }
+    return out + replace(line.slice(at));
+  }).join("\n");
+}
+function locateTarget(line, target, from) {
+  for (let at = line.indexOf(target, Math.max(0, from - 1)); at !== -1; at = line.indexOf(target, at + 1)) {
+    const before = line.slice(0, at).replace(/[ \t]*<?$/, "");
+    const start = line[at - 1] === "<" ? at - 1 : at;
+    if (before.endsWith("](") || before.endsWith("]:")) return start;
+  }
+  return -1;
+}
+function splitTarget(target) {
+  const cut2 = target.search(/[?#]/);
+  return cut2 === -1 ? { path: target, suffix: "" } : { path: target.slice(0, cut2), suffix: target.slice(cut2) };
+}
+function resolveRepoLink(file, target) {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("//") || target.startsWith("#") || target === "") return void 0;
+  if (/[${}]/.test(target) || target.startsWith("/") || target.startsWith("~")) return void 0;
+  const { path, suffix } = splitTarget(target);
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+  }
+  const joined = posix3.normalize(posix3.join(posix3.dirname(file), decoded.replace(/\\/g, "/"))).replace(/\/$/, "");
+  return { path: joined, suffix };
+}
+function relativeLink(file, to) {
+  const rel = posix3.relative(posix3.dirname(file), to);
+  return rel === "" ? posix3.basename(to) : rel;
+}
+
+// src/core/consolidate/package.ts
+function placeSupportFile(table2, sibling, path) {
+  if (!table2.has(path)) return path;
+  const dir = posix4.dirname(path);
+  const base = posix4.basename(path);
+  const join30 = (name) => dir === "." ? name : `${dir}/${name}`;
+  let candidate2 = join30(`${sibling}-${base}`);
+  for (let n = 2; table2.has(candidate2); n++) candidate2 = join30(`${sibling}-${n}-${base}`);
+  return candidate2;
+}
+function isMarkdownPath(path) {
+  return /\.(md|markdown)$/i.test(path);
+}
+function contentText(content) {
+  if (typeof content === "string") return content;
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(content);
+  } catch {
+    return void 0;
+  }
+}
+function recordMoves(moves, from, to) {
+  moves.set(from.dir, { path: to.dir });
+  moves.set(`${from.dir}/${skillFileName}`, { path: `${to.dir}/${skillFileName}`, anchor: to.anchor });
+  for (const file of from.files) {
+    const placed = to.placed.get(file.path);
+    if (placed !== void 0) moves.set(`${from.dir}/${file.path}`, { path: `${to.dir}/${placed}` });
+  }
+}
+function mapMovedLink(oldFile, newFile, moves) {
+  return (target) => {
+    const resolved = resolveRepoLink(oldFile, target);
+    if (!resolved) return void 0;
+    const moved = moves.get(resolved.path);
+    if (!moved && oldFile === newFile) return void 0;
+    const destination = moved?.path ?? resolved.path;
+    const suffix = moved?.anchor !== void 0 && !resolved.suffix.includes("#") ? `#${moved.anchor}` : resolved.suffix;
+    if (destination === newFile && suffix.startsWith("#")) return suffix;
+    const next = relativeLink(newFile, destination) + suffix;
+    return next === target ? void 0 : next;
+  };
+}
+
+// src/core/consolidate/eligible.ts
+function isCuratable(skill) {
+  if (skill.pinned || skill.protected === true) return false;
+  if (skill.provenance === "bundled" || skill.provenance === "hub") return false;
+  return skill.provenance === "agent" || skill.adopted === true;
+}
+function escapingLink(skill, skillsDir) {
+  const texts = [[`${skill.dir}/SKILL.md`, parseSkill(skill.text, { file: skill.dir }).body]];
+  for (const file of skill.files) {
+    const text = isMarkdownPath(file.path) ? contentText(file.content) : void 0;
+    if (text !== void 0) texts.push([`${skill.dir}/${file.path}`, text]);
+  }
+  for (const [file, text] of texts) {
+    for (const link of extractLinks(text)) {
+      if (link.target.startsWith("/") || link.target.startsWith("~")) return link.target;
+      const target = resolveRepoLink(file, link.target);
+      if (target && !target.path.startsWith(`${skillsDir}/`)) return link.target;
+    }
+  }
+  return void 0;
+}
+function selectCuratable(skills, skillsDir = "skills") {
+  const skipped = [];
+  const byName = /* @__PURE__ */ new Map();
+  for (const skill of skills) byName.set(skill.name, [...byName.get(skill.name) ?? [], skill]);
+  const eligible = [];
+  for (const [name, list2] of byName) {
+    if (list2.length > 1) {
+      skipped.push({ names: [name], reason: `the name ${name} is used by ${list2.length} skills (${list2.map((s) => s.dir).join(", ")}): rename all but one so references are unambiguous` });
+      continue;
+    }
+    const skill = list2[0];
+    if (!isCuratable(skill)) continue;
+    const parsed = parseSkill(skill.text, { file: skill.dir });
+    if (parsed.sections.frontmatter !== "ok" || !parsed.document || parsed.fields.name !== skill.name) {
+      skipped.push({ names: [name], reason: `${skill.dir}/SKILL.md has no valid frontmatter naming it ${name}: fix it (skillgarden validate) before it can be merged` });
+      continue;
+    }
+    const escaping = escapingLink(skill, skillsDir);
+    if (escaping !== void 0) {
+      skipped.push({ names: [name], reason: `${skill.dir} links outside the skills folder (${escaping}): copy the file into the skill and link it relatively before it can be merged` });
+      continue;
+    }
+    eligible.push(skill);
+  }
+  return { eligible, skipped };
+}
+
+// src/core/consolidate/markdown.ts
+var fenceLine = /^ {0,3}(`{3,}|~{3,})/;
+var headingLine = /^(#{1,6})[ \t]+(.*?)[ \t#]*$/;
+function walkLines(text, visit) {
+  let open6;
+  for (const line of text.split("\n")) {
+    const fence3 = fenceLine.exec(line);
+    if (fence3) {
+      const marker = fence3[1];
+      if (open6 === void 0) open6 = marker;
+      else if (marker[0] === open6[0] && marker.length >= open6.length) {
+        visit(line, true);
+        open6 = void 0;
+        continue;
+      }
+    }
+    visit(line, open6 !== void 0);
+  }
+}
+function listHeadings(text) {
+  const out = [];
+  walkLines(text, (line, inFence) => {
+    const match = inFence ? null : headingLine.exec(line);
+    if (match) out.push(match[2].trim());
+  });
+  return out;
+}
+function listParagraphs(text) {
+  const out = [];
+  let block = [];
+  const flush = () => {
+    const joined = block.join(" ").replace(/\s+/g, " ").trim();
+    if (joined !== "") out.push(joined);
+    block = [];
+  };
+  walkLines(text, (line, inFence) => {
+    if (!inFence && (line.trim() === "" || headingLine.test(line))) flush();
+    else block.push(line);
+  });
+  flush();
+  return out;
+}
+function demoteHeadings(text) {
+  const out = [];
+  walkLines(text, (line, inFence) => {
+    out.push(!inFence && headingLine.test(line) && !line.startsWith("######") ? `#${line}` : line);
+  });
+  return out.join("\n");
+}
+function splitTitle(body) {
+  const match = /^\s*# +(.+?)[ \t#]*\n/.exec(`${body}
+`);
+  if (!match) return { title: void 0, rest: body };
+  return { title: match[1].trim(), rest: `${body}
+`.slice(match[0].length).replace(/\n$/, "") };
+}
+function countSections(body) {
+  let count = 0;
+  walkLines(body, (line, inFence) => {
+    if (!inFence && /^## /.test(line)) count++;
+  });
+  return count;
+}
+function slugAnchor(heading) {
+  return heading.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, "").trim().replace(/\s/g, "-");
+}
+function humanize(name) {
+  const words = name.replace(/[-_]+/g, " ").trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+// src/core/consolidate/validity.ts
+function sizeOf(content) {
+  return typeof content === "string" ? new TextEncoder().encode(content).length : content.length;
+}
+function checkUmbrellaValid(input2) {
+  return checkUmbrellaTable({ ...input2, members: input2.members.map((m) => m.skill), usedKeys: new Set(input2.members.flatMap((m) => Object.keys(m.parsed.fields))) });
+}
+function checkUmbrellaTable(input2) {
+  const files = /* @__PURE__ */ new Map();
+  for (const [path, content2] of input2.table) if (path !== skillFileName) files.set(path, { path, size: sizeOf(content2) });
+  const file = `${input2.dir}/${skillFileName}`;
+  const raw = input2.table.get(skillFileName) ?? "";
+  const content = typeof raw === "string" ? raw : new TextDecoder().decode(raw);
+  const portableErrors = validateSkill({ file, content, folder: input2.name, profile: "portable", files }).findings.filter((f) => f.severity === "error");
+  const tolerated = portableErrors.some((f) => f.code === "skill/link-escapes") ? toleratedCodes(input2.members) : /* @__PURE__ */ new Set();
+  const portable = portableErrors.filter((f) => !tolerated.has(f.code));
+  if (portable.length > 0) return `the umbrella ${input2.name} would not be valid: ${portable.map((f) => `${f.code} at line ${f.line}: ${f.message}`).join("; ")}`;
+  const used = input2.usedKeys ?? new Set(input2.members.flatMap((m) => Object.keys(parseSkill(m.text, { file: m.dir }).fields)));
+  const parsed = parseSkill(content, { file });
+  const allowedLines = new Set([...used].map((key) => parsed.locateKey([key])?.line).filter((line) => line !== void 0));
+  const spec = validateSkill({ file, content, folder: input2.name, profile: "spec", files }).findings.filter((f) => f.severity === "error" && !allowedLines.has(f.line) && !tolerated.has(f.code));
+  if (spec.length > 0) return `the umbrella ${input2.name} would break the Agent Skills spec: ${spec.map((f) => `${f.code} at line ${f.line}: ${f.message}`).join("; ")}`;
+  return void 0;
+}
+function toleratedCodes(members) {
+  const codes = /* @__PURE__ */ new Set();
+  for (const member of members) {
+    const folder = member.dir.split("/").at(-1) ?? member.name;
+    const findings = validateSkill({ file: `${member.dir}/${skillFileName}`, content: member.text, folder, profile: "portable" }).findings;
+    if (findings.some((f) => f.code === "skill/link-escapes")) codes.add("skill/link-escapes");
+  }
+  return codes;
+}
+
+// src/core/consolidate/guard.ts
+function checkPlan(input2) {
+  const { plan } = input2;
+  const problems = [];
+  const byName = new Map(input2.before.map((s) => [s.name, s]));
+  const umbrellaBefore = byName.get(plan.into);
+  const after = new Map(umbrellaBefore ? packageFiles(umbrellaBefore) : []);
+  const writes = /* @__PURE__ */ new Map();
+  for (const change of plan.changes) {
+    if (writes.has(change.path)) problems.push(`${change.path} is changed twice`);
+    writes.set(change.path, change.content);
+  }
+  const names = [plan.into, ...plan.from];
+  const archives = new Map(plan.archived.map((a) => [a.name, a]));
+  for (const [path, content] of writes) {
+    if (path.startsWith(`${plan.intoDir}/`)) {
+      if (content === null) after.delete(path.slice(plan.intoDir.length + 1));
+      else after.set(path.slice(plan.intoDir.length + 1), content);
+    } else if (plan.from.some((n) => path.startsWith(`${byName.get(n)?.dir}/`))) {
+      if (content !== null) problems.push(`${path} is written inside an absorbed skill's folder`);
+    } else if (plan.archived.some((a) => path.startsWith(`${a.to}/`))) {
+      if (content === null) problems.push(`${path} is deleted inside an archive`);
+    } else problems.push(...checkOutside(path, content, input2.outside.get(path), names));
+  }
+  const view = buildUmbrellaView(after, names);
+  for (const name of plan.from) {
+    const member = byName.get(name);
+    const archive = archives.get(name);
+    if (!member || !archive) {
+      problems.push(`${name} is absorbed but its ${member ? "archive move" : "original content"} is unknown`);
+      continue;
+    }
+    for (const [path, content] of packageFiles(member)) {
+      if (writes.get(`${member.dir}/${path}`) !== null) problems.push(`${member.dir}/${path} is not moved out of the absorbed skill`);
+      if (!sameBytes(writes.get(`${archive.to}/${path}`), content)) problems.push(`the archive ${archive.to} lacks ${path} as it was`);
+    }
+    problems.push(...checkFindable(member, view, names));
+  }
+  problems.push(...checkLinks(input2.before, plan, after), ...checkValid(plan, after, input2.before));
+  return problems;
+}
+function packageFiles(skill) {
+  return new Map([[skillFileName, skill.text], ...skill.files.map((f) => [f.path, f.content])]);
+}
+function sameBytes(a, b) {
+  if (a === null || a === void 0) return false;
+  const left = typeof a === "string" ? new TextEncoder().encode(a) : a;
+  const right = typeof b === "string" ? new TextEncoder().encode(b) : b;
+  return left.length === right.length && left.every((byte, i) => byte === right[i]);
+}
+function maskText(text, names) {
+  const noLinks = text.replace(/\]\([^)\n]*\)/g, "]()").replace(/^( {0,3}\[[^\]\n]+\]:)[ \t]*\S+/gm, "$1");
+  const noNames = replaceWords(noLinks, new Map(names.map((n) => [n, "\xA7"])));
+  return noNames.replace(/[\w./\u00a7-]+/g, (run) => run.includes("\xA7") ? "\xA7" : run);
+}
+function checkOutside(path, content, before, names) {
+  if (before === void 0) return [`${path} is outside the plan's skills and not a known reference file`];
+  const text = content === null ? void 0 : contentText(content);
+  if (text === void 0) return [`${path} is outside the plan's skills and would be removed or made binary`];
+  if (maskText(text, names) !== maskText(before, names)) return [`${path} is outside the plan's skills and changed beyond the merged names`];
+  return [];
+}
+function normalize(masked) {
+  return listParagraphs(masked).map((p) => p.replace(/\s+/g, " "));
+}
+function buildUmbrellaView(after, names) {
+  const markdown = [...after].filter(([path]) => isMarkdownPath(path)).map(([, c]) => contentText(c) ?? "");
+  const masked = markdown.map((t) => maskText(t, names));
+  return { headings: markdown.flatMap((t) => listHeadings(t)), corpus: masked.flatMap(normalize).join("\n"), maskedMarkdown: new Set(masked), files: [...after.values()] };
+}
+function checkFindable(member, view, names) {
+  const problems = [];
+  const body = parseSkill(member.text, { file: member.dir }).body;
+  for (const heading of listHeadings(body)) {
+    if (!view.headings.some((h) => h.includes(heading))) problems.push(`${member.name}: heading "${heading}" is not in the umbrella`);
+  }
+  for (const paragraph of normalize(maskText(body, names))) {
+    if (!view.corpus.includes(paragraph)) problems.push(`${member.name}: a paragraph is missing from the umbrella: "${paragraph.slice(0, 60)}"`);
+  }
+  for (const file of member.files) {
+    const found = isMarkdownPath(file.path) ? view.maskedMarkdown.has(maskText(contentText(file.content) ?? "", names)) : view.files.some((c) => sameBytes(c, file.content));
+    if (!found) problems.push(`${member.name}: support file ${file.path} is not in the umbrella`);
+  }
+  return problems;
+}
+function countBroken(dir, files) {
+  let broken = 0;
+  for (const [path, content] of files) {
+    if (!isMarkdownPath(path)) continue;
+    const text = path === skillFileName ? parseSkill(contentText(content) ?? "", { file: path }).body : contentText(content) ?? "";
+    for (const link of extractLinks(text)) {
+      const target = resolveRepoLink(`${dir}/${path}`, link.target);
+      if (!target) continue;
+      const inside = target.path === dir || target.path.startsWith(`${dir}/`);
+      const rel = target.path.slice(dir.length + 1);
+      if (!inside || rel !== "" && !files.has(rel) && ![...files.keys()].some((k) => k.startsWith(`${rel}/`))) broken++;
+    }
+  }
+  return broken;
+}
+function checkLinks(before, plan, after) {
+  const was = before.reduce((sum, s) => sum + countBroken(s.dir, packageFiles(s)), 0);
+  const now = countBroken(plan.intoDir, after);
+  return now > was ? [`${now - was} link(s) in the umbrella no longer resolve`] : [];
+}
+function checkValid(plan, after, before) {
+  const content = after.get(skillFileName);
+  if (content === void 0) return [`the umbrella ${plan.intoDir} has no ${skillFileName}`];
+  const files = new Map([...after].filter(([p]) => p !== skillFileName).map(([path, c]) => [path, { path, size: typeof c === "string" ? c.length : c.length }]));
+  const errors = validateSkill({ file: `${plan.intoDir}/${skillFileName}`, content, folder: plan.into, profile: "portable", files }).findings.filter((f) => f.severity === "error");
+  const tolerated = errors.some((f) => f.code === "skill/link-escapes") ? toleratedCodes(before) : /* @__PURE__ */ new Set();
+  return errors.filter((f) => !tolerated.has(f.code)).map((f) => `the umbrella is invalid: ${f.code}: ${f.message}`);
+}
+
+// src/core/consolidate/description.ts
+function fitDescription(text, max = maxDescriptionLength) {
+  const points = [...text.replace(/\s+/g, " ").trim()];
+  if (points.length <= max) return points.join("");
+  const head = points.slice(0, max - 1).join("");
+  const space = head.lastIndexOf(" ");
+  return `${(space > max / 2 ? head.slice(0, space) : head).replace(/[\s,;:.]+$/, "")}\u2026`;
+}
+function firstClause(description, max) {
+  const clean = description.replace(/[<>]/g, "").replace(/\s+/g, " ").trim();
+  const sentence = /^(.+?[.!?])(\s|$)/.exec(clean)?.[1] ?? clean;
+  return fitDescription(sentence.replace(/[.!?]$/, ""), max);
+}
+function buildUmbrellaDescription(input2) {
+  for (const size of [160, 100, 60, 0]) {
+    const clauses = input2.members.map((m) => size === 0 ? m.name : `${m.name} (${firstClause(m.description, size)})`).join("; ");
+    const text = input2.base !== void 0 ? `${input2.base.trim()} Also covers: ${clauses}.` : `${input2.topic}: one class-level skill covering ${clauses}. Use it for any ${input2.topic.toLowerCase()} task; each part is a section here, long notes are under references/.`;
+    if ([...text].length <= maxDescriptionLength) return text;
+  }
+  const names = input2.members.map((m) => m.name).join(", ");
+  return fitDescription(input2.base !== void 0 ? `${input2.base.trim()} Also covers: ${names}.` : `${input2.topic}: one class-level skill covering ${names}.`);
+}
+
+// src/core/consolidate/umbrella.ts
+var import_yaml6 = __toESM(require_dist(), 1);
+function chooseUmbrella(members, prefix, taken, config) {
+  const named = members.find((m) => m.name === prefix);
+  if (named) return { kind: "existing", umbrella: named, why: `its name is the shared prefix \`${prefix}\`` };
+  const broadest = [...members].sort((a, b) => countSections(b.parsed.body) - countSections(a.parsed.body) || b.parsed.body.length - a.parsed.body.length || a.name.localeCompare(b.name))[0];
+  const sections = countSections(broadest.parsed.body);
+  if (sections >= config.umbrella_min_sections) return { kind: "existing", umbrella: broadest, why: `it is the broadest member (${sections} sections)` };
+  for (const name of prefix ? [prefix, `${prefix}-overview`] : []) {
+    if (!taken.has(name)) return { kind: "new", name, why: `no member is broad enough, so a new skill is named for the shared prefix` };
+  }
+  return { kind: "existing", umbrella: broadest, why: "it is the broadest member and the cluster shares no free prefix name" };
+}
+function union(lists) {
+  return [...new Set(lists.flat())];
+}
+function unionTools(members) {
+  return union(members.map((m) => m.tools));
+}
+function unionPaths(members) {
+  return union(members.map((m) => m.paths));
+}
+function buildNewUmbrellaText(fields, body) {
+  const data = { name: fields.name, description: fields.description };
+  if (fields.tools.length > 0) data["allowed-tools"] = fields.tools.join(" ");
+  if (fields.paths.length > 0) data.paths = fields.paths;
+  data.metadata = { absorbed: fields.absorbed.join(", ") };
+  return `---
+${(0, import_yaml6.stringify)(data, { lineWidth: 0 })}---
+${body}`;
+}
+function buildMergedUmbrellaText(umbrella, fields, body) {
+  let text = umbrella.skill.text;
+  const edit = (path, value) => {
+    text = setField(parseSkill(text, { file: umbrella.parsed.file }), path, value);
+  };
+  edit(["description"], fields.description);
+  const ownTools = umbrella.parsed.fields["allowed-tools"];
+  if (fields.tools.length > readToolList(ownTools).length) edit(["allowed-tools"], Array.isArray(ownTools) ? fields.tools : fields.tools.join(" "));
+  const ownPaths = umbrella.parsed.fields.paths;
+  if (fields.paths.length > readPathList(ownPaths).length) edit(["paths"], fields.paths);
+  const metadata = umbrella.parsed.fields.metadata;
+  const before = metadata && typeof metadata === "object" ? metadata.absorbed : void 0;
+  const absorbed = [...typeof before === "string" && before.trim() !== "" ? before.split(/,\s*/) : [], ...fields.absorbed];
+  edit(["metadata", "absorbed"], absorbed.join(", "));
+  return replaceBody(parseSkill(text, { file: umbrella.parsed.file }), body);
+}
+
+// src/core/consolidate/plan-cluster.ts
+function planCluster(cluster, members, ctx) {
+  const choice = chooseUmbrella(members, cluster.evidence.prefix, ctx.taken, ctx.config);
+  const umbrella = choice.kind === "existing" ? choice.umbrella : void 0;
+  const name = choice.kind === "existing" ? choice.umbrella.name : choice.name;
+  const siblings = members.filter((m) => m !== umbrella).sort((a, b) => a.name.localeCompare(b.name));
+  const dir = umbrella ? umbrella.skill.dir : newUmbrellaDir(name, members, ctx.skillsDir);
+  const table2 = new Map(umbrella ? umbrella.skill.files.map((f) => [f.path, f.content]) : []);
+  const { sections, moves } = placeSections(siblings, { name, dir, table: table2, existing: umbrella !== void 0 });
+  if (umbrella) rewriteOwnMarkdown(umbrella, table2, moves);
+  const demoted = [];
+  const parts = sections.map((section) => {
+    moveSupportFiles(section, dir, table2, moves);
+    const part = renderSection(section, dir, table2, moves, ctx.config);
+    if (part.demoted) demoted.push(section.member.name);
+    return part.text;
+  });
+  let text;
+  try {
+    text = writeUmbrellaText({ name, dir, umbrella, siblings, members, parts, moves });
+  } catch (error2) {
+    return { skipped: `the umbrella ${name} could not be written: ${error2 instanceof Error ? error2.message : String(error2)}` };
+  }
+  table2.set(skillFileName, text);
+  const invalid = checkUmbrellaValid({ name, dir, table: table2, members });
+  if (invalid) return { skipped: invalid };
+  const archived = siblings.map((m) => archiveTarget2(m, ctx));
+  return {
+    plan: {
+      kind: umbrella ? demoted.length === siblings.length ? "demote" : "merge" : "create",
+      into: name,
+      intoDir: dir,
+      from: siblings.map((m) => m.name),
+      reason: choice.why,
+      evidence: cluster.evidence,
+      archived,
+      rewritten: [],
+      mentionsLeft: [],
+      demoted,
+      changes: [...umbrellaChanges(dir, table2, umbrella), ...archiveChanges(siblings, archived)]
+    },
+    moves
+  };
+}
+function placeSections(siblings, target) {
+  const moves = /* @__PURE__ */ new Map();
+  const usedAnchors = new Set(target.existing ? [] : [slugAnchor(humanize(target.name))]);
+  const sections = siblings.map((member) => {
+    let title = splitTitle(member.parsed.body).title ?? humanize(member.name);
+    if (usedAnchors.has(slugAnchor(title))) title = `${title} (${member.name})`;
+    usedAnchors.add(slugAnchor(title));
+    const placed = /* @__PURE__ */ new Map();
+    for (const file of member.skill.files) {
+      const at = placeSupportFile(target.table, member.name, file.path);
+      placed.set(file.path, at);
+      target.table.set(at, file.content);
+    }
+    recordMoves(moves, member.skill, { dir: target.dir, anchor: slugAnchor(title), placed });
+    return { member, title, anchor: slugAnchor(title), placed };
+  });
+  return { sections, moves };
+}
+function rewriteOwnMarkdown(umbrella, table2, moves) {
+  for (const file of umbrella.skill.files) {
+    const text = isMarkdownPath(file.path) ? contentText(file.content) : void 0;
+    if (text === void 0) continue;
+    const path = `${umbrella.skill.dir}/${file.path}`;
+    const next = rewriteText(text, { mapLink: mapMovedLink(path, path, moves) });
+    if (next !== text) table2.set(file.path, next);
+  }
+}
+function writeUmbrellaText(input2) {
+  const { name, dir, umbrella, siblings, parts } = input2;
+  const fields = {
+    name,
+    description: buildUmbrellaDescription({
+      topic: humanize(name),
+      ...umbrella ? { base: String(umbrella.parsed.fields.description ?? "") } : {},
+      members: siblings.map((m) => ({ name: m.name, description: String(m.parsed.fields.description ?? "") }))
+    }),
+    tools: unionTools(input2.members),
+    paths: unionPaths(input2.members),
+    absorbed: siblings.map((m) => m.name)
+  };
+  if (!umbrella) return buildNewUmbrellaText(fields, `# ${humanize(name)}
+
+${introParagraph(name, siblings)}
+
+${parts.join("\n")}`);
+  const own = rewriteText(umbrella.parsed.body, { mapLink: mapMovedLink(`${dir}/${skillFileName}`, `${dir}/${skillFileName}`, input2.moves) });
+  return buildMergedUmbrellaText(umbrella, fields, `${own.replace(/\n*$/, "\n")}
+${parts.join("\n")}`);
+}
+function moveSupportFiles(section, dir, table2, moves) {
+  for (const file of section.member.skill.files) {
+    const at = section.placed.get(file.path);
+    const text = isMarkdownPath(file.path) ? contentText(file.content) : void 0;
+    if (text === void 0) continue;
+    table2.set(at, rewriteText(text, { mapLink: mapMovedLink(`${section.member.skill.dir}/${file.path}`, `${dir}/${at}`, moves) }));
+  }
+}
+function renderSection(section, dir, table2, moves, config) {
+  const { member, title } = section;
+  const rest = splitTitle(member.parsed.body).rest.replace(/^\n+/, "").replace(/\s+$/, "");
+  const description = String(member.parsed.fields.description ?? "").trim();
+  const lead = `## ${title}
+
+*Was the skill \`${member.name}\`.* ${description}
+`;
+  const oldFile = `${member.skill.dir}/${skillFileName}`;
+  if (rest.split("\n").length <= config.demote_min_lines) {
+    const moved = rewriteText(rest, { mapLink: mapMovedLink(oldFile, `${dir}/${skillFileName}`, moves) });
+    return { text: `${lead}
+${demoteHeadings(moved)}
+`, demoted: false };
+  }
+  const at = placeSupportFile(table2, member.name, `references/${member.name}.md`);
+  table2.set(at, `# ${title}
+
+${rewriteText(rest, { mapLink: mapMovedLink(oldFile, `${dir}/${at}`, moves) })}
+`);
+  return { text: `${lead}
+The full notes: [${at}](${at}).
+`, demoted: true };
+}
+function introParagraph(name, siblings) {
+  return `One class-level skill for ${humanize(name).toLowerCase()}: it gathers ${siblings.length} narrower skills (${siblings.map((m) => `\`${m.name}\``).join(", ")}), one section each.`;
+}
+function newUmbrellaDir(name, members, skillsDir) {
+  const categories = new Set(members.map((m) => m.skill.category ?? ""));
+  const [category] = categories;
+  return categories.size === 1 && category ? `${skillsDir}/${category}/${name}` : `${skillsDir}/${name}`;
+}
+function stamp2(now) {
+  return now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+}
+function archiveTarget2(member, ctx) {
+  const base = `${ctx.skillsDir}/${archiveDirName}/${member.skill.category ? `${member.skill.category}/` : ""}${member.name}`;
+  const to = ctx.occupied.has(base) ? `${base}-${stamp2(ctx.now)}` : base;
+  return { name: member.name, from: member.skill.dir, to };
+}
+function umbrellaChanges(dir, table2, umbrella) {
+  const before = new Map(umbrella ? [[skillFileName, umbrella.skill.text], ...umbrella.skill.files.map((f) => [f.path, f.content])] : []);
+  return [...table2].filter(([path, content]) => before.get(path) !== content).map(([path, content]) => ({ path: `${dir}/${path}`, content }));
+}
+function archiveChanges(siblings, archived) {
+  return siblings.flatMap((member, i) => {
+    const to = archived[i].to;
+    const files = [{ path: skillFileName, content: member.skill.text }, ...member.skill.files];
+    return files.flatMap((f) => [
+      { path: `${member.skill.dir}/${f.path}`, content: null },
+      { path: `${to}/${f.path}`, content: f.content }
+    ]);
+  });
+}
+
+// src/core/consolidate/plan.ts
+function planConsolidation(input2) {
+  const config = resolveConsolidationConfig(input2.config);
+  const { eligible, skipped } = selectCuratable(input2.skills, input2.skillsDir ?? "skills");
+  const features = buildAllFeatures(eligible, config);
+  const byName = new Map(features.map((f) => [f.name, f]));
+  const clusters = buildClusters(features, config);
+  const ctx = {
+    config,
+    skillsDir: input2.skillsDir ?? "skills",
+    now: input2.now,
+    taken: new Set(input2.skills.map((s) => s.name)),
+    occupied: new Set(input2.archiveDirs ?? [])
+  };
+  const drafts = [];
+  for (const cluster of clusters) {
+    if (cluster.members.length > config.max_cluster_size) {
+      skipped.push({ names: cluster.members, reason: `a cluster of ${cluster.members.length} skills is more than max_cluster_size (${config.max_cluster_size}): review it by hand or raise the limit` });
+      continue;
+    }
+    const result = planCluster(cluster, cluster.members.map((n) => byName.get(n)), ctx);
+    if ("skipped" in result) skipped.push({ names: cluster.members, reason: result.skipped });
+    else drafts.push(result);
+  }
+  const outside = buildOutsideFiles(input2.skills, input2.references ?? []);
+  const untouchable = input2.skills.filter((s) => !isCuratable(s)).map((s) => `${s.dir}/`);
+  const mentions = indexMentions(outside, drafts.flatMap((d) => d.plan.from));
+  const plans = [];
+  const dropped = [];
+  for (const draft of drafts) {
+    const plan = addReferenceRewrites(draft.plan, draft.moves, { outside, mentions, byName, untouchable });
+    const before = [plan.into, ...plan.from].map((n) => byName.get(n)?.skill).filter((s) => s !== void 0);
+    const problems = checkPlan({ plan, before, outside: new Map(plan.rewritten.map((p) => [p, outside.get(p)])) });
+    if (problems.length === 0) plans.push(plan);
+    else dropped.push({ plan, problems });
+  }
+  return { clusters, plans, dropped, skipped };
+}
+function buildOutsideFiles(skills, references) {
+  const files = /* @__PURE__ */ new Map();
+  for (const skill of skills) {
+    files.set(`${skill.dir}/${skillFileName}`, skill.text);
+    for (const file of skill.files) {
+      const text = isMarkdownPath(file.path) ? contentText(file.content) : void 0;
+      if (text !== void 0) files.set(`${skill.dir}/${file.path}`, text);
+    }
+  }
+  for (const ref of references) files.set(ref.path, ref.text);
+  return files;
+}
+function indexMentions(files, names) {
+  const index = new Map(names.map((n) => [n, /* @__PURE__ */ new Set()]));
+  if (names.length === 0) return index;
+  for (const [path, text] of files) {
+    for (const word of listWords(text)) index.get(word)?.add(path);
+  }
+  return index;
+}
+function addReferenceRewrites(plan, moves, scope) {
+  const { outside, mentions, byName } = scope;
+  const ownDirs = [plan.intoDir, ...plan.from.map((n) => byName.get(n)?.skill.dir ?? "")].map((d) => `${d}/`);
+  const words = new Map(plan.from.map((n) => [n, plan.into]));
+  for (const [from, to] of moves) words.set(from, to.path);
+  const candidates = new Set(plan.from.flatMap((n) => [...mentions.get(n) ?? []]));
+  const changes = [...plan.changes];
+  const rewritten = [];
+  const mentionsLeft = [];
+  for (const path of [...candidates].sort()) {
+    if (ownDirs.some((d) => path.startsWith(d))) continue;
+    const before = outside.get(path);
+    const after = rewriteText(before, { words, ...isMarkdownPath(path) ? { mapLink: mapMovedLink(path, path, moves) } : {} });
+    if (after === before) continue;
+    if (scope.untouchable.some((d) => path.startsWith(d))) {
+      mentionsLeft.push(path);
+      continue;
+    }
+    changes.push({ path, content: after });
+    rewritten.push(path);
+  }
+  return { ...plan, changes, rewritten, mentionsLeft };
+}
+function buildGuardInput(plan, input2) {
+  const names = /* @__PURE__ */ new Set([plan.into, ...plan.from]);
+  const before = input2.skills.filter((s) => names.has(s.name));
+  const files = buildOutsideFiles(input2.skills, input2.references ?? []);
+  return { before, outside: new Map(plan.rewritten.map((p) => [p, files.get(p) ?? ""])) };
+}
+
+// src/core/consolidate/render.ts
+var import_yaml7 = __toESM(require_dist(), 1);
+function describeEvidence(evidence) {
+  const parts = [];
+  if (evidence.prefix) parts.push(`share the name prefix \`${evidence.prefix}\``);
+  const values = evidence.similarities.map((s) => s.jaccard);
+  if (values.length > 0) {
+    const mean = values.reduce((a, b) => a + b, 0) / values.length;
+    parts.push(`content similarity (estimated Jaccard of their words) ${Math.min(...values).toFixed(2)}\u2013${Math.max(...values).toFixed(2)}, mean ${mean.toFixed(2)}`);
+  }
+  if (evidence.sharedTools.length > 0) parts.push(`shared allowed-tools: ${evidence.sharedTools.join(", ")}`);
+  if (evidence.sharedPaths.length > 0) parts.push(`shared paths: ${evidence.sharedPaths.join(", ")}`);
+  return parts.join("; ");
+}
+function describePlan(plan) {
+  const what = plan.kind === "create" ? `a new umbrella \`${plan.into}\`` : `the existing skill \`${plan.into}\``;
+  const members = plan.kind === "create" ? plan.from.length : plan.from.length + 1;
+  return `${members} skills ${describeEvidence(plan.evidence)}. Into ${what}: ${plan.reason}.`;
+}
+function buildPlanReport(result, options = {}) {
+  const prunings = options.prunings ?? [];
+  return {
+    plans: result.plans.map((p) => {
+      const llm = options.llm?.get(p.into);
+      return { kind: p.kind, into: p.into, from: p.from, reason: describePlan(p), evidence: p.evidence, archived: p.archived, rewritten: p.rewritten, mentionsLeft: p.mentionsLeft, demoted: p.demoted, ...llm ? { llm } : {} };
+    }),
+    consolidations: result.plans.flatMap((p) => p.from.map((from) => ({ from, into: p.into, reason: describeEvidence(p.evidence) }))),
+    prunings,
+    dropped: result.dropped.map((d) => ({ into: d.plan.into, from: d.plan.from, problems: d.problems })),
+    skipped: result.skipped.map((s) => ({ names: s.names, reason: s.reason }))
+  };
+}
+function renderPlansMarkdown(report) {
+  const out = ["## Consolidation plans", ""];
+  if (report.plans.length === 0) out.push("No cluster of curated skills called for an umbrella.", "");
+  for (const plan of report.plans) {
+    out.push(`### ${plan.kind}: ${plan.from.map((f) => `\`${f}\``).join(", ")} \u2192 \`${plan.into}\``, "", plan.reason, "");
+    out.push("| pair | estimated Jaccard |", "|---|---|", ...plan.evidence.similarities.map((s) => `| \`${s.a}\` \xB7 \`${s.b}\` | ${s.jaccard.toFixed(3)} |`), "");
+    out.push(...plan.archived.map((a) => `- archive \`${a.from}\` \u2192 \`${a.to}\` (restorable)`));
+    if (plan.demoted.length > 0) out.push(`- long notes moved to references/: ${plan.demoted.map((d) => `\`${d}\``).join(", ")}`);
+    if (plan.rewritten.length > 0) out.push(`- references rewritten in: ${plan.rewritten.map((r) => `\`${r}\``).join(", ")}`);
+    if (plan.mentionsLeft.length > 0) out.push(`- **to fix by hand**: these pinned, bundled, hub or people's skills mention a merged name and were not touched: ${plan.mentionsLeft.map((r) => `\`${r}\``).join(", ")}`);
+    if (plan.llm) out.push(plan.llm.used ? `- prose written by ${plan.llm.model}, checked by the guard` : `- the deterministic umbrella is kept: ${plan.llm.reason ?? "the LLM pass failed"}`);
+    out.push("");
+  }
+  if (report.dropped.length > 0) {
+    out.push("### Dropped by the content guard (never applied)", "");
+    for (const d of report.dropped) out.push(`- ${d.from.map((f) => `\`${f}\``).join(", ")} \u2192 \`${d.into}\`: ${d.problems.join("; ")}`);
+    out.push("");
+  }
+  if (report.skipped.length > 0) {
+    out.push("### Left out", "", ...report.skipped.map((s) => `- ${s.names.map((n) => `\`${n}\``).join(", ")}: ${s.reason}`), "");
+  }
+  out.push("```yaml", (0, import_yaml7.stringify)({ consolidations: report.consolidations, prunings: report.prunings }, { lineWidth: 0 }).trimEnd(), "```", "");
+  return out.join("\n");
+}
+
+// src/core/consolidate/prose-check.ts
+function readAbsorbedFromChanges(plan, before) {
+  const removed = new Set(plan.changes.filter((c) => c.content === null).map((c) => c.path));
+  return before.filter((s) => s.name !== plan.into && removed.has(`${s.dir}/${skillFileName}`)).map((s) => s.name).sort();
+}
+function checkProsedUmbrella(plan, prosed, before, outside) {
+  const actual = readAbsorbedFromChanges(plan, before);
+  const claimed = [...new Set(prosed.claimedMerged)].sort();
+  const problems = [];
+  const extra = claimed.filter((n) => !actual.includes(n));
+  const missing = actual.filter((n) => !claimed.includes(n));
+  if (extra.length > 0) problems.push(`claims to have merged ${extra.join(", ")}, which the plan does not absorb`);
+  if (missing.length > 0) problems.push(`does not account for ${missing.join(", ")}, which the plan absorbs`);
+  const parsed = parseSkill(prosed.text, { file: `${plan.intoDir}/${skillFileName}` });
+  if (parsed.sections.frontmatter !== "ok" || !parsed.document) return { ok: false, problems: [...problems, "its SKILL.md has no readable frontmatter"] };
+  if (parsed.fields.name !== plan.into) problems.push(`names the umbrella ${String(parsed.fields.name)}, not ${plan.into}`);
+  if (problems.length > 0) return { ok: false, problems };
+  let text;
+  try {
+    text = setField(parsed, ["metadata", "absorbed"], actual.join(", "));
+  } catch (error2) {
+    return { ok: false, problems: [`its metadata cannot hold absorbed: ${error2.message}`] };
+  }
+  const path = `${plan.intoDir}/${skillFileName}`;
+  const changes = plan.changes.map((c) => c.path === path ? { ...c, content: text } : c);
+  const candidate2 = { ...plan, changes };
+  const table2 = new Map(changes.filter((c) => c.path.startsWith(`${plan.intoDir}/`) && c.content !== null).map((c) => [c.path.slice(plan.intoDir.length + 1), c.content]));
+  const umbrella = before.find((s) => s.name === plan.into);
+  for (const file of umbrella?.files ?? []) if (!table2.has(file.path)) table2.set(file.path, file.content);
+  const invalid = checkUmbrellaTable({ name: plan.into, dir: plan.intoDir, table: table2, members: before });
+  if (invalid) return { ok: false, problems: [invalid] };
+  const guard = checkPlan({ plan: candidate2, before, outside });
+  return guard.length > 0 ? { ok: false, problems: guard } : { ok: true, plan: candidate2 };
+}
+
+// src/llm/chat-client.ts
+var sleep2 = (ms) => new Promise((resolve7) => setTimeout(resolve7, ms));
+function retryable(error2) {
+  if (!(error2 instanceof SkillgardenError)) return false;
+  const status = error2.data.status;
+  return error2.code === "llm/timeout" || error2.code === "llm/network" || error2.code === "llm/http" && (status === 429 || typeof status === "number" && status >= 500);
+}
+async function requestChatCompletion(options, messages) {
+  const retries = options.retries ?? 3;
+  let delay = options.backoffMs ?? 500;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await requestOnce(options, messages);
+    } catch (error2) {
+      if (attempt >= retries || !retryable(error2)) throw error2;
+      const retryAfter = error2 instanceof SkillgardenError && typeof error2.data.retryAfterMs === "number" ? error2.data.retryAfterMs : 0;
+      await sleep2(Math.max(delay, Math.min(retryAfter, 3e4)));
+      delay *= 2;
+    }
+  }
+}
+async function requestOnce(options, messages) {
+  const url = `${options.baseUrl.replace(/\/+$/, "")}/chat/completions`;
+  const controller = new AbortController();
+  const timeoutMs = options.timeoutMs ?? 6e4;
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  try {
+    const response = await (options.fetch ?? fetch)(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {} },
+      body: JSON.stringify({ model: options.model, messages, temperature: 0 }),
+      signal: controller.signal
+    });
+    const text = await response.text();
+    if (!response.ok) {
+      const retryAfter = Number(response.headers.get("retry-after"));
+      throw new SkillgardenError("llm/http", `${url} answered ${response.status}: ${text.slice(0, 200)}`, {
+        data: { status: response.status, ...Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfterMs: retryAfter * 1e3 } : {} }
+      });
+    }
+    return readReply(url, text);
+  } catch (error2) {
+    if (error2 instanceof SkillgardenError) throw error2;
+    if (controller.signal.aborted) throw new SkillgardenError("llm/timeout", `${url} did not answer within ${timeoutMs} ms`, { cause: error2 });
+    throw new SkillgardenError("llm/network", `${url} could not be reached: ${error2.message}`, { cause: error2 });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+function readReply(url, text) {
+  let data;
+  try {
+    data = JSON.parse(text);
+  } catch (error2) {
+    throw new SkillgardenError("llm/bad-response", `${url} did not answer JSON: ${text.slice(0, 120)}`, { cause: error2 });
+  }
+  const content = data?.choices?.[0]?.message?.content;
+  if (typeof content !== "string") throw new SkillgardenError("llm/bad-response", `${url} answered without choices[0].message.content`);
+  return content;
+}
+
+// src/llm/umbrella-prose.ts
+var system = [
+  "You improve the prose of an umbrella skill: a SKILL.md (YAML frontmatter, then Markdown) that gathers several narrow skills.",
+  "Rewrite the description (at most 1024 characters: what it covers and when to use it) and the introduction so an agent finds and uses it.",
+  "Keep the frontmatter name. Keep every section, heading, paragraph, code block and link of the draft, word for word; you may add text and reorder sections.",
+  'Answer with one JSON object and nothing else: {"skill_md": "<the whole SKILL.md>", "merged": ["<each skill name the umbrella absorbs>"]}.'
+].join("\n");
+function buildProseMessages(plan, before) {
+  const draft = plan.changes.find((c) => c.path === `${plan.intoDir}/${skillFileName}`)?.content;
+  const members = before.filter((s) => plan.from.includes(s.name)).map((s) => `- ${s.name}`).join("\n");
+  return [
+    { role: "system", content: system },
+    { role: "user", content: `Umbrella: ${plan.into}
+Absorbed skills:
+${members}
+
+Draft SKILL.md:
+<<<DRAFT
+${String(draft ?? "")}
+DRAFT>>>` }
+  ];
+}
+function parseReply(reply) {
+  const body = reply.trim().replace(/^```(?:json)?\s*\n/, "").replace(/\n```\s*$/, "");
+  try {
+    const data = JSON.parse(body);
+    if (typeof data.skill_md !== "string" || !Array.isArray(data.merged)) return void 0;
+    return { text: data.skill_md, merged: data.merged.filter((n) => typeof n === "string") };
+  } catch {
+    return void 0;
+  }
+}
+async function writeUmbrellaProse(plan, guard, client) {
+  const keep = (reason) => ({ plan, llm: { used: false, model: client.model, reason } });
+  let reply;
+  try {
+    reply = await requestChatCompletion(client, buildProseMessages(plan, guard.before));
+  } catch (error2) {
+    return keep(`the model call failed: ${error2.message}`);
+  }
+  const parsed = parseReply(reply);
+  if (!parsed) return keep("the model did not answer the JSON object asked for");
+  const checked = checkProsedUmbrella(plan, { text: parsed.text, claimedMerged: parsed.merged }, guard.before, guard.outside);
+  if (!checked.ok) return keep(`the model's umbrella was refused: ${checked.problems.join("; ")}`);
+  return { plan: checked.plan, llm: { used: true, model: client.model } };
+}
+
+// src/services/consolidate/read-library.ts
+var import_picomatch4 = __toESM(require_picomatch2(), 1);
+import { existsSync as existsSync4, readdirSync as readdirSync4, readFileSync as readFileSync5, statSync as statSync3 } from "node:fs";
+import { join as join19, posix as posix5 } from "node:path";
+function listFilesUnder(dir, prefix = "") {
+  const out = [];
+  for (const entry of readdirSync4(dir, { withFileTypes: true })) {
+    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) out.push(...listFilesUnder(join19(dir, entry.name), rel));
+    else if (entry.isFile()) out.push(rel);
+  }
+  return out.sort();
+}
+function readLines3(path) {
+  return existsSync4(path) ? new Set(readFileSync5(path, "utf8").split("\n").map((l) => l.trim()).filter(Boolean)) : /* @__PURE__ */ new Set();
+}
+function readHubNames(path) {
+  if (!existsSync4(path)) return /* @__PURE__ */ new Set();
+  try {
+    const data = JSON.parse(readFileSync5(path, "utf8"));
+    return new Set(data && typeof data === "object" ? Object.keys(data) : []);
+  } catch {
+    return /* @__PURE__ */ new Set();
+  }
+}
+async function readLibrary2(repoDir, options = {}) {
+  const skillsDir = options.skillsDir ?? "skills";
+  const root = join19(repoDir, skillsDir);
+  const provenance = options.provenance ?? await readProvenance(repoDir, skillsDir);
+  const adopted = readLines3(join19(repoDir, metaDir, "adopted.txt"));
+  const protectedNames = new Set(options.protectedNames ?? []);
+  const skills = existsSync4(root) ? discoverSkills(root).map((location) => {
+    const text = readFileSync5(join19(location.dir, skillFileName), "utf8");
+    const files = listFilesUnder(location.dir).filter((path) => path !== skillFileName).map((path) => ({ path, content: new Uint8Array(readFileSync5(join19(location.dir, path))) }));
+    const pinned = parseSkill(text, { file: location.relativeDir }).fields.pinned === true;
+    return {
+      name: location.name,
+      ...location.category ? { category: location.category } : {},
+      dir: posix5.join(skillsDir, location.relativeDir),
+      text,
+      files,
+      provenance: provenance(location.name) ?? "user",
+      adopted: adopted.has(location.name),
+      pinned,
+      protected: protectedNames.has(location.name)
+    };
+  }) : [];
+  const archiveRoot = join19(root, archiveDirName);
+  const archiveDirs = existsSync4(archiveRoot) ? discoverSkills(archiveRoot).map((l) => posix5.join(skillsDir, archiveDirName, l.relativeDir)) : [];
+  return { skills, references: readReferences(repoDir, options.referenceGlobs ?? []), archiveDirs };
+}
+function readReferences(repoDir, globs) {
+  if (globs.length === 0) return [];
+  const match = (0, import_picomatch4.default)([...globs], { dot: true });
+  return listFilesUnder(repoDir).filter((path) => !path.startsWith(".git/") && match(path)).filter((path) => statSync3(join19(repoDir, path)).size < 1e6).map((path) => ({ path, text: readFileSync5(join19(repoDir, path), "utf8") }));
+}
+async function readProvenance(repoDir, skillsDir) {
+  const bundled = readLines3(join19(repoDir, metaDir, "bundled.txt"));
+  const hub = readHubNames(join19(repoDir, metaDir, "hub.json"));
+  const history = existsSync4(join19(repoDir, ".git")) ? (await readHistoryIndex(repoDir, { skillsRoot: skillsDir })).index : void 0;
+  return (name) => {
+    if (bundled.has(name)) return "bundled";
+    if (hub.has(name)) return "hub";
+    return history?.skills[name]?.provenance;
+  };
+}
+
+// src/services/consolidate/plan.ts
+function readConfigFile(repoDir) {
+  return requireConfig(repoDir);
+}
+var stringList = (value) => Array.isArray(value) ? value.filter((v) => typeof v === "string") : void 0;
+async function planLibrary(repoDir, options) {
+  const file = readConfigFile(repoDir);
+  const skillsDir = options.skillsDir ?? (typeof file.skills_dir === "string" ? file.skills_dir : "skills");
+  const referenceGlobs = options.referenceGlobs ?? stringList(file.references) ?? [];
+  const protectedNames = options.protectedNames ?? stringList(file.protected) ?? [];
+  const library = await readLibrary2(repoDir, { ...options, skillsDir, referenceGlobs, protectedNames });
+  const result = planConsolidation({
+    skills: library.skills,
+    references: library.references,
+    archiveDirs: library.archiveDirs,
+    skillsDir,
+    now: options.now,
+    config: { ...file.consolidation && typeof file.consolidation === "object" ? file.consolidation : {}, ...options.config }
+  });
+  if (!options.llm) return { result, report: buildPlanReport(result) };
+  const notes = /* @__PURE__ */ new Map();
+  const plans = [];
+  for (const plan of result.plans) {
+    const prosed = await writeUmbrellaProse(plan, buildGuardInput(plan, library), options.llm);
+    notes.set(plan.into, prosed.llm);
+    plans.push(prosed.plan);
+  }
+  const withProse = { ...result, plans };
+  return { result: withProse, report: buildPlanReport(withProse, { llm: notes }) };
+}
+
+// src/services/consolidate/apply.ts
+async function applyPlan(ledger, plan, options) {
+  if (plan.from.length === 0) throw new SkillgardenError("consolidate/empty-plan", `the plan for ${plan.into} absorbs nothing: nothing to apply`);
+  const archivePrefixes = plan.archived.map((a) => `${a.to}/`);
+  const changes = plan.changes.map((change) => ({
+    path: change.path,
+    content: change.content,
+    ...archivePrefixes.some((p) => change.path.startsWith(p)) ? { expected: null } : {}
+  }));
+  const message = buildCommitMessage({
+    subject: `skill(merge): ${plan.into} absorbs ${plan.from.join(", ")}`,
+    body: `${plan.reason}
+
+Archived: ${plan.archived.map((a) => `${a.from} -> ${a.to}`).join(", ")}${plan.rewritten.length > 0 ? `
+References rewritten: ${plan.rewritten.join(", ")}` : ""}`,
+    trailers: { action: "merge", skills: [plan.into, ...plan.from], actor: "curator", run: options.runId, reverts: [] }
+  });
+  const result = await ledger.commit({ message, changes, ...options.author ? { author: options.author } : {} });
+  return { commit: result.commit, files: changes.length };
+}
+
 // src/services/curator/run-curator.ts
 async function runCurator(options) {
   const started = performance.now();
@@ -62850,6 +64189,7 @@ async function runCurator(options) {
     const runId = buildRunId(options.now, head);
     const snapshot = await readLibrary(options.repoDir, { now: options.now });
     const detected = await detectPatterns(options, snapshot);
+    const plans = options.consolidate ?? snapshot.config.consolidate ? (await planLibrary(options.repoDir, { now: options.now })).report : void 0;
     const readMs = performance.now() - started;
     const gates = checkGates(snapshot.config, snapshot.state, options.now, {
       scheduled: options.scheduled ?? false,
@@ -62866,10 +64206,11 @@ async function runCurator(options) {
     const forgotten = Object.keys(snapshot.state.skills).filter((name) => !present.has(name)).sort();
     const report = baseReport({ runId, options, gates, before, plan, forgotten, snapshot });
     report.patterns = detected?.patterns ?? [];
+    report.plans = plans?.plans ?? [];
     if (detected) report.warnings.push(...detected.skipped.map((s) => ({ code: "detect/skipped", message: `${s.count} skipped: ${s.reason}`, file: s.file })));
     const firstRun = gates.applied && gates.first_run && (options.deferFirstRun ?? true) && gates.blocked_by === null;
-    if (gates.blocked_by !== null) return finish(report, "skipped", { readMs, planMs, started }, snapshot);
-    if (options.dryRun) return finish(withPlannedTransitions(report, plan), "dry-run", { readMs, planMs, started }, snapshot);
+    if (gates.blocked_by !== null) return { ...finish(report, "skipped", { readMs, planMs, started }, snapshot), ...plans ? { plans } : {} };
+    if (options.dryRun) return { ...finish(withPlannedTransitions(report, plan), "dry-run", { readMs, planMs, started }, snapshot), ...plans ? { plans } : {} };
     await ledger.tag(`skillgarden/run/${runId}`);
     const ctx = { repoDir: options.repoDir, ledger, runId, state: snapshot.state, stateOid: await currentOid(ledger), now: options.now.toISOString(), snapshot };
     if (!firstRun) {
@@ -62888,7 +64229,7 @@ async function runCurator(options) {
     report.commits.push(await commitBookkeeping(ctx, firstRun ? [] : plan.seeds, forgotten));
     report.counts.after = countsAfter(report.counts.before, report.transitions);
     report.undo = `skillgarden rollback --run ${runId}`;
-    return finish(report, firstRun ? "first-run" : report.errors.length > 0 ? "failed" : "completed", { readMs, planMs, started }, snapshot);
+    return { ...finish(report, firstRun ? "first-run" : report.errors.length > 0 ? "failed" : "completed", { readMs, planMs, started }, snapshot), ...plans ? { plans } : {} };
   } finally {
     await ledger.close();
   }
@@ -62971,14 +64312,14 @@ function finish(report, status, t, snapshot) {
   report.status = status;
   if (status === "skipped" || status === "first-run") report.counters = { ...report.counters, marked_stale: 0, archived: 0, reactivated: 0, seeded: 0 };
   if (status === "first-run") report.seeded = [];
-  report.timings_ms = { read: round(t.readMs), plan: round(t.planMs), total: round(performance.now() - t.started) };
+  report.timings_ms = { read: round2(t.readMs), plan: round2(t.planMs), total: round2(performance.now() - t.started) };
   return { report, snapshot };
 }
-var round = (ms) => Math.round(ms * 10) / 10;
+var round2 = (ms) => Math.round(ms * 10) / 10;
 async function detectPatterns(options, snapshot) {
   const transcripts = options.transcripts ?? snapshot.config.transcripts;
   if (transcripts.length === 0) return void 0;
-  const report = await runDetect({ transcripts, cwd: options.repoDir, skillsDir: join19(options.repoDir, snapshot.config.skills_dir) });
+  const report = await runDetect({ transcripts, cwd: options.repoDir, skillsDir: join20(options.repoDir, snapshot.config.skills_dir) });
   const rejected = new Set(snapshot.state.rejected_proposals);
   report.patterns = report.patterns.filter((p) => !rejected.has(p.fingerprint));
   const bySkill = new Map(snapshot.skills.map((s) => [s.name, s]));
@@ -63149,8 +64490,8 @@ async function readRemoteBranch(git6, branch) {
     allowFailure: true
   });
   if (fetched.code !== 0) return null;
-  const [commit = "", parent = ""] = (await git6.text(["show", "-s", "--format=%H%n%P", `refs/skillgarden-remote/${branch}`])).split("\n");
-  return { commit, parent: parent.split(" ")[0] ?? "" };
+  const [commit = "", parent = "", author = ""] = (await git6.text(["show", "-s", "--format=%H%n%P%n%ae", `refs/skillgarden-remote/${branch}`])).split("\n");
+  return { commit, parent: parent.split(" ")[0] ?? "", byBot: author === botIdentity.GIT_AUTHOR_EMAIL };
 }
 async function checkBranchName(git6, branch) {
   return (await git6.run(["check-ref-format", "--branch", branch], { allowFailure: true })).code === 0;
@@ -63164,12 +64505,12 @@ function buildBranchName(kind, name = "") {
 }
 
 // src/action/event.ts
-import { readFileSync as readFileSync5 } from "node:fs";
+import { readFileSync as readFileSync6 } from "node:fs";
 function readEvent2(eventPath) {
   if (eventPath === "") return {};
   let payload;
   try {
-    payload = JSON.parse(readFileSync5(eventPath, "utf8"));
+    payload = JSON.parse(readFileSync6(eventPath, "utf8"));
   } catch {
     return {};
   }
@@ -63181,7 +64522,7 @@ function readEvent2(eventPath) {
 }
 
 // ../../work/main/node_modules/@actions/github/lib/context.js
-import { readFileSync as readFileSync6, existsSync as existsSync4 } from "fs";
+import { readFileSync as readFileSync7, existsSync as existsSync5 } from "fs";
 import { EOL as EOL5 } from "os";
 var Context = class {
   /**
@@ -63191,8 +64532,8 @@ var Context = class {
     var _a, _b, _c;
     this.payload = {};
     if (process.env.GITHUB_EVENT_PATH) {
-      if (existsSync4(process.env.GITHUB_EVENT_PATH)) {
-        this.payload = JSON.parse(readFileSync6(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
+      if (existsSync5(process.env.GITHUB_EVENT_PATH)) {
+        this.payload = JSON.parse(readFileSync7(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
         const path = process.env.GITHUB_EVENT_PATH;
         process.stdout.write(`GITHUB_EVENT_PATH ${path} does not exist${EOL5}`);
@@ -67394,8 +68735,7 @@ function openGitHubApi(options) {
       head: input2.branch,
       base: input2.base,
       title: input2.title,
-      body: input2.body,
-      maintainer_can_modify: true
+      body: input2.body
     }),
     updatePull: (number, input2) => call("PATCH /repos/{owner}/{repo}/pulls/{pull_number}", { pull_number: number, ...input2 }),
     addLabels: async (number, labels) => {
@@ -67459,7 +68799,7 @@ var fingerprintMarker = /<!--\s*skillgarden-fingerprint:\s*([0-9a-f]+)\s*-->/;
 function renderProposalBody(input2, limit = maxBodyLength) {
   const full = {
     reasons: input2.proposal.reasons.map((r) => `- ${r}`).join("\n"),
-    report: demoteHeadings(input2.report),
+    report: demoteHeadings2(input2.report),
     structured: input2.proposal.structured.trimEnd(),
     trailers: input2.proposal.trailerBlock.trim()
   };
@@ -67515,7 +68855,7 @@ function render(input2, parts) {
 function readFingerprint(body) {
   return fingerprintMarker.exec(body ?? "")?.[1] ?? null;
 }
-function demoteHeadings(markdown) {
+function demoteHeadings2(markdown) {
   return markdown.replace(/^(#{1,5}) /gm, "#$1 ");
 }
 function cut(text, max, note) {
@@ -67527,1333 +68867,13 @@ ${note}`.trimStart();
 }
 
 // src/action/propose-extras.ts
-import { join as join24 } from "node:path";
-
-// src/services/consolidate/plan.ts
-var import_yaml8 = __toESM(require_dist(), 1);
-import { existsSync as existsSync6, readFileSync as readFileSync8 } from "node:fs";
-import { join as join21 } from "node:path";
-
-// src/core/consolidate/minhash.ts
-function mix(x) {
-  x ^= x >>> 16;
-  x = Math.imul(x, 2246822507);
-  x ^= x >>> 13;
-  x = Math.imul(x, 3266489909);
-  x ^= x >>> 16;
-  return x >>> 0;
-}
-function seeds(count) {
-  const out = new Uint32Array(count);
-  for (let i = 0; i < count; i++) out[i] = mix(2654435769 + i * 1663821227);
-  return out;
-}
-var seedCache = /* @__PURE__ */ new Map();
-function buildSignature(shingles, hashes) {
-  let salts = seedCache.get(hashes);
-  if (!salts) seedCache.set(hashes, salts = seeds(hashes));
-  const signature = new Uint32Array(hashes).fill(4294967295);
-  for (let s = 0; s < shingles.length; s++) {
-    const shingle = shingles[s];
-    for (let i = 0; i < hashes; i++) {
-      const h = mix(shingle ^ salts[i]);
-      if (h < signature[i]) signature[i] = h;
-    }
-  }
-  return signature;
-}
-function estimateJaccard(a, b) {
-  let same = 0;
-  for (let i = 0; i < a.length; i++) if (a[i] === b[i]) same++;
-  return a.length === 0 ? 0 : same / a.length;
-}
-function findCandidatePairs(signatures, config) {
-  const n = signatures.length;
-  const rows = config.minhash_hashes / config.lsh_bands;
-  const pairs = /* @__PURE__ */ new Set();
-  for (let band = 0; band < config.lsh_bands; band++) {
-    const buckets = /* @__PURE__ */ new Map();
-    for (let i = 0; i < n; i++) {
-      const signature = signatures[i];
-      if (signature[0] === 4294967295) continue;
-      const key = Array.from(signature.subarray(band * rows, band * rows + rows)).join(",");
-      const bucket = buckets.get(key);
-      if (bucket) bucket.push(i);
-      else buckets.set(key, [i]);
-    }
-    for (const bucket of buckets.values()) {
-      for (let x = 0; x < bucket.length; x++) for (let y = x + 1; y < bucket.length; y++) pairs.add(bucket[x] * n + bucket[y]);
-    }
-  }
-  return pairs;
-}
-
-// src/core/consolidate/shingles.ts
-var stopWords = new Set(
-  "the a an and or of to in for on with by is are be it this that as at from use used using when if then you your not can will do does all any each more most other into only also such than so no yes its was were has have had how what which who should must may file files run step steps skill skills example examples see below above e g i.e eg etc".split(" ")
-);
-function tokenizeWords(text) {
-  const words = text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
-  return words.filter((w) => w.length > 1 && !stopWords.has(w) && !/^\d+$/.test(w));
-}
-function hashString(text) {
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 16777619);
-  }
-  return h >>> 0;
-}
-function buildShingles(text) {
-  const set = /* @__PURE__ */ new Set();
-  for (const word of tokenizeWords(text)) set.add(hashString(word));
-  return Uint32Array.from(set);
-}
-
-// src/core/consolidate/features.ts
-function readToolList(value) {
-  if (typeof value === "string") return value.split(/[\s,]+/).filter(Boolean);
-  if (Array.isArray(value)) return value.filter((v) => typeof v === "string");
-  return [];
-}
-function readPathList(value) {
-  if (typeof value === "string") return value.split(",").map((p) => p.trim()).filter(Boolean);
-  if (Array.isArray(value)) return value.filter((v) => typeof v === "string");
-  return [];
-}
-function buildFeatures(skill, config, known) {
-  const parsed = known?.parsed ?? parseSkill(skill.text, { file: `${skill.dir}/SKILL.md` });
-  const shingles = known?.shingles ?? buildShingles(textOf2(parsed));
-  return {
-    skill,
-    parsed,
-    name: skill.name,
-    nameTokens: skill.name.split("-").filter(Boolean),
-    signature: buildSignature(shingles, config.minhash_hashes),
-    tools: readToolList(parsed.fields["allowed-tools"]),
-    paths: readPathList(parsed.fields.paths)
-  };
-}
-function textOf2(parsed) {
-  const description = typeof parsed.fields.description === "string" ? parsed.fields.description : "";
-  return `${description}
-${parsed.body}`;
-}
-function buildAllFeatures(skills, config) {
-  const parsed = skills.map((skill) => parseSkill(skill.text, { file: `${skill.dir}/SKILL.md` }));
-  const shingles = parsed.map((p) => buildShingles(textOf2(p)));
-  const common = /* @__PURE__ */ new Set();
-  if (skills.length >= 200 && config.common_word_share < 1) {
-    const counts = /* @__PURE__ */ new Map();
-    for (const list2 of shingles) for (const s of list2) counts.set(s, (counts.get(s) ?? 0) + 1);
-    const limit = Math.max(2, config.common_word_share * skills.length);
-    for (const [s, count] of counts) if (count > limit) common.add(s);
-  }
-  return skills.map((skill, i) => buildFeatures(skill, config, { parsed: parsed[i], shingles: shingles[i].filter((s) => !common.has(s)) }));
-}
-function setJaccard(a, b) {
-  if (a.length === 0 || b.length === 0) return 0;
-  const left = new Set(a);
-  const right = new Set(b);
-  let shared = 0;
-  for (const x of left) if (right.has(x)) shared++;
-  return shared / (left.size + right.size - shared);
-}
-function intersect(lists) {
-  const [first = [], ...rest] = lists;
-  return [...new Set(first)].filter((x) => rest.every((list2) => list2.includes(x))).sort();
-}
-
-// src/core/consolidate/prefix.ts
-function sharedPrefix(names, minLength) {
-  const [first, ...rest] = names.map((n) => n.split("-"));
-  if (!first) return null;
-  let count = first.length;
-  for (const tokens of rest) {
-    let i = 0;
-    while (i < count && i < tokens.length && tokens[i] === first[i]) i++;
-    count = i;
-  }
-  const prefix = first.slice(0, count).join("-");
-  return prefix.length >= minLength ? prefix : null;
-}
-function groupByPrefix(tokens, maxGroup = 200) {
-  const out = [];
-  const split = (members, depth) => {
-    const groups = /* @__PURE__ */ new Map();
-    const short = [];
-    for (const i of members) {
-      const t = tokens[i];
-      if (t.length <= depth) short.push(i);
-      else {
-        const key = t[depth];
-        const group = groups.get(key);
-        if (group) group.push(i);
-        else groups.set(key, [i]);
-      }
-    }
-    for (const group of groups.values()) {
-      if (group.length < 2) continue;
-      if (group.length > maxGroup && depth < 6) split(group, depth + 1);
-      else out.push([group, []]);
-    }
-    if (short.length > 0 && depth > 0) out.push([short, members.filter((i) => !short.includes(i))]);
-  };
-  split(tokens.map((_, i) => i), 0);
-  return out;
-}
-function buildFamilyPrefixes(tokens) {
-  const counts = /* @__PURE__ */ new Map();
-  for (const t of tokens) {
-    for (let k = 1; k <= t.length; k++) {
-      const prefix = t.slice(0, k).join("-");
-      counts.set(prefix, (counts.get(prefix) ?? 0) + 1);
-    }
-  }
-  return tokens.map((t) => {
-    for (let k = t.length; k >= 1; k--) {
-      const prefix = t.slice(0, k).join("-");
-      if ((counts.get(prefix) ?? 0) >= 2) return prefix;
-    }
-    return null;
-  });
-}
-
-// src/core/consolidate/cluster.ts
-function buildClusters(features, config) {
-  const n = features.length;
-  const parent = Int32Array.from({ length: n }, (_, i) => i);
-  const members = new Map(features.map((_, i) => [i, [i]]));
-  const find = (i) => {
-    while (parent[i] !== i) i = parent[i] = parent[parent[i]];
-    return i;
-  };
-  const union2 = (i, j) => {
-    const a = find(i);
-    const b = find(j);
-    if (a === b) return;
-    parent[a] = b;
-    members.set(b, [...members.get(b) ?? [], ...members.get(a) ?? []]);
-    members.delete(a);
-  };
-  linkPrefixFamilies(features, config, find, union2);
-  const similarity = (i, j) => estimateJaccard(features[i].signature, features[j].signature);
-  const contentPairs = [...findCandidatePairs(features.map((f) => f.signature), config)].map((pair) => ({ i: Math.floor(pair / n), j: pair % n })).map((p) => ({ ...p, s: similarity(p.i, p.j) })).filter((p) => p.s >= config.similarity_threshold).sort((x, y) => y.s - x.s || x.i - y.i || x.j - y.j);
-  for (const { i, j } of contentPairs) {
-    const a = members.get(find(i)) ?? [];
-    const b = members.get(find(j)) ?? [];
-    if (find(i) === find(j) || a.length + b.length > config.max_cluster_size) continue;
-    let total = 0;
-    for (const x of a) for (const y of b) total += similarity(x, y);
-    if (total / (a.length * b.length) >= config.similarity_threshold) union2(i, j);
-  }
-  return [...members.values()].filter((list2) => list2.length >= config.min_cluster_size).map((list2) => describeCluster(list2.map((i) => features[i]), config)).sort((a, b) => a.members[0].localeCompare(b.members[0]));
-}
-function linkPrefixFamilies(features, config, find, union2) {
-  const family = buildFamilyPrefixes(features.map((f) => f.nameTokens));
-  for (const [group, others] of groupByPrefix(features.map((f) => f.nameTokens))) {
-    const check = (i, j) => {
-      if (find(i) === find(j) || family[i] !== family[j]) return;
-      const a = features[i];
-      const b = features[j];
-      const shared = sharedPrefix([a.name, b.name], config.prefix_min_length);
-      if (shared === null || shared !== family[i]) return;
-      if (prefixScore(a, b, config) >= config.prefix_similarity_threshold) union2(i, j);
-    };
-    for (let x = 0; x < group.length; x++) {
-      for (let y = x + 1; y < group.length; y++) check(group[x], group[y]);
-      for (const j of others) check(group[x], j);
-    }
-  }
-}
-function prefixScore(a, b, config) {
-  return estimateJaccard(a.signature, b.signature) + config.tools_weight * setJaccard(a.tools, b.tools) + config.paths_weight * setJaccard(a.paths, b.paths);
-}
-function describeCluster(list2, config) {
-  const sorted = [...list2].sort((a, b) => a.name.localeCompare(b.name));
-  const similarities = [];
-  for (let x = 0; x < sorted.length; x++) {
-    for (let y = x + 1; y < sorted.length; y++) {
-      const a = sorted[x];
-      const b = sorted[y];
-      similarities.push({ a: a.name, b: b.name, jaccard: round2(estimateJaccard(a.signature, b.signature)) });
-    }
-  }
-  return {
-    members: sorted.map((m) => m.name),
-    evidence: {
-      prefix: sharedPrefix(sorted.map((m) => m.name), config.prefix_min_length),
-      similarities,
-      sharedTools: intersect(sorted.map((m) => m.tools)),
-      sharedPaths: intersect(sorted.map((m) => m.paths))
-    }
-  };
-}
-function round2(x) {
-  return Math.round(x * 1e3) / 1e3;
-}
-
-// src/core/consolidate/config.ts
-var defaultConsolidationConfig = Object.freeze({
-  min_cluster_size: 2,
-  max_cluster_size: 24,
-  similarity_threshold: 0.5,
-  prefix_similarity_threshold: 0.05,
-  prefix_min_length: 3,
-  tools_weight: 0.1,
-  paths_weight: 0.1,
-  demote_min_lines: 40,
-  umbrella_min_sections: 3,
-  common_word_share: 0.05,
-  minhash_hashes: 128,
-  lsh_bands: 32
-});
-function resolveConsolidationConfig(partial = {}) {
-  const config = { ...defaultConsolidationConfig };
-  for (const key of Object.keys(defaultConsolidationConfig)) {
-    const value = partial[key];
-    if (typeof value === "number" && Number.isFinite(value)) config[key] = value;
-  }
-  if (config.minhash_hashes % config.lsh_bands !== 0) config.lsh_bands = defaultConsolidationConfig.lsh_bands;
-  return config;
-}
-
-// src/core/consolidate/package.ts
-import { posix as posix4 } from "node:path";
-
-// src/core/consolidate/rewrite.ts
-import { posix as posix3 } from "node:path";
-var runPattern = /[A-Za-z0-9_./-]+/g;
-var tokenPattern = /[A-Za-z0-9_-]+/g;
-function replaceWords(text, words) {
-  return text.replace(runPattern, (run) => {
-    const direct = words.get(run);
-    if (direct !== void 0) return direct;
-    if (!run.includes("/") && !run.includes(".")) return run;
-    const core = run.replace(/\.+$/, "");
-    const path = core.includes("/") ? words.get(core) : void 0;
-    if (path !== void 0) return path + run.slice(core.length);
-    return run.replace(tokenPattern, (token) => words.get(token) ?? token);
-  });
-}
-function listWords(text) {
-  return new Set(text.match(tokenPattern) ?? []);
-}
-function rewriteText(text, options) {
-  const words = options.words !== void 0 && options.words.size > 0 ? options.words : void 0;
-  const replace = (segment) => words ? replaceWords(segment, words) : segment;
-  const lines = text.split("\n");
-  const spans = /* @__PURE__ */ new Map();
-  if (options.mapLink) {
-    for (const link of extractLinks(text)) {
-      const next = options.mapLink(link.target);
-      if (next === void 0) continue;
-      const list2 = spans.get(link.line) ?? [];
-      const line = lines[link.line - 1] ?? "";
-      const start = locateTarget(line, link.target, link.column - 1);
-      if (start === -1) continue;
-      const wrapped = line[start] === "<" && !link.target.startsWith("<");
-      list2.push({ start, end: start + link.target.length + (wrapped ? 2 : 0), target: wrapped ? `<${next}>` : next });
-      spans.set(link.line, list2);
-    }
-  }
-  if (!words && spans.size === 0) return text;
-  return lines.map((line, index) => {
-    const lineSpans = (spans.get(index + 1) ?? []).sort((a, b) => a.start - b.start);
-    let out = "";
-    let at = 0;
-    for (const span of lineSpans) {
-      out += replace(line.slice(at, span.start)) + span.target;
-      at = span.end;
-    }
-    return out + replace(line.slice(at));
-  }).join("\n");
-}
-function locateTarget(line, target, from) {
-  for (let at = line.indexOf(target, Math.max(0, from - 1)); at !== -1; at = line.indexOf(target, at + 1)) {
-    const before = line.slice(0, at).replace(/[ \t]*<?$/, "");
-    const start = line[at - 1] === "<" ? at - 1 : at;
-    if (before.endsWith("](") || before.endsWith("]:")) return start;
-  }
-  return -1;
-}
-function splitTarget(target) {
-  const cut2 = target.search(/[?#]/);
-  return cut2 === -1 ? { path: target, suffix: "" } : { path: target.slice(0, cut2), suffix: target.slice(cut2) };
-}
-function resolveRepoLink(file, target) {
-  if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("//") || target.startsWith("#") || target === "") return void 0;
-  if (/[${}]/.test(target) || target.startsWith("/") || target.startsWith("~")) return void 0;
-  const { path, suffix } = splitTarget(target);
-  let decoded = path;
-  try {
-    decoded = decodeURIComponent(path);
-  } catch {
-  }
-  const joined = posix3.normalize(posix3.join(posix3.dirname(file), decoded.replace(/\\/g, "/"))).replace(/\/$/, "");
-  return { path: joined, suffix };
-}
-function relativeLink(file, to) {
-  const rel = posix3.relative(posix3.dirname(file), to);
-  return rel === "" ? posix3.basename(to) : rel;
-}
-
-// src/core/consolidate/package.ts
-function placeSupportFile(table2, sibling, path) {
-  if (!table2.has(path)) return path;
-  const dir = posix4.dirname(path);
-  const base = posix4.basename(path);
-  const join31 = (name) => dir === "." ? name : `${dir}/${name}`;
-  let candidate2 = join31(`${sibling}-${base}`);
-  for (let n = 2; table2.has(candidate2); n++) candidate2 = join31(`${sibling}-${n}-${base}`);
-  return candidate2;
-}
-function isMarkdownPath(path) {
-  return /\.(md|markdown)$/i.test(path);
-}
-function contentText(content) {
-  if (typeof content === "string") return content;
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(content);
-  } catch {
-    return void 0;
-  }
-}
-function recordMoves(moves, from, to) {
-  moves.set(from.dir, { path: to.dir });
-  moves.set(`${from.dir}/${skillFileName}`, { path: `${to.dir}/${skillFileName}`, anchor: to.anchor });
-  for (const file of from.files) {
-    const placed = to.placed.get(file.path);
-    if (placed !== void 0) moves.set(`${from.dir}/${file.path}`, { path: `${to.dir}/${placed}` });
-  }
-}
-function mapMovedLink(oldFile, newFile, moves) {
-  return (target) => {
-    const resolved = resolveRepoLink(oldFile, target);
-    if (!resolved) return void 0;
-    const moved = moves.get(resolved.path);
-    if (!moved && oldFile === newFile) return void 0;
-    const destination = moved?.path ?? resolved.path;
-    const suffix = moved?.anchor !== void 0 && !resolved.suffix.includes("#") ? `#${moved.anchor}` : resolved.suffix;
-    if (destination === newFile && suffix.startsWith("#")) return suffix;
-    const next = relativeLink(newFile, destination) + suffix;
-    return next === target ? void 0 : next;
-  };
-}
-
-// src/core/consolidate/eligible.ts
-function isCuratable(skill) {
-  if (skill.pinned || skill.protected === true) return false;
-  if (skill.provenance === "bundled" || skill.provenance === "hub") return false;
-  return skill.provenance === "agent" || skill.adopted === true;
-}
-function escapingLink(skill, skillsDir) {
-  const texts = [[`${skill.dir}/SKILL.md`, parseSkill(skill.text, { file: skill.dir }).body]];
-  for (const file of skill.files) {
-    const text = isMarkdownPath(file.path) ? contentText(file.content) : void 0;
-    if (text !== void 0) texts.push([`${skill.dir}/${file.path}`, text]);
-  }
-  for (const [file, text] of texts) {
-    for (const link of extractLinks(text)) {
-      if (link.target.startsWith("/") || link.target.startsWith("~")) return link.target;
-      const target = resolveRepoLink(file, link.target);
-      if (target && !target.path.startsWith(`${skillsDir}/`)) return link.target;
-    }
-  }
-  return void 0;
-}
-function selectCuratable(skills, skillsDir = "skills") {
-  const skipped = [];
-  const byName = /* @__PURE__ */ new Map();
-  for (const skill of skills) byName.set(skill.name, [...byName.get(skill.name) ?? [], skill]);
-  const eligible = [];
-  for (const [name, list2] of byName) {
-    if (list2.length > 1) {
-      skipped.push({ names: [name], reason: `the name ${name} is used by ${list2.length} skills (${list2.map((s) => s.dir).join(", ")}): rename all but one so references are unambiguous` });
-      continue;
-    }
-    const skill = list2[0];
-    if (!isCuratable(skill)) continue;
-    const parsed = parseSkill(skill.text, { file: skill.dir });
-    if (parsed.sections.frontmatter !== "ok" || !parsed.document || parsed.fields.name !== skill.name) {
-      skipped.push({ names: [name], reason: `${skill.dir}/SKILL.md has no valid frontmatter naming it ${name}: fix it (skillgarden validate) before it can be merged` });
-      continue;
-    }
-    const escaping = escapingLink(skill, skillsDir);
-    if (escaping !== void 0) {
-      skipped.push({ names: [name], reason: `${skill.dir} links outside the skills folder (${escaping}): copy the file into the skill and link it relatively before it can be merged` });
-      continue;
-    }
-    eligible.push(skill);
-  }
-  return { eligible, skipped };
-}
-
-// src/core/consolidate/markdown.ts
-var fenceLine = /^ {0,3}(`{3,}|~{3,})/;
-var headingLine = /^(#{1,6})[ \t]+(.*?)[ \t#]*$/;
-function walkLines(text, visit) {
-  let open6;
-  for (const line of text.split("\n")) {
-    const fence3 = fenceLine.exec(line);
-    if (fence3) {
-      const marker = fence3[1];
-      if (open6 === void 0) open6 = marker;
-      else if (marker[0] === open6[0] && marker.length >= open6.length) {
-        visit(line, true);
-        open6 = void 0;
-        continue;
-      }
-    }
-    visit(line, open6 !== void 0);
-  }
-}
-function listHeadings(text) {
-  const out = [];
-  walkLines(text, (line, inFence) => {
-    const match = inFence ? null : headingLine.exec(line);
-    if (match) out.push(match[2].trim());
-  });
-  return out;
-}
-function listParagraphs(text) {
-  const out = [];
-  let block = [];
-  const flush = () => {
-    const joined = block.join(" ").replace(/\s+/g, " ").trim();
-    if (joined !== "") out.push(joined);
-    block = [];
-  };
-  walkLines(text, (line, inFence) => {
-    if (!inFence && (line.trim() === "" || headingLine.test(line))) flush();
-    else block.push(line);
-  });
-  flush();
-  return out;
-}
-function demoteHeadings2(text) {
-  const out = [];
-  walkLines(text, (line, inFence) => {
-    out.push(!inFence && headingLine.test(line) && !line.startsWith("######") ? `#${line}` : line);
-  });
-  return out.join("\n");
-}
-function splitTitle(body) {
-  const match = /^\s*# +(.+?)[ \t#]*\n/.exec(`${body}
-`);
-  if (!match) return { title: void 0, rest: body };
-  return { title: match[1].trim(), rest: `${body}
-`.slice(match[0].length).replace(/\n$/, "") };
-}
-function countSections(body) {
-  let count = 0;
-  walkLines(body, (line, inFence) => {
-    if (!inFence && /^## /.test(line)) count++;
-  });
-  return count;
-}
-function slugAnchor(heading) {
-  return heading.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, "").trim().replace(/\s/g, "-");
-}
-function humanize(name) {
-  const words = name.replace(/[-_]+/g, " ").trim();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
-// src/core/consolidate/validity.ts
-function sizeOf(content) {
-  return typeof content === "string" ? new TextEncoder().encode(content).length : content.length;
-}
-function checkUmbrellaValid(input2) {
-  return checkUmbrellaTable({ ...input2, members: input2.members.map((m) => m.skill), usedKeys: new Set(input2.members.flatMap((m) => Object.keys(m.parsed.fields))) });
-}
-function checkUmbrellaTable(input2) {
-  const files = /* @__PURE__ */ new Map();
-  for (const [path, content2] of input2.table) if (path !== skillFileName) files.set(path, { path, size: sizeOf(content2) });
-  const file = `${input2.dir}/${skillFileName}`;
-  const raw = input2.table.get(skillFileName) ?? "";
-  const content = typeof raw === "string" ? raw : new TextDecoder().decode(raw);
-  const portableErrors = validateSkill({ file, content, folder: input2.name, profile: "portable", files }).findings.filter((f) => f.severity === "error");
-  const tolerated = portableErrors.some((f) => f.code === "skill/link-escapes") ? toleratedCodes(input2.members) : /* @__PURE__ */ new Set();
-  const portable = portableErrors.filter((f) => !tolerated.has(f.code));
-  if (portable.length > 0) return `the umbrella ${input2.name} would not be valid: ${portable.map((f) => `${f.code} at line ${f.line}: ${f.message}`).join("; ")}`;
-  const used = input2.usedKeys ?? new Set(input2.members.flatMap((m) => Object.keys(parseSkill(m.text, { file: m.dir }).fields)));
-  const parsed = parseSkill(content, { file });
-  const allowedLines = new Set([...used].map((key) => parsed.locateKey([key])?.line).filter((line) => line !== void 0));
-  const spec = validateSkill({ file, content, folder: input2.name, profile: "spec", files }).findings.filter((f) => f.severity === "error" && !allowedLines.has(f.line) && !tolerated.has(f.code));
-  if (spec.length > 0) return `the umbrella ${input2.name} would break the Agent Skills spec: ${spec.map((f) => `${f.code} at line ${f.line}: ${f.message}`).join("; ")}`;
-  return void 0;
-}
-function toleratedCodes(members) {
-  const codes = /* @__PURE__ */ new Set();
-  for (const member of members) {
-    const folder = member.dir.split("/").at(-1) ?? member.name;
-    const findings = validateSkill({ file: `${member.dir}/${skillFileName}`, content: member.text, folder, profile: "portable" }).findings;
-    if (findings.some((f) => f.code === "skill/link-escapes")) codes.add("skill/link-escapes");
-  }
-  return codes;
-}
-
-// src/core/consolidate/guard.ts
-function checkPlan(input2) {
-  const { plan } = input2;
-  const problems = [];
-  const byName = new Map(input2.before.map((s) => [s.name, s]));
-  const umbrellaBefore = byName.get(plan.into);
-  const after = new Map(umbrellaBefore ? packageFiles(umbrellaBefore) : []);
-  const writes = /* @__PURE__ */ new Map();
-  for (const change of plan.changes) {
-    if (writes.has(change.path)) problems.push(`${change.path} is changed twice`);
-    writes.set(change.path, change.content);
-  }
-  const names = [plan.into, ...plan.from];
-  const archives = new Map(plan.archived.map((a) => [a.name, a]));
-  for (const [path, content] of writes) {
-    if (path.startsWith(`${plan.intoDir}/`)) {
-      if (content === null) after.delete(path.slice(plan.intoDir.length + 1));
-      else after.set(path.slice(plan.intoDir.length + 1), content);
-    } else if (plan.from.some((n) => path.startsWith(`${byName.get(n)?.dir}/`))) {
-      if (content !== null) problems.push(`${path} is written inside an absorbed skill's folder`);
-    } else if (plan.archived.some((a) => path.startsWith(`${a.to}/`))) {
-      if (content === null) problems.push(`${path} is deleted inside an archive`);
-    } else problems.push(...checkOutside(path, content, input2.outside.get(path), names));
-  }
-  const view = buildUmbrellaView(after, names);
-  for (const name of plan.from) {
-    const member = byName.get(name);
-    const archive = archives.get(name);
-    if (!member || !archive) {
-      problems.push(`${name} is absorbed but its ${member ? "archive move" : "original content"} is unknown`);
-      continue;
-    }
-    for (const [path, content] of packageFiles(member)) {
-      if (writes.get(`${member.dir}/${path}`) !== null) problems.push(`${member.dir}/${path} is not moved out of the absorbed skill`);
-      if (!sameBytes(writes.get(`${archive.to}/${path}`), content)) problems.push(`the archive ${archive.to} lacks ${path} as it was`);
-    }
-    problems.push(...checkFindable(member, view, names));
-  }
-  problems.push(...checkLinks(input2.before, plan, after), ...checkValid(plan, after, input2.before));
-  return problems;
-}
-function packageFiles(skill) {
-  return new Map([[skillFileName, skill.text], ...skill.files.map((f) => [f.path, f.content])]);
-}
-function sameBytes(a, b) {
-  if (a === null || a === void 0) return false;
-  const left = typeof a === "string" ? new TextEncoder().encode(a) : a;
-  const right = typeof b === "string" ? new TextEncoder().encode(b) : b;
-  return left.length === right.length && left.every((byte, i) => byte === right[i]);
-}
-function maskText(text, names) {
-  const noLinks = text.replace(/\]\([^)\n]*\)/g, "]()").replace(/^( {0,3}\[[^\]\n]+\]:)[ \t]*\S+/gm, "$1");
-  const noNames = replaceWords(noLinks, new Map(names.map((n) => [n, "\xA7"])));
-  return noNames.replace(/[\w./\u00a7-]+/g, (run) => run.includes("\xA7") ? "\xA7" : run);
-}
-function checkOutside(path, content, before, names) {
-  if (before === void 0) return [`${path} is outside the plan's skills and not a known reference file`];
-  const text = content === null ? void 0 : contentText(content);
-  if (text === void 0) return [`${path} is outside the plan's skills and would be removed or made binary`];
-  if (maskText(text, names) !== maskText(before, names)) return [`${path} is outside the plan's skills and changed beyond the merged names`];
-  return [];
-}
-function normalize(masked) {
-  return listParagraphs(masked).map((p) => p.replace(/\s+/g, " "));
-}
-function buildUmbrellaView(after, names) {
-  const markdown = [...after].filter(([path]) => isMarkdownPath(path)).map(([, c]) => contentText(c) ?? "");
-  const masked = markdown.map((t) => maskText(t, names));
-  return { headings: markdown.flatMap((t) => listHeadings(t)), corpus: masked.flatMap(normalize).join("\n"), maskedMarkdown: new Set(masked), files: [...after.values()] };
-}
-function checkFindable(member, view, names) {
-  const problems = [];
-  const body = parseSkill(member.text, { file: member.dir }).body;
-  for (const heading of listHeadings(body)) {
-    if (!view.headings.some((h) => h.includes(heading))) problems.push(`${member.name}: heading "${heading}" is not in the umbrella`);
-  }
-  for (const paragraph of normalize(maskText(body, names))) {
-    if (!view.corpus.includes(paragraph)) problems.push(`${member.name}: a paragraph is missing from the umbrella: "${paragraph.slice(0, 60)}"`);
-  }
-  for (const file of member.files) {
-    const found = isMarkdownPath(file.path) ? view.maskedMarkdown.has(maskText(contentText(file.content) ?? "", names)) : view.files.some((c) => sameBytes(c, file.content));
-    if (!found) problems.push(`${member.name}: support file ${file.path} is not in the umbrella`);
-  }
-  return problems;
-}
-function countBroken(dir, files) {
-  let broken = 0;
-  for (const [path, content] of files) {
-    if (!isMarkdownPath(path)) continue;
-    const text = path === skillFileName ? parseSkill(contentText(content) ?? "", { file: path }).body : contentText(content) ?? "";
-    for (const link of extractLinks(text)) {
-      const target = resolveRepoLink(`${dir}/${path}`, link.target);
-      if (!target) continue;
-      const inside = target.path === dir || target.path.startsWith(`${dir}/`);
-      const rel = target.path.slice(dir.length + 1);
-      if (!inside || rel !== "" && !files.has(rel) && ![...files.keys()].some((k) => k.startsWith(`${rel}/`))) broken++;
-    }
-  }
-  return broken;
-}
-function checkLinks(before, plan, after) {
-  const was = before.reduce((sum, s) => sum + countBroken(s.dir, packageFiles(s)), 0);
-  const now = countBroken(plan.intoDir, after);
-  return now > was ? [`${now - was} link(s) in the umbrella no longer resolve`] : [];
-}
-function checkValid(plan, after, before) {
-  const content = after.get(skillFileName);
-  if (content === void 0) return [`the umbrella ${plan.intoDir} has no ${skillFileName}`];
-  const files = new Map([...after].filter(([p]) => p !== skillFileName).map(([path, c]) => [path, { path, size: typeof c === "string" ? c.length : c.length }]));
-  const errors = validateSkill({ file: `${plan.intoDir}/${skillFileName}`, content, folder: plan.into, profile: "portable", files }).findings.filter((f) => f.severity === "error");
-  const tolerated = errors.some((f) => f.code === "skill/link-escapes") ? toleratedCodes(before) : /* @__PURE__ */ new Set();
-  return errors.filter((f) => !tolerated.has(f.code)).map((f) => `the umbrella is invalid: ${f.code}: ${f.message}`);
-}
-
-// src/core/consolidate/description.ts
-function fitDescription(text, max = maxDescriptionLength) {
-  const points = [...text.replace(/\s+/g, " ").trim()];
-  if (points.length <= max) return points.join("");
-  const head = points.slice(0, max - 1).join("");
-  const space = head.lastIndexOf(" ");
-  return `${(space > max / 2 ? head.slice(0, space) : head).replace(/[\s,;:.]+$/, "")}\u2026`;
-}
-function firstClause(description, max) {
-  const clean = description.replace(/[<>]/g, "").replace(/\s+/g, " ").trim();
-  const sentence = /^(.+?[.!?])(\s|$)/.exec(clean)?.[1] ?? clean;
-  return fitDescription(sentence.replace(/[.!?]$/, ""), max);
-}
-function buildUmbrellaDescription(input2) {
-  for (const size of [160, 100, 60, 0]) {
-    const clauses = input2.members.map((m) => size === 0 ? m.name : `${m.name} (${firstClause(m.description, size)})`).join("; ");
-    const text = input2.base !== void 0 ? `${input2.base.trim()} Also covers: ${clauses}.` : `${input2.topic}: one class-level skill covering ${clauses}. Use it for any ${input2.topic.toLowerCase()} task; each part is a section here, long notes are under references/.`;
-    if ([...text].length <= maxDescriptionLength) return text;
-  }
-  const names = input2.members.map((m) => m.name).join(", ");
-  return fitDescription(input2.base !== void 0 ? `${input2.base.trim()} Also covers: ${names}.` : `${input2.topic}: one class-level skill covering ${names}.`);
-}
-
-// src/core/consolidate/umbrella.ts
-var import_yaml6 = __toESM(require_dist(), 1);
-function chooseUmbrella(members, prefix, taken, config) {
-  const named = members.find((m) => m.name === prefix);
-  if (named) return { kind: "existing", umbrella: named, why: `its name is the shared prefix \`${prefix}\`` };
-  const broadest = [...members].sort((a, b) => countSections(b.parsed.body) - countSections(a.parsed.body) || b.parsed.body.length - a.parsed.body.length || a.name.localeCompare(b.name))[0];
-  const sections = countSections(broadest.parsed.body);
-  if (sections >= config.umbrella_min_sections) return { kind: "existing", umbrella: broadest, why: `it is the broadest member (${sections} sections)` };
-  for (const name of prefix ? [prefix, `${prefix}-overview`] : []) {
-    if (!taken.has(name)) return { kind: "new", name, why: `no member is broad enough, so a new skill is named for the shared prefix` };
-  }
-  return { kind: "existing", umbrella: broadest, why: "it is the broadest member and the cluster shares no free prefix name" };
-}
-function union(lists) {
-  return [...new Set(lists.flat())];
-}
-function unionTools(members) {
-  return union(members.map((m) => m.tools));
-}
-function unionPaths(members) {
-  return union(members.map((m) => m.paths));
-}
-function buildNewUmbrellaText(fields, body) {
-  const data = { name: fields.name, description: fields.description };
-  if (fields.tools.length > 0) data["allowed-tools"] = fields.tools.join(" ");
-  if (fields.paths.length > 0) data.paths = fields.paths;
-  data.metadata = { absorbed: fields.absorbed.join(", ") };
-  return `---
-${(0, import_yaml6.stringify)(data, { lineWidth: 0 })}---
-${body}`;
-}
-function buildMergedUmbrellaText(umbrella, fields, body) {
-  let text = umbrella.skill.text;
-  const edit = (path, value) => {
-    text = setField(parseSkill(text, { file: umbrella.parsed.file }), path, value);
-  };
-  edit(["description"], fields.description);
-  const ownTools = umbrella.parsed.fields["allowed-tools"];
-  if (fields.tools.length > readToolList(ownTools).length) edit(["allowed-tools"], Array.isArray(ownTools) ? fields.tools : fields.tools.join(" "));
-  const ownPaths = umbrella.parsed.fields.paths;
-  if (fields.paths.length > readPathList(ownPaths).length) edit(["paths"], fields.paths);
-  const metadata = umbrella.parsed.fields.metadata;
-  const before = metadata && typeof metadata === "object" ? metadata.absorbed : void 0;
-  const absorbed = [...typeof before === "string" && before.trim() !== "" ? before.split(/,\s*/) : [], ...fields.absorbed];
-  edit(["metadata", "absorbed"], absorbed.join(", "));
-  return replaceBody(parseSkill(text, { file: umbrella.parsed.file }), body);
-}
-
-// src/core/consolidate/plan-cluster.ts
-function planCluster(cluster, members, ctx) {
-  const choice = chooseUmbrella(members, cluster.evidence.prefix, ctx.taken, ctx.config);
-  const umbrella = choice.kind === "existing" ? choice.umbrella : void 0;
-  const name = choice.kind === "existing" ? choice.umbrella.name : choice.name;
-  const siblings = members.filter((m) => m !== umbrella).sort((a, b) => a.name.localeCompare(b.name));
-  const dir = umbrella ? umbrella.skill.dir : newUmbrellaDir(name, members, ctx.skillsDir);
-  const table2 = new Map(umbrella ? umbrella.skill.files.map((f) => [f.path, f.content]) : []);
-  const { sections, moves } = placeSections(siblings, { name, dir, table: table2, existing: umbrella !== void 0 });
-  if (umbrella) rewriteOwnMarkdown(umbrella, table2, moves);
-  const demoted = [];
-  const parts = sections.map((section) => {
-    moveSupportFiles(section, dir, table2, moves);
-    const part = renderSection(section, dir, table2, moves, ctx.config);
-    if (part.demoted) demoted.push(section.member.name);
-    return part.text;
-  });
-  let text;
-  try {
-    text = writeUmbrellaText({ name, dir, umbrella, siblings, members, parts, moves });
-  } catch (error2) {
-    return { skipped: `the umbrella ${name} could not be written: ${error2 instanceof Error ? error2.message : String(error2)}` };
-  }
-  table2.set(skillFileName, text);
-  const invalid = checkUmbrellaValid({ name, dir, table: table2, members });
-  if (invalid) return { skipped: invalid };
-  const archived = siblings.map((m) => archiveTarget2(m, ctx));
-  return {
-    plan: {
-      kind: umbrella ? demoted.length === siblings.length ? "demote" : "merge" : "create",
-      into: name,
-      intoDir: dir,
-      from: siblings.map((m) => m.name),
-      reason: choice.why,
-      evidence: cluster.evidence,
-      archived,
-      rewritten: [],
-      mentionsLeft: [],
-      demoted,
-      changes: [...umbrellaChanges(dir, table2, umbrella), ...archiveChanges(siblings, archived)]
-    },
-    moves
-  };
-}
-function placeSections(siblings, target) {
-  const moves = /* @__PURE__ */ new Map();
-  const usedAnchors = new Set(target.existing ? [] : [slugAnchor(humanize(target.name))]);
-  const sections = siblings.map((member) => {
-    let title = splitTitle(member.parsed.body).title ?? humanize(member.name);
-    if (usedAnchors.has(slugAnchor(title))) title = `${title} (${member.name})`;
-    usedAnchors.add(slugAnchor(title));
-    const placed = /* @__PURE__ */ new Map();
-    for (const file of member.skill.files) {
-      const at = placeSupportFile(target.table, member.name, file.path);
-      placed.set(file.path, at);
-      target.table.set(at, file.content);
-    }
-    recordMoves(moves, member.skill, { dir: target.dir, anchor: slugAnchor(title), placed });
-    return { member, title, anchor: slugAnchor(title), placed };
-  });
-  return { sections, moves };
-}
-function rewriteOwnMarkdown(umbrella, table2, moves) {
-  for (const file of umbrella.skill.files) {
-    const text = isMarkdownPath(file.path) ? contentText(file.content) : void 0;
-    if (text === void 0) continue;
-    const path = `${umbrella.skill.dir}/${file.path}`;
-    const next = rewriteText(text, { mapLink: mapMovedLink(path, path, moves) });
-    if (next !== text) table2.set(file.path, next);
-  }
-}
-function writeUmbrellaText(input2) {
-  const { name, dir, umbrella, siblings, parts } = input2;
-  const fields = {
-    name,
-    description: buildUmbrellaDescription({
-      topic: humanize(name),
-      ...umbrella ? { base: String(umbrella.parsed.fields.description ?? "") } : {},
-      members: siblings.map((m) => ({ name: m.name, description: String(m.parsed.fields.description ?? "") }))
-    }),
-    tools: unionTools(input2.members),
-    paths: unionPaths(input2.members),
-    absorbed: siblings.map((m) => m.name)
-  };
-  if (!umbrella) return buildNewUmbrellaText(fields, `# ${humanize(name)}
-
-${introParagraph(name, siblings)}
-
-${parts.join("\n")}`);
-  const own = rewriteText(umbrella.parsed.body, { mapLink: mapMovedLink(`${dir}/${skillFileName}`, `${dir}/${skillFileName}`, input2.moves) });
-  return buildMergedUmbrellaText(umbrella, fields, `${own.replace(/\n*$/, "\n")}
-${parts.join("\n")}`);
-}
-function moveSupportFiles(section, dir, table2, moves) {
-  for (const file of section.member.skill.files) {
-    const at = section.placed.get(file.path);
-    const text = isMarkdownPath(file.path) ? contentText(file.content) : void 0;
-    if (text === void 0) continue;
-    table2.set(at, rewriteText(text, { mapLink: mapMovedLink(`${section.member.skill.dir}/${file.path}`, `${dir}/${at}`, moves) }));
-  }
-}
-function renderSection(section, dir, table2, moves, config) {
-  const { member, title } = section;
-  const rest = splitTitle(member.parsed.body).rest.replace(/^\n+/, "").replace(/\s+$/, "");
-  const description = String(member.parsed.fields.description ?? "").trim();
-  const lead = `## ${title}
-
-*Was the skill \`${member.name}\`.* ${description}
-`;
-  const oldFile = `${member.skill.dir}/${skillFileName}`;
-  if (rest.split("\n").length <= config.demote_min_lines) {
-    const moved = rewriteText(rest, { mapLink: mapMovedLink(oldFile, `${dir}/${skillFileName}`, moves) });
-    return { text: `${lead}
-${demoteHeadings2(moved)}
-`, demoted: false };
-  }
-  const at = placeSupportFile(table2, member.name, `references/${member.name}.md`);
-  table2.set(at, `# ${title}
-
-${rewriteText(rest, { mapLink: mapMovedLink(oldFile, `${dir}/${at}`, moves) })}
-`);
-  return { text: `${lead}
-The full notes: [${at}](${at}).
-`, demoted: true };
-}
-function introParagraph(name, siblings) {
-  return `One class-level skill for ${humanize(name).toLowerCase()}: it gathers ${siblings.length} narrower skills (${siblings.map((m) => `\`${m.name}\``).join(", ")}), one section each.`;
-}
-function newUmbrellaDir(name, members, skillsDir) {
-  const categories = new Set(members.map((m) => m.skill.category ?? ""));
-  const [category] = categories;
-  return categories.size === 1 && category ? `${skillsDir}/${category}/${name}` : `${skillsDir}/${name}`;
-}
-function stamp2(now) {
-  return now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
-}
-function archiveTarget2(member, ctx) {
-  const base = `${ctx.skillsDir}/${archiveDirName}/${member.skill.category ? `${member.skill.category}/` : ""}${member.name}`;
-  const to = ctx.occupied.has(base) ? `${base}-${stamp2(ctx.now)}` : base;
-  return { name: member.name, from: member.skill.dir, to };
-}
-function umbrellaChanges(dir, table2, umbrella) {
-  const before = new Map(umbrella ? [[skillFileName, umbrella.skill.text], ...umbrella.skill.files.map((f) => [f.path, f.content])] : []);
-  return [...table2].filter(([path, content]) => before.get(path) !== content).map(([path, content]) => ({ path: `${dir}/${path}`, content }));
-}
-function archiveChanges(siblings, archived) {
-  return siblings.flatMap((member, i) => {
-    const to = archived[i].to;
-    const files = [{ path: skillFileName, content: member.skill.text }, ...member.skill.files];
-    return files.flatMap((f) => [
-      { path: `${member.skill.dir}/${f.path}`, content: null },
-      { path: `${to}/${f.path}`, content: f.content }
-    ]);
-  });
-}
-
-// src/core/consolidate/plan.ts
-function planConsolidation(input2) {
-  const config = resolveConsolidationConfig(input2.config);
-  const { eligible, skipped } = selectCuratable(input2.skills, input2.skillsDir ?? "skills");
-  const features = buildAllFeatures(eligible, config);
-  const byName = new Map(features.map((f) => [f.name, f]));
-  const clusters = buildClusters(features, config);
-  const ctx = {
-    config,
-    skillsDir: input2.skillsDir ?? "skills",
-    now: input2.now,
-    taken: new Set(input2.skills.map((s) => s.name)),
-    occupied: new Set(input2.archiveDirs ?? [])
-  };
-  const drafts = [];
-  for (const cluster of clusters) {
-    if (cluster.members.length > config.max_cluster_size) {
-      skipped.push({ names: cluster.members, reason: `a cluster of ${cluster.members.length} skills is more than max_cluster_size (${config.max_cluster_size}): review it by hand or raise the limit` });
-      continue;
-    }
-    const result = planCluster(cluster, cluster.members.map((n) => byName.get(n)), ctx);
-    if ("skipped" in result) skipped.push({ names: cluster.members, reason: result.skipped });
-    else drafts.push(result);
-  }
-  const outside = buildOutsideFiles(input2.skills, input2.references ?? []);
-  const untouchable = input2.skills.filter((s) => !isCuratable(s)).map((s) => `${s.dir}/`);
-  const mentions = indexMentions(outside, drafts.flatMap((d) => d.plan.from));
-  const plans = [];
-  const dropped = [];
-  for (const draft of drafts) {
-    const plan = addReferenceRewrites(draft.plan, draft.moves, { outside, mentions, byName, untouchable });
-    const before = [plan.into, ...plan.from].map((n) => byName.get(n)?.skill).filter((s) => s !== void 0);
-    const problems = checkPlan({ plan, before, outside: new Map(plan.rewritten.map((p) => [p, outside.get(p)])) });
-    if (problems.length === 0) plans.push(plan);
-    else dropped.push({ plan, problems });
-  }
-  return { clusters, plans, dropped, skipped };
-}
-function buildOutsideFiles(skills, references) {
-  const files = /* @__PURE__ */ new Map();
-  for (const skill of skills) {
-    files.set(`${skill.dir}/${skillFileName}`, skill.text);
-    for (const file of skill.files) {
-      const text = isMarkdownPath(file.path) ? contentText(file.content) : void 0;
-      if (text !== void 0) files.set(`${skill.dir}/${file.path}`, text);
-    }
-  }
-  for (const ref of references) files.set(ref.path, ref.text);
-  return files;
-}
-function indexMentions(files, names) {
-  const index = new Map(names.map((n) => [n, /* @__PURE__ */ new Set()]));
-  if (names.length === 0) return index;
-  for (const [path, text] of files) {
-    for (const word of listWords(text)) index.get(word)?.add(path);
-  }
-  return index;
-}
-function addReferenceRewrites(plan, moves, scope) {
-  const { outside, mentions, byName } = scope;
-  const ownDirs = [plan.intoDir, ...plan.from.map((n) => byName.get(n)?.skill.dir ?? "")].map((d) => `${d}/`);
-  const words = new Map(plan.from.map((n) => [n, plan.into]));
-  for (const [from, to] of moves) words.set(from, to.path);
-  const candidates = new Set(plan.from.flatMap((n) => [...mentions.get(n) ?? []]));
-  const changes = [...plan.changes];
-  const rewritten = [];
-  const mentionsLeft = [];
-  for (const path of [...candidates].sort()) {
-    if (ownDirs.some((d) => path.startsWith(d))) continue;
-    const before = outside.get(path);
-    const after = rewriteText(before, { words, ...isMarkdownPath(path) ? { mapLink: mapMovedLink(path, path, moves) } : {} });
-    if (after === before) continue;
-    if (scope.untouchable.some((d) => path.startsWith(d))) {
-      mentionsLeft.push(path);
-      continue;
-    }
-    changes.push({ path, content: after });
-    rewritten.push(path);
-  }
-  return { ...plan, changes, rewritten, mentionsLeft };
-}
-function buildGuardInput(plan, input2) {
-  const names = /* @__PURE__ */ new Set([plan.into, ...plan.from]);
-  const before = input2.skills.filter((s) => names.has(s.name));
-  const files = buildOutsideFiles(input2.skills, input2.references ?? []);
-  return { before, outside: new Map(plan.rewritten.map((p) => [p, files.get(p) ?? ""])) };
-}
-
-// src/core/consolidate/render.ts
-var import_yaml7 = __toESM(require_dist(), 1);
-function describeEvidence(evidence) {
-  const parts = [];
-  if (evidence.prefix) parts.push(`share the name prefix \`${evidence.prefix}\``);
-  const values = evidence.similarities.map((s) => s.jaccard);
-  if (values.length > 0) {
-    const mean = values.reduce((a, b) => a + b, 0) / values.length;
-    parts.push(`content similarity (estimated Jaccard of their words) ${Math.min(...values).toFixed(2)}\u2013${Math.max(...values).toFixed(2)}, mean ${mean.toFixed(2)}`);
-  }
-  if (evidence.sharedTools.length > 0) parts.push(`shared allowed-tools: ${evidence.sharedTools.join(", ")}`);
-  if (evidence.sharedPaths.length > 0) parts.push(`shared paths: ${evidence.sharedPaths.join(", ")}`);
-  return parts.join("; ");
-}
-function describePlan(plan) {
-  const what = plan.kind === "create" ? `a new umbrella \`${plan.into}\`` : `the existing skill \`${plan.into}\``;
-  const members = plan.kind === "create" ? plan.from.length : plan.from.length + 1;
-  return `${members} skills ${describeEvidence(plan.evidence)}. Into ${what}: ${plan.reason}.`;
-}
-function buildPlanReport(result, options = {}) {
-  const prunings = options.prunings ?? [];
-  return {
-    plans: result.plans.map((p) => {
-      const llm = options.llm?.get(p.into);
-      return { kind: p.kind, into: p.into, from: p.from, reason: describePlan(p), evidence: p.evidence, archived: p.archived, rewritten: p.rewritten, mentionsLeft: p.mentionsLeft, demoted: p.demoted, ...llm ? { llm } : {} };
-    }),
-    consolidations: result.plans.flatMap((p) => p.from.map((from) => ({ from, into: p.into, reason: describeEvidence(p.evidence) }))),
-    prunings,
-    dropped: result.dropped.map((d) => ({ into: d.plan.into, from: d.plan.from, problems: d.problems })),
-    skipped: result.skipped.map((s) => ({ names: s.names, reason: s.reason }))
-  };
-}
-function renderPlansMarkdown(report) {
-  const out = ["## Consolidation plans", ""];
-  if (report.plans.length === 0) out.push("No cluster of curated skills called for an umbrella.", "");
-  for (const plan of report.plans) {
-    out.push(`### ${plan.kind}: ${plan.from.map((f) => `\`${f}\``).join(", ")} \u2192 \`${plan.into}\``, "", plan.reason, "");
-    out.push("| pair | estimated Jaccard |", "|---|---|", ...plan.evidence.similarities.map((s) => `| \`${s.a}\` \xB7 \`${s.b}\` | ${s.jaccard.toFixed(3)} |`), "");
-    out.push(...plan.archived.map((a) => `- archive \`${a.from}\` \u2192 \`${a.to}\` (restorable)`));
-    if (plan.demoted.length > 0) out.push(`- long notes moved to references/: ${plan.demoted.map((d) => `\`${d}\``).join(", ")}`);
-    if (plan.rewritten.length > 0) out.push(`- references rewritten in: ${plan.rewritten.map((r) => `\`${r}\``).join(", ")}`);
-    if (plan.mentionsLeft.length > 0) out.push(`- **to fix by hand**: these pinned, bundled, hub or people's skills mention a merged name and were not touched: ${plan.mentionsLeft.map((r) => `\`${r}\``).join(", ")}`);
-    if (plan.llm) out.push(plan.llm.used ? `- prose written by ${plan.llm.model}, checked by the guard` : `- the deterministic umbrella is kept: ${plan.llm.reason ?? "the LLM pass failed"}`);
-    out.push("");
-  }
-  if (report.dropped.length > 0) {
-    out.push("### Dropped by the content guard (never applied)", "");
-    for (const d of report.dropped) out.push(`- ${d.from.map((f) => `\`${f}\``).join(", ")} \u2192 \`${d.into}\`: ${d.problems.join("; ")}`);
-    out.push("");
-  }
-  if (report.skipped.length > 0) {
-    out.push("### Left out", "", ...report.skipped.map((s) => `- ${s.names.map((n) => `\`${n}\``).join(", ")}: ${s.reason}`), "");
-  }
-  out.push("```yaml", (0, import_yaml7.stringify)({ consolidations: report.consolidations, prunings: report.prunings }, { lineWidth: 0 }).trimEnd(), "```", "");
-  return out.join("\n");
-}
-
-// src/core/consolidate/prose-check.ts
-function readAbsorbedFromChanges(plan, before) {
-  const removed = new Set(plan.changes.filter((c) => c.content === null).map((c) => c.path));
-  return before.filter((s) => s.name !== plan.into && removed.has(`${s.dir}/${skillFileName}`)).map((s) => s.name).sort();
-}
-function checkProsedUmbrella(plan, prosed, before, outside) {
-  const actual = readAbsorbedFromChanges(plan, before);
-  const claimed = [...new Set(prosed.claimedMerged)].sort();
-  const problems = [];
-  const extra = claimed.filter((n) => !actual.includes(n));
-  const missing = actual.filter((n) => !claimed.includes(n));
-  if (extra.length > 0) problems.push(`claims to have merged ${extra.join(", ")}, which the plan does not absorb`);
-  if (missing.length > 0) problems.push(`does not account for ${missing.join(", ")}, which the plan absorbs`);
-  const parsed = parseSkill(prosed.text, { file: `${plan.intoDir}/${skillFileName}` });
-  if (parsed.sections.frontmatter !== "ok" || !parsed.document) return { ok: false, problems: [...problems, "its SKILL.md has no readable frontmatter"] };
-  if (parsed.fields.name !== plan.into) problems.push(`names the umbrella ${String(parsed.fields.name)}, not ${plan.into}`);
-  if (problems.length > 0) return { ok: false, problems };
-  let text;
-  try {
-    text = setField(parsed, ["metadata", "absorbed"], actual.join(", "));
-  } catch (error2) {
-    return { ok: false, problems: [`its metadata cannot hold absorbed: ${error2.message}`] };
-  }
-  const path = `${plan.intoDir}/${skillFileName}`;
-  const changes = plan.changes.map((c) => c.path === path ? { ...c, content: text } : c);
-  const candidate2 = { ...plan, changes };
-  const table2 = new Map(changes.filter((c) => c.path.startsWith(`${plan.intoDir}/`) && c.content !== null).map((c) => [c.path.slice(plan.intoDir.length + 1), c.content]));
-  const umbrella = before.find((s) => s.name === plan.into);
-  for (const file of umbrella?.files ?? []) if (!table2.has(file.path)) table2.set(file.path, file.content);
-  const invalid = checkUmbrellaTable({ name: plan.into, dir: plan.intoDir, table: table2, members: before });
-  if (invalid) return { ok: false, problems: [invalid] };
-  const guard = checkPlan({ plan: candidate2, before, outside });
-  return guard.length > 0 ? { ok: false, problems: guard } : { ok: true, plan: candidate2 };
-}
-
-// src/llm/chat-client.ts
-var sleep2 = (ms) => new Promise((resolve7) => setTimeout(resolve7, ms));
-function retryable(error2) {
-  if (!(error2 instanceof SkillgardenError)) return false;
-  const status = error2.data.status;
-  return error2.code === "llm/timeout" || error2.code === "llm/network" || error2.code === "llm/http" && (status === 429 || typeof status === "number" && status >= 500);
-}
-async function requestChatCompletion(options, messages) {
-  const retries = options.retries ?? 3;
-  let delay = options.backoffMs ?? 500;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await requestOnce(options, messages);
-    } catch (error2) {
-      if (attempt >= retries || !retryable(error2)) throw error2;
-      const retryAfter = error2 instanceof SkillgardenError && typeof error2.data.retryAfterMs === "number" ? error2.data.retryAfterMs : 0;
-      await sleep2(Math.max(delay, Math.min(retryAfter, 3e4)));
-      delay *= 2;
-    }
-  }
-}
-async function requestOnce(options, messages) {
-  const url = `${options.baseUrl.replace(/\/+$/, "")}/chat/completions`;
-  const controller = new AbortController();
-  const timeoutMs = options.timeoutMs ?? 6e4;
-  const timer = setTimeout(() => controller.abort(), timeoutMs);
-  try {
-    const response = await (options.fetch ?? fetch)(url, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {} },
-      body: JSON.stringify({ model: options.model, messages, temperature: 0 }),
-      signal: controller.signal
-    });
-    const text = await response.text();
-    if (!response.ok) {
-      const retryAfter = Number(response.headers.get("retry-after"));
-      throw new SkillgardenError("llm/http", `${url} answered ${response.status}: ${text.slice(0, 200)}`, {
-        data: { status: response.status, ...Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfterMs: retryAfter * 1e3 } : {} }
-      });
-    }
-    return readReply(url, text);
-  } catch (error2) {
-    if (error2 instanceof SkillgardenError) throw error2;
-    if (controller.signal.aborted) throw new SkillgardenError("llm/timeout", `${url} did not answer within ${timeoutMs} ms`, { cause: error2 });
-    throw new SkillgardenError("llm/network", `${url} could not be reached: ${error2.message}`, { cause: error2 });
-  } finally {
-    clearTimeout(timer);
-  }
-}
-function readReply(url, text) {
-  let data;
-  try {
-    data = JSON.parse(text);
-  } catch (error2) {
-    throw new SkillgardenError("llm/bad-response", `${url} did not answer JSON: ${text.slice(0, 120)}`, { cause: error2 });
-  }
-  const content = data?.choices?.[0]?.message?.content;
-  if (typeof content !== "string") throw new SkillgardenError("llm/bad-response", `${url} answered without choices[0].message.content`);
-  return content;
-}
-
-// src/llm/umbrella-prose.ts
-var system = [
-  "You improve the prose of an umbrella skill: a SKILL.md (YAML frontmatter, then Markdown) that gathers several narrow skills.",
-  "Rewrite the description (at most 1024 characters: what it covers and when to use it) and the introduction so an agent finds and uses it.",
-  "Keep the frontmatter name. Keep every section, heading, paragraph, code block and link of the draft, word for word; you may add text and reorder sections.",
-  'Answer with one JSON object and nothing else: {"skill_md": "<the whole SKILL.md>", "merged": ["<each skill name the umbrella absorbs>"]}.'
-].join("\n");
-function buildProseMessages(plan, before) {
-  const draft = plan.changes.find((c) => c.path === `${plan.intoDir}/${skillFileName}`)?.content;
-  const members = before.filter((s) => plan.from.includes(s.name)).map((s) => `- ${s.name}`).join("\n");
-  return [
-    { role: "system", content: system },
-    { role: "user", content: `Umbrella: ${plan.into}
-Absorbed skills:
-${members}
-
-Draft SKILL.md:
-<<<DRAFT
-${String(draft ?? "")}
-DRAFT>>>` }
-  ];
-}
-function parseReply(reply) {
-  const body = reply.trim().replace(/^```(?:json)?\s*\n/, "").replace(/\n```\s*$/, "");
-  try {
-    const data = JSON.parse(body);
-    if (typeof data.skill_md !== "string" || !Array.isArray(data.merged)) return void 0;
-    return { text: data.skill_md, merged: data.merged.filter((n) => typeof n === "string") };
-  } catch {
-    return void 0;
-  }
-}
-async function writeUmbrellaProse(plan, guard, client) {
-  const keep = (reason) => ({ plan, llm: { used: false, model: client.model, reason } });
-  let reply;
-  try {
-    reply = await requestChatCompletion(client, buildProseMessages(plan, guard.before));
-  } catch (error2) {
-    return keep(`the model call failed: ${error2.message}`);
-  }
-  const parsed = parseReply(reply);
-  if (!parsed) return keep("the model did not answer the JSON object asked for");
-  const checked = checkProsedUmbrella(plan, { text: parsed.text, claimedMerged: parsed.merged }, guard.before, guard.outside);
-  if (!checked.ok) return keep(`the model's umbrella was refused: ${checked.problems.join("; ")}`);
-  return { plan: checked.plan, llm: { used: true, model: client.model } };
-}
-
-// src/services/consolidate/read-library.ts
-var import_picomatch4 = __toESM(require_picomatch2(), 1);
-import { existsSync as existsSync5, readdirSync as readdirSync4, readFileSync as readFileSync7, statSync as statSync3 } from "node:fs";
-import { join as join20, posix as posix5 } from "node:path";
-function listFilesUnder(dir, prefix = "") {
-  const out = [];
-  for (const entry of readdirSync4(dir, { withFileTypes: true })) {
-    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) out.push(...listFilesUnder(join20(dir, entry.name), rel));
-    else if (entry.isFile()) out.push(rel);
-  }
-  return out.sort();
-}
-function readLines3(path) {
-  return existsSync5(path) ? new Set(readFileSync7(path, "utf8").split("\n").map((l) => l.trim()).filter(Boolean)) : /* @__PURE__ */ new Set();
-}
-function readHubNames(path) {
-  if (!existsSync5(path)) return /* @__PURE__ */ new Set();
-  try {
-    const data = JSON.parse(readFileSync7(path, "utf8"));
-    return new Set(data && typeof data === "object" ? Object.keys(data) : []);
-  } catch {
-    return /* @__PURE__ */ new Set();
-  }
-}
-async function readLibrary2(repoDir, options = {}) {
-  const skillsDir = options.skillsDir ?? "skills";
-  const root = join20(repoDir, skillsDir);
-  const provenance = options.provenance ?? await readProvenance(repoDir, skillsDir);
-  const adopted = readLines3(join20(repoDir, metaDir, "adopted.txt"));
-  const protectedNames = new Set(options.protectedNames ?? []);
-  const skills = existsSync5(root) ? discoverSkills(root).map((location) => {
-    const text = readFileSync7(join20(location.dir, skillFileName), "utf8");
-    const files = listFilesUnder(location.dir).filter((path) => path !== skillFileName).map((path) => ({ path, content: new Uint8Array(readFileSync7(join20(location.dir, path))) }));
-    const pinned = parseSkill(text, { file: location.relativeDir }).fields.pinned === true;
-    return {
-      name: location.name,
-      ...location.category ? { category: location.category } : {},
-      dir: posix5.join(skillsDir, location.relativeDir),
-      text,
-      files,
-      provenance: provenance(location.name) ?? "user",
-      adopted: adopted.has(location.name),
-      pinned,
-      protected: protectedNames.has(location.name)
-    };
-  }) : [];
-  const archiveRoot = join20(root, archiveDirName);
-  const archiveDirs = existsSync5(archiveRoot) ? discoverSkills(archiveRoot).map((l) => posix5.join(skillsDir, archiveDirName, l.relativeDir)) : [];
-  return { skills, references: readReferences(repoDir, options.referenceGlobs ?? []), archiveDirs };
-}
-function readReferences(repoDir, globs) {
-  if (globs.length === 0) return [];
-  const match = (0, import_picomatch4.default)([...globs], { dot: true });
-  return listFilesUnder(repoDir).filter((path) => !path.startsWith(".git/") && match(path)).filter((path) => statSync3(join20(repoDir, path)).size < 1e6).map((path) => ({ path, text: readFileSync7(join20(repoDir, path), "utf8") }));
-}
-async function readProvenance(repoDir, skillsDir) {
-  const bundled = readLines3(join20(repoDir, metaDir, "bundled.txt"));
-  const hub = readHubNames(join20(repoDir, metaDir, "hub.json"));
-  const history = existsSync5(join20(repoDir, ".git")) ? (await readHistoryIndex(repoDir, { skillsRoot: skillsDir })).index : void 0;
-  return (name) => {
-    if (bundled.has(name)) return "bundled";
-    if (hub.has(name)) return "hub";
-    return history?.skills[name]?.provenance;
-  };
-}
-
-// src/services/consolidate/plan.ts
-function readConfigFile(repoDir) {
-  const path = join21(repoDir, metaDir, "config.yaml");
-  if (!existsSync6(path)) return {};
-  try {
-    const data = (0, import_yaml8.parse)(readFileSync8(path, "utf8"));
-    return data && typeof data === "object" ? data : {};
-  } catch {
-    return {};
-  }
-}
-var stringList = (value) => Array.isArray(value) ? value.filter((v) => typeof v === "string") : void 0;
-async function planLibrary(repoDir, options) {
-  const file = readConfigFile(repoDir);
-  const skillsDir = options.skillsDir ?? (typeof file.skills_dir === "string" ? file.skills_dir : "skills");
-  const referenceGlobs = options.referenceGlobs ?? stringList(file.references) ?? [];
-  const protectedNames = options.protectedNames ?? stringList(file.protected) ?? [];
-  const library = await readLibrary2(repoDir, { ...options, skillsDir, referenceGlobs, protectedNames });
-  const result = planConsolidation({
-    skills: library.skills,
-    references: library.references,
-    archiveDirs: library.archiveDirs,
-    skillsDir,
-    now: options.now,
-    config: { ...file.consolidation && typeof file.consolidation === "object" ? file.consolidation : {}, ...options.config }
-  });
-  if (!options.llm) return { result, report: buildPlanReport(result) };
-  const notes = /* @__PURE__ */ new Map();
-  const plans = [];
-  for (const plan of result.plans) {
-    const prosed = await writeUmbrellaProse(plan, buildGuardInput(plan, library), options.llm);
-    notes.set(plan.into, prosed.llm);
-    plans.push(prosed.plan);
-  }
-  const withProse = { ...result, plans };
-  return { result: withProse, report: buildPlanReport(withProse, { llm: notes }) };
-}
-
-// src/services/consolidate/apply.ts
-async function applyPlan(ledger, plan, options) {
-  if (plan.from.length === 0) throw new SkillgardenError("consolidate/empty-plan", `the plan for ${plan.into} absorbs nothing: nothing to apply`);
-  const archivePrefixes = plan.archived.map((a) => `${a.to}/`);
-  const changes = plan.changes.map((change) => ({
-    path: change.path,
-    content: change.content,
-    ...archivePrefixes.some((p) => change.path.startsWith(p)) ? { expected: null } : {}
-  }));
-  const message = buildCommitMessage({
-    subject: `skill(merge): ${plan.into} absorbs ${plan.from.join(", ")}`,
-    body: `${plan.reason}
-
-Archived: ${plan.archived.map((a) => `${a.from} -> ${a.to}`).join(", ")}${plan.rewritten.length > 0 ? `
-References rewritten: ${plan.rewritten.join(", ")}` : ""}`,
-    trailers: { action: "merge", skills: [plan.into, ...plan.from], actor: "curator", run: options.runId, reverts: [] }
-  });
-  const result = await ledger.commit({ message, changes, ...options.author ? { author: options.author } : {} });
-  return { commit: result.commit, files: changes.length };
-}
+import { join as join23 } from "node:path";
 
 // src/action/extra-proposals.ts
-var import_yaml10 = __toESM(require_dist(), 1);
+var import_yaml9 = __toESM(require_dist(), 1);
 
 // src/action/proposal.ts
-var import_yaml9 = __toESM(require_dist(), 1);
+var import_yaml8 = __toESM(require_dist(), 1);
 import { createHash as createHash7 } from "node:crypto";
 var kindLabel = { lifecycle: "lifecycle", umbrella: "umbrella", new: "new-skill" };
 var actionOrder = [
@@ -68887,7 +68907,7 @@ function buildLifecycleProposal(report, extraLabels = []) {
     reasons: transitions.map(
       (t) => `${codeSpan(t.skill)}: ${t.from} \u2192 **${t.to}** \u2014 ${escapeMarkdown(t.reason)} (last activity ${t.anchor.slice(0, 10)}, ${escapeMarkdown(t.anchor_source)})`
     ),
-    structured: (0, import_yaml9.stringify)({
+    structured: (0, import_yaml8.stringify)({
       prunings: transitions.filter((t) => t.to !== "active").map((t) => ({ name: t.skill, to: t.to, reason: t.reason })),
       reactivations: transitions.filter((t) => t.to === "active").map((t) => ({ name: t.skill, reason: t.reason }))
     })
@@ -68936,7 +68956,7 @@ function buildUmbrellaProposal(plan, extraLabels) {
         ...plan.archived.map((a) => `archive ${codeSpan(a.from)} \u2192 ${codeSpan(a.to)} (restorable)`),
         ...plan.rewritten.length > 0 ? [`references rewritten in ${plan.rewritten.map(codeSpan).join(", ")}`] : []
       ],
-      structured: (0, import_yaml10.stringify)({ consolidations: report.consolidations, prunings: report.prunings }, { lineWidth: 0 })
+      structured: (0, import_yaml9.stringify)({ consolidations: report.consolidations, prunings: report.prunings }, { lineWidth: 0 })
     },
     report: renderPlansMarkdown(report)
   };
@@ -68953,7 +68973,7 @@ function buildNewSkillProposal(pattern, extraLabels) {
       reasons: [
         `the tool sequence ${tools} recurs in ${pattern.sessions} session(s) (confidence ${pattern.confidence.toFixed(2)}); no skill covers it yet`
       ],
-      structured: (0, import_yaml10.stringify)({
+      structured: (0, import_yaml9.stringify)({
         patterns: [
           {
             name: pattern.draft.name,
@@ -68978,6 +68998,7 @@ async function readBranchState(ctx, branch) {
 function decideProposal(state, fingerprint, baseSha) {
   const declined = state.pulls.find((p) => p.state === "closed" && p.merged_at === null && readFingerprint(p.body) === fingerprint);
   if (declined) return { kind: "declined", pull: declined };
+  if (state.open && state.remote && !state.remote.byBot) return { kind: "edited", pull: state.open };
   if (state.open && state.remote?.parent === baseSha && readFingerprint(state.open.body) === fingerprint)
     return { kind: "unchanged", pull: state.open };
   return { kind: "publish" };
@@ -68995,6 +69016,10 @@ async function publishProposal(ctx, state, proposal, build) {
 }
 async function withdrawProposal(ctx, state, reason) {
   if (!state.open) return [];
+  if (state.remote && !state.remote.byBot) {
+    await ctx.api.comment(state.open.number, `${reason} Someone has pushed to this branch, so it is left open for a person to close.`);
+    return [];
+  }
   await ctx.api.comment(
     state.open.number,
     `${reason} Closing this proposal; the curator opens a new one when there is something to propose.`
@@ -69005,15 +69030,15 @@ async function withdrawProposal(ctx, state, reason) {
 }
 
 // src/services/validate.ts
-import { existsSync as existsSync7, statSync as statSync4 } from "node:fs";
-import { basename as basename4, dirname as dirname5, join as join23, relative as relative3, resolve as resolve4, sep as sep4 } from "node:path";
+import { existsSync as existsSync6, statSync as statSync4 } from "node:fs";
+import { basename as basename4, dirname as dirname5, join as join22, relative as relative3, resolve as resolve4, sep as sep4 } from "node:path";
 
 // src/store/read-skill.ts
-import { lstatSync as lstatSync2, readFileSync as readFileSync9, realpathSync } from "node:fs";
-import { join as join22, relative as relative2, sep as sep3 } from "node:path";
+import { lstatSync as lstatSync2, readFileSync as readFileSync8, realpathSync } from "node:fs";
+import { join as join21, relative as relative2, sep as sep3 } from "node:path";
 function readSkillFolder(dir, options) {
   const findings = [];
-  const file = join22(dir, skillFileName);
+  const file = join21(dir, skillFileName);
   const linked = isSymlink2(dir) || isSymlink2(file);
   const escape2 = linked ? escapesBoundary(file, options.boundary) : void 0;
   if (escape2) {
@@ -69032,7 +69057,7 @@ function readSkillFolder(dir, options) {
   }
   let bytes;
   try {
-    bytes = readFileSync9(file);
+    bytes = readFileSync8(file);
   } catch (error2) {
     findings.push(
       finding({
@@ -69077,7 +69102,7 @@ function listSkillFiles(dir, maxFiles, maxDepth2, readDir) {
     }
     for (const entry of entries) {
       if (files.size >= maxFiles) return;
-      const path = join22(folder, entry.name);
+      const path = join21(folder, entry.name);
       const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
       if (entry.isDirectory()) {
         walk3(path, rel, depth + 1);
@@ -69105,7 +69130,7 @@ function runValidate(options) {
   const targets = dedupe(paths.flatMap((path) => resolveTargets(resolve4(options.cwd, path), path, explicit, readDir)));
   const findings = [];
   targets.forEach((target, index) => {
-    const reportPath = toPosix(relative3(options.cwd, join23(target.dir, skillFileName))) || skillFileName;
+    const reportPath = toPosix(relative3(options.cwd, join22(target.dir, skillFileName))) || skillFileName;
     const content = readSkillFolder(target.dir, { reportPath, boundary: target.boundary, readDir });
     findings.push(...content.findings);
     if (content.bytes) {
@@ -69124,7 +69149,7 @@ function runValidate(options) {
   };
 }
 function resolveTargets(absolute, asGiven, deep, readDir) {
-  if (!existsSync7(absolute)) {
+  if (!existsSync6(absolute)) {
     throw new SkillgardenError("validate/not-found", `${asGiven}: no such file or folder`, {
       data: { path: asGiven }
     });
@@ -69138,7 +69163,7 @@ function resolveTargets(absolute, asGiven, deep, readDir) {
     const dir = dirname5(absolute);
     return [{ dir, name: basename4(dir), boundary: dirname5(dir) }];
   }
-  if (existsSync7(join23(absolute, skillFileName))) return [{ dir: absolute, name: basename4(absolute), boundary: dirname5(absolute) }];
+  if (existsSync6(join22(absolute, skillFileName))) return [{ dir: absolute, name: basename4(absolute), boundary: dirname5(absolute) }];
   return discoverSkills(absolute, { readDir, ...deep ? { deep: { maxDepth: 8 } } : {} }).map((skill) => ({ dir: skill.dir, name: skill.name, boundary: absolute }));
 }
 function dedupe(targets) {
@@ -69196,7 +69221,7 @@ async function planUmbrellas(x) {
   }));
 }
 async function planNewSkills(x) {
-  const report = await runDetect({ transcripts: x.transcripts, cwd: x.inputs.workspace, skillsDir: join24(x.scratch.dir, x.skillsDir) });
+  const report = await runDetect({ transcripts: x.transcripts, cwd: x.inputs.workspace, skillsDir: join23(x.scratch.dir, x.skillsDir) });
   const jobs = [];
   for (const pattern of report.patterns) {
     const draft = pattern.draft;
@@ -69223,7 +69248,9 @@ async function proposeOne(x, ctx, job) {
   }
   const state = await readBranchState(ctx, proposal.branch);
   const decision = decideProposal(state, proposal.fingerprint, x.base.sha);
-  if (decision.kind === "unchanged")
+  if (decision.kind === "edited")
+    x.io.warning(`${state.branch} has commits by someone else: pull request #${decision.pull.number} is left as it is.`);
+  if (decision.kind === "unchanged" || decision.kind === "edited")
     return [{ branch: proposal.branch, number: decision.pull.number, url: decision.pull.html_url, operation: "unchanged" }];
   if (decision.kind === "declined") {
     x.io.info(`Not proposing ${proposal.branch} again: it was closed without merging in #${decision.pull.number}.`);
@@ -69265,7 +69292,7 @@ async function checkoutBase(git6, sha) {
 
 // src/action/report-files.ts
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
-import { join as join25 } from "node:path";
+import { join as join24 } from "node:path";
 function writeRunReport(dir, report, markdown) {
   mkdirSync(dir, { recursive: true });
   for (const [name, content] of [
@@ -69273,11 +69300,11 @@ function writeRunReport(dir, report, markdown) {
 `],
     ["REPORT.md", markdown]
   ]) {
-    const temp = join25(dir, `.${name}.${process.pid}.tmp`);
+    const temp = join24(dir, `.${name}.${process.pid}.tmp`);
     writeFileSync(temp, content);
-    renameSync(temp, join25(dir, name));
+    renameSync(temp, join24(dir, name));
   }
-  return join25(dir, "REPORT.md");
+  return join24(dir, "REPORT.md");
 }
 
 // src/action/curate-mode.ts
@@ -69293,7 +69320,7 @@ async function runCurateMode(inputs, io2, deps = {}) {
     const { report } = await runCurator({ repoDir: inputs.workspace, now: inputs.now, dryRun: true, scheduled });
     return finish2(inputs, io2, report, []);
   }
-  const scratchDir = mkdtempSync(join26(inputs.github.runnerTemp, "skillgarden-curate-"));
+  const scratchDir = mkdtempSync(join25(inputs.github.runnerTemp, "skillgarden-curate-"));
   try {
     const scratch = await prepareScratch(new Git(inputs.workspace, auth2), scratchDir, base.sha, "skillgarden-work");
     const curate = async (dryRun) => {
@@ -69414,7 +69441,9 @@ async function proposeLifecycle({
       )
     };
   }
-  if (decision.kind === "unchanged")
+  if (decision.kind === "edited")
+    io2.warning(`${state.branch} has commits by someone else: pull request #${decision.pull.number} is left as it is.`);
+  if (decision.kind === "unchanged" || decision.kind === "edited")
     return {
       report: planned,
       outcomes: [{ branch: state.branch, number: decision.pull.number, url: decision.pull.html_url, operation: "unchanged" }]
@@ -69445,7 +69474,7 @@ function forProposal(report) {
 async function finish2(inputs, io2, report, outcomes) {
   report.prs = outcomes;
   const markdown = renderRunMarkdown(report, renderPullSection(outcomes, inputs.dryRun));
-  const reportPath = writeRunReport(join26(inputs.reportDir, report.run_id), report, markdown);
+  const reportPath = writeRunReport(join25(inputs.reportDir, report.run_id), report, markdown);
   await io2.appendSummary(markdown);
   io2.setOutput("report-path", reportPath);
   io2.setOutput("run-id", report.run_id);
@@ -69465,7 +69494,7 @@ function renderPullSection(outcomes, dryRun) {
 }
 
 // src/action/inputs.ts
-import { join as join27 } from "node:path";
+import { join as join26 } from "node:path";
 function input(env, name) {
   return (env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] ?? "").trim();
 }
@@ -69530,7 +69559,7 @@ function splitList(value) {
 }
 function readInputs(env) {
   const github = readGitHub(env);
-  const workspace = input(env, "working-directory") ? join27(env.GITHUB_WORKSPACE ?? ".", input(env, "working-directory")) : env.GITHUB_WORKSPACE ?? process.cwd();
+  const workspace = input(env, "working-directory") ? join26(env.GITHUB_WORKSPACE ?? ".", input(env, "working-directory")) : env.GITHUB_WORKSPACE ?? process.cwd();
   const labels = input(env, "labels");
   return {
     mode: readMode(env),
@@ -69547,7 +69576,7 @@ function readInputs(env) {
     transcripts: splitList(input(env, "transcripts")),
     baseBranch: input(env, "base"),
     extraLabels: splitList(labels),
-    reportDir: input(env, "report-dir") || join27(github.runnerTemp, "skillgarden"),
+    reportDir: input(env, "report-dir") || join26(github.runnerTemp, "skillgarden"),
     retry: {
       attempts: numberFrom(input(env, "api-retries") || void 0, "api-retries", 4) + 1,
       baseMs: numberFrom(env.SKILLGARDEN_RETRY_BASE_MS, "SKILLGARDEN_RETRY_BASE_MS", 1e3),
@@ -69564,7 +69593,7 @@ import { basename as basename6, dirname as dirname6, relative as relative5, reso
 
 // src/store/scan/discover-skills.ts
 import { readdirSync as readdirSync5, statSync as statSync5 } from "node:fs";
-import { join as join28 } from "node:path";
+import { join as join27 } from "node:path";
 var SKIPPED = /* @__PURE__ */ new Set([".archive", ".git", "node_modules"]);
 function isDir(path) {
   try {
@@ -69592,7 +69621,7 @@ function hasSkillFile(dir, cache) {
   if (entry.isFile()) return true;
   if (!entry.isSymbolicLink()) return false;
   try {
-    return statSync5(join28(dir, "SKILL.md")).isFile();
+    return statSync5(join27(dir, "SKILL.md")).isFile();
   } catch {
     return false;
   }
@@ -69601,20 +69630,20 @@ function listDirs(dir, cache) {
   const names = [];
   for (const e of list(dir, cache)) {
     if (SKIPPED.has(e.name)) continue;
-    if (e.isDirectory() || e.isSymbolicLink() && isDir(join28(dir, e.name))) names.push(e.name);
+    if (e.isDirectory() || e.isSymbolicLink() && isDir(join27(dir, e.name))) names.push(e.name);
   }
   return names.sort();
 }
 async function discoverSkillDirs(skillsRoot, cache = /* @__PURE__ */ new Map()) {
   const out = [];
   for (const name of listDirs(skillsRoot, cache)) {
-    const dir = join28(skillsRoot, name);
+    const dir = join27(skillsRoot, name);
     if (hasSkillFile(dir, cache)) {
       out.push(dir);
       continue;
     }
     for (const child of listDirs(dir, cache)) {
-      if (hasSkillFile(join28(dir, child), cache)) out.push(join28(dir, child));
+      if (hasSkillFile(join27(dir, child), cache)) out.push(join27(dir, child));
     }
   }
   return out;
@@ -69624,14 +69653,14 @@ async function discoverSkillDirsDeep(root, maxDepth2 = 8, cache = /* @__PURE__ *
   const visit = (dir, depth) => {
     if (hasSkillFile(dir, cache)) out.push(dir);
     if (depth >= maxDepth2) return;
-    for (const name of listDirs(dir, cache)) visit(join28(dir, name), depth + 1);
+    for (const name of listDirs(dir, cache)) visit(join27(dir, name), depth + 1);
   };
   if (isDir(root)) visit(root, 0);
   return out;
 }
 
 // src/store/scan/scan-skill-dir.ts
-import { readFileSync as readFileSync11 } from "node:fs";
+import { readFileSync as readFileSync10 } from "node:fs";
 import { basename as basename5, posix as posix7, resolve as resolve5 } from "node:path";
 
 // src/store/scan/read-content.ts
@@ -69695,13 +69724,13 @@ function buildStructureFinding(id, file, detail) {
 
 // src/store/scan/walk-skill.ts
 var import_ignore = __toESM(require_ignore2(), 1);
-import { lstatSync as lstatSync3, readdirSync as readdirSync6, readFileSync as readFileSync10, realpathSync as realpathSync2 } from "node:fs";
-import { join as join29, posix as posix6, relative as relative4, sep as sep5 } from "node:path";
+import { lstatSync as lstatSync3, readdirSync as readdirSync6, readFileSync as readFileSync9, realpathSync as realpathSync2 } from "node:fs";
+import { join as join28, posix as posix6, relative as relative4, sep as sep5 } from "node:path";
 function readSkillIgnore(dir, entries) {
   const ig = (0, import_ignore.default)();
   if (!entries.some((e) => e.name === ".skillignore" && e.isFile())) return ig;
   try {
-    ig.add(readFileSync10(join29(dir, ".skillignore"), "utf8"));
+    ig.add(readFileSync9(join28(dir, ".skillignore"), "utf8"));
   } catch {
   }
   return ig;
@@ -69747,7 +69776,7 @@ function visitDir(state, abs, rel, depth, listed) {
   if (depth > 0 && entries.some((e) => e.name === "SKILL.md")) return;
   for (const entry of entries) {
     const childRel = rel === "" ? entry.name : posix6.join(rel, entry.name);
-    const childAbs = join29(abs, entry.name);
+    const childAbs = join28(abs, entry.name);
     if (entry.name === ".git") continue;
     if (childRel !== "SKILL.md" && state.ignore.ignores(entry.isDirectory() ? `${childRel}/` : childRel)) continue;
     if (entry.isSymbolicLink()) visitLink(state, childAbs, childRel);
@@ -69788,7 +69817,7 @@ function scanFile(file, label, config) {
   if ((file.mode & EXECUTABLE_BITS) !== 0 && !inFolder(file.rel, "scripts")) out.push(buildStructureFinding("structure-executable-bit", shown, `${shown} is executable`));
   let content;
   try {
-    content = file.size <= maxFileBytes ? decodeContent(readFileSync11(file.abs), false) : readContent(file.abs, maxFileBytes);
+    content = file.size <= maxFileBytes ? decodeContent(readFileSync10(file.abs), false) : readContent(file.abs, maxFileBytes);
   } catch (error2) {
     return [...out, buildStructureFinding("structure-unreadable", shown, `${shown}: ${error2.message}`)];
   }
@@ -69874,8 +69903,8 @@ async function runScan(paths, options = {}) {
 }
 
 // src/action/changed-skills.ts
-import { existsSync as existsSync8 } from "node:fs";
-import { join as join30 } from "node:path";
+import { existsSync as existsSync7 } from "node:fs";
+import { join as join29 } from "node:path";
 function findChangedSkills(workspace, skillsDir, changedFiles) {
   const root = skillsDir.replace(/\/+$/, "");
   const dirs = /* @__PURE__ */ new Set();
@@ -69884,8 +69913,8 @@ function findChangedSkills(workspace, skillsDir, changedFiles) {
     const parts = file.slice(root.length + 1).split("/");
     if (parts[0] === archiveDirName || parts.length < 2) continue;
     const one = `${root}/${parts[0]}`;
-    if (existsSync8(join30(workspace, one, skillFileName))) dirs.add(one);
-    else if (parts.length >= 3 && existsSync8(join30(workspace, one, parts[1], skillFileName))) dirs.add(`${one}/${parts[1]}`);
+    if (existsSync7(join29(workspace, one, skillFileName))) dirs.add(one);
+    else if (parts.length >= 3 && existsSync7(join29(workspace, one, parts[1], skillFileName))) dirs.add(`${one}/${parts[1]}`);
   }
   return [...dirs].sort();
 }
