@@ -61,8 +61,29 @@ export function serializeIndex(index: GitIndex): Buffer {
   header.write('DIRC', 0, 'latin1');
   header.writeUInt32BE(index.version, 4);
   header.writeUInt32BE(index.entries.length, 8);
-  const body = Buffer.concat([header, ...index.entries.map((entry) => entry.raw)]);
+  const body = Buffer.concat([header, ...mergeAdjacent(index.entries.map((entry) => entry.raw))]);
   return Buffer.concat([body, createHash('sha1').update(body).digest()]);
+}
+
+/** Unchanged entries are consecutive slices of the file that was read: copy them as a few big runs, not 20,000 small ones. */
+function mergeAdjacent(slices: readonly Buffer[]): Buffer[] {
+  const runs: Buffer[] = [];
+  let first: Buffer | undefined;
+  let end = 0;
+  const flush = () => {
+    if (first) runs.push(Buffer.from(first.buffer, first.byteOffset, end - first.byteOffset));
+  };
+  for (const slice of slices) {
+    if (first && first.buffer === slice.buffer && end === slice.byteOffset) {
+      end += slice.length;
+      continue;
+    }
+    flush();
+    first = slice;
+    end = slice.byteOffset + slice.length;
+  }
+  flush();
+  return runs;
 }
 
 export interface EntryInput {

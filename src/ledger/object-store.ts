@@ -23,8 +23,8 @@ export interface ObjectStore {
   readBlob(oid: string): Promise<Uint8Array>;
   readCommit(oid: string): Promise<CommitInfo>;
   writeBlob(content: Uint8Array): Promise<string>;
-  /** Entries already in git's order (`sortTreeEntries`); `withTreeCache` guarantees it. */
-  writeTree(entries: readonly TreeEntry[]): Promise<string>;
+  /** Entries already in git's order (`sortTreeEntries`); `withTreeCache` guarantees it unless told they are. */
+  writeTree(entries: readonly TreeEntry[], options?: { sorted?: boolean }): Promise<string>;
   writeCommit(commit: NewCommit): Promise<string>;
   close(): Promise<void>;
 }
@@ -79,8 +79,8 @@ export function withTreeCache(store: ObjectStore, limit = 4096): ObjectStore {
       remember(oid, entries);
       return entries;
     },
-    async writeTree(entries) {
-      const sorted = sortTreeEntries(entries);
+    async writeTree(entries, options) {
+      const sorted = options?.sorted ? entries.slice() : sortTreeEntries(entries);
       const oid = await store.writeTree(sorted);
       remember(oid, sorted);
       return oid;

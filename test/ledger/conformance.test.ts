@@ -73,6 +73,17 @@ describe.each(backends)('Ledger conformance (%s)', (backend) => {
     expectHealthy();
   });
 
+  it('keeps tree entries in git order when inserting names that sort around a folder', async () => {
+    for (const path of ['skills/a/x.md', 'skills/a.md', 'skills/a-b.md', 'skills/ä.md', 'skills/a0/y.md', 'skills/A.md']) {
+      await commit(`add ${path}`, [{ path, content: `${path}\n` }]);
+    }
+    await commit('remove', [{ path: 'skills/a/x.md', content: null }, { path: 'skills/a/z.md', content: 'z\n' }]);
+    expectHealthy();
+    expect(git(dir, '-c', 'core.quotePath=false', 'ls-tree', '--name-only', 'HEAD', 'skills/').trim().split('\n')).toEqual(
+      ['skills/A.md', 'skills/a-b.md', 'skills/a.md', 'skills/a', 'skills/a0', 'skills/ä.md'],
+    );
+  });
+
   it('reads files, lists folders, tags and resolves', async () => {
     const first = (await commit('one', [{ path: 'skills/a/SKILL.md', content: 'v1\n' }])).commit;
     await commit('two', [{ path: 'skills/a/SKILL.md', content: 'v2\n' }, { path: 'skills/b/SKILL.md', content: 'b\n' }]);
