@@ -15,7 +15,7 @@ export function renderRunMarkdown(report: RunReport, extraSections: readonly str
   if (report.transitions.length > 0) {
     lines.push('## Transitions', '', '| skill | change | anchor | why | commit |', '|---|---|---|---|---|');
     for (const t of report.transitions) {
-      lines.push(`| \`${escapeCell(t.skill)}\` | ${arrow(t)} | ${t.anchor.slice(0, 10)} (${t.anchor_source}) | ${escapeCell(t.reason)} | ${t.commit ? `\`${t.commit.slice(0, 12)}\`` : '—'} |`);
+      lines.push(`| ${code(t.skill)} | ${arrow(t)} | ${t.anchor.slice(0, 10)} (${t.anchor_source}) | ${escapeCell(t.reason)} | ${t.commit ? `\`${t.commit.slice(0, 12)}\`` : '—'} |`);
     }
     lines.push('');
   } else {
@@ -24,11 +24,11 @@ export function renderRunMarkdown(report: RunReport, extraSections: readonly str
   const protectedSkips = report.skipped.filter((s) => s.reason === 'pinned' || s.reason === 'referenced');
   if (protectedSkips.length > 0) {
     lines.push('## Left alone on purpose', '');
-    for (const s of protectedSkips) lines.push(`- \`${s.skill}\`: ${s.detail}`);
+    for (const s of protectedSkips) lines.push(`- ${code(s.skill)}: ${s.detail}`);
     lines.push('');
   }
-  if (report.seeded.length > 0) lines.push(`Seeded (clock starts now): ${report.seeded.map((s) => `\`${s}\``).join(', ')}`, '');
-  if (report.forgotten.length > 0) lines.push(`Gone from the tree since the last run (records dropped): ${report.forgotten.map((s) => `\`${s}\``).join(', ')}`, '');
+  if (report.seeded.length > 0) lines.push(`Seeded (clock starts now): ${report.seeded.map(code).join(', ')}`, '');
+  if (report.forgotten.length > 0) lines.push(`Gone from the tree since the last run (records dropped): ${report.forgotten.map(code).join(', ')}`, '');
   lines.push(...extraSections);
   if (report.errors.length + report.warnings.length > 0) {
     lines.push('## Problems', '');
@@ -44,6 +44,14 @@ function statusNote(report: RunReport): string {
   if (report.status === 'first-run') return ' — the first scheduled run only records its time; the next one acts.';
   if (report.status === 'skipped') return ` — not due (${report.gates.blocked_by}); next due ${report.gates.next_due_at ?? 'when enabled'}.`;
   return '';
+}
+
+/** A Markdown code span that survives backticks and pipes in the name (names come from folder names, which can hold anything). */
+function code(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const padded = text.startsWith('`') || text.endsWith('`') ? ` ${text} ` : text;
+  return `${fence}${escapeCell(padded)}${fence}`;
 }
 
 function escapeCell(text: string): string {
