@@ -1,8 +1,8 @@
 /**
  * One pass over a file's characters that tells which lines can need more than
  * the raw-line rules. A line of plain ASCII has no normalised variant and no
- * invisible characters; without a quote, backslash or `&` it has no joined
- * variant; without 16 base64 characters in a row it has no base64 token. Most
+ * invisible characters; without a quote, backslash, `+` or `&` in the shape
+ * of a split string it has no joined variant; without 16 base64 characters in a row it has no base64 token. Most
  * lines are all three, and skipping them is most of the per-line cost.
  */
 export interface LineGates {
@@ -20,8 +20,33 @@ const MIN_BASE64_TOKEN = 16;
 const BASE64 = new Uint8Array(128);
 for (const ch of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/') BASE64[ch.charCodeAt(0)] = 1;
 const SPLIT = new Uint8Array(128);
-// Every pattern of `buildJoinedVariant` holds one of these (quotes, `\`, `&#`).
-for (const ch of '"\'`\\&') SPLIT[ch.charCodeAt(0)] = 1;
+// Every pattern of `buildJoinedVariant` holds one of these; `mayJoin` then checks the shape around it.
+for (const ch of '"\'`\\&+') SPLIT[ch.charCodeAt(0)] = 1;
+
+const isLetter = (code: number): boolean => (code >= 97 && code <= 122) || (code >= 65 && code <= 90);
+const isQuote = (code: number): boolean => code === 34 || code === 39 || code === 96;
+const isSpace = (code: number): boolean => code === 32 || code === 9 || code === 11 || code === 12;
+
+/**
+ * True where the split-string hint of `buildJoinedVariant` can match at
+ * `text[i]` (a superset of it: `"+`, `''`, `a"b`, `a'bc'd`, `&#`).
+ */
+function mayJoin(text: string, i: number, code: number): boolean {
+  const prev = i > 0 ? text.charCodeAt(i - 1) : 0;
+  const next = text.charCodeAt(i + 1);
+  if (code === 43) {
+    let j = i - 1;
+    while (j >= 0 && i - j <= 3 && isSpace(text.charCodeAt(j))) j -= 1;
+    return j >= 0 && isQuote(text.charCodeAt(j));
+  }
+  if (code === 38) return next === 35;
+  if ((code === 34 || code === 39) && prev === code) return true;
+  if (!isLetter(prev)) return false;
+  if (code !== 39) return isLetter(next);
+  let j = i + 1;
+  while (j - i <= 12 && isLetter(text.charCodeAt(j))) j += 1;
+  return j > i + 1 && text.charCodeAt(j) === 39 && isLetter(text.charCodeAt(j + 1));
+}
 
 /** Lines are split on `\n` only: the caller has already turned CRLF and lone CR into LF. */
 export function buildLineGates(text: string): LineGates {
@@ -48,10 +73,10 @@ export function buildLineGates(text: string): LineGates {
     } else if (BASE64[code] === 1) {
       run += 1;
       if (run > longest) longest = run;
-      if (run >= MIN_BASE64_TOKEN) flagged = true;
+      if (run >= MIN_BASE64_TOKEN || (code === 43 && !flagged && mayJoin(text, i, code))) flagged = true;
     } else {
       run = 0;
-      if (SPLIT[code] === 1) flagged = true;
+      if (SPLIT[code] === 1 && !flagged && mayJoin(text, i, code)) flagged = true;
     }
   }
   if (flagged) variantLines.push(line);
