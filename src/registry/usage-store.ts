@@ -1,4 +1,5 @@
 import type { UsageCounters, UsageKind } from '../core/registry/types.js';
+import { applyBump } from '../core/usage/index.js';
 
 /**
  * Where the registry reads usage totals and records uses and views. The real
@@ -10,22 +11,9 @@ export interface UsageStore {
   record(name: string, kind: UsageKind, at: Date): Promise<void>;
 }
 
-/** Adds one use or view to counters, as a grow-only counter does. */
+/** Adds one use or view to counters, as a grow-only counter does (the usage core's arithmetic). */
 export function bumpCounters(counters: UsageCounters | undefined, kind: UsageKind, at: Date): UsageCounters {
-  const next: UsageCounters = { ...counters };
-  const time = at.toISOString();
-  if (kind === 'use') {
-    next.use_count = (next.use_count ?? 0) + 1;
-    next.last_used_at = latest(next.last_used_at, time);
-  } else {
-    next.view_count = (next.view_count ?? 0) + 1;
-    next.last_viewed_at = latest(next.last_viewed_at, time);
-  }
-  return next;
-}
-
-function latest(a: string | undefined, b: string): string {
-  return a !== undefined && a > b ? a : b;
+  return applyBump({ ...counters }, kind, at.toISOString(), 0);
 }
 
 /** Usage kept in memory: for tests and for hosts that do not persist usage. */
