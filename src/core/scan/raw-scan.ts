@@ -52,17 +52,28 @@ function lineIndexOf(lineStarts: readonly number[], offset: number): number {
   return lo;
 }
 
+const NO_LINES: readonly number[] = [];
+
 /** Past this many candidate lines a rule is cheaper to run once over the whole text. */
 const WHOLE_TEXT_SHARE = 8;
 
 /** Lines on which at least one trigger occurs, ascending; undefined means "run over the whole text". */
 function candidateLines(scan: RawScan, triggers: readonly number[]): readonly number[] | undefined {
   const cap = Math.max(64, scan.lines.length / WHOLE_TEXT_SHARE);
-  const lists = triggers.map((t) => scan.triggerLines[t]).filter((l): l is number[] => l !== undefined);
-  if (lists.length <= 1) {
-    const only = lists[0] ?? [];
+  // Most rules have no trigger in a file, or one: answered without allocating.
+  let first: number[] | undefined;
+  let count = 0;
+  for (const t of triggers) {
+    const list = scan.triggerLines[t];
+    if (list === undefined) continue;
+    first ??= list;
+    count += 1;
+  }
+  if (count <= 1) {
+    const only = first ?? NO_LINES;
     return only.length > cap ? undefined : only;
   }
+  const lists = triggers.map((t) => scan.triggerLines[t]).filter((l): l is number[] => l !== undefined);
   const found = new Set<number>();
   for (const list of lists) for (const line of list) found.add(line);
   if (found.size > cap) return undefined;
