@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 
 export type ContentKind = 'text' | 'native-executable' | 'binary';
 
@@ -49,21 +49,33 @@ export function decodeContent(buf: Buffer, truncated: boolean): FileContent {
   }
 }
 
-/** Reads at most `maxBytes` of a file. */
-export function readContent(path: string, maxBytes: number): FileContent {
+/** A file's content with the size and mode its open handle reports. */
+export interface OpenedContent {
+  content: FileContent;
+  size: number;
+  mode: number;
+}
+
+/** Reads at most `maxBytes` of a file, and its size and mode (`fstat` on the open file, not a separate `lstat`). */
+export function readContentWithStat(path: string, maxBytes: number): OpenedContent {
   const fd = openSync(path, 'r');
   try {
-    const size = fstatSync(fd).size;
-    const length = Math.min(size, maxBytes);
-    const buf = Buffer.alloc(length);
+    const info: Stats = fstatSync(fd);
+    const length = Math.min(info.size, maxBytes);
+    const buf = Buffer.allocUnsafe(length);
     let offset = 0;
     while (offset < length) {
       const bytesRead = readSync(fd, buf, offset, length - offset, offset);
       if (bytesRead === 0) break;
       offset += bytesRead;
     }
-    return decodeContent(buf.subarray(0, offset), size > maxBytes);
+    return { content: decodeContent(buf.subarray(0, offset), info.size > maxBytes), size: info.size, mode: info.mode };
   } finally {
     closeSync(fd);
   }
+}
+
+/** Reads at most `maxBytes` of a file. */
+export function readContent(path: string, maxBytes: number): FileContent {
+  return readContentWithStat(path, maxBytes).content;
 }

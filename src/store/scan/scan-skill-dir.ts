@@ -1,5 +1,4 @@
-import type { Dirent } from 'node:fs';
-import { readFileSync } from 'node:fs';
+import { lstatSync, type Dirent, type Stats } from 'node:fs';
 import { basename, posix, resolve } from 'node:path';
 import { resolveScanConfig, type ScanConfig } from '../../core/scan/config.js';
 import { scanSkillText } from '../../core/scan/match.js';
@@ -8,7 +7,7 @@ import type { ScanResult } from '../../core/scan/report.js';
 import { applyAllowList } from '../../core/scan/suppress.js';
 import type { ScanFinding, ScanProvenance } from '../../core/scan/types.js';
 import { buildVerdict } from '../../core/scan/verdict.js';
-import { decodeContent, readContent } from './read-content.js';
+import { readContentWithStat, type OpenedContent } from './read-content.js';
 import { buildStructureFinding } from './structure-finding.js';
 import { walkSkill, type WalkedFile } from './walk-skill.js';
 
@@ -28,25 +27,46 @@ function inFolder(rel: string, folder: string): boolean {
   return rel.startsWith(`${folder}/`);
 }
 
-function scanFile(file: WalkedFile, label: string, config: ScanConfig): ScanFinding[] {
-  const shown = posix.join(label, file.rel);
+interface FileScan {
+  findings: ScanFinding[];
+  size: number;
+}
+
+function statFindings(file: WalkedFile, shown: string, size: number, mode: number, maxFileBytes: number): ScanFinding[] {
   const out: ScanFinding[] = [];
+  if (size > maxFileBytes) out.push(buildStructureFinding('structure-file-too-large', shown, `${size} bytes (limit ${maxFileBytes}); only the first ${maxFileBytes} scanned`));
+  if ((mode & EXECUTABLE_BITS) !== 0 && !inFolder(file.rel, 'scripts')) out.push(buildStructureFinding('structure-executable-bit', shown, `${shown} is executable`));
+  return out;
+}
+
+function scanFile(file: WalkedFile, label: string, config: ScanConfig): FileScan {
+  const shown = posix.join(label, file.rel);
   const { maxFileBytes } = config.limits;
-  if (file.size > maxFileBytes) out.push(buildStructureFinding('structure-file-too-large', shown, `${file.size} bytes (limit ${maxFileBytes}); only the first ${maxFileBytes} scanned`));
-  if ((file.mode & EXECUTABLE_BITS) !== 0 && !inFolder(file.rel, 'scripts')) out.push(buildStructureFinding('structure-executable-bit', shown, `${shown} is executable`));
-  let content;
+  let opened: OpenedContent;
   try {
-    content = file.size <= maxFileBytes ? decodeContent(readFileSync(file.abs), false) : readContent(file.abs, maxFileBytes);
+    opened = readContentWithStat(file.abs, maxFileBytes);
   } catch (error) {
-    return [...out, buildStructureFinding('structure-unreadable', shown, `${shown}: ${(error as Error).message}`)];
+    const info = lstatOrUndefined(file.abs);
+    const out = info ? statFindings(file, shown, info.size, info.mode, maxFileBytes) : [];
+    return { findings: [...out, buildStructureFinding('structure-unreadable', shown, `${shown}: ${(error as Error).message}`)], size: info?.size ?? 0 };
   }
-  if (content.kind === 'native-executable') return [...out, buildStructureFinding('structure-native-executable', shown, shown)];
+  const { content, size, mode } = opened;
+  const out = statFindings(file, shown, size, mode, maxFileBytes);
+  if (content.kind === 'native-executable') return { findings: [...out, buildStructureFinding('structure-native-executable', shown, shown)], size };
   if (content.kind === 'binary') {
     if (!inFolder(file.rel, 'assets')) out.push(buildStructureFinding('structure-binary-file', shown, shown));
-    return out;
+    return { findings: out, size };
   }
   if (!content.utf8) out.push(buildStructureFinding('structure-not-utf8', shown, shown));
-  return [...out, ...scanSkillText(content.text, { file: shown })];
+  return { findings: [...out, ...scanSkillText(content.text, { file: shown })], size };
+}
+
+function lstatOrUndefined(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -60,14 +80,19 @@ export async function scanSkillDir(dir: string, options: ScanDirOptions = {}): P
   const label = (options.label ?? dir).split('\\').join('/');
   const walk = walkSkill(dir, config.limits, options.listing);
   const findings: ScanFinding[] = walk.findings.map((f) => ({ ...f, file: posix.join(label, f.file) }));
-  for (const file of walk.files) findings.push(...scanFile(file, label, config));
+  let bytes = 0;
+  for (const file of walk.files) {
+    const scanned = scanFile(file, label, config);
+    findings.push(...scanned.findings);
+    bytes += Math.min(scanned.size, config.limits.maxFileBytes);
+  }
   const allowed = applyAllowList(findings, config.allow);
   const verdict = buildVerdict(allowed, { provenance: options.provenance, inlineSuppressions: config.inlineSuppressions });
   const result: ScanResult = {
     skill: basename(resolve(dir)),
     dir: label,
     files: walk.files.length,
-    bytes: walk.files.reduce((n, f) => n + Math.min(f.size, config.limits.maxFileBytes), 0),
+    bytes,
     findings: allowed,
     verdict,
   };
