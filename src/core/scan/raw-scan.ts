@@ -15,6 +15,8 @@ interface CompiledRule {
 export interface CompiledTable {
   rules: CompiledRule[];
   triggers: TriggerMatcher;
+  /** For each trigger literal id, the indexes of the rules it belongs to. */
+  rulesOf: number[][];
 }
 
 const compiledCache = new WeakMap<readonly ThreatRule[], CompiledTable>();
@@ -26,7 +28,10 @@ export function compileTable(rules: readonly ThreatRule[]): CompiledTable {
     const literals = rules.map((rule) => rule.triggers ?? deriveTriggers(rule.pattern));
     const matcher = buildTriggerMatcher(literals.flatMap((l) => l ?? []));
     const ids = new Map(matcher.literals.map((l, id) => [l, id]));
-    table = { rules: compileEach(rules, literals.map((l) => l?.map((t) => ids.get(t.toLowerCase())!))), triggers: matcher };
+    const compiled = compileEach(rules, literals.map((l) => l?.map((t) => ids.get(t.toLowerCase())!)));
+    const rulesOf = matcher.literals.map((): number[] => []);
+    compiled.forEach((rule, r) => rule.triggers?.forEach((id) => rulesOf[id]!.push(r)));
+    table = { rules: compiled, triggers: matcher, rulesOf };
     compiledCache.set(rules, table);
   }
   return table;
@@ -118,8 +123,14 @@ function execAll(pattern: RegExp, text: string, onMatch: (m: RegExpExecArray) =>
  */
 export function scanRaw(scan: RawScan, text: string, table: CompiledTable): void {
   scan.triggerLines = indexTriggerLines(text, table.triggers);
-  for (const { rule, whole, perLine, triggers } of table.rules) {
-    if (rule.base64Run !== undefined && scan.longestBase64Run < rule.base64Run) continue;
+  // Rules none of whose triggers occur are skipped without looking at their triggers one by one.
+  const live = new Uint8Array(table.rules.length);
+  scan.triggerLines.forEach((lines, id) => {
+    if (lines !== undefined) for (const r of table.rulesOf[id]!) live[r] = 1;
+  });
+  for (let r = 0; r < table.rules.length; r += 1) {
+    const { rule, whole, perLine, triggers } = table.rules[r]!;
+    if ((triggers && live[r] === 0) || (rule.base64Run !== undefined && scan.longestBase64Run < rule.base64Run)) continue;
     const candidates = triggers ? candidateLines(scan, triggers) : undefined;
     if (!candidates) {
       execAll(whole, text, (m) => {
