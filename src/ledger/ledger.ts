@@ -71,8 +71,10 @@ export interface RollbackOptions {
   author?: Author;
   /** Who asks for the rollback (the `Skill-Actor` trailer); default `user`. */
   actor?: 'user' | 'agent' | 'curator';
-  /** Default `skills`. Rollback never touches paths outside it and `.skillgarden/`. */
+  /** Default `skills`. Rollback never touches paths outside it and `.skillgarden/`… */
   skillsRoot?: string;
+  /** …except these: files skillgarden itself rewrites, e.g. those matched by the `references` globs that an umbrella merge updates. */
+  allowPath?: (path: string) => boolean;
 }
 
 export type RollbackResult =

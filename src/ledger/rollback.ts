@@ -15,7 +15,7 @@ export async function rollback(ledger: GitLedger, target: RollbackTarget, option
   const diffs = await Promise.all(commits.map((commit) => ledger.diff(commit)));
   const paths = [...new Set(diffs.flat().map((d) => d.path))];
   const head = await ledger.lookup(paths);
-  const plan = planRollback({ diffs, head, allowedRoots: [options.skillsRoot ?? 'skills', '.skillgarden'] });
+  const plan = planRollback({ diffs, head, allowedRoots: [options.skillsRoot ?? 'skills', '.skillgarden'], ...(options.allowPath ? { allowPath: options.allowPath } : {}) });
   if (plan.kind === 'noop') return { status: 'noop', reverted: commits };
   if (plan.kind === 'refused') throw refused(plan.reason, plan.paths, commits);
   const changes = await Promise.all(plan.changes.map((change) => restoreChange(ledger, change)));

@@ -1,4 +1,6 @@
+import picomatch from 'picomatch';
 import { SkillgardenError } from '../../core/errors.js';
+import { requireConfig } from '../../services/curator/read-library.js';
 import { exitCodes, type Command } from '../context.js';
 import { openRepoLedger } from '../open-repo.js';
 
@@ -16,7 +18,9 @@ export const rollbackCommand: Command = {
     const ledger = await openRepoLedger(context);
     try {
       const target = run !== undefined ? { run } : { commit: await ledger.resolve(commit as string) };
-      const result = await ledger.rollback(target);
+      const config = requireConfig(context.global.repo);
+      const references = config.references.length > 0 ? picomatch(config.references, { dot: true }) : undefined;
+      const result = await ledger.rollback(target, { skillsRoot: config.skills_dir, ...(references ? { allowPath: (path: string) => references(path) } : {}) });
       if (context.global.json) context.io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       else if (result.status === 'noop') context.io.stdout.write(`nothing to roll back: ${result.reverted.map((c) => c.slice(0, 12)).join(', ') || 'no commits'} already reverted\n`);
       else context.io.stdout.write(`rolled back ${result.reverted.length} commit(s) in ${result.commit.slice(0, 12)}: ${result.files.length} file(s) restored\n`);

@@ -74,7 +74,7 @@ describe('applyPlan', () => {
     }
   });
 
-  it('touches a reference file outside the skills root, so the ledger refuses its rollback (git revert undoes it)', async () => {
+  it('touches a reference file outside the skills root: rollback undoes it when the references globs allow it, and refuses otherwise', async () => {
     const dir = deployRepo();
     const before = tree(dir);
     const plan = (await planLibrary(dir, { now })).result.plans[0]!;
@@ -83,8 +83,10 @@ describe('applyPlan', () => {
     try {
       const { commit } = await applyPlan(ledger, plan, { runId: 'r1' });
       await expect(ledger.rollback({ commit })).rejects.toMatchObject({ code: 'ledger/rollback-refused', data: { paths: ['jobs/nightly.yaml'] } });
-      git(dir, 'revert', '--no-edit', commit);
+      const referenced = (path: string) => path.startsWith('jobs/');
+      expect(await ledger.rollback({ commit }, { allowPath: referenced })).toMatchObject({ status: 'reverted' });
       expect(tree(dir)).toBe(before);
+      expect(status(dir)).toBe('');
     } finally {
       await ledger.close();
     }
