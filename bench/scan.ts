@@ -1,6 +1,10 @@
 /**
  * Security-scan throughput: the real corpus, then a generated library at
- * 1k / 5k / 10k skills to show how cost grows with size.
+ * 1k / 5k / 10k skills to show how cost grows with size; then the scan's CPU
+ * time next to `runValidate`'s on the same libraries (the libraries of
+ * bench/validate.ts), since `validate` runs both (issue 9: the scan should add
+ * under 30%). CPU time (`process.cpuUsage`, best of 3) is the figure to
+ * trust on a shared machine; wall time is shown for reference.
  * Run: npx tsx bench/scan.ts
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -9,6 +13,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scanSkillText } from '../src/core/scan/match.js';
 import { runScan } from '../src/services/scan.js';
+import { runValidate } from '../src/services/validate.js';
+import { generateLibrary } from './generate-library.js';
 
 const corpus = fileURLToPath(new URL('../../shared/corpus/skills', import.meta.url));
 
@@ -115,6 +121,46 @@ function measureInMemory(): string {
   return `scanSkillText alone on the corpus in memory: ${texts.length} files, ${(bytes / 1e6).toFixed(1)} MB in ${ms.toFixed(0)} ms CPU = ${(bytes / 1e6 / (ms / 1000)).toFixed(1)} MB/s`;
 }
 
+async function cpuMs(fn: () => unknown): Promise<number> {
+  const before = process.cpuUsage();
+  await fn();
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000;
+}
+
+async function bestCpuMs(fn: () => unknown): Promise<number> {
+  let best = Infinity;
+  for (let i = 0; i < 3; i += 1) best = Math.min(best, await cpuMs(fn));
+  return best;
+}
+
+function shareRow(label: string, skills: number, validateMs: number, scanMs: number): string {
+  const perSkill = (ms: number): string => ((ms * 1000) / skills).toFixed(0);
+  return `| ${label} | ${skills} | ${validateMs.toFixed(0)} | ${perSkill(validateMs)} | ${scanMs.toFixed(0)} | ${perSkill(scanMs)} | ${((scanMs / validateMs) * 100).toFixed(0)}% |`;
+}
+
+/** The scan's CPU time as a share of validate's, on the corpus and on bench/validate.ts's generated libraries. */
+async function compareWithValidate(): Promise<void> {
+  console.log('\n| input (CPU, best of 3) | skills | validate ms | validate µs/skill | scan ms | scan µs/skill | scan / validate |');
+  console.log('|---|---|---|---|---|---|---|');
+  if (existsSync(corpus)) {
+    const validateMs = await bestCpuMs(() => runValidate({ cwd: corpus, paths: ['.'], profile: 'spec' }));
+    const scanMs = await bestCpuMs(() => runScan(['.'], { repo: corpus, deep: true }));
+    console.log(shareRow('corpus', 716, validateMs, scanMs));
+  }
+  for (const size of [1_000, 5_000, 10_000]) {
+    const root = mkdtempSync(join(tmpdir(), 'sg-bench-scan-share-'));
+    try {
+      const skills = generateLibrary(root, size);
+      const validateMs = await bestCpuMs(() => runValidate({ cwd: root }));
+      const scanMs = await bestCpuMs(() => runScan([skills], { repo: root }));
+      console.log(shareRow(`generated ${size}`, size, validateMs, scanMs));
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }
+}
+
 async function main(): Promise<void> {
   console.log(`node ${process.version}, ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   console.log('| input | skills | files | MB | wall ms | cpu ms | skills/s | MB/s | cpu ms/skill |');
@@ -134,6 +180,7 @@ async function main(): Promise<void> {
     rmSync(root, { recursive: true, force: true });
   }
   if (existsSync(corpus)) console.log(measureInMemory());
+  await compareWithValidate();
 }
 
 await main();
