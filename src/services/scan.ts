@@ -4,7 +4,8 @@ import { SkillgardenError } from '../core/errors.js';
 import { resolveScanConfig, type ScanConfig, type ScanConfigInput } from '../core/scan/config.js';
 import { buildScanReport, type ScanReport, type ScanResult } from '../core/scan/report.js';
 import type { ScanProvenance } from '../core/scan/types.js';
-import { discoverSkillDirs, discoverSkillDirsDeep, type ListingCache } from '../store/scan/discover-skills.js';
+import { createDirCache, type ReadDir } from '../store/dir-cache.js';
+import { discoverSkillDirs, discoverSkillDirsDeep } from '../store/scan/discover-skills.js';
 import { scanSkillDir } from '../store/scan/scan-skill-dir.js';
 
 export interface RunScanOptions {
@@ -18,6 +19,11 @@ export interface RunScanOptions {
   provenanceOf?: (skill: { name: string; dir: string }) => ScanProvenance | undefined;
   /** Find SKILL.md at any depth under a folder that is not itself a skill (collections laid out other ways). */
   deep?: boolean;
+  /**
+   * Lists folders. Default: a fresh cache for this pass. `validate` can pass
+   * the cache its own pass filled, so the scan lists no folder again.
+   */
+  readDir?: ReadDir;
   /** Skills scanned at once. Default 8. */
   concurrency?: number;
 }
@@ -35,7 +41,7 @@ async function statOrNull(path: string): Promise<Awaited<ReturnType<typeof stat>
 }
 
 /** A SKILL.md, a skill folder, or a folder of skills → the skill folders it names. */
-async function resolveTargets(path: string, deep: boolean, cache: ListingCache): Promise<string[]> {
+async function resolveTargets(path: string, deep: boolean, readDir: ReadDir): Promise<string[]> {
   const info = await statOrNull(path);
   if (!info) {
     throw new SkillgardenError('scan/not-found', `Cannot scan ${path}: no such file or folder. Pass a SKILL.md, a skill folder or a skills root.`, { data: { path } });
@@ -45,7 +51,7 @@ async function resolveTargets(path: string, deep: boolean, cache: ListingCache):
     throw new SkillgardenError('scan/not-a-skill', `Cannot scan ${path}: it is a file but not a SKILL.md. Pass the skill's folder or its SKILL.md.`, { data: { path } });
   }
   if (await statOrNull(resolve(path, 'SKILL.md'))) return [path];
-  return deep ? discoverSkillDirsDeep(path, 8, cache) : discoverSkillDirs(path, cache);
+  return deep ? discoverSkillDirsDeep(path, 8, readDir) : discoverSkillDirs(path, readDir);
 }
 
 async function mapPool<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
@@ -70,13 +76,12 @@ export async function runScan(paths: readonly string[], options: RunScanOptions 
   const repo = resolve(options.repo ?? '.');
   const config = isResolved(options.config) ? options.config : resolveScanConfig(options.config);
   const roots = paths.length > 0 ? paths.map((p) => resolve(repo, p)) : [resolve(repo, options.skillsDir ?? 'skills')];
-  const listings: ListingCache = new Map();
-  const dirs = [...new Set((await Promise.all(roots.map((r) => resolveTargets(r, options.deep ?? false, listings)))).flat())];
+  const readDir = options.readDir ?? createDirCache();
+  const dirs = [...new Set((await Promise.all(roots.map((r) => resolveTargets(r, options.deep ?? false, readDir)))).flat())];
   const results: ScanResult[] = await mapPool(dirs, options.concurrency ?? 8, (dir) => {
     const label = relative(repo, dir).split('\\').join('/') || '.';
     const provenance = options.provenanceOf?.({ name: basename(dir), dir: label });
-    const listing = listings.get(dir);
-    return scanSkillDir(dir, { config, label, ...(listing ? { listing } : {}), ...(provenance ? { provenance } : {}) });
+    return scanSkillDir(dir, { config, label, readDir, ...(provenance ? { provenance } : {}) });
   });
   return buildScanReport(results);
 }

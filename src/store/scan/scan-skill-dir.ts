@@ -1,4 +1,4 @@
-import { lstatSync, type Dirent, type Stats } from 'node:fs';
+import { lstatSync, type Stats } from 'node:fs';
 import { basename, posix, resolve } from 'node:path';
 import { resolveScanConfig, type ScanConfig } from '../../core/scan/config.js';
 import { scanSkillText } from '../../core/scan/match.js';
@@ -7,6 +7,7 @@ import type { ScanResult } from '../../core/scan/report.js';
 import { applyAllowList } from '../../core/scan/suppress.js';
 import type { ScanFinding, ScanProvenance } from '../../core/scan/types.js';
 import { buildVerdict } from '../../core/scan/verdict.js';
+import type { ReadDir } from '../dir-cache.js';
 import { readContentWithStat, type OpenedContent } from './read-content.js';
 import { buildStructureFinding } from './structure-finding.js';
 import { walkSkill, type WalkedFile } from './walk-skill.js';
@@ -17,8 +18,8 @@ export interface ScanDirOptions {
   provenance?: ScanProvenance;
   /** Prefix for reported paths (e.g. `skills/pdf`); defaults to the folder as given. */
   label?: string;
-  /** The folder's entries when the caller already listed it (saves reading the folder twice). */
-  listing?: readonly Dirent[];
+  /** Lists folders; pass the pass's cached one so discovery's listings are not read again. */
+  readDir?: ReadDir;
 }
 
 const EXECUTABLE_BITS = 0o111;
@@ -78,7 +79,7 @@ function lstatOrUndefined(path: string): Stats | undefined {
 export async function scanSkillDir(dir: string, options: ScanDirOptions = {}): Promise<ScanResult> {
   const config = options.config ?? resolveScanConfig();
   const label = (options.label ?? dir).split('\\').join('/');
-  const walk = walkSkill(dir, config.limits, options.listing);
+  const walk = walkSkill(dir, config.limits, options.readDir);
   const findings: ScanFinding[] = walk.findings.map((f) => ({ ...f, file: posix.join(label, f.file) }));
   let bytes = 0;
   for (const file of walk.files) {

@@ -1,8 +1,9 @@
 import type { Dirent } from 'node:fs';
-import { readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { join, posix, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { SkillgardenError } from '../../core/errors.js';
+import { readDirUncached, type ReadDir } from '../dir-cache.js';
 import type { ScanLimits } from '../../core/scan/config.js';
 import type { ScanFinding } from '../../core/scan/types.js';
 import { buildStructureFinding } from './structure-finding.js';
@@ -23,6 +24,7 @@ interface WalkState {
   root: string;
   realRoot: string | undefined;
   limits: ScanLimits;
+  readDir: ReadDir;
   /** Undefined without a `.skillignore` (most skills): nothing to check. */
   ignore: Ignore | undefined;
   files: WalkedFile[];
@@ -70,7 +72,7 @@ function addFile(state: WalkState, file: WalkedFile): void {
 
 function listEntries(state: WalkState, abs: string, rel: string): Dirent[] | undefined {
   try {
-    return readdirSync(abs, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return [...state.readDir(abs)].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch (error) {
     // An unreadable folder is reported, not fatal: the rest of the skill is still scanned.
     state.findings.push(buildStructureFinding('structure-unreadable', rel || '.', `${rel || '.'}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`));
@@ -104,14 +106,14 @@ function visitDir(state: WalkState, abs: string, rel: string, depth: number, lis
  * Lists a skill folder's files for scanning: honours `.skillignore` (never for
  * the root SKILL.md), never follows symbolic links (a link leaving the folder
  * is a finding, a loop is reported rather than walked), skips nested skills,
- * and stops at the file-count and depth limits with a finding. `listing` is
- * the folder's entries when the caller already read them.
+ * and stops at the file-count and depth limits with a finding. `readDir`
+ * lets a pass share folder listings with discovery (and with `validate`).
  */
-export function walkSkill(dir: string, limits: ScanLimits, listing?: readonly Dirent[]): WalkResult {
+export function walkSkill(dir: string, limits: ScanLimits, readDir: ReadDir = readDirUncached): WalkResult {
   let entries: Dirent[];
   try {
     // Synchronous on purpose: a skill is a handful of small files, and the async calls cost ~5x the CPU.
-    entries = [...(listing ?? readdirSync(dir, { withFileTypes: true }))];
+    entries = [...readDir(dir)];
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     if (code === 'ENOTDIR') {
@@ -120,7 +122,7 @@ export function walkSkill(dir: string, limits: ScanLimits, listing?: readonly Di
     throw new SkillgardenError('scan/not-found', `Cannot scan ${dir}: no such folder (${code ?? 'unreadable'}). Pass a skill folder (the one holding SKILL.md).`, { data: { path: dir }, cause });
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const state: WalkState = { root: dir, realRoot: undefined, limits, ignore: readSkillIgnore(dir, entries), files: [], findings: [], overflow: false };
+  const state: WalkState = { root: dir, realRoot: undefined, limits, readDir, ignore: readSkillIgnore(dir, entries), files: [], findings: [], overflow: false };
   visitDir(state, dir, '', 0, entries);
   return { files: state.files, findings: state.findings };
 }
