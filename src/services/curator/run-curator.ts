@@ -12,10 +12,9 @@ import type { LedgerBackend } from '../../ledger/ledger.js';
 import { archiveTarget, moveChanges } from '../manage/person-acts.js';
 import { readLibrary, stateFile, type LibrarySnapshot } from './read-library.js';
 import { buildRunId } from './run-id.js';
-import { runDetect } from '../detect.js';
+import { detectPatterns } from './detect-patterns.js';
 import { planLibrary } from '../consolidate/index.js';
 import type { PlanReport } from '../../core/consolidate/index.js';
-import type { DetectReport } from '../../core/patterns/index.js';
 
 export interface CurateOptions {
   repoDir: string;
@@ -189,28 +188,6 @@ function finish(report: RunReport, status: RunReport['status'], t: { readMs: num
 }
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
-
-/**
- * Mines the transcripts, if any: patterns become proposals (never written to
- * the library), and skill loads seen in sessions count as uses for this pass.
- */
-async function detectPatterns(options: CurateOptions, snapshot: LibrarySnapshot): Promise<DetectReport | undefined> {
-  const transcripts = options.transcripts ?? snapshot.config.transcripts;
-  if (transcripts.length === 0) return undefined;
-  const report = await runDetect({ transcripts, cwd: options.repoDir, skillsDir: join(options.repoDir, snapshot.config.skills_dir) });
-  const rejected = new Set(snapshot.state.rejected_proposals);
-  report.patterns = report.patterns.filter((p) => !rejected.has(p.fingerprint));
-  const bySkill = new Map(snapshot.skills.map((s) => [s.name, s]));
-  for (const use of report.uses) {
-    const skill = bySkill.get(use.skill);
-    if (!skill || !use.time || Date.parse(use.time) > options.now.getTime()) continue;
-    const usage = { use_count: 0, view_count: 0, patch_count: 0, ...skill.usage };
-    usage.use_count += 1;
-    if (!usage.last_used_at || use.time > usage.last_used_at) usage.last_used_at = use.time;
-    skill.usage = usage;
-  }
-  return report;
-}
 
 export function defaultReportDir(gitdir: string, runId: string): string {
   return join(gitdir, 'skillgarden', 'runs', runId);
