@@ -5,6 +5,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runCli } from '../src/cli/main.js';
 import { runValidate } from '../src/services/validate.js';
 import { generateLibrary } from './generate-library.js';
 
@@ -46,3 +47,32 @@ for (const size of [1_000, 5_000, 10_000]) {
   }
 }
 console.log(rows.join('\n'));
+
+// What the security scan adds to `skillgarden validate` (the CLI runs both over shared folder listings).
+const sink = { write: () => true };
+const cliMs = async (cwd: string, args: string[]) => {
+  let best = Infinity;
+  for (let i = 0; i < 3; i++) {
+    const start = performance.now();
+    await runCli(['validate', '--json', ...args], { stdout: sink, stderr: sink, env: {}, cwd, interactive: false });
+    best = Math.min(best, performance.now() - start);
+  }
+  return best;
+};
+const scanRows = ['', '| library | validate --no-scan | validate (with the scan) | the scan adds |', '|---|---:|---:|---:|'];
+const scanRow = async (label: string, cwd: string, paths: string[]) => {
+  const without = await cliMs(cwd, [...paths, '--no-scan']);
+  const withScan = await cliMs(cwd, paths);
+  scanRows.push(`| ${label} | ${without.toFixed(0)} ms | ${withScan.toFixed(0)} ms | ${(((withScan - without) / without) * 100).toFixed(0)} % |`);
+};
+if (existsSync(corpus)) await scanRow('corpus', corpus, ['.']);
+for (const size of [1_000, 10_000]) {
+  const root = mkdtempSync(join(tmpdir(), 'sg-bench-validate-'));
+  try {
+    generateLibrary(root, size);
+    await scanRow(`generated ${size.toLocaleString('en-US')}`, root, []);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+console.log(scanRows.join('\n'));

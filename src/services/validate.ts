@@ -17,6 +17,8 @@ export interface ValidateOptions {
   skillsDir?: string;
   profile?: ProfileName;
   onProgress?: (done: number, total: number) => void;
+  /** Folder listings shared with the rest of the pass (the security scan reads the same folders). */
+  readDir?: ReadDir;
 }
 
 export interface ValidateReport {
@@ -38,7 +40,7 @@ export function runValidate(options: ValidateOptions): ValidateReport {
   const profile = options.profile ?? 'portable';
   const explicit = options.paths !== undefined && options.paths.length > 0;
   const paths = explicit ? (options.paths ?? []) : [options.skillsDir ?? defaultSkillsDir];
-  const readDir = createDirCache();
+  const readDir = options.readDir ?? createDirCache();
   const targets = dedupe(paths.flatMap((path) => resolveTargets(resolve(options.cwd, path), path, explicit, readDir)));
   const findings: Finding[] = [];
   targets.forEach((target, index) => {

@@ -7,6 +7,7 @@ import { runValidate, type ValidateReport } from '../../services/validate.js';
 import { compareFindings, type Finding } from '../../core/findings.js';
 import { toFindings } from '../../core/scan/index.js';
 import { runScan } from '../../services/scan.js';
+import { createDirCache } from '../../store/dir-cache.js';
 import { readConfig } from '../../services/curator/read-library.js';
 import { exitCodes, type Command } from '../context.js';
 import { createProgress } from '../progress.js';
@@ -31,11 +32,12 @@ export const validateCommand: Command = {
     }
     const progress = createProgress(io, 'validating', format === 'text' && !io.env.CI);
     const paths = positionals.length > 0 ? positionals : [join(global.repo, defaultSkillsDir)];
-    const report = runValidate({ cwd: io.cwd, paths, profile, onProgress: progress.update });
+    const readDir = createDirCache();
+    const report = runValidate({ cwd: io.cwd, paths, profile, onProgress: progress.update, readDir });
     progress.done();
     if (values['no-scan'] !== true) {
       const config = readConfig(global.repo).config;
-      const scan = await runScan(paths, { repo: io.cwd, config: config.scan, deep: positionals.length > 0 });
+      const scan = await runScan(paths, { repo: io.cwd, config: config.scan, deep: positionals.length > 0, readDir });
       mergeFindings(report, toFindings(scan.findings));
     }
     if (format === 'json') io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
