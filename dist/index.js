@@ -58285,40 +58285,6 @@ var GitLedger = class {
 var import_isomorphic_git4 = __toESM(require_isomorphic_git(), 1);
 import * as fs6 from "node:fs";
 
-// src/ledger/git-object-format.ts
-function parseTreeObject(content) {
-  const entries = [];
-  for (let offset = 0; offset < content.length; ) {
-    const space = content.indexOf(32, offset);
-    const nul = content.indexOf(0, space);
-    const mode = content.toString("latin1", offset, space).padStart(6, "0");
-    entries.push({ mode, name: content.toString("utf8", space + 1, nul), oid: content.toString("hex", nul + 1, nul + 21) });
-    offset = nul + 21;
-  }
-  return entries;
-}
-function parseCommitObject(oid, content) {
-  const text = content.toString("utf8");
-  const split = text.indexOf("\n\n");
-  const headers = split < 0 ? text : text.slice(0, split);
-  const message = split < 0 ? "" : text.slice(split + 2);
-  let tree = "";
-  const parents = [];
-  let author = { name: "", email: "", timestamp: 0, timezoneOffset: 0 };
-  for (const line of headers.split("\n")) {
-    if (line.startsWith("tree ")) tree = line.slice(5);
-    else if (line.startsWith("parent ")) parents.push(line.slice(7));
-    else if (line.startsWith("author ")) author = parseIdentity(line.slice(7));
-  }
-  return { oid, tree, parents, message, author };
-}
-function parseIdentity(text) {
-  const match = /^(.*) <(.*)> (\d+) ([+-])(\d\d)(\d\d)$/.exec(text);
-  if (!match) return { name: text, email: "", timestamp: 0, timezoneOffset: 0 };
-  const minutes = Number(match[5]) * 60 + Number(match[6]);
-  return { name: match[1] ?? "", email: match[2] ?? "", timestamp: Number(match[3]), timezoneOffset: match[4] === "+" ? -minutes : minutes };
-}
-
 // src/ledger/loose-objects.ts
 import { createHash as createHash4, randomBytes as randomBytes2 } from "node:crypto";
 import { mkdir as mkdir5, readFile as readFile7, rename as rename5, rm as rm5, stat as stat3, writeFile as writeFile3 } from "node:fs/promises";
@@ -58367,11 +58333,44 @@ function serializeCommit(commit) {
 ${normalizeMessage(commit.message)}`, "utf8");
 }
 
-// src/ledger/object-store-isomorphic-git.ts
-function openIsomorphicGitStore(gitdir) {
-  const cache = {};
+// src/ledger/git-object-format.ts
+function parseTreeObject(content) {
+  const entries = [];
+  for (let offset = 0; offset < content.length; ) {
+    const space = content.indexOf(32, offset);
+    const nul = content.indexOf(0, space);
+    const mode = content.toString("latin1", offset, space).padStart(6, "0");
+    entries.push({ mode, name: content.toString("utf8", space + 1, nul), oid: content.toString("hex", nul + 1, nul + 21) });
+    offset = nul + 21;
+  }
+  return entries;
+}
+function parseCommitObject(oid, content) {
+  const text = content.toString("utf8");
+  const split = text.indexOf("\n\n");
+  const headers = split < 0 ? text : text.slice(0, split);
+  const message = split < 0 ? "" : text.slice(split + 2);
+  let tree = "";
+  const parents = [];
+  let author = { name: "", email: "", timestamp: 0, timezoneOffset: 0 };
+  for (const line of headers.split("\n")) {
+    if (line.startsWith("tree ")) tree = line.slice(5);
+    else if (line.startsWith("parent ")) parents.push(line.slice(7));
+    else if (line.startsWith("author ")) author = parseIdentity(line.slice(7));
+  }
+  return { oid, tree, parents, message, author };
+}
+function parseIdentity(text) {
+  const match = /^(.*) <(.*)> (\d+) ([+-])(\d\d)(\d\d)$/.exec(text);
+  if (!match) return { name: text, email: "", timestamp: 0, timezoneOffset: 0 };
+  const minutes = Number(match[5]) * 60 + Number(match[6]);
+  return { name: match[1] ?? "", email: match[2] ?? "", timestamp: Number(match[3]), timezoneOffset: match[4] === "+" ? -minutes : minutes };
+}
+
+// src/ledger/native-object-store.ts
+function buildObjectStore(gitdir, readObject, close) {
   const read2 = async (oid, type) => {
-    const object = await readLooseObject(gitdir, oid) ?? await readPacked(gitdir, oid, cache);
+    const object = await readObject(oid);
     if (object.type !== type) {
       throw new SkillgardenError("ledger/missing-object", `Git object ${oid} is a ${object.type}, not a ${type}.`, { data: { oid } });
     }
@@ -58384,8 +58383,18 @@ function openIsomorphicGitStore(gitdir) {
     writeBlob: (content) => writeLooseObject(gitdir, "blob", content),
     writeTree: (entries) => writeLooseObject(gitdir, "tree", serializeTree(entries)),
     writeCommit: (commit) => writeLooseObject(gitdir, "commit", serializeCommit(commit)),
-    close: async () => void 0
+    close
   };
+}
+
+// src/ledger/object-store-isomorphic-git.ts
+function openIsomorphicGitStore(gitdir) {
+  const cache = {};
+  return buildObjectStore(
+    gitdir,
+    async (oid) => await readLooseObject(gitdir, oid) ?? await readPacked(gitdir, oid, cache),
+    async () => void 0
+  );
 }
 async function readPacked(gitdir, oid, cache) {
   try {
@@ -58468,24 +58477,7 @@ var CatFileBatch = class {
 // src/ledger/object-store-system-git.ts
 function openSystemGitStore(gitdir) {
   const batch = new CatFileBatch(gitdir);
-  const read2 = async (oid, type) => {
-    const object = await batch.read(oid);
-    if (object.type !== type) {
-      throw new SkillgardenError("ledger/missing-object", `Git object ${oid} is a ${object.type}, not a ${type}.`, { data: { oid } });
-    }
-    return object.content;
-  };
-  return {
-    readTree: async (oid) => parseTreeObject(await read2(oid, "tree")),
-    readBlob: (oid) => read2(oid, "blob"),
-    readCommit: async (oid) => parseCommitObject(oid, await read2(oid, "commit")),
-    // Spawning `git hash-object` / `mktree` / `commit-tree` costs 3–20 ms a
-    // call (measured); the native writer produces the same bytes in < 1 ms.
-    writeBlob: (content) => writeLooseObject(gitdir, "blob", content),
-    writeTree: (entries) => writeLooseObject(gitdir, "tree", serializeTree(entries)),
-    writeCommit: (commit) => writeLooseObject(gitdir, "commit", serializeCommit(commit)),
-    close: () => batch.close()
-  };
+  return buildObjectStore(gitdir, (oid) => batch.read(oid), () => batch.close());
 }
 
 // src/ledger/open-ledger.ts
