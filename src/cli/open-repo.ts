@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
-import { defaultSkillsDir } from '../core/layout.js';
 import { actors, sources, type Actor, type Source } from '../core/ledger/trailers.js';
 import type { LedgerBackend, Ledger } from '../ledger/ledger.js';
 import { openLedger } from '../ledger/open-ledger.js';
+import type { Config } from '../core/config/config.js';
+import { requireConfig } from '../services/curator/read-library.js';
 import type { ManageContext } from '../services/manage/index.js';
 import type { CliIo, CommandContext, OptionSpec } from './context.js';
 
@@ -27,15 +28,21 @@ export async function openRepoLedger(context: CommandContext): Promise<Ledger> {
   return openLedger(context.global.repo, { backend: chosen as LedgerBackend | 'auto', now: () => now });
 }
 
+/** `.skillgarden/config.yaml` of `--repo` (defaults when absent; a bad value is an error naming the key). */
+export function repoConfig(context: CommandContext): Config {
+  return requireConfig(context.global.repo);
+}
+
 export async function openManageContext(context: CommandContext, defaults: { actor?: Actor } = {}): Promise<ManageContext> {
   const actor = pick('actor', context.values.actor, actors, defaults.actor ?? 'user');
   const source = pick('source', context.values.source, sources, 'foreground');
   const message = typeof context.values.message === 'string' ? context.values.message : undefined;
+  const config = repoConfig(context);
   return {
     repoDir: context.global.repo,
     ledger: await openRepoLedger(context),
-    skillsDir: defaultSkillsDir,
-    profile: 'portable',
+    skillsDir: config.skills_dir,
+    profile: config.profile,
     actor,
     ...(actor === 'agent' ? { source: source as Source } : {}),
     ...(message ? { message } : {}),

@@ -90,3 +90,18 @@ describe('skillgarden log', () => {
     expect((await cli(['log', '--actor', 'robot'], { cwd: dir })).code).toBe(2);
   });
 });
+
+describe('settings from .skillgarden/config.yaml', () => {
+  it('manage, validate, list and reminder all use the configured skills_dir and profile', async () => {
+    const dir = repoWith({ '.skillgarden/config.yaml': 'skills_dir: library\nprofile: spec\n', 'library/deploy/SKILL.md': skillText('deploy'), 'draft.md': skillText('notes', 'version: 1.0.0\n') });
+    const refused = await cli(['manage', 'create', 'notes', '--content', 'draft.md'], { cwd: dir });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('schema/unknown-key');
+    writeFileSync(join(dir, 'draft.md'), skillText('notes'));
+    expect((await cli(['manage', 'create', 'notes', '--content', 'draft.md'], { cwd: dir })).code).toBe(0);
+    expect(readFileSync(join(dir, 'library/notes/SKILL.md'), 'utf8')).toBe(skillText('notes'));
+    expect(JSON.parse((await cli(['validate', '--json', '--no-scan'], { cwd: dir })).stdout)).toMatchObject({ skills: 2, profile: 'spec' });
+    expect(JSON.parse((await cli(['list', '--json'], { cwd: dir })).stdout).skills.map((s: { path: string }) => s.path).sort()).toEqual(['library/deploy', 'library/notes']);
+    expect((await cli(['reminder'], { cwd: dir })).stdout).toContain('- notes:');
+  });
+});

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SkillgardenError } from '../../core/errors.js';
-import { defaultSkillsDir } from '../../core/layout.js';
 import { serveStdio } from '../../mcp/serve-stdio.js';
 import { createRepoUsageStore } from '../../registry/repo-usage-store.js';
 import { isLoaded, renderLoadResult } from '../../registry/load-result.js';
@@ -10,17 +9,17 @@ import { createMemoryUsageStore, type UsageStore } from '../../registry/usage-st
 import { defaultWriterId } from '../../services/usage.js';
 import { syncRepository } from '../../services/sync.js';
 import { exitCodes, type Command, type CommandContext } from '../context.js';
-import { openRepoLedger } from '../open-repo.js';
+import { openRepoLedger, repoConfig } from '../open-repo.js';
 
 /** The repository's usage when it is a git repository, else none (a plain folder of skills still loads). */
 function usageFor(context: CommandContext): UsageStore {
   const repoDir = context.global.repo;
   if (!existsSync(join(repoDir, '.git'))) return createMemoryUsageStore();
-  return createRepoUsageStore({ repoDir, skillsDir: defaultSkillsDir, writer: defaultWriterId(context.io.env), now: () => context.global.now });
+  return createRepoUsageStore({ repoDir, skillsDir: repoConfig(context).skills_dir, writer: defaultWriterId(context.io.env), now: () => context.global.now });
 }
 
 function openRegistry(context: CommandContext): Promise<SkillRegistry> {
-  return SkillRegistry.open({ repoDir: context.global.repo, usage: usageFor(context), now: () => context.global.now, ...inlineShellFor(context) });
+  return SkillRegistry.open({ repoDir: context.global.repo, skillsDir: repoConfig(context).skills_dir, usage: usageFor(context), now: () => context.global.now, ...inlineShellFor(context) });
 }
 
 /** `--inline-shell` runs `` !`cmd` `` in skill bodies (5 s and 64 KiB per command); off unless asked. */
@@ -82,6 +81,7 @@ export const mcpCommand: Command = {
     if (!context.io.stdin) throw new SkillgardenError('cli/usage', 'mcp needs standard input: run it from an MCP client');
     await serveStdio({
       repoDir: context.global.repo,
+      skillsDir: repoConfig(context).skills_dir,
       openLedger: () => openRepoLedger(context),
       usage: usageFor(context),
       ...inlineShellFor(context),

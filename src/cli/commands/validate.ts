@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import { SkillgardenError } from '../../core/errors.js';
-import { defaultSkillsDir } from '../../core/layout.js';
 import { renderFindingsGithub, renderFindingsText } from '../../core/report/render-findings.js';
 import { isProfileName, profileNames } from '../../core/schema/types.js';
 import { runValidate, type ValidateReport } from '../../services/validate.js';
@@ -8,7 +7,7 @@ import { compareFindings, type Finding } from '../../core/findings.js';
 import { toFindings } from '../../core/scan/index.js';
 import { runScan } from '../../services/scan.js';
 import { createDirCache } from '../../store/dir-cache.js';
-import { readConfig } from '../../services/curator/read-library.js';
+import { requireConfig } from '../../services/curator/read-library.js';
 import { exitCodes, type Command } from '../context.js';
 import { createProgress } from '../progress.js';
 
@@ -26,17 +25,17 @@ export const validateCommand: Command = {
   },
   async run({ io, global, positionals, values }) {
     const format = readFormat(values.format, global.json);
-    const profile = values.profile ?? 'portable';
+    const config = requireConfig(global.repo);
+    const profile = values.profile ?? config.profile;
     if (!isProfileName(profile)) {
       throw new SkillgardenError('cli/usage', `unknown profile "${String(profile)}"; choose one of: ${profileNames.join(', ')}`);
     }
     const progress = createProgress(io, 'validating', format === 'text' && !io.env.CI);
-    const paths = positionals.length > 0 ? positionals : [join(global.repo, defaultSkillsDir)];
+    const paths = positionals.length > 0 ? positionals : [join(global.repo, config.skills_dir)];
     const readDir = createDirCache();
     const report = runValidate({ cwd: io.cwd, paths, profile, onProgress: progress.update, readDir });
     progress.done();
     if (values['no-scan'] !== true) {
-      const config = readConfig(global.repo).config;
       const scan = await runScan(paths, { repo: io.cwd, config: config.scan, deep: positionals.length > 0, readDir });
       mergeFindings(report, toFindings(scan.findings));
     }
