@@ -12,8 +12,12 @@ export function findReferencedNames(repoDir: string, globs: readonly string[], n
   const files: string[] = [];
   if (globs.length === 0 || names.size === 0) return { referenced, files };
   const match = picomatch([...globs], { dot: true });
-  for (const path of walk(repoDir, '', 0)) {
-    if (!match(path)) continue;
+  // Walk only from each glob's literal base (`cron/` for `cron/*.yaml`): not the whole skills tree.
+  const bases = [...new Set(globs.map((glob) => picomatch.scan(glob).base))].filter((base, _, all) => !all.some((other) => other !== base && (other === '' || base.startsWith(`${other}/`))));
+  const seen = new Set<string>();
+  for (const path of bases.flatMap((base) => [...walk(repoDir, base, 0)])) {
+    if (seen.has(path) || !match(path)) continue;
+    seen.add(path);
     files.push(path);
     let text: string;
     try {
@@ -29,12 +33,22 @@ export function findReferencedNames(repoDir: string, globs: readonly string[], n
   return { referenced, files };
 }
 
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
 function* walk(root: string, prefix: string, depth: number): Generator<string> {
   if (depth > 12) return;
   let entries: string[];
   try {
     entries = readdirSync(join(root, prefix));
   } catch {
+    // A glob without magic names one file: its base is the file itself.
+    if (prefix !== '' && isFile(join(root, prefix))) yield prefix;
     return;
   }
   for (const entry of entries) {
