@@ -57140,8 +57140,11 @@ function findReferencedNames(repoDir, globs, names) {
   const files = [];
   if (globs.length === 0 || names.size === 0) return { referenced, files };
   const match = (0, import_picomatch.default)([...globs], { dot: true });
-  for (const path of walk(repoDir, "", 0)) {
-    if (!match(path)) continue;
+  const bases = [...new Set(globs.map((glob) => import_picomatch.default.scan(glob).base))].filter((base, _, all) => !all.some((other) => other !== base && (other === "" || base.startsWith(`${other}/`))));
+  const seen = /* @__PURE__ */ new Set();
+  for (const path of bases.flatMap((base) => [...walk(repoDir, base, 0)])) {
+    if (seen.has(path) || !match(path)) continue;
+    seen.add(path);
     files.push(path);
     let text;
     try {
@@ -57156,12 +57159,20 @@ function findReferencedNames(repoDir, globs, names) {
   }
   return { referenced, files };
 }
+function isFile(path) {
+  try {
+    return statSync2(path).isFile();
+  } catch {
+    return false;
+  }
+}
 function* walk(root, prefix, depth) {
   if (depth > 12) return;
   let entries;
   try {
     entries = readdirSync3(join8(root, prefix));
   } catch {
+    if (prefix !== "" && isFile(join8(root, prefix))) yield prefix;
     return;
   }
   for (const entry of entries) {
