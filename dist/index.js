@@ -39844,17 +39844,17 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         const length = Math.ceil((62 + (extended ? 2 : 0) + bpath.length + 1) / 8) * 8;
         const written = Buffer.alloc(length);
         const writer = new BufferCursor(written);
-        const stat7 = normalizeStats(entry);
-        writer.writeUInt32BE(stat7.ctimeSeconds);
-        writer.writeUInt32BE(stat7.ctimeNanoseconds);
-        writer.writeUInt32BE(stat7.mtimeSeconds);
-        writer.writeUInt32BE(stat7.mtimeNanoseconds);
-        writer.writeUInt32BE(stat7.dev);
-        writer.writeUInt32BE(stat7.ino);
-        writer.writeUInt32BE(stat7.mode);
-        writer.writeUInt32BE(stat7.uid);
-        writer.writeUInt32BE(stat7.gid);
-        writer.writeUInt32BE(stat7.size);
+        const stat6 = normalizeStats(entry);
+        writer.writeUInt32BE(stat6.ctimeSeconds);
+        writer.writeUInt32BE(stat6.ctimeNanoseconds);
+        writer.writeUInt32BE(stat6.mtimeSeconds);
+        writer.writeUInt32BE(stat6.mtimeNanoseconds);
+        writer.writeUInt32BE(stat6.dev);
+        writer.writeUInt32BE(stat6.ino);
+        writer.writeUInt32BE(stat6.mode);
+        writer.writeUInt32BE(stat6.uid);
+        writer.writeUInt32BE(stat6.gid);
+        writer.writeUInt32BE(stat6.size);
         writer.write(entry.oid, 20, "hex");
         writer.writeUInt16BE(renderCacheEntryFlags(entry));
         if (extended) {
@@ -39909,13 +39909,13 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
       };
     }
     async function updateCachedIndexFile(fs8, filepath, cache) {
-      const [stat7, rawIndexFile] = await Promise.all([
+      const [stat6, rawIndexFile] = await Promise.all([
         fs8.lstat(filepath),
         fs8.read(filepath)
       ]);
       const index2 = await GitIndex.from(rawIndexFile);
       cache.map.set(filepath, index2);
-      cache.stats.set(filepath, stat7);
+      cache.stats.set(filepath, stat6);
     }
     async function isIndexStale(fs8, filepath, cache) {
       const savedStats = cache.stats.get(filepath);
@@ -39989,7 +39989,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
     }
     function flatFileListToDirectoryStructure(files) {
       const inodes = /* @__PURE__ */ new Map();
-      const mkdir6 = function(name) {
+      const mkdir3 = function(name) {
         if (!inodes.has(name)) {
           const dir = {
             type: "tree",
@@ -39999,7 +39999,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
             children: []
           };
           inodes.set(name, dir);
-          dir.parent = mkdir6(dirname7(name));
+          dir.parent = mkdir3(dirname7(name));
           if (dir.parent && dir.parent !== dir) dir.parent.children.push(dir);
         }
         return inodes.get(name);
@@ -40012,7 +40012,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
             basename: basename7(name),
             metadata,
             // This recursively generates any missing parent folders.
-            parent: mkdir6(dirname7(name)),
+            parent: mkdir3(dirname7(name)),
             children: []
           };
           if (file.parent) file.parent.children.push(file);
@@ -40020,7 +40020,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         }
         return inodes.get(name);
       };
-      mkdir6(".");
+      mkdir3(".");
       for (const file of files) {
         mkfile(file.path, file);
       }
@@ -43143,23 +43143,23 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       async stat(entry) {
         if (entry._stat === false) {
           const { fs: fs8, dir } = this;
-          let stat7 = await fs8.lstat(`${dir}/${entry._fullpath}`);
-          if (!stat7) {
+          let stat6 = await fs8.lstat(`${dir}/${entry._fullpath}`);
+          if (!stat6) {
             throw new Error(
               `ENOENT: no such file or directory, lstat '${entry._fullpath}'`
             );
           }
-          let type = stat7.isDirectory() ? "tree" : "blob";
-          if (type === "blob" && !stat7.isFile() && !stat7.isSymbolicLink()) {
+          let type = stat6.isDirectory() ? "tree" : "blob";
+          if (type === "blob" && !stat6.isFile() && !stat6.isSymbolicLink()) {
             type = "special";
           }
           entry._type = type;
-          stat7 = normalizeStats(stat7);
-          entry._mode = stat7.mode;
-          if (stat7.size === -1 && entry._actualSize) {
-            stat7.size = entry._actualSize;
+          stat6 = normalizeStats(stat6);
+          entry._mode = stat6.mode;
+          if (stat6.size === -1 && entry._actualSize) {
+            stat6.size = entry._actualSize;
           }
-          entry._stat = stat7;
+          entry._stat = stat6;
         }
         return entry._stat;
       }
@@ -43374,19 +43374,19 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
       return result;
     }
-    async function mkdirp(mkdir6, filepath, retries = 10) {
+    async function mkdirp(mkdir3, filepath, retries = 10) {
       try {
-        await mkdir6(filepath);
+        await mkdir3(filepath);
       } catch (err) {
         if (err === null) return;
         if (err.code === "EEXIST") return;
         if (err.code !== "ENOENT") throw err;
         const parent = dirname7(filepath);
         if (parent === "." || parent === "/" || parent === filepath) throw err;
-        await mkdirp(mkdir6, parent, retries);
+        await mkdirp(mkdir3, parent, retries);
         for (let attempt = 0; ; attempt++) {
           try {
-            await mkdir6(filepath);
+            await mkdir3(filepath);
             return;
           } catch (err2) {
             if (err2 === null || err2.code === "EEXIST") return;
@@ -43407,9 +43407,9 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         await Promise.all(
           entries.map((entry) => {
             const subpath = join30(filepath, entry);
-            return fs8.lstat(subpath).then((stat7) => {
-              if (!stat7) return;
-              return stat7.isDirectory() ? rmRecursive(fs8, subpath) : fs8.rm(subpath);
+            return fs8.lstat(subpath).then((stat6) => {
+              if (!stat6) return;
+              return stat6.isDirectory() ? rmRecursive(fs8, subpath) : fs8.rm(subpath);
             });
           })
         ).then(() => fs8.rmdir(filepath));
@@ -52529,16 +52529,16 @@ var require_parse2 = __commonJS({
         const analysis = analyzeRepeatedExtglob(body, opts);
         if ((token.type === "plus" || token.type === "star") && analysis.risky) {
           const safeOutput = analysis.safeOutput ? (token.output ? "" : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput) : void 0;
-          const open6 = tokens[token.tokensIndex];
-          open6.type = "text";
-          open6.value = literal;
-          open6.output = safeOutput || utils.escapeRegex(literal);
+          const open3 = tokens[token.tokensIndex];
+          open3.type = "text";
+          open3.value = literal;
+          open3.output = safeOutput || utils.escapeRegex(literal);
           for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
             tokens[i].value = "";
             tokens[i].output = "";
             delete tokens[i].suffix;
           }
-          state.output = token.output + open6.output;
+          state.output = token.output + open3.output;
           state.backtrack = true;
           push2({ type: "paren", extglob: true, value, output: "" });
           decrement("parens");
@@ -52758,15 +52758,15 @@ var require_parse2 = __commonJS({
         }
         if (value === "{" && opts.nobrace !== true) {
           increment("braces");
-          const open6 = {
+          const open3 = {
             type: "brace",
             value,
             output: "(",
             outputIndex: state.output.length,
             tokensIndex: state.tokens.length
           };
-          braces.push(open6);
-          push2(open6);
+          braces.push(open3);
+          push2(open3);
           continue;
         }
         if (value === "}") {
@@ -55449,7 +55449,7 @@ function isSkillgardenError(error2, code2) {
 }
 
 // src/action/curate-mode.ts
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync as rmSync4 } from "node:fs";
 import { join as join25 } from "node:path";
 
 // src/core/report/render-run.ts
@@ -55809,16 +55809,16 @@ function splitSkill(text) {
   const bom = text.startsWith("\uFEFF");
   const rest = bom ? text.slice(1) : text;
   const eol = /\r\n/.test(rest.slice(0, 4096)) ? "\r\n" : "\n";
-  const open6 = openPattern.exec(rest);
+  const open3 = openPattern.exec(rest);
   const none = { yaml: "", close: "", bom, eol, yamlLine: 1 };
-  if (!open6) return { ...none, head: bom ? "\uFEFF" : "", body: rest, frontmatter: "missing", bodyLine: 1 };
-  const yamlStart = open6[0].length;
+  if (!open3) return { ...none, head: bom ? "\uFEFF" : "", body: rest, frontmatter: "missing", bodyLine: 1 };
+  const yamlStart = open3[0].length;
   closePattern.lastIndex = yamlStart;
   let close;
   while ((close = closePattern.exec(rest)) && close.index > 0 && rest[close.index - 1] !== "\n") {
   }
-  const head = (bom ? "\uFEFF" : "") + open6[0];
-  if (!close || !open6[1]) {
+  const head = (bom ? "\uFEFF" : "") + open3[0];
+  if (!close || !open3[1]) {
     return { ...none, head: bom ? "\uFEFF" : "", body: rest, frontmatter: "unterminated", bodyLine: 1 };
   }
   const yaml = rest.slice(yamlStart, close.index);
@@ -57502,18 +57502,38 @@ async function listTree(store, tree, prefix = "") {
 }
 
 // src/ledger/refs.ts
-import { appendFile as appendFile2, mkdir as mkdir3, readFile as readFile4 } from "node:fs/promises";
-import { dirname as dirname2, join as join10 } from "node:path";
+import { appendFileSync as appendFileSync2, readFileSync as readFileSync5 } from "node:fs";
+import { join as join10 } from "node:path";
+
+// src/ledger/fs-sync.ts
+import { lstatSync as lstatSync2, mkdirSync } from "node:fs";
+import { dirname as dirname2 } from "node:path";
+function lstatIfAny(path) {
+  try {
+    return lstatSync2(path);
+  } catch {
+    return void 0;
+  }
+}
+function inFolder(path, create) {
+  try {
+    return create();
+  } catch (error2) {
+    if (error2.code !== "ENOENT") throw error2;
+    mkdirSync(dirname2(path), { recursive: true });
+    return create();
+  }
+}
 
 // src/ledger/lock-file.ts
-import { open as open2, rename as rename3, rm as rm3 } from "node:fs/promises";
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from "node:fs";
 async function acquireLock(target, options) {
   const lockPath = `${target}.lock`;
   const started = Date.now();
   for (let attempt = 0; ; attempt += 1) {
     try {
-      const handle = await open2(lockPath, "wx");
-      return heldLock(target, lockPath, handle);
+      const fd = inFolder(lockPath, () => openSync(lockPath, "wx"));
+      return heldLock(target, lockPath, fd);
     } catch (error2) {
       if (error2.code !== "EEXIST") throw error2;
       if (Date.now() - started >= options.timeoutMs) throw lockedError(lockPath, options.timeoutMs);
@@ -57521,30 +57541,30 @@ async function acquireLock(target, options) {
     }
   }
 }
-function heldLock(target, lockPath, handle) {
+function heldLock(target, lockPath, fd) {
   let held = true;
   let closed = false;
-  const close = async () => {
-    if (!closed) await handle.close();
+  const close = () => {
+    if (!closed) closeSync(fd);
     closed = true;
   };
   return {
     path: lockPath,
-    async commit(content) {
+    async commit(content, options) {
       try {
-        await handle.writeFile(content);
-        await handle.sync();
+        writeFileSync(fd, content);
+        if (options?.durable !== false) fsyncSync(fd);
       } finally {
-        await close();
+        close();
       }
       held = false;
-      await rename3(lockPath, target);
+      renameSync(lockPath, target);
     },
     async release() {
       if (!held) return;
       held = false;
-      await close();
-      await rm3(lockPath, { force: true });
+      close();
+      rmSync(lockPath, { force: true });
     }
   };
 }
@@ -57569,7 +57589,7 @@ function isOid(value) {
   return oidPattern.test(value);
 }
 async function readHeadState(gitdir) {
-  const text = (await readFile4(join10(gitdir, "HEAD"), "utf8")).trim();
+  const text = readFileSync5(join10(gitdir, "HEAD"), "utf8").trim();
   if (text.startsWith("ref:")) return { kind: "branch", ref: text.slice(4).trim() };
   if (isOid(text)) return { kind: "detached", oid: text };
   throw new SkillgardenError("ledger/bad-head", `${join10(gitdir, "HEAD")} holds neither a ref nor a commit id: "${text.slice(0, 60)}".`, {
@@ -57577,7 +57597,7 @@ async function readHeadState(gitdir) {
   });
 }
 async function readRef(gitdir, ref, depth = 0) {
-  const loose = await readFile4(join10(gitdir, ref), "utf8").catch(() => void 0);
+  const loose = readText(join10(gitdir, ref));
   if (loose !== void 0) {
     const text = loose.trim();
     if (text.startsWith("ref:") && depth < 5) return readRef(gitdir, text.slice(4).trim(), depth + 1);
@@ -57586,24 +57606,28 @@ async function readRef(gitdir, ref, depth = 0) {
   return readPackedRef(gitdir, ref);
 }
 async function readPackedRef(gitdir, ref) {
-  const packed = await readFile4(join10(gitdir, "packed-refs"), "utf8").catch(() => "");
+  const packed = readText(join10(gitdir, "packed-refs")) ?? "";
   for (const line of packed.split("\n")) {
     if (line.length > 41 && line[40] === " " && line.slice(41) === ref) return line.slice(0, 40);
   }
   return void 0;
 }
+function readText(path) {
+  try {
+    return readFileSync5(path, "utf8");
+  } catch {
+    return void 0;
+  }
+}
 async function lockRef(gitdir, ref, options) {
-  const path = join10(gitdir, ref);
-  await mkdir3(dirname2(path), { recursive: true });
-  return acquireLock(path, options);
+  return acquireLock(join10(gitdir, ref), options);
 }
 async function appendReflogs(gitdir, refs, entry) {
   const line = `${entry.before ?? "0".repeat(40)} ${entry.after} ${entry.who}	${entry.message.split("\n")[0] ?? ""}
 `;
   for (const ref of refs) {
     const path = join10(gitdir, "logs", ref);
-    await mkdir3(dirname2(path), { recursive: true });
-    await appendFile2(path, line);
+    inFolder(path, () => appendFileSync2(path, line));
   }
 }
 function isValidRefName(name) {
@@ -57703,7 +57727,6 @@ function refused(reason, paths, commits) {
 }
 
 // src/ledger/paths.ts
-import { lstat as lstat2 } from "node:fs/promises";
 import { join as join11 } from "node:path";
 function checkPath(path) {
   const reason = badPathReason(path);
@@ -57728,7 +57751,7 @@ function badPath(path, reason) {
 async function checkNoSymlink(dir, path) {
   const parts = path.split("/");
   for (let i = 1; i <= parts.length; i += 1) {
-    const info2 = await lstat2(join11(dir, ...parts.slice(0, i))).catch(() => void 0);
+    const info2 = lstatIfAny(join11(dir, ...parts.slice(0, i)));
     if (info2 === void 0) return;
     if (info2.isSymbolicLink()) throw badPath(path, `${parts.slice(0, i).join("/")} is a symlink`);
   }
@@ -57870,19 +57893,19 @@ function buildIndexEntry(input2) {
   const pathBytes = Buffer.from(input2.path, "utf8");
   const size = fixedSize + pathBytes.length + 8 & ~7;
   const raw = Buffer.alloc(size);
-  const { stat: stat7 } = input2;
+  const { stat: stat6 } = input2;
   const u32 = (value) => Number(value & 0xffffffffn);
   const fields = [
-    stat7.ctimeNs / 1000000000n,
-    stat7.ctimeNs % 1000000000n,
-    stat7.mtimeNs / 1000000000n,
-    stat7.mtimeNs % 1000000000n,
-    stat7.dev,
-    stat7.ino,
+    stat6.ctimeNs / 1000000000n,
+    stat6.ctimeNs % 1000000000n,
+    stat6.mtimeNs / 1000000000n,
+    stat6.mtimeNs % 1000000000n,
+    stat6.dev,
+    stat6.ino,
     BigInt(parseInt(input2.mode, 8)),
-    stat7.uid,
-    stat7.gid,
-    stat7.size
+    stat6.uid,
+    stat6.gid,
+    stat6.size
   ];
   fields.forEach((value, i) => raw.writeUInt32BE(u32(value), i * 4));
   raw.write(input2.oid, 40, "hex");
@@ -57931,44 +57954,43 @@ function unsupported(file, what, fix) {
 
 // src/ledger/worktree.ts
 import { createHash as createHash3, randomBytes } from "node:crypto";
-import { lstat as lstat3, mkdir as mkdir4, open as open3, readFile as readFile5, readlink as readlink2, rename as rename4, rm as rm4, rmdir as rmdir2 } from "node:fs/promises";
+import { closeSync as closeSync2, fchmodSync, lstatSync as lstatSync3, openSync as openSync2, readFileSync as readFileSync6, readlinkSync, renameSync as renameSync2, rmSync as rmSync2, rmdirSync, writeFileSync as writeFileSync2 } from "node:fs";
 import { dirname as dirname3, join as join12, basename } from "node:path";
 function hashBlob(content) {
   return createHash3("sha1").update(`blob ${content.length}\0`).update(content).digest("hex");
 }
 async function readWorktreeFile(dir, path) {
   const full = join12(dir, path);
-  const info2 = await lstat3(full).catch(() => void 0);
+  const info2 = lstatIfAny(full);
   if (info2 === void 0) return { kind: "absent" };
   if (info2.isDirectory()) return { kind: "directory" };
-  if (info2.isSymbolicLink()) return { kind: "symlink", oid: hashBlob(Buffer.from(await readlink2(full), "utf8")) };
-  return { kind: "file", oid: hashBlob(await readFile5(full)), executable: (info2.mode & 64) !== 0 };
+  if (info2.isSymbolicLink()) return { kind: "symlink", oid: hashBlob(Buffer.from(readlinkSync(full), "utf8")) };
+  return { kind: "file", oid: hashBlob(readFileSync6(full)), executable: (info2.mode & 64) !== 0 };
 }
 async function writeWorktreeFile(dir, path, content, executable) {
   const full = join12(dir, path);
-  await mkdir4(dirname3(full), { recursive: true });
   const temp = join12(dirname3(full), `.${basename(full)}.skillgarden-${process.pid}-${randomBytes(4).toString("hex")}`);
-  const handle = await open3(temp, "wx", executable ? 493 : 420);
+  const fd = inFolder(temp, () => openSync2(temp, "wx", executable ? 493 : 420));
   try {
-    await handle.writeFile(content);
-    await handle.chmod(executable ? 493 : 420);
+    writeFileSync2(fd, content);
+    fchmodSync(fd, executable ? 493 : 420);
   } finally {
-    await handle.close();
+    closeSync2(fd);
   }
   try {
-    await rename4(temp, full);
+    renameSync2(temp, full);
   } catch (error2) {
-    await rm4(temp, { force: true });
+    rmSync2(temp, { force: true });
     throw error2;
   }
-  return lstat3(full, { bigint: true });
+  return lstatSync3(full, { bigint: true });
 }
 async function removeWorktreeFile(dir, path) {
-  await rm4(join12(dir, path), { force: true });
+  rmSync2(join12(dir, path), { force: true });
   const parts = path.split("/").slice(0, -1);
   while (parts.length > 0) {
     try {
-      await rmdir2(join12(dir, ...parts));
+      rmdirSync(join12(dir, ...parts));
     } catch {
       return;
     }
@@ -58019,42 +58041,51 @@ function readIndexOid(index, path) {
 }
 
 // src/ledger/index-file.ts
-import { access as access2, open as open4, readFile as readFile6 } from "node:fs/promises";
+import { closeSync as closeSync3, existsSync as existsSync3, fstatSync, openSync as openSync3, readFileSync as readFileSync7, readSync } from "node:fs";
 import { join as join13 } from "node:path";
-async function checksumKey(path) {
-  const handle = await open4(path, "r").catch(() => void 0);
-  if (handle === void 0) return void 0;
+function checksumKey(path) {
+  let fd;
   try {
-    const { size } = await handle.stat();
+    fd = openSync3(path, "r");
+  } catch {
+    return void 0;
+  }
+  try {
+    const { size } = fstatSync(fd);
     if (size < 32) return void 0;
     const tail = Buffer.alloc(20);
-    await handle.read(tail, 0, 20, size - 20);
+    readSync(fd, tail, 0, 20, size - 20);
     return `${size}:${tail.toString("hex")}`;
   } finally {
-    await handle.close();
+    closeSync3(fd);
+  }
+}
+function readIndexBytes(path) {
+  try {
+    return readFileSync7(path);
+  } catch (error2) {
+    if (error2.code === "ENOENT") return Buffer.alloc(0);
+    throw error2;
   }
 }
 async function readIndexFile(gitdir, cache) {
   const path = join13(gitdir, "index");
-  const key = await checksumKey(path);
+  const key = checksumKey(path);
   if (key !== void 0 && key === cache.key && cache.index) return cache.index;
-  const buffer = await readFile6(path).catch((error2) => {
-    if (error2.code === "ENOENT") return Buffer.alloc(0);
-    throw error2;
-  });
+  const buffer = readIndexBytes(path);
   const index = parseIndex(buffer, path);
   Object.assign(cache, { key: buffer.length >= 32 ? `${buffer.length}:${buffer.toString("hex", buffer.length - 20)}` : void 0, index });
   return index;
 }
 async function writeIndexFile(gitdir, lock, index, cache) {
   const bytes = serializeIndex(index);
-  await lock.commit(bytes);
+  await lock.commit(bytes, { durable: false });
   Object.assign(cache, { key: `${bytes.length}:${bytes.toString("hex", bytes.length - 20)}`, index });
 }
 async function checkIndexPresent(gitdir, index, hasCommits) {
   if (!hasCommits || index.entries.length > 0) return;
   const path = join13(gitdir, "index");
-  if (await access2(path).then(() => true, () => false)) return;
+  if (existsSync3(path)) return;
   throw new SkillgardenError("ledger/no-index", `${path} is missing although the branch has commits. Run \`git reset\` to rebuild it from HEAD, then retry.`, {
     data: { path }
   });
@@ -58090,16 +58121,10 @@ async function writeCommit(ctx, options) {
   for (const change of changes) if (change.content) await ctx.store.writeBlob(change.content);
   for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
     const parent = await readRef(ctx.gitdir, branch);
-    const built = await buildCommit(ctx, { changes, parent, message: options.message, author }).catch((error2) => {
-      if (isSkillgardenError(error2, "ledger/dirty")) return void 0;
-      throw error2;
-    });
-    if (built === void 0) await confirmDirty(ctx, branch, changes);
-    else {
-      await ctx.onStage?.("objects-written");
-      const published = await publish(ctx, { branch, parent, ...built, changes, author, message: options.message });
-      if (published) return { commit: built.commit, attempts: attempt };
-    }
+    const built = await buildCommit(ctx, { changes, parent, message: options.message, author });
+    await ctx.onStage?.("objects-written");
+    const published = await publish(ctx, { branch, parent, ...built, changes, author, message: options.message });
+    if (published) return { commit: built.commit, attempts: attempt };
     await sleep(backoffMs(attempt));
   }
   throw new SkillgardenError("ledger/busy", `The branch ${branch} kept moving; gave up after ${maxAttempts} attempts. Retry later.`, { data: { ref: branch } });
@@ -58125,25 +58150,10 @@ async function publish(ctx, input2) {
     await locks.index.release();
   }
 }
-async function confirmDirty(ctx, branch, changes) {
-  const locks = await takeLocks(ctx, branch);
-  try {
-    const head = await readRef(ctx.gitdir, branch);
-    const tree = head ? (await ctx.store.readCommit(head)).tree : void 0;
-    const before = await lookupPaths(ctx.store, tree, changes.map((c) => c.path));
-    const index = await readIndexFile(ctx.gitdir, ctx.indexCache);
-    await checkIndexPresent(ctx.gitdir, index, head !== void 0);
-    await checkClean(ctx.dir, changes, before, index);
-  } finally {
-    await locks.ref.release();
-    await locks.index.release();
-  }
-}
 async function buildCommit(ctx, input2) {
   const tree = input2.parent ? (await ctx.store.readCommit(input2.parent)).tree : void 0;
   const before = await lookupPaths(ctx.store, tree, input2.changes.map((c) => c.path));
   checkExpected(input2.changes, before);
-  await checkClean(ctx.dir, input2.changes, before, await readIndexFile(ctx.gitdir, ctx.indexCache));
   const edits = new Map(input2.changes.map((c) => [c.path, c.oid === null ? null : { oid: c.oid, mode: c.mode }]));
   const newTree = await editTree(ctx.store, tree, edits);
   const parents = input2.parent ? [input2.parent] : [];
@@ -58175,8 +58185,8 @@ async function updateWorktree(dir, changes) {
       await removeWorktreeFile(dir, change.path);
       entries.set(change.path, null);
     } else {
-      const stat7 = await writeWorktreeFile(dir, change.path, change.content, change.mode === "100755");
-      entries.set(change.path, buildIndexEntry({ path: change.path, oid: change.oid, mode: change.mode, stat: stat7 }));
+      const stat6 = await writeWorktreeFile(dir, change.path, change.content, change.mode === "100755");
+      entries.set(change.path, buildIndexEntry({ path: change.path, oid: change.oid, mode: change.mode, stat: stat6 }));
     }
   }
   return entries;
@@ -58298,7 +58308,7 @@ import * as fs6 from "node:fs";
 
 // src/ledger/loose-objects.ts
 import { createHash as createHash4, randomBytes as randomBytes2 } from "node:crypto";
-import { mkdir as mkdir5, readFile as readFile7, rename as rename5, rm as rm5, stat as stat3, writeFile as writeFile3 } from "node:fs/promises";
+import { existsSync as existsSync4, readFileSync as readFileSync8, renameSync as renameSync3, rmSync as rmSync3, writeFileSync as writeFileSync3 } from "node:fs";
 import { join as join15 } from "node:path";
 import { deflateSync, inflateSync } from "node:zlib";
 async function writeLooseObject(gitdir, type, content) {
@@ -58306,20 +58316,25 @@ async function writeLooseObject(gitdir, type, content) {
   const oid = createHash4("sha1").update(header).update(content).digest("hex");
   const folder = join15(gitdir, "objects", oid.slice(0, 2));
   const path = join15(folder, oid.slice(2));
-  if (await stat3(path).then(() => true, () => false)) return oid;
+  if (existsSync4(path)) return oid;
   const deflated = deflateSync(Buffer.concat([header, content]), { level: 1 });
-  await mkdir5(folder, { recursive: true });
   const temp = join15(folder, `tmp_obj_${process.pid}_${randomBytes2(4).toString("hex")}`);
-  await writeFile3(temp, deflated, { mode: 292 });
-  await rename5(temp, path).catch(async (error2) => {
-    await rm5(temp, { force: true });
+  inFolder(temp, () => writeFileSync3(temp, deflated, { mode: 292, flag: "wx" }));
+  try {
+    renameSync3(temp, path);
+  } catch (error2) {
+    rmSync3(temp, { force: true });
     throw error2;
-  });
+  }
   return oid;
 }
 async function readLooseObject(gitdir, oid) {
-  const deflated = await readFile7(join15(gitdir, "objects", oid.slice(0, 2), oid.slice(2))).catch(() => void 0);
-  if (deflated === void 0) return void 0;
+  let deflated;
+  try {
+    deflated = readFileSync8(join15(gitdir, "objects", oid.slice(0, 2), oid.slice(2)));
+  } catch {
+    return void 0;
+  }
   const raw = inflateSync(deflated);
   const nul = raw.indexOf(0);
   const [type = ""] = raw.toString("latin1", 0, nul).split(" ");
@@ -58527,7 +58542,7 @@ async function readConfiguredAuthor(gitdir) {
 }
 
 // src/services/manage/person-acts.ts
-import { existsSync as existsSync3, readFileSync as readFileBytes } from "node:fs";
+import { existsSync as existsSync5, readFileSync as readFileBytes } from "node:fs";
 import { join as join16 } from "node:path";
 
 // src/core/rules/types.ts
@@ -60080,8 +60095,8 @@ function renderValue(value) {
     if (node !== null && typeof node === "object") return walkEntries("{", "}", Object.entries(node));
     return push2(node === null || node === void 0 ? "null" : safeString(node));
   };
-  const walkEntries = (open6, close, entries) => {
-    if (!push2(open6)) return false;
+  const walkEntries = (open3, close, entries) => {
+    if (!push2(open3)) return false;
     for (const [index, [key, item]] of entries.entries()) {
       if (index > 0 && !push2(", ")) return false;
       if (key !== void 0 && !push2(`${key}: `)) return false;
@@ -60647,9 +60662,9 @@ function specialRule(id) {
 // src/core/scan/context.ts
 var quotePairs = [['"', '"'], ["`", "`"], ["\u201C", "\u201D"], ["\xAB", "\xBB"]];
 function isQuoted(line, start, end) {
-  return quotePairs.some(([open6, close]) => {
-    if (line.lastIndexOf(open6, start - 1) < 0) return false;
-    const opensBefore = open6 === close ? line.slice(0, start).split(open6).length % 2 === 0 : true;
+  return quotePairs.some(([open3, close]) => {
+    if (line.lastIndexOf(open3, start - 1) < 0) return false;
+    const opensBefore = open3 === close ? line.slice(0, start).split(open3).length % 2 === 0 : true;
     return opensBefore && line.indexOf(close, end) >= 0;
   });
 }
@@ -60691,8 +60706,8 @@ function findHiddenCommentLines(file, lines) {
       if (line.includes("-->")) inside = false;
       return;
     }
-    const open6 = line.lastIndexOf("<!--");
-    inside = open6 >= 0 && !line.includes("-->", open6);
+    const open3 = line.lastIndexOf("<!--");
+    inside = open3 >= 0 && !line.includes("-->", open3);
   });
   return out;
 }
@@ -60825,10 +60840,10 @@ function splitTopLevel(src) {
   parts.push(src.slice(start));
   return parts;
 }
-function closingParen(src, open6) {
+function closingParen(src, open3) {
   let depth = 0;
   let inClass = false;
-  for (let i = open6; i < src.length; i += 1) {
+  for (let i = open3; i < src.length; i += 1) {
     const ch = src[i];
     if (ch === "\\") i += 1;
     else if (inClass) inClass = ch !== "]";
@@ -61459,7 +61474,7 @@ async function moveChanges(ledger, skill, target) {
 function archiveTarget(repoDir, skillsDir, category, name, now) {
   const base = `${skillsDir}/${archiveDirName}/${category ? `${category}/` : ""}`;
   const plain = `${base}${name}`;
-  return existsSync3(join16(repoDir, plain)) ? `${base}${name}-${stamp(now)}` : plain;
+  return existsSync5(join16(repoDir, plain)) ? `${base}${name}-${stamp(now)}` : plain;
 }
 function stamp(now) {
   return now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
@@ -61477,7 +61492,7 @@ function buildRunId(now, head) {
 import { join as join19 } from "node:path";
 
 // src/services/detect.ts
-import { readdir as readdir2, readFile as readFile9 } from "node:fs/promises";
+import { readdir as readdir2, readFile as readFile5 } from "node:fs/promises";
 import { basename as basename3, dirname as dirname4, isAbsolute as isAbsolute2, join as join18, relative, resolve as resolve3 } from "node:path";
 
 // src/core/patterns/draft.ts
@@ -62179,7 +62194,7 @@ function buildSkillUses(sessions) {
 
 // src/store/transcripts/expand-paths.ts
 var import_picomatch3 = __toESM(require_picomatch2(), 1);
-import { opendir, stat as stat4 } from "node:fs/promises";
+import { opendir, stat as stat3 } from "node:fs/promises";
 import { join as join17, resolve as resolve2, sep } from "node:path";
 var transcriptFile = /\.(jsonl|ndjson|json|traj)$/i;
 var skippedDirs = /* @__PURE__ */ new Set(["node_modules", ".git"]);
@@ -62225,7 +62240,7 @@ async function matchPattern(pattern, cwd, budget2) {
     return matched;
   }
   const path = resolve2(cwd, pattern);
-  const info2 = await stat4(path).catch(() => void 0);
+  const info2 = await stat3(path).catch(() => void 0);
   if (info2?.isDirectory()) {
     for await (const file of walk2(path, budget2)) if (transcriptFile.test(file)) matched.push(file);
   } else if (info2?.isFile()) {
@@ -62247,7 +62262,7 @@ async function expandTranscriptPaths(patterns, options = {}) {
 }
 
 // src/store/transcripts/read-transcript.ts
-import { open as open5, readFile as readFile8, stat as stat5 } from "node:fs/promises";
+import { open as open2, readFile as readFile4, stat as stat4 } from "node:fs/promises";
 import { isUtf8 as isUtf82 } from "node:buffer";
 import { basename as basename2, extname } from "node:path";
 
@@ -62745,7 +62760,7 @@ async function sniffMode(path) {
   const ext = extname(path).toLowerCase();
   if (lineExtensions.has(ext)) return "lines";
   if (ext === ".json" || ext === ".traj") return "document";
-  const handle = await open5(path, "r");
+  const handle = await open2(path, "r");
   try {
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(4096), 0, 4096, 0);
     const head = buffer.subarray(0, bytesRead).toString("utf8").trimStart();
@@ -62809,12 +62824,12 @@ async function readLineFile(path, collector, options) {
 }
 async function readDocumentFile(path, collector, options) {
   const maxBytes = options.maxDocumentBytes ?? 256 * mib;
-  const { size } = await stat5(path);
+  const { size } = await stat4(path);
   if (size > maxBytes) {
     collector.skip(`files over ${formatBytes(maxBytes)} in a whole-file JSON format (not read)`);
     return true;
   }
-  const bytes = await readFile8(path);
+  const bytes = await readFile4(path);
   if (!isUtf82(bytes)) collector.skip("files with non-UTF-8 bytes (read with U+FFFD)");
   let doc;
   try {
@@ -62922,7 +62937,7 @@ async function readSkillsDir(dir) {
   return Promise.all(
     files.sort().map(async (file) => ({
       name: basename3(dirname4(file)),
-      text: await readFile9(file, "utf8").catch(() => "")
+      text: await readFile5(file, "utf8").catch(() => "")
     }))
   );
 }
@@ -63448,19 +63463,19 @@ function selectCuratable(skills, skillsDir = "skills") {
 var fenceLine = /^ {0,3}(`{3,}|~{3,})/;
 var headingLine = /^(#{1,6})[ \t]+(.*?)[ \t#]*$/;
 function walkLines(text, visit) {
-  let open6;
+  let open3;
   for (const line of text.split("\n")) {
     const fence3 = fenceLine.exec(line);
     if (fence3) {
       const marker = fence3[1];
-      if (open6 === void 0) open6 = marker;
-      else if (marker[0] === open6[0] && marker.length >= open6.length) {
+      if (open3 === void 0) open3 = marker;
+      else if (marker[0] === open3[0] && marker.length >= open3.length) {
         visit(line, true);
-        open6 = void 0;
+        open3 = void 0;
         continue;
       }
     }
-    visit(line, open6 !== void 0);
+    visit(line, open3 !== void 0);
   }
 }
 function listHeadings(text) {
@@ -64180,7 +64195,7 @@ async function writeUmbrellaProse(plan, guard, client) {
 
 // src/services/consolidate/read-library.ts
 var import_picomatch4 = __toESM(require_picomatch2(), 1);
-import { existsSync as existsSync4, readdirSync as readdirSync4, readFileSync as readFileSync5, statSync as statSync3 } from "node:fs";
+import { existsSync as existsSync6, readdirSync as readdirSync4, readFileSync as readFileSync9, statSync as statSync3 } from "node:fs";
 import { join as join20, posix as posix5 } from "node:path";
 function listFilesUnder(dir, prefix = "") {
   const out = [];
@@ -64192,12 +64207,12 @@ function listFilesUnder(dir, prefix = "") {
   return out.sort();
 }
 function readLines3(path) {
-  return existsSync4(path) ? new Set(readFileSync5(path, "utf8").split("\n").map((l) => l.trim()).filter(Boolean)) : /* @__PURE__ */ new Set();
+  return existsSync6(path) ? new Set(readFileSync9(path, "utf8").split("\n").map((l) => l.trim()).filter(Boolean)) : /* @__PURE__ */ new Set();
 }
 function readHubNames(path) {
-  if (!existsSync4(path)) return /* @__PURE__ */ new Set();
+  if (!existsSync6(path)) return /* @__PURE__ */ new Set();
   try {
-    const data = JSON.parse(readFileSync5(path, "utf8"));
+    const data = JSON.parse(readFileSync9(path, "utf8"));
     return new Set(data && typeof data === "object" ? Object.keys(data) : []);
   } catch {
     return /* @__PURE__ */ new Set();
@@ -64209,9 +64224,9 @@ async function readLibrary2(repoDir, options = {}) {
   const provenance = options.provenance ?? await readProvenance(repoDir, skillsDir);
   const adopted = readLines3(join20(repoDir, metaDir, "adopted.txt"));
   const protectedNames = new Set(options.protectedNames ?? []);
-  const skills = existsSync4(root) ? discoverSkills(root).map((location) => {
-    const text = readFileSync5(join20(location.dir, skillFileName), "utf8");
-    const files = listFilesUnder(location.dir).filter((path) => path !== skillFileName).map((path) => ({ path, content: new Uint8Array(readFileSync5(join20(location.dir, path))) }));
+  const skills = existsSync6(root) ? discoverSkills(root).map((location) => {
+    const text = readFileSync9(join20(location.dir, skillFileName), "utf8");
+    const files = listFilesUnder(location.dir).filter((path) => path !== skillFileName).map((path) => ({ path, content: new Uint8Array(readFileSync9(join20(location.dir, path))) }));
     const pinned = parseSkill(text, { file: location.relativeDir }).fields.pinned === true;
     return {
       name: location.name,
@@ -64226,18 +64241,18 @@ async function readLibrary2(repoDir, options = {}) {
     };
   }) : [];
   const archiveRoot = join20(root, archiveDirName);
-  const archiveDirs = existsSync4(archiveRoot) ? discoverSkills(archiveRoot).map((l) => posix5.join(skillsDir, archiveDirName, l.relativeDir)) : [];
+  const archiveDirs = existsSync6(archiveRoot) ? discoverSkills(archiveRoot).map((l) => posix5.join(skillsDir, archiveDirName, l.relativeDir)) : [];
   return { skills, references: readReferences(repoDir, options.referenceGlobs ?? []), archiveDirs };
 }
 function readReferences(repoDir, globs) {
   if (globs.length === 0) return [];
   const match = (0, import_picomatch4.default)([...globs], { dot: true });
-  return listFilesUnder(repoDir).filter((path) => !path.startsWith(".git/") && match(path)).filter((path) => statSync3(join20(repoDir, path)).size < 1e6).map((path) => ({ path, text: readFileSync5(join20(repoDir, path), "utf8") }));
+  return listFilesUnder(repoDir).filter((path) => !path.startsWith(".git/") && match(path)).filter((path) => statSync3(join20(repoDir, path)).size < 1e6).map((path) => ({ path, text: readFileSync9(join20(repoDir, path), "utf8") }));
 }
 async function readProvenance(repoDir, skillsDir) {
   const bundled = readLines3(join20(repoDir, metaDir, "bundled.txt"));
   const hub = readHubNames(join20(repoDir, metaDir, "hub.json"));
-  const history = existsSync4(join20(repoDir, ".git")) ? (await readHistoryIndex(repoDir, { skillsRoot: skillsDir })).index : void 0;
+  const history = existsSync6(join20(repoDir, ".git")) ? (await readHistoryIndex(repoDir, { skillsRoot: skillsDir })).index : void 0;
   return (name) => {
     if (bundled.has(name)) return "bundled";
     if (hub.has(name)) return "hub";
@@ -64605,12 +64620,12 @@ function buildBranchName(kind, name = "") {
 }
 
 // src/action/event.ts
-import { readFileSync as readFileSync6 } from "node:fs";
+import { readFileSync as readFileSync10 } from "node:fs";
 function readEvent2(eventPath) {
   if (eventPath === "") return {};
   let payload;
   try {
-    payload = JSON.parse(readFileSync6(eventPath, "utf8"));
+    payload = JSON.parse(readFileSync10(eventPath, "utf8"));
   } catch {
     return {};
   }
@@ -64622,7 +64637,7 @@ function readEvent2(eventPath) {
 }
 
 // node_modules/@actions/github/lib/context.js
-import { readFileSync as readFileSync7, existsSync as existsSync5 } from "fs";
+import { readFileSync as readFileSync11, existsSync as existsSync7 } from "fs";
 import { EOL as EOL5 } from "os";
 var Context = class {
   /**
@@ -64632,8 +64647,8 @@ var Context = class {
     var _a, _b, _c;
     this.payload = {};
     if (process.env.GITHUB_EVENT_PATH) {
-      if (existsSync5(process.env.GITHUB_EVENT_PATH)) {
-        this.payload = JSON.parse(readFileSync7(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
+      if (existsSync7(process.env.GITHUB_EVENT_PATH)) {
+        this.payload = JSON.parse(readFileSync11(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
         const path = process.env.GITHUB_EVENT_PATH;
         process.stdout.write(`GITHUB_EVENT_PATH ${path} does not exist${EOL5}`);
@@ -69092,8 +69107,8 @@ function buildNewSkillProposal(pattern, extraLabels) {
 // src/action/publish-proposal.ts
 async function readBranchState(ctx, branch) {
   const pulls = await ctx.api.listPulls(branch);
-  const open6 = pulls.find((p) => p.state === "open");
-  return { branch, pulls, ...open6 ? { open: open6 } : {}, remote: open6 ? await readRemoteBranch(ctx.git, branch) : null };
+  const open3 = pulls.find((p) => p.state === "open");
+  return { branch, pulls, ...open3 ? { open: open3 } : {}, remote: open3 ? await readRemoteBranch(ctx.git, branch) : null };
 }
 function decideProposal(state, fingerprint, baseSha) {
   const declined = state.pulls.find((p) => p.state === "closed" && p.merged_at === null && readFingerprint(p.body) === fingerprint);
@@ -69130,11 +69145,11 @@ async function withdrawProposal(ctx, state, reason) {
 }
 
 // src/services/validate.ts
-import { existsSync as existsSync6, statSync as statSync4 } from "node:fs";
+import { existsSync as existsSync8, statSync as statSync4 } from "node:fs";
 import { basename as basename4, dirname as dirname5, join as join22, relative as relative3, resolve as resolve4, sep as sep4 } from "node:path";
 
 // src/store/read-skill.ts
-import { lstatSync as lstatSync2, readFileSync as readFileSync8, realpathSync } from "node:fs";
+import { lstatSync as lstatSync4, readFileSync as readFileSync12, realpathSync } from "node:fs";
 import { join as join21, relative as relative2, sep as sep3 } from "node:path";
 function readSkillFolder(dir, options) {
   const findings = [];
@@ -69157,7 +69172,7 @@ function readSkillFolder(dir, options) {
   }
   let bytes;
   try {
-    bytes = readFileSync8(file);
+    bytes = readFileSync12(file);
   } catch (error2) {
     findings.push(
       finding({
@@ -69173,7 +69188,7 @@ function readSkillFolder(dir, options) {
 }
 function isSymlink2(path) {
   try {
-    return lstatSync2(path).isSymbolicLink();
+    return lstatSync4(path).isSymbolicLink();
   } catch {
     return false;
   }
@@ -69208,13 +69223,13 @@ function listSkillFiles(dir, maxFiles, maxDepth2, readDir) {
         walk3(path, rel, depth + 1);
         continue;
       }
-      let stat7;
+      let stat6;
       try {
-        stat7 = lstatSync2(path);
+        stat6 = lstatSync4(path);
       } catch {
         continue;
       }
-      files.set(rel, { path: rel, size: stat7.size });
+      files.set(rel, { path: rel, size: stat6.size });
     }
   };
   walk3(dir, "", 0);
@@ -69249,7 +69264,7 @@ function runValidate(options) {
   };
 }
 function resolveTargets(absolute, asGiven, deep, readDir) {
-  if (!existsSync6(absolute)) {
+  if (!existsSync8(absolute)) {
     throw new SkillgardenError("validate/not-found", `${asGiven}: no such file or folder`, {
       data: { path: asGiven }
     });
@@ -69263,7 +69278,7 @@ function resolveTargets(absolute, asGiven, deep, readDir) {
     const dir = dirname5(absolute);
     return [{ dir, name: basename4(dir), boundary: dirname5(dir) }];
   }
-  if (existsSync6(join22(absolute, skillFileName))) return [{ dir: absolute, name: basename4(absolute), boundary: dirname5(absolute) }];
+  if (existsSync8(join22(absolute, skillFileName))) return [{ dir: absolute, name: basename4(absolute), boundary: dirname5(absolute) }];
   return discoverSkills(absolute, { readDir, ...deep ? { deep: { maxDepth: 8 } } : {} }).map((skill) => ({ dir: skill.dir, name: skill.name, boundary: absolute }));
 }
 function dedupe(targets) {
@@ -69391,18 +69406,18 @@ async function checkoutBase(git6, sha) {
 }
 
 // src/action/report-files.ts
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync as mkdirSync2, renameSync as renameSync4, writeFileSync as writeFileSync4 } from "node:fs";
 import { join as join24 } from "node:path";
 function writeRunReport(dir, report, markdown) {
-  mkdirSync(dir, { recursive: true });
+  mkdirSync2(dir, { recursive: true });
   for (const [name, content] of [
     ["run.json", `${JSON.stringify(report, null, 2)}
 `],
     ["REPORT.md", markdown]
   ]) {
     const temp = join24(dir, `.${name}.${process.pid}.tmp`);
-    writeFileSync(temp, content);
-    renameSync(temp, join24(dir, name));
+    writeFileSync4(temp, content);
+    renameSync4(temp, join24(dir, name));
   }
   return join24(dir, "REPORT.md");
 }
@@ -69445,7 +69460,7 @@ async function runCurateMode(inputs, io2, deps = {}) {
     outcomes.push(...await proposeOthers({ inputs, io: io2, api, scratch, base, report }));
     return finish2(inputs, io2, forProposal(report), outcomes);
   } finally {
-    rmSync(scratchDir, { recursive: true, force: true });
+    rmSync4(scratchDir, { recursive: true, force: true });
   }
 }
 function readGating(inputs) {
@@ -69688,7 +69703,7 @@ function readInputs(env) {
 }
 
 // src/services/scan.ts
-import { stat as stat6 } from "node:fs/promises";
+import { stat as stat5 } from "node:fs/promises";
 import { basename as basename6, dirname as dirname6, relative as relative5, resolve as resolve6 } from "node:path";
 
 // src/store/scan/discover-skills.ts
@@ -69752,11 +69767,11 @@ async function discoverSkillDirsDeep(root, maxDepth2 = 8, readDir = createDirCac
 }
 
 // src/store/scan/scan-skill-dir.ts
-import { lstatSync as lstatSync3 } from "node:fs";
+import { lstatSync as lstatSync5 } from "node:fs";
 import { basename as basename5, posix as posix7, resolve as resolve5 } from "node:path";
 
 // src/store/scan/read-content.ts
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync as closeSync4, fstatSync as fstatSync2, openSync as openSync4, readSync as readSync2 } from "node:fs";
 var utf8 = new TextDecoder("utf-8", { fatal: true });
 function startsWith(buf, bytes) {
   return bytes.every((b, i) => buf[i] === b);
@@ -69780,20 +69795,20 @@ function decodeContent(buf, truncated) {
   }
 }
 function readContentWithStat(path, maxBytes) {
-  const fd = openSync(path, "r");
+  const fd = openSync4(path, "r");
   try {
-    const info2 = fstatSync(fd);
+    const info2 = fstatSync2(fd);
     const length = Math.min(info2.size, maxBytes);
     const buf = Buffer.allocUnsafe(length);
     let offset = 0;
     while (offset < length) {
-      const bytesRead = readSync(fd, buf, offset, length - offset, offset);
+      const bytesRead = readSync2(fd, buf, offset, length - offset, offset);
       if (bytesRead === 0) break;
       offset += bytesRead;
     }
     return { content: decodeContent(buf.subarray(0, offset), info2.size > maxBytes), size: info2.size, mode: info2.mode };
   } finally {
-    closeSync(fd);
+    closeSync4(fd);
   }
 }
 
@@ -69816,13 +69831,13 @@ function buildStructureFinding(id, file, detail) {
 
 // src/store/scan/walk-skill.ts
 var import_ignore = __toESM(require_ignore2(), 1);
-import { readFileSync as readFileSync9, realpathSync as realpathSync2 } from "node:fs";
+import { readFileSync as readFileSync13, realpathSync as realpathSync2 } from "node:fs";
 import { join as join28, posix as posix6, relative as relative4, sep as sep5 } from "node:path";
 function readSkillIgnore(dir, entries) {
   if (!entries.some((e) => e.name === ".skillignore" && e.isFile())) return void 0;
   const ig = (0, import_ignore.default)();
   try {
-    ig.add(readFileSync9(join28(dir, ".skillignore"), "utf8"));
+    ig.add(readFileSync13(join28(dir, ".skillignore"), "utf8"));
   } catch {
   }
   return ig;
@@ -69896,13 +69911,13 @@ function walkSkill(dir, limits, readDir = readDirUncached) {
 
 // src/store/scan/scan-skill-dir.ts
 var EXECUTABLE_BITS = 73;
-function inFolder(rel, folder) {
+function inFolder2(rel, folder) {
   return rel.startsWith(`${folder}/`);
 }
 function statFindings(file, shown, size, mode, maxFileBytes) {
   const out = [];
   if (size > maxFileBytes) out.push(buildStructureFinding("structure-file-too-large", shown, `${size} bytes (limit ${maxFileBytes}); only the first ${maxFileBytes} scanned`));
-  if ((mode & EXECUTABLE_BITS) !== 0 && !inFolder(file.rel, "scripts")) out.push(buildStructureFinding("structure-executable-bit", shown, `${shown} is executable`));
+  if ((mode & EXECUTABLE_BITS) !== 0 && !inFolder2(file.rel, "scripts")) out.push(buildStructureFinding("structure-executable-bit", shown, `${shown} is executable`));
   return out;
 }
 function scanFile(file, label, config) {
@@ -69920,7 +69935,7 @@ function scanFile(file, label, config) {
   const out = statFindings(file, shown, size, mode, maxFileBytes);
   if (content.kind === "native-executable") return { findings: [...out, buildStructureFinding("structure-native-executable", shown, shown)], size };
   if (content.kind === "binary") {
-    if (!inFolder(file.rel, "assets")) out.push(buildStructureFinding("structure-binary-file", shown, shown));
+    if (!inFolder2(file.rel, "assets")) out.push(buildStructureFinding("structure-binary-file", shown, shown));
     return { findings: out, size };
   }
   if (!content.utf8) out.push(buildStructureFinding("structure-not-utf8", shown, shown));
@@ -69928,7 +69943,7 @@ function scanFile(file, label, config) {
 }
 function lstatOrUndefined(path) {
   try {
-    return lstatSync3(path);
+    return lstatSync5(path);
   } catch {
     return void 0;
   }
@@ -69967,7 +69982,7 @@ function isResolved(config) {
 }
 async function statOrNull(path) {
   try {
-    return await stat6(path);
+    return await stat5(path);
   } catch {
     return null;
   }
@@ -70011,7 +70026,7 @@ async function runScan(paths, options = {}) {
 }
 
 // src/action/changed-skills.ts
-import { existsSync as existsSync7 } from "node:fs";
+import { existsSync as existsSync9 } from "node:fs";
 import { join as join29 } from "node:path";
 function findChangedSkills(workspace, skillsDir, changedFiles) {
   const root = skillsDir.replace(/\/+$/, "");
@@ -70021,8 +70036,8 @@ function findChangedSkills(workspace, skillsDir, changedFiles) {
     const parts = file.slice(root.length + 1).split("/");
     if (parts[0] === archiveDirName || parts.length < 2) continue;
     const one = `${root}/${parts[0]}`;
-    if (existsSync7(join29(workspace, one, skillFileName))) dirs.add(one);
-    else if (parts.length >= 3 && existsSync7(join29(workspace, one, parts[1], skillFileName))) dirs.add(`${one}/${parts[1]}`);
+    if (existsSync9(join29(workspace, one, skillFileName))) dirs.add(one);
+    else if (parts.length >= 3 && existsSync9(join29(workspace, one, parts[1], skillFileName))) dirs.add(`${one}/${parts[1]}`);
   }
   return [...dirs].sort();
 }

@@ -1,4 +1,4 @@
-import { access, open, readFile } from 'node:fs/promises';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { SkillgardenError } from '../core/errors.js';
 import { join } from 'node:path';
 import { parseIndex, serializeIndex } from './git-index.js';
@@ -17,28 +17,39 @@ export interface IndexCache {
   index?: GitIndex;
 }
 
-async function checksumKey(path: string): Promise<string | undefined> {
-  const handle = await open(path, 'r').catch(() => undefined);
-  if (handle === undefined) return undefined;
+/** Synchronous file calls: see fs-sync.ts. */
+function checksumKey(path: string): string | undefined {
+  let fd: number;
   try {
-    const { size } = await handle.stat();
+    fd = openSync(path, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const { size } = fstatSync(fd);
     if (size < 32) return undefined;
     const tail = Buffer.alloc(20);
-    await handle.read(tail, 0, 20, size - 20);
+    readSync(fd, tail, 0, 20, size - 20);
     return `${size}:${tail.toString('hex')}`;
   } finally {
-    await handle.close();
+    closeSync(fd);
+  }
+}
+
+function readIndexBytes(path: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return Buffer.alloc(0);
+    throw error;
   }
 }
 
 export async function readIndexFile(gitdir: string, cache: IndexCache): Promise<GitIndex> {
   const path = join(gitdir, 'index');
-  const key = await checksumKey(path);
+  const key = checksumKey(path);
   if (key !== undefined && key === cache.key && cache.index) return cache.index;
-  const buffer = await readFile(path).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return Buffer.alloc(0);
-    throw error;
-  });
+  const buffer = readIndexBytes(path);
   const index = parseIndex(buffer, path);
   // Keyed by what the parsed bytes end with, not by the earlier look: the
   // file may have been replaced in between.
@@ -46,10 +57,15 @@ export async function readIndexFile(gitdir: string, cache: IndexCache): Promise<
   return index;
 }
 
-/** Writes the index through its held lock and remembers what was written. */
+/**
+ * Writes the index through its held lock and remembers what was written.
+ * Not fsynced, like git's own index under its default `core.fsync`
+ * (objects in packs and refs only): the index is a cache that `git reset`
+ * rebuilds from HEAD, and the fsync cost a tenth of a commit.
+ */
 export async function writeIndexFile(gitdir: string, lock: HeldLock, index: GitIndex, cache: IndexCache): Promise<void> {
   const bytes = serializeIndex(index);
-  await lock.commit(bytes);
+  await lock.commit(bytes, { durable: false });
   Object.assign(cache, { key: `${bytes.length}:${bytes.toString('hex', bytes.length - 20)}`, index });
 }
 
@@ -61,7 +77,7 @@ export async function writeIndexFile(gitdir: string, lock: HeldLock, index: GitI
 export async function checkIndexPresent(gitdir: string, index: GitIndex, hasCommits: boolean): Promise<void> {
   if (!hasCommits || index.entries.length > 0) return;
   const path = join(gitdir, 'index');
-  if (await access(path).then(() => true, () => false)) return;
+  if (existsSync(path)) return;
   throw new SkillgardenError('ledger/no-index', `${path} is missing although the branch has commits. Run \`git reset\` to rebuild it from HEAD, then retry.`, {
     data: { path },
   });

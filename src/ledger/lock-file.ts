@@ -1,5 +1,5 @@
-import { open, rename, rm } from 'node:fs/promises';
-import type { FileHandle } from 'node:fs/promises';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { inFolder } from './fs-sync.js';
 import { SkillgardenError } from '../core/errors.js';
 
 export interface LockOptions {
@@ -10,12 +10,16 @@ export interface LockOptions {
 /**
  * Git's lock protocol: `<file>.lock` created with O_EXCL is the lock; the new
  * content is written into it, fsynced, and renamed over `<file>`, so readers
- * see the old or the new file, never half of one.
+ * see the old or the new file, never half of one. The lock's folder is
+ * created when missing (a branch's first ref). Synchronous file calls: see fs-sync.ts.
  */
 export interface HeldLock {
   readonly path: string;
-  /** Writes `content` into the lock file and renames it over the target. */
-  commit(content: Uint8Array | string): Promise<void>;
+  /**
+   * Writes `content` into the lock file and renames it over the target;
+   * fsynced first unless `durable` is false.
+   */
+  commit(content: Uint8Array | string, options?: { durable?: boolean }): Promise<void>;
   /** Gives the lock up without changing the target. */
   release(): Promise<void>;
 }
@@ -25,8 +29,8 @@ export async function acquireLock(target: string, options: LockOptions): Promise
   const started = Date.now();
   for (let attempt = 0; ; attempt += 1) {
     try {
-      const handle = await open(lockPath, 'wx');
-      return heldLock(target, lockPath, handle);
+      const fd = inFolder(lockPath, () => openSync(lockPath, 'wx'));
+      return heldLock(target, lockPath, fd);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       if (Date.now() - started >= options.timeoutMs) throw lockedError(lockPath, options.timeoutMs);
@@ -35,32 +39,32 @@ export async function acquireLock(target: string, options: LockOptions): Promise
   }
 }
 
-function heldLock(target: string, lockPath: string, handle: FileHandle): HeldLock {
+function heldLock(target: string, lockPath: string, fd: number): HeldLock {
   // Once renamed (or removed) the lock file may already be someone else's:
   // after that, release must not touch the path again.
   let held = true;
   let closed = false;
-  const close = async () => {
-    if (!closed) await handle.close();
+  const close = () => {
+    if (!closed) closeSync(fd);
     closed = true;
   };
   return {
     path: lockPath,
-    async commit(content) {
+    async commit(content, options) {
       try {
-        await handle.writeFile(content);
-        await handle.sync();
+        writeFileSync(fd, content);
+        if (options?.durable !== false) fsyncSync(fd);
       } finally {
-        await close();
+        close();
       }
       held = false;
-      await rename(lockPath, target);
+      renameSync(lockPath, target);
     },
     async release() {
       if (!held) return;
       held = false;
-      await close();
-      await rm(lockPath, { force: true });
+      close();
+      rmSync(lockPath, { force: true });
     },
   };
 }

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync, inflateSync } from 'node:zlib';
+import { inFolder } from './fs-sync.js';
 import type { NewCommit, TreeEntry } from './object-store.js';
 import { formatTimezone, normalizeMessage } from './object-store.js';
 
@@ -16,29 +17,35 @@ export interface GitObject {
  * Loose objects as git writes them (zlib of `<type> <size>\0<content>`,
  * named by the SHA-1, through a temp file and a rename). Node's zlib is
  * several times faster than the pure-JS deflate isomorphic-git ships with.
+ * Synchronous file calls: see fs-sync.ts.
  */
 export async function writeLooseObject(gitdir: string, type: ObjectType, content: Uint8Array): Promise<string> {
   const header = Buffer.from(`${type} ${content.length}\0`);
   const oid = createHash('sha1').update(header).update(content).digest('hex');
   const folder = join(gitdir, 'objects', oid.slice(0, 2));
   const path = join(folder, oid.slice(2));
-  if (await stat(path).then(() => true, () => false)) return oid;
+  if (existsSync(path)) return oid;
   // Any zlib level is valid git; the fastest keeps big folder trees cheap to rewrite.
   const deflated = deflateSync(Buffer.concat([header, content]), { level: 1 });
-  await mkdir(folder, { recursive: true });
   const temp = join(folder, `tmp_obj_${process.pid}_${randomBytes(4).toString('hex')}`);
-  await writeFile(temp, deflated, { mode: 0o444 });
-  await rename(temp, path).catch(async (error: unknown) => {
-    await rm(temp, { force: true });
+  inFolder(temp, () => writeFileSync(temp, deflated, { mode: 0o444, flag: 'wx' }));
+  try {
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
     throw error;
-  });
+  }
   return oid;
 }
 
 /** `undefined` when the object is not loose (it may be in a pack). */
 export async function readLooseObject(gitdir: string, oid: string): Promise<GitObject | undefined> {
-  const deflated = await readFile(join(gitdir, 'objects', oid.slice(0, 2), oid.slice(2))).catch(() => undefined);
-  if (deflated === undefined) return undefined;
+  let deflated: Buffer;
+  try {
+    deflated = readFileSync(join(gitdir, 'objects', oid.slice(0, 2), oid.slice(2)));
+  } catch {
+    return undefined;
+  }
   const raw = inflateSync(deflated);
   const nul = raw.indexOf(0);
   const [type = ''] = raw.toString('latin1', 0, nul).split(' ');

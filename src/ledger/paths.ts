@@ -1,6 +1,6 @@
-import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
+import { lstatIfAny } from './fs-sync.js';
 
 /**
  * A path a ledger may write: relative, `/`-separated, no `.`/`..` parts,
@@ -33,7 +33,7 @@ export function badPath(path: string, reason: string): SkillgardenError {
 export async function checkNoSymlink(dir: string, path: string): Promise<void> {
   const parts = path.split('/');
   for (let i = 1; i <= parts.length; i += 1) {
-    const info = await lstat(join(dir, ...parts.slice(0, i))).catch(() => undefined);
+    const info = lstatIfAny(join(dir, ...parts.slice(0, i)));
     if (info === undefined) return;
     if (info.isSymbolicLink()) throw badPath(path, `${parts.slice(0, i).join('/')} is a symlink`);
   }

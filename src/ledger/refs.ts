@@ -1,6 +1,7 @@
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { appendFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
+import { inFolder } from './fs-sync.js';
 import { acquireLock } from './lock-file.js';
 import type { HeldLock, LockOptions } from './lock-file.js';
 
@@ -13,7 +14,7 @@ export function isOid(value: string): boolean {
 }
 
 export async function readHeadState(gitdir: string): Promise<HeadState> {
-  const text = (await readFile(join(gitdir, 'HEAD'), 'utf8')).trim();
+  const text = readFileSync(join(gitdir, 'HEAD'), 'utf8').trim();
   if (text.startsWith('ref:')) return { kind: 'branch', ref: text.slice(4).trim() };
   if (isOid(text)) return { kind: 'detached', oid: text };
   throw new SkillgardenError('ledger/bad-head', `${join(gitdir, 'HEAD')} holds neither a ref nor a commit id: "${text.slice(0, 60)}".`, {
@@ -21,9 +22,12 @@ export async function readHeadState(gitdir: string): Promise<HeadState> {
   });
 }
 
-/** A ref's commit id, loose file first, then packed-refs (as git reads them); `undefined` when unborn. */
+/**
+ * A ref's commit id, loose file first, then packed-refs (as git reads them); `undefined` when unborn.
+ * Synchronous reads: see fs-sync.ts.
+ */
 export async function readRef(gitdir: string, ref: string, depth = 0): Promise<string | undefined> {
-  const loose = await readFile(join(gitdir, ref), 'utf8').catch(() => undefined);
+  const loose = readText(join(gitdir, ref));
   if (loose !== undefined) {
     const text = loose.trim();
     if (text.startsWith('ref:') && depth < 5) return readRef(gitdir, text.slice(4).trim(), depth + 1);
@@ -33,18 +37,24 @@ export async function readRef(gitdir: string, ref: string, depth = 0): Promise<s
 }
 
 async function readPackedRef(gitdir: string, ref: string): Promise<string | undefined> {
-  const packed = await readFile(join(gitdir, 'packed-refs'), 'utf8').catch(() => '');
+  const packed = readText(join(gitdir, 'packed-refs')) ?? '';
   for (const line of packed.split('\n')) {
     if (line.length > 41 && line[40] === ' ' && line.slice(41) === ref) return line.slice(0, 40);
   }
   return undefined;
 }
 
+function readText(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
 /** Takes `<ref>.lock`; the caller re-reads the ref under the lock before it writes. */
 export async function lockRef(gitdir: string, ref: string, options: LockOptions): Promise<HeldLock> {
-  const path = join(gitdir, ref);
-  await mkdir(dirname(path), { recursive: true });
-  return acquireLock(path, options);
+  return acquireLock(join(gitdir, ref), options);
 }
 
 export interface ReflogEntry {
@@ -59,8 +69,7 @@ export async function appendReflogs(gitdir: string, refs: readonly string[], ent
   const line = `${entry.before ?? '0'.repeat(40)} ${entry.after} ${entry.who}\t${entry.message.split('\n')[0] ?? ''}\n`;
   for (const ref of refs) {
     const path = join(gitdir, 'logs', ref);
-    await mkdir(dirname(path), { recursive: true });
-    await appendFile(path, line);
+    inFolder(path, () => appendFileSync(path, line));
   }
 }
 

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
-import { lstat, mkdir, open, readFile, readlink, rename, rm, rmdir } from 'node:fs/promises';
+import { closeSync, fchmodSync, lstatSync, openSync, readFileSync, readlinkSync, renameSync, rmSync, rmdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, basename } from 'node:path';
+import { inFolder, lstatIfAny } from './fs-sync.js';
 
 /** Git's blob id for `content` (the SHA-1 of `blob <size>\0<content>`). */
 export function hashBlob(content: Uint8Array): string {
@@ -14,14 +15,17 @@ export type WorktreeFile =
   | { kind: 'symlink'; oid: string }
   | { kind: 'directory' };
 
-/** What the working tree holds at `path`, hashed as git would (no filters). */
+/**
+ * What the working tree holds at `path`, hashed as git would (no filters).
+ * Synchronous file calls here and below: see fs-sync.ts.
+ */
 export async function readWorktreeFile(dir: string, path: string): Promise<WorktreeFile> {
   const full = join(dir, path);
-  const info = await lstat(full).catch(() => undefined);
+  const info = lstatIfAny(full);
   if (info === undefined) return { kind: 'absent' };
   if (info.isDirectory()) return { kind: 'directory' };
-  if (info.isSymbolicLink()) return { kind: 'symlink', oid: hashBlob(Buffer.from(await readlink(full), 'utf8')) };
-  return { kind: 'file', oid: hashBlob(await readFile(full)), executable: (info.mode & 0o100) !== 0 };
+  if (info.isSymbolicLink()) return { kind: 'symlink', oid: hashBlob(Buffer.from(readlinkSync(full), 'utf8')) };
+  return { kind: 'file', oid: hashBlob(readFileSync(full)), executable: (info.mode & 0o100) !== 0 };
 }
 
 /**
@@ -31,31 +35,31 @@ export async function readWorktreeFile(dir: string, path: string): Promise<Workt
  */
 export async function writeWorktreeFile(dir: string, path: string, content: Uint8Array, executable: boolean): Promise<BigIntStats> {
   const full = join(dir, path);
-  await mkdir(dirname(full), { recursive: true });
   const temp = join(dirname(full), `.${basename(full)}.skillgarden-${process.pid}-${randomBytes(4).toString('hex')}`);
-  const handle = await open(temp, 'wx', executable ? 0o755 : 0o644);
+  const fd = inFolder(temp, () => openSync(temp, 'wx', executable ? 0o755 : 0o644));
   try {
-    await handle.writeFile(content);
-    await handle.chmod(executable ? 0o755 : 0o644);
+    writeFileSync(fd, content);
+    // The umask may have masked the mode given to open.
+    fchmodSync(fd, executable ? 0o755 : 0o644);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
   try {
-    await rename(temp, full);
+    renameSync(temp, full);
   } catch (error) {
-    await rm(temp, { force: true });
+    rmSync(temp, { force: true });
     throw error;
   }
-  return lstat(full, { bigint: true });
+  return lstatSync(full, { bigint: true });
 }
 
 /** Removes the file, then every folder it leaves empty (git does not track folders). */
 export async function removeWorktreeFile(dir: string, path: string): Promise<void> {
-  await rm(join(dir, path), { force: true });
+  rmSync(join(dir, path), { force: true });
   const parts = path.split('/').slice(0, -1);
   while (parts.length > 0) {
     try {
-      await rmdir(join(dir, ...parts));
+      rmdirSync(join(dir, ...parts));
     } catch {
       return;
     }

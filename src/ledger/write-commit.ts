@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { SkillgardenError, isSkillgardenError } from '../core/errors.js';
+import { SkillgardenError } from '../core/errors.js';
 import { checkClean, checkExpected } from './check-touched-paths.js';
 import type { CommitContext } from './commit-context.js';
 import { applyIndexChanges, buildIndexEntry } from './git-index.js';
@@ -22,7 +22,10 @@ const maxAttempts = 100;
  * Objects first, ref last: blobs, trees and the commit are written without a
  * lock; then, holding `index.lock` and the branch's `.lock` (in git's order),
  * the commit is published only if the branch still points at our parent.
- * Otherwise it is rebuilt on the new head and tried again.
+ * Otherwise it is rebuilt on the new head and tried again. Uncommitted edits
+ * are looked for only under the locks: unlocked, the look can land inside
+ * another writer's publish (files and index written, ref not yet moved), and
+ * a refused commit leaves only unreferenced objects, which `git gc` prunes.
  */
 export async function writeCommit(ctx: CommitContext, options: CommitOptions): Promise<CommitResult> {
   const changes = prepareChanges(options.changes);
@@ -31,18 +34,10 @@ export async function writeCommit(ctx: CommitContext, options: CommitOptions): P
   for (const change of changes) if (change.content) await ctx.store.writeBlob(change.content);
   for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
     const parent = await readRef(ctx.gitdir, branch);
-    const built = await buildCommit(ctx, { changes, parent, message: options.message, author }).catch((error: unknown) => {
-      // Unlocked, the check can land inside another writer's publish (files
-      // and index written, ref not yet moved): only a check under the locks proves dirt.
-      if (isSkillgardenError(error, 'ledger/dirty')) return undefined;
-      throw error;
-    });
-    if (built === undefined) await confirmDirty(ctx, branch, changes);
-    else {
-      await ctx.onStage?.('objects-written');
-      const published = await publish(ctx, { branch, parent, ...built, changes, author, message: options.message });
-      if (published) return { commit: built.commit, attempts: attempt };
-    }
+    const built = await buildCommit(ctx, { changes, parent, message: options.message, author });
+    await ctx.onStage?.('objects-written');
+    const published = await publish(ctx, { branch, parent, ...built, changes, author, message: options.message });
+    if (published) return { commit: built.commit, attempts: attempt };
     await sleep(backoffMs(attempt));
   }
   throw new SkillgardenError('ledger/busy', `The branch ${branch} kept moving; gave up after ${maxAttempts} attempts. Retry later.`, { data: { ref: branch } });
@@ -83,22 +78,6 @@ async function publish(ctx: CommitContext, input: PublishInput): Promise<boolean
   }
 }
 
-/** Repeats the dirty check against the current head while holding the locks; throws if the dirt is real. */
-async function confirmDirty(ctx: CommitContext, branch: string, changes: readonly PreparedChange[]): Promise<void> {
-  const locks = await takeLocks(ctx, branch);
-  try {
-    const head = await readRef(ctx.gitdir, branch);
-    const tree = head ? (await ctx.store.readCommit(head)).tree : undefined;
-    const before = await lookupPaths(ctx.store, tree, changes.map((c) => c.path));
-    const index = await readIndexFile(ctx.gitdir, ctx.indexCache);
-    await checkIndexPresent(ctx.gitdir, index, head !== undefined);
-    await checkClean(ctx.dir, changes, before, index);
-  } finally {
-    await locks.ref.release();
-    await locks.index.release();
-  }
-}
-
 interface BuildInput {
   changes: readonly PreparedChange[];
   parent: string | undefined;
@@ -110,8 +89,6 @@ async function buildCommit(ctx: CommitContext, input: BuildInput) {
   const tree = input.parent ? (await ctx.store.readCommit(input.parent)).tree : undefined;
   const before = await lookupPaths(ctx.store, tree, input.changes.map((c) => c.path));
   checkExpected(input.changes, before);
-  // Fail fast, before any object is written; confirmed under the locks.
-  await checkClean(ctx.dir, input.changes, before, await readIndexFile(ctx.gitdir, ctx.indexCache));
   const edits = new Map(input.changes.map((c) => [c.path, c.oid === null ? null : { oid: c.oid, mode: c.mode }]));
   const newTree = await editTree(ctx.store, tree, edits);
   const parents = input.parent ? [input.parent] : [];
