@@ -27873,9 +27873,9 @@ ${indent}`) + "'";
         return quotedString(value, ctx);
       }
       const indent = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value) ? "  " : "");
-      const literal = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar2.Scalar.BLOCK_FOLDED ? false : type === Scalar2.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
+      const literal2 = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar2.Scalar.BLOCK_FOLDED ? false : type === Scalar2.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
       if (!value)
-        return literal ? "|\n" : ">\n";
+        return literal2 ? "|\n" : ">\n";
       let chomp;
       let endStart;
       for (endStart = value.length; endStart > 0; --endStart) {
@@ -27924,7 +27924,7 @@ ${indent}`) + "'";
         if (onComment)
           onComment();
       }
-      if (!literal) {
+      if (!literal2) {
         const foldedValue = value.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent}`);
         let literalFallback = false;
         const foldOptions = getFoldOptions(ctx, true);
@@ -52161,7 +52161,7 @@ var require_parse2 = __commonJS({
     var syntaxError = (type, char) => {
       return `Missing ${type}: "${char}" - use "\\\\${char}" to match literal characters`;
     };
-    var splitTopLevel2 = (input2) => {
+    var splitTopLevel = (input2) => {
       const parts = [];
       let bracket = 0;
       let paren = 0;
@@ -52322,7 +52322,7 @@ var require_parse2 = __commonJS({
         if (!match || match.type !== "*") {
           return;
         }
-        const branches = splitTopLevel2(match.body).map((branch2) => branch2.trim());
+        const branches = splitTopLevel(match.body).map((branch2) => branch2.trim());
         if (branches.length !== 1) {
           return;
         }
@@ -52354,7 +52354,7 @@ var require_parse2 = __commonJS({
         return { risky: false };
       }
       const max = typeof options.maxExtglobRecursion === "number" ? options.maxExtglobRecursion : constants3.DEFAULT_MAX_EXTGLOB_RECURSION;
-      const branches = splitTopLevel2(body).map((branch) => branch.trim());
+      const branches = splitTopLevel(body).map((branch) => branch.trim());
       if (branches.length > 1) {
         if (branches.some((branch) => branch === "") || branches.some((branch) => /^[*?]+$/.test(branch)) || hasRepeatedCharPrefixOverlap(branches)) {
           return { risky: true };
@@ -52370,9 +52370,9 @@ var require_parse2 = __commonJS({
           safeChars.push(...chars);
           continue;
         }
-        const literal = normalizeSimpleBranch(branch);
-        if (literal && literal.length === 1) {
-          safeChars.push(literal);
+        const literal2 = normalizeSimpleBranch(branch);
+        if (literal2 && literal2.length === 1) {
+          safeChars.push(literal2);
           continue;
         }
         combinable = false;
@@ -52524,15 +52524,15 @@ var require_parse2 = __commonJS({
         extglobs.push(token);
       };
       const extglobClose = (token) => {
-        const literal = input2.slice(token.startIndex, state.index + 1);
+        const literal2 = input2.slice(token.startIndex, state.index + 1);
         const body = input2.slice(token.startIndex + 2, state.index);
         const analysis = analyzeRepeatedExtglob(body, opts);
         if ((token.type === "plus" || token.type === "star") && analysis.risky) {
           const safeOutput = analysis.safeOutput ? (token.output ? "" : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput) : void 0;
           const open3 = tokens[token.tokensIndex];
           open3.type = "text";
-          open3.value = literal;
-          open3.output = safeOutput || utils.escapeRegex(literal);
+          open3.value = literal2;
+          open3.output = safeOutput || utils.escapeRegex(literal2);
           for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
             tokens[i].value = "";
             tokens[i].output = "";
@@ -54894,8 +54894,8 @@ var require_ignore2 = __commonJS({
         if (dir.ignored) {
           return dir;
         }
-        const literal = this._rules.testLiteral(path);
-        return literal.ignored || literal.unignored ? literal : dir;
+        const literal2 = this._rules.testLiteral(path);
+        return literal2.ignored || literal2.unignored ? literal2 : dir;
       }
       _t(path, cache) {
         const cached = cache[path];
@@ -60800,6 +60800,226 @@ function toFinding2(ctx, hit, via, column, matched) {
   };
 }
 
+// src/core/scan/regex-literals.ts
+var MAX_SET = 6;
+var MAX_STRINGS = 64;
+var singleChar = { n: "\n", t: "	", r: "\r", f: "\f", v: "\v", "0": "\0" };
+var Reader = class {
+  constructor(src) {
+    this.src = src;
+  }
+  src;
+  i = 0;
+  peek(offset = 0) {
+    return this.src[this.i + offset] ?? "";
+  }
+  fail(what) {
+    throw new Error(`Cannot read regex /${this.src}/ at ${this.i}: ${what}`);
+  }
+};
+function parseRegexSource(src) {
+  const reader = new Reader(src);
+  const alternatives = readAlternatives(reader);
+  if (reader.i < src.length) reader.fail("unbalanced parenthesis");
+  return alternatives;
+}
+function readAlternatives(r) {
+  const alternatives = [readSequence(r)];
+  while (r.peek() === "|") {
+    r.i += 1;
+    alternatives.push(readSequence(r));
+  }
+  return alternatives;
+}
+function readSequence(r) {
+  const nodes = [];
+  while (r.i < r.src.length && r.peek() !== "|" && r.peek() !== ")") {
+    const atom = readAtom(r);
+    nodes.push(readQuantifier(r, atom));
+  }
+  return nodes;
+}
+function readQuantifier(r, node) {
+  let min;
+  let max;
+  const ch = r.peek();
+  if (ch === "?" || ch === "*" || ch === "+") {
+    r.i += 1;
+    [min, max] = ch === "?" ? [0, 1] : ch === "*" ? [0, Infinity] : [1, Infinity];
+  } else if (ch === "{" && /^\{\d+(?:,\d*)?\}/.test(r.src.slice(r.i))) {
+    const m = /^\{(\d+)(,(\d*))?\}/.exec(r.src.slice(r.i));
+    r.i += m[0].length;
+    min = Number(m[1]);
+    max = m[2] === void 0 ? min : m[3] === "" ? Infinity : Number(m[3]);
+  } else return node;
+  if (r.peek() === "?") r.i += 1;
+  return readQuantifier(r, { kind: "repeat", node, min, max });
+}
+function readAtom(r) {
+  const ch = r.peek();
+  if (ch === "(") return readGroup(r);
+  if (ch === "[") return readClass(r);
+  if (ch === "^" || ch === "$") {
+    r.i += 1;
+    return { kind: "empty" };
+  }
+  if (ch === ".") {
+    r.i += 1;
+    return { kind: "set", source: ".", chars: void 0 };
+  }
+  if (ch === "\\") return readEscape(r);
+  r.i += 1;
+  return literal(ch);
+}
+function literal(ch) {
+  return { kind: "set", source: ch.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&"), chars: [ch.toLowerCase()] };
+}
+function readGroup(r) {
+  const rest = r.src.slice(r.i);
+  const lookaround = /^\(\?<?[=!]/.exec(rest);
+  const prefix = lookaround?.[0] ?? /^\(\?(?::|<[A-Za-z_$][\w$]*>)/.exec(rest)?.[0] ?? "(";
+  r.i += prefix.length;
+  const alternatives = readAlternatives(r);
+  if (r.peek() !== ")") r.fail("missing )");
+  r.i += 1;
+  return lookaround ? { kind: "empty" } : { kind: "group", alternatives };
+}
+function readEscape(r) {
+  const next = r.peek(1);
+  const rest = r.src.slice(r.i);
+  const code2 = /^\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|u\{([0-9a-fA-F]+)\}|c([A-Za-z]))/.exec(rest);
+  if (code2) {
+    r.i += code2[0].length;
+    const value = code2[4] !== void 0 ? code2[4].toUpperCase().charCodeAt(0) % 32 : parseInt(code2[1] ?? code2[2] ?? code2[3], 16);
+    return literal(String.fromCodePoint(value));
+  }
+  r.i += 2;
+  if (next === "b" || next === "B") return { kind: "empty" };
+  if (/[1-9]/.test(next) || next === "k" && r.peek() === "<") {
+    while (/[0-9]/.test(r.peek())) r.i += 1;
+    if (next === "k") r.i = r.src.indexOf(">", r.i) + 1;
+    return { kind: "backref" };
+  }
+  if (next === "p" || next === "P") {
+    const close = r.src.indexOf("}", r.i);
+    const source = r.src.slice(r.i - 2, close + 1);
+    r.i = close + 1;
+    return { kind: "set", source, chars: void 0 };
+  }
+  const single = singleChar[next];
+  if (single !== void 0) return { kind: "set", source: `\\${next}`, chars: [single] };
+  if (/[sSwWDd]/.test(next)) return { kind: "set", source: `\\${next}`, chars: void 0 };
+  return literal(next);
+}
+function readClass(r) {
+  const start = r.i;
+  r.i += 1;
+  const negated = r.peek() === "^";
+  if (negated) r.i += 1;
+  const chars = /* @__PURE__ */ new Set();
+  let known = !negated;
+  let first = true;
+  while (r.i < r.src.length && (r.peek() !== "]" || first)) {
+    first = false;
+    let ch = r.peek();
+    if (ch === "\\") {
+      const next = r.peek(1);
+      const code2 = /^\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4}))/.exec(r.src.slice(r.i));
+      if (code2) {
+        ch = String.fromCharCode(parseInt(code2[1] ?? code2[2], 16));
+        r.i += code2[0].length;
+      } else {
+        r.i += 2;
+        if (/[sSwWdDpP]/.test(next)) {
+          known = false;
+          if (next === "p" || next === "P") r.i = r.src.indexOf("}", r.i) + 1;
+          continue;
+        }
+        ch = singleChar[next] ?? next;
+      }
+    } else r.i += 1;
+    if (r.peek() === "-" && r.peek(1) !== "]" && r.peek(1) !== "") {
+      r.i += 2;
+      if (r.src[r.i - 1] === "\\") r.i += 1;
+      known = false;
+      continue;
+    }
+    chars.add(ch.toLowerCase());
+  }
+  if (r.peek() !== "]") r.fail("missing ]");
+  r.i += 1;
+  return { kind: "set", source: r.src.slice(start, r.i), chars: known && chars.size <= MAX_SET && chars.size > 0 ? [...chars] : void 0 };
+}
+function cross(left, right) {
+  const out = /* @__PURE__ */ new Set();
+  for (const a of left) for (const b of right) out.add(a + b);
+  return [...out];
+}
+function nodeLiterals(node) {
+  switch (node.kind) {
+    case "set":
+      return { exact: node.chars, factors: [] };
+    case "empty":
+      return { exact: [""], factors: [] };
+    case "backref":
+      return { exact: void 0, factors: [] };
+    case "group":
+      return alternativesLiterals(node.alternatives);
+    case "repeat": {
+      if (node.min === 0) return { exact: void 0, factors: [] };
+      const inner = nodeLiterals(node.node);
+      const factors = inner.exact && !inner.exact.includes("") ? [inner.exact, ...inner.factors] : inner.factors;
+      if (node.min === 1 && node.max === 1) return inner;
+      return { exact: void 0, factors };
+    }
+  }
+}
+function sequenceLiterals(nodes) {
+  const factors = [];
+  let run = [""];
+  let exact = true;
+  const close = () => {
+    if (!run.includes("")) factors.push(run);
+    run = [""];
+  };
+  for (const node of nodes) {
+    const found = nodeLiterals(node);
+    factors.push(...found.factors);
+    if (found.exact === void 0) {
+      exact = false;
+      close();
+      continue;
+    }
+    if (run.length * found.exact.length > MAX_STRINGS) {
+      exact = false;
+      close();
+    }
+    run = cross(run, found.exact);
+  }
+  const whole = exact ? run : void 0;
+  close();
+  return { exact: whole, factors };
+}
+function alternativesLiterals(alternatives) {
+  const each = alternatives.map(sequenceLiterals);
+  const exact = each.every((l) => l.exact !== void 0) ? [...new Set(each.flatMap((l) => l.exact))] : void 0;
+  const best = each.map((l) => bestFactor(l.exact && !l.exact.includes("") ? [l.exact, ...l.factors] : l.factors));
+  const union2 = best.every((b) => b !== void 0) ? [...new Set(best.flat())] : void 0;
+  return { exact: exact && exact.length <= MAX_STRINGS ? exact : void 0, factors: union2 ? [union2] : [] };
+}
+function frequency(strings) {
+  return strings.reduce((sum, s) => sum + 20 ** -s.length, 0);
+}
+function bestFactor(factors) {
+  let best;
+  for (const factor of factors) if (best === void 0 || frequency(factor) < frequency(best)) best = factor;
+  return best;
+}
+function requiredLiterals(pattern) {
+  const { exact, factors } = alternativesLiterals(parseRegexSource(pattern.source));
+  return bestFactor(exact && !exact.includes("") ? [exact, ...factors] : factors);
+}
+
 // src/core/scan/compile.ts
 function compileLineRegex(pattern) {
   const src = pattern.source;
@@ -60820,145 +61040,96 @@ function compileLineRegex(pattern) {
   const flags = /* @__PURE__ */ new Set([...pattern.flags, "g", "m"]);
   return new RegExp(out, [...flags].join(""));
 }
-function splitTopLevel(src) {
-  const parts = [];
-  let depth = 0;
-  let inClass = false;
-  let start = 0;
-  for (let i = 0; i < src.length; i += 1) {
-    const ch = src[i];
-    if (ch === "\\") i += 1;
-    else if (inClass) inClass = ch !== "]";
-    else if (ch === "[") inClass = true;
-    else if (ch === "(") depth += 1;
-    else if (ch === ")") depth -= 1;
-    else if (ch === "|" && depth === 0) {
-      parts.push(src.slice(start, i));
-      start = i + 1;
-    }
-  }
-  parts.push(src.slice(start));
-  return parts;
-}
-function closingParen(src, open3) {
-  let depth = 0;
-  let inClass = false;
-  for (let i = open3; i < src.length; i += 1) {
-    const ch = src[i];
-    if (ch === "\\") i += 1;
-    else if (inClass) inClass = ch !== "]";
-    else if (ch === "[") inClass = true;
-    else if (ch === "(") depth += 1;
-    else if (ch === ")" && --depth === 0) return i;
-  }
-  return -1;
-}
-var literalChar = /[A-Za-z0-9_ :<>!@#%&=,'"`~/-]/;
-var escapedLiteral = /[./\\\-[\](){}|$^*+?!<>:=@#%&,'"`~]/;
-function literalPrefixes(alt) {
-  let src = alt;
-  for (; ; ) {
-    if (src.startsWith("\\b")) src = src.slice(2);
-    else if (src.startsWith("(?<!") || src.startsWith("(?<=") || src.startsWith("(?!") || src.startsWith("(?=")) {
-      const close = closingParen(src, 0);
-      if (close < 0) return void 0;
-      src = src.slice(close + 1);
-    } else break;
-  }
-  if (src.startsWith("(?:")) {
-    const close = closingParen(src, 0);
-    if (close < 0 || /^[?*{]/.test(src.slice(close + 1))) return void 0;
-    const inner = splitTopLevel(src.slice(3, close)).map(literalPrefixes);
-    return inner.every((p) => p !== void 0) ? inner.flat() : void 0;
-  }
-  let text = "";
-  for (let i = 0; i < src.length; i += 1) {
-    const ch = src[i];
-    const next = src[i + 1] ?? "";
-    if (ch === "\\" && escapedLiteral.test(next)) {
-      text += next;
-      i += 1;
-    } else if (literalChar.test(ch) && ch !== "|") text += ch;
-    else {
-      if (/[?*{]/.test(ch)) text = text.slice(0, -1);
-      break;
-    }
-    if (/[?*{]/.test(src[i + 1] ?? "")) {
-      text = text.slice(0, -1);
-      break;
-    }
-  }
-  return text.length >= 2 ? [text.toLowerCase()] : void 0;
-}
 function deriveTriggers(pattern) {
-  const alts = splitTopLevel(pattern.source).map(literalPrefixes);
-  return alts.every((p) => p !== void 0) ? [...new Set(alts.flat())] : void 0;
+  return requiredLiterals(pattern);
 }
 
 // src/core/scan/trigger-index.ts
 var fold = (code2) => code2 >= 65 && code2 <= 90 ? code2 + 32 : code2;
+var FOLD = Uint8Array.from({ length: 128 }, (_, code2) => fold(code2));
+var BUCKET_BITS = 12;
+var bucketOf = (key, c2) => Math.imul(key * 128 + c2, 2654435761) >>> 32 - BUCKET_BITS;
 function buildTriggerMatcher(all) {
   const literals = [...new Set(all.map((l) => l.toLowerCase()))];
-  const heads = new Int32Array(128 * 128).fill(-1);
+  const pairs = new Uint8Array(128 * 128);
+  const shorts = new Int32Array(128 * 128).fill(-1);
   const third = new Int32Array(128 * 128 * 4);
-  const singles = new Int32Array(128).fill(-1);
+  const buckets = new Int32Array(1 << BUCKET_BITS).fill(-1);
   const next = new Int32Array(literals.length).fill(-1);
+  const singles = new Int32Array(128).fill(-1);
   const others = [];
-  literals.forEach((literal, id) => {
-    if (literal.length === 0 || /[^\x00-\x7F]/.test(literal)) {
+  literals.forEach((literal2, id) => {
+    if (literal2.length === 0 || /[^\x00-\x7F]/.test(literal2)) {
       others.push(id);
       return;
     }
-    if (literal.length === 1) {
-      singles[literal.charCodeAt(0)] = id;
+    if (literal2.length === 1) {
+      singles[literal2.charCodeAt(0)] = id;
       return;
     }
-    const key = literal.charCodeAt(0) * 128 + literal.charCodeAt(1);
-    next[id] = heads[key];
-    heads[key] = id;
-    if (literal.length === 2) third.fill(-1, key * 4, key * 4 + 4);
-    else third[key * 4 + (literal.charCodeAt(2) >> 5)] |= 1 << (literal.charCodeAt(2) & 31);
+    const key = literal2.charCodeAt(0) * 128 + literal2.charCodeAt(1);
+    if (literal2.length === 2) {
+      pairs[key] |= 1;
+      shorts[key] = id;
+      return;
+    }
+    const c2 = literal2.charCodeAt(2);
+    pairs[key] |= 2;
+    third[key * 4 + (c2 >> 5)] |= 1 << (c2 & 31);
+    const bucket = bucketOf(key, c2);
+    next[id] = buckets[bucket];
+    buckets[bucket] = id;
   });
-  return { literals, heads, third, singles, next, others };
+  return { literals, pairs, shorts, third, buckets, next, singles, others };
 }
-function matchesAt(text, at, literal) {
-  if (at + literal.length > text.length) return false;
-  for (let k = 2; k < literal.length; k += 1) if (fold(text.charCodeAt(at + k)) !== literal.charCodeAt(k)) return false;
+function matchesAt(text, at, literal2) {
+  if (at + literal2.length > text.length) return false;
+  for (let k = 0; k < literal2.length; k += 1) if (fold(text.charCodeAt(at + k)) !== literal2.charCodeAt(k)) return false;
   return true;
 }
-function add(lines, id, line) {
-  const list = lines[id];
-  if (list === void 0) lines[id] = [line];
-  else if (list[list.length - 1] !== line) list.push(line);
+function add(hits, id, line) {
+  const list = hits.lines[id];
+  if (list === void 0) {
+    hits.lines[id] = [line];
+    hits.found.push(id);
+  } else if (list[list.length - 1] !== line) list.push(line);
 }
 function indexTriggerLines(text, matcher) {
-  const { heads, third, singles, next, literals } = matcher;
-  const lines = new Array(literals.length).fill(void 0);
+  const { pairs, shorts, third, buckets, next, singles, literals } = matcher;
+  const hits = { lines: new Array(literals.length), found: [] };
+  const length = text.length;
   let line = 0;
-  let c0 = text.length > 0 ? fold(text.charCodeAt(0)) : 0;
-  for (let i = 0; i < text.length; i += 1) {
-    const c1 = i + 1 < text.length ? fold(text.charCodeAt(i + 1)) : 0;
-    if (c0 === 10) line += 1;
-    else if (c0 < 128) {
-      if (singles[c0] >= 0) add(lines, singles[c0], line);
-      const key = c0 * 128 + c1;
-      if (c1 > 0 && c1 < 128 && heads[key] >= 0) {
-        const c2 = i + 2 < text.length ? fold(text.charCodeAt(i + 2)) : 0;
-        if (c2 >= 128 || (third[key * 4 + (c2 >> 5)] & 1 << (c2 & 31)) !== 0) {
-          for (let id = heads[key]; id >= 0; id = next[id]) if (matchesAt(text, i, literals[id])) add(lines, id, line);
-        }
-      }
+  let c1 = length > 0 ? text.charCodeAt(0) : 0;
+  c1 = c1 < 128 ? FOLD[c1] : 0;
+  for (let i = 0; i < length; i += 1) {
+    const c0 = c1;
+    const raw = i + 1 < length ? text.charCodeAt(i + 1) : 0;
+    c1 = raw < 128 ? FOLD[raw] : 0;
+    if (c0 === 10) {
+      line += 1;
+      continue;
     }
-    c0 = c1;
+    if (c0 === 0) continue;
+    if (singles[c0] >= 0) add(hits, singles[c0], line);
+    const key = c0 * 128 + c1;
+    const kinds = c1 === 0 ? 0 : pairs[key];
+    if (kinds === 0) continue;
+    if ((kinds & 1) !== 0) add(hits, shorts[key], line);
+    if ((kinds & 2) === 0) continue;
+    const c2raw = i + 2 < length ? text.charCodeAt(i + 2) : 0;
+    if (c2raw >= 128) continue;
+    const c2 = FOLD[c2raw];
+    if ((third[key * 4 + (c2 >> 5)] & 1 << (c2 & 31)) === 0) continue;
+    for (let id = buckets[bucketOf(key, c2)]; id >= 0; id = next[id]) if (matchesAt(text, i, literals[id])) add(hits, id, line);
   }
-  for (const id of matcher.others) findOther(text, literals[id], (line2) => add(lines, id, line2));
-  return lines;
+  for (const id of matcher.others) findOther(text, literals[id], (line2) => add(hits, id, line2));
+  return hits;
 }
-function findOther(text, literal, found) {
+function findOther(text, literal2, found) {
   const lower2 = text.replace(/[A-Z]+/g, (run) => run.toLowerCase());
   let line = 0;
   let counted = 0;
-  for (let at = lower2.indexOf(literal); at >= 0; at = lower2.indexOf(literal, at + 1)) {
+  for (let at = lower2.indexOf(literal2); at >= 0; at = lower2.indexOf(literal2, at + 1)) {
     for (let k = lower2.indexOf("\n", counted); k >= 0 && k < at; k = lower2.indexOf("\n", k + 1)) {
       line += 1;
       counted = k + 1;
@@ -60978,7 +61149,8 @@ function compileTable(rules2) {
     const compiled = compileEach(rules2, literals.map((l) => l?.map((t) => ids.get(t.toLowerCase()))));
     const rulesOf = matcher.literals.map(() => []);
     compiled.forEach((rule2, r) => rule2.triggers?.forEach((id) => rulesOf[id].push(r)));
-    table2 = { rules: compiled, triggers: matcher, rulesOf };
+    const untriggered = compiled.flatMap((rule2, r) => rule2.triggers ? [] : [r]);
+    table2 = { rules: compiled, triggers: matcher, rulesOf, untriggered };
     compiledCache.set(rules2, table2);
   }
   return table2;
@@ -61039,14 +61211,13 @@ function execAll(pattern, text, onMatch) {
   }
 }
 function scanRaw(scan, text, table2) {
-  scan.triggerLines = indexTriggerLines(text, table2.triggers);
-  const live = new Uint8Array(table2.rules.length);
-  scan.triggerLines.forEach((lines, id) => {
-    if (lines !== void 0) for (const r of table2.rulesOf[id]) live[r] = 1;
-  });
-  for (let r = 0; r < table2.rules.length; r += 1) {
+  const hits = indexTriggerLines(text, table2.triggers);
+  scan.triggerLines = hits.lines;
+  const live = new Set(table2.untriggered);
+  for (const id of hits.found) for (const r of table2.rulesOf[id]) live.add(r);
+  for (const r of [...live].sort((a, b) => a - b)) {
     const { rule: rule2, whole, perLine, triggers } = table2.rules[r];
-    if (triggers && live[r] === 0 || rule2.base64Run !== void 0 && scan.longestBase64Run < rule2.base64Run) continue;
+    if (rule2.base64Run !== void 0 && scan.longestBase64Run < rule2.base64Run) continue;
     const candidates = triggers ? candidateLines(scan, triggers) : void 0;
     if (!candidates) {
       execAll(whole, text, (m) => {
@@ -61061,7 +61232,7 @@ function scanRaw(scan, text, table2) {
   }
 }
 function selectRules(text, table2) {
-  const present = indexTriggerLines(text, table2.triggers);
+  const present = indexTriggerLines(text, table2.triggers).lines;
   return table2.rules.filter((r) => !r.triggers || r.triggers.some((t) => present[t] !== void 0)).map((r) => r.rule);
 }
 
@@ -65075,7 +65246,7 @@ function expand(template, context3) {
   var operators = ["+", "#", ".", "/", ";", "?", "&"];
   template = template.replace(
     /\{([^\{\}]+)\}|([^\{\}]+)/g,
-    function(_, expression, literal) {
+    function(_, expression, literal2) {
       if (expression) {
         let operator = "";
         const values = [];
@@ -65099,7 +65270,7 @@ function expand(template, context3) {
           return values.join(",");
         }
       } else {
-        return encodeReserved(literal);
+        return encodeReserved(literal2);
       }
     }
   );

@@ -17,6 +17,8 @@ export interface CompiledTable {
   triggers: TriggerMatcher;
   /** For each trigger literal id, the indexes of the rules it belongs to. */
   rulesOf: number[][];
+  /** Indexes of the rules without triggers: they run on every text. */
+  untriggered: number[];
 }
 
 const compiledCache = new WeakMap<readonly ThreatRule[], CompiledTable>();
@@ -31,7 +33,8 @@ export function compileTable(rules: readonly ThreatRule[]): CompiledTable {
     const compiled = compileEach(rules, literals.map((l) => l?.map((t) => ids.get(t.toLowerCase())!)));
     const rulesOf = matcher.literals.map((): number[] => []);
     compiled.forEach((rule, r) => rule.triggers?.forEach((id) => rulesOf[id]!.push(r)));
-    table = { rules: compiled, triggers: matcher, rulesOf };
+    const untriggered = compiled.flatMap((rule, r) => (rule.triggers ? [] : [r]));
+    table = { rules: compiled, triggers: matcher, rulesOf, untriggered };
     compiledCache.set(rules, table);
   }
   return table;
@@ -122,15 +125,14 @@ function execAll(pattern: RegExp, text: string, onMatch: (m: RegExpExecArray) =>
  * lines, runs once over the whole text. At most one finding per rule per line.
  */
 export function scanRaw(scan: RawScan, text: string, table: CompiledTable): void {
-  scan.triggerLines = indexTriggerLines(text, table.triggers);
-  // Rules none of whose triggers occur are skipped without looking at their triggers one by one.
-  const live = new Uint8Array(table.rules.length);
-  scan.triggerLines.forEach((lines, id) => {
-    if (lines !== undefined) for (const r of table.rulesOf[id]!) live[r] = 1;
-  });
-  for (let r = 0; r < table.rules.length; r += 1) {
+  const hits = indexTriggerLines(text, table.triggers);
+  scan.triggerLines = hits.lines;
+  // Only the rules one of whose triggers occurs, and those without triggers: most files wake a handful of the table.
+  const live = new Set<number>(table.untriggered);
+  for (const id of hits.found) for (const r of table.rulesOf[id]!) live.add(r);
+  for (const r of [...live].sort((a, b) => a - b)) {
     const { rule, whole, perLine, triggers } = table.rules[r]!;
-    if ((triggers && live[r] === 0) || (rule.base64Run !== undefined && scan.longestBase64Run < rule.base64Run)) continue;
+    if (rule.base64Run !== undefined && scan.longestBase64Run < rule.base64Run) continue;
     const candidates = triggers ? candidateLines(scan, triggers) : undefined;
     if (!candidates) {
       execAll(whole, text, (m) => {
@@ -147,6 +149,6 @@ export function scanRaw(scan: RawScan, text: string, table: CompiledTable): void
 
 /** The rules that can match `text` at all: those with no triggers and those with a trigger in it. */
 export function selectRules(text: string, table: CompiledTable): ThreatRule[] {
-  const present = indexTriggerLines(text, table.triggers);
+  const present = indexTriggerLines(text, table.triggers).lines;
   return table.rules.filter((r) => !r.triggers || r.triggers.some((t) => present[t] !== undefined)).map((r) => r.rule);
 }

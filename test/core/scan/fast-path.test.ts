@@ -95,7 +95,7 @@ describe('trigger matcher', () => {
     fc.assert(
       fc.property(fc.uniqueArray(literal, { minLength: 1, maxLength: 8 }), fc.stringMatching(/^[a-cA-C/.:\n é]{0,80}$/), (literals, text) => {
         const matcher = buildTriggerMatcher(literals);
-        const found = indexTriggerLines(text, matcher);
+        const found = indexTriggerLines(text, matcher).lines;
         const lines = text.toLowerCase().split('\n');
         matcher.literals.forEach((lit, id) => {
           const expected = lines.flatMap((line, i) => (line.includes(lit) ? [i] : []));

@@ -1,0 +1,269 @@
+/**
+ * Reads a rule's regex source into a small tree, to find literal strings
+ * every match must contain ("required factors"). The scan looks for those
+ * literals first and runs a rule only on lines holding one, so the rarer the
+ * literal the less regex work: `\.ssh\/id_` rules out far more lines than the
+ * command words (`cat`, `nc`, …) the same pattern starts with.
+ */
+export type RegexNode =
+  /** One character from a set: `chars` when the set is small and known (lower-cased), `source` to test against. */
+  | { kind: 'set'; source: string; chars: string[] | undefined }
+  /** Matches no character: anchors, `\b`, lookarounds. */
+  | { kind: 'empty' }
+  | { kind: 'group'; alternatives: RegexNode[][] }
+  | { kind: 'repeat'; node: RegexNode; min: number; max: number }
+  /** A back-reference: its text is unknown here. */
+  | { kind: 'backref' };
+
+/** A set larger than this is treated as "any character" for literals. */
+const MAX_SET = 6;
+/** Past this many strings a run of literals is cut (`(?:a|b)(?:c|d)…` multiplies). */
+const MAX_STRINGS = 64;
+
+/** Escapes that stand for one character. */
+const singleChar: Record<string, string | undefined> = { n: '\n', t: '\t', r: '\r', f: '\f', v: '\v', '0': '\0' };
+
+class Reader {
+  i = 0;
+  constructor(readonly src: string) {}
+  peek(offset = 0): string {
+    return this.src[this.i + offset] ?? '';
+  }
+  fail(what: string): never {
+    throw new Error(`Cannot read regex /${this.src}/ at ${this.i}: ${what}`);
+  }
+}
+
+/** Parses the regex source syntax the rule table uses (ES2018, with or without the `u` flag). */
+export function parseRegexSource(src: string): RegexNode[][] {
+  const reader = new Reader(src);
+  const alternatives = readAlternatives(reader);
+  if (reader.i < src.length) reader.fail('unbalanced parenthesis');
+  return alternatives;
+}
+
+function readAlternatives(r: Reader): RegexNode[][] {
+  const alternatives: RegexNode[][] = [readSequence(r)];
+  while (r.peek() === '|') {
+    r.i += 1;
+    alternatives.push(readSequence(r));
+  }
+  return alternatives;
+}
+
+function readSequence(r: Reader): RegexNode[] {
+  const nodes: RegexNode[] = [];
+  while (r.i < r.src.length && r.peek() !== '|' && r.peek() !== ')') {
+    const atom = readAtom(r);
+    nodes.push(readQuantifier(r, atom));
+  }
+  return nodes;
+}
+
+function readQuantifier(r: Reader, node: RegexNode): RegexNode {
+  let min: number;
+  let max: number;
+  const ch = r.peek();
+  if (ch === '?' || ch === '*' || ch === '+') {
+    r.i += 1;
+    [min, max] = ch === '?' ? [0, 1] : ch === '*' ? [0, Infinity] : [1, Infinity];
+  } else if (ch === '{' && /^\{\d+(?:,\d*)?\}/.test(r.src.slice(r.i))) {
+    const m = /^\{(\d+)(,(\d*))?\}/.exec(r.src.slice(r.i))!;
+    r.i += m[0].length;
+    min = Number(m[1]);
+    max = m[2] === undefined ? min : m[3] === '' ? Infinity : Number(m[3]);
+  } else return node;
+  if (r.peek() === '?') r.i += 1;
+  return readQuantifier(r, { kind: 'repeat', node, min, max });
+}
+
+function readAtom(r: Reader): RegexNode {
+  const ch = r.peek();
+  if (ch === '(') return readGroup(r);
+  if (ch === '[') return readClass(r);
+  if (ch === '^' || ch === '$') {
+    r.i += 1;
+    return { kind: 'empty' };
+  }
+  if (ch === '.') {
+    r.i += 1;
+    return { kind: 'set', source: '.', chars: undefined };
+  }
+  if (ch === '\\') return readEscape(r);
+  r.i += 1;
+  return literal(ch);
+}
+
+function literal(ch: string): RegexNode {
+  return { kind: 'set', source: ch.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&'), chars: [ch.toLowerCase()] };
+}
+
+function readGroup(r: Reader): RegexNode {
+  const rest = r.src.slice(r.i);
+  const lookaround = /^\(\?<?[=!]/.exec(rest);
+  const prefix = lookaround?.[0] ?? /^\(\?(?::|<[A-Za-z_$][\w$]*>)/.exec(rest)?.[0] ?? '(';
+  r.i += prefix.length;
+  const alternatives = readAlternatives(r);
+  if (r.peek() !== ')') r.fail('missing )');
+  r.i += 1;
+  return lookaround ? { kind: 'empty' } : { kind: 'group', alternatives };
+}
+
+function readEscape(r: Reader): RegexNode {
+  const next = r.peek(1);
+  const rest = r.src.slice(r.i);
+  const code = /^\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|u\{([0-9a-fA-F]+)\}|c([A-Za-z]))/.exec(rest);
+  if (code) {
+    r.i += code[0].length;
+    const value = code[4] !== undefined ? code[4].toUpperCase().charCodeAt(0) % 32 : parseInt(code[1] ?? code[2] ?? code[3]!, 16);
+    return literal(String.fromCodePoint(value));
+  }
+  r.i += 2;
+  if (next === 'b' || next === 'B') return { kind: 'empty' };
+  if (/[1-9]/.test(next) || (next === 'k' && r.peek() === '<')) {
+    while (/[0-9]/.test(r.peek())) r.i += 1;
+    if (next === 'k') r.i = r.src.indexOf('>', r.i) + 1;
+    return { kind: 'backref' };
+  }
+  if (next === 'p' || next === 'P') {
+    const close = r.src.indexOf('}', r.i);
+    const source = r.src.slice(r.i - 2, close + 1);
+    r.i = close + 1;
+    return { kind: 'set', source, chars: undefined };
+  }
+  const single = singleChar[next];
+  if (single !== undefined) return { kind: 'set', source: `\\${next}`, chars: [single] };
+  if (/[sSwWDd]/.test(next)) return { kind: 'set', source: `\\${next}`, chars: undefined };
+  return literal(next);
+}
+
+/** A character class; its chars are known when it is not negated, has no shorthand, and is small. */
+function readClass(r: Reader): RegexNode {
+  const start = r.i;
+  r.i += 1;
+  const negated = r.peek() === '^';
+  if (negated) r.i += 1;
+  const chars = new Set<string>();
+  let known = !negated;
+  let first = true;
+  while (r.i < r.src.length && (r.peek() !== ']' || first)) {
+    first = false;
+    let ch = r.peek();
+    if (ch === '\\') {
+      const next = r.peek(1);
+      const code = /^\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4}))/.exec(r.src.slice(r.i));
+      if (code) {
+        ch = String.fromCharCode(parseInt(code[1] ?? code[2]!, 16));
+        r.i += code[0].length;
+      } else {
+        r.i += 2;
+        if (/[sSwWdDpP]/.test(next)) {
+          known = false;
+          if (next === 'p' || next === 'P') r.i = r.src.indexOf('}', r.i) + 1;
+          continue;
+        }
+        ch = singleChar[next] ?? next;
+      }
+    } else r.i += 1;
+    if (r.peek() === '-' && r.peek(1) !== ']' && r.peek(1) !== '') {
+      // A range: too many characters to list as literals, whatever its ends.
+      r.i += 2;
+      if (r.src[r.i - 1] === '\\') r.i += 1;
+      known = false;
+      continue;
+    }
+    chars.add(ch.toLowerCase());
+  }
+  if (r.peek() !== ']') r.fail('missing ]');
+  r.i += 1;
+  return { kind: 'set', source: r.src.slice(start, r.i), chars: known && chars.size <= MAX_SET && chars.size > 0 ? [...chars] : undefined };
+}
+
+/** What a node tells about literals: the exact strings it can match (when few), and sets one of which any match contains. */
+interface Literals {
+  exact: string[] | undefined;
+  factors: string[][];
+}
+
+function cross(left: readonly string[], right: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const a of left) for (const b of right) out.add(a + b);
+  return [...out];
+}
+
+function nodeLiterals(node: RegexNode): Literals {
+  switch (node.kind) {
+    case 'set':
+      return { exact: node.chars, factors: [] };
+    case 'empty':
+      return { exact: [''], factors: [] };
+    case 'backref':
+      return { exact: undefined, factors: [] };
+    case 'group':
+      return alternativesLiterals(node.alternatives);
+    case 'repeat': {
+      if (node.min === 0) return { exact: undefined, factors: [] };
+      const inner = nodeLiterals(node.node);
+      const factors = inner.exact && !inner.exact.includes('') ? [inner.exact, ...inner.factors] : inner.factors;
+      if (node.min === 1 && node.max === 1) return inner;
+      return { exact: undefined, factors };
+    }
+  }
+}
+
+function sequenceLiterals(nodes: readonly RegexNode[]): Literals {
+  const factors: string[][] = [];
+  let run: string[] = [''];
+  let exact = true;
+  const close = () => {
+    if (!run.includes('')) factors.push(run);
+    run = [''];
+  };
+  for (const node of nodes) {
+    const found = nodeLiterals(node);
+    factors.push(...found.factors);
+    if (found.exact === undefined) {
+      exact = false;
+      close();
+      continue;
+    }
+    if (run.length * found.exact.length > MAX_STRINGS) {
+      exact = false;
+      close();
+    }
+    run = cross(run, found.exact);
+  }
+  const whole = exact ? run : undefined;
+  close();
+  return { exact: whole, factors };
+}
+
+function alternativesLiterals(alternatives: readonly RegexNode[][]): Literals {
+  const each = alternatives.map(sequenceLiterals);
+  const exact = each.every((l) => l.exact !== undefined) ? [...new Set(each.flatMap((l) => l.exact!))] : undefined;
+  const best = each.map((l) => bestFactor(l.exact && !l.exact.includes('') ? [l.exact, ...l.factors] : l.factors));
+  const union = best.every((b): b is string[] => b !== undefined) ? [...new Set(best.flat())] : undefined;
+  return { exact: exact && exact.length <= MAX_STRINGS ? exact : undefined, factors: union ? [union] : [] };
+}
+
+/** How likely a line holds one of the strings, roughly: each character divides the chance by 20. */
+function frequency(strings: readonly string[]): number {
+  return strings.reduce((sum, s) => sum + 20 ** -s.length, 0);
+}
+
+function bestFactor(factors: readonly string[][]): string[] | undefined {
+  let best: string[] | undefined;
+  for (const factor of factors) if (best === undefined || frequency(factor) < frequency(best)) best = factor;
+  return best;
+}
+
+/**
+ * Lower-cased literal strings at least one of which occurs in every match of
+ * `pattern` (the rarest such set found), or undefined when none can be found.
+ * Assertions (`\b`, lookarounds, anchors) are read as matching nothing, so
+ * the answer holds for any text, whatever they would have ruled out.
+ */
+export function requiredLiterals(pattern: RegExp): string[] | undefined {
+  const { exact, factors } = alternativesLiterals(parseRegexSource(pattern.source));
+  return bestFactor(exact && !exact.includes('') ? [exact, ...factors] : factors);
+}

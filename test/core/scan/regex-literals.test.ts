@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { parseRegexSource, requiredLiterals, type RegexNode } from '../../../src/core/scan/regex-literals.js';
+import { THREAT_RULES } from '../../../src/core/scan/rules.js';
+
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const alphabet = [...Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)), '\t', '\u00a0', 'é'];
+const setCache = new Map<string, string[]>();
+
+/** The characters of the sample alphabet a one-character node matches (its own characters first, in both cases). */
+function charsOf(node: Extract<RegexNode, { kind: 'set' }>, flags: string): string[] {
+  const key = `${node.source}/${flags}`;
+  let chars = setCache.get(key);
+  if (!chars) {
+    const one = new RegExp(`^(?:${node.source})$`, flags.replace(/[gmy]/g, ''));
+    const own = (node.chars ?? []).flatMap((c) => [c, c.toUpperCase()]);
+    chars = [...new Set([...own, ...alphabet])].filter((c) => one.test(c));
+    setCache.set(key, chars);
+  }
+  return chars;
+}
+
+/** A random string built along the tree: not always a match (assertions are ignored), so each is checked with the real regex. */
+function sample(nodes: readonly RegexNode[], flags: string, random: () => number): string {
+  const pick = <T,>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+  const one = (node: RegexNode): string => {
+    switch (node.kind) {
+      case 'set': {
+        const chars = charsOf(node, flags);
+        // Mostly the node's own characters: a literal text is what reaches the rest of the pattern.
+        return chars.length === 0 ? '' : node.chars && random() < 0.9 ? pick(chars.slice(0, node.chars.length * 2)) : pick(chars);
+      }
+      case 'empty':
+      case 'backref':
+        return '';
+      case 'group':
+        return sample(pick(node.alternatives), flags, random);
+      case 'repeat': {
+        const count = node.min + Math.floor(random() * (Math.min(node.max, node.min + 3) - node.min + 1));
+        return Array.from({ length: count }, () => one(node.node)).join('');
+      }
+    }
+  };
+  return nodes.map(one).join('');
+}
+
+describe('required literals', () => {
+  it('reads the rarest literal a match must hold', () => {
+    expect(requiredLiterals(/\b(?:cat|nc)\b[^\n]{0,120}\.ssh\/id_(?:rsa|dsa)/)).toEqual(['.ssh/id_rsa', '.ssh/id_dsa']);
+    expect(requiredLiterals(/curl\s+\S+|wget\s+\S+/)).toEqual(['curl', 'wget']);
+    expect(requiredLiterals(/[rR]m\s+-rf/i)).toEqual(['-rf']);
+    expect(requiredLiterals(/\d+\s+\w+/)).toBeUndefined();
+    expect(requiredLiterals(/(?:foo)?bar/)).toEqual(['bar']);
+    expect(requiredLiterals(/(?:ab|cd)(?:ef|gh)/)).toEqual(['abef', 'abgh', 'cdef', 'cdgh']);
+    expect(requiredLiterals(/a|\s/)).toBeUndefined();
+  });
+
+  it('parses every rule of the table', () => {
+    for (const rule of THREAT_RULES) expect(() => parseRegexSource(rule.pattern.source), rule.id).not.toThrow();
+  });
+
+  it("every match of a rule, on random texts built from its pattern, holds one of the rule's triggers", () => {
+    const random = seeded(9);
+    for (const rule of THREAT_RULES) {
+      const triggers = rule.triggers ?? requiredLiterals(rule.pattern);
+      if (!triggers) continue;
+      const tree = parseRegexSource(rule.pattern.source);
+      const regex = new RegExp(rule.pattern.source, rule.pattern.flags.replace('g', ''));
+      let matched = 0;
+      for (let i = 0; i < 300; i += 1) {
+        const text = sample(tree[Math.floor(random() * tree.length)]!, rule.pattern.flags, random);
+        const m = regex.exec(` ${text} `);
+        if (!m) continue;
+        matched += 1;
+        const lower = m[0].toLowerCase();
+        expect(triggers.some((t) => lower.includes(t)), `${rule.id}: "${m[0]}" holds none of ${JSON.stringify(triggers)}`).toBe(true);
+      }
+      // Texts that never match would prove nothing.
+      expect(matched, rule.id).toBeGreaterThan(0);
+    }
+  });
+});
