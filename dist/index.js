@@ -69343,7 +69343,7 @@ function readSkillFolder(dir, options) {
   }
   let bytes;
   try {
-    bytes = readFileSync12(file);
+    bytes = options.files ? options.files.read(file).bytes : readFileSync12(file);
   } catch (error2) {
     findings.push(
       finding({
@@ -69417,7 +69417,7 @@ function runValidate(options) {
   const findings = [];
   targets.forEach((target, index) => {
     const reportPath = toPosix(relative3(options.cwd, join22(target.dir, skillFileName))) || skillFileName;
-    const content = readSkillFolder(target.dir, { reportPath, boundary: target.boundary, readDir });
+    const content = readSkillFolder(target.dir, { reportPath, boundary: target.boundary, readDir, ...options.files ? { files: options.files } : {} });
     findings.push(...content.findings);
     if (content.bytes) {
       const result = validateSkill({ file: reportPath, content: content.bytes, folder: target.name, profile, files: content.files });
@@ -69941,8 +69941,27 @@ async function discoverSkillDirsDeep(root, maxDepth2 = 8, readDir = createDirCac
 import { lstatSync as lstatSync5 } from "node:fs";
 import { basename as basename5, posix as posix7, resolve as resolve5 } from "node:path";
 
-// src/store/scan/read-content.ts
+// src/store/file-cache.ts
 import { closeSync as closeSync4, fstatSync as fstatSync2, openSync as openSync4, readSync as readSync2 } from "node:fs";
+function readOpened(path, maxBytes = Infinity) {
+  const fd = openSync4(path, "r");
+  try {
+    const { size, mode } = fstatSync2(fd);
+    const length = Math.min(size, maxBytes);
+    const bytes = Buffer.allocUnsafe(length);
+    let offset = 0;
+    while (offset < length) {
+      const read2 = readSync2(fd, bytes, offset, length - offset, offset);
+      if (read2 === 0) break;
+      offset += read2;
+    }
+    return { bytes: bytes.subarray(0, offset), size, mode };
+  } finally {
+    closeSync4(fd);
+  }
+}
+
+// src/store/scan/read-content.ts
 var utf8 = new TextDecoder("utf-8", { fatal: true });
 function startsWith(buf, bytes) {
   return bytes.every((b, i) => buf[i] === b);
@@ -69965,22 +69984,10 @@ function decodeContent(buf, truncated) {
     return { kind: "text", text: buf.toString("latin1"), utf8: false, truncated };
   }
 }
-function readContentWithStat(path, maxBytes) {
-  const fd = openSync4(path, "r");
-  try {
-    const info2 = fstatSync2(fd);
-    const length = Math.min(info2.size, maxBytes);
-    const buf = Buffer.allocUnsafe(length);
-    let offset = 0;
-    while (offset < length) {
-      const bytesRead = readSync2(fd, buf, offset, length - offset, offset);
-      if (bytesRead === 0) break;
-      offset += bytesRead;
-    }
-    return { content: decodeContent(buf.subarray(0, offset), info2.size > maxBytes), size: info2.size, mode: info2.mode };
-  } finally {
-    closeSync4(fd);
-  }
+function readContentWithStat(path, maxBytes, files) {
+  const kept = files?.take(path);
+  const { bytes, size, mode } = kept ? { ...kept, bytes: kept.bytes.subarray(0, maxBytes) } : readOpened(path, maxBytes);
+  return { content: decodeContent(bytes, size > maxBytes), size, mode };
 }
 
 // src/store/scan/structure-finding.ts
@@ -70091,12 +70098,12 @@ function statFindings(file, shown, size, mode, maxFileBytes) {
   if ((mode & EXECUTABLE_BITS) !== 0 && !inFolder2(file.rel, "scripts")) out.push(buildStructureFinding("structure-executable-bit", shown, `${shown} is executable`));
   return out;
 }
-function scanFile(file, label, config) {
+function scanFile(file, label, config, files) {
   const shown = posix7.join(label, file.rel);
   const { maxFileBytes } = config.limits;
   let opened;
   try {
-    opened = readContentWithStat(file.abs, maxFileBytes);
+    opened = readContentWithStat(file.abs, maxFileBytes, files);
   } catch (error2) {
     const info2 = lstatOrUndefined(file.abs);
     const out2 = info2 ? statFindings(file, shown, info2.size, info2.mode, maxFileBytes) : [];
@@ -70126,7 +70133,7 @@ async function scanSkillDir(dir, options = {}) {
   const findings = walk3.findings.map((f) => ({ ...f, file: posix7.join(label, f.file) }));
   let bytes = 0;
   for (const file of walk3.files) {
-    const scanned = scanFile(file, label, config);
+    const scanned = scanFile(file, label, config, options.files);
     findings.push(...scanned.findings);
     bytes += Math.min(scanned.size, config.limits.maxFileBytes);
   }
@@ -70191,7 +70198,7 @@ async function runScan(paths, options = {}) {
   const results = await mapPool(dirs, options.concurrency ?? 8, (dir) => {
     const label = relative5(repo, dir).split("\\").join("/") || ".";
     const provenance = options.provenanceOf?.({ name: basename6(dir), dir: label });
-    return scanSkillDir(dir, { config, label, readDir, ...provenance ? { provenance } : {} });
+    return scanSkillDir(dir, { config, label, readDir, ...options.files ? { files: options.files } : {}, ...provenance ? { provenance } : {} });
   });
   return buildScanReport(results);
 }

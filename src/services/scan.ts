@@ -5,6 +5,7 @@ import { resolveScanConfig, type ScanConfig, type ScanConfigInput } from '../cor
 import { buildScanReport, type ScanReport, type ScanResult } from '../core/scan/report.js';
 import type { ScanProvenance } from '../core/scan/types.js';
 import { createDirCache, type ReadDir } from '../store/dir-cache.js';
+import type { FileCache } from '../store/file-cache.js';
 import { discoverSkillDirs, discoverSkillDirsDeep } from '../store/scan/discover-skills.js';
 import { scanSkillDir } from '../store/scan/scan-skill-dir.js';
 
@@ -24,6 +25,8 @@ export interface RunScanOptions {
    * the cache its own pass filled, so the scan lists no folder again.
    */
   readDir?: ReadDir;
+  /** Files an earlier reader of the pass kept (validate's SKILL.md reads): taken instead of read again. */
+  files?: FileCache;
   /** Skills scanned at once. Default 8. */
   concurrency?: number;
 }
@@ -81,7 +84,7 @@ export async function runScan(paths: readonly string[], options: RunScanOptions 
   const results: ScanResult[] = await mapPool(dirs, options.concurrency ?? 8, (dir) => {
     const label = relative(repo, dir).split('\\').join('/') || '.';
     const provenance = options.provenanceOf?.({ name: basename(dir), dir: label });
-    return scanSkillDir(dir, { config, label, readDir, ...(provenance ? { provenance } : {}) });
+    return scanSkillDir(dir, { config, label, readDir, ...(options.files ? { files: options.files } : {}), ...(provenance ? { provenance } : {}) });
   });
   return buildScanReport(results);
 }

@@ -6,6 +6,7 @@ import { defaultSkillsDir, skillFileName } from '../core/layout.js';
 import type { ProfileName } from '../core/schema/types.js';
 import { validateSkill } from '../core/validate.js';
 import { createDirCache, type ReadDir } from '../store/dir-cache.js';
+import type { FileCache } from '../store/file-cache.js';
 import { discoverSkills } from '../store/discover.js';
 import { readSkillFolder } from '../store/read-skill.js';
 
@@ -19,6 +20,8 @@ export interface ValidateOptions {
   onProgress?: (done: number, total: number) => void;
   /** Folder listings shared with the rest of the pass (the security scan reads the same folders). */
   readDir?: ReadDir;
+  /** Keeps each SKILL.md read for the rest of the pass (the security scan reads them again). */
+  files?: FileCache;
 }
 
 export interface ValidateReport {
@@ -45,7 +48,7 @@ export function runValidate(options: ValidateOptions): ValidateReport {
   const findings: Finding[] = [];
   targets.forEach((target, index) => {
     const reportPath = toPosix(relative(options.cwd, join(target.dir, skillFileName))) || skillFileName;
-    const content = readSkillFolder(target.dir, { reportPath, boundary: target.boundary, readDir });
+    const content = readSkillFolder(target.dir, { reportPath, boundary: target.boundary, readDir, ...(options.files ? { files: options.files } : {}) });
     findings.push(...content.findings);
     if (content.bytes) {
       const result = validateSkill({ file: reportPath, content: content.bytes, folder: target.name, profile, files: content.files });

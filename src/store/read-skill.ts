@@ -1,4 +1,5 @@
 import { lstatSync, readFileSync, realpathSync, type Dirent, type Stats } from 'node:fs';
+import type { FileCache } from './file-cache.js';
 import { join, relative, sep } from 'node:path';
 import { finding, type Finding } from '../core/findings.js';
 import { skillFileName } from '../core/layout.js';
@@ -20,6 +21,8 @@ export interface ReadSkillFolderOptions {
   maxFiles?: number;
   maxDepth?: number;
   readDir?: ReadDir;
+  /** Keeps SKILL.md's bytes for the pass's next reader (the security scan). */
+  files?: FileCache;
 }
 
 /** Reads a skill folder: SKILL.md's bytes and the list of its files with sizes. Bounded; never follows links out. */
@@ -45,7 +48,7 @@ export function readSkillFolder(dir: string, options: ReadSkillFolderOptions): S
   }
   let bytes: Uint8Array | undefined;
   try {
-    bytes = readFileSync(file);
+    bytes = options.files ? options.files.read(file).bytes : readFileSync(file);
   } catch (error) {
     findings.push(
       finding({

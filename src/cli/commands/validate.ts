@@ -7,6 +7,7 @@ import { compareFindings, type Finding } from '../../core/findings.js';
 import { toFindings } from '../../core/scan/index.js';
 import { runScan } from '../../services/scan.js';
 import { createDirCache } from '../../store/dir-cache.js';
+import { createFileCache } from '../../store/file-cache.js';
 import { requireConfig } from '../../services/curator/read-library.js';
 import { exitCodes, type Command } from '../context.js';
 import { createProgress } from '../progress.js';
@@ -32,11 +33,13 @@ export const validateCommand: Command = {
     }
     const progress = createProgress(io, 'validating', format === 'text' && !io.env.CI);
     const paths = positionals.length > 0 ? positionals : [join(global.repo, config.skills_dir)];
+    // One pass over the library: the scan reuses validate's folder listings and SKILL.md reads.
     const readDir = createDirCache();
-    const report = runValidate({ cwd: io.cwd, paths, profile, onProgress: progress.update, readDir });
+    const files = values['no-scan'] === true ? undefined : createFileCache();
+    const report = runValidate({ cwd: io.cwd, paths, profile, onProgress: progress.update, readDir, ...(files ? { files } : {}) });
     progress.done();
     if (values['no-scan'] !== true) {
-      const scan = await runScan(paths, { repo: io.cwd, config: config.scan, deep: positionals.length > 0, readDir });
+      const scan = await runScan(paths, { repo: io.cwd, config: config.scan, deep: positionals.length > 0, readDir, ...(files ? { files } : {}) });
       mergeFindings(report, toFindings(scan.findings));
     }
     if (format === 'json') io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

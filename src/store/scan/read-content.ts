@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { readOpened, type FileCache } from '../file-cache.js';
 
 export type ContentKind = 'text' | 'native-executable' | 'binary';
 
@@ -56,23 +56,14 @@ export interface OpenedContent {
   mode: number;
 }
 
-/** Reads at most `maxBytes` of a file, and its size and mode (`fstat` on the open file, not a separate `lstat`). */
-export function readContentWithStat(path: string, maxBytes: number): OpenedContent {
-  const fd = openSync(path, 'r');
-  try {
-    const info: Stats = fstatSync(fd);
-    const length = Math.min(info.size, maxBytes);
-    const buf = Buffer.allocUnsafe(length);
-    let offset = 0;
-    while (offset < length) {
-      const bytesRead = readSync(fd, buf, offset, length - offset, offset);
-      if (bytesRead === 0) break;
-      offset += bytesRead;
-    }
-    return { content: decodeContent(buf.subarray(0, offset), info.size > maxBytes), size: info.size, mode: info.mode };
-  } finally {
-    closeSync(fd);
-  }
+/**
+ * Reads at most `maxBytes` of a file, and its size and mode; from `files`
+ * when an earlier reader of the pass (validate) left it there.
+ */
+export function readContentWithStat(path: string, maxBytes: number, files?: FileCache): OpenedContent {
+  const kept = files?.take(path);
+  const { bytes, size, mode } = kept ? { ...kept, bytes: kept.bytes.subarray(0, maxBytes) } : readOpened(path, maxBytes);
+  return { content: decodeContent(bytes, size > maxBytes), size, mode };
 }
 
 /** Reads at most `maxBytes` of a file. */

@@ -8,6 +8,7 @@ import { applyAllowList } from '../../core/scan/suppress.js';
 import type { ScanFinding, ScanProvenance } from '../../core/scan/types.js';
 import { buildVerdict } from '../../core/scan/verdict.js';
 import type { ReadDir } from '../dir-cache.js';
+import type { FileCache } from '../file-cache.js';
 import { readContentWithStat, type OpenedContent } from './read-content.js';
 import { buildStructureFinding } from './structure-finding.js';
 import { walkSkill, type WalkedFile } from './walk-skill.js';
@@ -20,6 +21,8 @@ export interface ScanDirOptions {
   label?: string;
   /** Lists folders; pass the pass's cached one so discovery's listings are not read again. */
   readDir?: ReadDir;
+  /** Files validate already read in this pass. */
+  files?: FileCache;
 }
 
 const EXECUTABLE_BITS = 0o111;
@@ -40,12 +43,12 @@ function statFindings(file: WalkedFile, shown: string, size: number, mode: numbe
   return out;
 }
 
-function scanFile(file: WalkedFile, label: string, config: ScanConfig): FileScan {
+function scanFile(file: WalkedFile, label: string, config: ScanConfig, files: FileCache | undefined): FileScan {
   const shown = posix.join(label, file.rel);
   const { maxFileBytes } = config.limits;
   let opened: OpenedContent;
   try {
-    opened = readContentWithStat(file.abs, maxFileBytes);
+    opened = readContentWithStat(file.abs, maxFileBytes, files);
   } catch (error) {
     const info = lstatOrUndefined(file.abs);
     const out = info ? statFindings(file, shown, info.size, info.mode, maxFileBytes) : [];
@@ -83,7 +86,7 @@ export async function scanSkillDir(dir: string, options: ScanDirOptions = {}): P
   const findings: ScanFinding[] = walk.findings.map((f) => ({ ...f, file: posix.join(label, f.file) }));
   let bytes = 0;
   for (const file of walk.files) {
-    const scanned = scanFile(file, label, config);
+    const scanned = scanFile(file, label, config, options.files);
     findings.push(...scanned.findings);
     bytes += Math.min(scanned.size, config.limits.maxFileBytes);
   }

@@ -4,6 +4,8 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDirCache, type ReadDir } from '../../../src/store/dir-cache.js';
 import { runScan } from '../../../src/services/scan.js';
+import { runValidate } from '../../../src/services/validate.js';
+import { createFileCache, type FileCache } from '../../../src/store/file-cache.js';
 
 let repo: string;
 
@@ -35,5 +37,27 @@ describe('runScan with a shared folder-listing cache', () => {
     const own = await runScan([], { repo });
     expect(shared.findings).toEqual(own.findings);
     expect([...asked.keys()].map((p) => p.slice(repo.length + 1)).sort()).toEqual(['skills', 'skills/ops', 'skills/ops/deploy', 'skills/ops/deploy/scripts', 'skills/plain']);
+  });
+});
+
+describe('runScan after runValidate with a shared file cache', () => {
+  it("takes every SKILL.md validate read instead of reading it again, and finds the same as without it", async () => {
+    const files = createFileCache();
+    const taken: string[] = [];
+    const counting: FileCache = {
+      read: (path) => files.read(path),
+      take: (path) => {
+        const file = files.take(path);
+        if (file) taken.push(path.slice(repo.length + 1));
+        return file;
+      },
+    };
+    runValidate({ cwd: repo, files: counting });
+    const shared = await runScan([], { repo, files: counting });
+    const own = await runScan([], { repo });
+    expect(shared).toEqual(own);
+    expect(taken.sort()).toEqual(['skills/ops/deploy/SKILL.md', 'skills/plain/SKILL.md']);
+    // Taken means forgotten: the pass does not hold the library in memory.
+    expect(counting.take(join(repo, 'skills/plain/SKILL.md'))).toBeUndefined();
   });
 });

@@ -1,0 +1,56 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+
+/** A file's bytes with the size and mode its open handle reported. */
+export interface OpenedFile {
+  bytes: Buffer;
+  size: number;
+  mode: number;
+}
+
+/**
+ * Files read once and handed on within one pass: `validate` reads every
+ * SKILL.md, and the security scan that follows it needs the same bytes.
+ * `take` forgets what it returns, so the pass holds each file only until
+ * its second reader has it.
+ */
+export interface FileCache {
+  /** Reads the whole file (throws as `readFileSync` does) and keeps it for `take`. */
+  read(path: string): OpenedFile;
+  /** What `read` kept for `path`, forgotten from then on; undefined when nothing was kept. */
+  take(path: string): OpenedFile | undefined;
+}
+
+/** Reads at most `maxBytes` of a file, with its size and mode (`fstat` on the open file, not a separate `lstat`). */
+export function readOpened(path: string, maxBytes = Infinity): OpenedFile {
+  const fd = openSync(path, 'r');
+  try {
+    const { size, mode } = fstatSync(fd);
+    const length = Math.min(size, maxBytes);
+    const bytes = Buffer.allocUnsafe(length);
+    let offset = 0;
+    while (offset < length) {
+      const read = readSync(fd, bytes, offset, length - offset, offset);
+      if (read === 0) break;
+      offset += read;
+    }
+    return { bytes: bytes.subarray(0, offset), size, mode };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function createFileCache(): FileCache {
+  const kept = new Map<string, OpenedFile>();
+  return {
+    read(path) {
+      const file = readOpened(path);
+      kept.set(path, file);
+      return file;
+    },
+    take(path) {
+      const file = kept.get(path);
+      kept.delete(path);
+      return file;
+    },
+  };
+}
