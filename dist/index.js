@@ -60299,22 +60299,22 @@ function checkUnsafe(input2) {
       })
     ];
   }
-  const plain = toPlainData(data);
-  if (!plain.ok) {
+  const plain2 = toPlainData(data);
+  if (!plain2.ok) {
     return [
       finding({
         code: "schema/too-complex",
         severity: "error",
         file,
         ...wholeFrontmatter,
-        message: plain.reason === "cycle" ? "The frontmatter refers to itself through a YAML alias (`*name` inside its own anchor)." : "The frontmatter is nested too deeply to validate.",
+        message: plain2.reason === "cycle" ? "The frontmatter refers to itself through a YAML alias (`*name` inside its own anchor)." : "The frontmatter is nested too deeply to validate.",
         hint: "Write the values out plainly instead of through anchors and aliases."
       })
     ];
   }
   const validate3 = compileProfile(input2.profile);
-  if (validate3(plain.data)) return [];
-  const problems = collapseErrors(validate3.errors ?? []).map((error2) => explainError(error2, { profile: input2.profile, data: plain.data }));
+  if (validate3(plain2.data)) return [];
+  const problems = collapseErrors(validate3.errors ?? []).map((error2) => explainError(error2, { profile: input2.profile, data: plain2.data }));
   return unique(problems).map((problem) => toFinding(problem, input2));
 }
 function unique(problems) {
@@ -60861,7 +60861,7 @@ function readAtom(r) {
   if (ch === "[") return readClass(r);
   if (ch === "^" || ch === "$") {
     r.i += 1;
-    return { kind: "empty" };
+    return { kind: "empty", edge: ch === "^" ? "line-start" : "line-end" };
   }
   if (ch === ".") {
     r.i += 1;
@@ -60894,7 +60894,8 @@ function readEscape(r) {
     return literal(String.fromCodePoint(value));
   }
   r.i += 2;
-  if (next === "b" || next === "B") return { kind: "empty" };
+  if (next === "b") return { kind: "empty", edge: "word" };
+  if (next === "B") return { kind: "empty" };
   if (/[1-9]/.test(next) || next === "k" && r.peek() === "<") {
     while (/[0-9]/.test(r.peek())) r.i += 1;
     if (next === "k") r.i = r.src.indexOf(">", r.i) + 1;
@@ -60955,6 +60956,11 @@ function cross(left, right) {
   for (const a of left) for (const b of right) out.add(a + b);
   return [...out];
 }
+var isWordChar = (ch) => ch !== void 0 && /^[a-z0-9_]$/i.test(ch);
+function isSpace3(node) {
+  if (node?.kind === "repeat") return node.min >= 1 && isSpace3(node.node);
+  return node?.kind === "set" && node.source === "\\s";
+}
 function nodeLiterals(node) {
   switch (node.kind) {
     case "set":
@@ -60968,56 +60974,87 @@ function nodeLiterals(node) {
     case "repeat": {
       if (node.min === 0) return { exact: void 0, factors: [] };
       const inner = nodeLiterals(node.node);
-      const factors = inner.exact && !inner.exact.includes("") ? [inner.exact, ...inner.factors] : inner.factors;
+      const factors = inner.exact && !inner.exact.includes("") ? [plain(inner.exact), ...inner.factors] : inner.factors;
       if (node.min === 1 && node.max === 1) return inner;
       return { exact: void 0, factors };
     }
   }
 }
+function runFactor(strings, nodes, outsideBefore, outsideAfter) {
+  const edges = (list) => {
+    const found = /* @__PURE__ */ new Set();
+    for (const node of list) {
+      if (node.kind !== "empty") break;
+      if (node.edge) found.add(node.edge);
+    }
+    return found;
+  };
+  const leading = edges(nodes);
+  const trailing = edges([...nodes].reverse());
+  const before = leading.has("line-start") || isSpace3(outsideBefore) || leading.has("word") && strings.every((s) => isWordChar(s[0]));
+  const after = trailing.has("line-end") || isSpace3(outsideAfter) || trailing.has("word") && strings.every((s) => isWordChar(s[s.length - 1]));
+  return strings.map((text) => ({ text, before, after }));
+}
+function plain(strings) {
+  return strings.map((text) => ({ text, before: false, after: false }));
+}
 function sequenceLiterals(nodes) {
   const factors = [];
   let run = [""];
+  let start = 0;
   let exact = true;
-  const close = () => {
-    if (!run.includes("")) factors.push(run);
+  const close = (end) => {
+    if (!run.includes("")) factors.push(runFactor(run, nodes.slice(start, end), nodes[start - 1], nodes[end]));
     run = [""];
+    start = end;
   };
-  for (const node of nodes) {
+  nodes.forEach((node, i) => {
     const found = nodeLiterals(node);
     factors.push(...found.factors);
     if (found.exact === void 0) {
       exact = false;
-      close();
-      continue;
+      close(i);
+      start = i + 1;
+      return;
     }
     if (run.length * found.exact.length > MAX_STRINGS) {
       exact = false;
-      close();
+      close(i);
     }
     run = cross(run, found.exact);
-  }
+  });
   const whole = exact ? run : void 0;
-  close();
+  close(nodes.length);
   return { exact: whole, factors };
 }
 function alternativesLiterals(alternatives) {
   const each = alternatives.map(sequenceLiterals);
   const exact = each.every((l) => l.exact !== void 0) ? [...new Set(each.flatMap((l) => l.exact))] : void 0;
-  const best = each.map((l) => bestFactor(l.exact && !l.exact.includes("") ? [l.exact, ...l.factors] : l.factors));
-  const union2 = best.every((b) => b !== void 0) ? [...new Set(best.flat())] : void 0;
-  return { exact: exact && exact.length <= MAX_STRINGS ? exact : void 0, factors: union2 ? [union2] : [] };
+  const best = each.map((l) => bestFactor(withExact(l)));
+  if (!best.every((b) => b !== void 0)) return { exact: exact && exact.length <= MAX_STRINGS ? exact : void 0, factors: [] };
+  return { exact: exact && exact.length <= MAX_STRINGS ? exact : void 0, factors: [best.flat()] };
 }
-function frequency(strings) {
-  return strings.reduce((sum, s) => sum + 20 ** -s.length, 0);
+function withExact(literals) {
+  const { exact, factors } = literals;
+  return exact && !exact.includes("") ? [plain(exact), ...factors] : factors;
+}
+function frequency(factor) {
+  return factor.reduce((sum, t) => sum + 20 ** -t.text.length / ((t.before ? 4 : 1) * (t.after ? 4 : 1)), 0);
 }
 function bestFactor(factors) {
   let best;
   for (const factor of factors) if (best === void 0 || frequency(factor) < frequency(best)) best = factor;
   return best;
 }
-function requiredLiterals(pattern) {
-  const { exact, factors } = alternativesLiterals(parseRegexSource(pattern.source));
-  return bestFactor(exact && !exact.includes("") ? [exact, ...factors] : factors);
+function requiredTriggers(pattern) {
+  const best = bestFactor(withExact(alternativesLiterals(parseRegexSource(pattern.source))));
+  if (best === void 0) return void 0;
+  const byText = /* @__PURE__ */ new Map();
+  for (const t of best) {
+    const seen = byText.get(t.text);
+    byText.set(t.text, seen ? { text: t.text, before: seen.before && t.before, after: seen.after && t.after } : t);
+  }
+  return [...byText.values()];
 }
 
 // src/core/scan/compile.ts
@@ -61041,7 +61078,7 @@ function compileLineRegex(pattern) {
   return new RegExp(out, [...flags].join(""));
 }
 function deriveTriggers(pattern) {
-  return requiredLiterals(pattern);
+  return requiredTriggers(pattern);
 }
 
 // src/core/scan/trigger-index.ts
@@ -61049,8 +61086,15 @@ var fold = (code2) => code2 >= 65 && code2 <= 90 ? code2 + 32 : code2;
 var FOLD = Uint8Array.from({ length: 128 }, (_, code2) => fold(code2));
 var BUCKET_BITS = 12;
 var bucketOf = (key, c2) => Math.imul(key * 128 + c2, 2654435761) >>> 32 - BUCKET_BITS;
+var edgeBits = (t) => typeof t === "string" ? 0 : (t.before ? 1 : 0) | (t.after ? 2 : 0);
 function buildTriggerMatcher(all) {
-  const literals = [...new Set(all.map((l) => l.toLowerCase()))];
+  const literals = [...new Set(all.map((t) => (typeof t === "string" ? t : t.text).toLowerCase()))];
+  const ids = new Map(literals.map((l, id) => [l, id]));
+  const edges = new Uint8Array(literals.length).fill(3);
+  for (const t of all) {
+    const id = ids.get((typeof t === "string" ? t : t.text).toLowerCase());
+    edges[id] &= edgeBits(t);
+  }
   const pairs = new Uint8Array(128 * 128);
   const shorts = new Int32Array(128 * 128).fill(-1);
   const third = new Int32Array(128 * 128 * 4);
@@ -61080,12 +61124,23 @@ function buildTriggerMatcher(all) {
     next[id] = buckets[bucket];
     buckets[bucket] = id;
   });
-  return { literals, pairs, shorts, third, buckets, next, singles, others };
+  return { literals, edges, pairs, shorts, third, buckets, next, singles, others };
 }
 function matchesAt(text, at, literal2) {
   if (at + literal2.length > text.length) return false;
   for (let k = 0; k < literal2.length; k += 1) if (fold(text.charCodeAt(at + k)) !== literal2.charCodeAt(k)) return false;
   return true;
+}
+var WORD = Uint8Array.from({ length: 128 }, (_, code2) => /[A-Za-z0-9_]/.test(String.fromCharCode(code2)) ? 1 : 0);
+var isWordAt = (text, at) => {
+  const code2 = text.charCodeAt(at);
+  return code2 < 128 && WORD[code2] === 1;
+};
+function edgesHold(text, matcher, id, start) {
+  const edges = matcher.edges[id];
+  if (edges === 0) return true;
+  if ((edges & 1) !== 0 && start > 0 && isWordAt(text, start - 1)) return false;
+  return (edges & 2) === 0 || !isWordAt(text, start + matcher.literals[id].length);
 }
 function add(hits, id, line) {
   const list = hits.lines[id];
@@ -61110,17 +61165,17 @@ function indexTriggerLines(text, matcher) {
       continue;
     }
     if (c0 === 0) continue;
-    if (singles[c0] >= 0) add(hits, singles[c0], line);
+    if (singles[c0] >= 0 && edgesHold(text, matcher, singles[c0], i)) add(hits, singles[c0], line);
     const key = c0 * 128 + c1;
     const kinds = c1 === 0 ? 0 : pairs[key];
     if (kinds === 0) continue;
-    if ((kinds & 1) !== 0) add(hits, shorts[key], line);
+    if ((kinds & 1) !== 0 && edgesHold(text, matcher, shorts[key], i)) add(hits, shorts[key], line);
     if ((kinds & 2) === 0) continue;
     const c2raw = i + 2 < length ? text.charCodeAt(i + 2) : 0;
     if (c2raw >= 128) continue;
     const c2 = FOLD[c2raw];
     if ((third[key * 4 + (c2 >> 5)] & 1 << (c2 & 31)) === 0) continue;
-    for (let id = buckets[bucketOf(key, c2)]; id >= 0; id = next[id]) if (matchesAt(text, i, literals[id])) add(hits, id, line);
+    for (let id = buckets[bucketOf(key, c2)]; id >= 0; id = next[id]) if (matchesAt(text, i, literals[id]) && edgesHold(text, matcher, id, i)) add(hits, id, line);
   }
   for (const id of matcher.others) findOther(text, literals[id], (line2) => add(hits, id, line2));
   return hits;
@@ -61143,10 +61198,11 @@ var compiledCache = /* @__PURE__ */ new WeakMap();
 function compileTable(rules2) {
   let table2 = compiledCache.get(rules2);
   if (!table2) {
-    const literals = rules2.map((rule2) => rule2.triggers ?? deriveTriggers(rule2.pattern));
-    const matcher = buildTriggerMatcher(literals.flatMap((l) => l ?? []));
+    const triggers = rules2.map((rule2) => rule2.triggers ?? deriveTriggers(rule2.pattern));
+    const matcher = buildTriggerMatcher(triggers.flatMap((l) => l ?? []));
     const ids = new Map(matcher.literals.map((l, id) => [l, id]));
-    const compiled = compileEach(rules2, literals.map((l) => l?.map((t) => ids.get(t.toLowerCase()))));
+    const idOf = (t) => ids.get((typeof t === "string" ? t : t.text).toLowerCase());
+    const compiled = compileEach(rules2, triggers.map((l) => l ? [...new Set(l.map(idOf))] : void 0));
     const rulesOf = matcher.literals.map(() => []);
     compiled.forEach((rule2, r) => rule2.triggers?.forEach((id) => rulesOf[id].push(r)));
     const untriggered = compiled.flatMap((rule2, r) => rule2.triggers ? [] : [r]);
@@ -61644,8 +61700,8 @@ async function moveChanges(ledger, skill, target) {
 }
 function archiveTarget(repoDir, skillsDir, category, name, now) {
   const base = `${skillsDir}/${archiveDirName}/${category ? `${category}/` : ""}`;
-  const plain = `${base}${name}`;
-  return existsSync5(join16(repoDir, plain)) ? `${base}${name}-${stamp(now)}` : plain;
+  const plain2 = `${base}${name}`;
+  return existsSync5(join16(repoDir, plain2)) ? `${base}${name}-${stamp(now)}` : plain2;
 }
 function stamp(now) {
   return now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");

@@ -1,4 +1,4 @@
-import { requiredLiterals } from './regex-literals.js';
+import { requiredTriggers, type Trigger } from './regex-literals.js';
 
 /**
  * Rules are written for one line; the scan runs each over a whole file at
@@ -29,10 +29,11 @@ export function compileLineRegex(pattern: RegExp): RegExp {
 }
 
 /**
- * Literal strings at least one of which occurs in any text the pattern
- * matches, so a line without any of them is skipped for that rule. Undefined
- * when none can be derived (the rule then always runs).
+ * Literal strings (with what is known of their edges) at least one of which
+ * occurs in any text the pattern matches, so a line without any of them is
+ * skipped for that rule. Undefined when none can be derived (the rule then
+ * always runs).
  */
-export function deriveTriggers(pattern: RegExp): string[] | undefined {
-  return requiredLiterals(pattern);
+export function deriveTriggers(pattern: RegExp): Trigger[] | undefined {
+  return requiredTriggers(pattern);
 }

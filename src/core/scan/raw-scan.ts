@@ -2,7 +2,7 @@ import { compileLineRegex, deriveTriggers } from './compile.js';
 import { toFinding } from './line-finding.js';
 import type { ThreatRule } from './rules.js';
 import type { ScanFinding } from './types.js';
-import { buildTriggerMatcher, indexTriggerLines, type TriggerMatcher } from './trigger-index.js';
+import { buildTriggerMatcher, indexTriggerLines, type TriggerInput, type TriggerMatcher } from './trigger-index.js';
 
 interface CompiledRule {
   rule: ThreatRule;
@@ -27,10 +27,11 @@ const compiledCache = new WeakMap<readonly ThreatRule[], CompiledTable>();
 export function compileTable(rules: readonly ThreatRule[]): CompiledTable {
   let table = compiledCache.get(rules);
   if (!table) {
-    const literals = rules.map((rule) => rule.triggers ?? deriveTriggers(rule.pattern));
-    const matcher = buildTriggerMatcher(literals.flatMap((l) => l ?? []));
+    const triggers: Array<TriggerInput[] | undefined> = rules.map((rule) => rule.triggers ?? deriveTriggers(rule.pattern));
+    const matcher = buildTriggerMatcher(triggers.flatMap((l) => l ?? []));
     const ids = new Map(matcher.literals.map((l, id) => [l, id]));
-    const compiled = compileEach(rules, literals.map((l) => l?.map((t) => ids.get(t.toLowerCase())!)));
+    const idOf = (t: TriggerInput): number => ids.get((typeof t === 'string' ? t : t.text).toLowerCase())!;
+    const compiled = compileEach(rules, triggers.map((l) => (l ? [...new Set(l.map(idOf))] : undefined)));
     const rulesOf = matcher.literals.map((): number[] => []);
     compiled.forEach((rule, r) => rule.triggers?.forEach((id) => rulesOf[id]!.push(r)));
     const untriggered = compiled.flatMap((rule, r) => (rule.triggers ? [] : [r]));

@@ -8,8 +8,12 @@
 export type RegexNode =
   /** One character from a set: `chars` when the set is small and known (lower-cased), `source` to test against. */
   | { kind: 'set'; source: string; chars: string[] | undefined }
-  /** Matches no character: anchors, `\b`, lookarounds. */
-  | { kind: 'empty' }
+  /**
+   * Matches no character. `edge` says what it asserts about the characters
+   * around it: `word` for `\b`, `line-start` for `^`, `line-end` for `$`;
+   * lookarounds and `\B` assert nothing used here.
+   */
+  | { kind: 'empty'; edge?: 'word' | 'line-start' | 'line-end' }
   | { kind: 'group'; alternatives: RegexNode[][] }
   | { kind: 'repeat'; node: RegexNode; min: number; max: number }
   /** A back-reference: its text is unknown here. */
@@ -83,7 +87,7 @@ function readAtom(r: Reader): RegexNode {
   if (ch === '[') return readClass(r);
   if (ch === '^' || ch === '$') {
     r.i += 1;
-    return { kind: 'empty' };
+    return { kind: 'empty', edge: ch === '^' ? 'line-start' : 'line-end' };
   }
   if (ch === '.') {
     r.i += 1;
@@ -119,7 +123,8 @@ function readEscape(r: Reader): RegexNode {
     return literal(String.fromCodePoint(value));
   }
   r.i += 2;
-  if (next === 'b' || next === 'B') return { kind: 'empty' };
+  if (next === 'b') return { kind: 'empty', edge: 'word' };
+  if (next === 'B') return { kind: 'empty' };
   if (/[1-9]/.test(next) || (next === 'k' && r.peek() === '<')) {
     while (/[0-9]/.test(r.peek())) r.i += 1;
     if (next === 'k') r.i = r.src.indexOf('>', r.i) + 1;
@@ -179,16 +184,40 @@ function readClass(r: Reader): RegexNode {
   return { kind: 'set', source: r.src.slice(start, r.i), chars: known && chars.size <= MAX_SET && chars.size > 0 ? [...chars] : undefined };
 }
 
+/**
+ * Literal strings one of which every match holds, with what is known of
+ * their surroundings: `before` when the character before the string is never
+ * a word character (A-Z, a-z, 0-9, _) or the line starts there, `after` the
+ * same for the character after it. `\bnc\b` occurs on a few lines where
+ * `nc` alone occurs on every line holding "function".
+ */
+export interface Trigger {
+  text: string;
+  before: boolean;
+  after: boolean;
+}
+
+/** Literals one of which every match holds. */
+type Factor = Trigger[];
+
 /** What a node tells about literals: the exact strings it can match (when few), and sets one of which any match contains. */
 interface Literals {
   exact: string[] | undefined;
-  factors: string[][];
+  factors: Factor[];
 }
 
 function cross(left: readonly string[], right: readonly string[]): string[] {
   const out = new Set<string>();
   for (const a of left) for (const b of right) out.add(a + b);
   return [...out];
+}
+
+const isWordChar = (ch: string | undefined): boolean => ch !== undefined && /^[a-z0-9_]$/i.test(ch);
+
+/** True when the node always consumes whitespace right at its edge: `\s`, `\s+`, `\s{2,}`. */
+function isSpace(node: RegexNode | undefined): boolean {
+  if (node?.kind === 'repeat') return node.min >= 1 && isSpace(node.node);
+  return node?.kind === 'set' && node.source === '\\s';
 }
 
 function nodeLiterals(node: RegexNode): Literals {
@@ -204,66 +233,112 @@ function nodeLiterals(node: RegexNode): Literals {
     case 'repeat': {
       if (node.min === 0) return { exact: undefined, factors: [] };
       const inner = nodeLiterals(node.node);
-      const factors = inner.exact && !inner.exact.includes('') ? [inner.exact, ...inner.factors] : inner.factors;
+      const factors = inner.exact && !inner.exact.includes('') ? [plain(inner.exact), ...inner.factors] : inner.factors;
       if (node.min === 1 && node.max === 1) return inner;
       return { exact: undefined, factors };
     }
   }
 }
 
-function sequenceLiterals(nodes: readonly RegexNode[]): Literals {
-  const factors: string[][] = [];
-  let run: string[] = [''];
-  let exact = true;
-  const close = () => {
-    if (!run.includes('')) factors.push(run);
-    run = [''];
+/**
+ * A run of consecutive exact nodes, closed into a factor: its edges are known
+ * when a `\b` or `^`/`$` sits at them (`\b` only counts next to a word
+ * character), or when whitespace is consumed right outside them.
+ */
+function runFactor(strings: string[], nodes: readonly RegexNode[], outsideBefore: RegexNode | undefined, outsideAfter: RegexNode | undefined): Factor {
+  const edges = (list: readonly RegexNode[]): Set<string> => {
+    const found = new Set<string>();
+    for (const node of list) {
+      if (node.kind !== 'empty') break;
+      if (node.edge) found.add(node.edge);
+    }
+    return found;
   };
-  for (const node of nodes) {
+  const leading = edges(nodes);
+  const trailing = edges([...nodes].reverse());
+  const before = leading.has('line-start') || isSpace(outsideBefore) || (leading.has('word') && strings.every((s) => isWordChar(s[0])));
+  const after = trailing.has('line-end') || isSpace(outsideAfter) || (trailing.has('word') && strings.every((s) => isWordChar(s[s.length - 1])));
+  return strings.map((text) => ({ text, before, after }));
+}
+
+function plain(strings: readonly string[]): Factor {
+  return strings.map((text) => ({ text, before: false, after: false }));
+}
+
+function sequenceLiterals(nodes: readonly RegexNode[]): Literals {
+  const factors: Factor[] = [];
+  let run: string[] = [''];
+  let start = 0;
+  let exact = true;
+  const close = (end: number) => {
+    if (!run.includes('')) factors.push(runFactor(run, nodes.slice(start, end), nodes[start - 1], nodes[end]));
+    run = [''];
+    start = end;
+  };
+  nodes.forEach((node, i) => {
     const found = nodeLiterals(node);
     factors.push(...found.factors);
     if (found.exact === undefined) {
       exact = false;
-      close();
-      continue;
+      close(i);
+      start = i + 1;
+      return;
     }
     if (run.length * found.exact.length > MAX_STRINGS) {
       exact = false;
-      close();
+      close(i);
     }
     run = cross(run, found.exact);
-  }
+  });
   const whole = exact ? run : undefined;
-  close();
+  close(nodes.length);
   return { exact: whole, factors };
 }
 
 function alternativesLiterals(alternatives: readonly RegexNode[][]): Literals {
   const each = alternatives.map(sequenceLiterals);
   const exact = each.every((l) => l.exact !== undefined) ? [...new Set(each.flatMap((l) => l.exact!))] : undefined;
-  const best = each.map((l) => bestFactor(l.exact && !l.exact.includes('') ? [l.exact, ...l.factors] : l.factors));
-  const union = best.every((b): b is string[] => b !== undefined) ? [...new Set(best.flat())] : undefined;
-  return { exact: exact && exact.length <= MAX_STRINGS ? exact : undefined, factors: union ? [union] : [] };
+  const best = each.map((l) => bestFactor(withExact(l)));
+  if (!best.every((b): b is Factor => b !== undefined)) return { exact: exact && exact.length <= MAX_STRINGS ? exact : undefined, factors: [] };
+  // One set for the whole group: each alternative's literals, each with its own edges.
+  return { exact: exact && exact.length <= MAX_STRINGS ? exact : undefined, factors: [best.flat()] };
 }
 
-/** How likely a line holds one of the strings, roughly: each character divides the chance by 20. */
-function frequency(strings: readonly string[]): number {
-  return strings.reduce((sum, s) => sum + 20 ** -s.length, 0);
+function withExact(literals: Literals): Factor[] {
+  const { exact, factors } = literals;
+  return exact && !exact.includes('') ? [plain(exact), ...factors] : factors;
 }
 
-function bestFactor(factors: readonly string[][]): string[] | undefined {
-  let best: string[] | undefined;
+/** How likely a line holds one of the strings, roughly: each character divides the chance by 20, each known edge by 4. */
+function frequency(factor: Factor): number {
+  return factor.reduce((sum, t) => sum + 20 ** -t.text.length / ((t.before ? 4 : 1) * (t.after ? 4 : 1)), 0);
+}
+
+function bestFactor(factors: readonly Factor[]): Factor | undefined {
+  let best: Factor | undefined;
   for (const factor of factors) if (best === undefined || frequency(factor) < frequency(best)) best = factor;
   return best;
 }
 
 /**
  * Lower-cased literal strings at least one of which occurs in every match of
- * `pattern` (the rarest such set found), or undefined when none can be found.
- * Assertions (`\b`, lookarounds, anchors) are read as matching nothing, so
- * the answer holds for any text, whatever they would have ruled out.
+ * `pattern` (the rarest such set found), with what is known of their edges;
+ * undefined when none can be found. Lookarounds are read as matching
+ * nothing, so the answer holds whatever they would have ruled out.
  */
+export function requiredTriggers(pattern: RegExp): Trigger[] | undefined {
+  const best = bestFactor(withExact(alternativesLiterals(parseRegexSource(pattern.source))));
+  if (best === undefined) return undefined;
+  // The same text may come from two alternatives with different edges: keep the weaker claim.
+  const byText = new Map<string, Trigger>();
+  for (const t of best) {
+    const seen = byText.get(t.text);
+    byText.set(t.text, seen ? { text: t.text, before: seen.before && t.before, after: seen.after && t.after } : t);
+  }
+  return [...byText.values()];
+}
+
+/** The strings of `requiredTriggers`, without their edges. */
 export function requiredLiterals(pattern: RegExp): string[] | undefined {
-  const { exact, factors } = alternativesLiterals(parseRegexSource(pattern.source));
-  return bestFactor(exact && !exact.includes('') ? [exact, ...factors] : factors);
+  return requiredTriggers(pattern)?.map((t) => t.text);
 }

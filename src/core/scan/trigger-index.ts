@@ -9,6 +9,8 @@
 export interface TriggerMatcher {
   /** Lower-cased literals; a literal's index is its id. */
   literals: string[];
+  /** Per id: bit 1 when the character before an occurrence must not be a word character, bit 2 the same after it. */
+  edges: Uint8Array;
   /** For each two-character key (`c0 * 128 + c1`): bit 1 when a two-character literal is that key, bit 2 when a longer literal starts with it. */
   pairs: Uint8Array;
   /** The two-character literal's id for each key, or -1. */
@@ -33,8 +35,20 @@ const FOLD = Uint8Array.from({ length: 128 }, (_, code) => fold(code));
 const BUCKET_BITS = 12;
 const bucketOf = (key: number, c2: number): number => (Math.imul(key * 128 + c2, 0x9e3779b1) >>> (32 - BUCKET_BITS));
 
-export function buildTriggerMatcher(all: readonly string[]): TriggerMatcher {
-  const literals = [...new Set(all.map((l) => l.toLowerCase()))];
+/** A literal, or one with what must surround it (see `Trigger` in regex-literals.ts). */
+export type TriggerInput = string | { text: string; before: boolean; after: boolean };
+
+const edgeBits = (t: TriggerInput): number => (typeof t === 'string' ? 0 : (t.before ? 1 : 0) | (t.after ? 2 : 0));
+
+export function buildTriggerMatcher(all: readonly TriggerInput[]): TriggerMatcher {
+  const literals = [...new Set(all.map((t) => (typeof t === 'string' ? t : t.text).toLowerCase()))];
+  // One id per text; its edges are those every trigger with that text asks for (fewer checks wake more rules, never fewer).
+  const ids = new Map(literals.map((l, id) => [l, id]));
+  const edges = new Uint8Array(literals.length).fill(3);
+  for (const t of all) {
+    const id = ids.get((typeof t === 'string' ? t : t.text).toLowerCase())!;
+    edges[id]! &= edgeBits(t);
+  }
   const pairs = new Uint8Array(128 * 128);
   const shorts = new Int32Array(128 * 128).fill(-1);
   const third = new Int32Array(128 * 128 * 4);
@@ -64,7 +78,7 @@ export function buildTriggerMatcher(all: readonly string[]): TriggerMatcher {
     next[id] = buckets[bucket]!;
     buckets[bucket] = id;
   });
-  return { literals, pairs, shorts, third, buckets, next, singles, others };
+  return { literals, edges, pairs, shorts, third, buckets, next, singles, others };
 }
 
 /** Whether `literal` (three characters or more, lower-case) occurs in `text` at `at`. */
@@ -80,6 +94,20 @@ export interface TriggerHits {
   lines: Array<number[] | undefined>;
   /** The ids that occur at all, in order of first occurrence: most texts hold few, and callers visit only these. */
   found: number[];
+}
+
+const WORD = Uint8Array.from({ length: 128 }, (_, code) => (/[A-Za-z0-9_]/.test(String.fromCharCode(code)) ? 1 : 0));
+const isWordAt = (text: string, at: number): boolean => {
+  const code = text.charCodeAt(at);
+  return code < 128 && WORD[code] === 1;
+};
+
+/** Whether the occurrence of literal `id` at `start` has the edges the literal asks for. */
+function edgesHold(text: string, matcher: TriggerMatcher, id: number, start: number): boolean {
+  const edges = matcher.edges[id]!;
+  if (edges === 0) return true;
+  if ((edges & 1) !== 0 && start > 0 && isWordAt(text, start - 1)) return false;
+  return (edges & 2) === 0 || !isWordAt(text, start + matcher.literals[id]!.length);
 }
 
 function add(hits: TriggerHits, id: number, line: number): void {
@@ -108,17 +136,17 @@ export function indexTriggerLines(text: string, matcher: TriggerMatcher): Trigge
       continue;
     }
     if (c0 === 0) continue;
-    if (singles[c0]! >= 0) add(hits, singles[c0]!, line);
+    if (singles[c0]! >= 0 && edgesHold(text, matcher, singles[c0]!, i)) add(hits, singles[c0]!, line);
     const key = c0 * 128 + c1;
     const kinds = c1 === 0 ? 0 : pairs[key]!;
     if (kinds === 0) continue;
-    if ((kinds & 1) !== 0) add(hits, shorts[key]!, line);
+    if ((kinds & 1) !== 0 && edgesHold(text, matcher, shorts[key]!, i)) add(hits, shorts[key]!, line);
     if ((kinds & 2) === 0) continue;
     const c2raw = i + 2 < length ? text.charCodeAt(i + 2) : 0;
     if (c2raw >= 128) continue;
     const c2 = FOLD[c2raw]!;
     if ((third[key * 4 + (c2 >> 5)]! & (1 << (c2 & 31))) === 0) continue;
-    for (let id = buckets[bucketOf(key, c2)]!; id >= 0; id = next[id]!) if (matchesAt(text, i, literals[id]!)) add(hits, id, line);
+    for (let id = buckets[bucketOf(key, c2)]!; id >= 0; id = next[id]!) if (matchesAt(text, i, literals[id]!) && edgesHold(text, matcher, id, i)) add(hits, id, line);
   }
   for (const id of matcher.others) findOther(text, literals[id]!, (line) => add(hits, id, line));
   return hits;

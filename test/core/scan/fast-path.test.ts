@@ -108,7 +108,7 @@ describe('trigger matcher', () => {
 
   it('every rule example holds one of its rule\'s triggers', () => {
     for (const rule of THREAT_RULES) {
-      const triggers = rule.triggers ?? deriveTriggers(rule.pattern);
+      const triggers = (rule.triggers ?? deriveTriggers(rule.pattern))?.map((t) => (typeof t === 'string' ? t : t.text));
       const example = RULE_EXAMPLES[rule.id];
       if (!triggers || !example) continue;
       const lower = example.hit.toLowerCase();

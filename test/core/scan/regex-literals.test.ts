@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRegexSource, requiredLiterals, type RegexNode } from '../../../src/core/scan/regex-literals.js';
+import { parseRegexSource, requiredLiterals, requiredTriggers, type RegexNode, type Trigger } from '../../../src/core/scan/regex-literals.js';
 import { THREAT_RULES } from '../../../src/core/scan/rules.js';
 
 function seeded(seed: number): () => number {
@@ -52,6 +52,19 @@ function sample(nodes: readonly RegexNode[], flags: string, random: () => number
   return nodes.map(one).join('');
 }
 
+const isWord = (ch: string | undefined): boolean => ch !== undefined && /[A-Za-z0-9_]/.test(ch);
+
+/** Whether `t` occurs inside `haystack[from, from + length)` with the edges it claims. */
+function occursWithin(haystack: string, from: number, length: number, t: Trigger): boolean {
+  const lower = haystack.toLowerCase();
+  for (let at = lower.indexOf(t.text, from); at >= 0 && at + t.text.length <= from + length; at = lower.indexOf(t.text, at + 1)) {
+    if (t.before && isWord(haystack[at - 1])) continue;
+    if (t.after && isWord(haystack[at + t.text.length])) continue;
+    return true;
+  }
+  return false;
+}
+
 describe('required literals', () => {
   it('reads the rarest literal a match must hold', () => {
     expect(requiredLiterals(/\b(?:cat|nc)\b[^\n]{0,120}\.ssh\/id_(?:rsa|dsa)/)).toEqual(['.ssh/id_rsa', '.ssh/id_dsa']);
@@ -63,6 +76,20 @@ describe('required literals', () => {
     expect(requiredLiterals(/a|\s/)).toBeUndefined();
   });
 
+  it('knows when a literal stands at a word or line edge', () => {
+    expect(requiredTriggers(/\b(?:nc|ncat)\s+-l/)).toEqual([
+      { text: 'nc', before: true, after: true },
+      { text: 'ncat', before: true, after: true },
+    ]);
+    expect(requiredTriggers(/^curl\b/)).toEqual([{ text: 'curl', before: true, after: true }]);
+    expect(requiredTriggers(/[;&|]\s+curl\s/)).toEqual([{ text: 'curl', before: true, after: true }]);
+    // Whitespace that may be absent says nothing about the edge.
+    expect(requiredTriggers(/^\s*curl\b/)).toEqual([{ text: 'curl', before: false, after: true }]);
+    // `\b` before a non-word character asserts a word character there, not a free edge.
+    expect(requiredTriggers(/\b\.env\b/)).toEqual([{ text: '.env', before: false, after: true }]);
+    expect(requiredTriggers(/x\s{0,3}token/)).toEqual([{ text: 'token', before: false, after: false }]);
+  });
+
   it('parses every rule of the table', () => {
     for (const rule of THREAT_RULES) expect(() => parseRegexSource(rule.pattern.source), rule.id).not.toThrow();
   });
@@ -70,18 +97,18 @@ describe('required literals', () => {
   it("every match of a rule, on random texts built from its pattern, holds one of the rule's triggers", () => {
     const random = seeded(9);
     for (const rule of THREAT_RULES) {
-      const triggers = rule.triggers ?? requiredLiterals(rule.pattern);
+      const triggers: Trigger[] | undefined = rule.triggers?.map((text) => ({ text, before: false, after: false })) ?? requiredTriggers(rule.pattern);
       if (!triggers) continue;
       const tree = parseRegexSource(rule.pattern.source);
       const regex = new RegExp(rule.pattern.source, rule.pattern.flags.replace('g', ''));
       let matched = 0;
       for (let i = 0; i < 300; i += 1) {
         const text = sample(tree[Math.floor(random() * tree.length)]!, rule.pattern.flags, random);
-        const m = regex.exec(` ${text} `);
+        const haystack = ` ${text} `;
+        const m = regex.exec(haystack);
         if (!m) continue;
         matched += 1;
-        const lower = m[0].toLowerCase();
-        expect(triggers.some((t) => lower.includes(t)), `${rule.id}: "${m[0]}" holds none of ${JSON.stringify(triggers)}`).toBe(true);
+        expect(triggers.some((t) => occursWithin(haystack, m.index, m[0].length, t)), `${rule.id}: "${m[0]}" holds none of ${JSON.stringify(triggers)}`).toBe(true);
       }
       // Texts that never match would prove nothing.
       expect(matched, rule.id).toBeGreaterThan(0);
