@@ -57695,15 +57695,30 @@ async function restoreChange(ledger, change) {
 async function readRunCommits(ledger, run) {
   const stop = await ledger.resolve(`refs/tags/skillgarden/run/${run}`).catch(() => void 0);
   const found = [];
-  for (let oid = await ledger.head(); oid !== void 0 && oid !== stop; ) {
-    const info2 = await ledger.readCommit(oid);
-    if (parseCommitMessage(info2.message).trailers.run === run) found.push(oid);
-    oid = info2.parents[0];
+  const head = await ledger.head();
+  const visited = new Set(stop ? [stop] : []);
+  const stack = head && head !== stop ? [{ oid: head }] : [];
+  if (head) visited.add(head);
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1];
+    if (top.parents === void 0) {
+      const info2 = await ledger.readCommit(top.oid);
+      top.inRun = parseCommitMessage(info2.message).trailers.run === run;
+      top.parents = info2.parents.slice().reverse();
+    }
+    const parent = top.parents.pop();
+    if (parent === void 0) {
+      stack.pop();
+      if (top.inRun) found.push(top.oid);
+    } else if (!visited.has(parent)) {
+      visited.add(parent);
+      stack.push({ oid: parent });
+    }
   }
   if (found.length === 0) {
     throw new SkillgardenError("ledger/unknown-run", `No commit carries Curator-Run: ${run}. List runs with \`skillgarden log --actor curator\`.`, { data: { run } });
   }
-  return found.reverse();
+  return found;
 }
 async function buildRollbackMessage(ledger, commits, target, options) {
   const parsed = await Promise.all(commits.map(async (oid) => parseCommitMessage((await ledger.readCommit(oid)).message)));

@@ -31,19 +31,41 @@ async function restoreChange(ledger: GitLedger, change: NetChange): Promise<File
   return { path: change.path, content, executable: change.before.mode === '100755', expected };
 }
 
-/** Commits carrying `Curator-Run: <run>`, oldest first: first-parent walk from HEAD back to the run's tag (or the root). */
+/**
+ * Commits carrying `Curator-Run: <run>`, oldest first: every parent is
+ * followed, not only the first, so a run merged from its proposal branch by
+ * a merge commit is found too; the walk stops at the run's tag (the commit
+ * the run started from) or at the root. The order is ancestors first (a
+ * depth-first walk that emits a commit after its parents), as the rollback
+ * plan replays the run's diffs in order.
+ */
 async function readRunCommits(ledger: GitLedger, run: string): Promise<string[]> {
   const stop = await ledger.resolve(`refs/tags/skillgarden/run/${run}`).catch(() => undefined);
   const found: string[] = [];
-  for (let oid = await ledger.head(); oid !== undefined && oid !== stop; ) {
-    const info = await ledger.readCommit(oid);
-    if (parseCommitMessage(info.message).trailers.run === run) found.push(oid);
-    oid = info.parents[0];
+  const head = await ledger.head();
+  const visited = new Set<string>(stop ? [stop] : []);
+  const stack: Array<{ oid: string; parents?: string[]; inRun?: boolean }> = head && head !== stop ? [{ oid: head }] : [];
+  if (head) visited.add(head);
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    if (top.parents === undefined) {
+      const info = await ledger.readCommit(top.oid);
+      top.inRun = parseCommitMessage(info.message).trailers.run === run;
+      top.parents = info.parents.slice().reverse();
+    }
+    const parent = top.parents.pop();
+    if (parent === undefined) {
+      stack.pop();
+      if (top.inRun) found.push(top.oid);
+    } else if (!visited.has(parent)) {
+      visited.add(parent);
+      stack.push({ oid: parent });
+    }
   }
   if (found.length === 0) {
     throw new SkillgardenError('ledger/unknown-run', `No commit carries Curator-Run: ${run}. List runs with \`skillgarden log --actor curator\`.`, { data: { run } });
   }
-  return found.reverse();
+  return found;
 }
 
 async function buildRollbackMessage(ledger: GitLedger, commits: readonly string[], target: RollbackTarget, options: RollbackOptions): Promise<string> {

@@ -111,6 +111,24 @@ describe.each(backends)('Ledger rollback conformance (%s)', (backend) => {
     expectHealthy();
   });
 
+  it('finds a run merged from its proposal branch by a merge commit (every parent is followed)', async () => {
+    git(dir, 'switch', '-q', '-c', 'proposal');
+    await ledger.tag('skillgarden/run/r3');
+    const c1 = await mutate('mark-stale', 'a', [{ path: '.skillgarden/state.json', content: '{"a":"stale"}\n' }], 'r3');
+    const c2 = await mutate('archive', 'a', [{ path: 'skills/a/SKILL.md', content: null }, { path: 'skills/.archive/a/SKILL.md', content: 'a1\n' }], 'r3');
+    git(dir, 'switch', '-q', 'main');
+    await mutate('create', 'u', [{ path: 'skills/u/SKILL.md', content: 'u\n' }]);
+    git(dir, 'merge', '-q', '--no-ff', '-m', 'Merge pull request #7 from proposal', 'proposal');
+    expect(git(dir, 'rev-list', '--first-parent', 'HEAD').split('\n')).not.toContain(c1);
+    const result = await ledger.rollback({ run: 'r3' });
+    expect(result).toMatchObject({ status: 'reverted', reverted: [c1, c2] });
+    expect(read('skills/a/SKILL.md')).toBe('a1\n');
+    expect(read('skills/.archive/a/SKILL.md')).toBeUndefined();
+    expect(read('.skillgarden/state.json')).toBeUndefined();
+    expect(read('skills/u/SKILL.md')).toBe('u\n');
+    expectHealthy();
+  });
+
   it('refuses a run when any of its files changed since, writing nothing', async () => {
     await mutate('patch', 'a', [{ path: 'skills/a/SKILL.md', content: 'run\n' }, { path: 'skills/a/n.md', content: 'n\n' }], 'r2');
     await mutate('patch', 'a', [{ path: 'skills/a/n.md', content: 'person\n' }]);
