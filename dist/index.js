@@ -58235,10 +58235,11 @@ var GitLedger = class {
     return state.kind === "detached" ? state.oid : readRef(this.ctx.gitdir, state.ref);
   }
   async resolve(ref) {
-    const oid = ref === "HEAD" ? await this.head() : await this.resolveName(ref);
-    if (oid !== void 0) {
+    let oid = ref === "HEAD" ? await this.head() : await this.resolveName(ref);
+    for (let depth = 0; oid !== void 0 && depth < 5; depth += 1) {
       const found = await this.ctx.store.readCommit(oid).then(() => true, () => false);
       if (found) return oid;
+      oid = await this.ctx.store.peelTag(oid);
     }
     throw new SkillgardenError("ledger/unknown-ref", `"${ref.slice(0, 100)}" names no commit in ${this.ctx.dir}. Give a commit id, a branch or a tag.`, {
       data: { ref }
@@ -58421,6 +58422,11 @@ function buildObjectStore(gitdir, readObject, close) {
     readTree: async (oid) => parseTreeObject(await read2(oid, "tree")),
     readBlob: (oid) => read2(oid, "blob"),
     readCommit: async (oid) => parseCommitObject(oid, await read2(oid, "commit")),
+    peelTag: async (oid) => {
+      const object = await readObject(oid).catch(() => void 0);
+      if (object?.type !== "tag") return void 0;
+      return /^object ([0-9a-f]{40})\n/.exec(object.content.toString("latin1", 0, 60))?.[1];
+    },
     writeBlob: (content) => writeLooseObject(gitdir, "blob", content),
     writeTree: (entries) => writeLooseObject(gitdir, "tree", serializeTree(entries)),
     writeCommit: (commit) => writeLooseObject(gitdir, "commit", serializeCommit(commit)),

@@ -32,10 +32,12 @@ export class GitLedger implements Ledger {
   }
 
   async resolve(ref: string): Promise<string> {
-    const oid = ref === 'HEAD' ? await this.head() : await this.resolveName(ref);
-    if (oid !== undefined) {
+    let oid = ref === 'HEAD' ? await this.head() : await this.resolveName(ref);
+    // An annotated tag names a tag object, which names the commit (possibly through another tag).
+    for (let depth = 0; oid !== undefined && depth < 5; depth += 1) {
       const found = await this.ctx.store.readCommit(oid).then(() => true, () => false);
       if (found) return oid;
+      oid = await this.ctx.store.peelTag(oid);
     }
     throw new SkillgardenError('ledger/unknown-ref', `"${ref.slice(0, 100)}" names no commit in ${this.ctx.dir}. Give a commit id, a branch or a tag.`, {
       data: { ref },

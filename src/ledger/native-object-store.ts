@@ -21,6 +21,11 @@ export function buildObjectStore(gitdir: string, readObject: (oid: string) => Pr
     readTree: async (oid) => parseTreeObject(await read(oid, 'tree')),
     readBlob: (oid) => read(oid, 'blob'),
     readCommit: async (oid) => parseCommitObject(oid, await read(oid, 'commit')),
+    peelTag: async (oid) => {
+      const object = await readObject(oid).catch(() => undefined);
+      if (object?.type !== 'tag') return undefined;
+      return /^object ([0-9a-f]{40})\n/.exec(object.content.toString('latin1', 0, 60))?.[1];
+    },
     writeBlob: (content) => writeLooseObject(gitdir, 'blob', content),
     writeTree: (entries) => writeLooseObject(gitdir, 'tree', serializeTree(entries)),
     writeCommit: (commit) => writeLooseObject(gitdir, 'commit', serializeCommit(commit)),

@@ -22,6 +22,8 @@ export interface ObjectStore {
   readTree(oid: string): Promise<TreeEntry[]>;
   readBlob(oid: string): Promise<Uint8Array>;
   readCommit(oid: string): Promise<CommitInfo>;
+  /** The object an annotated tag points at; undefined when `oid` is not a tag (or cannot be read). */
+  peelTag(oid: string): Promise<string | undefined>;
   writeBlob(content: Uint8Array): Promise<string>;
   /** Entries already in git's order (`sortTreeEntries`); `withTreeCache` guarantees it unless told they are. */
   writeTree(entries: readonly TreeEntry[], options?: { sorted?: boolean }): Promise<string>;

@@ -95,6 +95,14 @@ describe.each(backends)('Ledger conformance (%s)', (backend) => {
     expect(git(dir, 'rev-parse', 'skillgarden/run/r1').trim()).toBe(first);
     expect(await ledger.resolve('skillgarden/run/r1')).toBe(first);
     expect(await ledger.resolve(first.slice(0, 10))).toBe(first);
+    // Annotated tags are peeled to their commit, loose or packed, through a tag of a tag.
+    git(dir, 'tag', '-a', 'v1', '-m', 'release one', first);
+    git(dir, 'tag', '-a', 'v1-again', '-m', 'a tag of a tag', 'v1');
+    expect(await ledger.resolve('v1')).toBe(first);
+    expect(await ledger.resolve('v1-again')).toBe(first);
+    git(dir, 'pack-refs', '--all');
+    git(dir, 'repack', '-a', '-d', '-q');
+    expect(await ledger.resolve('refs/tags/v1')).toBe(first);
     await rejectsWith(ledger.resolve('no-such-ref'), 'ledger/unknown-ref');
     await rejectsWith(ledger.tag('skillgarden/run/r1'), 'ledger/tag-exists');
     await rejectsWith(ledger.tag('bad..name'), 'ledger/bad-ref-name');
