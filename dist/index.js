@@ -57690,7 +57690,7 @@ async function restoreChange(ledger, change) {
   const expected = change.after?.oid ?? null;
   if (change.before === null) return { path: change.path, content: null, expected };
   const content = await ledger.readBlob(change.before.oid);
-  return { path: change.path, content, executable: change.before.mode === "100755", expected };
+  return { path: change.path, content, executable: change.before.mode === "100755", symlink: change.before.mode === "120000", expected };
 }
 async function readRunCommits(ledger, run) {
   const stop = await ledger.resolve(`refs/tags/skillgarden/run/${run}`).catch(() => void 0);
@@ -57763,9 +57763,9 @@ function badPath(path, reason) {
     { data: { path, reason } }
   );
 }
-async function checkNoSymlink(dir, path) {
+async function checkNoSymlink(dir, path, fileItself = true) {
   const parts = path.split("/");
-  for (let i = 1; i <= parts.length; i += 1) {
+  for (let i = 1; i <= (fileItself ? parts.length : parts.length - 1); i += 1) {
     const info2 = lstatIfAny(join11(dir, ...parts.slice(0, i)));
     if (info2 === void 0) return;
     if (info2.isSymbolicLink()) throw badPath(path, `${parts.slice(0, i).join("/")} is a symlink`);
@@ -57969,7 +57969,7 @@ function unsupported(file, what, fix) {
 
 // src/ledger/worktree.ts
 import { createHash as createHash3, randomBytes } from "node:crypto";
-import { closeSync as closeSync2, fchmodSync, lstatSync as lstatSync3, openSync as openSync2, readFileSync as readFileSync6, readlinkSync, renameSync as renameSync2, rmSync as rmSync2, rmdirSync, writeFileSync as writeFileSync2 } from "node:fs";
+import { closeSync as closeSync2, fchmodSync, lstatSync as lstatSync3, openSync as openSync2, readFileSync as readFileSync6, readlinkSync, renameSync as renameSync2, rmSync as rmSync2, rmdirSync, symlinkSync, writeFileSync as writeFileSync2 } from "node:fs";
 import { dirname as dirname3, join as join12, basename } from "node:path";
 function hashBlob(content) {
   return createHash3("sha1").update(`blob ${content.length}\0`).update(content).digest("hex");
@@ -57982,16 +57982,11 @@ async function readWorktreeFile(dir, path) {
   if (info2.isSymbolicLink()) return { kind: "symlink", oid: hashBlob(Buffer.from(readlinkSync(full), "utf8")) };
   return { kind: "file", oid: hashBlob(readFileSync6(full)), executable: (info2.mode & 64) !== 0 };
 }
-async function writeWorktreeFile(dir, path, content, executable) {
+async function writeWorktreeFile(dir, path, content, mode) {
   const full = join12(dir, path);
   const temp = join12(dirname3(full), `.${basename(full)}.skillgarden-${process.pid}-${randomBytes(4).toString("hex")}`);
-  const fd = inFolder(temp, () => openSync2(temp, "wx", executable ? 493 : 420));
-  try {
-    writeFileSync2(fd, content);
-    fchmodSync(fd, executable ? 493 : 420);
-  } finally {
-    closeSync2(fd);
-  }
+  if (mode === "120000") inFolder(temp, () => symlinkSync(Buffer.from(content).toString("utf8"), temp));
+  else writeRegularFile(temp, content, mode === "100755" ? 493 : 420);
   try {
     renameSync2(temp, full);
   } catch (error2) {
@@ -57999,6 +57994,15 @@ async function writeWorktreeFile(dir, path, content, executable) {
     throw error2;
   }
   return lstatSync3(full, { bigint: true });
+}
+function writeRegularFile(temp, content, mode) {
+  const fd = inFolder(temp, () => openSync2(temp, "wx", mode));
+  try {
+    writeFileSync2(fd, content);
+    fchmodSync(fd, mode);
+  } finally {
+    closeSync2(fd);
+  }
 }
 async function removeWorktreeFile(dir, path) {
   rmSync2(join12(dir, path), { force: true });
@@ -58028,7 +58032,7 @@ async function checkClean(dir, changes, before, index) {
   const dirty = [];
   const found = {};
   for (const change of changes) {
-    await checkNoSymlink(dir, change.path);
+    await checkNoSymlink(dir, change.path, change.content !== null && change.mode !== "120000");
     const base = before.get(change.path)?.oid ?? null;
     const file = await readWorktreeFile(dir, change.path);
     if (file.kind === "directory") throw badPath(change.path, "a folder is at that path");
@@ -58120,7 +58124,7 @@ function prepareChanges(changes) {
     return {
       path: change.path,
       content,
-      mode: change.executable ? "100755" : "100644",
+      mode: change.symlink ? "120000" : change.executable ? "100755" : "100644",
       oid: content === null ? null : hashBlob(content),
       expected: change.expected
     };
@@ -58200,7 +58204,7 @@ async function updateWorktree(dir, changes) {
       await removeWorktreeFile(dir, change.path);
       entries.set(change.path, null);
     } else {
-      const stat6 = await writeWorktreeFile(dir, change.path, change.content, change.mode === "100755");
+      const stat6 = await writeWorktreeFile(dir, change.path, change.content, change.mode);
       entries.set(change.path, buildIndexEntry({ path: change.path, oid: change.oid, mode: change.mode, stat: stat6 }));
     }
   }

@@ -32,7 +32,8 @@ export async function checkClean(
   const dirty: string[] = [];
   const found: Record<string, { head: string | null; worktree: string | null; index?: string | null }> = {};
   for (const change of changes) {
-    await checkNoSymlink(dir, change.path);
+    // Deleting a link, or putting a link where one is, touches the link itself only.
+    await checkNoSymlink(dir, change.path, change.content !== null && change.mode !== '120000');
     const base = before.get(change.path)?.oid ?? null;
     const file = await readWorktreeFile(dir, change.path);
     if (file.kind === 'directory') throw badPath(change.path, 'a folder is at that path');

@@ -15,6 +15,8 @@ export interface FileChange {
   /** New content; `null` deletes the file. Strings are written as UTF-8. */
   content: Uint8Array | string | null;
   executable?: boolean;
+  /** Store a symbolic link whose target is `content` (git mode 120000): how a rollback restores a deleted link. */
+  symlink?: boolean;
   /**
    * The blob id the caller based this change on: `null` = the file must not
    * exist yet, `undefined` = don't care. A mismatch throws `ledger/conflict`.

@@ -29,10 +29,15 @@ export function badPath(path: string, reason: string): SkillgardenError {
   );
 }
 
-/** Refuses a path whose folders (or the file itself) are symlinks in the working tree. */
-export async function checkNoSymlink(dir: string, path: string): Promise<void> {
+/**
+ * Refuses a path whose folders are symlinks in the working tree (a write
+ * would land wherever they point), and the file itself when `fileItself`:
+ * a link is replaced or removed, never written through, but a regular file
+ * is not silently put where a link was.
+ */
+export async function checkNoSymlink(dir: string, path: string, fileItself = true): Promise<void> {
   const parts = path.split('/');
-  for (let i = 1; i <= parts.length; i += 1) {
+  for (let i = 1; i <= (fileItself ? parts.length : parts.length - 1); i += 1) {
     const info = lstatIfAny(join(dir, ...parts.slice(0, i)));
     if (info === undefined) return;
     if (info.isSymbolicLink()) throw badPath(path, `${parts.slice(0, i).join('/')} is a symlink`);

@@ -25,7 +25,7 @@ export function prepareChanges(changes: readonly FileChange[]): PreparedChange[]
     return {
       path: change.path,
       content,
-      mode: change.executable ? '100755' : '100644',
+      mode: change.symlink ? '120000' : change.executable ? '100755' : '100644',
       oid: content === null ? null : hashBlob(content),
       expected: change.expected,
     };

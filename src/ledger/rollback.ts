@@ -28,7 +28,7 @@ async function restoreChange(ledger: GitLedger, change: NetChange): Promise<File
   const expected = change.after?.oid ?? null;
   if (change.before === null) return { path: change.path, content: null, expected };
   const content = await ledger.readBlob(change.before.oid);
-  return { path: change.path, content, executable: change.before.mode === '100755', expected };
+  return { path: change.path, content, executable: change.before.mode === '100755', symlink: change.before.mode === '120000', expected };
 }
 
 /**

@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
-import { closeSync, fchmodSync, lstatSync, openSync, readFileSync, readlinkSync, renameSync, rmSync, rmdirSync, writeFileSync } from 'node:fs';
+import { closeSync, fchmodSync, lstatSync, openSync, readFileSync, readlinkSync, renameSync, rmSync, rmdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, basename } from 'node:path';
 import { inFolder, lstatIfAny } from './fs-sync.js';
+import type { FileMode } from './ledger.js';
 
 /** Git's blob id for `content` (the SHA-1 of `blob <size>\0<content>`). */
 export function hashBlob(content: Uint8Array): string {
@@ -33,17 +34,11 @@ export async function readWorktreeFile(dir: string, path: string): Promise<Workt
  * the new one. Not fsynced, as git does not fsync checkouts: the content is
  * safe in the commit, and `git restore` rebuilds the file after a power cut.
  */
-export async function writeWorktreeFile(dir: string, path: string, content: Uint8Array, executable: boolean): Promise<BigIntStats> {
+export async function writeWorktreeFile(dir: string, path: string, content: Uint8Array, mode: FileMode): Promise<BigIntStats> {
   const full = join(dir, path);
   const temp = join(dirname(full), `.${basename(full)}.skillgarden-${process.pid}-${randomBytes(4).toString('hex')}`);
-  const fd = inFolder(temp, () => openSync(temp, 'wx', executable ? 0o755 : 0o644));
-  try {
-    writeFileSync(fd, content);
-    // The umask may have masked the mode given to open.
-    fchmodSync(fd, executable ? 0o755 : 0o644);
-  } finally {
-    closeSync(fd);
-  }
+  if (mode === '120000') inFolder(temp, () => symlinkSync(Buffer.from(content).toString('utf8'), temp));
+  else writeRegularFile(temp, content, mode === '100755' ? 0o755 : 0o644);
   try {
     renameSync(temp, full);
   } catch (error) {
@@ -51,6 +46,17 @@ export async function writeWorktreeFile(dir: string, path: string, content: Uint
     throw error;
   }
   return lstatSync(full, { bigint: true });
+}
+
+function writeRegularFile(temp: string, content: Uint8Array, mode: number): void {
+  const fd = inFolder(temp, () => openSync(temp, 'wx', mode));
+  try {
+    writeFileSync(fd, content);
+    // The umask may have masked the mode given to open.
+    fchmodSync(fd, mode);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Removes the file, then every folder it leaves empty (git does not track folders). */

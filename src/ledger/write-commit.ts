@@ -123,7 +123,7 @@ async function updateWorktree(dir: string, changes: readonly PreparedChange[]): 
       await removeWorktreeFile(dir, change.path);
       entries.set(change.path, null);
     } else {
-      const stat = await writeWorktreeFile(dir, change.path, change.content, change.mode === '100755');
+      const stat = await writeWorktreeFile(dir, change.path, change.content, change.mode);
       entries.set(change.path, buildIndexEntry({ path: change.path, oid: change.oid, mode: change.mode, stat }));
     }
   }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readlinkSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isSkillgardenError } from '../../src/core/errors.js';
@@ -126,6 +126,22 @@ describe.each(backends)('Ledger rollback conformance (%s)', (backend) => {
     expect(read('skills/.archive/a/SKILL.md')).toBeUndefined();
     expect(read('.skillgarden/state.json')).toBeUndefined();
     expect(read('skills/u/SKILL.md')).toBe('u\n');
+    expectHealthy();
+  });
+
+  it('restores a deleted symbolic link as a link, and deletes it again when that is rolled back', async () => {
+    symlinkSync('SKILL.md', join(dir, 'skills/a/alias.md'));
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'a link');
+    const removed = await mutate('remove-file', 'a', [{ path: 'skills/a/alias.md', content: null }]);
+    expect(existsSync(join(dir, 'skills/a/alias.md'))).toBe(false);
+    const restored = await ledger.rollback({ commit: removed });
+    expect(lstatSync(join(dir, 'skills/a/alias.md')).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(join(dir, 'skills/a/alias.md'))).toBe('SKILL.md');
+    expect(git(dir, 'ls-tree', 'HEAD', 'skills/a/alias.md')).toMatch(/^120000 blob /);
+    expectHealthy();
+    await ledger.rollback({ commit: (restored as { commit: string }).commit });
+    expect(existsSync(join(dir, 'skills/a/alias.md'))).toBe(false);
     expectHealthy();
   });
 
