@@ -61497,19 +61497,34 @@ var confusables = {
 };
 var nonAscii = /[^\x00-\x7F]/;
 function buildNormalizedVariant(line) {
-  if (!nonAscii.test(line)) return void 0;
+  if (!nonAscii.test(line) || !changesUnderNormalization(line)) return void 0;
   let text = "";
   const origin = [];
   let index = 0;
   for (const ch of line) {
-    const cp = ch.codePointAt(0);
-    const tag = cp >= 917536 && cp <= 917630 ? String.fromCharCode(cp - 917504) : void 0;
-    const mapped = cp < 128 ? ch : tag ?? (isInvisible(cp) ? "" : confusables[ch] ?? ch.normalize("NFKC"));
+    const mapped = ch.charCodeAt(0) < 128 ? ch : normalizedChar(ch);
     for (let k = 0; k < mapped.length; k += 1) origin.push(index);
     text += mapped;
     index += ch.length;
   }
   return text === line ? void 0 : { text, origin };
+}
+var normalizedCache = /* @__PURE__ */ new Map();
+function normalizedChar(ch) {
+  let mapped = normalizedCache.get(ch);
+  if (mapped === void 0) {
+    const cp = ch.codePointAt(0);
+    const tag = cp >= 917536 && cp <= 917630 ? String.fromCharCode(cp - 917504) : void 0;
+    mapped = tag ?? (isInvisible(cp) ? "" : confusables[ch] ?? ch.normalize("NFKC"));
+    if (normalizedCache.size < 4096) normalizedCache.set(ch, mapped);
+  }
+  return mapped;
+}
+var nonAsciiChars = /[^\x00-\x7F]/gu;
+function changesUnderNormalization(line) {
+  nonAsciiChars.lastIndex = 0;
+  for (let m = nonAsciiChars.exec(line); m; m = nonAsciiChars.exec(line)) if (normalizedChar(m[0]) !== m[0]) return true;
+  return false;
 }
 var splitters = /(["'`])\s{0,3}\+\s{0,3}\1|(?<=\w)(?:''|"")(?=\w)|(?<=[a-z])["`\\](?=[a-z])|(?<=[a-z])'(?=[a-z]{1,12}'[a-z])|(?<=[a-z]'[a-z]{1,12})'(?=[a-z])|&#(?:(\d{2,3})|x([0-9a-f]{2}));/gi;
 var splitHint = /["'`]\s{0,3}\+|''|""|[a-z]["`\\][a-z]|[a-z]'[a-z]{1,12}'[a-z]|&#x?[0-9a-f]{2,3};/i;

@@ -24,20 +24,45 @@ const nonAscii = /[^\x00-\x7F]/;
  * Returns undefined when the line is plain ASCII (nothing to normalise).
  */
 export function buildNormalizedVariant(line: string): LineVariant | undefined {
-  if (!nonAscii.test(line)) return undefined;
+  if (!nonAscii.test(line) || !changesUnderNormalization(line)) return undefined;
   let text = '';
   const origin: number[] = [];
   let index = 0;
   for (const ch of line) {
-    const cp = ch.codePointAt(0)!;
-    // Tag characters spell invisible ASCII (U+E0041 is an invisible "A"): read them as the text they hide.
-    const tag = cp >= 0xe0020 && cp <= 0xe007e ? String.fromCharCode(cp - 0xe0000) : undefined;
-    const mapped = cp < 0x80 ? ch : (tag ?? (isInvisible(cp) ? '' : (confusables[ch] ?? ch.normalize('NFKC'))));
+    const mapped = ch.charCodeAt(0) < 0x80 ? ch : normalizedChar(ch);
     for (let k = 0; k < mapped.length; k += 1) origin.push(index);
     text += mapped;
     index += ch.length;
   }
   return text === line ? undefined : { text, origin };
+}
+
+const normalizedCache = new Map<string, string>();
+
+/** What one non-ASCII character reads as. Cached: a file repeats the same few (dashes, arrows, emoji). */
+function normalizedChar(ch: string): string {
+  let mapped = normalizedCache.get(ch);
+  if (mapped === undefined) {
+    const cp = ch.codePointAt(0)!;
+    // Tag characters spell invisible ASCII (U+E0041 is an invisible "A"): read them as the text they hide.
+    const tag = cp >= 0xe0020 && cp <= 0xe007e ? String.fromCharCode(cp - 0xe0000) : undefined;
+    mapped = tag ?? (isInvisible(cp) ? '' : (confusables[ch] ?? ch.normalize('NFKC')));
+    if (normalizedCache.size < 4096) normalizedCache.set(ch, mapped);
+  }
+  return mapped;
+}
+
+const nonAsciiChars = /[^\x00-\x7F]/gu;
+
+/**
+ * Whether any character of the line reads differently once normalised: most
+ * non-ASCII lines hold only dashes, arrows or emoji, which NFKC leaves alone,
+ * and a long such line is then not rebuilt character by character.
+ */
+function changesUnderNormalization(line: string): boolean {
+  nonAsciiChars.lastIndex = 0;
+  for (let m = nonAsciiChars.exec(line); m; m = nonAsciiChars.exec(line)) if (normalizedChar(m[0]) !== m[0]) return true;
+  return false;
 }
 
 /** `"cu" + "rl"`, `c''url`, `c"u"rl`, `c\url`: the ways a command word is split to dodge a pattern. */
