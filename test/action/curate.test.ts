@@ -1,22 +1,12 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseCommitMessage } from '../../src/core/ledger/trailers.js';
 import { git } from '../helpers/repo.js';
 import { writeTree } from '../helpers/tmp.js';
-import { startFakeGitHub, type FakeGitHub } from './fake-github.js';
-import { bundledAction, createOrigin, owner, repoName, runAction, runnerEnv, type Origin } from './harness.js';
+import type { FakeGitHub } from './fake-github.js';
+import { createOrigin, type Origin, runAction, runnerEnv, useAction } from './harness.js';
 
-let entry: string;
 const branches = (bare: string) => git(bare, 'for-each-ref', '--format=%(refname:short)', 'refs/heads').trim().split('\n');
-let fake: FakeGitHub | undefined;
-
-beforeAll(async () => {
-  entry = await bundledAction();
-});
-
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
+const action = useAction();
 
 /** One agent skill to archive (100 days idle), one to mark stale (40), one fresh, one a person's (never curated). */
 const library = [
@@ -28,12 +18,12 @@ const library = [
 
 async function setup(): Promise<{ origin: Origin; fake: FakeGitHub }> {
   const origin = createOrigin(library);
-  fake = await startFakeGitHub({ owner, repo: repoName, branchSha: origin.branchSha });
+  const fake = await action.github(origin);
   return { origin, fake };
 }
 
 const curate = (origin: Origin, server: FakeGitHub, inputs: Record<string, string> = {}) =>
-  runAction(entry, runnerEnv({ workspace: origin.workspace, apiUrl: server.url, inputs: { mode: 'curate', ...inputs } }));
+  runAction(action.entry, runnerEnv({ workspace: origin.workspace, apiUrl: server.url, inputs: { mode: 'curate', ...inputs } }));
 
 describe('mode: curate, as a runner runs it', () => {
   it('opens one labelled pull request with exactly one commit on the base, whose trailers the body repeats last', async () => {
@@ -173,7 +163,7 @@ describe('mode: curate, as a runner runs it', () => {
 
   it('with no transitions at all, opens nothing and pushes nothing', async () => {
     const origin = createOrigin([{ name: 'fresh-helper', age: 2, actor: 'agent' }]);
-    fake = await startFakeGitHub({ owner, repo: repoName, branchSha: origin.branchSha });
+    const fake = await action.github(origin);
     const result = await curate(origin, fake);
     expect(result.code, result.stdout).toBe(0);
     expect(JSON.parse(result.outputs['pull-requests'] ?? '')).toEqual([]);
@@ -215,12 +205,12 @@ describe('mode: curate, as a runner runs it', () => {
     writeTree(work, { '.skillgarden/state.json': `${JSON.stringify({ version: 1, last_run_at: lastRun, skills: {} }, null, 2)}\n` });
     git(work, 'add', '-A');
     git(work, '-c', 'user.name=Ada', '-c', 'user.email=a@example.com', 'commit', '-q', '-m', 'state');
-    const early = await runAction(entry, runnerEnv({ workspace: work, apiUrl: fake.url, inputs: { mode: 'curate' }, event: schedule }));
+    const early = await runAction(action.entry, runnerEnv({ workspace: work, apiUrl: fake.url, inputs: { mode: 'curate' }, event: schedule }));
     expect(early.outputs).toMatchObject({ status: 'completed', transitions: '2' });
     writeTree(work, { '.skillgarden/config.yaml': 'paused: true\n' });
     git(work, 'add', '-A');
     git(work, '-c', 'user.name=Ada', '-c', 'user.email=a@example.com', 'commit', '-q', '-m', 'pause the curator');
-    const paused = await runAction(entry, runnerEnv({ workspace: work, apiUrl: fake.url, inputs: { mode: 'curate' }, event: schedule }));
+    const paused = await runAction(action.entry, runnerEnv({ workspace: work, apiUrl: fake.url, inputs: { mode: 'curate' }, event: schedule }));
     expect(paused.code, paused.stdout).toBe(0);
     expect(paused.outputs).toMatchObject({ status: 'skipped', 'pull-requests': '[]' });
     expect(fake.pulls).toHaveLength(1);
@@ -230,7 +220,7 @@ describe('mode: curate, as a runner runs it', () => {
     const scheduled = async (inputs: Record<string, string>) => {
       const { origin, fake: server } = await setup();
       const result = await runAction(
-        entry,
+        action.entry,
         runnerEnv({
           workspace: origin.workspace,
           apiUrl: server.url,
@@ -238,8 +228,6 @@ describe('mode: curate, as a runner runs it', () => {
           event: { name: 'schedule', payload: {} },
         }),
       );
-      await server.close();
-      fake = undefined;
       return result;
     };
     const pushed = await scheduled({ 'push-transitions': 'true' });

@@ -1,20 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseCommitMessage } from '../../src/core/ledger/trailers.js';
 import { git } from '../helpers/repo.js';
-import { startFakeGitHub, type FakeGitHub } from './fake-github.js';
-import { bundledAction, createOrigin, owner, repoName, runAction, runnerEnv, type Origin } from './harness.js';
+import type { FakeGitHub } from './fake-github.js';
+import { createOrigin, type Origin, runAction, runnerEnv, useAction } from './harness.js';
 
-let entry: string;
-let fake: FakeGitHub | undefined;
-beforeAll(async () => {
-  entry = await bundledAction();
-});
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
+const action = useAction();
 
 const deployText = (topic: string) => `# ${topic}\n\nDeploy the web service to ${topic} servers and watch the release.\n`;
 
@@ -43,7 +35,7 @@ async function deployLibrary(): Promise<{ origin: Origin; fake: FakeGitHub }> {
     'skill(patch): deploy notes\n\nSkill-Action: patch\nSkill-Name: deploy-staging\nSkill-Name: deploy-production\nSkill-Actor: agent\nSkill-Source: background',
   );
   git(origin.workspace, 'push', '-q', 'origin', 'main');
-  fake = await startFakeGitHub({ owner, repo: repoName, branchSha: origin.branchSha });
+  const fake = await action.github(origin);
   return { origin, fake };
 }
 
@@ -51,7 +43,7 @@ describe('mode: curate, umbrellas and drafted skills', () => {
   it('proposes an umbrella as one commit on its own branch and pull request; a re-run leaves it unchanged', async () => {
     const { origin, fake } = await deployLibrary();
     const env = runnerEnv({ workspace: origin.workspace, apiUrl: fake.url, inputs: { mode: 'curate', consolidate: 'true' } });
-    const result = await runAction(entry, env);
+    const result = await runAction(action.entry, env);
     expect(result.code, result.stdout).toBe(0);
     expect(fake.violations).toEqual([]);
     expect(JSON.parse(result.outputs['pull-requests'] ?? '')).toEqual([
@@ -64,13 +56,13 @@ describe('mode: curate, umbrellas and drafted skills', () => {
     expect(trailers).toEqual(parseCommitMessage(git(origin.bare, 'log', '-1', '--format=%B', 'skillgarden/umbrella/deploy')).trailers);
     expect(trailers).toMatchObject({ action: 'merge', actor: 'curator', skills: ['deploy', 'deploy-production', 'deploy-staging'] });
     expect(pull.body).toContain('consolidations:');
-    const again = await runAction(entry, env);
+    const again = await runAction(action.entry, env);
     expect(JSON.parse(again.outputs['pull-requests'] ?? '')).toMatchObject([{ number: 1, operation: 'unchanged' }]);
   });
 
   it('proposes a drafted skill from repeated tool patterns on skillgarden/new/<name>', async () => {
     const origin = createOrigin([{ name: 'person-notes', age: 5, actor: 'user' }]);
-    fake = await startFakeGitHub({ owner, repo: repoName, branchSha: origin.branchSha });
+    const fake = await action.github(origin);
     const line = (session: string, tool: string, args: object = {}) => JSON.stringify({ session, tool, args });
     const sessions = ['s1', 's2', 's3', 's4'].flatMap((s) => [
       line(s, 'Grep', { pattern: 'x' }),
@@ -80,7 +72,7 @@ describe('mode: curate, umbrellas and drafted skills', () => {
     ]);
     writeFileSync(join(origin.workspace, 'session.jsonl'), `${sessions.join('\n')}\n`);
     const result = await runAction(
-      entry,
+      action.entry,
       runnerEnv({ workspace: origin.workspace, apiUrl: fake.url, inputs: { mode: 'curate', transcripts: '*.jsonl' } }),
     );
     expect(result.code, result.stdout).toBe(0);

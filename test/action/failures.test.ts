@@ -1,21 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { git } from '../helpers/repo.js';
-import { startFakeGitHub, type Failure, type FakeGitHub } from './fake-github.js';
-import { bundledAction, createOrigin, owner, repoName, runAction, runnerEnv, type Origin } from './harness.js';
+import type { Failure, FakeGitHub } from './fake-github.js';
+import { createOrigin, type Origin, owner, repoName, runAction, runnerEnv, useAction } from './harness.js';
 
-let entry: string;
-let fake: FakeGitHub | undefined;
-
-beforeAll(async () => {
-  entry = await bundledAction();
-});
-
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
+const action = useAction();
 
 const library = [
   { name: 'old-helper', age: 100, actor: 'agent' as const },
@@ -24,14 +14,14 @@ const library = [
 
 async function setup(failures: Failure[] = [], options: { shallow?: boolean } = {}): Promise<{ origin: Origin; fake: FakeGitHub }> {
   const origin = createOrigin(library, options);
-  fake = await startFakeGitHub({ owner, repo: repoName, branchSha: origin.branchSha });
+  const fake = await action.github(origin);
   fake.failures.push(...failures);
   return { origin, fake };
 }
 
 const curate = (origin: Origin, server: FakeGitHub, inputs: Record<string, string> = {}, event?: { name: string; payload: object }) =>
   runAction(
-    entry,
+    action.entry,
     runnerEnv({
       workspace: origin.workspace,
       apiUrl: server.url,

@@ -2,10 +2,11 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { parse } from 'yaml';
 import { buildAction } from '../../scripts/build-action.js';
 import { git } from '../helpers/repo.js';
+import { startFakeGitHub, type FakeGitHub } from './fake-github.js';
 import { tempDir, writeTree } from '../helpers/tmp.js';
 
 export const owner = 'garden';
@@ -34,6 +35,37 @@ export function bundledAction(): Promise<string> {
     return outfile;
   })();
   return bundle;
+}
+
+/** What a test file of the Action needs: the bundled entry, and a fake GitHub per test, closed after it. */
+export interface ActionFixture {
+  readonly entry: string;
+  /** Starts the fake GitHub for `origin`'s repository; one runs at a time (a second call closes the first). */
+  github(origin: Origin): Promise<FakeGitHub>;
+}
+
+/** Call at a test file's top level: registers the hooks that bundle the Action and close each fake GitHub. */
+export function useAction(): ActionFixture {
+  let entry: string | undefined;
+  let fake: FakeGitHub | undefined;
+  beforeAll(async () => {
+    entry = await bundledAction();
+  });
+  afterEach(async () => {
+    await fake?.close();
+    fake = undefined;
+  });
+  return {
+    get entry() {
+      if (entry === undefined) throw new Error('useAction(): the Action is bundled in beforeAll; read entry inside a test.');
+      return entry;
+    },
+    async github(origin) {
+      await fake?.close();
+      fake = await startFakeGitHub({ owner, repo: repoName, branchSha: origin.branchSha });
+      return fake;
+    },
+  };
 }
 
 export interface RunResult {

@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { startFakeGitHub, type FakeGitHub } from './fake-github.js';
-import { bundledAction, createOrigin, owner, repoName, runAction, runnerEnv } from './harness.js';
+import { createOrigin, runAction, runnerEnv, useAction } from './harness.js';
 
 interface Workflow {
   on: Record<string, unknown>;
@@ -31,15 +30,7 @@ function stepInputs(workflow: Workflow, dispatch: Record<string, string>): Recor
   );
 }
 
-let entry: string;
-let fake: FakeGitHub | undefined;
-beforeAll(async () => {
-  entry = await bundledAction();
-});
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
+const action = useAction();
 
 describe("the repository's own workflows", () => {
   it('ask for the least permissions they need', () => {
@@ -50,10 +41,10 @@ describe("the repository's own workflows", () => {
 
   it("curate.yml's step, dispatched with dry-run, reports and opens nothing", async () => {
     const origin = createOrigin([{ name: 'old-helper', age: 100, actor: 'agent' }]);
-    fake = await startFakeGitHub({ owner, repo: repoName, branchSha: origin.branchSha });
+    const fake = await action.github(origin);
     const inputs = stepInputs(readWorkflow('curate.yml'), { 'dry-run': 'true' });
     expect(inputs).toEqual({ mode: 'curate', 'dry-run': 'true' });
-    const result = await runAction(entry, runnerEnv({ workspace: origin.workspace, apiUrl: fake.url, inputs }));
+    const result = await runAction(action.entry, runnerEnv({ workspace: origin.workspace, apiUrl: fake.url, inputs }));
     expect(result.code, result.stdout).toBe(0);
     expect(result.outputs).toMatchObject({ status: 'dry-run', archived: '1', 'pull-requests': '[]' });
     expect(fake.requests).toEqual([]);
@@ -61,10 +52,10 @@ describe("the repository's own workflows", () => {
 
   it("curate.yml's step, on its schedule, opens the lifecycle pull request", async () => {
     const origin = createOrigin([{ name: 'old-helper', age: 100, actor: 'agent' }]);
-    fake = await startFakeGitHub({ owner, repo: repoName, branchSha: origin.branchSha });
+    const fake = await action.github(origin);
     const inputs = stepInputs(readWorkflow('curate.yml'), {});
     const result = await runAction(
-      entry,
+      action.entry,
       runnerEnv({ workspace: origin.workspace, apiUrl: fake.url, inputs, event: { name: 'schedule', payload: {} } }),
     );
     expect(result.code, result.stdout).toBe(0);
@@ -76,7 +67,7 @@ describe("the repository's own workflows", () => {
     const origin = createOrigin([{ name: 'good-skill', age: 1, actor: 'user' }]);
     const inputs = stepInputs(readWorkflow('validate-skills.yml'), {});
     expect(inputs).toEqual({ mode: 'validate', 'changed-only': 'true' });
-    const result = await runAction(entry, runnerEnv({ workspace: origin.workspace, apiUrl: 'http://127.0.0.1:9', inputs }));
+    const result = await runAction(action.entry, runnerEnv({ workspace: origin.workspace, apiUrl: 'http://127.0.0.1:9', inputs }));
     expect(result.code, result.stdout).toBe(0);
   });
 });
