@@ -10,16 +10,7 @@ import { resolveConsolidationConfig } from '../src/core/consolidate/config.js';
 import { buildAllFeatures } from '../src/core/consolidate/features.js';
 import { planConsolidation } from '../src/core/consolidate/plan.js';
 import type { CuratedSkill, ReferenceFile } from '../src/core/consolidate/types.js';
-
-/** A small deterministic generator (mulberry32), so every run plans the same library. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../test/helpers/random.js';
 
 const syllables = ['ka', 'lo', 'mi', 're', 'tu', 'sa', 'po', 'ne', 'di', 'va', 'go', 'shi', 'zu', 'fe', 'ri', 'mo'];
 
@@ -36,7 +27,7 @@ function skill(name: string, words: string[]): CuratedSkill {
 }
 
 export function generateCuratedLibrary(count: number, seed = 7): { skills: CuratedSkill[]; references: ReferenceFile[] } {
-  const rand = random(seed);
+  const rand = seededRandom(seed);
   const vocabulary = wordList(6000, rand);
   const pick = (pool: readonly string[], n: number) => Array.from({ length: n }, () => pool[Math.floor(rand() * pool.length)] as string);
   const skills: CuratedSkill[] = [];

@@ -5,17 +5,7 @@
  */
 import { loadavg } from 'node:os';
 import { minePatterns } from '../src/core/patterns/mine.js';
-
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../test/helpers/random.js';
 
 type Workload = 'zipf-200' | 'uniform-50';
 

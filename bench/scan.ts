@@ -16,19 +16,10 @@ import { runScan } from '../src/services/scan.js';
 import { runValidate, type ValidateOptions } from '../src/services/validate.js';
 import { createDirCache } from '../src/store/dir-cache.js';
 import { createFileCache } from '../src/store/file-cache.js';
+import { seededRandom } from '../test/helpers/random.js';
 import { generateLibrary } from './generate-library.js';
 
 const corpus = fileURLToPath(new URL('../../shared/corpus/skills', import.meta.url));
-
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const prose = [
   'Read the configuration before you change anything, and keep a copy of the original.',
@@ -67,7 +58,7 @@ function skillText(name: string, random: () => number): string {
 }
 
 function generate(root: string, count: number): string[] {
-  const random = seeded(count);
+  const random = seededRandom(count);
   const dirs: string[] = [];
   for (let i = 0; i < count; i += 1) {
     const name = `skill-${i}`;

@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildFingerprint } from '../../../src/core/patterns/fingerprint.js';
 import { buildJaccard, minePatternsFromTokens } from '../../../src/core/patterns/mine.js';
-import { countSessions, referenceCandidates, seededRandom } from './mine-reference.js';
+import { seededRandom } from '../../helpers/random.js';
+import { countSessions, referenceCandidates } from './mine-reference.js';
 
 const everything = { jaccardThreshold: 1.01, limit: Number.POSITIVE_INFINITY };
 

@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseRegexSource, requiredLiterals, requiredTriggers, type RegexNode, type Trigger } from '../../../src/core/scan/regex-literals.js';
 import { THREAT_RULES } from '../../../src/core/scan/rules.js';
-
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../helpers/random.js';
 
 const alphabet = [...Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)), '\t', '\u00a0', 'é'];
 const setCache = new Map<string, string[]>();
@@ -95,7 +86,7 @@ describe('required literals', () => {
   });
 
   it("every match of a rule, on random texts built from its pattern, holds one of the rule's triggers", () => {
-    const random = seeded(9);
+    const random = seededRandom(9);
     for (const rule of THREAT_RULES) {
       const triggers: Trigger[] | undefined = rule.triggers?.map((text) => ({ text, before: false, after: false })) ?? requiredTriggers(rule.pattern);
       if (!triggers) continue;
