@@ -60683,6 +60683,21 @@ var byId = new Map(SPECIAL_RULES.map((r) => [r.id, r]));
 function specialRule(id) {
   return byId.get(id);
 }
+function specialFinding(id, at) {
+  const rule2 = specialRule(id);
+  return {
+    rule: id,
+    category: rule2.category,
+    severity: rule2.severity,
+    file: at.file,
+    line: at.line,
+    column: at.column,
+    match: at.match,
+    message: `${rule2.message}: ${at.detail}`,
+    hint: rule2.hint,
+    via: "raw"
+  };
+}
 
 // src/core/scan/context.ts
 var quotePairs = [['"', '"'], ["`", "`"], ["\u201C", "\u201D"], ["\xAB", "\xBB"]];
@@ -61333,19 +61348,7 @@ function parseSuppressionMarkers(lines) {
   return out;
 }
 function markerFinding(file, marker, id, detail) {
-  const rule2 = specialRule(id);
-  return {
-    rule: id,
-    category: rule2.category,
-    severity: rule2.severity,
-    file,
-    line: marker.line,
-    column: marker.column,
-    match: excerpt(detail, 80),
-    message: `${rule2.message}: ${detail}`,
-    hint: rule2.hint,
-    via: "raw"
-  };
+  return specialFinding(id, { file, line: marker.line, column: marker.column, match: excerpt(detail, 80), detail });
 }
 function applyInlineSuppressions(file, lines, findings, knownRules) {
   const markers = parseSuppressionMarkers(lines);
@@ -61605,21 +61608,15 @@ function scanHiddenComments(file, lines, seen, rules2) {
   return out;
 }
 function scanInvisible(ctx) {
-  return findInvisible(ctx.text, { fileStart: ctx.line === 1 }).map((hit) => {
-    const rule2 = specialRule(hit.rule);
-    return {
-      rule: rule2.id,
-      category: rule2.category,
-      severity: rule2.severity,
+  return findInvisible(ctx.text, { fileStart: ctx.line === 1 }).map(
+    (hit) => specialFinding(hit.rule, {
       file: ctx.file,
       line: ctx.line,
       column: hit.column,
       match: hit.codePoints.join(" "),
-      message: `${rule2.message}: ${hit.codePoints.join(", ")}${hit.count > 1 ? ` (${hit.count} in all)` : ""}`,
-      hint: rule2.hint,
-      via: "raw"
-    };
-  });
+      detail: `${hit.codePoints.join(", ")}${hit.count > 1 ? ` (${hit.count} in all)` : ""}`
+    })
+  );
 }
 function scanSkillText(text, options) {
   const rules2 = options.rules ?? THREAT_RULES;
@@ -70088,19 +70085,7 @@ function readContentWithStat(path, maxBytes, files) {
 
 // src/store/scan/structure-finding.ts
 function buildStructureFinding(id, file, detail) {
-  const rule2 = specialRule(id);
-  return {
-    rule: id,
-    category: rule2.category,
-    severity: rule2.severity,
-    file,
-    line: 0,
-    column: 0,
-    match: detail,
-    message: `${rule2.message}: ${detail}`,
-    hint: rule2.hint,
-    via: "raw"
-  };
+  return specialFinding(id, { file, line: 0, column: 0, match: detail, detail });
 }
 
 // src/store/scan/walk-skill.ts

@@ -3,7 +3,7 @@ import { buildLineGates } from './line-gates.js';
 import { matchRules, toFinding, type LineContext } from './line-finding.js';
 import { compileTable, scanRaw, selectRules, type CompiledTable, type RawScan } from './raw-scan.js';
 import { HIDDEN_INSTRUCTION, THREAT_RULES, type ThreatRule } from './rules.js';
-import { SPECIAL_RULES, specialRule } from './special-rules.js';
+import { SPECIAL_RULES, specialFinding } from './special-rules.js';
 import { applyInlineSuppressions } from './suppress.js';
 import type { ScanFinding, ScanVia } from './types.js';
 import { findInvisible } from './unicode.js';
@@ -66,21 +66,15 @@ function scanHiddenComments(file: string, lines: readonly string[], seen: Map<nu
 }
 
 function scanInvisible(ctx: LineContext): ScanFinding[] {
-  return findInvisible(ctx.text, { fileStart: ctx.line === 1 }).map((hit) => {
-    const rule = specialRule(hit.rule);
-    return {
-      rule: rule.id,
-      category: rule.category,
-      severity: rule.severity,
+  return findInvisible(ctx.text, { fileStart: ctx.line === 1 }).map((hit) =>
+    specialFinding(hit.rule, {
       file: ctx.file,
       line: ctx.line,
       column: hit.column,
       match: hit.codePoints.join(' '),
-      message: `${rule.message}: ${hit.codePoints.join(', ')}${hit.count > 1 ? ` (${hit.count} in all)` : ''}`,
-      hint: rule.hint,
-      via: 'raw',
-    };
-  });
+      detail: `${hit.codePoints.join(', ')}${hit.count > 1 ? ` (${hit.count} in all)` : ''}`,
+    }),
+  );
 }
 
 /** Splits text into lines the way editors number them (LF, CRLF or lone CR). */

@@ -1,4 +1,4 @@
-import type { ScanCategory, ScanSeverity } from './types.js';
+import type { ScanCategory, ScanFinding, ScanSeverity } from './types.js';
 
 /** A rule found by code rather than a line pattern (Unicode, folder structure, suppression markers). */
 export interface SpecialRule {
@@ -43,4 +43,21 @@ export type SpecialRuleId = (typeof table)[number][0];
 
 export function specialRule(id: SpecialRuleId): SpecialRule {
   return byId.get(id) as SpecialRule;
+}
+
+/** A finding of a special rule: its message, then `: <detail>`. Line and column 0 mean the whole file. */
+export function specialFinding(id: SpecialRuleId, at: { file: string; line: number; column: number; match: string; detail: string }): ScanFinding {
+  const rule = specialRule(id);
+  return {
+    rule: id,
+    category: rule.category,
+    severity: rule.severity,
+    file: at.file,
+    line: at.line,
+    column: at.column,
+    match: at.match,
+    message: `${rule.message}: ${at.detail}`,
+    hint: rule.hint,
+    via: 'raw',
+  };
 }

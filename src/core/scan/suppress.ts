@@ -1,5 +1,5 @@
 import { excerpt } from '../findings.js';
-import { specialRule } from './special-rules.js';
+import { specialFinding } from './special-rules.js';
 import type { ScanFinding } from './types.js';
 
 /** A `skillgarden-ignore` marker: covers its own line and the next one. */
@@ -35,19 +35,7 @@ export function parseSuppressionMarkers(lines: readonly string[]): SuppressionMa
 }
 
 function markerFinding(file: string, marker: SuppressionMarker, id: 'suppress-missing-reason' | 'suppress-unknown-rule', detail: string): ScanFinding {
-  const rule = specialRule(id);
-  return {
-    rule: id,
-    category: rule.category,
-    severity: rule.severity,
-    file,
-    line: marker.line,
-    column: marker.column,
-    match: excerpt(detail, 80),
-    message: `${rule.message}: ${detail}`,
-    hint: rule.hint,
-    via: 'raw',
-  };
+  return specialFinding(id, { file, line: marker.line, column: marker.column, match: excerpt(detail, 80), detail });
 }
 
 /**
