@@ -56851,7 +56851,22 @@ async function readHistoryIndex(dir, options = {}) {
 }
 
 // src/store/discover.ts
-import { lstatSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
+
+// src/store/fs-probe.ts
+import { lstatSync } from "node:fs";
+function lstatIfAny(path) {
+  try {
+    return lstatSync(path);
+  } catch {
+    return void 0;
+  }
+}
+function isSymlink(path) {
+  return lstatIfAny(path)?.isSymbolicLink() ?? false;
+}
+
+// src/store/discover.ts
 import { join as join5 } from "node:path";
 
 // src/store/dir-cache.ts
@@ -56933,13 +56948,6 @@ function listFolders(dir, readDir) {
 function isFolder(path) {
   try {
     return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-function isSymlink(path) {
-  try {
-    return lstatSync(path).isSymbolicLink();
   } catch {
     return false;
   }
@@ -57506,15 +57514,8 @@ import { appendFileSync as appendFileSync2, readFileSync as readFileSync5 } from
 import { join as join10 } from "node:path";
 
 // src/ledger/fs-sync.ts
-import { lstatSync as lstatSync2, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { dirname as dirname2 } from "node:path";
-function lstatIfAny(path) {
-  try {
-    return lstatSync2(path);
-  } catch {
-    return void 0;
-  }
-}
 function inFolder(path, create) {
   try {
     return create();
@@ -57969,7 +57970,7 @@ function unsupported(file, what, fix) {
 
 // src/ledger/worktree.ts
 import { createHash as createHash3, randomBytes } from "node:crypto";
-import { closeSync as closeSync2, fchmodSync, lstatSync as lstatSync3, openSync as openSync2, readFileSync as readFileSync6, readlinkSync, renameSync as renameSync2, rmSync as rmSync2, rmdirSync, symlinkSync, writeFileSync as writeFileSync2 } from "node:fs";
+import { closeSync as closeSync2, fchmodSync, lstatSync as lstatSync2, openSync as openSync2, readFileSync as readFileSync6, readlinkSync, renameSync as renameSync2, rmSync as rmSync2, rmdirSync, symlinkSync, writeFileSync as writeFileSync2 } from "node:fs";
 import { dirname as dirname3, join as join12, basename } from "node:path";
 function hashBlob(content) {
   return createHash3("sha1").update(`blob ${content.length}\0`).update(content).digest("hex");
@@ -57993,7 +57994,7 @@ async function writeWorktreeFile(dir, path, content, mode) {
     rmSync2(temp, { force: true });
     throw error2;
   }
-  return lstatSync3(full, { bigint: true });
+  return lstatSync2(full, { bigint: true });
 }
 function writeRegularFile(temp, content, mode) {
   const fd = inFolder(temp, () => openSync2(temp, "wx", mode));
@@ -69413,12 +69414,12 @@ import { existsSync as existsSync8, statSync as statSync4 } from "node:fs";
 import { basename as basename4, dirname as dirname5, join as join22, relative as relative3, resolve as resolve4, sep as sep4 } from "node:path";
 
 // src/store/read-skill.ts
-import { lstatSync as lstatSync4, readFileSync as readFileSync12, realpathSync } from "node:fs";
+import { readFileSync as readFileSync12, realpathSync } from "node:fs";
 import { join as join21, relative as relative2, sep as sep3 } from "node:path";
 function readSkillFolder(dir, options) {
   const findings = [];
   const file = join21(dir, skillFileName);
-  const linked = isSymlink2(dir) || isSymlink2(file);
+  const linked = isSymlink(dir) || isSymlink(file);
   const escape2 = linked ? escapesBoundary(file, options.boundary) : void 0;
   if (escape2) {
     findings.push(
@@ -69450,13 +69451,6 @@ function readSkillFolder(dir, options) {
   }
   return { bytes, files: listSkillFiles(dir, options.maxFiles ?? 2e3, options.maxDepth ?? 8, options.readDir ?? readDirUncached), findings };
 }
-function isSymlink2(path) {
-  try {
-    return lstatSync4(path).isSymbolicLink();
-  } catch {
-    return false;
-  }
-}
 function escapesBoundary(path, boundary) {
   let real;
   let realBoundary;
@@ -69487,13 +69481,8 @@ function listSkillFiles(dir, maxFiles, maxDepth2, readDir) {
         walk3(path, rel, depth + 1);
         continue;
       }
-      let stat6;
-      try {
-        stat6 = lstatSync4(path);
-      } catch {
-        continue;
-      }
-      files.set(rel, { path: rel, size: stat6.size });
+      const stat6 = lstatIfAny(path);
+      if (stat6) files.set(rel, { path: rel, size: stat6.size });
     }
   };
   walk3(dir, "", 0);
@@ -70031,7 +70020,6 @@ async function discoverSkillDirsDeep(root, maxDepth2 = 8, readDir = createDirCac
 }
 
 // src/store/scan/scan-skill-dir.ts
-import { lstatSync as lstatSync5 } from "node:fs";
 import { basename as basename5, posix as posix7, resolve as resolve5 } from "node:path";
 
 // src/store/file-cache.ts
@@ -70186,7 +70174,7 @@ function scanFile(file, label, config, files) {
   try {
     opened = readContentWithStat(file.abs, maxFileBytes, files);
   } catch (error2) {
-    const info2 = lstatOrUndefined(file.abs);
+    const info2 = lstatIfAny(file.abs);
     const out2 = info2 ? statFindings(file, shown, info2.size, info2.mode, maxFileBytes) : [];
     return { findings: [...out2, buildStructureFinding("structure-unreadable", shown, `${shown}: ${error2.message}`)], size: info2?.size ?? 0 };
   }
@@ -70199,13 +70187,6 @@ function scanFile(file, label, config, files) {
   }
   if (!content.utf8) out.push(buildStructureFinding("structure-not-utf8", shown, shown));
   return { findings: [...out, ...scanSkillText(content.text, { file: shown })], size };
-}
-function lstatOrUndefined(path) {
-  try {
-    return lstatSync5(path);
-  } catch {
-    return void 0;
-  }
 }
 async function scanSkillDir(dir, options = {}) {
   const config = options.config ?? resolveScanConfig();

@@ -1,5 +1,4 @@
-import { lstatSync, mkdirSync } from 'node:fs';
-import type { Stats } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /*
@@ -10,15 +9,6 @@ import { dirname } from 'node:path';
  * 1.5–2× as long (measured with bench/ledger-commit.ts). A commit blocks the
  * event loop for a few milliseconds, as `git commit` blocks its caller.
  */
-
-/** `undefined` when nothing is there: missing, or a file where a folder on the way should be (ENOTDIR). */
-export function lstatIfAny(path: string): Stats | undefined {
-  try {
-    return lstatSync(path);
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * Runs `create`, which makes the file at `path`; if its folder is missing,

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
-import { lstatIfAny } from './fs-sync.js';
+import { lstatIfAny } from '../store/fs-probe.js';
 
 /**
  * A path a ledger may write: relative, `/`-separated, no `.`/`..` parts,

@@ -2,7 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
 import { closeSync, fchmodSync, lstatSync, openSync, readFileSync, readlinkSync, renameSync, rmSync, rmdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, basename } from 'node:path';
-import { inFolder, lstatIfAny } from './fs-sync.js';
+import { lstatIfAny } from '../store/fs-probe.js';
+import { inFolder } from './fs-sync.js';
 import type { FileMode } from './ledger.js';
 
 /** Git's blob id for `content` (the SHA-1 of `blob <size>\0<content>`). */

@@ -1,4 +1,5 @@
-import { lstatSync, statSync, type Dirent } from 'node:fs';
+import { statSync, type Dirent } from 'node:fs';
+import { isSymlink } from './fs-probe.js';
 import { join } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
 import { isCandidateFolder, skillFileName } from '../core/layout.js';
@@ -107,14 +108,6 @@ function listFolders(dir: string, readDir: ReadDir): string[] {
 function isFolder(path: string): boolean {
   try {
     return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-function isSymlink(path: string): boolean {
-  try {
-    return lstatSync(path).isSymbolicLink();
   } catch {
     return false;
   }

@@ -1,5 +1,6 @@
-import { lstatSync, readFileSync, realpathSync, type Dirent, type Stats } from 'node:fs';
+import { readFileSync, realpathSync, type Dirent } from 'node:fs';
 import type { FileCache } from './file-cache.js';
+import { isSymlink, lstatIfAny } from './fs-probe.js';
 import { join, relative, sep } from 'node:path';
 import { finding, type Finding } from '../core/findings.js';
 import { skillFileName } from '../core/layout.js';
@@ -63,14 +64,6 @@ export function readSkillFolder(dir: string, options: ReadSkillFolderOptions): S
   return { bytes, files: listSkillFiles(dir, options.maxFiles ?? 2_000, options.maxDepth ?? 8, options.readDir ?? readDirUncached), findings };
 }
 
-function isSymlink(path: string): boolean {
-  try {
-    return lstatSync(path).isSymbolicLink();
-  } catch {
-    return false;
-  }
-}
-
 /** The real path of `path` when it lies outside `boundary`, else undefined. */
 function escapesBoundary(path: string, boundary: string): string | undefined {
   let real: string;
@@ -103,13 +96,8 @@ function listSkillFiles(dir: string, maxFiles: number, maxDepth: number, readDir
         walk(path, rel, depth + 1);
         continue;
       }
-      let stat: Stats;
-      try {
-        stat = lstatSync(path);
-      } catch {
-        continue;
-      }
-      files.set(rel, { path: rel, size: stat.size });
+      const stat = lstatIfAny(path);
+      if (stat) files.set(rel, { path: rel, size: stat.size });
     }
   };
   walk(dir, '', 0);

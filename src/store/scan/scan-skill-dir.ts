@@ -1,4 +1,3 @@
-import { lstatSync, type Stats } from 'node:fs';
 import { basename, posix, resolve } from 'node:path';
 import { resolveScanConfig, type ScanConfig } from '../../core/scan/config.js';
 import { scanSkillText } from '../../core/scan/match.js';
@@ -9,6 +8,7 @@ import type { ScanFinding, ScanProvenance } from '../../core/scan/types.js';
 import { buildVerdict } from '../../core/scan/verdict.js';
 import type { ReadDir } from '../dir-cache.js';
 import type { FileCache } from '../file-cache.js';
+import { lstatIfAny } from '../fs-probe.js';
 import { readContentWithStat, type OpenedContent } from './read-content.js';
 import { buildStructureFinding } from './structure-finding.js';
 import { walkSkill, type WalkedFile } from './walk-skill.js';
@@ -50,7 +50,7 @@ function scanFile(file: WalkedFile, label: string, config: ScanConfig, files: Fi
   try {
     opened = readContentWithStat(file.abs, maxFileBytes, files);
   } catch (error) {
-    const info = lstatOrUndefined(file.abs);
+    const info = lstatIfAny(file.abs);
     const out = info ? statFindings(file, shown, info.size, info.mode, maxFileBytes) : [];
     return { findings: [...out, buildStructureFinding('structure-unreadable', shown, `${shown}: ${(error as Error).message}`)], size: info?.size ?? 0 };
   }
@@ -63,14 +63,6 @@ function scanFile(file: WalkedFile, label: string, config: ScanConfig, files: Fi
   }
   if (!content.utf8) out.push(buildStructureFinding('structure-not-utf8', shown, shown));
   return { findings: [...out, ...scanSkillText(content.text, { file: shown })], size };
-}
-
-function lstatOrUndefined(path: string): Stats | undefined {
-  try {
-    return lstatSync(path);
-  } catch {
-    return undefined;
-  }
 }
 
 /**
