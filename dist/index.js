@@ -60925,15 +60925,16 @@ function readGroup(r) {
   r.i += 1;
   return lookaround ? { kind: "empty" } : { kind: "group", alternatives };
 }
+function readCodeEscape(r) {
+  const code2 = /^\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|u\{([0-9a-fA-F]+)\}|c([A-Za-z]))/.exec(r.src.slice(r.i));
+  if (!code2) return void 0;
+  r.i += code2[0].length;
+  return String.fromCodePoint(code2[4] !== void 0 ? code2[4].toUpperCase().charCodeAt(0) % 32 : parseInt(code2[1] ?? code2[2] ?? code2[3], 16));
+}
 function readEscape(r) {
+  const coded = readCodeEscape(r);
+  if (coded !== void 0) return literal(coded);
   const next = r.peek(1);
-  const rest = r.src.slice(r.i);
-  const code2 = /^\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|u\{([0-9a-fA-F]+)\}|c([A-Za-z]))/.exec(rest);
-  if (code2) {
-    r.i += code2[0].length;
-    const value = code2[4] !== void 0 ? code2[4].toUpperCase().charCodeAt(0) % 32 : parseInt(code2[1] ?? code2[2] ?? code2[3], 16);
-    return literal(String.fromCodePoint(value));
-  }
   r.i += 2;
   if (next === "b") return { kind: "empty", edge: "word" };
   if (next === "B") return { kind: "empty" };
@@ -60960,37 +60961,35 @@ function readClass(r) {
   if (negated) r.i += 1;
   const chars = /* @__PURE__ */ new Set();
   let known = !negated;
-  let first = true;
-  while (r.i < r.src.length && (r.peek() !== "]" || first)) {
-    first = false;
-    let ch = r.peek();
-    if (ch === "\\") {
-      const next = r.peek(1);
-      const code2 = /^\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4}))/.exec(r.src.slice(r.i));
-      if (code2) {
-        ch = String.fromCharCode(parseInt(code2[1] ?? code2[2], 16));
-        r.i += code2[0].length;
-      } else {
-        r.i += 2;
-        if (/[sSwWdDpP]/.test(next)) {
-          known = false;
-          if (next === "p" || next === "P") r.i = r.src.indexOf("}", r.i) + 1;
-          continue;
-        }
-        ch = singleChar[next] ?? next;
-      }
-    } else r.i += 1;
+  while (r.i < r.src.length && r.peek() !== "]") {
+    const ch = readClassAtom(r);
     if (r.peek() === "-" && r.peek(1) !== "]" && r.peek(1) !== "") {
-      r.i += 2;
-      if (r.src[r.i - 1] === "\\") r.i += 1;
+      r.i += 1;
+      readClassAtom(r);
       known = false;
-      continue;
-    }
-    chars.add(ch.toLowerCase());
+    } else if (ch === void 0) known = false;
+    else chars.add(ch.toLowerCase());
   }
   if (r.peek() !== "]") r.fail("missing ]");
   r.i += 1;
   return { kind: "set", source: r.src.slice(start, r.i), chars: known && chars.size <= MAX_SET && chars.size > 0 ? [...chars] : void 0 };
+}
+function readClassAtom(r) {
+  const ch = r.peek();
+  if (ch !== "\\") {
+    r.i += 1;
+    return ch;
+  }
+  const coded = readCodeEscape(r);
+  if (coded !== void 0) return coded;
+  const next = r.peek(1);
+  r.i += 2;
+  if (next === "p" || next === "P") {
+    r.i = r.src.indexOf("}", r.i) + 1;
+    return void 0;
+  }
+  if (/[sSwWdD]/.test(next)) return void 0;
+  return next === "b" ? "\b" : singleChar[next] ?? next;
 }
 function cross(left, right) {
   const out = /* @__PURE__ */ new Set();
@@ -61127,13 +61126,14 @@ var fold = (code2) => code2 >= 65 && code2 <= 90 ? code2 + 32 : code2;
 var FOLD = Uint8Array.from({ length: 128 }, (_, code2) => fold(code2));
 var BUCKET_BITS = 12;
 var bucketOf = (key, c2) => Math.imul(key * 128 + c2, 2654435761) >>> 32 - BUCKET_BITS;
+var triggerText = (t) => (typeof t === "string" ? t : t.text).toLowerCase();
 var edgeBits = (t) => typeof t === "string" ? 0 : (t.before ? 1 : 0) | (t.after ? 2 : 0);
 function buildTriggerMatcher(all) {
-  const literals = [...new Set(all.map((t) => (typeof t === "string" ? t : t.text).toLowerCase()))];
+  const literals = [...new Set(all.map(triggerText))];
   const ids = new Map(literals.map((l, id) => [l, id]));
   const edges = new Uint8Array(literals.length).fill(3);
   for (const t of all) {
-    const id = ids.get((typeof t === "string" ? t : t.text).toLowerCase());
+    const id = ids.get(triggerText(t));
     edges[id] &= edgeBits(t);
   }
   const pairs = new Uint8Array(128 * 128);
@@ -61242,7 +61242,7 @@ function compileTable(rules2) {
     const triggers = rules2.map((rule2) => rule2.triggers ?? deriveTriggers(rule2.pattern));
     const matcher = buildTriggerMatcher(triggers.flatMap((l) => l ?? []));
     const ids = new Map(matcher.literals.map((l, id) => [l, id]));
-    const idOf = (t) => ids.get((typeof t === "string" ? t : t.text).toLowerCase());
+    const idOf = (t) => ids.get(triggerText(t));
     const compiled = compileEach(rules2, triggers.map((l) => l ? [...new Set(l.map(idOf))] : void 0));
     const rulesOf = matcher.literals.map(() => []);
     compiled.forEach((rule2, r) => rule2.triggers?.forEach((id) => rulesOf[id].push(r)));

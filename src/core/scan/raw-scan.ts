@@ -2,7 +2,7 @@ import { compileLineRegex, deriveTriggers } from './compile.js';
 import { toFinding } from './line-finding.js';
 import type { ThreatRule } from './rules.js';
 import type { ScanFinding } from './types.js';
-import { buildTriggerMatcher, indexTriggerLines, type TriggerInput, type TriggerMatcher } from './trigger-index.js';
+import { buildTriggerMatcher, indexTriggerLines, triggerText, type TriggerInput, type TriggerMatcher } from './trigger-index.js';
 
 interface CompiledRule {
   rule: ThreatRule;
@@ -30,7 +30,7 @@ export function compileTable(rules: readonly ThreatRule[]): CompiledTable {
     const triggers: Array<TriggerInput[] | undefined> = rules.map((rule) => rule.triggers ?? deriveTriggers(rule.pattern));
     const matcher = buildTriggerMatcher(triggers.flatMap((l) => l ?? []));
     const ids = new Map(matcher.literals.map((l, id) => [l, id]));
-    const idOf = (t: TriggerInput): number => ids.get((typeof t === 'string' ? t : t.text).toLowerCase())!;
+    const idOf = (t: TriggerInput): number => ids.get(triggerText(t))!;
     const compiled = compileEach(rules, triggers.map((l) => (l ? [...new Set(l.map(idOf))] : undefined)));
     const rulesOf = matcher.literals.map((): number[] => []);
     compiled.forEach((rule, r) => rule.triggers?.forEach((id) => rulesOf[id]!.push(r)));

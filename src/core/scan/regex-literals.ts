@@ -113,15 +113,18 @@ function readGroup(r: Reader): RegexNode {
   return lookaround ? { kind: 'empty' } : { kind: 'group', alternatives };
 }
 
+/** `\\xHH`, `\\uHHHH`, `\\u{H…}` or `\\cX` at the reader: the character it stands for, read past; undefined (and not moved) otherwise. */
+function readCodeEscape(r: Reader): string | undefined {
+  const code = /^\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|u\{([0-9a-fA-F]+)\}|c([A-Za-z]))/.exec(r.src.slice(r.i));
+  if (!code) return undefined;
+  r.i += code[0].length;
+  return String.fromCodePoint(code[4] !== undefined ? code[4].toUpperCase().charCodeAt(0) % 32 : parseInt(code[1] ?? code[2] ?? code[3]!, 16));
+}
+
 function readEscape(r: Reader): RegexNode {
+  const coded = readCodeEscape(r);
+  if (coded !== undefined) return literal(coded);
   const next = r.peek(1);
-  const rest = r.src.slice(r.i);
-  const code = /^\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|u\{([0-9a-fA-F]+)\}|c([A-Za-z]))/.exec(rest);
-  if (code) {
-    r.i += code[0].length;
-    const value = code[4] !== undefined ? code[4].toUpperCase().charCodeAt(0) % 32 : parseInt(code[1] ?? code[2] ?? code[3]!, 16);
-    return literal(String.fromCodePoint(value));
-  }
   r.i += 2;
   if (next === 'b') return { kind: 'empty', edge: 'word' };
   if (next === 'B') return { kind: 'empty' };
@@ -142,7 +145,7 @@ function readEscape(r: Reader): RegexNode {
   return literal(next);
 }
 
-/** A character class; its chars are known when it is not negated, has no shorthand, and is small. */
+/** A character class; its chars are known when it is not negated, has no shorthand or range, and is small. */
 function readClass(r: Reader): RegexNode {
   const start = r.i;
   r.i += 1;
@@ -150,38 +153,40 @@ function readClass(r: Reader): RegexNode {
   if (negated) r.i += 1;
   const chars = new Set<string>();
   let known = !negated;
-  let first = true;
-  while (r.i < r.src.length && (r.peek() !== ']' || first)) {
-    first = false;
-    let ch = r.peek();
-    if (ch === '\\') {
-      const next = r.peek(1);
-      const code = /^\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4}))/.exec(r.src.slice(r.i));
-      if (code) {
-        ch = String.fromCharCode(parseInt(code[1] ?? code[2]!, 16));
-        r.i += code[0].length;
-      } else {
-        r.i += 2;
-        if (/[sSwWdDpP]/.test(next)) {
-          known = false;
-          if (next === 'p' || next === 'P') r.i = r.src.indexOf('}', r.i) + 1;
-          continue;
-        }
-        ch = singleChar[next] ?? next;
-      }
-    } else r.i += 1;
+  // As in JavaScript (not POSIX), a `]` right after `[` closes the class: `[]` matches nothing.
+  while (r.i < r.src.length && r.peek() !== ']') {
+    const ch = readClassAtom(r);
     if (r.peek() === '-' && r.peek(1) !== ']' && r.peek(1) !== '') {
       // A range: too many characters to list as literals, whatever its ends.
-      r.i += 2;
-      if (r.src[r.i - 1] === '\\') r.i += 1;
+      r.i += 1;
+      readClassAtom(r);
       known = false;
-      continue;
-    }
-    chars.add(ch.toLowerCase());
+    } else if (ch === undefined) known = false;
+    else chars.add(ch.toLowerCase());
   }
   if (r.peek() !== ']') r.fail('missing ]');
   r.i += 1;
   return { kind: 'set', source: r.src.slice(start, r.i), chars: known && chars.size <= MAX_SET && chars.size > 0 ? [...chars] : undefined };
+}
+
+/** One member of a class: its character, or undefined for a shorthand (`\\s`, `\\d`, `\\p{…}`) that stands for many. */
+function readClassAtom(r: Reader): string | undefined {
+  const ch = r.peek();
+  if (ch !== '\\') {
+    r.i += 1;
+    return ch;
+  }
+  const coded = readCodeEscape(r);
+  if (coded !== undefined) return coded;
+  const next = r.peek(1);
+  r.i += 2;
+  if (next === 'p' || next === 'P') {
+    r.i = r.src.indexOf('}', r.i) + 1;
+    return undefined;
+  }
+  if (/[sSwWdD]/.test(next)) return undefined;
+  // Inside a class `\b` is a backspace.
+  return next === 'b' ? '\b' : (singleChar[next] ?? next);
 }
 
 /**

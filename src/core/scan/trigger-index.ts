@@ -38,15 +38,18 @@ const bucketOf = (key: number, c2: number): number => (Math.imul(key * 128 + c2,
 /** A literal, or one with what must surround it (see `Trigger` in regex-literals.ts). */
 export type TriggerInput = string | { text: string; before: boolean; after: boolean };
 
+/** The literal's lower-cased text: what identifies it in a matcher. */
+export const triggerText = (t: TriggerInput): string => (typeof t === 'string' ? t : t.text).toLowerCase();
+
 const edgeBits = (t: TriggerInput): number => (typeof t === 'string' ? 0 : (t.before ? 1 : 0) | (t.after ? 2 : 0));
 
 export function buildTriggerMatcher(all: readonly TriggerInput[]): TriggerMatcher {
-  const literals = [...new Set(all.map((t) => (typeof t === 'string' ? t : t.text).toLowerCase()))];
+  const literals = [...new Set(all.map(triggerText))];
   // One id per text; its edges are those every trigger with that text asks for (fewer checks wake more rules, never fewer).
   const ids = new Map(literals.map((l, id) => [l, id]));
   const edges = new Uint8Array(literals.length).fill(3);
   for (const t of all) {
-    const id = ids.get((typeof t === 'string' ? t : t.text).toLowerCase())!;
+    const id = ids.get(triggerText(t))!;
     edges[id]! &= edgeBits(t);
   }
   const pairs = new Uint8Array(128 * 128);

@@ -65,6 +65,9 @@ describe('required literals', () => {
     expect(requiredLiterals(/(?:foo)?bar/)).toEqual(['bar']);
     expect(requiredLiterals(/(?:ab|cd)(?:ef|gh)/)).toEqual(['abef', 'abgh', 'cdef', 'cdgh']);
     expect(requiredLiterals(/a|\s/)).toBeUndefined();
+    // Class members written as escapes, ranges whose end is an escape.
+    expect(requiredLiterals(/q[\x41]zz/)).toEqual(['qazz']);
+    expect(requiredLiterals(/[!-\x2f]token/)).toEqual(['token']);
   });
 
   it('knows when a literal stands at a word or line edge', () => {
