@@ -1,20 +1,13 @@
 import { existsSync, lstatSync, readFileSync, readlinkSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isSkillgardenError } from '../../src/core/errors.js';
 import { buildCommitMessage } from '../../src/core/ledger/trailers.js';
 import type { SkillAction } from '../../src/core/ledger/trailers.js';
 import type { FileChange, Ledger, LedgerBackend } from '../../src/ledger/ledger.js';
 import { openLedger } from '../../src/ledger/open-ledger.js';
-import { fixedAuthor, git, makeRepo } from './git-repo.js';
+import { fixedAuthor, git, makeRepo, rejectsWith } from './git-repo.js';
 
 const backends: LedgerBackend[] = ['isomorphic-git', 'system-git'];
-
-async function refusal(promise: Promise<unknown>, code: string): Promise<Record<string, unknown>> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
-  expect(isSkillgardenError(error, code), `expected ${code}, got ${String(error)}`).toBe(true);
-  return (error as { data: Record<string, unknown> }).data;
-}
 
 describe.each(backends)('Ledger rollback conformance (%s)', (backend) => {
   let dir: string;
@@ -59,7 +52,7 @@ describe.each(backends)('Ledger rollback conformance (%s)', (backend) => {
     const patch = await mutate('patch', 'a', [{ path: 'skills/a/SKILL.md', content: 'a2\n' }, { path: 'skills/a/b.md', content: 'b\n' }]);
     await mutate('patch', 'a', [{ path: 'skills/a/SKILL.md', content: 'a3\n' }]);
     const head = await ledger.head();
-    const data = await refusal(ledger.rollback({ commit: patch }), 'ledger/rollback-refused');
+    const data = await rejectsWith(ledger.rollback({ commit: patch }), 'ledger/rollback-refused');
     expect(data).toMatchObject({ reason: 'changed-since', paths: ['skills/a/SKILL.md'] });
     expect(await ledger.head()).toBe(head);
     expect(read('skills/a/b.md')).toBe('b\n');
@@ -149,15 +142,15 @@ describe.each(backends)('Ledger rollback conformance (%s)', (backend) => {
     await mutate('patch', 'a', [{ path: 'skills/a/SKILL.md', content: 'run\n' }, { path: 'skills/a/n.md', content: 'n\n' }], 'r2');
     await mutate('patch', 'a', [{ path: 'skills/a/n.md', content: 'person\n' }]);
     const head = await ledger.head();
-    const data = await refusal(ledger.rollback({ run: 'r2' }), 'ledger/rollback-refused');
+    const data = await rejectsWith(ledger.rollback({ run: 'r2' }), 'ledger/rollback-refused');
     expect(data).toMatchObject({ reason: 'changed-since', paths: ['skills/a/n.md'] });
     expect(await ledger.head()).toBe(head);
-    await refusal(ledger.rollback({ run: 'no-such-run' }), 'ledger/unknown-run');
+    await rejectsWith(ledger.rollback({ run: 'no-such-run' }), 'ledger/unknown-run');
   });
 
   it('never touches paths outside the skills root and .skillgarden/', async () => {
     const id = await mutate('edit', 'a', [{ path: 'skills/a/SKILL.md', content: 'a2\n' }, { path: 'README.md', content: 'r\n' }]);
-    const data = await refusal(ledger.rollback({ commit: id }), 'ledger/rollback-refused');
+    const data = await rejectsWith(ledger.rollback({ commit: id }), 'ledger/rollback-refused');
     expect(data).toMatchObject({ reason: 'outside-skills-root', paths: ['README.md'] });
     expect(read('skills/a/SKILL.md')).toBe('a2\n');
     const custom = await mutate('create', 'c', [{ path: 'library/c/SKILL.md', content: 'c\n' }]);

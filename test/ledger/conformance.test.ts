@@ -3,19 +3,12 @@ import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isSkillgardenError } from '../../src/core/errors.js';
 import type { Ledger, LedgerBackend } from '../../src/ledger/ledger.js';
 import { openLedger } from '../../src/ledger/open-ledger.js';
-import { fixedAuthor, git, makeRepo } from './git-repo.js';
+import { fixedAuthor, git, makeRepo, rejectsWith } from './git-repo.js';
 
 const backends: LedgerBackend[] = ['isomorphic-git', 'system-git'];
 const crashChild = fileURLToPath(new URL('./fixtures/crash-child.ts', import.meta.url));
-
-async function rejectsWith(promise: Promise<unknown>, code: string): Promise<Record<string, unknown>> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
-  expect(isSkillgardenError(error, code), `expected ${code}, got ${String(error)}`).toBe(true);
-  return (error as { data: Record<string, unknown> }).data;
-}
 
 describe.each(backends)('Ledger conformance (%s)', (backend) => {
   let dir: string;

@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect } from 'vitest';
+import { isSkillgardenError } from '../../src/core/errors.js';
 import type { Author } from '../../src/ledger/ledger.js';
 import { git } from '../helpers/repo.js';
 
@@ -17,4 +19,11 @@ export function makeRepo(prefix = 'skillgarden-ledger-'): { dir: string; cleanup
   git(dir, 'config', 'user.email', 'ada@example.com');
   git(dir, 'config', 'gc.auto', '0');
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Awaits a promise that must reject with the SkillgardenError `code`; returns the error's data. */
+export async function rejectsWith(promise: Promise<unknown>, code: string): Promise<Record<string, unknown>> {
+  const error = await promise.then(() => undefined, (e: unknown) => e);
+  expect(isSkillgardenError(error, code), `expected ${code}, got ${String(error)}`).toBe(true);
+  return (error as { data: Record<string, unknown> }).data;
 }
