@@ -40465,7 +40465,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
       }
       return isAbsolute4 ? `/${normalized}` : normalized;
     }
-    function join30(...args) {
+    function join29(...args) {
       if (args.length === 0) return ".";
       let joined;
       for (let i = 0; i < args.length; ++i) {
@@ -40878,7 +40878,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         for (const [key, value] of actualRefsToWrite) {
           await acquireLock2(
             key,
-            async () => fs8.write(join30(gitdir, key), `${value.trim()}
+            async () => fs8.write(join29(gitdir, key), `${value.trim()}
 `, "utf8")
           );
         }
@@ -40902,7 +40902,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         }
         await acquireLock2(
           ref,
-          async () => fs8.write(join30(gitdir, ref), `${value.trim()}
+          async () => fs8.write(join29(gitdir, ref), `${value.trim()}
 `, "utf8")
         );
       }
@@ -40920,7 +40920,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         assertWritableRef(ref);
         await acquireLock2(
           ref,
-          async () => fs8.write(join30(gitdir, ref), `ref: ${value.trim()}
+          async () => fs8.write(join29(gitdir, ref), `ref: ${value.trim()}
 `, "utf8")
         );
       }
@@ -40947,7 +40947,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
        */
       static async deleteRefs({ fs: fs8, gitdir, refs }) {
         refs.forEach(assertWritableRef);
-        await Promise.all(refs.map((ref) => fs8.rm(join30(gitdir, ref))));
+        await Promise.all(refs.map((ref) => fs8.rm(join29(gitdir, ref))));
         let text = await acquireLock2(
           "packed-refs",
           async () => fs8.read(`${gitdir}/packed-refs`, { encoding: "utf8" })
@@ -42135,7 +42135,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
       format = "content",
       getExternalRefDelta
     }) {
-      let list = await fs8.readdir(join30(gitdir, "objects/pack"));
+      let list = await fs8.readdir(join29(gitdir, "objects/pack"));
       list = list.filter((x) => x.endsWith(".idx"));
       for (const filename of list) {
         const indexFile = `${gitdir}/objects/pack/${filename}`;
@@ -43027,9 +43027,9 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         }
         const tree = GitTree.from(object);
         for (const entry2 of tree) {
-          map.set(join30(filepath, entry2.path), entry2);
+          map.set(join29(filepath, entry2.path), entry2);
         }
-        return tree.entries().map((entry2) => join30(filepath, entry2.path));
+        return tree.entries().map((entry2) => join29(filepath, entry2.path));
       }
       async type(entry) {
         if (entry._type === false) {
@@ -43124,9 +43124,9 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         if (await entry.type() !== "tree") return null;
         const filepath = entry._fullpath;
         const { fs: fs8, dir } = this;
-        const names = await fs8.readdir(join30(dir, filepath));
+        const names = await fs8.readdir(join29(dir, filepath));
         if (names === null) return null;
-        return names.map((name) => join30(filepath, name));
+        return names.map((name) => join29(filepath, name));
       }
       async type(entry) {
         if (entry._type === false) {
@@ -43406,7 +43406,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       } else if (entries.length) {
         await Promise.all(
           entries.map((entry) => {
-            const subpath = join30(filepath, entry);
+            const subpath = join29(filepath, entry);
             return fs8.lstat(subpath).then((stat6) => {
               if (!stat6) return;
               return stat6.isDirectory() ? rmRecursive(fs8, subpath) : fs8.rm(subpath);
@@ -43716,7 +43716,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           if (isAbsolute3(submoduleGitdir)) {
             return submoduleGitdir;
           }
-          const gitdir = join30(dirname7(dotgit), submoduleGitdir);
+          const gitdir = join29(dirname7(dotgit), submoduleGitdir);
           return gitdir;
         });
       } else {
@@ -43759,7 +43759,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function abortMerge({
       fs: _fs,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       commit: commit2 = "HEAD",
       cache = {}
     }) {
@@ -43851,17 +43851,17 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @param {string} args.filepath - The path of the file to check.
        * @returns {Promise<boolean>} - `true` if the file is ignored, `false` otherwise.
        */
-      static async isIgnored({ fs: fs8, dir, gitdir = join30(dir, ".git"), filepath }) {
+      static async isIgnored({ fs: fs8, dir, gitdir = join29(dir, ".git"), filepath }) {
         if (basename7(filepath) === ".git") return true;
         if (filepath === ".") return false;
         let excludes = "";
-        const excludesFile = join30(gitdir, "info", "exclude");
+        const excludesFile = join29(gitdir, "info", "exclude");
         if (await fs8.exists(excludesFile)) {
           excludes = await fs8.read(excludesFile, "utf8");
         }
         const pairs = [
           {
-            gitignore: join30(dir, ".gitignore"),
+            gitignore: join29(dir, ".gitignore"),
             filepath
           }
         ];
@@ -43870,7 +43870,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           const folder = pieces.slice(0, i).join("/");
           const file = pieces.slice(i).join("/");
           pairs.push({
-            gitignore: join30(dir, folder, ".gitignore"),
+            gitignore: join29(dir, folder, ".gitignore"),
             filepath: file
           });
         }
@@ -43953,7 +43953,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function add2({
       fs: _fs,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       filepath,
       cache = {},
       force = false,
@@ -44017,17 +44017,17 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           });
           if (ignored) return;
         }
-        const stats = await fs8.lstat(join30(dir, currentFilepath));
+        const stats = await fs8.lstat(join29(dir, currentFilepath));
         if (!stats) throw new NotFoundError(currentFilepath);
         if (stats.isDirectory()) {
-          const children = await fs8.readdir(join30(dir, currentFilepath));
+          const children = await fs8.readdir(join29(dir, currentFilepath));
           if (parallel) {
             const promises4 = children.map(
               (child) => addToIndex({
                 dir,
                 gitdir,
                 fs: fs8,
-                filepath: [join30(currentFilepath, child)],
+                filepath: [join29(currentFilepath, child)],
                 index: index2,
                 force,
                 parallel,
@@ -44041,7 +44041,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
                 dir,
                 gitdir,
                 fs: fs8,
-                filepath: [join30(currentFilepath, child)],
+                filepath: [join29(currentFilepath, child)],
                 index: index2,
                 force,
                 parallel,
@@ -44050,7 +44050,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             }
           }
         } else {
-          const object = stats.isSymbolicLink() ? await fs8.readlink(join30(dir, currentFilepath)).then(posixifyPathBuffer) : await fs8.read(join30(dir, currentFilepath), { autocrlf });
+          const object = stats.isSymbolicLink() ? await fs8.readlink(join29(dir, currentFilepath)).then(posixifyPathBuffer) : await fs8.read(join29(dir, currentFilepath), { autocrlf });
           if (object === null) throw new NotFoundError(currentFilepath);
           const oid = await _writeObject({ fs: fs8, gitdir, type: "blob", object });
           index2.insert({ filepath: currentFilepath, stats, oid });
@@ -44078,7 +44078,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       oid,
       getExternalRefDelta
     }) {
-      let list = await fs8.readdir(join30(gitdir, "objects/pack"));
+      let list = await fs8.readdir(join29(gitdir, "objects/pack"));
       list = list.filter((x) => x.endsWith(".idx"));
       for (const filename of list) {
         const indexFile = `${gitdir}/objects/pack/${filename}`;
@@ -44551,7 +44551,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: _fs,
       onSign,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       ref = "refs/notes/commits",
       oid,
       note,
@@ -44621,7 +44621,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function addRemote({
       fs: fs8,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       remote,
       url,
       force = false
@@ -44691,7 +44691,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: _fs,
       onSign,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       ref,
       tagger: _tagger,
       message = ref,
@@ -44774,7 +44774,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function branch({
       fs: fs8,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       ref,
       object,
       checkout: checkout2 = false,
@@ -45435,7 +45435,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onProgress,
       onPostCheckout,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       remote = "origin",
       ref: _ref,
       filepaths,
@@ -45521,7 +45521,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       cache,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       index: index2,
       ourOid,
       baseOid,
@@ -45794,7 +45794,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       workdir: WORKDIR
     };
     async function checkAndWriteBlob(fs8, gitdir, dir, filepath, oid = null) {
-      const currentFilepath = join30(dir, filepath);
+      const currentFilepath = join29(dir, filepath);
       const stats = await fs8.lstat(currentFilepath);
       if (!stats) throw new NotFoundError(currentFilepath);
       if (stats.isDirectory())
@@ -45963,7 +45963,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
                 stageUpdated.push({
                   filepath,
                   oid,
-                  stats: await fs8.lstat(join30(dir, filepath))
+                  stats: await fs8.lstat(join29(dir, filepath))
                 });
               return {
                 method: "write",
@@ -45976,7 +45976,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       });
       await acquireLock2(gitdir, async () => {
         for (const op of ops) {
-          const currentFilepath = join30(dir, op.filepath);
+          const currentFilepath = join29(dir, op.filepath);
           switch (op.method) {
             case "rmdir":
               await fs8.rmdir(currentFilepath);
@@ -46176,7 +46176,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function cherryPick({
       fs: _fs,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       oid,
       cache = {},
       committer,
@@ -46694,7 +46694,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @returns {Promise<Set<string>>} - A set of shallow object IDs.
        */
       static async read({ fs: fs8, gitdir }) {
-        const filepath = join30(gitdir, "shallow");
+        const filepath = join29(gitdir, "shallow");
         const oids = /* @__PURE__ */ new Set();
         await acquireLock2(filepath, async function() {
           const text = await fs8.read(filepath, { encoding: "utf8" });
@@ -46715,7 +46715,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @returns {Promise<void>}
        */
       static async write({ fs: fs8, gitdir, oids }) {
-        const filepath = join30(gitdir, "shallow");
+        const filepath = join29(gitdir, "shallow");
         if (oids.size > 0) {
           const text = [...oids].join("\n") + "\n";
           await acquireLock2(filepath, async function() {
@@ -47285,7 +47285,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
       if (packfileSha !== "" && !emptyPackfile(packfile)) {
         res.packfile = `objects/pack/pack-${packfileSha}.pack`;
-        const fullpath = join30(gitdir, res.packfile);
+        const fullpath = join29(gitdir, res.packfile);
         await fs8.write(fullpath, packfile);
         const getExternalRefDelta = (oid2) => _readObject({ fs: fs8, cache, gitdir, oid: oid2 });
         const idx = await GitPackIndex.fromPack({
@@ -47301,7 +47301,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       bare = false,
       dir,
-      gitdir = bare ? dir : join30(dir, ".git"),
+      gitdir = bare ? dir : join29(dir, ".git"),
       defaultBranch = "master"
     }) {
       if (await fs8.exists(gitdir + "/config")) return;
@@ -47415,7 +47415,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onAuthFailure,
       onPostCheckout,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       url,
       corsProxy = void 0,
       ref = void 0,
@@ -47478,7 +47478,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: _fs,
       onSign,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       message,
       author,
       committer,
@@ -47527,7 +47527,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function currentBranch({
       fs: fs8,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       fullname = false,
       test = false
     }) {
@@ -47568,7 +47568,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function deleteBranch({
       fs: fs8,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       ref
     }) {
       try {
@@ -47586,7 +47586,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function deleteRef({ fs: fs8, dir, gitdir = join30(dir, ".git"), ref }) {
+    async function deleteRef({ fs: fs8, dir, gitdir = join29(dir, ".git"), ref }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("ref", ref);
@@ -47606,7 +47606,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function deleteRemote({
       fs: fs8,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       remote
     }) {
       try {
@@ -47628,7 +47628,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       ref = ref.startsWith("refs/tags/") ? ref : `refs/tags/${ref}`;
       await GitRefManager.deleteRef({ fs: fs8, gitdir, ref });
     }
-    async function deleteTag({ fs: fs8, dir, gitdir = join30(dir, ".git"), ref }) {
+    async function deleteTag({ fs: fs8, dir, gitdir = join29(dir, ".git"), ref }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("ref", ref);
@@ -47657,7 +47657,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       getExternalRefDelta
     }) {
       const results = [];
-      let list = await fs8.readdir(join30(gitdir, "objects/pack"));
+      let list = await fs8.readdir(join29(gitdir, "objects/pack"));
       list = list.filter((x) => x.endsWith(".idx"));
       for (const filename of list) {
         const indexFile = `${gitdir}/objects/pack/${filename}`;
@@ -47700,7 +47700,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function expandOid({
       fs: fs8,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       oid,
       cache = {}
     }) {
@@ -47721,7 +47721,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function expandRef({ fs: fs8, dir, gitdir = join30(dir, ".git"), ref }) {
+    async function expandRef({ fs: fs8, dir, gitdir = join29(dir, ".git"), ref }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -48013,7 +48013,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onAuthSuccess,
       onAuthFailure,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       ref,
       url,
       remote,
@@ -48071,7 +48071,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onAuthSuccess,
       onAuthFailure,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       ref,
       remote,
       remoteRef,
@@ -48127,7 +48127,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function findMergeBase({
       fs: fs8,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       oids,
       cache = {}
     }) {
@@ -48149,7 +48149,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
     }
     async function _findRoot({ fs: fs8, filepath }) {
-      if (await fs8.exists(join30(filepath, ".git"))) {
+      if (await fs8.exists(join29(filepath, ".git"))) {
         return filepath;
       } else {
         const parent = dirname7(filepath);
@@ -48169,7 +48169,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function getConfig({ fs: fs8, dir, gitdir = join30(dir, ".git"), path }) {
+    async function getConfig({ fs: fs8, dir, gitdir = join29(dir, ".git"), path }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -48193,7 +48193,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function getConfigAll({
       fs: fs8,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       path
     }) {
       try {
@@ -48382,7 +48382,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       filepath
     }) {
       try {
-        filepath = join30(dir, filepath);
+        filepath = join29(dir, filepath);
         const pack = await fs8.read(filepath);
         const getExternalRefDelta = (oid) => _readObject({ fs: fs8, cache, gitdir, oid });
         const idx = await GitPackIndex.fromPack({
@@ -48403,7 +48403,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       onProgress,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       filepath,
       cache = {}
     }) {
@@ -48431,7 +48431,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       bare = false,
       dir,
-      gitdir = bare ? dir : join30(dir, ".git"),
+      gitdir = bare ? dir : join29(dir, ".git"),
       defaultBranch = "master"
     }) {
       try {
@@ -48505,7 +48505,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function isDescendent({
       fs: fs8,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       oid,
       ancestor,
       depth = -1,
@@ -48534,7 +48534,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function isIgnored({
       fs: fs8,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       filepath
     }) {
       try {
@@ -48558,7 +48558,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function listBranches({
       fs: fs8,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       remote
     }) {
       try {
@@ -48615,17 +48615,17 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             gitdir,
             oid: entry.oid,
             filenames,
-            prefix: join30(prefix, entry.path)
+            prefix: join29(prefix, entry.path)
           });
         } else {
-          filenames.push(join30(prefix, entry.path));
+          filenames.push(join29(prefix, entry.path));
         }
       }
     }
     async function listFiles2({
       fs: fs8,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       ref,
       cache = {}
     }) {
@@ -48670,7 +48670,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function listNotes({
       fs: fs8,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       ref = "refs/notes/commits",
       cache = {}
     }) {
@@ -48694,7 +48694,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function listRefs({
       fs: fs8,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       filepath
     }) {
       try {
@@ -48719,7 +48719,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       );
       return remotes;
     }
-    async function listRemotes({ fs: fs8, dir, gitdir = join30(dir, ".git") }) {
+    async function listRemotes({ fs: fs8, dir, gitdir = join29(dir, ".git") }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -48818,7 +48818,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function listTags({ fs: fs8, dir, gitdir = join30(dir, ".git") }) {
+    async function listTags({ fs: fs8, dir, gitdir = join29(dir, ".git") }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -48871,7 +48871,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       const walks = tree.entries().map(function(entry) {
         let result;
         if (entry.oid === fileId) {
-          result = join30(parentPath, entry.path);
+          result = join29(parentPath, entry.path);
           filepaths.push(result);
         } else if (entry.type === "tree") {
           result = _readObject({
@@ -48888,7 +48888,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
               fileId,
               oid,
               filepaths,
-              parentPath: join30(parentPath, entry.path)
+              parentPath: join29(parentPath, entry.path)
             });
           });
         }
@@ -49073,7 +49073,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function log({
       fs: fs8,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       filepath,
       ref = "HEAD",
       depth,
@@ -49113,7 +49113,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: _fs,
       onSign,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       ours,
       theirs,
       fastForward: fastForward2 = true,
@@ -49190,7 +49190,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       cache,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       oids
     }) {
       const hash = createSha1();
@@ -49233,7 +49233,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       const packfileSha = packfile.slice(-20).toString("hex");
       const filename = `pack-${packfileSha}.pack`;
       if (write) {
-        await fs8.write(join30(gitdir, `objects/pack/${filename}`), packfile);
+        await fs8.write(join29(gitdir, `objects/pack/${filename}`), packfile);
         return { filename };
       }
       return {
@@ -49244,7 +49244,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function packObjects({
       fs: fs8,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       oids,
       write = false,
       cache = {}
@@ -49276,7 +49276,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onAuthSuccess,
       onAuthFailure,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       ref,
       url,
       remote,
@@ -49346,7 +49346,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       cache,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       start,
       finish: finish3
     }) {
@@ -49434,7 +49434,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       cache,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       oids
     }) {
       const visited = /* @__PURE__ */ new Set();
@@ -49737,7 +49737,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onAuthFailure,
       onPrePush,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       ref,
       remoteRef,
       remote = "origin",
@@ -49813,7 +49813,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function readBlob({
       fs: fs8,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       oid,
       filepath,
       cache = {}
@@ -49839,7 +49839,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function readCommit({
       fs: fs8,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       oid,
       cache = {}
     }) {
@@ -49880,7 +49880,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function readNote({
       fs: fs8,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       ref = "refs/notes/commits",
       oid,
       cache = {}
@@ -49907,7 +49907,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function readObject({
       fs: _fs,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       oid,
       format = "parsed",
       filepath = void 0,
@@ -49996,7 +49996,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function readTag({
       fs: fs8,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       oid,
       cache = {}
     }) {
@@ -50020,7 +50020,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function readTree({
       fs: fs8,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       oid,
       filepath = void 0,
       cache = {}
@@ -50046,7 +50046,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function remove({
       fs: _fs,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       filepath,
       cache = {}
     }) {
@@ -50122,7 +50122,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: _fs,
       onSign,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       ref = "refs/notes/commits",
       oid,
       author: _author,
@@ -50210,7 +50210,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function renameBranch({
       fs: fs8,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       ref,
       oldref,
       checkout: checkout2 = false
@@ -50240,7 +50240,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function resetIndex({
       fs: _fs,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       filepath,
       ref,
       cache = {}
@@ -50288,7 +50288,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           gid: 0,
           size: 0
         };
-        const object = dir && await fs8.read(join30(dir, filepath));
+        const object = dir && await fs8.read(join29(dir, filepath));
         if (object) {
           workdirOid = await hashObject$1({
             gitdir: updatedGitdir,
@@ -50296,7 +50296,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             object
           });
           if (oid === workdirOid) {
-            stats = await fs8.lstat(join30(dir, filepath));
+            stats = await fs8.lstat(join29(dir, filepath));
           }
         }
         await GitIndexManager.acquire(
@@ -50316,7 +50316,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function resolveRef({
       fs: fs8,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       ref,
       depth
     }) {
@@ -50341,7 +50341,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function setConfig({
       fs: _fs,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       path,
       value,
       append = false
@@ -50409,7 +50409,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @param {string} args.dir - The working directory.
        * @param {string}[args.gitdir=join(dir, '.git')] - [required] The [git directory](dir-vs-gitdir.md) path
        */
-      constructor({ fs: fs8, dir, gitdir = join30(dir, ".git") }) {
+      constructor({ fs: fs8, dir, gitdir = join29(dir, ".git") }) {
         Object.assign(this, {
           fs: fs8,
           dir,
@@ -50439,7 +50439,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @returns {string} - The file path for the stash reference.
        */
       get refStashPath() {
-        return join30(this.gitdir, _GitStashManager.refStash);
+        return join29(this.gitdir, _GitStashManager.refStash);
       }
       /**
        * Gets the file path for the stash reflogs.
@@ -50447,7 +50447,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @returns {string} - The file path for the stash reflogs.
        */
       get refLogsStashPath() {
-        return join30(this.gitdir, _GitStashManager.refLogsStash);
+        return join29(this.gitdir, _GitStashManager.refLogsStash);
       }
       /**
        * Retrieves the author information for the stash.
@@ -50753,7 +50753,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function stash({
       fs: fs8,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       op = "push",
       message = "",
       refIdx = 0
@@ -50776,7 +50776,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         const _fs = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp: _fs, dotgit: gitdir });
         const folders = ["refs", "logs", "logs/refs"];
-        folders.map((f) => join30(updatedGitdir, f)).forEach(async (folder) => {
+        folders.map((f) => join29(updatedGitdir, f)).forEach(async (folder) => {
           if (!await _fs.exists(folder)) {
             await _fs.mkdir(folder);
           }
@@ -50806,7 +50806,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function status({
       fs: _fs,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       filepath,
       cache = {},
       refresh = true
@@ -50845,7 +50845,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             return "ignored";
           }
         }
-        const stats = await fs8.lstat(join30(dir, filepath));
+        const stats = await fs8.lstat(join29(dir, filepath));
         const H = treeOid !== null;
         const I = indexEntry !== null;
         const W = stats !== null && (H || I || await hasExactCasePath({ fs: fs8, dir, filepath }));
@@ -50855,7 +50855,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           } else {
             const config = await GitConfigManager.get({ fs: fs8, gitdir: updatedGitdir });
             const autocrlf = await config.get("core.autocrlf");
-            const object = await fs8.read(join30(dir, filepath), { autocrlf });
+            const object = await fs8.read(join29(dir, filepath), { autocrlf });
             const workdirOid = await hashObject$1({
               gitdir: updatedGitdir,
               type: "blob",
@@ -50916,7 +50916,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         if (!entries.some((entry) => entry.normalize() === segment.normalize())) {
           return false;
         }
-        parent = join30(parent, segment);
+        parent = join29(parent, segment);
       }
       return true;
     }
@@ -50965,7 +50965,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function statusMatrix({
       fs: _fs,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       ref = "HEAD",
       filepaths = ["."],
       filter,
@@ -51038,7 +51038,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function tag({
       fs: _fs,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       ref,
       object,
       force = false
@@ -51070,7 +51070,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function updateIndex$1({
       fs: _fs,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       cache = {},
       filepath,
       oid,
@@ -51090,7 +51090,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             { fs: fs8, gitdir: updatedGitdir, cache },
             async function(index2) {
               if (!force) {
-                const fileStats2 = await fs8.lstat(join30(dir, filepath));
+                const fileStats2 = await fs8.lstat(join29(dir, filepath));
                 if (fileStats2) {
                   if (fileStats2.isDirectory()) {
                     throw new InvalidFilepathError("directory");
@@ -51108,7 +51108,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         }
         let fileStats;
         if (!oid) {
-          fileStats = await fs8.lstat(join30(dir, filepath));
+          fileStats = await fs8.lstat(join29(dir, filepath));
           if (!fileStats) {
             throw new NotFoundError(
               `file at "${filepath}" on disk and "remove" not set`
@@ -51129,7 +51129,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             let stats;
             if (!oid) {
               stats = fileStats;
-              const object = stats.isSymbolicLink() ? await fs8.readlink(join30(dir, filepath)) : await fs8.read(join30(dir, filepath));
+              const object = stats.isSymbolicLink() ? await fs8.readlink(join29(dir, filepath)) : await fs8.read(join29(dir, filepath));
               oid = await _writeObject({
                 fs: fs8,
                 gitdir: updatedGitdir,
@@ -51173,7 +51173,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function walk3({
       fs: fs8,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       trees,
       map,
       reduce,
@@ -51201,7 +51201,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function writeBlob({ fs: fs8, dir, gitdir = join30(dir, ".git"), blob }) {
+    async function writeBlob({ fs: fs8, dir, gitdir = join29(dir, ".git"), blob }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -51223,7 +51223,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function writeCommit2({
       fs: fs8,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       commit: commit2
     }) {
       try {
@@ -51245,7 +51245,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function writeObject({
       fs: _fs,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       type,
       object,
       format = "parsed",
@@ -51291,7 +51291,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function writeRef({
       fs: _fs,
       dir,
-      gitdir = join30(dir, ".git"),
+      gitdir = join29(dir, ".git"),
       ref,
       value,
       force = false,
@@ -51346,7 +51346,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       });
       return oid;
     }
-    async function writeTag({ fs: fs8, dir, gitdir = join30(dir, ".git"), tag: tag2 }) {
+    async function writeTag({ fs: fs8, dir, gitdir = join29(dir, ".git"), tag: tag2 }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -51363,7 +51363,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function writeTree({ fs: fs8, dir, gitdir = join30(dir, ".git"), tree }) {
+    async function writeTree({ fs: fs8, dir, gitdir = join29(dir, ".git"), tree }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -57186,13 +57186,13 @@ function* walk(root, prefix, depth) {
   for (const entry of entries) {
     if (entry === ".git" || entry === "node_modules") continue;
     const path = prefix ? `${prefix}/${entry}` : entry;
-    let isDir2 = false;
+    let isDir = false;
     try {
-      isDir2 = statSync2(join8(root, path)).isDirectory();
+      isDir = statSync2(join8(root, path)).isDirectory();
     } catch {
       continue;
     }
-    if (isDir2) yield* walk(root, path, depth + 1);
+    if (isDir) yield* walk(root, path, depth + 1);
     else yield path;
   }
 }
@@ -63638,9 +63638,9 @@ function placeSupportFile(table2, sibling, path) {
   if (!table2.has(path)) return path;
   const dir = posix4.dirname(path);
   const base = posix4.basename(path);
-  const join30 = (name) => dir === "." ? name : `${dir}/${name}`;
-  let candidate2 = join30(`${sibling}-${base}`);
-  for (let n = 2; table2.has(candidate2); n++) candidate2 = join30(`${sibling}-${n}-${base}`);
+  const join29 = (name) => dir === "." ? name : `${dir}/${name}`;
+  let candidate2 = join29(`${sibling}-${base}`);
+  for (let n = 2; table2.has(candidate2); n++) candidate2 = join29(`${sibling}-${n}-${base}`);
   return candidate2;
 }
 function isMarkdownPath(path) {
@@ -69959,66 +69959,6 @@ function readInputs(env) {
 import { stat as stat5 } from "node:fs/promises";
 import { basename as basename6, dirname as dirname6, relative as relative5, resolve as resolve6 } from "node:path";
 
-// src/store/scan/discover-skills.ts
-import { statSync as statSync5 } from "node:fs";
-import { join as join27 } from "node:path";
-var SKIPPED = /* @__PURE__ */ new Set([".archive", ".git", "node_modules"]);
-function isDir(path) {
-  try {
-    return statSync5(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-function hasSkillFile(dir, readDir) {
-  let entry;
-  try {
-    entry = readDir(dir).find((e) => e.name === "SKILL.md");
-  } catch {
-    return false;
-  }
-  if (!entry) return false;
-  if (entry.isFile()) return true;
-  if (!entry.isSymbolicLink()) return false;
-  try {
-    return statSync5(join27(dir, "SKILL.md")).isFile();
-  } catch {
-    return false;
-  }
-}
-function listDirs(dir, readDir) {
-  const names = [];
-  for (const e of readDir(dir)) {
-    if (SKIPPED.has(e.name)) continue;
-    if (e.isDirectory() || e.isSymbolicLink() && isDir(join27(dir, e.name))) names.push(e.name);
-  }
-  return names.sort();
-}
-async function discoverSkillDirs(skillsRoot, readDir = createDirCache()) {
-  const out = [];
-  for (const name of listDirs(skillsRoot, readDir)) {
-    const dir = join27(skillsRoot, name);
-    if (hasSkillFile(dir, readDir)) {
-      out.push(dir);
-      continue;
-    }
-    for (const child of listDirs(dir, readDir)) {
-      if (hasSkillFile(join27(dir, child), readDir)) out.push(join27(dir, child));
-    }
-  }
-  return out;
-}
-async function discoverSkillDirsDeep(root, maxDepth2 = 8, readDir = createDirCache()) {
-  const out = [];
-  const visit = (dir, depth) => {
-    if (hasSkillFile(dir, readDir)) out.push(dir);
-    if (depth >= maxDepth2) return;
-    for (const name of listDirs(dir, readDir)) visit(join27(dir, name), depth + 1);
-  };
-  if (isDir(root)) visit(root, 0);
-  return out;
-}
-
 // src/store/scan/scan-skill-dir.ts
 import { basename as basename5, posix as posix7, resolve as resolve5 } from "node:path";
 
@@ -70079,12 +70019,12 @@ function buildStructureFinding(id, file, detail) {
 // src/store/scan/walk-skill.ts
 var import_ignore = __toESM(require_ignore2(), 1);
 import { readFileSync as readFileSync13, realpathSync as realpathSync2 } from "node:fs";
-import { join as join28, posix as posix6, relative as relative4, sep as sep5 } from "node:path";
+import { join as join27, posix as posix6, relative as relative4, sep as sep5 } from "node:path";
 function readSkillIgnore(dir, entries) {
   if (!entries.some((e) => e.name === ".skillignore" && e.isFile())) return void 0;
   const ig = (0, import_ignore.default)();
   try {
-    ig.add(readFileSync13(join28(dir, ".skillignore"), "utf8"));
+    ig.add(readFileSync13(join27(dir, ".skillignore"), "utf8"));
   } catch {
   }
   return ig;
@@ -70130,7 +70070,7 @@ function visitDir(state, abs, rel, depth, listed) {
   if (depth > 0 && entries.some((e) => e.name === "SKILL.md")) return;
   for (const entry of entries) {
     const childRel = rel === "" ? entry.name : posix6.join(rel, entry.name);
-    const childAbs = join28(abs, entry.name);
+    const childAbs = join27(abs, entry.name);
     if (entry.name === ".git") continue;
     if (childRel !== "SKILL.md" && state.ignore?.ignores(entry.isDirectory() ? `${childRel}/` : childRel)) continue;
     if (entry.isSymbolicLink()) visitLink(state, childAbs, childRel);
@@ -70237,7 +70177,7 @@ async function resolveTargets2(path, deep, readDir) {
     throw new SkillgardenError("scan/not-a-skill", `Cannot scan ${path}: it is a file but not a SKILL.md. Pass the skill's folder or its SKILL.md.`, { data: { path } });
   }
   if (await statOrNull(resolve6(path, "SKILL.md"))) return [path];
-  return deep ? discoverSkillDirsDeep(path, 8, readDir) : discoverSkillDirs(path, readDir);
+  return discoverSkills(path, { readDir, ...deep ? { deep: { maxDepth: 8 } } : {} }).map((skill) => skill.dir);
 }
 async function mapPool(items, limit, fn) {
   const out = new Array(items.length);
@@ -70267,7 +70207,7 @@ async function runScan(paths, options = {}) {
 
 // src/action/changed-skills.ts
 import { existsSync as existsSync9 } from "node:fs";
-import { join as join29 } from "node:path";
+import { join as join28 } from "node:path";
 function findChangedSkills(workspace, skillsDir, changedFiles) {
   const root = skillsDir.replace(/\/+$/, "");
   const dirs = /* @__PURE__ */ new Set();
@@ -70276,8 +70216,8 @@ function findChangedSkills(workspace, skillsDir, changedFiles) {
     const parts = file.slice(root.length + 1).split("/");
     if (parts[0] === archiveDirName || parts.length < 2) continue;
     const one = `${root}/${parts[0]}`;
-    if (existsSync9(join29(workspace, one, skillFileName))) dirs.add(one);
-    else if (parts.length >= 3 && existsSync9(join29(workspace, one, parts[1], skillFileName))) dirs.add(`${one}/${parts[1]}`);
+    if (existsSync9(join28(workspace, one, skillFileName))) dirs.add(one);
+    else if (parts.length >= 3 && existsSync9(join28(workspace, one, parts[1], skillFileName))) dirs.add(`${one}/${parts[1]}`);
   }
   return [...dirs].sort();
 }

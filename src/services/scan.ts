@@ -6,7 +6,7 @@ import { buildScanReport, type ScanReport, type ScanResult } from '../core/scan/
 import type { ScanProvenance } from '../core/scan/types.js';
 import { createDirCache, type ReadDir } from '../store/dir-cache.js';
 import type { FileCache } from '../store/file-cache.js';
-import { discoverSkillDirs, discoverSkillDirsDeep } from '../store/scan/discover-skills.js';
+import { discoverSkills } from '../store/discover.js';
 import { scanSkillDir } from '../store/scan/scan-skill-dir.js';
 
 export interface RunScanOptions {
@@ -54,7 +54,8 @@ async function resolveTargets(path: string, deep: boolean, readDir: ReadDir): Pr
     throw new SkillgardenError('scan/not-a-skill', `Cannot scan ${path}: it is a file but not a SKILL.md. Pass the skill's folder or its SKILL.md.`, { data: { path } });
   }
   if (await statOrNull(resolve(path, 'SKILL.md'))) return [path];
-  return deep ? discoverSkillDirsDeep(path, 8, readDir) : discoverSkillDirs(path, readDir);
+  // The same discovery as validate's, so both see the same skills.
+  return discoverSkills(path, { readDir, ...(deep ? { deep: { maxDepth: 8 } } : {}) }).map((skill) => skill.dir);
 }
 
 async function mapPool<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
