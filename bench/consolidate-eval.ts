@@ -18,13 +18,23 @@ const entries = readCorpusEntries();
 const now = new Date('2026-11-30T00:00:00Z');
 const percent = (x: number) => `${(x * 100).toFixed(1)}%`;
 
-for (const size of [{ topics: 15, singletons: 60 }, { topics: 60, singletons: 300 }, { topics: 120, singletons: 400 }]) {
+for (const size of [
+  { topics: 15, singletons: 60 },
+  { topics: 60, singletons: 300 },
+  { topics: 120, singletons: 400 },
+]) {
   const library = buildLabelledLibrary(entries, size);
   const start = performance.now();
   const result = planConsolidation({ skills: library.skills, now });
   const ms = performance.now() - start;
-  const clusters = scorePairs(result.clusters.map((c) => c.members), library.labels);
-  const planned = scorePairs(result.plans.map((p) => [p.into, ...p.from].filter((n) => library.labels.has(n))), library.labels);
+  const clusters = scorePairs(
+    result.clusters.map((c) => c.members),
+    library.labels,
+  );
+  const planned = scorePairs(
+    result.plans.map((p) => [p.into, ...p.from].filter((n) => library.labels.has(n))),
+    library.labels,
+  );
   console.log(
     `${library.skills.length} skills (${size.topics} split topics, ${size.singletons} whole skills): clusters precision ${percent(clusters.precision)} recall ${percent(clusters.recall)} ` +
       `(${clusters.predicted} proposed pairs, ${clusters.truePairs} true) · plans ${result.plans.length}, dropped by the guard ${result.dropped.length}, planned-pair precision ${percent(planned.precision)} · ${ms.toFixed(0)} ms`,
@@ -35,6 +45,9 @@ console.log('\nprefix_similarity_threshold sweep (60 topics, 300 whole skills):'
 const library = buildLabelledLibrary(entries, { topics: 60, singletons: 300 });
 for (const threshold of [0.02, 0.03, 0.05, 0.08, 0.12]) {
   const result = planConsolidation({ skills: library.skills, now, config: { prefix_similarity_threshold: threshold } });
-  const score = scorePairs(result.clusters.map((c) => c.members), library.labels);
+  const score = scorePairs(
+    result.clusters.map((c) => c.members),
+    library.labels,
+  );
   console.log(`  ${threshold.toFixed(2)}: precision ${percent(score.precision)} recall ${percent(score.recall)}`);
 }

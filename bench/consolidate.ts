@@ -16,14 +16,25 @@ const syllables = ['ka', 'lo', 'mi', 're', 'tu', 'sa', 'po', 'ne', 'di', 'va', '
 
 function wordList(count: number, rand: () => number): string[] {
   const words = new Set<string>();
-  while (words.size < count) words.add(Array.from({ length: 2 + Math.floor(rand() * 3) }, () => syllables[Math.floor(rand() * syllables.length)]).join(''));
+  while (words.size < count)
+    words.add(Array.from({ length: 2 + Math.floor(rand() * 3) }, () => syllables[Math.floor(rand() * syllables.length)]).join(''));
   return [...words];
 }
 
 function skill(name: string, words: string[]): CuratedSkill {
   const description = `Notes on ${words.slice(0, 12).join(' ')}. Use when working on ${name.replace(/-/g, ' ')}.`;
-  const body = `# ${name}\n\n${words.slice(12, 60).join(' ')}.\n\n## Steps\n\n${words.slice(60).map((w, i) => `${i + 1}. ${w}`).join('\n')}\n`;
-  return { name, dir: `skills/${name}`, text: `---\nname: ${name}\ndescription: ${description}\n---\n${body}`, files: [{ path: 'references/notes.md', content: `# Notes\n\n${words.slice(0, 20).join(' ')}\n` }], provenance: 'agent', pinned: false };
+  const body = `# ${name}\n\n${words.slice(12, 60).join(' ')}.\n\n## Steps\n\n${words
+    .slice(60)
+    .map((w, i) => `${i + 1}. ${w}`)
+    .join('\n')}\n`;
+  return {
+    name,
+    dir: `skills/${name}`,
+    text: `---\nname: ${name}\ndescription: ${description}\n---\n${body}`,
+    files: [{ path: 'references/notes.md', content: `# Notes\n\n${words.slice(0, 20).join(' ')}\n` }],
+    provenance: 'agent',
+    pinned: false,
+  };
 }
 
 export function generateCuratedLibrary(count: number, seed = 7): { skills: CuratedSkill[]; references: ReferenceFile[] } {
@@ -38,9 +49,13 @@ export function generateCuratedLibrary(count: number, seed = 7): { skills: Curat
       continue;
     }
     const size = 2 + Math.floor(rand() * 5);
-    for (let m = 0; m < size && skills.length < count; m++) skills.push(skill(`fam${family}-${topic[0]}-part${m}`, [...pick(topic, 30), ...pick(vocabulary, 70)]));
+    for (let m = 0; m < size && skills.length < count; m++)
+      skills.push(skill(`fam${family}-${topic[0]}-part${m}`, [...pick(topic, 30), ...pick(vocabulary, 70)]));
   }
-  const references = Array.from({ length: Math.ceil(count / 100) }, (_, i) => ({ path: `jobs/job-${i}.yaml`, text: `skill: ${skills[i * 37 % skills.length]?.name}\nschedule: daily\n` }));
+  const references = Array.from({ length: Math.ceil(count / 100) }, (_, i) => ({
+    path: `jobs/job-${i}.yaml`,
+    text: `skill: ${skills[(i * 37) % skills.length]?.name}\nschedule: daily\n`,
+  }));
   return { skills, references };
 }
 
@@ -53,28 +68,33 @@ function time<T>(run: () => T): { ms: number; cpuMs: number; value: T } {
   return { ms: performance.now() - start, cpuMs: (used.user + used.system) / 1000, value };
 }
 
-if (process.argv[1]?.endsWith("consolidate.ts")) main();
+if (process.argv[1]?.endsWith('consolidate.ts')) main();
 function main(): void {
-const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
-const rows: Array<{ n: number; ms: number }> = [];
-const now = new Date('2026-11-30T00:00:00Z');
-time(() => planConsolidation({ ...generateCuratedLibrary(300, 1), now })); // warm up the JIT
-for (const n of sizes.length > 0 ? sizes : [1000, 5000, 10000]) {
-  const library = generateCuratedLibrary(n);
-  const config = resolveConsolidationConfig();
-  const features = time(() => buildAllFeatures(library.skills, config));
-  const clusters = time(() => buildClusters(features.value, config));
-  const full = time(() => planConsolidation({ ...library, now }));
-  rows.push({ n, ms: full.cpuMs });
-  const r = full.value;
-  console.log(
-    `${String(n).padStart(6)} skills: plan ${full.ms.toFixed(0).padStart(6)} ms wall, ${full.cpuMs.toFixed(0).padStart(6)} ms CPU (${((n / full.cpuMs) * 1000).toFixed(0)} skills per CPU-second) · features ${features.ms.toFixed(0)} ms · clusters ${clusters.ms.toFixed(0)} ms · ` +
-      `${r.clusters.length} clusters, ${r.plans.length} plans, ${r.dropped.length} dropped, ${r.skipped.length} skipped`,
-  );
-}
-for (let i = 1; i < rows.length; i++) {
-  const a = rows[i - 1] as { n: number; ms: number };
-  const b = rows[i] as { n: number; ms: number };
-  console.log(`growth ${a.n} → ${b.n}: CPU time ×${(b.ms / a.ms).toFixed(2)} for size ×${(b.n / a.n).toFixed(1)} (exponent ${(Math.log(b.ms / a.ms) / Math.log(b.n / a.n)).toFixed(2)}; 1 = linear, 2 = quadratic)`);
-}
+  const sizes = process.argv
+    .slice(2)
+    .map(Number)
+    .filter((n) => n > 0);
+  const rows: Array<{ n: number; ms: number }> = [];
+  const now = new Date('2026-11-30T00:00:00Z');
+  time(() => planConsolidation({ ...generateCuratedLibrary(300, 1), now })); // warm up the JIT
+  for (const n of sizes.length > 0 ? sizes : [1000, 5000, 10000]) {
+    const library = generateCuratedLibrary(n);
+    const config = resolveConsolidationConfig();
+    const features = time(() => buildAllFeatures(library.skills, config));
+    const clusters = time(() => buildClusters(features.value, config));
+    const full = time(() => planConsolidation({ ...library, now }));
+    rows.push({ n, ms: full.cpuMs });
+    const r = full.value;
+    console.log(
+      `${String(n).padStart(6)} skills: plan ${full.ms.toFixed(0).padStart(6)} ms wall, ${full.cpuMs.toFixed(0).padStart(6)} ms CPU (${((n / full.cpuMs) * 1000).toFixed(0)} skills per CPU-second) · features ${features.ms.toFixed(0)} ms · clusters ${clusters.ms.toFixed(0)} ms · ` +
+        `${r.clusters.length} clusters, ${r.plans.length} plans, ${r.dropped.length} dropped, ${r.skipped.length} skipped`,
+    );
+  }
+  for (let i = 1; i < rows.length; i++) {
+    const a = rows[i - 1] as { n: number; ms: number };
+    const b = rows[i] as { n: number; ms: number };
+    console.log(
+      `growth ${a.n} → ${b.n}: CPU time ×${(b.ms / a.ms).toFixed(2)} for size ×${(b.n / a.n).toFixed(1)} (exponent ${(Math.log(b.ms / a.ms) / Math.log(b.n / a.n)).toFixed(2)}; 1 = linear, 2 = quadratic)`,
+    );
+  }
 }

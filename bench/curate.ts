@@ -26,15 +26,25 @@ function generate(dir: string, count: number): void {
     const message = `skill(create): ${name} — create\n\nSkill-Action: create\nSkill-Name: ${name}\nSkill-Actor: agent\nSkill-Source: background\n`;
     const body = `---\nname: ${name}\ndescription: Generated skill ${i}. Use when benchmarking.\n---\n# ${name}\n\n1. Do the thing.\n`;
     const when = start + Math.floor((i / count) * 190 * day);
-    chunks.push(`commit refs/heads/main\nmark :${i + 1}\ncommitter Bench <bench@example.com> ${when} +0000\n${data(message)}${i > 0 ? `from :${i}\n` : ''}M 100644 inline skills/${name}/SKILL.md\n${data(body)}`);
+    chunks.push(
+      `commit refs/heads/main\nmark :${i + 1}\ncommitter Bench <bench@example.com> ${when} +0000\n${data(message)}${i > 0 ? `from :${i}\n` : ''}M 100644 inline skills/${name}/SKILL.md\n${data(body)}`,
+    );
   }
   const usageLines: string[] = [];
   for (let w = 0; w < 100; w++) {
     const skills: Record<string, unknown> = {};
-    for (let i = w; i < count; i += 20) skills[`skill-${i}`] = { use_count: 1 + (i % 5), last_used_at: new Date(now.getTime() - ((i * 7 + w) % 150) * day * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') };
-    usageLines.push(`M 100644 inline .skillgarden/usage/writer-${w}.json\n${data(JSON.stringify({ version: 1, writer: `writer-${w}`, skills }))}`);
+    for (let i = w; i < count; i += 20)
+      skills[`skill-${i}`] = {
+        use_count: 1 + (i % 5),
+        last_used_at: new Date(now.getTime() - ((i * 7 + w) % 150) * day * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      };
+    usageLines.push(
+      `M 100644 inline .skillgarden/usage/writer-${w}.json\n${data(JSON.stringify({ version: 1, writer: `writer-${w}`, skills }))}`,
+    );
   }
-  chunks.push(`commit refs/heads/main\nmark :${count + 1}\ncommitter Bench <bench@example.com> ${start + 195 * day} +0000\n${data('usage from 100 writers\n')}from :${count}\n${usageLines.join('')}`);
+  chunks.push(
+    `commit refs/heads/main\nmark :${count + 1}\ncommitter Bench <bench@example.com> ${start + 195 * day} +0000\n${data('usage from 100 writers\n')}from :${count}\n${usageLines.join('')}`,
+  );
   execFileSync('git', ['fast-import', '--quiet'], { cwd: dir, input: chunks.join('') });
   execFileSync('git', ['reset', '-q', '--hard'], { cwd: dir });
 }
@@ -45,7 +55,10 @@ const time = async <T>(fn: () => Promise<T> | T) => {
   return { result, ms: performance.now() - start };
 };
 
-const rows = ['| skills | generate | read, cold history | read, warm | plan (pure) | transitions | dry run total | real run (commits) |', '|---:|---:|---:|---:|---:|---:|---:|---:|'];
+const rows = [
+  '| skills | generate | read, cold history | read, warm | plan (pure) | transitions | dry run total | real run (commits) |',
+  '|---:|---:|---:|---:|---:|---:|---:|---:|',
+];
 for (const size of sizes.length ? sizes : [1_000, 10_000, 50_000]) {
   const dir = mkdtempSync(join(tmpdir(), 'sg-bench-curate-'));
   try {
@@ -56,7 +69,9 @@ for (const size of sizes.length ? sizes : [1_000, 10_000, 50_000]) {
     const transitions = plan.result.decisions.filter((d) => d.kind === 'transition').length;
     const dry = await time(() => runCurator({ repoDir: dir, now, dryRun: true }));
     const real = size <= 1_000 ? await time(() => runCurator({ repoDir: dir, now })) : undefined;
-    rows.push(`| ${size.toLocaleString('en-US')} | ${(gen.ms / 1000).toFixed(1)} s | ${cold.ms.toFixed(0)} ms | ${warm.ms.toFixed(0)} ms | ${plan.ms.toFixed(1)} ms | ${transitions.toLocaleString('en-US')} | ${dry.ms.toFixed(0)} ms | ${real ? `${(real.ms / 1000).toFixed(1)} s (${(real.ms / transitions).toFixed(1)} ms/commit)` : '—'} |`);
+    rows.push(
+      `| ${size.toLocaleString('en-US')} | ${(gen.ms / 1000).toFixed(1)} s | ${cold.ms.toFixed(0)} ms | ${warm.ms.toFixed(0)} ms | ${plan.ms.toFixed(1)} ms | ${transitions.toLocaleString('en-US')} | ${dry.ms.toFixed(0)} ms | ${real ? `${(real.ms / 1000).toFixed(1)} s (${(real.ms / transitions).toFixed(1)} ms/commit)` : '—'} |`,
+    );
     console.error(rows.at(-1));
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -24,7 +24,10 @@ export function generateRepo(skills: number): { dir: string; cleanup: () => void
   run('config', 'gc.auto', '0');
   for (let i = 0; i < skills; i += 1) {
     mkdirSync(join(dir, 'skills', `skill-${i}`, 'references'), { recursive: true });
-    writeFileSync(join(dir, 'skills', `skill-${i}`, 'SKILL.md'), `---\nname: skill-${i}\ndescription: Skill number ${i}.\n---\n\n# Skill ${i}\n`);
+    writeFileSync(
+      join(dir, 'skills', `skill-${i}`, 'SKILL.md'),
+      `---\nname: skill-${i}\ndescription: Skill number ${i}.\n---\n\n# Skill ${i}\n`,
+    );
     writeFileSync(join(dir, 'skills', `skill-${i}`, 'references', 'notes.md'), `Notes for ${i}\n`);
   }
   run('add', '-A');
@@ -63,7 +66,11 @@ export function userCpuMs(): number {
   return process.cpuUsage().user / 1000;
 }
 
-async function benchCommits(dir: string, backend: LedgerBackend, commits: number): Promise<{ samples: Sample[]; cpu: number; user: number }> {
+async function benchCommits(
+  dir: string,
+  backend: LedgerBackend,
+  commits: number,
+): Promise<{ samples: Sample[]; cpu: number; user: number }> {
   let marks: Record<string, number> = {};
   const ledger = await openLedger(dir, { backend, onStage: (stage) => void (marks[stage] = performance.now()) });
   const skills = (await ledger.listFiles('skills')).filter((f) => f.path.endsWith('SKILL.md')).length;
@@ -75,7 +82,11 @@ async function benchCommits(dir: string, backend: LedgerBackend, commits: number
     const path = `skills/skill-${(i * 7919) % skills}/SKILL.md`;
     marks = {};
     const start = performance.now();
-    await ledger.commit({ message: `skill(patch): ${backend} ${i}`, changes: [{ path, content: `---\nname: x\ndescription: ${backend} ${i}\n---\n` }], author });
+    await ledger.commit({
+      message: `skill(patch): ${backend} ${i}`,
+      changes: [{ path, content: `---\nname: x\ndescription: ${backend} ${i}\n---\n` }],
+      author,
+    });
     const end = performance.now();
     const objects = marks['objects-written'] ?? start;
     const ref = marks['index-written'] ?? end;
@@ -105,18 +116,39 @@ async function measureFsync(dir: string): Promise<number> {
 async function main(): Promise<void> {
   const sizes = (process.argv[2] ?? '100,1000,10000').split(',').map(Number);
   const commits = Number(process.argv[3] ?? 60);
-  console.log(`ledger commit: ${commits} single-file patches per backend; ms; build = read head + objects, lock = locks + dirty check + working tree + index, finish = ref + reflog; cpu/op = this process's CPU per commit (user = of which outside the kernel); load average ${loadavg()[0]?.toFixed(1)}`);
-  console.log(`${'skills'.padStart(7)} ${'backend'.padEnd(15)} ${'p50'.padStart(7)} ${'p95'.padStart(7)} ${'build50'.padStart(7)} ${'lock50'.padStart(7)} ${'finish50'.padStart(8)} ${'cpu/op'.padStart(7)} ${'user'.padStart(7)} ${'commits/s'.padStart(9)}`);
+  console.log(
+    `ledger commit: ${commits} single-file patches per backend; ms; build = read head + objects, lock = locks + dirty check + working tree + index, finish = ref + reflog; cpu/op = this process's CPU per commit (user = of which outside the kernel); load average ${loadavg()[0]?.toFixed(1)}`,
+  );
+  console.log(
+    `${'skills'.padStart(7)} ${'backend'.padEnd(15)} ${'p50'.padStart(7)} ${'p95'.padStart(7)} ${'build50'.padStart(7)} ${'lock50'.padStart(7)} ${'finish50'.padStart(8)} ${'cpu/op'.padStart(7)} ${'user'.padStart(7)} ${'commits/s'.padStart(9)}`,
+  );
   for (const size of sizes) {
     const repo = generateRepo(size);
     try {
-      console.log(`${String(size).padStart(7)} (write + fsync + rename of a small file: p50 ${(await measureFsync(join(repo.dir, '.git'))).toFixed(1)} ms)`);
+      console.log(
+        `${String(size).padStart(7)} (write + fsync + rename of a small file: p50 ${(await measureFsync(join(repo.dir, '.git'))).toFixed(1)} ms)`,
+      );
       for (const backend of backends) {
         const { samples, cpu, user } = await benchCommits(repo.dir, backend, commits);
         const totals = samples.map((s) => s.total);
         const sum = totals.reduce((a, b) => a + b, 0);
         console.log(
-          `${String(size).padStart(7)} ${backend.padEnd(15)} ${fmt(percentile(totals, 50))} ${fmt(percentile(totals, 95))} ${fmt(percentile(samples.map((s) => s.build), 50))} ${fmt(percentile(samples.map((s) => s.locked), 50))} ${fmt(percentile(samples.map((s) => s.finish), 50)).padStart(8)} ${fmt(cpu)} ${fmt(user)} ${((1000 * samples.length) / sum).toFixed(0).padStart(9)}`,
+          `${String(size).padStart(7)} ${backend.padEnd(15)} ${fmt(percentile(totals, 50))} ${fmt(percentile(totals, 95))} ${fmt(
+            percentile(
+              samples.map((s) => s.build),
+              50,
+            ),
+          )} ${fmt(
+            percentile(
+              samples.map((s) => s.locked),
+              50,
+            ),
+          )} ${fmt(
+            percentile(
+              samples.map((s) => s.finish),
+              50,
+            ),
+          ).padStart(8)} ${fmt(cpu)} ${fmt(user)} ${((1000 * samples.length) / sum).toFixed(0).padStart(9)}`,
         );
       }
     } finally {

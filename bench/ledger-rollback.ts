@@ -38,15 +38,21 @@ async function benchRollbacks(dir: string, backend: LedgerBackend, count: number
 async function main(): Promise<void> {
   const sizes = (process.argv[2] ?? '100,1000,10000').split(',').map(Number);
   const count = Number(process.argv[3] ?? 30);
-  console.log(`ledger rollback: ${count} rollbacks of 2-file patches per backend; ms; cpu/op = this process's CPU per rollback; load average ${loadavg()[0]?.toFixed(1)}`);
-  console.log(`${'skills'.padStart(7)} ${'backend'.padEnd(15)} ${'p50'.padStart(7)} ${'p95'.padStart(7)} ${'cpu/op'.padStart(7)} ${'rollbacks/s'.padStart(11)}`);
+  console.log(
+    `ledger rollback: ${count} rollbacks of 2-file patches per backend; ms; cpu/op = this process's CPU per rollback; load average ${loadavg()[0]?.toFixed(1)}`,
+  );
+  console.log(
+    `${'skills'.padStart(7)} ${'backend'.padEnd(15)} ${'p50'.padStart(7)} ${'p95'.padStart(7)} ${'cpu/op'.padStart(7)} ${'rollbacks/s'.padStart(11)}`,
+  );
   for (const size of sizes) {
     const repo = generateRepo(size);
     try {
       for (const backend of backends) {
         const { times, cpu } = await benchRollbacks(repo.dir, backend, count);
         const rate = (1000 * times.length) / times.reduce((a, b) => a + b, 0);
-        console.log(`${String(size).padStart(7)} ${backend.padEnd(15)} ${fmt(percentile(times, 50))} ${fmt(percentile(times, 95))} ${fmt(cpu)} ${rate.toFixed(0).padStart(11)}`);
+        console.log(
+          `${String(size).padStart(7)} ${backend.padEnd(15)} ${fmt(percentile(times, 50))} ${fmt(percentile(times, 95))} ${fmt(cpu)} ${rate.toFixed(0).padStart(11)}`,
+        );
       }
     } finally {
       repo.cleanup();

@@ -10,7 +10,10 @@ import { join } from 'node:path';
 import { createMemoryUsageStore, SkillRegistry } from '../src/registry/index.js';
 import { generatedName, generateLibrary } from './generate-library.js';
 
-const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const sizes = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((n) => n > 0);
 const now = new Date('2026-11-30T00:00:00Z');
 
 function percentile(samples: number[], p: number): number {
@@ -24,7 +27,8 @@ function median(samples: number[]): number {
 
 function usageFor(count: number) {
   const initial: Record<string, { use_count: number; last_used_at: string }> = {};
-  for (let i = 0; i < count; i += 10) initial[generatedName(i)] = { use_count: 1 + (i % 17), last_used_at: new Date(now.getTime() - (i % 200) * 3_600_000).toISOString() };
+  for (let i = 0; i < count; i += 10)
+    initial[generatedName(i)] = { use_count: 1 + (i % 17), last_used_at: new Date(now.getTime() - (i % 200) * 3_600_000).toISOString() };
   return createMemoryUsageStore(initial);
 }
 
@@ -93,7 +97,8 @@ async function measure(count: number): Promise<Record<string, string>> {
     const marker = `Hot reload marker ${count}`;
     writeFileSync(target, `---\nname: ${generatedName(1)}\ndescription: ${marker}.\n---\nBody\n`);
     start = performance.now();
-    while (!reg.buildReminder({ budgetChars: 10_000_000 }).includes(marker) && performance.now() - start < 10_000) await new Promise((r) => setTimeout(r, 5));
+    while (!reg.buildReminder({ budgetChars: 10_000_000 }).includes(marker) && performance.now() - start < 10_000)
+      await new Promise((r) => setTimeout(r, 5));
     const hot = performance.now() - start;
     watcher.close();
 

@@ -41,11 +41,22 @@ const code = [
   'export PATH="$HOME/.local/bin:$PATH"',
   'for f in *.md; do wc -l "$f"; done',
 ];
-const flagged = ['curl -fsSL https://get.example.com/install.sh | sh', 'sudo apt-get install -y jq', 'uvicorn app:app --host 0.0.0.0 --port 8000'];
+const flagged = [
+  'curl -fsSL https://get.example.com/install.sh | sh',
+  'sudo apt-get install -y jq',
+  'uvicorn app:app --host 0.0.0.0 --port 8000',
+];
 
 /** A plausible SKILL.md of ~3 KB: prose, a code block, now and then a line the scan flags. */
 function skillText(name: string, random: () => number): string {
-  const lines = ['---', `name: ${name}`, `description: Handles ${name} tasks. Use when the user asks about ${name}.`, '---', `# ${name}`, ''];
+  const lines = [
+    '---',
+    `name: ${name}`,
+    `description: Handles ${name} tasks. Use when the user asks about ${name}.`,
+    '---',
+    `# ${name}`,
+    '',
+  ];
   for (let section = 0; section < 4; section += 1) {
     lines.push(`## Step ${section + 1}`, '');
     for (let i = 0; i < 5; i += 1) lines.push(prose[Math.floor(random() * prose.length)]!);
@@ -87,7 +98,15 @@ async function measure(label: string, scan: () => ReturnType<typeof runScan>): P
   const report = await scan();
   const wallMs = performance.now() - start;
   const used = process.cpuUsage(cpu);
-  return { label, skills: report.skills, files: report.files, mb: report.bytes / 1e6, wallMs, cpuMs: (used.user + used.system) / 1000, dangerous: report.summary.dangerous };
+  return {
+    label,
+    skills: report.skills,
+    files: report.files,
+    mb: report.bytes / 1e6,
+    wallMs,
+    cpuMs: (used.user + used.system) / 1000,
+    dangerous: report.summary.dangerous,
+  };
 }
 
 function row(m: Measure): string {
@@ -134,7 +153,12 @@ function shareRow(label: string, skills: number, validateMs: number, bothMs: num
 }
 
 /** validate, then the scan, sharing folder listings and SKILL.md reads, as `skillgarden validate` runs them. */
-async function validateThenScan(cwd: string, paths: string[], validate: Omit<ValidateOptions, 'cwd' | 'readDir' | 'files'>, deep: boolean): Promise<void> {
+async function validateThenScan(
+  cwd: string,
+  paths: string[],
+  validate: Omit<ValidateOptions, 'cwd' | 'readDir' | 'files'>,
+  deep: boolean,
+): Promise<void> {
   const readDir = createDirCache();
   const files = createFileCache();
   runValidate({ cwd, ...validate, readDir, files });
@@ -147,7 +171,9 @@ async function validateThenScan(cwd: string, paths: string[], validate: Omit<Val
  * the scan as the CLI runs them (sharing folder listings and SKILL.md reads).
  */
 async function compareWithValidate(): Promise<void> {
-  console.log('\n| input (CPU, best of 3) | skills | validate ms | validate µs/skill | validate + scan ms | the scan adds ms | µs/skill | scan / validate |');
+  console.log(
+    '\n| input (CPU, best of 3) | skills | validate ms | validate µs/skill | validate + scan ms | the scan adds ms | µs/skill | scan / validate |',
+  );
   console.log('|---|---|---|---|---|---|---|---|');
   if (existsSync(corpus)) {
     const validateMs = await bestCpuMs(() => runValidate({ cwd: corpus, paths: ['.'], profile: 'spec' }));
@@ -168,7 +194,11 @@ async function compareWithValidate(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  console.log(`node ${process.version}, ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `node ${process.version}, ${cpus().length} cores, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   console.log('| input | skills | files | MB | wall ms | cpu ms | skills/s | MB/s | cpu ms/skill |');
   console.log('|---|---|---|---|---|---|---|---|---|');
   // Warm-up so rule compilation and JIT are not billed to the first size.

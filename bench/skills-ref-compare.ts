@@ -50,7 +50,8 @@ function runOurs(dirs: readonly string[]): Map<string, string[]> {
 /** Our finding code, with what skills-ref does differently where that is the point. */
 function explain(f: Finding): string {
   const field = /`([^`]+)`/.exec(f.message)?.[1] ?? '';
-  if (f.code === 'schema/type' && field.startsWith('metadata.')) return 'schema/type: a metadata value is not a string (skills-ref stringifies it)';
+  if (f.code === 'schema/type' && field.startsWith('metadata.'))
+    return 'schema/type: a metadata value is not a string (skills-ref stringifies it)';
   if (f.code === 'schema/type' && field === 'allowed-tools') return 'schema/type: allowed-tools is a list (skills-ref accepts lists)';
   if (f.code === 'skill/link-escapes') return 'skill/link-escapes: a link leaves the skill folder (skills-ref checks no links)';
   if (f.code === 'skill/too-large') return 'skill/too-large (skills-ref has no size limit)';
@@ -59,7 +60,8 @@ function explain(f: Finding): string {
 
 /** Why skills-ref rejected a skill, as a short reason class. */
 function classify(message: string): string {
-  if (message.startsWith('Invalid YAML') && /flow mapping/.test(message)) return 'flow-style YAML ([a, b] or {k: v}): valid YAML, StrictYAML refuses it';
+  if (message.startsWith('Invalid YAML') && /flow mapping/.test(message))
+    return 'flow-style YAML ([a, b] or {k: v}): valid YAML, StrictYAML refuses it';
   if (message.startsWith('Invalid YAML')) return `YAML refused: ${message.split('\n').slice(-1)[0]?.trim().slice(0, 60)}`;
   if (message.startsWith('Unexpected fields')) return 'keys outside the spec';
   if (/must match skill name/.test(message)) return 'name differs from folder';
@@ -80,7 +82,10 @@ function group(rows: readonly Row[], key: (row: Row) => string): [string, Row[]]
 function printGroups(title: string, rows: readonly Row[], key: (row: Row) => string): void {
   console.log(`\n### ${title}: ${rows.length} skills\n\n| skills | why | examples |\n|---:|---|---|`);
   for (const [why, members] of group(rows, key)) {
-    const examples = members.slice(0, 2).map((r) => relative(corpus, r.dir)).join(', ');
+    const examples = members
+      .slice(0, 2)
+      .map((r) => relative(corpus, r.dir))
+      .join(', ');
     console.log(`| ${members.length} | ${why} | ${examples} |`);
   }
 }
@@ -94,18 +99,33 @@ function compare(rows: readonly Row[], label: string): void {
   console.log(`| **${label} accepts** | ${cell(true, true)} | ${cell(true, false)} |`);
   console.log(`| **${label} rejects** | ${cell(false, true)} | ${cell(false, false)} |`);
   const reasons = (r: Row) => [...new Set(r.reference.map(classify))].sort().join(' + ');
-  printGroups(`${label} rejects, we accept`, rows.filter((r) => !refOk(r) && ourOk(r)), reasons);
-  printGroups(`We reject, ${label} accepts`, rows.filter((r) => refOk(r) && !ourOk(r)), (r) => r.ours.join(' + '));
+  printGroups(
+    `${label} rejects, we accept`,
+    rows.filter((r) => !refOk(r) && ourOk(r)),
+    reasons,
+  );
+  printGroups(
+    `We reject, ${label} accepts`,
+    rows.filter((r) => refOk(r) && !ourOk(r)),
+    (r) => r.ours.join(' + '),
+  );
   const codes = (r: Row) => [...new Set(r.ours.map((reason) => reason.split(/[: ]/)[0]))].join(' + ');
-  printGroups('Both reject (their reasons / our codes)', rows.filter((r) => !refOk(r) && !ourOk(r)), (r) => `${reasons(r)} / ${codes(r)}`);
+  printGroups(
+    'Both reject (their reasons / our codes)',
+    rows.filter((r) => !refOk(r) && !ourOk(r)),
+    (r) => `${reasons(r)} / ${codes(r)}`,
+  );
 }
 
 /** Keeps the fallback honest: how often the restated rules reach the real validator's verdict and reasons. */
 function checkRestatement(real: ReferenceRun): void {
   const reasons = (errors: string[]) => [...new Set(errors.map(classify))].sort().join(' + ');
   const differ = real.verdicts.filter((v) => reasons(v.errors) !== reasons(validateAsRestated(v.dir)));
-  console.log(`\nself-check of the fallback: the restated rules give the real skills-ref's reasons for ${real.verdicts.length - differ.length} of ${real.verdicts.length} skills.`);
-  for (const v of differ.slice(0, 5)) console.log(`- ${relative(corpus, v.dir)}: real "${reasons(v.errors)}", restated "${reasons(validateAsRestated(v.dir))}"`);
+  console.log(
+    `\nself-check of the fallback: the restated rules give the real skills-ref's reasons for ${real.verdicts.length - differ.length} of ${real.verdicts.length} skills.`,
+  );
+  for (const v of differ.slice(0, 5))
+    console.log(`- ${relative(corpus, v.dir)}: real "${reasons(v.errors)}", restated "${reasons(validateAsRestated(v.dir))}"`);
 }
 
 function time<T>(fn: () => T): [T, number] {
@@ -136,7 +156,9 @@ function main(): void {
     const [verdicts, wallMs] = time(() => dirs.map((dir) => ({ dir, errors: validateAsRestated(dir), ms: 0 })));
     refRun = { verdicts, wallMs };
   } else {
-    console.log(`\nreference: ${reference.kind === 'python-source' ? `${reference.python} with PYTHONPATH=${reference.pythonPath}` : reference.argv.join(' ')}`);
+    console.log(
+      `\nreference: ${reference.kind === 'python-source' ? `${reference.python} with PYTHONPATH=${reference.pythonPath}` : reference.argv.join(' ')}`,
+    );
     refRun = runReference(reference, dirs);
   }
 
@@ -150,7 +172,12 @@ function main(): void {
   console.log(`\nper-skill verdicts: ${out}`);
 }
 
-function printTiming(reference: Parameters<typeof runReference>[0], dirs: readonly string[], full: ReferenceRun, oursPerSkillMs: number): void {
+function printTiming(
+  reference: Parameters<typeof runReference>[0],
+  dirs: readonly string[],
+  full: ReferenceRun,
+  oursPerSkillMs: number,
+): void {
   console.log('\n## Speed, same folders, same run (wall clock, files read by each)\n');
   console.log('| validator | skills | total | per skill | throughput | of the total: process start + import |');
   console.log('|---|---:|---:|---:|---:|---:|');
@@ -159,17 +186,23 @@ function printTiming(reference: Parameters<typeof runReference>[0], dirs: readon
     const refRun = subset.length === dirs.length ? full : runReference(reference, subset);
     const [, oursMs] = time(() => runValidate({ cwd: corpus, paths: subset, profile: 'spec' }));
     const start = refRun.startMs === undefined ? 'per skill' : `${refRun.startMs.toFixed(0)} ms`;
-    console.log(`| skills-ref, ${refRun.startMs === undefined ? 'one process per skill' : 'one Python process'} | ${subset.length} | ${rate(subset.length, refRun.wallMs)} | ${start} |`);
+    console.log(
+      `| skills-ref, ${refRun.startMs === undefined ? 'one process per skill' : 'one Python process'} | ${subset.length} | ${rate(subset.length, refRun.wallMs)} | ${start} |`,
+    );
     console.log(`| skillgarden runValidate, one call | ${subset.length} | ${rate(subset.length, oursMs)} | (in process) |`);
   }
-  console.log(`| skillgarden runValidate, one call per skill (first pass, JIT cold) | ${dirs.length} | ${rate(dirs.length, oursPerSkillMs)} | (in process) |`);
+  console.log(
+    `| skillgarden runValidate, one call per skill (first pass, JIT cold) | ${dirs.length} | ${rate(dirs.length, oursPerSkillMs)} | (in process) |`,
+  );
   const sample = dirs.filter((_, i) => i % Math.max(1, Math.floor(dirs.length / 20)) === 0).slice(0, 20);
   const perProcess = measureProcessPerSkill(reference, sample);
   if (perProcess === undefined) {
     console.log('\nskills-ref CLI per-skill cost not measured (its CLI needs click: apt-get install python3-click).');
   } else {
     const total = ((perProcess * dirs.length) / 1000).toFixed(1);
-    console.log(`\nskills-ref as a CLI, one process per skill (\`skills-ref validate DIR\`, mean of ${sample.length}): ${perProcess.toFixed(0)} ms per skill, about ${total} s for ${dirs.length} skills.`);
+    console.log(
+      `\nskills-ref as a CLI, one process per skill (\`skills-ref validate DIR\`, mean of ${sample.length}): ${perProcess.toFixed(0)} ms per skill, about ${total} s for ${dirs.length} skills.`,
+    );
   }
   console.log('Ours does more per skill: positions for every finding, schema by ajv, links, sizes, body length.');
 }

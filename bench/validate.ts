@@ -30,7 +30,9 @@ function best(runs: number, fn: () => { skills: number }): { skills: number; ms:
 
 const rows: string[] = ['| library | skills | time (best of 3) | skills/s | µs per skill |', '|---|---:|---:|---:|---:|'];
 const row = (label: string, skills: number, ms: number) =>
-  rows.push(`| ${label} | ${skills.toLocaleString('en-US')} | ${ms.toFixed(0)} ms | ${Math.round((skills / ms) * 1000).toLocaleString('en-US')} | ${((ms * 1000) / skills).toFixed(0)} |`);
+  rows.push(
+    `| ${label} | ${skills.toLocaleString('en-US')} | ${ms.toFixed(0)} ms | ${Math.round((skills / ms) * 1000).toLocaleString('en-US')} | ${((ms * 1000) / skills).toFixed(0)} |`,
+  );
 
 if (existsSync(corpus)) {
   const r = best(3, () => runValidate({ cwd: corpus, paths: ['.'], profile: 'spec' }));
@@ -63,7 +65,9 @@ const scanRows = ['', '| library | validate --no-scan | validate (with the scan)
 const scanRow = async (label: string, cwd: string, paths: string[]) => {
   const without = await cliMs(cwd, [...paths, '--no-scan']);
   const withScan = await cliMs(cwd, paths);
-  scanRows.push(`| ${label} | ${without.toFixed(0)} ms | ${withScan.toFixed(0)} ms | ${(((withScan - without) / without) * 100).toFixed(0)} % |`);
+  scanRows.push(
+    `| ${label} | ${without.toFixed(0)} ms | ${withScan.toFixed(0)} ms | ${(((withScan - without) / without) * 100).toFixed(0)} % |`,
+  );
 };
 if (existsSync(corpus)) await scanRow('corpus', corpus, ['.']);
 for (const size of [1_000, 10_000]) {

@@ -55459,14 +55459,18 @@ function renderRunMarkdown(report, extraSections = []) {
   const title = report.dry_run ? "Curator run (dry run: nothing was written)" : "Curator run";
   lines.push(`# ${title} ${report.run_id}`, "");
   lines.push(`- Time: ${report.time}`, `- Status: **${report.status}**${statusNote(report)}`);
-  lines.push(`- Checked ${report.counters.checked} curated skill(s): ${report.counters.marked_stale} marked stale, ${report.counters.archived} archived, ${report.counters.reactivated} reactivated, ${report.counters.seeded} seeded.`);
+  lines.push(
+    `- Checked ${report.counters.checked} curated skill(s): ${report.counters.marked_stale} marked stale, ${report.counters.archived} archived, ${report.counters.reactivated} reactivated, ${report.counters.seeded} seeded.`
+  );
   lines.push("", "| | active | stale | archived |", "|---|---:|---:|---:|");
   lines.push(`| before | ${report.counts.before.active} | ${report.counts.before.stale} | ${report.counts.before.archived} |`);
   lines.push(`| after | ${report.counts.after.active} | ${report.counts.after.stale} | ${report.counts.after.archived} |`, "");
   if (report.transitions.length > 0) {
     lines.push("## Transitions", "", "| skill | change | anchor | why | commit |", "|---|---|---|---|---|");
     for (const t of report.transitions) {
-      lines.push(`| ${code(t.skill)} | ${arrow(t)} | ${t.anchor.slice(0, 10)} (${t.anchor_source}) | ${escapeCell(t.reason)} | ${t.commit ? `\`${t.commit.slice(0, 12)}\`` : "\u2014"} |`);
+      lines.push(
+        `| ${code(t.skill)} | ${arrow(t)} | ${t.anchor.slice(0, 10)} (${t.anchor_source}) | ${escapeCell(t.reason)} | ${t.commit ? `\`${t.commit.slice(0, 12)}\`` : "\u2014"} |`
+      );
     }
     lines.push("");
   } else {
@@ -55479,7 +55483,8 @@ function renderRunMarkdown(report, extraSections = []) {
     lines.push("");
   }
   if (report.seeded.length > 0) lines.push(`Seeded (clock starts now): ${report.seeded.map(code).join(", ")}`, "");
-  if (report.forgotten.length > 0) lines.push(`Gone from the tree since the last run (records dropped): ${report.forgotten.map(code).join(", ")}`, "");
+  if (report.forgotten.length > 0)
+    lines.push(`Gone from the tree since the last run (records dropped): ${report.forgotten.map(code).join(", ")}`, "");
   lines.push(...extraSections);
   if (report.errors.length + report.warnings.length > 0) {
     lines.push("## Problems", "");
@@ -55487,12 +55492,18 @@ function renderRunMarkdown(report, extraSections = []) {
     for (const w of report.warnings) lines.push(`- warning ${w.code}${w.file ? ` (${w.file})` : ""}: ${w.message}`);
     lines.push("");
   }
-  lines.push("## Undo", "", report.undo ? `\`${report.undo}\` reverts every commit of this run as one commit (refused, changing nothing, if a file changed since).` : "Nothing to undo: the run changed nothing.", "");
+  lines.push(
+    "## Undo",
+    "",
+    report.undo ? `\`${report.undo}\` reverts every commit of this run as one commit (refused, changing nothing, if a file changed since).` : "Nothing to undo: the run changed nothing.",
+    ""
+  );
   return lines.join("\n");
 }
 function statusNote(report) {
   if (report.status === "first-run") return " \u2014 the first scheduled run only records its time; the next one acts.";
-  if (report.status === "skipped") return ` \u2014 not due (${report.gates.blocked_by}); next due ${report.gates.next_due_at ?? "when enabled"}.`;
+  if (report.status === "skipped")
+    return ` \u2014 not due (${report.gates.blocked_by}); next due ${report.gates.next_due_at ?? "when enabled"}.`;
   return "";
 }
 function code(text) {
@@ -55522,19 +55533,67 @@ var config_schema_default = {
   type: "object",
   additionalProperties: false,
   properties: {
-    skills_dir: { description: "The skills root, relative to the repository root.", type: "string", minLength: 1, default: "skills" },
-    profile: { description: "The validation profile writes and `validate` use by default.", enum: ["portable", "spec", "claude-code", "hermes"], default: "portable" },
+    skills_dir: {
+      description: "The skills root, relative to the repository root.",
+      type: "string",
+      minLength: 1,
+      default: "skills"
+    },
+    profile: {
+      description: "The validation profile writes and `validate` use by default.",
+      enum: ["portable", "spec", "claude-code", "hermes"],
+      default: "portable"
+    },
     enabled: { description: "Whether scheduled curator runs happen at all.", type: "boolean", default: true },
-    paused: { description: "Pause scheduled runs without disabling them (an explicit `curate` still runs).", type: "boolean", default: false },
+    paused: {
+      description: "Pause scheduled runs without disabling them (an explicit `curate` still runs).",
+      type: "boolean",
+      default: false
+    },
     interval_hours: { description: "Hours between scheduled runs.", type: "number", exclusiveMinimum: 0, default: 168 },
-    min_idle_hours: { description: "Hours an embedding agent host must have been idle before a scheduled run.", type: "number", minimum: 0, default: 2 },
-    stale_after_days: { description: "Days without activity after which an agent-created skill is marked stale.", type: "number", exclusiveMinimum: 0, default: 30 },
-    archive_after_days: { description: "Days without activity after which an agent-created skill is archived (moved to skills/.archive/, never deleted).", type: "number", exclusiveMinimum: 0, default: 90 },
+    min_idle_hours: {
+      description: "Hours an embedding agent host must have been idle before a scheduled run.",
+      type: "number",
+      minimum: 0,
+      default: 2
+    },
+    stale_after_days: {
+      description: "Days without activity after which an agent-created skill is marked stale.",
+      type: "number",
+      exclusiveMinimum: 0,
+      default: 30
+    },
+    archive_after_days: {
+      description: "Days without activity after which an agent-created skill is archived (moved to skills/.archive/, never deleted).",
+      type: "number",
+      exclusiveMinimum: 0,
+      default: 90
+    },
     consolidate: { description: "Whether curator runs plan umbrella merges.", type: "boolean", default: false },
-    prune_bundled: { description: "Whether the lifecycle applies to bundled skills (they are never merged).", type: "boolean", default: true },
-    protected: { description: "Names that are never archived.", type: "array", items: { type: "string", minLength: 1 }, uniqueItems: true, default: ["plan"] },
-    references: { description: "Globs (relative to the repository root) of files whose mentions of a skill name count as use, e.g. scheduled-job definitions.", type: "array", items: { type: "string", minLength: 1 }, default: [] },
-    transcripts: { description: "Globs of agent transcripts the curator mines for repeated tool-call sequences.", type: "array", items: { type: "string", minLength: 1 }, default: [] },
+    prune_bundled: {
+      description: "Whether the lifecycle applies to bundled skills (they are never merged).",
+      type: "boolean",
+      default: true
+    },
+    protected: {
+      description: "Names that are never archived.",
+      type: "array",
+      items: { type: "string", minLength: 1 },
+      uniqueItems: true,
+      default: ["plan"]
+    },
+    references: {
+      description: "Globs (relative to the repository root) of files whose mentions of a skill name count as use, e.g. scheduled-job definitions.",
+      type: "array",
+      items: { type: "string", minLength: 1 },
+      default: []
+    },
+    transcripts: {
+      description: "Globs of agent transcripts the curator mines for repeated tool-call sequences.",
+      type: "array",
+      items: { type: "string", minLength: 1 },
+      default: []
+    },
     patterns: { description: "Pattern-detection settings (see the detect command).", type: "object" },
     scan: { description: "Security-scan policy (see schemas/scan-config.schema.json).", type: "object" },
     consolidation: { description: "Consolidation thresholds (see schemas/consolidation-config.schema.json).", type: "object" }
@@ -55587,7 +55646,17 @@ function parseConfig(text, file) {
   const document = (0, import_yaml.parseDocument)(text, { prettyErrors: false });
   const lineOf = (offset) => text.slice(0, offset).split("\n").length;
   for (const error2 of document.errors) {
-    findings.push(finding({ code: "config/yaml-syntax", severity: "error", file, line: lineOf(error2.pos[0]), column: 1, message: error2.message.split("\n")[0] ?? "YAML error", hint: "Fix the YAML syntax." }));
+    findings.push(
+      finding({
+        code: "config/yaml-syntax",
+        severity: "error",
+        file,
+        line: lineOf(error2.pos[0]),
+        column: 1,
+        message: error2.message.split("\n")[0] ?? "YAML error",
+        hint: "Fix the YAML syntax."
+      })
+    );
   }
   if (findings.length > 0) return { config: { ...defaultConfig }, findings };
   const data = document.contents === null ? {} : document.toJS({ maxAliasCount: 50 });
@@ -55598,7 +55667,17 @@ function parseConfig(text, file) {
   }
   const config = { ...defaultConfig, ...data };
   if (config.archive_after_days < config.stale_after_days) {
-    findings.push(finding({ code: "config/invalid", severity: "error", file, line: keyLine(document, "archive_after_days", lineOf), column: 1, message: `archive_after_days (${config.archive_after_days}) is shorter than stale_after_days (${config.stale_after_days})`, hint: "A skill is marked stale before it is archived: make archive_after_days the larger." }));
+    findings.push(
+      finding({
+        code: "config/invalid",
+        severity: "error",
+        file,
+        line: keyLine(document, "archive_after_days", lineOf),
+        column: 1,
+        message: `archive_after_days (${config.archive_after_days}) is shorter than stale_after_days (${config.stale_after_days})`,
+        hint: "A skill is marked stale before it is archived: make archive_after_days the larger."
+      })
+    );
   }
   return { config, findings };
 }
@@ -55636,7 +55715,11 @@ var state_schema_default = {
   additionalProperties: false,
   properties: {
     version: { const: 1 },
-    last_run_at: { description: "When the last curator run happened (UTC, ISO-8601); absent before the first run.", type: "string", format: "date-time" },
+    last_run_at: {
+      description: "When the last curator run happened (UTC, ISO-8601); absent before the first run.",
+      type: "string",
+      format: "date-time"
+    },
     last_run_id: { description: "The id of the last curator run.", type: "string" },
     skills: {
       description: "Per-skill lifecycle records, by canonical name.",
@@ -55647,7 +55730,11 @@ var state_schema_default = {
         properties: {
           state: { description: "`stale` when marked stale; absent or `active` otherwise.", enum: ["active", "stale"] },
           since: { description: "When the skill entered this state.", type: "string", format: "date-time" },
-          seeded_at: { description: "When the curator first saw a skill that came under management after its creation (bundled, adopted): its clock starts here.", type: "string", format: "date-time" }
+          seeded_at: {
+            description: "When the curator first saw a skill that came under management after its creation (bundled, adopted): its clock starts here.",
+            type: "string",
+            format: "date-time"
+          }
         }
       }
     },
@@ -55677,7 +55764,10 @@ function parseState(text, file) {
     return { state: emptyState(), findings: [stateError(file, `does not match schemas/state.schema.json: ${detail}`)] };
   }
   const state = data;
-  return { state: { ...emptyState(), ...state, skills: { ...state.skills }, rejected_proposals: [...state.rejected_proposals ?? []] }, findings: [] };
+  return {
+    state: { ...emptyState(), ...state, skills: { ...state.skills }, rejected_proposals: [...state.rejected_proposals ?? []] },
+    findings: []
+  };
 }
 function serializeState(state) {
   const skills = Object.fromEntries(Object.entries(state.skills).sort(([a], [b]) => a < b ? -1 : 1));
@@ -55686,7 +55776,13 @@ function serializeState(state) {
 `;
 }
 function stateError(file, message) {
-  return finding({ code: "state/invalid", severity: "error", file, message, hint: "Fix or remove the file (its history is in Git: `git log -p -- .skillgarden/state.json`)." });
+  return finding({
+    code: "state/invalid",
+    severity: "error",
+    file,
+    message,
+    hint: "Fix or remove the file (its history is in Git: `git log -p -- .skillgarden/state.json`)."
+  });
 }
 
 // src/core/layout.ts
@@ -56620,9 +56716,13 @@ function runGit(dir, args) {
 async function runGitChecked(dir, args) {
   const result = await runGit(dir, args);
   if (result.code !== 0) {
-    throw new SkillgardenError("ledger/git-failed", `git ${args[0] ?? ""} failed in ${dir} (exit ${result.code}): ${result.stderr.trim()}`, {
-      data: { dir, args, code: result.code, stderr: result.stderr }
-    });
+    throw new SkillgardenError(
+      "ledger/git-failed",
+      `git ${args[0] ?? ""} failed in ${dir} (exit ${result.code}): ${result.stderr.trim()}`,
+      {
+        data: { dir, args, code: result.code, stderr: result.stderr }
+      }
+    );
   }
   return result.stdout;
 }
@@ -56808,7 +56908,9 @@ async function openHistoryWalker(dir, gitdir, backend = "auto") {
 }
 async function readShallowCommits(gitdir) {
   const text = await readFile3(join4(gitdir, "shallow"), "utf8").catch(() => "");
-  return new Set(text.split("\n").map((line) => line.trim()).filter(Boolean));
+  return new Set(
+    text.split("\n").map((line) => line.trim()).filter(Boolean)
+  );
 }
 function ignoreReadOnly(error2) {
   const code2 = error2?.code;
@@ -56977,15 +57079,30 @@ function parseUsageFile(text, options) {
   try {
     raw = JSON.parse(text);
   } catch (error2) {
-    report("usage/not-json", "error", `not JSON: ${error2.message}`, "The file was set aside; usage from other writers still counts. Delete it or fix it by hand.");
+    report(
+      "usage/not-json",
+      "error",
+      `not JSON: ${error2.message}`,
+      "The file was set aside; usage from other writers still counts. Delete it or fix it by hand."
+    );
     return { file: void 0, findings };
   }
   if (!isRecord(raw) || raw.version !== 1 || !isRecord(raw.skills)) {
-    report("usage/bad-shape", "error", 'expected {"version": 1, "writer": "...", "skills": {...}}', "The file was set aside; see schemas/usage.schema.json.");
+    report(
+      "usage/bad-shape",
+      "error",
+      'expected {"version": 1, "writer": "...", "skills": {...}}',
+      "The file was set aside; see schemas/usage.schema.json."
+    );
     return { file: void 0, findings };
   }
   if (typeof raw.writer === "string" && raw.writer !== options.writer) {
-    report("usage/writer-mismatch", "warning", `the file is named for writer "${options.writer}" but says "${excerpt(raw.writer)}"`, "Each writer owns exactly one file, named after it.");
+    report(
+      "usage/writer-mismatch",
+      "warning",
+      `the file is named for writer "${options.writer}" but says "${excerpt(raw.writer)}"`,
+      "Each writer owns exactly one file, named after it."
+    );
   }
   const skills = {};
   for (const [name, entry] of Object.entries(raw.skills)) {
@@ -57003,7 +57120,12 @@ function readCounters(name, entry, now, report) {
     const value = entry[key];
     if (value === void 0) continue;
     if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
-      report("usage/bad-count", "warning", `skill "${excerpt(name)}": ${key} is ${excerpt(JSON.stringify(value))}; counted as 0`, "Counts are whole numbers, 0 or more.");
+      report(
+        "usage/bad-count",
+        "warning",
+        `skill "${excerpt(name)}": ${key} is ${excerpt(JSON.stringify(value))}; counted as 0`,
+        "Counts are whole numbers, 0 or more."
+      );
       continue;
     }
     out[key] = value;
@@ -57013,9 +57135,19 @@ function readCounters(name, entry, now, report) {
     if (value === void 0 || value === null) continue;
     const time = typeof value === "string" ? normalizeTime(value) : void 0;
     if (time === void 0) {
-      report("usage/bad-time", "warning", `skill "${excerpt(name)}": ${key} is ${excerpt(JSON.stringify(value))}; ignored`, "Times are ISO-8601 in UTC, e.g. 2026-05-01T10:00:00Z.");
+      report(
+        "usage/bad-time",
+        "warning",
+        `skill "${excerpt(name)}": ${key} is ${excerpt(JSON.stringify(value))}; ignored`,
+        "Times are ISO-8601 in UTC, e.g. 2026-05-01T10:00:00Z."
+      );
     } else if (Date.parse(time) > now.getTime() + 5 * 6e4) {
-      report("usage/future-time", "warning", `skill "${excerpt(name)}": ${key} ${time} is in the future; ignored`, "Check the clock of the machine that wrote this file.");
+      report(
+        "usage/future-time",
+        "warning",
+        `skill "${excerpt(name)}": ${key} ${time} is in the future; ignored`,
+        "Check the clock of the machine that wrote this file."
+      );
     } else {
       out[key] = time;
     }
@@ -57056,7 +57188,8 @@ function mergeUsage(files) {
         if (time && (!total[key] || time > total[key])) total[key] = time;
       }
       const generation = counters.last_reused_patch_generation;
-      if (generation !== void 0 && generation > (total.last_reused_patch_generation ?? -1)) total.last_reused_patch_generation = generation;
+      if (generation !== void 0 && generation > (total.last_reused_patch_generation ?? -1))
+        total.last_reused_patch_generation = generation;
       totals.set(name, total);
     }
   }
@@ -57092,7 +57225,15 @@ function readOne(repoDir, path, parse3, snapshot, optional = false) {
   } catch (error2) {
     if (optional && error2.code === "ENOENT") return void 0;
     snapshot.quarantined.push(path);
-    snapshot.findings.push({ code: "usage/unreadable", severity: "error", file: path, line: 0, column: 0, message: `cannot read: ${error2.message}`, hint: "Usage from other writers still counts." });
+    snapshot.findings.push({
+      code: "usage/unreadable",
+      severity: "error",
+      file: path,
+      line: 0,
+      column: 0,
+      message: `cannot read: ${error2.message}`,
+      hint: "Usage from other writers still counts."
+    });
     return void 0;
   }
   const parsed = parse3(text);
@@ -57131,10 +57272,21 @@ function readJsonKeys(repoDir, path, findings) {
     const data = JSON.parse(text);
     const inner = data.skills ?? data.installed;
     const map = inner && typeof inner === "object" && !Array.isArray(inner) ? inner : data;
-    if (Array.isArray(inner)) return inner.flatMap((e) => typeof e === "string" ? [e] : typeof e.name === "string" ? [e.name] : []);
+    if (Array.isArray(inner))
+      return inner.flatMap(
+        (e) => typeof e === "string" ? [e] : typeof e.name === "string" ? [e.name] : []
+      );
     return Object.keys(map).filter((k) => k !== "version");
   } catch (error2) {
-    findings.push({ code: "provenance/bad-file", severity: "error", file: path, line: 0, column: 0, message: `not JSON: ${error2.message}`, hint: "Skills it lists are treated as a person\u2019s (never curated) until it is fixed." });
+    findings.push({
+      code: "provenance/bad-file",
+      severity: "error",
+      file: path,
+      line: 0,
+      column: 0,
+      message: `not JSON: ${error2.message}`,
+      hint: "Skills it lists are treated as a person\u2019s (never curated) until it is fixed."
+    });
     return [];
   }
 }
@@ -57148,7 +57300,9 @@ function findReferencedNames(repoDir, globs, names) {
   const files = [];
   if (globs.length === 0 || names.size === 0) return { referenced, files };
   const match = (0, import_picomatch.default)([...globs], { dot: true });
-  const bases = [...new Set(globs.map((glob) => import_picomatch.default.scan(glob).base))].filter((base, _, all) => !all.some((other) => other !== base && (other === "" || base.startsWith(`${other}/`))));
+  const bases = [...new Set(globs.map((glob) => import_picomatch.default.scan(glob).base))].filter(
+    (base, _, all) => !all.some((other) => other !== base && (other === "" || base.startsWith(`${other}/`)))
+  );
   const seen = /* @__PURE__ */ new Set();
   for (const path of bases.flatMap((base) => [...walk(repoDir, base, 0)])) {
     if (seen.has(path) || !match(path)) continue;
@@ -57330,7 +57484,10 @@ function planLifecycle(skills, settings, now) {
     const transition = (to, reason) => plan.decisions.push({ name: skill.name, kind: "transition", from: state, to, anchor, anchorSource: source, reason });
     if (!used && at > staleCutoff) {
       if (state === "stale") {
-        transition("active", `never used, and its clock (${source} ${day(anchor)}) is within ${settings.stale_after_days} days: no use is not evidence of staleness`);
+        transition(
+          "active",
+          `never used, and its clock (${source} ${day(anchor)}) is within ${settings.stale_after_days} days: no use is not evidence of staleness`
+        );
         plan.counts.reactivated++;
       } else skip("recent", `never used, ${source} ${day(anchor)}`, anchor);
     } else if (at <= archiveCutoff && !protectedNames.has(skill.name)) {
@@ -57434,7 +57591,8 @@ import * as fs5 from "node:fs";
 var folderMode = "040000";
 function sortTreeEntries(entries) {
   const keyed = entries.map((entry) => ({ entry, key: entry.mode === folderMode ? `${entry.name}/` : entry.name }));
-  if (keyed.every((k) => asciiOnly.test(k.key))) return keyed.sort((a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0).map((k) => k.entry);
+  if (keyed.every((k) => asciiOnly.test(k.key)))
+    return keyed.sort((a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0).map((k) => k.entry);
   const bytes = keyed.map((k) => ({ entry: k.entry, key: Buffer.from(k.key, "utf8") }));
   return bytes.sort((a, b) => Buffer.compare(a.key, b.key)).map((k) => k.entry);
 }
@@ -57679,7 +57837,12 @@ async function rollback(ledger, target, options) {
   const diffs = await Promise.all(commits.map((commit2) => ledger.diff(commit2)));
   const paths = [...new Set(diffs.flat().map((d) => d.path))];
   const head = await ledger.lookup(paths);
-  const plan = planRollback({ diffs, head, allowedRoots: [options.skillsRoot ?? "skills", ".skillgarden"], ...options.allowPath ? { allowPath: options.allowPath } : {} });
+  const plan = planRollback({
+    diffs,
+    head,
+    allowedRoots: [options.skillsRoot ?? "skills", ".skillgarden"],
+    ...options.allowPath ? { allowPath: options.allowPath } : {}
+  });
   if (plan.kind === "noop") return { status: "noop", reverted: commits };
   if (plan.kind === "refused") throw refused(plan.reason, plan.paths, commits);
   const changes = await Promise.all(plan.changes.map((change) => restoreChange(ledger, change)));
@@ -57717,7 +57880,11 @@ async function readRunCommits(ledger, run) {
     }
   }
   if (found.length === 0) {
-    throw new SkillgardenError("ledger/unknown-run", `No commit carries Curator-Run: ${run}. List runs with \`skillgarden log --actor curator\`.`, { data: { run } });
+    throw new SkillgardenError(
+      "ledger/unknown-run",
+      `No commit carries Curator-Run: ${run}. List runs with \`skillgarden log --actor curator\`.`,
+      { data: { run } }
+    );
   }
   return found;
 }
@@ -57737,9 +57904,13 @@ function refused(reason, paths, commits) {
     "changed-between": "were changed by other commits in between; roll back the later commits first",
     "outside-skills-root": "lie outside the skills root and .skillgarden/, which rollback never touches; use git revert"
   };
-  return new SkillgardenError("ledger/rollback-refused", `Rollback refused, nothing written: ${paths.join(", ")} ${why[reason] ?? reason}.`, {
-    data: { reason, paths: [...paths], commits: [...commits] }
-  });
+  return new SkillgardenError(
+    "ledger/rollback-refused",
+    `Rollback refused, nothing written: ${paths.join(", ")} ${why[reason] ?? reason}.`,
+    {
+      data: { reason, paths: [...paths], commits: [...commits] }
+    }
+  );
 }
 
 // src/ledger/paths.ts
@@ -57813,7 +57984,10 @@ async function editNode(store, tree, edits, prefix) {
   for (const [name, group] of folders) {
     const existing = entries.find((e) => e.name === name);
     if (existing && existing.mode !== folderMode) {
-      throw badPath(`${prefix}${name}/${[...group.keys()][0] ?? ""}`, `${prefix}${name} is a ${existing.mode === "120000" ? "symlink" : "file"}, not a folder`);
+      throw badPath(
+        `${prefix}${name}/${[...group.keys()][0] ?? ""}`,
+        `${prefix}${name} is a ${existing.mode === "120000" ? "symlink" : "file"}, not a folder`
+      );
     }
     const child = await editNode(store, existing?.oid, group, `${prefix}${name}/`);
     setEntry(entries, name, child === void 0 ? null : { mode: folderMode, name, oid: child });
@@ -57963,14 +58137,30 @@ function applyIndexChanges(index, changes) {
   return { version: index.version, entries };
 }
 function unsupported(file, what, fix) {
-  return new SkillgardenError("ledger/unsupported-index", `${file} uses ${what}, which skillgarden cannot update safely. Run \`${fix}\` and retry.`, {
-    data: { path: file }
-  });
+  return new SkillgardenError(
+    "ledger/unsupported-index",
+    `${file} uses ${what}, which skillgarden cannot update safely. Run \`${fix}\` and retry.`,
+    {
+      data: { path: file }
+    }
+  );
 }
 
 // src/ledger/worktree.ts
 import { createHash as createHash3, randomBytes } from "node:crypto";
-import { closeSync as closeSync2, fchmodSync, lstatSync as lstatSync2, openSync as openSync2, readFileSync as readFileSync6, readlinkSync, renameSync as renameSync2, rmSync as rmSync2, rmdirSync, symlinkSync, writeFileSync as writeFileSync2 } from "node:fs";
+import {
+  closeSync as closeSync2,
+  fchmodSync,
+  lstatSync as lstatSync2,
+  openSync as openSync2,
+  readFileSync as readFileSync6,
+  readlinkSync,
+  renameSync as renameSync2,
+  rmSync as rmSync2,
+  rmdirSync,
+  symlinkSync,
+  writeFileSync as writeFileSync2
+} from "node:fs";
 import { dirname as dirname3, join as join12, basename } from "node:path";
 function hashBlob(content) {
   return createHash3("sha1").update(`blob ${content.length}\0`).update(content).digest("hex");
@@ -58106,9 +58296,13 @@ async function checkIndexPresent(gitdir, index, hasCommits) {
   if (!hasCommits || index.entries.length > 0) return;
   const path = join13(gitdir, "index");
   if (existsSync3(path)) return;
-  throw new SkillgardenError("ledger/no-index", `${path} is missing although the branch has commits. Run \`git reset\` to rebuild it from HEAD, then retry.`, {
-    data: { path }
-  });
+  throw new SkillgardenError(
+    "ledger/no-index",
+    `${path} is missing although the branch has commits. Run \`git reset\` to rebuild it from HEAD, then retry.`,
+    {
+      data: { path }
+    }
+  );
 }
 
 // src/ledger/prepare-changes.ts
@@ -58147,7 +58341,9 @@ async function writeCommit(ctx, options) {
     if (published) return { commit: built.commit, attempts: attempt };
     await sleep(backoffMs(attempt));
   }
-  throw new SkillgardenError("ledger/busy", `The branch ${branch} kept moving; gave up after ${maxAttempts} attempts. Retry later.`, { data: { ref: branch } });
+  throw new SkillgardenError("ledger/busy", `The branch ${branch} kept moving; gave up after ${maxAttempts} attempts. Retry later.`, {
+    data: { ref: branch }
+  });
 }
 async function publish(ctx, input2) {
   const locks = await takeLocks(ctx, input2.branch);
@@ -58172,7 +58368,11 @@ async function publish(ctx, input2) {
 }
 async function buildCommit(ctx, input2) {
   const tree = input2.parent ? (await ctx.store.readCommit(input2.parent)).tree : void 0;
-  const before = await lookupPaths(ctx.store, tree, input2.changes.map((c) => c.path));
+  const before = await lookupPaths(
+    ctx.store,
+    tree,
+    input2.changes.map((c) => c.path)
+  );
   checkExpected(input2.changes, before);
   const edits = new Map(input2.changes.map((c) => [c.path, c.oid === null ? null : { oid: c.oid, mode: c.mode }]));
   const newTree = await editTree(ctx.store, tree, edits);
@@ -58242,13 +58442,20 @@ var GitLedger = class {
   async resolve(ref) {
     let oid = ref === "HEAD" ? await this.head() : await this.resolveName(ref);
     for (let depth = 0; oid !== void 0 && depth < 5; depth += 1) {
-      const found = await this.ctx.store.readCommit(oid).then(() => true, () => false);
+      const found = await this.ctx.store.readCommit(oid).then(
+        () => true,
+        () => false
+      );
       if (found) return oid;
       oid = await this.ctx.store.peelTag(oid);
     }
-    throw new SkillgardenError("ledger/unknown-ref", `"${ref.slice(0, 100)}" names no commit in ${this.ctx.dir}. Give a commit id, a branch or a tag.`, {
-      data: { ref }
-    });
+    throw new SkillgardenError(
+      "ledger/unknown-ref",
+      `"${ref.slice(0, 100)}" names no commit in ${this.ctx.dir}. Give a commit id, a branch or a tag.`,
+      {
+        data: { ref }
+      }
+    );
   }
   async resolveName(ref) {
     if (isOid(ref)) return ref;
@@ -58294,7 +58501,9 @@ var GitLedger = class {
   async tag(name, commit) {
     const ref = `refs/tags/${name}`;
     if (!isValidRefName(ref)) {
-      throw new SkillgardenError("ledger/bad-ref-name", `"${name.slice(0, 100)}" is not a valid tag name (see git check-ref-format).`, { data: { name } });
+      throw new SkillgardenError("ledger/bad-ref-name", `"${name.slice(0, 100)}" is not a valid tag name (see git check-ref-format).`, {
+        data: { name }
+      });
     }
     const target = await this.resolve(commit ?? "HEAD");
     const lock = await lockRef(this.ctx.gitdir, ref, { timeoutMs: this.ctx.lockTimeoutMs });
@@ -58302,7 +58511,9 @@ var GitLedger = class {
       const existing = await readRef(this.ctx.gitdir, ref);
       if (existing === target) return target;
       if (existing !== void 0) {
-        throw new SkillgardenError("ledger/tag-exists", `Tag ${name} already points at ${existing}; tags are not moved.`, { data: { name, oid: existing } });
+        throw new SkillgardenError("ledger/tag-exists", `Tag ${name} already points at ${existing}; tags are not moved.`, {
+          data: { name, oid: existing }
+        });
       }
       await lock.commit(`${target}
 `);
@@ -58411,7 +58622,12 @@ function parseIdentity(text) {
   const match = /^(.*) <(.*)> (\d+) ([+-])(\d\d)(\d\d)$/.exec(text);
   if (!match) return { name: text, email: "", timestamp: 0, timezoneOffset: 0 };
   const minutes = Number(match[5]) * 60 + Number(match[6]);
-  return { name: match[1] ?? "", email: match[2] ?? "", timestamp: Number(match[3]), timezoneOffset: match[4] === "+" ? -minutes : minutes };
+  return {
+    name: match[1] ?? "",
+    email: match[2] ?? "",
+    timestamp: Number(match[3]),
+    timezoneOffset: match[4] === "+" ? -minutes : minutes
+  };
 }
 
 // src/ledger/native-object-store.ts
@@ -58510,7 +58726,11 @@ var CatFileBatch = class {
       if (header[1] === "missing" || header.length < 3) {
         this.queue.shift();
         this.buffer = this.buffer.subarray(newline + 1);
-        pending.reject(new SkillgardenError("ledger/missing-object", `Git object ${pending.oid} is not in the repository.`, { data: { oid: pending.oid } }));
+        pending.reject(
+          new SkillgardenError("ledger/missing-object", `Git object ${pending.oid} is not in the repository.`, {
+            data: { oid: pending.oid }
+          })
+        );
         continue;
       }
       const size = Number(header[2]);
@@ -58529,7 +58749,11 @@ var CatFileBatch = class {
 // src/ledger/object-store-system-git.ts
 function openSystemGitStore(gitdir) {
   const batch = new CatFileBatch(gitdir);
-  return buildObjectStore(gitdir, (oid) => batch.read(oid), () => batch.close());
+  return buildObjectStore(
+    gitdir,
+    (oid) => batch.read(oid),
+    () => batch.close()
+  );
 }
 
 // src/ledger/open-ledger.ts
@@ -58558,9 +58782,13 @@ function pickBackend(choice) {
   const hasGit = spawnSync("git", ["--version"], { stdio: "ignore" }).status === 0;
   if (choice === "auto") return hasGit ? "system-git" : "isomorphic-git";
   if (hasGit) return choice;
-  throw new SkillgardenError("ledger/no-git", "The system-git backend needs git on the PATH, and there is none. Install git, or use the isomorphic-git backend.", {
-    data: { backend: choice }
-  });
+  throw new SkillgardenError(
+    "ledger/no-git",
+    "The system-git backend needs git on the PATH, and there is none. Install git, or use the isomorphic-git backend.",
+    {
+      data: { backend: choice }
+    }
+  );
 }
 async function readConfiguredAuthor(gitdir) {
   const read2 = (path) => import_isomorphic_git5.default.getConfig({ fs: fs7, gitdir, path }).catch(() => void 0);
@@ -58737,7 +58965,8 @@ function extractLinks(body) {
     if (!raw.includes("](") && !raw.includes("]:")) return;
     const text = raw.includes("`") ? blankCodeSpans(raw) : raw;
     const definition = referenceDefinition.exec(text);
-    if (definition?.[1]) links.push({ target: unwrap(definition[1]), line, column: text.indexOf(definition[1], text.indexOf("]:") + 2) + 1 });
+    if (definition?.[1])
+      links.push({ target: unwrap(definition[1]), line, column: text.indexOf(definition[1], text.indexOf("]:") + 2) + 1 });
     if (!text.includes("](")) return;
     for (const match of text.matchAll(inlineLink)) {
       const target = match[1] ?? "";
@@ -59009,10 +59238,7 @@ var skill_schema_default = {
     "profile-portable": {
       description: "Profile `portable` (the default): the fields of every known dialect. Unknown keys are warnings.",
       type: "object",
-      required: [
-        "name",
-        "description"
-      ],
+      required: ["name", "description"],
       properties: {
         name: {
           $ref: "#/$defs/name"
@@ -59137,10 +59363,7 @@ var skill_schema_default = {
     "profile-spec": {
       description: "Profile `spec`: the open Agent Skills specification (agentskills.io) and nothing else. Unknown keys are errors.",
       type: "object",
-      required: [
-        "name",
-        "description"
-      ],
+      required: ["name", "description"],
       properties: {
         name: {
           $ref: "#/$defs/name"
@@ -59166,10 +59389,7 @@ var skill_schema_default = {
     "profile-claude-code": {
       description: "Profile `claude-code`: the spec plus Claude Code's fields. Unknown keys are warnings.",
       type: "object",
-      required: [
-        "name",
-        "description"
-      ],
+      required: ["name", "description"],
       properties: {
         name: {
           $ref: "#/$defs/name"
@@ -59234,10 +59454,7 @@ var skill_schema_default = {
     "profile-hermes": {
       description: "Profile `hermes`: the spec plus Hermes Agent's fields. Unknown keys are warnings.",
       type: "object",
-      required: [
-        "name",
-        "description"
-      ],
+      required: ["name", "description"],
       properties: {
         name: {
           $ref: "#/$defs/name"
@@ -59418,39 +59635,22 @@ var skill_schema_default = {
     "effort-claude-code": {
       description: "Model effort level while the skill runs. Claude Code.",
       type: "string",
-      enum: [
-        "low",
-        "medium",
-        "high",
-        "xhigh",
-        "max"
-      ]
+      enum: ["low", "medium", "high", "xhigh", "max"]
     },
     "effort-runtime": {
       description: "Model effort level while the skill runs: `low`, `medium` or `high` (skillgarden runtime); Claude Code also knows `xhigh` and `max`.",
       type: "string",
-      enum: [
-        "low",
-        "medium",
-        "high",
-        "xhigh",
-        "max"
-      ]
+      enum: ["low", "medium", "high", "xhigh", "max"]
     },
     "context-claude-code": {
       description: "`fork` runs the skill in an isolated sub-agent. Claude Code.",
       type: "string",
-      enum: [
-        "fork"
-      ]
+      enum: ["fork"]
     },
     "context-runtime": {
       description: "`inline` (the default) runs the skill in the current conversation; `fork` hands it to a sub-agent. skillgarden runtime and Claude Code.",
       type: "string",
-      enum: [
-        "inline",
-        "fork"
-      ]
+      enum: ["inline", "fork"]
     },
     agent: {
       description: "Sub-agent type that runs the skill when `context: fork`, e.g. `general-purpose` or `Explore`. Claude Code and the skillgarden runtime.",
@@ -59465,9 +59665,7 @@ var skill_schema_default = {
         items: {
           description: "One matcher with the hooks it runs.",
           type: "object",
-          required: [
-            "hooks"
-          ],
+          required: ["hooks"],
           properties: {
             matcher: {
               description: "Tool name pattern the hooks apply to, e.g. `Bash` or `Edit|Write`.",
@@ -59479,9 +59677,7 @@ var skill_schema_default = {
               items: {
                 description: "One hook.",
                 type: "object",
-                required: [
-                  "type"
-                ],
+                required: ["type"],
                 properties: {
                   type: {
                     description: "Hook kind, e.g. `command`.",
@@ -59520,10 +59716,7 @@ var skill_schema_default = {
     shell: {
       description: "Shell for the skill's `!`command`` blocks. Claude Code.",
       type: "string",
-      enum: [
-        "bash",
-        "powershell"
-      ]
+      enum: ["bash", "powershell"]
     },
     version: {
       description: "The skill's version as a semantic version string, e.g. `1.0.0` (quote it if YAML would read it as a number). Hermes Agent and the skillgarden runtime.",
@@ -59566,13 +59759,7 @@ var skill_schema_default = {
       items: {
         description: "One platform.",
         type: "string",
-        enum: [
-          "macos",
-          "linux",
-          "windows",
-          "termux",
-          "android"
-        ]
+        enum: ["macos", "linux", "windows", "termux", "android"]
       }
     },
     environments: {
@@ -59663,9 +59850,7 @@ var skill_schema_default = {
       items: {
         description: "One credential file.",
         type: "object",
-        required: [
-          "path"
-        ],
+        required: ["path"],
         properties: {
           path: {
             description: "File path relative to `~/.hermes/`.",
@@ -59692,9 +59877,7 @@ var skill_schema_default = {
           items: {
             description: "One secret to collect.",
             type: "object",
-            required: [
-              "env_var"
-            ],
+            required: ["env_var"],
             properties: {
               env_var: {
                 description: "The environment variable to store the secret in.",
@@ -59860,9 +60043,7 @@ var skill_schema_default = {
           items: {
             description: "One setting.",
             type: "object",
-            required: [
-              "key"
-            ],
+            required: ["key"],
             properties: {
               key: {
                 description: "Dot path of the setting, e.g. `myplugin.path`.",
@@ -59992,7 +60173,10 @@ function describeExpected(node) {
   if (node.anyOf !== void 0) return joinWords(node.anyOf.map(describeExpected), "or");
   const types = Array.isArray(node.type) ? node.type : node.type === void 0 ? [] : [node.type];
   if (types.length === 0) return "another type";
-  return joinWords(types.map((type) => describeType(type, node)), "or");
+  return joinWords(
+    types.map((type) => describeType(type, node)),
+    "or"
+  );
 }
 function describeType(type, node) {
   switch (type) {
@@ -60116,7 +60300,12 @@ function renderValue(value) {
     return used <= budget;
   };
   const walk3 = (node) => {
-    if (Array.isArray(node)) return walkEntries("[", "]", node.map((item) => [void 0, item]));
+    if (Array.isArray(node))
+      return walkEntries(
+        "[",
+        "]",
+        node.map((item) => [void 0, item])
+      );
     if (node instanceof Date) return push2(Number.isNaN(node.getTime()) ? "Invalid Date" : node.toISOString().slice(0, 10));
     if (node !== null && typeof node === "object") return walkEntries("{", "}", Object.entries(node));
     return push2(node === null || node === void 0 ? "null" : safeString(node));
@@ -60194,7 +60383,13 @@ function typeHint(input2) {
 
 // src/core/schema/explain-error.ts
 var quoted = (value) => `\`${renderValue(value)}\``;
-var atValue = (facts, code2, message, hint) => ({ code: code2, path: facts.path, anchor: "value", message, hint });
+var atValue = (facts, code2, message, hint) => ({
+  code: code2,
+  path: facts.path,
+  anchor: "value",
+  message,
+  hint
+});
 var explainers = {
   additionalProperties(facts) {
     const key = String(facts.error.params.additionalProperty);
@@ -60212,7 +60407,13 @@ var explainers = {
     const missing = String(facts.error.params.missingProperty);
     const atRoot = facts.path.length === 0;
     const hint = atRoot && missing === "name" ? "Add `name:` with the skill's folder name (lowercase letters, digits and hyphens)." : atRoot && missing === "description" ? "Add `description:` saying what the skill does and when to use it." : `Add \`${missing}:\` to ${facts.label}.`;
-    return { code: "schema/required", path: facts.path, anchor: "key", message: `${atRoot ? "The frontmatter" : facts.label} has no \`${missing}\`.`, hint };
+    return {
+      code: "schema/required",
+      path: facts.path,
+      anchor: "key",
+      message: `${atRoot ? "The frontmatter" : facts.label} has no \`${missing}\`.`,
+      hint
+    };
   },
   type(facts) {
     const expected = describeExpected(facts.schema);
@@ -60223,8 +60424,16 @@ var explainers = {
     const allowed = (facts.schema?.enum ?? []).map(String);
     const value = facts.value;
     const near = allowed.find((option) => typeof value === "string" && option.toLowerCase() === value.trim().toLowerCase());
-    const message = `${facts.label} must be ${joinWords(allowed.map((v) => `\`${v}\``), "or")}, got ${quoted(value)}.`;
-    return atValue(facts, "schema/enum", message, near === void 0 ? `Use one of: ${allowed.join(", ")}.` : `Write it as \`${near}\` (lowercase, no spaces).`);
+    const message = `${facts.label} must be ${joinWords(
+      allowed.map((v) => `\`${v}\``),
+      "or"
+    )}, got ${quoted(value)}.`;
+    return atValue(
+      facts,
+      "schema/enum",
+      message,
+      near === void 0 ? `Use one of: ${allowed.join(", ")}.` : `Write it as \`${near}\` (lowercase, no spaces).`
+    );
   },
   minLength(facts) {
     const isDescription = facts.path.length === 1 && facts.path[0] === "description";
@@ -60233,7 +60442,12 @@ var explainers = {
   },
   minimum(facts) {
     const limit = facts.error.params.limit;
-    return atValue(facts, "schema/minimum", `${facts.label} must be at least ${limit}, got ${quoted(facts.value)}.`, `Use a number of ${limit} or more.`);
+    return atValue(
+      facts,
+      "schema/minimum",
+      `${facts.label} must be at least ${limit}, got ${quoted(facts.value)}.`,
+      `Use a number of ${limit} or more.`
+    );
   },
   pattern(facts) {
     const { path, value, label } = facts;
@@ -60243,9 +60457,19 @@ var explainers = {
       return atValue(facts, "schema/pattern", `${label} must be lowercase letters, digits and single hyphens, got ${quoted(value)}.`, hint);
     }
     if (path.length === 1 && path[0] === "version") {
-      return atValue(facts, "schema/pattern", `${label} must be a semantic version such as \`1.0.0\`, got ${quoted(value)}.`, 'Use major.minor.patch, e.g. `version: "1.0.0"`.');
+      return atValue(
+        facts,
+        "schema/pattern",
+        `${label} must be a semantic version such as \`1.0.0\`, got ${quoted(value)}.`,
+        'Use major.minor.patch, e.g. `version: "1.0.0"`.'
+      );
     }
-    return atValue(facts, "schema/pattern", `${label} must match \`${facts.schema?.pattern ?? ""}\`, got ${quoted(value)}.`, "Change the value to match the pattern.");
+    return atValue(
+      facts,
+      "schema/pattern",
+      `${label} must match \`${facts.schema?.pattern ?? ""}\`, got ${quoted(value)}.`,
+      "Change the value to match the pattern."
+    );
   }
 };
 var codeOf = (keyword) => `schema/${keyword.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
@@ -60396,7 +60620,13 @@ function validateSkill(input2) {
   const skill = typeof input2.content === "string" ? parseSkill(input2.content, options) : parseSkillBytes(input2.content, options);
   const findings = [...skill.findings];
   if (skill.sections.frontmatter === "ok") {
-    const schemaFindings = checkSchema({ file: input2.file, data: skill.data, profile, locateKey: skill.locateKey, locateValue: skill.locateValue });
+    const schemaFindings = checkSchema({
+      file: input2.file,
+      data: skill.data,
+      profile,
+      locateKey: skill.locateKey,
+      locateValue: skill.locateValue
+    });
     findings.push(...schemaFindings.filter((f) => !isNamePatternFinding(f, skill)));
   }
   findings.push(...checkRules({ skill, folder: input2.folder, profile, files: input2.files }));
@@ -60435,209 +60665,1344 @@ var cred = "Remove the secret, rotate it (it is now public), and read it from th
 var net = "Remove the listener or tunnel, or bind to 127.0.0.1 and suppress with a reason.";
 var priv = "A skill should not need root. Remove the escalation or explain it in a suppression reason.";
 var exfiltration = [
-  rule("exfil-credential-store-network", "exfiltration", "high", new RegExp(`\\b(?:curl|wget|nc|ncat|scp|rsync|ftp)\\b[^\\n]{0,200}${home}/\\.(?:ssh|aws|gnupg|kube|docker|netrc|npmrc|pypirc|git-credentials|config/gcloud|azure)`, "i"), "network command reads a local credential store", exfil),
-  rule("exfil-private-key-read", "exfiltration", "high", /\b(?:cat|cp|scp|curl|base64|xxd|tar|zip|nc)\b[^\n]{0,120}\.ssh\/id_(?:rsa|dsa|ecdsa|ed25519)(?!\.pub)\b/i, "reads an SSH private key", exfil),
-  rule("exfil-env-dump-pipe", "exfiltration", "high", /\b(?:env|printenv|set|export\s+-p)\s*\|\s*(?:curl|wget|nc|ncat|base64|gzip|openssl|xxd)\b/i, "pipes the whole environment into a network or encoding command", exfil),
-  rule("exfil-env-dump-subst", "exfiltration", "high", /\b(?:curl|wget|nc|fetch|Invoke-WebRequest)\b[^\n]{0,200}\$\(\s*(?:env|printenv|set|cat\s+[^)\n]{0,80}(?:\.env\b|credentials|\.netrc|id_rsa|\.pgpass))\s*[|)]/i, "sends the environment or a secrets file in a network request", exfil),
-  rule("exfil-env-serialize", "exfiltration", "high", /(?:JSON\.stringify\(\s*process\.env\s*\)|json\.dumps\(\s*(?:dict\()?\s*os\.environ|str\(\s*os\.environ\s*\)|Object\.entries\(\s*process\.env\s*\)|\benviron\.copy\(\)[^\n]{0,80}(?:post|send|requests))/, "serialises the whole environment", exfil),
-  rule("exfil-secret-in-request", "exfiltration", "low", new RegExp(`\\b(?:curl|wget|Invoke-WebRequest|Invoke-RestMethod|http(?:ie)?)\\b[^\\n]{0,200}${secretVar}`, "i"), "network command carries a secret variable", "Check the destination is the service the secret belongs to; send secrets only in headers to their own API."),
-  rule("exfil-secret-in-fetch", "exfiltration", "low", new RegExp(`\\b(?:fetch|axios(?:\\.\\w{3,6})?|requests\\.(?:get|post|put)|httpx\\.(?:get|post|put))\\s*\\([^\\n]{0,200}${secretVar}`, "i"), "HTTP call carries a secret variable", "Check the destination is the service the secret belongs to."),
-  rule("exfil-dns", "exfiltration", "high", /\b(?:dig|nslookup|host|drill|resolvectl\s+query)\s+(?:[-+@]\S{0,40}\s+){0,4}[\w.-]{0,80}\$(?:\([^)\n]{1,120}\)|\{?\w{1,40}\}?)\.[\w-]{1,63}\./i, "DNS lookup of a name built from data (DNS exfiltration)", exfil),
-  rule("exfil-markdown-image", "exfiltration", "high", /!\[[^\]\n]{0,200}\]\(\s*<?https?:\/\/[^)\s]{0,300}(?:\$\{?\w|\{\{?\s{0,3}\w|%s\b|<[A-Za-z_]{2,40}>|\[[A-Z_]{3,40}\])/, "Markdown image whose URL carries data (rendering it sends the data)", exfil),
-  rule("exfil-markdown-link", "exfiltration", "medium", /(?<!!)\[[^\]\n]{0,200}\]\(\s*<?https?:\/\/[^)\s]{0,300}[?&][\w-]{1,40}=(?:\$\{?\w|\{\{?\s{0,3}\w|<[A-Za-z_]{2,40}>)/, "Markdown link whose query carries interpolated data", exfil, { triggers: ["]("] }),
-  rule("exfil-html-image", "exfiltration", "high", /<img\b[^>\n]{0,200}\bsrc\s*=\s*["']?https?:\/\/[^"'\s>]{0,300}(?:\$\{?\w|\{\{\s{0,3}\w)/i, "HTML image whose URL carries data", exfil),
-  rule("exfil-webhook-data", "exfiltration", "high", /\b(?:curl|wget|fetch|requests\.\w{3,6}|httpx\.\w{3,6}|nc|Invoke-WebRequest)\b[^\n]{0,200}\b(?:webhook\.site|requestbin\.(?:com|net)|pipedream\.net|hookbin\.com|interact\.sh|burpcollaborator\.net|oastify\.com|beeceptor\.com)\b[^\n]{0,200}(?:\$\(|\$\{?\w|@\S|\{\w)/i, "sends interpolated data to a request-capture service", exfil),
-  rule("exfil-webhook-service", "exfiltration", "medium", /\b(?:webhook\.site|requestbin\.(?:com|net)|pipedream\.net|hookbin\.com|interact\.sh|oast\.(?:fun|live|me|online|pro|site)|burpcollaborator\.net|oastify\.com|canarytokens\.com|beeceptor\.com)\b/i, "names a request-capture service used to collect stolen data", exfil),
-  rule("exfil-paste-service", "exfiltration", "medium", /\b(?:pastebin\.com|hastebin\.com|ghostbin\.\w{2,4}|paste\.ee|termbin\.com|transfer\.sh|0x0\.st|file\.io)\b/i, "names a paste or anonymous file-drop service", exfil),
-  rule("exfil-read-secrets-file", "exfiltration", "medium", /\b(?:cat|less|more|head|tail|type)\s+(?!>)[^\n|;&]{0,80}(?:\.env(?:\.\w{1,12})?|\.netrc|\.pgpass|\.npmrc|\.pypirc|\.git-credentials|\.aws\/credentials|\.docker\/config\.json)(?=\s|$|["'`;|&)])/i, "prints a well-known secrets file", exfil, { triggers: [".env", ".netrc", ".pgpass", ".npmrc", ".pypirc", ".git-credentials", ".aws/credentials", ".docker/config.json"] }),
-  rule("exfil-ssh-dir", "exfiltration", "low", new RegExp(`${home}/\\.ssh/(?!config\\b|known_hosts\\b|[\\w.-]{1,40}\\.pub\\b)`, "i"), "touches the user's SSH directory", exfil, { triggers: ["/.ssh/"] }),
-  rule("exfil-aws-dir", "exfiltration", "medium", new RegExp(`${home}/\\.aws/credentials`, "i"), "touches the AWS credentials file", exfil, { triggers: ["/.aws/credentials"] }),
-  rule("exfil-gnupg-dir", "exfiltration", "medium", new RegExp(`${home}/\\.gnupg/(?:private-keys|secring)`, "i"), "touches the GPG private keyring", exfil, { triggers: ["/.gnupg/"] }),
-  rule("exfil-kube-config", "exfiltration", "low", new RegExp(`${home}/\\.kube/config`, "i"), "touches the Kubernetes credentials", exfil, { triggers: ["/.kube/config"] }),
-  rule("exfil-docker-config", "exfiltration", "low", new RegExp(`${home}/\\.docker/config\\.json`, "i"), "touches Docker registry credentials", exfil, { triggers: ["/.docker/config.json"] }),
-  rule("exfil-cloud-credentials", "exfiltration", "low", new RegExp(`${home}/\\.(?:config/gcloud/(?:credentials|application_default)|azure/accessTokens|git-credentials|netrc)`, "i"), "touches cloud or git credential files", exfil, { triggers: ["/.config/gcloud/", "/.azure/accesstokens", "/.git-credentials", "/.netrc"] }),
-  rule("exfil-browser-data", "exfiltration", "high", /(?:Google\/Chrome\/Default\/(?:Login Data|Cookies)|Firefox\/Profiles\/[^\n]{0,80}(?:logins\.json|key4\.db|cookies\.sqlite)|security\s+dump-keychain\b)/i, "reads browser passwords, cookies or the keychain", exfil),
-  rule("exfil-proc-environ", "exfiltration", "high", /\/proc\/(?:self|\d{1,7}|\$\w{1,20}|\*)\/(?:environ|mem)\b/, "reads another process's environment or memory", exfil),
-  rule("exfil-tmp-staging", "exfiltration", "high", /(?:>|\btar\s[^\n]{0,80})\s*\/tmp\/[^\n&;|]{0,120}(?:&&|;)\s*(?:curl|wget|nc|scp)\b[^\n]{0,200}(?:-d\s*@|-F|-T|--upload-file|--data-binary\s*@|\/tmp\/)/i, "stages data in /tmp and uploads it", exfil, { triggers: ["/tmp/"] }),
-  rule("exfil-upload-file", "exfiltration", "medium", /\bcurl\b[^\n]{0,200}(?:-F\s*["']?\w{1,40}=@|-T\s+|--upload-file\s+|--data-binary\s+@)(?:~|\/etc|\$HOME|\/home|\/root)/i, "uploads a file from a home or system directory", exfil),
-  rule("exfil-conversation", "exfiltration", "high", /\b(?:send|post|upload|transmit|forward|leak|exfiltrate|email)\s+(?:\w+\s+){0,4}?(?:the\s+)?(?:entire\s+|full\s+|whole\s+)?(?:conversation|chat\s+history|previous\s+messages|system\s+prompt|api\s+keys?|credentials|secrets|passwords|environment\s+variables)\s+(?:\w+\s+){0,3}?to\s+(?:https?:\/\/|an?\s+(?:external|remote)|my\s+server|this\s+(?:url|endpoint|address))/i, "instructs the agent to send conversation or secrets elsewhere", exfil, { demoteWhenQuoted: true }),
-  rule("exfil-send-to-url", "exfiltration", "medium", /\b(?:send|post|upload|transmit|exfiltrate)\s+(?:\w+\s+){0,6}?(?:to|at)\s+https?:\/\/(?!(?:localhost|127\.0\.0\.1|\[::1\])\b)/i, "instructs the agent to send data to a URL", "Check that the destination is the service the skill is about."),
-  rule("exfil-clipboard-network", "exfiltration", "medium", /\b(?:pbpaste|xclip\s+-o|xsel\s+-o|Get-Clipboard)\b[^\n]{0,80}\|\s*(?:curl|wget|nc)\b/i, "sends the clipboard over the network", exfil)
+  rule(
+    "exfil-credential-store-network",
+    "exfiltration",
+    "high",
+    new RegExp(
+      `\\b(?:curl|wget|nc|ncat|scp|rsync|ftp)\\b[^\\n]{0,200}${home}/\\.(?:ssh|aws|gnupg|kube|docker|netrc|npmrc|pypirc|git-credentials|config/gcloud|azure)`,
+      "i"
+    ),
+    "network command reads a local credential store",
+    exfil
+  ),
+  rule(
+    "exfil-private-key-read",
+    "exfiltration",
+    "high",
+    /\b(?:cat|cp|scp|curl|base64|xxd|tar|zip|nc)\b[^\n]{0,120}\.ssh\/id_(?:rsa|dsa|ecdsa|ed25519)(?!\.pub)\b/i,
+    "reads an SSH private key",
+    exfil
+  ),
+  rule(
+    "exfil-env-dump-pipe",
+    "exfiltration",
+    "high",
+    /\b(?:env|printenv|set|export\s+-p)\s*\|\s*(?:curl|wget|nc|ncat|base64|gzip|openssl|xxd)\b/i,
+    "pipes the whole environment into a network or encoding command",
+    exfil
+  ),
+  rule(
+    "exfil-env-dump-subst",
+    "exfiltration",
+    "high",
+    /\b(?:curl|wget|nc|fetch|Invoke-WebRequest)\b[^\n]{0,200}\$\(\s*(?:env|printenv|set|cat\s+[^)\n]{0,80}(?:\.env\b|credentials|\.netrc|id_rsa|\.pgpass))\s*[|)]/i,
+    "sends the environment or a secrets file in a network request",
+    exfil
+  ),
+  rule(
+    "exfil-env-serialize",
+    "exfiltration",
+    "high",
+    /(?:JSON\.stringify\(\s*process\.env\s*\)|json\.dumps\(\s*(?:dict\()?\s*os\.environ|str\(\s*os\.environ\s*\)|Object\.entries\(\s*process\.env\s*\)|\benviron\.copy\(\)[^\n]{0,80}(?:post|send|requests))/,
+    "serialises the whole environment",
+    exfil
+  ),
+  rule(
+    "exfil-secret-in-request",
+    "exfiltration",
+    "low",
+    new RegExp(`\\b(?:curl|wget|Invoke-WebRequest|Invoke-RestMethod|http(?:ie)?)\\b[^\\n]{0,200}${secretVar}`, "i"),
+    "network command carries a secret variable",
+    "Check the destination is the service the secret belongs to; send secrets only in headers to their own API."
+  ),
+  rule(
+    "exfil-secret-in-fetch",
+    "exfiltration",
+    "low",
+    new RegExp(
+      `\\b(?:fetch|axios(?:\\.\\w{3,6})?|requests\\.(?:get|post|put)|httpx\\.(?:get|post|put))\\s*\\([^\\n]{0,200}${secretVar}`,
+      "i"
+    ),
+    "HTTP call carries a secret variable",
+    "Check the destination is the service the secret belongs to."
+  ),
+  rule(
+    "exfil-dns",
+    "exfiltration",
+    "high",
+    /\b(?:dig|nslookup|host|drill|resolvectl\s+query)\s+(?:[-+@]\S{0,40}\s+){0,4}[\w.-]{0,80}\$(?:\([^)\n]{1,120}\)|\{?\w{1,40}\}?)\.[\w-]{1,63}\./i,
+    "DNS lookup of a name built from data (DNS exfiltration)",
+    exfil
+  ),
+  rule(
+    "exfil-markdown-image",
+    "exfiltration",
+    "high",
+    /!\[[^\]\n]{0,200}\]\(\s*<?https?:\/\/[^)\s]{0,300}(?:\$\{?\w|\{\{?\s{0,3}\w|%s\b|<[A-Za-z_]{2,40}>|\[[A-Z_]{3,40}\])/,
+    "Markdown image whose URL carries data (rendering it sends the data)",
+    exfil
+  ),
+  rule(
+    "exfil-markdown-link",
+    "exfiltration",
+    "medium",
+    /(?<!!)\[[^\]\n]{0,200}\]\(\s*<?https?:\/\/[^)\s]{0,300}[?&][\w-]{1,40}=(?:\$\{?\w|\{\{?\s{0,3}\w|<[A-Za-z_]{2,40}>)/,
+    "Markdown link whose query carries interpolated data",
+    exfil,
+    { triggers: ["]("] }
+  ),
+  rule(
+    "exfil-html-image",
+    "exfiltration",
+    "high",
+    /<img\b[^>\n]{0,200}\bsrc\s*=\s*["']?https?:\/\/[^"'\s>]{0,300}(?:\$\{?\w|\{\{\s{0,3}\w)/i,
+    "HTML image whose URL carries data",
+    exfil
+  ),
+  rule(
+    "exfil-webhook-data",
+    "exfiltration",
+    "high",
+    /\b(?:curl|wget|fetch|requests\.\w{3,6}|httpx\.\w{3,6}|nc|Invoke-WebRequest)\b[^\n]{0,200}\b(?:webhook\.site|requestbin\.(?:com|net)|pipedream\.net|hookbin\.com|interact\.sh|burpcollaborator\.net|oastify\.com|beeceptor\.com)\b[^\n]{0,200}(?:\$\(|\$\{?\w|@\S|\{\w)/i,
+    "sends interpolated data to a request-capture service",
+    exfil
+  ),
+  rule(
+    "exfil-webhook-service",
+    "exfiltration",
+    "medium",
+    /\b(?:webhook\.site|requestbin\.(?:com|net)|pipedream\.net|hookbin\.com|interact\.sh|oast\.(?:fun|live|me|online|pro|site)|burpcollaborator\.net|oastify\.com|canarytokens\.com|beeceptor\.com)\b/i,
+    "names a request-capture service used to collect stolen data",
+    exfil
+  ),
+  rule(
+    "exfil-paste-service",
+    "exfiltration",
+    "medium",
+    /\b(?:pastebin\.com|hastebin\.com|ghostbin\.\w{2,4}|paste\.ee|termbin\.com|transfer\.sh|0x0\.st|file\.io)\b/i,
+    "names a paste or anonymous file-drop service",
+    exfil
+  ),
+  rule(
+    "exfil-read-secrets-file",
+    "exfiltration",
+    "medium",
+    /\b(?:cat|less|more|head|tail|type)\s+(?!>)[^\n|;&]{0,80}(?:\.env(?:\.\w{1,12})?|\.netrc|\.pgpass|\.npmrc|\.pypirc|\.git-credentials|\.aws\/credentials|\.docker\/config\.json)(?=\s|$|["'`;|&)])/i,
+    "prints a well-known secrets file",
+    exfil,
+    { triggers: [".env", ".netrc", ".pgpass", ".npmrc", ".pypirc", ".git-credentials", ".aws/credentials", ".docker/config.json"] }
+  ),
+  rule(
+    "exfil-ssh-dir",
+    "exfiltration",
+    "low",
+    new RegExp(`${home}/\\.ssh/(?!config\\b|known_hosts\\b|[\\w.-]{1,40}\\.pub\\b)`, "i"),
+    "touches the user's SSH directory",
+    exfil,
+    { triggers: ["/.ssh/"] }
+  ),
+  rule(
+    "exfil-aws-dir",
+    "exfiltration",
+    "medium",
+    new RegExp(`${home}/\\.aws/credentials`, "i"),
+    "touches the AWS credentials file",
+    exfil,
+    { triggers: ["/.aws/credentials"] }
+  ),
+  rule(
+    "exfil-gnupg-dir",
+    "exfiltration",
+    "medium",
+    new RegExp(`${home}/\\.gnupg/(?:private-keys|secring)`, "i"),
+    "touches the GPG private keyring",
+    exfil,
+    { triggers: ["/.gnupg/"] }
+  ),
+  rule("exfil-kube-config", "exfiltration", "low", new RegExp(`${home}/\\.kube/config`, "i"), "touches the Kubernetes credentials", exfil, {
+    triggers: ["/.kube/config"]
+  }),
+  rule(
+    "exfil-docker-config",
+    "exfiltration",
+    "low",
+    new RegExp(`${home}/\\.docker/config\\.json`, "i"),
+    "touches Docker registry credentials",
+    exfil,
+    { triggers: ["/.docker/config.json"] }
+  ),
+  rule(
+    "exfil-cloud-credentials",
+    "exfiltration",
+    "low",
+    new RegExp(`${home}/\\.(?:config/gcloud/(?:credentials|application_default)|azure/accessTokens|git-credentials|netrc)`, "i"),
+    "touches cloud or git credential files",
+    exfil,
+    { triggers: ["/.config/gcloud/", "/.azure/accesstokens", "/.git-credentials", "/.netrc"] }
+  ),
+  rule(
+    "exfil-browser-data",
+    "exfiltration",
+    "high",
+    /(?:Google\/Chrome\/Default\/(?:Login Data|Cookies)|Firefox\/Profiles\/[^\n]{0,80}(?:logins\.json|key4\.db|cookies\.sqlite)|security\s+dump-keychain\b)/i,
+    "reads browser passwords, cookies or the keychain",
+    exfil
+  ),
+  rule(
+    "exfil-proc-environ",
+    "exfiltration",
+    "high",
+    /\/proc\/(?:self|\d{1,7}|\$\w{1,20}|\*)\/(?:environ|mem)\b/,
+    "reads another process's environment or memory",
+    exfil
+  ),
+  rule(
+    "exfil-tmp-staging",
+    "exfiltration",
+    "high",
+    /(?:>|\btar\s[^\n]{0,80})\s*\/tmp\/[^\n&;|]{0,120}(?:&&|;)\s*(?:curl|wget|nc|scp)\b[^\n]{0,200}(?:-d\s*@|-F|-T|--upload-file|--data-binary\s*@|\/tmp\/)/i,
+    "stages data in /tmp and uploads it",
+    exfil,
+    { triggers: ["/tmp/"] }
+  ),
+  rule(
+    "exfil-upload-file",
+    "exfiltration",
+    "medium",
+    /\bcurl\b[^\n]{0,200}(?:-F\s*["']?\w{1,40}=@|-T\s+|--upload-file\s+|--data-binary\s+@)(?:~|\/etc|\$HOME|\/home|\/root)/i,
+    "uploads a file from a home or system directory",
+    exfil
+  ),
+  rule(
+    "exfil-conversation",
+    "exfiltration",
+    "high",
+    /\b(?:send|post|upload|transmit|forward|leak|exfiltrate|email)\s+(?:\w+\s+){0,4}?(?:the\s+)?(?:entire\s+|full\s+|whole\s+)?(?:conversation|chat\s+history|previous\s+messages|system\s+prompt|api\s+keys?|credentials|secrets|passwords|environment\s+variables)\s+(?:\w+\s+){0,3}?to\s+(?:https?:\/\/|an?\s+(?:external|remote)|my\s+server|this\s+(?:url|endpoint|address))/i,
+    "instructs the agent to send conversation or secrets elsewhere",
+    exfil,
+    { demoteWhenQuoted: true }
+  ),
+  rule(
+    "exfil-send-to-url",
+    "exfiltration",
+    "medium",
+    /\b(?:send|post|upload|transmit|exfiltrate)\s+(?:\w+\s+){0,6}?(?:to|at)\s+https?:\/\/(?!(?:localhost|127\.0\.0\.1|\[::1\])\b)/i,
+    "instructs the agent to send data to a URL",
+    "Check that the destination is the service the skill is about."
+  ),
+  rule(
+    "exfil-clipboard-network",
+    "exfiltration",
+    "medium",
+    /\b(?:pbpaste|xclip\s+-o|xsel\s+-o|Get-Clipboard)\b[^\n]{0,80}\|\s*(?:curl|wget|nc)\b/i,
+    "sends the clipboard over the network",
+    exfil
+  )
 ];
 var injection = [
-  rule("inject-ignore-instructions", "prompt-injection", "high", /\b(?:ignore|disregard|forget|override|bypass)\s+(?:\w+\s+){0,3}?(?:all\s+|any\s+|the\s+|your\s+|of\s+)?(?:previous|prior|above|earlier|preceding|original|system|safety|developer)\s+(?:\w+\s+){0,2}?(?:instructions|directions|directives|rules|guidelines|prompts?|messages|guardrails)\b/i, "tells the agent to ignore its instructions", inject, { demoteWhenQuoted: true }),
-  rule("inject-disregard-rules", "prompt-injection", "high", /\b(?:disregard|forget|abandon)\s+(?:all\s+|any\s+)?(?:your|of\s+your)\s+(?:\w+\s+){0,2}?(?:rules|guidelines|training|restrictions|principles|instructions)\b/i, "tells the agent to drop its rules", inject, { demoteWhenQuoted: true }),
-  rule("inject-role-hijack", "prompt-injection", "high", /\byou\s+are\s+(?:now|no\s+longer)\s+(?:an?\s+|in\s+)?(?:unrestricted|unfiltered|uncensored|jailbroken|evil|DAN\b|developer\s+mode|god\s+mode|bound\s+by|restricted|an?\s+AI\s+without|free\s+(?:of|from)\s+(?:all\s+|any\s+)?(?:rules|restrictions))/i, "rewrites the agent's identity", inject, { demoteWhenQuoted: true }),
-  rule("inject-from-now-on", "prompt-injection", "high", /\bfrom\s+now\s+on,?\s+(?:you\s+(?:are|will|must|shall)\s+)?(?:\w+\s+){0,4}?(?:ignore|bypass|disregard|not\s+follow|without\s+(?:any\s+)?(?:restrictions|rules|filters))\b/i, "redefines the agent's rules from here on", inject, { demoteWhenQuoted: true }),
-  rule("inject-no-restrictions", "prompt-injection", "high", /\b(?:pretend|act\s+as\s+(?:if|though)|imagine)\s+(?:\w+\s+){0,3}?you\s+(?:are|have|had)\s+(?:\w+\s+){0,3}?(?:no|without)\s+(?:\w+\s+){0,2}?(?:restrictions|limits|rules|guidelines|filters|guardrails)\b/i, "asks the agent to act without restrictions", inject, { demoteWhenQuoted: true }),
-  rule("inject-respond-unfiltered", "prompt-injection", "high", /\b(?:respond|answer|reply|act|operate)\s+without\s+(?:\w+\s+){0,3}?(?:restrictions|limitations|filters|safety|guardrails|censorship|ethical)\b/i, "asks for unfiltered output", inject, { demoteWhenQuoted: true }),
-  rule("inject-conceal-from-user", "prompt-injection", "high", /\b(?:without\s+(?:telling|informing|notifying|alerting)\s+the\s+user|(?:do\s+not|don't|never)\s+(?:tell|inform|notify|alert)\s+the\s+user\s+(?:about|that|what)|(?:keep|hide)\s+(?:this|these|it)\s+(?:\w+\s+){0,2}?(?:secret|hidden)?\s*from\s+the\s+user|(?:silently|secretly|covertly)\s+(?:send|upload|copy|exfiltrate|run|execute|install|delete|modify))\b/i, "tells the agent to hide what it does from the user", inject, { demoteWhenQuoted: true }),
-  rule("inject-system-override", "prompt-injection", "high", /(?:\bsystem\s+prompt\s+override\b|\bnew\s+system\s+prompt\s*:|\boverride\s+(?:the\s+|your\s+)?system\s+(?:prompt|message)\b|\[\s*system\s*\]\s*:?\s*(?:override|ignore|new\s+instructions))/i, "tries to replace the system prompt", inject, { demoteWhenQuoted: true, triggers: ["system"] }),
-  rule("inject-chat-template", "prompt-injection", "high", /(?:<\|im_start\|>\s*system|<\|start_header_id\|>\s*system|<\|system\|>|\[INST\]\s*<<SYS>>)/i, "forges a chat-template system turn", inject),
-  rule("inject-fake-system-tag", "prompt-injection", "medium", /<\s*(?:system|system-reminder|system_prompt|admin|developer)\s*>\s*(?:\w+\s+){0,6}?(?:ignore|override|you\s+must|new\s+instructions|disregard)\b/i, "fake system or admin tag carrying instructions", inject, { triggers: ["system", "admin", "developer"] }),
-  rule("inject-leak-system-prompt", "prompt-injection", "high", /\b(?:reveal|print|output|repeat|show|leak|dump|display)\s+(?:\w+\s+){0,3}?(?:your\s+)?(?:system|initial|hidden|original)\s+(?:prompt|instructions)\s+(?:verbatim|in\s+full|word\s+for\s+word|to\s+me|above)/i, "tries to extract the system prompt", inject, { demoteWhenQuoted: true }),
-  rule("inject-jailbreak-dan", "prompt-injection", "high", /\b(?:DAN\s+mode|Do\s+Anything\s+Now|STAN\s+mode|AIM\s+mode)\b/, "a known jailbreak persona", inject, { demoteWhenQuoted: true }),
-  rule("inject-mode-switch", "prompt-injection", "high", /\b(?:developer|god|jailbreak|unrestricted|sudo)\s+mode\s+(?:is\s+)?(?:now\s+)?(?:enabled|activated|engaged|on)\b/i, "claims a special mode that lifts the rules", inject, { demoteWhenQuoted: true }),
-  rule("inject-unobserved", "prompt-injection", "high", /\b(?:when|if|while)\s+no\s*(?:one|body)\s+is\s+(?:watching|looking|monitoring|reviewing)/i, "behaves differently when unobserved", inject, { demoteWhenQuoted: true }),
-  rule("inject-fake-update", "prompt-injection", "medium", /\byou\s+have\s+been\s+(?:\w+\s+){0,2}?(?:updated|upgraded|patched|reprogrammed|granted)\s+(?:to|with)\b/i, "fake update announcement to the agent", inject, { demoteWhenQuoted: true }),
-  rule("inject-priority-claim", "prompt-injection", "medium", /\b(?:these|this|the\s+following)\s+instructions?\s+(?:take|takes|have|has)\s+(?:precedence|priority)\s+over\s+(?:\w+\s+){0,3}?(?:system|previous|all|any|other|your)\b/i, "claims priority over the agent's own instructions", inject, { demoteWhenQuoted: true }),
-  rule("inject-decode-execute", "prompt-injection", "high", /\b(?:decode|translate|deobfuscate|unscramble|reverse)\s+[^\n]{0,120}?\s+(?:and|then)\s+(?:execute|run|eval(?:uate)?|follow)\s+(?:it|them|the\s+result|the\s+output|the\s+(?:decoded\s+)?(?:command|instructions))\b/i, "decode-then-execute evasion", inject, { demoteWhenQuoted: true }),
-  rule("inject-hidden-comment", "prompt-injection", "high", new RegExp(`<!--(?![^>\\n]{0,20}skillgarden-ignore)[^>\\n]{0,300}?${HIDDEN_INSTRUCTION.source}`, "i"), "hidden HTML comment carrying instructions", inject),
-  rule("inject-hidden-element", "prompt-injection", "high", /<\s*(?:div|span|p|section|font|small|details)\b[^>\n]{0,200}(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:px|pt|em)?\s*[;"']|opacity\s*:\s*0(?:\.0+)?\s*[;"']|color\s*:\s*(?:white|#fff(?:fff)?)\s*;\s*background(?:-color)?\s*:\s*(?:white|#fff))/i, "HTML element hidden from a human reader", inject, { triggers: ["display", "visibility", "font-size", "opacity", "color"] }),
-  rule("inject-hidden-attribute", "prompt-injection", "low", /<\s*(?:div|span|p|section)\b[^>\n]{0,200}\s(?:hidden|aria-hidden\s*=\s*["']true["'])[\s>/]/i, "hidden HTML element", inject, { triggers: ["hidden"] }),
-  rule("inject-skip-confirmation", "prompt-injection", "medium", /\b(?:do\s+not|don't|never|without)\s+(?:ask(?:ing)?|prompt(?:ing)?|wait(?:ing)?)\s+(?:\w+\s+){0,2}?(?:for\s+)?(?:permission|confirmation|approval|consent)\s+(?:before|to|when)\s+(?:\w+\s+){0,3}?(?:delet|remov|send|upload|push|install|run|execut|modify|overwrit)/i, "tells the agent to act without the user's approval", "Keep the user in the loop for destructive or outbound actions.", { demoteWhenQuoted: true }),
-  rule("inject-disable-safety-flag", "prompt-injection", "medium", /(?:--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox|\bbypassPermissions\b|--yolo\b|approval[_-]?policy\s*[=:]\s*["']?never)/i, "runs an agent with its safety checks off", "Do not disable the agent's permission prompts from a skill."),
-  rule("inject-tool-hijack", "prompt-injection", "medium", /\b(?:always|must)\s+(?:\w+\s+){0,2}?(?:call|use|invoke)\s+(?:the\s+)?[\w-]{2,40}\s+tool\s+(?:first\s+)?(?:before|instead\s+of)\s+(?:\w+\s+){0,2}?(?:any|every|all)\s+other/i, "hijacks every tool call", inject, { demoteWhenQuoted: true }),
-  rule("inject-educational-pretext", "prompt-injection", "low", /\bfor\s+(?:purely\s+)?educational\s+purposes?\s+only\b/i, "an educational pretext, often used to excuse harmful output", inject)
+  rule(
+    "inject-ignore-instructions",
+    "prompt-injection",
+    "high",
+    /\b(?:ignore|disregard|forget|override|bypass)\s+(?:\w+\s+){0,3}?(?:all\s+|any\s+|the\s+|your\s+|of\s+)?(?:previous|prior|above|earlier|preceding|original|system|safety|developer)\s+(?:\w+\s+){0,2}?(?:instructions|directions|directives|rules|guidelines|prompts?|messages|guardrails)\b/i,
+    "tells the agent to ignore its instructions",
+    inject,
+    { demoteWhenQuoted: true }
+  ),
+  rule(
+    "inject-disregard-rules",
+    "prompt-injection",
+    "high",
+    /\b(?:disregard|forget|abandon)\s+(?:all\s+|any\s+)?(?:your|of\s+your)\s+(?:\w+\s+){0,2}?(?:rules|guidelines|training|restrictions|principles|instructions)\b/i,
+    "tells the agent to drop its rules",
+    inject,
+    { demoteWhenQuoted: true }
+  ),
+  rule(
+    "inject-role-hijack",
+    "prompt-injection",
+    "high",
+    /\byou\s+are\s+(?:now|no\s+longer)\s+(?:an?\s+|in\s+)?(?:unrestricted|unfiltered|uncensored|jailbroken|evil|DAN\b|developer\s+mode|god\s+mode|bound\s+by|restricted|an?\s+AI\s+without|free\s+(?:of|from)\s+(?:all\s+|any\s+)?(?:rules|restrictions))/i,
+    "rewrites the agent's identity",
+    inject,
+    { demoteWhenQuoted: true }
+  ),
+  rule(
+    "inject-from-now-on",
+    "prompt-injection",
+    "high",
+    /\bfrom\s+now\s+on,?\s+(?:you\s+(?:are|will|must|shall)\s+)?(?:\w+\s+){0,4}?(?:ignore|bypass|disregard|not\s+follow|without\s+(?:any\s+)?(?:restrictions|rules|filters))\b/i,
+    "redefines the agent's rules from here on",
+    inject,
+    { demoteWhenQuoted: true }
+  ),
+  rule(
+    "inject-no-restrictions",
+    "prompt-injection",
+    "high",
+    /\b(?:pretend|act\s+as\s+(?:if|though)|imagine)\s+(?:\w+\s+){0,3}?you\s+(?:are|have|had)\s+(?:\w+\s+){0,3}?(?:no|without)\s+(?:\w+\s+){0,2}?(?:restrictions|limits|rules|guidelines|filters|guardrails)\b/i,
+    "asks the agent to act without restrictions",
+    inject,
+    { demoteWhenQuoted: true }
+  ),
+  rule(
+    "inject-respond-unfiltered",
+    "prompt-injection",
+    "high",
+    /\b(?:respond|answer|reply|act|operate)\s+without\s+(?:\w+\s+){0,3}?(?:restrictions|limitations|filters|safety|guardrails|censorship|ethical)\b/i,
+    "asks for unfiltered output",
+    inject,
+    { demoteWhenQuoted: true }
+  ),
+  rule(
+    "inject-conceal-from-user",
+    "prompt-injection",
+    "high",
+    /\b(?:without\s+(?:telling|informing|notifying|alerting)\s+the\s+user|(?:do\s+not|don't|never)\s+(?:tell|inform|notify|alert)\s+the\s+user\s+(?:about|that|what)|(?:keep|hide)\s+(?:this|these|it)\s+(?:\w+\s+){0,2}?(?:secret|hidden)?\s*from\s+the\s+user|(?:silently|secretly|covertly)\s+(?:send|upload|copy|exfiltrate|run|execute|install|delete|modify))\b/i,
+    "tells the agent to hide what it does from the user",
+    inject,
+    { demoteWhenQuoted: true }
+  ),
+  rule(
+    "inject-system-override",
+    "prompt-injection",
+    "high",
+    /(?:\bsystem\s+prompt\s+override\b|\bnew\s+system\s+prompt\s*:|\boverride\s+(?:the\s+|your\s+)?system\s+(?:prompt|message)\b|\[\s*system\s*\]\s*:?\s*(?:override|ignore|new\s+instructions))/i,
+    "tries to replace the system prompt",
+    inject,
+    { demoteWhenQuoted: true, triggers: ["system"] }
+  ),
+  rule(
+    "inject-chat-template",
+    "prompt-injection",
+    "high",
+    /(?:<\|im_start\|>\s*system|<\|start_header_id\|>\s*system|<\|system\|>|\[INST\]\s*<<SYS>>)/i,
+    "forges a chat-template system turn",
+    inject
+  ),
+  rule(
+    "inject-fake-system-tag",
+    "prompt-injection",
+    "medium",
+    /<\s*(?:system|system-reminder|system_prompt|admin|developer)\s*>\s*(?:\w+\s+){0,6}?(?:ignore|override|you\s+must|new\s+instructions|disregard)\b/i,
+    "fake system or admin tag carrying instructions",
+    inject,
+    { triggers: ["system", "admin", "developer"] }
+  ),
+  rule(
+    "inject-leak-system-prompt",
+    "prompt-injection",
+    "high",
+    /\b(?:reveal|print|output|repeat|show|leak|dump|display)\s+(?:\w+\s+){0,3}?(?:your\s+)?(?:system|initial|hidden|original)\s+(?:prompt|instructions)\s+(?:verbatim|in\s+full|word\s+for\s+word|to\s+me|above)/i,
+    "tries to extract the system prompt",
+    inject,
+    { demoteWhenQuoted: true }
+  ),
+  rule(
+    "inject-jailbreak-dan",
+    "prompt-injection",
+    "high",
+    /\b(?:DAN\s+mode|Do\s+Anything\s+Now|STAN\s+mode|AIM\s+mode)\b/,
+    "a known jailbreak persona",
+    inject,
+    { demoteWhenQuoted: true }
+  ),
+  rule(
+    "inject-mode-switch",
+    "prompt-injection",
+    "high",
+    /\b(?:developer|god|jailbreak|unrestricted|sudo)\s+mode\s+(?:is\s+)?(?:now\s+)?(?:enabled|activated|engaged|on)\b/i,
+    "claims a special mode that lifts the rules",
+    inject,
+    { demoteWhenQuoted: true }
+  ),
+  rule(
+    "inject-unobserved",
+    "prompt-injection",
+    "high",
+    /\b(?:when|if|while)\s+no\s*(?:one|body)\s+is\s+(?:watching|looking|monitoring|reviewing)/i,
+    "behaves differently when unobserved",
+    inject,
+    { demoteWhenQuoted: true }
+  ),
+  rule(
+    "inject-fake-update",
+    "prompt-injection",
+    "medium",
+    /\byou\s+have\s+been\s+(?:\w+\s+){0,2}?(?:updated|upgraded|patched|reprogrammed|granted)\s+(?:to|with)\b/i,
+    "fake update announcement to the agent",
+    inject,
+    { demoteWhenQuoted: true }
+  ),
+  rule(
+    "inject-priority-claim",
+    "prompt-injection",
+    "medium",
+    /\b(?:these|this|the\s+following)\s+instructions?\s+(?:take|takes|have|has)\s+(?:precedence|priority)\s+over\s+(?:\w+\s+){0,3}?(?:system|previous|all|any|other|your)\b/i,
+    "claims priority over the agent's own instructions",
+    inject,
+    { demoteWhenQuoted: true }
+  ),
+  rule(
+    "inject-decode-execute",
+    "prompt-injection",
+    "high",
+    /\b(?:decode|translate|deobfuscate|unscramble|reverse)\s+[^\n]{0,120}?\s+(?:and|then)\s+(?:execute|run|eval(?:uate)?|follow)\s+(?:it|them|the\s+result|the\s+output|the\s+(?:decoded\s+)?(?:command|instructions))\b/i,
+    "decode-then-execute evasion",
+    inject,
+    { demoteWhenQuoted: true }
+  ),
+  rule(
+    "inject-hidden-comment",
+    "prompt-injection",
+    "high",
+    new RegExp(`<!--(?![^>\\n]{0,20}skillgarden-ignore)[^>\\n]{0,300}?${HIDDEN_INSTRUCTION.source}`, "i"),
+    "hidden HTML comment carrying instructions",
+    inject
+  ),
+  rule(
+    "inject-hidden-element",
+    "prompt-injection",
+    "high",
+    /<\s*(?:div|span|p|section|font|small|details)\b[^>\n]{0,200}(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:px|pt|em)?\s*[;"']|opacity\s*:\s*0(?:\.0+)?\s*[;"']|color\s*:\s*(?:white|#fff(?:fff)?)\s*;\s*background(?:-color)?\s*:\s*(?:white|#fff))/i,
+    "HTML element hidden from a human reader",
+    inject,
+    { triggers: ["display", "visibility", "font-size", "opacity", "color"] }
+  ),
+  rule(
+    "inject-hidden-attribute",
+    "prompt-injection",
+    "low",
+    /<\s*(?:div|span|p|section)\b[^>\n]{0,200}\s(?:hidden|aria-hidden\s*=\s*["']true["'])[\s>/]/i,
+    "hidden HTML element",
+    inject,
+    { triggers: ["hidden"] }
+  ),
+  rule(
+    "inject-skip-confirmation",
+    "prompt-injection",
+    "medium",
+    /\b(?:do\s+not|don't|never|without)\s+(?:ask(?:ing)?|prompt(?:ing)?|wait(?:ing)?)\s+(?:\w+\s+){0,2}?(?:for\s+)?(?:permission|confirmation|approval|consent)\s+(?:before|to|when)\s+(?:\w+\s+){0,3}?(?:delet|remov|send|upload|push|install|run|execut|modify|overwrit)/i,
+    "tells the agent to act without the user's approval",
+    "Keep the user in the loop for destructive or outbound actions.",
+    { demoteWhenQuoted: true }
+  ),
+  rule(
+    "inject-disable-safety-flag",
+    "prompt-injection",
+    "medium",
+    /(?:--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox|\bbypassPermissions\b|--yolo\b|approval[_-]?policy\s*[=:]\s*["']?never)/i,
+    "runs an agent with its safety checks off",
+    "Do not disable the agent's permission prompts from a skill."
+  ),
+  rule(
+    "inject-tool-hijack",
+    "prompt-injection",
+    "medium",
+    /\b(?:always|must)\s+(?:\w+\s+){0,2}?(?:call|use|invoke)\s+(?:the\s+)?[\w-]{2,40}\s+tool\s+(?:first\s+)?(?:before|instead\s+of)\s+(?:\w+\s+){0,2}?(?:any|every|all)\s+other/i,
+    "hijacks every tool call",
+    inject,
+    { demoteWhenQuoted: true }
+  ),
+  rule(
+    "inject-educational-pretext",
+    "prompt-injection",
+    "low",
+    /\bfor\s+(?:purely\s+)?educational\s+purposes?\s+only\b/i,
+    "an educational pretext, often used to excuse harmful output",
+    inject
+  )
 ];
 var destructive = [
-  rule("destroy-rm-root", "destructive", "high", new RegExp(`${recursiveRm}(?:--no-preserve-root\\s+)?["']?/\\*?["']?${endOfArg}`), "recursive delete of the root folder", destroy),
-  rule("destroy-rm-system", "destructive", "high", new RegExp(`${recursiveRm}["']?/(?:etc|usr|var|bin|sbin|boot|lib|lib64|home|root|opt|srv|sys|dev|System|Users|Library|Applications)/?\\*?["']?${endOfArg}`), "recursive delete of a system folder", destroy),
-  rule("destroy-rm-home", "destructive", "high", new RegExp(`${recursiveRm}["']?${home}/?\\*?["']?${endOfArg}`), "recursive delete of the home folder", destroy),
+  rule(
+    "destroy-rm-root",
+    "destructive",
+    "high",
+    new RegExp(`${recursiveRm}(?:--no-preserve-root\\s+)?["']?/\\*?["']?${endOfArg}`),
+    "recursive delete of the root folder",
+    destroy
+  ),
+  rule(
+    "destroy-rm-system",
+    "destructive",
+    "high",
+    new RegExp(
+      `${recursiveRm}["']?/(?:etc|usr|var|bin|sbin|boot|lib|lib64|home|root|opt|srv|sys|dev|System|Users|Library|Applications)/?\\*?["']?${endOfArg}`
+    ),
+    "recursive delete of a system folder",
+    destroy
+  ),
+  rule(
+    "destroy-rm-home",
+    "destructive",
+    "high",
+    new RegExp(`${recursiveRm}["']?${home}/?\\*?["']?${endOfArg}`),
+    "recursive delete of the home folder",
+    destroy
+  ),
   rule("destroy-no-preserve-root", "destructive", "high", /--no-preserve-root\b/, "deletes with the root safeguard off", destroy),
   rule("destroy-mkfs", "destructive", "high", /\bmkfs(?:\.\w{2,8})?\s+[^\n]{0,40}\/dev\//, "formats a filesystem", destroy),
-  rule("destroy-dd-disk", "destructive", "high", /\bdd\s+[^\n]{0,200}\bof=\/dev\/(?!null\b|zero\b|stdout\b|stderr\b|tty\b|fd\/)/, "writes raw data over a device", destroy),
-  rule("destroy-redirect-disk", "destructive", "high", />\s*\/dev\/(?:sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|xvd[a-z]|disk\d|mmcblk\d|rdisk\d)/, "overwrites a disk device", destroy, { triggers: ["/dev/"] }),
-  rule("destroy-wipe", "destructive", "high", /\b(?:wipefs\s+(?:-\w+\s+){0,3}-a|shred\s+[^\n]{0,80}\/dev\/|diskutil\s+(?:eraseDisk|zeroDisk|secureErase)|format\s+[a-z]:\s+\/[qy])/i, "wipes a disk", destroy),
+  rule(
+    "destroy-dd-disk",
+    "destructive",
+    "high",
+    /\bdd\s+[^\n]{0,200}\bof=\/dev\/(?!null\b|zero\b|stdout\b|stderr\b|tty\b|fd\/)/,
+    "writes raw data over a device",
+    destroy
+  ),
+  rule(
+    "destroy-redirect-disk",
+    "destructive",
+    "high",
+    />\s*\/dev\/(?:sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|xvd[a-z]|disk\d|mmcblk\d|rdisk\d)/,
+    "overwrites a disk device",
+    destroy,
+    { triggers: ["/dev/"] }
+  ),
+  rule(
+    "destroy-wipe",
+    "destructive",
+    "high",
+    /\b(?:wipefs\s+(?:-\w+\s+){0,3}-a|shred\s+[^\n]{0,80}\/dev\/|diskutil\s+(?:eraseDisk|zeroDisk|secureErase)|format\s+[a-z]:\s+\/[qy])/i,
+    "wipes a disk",
+    destroy
+  ),
   rule("destroy-fork-bomb", "destructive", "high", /:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:/, "fork bomb", destroy),
-  rule("destroy-find-delete-root", "destructive", "high", /\bfind\s+(?:\/|~|\$HOME)\s+[^\n]{0,160}(?:-delete\b|-exec\s+rm\s)/, "deletes files found across the whole system or home", destroy),
-  rule("destroy-rmtree-root", "destructive", "high", /\b(?:shutil\.rmtree|fs\.rmSync|fs\.rm|rimraf(?:\.sync)?)\s*\(\s*(?:["']\/["']|["']~["']|os\.path\.expanduser\(\s*["']~["']\s*\)|Path\.home\(\)|os\.homedir\(\))/, "deletes the root or home folder from code", destroy),
-  rule("destroy-system-file-overwrite", "destructive", "high", /(?:>>?|\btee\s+(?:-a\s+)?)\s*\/etc\/(?:passwd|shadow|group|gshadow|hosts|fstab|resolv\.conf)\b/, "overwrites a core system file", destroy, { triggers: ["/etc/"] }),
-  rule("destroy-etc-write", "destructive", "low", /(?:(?<![>\w&])>>?|\btee\s+(?:-a\s+)?)\s*\/etc\//, "writes under /etc", "Prefer a user-level config; if a system change is needed, say so to the user first.", { triggers: ["/etc/"] }),
-  rule("destroy-truncate-system", "destructive", "medium", /\btruncate\s+-s\s*0\s+\/(?:etc|var\/log|usr)\b/, "truncates system files", destroy),
-  rule("destroy-log-tamper", "destructive", "medium", /(?:\bhistory\s+-c\b|\bunset\s+HISTFILE\b|\bHISTFILE=\/dev\/null|\bHISTSIZE=0\b|\brm\s+(?:-\w+\s+){0,3}\/var\/log\/|>\s*\/var\/log\/(?:auth|secure|syslog|messages|wtmp|btmp|lastlog))/, "erases shell history or system logs", "Covering tracks has no place in a skill; remove it.", { triggers: ["history", "histfile", "histsize=0", "/var/log/"] }),
-  rule("destroy-force-push-main", "destructive", "medium", /\bgit\s+push\s+(?:[^\n]{0,80}\s)?(?:--force|-f)(?!-with-lease|-if-includes)\b[^\n]{0,80}\b(?:main|master)\b/, "force-pushes over the main branch", "Use --force-with-lease on a feature branch instead."),
-  rule("destroy-sql-drop", "destructive", "low", /\bDROP\s+(?:DATABASE|SCHEMA)\s+(?!IF\s+EXISTS\s+(?:test|tmp))/, "drops a database", "Make sure the skill asks before dropping data."),
-  rule("destroy-kill-all", "destructive", "medium", /\b(?:kill\s+-9\s+-1\b|killall5\b|pkill\s+-9\s+-u\s+root)/, "kills every process", destroy),
-  rule("destroy-chmod-root-recursive", "destructive", "high", /\bch(?:mod|own)\s+-R\s+\S{1,20}\s+["']?\/["']?(?=\s|$|;)/, "changes ownership or mode of the whole file system", destroy)
+  rule(
+    "destroy-find-delete-root",
+    "destructive",
+    "high",
+    /\bfind\s+(?:\/|~|\$HOME)\s+[^\n]{0,160}(?:-delete\b|-exec\s+rm\s)/,
+    "deletes files found across the whole system or home",
+    destroy
+  ),
+  rule(
+    "destroy-rmtree-root",
+    "destructive",
+    "high",
+    /\b(?:shutil\.rmtree|fs\.rmSync|fs\.rm|rimraf(?:\.sync)?)\s*\(\s*(?:["']\/["']|["']~["']|os\.path\.expanduser\(\s*["']~["']\s*\)|Path\.home\(\)|os\.homedir\(\))/,
+    "deletes the root or home folder from code",
+    destroy
+  ),
+  rule(
+    "destroy-system-file-overwrite",
+    "destructive",
+    "high",
+    /(?:>>?|\btee\s+(?:-a\s+)?)\s*\/etc\/(?:passwd|shadow|group|gshadow|hosts|fstab|resolv\.conf)\b/,
+    "overwrites a core system file",
+    destroy,
+    { triggers: ["/etc/"] }
+  ),
+  rule(
+    "destroy-etc-write",
+    "destructive",
+    "low",
+    /(?:(?<![>\w&])>>?|\btee\s+(?:-a\s+)?)\s*\/etc\//,
+    "writes under /etc",
+    "Prefer a user-level config; if a system change is needed, say so to the user first.",
+    { triggers: ["/etc/"] }
+  ),
+  rule(
+    "destroy-truncate-system",
+    "destructive",
+    "medium",
+    /\btruncate\s+-s\s*0\s+\/(?:etc|var\/log|usr)\b/,
+    "truncates system files",
+    destroy
+  ),
+  rule(
+    "destroy-log-tamper",
+    "destructive",
+    "medium",
+    /(?:\bhistory\s+-c\b|\bunset\s+HISTFILE\b|\bHISTFILE=\/dev\/null|\bHISTSIZE=0\b|\brm\s+(?:-\w+\s+){0,3}\/var\/log\/|>\s*\/var\/log\/(?:auth|secure|syslog|messages|wtmp|btmp|lastlog))/,
+    "erases shell history or system logs",
+    "Covering tracks has no place in a skill; remove it.",
+    { triggers: ["history", "histfile", "histsize=0", "/var/log/"] }
+  ),
+  rule(
+    "destroy-force-push-main",
+    "destructive",
+    "medium",
+    /\bgit\s+push\s+(?:[^\n]{0,80}\s)?(?:--force|-f)(?!-with-lease|-if-includes)\b[^\n]{0,80}\b(?:main|master)\b/,
+    "force-pushes over the main branch",
+    "Use --force-with-lease on a feature branch instead."
+  ),
+  rule(
+    "destroy-sql-drop",
+    "destructive",
+    "low",
+    /\bDROP\s+(?:DATABASE|SCHEMA)\s+(?!IF\s+EXISTS\s+(?:test|tmp))/,
+    "drops a database",
+    "Make sure the skill asks before dropping data."
+  ),
+  rule(
+    "destroy-kill-all",
+    "destructive",
+    "medium",
+    /\b(?:kill\s+-9\s+-1\b|killall5\b|pkill\s+-9\s+-u\s+root)/,
+    "kills every process",
+    destroy
+  ),
+  rule(
+    "destroy-chmod-root-recursive",
+    "destructive",
+    "high",
+    /\bch(?:mod|own)\s+-R\s+\S{1,20}\s+["']?\/["']?(?=\s|$|;)/,
+    "changes ownership or mode of the whole file system",
+    destroy
+  )
 ];
 var persistence = [
-  rule("persist-cron", "persistence", "medium", /(?:\bcrontab\s+(?:-e\b|-r\b|-u\s|[\w./~-]{1,80}\.(?:txt|cron)\b|-\s*$)|\|\s*crontab\s+-|\/etc\/cron\.(?:d|daily|hourly|weekly)\/|\/var\/spool\/cron|@reboot\s)/, "installs a cron job", persist, { triggers: ["crontab", "/etc/cron.", "/var/spool/cron", "@reboot"] }),
-  rule("persist-shell-rc-payload", "persistence", "high", new RegExp(`\\b(?:curl|wget|nc|base64|eval|python\\s+-c)\\b[^\\n]{0,200}(?:>>|\\btee\\s+-a)\\s*["']?${home}/\\.(?:bashrc|zshrc|profile|bash_profile|zprofile|zshenv|config/fish/config\\.fish)`), "plants a download or decoder in a shell start-up file", persist),
-  rule("persist-shell-rc-append", "persistence", "low", new RegExp(`(?:>>|\\btee\\s+-a)\\s*["']?${home}/\\.(?:bashrc|zshrc|profile|bash_profile|zprofile|zshenv|config/fish/config\\.fish)`), "appends to a shell start-up file", "Tell the user what will be added to their shell profile and why."),
-  rule("persist-authorized-keys-literal", "persistence", "high", /\bssh-(?:rsa|ed25519|dss|ecdsa-[\w-]{1,30})\s+AAAA[A-Za-z0-9+/]{40,}[^\n]{0,200}authorized_keys\b/, "adds a hard-coded public key to authorized_keys (SSH backdoor)", persist),
-  rule("persist-authorized-keys-write", "persistence", "medium", /(?:>>?|\btee\s+(?:-a\s+)?|\bcp\s+\S{1,200}\s+)\s*["']?\S{0,80}authorized_keys\b/, "adds a key to authorized_keys", persist, { triggers: ["authorized_keys"] }),
+  rule(
+    "persist-cron",
+    "persistence",
+    "medium",
+    /(?:\bcrontab\s+(?:-e\b|-r\b|-u\s|[\w./~-]{1,80}\.(?:txt|cron)\b|-\s*$)|\|\s*crontab\s+-|\/etc\/cron\.(?:d|daily|hourly|weekly)\/|\/var\/spool\/cron|@reboot\s)/,
+    "installs a cron job",
+    persist,
+    { triggers: ["crontab", "/etc/cron.", "/var/spool/cron", "@reboot"] }
+  ),
+  rule(
+    "persist-shell-rc-payload",
+    "persistence",
+    "high",
+    new RegExp(
+      `\\b(?:curl|wget|nc|base64|eval|python\\s+-c)\\b[^\\n]{0,200}(?:>>|\\btee\\s+-a)\\s*["']?${home}/\\.(?:bashrc|zshrc|profile|bash_profile|zprofile|zshenv|config/fish/config\\.fish)`
+    ),
+    "plants a download or decoder in a shell start-up file",
+    persist
+  ),
+  rule(
+    "persist-shell-rc-append",
+    "persistence",
+    "low",
+    new RegExp(`(?:>>|\\btee\\s+-a)\\s*["']?${home}/\\.(?:bashrc|zshrc|profile|bash_profile|zprofile|zshenv|config/fish/config\\.fish)`),
+    "appends to a shell start-up file",
+    "Tell the user what will be added to their shell profile and why."
+  ),
+  rule(
+    "persist-authorized-keys-literal",
+    "persistence",
+    "high",
+    /\bssh-(?:rsa|ed25519|dss|ecdsa-[\w-]{1,30})\s+AAAA[A-Za-z0-9+/]{40,}[^\n]{0,200}authorized_keys\b/,
+    "adds a hard-coded public key to authorized_keys (SSH backdoor)",
+    persist
+  ),
+  rule(
+    "persist-authorized-keys-write",
+    "persistence",
+    "medium",
+    /(?:>>?|\btee\s+(?:-a\s+)?|\bcp\s+\S{1,200}\s+)\s*["']?\S{0,80}authorized_keys\b/,
+    "adds a key to authorized_keys",
+    persist,
+    { triggers: ["authorized_keys"] }
+  ),
   rule("persist-authorized-keys", "persistence", "low", /\bauthorized_keys\b/, "mentions SSH authorized_keys", persist),
-  rule("persist-systemd", "persistence", "medium", /(?:\bsystemctl\s+(?:--user\s+)?(?:enable|link)\b|\/etc\/systemd\/system\/[\w@.-]{1,80}\.(?:service|timer)|\.config\/systemd\/user\/[\w@.-]{1,80}\.(?:service|timer))/, "installs or enables a systemd unit", persist),
-  rule("persist-launchd", "persistence", "medium", /(?:\blaunchctl\s+(?:load|bootstrap|submit)\b|Library\/Launch(?:Agents|Daemons)\/)/, "installs a macOS launch agent", persist),
-  rule("persist-sudoers-write", "persistence", "high", /(?:>>?|\btee\s+(?:-a\s+)?)\s*\/etc\/sudoers(?:\.d\/\S{1,80})?\b/, "writes to sudoers", persist, { triggers: ["/etc/sudoers"] }),
+  rule(
+    "persist-systemd",
+    "persistence",
+    "medium",
+    /(?:\bsystemctl\s+(?:--user\s+)?(?:enable|link)\b|\/etc\/systemd\/system\/[\w@.-]{1,80}\.(?:service|timer)|\.config\/systemd\/user\/[\w@.-]{1,80}\.(?:service|timer))/,
+    "installs or enables a systemd unit",
+    persist
+  ),
+  rule(
+    "persist-launchd",
+    "persistence",
+    "medium",
+    /(?:\blaunchctl\s+(?:load|bootstrap|submit)\b|Library\/Launch(?:Agents|Daemons)\/)/,
+    "installs a macOS launch agent",
+    persist
+  ),
+  rule(
+    "persist-sudoers-write",
+    "persistence",
+    "high",
+    /(?:>>?|\btee\s+(?:-a\s+)?)\s*\/etc\/sudoers(?:\.d\/\S{1,80})?\b/,
+    "writes to sudoers",
+    persist,
+    { triggers: ["/etc/sudoers"] }
+  ),
   rule("persist-sudoers", "persistence", "medium", /(?:\/etc\/sudoers\b|\bvisudo\b)/, "touches sudoers", persist),
-  rule("persist-git-hijack", "persistence", "high", /\bgit\s+config\s+--(?:global|system)\s+(?:core\.hooksPath|core\.sshCommand|core\.fsmonitor|core\.gitProxy|credential\.helper\s+["']?!|include\.path)\b/i, "changes global git config to run code", persist),
-  rule("persist-git-url-rewrite", "persistence", "medium", /\bgit\s+config\s+--(?:global|system)\s+url\.\S{1,200}\.insteadOf\b/i, "rewrites git remote URLs globally", "Check that the rewrite only maps a host to itself (https to ssh)."),
-  rule("persist-git-global", "persistence", "low", /\bgit\s+config\s+--(?:global|system)\s+(?!user\.(?:name|email)\b)[\w.-]{3,60}/, "changes global git config", "Prefer repository-local git config from a skill."),
-  rule("persist-git-hook-write", "persistence", "medium", /(?:>>?|\btee\s+(?:-a\s+)?|\bcp\s+\S{1,200}\s+)\s*["']?\S{0,80}\.git\/hooks\/(?:pre|post)-[\w-]{3,30}\b/, "installs a git hook", persist, { triggers: [".git/hooks/"] }),
-  rule("persist-agent-config-write", "persistence", "high", /(?:>>|\btee\s+-a\s+|\bsed\s+-i\S{0,10}\s[^\n]{0,120})\s*["']?[~\w./-]{0,80}(?:CLAUDE\.md|AGENTS\.md|\.cursorrules|\.clinerules|\.claude\/settings(?:\.local)?\.json|\.codex\/config\.toml|\.hermes\/(?:config\.yaml|SOUL\.md))\b/, "writes into an agent's own instructions or settings (persists across sessions)", persist),
-  rule("persist-rc-local", "persistence", "medium", /(?:\/etc\/rc\.local\b|\/etc\/init\.d\/[\w-]{1,60}|\bupdate-rc\.d\s|\/etc\/profile\.d\/[\w.-]{1,60}|(?:>>?|\btee\s+(?:-a\s+)?)\s*\/etc\/(?:profile|bash\.bashrc|environment)\b)/, "installs a system start-up script", persist, { triggers: ["/etc/", "update-rc.d"] }),
+  rule(
+    "persist-git-hijack",
+    "persistence",
+    "high",
+    /\bgit\s+config\s+--(?:global|system)\s+(?:core\.hooksPath|core\.sshCommand|core\.fsmonitor|core\.gitProxy|credential\.helper\s+["']?!|include\.path)\b/i,
+    "changes global git config to run code",
+    persist
+  ),
+  rule(
+    "persist-git-url-rewrite",
+    "persistence",
+    "medium",
+    /\bgit\s+config\s+--(?:global|system)\s+url\.\S{1,200}\.insteadOf\b/i,
+    "rewrites git remote URLs globally",
+    "Check that the rewrite only maps a host to itself (https to ssh)."
+  ),
+  rule(
+    "persist-git-global",
+    "persistence",
+    "low",
+    /\bgit\s+config\s+--(?:global|system)\s+(?!user\.(?:name|email)\b)[\w.-]{3,60}/,
+    "changes global git config",
+    "Prefer repository-local git config from a skill."
+  ),
+  rule(
+    "persist-git-hook-write",
+    "persistence",
+    "medium",
+    /(?:>>?|\btee\s+(?:-a\s+)?|\bcp\s+\S{1,200}\s+)\s*["']?\S{0,80}\.git\/hooks\/(?:pre|post)-[\w-]{3,30}\b/,
+    "installs a git hook",
+    persist,
+    { triggers: [".git/hooks/"] }
+  ),
+  rule(
+    "persist-agent-config-write",
+    "persistence",
+    "high",
+    /(?:>>|\btee\s+-a\s+|\bsed\s+-i\S{0,10}\s[^\n]{0,120})\s*["']?[~\w./-]{0,80}(?:CLAUDE\.md|AGENTS\.md|\.cursorrules|\.clinerules|\.claude\/settings(?:\.local)?\.json|\.codex\/config\.toml|\.hermes\/(?:config\.yaml|SOUL\.md))\b/,
+    "writes into an agent's own instructions or settings (persists across sessions)",
+    persist
+  ),
+  rule(
+    "persist-rc-local",
+    "persistence",
+    "medium",
+    /(?:\/etc\/rc\.local\b|\/etc\/init\.d\/[\w-]{1,60}|\bupdate-rc\.d\s|\/etc\/profile\.d\/[\w.-]{1,60}|(?:>>?|\btee\s+(?:-a\s+)?)\s*\/etc\/(?:profile|bash\.bashrc|environment)\b)/,
+    "installs a system start-up script",
+    persist,
+    { triggers: ["/etc/", "update-rc.d"] }
+  ),
   rule("persist-ld-preload", "persistence", "high", /\/etc\/ld\.so\.preload\b/, "preloads a library into every process", persist),
-  rule("persist-ld-preload-env", "persistence", "low", /\b(?:export\s+)?LD_PRELOAD=\S/, "preloads a library into a process", persist, { triggers: ["ld_preload="] }),
-  rule("persist-windows-run-key", "persistence", "high", /\b(?:reg(?:\.exe)?\s+add|New-ItemProperty|Set-ItemProperty)\b[^\n]{0,200}\\CurrentVersion\\Run(?:Once)?\b/i, "writes a Windows Run key (start-up persistence)", persist),
-  rule("persist-windows-task", "persistence", "medium", /(?:\bschtasks(?:\.exe)?\s+\/create\b|\bRegister-ScheduledTask\b|Startup\\[\w .-]{1,80}\.(?:lnk|bat|vbs|ps1))/i, "installs a Windows scheduled task or start-up item", persist),
-  rule("persist-ssh-keygen-overwrite", "persistence", "low", /\bssh-keygen\s+[^\n]{0,120}-f\s+["']?(?:~|\$HOME)\/\.ssh\/id_/, "generates a key in the user's SSH folder", persist),
-  rule("persist-at-job", "persistence", "low", /\|\s*at\s+(?:now|midnight|noon|\d{1,2}:\d{2})\b/, "schedules a delayed job with at", persist, { triggers: ["|"] })
+  rule("persist-ld-preload-env", "persistence", "low", /\b(?:export\s+)?LD_PRELOAD=\S/, "preloads a library into a process", persist, {
+    triggers: ["ld_preload="]
+  }),
+  rule(
+    "persist-windows-run-key",
+    "persistence",
+    "high",
+    /\b(?:reg(?:\.exe)?\s+add|New-ItemProperty|Set-ItemProperty)\b[^\n]{0,200}\\CurrentVersion\\Run(?:Once)?\b/i,
+    "writes a Windows Run key (start-up persistence)",
+    persist
+  ),
+  rule(
+    "persist-windows-task",
+    "persistence",
+    "medium",
+    /(?:\bschtasks(?:\.exe)?\s+\/create\b|\bRegister-ScheduledTask\b|Startup\\[\w .-]{1,80}\.(?:lnk|bat|vbs|ps1))/i,
+    "installs a Windows scheduled task or start-up item",
+    persist
+  ),
+  rule(
+    "persist-ssh-keygen-overwrite",
+    "persistence",
+    "low",
+    /\bssh-keygen\s+[^\n]{0,120}-f\s+["']?(?:~|\$HOME)\/\.ssh\/id_/,
+    "generates a key in the user's SSH folder",
+    persist
+  ),
+  rule(
+    "persist-at-job",
+    "persistence",
+    "low",
+    /\|\s*at\s+(?:now|midnight|noon|\d{1,2}:\d{2})\b/,
+    "schedules a delayed job with at",
+    persist,
+    { triggers: ["|"] }
+  )
 ];
 var network = [
-  rule("net-dev-tcp", "network", "high", /\/dev\/(?:tcp|udp)\/[\w.-]{1,100}\/\d{1,5}/, "opens a raw socket through /dev/tcp (reverse shell)", net),
-  rule("net-nc-exec", "network", "high", /(?:\b(?:nc|ncat|netcat)\b[^\n]{0,120}\s-[a-zA-Z]{0,5}[ec]\s+\/?(?:bin\/)?(?:ba|z)?sh\b|\b(?:nc|ncat|netcat)\b[^\n]{0,120}\|\s*\/bin\/(?:ba)?sh\b|\bmkfifo\b[^\n]{0,160}\b(?:nc|ncat|netcat)\b)/, "netcat wired to a shell (reverse shell)", net),
-  rule("net-nc-listen", "network", "medium", /\b(?:nc|ncat|netcat)\s+(?:-[a-zA-Z]{1,6}\s+){0,3}-[a-zA-Z]{0,5}l[a-zA-Z]{0,5}\b/, "opens a netcat listener", net),
-  rule("net-socat-exec", "network", "high", /\bsocat\b[^\n]{0,200}\b(?:exec|system):/i, "socat wired to a program (shell over the network)", net),
-  rule("net-script-reverse-shell", "network", "high", /(?:python[23]?\s+-c\s+["'][^\n]{0,40}import\s+(?:socket|pty)|socket\.socket\([^\n]{0,200}(?:subprocess|pty\.spawn|os\.dup2)|pty\.spawn\(\s*["']\/bin\/(?:ba)?sh|perl\s+-e\s+[^\n]{0,80}\bsocket\b|ruby\s+-rsocket\b|php\s+-r\s+[^\n]{0,80}fsockopen|New-Object\s+System\.Net\.Sockets\.TCPClient|require\(["']child_process["']\)[^\n]{0,200}net\.Socket)/i, "script one-liner that looks like a reverse shell", net),
+  rule(
+    "net-dev-tcp",
+    "network",
+    "high",
+    /\/dev\/(?:tcp|udp)\/[\w.-]{1,100}\/\d{1,5}/,
+    "opens a raw socket through /dev/tcp (reverse shell)",
+    net
+  ),
+  rule(
+    "net-nc-exec",
+    "network",
+    "high",
+    /(?:\b(?:nc|ncat|netcat)\b[^\n]{0,120}\s-[a-zA-Z]{0,5}[ec]\s+\/?(?:bin\/)?(?:ba|z)?sh\b|\b(?:nc|ncat|netcat)\b[^\n]{0,120}\|\s*\/bin\/(?:ba)?sh\b|\bmkfifo\b[^\n]{0,160}\b(?:nc|ncat|netcat)\b)/,
+    "netcat wired to a shell (reverse shell)",
+    net
+  ),
+  rule(
+    "net-nc-listen",
+    "network",
+    "medium",
+    /\b(?:nc|ncat|netcat)\s+(?:-[a-zA-Z]{1,6}\s+){0,3}-[a-zA-Z]{0,5}l[a-zA-Z]{0,5}\b/,
+    "opens a netcat listener",
+    net
+  ),
+  rule(
+    "net-socat-exec",
+    "network",
+    "high",
+    /\bsocat\b[^\n]{0,200}\b(?:exec|system):/i,
+    "socat wired to a program (shell over the network)",
+    net
+  ),
+  rule(
+    "net-script-reverse-shell",
+    "network",
+    "high",
+    /(?:python[23]?\s+-c\s+["'][^\n]{0,40}import\s+(?:socket|pty)|socket\.socket\([^\n]{0,200}(?:subprocess|pty\.spawn|os\.dup2)|pty\.spawn\(\s*["']\/bin\/(?:ba)?sh|perl\s+-e\s+[^\n]{0,80}\bsocket\b|ruby\s+-rsocket\b|php\s+-r\s+[^\n]{0,80}fsockopen|New-Object\s+System\.Net\.Sockets\.TCPClient|require\(["']child_process["']\)[^\n]{0,200}net\.Socket)/i,
+    "script one-liner that looks like a reverse shell",
+    net
+  ),
   rule("net-os-dup2", "network", "medium", /\bos\.dup2\(\s*\w{1,20}\.fileno\(\)/, "redirects standard streams to a socket", net),
-  rule("net-tunnel", "network", "medium", /(?:\bngrok\s+(?:http|tcp|tls|start)\b|\bngrok\.(?:io|app|com)\b|\blocaltunnel\b|\blt\s+--port\b|\bserveo\.net\b|\bcloudflared\s+tunnel\b|\bbore\s+local\b|\blocalhost\.run\b|\bpinggy\.io\b|\btailscale\s+funnel\b)/i, "exposes a local port to the internet through a tunnel", net),
-  rule("net-bind-all", "network", "low", /(?:\b0\.0\.0\.0:\d{2,5}\b|--(?:host|bind|listen|ip)[= ]0\.0\.0\.0\b|\bhost\s*=\s*["']0\.0\.0\.0["']|\bINADDR_ANY\b)/, "listens on every network interface", net),
-  rule("net-raw-ip-url", "network", "low", /\bhttps?:\/\/(?!127\.|0\.0\.0\.0|10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.|169\.254\.)\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?\//, "talks to a bare IP address", "Name the host; a bare IP hides who is on the other end."),
-  rule("net-ssh-remote-forward", "network", "medium", /\bssh\b[^\n]{0,100}\s-R\s*(?:[*\w.]{1,40}:)?\d{1,5}:/, "opens a reverse SSH tunnel", net),
-  rule("net-firewall-off", "network", "medium", /(?:\bufw\s+disable\b|\biptables\s+-F\b|\bsetenforce\s+0\b|\bsystemctl\s+(?:stop|disable)\s+(?:firewalld|apparmor|ufw)\b|Set-MpPreference\s+-DisableRealtimeMonitoring\s+\$?true|netsh\s+advfirewall\s+set\s+\w{1,20}\s+state\s+off)/i, "turns off a firewall or security module", net),
+  rule(
+    "net-tunnel",
+    "network",
+    "medium",
+    /(?:\bngrok\s+(?:http|tcp|tls|start)\b|\bngrok\.(?:io|app|com)\b|\blocaltunnel\b|\blt\s+--port\b|\bserveo\.net\b|\bcloudflared\s+tunnel\b|\bbore\s+local\b|\blocalhost\.run\b|\bpinggy\.io\b|\btailscale\s+funnel\b)/i,
+    "exposes a local port to the internet through a tunnel",
+    net
+  ),
+  rule(
+    "net-bind-all",
+    "network",
+    "low",
+    /(?:\b0\.0\.0\.0:\d{2,5}\b|--(?:host|bind|listen|ip)[= ]0\.0\.0\.0\b|\bhost\s*=\s*["']0\.0\.0\.0["']|\bINADDR_ANY\b)/,
+    "listens on every network interface",
+    net
+  ),
+  rule(
+    "net-raw-ip-url",
+    "network",
+    "low",
+    /\bhttps?:\/\/(?!127\.|0\.0\.0\.0|10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.|169\.254\.)\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?\//,
+    "talks to a bare IP address",
+    "Name the host; a bare IP hides who is on the other end."
+  ),
+  rule(
+    "net-ssh-remote-forward",
+    "network",
+    "medium",
+    /\bssh\b[^\n]{0,100}\s-R\s*(?:[*\w.]{1,40}:)?\d{1,5}:/,
+    "opens a reverse SSH tunnel",
+    net
+  ),
+  rule(
+    "net-firewall-off",
+    "network",
+    "medium",
+    /(?:\bufw\s+disable\b|\biptables\s+-F\b|\bsetenforce\s+0\b|\bsystemctl\s+(?:stop|disable)\s+(?:firewalld|apparmor|ufw)\b|Set-MpPreference\s+-DisableRealtimeMonitoring\s+\$?true|netsh\s+advfirewall\s+set\s+\w{1,20}\s+state\s+off)/i,
+    "turns off a firewall or security module",
+    net
+  ),
   rule("net-ssh-no-host-check", "network", "low", /StrictHostKeyChecking[= ]no\b/i, "turns off SSH host key checking", net),
-  rule("net-tls-off", "network", "low", /(?:\bcurl\s+[^\n]{0,80}(?:-k|--insecure)\b|\bwget\s+[^\n]{0,80}--no-check-certificate\b|NODE_TLS_REJECT_UNAUTHORIZED\s*=\s*["']?0|verify\s*=\s*False\b)/, "turns off TLS certificate checks", "Keep certificate checks on; fix the trust store instead.")
+  rule(
+    "net-tls-off",
+    "network",
+    "low",
+    /(?:\bcurl\s+[^\n]{0,80}(?:-k|--insecure)\b|\bwget\s+[^\n]{0,80}--no-check-certificate\b|NODE_TLS_REJECT_UNAUTHORIZED\s*=\s*["']?0|verify\s*=\s*False\b)/,
+    "turns off TLS certificate checks",
+    "Keep certificate checks on; fix the trust store instead."
+  )
 ];
 var obfuscation = [
-  rule("obf-base64-pipe-shell", "obfuscation", "high", new RegExp(`\\bbase64\\s+(?:-d|--decode|-D)\\b[^\\n]{0,80}\\|\\s*(?:sudo\\s+)?${shell}\\b|\\|\\s*base64\\s+(?:-d|--decode|-D)\\s*\\|\\s*(?:sudo\\s+)?${shell}\\b`), "decodes base64 and runs it in a shell", obfusc, { triggers: ["base64"] }),
-  rule("obf-eval-decoded", "obfuscation", "high", /\b(?:eval|exec|Function)\s*\(\s*(?:base64\.b64decode|atob|Buffer\.from\([^\n]{0,200}base64|codecs\.decode|bytes\.fromhex|zlib\.decompress|marshal\.loads|bytearray\.fromhex)/, "evaluates decoded data", obfusc),
-  rule("obf-eval-concat", "obfuscation", "high", /\b(?:eval|exec|Function)\s*\(\s*(?:["'`][^"'`\n]{0,200}["'`]\s*\+|\w{1,40}\s*\+\s*["'`]|["'`][^"'`\n]{0,200}["'`]\s*\.join\(|\[[^\]\n]{0,300}\]\.join\()/, "evaluates a string assembled at run time", obfusc),
-  rule("obf-shell-eval-decoded", "obfuscation", "high", /\beval\s+["']?\$\(\s*(?:echo|printf)\s[^\n]{0,200}\|\s*(?:base64|xxd|rev|tr|openssl)\b/, "shell eval of a decoded string", obfusc),
+  rule(
+    "obf-base64-pipe-shell",
+    "obfuscation",
+    "high",
+    new RegExp(
+      `\\bbase64\\s+(?:-d|--decode|-D)\\b[^\\n]{0,80}\\|\\s*(?:sudo\\s+)?${shell}\\b|\\|\\s*base64\\s+(?:-d|--decode|-D)\\s*\\|\\s*(?:sudo\\s+)?${shell}\\b`
+    ),
+    "decodes base64 and runs it in a shell",
+    obfusc,
+    { triggers: ["base64"] }
+  ),
+  rule(
+    "obf-eval-decoded",
+    "obfuscation",
+    "high",
+    /\b(?:eval|exec|Function)\s*\(\s*(?:base64\.b64decode|atob|Buffer\.from\([^\n]{0,200}base64|codecs\.decode|bytes\.fromhex|zlib\.decompress|marshal\.loads|bytearray\.fromhex)/,
+    "evaluates decoded data",
+    obfusc
+  ),
+  rule(
+    "obf-eval-concat",
+    "obfuscation",
+    "high",
+    /\b(?:eval|exec|Function)\s*\(\s*(?:["'`][^"'`\n]{0,200}["'`]\s*\+|\w{1,40}\s*\+\s*["'`]|["'`][^"'`\n]{0,200}["'`]\s*\.join\(|\[[^\]\n]{0,300}\]\.join\()/,
+    "evaluates a string assembled at run time",
+    obfusc
+  ),
+  rule(
+    "obf-shell-eval-decoded",
+    "obfuscation",
+    "high",
+    /\beval\s+["']?\$\(\s*(?:echo|printf)\s[^\n]{0,200}\|\s*(?:base64|xxd|rev|tr|openssl)\b/,
+    "shell eval of a decoded string",
+    obfusc
+  ),
   rule("obf-eval-string", "obfuscation", "low", /\b(?:eval|exec)\s*\(\s*["'`]/, "eval of a string literal", obfusc),
   rule("obf-hex-chain", "obfuscation", "medium", /(?:\\x[0-9a-fA-F]{2}){8,}/, "long run of hex escapes", obfusc, { triggers: ["\\x"] }),
-  rule("obf-unicode-escape-chain", "obfuscation", "low", /(?:\\u[0-9a-fA-F]{4}){6,}/, "long run of Unicode escapes", obfusc, { triggers: ["\\u"] }),
-  rule("obf-char-code", "obfuscation", "medium", /(?:String\.fromCharCode\(\s*(?:0x)?[\da-fA-F]{2,3}\s*(?:,\s*(?:0x)?[\da-fA-F]{2,3}\s*){3,}|\bchr\(\s*\d{2,3}\s*\)\s*\+\s*chr\(\s*\d{2,3}\s*\)\s*\+\s*chr\(|\[char\]\s*\d{2,3}\s*\+\s*\[char\])/, "builds a string from character codes", obfusc),
-  rule("obf-printf-hex-shell", "obfuscation", "high", new RegExp(`\\b(?:printf|echo\\s+-e)\\s+["']?(?:\\\\x[0-9a-fA-F]{2}|\\\\[0-7]{3}){3,}[^\\n]{0,200}\\|\\s*(?:sudo\\s+)?${shell}\\b`), "runs escaped bytes in a shell", obfusc),
-  rule("obf-xxd-shell", "obfuscation", "high", new RegExp(`\\b(?:xxd\\s+-r(?:\\s+-p)?|rev|openssl\\s+(?:enc\\s+)?-d)\\b[^\\n]{0,80}\\|\\s*(?:sudo\\s+)?${shell}\\b`), "decodes or reverses text and runs it in a shell", obfusc),
-  rule("obf-echo-pipe-shell", "obfuscation", "medium", new RegExp(`\\becho\\s+[^\\n|]{0,300}\\|\\s*(?:sudo\\s+)?${shell}\\b(?!\\s*-n)`), "pipes text into a shell", obfusc),
-  rule("obf-python-dynamic-import", "obfuscation", "medium", /(?:getattr\(\s*__builtins__|__import__\(\s*["'](?:os|subprocess|socket|pty|ctypes)["']\s*\)|globals\(\)\[["']__builtins__)/, "reaches dangerous modules dynamically", obfusc),
+  rule("obf-unicode-escape-chain", "obfuscation", "low", /(?:\\u[0-9a-fA-F]{4}){6,}/, "long run of Unicode escapes", obfusc, {
+    triggers: ["\\u"]
+  }),
+  rule(
+    "obf-char-code",
+    "obfuscation",
+    "medium",
+    /(?:String\.fromCharCode\(\s*(?:0x)?[\da-fA-F]{2,3}\s*(?:,\s*(?:0x)?[\da-fA-F]{2,3}\s*){3,}|\bchr\(\s*\d{2,3}\s*\)\s*\+\s*chr\(\s*\d{2,3}\s*\)\s*\+\s*chr\(|\[char\]\s*\d{2,3}\s*\+\s*\[char\])/,
+    "builds a string from character codes",
+    obfusc
+  ),
+  rule(
+    "obf-printf-hex-shell",
+    "obfuscation",
+    "high",
+    new RegExp(`\\b(?:printf|echo\\s+-e)\\s+["']?(?:\\\\x[0-9a-fA-F]{2}|\\\\[0-7]{3}){3,}[^\\n]{0,200}\\|\\s*(?:sudo\\s+)?${shell}\\b`),
+    "runs escaped bytes in a shell",
+    obfusc
+  ),
+  rule(
+    "obf-xxd-shell",
+    "obfuscation",
+    "high",
+    new RegExp(`\\b(?:xxd\\s+-r(?:\\s+-p)?|rev|openssl\\s+(?:enc\\s+)?-d)\\b[^\\n]{0,80}\\|\\s*(?:sudo\\s+)?${shell}\\b`),
+    "decodes or reverses text and runs it in a shell",
+    obfusc
+  ),
+  rule(
+    "obf-echo-pipe-shell",
+    "obfuscation",
+    "medium",
+    new RegExp(`\\becho\\s+[^\\n|]{0,300}\\|\\s*(?:sudo\\s+)?${shell}\\b(?!\\s*-n)`),
+    "pipes text into a shell",
+    obfusc
+  ),
+  rule(
+    "obf-python-dynamic-import",
+    "obfuscation",
+    "medium",
+    /(?:getattr\(\s*__builtins__|__import__\(\s*["'](?:os|subprocess|socket|pty|ctypes)["']\s*\)|globals\(\)\[["']__builtins__)/,
+    "reaches dangerous modules dynamically",
+    obfusc
+  ),
   rule("obf-compile-exec", "obfuscation", "medium", /\bcompile\s*\([^\n]{0,200},\s*["']exec["']\s*\)/, "compiles a string as code", obfusc),
-  rule("obf-powershell-encoded", "obfuscation", "high", /\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]{0,80}\s-(?:e|ec|enc|encodedcommand)\s+[A-Za-z0-9+/=]{20,}/i, "runs a base64-encoded PowerShell command", obfusc),
+  rule(
+    "obf-powershell-encoded",
+    "obfuscation",
+    "high",
+    /\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]{0,80}\s-(?:e|ec|enc|encodedcommand)\s+[A-Za-z0-9+/=]{20,}/i,
+    "runs a base64-encoded PowerShell command",
+    obfusc
+  ),
   rule("obf-ifs-evasion", "obfuscation", "medium", /(?:\$\{IFS\}|\$IFS\$9)/, "hides spaces with $IFS (filter evasion)", obfusc),
-  rule("obf-string-reversal", "obfuscation", "low", /(?:\[::-1\]\s*\)|\.split\(["']{2}\)\.reverse\(\)\.join\(["']{2}\))/, "reverses a string (possible hidden payload)", obfusc),
-  rule("obf-long-base64", "obfuscation", "low", /(?<![\w+/=-])(?:[A-Za-z0-9+/]{4}){60,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?(?![\w+/=-])/, "long base64 blob", "Ship binary data as a file under assets/, not inline.", { base64Run: 240 })
+  rule(
+    "obf-string-reversal",
+    "obfuscation",
+    "low",
+    /(?:\[::-1\]\s*\)|\.split\(["']{2}\)\.reverse\(\)\.join\(["']{2}\))/,
+    "reverses a string (possible hidden payload)",
+    obfusc
+  ),
+  rule(
+    "obf-long-base64",
+    "obfuscation",
+    "low",
+    /(?<![\w+/=-])(?:[A-Za-z0-9+/]{4}){60,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?(?![\w+/=-])/,
+    "long base64 blob",
+    "Ship binary data as a file under assets/, not inline.",
+    { base64Run: 240 }
+  )
 ];
 var supplyChain = [
-  rule("supply-curl-pipe-shell", "supply-chain", "medium", new RegExp(`\\b(?:curl|wget)\\b[^\\n|]{0,300}\\|\\s*(?:sudo\\s+(?:-\\w+\\s+){0,3})?(?:env\\s+[^\\n|]{0,80})?${shell}\\b`), "pipes a download straight into a shell", supply),
-  rule("supply-curl-pipe-shell-insecure", "supply-chain", "high", new RegExp(`\\b(?:curl|wget)\\b[^\\n|]{0,300}(?:http:\\/\\/|https?:\\/\\/\\d{1,3}(?:\\.\\d{1,3}){3}|\\s-k\\b|--insecure|--no-check-certificate)[^\\n|]{0,200}\\|\\s*(?:sudo\\s+)?${shell}\\b`), "pipes an unauthenticated download (plain http, bare IP or TLS off) into a shell", supply),
-  rule("supply-shell-subst-download", "supply-chain", "medium", new RegExp(`\\b${shell}\\s+(?:-c\\s+["']?\\$\\(|<\\(\\s*)(?:curl|wget)\\b|\\bsource\\s+<\\(\\s*(?:curl|wget)\\b|\\.\\s+<\\(\\s*(?:curl|wget)\\b`), "runs a downloaded script through a substitution", supply, { triggers: ["curl", "wget"] }),
-  rule("supply-curl-pipe-interpreter", "supply-chain", "medium", /\b(?:curl|wget)\b[^\n|]{0,300}\|\s*(?:sudo\s+)?(?:python[23]?|node|perl|ruby|php)\b(?!\s+-m\s+json\.tool)/, "pipes a download into an interpreter", supply),
-  rule("supply-powershell-download-exec", "supply-chain", "medium", /(?:\b(?:iex|Invoke-Expression)\b[^\n]{0,200}(?:DownloadString|Invoke-WebRequest|\biwr\b|\birm\b|Net\.WebClient)|\b(?:irm|iwr|Invoke-RestMethod|Invoke-WebRequest)\s[^\n]{0,200}\|\s*(?:iex|Invoke-Expression)\b)/i, "downloads and runs a PowerShell script", supply),
-  rule("supply-download-chmod-run", "supply-chain", "medium", /\b(?:curl|wget)\b[^\n]{0,200}(?:&&|;)\s*chmod\s+(?:\+x|[0-7]?7[0-7]{2})\s+[^\n]{0,120}(?:&&|;)\s*(?:sudo\s+)?\.\//, "downloads a program, marks it executable and runs it", supply),
-  rule("supply-pip-url", "supply-chain", "medium", /\b(?:pip3?|uv\s+pip|python3?\s+-m\s+pip)\s+install\s+(?:[^\n]{0,120}\s)?["']?(?:git\+https?:\/\/|https?:\/\/)(?![^\s"']{0,200}(?:@[0-9a-f]{40}\b|#sha256=|==))/, "installs an unpinned Python package from a URL", supply),
-  rule("supply-npm-url", "supply-chain", "medium", /\b(?:npm|pnpm|yarn|bun)\s+(?:install|i|add)\s+(?:[^\n]{0,120}\s)?["']?(?:https?:\/\/|git\+|github:|git:\/\/)(?![^\s"']{0,200}#[0-9a-f]{40}\b)/, "installs an unpinned JavaScript package from a URL", supply),
-  rule("supply-git-clone-run", "supply-chain", "low", /\bgit\s+clone\s+[^\n]{0,200}(?:&&|;)\s*(?:cd\s+[^\n;&]{1,80}(?:&&|;)\s*)?(?:\.\/[\w.-]{1,60}|(?:ba)?sh\s+[\w./-]{1,60}|make(?:\s+install)?\b|python3?\s+(?:setup\.py|[\w./-]{1,60}\.py)|npm\s+(?:install|run|start)|pip3?\s+install)/, "clones a repository and runs its code", "Pin the clone to a commit (git checkout <sha>) before running anything from it."),
-  rule("supply-pip-extra-index", "supply-chain", "low", /--(?:extra-)?index-url\s+["']?https?:\/\/(?!pypi\.org|download\.pytorch\.org|pypi\.nvidia\.com|test\.pypi\.org)/, "installs from a non-default package index (dependency confusion)", supply),
+  rule(
+    "supply-curl-pipe-shell",
+    "supply-chain",
+    "medium",
+    new RegExp(`\\b(?:curl|wget)\\b[^\\n|]{0,300}\\|\\s*(?:sudo\\s+(?:-\\w+\\s+){0,3})?(?:env\\s+[^\\n|]{0,80})?${shell}\\b`),
+    "pipes a download straight into a shell",
+    supply
+  ),
+  rule(
+    "supply-curl-pipe-shell-insecure",
+    "supply-chain",
+    "high",
+    new RegExp(
+      `\\b(?:curl|wget)\\b[^\\n|]{0,300}(?:http:\\/\\/|https?:\\/\\/\\d{1,3}(?:\\.\\d{1,3}){3}|\\s-k\\b|--insecure|--no-check-certificate)[^\\n|]{0,200}\\|\\s*(?:sudo\\s+)?${shell}\\b`
+    ),
+    "pipes an unauthenticated download (plain http, bare IP or TLS off) into a shell",
+    supply
+  ),
+  rule(
+    "supply-shell-subst-download",
+    "supply-chain",
+    "medium",
+    new RegExp(
+      `\\b${shell}\\s+(?:-c\\s+["']?\\$\\(|<\\(\\s*)(?:curl|wget)\\b|\\bsource\\s+<\\(\\s*(?:curl|wget)\\b|\\.\\s+<\\(\\s*(?:curl|wget)\\b`
+    ),
+    "runs a downloaded script through a substitution",
+    supply,
+    { triggers: ["curl", "wget"] }
+  ),
+  rule(
+    "supply-curl-pipe-interpreter",
+    "supply-chain",
+    "medium",
+    /\b(?:curl|wget)\b[^\n|]{0,300}\|\s*(?:sudo\s+)?(?:python[23]?|node|perl|ruby|php)\b(?!\s+-m\s+json\.tool)/,
+    "pipes a download into an interpreter",
+    supply
+  ),
+  rule(
+    "supply-powershell-download-exec",
+    "supply-chain",
+    "medium",
+    /(?:\b(?:iex|Invoke-Expression)\b[^\n]{0,200}(?:DownloadString|Invoke-WebRequest|\biwr\b|\birm\b|Net\.WebClient)|\b(?:irm|iwr|Invoke-RestMethod|Invoke-WebRequest)\s[^\n]{0,200}\|\s*(?:iex|Invoke-Expression)\b)/i,
+    "downloads and runs a PowerShell script",
+    supply
+  ),
+  rule(
+    "supply-download-chmod-run",
+    "supply-chain",
+    "medium",
+    /\b(?:curl|wget)\b[^\n]{0,200}(?:&&|;)\s*chmod\s+(?:\+x|[0-7]?7[0-7]{2})\s+[^\n]{0,120}(?:&&|;)\s*(?:sudo\s+)?\.\//,
+    "downloads a program, marks it executable and runs it",
+    supply
+  ),
+  rule(
+    "supply-pip-url",
+    "supply-chain",
+    "medium",
+    /\b(?:pip3?|uv\s+pip|python3?\s+-m\s+pip)\s+install\s+(?:[^\n]{0,120}\s)?["']?(?:git\+https?:\/\/|https?:\/\/)(?![^\s"']{0,200}(?:@[0-9a-f]{40}\b|#sha256=|==))/,
+    "installs an unpinned Python package from a URL",
+    supply
+  ),
+  rule(
+    "supply-npm-url",
+    "supply-chain",
+    "medium",
+    /\b(?:npm|pnpm|yarn|bun)\s+(?:install|i|add)\s+(?:[^\n]{0,120}\s)?["']?(?:https?:\/\/|git\+|github:|git:\/\/)(?![^\s"']{0,200}#[0-9a-f]{40}\b)/,
+    "installs an unpinned JavaScript package from a URL",
+    supply
+  ),
+  rule(
+    "supply-git-clone-run",
+    "supply-chain",
+    "low",
+    /\bgit\s+clone\s+[^\n]{0,200}(?:&&|;)\s*(?:cd\s+[^\n;&]{1,80}(?:&&|;)\s*)?(?:\.\/[\w.-]{1,60}|(?:ba)?sh\s+[\w./-]{1,60}|make(?:\s+install)?\b|python3?\s+(?:setup\.py|[\w./-]{1,60}\.py)|npm\s+(?:install|run|start)|pip3?\s+install)/,
+    "clones a repository and runs its code",
+    "Pin the clone to a commit (git checkout <sha>) before running anything from it."
+  ),
+  rule(
+    "supply-pip-extra-index",
+    "supply-chain",
+    "low",
+    /--(?:extra-)?index-url\s+["']?https?:\/\/(?!pypi\.org|download\.pytorch\.org|pypi\.nvidia\.com|test\.pypi\.org)/,
+    "installs from a non-default package index (dependency confusion)",
+    supply
+  ),
   rule("supply-pip-trusted-host", "supply-chain", "medium", /--trusted-host\s+\S/, "turns off TLS checks for a package index", supply),
-  rule("supply-npx-yes", "supply-chain", "low", /\bnpx\s+(?:-y|--yes)\s+(?!@?[\w./-]{1,80}@\d)/, "runs an unpinned npm package without asking", supply),
-  rule("supply-unsafe-registry", "supply-chain", "medium", /\bnpm\s+config\s+set\s+registry\s+https?:\/\/(?!registry\.npmjs\.org)/, "switches the npm registry", supply),
-  rule("supply-docker-pipe", "supply-chain", "medium", new RegExp(`\\bdocker\\s+run\\s+[^\\n]{0,200}\\|\\s*${shell}\\b`), "pipes container output into a shell", supply)
+  rule(
+    "supply-npx-yes",
+    "supply-chain",
+    "low",
+    /\bnpx\s+(?:-y|--yes)\s+(?!@?[\w./-]{1,80}@\d)/,
+    "runs an unpinned npm package without asking",
+    supply
+  ),
+  rule(
+    "supply-unsafe-registry",
+    "supply-chain",
+    "medium",
+    /\bnpm\s+config\s+set\s+registry\s+https?:\/\/(?!registry\.npmjs\.org)/,
+    "switches the npm registry",
+    supply
+  ),
+  rule(
+    "supply-docker-pipe",
+    "supply-chain",
+    "medium",
+    new RegExp(`\\bdocker\\s+run\\s+[^\\n]{0,200}\\|\\s*${shell}\\b`),
+    "pipes container output into a shell",
+    supply
+  )
 ];
 var privilege = [
   rule("priv-nopasswd", "privilege-escalation", "high", /\bNOPASSWD\s*:/, "passwordless sudo entry", priv),
-  rule("priv-setuid-chmod", "privilege-escalation", "high", /\bchmod\s+(?:-R\s+)?(?:[ugoa]{0,3}\+[rwx]{0,3}s[rwx]{0,3}|0?[2467][0-7]{3})\s/, "sets the setuid or setgid bit", priv),
-  rule("priv-setuid-call", "privilege-escalation", "medium", /\bset(?:e?[ug]id|re[ug]id|res[ug]id)\s*\(\s*0\s*[,)]/, "switches to root in code", priv),
-  rule("priv-chmod-777-system", "privilege-escalation", "high", /\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx|ugo\+rwx)\s+["']?\/(?:etc|usr|bin|sbin|var|home|root|opt|lib|boot|tmp\b|\*|(?=\s|$))/, "makes a system path world-writable", priv),
-  rule("priv-chmod-777", "privilege-escalation", "low", /\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx)\b/, "makes a path world-writable", "Grant only the permissions needed (e.g. 755 or 644)."),
-  rule("priv-capabilities", "privilege-escalation", "high", /\bsetcap\s+[^\n]{0,80}cap_(?:setuid|setgid|sys_admin|dac_override|dac_read_search|sys_ptrace)\b/i, "grants a root-equivalent capability", priv),
-  rule("priv-shadow-read", "privilege-escalation", "high", /\b(?:cat|cp|less|more|head|tail|scp|curl|base64|unshadow|john|hashcat|open|read_text)\b[^\n]{0,80}\/etc\/(?:shadow|gshadow)\b/, "reads the password hash file", priv),
+  rule(
+    "priv-setuid-chmod",
+    "privilege-escalation",
+    "high",
+    /\bchmod\s+(?:-R\s+)?(?:[ugoa]{0,3}\+[rwx]{0,3}s[rwx]{0,3}|0?[2467][0-7]{3})\s/,
+    "sets the setuid or setgid bit",
+    priv
+  ),
+  rule(
+    "priv-setuid-call",
+    "privilege-escalation",
+    "medium",
+    /\bset(?:e?[ug]id|re[ug]id|res[ug]id)\s*\(\s*0\s*[,)]/,
+    "switches to root in code",
+    priv
+  ),
+  rule(
+    "priv-chmod-777-system",
+    "privilege-escalation",
+    "high",
+    /\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx|ugo\+rwx)\s+["']?\/(?:etc|usr|bin|sbin|var|home|root|opt|lib|boot|tmp\b|\*|(?=\s|$))/,
+    "makes a system path world-writable",
+    priv
+  ),
+  rule(
+    "priv-chmod-777",
+    "privilege-escalation",
+    "low",
+    /\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx)\b/,
+    "makes a path world-writable",
+    "Grant only the permissions needed (e.g. 755 or 644)."
+  ),
+  rule(
+    "priv-capabilities",
+    "privilege-escalation",
+    "high",
+    /\bsetcap\s+[^\n]{0,80}cap_(?:setuid|setgid|sys_admin|dac_override|dac_read_search|sys_ptrace)\b/i,
+    "grants a root-equivalent capability",
+    priv
+  ),
+  rule(
+    "priv-shadow-read",
+    "privilege-escalation",
+    "high",
+    /\b(?:cat|cp|less|more|head|tail|scp|curl|base64|unshadow|john|hashcat|open|read_text)\b[^\n]{0,80}\/etc\/(?:shadow|gshadow)\b/,
+    "reads the password hash file",
+    priv
+  ),
   rule("priv-shadow-mention", "privilege-escalation", "low", /\/etc\/(?:shadow|gshadow)\b/, "names the password hash file", priv),
   rule("priv-passwd-file", "privilege-escalation", "low", /\/etc\/passwd\b/, "reads the user database", priv),
-  rule("priv-sudo-shell", "privilege-escalation", "medium", /\bsudo\s+(?:-\w\s+){0,2}(?:su\b|-i\b|-s\b|bash\b|sh\b|zsh\b)/, "opens a root shell", priv),
-  rule("priv-sudo", "privilege-escalation", "low", /\bsudo\s+(?!-[lkvn]\b)[\w/-]/, "runs a command as root", "Say why root is needed, or find a user-level install."),
-  rule("priv-docker-host", "privilege-escalation", "medium", /(?:\bdocker\s+run\b[^\n]{0,200}(?:--privileged\b|-v\s+\/:\/|--pid[= ]host\b|--net(?:work)?[= ]host\b[^\n]{0,80}--privileged)|-v\s+\/var\/run\/docker\.sock:)/, "gives a container control of the host", priv),
-  rule("priv-group-add", "privilege-escalation", "medium", /\b(?:usermod\s+-a?G\s+(?:sudo|wheel|root|admin|docker)\b|gpasswd\s+-a\s+\S{1,40}\s+(?:sudo|wheel|docker)\b|dseditgroup\s+[^\n]{0,80}\badmin\b)/, "adds a user to an administrator group", priv),
-  rule("priv-useradd-uid0", "privilege-escalation", "high", /\buseradd\s+[^\n]{0,80}-(?:o\s+-u\s*0|u\s*0\s+-o)\b/, "creates a second root account", priv),
+  rule(
+    "priv-sudo-shell",
+    "privilege-escalation",
+    "medium",
+    /\bsudo\s+(?:-\w\s+){0,2}(?:su\b|-i\b|-s\b|bash\b|sh\b|zsh\b)/,
+    "opens a root shell",
+    priv
+  ),
+  rule(
+    "priv-sudo",
+    "privilege-escalation",
+    "low",
+    /\bsudo\s+(?!-[lkvn]\b)[\w/-]/,
+    "runs a command as root",
+    "Say why root is needed, or find a user-level install."
+  ),
+  rule(
+    "priv-docker-host",
+    "privilege-escalation",
+    "medium",
+    /(?:\bdocker\s+run\b[^\n]{0,200}(?:--privileged\b|-v\s+\/:\/|--pid[= ]host\b|--net(?:work)?[= ]host\b[^\n]{0,80}--privileged)|-v\s+\/var\/run\/docker\.sock:)/,
+    "gives a container control of the host",
+    priv
+  ),
+  rule(
+    "priv-group-add",
+    "privilege-escalation",
+    "medium",
+    /\b(?:usermod\s+-a?G\s+(?:sudo|wheel|root|admin|docker)\b|gpasswd\s+-a\s+\S{1,40}\s+(?:sudo|wheel|docker)\b|dseditgroup\s+[^\n]{0,80}\badmin\b)/,
+    "adds a user to an administrator group",
+    priv
+  ),
+  rule(
+    "priv-useradd-uid0",
+    "privilege-escalation",
+    "high",
+    /\buseradd\s+[^\n]{0,80}-(?:o\s+-u\s*0|u\s*0\s+-o)\b/,
+    "creates a second root account",
+    priv
+  ),
   rule("priv-polkit-rule", "privilege-escalation", "medium", /\/etc\/polkit-1\/rules\.d\//, "writes a polkit rule", priv)
 ];
 var credentials = [
-  rule("cred-private-key", "credential-exposure", "high", /-----BEGIN\s(?:RSA\s|EC\s|DSA\s|OPENSSH\s|ENCRYPTED\s|PGP\s)?PRIVATE\sKEY(?:\sBLOCK)?-----/, "private key block", cred),
-  rule("cred-aws-access-key", "credential-exposure", "high", /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/, "AWS access key id", cred, { accept: (m) => !/EXAMPLE|XXXX|0000/.test(m) }),
-  rule("cred-aws-secret-key", "credential-exposure", "high", /\baws_secret_access_key\s*[=:]\s*["']?[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])/i, "AWS secret access key", cred, { accept: (m) => !/EXAMPLE/.test(m) }),
-  rule("cred-github-token", "credential-exposure", "high", /\b(?:gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9_]{82})\b/, "GitHub token", cred, { accept: looksRandom }),
+  rule(
+    "cred-private-key",
+    "credential-exposure",
+    "high",
+    /-----BEGIN\s(?:RSA\s|EC\s|DSA\s|OPENSSH\s|ENCRYPTED\s|PGP\s)?PRIVATE\sKEY(?:\sBLOCK)?-----/,
+    "private key block",
+    cred
+  ),
+  rule("cred-aws-access-key", "credential-exposure", "high", /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/, "AWS access key id", cred, {
+    accept: (m) => !/EXAMPLE|XXXX|0000/.test(m)
+  }),
+  rule(
+    "cred-aws-secret-key",
+    "credential-exposure",
+    "high",
+    /\baws_secret_access_key\s*[=:]\s*["']?[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])/i,
+    "AWS secret access key",
+    cred,
+    { accept: (m) => !/EXAMPLE/.test(m) }
+  ),
+  rule(
+    "cred-github-token",
+    "credential-exposure",
+    "high",
+    /\b(?:gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9_]{82})\b/,
+    "GitHub token",
+    cred,
+    { accept: looksRandom }
+  ),
   rule("cred-gitlab-token", "credential-exposure", "high", /\bglpat-[A-Za-z0-9_-]{20}\b/, "GitLab token", cred, { accept: looksRandom }),
-  rule("cred-slack-token", "credential-exposure", "high", /\bxox[abposr]-(?:\d{6,15}-){1,3}[A-Za-z0-9-]{10,80}/, "Slack token", cred, { accept: (m) => !/x{6}|X{6}|0{6}/.test(m) }),
-  rule("cred-slack-webhook", "credential-exposure", "high", /https:\/\/hooks\.slack\.com\/services\/T[A-Z0-9]{6,12}\/B[A-Z0-9]{6,12}\/[A-Za-z0-9]{20,30}/, "Slack incoming-webhook URL", cred, { accept: (m) => !/X{6}|x{6}/.test(m) }),
-  rule("cred-openai-key", "credential-exposure", "high", /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,200}\b/, "OpenAI API key", cred, { accept: (m) => !m.startsWith("sk-ant-") && looksRandom(m) }),
-  rule("cred-anthropic-key", "credential-exposure", "high", /\bsk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_-]{80,120}/, "Anthropic API key", cred, { accept: looksRandom }),
-  rule("cred-google-api-key", "credential-exposure", "high", /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/, "Google API key", cred, { accept: looksRandom }),
-  rule("cred-stripe-live", "credential-exposure", "high", /\b(?:sk|rk)_live_[0-9a-zA-Z]{24,99}\b/, "Stripe live secret key", cred, { accept: looksRandom }),
-  rule("cred-stripe-test", "credential-exposure", "low", /\b(?:sk|rk)_test_[0-9a-zA-Z]{24,99}\b/, "Stripe test key", cred, { accept: looksRandom }),
-  rule("cred-huggingface-token", "credential-exposure", "high", /\bhf_[A-Za-z0-9]{34,40}\b/, "Hugging Face token", cred, { accept: looksRandom }),
+  rule("cred-slack-token", "credential-exposure", "high", /\bxox[abposr]-(?:\d{6,15}-){1,3}[A-Za-z0-9-]{10,80}/, "Slack token", cred, {
+    accept: (m) => !/x{6}|X{6}|0{6}/.test(m)
+  }),
+  rule(
+    "cred-slack-webhook",
+    "credential-exposure",
+    "high",
+    /https:\/\/hooks\.slack\.com\/services\/T[A-Z0-9]{6,12}\/B[A-Z0-9]{6,12}\/[A-Za-z0-9]{20,30}/,
+    "Slack incoming-webhook URL",
+    cred,
+    { accept: (m) => !/X{6}|x{6}/.test(m) }
+  ),
+  rule("cred-openai-key", "credential-exposure", "high", /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,200}\b/, "OpenAI API key", cred, {
+    accept: (m) => !m.startsWith("sk-ant-") && looksRandom(m)
+  }),
+  rule(
+    "cred-anthropic-key",
+    "credential-exposure",
+    "high",
+    /\bsk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_-]{80,120}/,
+    "Anthropic API key",
+    cred,
+    { accept: looksRandom }
+  ),
+  rule("cred-google-api-key", "credential-exposure", "high", /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/, "Google API key", cred, {
+    accept: looksRandom
+  }),
+  rule("cred-stripe-live", "credential-exposure", "high", /\b(?:sk|rk)_live_[0-9a-zA-Z]{24,99}\b/, "Stripe live secret key", cred, {
+    accept: looksRandom
+  }),
+  rule("cred-stripe-test", "credential-exposure", "low", /\b(?:sk|rk)_test_[0-9a-zA-Z]{24,99}\b/, "Stripe test key", cred, {
+    accept: looksRandom
+  }),
+  rule("cred-huggingface-token", "credential-exposure", "high", /\bhf_[A-Za-z0-9]{34,40}\b/, "Hugging Face token", cred, {
+    accept: looksRandom
+  }),
   rule("cred-npm-token", "credential-exposure", "high", /\bnpm_[A-Za-z0-9]{36}\b/, "npm token", cred, { accept: looksRandom }),
-  rule("cred-sendgrid-key", "credential-exposure", "high", /\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b/, "SendGrid API key", cred, { accept: looksRandom }),
-  rule("cred-telegram-bot-token", "credential-exposure", "high", /(?<!\d)\d{8,10}:AA[A-Za-z0-9_-]{33}\b/, "Telegram bot token", cred, { accept: (m) => looksRandom(m.slice(m.indexOf(":") + 3)), triggers: [":aa"] }),
-  rule("cred-discord-webhook", "credential-exposure", "high", /https:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/\d{17,20}\/[A-Za-z0-9_-]{60,70}/, "Discord webhook URL", cred, { accept: looksRandom }),
-  rule("cred-jwt", "credential-exposure", "medium", /\beyJ[A-Za-z0-9_-]{10,500}\.eyJ[A-Za-z0-9_-]{10,2000}\.[A-Za-z0-9_-]{10,1000}/, "JSON Web Token", "If this is a real token, remove and revoke it; if it is an example, suppress with a reason."),
-  rule("cred-generic-assignment", "credential-exposure", "medium", /\b(?:api[_-]?key|secret[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|password|passwd)["']?\s*[=:]\s*["'][A-Za-z0-9+/=_.-]{24,200}["']/i, "hard-coded secret", cred, { accept: (m) => looksRandom(m.replace(/^[^"']{0,80}["']/, "").replace(/["']$/, "")) }),
-  rule("cred-url-password", "credential-exposure", "low", /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@"'`]{1,60}:[^\s:/@"'`$<{]{3,80}@[\w.-]{1,200}/i, "password in a URL", cred, { accept: (m) => !/:(?:password|pass|pwd|secret|changeme|xxx+|\*+)@/i.test(m), triggers: ["://"] })
+  rule("cred-sendgrid-key", "credential-exposure", "high", /\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b/, "SendGrid API key", cred, {
+    accept: looksRandom
+  }),
+  rule("cred-telegram-bot-token", "credential-exposure", "high", /(?<!\d)\d{8,10}:AA[A-Za-z0-9_-]{33}\b/, "Telegram bot token", cred, {
+    accept: (m) => looksRandom(m.slice(m.indexOf(":") + 3)),
+    triggers: [":aa"]
+  }),
+  rule(
+    "cred-discord-webhook",
+    "credential-exposure",
+    "high",
+    /https:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/\d{17,20}\/[A-Za-z0-9_-]{60,70}/,
+    "Discord webhook URL",
+    cred,
+    { accept: looksRandom }
+  ),
+  rule(
+    "cred-jwt",
+    "credential-exposure",
+    "medium",
+    /\beyJ[A-Za-z0-9_-]{10,500}\.eyJ[A-Za-z0-9_-]{10,2000}\.[A-Za-z0-9_-]{10,1000}/,
+    "JSON Web Token",
+    "If this is a real token, remove and revoke it; if it is an example, suppress with a reason."
+  ),
+  rule(
+    "cred-generic-assignment",
+    "credential-exposure",
+    "medium",
+    /\b(?:api[_-]?key|secret[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|password|passwd)["']?\s*[=:]\s*["'][A-Za-z0-9+/=_.-]{24,200}["']/i,
+    "hard-coded secret",
+    cred,
+    { accept: (m) => looksRandom(m.replace(/^[^"']{0,80}["']/, "").replace(/["']$/, "")) }
+  ),
+  rule(
+    "cred-url-password",
+    "credential-exposure",
+    "low",
+    /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@"'`]{1,60}:[^\s:/@"'`$<{]{3,80}@[\w.-]{1,200}/i,
+    "password in a URL",
+    cred,
+    { accept: (m) => !/:(?:password|pass|pwd|secret|changeme|xxx+|\*+)@/i.test(m), triggers: ["://"] }
+  )
 ];
 var execution = [
-  rule("exec-os-system", "execution", "low", /\bos\.(?:system|popen)\s*\(/, "runs a shell command from Python", "Prefer subprocess with an argument list."),
-  rule("exec-shell-true", "execution", "low", /\bsubprocess\.\w{2,15}\([^\n]{0,200}shell\s*=\s*True/, "subprocess with shell=True", "Pass an argument list and drop shell=True."),
-  rule("exec-child-process", "execution", "low", /\b(?:child_process\.)?(?:execSync|exec)\s*\(\s*`[^`\n]{0,200}\$\{/, "runs an interpolated shell command from JavaScript", "Use execFile with an argument array.", { triggers: ["exec"] }),
-  rule("exec-runtime-exec", "execution", "low", /\bRuntime\.getRuntime\(\)\.exec\(/, "Java Runtime.exec", "Use ProcessBuilder with an argument list.")
+  rule(
+    "exec-os-system",
+    "execution",
+    "low",
+    /\bos\.(?:system|popen)\s*\(/,
+    "runs a shell command from Python",
+    "Prefer subprocess with an argument list."
+  ),
+  rule(
+    "exec-shell-true",
+    "execution",
+    "low",
+    /\bsubprocess\.\w{2,15}\([^\n]{0,200}shell\s*=\s*True/,
+    "subprocess with shell=True",
+    "Pass an argument list and drop shell=True."
+  ),
+  rule(
+    "exec-child-process",
+    "execution",
+    "low",
+    /\b(?:child_process\.)?(?:execSync|exec)\s*\(\s*`[^`\n]{0,200}\$\{/,
+    "runs an interpolated shell command from JavaScript",
+    "Use execFile with an argument array.",
+    { triggers: ["exec"] }
+  ),
+  rule(
+    "exec-runtime-exec",
+    "execution",
+    "low",
+    /\bRuntime\.getRuntime\(\)\.exec\(/,
+    "Java Runtime.exec",
+    "Use ProcessBuilder with an argument list."
+  )
 ];
 var traversal = [
-  rule("traverse-deep-parent", "traversal", "low", /(?:\.\.[/\\]){4,}/, "climbs four or more folders up", "Keep paths inside the skill folder or the project.", { triggers: [".."] }),
-  rule("traverse-dev-shm", "traversal", "low", /\/dev\/shm\/\S/, "stages files in shared memory", "Use a temporary folder the user can see.")
+  rule(
+    "traverse-deep-parent",
+    "traversal",
+    "low",
+    /(?:\.\.[/\\]){4,}/,
+    "climbs four or more folders up",
+    "Keep paths inside the skill folder or the project.",
+    { triggers: [".."] }
+  ),
+  rule(
+    "traverse-dev-shm",
+    "traversal",
+    "low",
+    /\/dev\/shm\/\S/,
+    "stages files in shared memory",
+    "Use a temporary folder the user can see."
+  )
 ];
 var mining = [
-  rule("mine-miner", "mining", "high", /\b(?:xmrig|cpuminer|minerd|cgminer|bfgminer|ethminer|nbminer|lolminer|phoenixminer|t-rex)\b(?![\w-]{0,3}\.(?:md|txt))/i, "runs a cryptocurrency miner", "Remove the miner."),
+  rule(
+    "mine-miner",
+    "mining",
+    "high",
+    /\b(?:xmrig|cpuminer|minerd|cgminer|bfgminer|ethminer|nbminer|lolminer|phoenixminer|t-rex)\b(?![\w-]{0,3}\.(?:md|txt))/i,
+    "runs a cryptocurrency miner",
+    "Remove the miner."
+  ),
   rule("mine-stratum", "mining", "high", /\bstratum\+(?:tcp|ssl|tls):\/\//i, "connects to a mining pool", "Remove the miner."),
-  rule("mine-pool-host", "mining", "high", /\b(?:minexmr|nanopool|f2pool|2miners|hashvault|supportxmr|moneroocean|coinhive|cryptonight)\b/i, "names a mining pool or miner", "Remove the miner.")
+  rule(
+    "mine-pool-host",
+    "mining",
+    "high",
+    /\b(?:minexmr|nanopool|f2pool|2miners|hashvault|supportxmr|moneroocean|coinhive|cryptonight)\b/i,
+    "names a mining pool or miner",
+    "Remove the miner."
+  )
 ];
 var THREAT_RULES = [
   ...exfiltration,
@@ -60658,28 +62023,76 @@ var THREAT_RULES = [
 var unicodeHint = "Delete the invisible characters (they can hide or reorder text a reviewer reads); if they are meant, suppress with a reason.";
 var structureHint = "Remove the file or move it where it belongs, or list it in .skillignore if the scan should not read it.";
 var table = [
-  ["unicode-bidi-control", "unicode", "high", "bidirectional override or isolate characters (text shown differs from text read)", unicodeHint],
+  [
+    "unicode-bidi-control",
+    "unicode",
+    "high",
+    "bidirectional override or isolate characters (text shown differs from text read)",
+    unicodeHint
+  ],
   ["unicode-tag-chars", "unicode", "high", "Unicode tag characters (invisible ASCII smuggling)", unicodeHint],
   ["unicode-variation-run", "unicode", "high", "a run of variation selectors (invisible data smuggling)", unicodeHint],
   ["unicode-zero-width", "unicode", "medium", "zero-width characters", unicodeHint],
   ["unicode-invisible", "unicode", "medium", "invisible formatting characters", unicodeHint],
   ["unicode-directional-mark", "unicode", "low", "left-to-right or right-to-left marks", unicodeHint],
-  ["structure-symlink-escape", "structure", "high", "symbolic link pointing outside the skill folder", "Replace the link with a copy of the file, or remove it."],
+  [
+    "structure-symlink-escape",
+    "structure",
+    "high",
+    "symbolic link pointing outside the skill folder",
+    "Replace the link with a copy of the file, or remove it."
+  ],
   ["structure-symlink-loop", "structure", "medium", "symbolic link loop or unresolvable link chain", "Remove the link."],
   ["structure-symlink-broken", "structure", "low", "symbolic link to nothing", "Remove the link."],
-  ["structure-native-executable", "structure", "high", "compiled program (ELF, PE or Mach-O) in the skill", "Ship source scripts under scripts/, never compiled programs."],
+  [
+    "structure-native-executable",
+    "structure",
+    "high",
+    "compiled program (ELF, PE or Mach-O) in the skill",
+    "Ship source scripts under scripts/, never compiled programs."
+  ],
   ["structure-binary-file", "structure", "medium", "binary file outside assets/", structureHint],
-  ["structure-executable-bit", "structure", "medium", "executable file outside scripts/", "Move the program under scripts/ or clear the executable bit (chmod -x)."],
+  [
+    "structure-executable-bit",
+    "structure",
+    "medium",
+    "executable file outside scripts/",
+    "Move the program under scripts/ or clear the executable bit (chmod -x)."
+  ],
   ["structure-special-file", "structure", "medium", "device, socket or pipe in the skill folder", structureHint],
   ["structure-file-too-large", "structure", "medium", "file larger than the size limit (not scanned past the limit)", structureHint],
-  ["structure-too-many-files", "structure", "medium", "more files than the limit (the rest were not scanned)", "Split the skill, or raise scan.limits.max_files in .skillgarden/config.yaml."],
+  [
+    "structure-too-many-files",
+    "structure",
+    "medium",
+    "more files than the limit (the rest were not scanned)",
+    "Split the skill, or raise scan.limits.max_files in .skillgarden/config.yaml."
+  ],
   ["structure-too-deep", "structure", "low", "folders nested deeper than the limit (not scanned)", "Flatten the skill folder."],
   ["structure-not-utf8", "structure", "low", "file is not UTF-8 (scanned as Latin-1)", "Save the file as UTF-8."],
   ["structure-unreadable", "structure", "medium", "file could not be read", "Check its permissions."],
-  ["suppress-missing-reason", "suppression", "medium", "suppression marker without a reason (ignored)", "Write the reason after the rule id: `skillgarden-ignore: <rule-id> \u2014 <why this is safe>`."],
-  ["suppress-unknown-rule", "suppression", "low", "suppression marker names an unknown rule", "Check the rule id against `skillgarden scan --json` output."]
+  [
+    "suppress-missing-reason",
+    "suppression",
+    "medium",
+    "suppression marker without a reason (ignored)",
+    "Write the reason after the rule id: `skillgarden-ignore: <rule-id> \u2014 <why this is safe>`."
+  ],
+  [
+    "suppress-unknown-rule",
+    "suppression",
+    "low",
+    "suppression marker names an unknown rule",
+    "Check the rule id against `skillgarden scan --json` output."
+  ]
 ];
-var SPECIAL_RULES = table.map(([id, category, severity, message, hint]) => ({ id, category, severity, message, hint }));
+var SPECIAL_RULES = table.map(([id, category, severity, message, hint]) => ({
+  id,
+  category,
+  severity,
+  message,
+  hint
+}));
 var byId = new Map(SPECIAL_RULES.map((r) => [r.id, r]));
 function specialRule(id) {
   return byId.get(id);
@@ -60701,7 +62114,12 @@ function specialFinding(id, at) {
 }
 
 // src/core/scan/context.ts
-var quotePairs = [['"', '"'], ["`", "`"], ["\u201C", "\u201D"], ["\xAB", "\xBB"]];
+var quotePairs = [
+  ['"', '"'],
+  ["`", "`"],
+  ["\u201C", "\u201D"],
+  ["\xAB", "\xBB"]
+];
 function isQuoted(line, start, end) {
   return quotePairs.some(([open3, close]) => {
     if (line.lastIndexOf(open3, start - 1) < 0) return false;
@@ -60929,7 +62347,9 @@ function readCodeEscape(r) {
   const code2 = /^\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|u\{([0-9a-fA-F]+)\}|c([A-Za-z]))/.exec(r.src.slice(r.i));
   if (!code2) return void 0;
   r.i += code2[0].length;
-  return String.fromCodePoint(code2[4] !== void 0 ? code2[4].toUpperCase().charCodeAt(0) % 32 : parseInt(code2[1] ?? code2[2] ?? code2[3], 16));
+  return String.fromCodePoint(
+    code2[4] !== void 0 ? code2[4].toUpperCase().charCodeAt(0) % 32 : parseInt(code2[1] ?? code2[2] ?? code2[3], 16)
+  );
 }
 function readEscape(r) {
   const coded = readCodeEscape(r);
@@ -61071,7 +62491,8 @@ function alternativesLiterals(alternatives) {
   const each = alternatives.map(sequenceLiterals);
   const exact = each.every((l) => l.exact !== void 0) ? [...new Set(each.flatMap((l) => l.exact))] : void 0;
   const best = each.map((l) => bestFactor(withExact(l)));
-  if (!best.every((b) => b !== void 0)) return { exact: exact && exact.length <= MAX_STRINGS ? exact : void 0, factors: [] };
+  if (!best.every((b) => b !== void 0))
+    return { exact: exact && exact.length <= MAX_STRINGS ? exact : void 0, factors: [] };
   return { exact: exact && exact.length <= MAX_STRINGS ? exact : void 0, factors: [best.flat()] };
 }
 function withExact(literals) {
@@ -61216,7 +62637,8 @@ function indexTriggerLines(text, matcher) {
     if (c2raw >= 128) continue;
     const c2 = FOLD[c2raw];
     if ((third[key * 4 + (c2 >> 5)] & 1 << (c2 & 31)) === 0) continue;
-    for (let id = buckets[bucketOf(key, c2)]; id >= 0; id = next[id]) if (matchesAt(text, i, literals[id]) && edgesHold(text, matcher, id, i)) add(hits, id, line);
+    for (let id = buckets[bucketOf(key, c2)]; id >= 0; id = next[id])
+      if (matchesAt(text, i, literals[id]) && edgesHold(text, matcher, id, i)) add(hits, id, line);
   }
   for (const id of matcher.others) findOther(text, literals[id], (line2) => add(hits, id, line2));
   return hits;
@@ -61243,7 +62665,10 @@ function compileTable(rules2) {
     const matcher = buildTriggerMatcher(triggers.flatMap((l) => l ?? []));
     const ids = new Map(matcher.literals.map((l, id) => [l, id]));
     const idOf = (t) => ids.get(triggerText(t));
-    const compiled = compileEach(rules2, triggers.map((l) => l ? [...new Set(l.map(idOf))] : void 0));
+    const compiled = compileEach(
+      rules2,
+      triggers.map((l) => l ? [...new Set(l.map(idOf))] : void 0)
+    );
     const rulesOf = matcher.literals.map(() => []);
     compiled.forEach((rule2, r) => rule2.triggers?.forEach((id) => rulesOf[id].push(r)));
     const untriggered = compiled.flatMap((rule2, r) => rule2.triggers ? [] : [r]);
@@ -61631,7 +63056,16 @@ function scanSkillText(text, options) {
   }
   const comments = findCommentLines(options.file, lines);
   const gates = buildLineGates(unified);
-  const scan = { file: options.file, lines, lineStarts, seen: /* @__PURE__ */ new Map(), comments, triggerLines: [], longestBase64Run: gates.longestBase64Run, out: [] };
+  const scan = {
+    file: options.file,
+    lines,
+    lineStarts,
+    seen: /* @__PURE__ */ new Map(),
+    comments,
+    triggerLines: [],
+    longestBase64Run: gates.longestBase64Run,
+    out: []
+  };
   const table2 = compileTable(rules2);
   scanRaw(scan, unified, table2);
   const { out, seen } = scan;
@@ -61673,7 +63107,10 @@ var DEFAULT_POLICY = {
 var DEFAULT_LIMITS = { maxFiles: 200, maxFileBytes: 1024 * 1024, maxDepth: 6 };
 function resolveScanConfig(input2 = {}) {
   const policy = Object.fromEntries(
-    Object.entries(DEFAULT_POLICY).map(([provenance, row]) => [provenance, { ...row, ...input2.policy?.[provenance] ?? {} }])
+    Object.entries(DEFAULT_POLICY).map(([provenance, row]) => [
+      provenance,
+      { ...row, ...input2.policy?.[provenance] ?? {} }
+    ])
   );
   return {
     policy,
@@ -63317,7 +64754,8 @@ function findCandidatePairs(signatures, config) {
       else buckets.set(key, [i]);
     }
     for (const bucket of buckets.values()) {
-      for (let x = 0; x < bucket.length; x++) for (let y = x + 1; y < bucket.length; y++) pairs.add(bucket[x] * n + bucket[y]);
+      for (let x = 0; x < bucket.length; x++)
+        for (let y = x + 1; y < bucket.length; y++) pairs.add(bucket[x] * n + bucket[y]);
     }
   }
   return pairs;
@@ -63352,7 +64790,8 @@ function readToolList(value) {
   return [];
 }
 function readPathList(value) {
-  if (typeof value === "string") return value.split(",").map((p) => p.trim()).filter(Boolean);
+  if (typeof value === "string")
+    return value.split(",").map((p) => p.trim()).filter(Boolean);
   if (Array.isArray(value)) return value.filter((v) => typeof v === "string");
   return [];
 }
@@ -63384,7 +64823,12 @@ function buildAllFeatures(skills, config) {
     const limit = Math.max(2, config.common_word_share * skills.length);
     for (const [s, count] of counts) if (count > limit) common.add(s);
   }
-  return skills.map((skill, i) => buildFeatures(skill, config, { parsed: parsed[i], shingles: shingles[i].filter((s) => !common.has(s)) }));
+  return skills.map(
+    (skill, i) => buildFeatures(skill, config, {
+      parsed: parsed[i],
+      shingles: shingles[i].filter((s) => !common.has(s))
+    })
+  );
 }
 function setJaccard(a, b) {
   if (a.length === 0 || b.length === 0) return 0;
@@ -63434,7 +64878,10 @@ function groupByPrefix(tokens, maxGroup = 200) {
     }
     if (short.length > 0 && depth > 0) out.push([short, members.filter((i) => !short.includes(i))]);
   };
-  split(tokens.map((_, i) => i), 0);
+  split(
+    tokens.map((_, i) => i),
+    0
+  );
   return out;
 }
 function buildFamilyPrefixes(tokens) {
@@ -63473,7 +64920,12 @@ function buildClusters(features, config) {
   };
   linkPrefixFamilies(features, config, find, union2);
   const similarity = (i, j) => estimateJaccard(features[i].signature, features[j].signature);
-  const contentPairs = [...findCandidatePairs(features.map((f) => f.signature), config)].map((pair) => ({ i: Math.floor(pair / n), j: pair % n })).map((p) => ({ ...p, s: similarity(p.i, p.j) })).filter((p) => p.s >= config.similarity_threshold).sort((x, y) => y.s - x.s || x.i - y.i || x.j - y.j);
+  const contentPairs = [
+    ...findCandidatePairs(
+      features.map((f) => f.signature),
+      config
+    )
+  ].map((pair) => ({ i: Math.floor(pair / n), j: pair % n })).map((p) => ({ ...p, s: similarity(p.i, p.j) })).filter((p) => p.s >= config.similarity_threshold).sort((x, y) => y.s - x.s || x.i - y.i || x.j - y.j);
   for (const { i, j } of contentPairs) {
     const a = members.get(find(i)) ?? [];
     const b = members.get(find(j)) ?? [];
@@ -63482,7 +64934,12 @@ function buildClusters(features, config) {
     for (const x of a) for (const y of b) total += similarity(x, y);
     if (total / (a.length * b.length) >= config.similarity_threshold) union2(i, j);
   }
-  return [...members.values()].filter((list) => list.length >= config.min_cluster_size).map((list) => describeCluster(list.map((i) => features[i]), config)).sort((a, b) => a.members[0].localeCompare(b.members[0]));
+  return [...members.values()].filter((list) => list.length >= config.min_cluster_size).map(
+    (list) => describeCluster(
+      list.map((i) => features[i]),
+      config
+    )
+  ).sort((a, b) => a.members[0].localeCompare(b.members[0]));
 }
 function linkPrefixFamilies(features, config, find, union2) {
   const family = buildFamilyPrefixes(features.map((f) => f.nameTokens));
@@ -63517,7 +64974,10 @@ function describeCluster(list, config) {
   return {
     members: sorted.map((m) => m.name),
     evidence: {
-      prefix: sharedPrefix(sorted.map((m) => m.name), config.prefix_min_length),
+      prefix: sharedPrefix(
+        sorted.map((m) => m.name),
+        config.prefix_min_length
+      ),
       similarities,
       sharedTools: intersect(sorted.map((m) => m.tools)),
       sharedPaths: intersect(sorted.map((m) => m.paths))
@@ -63704,19 +65164,28 @@ function selectCuratable(skills, skillsDir = "skills") {
   const eligible = [];
   for (const [name, list] of byName) {
     if (list.length > 1) {
-      skipped.push({ names: [name], reason: `the name ${name} is used by ${list.length} skills (${list.map((s) => s.dir).join(", ")}): rename all but one so references are unambiguous` });
+      skipped.push({
+        names: [name],
+        reason: `the name ${name} is used by ${list.length} skills (${list.map((s) => s.dir).join(", ")}): rename all but one so references are unambiguous`
+      });
       continue;
     }
     const skill = list[0];
     if (!isCuratable(skill)) continue;
     const parsed = parseSkill(skill.text, { file: skill.dir });
     if (parsed.sections.frontmatter !== "ok" || !parsed.document || parsed.fields.name !== skill.name) {
-      skipped.push({ names: [name], reason: `${skill.dir}/SKILL.md has no valid frontmatter naming it ${name}: fix it (skillgarden validate) before it can be merged` });
+      skipped.push({
+        names: [name],
+        reason: `${skill.dir}/SKILL.md has no valid frontmatter naming it ${name}: fix it (skillgarden validate) before it can be merged`
+      });
       continue;
     }
     const escaping = escapingLink(skill, skillsDir);
     if (escaping !== void 0) {
-      skipped.push({ names: [name], reason: `${skill.dir} links outside the skills folder (${escaping}): copy the file into the skill and link it relatively before it can be merged` });
+      skipped.push({
+        names: [name],
+        reason: `${skill.dir} links outside the skills folder (${escaping}): copy the file into the skill and link it relatively before it can be merged`
+      });
       continue;
     }
     eligible.push(skill);
@@ -63800,7 +65269,11 @@ function sizeOf(content) {
   return typeof content === "string" ? new TextEncoder().encode(content).length : content.length;
 }
 function checkUmbrellaValid(input2) {
-  return checkUmbrellaTable({ ...input2, members: input2.members.map((m) => m.skill), usedKeys: new Set(input2.members.flatMap((m) => Object.keys(m.parsed.fields))) });
+  return checkUmbrellaTable({
+    ...input2,
+    members: input2.members.map((m) => m.skill),
+    usedKeys: new Set(input2.members.flatMap((m) => Object.keys(m.parsed.fields)))
+  });
 }
 function checkUmbrellaTable(input2) {
   const files = /* @__PURE__ */ new Map();
@@ -63808,15 +65281,21 @@ function checkUmbrellaTable(input2) {
   const file = `${input2.dir}/${skillFileName}`;
   const raw = input2.table.get(skillFileName) ?? "";
   const content = typeof raw === "string" ? raw : new TextDecoder().decode(raw);
-  const portableErrors = validateSkill({ file, content, folder: input2.name, profile: "portable", files }).findings.filter((f) => f.severity === "error");
+  const portableErrors = validateSkill({ file, content, folder: input2.name, profile: "portable", files }).findings.filter(
+    (f) => f.severity === "error"
+  );
   const tolerated = portableErrors.some((f) => f.code === "skill/link-escapes") ? toleratedCodes(input2.members) : /* @__PURE__ */ new Set();
   const portable = portableErrors.filter((f) => !tolerated.has(f.code));
-  if (portable.length > 0) return `the umbrella ${input2.name} would not be valid: ${portable.map((f) => `${f.code} at line ${f.line}: ${f.message}`).join("; ")}`;
+  if (portable.length > 0)
+    return `the umbrella ${input2.name} would not be valid: ${portable.map((f) => `${f.code} at line ${f.line}: ${f.message}`).join("; ")}`;
   const used = input2.usedKeys ?? new Set(input2.members.flatMap((m) => Object.keys(parseSkill(m.text, { file: m.dir }).fields)));
   const parsed = parseSkill(content, { file });
   const allowedLines = new Set([...used].map((key) => parsed.locateKey([key])?.line).filter((line) => line !== void 0));
-  const spec = validateSkill({ file, content, folder: input2.name, profile: "spec", files }).findings.filter((f) => f.severity === "error" && !allowedLines.has(f.line) && !tolerated.has(f.code));
-  if (spec.length > 0) return `the umbrella ${input2.name} would break the Agent Skills spec: ${spec.map((f) => `${f.code} at line ${f.line}: ${f.message}`).join("; ")}`;
+  const spec = validateSkill({ file, content, folder: input2.name, profile: "spec", files }).findings.filter(
+    (f) => f.severity === "error" && !allowedLines.has(f.line) && !tolerated.has(f.code)
+  );
+  if (spec.length > 0)
+    return `the umbrella ${input2.name} would break the Agent Skills spec: ${spec.map((f) => `${f.code} at line ${f.line}: ${f.message}`).join("; ")}`;
   return void 0;
 }
 function toleratedCodes(members) {
@@ -63888,7 +65367,8 @@ function checkOutside(path, content, before, names) {
   if (before === void 0) return [`${path} is outside the plan's skills and not a known reference file`];
   const text = content === null ? void 0 : contentText(content);
   if (text === void 0) return [`${path} is outside the plan's skills and would be removed or made binary`];
-  if (maskText(text, names) !== maskText(before, names)) return [`${path} is outside the plan's skills and changed beyond the merged names`];
+  if (maskText(text, names) !== maskText(before, names))
+    return [`${path} is outside the plan's skills and changed beyond the merged names`];
   return [];
 }
 function normalize(masked) {
@@ -63897,7 +65377,12 @@ function normalize(masked) {
 function buildUmbrellaView(after, names) {
   const markdown = [...after].filter(([path]) => isMarkdownPath(path)).map(([, c]) => contentText(c) ?? "");
   const masked = markdown.map((t) => maskText(t, names));
-  return { headings: markdown.flatMap((t) => listHeadings(t)), corpus: masked.flatMap(normalize).join("\n"), maskedMarkdown: new Set(masked), files: [...after.values()] };
+  return {
+    headings: markdown.flatMap((t) => listHeadings(t)),
+    corpus: masked.flatMap(normalize).join("\n"),
+    maskedMarkdown: new Set(masked),
+    files: [...after.values()]
+  };
 }
 function checkFindable(member, view, names) {
   const problems = [];
@@ -63906,7 +65391,8 @@ function checkFindable(member, view, names) {
     if (!view.headings.some((h) => h.includes(heading))) problems.push(`${member.name}: heading "${heading}" is not in the umbrella`);
   }
   for (const paragraph of normalize(maskText(body, names))) {
-    if (!view.corpus.includes(paragraph)) problems.push(`${member.name}: a paragraph is missing from the umbrella: "${paragraph.slice(0, 60)}"`);
+    if (!view.corpus.includes(paragraph))
+      problems.push(`${member.name}: a paragraph is missing from the umbrella: "${paragraph.slice(0, 60)}"`);
   }
   for (const file of member.files) {
     const found = isMarkdownPath(file.path) ? view.maskedMarkdown.has(maskText(contentText(file.content) ?? "", names)) : view.files.some((c) => sameBytes(c, file.content));
@@ -63937,8 +65423,16 @@ function checkLinks(before, plan, after) {
 function checkValid(plan, after, before) {
   const content = after.get(skillFileName);
   if (content === void 0) return [`the umbrella ${plan.intoDir} has no ${skillFileName}`];
-  const files = new Map([...after].filter(([p]) => p !== skillFileName).map(([path, c]) => [path, { path, size: typeof c === "string" ? c.length : c.length }]));
-  const errors = validateSkill({ file: `${plan.intoDir}/${skillFileName}`, content, folder: plan.into, profile: "portable", files }).findings.filter((f) => f.severity === "error");
+  const files = new Map(
+    [...after].filter(([p]) => p !== skillFileName).map(([path, c]) => [path, { path, size: typeof c === "string" ? c.length : c.length }])
+  );
+  const errors = validateSkill({
+    file: `${plan.intoDir}/${skillFileName}`,
+    content,
+    folder: plan.into,
+    profile: "portable",
+    files
+  }).findings.filter((f) => f.severity === "error");
   const tolerated = errors.some((f) => f.code === "skill/link-escapes") ? toleratedCodes(before) : /* @__PURE__ */ new Set();
   return errors.filter((f) => !tolerated.has(f.code)).map((f) => `the umbrella is invalid: ${f.code}: ${f.message}`);
 }
@@ -63963,7 +65457,9 @@ function buildUmbrellaDescription(input2) {
     if ([...text].length <= maxDescriptionLength) return text;
   }
   const names = input2.members.map((m) => m.name).join(", ");
-  return fitDescription(input2.base !== void 0 ? `${input2.base.trim()} Also covers: ${names}.` : `${input2.topic}: one class-level skill covering ${names}.`);
+  return fitDescription(
+    input2.base !== void 0 ? `${input2.base.trim()} Also covers: ${names}.` : `${input2.topic}: one class-level skill covering ${names}.`
+  );
 }
 
 // src/core/consolidate/umbrella.ts
@@ -63971,9 +65467,12 @@ var import_yaml6 = __toESM(require_dist(), 1);
 function chooseUmbrella(members, prefix, taken, config) {
   const named = members.find((m) => m.name === prefix);
   if (named) return { kind: "existing", umbrella: named, why: `its name is the shared prefix \`${prefix}\`` };
-  const broadest = [...members].sort((a, b) => countSections(b.parsed.body) - countSections(a.parsed.body) || b.parsed.body.length - a.parsed.body.length || a.name.localeCompare(b.name))[0];
+  const broadest = [...members].sort(
+    (a, b) => countSections(b.parsed.body) - countSections(a.parsed.body) || b.parsed.body.length - a.parsed.body.length || a.name.localeCompare(b.name)
+  )[0];
   const sections = countSections(broadest.parsed.body);
-  if (sections >= config.umbrella_min_sections) return { kind: "existing", umbrella: broadest, why: `it is the broadest member (${sections} sections)` };
+  if (sections >= config.umbrella_min_sections)
+    return { kind: "existing", umbrella: broadest, why: `it is the broadest member (${sections} sections)` };
   for (const name of prefix ? [prefix, `${prefix}-overview`] : []) {
     if (!taken.has(name)) return { kind: "new", name, why: `no member is broad enough, so a new skill is named for the shared prefix` };
   }
@@ -64004,7 +65503,8 @@ function buildMergedUmbrellaText(umbrella, fields, body) {
   };
   edit(["description"], fields.description);
   const ownTools = umbrella.parsed.fields["allowed-tools"];
-  if (fields.tools.length > readToolList(ownTools).length) edit(["allowed-tools"], Array.isArray(ownTools) ? fields.tools : fields.tools.join(" "));
+  if (fields.tools.length > readToolList(ownTools).length)
+    edit(["allowed-tools"], Array.isArray(ownTools) ? fields.tools : fields.tools.join(" "));
   const ownPaths = umbrella.parsed.fields.paths;
   if (fields.paths.length > readPathList(ownPaths).length) edit(["paths"], fields.paths);
   const metadata = umbrella.parsed.fields.metadata;
@@ -64103,7 +65603,9 @@ function writeUmbrellaText(input2) {
 ${introParagraph(name, siblings)}
 
 ${parts.join("\n")}`);
-  const own = rewriteText(umbrella.parsed.body, { mapLink: mapMovedLink(`${dir}/${skillFileName}`, `${dir}/${skillFileName}`, input2.moves) });
+  const own = rewriteText(umbrella.parsed.body, {
+    mapLink: mapMovedLink(`${dir}/${skillFileName}`, `${dir}/${skillFileName}`, input2.moves)
+  });
   return buildMergedUmbrellaText(umbrella, fields, `${own.replace(/\n*$/, "\n")}
 ${parts.join("\n")}`);
 }
@@ -64156,7 +65658,9 @@ function archiveTarget2(member, ctx) {
   return { name: member.name, from: member.skill.dir, to };
 }
 function umbrellaChanges(dir, table2, umbrella) {
-  const before = new Map(umbrella ? [[skillFileName, umbrella.skill.text], ...umbrella.skill.files.map((f) => [f.path, f.content])] : []);
+  const before = new Map(
+    umbrella ? [[skillFileName, umbrella.skill.text], ...umbrella.skill.files.map((f) => [f.path, f.content])] : []
+  );
   return [...table2].filter(([path, content]) => before.get(path) !== content).map(([path, content]) => ({ path: `${dir}/${path}`, content }));
 }
 function archiveChanges(siblings, archived) {
@@ -64187,16 +65691,26 @@ function planConsolidation(input2) {
   const drafts = [];
   for (const cluster of clusters) {
     if (cluster.members.length > config.max_cluster_size) {
-      skipped.push({ names: cluster.members, reason: `a cluster of ${cluster.members.length} skills is more than max_cluster_size (${config.max_cluster_size}): review it by hand or raise the limit` });
+      skipped.push({
+        names: cluster.members,
+        reason: `a cluster of ${cluster.members.length} skills is more than max_cluster_size (${config.max_cluster_size}): review it by hand or raise the limit`
+      });
       continue;
     }
-    const result = planCluster(cluster, cluster.members.map((n) => byName.get(n)), ctx);
+    const result = planCluster(
+      cluster,
+      cluster.members.map((n) => byName.get(n)),
+      ctx
+    );
     if ("skipped" in result) skipped.push({ names: cluster.members, reason: result.skipped });
     else drafts.push(result);
   }
   const outside = buildOutsideFiles(input2.skills, input2.references ?? []);
   const untouchable = input2.skills.filter((s) => !isCuratable(s)).map((s) => `${s.dir}/`);
-  const mentions = indexMentions(outside, drafts.flatMap((d) => d.plan.from));
+  const mentions = indexMentions(
+    outside,
+    drafts.flatMap((d) => d.plan.from)
+  );
   const plans = [];
   const dropped = [];
   for (const draft of drafts) {
@@ -64266,7 +65780,9 @@ function describeEvidence(evidence) {
   const values = evidence.similarities.map((s) => s.jaccard);
   if (values.length > 0) {
     const mean = values.reduce((a, b) => a + b, 0) / values.length;
-    parts.push(`content similarity (estimated Jaccard of their words) ${Math.min(...values).toFixed(2)}\u2013${Math.max(...values).toFixed(2)}, mean ${mean.toFixed(2)}`);
+    parts.push(
+      `content similarity (estimated Jaccard of their words) ${Math.min(...values).toFixed(2)}\u2013${Math.max(...values).toFixed(2)}, mean ${mean.toFixed(2)}`
+    );
   }
   if (evidence.sharedTools.length > 0) parts.push(`shared allowed-tools: ${evidence.sharedTools.join(", ")}`);
   if (evidence.sharedPaths.length > 0) parts.push(`shared paths: ${evidence.sharedPaths.join(", ")}`);
@@ -64282,7 +65798,18 @@ function buildPlanReport(result, options = {}) {
   return {
     plans: result.plans.map((p) => {
       const llm = options.llm?.get(p.into);
-      return { kind: p.kind, into: p.into, from: p.from, reason: describePlan(p), evidence: p.evidence, archived: p.archived, rewritten: p.rewritten, mentionsLeft: p.mentionsLeft, demoted: p.demoted, ...llm ? { llm } : {} };
+      return {
+        kind: p.kind,
+        into: p.into,
+        from: p.from,
+        reason: describePlan(p),
+        evidence: p.evidence,
+        archived: p.archived,
+        rewritten: p.rewritten,
+        mentionsLeft: p.mentionsLeft,
+        demoted: p.demoted,
+        ...llm ? { llm } : {}
+      };
     }),
     consolidations: result.plans.flatMap((p) => p.from.map((from) => ({ from, into: p.into, reason: describeEvidence(p.evidence) }))),
     prunings,
@@ -64295,12 +65822,23 @@ function renderPlansMarkdown(report) {
   if (report.plans.length === 0) out.push("No cluster of curated skills called for an umbrella.", "");
   for (const plan of report.plans) {
     out.push(`### ${plan.kind}: ${plan.from.map((f) => `\`${f}\``).join(", ")} \u2192 \`${plan.into}\``, "", plan.reason, "");
-    out.push("| pair | estimated Jaccard |", "|---|---|", ...plan.evidence.similarities.map((s) => `| \`${s.a}\` \xB7 \`${s.b}\` | ${s.jaccard.toFixed(3)} |`), "");
+    out.push(
+      "| pair | estimated Jaccard |",
+      "|---|---|",
+      ...plan.evidence.similarities.map((s) => `| \`${s.a}\` \xB7 \`${s.b}\` | ${s.jaccard.toFixed(3)} |`),
+      ""
+    );
     out.push(...plan.archived.map((a) => `- archive \`${a.from}\` \u2192 \`${a.to}\` (restorable)`));
     if (plan.demoted.length > 0) out.push(`- long notes moved to references/: ${plan.demoted.map((d) => `\`${d}\``).join(", ")}`);
     if (plan.rewritten.length > 0) out.push(`- references rewritten in: ${plan.rewritten.map((r) => `\`${r}\``).join(", ")}`);
-    if (plan.mentionsLeft.length > 0) out.push(`- **to fix by hand**: these pinned, bundled, hub or people's skills mention a merged name and were not touched: ${plan.mentionsLeft.map((r) => `\`${r}\``).join(", ")}`);
-    if (plan.llm) out.push(plan.llm.used ? `- prose written by ${plan.llm.model}, checked by the guard` : `- the deterministic umbrella is kept: ${plan.llm.reason ?? "the LLM pass failed"}`);
+    if (plan.mentionsLeft.length > 0)
+      out.push(
+        `- **to fix by hand**: these pinned, bundled, hub or people's skills mention a merged name and were not touched: ${plan.mentionsLeft.map((r) => `\`${r}\``).join(", ")}`
+      );
+    if (plan.llm)
+      out.push(
+        plan.llm.used ? `- prose written by ${plan.llm.model}, checked by the guard` : `- the deterministic umbrella is kept: ${plan.llm.reason ?? "the LLM pass failed"}`
+      );
     out.push("");
   }
   if (report.dropped.length > 0) {
@@ -64311,7 +65849,12 @@ function renderPlansMarkdown(report) {
   if (report.skipped.length > 0) {
     out.push("### Left out", "", ...report.skipped.map((s) => `- ${s.names.map((n) => `\`${n}\``).join(", ")}: ${s.reason}`), "");
   }
-  out.push("```yaml", (0, import_yaml7.stringify)({ consolidations: report.consolidations, prunings: report.prunings }, { lineWidth: 0 }).trimEnd(), "```", "");
+  out.push(
+    "```yaml",
+    (0, import_yaml7.stringify)({ consolidations: report.consolidations, prunings: report.prunings }, { lineWidth: 0 }).trimEnd(),
+    "```",
+    ""
+  );
   return out.join("\n");
 }
 
@@ -64329,7 +65872,8 @@ function checkProsedUmbrella(plan, prosed, before, outside) {
   if (extra.length > 0) problems.push(`claims to have merged ${extra.join(", ")}, which the plan does not absorb`);
   if (missing.length > 0) problems.push(`does not account for ${missing.join(", ")}, which the plan absorbs`);
   const parsed = parseSkill(prosed.text, { file: `${plan.intoDir}/${skillFileName}` });
-  if (parsed.sections.frontmatter !== "ok" || !parsed.document) return { ok: false, problems: [...problems, "its SKILL.md has no readable frontmatter"] };
+  if (parsed.sections.frontmatter !== "ok" || !parsed.document)
+    return { ok: false, problems: [...problems, "its SKILL.md has no readable frontmatter"] };
   if (parsed.fields.name !== plan.into) problems.push(`names the umbrella ${String(parsed.fields.name)}, not ${plan.into}`);
   if (problems.length > 0) return { ok: false, problems };
   let text;
@@ -64341,7 +65885,9 @@ function checkProsedUmbrella(plan, prosed, before, outside) {
   const path = `${plan.intoDir}/${skillFileName}`;
   const changes = plan.changes.map((c) => c.path === path ? { ...c, content: text } : c);
   const candidate2 = { ...plan, changes };
-  const table2 = new Map(changes.filter((c) => c.path.startsWith(`${plan.intoDir}/`) && c.content !== null).map((c) => [c.path.slice(plan.intoDir.length + 1), c.content]));
+  const table2 = new Map(
+    changes.filter((c) => c.path.startsWith(`${plan.intoDir}/`) && c.content !== null).map((c) => [c.path.slice(plan.intoDir.length + 1), c.content])
+  );
   const umbrella = before.find((s) => s.name === plan.into);
   for (const file of umbrella?.files ?? []) if (!table2.has(file.path)) table2.set(file.path, file.content);
   const invalid = checkUmbrellaTable({ name: plan.into, dir: plan.intoDir, table: table2, members: before });
@@ -64393,7 +65939,8 @@ async function requestOnce(options, messages) {
     return readReply(url, text);
   } catch (error2) {
     if (error2 instanceof SkillgardenError) throw error2;
-    if (controller.signal.aborted) throw new SkillgardenError("llm/timeout", `${url} did not answer within ${timeoutMs} ms`, { cause: error2 });
+    if (controller.signal.aborted)
+      throw new SkillgardenError("llm/timeout", `${url} did not answer within ${timeoutMs} ms`, { cause: error2 });
     throw new SkillgardenError("llm/network", `${url} could not be reached: ${error2.message}`, { cause: error2 });
   } finally {
     clearTimeout(timer);
@@ -64407,7 +65954,8 @@ function readReply(url, text) {
     throw new SkillgardenError("llm/bad-response", `${url} did not answer JSON: ${text.slice(0, 120)}`, { cause: error2 });
   }
   const content = data?.choices?.[0]?.message?.content;
-  if (typeof content !== "string") throw new SkillgardenError("llm/bad-response", `${url} answered without choices[0].message.content`);
+  if (typeof content !== "string")
+    throw new SkillgardenError("llm/bad-response", `${url} answered without choices[0].message.content`);
   return content;
 }
 
@@ -64423,14 +65971,17 @@ function buildProseMessages(plan, before) {
   const members = before.filter((s) => plan.from.includes(s.name)).map((s) => `- ${s.name}`).join("\n");
   return [
     { role: "system", content: system },
-    { role: "user", content: `Umbrella: ${plan.into}
+    {
+      role: "user",
+      content: `Umbrella: ${plan.into}
 Absorbed skills:
 ${members}
 
 Draft SKILL.md:
 <<<DRAFT
 ${String(draft ?? "")}
-DRAFT>>>` }
+DRAFT>>>`
+    }
   ];
 }
 function parseReply(reply) {
@@ -64472,7 +66023,9 @@ function listFilesUnder(dir, prefix = "") {
   return out.sort();
 }
 function readLines3(path) {
-  return existsSync6(path) ? new Set(readFileSync9(path, "utf8").split("\n").map((l) => l.trim()).filter(Boolean)) : /* @__PURE__ */ new Set();
+  return existsSync6(path) ? new Set(
+    readFileSync9(path, "utf8").split("\n").map((l) => l.trim()).filter(Boolean)
+  ) : /* @__PURE__ */ new Set();
 }
 function readHubNames(path) {
   if (!existsSync6(path)) return /* @__PURE__ */ new Set();
@@ -64558,7 +66111,8 @@ async function planLibrary(repoDir, options) {
 
 // src/services/consolidate/apply.ts
 async function applyPlan(ledger, plan, options) {
-  if (plan.from.length === 0) throw new SkillgardenError("consolidate/empty-plan", `the plan for ${plan.into} absorbs nothing: nothing to apply`);
+  if (plan.from.length === 0)
+    throw new SkillgardenError("consolidate/empty-plan", `the plan for ${plan.into} absorbs nothing: nothing to apply`);
   const archivePrefixes = plan.archived.map((a) => `${a.to}/`);
   const changes = plan.changes.map((change) => ({
     path: change.path,
@@ -64604,12 +66158,28 @@ async function runCurator(options) {
     const report = baseReport({ runId, options, gates, before, plan, forgotten, snapshot });
     report.patterns = detected?.patterns ?? [];
     report.plans = plans?.plans ?? [];
-    if (detected) report.warnings.push(...detected.skipped.map((s) => ({ code: "detect/skipped", message: `${s.count} skipped: ${s.reason}`, file: s.file })));
+    if (detected)
+      report.warnings.push(
+        ...detected.skipped.map((s) => ({ code: "detect/skipped", message: `${s.count} skipped: ${s.reason}`, file: s.file }))
+      );
     const firstRun = gates.applied && gates.first_run && (options.deferFirstRun ?? true) && gates.blocked_by === null;
-    if (gates.blocked_by !== null) return { ...finish(report, "skipped", { readMs, planMs, started }, snapshot), ...plans ? { plans } : {} };
-    if (options.dryRun) return { ...finish(withPlannedTransitions(report, plan), "dry-run", { readMs, planMs, started }, snapshot), ...plans ? { plans } : {} };
+    if (gates.blocked_by !== null)
+      return { ...finish(report, "skipped", { readMs, planMs, started }, snapshot), ...plans ? { plans } : {} };
+    if (options.dryRun)
+      return {
+        ...finish(withPlannedTransitions(report, plan), "dry-run", { readMs, planMs, started }, snapshot),
+        ...plans ? { plans } : {}
+      };
     await ledger.tag(`skillgarden/run/${runId}`);
-    const ctx = { repoDir: options.repoDir, ledger, runId, state: snapshot.state, stateOid: await currentOid(ledger), now: options.now.toISOString(), snapshot };
+    const ctx = {
+      repoDir: options.repoDir,
+      ledger,
+      runId,
+      state: snapshot.state,
+      stateOid: await currentOid(ledger),
+      now: options.now.toISOString(),
+      snapshot
+    };
     if (!firstRun) {
       const transitions = plan.decisions.filter((d) => d.kind === "transition");
       for (const [index, decision] of transitions.entries()) {
@@ -64618,7 +66188,11 @@ async function runCurator(options) {
           report.transitions.push(transitionReport(decision, commit));
           report.commits.push(commit);
         } catch (error2) {
-          report.errors.push({ code: isSkillgardenError(error2) ? error2.code : "curator/failed", message: error2.message, file: decision.name });
+          report.errors.push({
+            code: isSkillgardenError(error2) ? error2.code : "curator/failed",
+            message: error2.message,
+            file: decision.name
+          });
         }
         options.onProgress?.(index + 1, transitions.length);
       }
@@ -64626,7 +66200,10 @@ async function runCurator(options) {
     report.commits.push(await commitBookkeeping(ctx, firstRun ? [] : plan.seeds, forgotten));
     report.counts.after = countsAfter(report.counts.before, report.transitions);
     report.undo = `skillgarden rollback --run ${runId}`;
-    return { ...finish(report, firstRun ? "first-run" : report.errors.length > 0 ? "failed" : "completed", { readMs, planMs, started }, snapshot), ...plans ? { plans } : {} };
+    return {
+      ...finish(report, firstRun ? "first-run" : report.errors.length > 0 ? "failed" : "completed", { readMs, planMs, started }, snapshot),
+      ...plans ? { plans } : {}
+    };
   } finally {
     await ledger.close();
   }
@@ -64688,7 +66265,9 @@ function baseReport(input2) {
     counts: { before: input2.before, after: input2.before },
     counters: input2.plan.counts,
     transitions: [],
-    skipped: input2.plan.decisions.flatMap((d) => d.kind === "skip" && d.reason !== "not-curated" ? [{ skill: d.name, reason: d.reason, detail: d.detail }] : []),
+    skipped: input2.plan.decisions.flatMap(
+      (d) => d.kind === "skip" && d.reason !== "not-curated" ? [{ skill: d.name, reason: d.reason, detail: d.detail }] : []
+    ),
     seeded: input2.plan.seeds,
     forgotten: input2.forgotten,
     patterns: [],
@@ -64707,7 +66286,8 @@ function withPlannedTransitions(report, plan) {
 }
 function finish(report, status, t, snapshot) {
   report.status = status;
-  if (status === "skipped" || status === "first-run") report.counters = { ...report.counters, marked_stale: 0, archived: 0, reactivated: 0, seeded: 0 };
+  if (status === "skipped" || status === "first-run")
+    report.counters = { ...report.counters, marked_stale: 0, archived: 0, reactivated: 0, seeded: 0 };
   if (status === "first-run") report.seeded = [];
   report.timings_ms = { read: round2(t.readMs), plan: round2(t.planMs), total: round2(performance.now() - t.started) };
   return { report, snapshot };
@@ -69449,7 +71029,11 @@ function readSkillFolder(dir, options) {
       })
     );
   }
-  return { bytes, files: listSkillFiles(dir, options.maxFiles ?? 2e3, options.maxDepth ?? 8, options.readDir ?? readDirUncached), findings };
+  return {
+    bytes,
+    files: listSkillFiles(dir, options.maxFiles ?? 2e3, options.maxDepth ?? 8, options.readDir ?? readDirUncached),
+    findings
+  };
 }
 function escapesBoundary(path, boundary) {
   let real;
@@ -69499,7 +71083,12 @@ function runValidate(options) {
   const findings = [];
   targets.forEach((target, index) => {
     const reportPath = toPosix(relative3(options.cwd, join22(target.dir, skillFileName))) || skillFileName;
-    const content = readSkillFolder(target.dir, { reportPath, boundary: target.boundary, readDir, ...options.files ? { files: options.files } : {} });
+    const content = readSkillFolder(target.dir, {
+      reportPath,
+      boundary: target.boundary,
+      readDir,
+      ...options.files ? { files: options.files } : {}
+    });
     findings.push(...content.findings);
     if (content.bytes) {
       const result = validateSkill({ file: reportPath, content: content.bytes, folder: target.name, profile, files: content.files });
@@ -69532,7 +71121,11 @@ function resolveTargets(absolute, asGiven, deep, readDir) {
     return [{ dir, name: basename4(dir), boundary: dirname5(dir) }];
   }
   if (existsSync8(join22(absolute, skillFileName))) return [{ dir: absolute, name: basename4(absolute), boundary: dirname5(absolute) }];
-  return discoverSkills(absolute, { readDir, ...deep ? { deep: { maxDepth: 8 } } : {} }).map((skill) => ({ dir: skill.dir, name: skill.name, boundary: absolute }));
+  return discoverSkills(absolute, { readDir, ...deep ? { deep: { maxDepth: 8 } } : {} }).map((skill) => ({
+    dir: skill.dir,
+    name: skill.name,
+    boundary: absolute
+  }));
 }
 function dedupe(targets) {
   const seen = /* @__PURE__ */ new Set();
@@ -70037,7 +71630,8 @@ function visitLink(state, abs, rel) {
   try {
     const target = realpathSync2(abs);
     state.realRoot ??= realpathSync2(state.root);
-    if (!isInside(state.realRoot, target)) state.findings.push(buildStructureFinding("structure-symlink-escape", rel, `${rel} -> ${target}`));
+    if (!isInside(state.realRoot, target))
+      state.findings.push(buildStructureFinding("structure-symlink-escape", rel, `${rel} -> ${target}`));
   } catch (error2) {
     const code2 = error2.code;
     const id = code2 === "ELOOP" ? "structure-symlink-loop" : "structure-symlink-broken";
@@ -70046,7 +71640,14 @@ function visitLink(state, abs, rel) {
 }
 function addFile(state, file) {
   if (state.files.length >= state.limits.maxFiles) {
-    if (!state.overflow) state.findings.push(buildStructureFinding("structure-too-many-files", file.rel, `more than ${state.limits.maxFiles} files; ${file.rel} and later files not scanned`));
+    if (!state.overflow)
+      state.findings.push(
+        buildStructureFinding(
+          "structure-too-many-files",
+          file.rel,
+          `more than ${state.limits.maxFiles} files; ${file.rel} and later files not scanned`
+        )
+      );
     state.overflow = true;
     return;
   }
@@ -70056,13 +71657,17 @@ function listEntries(state, abs, rel) {
   try {
     return [...state.readDir(abs)].sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   } catch (error2) {
-    state.findings.push(buildStructureFinding("structure-unreadable", rel || ".", `${rel || "."}: ${error2.code ?? "unreadable"}`));
+    state.findings.push(
+      buildStructureFinding("structure-unreadable", rel || ".", `${rel || "."}: ${error2.code ?? "unreadable"}`)
+    );
     return void 0;
   }
 }
 function visitDir(state, abs, rel, depth, listed) {
   if (depth > state.limits.maxDepth) {
-    state.findings.push(buildStructureFinding("structure-too-deep", rel, `${rel} is ${depth} folders deep (limit ${state.limits.maxDepth})`));
+    state.findings.push(
+      buildStructureFinding("structure-too-deep", rel, `${rel} is ${depth} folders deep (limit ${state.limits.maxDepth})`)
+    );
     return;
   }
   const entries = listed ?? listEntries(state, abs, rel);
@@ -70086,12 +71691,29 @@ function walkSkill(dir, limits, readDir = readDirUncached) {
   } catch (cause) {
     const code2 = cause.code;
     if (code2 === "ENOTDIR") {
-      throw new SkillgardenError("scan/not-a-skill", `Cannot scan ${dir}: it is a file, not a skill folder. Pass the folder that holds SKILL.md.`, { data: { path: dir }, cause });
+      throw new SkillgardenError(
+        "scan/not-a-skill",
+        `Cannot scan ${dir}: it is a file, not a skill folder. Pass the folder that holds SKILL.md.`,
+        { data: { path: dir }, cause }
+      );
     }
-    throw new SkillgardenError("scan/not-found", `Cannot scan ${dir}: no such folder (${code2 ?? "unreadable"}). Pass a skill folder (the one holding SKILL.md).`, { data: { path: dir }, cause });
+    throw new SkillgardenError(
+      "scan/not-found",
+      `Cannot scan ${dir}: no such folder (${code2 ?? "unreadable"}). Pass a skill folder (the one holding SKILL.md).`,
+      { data: { path: dir }, cause }
+    );
   }
   entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-  const state = { root: dir, realRoot: void 0, limits, readDir, ignore: readSkillIgnore(dir, entries), files: [], findings: [], overflow: false };
+  const state = {
+    root: dir,
+    realRoot: void 0,
+    limits,
+    readDir,
+    ignore: readSkillIgnore(dir, entries),
+    files: [],
+    findings: [],
+    overflow: false
+  };
   visitDir(state, dir, "", 0, entries);
   return { files: state.files, findings: state.findings };
 }
@@ -70103,8 +71725,16 @@ function inFolder2(rel, folder) {
 }
 function statFindings(file, shown, size, mode, maxFileBytes) {
   const out = [];
-  if (size > maxFileBytes) out.push(buildStructureFinding("structure-file-too-large", shown, `${size} bytes (limit ${maxFileBytes}); only the first ${maxFileBytes} scanned`));
-  if ((mode & EXECUTABLE_BITS) !== 0 && !inFolder2(file.rel, "scripts")) out.push(buildStructureFinding("structure-executable-bit", shown, `${shown} is executable`));
+  if (size > maxFileBytes)
+    out.push(
+      buildStructureFinding(
+        "structure-file-too-large",
+        shown,
+        `${size} bytes (limit ${maxFileBytes}); only the first ${maxFileBytes} scanned`
+      )
+    );
+  if ((mode & EXECUTABLE_BITS) !== 0 && !inFolder2(file.rel, "scripts"))
+    out.push(buildStructureFinding("structure-executable-bit", shown, `${shown} is executable`));
   return out;
 }
 function scanFile(file, label, config, files) {
@@ -70116,11 +71746,15 @@ function scanFile(file, label, config, files) {
   } catch (error2) {
     const info2 = lstatIfAny(file.abs);
     const out2 = info2 ? statFindings(file, shown, info2.size, info2.mode, maxFileBytes) : [];
-    return { findings: [...out2, buildStructureFinding("structure-unreadable", shown, `${shown}: ${error2.message}`)], size: info2?.size ?? 0 };
+    return {
+      findings: [...out2, buildStructureFinding("structure-unreadable", shown, `${shown}: ${error2.message}`)],
+      size: info2?.size ?? 0
+    };
   }
   const { content, size, mode } = opened;
   const out = statFindings(file, shown, size, mode, maxFileBytes);
-  if (content.kind === "native-executable") return { findings: [...out, buildStructureFinding("structure-native-executable", shown, shown)], size };
+  if (content.kind === "native-executable")
+    return { findings: [...out, buildStructureFinding("structure-native-executable", shown, shown)], size };
   if (content.kind === "binary") {
     if (!inFolder2(file.rel, "assets")) out.push(buildStructureFinding("structure-binary-file", shown, shown));
     return { findings: out, size };
@@ -70170,11 +71804,19 @@ async function statOrNull(path) {
 async function resolveTargets2(path, deep, readDir) {
   const info2 = await statOrNull(path);
   if (!info2) {
-    throw new SkillgardenError("scan/not-found", `Cannot scan ${path}: no such file or folder. Pass a SKILL.md, a skill folder or a skills root.`, { data: { path } });
+    throw new SkillgardenError(
+      "scan/not-found",
+      `Cannot scan ${path}: no such file or folder. Pass a SKILL.md, a skill folder or a skills root.`,
+      { data: { path } }
+    );
   }
   if (info2.isFile()) {
     if (basename6(path) === "SKILL.md") return [dirname6(path)];
-    throw new SkillgardenError("scan/not-a-skill", `Cannot scan ${path}: it is a file but not a SKILL.md. Pass the skill's folder or its SKILL.md.`, { data: { path } });
+    throw new SkillgardenError(
+      "scan/not-a-skill",
+      `Cannot scan ${path}: it is a file but not a SKILL.md. Pass the skill's folder or its SKILL.md.`,
+      { data: { path } }
+    );
   }
   if (await statOrNull(resolve6(path, "SKILL.md"))) return [path];
   return discoverSkills(path, { readDir, ...deep ? { deep: { maxDepth: 8 } } : {} }).map((skill) => skill.dir);
@@ -70200,7 +71842,13 @@ async function runScan(paths, options = {}) {
   const results = await mapPool(dirs, options.concurrency ?? 8, (dir) => {
     const label = relative5(repo, dir).split("\\").join("/") || ".";
     const provenance = options.provenanceOf?.({ name: basename6(dir), dir: label });
-    return scanSkillDir(dir, { config, label, readDir, ...options.files ? { files: options.files } : {}, ...provenance ? { provenance } : {} });
+    return scanSkillDir(dir, {
+      config,
+      label,
+      readDir,
+      ...options.files ? { files: options.files } : {},
+      ...provenance ? { provenance } : {}
+    });
   });
   return buildScanReport(results);
 }

@@ -4,9 +4,7 @@ import { join, resolve } from 'node:path';
 
 /** How the reference validator is reached: its Python source, an installed command, or not at all. */
 export type Reference =
-  | { kind: 'python-source'; pythonPath: string; python: string }
-  | { kind: 'command'; argv: string[] }
-  | { kind: 'missing'; reason: string };
+  { kind: 'python-source'; pythonPath: string; python: string } | { kind: 'command'; argv: string[] } | { kind: 'missing'; reason: string };
 
 export interface ReferenceVerdict {
   dir: string;

@@ -11,7 +11,7 @@ export function renderHelp(commands: readonly Command[]): string {
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
     'exit codes: 0 success, 1 findings or refusals, 2 bad usage or an operational failure',
-    'run `skillgarden <command> --help` for a command\'s options',
+    "run `skillgarden <command> --help` for a command's options",
     '',
   ].join('\n');
 }

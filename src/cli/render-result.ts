@@ -3,9 +3,13 @@ import type { ManageResult } from '../services/manage/index.js';
 
 /** One line per commit, as a person reads it; warnings the write carried follow. */
 export function renderManageResult(result: ManageResult): string {
-  const lines = [`${result.action}: ${result.skills.join(', ')} — committed ${result.commit.slice(0, 12)} (${result.files.length} file${result.files.length === 1 ? '' : 's'})`];
-  if (typeof result.details.matcher === 'string') lines.push(`  matched with ${result.details.matcher} at line(s) ${String(result.details.lines)}`);
-  if (typeof result.details.archivedTo === 'string') lines.push(`  archived to ${result.details.archivedTo}; \`skillgarden restore ${result.skills[0]}\` brings it back`);
+  const lines = [
+    `${result.action}: ${result.skills.join(', ')} — committed ${result.commit.slice(0, 12)} (${result.files.length} file${result.files.length === 1 ? '' : 's'})`,
+  ];
+  if (typeof result.details.matcher === 'string')
+    lines.push(`  matched with ${result.details.matcher} at line(s) ${String(result.details.lines)}`);
+  if (typeof result.details.archivedTo === 'string')
+    lines.push(`  archived to ${result.details.archivedTo}; \`skillgarden restore ${result.skills[0]}\` brings it back`);
   const warnings = (result.details.warnings as Finding[] | undefined) ?? [];
   for (const w of warnings) lines.push(`  ${w.severity} ${w.code} ${w.message}`);
   return `${lines.join('\n')}\n`;

@@ -30,7 +30,13 @@ export function validateSkill(input: ValidateSkillInput): SkillValidation {
   const skill = typeof input.content === 'string' ? parseSkill(input.content, options) : parseSkillBytes(input.content, options);
   const findings = [...skill.findings];
   if (skill.sections.frontmatter === 'ok') {
-    const schemaFindings = checkSchema({ file: input.file, data: skill.data, profile, locateKey: skill.locateKey, locateValue: skill.locateValue });
+    const schemaFindings = checkSchema({
+      file: input.file,
+      data: skill.data,
+      profile,
+      locateKey: skill.locateKey,
+      locateValue: skill.locateValue,
+    });
     findings.push(...schemaFindings.filter((f) => !isNamePatternFinding(f, skill)));
   }
   findings.push(...checkRules({ skill, folder: input.folder, profile, files: input.files }));

@@ -66,7 +66,11 @@ export class CatFileBatch {
       if (header[1] === 'missing' || header.length < 3) {
         this.queue.shift();
         this.buffer = this.buffer.subarray(newline + 1);
-        pending.reject(new SkillgardenError('ledger/missing-object', `Git object ${pending.oid} is not in the repository.`, { data: { oid: pending.oid } }));
+        pending.reject(
+          new SkillgardenError('ledger/missing-object', `Git object ${pending.oid} is not in the repository.`, {
+            data: { oid: pending.oid },
+          }),
+        );
         continue;
       }
       const size = Number(header[2]);

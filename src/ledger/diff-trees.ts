@@ -9,7 +9,12 @@ export interface FileDiff {
 }
 
 /** Every file that differs between two trees, skipping subtrees with the same id (git's own shortcut). */
-export async function diffTrees(store: ObjectStore, before: string | undefined, after: string | undefined, prefix = ''): Promise<FileDiff[]> {
+export async function diffTrees(
+  store: ObjectStore,
+  before: string | undefined,
+  after: string | undefined,
+  prefix = '',
+): Promise<FileDiff[]> {
   if (before === after) return [];
   const left = new Map((before ? await store.readTree(before) : []).map((e) => [e.name, e]));
   const right = new Map((after ? await store.readTree(after) : []).map((e) => [e.name, e]));

@@ -45,7 +45,7 @@ export function parseIndex(buffer: Buffer, file: string): GitIndex {
 }
 
 function checkExtensions(buffer: Buffer, start: number, file: string): void {
-  for (let offset = start; offset + 8 <= buffer.length - 20; ) {
+  for (let offset = start; offset + 8 <= buffer.length - 20;) {
     const signature = buffer.toString('latin1', offset, offset + 4);
     // Lowercase signatures (split index `link`, sparse `sdir`) change what the
     // entries mean; dropping them would corrupt the index.
@@ -100,9 +100,16 @@ export function buildIndexEntry(input: EntryInput): IndexEntry {
   const { stat } = input;
   const u32 = (value: bigint) => Number(value & 0xffffffffn);
   const fields = [
-    stat.ctimeNs / 1_000_000_000n, stat.ctimeNs % 1_000_000_000n,
-    stat.mtimeNs / 1_000_000_000n, stat.mtimeNs % 1_000_000_000n,
-    stat.dev, stat.ino, BigInt(parseInt(input.mode, 8)), stat.uid, stat.gid, stat.size,
+    stat.ctimeNs / 1_000_000_000n,
+    stat.ctimeNs % 1_000_000_000n,
+    stat.mtimeNs / 1_000_000_000n,
+    stat.mtimeNs % 1_000_000_000n,
+    stat.dev,
+    stat.ino,
+    BigInt(parseInt(input.mode, 8)),
+    stat.uid,
+    stat.gid,
+    stat.size,
   ];
   fields.forEach((value, i) => raw.writeUInt32BE(u32(value), i * 4));
   raw.write(input.oid, 40, 'hex');
@@ -153,7 +160,11 @@ export function applyIndexChanges(index: GitIndex, changes: ReadonlyMap<string, 
 }
 
 function unsupported(file: string, what: string, fix: string): SkillgardenError {
-  return new SkillgardenError('ledger/unsupported-index', `${file} uses ${what}, which skillgarden cannot update safely. Run \`${fix}\` and retry.`, {
-    data: { path: file },
-  });
+  return new SkillgardenError(
+    'ledger/unsupported-index',
+    `${file} uses ${what}, which skillgarden cannot update safely. Run \`${fix}\` and retry.`,
+    {
+      data: { path: file },
+    },
+  );
 }

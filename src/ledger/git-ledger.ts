@@ -5,8 +5,17 @@ import type { CommitContext } from './commit-context.js';
 import { diffTrees, listTree } from './diff-trees.js';
 import type { FileDiff } from './diff-trees.js';
 import type {
-  ChangedFile, CommitInfo, CommitOptions, CommitResult, FileMode, Ledger, LedgerBackend, LedgerFile,
-  RollbackOptions, RollbackResult, RollbackTarget,
+  ChangedFile,
+  CommitInfo,
+  CommitOptions,
+  CommitResult,
+  FileMode,
+  Ledger,
+  LedgerBackend,
+  LedgerFile,
+  RollbackOptions,
+  RollbackResult,
+  RollbackTarget,
 } from './ledger.js';
 import { lockRef, isOid, isValidRefName, readHeadState, readRef } from './refs.js';
 import { readSubtree } from './read-tree-paths.js';
@@ -35,13 +44,20 @@ export class GitLedger implements Ledger {
     let oid = ref === 'HEAD' ? await this.head() : await this.resolveName(ref);
     // An annotated tag names a tag object, which names the commit (possibly through another tag).
     for (let depth = 0; oid !== undefined && depth < 5; depth += 1) {
-      const found = await this.ctx.store.readCommit(oid).then(() => true, () => false);
+      const found = await this.ctx.store.readCommit(oid).then(
+        () => true,
+        () => false,
+      );
       if (found) return oid;
       oid = await this.ctx.store.peelTag(oid);
     }
-    throw new SkillgardenError('ledger/unknown-ref', `"${ref.slice(0, 100)}" names no commit in ${this.ctx.dir}. Give a commit id, a branch or a tag.`, {
-      data: { ref },
-    });
+    throw new SkillgardenError(
+      'ledger/unknown-ref',
+      `"${ref.slice(0, 100)}" names no commit in ${this.ctx.dir}. Give a commit id, a branch or a tag.`,
+      {
+        data: { ref },
+      },
+    );
   }
 
   private async resolveName(ref: string): Promise<string | undefined> {
@@ -97,7 +113,9 @@ export class GitLedger implements Ledger {
   async tag(name: string, commit?: string): Promise<string> {
     const ref = `refs/tags/${name}`;
     if (!isValidRefName(ref)) {
-      throw new SkillgardenError('ledger/bad-ref-name', `"${name.slice(0, 100)}" is not a valid tag name (see git check-ref-format).`, { data: { name } });
+      throw new SkillgardenError('ledger/bad-ref-name', `"${name.slice(0, 100)}" is not a valid tag name (see git check-ref-format).`, {
+        data: { name },
+      });
     }
     const target = await this.resolve(commit ?? 'HEAD');
     const lock = await lockRef(this.ctx.gitdir, ref, { timeoutMs: this.ctx.lockTimeoutMs });
@@ -105,7 +123,9 @@ export class GitLedger implements Ledger {
       const existing = await readRef(this.ctx.gitdir, ref);
       if (existing === target) return target;
       if (existing !== undefined) {
-        throw new SkillgardenError('ledger/tag-exists', `Tag ${name} already points at ${existing}; tags are not moved.`, { data: { name, oid: existing } });
+        throw new SkillgardenError('ledger/tag-exists', `Tag ${name} already points at ${existing}; tags are not moved.`, {
+          data: { name, oid: existing },
+        });
       }
       await lock.commit(`${target}\n`);
       return target;

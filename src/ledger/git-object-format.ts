@@ -4,7 +4,7 @@ import type { TreeEntry } from './object-store.js';
 /** Git's binary tree format: `<mode> <name>\0<20-byte id>` repeated. */
 export function parseTreeObject(content: Buffer): TreeEntry[] {
   const entries: TreeEntry[] = [];
-  for (let offset = 0; offset < content.length; ) {
+  for (let offset = 0; offset < content.length;) {
     const space = content.indexOf(32, offset);
     const nul = content.indexOf(0, space);
     const mode = content.toString('latin1', offset, space).padStart(6, '0');
@@ -34,5 +34,10 @@ function parseIdentity(text: string): Required<Author> {
   const match = /^(.*) <(.*)> (\d+) ([+-])(\d\d)(\d\d)$/.exec(text);
   if (!match) return { name: text, email: '', timestamp: 0, timezoneOffset: 0 };
   const minutes = Number(match[5]) * 60 + Number(match[6]);
-  return { name: match[1] ?? '', email: match[2] ?? '', timestamp: Number(match[3]), timezoneOffset: match[4] === '+' ? -minutes : minutes };
+  return {
+    name: match[1] ?? '',
+    email: match[2] ?? '',
+    timestamp: Number(match[3]),
+    timezoneOffset: match[4] === '+' ? -minutes : minutes,
+  };
 }

@@ -18,9 +18,18 @@ export function historyCachePath(gitdir: string): string {
 function isCacheFile(value: unknown): value is HistoryCacheFile {
   const file = value as Partial<HistoryCacheFile> | null;
   return (
-    typeof file === 'object' && file !== null && file.version === 1 && Array.isArray(file.seen) && Array.isArray(file.shallow) &&
-    typeof file.index === 'object' && file.index !== null && file.index.version === 1 &&
-    typeof file.index.skills === 'object' && typeof file.index.deleted === 'object' && typeof file.index.head === 'string' && typeof file.index.shallow === 'boolean'
+    typeof file === 'object' &&
+    file !== null &&
+    file.version === 1 &&
+    Array.isArray(file.seen) &&
+    Array.isArray(file.shallow) &&
+    typeof file.index === 'object' &&
+    file.index !== null &&
+    file.index.version === 1 &&
+    typeof file.index.skills === 'object' &&
+    typeof file.index.deleted === 'object' &&
+    typeof file.index.head === 'string' &&
+    typeof file.index.shallow === 'boolean'
   );
 }
 

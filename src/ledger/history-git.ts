@@ -29,9 +29,13 @@ export function runGit(dir: string, args: readonly string[]): Promise<GitRunResu
 export async function runGitChecked(dir: string, args: readonly string[]): Promise<string> {
   const result = await runGit(dir, args);
   if (result.code !== 0) {
-    throw new SkillgardenError('ledger/git-failed', `git ${args[0] ?? ''} failed in ${dir} (exit ${result.code}): ${result.stderr.trim()}`, {
-      data: { dir, args, code: result.code, stderr: result.stderr },
-    });
+    throw new SkillgardenError(
+      'ledger/git-failed',
+      `git ${args[0] ?? ''} failed in ${dir} (exit ${result.code}): ${result.stderr.trim()}`,
+      {
+        data: { dir, args, code: result.code, stderr: result.stderr },
+      },
+    );
   }
   return result.stdout;
 }

@@ -33,15 +33,26 @@ export interface HistoryIndexResult {
 }
 
 /** Picks the walker; `auto` prefers the system git, whose history walk is about 25 times faster. */
-export async function openHistoryWalker(dir: string, gitdir: string, backend: HistoryBackend = 'auto'): Promise<{ walker: HistoryWalker; backend: Exclude<HistoryBackend, 'auto'> }> {
+export async function openHistoryWalker(
+  dir: string,
+  gitdir: string,
+  backend: HistoryBackend = 'auto',
+): Promise<{ walker: HistoryWalker; backend: Exclude<HistoryBackend, 'auto'> }> {
   const system = backend === 'system-git' || (backend === 'auto' && (await hasSystemGit()));
-  return system ? { walker: systemGitWalker(dir, gitdir), backend: 'system-git' } : { walker: isomorphicGitWalker(gitdir), backend: 'isomorphic-git' };
+  return system
+    ? { walker: systemGitWalker(dir, gitdir), backend: 'system-git' }
+    : { walker: isomorphicGitWalker(gitdir), backend: 'isomorphic-git' };
 }
 
 /** The commits where a shallow clone's history is cut. */
 async function readShallowCommits(gitdir: string): Promise<Set<string>> {
   const text = await readFile(join(gitdir, 'shallow'), 'utf8').catch(() => '');
-  return new Set(text.split('\n').map((line) => line.trim()).filter(Boolean));
+  return new Set(
+    text
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean),
+  );
 }
 
 /** A read-only checkout still gets its index, just not a cached one. */
@@ -67,7 +78,11 @@ async function readNewCommits(walker: HistoryWalker, range: WalkRange): Promise<
   return exclude === null || commits.some((c) => c.parents.includes(exclude)) ? commits : null;
 }
 
-async function foldRange(walker: HistoryWalker, cache: HistoryCacheFile | null, range: Omit<WalkRange, 'exclude' | 'seen'>): Promise<{ commits: HistoryCommit[]; cache: HistoryCacheFile | null }> {
+async function foldRange(
+  walker: HistoryWalker,
+  cache: HistoryCacheFile | null,
+  range: Omit<WalkRange, 'exclude' | 'seen'>,
+): Promise<{ commits: HistoryCommit[]; cache: HistoryCacheFile | null }> {
   if (cache !== null) {
     const commits = await readNewCommits(walker, { ...range, exclude: cache.index.head, seen: new Set(cache.seen) });
     if (commits !== null) return { commits, cache };

@@ -78,7 +78,11 @@ export async function checkIndexPresent(gitdir: string, index: GitIndex, hasComm
   if (!hasCommits || index.entries.length > 0) return;
   const path = join(gitdir, 'index');
   if (existsSync(path)) return;
-  throw new SkillgardenError('ledger/no-index', `${path} is missing although the branch has commits. Run \`git reset\` to rebuild it from HEAD, then retry.`, {
-    data: { path },
-  });
+  throw new SkillgardenError(
+    'ledger/no-index',
+    `${path} is missing although the branch has commits. Run \`git reset\` to rebuild it from HEAD, then retry.`,
+    {
+      data: { path },
+    },
+  );
 }

@@ -80,8 +80,7 @@ export interface RollbackOptions {
 }
 
 export type RollbackResult =
-  | { status: 'noop'; reverted: string[] }
-  | { status: 'reverted'; commit: string; reverted: string[]; files: string[] };
+  { status: 'noop'; reverted: string[] } | { status: 'reverted'; commit: string; reverted: string[]; files: string[] };
 
 export interface Ledger {
   readonly dir: string;

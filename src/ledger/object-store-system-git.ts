@@ -5,5 +5,9 @@ import type { ObjectStore } from './object-store.js';
 /** Objects through the git on the PATH where that is faster: reads over one `cat-file --batch` pipe (any pack git can read). */
 export function openSystemGitStore(gitdir: string): ObjectStore {
   const batch = new CatFileBatch(gitdir);
-  return buildObjectStore(gitdir, (oid) => batch.read(oid), () => batch.close());
+  return buildObjectStore(
+    gitdir,
+    (oid) => batch.read(oid),
+    () => batch.close(),
+  );
 }

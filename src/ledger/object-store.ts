@@ -38,7 +38,8 @@ export function sortTreeEntries(entries: readonly TreeEntry[]): TreeEntry[] {
   const keyed = entries.map((entry) => ({ entry, key: entry.mode === folderMode ? `${entry.name}/` : entry.name }));
   // For ASCII names, string order is byte order and far cheaper than
   // comparing Buffers (a 10,000-entry folder is sorted on every commit under it).
-  if (keyed.every((k) => asciiOnly.test(k.key))) return keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map((k) => k.entry);
+  if (keyed.every((k) => asciiOnly.test(k.key)))
+    return keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map((k) => k.entry);
   const bytes = keyed.map((k) => ({ entry: k.entry, key: Buffer.from(k.key, 'utf8') }));
   return bytes.sort((a, b) => Buffer.compare(a.key, b.key)).map((k) => k.entry);
 }

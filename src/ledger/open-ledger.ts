@@ -51,9 +51,13 @@ function pickBackend(choice: LedgerBackend | 'auto'): LedgerBackend {
   const hasGit = spawnSync('git', ['--version'], { stdio: 'ignore' }).status === 0;
   if (choice === 'auto') return hasGit ? 'system-git' : 'isomorphic-git';
   if (hasGit) return choice;
-  throw new SkillgardenError('ledger/no-git', 'The system-git backend needs git on the PATH, and there is none. Install git, or use the isomorphic-git backend.', {
-    data: { backend: choice },
-  });
+  throw new SkillgardenError(
+    'ledger/no-git',
+    'The system-git backend needs git on the PATH, and there is none. Install git, or use the isomorphic-git backend.',
+    {
+      data: { backend: choice },
+    },
+  );
 }
 
 async function readConfiguredAuthor(gitdir: string): Promise<Pick<Author, 'name' | 'email'>> {

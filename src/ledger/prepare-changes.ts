@@ -21,7 +21,10 @@ export function prepareChanges(changes: readonly FileChange[]): PreparedChange[]
     checkPath(change.path);
     if (seen.has(change.path)) throw badPath(change.path, 'it appears twice in one commit');
     seen.add(change.path);
-    const content = change.content === null ? null : Buffer.from(typeof change.content === 'string' ? Buffer.from(change.content, 'utf8') : change.content);
+    const content =
+      change.content === null
+        ? null
+        : Buffer.from(typeof change.content === 'string' ? Buffer.from(change.content, 'utf8') : change.content);
     return {
       path: change.path,
       content,

@@ -15,7 +15,12 @@ export async function rollback(ledger: GitLedger, target: RollbackTarget, option
   const diffs = await Promise.all(commits.map((commit) => ledger.diff(commit)));
   const paths = [...new Set(diffs.flat().map((d) => d.path))];
   const head = await ledger.lookup(paths);
-  const plan = planRollback({ diffs, head, allowedRoots: [options.skillsRoot ?? 'skills', '.skillgarden'], ...(options.allowPath ? { allowPath: options.allowPath } : {}) });
+  const plan = planRollback({
+    diffs,
+    head,
+    allowedRoots: [options.skillsRoot ?? 'skills', '.skillgarden'],
+    ...(options.allowPath ? { allowPath: options.allowPath } : {}),
+  });
   if (plan.kind === 'noop') return { status: 'noop', reverted: commits };
   if (plan.kind === 'refused') throw refused(plan.reason, plan.paths, commits);
   const changes = await Promise.all(plan.changes.map((change) => restoreChange(ledger, change)));
@@ -63,12 +68,21 @@ async function readRunCommits(ledger: GitLedger, run: string): Promise<string[]>
     }
   }
   if (found.length === 0) {
-    throw new SkillgardenError('ledger/unknown-run', `No commit carries Curator-Run: ${run}. List runs with \`skillgarden log --actor curator\`.`, { data: { run } });
+    throw new SkillgardenError(
+      'ledger/unknown-run',
+      `No commit carries Curator-Run: ${run}. List runs with \`skillgarden log --actor curator\`.`,
+      { data: { run } },
+    );
   }
   return found;
 }
 
-async function buildRollbackMessage(ledger: GitLedger, commits: readonly string[], target: RollbackTarget, options: RollbackOptions): Promise<string> {
+async function buildRollbackMessage(
+  ledger: GitLedger,
+  commits: readonly string[],
+  target: RollbackTarget,
+  options: RollbackOptions,
+): Promise<string> {
   const parsed = await Promise.all(commits.map(async (oid) => parseCommitMessage((await ledger.readCommit(oid)).message)));
   const skills = [...new Set(parsed.flatMap((p) => p.trailers.skills))];
   const what = 'run' in target ? `revert curator run ${target.run}` : `revert "${parsed[0]?.subject ?? commits[0]}"`;
@@ -85,7 +99,11 @@ function refused(reason: string, paths: readonly string[], commits: readonly str
     'changed-between': 'were changed by other commits in between; roll back the later commits first',
     'outside-skills-root': 'lie outside the skills root and .skillgarden/, which rollback never touches; use git revert',
   };
-  return new SkillgardenError('ledger/rollback-refused', `Rollback refused, nothing written: ${paths.join(', ')} ${why[reason] ?? reason}.`, {
-    data: { reason, paths: [...paths], commits: [...commits] },
-  });
+  return new SkillgardenError(
+    'ledger/rollback-refused',
+    `Rollback refused, nothing written: ${paths.join(', ')} ${why[reason] ?? reason}.`,
+    {
+      data: { reason, paths: [...paths], commits: [...commits] },
+    },
+  );
 }

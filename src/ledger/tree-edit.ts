@@ -12,7 +12,11 @@ export interface BlobRef {
 export type PathEdit = { oid: string; mode: FileMode } | null;
 
 /** The blob at each path in a tree (`undefined` when absent), reading only the trees on those paths. */
-export async function lookupPaths(store: ObjectStore, tree: string | undefined, paths: readonly string[]): Promise<Map<string, BlobRef | undefined>> {
+export async function lookupPaths(
+  store: ObjectStore,
+  tree: string | undefined,
+  paths: readonly string[],
+): Promise<Map<string, BlobRef | undefined>> {
   const found = new Map<string, BlobRef | undefined>();
   for (const path of paths) found.set(path, await lookupPath(store, tree, path));
   return found;
@@ -40,7 +44,12 @@ export async function editTree(store: ObjectStore, tree: string | undefined, edi
   return (await editNode(store, tree, edits, '')) ?? store.writeTree([]);
 }
 
-async function editNode(store: ObjectStore, tree: string | undefined, edits: ReadonlyMap<string, PathEdit>, prefix: string): Promise<string | undefined> {
+async function editNode(
+  store: ObjectStore,
+  tree: string | undefined,
+  edits: ReadonlyMap<string, PathEdit>,
+  prefix: string,
+): Promise<string | undefined> {
   // Kept in git's order throughout (read trees are sorted): re-sorting a
   // 10,000-entry skills folder on every commit was the biggest CPU cost.
   const entries = (tree ? await store.readTree(tree) : []).slice();
@@ -60,7 +69,10 @@ async function editNode(store: ObjectStore, tree: string | undefined, edits: Rea
   for (const [name, group] of folders) {
     const existing = entries.find((e) => e.name === name);
     if (existing && existing.mode !== folderMode) {
-      throw badPath(`${prefix}${name}/${[...group.keys()][0] ?? ''}`, `${prefix}${name} is a ${existing.mode === '120000' ? 'symlink' : 'file'}, not a folder`);
+      throw badPath(
+        `${prefix}${name}/${[...group.keys()][0] ?? ''}`,
+        `${prefix}${name} is a ${existing.mode === '120000' ? 'symlink' : 'file'}, not a folder`,
+      );
     }
     const child = await editNode(store, existing?.oid, group, `${prefix}${name}/`);
     setEntry(entries, name, child === undefined ? null : { mode: folderMode, name, oid: child });

@@ -1,6 +1,18 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
-import { closeSync, fchmodSync, lstatSync, openSync, readFileSync, readlinkSync, renameSync, rmSync, rmdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  fchmodSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  rmdirSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, basename } from 'node:path';
 import { lstatIfAny } from '../store/fs-probe.js';
 import { inFolder } from './fs-sync.js';
@@ -12,10 +24,7 @@ export function hashBlob(content: Uint8Array): string {
 }
 
 export type WorktreeFile =
-  | { kind: 'absent' }
-  | { kind: 'file'; oid: string; executable: boolean }
-  | { kind: 'symlink'; oid: string }
-  | { kind: 'directory' };
+  { kind: 'absent' } | { kind: 'file'; oid: string; executable: boolean } | { kind: 'symlink'; oid: string } | { kind: 'directory' };
 
 /**
  * What the working tree holds at `path`, hashed as git would (no filters).

@@ -40,7 +40,9 @@ export async function writeCommit(ctx: CommitContext, options: CommitOptions): P
     if (published) return { commit: built.commit, attempts: attempt };
     await sleep(backoffMs(attempt));
   }
-  throw new SkillgardenError('ledger/busy', `The branch ${branch} kept moving; gave up after ${maxAttempts} attempts. Retry later.`, { data: { ref: branch } });
+  throw new SkillgardenError('ledger/busy', `The branch ${branch} kept moving; gave up after ${maxAttempts} attempts. Retry later.`, {
+    data: { ref: branch },
+  });
 }
 
 interface PublishInput extends BuildInput {
@@ -87,7 +89,11 @@ interface BuildInput {
 
 async function buildCommit(ctx: CommitContext, input: BuildInput) {
   const tree = input.parent ? (await ctx.store.readCommit(input.parent)).tree : undefined;
-  const before = await lookupPaths(ctx.store, tree, input.changes.map((c) => c.path));
+  const before = await lookupPaths(
+    ctx.store,
+    tree,
+    input.changes.map((c) => c.path),
+  );
   checkExpected(input.changes, before);
   const edits = new Map(input.changes.map((c) => [c.path, c.oid === null ? null : { oid: c.oid, mode: c.mode }]));
   const newTree = await editTree(ctx.store, tree, edits);

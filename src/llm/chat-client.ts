@@ -36,7 +36,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function retryable(error: unknown): boolean {
   if (!(error instanceof SkillgardenError)) return false;
   const status = error.data.status;
-  return error.code === 'llm/timeout' || error.code === 'llm/network' || (error.code === 'llm/http' && (status === 429 || (typeof status === 'number' && status >= 500)));
+  return (
+    error.code === 'llm/timeout' ||
+    error.code === 'llm/network' ||
+    (error.code === 'llm/http' && (status === 429 || (typeof status === 'number' && status >= 500)))
+  );
 }
 
 /** The assistant's reply text; retries what is worth retrying, then throws a `llm/*` error. */
@@ -77,7 +81,8 @@ async function requestOnce(options: ChatClientOptions, messages: readonly ChatMe
     return readReply(url, text);
   } catch (error) {
     if (error instanceof SkillgardenError) throw error;
-    if (controller.signal.aborted) throw new SkillgardenError<LlmErrorCode>('llm/timeout', `${url} did not answer within ${timeoutMs} ms`, { cause: error });
+    if (controller.signal.aborted)
+      throw new SkillgardenError<LlmErrorCode>('llm/timeout', `${url} did not answer within ${timeoutMs} ms`, { cause: error });
     throw new SkillgardenError<LlmErrorCode>('llm/network', `${url} could not be reached: ${(error as Error).message}`, { cause: error });
   } finally {
     clearTimeout(timer);
@@ -92,6 +97,7 @@ function readReply(url: string, text: string): string {
     throw new SkillgardenError<LlmErrorCode>('llm/bad-response', `${url} did not answer JSON: ${text.slice(0, 120)}`, { cause: error });
   }
   const content = (data as { choices?: Array<{ message?: { content?: unknown } }> })?.choices?.[0]?.message?.content;
-  if (typeof content !== 'string') throw new SkillgardenError<LlmErrorCode>('llm/bad-response', `${url} answered without choices[0].message.content`);
+  if (typeof content !== 'string')
+    throw new SkillgardenError<LlmErrorCode>('llm/bad-response', `${url} answered without choices[0].message.content`);
   return content;
 }

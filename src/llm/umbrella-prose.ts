@@ -25,16 +25,25 @@ const system = [
 
 export function buildProseMessages(plan: ConsolidationPlan, before: readonly CuratedSkill[]): ChatMessage[] {
   const draft = plan.changes.find((c) => c.path === `${plan.intoDir}/${skillFileName}`)?.content;
-  const members = before.filter((s) => plan.from.includes(s.name)).map((s) => `- ${s.name}`).join('\n');
+  const members = before
+    .filter((s) => plan.from.includes(s.name))
+    .map((s) => `- ${s.name}`)
+    .join('\n');
   return [
     { role: 'system', content: system },
-    { role: 'user', content: `Umbrella: ${plan.into}\nAbsorbed skills:\n${members}\n\nDraft SKILL.md:\n<<<DRAFT\n${String(draft ?? '')}\nDRAFT>>>` },
+    {
+      role: 'user',
+      content: `Umbrella: ${plan.into}\nAbsorbed skills:\n${members}\n\nDraft SKILL.md:\n<<<DRAFT\n${String(draft ?? '')}\nDRAFT>>>`,
+    },
   ];
 }
 
 /** The JSON object in a reply, tolerating a Markdown code fence around it. */
 function parseReply(reply: string): { text: string; merged: string[] } | undefined {
-  const body = reply.trim().replace(/^```(?:json)?\s*\n/, '').replace(/\n```\s*$/, '');
+  const body = reply
+    .trim()
+    .replace(/^```(?:json)?\s*\n/, '')
+    .replace(/\n```\s*$/, '');
   try {
     const data = JSON.parse(body) as { skill_md?: unknown; merged?: unknown };
     if (typeof data.skill_md !== 'string' || !Array.isArray(data.merged)) return undefined;
@@ -49,7 +58,11 @@ function parseReply(reply: string): { text: string; merged: string[] } | undefin
  * claims must match the plan's diff, and the whole plan must pass the guard
  * again; on any failure the deterministic umbrella stays, and the note says why.
  */
-export async function writeUmbrellaProse(plan: ConsolidationPlan, guard: { before: readonly CuratedSkill[]; outside: ReadonlyMap<string, string> }, client: ChatClientOptions): Promise<ProseResult> {
+export async function writeUmbrellaProse(
+  plan: ConsolidationPlan,
+  guard: { before: readonly CuratedSkill[]; outside: ReadonlyMap<string, string> },
+  client: ChatClientOptions,
+): Promise<ProseResult> {
   const keep = (reason: string): ProseResult => ({ plan, llm: { used: false, model: client.model, reason } });
   let reply: string;
   try {

@@ -32,12 +32,14 @@ function describe(tool: ToolName, error: ErrorObject): string {
     }
     case 'additionalProperties': {
       const extra = String((error.params as { additionalProperty: string }).additionalProperty);
-      return `${tool} has no argument \`${extra}\`; it takes ${Object.keys(inputSchemas[tool].properties).map((k) => `\`${k}\``).join(', ')}`;
+      return `${tool} has no argument \`${extra}\`; it takes ${Object.keys(inputSchemas[tool].properties)
+        .map((k) => `\`${k}\``)
+        .join(', ')}`;
     }
     case 'type':
       return `\`${key || 'arguments'}\` must be a ${String((error.params as { type: string }).type)}, not ${typeName(error.data)} (${excerpt(JSON.stringify(error.data) ?? 'undefined', 40)})`;
     case 'enum':
-      return `\`${key}\` must be one of ${((error.params as { allowedValues: unknown[] }).allowedValues).map((v) => JSON.stringify(v)).join(', ')}, not ${excerpt(JSON.stringify(error.data) ?? 'undefined', 40)}`;
+      return `\`${key}\` must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}, not ${excerpt(JSON.stringify(error.data) ?? 'undefined', 40)}`;
     default:
       return `\`${key || 'arguments'}\` ${error.message ?? 'is invalid'}`;
   }

@@ -1,5 +1,14 @@
 import type { Source } from '../core/ledger/trailers.js';
-import { createSkill, deleteSkill, editSkill, patchSkill, removeSkillFile, writeSkillFile, type ManageContext, type ManageResult } from '../services/manage/index.js';
+import {
+  createSkill,
+  deleteSkill,
+  editSkill,
+  patchSkill,
+  removeSkillFile,
+  writeSkillFile,
+  type ManageContext,
+  type ManageResult,
+} from '../services/manage/index.js';
 import type { ManageAction } from './tool-definitions.js';
 
 /** skill_manage's arguments, Hermes's names, checked against the input schema already. */
@@ -52,6 +61,7 @@ export function renderManageResult(result: ManageResult): string {
   const warnings = Array.isArray(result.details.warnings) ? (result.details.warnings as { message: string; hint: string }[]) : [];
   const lines = [`${result.action} ${result.skills.join(', ')}: committed ${result.commit.slice(0, 12)} (${result.files.join(', ')})`];
   for (const warning of warnings) lines.push(`warning: ${warning.message} — ${warning.hint}`);
-  if (typeof result.details.archivedTo === 'string') lines.push(`archived to ${result.details.archivedTo}; restore with \`skillgarden restore ${result.skills[0]}\``);
+  if (typeof result.details.archivedTo === 'string')
+    lines.push(`archived to ${result.details.archivedTo}; restore with \`skillgarden restore ${result.skills[0]}\``);
   return `${lines.join('\n')}\n`;
 }

@@ -22,7 +22,10 @@ export const inputSchemas: Record<ToolName, JsonSchema> = {
     type: 'object',
     properties: {
       name,
-      file_path: { type: 'string', description: 'A support file to read instead of SKILL.md, relative to the skill folder (e.g. references/api.md).' },
+      file_path: {
+        type: 'string',
+        description: 'A support file to read instead of SKILL.md, relative to the skill folder (e.g. references/api.md).',
+      },
       arguments: { type: 'string', description: 'Arguments for the skill ($ARGUMENTS, $0, $1…), as after a slash command.' },
       session_id: { type: 'string', description: 'The session id substituted for ${SESSION_ID}.' },
     },
@@ -39,9 +42,15 @@ export const inputSchemas: Record<ToolName, JsonSchema> = {
       old_string: { type: 'string', description: 'patch: the exact text to replace (copy it from skill_view).' },
       new_string: { type: 'string', description: 'patch: the replacement text.' },
       replace_all: { type: 'boolean', description: 'patch: replace every occurrence instead of refusing when there are several.' },
-      file_path: { type: 'string', description: 'patch/write_file/remove_file: a file relative to the skill folder (default SKILL.md for patch).' },
+      file_path: {
+        type: 'string',
+        description: 'patch/write_file/remove_file: a file relative to the skill folder (default SKILL.md for patch).',
+      },
       file_content: { type: 'string', description: 'write_file: the file content.' },
-      source: { enum: ['foreground', 'background'], description: 'foreground (a person asked, the default) or background (your own review).' },
+      source: {
+        enum: ['foreground', 'background'],
+        description: 'foreground (a person asked, the default) or background (your own review).',
+      },
       message: { type: 'string', description: 'Why: a line for the commit subject.' },
     },
     required: ['action', 'name'],

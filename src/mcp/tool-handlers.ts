@@ -75,10 +75,16 @@ function listSkills(ctx: ToolContext, category: string | undefined, includeHidde
   return `${JSON.stringify({ skills }, null, 2)}\n`;
 }
 
-async function viewSkill(ctx: ToolContext, input: { name: string; file_path?: string; arguments?: string; session_id?: string }): Promise<ToolAnswer> {
+async function viewSkill(
+  ctx: ToolContext,
+  input: { name: string; file_path?: string; arguments?: string; session_id?: string },
+): Promise<ToolAnswer> {
   const sessionId = input.session_id ?? ctx.sessionId;
   if (input.file_path !== undefined) return readSupportFile(ctx, input.name, input.file_path);
-  const result = await ctx.registry.load(input.name, { sessionId, ...(input.arguments === undefined ? {} : { arguments: input.arguments }) });
+  const result = await ctx.registry.load(input.name, {
+    sessionId,
+    ...(input.arguments === undefined ? {} : { arguments: input.arguments }),
+  });
   if (!isLoaded(result)) return fail(renderLoadResult(result));
   await ctx.registry.recordUsage(result.name, 'view');
   return ok(renderLoadResult(result));
@@ -105,9 +111,14 @@ async function readSupportFile(ctx: ToolContext, name: string, path: string): Pr
 async function usage(ctx: ToolContext, name: string | undefined, record: boolean): Promise<ToolAnswer> {
   if (record && name === undefined) return fail('skill_usage record: "use" needs `name`: the skill you used.');
   const entries = name === undefined ? ctx.registry.list() : [ctx.registry.get(name)].filter((e) => e !== undefined);
-  if (name !== undefined && entries.length === 0) return fail(renderLoadResult(await ctx.registry.load(name, { sessionId: ctx.sessionId })));
+  if (name !== undefined && entries.length === 0)
+    return fail(renderLoadResult(await ctx.registry.load(name, { sessionId: ctx.sessionId })));
   if (record && name !== undefined) await ctx.registry.recordUsage(name, 'use');
   const now = ctx.now();
-  const skills = entries.map((e) => ({ name: e.name, ...ctx.registry.usageOf(e.name), score: Number(computeUsageScore(ctx.registry.usageOf(e.name), now).toFixed(4)) }));
+  const skills = entries.map((e) => ({
+    name: e.name,
+    ...ctx.registry.usageOf(e.name),
+    score: Number(computeUsageScore(ctx.registry.usageOf(e.name), now).toFixed(4)),
+  }));
   return ok(`${JSON.stringify({ skills }, null, 2)}\n`);
 }

@@ -29,7 +29,8 @@ function runOne(command: string, cwd: string, options: InlineShellOptions): Prom
     execFile('/bin/sh', ['-c', command], { cwd, timeout, maxBuffer, killSignal: 'SIGKILL', encoding: 'utf8' }, (error, stdout) => {
       if (!error) return resolve(stdout.trimEnd());
       const failure = error as NodeJS.ErrnoException & { killed?: boolean; code?: unknown };
-      if (failure.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') return resolve(`${stdout.slice(0, maxBuffer)}\n[output cut at ${maxBuffer} bytes]`);
+      if (failure.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER')
+        return resolve(`${stdout.slice(0, maxBuffer)}\n[output cut at ${maxBuffer} bytes]`);
       if (failure.killed) return resolve(`[\`${command}\` stopped after ${timeout} ms]`);
       resolve(`[\`${command}\` failed: ${error.message.split('\n')[0]}]`);
     });

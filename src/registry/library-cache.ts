@@ -5,7 +5,16 @@ import { parseQuickSkill } from '../core/registry/quick-frontmatter.js';
 import type { RegistryEntry } from '../core/registry/types.js';
 import { parseSkillBytes } from '../core/skill/index.js';
 import type { SkillLocation } from '../store/discover.js';
-import { discoverLibrary, folderSnapshotChanged, readFolderSnapshot, skillFilePath, stampOf, type FolderSnapshot, type ScanFs, type Stamp } from './library-scan.js';
+import {
+  discoverLibrary,
+  folderSnapshotChanged,
+  readFolderSnapshot,
+  skillFilePath,
+  stampOf,
+  type FolderSnapshot,
+  type ScanFs,
+  type Stamp,
+} from './library-scan.js';
 
 interface CachedSkill {
   location: SkillLocation;

@@ -4,7 +4,13 @@ import type { ForkSpec } from '../core/registry/load-content.js';
 /** What `load` answers: a skill to follow, a sub-agent's work, or why there is none. */
 export type LoadResult =
   | { status: 'inline'; name: string; content: string; allowedTools: string[]; findings: Finding[] }
-  | { status: 'fork'; name: string; spec: ForkSpec; /** The sub-agent's answer, when the host gave a runner. */ output: string | undefined; findings: Finding[] }
+  | {
+      status: 'fork';
+      name: string;
+      spec: ForkSpec;
+      /** The sub-agent's answer, when the host gave a runner. */ output: string | undefined;
+      findings: Finding[];
+    }
   | { status: 'archived'; name: string; archivedAt: string; dateSource: 'git' | 'mtime'; message: string }
   | { status: 'not-found'; name: string; suggestions: string[]; message: string }
   | { status: 'bad-name'; name: string; message: string }

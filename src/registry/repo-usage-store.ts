@@ -24,7 +24,10 @@ export function createRepoUsageStore(options: RepoUsageOptions): UsageStore {
   return {
     async totals(): Promise<Map<string, UsageCounters>> {
       // A broken usage file is reported by `usage show` and skipped here: telemetry never stops the runtime.
-      const totals: Map<string, UsageCounters> = readUsageSnapshot(options.repoDir, { skillsDir: options.skillsDir, now: options.now() }).totals;
+      const totals: Map<string, UsageCounters> = readUsageSnapshot(options.repoDir, {
+        skillsDir: options.skillsDir,
+        now: options.now(),
+      }).totals;
       for (const bump of await readPendingBumps(options.repoDir, options.writer)) {
         totals.set(bump.skill, bumpCounters(totals.get(bump.skill), bump.kind, new Date(bump.at)));
       }
@@ -47,7 +50,11 @@ async function readPendingBumps(repoDir: string, writer: string): Promise<{ skil
   return text.split('\n').flatMap((line) => {
     try {
       const bump = JSON.parse(line) as { skill?: unknown; kind?: unknown; at?: unknown };
-      const valid = typeof bump.skill === 'string' && (bump.kind === 'use' || bump.kind === 'view') && typeof bump.at === 'string' && !Number.isNaN(Date.parse(bump.at));
+      const valid =
+        typeof bump.skill === 'string' &&
+        (bump.kind === 'use' || bump.kind === 'view') &&
+        typeof bump.at === 'string' &&
+        !Number.isNaN(Date.parse(bump.at));
       return valid ? [bump as { skill: string; kind: UsageKind; at: string }] : [];
     } catch {
       return [];

@@ -152,11 +152,19 @@ export class SkillRegistry {
   /** Layer 2: the skill's content (inline) or its sub-agent's work (fork); archived and unknown names answered helpfully. */
   async load(name: string, options: LoadOptions): Promise<LoadResult> {
     if (/[/\\]|^\.\.?$/.test(name) || name.trim() === '') {
-      return { status: 'bad-name', name, message: `"${name}" is not a skill name: names have no path separators. Use a name from the skills list.` };
+      return {
+        status: 'bad-name',
+        name,
+        message: `"${name}" is not a skill name: names have no path separators. Use a name from the skills list.`,
+      };
     }
     const entry = this.get(name);
     if (!entry) return this.answerMissing(name);
-    const values = { skillDir: entry.dir, sessionId: options.sessionId, ...(options.arguments === undefined ? {} : { arguments: options.arguments }) };
+    const values = {
+      skillDir: entry.dir,
+      sessionId: options.sessionId,
+      ...(options.arguments === undefined ? {} : { arguments: options.arguments }),
+    };
     let content = renderSkillContent(entry, values);
     if (this.options.inlineShell?.enabled) content = await runInlineShell(content, entry.dir, this.options.inlineShell);
     const findings = entry.findings;
@@ -165,7 +173,13 @@ export class SkillRegistry {
       const output = this.options.forkRunner ? await this.options.forkRunner.run(spec) : undefined;
       return { status: 'fork', name: entry.name, spec, output, findings };
     }
-    return { status: 'inline', name: entry.name, content: renderInlineLoad(entry, content, entry.dir), allowedTools: entry.allowedTools, findings };
+    return {
+      status: 'inline',
+      name: entry.name,
+      content: renderInlineLoad(entry, content, entry.dir),
+      allowedTools: entry.allowedTools,
+      findings,
+    };
   }
 
   /** `/name args` from a user: only user-invocable skills answer. */
@@ -174,7 +188,11 @@ export class SkillRegistry {
     if (!command) return { status: 'bad-name', name: text, message: `"${text}" is not a slash command; write /NAME [ARGUMENTS].` };
     const entry = this.get(command.name);
     if (entry && !entry.userInvocable) {
-      return { status: 'not-invocable', name: entry.name, message: `/${entry.name} is not a command a user can invoke (user-invocable: false).` };
+      return {
+        status: 'not-invocable',
+        name: entry.name,
+        message: `/${entry.name} is not a command a user can invoke (user-invocable: false).`,
+      };
     }
     return this.load(command.name, { sessionId: options.sessionId, arguments: command.arguments });
   }
@@ -205,8 +223,15 @@ export class SkillRegistry {
   private async answerMissing(name: string): Promise<LoadResult> {
     const archived = await readArchiveInfo({ repoDir: this.options.repoDir, skillsRoot: this.skillsRoot, name });
     if (archived) {
-      const when = archived.dateSource === 'git' ? archived.archivedAt : `${archived.archivedAt} (folder modification time; no git history)`;
-      return { status: 'archived', name, archivedAt: archived.archivedAt, dateSource: archived.dateSource, message: `skill "${name}" was archived on ${when}; restore it with \`skillgarden restore ${name}\`.` };
+      const when =
+        archived.dateSource === 'git' ? archived.archivedAt : `${archived.archivedAt} (folder modification time; no git history)`;
+      return {
+        status: 'archived',
+        name,
+        archivedAt: archived.archivedAt,
+        dateSource: archived.dateSource,
+        message: `skill "${name}" was archived on ${when}; restore it with \`skillgarden restore ${name}\`.`,
+      };
     }
     const suggestions = findClosestNames(name, [...this.allNames(), ...this.aliases.keys()]);
     const hint = suggestions.length > 0 ? ` Closest names: ${suggestions.join(', ')}.` : ' List the skills to see every name.';
@@ -239,7 +264,14 @@ function sameTotals(a: ReadonlyMap<string, UsageCounters>, b: ReadonlyMap<string
   if (a.size !== b.size) return false;
   for (const [name, x] of a) {
     const y = b.get(name);
-    if (!y || x.use_count !== y.use_count || x.last_used_at !== y.last_used_at || x.last_viewed_at !== y.last_viewed_at || x.last_patched_at !== y.last_patched_at) return false;
+    if (
+      !y ||
+      x.use_count !== y.use_count ||
+      x.last_used_at !== y.last_used_at ||
+      x.last_viewed_at !== y.last_viewed_at ||
+      x.last_patched_at !== y.last_patched_at
+    )
+      return false;
   }
   return true;
 }

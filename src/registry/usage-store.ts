@@ -17,7 +17,9 @@ export function bumpCounters(counters: UsageCounters | undefined, kind: UsageKin
 }
 
 /** Usage kept in memory: for tests and for hosts that do not persist usage. */
-export function createMemoryUsageStore(initial: Record<string, UsageCounters> = {}): UsageStore & { snapshot(): Map<string, UsageCounters> } {
+export function createMemoryUsageStore(
+  initial: Record<string, UsageCounters> = {},
+): UsageStore & { snapshot(): Map<string, UsageCounters> } {
   const counts = new Map(Object.entries(initial).map(([name, c]) => [name, { ...c }]));
   return {
     async totals() {

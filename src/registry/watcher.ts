@@ -25,7 +25,11 @@ export interface SkillWatcher {
  * renames near the top (an archive, a restore, a new skill folder) count too:
  * they move SKILL.md files without an event naming them.
  */
-export function watchSkills(root: string, refresh: (changedFiles: string[] | undefined) => Promise<unknown>, options: WatchOptions = {}): SkillWatcher {
+export function watchSkills(
+  root: string,
+  refresh: (changedFiles: string[] | undefined) => Promise<unknown>,
+  options: WatchOptions = {},
+): SkillWatcher {
   const debounceMs = options.debounceMs ?? 300;
   const maxWaitMs = options.maxWaitMs ?? 2_000;
   let timer: NodeJS.Timeout | undefined;

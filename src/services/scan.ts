@@ -47,11 +47,19 @@ async function statOrNull(path: string): Promise<Awaited<ReturnType<typeof stat>
 async function resolveTargets(path: string, deep: boolean, readDir: ReadDir): Promise<string[]> {
   const info = await statOrNull(path);
   if (!info) {
-    throw new SkillgardenError('scan/not-found', `Cannot scan ${path}: no such file or folder. Pass a SKILL.md, a skill folder or a skills root.`, { data: { path } });
+    throw new SkillgardenError(
+      'scan/not-found',
+      `Cannot scan ${path}: no such file or folder. Pass a SKILL.md, a skill folder or a skills root.`,
+      { data: { path } },
+    );
   }
   if (info.isFile()) {
     if (basename(path) === 'SKILL.md') return [dirname(path)];
-    throw new SkillgardenError('scan/not-a-skill', `Cannot scan ${path}: it is a file but not a SKILL.md. Pass the skill's folder or its SKILL.md.`, { data: { path } });
+    throw new SkillgardenError(
+      'scan/not-a-skill',
+      `Cannot scan ${path}: it is a file but not a SKILL.md. Pass the skill's folder or its SKILL.md.`,
+      { data: { path } },
+    );
   }
   if (await statOrNull(resolve(path, 'SKILL.md'))) return [path];
   // The same discovery as validate's, so both see the same skills.
@@ -85,7 +93,13 @@ export async function runScan(paths: readonly string[], options: RunScanOptions 
   const results: ScanResult[] = await mapPool(dirs, options.concurrency ?? 8, (dir) => {
     const label = relative(repo, dir).split('\\').join('/') || '.';
     const provenance = options.provenanceOf?.({ name: basename(dir), dir: label });
-    return scanSkillDir(dir, { config, label, readDir, ...(options.files ? { files: options.files } : {}), ...(provenance ? { provenance } : {}) });
+    return scanSkillDir(dir, {
+      config,
+      label,
+      readDir,
+      ...(options.files ? { files: options.files } : {}),
+      ...(provenance ? { provenance } : {}),
+    });
   });
   return buildScanReport(results);
 }

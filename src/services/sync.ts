@@ -52,27 +52,47 @@ export async function syncRepository(options: SyncOptions): Promise<SyncResult> 
     const push = await tryGit(dir, ['push', '--quiet', remote, `HEAD:refs/heads/${branch}`]);
     if (push.ok) return { branch, pulled, replayed, pushed: ahead, attempts: attempt };
     if (!/rejected|non-fast-forward|fetch first|stale info/i.test(push.stderr)) {
-      throw new SkillgardenError('sync/push-failed', `git push to ${remote} failed: ${firstLine(push.stderr)}. Your commits are safe on ${branch}; run \`skillgarden sync\` again once the remote is reachable.`, {
-        data: { remote, branch, stderr: push.stderr },
-      });
+      throw new SkillgardenError(
+        'sync/push-failed',
+        `git push to ${remote} failed: ${firstLine(push.stderr)}. Your commits are safe on ${branch}; run \`skillgarden sync\` again once the remote is reachable.`,
+        {
+          data: { remote, branch, stderr: push.stderr },
+        },
+      );
     }
   }
-  throw new SkillgardenError('sync/busy', `the remote's ${branch} kept moving: ${maxAttempts} pushes were rejected. Your commits are safe; run \`skillgarden sync\` again.`, {
-    data: { remote, branch, attempts: maxAttempts },
-  });
+  throw new SkillgardenError(
+    'sync/busy',
+    `the remote's ${branch} kept moving: ${maxAttempts} pushes were rejected. Your commits are safe; run \`skillgarden sync\` again.`,
+    {
+      data: { remote, branch, attempts: maxAttempts },
+    },
+  );
 }
 
 async function currentBranch(dir: string): Promise<string> {
   const result = await tryGit(dir, ['symbolic-ref', '--quiet', '--short', 'HEAD']);
-  if (!result.ok) throw new SkillgardenError('sync/detached-head', `${dir} is not on a branch (detached HEAD). Check out the library's branch (e.g. \`git switch main\`) and sync again.`, { data: { dir } });
+  if (!result.ok)
+    throw new SkillgardenError(
+      'sync/detached-head',
+      `${dir} is not on a branch (detached HEAD). Check out the library's branch (e.g. \`git switch main\`) and sync again.`,
+      { data: { dir } },
+    );
   return result.stdout.trim();
 }
 
 async function refuseDirtyTree(dir: string): Promise<void> {
   const status = await git(dir, ['status', '--porcelain', '--untracked-files=no']);
-  const files = status.split('\n').filter(Boolean).map((line) => line.slice(3));
+  const files = status
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => line.slice(3));
   if (files.length > 0) {
-    throw new SkillgardenError('sync/dirty', `uncommitted changes to ${files.join(', ')}: commit them (or discard them) before syncing, so replaying cannot touch them.`, { data: { files } });
+    throw new SkillgardenError(
+      'sync/dirty',
+      `uncommitted changes to ${files.join(', ')}: commit them (or discard them) before syncing, so replaying cannot touch them.`,
+      { data: { files } },
+    );
   }
 }
 
@@ -82,9 +102,13 @@ async function fetchBranch(dir: string, remote: string, branch: string): Promise
   const fetched = await tryGit(dir, ['fetch', '--quiet', remote, `+refs/heads/${branch}:${tracking}`]);
   if (fetched.ok) return tracking;
   if (/couldn't find remote ref/i.test(fetched.stderr)) return undefined;
-  throw new SkillgardenError('sync/fetch-failed', `git fetch from ${remote} failed: ${firstLine(fetched.stderr)}. Check the remote (\`git remote -v\`) and your network, then sync again.`, {
-    data: { remote, stderr: fetched.stderr },
-  });
+  throw new SkillgardenError(
+    'sync/fetch-failed',
+    `git fetch from ${remote} failed: ${firstLine(fetched.stderr)}. Check the remote (\`git remote -v\`) and your network, then sync again.`,
+    {
+      data: { remote, stderr: fetched.stderr },
+    },
+  );
 }
 
 async function countDivergence(dir: string, upstream: string): Promise<{ ahead: number; behind: number }> {
@@ -126,14 +150,22 @@ interface GitRun {
 /** Every git call of a sync goes through here: no prompts, bounded time, output kept for the message. */
 function tryGit(dir: string, args: string[]): Promise<GitRun> {
   return new Promise((resolve) => {
-    execFile('git', args, { cwd: dir, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true' }, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ ok: !error, stdout: String(stdout), stderr: String(stderr) || (error?.message ?? '') });
-    });
+    execFile(
+      'git',
+      args,
+      { cwd: dir, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true' }, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        resolve({ ok: !error, stdout: String(stdout), stderr: String(stderr) || (error?.message ?? '') });
+      },
+    );
   });
 }
 
 async function git(dir: string, args: string[]): Promise<string> {
   const result = await tryGit(dir, args);
-  if (!result.ok) throw new SkillgardenError('sync/git-failed', `git ${args[0]} failed in ${dir}: ${firstLine(result.stderr)}`, { data: { args, stderr: result.stderr } });
+  if (!result.ok)
+    throw new SkillgardenError('sync/git-failed', `git ${args[0]} failed in ${dir}: ${firstLine(result.stderr)}`, {
+      data: { args, stderr: result.stderr },
+    });
   return result.stdout;
 }

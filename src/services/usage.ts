@@ -20,8 +20,13 @@ export function defaultWriterId(env: Readonly<Record<string, string | undefined>
 }
 
 export function sanitizeWriter(raw: string): string {
-  const id = raw.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '').slice(0, 64);
-  if (id === '') throw new SkillgardenError('usage/bad-writer', `writer id "${raw}" has no usable characters; use letters, digits, ".", "_" or "-"`);
+  const id = raw
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/^[-.]+|[-.]+$/g, '')
+    .slice(0, 64);
+  if (id === '')
+    throw new SkillgardenError('usage/bad-writer', `writer id "${raw}" has no usable characters; use letters, digits, ".", "_" or "-"`);
   return id;
 }
 
@@ -56,7 +61,14 @@ export interface FlushResult {
  * that writer's file. A corrupt file of the writer is moved aside (never
  * overwritten) in the same commit and a fresh one started.
  */
-export async function flushUsage(options: { repoDir: string; ledger: Ledger; writer: string; skillsDir: string; now: Date; actor?: Actor }): Promise<FlushResult> {
+export async function flushUsage(options: {
+  repoDir: string;
+  ledger: Ledger;
+  writer: string;
+  skillsDir: string;
+  now: Date;
+  actor?: Actor;
+}): Promise<FlushResult> {
   const path = await pendingPath(options.repoDir, options.writer);
   return withLock(`${path}.lock`, async () => {
     const raw = readOrEmpty(path);
@@ -103,7 +115,11 @@ function parseBump(line: string): UsageBump[] {
   if (line.trim() === '') return [];
   try {
     const value = JSON.parse(line) as Partial<UsageBump>;
-    if (typeof value.skill === 'string' && (value.kind === 'use' || value.kind === 'view' || value.kind === 'patch') && typeof value.at === 'string') {
+    if (
+      typeof value.skill === 'string' &&
+      (value.kind === 'use' || value.kind === 'view' || value.kind === 'patch') &&
+      typeof value.at === 'string'
+    ) {
       return [{ skill: value.skill, kind: value.kind, at: value.at }];
     }
   } catch {
@@ -140,7 +156,11 @@ async function withLock<T>(lock: string, fn: () => T | Promise<T>): Promise<T> {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       if (attempt >= 200) {
-        throw new SkillgardenError('usage/locked', `${lock} is held; if no skillgarden process is running, a crashed one left it: remove it by hand`, { data: { lock } });
+        throw new SkillgardenError(
+          'usage/locked',
+          `${lock} is held; if no skillgarden process is running, a crashed one left it: remove it by hand`,
+          { data: { lock } },
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
@@ -153,7 +173,15 @@ async function withLock<T>(lock: string, fn: () => T | Promise<T>): Promise<T> {
 }
 
 /** Totals for `usage show`: every writer's counters summed, plus what could not be read. */
-export function showUsage(repoDir: string, options: { skillsDir: string; now: Date }): { totals: Record<string, UsageCounters>; writers: string[]; quarantined: string[]; findings: ReturnType<typeof readUsageSnapshot>['findings'] } {
+export function showUsage(
+  repoDir: string,
+  options: { skillsDir: string; now: Date },
+): {
+  totals: Record<string, UsageCounters>;
+  writers: string[];
+  quarantined: string[];
+  findings: ReturnType<typeof readUsageSnapshot>['findings'];
+} {
   const snapshot = readUsageSnapshot(repoDir, options);
   return {
     totals: Object.fromEntries([...snapshot.totals].sort(([a], [b]) => (a < b ? -1 : 1))),

@@ -48,7 +48,12 @@ export function runValidate(options: ValidateOptions): ValidateReport {
   const findings: Finding[] = [];
   targets.forEach((target, index) => {
     const reportPath = toPosix(relative(options.cwd, join(target.dir, skillFileName))) || skillFileName;
-    const content = readSkillFolder(target.dir, { reportPath, boundary: target.boundary, readDir, ...(options.files ? { files: options.files } : {}) });
+    const content = readSkillFolder(target.dir, {
+      reportPath,
+      boundary: target.boundary,
+      readDir,
+      ...(options.files ? { files: options.files } : {}),
+    });
     findings.push(...content.findings);
     if (content.bytes) {
       const result = validateSkill({ file: reportPath, content: content.bytes, folder: target.name, profile, files: content.files });
@@ -83,7 +88,11 @@ function resolveTargets(absolute: string, asGiven: string, deep: boolean, readDi
     return [{ dir, name: basename(dir), boundary: dirname(dir) }];
   }
   if (existsSync(join(absolute, skillFileName))) return [{ dir: absolute, name: basename(absolute), boundary: dirname(absolute) }];
-  return discoverSkills(absolute, { readDir, ...(deep ? { deep: { maxDepth: 8 } } : {}) }).map((skill) => ({ dir: skill.dir, name: skill.name, boundary: absolute }));
+  return discoverSkills(absolute, { readDir, ...(deep ? { deep: { maxDepth: 8 } } : {}) }).map((skill) => ({
+    dir: skill.dir,
+    name: skill.name,
+    boundary: absolute,
+  }));
 }
 
 function dedupe(targets: Target[]): Target[] {

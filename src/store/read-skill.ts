@@ -61,7 +61,11 @@ export function readSkillFolder(dir: string, options: ReadSkillFolderOptions): S
       }),
     );
   }
-  return { bytes, files: listSkillFiles(dir, options.maxFiles ?? 2_000, options.maxDepth ?? 8, options.readDir ?? readDirUncached), findings };
+  return {
+    bytes,
+    files: listSkillFiles(dir, options.maxFiles ?? 2_000, options.maxDepth ?? 8, options.readDir ?? readDirUncached),
+    findings,
+  };
 }
 
 /** The real path of `path` when it lies outside `boundary`, else undefined. */

@@ -20,7 +20,9 @@ export function readUsageSnapshot(repoDir: string, options: { skillsDir: string;
   const snapshot: UsageSnapshot = { totals: new Map(), files: [], quarantined: [], findings: [] };
   let names: string[] = [];
   try {
-    names = readdirSync(join(repoDir, usageDir)).filter((n) => n.endsWith('.json')).sort();
+    names = readdirSync(join(repoDir, usageDir))
+      .filter((n) => n.endsWith('.json'))
+      .sort();
   } catch {
     names = [];
   }
@@ -50,7 +52,15 @@ function readOne(
   } catch (error) {
     if (optional && (error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     snapshot.quarantined.push(path);
-    snapshot.findings.push({ code: 'usage/unreadable', severity: 'error', file: path, line: 0, column: 0, message: `cannot read: ${(error as Error).message}`, hint: 'Usage from other writers still counts.' });
+    snapshot.findings.push({
+      code: 'usage/unreadable',
+      severity: 'error',
+      file: path,
+      line: 0,
+      column: 0,
+      message: `cannot read: ${(error as Error).message}`,
+      hint: 'Usage from other writers still counts.',
+    });
     return undefined;
   }
   const parsed = parse(text);

@@ -205,12 +205,18 @@ describe('mode: curate, as a runner runs it', () => {
     writeTree(work, { '.skillgarden/state.json': `${JSON.stringify({ version: 1, last_run_at: lastRun, skills: {} }, null, 2)}\n` });
     git(work, 'add', '-A');
     git(work, '-c', 'user.name=Ada', '-c', 'user.email=a@example.com', 'commit', '-q', '-m', 'state');
-    const early = await runAction(action.entry, runnerEnv({ workspace: work, apiUrl: fake.url, inputs: { mode: 'curate' }, event: schedule }));
+    const early = await runAction(
+      action.entry,
+      runnerEnv({ workspace: work, apiUrl: fake.url, inputs: { mode: 'curate' }, event: schedule }),
+    );
     expect(early.outputs).toMatchObject({ status: 'completed', transitions: '2' });
     writeTree(work, { '.skillgarden/config.yaml': 'paused: true\n' });
     git(work, 'add', '-A');
     git(work, '-c', 'user.name=Ada', '-c', 'user.email=a@example.com', 'commit', '-q', '-m', 'pause the curator');
-    const paused = await runAction(action.entry, runnerEnv({ workspace: work, apiUrl: fake.url, inputs: { mode: 'curate' }, event: schedule }));
+    const paused = await runAction(
+      action.entry,
+      runnerEnv({ workspace: work, apiUrl: fake.url, inputs: { mode: 'curate' }, event: schedule }),
+    );
     expect(paused.code, paused.stdout).toBe(0);
     expect(paused.outputs).toMatchObject({ status: 'skipped', 'pull-requests': '[]' });
     expect(fake.pulls).toHaveLength(1);

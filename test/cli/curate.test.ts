@@ -12,7 +12,10 @@ const ago = (days: number) => new Date(now.getTime() - days * day).toISOString()
 /** Creates a skill the way an agent does in the background, at a given time. */
 async function agentCreates(dir: string, name: string, daysAgo: number, extra = '') {
   writeFileSync(join(dir, 'draft.md'), skillText(name, extra));
-  const run = await cli(['manage', 'create', name, '--content', 'draft.md', '--actor', 'agent', '--source', 'background', '--now', ago(daysAgo)], { cwd: dir });
+  const run = await cli(
+    ['manage', 'create', name, '--content', 'draft.md', '--actor', 'agent', '--source', 'background', '--now', ago(daysAgo)],
+    { cwd: dir },
+  );
   expect(run.code, run.stderr).toBe(0);
 }
 
@@ -34,8 +37,17 @@ describe('the lifecycle, run through the CLI on a real repository', () => {
       'draft.md': '',
     });
     const cases: [string, number][] = [
-      ['recent-29', 29], ['boundary-30', 30], ['old-89', 89], ['boundary-90', 90], ['viewed-recently', 200],
-      ['pinned-old', 200], ['referenced-old', 200], ['plan', 200], ['used-again', 200], ['wrongly-stale', 5], ['stale-still-old', 60],
+      ['recent-29', 29],
+      ['boundary-30', 30],
+      ['old-89', 89],
+      ['boundary-90', 90],
+      ['viewed-recently', 200],
+      ['pinned-old', 200],
+      ['referenced-old', 200],
+      ['plan', 200],
+      ['used-again', 200],
+      ['wrongly-stale', 5],
+      ['stale-still-old', 60],
     ];
     for (const [name, days] of cases) await agentCreates(dir, name, days);
     await bump(dir, 'viewed-recently', 'view', 3);
@@ -47,7 +59,13 @@ describe('the lifecycle, run through the CLI on a real repository', () => {
       '.skillgarden/state.json': JSON.stringify({
         version: 1,
         last_run_at: ago(8),
-        skills: { 'used-again': { state: 'stale', since: ago(60) }, 'wrongly-stale': { state: 'stale', since: ago(1) }, 'stale-still-old': { state: 'stale', since: ago(20) }, 'pinned-old': { state: 'stale', since: ago(50) }, 'deleted-by-hand': { state: 'stale', since: ago(40) } },
+        skills: {
+          'used-again': { state: 'stale', since: ago(60) },
+          'wrongly-stale': { state: 'stale', since: ago(1) },
+          'stale-still-old': { state: 'stale', since: ago(20) },
+          'pinned-old': { state: 'stale', since: ago(50) },
+          'deleted-by-hand': { state: 'stale', since: ago(40) },
+        },
       }),
     });
     git(dir, 'add', '-A');
@@ -56,7 +74,9 @@ describe('the lifecycle, run through the CLI on a real repository', () => {
     const run = await cli(['curate', '--json', '--now', now.toISOString()], { cwd: dir });
     expect(run.code, run.stderr).toBe(0);
     const report = JSON.parse(run.stdout);
-    const moved = Object.fromEntries(report.transitions.map((t: { skill: string; from: string; to: string }) => [t.skill, `${t.from}→${t.to}`]));
+    const moved = Object.fromEntries(
+      report.transitions.map((t: { skill: string; from: string; to: string }) => [t.skill, `${t.from}→${t.to}`]),
+    );
     expect(moved).toEqual({
       'boundary-30': 'active→stale',
       'old-89': 'active→stale',

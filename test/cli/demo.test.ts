@@ -19,12 +19,16 @@ describe('skillgarden demo', () => {
       'latex-table-from-csv:archived',
       'matplotlib-font-fix:active',
     ]);
-    expect(last.skipped).toEqual(expect.arrayContaining([
-      expect.objectContaining({ skill: 'release-notes-draft', reason: 'pinned' }),
-      expect.objectContaining({ skill: 'nightly-backup-check', reason: 'referenced' }),
-    ]));
+    expect(last.skipped).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ skill: 'release-notes-draft', reason: 'pinned' }),
+        expect.objectContaining({ skill: 'nightly-backup-check', reason: 'referenced' }),
+      ]),
+    );
     expect(last.patterns[0]).toMatchObject({ tools: ['search_papers', 'download_paper', 'rag_search', 'write_summary'], sessions: 5 });
-    expect(last.plans).toMatchObject([{ kind: 'create', into: 'git-rebase', from: ['git-rebase-conflicts', 'git-rebase-interactive', 'git-rebase-onto'] }]);
+    expect(last.plans).toMatchObject([
+      { kind: 'create', into: 'git-rebase', from: ['git-rebase-conflicts', 'git-rebase-interactive', 'git-rebase-onto'] },
+    ]);
     const draft = last.patterns[0].draft;
     expect(validateSkill({ file: 'SKILL.md', content: draft.text, folder: draft.name, profile: 'spec' }).findings).toEqual([]);
     expect(git(dir, 'status', '--porcelain')).toBe('');

@@ -15,7 +15,11 @@ describe('machine-readable output matches its schema', () => {
     ['log', ['log', '--json'], logSchema],
     ['validate', ['validate', '--json'], validateSchema],
   ])('%s --json', async (_label, args, schema) => {
-    const dir = repoWith({ 'skills/mine/SKILL.md': skillText('mine'), 'skills/bad/SKILL.md': skillText('Bad'), 'draft.md': skillText('theirs') });
+    const dir = repoWith({
+      'skills/mine/SKILL.md': skillText('mine'),
+      'skills/bad/SKILL.md': skillText('Bad'),
+      'draft.md': skillText('theirs'),
+    });
     await cli(['manage', 'create', 'theirs', '--content', 'draft.md', '--actor', 'agent', '--source', 'background'], { cwd: dir });
     await cli(['archive', 'mine'], { cwd: dir });
     const run = await cli(args, { cwd: dir });

@@ -11,7 +11,10 @@ describe('skillgarden manage and the people’s acts', () => {
   it('creates from a file as an agent in the background, with --now as the commit time', async () => {
     const dir = library();
     writeFileSync(join(dir, 'new.md'), skillText('notes'));
-    const run = await cli(['manage', 'create', 'notes', '--content', 'new.md', '--actor', 'agent', '--source', 'background', '--now', '2026-05-01T10:00:00Z'], { cwd: dir });
+    const run = await cli(
+      ['manage', 'create', 'notes', '--content', 'new.md', '--actor', 'agent', '--source', 'background', '--now', '2026-05-01T10:00:00Z'],
+      { cwd: dir },
+    );
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^create: notes — committed [0-9a-f]{12} \(1 file\)/);
@@ -41,17 +44,21 @@ describe('skillgarden manage and the people’s acts', () => {
 
   it('archives and restores, pins and unpins, each one commit', async () => {
     const dir = library();
-    for (const args of [['archive', 'deploy'], ['restore', 'deploy'], ['pin', 'deploy'], ['unpin', 'deploy'], ['adopt', 'deploy']]) {
+    for (const args of [
+      ['archive', 'deploy'],
+      ['restore', 'deploy'],
+      ['pin', 'deploy'],
+      ['unpin', 'deploy'],
+      ['adopt', 'deploy'],
+    ]) {
       const run = await cli(args, { cwd: dir });
       expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(0);
     }
-    expect(subjects(dir).slice(0, 5).map((s) => s.split(' — ')[0])).toEqual([
-      'skill(adopt): deploy',
-      'skill(unpin): deploy',
-      'skill(pin): deploy',
-      'skill(restore): deploy',
-      'skill(archive): deploy',
-    ]);
+    expect(
+      subjects(dir)
+        .slice(0, 5)
+        .map((s) => s.split(' — ')[0]),
+    ).toEqual(['skill(adopt): deploy', 'skill(unpin): deploy', 'skill(pin): deploy', 'skill(restore): deploy', 'skill(archive): deploy']);
     expect(readFileSync(join(dir, 'skills/deploy/references/a.md'), 'utf8')).toBe('# A\n');
   });
 
@@ -93,7 +100,11 @@ describe('skillgarden log', () => {
 
 describe('settings from .skillgarden/config.yaml', () => {
   it('manage, validate, list and reminder all use the configured skills_dir and profile', async () => {
-    const dir = repoWith({ '.skillgarden/config.yaml': 'skills_dir: library\nprofile: spec\n', 'library/deploy/SKILL.md': skillText('deploy'), 'draft.md': skillText('notes', 'version: 1.0.0\n') });
+    const dir = repoWith({
+      '.skillgarden/config.yaml': 'skills_dir: library\nprofile: spec\n',
+      'library/deploy/SKILL.md': skillText('deploy'),
+      'draft.md': skillText('notes', 'version: 1.0.0\n'),
+    });
     const refused = await cli(['manage', 'create', 'notes', '--content', 'draft.md'], { cwd: dir });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('schema/unknown-key');
@@ -101,7 +112,11 @@ describe('settings from .skillgarden/config.yaml', () => {
     expect((await cli(['manage', 'create', 'notes', '--content', 'draft.md'], { cwd: dir })).code).toBe(0);
     expect(readFileSync(join(dir, 'library/notes/SKILL.md'), 'utf8')).toBe(skillText('notes'));
     expect(JSON.parse((await cli(['validate', '--json', '--no-scan'], { cwd: dir })).stdout)).toMatchObject({ skills: 2, profile: 'spec' });
-    expect(JSON.parse((await cli(['list', '--json'], { cwd: dir })).stdout).skills.map((s: { path: string }) => s.path).sort()).toEqual(['library/deploy', 'library/notes']);
+    expect(
+      JSON.parse((await cli(['list', '--json'], { cwd: dir })).stdout)
+        .skills.map((s: { path: string }) => s.path)
+        .sort(),
+    ).toEqual(['library/deploy', 'library/notes']);
     expect((await cli(['reminder'], { cwd: dir })).stdout).toContain('- notes:');
   });
 });

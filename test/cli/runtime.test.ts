@@ -11,7 +11,13 @@ async function run(command: Command, repo: string, positionals: string[], values
   let stdout = '';
   let stderr = '';
   const code = await command.run({
-    io: { stdout: { write: (c: string) => ((stdout += c), true) }, stderr: { write: (c: string) => ((stderr += c), true) }, env: { SKILLGARDEN_WRITER: 'cli-test' }, cwd: repo, interactive: false },
+    io: {
+      stdout: { write: (c: string) => ((stdout += c), true) },
+      stderr: { write: (c: string) => ((stderr += c), true) },
+      env: { SKILLGARDEN_WRITER: 'cli-test' },
+      cwd: repo,
+      interactive: false,
+    },
     global: { repo, now: new Date('2026-11-30T00:00:00Z'), json },
     positionals,
     values,
@@ -21,7 +27,11 @@ async function run(command: Command, repo: string, positionals: string[], values
 
 const library = () =>
   repoWith({
-    'skills/deploy/SKILL.md': skillText('deploy', 'when_to_use: When shipping.\n', 'Ship from ${SKILL_DIR} in ${SESSION_ID} to $ARGUMENTS.\n'),
+    'skills/deploy/SKILL.md': skillText(
+      'deploy',
+      'when_to_use: When shipping.\n',
+      'Ship from ${SKILL_DIR} in ${SESSION_ID} to $ARGUMENTS.\n',
+    ),
     'skills/lint/SKILL.md': skillText('lint', 'paths: ["src/**/*.ts"]\n'),
   });
 

@@ -33,7 +33,10 @@ describe('skillgarden validate', () => {
 
   it('writes the JSON shape of DESIGN §12 with --json or --format json', async () => {
     const root = library();
-    for (const args of [['--json', 'validate'], ['validate', '--format', 'json']]) {
+    for (const args of [
+      ['--json', 'validate'],
+      ['validate', '--format', 'json'],
+    ]) {
       const run = await cli(args, { cwd: root });
       const report = JSON.parse(run.stdout);
       expect(report.skills).toBe(2);

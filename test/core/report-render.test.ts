@@ -9,10 +9,21 @@ const report = (skill: string): RunReport => ({
   repo: '/r',
   dry_run: false,
   status: 'completed',
-  gates: { applied: false, enabled: true, paused: false, interval_hours: 168, last_run_at: null, next_due_at: null, first_run: true, blocked_by: null },
+  gates: {
+    applied: false,
+    enabled: true,
+    paused: false,
+    interval_hours: 168,
+    last_run_at: null,
+    next_due_at: null,
+    first_run: true,
+    blocked_by: null,
+  },
   counts: { before: { active: 1, stale: 0, archived: 0 }, after: { active: 0, stale: 1, archived: 0 } },
   counters: { checked: 1, marked_stale: 1, archived: 0, reactivated: 0, seeded: 0 },
-  transitions: [{ skill, from: 'active', to: 'stale', anchor: '2026-10-01T00:00:00Z', anchor_source: 'created', reason: 'old', commit: 'a'.repeat(40) }],
+  transitions: [
+    { skill, from: 'active', to: 'stale', anchor: '2026-10-01T00:00:00Z', anchor_source: 'created', reason: 'old', commit: 'a'.repeat(40) },
+  ],
   skipped: [],
   seeded: [],
   forgotten: [],
@@ -27,8 +38,13 @@ const report = (skill: string): RunReport => ({
 });
 
 describe('renderRunMarkdown', () => {
-  it.each([['plain-name', '`plain-name`'], ['odd`name|x', '``odd`name\\|x``']])('keeps the table intact for %s', (name, cell) => {
-    const row = renderRunMarkdown(report(name)).split('\n').find((line) => line.includes('active → stale'));
+  it.each([
+    ['plain-name', '`plain-name`'],
+    ['odd`name|x', '``odd`name\\|x``'],
+  ])('keeps the table intact for %s', (name, cell) => {
+    const row = renderRunMarkdown(report(name))
+      .split('\n')
+      .find((line) => line.includes('active → stale'));
     expect(row?.startsWith(`| ${cell} |`)).toBe(true);
     expect(row?.split(/(?<!\\)\|/).length).toBe(7);
   });

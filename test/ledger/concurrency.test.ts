@@ -60,15 +60,19 @@ describe('Ledger under concurrent writers', () => {
   });
   afterEach(() => repo.cleanup());
 
-  it(`keeps all ${writers.length} × ${perWriter} commits of mixed-backend writers, tree and index equal to HEAD`, { timeout: 120_000 }, async () => {
-    const reports = await runWriters(repo.dir, perWriter);
-    expect(reports.map((r) => r.stoppedBy)).toEqual(writers.map(() => undefined));
-    const subjects = git(repo.dir, 'log', '--format=%s').trim().split('\n');
-    for (const w of writers) expect(new Set(subjects.filter((s) => s.startsWith(`${w.id} m`))).size).toBe(perWriter);
-    expect(subjects.length).toBe(writers.length * perWriter + 1);
-    expect(() => git(repo.dir, 'fsck', '--strict', '--no-progress')).not.toThrow();
-    expect(git(repo.dir, 'status', '--porcelain')).toBe('');
-  });
+  it(
+    `keeps all ${writers.length} × ${perWriter} commits of mixed-backend writers, tree and index equal to HEAD`,
+    { timeout: 120_000 },
+    async () => {
+      const reports = await runWriters(repo.dir, perWriter);
+      expect(reports.map((r) => r.stoppedBy)).toEqual(writers.map(() => undefined));
+      const subjects = git(repo.dir, 'log', '--format=%s').trim().split('\n');
+      for (const w of writers) expect(new Set(subjects.filter((s) => s.startsWith(`${w.id} m`))).size).toBe(perWriter);
+      expect(subjects.length).toBe(writers.length * perWriter + 1);
+      expect(() => git(repo.dir, 'fsck', '--strict', '--no-progress')).not.toThrow();
+      expect(git(repo.dir, 'status', '--porcelain')).toBe('');
+    },
+  );
 
   /*
    * With plain `git commit` running alongside, git itself can revert another

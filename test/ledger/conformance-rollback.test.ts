@@ -37,7 +37,10 @@ describe.each(backends)('Ledger rollback conformance (%s)', (backend) => {
   });
 
   it('reverts one commit as a commit carrying the rollback trailers', async () => {
-    const patch = await mutate('patch', 'a', [{ path: 'skills/a/SKILL.md', content: 'a2\n' }, { path: 'skills/a/references/x.md', content: 'x\n' }]);
+    const patch = await mutate('patch', 'a', [
+      { path: 'skills/a/SKILL.md', content: 'a2\n' },
+      { path: 'skills/a/references/x.md', content: 'x\n' },
+    ]);
     const result = await ledger.rollback({ commit: patch }, { author: fixedAuthor });
     expect(result).toMatchObject({ status: 'reverted', reverted: [patch], files: ['skills/a/SKILL.md', 'skills/a/references/x.md'] });
     expect(read('skills/a/SKILL.md')).toBe('a1\n');
@@ -49,7 +52,10 @@ describe.each(backends)('Ledger rollback conformance (%s)', (backend) => {
   });
 
   it('refuses when a file changed since, naming it and writing nothing', async () => {
-    const patch = await mutate('patch', 'a', [{ path: 'skills/a/SKILL.md', content: 'a2\n' }, { path: 'skills/a/b.md', content: 'b\n' }]);
+    const patch = await mutate('patch', 'a', [
+      { path: 'skills/a/SKILL.md', content: 'a2\n' },
+      { path: 'skills/a/b.md', content: 'b\n' },
+    ]);
     await mutate('patch', 'a', [{ path: 'skills/a/SKILL.md', content: 'a3\n' }]);
     const head = await ledger.head();
     const data = await rejectsWith(ledger.rollback({ commit: patch }), 'ledger/rollback-refused');
@@ -72,7 +78,11 @@ describe.each(backends)('Ledger rollback conformance (%s)', (backend) => {
 
   it('brings back every file of a folder a commit moved', async () => {
     const files = ['SKILL.md', 'references/r.md', 'scripts/s.sh', 'assets/deep/img.txt'];
-    await mutate('write-file', 'a', files.slice(1).map((f) => ({ path: `skills/a/${f}`, content: `${f}\n` })));
+    await mutate(
+      'write-file',
+      'a',
+      files.slice(1).map((f) => ({ path: `skills/a/${f}`, content: `${f}\n` })),
+    );
     const before = git(dir, 'ls-tree', '-r', 'HEAD');
     const moved = await Promise.all(files.map(async (f) => ({ f, content: Buffer.from((await ledger.readFile(`skills/a/${f}`))!) })));
     const archive = await mutate('archive', 'a', [
@@ -90,7 +100,15 @@ describe.each(backends)('Ledger rollback conformance (%s)', (backend) => {
     await ledger.tag('skillgarden/run/r1');
     const c1 = await mutate('mark-stale', 'a', [{ path: '.skillgarden/state.json', content: '{"a":"stale"}\n' }], 'r1');
     await mutate('create', 'user-skill', [{ path: 'skills/u/SKILL.md', content: 'u\n' }]);
-    const c2 = await mutate('archive', 'a', [{ path: 'skills/a/SKILL.md', content: null }, { path: 'skills/.archive/a/SKILL.md', content: 'a1\n' }], 'r1');
+    const c2 = await mutate(
+      'archive',
+      'a',
+      [
+        { path: 'skills/a/SKILL.md', content: null },
+        { path: 'skills/.archive/a/SKILL.md', content: 'a1\n' },
+      ],
+      'r1',
+    );
     const c3 = await mutate('mark-stale', 'b', [{ path: '.skillgarden/state.json', content: '{"a":"stale","b":"stale"}\n' }], 'r1');
     const count = Number(git(dir, 'rev-list', '--count', 'HEAD'));
     const result = await ledger.rollback({ run: 'r1' });
@@ -108,7 +126,15 @@ describe.each(backends)('Ledger rollback conformance (%s)', (backend) => {
     git(dir, 'switch', '-q', '-c', 'proposal');
     await ledger.tag('skillgarden/run/r3');
     const c1 = await mutate('mark-stale', 'a', [{ path: '.skillgarden/state.json', content: '{"a":"stale"}\n' }], 'r3');
-    const c2 = await mutate('archive', 'a', [{ path: 'skills/a/SKILL.md', content: null }, { path: 'skills/.archive/a/SKILL.md', content: 'a1\n' }], 'r3');
+    const c2 = await mutate(
+      'archive',
+      'a',
+      [
+        { path: 'skills/a/SKILL.md', content: null },
+        { path: 'skills/.archive/a/SKILL.md', content: 'a1\n' },
+      ],
+      'r3',
+    );
     git(dir, 'switch', '-q', 'main');
     await mutate('create', 'u', [{ path: 'skills/u/SKILL.md', content: 'u\n' }]);
     git(dir, 'merge', '-q', '--no-ff', '-m', 'Merge pull request #7 from proposal', 'proposal');
@@ -139,7 +165,15 @@ describe.each(backends)('Ledger rollback conformance (%s)', (backend) => {
   });
 
   it('refuses a run when any of its files changed since, writing nothing', async () => {
-    await mutate('patch', 'a', [{ path: 'skills/a/SKILL.md', content: 'run\n' }, { path: 'skills/a/n.md', content: 'n\n' }], 'r2');
+    await mutate(
+      'patch',
+      'a',
+      [
+        { path: 'skills/a/SKILL.md', content: 'run\n' },
+        { path: 'skills/a/n.md', content: 'n\n' },
+      ],
+      'r2',
+    );
     await mutate('patch', 'a', [{ path: 'skills/a/n.md', content: 'person\n' }]);
     const head = await ledger.head();
     const data = await rejectsWith(ledger.rollback({ run: 'r2' }), 'ledger/rollback-refused');
@@ -149,7 +183,10 @@ describe.each(backends)('Ledger rollback conformance (%s)', (backend) => {
   });
 
   it('never touches paths outside the skills root and .skillgarden/', async () => {
-    const id = await mutate('edit', 'a', [{ path: 'skills/a/SKILL.md', content: 'a2\n' }, { path: 'README.md', content: 'r\n' }]);
+    const id = await mutate('edit', 'a', [
+      { path: 'skills/a/SKILL.md', content: 'a2\n' },
+      { path: 'README.md', content: 'r\n' },
+    ]);
     const data = await rejectsWith(ledger.rollback({ commit: id }), 'ledger/rollback-refused');
     expect(data).toMatchObject({ reason: 'outside-skills-root', paths: ['README.md'] });
     expect(read('skills/a/SKILL.md')).toBe('a2\n');

@@ -53,7 +53,11 @@ describe.each(backends)('Ledger conformance (%s)', (backend) => {
       { path: 'skills/c/scripts/run.sh', content: '#!/bin/sh\n', executable: true },
       { path: 'skills/b/references/deep.md', content: null },
     ]);
-    expect((await ledger.changedFiles(id)).map((c) => c.path)).toEqual(['skills/a/SKILL.md', 'skills/b/references/deep.md', 'skills/c/scripts/run.sh']);
+    expect((await ledger.changedFiles(id)).map((c) => c.path)).toEqual([
+      'skills/a/SKILL.md',
+      'skills/b/references/deep.md',
+      'skills/c/scripts/run.sh',
+    ]);
     expect(git(dir, 'show', '--name-status', '--format=', id).trim().split('\n')).toEqual([
       'M\tskills/a/SKILL.md',
       'D\tskills/b/references/deep.md',
@@ -70,16 +74,27 @@ describe.each(backends)('Ledger conformance (%s)', (backend) => {
     for (const path of ['skills/a/x.md', 'skills/a.md', 'skills/a-b.md', 'skills/ä.md', 'skills/a0/y.md', 'skills/A.md']) {
       await commit(`add ${path}`, [{ path, content: `${path}\n` }]);
     }
-    await commit('remove', [{ path: 'skills/a/x.md', content: null }, { path: 'skills/a/z.md', content: 'z\n' }]);
+    await commit('remove', [
+      { path: 'skills/a/x.md', content: null },
+      { path: 'skills/a/z.md', content: 'z\n' },
+    ]);
     expectHealthy();
-    expect(git(dir, '-c', 'core.quotePath=false', 'ls-tree', '--name-only', 'HEAD', 'skills/').trim().split('\n')).toEqual(
-      ['skills/A.md', 'skills/a-b.md', 'skills/a.md', 'skills/a', 'skills/a0', 'skills/ä.md'],
-    );
+    expect(git(dir, '-c', 'core.quotePath=false', 'ls-tree', '--name-only', 'HEAD', 'skills/').trim().split('\n')).toEqual([
+      'skills/A.md',
+      'skills/a-b.md',
+      'skills/a.md',
+      'skills/a',
+      'skills/a0',
+      'skills/ä.md',
+    ]);
   });
 
   it('reads files, lists folders, tags and resolves', async () => {
     const first = (await commit('one', [{ path: 'skills/a/SKILL.md', content: 'v1\n' }])).commit;
-    await commit('two', [{ path: 'skills/a/SKILL.md', content: 'v2\n' }, { path: 'skills/b/SKILL.md', content: 'b\n' }]);
+    await commit('two', [
+      { path: 'skills/a/SKILL.md', content: 'v2\n' },
+      { path: 'skills/b/SKILL.md', content: 'b\n' },
+    ]);
     expect(Buffer.from((await ledger.readFile('skills/a/SKILL.md', first))!).toString()).toBe('v1\n');
     expect(await ledger.readFile('skills/b/SKILL.md', first)).toBeUndefined();
     expect((await ledger.listFiles('skills/')).map((f) => f.path)).toEqual(['skills/a/SKILL.md', 'skills/b/SKILL.md']);
@@ -119,7 +134,10 @@ describe.each(backends)('Ledger conformance (%s)', (backend) => {
   });
 
   it('refuses to clobber uncommitted edits, naming the files', async () => {
-    await commit('seed', [{ path: 'skills/a/SKILL.md', content: 'a\n' }, { path: 'skills/b/SKILL.md', content: 'b\n' }]);
+    await commit('seed', [
+      { path: 'skills/a/SKILL.md', content: 'a\n' },
+      { path: 'skills/b/SKILL.md', content: 'b\n' },
+    ]);
     const head = await ledger.head();
     writeFileSync(join(dir, 'skills/a/SKILL.md'), 'a person was here\n');
     writeFileSync(join(dir, 'skills/new.md'), 'untracked\n');
@@ -173,7 +191,10 @@ describe.each(backends)('Ledger conformance (%s)', (backend) => {
     await rejectsWith(commit('x', [{ path: 'skills/a/SKILL.md', content: 'b', expected: null }]), 'ledger/conflict');
     const data = await rejectsWith(commit('x', [{ path: 'skills/a/SKILL.md', content: 'b', expected: '0'.repeat(40) }]), 'ledger/conflict');
     expect(data.paths).toEqual(['skills/a/SKILL.md']);
-    await commit('ok', [{ path: 'skills/a/SKILL.md', content: 'b', expected: file!.oid }, { path: 'skills/z.md', content: 'z', expected: null }]);
+    await commit('ok', [
+      { path: 'skills/a/SKILL.md', content: 'b', expected: file!.oid },
+      { path: 'skills/z.md', content: 'z', expected: null },
+    ]);
   });
 
   it.each([
@@ -207,7 +228,10 @@ describe.each(backends)('Ledger conformance (%s)', (backend) => {
   });
 
   it('refuses to write an index of only its own paths when the index is missing', async () => {
-    await commit('seed', [{ path: 'skills/a/SKILL.md', content: 'a\n' }, { path: 'README.md', content: 'r\n' }]);
+    await commit('seed', [
+      { path: 'skills/a/SKILL.md', content: 'a\n' },
+      { path: 'README.md', content: 'r\n' },
+    ]);
     rmSync(join(dir, '.git', 'index'));
     await rejectsWith(commit('x', [{ path: 'skills/b.md', content: 'b' }]), 'ledger/no-index');
     await rejectsWith(commit('x', [{ path: 'skills/a/SKILL.md', content: 'b' }]), 'ledger/no-index');
@@ -244,7 +268,9 @@ describe.each(backends)('Ledger conformance (%s)', (backend) => {
 
   it.runIf(backend === 'isomorphic-git')('needs no git binary on the PATH', async () => {
     await commit('seed', [{ path: 'skills/a/SKILL.md', content: 'a\n' }]);
-    const child = spawnSync(process.execPath, ['--import', 'tsx', crashChild, dir, backend, 'never'], { env: { ...process.env, PATH: '/nonexistent' } });
+    const child = spawnSync(process.execPath, ['--import', 'tsx', crashChild, dir, backend, 'never'], {
+      env: { ...process.env, PATH: '/nonexistent' },
+    });
     expect(child.status, child.stderr.toString()).toBe(0);
     expect(git(dir, 'log', '-1', '--format=%s').trim()).toBe('doomed');
     expectHealthy();

@@ -37,13 +37,28 @@ describe('git index codec', () => {
     const path = 'skills/b/SKILL.md';
     mkdirSync(join(dir, 'skills', 'b'));
     writeFileSync(join(dir, path), 'b\n');
-    const entry = buildIndexEntry({ path, oid: hashBlob(Buffer.from('b\n')), mode: '100644', stat: lstatSync(join(dir, path), { bigint: true }) });
+    const entry = buildIndexEntry({
+      path,
+      oid: hashBlob(Buffer.from('b\n')),
+      mode: '100644',
+      stat: lstatSync(join(dir, path), { bigint: true }),
+    });
     const index = parseIndex(readFileSync(indexPath()), indexPath());
-    const changed = applyIndexChanges(index, new Map([[path, entry], ['skills/a/scripts/run.sh', null]]));
+    const changed = applyIndexChanges(
+      index,
+      new Map([
+        [path, entry],
+        ['skills/a/scripts/run.sh', null],
+      ]),
+    );
     writeFileSync(indexPath(), serializeIndex(changed));
     expect(git(dir, 'ls-files')).toContain(path);
     expect(git(dir, 'ls-files')).not.toContain('run.sh');
-    expect(git(dir, 'status', '--porcelain').split('\n').filter(Boolean).sort()).toEqual(['?? skills/a/', 'A  skills/b/SKILL.md', 'D  skills/a/scripts/run.sh']);
+    expect(git(dir, 'status', '--porcelain').split('\n').filter(Boolean).sort()).toEqual([
+      '?? skills/a/',
+      'A  skills/b/SKILL.md',
+      'D  skills/a/scripts/run.sh',
+    ]);
   });
 
   it('keeps version 3 entries with extended flags', () => {

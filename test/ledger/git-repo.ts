@@ -23,7 +23,10 @@ export function makeRepo(prefix = 'skillgarden-ledger-'): { dir: string; cleanup
 
 /** Awaits a promise that must reject with the SkillgardenError `code`; returns the error's data. */
 export async function rejectsWith(promise: Promise<unknown>, code: string): Promise<Record<string, unknown>> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(isSkillgardenError(error, code), `expected ${code}, got ${String(error)}`).toBe(true);
   return (error as { data: Record<string, unknown> }).data;
 }

@@ -28,19 +28,32 @@ async function read(repo: HistoryRepo, options: HistoryIndexOptions = {}) {
 }
 
 describe('history index (both walkers)', () => {
-
   it('knows provenance from the creating commit', async () => {
     const repo = newRepo();
-    repo.write('skills/bg/SKILL.md', skill('bg')).ledger('skill(create): bg', { action: 'create', skills: ['bg'], actor: 'agent', source: 'background' });
-    repo.write('skills/fg/SKILL.md', skill('fg')).ledger('skill(create): fg', { action: 'create', skills: ['fg'], actor: 'agent', source: 'foreground' });
+    repo
+      .write('skills/bg/SKILL.md', skill('bg'))
+      .ledger('skill(create): bg', { action: 'create', skills: ['bg'], actor: 'agent', source: 'background' });
+    repo
+      .write('skills/fg/SKILL.md', skill('fg'))
+      .ledger('skill(create): fg', { action: 'create', skills: ['fg'], actor: 'agent', source: 'foreground' });
     repo.write('skills/by-hand/SKILL.md', skill('by-hand')).commit('Add a skill by hand\n');
-    repo.write('skills/umbrella/SKILL.md', skill('umbrella')).ledger('skill(merge): umbrella', { action: 'merge', skills: ['umbrella'], actor: 'curator', run: 'r' });
+    repo
+      .write('skills/umbrella/SKILL.md', skill('umbrella'))
+      .ledger('skill(merge): umbrella', { action: 'merge', skills: ['umbrella'], actor: 'curator', run: 'r' });
     const index = await read(repo);
     expect(Object.keys(index.skills)).toEqual(['bg', 'by-hand', 'fg', 'umbrella']);
-    expect(index.skills.bg).toMatchObject({ provenance: 'agent', folder: 'skills/bg', archived: false, created: { time: timeOf(0), actor: 'agent', source: 'background', action: 'create' } });
+    expect(index.skills.bg).toMatchObject({
+      provenance: 'agent',
+      folder: 'skills/bg',
+      archived: false,
+      created: { time: timeOf(0), actor: 'agent', source: 'background', action: 'create' },
+    });
     expect(index.skills.fg?.provenance).toBe('user');
     expect(index.skills.umbrella).toMatchObject({ provenance: 'agent', created: { actor: 'curator', action: 'merge' } });
-    expect(index.skills['by-hand']).toMatchObject({ provenance: 'user', created: { time: timeOf(2), actor: 'user', source: null, action: null } });
+    expect(index.skills['by-hand']).toMatchObject({
+      provenance: 'user',
+      created: { time: timeOf(2), actor: 'user', source: null, action: null },
+    });
   });
 
   it('makes an adopted skill curated and keeps its creation', async () => {
@@ -53,12 +66,16 @@ describe('history index (both walkers)', () => {
 
   it('records patches, by the ledger or by plain git, and not pins or usage', async () => {
     const repo = newRepo();
-    repo.write('skills/cat/x/SKILL.md', skill('x')).ledger('skill(create): x', { action: 'create', skills: ['x'], actor: 'agent', source: 'background' });
+    repo
+      .write('skills/cat/x/SKILL.md', skill('x'))
+      .ledger('skill(create): x', { action: 'create', skills: ['x'], actor: 'agent', source: 'background' });
     repo.write('skills/cat/x/references/r.md').ledger('skill(write-file): x', { action: 'write-file', skills: ['x'], actor: 'agent' });
     expect((await read(repo)).skills.x?.lastPatched?.time).toBe(timeOf(1));
     repo.write('skills/cat/x/SKILL.md', skill('x', 'Edited by hand.')).commit('tweak x\n');
     expect((await read(repo)).skills.x?.lastPatched?.time).toBe(timeOf(2));
-    repo.write('skills/cat/x/SKILL.md', `${skill('x', 'Edited by hand.')}pinned\n`).ledger('skill(pin): x', { action: 'pin', skills: ['x'] });
+    repo
+      .write('skills/cat/x/SKILL.md', `${skill('x', 'Edited by hand.')}pinned\n`)
+      .ledger('skill(pin): x', { action: 'pin', skills: ['x'] });
     repo.write('.skillgarden/usage/w.json', '{}').ledger('skill(usage): x', { action: 'usage', skills: ['x'], actor: 'agent' });
     const x = (await read(repo)).skills.x;
     expect(x?.lastPatched?.time).toBe(timeOf(2));
@@ -69,13 +86,28 @@ describe('history index (both walkers)', () => {
   it('follows archive and restore without a new creation', async () => {
     const repo = newRepo();
     const created = repo.write('skills/a/SKILL.md', skill('a')).write('skills/a/scripts/run.sh').commit('add a\n');
-    repo.remove('skills/a').write('skills/.archive/a/SKILL.md', skill('a')).write('skills/.archive/a/scripts/run.sh')
+    repo
+      .remove('skills/a')
+      .write('skills/.archive/a/SKILL.md', skill('a'))
+      .write('skills/.archive/a/scripts/run.sh')
       .ledger('skill(archive): a', { action: 'archive', skills: ['a'], actor: 'curator', run: 'r1' });
     let a = (await read(repo)).skills.a;
-    expect(a).toMatchObject({ archived: true, folder: 'skills/.archive/a', lastArchived: { time: timeOf(1) }, lastPatched: null, created: { commit: created } });
+    expect(a).toMatchObject({
+      archived: true,
+      folder: 'skills/.archive/a',
+      lastArchived: { time: timeOf(1) },
+      lastPatched: null,
+      created: { commit: created },
+    });
     repo.remove('skills/.archive/a').write('skills/a/SKILL.md', skill('a')).write('skills/a/scripts/run.sh').commit('restore a by hand\n');
     a = (await read(repo)).skills.a;
-    expect(a).toMatchObject({ archived: false, folder: 'skills/a', lastRestored: { time: timeOf(2) }, lastPatched: null, created: { commit: created } });
+    expect(a).toMatchObject({
+      archived: false,
+      folder: 'skills/a',
+      lastRestored: { time: timeOf(2) },
+      lastPatched: null,
+      created: { commit: created },
+    });
   });
 
   it('starts a new life for a skill deleted and created again', async () => {
@@ -83,16 +115,22 @@ describe('history index (both walkers)', () => {
     repo.write('skills/a/SKILL.md', skill('a')).commit('add a\n');
     repo.remove('skills/a').ledger('skill(delete): a', { action: 'delete', skills: ['a'] });
     expect((await read(repo)).skills).toEqual({});
-    const again = repo.write('skills/a/SKILL.md', skill('a')).ledger('skill(create): a', { action: 'create', skills: ['a'], actor: 'agent', source: 'background' });
+    const again = repo
+      .write('skills/a/SKILL.md', skill('a'))
+      .ledger('skill(create): a', { action: 'create', skills: ['a'], actor: 'agent', source: 'background' });
     expect((await read(repo)).skills.a).toMatchObject({ provenance: 'agent', created: { commit: again } });
   });
 
   it('brings a deleted skill back with its history when a rollback or git revert re-adds it', async () => {
     const repo = newRepo();
-    const created = repo.write('skills/a/SKILL.md', skill('a')).ledger('skill(create): a', { action: 'create', skills: ['a'], actor: 'agent', source: 'background' });
+    const created = repo
+      .write('skills/a/SKILL.md', skill('a'))
+      .ledger('skill(create): a', { action: 'create', skills: ['a'], actor: 'agent', source: 'background' });
     const deletion = repo.remove('skills/a').ledger('skill(delete): a', { action: 'delete', skills: ['a'], actor: 'user' });
     expect((await read(repo)).deleted.a?.created.commit).toBe(created);
-    repo.write('skills/a/SKILL.md', skill('a')).ledger('skill(rollback): a', { action: 'rollback', skills: ['a'], actor: 'user', reverts: [deletion] });
+    repo
+      .write('skills/a/SKILL.md', skill('a'))
+      .ledger('skill(rollback): a', { action: 'rollback', skills: ['a'], actor: 'user', reverts: [deletion] });
     expect((await read(repo)).skills.a).toMatchObject({ provenance: 'agent', created: { commit: created } });
     const again = repo.remove('skills/a').commit('rm a\n');
     repo.git('revert', '--no-edit', again);
@@ -102,9 +140,11 @@ describe('history index (both walkers)', () => {
   it('reads a squash-merge commit whose body ends with the trailer block', async () => {
     const repo = newRepo();
     repo.write('README.md').commit('init\n');
-    repo.write('skills/deploy/SKILL.md', skill('deploy')).commit(
-      'New skill: deploy (#12)\n\n* skill(create): deploy\n\n* fix typo\n\nSkill-Action: create\nSkill-Name: deploy\nSkill-Actor: agent\nSkill-Source: background\n',
-    );
+    repo
+      .write('skills/deploy/SKILL.md', skill('deploy'))
+      .commit(
+        'New skill: deploy (#12)\n\n* skill(create): deploy\n\n* fix typo\n\nSkill-Action: create\nSkill-Name: deploy\nSkill-Actor: agent\nSkill-Source: background\n',
+      );
     expect((await read(repo)).skills.deploy).toMatchObject({ provenance: 'agent', created: { time: timeOf(1) } });
   });
 
@@ -112,7 +152,9 @@ describe('history index (both walkers)', () => {
     const repo = newRepo();
     repo.write('skills/base/SKILL.md', skill('base')).commit('base\n');
     repo.git('checkout', '-q', '-b', 'proposal');
-    const created = repo.write('skills/new/SKILL.md', skill('new')).ledger('skill(create): new', { action: 'create', skills: ['new'], actor: 'agent', source: 'background' });
+    const created = repo
+      .write('skills/new/SKILL.md', skill('new'))
+      .ledger('skill(create): new', { action: 'create', skills: ['new'], actor: 'agent', source: 'background' });
     repo.git('checkout', '-q', 'main');
     repo.write('skills/base/notes.md').commit('notes\n');
     repo.git('merge', '-q', '--no-ff', '--no-edit', 'proposal');
@@ -123,7 +165,11 @@ describe('history index (both walkers)', () => {
 
   it('uses another skills root and ignores files outside it', async () => {
     const repo = newRepo();
-    repo.write('lib/skills/a/SKILL.md', skill('a')).write('skills/b/SKILL.md', skill('b')).write('lib/skills/.hub/c/SKILL.md').commit('both\n');
+    repo
+      .write('lib/skills/a/SKILL.md', skill('a'))
+      .write('skills/b/SKILL.md', skill('b'))
+      .write('lib/skills/.hub/c/SKILL.md')
+      .commit('both\n');
     expect(Object.keys((await read(repo, { skillsRoot: 'lib/skills/' })).skills)).toEqual(['a']);
   });
 
@@ -146,12 +192,19 @@ describe('history index walkers and cache', () => {
   function buildBusyTemplate(): HistoryRepo {
     const repo = new HistoryRepo();
     repo.write('skills/a/SKILL.md', skill('a')).write('skills/tools/b/SKILL.md', skill('b')).commit('start\n');
-    repo.write('skills/c/SKILL.md', skill('c')).ledger('skill(create): c', { action: 'create', skills: ['c'], actor: 'agent', source: 'background' });
+    repo
+      .write('skills/c/SKILL.md', skill('c'))
+      .ledger('skill(create): c', { action: 'create', skills: ['c'], actor: 'agent', source: 'background' });
     repo.git('checkout', '-q', '-b', 'side');
-    repo.write('skills/d/SKILL.md', skill('d')).ledger('skill(create): d', { action: 'create', skills: ['d'], actor: 'agent', source: 'background' });
+    repo
+      .write('skills/d/SKILL.md', skill('d'))
+      .ledger('skill(create): d', { action: 'create', skills: ['d'], actor: 'agent', source: 'background' });
     repo.write('skills/a/references/x.md').ledger('skill(write-file): a', { action: 'write-file', skills: ['a'], actor: 'agent' });
     repo.git('checkout', '-q', 'main');
-    repo.remove('skills/c').write('skills/.archive/c/SKILL.md', skill('c')).ledger('skill(archive): c', { action: 'archive', skills: ['c'], actor: 'curator' });
+    repo
+      .remove('skills/c')
+      .write('skills/.archive/c/SKILL.md', skill('c'))
+      .ledger('skill(archive): c', { action: 'archive', skills: ['c'], actor: 'curator' });
     repo.git('merge', '-q', '--no-ff', '--no-edit', 'side');
     repo.write('skills/tools/b/SKILL.md', skill('b', 'v2')).ledger('skill(patch): b', { action: 'patch', skills: ['b'], actor: 'agent' });
     repo.ledger('skill(pin): d', { action: 'pin', skills: ['d'] });
@@ -174,11 +227,16 @@ describe('history index walkers and cache', () => {
     const byOid = (a: { oid: string }, b: { oid: string }) => (a.oid < b.oid ? -1 : 1);
     const system = (await systemGitWalker(repo.dir, join(repo.dir, '.git')).readCommits(range)).sort(byOid);
     const iso = (await isomorphicGitWalker(join(repo.dir, '.git')).readCommits(range)).sort(byOid);
-    const sortChanges = (cs: typeof system) => cs.map((c) => ({ ...c, changes: [...c.changes].sort((x, y) => (x.path < y.path ? -1 : 1)) }));
+    const sortChanges = (cs: typeof system) =>
+      cs.map((c) => ({ ...c, changes: [...c.changes].sort((x, y) => (x.path < y.path ? -1 : 1)) }));
     expect(system).toHaveLength(9);
-    expect(system.find((c) => c.oid === head)?.changes).toEqual(expect.arrayContaining([
-      { status: 'modified', path: 'skills/tools/b/SKILL.md' }, { status: 'added', path: 'skills/d' }, { status: 'deleted', path: 'skills/d/SKILL.md' },
-    ]));
+    expect(system.find((c) => c.oid === head)?.changes).toEqual(
+      expect.arrayContaining([
+        { status: 'modified', path: 'skills/tools/b/SKILL.md' },
+        { status: 'added', path: 'skills/d' },
+        { status: 'deleted', path: 'skills/d/SKILL.md' },
+      ]),
+    );
     expect(sortChanges(iso)).toEqual(sortChanges(system));
   });
 
@@ -186,14 +244,16 @@ describe('history index walkers and cache', () => {
     const repo = buildBusyRepo();
     expect((await readHistoryIndex(repo.dir, { backend })).update).toBe('rebuilt');
     expect((await readHistoryIndex(repo.dir, { backend })).update).toBe('unchanged');
-    repo.write('skills/e/SKILL.md', skill('e')).ledger('skill(create): e', { action: 'create', skills: ['e'], actor: 'agent', source: 'background' });
+    repo
+      .write('skills/e/SKILL.md', skill('e'))
+      .ledger('skill(create): e', { action: 'create', skills: ['e'], actor: 'agent', source: 'background' });
     repo.write('skills/a/SKILL.md', skill('a', 'v3')).commit('edit a\n');
     const next = await readHistoryIndex(repo.dir, { backend });
     expect(next).toMatchObject({ update: 'incremental', folded: 2 });
     expect(next.index).toEqual(await cold(repo, { backend }));
   });
 
-  it('takes the other walker\'s cache as its own', async () => {
+  it("takes the other walker's cache as its own", async () => {
     const repo = buildBusyRepo();
     await readHistoryIndex(repo.dir, { backend: 'system-git' });
     repo.write('skills/f/SKILL.md', skill('f')).commit('f\n');
@@ -202,8 +262,15 @@ describe('history index walkers and cache', () => {
     expect(next.index).toEqual(await cold(repo, { backend: 'system-git' }));
   });
 
-  it.each(backends.flatMap((backend) => [[backend, 'kept'], [backend, 'collected']] as const))(
-    'rebuilds after a force-push rewrote the cached head away (%s, old head %s)', async (backend, old) => {
+  it.each(
+    backends.flatMap(
+      (backend) =>
+        [
+          [backend, 'kept'],
+          [backend, 'collected'],
+        ] as const,
+    ),
+  )('rebuilds after a force-push rewrote the cached head away (%s, old head %s)', async (backend, old) => {
     const repo = buildBusyRepo();
     await readHistoryIndex(repo.dir, { backend });
     repo.git('reset', '-q', '--hard', 'HEAD~2');
@@ -217,10 +284,14 @@ describe('history index walkers and cache', () => {
     expect(next.index).toEqual(await cold(repo, { backend }));
   });
 
-  it.each(backends)('claims no provenance from before a shallow clone\'s cut, and rebuilds once deepened (%s)', async (backend) => {
+  it.each(backends)("claims no provenance from before a shallow clone's cut, and rebuilds once deepened (%s)", async (backend) => {
     const origin = newRepo();
-    origin.write('skills/old/SKILL.md', skill('old')).ledger('skill(create): old', { action: 'create', skills: ['old'], actor: 'agent', source: 'background' });
-    origin.write('skills/new/SKILL.md', skill('new')).ledger('skill(create): new', { action: 'create', skills: ['new'], actor: 'agent', source: 'background' });
+    origin
+      .write('skills/old/SKILL.md', skill('old'))
+      .ledger('skill(create): old', { action: 'create', skills: ['old'], actor: 'agent', source: 'background' });
+    origin
+      .write('skills/new/SKILL.md', skill('new'))
+      .ledger('skill(create): new', { action: 'create', skills: ['new'], actor: 'agent', source: 'background' });
     const clone = newRepo();
     clone.git('fetch', '-q', '--depth=1', `file://${origin.dir}`, 'main');
     clone.git('reset', '-q', '--hard', 'FETCH_HEAD');

@@ -46,7 +46,9 @@ export class HistoryRepo {
     const date = `@${seconds} +0000`;
     this.git('add', '-A');
     execFileSync('git', ['commit', '-q', '--allow-empty', '--cleanup=verbatim', '-F', '-'], {
-      cwd: this.dir, input: message, env: { ...this.env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
+      cwd: this.dir,
+      input: message,
+      env: { ...this.env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
     });
     return this.git('rev-parse', 'HEAD').trim();
   }
@@ -66,5 +68,4 @@ export function timeOf(n: number): string {
   return new Date((start + 3600 * n) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
-export const skill = (name: string, body = 'Steps.'): string =>
-  `---\nname: ${name}\ndescription: ${name} skill\n---\n${body}\n`;
+export const skill = (name: string, body = 'Steps.'): string => `---\nname: ${name}\ndescription: ${name} skill\n---\n${body}\n`;

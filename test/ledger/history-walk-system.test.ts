@@ -7,9 +7,17 @@ describe('parseNameStatusLog', () => {
       '\x01aaa\0p1 p2\x001800000000\0Subject\n\nSkill-Name: x\n\0\nA\0skills/x/SKILL.md\0M\0odd name\twith tab\0T\0link\0' +
       '\x01bbb\0\x001800000060\0Root\n\0';
     expect(parseNameStatusLog(output)).toEqual([
-      { oid: 'aaa', parents: ['p1', 'p2'], time: 1800000000, message: 'Subject\n\nSkill-Name: x\n', changes: [
-        { status: 'added', path: 'skills/x/SKILL.md' }, { status: 'modified', path: 'odd name\twith tab' }, { status: 'modified', path: 'link' },
-      ] },
+      {
+        oid: 'aaa',
+        parents: ['p1', 'p2'],
+        time: 1800000000,
+        message: 'Subject\n\nSkill-Name: x\n',
+        changes: [
+          { status: 'added', path: 'skills/x/SKILL.md' },
+          { status: 'modified', path: 'odd name\twith tab' },
+          { status: 'modified', path: 'link' },
+        ],
+      },
       { oid: 'bbb', parents: [], time: 1800000060, message: 'Root\n', changes: [] },
     ]);
   });

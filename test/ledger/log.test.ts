@@ -12,8 +12,12 @@ function buildLedgerRepo(): { repo: HistoryRepo; ids: string[] } {
   repos.push(repo);
   const ids = [
     repo.write('skills/a/SKILL.md', skill('a')).commit('Add a by hand\n\nNo trailers here.\n'),
-    repo.write('skills/b/SKILL.md', skill('b')).ledger('skill(create): b — new', { action: 'create', skills: ['b'], actor: 'agent', source: 'background' }),
-    repo.remove('skills/a').write('skills/.archive/a/SKILL.md', skill('a'))
+    repo
+      .write('skills/b/SKILL.md', skill('b'))
+      .ledger('skill(create): b — new', { action: 'create', skills: ['b'], actor: 'agent', source: 'background' }),
+    repo
+      .remove('skills/a')
+      .write('skills/.archive/a/SKILL.md', skill('a'))
       .ledger('skill(archive): a', { action: 'archive', skills: ['a'], actor: 'curator', run: 'run-1' }),
     repo.ledger('skill(pin): a, b', { action: 'pin', skills: ['a', 'b'], actor: 'user' }),
   ];
@@ -37,7 +41,14 @@ describe.each(['system-git', 'isomorphic-git'] as const)('readLog (%s)', (backen
     const entries = await readLog(repo.dir, { backend });
     expect(entries.map((e) => e.commit)).toEqual([...ids].reverse());
     expect(entries[2]).toEqual({
-      commit: ids[1], time: timeOf(1), action: 'create', skills: ['b'], actor: 'agent', source: 'background', run: null, subject: 'skill(create): b — new',
+      commit: ids[1],
+      time: timeOf(1),
+      action: 'create',
+      skills: ['b'],
+      actor: 'agent',
+      source: 'background',
+      run: null,
+      subject: 'skill(create): b — new',
     });
     expect(entries[3]).toMatchObject({ action: null, skills: [], actor: 'user', source: null, run: null, subject: 'Add a by hand' });
   });
@@ -67,11 +78,16 @@ describe('readLog backends', () => {
   it('agree on a repository with a merge', async () => {
     const { repo } = buildLedgerRepo();
     repo.git('checkout', '-q', '-b', 'side');
-    repo.write('skills/c/SKILL.md', skill('c')).ledger('skill(create): c', { action: 'create', skills: ['c'], actor: 'agent', source: 'foreground' });
+    repo
+      .write('skills/c/SKILL.md', skill('c'))
+      .ledger('skill(create): c', { action: 'create', skills: ['c'], actor: 'agent', source: 'foreground' });
     repo.git('checkout', '-q', 'main');
     repo.write('x.txt').commit('x\n');
     repo.git('merge', '-q', '--no-ff', '--no-edit', 'side');
-    const [system, iso] = await Promise.all([readLog(repo.dir, { backend: 'system-git' }), readLog(repo.dir, { backend: 'isomorphic-git' })]);
+    const [system, iso] = await Promise.all([
+      readLog(repo.dir, { backend: 'system-git' }),
+      readLog(repo.dir, { backend: 'isomorphic-git' }),
+    ]);
     expect(system).toHaveLength(7);
     expect(iso).toEqual(system);
   });

@@ -27,7 +27,8 @@ function checkRequest(request: IncomingMessage, body: string, violations: string
   if (request.method !== 'POST') violations.push(`method ${request.method}`);
   if (request.url !== '/v1/chat/completions') violations.push(`path ${request.url}`);
   if (request.headers.authorization !== `Bearer ${apiKey}`) violations.push(`authorization ${request.headers.authorization}`);
-  if (!String(request.headers['content-type']).startsWith('application/json')) violations.push(`content-type ${request.headers['content-type']}`);
+  if (!String(request.headers['content-type']).startsWith('application/json'))
+    violations.push(`content-type ${request.headers['content-type']}`);
   let data: { model?: unknown; messages?: Array<{ role?: unknown; content?: unknown }> } = {};
   try {
     data = JSON.parse(body) as typeof data;
@@ -35,7 +36,11 @@ function checkRequest(request: IncomingMessage, body: string, violations: string
     violations.push('body is not JSON');
   }
   if (typeof data.model !== 'string' || data.model === '') violations.push('no model');
-  if (!Array.isArray(data.messages) || data.messages.some((m) => !['system', 'user', 'assistant'].includes(String(m.role)) || typeof m.content !== 'string')) violations.push('bad messages');
+  if (
+    !Array.isArray(data.messages) ||
+    data.messages.some((m) => !['system', 'user', 'assistant'].includes(String(m.role)) || typeof m.content !== 'string')
+  )
+    violations.push('bad messages');
   const user = data.messages?.find((m) => m.role === 'user')?.content;
   return /<<<DRAFT\n([\s\S]*)\nDRAFT>>>/.exec(String(user ?? ''))?.[1] ?? '';
 }
@@ -44,7 +49,10 @@ function checkRequest(request: IncomingMessage, body: string, violations: string
 function answer(mode: FakeMode, draft: string): string {
   const absorbed = /absorbed: (.*)/.exec(draft)?.[1]?.split(', ') ?? [];
   const improved = draft.replace(/^(# .*\n\n)/m, '$1Start here for every deploy task: pick the section for your target.\n\n');
-  const reply = (skill_md: string, merged: string[]) => JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: JSON.stringify({ skill_md, merged }) }, finish_reason: 'stop' }] });
+  const reply = (skill_md: string, merged: string[]) =>
+    JSON.stringify({
+      choices: [{ index: 0, message: { role: 'assistant', content: JSON.stringify({ skill_md, merged }) }, finish_reason: 'stop' }],
+    });
   switch (mode) {
     case 'drop-section':
       return reply(improved.replace(/## Canary deploy[\s\S]*?(?=## )/, ''), absorbed);
@@ -84,9 +92,10 @@ export async function startFakeEndpoint(script: FakeMode[], options: { slowMs?: 
     },
     violations: state.violations,
     script,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -17,7 +17,13 @@ function skillText(name: string, topic: string): string {
 async function runPlan(dir: string, env: Record<string, string>, llm = true): Promise<{ code: number; stdout: string }> {
   let stdout = '';
   const context: CommandContext = {
-    io: { stdout: { write: (chunk: string | Uint8Array) => ((stdout += String(chunk)), true) }, stderr: { write: () => true }, env, cwd: dir, interactive: false },
+    io: {
+      stdout: { write: (chunk: string | Uint8Array) => ((stdout += String(chunk)), true) },
+      stderr: { write: () => true },
+      env,
+      cwd: dir,
+      interactive: false,
+    },
     global: { repo: dir, now: new Date('2026-11-30T00:00:00Z'), json: true },
     positionals: [],
     values: { llm },
@@ -25,11 +31,12 @@ async function runPlan(dir: string, env: Record<string, string>, llm = true): Pr
   return { code: await planCommand.run(context), stdout };
 }
 
-const library = () => repoWith({
-  'skills/deploy-canary/SKILL.md': skillText('deploy-canary', 'canary'),
-  'skills/deploy-staging/SKILL.md': skillText('deploy-staging', 'staging'),
-  '.skillgarden/adopted.txt': 'deploy-canary\ndeploy-staging\n',
-});
+const library = () =>
+  repoWith({
+    'skills/deploy-canary/SKILL.md': skillText('deploy-canary', 'canary'),
+    'skills/deploy-staging/SKILL.md': skillText('deploy-staging', 'staging'),
+    '.skillgarden/adopted.txt': 'deploy-canary\ndeploy-staging\n',
+  });
 
 describe('plan --llm', () => {
   it('reports that the model wrote the umbrella when its answer passed the checks', async () => {
@@ -49,7 +56,9 @@ describe('plan --llm', () => {
 
   it('is a usage error without an endpoint, and off unless asked for', async () => {
     await expect(runPlan(library(), {})).rejects.toMatchObject({ code: 'cli/usage' });
-    const report = JSON.parse((await runPlan(library(), { SKILLGARDEN_LLM_BASE_URL: 'http://127.0.0.1:1/v1', SKILLGARDEN_LLM_MODEL: 'm' }, false)).stdout) as { plans: Array<{ llm?: unknown }> };
+    const report = JSON.parse(
+      (await runPlan(library(), { SKILLGARDEN_LLM_BASE_URL: 'http://127.0.0.1:1/v1', SKILLGARDEN_LLM_MODEL: 'm' }, false)).stdout,
+    ) as { plans: Array<{ llm?: unknown }> };
     expect(report.plans[0]).not.toHaveProperty('llm');
   });
 });

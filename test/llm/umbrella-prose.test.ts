@@ -16,7 +16,15 @@ const input = { skills: [...deployFamily(), other], now };
 async function prose(script: FakeMode[], client: Partial<ChatClientOptions> = {}) {
   endpoint = await startFakeEndpoint(script, { slowMs: 1500 });
   const plan = planConsolidation(input).plans[0] as ConsolidationPlan;
-  const result = await writeUmbrellaProse(plan, buildGuardInput(plan, input), { baseUrl: endpoint.baseUrl, model: 'fake-model', apiKey: fakeKey, timeoutMs: 500, retries: 2, backoffMs: 10, ...client });
+  const result = await writeUmbrellaProse(plan, buildGuardInput(plan, input), {
+    baseUrl: endpoint.baseUrl,
+    model: 'fake-model',
+    apiKey: fakeKey,
+    timeoutMs: 500,
+    retries: 2,
+    backoffMs: 10,
+    ...client,
+  });
   expect(endpoint.violations).toEqual([]);
   return { plan, result, requests: endpoint.requests };
 }
@@ -62,12 +70,18 @@ describe('writeUmbrellaProse against a local chat-completions endpoint', () => {
 
   it('does not retry a client error (a wrong key)', async () => {
     endpoint = await startFakeEndpoint(['good']);
-    await expect(requestChatCompletion({ baseUrl: endpoint.baseUrl, model: 'm', apiKey: 'wrong', retries: 3, backoffMs: 1 }, [{ role: 'user', content: 'hi' }])).rejects.toMatchObject({ code: 'llm/http', data: { status: 401 } });
+    await expect(
+      requestChatCompletion({ baseUrl: endpoint.baseUrl, model: 'm', apiKey: 'wrong', retries: 3, backoffMs: 1 }, [
+        { role: 'user', content: 'hi' },
+      ]),
+    ).rejects.toMatchObject({ code: 'llm/http', data: { status: 401 } });
     expect(endpoint.requests).toBe(1);
     expect(endpoint.violations).toEqual(['authorization Bearer wrong']);
   });
 
   it('reports an unreachable endpoint as a network error', async () => {
-    await expect(requestChatCompletion({ baseUrl: 'http://127.0.0.1:1/v1', model: 'm', retries: 0 }, [{ role: 'user', content: 'hi' }])).rejects.toMatchObject({ code: 'llm/network' });
+    await expect(
+      requestChatCompletion({ baseUrl: 'http://127.0.0.1:1/v1', model: 'm', retries: 0 }, [{ role: 'user', content: 'hi' }]),
+    ).rejects.toMatchObject({ code: 'llm/network' });
   });
 });

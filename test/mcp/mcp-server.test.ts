@@ -94,7 +94,10 @@ describe('skillgarden mcp (stdio, real client)', () => {
 
   it.each([
     [{ action: 'patch', name: 'deploy' }, /needs `old_string`/],
-    [{ action: 'patch', name: 'deploy', old_string: 'a', new_string: 'b', replace_all: 'yes' }, /`replace_all` must be a boolean, not a string/],
+    [
+      { action: 'patch', name: 'deploy', old_string: 'a', new_string: 'b', replace_all: 'yes' },
+      /`replace_all` must be a boolean, not a string/,
+    ],
     [{ name: 'deploy' }, /needs `action`/],
     [{ action: 'rename', name: 'deploy' }, /`action` must be one of/],
     [{ action: 'create', name: 7, content: 'x' }, /`name` must be a string/],
@@ -107,9 +110,17 @@ describe('skillgarden mcp (stdio, real client)', () => {
 
   it('creates and patches skills as agent commits with trailers, and says the lists changed', async () => {
     const before = notices.prompts;
-    const created = await client.callTool({ name: 'skill_manage', arguments: { action: 'create', name: 'release-notes', content: skillText('release-notes') } });
+    const created = await client.callTool({
+      name: 'skill_manage',
+      arguments: { action: 'create', name: 'release-notes', content: skillText('release-notes') },
+    });
     expect(created.isError, textOf(created)).toBeFalsy();
-    expect(lastTrailers(repo)).toEqual(['Skill-Action: create', 'Skill-Name: release-notes', 'Skill-Actor: agent', 'Skill-Source: foreground']);
+    expect(lastTrailers(repo)).toEqual([
+      'Skill-Action: create',
+      'Skill-Name: release-notes',
+      'Skill-Actor: agent',
+      'Skill-Source: foreground',
+    ]);
     expect(await waitFor(() => notices.prompts > before, 5_000)).toBe(true);
     expect((await client.listPrompts()).prompts.map((p) => p.name)).toContain('release-notes');
 
@@ -118,7 +129,12 @@ describe('skillgarden mcp (stdio, real client)', () => {
       arguments: { action: 'patch', name: 'release-notes', old_string: 'Steps.', new_string: 'Collect merged PRs.', source: 'background' },
     });
     expect(patched.isError, textOf(patched)).toBeFalsy();
-    expect(lastTrailers(repo)).toEqual(['Skill-Action: patch', 'Skill-Name: release-notes', 'Skill-Actor: agent', 'Skill-Source: background']);
+    expect(lastTrailers(repo)).toEqual([
+      'Skill-Action: patch',
+      'Skill-Name: release-notes',
+      'Skill-Actor: agent',
+      'Skill-Source: background',
+    ]);
     expect(git(repo, 'log', '--format=%s', '-2').trim().split('\n')).toEqual([
       expect.stringMatching(/^skill\(patch\): release-notes/),
       expect.stringMatching(/^skill\(create\): release-notes/),
@@ -128,7 +144,10 @@ describe('skillgarden mcp (stdio, real client)', () => {
   });
 
   it('turns a refused write into a tool error that says what to do', async () => {
-    const result = await client.callTool({ name: 'skill_manage', arguments: { action: 'patch', name: 'deploy', old_string: 'no such text', new_string: 'x' } });
+    const result = await client.callTool({
+      name: 'skill_manage',
+      arguments: { action: 'patch', name: 'deploy', old_string: 'no such text', new_string: 'x' },
+    });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/code: manage\//);
   });

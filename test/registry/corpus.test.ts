@@ -26,7 +26,11 @@ describe.skipIf(!hasCorpus)('registry on the real corpus', () => {
   });
 
   it('serves a real collection: every skill listed, loadable, reminder within budget', async () => {
-    const registry = await SkillRegistry.open({ repoDir: join(corpusSkillsRoot, 'K-Dense-AI__claude-scientific-skills'), skillsDir: 'scientific-skills', now: () => new Date('2026-11-30T00:00:00Z') });
+    const registry = await SkillRegistry.open({
+      repoDir: join(corpusSkillsRoot, 'K-Dense-AI__claude-scientific-skills'),
+      skillsDir: 'scientific-skills',
+      now: () => new Date('2026-11-30T00:00:00Z'),
+    });
     const names = registry.list().map((e) => e.name);
     expect(names.length).toBeGreaterThan(100);
     for (const name of names) expect((await registry.load(name, { sessionId: 's' })).status, name).toMatch(/^(inline|fork)$/);

@@ -11,7 +11,11 @@ describe('createRepoUsageStore', () => {
     const repo = repoWith({
       'skills/a/SKILL.md': skillText('a'),
       'skills/b/SKILL.md': skillText('b'),
-      '.skillgarden/usage/other.json': JSON.stringify({ version: 1, writer: 'other', skills: { a: { use_count: 2, last_used_at: '2026-11-29T00:00:00Z' } } }),
+      '.skillgarden/usage/other.json': JSON.stringify({
+        version: 1,
+        writer: 'other',
+        skills: { a: { use_count: 2, last_used_at: '2026-11-29T00:00:00Z' } },
+      }),
     });
     const options = { repoDir: repo, skillsDir: 'skills', writer: 'me', now: () => now };
     const first = await SkillRegistry.open({ repoDir: repo, usage: createRepoUsageStore(options), now: () => now });

@@ -37,7 +37,10 @@ describe('SkillRegistry', () => {
     });
     const registry = await SkillRegistry.open({ repoDir: dir, usage, now: () => now });
     const reminder = registry.buildReminder();
-    const listed = reminder.split('\n').filter((l) => l.startsWith('- ')).map((l) => l.slice(2, l.indexOf(':')));
+    const listed = reminder
+      .split('\n')
+      .filter((l) => l.startsWith('- '))
+      .map((l) => l.slice(2, l.indexOf(':')));
     expect(listed).toEqual(['gamma', 'alpha', 'beta']);
     expect(registry.list().map((e) => e.name)).toContain('old');
     expect((await registry.load('old', { sessionId: 's' })).status).toBe('inline');
@@ -70,7 +73,9 @@ describe('SkillRegistry', () => {
   });
 
   it('hands a fork skill to the host runner with a capped spec', async () => {
-    const dir = library({ 'skills/research/SKILL.md': skillText('research', 'context: fork\nmodel: haiku\nmax-steps: 40\n', 'Dig into $ARGUMENTS.\n') });
+    const dir = library({
+      'skills/research/SKILL.md': skillText('research', 'context: fork\nmodel: haiku\nmax-steps: 40\n', 'Dig into $ARGUMENTS.\n'),
+    });
     const seen: unknown[] = [];
     const runner: ForkRunner = { run: async (spec) => (seen.push(spec), `done: ${spec.prompt}`) };
     const registry = await SkillRegistry.open({ repoDir: dir, now: () => now, forkRunner: runner });
@@ -134,7 +139,12 @@ describe('conditional skills', () => {
   it('start dormant and wake on a matching path; matchingSkills only reports', async () => {
     const dir = library(files);
     const registry = await SkillRegistry.open({ repoDir: dir, now: () => now });
-    const listed = () => registry.buildReminder().split('\n').filter((l) => l.startsWith('- ')).map((l) => l.slice(2, l.indexOf(':')));
+    const listed = () =>
+      registry
+        .buildReminder()
+        .split('\n')
+        .filter((l) => l.startsWith('- '))
+        .map((l) => l.slice(2, l.indexOf(':')));
     expect(listed()).toEqual(['plain']);
     expect(registry.matchingSkills(['src/a/b.tsx'])).toEqual(['all', 'ts']);
     expect(listed()).toEqual(['plain']);

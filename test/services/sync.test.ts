@@ -34,7 +34,13 @@ function configure(dir: string): void {
 function commit(dir: string, files: Record<string, string>, skill: string, action = 'patch'): void {
   writeTree(dir, files);
   git(dir, 'add', '-A');
-  git(dir, 'commit', '-q', '-m', `skill(${action}): ${skill} — change\n\nSkill-Action: ${action}\nSkill-Name: ${skill}\nSkill-Actor: agent\nSkill-Source: background`);
+  git(
+    dir,
+    'commit',
+    '-q',
+    '-m',
+    `skill(${action}): ${skill} — change\n\nSkill-Action: ${action}\nSkill-Name: ${skill}\nSkill-Actor: agent\nSkill-Source: background`,
+  );
 }
 
 const log = (dir: string) => git(dir, 'log', '--format=%s', 'main').trim().split('\n');
@@ -42,8 +48,22 @@ const log = (dir: string) => git(dir, 'log', '--format=%s', 'main').trim().split
 describe('syncRepository', () => {
   it('replays local ledger commits on the moved remote and pushes; trailers survive', async () => {
     const { a, b } = twoMachines();
-    commit(a, { 'skills/shared/SKILL.md': skillText('shared', '', 'From A.\n'), '.skillgarden/usage/a.json': '{"version":1,"writer":"a","skills":{}}\n' }, 'shared');
-    commit(b, { 'skills/other/SKILL.md': skillText('other', '', 'From B.\n'), '.skillgarden/usage/b.json': '{"version":1,"writer":"b","skills":{}}\n' }, 'other');
+    commit(
+      a,
+      {
+        'skills/shared/SKILL.md': skillText('shared', '', 'From A.\n'),
+        '.skillgarden/usage/a.json': '{"version":1,"writer":"a","skills":{}}\n',
+      },
+      'shared',
+    );
+    commit(
+      b,
+      {
+        'skills/other/SKILL.md': skillText('other', '', 'From B.\n'),
+        '.skillgarden/usage/b.json': '{"version":1,"writer":"b","skills":{}}\n',
+      },
+      'other',
+    );
     expect(await syncRepository({ repoDir: a })).toMatchObject({ pulled: 0, replayed: 0, pushed: 1, attempts: 1 });
     expect(await syncRepository({ repoDir: b })).toMatchObject({ pulled: 1, replayed: 1, pushed: 1, attempts: 1 });
     expect(await syncRepository({ repoDir: a })).toMatchObject({ pulled: 1, replayed: 0, pushed: 0 });
@@ -77,7 +97,10 @@ describe('syncRepository', () => {
     // B's first push is beaten by A's: a pre-push hook pushes A's commit first, once.
     const flag = join(tempDir(), 'raced');
     const hook = join(b, '.git', 'hooks', 'pre-push');
-    writeFileSync(hook, `#!/bin/sh\nif [ ! -e '${flag}' ]; then touch '${flag}'; env -u GIT_DIR -u GIT_WORK_TREE -u GIT_INDEX_FILE git -C '${a}' push -q origin main; fi\nexit 0\n`);
+    writeFileSync(
+      hook,
+      `#!/bin/sh\nif [ ! -e '${flag}' ]; then touch '${flag}'; env -u GIT_DIR -u GIT_WORK_TREE -u GIT_INDEX_FILE git -C '${a}' push -q origin main; fi\nexit 0\n`,
+    );
     chmodSync(hook, 0o755);
     const result = await syncRepository({ repoDir: b });
     expect(result).toMatchObject({ attempts: 2, pulled: 1, pushed: 1 });

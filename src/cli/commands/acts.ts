@@ -1,5 +1,13 @@
 import { SkillgardenError } from '../../core/errors.js';
-import { adoptSkill, archiveSkill, pinSkill, restoreSkill, unpinSkill, type ManageContext, type ManageResult } from '../../services/manage/index.js';
+import {
+  adoptSkill,
+  archiveSkill,
+  pinSkill,
+  restoreSkill,
+  unpinSkill,
+  type ManageContext,
+  type ManageResult,
+} from '../../services/manage/index.js';
 import { exitCodes, type Command } from '../context.js';
 import { openManageContext } from '../open-repo.js';
 import { renderManageResult } from '../render-result.js';
@@ -34,5 +42,10 @@ export const actCommands: Command[] = [
   actCommand('unpin', 'unpin a skill', (ctx, name) => unpinSkill(ctx, { name })),
   actCommand('adopt', "bring a person's skill under the curator's management", (ctx, name) => adoptSkill(ctx, { name })),
   actCommand('archive', 'move a skill, whole, to skills/.archive/', (ctx, name) => archiveSkill(ctx, { name })),
-  actCommand('restore', 'bring an archived skill back, by its exact name', (ctx, name, from) => restoreSkill(ctx, { name, ...(from ? { from } : {}) }), ' [--from ARCHIVE-PATH]'),
+  actCommand(
+    'restore',
+    'bring an archived skill back, by its exact name',
+    (ctx, name, from) => restoreSkill(ctx, { name, ...(from ? { from } : {}) }),
+    ' [--from ARCHIVE-PATH]',
+  ),
 ];

@@ -13,7 +13,13 @@ export const curateCommand: Command = {
   name: 'curate',
   summary: 'one curator run: lifecycle transitions as commits, run.json and REPORT.md',
   usage: 'curate [--dry-run] [--scheduled] [--transcripts GLOB…] [--consolidate] [--report-dir DIR]',
-  options: { 'dry-run': { type: 'boolean' }, scheduled: { type: 'boolean' }, 'report-dir': { type: 'string' }, transcripts: { type: 'string', multiple: true }, consolidate: { type: 'boolean' } },
+  options: {
+    'dry-run': { type: 'boolean' },
+    scheduled: { type: 'boolean' },
+    'report-dir': { type: 'string' },
+    transcripts: { type: 'string', multiple: true },
+    consolidate: { type: 'boolean' },
+  },
   async run({ io, global, values }) {
     const progress = createProgress(io, 'curating', !global.json);
     const { report, plans } = await runCurator({
@@ -26,7 +32,10 @@ export const curateCommand: Command = {
       onProgress: progress.update,
     });
     progress.done();
-    const dir = typeof values['report-dir'] === 'string' ? resolve(io.cwd, values['report-dir']) : defaultReportDir(await readGitDir(global.repo), report.run_id);
+    const dir =
+      typeof values['report-dir'] === 'string'
+        ? resolve(io.cwd, values['report-dir'])
+        : defaultReportDir(await readGitDir(global.repo), report.run_id);
     const patterns = report.patterns as DetectedPattern[];
     const sections = [...(patterns.length > 0 ? [renderPatternsMarkdown(patterns)] : []), ...(plans ? [renderPlansMarkdown(plans)] : [])];
     const markdown = renderRunMarkdown(report, sections);
@@ -51,7 +60,10 @@ function writeDrafts(dir: string, patterns: readonly DetectedPattern[]): void {
 /** run.json and REPORT.md, each written atomically. */
 export function writeReport(dir: string, report: RunReport, markdown: string): void {
   mkdirSync(dir, { recursive: true });
-  for (const [name, content] of [['run.json', `${JSON.stringify(report, null, 2)}\n`], ['REPORT.md', markdown]] as const) {
+  for (const [name, content] of [
+    ['run.json', `${JSON.stringify(report, null, 2)}\n`],
+    ['REPORT.md', markdown],
+  ] as const) {
     const temp = join(dir, `.${name}.${process.pid}.tmp`);
     writeFileSync(temp, content);
     renameSync(temp, join(dir, name));

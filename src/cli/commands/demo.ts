@@ -17,7 +17,9 @@ export const demoCommand: Command = {
       return exitCodes.ok;
     }
     io.stdout.write(`${result.markdown}\n## The ledger (newest first)\n\n${result.log}\n`);
-    io.stdout.write(`The demo repository is at ${result.dir}\nExplore it: cd ${result.dir} && git log --stat, npx skillgarden list --repo ${result.dir}, npx skillgarden rollback --repo ${result.dir} --run ${result.reports.at(-1)?.run_id}\n`);
+    io.stdout.write(
+      `The demo repository is at ${result.dir}\nExplore it: cd ${result.dir} && git log --stat, npx skillgarden list --repo ${result.dir}, npx skillgarden rollback --repo ${result.dir} --run ${result.reports.at(-1)?.run_id}\n`,
+    );
     return exitCodes.ok;
   },
 };

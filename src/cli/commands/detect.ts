@@ -13,11 +13,14 @@ export const detectCommand: Command = {
   options: { transcripts: { type: 'string', multiple: true }, format: { type: 'string' }, 'min-sessions': { type: 'string' } },
   async run({ io, global, values }) {
     const transcripts = (values.transcripts as string[] | undefined) ?? requireConfig(global.repo).transcripts;
-    if (transcripts.length === 0) throw new SkillgardenError('cli/usage', 'detect needs --transcripts GLOB (or `transcripts:` in .skillgarden/config.yaml)');
+    if (transcripts.length === 0)
+      throw new SkillgardenError('cli/usage', 'detect needs --transcripts GLOB (or `transcripts:` in .skillgarden/config.yaml)');
     const format = values.format;
-    if (format !== undefined && !isTranscriptFormat(format)) throw new SkillgardenError('cli/usage', `--format "${String(format)}" is not one of: ${transcriptFormats.join(', ')}`);
+    if (format !== undefined && !isTranscriptFormat(format))
+      throw new SkillgardenError('cli/usage', `--format "${String(format)}" is not one of: ${transcriptFormats.join(', ')}`);
     const minSessions = values['min-sessions'] === undefined ? undefined : Number(values['min-sessions']);
-    if (minSessions !== undefined && (!Number.isInteger(minSessions) || minSessions < 2)) throw new SkillgardenError('cli/usage', '--min-sessions must be a whole number, 2 or more');
+    if (minSessions !== undefined && (!Number.isInteger(minSessions) || minSessions < 2))
+      throw new SkillgardenError('cli/usage', '--min-sessions must be a whole number, 2 or more');
     const report = await runDetect({
       transcripts,
       cwd: io.cwd,

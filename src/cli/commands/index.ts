@@ -13,4 +13,19 @@ import { runtimeCommands } from './runtime.js';
 import { scanCommand } from './scan.js';
 import { validateCommand } from './validate.js';
 
-export const commands: readonly Command[] = [validateCommand, manageCommand, listCommand, showCommand, ...actCommands, logCommand, rollbackCommand, usageCommand, curateCommand, detectCommand, planCommand, scanCommand, ...runtimeCommands, demoCommand];
+export const commands: readonly Command[] = [
+  validateCommand,
+  manageCommand,
+  listCommand,
+  showCommand,
+  ...actCommands,
+  logCommand,
+  rollbackCommand,
+  usageCommand,
+  curateCommand,
+  detectCommand,
+  planCommand,
+  scanCommand,
+  ...runtimeCommands,
+  demoCommand,
+];

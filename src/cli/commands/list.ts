@@ -24,17 +24,43 @@ export const showCommand: Command = {
     if (!name || positionals.length > 1) throw new SkillgardenError('cli/usage', 'show takes exactly one skill name');
     const { skills, snapshot } = await listSkills(global.repo, global.now);
     const skill = skills.find((s) => s.name === name);
-    if (!skill) throw new SkillgardenError('show/not-found', `no skill named "${name}"; \`skillgarden list\` shows them all`, { data: { exitCode: 1 } });
-    const detail = { ...skill, usage: snapshot.usage.totals.get(name) ?? null, history: snapshot.history.skills[name] ?? null, state_record: snapshot.state.skills[name] ?? null };
-    io.stdout.write(global.json ? `${JSON.stringify(detail, null, 2)}\n` : `${Object.entries(detail).map(([k, v]) => `${k}: ${typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)}`).join('\n')}\n`);
+    if (!skill)
+      throw new SkillgardenError('show/not-found', `no skill named "${name}"; \`skillgarden list\` shows them all`, {
+        data: { exitCode: 1 },
+      });
+    const detail = {
+      ...skill,
+      usage: snapshot.usage.totals.get(name) ?? null,
+      history: snapshot.history.skills[name] ?? null,
+      state_record: snapshot.state.skills[name] ?? null,
+    };
+    io.stdout.write(
+      global.json
+        ? `${JSON.stringify(detail, null, 2)}\n`
+        : `${Object.entries(detail)
+            .map(([k, v]) => `${k}: ${typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)}`)
+            .join('\n')}\n`,
+    );
     return exitCodes.ok;
   },
 };
 
 function renderList(skills: readonly ListedSkill[]): string {
-  const rows = skills.map((s) => [s.name, s.state, s.provenance + (s.pinned ? ' (pinned)' : ''), String(s.use_count), s.last_activity_at?.slice(0, 10) ?? '—', s.score.toFixed(2), s.path]);
+  const rows = skills.map((s) => [
+    s.name,
+    s.state,
+    s.provenance + (s.pinned ? ' (pinned)' : ''),
+    String(s.use_count),
+    s.last_activity_at?.slice(0, 10) ?? '—',
+    s.score.toFixed(2),
+    s.path,
+  ]);
   const header = ['name', 'state', 'provenance', 'uses', 'last activity', 'score', 'path'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   return `${[line(header), ...rows.map(line)].join('\n')}\n${skills.length} skill(s)\n`;
 }

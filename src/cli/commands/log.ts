@@ -8,15 +8,24 @@ export const logCommand: Command = {
   name: 'log',
   summary: 'the ledger, read from Git (newest first)',
   usage: 'log [--skill NAME] [--actor user|agent|curator] [--action ACTION] [--run ID] [--limit N]',
-  options: { skill: { type: 'string' }, actor: { type: 'string' }, action: { type: 'string' }, run: { type: 'string' }, limit: { type: 'string' } },
+  options: {
+    skill: { type: 'string' },
+    actor: { type: 'string' },
+    action: { type: 'string' },
+    run: { type: 'string' },
+    limit: { type: 'string' },
+  },
   async run({ io, global, values, positionals }) {
     if (positionals.length > 0) throw new SkillgardenError('cli/usage', `log takes no arguments; filter with --skill NAME`);
     const actor = values.actor as string | undefined;
     const action = values.action as string | undefined;
-    if (actor !== undefined && !(actors as readonly string[]).includes(actor)) throw new SkillgardenError('cli/usage', `--actor "${actor}" is not one of: ${actors.join(', ')}`);
-    if (action !== undefined && !(skillActions as readonly string[]).includes(action)) throw new SkillgardenError('cli/usage', `--action "${action}" is not one of: ${skillActions.join(', ')}`);
+    if (actor !== undefined && !(actors as readonly string[]).includes(actor))
+      throw new SkillgardenError('cli/usage', `--actor "${actor}" is not one of: ${actors.join(', ')}`);
+    if (action !== undefined && !(skillActions as readonly string[]).includes(action))
+      throw new SkillgardenError('cli/usage', `--action "${action}" is not one of: ${skillActions.join(', ')}`);
     const limit = values.limit === undefined ? undefined : Number(values.limit);
-    if (limit !== undefined && (!Number.isInteger(limit) || limit <= 0)) throw new SkillgardenError('cli/usage', `--limit must be a positive whole number`);
+    if (limit !== undefined && (!Number.isInteger(limit) || limit <= 0))
+      throw new SkillgardenError('cli/usage', `--limit must be a positive whole number`);
     const entries = await readLog(global.repo, {
       ...(typeof values.skill === 'string' ? { skill: values.skill } : {}),
       ...(actor ? { actor: actor as Actor } : {}),

@@ -2,7 +2,14 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { SkillgardenError } from '../../core/errors.js';
 import {
-  createSkill, deleteSkill, editSkill, patchSkill, removeSkillFile, writeSkillFile, type ManageContext, type ManageResult,
+  createSkill,
+  deleteSkill,
+  editSkill,
+  patchSkill,
+  removeSkillFile,
+  writeSkillFile,
+  type ManageContext,
+  type ManageResult,
 } from '../../services/manage/index.js';
 import { exitCodes, type Command, type CommandContext } from '../context.js';
 import { openManageContext, readContent, writerOptions } from '../open-repo.js';
@@ -18,7 +25,10 @@ const actions: Record<string, { args: string[]; run: Action }> = {
       return createSkill(ctx, { name, content: await readContent(c.io, c.values.content, 'create'), ...(category ? { category } : {}) });
     },
   },
-  edit: { args: ['NAME'], run: async (ctx, c, [name = '']) => editSkill(ctx, { name, content: await readContent(c.io, c.values.content, 'edit') }) },
+  edit: {
+    args: ['NAME'],
+    run: async (ctx, c, [name = '']) => editSkill(ctx, { name, content: await readContent(c.io, c.values.content, 'edit') }),
+  },
   patch: {
     args: ['NAME'],
     run: async (ctx, c, [name = '']) => {
@@ -58,7 +68,8 @@ export const manageCommand: Command = {
   async run(context) {
     const [actionName = '', ...args] = context.positionals;
     const action = actions[actionName];
-    if (!action) throw new SkillgardenError('cli/usage', `unknown manage action "${actionName}"; choose one of: ${Object.keys(actions).join(', ')}`);
+    if (!action)
+      throw new SkillgardenError('cli/usage', `unknown manage action "${actionName}"; choose one of: ${Object.keys(actions).join(', ')}`);
     if (args.length !== action.args.length) {
       throw new SkillgardenError('cli/usage', `manage ${actionName} takes ${action.args.join(' ')}; got ${args.length} argument(s)`);
     }

@@ -20,10 +20,19 @@ export const rollbackCommand: Command = {
       const target = run !== undefined ? { run } : { commit: await ledger.resolve(commit as string) };
       const config = requireConfig(context.global.repo);
       const references = config.references.length > 0 ? picomatch(config.references, { dot: true }) : undefined;
-      const result = await ledger.rollback(target, { skillsRoot: config.skills_dir, ...(references ? { allowPath: (path: string) => references(path) } : {}) });
+      const result = await ledger.rollback(target, {
+        skillsRoot: config.skills_dir,
+        ...(references ? { allowPath: (path: string) => references(path) } : {}),
+      });
       if (context.global.json) context.io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-      else if (result.status === 'noop') context.io.stdout.write(`nothing to roll back: ${result.reverted.map((c) => c.slice(0, 12)).join(', ') || 'no commits'} already reverted\n`);
-      else context.io.stdout.write(`rolled back ${result.reverted.length} commit(s) in ${result.commit.slice(0, 12)}: ${result.files.length} file(s) restored\n`);
+      else if (result.status === 'noop')
+        context.io.stdout.write(
+          `nothing to roll back: ${result.reverted.map((c) => c.slice(0, 12)).join(', ') || 'no commits'} already reverted\n`,
+        );
+      else
+        context.io.stdout.write(
+          `rolled back ${result.reverted.length} commit(s) in ${result.commit.slice(0, 12)}: ${result.files.length} file(s) restored\n`,
+        );
       return exitCodes.ok;
     } finally {
       await ledger.close();

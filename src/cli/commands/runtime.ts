@@ -15,11 +15,22 @@ import { openRepoLedger, repoConfig } from '../open-repo.js';
 function usageFor(context: CommandContext): UsageStore {
   const repoDir = context.global.repo;
   if (!existsSync(join(repoDir, '.git'))) return createMemoryUsageStore();
-  return createRepoUsageStore({ repoDir, skillsDir: repoConfig(context).skills_dir, writer: defaultWriterId(context.io.env), now: () => context.global.now });
+  return createRepoUsageStore({
+    repoDir,
+    skillsDir: repoConfig(context).skills_dir,
+    writer: defaultWriterId(context.io.env),
+    now: () => context.global.now,
+  });
 }
 
 function openRegistry(context: CommandContext): Promise<SkillRegistry> {
-  return SkillRegistry.open({ repoDir: context.global.repo, skillsDir: repoConfig(context).skills_dir, usage: usageFor(context), now: () => context.global.now, ...inlineShellFor(context) });
+  return SkillRegistry.open({
+    repoDir: context.global.repo,
+    skillsDir: repoConfig(context).skills_dir,
+    usage: usageFor(context),
+    now: () => context.global.now,
+    ...inlineShellFor(context),
+  });
 }
 
 /** `--inline-shell` runs `` !`cmd` `` in skill bodies (5 s and 64 KiB per command); off unless asked. */
@@ -30,7 +41,8 @@ function inlineShellFor(context: CommandContext): { inlineShell?: { enabled: tru
 function integerOption(value: unknown, option: string): number | undefined {
   if (value === undefined) return undefined;
   const number = Number(value);
-  if (!Number.isInteger(number) || number < 0) throw new SkillgardenError('cli/usage', `--${option} "${String(value)}" is not a whole number of characters`);
+  if (!Number.isInteger(number) || number < 0)
+    throw new SkillgardenError('cli/usage', `--${option} "${String(value)}" is not a whole number of characters`);
   return number;
 }
 
@@ -45,10 +57,15 @@ export const reminderCommand: Command = {
     if (paths.length > 0) registry.activateForPaths(paths);
     const budgetChars = integerOption(context.values.budget, 'budget');
     const entryChars = integerOption(context.values['entry-chars'], 'entry-chars');
-    const reminder = registry.buildReminder({ ...(budgetChars === undefined ? {} : { budgetChars }), ...(entryChars === undefined ? {} : { entryChars }) });
+    const reminder = registry.buildReminder({
+      ...(budgetChars === undefined ? {} : { budgetChars }),
+      ...(entryChars === undefined ? {} : { entryChars }),
+    });
     if (context.global.json) {
       const findings = registry.findings();
-      context.io.stdout.write(`${JSON.stringify({ reminder, skills: reminder.split('\n').filter((l) => l.startsWith('- ')).length, findings }, null, 2)}\n`);
+      context.io.stdout.write(
+        `${JSON.stringify({ reminder, skills: reminder.split('\n').filter((l) => l.startsWith('- ')).length, findings }, null, 2)}\n`,
+      );
     } else context.io.stdout.write(`${reminder}\n`);
     return exitCodes.ok;
   },
@@ -64,7 +81,10 @@ export const loadCommand: Command = {
     if (name === undefined || rest.length > 0) throw new SkillgardenError('cli/usage', 'give exactly one skill NAME');
     const registry = await openRegistry(context);
     const args = context.values.arguments as string | undefined;
-    const result = await registry.load(name, { sessionId: (context.values.session as string | undefined) ?? 'cli', ...(args === undefined ? {} : { arguments: args }) });
+    const result = await registry.load(name, {
+      sessionId: (context.values.session as string | undefined) ?? 'cli',
+      ...(args === undefined ? {} : { arguments: args }),
+    });
     if (isLoaded(result) && context.values.record === true) await registry.recordUsage(result.name, 'use');
     if (context.global.json) context.io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     else (isLoaded(result) ? context.io.stdout : context.io.stderr).write(renderLoadResult(result));
@@ -95,7 +115,7 @@ export const mcpCommand: Command = {
 
 export const syncCommand: Command = {
   name: 'sync',
-  summary: "pull the remote, replay local ledger commits on top, push (with retries); stops on a real conflict, losing nothing",
+  summary: 'pull the remote, replay local ledger commits on top, push (with retries); stops on a real conflict, losing nothing',
   usage: 'sync [--remote NAME] [--branch NAME]',
   options: { remote: { type: 'string' }, branch: { type: 'string' } },
   async run(context) {
@@ -106,7 +126,11 @@ export const syncCommand: Command = {
     });
     if (context.global.json) context.io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     else {
-      const parts = [`pulled ${result.pulled}`, result.replayed > 0 ? `replayed ${result.replayed} local` : undefined, `pushed ${result.pushed}`].filter(Boolean);
+      const parts = [
+        `pulled ${result.pulled}`,
+        result.replayed > 0 ? `replayed ${result.replayed} local` : undefined,
+        `pushed ${result.pushed}`,
+      ].filter(Boolean);
       context.io.stdout.write(`${result.branch}: ${parts.join(', ')} commit(s)\n`);
     }
     return exitCodes.ok;

@@ -16,9 +16,15 @@ export const usageCommand: Command = {
     const config = requireConfig(global.repo);
     if (sub === 'bump') {
       const kinds = (['use', 'view', 'patch'] as const).filter((k) => values[k] === true);
-      if (args.length !== 1 || kinds.length !== 1) throw new SkillgardenError('cli/usage', 'usage bump takes one NAME and exactly one of --use, --view, --patch');
-      await bumpUsage(global.repo, writer, { skill: args[0] as string, kind: kinds[0] as 'use', at: global.now.toISOString().replace(/\.\d{3}Z$/, 'Z') });
-      if (!global.json) io.stdout.write(`recorded a ${kinds[0]} of ${args[0]} for writer ${writer} (run \`skillgarden usage flush\` to commit)\n`);
+      if (args.length !== 1 || kinds.length !== 1)
+        throw new SkillgardenError('cli/usage', 'usage bump takes one NAME and exactly one of --use, --view, --patch');
+      await bumpUsage(global.repo, writer, {
+        skill: args[0] as string,
+        kind: kinds[0] as 'use',
+        at: global.now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      });
+      if (!global.json)
+        io.stdout.write(`recorded a ${kinds[0]} of ${args[0]} for writer ${writer} (run \`skillgarden usage flush\` to commit)\n`);
       else io.stdout.write(`${JSON.stringify({ writer, skill: args[0], kind: kinds[0] })}\n`);
       return exitCodes.ok;
     }
@@ -26,7 +32,13 @@ export const usageCommand: Command = {
       const ledger = await openRepoLedger(context);
       try {
         const result = await flushUsage({ repoDir: global.repo, ledger, writer, skillsDir: config.skills_dir, now: global.now });
-        io.stdout.write(global.json ? `${JSON.stringify(result, null, 2)}\n` : result.commit ? `committed ${result.bumps} bump(s) over ${result.skills.length} skill(s) in ${result.commit.slice(0, 12)}${result.quarantined ? `; the unreadable old file was moved to ${result.quarantined}` : ''}\n` : 'nothing to flush\n');
+        io.stdout.write(
+          global.json
+            ? `${JSON.stringify(result, null, 2)}\n`
+            : result.commit
+              ? `committed ${result.bumps} bump(s) over ${result.skills.length} skill(s) in ${result.commit.slice(0, 12)}${result.quarantined ? `; the unreadable old file was moved to ${result.quarantined}` : ''}\n`
+              : 'nothing to flush\n',
+        );
       } finally {
         await ledger.close();
       }
@@ -36,9 +48,14 @@ export const usageCommand: Command = {
       const shown = showUsage(global.repo, { skillsDir: config.skills_dir, now: global.now });
       if (global.json) io.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
       else {
-        const lines = Object.entries(shown.totals).map(([name, c]) => `${name}: ${c.use_count} use(s), ${c.view_count} view(s), ${c.patch_count} patch(es), last used ${c.last_used_at ?? 'never'}`);
+        const lines = Object.entries(shown.totals).map(
+          ([name, c]) =>
+            `${name}: ${c.use_count} use(s), ${c.view_count} view(s), ${c.patch_count} patch(es), last used ${c.last_used_at ?? 'never'}`,
+        );
         for (const f of shown.findings) lines.push(`${f.severity} ${f.code} ${f.file}: ${f.message}`);
-        io.stdout.write(`${lines.join('\n')}\n${shown.writers.length} writer file(s)${shown.quarantined.length ? `, ${shown.quarantined.length} set aside` : ''}\n`);
+        io.stdout.write(
+          `${lines.join('\n')}\n${shown.writers.length} writer file(s)${shown.quarantined.length ? `, ${shown.quarantined.length} set aside` : ''}\n`,
+        );
       }
       return exitCodes.ok;
     }

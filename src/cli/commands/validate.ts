@@ -39,7 +39,13 @@ export const validateCommand: Command = {
     const report = runValidate({ cwd: io.cwd, paths, profile, onProgress: progress.update, readDir, ...(files ? { files } : {}) });
     progress.done();
     if (values['no-scan'] !== true) {
-      const scan = await runScan(paths, { repo: io.cwd, config: config.scan, deep: positionals.length > 0, readDir, ...(files ? { files } : {}) });
+      const scan = await runScan(paths, {
+        repo: io.cwd,
+        config: config.scan,
+        deep: positionals.length > 0,
+        readDir,
+        ...(files ? { files } : {}),
+      });
       mergeFindings(report, toFindings(scan.findings));
     }
     if (format === 'json') io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

@@ -51,7 +51,17 @@ export function parseConfig(text: string, file: string): { config: Config; findi
   const document = parseDocument(text, { prettyErrors: false });
   const lineOf = (offset: number) => text.slice(0, offset).split('\n').length;
   for (const error of document.errors) {
-    findings.push(finding({ code: 'config/yaml-syntax', severity: 'error', file, line: lineOf(error.pos[0]), column: 1, message: error.message.split('\n')[0] ?? 'YAML error', hint: 'Fix the YAML syntax.' }));
+    findings.push(
+      finding({
+        code: 'config/yaml-syntax',
+        severity: 'error',
+        file,
+        line: lineOf(error.pos[0]),
+        column: 1,
+        message: error.message.split('\n')[0] ?? 'YAML error',
+        hint: 'Fix the YAML syntax.',
+      }),
+    );
   }
   if (findings.length > 0) return { config: { ...defaultConfig }, findings };
   const data: unknown = document.contents === null ? {} : document.toJS({ maxAliasCount: 50 });
@@ -62,13 +72,28 @@ export function parseConfig(text: string, file: string): { config: Config; findi
   }
   const config = { ...defaultConfig, ...(data as Partial<Config>) };
   if (config.archive_after_days < config.stale_after_days) {
-    findings.push(finding({ code: 'config/invalid', severity: 'error', file, line: keyLine(document, 'archive_after_days', lineOf), column: 1, message: `archive_after_days (${config.archive_after_days}) is shorter than stale_after_days (${config.stale_after_days})`, hint: 'A skill is marked stale before it is archived: make archive_after_days the larger.' }));
+    findings.push(
+      finding({
+        code: 'config/invalid',
+        severity: 'error',
+        file,
+        line: keyLine(document, 'archive_after_days', lineOf),
+        column: 1,
+        message: `archive_after_days (${config.archive_after_days}) is shorter than stale_after_days (${config.stale_after_days})`,
+        hint: 'A skill is marked stale before it is archived: make archive_after_days the larger.',
+      }),
+    );
   }
   return { config, findings };
 }
 
-function configFinding(error: ErrorObject, file: string, document: ReturnType<typeof parseDocument>, lineOf: (offset: number) => number): Finding {
-  const key = error.keyword === 'additionalProperties' ? String(error.params.additionalProperty) : error.instancePath.split('/')[1] ?? '';
+function configFinding(
+  error: ErrorObject,
+  file: string,
+  document: ReturnType<typeof parseDocument>,
+  lineOf: (offset: number) => number,
+): Finding {
+  const key = error.keyword === 'additionalProperties' ? String(error.params.additionalProperty) : (error.instancePath.split('/')[1] ?? '');
   const unknown = error.keyword === 'additionalProperties';
   return finding({
     code: unknown ? 'config/unknown-key' : 'config/invalid',
@@ -76,7 +101,13 @@ function configFinding(error: ErrorObject, file: string, document: ReturnType<ty
     file,
     line: keyLine(document, key, lineOf),
     column: 1,
-    message: unknown ? `unknown setting "${excerpt(key)}"` : `${key}${error.instancePath.split('/').slice(2).map((p) => `.${p}`).join('')} ${error.message ?? 'is invalid'}`,
+    message: unknown
+      ? `unknown setting "${excerpt(key)}"`
+      : `${key}${error.instancePath
+          .split('/')
+          .slice(2)
+          .map((p) => `.${p}`)
+          .join('')} ${error.message ?? 'is invalid'}`,
     hint: unknown
       ? `Known settings: ${Object.keys(configSchema.properties).join(', ')}.`
       : `See schemas/config.schema.json: ${(configSchema.properties as Record<string, { description?: string }>)[key]?.description ?? ''}`,

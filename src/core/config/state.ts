@@ -33,7 +33,10 @@ export function parseState(text: string, file: string): { state: CuratorState; f
     return { state: emptyState(), findings: [stateError(file, `does not match schemas/state.schema.json: ${detail}`)] };
   }
   const state = data as Partial<CuratorState>;
-  return { state: { ...emptyState(), ...state, skills: { ...state.skills }, rejected_proposals: [...(state.rejected_proposals ?? [])] }, findings: [] };
+  return {
+    state: { ...emptyState(), ...state, skills: { ...state.skills }, rejected_proposals: [...(state.rejected_proposals ?? [])] },
+    findings: [],
+  };
 }
 
 /** Stable, diff-friendly JSON: sorted skill names, two-space indent, final newline. */
@@ -44,5 +47,11 @@ export function serializeState(state: CuratorState): string {
 }
 
 function stateError(file: string, message: string): Finding {
-  return finding({ code: 'state/invalid', severity: 'error', file, message, hint: 'Fix or remove the file (its history is in Git: `git log -p -- .skillgarden/state.json`).' });
+  return finding({
+    code: 'state/invalid',
+    severity: 'error',
+    file,
+    message,
+    hint: 'Fix or remove the file (its history is in Git: `git log -p -- .skillgarden/state.json`).',
+  });
 }

@@ -27,8 +27,14 @@ export function buildClusters(features: readonly SkillFeatures[], config: Consol
     members.delete(a);
   };
   linkPrefixFamilies(features, config, find, union);
-  const similarity = (i: number, j: number) => estimateJaccard((features[i] as SkillFeatures).signature, (features[j] as SkillFeatures).signature);
-  const contentPairs = [...findCandidatePairs(features.map((f) => f.signature), config)]
+  const similarity = (i: number, j: number) =>
+    estimateJaccard((features[i] as SkillFeatures).signature, (features[j] as SkillFeatures).signature);
+  const contentPairs = [
+    ...findCandidatePairs(
+      features.map((f) => f.signature),
+      config,
+    ),
+  ]
     .map((pair) => ({ i: Math.floor(pair / n), j: pair % n }))
     .map((p) => ({ ...p, s: similarity(p.i, p.j) }))
     .filter((p) => p.s >= config.similarity_threshold)
@@ -43,7 +49,12 @@ export function buildClusters(features: readonly SkillFeatures[], config: Consol
   }
   return [...members.values()]
     .filter((list) => list.length >= config.min_cluster_size)
-    .map((list) => describeCluster(list.map((i) => features[i] as SkillFeatures), config))
+    .map((list) =>
+      describeCluster(
+        list.map((i) => features[i] as SkillFeatures),
+        config,
+      ),
+    )
     .sort((a, b) => (a.members[0] as string).localeCompare(b.members[0] as string));
 }
 
@@ -51,7 +62,12 @@ export function buildClusters(features: readonly SkillFeatures[], config: Consol
  * A prefix links two skills only when it is the longest prefix each shares with any skill (its family):
  * `scientific-writing-x` and `scientific-slides-y` share `scientific`, but each has a closer family.
  */
-function linkPrefixFamilies(features: readonly SkillFeatures[], config: ConsolidationConfig, find: (i: number) => number, union: (i: number, j: number) => void): void {
+function linkPrefixFamilies(
+  features: readonly SkillFeatures[],
+  config: ConsolidationConfig,
+  find: (i: number) => number,
+  union: (i: number, j: number) => void,
+): void {
   const family = buildFamilyPrefixes(features.map((f) => f.nameTokens));
   for (const [group, others] of groupByPrefix(features.map((f) => f.nameTokens))) {
     const check = (i: number, j: number): void => {
@@ -71,7 +87,11 @@ function linkPrefixFamilies(features: readonly SkillFeatures[], config: Consolid
 
 /** Content similarity plus weighted tool and path overlap, for two skills that share a name prefix. */
 export function prefixScore(a: SkillFeatures, b: SkillFeatures, config: ConsolidationConfig): number {
-  return estimateJaccard(a.signature, b.signature) + config.tools_weight * setJaccard(a.tools, b.tools) + config.paths_weight * setJaccard(a.paths, b.paths);
+  return (
+    estimateJaccard(a.signature, b.signature) +
+    config.tools_weight * setJaccard(a.tools, b.tools) +
+    config.paths_weight * setJaccard(a.paths, b.paths)
+  );
 }
 
 function describeCluster(list: SkillFeatures[], config: ConsolidationConfig): Cluster {
@@ -87,7 +107,10 @@ function describeCluster(list: SkillFeatures[], config: ConsolidationConfig): Cl
   return {
     members: sorted.map((m) => m.name),
     evidence: {
-      prefix: sharedPrefix(sorted.map((m) => m.name), config.prefix_min_length),
+      prefix: sharedPrefix(
+        sorted.map((m) => m.name),
+        config.prefix_min_length,
+      ),
       similarities,
       sharedTools: intersect(sorted.map((m) => m.tools)),
       sharedPaths: intersect(sorted.map((m) => m.paths)),

@@ -29,11 +29,14 @@ export interface DescribedMember {
 export function buildUmbrellaDescription(input: { topic: string; base?: string; members: readonly DescribedMember[] }): string {
   for (const size of [160, 100, 60, 0]) {
     const clauses = input.members.map((m) => (size === 0 ? m.name : `${m.name} (${firstClause(m.description, size)})`)).join('; ');
-    const text = input.base !== undefined
-      ? `${input.base.trim()} Also covers: ${clauses}.`
-      : `${input.topic}: one class-level skill covering ${clauses}. Use it for any ${input.topic.toLowerCase()} task; each part is a section here, long notes are under references/.`;
+    const text =
+      input.base !== undefined
+        ? `${input.base.trim()} Also covers: ${clauses}.`
+        : `${input.topic}: one class-level skill covering ${clauses}. Use it for any ${input.topic.toLowerCase()} task; each part is a section here, long notes are under references/.`;
     if ([...text].length <= maxDescriptionLength) return text;
   }
   const names = input.members.map((m) => m.name).join(', ');
-  return fitDescription(input.base !== undefined ? `${input.base.trim()} Also covers: ${names}.` : `${input.topic}: one class-level skill covering ${names}.`);
+  return fitDescription(
+    input.base !== undefined ? `${input.base.trim()} Also covers: ${names}.` : `${input.topic}: one class-level skill covering ${names}.`,
+  );
 }

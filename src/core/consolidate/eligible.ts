@@ -33,26 +33,38 @@ function escapingLink(skill: CuratedSkill, skillsDir: string): string | undefine
 }
 
 /** The skills that may be clustered, and why the others that looked curated may not. */
-export function selectCuratable(skills: readonly CuratedSkill[], skillsDir = 'skills'): { eligible: CuratedSkill[]; skipped: SkippedItem[] } {
+export function selectCuratable(
+  skills: readonly CuratedSkill[],
+  skillsDir = 'skills',
+): { eligible: CuratedSkill[]; skipped: SkippedItem[] } {
   const skipped: SkippedItem[] = [];
   const byName = new Map<string, CuratedSkill[]>();
   for (const skill of skills) byName.set(skill.name, [...(byName.get(skill.name) ?? []), skill]);
   const eligible: CuratedSkill[] = [];
   for (const [name, list] of byName) {
     if (list.length > 1) {
-      skipped.push({ names: [name], reason: `the name ${name} is used by ${list.length} skills (${list.map((s) => s.dir).join(', ')}): rename all but one so references are unambiguous` });
+      skipped.push({
+        names: [name],
+        reason: `the name ${name} is used by ${list.length} skills (${list.map((s) => s.dir).join(', ')}): rename all but one so references are unambiguous`,
+      });
       continue;
     }
     const skill = list[0] as CuratedSkill;
     if (!isCuratable(skill)) continue;
     const parsed = parseSkill(skill.text, { file: skill.dir });
     if (parsed.sections.frontmatter !== 'ok' || !parsed.document || parsed.fields.name !== skill.name) {
-      skipped.push({ names: [name], reason: `${skill.dir}/SKILL.md has no valid frontmatter naming it ${name}: fix it (skillgarden validate) before it can be merged` });
+      skipped.push({
+        names: [name],
+        reason: `${skill.dir}/SKILL.md has no valid frontmatter naming it ${name}: fix it (skillgarden validate) before it can be merged`,
+      });
       continue;
     }
     const escaping = escapingLink(skill, skillsDir);
     if (escaping !== undefined) {
-      skipped.push({ names: [name], reason: `${skill.dir} links outside the skills folder (${escaping}): copy the file into the skill and link it relatively before it can be merged` });
+      skipped.push({
+        names: [name],
+        reason: `${skill.dir} links outside the skills folder (${escaping}): copy the file into the skill and link it relatively before it can be merged`,
+      });
       continue;
     }
     eligible.push(skill);

@@ -25,12 +25,20 @@ export function readToolList(value: unknown): string[] {
 
 /** `paths` as one glob, a comma-separated list, or a list. */
 export function readPathList(value: unknown): string[] {
-  if (typeof value === 'string') return value.split(',').map((p) => p.trim()).filter(Boolean);
+  if (typeof value === 'string')
+    return value
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean);
   if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
   return [];
 }
 
-export function buildFeatures(skill: CuratedSkill, config: Pick<ConsolidationConfig, 'minhash_hashes'>, known?: { parsed: ParsedSkill; shingles: Uint32Array }): SkillFeatures {
+export function buildFeatures(
+  skill: CuratedSkill,
+  config: Pick<ConsolidationConfig, 'minhash_hashes'>,
+  known?: { parsed: ParsedSkill; shingles: Uint32Array },
+): SkillFeatures {
   const parsed = known?.parsed ?? parseSkill(skill.text, { file: `${skill.dir}/SKILL.md` });
   const shingles = known?.shingles ?? buildShingles(textOf(parsed));
   return {
@@ -55,7 +63,10 @@ function textOf(parsed: ParsedSkill): string {
  * and flood the LSH buckets, so they are left out of the signatures. Small
  * libraries keep every word (a topic word may be in all of them).
  */
-export function buildAllFeatures(skills: readonly CuratedSkill[], config: Pick<ConsolidationConfig, 'minhash_hashes' | 'common_word_share'>): SkillFeatures[] {
+export function buildAllFeatures(
+  skills: readonly CuratedSkill[],
+  config: Pick<ConsolidationConfig, 'minhash_hashes' | 'common_word_share'>,
+): SkillFeatures[] {
   const parsed = skills.map((skill) => parseSkill(skill.text, { file: `${skill.dir}/SKILL.md` }));
   const shingles = parsed.map((p) => buildShingles(textOf(p)));
   const common = new Set<number>();
@@ -65,7 +76,12 @@ export function buildAllFeatures(skills: readonly CuratedSkill[], config: Pick<C
     const limit = Math.max(2, config.common_word_share * skills.length);
     for (const [s, count] of counts) if (count > limit) common.add(s);
   }
-  return skills.map((skill, i) => buildFeatures(skill, config, { parsed: parsed[i] as ParsedSkill, shingles: (shingles[i] as Uint32Array).filter((s) => !common.has(s)) }));
+  return skills.map((skill, i) =>
+    buildFeatures(skill, config, {
+      parsed: parsed[i] as ParsedSkill,
+      shingles: (shingles[i] as Uint32Array).filter((s) => !common.has(s)),
+    }),
+  );
 }
 
 export function setJaccard(a: readonly string[], b: readonly string[]): number {

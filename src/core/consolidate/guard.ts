@@ -88,7 +88,8 @@ function checkOutside(path: string, content: Uint8Array | string | null, before:
   if (before === undefined) return [`${path} is outside the plan's skills and not a known reference file`];
   const text = content === null ? undefined : contentText(content);
   if (text === undefined) return [`${path} is outside the plan's skills and would be removed or made binary`];
-  if (maskText(text, names) !== maskText(before, names)) return [`${path} is outside the plan's skills and changed beyond the merged names`];
+  if (maskText(text, names) !== maskText(before, names))
+    return [`${path} is outside the plan's skills and changed beyond the merged names`];
   return [];
 }
 
@@ -107,7 +108,12 @@ interface UmbrellaView {
 function buildUmbrellaView(after: Files, names: readonly string[]): UmbrellaView {
   const markdown = [...after].filter(([path]) => isMarkdownPath(path)).map(([, c]) => contentText(c) ?? '');
   const masked = markdown.map((t) => maskText(t, names));
-  return { headings: markdown.flatMap((t) => listHeadings(t)), corpus: masked.flatMap(normalize).join('\n'), maskedMarkdown: new Set(masked), files: [...after.values()] };
+  return {
+    headings: markdown.flatMap((t) => listHeadings(t)),
+    corpus: masked.flatMap(normalize).join('\n'),
+    maskedMarkdown: new Set(masked),
+    files: [...after.values()],
+  };
 }
 
 /** Every heading and paragraph of the member's body, and every support file, is somewhere in the umbrella. */
@@ -118,10 +124,13 @@ function checkFindable(member: CuratedSkill, view: UmbrellaView, names: readonly
     if (!view.headings.some((h) => h.includes(heading))) problems.push(`${member.name}: heading "${heading}" is not in the umbrella`);
   }
   for (const paragraph of normalize(maskText(body, names))) {
-    if (!view.corpus.includes(paragraph)) problems.push(`${member.name}: a paragraph is missing from the umbrella: "${paragraph.slice(0, 60)}"`);
+    if (!view.corpus.includes(paragraph))
+      problems.push(`${member.name}: a paragraph is missing from the umbrella: "${paragraph.slice(0, 60)}"`);
   }
   for (const file of member.files) {
-    const found = isMarkdownPath(file.path) ? view.maskedMarkdown.has(maskText(contentText(file.content) ?? '', names)) : view.files.some((c) => sameBytes(c, file.content));
+    const found = isMarkdownPath(file.path)
+      ? view.maskedMarkdown.has(maskText(contentText(file.content) ?? '', names))
+      : view.files.some((c) => sameBytes(c, file.content));
     if (!found) problems.push(`${member.name}: support file ${file.path} is not in the umbrella`);
   }
   return problems;
@@ -153,8 +162,16 @@ function checkLinks(before: readonly CuratedSkill[], plan: ConsolidationPlan, af
 function checkValid(plan: ConsolidationPlan, after: Files, before: readonly CuratedSkill[]): string[] {
   const content = after.get(skillFileName);
   if (content === undefined) return [`the umbrella ${plan.intoDir} has no ${skillFileName}`];
-  const files = new Map([...after].filter(([p]) => p !== skillFileName).map(([path, c]) => [path, { path, size: typeof c === 'string' ? c.length : c.length }]));
-  const errors = validateSkill({ file: `${plan.intoDir}/${skillFileName}`, content, folder: plan.into, profile: 'portable', files }).findings.filter((f) => f.severity === 'error');
+  const files = new Map(
+    [...after].filter(([p]) => p !== skillFileName).map(([path, c]) => [path, { path, size: typeof c === 'string' ? c.length : c.length }]),
+  );
+  const errors = validateSkill({
+    file: `${plan.intoDir}/${skillFileName}`,
+    content,
+    folder: plan.into,
+    profile: 'portable',
+    files,
+  }).findings.filter((f) => f.severity === 'error');
   const tolerated = errors.some((f) => f.code === 'skill/link-escapes') ? toleratedCodes(before) : new Set<string>();
   return errors.filter((f) => !tolerated.has(f.code)).map((f) => `the umbrella is invalid: ${f.code}: ${f.message}`);
 }

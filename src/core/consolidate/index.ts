@@ -4,7 +4,15 @@ export { buildClusters } from './cluster.js';
 export { buildFeatures } from './features.js';
 export { selectCuratable, isCuratable } from './eligible.js';
 export { defaultConsolidationConfig, resolveConsolidationConfig, type ConsolidationConfig } from './config.js';
-export { buildPlanReport, describeEvidence, describePlan, renderPlansMarkdown, renderPlansText, type PlanReport, type PlanLlmNote } from './render.js';
+export {
+  buildPlanReport,
+  describeEvidence,
+  describePlan,
+  renderPlansMarkdown,
+  renderPlansText,
+  type PlanReport,
+  type PlanLlmNote,
+} from './render.js';
 export { rewriteText } from './rewrite.js';
 export { fitDescription } from './description.js';
 export type * from './types.js';

@@ -46,7 +46,10 @@ export function estimateJaccard(a: Uint32Array, b: Uint32Array): number {
  * skills and bucket sizes, not with all pairs.
  * Pairs are encoded as `i * n + j` with i < j. Empty signatures are skipped.
  */
-export function findCandidatePairs(signatures: readonly Uint32Array[], config: Pick<ConsolidationConfig, 'minhash_hashes' | 'lsh_bands'>): Set<number> {
+export function findCandidatePairs(
+  signatures: readonly Uint32Array[],
+  config: Pick<ConsolidationConfig, 'minhash_hashes' | 'lsh_bands'>,
+): Set<number> {
   const n = signatures.length;
   const rows = config.minhash_hashes / config.lsh_bands;
   const pairs = new Set<number>();
@@ -61,7 +64,8 @@ export function findCandidatePairs(signatures: readonly Uint32Array[], config: P
       else buckets.set(key, [i]);
     }
     for (const bucket of buckets.values()) {
-      for (let x = 0; x < bucket.length; x++) for (let y = x + 1; y < bucket.length; y++) pairs.add((bucket[x] as number) * n + (bucket[y] as number));
+      for (let x = 0; x < bucket.length; x++)
+        for (let y = x + 1; y < bucket.length; y++) pairs.add((bucket[x] as number) * n + (bucket[y] as number));
     }
   }
   return pairs;

@@ -41,7 +41,11 @@ export function contentText(content: Uint8Array | string): string | undefined {
 }
 
 /** Records where every file of a moved skill went: its folder, its SKILL.md (to a section) and each support file. */
-export function recordMoves(moves: Map<string, MovedTarget>, from: { dir: string; files: readonly SkillFile[] }, to: { dir: string; anchor: string; placed: ReadonlyMap<string, string> }): void {
+export function recordMoves(
+  moves: Map<string, MovedTarget>,
+  from: { dir: string; files: readonly SkillFile[] },
+  to: { dir: string; anchor: string; placed: ReadonlyMap<string, string> },
+): void {
   moves.set(from.dir, { path: to.dir });
   moves.set(`${from.dir}/${skillFileName}`, { path: `${to.dir}/${skillFileName}`, anchor: to.anchor });
   for (const file of from.files) {
@@ -55,7 +59,11 @@ export function recordMoves(moves: Map<string, MovedTarget>, from: { dir: string
  * moved follow their file; others keep pointing at the same place from the
  * new folder. Undefined keeps a link as written.
  */
-export function mapMovedLink(oldFile: string, newFile: string, moves: ReadonlyMap<string, MovedTarget>): (target: string) => string | undefined {
+export function mapMovedLink(
+  oldFile: string,
+  newFile: string,
+  moves: ReadonlyMap<string, MovedTarget>,
+): (target: string) => string | undefined {
   return (target) => {
     const resolved = resolveRepoLink(oldFile, target);
     if (!resolved) return undefined;

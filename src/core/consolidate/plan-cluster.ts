@@ -79,7 +79,10 @@ export function planCluster(cluster: Cluster, members: readonly SkillFeatures[],
  * each of its support files; every move is recorded before any text is
  * rewritten, so links between siblings (even in a cycle) find their targets.
  */
-function placeSections(siblings: readonly SkillFeatures[], target: { name: string; dir: string; table: FileTable; existing: boolean }): { sections: Section[]; moves: Map<string, MovedTarget> } {
+function placeSections(
+  siblings: readonly SkillFeatures[],
+  target: { name: string; dir: string; table: FileTable; existing: boolean },
+): { sections: Section[]; moves: Map<string, MovedTarget> } {
   const moves = new Map<string, MovedTarget>();
   const usedAnchors = new Set<string>(target.existing ? [] : [slugAnchor(humanize(target.name))]);
   const sections = siblings.map((member) => {
@@ -133,7 +136,9 @@ function writeUmbrellaText(input: UmbrellaTextInput): string {
     absorbed: siblings.map((m) => m.name),
   };
   if (!umbrella) return buildNewUmbrellaText(fields, `# ${humanize(name)}\n\n${introParagraph(name, siblings)}\n\n${parts.join('\n')}`);
-  const own = rewriteText(umbrella.parsed.body, { mapLink: mapMovedLink(`${dir}/${skillFileName}`, `${dir}/${skillFileName}`, input.moves) });
+  const own = rewriteText(umbrella.parsed.body, {
+    mapLink: mapMovedLink(`${dir}/${skillFileName}`, `${dir}/${skillFileName}`, input.moves),
+  });
   return buildMergedUmbrellaText(umbrella, fields, `${own.replace(/\n*$/, '\n')}\n${parts.join('\n')}`);
 }
 
@@ -146,7 +151,13 @@ function moveSupportFiles(section: Section, dir: string, table: FileTable, moves
   }
 }
 
-function renderSection(section: Section, dir: string, table: FileTable, moves: ReadonlyMap<string, MovedTarget>, config: ConsolidationConfig): { text: string; demoted: boolean } {
+function renderSection(
+  section: Section,
+  dir: string,
+  table: FileTable,
+  moves: ReadonlyMap<string, MovedTarget>,
+  config: ConsolidationConfig,
+): { text: string; demoted: boolean } {
   const { member, title } = section;
   const rest = splitTitle(member.parsed.body).rest.replace(/^\n+/, '').replace(/\s+$/, '');
   const description = String(member.parsed.fields.description ?? '').trim();
@@ -172,7 +183,10 @@ function newUmbrellaDir(name: string, members: readonly SkillFeatures[], skillsD
 }
 
 function stamp(now: Date): string {
-  return now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
 }
 
 function archiveTarget(member: SkillFeatures, ctx: PlanClusterContext): ArchiveMove {
@@ -182,7 +196,9 @@ function archiveTarget(member: SkillFeatures, ctx: PlanClusterContext): ArchiveM
 }
 
 function umbrellaChanges(dir: string, table: FileTable, umbrella: SkillFeatures | undefined): PlannedChange[] {
-  const before = new Map<string, unknown>(umbrella ? [[skillFileName, umbrella.skill.text], ...umbrella.skill.files.map((f) => [f.path, f.content] as const)] : []);
+  const before = new Map<string, unknown>(
+    umbrella ? [[skillFileName, umbrella.skill.text], ...umbrella.skill.files.map((f) => [f.path, f.content] as const)] : [],
+  );
   return [...table]
     .filter(([path, content]) => before.get(path) !== content)
     .map(([path, content]) => ({ path: `${dir}/${path}`, content }));

@@ -53,16 +53,26 @@ export function planConsolidation(input: ConsolidationInput): ConsolidationResul
   const drafts: Array<{ plan: ConsolidationPlan; moves: ReadonlyMap<string, MovedTarget> }> = [];
   for (const cluster of clusters) {
     if (cluster.members.length > config.max_cluster_size) {
-      skipped.push({ names: cluster.members, reason: `a cluster of ${cluster.members.length} skills is more than max_cluster_size (${config.max_cluster_size}): review it by hand or raise the limit` });
+      skipped.push({
+        names: cluster.members,
+        reason: `a cluster of ${cluster.members.length} skills is more than max_cluster_size (${config.max_cluster_size}): review it by hand or raise the limit`,
+      });
       continue;
     }
-    const result = planCluster(cluster, cluster.members.map((n) => byName.get(n) as SkillFeatures), ctx);
+    const result = planCluster(
+      cluster,
+      cluster.members.map((n) => byName.get(n) as SkillFeatures),
+      ctx,
+    );
     if ('skipped' in result) skipped.push({ names: cluster.members, reason: result.skipped });
     else drafts.push(result);
   }
   const outside = buildOutsideFiles(input.skills, input.references ?? []);
   const untouchable = input.skills.filter((s) => !isCuratable(s)).map((s) => `${s.dir}/`);
-  const mentions = indexMentions(outside, drafts.flatMap((d) => d.plan.from));
+  const mentions = indexMentions(
+    outside,
+    drafts.flatMap((d) => d.plan.from),
+  );
   const plans: ConsolidationPlan[] = [];
   const dropped: DroppedPlan[] = [];
   for (const draft of drafts) {
@@ -137,7 +147,10 @@ function addReferenceRewrites(plan: ConsolidationPlan, moves: ReadonlyMap<string
 }
 
 /** The guard's view of one plan, rebuilt from the planner's input: for a later check (after an LLM rewrote the umbrella). */
-export function buildGuardInput(plan: ConsolidationPlan, input: Pick<ConsolidationInput, 'skills' | 'references'>): { before: CuratedSkill[]; outside: Map<string, string> } {
+export function buildGuardInput(
+  plan: ConsolidationPlan,
+  input: Pick<ConsolidationInput, 'skills' | 'references'>,
+): { before: CuratedSkill[]; outside: Map<string, string> } {
   const names = new Set([plan.into, ...plan.from]);
   const before = input.skills.filter((s) => names.has(s.name));
   const files = buildOutsideFiles(input.skills, input.references ?? []);

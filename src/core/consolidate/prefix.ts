@@ -41,7 +41,10 @@ export function groupByPrefix(tokens: readonly (readonly string[])[], maxGroup =
     }
     if (short.length > 0 && depth > 0) out.push([short, members.filter((i) => !short.includes(i))]);
   };
-  split(tokens.map((_, i) => i), 0);
+  split(
+    tokens.map((_, i) => i),
+    0,
+  );
   return out;
 }
 

@@ -15,7 +15,10 @@ export type ProseCheck = { ok: true; plan: ConsolidationPlan } | { ok: false; pr
 /** The skills the plan really absorbs, read off its changes (SKILL.md removed from their folders), not its labels. */
 export function readAbsorbedFromChanges(plan: ConsolidationPlan, before: readonly CuratedSkill[]): string[] {
   const removed = new Set(plan.changes.filter((c) => c.content === null).map((c) => c.path));
-  return before.filter((s) => s.name !== plan.into && removed.has(`${s.dir}/${skillFileName}`)).map((s) => s.name).sort();
+  return before
+    .filter((s) => s.name !== plan.into && removed.has(`${s.dir}/${skillFileName}`))
+    .map((s) => s.name)
+    .sort();
 }
 
 /**
@@ -23,7 +26,12 @@ export function readAbsorbedFromChanges(plan: ConsolidationPlan, before: readonl
  * of the same name, its claims match the diff, and the whole plan still
  * passes the guard. `metadata.absorbed` is always set from the diff.
  */
-export function checkProsedUmbrella(plan: ConsolidationPlan, prosed: ProsedUmbrella, before: readonly CuratedSkill[], outside: ReadonlyMap<string, string>): ProseCheck {
+export function checkProsedUmbrella(
+  plan: ConsolidationPlan,
+  prosed: ProsedUmbrella,
+  before: readonly CuratedSkill[],
+  outside: ReadonlyMap<string, string>,
+): ProseCheck {
   const actual = readAbsorbedFromChanges(plan, before);
   const claimed = [...new Set(prosed.claimedMerged)].sort();
   const problems: string[] = [];
@@ -32,7 +40,8 @@ export function checkProsedUmbrella(plan: ConsolidationPlan, prosed: ProsedUmbre
   if (extra.length > 0) problems.push(`claims to have merged ${extra.join(', ')}, which the plan does not absorb`);
   if (missing.length > 0) problems.push(`does not account for ${missing.join(', ')}, which the plan absorbs`);
   const parsed = parseSkill(prosed.text, { file: `${plan.intoDir}/${skillFileName}` });
-  if (parsed.sections.frontmatter !== 'ok' || !parsed.document) return { ok: false, problems: [...problems, 'its SKILL.md has no readable frontmatter'] };
+  if (parsed.sections.frontmatter !== 'ok' || !parsed.document)
+    return { ok: false, problems: [...problems, 'its SKILL.md has no readable frontmatter'] };
   if (parsed.fields.name !== plan.into) problems.push(`names the umbrella ${String(parsed.fields.name)}, not ${plan.into}`);
   if (problems.length > 0) return { ok: false, problems };
   let text: string;
@@ -44,7 +53,11 @@ export function checkProsedUmbrella(plan: ConsolidationPlan, prosed: ProsedUmbre
   const path = `${plan.intoDir}/${skillFileName}`;
   const changes = plan.changes.map((c) => (c.path === path ? { ...c, content: text } : c));
   const candidate = { ...plan, changes };
-  const table = new Map(changes.filter((c) => c.path.startsWith(`${plan.intoDir}/`) && c.content !== null).map((c) => [c.path.slice(plan.intoDir.length + 1), c.content as Uint8Array | string]));
+  const table = new Map(
+    changes
+      .filter((c) => c.path.startsWith(`${plan.intoDir}/`) && c.content !== null)
+      .map((c) => [c.path.slice(plan.intoDir.length + 1), c.content as Uint8Array | string]),
+  );
   const umbrella = before.find((s) => s.name === plan.into);
   for (const file of umbrella?.files ?? []) if (!table.has(file.path)) table.set(file.path, file.content);
   const invalid = checkUmbrellaTable({ name: plan.into, dir: plan.intoDir, table, members: before });

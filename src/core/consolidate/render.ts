@@ -10,7 +10,18 @@ export interface PlanLlmNote {
 }
 
 export interface PlanReport {
-  plans: Array<{ kind: ConsolidationPlan['kind']; into: string; from: string[]; reason: string; evidence: ClusterEvidence; archived: ConsolidationPlan['archived']; rewritten: string[]; mentionsLeft: string[]; demoted: string[]; llm?: PlanLlmNote }>;
+  plans: Array<{
+    kind: ConsolidationPlan['kind'];
+    into: string;
+    from: string[];
+    reason: string;
+    evidence: ClusterEvidence;
+    archived: ConsolidationPlan['archived'];
+    rewritten: string[];
+    mentionsLeft: string[];
+    demoted: string[];
+    llm?: PlanLlmNote;
+  }>;
   consolidations: Array<{ from: string; into: string; reason: string }>;
   prunings: Array<{ name: string; reason: string }>;
   dropped: Array<{ into: string; from: string[]; problems: string[] }>;
@@ -24,7 +35,9 @@ export function describeEvidence(evidence: ClusterEvidence): string {
   const values = evidence.similarities.map((s) => s.jaccard);
   if (values.length > 0) {
     const mean = values.reduce((a, b) => a + b, 0) / values.length;
-    parts.push(`content similarity (estimated Jaccard of their words) ${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}, mean ${mean.toFixed(2)}`);
+    parts.push(
+      `content similarity (estimated Jaccard of their words) ${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}, mean ${mean.toFixed(2)}`,
+    );
   }
   if (evidence.sharedTools.length > 0) parts.push(`shared allowed-tools: ${evidence.sharedTools.join(', ')}`);
   if (evidence.sharedPaths.length > 0) parts.push(`shared paths: ${evidence.sharedPaths.join(', ')}`);
@@ -38,12 +51,26 @@ export function describePlan(plan: ConsolidationPlan): string {
 }
 
 /** DESIGN §12's `plan --json` shape, plus what was dropped and skipped. */
-export function buildPlanReport(result: Pick<ConsolidationResult, 'plans' | 'dropped' | 'skipped'>, options: { prunings?: PlanReport['prunings']; llm?: ReadonlyMap<string, PlanLlmNote> } = {}): PlanReport {
+export function buildPlanReport(
+  result: Pick<ConsolidationResult, 'plans' | 'dropped' | 'skipped'>,
+  options: { prunings?: PlanReport['prunings']; llm?: ReadonlyMap<string, PlanLlmNote> } = {},
+): PlanReport {
   const prunings = options.prunings ?? [];
   return {
     plans: result.plans.map((p) => {
       const llm = options.llm?.get(p.into);
-      return { kind: p.kind, into: p.into, from: p.from, reason: describePlan(p), evidence: p.evidence, archived: p.archived, rewritten: p.rewritten, mentionsLeft: p.mentionsLeft, demoted: p.demoted, ...(llm ? { llm } : {}) };
+      return {
+        kind: p.kind,
+        into: p.into,
+        from: p.from,
+        reason: describePlan(p),
+        evidence: p.evidence,
+        archived: p.archived,
+        rewritten: p.rewritten,
+        mentionsLeft: p.mentionsLeft,
+        demoted: p.demoted,
+        ...(llm ? { llm } : {}),
+      };
     }),
     consolidations: result.plans.flatMap((p) => p.from.map((from) => ({ from, into: p.into, reason: describeEvidence(p.evidence) }))),
     prunings,
@@ -73,12 +100,25 @@ export function renderPlansMarkdown(report: PlanReport): string {
   if (report.plans.length === 0) out.push('No cluster of curated skills called for an umbrella.', '');
   for (const plan of report.plans) {
     out.push(`### ${plan.kind}: ${plan.from.map((f) => `\`${f}\``).join(', ')} → \`${plan.into}\``, '', plan.reason, '');
-    out.push('| pair | estimated Jaccard |', '|---|---|', ...plan.evidence.similarities.map((s) => `| \`${s.a}\` · \`${s.b}\` | ${s.jaccard.toFixed(3)} |`), '');
+    out.push(
+      '| pair | estimated Jaccard |',
+      '|---|---|',
+      ...plan.evidence.similarities.map((s) => `| \`${s.a}\` · \`${s.b}\` | ${s.jaccard.toFixed(3)} |`),
+      '',
+    );
     out.push(...plan.archived.map((a) => `- archive \`${a.from}\` → \`${a.to}\` (restorable)`));
     if (plan.demoted.length > 0) out.push(`- long notes moved to references/: ${plan.demoted.map((d) => `\`${d}\``).join(', ')}`);
     if (plan.rewritten.length > 0) out.push(`- references rewritten in: ${plan.rewritten.map((r) => `\`${r}\``).join(', ')}`);
-    if (plan.mentionsLeft.length > 0) out.push(`- **to fix by hand**: these pinned, bundled, hub or people's skills mention a merged name and were not touched: ${plan.mentionsLeft.map((r) => `\`${r}\``).join(', ')}`);
-    if (plan.llm) out.push(plan.llm.used ? `- prose written by ${plan.llm.model}, checked by the guard` : `- the deterministic umbrella is kept: ${plan.llm.reason ?? 'the LLM pass failed'}`);
+    if (plan.mentionsLeft.length > 0)
+      out.push(
+        `- **to fix by hand**: these pinned, bundled, hub or people's skills mention a merged name and were not touched: ${plan.mentionsLeft.map((r) => `\`${r}\``).join(', ')}`,
+      );
+    if (plan.llm)
+      out.push(
+        plan.llm.used
+          ? `- prose written by ${plan.llm.model}, checked by the guard`
+          : `- the deterministic umbrella is kept: ${plan.llm.reason ?? 'the LLM pass failed'}`,
+      );
     out.push('');
   }
   if (report.dropped.length > 0) {
@@ -89,6 +129,11 @@ export function renderPlansMarkdown(report: PlanReport): string {
   if (report.skipped.length > 0) {
     out.push('### Left out', '', ...report.skipped.map((s) => `- ${s.names.map((n) => `\`${n}\``).join(', ')}: ${s.reason}`), '');
   }
-  out.push('```yaml', stringify({ consolidations: report.consolidations, prunings: report.prunings }, { lineWidth: 0 }).trimEnd(), '```', '');
+  out.push(
+    '```yaml',
+    stringify({ consolidations: report.consolidations, prunings: report.prunings }, { lineWidth: 0 }).trimEnd(),
+    '```',
+    '',
+  );
   return out.join('\n');
 }

@@ -1,8 +1,10 @@
 // Words too common in skills to say anything about a topic.
 const stopWords = new Set(
-  ('the a an and or of to in for on with by is are be it this that as at from use used using when if then you your not can ' +
+  (
+    'the a an and or of to in for on with by is are be it this that as at from use used using when if then you your not can ' +
     'will do does all any each more most other into only also such than so no yes its was were has have had how what which ' +
-    'who should must may file files run step steps skill skills example examples see below above e g i.e eg etc').split(' '),
+    'who should must may file files run step steps skill skills example examples see below above e g i.e eg etc'
+  ).split(' '),
 );
 
 /** Lowercase words of two or more characters, without stop words and bare numbers (list item numbers say nothing). */

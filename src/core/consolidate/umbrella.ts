@@ -4,21 +4,30 @@ import type { ConsolidationConfig } from './config.js';
 import { readPathList, readToolList, type SkillFeatures } from './features.js';
 import { countSections } from './markdown.js';
 
-export type UmbrellaChoice =
-  | { kind: 'existing'; umbrella: SkillFeatures; why: string }
-  | { kind: 'new'; name: string; why: string };
+export type UmbrellaChoice = { kind: 'existing'; umbrella: SkillFeatures; why: string } | { kind: 'new'; name: string; why: string };
 
 /**
  * The broadest member becomes the umbrella when it is broad enough (its name
  * is the shared prefix, or it already has sections); otherwise a new skill is
  * named for the prefix. Without a prefix or a free name, the broadest member.
  */
-export function chooseUmbrella(members: readonly SkillFeatures[], prefix: string | null, taken: ReadonlySet<string>, config: ConsolidationConfig): UmbrellaChoice {
+export function chooseUmbrella(
+  members: readonly SkillFeatures[],
+  prefix: string | null,
+  taken: ReadonlySet<string>,
+  config: ConsolidationConfig,
+): UmbrellaChoice {
   const named = members.find((m) => m.name === prefix);
   if (named) return { kind: 'existing', umbrella: named, why: `its name is the shared prefix \`${prefix}\`` };
-  const broadest = [...members].sort((a, b) => countSections(b.parsed.body) - countSections(a.parsed.body) || b.parsed.body.length - a.parsed.body.length || a.name.localeCompare(b.name))[0] as SkillFeatures;
+  const broadest = [...members].sort(
+    (a, b) =>
+      countSections(b.parsed.body) - countSections(a.parsed.body) ||
+      b.parsed.body.length - a.parsed.body.length ||
+      a.name.localeCompare(b.name),
+  )[0] as SkillFeatures;
   const sections = countSections(broadest.parsed.body);
-  if (sections >= config.umbrella_min_sections) return { kind: 'existing', umbrella: broadest, why: `it is the broadest member (${sections} sections)` };
+  if (sections >= config.umbrella_min_sections)
+    return { kind: 'existing', umbrella: broadest, why: `it is the broadest member (${sections} sections)` };
   for (const name of prefix ? [prefix, `${prefix}-overview`] : []) {
     if (!taken.has(name)) return { kind: 'new', name, why: `no member is broad enough, so a new skill is named for the shared prefix` };
   }
@@ -62,7 +71,8 @@ export function buildMergedUmbrellaText(umbrella: SkillFeatures, fields: Umbrell
   };
   edit(['description'], fields.description);
   const ownTools = umbrella.parsed.fields['allowed-tools'];
-  if (fields.tools.length > readToolList(ownTools).length) edit(['allowed-tools'], Array.isArray(ownTools) ? fields.tools : fields.tools.join(' '));
+  if (fields.tools.length > readToolList(ownTools).length)
+    edit(['allowed-tools'], Array.isArray(ownTools) ? fields.tools : fields.tools.join(' '));
   const ownPaths = umbrella.parsed.fields.paths;
   if (fields.paths.length > readPathList(ownPaths).length) edit(['paths'], fields.paths);
   const metadata = umbrella.parsed.fields.metadata;

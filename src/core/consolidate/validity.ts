@@ -15,26 +15,47 @@ function sizeOf(content: Uint8Array | string): number {
  * under the `portable` profile, and none under `spec` except on keys a member
  * already used (an umbrella may keep `paths` or `version`).
  */
-export function checkUmbrellaValid(input: { name: string; dir: string; table: FileTable; members: readonly SkillFeatures[] }): string | undefined {
-  return checkUmbrellaTable({ ...input, members: input.members.map((m) => m.skill), usedKeys: new Set(input.members.flatMap((m) => Object.keys(m.parsed.fields))) });
+export function checkUmbrellaValid(input: {
+  name: string;
+  dir: string;
+  table: FileTable;
+  members: readonly SkillFeatures[];
+}): string | undefined {
+  return checkUmbrellaTable({
+    ...input,
+    members: input.members.map((m) => m.skill),
+    usedKeys: new Set(input.members.flatMap((m) => Object.keys(m.parsed.fields))),
+  });
 }
 
 /** As checkUmbrellaValid, from the members' packages. */
-export function checkUmbrellaTable(input: { name: string; dir: string; table: ReadonlyMap<string, Uint8Array | string>; members: readonly CuratedSkill[]; usedKeys?: ReadonlySet<string> }): string | undefined {
+export function checkUmbrellaTable(input: {
+  name: string;
+  dir: string;
+  table: ReadonlyMap<string, Uint8Array | string>;
+  members: readonly CuratedSkill[];
+  usedKeys?: ReadonlySet<string>;
+}): string | undefined {
   const files = new Map<string, SkillFileEntry>();
   for (const [path, content] of input.table) if (path !== skillFileName) files.set(path, { path, size: sizeOf(content) });
   const file = `${input.dir}/${skillFileName}`;
   const raw = input.table.get(skillFileName) ?? '';
   const content = typeof raw === 'string' ? raw : new TextDecoder().decode(raw);
-  const portableErrors = validateSkill({ file, content, folder: input.name, profile: 'portable', files }).findings.filter((f) => f.severity === 'error');
+  const portableErrors = validateSkill({ file, content, folder: input.name, profile: 'portable', files }).findings.filter(
+    (f) => f.severity === 'error',
+  );
   const tolerated = portableErrors.some((f) => f.code === 'skill/link-escapes') ? toleratedCodes(input.members) : new Set<string>();
   const portable = portableErrors.filter((f) => !tolerated.has(f.code));
-  if (portable.length > 0) return `the umbrella ${input.name} would not be valid: ${portable.map((f) => `${f.code} at line ${f.line}: ${f.message}`).join('; ')}`;
+  if (portable.length > 0)
+    return `the umbrella ${input.name} would not be valid: ${portable.map((f) => `${f.code} at line ${f.line}: ${f.message}`).join('; ')}`;
   const used = input.usedKeys ?? new Set(input.members.flatMap((m) => Object.keys(parseSkill(m.text, { file: m.dir }).fields)));
   const parsed = parseSkill(content, { file });
   const allowedLines = new Set([...used].map((key) => parsed.locateKey([key])?.line).filter((line) => line !== undefined));
-  const spec = validateSkill({ file, content, folder: input.name, profile: 'spec', files }).findings.filter((f) => f.severity === 'error' && !allowedLines.has(f.line) && !tolerated.has(f.code));
-  if (spec.length > 0) return `the umbrella ${input.name} would break the Agent Skills spec: ${spec.map((f) => `${f.code} at line ${f.line}: ${f.message}`).join('; ')}`;
+  const spec = validateSkill({ file, content, folder: input.name, profile: 'spec', files }).findings.filter(
+    (f) => f.severity === 'error' && !allowedLines.has(f.line) && !tolerated.has(f.code),
+  );
+  if (spec.length > 0)
+    return `the umbrella ${input.name} would break the Agent Skills spec: ${spec.map((f) => `${f.code} at line ${f.line}: ${f.message}`).join('; ')}`;
   return undefined;
 }
 

@@ -14,7 +14,10 @@ export const archiveFolder = '.archive';
 
 /** `skills/` → `skills`; `.` or empty → the repository root. */
 export function normalizeSkillsRoot(root: string): string {
-  const trimmed = root.replace(/\\/g, '/').replace(/^\.\/+/, '').replace(/\/+$/, '');
+  const trimmed = root
+    .replace(/\\/g, '/')
+    .replace(/^\.\/+/, '')
+    .replace(/\/+$/, '');
   return trimmed === '.' ? '' : trimmed;
 }
 

@@ -2,25 +2,63 @@ import { SkillgardenError } from '../errors.js';
 import { excerpt } from '../findings.js';
 import { findTrailerBlock, readBlockTrailers, splitGitLines, type TrailerBlockOptions } from './trailer-block.js';
 
-export type SkillAction = 'create' | 'patch' | 'edit' | 'delete' | 'write-file' | 'remove-file' | 'mark-stale'
-  | 'reactivate' | 'archive' | 'restore' | 'merge' | 'pin' | 'unpin' | 'adopt' | 'usage' | 'rollback' | 'curate';
+export type SkillAction =
+  | 'create'
+  | 'patch'
+  | 'edit'
+  | 'delete'
+  | 'write-file'
+  | 'remove-file'
+  | 'mark-stale'
+  | 'reactivate'
+  | 'archive'
+  | 'restore'
+  | 'merge'
+  | 'pin'
+  | 'unpin'
+  | 'adopt'
+  | 'usage'
+  | 'rollback'
+  | 'curate';
 export type Actor = 'user' | 'agent' | 'curator';
 export type Source = 'foreground' | 'background';
-export interface Trailer { key: string; value: string }
-export interface LedgerTrailers {
-  action?: SkillAction;      // Skill-Action
-  skills: string[];          // Skill-Name, repeated, in order
-  actor: Actor;              // Skill-Actor; a message with no Skill-* trailers counts as 'user'
-  source?: Source;           // Skill-Source
-  run?: string;              // Curator-Run
-  reverts: string[];         // Reverts (full commit ids)
+export interface Trailer {
+  key: string;
+  value: string;
 }
-export interface CommitMessageParts { subject: string; body?: string; trailers: LedgerTrailers }
+export interface LedgerTrailers {
+  action?: SkillAction; // Skill-Action
+  skills: string[]; // Skill-Name, repeated, in order
+  actor: Actor; // Skill-Actor; a message with no Skill-* trailers counts as 'user'
+  source?: Source; // Skill-Source
+  run?: string; // Curator-Run
+  reverts: string[]; // Reverts (full commit ids)
+}
+export interface CommitMessageParts {
+  subject: string;
+  body?: string;
+  trailers: LedgerTrailers;
+}
 export type { TrailerBlockOptions } from './trailer-block.js';
 
 export const skillActions: readonly SkillAction[] = [
-  'create', 'patch', 'edit', 'delete', 'write-file', 'remove-file', 'mark-stale',
-  'reactivate', 'archive', 'restore', 'merge', 'pin', 'unpin', 'adopt', 'usage', 'rollback', 'curate',
+  'create',
+  'patch',
+  'edit',
+  'delete',
+  'write-file',
+  'remove-file',
+  'mark-stale',
+  'reactivate',
+  'archive',
+  'restore',
+  'merge',
+  'pin',
+  'unpin',
+  'adopt',
+  'usage',
+  'rollback',
+  'curate',
 ];
 export const actors: readonly Actor[] = ['user', 'agent', 'curator'];
 export const sources: readonly Source[] = ['foreground', 'background'];
@@ -44,8 +82,7 @@ export function parseTrailers(message: string, options: TrailerBlockOptions = {}
 
 /** Keys match case-insensitively, as git's `%(trailers:key=…)` does; a repeated single-valued key: the last wins. */
 export function readLedgerTrailers(trailers: readonly Trailer[]): LedgerTrailers {
-  const values = (key: string): string[] =>
-    trailers.filter((t) => t.key.toLowerCase() === key.toLowerCase()).map((t) => t.value);
+  const values = (key: string): string[] => trailers.filter((t) => t.key.toLowerCase() === key.toLowerCase()).map((t) => t.value);
   const last = (key: string): string | undefined => values(key).at(-1);
   const result: LedgerTrailers = {
     skills: values('Skill-Name'),
@@ -144,7 +181,10 @@ export function parseCommitMessage(message: string): { subject: string; body: st
   while (first < lines.length && (lines[first] as string).trim() === '') first++;
   let afterTitle = first;
   while (afterTitle < lines.length && (lines[afterTitle] as string).trim() !== '') afterTitle++;
-  const subject = lines.slice(first, afterTitle).map((l) => stripEol(l).trim()).join(' ');
+  const subject = lines
+    .slice(first, afterTitle)
+    .map((l) => stripEol(l).trim())
+    .join(' ');
   const bodyEnd = Math.max(afterTitle, block.start);
   const body = trimBlankLines(lines.slice(afterTitle, bodyEnd).map(stripEol)).join('\n');
   return { subject, body, trailers: readLedgerTrailers(readBlockTrailers(block)) };

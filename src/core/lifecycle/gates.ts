@@ -14,7 +14,12 @@ export interface GateInput {
 }
 
 /** Whether a curator run may proceed now (DESIGN §6). Pure: the clock is passed in. */
-export function checkGates(config: Pick<Config, 'enabled' | 'paused' | 'interval_hours' | 'min_idle_hours'>, state: Pick<CuratorState, 'last_run_at'>, now: Date, input: GateInput): GateReport {
+export function checkGates(
+  config: Pick<Config, 'enabled' | 'paused' | 'interval_hours' | 'min_idle_hours'>,
+  state: Pick<CuratorState, 'last_run_at'>,
+  now: Date,
+  input: GateInput,
+): GateReport {
   const last = state.last_run_at ?? null;
   const nextDue = last ? new Date(Date.parse(last) + config.interval_hours * hourMs).toISOString() : null;
   const report: GateReport = {

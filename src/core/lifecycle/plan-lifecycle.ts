@@ -3,7 +3,10 @@ import type { AnchorSource, LifecycleDecision, LifecyclePlan, LifecycleSettings,
 const dayMs = 86_400_000;
 
 /** Agent-created and adopted skills always; bundled ones when `prune_bundled`; hub and a person's never. */
-export function isCurated(skill: Pick<LifecycleSkill, 'provenance' | 'adoptedAt'>, settings: Pick<LifecycleSettings, 'prune_bundled'>): boolean {
+export function isCurated(
+  skill: Pick<LifecycleSkill, 'provenance' | 'adoptedAt'>,
+  settings: Pick<LifecycleSettings, 'prune_bundled'>,
+): boolean {
   if (skill.adoptedAt !== undefined) return skill.provenance !== 'hub';
   if (skill.provenance === 'agent') return true;
   return skill.provenance === 'bundled' && settings.prune_bundled;
@@ -56,7 +59,10 @@ export function planLifecycle(skills: readonly LifecycleSkill[], settings: Lifec
 
     if (!used && at > staleCutoff) {
       if (state === 'stale') {
-        transition('active', `never used, and its clock (${source} ${day(anchor)}) is within ${settings.stale_after_days} days: no use is not evidence of staleness`);
+        transition(
+          'active',
+          `never used, and its clock (${source} ${day(anchor)}) is within ${settings.stale_after_days} days: no use is not evidence of staleness`,
+        );
         plan.counts.reactivated++;
       } else skip('recent', `never used, ${source} ${day(anchor)}`, anchor);
     } else if (at <= archiveCutoff && !protectedNames.has(skill.name)) {
@@ -77,7 +83,11 @@ export function planLifecycle(skills: readonly LifecycleSkill[], settings: Lifec
 }
 
 /** The latest activity (use, view or patch), else the start of its clock (creation, adoption or seeding, whichever is latest). */
-function findAnchor(skill: LifecycleSkill, seededAt: string | undefined, nowIso: string): { anchor: string; source: AnchorSource; used: boolean } {
+function findAnchor(
+  skill: LifecycleSkill,
+  seededAt: string | undefined,
+  nowIso: string,
+): { anchor: string; source: AnchorSource; used: boolean } {
   const candidates: [string | undefined, AnchorSource][] = [
     [skill.usage?.last_used_at, 'use'],
     [skill.usage?.last_viewed_at, 'view'],

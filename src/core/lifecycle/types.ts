@@ -36,7 +36,15 @@ export type SkipReason = 'not-curated' | 'pinned' | 'referenced' | 'recent' | 'u
 
 /** What the lifecycle decided for one skill: a transition, or why it was left alone. */
 export type LifecycleDecision =
-  | { name: string; kind: 'transition'; from: LifecycleState; to: LifecycleState; anchor: string; anchorSource: AnchorSource; reason: string }
+  | {
+      name: string;
+      kind: 'transition';
+      from: LifecycleState;
+      to: LifecycleState;
+      anchor: string;
+      anchorSource: AnchorSource;
+      reason: string;
+    }
   | { name: string; kind: 'skip'; state: LifecycleState; reason: SkipReason; detail: string; anchor?: string };
 
 export type AnchorSource = 'use' | 'view' | 'patch' | 'created' | 'adopted' | 'seeded';

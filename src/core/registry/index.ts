@@ -2,7 +2,15 @@ export type { RegistryEntry, UsageCounters, UsageKind, SkillContext } from './ty
 export { computeUsageScore, isInactive, inactiveAfterDays } from './score.js';
 export { buildEntry, readToolList, type BuiltEntry, type EntryLocation, type SkillView } from './build-entry.js';
 export { parseQuickSkill, parseQuickFrontmatter, type QuickSkill } from './quick-frontmatter.js';
-export { planIndex, rankEntries, buildReminder, renderIndexLine, defaultBudgetChars, defaultEntryChars, type ReminderOptions } from './reminder.js';
+export {
+  planIndex,
+  rankEntries,
+  buildReminder,
+  renderIndexLine,
+  defaultBudgetChars,
+  defaultEntryChars,
+  type ReminderOptions,
+} from './reminder.js';
 export { buildToolDescription } from './tool-description.js';
 export { substituteVariables, substituteArguments, splitArguments } from './substitute.js';
 export {

@@ -58,7 +58,10 @@ function readMap(lines: readonly string[], indent: number, start = 0): Read<Reco
       continue;
     }
     // An empty value opens a nested block two spaces in; an empty block (a null) is left to the YAML parser.
-    const nested = indent / 2 < maxDepth && i < lines.length && indentOf(lines[i] as string) === indent + 2 ? readNested(lines, indent + 2, i) : undefined;
+    const nested =
+      indent / 2 < maxDepth && i < lines.length && indentOf(lines[i] as string) === indent + 2
+        ? readNested(lines, indent + 2, i)
+        : undefined;
     if (!nested) return undefined;
     map[key] = nested.value;
     i = nested.end;
@@ -94,7 +97,8 @@ function readValue(raw: string): unknown {
   if (inner.trim() === '') return inner === '' ? [] : undefined;
   const items = inner.split(',').map((item) => item.trim());
   // In a flow list, plain scalars must not hold flow indicators, and quotes might hide a comma: leave those to the parser.
-  if (items.some((item) => item === '' || /[[\]{}:#]/.test(item) || (/["']/.test(item) && !/^(["'])[^"'\\]*\1$/.test(item)))) return undefined;
+  if (items.some((item) => item === '' || /[[\]{}:#]/.test(item) || (/["']/.test(item) && !/^(["'])[^"'\\]*\1$/.test(item))))
+    return undefined;
   const values = items.map((item) => readScalar(item));
   return values.includes(undefined) ? undefined : values;
 }

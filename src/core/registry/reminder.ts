@@ -68,7 +68,8 @@ export function buildReminder(entries: readonly RegistryEntry[], options: Remind
     lines.push(line);
     room -= line.length;
   }
-  const note = lines.length < entries.length ? `<!-- Showing ${lines.length} of ${entries.length} skills within the character budget -->\n` : '';
+  const note =
+    lines.length < entries.length ? `<!-- Showing ${lines.length} of ${entries.length} skills within the character budget -->\n` : '';
   const block = `${open}${header}${lines.join('')}${note}${close}`;
   return block.length <= budget ? block : block.slice(0, Math.max(0, budget));
 }

@@ -54,11 +54,14 @@ export function splitArguments(raw: string): string[] {
 export function substituteArguments(body: string, raw: string): string {
   const args = splitArguments(raw);
   let used = false;
-  const replaced = body.replace(/\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS\b|\$(\d+)(?!\d)/g, (_match, indexed: string | undefined, positional: string | undefined) => {
-    used = true;
-    const index = indexed ?? positional;
-    return index === undefined ? raw : (args[Number(index)] ?? '');
-  });
+  const replaced = body.replace(
+    /\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS\b|\$(\d+)(?!\d)/g,
+    (_match, indexed: string | undefined, positional: string | undefined) => {
+      used = true;
+      const index = indexed ?? positional;
+      return index === undefined ? raw : (args[Number(index)] ?? '');
+    },
+  );
   if (used || raw.trim() === '') return replaced;
   return `${replaced.replace(/\s*$/, '')}\n\nARGUMENTS: ${raw}\n`;
 }

@@ -11,7 +11,7 @@ export function buildToolDescription(entries: readonly RegistryEntry[], options:
     'Load a skill: its full instructions, with paths and the session id filled in.',
     'Call it with the skill name from the list below (a category prefix is not needed) before doing the task the skill covers;',
     'follow the loaded instructions. Pass `arguments` when the user gave some (as after a slash command).',
-    'Skills that run as a sub-agent return the sub-agent\'s result instead.',
+    "Skills that run as a sub-agent return the sub-agent's result instead.",
     '',
   ].join('\n');
   const index = buildReminder(entries, { ...options, loadHint: 'Pass one of these names to this tool.' })

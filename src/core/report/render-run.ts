@@ -8,14 +8,18 @@ export function renderRunMarkdown(report: RunReport, extraSections: readonly str
   const title = report.dry_run ? 'Curator run (dry run: nothing was written)' : 'Curator run';
   lines.push(`# ${title} ${report.run_id}`, '');
   lines.push(`- Time: ${report.time}`, `- Status: **${report.status}**${statusNote(report)}`);
-  lines.push(`- Checked ${report.counters.checked} curated skill(s): ${report.counters.marked_stale} marked stale, ${report.counters.archived} archived, ${report.counters.reactivated} reactivated, ${report.counters.seeded} seeded.`);
+  lines.push(
+    `- Checked ${report.counters.checked} curated skill(s): ${report.counters.marked_stale} marked stale, ${report.counters.archived} archived, ${report.counters.reactivated} reactivated, ${report.counters.seeded} seeded.`,
+  );
   lines.push('', '| | active | stale | archived |', '|---|---:|---:|---:|');
   lines.push(`| before | ${report.counts.before.active} | ${report.counts.before.stale} | ${report.counts.before.archived} |`);
   lines.push(`| after | ${report.counts.after.active} | ${report.counts.after.stale} | ${report.counts.after.archived} |`, '');
   if (report.transitions.length > 0) {
     lines.push('## Transitions', '', '| skill | change | anchor | why | commit |', '|---|---|---|---|---|');
     for (const t of report.transitions) {
-      lines.push(`| ${code(t.skill)} | ${arrow(t)} | ${t.anchor.slice(0, 10)} (${t.anchor_source}) | ${escapeCell(t.reason)} | ${t.commit ? `\`${t.commit.slice(0, 12)}\`` : '—'} |`);
+      lines.push(
+        `| ${code(t.skill)} | ${arrow(t)} | ${t.anchor.slice(0, 10)} (${t.anchor_source}) | ${escapeCell(t.reason)} | ${t.commit ? `\`${t.commit.slice(0, 12)}\`` : '—'} |`,
+      );
     }
     lines.push('');
   } else {
@@ -28,7 +32,8 @@ export function renderRunMarkdown(report: RunReport, extraSections: readonly str
     lines.push('');
   }
   if (report.seeded.length > 0) lines.push(`Seeded (clock starts now): ${report.seeded.map(code).join(', ')}`, '');
-  if (report.forgotten.length > 0) lines.push(`Gone from the tree since the last run (records dropped): ${report.forgotten.map(code).join(', ')}`, '');
+  if (report.forgotten.length > 0)
+    lines.push(`Gone from the tree since the last run (records dropped): ${report.forgotten.map(code).join(', ')}`, '');
   lines.push(...extraSections);
   if (report.errors.length + report.warnings.length > 0) {
     lines.push('## Problems', '');
@@ -36,13 +41,21 @@ export function renderRunMarkdown(report: RunReport, extraSections: readonly str
     for (const w of report.warnings) lines.push(`- warning ${w.code}${w.file ? ` (${w.file})` : ''}: ${w.message}`);
     lines.push('');
   }
-  lines.push('## Undo', '', report.undo ? `\`${report.undo}\` reverts every commit of this run as one commit (refused, changing nothing, if a file changed since).` : 'Nothing to undo: the run changed nothing.', '');
+  lines.push(
+    '## Undo',
+    '',
+    report.undo
+      ? `\`${report.undo}\` reverts every commit of this run as one commit (refused, changing nothing, if a file changed since).`
+      : 'Nothing to undo: the run changed nothing.',
+    '',
+  );
   return lines.join('\n');
 }
 
 function statusNote(report: RunReport): string {
   if (report.status === 'first-run') return ' — the first scheduled run only records its time; the next one acts.';
-  if (report.status === 'skipped') return ` — not due (${report.gates.blocked_by}); next due ${report.gates.next_due_at ?? 'when enabled'}.`;
+  if (report.status === 'skipped')
+    return ` — not due (${report.gates.blocked_by}); next due ${report.gates.next_due_at ?? 'when enabled'}.`;
   return '';
 }
 

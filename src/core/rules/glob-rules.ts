@@ -28,10 +28,8 @@ export const pathsCompile: Rule = {
     for (const { glob, index } of readPathGlobs(context.skill.fields.paths)) {
       const error = globError(glob);
       if (error === undefined) continue;
-      const position =
-        (index === undefined ? undefined : context.skill.locateValue(['paths', index])) ??
-        context.skill.locateValue(['paths']) ??
-        { line: 1, column: 1 };
+      const position = (index === undefined ? undefined : context.skill.locateValue(['paths', index])) ??
+        context.skill.locateValue(['paths']) ?? { line: 1, column: 1 };
       findings.push(
         finding({
           code: 'skill/bad-glob',

@@ -3,7 +3,14 @@ import { supportFileSize } from './file-rules.js';
 import { pathsCompile } from './glob-rules.js';
 import { linksStayInside } from './link-rules.js';
 import { nameFormat, nameLength, nameMatchesFolder } from './name-rules.js';
-import { bodyLength, compatibilityLength, descriptionAngleBrackets, descriptionLength, descriptionNotEmpty, fileSize } from './text-rules.js';
+import {
+  bodyLength,
+  compatibilityLength,
+  descriptionAngleBrackets,
+  descriptionLength,
+  descriptionNotEmpty,
+  fileSize,
+} from './text-rules.js';
 import type { Rule, RuleContext } from './types.js';
 
 /** Every rule no schema can say, in the order their findings read best. */

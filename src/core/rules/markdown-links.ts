@@ -6,7 +6,8 @@ export interface MarkdownLink {
 }
 
 // Bounded repetitions keep these linear on hostile input (no nested quantifiers).
-const inlineLink = /!?\[[^\]\n]{0,1000}\]\(\s{0,20}(<[^>\n]{0,2000}>|[^\s()]{1,2000})(?:\s{1,20}(?:"[^"\n]{0,500}"|'[^'\n]{0,500}'))?\s{0,20}\)/g;
+const inlineLink =
+  /!?\[[^\]\n]{0,1000}\]\(\s{0,20}(<[^>\n]{0,2000}>|[^\s()]{1,2000})(?:\s{1,20}(?:"[^"\n]{0,500}"|'[^'\n]{0,500}'))?\s{0,20}\)/g;
 const referenceDefinition = /^ {0,3}\[[^\]\n]{1,1000}\]:[ \t]{0,20}(<[^>\n]{0,2000}>|\S{1,2000})/;
 const fence = /^ {0,3}(`{3,}|~{3,})/;
 
@@ -29,7 +30,8 @@ export function extractLinks(body: string): MarkdownLink[] {
     if (!raw.includes('](') && !raw.includes(']:')) return;
     const text = raw.includes('`') ? blankCodeSpans(raw) : raw;
     const definition = referenceDefinition.exec(text);
-    if (definition?.[1]) links.push({ target: unwrap(definition[1]), line, column: text.indexOf(definition[1], text.indexOf(']:') + 2) + 1 });
+    if (definition?.[1])
+      links.push({ target: unwrap(definition[1]), line, column: text.indexOf(definition[1], text.indexOf(']:') + 2) + 1 });
     if (!text.includes('](')) return;
     for (const match of text.matchAll(inlineLink)) {
       const target = match[1] ?? '';

@@ -124,4 +124,3 @@ function countBodyLines(body: string): number {
   for (let i = body.indexOf('\n'); i >= 0; i = body.indexOf('\n', i + 1)) lines++;
   return body.endsWith('\n') ? lines - 1 : lines;
 }
-

@@ -56,7 +56,10 @@ export const DEFAULT_LIMITS: ScanLimits = { maxFiles: 200, maxFileBytes: 1024 * 
 /** Merges the written config over the defaults; unknown or missing parts keep the default. */
 export function resolveScanConfig(input: ScanConfigInput = {}): ScanConfig {
   const policy = Object.fromEntries(
-    Object.entries(DEFAULT_POLICY).map(([provenance, row]) => [provenance, { ...row, ...(input.policy?.[provenance as ScanProvenance] ?? {}) }]),
+    Object.entries(DEFAULT_POLICY).map(([provenance, row]) => [
+      provenance,
+      { ...row, ...(input.policy?.[provenance as ScanProvenance] ?? {}) },
+    ]),
   ) as PolicyTable;
   return {
     policy,

@@ -1,7 +1,12 @@
 import type { ThreatRule } from './rules.js';
 import type { ScanVia } from './types.js';
 
-const quotePairs: Array<[string, string]> = [['"', '"'], ['`', '`'], ['“', '”'], ['«', '»']];
+const quotePairs: Array<[string, string]> = [
+  ['"', '"'],
+  ['`', '`'],
+  ['“', '”'],
+  ['«', '»'],
+];
 
 /** The match sits inside a quoted span on its line: quoted prose is usually an example being discussed. */
 export function isQuoted(line: string, start: number, end: number): boolean {
@@ -44,7 +49,13 @@ export function findCommentLines(file: string, lines: readonly string[]): Set<nu
 }
 
 /** Why a match counts one severity lower, if it does. */
-export function demotionOf(rule: ThreatRule, line: string, start: number, end: number, opts: { via: ScanVia; comment: boolean }): string | undefined {
+export function demotionOf(
+  rule: ThreatRule,
+  line: string,
+  start: number,
+  end: number,
+  opts: { via: ScanVia; comment: boolean },
+): string | undefined {
   if (opts.via === 'base64' || rule.category === 'credential-exposure') return undefined;
   if (rule.demoteWhenQuoted && isQuoted(line, start, end)) return 'quoted: probably an example';
   if (isSearchPattern(line, start)) return 'inside a search pattern';

@@ -1,10 +1,41 @@
-export type { ScanCategory, ScanFinding, ScanProvenance, ScanRule, ScanSeverity, ScanSuppression, ScanVerdict, ScanVia, PolicyDecision } from './types.js';
+export type {
+  ScanCategory,
+  ScanFinding,
+  ScanProvenance,
+  ScanRule,
+  ScanSeverity,
+  ScanSuppression,
+  ScanVerdict,
+  ScanVia,
+  PolicyDecision,
+} from './types.js';
 export { THREAT_RULES, looksRandom, type ThreatRule } from './rules.js';
 export { SPECIAL_RULES, type SpecialRule } from './special-rules.js';
 export { scanSkillText, splitLines, KNOWN_RULE_IDS, type ScanTextOptions } from './match.js';
 export { findInvisible, formatCodePoint } from './unicode.js';
-export { applyAllowList, applyInlineSuppressions, parseSuppressionMarkers, type ScanAllowEntry, type SuppressionMarker } from './suppress.js';
+export {
+  applyAllowList,
+  applyInlineSuppressions,
+  parseSuppressionMarkers,
+  type ScanAllowEntry,
+  type SuppressionMarker,
+} from './suppress.js';
 export { buildVerdict, countsTowardVerdict, type VerdictOptions } from './verdict.js';
-export { DEFAULT_LIMITS, DEFAULT_POLICY, resolveScanConfig, type ScanConfig, type ScanConfigInput, type ScanLimits, type PolicyTable } from './config.js';
-export { checkWritePolicy, decidePolicy, resolveProvenance, type ProvenanceInput, type WritePolicyInput, type WritePolicyResult } from './policy.js';
+export {
+  DEFAULT_LIMITS,
+  DEFAULT_POLICY,
+  resolveScanConfig,
+  type ScanConfig,
+  type ScanConfigInput,
+  type ScanLimits,
+  type PolicyTable,
+} from './config.js';
+export {
+  checkWritePolicy,
+  decidePolicy,
+  resolveProvenance,
+  type ProvenanceInput,
+  type WritePolicyInput,
+  type WritePolicyResult,
+} from './policy.js';
 export { buildScanReport, renderScanText, toFindings, type ReportFinding, type ScanReport, type ScanResult } from './report.js';

@@ -33,7 +33,14 @@ export function matchRules(text: string, rules: readonly ThreatRule[]): RuleHit[
 export function toFinding(ctx: LineContext, hit: RuleHit, via: ScanVia, column: number, matched: string): ScanFinding {
   const { rule } = hit;
   const demotion = demotionOf(rule, ctx.text, column - 1, column - 1 + hit.length, { via, comment: ctx.comment });
-  const how = via === 'raw' ? '' : via === 'base64' ? ' (inside base64)' : via === 'normalized' ? ' (after removing look-alike or invisible characters)' : ' (after joining split strings)';
+  const how =
+    via === 'raw'
+      ? ''
+      : via === 'base64'
+        ? ' (inside base64)'
+        : via === 'normalized'
+          ? ' (after removing look-alike or invisible characters)'
+          : ' (after joining split strings)';
   return {
     rule: rule.id,
     category: rule.category,

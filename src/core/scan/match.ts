@@ -51,7 +51,12 @@ function scanVariants(ctx: LineContext, seen: Set<string>, table: CompiledTable)
 const hiddenCommentRule = THREAT_RULES.find((r) => r.id === 'inject-hidden-comment')!;
 
 /** Instructions on the inner lines of a multi-line HTML comment (the one-line rule only sees the opening line). */
-function scanHiddenComments(file: string, lines: readonly string[], seen: Map<number, Set<string>>, rules: readonly ThreatRule[]): ScanFinding[] {
+function scanHiddenComments(
+  file: string,
+  lines: readonly string[],
+  seen: Map<number, Set<string>>,
+  rules: readonly ThreatRule[],
+): ScanFinding[] {
   if (!rules.includes(hiddenCommentRule)) return [];
   const out: ScanFinding[] = [];
   for (const line of findHiddenCommentLines(file, lines)) {
@@ -100,7 +105,16 @@ export function scanSkillText(text: string, options: ScanTextOptions): ScanFindi
   }
   const comments = findCommentLines(options.file, lines);
   const gates = buildLineGates(unified);
-  const scan: RawScan = { file: options.file, lines, lineStarts, seen: new Map(), comments, triggerLines: [], longestBase64Run: gates.longestBase64Run, out: [] };
+  const scan: RawScan = {
+    file: options.file,
+    lines,
+    lineStarts,
+    seen: new Map(),
+    comments,
+    triggerLines: [],
+    longestBase64Run: gates.longestBase64Run,
+    out: [],
+  };
   const table = compileTable(rules);
   scanRaw(scan, unified, table);
   const { out, seen } = scan;

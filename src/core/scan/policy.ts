@@ -14,7 +14,11 @@ export interface ProvenanceInput {
 }
 
 function normalizeSource(source: string): string {
-  return source.replace(/^[a-z+]+:\/\//i, '').replace(/\.git$/, '').replace(/\/+$/, '').toLowerCase();
+  return source
+    .replace(/^[a-z+]+:\/\//i, '')
+    .replace(/\.git$/, '')
+    .replace(/\/+$/, '')
+    .toLowerCase();
 }
 
 /** A hub skill from a configured trusted source is `trusted`; any other hub skill is `community`. */

@@ -31,7 +31,10 @@ export function compileTable(rules: readonly ThreatRule[]): CompiledTable {
     const matcher = buildTriggerMatcher(triggers.flatMap((l) => l ?? []));
     const ids = new Map(matcher.literals.map((l, id) => [l, id]));
     const idOf = (t: TriggerInput): number => ids.get(triggerText(t))!;
-    const compiled = compileEach(rules, triggers.map((l) => (l ? [...new Set(l.map(idOf))] : undefined)));
+    const compiled = compileEach(
+      rules,
+      triggers.map((l) => (l ? [...new Set(l.map(idOf))] : undefined)),
+    );
     const rulesOf = matcher.literals.map((): number[] => []);
     compiled.forEach((rule, r) => rule.triggers?.forEach((id) => rulesOf[id]!.push(r)));
     const untriggered = compiled.flatMap((rule, r) => (rule.triggers ? [] : [r]));

@@ -118,7 +118,9 @@ function readCodeEscape(r: Reader): string | undefined {
   const code = /^\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|u\{([0-9a-fA-F]+)\}|c([A-Za-z]))/.exec(r.src.slice(r.i));
   if (!code) return undefined;
   r.i += code[0].length;
-  return String.fromCodePoint(code[4] !== undefined ? code[4].toUpperCase().charCodeAt(0) % 32 : parseInt(code[1] ?? code[2] ?? code[3]!, 16));
+  return String.fromCodePoint(
+    code[4] !== undefined ? code[4].toUpperCase().charCodeAt(0) % 32 : parseInt(code[1] ?? code[2] ?? code[3]!, 16),
+  );
 }
 
 function readEscape(r: Reader): RegexNode {
@@ -250,7 +252,12 @@ function nodeLiterals(node: RegexNode): Literals {
  * when a `\b` or `^`/`$` sits at them (`\b` only counts next to a word
  * character), or when whitespace is consumed right outside them.
  */
-function runFactor(strings: string[], nodes: readonly RegexNode[], outsideBefore: RegexNode | undefined, outsideAfter: RegexNode | undefined): Factor {
+function runFactor(
+  strings: string[],
+  nodes: readonly RegexNode[],
+  outsideBefore: RegexNode | undefined,
+  outsideAfter: RegexNode | undefined,
+): Factor {
   const edges = (list: readonly RegexNode[]): Set<string> => {
     const found = new Set<string>();
     for (const node of list) {
@@ -262,7 +269,8 @@ function runFactor(strings: string[], nodes: readonly RegexNode[], outsideBefore
   const leading = edges(nodes);
   const trailing = edges([...nodes].reverse());
   const before = leading.has('line-start') || isSpace(outsideBefore) || (leading.has('word') && strings.every((s) => isWordChar(s[0])));
-  const after = trailing.has('line-end') || isSpace(outsideAfter) || (trailing.has('word') && strings.every((s) => isWordChar(s[s.length - 1])));
+  const after =
+    trailing.has('line-end') || isSpace(outsideAfter) || (trailing.has('word') && strings.every((s) => isWordChar(s[s.length - 1])));
   return strings.map((text) => ({ text, before, after }));
 }
 
@@ -304,7 +312,8 @@ function alternativesLiterals(alternatives: readonly RegexNode[][]): Literals {
   const each = alternatives.map(sequenceLiterals);
   const exact = each.every((l) => l.exact !== undefined) ? [...new Set(each.flatMap((l) => l.exact!))] : undefined;
   const best = each.map((l) => bestFactor(withExact(l)));
-  if (!best.every((b): b is Factor => b !== undefined)) return { exact: exact && exact.length <= MAX_STRINGS ? exact : undefined, factors: [] };
+  if (!best.every((b): b is Factor => b !== undefined))
+    return { exact: exact && exact.length <= MAX_STRINGS ? exact : undefined, factors: [] };
   // One set for the whole group: each alternative's literals, each with its own edges.
   return { exact: exact && exact.length <= MAX_STRINGS ? exact : undefined, factors: [best.flat()] };
 }

@@ -36,7 +36,13 @@ export interface ScanReport {
 const rank: Record<ScanSeverity, number> = { high: 0, medium: 1, low: 2 };
 
 function compare(a: ReportFinding, b: ReportFinding): number {
-  return (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line || a.column - b.column || rank[a.severity] - rank[b.severity] || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0);
+  return (
+    (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
+    a.line - b.line ||
+    a.column - b.column ||
+    rank[a.severity] - rank[b.severity] ||
+    (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0)
+  );
 }
 
 /** Folds per-skill results into one report; findings sorted as a compiler prints them. */
@@ -76,7 +82,9 @@ export function renderScanText(report: ScanReport): string {
     lines.push(`${skill}: ${verdict}${decision ? ` (${decision})` : ''}`);
   }
   const s = report.summary;
-  lines.push(`${report.skills} skills scanned: ${s.safe} safe, ${s.caution} caution, ${s.dangerous} dangerous; ${s.findings} findings (${s.suppressed} suppressed)`);
+  lines.push(
+    `${report.skills} skills scanned: ${s.safe} safe, ${s.caution} caution, ${s.dangerous} dangerous; ${s.findings} findings (${s.suppressed} suppressed)`,
+  );
   return `${lines.join('\n')}\n`;
 }
 

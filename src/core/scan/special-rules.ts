@@ -9,33 +9,82 @@ export interface SpecialRule {
   hint: string;
 }
 
-const unicodeHint = 'Delete the invisible characters (they can hide or reorder text a reviewer reads); if they are meant, suppress with a reason.';
+const unicodeHint =
+  'Delete the invisible characters (they can hide or reorder text a reviewer reads); if they are meant, suppress with a reason.';
 const structureHint = 'Remove the file or move it where it belongs, or list it in .skillignore if the scan should not read it.';
 
 const table = [
-  ['unicode-bidi-control', 'unicode', 'high', 'bidirectional override or isolate characters (text shown differs from text read)', unicodeHint],
+  [
+    'unicode-bidi-control',
+    'unicode',
+    'high',
+    'bidirectional override or isolate characters (text shown differs from text read)',
+    unicodeHint,
+  ],
   ['unicode-tag-chars', 'unicode', 'high', 'Unicode tag characters (invisible ASCII smuggling)', unicodeHint],
   ['unicode-variation-run', 'unicode', 'high', 'a run of variation selectors (invisible data smuggling)', unicodeHint],
   ['unicode-zero-width', 'unicode', 'medium', 'zero-width characters', unicodeHint],
   ['unicode-invisible', 'unicode', 'medium', 'invisible formatting characters', unicodeHint],
   ['unicode-directional-mark', 'unicode', 'low', 'left-to-right or right-to-left marks', unicodeHint],
-  ['structure-symlink-escape', 'structure', 'high', 'symbolic link pointing outside the skill folder', 'Replace the link with a copy of the file, or remove it.'],
+  [
+    'structure-symlink-escape',
+    'structure',
+    'high',
+    'symbolic link pointing outside the skill folder',
+    'Replace the link with a copy of the file, or remove it.',
+  ],
   ['structure-symlink-loop', 'structure', 'medium', 'symbolic link loop or unresolvable link chain', 'Remove the link.'],
   ['structure-symlink-broken', 'structure', 'low', 'symbolic link to nothing', 'Remove the link.'],
-  ['structure-native-executable', 'structure', 'high', 'compiled program (ELF, PE or Mach-O) in the skill', 'Ship source scripts under scripts/, never compiled programs.'],
+  [
+    'structure-native-executable',
+    'structure',
+    'high',
+    'compiled program (ELF, PE or Mach-O) in the skill',
+    'Ship source scripts under scripts/, never compiled programs.',
+  ],
   ['structure-binary-file', 'structure', 'medium', 'binary file outside assets/', structureHint],
-  ['structure-executable-bit', 'structure', 'medium', 'executable file outside scripts/', 'Move the program under scripts/ or clear the executable bit (chmod -x).'],
+  [
+    'structure-executable-bit',
+    'structure',
+    'medium',
+    'executable file outside scripts/',
+    'Move the program under scripts/ or clear the executable bit (chmod -x).',
+  ],
   ['structure-special-file', 'structure', 'medium', 'device, socket or pipe in the skill folder', structureHint],
   ['structure-file-too-large', 'structure', 'medium', 'file larger than the size limit (not scanned past the limit)', structureHint],
-  ['structure-too-many-files', 'structure', 'medium', 'more files than the limit (the rest were not scanned)', 'Split the skill, or raise scan.limits.max_files in .skillgarden/config.yaml.'],
+  [
+    'structure-too-many-files',
+    'structure',
+    'medium',
+    'more files than the limit (the rest were not scanned)',
+    'Split the skill, or raise scan.limits.max_files in .skillgarden/config.yaml.',
+  ],
   ['structure-too-deep', 'structure', 'low', 'folders nested deeper than the limit (not scanned)', 'Flatten the skill folder.'],
   ['structure-not-utf8', 'structure', 'low', 'file is not UTF-8 (scanned as Latin-1)', 'Save the file as UTF-8.'],
   ['structure-unreadable', 'structure', 'medium', 'file could not be read', 'Check its permissions.'],
-  ['suppress-missing-reason', 'suppression', 'medium', 'suppression marker without a reason (ignored)', 'Write the reason after the rule id: `skillgarden-ignore: <rule-id> — <why this is safe>`.'],
-  ['suppress-unknown-rule', 'suppression', 'low', 'suppression marker names an unknown rule', 'Check the rule id against `skillgarden scan --json` output.'],
+  [
+    'suppress-missing-reason',
+    'suppression',
+    'medium',
+    'suppression marker without a reason (ignored)',
+    'Write the reason after the rule id: `skillgarden-ignore: <rule-id> — <why this is safe>`.',
+  ],
+  [
+    'suppress-unknown-rule',
+    'suppression',
+    'low',
+    'suppression marker names an unknown rule',
+    'Check the rule id against `skillgarden scan --json` output.',
+  ],
 ] as const;
 
-export const SPECIAL_RULES: readonly SpecialRule[] = table.map(([id, category, severity, message, hint]) => ({ id, category, severity, message, hint }));
+export const SPECIAL_RULES: readonly SpecialRule[] = table.map(([id, category, severity, message, hint]) => ({
+  id,
+  category,
+  severity,
+  message,
+  hint,
+}));
 
 const byId = new Map(SPECIAL_RULES.map((r) => [r.id, r]));
 
@@ -46,7 +95,10 @@ export function specialRule(id: SpecialRuleId): SpecialRule {
 }
 
 /** A finding of a special rule: its message, then `: <detail>`. Line and column 0 mean the whole file. */
-export function specialFinding(id: SpecialRuleId, at: { file: string; line: number; column: number; match: string; detail: string }): ScanFinding {
+export function specialFinding(
+  id: SpecialRuleId,
+  at: { file: string; line: number; column: number; match: string; detail: string },
+): ScanFinding {
   const rule = specialRule(id);
   return {
     rule: id,

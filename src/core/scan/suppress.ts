@@ -34,7 +34,12 @@ export function parseSuppressionMarkers(lines: readonly string[]): SuppressionMa
   return out;
 }
 
-function markerFinding(file: string, marker: SuppressionMarker, id: 'suppress-missing-reason' | 'suppress-unknown-rule', detail: string): ScanFinding {
+function markerFinding(
+  file: string,
+  marker: SuppressionMarker,
+  id: 'suppress-missing-reason' | 'suppress-unknown-rule',
+  detail: string,
+): ScanFinding {
   return specialFinding(id, { file, line: marker.line, column: marker.column, match: excerpt(detail, 80), detail });
 }
 
@@ -43,7 +48,12 @@ function markerFinding(file: string, marker: SuppressionMarker, id: 'suppress-mi
  * suppressed (kept, never dropped). A marker without a reason suppresses
  * nothing and is itself reported; so is a marker naming an unknown rule.
  */
-export function applyInlineSuppressions(file: string, lines: readonly string[], findings: ScanFinding[], knownRules: ReadonlySet<string>): ScanFinding[] {
+export function applyInlineSuppressions(
+  file: string,
+  lines: readonly string[],
+  findings: ScanFinding[],
+  knownRules: ReadonlySet<string>,
+): ScanFinding[] {
   const markers = parseSuppressionMarkers(lines);
   if (markers.length === 0) return findings;
   const extra: ScanFinding[] = [];

@@ -33,7 +33,7 @@ const fold = (code: number): number => (code >= 65 && code <= 90 ? code + 32 : c
 const FOLD = Uint8Array.from({ length: 128 }, (_, code) => fold(code));
 
 const BUCKET_BITS = 12;
-const bucketOf = (key: number, c2: number): number => (Math.imul(key * 128 + c2, 0x9e3779b1) >>> (32 - BUCKET_BITS));
+const bucketOf = (key: number, c2: number): number => Math.imul(key * 128 + c2, 0x9e3779b1) >>> (32 - BUCKET_BITS);
 
 /** A literal, or one with what must surround it (see `Trigger` in regex-literals.ts). */
 export type TriggerInput = string | { text: string; before: boolean; after: boolean };
@@ -149,7 +149,8 @@ export function indexTriggerLines(text: string, matcher: TriggerMatcher): Trigge
     if (c2raw >= 128) continue;
     const c2 = FOLD[c2raw]!;
     if ((third[key * 4 + (c2 >> 5)]! & (1 << (c2 & 31))) === 0) continue;
-    for (let id = buckets[bucketOf(key, c2)]!; id >= 0; id = next[id]!) if (matchesAt(text, i, literals[id]!) && edgesHold(text, matcher, id, i)) add(hits, id, line);
+    for (let id = buckets[bucketOf(key, c2)]!; id >= 0; id = next[id]!)
+      if (matchesAt(text, i, literals[id]!) && edgesHold(text, matcher, id, i)) add(hits, id, line);
   }
   for (const id of matcher.others) findOther(text, literals[id]!, (line) => add(hits, id, line));
   return hits;

@@ -13,7 +13,8 @@ const nonLatinLetter = /[\p{L}\p{M}]/u;
 const latin = /\p{Script=Latin}/u;
 
 /** Quick reject: a line with none of these has nothing invisible. */
-const candidate = /[\u00AD\u061C\u034F\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0\uFFF9-\uFFFB]|\uDB40[\uDC00-\uDDEF]/;
+const candidate =
+  /[\u00AD\u061C\u034F\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0\uFFF9-\uFFFB]|\uDB40[\uDC00-\uDDEF]/;
 
 function classify(cp: number): SpecialRuleId | undefined {
   if ((cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069)) return 'unicode-bidi-control';

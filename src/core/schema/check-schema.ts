@@ -52,7 +52,10 @@ function checkUnsafe(input: SchemaCheckInput): Finding[] {
         severity: 'error',
         file,
         ...wholeFrontmatter,
-        message: plain.reason === 'cycle' ? 'The frontmatter refers to itself through a YAML alias (`*name` inside its own anchor).' : 'The frontmatter is nested too deeply to validate.',
+        message:
+          plain.reason === 'cycle'
+            ? 'The frontmatter refers to itself through a YAML alias (`*name` inside its own anchor).'
+            : 'The frontmatter is nested too deeply to validate.',
         hint: 'Write the values out plainly instead of through anchors and aliases.',
       }),
     ];

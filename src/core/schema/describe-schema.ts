@@ -6,7 +6,10 @@ export function describeExpected(node: SchemaNode | undefined): string {
   if (node.anyOf !== undefined) return joinWords(node.anyOf.map(describeExpected), 'or');
   const types = Array.isArray(node.type) ? node.type : node.type === undefined ? [] : [node.type];
   if (types.length === 0) return 'another type';
-  return joinWords(types.map((type) => describeType(type, node)), 'or');
+  return joinWords(
+    types.map((type) => describeType(type, node)),
+    'or',
+  );
 }
 
 function describeType(type: string, node: SchemaNode): string {

@@ -34,7 +34,13 @@ interface Facts {
 }
 
 const quoted = (value: unknown): string => `\`${renderValue(value)}\``;
-const atValue = (facts: Facts, code: string, message: string, hint: string): Problem => ({ code, path: facts.path, anchor: 'value', message, hint });
+const atValue = (facts: Facts, code: string, message: string, hint: string): Problem => ({
+  code,
+  path: facts.path,
+  anchor: 'value',
+  message,
+  hint,
+});
 
 const explainers: Record<string, (facts: Facts) => Problem> = {
   additionalProperties(facts) {
@@ -58,7 +64,13 @@ const explainers: Record<string, (facts: Facts) => Problem> = {
         : atRoot && missing === 'description'
           ? 'Add `description:` saying what the skill does and when to use it.'
           : `Add \`${missing}:\` to ${facts.label}.`;
-    return { code: 'schema/required', path: facts.path, anchor: 'key', message: `${atRoot ? 'The frontmatter' : facts.label} has no \`${missing}\`.`, hint };
+    return {
+      code: 'schema/required',
+      path: facts.path,
+      anchor: 'key',
+      message: `${atRoot ? 'The frontmatter' : facts.label} has no \`${missing}\`.`,
+      hint,
+    };
   },
   type(facts) {
     const expected = describeExpected(facts.schema);
@@ -69,8 +81,16 @@ const explainers: Record<string, (facts: Facts) => Problem> = {
     const allowed = (facts.schema?.enum ?? []).map(String);
     const value = facts.value;
     const near = allowed.find((option) => typeof value === 'string' && option.toLowerCase() === value.trim().toLowerCase());
-    const message = `${facts.label} must be ${joinWords(allowed.map((v) => `\`${v}\``), 'or')}, got ${quoted(value)}.`;
-    return atValue(facts, 'schema/enum', message, near === undefined ? `Use one of: ${allowed.join(', ')}.` : `Write it as \`${near}\` (lowercase, no spaces).`);
+    const message = `${facts.label} must be ${joinWords(
+      allowed.map((v) => `\`${v}\``),
+      'or',
+    )}, got ${quoted(value)}.`;
+    return atValue(
+      facts,
+      'schema/enum',
+      message,
+      near === undefined ? `Use one of: ${allowed.join(', ')}.` : `Write it as \`${near}\` (lowercase, no spaces).`,
+    );
   },
   minLength(facts) {
     const isDescription = facts.path.length === 1 && facts.path[0] === 'description';
@@ -79,19 +99,35 @@ const explainers: Record<string, (facts: Facts) => Problem> = {
   },
   minimum(facts) {
     const limit = (facts.error.params as { limit: number }).limit;
-    return atValue(facts, 'schema/minimum', `${facts.label} must be at least ${limit}, got ${quoted(facts.value)}.`, `Use a number of ${limit} or more.`);
+    return atValue(
+      facts,
+      'schema/minimum',
+      `${facts.label} must be at least ${limit}, got ${quoted(facts.value)}.`,
+      `Use a number of ${limit} or more.`,
+    );
   },
   pattern(facts) {
     const { path, value, label } = facts;
     if (path.length === 1 && path[0] === 'name') {
       const fixed = slugify(String(value));
-      const hint = fixed === '' ? 'Use a name such as `my-skill`, matching the folder name.' : `Rename it to \`${fixed}\`, and its folder to match.`;
+      const hint =
+        fixed === '' ? 'Use a name such as `my-skill`, matching the folder name.' : `Rename it to \`${fixed}\`, and its folder to match.`;
       return atValue(facts, 'schema/pattern', `${label} must be lowercase letters, digits and single hyphens, got ${quoted(value)}.`, hint);
     }
     if (path.length === 1 && path[0] === 'version') {
-      return atValue(facts, 'schema/pattern', `${label} must be a semantic version such as \`1.0.0\`, got ${quoted(value)}.`, 'Use major.minor.patch, e.g. `version: "1.0.0"`.');
+      return atValue(
+        facts,
+        'schema/pattern',
+        `${label} must be a semantic version such as \`1.0.0\`, got ${quoted(value)}.`,
+        'Use major.minor.patch, e.g. `version: "1.0.0"`.',
+      );
     }
-    return atValue(facts, 'schema/pattern', `${label} must match \`${facts.schema?.pattern ?? ''}\`, got ${quoted(value)}.`, 'Change the value to match the pattern.');
+    return atValue(
+      facts,
+      'schema/pattern',
+      `${label} must match \`${facts.schema?.pattern ?? ''}\`, got ${quoted(value)}.`,
+      'Change the value to match the pattern.',
+    );
   },
 };
 

@@ -42,7 +42,12 @@ export function renderValue(value: unknown): string {
     return used <= budget;
   };
   const walk = (node: unknown): boolean => {
-    if (Array.isArray(node)) return walkEntries('[', ']', node.map((item) => [undefined, item]));
+    if (Array.isArray(node))
+      return walkEntries(
+        '[',
+        ']',
+        node.map((item) => [undefined, item]),
+      );
     if (node instanceof Date) return push(Number.isNaN(node.getTime()) ? 'Invalid Date' : node.toISOString().slice(0, 10));
     if (node !== null && typeof node === 'object') return walkEntries('{', '}', Object.entries(node));
     return push(node === null || node === undefined ? 'null' : safeString(node));

@@ -12,7 +12,8 @@ export function mergeUsage(files: readonly Pick<UsageFile, 'skills'>[]): Map<str
         if (time && (!total[key] || time > (total[key] as string))) total[key] = time;
       }
       const generation = counters.last_reused_patch_generation;
-      if (generation !== undefined && generation > (total.last_reused_patch_generation ?? -1)) total.last_reused_patch_generation = generation;
+      if (generation !== undefined && generation > (total.last_reused_patch_generation ?? -1))
+        total.last_reused_patch_generation = generation;
       totals.set(name, total);
     }
   }
@@ -50,5 +51,8 @@ function later(a: string | undefined, b: string): string {
 /** The latest of use, view and patch: what the lifecycle calls activity. */
 export function lastActivity(counters: Partial<UsageCounters> | undefined): string | undefined {
   if (!counters) return undefined;
-  return [counters.last_used_at, counters.last_viewed_at, counters.last_patched_at].filter((t): t is string => !!t).sort().at(-1);
+  return [counters.last_used_at, counters.last_viewed_at, counters.last_patched_at]
+    .filter((t): t is string => !!t)
+    .sort()
+    .at(-1);
 }

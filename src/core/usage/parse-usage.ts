@@ -19,15 +19,30 @@ export function parseUsageFile(text: string, options: { path: string; writer: st
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    report('usage/not-json', 'error', `not JSON: ${(error as Error).message}`, 'The file was set aside; usage from other writers still counts. Delete it or fix it by hand.');
+    report(
+      'usage/not-json',
+      'error',
+      `not JSON: ${(error as Error).message}`,
+      'The file was set aside; usage from other writers still counts. Delete it or fix it by hand.',
+    );
     return { file: undefined, findings };
   }
   if (!isRecord(raw) || raw.version !== 1 || !isRecord(raw.skills)) {
-    report('usage/bad-shape', 'error', 'expected {"version": 1, "writer": "...", "skills": {...}}', 'The file was set aside; see schemas/usage.schema.json.');
+    report(
+      'usage/bad-shape',
+      'error',
+      'expected {"version": 1, "writer": "...", "skills": {...}}',
+      'The file was set aside; see schemas/usage.schema.json.',
+    );
     return { file: undefined, findings };
   }
   if (typeof raw.writer === 'string' && raw.writer !== options.writer) {
-    report('usage/writer-mismatch', 'warning', `the file is named for writer "${options.writer}" but says "${excerpt(raw.writer)}"`, 'Each writer owns exactly one file, named after it.');
+    report(
+      'usage/writer-mismatch',
+      'warning',
+      `the file is named for writer "${options.writer}" but says "${excerpt(raw.writer)}"`,
+      'Each writer owns exactly one file, named after it.',
+    );
   }
   const skills: Record<string, Partial<UsageCounters>> = {};
   for (const [name, entry] of Object.entries(raw.skills)) {
@@ -48,7 +63,12 @@ function readCounters(name: string, entry: Record<string, unknown>, now: Date, r
     const value = entry[key];
     if (value === undefined) continue;
     if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
-      report('usage/bad-count', 'warning', `skill "${excerpt(name)}": ${key} is ${excerpt(JSON.stringify(value))}; counted as 0`, 'Counts are whole numbers, 0 or more.');
+      report(
+        'usage/bad-count',
+        'warning',
+        `skill "${excerpt(name)}": ${key} is ${excerpt(JSON.stringify(value))}; counted as 0`,
+        'Counts are whole numbers, 0 or more.',
+      );
       continue;
     }
     out[key] = value;
@@ -58,9 +78,19 @@ function readCounters(name: string, entry: Record<string, unknown>, now: Date, r
     if (value === undefined || value === null) continue;
     const time = typeof value === 'string' ? normalizeTime(value) : undefined;
     if (time === undefined) {
-      report('usage/bad-time', 'warning', `skill "${excerpt(name)}": ${key} is ${excerpt(JSON.stringify(value))}; ignored`, 'Times are ISO-8601 in UTC, e.g. 2026-05-01T10:00:00Z.');
+      report(
+        'usage/bad-time',
+        'warning',
+        `skill "${excerpt(name)}": ${key} is ${excerpt(JSON.stringify(value))}; ignored`,
+        'Times are ISO-8601 in UTC, e.g. 2026-05-01T10:00:00Z.',
+      );
     } else if (Date.parse(time) > now.getTime() + 5 * 60_000) {
-      report('usage/future-time', 'warning', `skill "${excerpt(name)}": ${key} ${time} is in the future; ignored`, 'Check the clock of the machine that wrote this file.');
+      report(
+        'usage/future-time',
+        'warning',
+        `skill "${excerpt(name)}": ${key} ${time} is in the future; ignored`,
+        'Check the clock of the machine that wrote this file.',
+      );
     } else {
       out[key] = time;
     }

@@ -21,7 +21,8 @@ export interface ApplyPlanResult {
  * uncommitted edits. Writes to the ledger's current branch.
  */
 export async function applyPlan(ledger: Ledger, plan: ConsolidationPlan, options: ApplyPlanOptions): Promise<ApplyPlanResult> {
-  if (plan.from.length === 0) throw new SkillgardenError('consolidate/empty-plan', `the plan for ${plan.into} absorbs nothing: nothing to apply`);
+  if (plan.from.length === 0)
+    throw new SkillgardenError('consolidate/empty-plan', `the plan for ${plan.into} absorbs nothing: nothing to apply`);
   const archivePrefixes = plan.archived.map((a) => `${a.to}/`);
   const changes: FileChange[] = plan.changes.map((change) => ({
     path: change.path,

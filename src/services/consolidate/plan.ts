@@ -1,4 +1,12 @@
-import { buildGuardInput, buildPlanReport, planConsolidation, type ConsolidationConfig, type ConsolidationResult, type PlanLlmNote, type PlanReport } from '../../core/consolidate/index.js';
+import {
+  buildGuardInput,
+  buildPlanReport,
+  planConsolidation,
+  type ConsolidationConfig,
+  type ConsolidationResult,
+  type PlanLlmNote,
+  type PlanReport,
+} from '../../core/consolidate/index.js';
 import { requireConfig } from '../curator/read-library.js';
 import type { ChatClientOptions } from '../../llm/chat-client.js';
 import { writeUmbrellaProse } from '../../llm/umbrella-prose.js';
@@ -28,7 +36,8 @@ function readConfigFile(repoDir: string): ConfigFile {
   return requireConfig(repoDir) as ConfigFile;
 }
 
-const stringList = (value: unknown): string[] | undefined => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : undefined);
+const stringList = (value: unknown): string[] | undefined =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : undefined;
 
 /** Consolidation plans for the repository's working tree, applied to nothing. */
 export async function planLibrary(repoDir: string, options: PlanLibraryOptions): Promise<PlanLibraryResult> {

@@ -34,7 +34,14 @@ function listFilesUnder(dir: string, prefix = ''): string[] {
 }
 
 function readLines(path: string): Set<string> {
-  return existsSync(path) ? new Set(readFileSync(path, 'utf8').split('\n').map((l) => l.trim()).filter(Boolean)) : new Set();
+  return existsSync(path)
+    ? new Set(
+        readFileSync(path, 'utf8')
+          .split('\n')
+          .map((l) => l.trim())
+          .filter(Boolean),
+      )
+    : new Set();
 }
 
 function readHubNames(path: string): Set<string> {
@@ -75,7 +82,9 @@ export async function readLibrary(repoDir: string, options: ReadLibraryOptions =
       })
     : [];
   const archiveRoot = join(root, archiveDirName);
-  const archiveDirs = existsSync(archiveRoot) ? discoverSkills(archiveRoot).map((l) => posix.join(skillsDir, archiveDirName, l.relativeDir)) : [];
+  const archiveDirs = existsSync(archiveRoot)
+    ? discoverSkills(archiveRoot).map((l) => posix.join(skillsDir, archiveDirName, l.relativeDir))
+    : [];
   return { skills, references: readReferences(repoDir, options.referenceGlobs ?? []), archiveDirs };
 }
 

@@ -53,7 +53,9 @@ export class CuratorRunner {
     if (this.paused) return { run: false, reason: 'paused by the host' };
     const config = requireConfig(this.options.repoDir);
     const gates = checkGates(config, readState(this.options.repoDir), this.now(), { scheduled: true, idleHours: this.idleHours() });
-    return gates.blocked_by === null ? { run: true, reason: gates.first_run ? 'first run: records its time only' : 'due' } : { run: false, reason: gates.blocked_by };
+    return gates.blocked_by === null
+      ? { run: true, reason: gates.first_run ? 'first run: records its time only' : 'due' }
+      : { run: false, reason: gates.blocked_by };
   }
 
   /** Runs if due; never two runs at once. */

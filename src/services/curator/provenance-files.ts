@@ -49,10 +49,21 @@ function readJsonKeys(repoDir: string, path: string, findings: Finding[]): strin
     const data = JSON.parse(text) as Record<string, unknown>;
     const inner = (data.skills ?? data.installed) as unknown;
     const map = inner && typeof inner === 'object' && !Array.isArray(inner) ? (inner as Record<string, unknown>) : data;
-    if (Array.isArray(inner)) return inner.flatMap((e) => (typeof e === 'string' ? [e] : typeof (e as { name?: unknown }).name === 'string' ? [(e as { name: string }).name] : []));
+    if (Array.isArray(inner))
+      return inner.flatMap((e) =>
+        typeof e === 'string' ? [e] : typeof (e as { name?: unknown }).name === 'string' ? [(e as { name: string }).name] : [],
+      );
     return Object.keys(map).filter((k) => k !== 'version');
   } catch (error) {
-    findings.push({ code: 'provenance/bad-file', severity: 'error', file: path, line: 0, column: 0, message: `not JSON: ${(error as Error).message}`, hint: 'Skills it lists are treated as a person’s (never curated) until it is fixed.' });
+    findings.push({
+      code: 'provenance/bad-file',
+      severity: 'error',
+      file: path,
+      line: 0,
+      column: 0,
+      message: `not JSON: ${(error as Error).message}`,
+      hint: 'Skills it lists are treated as a person’s (never curated) until it is fixed.',
+    });
     return [];
   }
 }

@@ -7,13 +7,19 @@ import picomatch from 'picomatch';
  * `references` globs, e.g. scheduled-job definitions: such skills count as
  * in use. One bounded walk of the repository, one pass over each file.
  */
-export function findReferencedNames(repoDir: string, globs: readonly string[], names: ReadonlySet<string>): { referenced: Set<string>; files: string[] } {
+export function findReferencedNames(
+  repoDir: string,
+  globs: readonly string[],
+  names: ReadonlySet<string>,
+): { referenced: Set<string>; files: string[] } {
   const referenced = new Set<string>();
   const files: string[] = [];
   if (globs.length === 0 || names.size === 0) return { referenced, files };
   const match = picomatch([...globs], { dot: true });
   // Walk only from each glob's literal base (`cron/` for `cron/*.yaml`): not the whole skills tree.
-  const bases = [...new Set(globs.map((glob) => picomatch.scan(glob).base))].filter((base, _, all) => !all.some((other) => other !== base && (other === '' || base.startsWith(`${other}/`))));
+  const bases = [...new Set(globs.map((glob) => picomatch.scan(glob).base))].filter(
+    (base, _, all) => !all.some((other) => other !== base && (other === '' || base.startsWith(`${other}/`))),
+  );
   const seen = new Set<string>();
   for (const path of bases.flatMap((base) => [...walk(repoDir, base, 0)])) {
     if (seen.has(path) || !match(path)) continue;

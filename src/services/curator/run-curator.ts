@@ -42,7 +42,8 @@ export async function runCurator(options: CurateOptions): Promise<{ report: RunR
     const snapshot = await readLibrary(options.repoDir, { now: options.now });
     const detected = await detectPatterns(options, snapshot);
     // Plans are read from the tree before any transition of this run: proposals a person reviews, applied elsewhere.
-    const plans = (options.consolidate ?? snapshot.config.consolidate) ? (await planLibrary(options.repoDir, { now: options.now })).report : undefined;
+    const plans =
+      (options.consolidate ?? snapshot.config.consolidate) ? (await planLibrary(options.repoDir, { now: options.now })).report : undefined;
     const readMs = performance.now() - started;
     const gates = checkGates(snapshot.config, snapshot.state, options.now, {
       scheduled: options.scheduled ?? false,
@@ -56,16 +57,34 @@ export async function runCurator(options: CurateOptions): Promise<{ report: RunR
       archived: snapshot.archived.length,
     };
     const present = new Set(snapshot.skills.map((s) => s.name));
-    const forgotten = Object.keys(snapshot.state.skills).filter((name) => !present.has(name)).sort();
+    const forgotten = Object.keys(snapshot.state.skills)
+      .filter((name) => !present.has(name))
+      .sort();
     const report = baseReport({ runId, options, gates, before, plan, forgotten, snapshot });
     report.patterns = detected?.patterns ?? [];
     report.plans = plans?.plans ?? [];
-    if (detected) report.warnings.push(...detected.skipped.map((s) => ({ code: 'detect/skipped', message: `${s.count} skipped: ${s.reason}`, file: s.file })));
+    if (detected)
+      report.warnings.push(
+        ...detected.skipped.map((s) => ({ code: 'detect/skipped', message: `${s.count} skipped: ${s.reason}`, file: s.file })),
+      );
     const firstRun = gates.applied && gates.first_run && (options.deferFirstRun ?? true) && gates.blocked_by === null;
-    if (gates.blocked_by !== null) return { ...finish(report, 'skipped', { readMs, planMs, started }, snapshot), ...(plans ? { plans } : {}) };
-    if (options.dryRun) return { ...finish(withPlannedTransitions(report, plan), 'dry-run', { readMs, planMs, started }, snapshot), ...(plans ? { plans } : {}) };
+    if (gates.blocked_by !== null)
+      return { ...finish(report, 'skipped', { readMs, planMs, started }, snapshot), ...(plans ? { plans } : {}) };
+    if (options.dryRun)
+      return {
+        ...finish(withPlannedTransitions(report, plan), 'dry-run', { readMs, planMs, started }, snapshot),
+        ...(plans ? { plans } : {}),
+      };
     await ledger.tag(`skillgarden/run/${runId}`);
-    const ctx = { repoDir: options.repoDir, ledger, runId, state: snapshot.state, stateOid: await currentOid(ledger), now: options.now.toISOString(), snapshot };
+    const ctx = {
+      repoDir: options.repoDir,
+      ledger,
+      runId,
+      state: snapshot.state,
+      stateOid: await currentOid(ledger),
+      now: options.now.toISOString(),
+      snapshot,
+    };
     if (!firstRun) {
       const transitions = plan.decisions.filter((d): d is LifecycleDecision & { kind: 'transition' } => d.kind === 'transition');
       for (const [index, decision] of transitions.entries()) {
@@ -74,7 +93,11 @@ export async function runCurator(options: CurateOptions): Promise<{ report: RunR
           report.transitions.push(transitionReport(decision, commit));
           report.commits.push(commit);
         } catch (error) {
-          report.errors.push({ code: isSkillgardenError(error) ? error.code : 'curator/failed', message: (error as Error).message, file: decision.name });
+          report.errors.push({
+            code: isSkillgardenError(error) ? error.code : 'curator/failed',
+            message: (error as Error).message,
+            file: decision.name,
+          });
         }
         options.onProgress?.(index + 1, transitions.length);
       }
@@ -82,7 +105,10 @@ export async function runCurator(options: CurateOptions): Promise<{ report: RunR
     report.commits.push(await commitBookkeeping(ctx, firstRun ? [] : plan.seeds, forgotten));
     report.counts.after = countsAfter(report.counts.before, report.transitions);
     report.undo = `skillgarden rollback --run ${runId}`;
-    return { ...finish(report, firstRun ? 'first-run' : report.errors.length > 0 ? 'failed' : 'completed', { readMs, planMs, started }, snapshot), ...(plans ? { plans } : {}) };
+    return {
+      ...finish(report, firstRun ? 'first-run' : report.errors.length > 0 ? 'failed' : 'completed', { readMs, planMs, started }, snapshot),
+      ...(plans ? { plans } : {}),
+    };
   } finally {
     await ledger.close();
   }
@@ -148,7 +174,15 @@ async function currentOid(ledger: Ledger): Promise<string | null> {
   return files.find((f) => f.path === stateFile)?.oid ?? null;
 }
 
-function baseReport(input: { runId: string; options: CurateOptions; gates: RunReport['gates']; before: StateCounts; plan: LifecyclePlan; forgotten: string[]; snapshot: LibrarySnapshot }): RunReport {
+function baseReport(input: {
+  runId: string;
+  options: CurateOptions;
+  gates: RunReport['gates'];
+  before: StateCounts;
+  plan: LifecyclePlan;
+  forgotten: string[];
+  snapshot: LibrarySnapshot;
+}): RunReport {
   return {
     version: 1,
     run_id: input.runId,
@@ -160,14 +194,18 @@ function baseReport(input: { runId: string; options: CurateOptions; gates: RunRe
     counts: { before: input.before, after: input.before },
     counters: input.plan.counts,
     transitions: [],
-    skipped: input.plan.decisions.flatMap((d) => (d.kind === 'skip' && d.reason !== 'not-curated' ? [{ skill: d.name, reason: d.reason, detail: d.detail }] : [])),
+    skipped: input.plan.decisions.flatMap((d) =>
+      d.kind === 'skip' && d.reason !== 'not-curated' ? [{ skill: d.name, reason: d.reason, detail: d.detail }] : [],
+    ),
     seeded: input.plan.seeds,
     forgotten: input.forgotten,
     patterns: [],
     plans: [],
     prs: [],
     errors: input.snapshot.findings.filter((f) => f.severity === 'error').map((f) => ({ code: f.code, message: f.message, file: f.file })),
-    warnings: input.snapshot.findings.filter((f) => f.severity !== 'error').map((f) => ({ code: f.code, message: f.message, file: f.file })),
+    warnings: input.snapshot.findings
+      .filter((f) => f.severity !== 'error')
+      .map((f) => ({ code: f.code, message: f.message, file: f.file })),
     undo: null,
     commits: [],
     timings_ms: {},
@@ -179,9 +217,15 @@ function withPlannedTransitions(report: RunReport, plan: LifecyclePlan): RunRepo
   return { ...report, transitions, counts: { ...report.counts, after: countsAfter(report.counts.before, transitions) } };
 }
 
-function finish(report: RunReport, status: RunReport['status'], t: { readMs: number; planMs: number; started: number }, snapshot: LibrarySnapshot) {
+function finish(
+  report: RunReport,
+  status: RunReport['status'],
+  t: { readMs: number; planMs: number; started: number },
+  snapshot: LibrarySnapshot,
+) {
   report.status = status;
-  if (status === 'skipped' || status === 'first-run') report.counters = { ...report.counters, marked_stale: 0, archived: 0, reactivated: 0, seeded: 0 };
+  if (status === 'skipped' || status === 'first-run')
+    report.counters = { ...report.counters, marked_stale: 0, archived: 0, reactivated: 0, seeded: 0 };
   if (status === 'first-run') report.seeded = [];
   report.timings_ms = { read: round(t.readMs), plan: round(t.planMs), total: round(performance.now() - t.started) };
   return { report, snapshot };

@@ -45,7 +45,14 @@ export async function runDemo(options: { now: Date; dir?: string; onStep?: (line
   await git.setConfig({ fs, dir, path: 'user.name', value: 'Demo Person' });
   await git.setConfig({ fs, dir, path: 'user.email', value: 'person@example.com' });
   const ledger = await openLedger(dir, { now: () => clock });
-  const ctx = (actor: 'user' | 'agent'): ManageContext => ({ repoDir: dir, ledger, skillsDir: 'skills', profile: 'portable', actor, ...(actor === 'agent' ? { source: 'background' as const } : {}) });
+  const ctx = (actor: 'user' | 'agent'): ManageContext => ({
+    repoDir: dir,
+    ledger,
+    skillsDir: 'skills',
+    profile: 'portable',
+    actor,
+    ...(actor === 'agent' ? { source: 'background' as const } : {}),
+  });
 
   step(`creating the demo repository in ${dir}`);
   cpSync(bundledSkillsDir, join(dir, 'skills'), { recursive: true });
@@ -55,13 +62,19 @@ export async function runDemo(options: { now: Date; dir?: string; onStep?: (line
     '.skillgarden/config.yaml': 'references:\n  - "cron/*.yaml"\ntranscripts:\n  - "transcripts/*.jsonl"\nconsolidate: true\n',
     [demoCronFile.path]: demoCronFile.text,
   };
-  await ledger.commit({ message: 'Import the bundled skill library\n', changes: [...filesUnder(dir, 'skills'), ...Object.entries(initial).map(([path, content]) => ({ path, content }))] });
+  await ledger.commit({
+    message: 'Import the bundled skill library\n',
+    changes: [...filesUnder(dir, 'skills'), ...Object.entries(initial).map(([path, content]) => ({ path, content }))],
+  });
 
   step(`simulating ${demoDays} days: ${demoSkills.length} skills written by an agent, their use, a person's pin`);
   for (let day = 1; day <= demoDays; day++) {
     clock = at(day);
     for (const skill of demoSkills.filter((s) => s.createdDay === day)) {
-      await createSkill({ ...ctx('agent'), message: `learned while working: ${skill.name}` }, { name: skill.name, content: skillText(skill), ...(skill.category ? { category: skill.category } : {}) });
+      await createSkill(
+        { ...ctx('agent'), message: `learned while working: ${skill.name}` },
+        { name: skill.name, content: skillText(skill), ...(skill.category ? { category: skill.category } : {}) },
+      );
     }
     for (const skill of demoSkills) {
       if (skill.usedDays.includes(day)) await bumpUsage(dir, 'agent-laptop', { skill: skill.name, kind: 'use', at: iso(clock) });
@@ -70,7 +83,10 @@ export async function runDemo(options: { now: Date; dir?: string; onStep?: (line
     }
     if (day % 7 === 0) await flushUsage({ repoDir: dir, ledger, writer: 'agent-laptop', skillsDir: 'skills', now: clock });
     if (day === 100) {
-      await ledger.commit({ message: 'Add agent session transcripts\n', changes: [{ path: 'transcripts/sessions.jsonl', content: demoTranscript(at(60)) }] });
+      await ledger.commit({
+        message: 'Add agent session transcripts\n',
+        changes: [{ path: 'transcripts/sessions.jsonl', content: demoTranscript(at(60)) }],
+      });
     }
     if (day === demoDays - 30) {
       await flushUsage({ repoDir: dir, ledger, writer: 'agent-laptop', skillsDir: 'skills', now: clock });
@@ -86,7 +102,10 @@ export async function runDemo(options: { now: Date; dir?: string; onStep?: (line
   reports.push(final.report);
   const last = reports[reports.length - 1] as RunReport;
   const patterns = last.patterns as DetectedPattern[];
-  const sections = [...(patterns.length > 0 ? [renderPatternsMarkdown(patterns)] : []), ...(final.plans ? [renderPlansMarkdown(final.plans)] : [])];
+  const sections = [
+    ...(patterns.length > 0 ? [renderPatternsMarkdown(patterns)] : []),
+    ...(final.plans ? [renderPlansMarkdown(final.plans)] : []),
+  ];
   const markdown = renderRunMarkdown(last, sections);
   const log = renderLogText(await readLog(dir, { limit: 25 }));
   return { dir, reports, markdown, log };
@@ -111,7 +130,12 @@ function filesUnder(root: string, folder: string): FileChange[] {
     for (const entry of readdirSync(join(root, path))) {
       const child = `${path}/${entry}`;
       if (statSync(join(root, child)).isDirectory()) walk(child);
-      else out.push({ path: relative(root, join(root, child)), content: readFileSync(join(root, child)), executable: (statSync(join(root, child)).mode & 0o111) !== 0 });
+      else
+        out.push({
+          path: relative(root, join(root, child)),
+          content: readFileSync(join(root, child)),
+          executable: (statSync(join(root, child)).mode & 0o111) !== 0,
+        });
     }
   };
   walk(folder);

@@ -24,7 +24,8 @@ export interface ContentCheck {
  */
 export function checkSkillContent(ctx: ManageContext, check: ContentCheck): Finding[] {
   const files = new Map<string, SkillFileEntry>(check.files.map((path) => [path, { path, size: 0 }]));
-  const run = (text: string) => validateSkill({ file: check.file, content: text, folder: check.folder, profile: ctx.profile, files }).findings;
+  const run = (text: string) =>
+    validateSkill({ file: check.file, content: text, folder: check.folder, profile: ctx.profile, files }).findings;
   const after = run(check.text);
   const known = new Set(check.before === undefined ? [] : run(check.before).filter(isError).map(key));
   const introduced = after.filter((f) => isError(f) && !known.has(key(f)));
@@ -46,7 +47,12 @@ const key = (f: Finding) => `${f.code}\u0000${f.message}`;
  * as they would be after it. A blocked write throws `scan/blocked` with the
  * findings, and nothing is written; a person's writes are not gated.
  */
-export async function checkWriteScan(ctx: ManageContext, skill: string, dir: string, pending: ReadonlyMap<string, string | Uint8Array | null>): Promise<void> {
+export async function checkWriteScan(
+  ctx: ManageContext,
+  skill: string,
+  dir: string,
+  pending: ReadonlyMap<string, string | Uint8Array | null>,
+): Promise<void> {
   if (ctx.actor === 'user') return;
   const files: { path: string; text: string }[] = [];
   const existing = await ctx.ledger.listFiles(dir);
@@ -58,5 +64,10 @@ export async function checkWriteScan(ctx: ManageContext, skill: string, dir: str
     if (bytes.includes(0)) continue;
     files.push({ path, text: Buffer.from(bytes).toString('utf8') });
   }
-  checkWritePolicy({ skill, files, provenance: 'agent', config: resolveScanConfig(readConfig(ctx.repoDir).config.scan as ScanConfigInput) });
+  checkWritePolicy({
+    skill,
+    files,
+    provenance: 'agent',
+    config: resolveScanConfig(readConfig(ctx.repoDir).config.scan as ScanConfigInput),
+  });
 }

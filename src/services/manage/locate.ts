@@ -17,7 +17,10 @@ export interface LocatedSkill {
 }
 
 /** Folders (repository-relative) where a skill of this name lives in the working tree: `<root>/<name>` or `<root>/<category>/<name>`. */
-export function skillFolders(ctx: Pick<ManageContext, 'repoDir' | 'skillsDir'>, name: string): { dir: string; category: string | undefined }[] {
+export function skillFolders(
+  ctx: Pick<ManageContext, 'repoDir' | 'skillsDir'>,
+  name: string,
+): { dir: string; category: string | undefined }[] {
   const root = join(ctx.repoDir, ctx.skillsDir);
   const found: { dir: string; category: string | undefined }[] = [];
   if (existsSync(join(root, name, skillFileName))) found.push({ dir: `${ctx.skillsDir}/${name}`, category: undefined });
@@ -41,17 +44,25 @@ function listCategories(root: string): string[] {
 export async function locateSkill(ctx: ManageContext, name: string): Promise<LocatedSkill> {
   const folders = skillFolders(ctx, name);
   if (folders.length > 1) {
-    throw new SkillgardenError('manage/ambiguous', `two skills are named "${name}": ${folders.map((f) => f.dir).join(' and ')}. Rename one: a name must be unique in the library.`, {
-      data: { name, folders: folders.map((f) => f.dir), exitCode: 1 },
-    });
+    throw new SkillgardenError(
+      'manage/ambiguous',
+      `two skills are named "${name}": ${folders.map((f) => f.dir).join(' and ')}. Rename one: a name must be unique in the library.`,
+      {
+        data: { name, folders: folders.map((f) => f.dir), exitCode: 1 },
+      },
+    );
   }
   const folder = folders[0];
   if (!folder) throw notFound(ctx, name);
   const files = await ctx.ledger.listFiles(folder.dir);
   if (!files.some((f) => f.path === `${folder.dir}/${skillFileName}`)) {
-    throw new SkillgardenError('manage/uncommitted', `${folder.dir}/${skillFileName} exists but is not committed. Commit it with git (or remove it) first; skillgarden never writes over files it cannot restore.`, {
-      data: { name, dir: folder.dir, exitCode: 1 },
-    });
+    throw new SkillgardenError(
+      'manage/uncommitted',
+      `${folder.dir}/${skillFileName} exists but is not committed. Commit it with git (or remove it) first; skillgarden never writes over files it cannot restore.`,
+      {
+        data: { name, dir: folder.dir, exitCode: 1 },
+      },
+    );
   }
   return { name, category: folder.category, dir: folder.dir, files };
 }
@@ -61,9 +72,13 @@ function notFound(ctx: ManageContext, name: string): SkillgardenError {
     ? discoverSkills(join(ctx.repoDir, ctx.skillsDir, archiveDirName)).filter((s) => s.name === name || s.name.startsWith(`${name}-`))
     : [];
   if (archived.some((s) => s.name === name)) {
-    return new SkillgardenError('manage/archived', `skill "${name}" is archived. Restore it with \`skillgarden restore ${name}\` before changing it.`, {
-      data: { name, exitCode: 1 },
-    });
+    return new SkillgardenError(
+      'manage/archived',
+      `skill "${name}" is archived. Restore it with \`skillgarden restore ${name}\` before changing it.`,
+      {
+        data: { name, exitCode: 1 },
+      },
+    );
   }
   const names = discoverSkills(join(ctx.repoDir, ctx.skillsDir)).map((s) => s.name);
   const close = closestNames(name, names);

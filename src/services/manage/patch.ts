@@ -19,7 +19,11 @@ export interface PatchInput {
 /** Replaces `old` with `new` in one file of a skill, finding `old` with the tolerant matcher chain. */
 export async function patchSkill(ctx: ManageContext, input: PatchInput): Promise<ManageResult> {
   const relative = input.file ?? skillFileName;
-  if (input.old === '') throw refusal('manage/bad-patch', 'the text to replace (old) is empty. To rewrite the whole SKILL.md use `manage edit`; to add a file use `manage write-file`.');
+  if (input.old === '')
+    throw refusal(
+      'manage/bad-patch',
+      'the text to replace (old) is empty. To rewrite the whole SKILL.md use `manage edit`; to add a file use `manage write-file`.',
+    );
   if (input.old === input.new) throw refusal('manage/bad-patch', 'old and new are the same text: the patch would change nothing.');
   if (relative !== skillFileName) {
     const problem = supportPathProblem(relative);
@@ -40,7 +44,11 @@ export async function patchSkill(ctx: ManageContext, input: PatchInput): Promise
     );
   }
   const patched = replaceSpans(text, match.spans, input.new);
-  const details: Record<string, unknown> = { matcher: match.matcher, replacements: match.spans.length, lines: match.spans.map((s) => s.line) };
+  const details: Record<string, unknown> = {
+    matcher: match.matcher,
+    replacements: match.spans.length,
+    lines: match.spans.map((s) => s.line),
+  };
   if (relative === skillFileName) {
     details.warnings = checkSkillContent(ctx, { file: path, folder: skill.name, text: patched, before: text, files: relativeFiles(skill) });
   } else if (Buffer.byteLength(patched) > maxSupportFileBytes) {

@@ -23,13 +23,16 @@ async function setPinned(ctx: ManageContext, name: string, pinned: boolean): Pro
   const skill = await locateSkill(ctx, name);
   const text = await readText(ctx, skill, skillFileName);
   const parsed = parseSkill(text, { file: `${skill.dir}/${skillFileName}` });
-  if ((parsed.fields.pinned === true) === pinned) throw refusal('manage/unchanged', `skill "${name}" is already ${pinned ? 'pinned' : 'unpinned'}.`);
+  if ((parsed.fields.pinned === true) === pinned)
+    throw refusal('manage/unchanged', `skill "${name}" is already ${pinned ? 'pinned' : 'unpinned'}.`);
   // Unpinning removes the key, so pin then unpin gives back the file exactly.
   const next = setField(parsed, ['pinned'], pinned ? true : undefined);
   const action = pinned ? 'pin' : 'unpin';
   const path = `${skill.dir}/${skillFileName}`;
   const oid = skill.files.find((f) => f.path === path)?.oid;
-  return commitAction(ctx, action, [name], pinned ? 'pin: the curator and agents leave it alone' : 'unpin', [{ path, content: next, expected: oid }]);
+  return commitAction(ctx, action, [name], pinned ? 'pin: the curator and agents leave it alone' : 'unpin', [
+    { path, content: next, expected: oid },
+  ]);
 }
 
 /** Brings a person's skill under the curator's management: recorded in Git, in a tracked file and the commit's trailers. */
@@ -59,17 +62,31 @@ export async function archiveSkill(ctx: ManageContext & { now?: Date }, input: {
 export async function restoreSkill(ctx: ManageContext, input: { name: string; from?: string }): Promise<ManageResult> {
   const archiveRoot = join(ctx.repoDir, ctx.skillsDir, archiveDirName);
   const candidates = existsSync(archiveRoot)
-    ? discoverSkills(archiveRoot).filter((s) => s.name === input.name || (s.name.startsWith(input.name) && frontmatterName(s.dir) === input.name))
+    ? discoverSkills(archiveRoot).filter(
+        (s) => s.name === input.name || (s.name.startsWith(input.name) && frontmatterName(s.dir) === input.name),
+      )
     : [];
-  const chosen = input.from ? candidates.find((c) => `${ctx.skillsDir}/${archiveDirName}/${c.relativeDir}` === input.from) : candidates.length === 1 ? candidates[0] : undefined;
+  const chosen = input.from
+    ? candidates.find((c) => `${ctx.skillsDir}/${archiveDirName}/${c.relativeDir}` === input.from)
+    : candidates.length === 1
+      ? candidates[0]
+      : undefined;
   if (!chosen) {
-    if (candidates.length === 0) throw refusal('manage/not-archived', `no archive of "${input.name}" in ${ctx.skillsDir}/${archiveDirName}/.`);
+    if (candidates.length === 0)
+      throw refusal('manage/not-archived', `no archive of "${input.name}" in ${ctx.skillsDir}/${archiveDirName}/.`);
     const list = candidates.map((c) => `${ctx.skillsDir}/${archiveDirName}/${c.relativeDir}`);
-    throw refusal('manage/ambiguous', `${candidates.length} archives of "${input.name}": ${list.join(', ')}. Choose one with --from PATH.`, { candidates: list });
+    throw refusal(
+      'manage/ambiguous',
+      `${candidates.length} archives of "${input.name}": ${list.join(', ')}. Choose one with --from PATH.`,
+      { candidates: list },
+    );
   }
   const target = `${ctx.skillsDir}/${chosen.category ? `${chosen.category}/` : ''}${input.name}`;
   if (skillFolders(ctx, input.name).length > 0 || existsSync(join(ctx.repoDir, target))) {
-    throw refusal('manage/exists', `cannot restore "${input.name}": ${target} (or another skill of that name) exists. Archive or rename it first; restore never overwrites.`);
+    throw refusal(
+      'manage/exists',
+      `cannot restore "${input.name}": ${target} (or another skill of that name) exists. Archive or rename it first; restore never overwrites.`,
+    );
   }
   const dir = `${ctx.skillsDir}/${archiveDirName}/${chosen.relativeDir}`;
   const files = await ctx.ledger.listFiles(dir);
@@ -99,7 +116,6 @@ function frontmatterName(dir: string): string | undefined {
   }
 }
 
-
 /** `<root>/.archive/[<category>/]<name>`, or with a time suffix when an older archive of the name is there. */
 export function archiveTarget(repoDir: string, skillsDir: string, category: string | undefined, name: string, now: Date): string {
   const base = `${skillsDir}/${archiveDirName}/${category ? `${category}/` : ''}`;
@@ -108,5 +124,8 @@ export function archiveTarget(repoDir: string, skillsDir: string, category: stri
 }
 
 function stamp(now: Date): string {
-  return now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
 }

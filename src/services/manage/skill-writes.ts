@@ -16,13 +16,18 @@ export async function createSkill(ctx: ManageContext, input: { name: string; con
   if (problem) throw refusal('manage/bad-name', `cannot create "${input.name}": ${problem}.`);
   const existing = skillFolders(ctx, input.name);
   if (existing.length > 0) {
-    throw refusal('manage/exists', `a skill named "${input.name}" already exists at ${existing.map((e) => e.dir).join(', ')}. Use \`manage edit\` or \`manage patch\` to change it, or pick another name.`);
+    throw refusal(
+      'manage/exists',
+      `a skill named "${input.name}" already exists at ${existing.map((e) => e.dir).join(', ')}. Use \`manage edit\` or \`manage patch\` to change it, or pick another name.`,
+    );
   }
   const dir = input.category ? `${ctx.skillsDir}/${input.category}/${input.name}` : `${ctx.skillsDir}/${input.name}`;
   const file = `${dir}/${skillFileName}`;
   const warnings = checkSkillContent(ctx, { file, folder: input.name, text: input.content, files: [skillFileName] });
   await checkWriteScan(ctx, input.name, dir, new Map([[skillFileName, input.content]]));
-  return commitAction(ctx, 'create', [input.name], 'create the skill', [{ path: file, content: input.content, expected: null }], { warnings });
+  return commitAction(ctx, 'create', [input.name], 'create the skill', [{ path: file, content: input.content, expected: null }], {
+    warnings,
+  });
 }
 
 export async function editSkill(ctx: ManageContext, input: { name: string; content: string }): Promise<ManageResult> {
@@ -32,7 +37,14 @@ export async function editSkill(ctx: ManageContext, input: { name: string; conte
   if (before === input.content) throw refusal('manage/unchanged', `${file} already has exactly this content; nothing to do.`);
   const warnings = checkSkillContent(ctx, { file, folder: skill.name, text: input.content, before, files: relativeFiles(skill) });
   await checkWriteScan(ctx, skill.name, skill.dir, new Map([[skillFileName, input.content]]));
-  return commitAction(ctx, 'edit', [skill.name], 'rewrite SKILL.md', [{ path: file, content: input.content, expected: oidOf(skill, skillFileName) }], { warnings });
+  return commitAction(
+    ctx,
+    'edit',
+    [skill.name],
+    'rewrite SKILL.md',
+    [{ path: file, content: input.content, expected: oidOf(skill, skillFileName) }],
+    { warnings },
+  );
 }
 
 export async function deleteSkill(ctx: ManageContext, input: { name: string }): Promise<ManageResult> {
@@ -45,31 +57,46 @@ export async function deleteSkill(ctx: ManageContext, input: { name: string }): 
   return commitAction(ctx, 'delete', [skill.name], 'delete the skill (roll this commit back to bring it back)', changes);
 }
 
-export async function writeSkillFile(ctx: ManageContext, input: { name: string; path: string; content: Uint8Array | string }): Promise<ManageResult> {
+export async function writeSkillFile(
+  ctx: ManageContext,
+  input: { name: string; path: string; content: Uint8Array | string },
+): Promise<ManageResult> {
   const problem = supportPathProblem(input.path);
   if (problem) throw refusal('manage/bad-path', `cannot write "${input.path}": ${problem}.`);
   const size = typeof input.content === 'string' ? Buffer.byteLength(input.content) : input.content.byteLength;
   if (size > maxSupportFileBytes) {
-    throw refusal('manage/too-large', `${input.path} is ${size} bytes; support files are limited to ${maxSupportFileBytes} (1 MiB). Link to large data instead, or split it.`);
+    throw refusal(
+      'manage/too-large',
+      `${input.path} is ${size} bytes; support files are limited to ${maxSupportFileBytes} (1 MiB). Link to large data instead, or split it.`,
+    );
   }
   const skill = await locateWritable(ctx, input.name);
   const path = `${skill.dir}/${input.path}`;
-  if (skill.files.some((f) => f.path.startsWith(`${path}/`))) throw refusal('manage/bad-path', `${input.path} is a folder in ${skill.name}.`);
+  if (skill.files.some((f) => f.path.startsWith(`${path}/`)))
+    throw refusal('manage/bad-path', `${input.path} is a folder in ${skill.name}.`);
   await checkWriteScan(ctx, skill.name, skill.dir, new Map([[input.path, input.content]]));
-  const changes: FileChange[] = [{ path, content: input.content, expected: oidOf(skill, input.path) ?? null, executable: input.path.startsWith('scripts/') }];
+  const changes: FileChange[] = [
+    { path, content: input.content, expected: oidOf(skill, input.path) ?? null, executable: input.path.startsWith('scripts/') },
+  ];
   return commitAction(ctx, 'write-file', [skill.name], `write ${input.path}`, changes);
 }
 
 export async function removeSkillFile(ctx: ManageContext, input: { name: string; path: string }): Promise<ManageResult> {
   const problem = supportPathProblem(input.path);
-  if (problem) throw refusal('manage/bad-path', `cannot remove "${input.path}": ${problem}. (SKILL.md itself is removed only with the whole skill.)`);
+  if (problem)
+    throw refusal('manage/bad-path', `cannot remove "${input.path}": ${problem}. (SKILL.md itself is removed only with the whole skill.)`);
   const skill = await locateWritable(ctx, input.name);
   const oid = oidOf(skill, input.path);
   if (oid === undefined) {
     const present = relativeFiles(skill).filter((p) => p !== skillFileName);
-    throw refusal('manage/no-such-file', `${skill.name} has no file ${input.path}. Its support files: ${present.length ? present.join(', ') : 'none'}.`);
+    throw refusal(
+      'manage/no-such-file',
+      `${skill.name} has no file ${input.path}. Its support files: ${present.length ? present.join(', ') : 'none'}.`,
+    );
   }
-  return commitAction(ctx, 'remove-file', [skill.name], `remove ${input.path}`, [{ path: `${skill.dir}/${input.path}`, content: null, expected: oid }]);
+  return commitAction(ctx, 'remove-file', [skill.name], `remove ${input.path}`, [
+    { path: `${skill.dir}/${input.path}`, content: null, expected: oid },
+  ]);
 }
 
 /** Finds the skill and refuses autonomous writes to a pinned one. */
@@ -78,7 +105,10 @@ export async function locateWritable(ctx: ManageContext, name: string): Promise<
   if (isAutonomous(ctx)) {
     const text = await readText(ctx, skill, skillFileName);
     if (parseSkill(text, { file: skillFileName }).fields.pinned === true) {
-      throw refusal('manage/pinned', `skill "${name}" is pinned: only a person changes it. Ask the user, who can run \`skillgarden unpin ${name}\`.`);
+      throw refusal(
+        'manage/pinned',
+        `skill "${name}" is pinned: only a person changes it. Ask the user, who can run \`skillgarden unpin ${name}\`.`,
+      );
     }
   }
   return skill;

@@ -38,8 +38,16 @@ interface FileScan {
 
 function statFindings(file: WalkedFile, shown: string, size: number, mode: number, maxFileBytes: number): ScanFinding[] {
   const out: ScanFinding[] = [];
-  if (size > maxFileBytes) out.push(buildStructureFinding('structure-file-too-large', shown, `${size} bytes (limit ${maxFileBytes}); only the first ${maxFileBytes} scanned`));
-  if ((mode & EXECUTABLE_BITS) !== 0 && !inFolder(file.rel, 'scripts')) out.push(buildStructureFinding('structure-executable-bit', shown, `${shown} is executable`));
+  if (size > maxFileBytes)
+    out.push(
+      buildStructureFinding(
+        'structure-file-too-large',
+        shown,
+        `${size} bytes (limit ${maxFileBytes}); only the first ${maxFileBytes} scanned`,
+      ),
+    );
+  if ((mode & EXECUTABLE_BITS) !== 0 && !inFolder(file.rel, 'scripts'))
+    out.push(buildStructureFinding('structure-executable-bit', shown, `${shown} is executable`));
   return out;
 }
 
@@ -52,11 +60,15 @@ function scanFile(file: WalkedFile, label: string, config: ScanConfig, files: Fi
   } catch (error) {
     const info = lstatIfAny(file.abs);
     const out = info ? statFindings(file, shown, info.size, info.mode, maxFileBytes) : [];
-    return { findings: [...out, buildStructureFinding('structure-unreadable', shown, `${shown}: ${(error as Error).message}`)], size: info?.size ?? 0 };
+    return {
+      findings: [...out, buildStructureFinding('structure-unreadable', shown, `${shown}: ${(error as Error).message}`)],
+      size: info?.size ?? 0,
+    };
   }
   const { content, size, mode } = opened;
   const out = statFindings(file, shown, size, mode, maxFileBytes);
-  if (content.kind === 'native-executable') return { findings: [...out, buildStructureFinding('structure-native-executable', shown, shown)], size };
+  if (content.kind === 'native-executable')
+    return { findings: [...out, buildStructureFinding('structure-native-executable', shown, shown)], size };
   if (content.kind === 'binary') {
     if (!inFolder(file.rel, 'assets')) out.push(buildStructureFinding('structure-binary-file', shown, shown));
     return { findings: out, size };

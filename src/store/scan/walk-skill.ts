@@ -53,7 +53,8 @@ function visitLink(state: WalkState, abs: string, rel: string): void {
     const target = realpathSync(abs);
     // Resolved once, and only for skills that hold a link.
     state.realRoot ??= realpathSync(state.root);
-    if (!isInside(state.realRoot, target)) state.findings.push(buildStructureFinding('structure-symlink-escape', rel, `${rel} -> ${target}`));
+    if (!isInside(state.realRoot, target))
+      state.findings.push(buildStructureFinding('structure-symlink-escape', rel, `${rel} -> ${target}`));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const id = code === 'ELOOP' ? 'structure-symlink-loop' : 'structure-symlink-broken';
@@ -63,7 +64,14 @@ function visitLink(state: WalkState, abs: string, rel: string): void {
 
 function addFile(state: WalkState, file: WalkedFile): void {
   if (state.files.length >= state.limits.maxFiles) {
-    if (!state.overflow) state.findings.push(buildStructureFinding('structure-too-many-files', file.rel, `more than ${state.limits.maxFiles} files; ${file.rel} and later files not scanned`));
+    if (!state.overflow)
+      state.findings.push(
+        buildStructureFinding(
+          'structure-too-many-files',
+          file.rel,
+          `more than ${state.limits.maxFiles} files; ${file.rel} and later files not scanned`,
+        ),
+      );
     state.overflow = true;
     return;
   }
@@ -75,14 +83,18 @@ function listEntries(state: WalkState, abs: string, rel: string): Dirent[] | und
     return [...state.readDir(abs)].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch (error) {
     // An unreadable folder is reported, not fatal: the rest of the skill is still scanned.
-    state.findings.push(buildStructureFinding('structure-unreadable', rel || '.', `${rel || '.'}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`));
+    state.findings.push(
+      buildStructureFinding('structure-unreadable', rel || '.', `${rel || '.'}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`),
+    );
     return undefined;
   }
 }
 
 function visitDir(state: WalkState, abs: string, rel: string, depth: number, listed?: Dirent[]): void {
   if (depth > state.limits.maxDepth) {
-    state.findings.push(buildStructureFinding('structure-too-deep', rel, `${rel} is ${depth} folders deep (limit ${state.limits.maxDepth})`));
+    state.findings.push(
+      buildStructureFinding('structure-too-deep', rel, `${rel} is ${depth} folders deep (limit ${state.limits.maxDepth})`),
+    );
     return;
   }
   const entries = listed ?? listEntries(state, abs, rel);
@@ -117,12 +129,29 @@ export function walkSkill(dir: string, limits: ScanLimits, readDir: ReadDir = re
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     if (code === 'ENOTDIR') {
-      throw new SkillgardenError('scan/not-a-skill', `Cannot scan ${dir}: it is a file, not a skill folder. Pass the folder that holds SKILL.md.`, { data: { path: dir }, cause });
+      throw new SkillgardenError(
+        'scan/not-a-skill',
+        `Cannot scan ${dir}: it is a file, not a skill folder. Pass the folder that holds SKILL.md.`,
+        { data: { path: dir }, cause },
+      );
     }
-    throw new SkillgardenError('scan/not-found', `Cannot scan ${dir}: no such folder (${code ?? 'unreadable'}). Pass a skill folder (the one holding SKILL.md).`, { data: { path: dir }, cause });
+    throw new SkillgardenError(
+      'scan/not-found',
+      `Cannot scan ${dir}: no such folder (${code ?? 'unreadable'}). Pass a skill folder (the one holding SKILL.md).`,
+      { data: { path: dir }, cause },
+    );
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const state: WalkState = { root: dir, realRoot: undefined, limits, readDir, ignore: readSkillIgnore(dir, entries), files: [], findings: [], overflow: false };
+  const state: WalkState = {
+    root: dir,
+    realRoot: undefined,
+    limits,
+    readDir,
+    ignore: readSkillIgnore(dir, entries),
+    files: [],
+    findings: [],
+    overflow: false,
+  };
   visitDir(state, dir, '', 0, entries);
   return { files: state.files, findings: state.findings };
 }

@@ -5,7 +5,15 @@ import { emptyState, parseState, serializeState } from '../../../src/core/config
 describe('parseConfig', () => {
   it('applies the defaults of DESIGN §6 to an empty file', () => {
     expect(parseConfig('', 'c.yaml')).toEqual({ config: defaultConfig, findings: [] });
-    expect(defaultConfig).toMatchObject({ interval_hours: 168, min_idle_hours: 2, stale_after_days: 30, archive_after_days: 90, consolidate: false, prune_bundled: true, protected: ['plan'] });
+    expect(defaultConfig).toMatchObject({
+      interval_hours: 168,
+      min_idle_hours: 2,
+      stale_after_days: 30,
+      archive_after_days: 90,
+      consolidate: false,
+      prune_bundled: true,
+      protected: ['plan'],
+    });
   });
 
   it('keeps the values it is given', () => {
@@ -27,7 +35,11 @@ describe('parseConfig', () => {
 
 describe('state.json', () => {
   it('round-trips through serialize and parse', () => {
-    const state = { ...emptyState(), last_run_at: '2026-11-30T00:00:00.000Z', skills: { b: { state: 'stale' as const, since: 'x' }, a: { seeded_at: 'y' } } };
+    const state = {
+      ...emptyState(),
+      last_run_at: '2026-11-30T00:00:00.000Z',
+      skills: { b: { state: 'stale' as const, since: 'x' }, a: { seeded_at: 'y' } },
+    };
     const text = serializeState(state);
     expect(Object.keys(JSON.parse(text).skills)).toEqual(['a', 'b']);
     expect(parseState(text, 's').state).toEqual({ ...state, skills: { a: { seeded_at: 'y' }, b: { state: 'stale', since: 'x' } } });

@@ -30,25 +30,35 @@ describe('buildFamilyPrefixes', () => {
 describe('MinHash', () => {
   it('estimates Jaccard similarity within 0.15 of the truth', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(fc.integer({ min: 0, max: 400 }), { minLength: 20, maxLength: 200 }), fc.uniqueArray(fc.integer({ min: 0, max: 400 }), { minLength: 20, maxLength: 200 }), (a, b) => {
-        const shared = a.filter((x) => b.includes(x)).length;
-        const truth = shared / (a.length + b.length - shared);
-        const estimate = estimateJaccard(buildSignature(Uint32Array.from(a), 128), buildSignature(Uint32Array.from(b), 128));
-        expect(Math.abs(estimate - truth)).toBeLessThan(0.15);
-      }),
+      fc.property(
+        fc.uniqueArray(fc.integer({ min: 0, max: 400 }), { minLength: 20, maxLength: 200 }),
+        fc.uniqueArray(fc.integer({ min: 0, max: 400 }), { minLength: 20, maxLength: 200 }),
+        (a, b) => {
+          const shared = a.filter((x) => b.includes(x)).length;
+          const truth = shared / (a.length + b.length - shared);
+          const estimate = estimateJaccard(buildSignature(Uint32Array.from(a), 128), buildSignature(Uint32Array.from(b), 128));
+          expect(Math.abs(estimate - truth)).toBeLessThan(0.15);
+        },
+      ),
       { numRuns: 60 },
     );
   });
 
   it('makes near-duplicates candidate pairs by banding', () => {
     const base = Array.from({ length: 100 }, (_, i) => i);
-    const signatures = [base, [...base.slice(5), 500, 501, 502, 503, 504], Array.from({ length: 100 }, (_, i) => 1000 + i)].map((s) => buildSignature(Uint32Array.from(s), 128));
+    const signatures = [base, [...base.slice(5), 500, 501, 502, 503, 504], Array.from({ length: 100 }, (_, i) => 1000 + i)].map((s) =>
+      buildSignature(Uint32Array.from(s), 128),
+    );
     expect([...findCandidatePairs(signatures, config)]).toEqual([0 * 3 + 1]);
   });
 });
 
 describe('buildClusters', () => {
-  const cluster = (skills: ReturnType<typeof curated>[]) => buildClusters(skills.map((s) => buildFeatures(s, config)), config);
+  const cluster = (skills: ReturnType<typeof curated>[]) =>
+    buildClusters(
+      skills.map((s) => buildFeatures(s, config)),
+      config,
+    );
 
   it('groups a name family whose content overlaps, with its evidence', () => {
     const clusters = cluster([
@@ -57,20 +67,30 @@ describe('buildClusters', () => {
       curated('pdf-forms', '# Forms\n\nFill PDF form fields with pypdf.\n', { description: 'Fill PDF forms.' }),
     ]);
     expect(clusters).toHaveLength(1);
-    expect(clusters[0]).toMatchObject({ members: ['deploy-production', 'deploy-staging'], evidence: { prefix: 'deploy', sharedTools: ['Bash'] } });
+    expect(clusters[0]).toMatchObject({
+      members: ['deploy-production', 'deploy-staging'],
+      evidence: { prefix: 'deploy', sharedTools: ['Bash'] },
+    });
     expect(clusters[0]!.evidence.similarities[0]!.jaccard).toBeGreaterThan(0.3);
   });
 
   it('does not join skills that share a prefix but not their content', () => {
     const clusters = cluster([
-      curated('code-review', '# Review\n\nRead the diff, comment on naming, tests and error handling.\n', { description: 'Review a pull request diff.' }),
-      curated('code-format', '# Format\n\nRun prettier over typescript sources before committing.\n', { description: 'Format sources with prettier.' }),
+      curated('code-review', '# Review\n\nRead the diff, comment on naming, tests and error handling.\n', {
+        description: 'Review a pull request diff.',
+      }),
+      curated('code-format', '# Format\n\nRun prettier over typescript sources before committing.\n', {
+        description: 'Format sources with prettier.',
+      }),
     ]);
     expect(clusters).toEqual([]);
   });
 
   it('does not chain two name families through their shorter common prefix', () => {
-    const vocab = { writing: 'manuscript abstract citation journal reviewer draft', slides: 'deck layout presenter audience projector template' };
+    const vocab = {
+      writing: 'manuscript abstract citation journal reviewer draft',
+      slides: 'deck layout presenter audience projector template',
+    };
     const body = (topic: keyof typeof vocab, i: number) => `# Part ${i}\n\nScientific ${vocab[topic]} part${i} step${i}.\n`;
     const skills = [0, 1, 2].flatMap((i) => [
       curated(`scientific-writing-s${i}`, body('writing', i), { description: `Scientific ${vocab.writing}.` }),
@@ -84,7 +104,8 @@ describe('buildClusters', () => {
   });
 
   it('joins near-duplicate content without a shared prefix', () => {
-    const text = '# Rotate\n\nRotate the TLS certificates of the load balancer, then reload nginx and check the expiry date with openssl.\n';
+    const text =
+      '# Rotate\n\nRotate the TLS certificates of the load balancer, then reload nginx and check the expiry date with openssl.\n';
     const clusters = cluster([curated('rotate-certs', text), curated('tls-renewal', text.replace('Rotate', 'Renew'))]);
     expect(clusters.map((c) => c.members)).toEqual([['rotate-certs', 'tls-renewal']]);
     expect(clusters[0]!.evidence.prefix).toBeNull();

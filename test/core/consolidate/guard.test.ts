@@ -8,7 +8,11 @@ const job = { path: 'jobs/nightly.yaml', text: 'skill: deploy-staging\n' };
 function setup(): { plan: ConsolidationPlan; before: CuratedSkill[]; outside: Map<string, string> } {
   const skills = deployFamily();
   const plan = planConsolidation({ skills: [...skills, other], references: [job], now }).plans[0]!;
-  const outside = new Map([[`${other.dir}/SKILL.md`, other.text], [job.path, job.text], ['skills/unrelated/SKILL.md', 'untouched']]);
+  const outside = new Map([
+    [`${other.dir}/SKILL.md`, other.text],
+    [job.path, job.text],
+    ['skills/unrelated/SKILL.md', 'untouched'],
+  ]);
   return { plan, before: skills, outside };
 }
 
@@ -25,17 +29,56 @@ describe('checkPlan', () => {
   });
 
   it.each<[string, Tamper, RegExp]>([
-    ['a paragraph dropped', (p) => editUmbrella(p, (t) => t.replace('Run the rollback script to deploy the previous release.', '')), /paragraph is missing/],
+    [
+      'a paragraph dropped',
+      (p) => editUmbrella(p, (t) => t.replace('Run the rollback script to deploy the previous release.', '')),
+      /paragraph is missing/,
+    ],
     ['a heading dropped', (p) => editUmbrella(p, (t) => t.replace('### Rollback\n', '')), /heading "Rollback"/],
-    ['a support file dropped', (p) => ({ ...p, changes: p.changes.filter((c) => c.path !== 'skills/deploy/references/api.md') }), /references\/api.md is not in the umbrella/],
-    ['an archive file dropped', (p) => ({ ...p, changes: p.changes.filter((c) => c.path !== 'skills/.archive/deploy-production/scripts/rollback.sh') }), /lacks scripts\/rollback.sh/],
-    ['a member file left behind', (p) => ({ ...p, changes: p.changes.filter((c) => c.path !== 'skills/deploy-staging/references/api.md') }), /not moved out/],
-    ['an outside file changed beyond the names', (p) => ({ ...p, changes: p.changes.map((c) => (c.path === 'jobs/nightly.yaml' ? { ...c, content: 'skill: deploy\nschedule: never\n' } : c)) }), /changed beyond the merged names/],
-    ['an unrelated skill changed', (p) => ({ ...p, changes: [...p.changes, { path: 'skills/unrelated/SKILL.md', content: 'hijacked' }] }), /unrelated\/SKILL.md is outside/],
-    ['an unknown file written', (p) => ({ ...p, changes: [...p.changes, { path: 'skills/elsewhere/SKILL.md', content: 'x' }] }), /not a known reference file/],
-    ['a link broken', (p) => editUmbrella(p, (t) => t.replace('references/deploy-staging-api.md', 'references/gone.md')), /no longer resolve/],
+    [
+      'a support file dropped',
+      (p) => ({ ...p, changes: p.changes.filter((c) => c.path !== 'skills/deploy/references/api.md') }),
+      /references\/api.md is not in the umbrella/,
+    ],
+    [
+      'an archive file dropped',
+      (p) => ({ ...p, changes: p.changes.filter((c) => c.path !== 'skills/.archive/deploy-production/scripts/rollback.sh') }),
+      /lacks scripts\/rollback.sh/,
+    ],
+    [
+      'a member file left behind',
+      (p) => ({ ...p, changes: p.changes.filter((c) => c.path !== 'skills/deploy-staging/references/api.md') }),
+      /not moved out/,
+    ],
+    [
+      'an outside file changed beyond the names',
+      (p) => ({
+        ...p,
+        changes: p.changes.map((c) => (c.path === 'jobs/nightly.yaml' ? { ...c, content: 'skill: deploy\nschedule: never\n' } : c)),
+      }),
+      /changed beyond the merged names/,
+    ],
+    [
+      'an unrelated skill changed',
+      (p) => ({ ...p, changes: [...p.changes, { path: 'skills/unrelated/SKILL.md', content: 'hijacked' }] }),
+      /unrelated\/SKILL.md is outside/,
+    ],
+    [
+      'an unknown file written',
+      (p) => ({ ...p, changes: [...p.changes, { path: 'skills/elsewhere/SKILL.md', content: 'x' }] }),
+      /not a known reference file/,
+    ],
+    [
+      'a link broken',
+      (p) => editUmbrella(p, (t) => t.replace('references/deploy-staging-api.md', 'references/gone.md')),
+      /no longer resolve/,
+    ],
     ['invalid frontmatter', (p) => editUmbrella(p, (t) => t.replace('name: deploy\n', 'name: Deploy Everything\n')), /umbrella is invalid/],
-    ['an unrelated skill "absorbed" with nothing merged', (p) => ({ ...p, from: [...p.from, 'release-notes'] }), /release-notes is absorbed but its original content is unknown/],
+    [
+      'an unrelated skill "absorbed" with nothing merged',
+      (p) => ({ ...p, from: [...p.from, 'release-notes'] }),
+      /release-notes is absorbed but its original content is unknown/,
+    ],
   ])('refuses a plan with %s', (_, tamper, problem) => {
     const { plan, before, outside } = setup();
     const problems = checkPlan({ plan: tamper(plan), before: [...before], outside });

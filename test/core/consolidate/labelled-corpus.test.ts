@@ -11,7 +11,10 @@ describe.skipIf(!hasCorpus)('consolidation on a labelled library split from the 
   const result = planConsolidation({ skills: library.skills, now });
 
   it('regroups the split skills and leaves unrelated ones alone (precision ≥ 0.9, recall ≥ 0.8)', () => {
-    const score = scorePairs(result.clusters.map((c) => c.members), library.labels);
+    const score = scorePairs(
+      result.clusters.map((c) => c.members),
+      library.labels,
+    );
     expect(score.truePairs).toBeGreaterThan(100);
     expect(score.precision).toBeGreaterThanOrEqual(0.9);
     expect(score.recall).toBeGreaterThanOrEqual(0.8);

@@ -11,26 +11,56 @@ describe('planConsolidation', () => {
     expect(skipped).toEqual([]);
     expect(plans).toHaveLength(1);
     const plan = plans[0]!;
-    expect(plan).toMatchObject({ kind: 'create', into: 'deploy', intoDir: 'skills/deploy', from: ['deploy-canary', 'deploy-production', 'deploy-staging'] });
+    expect(plan).toMatchObject({
+      kind: 'create',
+      into: 'deploy',
+      intoDir: 'skills/deploy',
+      from: ['deploy-canary', 'deploy-production', 'deploy-staging'],
+    });
     const text = written(plan.changes, 'skills/deploy/SKILL.md');
     const skill = parseSkill(text, { file: 'SKILL.md' });
     expect(skill.fields['allowed-tools']).toBe('Bash Grep Read');
     expect(skill.fields.metadata).toEqual({ absorbed: 'deploy-canary, deploy-production, deploy-staging' });
     expect(skill.body).toContain('## Deploy to staging');
     expect(skill.body).toContain('### Rollback');
-    expect(plan.archived.map((a) => a.to)).toEqual(['skills/.archive/deploy-canary', 'skills/.archive/deploy-production', 'skills/.archive/deploy-staging']);
-    expect(written(plan.changes, 'skills/.archive/deploy-production/scripts/rollback.sh')).toBe(new TextDecoder().decode(new Uint8Array([35, 33, 47, 98, 105, 110, 47, 115, 104, 10, 0, 255])));
-    expect(plan.changes.filter((c) => c.content === null).map((c) => c.path).sort()).toEqual([
-      'skills/deploy-canary/SKILL.md', 'skills/deploy-production/SKILL.md', 'skills/deploy-production/references/api.md',
-      'skills/deploy-production/scripts/rollback.sh', 'skills/deploy-staging/SKILL.md', 'skills/deploy-staging/references/api.md',
+    expect(plan.archived.map((a) => a.to)).toEqual([
+      'skills/.archive/deploy-canary',
+      'skills/.archive/deploy-production',
+      'skills/.archive/deploy-staging',
+    ]);
+    expect(written(plan.changes, 'skills/.archive/deploy-production/scripts/rollback.sh')).toBe(
+      new TextDecoder().decode(new Uint8Array([35, 33, 47, 98, 105, 110, 47, 115, 104, 10, 0, 255])),
+    );
+    expect(
+      plan.changes
+        .filter((c) => c.content === null)
+        .map((c) => c.path)
+        .sort(),
+    ).toEqual([
+      'skills/deploy-canary/SKILL.md',
+      'skills/deploy-production/SKILL.md',
+      'skills/deploy-production/references/api.md',
+      'skills/deploy-production/scripts/rollback.sh',
+      'skills/deploy-staging/SKILL.md',
+      'skills/deploy-staging/references/api.md',
     ]);
   });
 
   it('writes an umbrella that is valid under portable and spec', () => {
     const plan = planConsolidation({ skills: deployFamily(), now }).plans[0]!;
-    const files = new Map(plan.changes.filter((c) => c.path.startsWith('skills/deploy/') && c.content !== null).map((c) => [c.path.slice('skills/deploy/'.length), { path: c.path, size: 1 }]));
+    const files = new Map(
+      plan.changes
+        .filter((c) => c.path.startsWith('skills/deploy/') && c.content !== null)
+        .map((c) => [c.path.slice('skills/deploy/'.length), { path: c.path, size: 1 }]),
+    );
     for (const profile of ['portable', 'spec'] as const) {
-      const { findings } = validateSkill({ file: 'skills/deploy/SKILL.md', content: written(plan.changes, 'skills/deploy/SKILL.md'), folder: 'deploy', profile, files });
+      const { findings } = validateSkill({
+        file: 'skills/deploy/SKILL.md',
+        content: written(plan.changes, 'skills/deploy/SKILL.md'),
+        folder: 'deploy',
+        profile,
+        files,
+      });
       expect(findings.filter((f) => f.severity === 'error')).toEqual([]);
     }
   });
@@ -54,7 +84,7 @@ describe('planConsolidation', () => {
     expect(plan.archived.map((a) => a.name)).not.toContain('deploy');
   });
 
-  it('points the umbrella\'s own notes at the sections that replaced the siblings they linked to', () => {
+  it("points the umbrella's own notes at the sections that replaced the siblings they linked to", () => {
     const umbrella = curated('deploy', '# Deploy\n\nHow we deploy the web service to servers.\n', {
       files: [{ path: 'references/index.md', content: '# Index\n\n- [canary](../../deploy-canary/SKILL.md)\n' }],
     });
@@ -62,7 +92,7 @@ describe('planConsolidation', () => {
     expect(written(plan.changes, 'skills/deploy/references/index.md')).toBe('# Index\n\n- [canary](../SKILL.md#canary-deploy)\n');
   });
 
-  it('never touches a pinned or a person\'s skill that mentions a merged name: it is listed for a person to fix', () => {
+  it("never touches a pinned or a person's skill that mentions a merged name: it is listed for a person to fix", () => {
     const pinned = curated('release-notes', 'Run deploy-staging first.\n', { pinned: true, description: 'Writes release notes.' });
     const persons = curated('runbook', 'Then deploy-canary.\n', { provenance: 'user', description: 'The on-call runbook.' });
     const plan = planConsolidation({ skills: [...deployFamily(), pinned, persons], now }).plans[0]!;
@@ -82,11 +112,20 @@ describe('planConsolidation', () => {
   });
 
   it('rewrites references to merged names elsewhere: other skills, their links, and reference files, as whole words', () => {
-    const other = curated('release-notes', 'Before, run deploy-staging (not deploy-staging-extra). See [staging](../deploy-staging/SKILL.md) and [api](../deploy-staging/references/api.md).\n', { description: 'Writes release notes.' });
-    const job = { path: 'jobs/nightly.yaml', text: 'skill: deploy-staging\nrun: skills/deploy-staging/references/api.md\nother: deploy-stagingx\n' };
+    const other = curated(
+      'release-notes',
+      'Before, run deploy-staging (not deploy-staging-extra). See [staging](../deploy-staging/SKILL.md) and [api](../deploy-staging/references/api.md).\n',
+      { description: 'Writes release notes.' },
+    );
+    const job = {
+      path: 'jobs/nightly.yaml',
+      text: 'skill: deploy-staging\nrun: skills/deploy-staging/references/api.md\nother: deploy-stagingx\n',
+    };
     const plan = planConsolidation({ skills: [...deployFamily(), other], references: [job], now }).plans[0]!;
     expect(plan.rewritten).toEqual(['jobs/nightly.yaml', 'skills/release-notes/SKILL.md']);
-    expect(written(plan.changes, 'jobs/nightly.yaml')).toBe('skill: deploy\nrun: skills/deploy/references/deploy-staging-api.md\nother: deploy-stagingx\n');
+    expect(written(plan.changes, 'jobs/nightly.yaml')).toBe(
+      'skill: deploy\nrun: skills/deploy/references/deploy-staging-api.md\nother: deploy-stagingx\n',
+    );
     const notes = written(plan.changes, 'skills/release-notes/SKILL.md');
     expect(notes).toContain('run deploy (not deploy-staging-extra)');
     expect(notes).toContain('[staging](../deploy/SKILL.md#deploy-to-staging)');
@@ -95,13 +134,21 @@ describe('planConsolidation', () => {
 });
 
 describe('planConsolidation across categories', () => {
-  it('puts the umbrella in the members\' category, or at the root when they differ; archives keep each category', () => {
+  it("puts the umbrella in the members' category, or at the root when they differ; archives keep each category", () => {
     const same = deployFamily().map((s) => ({ ...s, category: 'ops', dir: s.dir.replace('skills/', 'skills/ops/') }));
-    expect(planConsolidation({ skills: same, now }).plans[0]).toMatchObject({ intoDir: 'skills/ops/deploy', archived: expect.arrayContaining([expect.objectContaining({ to: 'skills/.archive/ops/deploy-canary' })]) });
+    expect(planConsolidation({ skills: same, now }).plans[0]).toMatchObject({
+      intoDir: 'skills/ops/deploy',
+      archived: expect.arrayContaining([expect.objectContaining({ to: 'skills/.archive/ops/deploy-canary' })]),
+    });
     const mixed = deployFamily().map((s, i) => (i === 0 ? { ...s, category: 'web', dir: s.dir.replace('skills/', 'skills/web/') } : s));
     const { plans, dropped } = planConsolidation({ skills: mixed, now });
     expect(dropped).toEqual([]);
-    expect(plans[0]).toMatchObject({ intoDir: 'skills/deploy', archived: expect.arrayContaining([expect.objectContaining({ from: 'skills/web/deploy-staging', to: 'skills/.archive/web/deploy-staging' })]) });
+    expect(plans[0]).toMatchObject({
+      intoDir: 'skills/deploy',
+      archived: expect.arrayContaining([
+        expect.objectContaining({ from: 'skills/web/deploy-staging', to: 'skills/.archive/web/deploy-staging' }),
+      ]),
+    });
   });
 });
 
@@ -126,15 +173,22 @@ describe('planConsolidation on bad input', () => {
   });
 
   it('leaves out a member that links outside the skills folder; the rest still merge', () => {
-    const skills = [...deployFamily(), curated('deploy-secrets', '# Secrets\n\nDeploy the web service secrets from [the vault](../../ops/vault.md).\n')];
+    const skills = [
+      ...deployFamily(),
+      curated('deploy-secrets', '# Secrets\n\nDeploy the web service secrets from [the vault](../../ops/vault.md).\n'),
+    ];
     const { plans, skipped } = planConsolidation({ skills, now });
-    expect(skipped).toEqual([{ names: ['deploy-secrets'], reason: expect.stringContaining('links outside the skills folder (../../ops/vault.md)') }]);
+    expect(skipped).toEqual([
+      { names: ['deploy-secrets'], reason: expect.stringContaining('links outside the skills folder (../../ops/vault.md)') },
+    ]);
     expect(plans[0]?.from).not.toContain('deploy-secrets');
   });
 
   it('keeps a merged description within 1024 characters, cut at a word boundary', () => {
     const wordy = 'Deploys the web service to servers with many careful words about every single step of it '.repeat(12);
-    const skills = Array.from({ length: 8 }, (_, i) => curated(`deploy-zone${i}`, `# Zone ${i}\n\nDeploy the web service to zone ${i} servers.\n`, { description: wordy.trim() }));
+    const skills = Array.from({ length: 8 }, (_, i) =>
+      curated(`deploy-zone${i}`, `# Zone ${i}\n\nDeploy the web service to zone ${i} servers.\n`, { description: wordy.trim() }),
+    );
     const plan = planConsolidation({ skills, now }).plans[0]!;
     const description = String(parseSkill(written(plan.changes, 'skills/deploy/SKILL.md'), { file: 'x' }).fields.description);
     expect([...description].length).toBeLessThanOrEqual(1024);
@@ -152,14 +206,14 @@ describe('planConsolidation on bad input', () => {
   it.each([
     ['bundled', { provenance: 'bundled' as const }],
     ['from a hub', { provenance: 'hub' as const }],
-    ['a person\'s', { provenance: 'user' as const }],
+    ["a person's", { provenance: 'user' as const }],
     ['protected', { protected: true }],
   ])('never absorbs a skill that is %s', (_, override) => {
     const skills = deployFamily().map((s) => (s.name === 'deploy-canary' ? { ...s, ...override } : s));
     expect(planConsolidation({ skills, now }).plans[0]?.from).toEqual(['deploy-production', 'deploy-staging']);
   });
 
-  it('absorbs a person\'s skill once it is adopted', () => {
+  it("absorbs a person's skill once it is adopted", () => {
     const skills = deployFamily().map((s) => (s.name === 'deploy-canary' ? { ...s, provenance: 'user' as const, adopted: true } : s));
     expect(planConsolidation({ skills, now }).plans[0]?.from).toContain('deploy-canary');
   });

@@ -7,7 +7,9 @@ import { curated, deployFamily, now } from './library.js';
 
 const schema = JSON.parse(readFileSync(new URL('../../../schemas/plan-report.schema.json', import.meta.url), 'utf8')) as object;
 const validateReport = new Ajv2020.default({ strict: true }).compile(schema);
-const configSchema = JSON.parse(readFileSync(new URL('../../../schemas/consolidation-config.schema.json', import.meta.url), 'utf8')) as object;
+const configSchema = JSON.parse(
+  readFileSync(new URL('../../../schemas/consolidation-config.schema.json', import.meta.url), 'utf8'),
+) as object;
 
 describe('plan reports', () => {
   const skills = [...deployFamily(), curated('deploy-secrets', '# Secrets\n\n[vault](/etc/vault.md) for the web service deploy.\n')];
@@ -24,7 +26,9 @@ describe('plan reports', () => {
   });
 
   it('explains each plan in words: prefix, similarity range, tools', () => {
-    expect(report.plans[0]?.reason).toMatch(/^3 skills share the name prefix `deploy`; content similarity \(estimated Jaccard of their words\) 0\.\d\d–0\.\d\d, mean 0\.\d\d/);
+    expect(report.plans[0]?.reason).toMatch(
+      /^3 skills share the name prefix `deploy`; content similarity \(estimated Jaccard of their words\) 0\.\d\d–0\.\d\d, mean 0\.\d\d/,
+    );
     expect(renderPlansText(report)).toContain('create deploy-canary, deploy-production, deploy-staging → deploy');
   });
 

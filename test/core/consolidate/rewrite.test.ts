@@ -11,10 +11,18 @@ describe('rewriteText', () => {
     ['not inside a longer name', 'deploy-staging-extra and xdeploy-staging', 'deploy-staging-extra and xdeploy-staging'],
     ['at the end of a sentence and in a path', 'use deploy-staging. skills/deploy-staging/x', 'use deploy. skills/deploy/x'],
     ['in code', '`skillgarden load deploy-staging`', '`skillgarden load deploy`'],
-    ['a link target whose text repeats it', '[references/staging.md](references/staging.md)', '[references/staging.md](references/moved.md)'],
+    [
+      'a link target whose text repeats it',
+      '[references/staging.md](references/staging.md)',
+      '[references/staging.md](references/moved.md)',
+    ],
     ['a wrapped link target', '[x](<references/staging a.md>)', '[x](<references/moved a.md>)'],
     ['a reference definition', '[ref]: references/staging.md', '[ref]: references/moved.md'],
-    ['names inside link targets left to the link mapping', '[deploy-staging](../deploy-staging/SKILL.md)', '[deploy](../deploy-moved/SKILL.md)'],
+    [
+      'names inside link targets left to the link mapping',
+      '[deploy-staging](../deploy-staging/SKILL.md)',
+      '[deploy](../deploy-moved/SKILL.md)',
+    ],
   ])('rewrites %s', (_, input, expected) => {
     expect(rewriteText(input, { words, mapLink })).toBe(expected);
   });
@@ -28,7 +36,9 @@ describe('rewriteText', () => {
 describe('maskText', () => {
   it('blanks link targets, names and paths holding a name, so only those may differ', () => {
     const names = ['deploy', 'deploy-staging'];
-    expect(maskText('run skills/deploy-staging/run.sh [a](x.md)', names)).toBe(maskText('run skills/deploy/scripts/deploy-staging-run.sh [a](y.md)', names));
+    expect(maskText('run skills/deploy-staging/run.sh [a](x.md)', names)).toBe(
+      maskText('run skills/deploy/scripts/deploy-staging-run.sh [a](y.md)', names),
+    );
     expect(maskText('run deploy-staging daily', names)).not.toBe(maskText('run deploy weekly', names));
   });
 });

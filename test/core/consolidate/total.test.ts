@@ -6,7 +6,25 @@ import { now } from './library.js';
 const name = fc.tuple(fc.constantFrom('deploy', 'ops', 'pdf'), fc.constantFrom('a', 'b', 'c', 'd', 'a-x')).map(([p, s]) => `${p}-${s}`);
 const body = fc.oneof(
   { arbitrary: fc.string({ maxLength: 200 }), weight: 1 },
-  { arbitrary: fc.array(fc.constantFrom('# Title', '## Part', '```', 'deploy the service', '[l](references/x.md)', '[up](../deploy-a/SKILL.md)', '', '    # not a heading', '~~~'), { maxLength: 12 }).map((lines) => `deploy the service\n${lines.join('\n')}`), weight: 4 },
+  {
+    arbitrary: fc
+      .array(
+        fc.constantFrom(
+          '# Title',
+          '## Part',
+          '```',
+          'deploy the service',
+          '[l](references/x.md)',
+          '[up](../deploy-a/SKILL.md)',
+          '',
+          '    # not a heading',
+          '~~~',
+        ),
+        { maxLength: 12 },
+      )
+      .map((lines) => `deploy the service\n${lines.join('\n')}`),
+    weight: 4,
+  },
 );
 const skill = fc.record({
   name,
@@ -17,7 +35,13 @@ const skill = fc.record({
     { arbitrary: fc.constant('metadata: 3\ndescription: Deploy.\n'), weight: 1 },
   ),
   body,
-  file: fc.option(fc.record({ path: fc.constantFrom('references/x.md', 'scripts/run.sh', 'assets/a.bin'), content: fc.oneof(fc.string({ maxLength: 40 }), fc.uint8Array({ maxLength: 20 })) }), { nil: undefined }),
+  file: fc.option(
+    fc.record({
+      path: fc.constantFrom('references/x.md', 'scripts/run.sh', 'assets/a.bin'),
+      content: fc.oneof(fc.string({ maxLength: 40 }), fc.uint8Array({ maxLength: 20 })),
+    }),
+    { nil: undefined },
+  ),
   pinned: fc.boolean(),
 });
 
@@ -38,7 +62,10 @@ describe('planConsolidation is total', () => {
         planned += result.plans.length;
         for (const plan of result.plans) {
           const before = skills.filter((s) => s.name === plan.into || plan.from.includes(s.name));
-          const outside = new Map<string, string>([['jobs/a.yaml', inputs.map((s) => s.name).join(' ')], ...skills.map((s) => [`${s.dir}/SKILL.md`, s.text] as [string, string])]);
+          const outside = new Map<string, string>([
+            ['jobs/a.yaml', inputs.map((s) => s.name).join(' ')],
+            ...skills.map((s) => [`${s.dir}/SKILL.md`, s.text] as [string, string]),
+          ]);
           expect(checkPlan({ plan, before, outside })).toEqual([]);
           expect(plan.from.every((n) => !skills.find((s) => s.name === n)?.pinned)).toBe(true);
         }

@@ -7,30 +7,43 @@ import { buildCommitMessage, type LedgerTrailers } from '../../../src/core/ledge
 
 const names = ['a', 'b', 'c'];
 const path = fc.oneof(
-  fc.tuple(fc.constantFrom('skills/', 'skills/.archive/', 'skills/cat/', 'skills/.archive/cat/', 'other/'), fc.constantFrom(...names),
-    fc.constantFrom('/SKILL.md', '/references/r.md', '/scripts/s.sh')).map((parts) => parts.join('')),
+  fc
+    .tuple(
+      fc.constantFrom('skills/', 'skills/.archive/', 'skills/cat/', 'skills/.archive/cat/', 'other/'),
+      fc.constantFrom(...names),
+      fc.constantFrom('/SKILL.md', '/references/r.md', '/scripts/s.sh'),
+    )
+    .map((parts) => parts.join('')),
   fc.constantFrom('README.md', 'skills/SKILL.md', 'skills/a/b/c/SKILL.md', '.skillgarden/state.json'),
 );
 const change: fc.Arbitrary<PathChange> = fc.record({ status: fc.constantFrom('added', 'modified', 'deleted'), path });
-const trailers: fc.Arbitrary<LedgerTrailers> = fc.record({
-  action: fc.constantFrom('create', 'patch', 'adopt', 'pin', 'unpin', 'archive', 'usage', 'merge'),
-  skills: fc.subarray(names),
-  actor: fc.constantFrom('user', 'agent', 'curator'),
-  source: fc.constantFrom('foreground', 'background'),
-  reverts: fc.constant([]),
-}, { requiredKeys: ['skills', 'actor', 'reverts'] });
-const message = fc.oneof(trailers.map((t) => buildCommitMessage({ subject: 's', trailers: t })), fc.string({ maxLength: 40 }));
+const trailers: fc.Arbitrary<LedgerTrailers> = fc.record(
+  {
+    action: fc.constantFrom('create', 'patch', 'adopt', 'pin', 'unpin', 'archive', 'usage', 'merge'),
+    skills: fc.subarray(names),
+    actor: fc.constantFrom('user', 'agent', 'curator'),
+    source: fc.constantFrom('foreground', 'background'),
+    reverts: fc.constant([]),
+  },
+  { requiredKeys: ['skills', 'actor', 'reverts'] },
+);
+const message = fc.oneof(
+  trailers.map((t) => buildCommitMessage({ subject: 's', trailers: t })),
+  fc.string({ maxLength: 40 }),
+);
 
 /** A linear history of random commits; merges get a second parent that is an earlier commit. */
 const history: fc.Arbitrary<HistoryCommit[]> = fc
   .array(fc.record({ message, changes: fc.array(change, { maxLength: 6 }), merge: fc.boolean() }), { maxLength: 25 })
-  .map((raw) => raw.map((c, i) => ({
-    oid: `c${i}`,
-    parents: i === 0 ? [] : c.merge && i > 1 ? [`c${i - 1}`, `c${i - 2}`] : [`c${i - 1}`],
-    time: 1_800_000_000 + i * 60,
-    message: c.message,
-    changes: c.changes,
-  })));
+  .map((raw) =>
+    raw.map((c, i) => ({
+      oid: `c${i}`,
+      parents: i === 0 ? [] : c.merge && i > 1 ? [`c${i - 1}`, `c${i - 2}`] : [`c${i - 1}`],
+      time: 1_800_000_000 + i * 60,
+      message: c.message,
+      changes: c.changes,
+    })),
+  );
 
 const empty = emptyHistoryIndex('skills');
 
@@ -59,9 +72,17 @@ describe('foldHistory', () => {
   });
 
   it('does not change the index it is given', () => {
-    const created = foldHistory(empty, [{ oid: 'c0', parents: [], time: 0, message: 'x', changes: [{ status: 'added', path: 'skills/a/SKILL.md' }] }], 'c0');
+    const created = foldHistory(
+      empty,
+      [{ oid: 'c0', parents: [], time: 0, message: 'x', changes: [{ status: 'added', path: 'skills/a/SKILL.md' }] }],
+      'c0',
+    );
     const before = structuredClone(created);
-    foldHistory(created, [{ oid: 'c1', parents: ['c0'], time: 60, message: 'y', changes: [{ status: 'modified', path: 'skills/a/SKILL.md' }] }], 'c1');
+    foldHistory(
+      created,
+      [{ oid: 'c1', parents: ['c0'], time: 60, message: 'y', changes: [{ status: 'modified', path: 'skills/a/SKILL.md' }] }],
+      'c1',
+    );
     expect(created).toEqual(before);
   });
 
@@ -92,7 +113,7 @@ describe('orderParentsFirst', () => {
     );
   });
 
-  it('gives the first parent\'s line before the merged branch', () => {
+  it("gives the first parent's line before the merged branch", () => {
     const commit = (oid: string, parents: string[]) => ({ oid, parents, time: 0, message: '' });
     const order = orderParentsFirst([commit('m', ['p', 's']), commit('s', ['r']), commit('p', ['r']), commit('r', [])]);
     expect(order.map((c) => c.oid)).toEqual(['r', 'p', 's', 'm']);

@@ -4,7 +4,6 @@ import { parseTrailers } from '../../../src/core/ledger/trailers.js';
 import { gitParse, renderLikeGit } from './git-trailers.js';
 import { messages } from './trailer-messages.js';
 
-
 describe('parseTrailers agrees with git interpret-trailers --parse', () => {
   it.each(Object.entries(messages))('%s', (_name, message) => {
     expect(renderLikeGit(parseTrailers(message))).toBe(gitParse(message));
@@ -21,17 +20,34 @@ describe('parseTrailers agrees with git interpret-trailers --parse', () => {
 
   // Random messages from lines chosen to hit git's edge cases: folds, comments, dividers, git-generated prefixes.
   const line = fc.oneof(
-    fc.constantFrom('', ' ', '\t', '---', '--- x', '# c', 'Conflicts:', '\tpath', 'Signed-off-by: A <a@b>',
-      '(cherry picked from commit abc)', 'plain words', 'Key: v', 'key :v', 'K-1: a b', '  folded', ':x', 'Key x: y',
-      '# ------------------------ >8 ------------------------'),
+    fc.constantFrom(
+      '',
+      ' ',
+      '\t',
+      '---',
+      '--- x',
+      '# c',
+      'Conflicts:',
+      '\tpath',
+      'Signed-off-by: A <a@b>',
+      '(cherry picked from commit abc)',
+      'plain words',
+      'Key: v',
+      'key :v',
+      'K-1: a b',
+      '  folded',
+      ':x',
+      'Key x: y',
+      '# ------------------------ >8 ------------------------',
+    ),
     fc.tuple(fc.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,6}$/), fc.string({ maxLength: 8 })).map(([k, v]) => `${k}:${v}`),
     fc.string({ maxLength: 10 }),
   );
-  const message = fc.tuple(fc.array(line, { maxLength: 12 }), fc.constantFrom('\n', '\r\n'), fc.boolean())
+  const message = fc
+    .tuple(fc.array(line, { maxLength: 12 }), fc.constantFrom('\n', '\r\n'), fc.boolean())
     .map(([lines, eol, finalEol]) => lines.map((l) => l.replace(/[\r\n]/g, '')).join(eol) + (finalEol ? eol : ''));
 
-  const hangsGit = (m: string, divider: boolean): boolean =>
-    divider && /^---(\s|$)[\s\S]*\n# -{24} >8 -{24}\r?\n/m.test(m);
+  const hangsGit = (m: string, divider: boolean): boolean => divider && /^---(\s|$)[\s\S]*\n# -{24} >8 -{24}\r?\n/m.test(m);
 
   it('on random messages', () => {
     fc.assert(

@@ -2,30 +2,41 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isSkillgardenError } from '../../../src/core/errors.js';
 import {
-  actors, buildCommitMessage, parseCommitMessage, parseTrailers, readLedgerTrailers, skillActions, sources,
-  type CommitMessageParts, type LedgerTrailers,
+  actors,
+  buildCommitMessage,
+  parseCommitMessage,
+  parseTrailers,
+  readLedgerTrailers,
+  skillActions,
+  sources,
+  type CommitMessageParts,
+  type LedgerTrailers,
 } from '../../../src/core/ledger/trailers.js';
 import { gitParse, renderLikeGit } from './git-trailers.js';
 
 const value = fc.stringMatching(/^[^\s\r\n](?:[^\r\n]{0,20}[^\s\r\n])?$/);
 const commitId = fc.stringMatching(/^[0-9a-f]{40}$/);
-const ledgerTrailers: fc.Arbitrary<LedgerTrailers> = fc
-  .record(
-    {
-      action: fc.constantFrom(...skillActions),
-      skills: fc.array(value, { maxLength: 4 }),
-      actor: fc.constantFrom(...actors),
-      source: fc.constantFrom(...sources),
-      run: value,
-      reverts: fc.array(commitId, { maxLength: 2 }),
-    },
-    { requiredKeys: ['skills', 'actor', 'reverts'] },
-  );
+const ledgerTrailers: fc.Arbitrary<LedgerTrailers> = fc.record(
+  {
+    action: fc.constantFrom(...skillActions),
+    skills: fc.array(value, { maxLength: 4 }),
+    actor: fc.constantFrom(...actors),
+    source: fc.constantFrom(...sources),
+    run: value,
+    reverts: fc.array(commitId, { maxLength: 2 }),
+  },
+  { requiredKeys: ['skills', 'actor', 'reverts'] },
+);
 const bodyLine = fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('Key: v', '', '# c', '  folded', 'Signed-off-by: x'));
 const parts: fc.Arbitrary<CommitMessageParts> = fc.record(
   {
     subject: value.filter((s) => !s.startsWith('---')),
-    body: fc.array(bodyLine.map((l) => l.replace(/[\r\n]/g, '')), { maxLength: 5 }).map((ls) => ls.join('\n'))
+    body: fc
+      .array(
+        bodyLine.map((l) => l.replace(/[\r\n]/g, '')),
+        { maxLength: 5 },
+      )
+      .map((ls) => ls.join('\n'))
       .filter((b) => !/^---(\s|$)/m.test(b) && !b.includes('# ------------------------ >8')),
     trailers: ledgerTrailers,
   },
@@ -45,7 +56,14 @@ describe('buildCommitMessage', () => {
   it('writes the design example', () => {
     const message = buildCommitMessage({
       subject: 'skill(patch): deploy-checklist — fix the rollback step',
-      trailers: { action: 'patch', skills: ['deploy-checklist'], actor: 'agent', source: 'background', run: '2026-11-29T23-00-00Z-3f9a', reverts: [] },
+      trailers: {
+        action: 'patch',
+        skills: ['deploy-checklist'],
+        actor: 'agent',
+        source: 'background',
+        run: '2026-11-29T23-00-00Z-3f9a',
+        reverts: [],
+      },
     });
     expect(message).toBe(
       'skill(patch): deploy-checklist — fix the rollback step\n\n' +
@@ -56,11 +74,19 @@ describe('buildCommitMessage', () => {
   it('keeps the order Skill-Action, Skill-Name…, Skill-Actor, Skill-Source, Curator-Run, Reverts', () => {
     const id = 'a'.repeat(40);
     const message = buildCommitMessage({
-      subject: 's', body: 'why',
+      subject: 's',
+      body: 'why',
       trailers: { action: 'rollback', skills: ['b', 'a'], actor: 'curator', source: 'foreground', run: 'r', reverts: [id] },
     });
-    expect(parseTrailers(message).map((t) => t.key)).toEqual(
-      ['Skill-Action', 'Skill-Name', 'Skill-Name', 'Skill-Actor', 'Skill-Source', 'Curator-Run', 'Reverts']);
+    expect(parseTrailers(message).map((t) => t.key)).toEqual([
+      'Skill-Action',
+      'Skill-Name',
+      'Skill-Name',
+      'Skill-Actor',
+      'Skill-Source',
+      'Curator-Run',
+      'Reverts',
+    ]);
     expect(message).toContain('s\n\nwhy\n\nSkill-Action');
   });
 
@@ -89,8 +115,9 @@ describe('buildCommitMessage', () => {
   });
 
   it('accepts a Markdown rule written with more dashes or asterisks', () => {
-    expect(codeOf(() => buildCommitMessage({ subject: 's', body: '----\n***', trailers: { skills: [], actor: 'user', reverts: [] } })))
-      .toBeUndefined();
+    expect(
+      codeOf(() => buildCommitMessage({ subject: 's', body: '----\n***', trailers: { skills: [], actor: 'user', reverts: [] } })),
+    ).toBeUndefined();
   });
 });
 
@@ -106,7 +133,12 @@ describe('readLedgerTrailers', () => {
   });
 
   it('lets the last of a repeated single-valued key win', () => {
-    expect(readLedgerTrailers([{ key: 'Skill-Actor', value: 'agent' }, { key: 'Skill-Actor', value: 'curator' }]).actor).toBe('curator');
+    expect(
+      readLedgerTrailers([
+        { key: 'Skill-Actor', value: 'agent' },
+        { key: 'Skill-Actor', value: 'curator' },
+      ]).actor,
+    ).toBe('curator');
   });
 });
 
@@ -114,7 +146,8 @@ describe('parseCommitMessage', () => {
   it('splits subject, body and trailers of a squash commit', () => {
     const message = 'Patch deploy (#12)\n\n* one\n\n* two\n\nSkill-Action: patch\nSkill-Name: deploy\nSkill-Actor: agent\n';
     expect(parseCommitMessage(message)).toEqual({
-      subject: 'Patch deploy (#12)', body: '* one\n\n* two',
+      subject: 'Patch deploy (#12)',
+      body: '* one\n\n* two',
       trailers: { action: 'patch', skills: ['deploy'], actor: 'agent', reverts: [] },
     });
   });
@@ -127,7 +160,9 @@ describe('parseCommitMessage', () => {
 
   it('reads a plain message as a user commit with its body', () => {
     expect(parseCommitMessage('Fix typo\r\n\r\nIn the intro.\r\n')).toEqual({
-      subject: 'Fix typo', body: 'In the intro.', trailers: { skills: [], actor: 'user', reverts: [] },
+      subject: 'Fix typo',
+      body: 'In the intro.',
+      trailers: { skills: [], actor: 'user', reverts: [] },
     });
   });
 });
@@ -141,7 +176,12 @@ describe('parse ∘ build', () => {
         const parsed = parseCommitMessage(message);
         expect(parsed.trailers).toEqual(p.trailers);
         expect(parsed.subject).toBe(p.subject);
-        expect(parsed.body).toBe((p.body ?? '').replace(/^(?:[ \t]*\n)+/, '').replace(/(?:\n[ \t]*)+$/, '').replace(/^[ \t]+$/, ''));
+        expect(parsed.body).toBe(
+          (p.body ?? '')
+            .replace(/^(?:[ \t]*\n)+/, '')
+            .replace(/(?:\n[ \t]*)+$/, '')
+            .replace(/^[ \t]+$/, ''),
+        );
       }),
       { numRuns: 300 },
     );

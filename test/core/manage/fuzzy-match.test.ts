@@ -36,7 +36,13 @@ describe('findMatches', () => {
 
   it('stops at the first matcher that finds anything and reports every span with its line', () => {
     const result = findMatches('a x\nb\na x\n', 'a x');
-    expect(result).toEqual({ matcher: 'exact', spans: [{ start: 0, end: 3, line: 1 }, { start: 6, end: 9, line: 3 }] });
+    expect(result).toEqual({
+      matcher: 'exact',
+      spans: [
+        { start: 0, end: 3, line: 1 },
+        { start: 6, end: 9, line: 3 },
+      ],
+    });
   });
 
   it('finds nothing for text that is not there', () => {

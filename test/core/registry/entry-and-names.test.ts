@@ -41,7 +41,10 @@ describe('readToolList', () => {
   it.each([
     ['Read Grep', ['Read', 'Grep']],
     ['Read, Bash(git add *), Write', ['Read', 'Bash(git add *)', 'Write']],
-    [['Read', 7, ' Grep '], ['Read', 'Grep']],
+    [
+      ['Read', 7, ' Grep '],
+      ['Read', 'Grep'],
+    ],
     [undefined, []],
   ])('%j', (value, expected) => {
     expect(readToolList(value)).toEqual(expected);

@@ -57,13 +57,23 @@ describe('arguments', () => {
 describe('load rendering', () => {
   it('inline: base directory, content and the allowed tools', () => {
     const text = renderInlineLoad(entry('x', { allowedTools: ['Read', 'Bash(git add *)'] }), 'Steps.', '/d');
-    expect(text).toBe('Base directory for this skill: /d\n\nSteps.\n\nAllowed tools while following this skill (no permission prompt needed): Read, Bash(git add *)\n');
+    expect(text).toBe(
+      'Base directory for this skill: /d\n\nSteps.\n\nAllowed tools while following this skill (no permission prompt needed): Read, Bash(git add *)\n',
+    );
   });
 
   it('fork: a capped sub-agent spec', () => {
     const skill = entry('x', { context: 'fork', model: 'haiku', agent: 'Explore', effort: 'low', maxSteps: 50, allowedTools: ['Read'] });
     const spec = buildForkSpec(skill, 'Do it.', { ...values, arguments: 'the repo' });
-    expect(spec).toMatchObject({ skill: 'x', prompt: 'the repo', model: 'haiku', agent: 'Explore', effort: 'low', maxSteps: 10, allowedTools: ['Read'] });
+    expect(spec).toMatchObject({
+      skill: 'x',
+      prompt: 'the repo',
+      model: 'haiku',
+      agent: 'Explore',
+      effort: 'low',
+      maxSteps: 10,
+      allowedTools: ['Read'],
+    });
     expect(spec.systemPrompt).toContain('Do it.');
     expect(buildForkSpec(entry('y', { maxSteps: 3 }), '', values).maxSteps).toBe(3);
   });

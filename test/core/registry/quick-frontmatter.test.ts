@@ -7,12 +7,21 @@ const full = (yaml: string) => parseSkill(`---\n${yaml}---\nBody\n`, { file: 'SK
 
 describe('parseQuickFrontmatter', () => {
   it.each([
-    ['name: a\ndescription: Does things. Use when [x] {y} http://z.\n', { name: 'a', description: 'Does things. Use when [x] {y} http://z.' }],
-    ['a: "quoted: value # not a comment"\nb: \'it\'\'s\'\n', { a: 'quoted: value # not a comment', b: "it's" }],
+    [
+      'name: a\ndescription: Does things. Use when [x] {y} http://z.\n',
+      { name: 'a', description: 'Does things. Use when [x] {y} http://z.' },
+    ],
+    ["a: \"quoted: value # not a comment\"\nb: 'it''s'\n", { a: 'quoted: value # not a comment', b: "it's" }],
     ['user-invocable: false\npinned: true\n', { 'user-invocable': false, pinned: true }],
     ['version: 1.0.0\nlicense: 3-clause BSD\n', { version: '1.0.0', license: '3-clause BSD' }],
-    ['tags: [a, "b c", true]\nempty: []\nmetadata:\n  hermes:\n    tags: [x]\n    deep:\n      - z\n', { tags: ['a', 'b c', true], empty: [], metadata: { hermes: { tags: ['x'], deep: ['z'] } } }],
-    ['metadata:\n  author: me\n  version: "1.0"\npaths:\n  - "src/**"\n  - docs\n', { metadata: { author: 'me', version: '1.0' }, paths: ['src/**', 'docs'] }],
+    [
+      'tags: [a, "b c", true]\nempty: []\nmetadata:\n  hermes:\n    tags: [x]\n    deep:\n      - z\n',
+      { tags: ['a', 'b c', true], empty: [], metadata: { hermes: { tags: ['x'], deep: ['z'] } } },
+    ],
+    [
+      'metadata:\n  author: me\n  version: "1.0"\npaths:\n  - "src/**"\n  - docs\n',
+      { metadata: { author: 'me', version: '1.0' }, paths: ['src/**', 'docs'] },
+    ],
   ])('reads %j', (yaml, expected) => {
     expect(parseQuickFrontmatter(yaml)).toEqual(expected);
     expect(full(yaml).fields).toEqual(expected);
@@ -55,17 +64,79 @@ describe('parseQuickFrontmatter', () => {
   });
 
   it('agrees with the YAML parser wherever it answers (property)', () => {
-    const piece = fc.constantFrom('a', 'B', ' ', ':', ': ', '#', ' #', '"', "'", "''", '-', '- ', '1', '.', 'true', 'false', 'null', 'yes', '~', '[', ']', '{', '}', '&', '*', '!', '|', '>', '%', '@', '`', '\\', '\t', 'é', '?', ',', '0', '9', 'e', 'E', 'x', 'o', '1.0.0', '0x1F', '1e3', '+', '_');
+    const piece = fc.constantFrom(
+      'a',
+      'B',
+      ' ',
+      ':',
+      ': ',
+      '#',
+      ' #',
+      '"',
+      "'",
+      "''",
+      '-',
+      '- ',
+      '1',
+      '.',
+      'true',
+      'false',
+      'null',
+      'yes',
+      '~',
+      '[',
+      ']',
+      '{',
+      '}',
+      '&',
+      '*',
+      '!',
+      '|',
+      '>',
+      '%',
+      '@',
+      '`',
+      '\\',
+      '\t',
+      'é',
+      '?',
+      ',',
+      '0',
+      '9',
+      'e',
+      'E',
+      'x',
+      'o',
+      '1.0.0',
+      '0x1F',
+      '1e3',
+      '+',
+      '_',
+    );
     const scalar = fc.array(piece, { minLength: 0, maxLength: 6 }).map((parts) => parts.join(''));
     const key = fc.constantFrom('name', 'description', 'paths', 'metadata', 'a-b', 'x_y', 'null', 'true', '1a');
     const flow = fc.array(scalar, { maxLength: 3 }).map((vs) => `[${vs.join(', ')}]`);
     const value = fc.oneof(scalar, scalar, flow);
-    const indent = (text: string) => text.split('\n').map((l) => `  ${l}`).join('\n');
+    const indent = (text: string) =>
+      text
+        .split('\n')
+        .map((l) => `  ${l}`)
+        .join('\n');
     const { block } = fc.letrec((tie) => ({
       block: fc.oneof(
         { depthSize: 'small', withCrossShrink: true },
-        fc.array(fc.tuple(key, value).map(([k, v]) => `${k}: ${v}`), { minLength: 1, maxLength: 3 }).map((ls) => ls.join('\n')),
-        fc.array(value.map((v) => `- ${v}`), { minLength: 1, maxLength: 3 }).map((ls) => ls.join('\n')),
+        fc
+          .array(
+            fc.tuple(key, value).map(([k, v]) => `${k}: ${v}`),
+            { minLength: 1, maxLength: 3 },
+          )
+          .map((ls) => ls.join('\n')),
+        fc
+          .array(
+            value.map((v) => `- ${v}`),
+            { minLength: 1, maxLength: 3 },
+          )
+          .map((ls) => ls.join('\n')),
         fc.tuple(key, tie('block') as fc.Arbitrary<string>).map(([k, b]) => `${k}:\n${indent(b)}`),
       ),
     }));

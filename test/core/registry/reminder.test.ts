@@ -54,10 +54,17 @@ describe('buildReminder', () => {
 
   it('never exceeds the budget (property)', () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ maxLength: 400 }), { maxLength: 40 }), fc.integer({ min: 0, max: 5_000 }), (descriptions, budget) => {
-        const text = buildReminder(descriptions.map((d, i) => entry(`s${i}`, { description: d })), { budgetChars: budget });
-        expect(text.length).toBeLessThanOrEqual(budget);
-      }),
+      fc.property(
+        fc.array(fc.string({ maxLength: 400 }), { maxLength: 40 }),
+        fc.integer({ min: 0, max: 5_000 }),
+        (descriptions, budget) => {
+          const text = buildReminder(
+            descriptions.map((d, i) => entry(`s${i}`, { description: d })),
+            { budgetChars: budget },
+          );
+          expect(text.length).toBeLessThanOrEqual(budget);
+        },
+      ),
     );
   });
 

@@ -12,7 +12,11 @@ describe('computeUsageScore', () => {
     { name: 'one use a week ago halves', counters: { use_count: 1, last_used_at: hoursAgo(168) }, expected: Math.log(2) / 2 },
     { name: 'three uses two weeks ago', counters: { use_count: 3, last_used_at: hoursAgo(336) }, expected: Math.log(4) / 4 },
     { name: 'uses without a time count as 0.1 h old', counters: { use_count: 3 }, expected: Math.log(4) * 0.5 ** (0.1 / 168) },
-    { name: 'a bad time counts as none', counters: { use_count: 1, last_used_at: 'yesterday' }, expected: Math.log(2) * 0.5 ** (0.1 / 168) },
+    {
+      name: 'a bad time counts as none',
+      counters: { use_count: 1, last_used_at: 'yesterday' },
+      expected: Math.log(2) * 0.5 ** (0.1 / 168),
+    },
   ])('$name', ({ counters, expected }) => {
     expect(computeUsageScore(counters, now)).toBeCloseTo(expected, 12);
   });
@@ -33,11 +37,26 @@ describe('computeUsageScore', () => {
 describe('isInactive', () => {
   it.each([
     { name: 'never used is not inactive', counters: undefined, pinned: false, expected: false },
-    { name: 'viewed long ago but never used is not inactive', counters: { view_count: 2, last_viewed_at: hoursAgo(2000) }, pinned: false, expected: false },
+    {
+      name: 'viewed long ago but never used is not inactive',
+      counters: { view_count: 2, last_viewed_at: hoursAgo(2000) },
+      pinned: false,
+      expected: false,
+    },
     { name: 'used 8 days ago is inactive', counters: { use_count: 2, last_used_at: hoursAgo(8 * 24) }, pinned: false, expected: true },
     { name: 'used 6 days ago is active', counters: { use_count: 2, last_used_at: hoursAgo(6 * 24) }, pinned: false, expected: false },
-    { name: 'old use, recent view is active', counters: { use_count: 2, last_used_at: hoursAgo(900), last_viewed_at: hoursAgo(1) }, pinned: false, expected: false },
-    { name: 'old use, recent patch is active', counters: { use_count: 2, last_used_at: hoursAgo(900), last_patched_at: hoursAgo(1) }, pinned: false, expected: false },
+    {
+      name: 'old use, recent view is active',
+      counters: { use_count: 2, last_used_at: hoursAgo(900), last_viewed_at: hoursAgo(1) },
+      pinned: false,
+      expected: false,
+    },
+    {
+      name: 'old use, recent patch is active',
+      counters: { use_count: 2, last_used_at: hoursAgo(900), last_patched_at: hoursAgo(1) },
+      pinned: false,
+      expected: false,
+    },
     { name: 'pinned never goes inactive', counters: { use_count: 2, last_used_at: hoursAgo(900) }, pinned: true, expected: false },
   ])('$name', ({ counters, pinned, expected }) => {
     expect(isInactive(counters, now, { pinned })).toBe(expected);

@@ -16,8 +16,22 @@ const corpus = fileURLToPath(new URL('../../../../shared/corpus/skills', import.
 const fixtures = fileURLToPath(new URL('../../fixtures/malicious', import.meta.url));
 
 /** Characters that exercise every gate: quotes, `+`, `&#`, base64 runs, look-alikes, invisibles, line breaks. */
-const gateChar = fc.constantFrom(...'aZq09+/=&#;"\'`\\ \t\n-.:_xX'.split(''), 'а', 'ｃ', '\u200B', '\u202E', '\u{E0041}', '😀', '\uFE0F', '—');
-const gateText = fc.array(fc.oneof(gateChar, fc.constantFrom('dGhpcyBpcyBhIHNlY3JldCBjb21tYW5k', 'cu" + "rl', "c'ur'l", '&#99;url', "don't", 'a"b')), { maxLength: 60 }).map((parts) => parts.join(''));
+const gateChar = fc.constantFrom(
+  ...'aZq09+/=&#;"\'`\\ \t\n-.:_xX'.split(''),
+  'а',
+  'ｃ',
+  '\u200B',
+  '\u202E',
+  '\u{E0041}',
+  '😀',
+  '\uFE0F',
+  '—',
+);
+const gateText = fc
+  .array(fc.oneof(gateChar, fc.constantFrom('dGhpcyBpcyBhIHNlY3JldCBjb21tYW5k', 'cu" + "rl', "c'ur'l", '&#99;url', "don't", 'a"b')), {
+    maxLength: 60,
+  })
+  .map((parts) => parts.join(''));
 
 function filesUnder(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
@@ -31,30 +45,33 @@ function filesUnder(dir: string, out: string[] = []): string[] {
 /** What the scan did before its fast paths: every rule on every raw line, then every variant of every line. */
 function referenceKeys(text: string): Set<string> {
   const keys = new Set<string>();
-  text.replace(/\r\n?/g, '\n').split('\n').forEach((line, i) => {
-    const seen = new Set<string>();
-    const hit = (target: string, via: string): void => {
-      for (const rule of THREAT_RULES) {
-        if (seen.has(rule.id)) continue;
-        // Raw lines report the first accepted match; variants only their first match (matchRules).
-        const m = new RegExp(rule.pattern.source, `${rule.pattern.flags}g`);
-        for (let r = m.exec(target); r; r = via === 'raw' ? m.exec(target) : null) {
-          if (r[0].length === 0) m.lastIndex += 1;
-          if (rule.accept && !rule.accept(r[0])) continue;
-          keys.add(via === 'raw' ? `${i + 1}:${rule.id}:raw:${r.index + 1}` : `${i + 1}:${rule.id}:${via}`);
-          seen.add(rule.id);
-          break;
+  text
+    .replace(/\r\n?/g, '\n')
+    .split('\n')
+    .forEach((line, i) => {
+      const seen = new Set<string>();
+      const hit = (target: string, via: string): void => {
+        for (const rule of THREAT_RULES) {
+          if (seen.has(rule.id)) continue;
+          // Raw lines report the first accepted match; variants only their first match (matchRules).
+          const m = new RegExp(rule.pattern.source, `${rule.pattern.flags}g`);
+          for (let r = m.exec(target); r; r = via === 'raw' ? m.exec(target) : null) {
+            if (r[0].length === 0) m.lastIndex += 1;
+            if (rule.accept && !rule.accept(r[0])) continue;
+            keys.add(via === 'raw' ? `${i + 1}:${rule.id}:raw:${r.index + 1}` : `${i + 1}:${rule.id}:${via}`);
+            seen.add(rule.id);
+            break;
+          }
         }
-      }
-    };
-    hit(line, 'raw');
-    const normalized = buildNormalizedVariant(line);
-    if (normalized) hit(normalized.text, 'normalized');
-    const joined = buildJoinedVariant(normalized?.text ?? line);
-    if (joined) hit(joined.text, 'joined');
-    for (const token of findBase64Text(line)) hit(token.text, 'base64');
-    for (const inv of findInvisible(line, { fileStart: i === 0 })) keys.add(`${i + 1}:${inv.rule}:raw:${inv.column}`);
-  });
+      };
+      hit(line, 'raw');
+      const normalized = buildNormalizedVariant(line);
+      if (normalized) hit(normalized.text, 'normalized');
+      const joined = buildJoinedVariant(normalized?.text ?? line);
+      if (joined) hit(joined.text, 'joined');
+      for (const token of findBase64Text(line)) hit(token.text, 'base64');
+      for (const inv of findInvisible(line, { fileStart: i === 0 })) keys.add(`${i + 1}:${inv.rule}:raw:${inv.column}`);
+    });
   return keys;
 }
 
@@ -93,27 +110,37 @@ describe('trigger matcher', () => {
   it('finds the same lines as a case-insensitive indexOf per literal', () => {
     const literal = fc.stringMatching(/^[a-c/.:]{1,4}$/);
     fc.assert(
-      fc.property(fc.uniqueArray(literal, { minLength: 1, maxLength: 8 }), fc.stringMatching(/^[a-cA-C/.:\n é]{0,80}$/), (literals, text) => {
-        const matcher = buildTriggerMatcher(literals);
-        const found = indexTriggerLines(text, matcher).lines;
-        const lines = text.toLowerCase().split('\n');
-        matcher.literals.forEach((lit, id) => {
-          const expected = lines.flatMap((line, i) => (line.includes(lit) ? [i] : []));
-          expect(found[id] ?? []).toEqual(expected);
-        });
-      }),
+      fc.property(
+        fc.uniqueArray(literal, { minLength: 1, maxLength: 8 }),
+        fc.stringMatching(/^[a-cA-C/.:\n é]{0,80}$/),
+        (literals, text) => {
+          const matcher = buildTriggerMatcher(literals);
+          const found = indexTriggerLines(text, matcher).lines;
+          const lines = text.toLowerCase().split('\n');
+          matcher.literals.forEach((lit, id) => {
+            const expected = lines.flatMap((line, i) => (line.includes(lit) ? [i] : []));
+            expect(found[id] ?? []).toEqual(expected);
+          });
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
-  it('every rule example holds one of its rule\'s triggers', () => {
+  it("every rule example holds one of its rule's triggers", () => {
     for (const rule of THREAT_RULES) {
       const triggers = (rule.triggers ?? deriveTriggers(rule.pattern))?.map((t) => (typeof t === 'string' ? t : t.text));
       const example = RULE_EXAMPLES[rule.id];
       if (!triggers || !example) continue;
       const lower = example.hit.toLowerCase();
-      expect(triggers.some((t) => lower.includes(t)), `${rule.id}: ${example.hit}`).toBe(true);
-      expect(triggers.every((t) => t === t.toLowerCase()), rule.id).toBe(true);
+      expect(
+        triggers.some((t) => lower.includes(t)),
+        `${rule.id}: ${example.hit}`,
+      ).toBe(true);
+      expect(
+        triggers.every((t) => t === t.toLowerCase()),
+        rule.id,
+      ).toBe(true);
     }
   });
 });
@@ -142,13 +169,17 @@ describe('fast paths give the findings of the plain line-by-line scan', () => {
   });
 
   // The reference is slow (every rule on every line): a sample of the corpus, the files with findings among them.
-  it.skipIf(!existsSync(corpus))('on a sample of the real corpus', () => {
-    const files = filesUnder(corpus).filter((f) => /\.(?:md|sh|py|js|ts|txt|ya?ml|json)$/.test(f));
-    const sample = files.filter((f, i) => i % 15 === 0 || /security|hack|pentest|shell|install|deploy/i.test(f)).slice(0, 160);
-    for (const file of sample) {
-      const text = readFileSync(file, 'utf8');
-      if (text.length > 200_000) continue;
-      expect(scanKeys(text, file), file).toEqual(referenceKeys(text));
-    }
-  }, 120_000);
+  it.skipIf(!existsSync(corpus))(
+    'on a sample of the real corpus',
+    () => {
+      const files = filesUnder(corpus).filter((f) => /\.(?:md|sh|py|js|ts|txt|ya?ml|json)$/.test(f));
+      const sample = files.filter((f, i) => i % 15 === 0 || /security|hack|pentest|shell|install|deploy/i.test(f)).slice(0, 160);
+      for (const file of sample) {
+        const text = readFileSync(file, 'utf8');
+        if (text.length > 200_000) continue;
+        expect(scanKeys(text, file), file).toEqual(referenceKeys(text));
+      }
+    },
+    120_000,
+  );
 });

@@ -66,7 +66,15 @@ describe('malicious fixture skills', () => {
 
   it('judges every fixture skill dangerous', () => {
     expect(Object.keys(report.verdicts).sort()).toEqual([
-      'auto-updater', 'disk-cleanup', 'exfil-notes', 'helpful-formatter', 'obfuscated-installer', 'quick-setup', 'remote-helper', 'root-access', 'trojan-source',
+      'auto-updater',
+      'disk-cleanup',
+      'exfil-notes',
+      'helpful-formatter',
+      'obfuscated-installer',
+      'quick-setup',
+      'remote-helper',
+      'root-access',
+      'trojan-source',
     ]);
     expect(new Set(Object.values(report.verdicts))).toEqual(new Set(['dangerous']));
   });
@@ -85,7 +93,10 @@ describe('credential exposure (assembled at run time, so no token sits in the re
   let dir: string;
   const rnd = 'Zq3kW9xm2B7pL5vR8tN4cY6hJ1fD0gSa';
   const lines = [
-    '---', 'name: leaky', 'description: d', '---',
+    '---',
+    'name: leaky',
+    'description: d',
+    '---',
     `export AWS_ACCESS_KEY_ID=${'AK'}IA${'Q3KW9XM2B7PL5VR8'}`,
     `GITHUB_TOKEN=${'gh'}p_${rnd}Xy12`,
     `-----BEGIN ${'RSA'} PRIVATE KEY-----`,

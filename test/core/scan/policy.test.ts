@@ -9,7 +9,17 @@ import type { ScanFinding, ScanSeverity } from '../../../src/core/scan/types.js'
 import { buildVerdict } from '../../../src/core/scan/verdict.js';
 
 const f = (severity: ScanSeverity, suppressed?: ScanFinding['suppressed']): ScanFinding => ({
-  rule: 'r', category: 'network', severity, file: 'f', line: 1, column: 1, match: 'm', message: 'm', hint: 'h', via: 'raw', ...(suppressed ? { suppressed } : {}),
+  rule: 'r',
+  category: 'network',
+  severity,
+  file: 'f',
+  line: 1,
+  column: 1,
+  match: 'm',
+  message: 'm',
+  hint: 'h',
+  via: 'raw',
+  ...(suppressed ? { suppressed } : {}),
 });
 
 describe('verdicts', () => {
@@ -73,7 +83,10 @@ describe('checkWritePolicy', () => {
   });
 
   it('does not let an agent lift a block with its own inline marker, but honours the config allow-list', () => {
-    const marked = { path: 'SKILL.md', text: `${bad.text.trim()} <!-- skillgarden-ignore: supply-curl-pipe-shell-insecure — trust me -->\n` };
+    const marked = {
+      path: 'SKILL.md',
+      text: `${bad.text.trim()} <!-- skillgarden-ignore: supply-curl-pipe-shell-insecure — trust me -->\n`,
+    };
     expect(() => checkWritePolicy({ skill: 'x', files: [marked], provenance: 'agent' })).toThrow(/judged it dangerous/);
     const config = resolveScanConfig({ allow: [{ rule: 'supply-curl-pipe-shell-insecure', reason: 'reviewed by Ana' }] });
     expect(checkWritePolicy({ skill: 'x', files: [bad], provenance: 'agent', config }).decision).not.toBe('block');

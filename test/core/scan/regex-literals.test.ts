@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { parseRegexSource, requiredLiterals, requiredTriggers, type RegexNode, type Trigger } from '../../../src/core/scan/regex-literals.js';
+import {
+  parseRegexSource,
+  requiredLiterals,
+  requiredTriggers,
+  type RegexNode,
+  type Trigger,
+} from '../../../src/core/scan/regex-literals.js';
 import { THREAT_RULES } from '../../../src/core/scan/rules.js';
 import { seededRandom } from '../../helpers/random.js';
 
@@ -21,7 +27,7 @@ function charsOf(node: Extract<RegexNode, { kind: 'set' }>, flags: string): stri
 
 /** A random string built along the tree: not always a match (assertions are ignored), so each is checked with the real regex. */
 function sample(nodes: readonly RegexNode[], flags: string, random: () => number): string {
-  const pick = <T,>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
   const one = (node: RegexNode): string => {
     switch (node.kind) {
       case 'set': {
@@ -91,7 +97,8 @@ describe('required literals', () => {
   it("every match of a rule, on random texts built from its pattern, holds one of the rule's triggers", () => {
     const random = seededRandom(9);
     for (const rule of THREAT_RULES) {
-      const triggers: Trigger[] | undefined = rule.triggers?.map((text) => ({ text, before: false, after: false })) ?? requiredTriggers(rule.pattern);
+      const triggers: Trigger[] | undefined =
+        rule.triggers?.map((text) => ({ text, before: false, after: false })) ?? requiredTriggers(rule.pattern);
       if (!triggers) continue;
       const tree = parseRegexSource(rule.pattern.source);
       const regex = new RegExp(rule.pattern.source, rule.pattern.flags.replace('g', ''));
@@ -102,7 +109,10 @@ describe('required literals', () => {
         const m = regex.exec(haystack);
         if (!m) continue;
         matched += 1;
-        expect(triggers.some((t) => occursWithin(haystack, m.index, m[0].length, t)), `${rule.id}: "${m[0]}" holds none of ${JSON.stringify(triggers)}`).toBe(true);
+        expect(
+          triggers.some((t) => occursWithin(haystack, m.index, m[0].length, t)),
+          `${rule.id}: "${m[0]}" holds none of ${JSON.stringify(triggers)}`,
+        ).toBe(true);
       }
       // Texts that never match would prove nothing.
       expect(matched, rule.id).toBeGreaterThan(0);

@@ -19,13 +19,18 @@ describe('scan report', () => {
   it('has the DESIGN §12 shape', () => {
     expect(report.verdicts).toEqual({ ok: 'safe', risky: 'dangerous', meh: 'caution' });
     expect(report.summary).toEqual({ safe: 1, caution: 1, dangerous: 1, findings: 3, suppressed: 1 });
-    for (const f of report.findings) expect(Object.keys(f)).toEqual(expect.arrayContaining(['rule', 'category', 'severity', 'file', 'line', 'column', 'match', 'message']));
+    for (const f of report.findings)
+      expect(Object.keys(f)).toEqual(
+        expect.arrayContaining(['rule', 'category', 'severity', 'file', 'line', 'column', 'match', 'message']),
+      );
   });
 
   it('renders compiler-style lines', () => {
     const text = renderScanText(report);
     expect(text).toContain('skills/risky/SKILL.md:2:1 high destroy-rm-home recursive delete of the home folder: rm -rf ~');
-    expect(text).toContain('skills/meh/SKILL.md:3:1 medium net-tunnel exposes a local port to the internet through a tunnel: ngrok http [suppressed (inline): needed for the demo]');
+    expect(text).toContain(
+      'skills/meh/SKILL.md:3:1 medium net-tunnel exposes a local port to the internet through a tunnel: ngrok http [suppressed (inline): needed for the demo]',
+    );
     expect(text.trim().split('\n').at(-1)).toBe('3 skills scanned: 1 safe, 1 caution, 1 dangerous; 3 findings (1 suppressed)');
   });
 

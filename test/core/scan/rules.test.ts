@@ -30,9 +30,12 @@ describe('threat rules table', () => {
     expect(hit.slice(found[0]!.column - 1)).toContain(found[0]!.match.slice(0, 10).replace(/…$/, ''));
   });
 
-  it.each(THREAT_RULES.filter((r) => RULE_EXAMPLES[r.id]?.miss !== undefined).map((r) => [r.id]))('%s stays quiet on its look-alike', (id) => {
-    expect(rulesOn(RULE_EXAMPLES[id]!.miss!)).not.toContain(id);
-  });
+  it.each(THREAT_RULES.filter((r) => RULE_EXAMPLES[r.id]?.miss !== undefined).map((r) => [r.id]))(
+    '%s stays quiet on its look-alike',
+    (id) => {
+      expect(rulesOn(RULE_EXAMPLES[id]!.miss!)).not.toContain(id);
+    },
+  );
 });
 
 describe('regex hygiene', () => {

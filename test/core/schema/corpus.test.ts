@@ -64,7 +64,8 @@ describe.skipIf(!hasCorpus)('checkSchema on the 716 corpus skills', () => {
 
   it('places every finding on a real line of the frontmatter', () => {
     for (const entry of entries) {
-      for (const finding of checkSchema({ ...entry.input, profile: 'spec' })) expect(finding.line, entry.relative).toBeGreaterThanOrEqual(2);
+      for (const finding of checkSchema({ ...entry.input, profile: 'spec' }))
+        expect(finding.line, entry.relative).toBeGreaterThanOrEqual(2);
     }
   });
 
@@ -78,7 +79,7 @@ describe.skipIf(!hasCorpus)('checkSchema on the 716 corpus skills', () => {
     });
   });
 
-  it('under claude-code and hermes: the other dialect\'s keys are warnings', () => {
+  it("under claude-code and hermes: the other dialect's keys are warnings", () => {
     expect(skillCounts(entries, 'claude-code')).toEqual({
       'warning schema/unknown-key': 284,
       'error schema/type': 1,

@@ -19,13 +19,33 @@ interface FieldCase {
 
 const all = (expectation: Expectation) => ({ portable: expectation, spec: expectation, 'claude-code': expectation, hermes: expectation });
 /** A field every dialect but the spec knows: unknown under spec only. */
-const notSpec = (expectation: Expectation) => ({ portable: expectation, spec: unknownError, 'claude-code': expectation, hermes: expectation });
+const notSpec = (expectation: Expectation) => ({
+  portable: expectation,
+  spec: unknownError,
+  'claude-code': expectation,
+  hermes: expectation,
+});
 /** A Claude Code field: known in portable and claude-code. */
-const claudeCode = (expectation: Expectation, portable = expectation) => ({ portable, spec: unknownError, 'claude-code': expectation, hermes: unknownWarning });
+const claudeCode = (expectation: Expectation, portable = expectation) => ({
+  portable,
+  spec: unknownError,
+  'claude-code': expectation,
+  hermes: unknownWarning,
+});
 /** A Hermes Agent field: known in portable and hermes. */
-const hermes = (expectation: Expectation) => ({ portable: expectation, spec: unknownError, 'claude-code': unknownWarning, hermes: expectation });
+const hermes = (expectation: Expectation) => ({
+  portable: expectation,
+  spec: unknownError,
+  'claude-code': unknownWarning,
+  hermes: expectation,
+});
 /** A skillgarden runtime field: known in portable only. */
-const runtime = (expectation: Expectation) => ({ portable: expectation, spec: unknownError, 'claude-code': unknownWarning, hermes: unknownWarning });
+const runtime = (expectation: Expectation) => ({
+  portable: expectation,
+  spec: unknownError,
+  'claude-code': unknownWarning,
+  hermes: unknownWarning,
+});
 
 const cases: FieldCase[] = [
   // Agent Skills spec
@@ -78,7 +98,10 @@ const cases: FieldCase[] = [
   { yaml: 'environments: [kanban]', ...hermes(ok) },
   { yaml: 'prerequisites: {env_vars: [NOTION_API_KEY], commands: [curl]}', ...hermes(ok) },
   { yaml: 'prerequisites: {commands: 5}', ...hermes(typeError) },
-  { yaml: 'required_environment_variables: [{name: API_KEY, prompt: Key, help: "https://x", required_for: api, optional: true}]', ...hermes(ok) },
+  {
+    yaml: 'required_environment_variables: [{name: API_KEY, prompt: Key, help: "https://x", required_for: api, optional: true}]',
+    ...hermes(ok),
+  },
   { yaml: 'required_environment_variables: [API_KEY]', ...hermes(ok) },
   { yaml: 'required_environment_variables: [5]', ...hermes(typeError) },
   { yaml: 'required_credential_files: [{path: google_token.json, description: token}]', ...hermes(ok) },
@@ -90,7 +113,11 @@ const cases: FieldCase[] = [
   { yaml: 'dependencies: [numpy]', ...hermes(ok) },
   { yaml: 'deps: [ffmpeg]', ...hermes(ok) },
   { yaml: 'triggers: [write a song]', ...hermes(ok) },
-  { yaml: 'metadata: {hermes: {tags: [a], related_skills: [b], requires_toolsets: [web], fallback_for_tools: [browser_navigate]}}', ...all(ok), spec: typeError },
+  {
+    yaml: 'metadata: {hermes: {tags: [a], related_skills: [b], requires_toolsets: [web], fallback_for_tools: [browser_navigate]}}',
+    ...all(ok),
+    spec: typeError,
+  },
   { yaml: 'metadata: {hermes: {config: [{key: my.path, description: Where, default: "~/x"}]}}', ...all(ok), spec: typeError },
   { yaml: 'metadata: {hermes: {blueprint: {schedule: "0 9 * * *", no_agent: false}}}', ...all(ok), spec: typeError },
   { yaml: 'metadata: {hermes: {tagz: [a]}}', ...all(unknownWarning), spec: typeError },

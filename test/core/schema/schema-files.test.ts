@@ -68,12 +68,7 @@ describe('frontmatter keys that name Object.prototype members', () => {
   it('are ordinary unknown keys and satisfy nothing', () => {
     const input = frontmatterInput('__proto__: {name: evil, description: evil}\nconstructor: x\n', { profile: 'portable' });
     const findings = checkSchema(input);
-    expect(findings.map((f) => f.code).sort()).toEqual([
-      'schema/required',
-      'schema/required',
-      'schema/unknown-key',
-      'schema/unknown-key',
-    ]);
+    expect(findings.map((f) => f.code).sort()).toEqual(['schema/required', 'schema/required', 'schema/unknown-key', 'schema/unknown-key']);
     expect(({} as Record<string, unknown>).name).toBeUndefined();
   });
 

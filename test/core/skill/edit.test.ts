@@ -41,7 +41,8 @@ describe('setField', () => {
     expect(after.findings).toEqual([]);
     let expected: Record<string, unknown> = structuredClone(before.fields as Record<string, unknown>);
     if (path.length === 1) expected[path[0] as string] = value;
-    else expected = { ...expected, [path[0] as string]: { ...((expected[path[0] as string] as object) ?? {}), [path[1] as string]: value } };
+    else
+      expected = { ...expected, [path[0] as string]: { ...((expected[path[0] as string] as object) ?? {}), [path[1] as string]: value } };
     expect(after.fields).toEqual(expected);
     expect(after.body).toBe(before.body);
   });
@@ -87,7 +88,10 @@ describe.skipIf(!hasCorpus)('the real corpus', () => {
       const text = readFileSync(skill.file, 'utf8');
       const parsed = parse(text);
       expect(serializeSkill(parsed), skill.relative).toBe(text);
-      expect(parsed.findings.filter((f) => f.code === 'skill/yaml-syntax'), skill.relative).toEqual([]);
+      expect(
+        parsed.findings.filter((f) => f.code === 'skill/yaml-syntax'),
+        skill.relative,
+      ).toEqual([]);
     }
   });
 

@@ -93,8 +93,29 @@ describe('parseSkill', () => {
 
 describe('parse and serialize', () => {
   it('is total and round-trips any text exactly', () => {
-    const fragments = fc.constantFrom('---', '\n', '\r\n', 'name: a', ': ', '- x', '"', "'", '\uFEFF', '&a', '*a', '{', '[', '#', ' ', 'é', '\u0000');
-    const texts = fc.oneof(fc.string(), fc.array(fragments, { maxLength: 30 }).map((parts) => parts.join('')));
+    const fragments = fc.constantFrom(
+      '---',
+      '\n',
+      '\r\n',
+      'name: a',
+      ': ',
+      '- x',
+      '"',
+      "'",
+      '\uFEFF',
+      '&a',
+      '*a',
+      '{',
+      '[',
+      '#',
+      ' ',
+      'é',
+      '\u0000',
+    );
+    const texts = fc.oneof(
+      fc.string(),
+      fc.array(fragments, { maxLength: 30 }).map((parts) => parts.join('')),
+    );
     fc.assert(
       fc.property(texts, (text) => {
         const skill = parseSkill(text, { file: 'SKILL.md' });

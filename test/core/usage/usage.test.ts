@@ -1,13 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { applyBump, isInactive, mergeUsage, normalizeTime, parseHermesUsage, parseUsageFile, qualityScore, usageScore } from '../../../src/core/usage/index.js';
+import {
+  applyBump,
+  isInactive,
+  mergeUsage,
+  normalizeTime,
+  parseHermesUsage,
+  parseUsageFile,
+  qualityScore,
+  usageScore,
+} from '../../../src/core/usage/index.js';
 
 const now = new Date('2026-11-30T00:00:00Z');
 const parse = (value: unknown) => parseUsageFile(JSON.stringify(value), { path: '.skillgarden/usage/a.json', writer: 'a', now });
 
 describe('parseUsageFile', () => {
   it('reads counters and normalises times to UTC', () => {
-    const { file, findings } = parse({ version: 1, writer: 'a', skills: { x: { use_count: 3, last_used_at: '2026-05-01T12:00:00+02:00' } } });
+    const { file, findings } = parse({
+      version: 1,
+      writer: 'a',
+      skills: { x: { use_count: 3, last_used_at: '2026-05-01T12:00:00+02:00' } },
+    });
     expect(findings).toEqual([]);
     expect(file?.skills.x).toEqual({ use_count: 3, last_used_at: '2026-05-01T10:00:00Z' });
   });
@@ -24,7 +37,9 @@ describe('parseUsageFile', () => {
   });
 
   it('takes a time without a zone as UTC', () => {
-    expect(parse({ version: 1, writer: 'a', skills: { x: { last_viewed_at: '2026-05-01T10:00:00' } } }).file?.skills.x?.last_viewed_at).toBe('2026-05-01T10:00:00Z');
+    expect(
+      parse({ version: 1, writer: 'a', skills: { x: { last_viewed_at: '2026-05-01T10:00:00' } } }).file?.skills.x?.last_viewed_at,
+    ).toBe('2026-05-01T10:00:00Z');
     expect(normalizeTime('2026-05-01 10:00')).toBe('2026-05-01T10:00:00Z');
   });
 
@@ -43,7 +58,10 @@ describe('parseUsageFile', () => {
   });
 
   it("reads Hermes Agent's .usage.json", () => {
-    const { file } = parseHermesUsage(JSON.stringify({ arxiv: { use_count: 4, last_used_at: '2026-11-01T00:00:00Z' } }), { path: 'skills/.usage.json', now });
+    const { file } = parseHermesUsage(JSON.stringify({ arxiv: { use_count: 4, last_used_at: '2026-11-01T00:00:00Z' } }), {
+      path: 'skills/.usage.json',
+      now,
+    });
     expect(file?.skills.arxiv).toEqual({ use_count: 4, last_used_at: '2026-11-01T00:00:00Z' });
   });
 });
@@ -76,7 +94,12 @@ describe('bumps and scores', () => {
     expect(c.reuse_after_patch_count).toBeUndefined();
     c = applyBump(c, 'use', '2026-01-02T00:00:00Z', 1);
     c = applyBump(c, 'use', '2026-01-03T00:00:00Z', 1);
-    expect(c).toMatchObject({ use_count: 3, reuse_after_patch_count: 1, last_reused_patch_generation: 1, last_used_at: '2026-01-03T00:00:00Z' });
+    expect(c).toMatchObject({
+      use_count: 3,
+      reuse_after_patch_count: 1,
+      last_reused_patch_generation: 1,
+      last_used_at: '2026-01-03T00:00:00Z',
+    });
   });
 
   it('scores by uses decayed with a one-week half-life', () => {

@@ -15,9 +15,15 @@ function skillFile(name: string, body: string, extra = ''): string {
 /** `jobs` is where the reference files live: outside the skills root by default, as scheduled jobs usually are. */
 function deployRepo(jobs = 'jobs'): string {
   return repoWith({
-    'skills/deploy-staging/SKILL.md': skillFile('deploy-staging', '# Staging\n\nDeploy the web service to staging servers; see [api](references/api.md).\n'),
+    'skills/deploy-staging/SKILL.md': skillFile(
+      'deploy-staging',
+      '# Staging\n\nDeploy the web service to staging servers; see [api](references/api.md).\n',
+    ),
     'skills/deploy-staging/references/api.md': '# Staging API\n\nrelease ids\n',
-    'skills/deploy-production/SKILL.md': skillFile('deploy-production', '# Production\n\nDeploy the web service to production servers after approval.\n'),
+    'skills/deploy-production/SKILL.md': skillFile(
+      'deploy-production',
+      '# Production\n\nDeploy the web service to production servers after approval.\n',
+    ),
     'skills/deploy-production/references/api.md': '# Production API\n\ntwo approvals\n',
     'skills/deploy-production/scripts/rollback.sh': '#!/bin/sh\necho rollback\n',
     'skills/release-notes/SKILL.md': skillFile('release-notes', 'Run deploy-staging first.\n'),
@@ -82,7 +88,10 @@ describe('applyPlan', () => {
     const ledger = await openLedger(dir, { now: () => now });
     try {
       const { commit } = await applyPlan(ledger, plan, { runId: 'r1' });
-      await expect(ledger.rollback({ commit })).rejects.toMatchObject({ code: 'ledger/rollback-refused', data: { paths: ['jobs/nightly.yaml'] } });
+      await expect(ledger.rollback({ commit })).rejects.toMatchObject({
+        code: 'ledger/rollback-refused',
+        data: { paths: ['jobs/nightly.yaml'] },
+      });
       const referenced = (path: string) => path.startsWith('jobs/');
       expect(await ledger.rollback({ commit }, { allowPath: referenced })).toMatchObject({ status: 'reverted' });
       expect(tree(dir)).toBe(before);
@@ -118,36 +127,46 @@ const member = fc.record({
 describe('applyPlan then rollback', () => {
   it('restores the tree exactly, for any generated library', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.uniqueArray(member, { minLength: 2, maxLength: 4, selector: (m) => m.suffix }), fc.boolean(), async (members, withJob) => {
-        const files: Record<string, string | Uint8Array> = { '.skillgarden/adopted.txt': `${members.map((m) => `ops-${m.suffix}`).join('\n')}\n` };
-        members.forEach((m, i) => {
-          const sibling = members[(i + 1) % members.length]!.suffix;
-          const link = m.linkSibling ? ` See [next](../ops-${sibling}/SKILL.md).` : '';
-          files[`skills/ops-${m.suffix}/SKILL.md`] = skillFile(`ops-${m.suffix}`, `# Ops ${m.suffix}\n\nOps deploy ${m.words.join(' ')}.${link}\n`);
-          for (const path of m.support) files[`skills/ops-${m.suffix}/${path}`] = path.endsWith('.bin') ? new Uint8Array([0, 1, 2, i]) : `# ${path}\n\n${m.suffix}\n`;
-        });
-        if (withJob) {
-          files['.skillgarden/jobs/cron.yaml'] = `run: ops-${members[0]!.suffix}\n`;
-          files['.skillgarden/config.yaml'] = 'references: [".skillgarden/jobs/**"]\n';
-        }
-        const dir = repoWith(files);
-        const before = tree(dir);
-        const { result } = await planLibrary(dir, { now });
-        expect(result.dropped).toEqual([]);
-        expect(result.plans.length).toBeGreaterThan(0);
-        const ledger = await openLedger(dir, { now: () => now });
-        try {
-          for (const plan of result.plans) {
-            const { commit } = await applyPlan(ledger, plan, { runId: 'prop' });
-            expect(tree(dir)).not.toBe(before);
-            await ledger.rollback({ commit });
-            expect(tree(dir)).toBe(before);
-            expect(status(dir)).toBe('');
+      fc.asyncProperty(
+        fc.uniqueArray(member, { minLength: 2, maxLength: 4, selector: (m) => m.suffix }),
+        fc.boolean(),
+        async (members, withJob) => {
+          const files: Record<string, string | Uint8Array> = {
+            '.skillgarden/adopted.txt': `${members.map((m) => `ops-${m.suffix}`).join('\n')}\n`,
+          };
+          members.forEach((m, i) => {
+            const sibling = members[(i + 1) % members.length]!.suffix;
+            const link = m.linkSibling ? ` See [next](../ops-${sibling}/SKILL.md).` : '';
+            files[`skills/ops-${m.suffix}/SKILL.md`] = skillFile(
+              `ops-${m.suffix}`,
+              `# Ops ${m.suffix}\n\nOps deploy ${m.words.join(' ')}.${link}\n`,
+            );
+            for (const path of m.support)
+              files[`skills/ops-${m.suffix}/${path}`] = path.endsWith('.bin') ? new Uint8Array([0, 1, 2, i]) : `# ${path}\n\n${m.suffix}\n`;
+          });
+          if (withJob) {
+            files['.skillgarden/jobs/cron.yaml'] = `run: ops-${members[0]!.suffix}\n`;
+            files['.skillgarden/config.yaml'] = 'references: [".skillgarden/jobs/**"]\n';
           }
-        } finally {
-          await ledger.close();
-        }
-      }),
+          const dir = repoWith(files);
+          const before = tree(dir);
+          const { result } = await planLibrary(dir, { now });
+          expect(result.dropped).toEqual([]);
+          expect(result.plans.length).toBeGreaterThan(0);
+          const ledger = await openLedger(dir, { now: () => now });
+          try {
+            for (const plan of result.plans) {
+              const { commit } = await applyPlan(ledger, plan, { runId: 'prop' });
+              expect(tree(dir)).not.toBe(before);
+              await ledger.rollback({ commit });
+              expect(tree(dir)).toBe(before);
+              expect(status(dir)).toBe('');
+            }
+          } finally {
+            await ledger.close();
+          }
+        },
+      ),
       { numRuns: 8 },
     );
   });

@@ -14,7 +14,13 @@ const now = new Date('2026-11-30T00:00:00Z');
 async function runPlan(dir: string, options: { json?: boolean; markdown?: boolean } = {}): Promise<{ code: number; stdout: string }> {
   let stdout = '';
   const context: CommandContext = {
-    io: { stdout: { write: (chunk: string | Uint8Array) => ((stdout += String(chunk)), true) }, stderr: { write: () => true }, env: {}, cwd: dir, interactive: false },
+    io: {
+      stdout: { write: (chunk: string | Uint8Array) => ((stdout += String(chunk)), true) },
+      stderr: { write: () => true },
+      env: {},
+      cwd: dir,
+      interactive: false,
+    },
     global: { repo: dir, now, json: options.json ?? false },
     positionals: [],
     values: { markdown: options.markdown },
@@ -27,12 +33,20 @@ function skillText(name: string, topic: string): string {
 }
 
 describe('plan command', () => {
-  it('plans skills the agent created in the background, and not a person\'s, without changing the repository', async () => {
+  it("plans skills the agent created in the background, and not a person's, without changing the repository", async () => {
     const dir = repoWith({ 'skills/deploy-manual/SKILL.md': skillText('deploy-manual', 'manual') });
     const ledger = await openLedger(dir, { now: () => now });
-    const ctx = { repoDir: dir, ledger, skillsDir: 'skills', profile: 'portable' as const, actor: 'agent' as const, source: 'background' as const };
+    const ctx = {
+      repoDir: dir,
+      ledger,
+      skillsDir: 'skills',
+      profile: 'portable' as const,
+      actor: 'agent' as const,
+      source: 'background' as const,
+    };
     try {
-      for (const topic of ['staging', 'production']) await createSkill(ctx, { name: `deploy-${topic}`, content: skillText(`deploy-${topic}`, topic) });
+      for (const topic of ['staging', 'production'])
+        await createSkill(ctx, { name: `deploy-${topic}`, content: skillText(`deploy-${topic}`, topic) });
     } finally {
       await ledger.close();
     }

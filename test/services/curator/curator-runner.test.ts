@@ -13,7 +13,26 @@ const validateReport = new Ajv2020({ strict: false, validateFormats: false }).co
 
 async function library() {
   const dir = repoWith({ 'draft.md': skillText('old-one') });
-  expect((await cli(['manage', 'create', 'old-one', '--content', 'draft.md', '--actor', 'agent', '--source', 'background', '--now', '2026-01-01T00:00:00Z'], { cwd: dir })).code).toBe(0);
+  expect(
+    (
+      await cli(
+        [
+          'manage',
+          'create',
+          'old-one',
+          '--content',
+          'draft.md',
+          '--actor',
+          'agent',
+          '--source',
+          'background',
+          '--now',
+          '2026-01-01T00:00:00Z',
+        ],
+        { cwd: dir },
+      )
+    ).code,
+  ).toBe(0);
   return dir;
 }
 
@@ -60,19 +79,36 @@ describe('run reports', () => {
     const dir = repoWith({ 'draft.md': '' });
     for (const name of ['a-one', 'b-two', 'c-three']) {
       writeFileSync(join(dir, 'draft.md'), skillText(name));
-      await cli(['manage', 'create', name, '--content', 'draft.md', '--actor', 'agent', '--source', 'background', '--now', '2026-01-01T00:00:00Z'], { cwd: dir });
-      await cli(['manage', 'write-file', name, 'references/notes.md', '--content', 'draft.md', '--actor', 'agent', '--now', '2026-01-01T00:00:00Z'], { cwd: dir });
+      await cli(
+        ['manage', 'create', name, '--content', 'draft.md', '--actor', 'agent', '--source', 'background', '--now', '2026-01-01T00:00:00Z'],
+        { cwd: dir },
+      );
+      await cli(
+        ['manage', 'write-file', name, 'references/notes.md', '--content', 'draft.md', '--actor', 'agent', '--now', '2026-01-01T00:00:00Z'],
+        { cwd: dir },
+      );
     }
     const now = new Date('2026-11-30T00:00:00Z');
     // The process "dies" right after the first transition is committed.
-    const interrupted = runCurator({ repoDir: dir, now, onProgress: (done) => { if (done === 1) throw new Error('killed'); } });
+    const interrupted = runCurator({
+      repoDir: dir,
+      now,
+      onProgress: (done) => {
+        if (done === 1) throw new Error('killed');
+      },
+    });
     await expect(interrupted).rejects.toThrow('killed');
     expect(git(dir, 'status', '--porcelain', '--', 'skills', '.skillgarden')).toBe('');
     const archived = git(dir, 'ls-files', 'skills/.archive').trim().split('\n');
     expect(archived).toEqual(['skills/.archive/a-one/SKILL.md', 'skills/.archive/a-one/references/notes.md']);
     const { report } = await runCurator({ repoDir: dir, now });
     expect(report.transitions.map((t) => t.skill)).toEqual(['b-two', 'c-three']);
-    expect(git(dir, 'ls-files', 'skills').trim().split('\n').every((p) => p.startsWith('skills/.archive/'))).toBe(true);
+    expect(
+      git(dir, 'ls-files', 'skills')
+        .trim()
+        .split('\n')
+        .every((p) => p.startsWith('skills/.archive/')),
+    ).toBe(true);
     expect(git(dir, 'ls-files', 'skills/.archive').trim().split('\n')).toHaveLength(6);
   });
 });

@@ -19,14 +19,21 @@ describe('usage bumps and flushes', () => {
     expect(result).toMatchObject({ bumps: 2, skills: ['x'] });
     expect(git(dir, 'show', '--name-only', '--format=', 'HEAD').trim()).toBe('.skillgarden/usage/laptop.json');
     expect(lastTrailers(dir)).toEqual(['Skill-Action: usage', 'Skill-Name: x', 'Skill-Actor: agent']);
-    expect(JSON.parse(readFileSync(join(dir, '.skillgarden/usage/laptop.json'), 'utf8')).skills.x).toMatchObject({ use_count: 1, view_count: 1 });
+    expect(JSON.parse(readFileSync(join(dir, '.skillgarden/usage/laptop.json'), 'utf8')).skills.x).toMatchObject({
+      use_count: 1,
+      view_count: 1,
+    });
     expect((await flushUsage({ repoDir: dir, ledger, writer: 'laptop', skillsDir: 'skills', now })).commit).toBeUndefined();
   });
 
   it('sums writers from many machines and sets a corrupt file aside without overwriting it', async () => {
     const dir = repoWith({
       'skills/x/SKILL.md': skillText('x'),
-      '.skillgarden/usage/desktop.json': JSON.stringify({ version: 1, writer: 'desktop', skills: { x: { use_count: 2 }, ghost: { use_count: 1 } } }),
+      '.skillgarden/usage/desktop.json': JSON.stringify({
+        version: 1,
+        writer: 'desktop',
+        skills: { x: { use_count: 2 }, ghost: { use_count: 1 } },
+      }),
       '.skillgarden/usage/laptop.json': '{ corrupt',
     });
     const shown = showUsage(dir, { skillsDir: 'skills', now });
@@ -41,7 +48,11 @@ describe('usage bumps and flushes', () => {
 
   it('never loses a bump that arrives while a flush runs, and survives a torn last line', async () => {
     const dir = repoWith({ 'skills/x/SKILL.md': skillText('x') });
-    await Promise.all(Array.from({ length: 20 }, (_, i) => bumpUsage(dir, 'w', { skill: 'x', kind: 'use', at: `2026-11-01T00:00:${String(i).padStart(2, '0')}Z` })));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        bumpUsage(dir, 'w', { skill: 'x', kind: 'use', at: `2026-11-01T00:00:${String(i).padStart(2, '0')}Z` }),
+      ),
+    );
     const pending = join(dir, '.git/skillgarden/usage-pending/w.jsonl');
     writeFileSync(pending, `${readFileSync(pending, 'utf8')}{"skill": "x", "ki`);
     const ledger = await openLedger(dir);

@@ -40,7 +40,10 @@ describe('runScan', () => {
   });
 
   it('accepts a SKILL.md or a skill folder and adds policy decisions', async () => {
-    const report = await runScan(['skills/ops/deploy/SKILL.md', 'skills/plain'], { repo, provenanceOf: ({ name }) => (name === 'deploy' ? 'agent' : 'user') });
+    const report = await runScan(['skills/ops/deploy/SKILL.md', 'skills/plain'], {
+      repo,
+      provenanceOf: ({ name }) => (name === 'deploy' ? 'agent' : 'user'),
+    });
     expect(report.skills).toBe(2);
     expect(report.decisions).toEqual({ deploy: 'block', plain: 'allow' });
   });

@@ -36,12 +36,18 @@ describe('runScan with a shared folder-listing cache', () => {
     const shared = await runScan([], { repo, readDir });
     const own = await runScan([], { repo });
     expect(shared.findings).toEqual(own.findings);
-    expect([...asked.keys()].map((p) => p.slice(repo.length + 1)).sort()).toEqual(['skills', 'skills/ops', 'skills/ops/deploy', 'skills/ops/deploy/scripts', 'skills/plain']);
+    expect([...asked.keys()].map((p) => p.slice(repo.length + 1)).sort()).toEqual([
+      'skills',
+      'skills/ops',
+      'skills/ops/deploy',
+      'skills/ops/deploy/scripts',
+      'skills/plain',
+    ]);
   });
 });
 
 describe('runScan after runValidate with a shared file cache', () => {
-  it("takes every SKILL.md validate read instead of reading it again, and finds the same as without it", async () => {
+  it('takes every SKILL.md validate read instead of reading it again, and finds the same as without it', async () => {
     const files = createFileCache();
     const taken: string[] = [];
     const counting: FileCache = {
