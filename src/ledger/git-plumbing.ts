@@ -39,19 +39,14 @@ export async function writeConvertedBlob(dir: string, path: string, content: Uin
   return (await runGitChecked(['hash-object', '-w', '--stdin', `--path=${path}`], { cwd: dir, input: content })).toString('utf8').trim();
 }
 
-/** What `git checkout` writes for each blob at its path (smudge filter, eol): one `cat-file --batch --filters`. */
+/**
+ * What `git checkout` writes for each blob at its path (smudge filter, eol):
+ * `git cat-file --filters --path`, one per blob (git 2.39's `--batch
+ * --filters` ignores the path given on its input lines and converts nothing).
+ */
 export async function readCheckoutBytes(dir: string, blobs: ReadonlyArray<{ path: string; oid: string }>): Promise<Map<string, Buffer>> {
-  const out = new Map<string, Buffer>();
-  if (blobs.length === 0) return out;
-  const input = blobs.map((b) => `${b.oid} ${b.path}\n`).join('');
-  let buffer = await runGitChecked(['cat-file', '--batch', '--filters'], { cwd: dir, input });
-  for (const blob of blobs) {
-    const newline = buffer.indexOf(10);
-    const size = Number(buffer.toString('utf8', 0, newline).split(' ')[2]);
-    out.set(blob.path, Buffer.from(buffer.subarray(newline + 1, newline + 1 + size)));
-    buffer = buffer.subarray(newline + 1 + size + 1);
-  }
-  return out;
+  const bytes = await mapLimited(blobs, (b) => runGitChecked(['cat-file', '--filters', `--path=${b.path}`, b.oid], { cwd: dir }));
+  return new Map(blobs.map((b, i) => [b.path, bytes[i]!]));
 }
 
 /** Blob ids of working-tree files as git would stage them (clean filter, eol): one `hash-object --stdin-paths`. */
@@ -107,4 +102,18 @@ export async function updateIndexWithGit(
     rmSync(copy, { force: true });
     rmSync(`${copy}.lock`, { force: true });
   }
+}
+
+/** A few git processes at a time: a 400-file move under autocrlf must not start 400 at once. */
+export async function mapLimited<T, R>(items: readonly T[], run: (item: T) => Promise<R>, limit = 8): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await run(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }

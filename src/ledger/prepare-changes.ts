@@ -14,6 +14,8 @@ export interface PreparedChange {
   worktree?: Buffer;
   /** Git already stored the blob (a converted path). */
   stored?: boolean;
+  /** Git converts this path (eol, filters): its working-tree file is hashed by git, as `git status` would. */
+  converted?: boolean;
 }
 
 export function prepareChanges(changes: readonly FileChange[]): PreparedChange[] {

@@ -9,6 +9,7 @@ import { checkIndexPresent, readIndexFile, writeIndexFile } from './index-file.j
 import type { GitIndex, IndexEntry } from './git-index.js';
 import {
   hashWorktreeFiles,
+  mapLimited,
   readCheckoutBytes,
   readStagedWithGit,
   updateIndexWithGit,
@@ -69,19 +70,13 @@ export async function writeCommit(ctx: CommitContext, options: CommitOptions): P
  * clean file stays clean and a written one is what `git checkout` writes.
  */
 async function convertChanges(ctx: CommitContext, changes: PreparedChange[]): Promise<void> {
-  const converted = new Set(
-    pathsToConvert(
-      ctx.setup,
-      ctx.dir,
-      changes.filter((c) => c.content && c.mode !== '120000').map((c) => c.path),
-    ),
-  );
+  const candidates = changes.filter((c) => c.mode !== '120000').map((c) => c.path);
+  const converted = new Set(pathsToConvert(ctx.setup, ctx.dir, candidates));
   if (converted.size === 0) return;
-  const targets = changes.filter((c) => converted.has(c.path));
-  for (const change of targets) {
-    change.oid = await writeConvertedBlob(ctx.dir, change.path, change.content!);
-    change.stored = true;
-  }
+  for (const change of changes) change.converted = converted.has(change.path);
+  const targets = changes.filter((c) => c.converted && c.content);
+  const oids = await mapLimited(targets, (c) => writeConvertedBlob(ctx.dir, c.path, c.content!));
+  targets.forEach((change, i) => Object.assign(change, { oid: oids[i], stored: true }));
   const bytes = await readCheckoutBytes(
     ctx.dir,
     targets.map((c) => ({ path: c.path, oid: c.oid! })),
@@ -111,7 +106,7 @@ async function publish(ctx: CommitContext, input: PublishInput): Promise<boolean
     const index = await readIndexOrLetGit(ctx);
     if (index) await checkIndexPresent(ctx.gitdir, index, input.parent !== undefined);
     const staged = index ?? (await readStagedWithGit(ctx.dir, join(ctx.gitdir, 'index'), paths));
-    const converted = input.changes.filter((c) => c.worktree !== undefined).map((c) => c.path);
+    const converted = input.changes.filter((c) => c.converted).map((c) => c.path);
     await checkClean(ctx.dir, input.changes, input.before, staged, await hashWorktreeFiles(ctx.dir, converted.filter(isFileAt(ctx.dir))));
     const entries = await updateWorktree(ctx.dir, input.changes);
     if (index) await writeIndexFile(ctx.gitdir, locks.index, applyIndexChanges(index, entries), ctx.indexCache, ctx.setup.fsync.index);
