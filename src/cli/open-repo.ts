@@ -18,9 +18,9 @@ export const writerOptions: Record<string, OptionSpec> = {
 
 const backends: readonly LedgerBackend[] = ['isomorphic-git', 'system-git'];
 
-/** The ledger of `--repo`, on the backend named by SKILLGARDEN_BACKEND (default isomorphic-git), with `--now` as its clock. */
+/** The ledger of `--repo`, on the backend named by SKILLGARDEN_BACKEND (default auto: the system git when on the PATH), with `--now` as its clock. */
 export async function openRepoLedger(context: CommandContext): Promise<Ledger> {
-  const chosen = context.io.env.SKILLGARDEN_BACKEND ?? 'isomorphic-git';
+  const chosen = context.io.env.SKILLGARDEN_BACKEND ?? 'auto';
   if (!(backends as readonly string[]).includes(chosen) && chosen !== 'auto') {
     throw new SkillgardenError('cli/usage', `SKILLGARDEN_BACKEND="${chosen}" is not one of: ${backends.join(', ')}, auto`);
   }

@@ -35,7 +35,7 @@ export interface CurateOptions {
 /** One curator pass: read once, plan the lifecycle, commit each transition (tagged as one run), report. */
 export async function runCurator(options: CurateOptions): Promise<{ report: RunReport; snapshot: LibrarySnapshot; plans?: PlanReport }> {
   const started = performance.now();
-  const ledger = await openLedger(options.repoDir, { backend: options.backend ?? 'isomorphic-git', now: () => options.now });
+  const ledger = await openLedger(options.repoDir, { backend: options.backend ?? 'auto', now: () => options.now });
   try {
     const head = await ledger.head();
     const runId = buildRunId(options.now, head);
