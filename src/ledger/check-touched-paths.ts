@@ -53,7 +53,8 @@ export async function checkClean(
   );
 }
 
-function readIndexOid(index: GitIndex, path: string): string | null | 'conflict' {
+/** The entry's oid, null when absent, or the literal 'conflict' (an oid is 40 or 64 hex digits, never that word). */
+function readIndexOid(index: GitIndex, path: string): string | null {
   const at = findEntry(index.entries, path);
   const entry = index.entries[at];
   if (entry?.path !== path) return null;
