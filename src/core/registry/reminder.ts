@@ -1,5 +1,6 @@
 import { computeUsageScore, isInactive } from './score.js';
-import type { RegistryEntry, UsageCounters } from './types.js';
+import type { UsageCounters } from '../usage/types.js';
+import type { RegistryEntry } from './types.js';
 
 /**
  * Claude Code lists skills within a character budget (about 1% of the context
@@ -21,7 +22,7 @@ export interface ReminderOptions {
 
 export interface IndexPlanInput {
   entries: Iterable<RegistryEntry>;
-  totals: ReadonlyMap<string, UsageCounters>;
+  totals: ReadonlyMap<string, Partial<UsageCounters>>;
   now: Date;
   /** Names of conditional (`paths`) skills already woken. */
   awake: ReadonlySet<string>;
@@ -43,7 +44,11 @@ export function planIndex(input: IndexPlanInput): RegistryEntry[] {
 }
 
 /** Best usage score first; the name breaks ties so the order is stable. */
-export function rankEntries(entries: Iterable<RegistryEntry>, totals: ReadonlyMap<string, UsageCounters>, now: Date): RegistryEntry[] {
+export function rankEntries(
+  entries: Iterable<RegistryEntry>,
+  totals: ReadonlyMap<string, Partial<UsageCounters>>,
+  now: Date,
+): RegistryEntry[] {
   const ranked: { entry: RegistryEntry; score: number }[] = [];
   for (const entry of entries) ranked.push({ entry, score: computeUsageScore(totals.get(entry.name), now) });
   return ranked

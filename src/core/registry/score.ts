@@ -1,4 +1,4 @@
-import type { UsageCounters } from './types.js';
+import type { UsageCounters } from '../usage/types.js';
 
 const hourMs = 3_600_000;
 /** Usage halves in weight every week (DESIGN §5). */
@@ -8,7 +8,7 @@ const neverUsedAgeHours = 0.1;
 export const inactiveAfterDays = 7;
 
 /** `usage_score = ln(1 + uses) × 0.5^(age_hours / 168)`, age from the last use. */
-export function computeUsageScore(counters: UsageCounters | undefined, now: Date): number {
+export function computeUsageScore(counters: Partial<UsageCounters> | undefined, now: Date): number {
   const uses = Math.max(0, counters?.use_count ?? 0);
   const last = parseTime(counters?.last_used_at);
   const ageHours = last === undefined ? neverUsedAgeHours : Math.max(0, (now.getTime() - last) / hourMs);
@@ -21,7 +21,7 @@ export function computeUsageScore(counters: UsageCounters | undefined, now: Date
  * hide a new skill from the index before it had a chance to be used. A pinned
  * skill is never inactive: a person asked to keep it.
  */
-export function isInactive(counters: UsageCounters | undefined, now: Date, options: { pinned?: boolean } = {}): boolean {
+export function isInactive(counters: Partial<UsageCounters> | undefined, now: Date, options: { pinned?: boolean } = {}): boolean {
   if (options.pinned || !counters || (counters.use_count ?? 0) <= 0) return false;
   const times = [counters.last_used_at, counters.last_viewed_at, counters.last_patched_at].map(parseTime).filter((t) => t !== undefined);
   if (times.length === 0) return false;
