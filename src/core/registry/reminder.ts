@@ -1,4 +1,4 @@
-import { computeUsageScore, isInactive } from './score.js';
+import { isInactive, usageScore } from '../usage/scores.js';
 import type { UsageCounters } from '../usage/types.js';
 import type { RegistryEntry } from './types.js';
 
@@ -50,7 +50,7 @@ export function rankEntries(
   now: Date,
 ): RegistryEntry[] {
   const ranked: { entry: RegistryEntry; score: number }[] = [];
-  for (const entry of entries) ranked.push({ entry, score: computeUsageScore(totals.get(entry.name), now) });
+  for (const entry of entries) ranked.push({ entry, score: usageScore(totals.get(entry.name), now) });
   return ranked
     .sort((a, b) => b.score - a.score || (a.entry.name < b.entry.name ? -1 : a.entry.name > b.entry.name ? 1 : 0))
     .map((r) => r.entry);
