@@ -1,6 +1,8 @@
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { isMap, parseDocument } from 'yaml';
 import configSchema from '../../../schemas/config.schema.json' with { type: 'json' };
+// ajv standalone code made from the schema at build time (scripts/generate-validators.ts): no compiling per process.
+import { config as generatedValidate } from './config-validator.generated.js';
 import { excerpt, finding, type Finding } from '../findings.js';
 import type { ProfileName } from '../schema/types.js';
 
@@ -43,7 +45,7 @@ export const defaultConfig: Readonly<Config> = Object.freeze({
   consolidation: {},
 });
 
-let validate: ReturnType<Ajv2020['compile']> | undefined;
+const validate = generatedValidate as unknown as ValidateFunction;
 
 /** Parses config.yaml. A bad value is an error naming the key and its line, never a silent fallback. */
 export function parseConfig(text: string, file: string): { config: Config; findings: Finding[] } {
@@ -65,7 +67,6 @@ export function parseConfig(text: string, file: string): { config: Config; findi
   }
   if (findings.length > 0) return { config: { ...defaultConfig }, findings };
   const data: unknown = document.contents === null ? {} : document.toJS({ maxAliasCount: 50 });
-  validate ??= new Ajv2020({ allErrors: true, strict: true, strictTypes: false }).compile(configSchema);
   if (!validate(data)) {
     for (const error of validate.errors ?? []) findings.push(configFinding(error, file, document, lineOf));
     return { config: { ...defaultConfig }, findings };
