@@ -10,6 +10,10 @@ export interface PreparedChange {
   mode: FileMode;
   oid: string | null;
   expected: string | null | undefined;
+  /** The bytes `git checkout` would write, when git converts this path (eol, filters); default `content`. */
+  worktree?: Buffer;
+  /** Git already stored the blob (a converted path). */
+  stored?: boolean;
 }
 
 export function prepareChanges(changes: readonly FileChange[]): PreparedChange[] {
