@@ -7,6 +7,7 @@ import type { Finding } from '../../core/findings.js';
 import { archiveDirName, metaDir, skillFileName } from '../../core/layout.js';
 import type { HistoryIndex } from '../../core/ledger/history-index.js';
 import type { LifecycleSkill, Provenance } from '../../core/lifecycle/types.js';
+import { emptyCounters, type UsageCounters } from '../../core/usage/index.js';
 import { parseSkill } from '../../core/skill/index.js';
 import { readHistoryIndex } from '../../ledger/history-index.js';
 import { discoverSkills, type SkillLocation } from '../../store/discover.js';
@@ -74,11 +75,22 @@ export async function readLibrary(repoDir: string, options: { now: Date; config?
       pinned: readPinned(location.dir),
       referenced: referenced.has(location.name),
       ...(entry?.created.time ? { createdAt: entry.created.time } : {}),
-      ...(usage.totals.has(location.name) ? { usage: usage.totals.get(location.name) } : {}),
+      ...withRecordedPatch(usage.totals.get(location.name), entry?.lastPatched?.time),
       ...(state.skills[location.name] ? { record: state.skills[location.name] } : {}),
     };
   });
   return { config, state, skills, archived, history, usage, referenceFiles, findings: [...files.findings, ...usage.findings] };
+}
+
+/**
+ * The usage the lifecycle sees, with the last patch wherever it is recorded: a usage file, or only a
+ * commit (an agent's patch, a person's plain git edit). The anchor is the latest of use, view and patch.
+ */
+function withRecordedPatch(counters: UsageCounters | undefined, committedAt: string | undefined): { usage?: UsageCounters } {
+  if (committedAt === undefined) return counters === undefined ? {} : { usage: counters };
+  const filed = counters?.last_patched_at;
+  const latest = filed !== undefined && Date.parse(filed) >= Date.parse(committedAt) ? filed : committedAt;
+  return { usage: { ...(counters ?? emptyCounters()), last_patched_at: latest } };
 }
 
 /** `pinned: true` in the frontmatter. A quick text check first keeps the pass linear and cheap. */
