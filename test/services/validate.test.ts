@@ -40,12 +40,14 @@ describe('runValidate', () => {
     expect(report.errors).toBeGreaterThan(0);
   });
 
-  it('refuses to read a SKILL.md symlinked to a file outside the library', () => {
+  it('refuses to read a SKILL.md symlinked to a file outside the repository', () => {
     const root = tempDir();
-    writeTree(root, { 'outside/SKILL.md': skillText('alpha'), 'skills/alpha/.keep': '' });
-    symlinkSync(join(root, 'outside/SKILL.md'), join(root, 'skills/alpha/SKILL.md'));
+    const elsewhere = tempDir();
+    writeTree(elsewhere, { 'SKILL.md': skillText('alpha') });
+    writeTree(root, { 'skills/alpha/.keep': '' });
+    symlinkSync(join(elsewhere, 'SKILL.md'), join(root, 'skills/alpha/SKILL.md'));
     const report = runValidate({ cwd: root });
-    expect(report.findings).toMatchObject([{ code: 'skill/symlink-escapes', severity: 'error' }]);
+    expect(report.findings).toMatchObject([{ code: 'library/symlink-escapes', severity: 'error', file: 'skills/alpha/SKILL.md' }]);
   });
 
   it('fails with a clear error for a path that does not exist', () => {
