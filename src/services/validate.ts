@@ -43,6 +43,8 @@ interface Target {
   dir: string;
   name: string;
   boundary: string;
+  /** The folder sibling links are read against (the skill root), when known. */
+  libraryRoot?: string;
 }
 
 /** Validates every skill the paths name, in a stable order. Content problems are findings; a missing path throws. */
@@ -56,7 +58,7 @@ export function runValidate(options: ValidateOptions): ValidateReport {
     targets = dedupe((options.paths ?? []).flatMap((path) => resolveTargets(resolve(options.cwd, path), path, true, readDir)));
   } else {
     const library = options.library ?? openLibrary(options.cwd, options.skillsDir, { readDir });
-    targets = library.skills.map((s) => ({ dir: s.dir, name: s.name, boundary: options.cwd }));
+    targets = library.skills.map((s) => ({ dir: s.dir, name: s.name, boundary: options.cwd, libraryRoot: join(options.cwd, s.root) }));
     findings.push(...library.findings);
   }
   targets.forEach((target, index) => {
@@ -70,7 +72,22 @@ export function runValidate(options: ValidateOptions): ValidateReport {
     });
     findings.push(...content.findings);
     if (content.bytes) {
-      const result = validateSkill({ file: reportPath, content: content.bytes, folder: target.name, profile, files: content.files });
+      const libraryRoot = target.libraryRoot;
+      const library = libraryRoot
+        ? {
+            scope: options.links ?? 'library',
+            skillDir: toPosix(relative(libraryRoot, target.dir)),
+            exists: (path: string) => existsSync(join(libraryRoot, path)),
+          }
+        : undefined;
+      const result = validateSkill({
+        file: reportPath,
+        content: content.bytes,
+        folder: target.name,
+        profile,
+        files: content.files,
+        ...(library ? { library } : {}),
+      });
       findings.push(...result.findings);
     }
     options.onProgress?.(index + 1, targets.length);
@@ -106,6 +123,7 @@ function resolveTargets(absolute: string, asGiven: string, deep: boolean, readDi
     dir: skill.dir,
     name: skill.name,
     boundary: absolute,
+    libraryRoot: absolute,
   }));
 }
 

@@ -90,10 +90,11 @@ describe.skipIf(!hasCorpus)('the real corpus under the spec profile', () => {
       'schema/type': 163,
       // 101 if the empty string after the final newline is counted as a line; `wc -l` agrees with 99.
       'skill/body-too-long': 99,
-      'skill/link-missing': 80,
+      // 80, plus 2 skills (wshobson, trailofbits) whose links to sibling skills or plugin files name folders the corpus did not keep.
+      'skill/link-missing': 82,
       'skill/name-mismatch': 64,
       'skill/description-angle-brackets': 13,
-      'skill/link-escapes': 11,
+      // The 11 `../sibling/SKILL.md` links of wshobson and trailofbits stay inside the library: allowed (`links: library`).
       'skill/too-large': 3,
       'skill/description-too-long': 2,
       'skill/crlf': 1,

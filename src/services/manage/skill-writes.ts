@@ -2,7 +2,6 @@ import { SkillgardenError } from '../../core/errors.js';
 import { skillFileName } from '../../core/layout.js';
 import { skillNameProblem } from '../../core/manage/skill-name.js';
 import { maxSupportFileBytes, supportPathProblem } from '../../core/manage/support-path.js';
-import { parseSkill } from '../../core/skill/index.js';
 import type { FileChange } from '../../ledger/ledger.js';
 import { checkSkillContent, checkWriteScan } from './check-content.js';
 import { commitAction, isAutonomous, type ManageContext, type ManageResult } from './context.js';
