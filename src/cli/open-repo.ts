@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
-import { actors, sources, type Actor, type Source } from '../core/ledger/trailers.js';
+import { actors, sources, type Actor } from '../core/ledger/trailers.js';
 import type { LedgerBackend, Ledger } from '../ledger/ledger.js';
 import { openLedger } from '../ledger/open-ledger.js';
 import type { Config } from '../core/config/config.js';
@@ -44,7 +44,7 @@ export async function openManageContext(context: CommandContext, defaults: { act
     skillsDir: config.skills_dir,
     profile: config.profile,
     actor,
-    ...(actor === 'agent' ? { source: source as Source } : {}),
+    ...(actor === 'agent' ? { source } : {}),
     ...(message ? { message } : {}),
   };
 }
@@ -52,7 +52,7 @@ export async function openManageContext(context: CommandContext, defaults: { act
 function pick<T extends string>(option: string, value: unknown, allowed: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;
   if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
-  throw new SkillgardenError('cli/usage', `--${option} "${String(value)}" is not one of: ${allowed.join(', ')}`);
+  throw new SkillgardenError('cli/usage', `--${option} ${JSON.stringify(value)} is not one of: ${allowed.join(', ')}`);
 }
 
 /** Reads `--content FILE`, where `-` is standard input. */

@@ -42,7 +42,7 @@ function integerOption(value: unknown, option: string): number | undefined {
   if (value === undefined) return undefined;
   const number = Number(value);
   if (!Number.isInteger(number) || number < 0)
-    throw new SkillgardenError('cli/usage', `--${option} "${String(value)}" is not a whole number of characters`);
+    throw new SkillgardenError('cli/usage', `--${option} ${JSON.stringify(value)} is not a whole number of characters`);
   return number;
 }
 

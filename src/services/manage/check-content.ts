@@ -3,7 +3,7 @@ import type { Finding } from '../../core/findings.js';
 import { renderFindingsText } from '../../core/report/render-findings.js';
 import type { SkillFileEntry } from '../../core/rules/index.js';
 import { validateSkill } from '../../core/validate.js';
-import { checkWritePolicy, resolveScanConfig, type ScanConfigInput } from '../../core/scan/index.js';
+import { checkWritePolicy, resolveScanConfig } from '../../core/scan/index.js';
 import { readConfig } from '../curator/read-library.js';
 import type { ManageContext } from './context.js';
 
@@ -68,6 +68,6 @@ export async function checkWriteScan(
     skill,
     files,
     provenance: 'agent',
-    config: resolveScanConfig(readConfig(ctx.repoDir).config.scan as ScanConfigInput),
+    config: resolveScanConfig(readConfig(ctx.repoDir).config.scan),
   });
 }
