@@ -115,7 +115,7 @@ export class GitLedger implements Ledger {
 
   async commitOnBranch(options: BranchCommitRequest): Promise<BranchCommitResult> {
     const base = await this.resolve(options.base ?? 'HEAD');
-    const who = options.author ?? (await this.ctx.defaultAuthor());
+    const who = options.author ?? (await this.ctx.identities()).author;
     const author = {
       name: who.name,
       email: who.email,
