@@ -9,6 +9,8 @@ import { createDirCache, type ReadDir } from '../store/dir-cache.js';
 import type { FileCache } from '../store/file-cache.js';
 import { discoverSkills } from '../store/discover.js';
 import { readSkillFolder } from '../store/read-skill.js';
+import { evalsFile } from '../core/evals/validate-evals.js';
+import { checkEvalsFile } from './validate-evals.js';
 
 export interface ValidateOptions {
   /** Folder that relative paths are resolved against and findings are reported relative to. */
@@ -59,6 +61,8 @@ export function runValidate(options: ValidateOptions): ValidateReport {
       const result = validateSkill({ file: reportPath, content: content.bytes, folder: target.name, profile, files: content.files });
       findings.push(...result.findings);
     }
+    const evalsPath = toPosix(relative(options.cwd, join(target.dir, evalsFile)));
+    findings.push(...checkEvalsFile(target.dir, target.name, content.files, evalsPath));
     options.onProgress?.(index + 1, targets.length);
   });
   findings.sort(compareFindings);
