@@ -15,7 +15,7 @@ import { inputSchemas, toolNames, toolSummaries, type ToolName } from './tool-de
 export interface SkillServer {
   server: Server;
   /** Stops telling the client about library changes. */
-  dispose(): void;
+  dispose: () => void;
 }
 
 /**

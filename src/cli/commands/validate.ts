@@ -86,5 +86,5 @@ export function mergeFindings(report: ValidateReport, extra: readonly Finding[])
 function readFormat(value: unknown, json: boolean): Format {
   if (value === undefined) return json ? 'json' : 'text';
   if (typeof value === 'string' && (formats as readonly string[]).includes(value)) return value as Format;
-  throw new SkillgardenError('cli/usage', `unknown format "${String(value)}"; choose one of: ${formats.join(', ')}`);
+  throw new SkillgardenError('cli/usage', `unknown format ${JSON.stringify(value)}; choose one of: ${formats.join(', ')}`);
 }
