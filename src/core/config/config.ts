@@ -1,8 +1,8 @@
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { isMap, parseDocument } from 'yaml';
 import configSchema from '../../../schemas/config.schema.json' with { type: 'json' };
-import consolidationSchema from '../../../schemas/consolidation-config.schema.json' with { type: 'json' };
-import scanSchema from '../../../schemas/scan-config.schema.json' with { type: 'json' };
+// ajv standalone code made from the schema at build time (scripts/generate-validators.ts): no compiling per process.
+import { config as generatedValidate } from './config-validator.generated.js';
 import { excerpt, finding, type Finding } from '../findings.js';
 import type { ProfileName } from '../schema/types.js';
 
@@ -45,7 +45,7 @@ export const defaultConfig: Readonly<Config> = Object.freeze({
   consolidation: {},
 });
 
-let validate: ReturnType<Ajv2020['compile']> | undefined;
+const validate = generatedValidate as unknown as ValidateFunction;
 
 export interface ParsedConfig {
   /** The settings; a key whose value is invalid holds its default here, and is named in `invalidKeys`. */
@@ -94,7 +94,6 @@ export function parseConfig(text: string, file: string): ParsedConfig {
     );
     return { config: { ...defaultConfig }, findings, invalidKeys: ['*'] };
   }
-  validate ??= compileConfigSchema();
   const invalid = new Set<string>();
   if (!validate(data)) {
     for (const error of validate.errors ?? []) {
@@ -123,12 +122,6 @@ export function parseConfig(text: string, file: string): ParsedConfig {
     );
   }
   return { config, findings, invalidKeys: [...invalid].sort() };
-}
-
-function compileConfigSchema(): ReturnType<Ajv2020['compile']> {
-  const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false });
-  ajv.addSchema(scanSchema).addSchema(consolidationSchema);
-  return ajv.compile(configSchema);
 }
 
 function configFinding(

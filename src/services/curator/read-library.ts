@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SkillgardenError } from '../../core/errors.js';
-import { defaultConfig, parseConfig, type Config, type ParsedConfig } from '../../core/config/config.js';
+import type { Config } from '../../core/config/config.js';
 import { emptyState, parseState, type CuratorState } from '../../core/config/state.js';
 import type { Finding } from '../../core/findings.js';
 import { archiveDirName, metaDir, skillFileName } from '../../core/layout.js';
@@ -13,8 +13,9 @@ import { discoverSkills, type SkillLocation } from '../../store/discover.js';
 import { readUsageSnapshot, type UsageSnapshot } from '../../store/usage-files.js';
 import { readProvenanceFiles } from './provenance-files.js';
 import { findReferencedNames } from './references.js';
+import { requireConfig } from '../config-file.js';
 
-export const configFile = `${metaDir}/config.yaml`;
+export { configFile, readConfig, requireConfig } from '../config-file.js';
 export const stateFile = `${metaDir}/state.json`;
 
 export interface LibrarySkill extends LifecycleSkill {
@@ -33,43 +34,6 @@ export interface LibrarySnapshot {
   usage: UsageSnapshot;
   referenceFiles: string[];
   findings: Finding[];
-}
-
-export function readConfig(repoDir: string): ParsedConfig {
-  const path = join(repoDir, configFile);
-  if (!existsSync(path)) return { config: { ...defaultConfig }, findings: [], invalidKeys: [] };
-  return parseConfig(readFileSync(path, 'utf8'), configFile);
-}
-
-export interface RequireConfigOptions {
-  /**
-   * The keys this command depends on. Given, only an error in one of them
-   * (or a file that is not YAML) refuses; errors elsewhere go to `warn` and
-   * the command goes on with the defaults of the bad keys. Omitted, every key.
-   */
-  needs?: readonly (keyof Config)[];
-  warn?: (message: string) => void;
-}
-
-function describeConfigFindings(findings: readonly Finding[]): string {
-  return findings.map((f) => `  ${f.file}:${f.line} ${f.message} (${f.hint})`).join('\n');
-}
-
-/** The config, or a clear error naming every bad key the command needs: never a silent fallback to defaults. */
-export function requireConfig(repoDir: string, options: RequireConfigOptions = {}): Config {
-  const parsed = readConfig(repoDir);
-  const { config, findings, invalidKeys } = parsed;
-  if (findings.length === 0) return config;
-  const blocking = options.needs === undefined || invalidKeys.some((k) => k === '*' || (options.needs as readonly string[]).includes(k));
-  if (blocking) {
-    throw new SkillgardenError('config/invalid', `${configFile} is invalid:\n${describeConfigFindings(findings)}`, {
-      data: { findings, keys: invalidKeys },
-    });
-  }
-  options.warn?.(
-    `warning: ${configFile} has invalid settings (${invalidKeys.join(', ')}); going on with their defaults, as this command does not use them:\n${describeConfigFindings(findings)}\n`,
-  );
-  return config;
 }
 
 export function readState(repoDir: string): CuratorState {
