@@ -1,4 +1,5 @@
 import { parseSkill } from '../skill/index.js';
+import { readToolList } from '../skill/tool-list.js';
 import type { ParsedSkill } from '../skill/types.js';
 import type { ConsolidationConfig } from './config.js';
 import { buildSignature } from './minhash.js';
@@ -14,13 +15,6 @@ export interface SkillFeatures {
   signature: Uint32Array;
   tools: string[];
   paths: string[];
-}
-
-/** `allowed-tools` as the spec writes it (space-separated) or as a list. */
-export function readToolList(value: unknown): string[] {
-  if (typeof value === 'string') return value.split(/[\s,]+/).filter(Boolean);
-  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
-  return [];
 }
 
 /** `paths` as one glob, a comma-separated list, or a list. */

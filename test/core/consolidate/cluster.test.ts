@@ -111,3 +111,10 @@ describe('buildClusters', () => {
     expect(clusters[0]!.evidence.prefix).toBeNull();
   });
 });
+
+describe('buildFeatures', () => {
+  it('reads allowed-tools as the registry does: a tool with an argument pattern is one tool', () => {
+    const skill = curated('deploy-staging', '# Staging\n', { extra: 'allowed-tools: Read, Bash(git add *) Write\n' });
+    expect(buildFeatures(skill, config).tools).toEqual(['Read', 'Bash(git add *)', 'Write']);
+  });
+});
