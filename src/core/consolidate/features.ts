@@ -1,4 +1,5 @@
 import { parseSkill } from '../skill/index.js';
+import { readPathList } from '../skill/path-list.js';
 import { readToolList } from '../skill/tool-list.js';
 import type { ParsedSkill } from '../skill/types.js';
 import type { ConsolidationConfig } from './config.js';
@@ -15,17 +16,6 @@ export interface SkillFeatures {
   signature: Uint32Array;
   tools: string[];
   paths: string[];
-}
-
-/** `paths` as one glob, a comma-separated list, or a list. */
-export function readPathList(value: unknown): string[] {
-  if (typeof value === 'string')
-    return value
-      .split(',')
-      .map((p) => p.trim())
-      .filter(Boolean);
-  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
-  return [];
 }
 
 export function buildFeatures(

@@ -2,7 +2,8 @@ import { stringify } from 'yaml';
 import { parseSkill, replaceBody, setField } from '../skill/index.js';
 import type { ConsolidationConfig } from './config.js';
 import { readToolList } from '../skill/tool-list.js';
-import { readPathList, type SkillFeatures } from './features.js';
+import type { SkillFeatures } from './features.js';
+import { readPathList } from '../skill/path-list.js';
 import { countSections } from './markdown.js';
 
 export type UmbrellaChoice = { kind: 'existing'; umbrella: SkillFeatures; why: string } | { kind: 'new'; name: string; why: string };

@@ -1,5 +1,5 @@
 import { finding, hasErrors, type Finding } from '../findings.js';
-import { readPathGlobs } from '../rules/glob-rules.js';
+import { readPathList } from '../skill/path-list.js';
 import { readToolList } from '../skill/tool-list.js';
 import type { ParsedSkill } from '../skill/types.js';
 import type { RegistryEntry } from './types.js';
@@ -57,9 +57,7 @@ export function buildEntry(skill: SkillView, location: EntryLocation): BuiltEntr
     agent: text(fields.agent),
     effort: text(fields.effort) ?? (typeof fields.effort === 'number' ? String(fields.effort) : undefined),
     maxSteps: readStepLimit(fields['max-steps'] ?? fields.max_steps),
-    paths: readPathGlobs(fields.paths)
-      .map((g) => g.glob)
-      .filter((g) => g !== ''),
+    paths: readPathList(fields.paths),
     body: skill.body,
     findings,
   };

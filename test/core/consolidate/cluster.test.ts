@@ -118,3 +118,10 @@ describe('buildFeatures', () => {
     expect(buildFeatures(skill, config).tools).toEqual(['Read', 'Bash(git add *)', 'Write']);
   });
 });
+
+describe('buildFeatures paths', () => {
+  it('reads paths as the registry and the glob rule do: an empty entry is no glob', () => {
+    const skill = curated('deploy-staging', '# Staging\n', { extra: "paths: 'src/**, ,docs/*.md'\n" });
+    expect(buildFeatures(skill, config).paths).toEqual(['src/**', 'docs/*.md']);
+  });
+});
