@@ -3,7 +3,7 @@ import { SkillgardenError } from '../../core/errors.js';
 import { isTranscriptFormat, transcriptFormats } from '../../core/patterns/index.js';
 import { renderDetectText } from '../../core/patterns/index.js';
 import { runDetect } from '../../services/detect.js';
-import { requireConfig } from '../../services/curator/read-library.js';
+import { requireConfig } from '../../services/config-file.js';
 import { exitCodes, type Command } from '../context.js';
 
 export const detectCommand: Command = {

@@ -17,7 +17,7 @@ function usageFor(context: CommandContext): UsageStore {
   if (!existsSync(join(repoDir, '.git'))) return createMemoryUsageStore();
   return createRepoUsageStore({
     repoDir,
-    skillsDir: repoConfig(context).skills_dir,
+    skillsDir: repoConfig(context, ['skills_dir']).skills_dir,
     writer: defaultWriterId(context.io.env),
     now: () => context.global.now,
   });
@@ -26,7 +26,7 @@ function usageFor(context: CommandContext): UsageStore {
 function openRegistry(context: CommandContext): Promise<SkillRegistry> {
   return SkillRegistry.open({
     repoDir: context.global.repo,
-    skillsDir: repoConfig(context).skills_dir,
+    skillsDir: repoConfig(context, ['skills_dir']).skills_dir,
     usage: usageFor(context),
     now: () => context.global.now,
     ...inlineShellFor(context),
@@ -101,7 +101,7 @@ export const mcpCommand: Command = {
     if (!context.io.stdin) throw new SkillgardenError('cli/usage', 'mcp needs standard input: run it from an MCP client');
     await serveStdio({
       repoDir: context.global.repo,
-      skillsDir: repoConfig(context).skills_dir,
+      skillsDir: repoConfig(context, ['skills_dir']).skills_dir,
       openLedger: () => openRepoLedger(context),
       usage: usageFor(context),
       ...inlineShellFor(context),

@@ -8,7 +8,7 @@ import { toFindings } from '../../core/scan/index.js';
 import { runScan } from '../../services/scan.js';
 import { createDirCache } from '../../store/dir-cache.js';
 import { createFileCache } from '../../store/file-cache.js';
-import { requireConfig } from '../../services/curator/read-library.js';
+import { requireConfig } from '../../services/config-file.js';
 import { exitCodes, type Command } from '../context.js';
 import { createProgress } from '../progress.js';
 

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SkillgardenError } from '../../core/errors.js';
-import { defaultConfig, parseConfig, type Config } from '../../core/config/config.js';
+import type { Config } from '../../core/config/config.js';
 import { emptyState, parseState, type CuratorState } from '../../core/config/state.js';
 import type { Finding } from '../../core/findings.js';
 import { archiveDirName, metaDir, skillFileName } from '../../core/layout.js';
@@ -13,8 +13,9 @@ import { discoverSkills, type SkillLocation } from '../../store/discover.js';
 import { readUsageSnapshot, type UsageSnapshot } from '../../store/usage-files.js';
 import { readProvenanceFiles } from '../../store/provenance-files.js';
 import { findReferencedNames } from './references.js';
+import { requireConfig } from '../config-file.js';
 
-export const configFile = `${metaDir}/config.yaml`;
+export { configFile, readConfig, requireConfig } from '../config-file.js';
 export const stateFile = `${metaDir}/state.json`;
 
 export interface LibrarySkill extends LifecycleSkill {
@@ -33,22 +34,6 @@ export interface LibrarySnapshot {
   usage: UsageSnapshot;
   referenceFiles: string[];
   findings: Finding[];
-}
-
-export function readConfig(repoDir: string): { config: Config; findings: Finding[] } {
-  const path = join(repoDir, configFile);
-  if (!existsSync(path)) return { config: { ...defaultConfig }, findings: [] };
-  return parseConfig(readFileSync(path, 'utf8'), configFile);
-}
-
-/** The config, or a clear error naming every bad key: never a silent fallback to defaults. */
-export function requireConfig(repoDir: string): Config {
-  const { config, findings } = readConfig(repoDir);
-  if (findings.length > 0) {
-    const lines = findings.map((f) => `  ${f.file}:${f.line} ${f.message} (${f.hint})`);
-    throw new SkillgardenError('config/invalid', `${configFile} is invalid:\n${lines.join('\n')}`, { data: { findings } });
-  }
-  return config;
 }
 
 export function readState(repoDir: string): CuratorState {
