@@ -148,5 +148,3 @@ export const syncCommand: Command = {
     return exitCodes.ok;
   },
 };
-
-export const runtimeCommands: readonly Command[] = [reminderCommand, loadCommand, mcpCommand, syncCommand];

@@ -8,6 +8,7 @@ import {
   type PlanLlmNote,
   type PlanReport,
 } from '../../core/consolidate/index.js';
+import type { Finding } from '../../core/findings.js';
 import { requireConfig } from '../curator/read-library.js';
 import type { ChatClientOptions } from '../../llm/chat-client.js';
 import { writeUmbrellaProse } from '../../llm/umbrella-prose.js';
@@ -23,6 +24,8 @@ export interface PlanLibraryOptions extends ReadLibraryOptions {
 export interface PlanLibraryResult {
   result: ConsolidationResult;
   report: PlanReport;
+  /** Problems with the files the plan read (a broken `hub.json`), as findings. */
+  findings: Finding[];
 }
 
 interface ConfigFile {
@@ -55,7 +58,8 @@ export async function planLibrary(repoDir: string, options: PlanLibraryOptions):
     now: options.now,
     config: { ...(file.consolidation && typeof file.consolidation === 'object' ? file.consolidation : {}), ...options.config },
   });
-  if (!options.llm) return { result, report: buildPlanReport(result) };
+  const findings = library.findings;
+  if (!options.llm) return { result, report: buildPlanReport(result), findings };
   const notes = new Map<string, PlanLlmNote>();
   const plans = [];
   for (const plan of result.plans) {
@@ -64,5 +68,5 @@ export async function planLibrary(repoDir: string, options: PlanLibraryOptions):
     plans.push(prosed.plan);
   }
   const withProse = { ...result, plans };
-  return { result: withProse, report: buildPlanReport(withProse, { llm: notes }) };
+  return { result: withProse, report: buildPlanReport(withProse, { llm: notes }), findings };
 }

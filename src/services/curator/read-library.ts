@@ -6,14 +6,14 @@ import { emptyState, parseState, type CuratorState } from '../../core/config/sta
 import type { Finding } from '../../core/findings.js';
 import { metaDir, skillFileName } from '../../core/layout.js';
 import type { HistoryIndex } from '../../core/ledger/history-index.js';
-import type { LifecycleSkill, Provenance } from '../../core/lifecycle/types.js';
+import { resolveProvenance, type LifecycleSkill } from '../../core/lifecycle/index.js';
 import { emptyCounters, type UsageCounters } from '../../core/usage/index.js';
 import { parseSkill } from '../../core/skill/index.js';
 import { readHistoryIndex } from '../../ledger/history-index.js';
 import { isPinnedInFile, parsePins, pinsFile } from '../../core/layout/pins.js';
 import { openLibrary, primaryRoot, type DiscoveredLibrary, type LibraryLocation } from '../../store/layout/discover-library.js';
 import { readUsageSnapshot, type UsageSnapshot } from '../../store/usage-files.js';
-import { readProvenanceFiles } from './provenance-files.js';
+import { readProvenanceFiles } from '../../store/provenance-files.js';
 import { findReferencedNames } from './references.js';
 import { requireConfig } from '../config-file.js';
 
@@ -66,12 +66,7 @@ export async function readLibrary(repoDir: string, options: { now: Date; config?
   const { referenced, files: referenceFiles } = findReferencedNames(repoDir, config.references, names);
   const skills = locations.map((location): LibrarySkill => {
     const entry = history.skills[location.name];
-    const provenance: Provenance = files.bundled.has(location.name)
-      ? 'bundled'
-      : files.hub.has(location.name)
-        ? 'hub'
-        : (entry?.provenance ?? 'user');
-    const adoptedAt = entry?.adopted?.time ?? (files.adopted.has(location.name) ? entry?.created.time : undefined);
+    const { provenance, adoptedAt } = resolveProvenance(location.name, files, entry);
     return {
       name: location.name,
       location,
