@@ -35,8 +35,15 @@ function readSchema(name: string): { $id: string } {
 }
 
 /** Standalone ESM code exporting one validator per entry of `refs` (export name → schema reference). */
-function buildSource(schemaFile: string, options: Options, refs: Record<string, string>, schema: object): string {
+function buildSource(
+  schemaFile: string,
+  options: Options,
+  refs: Record<string, string>,
+  schema: object,
+  referenced: object[] = [],
+): string {
   const ajv = new Ajv2020({ ...options, code: { source: true, esm: true } });
+  for (const other of referenced) ajv.addSchema(other);
   ajv.addSchema(schema);
   const code = standalone.default(ajv, refs);
   // ajv 8 still emits require("ajv/dist/runtime/x").default in ESM mode: make each an import. Node's
@@ -74,7 +81,9 @@ export const generatedValidators: readonly GeneratedValidators[] = [
     file: join(root, 'src', 'core', 'config', 'config-validator.generated.ts'),
     source: () => {
       const schema = readSchema('config.schema.json');
-      return buildSource('config.schema.json', configAjvOptions, { config: schema.$id }, schema);
+      // config.schema.json refers to the scan: and consolidation: sections' own schemas.
+      const referenced = [readSchema('scan-config.schema.json'), readSchema('consolidation-config.schema.json')];
+      return buildSource('config.schema.json', configAjvOptions, { config: schema.$id }, schema, referenced);
     },
   },
 ];

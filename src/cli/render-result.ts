@@ -3,8 +3,11 @@ import type { ManageResult } from '../services/manage/index.js';
 
 /** One line per commit, as a person reads it; warnings the write carried follow. */
 export function renderManageResult(result: ManageResult): string {
+  const files = `${result.files.length} file${result.files.length === 1 ? '' : 's'}`;
   const lines = [
-    `${result.action}: ${result.skills.join(', ')} — committed ${result.commit.slice(0, 12)} (${result.files.length} file${result.files.length === 1 ? '' : 's'})`,
+    result.staged
+      ? `${result.action}: ${result.skills.join(', ')} — staged for approval on ${result.staged.branch} (${result.commit.slice(0, 12)}, ${files}): the security scan judged it ${result.staged.verdict}; a person merges the branch to accept it`
+      : `${result.action}: ${result.skills.join(', ')} — committed ${result.commit.slice(0, 12)} (${files})`,
   ];
   if (typeof result.details.matcher === 'string')
     lines.push(`  matched with ${result.details.matcher} at line(s) ${String(result.details.lines)}`);

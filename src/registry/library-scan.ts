@@ -5,8 +5,8 @@ import { discoverSkills, type SkillLocation } from '../store/discover.js';
 
 /** The file system calls a scan makes: injectable, so a test can change the disk between two of them. */
 export interface ScanFs {
-  stat(path: string): { mtimeMs: number; size: number; ino: number } | undefined;
-  readFile(path: string): Uint8Array | undefined;
+  stat: (path: string) => { mtimeMs: number; size: number; ino: number } | undefined;
+  readFile: (path: string) => Uint8Array | undefined;
 }
 
 export const nodeScanFs: ScanFs = {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
-import { defaultConfig, parseConfig, type Config } from '../core/config/config.js';
+import { defaultConfig, parseConfig, type Config, type ParsedConfig } from '../core/config/config.js';
 import type { Finding } from '../core/findings.js';
 import { metaDir } from '../core/layout.js';
 
@@ -10,18 +10,39 @@ import { metaDir } from '../core/layout.js';
 
 export const configFile = `${metaDir}/config.yaml`;
 
-export function readConfig(repoDir: string): { config: Config; findings: Finding[] } {
+export function readConfig(repoDir: string): ParsedConfig {
   const path = join(repoDir, configFile);
-  if (!existsSync(path)) return { config: { ...defaultConfig }, findings: [] };
+  if (!existsSync(path)) return { config: { ...defaultConfig }, findings: [], invalidKeys: [] };
   return parseConfig(readFileSync(path, 'utf8'), configFile);
 }
 
-/** The config, or a clear error naming every bad key: never a silent fallback to defaults. */
-export function requireConfig(repoDir: string): Config {
-  const { config, findings } = readConfig(repoDir);
-  if (findings.length > 0) {
-    const lines = findings.map((f) => `  ${f.file}:${f.line} ${f.message} (${f.hint})`);
-    throw new SkillgardenError('config/invalid', `${configFile} is invalid:\n${lines.join('\n')}`, { data: { findings } });
+export interface RequireConfigOptions {
+  /**
+   * The keys this command depends on. Given, only an error in one of them
+   * (or a file that is not YAML) refuses; errors elsewhere go to `warn` and
+   * the command goes on with the defaults of the bad keys. Omitted, every key.
+   */
+  needs?: readonly (keyof Config)[];
+  warn?: (message: string) => void;
+}
+
+function describeConfigFindings(findings: readonly Finding[]): string {
+  return findings.map((f) => `  ${f.file}:${f.line} ${f.message} (${f.hint})`).join('\n');
+}
+
+/** The config, or a clear error naming every bad key the command needs: never a silent fallback to defaults. */
+export function requireConfig(repoDir: string, options: RequireConfigOptions = {}): Config {
+  const parsed = readConfig(repoDir);
+  const { config, findings, invalidKeys } = parsed;
+  if (findings.length === 0) return config;
+  const blocking = options.needs === undefined || invalidKeys.some((k) => k === '*' || (options.needs as readonly string[]).includes(k));
+  if (blocking) {
+    throw new SkillgardenError('config/invalid', `${configFile} is invalid:\n${describeConfigFindings(findings)}`, {
+      data: { findings, keys: invalidKeys },
+    });
   }
+  options.warn?.(
+    `warning: ${configFile} has invalid settings (${invalidKeys.join(', ')}); going on with their defaults, as this command does not use them:\n${describeConfigFindings(findings)}\n`,
+  );
   return config;
 }

@@ -42,7 +42,7 @@ class SessionTokens {
       const token = buildToken(call, { refine: this.refine });
       ids[i] = this.table.intern(token);
       let shapes = this.shapeCounts.get(token);
-      if (shapes === undefined) this.shapeCounts.set(token, (shapes = new Map()));
+      if (shapes === undefined) this.shapeCounts.set(token, (shapes = new Map<string, number>()));
       shapes.set(call.shape, (shapes.get(call.shape) ?? 0) + 1);
     });
     this.sessions.push(ids);

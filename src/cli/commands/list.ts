@@ -8,7 +8,7 @@ export const listCommand: Command = {
   usage: 'list',
   options: {},
   async run({ io, global }) {
-    const { skills } = await listSkills(global.repo, global.now);
+    const { skills } = await listSkills(global.repo, global.now, { warn: (m) => io.stderr.write(m) });
     io.stdout.write(global.json ? `${JSON.stringify({ skills }, null, 2)}\n` : renderList(skills));
     return exitCodes.ok;
   },
@@ -22,7 +22,7 @@ export const showCommand: Command = {
   async run({ io, global, positionals }) {
     const [name] = positionals;
     if (!name || positionals.length > 1) throw new SkillgardenError('cli/usage', 'show takes exactly one skill name');
-    const { skills, snapshot } = await listSkills(global.repo, global.now);
+    const { skills, snapshot } = await listSkills(global.repo, global.now, { warn: (m) => io.stderr.write(m) });
     const skill = skills.find((s) => s.name === name);
     if (!skill)
       throw new SkillgardenError('show/not-found', `no skill named "${name}"; \`skillgarden list\` shows them all`, {

@@ -17,7 +17,7 @@ function usageFor(context: CommandContext): UsageStore {
   if (!existsSync(join(repoDir, '.git'))) return createMemoryUsageStore();
   return createRepoUsageStore({
     repoDir,
-    skillsDir: repoConfig(context).skills_dir,
+    skillsDir: repoConfig(context, ['skills_dir']).skills_dir,
     writer: defaultWriterId(context.io.env),
     now: () => context.global.now,
   });
@@ -26,7 +26,7 @@ function usageFor(context: CommandContext): UsageStore {
 function openRegistry(context: CommandContext): Promise<SkillRegistry> {
   return SkillRegistry.open({
     repoDir: context.global.repo,
-    skillsDir: repoConfig(context).skills_dir,
+    skillsDir: repoConfig(context, ['skills_dir']).skills_dir,
     usage: usageFor(context),
     now: () => context.global.now,
     ...inlineShellFor(context),
@@ -42,7 +42,7 @@ function integerOption(value: unknown, option: string): number | undefined {
   if (value === undefined) return undefined;
   const number = Number(value);
   if (!Number.isInteger(number) || number < 0)
-    throw new SkillgardenError('cli/usage', `--${option} "${String(value)}" is not a whole number of characters`);
+    throw new SkillgardenError('cli/usage', `--${option} ${JSON.stringify(value)} is not a whole number of characters`);
   return number;
 }
 
@@ -101,7 +101,7 @@ export const mcpCommand: Command = {
     if (!context.io.stdin) throw new SkillgardenError('cli/usage', 'mcp needs standard input: run it from an MCP client');
     await serveStdio({
       repoDir: context.global.repo,
-      skillsDir: repoConfig(context).skills_dir,
+      skillsDir: repoConfig(context, ['skills_dir']).skills_dir,
       openLedger: () => openRepoLedger(context),
       usage: usageFor(context),
       ...inlineShellFor(context),

@@ -66,5 +66,5 @@ function mergeFindings(report: ValidateReport, extra: readonly Finding[]): void 
 function readFormat(value: unknown, json: boolean): Format {
   if (value === undefined) return json ? 'json' : 'text';
   if (typeof value === 'string' && (formats as readonly string[]).includes(value)) return value as Format;
-  throw new SkillgardenError('cli/usage', `unknown format "${String(value)}"; choose one of: ${formats.join(', ')}`);
+  throw new SkillgardenError('cli/usage', `unknown format ${JSON.stringify(value)}; choose one of: ${formats.join(', ')}`);
 }

@@ -5,6 +5,7 @@ import type { SkillFeatures } from './features.js';
 import { demoteHeadings, humanize, slugAnchor, splitTitle } from './markdown.js';
 import { contentText, isMarkdownPath, mapMovedLink, placeSupportFile, recordMoves, type FileTable, type MovedTarget } from './package.js';
 import { rewriteText } from './rewrite.js';
+import { stringField } from '../skill/types.js';
 import type { ArchiveMove, Cluster, ConsolidationPlan, PlannedChange } from './types.js';
 import { buildMergedUmbrellaText, buildNewUmbrellaText, chooseUmbrella, unionPaths, unionTools, type UmbrellaFields } from './umbrella.js';
 import { checkUmbrellaValid } from './validity.js';
@@ -128,8 +129,8 @@ function writeUmbrellaText(input: UmbrellaTextInput): string {
     name,
     description: buildUmbrellaDescription({
       topic: humanize(name),
-      ...(umbrella ? { base: String(umbrella.parsed.fields.description ?? '') } : {}),
-      members: siblings.map((m) => ({ name: m.name, description: String(m.parsed.fields.description ?? '') })),
+      ...(umbrella ? { base: stringField(umbrella.parsed, 'description') ?? '' } : {}),
+      members: siblings.map((m) => ({ name: m.name, description: stringField(m.parsed, 'description') ?? '' })),
     }),
     tools: unionTools(input.members),
     paths: unionPaths(input.members),
@@ -160,7 +161,7 @@ function renderSection(
 ): { text: string; demoted: boolean } {
   const { member, title } = section;
   const rest = splitTitle(member.parsed.body).rest.replace(/^\n+/, '').replace(/\s+$/, '');
-  const description = String(member.parsed.fields.description ?? '').trim();
+  const description = (stringField(member.parsed, 'description') ?? '').trim();
   const lead = `## ${title}\n\n*Was the skill \`${member.name}\`.* ${description}\n`;
   const oldFile = `${member.skill.dir}/${skillFileName}`;
   if (rest.split('\n').length <= config.demote_min_lines) {

@@ -83,7 +83,7 @@ function commandOf(args: unknown, key: string): string | readonly string[] | und
   if (!isRecord(args)) return undefined;
   const value = args[key];
   if (typeof value === 'string') return value;
-  if (Array.isArray(value) && value.every((part) => typeof part === 'string')) return value as string[];
+  if (Array.isArray(value) && value.every((part) => typeof part === 'string')) return value;
   return undefined;
 }
 

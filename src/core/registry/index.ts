@@ -1,5 +1,4 @@
-export type { RegistryEntry, UsageCounters, UsageKind, SkillContext } from './types.js';
-export { computeUsageScore, isInactive, inactiveAfterDays } from './score.js';
+export type { RegistryEntry, SkillContext } from './types.js';
 export { buildEntry, readToolList, type BuiltEntry, type EntryLocation, type SkillView } from './build-entry.js';
 export { parseQuickSkill, parseQuickFrontmatter, type QuickSkill } from './quick-frontmatter.js';
 export {

@@ -33,7 +33,7 @@ interface ConfigFile {
 
 /** The settings this service uses from `.skillgarden/config.yaml`, which must be valid (a bad value is an error naming the key). */
 function readConfigFile(repoDir: string): ConfigFile {
-  return requireConfig(repoDir) as ConfigFile;
+  return requireConfig(repoDir);
 }
 
 const stringList = (value: unknown): string[] | undefined =>

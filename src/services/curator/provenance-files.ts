@@ -47,7 +47,7 @@ function readJsonKeys(repoDir: string, path: string, findings: Finding[]): strin
   if (text === undefined) return [];
   try {
     const data = JSON.parse(text) as Record<string, unknown>;
-    const inner = (data.skills ?? data.installed) as unknown;
+    const inner = data.skills ?? data.installed;
     const map = inner && typeof inner === 'object' && !Array.isArray(inner) ? (inner as Record<string, unknown>) : data;
     if (Array.isArray(inner))
       return inner.flatMap((e) =>

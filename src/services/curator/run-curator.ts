@@ -140,7 +140,7 @@ async function commitTransition(ctx: RunContext, decision: LifecycleDecision & {
   const stateText = serializeState(nextState);
   const writesState = stateText !== serializeState(ctx.state) || changes.length === 0;
   if (writesState) changes.push({ path: stateFile, content: stateText, expected: ctx.stateOid });
-  const action = actionFor[decision.to as 'stale' | 'active' | 'archived'];
+  const action = actionFor[decision.to];
   const message = buildCommitMessage({
     subject: `skill(${action}): ${decision.name} — ${decision.from} → ${decision.to}`,
     body: `${decision.reason}.\nAnchor: ${decision.anchor} (${decision.anchorSource}).`,
