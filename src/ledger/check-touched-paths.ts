@@ -56,7 +56,8 @@ export async function checkClean(
   );
 }
 
-function readIndexOid(index: GitIndex | ReadonlyMap<string, string | 'conflict'>, path: string): string | null | 'conflict' {
+/** The entry's oid, null when absent, or the literal 'conflict' (an oid is 40 or 64 hex digits, never that word). */
+function readIndexOid(index: GitIndex | ReadonlyMap<string, string | 'conflict'>, path: string): string | null {
   if (!isGitIndex(index)) return index.get(path) ?? null;
   const at = findEntry(index.entries, path);
   const entry = index.entries[at];

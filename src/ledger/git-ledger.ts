@@ -5,6 +5,7 @@ import type { CommitContext } from './commit-context.js';
 import { diffTrees, listTree } from './diff-trees.js';
 import type { FileDiff } from './diff-trees.js';
 import type {
+  BranchCommitRequest,
   ChangedFile,
   CommitInfo,
   CommitOptions,
@@ -23,6 +24,8 @@ import { rollback } from './rollback.js';
 import { lookupPaths } from './tree-edit.js';
 import type { BlobRef } from './tree-edit.js';
 import { writeCommit } from './write-commit.js';
+import { deleteBranch, listBranches, writeBranchCommit } from './write-branch.js';
+import type { BranchCommitResult, BranchTip } from './write-branch.js';
 
 /** The `Ledger` both backends share: they differ only in their `ObjectStore`. */
 export class GitLedger implements Ledger {
@@ -110,6 +113,27 @@ export class GitLedger implements Ledger {
     return writeCommit(this.ctx, options);
   }
 
+  async commitOnBranch(options: BranchCommitRequest): Promise<BranchCommitResult> {
+    const base = await this.resolve(options.base ?? 'HEAD');
+    const { branch, message, changes, author } = options;
+    return writeBranchCommit(this.ctx, {
+      branch,
+      base,
+      message,
+      changes,
+      ...(author ? { author } : {}),
+      ...optionalTip(options.expectedTip),
+    });
+  }
+
+  listBranches(prefix: string): Promise<BranchTip[]> {
+    return listBranches(this.ctx, prefix);
+  }
+
+  deleteBranch(branch: string, expectedTip?: string): Promise<boolean> {
+    return deleteBranch(this.ctx, branch, expectedTip);
+  }
+
   async tag(name: string, commit?: string): Promise<string> {
     const ref = `refs/tags/${name}`;
     if (!isValidRefName(ref)) {
@@ -146,4 +170,8 @@ export class GitLedger implements Ledger {
     const oid = commit === undefined ? await this.head() : await this.resolve(commit);
     return oid === undefined ? undefined : (await this.ctx.store.readCommit(oid)).tree;
   }
+}
+
+function optionalTip(expectedTip: string | null | undefined): { expectedTip?: string | null } {
+  return expectedTip === undefined ? {} : { expectedTip };
 }

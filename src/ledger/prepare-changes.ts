@@ -24,7 +24,7 @@ export function prepareChanges(changes: readonly FileChange[]): PreparedChange[]
   }
   const seen = new Set<string>();
   return changes.map((change) => {
-    checkPath(change.path);
+    checkPath(change.path, { symlink: change.symlink === true });
     if (seen.has(change.path)) throw badPath(change.path, 'it appears twice in one commit');
     seen.add(change.path);
     const content =

@@ -85,7 +85,7 @@ function report(transitions: number): RunReport {
       blocked_by: null,
     },
     counts: { before: { active: transitions, stale: 0, archived: 0 }, after: { active: 0, stale: 0, archived: transitions } },
-    counters: { checked: transitions, marked_stale: 0, archived: transitions, reactivated: 0, seeded: 0 } as RunReport['counters'],
+    counters: { checked: transitions, marked_stale: 0, archived: transitions, reactivated: 0, seeded: 0 },
     transitions: Array.from({ length: transitions }, (_, i) => ({
       skill: `skill-${i}-${'x'.repeat(30)}`,
       from: 'active' as const,
