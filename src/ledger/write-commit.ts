@@ -29,6 +29,7 @@ import { checkEmbeddedCanWrite, checkObjectFormat, checkSparse, pathsToConvert }
 import { editTree, lookupPaths } from './tree-edit.js';
 import type { BlobRef } from './tree-edit.js';
 import { removeWorktreeFile, writeWorktreeFile } from './worktree.js';
+import { beginJournal, journalOf } from './move-journal.js';
 
 const maxAttempts = 100;
 
@@ -101,14 +102,19 @@ interface PublishInput extends BuildInput {
  */
 async function publish(ctx: CommitContext, input: PublishInput): Promise<boolean> {
   const locks = await takeLocks(ctx, input.branch);
+  const paths = input.changes.map((c) => c.path);
+  // Intent log (move-journal.ts): a crash from here on is reported, and repaired, by `doctor --fix`.
+  const journal = beginJournal(ctx.gitdir, { ...journalOf(input), paths, locks: [locks.index.path, locks.ref.path] });
+  let moving = false;
   try {
     if ((await readRef(ctx.layout, input.branch)) !== input.parent) return false;
-    const paths = input.changes.map((c) => c.path);
     const index = await readIndexOrLetGit(ctx);
     if (index) await checkIndexPresent(ctx.gitdir, index, input.parent !== undefined);
     const staged = index ?? (await readStagedWithGit(ctx.dir, join(ctx.gitdir, 'index'), paths));
     const converted = input.changes.filter((c) => c.converted).map((c) => c.path);
     await checkClean(ctx.dir, input.changes, input.before, staged, await hashWorktreeFiles(ctx.dir, converted.filter(isFileAt(ctx.dir))));
+    journal.writing();
+    moving = true;
     const entries = await updateWorktree(ctx.dir, input.changes);
     if (index) await writeIndexFile(ctx.gitdir, locks.index, applyIndexChanges(index, entries), ctx.indexCache, ctx.setup.fsync.index);
     else await updateIndexWithGit(ctx.dir, ctx.gitdir, locks.index, paths, ctx.setup.fsync.index);
@@ -116,11 +122,16 @@ async function publish(ctx: CommitContext, input: PublishInput): Promise<boolean
     await locks.ref.commit(`${input.commit}\n`, { durable: ctx.setup.fsync.reference });
     const reflog = { before: input.parent, after: input.commit, who: identity(input.committer), message: `commit: ${input.message}` };
     await appendReflogs(ctx.layout, [input.branch, 'HEAD'], reflog, ctx.setup.reflog);
+    journal.finish();
+    moving = false;
     await ctx.onStage?.('ref-updated');
     return true;
   } finally {
     await locks.ref.release();
     await locks.index.release();
+    // After the locks: a journal may outlive its locks (harmless), never a lock its journal.
+    // A failure among the file writes keeps the journal: `doctor --fix` puts those paths back.
+    if (!moving) journal.finish();
   }
 }
 

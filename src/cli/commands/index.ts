@@ -42,6 +42,12 @@ export const commands: readonly CommandEntry[] = [
   lazy('archive', 'move a skill, whole, to skills/.archive/', () => import('./acts.js'), 'actCommands'),
   lazy('restore', 'bring an archived skill back, by its exact name', () => import('./acts.js'), 'actCommands'),
   lazy(
+    'doctor',
+    'report (and with --fix repair) what a crash or a killed process left behind',
+    () => import('./doctor.js'),
+    'doctorCommand',
+  ),
+  lazy(
     'log',
     'the ledger, read from Git (newest first): commits with trailers or touching a skill (--all: every commit)',
     () => import('./log.js'),

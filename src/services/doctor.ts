@@ -1,0 +1,211 @@
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { readHistoryCache, historyCachePath } from '../ledger/history-cache.js';
+import { readHistoryIndex } from '../ledger/history-index.js';
+import { isProcessAlive, readJournals, type JournalRecord } from '../ledger/move-journal.js';
+import { openGitLedger } from '../ledger/open-ledger.js';
+import { readRepoLayout, type RepoLayout } from '../ledger/git-dir.js';
+import { restorePathsToHead } from '../ledger/restore-paths.js';
+import { hostname } from 'node:os';
+
+/** One thing a crash or a killed process left behind. `fixable`: `doctor --fix` repairs it. */
+export type DoctorFinding =
+  | { kind: 'interrupted-write'; path: string; pid: number; branch: string; paths: number; landed: boolean; fixable: true; message: string }
+  | { kind: 'running-write'; path: string; pid: number; fixable: false; message: string }
+  | { kind: 'stale-lock'; path: string; pid: number; fixable: true; message: string }
+  | { kind: 'held-lock'; path: string; fixable: false; message: string }
+  | { kind: 'temp-file'; path: string; fixable: true; message: string }
+  | { kind: 'history-cache'; path: string; fixable: true; message: string };
+
+export interface DoctorReport {
+  findings: DoctorFinding[];
+  /** What `--fix` did, one line each. */
+  fixed: string[];
+}
+
+// The working-tree writer's temporary sibling (worktree.ts) and the index copy git updates (git-plumbing.ts).
+const tempFile = /^\..+\.skillgarden-(\d+)-[0-9a-f]{8}$/;
+const gitTemp = /^(?:index\.skillgarden-(\d+)(?:\.lock)?|history-index\.json\.(\d+)\.[0-9a-z]+\.tmp)$/;
+
+/** Reports (and with `fix`, repairs) what crashed skillgarden processes left: DESIGN §3. */
+export async function runDoctor(dir: string, options: { fix: boolean; skillsDir: string }): Promise<DoctorReport> {
+  const layout = await readRepoLayout(dir);
+  const report: DoctorReport = { findings: [], fixed: [] };
+  const journalLocks = await checkJournals(layout, options.fix, report);
+  checkLocks(layout, journalLocks, report);
+  checkTempFiles(layout, options.skillsDir, options.fix, report);
+  await checkHistoryCache(layout, options.skillsDir, options.fix, report);
+  return report;
+}
+
+async function checkJournals(layout: RepoLayout, fix: boolean, report: DoctorReport): Promise<Set<string>> {
+  const covered = new Set<string>();
+  for (const journal of readJournals(layout.gitdir)) {
+    if (!('record' in journal)) {
+      // Killed while the journal itself was written: nothing had moved yet.
+      report.findings.push({ kind: 'temp-file', path: journal.path, fixable: true, message: `unreadable journal (${journal.error})` });
+      if (fix) {
+        rmSync(journal.path, { force: true });
+        report.fixed.push(`removed ${journal.path}`);
+      }
+      continue;
+    }
+    const { record } = journal;
+    for (const lock of record.locks) covered.add(lock);
+    if (isProcessAlive(record)) {
+      const message = `process ${record.pid} is writing ${record.paths.length} file(s) on ${record.branch}; wait for it`;
+      report.findings.push({ kind: 'running-write', path: journal.path, pid: record.pid, fixable: false, message });
+      continue;
+    }
+    if (record.phase === 'locked') {
+      // Killed before any file moved: only the locks are left.
+      for (const lock of record.locks.filter((l) => existsSync(l))) {
+        report.findings.push({
+          kind: 'stale-lock',
+          path: lock,
+          pid: record.pid,
+          fixable: true,
+          message: `left by process ${record.pid}, which is gone`,
+        });
+        if (fix) {
+          rmSync(lock, { force: true });
+          report.fixed.push(`removed the stale lock ${lock} (process ${record.pid} is gone)`);
+        }
+      }
+      if (fix) rmSync(journal.path, { force: true });
+      continue;
+    }
+    const ledger = await openGitLedger(layout.dir);
+    try {
+      const landed = (await ledger.head()) === record.commit;
+      report.findings.push({
+        kind: 'interrupted-write',
+        path: journal.path,
+        pid: record.pid,
+        branch: record.branch,
+        paths: record.paths.length,
+        landed,
+        fixable: true,
+        message: `process ${record.pid} was killed while writing ${record.paths.length} file(s) of commit ${record.commit.slice(0, 12)} (${
+          landed ? 'the commit landed' : 'the commit did not land'
+        }); --fix puts those paths back to HEAD`,
+      });
+      for (const lock of record.locks.filter((l) => existsSync(l))) {
+        report.findings.push({
+          kind: 'stale-lock',
+          path: lock,
+          pid: record.pid,
+          fixable: true,
+          message: `left by process ${record.pid}, which is gone`,
+        });
+      }
+      if (!fix) continue;
+      await repairJournal(ledger, record, report);
+      rmSync(journal.path, { force: true });
+      report.fixed.push(`removed ${relative(layout.dir, journal.path)}`);
+    } finally {
+      await ledger.close();
+    }
+  }
+  return covered;
+}
+
+async function repairJournal(
+  ledger: Awaited<ReturnType<typeof openGitLedger>>,
+  record: JournalRecord,
+  report: DoctorReport,
+): Promise<void> {
+  for (const lock of record.locks.filter((l) => existsSync(l))) {
+    rmSync(lock, { force: true });
+    report.fixed.push(`removed the stale lock ${lock} (process ${record.pid} is gone)`);
+  }
+  await restorePathsToHead(ledger, record.paths);
+  report.fixed.push(`put ${record.paths.length} path(s) back to HEAD (${(await ledger.head())?.slice(0, 12) ?? 'no commit'})`);
+}
+
+/** Locks no journal accounts for: maybe a running git, maybe a crash; only a person can tell. */
+function checkLocks(layout: RepoLayout, covered: ReadonlySet<string>, report: DoctorReport): void {
+  const candidates = [join(layout.gitdir, 'index.lock'), join(layout.gitdir, 'HEAD.lock'), join(layout.commondir, 'packed-refs.lock')];
+  candidates.push(...findFiles(join(layout.commondir, 'refs'), (name) => name.endsWith('.lock')));
+  for (const lock of candidates) {
+    if (covered.has(lock) || !existsSync(lock)) continue;
+    const age = Math.round((Date.now() - statSync(lock).mtimeMs) / 1000);
+    report.findings.push({
+      kind: 'held-lock',
+      path: lock,
+      fixable: false,
+      message: `held for ${age} s by a process skillgarden did not start (git?); if no git is running on ${hostname()}, remove ${lock}`,
+    });
+  }
+}
+
+function checkTempFiles(layout: RepoLayout, skillsDir: string, fix: boolean, report: DoctorReport): void {
+  const dead = (pid: string | undefined) => pid !== undefined && !isProcessAlive({ pid: Number(pid), host: hostname() });
+  const found = [
+    ...[join(layout.dir, skillsDir), join(layout.dir, '.skillgarden')].flatMap((root) =>
+      findFiles(root, (name) => dead(tempFile.exec(name)?.[1])),
+    ),
+    ...[layout.gitdir, join(layout.gitdir, 'skillgarden')].flatMap((root) =>
+      listFiles(root).filter((path) => {
+        const match = gitTemp.exec(path.slice(root.length + 1));
+        return match !== null && dead(match[1] ?? match[2]);
+      }),
+    ),
+  ];
+  for (const path of found) {
+    report.findings.push({ kind: 'temp-file', path, fixable: true, message: 'a temporary file of a process that is gone' });
+    if (fix) {
+      rmSync(path, { force: true });
+      report.fixed.push(`removed ${relative(layout.dir, path)}`);
+    }
+  }
+}
+
+/** A cache that claims the head but says otherwise than a fresh walk: dropped, rebuilt on the next read. */
+async function checkHistoryCache(layout: RepoLayout, skillsDir: string, fix: boolean, report: DoctorReport): Promise<void> {
+  const cached = await readHistoryCache(layout.gitdir);
+  const path = historyCachePath(layout.gitdir);
+  if (cached === null) {
+    if (existsSync(path))
+      report.findings.push({ kind: 'history-cache', path, fixable: true, message: 'unreadable; it is rebuilt on the next read' });
+  } else {
+    const fresh = (await readHistoryIndex(layout.dir, { skillsRoot: skillsDir, cache: false, ref: cached.index.head ?? 'HEAD' })).index;
+    if (JSON.stringify(fresh) === JSON.stringify(cached.index)) return;
+    report.findings.push({
+      kind: 'history-cache',
+      path,
+      fixable: true,
+      message: `does not match history at ${cached.index.head?.slice(0, 12)}`,
+    });
+  }
+  if (fix && existsSync(path)) {
+    rmSync(path, { force: true });
+    report.fixed.push(`removed ${relative(layout.dir, path)} (rebuilt on the next read)`);
+  }
+}
+
+function listFiles(dir: string): string[] {
+  try {
+    return readdirSync(dir).map((name) => join(dir, name));
+  } catch {
+    return [];
+  }
+}
+
+function findFiles(root: string, match: (name: string) => boolean): string[] {
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (entry.isDirectory()) walk(join(dir, entry.name));
+      else if (match(entry.name)) found.push(join(dir, entry.name));
+    }
+  };
+  walk(root);
+  return found;
+}
