@@ -3,6 +3,7 @@ import { actCommands } from './acts.js';
 import { curateCommand } from './curate.js';
 import { demoCommand } from './demo.js';
 import { detectCommand } from './detect.js';
+import { initCommand } from './init.js';
 import { listCommand, showCommand } from './list.js';
 import { logCommand } from './log.js';
 import { usageCommand } from './usage.js';
@@ -15,6 +16,7 @@ import { validateCommand } from './validate.js';
 
 export const commands: readonly Command[] = [
   validateCommand,
+  initCommand,
   manageCommand,
   listCommand,
   showCommand,
