@@ -10,6 +10,8 @@ import type { ActionInputs } from './inputs.js';
 import type { ActionIo, Annotation, ModeResult } from './io.js';
 import { codeSpan, escapeMarkdown } from './markdown.js';
 import { readChangedFiles } from './repo-ops.js';
+import { toFindings } from '../core/scan/index.js';
+import { writeSarifReport } from './sarif-output.js';
 
 /** A row of the summary table and, for the first few of each level, an annotation. */
 interface Problem {
@@ -57,6 +59,8 @@ export async function runValidateMode(inputs: ActionInputs, io: ActionIo): Promi
   io.setOutput('errors', String(errors));
   io.setOutput('warnings', String(warnings));
   io.setOutput('skills', String(skills));
+  const sarifFindings = [...configFindings, ...(validation?.findings ?? []), ...(scan ? toFindings(scan.findings) : [])];
+  io.setOutput('sarif', writeSarifReport(inputs.sarifFile, inputs.workspace, sarifFindings));
   await io.appendSummary(
     renderSummary({
       skills,

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
-import { actors, sources, type Actor, type Source } from '../core/ledger/trailers.js';
+import { actors, sources, type Actor } from '../core/ledger/trailers.js';
 import type { LedgerBackend, Ledger } from '../ledger/ledger.js';
 import { openLedger } from '../ledger/open-ledger.js';
 import type { Config } from '../core/config/config.js';
@@ -29,16 +29,30 @@ export async function openRepoLedger(context: CommandContext): Promise<Ledger> {
   return openLedger(context.global.repo, { backend: chosen as LedgerBackend | 'auto', now: () => now });
 }
 
-/** `.skillgarden/config.yaml` of `--repo` (defaults when absent; a bad value is an error naming the key). */
-export function repoConfig(context: CommandContext): Config {
-  return requireConfig(context.global.repo);
+/**
+ * `.skillgarden/config.yaml` of `--repo` (defaults when absent). A bad value
+ * of a key in `needs` is an error naming the key; a bad value elsewhere is a
+ * warning on stderr, so reading skills (reminder, load, list) goes on when,
+ * say, the `scan:` policy has a typo. Without `needs`, every key is needed.
+ */
+export function repoConfig(context: CommandContext, needs?: readonly (keyof Config)[]): Config {
+  const warn = (m: string) => {
+    // One command reads the config more than once: say it once.
+    if (warned.has(context)) return;
+    warned.add(context);
+    context.io.stderr.write(m);
+  };
+  return requireConfig(context.global.repo, { ...(needs ? { needs } : {}), warn });
 }
+
+const warned = new WeakSet<CommandContext>();
 
 export async function openManageContext(context: CommandContext, defaults: { actor?: Actor } = {}): Promise<ManageContext> {
   const actor = pick('actor', context.values.actor, actors, defaults.actor ?? 'user');
   const source = pick('source', context.values.source, sources, 'foreground');
   const message = typeof context.values.message === 'string' ? context.values.message : undefined;
-  const config = repoConfig(context);
+  // The write gate reads `scan:` itself, and refuses the writes that need a bad policy.
+  const config = repoConfig(context, ['skills_dir', 'profile']);
   return {
     repoDir: context.global.repo,
     ledger: await openRepoLedger(context),
@@ -46,7 +60,7 @@ export async function openManageContext(context: CommandContext, defaults: { act
     roots: config.skills_dir ?? null,
     profile: config.profile,
     actor,
-    ...(actor === 'agent' ? { source: source as Source } : {}),
+    ...(actor === 'agent' ? { source } : {}),
     ...(message ? { message } : {}),
   };
 }
@@ -54,7 +68,7 @@ export async function openManageContext(context: CommandContext, defaults: { act
 function pick<T extends string>(option: string, value: unknown, allowed: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;
   if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
-  throw new SkillgardenError('cli/usage', `--${option} "${String(value)}" is not one of: ${allowed.join(', ')}`);
+  throw new SkillgardenError('cli/usage', `--${option} ${JSON.stringify(value)} is not one of: ${allowed.join(', ')}`);
 }
 
 /** Reads `--content FILE`, where `-` is standard input. */

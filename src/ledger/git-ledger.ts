@@ -5,6 +5,7 @@ import type { CommitContext } from './commit-context.js';
 import { diffTrees, listTree } from './diff-trees.js';
 import type { FileDiff } from './diff-trees.js';
 import type {
+  BranchCommitRequest,
   ChangedFile,
   CommitInfo,
   CommitOptions,
@@ -23,6 +24,8 @@ import { rollback } from './rollback.js';
 import { lookupPaths } from './tree-edit.js';
 import type { BlobRef } from './tree-edit.js';
 import { writeCommit } from './write-commit.js';
+import { deleteBranch, listBranches, writeBranchCommit } from './write-branch.js';
+import type { BranchCommitResult, BranchTip } from './write-branch.js';
 
 /** The `Ledger` both backends share: they differ only in their `ObjectStore`. */
 export class GitLedger implements Ledger {
@@ -36,8 +39,8 @@ export class GitLedger implements Ledger {
   }
 
   async head(): Promise<string | undefined> {
-    const state = await readHeadState(this.ctx.gitdir);
-    return state.kind === 'detached' ? state.oid : readRef(this.ctx.gitdir, state.ref);
+    const state = await readHeadState(this.ctx.layout);
+    return state.kind === 'detached' ? state.oid : readRef(this.ctx.layout, state.ref);
   }
 
   async resolve(ref: string): Promise<string> {
@@ -64,11 +67,11 @@ export class GitLedger implements Ledger {
     if (isOid(ref)) return ref;
     for (const name of [ref, `refs/${ref}`, `refs/tags/${ref}`, `refs/heads/${ref}`, `refs/remotes/${ref}`]) {
       if (!isValidRefName(name)) continue;
-      const oid = await readRef(this.ctx.gitdir, name);
+      const oid = await readRef(this.ctx.layout, name);
       if (oid !== undefined) return oid;
     }
     if (!/^[0-9a-f]{4,39}$/.test(ref)) return undefined;
-    return git.expandOid({ fs, gitdir: this.ctx.gitdir, oid: ref }).catch(() => undefined);
+    return git.expandOid({ fs, gitdir: this.ctx.layout.commondir, oid: ref }).catch(() => undefined);
   }
 
   async readFile(path: string, commit?: string): Promise<Uint8Array | undefined> {
@@ -110,6 +113,27 @@ export class GitLedger implements Ledger {
     return writeCommit(this.ctx, options);
   }
 
+  async commitOnBranch(options: BranchCommitRequest): Promise<BranchCommitResult> {
+    const base = await this.resolve(options.base ?? 'HEAD');
+    const { branch, message, changes, author } = options;
+    return writeBranchCommit(this.ctx, {
+      branch,
+      base,
+      message,
+      changes,
+      ...(author ? { author } : {}),
+      ...optionalTip(options.expectedTip),
+    });
+  }
+
+  listBranches(prefix: string): Promise<BranchTip[]> {
+    return listBranches(this.ctx, prefix);
+  }
+
+  deleteBranch(branch: string, expectedTip?: string): Promise<boolean> {
+    return deleteBranch(this.ctx, branch, expectedTip);
+  }
+
   async tag(name: string, commit?: string): Promise<string> {
     const ref = `refs/tags/${name}`;
     if (!isValidRefName(ref)) {
@@ -118,9 +142,9 @@ export class GitLedger implements Ledger {
       });
     }
     const target = await this.resolve(commit ?? 'HEAD');
-    const lock = await lockRef(this.ctx.gitdir, ref, { timeoutMs: this.ctx.lockTimeoutMs });
+    const lock = await lockRef(this.ctx.layout, ref, { timeoutMs: this.ctx.lockTimeoutMs });
     try {
-      const existing = await readRef(this.ctx.gitdir, ref);
+      const existing = await readRef(this.ctx.layout, ref);
       if (existing === target) return target;
       if (existing !== undefined) {
         throw new SkillgardenError('ledger/tag-exists', `Tag ${name} already points at ${existing}; tags are not moved.`, {
@@ -146,4 +170,8 @@ export class GitLedger implements Ledger {
     const oid = commit === undefined ? await this.head() : await this.resolve(commit);
     return oid === undefined ? undefined : (await this.ctx.store.readCommit(oid)).tree;
   }
+}
+
+function optionalTip(expectedTip: string | null | undefined): { expectedTip?: string | null } {
+  return expectedTip === undefined ? {} : { expectedTip };
 }

@@ -39,6 +39,21 @@ export interface CommitOptions {
   author?: Author;
 }
 
+export interface BranchCommitRequest {
+  /** The branch's short name, e.g. `skillgarden/staged/pdf`. */
+  branch: string;
+  /** The parent: a commit id or ref; default HEAD. */
+  base?: string;
+  message: string;
+  changes: readonly FileChange[];
+  author?: Author;
+  /** The tip the caller saw: `null` = the branch must not exist yet, `undefined` = replace whatever it holds. */
+  expectedTip?: string | null;
+}
+
+export type { BranchCommitResult, BranchTip } from './write-branch.js';
+import type { BranchCommitResult, BranchTip } from './write-branch.js';
+
 export interface CommitResult {
   commit: string;
   /** 1 when nobody else moved the branch meanwhile. */
@@ -102,6 +117,16 @@ export interface Ledger {
    * files (`ledger/dirty`) and unsafe paths (`ledger/bad-path`).
    */
   commit(options: CommitOptions): Promise<CommitResult>;
+  /**
+   * One commit on a branch that is not checked out (a proposal, a staged write): parent `base`
+   * (default HEAD), the branch moved to it whatever it held unless `expectedTip` says otherwise.
+   * The index, the working tree and the current branch are not touched.
+   */
+  commitOnBranch(options: BranchCommitRequest): Promise<BranchCommitResult>;
+  /** Branches whose short name starts with `prefix` (e.g. `skillgarden/`), with their tips, sorted. */
+  listBranches(prefix: string): Promise<BranchTip[]>;
+  /** Deletes a branch that is not checked out; false when it did not exist. `expectedTip` guards against a moved branch. */
+  deleteBranch(branch: string, expectedTip?: string): Promise<boolean>;
   /** A lightweight tag `refs/tags/<name>` at `commit` (default HEAD); returns the commit id. */
   tag(name: string, commit?: string): Promise<string>;
   /** Fail-closed revert of one commit or every commit of a curator run, as one commit. */

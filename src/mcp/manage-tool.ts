@@ -59,7 +59,11 @@ export function runManageAction(base: ManageContext, input: ManageToolInput): Pr
 
 export function renderManageResult(result: ManageResult): string {
   const warnings = Array.isArray(result.details.warnings) ? (result.details.warnings as { message: string; hint: string }[]) : [];
-  const lines = [`${result.action} ${result.skills.join(', ')}: committed ${result.commit.slice(0, 12)} (${result.files.join(', ')})`];
+  const lines = [
+    result.staged
+      ? `${result.action} ${result.skills.join(', ')}: staged for approval on branch ${result.staged.branch} (${result.commit.slice(0, 12)}; ${result.files.join(', ')}): the security scan judged it ${result.staged.verdict}, so it is not in the library until a person merges the branch. Do not retry the write; tell the user it waits for their approval.`
+      : `${result.action} ${result.skills.join(', ')}: committed ${result.commit.slice(0, 12)} (${result.files.join(', ')})`,
+  ];
   for (const warning of warnings) lines.push(`warning: ${warning.message} — ${warning.hint}`);
   if (typeof result.details.archivedTo === 'string')
     lines.push(`archived to ${result.details.archivedTo}; restore with \`skillgarden restore ${result.skills[0]}\``);

@@ -1,6 +1,6 @@
-import { execFile } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { relative } from 'node:path';
+import { runGit } from '../ledger/system-git.js';
 import { openLibrary } from '../store/layout/discover-library.js';
 
 export interface ArchiveInfo {
@@ -29,11 +29,9 @@ export async function readArchiveInfo(options: {
   return { name: options.name, dir: chosen.dir, archivedAt: statSync(chosen.dir).mtime.toISOString(), dateSource: 'mtime' };
 }
 
-function readLastCommitTime(repoDir: string, path: string): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    execFile('git', ['log', '-1', '--format=%cI', '--', path], { cwd: repoDir, timeout: 5_000 }, (error, stdout) => {
-      const time = error ? '' : stdout.trim();
-      resolve(time === '' ? undefined : new Date(time).toISOString());
-    });
-  });
+/** Through the one choke point for git; no git, or no commit, means no date from git. */
+async function readLastCommitTime(repoDir: string, path: string): Promise<string | undefined> {
+  const result = await runGit(['log', '-1', '--format=%cI', '--', path], { cwd: repoDir, timeoutMs: 5_000 }).catch(() => undefined);
+  const time = result?.code === 0 ? result.stdout.toString('utf8').trim() : '';
+  return time === '' ? undefined : new Date(time).toISOString();
 }

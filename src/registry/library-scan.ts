@@ -6,8 +6,8 @@ import { openLibrary, type DiscoveredLibrary } from '../store/layout/discover-li
 
 /** The file system calls a scan makes: injectable, so a test can change the disk between two of them. */
 export interface ScanFs {
-  stat(path: string): { mtimeMs: number; size: number; ino: number } | undefined;
-  readFile(path: string): Uint8Array | undefined;
+  stat: (path: string) => { mtimeMs: number; size: number; ino: number } | undefined;
+  readFile: (path: string) => Uint8Array | undefined;
 }
 
 export const nodeScanFs: ScanFs = {

@@ -4,7 +4,8 @@ import { buildForkSpec, renderInlineLoad, renderSkillContent } from '../core/reg
 import { buildReminder, planIndex, rankEntries, type ReminderOptions } from '../core/registry/reminder.js';
 import { parseSlashCommand } from '../core/registry/slash-command.js';
 import { buildToolDescription } from '../core/registry/tool-description.js';
-import type { RegistryEntry, UsageCounters, UsageKind } from '../core/registry/types.js';
+import type { RegistryEntry } from '../core/registry/types.js';
+import type { ReadKind, UsageCounters } from '../core/usage/index.js';
 import { readArchiveInfo } from './archive-info.js';
 import { ConditionalSkills } from './conditional-skills.js';
 import { runInlineShell, type InlineShellOptions } from './inline-shell.js';
@@ -137,7 +138,7 @@ export class SkillRegistry {
    * name, or when the usage store failed (the running total still counts it:
    * telemetry never breaks a load).
    */
-  async recordUsage(name: string, kind: UsageKind): Promise<boolean> {
+  async recordUsage(name: string, kind: ReadKind): Promise<boolean> {
     const canonical = this.get(name)?.name;
     // An unknown name is not counted: usage under a name no skill has would only confuse the curator.
     if (canonical === undefined) return false;

@@ -11,6 +11,8 @@ import type { FileCache } from '../store/file-cache.js';
 import { discoverSkills } from '../store/discover.js';
 import { openLibrary, type DiscoveredLibrary } from '../store/layout/discover-library.js';
 import { readSkillFolder } from '../store/read-skill.js';
+import { evalsFile } from '../core/evals/validate-evals.js';
+import { checkEvalsFile } from './validate-evals.js';
 
 export interface ValidateOptions {
   /** Folder that relative paths are resolved against and findings are reported relative to. */
@@ -90,6 +92,8 @@ export function runValidate(options: ValidateOptions): ValidateReport {
       });
       findings.push(...result.findings);
     }
+    const evalsPath = toPosix(relative(options.cwd, join(target.dir, evalsFile)));
+    findings.push(...checkEvalsFile(target.dir, target.name, content.files, evalsPath));
     options.onProgress?.(index + 1, targets.length);
   });
   findings.sort(compareFindings);

@@ -2,7 +2,7 @@ import { SkillgardenError } from '../../core/errors.js';
 import { isTranscriptFormat, transcriptFormats } from '../../core/patterns/index.js';
 import { renderDetectText } from '../../core/patterns/index.js';
 import { readExistingSkills, runDetect } from '../../services/detect.js';
-import { requireConfig } from '../../services/curator/read-library.js';
+import { requireConfig } from '../../services/config-file.js';
 import { openLibrary } from '../../store/layout/discover-library.js';
 import { exitCodes, type Command } from '../context.js';
 

@@ -1,4 +1,5 @@
 import { SkillgardenError } from '../../core/errors.js';
+import { escapeControl } from '../../core/report/escape-text.js';
 import { listSkills, type ListedSkill } from '../../services/curator/list-skills.js';
 import { exitCodes, type Command } from '../context.js';
 
@@ -8,7 +9,7 @@ export const listCommand: Command = {
   usage: 'list',
   options: {},
   async run({ io, global }) {
-    const { skills } = await listSkills(global.repo, global.now);
+    const { skills } = await listSkills(global.repo, global.now, { warn: (m) => io.stderr.write(m) });
     io.stdout.write(global.json ? `${JSON.stringify({ skills }, null, 2)}\n` : renderList(skills));
     return exitCodes.ok;
   },
@@ -22,7 +23,7 @@ export const showCommand: Command = {
   async run({ io, global, positionals }) {
     const [name] = positionals;
     if (!name || positionals.length > 1) throw new SkillgardenError('cli/usage', 'show takes exactly one skill name');
-    const { skills, snapshot } = await listSkills(global.repo, global.now);
+    const { skills, snapshot } = await listSkills(global.repo, global.now, { warn: (m) => io.stderr.write(m) });
     const skill = skills.find((s) => s.name === name);
     if (!skill)
       throw new SkillgardenError('show/not-found', `no skill named "${name}"; \`skillgarden list\` shows them all`, {
@@ -47,13 +48,13 @@ export const showCommand: Command = {
 
 function renderList(skills: readonly ListedSkill[]): string {
   const rows = skills.map((s) => [
-    s.name,
+    escapeControl(s.name),
     s.state,
     s.provenance + (s.pinned ? ' (pinned)' : ''),
     String(s.use_count),
     s.last_activity_at?.slice(0, 10) ?? '—',
     s.score.toFixed(2),
-    s.path,
+    escapeControl(s.path),
   ]);
   const header = ['name', 'state', 'provenance', 'uses', 'last activity', 'score', 'path'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));

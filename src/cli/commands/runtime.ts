@@ -18,7 +18,7 @@ function usageFor(context: CommandContext): UsageStore {
   if (!existsSync(join(repoDir, '.git'))) return createMemoryUsageStore();
   return createRepoUsageStore({
     repoDir,
-    skillsDir: readPrimaryRoot(repoDir, repoConfig(context).skills_dir),
+    skillsDir: readPrimaryRoot(repoDir, repoConfig(context, ['skills_dir']).skills_dir),
     writer: defaultWriterId(context.io.env),
     now: () => context.global.now,
   });
@@ -26,7 +26,7 @@ function usageFor(context: CommandContext): UsageStore {
 
 /** The registry over the library's one discovery; an empty library is an error unless `--allow-empty`. */
 async function openRegistry(context: CommandContext): Promise<SkillRegistry> {
-  const skillsDir = repoConfig(context).skills_dir;
+  const skillsDir = repoConfig(context, ['skills_dir']).skills_dir;
   requireSkills(openLibrary(context.global.repo, skillsDir), { allowEmpty: context.values['allow-empty'] === true });
   return SkillRegistry.open({
     repoDir: context.global.repo,
@@ -46,7 +46,7 @@ function integerOption(value: unknown, option: string): number | undefined {
   if (value === undefined) return undefined;
   const number = Number(value);
   if (!Number.isInteger(number) || number < 0)
-    throw new SkillgardenError('cli/usage', `--${option} "${String(value)}" is not a whole number of characters`);
+    throw new SkillgardenError('cli/usage', `--${option} ${JSON.stringify(value)} is not a whole number of characters`);
   return number;
 }
 
@@ -108,7 +108,7 @@ export const mcpCommand: Command = {
   options: { 'inline-shell': { type: 'boolean' }, 'allow-empty': { type: 'boolean' } },
   async run(context) {
     if (!context.io.stdin) throw new SkillgardenError('cli/usage', 'mcp needs standard input: run it from an MCP client');
-    const config = repoConfig(context);
+    const config = repoConfig(context, ['skills_dir', 'profile']);
     requireSkills(openLibrary(context.global.repo, config.skills_dir), { allowEmpty: context.values['allow-empty'] === true });
     await serveStdio({
       repoDir: context.global.repo,
@@ -148,5 +148,3 @@ export const syncCommand: Command = {
     return exitCodes.ok;
   },
 };
-
-export const runtimeCommands: readonly Command[] = [reminderCommand, loadCommand, mcpCommand, syncCommand];

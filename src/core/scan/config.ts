@@ -3,13 +3,20 @@ import type { PolicyDecision, ScanProvenance, ScanVerdict } from './types.js';
 
 export type PolicyTable = Record<ScanProvenance, Record<ScanVerdict, PolicyDecision>>;
 
+/** Who asked for a write: a person (foreground) or the agent's own review (background). */
+export type WriteSource = 'foreground' | 'background';
+
+type PolicyOverrides = Partial<Record<ScanProvenance, Partial<Record<ScanVerdict, PolicyDecision>>>>;
+
 /**
  * The `scan:` key of `.skillgarden/config.yaml`, as written (snake_case, all
  * optional). `schemas/scan-config.schema.json` describes the same shape.
  */
 export interface ScanConfigInput {
   /** Overrides per provenance and verdict, e.g. `{ agent: { caution: allow } }`. */
-  policy?: Partial<Record<ScanProvenance, Partial<Record<ScanVerdict, PolicyDecision>>>>;
+  policy?: PolicyOverrides;
+  /** Overrides of `policy` for writes from one source, e.g. `{ background: { agent: { caution: ask } } }`. */
+  by_source?: Partial<Record<WriteSource, PolicyOverrides>>;
   /** Hub sources treated as `trusted` (prefix match on the source, e.g. `github.com/anthropics/skills`). */
   trusted_sources?: string[];
   /** Findings a person has reviewed and accepted: kept in the report as suppressed. */
@@ -31,6 +38,7 @@ export interface ScanLimits {
 
 export interface ScanConfig {
   policy: PolicyTable;
+  bySource: Record<WriteSource, PolicyOverrides>;
   trustedSources: string[];
   allow: ScanAllowEntry[];
   limits: ScanLimits;
@@ -63,6 +71,7 @@ export function resolveScanConfig(input: ScanConfigInput = {}): ScanConfig {
   ) as PolicyTable;
   return {
     policy,
+    bySource: { foreground: input.by_source?.foreground ?? {}, background: input.by_source?.background ?? {} },
     trustedSources: input.trusted_sources ?? [],
     allow: input.allow ?? [],
     limits: {

@@ -29,10 +29,17 @@ export {
   type ScanConfigInput,
   type ScanLimits,
   type PolicyTable,
+  type WriteSource,
 } from './config.js';
+export { decodeContent, detectBinaryFormat, type ContentKind, type FileContent } from './content.js';
+export { buildContentFindings } from './content-findings.js';
 export {
+  buildBlockedError,
   checkWritePolicy,
   decidePolicy,
+  decisiveFindings,
+  describeFinding,
+  evaluateWritePolicy,
   resolveProvenance,
   type ProvenanceInput,
   type WritePolicyInput,

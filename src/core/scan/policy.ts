@@ -1,6 +1,8 @@
 import { SkillgardenError } from '../errors.js';
 import { excerpt } from '../findings.js';
-import { resolveScanConfig, type ScanConfig } from './config.js';
+import { resolveScanConfig, type ScanConfig, type WriteSource } from './config.js';
+import { buildContentFindings } from './content-findings.js';
+import { decodeContent } from './content.js';
 import { scanSkillText } from './match.js';
 import { applyAllowList } from './suppress.js';
 import type { PolicyDecision, ScanFinding, ScanProvenance, ScanVerdict } from './types.js';
@@ -29,15 +31,23 @@ export function resolveProvenance(input: ProvenanceInput, trustedSources: readon
   return trusted ? 'trusted' : 'community';
 }
 
-export function decidePolicy(provenance: ScanProvenance, verdict: ScanVerdict, config: ScanConfig = resolveScanConfig()): PolicyDecision {
-  return config.policy[provenance][verdict];
+/** The decision for a provenance and verdict; a write's source (foreground or background) may override the provenance's row. */
+export function decidePolicy(
+  provenance: ScanProvenance,
+  verdict: ScanVerdict,
+  config: ScanConfig = resolveScanConfig(),
+  source?: WriteSource,
+): PolicyDecision {
+  return (source && config.bySource[source][provenance]?.[verdict]) ?? config.policy[provenance][verdict];
 }
 
 export interface WritePolicyInput {
   skill: string;
-  /** The files as they would be after the write (path relative to the skill folder). */
-  files: ReadonlyArray<{ path: string; text: string }>;
+  /** The files as they would be after the write (path relative to the skill folder): text, or bytes judged as the scan judges a file. */
+  files: ReadonlyArray<{ path: string; text: string } | { path: string; bytes: Uint8Array }>;
   provenance: ScanProvenance;
+  /** For agent writes: a person asked (foreground) or the agent's own review (background). */
+  source?: WriteSource;
   config?: ScanConfig;
 }
 
@@ -45,6 +55,35 @@ export interface WritePolicyResult {
   verdict: ScanVerdict;
   decision: PolicyDecision;
   findings: ScanFinding[];
+}
+
+function scanFile(file: WritePolicyInput['files'][number]): ScanFinding[] {
+  if ('text' in file) return scanSkillText(file.text, { file: file.path });
+  // Content is content: the same judgement as the scan's, so a NUL byte does not turn the text scan off.
+  const content = decodeContent(file.bytes, file.path, false);
+  const found = buildContentFindings(content, file.path);
+  return content.kind === 'text' ? [...found, ...scanSkillText(content.text, { file: file.path })] : found;
+}
+
+/** The scan and the policy on a would-be write, without acting on the decision. */
+export function evaluateWritePolicy(input: WritePolicyInput): WritePolicyResult {
+  const config = input.config ?? resolveScanConfig();
+  const findings = applyAllowList(input.files.flatMap(scanFile), config.allow);
+  const options = { provenance: input.provenance, inlineSuppressions: config.inlineSuppressions };
+  const verdict = buildVerdict(findings, options);
+  const decision = decidePolicy(input.provenance, verdict, config, input.source);
+  return { verdict, decision, findings };
+}
+
+/** The findings that decided the verdict (no suppressed or low ones), for a message. */
+export function decisiveFindings(result: WritePolicyResult, input: Pick<WritePolicyInput, 'provenance' | 'config'>): ScanFinding[] {
+  const options = { provenance: input.provenance, inlineSuppressions: (input.config ?? resolveScanConfig()).inlineSuppressions };
+  return result.findings.filter((f) => countsTowardVerdict(f, options) && f.severity !== 'low');
+}
+
+/** One finding on one line, for messages to agents and people. */
+export function describeFinding(f: ScanFinding): string {
+  return describe(f);
 }
 
 function describe(f: ScanFinding): string {
@@ -59,20 +98,22 @@ function describe(f: ScanFinding): string {
  * of retrying the same write.
  */
 export function checkWritePolicy(input: WritePolicyInput): WritePolicyResult {
-  const config = input.config ?? resolveScanConfig();
-  const raw = input.files.flatMap((f) => scanSkillText(f.text, { file: f.path }));
-  const findings = applyAllowList(raw, config.allow);
-  const options = { provenance: input.provenance, inlineSuppressions: config.inlineSuppressions };
-  const verdict = buildVerdict(findings, options);
-  const decision = decidePolicy(input.provenance, verdict, config);
-  if (decision === 'block') {
-    const blocking = findings.filter((f) => countsTowardVerdict(f, options) && f.severity !== 'low');
-    const list = blocking.slice(0, 10).map(describe).join('\n  ');
-    throw new SkillgardenError(
-      'scan/blocked',
-      `Refused to write skill '${input.skill}': the security scan judged it ${verdict} and ${input.provenance} skills that are ${verdict} are blocked.\n  ${list}${blocking.length > 10 ? `\n  … and ${blocking.length - 10} more` : ''}\nRemove the flagged lines and write again. An inline skillgarden-ignore marker does not lift this for ${input.provenance} skills; a person can allow a rule under scan.allow in .skillgarden/config.yaml.`,
-      { data: { skill: input.skill, provenance: input.provenance, verdict, findings: blocking } },
-    );
-  }
-  return { verdict, decision, findings };
+  const result = evaluateWritePolicy(input);
+  if (result.decision === 'block') throw buildBlockedError(input, result);
+  return result;
+}
+
+/** `scan/blocked`: what was found and what to do, so an agent fixes its content instead of retrying the same write. */
+export function buildBlockedError(
+  input: Pick<WritePolicyInput, 'skill' | 'provenance' | 'config'>,
+  result: WritePolicyResult,
+): SkillgardenError {
+  const { verdict } = result;
+  const blocking = decisiveFindings(result, input);
+  const list = blocking.slice(0, 10).map(describe).join('\n  ');
+  return new SkillgardenError(
+    'scan/blocked',
+    `Refused to write skill '${input.skill}': the security scan judged it ${verdict} and ${input.provenance} skills that are ${verdict} are blocked.\n  ${list}${blocking.length > 10 ? `\n  … and ${blocking.length - 10} more` : ''}\nRemove the flagged lines and write again. An inline skillgarden-ignore marker does not lift this for ${input.provenance} skills; a person can allow a rule under scan.allow in .skillgarden/config.yaml.`,
+    { data: { skill: input.skill, provenance: input.provenance, verdict, findings: blocking } },
+  );
 }

@@ -1,5 +1,5 @@
 import { isInactive, lastActivity, usageScore } from '../../core/usage/index.js';
-import { readLibrary, type LibrarySnapshot } from './read-library.js';
+import { readLibrary, requireConfig, type LibrarySnapshot } from './read-library.js';
 
 export interface ListedSkill {
   name: string;
@@ -15,14 +15,21 @@ export interface ListedSkill {
 }
 
 /** Every skill with state, provenance, usage and score (archived ones included), ordered by score then name. */
-export async function listSkills(repoDir: string, now: Date): Promise<{ skills: ListedSkill[]; snapshot: LibrarySnapshot }> {
-  const snapshot = await readLibrary(repoDir, { now });
+export async function listSkills(
+  repoDir: string,
+  now: Date,
+  options: { warn?: (message: string) => void } = {},
+): Promise<{ skills: ListedSkill[]; snapshot: LibrarySnapshot }> {
+  // Listing reads skills and their lifecycle, not the scan policy or consolidation thresholds: a typo there warns, it does not stop the list.
+  const needs = ['skills_dir', 'profile', 'stale_after_days', 'archive_after_days', 'references', 'protected'] as const;
+  const config = requireConfig(repoDir, { needs, ...(options.warn ? { warn: options.warn } : {}) });
+  const snapshot = await readLibrary(repoDir, { now, config });
   const active = snapshot.skills.map((skill): ListedSkill => {
     const stale = skill.record?.state === 'stale';
     return {
       name: skill.name,
       path: skill.dir,
-      state: stale ? 'stale' : isInactive(skill.usage, now) ? 'inactive' : 'active',
+      state: stale ? 'stale' : isInactive(skill.usage, now, { pinned: skill.pinned }) ? 'inactive' : 'active',
       provenance: skill.provenance,
       pinned: skill.pinned,
       use_count: skill.usage?.use_count ?? 0,

@@ -1,21 +1,23 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SkillgardenError } from '../../core/errors.js';
-import { defaultConfig, parseConfig, type Config } from '../../core/config/config.js';
+import type { Config } from '../../core/config/config.js';
 import { emptyState, parseState, type CuratorState } from '../../core/config/state.js';
 import type { Finding } from '../../core/findings.js';
 import { metaDir, skillFileName } from '../../core/layout.js';
 import type { HistoryIndex } from '../../core/ledger/history-index.js';
-import type { LifecycleSkill, Provenance } from '../../core/lifecycle/types.js';
+import { resolveProvenance, type LifecycleSkill } from '../../core/lifecycle/index.js';
+import { emptyCounters, type UsageCounters } from '../../core/usage/index.js';
 import { parseSkill } from '../../core/skill/index.js';
 import { readHistoryIndex } from '../../ledger/history-index.js';
 import { isPinnedInFile, parsePins, pinsFile } from '../../core/layout/pins.js';
 import { openLibrary, primaryRoot, type DiscoveredLibrary, type LibraryLocation } from '../../store/layout/discover-library.js';
 import { readUsageSnapshot, type UsageSnapshot } from '../../store/usage-files.js';
-import { readProvenanceFiles } from './provenance-files.js';
+import { readProvenanceFiles } from '../../store/provenance-files.js';
 import { findReferencedNames } from './references.js';
+import { requireConfig } from '../config-file.js';
 
-export const configFile = `${metaDir}/config.yaml`;
+export { configFile, readConfig, requireConfig } from '../config-file.js';
 export const stateFile = `${metaDir}/state.json`;
 
 export interface LibrarySkill extends LifecycleSkill {
@@ -36,22 +38,6 @@ export interface LibrarySnapshot {
   usage: UsageSnapshot;
   referenceFiles: string[];
   findings: Finding[];
-}
-
-export function readConfig(repoDir: string): { config: Config; findings: Finding[] } {
-  const path = join(repoDir, configFile);
-  if (!existsSync(path)) return { config: { ...defaultConfig }, findings: [] };
-  return parseConfig(readFileSync(path, 'utf8'), configFile);
-}
-
-/** The config, or a clear error naming every bad key: never a silent fallback to defaults. */
-export function requireConfig(repoDir: string): Config {
-  const { config, findings } = readConfig(repoDir);
-  if (findings.length > 0) {
-    const lines = findings.map((f) => `  ${f.file}:${f.line} ${f.message} (${f.hint})`);
-    throw new SkillgardenError('config/invalid', `${configFile} is invalid:\n${lines.join('\n')}`, { data: { findings } });
-  }
-  return config;
 }
 
 export function readState(repoDir: string): CuratorState {
@@ -80,12 +66,7 @@ export async function readLibrary(repoDir: string, options: { now: Date; config?
   const { referenced, files: referenceFiles } = findReferencedNames(repoDir, config.references, names);
   const skills = locations.map((location): LibrarySkill => {
     const entry = history.skills[location.name];
-    const provenance: Provenance = files.bundled.has(location.name)
-      ? 'bundled'
-      : files.hub.has(location.name)
-        ? 'hub'
-        : (entry?.provenance ?? 'user');
-    const adoptedAt = entry?.adopted?.time ?? (files.adopted.has(location.name) ? entry?.created.time : undefined);
+    const { provenance, adoptedAt } = resolveProvenance(location.name, files, entry);
     return {
       name: location.name,
       location,
@@ -95,7 +76,7 @@ export async function readLibrary(repoDir: string, options: { now: Date; config?
       pinned: pins.has(location.name) || readPinned(location.dir),
       referenced: referenced.has(location.name),
       ...(entry?.created.time ? { createdAt: entry.created.time } : {}),
-      ...(usage.totals.has(location.name) ? { usage: usage.totals.get(location.name) } : {}),
+      ...withRecordedPatch(usage.totals.get(location.name), entry?.lastPatched?.time),
       ...(state.skills[location.name] ? { record: state.skills[location.name] } : {}),
     };
   });
@@ -110,6 +91,17 @@ export async function readLibrary(repoDir: string, options: { now: Date; config?
     referenceFiles,
     findings: [...library.findings, ...files.findings, ...usage.findings],
   };
+}
+
+/**
+ * The usage the lifecycle sees, with the last patch wherever it is recorded: a usage file, or only a
+ * commit (an agent's patch, a person's plain git edit). The anchor is the latest of use, view and patch.
+ */
+function withRecordedPatch(counters: UsageCounters | undefined, committedAt: string | undefined): { usage?: UsageCounters } {
+  if (committedAt === undefined) return counters === undefined ? {} : { usage: counters };
+  const filed = counters?.last_patched_at;
+  const latest = filed !== undefined && Date.parse(filed) >= Date.parse(committedAt) ? filed : committedAt;
+  return { usage: { ...(counters ?? emptyCounters()), last_patched_at: latest } };
 }
 
 function readOptional(path: string): string | undefined {

@@ -3,8 +3,16 @@ import type { Finding } from '../../core/findings.js';
 import { renderFindingsText } from '../../core/report/render-findings.js';
 import type { SkillFileEntry } from '../../core/rules/index.js';
 import { validateSkill } from '../../core/validate.js';
-import { checkWritePolicy, resolveScanConfig, type ScanConfigInput } from '../../core/scan/index.js';
-import { readConfig } from '../curator/read-library.js';
+import {
+  buildBlockedError,
+  evaluateWritePolicy,
+  resolveScanConfig,
+  toFindings,
+  type ScanConfig,
+  type ScanConfigInput,
+  type ScanVerdict,
+} from '../../core/scan/index.js';
+import { configFile, readConfig } from '../curator/read-library.js';
 import type { ManageContext } from './context.js';
 
 export interface ContentCheck {
@@ -42,32 +50,66 @@ export function checkSkillContent(ctx: ManageContext, check: ContentCheck): Find
 const isError = (f: Finding) => f.severity === 'error';
 const key = (f: Finding) => `${f.code}\u0000${f.message}`;
 
+/** What the write gate decided: commit (`allow`), stage for a person's approval (`ask`); `block` throws instead. */
+export interface WriteGate {
+  decision: 'allow' | 'ask';
+  verdict: ScanVerdict;
+  /** Scan findings as the project's findings (`scan/<rule>`), reported with the write. */
+  warnings: Finding[];
+}
+
 /**
- * The security scan on an agent's or the curator's write: the skill's files
- * as they would be after it. A blocked write throws `scan/blocked` with the
- * findings, and nothing is written; a person's writes are not gated.
+ * The security scan on a write: the skill's files as they would be after it,
+ * judged as `scan` judges them (bytes, not a guess from a NUL). An agent's or
+ * the curator's write gets the policy for its source: `block` throws
+ * `scan/blocked` and nothing is written, `ask` is staged for approval.
+ * A person's write is never gated; the findings come back as warnings.
  */
 export async function checkWriteScan(
   ctx: ManageContext,
   skill: string,
   dir: string,
   pending: ReadonlyMap<string, string | Uint8Array | null>,
-): Promise<void> {
-  if (ctx.actor === 'user') return;
-  const files: { path: string; text: string }[] = [];
+): Promise<WriteGate> {
+  const person = ctx.actor === 'user';
+  const scanConfig = readScanPolicy(ctx.repoDir, person);
+  const files: { path: string; bytes: Uint8Array }[] = [];
   const existing = await ctx.ledger.listFiles(dir);
   const paths = new Set([...existing.map((f) => f.path.slice(dir.length + 1)), ...pending.keys()]);
   for (const path of paths) {
     const next = pending.has(path) ? pending.get(path) : await ctx.ledger.readFile(`${dir}/${path}`);
     if (next === null || next === undefined) continue;
-    const bytes = typeof next === 'string' ? Buffer.from(next) : next;
-    if (bytes.includes(0)) continue;
-    files.push({ path, text: Buffer.from(bytes).toString('utf8') });
+    files.push({ path, bytes: typeof next === 'string' ? Buffer.from(next) : next });
   }
-  checkWritePolicy({
+  const input = {
     skill,
     files,
-    provenance: 'agent',
-    config: resolveScanConfig(readConfig(ctx.repoDir).config.scan as ScanConfigInput),
-  });
+    provenance: person ? ('user' as const) : ('agent' as const),
+    config: scanConfig.config,
+    ...(ctx.actor === 'agent' ? { source: ctx.source ?? 'foreground' } : { source: 'background' as const }),
+  };
+  const result = evaluateWritePolicy(input);
+  if (result.decision === 'block' && !person) throw buildBlockedError(input, result);
+  const shown = result.findings.map((f) => ({ ...f, file: `${dir}/${f.file}` }));
+  const warnings = [...scanConfig.warnings, ...toFindings(shown).filter((f) => f.severity !== 'info')];
+  return { decision: person || result.decision === 'allow' ? 'allow' : 'ask', verdict: result.verdict, warnings };
+}
+
+/**
+ * The `scan:` settings a write needs. Invalid ones refuse an agent's or the
+ * curator's write, naming the key (a typo such as `dangerous: blok` must not
+ * fail open); a person's write is not gated, so it goes on with the defaults
+ * and a warning.
+ */
+function readScanPolicy(repoDir: string, person: boolean): { config: ScanConfig; warnings: Finding[] } {
+  const { config, findings, invalidKeys } = readConfig(repoDir);
+  const bad = invalidKeys.includes('scan') || invalidKeys.includes('*');
+  if (!bad) return { config: resolveScanConfig(config.scan as ScanConfigInput), warnings: [] };
+  const scanFindings = findings.filter((f) => invalidKeys.includes('*') || /^(unknown setting ")?scan\b/.test(f.message));
+  if (person) return { config: resolveScanConfig(), warnings: scanFindings.map((f) => ({ ...f, severity: 'warning' as const })) };
+  throw new SkillgardenError(
+    'config/invalid',
+    `refused: the write needs the scan policy, and ${configFile} has an invalid \`scan:\` setting (nothing was written):\n${scanFindings.map((f) => `  ${f.file}:${f.line} ${f.message}`).join('\n')}\nAsk a person to fix the setting, then write again.`,
+    { data: { keys: ['scan'], findings: scanFindings, exitCode: 1 } },
+  );
 }

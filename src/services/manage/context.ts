@@ -35,6 +35,24 @@ export interface ManageResult {
   files: string[];
   /** Extra facts for the caller: the matcher a patch used, how many spans it replaced, where an archive went. */
   details: Record<string, unknown>;
+  /**
+   * Present when the scan policy answered "ask": the commit is on this
+   * branch, not the working branch, waiting for a person to merge it
+   * (`skillgarden proposals`). `commit` is the staged commit.
+   */
+  staged?: { branch: string; verdict: string };
+}
+
+/** The scan's answer for a write (see check-content.ts): `ask` stages it on a branch of its own. */
+export interface GateAnswer {
+  decision: 'allow' | 'ask';
+  verdict: string;
+  warnings: readonly unknown[];
+}
+
+/** The branch a staged write of skill `name` waits on: one commit, replaced by the skill's next staged write. */
+export function stagedBranch(name: string): string {
+  return `skillgarden/staged/${name}`;
 }
 
 /** Writes one ledger commit for an action and returns what it did. */
@@ -45,6 +63,7 @@ export async function commitAction(
   summary: string,
   changes: FileChange[],
   details: Record<string, unknown> = {},
+  gate?: GateAnswer,
 ): Promise<ManageResult> {
   const subject = `skill(${action}): ${skills.join(', ')} — ${oneLine(ctx.message ?? summary)}`;
   const message = buildCommitMessage({
@@ -59,8 +78,20 @@ export async function commitAction(
       reverts: [],
     },
   });
+  const files = changes.map((c) => c.path).sort();
+  const withWarnings = gate && gate.warnings.length > 0 ? mergeWarnings(details, gate.warnings) : details;
+  if (gate?.decision === 'ask') {
+    const branch = stagedBranch(skills[0] ?? 'skill');
+    const staged = await ctx.ledger.commitOnBranch({ branch, message, changes, ...(ctx.author ? { author: ctx.author } : {}) });
+    return { action, skills, commit: staged.commit, files, details: withWarnings, staged: { branch, verdict: gate.verdict } };
+  }
   const result = await ctx.ledger.commit({ message, changes, ...(ctx.author ? { author: ctx.author } : {}) });
-  return { action, skills, commit: result.commit, files: changes.map((c) => c.path).sort(), details };
+  return { action, skills, commit: result.commit, files, details: withWarnings };
+}
+
+function mergeWarnings(details: Record<string, unknown>, extra: readonly unknown[]): Record<string, unknown> {
+  const before = Array.isArray(details.warnings) ? (details.warnings as unknown[]) : [];
+  return { ...details, warnings: [...before, ...extra] };
 }
 
 function oneLine(text: string): string {

@@ -54,9 +54,9 @@ export async function patchSkill(ctx: ManageContext, input: PatchInput): Promise
   } else if (Buffer.byteLength(patched) > maxSupportFileBytes) {
     throw refusal('manage/too-large', `${path} would exceed 1 MiB after the patch; nothing was written.`);
   }
-  await checkWriteScan(ctx, skill.name, skill.dir, new Map([[relative, patched]]));
+  const gate = await checkWriteScan(ctx, skill.name, skill.dir, new Map([[relative, patched]]));
   const summary = `patch ${relative} (${match.spans.length} ${match.matcher} match${match.spans.length === 1 ? '' : 'es'})`;
-  return commitAction(ctx, 'patch', [skill.name], summary, [{ path, content: patched, expected: oidOf(skill, relative) }], details);
+  return commitAction(ctx, 'patch', [skill.name], summary, [{ path, content: patched, expected: oidOf(skill, relative) }], details, gate);
 }
 
 /** An error that shows an agent where to look next, so it does not retry the same call. */

@@ -34,10 +34,16 @@ export async function createSkill(
   checkPlacement(ctx, library, { root, dir, category: input.category, name: input.name });
   const file = `${dir}/${skillFileName}`;
   const warnings = checkSkillContent(ctx, { file, folder: input.name, text: input.content, files: [skillFileName] });
-  await checkWriteScan(ctx, input.name, dir, new Map([[skillFileName, input.content]]));
-  return commitAction(ctx, 'create', [input.name], 'create the skill', [{ path: file, content: input.content, expected: null }], {
-    warnings,
-  });
+  const gate = await checkWriteScan(ctx, input.name, dir, new Map([[skillFileName, input.content]]));
+  return commitAction(
+    ctx,
+    'create',
+    [input.name],
+    'create the skill',
+    [{ path: file, content: input.content, expected: null }],
+    { warnings },
+    gate,
+  );
 }
 
 export async function editSkill(ctx: ManageContext, input: { name: string; content: string }): Promise<ManageResult> {
@@ -46,7 +52,7 @@ export async function editSkill(ctx: ManageContext, input: { name: string; conte
   const before = await readText(ctx, skill, skillFileName);
   if (before === input.content) throw refusal('manage/unchanged', `${file} already has exactly this content; nothing to do.`);
   const warnings = checkSkillContent(ctx, { file, folder: skill.name, text: input.content, before, files: relativeFiles(skill) });
-  await checkWriteScan(ctx, skill.name, skill.dir, new Map([[skillFileName, input.content]]));
+  const gate = await checkWriteScan(ctx, skill.name, skill.dir, new Map([[skillFileName, input.content]]));
   return commitAction(
     ctx,
     'edit',
@@ -54,6 +60,7 @@ export async function editSkill(ctx: ManageContext, input: { name: string; conte
     'rewrite SKILL.md',
     [{ path: file, content: input.content, expected: oidOf(skill, skillFileName) }],
     { warnings },
+    gate,
   );
 }
 
@@ -84,11 +91,11 @@ export async function writeSkillFile(
   const path = `${skill.dir}/${input.path}`;
   if (skill.files.some((f) => f.path.startsWith(`${path}/`)))
     throw refusal('manage/bad-path', `${input.path} is a folder in ${skill.name}.`);
-  await checkWriteScan(ctx, skill.name, skill.dir, new Map([[input.path, input.content]]));
+  const gate = await checkWriteScan(ctx, skill.name, skill.dir, new Map([[input.path, input.content]]));
   const changes: FileChange[] = [
     { path, content: input.content, expected: oidOf(skill, input.path) ?? null, executable: input.path.startsWith('scripts/') },
   ];
-  return commitAction(ctx, 'write-file', [skill.name], `write ${input.path}`, changes);
+  return commitAction(ctx, 'write-file', [skill.name], `write ${input.path}`, changes, {}, gate);
 }
 
 export async function removeSkillFile(ctx: ManageContext, input: { name: string; path: string }): Promise<ManageResult> {

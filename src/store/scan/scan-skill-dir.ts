@@ -1,5 +1,6 @@
 import { basename, posix, resolve } from 'node:path';
 import { resolveScanConfig, type ScanConfig } from '../../core/scan/config.js';
+import { buildContentFindings } from '../../core/scan/content-findings.js';
 import { scanSkillText } from '../../core/scan/match.js';
 import { decidePolicy } from '../../core/scan/policy.js';
 import type { ScanResult } from '../../core/scan/report.js';
@@ -66,14 +67,8 @@ function scanFile(file: WalkedFile, label: string, config: ScanConfig, files: Fi
     };
   }
   const { content, size, mode } = opened;
-  const out = statFindings(file, shown, size, mode, maxFileBytes);
-  if (content.kind === 'native-executable')
-    return { findings: [...out, buildStructureFinding('structure-native-executable', shown, shown)], size };
-  if (content.kind === 'binary') {
-    if (!inFolder(file.rel, 'assets')) out.push(buildStructureFinding('structure-binary-file', shown, shown));
-    return { findings: out, size };
-  }
-  if (!content.utf8) out.push(buildStructureFinding('structure-not-utf8', shown, shown));
+  const out = [...statFindings(file, shown, size, mode, maxFileBytes), ...buildContentFindings(content, shown)];
+  if (content.kind !== 'text') return { findings: out, size };
   return { findings: [...out, ...scanSkillText(content.text, { file: shown })], size };
 }
 

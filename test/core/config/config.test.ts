@@ -4,7 +4,7 @@ import { emptyState, parseState, serializeState } from '../../../src/core/config
 
 describe('parseConfig', () => {
   it('applies the defaults of DESIGN §6 to an empty file', () => {
-    expect(parseConfig('', 'c.yaml')).toEqual({ config: defaultConfig, findings: [] });
+    expect(parseConfig('', 'c.yaml')).toEqual({ config: defaultConfig, findings: [], invalidKeys: [] });
     expect(defaultConfig).toMatchObject({
       interval_hours: 168,
       min_idle_hours: 2,

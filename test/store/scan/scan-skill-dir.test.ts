@@ -54,20 +54,20 @@ describe('scanSkillDir structure checks', () => {
     expect(result.verdict).toBe('dangerous');
   });
 
-  it('flags native programs anywhere, other binaries outside assets/, executables outside scripts/', async () => {
-    await put('assets/logo.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1]));
+  it('flags native programs anywhere, NUL bytes in text (still scanned), executables outside scripts/', async () => {
+    await put('assets/logo.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 1]));
     await put('references/blob.bin', Buffer.from([1, 2, 0, 3]));
     await put('assets/tool', Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]));
     await put('scripts/run.sh', '#!/bin/sh\necho ok\n', 0o755);
     await put('references/run.sh', '#!/bin/sh\necho ok\n', 0o755);
     expect((await rulesOf()).sort()).toEqual([
-      ['structure-binary-file', 'demo/references/blob.bin'],
       ['structure-executable-bit', 'demo/references/run.sh'],
       ['structure-native-executable', 'demo/assets/tool'],
+      ['structure-nul-bytes', 'demo/references/blob.bin'],
     ]);
   });
 
-  it('reports oversized files but still scans their head, and non-UTF-8 files as Latin-1 text', async () => {
+  it('reports oversized files but still scans their head, and non-UTF-8 files as text with the bad bytes replaced', async () => {
     const config = resolveScanConfig({ limits: { max_file_bytes: 64 } });
     await put('references/big.md', `rm -rf ~\n${'x'.repeat(200)}\n`);
     await put('references/latin.md', Buffer.from('caf\xe9\nrm -rf /\n', 'latin1'));
