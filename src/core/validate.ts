@@ -42,7 +42,9 @@ export function validateSkill(input: ValidateSkillInput): SkillValidation {
     });
     findings.push(...schemaFindings.filter((f) => !isNamePatternFinding(f, skill)));
   }
-  findings.push(...checkRules({ skill, folder: input.folder, profile, files: input.files, ...(input.library ? { library: input.library } : {}) }));
+  findings.push(
+    ...checkRules({ skill, folder: input.folder, profile, files: input.files, ...(input.library ? { library: input.library } : {}) }),
+  );
   return { skill, findings: findings.sort(compareFindings) };
 }
 

@@ -1,4 +1,4 @@
-import { statSync, type Dirent } from 'node:fs';
+import { lstatSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
 import { isCandidateFolder, skillFileName } from '../core/layout.js';
@@ -28,6 +28,8 @@ export interface DiscoverOptions {
   deep?: { maxDepth: number };
   /** Share folder listings with later reads of the same pass. */
   readDir?: ReadDir;
+  /** How a folder is tested for SKILL.md: one lstat (default without `readDir`), or its listing (shared with later readers). */
+  probe?: 'stat' | 'listing';
 }
 
 /**
@@ -41,10 +43,13 @@ export function discoverSkills(root: string, options: DiscoverOptions = {}): Ski
   if (options.deep) return sortLocations(discoverDeep(root, options.deep.maxDepth, maxFolders, readDir));
   const found: SkillLocation[] = [];
   let seen = 0;
+  // Without a shared listing cache, one lstat per folder is the cheapest probe (a listing costs open, getdents and close).
+  const probe = options.probe ?? (options.readDir ? 'listing' : 'stat');
+  const skillFileIn = probe === 'listing' ? (dir: string) => skillFileListed(dir, readDir) : skillFileStat;
   for (const entry of listFolders(root, readDir)) {
     if (++seen > maxFolders) throw tooMany(root, maxFolders);
     const dir = join(root, entry.name);
-    const skill = skillFileIn(dir, readDir);
+    const skill = skillFileIn(dir);
     if (skill) {
       found.push(located(entry.name, undefined, dir, entry.name, entry.link || skill === 'link'));
       continue;
@@ -52,7 +57,7 @@ export function discoverSkills(root: string, options: DiscoverOptions = {}): Ski
     for (const child of listFolders(dir, readDir)) {
       if (++seen > maxFolders) throw tooMany(root, maxFolders);
       const childDir = join(dir, child.name);
-      const childSkill = skillFileIn(childDir, readDir);
+      const childSkill = skillFileIn(childDir);
       if (childSkill) {
         found.push(
           located(child.name, entry.name, childDir, `${entry.name}/${child.name}`, entry.link || child.link || childSkill === 'link'),
@@ -80,7 +85,7 @@ function discoverDeep(root: string, maxDepth: number, maxFolders: number, readDi
       if (++seen > maxFolders) throw tooMany(root, maxFolders);
       const child = join(dir, entry.name);
       const childParts = [...parts, entry.name];
-      const skill = skillFileIn(child, readDir);
+      const skill = skillFileListed(child, readDir);
       if (skill) found.push(located(entry.name, parts.at(-1), child, childParts.join('/'), linkedParts || entry.link || skill === 'link'));
       // Never descend through a symlink: a link back up the tree would loop.
       if (childParts.length < maxDepth && !entry.link) walk(child, childParts, linkedParts || entry.link);
@@ -91,7 +96,13 @@ function discoverDeep(root: string, maxDepth: number, maxFolders: number, readDi
 }
 
 /** A SKILL.md file (`file`) or a link to one (`link`) directly in the folder. */
-function skillFileIn(dir: string, readDir: ReadDir): 'file' | 'link' | undefined {
+function skillFileStat(dir: string): 'file' | 'link' | undefined {
+  const stat = lstatSync(join(dir, skillFileName), { throwIfNoEntry: false });
+  if (stat === undefined || stat.isDirectory()) return undefined;
+  return stat.isSymbolicLink() ? 'link' : 'file';
+}
+
+function skillFileListed(dir: string, readDir: ReadDir): 'file' | 'link' | undefined {
   try {
     const entry = readDir(dir).find((e) => e.name === skillFileName && !e.isDirectory());
     return entry === undefined ? undefined : entry.isSymbolicLink() ? 'link' : 'file';

@@ -29,6 +29,12 @@ function lazy<M>(name: string, summary: string, load: () => Promise<M>, exported
 export const commands: readonly CommandEntry[] = [
   lazy('validate', 'validate skills (a folder, a SKILL.md, or the whole skills root)', () => import('./validate.js'), 'validateCommand'),
   lazy(
+    'init',
+    "detect the library's layout and write .skillgarden/config.yaml (and, with --workflows, the Action's two workflows)",
+    () => import('./init.js'),
+    'initCommand',
+  ),
+  lazy(
     'manage',
     'the skill_manage actions: create, edit, patch, delete, write-file, remove-file (each one commit)',
     () => import('./manage.js'),

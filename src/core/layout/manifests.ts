@@ -171,9 +171,9 @@ function checkAgentPlugin(data: Record<string, unknown>, json: LocatedJson, file
 
 function readPaths(value: unknown, base: string, lineOf: (index: number) => number): ManifestPath[] | undefined {
   if (value === undefined) return undefined;
-  const list = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [];
+  const list: unknown[] = typeof value === 'string' ? [value] : Array.isArray(value) ? (value as unknown[]) : [];
   return list
-    .map((written, index) => ({ written, index }))
+    .map((written: unknown, index) => ({ written, index }))
     .filter((p): p is { written: string; index: number } => typeof p.written === 'string')
     .map(({ written, index }) => ({ written, path: joinRepoPath(base, written), line: lineOf(typeof value === 'string' ? -1 : index) }));
 }

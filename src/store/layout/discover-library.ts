@@ -39,6 +39,8 @@ export interface DiscoveredLibrary {
 
 export interface DiscoverLibraryOptions {
   readDir?: ReadDir;
+  /** Force the SKILL.md probe (default: listings when `readDir` is given, else lstat). */
+  probe?: 'stat' | 'listing';
   maxFolders?: number;
 }
 
@@ -50,13 +52,15 @@ export interface DiscoverLibraryOptions {
  */
 export function discoverLibrary(repoDir: string, layout: LibraryLayout, options: DiscoverLibraryOptions = {}): DiscoveredLibrary {
   const readDir = options.readDir ?? createDirCache();
+  // The caller's listings are shared (validate lists each skill folder again); else each skill costs one lstat.
+  const probe = { readDir, probe: options.probe ?? (options.readDir ? ('listing' as const) : ('stat' as const)) };
   const found = new Map<string, LibraryLocation>();
   const add = (location: LibraryLocation): void => {
     if (!found.has(location.path)) found.set(location.path, location);
   };
   for (const root of layout.roots) {
     const dir = join(repoDir, root.path);
-    for (const l of discoverSkills(dir, { readDir, ...(options.maxFolders ? { maxFolders: options.maxFolders } : {}) })) {
+    for (const l of discoverSkills(dir, { ...probe, ...(options.maxFolders ? { maxFolders: options.maxFolders } : {}) })) {
       add({ ...l, root: root.path, path: skillPathIn(root.path, l.relativeDir) });
     }
   }
@@ -87,7 +91,8 @@ export function openLibrary(
 ): DiscoveredLibrary {
   const readDir = options.readDir ?? createDirCache();
   const { layout, findings } = readLibraryLayout(repoDir, skillsDir, readDir);
-  const library = discoverLibrary(repoDir, layout, { ...options, readDir });
+  // The layout's listings are reused; skill folders are probed by lstat unless the caller shares its cache.
+  const library = discoverLibrary(repoDir, layout, { ...options, readDir, ...(options.readDir ? {} : { probe: 'stat' as const }) });
   return { ...library, findings: [...findings, ...library.findings] };
 }
 

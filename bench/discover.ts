@@ -1,0 +1,82 @@
+/**
+ * The one discovery (`openLibrary`) over a marketplace layout: 100 plugins,
+ * each with `.claude-plugin/plugin.json` and `skills/<name>/SKILL.md`, listed
+ * in `.claude-plugin/marketplace.json` and detected with no configuration;
+ * then the same tree through a `plugins/*\/skills` glob. Reports the median
+ * and range of several passes, cold (fresh listings each pass).
+ * Target: 10,000 skills across 100 plugin roots under 200 ms.
+ * Run: `npx tsx bench/discover.ts [plugins] [skills-per-plugin]`.
+ */
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openLibrary } from '../src/store/layout/discover-library.js';
+
+const plugins = Number(process.argv[2] ?? 100);
+const perPlugin = Number(process.argv[3] ?? 100);
+const runs = 7;
+
+function generate(dir: string): void {
+  const entries: { name: string; source: string }[] = [];
+  for (let p = 0; p < plugins; p++) {
+    const plugin = `plugin-${p}`;
+    const root = join(dir, 'plugins', plugin);
+    mkdirSync(join(root, '.claude-plugin'), { recursive: true });
+    writeFileSync(join(root, '.claude-plugin/plugin.json'), JSON.stringify({ name: plugin, version: '1.0.0' }));
+    for (let s = 0; s < perPlugin; s++) {
+      const name = `p${p}-skill-${s}`;
+      mkdirSync(join(root, 'skills', name), { recursive: true });
+      writeFileSync(join(root, 'skills', name, 'SKILL.md'), `---\nname: ${name}\ndescription: Skill ${s} of ${plugin}.\n---\n\nBody.\n`);
+    }
+    entries.push({ name: plugin, source: `./plugins/${plugin}` });
+  }
+  mkdirSync(join(dir, '.claude-plugin'), { recursive: true });
+  writeFileSync(
+    join(dir, '.claude-plugin/marketplace.json'),
+    JSON.stringify({ name: 'bench', owner: { name: 'b' }, plugins: entries }, null, 2),
+  );
+}
+
+function measure(label: string, dir: string, skillsDir: string | undefined): void {
+  const times: number[] = [];
+  let count = 0;
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    const library = openLibrary(dir, skillsDir);
+    times.push(performance.now() - start);
+    count = library.skills.length;
+    if (library.findings.length > 0) throw new Error(`${label}: unexpected findings ${JSON.stringify(library.findings[0])}`);
+  }
+  times.sort((a, b) => a - b);
+  const median = times[Math.floor(times.length / 2)] ?? 0;
+  console.log(
+    `${label}: ${count} skills in ${plugins} roots — median ${median.toFixed(1)} ms (range ${times[0]?.toFixed(1)}–${times.at(-1)?.toFixed(1)} ms over ${runs} passes)`,
+  );
+}
+
+/** The floor: one lstat per SKILL.md, what any discovery must at least pay. */
+function floor(dir: string): void {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    for (const plugin of readdirSync(join(dir, 'plugins'))) {
+      for (const skill of readdirSync(join(dir, 'plugins', plugin, 'skills')))
+        lstatSync(join(dir, 'plugins', plugin, 'skills', skill, 'SKILL.md'));
+    }
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  console.log(
+    `floor (readdir of each root + one lstat per skill): median ${(times[Math.floor(runs / 2)] ?? 0).toFixed(1)} ms (range ${times[0]?.toFixed(1)}–${times.at(-1)?.toFixed(1)} ms)`,
+  );
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'skillgarden-discover-'));
+try {
+  generate(dir);
+  floor(dir);
+  measure('detected (marketplace + plugin.json)', dir, undefined);
+  measure('configured glob plugins/*/skills', dir, 'plugins/*/skills');
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
