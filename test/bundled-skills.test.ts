@@ -111,7 +111,9 @@ describe.each(bundled)('bundled skill %s', (folder) => {
   });
 
   it('keeps compatibility within 500 characters', () => {
-    expect(codePoints(String(data.compatibility ?? ''))).toBeLessThanOrEqual(500);
+    const compatibility = data.compatibility ?? '';
+    expect(typeof compatibility).toBe('string');
+    expect(codePoints(compatibility as string)).toBeLessThanOrEqual(500);
   });
 
   it('has a body of at most 500 lines', () => {

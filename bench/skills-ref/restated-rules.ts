@@ -37,7 +37,7 @@ function parseStrictly(text: string): unknown {
     if (isAlias(node) || ((isScalar(node) || isCollection(node)) && node.anchor)) refusal ??= 'Anchors and aliases are disallowed';
     if ((isScalar(node) || isCollection(node)) && node.tag) refusal ??= 'Tag tokens are not allowed';
   });
-  return refusal ?? toStrings(doc.contents as Node | null);
+  return refusal ?? toStrings(doc.contents);
 }
 
 function toStrings(node: Node | null): unknown {

@@ -1,13 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
-import { actors, sources, type Actor, type Source } from '../core/ledger/trailers.js';
+import { actors, sources, type Actor } from '../core/ledger/trailers.js';
 import type { LedgerBackend, Ledger } from '../ledger/ledger.js';
 import { openLedger } from '../ledger/open-ledger.js';
 import type { Config } from '../core/config/config.js';
 import { requireConfig } from '../services/curator/read-library.js';
 import type { ManageContext } from '../services/manage/index.js';
 import type { CliIo, CommandContext, OptionSpec } from './context.js';
+import { readPrimaryRoot } from '../store/layout/discover-library.js';
 
 /** Options every writing command shares (DESIGN §12). */
 export const writerOptions: Record<string, OptionSpec> = {
@@ -55,10 +56,11 @@ export async function openManageContext(context: CommandContext, defaults: { act
   return {
     repoDir: context.global.repo,
     ledger: await openRepoLedger(context),
-    skillsDir: config.skills_dir,
+    skillsDir: readPrimaryRoot(context.global.repo, config.skills_dir),
+    roots: config.skills_dir ?? null,
     profile: config.profile,
     actor,
-    ...(actor === 'agent' ? { source: source as Source } : {}),
+    ...(actor === 'agent' ? { source } : {}),
     ...(message ? { message } : {}),
   };
 }
@@ -66,7 +68,7 @@ export async function openManageContext(context: CommandContext, defaults: { act
 function pick<T extends string>(option: string, value: unknown, allowed: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;
   if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
-  throw new SkillgardenError('cli/usage', `--${option} "${String(value)}" is not one of: ${allowed.join(', ')}`);
+  throw new SkillgardenError('cli/usage', `--${option} ${JSON.stringify(value)} is not one of: ${allowed.join(', ')}`);
 }
 
 /** Reads `--content FILE`, where `-` is standard input. */

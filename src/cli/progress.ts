@@ -1,7 +1,11 @@
 import type { CliIo } from './context.js';
 
 /** A progress line on a terminal, redrawn at most every 100 ms; silent when nobody watches. */
-export function createProgress(io: CliIo, label: string, enabled: boolean): { update(done: number, total: number): void; done(): void } {
+export function createProgress(
+  io: CliIo,
+  label: string,
+  enabled: boolean,
+): { update: (done: number, total: number) => void; done: () => void } {
   if (!enabled || !io.interactive) return { update() {}, done() {} };
   let last = 0;
   let drawn = false;

@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { SkillgardenError } from '../core/errors.js';
+import { spawnGit } from './system-git.js';
 
 export interface RawObject {
   type: string;
@@ -43,7 +43,7 @@ export class CatFileBatch {
 
   private start(): ChildProcessWithoutNullStreams {
     if (this.child) return this.child;
-    const child = spawn('git', ['--git-dir', this.gitdir, 'cat-file', '--batch'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawnGit(['--git-dir', this.gitdir, 'cat-file', '--batch'], { cwd: this.gitdir });
     child.stdout.on('data', (chunk: Buffer) => {
       this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
       this.drain();

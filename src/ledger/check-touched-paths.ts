@@ -27,17 +27,20 @@ export async function checkClean(
   dir: string,
   changes: readonly PreparedChange[],
   before: ReadonlyMap<string, BlobRef | undefined>,
-  index?: GitIndex,
+  index?: GitIndex | ReadonlyMap<string, string | 'conflict'>,
+  /** Blob ids git computed for files it converts (clean filter, eol); others are hashed here. */
+  worktreeOids: ReadonlyMap<string, string> = new Map(),
 ): Promise<void> {
   const dirty: string[] = [];
   const found: Record<string, { head: string | null; worktree: string | null; index?: string | null }> = {};
   for (const change of changes) {
+    // The seam where every path is checked before anything is written is prepareChanges; here only what the tree holds.
     // Deleting a link, or putting a link where one is, touches the link itself only.
     await checkNoSymlink(dir, change.path, change.content !== null && change.mode !== '120000');
     const base = before.get(change.path)?.oid ?? null;
     const file = await readWorktreeFile(dir, change.path);
     if (file.kind === 'directory') throw badPath(change.path, 'a folder is at that path');
-    const worktree = file.kind === 'absent' ? null : file.oid;
+    const worktree = file.kind === 'absent' ? null : (worktreeOids.get(change.path) ?? file.oid);
     const clean = (oid: string | null) => oid === base || oid === change.oid;
     const staged = index && readIndexOid(index, change.path);
     if (!clean(worktree) || (staged !== undefined && !clean(staged))) {
@@ -53,10 +56,16 @@ export async function checkClean(
   );
 }
 
-function readIndexOid(index: GitIndex, path: string): string | null | 'conflict' {
+/** The entry's oid, null when absent, or the literal 'conflict' (an oid is 40 or 64 hex digits, never that word). */
+function readIndexOid(index: GitIndex | ReadonlyMap<string, string | 'conflict'>, path: string): string | null {
+  if (!isGitIndex(index)) return index.get(path) ?? null;
   const at = findEntry(index.entries, path);
   const entry = index.entries[at];
   if (entry?.path !== path) return null;
   const { oid, stage } = readEntryOid(entry);
   return stage === 0 && index.entries[at + 1]?.path !== path ? oid : 'conflict';
+}
+
+function isGitIndex(index: GitIndex | ReadonlyMap<string, string | 'conflict'>): index is GitIndex {
+  return !(index instanceof Map);
 }

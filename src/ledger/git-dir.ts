@@ -1,9 +1,44 @@
+import { readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
 
-/** Where a repository keeps its git data: `.git/`, or the folder a `.git` file points to. */
+/**
+ * Where a repository keeps its git data, as git finds it: `GIT_DIR` (with
+ * `GIT_WORK_TREE`) when set, else `.git/`, or the folder a `.git` file
+ * points to (a linked worktree, a submodule). A linked worktree has its own
+ * HEAD, index and reflog of HEAD in `gitdir`, and shares objects and refs
+ * through `commondir` (the file of that name says where).
+ */
+export interface RepoLayout {
+  /** The working tree's root. */
+  dir: string;
+  /** This worktree's git folder (HEAD, index, logs/HEAD). */
+  gitdir: string;
+  /** The folder shared by every worktree (objects, refs, config); `gitdir` itself outside linked worktrees. */
+  commondir: string;
+}
+
+export async function readRepoLayout(dir: string): Promise<RepoLayout> {
+  const envDir = process.env.GIT_DIR;
+  const gitdir = await readGitDir(dir);
+  const worktree = envDir && process.env.GIT_WORK_TREE ? resolve(process.env.GIT_WORK_TREE) : dir;
+  return { dir: worktree, gitdir, commondir: readCommonDir(gitdir) };
+}
+
+function readCommonDir(gitdir: string): string {
+  if (process.env.GIT_COMMON_DIR) return resolve(process.env.GIT_COMMON_DIR);
+  try {
+    const text = readFileSync(join(gitdir, 'commondir'), 'utf8').trim();
+    return isAbsolute(text) ? text : resolve(gitdir, text);
+  } catch {
+    return gitdir;
+  }
+}
+
+/** This worktree's git folder: `GIT_DIR` when set (git's own rule), `.git/`, or the folder a `.git` file points to. */
 export async function readGitDir(dir: string): Promise<string> {
+  if (process.env.GIT_DIR) return resolve(process.env.GIT_DIR);
   const dotGit = join(dir, '.git');
   const info = await stat(dotGit).catch(() => undefined);
   if (info?.isDirectory()) return dotGit;

@@ -39,8 +39,8 @@ export class GitLedger implements Ledger {
   }
 
   async head(): Promise<string | undefined> {
-    const state = await readHeadState(this.ctx.gitdir);
-    return state.kind === 'detached' ? state.oid : readRef(this.ctx.gitdir, state.ref);
+    const state = await readHeadState(this.ctx.layout);
+    return state.kind === 'detached' ? state.oid : readRef(this.ctx.layout, state.ref);
   }
 
   async resolve(ref: string): Promise<string> {
@@ -67,11 +67,11 @@ export class GitLedger implements Ledger {
     if (isOid(ref)) return ref;
     for (const name of [ref, `refs/${ref}`, `refs/tags/${ref}`, `refs/heads/${ref}`, `refs/remotes/${ref}`]) {
       if (!isValidRefName(name)) continue;
-      const oid = await readRef(this.ctx.gitdir, name);
+      const oid = await readRef(this.ctx.layout, name);
       if (oid !== undefined) return oid;
     }
     if (!/^[0-9a-f]{4,39}$/.test(ref)) return undefined;
-    return git.expandOid({ fs, gitdir: this.ctx.gitdir, oid: ref }).catch(() => undefined);
+    return git.expandOid({ fs, gitdir: this.ctx.layout.commondir, oid: ref }).catch(() => undefined);
   }
 
   async readFile(path: string, commit?: string): Promise<Uint8Array | undefined> {
@@ -115,15 +115,15 @@ export class GitLedger implements Ledger {
 
   async commitOnBranch(options: BranchCommitRequest): Promise<BranchCommitResult> {
     const base = await this.resolve(options.base ?? 'HEAD');
-    const who = options.author ?? (await this.ctx.defaultAuthor());
-    const author = {
-      name: who.name,
-      email: who.email,
-      timestamp: options.author?.timestamp ?? Math.floor(this.ctx.now().getTime() / 1000),
-      timezoneOffset: options.author?.timezoneOffset ?? 0,
-    };
-    const { branch, message, changes } = options;
-    return writeBranchCommit(this.ctx, { branch, base, message, changes, author, ...optionalTip(options.expectedTip) });
+    const { branch, message, changes, author } = options;
+    return writeBranchCommit(this.ctx, {
+      branch,
+      base,
+      message,
+      changes,
+      ...(author ? { author } : {}),
+      ...optionalTip(options.expectedTip),
+    });
   }
 
   listBranches(prefix: string): Promise<BranchTip[]> {
@@ -142,9 +142,9 @@ export class GitLedger implements Ledger {
       });
     }
     const target = await this.resolve(commit ?? 'HEAD');
-    const lock = await lockRef(this.ctx.gitdir, ref, { timeoutMs: this.ctx.lockTimeoutMs });
+    const lock = await lockRef(this.ctx.layout, ref, { timeoutMs: this.ctx.lockTimeoutMs });
     try {
-      const existing = await readRef(this.ctx.gitdir, ref);
+      const existing = await readRef(this.ctx.layout, ref);
       if (existing === target) return target;
       if (existing !== undefined) {
         throw new SkillgardenError('ledger/tag-exists', `Tag ${name} already points at ${existing}; tags are not moved.`, {

@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
 import { SkillgardenError } from '../core/errors.js';
+import { runGit as runSystemGit, systemGitVersion } from './system-git.js';
 
 export interface GitRunResult {
   stdout: string;
@@ -10,19 +10,10 @@ export interface GitRunResult {
 // Settings a user may have that would change the output we parse.
 const neutralConfig = ['-c', 'log.showSignature=false', '-c', 'core.quotePath=false', '-c', 'color.ui=false'];
 
-/** Runs the system git in `dir`; resolves with the exit code, rejects only when git cannot be started. */
-export function runGit(dir: string, args: readonly string[]): Promise<GitRunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', [...neutralConfig, ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.on('error', reject);
-    child.on('close', (code) =>
-      resolve({ stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), code: code ?? -1 }),
-    );
-  });
+/** Runs the system git in `dir` (through the choke point, system-git.ts); resolves with the exit code, rejects only when git cannot be started. */
+export async function runGit(dir: string, args: readonly string[]): Promise<GitRunResult> {
+  const result = await runSystemGit([...neutralConfig, ...args], { cwd: dir });
+  return { stdout: result.stdout.toString('utf8'), stderr: result.stderr, code: result.code };
 }
 
 /** Runs git and returns stdout, or throws `ledger/git-failed` naming the command and git's own words. */
@@ -40,16 +31,8 @@ export async function runGitChecked(dir: string, args: readonly string[]): Promi
   return result.stdout;
 }
 
-let systemGit: Promise<boolean> | undefined;
-
 /** True when a git new enough for `--diff-merges=first-parent` (2.31) is on the PATH; asked once per process. */
-export function hasSystemGit(): Promise<boolean> {
-  systemGit ??= runGit('.', ['--version']).then(
-    (result) => {
-      const match = /git version (\d+)\.(\d+)/.exec(result.stdout);
-      return result.code === 0 && match !== null && (Number(match[1]) > 2 || (Number(match[1]) === 2 && Number(match[2]) >= 31));
-    },
-    () => false,
-  );
-  return systemGit;
+export async function hasSystemGit(): Promise<boolean> {
+  const found = await systemGitVersion();
+  return found !== undefined && (found[0] > 2 || (found[0] === 2 && found[1] >= 31));
 }

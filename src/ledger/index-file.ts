@@ -59,13 +59,13 @@ export async function readIndexFile(gitdir: string, cache: IndexCache): Promise<
 
 /**
  * Writes the index through its held lock and remembers what was written.
- * Not fsynced, like git's own index under its default `core.fsync`
- * (objects in packs and refs only): the index is a cache that `git reset`
- * rebuilds from HEAD, and the fsync cost a tenth of a commit.
+ * Fsynced only when `core.fsync` names the index, as git does: by default
+ * it is a cache that `git reset` rebuilds from HEAD, and the fsync cost a
+ * tenth of a commit.
  */
-export async function writeIndexFile(gitdir: string, lock: HeldLock, index: GitIndex, cache: IndexCache): Promise<void> {
+export async function writeIndexFile(gitdir: string, lock: HeldLock, index: GitIndex, cache: IndexCache, durable = false): Promise<void> {
   const bytes = serializeIndex(index);
-  await lock.commit(bytes, { durable: false });
+  await lock.commit(bytes, { durable });
   Object.assign(cache, { key: `${bytes.length}:${bytes.toString('hex', bytes.length - 20)}`, index });
 }
 

@@ -32,7 +32,9 @@ export async function acquireLock(target: string, options: LockOptions): Promise
       const fd = inFolder(lockPath, () => openSync(lockPath, 'wx'));
       return heldLock(target, lockPath, fd);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EACCES' || code === 'EROFS' || code === 'EPERM') throw readOnlyError(lockPath, code, error);
+      if (code !== 'EEXIST') throw error;
       if (Date.now() - started >= options.timeoutMs) throw lockedError(lockPath, options.timeoutMs);
       await sleep(backoffMs(attempt));
     }
@@ -86,5 +88,13 @@ function lockedError(lockPath: string, timeoutMs: number): SkillgardenError {
     'ledger/locked',
     `${lockPath} has been held for more than ${timeoutMs} ms. Another git process may be running; if none is, the lock was left by a crashed process: remove ${lockPath} and retry.`,
     { data: { path: lockPath } },
+  );
+}
+
+function readOnlyError(lockPath: string, code: string, cause: unknown): SkillgardenError {
+  return new SkillgardenError(
+    'ledger/read-only',
+    `Cannot create ${lockPath} (${code}): the repository's git folder is read-only for this user. Nothing was written. Run as a user who may write to it, or make it writable, and retry.`,
+    { data: { path: lockPath, errno: code }, cause },
   );
 }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync, inflateSync } from 'node:zlib';
 import { inFolder } from './fs-sync.js';
@@ -19,7 +19,7 @@ export interface GitObject {
  * several times faster than the pure-JS deflate isomorphic-git ships with.
  * Synchronous file calls: see fs-sync.ts.
  */
-export async function writeLooseObject(gitdir: string, type: ObjectType, content: Uint8Array): Promise<string> {
+export async function writeLooseObject(gitdir: string, type: ObjectType, content: Uint8Array, durable = false): Promise<string> {
   const header = Buffer.from(`${type} ${content.length}\0`);
   const oid = createHash('sha1').update(header).update(content).digest('hex');
   const folder = join(gitdir, 'objects', oid.slice(0, 2));
@@ -28,7 +28,14 @@ export async function writeLooseObject(gitdir: string, type: ObjectType, content
   // Any zlib level is valid git; the fastest keeps big folder trees cheap to rewrite.
   const deflated = deflateSync(Buffer.concat([header, content]), { level: 1 });
   const temp = join(folder, `tmp_obj_${process.pid}_${randomBytes(4).toString('hex')}`);
-  inFolder(temp, () => writeFileSync(temp, deflated, { mode: 0o444, flag: 'wx' }));
+  const fd = inFolder(temp, () => openSync(temp, 'wx', 0o444));
+  try {
+    writeFileSync(fd, deflated);
+    // core.fsync's loose-object: the object is on disk before any ref can name it.
+    if (durable) fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
   try {
     renameSync(temp, path);
   } catch (error) {
@@ -65,8 +72,13 @@ export function serializeTree(entries: readonly TreeEntry[]): Buffer {
 }
 
 export function serializeCommit(commit: NewCommit): Buffer {
-  const { name, email, timestamp, timezoneOffset } = commit.author;
-  const who = `${name} <${email}> ${timestamp} ${formatTimezone(timezoneOffset)}`;
-  const headers = [`tree ${commit.tree}`, ...commit.parents.map((p) => `parent ${p}`), `author ${who}`, `committer ${who}`];
+  const who = ({ name, email, timestamp, timezoneOffset }: NewCommit['author']) =>
+    `${name} <${email}> ${timestamp} ${formatTimezone(timezoneOffset)}`;
+  const headers = [
+    `tree ${commit.tree}`,
+    ...commit.parents.map((p) => `parent ${p}`),
+    `author ${who(commit.author)}`,
+    `committer ${who(commit.committer ?? commit.author)}`,
+  ];
   return Buffer.from(`${headers.join('\n')}\n\n${normalizeMessage(commit.message)}`, 'utf8');
 }

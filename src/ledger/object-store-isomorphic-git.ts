@@ -12,12 +12,13 @@ import type { ObjectStore } from './object-store.js';
  * objects in place, so another process could read half of one); packed
  * objects are read through isomorphic-git, which understands packfiles.
  */
-export function openIsomorphicGitStore(gitdir: string): ObjectStore {
+export function openIsomorphicGitStore(gitdir: string, durable = false): ObjectStore {
   const cache = {};
   return buildObjectStore(
     gitdir,
     async (oid) => (await readLooseObject(gitdir, oid)) ?? (await readPacked(gitdir, oid, cache)),
     async () => undefined,
+    durable,
   );
 }
 

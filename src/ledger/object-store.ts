@@ -12,6 +12,8 @@ export interface NewCommit {
   parents: string[];
   message: string;
   author: Required<Author>;
+  /** Default: the author. */
+  committer?: Required<Author>;
 }
 
 /**

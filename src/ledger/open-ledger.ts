@@ -1,23 +1,24 @@
-import { spawnSync } from 'node:child_process';
-import * as fs from 'node:fs';
-import git from 'isomorphic-git';
 import { SkillgardenError } from '../core/errors.js';
 import type { CommitContext } from './commit-context.js';
-import { readGitDir } from './git-dir.js';
+import { readRepoLayout } from './git-dir.js';
 import { GitLedger } from './git-ledger.js';
+import { readEmbeddedIdentities, readSystemIdentities } from './identity.js';
+import type { Identities } from './identity.js';
 import type { Author, Ledger, LedgerBackend } from './ledger.js';
 import { withTreeCache } from './object-store.js';
 import { openIsomorphicGitStore } from './object-store-isomorphic-git.js';
 import { openSystemGitStore } from './object-store-system-git.js';
+import { readRepoSetup } from './repo-setup.js';
+import { hasGitBinary } from './system-git.js';
 
 export interface OpenLedgerOptions {
-  /** `auto` picks `system-git` when git is on the PATH; default `isomorphic-git`. */
+  /** `auto` (the default) picks `system-git` when git is on the PATH, `isomorphic-git` otherwise. */
   backend?: LedgerBackend | 'auto';
   /** How long a held `.lock` file is retried before `ledger/locked` (ms); default 10 s. */
   lockTimeoutMs?: number;
   /** The clock for default commit dates. */
   now?: () => Date;
-  /** Used when a commit names no author; default: the repository's user.name/user.email, else `skillgarden`. */
+  /** Used as author and committer when a commit names no author; default: who git says (`git var GIT_AUTHOR_IDENT`). */
   author?: Pick<Author, 'name' | 'email'>;
   /** Test seam: called at named points of every commit (the crash test kills the process there). */
   onStage?: CommitContext['onStage'];
@@ -29,18 +30,34 @@ export async function openLedger(dir: string, options: OpenLedgerOptions = {}): 
 
 /** Same as `openLedger`, typed with the extra read helpers rollback and tests use. */
 export async function openGitLedger(dir: string, options: OpenLedgerOptions = {}): Promise<GitLedger> {
-  const gitdir = await readGitDir(dir);
-  const backend = pickBackend(options.backend ?? 'isomorphic-git');
-  let configured: Promise<Pick<Author, 'name' | 'email'>> | undefined;
-  const store = withTreeCache(backend === 'system-git' ? openSystemGitStore(gitdir) : openIsomorphicGitStore(gitdir));
+  const layout = await readRepoLayout(dir);
+  const backend = pickBackend(options.backend ?? 'auto');
+  const setup = await readRepoSetup(layout, backend);
+  const durable = setup.fsync.looseObject;
+  const store = withTreeCache(
+    backend === 'system-git' ? openSystemGitStore(layout.commondir, durable) : openIsomorphicGitStore(layout.commondir, durable),
+  );
+  let identities: Promise<Identities> | undefined;
+  const readIdentities = async (): Promise<Identities> => {
+    if (options.author) return { author: options.author, committer: options.author };
+    return backend === 'system-git' ? readSystemIdentities(layout.dir) : readEmbeddedIdentities(setup.config, layout.dir);
+  };
   const ctx: CommitContext = {
-    dir,
-    gitdir,
+    dir: layout.dir,
+    gitdir: layout.gitdir,
+    layout,
+    backend,
     store,
+    setup,
     lockTimeoutMs: options.lockTimeoutMs ?? 10_000,
     indexCache: {},
     now: options.now ?? (() => new Date()),
-    defaultAuthor: async () => options.author ?? (await (configured ??= readConfiguredAuthor(gitdir))),
+    // A failed look is not kept: the user may fix the identity and retry in the same process (an MCP server).
+    identities: () =>
+      (identities ??= readIdentities().catch((error: unknown) => {
+        identities = undefined;
+        throw error;
+      })),
     ...(options.onStage ? { onStage: options.onStage } : {}),
   };
   return new GitLedger(backend, ctx);
@@ -48,7 +65,7 @@ export async function openGitLedger(dir: string, options: OpenLedgerOptions = {}
 
 function pickBackend(choice: LedgerBackend | 'auto'): LedgerBackend {
   if (choice === 'isomorphic-git') return choice;
-  const hasGit = spawnSync('git', ['--version'], { stdio: 'ignore' }).status === 0;
+  const hasGit = hasGitBinary();
   if (choice === 'auto') return hasGit ? 'system-git' : 'isomorphic-git';
   if (hasGit) return choice;
   throw new SkillgardenError(
@@ -58,9 +75,4 @@ function pickBackend(choice: LedgerBackend | 'auto'): LedgerBackend {
       data: { backend: choice },
     },
   );
-}
-
-async function readConfiguredAuthor(gitdir: string): Promise<Pick<Author, 'name' | 'email'>> {
-  const read = (path: string) => git.getConfig({ fs, gitdir, path }).catch(() => undefined) as Promise<string | undefined>;
-  return { name: (await read('user.name')) ?? 'skillgarden', email: (await read('user.email')) ?? 'skillgarden@localhost' };
 }

@@ -1,31 +1,22 @@
 import { join } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
+import { findUnsafePath, type SafePathOptions, type UnsafePath } from '../core/safe-path.js';
 import { lstatIfAny } from '../store/fs-probe.js';
 
 /**
- * A path a ledger may write: relative, `/`-separated, no `.`/`..` parts,
- * nothing inside `.git`. Throws `ledger/bad-path`.
+ * A path a ledger may write: relative, `/`-separated, and safe for git on every platform
+ * (core/safe-path.ts). Throws `ledger/bad-path` with the rule's code in `data.rule`.
  */
-export function checkPath(path: string): void {
-  const reason = badPathReason(path);
-  if (reason !== undefined) throw badPath(path, reason);
+export function checkPath(path: string, options: SafePathOptions = {}): void {
+  const problem = findUnsafePath(path, options);
+  if (problem !== undefined) throw badPath(path, problem.reason, problem.code);
 }
 
-function badPathReason(path: string): string | undefined {
-  if (path === '') return 'it is empty';
-  if (path.startsWith('/') || /^[a-zA-Z]:/.test(path)) return 'it is absolute';
-  if (/[\0\\]/.test(path)) return 'it contains a NUL or a backslash';
-  const parts = path.split('/');
-  if (parts.some((part) => part === '' || part === '.' || part === '..')) return 'it has an empty, "." or ".." part';
-  if (parts.some((part) => part.toLowerCase() === '.git')) return 'it points into .git';
-  return undefined;
-}
-
-export function badPath(path: string, reason: string): SkillgardenError {
+export function badPath(path: string, reason: string, rule?: UnsafePath['code']): SkillgardenError {
   return new SkillgardenError(
     'ledger/bad-path',
     `Refusing to write "${path.slice(0, 200)}": ${reason}. Use a repository-relative path like skills/<name>/SKILL.md.`,
-    { data: { path, reason } },
+    { data: { path, reason, ...(rule ? { rule } : {}) } },
   );
 }
 

@@ -10,6 +10,10 @@ export interface PreparedChange {
   mode: FileMode;
   oid: string | null;
   expected: string | null | undefined;
+  /** The bytes `git checkout` would write, when git converts this path (eol, filters); default `content`. */
+  worktree?: Buffer;
+  /** Git already stored the blob (a converted path). */
+  stored?: boolean;
 }
 
 export function prepareChanges(changes: readonly FileChange[]): PreparedChange[] {
@@ -18,7 +22,7 @@ export function prepareChanges(changes: readonly FileChange[]): PreparedChange[]
   }
   const seen = new Set<string>();
   return changes.map((change) => {
-    checkPath(change.path);
+    checkPath(change.path, { symlink: change.symlink === true });
     if (seen.has(change.path)) throw badPath(change.path, 'it appears twice in one commit');
     seen.add(change.path);
     const content =

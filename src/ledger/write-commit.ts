@@ -1,17 +1,30 @@
 import { join } from 'node:path';
-import { SkillgardenError } from '../core/errors.js';
+import { SkillgardenError, isSkillgardenError } from '../core/errors.js';
+import { lstatIfAny } from '../store/fs-probe.js';
 import { checkClean, checkExpected } from './check-touched-paths.js';
+import { checkRepoState } from './check-repo-state.js';
 import type { CommitContext } from './commit-context.js';
 import { applyIndexChanges, buildIndexEntry } from './git-index.js';
 import { checkIndexPresent, readIndexFile, writeIndexFile } from './index-file.js';
-import type { IndexEntry } from './git-index.js';
+import type { GitIndex, IndexEntry } from './git-index.js';
+import {
+  hashWorktreeFiles,
+  readCheckoutBytes,
+  readStagedWithGit,
+  updateIndexWithGit,
+  writeConvertedBlob,
+  writeSignedCommit,
+} from './git-plumbing.js';
 import type { Author, CommitOptions, CommitResult } from './ledger.js';
 import { acquireLock, backoffMs, sleep } from './lock-file.js';
 import type { HeldLock } from './lock-file.js';
+import type { NewCommit } from './object-store.js';
 import { formatTimezone } from './object-store.js';
 import { prepareChanges } from './prepare-changes.js';
 import type { PreparedChange } from './prepare-changes.js';
 import { appendReflogs, lockRef, readHeadState, readRef } from './refs.js';
+import type { RefDirs } from './refs.js';
+import { checkEmbeddedCanWrite, checkObjectFormat, checkSparse, pathsToConvert } from './repo-setup.js';
 import { editTree, lookupPaths } from './tree-edit.js';
 import type { BlobRef } from './tree-edit.js';
 import { removeWorktreeFile, writeWorktreeFile } from './worktree.js';
@@ -29,20 +42,52 @@ const maxAttempts = 100;
  */
 export async function writeCommit(ctx: CommitContext, options: CommitOptions): Promise<CommitResult> {
   const changes = prepareChanges(options.changes);
-  const branch = await readBranch(ctx.gitdir);
-  const author = await resolveAuthor(ctx, options.author);
-  for (const change of changes) if (change.content) await ctx.store.writeBlob(change.content);
+  const paths = changes.map((c) => c.path);
+  checkObjectFormat(ctx.setup, ctx.dir);
+  const branch = await readBranch(ctx.layout);
+  checkRepoState(ctx.layout, branch, ctx.setup.config.bool('core.bare') ?? false);
+  checkSparse(ctx.setup, paths);
+  if (ctx.backend === 'isomorphic-git') checkEmbeddedCanWrite(ctx.setup, ctx.dir, paths);
+  else await convertChanges(ctx, changes);
+  const people = await resolvePeople(ctx, options.author);
+  for (const change of changes) if (change.content && !change.stored) await ctx.store.writeBlob(change.content);
   for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
-    const parent = await readRef(ctx.gitdir, branch);
-    const built = await buildCommit(ctx, { changes, parent, message: options.message, author });
+    const parent = await readRef(ctx.layout, branch);
+    const built = await buildCommit(ctx, { changes, parent, message: options.message, ...people });
     await ctx.onStage?.('objects-written');
-    const published = await publish(ctx, { branch, parent, ...built, changes, author, message: options.message });
+    const published = await publish(ctx, { branch, parent, ...built, changes, ...people, message: options.message });
     if (published) return { commit: built.commit, attempts: attempt };
     await sleep(backoffMs(attempt));
   }
   throw new SkillgardenError('ledger/busy', `The branch ${branch} kept moving; gave up after ${maxAttempts} attempts. Retry later.`, {
     data: { ref: branch },
   });
+}
+
+/**
+ * Paths git converts (core.autocrlf, .gitattributes eol/filters): git stores
+ * the blob (`hash-object --path`) and says what a checkout writes, so a
+ * clean file stays clean and a written one is what `git checkout` writes.
+ */
+async function convertChanges(ctx: CommitContext, changes: PreparedChange[]): Promise<void> {
+  const converted = new Set(
+    pathsToConvert(
+      ctx.setup,
+      ctx.dir,
+      changes.filter((c) => c.content && c.mode !== '120000').map((c) => c.path),
+    ),
+  );
+  if (converted.size === 0) return;
+  const targets = changes.filter((c) => converted.has(c.path));
+  for (const change of targets) {
+    change.oid = await writeConvertedBlob(ctx.dir, change.path, change.content!);
+    change.stored = true;
+  }
+  const bytes = await readCheckoutBytes(
+    ctx.dir,
+    targets.map((c) => ({ path: c.path, oid: c.oid! })),
+  );
+  for (const change of targets) change.worktree = bytes.get(change.path) ?? change.content!;
 }
 
 interface PublishInput extends BuildInput {
@@ -62,16 +107,20 @@ interface PublishInput extends BuildInput {
 async function publish(ctx: CommitContext, input: PublishInput): Promise<boolean> {
   const locks = await takeLocks(ctx, input.branch);
   try {
-    if ((await readRef(ctx.gitdir, input.branch)) !== input.parent) return false;
-    const index = await readIndexFile(ctx.gitdir, ctx.indexCache);
-    await checkIndexPresent(ctx.gitdir, index, input.parent !== undefined);
-    await checkClean(ctx.dir, input.changes, input.before, index);
+    if ((await readRef(ctx.layout, input.branch)) !== input.parent) return false;
+    const paths = input.changes.map((c) => c.path);
+    const index = await readIndexOrLetGit(ctx);
+    if (index) await checkIndexPresent(ctx.gitdir, index, input.parent !== undefined);
+    const staged = index ?? (await readStagedWithGit(ctx.dir, join(ctx.gitdir, 'index'), paths));
+    const converted = input.changes.filter((c) => c.worktree !== undefined).map((c) => c.path);
+    await checkClean(ctx.dir, input.changes, input.before, staged, await hashWorktreeFiles(ctx.dir, converted.filter(isFileAt(ctx.dir))));
     const entries = await updateWorktree(ctx.dir, input.changes);
-    await writeIndexFile(ctx.gitdir, locks.index, applyIndexChanges(index, entries), ctx.indexCache);
+    if (index) await writeIndexFile(ctx.gitdir, locks.index, applyIndexChanges(index, entries), ctx.indexCache, ctx.setup.fsync.index);
+    else await updateIndexWithGit(ctx.dir, ctx.gitdir, locks.index, paths, ctx.setup.fsync.index);
     await ctx.onStage?.('index-written');
-    await locks.ref.commit(`${input.commit}\n`);
-    const reflog = { before: input.parent, after: input.commit, who: identity(input.author), message: `commit: ${input.message}` };
-    await appendReflogs(ctx.gitdir, [input.branch, 'HEAD'], reflog);
+    await locks.ref.commit(`${input.commit}\n`, { durable: ctx.setup.fsync.reference });
+    const reflog = { before: input.parent, after: input.commit, who: identity(input.committer), message: `commit: ${input.message}` };
+    await appendReflogs(ctx.layout, [input.branch, 'HEAD'], reflog, ctx.setup.reflog);
     await ctx.onStage?.('ref-updated');
     return true;
   } finally {
@@ -85,6 +134,25 @@ interface BuildInput {
   parent: string | undefined;
   message: string;
   author: Required<Author>;
+  committer: Required<Author>;
+}
+
+/**
+ * The native index reader keeps versions 2 and 3 with optional extensions;
+ * for anything else (v4, a split or sparse index) the system git updates the
+ * index itself, and the embedded backend refuses (`ledger/unsupported-index`).
+ */
+async function readIndexOrLetGit(ctx: CommitContext): Promise<GitIndex | undefined> {
+  try {
+    return await readIndexFile(ctx.gitdir, ctx.indexCache);
+  } catch (error) {
+    if (ctx.backend === 'system-git' && isSkillgardenError(error, 'ledger/unsupported-index')) return undefined;
+    throw error;
+  }
+}
+
+function isFileAt(dir: string): (path: string) => boolean {
+  return (path) => lstatIfAny(join(dir, path))?.isFile() ?? false;
 }
 
 async function buildCommit(ctx: CommitContext, input: BuildInput) {
@@ -98,12 +166,24 @@ async function buildCommit(ctx: CommitContext, input: BuildInput) {
   const edits = new Map(input.changes.map((c) => [c.path, c.oid === null ? null : { oid: c.oid, mode: c.mode }]));
   const newTree = await editTree(ctx.store, tree, edits);
   const parents = input.parent ? [input.parent] : [];
-  const commit = await ctx.store.writeCommit({ tree: newTree, parents, message: input.message, author: input.author });
+  const commit = await writeCommitObject(ctx, {
+    tree: newTree,
+    parents,
+    message: input.message,
+    author: input.author,
+    committer: input.committer,
+  });
   return { commit, before };
 }
 
-export async function readBranch(gitdir: string): Promise<string> {
-  const head = await readHeadState(gitdir);
+/** A commit object, signed when the repository says so (`commit.gpgSign`). */
+export async function writeCommitObject(ctx: CommitContext, object: NewCommit): Promise<string> {
+  // Signing is git's: the embedded backend refused before anything was written.
+  return ctx.setup.sign ? writeSignedCommit(ctx.dir, object) : ctx.store.writeCommit(object);
+}
+
+export async function readBranch(dirs: RefDirs): Promise<string> {
+  const head = await readHeadState(dirs);
   if (head.kind === 'branch') return head.ref;
   throw new SkillgardenError(
     'ledger/detached-head',
@@ -115,7 +195,7 @@ export async function readBranch(gitdir: string): Promise<string> {
 async function takeLocks(ctx: CommitContext, branch: string): Promise<{ index: HeldLock; ref: HeldLock }> {
   const index = await acquireLock(join(ctx.gitdir, 'index'), { timeoutMs: ctx.lockTimeoutMs });
   try {
-    return { index, ref: await lockRef(ctx.gitdir, branch, { timeoutMs: ctx.lockTimeoutMs }) };
+    return { index, ref: await lockRef(ctx.layout, branch, { timeoutMs: ctx.lockTimeoutMs }) };
   } catch (error) {
     await index.release();
     throw error;
@@ -129,23 +209,33 @@ async function updateWorktree(dir: string, changes: readonly PreparedChange[]): 
       await removeWorktreeFile(dir, change.path);
       entries.set(change.path, null);
     } else {
-      const stat = await writeWorktreeFile(dir, change.path, change.content, change.mode);
+      const stat = await writeWorktreeFile(dir, change.path, change.worktree ?? change.content, change.mode);
       entries.set(change.path, buildIndexEntry({ path: change.path, oid: change.oid, mode: change.mode, stat }));
     }
   }
   return entries;
 }
 
-async function resolveAuthor(ctx: CommitContext, author: Author | undefined): Promise<Required<Author>> {
-  const who = author ?? (await ctx.defaultAuthor());
+/**
+ * A commit's author: the one given, else who git says; its committer is
+ * always who git says (who ran it). Dates: the given one, else
+ * `GIT_AUTHOR_DATE` / `GIT_COMMITTER_DATE`, else the ledger's clock.
+ */
+export async function resolvePeople(
+  ctx: CommitContext,
+  given: Author | undefined,
+): Promise<{ author: Required<Author>; committer: Required<Author> }> {
+  const who = await ctx.identities();
+  const now = { timestamp: Math.floor(ctx.now().getTime() / 1000), timezoneOffset: 0 };
+  const givenDate = given?.timestamp === undefined ? undefined : { timestamp: given.timestamp, timezoneOffset: given.timezoneOffset ?? 0 };
+  const author = given ?? who.author;
+  const authorDate = givenDate ?? who.author.date ?? now;
   return {
-    name: who.name,
-    email: who.email,
-    timestamp: author?.timestamp ?? Math.floor(ctx.now().getTime() / 1000),
-    timezoneOffset: author?.timezoneOffset ?? 0,
+    author: { name: author.name, email: author.email, ...authorDate },
+    committer: { name: who.committer.name, email: who.committer.email, ...(givenDate ?? who.committer.date ?? now) },
   };
 }
 
-function identity(author: Required<Author>): string {
+export function identity(author: Required<Author>): string {
   return `${author.name} <${author.email}> ${author.timestamp} ${formatTimezone(author.timezoneOffset)}`;
 }

@@ -8,13 +8,14 @@ import {
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { isLoaded, renderLoadResult } from '../registry/load-result.js';
+import { installSkillsExtension, skillsExtensionCapability } from './skills-extension.js';
 import { answerTool, type ToolContext } from './tool-handlers.js';
 import { inputSchemas, toolNames, toolSummaries, type ToolName } from './tool-definitions.js';
 
 export interface SkillServer {
   server: Server;
   /** Stops telling the client about library changes. */
-  dispose(): void;
+  dispose: () => void;
 }
 
 /**
@@ -22,12 +23,18 @@ export interface SkillServer {
  * skill_manage, skill_usage) and one prompt per user-invocable skill, so
  * clients offer them as slash commands. When the library changes, the client
  * hears that both lists changed (the skill_view description carries the index).
+ * The same library is served by the MCP Skills extension (skills-extension.ts).
  */
 export function createSkillServer(ctx: ToolContext, info: { version: string }): SkillServer {
   const server = new Server(
     { name: 'skillgarden', version: info.version },
     {
-      capabilities: { tools: { listChanged: true }, prompts: { listChanged: true } },
+      capabilities: {
+        tools: { listChanged: true },
+        prompts: { listChanged: true },
+        resources: { listChanged: true },
+        extensions: skillsExtensionCapability,
+      },
       instructions: 'Skills are procedures you can load. Call skill_view NAME before doing a task a listed skill covers, and follow it.',
     },
   );
@@ -68,10 +75,14 @@ export function createSkillServer(ctx: ToolContext, info: { version: string }): 
     };
   });
 
+  installSkillsExtension(server, ctx.registry);
+
   const stop = ctx.registry.onChange(() => {
     // The client may not be listening yet (or any more): a lost notification only delays its next listing.
     server.sendToolListChanged().catch(() => undefined);
     server.sendPromptListChanged().catch(() => undefined);
+    // The extension's skills are resources: a host re-lists (skills/list) when the resource list changes.
+    server.sendResourceListChanged().catch(() => undefined);
   });
   return { server, dispose: stop };
 }

@@ -2,7 +2,7 @@ import { readFile, realpath } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { isSkillgardenError } from '../core/errors.js';
 import { maxSupportFileBytes, supportPathProblem } from '../core/manage/support-path.js';
-import { computeUsageScore, isInactive } from '../core/registry/score.js';
+import { isInactive, usageScore } from '../core/usage/index.js';
 import type { ManageContext } from '../services/manage/index.js';
 import { isLoaded, renderLoadResult } from '../registry/load-result.js';
 import type { SkillRegistry } from '../registry/skill-registry.js';
@@ -70,7 +70,7 @@ function listSkills(ctx: ToolContext, category: string | undefined, includeHidde
       ...(entry.argumentHint ? { argument_hint: entry.argumentHint } : {}),
       ...(includeHidden ? { hidden } : {}),
       use_count: counters?.use_count ?? 0,
-      score: Number(computeUsageScore(counters, now).toFixed(4)),
+      score: Number(usageScore(counters, now).toFixed(4)),
     }));
   return `${JSON.stringify({ skills }, null, 2)}\n`;
 }
@@ -118,7 +118,7 @@ async function usage(ctx: ToolContext, name: string | undefined, record: boolean
   const skills = entries.map((e) => ({
     name: e.name,
     ...ctx.registry.usageOf(e.name),
-    score: Number(computeUsageScore(ctx.registry.usageOf(e.name), now).toFixed(4)),
+    score: Number(usageScore(ctx.registry.usageOf(e.name), now).toFixed(4)),
   }));
   return ok(`${JSON.stringify({ skills }, null, 2)}\n`);
 }

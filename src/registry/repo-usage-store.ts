@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { UsageCounters, UsageKind } from '../core/registry/types.js';
+import type { ReadKind, UsageCounters } from '../core/usage/index.js';
 import { readGitDir } from '../ledger/git-dir.js';
 import { bumpUsage } from '../services/usage.js';
 import { readUsageSnapshot } from '../store/usage-files.js';
@@ -33,14 +33,14 @@ export function createRepoUsageStore(options: RepoUsageOptions): UsageStore {
       }
       return totals;
     },
-    async record(name: string, kind: UsageKind, at: Date): Promise<void> {
+    async record(name: string, kind: ReadKind, at: Date): Promise<void> {
       await bumpUsage(options.repoDir, options.writer, { skill: name, kind, at: at.toISOString() });
     },
   };
 }
 
 /** The writer's pending bumps, as `bumpUsage` appends them (JSON lines); a torn or foreign line is skipped. */
-async function readPendingBumps(repoDir: string, writer: string): Promise<{ skill: string; kind: UsageKind; at: string }[]> {
+async function readPendingBumps(repoDir: string, writer: string): Promise<{ skill: string; kind: ReadKind; at: string }[]> {
   let text: string;
   try {
     text = readFileSync(join(await readGitDir(repoDir), 'skillgarden', 'usage-pending', `${writer}.jsonl`), 'utf8');
@@ -55,7 +55,7 @@ async function readPendingBumps(repoDir: string, writer: string): Promise<{ skil
         (bump.kind === 'use' || bump.kind === 'view') &&
         typeof bump.at === 'string' &&
         !Number.isNaN(Date.parse(bump.at));
-      return valid ? [bump as { skill: string; kind: UsageKind; at: string }] : [];
+      return valid ? [bump as { skill: string; kind: ReadKind; at: string }] : [];
     } catch {
       return [];
     }

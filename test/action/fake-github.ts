@@ -202,7 +202,7 @@ function answer(state: FakeGitHub, options: FakeOptions, operationId: string, ca
       const pull: FakePull = {
         number: state.pulls.length + 1,
         title: String(body.title),
-        body: String(body.body ?? ''),
+        body: typeof body.body === 'string' ? body.body : '',
         state: 'open',
         merged_at: null,
         head: { ref, sha },

@@ -157,4 +157,19 @@ describe('the lifecycle, run through the CLI on a real repository', () => {
     ]);
     expect(list.skills[0].score).toBeGreaterThan(0.5);
   });
+
+  it('calls a skill inactive where the reminder leaves it out: latest of use, view and patch, pinned exempt', async () => {
+    const dir = repoWith({ 'draft.md': '' });
+    for (const name of ['used-long-ago', 'viewed-lately', 'pinned-long-ago']) await agentCreates(dir, name, 40);
+    for (const name of ['used-long-ago', 'viewed-lately', 'pinned-long-ago']) await bump(dir, name, 'use', 20);
+    await bump(dir, 'viewed-lately', 'view', 2);
+    expect((await cli(['usage', 'flush', '--writer', 'laptop', '--now', ago(1)], { cwd: dir })).code).toBe(0);
+    expect((await cli(['pin', 'pinned-long-ago', '--now', ago(1)], { cwd: dir })).code).toBe(0);
+    const at = ['--now', now.toISOString()];
+    const list = JSON.parse((await cli(['list', '--json', ...at], { cwd: dir })).stdout);
+    const states = Object.fromEntries(list.skills.map((s: { name: string; state: string }) => [s.name, s.state]));
+    expect(states).toEqual({ 'used-long-ago': 'inactive', 'viewed-lately': 'active', 'pinned-long-ago': 'active' });
+    const reminder = (await cli(['reminder', ...at], { cwd: dir })).stdout;
+    for (const [name, state] of Object.entries(states)) expect(reminder.includes(`- ${name}:`)).toBe(state === 'active');
+  });
 });

@@ -42,7 +42,7 @@ function checkRequest(request: IncomingMessage, body: string, violations: string
   )
     violations.push('bad messages');
   const user = data.messages?.find((m) => m.role === 'user')?.content;
-  return /<<<DRAFT\n([\s\S]*)\nDRAFT>>>/.exec(String(user ?? ''))?.[1] ?? '';
+  return /<<<DRAFT\n([\s\S]*)\nDRAFT>>>/.exec(typeof user === 'string' ? user : '')?.[1] ?? '';
 }
 
 /** The reply a mode gives for a draft: a better intro, or one of the ways a model goes wrong. */

@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import { supportDirs } from '../layout.js';
+import { findUnsafePath } from '../safe-path.js';
 
 export const maxSupportFileBytes = 1024 * 1024;
 
@@ -21,5 +22,6 @@ export function supportPathProblem(path: string): string | undefined {
     return `support files live under ${supportDirs.map((d) => `${d}/`).join(', ')}`;
   }
   if (rest.some((part) => part.startsWith('.git'))) return 'git metadata cannot be written';
-  return undefined;
+  // What git would refuse on some platform (`git~1`, `CON`, `.g\u200cit`, …): refused here before it reaches the ledger.
+  return findUnsafePath(path)?.reason;
 }

@@ -1,5 +1,6 @@
-import { computeUsageScore, isInactive } from './score.js';
-import type { RegistryEntry, UsageCounters } from './types.js';
+import { isInactive, usageScore } from '../usage/scores.js';
+import type { UsageCounters } from '../usage/types.js';
+import type { RegistryEntry } from './types.js';
 
 /**
  * Claude Code lists skills within a character budget (about 1% of the context
@@ -21,7 +22,7 @@ export interface ReminderOptions {
 
 export interface IndexPlanInput {
   entries: Iterable<RegistryEntry>;
-  totals: ReadonlyMap<string, UsageCounters>;
+  totals: ReadonlyMap<string, Partial<UsageCounters>>;
   now: Date;
   /** Names of conditional (`paths`) skills already woken. */
   awake: ReadonlySet<string>;
@@ -43,9 +44,13 @@ export function planIndex(input: IndexPlanInput): RegistryEntry[] {
 }
 
 /** Best usage score first; the name breaks ties so the order is stable. */
-export function rankEntries(entries: Iterable<RegistryEntry>, totals: ReadonlyMap<string, UsageCounters>, now: Date): RegistryEntry[] {
+export function rankEntries(
+  entries: Iterable<RegistryEntry>,
+  totals: ReadonlyMap<string, Partial<UsageCounters>>,
+  now: Date,
+): RegistryEntry[] {
   const ranked: { entry: RegistryEntry; score: number }[] = [];
-  for (const entry of entries) ranked.push({ entry, score: computeUsageScore(totals.get(entry.name), now) });
+  for (const entry of entries) ranked.push({ entry, score: usageScore(totals.get(entry.name), now) });
   return ranked
     .sort((a, b) => b.score - a.score || (a.entry.name < b.entry.name ? -1 : a.entry.name > b.entry.name ? 1 : 0))
     .map((r) => r.entry);

@@ -1,17 +1,5 @@
 import type { Finding } from '../findings.js';
 
-/** Per-skill usage counters (DESIGN §5); absent counts are zero, absent times are "never". ISO-8601 UTC times. */
-export interface UsageCounters {
-  use_count?: number;
-  view_count?: number;
-  patch_count?: number;
-  last_used_at?: string;
-  last_viewed_at?: string;
-  last_patched_at?: string;
-}
-
-export type UsageKind = 'use' | 'view';
-
 /** How a skill runs when loaded: in the agent's own context, or handed to a sub-agent. */
 export type SkillContext = 'inline' | 'fork';
 

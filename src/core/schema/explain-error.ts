@@ -147,7 +147,7 @@ export function explainError(error: ErrorObject, context: ExplainContext): Probl
     path,
     value: valueAt(context.data, path),
     label: `\`${renderPath(path)}\``,
-    schema: error.parentSchema as SchemaNode | undefined,
+    schema: error.parentSchema,
   };
   return (Object.hasOwn(explainers, error.keyword) ? explainers[error.keyword]! : explainOther)(facts);
 }

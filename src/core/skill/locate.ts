@@ -2,8 +2,8 @@ import { isMap, isPair, isScalar, isSeq, LineCounter, type Document, type Node, 
 import type { FieldPath, Position } from './types.js';
 
 export interface Locator {
-  locateKey(path: FieldPath): Position | undefined;
-  locateValue(path: FieldPath): Position | undefined;
+  locateKey: (path: FieldPath) => Position | undefined;
+  locateValue: (path: FieldPath) => Position | undefined;
   /** Maps an offset in the YAML text to a position in the file. */
   at(offset: number): Position;
 }

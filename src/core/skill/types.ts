@@ -28,8 +28,8 @@ export interface ParsedSkill {
   /** The parsed YAML document, absent when the YAML could not be parsed (then `fields` came from a line-based fallback). */
   document: Document.Parsed | undefined;
   findings: Finding[];
-  locateKey(path: FieldPath): Position | undefined;
-  locateValue(path: FieldPath): Position | undefined;
+  locateKey: (path: FieldPath) => Position | undefined;
+  locateValue: (path: FieldPath) => Position | undefined;
 }
 
 /** `fields[key]` when it is a string, else undefined. */

@@ -1,4 +1,4 @@
 export * from './types.js';
 export { parseUsageFile, parseHermesUsage, normalizeTime, type ParsedUsage } from './parse-usage.js';
 export { mergeUsage, applyBump, lastActivity } from './merge-usage.js';
-export { usageScore, qualityScore, isInactive } from './scores.js';
+export { usageScore, isInactive, inactiveAfterDays } from './scores.js';

@@ -9,7 +9,7 @@ export function mergeUsage(files: readonly Pick<UsageFile, 'skills'>[]): Map<str
       for (const key of countKeys) if (counters[key]) total[key] = (total[key] ?? 0) + (counters[key] ?? 0);
       for (const key of timeKeys) {
         const time = counters[key];
-        if (time && (!total[key] || time > (total[key] as string))) total[key] = time;
+        if (time && (!total[key] || time > total[key])) total[key] = time;
       }
       const generation = counters.last_reused_patch_generation;
       if (generation !== undefined && generation > (total.last_reused_patch_generation ?? -1))

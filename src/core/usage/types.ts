@@ -21,6 +21,9 @@ export interface UsageFile {
 
 export type UsageKind = 'use' | 'view' | 'patch';
 
+/** What the runtime records when an agent reads a skill; patches are counted by the writes that make them. */
+export type ReadKind = Exclude<UsageKind, 'patch'>;
+
 export const countKeys = ['use_count', 'view_count', 'patch_count', 'reuse_after_patch_count'] as const;
 export const timeKeys = ['last_used_at', 'last_viewed_at', 'last_patched_at'] as const;
 

@@ -29,7 +29,7 @@ export async function listSkills(
     return {
       name: skill.name,
       path: skill.dir,
-      state: stale ? 'stale' : isInactive(skill.usage, now) ? 'inactive' : 'active',
+      state: stale ? 'stale' : isInactive(skill.usage, now, { pinned: skill.pinned }) ? 'inactive' : 'active',
       provenance: skill.provenance,
       pinned: skill.pinned,
       use_count: skill.usage?.use_count ?? 0,
@@ -44,7 +44,7 @@ export async function listSkills(
     const usage = snapshot.usage.totals.get(location.name);
     return {
       name: location.name,
-      path: `${snapshot.config.skills_dir}/.archive/${location.relativeDir}`,
+      path: location.path,
       state: 'archived',
       provenance: history?.provenance ?? 'user',
       pinned: false,

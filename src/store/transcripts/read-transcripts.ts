@@ -7,7 +7,7 @@ export interface ReadTranscriptsOptions extends Omit<ReadTranscriptOptions, 'dis
 }
 
 function errorCode(error: unknown): string {
-  return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : 'error';
+  return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'error';
 }
 
 /**

@@ -37,12 +37,11 @@ describe('setField', () => {
     ['a key under a missing map', ['extra', 'a'], 'b'],
   ])('sets %s and the rest reads back unchanged', (_label, path, value) => {
     const before = parse(base);
-    const after = parse(setField(before, path as string[], value));
+    const after = parse(setField(before, path, value));
     expect(after.findings).toEqual([]);
     let expected: Record<string, unknown> = structuredClone(before.fields as Record<string, unknown>);
     if (path.length === 1) expected[path[0] as string] = value;
-    else
-      expected = { ...expected, [path[0] as string]: { ...((expected[path[0] as string] as object) ?? {}), [path[1] as string]: value } };
+    else expected = { ...expected, [path[0] as string]: { ...(expected[path[0] as string] ?? {}), [path[1] as string]: value } };
     expect(after.fields).toEqual(expected);
     expect(after.body).toBe(before.body);
   });

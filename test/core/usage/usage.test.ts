@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import {
-  applyBump,
-  isInactive,
-  mergeUsage,
-  normalizeTime,
-  parseHermesUsage,
-  parseUsageFile,
-  qualityScore,
-  usageScore,
-} from '../../../src/core/usage/index.js';
+import { applyBump, mergeUsage, normalizeTime, parseHermesUsage, parseUsageFile } from '../../../src/core/usage/index.js';
 
 const now = new Date('2026-11-30T00:00:00Z');
 const parse = (value: unknown) => parseUsageFile(JSON.stringify(value), { path: '.skillgarden/usage/a.json', writer: 'a', now });
@@ -100,18 +91,5 @@ describe('bumps and scores', () => {
       last_reused_patch_generation: 1,
       last_used_at: '2026-01-03T00:00:00Z',
     });
-  });
-
-  it('scores by uses decayed with a one-week half-life', () => {
-    const last = new Date(now.getTime() - 168 * 3_600_000).toISOString();
-    expect(usageScore({ use_count: 3, last_used_at: last }, now)).toBeCloseTo(Math.log(4) / 2, 6);
-    expect(usageScore(undefined, now)).toBe(0);
-    expect(qualityScore({ use_count: 0 }, now, true)).toBe(0.8);
-  });
-
-  it('calls a skill inactive after 7 days without use, and a never-used one not inactive', () => {
-    expect(isInactive({ last_used_at: '2026-11-23T00:00:00Z' }, now)).toBe(true);
-    expect(isInactive({ last_used_at: '2026-11-23T00:00:01Z' }, now)).toBe(false);
-    expect(isInactive(undefined, now)).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Finding } from '../../core/findings.js';
-import { metaDir } from '../../core/layout.js';
+import type { Finding } from '../core/findings.js';
+import { metaDir } from '../core/layout.js';
 
 export interface ProvenanceFiles {
   bundled: Set<string>;
@@ -47,7 +47,7 @@ function readJsonKeys(repoDir: string, path: string, findings: Finding[]): strin
   if (text === undefined) return [];
   try {
     const data = JSON.parse(text) as Record<string, unknown>;
-    const inner = (data.skills ?? data.installed) as unknown;
+    const inner = data.skills ?? data.installed;
     const map = inner && typeof inner === 'object' && !Array.isArray(inner) ? (inner as Record<string, unknown>) : data;
     if (Array.isArray(inner))
       return inner.flatMap((e) =>

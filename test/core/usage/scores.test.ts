@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { computeUsageScore, isInactive } from '../../../src/core/registry/index.js';
+import { isInactive, usageScore } from '../../../src/core/usage/index.js';
 
 const now = new Date('2026-11-30T00:00:00Z');
 const hoursAgo = (h: number): string => new Date(now.getTime() - h * 3_600_000).toISOString();
 
-describe('computeUsageScore', () => {
+describe('usageScore', () => {
   it.each([
     { name: 'never used', counters: undefined, expected: 0 },
     { name: 'one use just now', counters: { use_count: 1, last_used_at: now.toISOString() }, expected: Math.log(2) },
@@ -18,13 +18,13 @@ describe('computeUsageScore', () => {
       expected: Math.log(2) * 0.5 ** (0.1 / 168),
     },
   ])('$name', ({ counters, expected }) => {
-    expect(computeUsageScore(counters, now)).toBeCloseTo(expected, 12);
+    expect(usageScore(counters, now)).toBeCloseTo(expected, 12);
   });
 
   it('grows with uses and falls with age (property)', () => {
     fc.assert(
       fc.property(fc.nat(1000), fc.nat(1000), fc.nat(5000), fc.nat(5000), (u1, u2, a1, a2) => {
-        const at = (uses: number, age: number) => computeUsageScore({ use_count: uses, last_used_at: hoursAgo(age) }, now);
+        const at = (uses: number, age: number) => usageScore({ use_count: uses, last_used_at: hoursAgo(age) }, now);
         const [lo, hi] = u1 <= u2 ? [u1, u2] : [u2, u1];
         const [young, old] = a1 <= a2 ? [a1, a2] : [a2, a1];
         expect(at(lo, young)).toBeLessThanOrEqual(at(hi, young));
@@ -57,6 +57,19 @@ describe('isInactive', () => {
       pinned: false,
       expected: false,
     },
+    {
+      name: 'used exactly 7 days ago is inactive',
+      counters: { use_count: 1, last_used_at: hoursAgo(7 * 24) },
+      pinned: false,
+      expected: true,
+    },
+    {
+      name: 'used a second less than 7 days ago is active',
+      counters: { use_count: 1, last_used_at: new Date(now.getTime() - 7 * 24 * 3_600_000 + 1000).toISOString() },
+      pinned: false,
+      expected: false,
+    },
+    { name: 'a use time without a count is still a use', counters: { last_used_at: hoursAgo(8 * 24) }, pinned: false, expected: true },
     { name: 'pinned never goes inactive', counters: { use_count: 2, last_used_at: hoursAgo(900) }, pinned: true, expected: false },
   ])('$name', ({ counters, pinned, expected }) => {
     expect(isInactive(counters, now, { pinned })).toBe(expected);
