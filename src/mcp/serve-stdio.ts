@@ -7,6 +7,7 @@ import type { ManageContext } from '../services/manage/index.js';
 import { SkillRegistry } from '../registry/skill-registry.js';
 import type { UsageStore } from '../registry/usage-store.js';
 import type { InlineShellOptions } from '../registry/inline-shell.js';
+import { guardJsonRpcInput } from './jsonrpc-guard.js';
 import { createSkillServer } from './skill-server.js';
 
 export interface ServeOptions {
@@ -51,10 +52,14 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
     { version: '0.1.0' },
   );
   const watcher = registry.watch({ ...(options.onError ? { onError: options.onError } : {}) });
-  const transport = new StdioServerTransport(options.input as never, options.output as never);
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stdout;
+  // Malformed, invalid and over-long lines are answered here; only JSON-RPC messages reach the SDK's transport.
+  const guarded = guardJsonRpcInput(input, output);
+  const transport = new StdioServerTransport(guarded.stream as never, output as never);
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
-    (options.input ?? process.stdin).once('end', () => resolve());
+    guarded.stream.once('end', () => resolve());
   });
   await server.connect(transport);
   await closed;

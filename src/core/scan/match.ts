@@ -1,4 +1,5 @@
 import { findCommentLines, findHiddenCommentLines } from './context.js';
+import { judgeInContext } from './context-judge.js';
 import { buildLineGates } from './line-gates.js';
 import { matchRules, toFinding, type LineContext } from './line-finding.js';
 import { compileTable, scanRaw, selectRules, type CompiledTable, type RawScan } from './raw-scan.js';
@@ -125,6 +126,7 @@ export function scanSkillText(text: string, options: ScanTextOptions): ScanFindi
     out.push(...scanVariants(ctx, seen.get(i) ?? new Set(), table));
     if (gates.nonAscii.has(i)) out.push(...scanInvisible(ctx));
   }
-  out.sort((a, b) => a.line - b.line || a.column - b.column || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0));
-  return applyInlineSuppressions(options.file, lines, out, KNOWN_RULE_IDS);
+  const judged = judgeInContext(out, options.file, lines);
+  judged.sort((a, b) => a.line - b.line || a.column - b.column || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0));
+  return applyInlineSuppressions(options.file, lines, judged, KNOWN_RULE_IDS);
 }

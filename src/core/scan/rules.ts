@@ -54,7 +54,8 @@ const home = '(?:~|\\$HOME|\\$\\{HOME\\})';
 const secretVar = '\\$\\{?[A-Za-z_]{0,40}(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)\\b';
 const recursiveRm =
   '\\brm\\s+(?:-[a-zA-Z]{1,10}\\s+){0,3}(?:-[a-zA-Z]{0,10}[rR][a-zA-Z]{0,10}|--recursive)\\s+(?:-[-a-zA-Z]{1,20}\\s+){0,3}';
-const endOfArg = '(?=\\s|$|["\';&|)])';
+// A backtick ends an argument too: ``Run `rm -rf ~`.`` in Markdown.
+const endOfArg = '(?=\\s|$|["\';&|)`])';
 const inject = 'Treat the skill as hostile: remove the instruction, or suppress it with a reason if it is an example being discussed.';
 const exfil =
   'A skill must not send secrets or local files anywhere. Remove the command, or suppress it with a reason if it documents an attack.';
@@ -301,6 +302,47 @@ const exfiltration: ThreatRule[] = [
     'sends the clipboard over the network',
     exfil,
   ),
+  rule(
+    'exfil-archive-send',
+    'exfiltration',
+    'high',
+    new RegExp(
+      `\\b(?:tar|zip|7z|gzip|bzip2|xz)\\b[^\\n]{0,120}(?:${home}|\\/root|\\/home\\/[\\w.-]{1,32})\\/\\.(?:ssh|aws|gnupg|kube|docker|azure|config\\/gcloud|password-store)\\b[^\\n]{0,200}(?:\\||&&|;)\\s*(?:curl|wget|nc|ncat|socat|scp|rsync|ftp|aws\\s+s3\\s+cp)\\b`,
+    ),
+    'packs a credentials folder and sends it over the network',
+    exfil,
+    { triggers: ['tar', 'zip', '7z', 'gzip', 'bzip2', 'xz'] },
+  ),
+  rule(
+    'exfil-env-secret-send',
+    'exfiltration',
+    'high',
+    /\b(?:(?:echo|printf|cat)\b[^\n|]{0,60}\$\{?|printenv\s+)[A-Za-z_]{0,40}(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)\b\}?[^\n|]{0,60}\|\s*(?:curl|wget|nc|ncat|socat|openssl\s+s_client|http(?:ie)?)\b/i,
+    'pipes a secret from the environment into a network command',
+    exfil,
+    { triggers: ['echo', 'printf', 'cat', 'printenv'] },
+  ),
+  rule(
+    'exfil-credential-file-pipe',
+    'exfiltration',
+    'high',
+    new RegExp(
+      `\\b(?:cat|base64|gzip|xxd|openssl\\s+base64)\\s+[^\\n|]{0,40}(?:${home}|\\/root|\\/home\\/[\\w.-]{1,32})\\/\\.(?:aws\\/credentials|ssh\\/id_\\w+|netrc|git-credentials|docker\\/config\\.json|kube\\/config|pgpass)\\b[^\\n|]{0,40}\\|\\s*(?:curl|wget|nc|ncat|socat|http(?:ie)?)\\b`,
+    ),
+    'pipes a credentials file into a network command',
+    exfil,
+  ),
+  rule(
+    'exfil-credentials-to-output',
+    'exfiltration',
+    'high',
+    new RegExp(
+      `\\b(?:cp|rsync|mv|ditto|tar)\\s+(?:-[-\\w]{1,20}\\s+){0,4}["']?(?:${home})\\/\\.(?:ssh|aws|gnupg|kube|docker|azure)\\b[^\\s"']{0,80}["']?\\s+(?:-[-\\w]{1,20}\\s+){0,2}["']?(?:\\.\\/|\\.\\s*$|\\$\\{?(?:OUT|OUTPUT)\\w*|[\\w./-]{0,40}\\b(?:outputs?|artifacts?|public|dist|uploads?|share|www|results?)\\b|\\/tmp\\/)`,
+    ),
+    'copies a credentials folder into output that leaves the machine',
+    exfil,
+    { triggers: ['cp', 'rsync', 'mv', 'ditto', 'tar'] },
+  ),
 ];
 
 const injection: ThreatRule[] = [
@@ -311,7 +353,8 @@ const injection: ThreatRule[] = [
     /\b(?:ignore|disregard|forget|override|bypass)\s+(?:\w+\s+){0,3}?(?:all\s+|any\s+|the\s+|your\s+|of\s+)?(?:previous|prior|above|earlier|preceding|original|system|safety|developer)\s+(?:\w+\s+){0,2}?(?:instructions|directions|directives|rules|guidelines|prompts?|messages|guardrails)\b/i,
     'tells the agent to ignore its instructions',
     inject,
-    { demoteWhenQuoted: true },
+    // "an override for the system prompt" names a setting (K-Dense's docstrings); it does not tell anyone to override anything.
+    { demoteWhenQuoted: true, accept: (m) => !/^override\s+(?:for|of)\b/i.test(m) },
   ),
   rule(
     'inject-disregard-rules',

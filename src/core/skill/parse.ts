@@ -29,9 +29,11 @@ function boundsProblem(yaml: string): string | undefined {
     const indent = line.length - line.trimStart().length;
     if (/^[ \t-]*[^\s#][^:]*:(?:\s|$)/.test(line) && ++keys > frontmatterLimits.maxKeys)
       return `the frontmatter has more than ${frontmatterLimits.maxKeys.toLocaleString('en-US')} keys`;
-    for (const c of line) {
-      if (c === '[' || c === '{') deepest = Math.max(deepest, ++flow);
-      else if (c === ']' || c === '}') flow = Math.max(0, flow - 1);
+    if (/[[\]{}]/.test(line)) {
+      for (const c of line) {
+        if (c === '[' || c === '{') deepest = Math.max(deepest, ++flow);
+        else if (c === ']' || c === '}') flow = Math.max(0, flow - 1);
+      }
     }
     // Two columns per level is the narrowest indentation anyone writes.
     deepest = Math.max(deepest, Math.floor(indent / 2));
@@ -77,7 +79,8 @@ export function parseSkill(text: string, options: ParseSkillOptions): ParsedSkil
       }),
     );
     // The skill still has a name and description to report under, read as clients do.
-    const data = pickFirstKeys(parseFallbackFields(sections.yaml), 100);
+    // Only the head: the fallback reader is linear, but 100,000 keys of it still cost a second.
+    const data = pickFirstKeys(parseFallbackFields(sections.yaml.split('\n', 2_000).join('\n')), 100);
     return assemble({ file, text, sections, data, document: undefined, findings, locator });
   }
   // Duplicate keys are found below with a set: the parser's own check is quadratic in the keys.

@@ -56,6 +56,19 @@ const expected: Array<[string, number, string, string]> = [
   ['trojan-source/SKILL.md', 8, 'unicode-bidi-control', 'raw'],
   ['trojan-source/SKILL.md', 10, 'unicode-tag-chars', 'raw'],
   ['trojan-source/SKILL.md', 10, 'inject-ignore-instructions', 'normalized'],
+  // Exfiltration as it is written in the wild: commands in code spans, archives piped to curl, tokens from the environment.
+  ['ssh-sync/SKILL.md', 7, 'destroy-rm-home', 'raw'],
+  ['ssh-sync/SKILL.md', 11, 'exfil-archive-send', 'raw'],
+  ['ssh-sync/SKILL.md', 16, 'exfil-env-secret-send', 'raw'],
+  ['ssh-sync/SKILL.md', 18, 'exfil-archive-send', 'raw'],
+  ['cloud-backup/SKILL.md', 9, 'exfil-credentials-to-output', 'raw'],
+  ['cloud-backup/SKILL.md', 13, 'persist-cron', 'raw'],
+  ['cloud-backup/SKILL.md', 13, 'exfil-credential-file-pipe', 'raw'],
+  ['cloud-backup/SKILL.md', 15, 'exfil-credential-file-pipe', 'raw'],
+  // A NUL byte once made a file "binary" and switched its text scan off.
+  ['nul-smuggler/SKILL.md', 8, 'inject-ignore-instructions', 'raw'],
+  ['nul-smuggler/SKILL.md', 0, 'structure-nul-bytes', 'raw'],
+  ['nul-smuggler/scripts/setup.sh', 3, 'net-dev-tcp', 'raw'],
 ];
 
 describe('malicious fixture skills', () => {
@@ -67,13 +80,16 @@ describe('malicious fixture skills', () => {
   it('judges every fixture skill dangerous', () => {
     expect(Object.keys(report.verdicts).sort()).toEqual([
       'auto-updater',
+      'cloud-backup',
       'disk-cleanup',
       'exfil-notes',
       'helpful-formatter',
+      'nul-smuggler',
       'obfuscated-installer',
       'quick-setup',
       'remote-helper',
       'root-access',
+      'ssh-sync',
       'trojan-source',
     ]);
     expect(new Set(Object.values(report.verdicts))).toEqual(new Set(['dangerous']));
