@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { SkillgardenError } from '../../core/errors.js';
 import { renderFindingsGithub, renderFindingsText } from '../../core/report/render-findings.js';
 import { isProfileName, profileNames } from '../../core/schema/types.js';
@@ -9,6 +8,7 @@ import { runScan } from '../../services/scan.js';
 import { createDirCache } from '../../store/dir-cache.js';
 import { createFileCache } from '../../store/file-cache.js';
 import { requireConfig } from '../../services/config-file.js';
+import { openLibrary, requireSkills } from '../../store/layout/discover-library.js';
 import { exitCodes, type Command, type CommandContext } from '../context.js';
 import { createProgress } from '../progress.js';
 import { finishValidate } from './validate-extras.js';
@@ -19,11 +19,12 @@ export const validateCommand: Command = {
   name: 'validate',
   summary: 'validate skills (a folder, a SKILL.md, or the whole skills root)',
   usage:
-    'validate [PATH…] [--format text|json|github|sarif] [--profile portable|spec|claude-code|hermes] [--no-scan] [--baseline FILE] [--write-baseline FILE] [--fix [--dry-run]]',
+    'validate [PATH…] [--format text|json|github|sarif] [--profile portable|spec|claude-code|hermes|agent-plugins] [--no-scan] [--allow-empty] [--baseline FILE] [--write-baseline FILE] [--fix [--dry-run]]',
   options: {
     format: { type: 'string' },
     profile: { type: 'string' },
     'no-scan': { type: 'boolean' },
+    'allow-empty': { type: 'boolean' },
     baseline: { type: 'string' },
     'write-baseline': { type: 'string' },
     fix: { type: 'boolean' },
@@ -46,18 +47,38 @@ async function validateOnce({ io, global, positionals, values }: CommandContext)
     throw new SkillgardenError('cli/usage', `unknown profile "${String(profile)}"; choose one of: ${profileNames.join(', ')}`);
   }
   const progress = createProgress(io, 'validating', format === 'text' && !io.env.CI);
-  const paths = positionals.length > 0 ? positionals : [join(global.repo, config.skills_dir)];
+  const allowEmpty = values['allow-empty'] === true;
+  // Paths resolve against --repo, as `git -C` does; findings are reported relative to it.
+  const paths = positionals;
   // One pass over the library: the scan reuses validate's folder listings and SKILL.md reads.
   const readDir = createDirCache();
+  const library = paths.length > 0 ? undefined : requireSkills(openLibrary(global.repo, config.skills_dir, { readDir }), { allowEmpty });
   const files = values['no-scan'] === true ? undefined : createFileCache();
-  const report = runValidate({ cwd: io.cwd, paths, profile, onProgress: progress.update, readDir, ...(files ? { files } : {}) });
+  const report = runValidate({
+    cwd: global.repo,
+    paths,
+    profile,
+    links: config.links,
+    onProgress: progress.update,
+    readDir,
+    ...(library ? { library } : {}),
+    ...(files ? { files } : {}),
+  });
   progress.done();
+  if (report.skills === 0 && paths.length > 0 && !allowEmpty) {
+    throw new SkillgardenError(
+      'library/empty',
+      `no skills under ${paths.join(', ')} (a skill is a folder holding SKILL.md). Pass --allow-empty to accept that.`,
+      { data: { exitCode: 2 } },
+    );
+  }
   if (values['no-scan'] !== true) {
     const scan = await runScan(paths, {
-      repo: io.cwd,
+      repo: global.repo,
       config: config.scan,
       deep: positionals.length > 0,
       readDir,
+      ...(library ? { library } : {}),
       ...(files ? { files } : {}),
     });
     mergeFindings(report, toFindings(scan.findings));

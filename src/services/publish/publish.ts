@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join } from 'node:path';
 import { SkillgardenError } from '../../core/errors.js';
 import type { Finding } from '../../core/findings.js';
 import {
@@ -17,14 +17,15 @@ import { parseSkillBytes, setField, stringField } from '../../core/skill/index.j
 import { blobOid } from '../../ledger/blob-oid.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import { runGitChecked } from '../../ledger/history-git.js';
-import { discoverSkills } from '../../store/discover.js';
+import { openLibrary, requireSkills } from '../../store/layout/discover-library.js';
 import { listRegularFiles } from '../../store/regular-files.js';
 import { runValidate } from '../validate.js';
 import { buildTarGz } from './tar.js';
 
 export interface PublishOptions {
   repoDir: string;
-  skillsDir: string;
+  /** The `skills_dir` setting (undefined: the layout detected). */
+  skillsDir: string | readonly string[] | undefined;
   ledger: Ledger;
   out: string;
   /** Also write a Claude Code marketplace (`.claude-plugin/marketplace.json`) with one plugin per skill. */
@@ -51,18 +52,18 @@ const sha256 = (bytes: Uint8Array): string => `sha256:${createHash('sha256').upd
  * written when a skill has errors; the output replaces the old one whole.
  */
 export async function publishLibrary(options: PublishOptions): Promise<PublishResult> {
-  const root = join(options.repoDir, options.skillsDir);
-  const report = runValidate({ cwd: options.repoDir, paths: [root] });
+  const library = requireSkills(openLibrary(options.repoDir, options.skillsDir));
+  const report = runValidate({ cwd: options.repoDir, library });
   const errors = report.findings.filter((f) => f.severity === 'error');
   if (errors.length > 0) return { ok: false, findings: errors };
   const staged = new Map<string, Uint8Array | string>();
   const entries: IndexEntry[] = [];
   const skills: PublishedSkill[] = [];
   const plugins: { name: string; description: string; version: string }[] = [];
-  for (const location of discoverSkills(root)) {
+  for (const location of library.skills) {
     const listed = listRegularFiles(location.dir, { maxFiles: 5000, maxDepth: 16 });
     const files = new Map([...listed.files.keys()].map((path) => [path, readFileSync(join(location.dir, path)) as Uint8Array]));
-    const relDir = toPosix(relative(options.repoDir, location.dir));
+    const relDir = location.path;
     const history = await readSkillHistory(options.repoDir, relDir);
     const dirty = await isDirty(options.ledger, relDir, files);
     const version = versionOf(history, dirty ? { digest: sha256(Buffer.concat([...files.values()])) } : undefined);
@@ -170,8 +171,4 @@ function writeStaged(out: string, staged: ReadonlyMap<string, Uint8Array | strin
     rmSync(stage, { recursive: true, force: true });
   }
   return [...staged.keys()].sort();
-}
-
-function toPosix(path: string): string {
-  return sep === '/' ? path : path.split(sep).join('/');
 }
