@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, type Dirent, type Stats } from 'node:fs';
+import { readFileSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { skillFileName } from '../core/layout.js';
 import { parseSkillBytes } from '../core/skill/index.js';
-import { lstatIfAny } from '../store/fs-probe.js';
+import { listRegularFiles } from '../store/regular-files.js';
 import { skillFileUri } from './skill-uri.js';
 
 /** The extension's per-skill limits (SEP-2640, "Limits"): hosts need accept no more. */
@@ -57,7 +57,7 @@ export class SkillCatalog {
   /** The entry of the skill in `dir` (served as `skillPath`), or why it is withheld. */
   read(skillPath: string, dir: string): CatalogResult {
     const uri = skillFileUri(skillPath, skillFileName);
-    const walked = walkFiles(dir);
+    const walked = listRegularFiles(dir, { maxFiles: skillLimits.files, maxDepth });
     if (walked.count > skillLimits.files) {
       return withheld(uri, 'too-many-files', `${skillPath} has more than ${skillLimits.files} files (the extension's limit per skill)`);
     }
@@ -114,45 +114,4 @@ export function sha256(bytes: Uint8Array): string {
 
 function withheld(uri: string, reason: WithheldSkill['reason'], message: string): CatalogResult {
   return { ok: false, withheld: { uri, reason, message } };
-}
-
-interface Walked {
-  files: Map<string, Stats>;
-  /** Files seen, counting past the limit by one so "over" is known without walking everything. */
-  count: number;
-  bytes: number;
-}
-
-/** Regular files under `dir`, sorted; stops one past the file limit. */
-function walkFiles(dir: string): Walked {
-  const walked: Walked = { files: new Map(), count: 0, bytes: 0 };
-  const walk = (folder: string, prefix: string, depth: number): void => {
-    if (depth > maxDepth) {
-      walked.count = skillLimits.files + 1;
-      return;
-    }
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(folder, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of entries) {
-      if (walked.count > skillLimits.files) return;
-      const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) {
-        walk(join(folder, entry.name), rel, depth + 1);
-        continue;
-      }
-      if (!entry.isFile()) continue;
-      const stat = lstatIfAny(join(folder, entry.name));
-      if (!stat?.isFile()) continue;
-      walked.count += 1;
-      walked.bytes += stat.size;
-      walked.files.set(rel, stat);
-    }
-  };
-  walk(dir, '', 0);
-  return walked;
 }

@@ -120,4 +120,10 @@ export const commands: readonly CommandEntry[] = [
     () => import('./demo.js'),
     'demoCommand',
   ),
+  lazy(
+    'publish',
+    'write the Agent Skills discovery index (.well-known/agent-skills/index.json) and its artifacts, for installers',
+    () => import('./publish.js'),
+    'publishCommand',
+  ),
 ];

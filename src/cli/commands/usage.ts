@@ -4,11 +4,40 @@ import { bumpUsage, defaultWriterId, flushUsage, sanitizeWriter, showUsage } fro
 import { exitCodes, type Command } from '../context.js';
 import { openRepoLedger } from '../open-repo.js';
 import { readPrimaryRoot } from '../../store/layout/discover-library.js';
+import { importUsage } from '../../services/usage-import.js';
+import { resolve } from 'node:path';
+import type { CommandContext } from '../context.js';
+
+/** Imported uses count under their own writer by default: they are the agent's record, not this machine's bumps. */
+const importWriter = 'claude-code-otel';
+
+async function runImport(context: CommandContext, args: readonly string[], skillsDir: string): Promise<number> {
+  const { io, global, values } = context;
+  if (args.length !== 1) throw new SkillgardenError('cli/usage', 'usage import takes one FILE: an OTLP JSON logs export');
+  const writer = typeof values.writer === 'string' ? sanitizeWriter(values.writer) : importWriter;
+  const ledger = await openRepoLedger(context);
+  try {
+    const file = resolve(io.cwd, args[0] as string);
+    const result = await importUsage({ repoDir: global.repo, ledger, skillsDir, file, writer, now: global.now });
+    if (global.json) io.stdout.write(`${JSON.stringify({ writer, ...result }, null, 2)}\n`);
+    else {
+      for (const p of result.problems) io.stderr.write(`${args[0] as string}:${p.line}: skipped: ${p.reason}\n`);
+      const commit = result.flush.commit ? ` in ${result.flush.commit.slice(0, 12)}` : '';
+      io.stdout.write(
+        `imported ${result.imported} use(s) from ${result.sessions} session(s) as writer ${writer}${commit}; ${result.alreadyCounted} already counted, ${result.otherEvents} other event(s)\n`,
+      );
+    }
+    return exitCodes.ok;
+  } finally {
+    await ledger.close();
+  }
+}
 
 export const usageCommand: Command = {
   name: 'usage',
   summary: 'telemetry: bump a use or view (batched locally), flush as one commit, show totals',
-  usage: 'usage bump NAME --use|--view|--patch [--writer ID] | usage flush [--writer ID] | usage show',
+  usage:
+    'usage bump NAME --use|--view|--patch [--writer ID] | usage flush [--writer ID] | usage show | usage import FILE [--writer ID] (Claude Code OpenTelemetry skill_activated events, OTLP JSON)',
   options: { use: { type: 'boolean' }, view: { type: 'boolean' }, patch: { type: 'boolean' }, writer: { type: 'string' } },
   async run(context) {
     const { io, global, positionals, values } = context;
@@ -66,6 +95,7 @@ export const usageCommand: Command = {
       }
       return exitCodes.ok;
     }
-    throw new SkillgardenError('cli/usage', `unknown usage action "${sub ?? ''}"; choose bump, flush or show`);
+    if (sub === 'import') return runImport(context, args, readPrimaryRoot(global.repo, config.skills_dir));
+    throw new SkillgardenError('cli/usage', `unknown usage action "${sub ?? ''}"; choose bump, flush, show or import`);
   },
 };

@@ -1,0 +1,174 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { SkillgardenError } from '../../core/errors.js';
+import type { Finding } from '../../core/findings.js';
+import {
+  artifactFor,
+  buildDiscoveryIndex,
+  renderChangelog,
+  versionOf,
+  wellKnownDir,
+  type DiscoveryIndex,
+  type IndexEntry,
+  type SkillChange,
+} from '../../core/publish/discovery-index.js';
+import { parseSkillBytes, setField, stringField } from '../../core/skill/index.js';
+import { blobOid } from '../../ledger/blob-oid.js';
+import type { Ledger } from '../../ledger/ledger.js';
+import { runGitChecked } from '../../ledger/history-git.js';
+import { openLibrary, requireSkills } from '../../store/layout/discover-library.js';
+import { listRegularFiles } from '../../store/regular-files.js';
+import { runValidate } from '../validate.js';
+import { buildTarGz } from './tar.js';
+
+export interface PublishOptions {
+  repoDir: string;
+  /** The `skills_dir` setting (undefined: the layout detected). */
+  skillsDir: string | readonly string[] | undefined;
+  ledger: Ledger;
+  out: string;
+  /** Also write a Claude Code marketplace (`.claude-plugin/marketplace.json`) with one plugin per skill. */
+  marketplace?: { name: string; owner: string };
+}
+
+export interface PublishedSkill {
+  name: string;
+  type: IndexEntry['type'];
+  version: string;
+  digest: string;
+  files: number;
+}
+
+export type PublishResult =
+  { ok: true; index: DiscoveryIndex; skills: PublishedSkill[]; written: string[] } | { ok: false; findings: Finding[] };
+
+const sha256 = (bytes: Uint8Array): string => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+
+/**
+ * `publish --out DIR`: the discovery index and the artifacts it points at,
+ * each published SKILL.md carrying `metadata.version` (moved by every commit
+ * that changed the skill) and a change log from the ledger. Nothing is
+ * written when a skill has errors; the output replaces the old one whole.
+ */
+export async function publishLibrary(options: PublishOptions): Promise<PublishResult> {
+  const library = requireSkills(openLibrary(options.repoDir, options.skillsDir));
+  const report = runValidate({ cwd: options.repoDir, library });
+  const errors = report.findings.filter((f) => f.severity === 'error');
+  if (errors.length > 0) return { ok: false, findings: errors };
+  const staged = new Map<string, Uint8Array | string>();
+  const entries: IndexEntry[] = [];
+  const skills: PublishedSkill[] = [];
+  const plugins: { name: string; description: string; version: string }[] = [];
+  for (const location of library.skills) {
+    const listed = listRegularFiles(location.dir, { maxFiles: 5000, maxDepth: 16 });
+    const files = new Map([...listed.files.keys()].map((path) => [path, readFileSync(join(location.dir, path)) as Uint8Array]));
+    const relDir = location.path;
+    const history = await readSkillHistory(options.repoDir, relDir);
+    const dirty = await isDirty(options.ledger, relDir, files);
+    const version = versionOf(history, dirty ? { digest: sha256(Buffer.concat([...files.values()])) } : undefined);
+    const skillFile = files.get('SKILL.md') ?? new Uint8Array();
+    const parsed = parseSkillBytes(skillFile, { file: `${relDir}/SKILL.md` });
+    const description = stringField(parsed, 'description') ?? '';
+    files.set('SKILL.md', Buffer.from(setField(parsed, ['metadata', 'version'], version)));
+    const artifact = artifactFor(location.name, [...files.keys()]);
+    const bytes =
+      artifact.type === 'skill-md'
+        ? (files.get('SKILL.md') as Uint8Array)
+        : buildTarGz([...files].map(([path, b]) => ({ path, bytes: b })));
+    staged.set(artifact.path, bytes);
+    staged.set(`${wellKnownDir}/${location.name}/CHANGELOG.md`, renderChangelog(location.name, history));
+    const digest = sha256(bytes);
+    entries.push({ name: location.name, type: artifact.type, description, url: `/${artifact.path}`, digest });
+    skills.push({ name: location.name, type: artifact.type, version, digest, files: files.size });
+    if (options.marketplace) {
+      plugins.push({ name: location.name, description, version });
+      stagePlugin(staged, location.name, description, version, files, history);
+    }
+  }
+  const index = buildDiscoveryIndex(entries);
+  staged.set(`${wellKnownDir}/index.json`, `${JSON.stringify(index, null, 2)}\n`);
+  if (options.marketplace) staged.set('.claude-plugin/marketplace.json', renderMarketplace(options.marketplace, plugins));
+  const written = writeStaged(options.out, staged, options.marketplace ? [wellKnownDir, '.claude-plugin', 'plugins'] : [wellKnownDir]);
+  return { ok: true, index, skills, written };
+}
+
+/**
+ * The commits that changed the skill's folder, newest first, by path (a
+ * person's commits have no trailers, and count too).
+ */
+async function readSkillHistory(repoDir: string, relDir: string): Promise<SkillChange[]> {
+  const text = await runGitChecked(repoDir, ['log', '--format=%H%x1f%cI%x1f%s%x1e', 'HEAD', '--', relDir]).catch((error: unknown) => {
+    // A repository with no commit yet has no history, not a broken one.
+    if (/does not have any commits|unknown revision/.test((error as Error).message)) return '';
+    throw error;
+  });
+  return text
+    .split('\x1e')
+    .map((record) => record.trim())
+    .filter(Boolean)
+    .map((record) => {
+      const [commit = '', time = '', subject = ''] = record.split('\x1f');
+      return { commit, time, subject };
+    });
+}
+
+/** True when the working copy of the skill differs from what HEAD holds (then its version is a -dev one). */
+async function isDirty(ledger: Ledger, relDir: string, files: ReadonlyMap<string, Uint8Array>): Promise<boolean> {
+  const committed = await ledger.listFiles(relDir);
+  if (committed.length !== files.size) return true;
+  return committed.some((file) => {
+    const bytes = files.get(file.path.slice(relDir.length + 1));
+    return bytes === undefined || blobOid(bytes) !== file.oid;
+  });
+}
+
+/** A Claude Code plugin per skill: `plugins/<name>/.claude-plugin/plugin.json` and the skill under its `skills/`. */
+function stagePlugin(
+  staged: Map<string, Uint8Array | string>,
+  name: string,
+  description: string,
+  version: string,
+  files: ReadonlyMap<string, Uint8Array>,
+  history: readonly SkillChange[],
+): void {
+  const manifest = `${JSON.stringify({ name, description, version }, null, 2)}\n`;
+  staged.set(`plugins/${name}/.claude-plugin/plugin.json`, manifest);
+  staged.set(`plugins/${name}/CHANGELOG.md`, renderChangelog(name, history));
+  for (const [path, bytes] of files) staged.set(`plugins/${name}/skills/${name}/${path}`, bytes);
+}
+
+function renderMarketplace(
+  marketplace: { name: string; owner: string },
+  plugins: readonly { name: string; description: string; version: string }[],
+): string {
+  const list = plugins.map((p) => ({ name: p.name, source: `./plugins/${p.name}`, description: p.description, version: p.version }));
+  return `${JSON.stringify({ name: marketplace.name, owner: { name: marketplace.owner }, plugins: list }, null, 2)}\n`;
+}
+
+/** Writes everything under a staging folder, then swaps each output folder in: a failed run leaves the old output whole. */
+function writeStaged(out: string, staged: ReadonlyMap<string, Uint8Array | string>, tops: readonly string[]): string[] {
+  const stage = join(out, `.skillgarden-publish-${process.pid}`);
+  rmSync(stage, { recursive: true, force: true });
+  try {
+    for (const [path, content] of staged) {
+      const target = join(stage, path);
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(target, content);
+    }
+    for (const top of tops) {
+      const target = join(out, top);
+      mkdirSync(dirname(target), { recursive: true });
+      rmSync(target, { recursive: true, force: true });
+      renameSync(join(stage, top), target);
+    }
+  } catch (error) {
+    throw new SkillgardenError('publish/write-failed', `cannot write the published library to ${out}: ${(error as Error).message}`, {
+      data: { out },
+      cause: error,
+    });
+  } finally {
+    rmSync(stage, { recursive: true, force: true });
+  }
+  return [...staged.keys()].sort();
+}
