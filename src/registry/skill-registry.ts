@@ -1,3 +1,4 @@
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Finding } from '../core/findings.js';
 import { defaultSkillsDir } from '../core/layout.js';
@@ -31,6 +32,12 @@ export interface SkillRegistryOptions {
   projectRoot?: string;
   reminder?: ReminderOptions;
   fs?: ScanFs;
+  /**
+   * The persisted index of parsed skills (src/registry/library-index.ts), so a cold start reads
+   * only what changed. Default: `.git/skillgarden/registry-index.json` when `repoDir` has a `.git`
+   * folder, else none; `false`: none.
+   */
+  indexFile?: string | false;
 }
 
 export interface LoadOptions {
@@ -56,7 +63,7 @@ export class SkillRegistry {
 
   private constructor(private readonly options: SkillRegistryOptions) {
     this.skillsRoot = join(options.repoDir, options.skillsDir ?? defaultSkillsDir);
-    this.cache = new LibraryCache(this.skillsRoot, options.fs ?? nodeScanFs);
+    this.cache = new LibraryCache(this.skillsRoot, options.fs ?? nodeScanFs, indexFileFor(options));
     this.usage = options.usage ?? createMemoryUsageStore();
     this.now = options.now ?? (() => new Date());
     this.conditional = new ConditionalSkills(options.projectRoot ?? options.repoDir);
@@ -259,6 +266,12 @@ export class SkillRegistry {
     }
     this.aliases = aliases;
   }
+}
+
+function indexFileFor(options: SkillRegistryOptions): string | undefined {
+  if (options.indexFile !== undefined) return options.indexFile === false ? undefined : options.indexFile;
+  const gitdir = join(options.repoDir, '.git');
+  return existsSync(gitdir) && statSync(gitdir).isDirectory() ? join(gitdir, 'skillgarden', 'registry-index.json') : undefined;
 }
 
 function sameTotals(a: ReadonlyMap<string, UsageCounters>, b: ReadonlyMap<string, UsageCounters>): boolean {
