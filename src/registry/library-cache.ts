@@ -1,12 +1,14 @@
 import { relative, sep } from 'node:path';
-import { finding, type Finding } from '../core/findings.js';
+import type { Finding } from '../core/findings.js';
 import { buildEntry, type SkillView } from '../core/registry/build-entry.js';
 import { parseQuickSkill } from '../core/registry/quick-frontmatter.js';
 import type { RegistryEntry } from '../core/registry/types.js';
 import { parseSkillBytes } from '../core/skill/index.js';
 import type { SkillLocation } from '../store/discover.js';
+import type { EscapedSkill } from '../store/layout/discover-library.js';
 import {
-  discoverLibrary,
+  scanLibrary,
+  type LibrarySource,
   folderSnapshotChanged,
   readFolderSnapshot,
   skillFilePath,
@@ -50,16 +52,28 @@ export class LibraryCache {
   private folders: FolderSnapshot = { stamps: new Map() };
   private readonly duplicates: Finding[] = [];
   private byFile = new Map<string, CachedSkill>();
+  private escapedSkills: EscapedSkill[] = [];
+  private rootDirs: string[] = [];
   /** Something the persisted index holds changed since it was read or written. */
   private dirty = false;
   private indexTried = false;
 
   /** `indexFile`: where the persisted index lives (library-index.ts); without it, every start reads every SKILL.md. */
   constructor(
-    private readonly root: string,
+    private readonly source: LibrarySource,
     private readonly fs: ScanFs,
     private readonly indexFile?: string,
   ) {}
+
+  /** Skills never served: their folder resolves outside the repository. */
+  escaped(): readonly EscapedSkill[] {
+    return this.escapedSkills;
+  }
+
+  /** The absolute skill roots of the last discovery (what a watcher watches). */
+  roots(): readonly string[] {
+    return this.rootDirs;
+  }
 
   entries(): IterableIterator<RegistryEntry> {
     return (function* (skills) {
@@ -83,37 +97,40 @@ export class LibraryCache {
    */
   refresh(changedFiles?: readonly string[]): RefreshResult {
     const restored = this.restoreIndex();
-    const result = this.refreshFromDisk(restored ? undefined : changedFiles);
+    const result = this.refreshFromDisk(restored ? undefined : changedFiles, restored);
     if (restored) {
       // New to this process, though not to the index: report them as loaded, as a cold load does.
       const reported = new Set([...result.added, ...result.changed, ...result.removed]);
       const changed = new Set(result.changed);
       result.changed = [];
       for (const [name, skill] of this.skills) if (skill.entry && (changed.has(name) || !reported.has(name))) result.added.push(name);
+      result.removed = [];
     }
     if (this.dirty && this.indexFile !== undefined) this.writeIndex(this.indexFile);
     return result;
   }
 
-  private refreshFromDisk(changedFiles: readonly string[] | undefined): RefreshResult {
+  /** `discover`: run the discovery whatever the folder stamps say (after a restore: the layout may have moved). */
+  private refreshFromDisk(changedFiles: readonly string[] | undefined, discover: boolean): RefreshResult {
     const result: RefreshResult = { added: [], changed: [], removed: [], invalid: [] };
-    let rediscover = this.skills.size === 0 || folderSnapshotChanged(this.folders, this.fs);
+    let rediscover = discover || this.skills.size === 0 || folderSnapshotChanged(this.folders, this.fs);
     if (!rediscover) {
       const targets = changedFiles === undefined ? this.skills.values() : this.skillsAt(changedFiles);
       if (targets === undefined) rediscover = true;
       else for (const skill of targets) if (!this.updateSkill(skill, result)) rediscover = true;
       if (!rediscover) return result;
     }
+    // The one discovery: names used twice, links out of the repository and manifest problems come back as findings.
     this.dirty = true;
-    const locations = discoverLibrary(this.root);
-    this.folders = readFolderSnapshot(this.root, locations, this.fs);
+    const { library, roots } = scanLibrary(this.source);
+    const locations = library.skills;
+    this.rootDirs = roots;
+    this.escapedSkills = library.escaped;
+    this.folders = readFolderSnapshot(roots, locations, this.fs);
     this.duplicates.length = 0;
+    this.duplicates.push(...library.findings);
     const seen = new Set<string>();
     for (const location of locations) {
-      if (seen.has(location.name)) {
-        this.duplicates.push(duplicateFinding(this.root, location, this.skills.get(location.name)?.location));
-        continue;
-      }
       seen.add(location.name);
       const known = this.skills.get(location.name);
       if (known && known.location.dir === location.dir) {
@@ -166,7 +183,7 @@ export class LibraryCache {
       if (blob === skill.blob) return true;
       skill.blob = blob;
     }
-    const report = relative(this.root, file).split(sep).join('/');
+    const report = relative(this.source.repoDir, file).split(sep).join('/');
     const built = buildEntry(parseFast(bytes, report), skill.location);
     // A new process serves what a cold start would: not an older version it never read itself.
     if (skill.restored && !built.valid) skill.entry = undefined;
@@ -185,9 +202,14 @@ export class LibraryCache {
     return true;
   }
 
+  /** What the index is keyed by: the repository and its skills_dir setting (entries hold absolute paths). */
+  private indexKey(): string {
+    return JSON.stringify(this.source);
+  }
+
   /**
-   * Seeds the cache from the persisted index, once, before the first look at the disk; the usual
-   * refresh then re-checks every folder and SKILL.md stamp against it. Entries whose file was
+   * Seeds the cache from the persisted index, once, before the first look at the disk; the refresh
+   * then runs the discovery and re-checks every SKILL.md stamp against it. Entries whose file was
    * modified within two seconds of the index being written are re-read (their stamp may not show
    * a change made in the same instant), and one entry is rebuilt and compared as a canary: an
    * index written by a build that makes entries differently is dropped whole.
@@ -195,15 +217,13 @@ export class LibraryCache {
   private restoreIndex(): boolean {
     if (this.indexTried || this.indexFile === undefined || this.skills.size > 0) return false;
     this.indexTried = true;
-    const index = readLibraryIndex(this.indexFile, this.root);
+    const index = readLibraryIndex(this.indexFile, this.indexKey());
     if (index === undefined || !this.canaryHolds(index)) return false;
     for (const skill of index.skills) {
       const mtime = Number(skill.stamp?.split(':')[0]);
       const racy = !Number.isFinite(mtime) || mtime + 2000 >= index.writtenAtMs;
       this.skills.set(skill.location.name, { ...skill, stamp: racy ? undefined : skill.stamp, restored: true });
     }
-    this.folders = { stamps: new Map(index.folders) };
-    this.duplicates.push(...index.duplicates);
     this.dirty = false;
     return true;
   }
@@ -214,17 +234,14 @@ export class LibraryCache {
     const file = skillFilePath(sample.location);
     const bytes = this.fs.readFile(file);
     if (bytes === undefined || blobId(bytes) !== sample.blob) return true; // changed on disk: the refresh re-reads it anyway
-    const built = buildEntry(parseFast(bytes, relative(this.root, file).split(sep).join('/')), sample.location);
+    const built = buildEntry(parseFast(bytes, relative(this.source.repoDir, file).split(sep).join('/')), sample.location);
     return JSON.stringify(built.entry) === JSON.stringify(sample.entry);
   }
 
   private writeIndex(file: string): void {
-    const writtenAtMs = Date.now();
     writeLibraryIndex(file, {
-      root: this.root,
-      writtenAtMs,
-      folders: [...this.folders.stamps],
-      duplicates: this.duplicates,
+      root: this.indexKey(),
+      writtenAtMs: Date.now(),
       skills: [...this.skills.values()].map(({ location, stamp, blob, entry, problems, stale }) => ({
         location,
         stamp,
@@ -249,14 +266,4 @@ function parseFast(bytes: Uint8Array, file: string): SkillView {
   }
   const quick = text === undefined ? undefined : parseQuickSkill(text);
   return quick ? { file, fields: quick.fields, body: quick.body, findings: [] } : parseSkillBytes(bytes, { file });
-}
-
-function duplicateFinding(root: string, location: SkillLocation, kept: SkillLocation | undefined): Finding {
-  return finding({
-    code: 'registry/duplicate-name',
-    severity: 'error',
-    file: `${location.relativeDir}/SKILL.md`,
-    message: `two skills are named "${location.name}"${kept ? `: ${kept.relativeDir} is served, ${location.relativeDir} is ignored` : ''}`,
-    hint: `Rename one of the folders under ${root}: a name must be unique in the library.`,
-  });
 }

@@ -11,7 +11,8 @@ import type { Stamp } from './library-scan.js';
  * per skill, the SKILL.md's stamp, its git blob id and the entry built from
  * it. A cold start trusts an entry whose file has the same stamp, and when
  * the stamp moved (a checkout, a touch) but the blob id is the same, reuses
- * the entry without parsing. Stored under .git/skillgarden/.
+ * the entry without parsing. The discovery itself still runs on every start (it is
+ * what decides which skills exist, and the layout may have moved). Stored under .git/skillgarden/.
  */
 export interface IndexedSkill {
   location: SkillLocation;
@@ -23,12 +24,10 @@ export interface IndexedSkill {
 
 export interface LibraryIndexFile {
   version: typeof indexVersion;
-  /** The skills root it describes: entries hold absolute paths. */
+  /** What it describes (the repository and its skills_dir setting): entries hold absolute paths. */
   root: string;
   /** When it was written (ms): a file modified in that same instant may have changed unseen (git's "racy clean"). */
   writtenAtMs: number;
-  folders: [string, Stamp | undefined][];
-  duplicates: Finding[];
   skills: IndexedSkill[];
 }
 
@@ -44,7 +43,7 @@ export function blobId(bytes: Uint8Array): string {
 export function readLibraryIndex(file: string, root: string): LibraryIndexFile | undefined {
   try {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<LibraryIndexFile> | null;
-    if (parsed?.version !== indexVersion || parsed.root !== root || !Array.isArray(parsed.skills) || !Array.isArray(parsed.folders)) {
+    if (parsed?.version !== indexVersion || parsed.root !== root || !Array.isArray(parsed.skills)) {
       return undefined;
     }
     return parsed as LibraryIndexFile;

@@ -18,13 +18,14 @@ export const planCommand: Command = {
         'cli/usage',
         '--llm needs SKILLGARDEN_LLM_BASE_URL and SKILLGARDEN_LLM_MODEL (and SKILLGARDEN_LLM_API_KEY if the endpoint wants one)',
       );
-    const { report } = await planLibrary(context.global.repo, { now: context.global.now, ...(llm ? { llm } : {}) });
+    const { report, findings } = await planLibrary(context.global.repo, { now: context.global.now, ...(llm ? { llm } : {}) });
     const out = context.global.json
       ? `${JSON.stringify(report, null, 2)}\n`
       : context.values.markdown === true
         ? renderPlansMarkdown(report)
         : renderPlansText(report);
     context.io.stdout.write(out);
+    for (const f of findings) context.io.stderr.write(`${f.file}: ${f.message} (${f.hint})\n`);
     return exitCodes.ok;
   },
 };

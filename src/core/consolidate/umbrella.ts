@@ -1,7 +1,9 @@
 import { stringify } from 'yaml';
 import { parseSkill, replaceBody, setField } from '../skill/index.js';
 import type { ConsolidationConfig } from './config.js';
-import { readPathList, readToolList, type SkillFeatures } from './features.js';
+import { readToolList } from '../skill/tool-list.js';
+import type { SkillFeatures } from './features.js';
+import { readPathList } from '../skill/path-list.js';
 import { countSections } from './markdown.js';
 
 export type UmbrellaChoice = { kind: 'existing'; umbrella: SkillFeatures; why: string } | { kind: 'new'; name: string; why: string };
@@ -37,6 +39,8 @@ export function chooseUmbrella(
 export interface UmbrellaFields {
   name: string;
   description: string;
+  /** Every member's trigger, when they do not all fit in the description. */
+  whenToUse?: string;
   tools: string[];
   paths: string[];
   absorbed: string[];
@@ -59,7 +63,8 @@ export function buildNewUmbrellaText(fields: UmbrellaFields, body: string): stri
   const data: Record<string, unknown> = { name: fields.name, description: fields.description };
   if (fields.tools.length > 0) data['allowed-tools'] = fields.tools.join(' ');
   if (fields.paths.length > 0) data.paths = fields.paths;
-  data.metadata = { absorbed: fields.absorbed.join(', ') };
+  // Under `metadata` (a string), as drafts do: a top-level when_to_use breaks the strict spec profile.
+  data.metadata = { absorbed: fields.absorbed.join(', '), ...(fields.whenToUse === undefined ? {} : { when_to_use: fields.whenToUse }) };
   return `---\n${stringify(data, { lineWidth: 0 })}---\n${body}`;
 }
 
@@ -70,6 +75,10 @@ export function buildMergedUmbrellaText(umbrella: SkillFeatures, fields: Umbrell
     text = setField(parseSkill(text, { file: umbrella.parsed.file }), path, value);
   };
   edit(['description'], fields.description);
+  if (fields.whenToUse !== undefined) {
+    const top = umbrella.parsed.fields.when_to_use !== undefined;
+    edit(top ? ['when_to_use'] : ['metadata', 'when_to_use'], fields.whenToUse);
+  }
   const ownTools = umbrella.parsed.fields['allowed-tools'];
   if (fields.tools.length > readToolList(ownTools).length)
     edit(['allowed-tools'], Array.isArray(ownTools) ? fields.tools : fields.tools.join(' '));
