@@ -41,7 +41,12 @@ export const commands: readonly CommandEntry[] = [
   lazy('adopt', "bring a person's skill under the curator's management", () => import('./acts.js'), 'actCommands'),
   lazy('archive', 'move a skill, whole, to skills/.archive/', () => import('./acts.js'), 'actCommands'),
   lazy('restore', 'bring an archived skill back, by its exact name', () => import('./acts.js'), 'actCommands'),
-  lazy('log', 'the ledger, read from Git (newest first)', () => import('./log.js'), 'logCommand'),
+  lazy(
+    'log',
+    'the ledger, read from Git (newest first): commits with trailers or touching a skill (--all: every commit)',
+    () => import('./log.js'),
+    'logCommand',
+  ),
   lazy(
     'rollback',
     'fail-closed revert of one commit, or of every commit of a curator run, as one commit',

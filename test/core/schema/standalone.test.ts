@@ -48,7 +48,7 @@ describe('the generated validators', () => {
 
   it('export one validator per profile', () => {
     for (const profile of profileNames) expect(typeof compileProfile(profile)).toBe('function');
-    expect(profileNames.map(exportName)).toEqual(['portable', 'spec', 'claude_code', 'hermes']);
+    expect(profileNames.map(exportName)).toEqual(['portable', 'spec', 'claude_code', 'hermes', 'agent_plugins']);
   });
 
   it('agree with ajv compiling the schema at run time on random frontmatter, for every profile', () => {
