@@ -1,10 +1,12 @@
 /**
  * Runtime registry speed at growing library sizes: cold load, Layer-1
  * reminder (cached and rebuilt), Layer-2 load, refresh with nothing changed
- * and after one edit, and hot-reload latency through the watcher.
+ * and after one edit, and hot-reload latency through the watcher. "cold load" reads every SKILL.md
+ * (no persisted index); "cold, with index" is a new process's start over the persisted index
+ * (src/registry/library-index.ts) of an unchanged library, files last modified a day ago.
  * Run: `npx tsx bench/registry.ts [sizes…]` (default 1000 3000 10000).
  */
-import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemoryUsageStore, SkillRegistry } from '../src/registry/index.js';
@@ -46,14 +48,29 @@ async function measure(count: number): Promise<Record<string, string>> {
     let registry: SkillRegistry | undefined;
     for (let run = 0; run < 3; run++) {
       const start = performance.now();
-      registry = await SkillRegistry.open({ repoDir: root, usage, now: () => now });
+      registry = await SkillRegistry.open({ repoDir: root, usage, now: () => now, indexFile: false });
       cold.push(performance.now() - start);
     }
+    // Files older than the index (not "racily clean"), as a library is between edits.
+    const dayAgo = new Date(Date.now() - 86_400_000);
+    for (let i = 0; i < count; i++) utimesSync(skillPath(root, i), dayAgo, dayAgo);
+    const indexFile = join(root, '.git', 'skillgarden', 'registry-index.json');
+    let start = performance.now();
+    await SkillRegistry.open({ repoDir: root, usage, now: () => now, indexFile });
+    const firstWithIndex = performance.now() - start;
+    const indexed: number[] = [];
+    const rssBefore = process.memoryUsage().rss;
+    for (let run = 0; run < 3; run++) {
+      start = performance.now();
+      await SkillRegistry.open({ repoDir: root, usage, now: () => now, indexFile });
+      indexed.push(performance.now() - start);
+    }
+    const indexBytes = statSync(indexFile).size;
     const reg = registry as SkillRegistry;
 
     reg.activateForPaths(['nothing/matches']);
     await reg.refresh();
-    let start = performance.now();
+    start = performance.now();
     reg.buildReminder();
     const rebuild = performance.now() - start;
     const cached: number[] = [];
@@ -106,6 +123,9 @@ async function measure(count: number): Promise<Record<string, string>> {
       skills: String(count),
       'cold load (median of 3)': `${median(cold).toFixed(0)} ms`,
       'cold skills/s': `${Math.round(count / (median(cold) / 1000))}`,
+      'cold, with index (median of 3)': `${median(indexed).toFixed(0)} ms`,
+      'writing the index': `${(firstWithIndex - median(indexed)).toFixed(0)} ms (${(indexBytes / 1024 / 1024).toFixed(1)} MiB)`,
+      'peak RSS': `${((process.resourceUsage().maxRSS * 1024) / 1024 / 1024).toFixed(0)} MiB (rss ${(rssBefore / 1024 / 1024).toFixed(0)} before)`,
       'reminder rebuilt': `${rebuild.toFixed(2)} ms`,
       'reminder unchanged p99': `${percentile(cached, 99).toFixed(4)} ms`,
       'load() p50 / p99': `${percentile(loads, 50).toFixed(4)} / ${percentile(loads, 99).toFixed(4)} ms`,

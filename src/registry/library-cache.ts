@@ -17,14 +17,21 @@ import {
   type ScanFs,
   type Stamp,
 } from './library-scan.js';
+import { blobId, readLibraryIndex, writeLibraryIndex, type LibraryIndexFile } from './library-index.js';
 
 interface CachedSkill {
   location: SkillLocation;
   stamp: Stamp | undefined;
+  /** Git blob id of the bytes `entry`/`problems` were built from (kept only with a persisted index). */
+  blob: string | undefined;
   /** The last valid version: what is served, even while the file on disk is broken. */
   entry: RegistryEntry | undefined;
   /** Findings of the file as it is on disk now (empty when it is valid and clean). */
   problems: Finding[];
+  /** `entry` is an older version than the (invalid) file on disk: served here, never persisted (a cold start would not have it). */
+  stale?: boolean;
+  /** Taken from the persisted index, not yet read by this process. */
+  restored?: boolean;
 }
 
 export interface RefreshResult {
@@ -47,10 +54,15 @@ export class LibraryCache {
   private byFile = new Map<string, CachedSkill>();
   private escapedSkills: EscapedSkill[] = [];
   private rootDirs: string[] = [];
+  /** Something the persisted index holds changed since it was read or written. */
+  private dirty = false;
+  private indexTried = false;
 
+  /** `indexFile`: where the persisted index lives (library-index.ts); without it, every start reads every SKILL.md. */
   constructor(
     private readonly source: LibrarySource,
     private readonly fs: ScanFs,
+    private readonly indexFile?: string,
   ) {}
 
   /** Skills never served: their folder resolves outside the repository. */
@@ -84,8 +96,24 @@ export class LibraryCache {
    * stat'ed. Either way a change in the folder listings means rediscovery.
    */
   refresh(changedFiles?: readonly string[]): RefreshResult {
+    const restored = this.restoreIndex();
+    const result = this.refreshFromDisk(restored ? undefined : changedFiles, restored);
+    if (restored) {
+      // New to this process, though not to the index: report them as loaded, as a cold load does.
+      const reported = new Set([...result.added, ...result.changed, ...result.removed]);
+      const changed = new Set(result.changed);
+      result.changed = [];
+      for (const [name, skill] of this.skills) if (skill.entry && (changed.has(name) || !reported.has(name))) result.added.push(name);
+      result.removed = [];
+    }
+    if (this.dirty && this.indexFile !== undefined) this.writeIndex(this.indexFile);
+    return result;
+  }
+
+  /** `discover`: run the discovery whatever the folder stamps say (after a restore: the layout may have moved). */
+  private refreshFromDisk(changedFiles: readonly string[] | undefined, discover: boolean): RefreshResult {
     const result: RefreshResult = { added: [], changed: [], removed: [], invalid: [] };
-    let rediscover = this.skills.size === 0 || folderSnapshotChanged(this.folders, this.fs);
+    let rediscover = discover || this.skills.size === 0 || folderSnapshotChanged(this.folders, this.fs);
     if (!rediscover) {
       const targets = changedFiles === undefined ? this.skills.values() : this.skillsAt(changedFiles);
       if (targets === undefined) rediscover = true;
@@ -93,6 +121,7 @@ export class LibraryCache {
       if (!rediscover) return result;
     }
     // The one discovery: names used twice, links out of the repository and manifest problems come back as findings.
+    this.dirty = true;
     const { library, roots } = scanLibrary(this.source);
     const locations = library.skills;
     this.rootDirs = roots;
@@ -108,7 +137,7 @@ export class LibraryCache {
         if (!this.updateSkill(known, result)) seen.delete(location.name);
         continue;
       }
-      const fresh: CachedSkill = { location, stamp: undefined, entry: undefined, problems: [] };
+      const fresh: CachedSkill = { location, stamp: undefined, blob: undefined, entry: undefined, problems: [] };
       this.skills.set(location.name, fresh);
       if (!this.updateSkill(fresh, result)) {
         seen.delete(location.name);
@@ -147,18 +176,81 @@ export class LibraryCache {
     const bytes = this.fs.readFile(file);
     if (bytes === undefined) return false;
     skill.stamp = stamp;
+    this.dirty = true;
+    if (this.indexFile !== undefined) {
+      // Same bytes as the version already built (a checkout or a touch moved only the stamp): nothing to parse.
+      const blob = blobId(bytes);
+      if (blob === skill.blob) return true;
+      skill.blob = blob;
+    }
     const report = relative(this.source.repoDir, file).split(sep).join('/');
     const built = buildEntry(parseFast(bytes, report), skill.location);
+    // A new process serves what a cold start would: not an older version it never read itself.
+    if (skill.restored && !built.valid) skill.entry = undefined;
+    skill.restored = false;
     const isNew = skill.entry === undefined;
     if (built.valid) {
       skill.entry = built.entry;
+      skill.stale = false;
       skill.problems = built.entry.findings.filter((f) => f.severity === 'error');
       if (!isNew) result.changed.push(skill.location.name);
     } else {
       skill.problems = built.entry.findings;
+      skill.stale = skill.entry !== undefined;
       result.invalid.push({ name: skill.location.name, findings: built.entry.findings });
     }
     return true;
+  }
+
+  /** What the index is keyed by: the repository and its skills_dir setting (entries hold absolute paths). */
+  private indexKey(): string {
+    return JSON.stringify(this.source);
+  }
+
+  /**
+   * Seeds the cache from the persisted index, once, before the first look at the disk; the refresh
+   * then runs the discovery and re-checks every SKILL.md stamp against it. Entries whose file was
+   * modified within two seconds of the index being written are re-read (their stamp may not show
+   * a change made in the same instant), and one entry is rebuilt and compared as a canary: an
+   * index written by a build that makes entries differently is dropped whole.
+   */
+  private restoreIndex(): boolean {
+    if (this.indexTried || this.indexFile === undefined || this.skills.size > 0) return false;
+    this.indexTried = true;
+    const index = readLibraryIndex(this.indexFile, this.indexKey());
+    if (index === undefined || !this.canaryHolds(index)) return false;
+    for (const skill of index.skills) {
+      const mtime = Number(skill.stamp?.split(':')[0]);
+      const racy = !Number.isFinite(mtime) || mtime + 2000 >= index.writtenAtMs;
+      this.skills.set(skill.location.name, { ...skill, stamp: racy ? undefined : skill.stamp, restored: true });
+    }
+    this.dirty = false;
+    return true;
+  }
+
+  private canaryHolds(index: LibraryIndexFile): boolean {
+    const sample = index.skills.find((s) => s.entry !== undefined && s.problems.length === 0);
+    if (sample === undefined) return true;
+    const file = skillFilePath(sample.location);
+    const bytes = this.fs.readFile(file);
+    if (bytes === undefined || blobId(bytes) !== sample.blob) return true; // changed on disk: the refresh re-reads it anyway
+    const built = buildEntry(parseFast(bytes, relative(this.source.repoDir, file).split(sep).join('/')), sample.location);
+    return JSON.stringify(built.entry) === JSON.stringify(sample.entry);
+  }
+
+  private writeIndex(file: string): void {
+    writeLibraryIndex(file, {
+      root: this.indexKey(),
+      writtenAtMs: Date.now(),
+      skills: [...this.skills.values()].map(({ location, stamp, blob, entry, problems, stale }) => ({
+        location,
+        stamp,
+        blob,
+        entry: stale ? undefined : entry,
+        problems,
+      })),
+    });
+    this.dirty = false;
   }
 }
 

@@ -1,3 +1,5 @@
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Finding } from '../core/findings.js';
 import { findClosestNames } from '../core/registry/closest-names.js';
 import { buildForkSpec, renderInlineLoad, renderSkillContent } from '../core/registry/load-content.js';
@@ -29,6 +31,12 @@ export interface SkillRegistryOptions {
   projectRoot?: string;
   reminder?: ReminderOptions;
   fs?: ScanFs;
+  /**
+   * The persisted index of parsed skills (src/registry/library-index.ts), so a cold start reads
+   * only what changed. Default: `.git/skillgarden/registry-index.json` when `repoDir` has a `.git`
+   * folder, else none; `false`: none.
+   */
+  indexFile?: string | false;
 }
 
 export interface LoadOptions {
@@ -52,7 +60,11 @@ export class SkillRegistry {
   private reminderCache: { key: string; text: string } | undefined;
 
   private constructor(private readonly options: SkillRegistryOptions) {
-    this.cache = new LibraryCache({ repoDir: options.repoDir, skillsDir: options.skillsDir }, options.fs ?? nodeScanFs);
+    this.cache = new LibraryCache(
+      { repoDir: options.repoDir, skillsDir: options.skillsDir },
+      options.fs ?? nodeScanFs,
+      indexFileFor(options),
+    );
     this.usage = options.usage ?? createMemoryUsageStore();
     this.now = options.now ?? (() => new Date());
     this.conditional = new ConditionalSkills(options.projectRoot ?? options.repoDir);
@@ -270,6 +282,12 @@ export class SkillRegistry {
     }
     this.aliases = aliases;
   }
+}
+
+function indexFileFor(options: SkillRegistryOptions): string | undefined {
+  if (options.indexFile !== undefined) return options.indexFile === false ? undefined : options.indexFile;
+  const gitdir = join(options.repoDir, '.git');
+  return existsSync(gitdir) && statSync(gitdir).isDirectory() ? join(gitdir, 'skillgarden', 'registry-index.json') : undefined;
 }
 
 function sameTotals(a: ReadonlyMap<string, UsageCounters>, b: ReadonlyMap<string, UsageCounters>): boolean {
