@@ -8,6 +8,7 @@ import { logCommand } from './log.js';
 import { usageCommand } from './usage.js';
 import { manageCommand } from './manage.js';
 import { planCommand } from './plan.js';
+import { proposalsCommand } from './proposals.js';
 import { rollbackCommand } from './rollback.js';
 import { runtimeCommands } from './runtime.js';
 import { scanCommand } from './scan.js';
@@ -25,6 +26,7 @@ export const commands: readonly Command[] = [
   curateCommand,
   detectCommand,
   planCommand,
+  proposalsCommand,
   scanCommand,
   ...runtimeCommands,
   demoCommand,

@@ -1,4 +1,5 @@
 import {
+  adviseOverlaps,
   buildGuardInput,
   buildPlanReport,
   planConsolidation,
@@ -17,6 +18,8 @@ export interface PlanLibraryOptions extends ReadLibraryOptions {
   config?: Partial<ConsolidationConfig>;
   /** Opt-in: let this model write each umbrella's prose (checked, never trusted). */
   llm?: ChatClientOptions;
+  /** Also list overlaps among people's (and other untouchable) skills, explained, never applied. */
+  advise?: boolean;
 }
 
 export interface PlanLibraryResult {
@@ -54,7 +57,13 @@ export async function planLibrary(repoDir: string, options: PlanLibraryOptions):
     now: options.now,
     config: { ...(file.consolidation && typeof file.consolidation === 'object' ? file.consolidation : {}), ...options.config },
   });
-  if (!options.llm) return { result, report: buildPlanReport(result) };
+  const advice = options.advise
+    ? adviseOverlaps(library.skills, file.consolidation && typeof file.consolidation === 'object' ? file.consolidation : {}).map(
+        ({ names, kind, reason }) => ({ names, kind, reason }),
+      )
+    : undefined;
+  const withAdvice = (report: PlanReport): PlanReport => (advice ? { ...report, advice } : report);
+  if (!options.llm) return { result, report: withAdvice(buildPlanReport(result)) };
   const notes = new Map<string, PlanLlmNote>();
   const plans = [];
   for (const plan of result.plans) {
@@ -63,5 +72,5 @@ export async function planLibrary(repoDir: string, options: PlanLibraryOptions):
     plans.push(prosed.plan);
   }
   const withProse = { ...result, plans };
-  return { result: withProse, report: buildPlanReport(withProse, { llm: notes }) };
+  return { result: withProse, report: withAdvice(buildPlanReport(withProse, { llm: notes })) };
 }
