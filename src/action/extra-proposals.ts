@@ -52,6 +52,10 @@ export function buildNewSkillProposal(
       fingerprint: buildFingerprint('new', [pattern.fingerprint]),
       reasons: [
         `the tool sequence ${tools} recurs in ${pattern.sessions} session(s) (confidence ${pattern.confidence.toFixed(2)}); no skill covers it yet`,
+        ...renderEvidence(pattern.draft.evidence),
+        ...(pattern.draft.absorbs && pattern.draft.absorbs.length > 0
+          ? [`folds in the nested or overlapping patterns ${pattern.draft.absorbs.map(codeSpan).join(', ')} of the same sessions`]
+          : []),
       ],
       structured: stringify({
         patterns: [
@@ -61,10 +65,33 @@ export function buildNewSkillProposal(
             sessions: pattern.sessions,
             confidence: Number(pattern.confidence.toFixed(3)),
             fingerprint: pattern.fingerprint,
+            ...(pattern.draft.evidence
+              ? {
+                  session_ids: pattern.draft.evidence.sessions,
+                  transcripts: pattern.draft.evidence.files,
+                  first_seen: pattern.draft.evidence.first_seen,
+                  last_seen: pattern.draft.evidence.last_seen,
+                }
+              : {}),
           },
         ],
       }),
     },
     report: ['### Drafted SKILL.md', '', '````markdown', pattern.draft.text.trimEnd(), '````', ''].join('\n'),
   };
+}
+
+/** A draft's evidence in a reviewer's words: what people asked, where, when, how it ends. */
+function renderEvidence(evidence: NonNullable<DetectedPattern['draft']>['evidence']): string[] {
+  if (evidence === undefined) return [];
+  const when = evidence.first_seen && evidence.last_seen ? `, first seen ${evidence.first_seen}, last seen ${evidence.last_seen}` : '';
+  return [
+    `people asked for it in words like ${evidence.task_words.slice(0, 6).map(codeSpan).join(', ')}: ${evidence.requests.map((r) => `"${escapeMarkdown(r)}"`).join('; ')}`,
+    `sessions ${evidence.sessions.slice(0, 10).map(codeSpan).join(', ')}${evidence.sessions.length > 10 ? ` and ${evidence.sessions.length - 10} more` : ''} in ${evidence.files.slice(0, 10).map(codeSpan).join(', ')}${when}`,
+    ...(evidence.ending
+      ? [
+          `the sequence ends with ${{ tests: 'the tests run', commit: 'a commit', release: 'a release', submit: 'a submission' }[evidence.ending]}`,
+        ]
+      : []),
+  ];
 }

@@ -4,6 +4,13 @@ import { readFingerprint } from './pr-body.js';
 import type { Proposal } from './proposal.js';
 import { deleteBotBranch, pushBotBranch, readRemoteBranch, type RemoteBranch } from './repo-ops.js';
 
+/** Put in the body of a pull request the bot closed itself, so the close is never read as a person's decline. */
+export const withdrawnMarker = '<!-- skillgarden:withdrawn -->';
+
+export function isWithdrawn(body: string | null | undefined): boolean {
+  return typeof body === 'string' && body.includes(withdrawnMarker);
+}
+
 export type PullOperation = 'created' | 'updated' | 'unchanged' | 'closed';
 
 export interface PullOutcome {
@@ -47,7 +54,10 @@ export async function readBranchState(ctx: PublishContext, branch: string): Prom
  * has pushed to.
  */
 export function decideProposal(state: BranchState, fingerprint: string, baseSha: string): Decision {
-  const declined = state.pulls.find((p) => p.state === 'closed' && p.merged_at === null && readFingerprint(p.body) === fingerprint);
+  // A pull request the bot closed itself (nothing left to propose that week) was withdrawn, not declined by a person.
+  const declined = state.pulls.find(
+    (p) => p.state === 'closed' && p.merged_at === null && !isWithdrawn(p.body) && readFingerprint(p.body) === fingerprint,
+  );
   if (declined) return { kind: 'declined', pull: declined };
   // A person pushed to the proposal's branch: their commit is never force-pushed away.
   if (state.open && state.remote && !state.remote.byBot) return { kind: 'edited', pull: state.open };
@@ -90,7 +100,7 @@ export async function withdrawProposal(ctx: PublishContext, state: BranchState, 
     state.open.number,
     `${reason} Closing this proposal; the curator opens a new one when there is something to propose.`,
   );
-  await ctx.api.updatePull(state.open.number, { state: 'closed' });
+  await ctx.api.updatePull(state.open.number, { state: 'closed', body: `${state.open.body ?? ''}\n\n${withdrawnMarker}\n` });
   await deleteBotBranch(ctx.git, state.branch);
   return [{ branch: state.branch, number: state.open.number, url: state.open.html_url, operation: 'closed' }];
 }

@@ -161,6 +161,31 @@ describe('mode: curate, as a runner runs it', () => {
     expect(fake.violations).toEqual([]);
   });
 
+  it('a proposal the bot withdrew is not a decline: proposed again, the pull request opens again', async () => {
+    const { origin, fake } = await setup();
+    await curate(origin, fake);
+    const work = origin.workspace;
+    const { readFileSync, writeFileSync } = await import('node:fs');
+    const edit = (from: string, to: string, message: string) => {
+      for (const name of ['old-helper', 'tired-helper']) {
+        const path = `${work}/skills/${name}/SKILL.md`;
+        writeFileSync(path, readFileSync(path, 'utf8').replace(from, to));
+      }
+      git(work, '-c', 'user.name=Ada', '-c', 'user.email=a@example.com', 'commit', '-q', '-am', message);
+      git(work, 'push', '-q', 'origin', 'main');
+    };
+    edit('---\n#', 'pinned: true\n---\n#', 'pin the helpers');
+    const withdrawn = await curate(origin, fake);
+    expect(JSON.parse(withdrawn.outputs['pull-requests'] ?? '')).toMatchObject([{ number: 1, operation: 'closed' }]);
+    edit('pinned: true\n', '', 'unpin the helpers');
+    const again = await curate(origin, fake);
+    expect(again.code, again.stdout).toBe(0);
+    expect(again.stdout).not.toContain('closed without merging');
+    expect(JSON.parse(again.outputs['pull-requests'] ?? '')).toMatchObject([{ number: 2, operation: 'created' }]);
+    expect(fake.pulls[1]!.state).toBe('open');
+    expect(fake.violations).toEqual([]);
+  });
+
   it('with no transitions at all, opens nothing and pushes nothing', async () => {
     const origin = createOrigin([{ name: 'fresh-helper', age: 2, actor: 'agent' }]);
     const fake = await action.github(origin);

@@ -65,6 +65,7 @@ describe('mode: curate, umbrellas and drafted skills', () => {
     const fake = await action.github(origin);
     const line = (session: string, tool: string, args: object = {}) => JSON.stringify({ session, tool, args });
     const sessions = ['s1', 's2', 's3', 's4'].flatMap((s) => [
+      JSON.stringify({ session: s, user: `Please rename the ${s} option and update the tests` }),
       line(s, 'Grep', { pattern: 'x' }),
       line(s, 'Read', { file_path: 'a' }),
       line(s, 'Edit', { file_path: 'a' }),
@@ -77,15 +78,18 @@ describe('mode: curate, umbrellas and drafted skills', () => {
     );
     expect(result.code, result.stdout).toBe(0);
     expect(JSON.parse(result.outputs['pull-requests'] ?? '')).toMatchObject([
-      { branch: 'skillgarden/new/grep-read-edit-npm', operation: 'created' },
+      { branch: 'skillgarden/new/rename-option-update', operation: 'created' },
     ]);
     expect(fake.pulls[0]!.labels).toEqual(['skillgarden', 'new-skill']);
-    expect(git(origin.bare, 'diff', '--name-only', 'main', 'skillgarden/new/grep-read-edit-npm').trim()).toBe(
-      'skills/grep-read-edit-npm/SKILL.md',
+    // The pull request carries the draft's evidence: what people asked, which sessions.
+    expect(fake.pulls[0]!.body).toContain('Please rename the s1 option and update the tests');
+    expect(fake.pulls[0]!.body).toMatch(/sessions `s1`, `s2`, `s3`, `s4`/);
+    expect(git(origin.bare, 'diff', '--name-only', 'main', 'skillgarden/new/rename-option-update').trim()).toBe(
+      'skills/rename-option-update/SKILL.md',
     );
     expect(parseCommitMessage(`t\n\n${fake.pulls[0]!.body}`).trailers).toMatchObject({
       action: 'create',
-      skills: ['grep-read-edit-npm'],
+      skills: ['rename-option-update'],
       actor: 'curator',
     });
     expect(fake.violations).toEqual([]);

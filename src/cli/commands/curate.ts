@@ -1,3 +1,4 @@
+import { readPrimaryRoot } from '../../store/layout/discover-library.js';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { renderPatternsMarkdown, type DetectedPattern } from '../../core/patterns/index.js';
@@ -6,7 +7,9 @@ import { renderPlansMarkdown } from '../../core/consolidate/index.js';
 import type { RunReport } from '../../core/report/run-report.js';
 import { readGitDir } from '../../ledger/git-dir.js';
 import { defaultReportDir, runCurator } from '../../services/curator/run-curator.js';
+import { buildDraftBranchProposal, buildUmbrellaBranchProposal, writeProposals } from '../../services/proposals/index.js';
 import { exitCodes, type Command } from '../context.js';
+import { renderWritten } from './proposals.js';
 import { createProgress } from '../progress.js';
 
 export const curateCommand: Command = {
@@ -22,7 +25,7 @@ export const curateCommand: Command = {
   },
   async run({ io, global, values }) {
     const progress = createProgress(io, 'curating', !global.json);
-    const { report, plans } = await runCurator({
+    const { report, plans, umbrellas, snapshot } = await runCurator({
       repoDir: global.repo,
       now: global.now,
       dryRun: values['dry-run'] === true,
@@ -32,6 +35,20 @@ export const curateCommand: Command = {
       onProgress: progress.update,
     });
     progress.done();
+    // Umbrellas and drafted skills are proposals: each a branch of its own, the current branch and worktree untouched.
+    const written =
+      values['dry-run'] === true || report.gates.blocked_by !== null
+        ? []
+        : await writeProposals(
+            global.repo,
+            [
+              ...(umbrellas ?? []).map((plan) => buildUmbrellaBranchProposal(plan, report.run_id)),
+              ...(report.patterns as DetectedPattern[]).flatMap(
+                (p) => buildDraftBranchProposal(p, readPrimaryRoot(global.repo, snapshot.config.skills_dir), report.run_id) ?? [],
+              ),
+            ],
+            { now: global.now },
+          );
     const dir =
       typeof values['report-dir'] === 'string'
         ? resolve(io.cwd, values['report-dir'])
@@ -41,8 +58,11 @@ export const curateCommand: Command = {
     const markdown = renderRunMarkdown(report, sections);
     writeReport(dir, report, markdown);
     writeDrafts(dir, patterns);
-    if (global.json) io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-    else io.stdout.write(`${markdown}\nReport: ${join(dir, 'REPORT.md')} and run.json\n`);
+    if (global.json) io.stdout.write(`${JSON.stringify(written.length > 0 ? { ...report, proposals: written } : report, null, 2)}\n`);
+    else
+      io.stdout.write(
+        `${markdown}\n${written.length > 0 ? `Proposals:\n${renderWritten(written)}` : ''}Report: ${join(dir, 'REPORT.md')} and run.json\n`,
+      );
     return report.status === 'failed' ? exitCodes.findings : exitCodes.ok;
   },
 };

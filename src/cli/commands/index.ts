@@ -80,7 +80,7 @@ export const commands: readonly CommandEntry[] = [
   ),
   lazy(
     'plan',
-    'consolidation plans (umbrella skills) for the curated skills, shown, never applied',
+    'consolidation plans (umbrella skills) for the curated skills: shown, or written as proposal branches (--apply)',
     () => import('./plan.js'),
     'planCommand',
   ),
@@ -125,5 +125,11 @@ export const commands: readonly CommandEntry[] = [
     'write the Agent Skills discovery index (.well-known/agent-skills/index.json) and its artifacts, for installers',
     () => import('./publish.js'),
     'publishCommand',
+  ),
+  lazy(
+    'proposals',
+    'the proposal branches (lifecycle, umbrella, new, staged) and their state; decline one',
+    () => import('./proposals.js'),
+    'proposalsCommand',
   ),
 ];

@@ -2,13 +2,17 @@ import { renderPlansMarkdown, renderPlansText } from '../../core/consolidate/ind
 import { SkillgardenError } from '../../core/errors.js';
 import { readChatClientOptions } from '../../llm/chat-client.js';
 import { planLibrary } from '../../services/consolidate/index.js';
+import { buildUmbrellaBranchProposal, writeProposals } from '../../services/proposals/index.js';
+import { buildRunId } from '../../services/curator/run-id.js';
 import { exitCodes, type Command } from '../context.js';
+import { renderWritten } from './proposals.js';
 
 export const planCommand: Command = {
   name: 'plan',
-  summary: 'consolidation plans (umbrella skills) for the curated skills, shown, never applied',
-  usage: 'plan [--json] [--markdown] [--llm]   (--llm: SKILLGARDEN_LLM_BASE_URL, SKILLGARDEN_LLM_MODEL, SKILLGARDEN_LLM_API_KEY)',
-  options: { markdown: { type: 'boolean' }, llm: { type: 'boolean' } },
+  summary: 'consolidation plans (umbrella skills) for the curated skills: shown, or written as proposal branches (--apply)',
+  usage:
+    'plan [--json] [--markdown] [--llm] [--advise] [--apply]   (--apply: each plan as a branch skillgarden/umbrella/<name>; --llm: SKILLGARDEN_LLM_BASE_URL, SKILLGARDEN_LLM_MODEL, SKILLGARDEN_LLM_API_KEY)',
+  options: { markdown: { type: 'boolean' }, llm: { type: 'boolean' }, apply: { type: 'boolean' }, advise: { type: 'boolean' } },
   async run(context) {
     if (context.positionals.length > 0)
       throw new SkillgardenError('cli/usage', `plan takes no arguments (got ${context.positionals.join(' ')})`);
@@ -18,12 +22,23 @@ export const planCommand: Command = {
         'cli/usage',
         '--llm needs SKILLGARDEN_LLM_BASE_URL and SKILLGARDEN_LLM_MODEL (and SKILLGARDEN_LLM_API_KEY if the endpoint wants one)',
       );
-    const { report, findings } = await planLibrary(context.global.repo, { now: context.global.now, ...(llm ? { llm } : {}) });
+    const advise = context.values.advise === true;
+    const { report, result, findings } = await planLibrary(context.global.repo, {
+      now: context.global.now,
+      advise,
+      ...(llm ? { llm } : {}),
+    });
+    const written =
+      context.values.apply === true
+        ? await writeProposals(
+            context.global.repo,
+            result.plans.map((plan) => buildUmbrellaBranchProposal(plan, buildRunId(context.global.now, undefined))),
+            { now: context.global.now },
+          )
+        : undefined;
     const out = context.global.json
-      ? `${JSON.stringify(report, null, 2)}\n`
-      : context.values.markdown === true
-        ? renderPlansMarkdown(report)
-        : renderPlansText(report);
+      ? `${JSON.stringify(written ? { ...report, proposals: written } : report, null, 2)}\n`
+      : `${context.values.markdown === true ? renderPlansMarkdown(report) : renderPlansText(report)}${written ? renderWritten(written) : ''}`;
     context.io.stdout.write(out);
     for (const f of findings) context.io.stderr.write(`${f.file}: ${f.message} (${f.hint})\n`);
     return exitCodes.ok;

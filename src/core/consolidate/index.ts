@@ -17,3 +17,4 @@ export { rewriteText } from './rewrite.js';
 export { fitDescription } from './description.js';
 export type * from './types.js';
 export { checkProsedUmbrella, readAbsorbedFromChanges, type ProsedUmbrella, type ProseCheck } from './prose-check.js';
+export { adviseOverlaps, type OverlapAdvice } from './advise.js';

@@ -129,12 +129,12 @@ function writeUmbrellaText(input: UmbrellaTextInput): string {
   const { name, dir, umbrella, siblings, parts } = input;
   const wording = buildUmbrellaDescription({
     topic: humanize(name),
-    ...(umbrella ? { base: String(umbrella.parsed.fields.description ?? '') } : {}),
+    ...(umbrella ? { base: textField(umbrella.parsed.fields.description) } : {}),
     members: siblings.map((m) => {
       const own = m.parsed.fields.when_to_use;
       return {
         name: m.name,
-        description: String(m.parsed.fields.description ?? ''),
+        description: textField(m.parsed.fields.description),
         ...(typeof own === 'string' ? { whenToUse: own } : {}),
       };
     }),
@@ -152,6 +152,10 @@ function writeUmbrellaText(input: UmbrellaTextInput): string {
     mapLink: mapMovedLink(`${dir}/${skillFileName}`, `${dir}/${skillFileName}`, input.moves),
   });
   return buildMergedUmbrellaText(umbrella, fields, `${own.replace(/\n*$/, '\n')}\n${parts.join('\n')}`);
+}
+
+function textField(value: unknown): string {
+  return typeof value === 'string' ? value : '';
 }
 
 function moveSupportFiles(section: Section, dir: string, table: FileTable, moves: ReadonlyMap<string, MovedTarget>): void {

@@ -26,6 +26,8 @@ export interface PlanReport {
   prunings: Array<{ name: string; reason: string }>;
   dropped: Array<{ into: string; from: string[]; problems: string[] }>;
   skipped: Array<{ names: string[]; reason: string }>;
+  /** `plan --advise`: overlaps among skills the curator may not touch, explained, never applied. */
+  advice?: Array<{ names: string[]; kind: 'near-duplicate' | 'overlap'; reason: string }>;
 }
 
 /** The evidence in words a reviewer can check: which prefix, which similarity, which tools. */
@@ -91,6 +93,7 @@ export function renderPlansText(report: PlanReport): string {
   }
   for (const d of report.dropped) lines.push(`dropped ${d.from.join(', ')} → ${d.into}: ${d.problems.join('; ')}`);
   for (const s of report.skipped) lines.push(`skipped ${s.names.join(', ')}: ${s.reason}`);
+  for (const a of report.advice ?? []) lines.push(`advice (${a.kind}) ${a.names.join(', ')}: ${a.reason}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -128,6 +131,14 @@ export function renderPlansMarkdown(report: PlanReport): string {
   }
   if (report.skipped.length > 0) {
     out.push('### Left out', '', ...report.skipped.map((s) => `- ${s.names.map((n) => `\`${n}\``).join(', ')}: ${s.reason}`), '');
+  }
+  if (report.advice && report.advice.length > 0) {
+    out.push(
+      '### Advice: overlaps among skills the curator does not touch',
+      '',
+      ...report.advice.map((a) => `- **${a.kind}** ${a.names.map((n) => `\`${n}\``).join(', ')}: ${a.reason}`),
+      '',
+    );
   }
   out.push(
     '```yaml',

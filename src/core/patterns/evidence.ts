@@ -103,7 +103,7 @@ function timeRange(occurrences: readonly Occurrence[]): { first?: string; last?:
     .flatMap((o) => o.steps.flat().map((i) => o.session.calls[i]?.time))
     .filter((t): t is string => t !== undefined && !Number.isNaN(Date.parse(t)))
     .sort((a, b) => Date.parse(a) - Date.parse(b));
-  return times.length === 0 ? {} : { first: times[0] as string, last: times[times.length - 1] as string };
+  return times.length === 0 ? {} : { first: times[0], last: times[times.length - 1] };
 }
 
 /** Reads a pattern's occurrences in the sessions: who asked what, which details recur, how it ends, when. */

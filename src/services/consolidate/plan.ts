@@ -1,5 +1,6 @@
 import { readPrimaryRoot } from '../../store/layout/discover-library.js';
 import {
+  adviseOverlaps,
   buildGuardInput,
   buildPlanReport,
   planConsolidation,
@@ -19,6 +20,8 @@ export interface PlanLibraryOptions extends ReadLibraryOptions {
   config?: Partial<ConsolidationConfig>;
   /** Opt-in: let this model write each umbrella's prose (checked, never trusted). */
   llm?: ChatClientOptions;
+  /** Also list overlaps among people's (and other untouchable) skills, explained, never applied. */
+  advise?: boolean;
 }
 
 export interface PlanLibraryResult {
@@ -59,7 +62,13 @@ export async function planLibrary(repoDir: string, options: PlanLibraryOptions):
     config: { ...(file.consolidation && typeof file.consolidation === 'object' ? file.consolidation : {}), ...options.config },
   });
   const findings = library.findings;
-  if (!options.llm) return { result, report: buildPlanReport(result), findings };
+  const advice = options.advise
+    ? adviseOverlaps(library.skills, file.consolidation && typeof file.consolidation === 'object' ? file.consolidation : {}).map(
+        ({ names, kind, reason }) => ({ names, kind, reason }),
+      )
+    : undefined;
+  const withAdvice = (report: PlanReport): PlanReport => (advice ? { ...report, advice } : report);
+  if (!options.llm) return { result, report: withAdvice(buildPlanReport(result)), findings };
   const notes = new Map<string, PlanLlmNote>();
   const plans = [];
   for (const plan of result.plans) {
@@ -68,5 +77,5 @@ export async function planLibrary(repoDir: string, options: PlanLibraryOptions):
     plans.push(prosed.plan);
   }
   const withProse = { ...result, plans };
-  return { result: withProse, report: buildPlanReport(withProse, { llm: notes }), findings };
+  return { result: withProse, report: withAdvice(buildPlanReport(withProse, { llm: notes })), findings };
 }

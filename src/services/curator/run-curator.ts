@@ -14,7 +14,7 @@ import { readLibrary, stateFile, type LibrarySnapshot } from './read-library.js'
 import { buildRunId } from './run-id.js';
 import { detectPatterns } from './detect-patterns.js';
 import { planLibrary } from '../consolidate/index.js';
-import type { PlanReport } from '../../core/consolidate/index.js';
+import type { ConsolidationPlan, PlanReport } from '../../core/consolidate/index.js';
 import type { DraftLimits } from '../../core/patterns/index.js';
 
 export interface CurateOptions {
@@ -36,7 +36,9 @@ export interface CurateOptions {
 }
 
 /** One curator pass: read once, plan the lifecycle, commit each transition (tagged as one run), report. */
-export async function runCurator(options: CurateOptions): Promise<{ report: RunReport; snapshot: LibrarySnapshot; plans?: PlanReport }> {
+export async function runCurator(
+  options: CurateOptions,
+): Promise<{ report: RunReport; snapshot: LibrarySnapshot; plans?: PlanReport; umbrellas?: ConsolidationPlan[] }> {
   const started = performance.now();
   const ledger = await openLedger(options.repoDir, { backend: options.backend ?? 'auto', now: () => options.now });
   try {
@@ -45,8 +47,10 @@ export async function runCurator(options: CurateOptions): Promise<{ report: RunR
     const snapshot = await readLibrary(options.repoDir, { now: options.now });
     const detected = await detectPatterns(options, snapshot);
     // Plans are read from the tree before any transition of this run: proposals a person reviews, applied elsewhere.
-    const plans =
-      (options.consolidate ?? snapshot.config.consolidate) ? (await planLibrary(options.repoDir, { now: options.now })).report : undefined;
+    const planned =
+      (options.consolidate ?? snapshot.config.consolidate) ? await planLibrary(options.repoDir, { now: options.now }) : undefined;
+    const plans = planned?.report;
+    const extra = planned ? { plans: planned.report, umbrellas: planned.result.plans } : {};
     const readMs = performance.now() - started;
     const gates = checkGates(snapshot.config, snapshot.state, options.now, {
       scheduled: options.scheduled ?? false,
@@ -71,12 +75,11 @@ export async function runCurator(options: CurateOptions): Promise<{ report: RunR
         ...detected.skipped.map((s) => ({ code: 'detect/skipped', message: `${s.count} skipped: ${s.reason}`, file: s.file })),
       );
     const firstRun = gates.applied && gates.first_run && (options.deferFirstRun ?? true) && gates.blocked_by === null;
-    if (gates.blocked_by !== null)
-      return { ...finish(report, 'skipped', { readMs, planMs, started }, snapshot), ...(plans ? { plans } : {}) };
+    if (gates.blocked_by !== null) return { ...finish(report, 'skipped', { readMs, planMs, started }, snapshot), ...extra };
     if (options.dryRun)
       return {
         ...finish(withPlannedTransitions(report, plan), 'dry-run', { readMs, planMs, started }, snapshot),
-        ...(plans ? { plans } : {}),
+        ...extra,
       };
     await ledger.tag(`skillgarden/run/${runId}`);
     const ctx = {
@@ -110,7 +113,7 @@ export async function runCurator(options: CurateOptions): Promise<{ report: RunR
     report.undo = `skillgarden rollback --run ${runId}`;
     return {
       ...finish(report, firstRun ? 'first-run' : report.errors.length > 0 ? 'failed' : 'completed', { readMs, planMs, started }, snapshot),
-      ...(plans ? { plans } : {}),
+      ...extra,
     };
   } finally {
     await ledger.close();

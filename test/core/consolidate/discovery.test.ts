@@ -20,7 +20,8 @@ function frontmatter(text: string): Record<string, unknown> {
 
 /** The trigger phrase a member is found by: its "Use when …" condition, or else its first clause. */
 function triggerOf(skill: CuratedSkill): string {
-  const description = String(frontmatter(skill.text).description ?? '');
+  const value = frontmatter(skill.text).description;
+  const description = typeof value === 'string' ? value : '';
   return readTrigger({ name: skill.name, description }) ?? firstClause(description, 200);
 }
 
@@ -30,7 +31,9 @@ function checkUmbrella(plan: ConsolidationPlan, skills: readonly CuratedSkill[])
   const text = umbrellaText(plan);
   const fields = frontmatter(text);
   const metadata = (fields.metadata ?? {}) as Record<string, unknown>;
-  const found = `${String(fields.description)} ${String(metadata.when_to_use ?? '')}`.toLowerCase().replace(/\s+/g, ' ');
+  const found = `${String(fields.description)} ${typeof metadata.when_to_use === 'string' ? metadata.when_to_use : ''}`
+    .toLowerCase()
+    .replace(/\s+/g, ' ');
   for (const name of plan.from) {
     const member = skills.find((s) => s.name === name) as CuratedSkill;
     const trigger = triggerOf(member).toLowerCase().replace(/[<>]/g, '').replace(/\s+/g, ' ');
