@@ -6,6 +6,7 @@ import type { ManageContext } from '../services/manage/index.js';
 import { SkillRegistry } from '../registry/skill-registry.js';
 import type { UsageStore } from '../registry/usage-store.js';
 import type { InlineShellOptions } from '../registry/inline-shell.js';
+import { readPackageVersion } from '../version.js';
 import { createSkillServer } from './skill-server.js';
 
 export interface ServeOptions {
@@ -37,7 +38,7 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
   };
   const { server, dispose } = createSkillServer(
     { registry, manageContext, sessionId: options.sessionId ?? randomUUID(), now: () => new Date() },
-    { version: '0.1.0' },
+    { version: readPackageVersion() },
   );
   const watcher = registry.watch({ ...(options.onError ? { onError: options.onError } : {}) });
   const transport = new StdioServerTransport(options.input as never, options.output as never);

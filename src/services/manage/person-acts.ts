@@ -6,7 +6,7 @@ import type { FileChange, Ledger } from '../../ledger/ledger.js';
 import { discoverSkills } from '../../store/discover.js';
 import { commitAction, type ManageContext, type ManageResult } from './context.js';
 import { locateSkill, skillFolders, type LocatedSkill } from './locate.js';
-import { locateWritable, readText, refusal } from './skill-writes.js';
+import { locateWritable, readText, refusal } from './skill-files.js';
 
 export const adoptedFile = `${metaDir}/adopted.txt`;
 

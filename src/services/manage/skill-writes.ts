@@ -1,15 +1,12 @@
-import { SkillgardenError } from '../../core/errors.js';
 import { skillFileName } from '../../core/layout.js';
 import { skillNameProblem } from '../../core/manage/skill-name.js';
 import { maxSupportFileBytes, supportPathProblem } from '../../core/manage/support-path.js';
-import { parseSkill } from '../../core/skill/index.js';
 import type { FileChange } from '../../ledger/ledger.js';
 import { checkSkillContent, checkWriteScan } from './check-content.js';
 import { commitAction, isAutonomous, type ManageContext, type ManageResult } from './context.js';
-import { locateSkill, skillFolders, type LocatedSkill } from './locate.js';
+import { skillFolders } from './locate.js';
 import { archiveSkill } from './person-acts.js';
-
-const decoder = new TextDecoder();
+import { locateWritable, oidOf, readText, refusal, relativeFiles } from './skill-files.js';
 
 export async function createSkill(ctx: ManageContext, input: { name: string; content: string; category?: string }): Promise<ManageResult> {
   const problem = skillNameProblem(input.name) ?? (input.category === undefined ? undefined : categoryProblem(input.category));
@@ -104,39 +101,6 @@ export async function removeSkillFile(ctx: ManageContext, input: { name: string;
   return commitAction(ctx, 'remove-file', [skill.name], `remove ${input.path}`, [
     { path: `${skill.dir}/${input.path}`, content: null, expected: oid },
   ]);
-}
-
-/** Finds the skill and refuses autonomous writes to a pinned one. */
-export async function locateWritable(ctx: ManageContext, name: string): Promise<LocatedSkill> {
-  const skill = await locateSkill(ctx, name);
-  if (isAutonomous(ctx)) {
-    const text = await readText(ctx, skill, skillFileName);
-    if (parseSkill(text, { file: skillFileName }).fields.pinned === true) {
-      throw refusal(
-        'manage/pinned',
-        `skill "${name}" is pinned: only a person changes it. Ask the user, who can run \`skillgarden unpin ${name}\`.`,
-      );
-    }
-  }
-  return skill;
-}
-
-export async function readText(ctx: ManageContext, skill: LocatedSkill, relative: string): Promise<string> {
-  const bytes = await ctx.ledger.readFile(`${skill.dir}/${relative}`);
-  if (bytes === undefined) throw refusal('manage/no-such-file', `${skill.name} has no file ${relative}.`);
-  return decoder.decode(bytes);
-}
-
-export function oidOf(skill: LocatedSkill, relative: string): string | undefined {
-  return skill.files.find((f) => f.path === `${skill.dir}/${relative}`)?.oid;
-}
-
-export function relativeFiles(skill: LocatedSkill): string[] {
-  return skill.files.map((f) => f.path.slice(skill.dir.length + 1));
-}
-
-export function refusal(code: string, message: string, data: Record<string, unknown> = {}): SkillgardenError {
-  return new SkillgardenError(code, message, { data: { ...data, exitCode: 1 } });
 }
 
 function categoryProblem(category: string): string | undefined {
