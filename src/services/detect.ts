@@ -1,6 +1,8 @@
+import type { DiscoveredLibrary } from '../store/layout/discover-library.js';
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { draftPatterns, type DraftProfile, type ExistingSkill } from '../core/patterns/draft.js';
+import { draftPatterns, type DraftLimits, type DraftProfile, type ExistingSkill } from '../core/patterns/draft.js';
+import type { EvidenceSession } from '../core/patterns/evidence.js';
 import { minePatterns, type MineOptions } from '../core/patterns/mine.js';
 import { defaultRefine, type RefineMap } from '../core/patterns/shape.js';
 import { buildToken, TokenTable } from '../core/patterns/tokens.js';
@@ -23,15 +25,17 @@ export interface DetectOptions extends Omit<MineOptions, 'fingerprint'> {
   /** Or a skills folder to read them from (every SKILL.md under it). */
   skillsDir?: string;
   profile?: DraftProfile;
+  /** How many drafts, and how strong (`patterns:` in the config); `min_sessions` also sets the miner's `minSessions`. */
+  limits?: Partial<DraftLimits>;
   maxLineBytes?: number;
   maxDocumentBytes?: number;
 }
 
-/** Token ids per session and, per token, how often each argument shape was seen. */
+/** Token ids per session, and the sessions themselves, which drafts are read from. */
 class SessionTokens {
   readonly table = new TokenTable();
   readonly sessions: Int32Array[] = [];
-  readonly shapeCounts = new Map<string, Map<string, number>>();
+  readonly evidence: EvidenceSession[] = [];
   calls = 0;
 
   constructor(private readonly refine: boolean) {}
@@ -39,29 +43,24 @@ class SessionTokens {
   add(session: TranscriptSession): void {
     const ids = new Int32Array(session.calls.length);
     session.calls.forEach((call, i) => {
-      const token = buildToken(call, { refine: this.refine });
-      ids[i] = this.table.intern(token);
-      let shapes = this.shapeCounts.get(token);
-      if (shapes === undefined) this.shapeCounts.set(token, (shapes = new Map<string, number>()));
-      shapes.set(call.shape, (shapes.get(call.shape) ?? 0) + 1);
+      ids[i] = this.table.intern(buildToken(call, { refine: this.refine }));
     });
     this.sessions.push(ids);
+    this.evidence.push({ id: session.id, file: session.file, calls: session.calls, requests: session.requests });
     this.calls += ids.length;
-  }
-
-  typicalShapes(): Map<string, string> {
-    const typical = new Map<string, string>();
-    for (const [token, shapes] of this.shapeCounts) {
-      const best = [...shapes].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
-      if (best !== undefined) typical.set(token, best[0]);
-    }
-    return typical;
   }
 }
 
 function displayPath(file: string, cwd: string): string {
   const rel = relative(cwd, file);
   return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? file : rel;
+}
+
+/** The library's skills (the one discovery), as the drafts' "already covered" check reads them. */
+export async function readExistingSkills(library: Pick<DiscoveredLibrary, 'skills'>): Promise<ExistingSkill[]> {
+  return Promise.all(
+    library.skills.map(async (s) => ({ name: s.name, text: await readFile(join(s.dir, 'SKILL.md'), 'utf8').catch(() => '') })),
+  );
 }
 
 async function readSkillsDir(dir: string): Promise<ExistingSkill[]> {
@@ -113,10 +112,16 @@ export async function runDetect(options: DetectOptions): Promise<DetectReport> {
     uses.push(...result.uses);
     skipped.push(...result.skipped);
   }
-  const patterns = minePatterns({ sessions: tokens.sessions, vocabulary: tokens.table.names }, options);
+  const minSessions = options.minSessions ?? options.limits?.min_sessions;
+  const patterns = minePatterns(
+    { sessions: tokens.sessions, vocabulary: tokens.table.names },
+    minSessions === undefined ? options : { ...options, minSessions },
+  );
   const existing = options.existingSkills ?? (options.skillsDir === undefined ? [] : await readSkillsDir(resolve(cwd, options.skillsDir)));
   const detected = draftPatterns(patterns, existing, {
-    shapes: tokens.typicalShapes(),
+    sessions: tokens.evidence,
+    refine: options.refine !== false,
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.profile === undefined ? {} : { profile: options.profile }),
   });
   return {

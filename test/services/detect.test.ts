@@ -61,18 +61,27 @@ describe.skipIf(!existsSync(root))('runDetect on the real corpus', () => {
     expect(report.calls).toBe(980);
     expect(report.uses.map((u) => u.skill)).toContain('handgemacht:create-beads');
     expect(report.patterns.length).toBeGreaterThan(0);
-    for (const pattern of report.patterns) expect(pattern.draft?.text).toContain(`fingerprint: ${pattern.fingerprint}`);
+    const drafted = report.patterns.filter((p) => p.draft !== undefined);
+    // A few strong drafts, not one per pattern; every other pattern says why it has none.
+    expect(drafted.length).toBeLessThanOrEqual(5);
+    for (const pattern of drafted) expect(pattern.draft?.text).toContain(`fingerprint: ${pattern.fingerprint}`);
+    for (const pattern of report.patterns.filter((p) => p.draft === undefined))
+      expect(pattern.reason ?? pattern.collapsedInto ?? pattern.coveredBy).toBeTruthy();
+    // The corpus sessions come from unrelated projects: no two of its procedures serve one task people asked for.
+    expect(report.patterns.find((p) => p.tools.join() === 'str_replace_editor,finish')?.reason).toMatch(/only reads, searches, edits/);
+    expect(report.patterns.find((p) => p.tools.join() === 'Read,Edit,Bash:git')?.reason).toMatch(/only one word/);
     expectValid(report);
+    if (drafted.length === 0) return;
     const library = mkdtempSync(join(tmpdir(), 'sg-drafts-'));
     try {
-      for (const pattern of report.patterns) {
+      for (const pattern of drafted) {
         mkdirSync(join(library, 'skills', pattern.draft?.name ?? ''), {
           recursive: true,
         });
         writeFileSync(join(library, 'skills', pattern.draft?.name ?? '', 'SKILL.md'), pattern.draft?.text ?? '');
       }
       const validation = runValidate({ cwd: library, profile: 'spec' });
-      expect(validation.skills).toBe(report.patterns.length);
+      expect(validation.skills).toBe(drafted.length);
       expect(validation.findings).toEqual([]);
     } finally {
       rmSync(library, { recursive: true, force: true });
@@ -86,6 +95,7 @@ describe('runDetect on generated transcripts', () => {
   const line = (session: string, tool: string, args: object = {}) => JSON.stringify({ session, tool, args });
   const sessions = ['s1', 's2', 's3', 's4'].map((s) =>
     [
+      JSON.stringify({ session: s, user: `Please rename the ${s} option and update the tests` }),
       line(s, 'Grep', { pattern: 'x' }),
       line(s, 'Read', { file_path: 'a' }),
       line(s, 'Edit', { file_path: 'a' }),
@@ -102,8 +112,8 @@ describe('runDetect on generated transcripts', () => {
     });
     expect(report).toMatchObject({ files: 2, sessions: 4, calls: 17 });
     expect(report.patterns.map((p) => [p.tools, p.sessions])).toEqual([[['Grep', 'Read', 'Edit', 'Bash:npm'], 4]]);
-    expect(report.patterns[0]?.draft?.name).toBe('grep-read-edit-npm');
-    expect(report.patterns[0]?.draft?.text).toContain('typical arguments: `file_path`');
+    expect(report.patterns[0]?.draft?.name).toBe('rename-option-update');
+    expect(report.patterns[0]?.draft?.text).toContain('Run `npm test` with `Bash`, until the tests pass.');
     expect(report.skipped).toEqual([
       {
         file: 'missing/*.jsonl',
@@ -128,7 +138,7 @@ describe('runDetect on generated transcripts', () => {
       cwd: dir,
       skillsDir: 'skills',
     });
-    expect(second.patterns.map((p) => [p.coveredBy, p.draft])).toEqual([['grep-read-edit-npm', undefined]]);
+    expect(second.patterns.map((p) => [p.coveredBy, p.draft])).toEqual([['rename-option-update', undefined]]);
   });
 
   it('honours minSessions and the refine off switch', async () => {

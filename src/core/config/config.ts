@@ -8,7 +8,10 @@ import type { ProfileName } from '../schema/types.js';
 
 /** `.skillgarden/config.yaml` with every default applied (DESIGN §6). */
 export interface Config {
-  skills_dir: string;
+  /** The skill roots as written (a folder, a glob or a list); undefined: detected from the repository's layout. */
+  skills_dir?: string | string[];
+  /** How far a skill's relative links may reach: its own folder, or any skill of the library. */
+  links: LinkScope;
   profile: ProfileName;
   enabled: boolean;
   paused: boolean;
@@ -26,8 +29,10 @@ export interface Config {
   consolidation: Record<string, unknown>;
 }
 
+export type LinkScope = 'skill' | 'library';
+
 export const defaultConfig: Readonly<Config> = Object.freeze({
-  skills_dir: 'skills',
+  links: 'library',
   profile: 'portable',
   enabled: true,
   paused: false,

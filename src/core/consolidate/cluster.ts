@@ -94,7 +94,8 @@ export function prefixScore(a: SkillFeatures, b: SkillFeatures, config: Consolid
   );
 }
 
-function describeCluster(list: SkillFeatures[], config: ConsolidationConfig): Cluster {
+/** A cluster of these members with the evidence that links them. */
+export function describeCluster(list: readonly SkillFeatures[], config: ConsolidationConfig): Cluster {
   const sorted = [...list].sort((a, b) => a.name.localeCompare(b.name));
   const similarities: PairSimilarity[] = [];
   for (let x = 0; x < sorted.length; x++) {

@@ -16,6 +16,8 @@ export interface ConsolidationConfig {
   paths_weight: number;
   /** A member body longer than this many lines moves to `references/<member>.md` behind a short section. */
   demote_min_lines: number;
+  /** A long member is demoted into a sibling's `references/` only with this content similarity to some member (stronger evidence). */
+  demote_min_similarity: number;
   /** An existing member with at least this many `##` sections may be the umbrella. */
   umbrella_min_sections: number;
   /** In a library of 200 skills or more, words found in more than this share of skills are ignored (boilerplate). */
@@ -34,6 +36,7 @@ export const defaultConsolidationConfig: Readonly<ConsolidationConfig> = Object.
   tools_weight: 0.1,
   paths_weight: 0.1,
   demote_min_lines: 40,
+  demote_min_similarity: 0.3,
   umbrella_min_sections: 3,
   common_word_share: 0.05,
   minhash_hashes: 128,

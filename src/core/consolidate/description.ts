@@ -19,24 +19,77 @@ export function firstClause(description: string, max: number): string {
 export interface DescribedMember {
   name: string;
   description: string;
+  /** The member's own `when_to_use`, when it has one. */
+  whenToUse?: string;
+}
+
+const triggerStart =
+  /\b(?:use (?:this skill |this |it )?(?:when|whenever|for|if|before|after)|trigger(?:s|ed)? (?:when|on)|invoke (?:when|for))\b/i;
+
+/**
+ * A member's trigger: the "Use when …" sentence of its description (or its
+ * when_to_use), the condition only (`the user asks for a rebase`); undefined
+ * when it states none.
+ */
+export function readTrigger(member: DescribedMember): string | undefined {
+  for (const text of [member.description, member.whenToUse ?? '']) {
+    const clean = text.replace(/[<>]/g, '').replace(/\s+/g, ' ').trim();
+    const match = triggerStart.exec(clean);
+    if (match === null) continue;
+    const rest = clean.slice(match.index + match[0].length).trim();
+    const sentence = (/^(.+?[.!?])(\s|$)/.exec(rest)?.[1] ?? rest).replace(/[.!?]$/, '').trim();
+    const verb = match[0].toLowerCase().split(' ').pop() as string;
+    if (sentence !== '') return verb === 'when' || verb === 'whenever' ? sentence : `${verb} ${sentence}`;
+  }
+  return undefined;
+}
+
+/** Triggers of all members, de-duplicated (case and spacing aside), in member order. */
+export function mergeTriggers(members: readonly DescribedMember[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const member of members) {
+    const trigger = readTrigger(member) ?? firstClause(member.description, 200).replace(/^./, (c) => c.toLowerCase());
+    const key = trigger.toLowerCase().replace(/\W+/g, ' ').trim();
+    if (key === '' || seen.has(key)) continue;
+    seen.add(key);
+    out.push(trigger);
+  }
+  return out;
+}
+
+export interface UmbrellaWording {
+  description: string;
+  /** Every member's trigger, when they do not all fit in the description. */
+  whenToUse?: string;
+}
+
+function triggerSentence(triggers: readonly string[]): string {
+  if (triggers.length === 0) return '';
+  if (triggers.length === 1) return `Use when ${triggers[0]}.`;
+  return `Use when ${triggers.slice(0, -1).join('; ')}; or ${triggers[triggers.length - 1]}.`;
 }
 
 /**
- * A description written for discovery: what the umbrella covers (one clause
- * per member) and when to use it. Members' clauses shrink until it fits;
- * past that, a cut at a word boundary.
+ * A description written for discovery (#15): what the umbrella covers (one
+ * clause per member) and every member's trigger, merged and de-duplicated,
+ * within 1,024 characters. It claims nothing the umbrella does not hold. Where
+ * the triggers do not all fit, the description keeps what fits and the whole
+ * list goes to `when_to_use`.
  */
-export function buildUmbrellaDescription(input: { topic: string; base?: string; members: readonly DescribedMember[] }): string {
-  for (const size of [160, 100, 60, 0]) {
+export function buildUmbrellaDescription(input: { topic: string; base?: string; members: readonly DescribedMember[] }): UmbrellaWording {
+  const triggers = mergeTriggers(input.members);
+  const uses = triggerSentence(triggers);
+  const covers = (size: number) => {
     const clauses = input.members.map((m) => (size === 0 ? m.name : `${m.name} (${firstClause(m.description, size)})`)).join('; ');
-    const text =
-      input.base !== undefined
-        ? `${input.base.trim()} Also covers: ${clauses}.`
-        : `${input.topic}: one class-level skill covering ${clauses}. Use it for any ${input.topic.toLowerCase()} task; each part is a section here, long notes are under references/.`;
-    if ([...text].length <= maxDescriptionLength) return text;
+    return input.base !== undefined ? `${input.base.trim()} Also covers: ${clauses}.` : `${input.topic}: covers ${clauses}.`;
+  };
+  for (const size of [160, 100, 60, 0]) {
+    const text = `${covers(size)} ${uses}`.trim();
+    if ([...text].length <= maxDescriptionLength) return { description: text };
   }
-  const names = input.members.map((m) => m.name).join(', ');
-  return fitDescription(
-    input.base !== undefined ? `${input.base.trim()} Also covers: ${names}.` : `${input.topic}: one class-level skill covering ${names}.`,
-  );
+  const head = covers(0);
+  const room = maxDescriptionLength - [...head].length - 1;
+  const description = room > 40 ? `${head} ${fitDescription(uses, room)}` : fitDescription(head);
+  return { description, whenToUse: uses };
 }

@@ -49,7 +49,7 @@ export function planCluster(cluster: Cluster, members: readonly SkillFeatures[],
   });
   let text: string;
   try {
-    text = writeUmbrellaText({ name, dir, umbrella, siblings, members, parts, moves });
+    text = writeUmbrellaText({ name, dir, umbrella, siblings, members, parts, titles: sections.map((x) => x.title), moves });
   } catch (error) {
     return { skipped: `the umbrella ${name} could not be written: ${error instanceof Error ? error.message : String(error)}` };
   }
@@ -120,23 +120,34 @@ interface UmbrellaTextInput {
   siblings: readonly SkillFeatures[];
   members: readonly SkillFeatures[];
   parts: readonly string[];
+  /** Section titles, in order (each member's own title). */
+  titles: readonly string[];
   moves: ReadonlyMap<string, MovedTarget>;
 }
 
 function writeUmbrellaText(input: UmbrellaTextInput): string {
   const { name, dir, umbrella, siblings, parts } = input;
+  const wording = buildUmbrellaDescription({
+    topic: humanize(name),
+    ...(umbrella ? { base: String(umbrella.parsed.fields.description ?? '') } : {}),
+    members: siblings.map((m) => {
+      const own = m.parsed.fields.when_to_use;
+      return {
+        name: m.name,
+        description: String(m.parsed.fields.description ?? ''),
+        ...(typeof own === 'string' ? { whenToUse: own } : {}),
+      };
+    }),
+  });
   const fields: UmbrellaFields = {
     name,
-    description: buildUmbrellaDescription({
-      topic: humanize(name),
-      ...(umbrella ? { base: stringField(umbrella.parsed, 'description') ?? '' } : {}),
-      members: siblings.map((m) => ({ name: m.name, description: stringField(m.parsed, 'description') ?? '' })),
-    }),
+    description: wording.description,
+    ...(wording.whenToUse === undefined ? {} : { whenToUse: wording.whenToUse }),
     tools: unionTools(input.members),
     paths: unionPaths(input.members),
     absorbed: siblings.map((m) => m.name),
   };
-  if (!umbrella) return buildNewUmbrellaText(fields, `# ${humanize(name)}\n\n${introParagraph(name, siblings)}\n\n${parts.join('\n')}`);
+  if (!umbrella) return buildNewUmbrellaText(fields, `# ${humanize(name)}\n\n${introParagraph(input.titles)}\n\n${parts.join('\n')}`);
   const own = rewriteText(umbrella.parsed.body, {
     mapLink: mapMovedLink(`${dir}/${skillFileName}`, `${dir}/${skillFileName}`, input.moves),
   });
@@ -162,7 +173,8 @@ function renderSection(
   const { member, title } = section;
   const rest = splitTitle(member.parsed.body).rest.replace(/^\n+/, '').replace(/\s+$/, '');
   const description = (stringField(member.parsed, 'description') ?? '').trim();
-  const lead = `## ${title}\n\n*Was the skill \`${member.name}\`.* ${description}\n`;
+  // Where the section came from is for people and tools, not prose the agent reads: an HTML comment.
+  const lead = `## ${title}\n\n<!-- skillgarden: from the skill ${member.name} (${member.skill.dir}) -->\n${description}\n`;
   const oldFile = `${member.skill.dir}/${skillFileName}`;
   if (rest.split('\n').length <= config.demote_min_lines) {
     const moved = rewriteText(rest, { mapLink: mapMovedLink(oldFile, `${dir}/${skillFileName}`, moves) });
@@ -173,8 +185,8 @@ function renderSection(
   return { text: `${lead}\nThe full notes: [${at}](${at}).\n`, demoted: true };
 }
 
-function introParagraph(name: string, siblings: readonly SkillFeatures[]): string {
-  return `One class-level skill for ${humanize(name).toLowerCase()}: it gathers ${siblings.length} narrower skills (${siblings.map((m) => `\`${m.name}\``).join(', ')}), one section each.`;
+function introParagraph(titles: readonly string[]): string {
+  return `One section per task: ${titles.join('; ')}.`;
 }
 
 function newUmbrellaDir(name: string, members: readonly SkillFeatures[], skillsDir: string): string {

@@ -1,5 +1,7 @@
 import { skillFileName } from '../layout.js';
-import { buildClusters } from './cluster.js';
+import { buildClusters, describeCluster } from './cluster.js';
+import { describeEvidence } from './render.js';
+import { checkClusterSupport } from './support.js';
 import { resolveConsolidationConfig, type ConsolidationConfig } from './config.js';
 import { isCuratable, selectCuratable } from './eligible.js';
 import { buildAllFeatures, type SkillFeatures } from './features.js';
@@ -59,9 +61,24 @@ export function planConsolidation(input: ConsolidationInput): ConsolidationResul
       });
       continue;
     }
-    const result = planCluster(
-      cluster,
+    const support = checkClusterSupport(
       cluster.members.map((n) => byName.get(n) as SkillFeatures),
+      cluster.evidence.prefix,
+      ctx.taken,
+      config,
+    );
+    for (const item of support.left) skipped.push({ names: [item.name], reason: item.reason });
+    if (support.kept.length < 2) {
+      skipped.push({
+        names: cluster.members,
+        reason: `similar names, different content (${describeEvidence(cluster.evidence)}): no plan; too little of it is shared to merge`,
+      });
+      continue;
+    }
+    const kept = support.kept.length === cluster.members.length ? cluster : describeCluster(support.kept, config);
+    const result = planCluster(
+      kept,
+      kept.members.map((n) => byName.get(n) as SkillFeatures),
       ctx,
     );
     if ('skipped' in result) skipped.push({ names: cluster.members, reason: result.skipped });

@@ -39,6 +39,8 @@ export function chooseUmbrella(
 export interface UmbrellaFields {
   name: string;
   description: string;
+  /** Every member's trigger, when they do not all fit in the description. */
+  whenToUse?: string;
   tools: string[];
   paths: string[];
   absorbed: string[];
@@ -61,7 +63,8 @@ export function buildNewUmbrellaText(fields: UmbrellaFields, body: string): stri
   const data: Record<string, unknown> = { name: fields.name, description: fields.description };
   if (fields.tools.length > 0) data['allowed-tools'] = fields.tools.join(' ');
   if (fields.paths.length > 0) data.paths = fields.paths;
-  data.metadata = { absorbed: fields.absorbed.join(', ') };
+  // Under `metadata` (a string), as drafts do: a top-level when_to_use breaks the strict spec profile.
+  data.metadata = { absorbed: fields.absorbed.join(', '), ...(fields.whenToUse === undefined ? {} : { when_to_use: fields.whenToUse }) };
   return `---\n${stringify(data, { lineWidth: 0 })}---\n${body}`;
 }
 
@@ -72,6 +75,10 @@ export function buildMergedUmbrellaText(umbrella: SkillFeatures, fields: Umbrell
     text = setField(parseSkill(text, { file: umbrella.parsed.file }), path, value);
   };
   edit(['description'], fields.description);
+  if (fields.whenToUse !== undefined) {
+    const top = umbrella.parsed.fields.when_to_use !== undefined;
+    edit(top ? ['when_to_use'] : ['metadata', 'when_to_use'], fields.whenToUse);
+  }
   const ownTools = umbrella.parsed.fields['allowed-tools'];
   if (fields.tools.length > readToolList(ownTools).length)
     edit(['allowed-tools'], Array.isArray(ownTools) ? fields.tools : fields.tools.join(' '));

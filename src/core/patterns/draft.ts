@@ -1,6 +1,8 @@
 import { stringify } from 'yaml';
-import { buildDraftName, buildUniqueName } from './draft-name.js';
-import { describeTools, renderToolLabel } from './describe-tools.js';
+import { buildTaskName, buildUniqueName } from './draft-name.js';
+import { renderDoneWhen, renderSteps, summarizeSteps, doneClauses } from './draft-steps.js';
+import { buildPatternEvidence, type EvidenceSession, type PatternEvidence } from './evidence.js';
+import { isGenericSequence } from './generic.js';
 import type { DetectedPattern, DraftSkill, Pattern } from './types.js';
 
 export interface ExistingSkill {
@@ -17,16 +19,38 @@ export interface ExistingSkill {
  */
 export type DraftProfile = 'spec' | 'runtime';
 
+/** How many drafts a run may propose and how strong each must be (`patterns:` in the config). */
+export interface DraftLimits {
+  max_drafts: number;
+  min_sessions: number;
+  min_confidence: number;
+}
+
+export const defaultDraftLimits: Readonly<DraftLimits> = Object.freeze({ max_drafts: 5, min_sessions: 3, min_confidence: 0.3 });
+
+/** The defaults overlaid with the numbers the caller set (anything else is ignored). */
+export function resolveDraftLimits(partial: Readonly<Record<string, unknown>> = {}): DraftLimits {
+  const limits = { ...defaultDraftLimits };
+  for (const key of Object.keys(defaultDraftLimits) as (keyof DraftLimits)[]) {
+    const value = partial[key];
+    if (typeof value === 'number' && Number.isFinite(value) && value >= 0) limits[key] = value;
+  }
+  return limits;
+}
+
 export interface DraftOptions {
   profile?: DraftProfile;
-  /** Typical argument shape per token (most frequent), for the steps. */
-  shapes?: ReadonlyMap<string, string>;
+  /** The sessions mined: a draft is read from them (requests, arguments, endings). Without them nothing is drafted. */
+  sessions?: readonly EvidenceSession[];
+  /** Whether tokens were refined by program when mining (true). */
+  refine?: boolean;
+  limits?: Partial<DraftLimits>;
 }
 
 const maxDescription = 1024;
 
-function stripAngles(text: string): string {
-  return text.replace(/[<>]/g, '');
+function clean(text: string): string {
+  return text.replace(/[<>]/g, '').replace(/\s+/g, ' ').trim();
 }
 
 function escapeRegExp(text: string): string {
@@ -55,76 +79,131 @@ export function findCoveringSkill(pattern: Pattern, existing: readonly ExistingS
   return undefined;
 }
 
-function renderStep(token: string, index: number, shapes: ReadonlyMap<string, string> | undefined): string {
-  const shape = shapes?.get(token);
-  const colon = token.indexOf(':');
-  if (colon >= 0) return `${index + 1}. Run \`${token.slice(colon + 1)} …\` with \`${token.slice(0, colon)}\`.`;
-  if (shape === undefined || shape === '') return `${index + 1}. Call ${renderToolLabel(token)}.`;
-  return `${index + 1}. Call ${renderToolLabel(token)} (typical arguments: ${shape
-    .split(',')
-    .map((k) => `\`${k}\``)
-    .join(', ')}).`;
+function quote(text: string, max: number): string {
+  const flat = clean(text).replace(/"/g, "'");
+  return flat.length > max ? `${flat.slice(0, max - 1).replace(/\s+\S*$/, '')}…` : flat;
 }
 
-function buildFrontmatter(pattern: Pattern, name: string, profile: DraftProfile): Record<string, unknown> {
-  const purpose = describeTools(pattern.tools);
-  const whenToUse = stripAngles(`When a task needs you to ${purpose}, in this order.`);
-  const what = purpose.replace(/^./, (c) => c.toUpperCase());
-  const description = stripAngles(
-    `${what} with the procedure ${pattern.tools.join(' → ')}, repeated in ${pattern.sessions} agent sessions. Use when a task needs you to ${purpose}.`,
+function listed(values: readonly string[], max: number): string {
+  return values.length <= max ? values.join(', ') : `${values.slice(0, max).join(', ')} (+${values.length - max} more)`;
+}
+
+/** The draft's description and when_to_use, in the task's words. */
+function buildWording(pattern: Pattern, found: PatternEvidence): { description: string; whenToUse: string; title: string } {
+  const phrase = quote(found.task.phrase ?? found.task.nameWords.join(' '), 90);
+  const title = phrase.replace(/^./, (c) => c.toUpperCase());
+  const ending = found.evidence.ending;
+  const summary = summarizeSteps(pattern.tools, found.details);
+  const example = found.task.example === undefined ? '' : `, as in "${quote(found.task.example, 140)}"`;
+  const whenToUse = clean(`When a person asks to ${phrase}${example}.`);
+  const description = clean(
+    `${title}: ${summary}${ending === undefined ? '' : `, ${doneClauses[ending]}`}. Use when asked to ${phrase}${example} (the procedure of ${pattern.sessions} agent sessions).`,
   ).slice(0, maxDescription);
-  const origin = {
-    fingerprint: pattern.fingerprint,
-    sessions: String(pattern.sessions),
-    source: 'skillgarden detect',
-  };
-  if (profile === 'runtime') {
-    return {
-      name,
-      description,
-      version: '0.1.0',
-      pinned: false,
-      when_to_use: whenToUse,
-      metadata: origin,
-    };
-  }
-  return {
-    name,
-    description,
-    metadata: {
-      version: '0.1.0',
-      pinned: 'false',
-      when_to_use: whenToUse,
-      ...origin,
-    },
-  };
+  return { description, whenToUse, title };
 }
 
-/** One SKILL.md draft text for a pattern. */
-export function buildDraft(pattern: Pattern, name: string, options: DraftOptions = {}): DraftSkill {
-  const frontmatter = stringify(buildFrontmatter(pattern, name, options.profile ?? 'spec'), { lineWidth: 0 });
-  const title = name.replace(/-/g, ' ').replace(/^./, (c) => c.toUpperCase());
-  const steps = pattern.tools.map((token, i) => renderStep(token, i, options.shapes));
+function buildFrontmatter(pattern: Pattern, name: string, found: PatternEvidence, profile: DraftProfile): Record<string, unknown> {
+  const { description, whenToUse } = buildWording(pattern, found);
+  const e = found.evidence;
+  const origin: Record<string, string> = {
+    source: 'skillgarden detect',
+    fingerprint: pattern.fingerprint,
+    tools: pattern.tools.join(' → '),
+    sessions: String(pattern.sessions),
+    session_ids: listed(e.sessions, 10),
+    transcripts: listed(e.files, 10),
+    ...(e.first_seen === undefined ? {} : { first_seen: e.first_seen }),
+    ...(e.last_seen === undefined ? {} : { last_seen: e.last_seen }),
+  };
+  if (profile === 'runtime') return { name, description, version: '0.1.0', pinned: false, when_to_use: whenToUse, metadata: origin };
+  return { name, description, metadata: { version: '0.1.0', pinned: 'false', when_to_use: whenToUse, ...origin } };
+}
+
+/** One SKILL.md draft for a pattern, read from its evidence. */
+export function buildDraft(pattern: Pattern, name: string, found: PatternEvidence, profile: DraftProfile = 'spec'): DraftSkill {
+  const frontmatter = stringify(buildFrontmatter(pattern, name, found, profile), { lineWidth: 0 });
+  const { title } = buildWording(pattern, found);
+  const ending = found.evidence.ending;
+  const lastDetail = found.details
+    .slice(-2)
+    .map((step) => step[0]?.[0]?.split(' && ').pop())
+    .filter((d): d is string => d !== undefined)
+    .pop();
+  const done = renderDoneWhen(ending, lastDetail);
+  const asked = found.evidence.requests.map((r) => `- "${quote(r, 160)}"`);
   const body = [
     `# ${title}`,
     '',
-    `Drafted by skillgarden from ${pattern.sessions} agent sessions that ran the same tool sequence. Review it, name the real task, and edit the steps before adopting it.`,
+    `<!-- Drafted by skillgarden from ${pattern.sessions} agent sessions (pattern ${pattern.fingerprint}); the evidence is in the metadata. Review the steps before adopting it. -->`,
+    '',
+    '## When to use',
+    '',
+    `When a person asks to ${quote(found.task.phrase ?? found.task.nameWords.join(' '), 90)}. Requests that led to this procedure:`,
+    '',
+    ...asked,
     '',
     '## Steps',
     '',
-    ...steps,
+    ...renderSteps(pattern.tools, found.details, ending),
     '',
+    ...(done === undefined ? [] : ['## Done when', '', done, '']),
   ].join('\n');
   return {
     name,
     fingerprint: pattern.fingerprint,
     text: `---\n${frontmatter}---\n\n${body}`,
+    evidence: found.evidence,
   };
 }
 
+interface Candidate {
+  index: number;
+  pattern: Pattern;
+  found: PatternEvidence;
+  name: string;
+}
+
+/** Overlap coefficient of two session sets: how much of the smaller one the larger holds. */
+function sessionOverlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  let shared = 0;
+  for (const id of a) if (b.has(id)) shared += 1;
+  return shared / Math.max(1, Math.min(a.size, b.size));
+}
+
+/** Nested or overlapping patterns of the same sessions (or of the same task) fall into one group. */
+function groupCandidates(candidates: readonly Candidate[]): Candidate[][] {
+  const groups: Candidate[][] = [];
+  for (const candidate of candidates) {
+    const group = groups.find((g) =>
+      g.some(
+        (other) =>
+          other.name === candidate.name ||
+          (sessionOverlap(other.found.sessionIds, candidate.found.sessionIds) >= 0.5 &&
+            other.pattern.tools.some((t) => candidate.pattern.tools.includes(t))),
+      ),
+    );
+    if (group === undefined) groups.push([candidate]);
+    else group.push(candidate);
+  }
+  return groups;
+}
+
+/** Why a pattern gets no draft of its own, before its sessions are read; undefined when it may get one. */
+function screen(pattern: Pattern, limits: DraftLimits): string | undefined {
+  if (pattern.sessions < limits.min_sessions)
+    return `seen in ${pattern.sessions} sessions, fewer than min_sessions (${limits.min_sessions})`;
+  if (pattern.confidence < limits.min_confidence)
+    return `confidence ${pattern.confidence.toFixed(2)} is below min_confidence (${limits.min_confidence})`;
+  if (isGenericSequence(pattern.tools)) return 'only reads, searches, edits or finishes: every task does that, so it names none';
+  return undefined;
+}
+
 /**
- * Drafts a SKILL.md per pattern, except for patterns an existing skill already
- * covers (same fingerprint in its text, or every tool named in its body).
+ * Drafts a few SKILL.md proposals from the patterns (DESIGN §7): a pattern an
+ * existing skill covers, a generic one (reads and edits only), a weak one
+ * (below the limits) or one whose sessions asked for nothing in common gets
+ * no draft, with the reason; nested or overlapping patterns of the same
+ * sessions fold into one draft (the longest); at most `max_drafts`.
  * Drafts are proposals: nothing is written.
  */
 export function draftPatterns(
@@ -132,12 +211,39 @@ export function draftPatterns(
   existing: readonly ExistingSkill[],
   options: DraftOptions = {},
 ): DetectedPattern[] {
-  const taken = new Set(existing.map((skill) => skill.name));
-  return patterns.map((pattern) => {
+  const limits = { ...defaultDraftLimits, ...options.limits };
+  const out: DetectedPattern[] = patterns.map((p) => ({ ...p }));
+  const candidates: Candidate[] = [];
+  patterns.forEach((pattern, index) => {
+    const detected = out[index] as DetectedPattern;
     const coveredBy = findCoveringSkill(pattern, existing);
-    if (coveredBy !== undefined) return { ...pattern, coveredBy };
-    const name = buildUniqueName(buildDraftName(pattern.tools), taken);
-    taken.add(name);
-    return { ...pattern, draft: buildDraft(pattern, name, options) };
+    if (coveredBy !== undefined) return void (detected.coveredBy = coveredBy);
+    const reason = screen(pattern, limits);
+    if (reason !== undefined) return void (detected.reason = reason);
+    const found = buildPatternEvidence(pattern.tools, options.sessions ?? [], options.refine ?? true);
+    // One recurring word (`test`) is a coincidence of three requests, not a task.
+    const name = found.task.nameWords.length >= 2 ? buildTaskName(found.task.nameWords) : undefined;
+    if (name === undefined)
+      return void (detected.reason = `what people asked before it has ${found.task.nameWords.length === 0 ? 'no words' : `only one word (${found.task.nameWords[0]})`} in common: no task to name it after`);
+    candidates.push({ index, pattern, found, name });
   });
+  const taken = new Set(existing.map((skill) => skill.name));
+  const groups = groupCandidates(candidates);
+  groups.forEach((group, rank) => {
+    const lead = [...group].sort(
+      (a, b) => b.pattern.tools.length - a.pattern.tools.length || b.pattern.confidence - a.pattern.confidence,
+    )[0] as Candidate;
+    if (rank >= limits.max_drafts) {
+      for (const c of group)
+        (out[c.index] as DetectedPattern).reason = `beyond max_drafts (${limits.max_drafts}): stronger patterns were drafted first`;
+      return;
+    }
+    const name = buildUniqueName(lead.name, taken);
+    taken.add(name);
+    const draft = buildDraft(lead.pattern, name, lead.found, options.profile);
+    const absorbs = group.filter((c) => c !== lead).map((c) => c.pattern.fingerprint);
+    (out[lead.index] as DetectedPattern).draft = absorbs.length > 0 ? { ...draft, absorbs } : draft;
+    for (const c of group) if (c !== lead) (out[c.index] as DetectedPattern).collapsedInto = name;
+  });
+  return out;
 }

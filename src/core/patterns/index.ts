@@ -4,7 +4,19 @@ export { buildToken, buildTokenIds, collapseRuns, TokenTable, type TokenizeOptio
 export { buildFingerprint } from './fingerprint.js';
 export { buildJaccard, minePatterns, minePatternsFromTokens, type MineInput, type MineOptions } from './mine.js';
 export type { CandidateOrder } from './order-candidates.js';
-export { buildDraft, draftPatterns, findCoveringSkill, type DraftOptions, type DraftProfile, type ExistingSkill } from './draft.js';
-export { buildDraftName, buildUniqueName } from './draft-name.js';
+export {
+  buildDraft,
+  defaultDraftLimits,
+  draftPatterns,
+  findCoveringSkill,
+  resolveDraftLimits,
+  type DraftLimits,
+  type DraftOptions,
+  type DraftProfile,
+  type ExistingSkill,
+} from './draft.js';
+export { buildPatternEvidence, type EvidenceSession, type PatternEvidence } from './evidence.js';
+export { isGenericSequence, isGenericToken } from './generic.js';
+export { buildTaskName, buildUniqueName } from './draft-name.js';
 export { buildSkillUses, parseSkillLoad, parseSlashCommand } from './uses.js';
 export { renderDetectText, renderPatternsMarkdown, type RenderDetectOptions } from './render.js';

@@ -97,12 +97,54 @@ export interface BuildCallOptions {
   time?: string | undefined;
 }
 
-/** Normalises one tool call: its name, its argument shape and (for shell tools) its program. */
+/** Normalises one tool call: its name, its argument shape, (for shell tools) its program, and a short detail. */
 export function buildToolCall(name: string, args: unknown, options: BuildCallOptions): ToolCall {
   const key = options.refine === false ? undefined : options.refine[name];
   const command = key === undefined ? undefined : commandOf(args, key);
   const program = command === undefined ? undefined : parseProgram(command);
   const call: ToolCall = program === undefined ? { name, shape: buildArgShape(args) } : { name, shape: program, program };
+  const detail = command !== undefined && program !== undefined ? buildCommandHead(command, program) : buildFileDetail(args);
+  if (detail !== undefined) call.detail = detail;
   if (options.time !== undefined) call.time = options.time;
   return call;
+}
+
+const maxHeadWords = 4;
+
+/**
+ * A command's head from its program on: the program and the sub-commands and
+ * flags that follow it, up to a quoted argument, a separator or four words.
+ * `cd app && npm test -- --run` → `npm test -- --run`; `git commit -m "x"` → `git commit -m`.
+ */
+export function buildCommandHead(command: string | readonly string[], program: string): string | undefined {
+  const text = typeof command === 'string' ? command : command.join(' ');
+  const words = text.trim().split(/\s+/);
+  const start = words.findIndex((w) => programWord(w) === program);
+  if (start < 0) return program;
+  const head = [program];
+  for (const word of words.slice(start + 1)) {
+    if (head.length > maxHeadWords || separators.has(word) || /^["'$`(<>]/.test(word) || word.length > 40) break;
+    head.push(word.replace(/[;&|]+$/, ''));
+    if (/[;&|]$/.test(word)) break;
+  }
+  return head.join(' ').slice(0, 80);
+}
+
+const pathKeys = ['file_path', 'path', 'absolute_path', 'filename', 'notebook_path', 'file'];
+
+/** A file tool's sub-command (`create`, `str_replace`) and the kind of file it works on (`*.py`). */
+function buildFileDetail(args: unknown): string | undefined {
+  if (!isRecord(args)) return undefined;
+  const parts: string[] = [];
+  if (typeof args.command === 'string' && /^[a-z_]{2,20}$/.test(args.command)) parts.push(args.command);
+  for (const key of pathKeys) {
+    const value = args[key];
+    if (typeof value !== 'string') continue;
+    const base = value.slice(value.lastIndexOf('/') + 1);
+    const ext = /\.([A-Za-z0-9]{1,8})$/.exec(base)?.[1];
+    if (ext !== undefined) parts.push(`*.${ext.toLowerCase()}`);
+    else if (/^(Makefile|Dockerfile|package\.json)$/.test(base)) parts.push(base);
+    break;
+  }
+  return parts.length === 0 ? undefined : parts.join(' ');
 }

@@ -25,8 +25,20 @@ export interface ToolCall {
   name: string;
   shape: string;
   program?: string;
+  /**
+   * What the call worked on, short: a shell command's head (`npm test -- --run`,
+   * `git commit -m`), or a file tool's sub-command and file kind (`create *.py`).
+   * Drafts take their steps' examples from it.
+   */
+  detail?: string;
   /** ISO-8601 when the transcript records it. */
   time?: string;
+}
+
+/** What a person asked in a session; `at` is how many tool calls came before it. */
+export interface SessionRequest {
+  text: string;
+  at: number;
 }
 
 /** A skill loaded in a session: one use of that skill. */
@@ -43,6 +55,8 @@ export interface TranscriptSession {
   format: TranscriptFormat;
   calls: ToolCall[];
   uses: SkillUse[];
+  /** The person's messages, in order (tool results and harness notes left out). */
+  requests: SessionRequest[];
 }
 
 /** Input that was not used, counted per file and reason. Nothing is skipped silently. */
@@ -61,18 +75,44 @@ export interface Pattern {
   fingerprint: string;
 }
 
+/** Where a draft comes from, for the reviewer: which sessions, which files, when. */
+export interface DraftEvidence {
+  /** Session ids the sequence occurs in (all of them). */
+  sessions: string[];
+  /** Transcript files holding those sessions. */
+  files: string[];
+  first_seen?: string;
+  last_seen?: string;
+  /** What people asked before the sequence, a few examples (trimmed). */
+  requests: string[];
+  /** The words that recur in those requests, most sessions first. */
+  task_words: string[];
+  /** How the sequence ends: `tests`, `commit`, `release`, `submit`, or absent when nothing tells. */
+  ending?: DraftEnding;
+}
+
+export type DraftEnding = 'tests' | 'commit' | 'release' | 'submit';
+
 /** A SKILL.md proposal drafted from a pattern. Data only: never written by the drafter. */
 export interface DraftSkill {
   name: string;
   fingerprint: string;
   text: string;
+  /** Absent for drafts built without sessions (unit inputs). */
+  evidence?: DraftEvidence;
+  /** Fingerprints of nested or overlapping patterns of the same sessions folded into this draft. */
+  absorbs?: string[];
 }
 
 export interface DetectedPattern extends Pattern {
-  /** Absent when the pattern is already covered by an existing skill. */
+  /** Absent when the pattern is covered by a skill, folded into another draft, or not worth one (see `reason`). */
   draft?: DraftSkill;
-  /** Why no draft was made, when there is none. */
+  /** The existing skill that covers it. */
   coveredBy?: string;
+  /** The draft this pattern was folded into (nested or overlapping, same sessions). */
+  collapsedInto?: string;
+  /** Why no draft was made, in words a reviewer can check. */
+  reason?: string;
 }
 
 /** The `detect --json` report (DESIGN §12), described by schemas/detect-report.schema.json. */

@@ -9,6 +9,7 @@ const validators: Record<ProfileName, ValidateFunction> = {
   spec: generated.spec as unknown as ValidateFunction,
   'claude-code': generated.claude_code as unknown as ValidateFunction,
   hermes: generated.hermes as unknown as ValidateFunction,
+  'agent-plugins': generated.agent_plugins as unknown as ValidateFunction,
 };
 
 export function compileProfile(profile: ProfileName): ValidateFunction {

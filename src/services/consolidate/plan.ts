@@ -1,3 +1,4 @@
+import { readPrimaryRoot } from '../../store/layout/discover-library.js';
 import {
   buildGuardInput,
   buildPlanReport,
@@ -31,7 +32,7 @@ interface ConfigFile {
   consolidation?: Partial<ConsolidationConfig>;
   references?: string[];
   protected?: string[];
-  skills_dir?: string;
+  skills_dir?: string | string[];
 }
 
 /** The settings this service uses from `.skillgarden/config.yaml`, which must be valid (a bad value is an error naming the key). */
@@ -45,7 +46,7 @@ const stringList = (value: unknown): string[] | undefined =>
 /** Consolidation plans for the repository's working tree, applied to nothing. */
 export async function planLibrary(repoDir: string, options: PlanLibraryOptions): Promise<PlanLibraryResult> {
   const file = readConfigFile(repoDir);
-  const skillsDir = options.skillsDir ?? (typeof file.skills_dir === 'string' ? file.skills_dir : 'skills');
+  const skillsDir = options.skillsDir ?? readPrimaryRoot(repoDir, file.skills_dir);
   const referenceGlobs = options.referenceGlobs ?? stringList(file.references) ?? [];
   const protectedNames = options.protectedNames ?? stringList(file.protected) ?? [];
   const library = await readLibrary(repoDir, { ...options, skillsDir, referenceGlobs, protectedNames });

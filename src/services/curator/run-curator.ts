@@ -15,6 +15,7 @@ import { buildRunId } from './run-id.js';
 import { detectPatterns } from './detect-patterns.js';
 import { planLibrary } from '../consolidate/index.js';
 import type { PlanReport } from '../../core/consolidate/index.js';
+import type { DraftLimits } from '../../core/patterns/index.js';
 
 export interface CurateOptions {
   repoDir: string;
@@ -29,6 +30,8 @@ export interface CurateOptions {
   consolidate?: boolean;
   /** Transcript globs (relative to the repository) to mine for patterns; default: `transcripts` in the config. */
   transcripts?: readonly string[];
+  /** Overrides `patterns:` in the config (the Action's `max-drafts`, `min-sessions`, `min-confidence`). */
+  draftLimits?: Partial<DraftLimits>;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -133,7 +136,7 @@ async function commitTransition(ctx: RunContext, decision: LifecycleDecision & {
   if (decision.to === 'archived') {
     const skill = ctx.snapshot.skills.find((s) => s.name === decision.name);
     if (!skill) throw new Error(`skill ${decision.name} vanished during the run`);
-    const target = archiveTarget(ctx.repoDir, ctx.snapshot.config.skills_dir, skill.location.category, skill.name, new Date(ctx.now));
+    const target = archiveTarget(ctx.repoDir, skill.location.root, skill.location.category, skill.name, new Date(ctx.now));
     const files = await ctx.ledger.listFiles(skill.dir);
     changes.push(...(await moveChanges(ctx.ledger, { dir: skill.dir, files }, target)));
   }

@@ -216,6 +216,22 @@ export function demoTranscript(start: Date): string {
     const at = (i: number) => new Date(start.getTime() + session * 86_400_000 * 9 + i * 60_000).toISOString();
     const noise = (n: number) => Array.from({ length: n }, () => pool[next()] as [string, Record<string, string>]);
     const calls = [...noise(3), ...(session <= 5 ? procedure : []), ...noise(3)];
+    const topics = [
+      'retrieval models',
+      'protein folding',
+      'graph neural networks',
+      'sparse attention',
+      'diffusion samplers',
+      'code review',
+    ];
+    // What the person asked: drafts are named and described from it.
+    lines.push(
+      JSON.stringify({
+        session: `demo-${session}`,
+        user: `Summarize the latest papers on ${topics[session - 1] ?? 'AI'} into notes.md`,
+        ts: at(0),
+      }),
+    );
     calls.forEach(([tool, args], i) => lines.push(JSON.stringify({ session: `demo-${session}`, tool, args, ts: at(i) })));
     if (session % 2 === 0)
       lines.push(JSON.stringify({ session: `demo-${session}`, tool: 'Skill', args: { skill: 'arxiv-fetch-abstract' }, ts: at(20) }));

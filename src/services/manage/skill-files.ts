@@ -1,5 +1,6 @@
 import { SkillgardenError } from '../../core/errors.js';
 import { skillFileName } from '../../core/layout.js';
+import { isPinnedInFile, parsePins, pinsFile } from '../../core/layout/pins.js';
 import { parseSkill } from '../../core/skill/index.js';
 import { isAutonomous, type ManageContext } from './context.js';
 import { locateSkill, type LocatedSkill } from './locate.js';
@@ -14,7 +15,8 @@ export async function locateWritable(ctx: ManageContext, name: string): Promise<
   const skill = await locateSkill(ctx, name);
   if (isAutonomous(ctx)) {
     const text = await readText(ctx, skill, skillFileName);
-    if (parseSkill(text, { file: skillFileName }).fields.pinned === true) {
+    const pins = await ctx.ledger.readFile(pinsFile);
+    if (isPinned(parsePins(pins === undefined ? undefined : decoder.decode(pins)), name, text)) {
       throw refusal(
         'manage/pinned',
         `skill "${name}" is pinned: only a person changes it. Ask the user, who can run \`skillgarden unpin ${name}\`.`,
@@ -40,4 +42,11 @@ export function relativeFiles(skill: LocatedSkill): string[] {
 
 export function refusal(code: string, message: string, data: Record<string, unknown> = {}): SkillgardenError {
   return new SkillgardenError(code, message, { data: { ...data, exitCode: 1 } });
+}
+
+/** Pinned by `.skillgarden/pins.txt` or by the skill's own file. */
+export function isPinned(pins: ReadonlySet<string>, name: string, skillText: string | undefined): boolean {
+  if (pins.has(name)) return true;
+  if (skillText === undefined || !/pinned:/.test(skillText)) return false;
+  return isPinnedInFile(parseSkill(skillText, { file: skillFileName }));
 }

@@ -1,6 +1,6 @@
 import { buildToolCall, type RefineMap } from '../../core/patterns/shape.js';
 import { parseSkillLoad, parseSlashCommand } from '../../core/patterns/uses.js';
-import type { SkillUse, Skipped, ToolCall, TranscriptFormat, TranscriptSession } from '../../core/patterns/types.js';
+import type { SessionRequest, SkillUse, Skipped, ToolCall, TranscriptFormat, TranscriptSession } from '../../core/patterns/types.js';
 
 /** What a format handler reports while it reads records. */
 export interface RecordSink {
@@ -33,11 +33,31 @@ function timeOf(value: unknown): string | undefined {
   return undefined;
 }
 
+const maxRequests = 20;
+const maxRequestChars = 600;
+
+/**
+ * A person's words, or undefined for what only looks like a message: harness
+ * notes (`<system-reminder>`, `<command-name>`, Codex's `<environment_context>`),
+ * Claude Code's "Caveat:" lines, interrupted-turn markers, a loaded skill's text.
+ */
+function cleanRequest(text: string): string | undefined {
+  const trimmed = text.trim();
+  if (
+    trimmed === '' ||
+    trimmed.startsWith('<') ||
+    /^(Caveat:|\[Request interrupted|# AGENTS\.md|Base directory for this skill:)/.test(trimmed)
+  )
+    return undefined;
+  return trimmed.replace(/\s+/g, ' ').slice(0, maxRequestChars);
+}
+
 /** Gathers one file's calls into sessions (in first-seen order) and counts what was skipped, by reason. */
 export class SessionCollector implements RecordSink {
   defaultSession: string;
   format: TranscriptFormat | undefined;
   private readonly sessions = new Map<string, ToolCall[]>();
+  private readonly requests = new Map<string, SessionRequest[]>();
   private readonly uses: SkillUse[] = [];
   private readonly skips = new Map<string, number>();
 
@@ -83,6 +103,12 @@ export class SessionCollector implements RecordSink {
     if (typeof text !== 'string') return;
     const skill = parseSlashCommand(text);
     if (skill !== undefined) this.addUse(skill, session, timeOf(time));
+    const request = cleanRequest(text);
+    if (request === undefined) return;
+    let list = this.requests.get(session);
+    if (list === undefined) this.requests.set(session, (list = []));
+    // A long session asks many things; the first few say what it is about, and memory stays bounded.
+    if (list.length < maxRequests) list.push({ text: request, at: this.callsOf(session).length });
   }
 
   private addUse(skill: string, session: string, time: string | undefined): void {
@@ -111,6 +137,7 @@ export class SessionCollector implements RecordSink {
           format: this.format ?? 'compact',
           calls,
           uses: usesBySession.get(id) ?? [],
+          requests: this.requests.get(id) ?? [],
         });
     }
     if (empty > 0) this.skip('sessions without tool calls', empty);

@@ -12,7 +12,7 @@ function isGeminiSession(record: JsonObject, messages: unknown[]): boolean {
 
 /** The format one JSON object (a JSONL record, or a whole document) is written in, if any. */
 export function detectRecordFormat(record: JsonObject): TranscriptFormat | undefined {
-  if ('session' in record && 'tool' in record) return 'compact';
+  if ('session' in record && ('tool' in record || typeof record.user === 'string')) return 'compact';
   if (typeof record.type === 'string' && 'payload' in record && codexRecordTypes.has(record.type)) return 'codex';
   if (isLegacyCodexHeader(record)) return 'codex';
   if (typeof record.type === 'string' && codexItemTypes.has(record.type) && !('sessionId' in record) && !('message' in record))

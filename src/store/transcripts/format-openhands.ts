@@ -23,6 +23,10 @@ function readEvent(event: unknown, session: string, sink: RecordSink): void {
     sink.skip('events that are not objects');
     return;
   }
+  if (event.source === 'user' && event.action === 'message' && isObject(event.args)) {
+    sink.userText(session, event.args.content, event.timestamp);
+    return;
+  }
   if (event.source !== 'agent' || typeof event.action !== 'string') return;
   const metadata = isObject(event.tool_call_metadata) ? event.tool_call_metadata : undefined;
   if (metadata !== undefined) {

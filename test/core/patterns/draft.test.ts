@@ -1,125 +1,131 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { buildDraftName, buildUniqueName } from '../../../src/core/patterns/draft-name.js';
-import { draftPatterns, findCoveringSkill } from '../../../src/core/patterns/draft.js';
+import { buildTaskName, buildUniqueName } from '../../../src/core/patterns/draft-name.js';
+import { draftPatterns, findCoveringSkill, resolveDraftLimits } from '../../../src/core/patterns/draft.js';
+import type { EvidenceSession } from '../../../src/core/patterns/evidence.js';
+import { isGenericSequence } from '../../../src/core/patterns/generic.js';
+import { buildToolCall, defaultRefine } from '../../../src/core/patterns/shape.js';
+import { findTaskWords } from '../../../src/core/patterns/task-words.js';
 import type { Pattern } from '../../../src/core/patterns/types.js';
 import { checkSchema } from '../../../src/core/schema/index.js';
 
 const pattern: Pattern = {
   tools: ['Grep', 'Read', 'Edit', 'Bash:npm'],
-  sessions: 5,
+  sessions: 3,
   confidence: 0.8,
   fingerprint: '0123456789abcdef',
 };
+
+const call = (name: string, args: Record<string, unknown>, time?: string) => buildToolCall(name, args, { refine: defaultRefine, time });
+
+function session(id: string, request: string, test: string): EvidenceSession {
+  return {
+    id,
+    file: `${id}.jsonl`,
+    requests: [{ text: request, at: 0 }],
+    calls: [
+      call('Grep', { pattern: 'parse', path: 'src' }),
+      call('Read', { file_path: 'src/parse.ts' }, '2026-10-01T10:00:00Z'),
+      call('Edit', { file_path: 'src/parse.ts', old_string: 'a', new_string: 'b' }),
+      call('Bash', { command: `cd app && ${test}` }, `2026-10-0${id.length}T11:00:00Z`),
+    ],
+  };
+}
+
+const sessions = [
+  session('a', 'Please fix the flaky parser test.', 'npm test -- --run parser'),
+  session('bb', 'The parser test is flaky again, fix the flaky parser test', 'npm test -- --run parser'),
+  session('ccc', 'fix the flaky parser test before the release', 'npm run test'),
+];
 
 function frontmatterOf(text: string): Record<string, unknown> {
   const match = /^---\n([\s\S]*?)\n---\n/.exec(text);
   return parse(match?.[1] ?? '') as Record<string, unknown>;
 }
 
-describe('buildDraftName', () => {
-  it.each([
-    [['search_papers', 'download_paper', 'rag_search'], 'search-download-rag'],
-    [['Read', 'Edit', 'Bash:npm'], 'read-edit-npm'],
-    [['find_file', 'open', 'edit'], 'find-open-edit'],
-    [['Read', 'Edit', 'Read', 'Edit'], 'read-edit'],
-    [['mcp__github__create_issue', 'mcp__github__add_labels'], 'create-add'],
-    [['WebSearch', 'WebFetch'], 'web'],
-    [['___', '!!!'], 'tool-sequence'],
-  ])('%j → %s', (tools, name) => {
-    expect(buildDraftName(tools)).toBe(name);
-    expect(name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+describe('task words and names', () => {
+  it('finds the words people repeat, and the clause that says the task', () => {
+    const words = findTaskWords(sessions.map((s) => s.requests.map((r) => r.text)));
+    expect(words.nameWords).toEqual(['fix', 'flaky', 'parser']);
+    expect(words.phrase).toBe('fix the flaky parser test');
+    expect(buildTaskName(words.nameWords)).toBe('fix-flaky-parser');
   });
 
-  it('stays within 64 characters', () => {
-    const tools = Array.from({ length: 8 }, (_, i) => `verylongtoolname${i}_x`);
-    const name = buildDraftName(tools);
-    expect(name.length).toBeLessThanOrEqual(64);
-    expect(name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+  it('finds no task when the sessions ask for different things', () => {
+    expect(findTaskWords([['deploy the site'], ['rename a column'], ['write a poem']]).words).toEqual([]);
   });
 
-  it('numbers a name that is taken', () => {
+  it('numbers a name that is taken, within 64 characters', () => {
     expect(buildUniqueName('read-edit', new Set(['read-edit', 'read-edit-2']))).toBe('read-edit-3');
     expect(buildUniqueName('x'.repeat(64), new Set(['x'.repeat(64)])).length).toBeLessThanOrEqual(64);
   });
+
+  it.each([
+    [['Glob', 'Read'], true],
+    [['Read', 'Edit'], true],
+    [['str_replace_editor', 'finish'], true],
+    [['Bash:cat', 'Grep'], true],
+    [['Read', 'Bash:npm'], false],
+    [['mcp__github__create_issue', 'Read'], false],
+  ])('generic %j → %s', (tools, generic) => expect(isGenericSequence(tools)).toBe(generic));
 });
 
 describe('draftPatterns', () => {
-  it('drafts a SKILL.md that is valid under the strict spec profile', () => {
-    const [detected] = draftPatterns([pattern], []);
+  it('drafts a SKILL.md in the task words, valid under the strict spec profile, with its evidence', () => {
+    const [detected] = draftPatterns([pattern], [], { sessions });
     const text = detected?.draft?.text ?? '';
+    expect(detected?.draft?.name).toBe('fix-flaky-parser');
     const data = frontmatterOf(text);
     expect(Object.keys(data)).toEqual(['name', 'description', 'metadata']);
+    expect(String(data.description)).toMatch(/^Fix the flaky parser test: /);
+    expect(String(data.description)).toContain('Use when asked to fix the flaky parser test');
     expect(data.metadata).toMatchObject({
       version: '0.1.0',
       pinned: 'false',
       fingerprint: pattern.fingerprint,
-      sessions: '5',
+      sessions: '3',
+      session_ids: 'a, bb, ccc',
+      first_seen: '2026-10-01T10:00:00Z',
+      last_seen: '2026-10-03T11:00:00Z',
     });
     expect(Object.values(data.metadata as object).every((v) => typeof v === 'string')).toBe(true);
-    const findings = checkSchema({
-      file: 'SKILL.md',
-      data,
-      profile: 'spec',
-      locateKey: () => undefined,
-      locateValue: () => undefined,
-    });
+    const findings = checkSchema({ file: 'SKILL.md', data, profile: 'spec', locateKey: () => undefined, locateValue: () => undefined });
     expect(findings.filter((f) => f.severity === 'error')).toEqual([]);
-    expect(data.description).not.toMatch(/[<>]/);
-    expect(String(data.description).length).toBeLessThanOrEqual(1024);
-  });
-
-  it('writes one numbered step per call with the typical arguments', () => {
-    const shapes = new Map([
-      ['Read', 'file_path,limit'],
-      ['Grep', 'path,pattern'],
-    ]);
-    const text = draftPatterns([pattern], [], { shapes })[0]?.draft?.text ?? '';
-    expect(text).toContain('1. Call `Grep` (typical arguments: `path`, `pattern`).');
-    expect(text).toContain('2. Call `Read` (typical arguments: `file_path`, `limit`).');
-    expect(text).toContain('3. Call `Edit`.');
-    expect(text).toContain('4. Run `npm …` with `Bash`.');
+    expect(text).toContain('4. Run `npm test -- --run parser` with `Bash` (or `npm run test`), until the tests pass.');
+    expect(text).toContain('Edit the `*.ts` files with `Edit`');
+    expect(detected?.draft?.evidence?.ending).toBe('tests');
   });
 
   it('puts version, pinned and when_to_use at the top under the runtime profile', () => {
-    const data = frontmatterOf(draftPatterns([pattern], [], { profile: 'runtime' })[0]?.draft?.text ?? '');
+    const data = frontmatterOf(draftPatterns([pattern], [], { sessions, profile: 'runtime' })[0]?.draft?.text ?? '');
     expect(data).toMatchObject({ version: '0.1.0', pinned: false });
-    expect(String(data.when_to_use)).toContain('read files');
+    expect(String(data.when_to_use)).toMatch(/^When a person asks to fix the flaky parser test/);
   });
 
-  it('does not propose a pattern a skill already records or fully names', () => {
-    const recorded = {
-      name: 'fix-flow',
-      text: `---\nname: fix-flow\nmetadata:\n  fingerprint: ${pattern.fingerprint}\n---\nbody`,
-    };
-    const named = {
-      name: 'edit-loop',
-      text: '---\nname: edit-loop\n---\nUse Grep, then Read and Edit, then run npm test.',
-    };
-    const partial = {
-      name: 'other',
-      text: '---\nname: other\n---\nUse Grep and Read.',
-    };
-    expect(findCoveringSkill(pattern, [recorded])).toBe('fix-flow');
-    expect(findCoveringSkill(pattern, [named])).toBe('edit-loop');
-    expect(findCoveringSkill(pattern, [partial])).toBeUndefined();
-    const frontmatterOnly = {
-      name: 'fm',
-      text: '---\nname: fm\ndescription: Grep Read Edit npm\n---\nnothing here',
-    };
-    expect(findCoveringSkill(pattern, [frontmatterOnly])).toBeUndefined();
-    const [detected] = draftPatterns([pattern], [partial, named]);
-    expect(detected).toMatchObject({ coveredBy: 'edit-loop' });
-    expect(detected?.draft).toBeUndefined();
+  it('drafts nothing without a task to name, for generic sequences, or below the limits', () => {
+    expect(draftPatterns([pattern], [])[0]?.reason).toMatch(/no task/);
+    const generic = { ...pattern, tools: ['Grep', 'Read'], fingerprint: 'ffffffffffffffff' };
+    expect(draftPatterns([generic], [], { sessions })[0]?.reason).toMatch(/only reads/);
+    expect(draftPatterns([pattern], [], { sessions, limits: { min_confidence: 0.9 } })[0]?.reason).toMatch(/min_confidence/);
+    expect(draftPatterns([pattern], [], { sessions, limits: { min_sessions: 4 } })[0]?.reason).toMatch(/min_sessions/);
   });
 
-  it('never reuses an existing or earlier draft name', () => {
-    const twin: Pattern = {
-      ...pattern,
-      tools: ['Grep', 'Read', 'Edit', 'Bash:npm', 'Read'],
-      fingerprint: 'fedcba9876543210',
-    };
-    const drafts = draftPatterns([pattern, twin], [{ name: 'grep-read-edit-npm', text: 'unrelated' }]);
-    expect(drafts.map((d) => d.draft?.name)).toEqual(['grep-read-edit-npm-2', 'grep-read-edit-npm-3']);
+  it('folds a nested pattern of the same sessions into the longer one', () => {
+    const nested = { ...pattern, tools: ['Edit', 'Bash:npm'], confidence: 0.9, fingerprint: 'eeeeeeeeeeeeeeee' };
+    const [a, b] = draftPatterns([nested, pattern], [], { sessions });
+    expect(a?.draft).toBeUndefined();
+    expect(a?.collapsedInto).toBe('fix-flaky-parser');
+    expect(b?.draft?.absorbs).toEqual(['eeeeeeeeeeeeeeee']);
+  });
+
+  it('skips patterns an existing skill covers (fingerprint or every tool named)', () => {
+    const named = { name: 'release', text: '---\nname: release\n---\nUse Grep, Read, Edit, then npm.' };
+    expect(findCoveringSkill(pattern, [named])).toBe('release');
+    expect(findCoveringSkill(pattern, [{ name: 'fp', text: `fingerprint: ${pattern.fingerprint}` }])).toBe('fp');
+    expect(draftPatterns([pattern], [named], { sessions })[0]?.coveredBy).toBe('release');
+  });
+
+  it('reads limits from the config, ignoring what is not a number', () => {
+    expect(resolveDraftLimits({ max_drafts: 2, min_confidence: 'high' })).toEqual({ max_drafts: 2, min_sessions: 3, min_confidence: 0.3 });
   });
 });

@@ -36,6 +36,7 @@ describe('buildToolCall', () => {
       name: 'Bash',
       shape: 'git',
       program: 'git',
+      detail: 'git diff',
     });
     expect(buildToolCall('Read', { limit: 5, file_path: 'x' }, { refine: defaultRefine, time: 't' })).toEqual({
       name: 'Read',
@@ -43,6 +44,23 @@ describe('buildToolCall', () => {
       time: 't',
     });
     expect(buildToolCall('exec_command', { cmd: 'sed -n 1p f' }, { refine: defaultRefine }).program).toBe('sed');
+  });
+
+  it.each([
+    ['cd app && npm test -- --run', 'npm test -- --run'],
+    ['git commit -m "fix the parser"', 'git commit -m'],
+    ['sudo -u web make deploy ENV=prod && echo ok', 'make deploy ENV=prod'],
+    ['pytest -x tests/test_a.py | tail', 'pytest -x tests/test_a.py'],
+  ])('keeps the head of %j as the call detail: %j', (command, detail) => {
+    expect(buildToolCall('Bash', { command }, { refine: defaultRefine }).detail).toBe(detail);
+  });
+
+  it('keeps a file tool sub-command and file kind as the detail', () => {
+    expect(buildToolCall('str_replace_editor', { command: 'create', path: '/w/a.PY' }, { refine: defaultRefine }).detail).toBe(
+      'create *.py',
+    );
+    expect(buildToolCall('Edit', { file_path: 'Makefile' }, { refine: defaultRefine }).detail).toBe('Makefile');
+    expect(buildToolCall('Grep', { pattern: 'x' }, { refine: defaultRefine }).detail).toBeUndefined();
   });
 
   it('uses a custom refine map, and none at all when refinement is off', () => {
