@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { isSkillgardenError, SkillgardenError } from '../core/errors.js';
 import { commands } from './commands/index.js';
 import { exitCodes, type CliIo, type Command, type GlobalOptions, type OptionSpec } from './context.js';
+import { readPackageVersion } from '../version.js';
 import { renderCommandHelp, renderHelp } from './help.js';
 
 const globalOptions: Record<string, OptionSpec> = {
@@ -51,7 +52,7 @@ function findCommandName(argv: readonly string[]): { name: string | undefined; i
 
 function showTopLevel(argv: readonly string[], name: string | undefined, io: CliIo): number {
   if (argv.includes('--version')) {
-    io.stdout.write('skillgarden 0.1.0\n');
+    io.stdout.write(`skillgarden ${readPackageVersion()}\n`);
     return exitCodes.ok;
   }
   if (name === undefined || name === 'help') {

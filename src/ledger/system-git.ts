@@ -54,7 +54,8 @@ export function runGit(args: readonly string[], options: GitRunOptions): Promise
       },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : error.killed ? 124 : -1) : 0;
-        if (error && typeof error.code === 'string') reject(error);
+        // ExecFileException is typed with Omit, so only instanceof shows it is an Error.
+        if (error && typeof error.code === 'string') reject(error instanceof Error ? error : new Error(error.message));
         else resolve({ stdout, stderr: stderr.toString('utf8'), code });
       },
     );

@@ -8,6 +8,7 @@ import { SkillRegistry } from '../registry/skill-registry.js';
 import type { UsageStore } from '../registry/usage-store.js';
 import type { InlineShellOptions } from '../registry/inline-shell.js';
 import { guardJsonRpcInput } from './jsonrpc-guard.js';
+import { readPackageVersion } from '../version.js';
 import { createSkillServer } from './skill-server.js';
 
 export interface ServeOptions {
@@ -49,7 +50,7 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
   };
   const { server, dispose } = createSkillServer(
     { registry, manageContext, sessionId: options.sessionId ?? randomUUID(), now: () => new Date() },
-    { version: '0.1.0' },
+    { version: readPackageVersion() },
   );
   const watcher = registry.watch({ ...(options.onError ? { onError: options.onError } : {}) });
   const input = options.input ?? process.stdin;

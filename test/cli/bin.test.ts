@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -15,6 +16,12 @@ describe('the skillgarden binary', () => {
     const report = JSON.parse(stdout);
     expect(report.skills).toBeGreaterThanOrEqual(4);
     expect(report.findings).toEqual([]);
+  });
+
+  it("prints package.json's version", async () => {
+    const { version } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string };
+    const { stdout } = await run(process.execPath, [join(repoRoot, 'bin', 'skillgarden.js'), '--version'], { cwd: repoRoot });
+    expect(stdout).toBe(`skillgarden ${version}\n`);
   });
 
   it('exits 2 and says why on bad usage', async () => {

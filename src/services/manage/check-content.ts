@@ -9,7 +9,6 @@ import {
   resolveScanConfig,
   toFindings,
   type ScanConfig,
-  type ScanConfigInput,
   type ScanVerdict,
 } from '../../core/scan/index.js';
 import { configFile, readConfig } from '../curator/read-library.js';
@@ -104,7 +103,7 @@ export async function checkWriteScan(
 function readScanPolicy(repoDir: string, person: boolean): { config: ScanConfig; warnings: Finding[] } {
   const { config, findings, invalidKeys } = readConfig(repoDir);
   const bad = invalidKeys.includes('scan') || invalidKeys.includes('*');
-  if (!bad) return { config: resolveScanConfig(config.scan as ScanConfigInput), warnings: [] };
+  if (!bad) return { config: resolveScanConfig(config.scan), warnings: [] };
   const scanFindings = findings.filter((f) => invalidKeys.includes('*') || /^(unknown setting ")?scan\b/.test(f.message));
   if (person) return { config: resolveScanConfig(), warnings: scanFindings.map((f) => ({ ...f, severity: 'warning' as const })) };
   throw new SkillgardenError(

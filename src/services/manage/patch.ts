@@ -4,7 +4,7 @@ import { closestLines, findMatches, replaceSpans } from '../../core/manage/fuzzy
 import { maxSupportFileBytes, supportPathProblem } from '../../core/manage/support-path.js';
 import { checkSkillContent, checkWriteScan } from './check-content.js';
 import { commitAction, type ManageContext, type ManageResult } from './context.js';
-import { locateWritable, oidOf, readText, refusal, relativeFiles } from './skill-writes.js';
+import { locateWritable, oidOf, readText, refusal, relativeFiles } from './skill-files.js';
 
 export interface PatchInput {
   name: string;

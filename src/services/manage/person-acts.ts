@@ -6,7 +6,7 @@ import { parseSkill, setField } from '../../core/skill/index.js';
 import type { FileChange, Ledger } from '../../ledger/ledger.js';
 import { commitAction, type ManageContext, type ManageResult } from './context.js';
 import { locateSkill, openManagedLibrary, skillFolders, type LocatedSkill } from './locate.js';
-import { locateWritable, readText, refusal } from './skill-writes.js';
+import { locateWritable, readText, refusal } from './skill-files.js';
 
 export const adoptedFile = `${metaDir}/adopted.txt`;
 
@@ -45,13 +45,6 @@ async function setPinned(ctx: ManageContext, name: string, pinned: boolean): Pro
   if (changes[0]?.content === null && current === undefined) changes.shift();
   const action = pinned ? 'pin' : 'unpin';
   return commitAction(ctx, action, [name], pinned ? 'pin: the curator and agents leave it alone' : 'unpin', changes);
-}
-
-/** Pinned by `.skillgarden/pins.txt` or by the skill's own file. */
-export function isPinned(pins: ReadonlySet<string>, name: string, skillText: string | undefined): boolean {
-  if (pins.has(name)) return true;
-  if (skillText === undefined || !/pinned:/.test(skillText)) return false;
-  return isPinnedInFile(parseSkill(skillText, { file: skillFileName }));
 }
 
 /** Brings a person's skill under the curator's management: recorded in Git, in a tracked file and the commit's trailers. */

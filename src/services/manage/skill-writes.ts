@@ -1,18 +1,15 @@
-import { SkillgardenError } from '../../core/errors.js';
 import { skillFileName } from '../../core/layout.js';
 import { skillNameProblem } from '../../core/manage/skill-name.js';
 import { maxSupportFileBytes, supportPathProblem } from '../../core/manage/support-path.js';
 import type { FileChange } from '../../ledger/ledger.js';
 import { checkSkillContent, checkWriteScan } from './check-content.js';
 import { commitAction, isAutonomous, type ManageContext, type ManageResult } from './context.js';
-import { locateSkill, openManagedLibrary, skillFolders, type LocatedSkill } from './locate.js';
-import { archiveSkill, isPinned } from './person-acts.js';
+import { openManagedLibrary, skillFolders } from './locate.js';
+import { archiveSkill } from './person-acts.js';
+import { locateWritable, oidOf, readText, refusal, relativeFiles } from './skill-files.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { parsePins, pinsFile } from '../../core/layout/pins.js';
 import { chooseWriteRoot, type DiscoveredLibrary } from '../../store/layout/discover-library.js';
-
-const decoder = new TextDecoder();
 
 export async function createSkill(
   ctx: ManageContext,
@@ -142,40 +139,6 @@ function checkPlacement(
       `cannot create "${target.name}": ${target.dir} already exists (a category or other folder). Pick another name; a category is never a skill.`,
     );
   }
-}
-
-/** Finds the skill and refuses autonomous writes to a pinned one. */
-export async function locateWritable(ctx: ManageContext, name: string): Promise<LocatedSkill> {
-  const skill = await locateSkill(ctx, name);
-  if (isAutonomous(ctx)) {
-    const text = await readText(ctx, skill, skillFileName);
-    const pins = await ctx.ledger.readFile(pinsFile);
-    if (isPinned(parsePins(pins === undefined ? undefined : decoder.decode(pins)), name, text)) {
-      throw refusal(
-        'manage/pinned',
-        `skill "${name}" is pinned: only a person changes it. Ask the user, who can run \`skillgarden unpin ${name}\`.`,
-      );
-    }
-  }
-  return skill;
-}
-
-export async function readText(ctx: ManageContext, skill: LocatedSkill, relative: string): Promise<string> {
-  const bytes = await ctx.ledger.readFile(`${skill.dir}/${relative}`);
-  if (bytes === undefined) throw refusal('manage/no-such-file', `${skill.name} has no file ${relative}.`);
-  return decoder.decode(bytes);
-}
-
-export function oidOf(skill: LocatedSkill, relative: string): string | undefined {
-  return skill.files.find((f) => f.path === `${skill.dir}/${relative}`)?.oid;
-}
-
-export function relativeFiles(skill: LocatedSkill): string[] {
-  return skill.files.map((f) => f.path.slice(skill.dir.length + 1));
-}
-
-export function refusal(code: string, message: string, data: Record<string, unknown> = {}): SkillgardenError {
-  return new SkillgardenError(code, message, { data: { ...data, exitCode: 1 } });
 }
 
 function categoryProblem(category: string): string | undefined {
