@@ -54,7 +54,7 @@ export function runGit(args: readonly string[], options: GitRunOptions): Promise
       },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : error.killed ? 124 : -1) : 0;
-        if (error && typeof error.code === 'string') reject(error);
+        if (error && typeof error.code === 'string') reject(new Error(error.message, { cause: error }));
         else resolve({ stdout, stderr: stderr.toString('utf8'), code });
       },
     );
