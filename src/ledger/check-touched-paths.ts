@@ -1,5 +1,6 @@
 import { SkillgardenError } from '../core/errors.js';
 import type { GitIndex } from './git-index.js';
+import type { StagedOid } from './git-plumbing.js';
 import { findEntry, readEntryOid } from './git-index.js';
 import { badPath, checkNoSymlink } from './paths.js';
 import type { PreparedChange } from './prepare-changes.js';
@@ -27,7 +28,7 @@ export async function checkClean(
   dir: string,
   changes: readonly PreparedChange[],
   before: ReadonlyMap<string, BlobRef | undefined>,
-  index?: GitIndex | ReadonlyMap<string, string | 'conflict'>,
+  index?: GitIndex | ReadonlyMap<string, StagedOid>,
   /** Blob ids git computed for files it converts (clean filter, eol); others are hashed here. */
   worktreeOids: ReadonlyMap<string, string> = new Map(),
 ): Promise<void> {
@@ -57,7 +58,7 @@ export async function checkClean(
 }
 
 /** The entry's oid, null when absent, or the literal 'conflict' (an oid is 40 or 64 hex digits, never that word). */
-function readIndexOid(index: GitIndex | ReadonlyMap<string, string | 'conflict'>, path: string): string | null {
+function readIndexOid(index: GitIndex | ReadonlyMap<string, StagedOid>, path: string): string | null {
   if (!isGitIndex(index)) return index.get(path) ?? null;
   const at = findEntry(index.entries, path);
   const entry = index.entries[at];
@@ -66,6 +67,6 @@ function readIndexOid(index: GitIndex | ReadonlyMap<string, string | 'conflict'>
   return stage === 0 && index.entries[at + 1]?.path !== path ? oid : 'conflict';
 }
 
-function isGitIndex(index: GitIndex | ReadonlyMap<string, string | 'conflict'>): index is GitIndex {
+function isGitIndex(index: GitIndex | ReadonlyMap<string, StagedOid>): index is GitIndex {
   return !(index instanceof Map);
 }

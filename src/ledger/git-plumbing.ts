@@ -6,6 +6,9 @@ import type { NewCommit } from './object-store.js';
 import { formatTimezone, normalizeMessage } from './object-store.js';
 import { runGit, runGitChecked } from './system-git.js';
 
+/** A staged blob id, or `'conflict'` for an unmerged path. */
+export type StagedOid = string;
+
 /*
  * The parts of a commit where git's own rules decide and the ledger asks the
  * git on the PATH: signing, eol conversion and filters, and index formats the
@@ -58,16 +61,12 @@ export async function hashWorktreeFiles(dir: string, paths: readonly string[]): 
 }
 
 /** Staged blob ids (`'conflict'` for an unmerged path) read by git, for index formats the native reader refuses. */
-export async function readStagedWithGit(
-  dir: string,
-  indexFile: string,
-  paths: readonly string[],
-): Promise<Map<string, string | 'conflict'>> {
+export async function readStagedWithGit(dir: string, indexFile: string, paths: readonly string[]): Promise<Map<string, StagedOid>> {
   const output = await runGitChecked(['ls-files', '-s', '-z', '--', ...paths.map((p) => `:(literal)${p}`)], {
     cwd: dir,
     env: { GIT_INDEX_FILE: indexFile },
   });
-  const staged = new Map<string, string | 'conflict'>();
+  const staged = new Map<string, StagedOid>();
   for (const entry of output.toString('utf8').split('\0').filter(Boolean)) {
     const match = /^\d+ ([0-9a-f]+) (\d)\t(.*)$/s.exec(entry);
     if (!match) continue;
