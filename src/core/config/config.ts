@@ -108,9 +108,7 @@ export function parseConfig(text: string, file: string): ParsedConfig {
     }
   }
   // Keys with a valid value are kept; an invalid one falls back to its default, and is reported.
-  const written = Object.fromEntries(
-    Object.entries(data as Record<string, unknown>).filter(([key]) => key in defaultConfig && !invalid.has(key)),
-  );
+  const written = Object.fromEntries(Object.entries(data as Record<string, unknown>).filter(([key]) => !invalid.has(key)));
   const config = { ...defaultConfig, ...(written as Partial<Config>) };
   if (config.archive_after_days < config.stale_after_days) {
     invalid.add('archive_after_days');
