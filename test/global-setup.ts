@@ -1,15 +1,18 @@
 import { execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildCli } from '../scripts/build-cli.js';
 
 /**
  * Tests that spawn `bin/skillgarden.js` (as a user or a runner would) need
- * lib/ to match src/: build once before the suite.
+ * lib/ (and the CLI bundle in lib/bundle/cli/) to match src/: build once before the suite.
  */
-export default function setup(): void {
+export default async function setup(): Promise<void> {
   const root = join(dirname(fileURLToPath(import.meta.url)), '..');
   execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
     cwd: root,
     stdio: 'inherit',
   });
+  // bin/skillgarden.js runs the bundle made from src/ (scripts/build-cli.ts).
+  await buildCli();
 }

@@ -19,6 +19,7 @@ import { decideProposal, publishProposal, readBranchState, withdrawProposal, typ
 import { commitSquashed, ensureFullHistory, prepareScratch, pushToBase } from './repo-ops.js';
 import { writeRunReport } from './report-files.js';
 import { runUrl, validateProposal } from './validate-proposal.js';
+import { readPrimaryRoot } from '../store/layout/discover-library.js';
 
 export interface CurateDeps {
   /** Injected by tests that call the mode in-process; the entry opens the real one. */
@@ -137,7 +138,7 @@ async function proposeOthers(x: {
   const consolidate = x.inputs.consolidate ?? config.consolidate;
   const transcripts = x.inputs.transcripts.length > 0 ? x.inputs.transcripts : config.transcripts;
   if (!consolidate && transcripts.length === 0) return [];
-  const skillsDir = x.inputs.skillsDir || config.skills_dir;
+  const skillsDir = x.inputs.skillsDir || readPrimaryRoot(x.scratch.dir, config.skills_dir);
   return proposeExtras({
     inputs: x.inputs,
     io: x.io,

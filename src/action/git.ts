@@ -1,5 +1,5 @@
-import { execFile } from 'node:child_process';
 import { SkillgardenError } from '../core/errors.js';
+import { runGit } from '../ledger/system-git.js';
 
 /** The one place the Action runs git: the system git a runner always has. */
 export interface GitResult {
@@ -27,30 +27,24 @@ export class Git {
     return new Git(dir, this.baseEnv);
   }
 
-  run(args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
-    const env = { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', ...this.baseEnv, ...options.env };
-    return new Promise((resolve, reject) => {
-      const child = execFile(
-        'git',
-        args,
-        { cwd: this.dir, env, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' },
-        (error, stdout, stderr) => {
-          const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-          if (code !== 0 && !options.allowFailure) {
-            reject(
-              new SkillgardenError(
-                'action/git-failed',
-                `git ${redact(args).join(' ')} failed in ${this.dir} (exit ${code}): ${stderr.trim() || stdout.trim()}`,
-                {
-                  data: { args: redact(args), code, stderr },
-                },
-              ),
-            );
-          } else resolve({ stdout, stderr, code });
+  /** Through the one choke point for git (ledger/system-git.ts), which adds no prompts and LC_ALL=C. */
+  async run(args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
+    const result = await runGit(args, {
+      cwd: this.dir,
+      env: { ...this.baseEnv, ...options.env },
+      ...(options.input !== undefined ? { input: options.input } : {}),
+    });
+    const stdout = result.stdout.toString('utf8');
+    if (result.code !== 0 && !options.allowFailure) {
+      throw new SkillgardenError(
+        'action/git-failed',
+        `git ${redact(args).join(' ')} failed in ${this.dir} (exit ${result.code}): ${result.stderr.trim() || stdout.trim()}`,
+        {
+          data: { args: redact(args), code: result.code, stderr: result.stderr },
         },
       );
-      if (options.input !== undefined) child.stdin?.end(options.input);
-    });
+    }
+    return { stdout, stderr: result.stderr, code: result.code };
   }
 
   async text(args: readonly string[], options: GitOptions = {}): Promise<string> {

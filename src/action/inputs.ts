@@ -28,6 +28,8 @@ export interface ActionInputs {
   baseBranch: string;
   extraLabels: string[];
   reportDir: string;
+  /** validate: where the SARIF log is written (relative to the workspace); default under the runner's temp folder. */
+  sarifFile: string;
   retry: { attempts: number; baseMs: number; maxMs: number };
   now: Date;
   github: GitHubEnv;
@@ -148,6 +150,7 @@ export function readInputs(env: Env): ActionInputs {
     baseBranch: input(env, 'base'),
     extraLabels: splitList(labels),
     reportDir: input(env, 'report-dir') || join(github.runnerTemp, 'skillgarden'),
+    sarifFile: input(env, 'sarif-file') || join(github.runnerTemp, 'skillgarden', 'skillgarden.sarif'),
     retry: {
       attempts: numberFrom(input(env, 'api-retries') || undefined, 'api-retries', 4) + 1,
       baseMs: numberFrom(env.SKILLGARDEN_RETRY_BASE_MS, 'SKILLGARDEN_RETRY_BASE_MS', 1000),

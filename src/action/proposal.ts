@@ -93,7 +93,3 @@ function readTrailerBlock(message: string): string {
   const paragraphs = message.trimEnd().split('\n\n');
   return paragraphs.at(-1) ?? '';
 }
-
-export function kindLabels(): string[] {
-  return ['skillgarden', ...Object.values(kindLabel)];
-}

@@ -2,14 +2,16 @@ import type { Finding } from '../core/findings.js';
 import type { ReportFinding, ScanReport } from '../core/scan/report.js';
 import { readConfig } from '../services/curator/read-library.js';
 import { runScan } from '../services/scan.js';
+import { openLibrary, renderEmptyLibrary, type DiscoveredLibrary } from '../store/layout/discover-library.js';
 import { runValidate } from '../services/validate.js';
-import { findChangedSkills } from './changed-skills.js';
 import { readEvent } from './event.js';
 import { Git } from './git.js';
 import type { ActionInputs } from './inputs.js';
 import type { ActionIo, Annotation, ModeResult } from './io.js';
 import { codeSpan, escapeMarkdown } from './markdown.js';
 import { readChangedFiles } from './repo-ops.js';
+import { toFindings } from '../core/scan/index.js';
+import { writeSarifReport } from './sarif-output.js';
 
 /** A row of the summary table and, for the first few of each level, an annotation. */
 interface Problem {
@@ -32,12 +34,23 @@ const summaryRows = 2000;
 export async function runValidateMode(inputs: ActionInputs, io: ActionIo): Promise<ModeResult> {
   const { config, findings: configFindings } = readConfig(inputs.workspace);
   const skillsDir = inputs.skillsDir || config.skills_dir;
-  const paths = await selectPaths(inputs, io, skillsDir);
+  // The library's one discovery, as every command uses; an empty library fails the step rather than pass with nothing checked.
+  const library = openLibrary(inputs.workspace, skillsDir);
+  if (library.skills.length === 0 && library.escaped.length === 0) return { failure: renderEmptyLibrary(library) };
+  const paths = await selectPaths(inputs, io, library);
   const validation =
     paths && paths.length === 0
       ? null
-      : runValidate({ cwd: inputs.workspace, skillsDir, profile: inputs.profile ?? config.profile, ...(paths ? { paths } : {}) });
-  const scan = inputs.scan && validation ? await runScan(paths ?? [], { repo: inputs.workspace, skillsDir, config: config.scan }) : null;
+      : runValidate({
+          cwd: inputs.workspace,
+          profile: inputs.profile ?? config.profile,
+          links: config.links,
+          ...(paths ? { paths } : { library }),
+        });
+  const scan =
+    inputs.scan && validation
+      ? await runScan(paths ?? [], { repo: inputs.workspace, config: config.scan, ...(paths ? {} : { library }) })
+      : null;
   const problems = [...configFindings.map(fromFinding), ...(validation?.findings ?? []).map(fromFinding), ...(scan ? fromScan(scan) : [])];
   emitAnnotations(io, problems, inputs.workingDirectory);
   const errors = problems.filter((p) => p.level === 'error').length;
@@ -46,13 +59,17 @@ export async function runValidateMode(inputs: ActionInputs, io: ActionIo): Promi
   io.setOutput('errors', String(errors));
   io.setOutput('warnings', String(warnings));
   io.setOutput('skills', String(skills));
+  const sarifFindings = [...configFindings, ...(validation?.findings ?? []), ...(scan ? toFindings(scan.findings) : [])];
+  io.setOutput('sarif', writeSarifReport(inputs.sarifFile, inputs.workspace, sarifFindings));
   await io.appendSummary(
     renderSummary({
       skills,
       errors,
       warnings,
       problems,
-      scope: paths ? `${paths.length} changed skill(s)` : `every skill under \`${skillsDir}/\``,
+      scope: paths
+        ? `${paths.length} changed skill(s)`
+        : `every skill under ${library.layout.roots.map((r) => `\`${r.path || '.'}/\``).join(', ') || 'the listed paths'}`,
       scanned: scan !== null,
     }),
   );
@@ -61,7 +78,7 @@ export async function runValidateMode(inputs: ActionInputs, io: ActionIo): Promi
 }
 
 /** Undefined: the whole library. An array: the changed skill folders (maybe none). */
-async function selectPaths(inputs: ActionInputs, io: ActionIo, skillsDir: string): Promise<string[] | undefined> {
+async function selectPaths(inputs: ActionInputs, io: ActionIo, library: DiscoveredLibrary): Promise<string[] | undefined> {
   if (!inputs.changedOnly) return undefined;
   const event = readEvent(inputs.github.eventPath);
   if (!event.pullRequest) {
@@ -69,7 +86,7 @@ async function selectPaths(inputs: ActionInputs, io: ActionIo, skillsDir: string
     return undefined;
   }
   const changed = await readChangedFiles(new Git(inputs.workspace), event.pullRequest.baseSha);
-  const dirs = findChangedSkills(inputs.workspace, skillsDir, changed);
+  const dirs = library.skills.filter((s) => changed.some((file) => file.startsWith(`${s.path}/`))).map((s) => s.path);
   io.info(`changed-only: ${changed.length} changed file(s), ${dirs.length} skill(s) to validate.`);
   return dirs;
 }

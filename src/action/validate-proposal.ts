@@ -7,7 +7,12 @@ import { codeSpan } from './markdown.js';
 export function validateProposal(dir: string, inputs: ActionInputs): string {
   try {
     const { config } = readConfig(dir);
-    const result = runValidate({ cwd: dir, skillsDir: inputs.skillsDir || config.skills_dir, profile: inputs.profile ?? config.profile });
+    const result = runValidate({
+      cwd: dir,
+      skillsDir: inputs.skillsDir || config.skills_dir,
+      profile: inputs.profile ?? config.profile,
+      links: config.links,
+    });
     const verdict = result.errors > 0 ? '❌' : '✅';
     const lines = [
       `${verdict} The curator validated the proposed tree itself (pull requests opened with \`GITHUB_TOKEN\` start no workflows): ${result.skills} skill(s), ${result.errors} error(s), ${result.warnings} warning(s).`,

@@ -1,6 +1,7 @@
 import type { Command } from './context.js';
 
-export function renderHelp(commands: readonly Command[]): string {
+/** The top-level help: names and summaries only, so no command's module is loaded for it. */
+export function renderHelp(commands: readonly Pick<Command, 'name' | 'summary'>[]): string {
   const width = Math.max(...commands.map((c) => c.name.length));
   return [
     'skillgarden — a Git-backed store for agent skills, with a curator',

@@ -19,9 +19,12 @@ const refusalCodes = new Set(['ledger/rollback-refused', 'ledger/dirty', 'ledger
 /** Runs one command line and returns its exit code. Never exits the process itself. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const { name, index } = findCommandName(argv);
-  const command = commands.find((c) => c.name === name);
+  const entry = commands.find((c) => c.name === name);
+  let command: Command | undefined;
   try {
-    if (!command) return showTopLevel(argv, name, io);
+    if (!entry) return showTopLevel(argv, name, io);
+    // Only now is the command's module (and what it uses) loaded.
+    command = await entry.load();
     const parsed = parseArgs({
       args: [...argv.slice(0, index), ...argv.slice(index + 1)],
       options: { ...globalOptions, ...command.options },

@@ -8,6 +8,7 @@ import type { Config } from '../core/config/config.js';
 import { requireConfig } from '../services/curator/read-library.js';
 import type { ManageContext } from '../services/manage/index.js';
 import type { CliIo, CommandContext, OptionSpec } from './context.js';
+import { readPrimaryRoot } from '../store/layout/discover-library.js';
 
 /** Options every writing command shares (DESIGN §12). */
 export const writerOptions: Record<string, OptionSpec> = {
@@ -55,7 +56,8 @@ export async function openManageContext(context: CommandContext, defaults: { act
   return {
     repoDir: context.global.repo,
     ledger: await openRepoLedger(context),
-    skillsDir: config.skills_dir,
+    skillsDir: readPrimaryRoot(context.global.repo, config.skills_dir),
+    roots: config.skills_dir ?? null,
     profile: config.profile,
     actor,
     ...(actor === 'agent' ? { source } : {}),

@@ -1,4 +1,5 @@
 import type { Finding } from '../core/findings.js';
+import { escapeControl } from '../core/report/escape-text.js';
 import type { ManageResult } from '../services/manage/index.js';
 
 /** One line per commit, as a person reads it; warnings the write carried follow. */
@@ -14,6 +15,6 @@ export function renderManageResult(result: ManageResult): string {
   if (typeof result.details.archivedTo === 'string')
     lines.push(`  archived to ${result.details.archivedTo}; \`skillgarden restore ${result.skills[0]}\` brings it back`);
   const warnings = (result.details.warnings as Finding[] | undefined) ?? [];
-  for (const w of warnings) lines.push(`  ${w.severity} ${w.code} ${w.message}`);
+  for (const w of warnings) lines.push(`  ${w.severity} ${escapeControl(w.code)} ${escapeControl(w.message)}`);
   return `${lines.join('\n')}\n`;
 }

@@ -4,7 +4,6 @@ export const archiveDirName = '.archive';
 export const skillFileName = 'SKILL.md';
 export const metaDir = '.skillgarden';
 export const supportDirs = ['references', 'templates', 'scripts', 'assets'] as const;
-export type SupportDir = (typeof supportDirs)[number];
 
 /**
  * Folder names that never hold skills or categories. Other hidden folders may:

@@ -1,5 +1,6 @@
 import { compareFindings, type Finding } from './findings.js';
 import { checkRules, type SkillFileEntry } from './rules/index.js';
+import type { LibraryPlace } from './rules/types.js';
 import { checkSchema } from './schema/index.js';
 import type { ProfileName } from './schema/types.js';
 import { parseSkill, parseSkillBytes } from './skill/index.js';
@@ -15,6 +16,8 @@ export interface ValidateSkillInput {
   profile?: ProfileName;
   /** The files of the skill folder (relative POSIX paths), when known: enables link and size checks. */
   files?: ReadonlyMap<string, SkillFileEntry>;
+  /** The skill's place in its library: lets relative links reach sibling skills (the `links` setting). */
+  library?: LibraryPlace;
 }
 
 export interface SkillValidation {
@@ -39,7 +42,7 @@ export function validateSkill(input: ValidateSkillInput): SkillValidation {
     });
     findings.push(...schemaFindings.filter((f) => !isNamePatternFinding(f, skill)));
   }
-  findings.push(...checkRules({ skill, folder: input.folder, profile, files: input.files }));
+  findings.push(...checkRules({ skill, folder: input.folder, profile, files: input.files, ...(input.library ? { library: input.library } : {}) }));
   return { skill, findings: findings.sort(compareFindings) };
 }
 

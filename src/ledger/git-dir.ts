@@ -21,7 +21,7 @@ export interface RepoLayout {
 
 export async function readRepoLayout(dir: string): Promise<RepoLayout> {
   const envDir = process.env.GIT_DIR;
-  const gitdir = envDir ? resolve(envDir) : await readGitDir(dir);
+  const gitdir = await readGitDir(dir);
   const worktree = envDir && process.env.GIT_WORK_TREE ? resolve(process.env.GIT_WORK_TREE) : dir;
   return { dir: worktree, gitdir, commondir: readCommonDir(gitdir) };
 }
@@ -36,8 +36,9 @@ function readCommonDir(gitdir: string): string {
   }
 }
 
-/** This worktree's git folder: `.git/`, or the folder a `.git` file points to. */
+/** This worktree's git folder: `GIT_DIR` when set (git's own rule), `.git/`, or the folder a `.git` file points to. */
 export async function readGitDir(dir: string): Promise<string> {
+  if (process.env.GIT_DIR) return resolve(process.env.GIT_DIR);
   const dotGit = join(dir, '.git');
   const info = await stat(dotGit).catch(() => undefined);
   if (info?.isDirectory()) return dotGit;

@@ -115,15 +115,15 @@ export class GitLedger implements Ledger {
 
   async commitOnBranch(options: BranchCommitRequest): Promise<BranchCommitResult> {
     const base = await this.resolve(options.base ?? 'HEAD');
-    const who = options.author ?? (await this.ctx.identities()).author;
-    const author = {
-      name: who.name,
-      email: who.email,
-      timestamp: options.author?.timestamp ?? Math.floor(this.ctx.now().getTime() / 1000),
-      timezoneOffset: options.author?.timezoneOffset ?? 0,
-    };
-    const { branch, message, changes } = options;
-    return writeBranchCommit(this.ctx, { branch, base, message, changes, author, ...optionalTip(options.expectedTip) });
+    const { branch, message, changes, author } = options;
+    return writeBranchCommit(this.ctx, {
+      branch,
+      base,
+      message,
+      changes,
+      ...(author ? { author } : {}),
+      ...optionalTip(options.expectedTip),
+    });
   }
 
   listBranches(prefix: string): Promise<BranchTip[]> {

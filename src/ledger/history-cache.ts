@@ -28,6 +28,8 @@ function isCacheFile(value: unknown): value is HistoryCacheFile {
     file.index.version === 1 &&
     typeof file.index.skills === 'object' &&
     typeof file.index.deleted === 'object' &&
+    // A cache from before `outside` was kept is rebuilt: its skills may date from a move.
+    typeof file.index.outside === 'object' &&
     typeof file.index.head === 'string' &&
     typeof file.index.shallow === 'boolean'
   );

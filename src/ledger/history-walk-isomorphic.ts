@@ -2,12 +2,11 @@ import * as fs from 'node:fs';
 import git, { type TreeEntry } from 'isomorphic-git';
 import type { CommitRecord, HistoryCommit, PathChange } from '../core/ledger/commit-record.js';
 import type { HistoryWalker, WalkRange } from './history-walker.js';
+import { isHistoryPath, isSkillFile } from '../core/ledger/skill-paths.js';
 
 interface WalkContext {
   gitdir: string;
   cache: object;
-  /** Tree oid → oid of the skills root inside it (null: no such folder). */
-  rootTrees: Map<string, string | null>;
   /** Recently read trees: a commit's "after" is the next commit's "before". Bounded. */
   trees: Map<string, TreeEntry[]>;
   /** Commit oid → its tree and record, for the commits of this walk. */
@@ -27,25 +26,16 @@ async function readEntries(ctx: WalkContext, oid: string | null): Promise<TreeEn
   return entries;
 }
 
-async function findRootTree(ctx: WalkContext, treeOid: string, root: string): Promise<string | null> {
-  const known = ctx.rootTrees.get(treeOid);
-  if (known !== undefined) return known;
-  let oid: string | null = treeOid;
-  for (const part of root === '' ? [] : root.split('/')) {
-    const entry: TreeEntry | undefined = (await readEntries(ctx, oid)).find((e) => e.path === part);
-    oid = entry?.type === 'tree' ? entry.oid : null;
-    if (oid === null) break;
-  }
-  ctx.rootTrees.set(treeOid, oid);
-  return oid;
-}
-
 async function listFiles(ctx: WalkContext, oid: string, prefix: string, status: PathChange['status']): Promise<PathChange[]> {
   return diffTrees(ctx, status === 'added' ? null : oid, status === 'added' ? oid : null, prefix);
 }
 
 function join(prefix: string, name: string): string {
   return prefix === '' ? name : `${prefix}/${name}`;
+}
+
+function fileChange(status: 'added' | 'deleted', path: string, entry: TreeEntry): PathChange {
+  return isSkillFile(path) ? { status, path, blob: entry.oid } : { status, path };
 }
 
 /** Files changed from tree `before` to `after`; subtrees with equal oids are skipped unread. */
@@ -63,8 +53,8 @@ async function diffTrees(ctx: WalkContext, before: string | null, after: string 
       if (a.oid !== b.oid || a.mode !== b.mode) changes.push({ status: 'modified', path });
     } else {
       // Added, deleted, or a file turned into a folder (or back): old side out, new side in.
-      if (a) changes.push(...(a.type === 'tree' ? await listFiles(ctx, a.oid, path, 'deleted') : [{ status: 'deleted' as const, path }]));
-      if (b) changes.push(...(b.type === 'tree' ? await listFiles(ctx, b.oid, path, 'added') : [{ status: 'added' as const, path }]));
+      if (a) changes.push(...(a.type === 'tree' ? await listFiles(ctx, a.oid, path, 'deleted') : [fileChange('deleted', path, a)]));
+      if (b) changes.push(...(b.type === 'tree' ? await listFiles(ctx, b.oid, path, 'added') : [fileChange('added', path, b)]));
     }
   }
   return changes;
@@ -96,9 +86,9 @@ async function collectCommits(ctx: WalkContext, range: WalkRange): Promise<Array
   return found;
 }
 
-/** isomorphic-git: slower, but needs no git binary. Only the skills root's subtrees are diffed. */
+/** isomorphic-git: slower, but needs no git binary. Equal subtrees are never read. */
 export function isomorphicGitWalker(gitdir: string): HistoryWalker {
-  const ctx: WalkContext = { gitdir, cache: {}, rootTrees: new Map(), trees: new Map(), commits: new Map() };
+  const ctx: WalkContext = { gitdir, cache: {}, trees: new Map(), commits: new Map() };
   return {
     async resolveHead(ref) {
       try {
@@ -113,9 +103,8 @@ export function isomorphicGitWalker(gitdir: string): HistoryWalker {
       for (const { record, tree } of await collectCommits(ctx, range)) {
         const parent = record.parents[0];
         const parentTree = parent === undefined ? null : (await readCommitTree(ctx, parent)).tree;
-        const before = parentTree === null ? null : await findRootTree(ctx, parentTree, range.skillsRoot);
-        const after = await findRootTree(ctx, tree, range.skillsRoot);
-        const changes = await diffTrees(ctx, before, after, range.skillsRoot);
+        // The whole tree, not the skills root alone: a SKILL.md moved in from outside keeps its creation.
+        const changes = (await diffTrees(ctx, parentTree, tree, '')).filter((c) => isHistoryPath(c.path, range.skillsRoot));
         commits.push(range.shallow.has(record.oid) ? { ...record, changes, boundary: true } : { ...record, changes });
       }
       return commits;

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import git from 'isomorphic-git';
 import type { CommitRecord, HistoryCommit, PathChange, PathChangeStatus } from '../core/ledger/commit-record.js';
-import { relativeToRoot } from '../core/ledger/skill-paths.js';
+import { isHistoryPath, isSkillFile } from '../core/ledger/skill-paths.js';
 import { runGit, runGitChecked } from './history-git.js';
 import type { HistoryWalker, WalkRange } from './history-walker.js';
 
@@ -13,7 +13,10 @@ function toStatus(letter: string): PathChangeStatus {
   return letter === 'A' ? 'added' : letter === 'D' ? 'deleted' : 'modified';
 }
 
-/** Reads `git log -z --name-status` output: a commit's fields, then (status, path) pairs. */
+/**
+ * Reads `git log -z --name-status` or `--raw --no-abbrev` output: a commit's fields, then
+ * (status, path) pairs; a raw status (`:100644 100644 <old> <new> M`) also names the blobs.
+ */
 export function parseNameStatusLog(output: string): HistoryCommit[] {
   const tokens = output.split('\0');
   const commits: HistoryCommit[] = [];
@@ -36,9 +39,19 @@ export function parseNameStatusLog(output: string): HistoryCommit[] {
     const letter = token.replace(/^\n+/, '');
     if (letter === '' || current === undefined) continue;
     const path = tokens[++i] ?? '';
-    current.changes.push({ status: toStatus(letter[0] as string), path } satisfies PathChange);
+    current.changes.push(readChange(letter, path));
   }
   return commits;
+}
+
+const zeroOid = /^0+$/;
+
+function readChange(status: string, path: string): PathChange {
+  if (!status.startsWith(':')) return { status: toStatus(status[0] as string), path };
+  const [, , before = '', after = '', letter = ''] = status.slice(1).split(' ');
+  const change: PathChange = { status: toStatus(letter[0] ?? 'M'), path };
+  const blob = change.status === 'added' ? after : change.status === 'deleted' ? before : '';
+  return isSkillFile(path) && blob !== '' && !zeroOid.test(blob) ? { ...change, blob } : change;
 }
 
 function rangeArgs(range: WalkRange): string[] {
@@ -57,10 +70,10 @@ export function systemGitWalker(dir: string, gitdir: string): HistoryWalker {
       return result.code === 0 ? result.stdout.trim() : null;
     },
     async readCommits(range) {
-      const args = ['log', '--no-renames', '--diff-merges=first-parent', '--name-status', '-z', commitFormat];
+      const args = ['log', '--no-renames', '--diff-merges=first-parent', '--raw', '--no-abbrev', '-z', commitFormat];
       const output = await runGitChecked(dir, [...args, ...rangeArgs(range)]);
       return parseNameStatusLog(output).map((c) => {
-        const changes = c.changes.filter((change) => relativeToRoot(change.path, range.skillsRoot) !== null);
+        const changes = c.changes.filter((change) => isHistoryPath(change.path, range.skillsRoot));
         // git itself shows a cut commit without parents.
         return range.shallow.has(c.oid) ? { ...c, changes, boundary: true } : { ...c, changes };
       });

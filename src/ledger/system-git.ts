@@ -81,10 +81,28 @@ export function spawnGit(args: readonly string[], options: Pick<GitRunOptions, '
   return spawn('git', args, { cwd: options.cwd, env: gitEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
 }
 
-/** simple-git for porcelain in `dir`, with the same environment rules. */
+/**
+ * simple-git for porcelain in `dir`, with the same environment rules. Its
+ * guards are for arguments from untrusted input; ours are fixed here, and the
+ * environment is the user's own (GIT_DIR, GIT_CONFIG_GLOBAL, GIT_SSH_COMMAND,
+ * the Action's GIT_CONFIG_COUNT credentials), which git's rules must see:
+ * so it passes as it is instead of being stripped.
+ */
 export function porcelainGit(dir: string, options: { timeoutMs?: number; env?: Record<string, string | undefined> } = {}): SimpleGit {
-  const git = simpleGit({ baseDir: dir, ...(options.timeoutMs ? { timeout: { block: options.timeoutMs } } : {}) });
-  return git.env(gitEnv({ GIT_EDITOR: 'true', ...options.env }));
+  const env = gitEnv({ GIT_EDITOR: 'true', ...options.env });
+  const git = simpleGit({
+    baseDir: dir,
+    allowEnvironment: Object.keys(env),
+    unsafe: {
+      allowUnsafeEditor: true,
+      allowUnsafePager: true,
+      allowUnsafeConfigEnvCount: true,
+      allowUnsafeSshCommand: true,
+      allowUnsafeAskPass: true,
+    },
+    ...(options.timeoutMs ? { timeout: { block: options.timeoutMs } } : {}),
+  });
+  return git.env(env);
 }
 
 let onPath: boolean | undefined;

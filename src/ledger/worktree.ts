@@ -40,13 +40,27 @@ export async function readWorktreeFile(dir: string, path: string): Promise<Workt
 }
 
 /**
+ * The file's name in its temporary twin's name: a name near the file system's
+ * 255-byte limit (which git accepts) would overflow it with the suffix
+ * (ENAMETOOLONG), so a long one is cut and a hash of it keeps twins apart.
+ */
+function tempStem(name: string): string {
+  if (Buffer.byteLength(name) <= 180) return name;
+  const hash = createHash('sha1').update(name).digest('hex').slice(0, 12);
+  return `${Buffer.from(name)
+    .subarray(0, 120)
+    .toString('utf8')
+    .replace(/\uFFFD+$/, '')}~${hash}`;
+}
+
+/**
  * Temp file in the same folder, then a rename: a reader sees the old file or
  * the new one. Not fsynced, as git does not fsync checkouts: the content is
  * safe in the commit, and `git restore` rebuilds the file after a power cut.
  */
 export async function writeWorktreeFile(dir: string, path: string, content: Uint8Array, mode: FileMode): Promise<BigIntStats> {
   const full = join(dir, path);
-  const temp = join(dirname(full), `.${basename(full)}.skillgarden-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const temp = join(dirname(full), `.${tempStem(basename(full))}.skillgarden-${process.pid}-${randomBytes(4).toString('hex')}`);
   if (mode === '120000') inFolder(temp, () => symlinkSync(Buffer.from(content).toString('utf8'), temp));
   else writeRegularFile(temp, content, mode === '100755' ? 0o755 : 0o644);
   try {

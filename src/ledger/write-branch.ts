@@ -8,7 +8,7 @@ import { prepareChanges } from './prepare-changes.js';
 import { appendReflogs, isOid, isValidRefName, lockRef, readHeadState, readRef } from './refs.js';
 import { editTree, lookupPaths } from './tree-edit.js';
 import { checkExpected } from './check-touched-paths.js';
-import { formatTimezone } from './object-store.js';
+import { identity, resolvePeople, writeCommitObject } from './write-commit.js';
 
 /*
  * Proposals and staged writes are branches that are never checked out: a
@@ -24,7 +24,8 @@ export interface BranchCommitOptions {
   base: string;
   message: string;
   changes: readonly FileChange[];
-  author: Required<Author>;
+  /** Default: who git says ran it (as for every ledger commit). */
+  author?: Author;
   /** The tip the caller saw: `null` = the branch must not exist yet, `undefined` = replace whatever it holds. */
   expectedTip?: string | null;
 }
@@ -43,7 +44,7 @@ export interface BranchTip {
 
 export async function writeBranchCommit(ctx: CommitContext, options: BranchCommitOptions): Promise<BranchCommitResult> {
   const ref = branchRef(options.branch);
-  await refuseCheckedOut(ctx.gitdir, ref);
+  await refuseCheckedOut(ctx, ref);
   const changes = prepareChanges(options.changes);
   for (const change of changes) if (change.content) await ctx.store.writeBlob(change.content);
   const tree = (await ctx.store.readCommit(options.base)).tree;
@@ -57,14 +58,15 @@ export async function writeBranchCommit(ctx: CommitContext, options: BranchCommi
   );
   const edits = new Map(changes.map((c) => [c.path, c.oid === null ? null : { oid: c.oid, mode: c.mode }]));
   const newTree = await editTree(ctx.store, tree, edits);
-  const commit = await ctx.store.writeCommit({ tree: newTree, parents: [options.base], message: options.message, author: options.author });
-  const lock = await lockRef(ctx.gitdir, ref, { timeoutMs: ctx.lockTimeoutMs });
+  const { author, committer } = await resolvePeople(ctx, options.author);
+  const commit = await writeCommitObject(ctx, { tree: newTree, parents: [options.base], message: options.message, author, committer });
+  const lock = await lockRef(ctx.layout, ref, { timeoutMs: ctx.lockTimeoutMs });
   try {
-    const previous = await readRef(ctx.gitdir, ref);
+    const previous = await readRef(ctx.layout, ref);
     checkTip(options.branch, previous, options.expectedTip);
     await lock.commit(`${commit}\n`);
-    const who = `${options.author.name} <${options.author.email}> ${options.author.timestamp} ${formatTimezone(options.author.timezoneOffset)}`;
-    await appendReflogs(ctx.gitdir, [ref], { before: previous, after: commit, who, message: `skillgarden: ${options.message}` });
+    const reflog = { before: previous, after: commit, who: identity(committer), message: `skillgarden: ${options.message}` };
+    await appendReflogs(ctx.layout, [ref], reflog, ctx.setup.reflog);
     return { commit, branch: options.branch, previous };
   } finally {
     await lock.release();
@@ -74,7 +76,7 @@ export async function writeBranchCommit(ctx: CommitContext, options: BranchCommi
 /** Every branch under `prefix` (e.g. `skillgarden/`), loose and packed, sorted by name. */
 export async function listBranches(ctx: CommitContext, prefix: string): Promise<BranchTip[]> {
   const found = new Map<string, string>();
-  for (const [ref, oid] of readPackedRefs(ctx.gitdir)) {
+  for (const [ref, oid] of readPackedRefs(ctx.layout.commondir)) {
     if (ref.startsWith(`refs/heads/${prefix}`)) found.set(ref.slice('refs/heads/'.length), oid);
   }
   const walk = (folder: string, name: string) => {
@@ -87,22 +89,22 @@ export async function listBranches(ctx: CommitContext, prefix: string): Promise<
       }
     }
   };
-  walk(join(ctx.gitdir, 'refs', 'heads'), '');
+  walk(join(ctx.layout.commondir, 'refs', 'heads'), '');
   return [...found].map(([branch, commit]) => ({ branch, commit })).sort((a, b) => (a.branch < b.branch ? -1 : 1));
 }
 
 /** Deletes a branch that is not checked out (loose file and packed line, under git's locks); false when it did not exist. */
 export async function deleteBranch(ctx: CommitContext, branch: string, expectedTip?: string): Promise<boolean> {
   const ref = branchRef(branch);
-  await refuseCheckedOut(ctx.gitdir, ref);
-  const lock = await lockRef(ctx.gitdir, ref, { timeoutMs: ctx.lockTimeoutMs });
+  await refuseCheckedOut(ctx, ref);
+  const lock = await lockRef(ctx.layout, ref, { timeoutMs: ctx.lockTimeoutMs });
   try {
-    const current = await readRef(ctx.gitdir, ref);
+    const current = await readRef(ctx.layout, ref);
     if (current === undefined) return false;
     if (expectedTip !== undefined) checkTip(branch, current, expectedTip);
-    if (readPackedRefs(ctx.gitdir).has(ref)) await dropPackedRef(ctx, ref);
-    rmSync(join(ctx.gitdir, ref), { force: true });
-    rmSync(join(ctx.gitdir, 'logs', ref), { force: true });
+    if (readPackedRefs(ctx.layout.commondir).has(ref)) await dropPackedRef(ctx, ref);
+    rmSync(join(ctx.layout.commondir, ref), { force: true });
+    rmSync(join(ctx.layout.commondir, 'logs', ref), { force: true });
     return true;
   } finally {
     await lock.release();
@@ -119,13 +121,17 @@ function branchRef(branch: string): string {
   return ref;
 }
 
-async function refuseCheckedOut(gitdir: string, ref: string): Promise<void> {
-  const head = await readHeadState(gitdir);
-  if (head.kind === 'branch' && head.ref === ref) {
+/** A branch checked out here or in any linked worktree is never rewritten behind that worktree's back. */
+async function refuseCheckedOut(ctx: CommitContext, ref: string): Promise<void> {
+  const common = ctx.layout.commondir;
+  const heads = [ctx.gitdir, common, ...safeReaddir(join(common, 'worktrees')).map((e) => join(common, 'worktrees', e.name))];
+  for (const gitdir of new Set(heads)) {
+    const head = await readHeadState(gitdir).catch(() => undefined);
+    if (head?.kind !== 'branch' || head.ref !== ref) continue;
     throw new SkillgardenError(
       'ledger/branch-checked-out',
-      `${ref.slice('refs/heads/'.length)} is the checked-out branch; switch to another branch before skillgarden rewrites it.`,
-      { data: { ref } },
+      `${ref.slice('refs/heads/'.length)} is checked out${gitdir === ctx.gitdir ? '' : ` in another worktree (${gitdir})`}; switch that worktree to another branch before skillgarden rewrites it.`,
+      { data: { ref, gitdir } },
     );
   }
 }
@@ -151,7 +157,7 @@ function readPackedRefs(gitdir: string): Map<string, string> {
 
 /** Rewrites packed-refs without `ref` (and its peeled `^` line), under `packed-refs.lock`, as `git update-ref -d` does. */
 async function dropPackedRef(ctx: CommitContext, ref: string): Promise<void> {
-  const path = join(ctx.gitdir, 'packed-refs');
+  const path = join(ctx.layout.commondir, 'packed-refs');
   const lock = await acquireLock(path, { timeoutMs: ctx.lockTimeoutMs });
   try {
     const kept: string[] = [];

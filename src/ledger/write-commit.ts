@@ -18,6 +18,7 @@ import {
 import type { Author, CommitOptions, CommitResult } from './ledger.js';
 import { acquireLock, backoffMs, sleep } from './lock-file.js';
 import type { HeldLock } from './lock-file.js';
+import type { NewCommit } from './object-store.js';
 import { formatTimezone } from './object-store.js';
 import { prepareChanges } from './prepare-changes.js';
 import type { PreparedChange } from './prepare-changes.js';
@@ -165,10 +166,20 @@ async function buildCommit(ctx: CommitContext, input: BuildInput) {
   const edits = new Map(input.changes.map((c) => [c.path, c.oid === null ? null : { oid: c.oid, mode: c.mode }]));
   const newTree = await editTree(ctx.store, tree, edits);
   const parents = input.parent ? [input.parent] : [];
-  const object = { tree: newTree, parents, message: input.message, author: input.author, committer: input.committer };
-  // Signing is git's: the embedded backend refused before anything was written.
-  const commit = ctx.setup.sign ? await writeSignedCommit(ctx.dir, object) : await ctx.store.writeCommit(object);
+  const commit = await writeCommitObject(ctx, {
+    tree: newTree,
+    parents,
+    message: input.message,
+    author: input.author,
+    committer: input.committer,
+  });
   return { commit, before };
+}
+
+/** A commit object, signed when the repository says so (`commit.gpgSign`). */
+export async function writeCommitObject(ctx: CommitContext, object: NewCommit): Promise<string> {
+  // Signing is git's: the embedded backend refused before anything was written.
+  return ctx.setup.sign ? writeSignedCommit(ctx.dir, object) : ctx.store.writeCommit(object);
 }
 
 export async function readBranch(dirs: RefDirs): Promise<string> {
@@ -210,7 +221,7 @@ async function updateWorktree(dir: string, changes: readonly PreparedChange[]): 
  * always who git says (who ran it). Dates: the given one, else
  * `GIT_AUTHOR_DATE` / `GIT_COMMITTER_DATE`, else the ledger's clock.
  */
-async function resolvePeople(
+export async function resolvePeople(
   ctx: CommitContext,
   given: Author | undefined,
 ): Promise<{ author: Required<Author>; committer: Required<Author> }> {
@@ -225,6 +236,6 @@ async function resolvePeople(
   };
 }
 
-function identity(author: Required<Author>): string {
+export function identity(author: Required<Author>): string {
   return `${author.name} <${author.email}> ${author.timestamp} ${formatTimezone(author.timezoneOffset)}`;
 }

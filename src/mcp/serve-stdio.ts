@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { defaultSkillsDir } from '../core/layout.js';
+import type { ProfileName } from '../core/schema/types.js';
+import { readPrimaryRoot } from '../store/layout/discover-library.js';
 import type { Ledger } from '../ledger/ledger.js';
 import type { ManageContext } from '../services/manage/index.js';
 import { SkillRegistry } from '../registry/skill-registry.js';
@@ -10,7 +11,10 @@ import { createSkillServer } from './skill-server.js';
 
 export interface ServeOptions {
   repoDir: string;
-  skillsDir?: string;
+  /** The `skills_dir` setting (a folder, a glob or a list); default: detected from the layout. */
+  skillsDir?: string | readonly string[];
+  /** The profile every write is validated under (the repository's configured one). */
+  profile?: ProfileName;
   openLedger: () => Promise<Ledger>;
   usage?: UsageStore;
   sessionId?: string;
@@ -23,17 +27,24 @@ export interface ServeOptions {
 
 /** Serves the library over stdio until the client hangs up; hot-reloads it meanwhile. */
 export async function serveStdio(options: ServeOptions): Promise<void> {
-  const skillsDir = options.skillsDir ?? defaultSkillsDir;
   const registry = await SkillRegistry.open({
     repoDir: options.repoDir,
-    skillsDir,
+    ...(options.skillsDir === undefined ? {} : { skillsDir: options.skillsDir }),
     ...(options.usage ? { usage: options.usage } : {}),
     ...(options.inlineShell ? { inlineShell: options.inlineShell } : {}),
   });
   let ledger: Promise<Ledger> | undefined;
   const manageContext = async (): Promise<ManageContext> => {
     ledger ??= options.openLedger();
-    return { repoDir: options.repoDir, ledger: await ledger, skillsDir, profile: 'portable', actor: 'agent', source: 'foreground' };
+    return {
+      repoDir: options.repoDir,
+      ledger: await ledger,
+      skillsDir: readPrimaryRoot(options.repoDir, options.skillsDir),
+      roots: options.skillsDir ?? null,
+      profile: options.profile ?? 'portable',
+      actor: 'agent',
+      source: 'foreground',
+    };
   };
   const { server, dispose } = createSkillServer(
     { registry, manageContext, sessionId: options.sessionId ?? randomUUID(), now: () => new Date() },

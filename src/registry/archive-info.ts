@@ -1,8 +1,7 @@
-import { execFile } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { archiveDirName } from '../core/layout.js';
-import { discoverSkills } from '../store/discover.js';
+import { statSync } from 'node:fs';
+import { relative } from 'node:path';
+import { runGit } from '../ledger/system-git.js';
+import { openLibrary } from '../store/layout/discover-library.js';
 
 export interface ArchiveInfo {
   name: string;
@@ -14,10 +13,15 @@ export interface ArchiveInfo {
 }
 
 /** The archived skill of exactly this name (or `<name>-<suffix>`, as restore accepts), if any. */
-export async function readArchiveInfo(options: { repoDir: string; skillsRoot: string; name: string }): Promise<ArchiveInfo | undefined> {
-  const archiveRoot = join(options.skillsRoot, archiveDirName);
-  if (!existsSync(archiveRoot)) return undefined;
-  const candidates = discoverSkills(archiveRoot).filter((s) => s.name === options.name || s.name.startsWith(`${options.name}-`));
+export async function readArchiveInfo(options: {
+  repoDir: string;
+  skillsDir: string | readonly string[] | undefined;
+  name: string;
+}): Promise<ArchiveInfo | undefined> {
+  // Archives live beside their roots: the library's discovery finds them all.
+  const candidates = openLibrary(options.repoDir, options.skillsDir).archived.filter(
+    (s) => s.name === options.name || s.name.startsWith(`${options.name}-`),
+  );
   const chosen = candidates.find((c) => c.name === options.name) ?? candidates[0];
   if (!chosen) return undefined;
   const fromGit = await readLastCommitTime(options.repoDir, relative(options.repoDir, chosen.dir));
@@ -25,11 +29,9 @@ export async function readArchiveInfo(options: { repoDir: string; skillsRoot: st
   return { name: options.name, dir: chosen.dir, archivedAt: statSync(chosen.dir).mtime.toISOString(), dateSource: 'mtime' };
 }
 
-function readLastCommitTime(repoDir: string, path: string): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    execFile('git', ['log', '-1', '--format=%cI', '--', path], { cwd: repoDir, timeout: 5_000 }, (error, stdout) => {
-      const time = error ? '' : stdout.trim();
-      resolve(time === '' ? undefined : new Date(time).toISOString());
-    });
-  });
+/** Through the one choke point for git; no git, or no commit, means no date from git. */
+async function readLastCommitTime(repoDir: string, path: string): Promise<string | undefined> {
+  const result = await runGit(['log', '-1', '--format=%cI', '--', path], { cwd: repoDir, timeoutMs: 5_000 }).catch(() => undefined);
+  const time = result?.code === 0 ? result.stdout.toString('utf8').trim() : '';
+  return time === '' ? undefined : new Date(time).toISOString();
 }

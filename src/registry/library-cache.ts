@@ -1,12 +1,14 @@
 import { relative, sep } from 'node:path';
-import { finding, type Finding } from '../core/findings.js';
+import type { Finding } from '../core/findings.js';
 import { buildEntry, type SkillView } from '../core/registry/build-entry.js';
 import { parseQuickSkill } from '../core/registry/quick-frontmatter.js';
 import type { RegistryEntry } from '../core/registry/types.js';
 import { parseSkillBytes } from '../core/skill/index.js';
 import type { SkillLocation } from '../store/discover.js';
+import type { EscapedSkill } from '../store/layout/discover-library.js';
 import {
-  discoverLibrary,
+  scanLibrary,
+  type LibrarySource,
   folderSnapshotChanged,
   readFolderSnapshot,
   skillFilePath,
@@ -43,11 +45,23 @@ export class LibraryCache {
   private folders: FolderSnapshot = { stamps: new Map() };
   private readonly duplicates: Finding[] = [];
   private byFile = new Map<string, CachedSkill>();
+  private escapedSkills: EscapedSkill[] = [];
+  private rootDirs: string[] = [];
 
   constructor(
-    private readonly root: string,
+    private readonly source: LibrarySource,
     private readonly fs: ScanFs,
   ) {}
+
+  /** Skills never served: their folder resolves outside the repository. */
+  escaped(): readonly EscapedSkill[] {
+    return this.escapedSkills;
+  }
+
+  /** The absolute skill roots of the last discovery (what a watcher watches). */
+  roots(): readonly string[] {
+    return this.rootDirs;
+  }
 
   entries(): IterableIterator<RegistryEntry> {
     return (function* (skills) {
@@ -78,15 +92,16 @@ export class LibraryCache {
       else for (const skill of targets) if (!this.updateSkill(skill, result)) rediscover = true;
       if (!rediscover) return result;
     }
-    const locations = discoverLibrary(this.root);
-    this.folders = readFolderSnapshot(this.root, locations, this.fs);
+    // The one discovery: names used twice, links out of the repository and manifest problems come back as findings.
+    const { library, roots } = scanLibrary(this.source);
+    const locations = library.skills;
+    this.rootDirs = roots;
+    this.escapedSkills = library.escaped;
+    this.folders = readFolderSnapshot(roots, locations, this.fs);
     this.duplicates.length = 0;
+    this.duplicates.push(...library.findings);
     const seen = new Set<string>();
     for (const location of locations) {
-      if (seen.has(location.name)) {
-        this.duplicates.push(duplicateFinding(this.root, location, this.skills.get(location.name)?.location));
-        continue;
-      }
       seen.add(location.name);
       const known = this.skills.get(location.name);
       if (known && known.location.dir === location.dir) {
@@ -132,7 +147,7 @@ export class LibraryCache {
     const bytes = this.fs.readFile(file);
     if (bytes === undefined) return false;
     skill.stamp = stamp;
-    const report = relative(this.root, file).split(sep).join('/');
+    const report = relative(this.source.repoDir, file).split(sep).join('/');
     const built = buildEntry(parseFast(bytes, report), skill.location);
     const isNew = skill.entry === undefined;
     if (built.valid) {
@@ -159,14 +174,4 @@ function parseFast(bytes: Uint8Array, file: string): SkillView {
   }
   const quick = text === undefined ? undefined : parseQuickSkill(text);
   return quick ? { file, fields: quick.fields, body: quick.body, findings: [] } : parseSkillBytes(bytes, { file });
-}
-
-function duplicateFinding(root: string, location: SkillLocation, kept: SkillLocation | undefined): Finding {
-  return finding({
-    code: 'registry/duplicate-name',
-    severity: 'error',
-    file: `${location.relativeDir}/SKILL.md`,
-    message: `two skills are named "${location.name}"${kept ? `: ${kept.relativeDir} is served, ${location.relativeDir} is ignored` : ''}`,
-    hint: `Rename one of the folders under ${root}: a name must be unique in the library.`,
-  });
 }

@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isCandidateFolder, skillFileName } from '../core/layout.js';
-import { discoverSkills, type SkillLocation } from '../store/discover.js';
+import type { SkillLocation } from '../store/discover.js';
+import { openLibrary, type DiscoveredLibrary } from '../store/layout/discover-library.js';
 
 /** The file system calls a scan makes: injectable, so a test can change the disk between two of them. */
 export interface ScanFs {
@@ -44,11 +45,15 @@ export interface FolderSnapshot {
  * skill: categories and empty folders that may become skills): adding or
  * removing a skill changes one of their modification times.
  */
-export function readFolderSnapshot(root: string, locations: readonly SkillLocation[], fs: ScanFs): FolderSnapshot {
-  const skillDirs = new Set(locations.filter((l) => l.category === undefined).map((l) => l.name));
-  const stamps = new Map<string, Stamp | undefined>([[root, stampOf(fs.stat(root))]]);
-  for (const name of listFolderNames(root)) {
-    if (!skillDirs.has(name)) stamps.set(join(root, name), stampOf(fs.stat(join(root, name))));
+export function readFolderSnapshot(roots: readonly string[], locations: readonly SkillLocation[], fs: ScanFs): FolderSnapshot {
+  const skillDirs = new Set(locations.map((l) => l.dir));
+  const stamps = new Map<string, Stamp | undefined>();
+  for (const root of roots) {
+    stamps.set(root, stampOf(fs.stat(root)));
+    for (const name of listFolderNames(root)) {
+      const dir = join(root, name);
+      if (!skillDirs.has(dir)) stamps.set(dir, stampOf(fs.stat(dir)));
+    }
   }
   return { stamps };
 }
@@ -58,8 +63,17 @@ export function folderSnapshotChanged(snapshot: FolderSnapshot, fs: ScanFs): boo
   return false;
 }
 
-export function discoverLibrary(root: string): SkillLocation[] {
-  return discoverSkills(root);
+/** Where the registry reads skills from: the repository and its `skills_dir` setting (undefined: detected). */
+export interface LibrarySource {
+  repoDir: string;
+  skillsDir: string | readonly string[] | undefined;
+}
+
+/** The one discovery every command uses, with the absolute roots whose listings decide which skills exist. */
+export function scanLibrary(source: LibrarySource): { library: DiscoveredLibrary; roots: string[] } {
+  const library = openLibrary(source.repoDir, source.skillsDir);
+  const roots = [...new Set([...library.layout.roots.map((r) => r.path), ...library.layout.listed.map((l) => l.path)])];
+  return { library, roots: roots.map((r) => join(source.repoDir, r)) };
 }
 
 export function skillFilePath(location: SkillLocation): string {

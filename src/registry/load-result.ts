@@ -14,7 +14,9 @@ export type LoadResult =
   | { status: 'archived'; name: string; archivedAt: string; dateSource: 'git' | 'mtime'; message: string }
   | { status: 'not-found'; name: string; suggestions: string[]; message: string }
   | { status: 'bad-name'; name: string; message: string }
-  | { status: 'not-invocable'; name: string; message: string };
+  | { status: 'not-invocable'; name: string; message: string }
+  /** The skill exists but is never served: its folder resolves outside the repository. */
+  | { status: 'refused'; name: string; message: string };
 
 /** The host's sub-agent runner for `context: fork` skills. */
 export interface ForkRunner {

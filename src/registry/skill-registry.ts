@@ -1,6 +1,4 @@
-import { join } from 'node:path';
 import type { Finding } from '../core/findings.js';
-import { defaultSkillsDir } from '../core/layout.js';
 import { findClosestNames } from '../core/registry/closest-names.js';
 import { buildForkSpec, renderInlineLoad, renderSkillContent } from '../core/registry/load-content.js';
 import { buildReminder, planIndex, rankEntries, type ReminderOptions } from '../core/registry/reminder.js';
@@ -20,8 +18,8 @@ import { bumpCounters, createMemoryUsageStore, type UsageStore } from './usage-s
 export interface SkillRegistryOptions {
   /** The repository (or project) root. */
   repoDir: string;
-  /** The skills root relative to `repoDir` (default `skills`). */
-  skillsDir?: string;
+  /** The `skills_dir` setting relative to `repoDir`: a folder, a glob or a list (default: detected from the layout). */
+  skillsDir?: string | readonly string[];
   /** Default: in memory, nothing persisted. */
   usage?: UsageStore;
   now?: () => Date;
@@ -43,7 +41,6 @@ type Listener = (change: RefreshResult) => void;
 
 /** The runtime registry (DESIGN §11): the library parsed once, refreshed by modification times, served in two layers. */
 export class SkillRegistry {
-  readonly skillsRoot: string;
   private readonly cache: LibraryCache;
   private readonly usage: UsageStore;
   private readonly now: () => Date;
@@ -55,8 +52,7 @@ export class SkillRegistry {
   private reminderCache: { key: string; text: string } | undefined;
 
   private constructor(private readonly options: SkillRegistryOptions) {
-    this.skillsRoot = join(options.repoDir, options.skillsDir ?? defaultSkillsDir);
-    this.cache = new LibraryCache(this.skillsRoot, options.fs ?? nodeScanFs);
+    this.cache = new LibraryCache({ repoDir: options.repoDir, skillsDir: options.skillsDir }, options.fs ?? nodeScanFs);
     this.usage = options.usage ?? createMemoryUsageStore();
     this.now = options.now ?? (() => new Date());
     this.conditional = new ConditionalSkills(options.projectRoot ?? options.repoDir);
@@ -90,7 +86,14 @@ export class SkillRegistry {
 
   /** Hot reload: refreshes after SKILL.md changes on disk (debounced); `close()` the watcher to stop. */
   watch(options: WatchOptions = {}): SkillWatcher {
-    return watchSkills(this.skillsRoot, (changedFiles) => this.refresh(changedFiles ? { changedFiles } : {}), options);
+    const refresh = (changedFiles: string[] | undefined) => this.refresh(changedFiles ? { changedFiles } : {});
+    const watchers = this.cache.roots().map((root) => watchSkills(root, refresh, options));
+    return {
+      close: () => watchers.forEach((w) => w.close()),
+      idle: async () => {
+        await Promise.all(watchers.map((w) => w.idle()));
+      },
+    };
   }
 
   onChange(listener: Listener): () => void {
@@ -222,7 +225,15 @@ export class SkillRegistry {
   }
 
   private async answerMissing(name: string): Promise<LoadResult> {
-    const archived = await readArchiveInfo({ repoDir: this.options.repoDir, skillsRoot: this.skillsRoot, name });
+    const escaped = this.cache.escaped().find((e) => e.location.name === name);
+    if (escaped) {
+      return {
+        status: 'refused',
+        name,
+        message: `skill "${name}" is not served: ${escaped.location.path} resolves to ${escaped.target}, outside the repository. Replace the symbolic link with the files.`,
+      };
+    }
+    const archived = await readArchiveInfo({ repoDir: this.options.repoDir, skillsDir: this.options.skillsDir, name });
     if (archived) {
       const when =
         archived.dateSource === 'git' ? archived.archivedAt : `${archived.archivedAt} (folder modification time; no git history)`;

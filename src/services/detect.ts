@@ -1,3 +1,4 @@
+import type { DiscoveredLibrary } from '../store/layout/discover-library.js';
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { draftPatterns, type DraftLimits, type DraftProfile, type ExistingSkill } from '../core/patterns/draft.js';
@@ -53,6 +54,13 @@ class SessionTokens {
 function displayPath(file: string, cwd: string): string {
   const rel = relative(cwd, file);
   return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? file : rel;
+}
+
+/** The library's skills (the one discovery), as the drafts' "already covered" check reads them. */
+export async function readExistingSkills(library: Pick<DiscoveredLibrary, 'skills'>): Promise<ExistingSkill[]> {
+  return Promise.all(
+    library.skills.map(async (s) => ({ name: s.name, text: await readFile(join(s.dir, 'SKILL.md'), 'utf8').catch(() => '') })),
+  );
 }
 
 async function readSkillsDir(dir: string): Promise<ExistingSkill[]> {

@@ -7,13 +7,18 @@ import type { ScanProvenance } from '../core/scan/types.js';
 import { createDirCache, type ReadDir } from '../store/dir-cache.js';
 import type { FileCache } from '../store/file-cache.js';
 import { discoverSkills } from '../store/discover.js';
+import { openLibrary, type DiscoveredLibrary, type EscapedSkill } from '../store/layout/discover-library.js';
+import { buildStructureFinding } from '../store/scan/structure-finding.js';
+import { buildVerdict } from '../core/scan/verdict.js';
 import { scanSkillDir } from '../store/scan/scan-skill-dir.js';
 
 export interface RunScanOptions {
   /** Repository root: relative paths resolve against it and reported paths are relative to it. Default: the current directory. */
   repo?: string;
-  /** The skills root inside the repository, scanned when no path is given. Default `skills`. */
-  skillsDir?: string;
+  /** The `skills_dir` setting, for a scan with no path (undefined: the layout is detected). */
+  skillsDir?: string | readonly string[];
+  /** The library, already discovered: scanned when no path is given. */
+  library?: DiscoveredLibrary;
   /** The `scan:` config as written, or already resolved. */
   config?: ScanConfigInput | ScanConfig;
   /** Provenance of a skill, when known (adds policy decisions to the report). */
@@ -87,9 +92,18 @@ async function mapPool<T, R>(items: readonly T[], limit: number, fn: (item: T) =
 export async function runScan(paths: readonly string[], options: RunScanOptions = {}): Promise<ScanReport> {
   const repo = resolve(options.repo ?? '.');
   const config = isResolved(options.config) ? options.config : resolveScanConfig(options.config);
-  const roots = paths.length > 0 ? paths.map((p) => resolve(repo, p)) : [resolve(repo, options.skillsDir ?? 'skills')];
   const readDir = options.readDir ?? createDirCache();
-  const dirs = [...new Set((await Promise.all(roots.map((r) => resolveTargets(r, options.deep ?? false, readDir)))).flat())];
+  let dirs: string[];
+  let escaped: EscapedSkill[] = [];
+  if (paths.length > 0) {
+    const roots = paths.map((p) => resolve(repo, p));
+    dirs = [...new Set((await Promise.all(roots.map((r) => resolveTargets(r, options.deep ?? false, readDir)))).flat())];
+  } else {
+    // The library's one discovery, so scan sees exactly the skills validate and list see.
+    const library = options.library ?? openLibrary(repo, options.skillsDir, { readDir });
+    dirs = library.skills.map((s) => s.dir);
+    escaped = library.escaped;
+  }
   const results: ScanResult[] = await mapPool(dirs, options.concurrency ?? 8, (dir) => {
     const label = relative(repo, dir).split('\\').join('/') || '.';
     const provenance = options.provenanceOf?.({ name: basename(dir), dir: label });
@@ -101,5 +115,12 @@ export async function runScan(paths: readonly string[], options: RunScanOptions 
       ...(provenance ? { provenance } : {}),
     });
   });
-  return buildScanReport(results);
+  return buildScanReport([...results, ...escaped.map(escapedResult)]);
+}
+
+/** A skill whose folder leads out of the repository is never read: it is dangerous as it stands. */
+function escapedResult(escaped: EscapedSkill): ScanResult {
+  const label = escaped.location.path;
+  const findings = [buildStructureFinding('structure-symlink-escape', label, `${label} -> ${escaped.target}`)];
+  return { skill: escaped.location.name, dir: label, files: 0, bytes: 0, findings, verdict: buildVerdict(findings) };
 }

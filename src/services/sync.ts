@@ -1,5 +1,5 @@
-import { execFile } from 'node:child_process';
 import { SkillgardenError } from '../core/errors.js';
+import { porcelainGit } from '../ledger/system-git.js';
 
 export interface SyncOptions {
   repoDir: string;
@@ -147,18 +147,17 @@ interface GitRun {
   stderr: string;
 }
 
-/** Every git call of a sync goes through here: no prompts, bounded time, output kept for the message. */
-function tryGit(dir: string, args: string[]): Promise<GitRun> {
-  return new Promise((resolve) => {
-    execFile(
-      'git',
-      args,
-      { cwd: dir, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true' }, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        resolve({ ok: !error, stdout: String(stdout), stderr: String(stderr) || (error?.message ?? '') });
-      },
-    );
-  });
+/**
+ * Every git call of a sync goes through here, porcelain through simple-git
+ * (the choke point, ledger/system-git.ts): no prompts, bounded time, git's
+ * words kept for the message.
+ */
+async function tryGit(dir: string, args: string[]): Promise<GitRun> {
+  try {
+    return { ok: true, stdout: await porcelainGit(dir, { timeoutMs: 120_000 }).raw(args), stderr: '' };
+  } catch (error) {
+    return { ok: false, stdout: '', stderr: (error as Error).message };
+  }
 }
 
 async function git(dir: string, args: string[]): Promise<string> {

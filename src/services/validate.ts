@@ -2,21 +2,30 @@ import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
 import { compareFindings, type Finding } from '../core/findings.js';
-import { defaultSkillsDir, skillFileName } from '../core/layout.js';
+import { skillFileName } from '../core/layout.js';
 import type { ProfileName } from '../core/schema/types.js';
+import type { LinkScope } from '../core/config/config.js';
 import { validateSkill } from '../core/validate.js';
 import { createDirCache, type ReadDir } from '../store/dir-cache.js';
 import type { FileCache } from '../store/file-cache.js';
 import { discoverSkills } from '../store/discover.js';
+import { openLibrary, type DiscoveredLibrary } from '../store/layout/discover-library.js';
 import { readSkillFolder } from '../store/read-skill.js';
+import { evalsFile } from '../core/evals/validate-evals.js';
+import { checkEvalsFile } from './validate-evals.js';
 
 export interface ValidateOptions {
   /** Folder that relative paths are resolved against and findings are reported relative to. */
   cwd: string;
-  /** Skill folders, SKILL.md files or library roots; default: `<cwd>/<skillsDir>`. */
+  /** Skill folders, SKILL.md files or library roots; default: every skill of the library. */
   paths?: readonly string[];
-  skillsDir?: string;
+  /** The `skills_dir` setting (undefined: detected), for a run with no paths. */
+  skillsDir?: string | readonly string[];
+  /** The library, already discovered (the command checks it is not empty). */
+  library?: DiscoveredLibrary;
   profile?: ProfileName;
+  /** How far relative links may reach (the `links` setting): the skill's folder, or the library. */
+  links?: LinkScope;
   onProgress?: (done: number, total: number) => void;
   /** Folder listings shared with the rest of the pass (the security scan reads the same folders). */
   readDir?: ReadDir;
@@ -36,29 +45,55 @@ interface Target {
   dir: string;
   name: string;
   boundary: string;
+  /** The folder sibling links are read against (the skill root), when known. */
+  libraryRoot?: string;
 }
 
 /** Validates every skill the paths name, in a stable order. Content problems are findings; a missing path throws. */
 export function runValidate(options: ValidateOptions): ValidateReport {
   const profile = options.profile ?? 'portable';
   const explicit = options.paths !== undefined && options.paths.length > 0;
-  const paths = explicit ? (options.paths ?? []) : [options.skillsDir ?? defaultSkillsDir];
   const readDir = options.readDir ?? createDirCache();
-  const targets = dedupe(paths.flatMap((path) => resolveTargets(resolve(options.cwd, path), path, explicit, readDir)));
   const findings: Finding[] = [];
+  let targets: Target[];
+  if (explicit) {
+    targets = dedupe((options.paths ?? []).flatMap((path) => resolveTargets(resolve(options.cwd, path), path, true, readDir)));
+  } else {
+    const library = options.library ?? openLibrary(options.cwd, options.skillsDir, { readDir });
+    targets = library.skills.map((s) => ({ dir: s.dir, name: s.name, boundary: options.cwd, libraryRoot: join(options.cwd, s.root) }));
+    findings.push(...library.findings);
+  }
   targets.forEach((target, index) => {
     const reportPath = toPosix(relative(options.cwd, join(target.dir, skillFileName))) || skillFileName;
     const content = readSkillFolder(target.dir, {
       reportPath,
       boundary: target.boundary,
       readDir,
+      ...(explicit ? {} : { repository: options.cwd }),
       ...(options.files ? { files: options.files } : {}),
     });
     findings.push(...content.findings);
     if (content.bytes) {
-      const result = validateSkill({ file: reportPath, content: content.bytes, folder: target.name, profile, files: content.files });
+      const libraryRoot = target.libraryRoot;
+      const library = libraryRoot
+        ? {
+            scope: options.links ?? 'library',
+            skillDir: toPosix(relative(libraryRoot, target.dir)),
+            exists: (path: string) => existsSync(join(libraryRoot, path)),
+          }
+        : undefined;
+      const result = validateSkill({
+        file: reportPath,
+        content: content.bytes,
+        folder: target.name,
+        profile,
+        files: content.files,
+        ...(library ? { library } : {}),
+      });
       findings.push(...result.findings);
     }
+    const evalsPath = toPosix(relative(options.cwd, join(target.dir, evalsFile)));
+    findings.push(...checkEvalsFile(target.dir, target.name, content.files, evalsPath));
     options.onProgress?.(index + 1, targets.length);
   });
   findings.sort(compareFindings);
@@ -92,6 +127,7 @@ function resolveTargets(absolute: string, asGiven: string, deep: boolean, readDi
     dir: skill.dir,
     name: skill.name,
     boundary: absolute,
+    libraryRoot: absolute,
   }));
 }
 

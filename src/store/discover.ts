@@ -1,5 +1,4 @@
 import { statSync, type Dirent } from 'node:fs';
-import { isSymlink } from './fs-probe.js';
 import { join } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
 import { isCandidateFolder, skillFileName } from '../core/layout.js';
@@ -15,6 +14,8 @@ export interface SkillLocation {
   dir: string;
   /** Path of the skill folder relative to the library root (POSIX). */
   relativeDir: string;
+  /** The skill folder, its category or its SKILL.md is a symbolic link: where it resolves must be checked. */
+  linked?: true;
 }
 
 export interface DiscoverOptions {
@@ -42,20 +43,28 @@ export function discoverSkills(root: string, options: DiscoverOptions = {}): Ski
   let seen = 0;
   for (const entry of listFolders(root, readDir)) {
     if (++seen > maxFolders) throw tooMany(root, maxFolders);
-    const dir = join(root, entry);
-    if (holdsSkill(dir, readDir)) {
-      found.push({ name: entry, category: undefined, dir, relativeDir: entry });
+    const dir = join(root, entry.name);
+    const skill = skillFileIn(dir, readDir);
+    if (skill) {
+      found.push(located(entry.name, undefined, dir, entry.name, entry.link || skill === 'link'));
       continue;
     }
     for (const child of listFolders(dir, readDir)) {
       if (++seen > maxFolders) throw tooMany(root, maxFolders);
-      const childDir = join(dir, child);
-      if (holdsSkill(childDir, readDir)) {
-        found.push({ name: child, category: entry, dir: childDir, relativeDir: `${entry}/${child}` });
+      const childDir = join(dir, child.name);
+      const childSkill = skillFileIn(childDir, readDir);
+      if (childSkill) {
+        found.push(
+          located(child.name, entry.name, childDir, `${entry.name}/${child.name}`, entry.link || child.link || childSkill === 'link'),
+        );
       }
     }
   }
   return sortLocations(found);
+}
+
+function located(name: string, category: string | undefined, dir: string, relativeDir: string, linked: boolean): SkillLocation {
+  return linked ? { name, category, dir, relativeDir, linked: true } : { name, category, dir, relativeDir };
 }
 
 function sortLocations(found: SkillLocation[]): SkillLocation[] {
@@ -66,32 +75,32 @@ function sortLocations(found: SkillLocation[]): SkillLocation[] {
 function discoverDeep(root: string, maxDepth: number, maxFolders: number, readDir: ReadDir): SkillLocation[] {
   const found: SkillLocation[] = [];
   let seen = 0;
-  const walk = (dir: string, parts: string[]): void => {
+  const walk = (dir: string, parts: string[], linkedParts: boolean): void => {
     for (const entry of listFolders(dir, readDir)) {
       if (++seen > maxFolders) throw tooMany(root, maxFolders);
-      const child = join(dir, entry);
-      const childParts = [...parts, entry];
-      if (holdsSkill(child, readDir)) {
-        found.push({ name: entry, category: parts.at(-1), dir: child, relativeDir: childParts.join('/') });
-      }
+      const child = join(dir, entry.name);
+      const childParts = [...parts, entry.name];
+      const skill = skillFileIn(child, readDir);
+      if (skill) found.push(located(entry.name, parts.at(-1), child, childParts.join('/'), linkedParts || entry.link || skill === 'link'));
       // Never descend through a symlink: a link back up the tree would loop.
-      if (childParts.length < maxDepth && !isSymlink(child)) walk(child, childParts);
+      if (childParts.length < maxDepth && !entry.link) walk(child, childParts, linkedParts || entry.link);
     }
   };
-  walk(root, []);
+  walk(root, [], false);
   return found;
 }
 
-/** A SKILL.md file (or a link to one) directly in the folder. */
-function holdsSkill(dir: string, readDir: ReadDir): boolean {
+/** A SKILL.md file (`file`) or a link to one (`link`) directly in the folder. */
+function skillFileIn(dir: string, readDir: ReadDir): 'file' | 'link' | undefined {
   try {
-    return readDir(dir).some((e) => e.name === skillFileName && !e.isDirectory());
+    const entry = readDir(dir).find((e) => e.name === skillFileName && !e.isDirectory());
+    return entry === undefined ? undefined : entry.isSymbolicLink() ? 'link' : 'file';
   } catch {
-    return false;
+    return undefined;
   }
 }
 
-function listFolders(dir: string, readDir: ReadDir): string[] {
+function listFolders(dir: string, readDir: ReadDir): { name: string; link: boolean }[] {
   let entries: Dirent[];
   try {
     entries = readDir(dir);
@@ -102,7 +111,7 @@ function listFolders(dir: string, readDir: ReadDir): string[] {
   // A symlinked folder counts (readSkillFolder checks where it leads); a symlinked file never does.
   return entries
     .filter((e) => isCandidateFolder(e.name) && (e.isDirectory() || (e.isSymbolicLink() && isFolder(join(dir, e.name)))))
-    .map((e) => e.name);
+    .map((e) => ({ name: e.name, link: e.isSymbolicLink() }));
 }
 
 function isFolder(path: string): boolean {

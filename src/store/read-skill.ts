@@ -24,6 +24,8 @@ export interface ReadSkillFolderOptions {
   readDir?: ReadDir;
   /** Keeps SKILL.md's bytes for the pass's next reader (the security scan). */
   files?: FileCache;
+  /** The repository: a support file that is a link resolving outside it is an error. */
+  repository?: string;
 }
 
 /** Reads a skill folder: SKILL.md's bytes and the list of its files with sizes. Bounded; never follows links out. */
@@ -61,11 +63,25 @@ export function readSkillFolder(dir: string, options: ReadSkillFolderOptions): S
       }),
     );
   }
-  return {
-    bytes,
-    files: listSkillFiles(dir, options.maxFiles ?? 2_000, options.maxDepth ?? 8, options.readDir ?? readDirUncached),
-    findings,
-  };
+  const links: string[] = [];
+  const files = listSkillFiles(dir, options.maxFiles ?? 2_000, options.maxDepth ?? 8, options.readDir ?? readDirUncached, links);
+  if (options.repository) {
+    const folder = options.reportPath.slice(0, -skillFileName.length);
+    for (const rel of links) {
+      const target = escapesBoundary(join(dir, rel), options.repository);
+      if (!target) continue;
+      findings.push(
+        finding({
+          code: 'skill/symlink-escapes',
+          severity: 'error',
+          file: `${folder}${rel}`,
+          message: `${folder}${rel} is a symbolic link that resolves to ${target}, outside the repository`,
+          hint: 'Replace the link with the file itself: nothing a skill serves may come from outside the repository.',
+        }),
+      );
+    }
+  }
+  return { bytes, files, findings };
 }
 
 /** The real path of `path` when it lies outside `boundary`, else undefined. */
@@ -82,7 +98,7 @@ function escapesBoundary(path: string, boundary: string): string | undefined {
   return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && rel !== '..') ? undefined : real;
 }
 
-function listSkillFiles(dir: string, maxFiles: number, maxDepth: number, readDir: ReadDir): Map<string, SkillFileEntry> {
+function listSkillFiles(dir: string, maxFiles: number, maxDepth: number, readDir: ReadDir, links: string[]): Map<string, SkillFileEntry> {
   const files = new Map<string, SkillFileEntry>();
   const walk = (folder: string, prefix: string, depth: number): void => {
     if (depth > maxDepth) return;
@@ -100,6 +116,7 @@ function listSkillFiles(dir: string, maxFiles: number, maxDepth: number, readDir
         walk(path, rel, depth + 1);
         continue;
       }
+      if (entry.isSymbolicLink()) links.push(rel);
       const stat = lstatIfAny(path);
       if (stat) files.set(rel, { path: rel, size: stat.size });
     }

@@ -1,10 +1,17 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Finding } from '../core/findings.js';
 import { metaDir } from '../core/layout.js';
 import { mergeUsage, parseHermesUsage, parseUsageFile, type UsageCounters, type UsageFile } from '../core/usage/index.js';
 
 export const usageDir = `${metaDir}/usage`;
+
+/**
+ * A writer's file holds one small record per skill: 8 MiB is some 40,000
+ * skills. A larger file is reported and skipped before it is read, so a
+ * runaway (or hostile) writer cannot make every read of the library slow.
+ */
+export const maxUsageFileBytes = 8 * 1024 * 1024;
 
 export interface UsageSnapshot {
   /** Sum of counts and latest of times over every readable writer file. */
@@ -48,6 +55,20 @@ function readOne(
 ): UsageFile | undefined {
   let text: string;
   try {
+    const size = statSync(join(repoDir, path)).size;
+    if (size > maxUsageFileBytes) {
+      snapshot.quarantined.push(path);
+      snapshot.findings.push({
+        code: 'usage/too-large',
+        severity: 'error',
+        file: path,
+        line: 0,
+        column: 0,
+        message: `${size.toLocaleString('en-US')} bytes, over the ${maxUsageFileBytes.toLocaleString('en-US')}-byte limit for a usage file: skipped, not read`,
+        hint: 'Usage from other writers still counts. Move the file aside, or delete it to start that writer afresh.',
+      });
+      return undefined;
+    }
     text = readFileSync(join(repoDir, path), 'utf8');
   } catch (error) {
     if (optional && (error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;

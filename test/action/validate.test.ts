@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { git } from '../helpers/repo.js';
@@ -59,6 +59,20 @@ describe('mode: validate, as a runner runs it', () => {
     expect(result.outputs).toMatchObject({ errors: '1', warnings: '1', skills: '2' });
     expect(result.summary).toContain('| error | `skills/broken/SKILL.md` | 2 | `skill/name-mismatch` |');
     expect(result.stdout).toMatch(/^::error::1 error\(s\) in 2 skill\(s\)/m);
+    // The same findings as SARIF, for upload-sarif: its path is the `sarif` output.
+    const sarif = JSON.parse(readFileSync(result.outputs.sarif ?? '', 'utf8')) as {
+      runs: {
+        results: {
+          ruleId: string;
+          locations: { physicalLocation: { artifactLocation: { uri: string }; region?: { startLine: number } } }[];
+        }[];
+      }[];
+    };
+    const mismatch = sarif.runs[0]?.results.find((r) => r.ruleId === 'skill/name-mismatch');
+    expect(mismatch?.locations[0]?.physicalLocation).toMatchObject({
+      artifactLocation: { uri: 'skills/broken/SKILL.md' },
+      region: { startLine: 2 },
+    });
   });
 
   it('the summary lists every finding even past the annotation cap', async () => {

@@ -121,6 +121,35 @@ describe('history index (both walkers)', () => {
     expect((await read(repo)).skills.a).toMatchObject({ provenance: 'agent', created: { commit: again } });
   });
 
+  it('dates a library moved into its skills root (as anthropics/skills was) from when its content appeared', async () => {
+    const repo = newRepo();
+    const first = repo.write('document-skills/pdf/SKILL.md', skill('pdf')).write('document-skills/pdf/forms.md').commit('Add pdf\n');
+    repo.write('document-skills/pdf/SKILL.md', skill('pdf', 'Better steps.')).commit('Improve pdf\n');
+    repo.git('mv', 'document-skills', 'skills');
+    repo.commit('Move the skills into skills/\n');
+    const index = await read(repo);
+    expect(index.skills.pdf).toMatchObject({ folder: 'skills/pdf', created: { commit: first, time: timeOf(0), actor: 'user' } });
+    expect(index.outside).toEqual({});
+  });
+
+  it('follows a rename that keeps the SKILL.md, with the whole history', async () => {
+    const repo = newRepo();
+    const created = repo
+      .write('skills/old/SKILL.md', skill('shared-name'))
+      .ledger('skill(create): old', { action: 'create', skills: ['old'], actor: 'agent', source: 'background' });
+    const patched = repo.write('skills/old/notes.md', 'more\n').commit('notes by hand\n');
+    repo.remove('skills/old').write('skills/tools/new/SKILL.md', skill('shared-name')).write('skills/tools/new/notes.md', 'more\n');
+    repo.commit('rename old to new\n');
+    const index = await read(repo);
+    expect(Object.keys(index.skills)).toEqual(['new']);
+    expect(index.skills.new).toMatchObject({
+      folder: 'skills/tools/new',
+      provenance: 'agent',
+      created: { commit: created, time: timeOf(0) },
+      lastPatched: { commit: patched },
+    });
+  });
+
   it('brings a deleted skill back with its history when a rollback or git revert re-adds it', async () => {
     const repo = newRepo();
     const created = repo
@@ -234,7 +263,7 @@ describe('history index walkers and cache', () => {
       expect.arrayContaining([
         { status: 'modified', path: 'skills/tools/b/SKILL.md' },
         { status: 'added', path: 'skills/d' },
-        { status: 'deleted', path: 'skills/d/SKILL.md' },
+        { status: 'deleted', path: 'skills/d/SKILL.md', blob: repo.git('rev-parse', 'HEAD~1:skills/d/SKILL.md').trim() },
       ]),
     );
     expect(sortChanges(iso)).toEqual(sortChanges(system));

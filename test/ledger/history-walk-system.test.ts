@@ -21,4 +21,19 @@ describe('parseNameStatusLog', () => {
       { oid: 'bbb', parents: [], time: 1800000060, message: 'Root\n', changes: [] },
     ]);
   });
+
+  it('reads raw records: the blob of an added or deleted SKILL.md', () => {
+    const a = 'a'.repeat(40);
+    const z = '0'.repeat(40);
+    const output =
+      `\x01ccc\0p1\x001800000000\0Move\n\0\n:000000 100644 ${z} ${a} A\0skills/x/SKILL.md\0` +
+      `:100644 000000 ${a} ${z} D\0old/x/SKILL.md\0:100644 100644 ${a} ${'b'.repeat(40)} M\0skills/x/SKILL.md\0` +
+      `:000000 100644 ${z} ${a} A\0skills/x/notes.md\0`;
+    expect(parseNameStatusLog(output)[0]?.changes).toEqual([
+      { status: 'added', path: 'skills/x/SKILL.md', blob: a },
+      { status: 'deleted', path: 'old/x/SKILL.md', blob: a },
+      { status: 'modified', path: 'skills/x/SKILL.md' },
+      { status: 'added', path: 'skills/x/notes.md' },
+    ]);
+  });
 });

@@ -50,11 +50,12 @@ describe.each(['system-git', 'isomorphic-git'] as const)('readLog (%s)', (backen
       run: null,
       subject: 'skill(create): b — new',
     });
-    expect(entries[3]).toMatchObject({ action: null, skills: [], actor: 'user', source: null, run: null, subject: 'Add a by hand' });
+    // No trailers, but it added skill a: found by path.
+    expect(entries[3]).toMatchObject({ action: null, skills: ['a'], actor: 'user', source: null, run: null, subject: 'Add a by hand' });
   });
 
   it.each([
-    [{ skill: 'a' }, [3, 2]],
+    [{ skill: 'a' }, [3, 2, 0]],
     [{ actor: 'user' as const }, [3, 0]],
     [{ action: 'create' as const }, [1]],
     [{ run: 'run-1' }, [2]],
@@ -88,7 +89,12 @@ describe('readLog backends', () => {
       readLog(repo.dir, { backend: 'system-git' }),
       readLog(repo.dir, { backend: 'isomorphic-git' }),
     ]);
-    expect(system).toHaveLength(7);
+    // x.txt touches no skill: left out, unless every commit is asked for.
+    expect(system.map((e) => e.subject)).not.toContain('x');
+    expect(system).toHaveLength(6);
     expect(iso).toEqual(system);
+    const all = await readLog(repo.dir, { backend: 'system-git', all: true });
+    expect(all.map((e) => e.subject)).toContain('x');
+    expect(all).toHaveLength(7);
   });
 });

@@ -78,6 +78,11 @@ describe.each(backends)('commits onto branches that are not checked out (%s)', (
       'ledger/bad-ref-name',
     );
     await rejectsWith(ledger.deleteBranch('main'), 'ledger/branch-checked-out');
+    git(dir, 'worktree', 'add', '-q', join(dir, '.git', 'wt-other'), '-b', 'skillgarden/new/other');
+    await rejectsWith(
+      ledger.commitOnBranch({ branch: 'skillgarden/new/other', message: 'm', changes: [{ path: 'x', content: '1' }] }),
+      'ledger/branch-checked-out',
+    );
   });
 
   it('lists and deletes loose and packed branches as git sees them', async () => {

@@ -197,7 +197,7 @@ describe('refresh', () => {
     expect(result.invalid.map((i) => i.name)).toEqual(['a']);
     expect(registry.get('a')?.body).toBe('Good body\n');
     expect(registry.findings().length).toBeGreaterThan(0);
-    expect(registry.findings().every((f) => f.file === 'a/SKILL.md')).toBe(true);
+    expect(registry.findings().every((f) => f.file === 'skills/a/SKILL.md')).toBe(true);
     rewrite(join(dir, 'skills/a/SKILL.md'), skillText('a', '', 'Fixed body\n'), 2);
     expect((await registry.refresh()).changed).toEqual(['a']);
     expect(registry.findings()).toEqual([]);
@@ -225,7 +225,7 @@ describe('refresh', () => {
     const dir = library({ 'skills/x/dup/SKILL.md': skillText('dup'), 'skills/y/dup/SKILL.md': skillText('dup') });
     const registry = await SkillRegistry.open({ repoDir: dir, now: () => now });
     expect(registry.get('dup')?.relativeDir).toBe('x/dup');
-    expect(registry.findings().map((f) => f.code)).toEqual(['registry/duplicate-name']);
+    expect(registry.findings().map((f) => f.code)).toEqual(['library/duplicate-name']);
   });
 
   it('tells listeners what changed', async () => {

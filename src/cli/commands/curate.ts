@@ -1,3 +1,4 @@
+import { readPrimaryRoot } from '../../store/layout/discover-library.js';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { renderPatternsMarkdown, type DetectedPattern } from '../../core/patterns/index.js';
@@ -43,7 +44,7 @@ export const curateCommand: Command = {
             [
               ...(umbrellas ?? []).map((plan) => buildUmbrellaBranchProposal(plan, report.run_id)),
               ...(report.patterns as DetectedPattern[]).flatMap(
-                (p) => buildDraftBranchProposal(p, snapshot.config.skills_dir, report.run_id) ?? [],
+                (p) => buildDraftBranchProposal(p, readPrimaryRoot(global.repo, snapshot.config.skills_dir), report.run_id) ?? [],
               ),
             ],
             { now: global.now },

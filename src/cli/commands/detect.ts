@@ -1,9 +1,9 @@
-import { join } from 'node:path';
 import { SkillgardenError } from '../../core/errors.js';
 import { isTranscriptFormat, transcriptFormats } from '../../core/patterns/index.js';
 import { renderDetectText } from '../../core/patterns/index.js';
-import { runDetect } from '../../services/detect.js';
-import { requireConfig } from '../../services/curator/read-library.js';
+import { readExistingSkills, runDetect } from '../../services/detect.js';
+import { requireConfig } from '../../services/config-file.js';
+import { openLibrary } from '../../store/layout/discover-library.js';
 import { exitCodes, type Command } from '../context.js';
 
 export const detectCommand: Command = {
@@ -24,7 +24,7 @@ export const detectCommand: Command = {
     const report = await runDetect({
       transcripts,
       cwd: io.cwd,
-      skillsDir: join(global.repo, requireConfig(global.repo).skills_dir),
+      existingSkills: await readExistingSkills(openLibrary(global.repo, requireConfig(global.repo).skills_dir)),
       ...(format ? { format } : {}),
       ...(minSessions ? { minSessions } : {}),
     });

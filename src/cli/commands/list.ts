@@ -1,4 +1,5 @@
 import { SkillgardenError } from '../../core/errors.js';
+import { escapeControl } from '../../core/report/escape-text.js';
 import { listSkills, type ListedSkill } from '../../services/curator/list-skills.js';
 import { exitCodes, type Command } from '../context.js';
 
@@ -47,13 +48,13 @@ export const showCommand: Command = {
 
 function renderList(skills: readonly ListedSkill[]): string {
   const rows = skills.map((s) => [
-    s.name,
+    escapeControl(s.name),
     s.state,
     s.provenance + (s.pinned ? ' (pinned)' : ''),
     String(s.use_count),
     s.last_activity_at?.slice(0, 10) ?? '—',
     s.score.toFixed(2),
-    s.path,
+    escapeControl(s.path),
   ]);
   const header = ['name', 'state', 'provenance', 'uses', 'last activity', 'score', 'path'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));

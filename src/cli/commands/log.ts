@@ -1,19 +1,22 @@
+import { readPrimaryRoot } from '../../store/layout/discover-library.js';
 import { SkillgardenError } from '../../core/errors.js';
 import { renderLogText } from '../../core/ledger/render-log.js';
 import { actors, skillActions, type Actor, type SkillAction } from '../../core/ledger/trailers.js';
 import { readLog } from '../../ledger/log.js';
+import { requireConfig } from '../../services/curator/read-library.js';
 import { exitCodes, type Command } from '../context.js';
 
 export const logCommand: Command = {
   name: 'log',
-  summary: 'the ledger, read from Git (newest first)',
-  usage: 'log [--skill NAME] [--actor user|agent|curator] [--action ACTION] [--run ID] [--limit N]',
+  summary: 'the ledger, read from Git (newest first): commits with trailers or touching a skill (--all: every commit)',
+  usage: 'log [--skill NAME] [--actor user|agent|curator] [--action ACTION] [--run ID] [--limit N] [--all]',
   options: {
     skill: { type: 'string' },
     actor: { type: 'string' },
     action: { type: 'string' },
     run: { type: 'string' },
     limit: { type: 'string' },
+    all: { type: 'boolean' },
   },
   async run({ io, global, values, positionals }) {
     if (positionals.length > 0) throw new SkillgardenError('cli/usage', `log takes no arguments; filter with --skill NAME`);
@@ -27,6 +30,8 @@ export const logCommand: Command = {
     if (limit !== undefined && (!Number.isInteger(limit) || limit <= 0))
       throw new SkillgardenError('cli/usage', `--limit must be a positive whole number`);
     const entries = await readLog(global.repo, {
+      skillsRoot: readPrimaryRoot(global.repo, requireConfig(global.repo).skills_dir),
+      ...(values.all === true ? { all: true } : {}),
       ...(typeof values.skill === 'string' ? { skill: values.skill } : {}),
       ...(actor ? { actor: actor as Actor } : {}),
       ...(action ? { action: action as SkillAction } : {}),

@@ -22,7 +22,13 @@ const actions: Record<string, { args: string[]; run: Action }> = {
     args: ['NAME'],
     run: async (ctx, c, [name = '']) => {
       const category = typeof c.values.category === 'string' ? c.values.category : undefined;
-      return createSkill(ctx, { name, content: await readContent(c.io, c.values.content, 'create'), ...(category ? { category } : {}) });
+      const root = typeof c.values.root === 'string' ? c.values.root : undefined;
+      return createSkill(ctx, {
+        name,
+        content: await readContent(c.io, c.values.content, 'create'),
+        ...(category ? { category } : {}),
+        ...(root === undefined ? {} : { root }),
+      });
     },
   },
   edit: {
@@ -54,12 +60,13 @@ export const manageCommand: Command = {
   name: 'manage',
   summary: 'the skill_manage actions: create, edit, patch, delete, write-file, remove-file (each one commit)',
   usage:
-    'manage create NAME --content FILE [--category C] | edit NAME --content FILE | patch NAME --old TEXT --new TEXT [--file PATH] [--all] | ' +
+    'manage create NAME --content FILE [--category C] [--root DIR] | edit NAME --content FILE | patch NAME --old TEXT --new TEXT [--file PATH] [--all] | ' +
     'delete NAME | write-file NAME PATH --content FILE | remove-file NAME PATH   [--actor user|agent|curator] [--source foreground|background] [--message TEXT]',
   options: {
     ...writerOptions,
     content: { type: 'string' },
     category: { type: 'string' },
+    root: { type: 'string' },
     old: { type: 'string' },
     new: { type: 'string' },
     file: { type: 'string' },

@@ -23,7 +23,11 @@ export const planCommand: Command = {
         '--llm needs SKILLGARDEN_LLM_BASE_URL and SKILLGARDEN_LLM_MODEL (and SKILLGARDEN_LLM_API_KEY if the endpoint wants one)',
       );
     const advise = context.values.advise === true;
-    const { report, result } = await planLibrary(context.global.repo, { now: context.global.now, advise, ...(llm ? { llm } : {}) });
+    const { report, result, findings } = await planLibrary(context.global.repo, {
+      now: context.global.now,
+      advise,
+      ...(llm ? { llm } : {}),
+    });
     const written =
       context.values.apply === true
         ? await writeProposals(
@@ -36,6 +40,7 @@ export const planCommand: Command = {
       ? `${JSON.stringify(written ? { ...report, proposals: written } : report, null, 2)}\n`
       : `${context.values.markdown === true ? renderPlansMarkdown(report) : renderPlansText(report)}${written ? renderWritten(written) : ''}`;
     context.io.stdout.write(out);
+    for (const f of findings) context.io.stderr.write(`${f.file}: ${f.message} (${f.hint})\n`);
     return exitCodes.ok;
   },
 };

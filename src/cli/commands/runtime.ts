@@ -9,6 +9,7 @@ import { createMemoryUsageStore, type UsageStore } from '../../registry/usage-st
 import { defaultWriterId } from '../../services/usage.js';
 import { syncRepository } from '../../services/sync.js';
 import { exitCodes, type Command, type CommandContext } from '../context.js';
+import { openLibrary, readPrimaryRoot, requireSkills } from '../../store/layout/discover-library.js';
 import { openRepoLedger, repoConfig } from '../open-repo.js';
 
 /** The repository's usage when it is a git repository, else none (a plain folder of skills still loads). */
@@ -17,16 +18,19 @@ function usageFor(context: CommandContext): UsageStore {
   if (!existsSync(join(repoDir, '.git'))) return createMemoryUsageStore();
   return createRepoUsageStore({
     repoDir,
-    skillsDir: repoConfig(context, ['skills_dir']).skills_dir,
+    skillsDir: readPrimaryRoot(repoDir, repoConfig(context, ['skills_dir']).skills_dir),
     writer: defaultWriterId(context.io.env),
     now: () => context.global.now,
   });
 }
 
-function openRegistry(context: CommandContext): Promise<SkillRegistry> {
+/** The registry over the library's one discovery; an empty library is an error unless `--allow-empty`. */
+async function openRegistry(context: CommandContext): Promise<SkillRegistry> {
+  const skillsDir = repoConfig(context, ['skills_dir']).skills_dir;
+  requireSkills(openLibrary(context.global.repo, skillsDir), { allowEmpty: context.values['allow-empty'] === true });
   return SkillRegistry.open({
     repoDir: context.global.repo,
-    skillsDir: repoConfig(context, ['skills_dir']).skills_dir,
+    ...(skillsDir === undefined ? {} : { skillsDir }),
     usage: usageFor(context),
     now: () => context.global.now,
     ...inlineShellFor(context),
@@ -49,8 +53,13 @@ function integerOption(value: unknown, option: string): number | undefined {
 export const reminderCommand: Command = {
   name: 'reminder',
   summary: "the runtime's Layer 1: the <system-reminder> index of skills for a system prompt",
-  usage: 'reminder [--budget CHARS] [--entry-chars CHARS] [--paths PATH…]',
-  options: { budget: { type: 'string' }, 'entry-chars': { type: 'string' }, paths: { type: 'string', multiple: true } },
+  usage: 'reminder [--budget CHARS] [--entry-chars CHARS] [--paths PATH…] [--allow-empty]',
+  options: {
+    budget: { type: 'string' },
+    'entry-chars': { type: 'string' },
+    paths: { type: 'string', multiple: true },
+    'allow-empty': { type: 'boolean' },
+  },
   async run(context) {
     const registry = await openRegistry(context);
     const paths = (context.values.paths as string[] | undefined) ?? [];
@@ -95,13 +104,16 @@ export const loadCommand: Command = {
 export const mcpCommand: Command = {
   name: 'mcp',
   summary: 'serve the library to MCP clients on stdio (skills_list, skill_view, skill_manage, skill_usage; skills as prompts)',
-  usage: 'mcp [--inline-shell]',
-  options: { 'inline-shell': { type: 'boolean' } },
+  usage: 'mcp [--inline-shell] [--allow-empty]',
+  options: { 'inline-shell': { type: 'boolean' }, 'allow-empty': { type: 'boolean' } },
   async run(context) {
     if (!context.io.stdin) throw new SkillgardenError('cli/usage', 'mcp needs standard input: run it from an MCP client');
+    const config = repoConfig(context, ['skills_dir', 'profile']);
+    requireSkills(openLibrary(context.global.repo, config.skills_dir), { allowEmpty: context.values['allow-empty'] === true });
     await serveStdio({
       repoDir: context.global.repo,
-      skillsDir: repoConfig(context, ['skills_dir']).skills_dir,
+      ...(config.skills_dir === undefined ? {} : { skillsDir: config.skills_dir }),
+      profile: config.profile,
       openLedger: () => openRepoLedger(context),
       usage: usageFor(context),
       ...inlineShellFor(context),
@@ -136,5 +148,3 @@ export const syncCommand: Command = {
     return exitCodes.ok;
   },
 };
-
-export const runtimeCommands: readonly Command[] = [reminderCommand, loadCommand, mcpCommand, syncCommand];

@@ -3,6 +3,7 @@ import { requireConfig } from '../../services/curator/read-library.js';
 import { bumpUsage, defaultWriterId, flushUsage, sanitizeWriter, showUsage } from '../../services/usage.js';
 import { exitCodes, type Command } from '../context.js';
 import { openRepoLedger } from '../open-repo.js';
+import { readPrimaryRoot } from '../../store/layout/discover-library.js';
 
 export const usageCommand: Command = {
   name: 'usage',
@@ -31,7 +32,13 @@ export const usageCommand: Command = {
     if (sub === 'flush') {
       const ledger = await openRepoLedger(context);
       try {
-        const result = await flushUsage({ repoDir: global.repo, ledger, writer, skillsDir: config.skills_dir, now: global.now });
+        const result = await flushUsage({
+          repoDir: global.repo,
+          ledger,
+          writer,
+          skillsDir: readPrimaryRoot(global.repo, config.skills_dir),
+          now: global.now,
+        });
         io.stdout.write(
           global.json
             ? `${JSON.stringify(result, null, 2)}\n`
@@ -45,7 +52,7 @@ export const usageCommand: Command = {
       return exitCodes.ok;
     }
     if (sub === 'show') {
-      const shown = showUsage(global.repo, { skillsDir: config.skills_dir, now: global.now });
+      const shown = showUsage(global.repo, { skillsDir: readPrimaryRoot(global.repo, config.skills_dir), now: global.now });
       if (global.json) io.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
       else {
         const lines = Object.entries(shown.totals).map(

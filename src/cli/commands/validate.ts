@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { SkillgardenError } from '../../core/errors.js';
 import { renderFindingsGithub, renderFindingsText } from '../../core/report/render-findings.js';
 import { isProfileName, profileNames } from '../../core/schema/types.js';
@@ -8,55 +7,97 @@ import { toFindings } from '../../core/scan/index.js';
 import { runScan } from '../../services/scan.js';
 import { createDirCache } from '../../store/dir-cache.js';
 import { createFileCache } from '../../store/file-cache.js';
-import { requireConfig } from '../../services/curator/read-library.js';
-import { exitCodes, type Command } from '../context.js';
+import { requireConfig } from '../../services/config-file.js';
+import { openLibrary, requireSkills } from '../../store/layout/discover-library.js';
+import { exitCodes, type Command, type CommandContext } from '../context.js';
 import { createProgress } from '../progress.js';
+import { finishValidate } from './validate-extras.js';
 
-const formats = ['text', 'json', 'github'] as const;
-type Format = (typeof formats)[number];
+const formats = ['text', 'json', 'github', 'sarif'] as const;
 
 export const validateCommand: Command = {
   name: 'validate',
   summary: 'validate skills (a folder, a SKILL.md, or the whole skills root)',
-  usage: 'validate [PATH…] [--format text|json|github] [--profile portable|spec|claude-code|hermes] [--no-scan]',
+  usage:
+    'validate [PATH…] [--format text|json|github|sarif] [--profile portable|spec|claude-code|hermes|agent-plugins] [--no-scan] [--allow-empty] [--baseline FILE] [--write-baseline FILE] [--fix [--dry-run]]',
   options: {
     format: { type: 'string' },
     profile: { type: 'string' },
     'no-scan': { type: 'boolean' },
+    'allow-empty': { type: 'boolean' },
+    baseline: { type: 'string' },
+    'write-baseline': { type: 'string' },
+    fix: { type: 'boolean' },
+    'dry-run': { type: 'boolean' },
   },
-  async run({ io, global, positionals, values }) {
-    const format = readFormat(values.format, global.json);
-    const config = requireConfig(global.repo);
-    const profile = values.profile ?? config.profile;
-    if (!isProfileName(profile)) {
-      throw new SkillgardenError('cli/usage', `unknown profile "${String(profile)}"; choose one of: ${profileNames.join(', ')}`);
-    }
-    const progress = createProgress(io, 'validating', format === 'text' && !io.env.CI);
-    const paths = positionals.length > 0 ? positionals : [join(global.repo, config.skills_dir)];
-    // One pass over the library: the scan reuses validate's folder listings and SKILL.md reads.
-    const readDir = createDirCache();
-    const files = values['no-scan'] === true ? undefined : createFileCache();
-    const report = runValidate({ cwd: io.cwd, paths, profile, onProgress: progress.update, readDir, ...(files ? { files } : {}) });
-    progress.done();
-    if (values['no-scan'] !== true) {
-      const scan = await runScan(paths, {
-        repo: io.cwd,
-        config: config.scan,
-        deep: positionals.length > 0,
-        readDir,
-        ...(files ? { files } : {}),
-      });
-      mergeFindings(report, toFindings(scan.findings));
-    }
-    if (format === 'json') io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-    else if (format === 'github') io.stdout.write(renderFindingsGithub(report.findings));
-    else io.stdout.write(renderFindingsText(report.findings, report));
-    return report.errors > 0 ? exitCodes.findings : exitCodes.ok;
+  async run(context) {
+    const first = await validateOnce(context);
+    return finishValidate(context, first, () => validateOnce(context));
   },
 };
 
+export type Format = (typeof formats)[number];
+
+/** One validation pass (schema, rules, evals and the security scan) as the options ask. */
+async function validateOnce({ io, global, positionals, values }: CommandContext): Promise<{ report: ValidateReport; format: Format }> {
+  const format = readFormat(values.format, global.json);
+  const config = requireConfig(global.repo);
+  const profile = values.profile ?? config.profile;
+  if (!isProfileName(profile)) {
+    throw new SkillgardenError('cli/usage', `unknown profile "${String(profile)}"; choose one of: ${profileNames.join(', ')}`);
+  }
+  const progress = createProgress(io, 'validating', format === 'text' && !io.env.CI);
+  const allowEmpty = values['allow-empty'] === true;
+  // Paths resolve against --repo, as `git -C` does; findings are reported relative to it.
+  const paths = positionals;
+  // One pass over the library: the scan reuses validate's folder listings and SKILL.md reads.
+  const readDir = createDirCache();
+  const library = paths.length > 0 ? undefined : requireSkills(openLibrary(global.repo, config.skills_dir, { readDir }), { allowEmpty });
+  const files = values['no-scan'] === true ? undefined : createFileCache();
+  const report = runValidate({
+    cwd: global.repo,
+    paths,
+    profile,
+    links: config.links,
+    onProgress: progress.update,
+    readDir,
+    ...(library ? { library } : {}),
+    ...(files ? { files } : {}),
+  });
+  progress.done();
+  if (report.skills === 0 && paths.length > 0 && !allowEmpty) {
+    throw new SkillgardenError(
+      'library/empty',
+      `no skills under ${paths.join(', ')} (a skill is a folder holding SKILL.md). Pass --allow-empty to accept that.`,
+      { data: { exitCode: 2 } },
+    );
+  }
+  if (values['no-scan'] !== true) {
+    const scan = await runScan(paths, {
+      repo: global.repo,
+      config: config.scan,
+      deep: positionals.length > 0,
+      readDir,
+      ...(library ? { library } : {}),
+      ...(files ? { files } : {}),
+    });
+    mergeFindings(report, toFindings(scan.findings));
+  }
+  return { report, format };
+}
+
+/** Prints the report in its format; SARIF also carries the findings a baseline accepted, as suppressed. */
+export function showReport(context: CommandContext, report: ValidateReport, format: Format, sarif: () => string): number {
+  const { io } = context;
+  if (format === 'json') io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  else if (format === 'github') io.stdout.write(renderFindingsGithub(report.findings));
+  else if (format === 'sarif') io.stdout.write(sarif());
+  else io.stdout.write(renderFindingsText(report.findings, report));
+  return report.errors > 0 ? exitCodes.findings : exitCodes.ok;
+}
+
 /** Adds the security scan's findings to the report, in order, with the counts kept true. */
-function mergeFindings(report: ValidateReport, extra: readonly Finding[]): void {
+export function mergeFindings(report: ValidateReport, extra: readonly Finding[]): void {
   report.findings.push(...extra);
   report.findings.sort(compareFindings);
   report.errors = report.findings.filter((f) => f.severity === 'error').length;

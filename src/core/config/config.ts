@@ -1,14 +1,17 @@
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { isMap, parseDocument } from 'yaml';
 import configSchema from '../../../schemas/config.schema.json' with { type: 'json' };
-import consolidationSchema from '../../../schemas/consolidation-config.schema.json' with { type: 'json' };
-import scanSchema from '../../../schemas/scan-config.schema.json' with { type: 'json' };
+// ajv standalone code made from the schema at build time (scripts/generate-validators.ts): no compiling per process.
+import { config as generatedValidate } from './config-validator.generated.js';
 import { excerpt, finding, type Finding } from '../findings.js';
 import type { ProfileName } from '../schema/types.js';
 
 /** `.skillgarden/config.yaml` with every default applied (DESIGN §6). */
 export interface Config {
-  skills_dir: string;
+  /** The skill roots as written (a folder, a glob or a list); undefined: detected from the repository's layout. */
+  skills_dir?: string | string[];
+  /** How far a skill's relative links may reach: its own folder, or any skill of the library. */
+  links: LinkScope;
   profile: ProfileName;
   enabled: boolean;
   paused: boolean;
@@ -26,8 +29,10 @@ export interface Config {
   consolidation: Record<string, unknown>;
 }
 
+export type LinkScope = 'skill' | 'library';
+
 export const defaultConfig: Readonly<Config> = Object.freeze({
-  skills_dir: 'skills',
+  links: 'library',
   profile: 'portable',
   enabled: true,
   paused: false,
@@ -45,7 +50,7 @@ export const defaultConfig: Readonly<Config> = Object.freeze({
   consolidation: {},
 });
 
-let validate: ReturnType<Ajv2020['compile']> | undefined;
+const validate = generatedValidate as unknown as ValidateFunction;
 
 export interface ParsedConfig {
   /** The settings; a key whose value is invalid holds its default here, and is named in `invalidKeys`. */
@@ -94,7 +99,6 @@ export function parseConfig(text: string, file: string): ParsedConfig {
     );
     return { config: { ...defaultConfig }, findings, invalidKeys: ['*'] };
   }
-  validate ??= compileConfigSchema();
   const invalid = new Set<string>();
   if (!validate(data)) {
     for (const error of validate.errors ?? []) {
@@ -123,12 +127,6 @@ export function parseConfig(text: string, file: string): ParsedConfig {
     );
   }
   return { config, findings, invalidKeys: [...invalid].sort() };
-}
-
-function compileConfigSchema(): ReturnType<Ajv2020['compile']> {
-  const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false });
-  ajv.addSchema(scanSchema).addSchema(consolidationSchema);
-  return ajv.compile(configSchema);
 }
 
 function configFinding(

@@ -1,4 +1,6 @@
 import { parseSkill } from '../skill/index.js';
+import { readPathList } from '../skill/path-list.js';
+import { readToolList } from '../skill/tool-list.js';
 import type { ParsedSkill } from '../skill/types.js';
 import type { ConsolidationConfig } from './config.js';
 import { buildSignature } from './minhash.js';
@@ -14,24 +16,6 @@ export interface SkillFeatures {
   signature: Uint32Array;
   tools: string[];
   paths: string[];
-}
-
-/** `allowed-tools` as the spec writes it (space-separated) or as a list. */
-export function readToolList(value: unknown): string[] {
-  if (typeof value === 'string') return value.split(/[\s,]+/).filter(Boolean);
-  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
-  return [];
-}
-
-/** `paths` as one glob, a comma-separated list, or a list. */
-export function readPathList(value: unknown): string[] {
-  if (typeof value === 'string')
-    return value
-      .split(',')
-      .map((p) => p.trim())
-      .filter(Boolean);
-  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
-  return [];
 }
 
 export function buildFeatures(

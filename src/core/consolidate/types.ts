@@ -1,5 +1,7 @@
+import type { Provenance } from '../lifecycle/types.js';
+
 /** Who made a skill (DESIGN §4); only `agent` (or adopted) skills may be consolidated. */
-export type Provenance = 'agent' | 'user' | 'bundled' | 'hub';
+export type { Provenance };
 
 /** A file of a skill folder; `path` is relative to the folder. */
 export interface SkillFile {

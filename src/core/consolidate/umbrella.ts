@@ -1,7 +1,9 @@
 import { stringify } from 'yaml';
 import { parseSkill, replaceBody, setField } from '../skill/index.js';
 import type { ConsolidationConfig } from './config.js';
-import { readPathList, readToolList, type SkillFeatures } from './features.js';
+import { readToolList } from '../skill/tool-list.js';
+import type { SkillFeatures } from './features.js';
+import { readPathList } from '../skill/path-list.js';
 import { countSections } from './markdown.js';
 
 export type UmbrellaChoice = { kind: 'existing'; umbrella: SkillFeatures; why: string } | { kind: 'new'; name: string; why: string };

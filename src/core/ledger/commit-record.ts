@@ -12,6 +12,11 @@ export type PathChangeStatus = 'added' | 'modified' | 'deleted';
 export interface PathChange {
   status: PathChangeStatus;
   path: string;
+  /**
+   * For an added or deleted SKILL.md only: the blob added or deleted. A SKILL.md that leaves one
+   * folder and arrives in another with the same content is a move (or a rename), not a new skill.
+   */
+  blob?: string;
 }
 
 export interface HistoryCommit extends CommitRecord {

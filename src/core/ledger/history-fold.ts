@@ -1,6 +1,6 @@
 import { formatCommitTime, type HistoryCommit, type PathChange } from './commit-record.js';
-import type { HistoryIndex, LedgerEvent, SkillHistory } from './history-index.js';
-import { candidateFolders, locateSkillFile, type SkillFolder } from './skill-paths.js';
+import type { CreationEvent, HistoryIndex, LedgerEvent, SkillHistory } from './history-index.js';
+import { candidateFolders, isSkillFile, locateSkillFile, relativeToRoot, type SkillFolder } from './skill-paths.js';
 import { parseCommitMessage, type Actor, type LedgerTrailers, type SkillAction, type Source } from './trailers.js';
 
 // The line `git revert` writes.
@@ -14,6 +14,7 @@ interface FoldState {
   /** Folder → skill name, to find the skill a support file belongs to. */
   owners: Map<string, string>;
   deleted: Map<string, SkillHistory>;
+  outside: Map<string, CreationEvent>;
 }
 
 interface CommitContext {
@@ -24,11 +25,17 @@ interface CommitContext {
   structural: Set<string>;
   /** A rollback, or a plain `git revert`: what it re-adds comes back, not into being. */
   revert: boolean;
+  /** SKILL.md blobs this commit removes somewhere, with the creation (and history) of what held them: a move's source. */
+  leaving: Map<string, { created: CreationEvent; skill?: SkillHistory }>;
+  /** Skills whose files this commit changed (by path), for `log --skill`. */
+  touched: Set<string>;
 }
 
+type LocatedFile = SkillFolder & { blob?: string };
+
 interface SkillFileGroup {
-  added: SkillFolder[];
-  removed: SkillFolder[];
+  added: LocatedFile[];
+  removed: LocatedFile[];
 }
 
 function groupSkillFiles(changes: readonly PathChange[], root: string): Map<string, SkillFileGroup> {
@@ -39,7 +46,7 @@ function groupSkillFiles(changes: readonly PathChange[], root: string): Map<stri
     if (located === null) continue;
     const group = groups.get(located.name) ?? { added: [], removed: [] };
     groups.set(located.name, group);
-    (change.status === 'added' ? group.added : group.removed).push(located);
+    (change.status === 'added' ? group.added : group.removed).push(change.blob === undefined ? located : { ...located, blob: change.blob });
   }
   return groups;
 }
@@ -52,16 +59,29 @@ function isMachineMade(actor: Actor, source: Source | undefined): boolean {
   return (actor === 'agent' && source === 'background') || actor === 'curator';
 }
 
-function createSkill(state: FoldState, ctx: CommitContext, at: SkillFolder): void {
+/** What this commit brings into being, as a creation: who made it, unless a shallow cut hides that. */
+function creationOf(ctx: CommitContext): CreationEvent {
   // At a shallow cut the commit did not create what it shows: nothing is known, so nothing is claimed.
   const { actor, source, action } = ctx.commit.boundary ? { actor: 'user' as const, source: undefined, action: undefined } : ctx.trailers;
+  return { ...ctx.event, actor, source: source ?? null, action: action ?? null };
+}
+
+function createSkill(state: FoldState, ctx: CommitContext, at: LocatedFile): void {
+  // The same SKILL.md leaving another folder in this commit: a move or rename, created when it first appeared.
+  const origin = at.blob === undefined ? undefined : ctx.leaving.get(at.blob);
+  if (origin?.skill) {
+    state.skills.set(at.name, { ...structuredClone(origin.skill), name: at.name, folder: at.folder, archived: at.archived });
+    state.owners.set(at.folder, at.name);
+    return;
+  }
+  const created = origin?.created ?? creationOf(ctx);
   state.skills.set(at.name, {
     name: at.name,
     folder: at.folder,
     archived: at.archived,
-    created: { ...ctx.event, actor, source: source ?? null, action: action ?? null },
+    created,
     adopted: null,
-    provenance: isMachineMade(actor, source) ? 'agent' : 'user',
+    provenance: isMachineMade(created.actor, created.source ?? undefined) ? 'agent' : 'user',
     lastPatched: null,
     lastArchived: null,
     lastRestored: null,
@@ -82,6 +102,36 @@ function moveSkill(state: FoldState, ctx: CommitContext, skill: SkillHistory, to
   state.owners.set(to.folder, skill.name);
   skill.folder = to.folder;
   skill.archived = to.archived;
+}
+
+/** The SKILL.md blobs a commit removes (in the root or outside it), with the creation of what held them. */
+function collectLeaving(state: FoldState, ctx: CommitContext): void {
+  for (const change of ctx.commit.changes) {
+    if (change.status !== 'deleted' || change.blob === undefined) continue;
+    const located = locateSkillFile(change.path, state.root);
+    const owner = located === null ? undefined : state.skills.get(state.owners.get(located.folder) ?? '');
+    const created = located === null ? state.outside.get(change.path) : owner?.created;
+    if (created === undefined || ctx.leaving.has(change.blob)) continue;
+    ctx.leaving.set(change.blob, owner === undefined ? { created } : { created, skill: owner });
+  }
+}
+
+/** SKILL.md files outside the root: kept by path from when they appeared (or arrived from elsewhere). */
+function foldOutsideFiles(state: FoldState, ctx: CommitContext): void {
+  for (const change of ctx.commit.changes) {
+    if (relativeToRoot(change.path, state.root) !== null || !isSkillFile(change.path)) continue;
+    ctx.touched.add(folderName(change.path));
+    if (change.status === 'deleted') state.outside.delete(change.path);
+    else if (change.status === 'added') {
+      state.outside.set(change.path, (change.blob === undefined ? undefined : ctx.leaving.get(change.blob)?.created) ?? creationOf(ctx));
+    }
+  }
+}
+
+/** `pdf` for `document-skills/pdf/SKILL.md`: the name a SKILL.md outside the root would have. */
+function folderName(path: string): string {
+  const parts = path.split('/');
+  return parts.at(-2) ?? '';
 }
 
 /** SKILL.md files appearing and disappearing: creations, moves (archive, restore, recategorize), deletions. */
@@ -118,6 +168,10 @@ function ownerOf(state: FoldState, path: string): string | undefined {
 
 /** A merge's diff repeats its branch's commits, which were folded already. */
 function foldContentChanges(state: FoldState, ctx: CommitContext): void {
+  for (const change of ctx.commit.changes) {
+    const name = ownerOf(state, change.path);
+    if (name !== undefined) ctx.touched.add(name);
+  }
   const action = ctx.trailers.action;
   const isPatch = action === undefined ? ctx.commit.parents.length <= 1 : patchActions.has(action);
   if (!isPatch) return;
@@ -147,15 +201,29 @@ function sortedRecord(map: ReadonlyMap<string, SkillHistory>): Record<string, Sk
   return Object.fromEntries([...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
+/** Told, for each commit folded, the skills whose files it changed (following moves), by path alone. */
+export type TouchObserver = (commit: HistoryCommit, skills: ReadonlySet<string>) => void;
+
 /**
  * Folds commits, ordered parents first (`orderParentsFirst`), into the index of `head`. Pure: the
  * input index is not changed. Folding A then B equals folding A and B at once: the cache's increments.
  */
-export function foldHistory(index: HistoryIndex, commits: readonly HistoryCommit[], head: string | null): HistoryIndex {
-  const { skills: current, deleted } = structuredClone({ skills: index.skills, deleted: index.deleted });
+export function foldHistory(
+  index: HistoryIndex,
+  commits: readonly HistoryCommit[],
+  head: string | null,
+  observe?: TouchObserver,
+): HistoryIndex {
+  const { skills: current, deleted, outside } = structuredClone({ skills: index.skills, deleted: index.deleted, outside: index.outside });
   const skills = new Map(Object.entries(current));
   const owners = new Map([...skills.values()].map((s) => [s.folder, s.name]));
-  const state: FoldState = { root: index.skillsRoot, skills, owners, deleted: new Map(Object.entries(deleted)) };
+  const state: FoldState = {
+    root: index.skillsRoot,
+    skills,
+    owners,
+    deleted: new Map(Object.entries(deleted)),
+    outside: new Map(Object.entries(outside)),
+  };
   for (const commit of commits) {
     const trailers = parseCommitMessage(commit.message).trailers;
     const ctx: CommitContext = {
@@ -164,10 +232,18 @@ export function foldHistory(index: HistoryIndex, commits: readonly HistoryCommit
       event: { commit: commit.oid, time: formatCommitTime(commit.time) },
       structural: new Set(),
       revert: trailers.action === 'rollback' || trailers.reverts.length > 0 || revertLine.test(commit.message),
+      leaving: new Map(),
+      touched: new Set(),
     };
+    collectLeaving(state, ctx);
     foldSkillFiles(state, ctx);
     foldContentChanges(state, ctx);
+    foldOutsideFiles(state, ctx);
     foldTrailerEvents(state, ctx);
+    if (observe) {
+      for (const name of ctx.structural) ctx.touched.add(name);
+      observe(commit, ctx.touched);
+    }
   }
   return {
     version: 1,
@@ -177,5 +253,6 @@ export function foldHistory(index: HistoryIndex, commits: readonly HistoryCommit
     shallow: index.shallow || commits.some((c) => c.boundary === true),
     skills: sortedRecord(skills),
     deleted: sortedRecord(state.deleted),
+    outside: Object.fromEntries([...state.outside.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
   };
 }

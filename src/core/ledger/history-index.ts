@@ -54,8 +54,13 @@ export interface HistoryIndex {
   skills: Record<string, SkillHistory>;
   /** Skills deleted, as they were: a rollback that brings one back brings back its history too. */
   deleted: Record<string, SkillHistory>;
+  /**
+   * SKILL.md files outside the skills root, by path: when each first appeared. A library moved
+   * into its root (`pdf/` to `skills/pdf/`) keeps the creation of its skills.
+   */
+  outside: Record<string, CreationEvent>;
 }
 
 export function emptyHistoryIndex(skillsRoot: string): HistoryIndex {
-  return { version: 1, skillsRoot, head: null, commits: 0, shallow: false, skills: {}, deleted: {} };
+  return { version: 1, skillsRoot, head: null, commits: 0, shallow: false, skills: {}, deleted: {}, outside: {} };
 }

@@ -19,15 +19,22 @@ export interface LogFilter {
   action?: SkillAction;
   run?: string;
   limit?: number;
+  /** Keep commits that are no ledger entry and touch no skill (`log --all`). */
+  all?: boolean;
+  /**
+   * Commit → the skills whose files it changed, found by path. When given, an entry's skills are
+   * those its trailers name and these, and (without `all`) a commit with neither is left out.
+   */
+  touched?: ReadonlyMap<string, readonly string[]>;
 }
 
-export function buildLogEntry(commit: CommitRecord): LogEntry {
+export function buildLogEntry(commit: CommitRecord, touched: readonly string[] = []): LogEntry {
   const { subject, trailers } = parseCommitMessage(commit.message);
   return {
     commit: commit.oid,
     time: formatCommitTime(commit.time),
     action: trailers.action ?? null,
-    skills: trailers.skills,
+    skills: [...trailers.skills, ...touched.filter((name) => !trailers.skills.includes(name))],
     actor: trailers.actor,
     source: trailers.source ?? null,
     run: trailers.run ?? null,
@@ -50,8 +57,9 @@ export function buildLog(commits: Iterable<CommitRecord>, filter: LogFilter = {}
   const limit = filter.limit ?? Number.POSITIVE_INFINITY;
   for (const commit of commits) {
     if (entries.length >= limit) break;
-    const entry = buildLogEntry(commit);
-    if (matchesLogFilter(entry, filter)) entries.push(entry);
+    const entry = buildLogEntry(commit, filter.touched?.get(commit.oid));
+    const skillless = filter.touched !== undefined && filter.all !== true && entry.action === null && entry.skills.length === 0;
+    if (!skillless && matchesLogFilter(entry, filter)) entries.push(entry);
   }
   return entries;
 }

@@ -5,26 +5,28 @@ function renderActor(entry: LogEntry): string {
   return entry.source === null ? entry.actor : `${entry.actor}/${entry.source}`;
 }
 
+const header = ['commit', 'time', 'action', 'actor', 'skills', 'subject'];
+
 /**
- * The ledger as text, one line per commit, newest first:
- * `3f9a1c2 2026-11-29T23:00:00Z  patch       agent/background  deploy-checklist  fix the rollback step`.
+ * The ledger as text under a header row, one line per commit, newest first:
+ * `3f9a1c2  2026-11-29T23:00:00Z  patch   agent/background  deploy-checklist  fix the rollback step`.
  * The run id follows in brackets when the commit belongs to a curator run.
  */
 export function renderLogText(entries: readonly LogEntry[]): string {
   if (entries.length === 0) return 'No ledger entries.\n';
-  const actionWidth = Math.max(...entries.map((e) => (e.action ?? '-').length));
-  const actorWidth = Math.max(...entries.map((e) => renderActor(e).length));
-  const lines = entries.map((entry) => {
-    const skills = entry.skills.length === 0 ? '-' : entry.skills.join(',');
-    const run = entry.run === null ? '' : `  [run ${entry.run}]`;
-    return [
-      entry.commit.slice(0, 7),
-      entry.time,
-      ` ${(entry.action ?? '-').padEnd(actionWidth)}`,
-      renderActor(entry).padEnd(actorWidth),
-      skills,
-      `${entry.subject}${run}`,
-    ].join(' ');
-  });
-  return `${lines.join('\n')}\n`;
+  const rows = entries.map((entry) => [
+    entry.commit.slice(0, 7),
+    entry.time,
+    entry.action ?? '-',
+    renderActor(entry),
+    entry.skills.length === 0 ? '-' : entry.skills.join(','),
+    `${entry.subject}${entry.run === null ? '' : `  [run ${entry.run}]`}`,
+  ]);
+  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => (row[i] ?? '').length)));
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
+  return `${[line(header), ...rows.map(line)].join('\n')}\n`;
 }

@@ -57,3 +57,15 @@ export function candidateFolders(path: string, root: string): string[] {
   }
   return candidates;
 }
+
+/**
+ * The paths a history walk reports: everything under the skills root, and any SKILL.md outside it
+ * (a library moved into its root, as anthropics/skills once was, keeps the creation of its skills).
+ */
+export function isHistoryPath(path: string, root: string): boolean {
+  return relativeToRoot(path, root) !== null || isSkillFile(path);
+}
+
+export function isSkillFile(path: string): boolean {
+  return path === 'SKILL.md' || path.endsWith('/SKILL.md');
+}

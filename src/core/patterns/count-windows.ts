@@ -1,3 +1,4 @@
+import { DenseTable } from './dense-table.js';
 import { PairTable } from './pair-table.js';
 
 /**
@@ -40,9 +41,21 @@ export function packSessions(sessions: readonly ArrayLike<number>[]): PackedSess
   return { tokens, starts };
 }
 
-function countLevel(packed: PackedSessions, prevIds: Int32Array, length: number, slotAt: Int32Array): PairTable {
+/** What countLevel counts into: PairTable (any keys) or DenseTable (few enough keys to index directly). */
+type WindowTable = PairTable | DenseTable;
+
+/**
+ * Above this many cells (prefix ids × tokens) the direct table would cost more memory than
+ * it saves time (4 bytes a cell: 64 MiB), and counting hashes instead.
+ */
+const maxDenseCells = 1 << 24;
+
+function chooseTable(prefixes: number, tokens: number, mode: TableMode): WindowTable {
+  return mode === 'auto' && prefixes * tokens <= maxDenseCells ? new DenseTable(prefixes, tokens) : new PairTable();
+}
+
+function countLevel(packed: PackedSessions, prevIds: Int32Array, length: number, slotAt: Int32Array, table: WindowTable): WindowTable {
   const { tokens, starts } = packed;
-  const table = new PairTable();
   slotAt.fill(-1);
   for (let s = 0; s + 1 < starts.length; s += 1) {
     const end = (starts[s + 1] as number) - length;
@@ -57,7 +70,7 @@ function countLevel(packed: PackedSessions, prevIds: Int32Array, length: number,
   return table;
 }
 
-function keepFrequent(table: PairTable, length: number, minSessions: number): { level: WindowLevel; idOfSlot: Int32Array } {
+function keepFrequent(table: WindowTable, length: number, minSessions: number): { level: WindowLevel; idOfSlot: Int32Array } {
   const idOfSlot = new Int32Array(table.size).fill(-1);
   const kept: number[] = [];
   for (let slot = 0; slot < table.size; slot += 1) {
@@ -77,9 +90,13 @@ function keepFrequent(table: PairTable, length: number, minSessions: number): { 
   return { level, idOfSlot };
 }
 
+/** `auto`: the direct table where it fits, else hashing; `hash`: always hashing (the plain path the tests compare with). */
+export type TableMode = 'auto' | 'hash';
+
 export interface CountOptions {
   minSessions: number;
   maxLength: number;
+  table?: TableMode;
 }
 
 /** Counts every frequent contiguous window of length 2..maxLength. `levels[0]` is length 2. */
@@ -87,11 +104,16 @@ export function countWindows(packed: PackedSessions, options: CountOptions): Win
   const levels: WindowLevel[] = [];
   let prevIds = packed.tokens;
   const slotAt = new Int32Array(packed.tokens.length);
+  let tokenCount = 0;
+  for (const token of packed.tokens) if (token >= tokenCount) tokenCount = token + 1;
+  let prefixCount = tokenCount;
   for (let length = 2; length <= options.maxLength; length += 1) {
-    const slots = countLevel(packed, prevIds, length, slotAt);
+    const table = chooseTable(prefixCount, tokenCount, options.table ?? 'auto');
+    const slots = countLevel(packed, prevIds, length, slotAt, table);
     const { level, idOfSlot } = keepFrequent(slots, length, options.minSessions);
     if (level.sessions.length === 0) break;
     levels.push(level);
+    prefixCount = level.sessions.length;
     const nextIds = new Int32Array(packed.tokens.length);
     for (let p = 0; p < slotAt.length; p += 1) {
       const slot = slotAt[p] as number;

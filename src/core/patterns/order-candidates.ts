@@ -32,9 +32,10 @@ function markAbsorbed(levels: readonly WindowLevel[]): Uint8Array[] {
     for (let id = 0; id < level.sessions.length; id += 1) {
       const count = level.sessions[id] as number;
       // A sub-window occurs wherever its super-window does, so equal counts mean equal session sets.
-      for (const sub of [level.prefix[id] as number, level.suffix[id] as number]) {
-        if (sub >= 0 && shorter.sessions[sub] === count) marks[sub] = 1;
-      }
+      const prefix = level.prefix[id] as number;
+      const suffix = level.suffix[id] as number;
+      if (prefix >= 0 && shorter.sessions[prefix] === count) marks[prefix] = 1;
+      if (suffix >= 0 && shorter.sessions[suffix] === count) marks[suffix] = 1;
     }
   }
   return absorbed;
@@ -55,14 +56,30 @@ function buildNameOrder(vocabulary: readonly string[]): (a: readonly number[], b
   };
 }
 
-/** Every candidate as (level index, window id). */
-function listCandidates(levels: readonly WindowLevel[], minLength: number): [index: number, id: number][] {
+/** Every candidate as (level index, window id), in two columns: a dozen tools yield hundreds of thousands. */
+interface CandidateList {
+  index: Int32Array;
+  id: Int32Array;
+  length: number;
+}
+
+function listCandidates(levels: readonly WindowLevel[], minLength: number): CandidateList {
   const absorbed = markAbsorbed(levels);
-  const out: [number, number][] = [];
+  let length = 0;
+  levels.forEach((level, index) => {
+    if (level.length >= minLength) for (const mark of absorbed[index] as Uint8Array) if (mark === 0) length += 1;
+  });
+  const out: CandidateList = { index: new Int32Array(length), id: new Int32Array(length), length };
+  let at = 0;
   levels.forEach((level, index) => {
     if (level.length < minLength) return;
     const marks = absorbed[index] as Uint8Array;
-    for (let id = 0; id < level.sessions.length; id += 1) if (marks[id] === 0) out.push([index, id]);
+    for (let id = 0; id < level.sessions.length; id += 1) {
+      if (marks[id] !== 0) continue;
+      out.index[at] = index;
+      out.id[at] = id;
+      at += 1;
+    }
   });
   return out;
 }
@@ -87,7 +104,7 @@ function buildLogProbabilities(input: OrderInput): Float64Array[] {
 }
 
 /** Scores each candidate by how much more often it occurs than chance would have it. */
-function buildSurprise(input: OrderInput, candidates: readonly [number, number][]): Float64Array {
+function buildSurprise(input: OrderInput, candidates: CandidateList): Float64Array {
   const { starts } = input.packed;
   const lengths = Array.from({ length: starts.length - 1 }, (_, s) => (starts[s + 1] as number) - (starts[s] as number));
   const chance = input.levels.map((level) => {
@@ -98,38 +115,74 @@ function buildSurprise(input: OrderInput, candidates: readonly [number, number][
     };
   });
   const logProbability = buildLogProbabilities(input);
-  return Float64Array.from(candidates, ([index, id]) => {
-    const { sessions, positions } = chance[index] as {
-      sessions: number;
-      positions: number;
-    };
+  const out = new Float64Array(candidates.length);
+  for (let c = 0; c < candidates.length; c += 1) {
+    const index = candidates.index[c] as number;
+    const id = candidates.id[c] as number;
+    const { sessions, positions } = chance[index] as { sessions: number; positions: number };
     const expected = sessions * -Math.expm1(-positions * Math.exp((logProbability[index] as Float64Array)[id] as number));
     const observed = (input.levels[index] as WindowLevel).sessions[id] as number;
-    return observed * Math.log(observed / Math.max(expected, 1e-9));
-  });
+    out[c] = observed * Math.log(observed / Math.max(expected, 1e-9));
+  }
+  return out;
+}
+
+/** Before: higher score, then more sessions, then longer, then by the tools' names. A total order: windows are distinct. */
+export type CandidateComparator = (a: number, b: number) => number;
+
+function buildComparator(input: OrderInput, candidates: CandidateList, score: Float64Array): CandidateComparator {
+  const sessionsOf = (c: number) =>
+    (input.levels[candidates.index[c] as number] as WindowLevel).sessions[candidates.id[c] as number] as number;
+  const lengthOf = (c: number) => (input.levels[candidates.index[c] as number] as WindowLevel).length;
+  const byName = buildNameOrder(input.vocabulary);
+  const idsOf = (c: number) => buildWindowTokens(input.levels, candidates.index[c] as number, candidates.id[c] as number);
+  return (a, b) =>
+    (score[b] as number) - (score[a] as number) || sessionsOf(b) - sessionsOf(a) || lengthOf(b) - lengthOf(a) || byName(idsOf(a), idsOf(b));
+}
+
+/**
+ * Yields 0..n-1 in `before` order, lazily: a binary heap built in O(n), then one
+ * pop per candidate taken. Selection stops after the first few thousand (the
+ * limit is 100 patterns), so this never pays for sorting all of them, which on
+ * a dozen tools (380,000 candidates at 2 million calls) cost over a second.
+ */
+export function* heapOrder(n: number, before: CandidateComparator): Generator<number> {
+  const heap = Int32Array.from({ length: n }, (_, i) => i);
+  let size = n;
+  const siftDown = (from: number) => {
+    let at = from;
+    const item = heap[at] as number;
+    for (;;) {
+      const left = 2 * at + 1;
+      if (left >= size) break;
+      const right = left + 1;
+      const child = right < size && before(heap[right] as number, heap[left] as number) < 0 ? right : left;
+      if (before(heap[child] as number, item) >= 0) break;
+      heap[at] = heap[child] as number;
+      at = child;
+    }
+    heap[at] = item;
+  };
+  for (let i = (size >> 1) - 1; i >= 0; i -= 1) siftDown(i);
+  while (size > 0) {
+    const top = heap[0] as number;
+    size -= 1;
+    heap[0] = heap[size] as number;
+    siftDown(0);
+    yield top;
+  }
 }
 
 /** Candidates in preference order; lazily, because selection usually stops early. */
 export function* orderCandidates(input: OrderInput, order: CandidateOrder): Generator<Candidate> {
   const candidates = listCandidates(input.levels, input.minLength);
-  const sessionsOf = ([index, id]: [number, number]) => (input.levels[index] as WindowLevel).sessions[id] as number;
-  const lengthOf = ([index]: [number, number]) => (input.levels[index] as WindowLevel).length;
-  const score = order === 'surprise' ? buildSurprise(input, candidates) : Float64Array.from(candidates, sessionsOf);
-  const byName = buildNameOrder(input.vocabulary);
-  const idsOf = (i: number) => buildWindowTokens(input.levels, ...(candidates[i] as [number, number]));
-  const positions = Int32Array.from(candidates.keys()).sort((a, b) => {
-    const ca = candidates[a] as [number, number];
-    const cb = candidates[b] as [number, number];
-    return (
-      (score[b] as number) - (score[a] as number) ||
-      sessionsOf(cb) - sessionsOf(ca) ||
-      lengthOf(cb) - lengthOf(ca) ||
-      byName(idsOf(a), idsOf(b))
-    );
-  });
-  for (const i of positions)
+  const sessionsOf = (c: number) =>
+    (input.levels[candidates.index[c] as number] as WindowLevel).sessions[candidates.id[c] as number] as number;
+  const score =
+    order === 'surprise' ? buildSurprise(input, candidates) : Float64Array.from({ length: candidates.length }, (_, c) => sessionsOf(c));
+  for (const c of heapOrder(candidates.length, buildComparator(input, candidates, score)))
     yield {
-      ids: idsOf(i),
-      sessions: sessionsOf(candidates[i] as [number, number]),
+      ids: buildWindowTokens(input.levels, candidates.index[c] as number, candidates.id[c] as number),
+      sessions: sessionsOf(c),
     };
 }

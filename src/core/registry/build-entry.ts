@@ -1,5 +1,6 @@
 import { finding, hasErrors, type Finding } from '../findings.js';
-import { readPathGlobs } from '../rules/glob-rules.js';
+import { readPathList } from '../skill/path-list.js';
+import { readToolList } from '../skill/tool-list.js';
 import type { ParsedSkill } from '../skill/types.js';
 import type { RegistryEntry } from './types.js';
 
@@ -56,9 +57,7 @@ export function buildEntry(skill: SkillView, location: EntryLocation): BuiltEntr
     agent: text(fields.agent),
     effort: text(fields.effort) ?? (typeof fields.effort === 'number' ? String(fields.effort) : undefined),
     maxSteps: readStepLimit(fields['max-steps'] ?? fields.max_steps),
-    paths: readPathGlobs(fields.paths)
-      .map((g) => g.glob)
-      .filter((g) => g !== ''),
+    paths: readPathList(fields.paths),
     body: skill.body,
     findings,
   };
@@ -67,25 +66,6 @@ export function buildEntry(skill: SkillView, location: EntryLocation): BuiltEntr
 
 function text(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
-}
-
-/** `allowed-tools` as Claude Code reads it: a list, or one string split on commas and spaces (keeping `Bash(git add *)` whole). */
-export function readToolList(value: unknown): string[] {
-  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string' && v.trim() !== '').map((v) => v.trim());
-  if (typeof value !== 'string') return [];
-  const tools: string[] = [];
-  let current = '';
-  let depth = 0;
-  for (const char of value) {
-    if (char === '(') depth++;
-    if (char === ')') depth = Math.max(0, depth - 1);
-    if (depth === 0 && (char === ',' || /\s/.test(char))) {
-      if (current.trim()) tools.push(current.trim());
-      current = '';
-    } else current += char;
-  }
-  if (current.trim()) tools.push(current.trim());
-  return tools;
 }
 
 function readStepLimit(value: unknown): number | undefined {

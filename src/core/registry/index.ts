@@ -1,5 +1,5 @@
 export type { RegistryEntry, SkillContext } from './types.js';
-export { buildEntry, readToolList, type BuiltEntry, type EntryLocation, type SkillView } from './build-entry.js';
+export { buildEntry, type BuiltEntry, type EntryLocation, type SkillView } from './build-entry.js';
 export { parseQuickSkill, parseQuickFrontmatter, type QuickSkill } from './quick-frontmatter.js';
 export {
   planIndex,

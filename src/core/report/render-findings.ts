@@ -1,4 +1,5 @@
 import type { Finding } from '../findings.js';
+import { escapeControl as e } from './escape-text.js';
 
 export interface FindingsSummary {
   skills: number;
@@ -10,9 +11,10 @@ export interface FindingsSummary {
 export function renderFindingsText(findings: readonly Finding[], summary: FindingsSummary): string {
   const lines: string[] = [];
   for (const f of findings) {
-    const where = f.line > 0 ? `${f.file}:${f.line}:${f.column || 1}` : f.file;
-    lines.push(`${where} ${f.severity} ${f.code} ${f.message}`);
-    if (f.hint) lines.push(`    hint: ${f.hint}`);
+    // Every value may come from a hostile file: one finding is one line, whatever its name or message holds.
+    const where = f.line > 0 ? `${e(f.file)}:${f.line}:${f.column || 1}` : e(f.file);
+    lines.push(`${where} ${f.severity} ${e(f.code)} ${e(f.message)}`);
+    if (f.hint) lines.push(`    hint: ${e(f.hint)}`);
   }
   lines.push(renderSummaryLine(summary));
   return `${lines.join('\n')}\n`;

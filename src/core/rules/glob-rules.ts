@@ -1,15 +1,7 @@
 import picomatch from 'picomatch';
 import { excerpt, finding, type Finding } from '../findings.js';
+import { readPathGlobs } from '../skill/path-list.js';
 import type { Rule } from './types.js';
-
-/** The globs in `paths`, as a list whatever way the frontmatter wrote them (a list, or a comma-separated string). */
-export function readPathGlobs(value: unknown): { glob: string; index: number | undefined }[] {
-  if (typeof value === 'string') return value.split(',').map((glob) => ({ glob: glob.trim(), index: undefined }));
-  if (Array.isArray(value)) {
-    return value.flatMap((glob, index) => (typeof glob === 'string' ? [{ glob, index }] : []));
-  }
-  return [];
-}
 
 /** Compiles a glob as the registry will; returns the compile error's message, if any. */
 export function globError(glob: string): string | undefined {

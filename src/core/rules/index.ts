@@ -57,4 +57,4 @@ export { maxDescriptionLength, maxSkillCharacters, maxBodyLines } from './text-r
 export { maxSupportFileBytes } from './file-rules.js';
 export { resolveLinkTarget } from './link-rules.js';
 export { extractLinks, type MarkdownLink } from './markdown-links.js';
-export { readPathGlobs, globError } from './glob-rules.js';
+export { globError } from './glob-rules.js';

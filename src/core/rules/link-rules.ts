@@ -31,14 +31,30 @@ export const linksStayInside: Rule = {
     for (const link of extractLinks(context.skill.body)) {
       const resolved = resolveLinkTarget(link.target);
       const where = { file: context.skill.file, line: link.line + offset, column: link.column };
-      if (resolved.kind === 'escapes') {
+      const sibling = resolved.kind === 'escapes' && resolved.path ? inLibrary(context.library, resolved.path) : undefined;
+      if (sibling !== undefined) {
+        if (context.library?.exists?.(sibling) === false) {
+          findings.push(
+            finding({
+              code: 'skill/link-missing',
+              severity: 'warning',
+              ...where,
+              message: `link "${excerpt(link.target)}" points at ${sibling}, which is not in the library`,
+              hint: 'Fix the link, or add the skill or file it names.',
+            }),
+          );
+        }
+      } else if (resolved.kind === 'escapes') {
         findings.push(
           finding({
             code: 'skill/link-escapes',
             severity: 'error',
             ...where,
             message: `link "${excerpt(link.target)}" points outside the skill folder`,
-            hint: 'A skill travels as one folder: copy the file into references/ (or assets/) and link to it relatively.',
+            hint:
+              context.library?.scope === 'library'
+                ? 'The link leaves the library: copy the file into the skill (references/ or assets/) and link to it relatively.'
+                : 'A skill travels as one folder: copy the file into references/ (or assets/) and link to it relatively; or set `links: library` to allow links to other skills.',
           }),
         );
       } else if (resolved.kind === 'relative' && resolved.path && !exists(context, resolved.path)) {
@@ -56,6 +72,16 @@ export const linksStayInside: Rule = {
     return findings;
   },
 };
+
+/**
+ * A `../` link read from the skill's place in its library: the path relative
+ * to the skill root when links may reach the library and it stays inside it.
+ */
+function inLibrary(library: RuleContext['library'], path: string): string | undefined {
+  if (library?.scope !== 'library') return undefined;
+  const joined = posix.normalize(`${library.skillDir}/${path}`);
+  return joined === '..' || joined.startsWith('../') || joined.startsWith('/') ? undefined : joined.replace(/\/$/, '');
+}
 
 function exists(context: RuleContext, path: string): boolean {
   const files = context.files;

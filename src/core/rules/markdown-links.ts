@@ -8,7 +8,9 @@ export interface MarkdownLink {
 // Bounded repetitions keep these linear on hostile input (no nested quantifiers).
 const inlineLink =
   /!?\[[^\]\n]{0,1000}\]\(\s{0,20}(<[^>\n]{0,2000}>|[^\s()]{1,2000})(?:\s{1,20}(?:"[^"\n]{0,500}"|'[^'\n]{0,500}'))?\s{0,20}\)/g;
-const referenceDefinition = /^ {0,3}\[[^\]\n]{1,1000}\]:[ \t]{0,20}(<[^>\n]{0,2000}>|\S{1,2000})/;
+const referenceDefinition = /^ {0,3}\[([^\]\n]{1,1000})\]:[ \t]{0,20}(<[^>\n]{0,2000}>|\S{1,2000})(.{0,2000})$/;
+/** After a definition's destination only an optional title may follow (CommonMark §4.7); anything else is prose. */
+const definitionTail = /^(?:[ \t]{1,20}(?:"[^"]{0,500}"|'[^']{0,500}'|\([^)]{0,500}\)))?[ \t]{0,20}$/;
 const fence = /^ {0,3}(`{3,}|~{3,})/;
 
 /** Links in a Markdown body, outside fenced code blocks and inline code spans. */
@@ -30,8 +32,9 @@ export function extractLinks(body: string): MarkdownLink[] {
     if (!raw.includes('](') && !raw.includes(']:')) return;
     const text = raw.includes('`') ? blankCodeSpans(raw) : raw;
     const definition = referenceDefinition.exec(text);
-    if (definition?.[1])
-      links.push({ target: unwrap(definition[1]), line, column: text.indexOf(definition[1], text.indexOf(']:') + 2) + 1 });
+    // A footnote (`[^1]: GitHub Blog. …`) or a line of prose after `]:` is not a link definition.
+    if (definition?.[2] && !definition[1]?.startsWith('^') && definitionTail.test(definition[3] ?? ''))
+      links.push({ target: unwrap(definition[2]), line, column: text.indexOf(definition[2], text.indexOf(']:') + 2) + 1 });
     if (!text.includes('](')) return;
     for (const match of text.matchAll(inlineLink)) {
       const target = match[1] ?? '';

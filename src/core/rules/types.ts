@@ -9,6 +9,18 @@ export interface SkillFileEntry {
   size: number;
 }
 
+/** Where relative links may lead: inside the skill's folder, or to other skills of its library. */
+export type LinkScope = 'skill' | 'library';
+
+/** The skill's place in its library, for links to sibling skills. */
+export interface LibraryPlace {
+  scope: LinkScope;
+  /** The skill folder relative to its skill root, e.g. `brainstorming` or `research/deploy`. */
+  skillDir: string;
+  /** Whether a path relative to the skill root exists; undefined when unknown. */
+  exists?: (path: string) => boolean;
+}
+
 export interface RuleContext {
   skill: ParsedSkill;
   /** The skill folder's own name (its canonical name). */
@@ -16,6 +28,8 @@ export interface RuleContext {
   profile: ProfileName;
   /** Every file in the skill folder; undefined when unknown (then existence checks are skipped). */
   files: ReadonlyMap<string, SkillFileEntry> | undefined;
+  /** The skill's place in its library; absent: links must stay inside the skill folder. */
+  library?: LibraryPlace;
 }
 
 /** A check no schema can express. Rules are small, named and never throw. */

@@ -1,4 +1,5 @@
 import { finding, type Finding, type Severity } from '../findings.js';
+import { escapeControl as e } from '../report/escape-text.js';
 import type { PolicyDecision, ScanFinding, ScanProvenance, ScanSeverity, ScanVerdict } from './types.js';
 
 /** The scan of one skill folder. */
@@ -69,17 +70,46 @@ export function buildScanReport(results: readonly ScanResult[]): ScanReport {
   };
 }
 
-/** Compiler-style lines, `file:line:col severity rule message`, then one verdict line per flagged skill. */
+/** Findings of one rule in one skill shown one by one; more than this are folded into one line. */
+const shownPerGroup = 3;
+
+function renderFinding(f: ReportFinding): string {
+  const where = `${e(f.file)}:${f.line}:${f.column}`;
+  const tail = f.suppressed ? ` [suppressed (${f.suppressed.by}): ${e(f.suppressed.reason)}]` : '';
+  return `${where} ${f.severity} ${f.rule} ${e(f.message)}: ${e(f.match)}${tail}`;
+}
+
+/**
+ * Compiler-style lines, `file:line:col severity rule message`, then one
+ * verdict line per flagged skill. A rule that fires many times in one skill
+ * (56 fonts, a reference page of attack examples) shows its first few and
+ * one line for the rest: `--json` keeps every finding.
+ */
 export function renderScanText(report: ScanReport): string {
-  const lines = report.findings.map((f) => {
-    const where = `${f.file}:${f.line}:${f.column}`;
-    const tail = f.suppressed ? ` [suppressed (${f.suppressed.by}): ${f.suppressed.reason}]` : '';
-    return `${where} ${f.severity} ${f.rule} ${f.message}: ${f.match}${tail}`;
-  });
+  const groups = new Map<string, ReportFinding[]>();
+  for (const f of report.findings) {
+    const key = `${f.skill}\u0000${f.rule}`;
+    const group = groups.get(key);
+    if (group) group.push(f);
+    else groups.set(key, [f]);
+  }
+  const lines: string[] = [];
+  for (const f of report.findings) {
+    const group = groups.get(`${f.skill}\u0000${f.rule}`)!;
+    const index = group.indexOf(f);
+    if (index < shownPerGroup) lines.push(renderFinding(f));
+    if (index === shownPerGroup) {
+      const rest = group.slice(shownPerGroup);
+      const files = [...new Set(rest.map((r) => r.file))];
+      lines.push(
+        `  … and ${rest.length} more ${f.rule} in ${e(f.skill)} (${files.slice(0, 3).map(e).join(', ')}${files.length > 3 ? `, ${files.length - 3} more files` : ''}; --json lists them all)`,
+      );
+    }
+  }
   const flagged = Object.entries(report.verdicts).filter(([, v]) => v !== 'safe');
   for (const [skill, verdict] of flagged) {
     const decision = report.decisions[skill];
-    lines.push(`${skill}: ${verdict}${decision ? ` (${decision})` : ''}`);
+    lines.push(`${e(skill)}: ${verdict}${decision ? ` (${decision})` : ''}`);
   }
   const s = report.summary;
   lines.push(

@@ -75,7 +75,7 @@ function unique(problems: readonly Problem[]): Problem[] {
 }
 
 function severityOf(problem: Problem, profile: ProfileName): Severity {
-  return problem.code === 'schema/unknown-key' && profile !== 'spec' ? 'warning' : 'error';
+  return problem.code === 'schema/unknown-key' && profile !== 'spec' && profile !== 'agent-plugins' ? 'warning' : 'error';
 }
 
 function toFinding(problem: Problem, input: SchemaCheckInput): Finding {

@@ -27,7 +27,7 @@ export function unknownKeyHint(input: UnknownKeyInput): string {
   if (dialect !== undefined) {
     return `\`${key}\` is ${dialect.label}, which the ${profile} profile does not include: validate with \`--profile ${dialect.profile}\`${dialect.profile === 'portable' ? '' : ' or `--profile portable`'}, or move it under \`metadata:\` as a string.`;
   }
-  if (profile === 'spec') {
+  if (profile === 'spec' || profile === 'agent-plugins') {
     return `The spec profile allows only ${known.join(', ')}: move \`${key}\` under \`metadata:\` as a string, or validate with \`--profile portable\`.`;
   }
   return `No known dialect defines \`${key}\`: check the spelling, or move it under \`metadata:\`, where free keys belong.`;
@@ -47,10 +47,10 @@ export function typeHint(input: TypeHintInput): string {
   // A list item has no key of its own: show it as the `- item` line it is.
   const line = (text: string): string => (typeof last === 'number' ? `- ${text}` : `${key}: ${text}`);
   const wantsString = expected.startsWith('a string');
-  if (path[0] === 'allowed-tools' && profile === 'spec' && Array.isArray(value)) {
+  if (path[0] === 'allowed-tools' && (profile === 'spec' || profile === 'agent-plugins') && Array.isArray(value)) {
     return `The spec wants one space-separated string: \`allowed-tools: ${excerpt(value.map(safeString).join(' '))}\`.`;
   }
-  if (path[0] === 'metadata' && path.length === 2 && profile === 'spec') {
+  if (path[0] === 'metadata' && path.length === 2 && (profile === 'spec' || profile === 'agent-plugins')) {
     if (value !== null && typeof value === 'object') {
       return `\`metadata\` values must be strings under the spec profile: write \`${key}\` as one string, or validate with \`--profile portable\`${key === 'hermes' ? ' or `--profile hermes`' : ''}.`;
     }

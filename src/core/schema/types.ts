@@ -1,7 +1,7 @@
 /** A validation profile: which frontmatter keys are known and how unknown ones are judged. */
-export type ProfileName = 'portable' | 'spec' | 'claude-code' | 'hermes';
+export type ProfileName = 'portable' | 'spec' | 'claude-code' | 'hermes' | 'agent-plugins';
 
-export const profileNames: readonly ProfileName[] = ['portable', 'spec', 'claude-code', 'hermes'];
+export const profileNames: readonly ProfileName[] = ['portable', 'spec', 'claude-code', 'hermes', 'agent-plugins'];
 
 /** Path into the frontmatter, e.g. ['metadata', 'author'] or ['allowed-tools', 2]; [] = the frontmatter as a whole. */
 export type FieldPath = readonly (string | number)[];

@@ -1,4 +1,4 @@
-import { parseDocument, type Document, type YAMLError } from 'yaml';
+import { isMap, isScalar, parseDocument, visit, type Document, type YAMLError } from 'yaml';
 import { excerpt, finding, type Finding } from '../findings.js';
 import { decodeSkillBytes } from './decode.js';
 import { parseFallbackFields } from './fallback.js';
@@ -8,6 +8,37 @@ import type { ParsedSkill } from './types.js';
 
 /** Aliases beyond this count are refused: a "billion laughs" file must not expand. */
 const maxAliasCount = 100;
+
+/**
+ * Bounds checked before the YAML parser sees the frontmatter, in one linear
+ * pass: a 1 MB frontmatter of 100,000 keys would otherwise take the parser
+ * seconds (and its duplicate-key check grows with the square of the keys).
+ * Real frontmatter is a few hundred bytes; the spec caps a description at
+ * 1,024 characters.
+ */
+export const frontmatterLimits = { maxBytes: 64 * 1024, maxKeys: 1_000, maxDepth: 32 } as const;
+
+/** Why the frontmatter is beyond the bounds, or undefined. Linear in its length. */
+function boundsProblem(yaml: string): string | undefined {
+  if (yaml.length > frontmatterLimits.maxBytes)
+    return `the frontmatter is ${yaml.length.toLocaleString('en-US')} characters; the limit is ${frontmatterLimits.maxBytes.toLocaleString('en-US')}`;
+  let keys = 0;
+  let flow = 0;
+  let deepest = 0;
+  for (const line of yaml.split('\n')) {
+    const indent = line.length - line.trimStart().length;
+    if (/^[ \t-]*[^\s#][^:]*:(?:\s|$)/.test(line) && ++keys > frontmatterLimits.maxKeys)
+      return `the frontmatter has more than ${frontmatterLimits.maxKeys.toLocaleString('en-US')} keys`;
+    for (const c of line) {
+      if (c === '[' || c === '{') deepest = Math.max(deepest, ++flow);
+      else if (c === ']' || c === '}') flow = Math.max(0, flow - 1);
+    }
+    // Two columns per level is the narrowest indentation anyone writes.
+    deepest = Math.max(deepest, Math.floor(indent / 2));
+    if (deepest > frontmatterLimits.maxDepth) return `the frontmatter nests deeper than ${frontmatterLimits.maxDepth} levels`;
+  }
+  return undefined;
+}
 
 export interface ParseSkillOptions {
   file: string;
@@ -31,10 +62,30 @@ export function parseSkill(text: string, options: ParseSkillOptions): ParsedSkil
     return assemble({ file, text, sections, data: null, document: undefined, findings, locator });
   }
 
-  const document = parseDocument(sections.yaml, { prettyErrors: false, keepSourceTokens: false });
+  const problem = boundsProblem(sections.yaml);
+  if (problem) {
+    const locator = buildLocator(undefined, sections.yaml, sections.yamlLine);
+    findings.push(
+      finding({
+        code: 'skill/frontmatter-too-large',
+        severity: 'error',
+        file,
+        line: sections.yamlLine,
+        column: 1,
+        message: `${problem}: not parsed`,
+        hint: 'Keep the frontmatter to the fields a client reads (name, description, a few more); move data into references/.',
+      }),
+    );
+    // The skill still has a name and description to report under, read as clients do.
+    const data = pickFirstKeys(parseFallbackFields(sections.yaml), 100);
+    return assemble({ file, text, sections, data, document: undefined, findings, locator });
+  }
+  // Duplicate keys are found below with a set: the parser's own check is quadratic in the keys.
+  const document = parseDocument(sections.yaml, { prettyErrors: false, keepSourceTokens: false, uniqueKeys: false });
   const locator = buildLocator(document, sections.yaml, sections.yamlLine);
-  const fatal = document.errors.filter((e) => e.code !== 'DUPLICATE_KEY');
+  const fatal = document.errors;
   for (const error of document.errors) findings.push(yamlErrorFinding(error, file, locator));
+  if (fatal.length === 0) for (const offset of findDuplicateKeys(document)) findings.push(duplicateKeyFinding(offset, file, locator));
   for (const warning of document.warnings) findings.push(yamlWarningFinding(warning, file, locator));
 
   if (fatal.length > 0) {
@@ -44,6 +95,41 @@ export function parseSkill(text: string, options: ParseSkillOptions): ParsedSkil
   }
   const data = toData(document, file, locator, findings);
   return assemble({ file, text, sections, data, document, findings, locator });
+}
+
+/** The identifying fields, then a few more: a frontmatter of 100,000 keys must not become 100,000 schema findings. */
+function pickFirstKeys(fields: Record<string, unknown>, count: number): Record<string, unknown> {
+  const known = ['name', 'description', 'when_to_use'].filter((k) => k in fields).map((k) => [k, fields[k]] as const);
+  return Object.fromEntries([...known, ...Object.entries(fields).slice(0, count)]);
+}
+
+/** Offsets of keys that repeat an earlier key of the same mapping (scalar keys; linear). */
+function findDuplicateKeys(document: Document.Parsed): number[] {
+  const offsets: number[] = [];
+  visit(document, {
+    Map(_key, map) {
+      if (!isMap(map)) return;
+      const seen = new Set<unknown>();
+      for (const pair of map.items) {
+        if (!isScalar(pair.key)) continue;
+        const value = pair.key.value;
+        if (seen.has(value)) offsets.push(pair.key.range?.[0] ?? 0);
+        else seen.add(value);
+      }
+    },
+  });
+  return offsets;
+}
+
+function duplicateKeyFinding(offset: number, file: string, locator: Locator): Finding {
+  return finding({
+    code: 'skill/duplicate-key',
+    severity: 'error',
+    file,
+    ...locator.at(offset),
+    message: 'a frontmatter key appears twice; loaders disagree on which value wins',
+    hint: 'Keep one of the two keys and delete the other.',
+  });
 }
 
 function toData(document: Document.Parsed, file: string, locator: Locator, findings: Finding[]): unknown {
@@ -148,19 +234,13 @@ function layoutFindings(sections: SkillSections, file: string): Finding[] {
 }
 
 function yamlErrorFinding(error: YAMLError, file: string, locator: Locator): Finding {
-  const position = locator.at(error.pos[0]);
-  const duplicate = error.code === 'DUPLICATE_KEY';
   return finding({
-    code: duplicate ? 'skill/duplicate-key' : 'skill/yaml-syntax',
+    code: 'skill/yaml-syntax',
     severity: 'error',
     file,
-    ...position,
-    message: duplicate
-      ? 'a frontmatter key appears twice; loaders disagree on which value wins'
-      : `YAML syntax error: ${excerpt(firstLine(error.message), 160)}`,
-    hint: duplicate
-      ? 'Keep one of the two keys and delete the other.'
-      : 'Quote values that contain `: ` or start with a special character (e.g. `description: "Use when: …"`).',
+    ...locator.at(error.pos[0]),
+    message: `YAML syntax error: ${excerpt(firstLine(error.message), 160)}`,
+    hint: 'Quote values that contain `: ` or start with a special character (e.g. `description: "Use when: …"`).',
   });
 }
 

@@ -1,3 +1,4 @@
+import { readPrimaryRoot } from '../../store/layout/discover-library.js';
 import {
   adviseOverlaps,
   buildGuardInput,
@@ -8,6 +9,7 @@ import {
   type PlanLlmNote,
   type PlanReport,
 } from '../../core/consolidate/index.js';
+import type { Finding } from '../../core/findings.js';
 import { requireConfig } from '../curator/read-library.js';
 import type { ChatClientOptions } from '../../llm/chat-client.js';
 import { writeUmbrellaProse } from '../../llm/umbrella-prose.js';
@@ -25,13 +27,15 @@ export interface PlanLibraryOptions extends ReadLibraryOptions {
 export interface PlanLibraryResult {
   result: ConsolidationResult;
   report: PlanReport;
+  /** Problems with the files the plan read (a broken `hub.json`), as findings. */
+  findings: Finding[];
 }
 
 interface ConfigFile {
   consolidation?: Partial<ConsolidationConfig>;
   references?: string[];
   protected?: string[];
-  skills_dir?: string;
+  skills_dir?: string | string[];
 }
 
 /** The settings this service uses from `.skillgarden/config.yaml`, which must be valid (a bad value is an error naming the key). */
@@ -45,7 +49,7 @@ const stringList = (value: unknown): string[] | undefined =>
 /** Consolidation plans for the repository's working tree, applied to nothing. */
 export async function planLibrary(repoDir: string, options: PlanLibraryOptions): Promise<PlanLibraryResult> {
   const file = readConfigFile(repoDir);
-  const skillsDir = options.skillsDir ?? (typeof file.skills_dir === 'string' ? file.skills_dir : 'skills');
+  const skillsDir = options.skillsDir ?? readPrimaryRoot(repoDir, file.skills_dir);
   const referenceGlobs = options.referenceGlobs ?? stringList(file.references) ?? [];
   const protectedNames = options.protectedNames ?? stringList(file.protected) ?? [];
   const library = await readLibrary(repoDir, { ...options, skillsDir, referenceGlobs, protectedNames });
@@ -63,7 +67,8 @@ export async function planLibrary(repoDir: string, options: PlanLibraryOptions):
       )
     : undefined;
   const withAdvice = (report: PlanReport): PlanReport => (advice ? { ...report, advice } : report);
-  if (!options.llm) return { result, report: withAdvice(buildPlanReport(result)) };
+  const findings = library.findings;
+  if (!options.llm) return { result, report: withAdvice(buildPlanReport(result)), findings };
   const notes = new Map<string, PlanLlmNote>();
   const plans = [];
   for (const plan of result.plans) {
@@ -72,5 +77,5 @@ export async function planLibrary(repoDir: string, options: PlanLibraryOptions):
     plans.push(prosed.plan);
   }
   const withProse = { ...result, plans };
-  return { result: withProse, report: withAdvice(buildPlanReport(withProse, { llm: notes })) };
+  return { result: withProse, report: withAdvice(buildPlanReport(withProse, { llm: notes })), findings };
 }

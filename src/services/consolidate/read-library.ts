@@ -1,15 +1,18 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import picomatch from 'picomatch';
-import { archiveDirName, metaDir, skillFileName } from '../../core/layout.js';
+import type { Finding } from '../../core/findings.js';
+import { archiveDirName, skillFileName } from '../../core/layout.js';
+import { resolveProvenance } from '../../core/lifecycle/index.js';
 import type { CuratedSkill, Provenance, ReferenceFile, SkillFile } from '../../core/consolidate/types.js';
 import { parseSkill } from '../../core/skill/index.js';
 import { readHistoryIndex } from '../../ledger/history-index.js';
 import { discoverSkills } from '../../store/discover.js';
+import { readProvenanceFiles } from '../../store/provenance-files.js';
 
 export interface ReadLibraryOptions {
   skillsDir?: string;
-  /** Provenance by skill name; default: from history (DESIGN §4), `bundled.txt`, `hub.json` and `adopted.txt`. */
+  /** Provenance by skill name; default: `resolveProvenance` over the provenance files and history (DESIGN §4). */
   provenance?: (name: string) => Provenance | undefined;
   /** Names never touched (config `protected`). */
   protectedNames?: readonly string[];
@@ -21,6 +24,8 @@ export interface Library {
   skills: CuratedSkill[];
   references: ReferenceFile[];
   archiveDirs: string[];
+  /** Problems with the provenance files (a broken `hub.json`): its skills count as a person's until it is fixed. */
+  findings: Finding[];
 }
 
 function listFilesUnder(dir: string, prefix = ''): string[] {
@@ -33,33 +38,13 @@ function listFilesUnder(dir: string, prefix = ''): string[] {
   return out.sort();
 }
 
-function readLines(path: string): Set<string> {
-  return existsSync(path)
-    ? new Set(
-        readFileSync(path, 'utf8')
-          .split('\n')
-          .map((l) => l.trim())
-          .filter(Boolean),
-      )
-    : new Set();
-}
-
-function readHubNames(path: string): Set<string> {
-  if (!existsSync(path)) return new Set();
-  try {
-    const data = JSON.parse(readFileSync(path, 'utf8')) as unknown;
-    return new Set(data && typeof data === 'object' ? Object.keys(data) : []);
-  } catch {
-    return new Set();
-  }
-}
-
 /** Every skill of the working tree with its whole package and what may be done to it, and the reference files. */
 export async function readLibrary(repoDir: string, options: ReadLibraryOptions = {}): Promise<Library> {
   const skillsDir = options.skillsDir ?? 'skills';
   const root = join(repoDir, skillsDir);
-  const provenance = options.provenance ?? (await readProvenance(repoDir, skillsDir));
-  const adopted = readLines(join(repoDir, metaDir, 'adopted.txt'));
+  const files = readProvenanceFiles(repoDir, skillsDir);
+  const history = existsSync(join(repoDir, '.git')) ? (await readHistoryIndex(repoDir, { skillsRoot: skillsDir })).index : undefined;
+  const resolve = (name: string) => resolveProvenance(name, files, history?.skills[name]);
   const protectedNames = new Set(options.protectedNames ?? []);
   const skills: CuratedSkill[] = existsSync(root)
     ? discoverSkills(root).map((location) => {
@@ -74,8 +59,8 @@ export async function readLibrary(repoDir: string, options: ReadLibraryOptions =
           dir: posix.join(skillsDir, location.relativeDir),
           text,
           files,
-          provenance: provenance(location.name) ?? 'user',
-          adopted: adopted.has(location.name),
+          provenance: options.provenance?.(location.name) ?? resolve(location.name).provenance,
+          adopted: resolve(location.name).adopted,
           pinned,
           protected: protectedNames.has(location.name),
         };
@@ -85,7 +70,7 @@ export async function readLibrary(repoDir: string, options: ReadLibraryOptions =
   const archiveDirs = existsSync(archiveRoot)
     ? discoverSkills(archiveRoot).map((l) => posix.join(skillsDir, archiveDirName, l.relativeDir))
     : [];
-  return { skills, references: readReferences(repoDir, options.referenceGlobs ?? []), archiveDirs };
+  return { skills, references: readReferences(repoDir, options.referenceGlobs ?? []), archiveDirs, findings: files.findings };
 }
 
 function readReferences(repoDir: string, globs: readonly string[]): ReferenceFile[] {
@@ -95,16 +80,4 @@ function readReferences(repoDir: string, globs: readonly string[]): ReferenceFil
     .filter((path) => !path.startsWith('.git/') && match(path))
     .filter((path) => statSync(join(repoDir, path)).size < 1_000_000)
     .map((path) => ({ path, text: readFileSync(join(repoDir, path), 'utf8') }));
-}
-
-/** DESIGN §4: bundled and hub lists first, then history (agent + background creation), else a person's. */
-async function readProvenance(repoDir: string, skillsDir: string): Promise<(name: string) => Provenance | undefined> {
-  const bundled = readLines(join(repoDir, metaDir, 'bundled.txt'));
-  const hub = readHubNames(join(repoDir, metaDir, 'hub.json'));
-  const history = existsSync(join(repoDir, '.git')) ? (await readHistoryIndex(repoDir, { skillsRoot: skillsDir })).index : undefined;
-  return (name) => {
-    if (bundled.has(name)) return 'bundled';
-    if (hub.has(name)) return 'hub';
-    return history?.skills[name]?.provenance;
-  };
 }

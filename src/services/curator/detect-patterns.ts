@@ -1,6 +1,5 @@
-import { join } from 'node:path';
 import { resolveDraftLimits, type DetectReport } from '../../core/patterns/index.js';
-import { runDetect } from '../detect.js';
+import { readExistingSkills, runDetect } from '../detect.js';
 import type { LibrarySnapshot } from './read-library.js';
 import type { CurateOptions } from './run-curator.js';
 
@@ -11,10 +10,11 @@ import type { CurateOptions } from './run-curator.js';
 export async function detectPatterns(options: CurateOptions, snapshot: LibrarySnapshot): Promise<DetectReport | undefined> {
   const transcripts = options.transcripts ?? snapshot.config.transcripts;
   if (transcripts.length === 0) return undefined;
+  const existingSkills = await readExistingSkills(snapshot.library);
   const report = await runDetect({
     transcripts,
     cwd: options.repoDir,
-    skillsDir: join(options.repoDir, snapshot.config.skills_dir),
+    existingSkills,
     limits: { ...resolveDraftLimits(snapshot.config.patterns), ...options.draftLimits },
   });
   const rejected = new Set(snapshot.state.rejected_proposals);

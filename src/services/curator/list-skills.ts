@@ -44,7 +44,7 @@ export async function listSkills(
     const usage = snapshot.usage.totals.get(location.name);
     return {
       name: location.name,
-      path: `${snapshot.config.skills_dir}/.archive/${location.relativeDir}`,
+      path: location.path,
       state: 'archived',
       provenance: history?.provenance ?? 'user',
       pinned: false,

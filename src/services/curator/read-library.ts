@@ -1,24 +1,27 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SkillgardenError } from '../../core/errors.js';
-import { defaultConfig, parseConfig, type Config, type ParsedConfig } from '../../core/config/config.js';
+import type { Config } from '../../core/config/config.js';
 import { emptyState, parseState, type CuratorState } from '../../core/config/state.js';
 import type { Finding } from '../../core/findings.js';
-import { archiveDirName, metaDir, skillFileName } from '../../core/layout.js';
+import { metaDir, skillFileName } from '../../core/layout.js';
 import type { HistoryIndex } from '../../core/ledger/history-index.js';
-import type { LifecycleSkill, Provenance } from '../../core/lifecycle/types.js';
+import { resolveProvenance, type LifecycleSkill } from '../../core/lifecycle/index.js';
+import { emptyCounters, type UsageCounters } from '../../core/usage/index.js';
 import { parseSkill } from '../../core/skill/index.js';
 import { readHistoryIndex } from '../../ledger/history-index.js';
-import { discoverSkills, type SkillLocation } from '../../store/discover.js';
+import { isPinnedInFile, parsePins, pinsFile } from '../../core/layout/pins.js';
+import { openLibrary, primaryRoot, type DiscoveredLibrary, type LibraryLocation } from '../../store/layout/discover-library.js';
 import { readUsageSnapshot, type UsageSnapshot } from '../../store/usage-files.js';
-import { readProvenanceFiles } from './provenance-files.js';
+import { readProvenanceFiles } from '../../store/provenance-files.js';
 import { findReferencedNames } from './references.js';
+import { requireConfig } from '../config-file.js';
 
-export const configFile = `${metaDir}/config.yaml`;
+export { configFile, readConfig, requireConfig } from '../config-file.js';
 export const stateFile = `${metaDir}/state.json`;
 
 export interface LibrarySkill extends LifecycleSkill {
-  location: SkillLocation;
+  location: LibraryLocation;
   /** Repository-relative folder. */
   dir: string;
 }
@@ -28,48 +31,13 @@ export interface LibrarySnapshot {
   config: Config;
   state: CuratorState;
   skills: LibrarySkill[];
-  archived: SkillLocation[];
+  archived: LibraryLocation[];
+  /** The layout every command shares. */
+  library: DiscoveredLibrary;
   history: HistoryIndex;
   usage: UsageSnapshot;
   referenceFiles: string[];
   findings: Finding[];
-}
-
-export function readConfig(repoDir: string): ParsedConfig {
-  const path = join(repoDir, configFile);
-  if (!existsSync(path)) return { config: { ...defaultConfig }, findings: [], invalidKeys: [] };
-  return parseConfig(readFileSync(path, 'utf8'), configFile);
-}
-
-export interface RequireConfigOptions {
-  /**
-   * The keys this command depends on. Given, only an error in one of them
-   * (or a file that is not YAML) refuses; errors elsewhere go to `warn` and
-   * the command goes on with the defaults of the bad keys. Omitted, every key.
-   */
-  needs?: readonly (keyof Config)[];
-  warn?: (message: string) => void;
-}
-
-function describeConfigFindings(findings: readonly Finding[]): string {
-  return findings.map((f) => `  ${f.file}:${f.line} ${f.message} (${f.hint})`).join('\n');
-}
-
-/** The config, or a clear error naming every bad key the command needs: never a silent fallback to defaults. */
-export function requireConfig(repoDir: string, options: RequireConfigOptions = {}): Config {
-  const parsed = readConfig(repoDir);
-  const { config, findings, invalidKeys } = parsed;
-  if (findings.length === 0) return config;
-  const blocking = options.needs === undefined || invalidKeys.some((k) => k === '*' || (options.needs as readonly string[]).includes(k));
-  if (blocking) {
-    throw new SkillgardenError('config/invalid', `${configFile} is invalid:\n${describeConfigFindings(findings)}`, {
-      data: { findings, keys: invalidKeys },
-    });
-  }
-  options.warn?.(
-    `warning: ${configFile} has invalid settings (${invalidKeys.join(', ')}); going on with their defaults, as this command does not use them:\n${describeConfigFindings(findings)}\n`,
-  );
-  return config;
 }
 
 export function readState(repoDir: string): CuratorState {
@@ -85,46 +53,68 @@ export function readState(repoDir: string): CuratorState {
 export async function readLibrary(repoDir: string, options: { now: Date; config?: Config }): Promise<LibrarySnapshot> {
   const config = options.config ?? requireConfig(repoDir);
   const state = readState(repoDir);
-  const root = join(repoDir, config.skills_dir);
-  const locations = discoverSkills(root);
-  const archived = existsSync(join(root, archiveDirName)) ? discoverSkills(join(root, archiveDirName)) : [];
-  const { index: history } = await readHistoryIndex(repoDir, { skillsRoot: config.skills_dir });
-  const files = readProvenanceFiles(repoDir, config.skills_dir);
-  const usage = readUsageSnapshot(repoDir, { skillsDir: config.skills_dir, now: options.now });
+  const library = openLibrary(repoDir, config.skills_dir);
+  const locations = library.skills;
+  const archived = library.archived;
+  // History, Hermes's files and rollback work on one root: the library's first.
+  const primary = primaryRoot(library.layout);
+  const { index: history } = await readHistoryIndex(repoDir, { skillsRoot: primary });
+  const files = readProvenanceFiles(repoDir, primary);
+  const usage = readUsageSnapshot(repoDir, { skillsDir: primary, now: options.now });
+  const pins = parsePins(readOptional(join(repoDir, pinsFile)));
   const names = new Set(locations.map((l) => l.name));
   const { referenced, files: referenceFiles } = findReferencedNames(repoDir, config.references, names);
   const skills = locations.map((location): LibrarySkill => {
     const entry = history.skills[location.name];
-    const provenance: Provenance = files.bundled.has(location.name)
-      ? 'bundled'
-      : files.hub.has(location.name)
-        ? 'hub'
-        : (entry?.provenance ?? 'user');
-    const adoptedAt = entry?.adopted?.time ?? (files.adopted.has(location.name) ? entry?.created.time : undefined);
+    const { provenance, adoptedAt } = resolveProvenance(location.name, files, entry);
     return {
       name: location.name,
       location,
-      dir: `${config.skills_dir}/${location.relativeDir}`,
+      dir: location.path,
       provenance,
       ...(adoptedAt ? { adoptedAt } : {}),
-      pinned: readPinned(location.dir),
+      pinned: pins.has(location.name) || readPinned(location.dir),
       referenced: referenced.has(location.name),
       ...(entry?.created.time ? { createdAt: entry.created.time } : {}),
-      ...(usage.totals.has(location.name) ? { usage: usage.totals.get(location.name) } : {}),
+      ...withRecordedPatch(usage.totals.get(location.name), entry?.lastPatched?.time),
       ...(state.skills[location.name] ? { record: state.skills[location.name] } : {}),
     };
   });
-  return { config, state, skills, archived, history, usage, referenceFiles, findings: [...files.findings, ...usage.findings] };
+  return {
+    config,
+    state,
+    skills,
+    archived,
+    library,
+    history,
+    usage,
+    referenceFiles,
+    findings: [...library.findings, ...files.findings, ...usage.findings],
+  };
 }
 
-/** `pinned: true` in the frontmatter. A quick text check first keeps the pass linear and cheap. */
-function readPinned(dir: string): boolean {
-  let text: string;
+/**
+ * The usage the lifecycle sees, with the last patch wherever it is recorded: a usage file, or only a
+ * commit (an agent's patch, a person's plain git edit). The anchor is the latest of use, view and patch.
+ */
+function withRecordedPatch(counters: UsageCounters | undefined, committedAt: string | undefined): { usage?: UsageCounters } {
+  if (committedAt === undefined) return counters === undefined ? {} : { usage: counters };
+  const filed = counters?.last_patched_at;
+  const latest = filed !== undefined && Date.parse(filed) >= Date.parse(committedAt) ? filed : committedAt;
+  return { usage: { ...(counters ?? emptyCounters()), last_patched_at: latest } };
+}
+
+function readOptional(path: string): string | undefined {
   try {
-    text = readFileSync(join(dir, skillFileName), 'utf8');
+    return readFileSync(path, 'utf8');
   } catch {
-    return false;
+    return undefined;
   }
-  if (!/^pinned:/m.test(text)) return false;
-  return parseSkill(text, { file: skillFileName }).fields.pinned === true;
+}
+
+/** Pinned in the frontmatter (`pinned: true`, or in `metadata`). A quick text check first keeps the pass linear and cheap. */
+function readPinned(dir: string): boolean {
+  const text = readOptional(join(dir, skillFileName));
+  if (text === undefined || !/pinned:/.test(text)) return false;
+  return isPinnedInFile(parseSkill(text, { file: skillFileName }));
 }

@@ -139,7 +139,7 @@ async function commitTransition(ctx: RunContext, decision: LifecycleDecision & {
   if (decision.to === 'archived') {
     const skill = ctx.snapshot.skills.find((s) => s.name === decision.name);
     if (!skill) throw new Error(`skill ${decision.name} vanished during the run`);
-    const target = archiveTarget(ctx.repoDir, ctx.snapshot.config.skills_dir, skill.location.category, skill.name, new Date(ctx.now));
+    const target = archiveTarget(ctx.repoDir, skill.location.root, skill.location.category, skill.name, new Date(ctx.now));
     const files = await ctx.ledger.listFiles(skill.dir);
     changes.push(...(await moveChanges(ctx.ledger, { dir: skill.dir, files }, target)));
   }

@@ -8,8 +8,13 @@ export interface ManageContext {
   /** The repository's working tree. */
   repoDir: string;
   ledger: Ledger;
-  /** The skills root, repository-relative (default `skills`). */
+  /** The skills root, repository-relative (default `skills`): where new skills go when `roots` has one root. */
   skillsDir: string;
+  /**
+   * The `skills_dir` setting as written (a folder, a glob, a list); absent:
+   * the library is `skillsDir` alone. `null`: detected from the layout.
+   */
+  roots?: string | readonly string[] | null;
   /** The profile a written skill must satisfy (default `portable`). */
   profile: ProfileName;
   actor: Actor;

@@ -1,43 +1,35 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { SkillgardenError } from '../../core/errors.js';
-import { archiveDirName, isCandidateFolder, skillFileName } from '../../core/layout.js';
+import { skillFileName } from '../../core/layout.js';
 import type { LedgerFile } from '../../ledger/ledger.js';
 import { findClosestNames } from '../../core/registry/closest-names.js';
-import { discoverSkills } from '../../store/discover.js';
+import { openLibrary, type DiscoveredLibrary } from '../../store/layout/discover-library.js';
 import type { ManageContext } from './context.js';
 
 export interface LocatedSkill {
   name: string;
   category: string | undefined;
+  /** The skill root it belongs to (repository-relative): its archive goes beside it. */
+  root: string;
   /** Repository-relative folder, e.g. `skills/research/deploy`. */
   dir: string;
   /** The skill's files at HEAD (repository-relative paths). */
   files: LedgerFile[];
 }
 
-/** Folders (repository-relative) where a skill of this name lives in the working tree: `<root>/<name>` or `<root>/<category>/<name>`. */
-export function skillFolders(
-  ctx: Pick<ManageContext, 'repoDir' | 'skillsDir'>,
-  name: string,
-): { dir: string; category: string | undefined }[] {
-  const root = join(ctx.repoDir, ctx.skillsDir);
-  const found: { dir: string; category: string | undefined }[] = [];
-  if (existsSync(join(root, name, skillFileName))) found.push({ dir: `${ctx.skillsDir}/${name}`, category: undefined });
-  for (const category of listCategories(root)) {
-    if (existsSync(join(root, category, name, skillFileName))) found.push({ dir: `${ctx.skillsDir}/${category}/${name}`, category });
-  }
-  return found;
+/** The library the context writes to: the one discovery every command uses. */
+export function openManagedLibrary(ctx: Pick<ManageContext, 'repoDir' | 'skillsDir' | 'roots'>): DiscoveredLibrary {
+  return openLibrary(ctx.repoDir, ctx.roots === undefined ? ctx.skillsDir : (ctx.roots ?? undefined));
 }
 
-function listCategories(root: string): string[] {
-  try {
-    return readdirSync(root, { withFileTypes: true })
-      .filter((e) => e.isDirectory() && isCandidateFolder(e.name) && !existsSync(join(root, e.name, skillFileName)))
-      .map((e) => e.name);
-  } catch {
-    return [];
-  }
+/** Folders (repository-relative) where a skill of this name lives in the working tree, in any root. */
+export function skillFolders(
+  ctx: Pick<ManageContext, 'repoDir' | 'skillsDir' | 'roots'>,
+  name: string,
+): { dir: string; category: string | undefined; root: string }[] {
+  const library = openManagedLibrary(ctx);
+  return [...library.skills, ...library.shadowed, ...library.escaped.map((e) => e.location)]
+    .filter((s) => s.name === name)
+    .map((s) => ({ dir: s.path, category: s.category, root: s.root }));
 }
 
 /** The one active skill of this name, with its files at HEAD; a clear error otherwise. */
@@ -64,14 +56,12 @@ export async function locateSkill(ctx: ManageContext, name: string): Promise<Loc
       },
     );
   }
-  return { name, category: folder.category, dir: folder.dir, files };
+  return { name, category: folder.category, root: folder.root, dir: folder.dir, files };
 }
 
 function notFound(ctx: ManageContext, name: string): SkillgardenError {
-  const archived = existsSync(join(ctx.repoDir, ctx.skillsDir, archiveDirName))
-    ? discoverSkills(join(ctx.repoDir, ctx.skillsDir, archiveDirName)).filter((s) => s.name === name || s.name.startsWith(`${name}-`))
-    : [];
-  if (archived.some((s) => s.name === name)) {
+  const library = openManagedLibrary(ctx);
+  if (library.archived.some((s) => s.name === name)) {
     return new SkillgardenError(
       'manage/archived',
       `skill "${name}" is archived. Restore it with \`skillgarden restore ${name}\` before changing it.`,
@@ -80,10 +70,13 @@ function notFound(ctx: ManageContext, name: string): SkillgardenError {
       },
     );
   }
-  const names = discoverSkills(join(ctx.repoDir, ctx.skillsDir)).map((s) => s.name);
-  const close = closestNames(name, names);
+  const close = closestNames(
+    name,
+    library.skills.map((s) => s.name),
+  );
+  const roots = library.layout.roots.map((r) => `${r.path || '.'}/`).join(', ') || `${ctx.skillsDir}/`;
   const hint = close.length > 0 ? ` Did you mean ${close.map((n) => `"${n}"`).join(', ')}?` : ' `skillgarden list` shows every skill.';
-  return new SkillgardenError('manage/not-found', `no skill named "${name}" in ${ctx.skillsDir}/.${hint}`, {
+  return new SkillgardenError('manage/not-found', `no skill named "${name}" in ${roots}.${hint}`, {
     data: { name, suggestions: close, exitCode: 1 },
   });
 }

@@ -1,11 +1,11 @@
 import { existsSync, readFileSync as readFileBytes } from 'node:fs';
 import { join } from 'node:path';
 import { archiveDirName, metaDir, skillFileName } from '../../core/layout.js';
+import { isPinnedInFile, parsePins, pinsFile, serializePins } from '../../core/layout/pins.js';
 import { parseSkill, setField } from '../../core/skill/index.js';
 import type { FileChange, Ledger } from '../../ledger/ledger.js';
-import { discoverSkills } from '../../store/discover.js';
 import { commitAction, type ManageContext, type ManageResult } from './context.js';
-import { locateSkill, skillFolders, type LocatedSkill } from './locate.js';
+import { locateSkill, openManagedLibrary, skillFolders, type LocatedSkill } from './locate.js';
 import { locateWritable, readText, refusal } from './skill-writes.js';
 
 export const adoptedFile = `${metaDir}/adopted.txt`;
@@ -18,21 +18,40 @@ export async function unpinSkill(ctx: ManageContext, input: { name: string }): P
   return setPinned(ctx, input.name, false);
 }
 
+/**
+ * The pin goes to `.skillgarden/pins.txt`, never into SKILL.md, so a pin
+ * cannot make a skill invalid under the configured profile. Unpinning also
+ * removes a frontmatter `pinned: true` that an older tool wrote.
+ */
 async function setPinned(ctx: ManageContext, name: string, pinned: boolean): Promise<ManageResult> {
   if (ctx.actor !== 'user') throw refusal('manage/not-allowed', `only a person pins or unpins skills; ${ctx.actor}s cannot.`);
   const skill = await locateSkill(ctx, name);
   const text = await readText(ctx, skill, skillFileName);
   const parsed = parseSkill(text, { file: `${skill.dir}/${skillFileName}` });
-  if ((parsed.fields.pinned === true) === pinned)
+  const current = await ctx.ledger.readFile(pinsFile);
+  const pins = parsePins(current === undefined ? undefined : new TextDecoder().decode(current));
+  const inFile = isPinnedInFile(parsed);
+  if ((pins.has(name) || inFile) === pinned)
     throw refusal('manage/unchanged', `skill "${name}" is already ${pinned ? 'pinned' : 'unpinned'}.`);
-  // Unpinning removes the key, so pin then unpin gives back the file exactly.
-  const next = setField(parsed, ['pinned'], pinned ? true : undefined);
+  if (pinned) pins.add(name);
+  else pins.delete(name);
+  const changes: FileChange[] = [{ path: pinsFile, content: pins.size === 0 && current !== undefined ? null : serializePins(pins) }];
+  if (!pinned && inFile) {
+    const path = `${skill.dir}/${skillFileName}`;
+    const next =
+      parsed.fields.pinned === true ? setField(parsed, ['pinned'], undefined) : setField(parsed, ['metadata', 'pinned'], undefined);
+    changes.push({ path, content: next, expected: skill.files.find((f) => f.path === path)?.oid });
+  }
+  if (changes[0]?.content === null && current === undefined) changes.shift();
   const action = pinned ? 'pin' : 'unpin';
-  const path = `${skill.dir}/${skillFileName}`;
-  const oid = skill.files.find((f) => f.path === path)?.oid;
-  return commitAction(ctx, action, [name], pinned ? 'pin: the curator and agents leave it alone' : 'unpin', [
-    { path, content: next, expected: oid },
-  ]);
+  return commitAction(ctx, action, [name], pinned ? 'pin: the curator and agents leave it alone' : 'unpin', changes);
+}
+
+/** Pinned by `.skillgarden/pins.txt` or by the skill's own file. */
+export function isPinned(pins: ReadonlySet<string>, name: string, skillText: string | undefined): boolean {
+  if (pins.has(name)) return true;
+  if (skillText === undefined || !/pinned:/.test(skillText)) return false;
+  return isPinnedInFile(parseSkill(skillText, { file: skillFileName }));
 }
 
 /** Brings a person's skill under the curator's management: recorded in Git, in a tracked file and the commit's trailers. */
@@ -49,7 +68,7 @@ export async function adoptSkill(ctx: ManageContext, input: { name: string }): P
 /** Moves the whole package to `<root>/.archive/[<category>/]<name>/`: restorable, never deleted. */
 export async function archiveSkill(ctx: ManageContext & { now?: Date }, input: { name: string }): Promise<ManageResult> {
   const skill = await locateWritable(ctx, input.name);
-  const target = archiveTarget(ctx.repoDir, ctx.skillsDir, skill.category, skill.name, ctx.now ?? new Date());
+  const target = archiveTarget(ctx.repoDir, skill.root, skill.category, skill.name, ctx.now ?? new Date());
   const changes = await moveChanges(ctx.ledger, skill, target);
   return commitAction(ctx, 'archive', [skill.name], `archive to ${target}`, changes, { archivedTo: target });
 }
@@ -60,35 +79,29 @@ export async function archiveSkill(ctx: ManageContext & { now?: Date }, input: {
  * the archive of `deploy-checklist`). The category is kept.
  */
 export async function restoreSkill(ctx: ManageContext, input: { name: string; from?: string }): Promise<ManageResult> {
-  const archiveRoot = join(ctx.repoDir, ctx.skillsDir, archiveDirName);
-  const candidates = existsSync(archiveRoot)
-    ? discoverSkills(archiveRoot).filter(
-        (s) => s.name === input.name || (s.name.startsWith(input.name) && frontmatterName(s.dir) === input.name),
-      )
-    : [];
-  const chosen = input.from
-    ? candidates.find((c) => `${ctx.skillsDir}/${archiveDirName}/${c.relativeDir}` === input.from)
-    : candidates.length === 1
-      ? candidates[0]
-      : undefined;
+  // Archives live beside their root: every root's `.archive/` is searched.
+  const candidates = openManagedLibrary(ctx).archived.filter(
+    (s) => s.name === input.name || (s.name.startsWith(input.name) && frontmatterName(s.dir) === input.name),
+  );
+  const chosen = input.from ? candidates.find((c) => c.path === input.from) : candidates.length === 1 ? candidates[0] : undefined;
   if (!chosen) {
     if (candidates.length === 0)
-      throw refusal('manage/not-archived', `no archive of "${input.name}" in ${ctx.skillsDir}/${archiveDirName}/.`);
-    const list = candidates.map((c) => `${ctx.skillsDir}/${archiveDirName}/${c.relativeDir}`);
+      throw refusal('manage/not-archived', `no archive of "${input.name}" in any ${archiveDirName}/ of the library.`);
+    const list = candidates.map((c) => c.path);
     throw refusal(
       'manage/ambiguous',
       `${candidates.length} archives of "${input.name}": ${list.join(', ')}. Choose one with --from PATH.`,
       { candidates: list },
     );
   }
-  const target = `${ctx.skillsDir}/${chosen.category ? `${chosen.category}/` : ''}${input.name}`;
+  const target = `${chosen.root === '' ? '' : `${chosen.root}/`}${chosen.category ? `${chosen.category}/` : ''}${input.name}`;
   if (skillFolders(ctx, input.name).length > 0 || existsSync(join(ctx.repoDir, target))) {
     throw refusal(
       'manage/exists',
       `cannot restore "${input.name}": ${target} (or another skill of that name) exists. Archive or rename it first; restore never overwrites.`,
     );
   }
-  const dir = `${ctx.skillsDir}/${archiveDirName}/${chosen.relativeDir}`;
+  const dir = chosen.path;
   const files = await ctx.ledger.listFiles(dir);
   const changes = await moveChanges(ctx.ledger, { dir, files }, target);
   return commitAction(ctx, 'restore', [input.name], `restore from ${dir}`, changes, { restoredFrom: dir });
@@ -118,7 +131,7 @@ function frontmatterName(dir: string): string | undefined {
 
 /** `<root>/.archive/[<category>/]<name>`, or with a time suffix when an older archive of the name is there. */
 export function archiveTarget(repoDir: string, skillsDir: string, category: string | undefined, name: string, now: Date): string {
-  const base = `${skillsDir}/${archiveDirName}/${category ? `${category}/` : ''}`;
+  const base = `${skillsDir === '' ? '' : `${skillsDir}/`}${archiveDirName}/${category ? `${category}/` : ''}`;
   const plain = `${base}${name}`;
   return existsSync(join(repoDir, plain)) ? `${base}${name}-${stamp(now)}` : plain;
 }

@@ -2,16 +2,22 @@ import { SkillgardenError } from '../../core/errors.js';
 import { skillFileName } from '../../core/layout.js';
 import { skillNameProblem } from '../../core/manage/skill-name.js';
 import { maxSupportFileBytes, supportPathProblem } from '../../core/manage/support-path.js';
-import { parseSkill } from '../../core/skill/index.js';
 import type { FileChange } from '../../ledger/ledger.js';
 import { checkSkillContent, checkWriteScan } from './check-content.js';
 import { commitAction, isAutonomous, type ManageContext, type ManageResult } from './context.js';
-import { locateSkill, skillFolders, type LocatedSkill } from './locate.js';
-import { archiveSkill } from './person-acts.js';
+import { locateSkill, openManagedLibrary, skillFolders, type LocatedSkill } from './locate.js';
+import { archiveSkill, isPinned } from './person-acts.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parsePins, pinsFile } from '../../core/layout/pins.js';
+import { chooseWriteRoot, type DiscoveredLibrary } from '../../store/layout/discover-library.js';
 
 const decoder = new TextDecoder();
 
-export async function createSkill(ctx: ManageContext, input: { name: string; content: string; category?: string }): Promise<ManageResult> {
+export async function createSkill(
+  ctx: ManageContext,
+  input: { name: string; content: string; category?: string; root?: string },
+): Promise<ManageResult> {
   const problem = skillNameProblem(input.name) ?? (input.category === undefined ? undefined : categoryProblem(input.category));
   if (problem) throw refusal('manage/bad-name', `cannot create "${input.name}": ${problem}.`);
   const existing = skillFolders(ctx, input.name);
@@ -21,7 +27,11 @@ export async function createSkill(ctx: ManageContext, input: { name: string; con
       `a skill named "${input.name}" already exists at ${existing.map((e) => e.dir).join(', ')}. Use \`manage edit\` or \`manage patch\` to change it, or pick another name.`,
     );
   }
-  const dir = input.category ? `${ctx.skillsDir}/${input.category}/${input.name}` : `${ctx.skillsDir}/${input.name}`;
+  const library = openManagedLibrary(ctx);
+  const root = ctx.roots === undefined ? (input.root ?? ctx.skillsDir) : chooseWriteRoot(library.layout, input.root);
+  const base = root === '' ? '' : `${root}/`;
+  const dir = input.category ? `${base}${input.category}/${input.name}` : `${base}${input.name}`;
+  checkPlacement(ctx, library, { root, dir, category: input.category, name: input.name });
   const file = `${dir}/${skillFileName}`;
   const warnings = checkSkillContent(ctx, { file, folder: input.name, text: input.content, files: [skillFileName] });
   const gate = await checkWriteScan(ctx, input.name, dir, new Map([[skillFileName, input.content]]));
@@ -106,12 +116,41 @@ export async function removeSkillFile(ctx: ManageContext, input: { name: string;
   ]);
 }
 
+/**
+ * A category is a plain folder of skills: never a skill itself, never inside
+ * one; and a new skill never lands on a category or inside another skill
+ * (it would be invisible to list, patch and the scan).
+ */
+function checkPlacement(
+  ctx: ManageContext,
+  library: DiscoveredLibrary,
+  target: { root: string; dir: string; category: string | undefined; name: string },
+): void {
+  const known = [...library.skills, ...library.shadowed, ...library.archived];
+  const inside = known.find(
+    (s) => target.dir.startsWith(`${s.path}/`) || (target.root !== '' && `${target.root}/`.startsWith(`${s.path}/`)),
+  );
+  if (inside) {
+    throw refusal(
+      'manage/inside-skill',
+      `cannot create "${target.name}" at ${target.dir}: ${inside.path} is a skill, and a skill cannot hold another${target.category ? ' (a category must be a plain folder of skills)' : ''}. Pick another --category.`,
+    );
+  }
+  if (existsSync(join(ctx.repoDir, target.dir))) {
+    throw refusal(
+      'manage/exists',
+      `cannot create "${target.name}": ${target.dir} already exists (a category or other folder). Pick another name; a category is never a skill.`,
+    );
+  }
+}
+
 /** Finds the skill and refuses autonomous writes to a pinned one. */
 export async function locateWritable(ctx: ManageContext, name: string): Promise<LocatedSkill> {
   const skill = await locateSkill(ctx, name);
   if (isAutonomous(ctx)) {
     const text = await readText(ctx, skill, skillFileName);
-    if (parseSkill(text, { file: skillFileName }).fields.pinned === true) {
+    const pins = await ctx.ledger.readFile(pinsFile);
+    if (isPinned(parsePins(pins === undefined ? undefined : decoder.decode(pins)), name, text)) {
       throw refusal(
         'manage/pinned',
         `skill "${name}" is pinned: only a person changes it. Ask the user, who can run \`skillgarden unpin ${name}\`.`,

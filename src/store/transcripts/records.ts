@@ -9,9 +9,6 @@ export function isObject(value: unknown): value is JsonObject {
 /** `handled` when the record was understood (even if part of it was skipped), `unknown` otherwise. */
 export type RecordOutcome = 'handled' | 'unknown';
 
-/** Reads one JSONL record. */
-export type RecordHandler = (record: JsonObject, sink: RecordSink) => RecordOutcome;
-
 /** Reads one whole document (a file, or one JSONL line holding a whole session). */
 export type DocumentHandler = (doc: unknown, sink: RecordSink) => RecordOutcome;
 

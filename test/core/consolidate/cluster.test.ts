@@ -111,3 +111,17 @@ describe('buildClusters', () => {
     expect(clusters[0]!.evidence.prefix).toBeNull();
   });
 });
+
+describe('buildFeatures', () => {
+  it('reads allowed-tools as the registry does: a tool with an argument pattern is one tool', () => {
+    const skill = curated('deploy-staging', '# Staging\n', { extra: 'allowed-tools: Read, Bash(git add *) Write\n' });
+    expect(buildFeatures(skill, config).tools).toEqual(['Read', 'Bash(git add *)', 'Write']);
+  });
+});
+
+describe('buildFeatures paths', () => {
+  it('reads paths as the registry and the glob rule do: an empty entry is no glob', () => {
+    const skill = curated('deploy-staging', '# Staging\n', { extra: "paths: 'src/**, ,docs/*.md'\n" });
+    expect(buildFeatures(skill, config).paths).toEqual(['src/**', 'docs/*.md']);
+  });
+});

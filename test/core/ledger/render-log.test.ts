@@ -15,7 +15,7 @@ const entry = (over: Partial<LogEntry>): LogEntry => ({
 });
 
 describe('renderLogText', () => {
-  it('prints one aligned line per entry', () => {
+  it('prints a header and one aligned line per entry', () => {
     expect(
       renderLogText([
         entry({}),
@@ -23,9 +23,10 @@ describe('renderLogText', () => {
         entry({ action: 'archive', actor: 'curator', source: null, run: 'r1', skills: ['a', 'b'] }),
       ]),
     ).toBe(
-      '3f9a1c2 2026-11-29T23:00:00Z  patch   agent/background deploy skill(patch): deploy — fix\n' +
-        '3f9a1c2 2026-11-29T23:00:00Z  -       user             - by hand\n' +
-        '3f9a1c2 2026-11-29T23:00:00Z  archive curator          a,b skill(patch): deploy — fix  [run r1]\n',
+      'commit   time                  action   actor             skills  subject\n' +
+        '3f9a1c2  2026-11-29T23:00:00Z  patch    agent/background  deploy  skill(patch): deploy — fix\n' +
+        '3f9a1c2  2026-11-29T23:00:00Z  -        user              -       by hand\n' +
+        '3f9a1c2  2026-11-29T23:00:00Z  archive  curator           a,b     skill(patch): deploy — fix  [run r1]\n',
     );
   });
 

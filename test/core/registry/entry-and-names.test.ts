@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildEntry, compilePathMatcher, findClosestNames, normalizeTouchedPath, readToolList } from '../../../src/core/registry/index.js';
+import { buildEntry, compilePathMatcher, findClosestNames, normalizeTouchedPath } from '../../../src/core/registry/index.js';
+import { readToolList } from '../../../src/core/skill/index.js';
 import { parseSkill } from '../../../src/core/skill/index.js';
 
 const location = { name: 'deploy', category: undefined, dir: '/s/deploy', relativeDir: 'deploy' };

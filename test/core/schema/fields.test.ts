@@ -134,7 +134,7 @@ const cases: FieldCase[] = [
   { yaml: 'allowed_tools: Bash', ...notSpec(unknownWarning) },
 ];
 
-const profiles: readonly ProfileName[] = ['portable', 'spec', 'claude-code', 'hermes'];
+const profiles = ['portable', 'spec', 'claude-code', 'hermes'] as const;
 const codes = (yaml: string, profile: ProfileName): string[] =>
   checkSchema(frontmatterInput(yaml, { profile })).map((f) => `${f.severity} ${f.code}`);
 

@@ -80,6 +80,23 @@ describe('parseSkill', () => {
     const text = `---\nname: a\ndescription: ${'x'.repeat(10_000_000)}\n---\n`;
     const skill = parseSkill(text, { file: 'SKILL.md' });
     expect((skill.fields.description as string).length).toBe(10_000_000);
+    expect(skill.findings.map((f) => f.code)).toContain('skill/frontmatter-too-large');
+  });
+
+  it.each([
+    ['100,000 keys in 1 MB', Array.from({ length: 100_000 }, (_, i) => `k${i}: v`).join('\n')],
+    ['50,000 small keys', Array.from({ length: 50_000 }, (_, i) => `${i}: 1`).join('\n')],
+    ['nesting 40 flow levels deep', `x: ${'['.repeat(40)}${']'.repeat(40)}`],
+    ['nesting 40 block levels deep', Array.from({ length: 40 }, (_, i) => `${'  '.repeat(i)}k${i}:`).join('\n')],
+  ])('refuses to parse frontmatter of %s, with a finding, still reading name and description', (_label, yaml) => {
+    const skill = parseSkill(`---\nname: a\ndescription: d\n${yaml}\n---\nbody\n`, { file: 'SKILL.md' });
+    expect(skill.findings.map((f) => f.code)).toContain('skill/frontmatter-too-large');
+    expect(skill.fields).toMatchObject({ name: 'a', description: 'd' });
+  });
+
+  it('finds duplicate keys at every level, once per repeat', () => {
+    const skill = parseSkill('---\nname: a\nname: b\nmetadata:\n  x: 1\n  x: 2\n  y: 3\n---\n', { file: 'SKILL.md' });
+    expect(skill.findings.filter((f) => f.code === 'skill/duplicate-key').map((f) => f.line)).toEqual([3, 6]);
   });
 
   it('locates keys and values in file coordinates', () => {

@@ -198,7 +198,10 @@ describe.each(['isomorphic-git', 'system-git'] as const)('skill_manage on %s', (
     const { ctx, read } = await setup(backend, { actor: 'user' });
     const before = read('skills/deploy/SKILL.md');
     await pinSkill(ctx, { name: 'deploy' });
-    expect(read('skills/deploy/SKILL.md')).toContain('pinned: true');
+    // The pin lives in .skillgarden/pins.txt: SKILL.md stays valid under every profile.
+    expect(read('skills/deploy/SKILL.md')).toBe(before);
+    expect(read('.skillgarden/pins.txt')).toBe('deploy\n');
+    expect(await codeOf(patchSkill({ ...ctx, actor: 'agent' }, { name: 'deploy', old: 'Does', new: 'Did' }))).toBe('manage/pinned');
     await unpinSkill(ctx, { name: 'deploy' });
     expect(read('skills/deploy/SKILL.md')).toBe(before);
     expect(await codeOf(unpinSkill(ctx, { name: 'deploy' }))).toBe('manage/unchanged');

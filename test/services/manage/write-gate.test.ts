@@ -182,3 +182,14 @@ describe('fail closed on configuration', () => {
     expect(readFileSync(join(dir, '.skillgarden/config.yaml'), 'utf8')).toMatch(/nope/);
   });
 });
+
+describe('bounded work', () => {
+  it('writes a support file whose name is near the 255-byte limit without overflowing the temporary name', async () => {
+    const { dir, ctx } = await setup({ actor: 'user' });
+    const name = `references/${'n'.repeat(236)}.md`;
+    const result = await writeSkillFile(ctx, { name: 'deploy', path: name, content: 'notes\n' });
+    expect(result.files).toEqual([`skills/deploy/${name}`]);
+    expect(readFileSync(join(dir, 'skills/deploy', name), 'utf8')).toBe('notes\n');
+    expect(status(dir)).toBe('');
+  });
+});

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Finding } from '../../core/findings.js';
-import { metaDir } from '../../core/layout.js';
+import type { Finding } from '../core/findings.js';
+import { metaDir } from '../core/layout.js';
 
 export interface ProvenanceFiles {
   bundled: Set<string>;

@@ -1,0 +1,56 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import {
+  buildBaseline,
+  fingerprintOf,
+  parseBaseline,
+  splitByBaseline,
+  type Baseline,
+  type BaselineSplit,
+} from '../core/report/baseline.js';
+import { SkillgardenError } from '../core/errors.js';
+import type { Finding } from '../core/findings.js';
+
+const hash = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+/** The fingerprint a finding has in baselines and in SARIF's partialFingerprints. */
+export function findingFingerprint(finding: Finding): string {
+  return fingerprintOf(finding, hash);
+}
+
+/** Reads `--baseline FILE`: a missing or malformed file is an operational error, never "no baseline". */
+export function readBaseline(path: string): Baseline {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new SkillgardenError('validate/baseline-unreadable', `cannot read the baseline ${path}: ${(error as Error).message}`, {
+      data: { path },
+      cause: error,
+    });
+  }
+  const parsed = parseBaseline(text);
+  if ('problem' in parsed) {
+    throw new SkillgardenError(
+      'validate/baseline-invalid',
+      `${path} is not a usable baseline: ${parsed.problem}. Write one with validate --write-baseline ${path}.`,
+      { data: { path } },
+    );
+  }
+  return parsed;
+}
+
+/** Writes the findings as a baseline, whole or not at all (a temporary file renamed into place). */
+export function writeBaseline(path: string, findings: readonly Finding[]): Baseline {
+  const baseline = buildBaseline(findings, hash);
+  mkdirSync(dirname(path), { recursive: true });
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(baseline, null, 2)}\n`);
+  renameSync(temporary, path);
+  return baseline;
+}
+
+export function applyBaseline(findings: readonly Finding[], baseline: Baseline): BaselineSplit {
+  return splitByBaseline(findings, baseline, hash);
+}
