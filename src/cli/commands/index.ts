@@ -85,6 +85,12 @@ export const commands: readonly CommandEntry[] = [
     'planCommand',
   ),
   lazy(
+    'proposals',
+    'the proposal branches (lifecycle, umbrella, new, staged) and their state; decline one',
+    () => import('./proposals.js'),
+    'proposalsCommand',
+  ),
+  lazy(
     'scan',
     'the security scan alone: exfiltration, injection, destructive commands, invisible Unicode, structure',
     () => import('./scan.js'),
