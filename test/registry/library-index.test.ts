@@ -58,10 +58,10 @@ describe('the persisted registry index', () => {
     git(dir, 'init', '-q');
     writeTree(dir, base);
     age(dir, Object.keys(base));
-    const first = await SkillRegistry.open({ repoDir: dir, now: () => now });
+    const first = await SkillRegistry.open({ repoDir: dir, now: () => now, indexFile: true });
     expect(existsSync(join(dir, '.git', 'skillgarden', 'registry-index.json'))).toBe(true);
     const { fs, reads } = countingFs();
-    const second = await SkillRegistry.open({ repoDir: dir, now: () => now, fs });
+    const second = await SkillRegistry.open({ repoDir: dir, now: () => now, fs, indexFile: true });
     expect(served(second)).toEqual(served(first));
     // One read: the canary that checks the index was made the way this build makes entries.
     expect(reads.length).toBeLessThanOrEqual(1);
