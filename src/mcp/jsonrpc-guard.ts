@@ -11,7 +11,7 @@ function errorLine(id: Id, code: number, message: string): string {
 
 function idOf(value: unknown): Id {
   if (typeof value !== 'object' || value === null || !('id' in value)) return null;
-  const id = (value as { id: unknown }).id;
+  const id = value.id;
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
@@ -90,6 +90,6 @@ export function guardJsonRpcInput(input: NodeJS.ReadableStream, output: NodeJS.W
     if (!overflow && pendingBytes > 0) line(Buffer.concat(pending));
     out.end();
   });
-  input.on('error', (error) => out.destroy(error));
+  input.on('error', (error: Error) => out.destroy(error));
   return { stream: out };
 }
