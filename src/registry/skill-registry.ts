@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Finding } from '../core/findings.js';
 import { findClosestNames } from '../core/registry/closest-names.js';
@@ -7,6 +7,7 @@ import { buildReminder, planIndex, rankEntries, type ReminderOptions } from '../
 import { parseSlashCommand } from '../core/registry/slash-command.js';
 import { buildToolDescription } from '../core/registry/tool-description.js';
 import type { RegistryEntry } from '../core/registry/types.js';
+import { parsePins, pinsFile } from '../core/layout/pins.js';
 import type { ReadKind, UsageCounters } from '../core/usage/index.js';
 import { readArchiveInfo } from './archive-info.js';
 import { ConditionalSkills } from './conditional-skills.js';
@@ -137,7 +138,8 @@ export class SkillRegistry {
     const merged = { ...this.options.reminder, ...options };
     const now = this.now();
     // The order moves with the clock only through the score's half-life: a minute's drift cannot matter.
-    const key = `${this.version}|${merged.budgetChars}|${merged.entryChars}|${merged.loadHint}|${Math.floor(now.getTime() / 60_000)}`;
+    const pins = this.readPins();
+    const key = `${this.version}|${[...pins].join(',')}|${merged.budgetChars}|${merged.entryChars}|${merged.loadHint}|${Math.floor(now.getTime() / 60_000)}`;
     if (this.reminderCache?.key !== key) this.reminderCache = { key, text: buildReminder(this.indexEntries(now), merged) };
     return this.reminderCache.text;
   }
@@ -264,7 +266,18 @@ export class SkillRegistry {
   }
 
   private indexEntries(now: Date): RegistryEntry[] {
-    return planIndex({ entries: this.allEntries(), totals: this.totals, now, awake: this.conditional.awake });
+    // Pins live in .skillgarden/pins.txt (a person's act, one commit); the frontmatter's `pinned: true` is read too.
+    const pins = this.readPins();
+    const entries = this.allEntries().map((e) => (pins.has(e.name) && !e.pinned ? { ...e, pinned: true } : e));
+    return planIndex({ entries, totals: this.totals, now, awake: this.conditional.awake });
+  }
+
+  private readPins(): Set<string> {
+    try {
+      return parsePins(readFileSync(join(this.options.repoDir, pinsFile), 'utf8'));
+    } catch {
+      return new Set();
+    }
   }
 
   private allEntries(): RegistryEntry[] {

@@ -132,10 +132,4 @@ export const commands: readonly CommandEntry[] = [
     () => import('./publish.js'),
     'publishCommand',
   ),
-  lazy(
-    'proposals',
-    'the proposal branches (lifecycle, umbrella, new, staged) and their state; decline one',
-    () => import('./proposals.js'),
-    'proposalsCommand',
-  ),
 ];

@@ -36,7 +36,12 @@ describe('runScan with a shared folder-listing cache', () => {
     const shared = await runScan([], { repo, readDir });
     const own = await runScan([], { repo });
     expect(shared.findings).toEqual(own.findings);
-    expect([...asked.keys()].map((p) => p.slice(repo.length + 1)).sort()).toEqual([
+    // Besides the skill folders, the layout detection probes the repository root and the agents' folders.
+    const listed = [...asked.keys()].map((p) => p.slice(repo.length + 1));
+    expect(listed).toEqual(
+      expect.arrayContaining(['skills', 'skills/ops', 'skills/ops/deploy', 'skills/ops/deploy/scripts', 'skills/plain']),
+    );
+    expect(listed.filter((p) => p.startsWith('skills')).sort()).toEqual([
       'skills',
       'skills/ops',
       'skills/ops/deploy',
