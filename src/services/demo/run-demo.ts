@@ -44,7 +44,8 @@ export async function runDemo(options: { now: Date; dir?: string; onStep?: (line
   await git.init({ fs, dir, defaultBranch: 'main' });
   await git.setConfig({ fs, dir, path: 'user.name', value: 'Demo Person' });
   await git.setConfig({ fs, dir, path: 'user.email', value: 'person@example.com' });
-  const ledger = await openLedger(dir, { now: () => clock });
+  // The demo runs on the embedded Git, as the README promises: it needs no git binary.
+  const ledger = await openLedger(dir, { backend: 'isomorphic-git', now: () => clock });
   const ctx = (actor: 'user' | 'agent'): ManageContext => ({
     repoDir: dir,
     ledger,
@@ -91,14 +92,14 @@ export async function runDemo(options: { now: Date; dir?: string; onStep?: (line
     if (day === demoDays - 30) {
       await flushUsage({ repoDir: dir, ledger, writer: 'agent-laptop', skillsDir: 'skills', now: clock });
       step(`curator run on day ${day}`);
-      reports.push((await runCurator({ repoDir: dir, now: clock })).report);
+      reports.push((await runCurator({ repoDir: dir, now: clock, backend: 'isomorphic-git' })).report);
     }
   }
   clock = options.now;
   await flushUsage({ repoDir: dir, ledger, writer: 'agent-laptop', skillsDir: 'skills', now: clock });
   await ledger.close();
   step(`curator run on day ${demoDays}`);
-  const final = await runCurator({ repoDir: dir, now: options.now });
+  const final = await runCurator({ repoDir: dir, now: options.now, backend: 'isomorphic-git' });
   reports.push(final.report);
   const last = reports[reports.length - 1] as RunReport;
   const patterns = last.patterns as DetectedPattern[];
