@@ -1,26 +1,9 @@
-import { botBranchPrefix } from './repo-ops.js';
+import { buildProposalBranch, type ProposalKind as AnyProposalKind } from '../services/proposals/branch.js';
 
-export type ProposalKind = 'lifecycle' | 'umbrella' | 'new';
+/** The kinds of proposal the Action opens pull requests for (staged writes come from agents). */
+export type ProposalKind = Exclude<AnyProposalKind, 'staged'>;
 
-/**
- * A bot branch for a proposal. A skill's name comes from a file anyone can
- * edit, so it is reduced to characters git accepts in any ref component
- * (see `git check-ref-format`): no `..`, `@{`, control characters, spaces,
- * `~^:?*[\`, leading dots or a `.lock` ending.
- */
+/** A bot branch for a proposal: the same name the CLI's local proposal writer uses. */
 export function buildBranchName(kind: ProposalKind, name = ''): string {
-  if (kind === 'lifecycle') return `${botBranchPrefix}lifecycle`;
-  const safe =
-    name
-      .normalize('NFKD')
-      .replace(/[\u0300-\u036f]/g, '')
-      .toLowerCase()
-      .replace(/[^a-z0-9._-]+/g, '-')
-      .replace(/\.{2,}/g, '.')
-      .replace(/-{2,}/g, '-')
-      .replace(/^[.-]+|[.-]+$/g, '')
-      .replace(/\.lock$/, '-lock')
-      .slice(0, 80)
-      .replace(/[.-]+$/g, '') || 'unnamed';
-  return `${botBranchPrefix}${kind}/${safe}`;
+  return buildProposalBranch(kind, name);
 }
