@@ -75636,6 +75636,36 @@ function finish(report, status, t2, snapshot) {
 }
 var round2 = (ms2) => Math.round(ms2 * 10) / 10;
 
+// src/services/proposals/branch.ts
+var proposalPrefix = "skillgarden/";
+function buildProposalBranch(kind, name = "") {
+  if (kind === "lifecycle") return `${proposalPrefix}lifecycle`;
+  const safe = name.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^a-z0-9._-]+/g, "-").replace(/\.{2,}/g, ".").replace(/-{2,}/g, "-").replace(/^[.-]+|[.-]+$/g, "").replace(/\.lock$/, "-lock").slice(0, 80).replace(/[.-]+$/g, "") || "unnamed";
+  return `${proposalPrefix}${kind}/${safe}`;
+}
+
+// src/action/branch-name.ts
+function buildBranchName(kind, name = "") {
+  return buildProposalBranch(kind, name);
+}
+
+// src/action/event.ts
+import { readFileSync as readFileSync19 } from "node:fs";
+function readEvent2(eventPath) {
+  if (eventPath === "") return {};
+  let payload;
+  try {
+    payload = JSON.parse(readFileSync19(eventPath, "utf8"));
+  } catch {
+    return {};
+  }
+  const pr2 = payload.pull_request;
+  if (!pr2?.base?.sha) return {};
+  const baseRepo = pr2.base.repo?.full_name;
+  const headRepo = pr2.head?.repo?.full_name;
+  return { pullRequest: { baseSha: pr2.base.sha, baseRef: pr2.base.ref ?? "", fromFork: headRepo !== void 0 && headRepo !== baseRepo } };
+}
+
 // src/action/git.ts
 var Git = class _Git {
   constructor(dir, baseEnv = {}) {
@@ -75688,133 +75718,6 @@ var botIdentity = {
   GIT_COMMITTER_NAME: "github-actions[bot]",
   GIT_COMMITTER_EMAIL: "41898282+github-actions[bot]@users.noreply.github.com"
 };
-
-// src/action/repo-ops.ts
-var botBranchPrefix = "skillgarden/";
-async function ensureFullHistory(git5) {
-  if (await git5.text(["rev-parse", "--is-shallow-repository"]) !== "true") return "complete";
-  const fetched = await git5.run(["fetch", "--quiet", "--unshallow", "--no-tags", "origin"], { allowFailure: true });
-  if (fetched.code === 0) return "fetched";
-  throw new SkillgardenError(
-    "action/shallow-checkout",
-    `The checkout in ${git5.dir} is shallow and fetching its history failed (${fetched.stderr.trim()}). Skill ages and provenance come from history: set \`fetch-depth: 0\` on actions/checkout.`,
-    { data: { stderr: fetched.stderr } }
-  );
-}
-async function readChangedFiles(git5, baseSha) {
-  const present = await git5.run(["cat-file", "-e", `${baseSha}^{commit}`], { allowFailure: true });
-  if (present.code !== 0) {
-    const fetched = await git5.run(["fetch", "--quiet", "--no-tags", "--depth=1", "origin", baseSha], { allowFailure: true });
-    if (fetched.code !== 0) {
-      throw new SkillgardenError(
-        "action/shallow-checkout",
-        `The pull request's base commit ${baseSha.slice(0, 12)} is not in the checkout and could not be fetched (${fetched.stderr.trim()}). Set \`fetch-depth: 0\` on actions/checkout, or \`changed-only: false\`.`,
-        { data: { baseSha } }
-      );
-    }
-  }
-  const out = await git5.run(["diff", "--name-only", "--no-renames", "-z", baseSha, "HEAD"]);
-  return out.stdout.split("\0").filter(Boolean);
-}
-async function prepareScratch(workspace, scratchDir, sha, branch) {
-  const scratch = workspace.at(scratchDir);
-  await scratch.run(["init", "--quiet", "-b", branch, scratchDir]);
-  await scratch.run(["fetch", "--quiet", "--no-tags", workspace.dir, sha]);
-  await scratch.run(["reset", "--quiet", "--hard", sha]);
-  const remote = await workspace.run(["remote", "get-url", "--push", "origin"], { allowFailure: true });
-  if (remote.code === 0) await scratch.run(["remote", "add", "origin", remote.stdout.trim()]);
-  await scratch.run(["config", "user.name", botIdentity.GIT_AUTHOR_NAME]);
-  await scratch.run(["config", "user.email", botIdentity.GIT_AUTHOR_EMAIL]);
-  return scratch;
-}
-async function commitSquashed(git5, options) {
-  const tree = await git5.text(["rev-parse", `${options.head}^{tree}`]);
-  const date = `${Math.floor(options.date.getTime() / 1e3)} +0000`;
-  const env = { ...botIdentity, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
-  const commit = await git5.text(["commit-tree", tree, "-p", options.base, "-F", "-"], { env, input: options.message });
-  await verifyCommit(git5, commit, { tree, parent: options.base, message: options.message });
-  return commit;
-}
-async function verifyCommit(git5, commit, expected) {
-  const [tree, parents] = (await git5.text(["show", "-s", "--format=%T%n%P", commit])).split("\n");
-  const message = await git5.text(["show", "-s", "--format=%B", commit]);
-  const parent = await git5.text(["rev-parse", `${expected.parent}^{commit}`]);
-  if (tree !== expected.tree || parents !== parent || message !== expected.message.trim()) {
-    throw new SkillgardenError(
-      "action/commit-mismatch",
-      `The proposal commit ${commit} does not hold the curated tree on its base; nothing was pushed.`,
-      { data: { commit } }
-    );
-  }
-}
-function isBotBranch(branch) {
-  return branch.startsWith(botBranchPrefix) && branch.length > botBranchPrefix.length;
-}
-async function pushBotBranch(git5, commit, branch) {
-  if (!isBotBranch(branch))
-    throw new SkillgardenError(
-      "action/not-a-bot-branch",
-      `Refusing to force-push to ${branch}: only ${botBranchPrefix}* branches are the Action's.`
-    );
-  await push(git5, ["--force", "origin", `${commit}:refs/heads/${branch}`]);
-}
-async function deleteBotBranch(git5, branch) {
-  if (!isBotBranch(branch))
-    throw new SkillgardenError(
-      "action/not-a-bot-branch",
-      `Refusing to delete ${branch}: only ${botBranchPrefix}* branches are the Action's.`
-    );
-  await push(git5, ["origin", "--delete", branch], { allowMissing: true });
-}
-async function pushToBase(git5, branch, tags) {
-  await push(git5, ["--atomic", "origin", `HEAD:refs/heads/${branch}`, ...tags.map((t2) => `refs/tags/${t2}:refs/tags/${t2}`)]);
-}
-async function push(git5, args, options = {}) {
-  const result = await git5.run(["push", "--quiet", "--porcelain", ...args], { allowFailure: true });
-  if (result.code === 0) return;
-  if (options.allowMissing && /remote ref does not exist/i.test(result.stderr)) return;
-  const permission = /\b403\b|denied|not permitted|permission/i.test(result.stderr);
-  throw new SkillgardenError(
-    permission ? "action/push-forbidden" : "action/push-failed",
-    permission ? `git push was refused: the token cannot write to the repository. Give the job \`permissions: contents: write\` (and use a token that may push). git said: ${result.stderr.trim()}` : `git push ${args.join(" ")} failed: ${result.stderr.trim()}. If the branch moved while the Action ran, run it again.`,
-    { data: { args, stderr: result.stderr } }
-  );
-}
-async function readRemoteBranch(git5, branch) {
-  const fetched = await git5.run(["fetch", "--quiet", "--no-tags", "origin", `+refs/heads/${branch}:refs/skillgarden-remote/${branch}`], {
-    allowFailure: true
-  });
-  if (fetched.code !== 0) return null;
-  const [commit = "", parent = "", author = ""] = (await git5.text(["show", "-s", "--format=%H%n%P%n%ae", `refs/skillgarden-remote/${branch}`])).split("\n");
-  return { commit, parent: parent.split(" ")[0] ?? "", byBot: author === botIdentity.GIT_AUTHOR_EMAIL };
-}
-async function checkBranchName(git5, branch) {
-  return (await git5.run(["check-ref-format", "--branch", branch], { allowFailure: true })).code === 0;
-}
-
-// src/action/branch-name.ts
-function buildBranchName(kind, name = "") {
-  if (kind === "lifecycle") return `${botBranchPrefix}lifecycle`;
-  const safe = name.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^a-z0-9._-]+/g, "-").replace(/\.{2,}/g, ".").replace(/-{2,}/g, "-").replace(/^[.-]+|[.-]+$/g, "").replace(/\.lock$/, "-lock").slice(0, 80).replace(/[.-]+$/g, "") || "unnamed";
-  return `${botBranchPrefix}${kind}/${safe}`;
-}
-
-// src/action/event.ts
-import { readFileSync as readFileSync19 } from "node:fs";
-function readEvent2(eventPath) {
-  if (eventPath === "") return {};
-  let payload;
-  try {
-    payload = JSON.parse(readFileSync19(eventPath, "utf8"));
-  } catch {
-    return {};
-  }
-  const pr2 = payload.pull_request;
-  if (!pr2?.base?.sha) return {};
-  const baseRepo = pr2.base.repo?.full_name;
-  const headRepo = pr2.head?.repo?.full_name;
-  return { pullRequest: { baseSha: pr2.base.sha, baseRef: pr2.base.ref ?? "", fromFork: headRepo !== void 0 && headRepo !== baseRepo } };
-}
 
 // node_modules/@actions/github/lib/context.js
 import { readFileSync as readFileSync20, existsSync as existsSync12 } from "fs";
@@ -80301,6 +80204,109 @@ function renderEvidence(evidence) {
       `the sequence ends with ${{ tests: "the tests run", commit: "a commit", release: "a release", submit: "a submission" }[evidence.ending]}`
     ] : []
   ];
+}
+
+// src/action/repo-ops.ts
+var botBranchPrefix = "skillgarden/";
+async function ensureFullHistory(git5) {
+  if (await git5.text(["rev-parse", "--is-shallow-repository"]) !== "true") return "complete";
+  const fetched = await git5.run(["fetch", "--quiet", "--unshallow", "--no-tags", "origin"], { allowFailure: true });
+  if (fetched.code === 0) return "fetched";
+  throw new SkillgardenError(
+    "action/shallow-checkout",
+    `The checkout in ${git5.dir} is shallow and fetching its history failed (${fetched.stderr.trim()}). Skill ages and provenance come from history: set \`fetch-depth: 0\` on actions/checkout.`,
+    { data: { stderr: fetched.stderr } }
+  );
+}
+async function readChangedFiles(git5, baseSha) {
+  const present = await git5.run(["cat-file", "-e", `${baseSha}^{commit}`], { allowFailure: true });
+  if (present.code !== 0) {
+    const fetched = await git5.run(["fetch", "--quiet", "--no-tags", "--depth=1", "origin", baseSha], { allowFailure: true });
+    if (fetched.code !== 0) {
+      throw new SkillgardenError(
+        "action/shallow-checkout",
+        `The pull request's base commit ${baseSha.slice(0, 12)} is not in the checkout and could not be fetched (${fetched.stderr.trim()}). Set \`fetch-depth: 0\` on actions/checkout, or \`changed-only: false\`.`,
+        { data: { baseSha } }
+      );
+    }
+  }
+  const out = await git5.run(["diff", "--name-only", "--no-renames", "-z", baseSha, "HEAD"]);
+  return out.stdout.split("\0").filter(Boolean);
+}
+async function prepareScratch(workspace, scratchDir, sha, branch) {
+  const scratch = workspace.at(scratchDir);
+  await scratch.run(["init", "--quiet", "-b", branch, scratchDir]);
+  await scratch.run(["fetch", "--quiet", "--no-tags", workspace.dir, sha]);
+  await scratch.run(["reset", "--quiet", "--hard", sha]);
+  const remote = await workspace.run(["remote", "get-url", "--push", "origin"], { allowFailure: true });
+  if (remote.code === 0) await scratch.run(["remote", "add", "origin", remote.stdout.trim()]);
+  await scratch.run(["config", "user.name", botIdentity.GIT_AUTHOR_NAME]);
+  await scratch.run(["config", "user.email", botIdentity.GIT_AUTHOR_EMAIL]);
+  return scratch;
+}
+async function commitSquashed(git5, options) {
+  const tree = await git5.text(["rev-parse", `${options.head}^{tree}`]);
+  const date = `${Math.floor(options.date.getTime() / 1e3)} +0000`;
+  const env = { ...botIdentity, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
+  const commit = await git5.text(["commit-tree", tree, "-p", options.base, "-F", "-"], { env, input: options.message });
+  await verifyCommit(git5, commit, { tree, parent: options.base, message: options.message });
+  return commit;
+}
+async function verifyCommit(git5, commit, expected) {
+  const [tree, parents] = (await git5.text(["show", "-s", "--format=%T%n%P", commit])).split("\n");
+  const message = await git5.text(["show", "-s", "--format=%B", commit]);
+  const parent = await git5.text(["rev-parse", `${expected.parent}^{commit}`]);
+  if (tree !== expected.tree || parents !== parent || message !== expected.message.trim()) {
+    throw new SkillgardenError(
+      "action/commit-mismatch",
+      `The proposal commit ${commit} does not hold the curated tree on its base; nothing was pushed.`,
+      { data: { commit } }
+    );
+  }
+}
+function isBotBranch(branch) {
+  return branch.startsWith(botBranchPrefix) && branch.length > botBranchPrefix.length;
+}
+async function pushBotBranch(git5, commit, branch) {
+  if (!isBotBranch(branch))
+    throw new SkillgardenError(
+      "action/not-a-bot-branch",
+      `Refusing to force-push to ${branch}: only ${botBranchPrefix}* branches are the Action's.`
+    );
+  await push(git5, ["--force", "origin", `${commit}:refs/heads/${branch}`]);
+}
+async function deleteBotBranch(git5, branch) {
+  if (!isBotBranch(branch))
+    throw new SkillgardenError(
+      "action/not-a-bot-branch",
+      `Refusing to delete ${branch}: only ${botBranchPrefix}* branches are the Action's.`
+    );
+  await push(git5, ["origin", "--delete", branch], { allowMissing: true });
+}
+async function pushToBase(git5, branch, tags) {
+  await push(git5, ["--atomic", "origin", `HEAD:refs/heads/${branch}`, ...tags.map((t2) => `refs/tags/${t2}:refs/tags/${t2}`)]);
+}
+async function push(git5, args, options = {}) {
+  const result = await git5.run(["push", "--quiet", "--porcelain", ...args], { allowFailure: true });
+  if (result.code === 0) return;
+  if (options.allowMissing && /remote ref does not exist/i.test(result.stderr)) return;
+  const permission = /\b403\b|denied|not permitted|permission/i.test(result.stderr);
+  throw new SkillgardenError(
+    permission ? "action/push-forbidden" : "action/push-failed",
+    permission ? `git push was refused: the token cannot write to the repository. Give the job \`permissions: contents: write\` (and use a token that may push). git said: ${result.stderr.trim()}` : `git push ${args.join(" ")} failed: ${result.stderr.trim()}. If the branch moved while the Action ran, run it again.`,
+    { data: { args, stderr: result.stderr } }
+  );
+}
+async function readRemoteBranch(git5, branch) {
+  const fetched = await git5.run(["fetch", "--quiet", "--no-tags", "origin", `+refs/heads/${branch}:refs/skillgarden-remote/${branch}`], {
+    allowFailure: true
+  });
+  if (fetched.code !== 0) return null;
+  const [commit = "", parent = "", author = ""] = (await git5.text(["show", "-s", "--format=%H%n%P%n%ae", `refs/skillgarden-remote/${branch}`])).split("\n");
+  return { commit, parent: parent.split(" ")[0] ?? "", byBot: author === botIdentity.GIT_AUTHOR_EMAIL };
+}
+async function checkBranchName(git5, branch) {
+  return (await git5.run(["check-ref-format", "--branch", branch], { allowFailure: true })).code === 0;
 }
 
 // src/action/publish-proposal.ts
