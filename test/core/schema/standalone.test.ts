@@ -13,7 +13,7 @@ import { compileProfile } from '../../../src/core/schema/compile-profile.js';
 import { profileDefName, skillSchema } from '../../../src/core/schema/skill-schema.js';
 import { profileNames, type ProfileName } from '../../../src/core/schema/types.js';
 import * as generatedConfig from '../../../src/core/config/config-validator.generated.js';
-import { listCorpusSkills } from '../../helpers/corpus.js';
+import { hasCorpus, listCorpusSkills } from '../../helpers/corpus.js';
 
 // The plain path: ajv compiling the schema at run time, as the CLI did before the standalone code.
 const ajv = new Ajv2020({ ...ajvOptions });
@@ -71,7 +71,8 @@ describe('the generated validators', () => {
 
   it('agree with ajv on every corpus frontmatter, for every profile', () => {
     const skills = listCorpusSkills();
-    expect(skills.length).toBeGreaterThan(700);
+    // 716 in the full corpus, 18 in the fixture set it falls back to.
+    expect(skills.length).toBeGreaterThan(hasCorpus ? 700 : 15);
     let invalid = 0;
     for (const skill of skills) {
       const yaml = /^---\r?\n([\s\S]*?)\r?\n---/.exec(readFileSync(skill.file, 'utf8'))?.[1];

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readTranscriptFile } from '../../../src/store/transcripts/read-transcript.js';
-import { corpusTranscriptsRoot, describeFullCorpus } from '../../helpers/corpus.js';
+import { corpusTranscriptsRoot, describeFullCorpus, fixtureCorpusRoot } from '../../helpers/corpus.js';
 
 const root = corpusTranscriptsRoot;
 const marot = 'marot__spotter/test/fixtures/transcripts';
@@ -132,3 +132,23 @@ describeFullCorpus(
   },
   corpusTranscriptsRoot,
 );
+
+// The committed fixture transcripts: real files from three formats, read in every clone, corpus or not.
+describe('transcript readers on the fixture transcripts', () => {
+  const fixtures = join(fixtureCorpusRoot, 'transcripts');
+  it.each([
+    ['daaain__claude-code-log/test/test_data/todowrite_examples.jsonl', 'claude-code', 1, 3],
+    [`${reliability}/hello-world-script/transcript.jsonl`, 'claude-code', 1, 2],
+    [`${swe}/trajectories/demonstrations/function_calling_simple.traj`, 'swe-agent', 1, 5],
+  ] as const)('%s: %s, %i sessions, %i calls', async (file, format, sessions, calls) => {
+    const result = await readTranscriptFile(join(fixtures, file));
+    expect(result.format).toBe(format);
+    expect(result.sessions.length).toBe(sessions);
+    expect(result.sessions.reduce((sum, s) => sum + s.calls.length, 0)).toBe(calls);
+  });
+
+  it('reads the SWE-agent demonstration as the tool calls it made', async () => {
+    const result = await readTranscriptFile(join(fixtures, `${swe}/trajectories/demonstrations/function_calling_simple.traj`));
+    expect(result.sessions[0]?.calls.map((c) => c.name)).toEqual(['find_file', 'open', 'edit', 'python', 'submit']);
+  });
+});
