@@ -3,11 +3,11 @@ import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli } from '../helpers/cli.js';
-import { corpusSkillsRoot, hasCorpus } from '../helpers/corpus.js';
+import { skillsRoot } from '../helpers/corpus.js';
 import { git, repoWith } from '../helpers/repo.js';
 import { skillText, writeTree } from '../helpers/tmp.js';
 
-const corpusSkill = join(corpusSkillsRoot, 'anthropics__skills', 'skills', 'skill-creator');
+const corpusSkill = join(skillsRoot, 'anthropics__skills', 'skills', 'skill-creator');
 
 /** A plain `git commit` by a person at a given time (author and committer): no trailers. */
 function commitByHand(dir: string, message: string, iso: string): string {
@@ -26,7 +26,7 @@ function commitByHand(dir: string, message: string, iso: string): string {
   return git(dir, 'rev-parse', 'HEAD').trim();
 }
 
-describe.runIf(hasCorpus)('history of a repository without trailers (anthropics/skills)', () => {
+describe('history of a repository without trailers (anthropics/skills)', () => {
   it('log --skill and show follow the skill through its move into skills/', async () => {
     const dir = repoWith({});
     const at = (iso: string, message: string, change: () => void): string => {

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,8 +7,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { DetectReport } from '../../src/core/patterns/types.js';
 import { runDetect } from '../../src/services/detect.js';
 import { runValidate } from '../../src/services/validate.js';
+import { corpusTranscriptsRoot, describeFullCorpus } from '../helpers/corpus.js';
 
-const root = fileURLToPath(new URL('../../../shared/corpus/transcripts', import.meta.url));
+const root = corpusTranscriptsRoot;
 const schemaPath = fileURLToPath(new URL('../../schemas/detect-report.schema.json', import.meta.url));
 const validateReport = new Ajv2020.default({ strict: true }).compile(JSON.parse(readFileSync(schemaPath, 'utf8')) as object);
 
@@ -25,69 +26,73 @@ function expectValid(report: DetectReport): void {
   expect(valid).toBe(true);
 }
 
-describe.skipIf(!existsSync(root))('runDetect on the real corpus', () => {
-  it('finds find_file → open → edit across at least 3 SWE-agent sessions', async () => {
-    const report = await runDetect({
-      transcripts: ['SWE-agent__SWE-agent/**/*.traj'],
-      cwd: root,
+describeFullCorpus(
+  'runDetect on the real corpus',
+  () => {
+    it('finds find_file → open → edit across at least 3 SWE-agent sessions', async () => {
+      const report = await runDetect({
+        transcripts: ['SWE-agent__SWE-agent/**/*.traj'],
+        cwd: root,
+      });
+      expect(report.sessions).toBe(16);
+      const found = report.patterns.filter((p) => contains(p.tools, ['find_file', 'open', 'edit']));
+      expect(Math.max(...found.map((p) => p.sessions))).toBeGreaterThanOrEqual(3);
+      expectValid(report);
     });
-    expect(report.sessions).toBe(16);
-    const found = report.patterns.filter((p) => contains(p.tools, ['find_file', 'open', 'edit']));
-    expect(Math.max(...found.map((p) => p.sessions))).toBeGreaterThanOrEqual(3);
-    expectValid(report);
-  });
 
-  it('finds Read → Edit → Bash across Claude Code sessions', async () => {
-    const claude = ['marot__spotter', 'DRMacIver__claude-reliability', 'daaain__claude-code-log'];
-    const report = await runDetect({
-      transcripts: claude,
-      cwd: root,
-      refine: false,
+    it('finds Read → Edit → Bash across Claude Code sessions', async () => {
+      const claude = ['marot__spotter', 'DRMacIver__claude-reliability', 'daaain__claude-code-log'];
+      const report = await runDetect({
+        transcripts: claude,
+        cwd: root,
+        refine: false,
+      });
+      expect(report.patterns.find((p) => p.tools.join() === 'Read,Edit,Bash')?.sessions).toBe(4);
+      expect(report.skipped).toContainEqual({
+        file: 'daaain__claude-code-log/test/test_data/edge_cases.jsonl',
+        reason: 'JSON lines that are not objects',
+        count: 3,
+      });
+      const refined = await runDetect({ transcripts: claude, cwd: root });
+      expect(refined.patterns.some((p) => p.tools.some((t) => t.startsWith('Bash:')))).toBe(true);
     });
-    expect(report.patterns.find((p) => p.tools.join() === 'Read,Edit,Bash')?.sessions).toBe(4);
-    expect(report.skipped).toContainEqual({
-      file: 'daaain__claude-code-log/test/test_data/edge_cases.jsonl',
-      reason: 'JSON lines that are not objects',
-      count: 3,
-    });
-    const refined = await runDetect({ transcripts: claude, cwd: root });
-    expect(refined.patterns.some((p) => p.tools.some((t) => t.startsWith('Bash:')))).toBe(true);
-  });
 
-  it('reads the whole corpus into a report that matches its schema, with a draft per new pattern', async () => {
-    const report = await runDetect({ transcripts: ['.'], cwd: root });
-    expect(report.files).toBe(45);
-    expect(report.sessions).toBe(44);
-    expect(report.calls).toBe(980);
-    expect(report.uses.map((u) => u.skill)).toContain('handgemacht:create-beads');
-    expect(report.patterns.length).toBeGreaterThan(0);
-    const drafted = report.patterns.filter((p) => p.draft !== undefined);
-    // A few strong drafts, not one per pattern; every other pattern says why it has none.
-    expect(drafted.length).toBeLessThanOrEqual(5);
-    for (const pattern of drafted) expect(pattern.draft?.text).toContain(`fingerprint: ${pattern.fingerprint}`);
-    for (const pattern of report.patterns.filter((p) => p.draft === undefined))
-      expect(pattern.reason ?? pattern.collapsedInto ?? pattern.coveredBy).toBeTruthy();
-    // The corpus sessions come from unrelated projects: no two of its procedures serve one task people asked for.
-    expect(report.patterns.find((p) => p.tools.join() === 'str_replace_editor,finish')?.reason).toMatch(/only reads, searches, edits/);
-    expect(report.patterns.find((p) => p.tools.join() === 'Read,Edit,Bash:git')?.reason).toMatch(/only one word/);
-    expectValid(report);
-    if (drafted.length === 0) return;
-    const library = mkdtempSync(join(tmpdir(), 'sg-drafts-'));
-    try {
-      for (const pattern of drafted) {
-        mkdirSync(join(library, 'skills', pattern.draft?.name ?? ''), {
-          recursive: true,
-        });
-        writeFileSync(join(library, 'skills', pattern.draft?.name ?? '', 'SKILL.md'), pattern.draft?.text ?? '');
+    it('reads the whole corpus into a report that matches its schema, with a draft per new pattern', async () => {
+      const report = await runDetect({ transcripts: ['.'], cwd: root });
+      expect(report.files).toBe(45);
+      expect(report.sessions).toBe(44);
+      expect(report.calls).toBe(980);
+      expect(report.uses.map((u) => u.skill)).toContain('handgemacht:create-beads');
+      expect(report.patterns.length).toBeGreaterThan(0);
+      const drafted = report.patterns.filter((p) => p.draft !== undefined);
+      // A few strong drafts, not one per pattern; every other pattern says why it has none.
+      expect(drafted.length).toBeLessThanOrEqual(5);
+      for (const pattern of drafted) expect(pattern.draft?.text).toContain(`fingerprint: ${pattern.fingerprint}`);
+      for (const pattern of report.patterns.filter((p) => p.draft === undefined))
+        expect(pattern.reason ?? pattern.collapsedInto ?? pattern.coveredBy).toBeTruthy();
+      // The corpus sessions come from unrelated projects: no two of its procedures serve one task people asked for.
+      expect(report.patterns.find((p) => p.tools.join() === 'str_replace_editor,finish')?.reason).toMatch(/only reads, searches, edits/);
+      expect(report.patterns.find((p) => p.tools.join() === 'Read,Edit,Bash:git')?.reason).toMatch(/only one word/);
+      expectValid(report);
+      if (drafted.length === 0) return;
+      const library = mkdtempSync(join(tmpdir(), 'sg-drafts-'));
+      try {
+        for (const pattern of drafted) {
+          mkdirSync(join(library, 'skills', pattern.draft?.name ?? ''), {
+            recursive: true,
+          });
+          writeFileSync(join(library, 'skills', pattern.draft?.name ?? '', 'SKILL.md'), pattern.draft?.text ?? '');
+        }
+        const validation = runValidate({ cwd: library, profile: 'spec' });
+        expect(validation.skills).toBe(drafted.length);
+        expect(validation.findings).toEqual([]);
+      } finally {
+        rmSync(library, { recursive: true, force: true });
       }
-      const validation = runValidate({ cwd: library, profile: 'spec' });
-      expect(validation.skills).toBe(drafted.length);
-      expect(validation.findings).toEqual([]);
-    } finally {
-      rmSync(library, { recursive: true, force: true });
-    }
-  });
-});
+    });
+  },
+  corpusTranscriptsRoot,
+);
 
 describe('runDetect on generated transcripts', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sg-detect-'));

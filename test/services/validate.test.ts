@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isSkillgardenError } from '../../src/core/errors.js';
 import { runValidate } from '../../src/services/validate.js';
-import { corpusMissingMessage, corpusSkillsRoot, hasCorpus } from '../helpers/corpus.js';
+import { corpusSkillsRoot, describeFullCorpus } from '../helpers/corpus.js';
 import { skillText, tempDir, writeTree } from '../helpers/tmp.js';
 
 describe('runValidate', () => {
@@ -71,9 +71,7 @@ describe('runValidate', () => {
   });
 });
 
-describe.skipIf(!hasCorpus)('the real corpus under the spec profile', () => {
-  if (!hasCorpus) console.warn(corpusMissingMessage);
-
+describeFullCorpus('the real corpus under the spec profile', () => {
   it('finds the known problems, counted per skill', () => {
     const report = runValidate({ cwd: corpusSkillsRoot, paths: ['.'], profile: 'spec' });
     const skillsPerCode = new Map<string, Set<string>>();

@@ -1,13 +1,13 @@
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { runValidateMode } from '../../src/action/validate-mode.js';
 import type { ActionIo } from '../../src/action/io.js';
 import { readInputs } from '../../src/action/inputs.js';
 import { SkillRegistry } from '../../src/registry/skill-registry.js';
 import { openLibrary } from '../../src/store/layout/discover-library.js';
 import { cli } from '../helpers/cli.js';
-import { corpusMissingMessage, hasCorpus } from '../helpers/corpus.js';
+import { describeFullCorpus, hasCorpus } from '../helpers/corpus.js';
 import { connectClient } from '../mcp/spawn-server.js';
 import { buildCorpusLayouts } from './layout-helpers.js';
 
@@ -33,8 +33,7 @@ async function mcpNames(client: Client): Promise<string[]> {
   return (Array.isArray(data) ? data : data.skills).map((s) => s.name);
 }
 
-describe.skipIf(!hasCorpus)('public layouts, with no configuration: every command sees the same skills', () => {
-  if (!hasCorpus) console.warn(corpusMissingMessage);
+describeFullCorpus('public layouts, with no configuration: every command sees the same skills', () => {
   // Built inside each test: temporary folders are removed after every test.
   const layouts = hasCorpus ? buildCorpusLayouts() : {};
   const clients: Client[] = [];

@@ -1,11 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { firstClause, readTrigger } from '../../../src/core/consolidate/description.js';
 import { planConsolidation, type ConsolidationPlan } from '../../../src/core/consolidate/index.js';
 import type { CuratedSkill } from '../../../src/core/consolidate/types.js';
-import { corpusSkillsRoot, hasCorpus } from '../../helpers/corpus.js';
+import { corpusSkillsRoot, missingFullCorpus } from '../../helpers/corpus.js';
 import { buildLabelledLibrary, readCorpusEntries } from '../../fixtures/consolidate/labelled-library.js';
 import { curated, deployFamily, now } from './library.js';
 
@@ -74,7 +74,7 @@ describe('umbrellas written for discovery', () => {
     checkUmbrella(plans[0] as ConsolidationPlan, skills);
   });
 
-  it.skipIf(!hasCorpus)('keeps every trigger on the planted libraries, and names no folder that is not there', () => {
+  it.skipIf(missingFullCorpus())('keeps every trigger on the planted libraries, and names no folder that is not there', () => {
     const library = buildLabelledLibrary(readCorpusEntries(), { topics: 15, singletons: 60 });
     const { plans } = planConsolidation({ skills: library.skills, now });
     expect(plans.length).toBeGreaterThan(5);
@@ -84,7 +84,7 @@ describe('umbrellas written for discovery', () => {
 
 describe('evidence before a plan', () => {
   const sciRoot = join(corpusSkillsRoot, 'K-Dense-AI__claude-scientific-skills', 'scientific-skills');
-  it.skipIf(!existsSync(sciRoot))('gives no plan for the scientific-* skills: shared prefix, different content, long bodies', () => {
+  it.skipIf(missingFullCorpus(sciRoot))('gives no plan for the scientific-* skills: shared prefix, different content, long bodies', () => {
     const names = ['slides', 'visualization', 'writing', 'schematics', 'brainstorming', 'critical-thinking'].map((n) => `scientific-${n}`);
     const skills = names.map((name) => ({
       name,

@@ -1,12 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { planConsolidation } from '../../../src/core/consolidate/index.js';
-import { corpusMissingMessage, hasCorpus } from '../../helpers/corpus.js';
+import { describeFullCorpus } from '../../helpers/corpus.js';
 import { buildLabelledLibrary, readCorpusEntries, scorePairs } from '../../fixtures/consolidate/labelled-library.js';
 import { now } from './library.js';
 
-if (!hasCorpus) console.warn(corpusMissingMessage);
-
-describe.skipIf(!hasCorpus)('consolidation on a labelled library split from the real corpus', () => {
+describeFullCorpus('consolidation on a labelled library split from the real corpus', () => {
   const library = buildLabelledLibrary(readCorpusEntries(), { topics: 15, singletons: 60 });
   const result = planConsolidation({ skills: library.skills, now });
 

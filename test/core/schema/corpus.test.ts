@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { checkSchema, knownFields, type ProfileName, type SchemaCheckInput } from '../../../src/core/schema/index.js';
-import { corpusMissingMessage, hasCorpus, listCorpusSkills } from '../../helpers/corpus.js';
+import { corpusSkillsRoot, describeFullCorpus, listCorpusSkills } from '../../helpers/corpus.js';
 import { frontmatterInput } from './yaml-locator.js';
 
 interface CorpusEntry {
@@ -20,12 +20,11 @@ function skillCounts(entries: readonly CorpusEntry[], profile: ProfileName): Rec
   return counts;
 }
 
-describe.skipIf(!hasCorpus)('checkSchema on the 716 corpus skills', () => {
-  if (!hasCorpus) console.warn(corpusMissingMessage);
+describeFullCorpus('checkSchema on the 716 corpus skills', () => {
   let entries: CorpusEntry[] = [];
 
   beforeAll(() => {
-    entries = listCorpusSkills().map((skill) => {
+    entries = listCorpusSkills(corpusSkillsRoot).map((skill) => {
       const text = readFileSync(skill.file, 'utf8');
       const yaml = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text)?.[1] ?? '';
       const input = frontmatterInput(yaml, { profile: 'portable', file: skill.relative });

@@ -69,9 +69,10 @@ describe('the generated validators', () => {
     );
   });
 
-  it.skipIf(!hasCorpus)('agree with ajv on every corpus frontmatter, for every profile', () => {
+  it('agree with ajv on every corpus frontmatter, for every profile', () => {
     const skills = listCorpusSkills();
-    expect(skills.length).toBeGreaterThan(700);
+    // 716 in the full corpus, 18 in the fixture set it falls back to.
+    expect(skills.length).toBeGreaterThan(hasCorpus ? 700 : 15);
     let invalid = 0;
     for (const skill of skills) {
       const yaml = /^---\r?\n([\s\S]*?)\r?\n---/.exec(readFileSync(skill.file, 'utf8'))?.[1];

@@ -1,10 +1,9 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import type { ScanReport } from '../../../src/core/scan/report.js';
 import { runScan } from '../../../src/services/scan.js';
+import { corpusSkillsRoot, describeFullCorpus } from '../../helpers/corpus.js';
 
-const corpus = fileURLToPath(new URL('../../../../shared/corpus/skills', import.meta.url));
+const corpus = corpusSkillsRoot;
 
 /**
  * Findings per rule and severity on the 716 corpus skills (trusted public
@@ -84,7 +83,7 @@ const EXPECTED_COUNTS: Record<string, number> = {
   'unicode-zero-width medium': 1,
 };
 
-describe.skipIf(!existsSync(corpus))('scan of the real skills corpus', () => {
+describeFullCorpus('scan of the real skills corpus', () => {
   let report: ScanReport;
   beforeAll(async () => {
     report = await runScan(['.'], { repo: corpus, deep: true });
