@@ -100,11 +100,16 @@ function detect(b: Builder): void {
     b.searched.push(file);
     if (isFileAt(b.repoDir, file, b.readDir)) readPlugin(b, '', file);
   }
-  b.searched.push('plugins/*/ (plugin.json)');
+  b.searched.push('plugins/*/ (plugin.json, or a skills/ folder)');
   for (const plugin of expandRootGlob(b.repoDir, 'plugins/*', b.readDir)) {
-    for (const file of [`${plugin}/${claudePluginFile}`, `${plugin}/${agentPluginFile}`]) {
-      if (isFileAt(b.repoDir, file, b.readDir)) readPlugin(b, plugin, file);
-    }
+    const manifests = [`${plugin}/${claudePluginFile}`, `${plugin}/${agentPluginFile}`].filter((f) => isFileAt(b.repoDir, f, b.readDir));
+    for (const file of manifests) readPlugin(b, plugin, file);
+    // A plugin folder whose manifest is missing (a copy, a plugin still being written) still holds its skills where
+    // Claude Code looks for them: counting them beats reporting an empty library.
+    const skills = `${plugin}/skills`;
+    const known = b.roots.some((r) => r.path === skills) || b.listed.some((l) => l.path.startsWith(`${skills}/`));
+    if (manifests.length === 0 && !known && isFolderAt(b.repoDir, skills, b.readDir))
+      b.roots.push({ path: skills, origin: 'plugin', via: `${plugin}/ (no plugin.json)` });
   }
   b.searched.push(`./ (Hermes: ${hermesMarkers.join(', ')})`);
   const hermes = hermesMarkers.some((m) => isFileAt(b.repoDir, m, b.readDir) || isFolderAt(b.repoDir, m, b.readDir));
