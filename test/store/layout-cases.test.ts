@@ -33,6 +33,27 @@ describe('skill roots', () => {
     ]);
   });
 
+  it('with no configuration, finds plugins/*/skills even where a plugin has no plugin.json', async () => {
+    const dir = repoWith({
+      'plugins/a/.claude-plugin/plugin.json': '{"name": "a"}\n',
+      'plugins/a/skills/one/SKILL.md': skill('one'),
+      'plugins/b/skills/two/SKILL.md': skill('two'),
+      'plugins/c/README.md': 'no skills here\n',
+    });
+    const validate = JSON.parse((await cli(['validate', '--json', '--no-scan'], { cwd: dir })).stdout);
+    expect(validate.skills).toBe(2);
+    const list = JSON.parse((await cli(['list', '--json'], { cwd: dir })).stdout);
+    expect(list.skills.map((s: { path: string }) => s.path).sort()).toEqual(['plugins/a/skills/one', 'plugins/b/skills/two']);
+  });
+
+  it('list of a library with no skills exits 2 and says where it looked, unless --allow-empty', async () => {
+    const dir = repoWith({ 'README.md': 'nothing yet\n' });
+    const run = await cli(['list'], { cwd: dir });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('skills/');
+    expect((await cli(['list', '--allow-empty'], { cwd: dir })).code).toBe(0);
+  });
+
   it('a configured folder that does not exist is an error naming the setting', async () => {
     const dir = repoWith({ '.skillgarden/config.yaml': 'skills_dir: [skills, nowhere]\n', 'skills/one/SKILL.md': skill('one') });
     const run = await cli(['validate', '--json', '--no-scan'], { cwd: dir });

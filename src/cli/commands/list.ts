@@ -1,15 +1,18 @@
 import { SkillgardenError } from '../../core/errors.js';
 import { escapeControl } from '../../core/report/escape-text.js';
+import { requireSkills } from '../../store/layout/discover-library.js';
 import { listSkills, type ListedSkill } from '../../services/curator/list-skills.js';
 import { exitCodes, type Command } from '../context.js';
 
 export const listCommand: Command = {
   name: 'list',
   summary: 'skills with state, provenance, usage and score (archived included)',
-  usage: 'list',
-  options: {},
-  async run({ io, global }) {
-    const { skills } = await listSkills(global.repo, global.now, { warn: (m) => io.stderr.write(m) });
+  usage: 'list [--allow-empty]',
+  options: { 'allow-empty': { type: 'boolean' } },
+  async run({ io, global, values }) {
+    const { skills, snapshot } = await listSkills(global.repo, global.now, { warn: (m) => io.stderr.write(m) });
+    // Nothing silently empty: no skill found anywhere (archived ones count) is an error saying where it looked.
+    if (skills.length === 0) requireSkills(snapshot.library, { allowEmpty: values['allow-empty'] === true });
     io.stdout.write(global.json ? `${JSON.stringify({ skills }, null, 2)}\n` : renderList(skills));
     return exitCodes.ok;
   },
