@@ -61299,11 +61299,14 @@ function detect(b2) {
     b2.searched.push(file);
     if (isFileAt(b2.repoDir, file, b2.readDir)) readPlugin(b2, "", file);
   }
-  b2.searched.push("plugins/*/ (plugin.json)");
+  b2.searched.push("plugins/*/ (plugin.json, or a skills/ folder)");
   for (const plugin of expandRootGlob(b2.repoDir, "plugins/*", b2.readDir)) {
-    for (const file of [`${plugin}/${claudePluginFile}`, `${plugin}/${agentPluginFile}`]) {
-      if (isFileAt(b2.repoDir, file, b2.readDir)) readPlugin(b2, plugin, file);
-    }
+    const manifests = [`${plugin}/${claudePluginFile}`, `${plugin}/${agentPluginFile}`].filter((f3) => isFileAt(b2.repoDir, f3, b2.readDir));
+    for (const file of manifests) readPlugin(b2, plugin, file);
+    const skills = `${plugin}/skills`;
+    const known = b2.roots.some((r2) => r2.path === skills) || b2.listed.some((l3) => l3.path.startsWith(`${skills}/`));
+    if (manifests.length === 0 && !known && isFolderAt(b2.repoDir, skills, b2.readDir))
+      b2.roots.push({ path: skills, origin: "plugin", via: `${plugin}/ (no plugin.json)` });
   }
   b2.searched.push(`./ (Hermes: ${hermesMarkers.join(", ")})`);
   const hermes2 = hermesMarkers.some((m2) => isFileAt(b2.repoDir, m2, b2.readDir) || isFolderAt(b2.repoDir, m2, b2.readDir));
