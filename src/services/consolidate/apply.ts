@@ -23,17 +23,27 @@ export interface ApplyPlanResult {
 export async function applyPlan(ledger: Ledger, plan: ConsolidationPlan, options: ApplyPlanOptions): Promise<ApplyPlanResult> {
   if (plan.from.length === 0)
     throw new SkillgardenError('consolidate/empty-plan', `the plan for ${plan.into} absorbs nothing: nothing to apply`);
+  const { message, changes } = buildPlanCommit(plan, options.runId);
+  const result = await ledger.commit({ message, changes, ...(options.author ? { author: options.author } : {}) });
+  return { commit: result.commit, files: changes.length };
+}
+
+/**
+ * The one commit a plan is (DESIGN §8), wherever it is written: the current branch (`applyPlan`) or a proposal
+ * branch. Archive folders must not exist yet (`expected: null`).
+ */
+export function buildPlanCommit(plan: ConsolidationPlan, runId: string): { message: string; changes: FileChange[] } {
   const archivePrefixes = plan.archived.map((a) => `${a.to}/`);
   const changes: FileChange[] = plan.changes.map((change) => ({
     path: change.path,
     content: change.content,
     ...(archivePrefixes.some((p) => change.path.startsWith(p)) ? { expected: null } : {}),
   }));
+  const rewritten = plan.rewritten.length > 0 ? `\nReferences rewritten: ${plan.rewritten.join(', ')}` : '';
   const message = buildCommitMessage({
     subject: `skill(merge): ${plan.into} absorbs ${plan.from.join(', ')}`,
-    body: `${plan.reason}\n\nArchived: ${plan.archived.map((a) => `${a.from} -> ${a.to}`).join(', ')}${plan.rewritten.length > 0 ? `\nReferences rewritten: ${plan.rewritten.join(', ')}` : ''}`,
-    trailers: { action: 'merge', skills: [plan.into, ...plan.from], actor: 'curator', run: options.runId, reverts: [] },
+    body: `${plan.reason}\n\nArchived: ${plan.archived.map((a) => `${a.from} -> ${a.to}`).join(', ')}${rewritten}`,
+    trailers: { action: 'merge', skills: [plan.into, ...plan.from], actor: 'curator', run: runId, reverts: [] },
   });
-  const result = await ledger.commit({ message, changes, ...(options.author ? { author: options.author } : {}) });
-  return { commit: result.commit, files: changes.length };
+  return { message, changes };
 }

@@ -2,6 +2,7 @@ import type { ConsolidationPlan } from '../../core/consolidate/types.js';
 import { buildCommitMessage } from '../../core/ledger/trailers.js';
 import type { DetectedPattern } from '../../core/patterns/types.js';
 import type { FileChange } from '../../ledger/ledger.js';
+import { buildPlanCommit } from '../consolidate/apply.js';
 import { buildProposalBranch, buildProposalFingerprint, type ProposalKind } from './branch.js';
 
 /** One proposal as one commit on its own branch: what both the CLI and the Action write. */
@@ -21,17 +22,7 @@ export function listUmbrellaDecisions(plan: ConsolidationPlan): string[] {
 
 /** An umbrella plan (DESIGN §8) as the one commit of `skillgarden/umbrella/<name>`. */
 export function buildUmbrellaBranchProposal(plan: ConsolidationPlan, runId: string): BranchProposal {
-  const archivePrefixes = plan.archived.map((a) => `${a.to}/`);
-  const changes: FileChange[] = plan.changes.map((change) => ({
-    path: change.path,
-    content: change.content,
-    ...(archivePrefixes.some((p) => change.path.startsWith(p)) ? { expected: null } : {}),
-  }));
-  const message = buildCommitMessage({
-    subject: `skill(merge): ${plan.into} absorbs ${plan.from.join(', ')}`,
-    body: `${plan.reason}\n\nArchived: ${plan.archived.map((a) => `${a.from} -> ${a.to}`).join(', ')}${plan.rewritten.length > 0 ? `\nReferences rewritten: ${plan.rewritten.join(', ')}` : ''}`,
-    trailers: { action: 'merge', skills: [plan.into, ...plan.from], actor: 'curator', run: runId, reverts: [] },
-  });
+  const { message, changes } = buildPlanCommit(plan, runId);
   return {
     kind: 'umbrella',
     name: plan.into,
