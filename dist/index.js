@@ -75457,22 +75457,27 @@ async function planLibrary(repoDir, options) {
 async function applyPlan(ledger, plan, options) {
   if (plan.from.length === 0)
     throw new SkillgardenError("consolidate/empty-plan", `the plan for ${plan.into} absorbs nothing: nothing to apply`);
+  const { message, changes } = buildPlanCommit(plan, options.runId);
+  const result = await ledger.commit({ message, changes, ...options.author ? { author: options.author } : {} });
+  return { commit: result.commit, files: changes.length };
+}
+function buildPlanCommit(plan, runId) {
   const archivePrefixes = plan.archived.map((a) => `${a.to}/`);
   const changes = plan.changes.map((change) => ({
     path: change.path,
     content: change.content,
     ...archivePrefixes.some((p2) => change.path.startsWith(p2)) ? { expected: null } : {}
   }));
+  const rewritten = plan.rewritten.length > 0 ? `
+References rewritten: ${plan.rewritten.join(", ")}` : "";
   const message = buildCommitMessage({
     subject: `skill(merge): ${plan.into} absorbs ${plan.from.join(", ")}`,
     body: `${plan.reason}
 
-Archived: ${plan.archived.map((a) => `${a.from} -> ${a.to}`).join(", ")}${plan.rewritten.length > 0 ? `
-References rewritten: ${plan.rewritten.join(", ")}` : ""}`,
-    trailers: { action: "merge", skills: [plan.into, ...plan.from], actor: "curator", run: options.runId, reverts: [] }
+Archived: ${plan.archived.map((a) => `${a.from} -> ${a.to}`).join(", ")}${rewritten}`,
+    trailers: { action: "merge", skills: [plan.into, ...plan.from], actor: "curator", run: runId, reverts: [] }
   });
-  const result = await ledger.commit({ message, changes, ...options.author ? { author: options.author } : {} });
-  return { commit: result.commit, files: changes.length };
+  return { message, changes };
 }
 
 // src/services/curator/run-curator.ts
