@@ -8,6 +8,9 @@ import { buildCli } from '../scripts/build-cli.js';
  * lib/ (and the CLI bundle in lib/bundle/cli/) to match src/: build once before the suite.
  */
 export default async function setup(): Promise<void> {
+  // A developer running one test file that never spawns the CLI may skip the build (about 30 s of CPU);
+  // CI never sets this.
+  if (process.env.SKILLGARDEN_TEST_SKIP_BUILD === '1') return;
   const root = join(dirname(fileURLToPath(import.meta.url)), '..');
   execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
     cwd: root,
