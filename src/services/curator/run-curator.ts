@@ -1,12 +1,12 @@
 import { join } from 'node:path';
-import { serializeState, type CuratorState } from '../../core/config/state.js';
+import { serializeState } from '../../core/config/state.js';
+import { StateText } from '../../core/config/state-text.js';
 import { isSkillgardenError } from '../../core/errors.js';
 import { buildCommitMessage, type SkillAction } from '../../core/ledger/trailers.js';
 import { checkGates } from '../../core/lifecycle/gates.js';
-import { applyDecision, applySeeds, planLifecycle, type LifecycleDecision, type LifecyclePlan } from '../../core/lifecycle/index.js';
+import { applySeeds, recordAfter, planLifecycle, type LifecycleDecision, type LifecyclePlan } from '../../core/lifecycle/index.js';
 import { countsAfter, transitionReport, type RunReport, type StateCounts } from '../../core/report/run-report.js';
-import { blobOid } from '../../ledger/blob-oid.js';
-import type { FileChange, Ledger } from '../../ledger/ledger.js';
+import type { CommitBatch, FileChange, Ledger } from '../../ledger/ledger.js';
 import { openLedger } from '../../ledger/open-ledger.js';
 import type { LedgerBackend } from '../../ledger/ledger.js';
 import { archiveTarget, moveChanges } from '../manage/person-acts.js';
@@ -86,18 +86,21 @@ export async function runCurator(
       repoDir: options.repoDir,
       ledger,
       runId,
-      state: snapshot.state,
+      state: new StateText(snapshot.state),
       stateOid: await currentOid(ledger),
       now: options.now.toISOString(),
       snapshot,
+      archived: new Set<string>(),
     };
+    // The run's commits are one batch: each transition its own commit, the branch moved once (write-batch.ts).
+    const batch = ledger.beginBatch();
+    const written: Array<LifecycleDecision & { kind: 'transition' }> = [];
     if (!firstRun) {
       const transitions = plan.decisions.filter((d): d is LifecycleDecision & { kind: 'transition' } => d.kind === 'transition');
       for (const [index, decision] of transitions.entries()) {
         try {
-          const commit = await commitTransition(ctx, decision);
-          report.transitions.push(transitionReport(decision, commit));
-          report.commits.push(commit);
+          await addTransition(ctx, batch, decision);
+          written.push(decision);
         } catch (error) {
           report.errors.push({
             code: isSkillgardenError(error) ? error.code : 'curator/failed',
@@ -108,7 +111,10 @@ export async function runCurator(
         options.onProgress?.(index + 1, transitions.length);
       }
     }
-    report.commits.push(await commitBookkeeping(ctx, firstRun ? [] : plan.seeds, forgotten));
+    await addBookkeeping(ctx, batch, firstRun ? [] : plan.seeds, forgotten);
+    const { commits } = await batch.publish();
+    written.forEach((decision, i) => report.transitions.push(transitionReport(decision, commits[i]!)));
+    report.commits.push(...commits);
     report.counts.after = countsAfter(report.counts.before, report.transitions);
     report.undo = `skillgarden rollback --run ${runId}`;
     return {
@@ -124,43 +130,59 @@ interface RunContext {
   repoDir: string;
   ledger: Ledger;
   runId: string;
-  state: CuratorState;
-  stateOid: string | null;
+  /** The state file as this run's commits leave it (updated a record at a time). */
+  state: StateText;
+  /**
+   * The state file's blob the run started from, checked by its first write only: the batch's
+   * later commits build on its own tip, and a replay on a moved branch checks the first again.
+   */
+  stateOid: string | null | undefined;
   now: string;
   snapshot: LibrarySnapshot;
+  /** Archive folders this run's batch already fills: the working tree shows none of them until it is published. */
+  archived: Set<string>;
+}
+
+function unusedTarget(ctx: RunContext, target: string): string {
+  let chosen = target;
+  for (let n = 2; ctx.archived.has(chosen); n += 1) chosen = `${target}-${n}`;
+  ctx.archived.add(chosen);
+  return chosen;
 }
 
 const actionFor: Record<'stale' | 'active' | 'archived', SkillAction> = { stale: 'mark-stale', active: 'reactivate', archived: 'archive' };
 
-/** One transition, one commit: the state file (and, for an archive, the whole package moved). */
-async function commitTransition(ctx: RunContext, decision: LifecycleDecision & { kind: 'transition' }): Promise<string> {
-  const nextState = applyDecision(ctx.state, decision, ctx.now);
+/** One transition, one commit of the run's batch: the state file (and, for an archive, the whole package moved). */
+async function addTransition(ctx: RunContext, batch: CommitBatch, decision: LifecycleDecision & { kind: 'transition' }): Promise<void> {
+  const record = recordAfter(ctx.state.get(decision.name), decision, ctx.now);
   const changes: FileChange[] = [];
   if (decision.to === 'archived') {
     const skill = ctx.snapshot.skills.find((s) => s.name === decision.name);
     if (!skill) throw new Error(`skill ${decision.name} vanished during the run`);
-    const target = archiveTarget(ctx.repoDir, skill.location.root, skill.location.category, skill.name, new Date(ctx.now));
+    const target = unusedTarget(
+      ctx,
+      archiveTarget(ctx.repoDir, skill.location.root, skill.location.category, skill.name, new Date(ctx.now)),
+    );
     const files = await ctx.ledger.listFiles(skill.dir);
     changes.push(...(await moveChanges(ctx.ledger, { dir: skill.dir, files }, target)));
   }
-  const stateText = serializeState(nextState);
-  const writesState = stateText !== serializeState(ctx.state) || changes.length === 0;
-  if (writesState) changes.push({ path: stateFile, content: stateText, expected: ctx.stateOid });
+  const state = ctx.state.change(decision.name, record);
+  const writesState = changes.length === 0 || state.changed;
+  if (writesState) changes.push({ path: stateFile, content: state.bytes, expected: ctx.stateOid });
   const action = actionFor[decision.to];
   const message = buildCommitMessage({
     subject: `skill(${action}): ${decision.name} — ${decision.from} → ${decision.to}`,
     body: `${decision.reason}.\nAnchor: ${decision.anchor} (${decision.anchorSource}).`,
     trailers: { action, skills: [decision.name], actor: 'curator', run: ctx.runId, reverts: [] },
   });
-  const { commit } = await ctx.ledger.commit({ message, changes });
-  ctx.state = nextState;
-  if (writesState) ctx.stateOid = blobOid(stateText);
-  return commit;
+  await batch.add({ message, changes });
+  state.apply();
+  if (writesState) ctx.stateOid = undefined;
 }
 
 /** The run's last commit: its time (for the interval gate), seed records, and records of skills gone from the tree. */
-async function commitBookkeeping(ctx: RunContext, seeds: string[], forgotten: string[]): Promise<string> {
-  let state = applySeeds(ctx.state, seeds, ctx.now);
+async function addBookkeeping(ctx: RunContext, batch: CommitBatch, seeds: string[], forgotten: string[]): Promise<void> {
+  let state = applySeeds(ctx.state.state(), seeds, ctx.now);
   const skills = { ...state.skills };
   for (const name of forgotten) delete skills[name];
   state = { ...state, skills, last_run_at: ctx.now, last_run_id: ctx.runId };
@@ -169,10 +191,9 @@ async function commitBookkeeping(ctx: RunContext, seeds: string[], forgotten: st
     subject: `skill(curate): run ${ctx.runId} — ${seeds.length} seeded, ${forgotten.length} forgotten`,
     trailers: { action: 'curate', skills: seeds.slice(0, 100), actor: 'curator', run: ctx.runId, reverts: [] },
   });
-  const { commit } = await ctx.ledger.commit({ message, changes: [{ path: stateFile, content: stateText, expected: ctx.stateOid }] });
-  ctx.state = state;
-  ctx.stateOid = blobOid(stateText);
-  return commit;
+  await batch.add({ message, changes: [{ path: stateFile, content: stateText, expected: ctx.stateOid }] });
+  ctx.state = new StateText(state);
+  ctx.stateOid = undefined;
 }
 
 async function currentOid(ledger: Ledger): Promise<string | null> {
