@@ -9,7 +9,7 @@ import type { GitIndex, IndexEntry } from './git-index.js';
 import { hashWorktreeFiles, readStagedWithGit, updateIndexWithGit } from './git-plumbing.js';
 import { checkIndexPresent, readIndexFile, writeIndexFile } from './index-file.js';
 import type { Author } from './ledger.js';
-import { acquireLock } from './lock-file.js';
+import { acquireLock, lockOwnerDir } from './lock-file.js';
 import type { HeldLock } from './lock-file.js';
 import { beginJournal, journalOf } from './move-journal.js';
 import type { PreparedChange } from './prepare-changes.js';
@@ -44,7 +44,7 @@ export async function publish(ctx: CommitContext, input: PublishInput): Promise<
   const locks = await takeLocks(ctx, input.branch);
   const paths = input.changes.map((c) => c.path);
   // Intent log (move-journal.ts): a crash from here on is reported, and repaired, by `doctor --fix`.
-  const journal = beginJournal(ctx.gitdir, { ...journalOf(input), paths, locks: [locks.index.path, locks.ref.path] });
+  const journal = beginJournal(ctx.gitdir, { ...journalOf(input), paths, locks: [locks.index.path, locks.ref.path], lockMarkers: true });
   let moving = false;
   try {
     if ((await readRef(ctx.layout, input.branch)) !== input.parent) return false;
@@ -94,9 +94,10 @@ function isFileAt(dir: string): (path: string) => boolean {
 }
 
 async function takeLocks(ctx: CommitContext, branch: string): Promise<{ index: HeldLock; ref: HeldLock }> {
-  const index = await acquireLock(join(ctx.gitdir, 'index'), { timeoutMs: ctx.lockTimeoutMs });
+  const options = { timeoutMs: ctx.lockTimeoutMs, ownerDir: lockOwnerDir(ctx.layout.commondir) };
+  const index = await acquireLock(join(ctx.gitdir, 'index'), options);
   try {
-    return { index, ref: await lockRef(ctx.layout, branch, { timeoutMs: ctx.lockTimeoutMs }) };
+    return { index, ref: await lockRef(ctx.layout, branch, options) };
   } catch (error) {
     await index.release();
     throw error;

@@ -107,9 +107,13 @@ export class CommitBatch {
       await sleep(backoffMs(attempt));
       await this.replay(await readRef(this.ctx.layout, branch));
     }
-    throw new SkillgardenError('ledger/busy', `The branch ${branch} kept moving; gave up after ${maxAttempts} attempts. Retry later.`, {
-      data: { ref: branch },
-    });
+    throw new SkillgardenError(
+      'ledger/busy',
+      `The branch ${branch} kept moving (another writer commits to it without pause); gave up after ${maxAttempts} attempts. Retry later; \`skillgarden doctor\` lists a write of ours still running.`,
+      {
+        data: { ref: branch },
+      },
+    );
   }
 
   private async open(): Promise<{ branch: string; parent: string | undefined }> {
