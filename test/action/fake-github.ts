@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { answerGitData } from './fake-git-data.js';
 
 /**
  * A fake GitHub REST API on 127.0.0.1 that checks every request against
@@ -28,6 +29,10 @@ export interface FakePull {
   base: string;
   labels: string[];
   comments: string[];
+  draft: boolean;
+  requestedReviewers: string[];
+  requestedTeams: string[];
+  assignees: string[];
 }
 
 export interface Failure {
@@ -43,6 +48,8 @@ export interface FakeGitHub {
   requests: { method: string; path: string; operationId: string }[];
   violations: string[];
   failures: Failure[];
+  /** Commits made through the git data API: GitHub signs these (verification.verified). */
+  signed: Set<string>;
   close(): Promise<void>;
 }
 
@@ -79,10 +86,22 @@ export interface FakeOptions {
   repo: string;
   /** The head commit of a branch in the real origin, or null when it does not exist (GitHub refuses a PR for it). */
   branchSha: (branch: string) => string | null;
+  /** The bare origin: the git data API (blobs, trees, commits, refs) writes into it. */
+  bare: string;
+  /** Logins with access to the repository: reviews may be requested only from them (GitHub answers 422 otherwise). */
+  collaborators?: readonly string[];
 }
 
 export async function startFakeGitHub(options: FakeOptions): Promise<FakeGitHub> {
-  const state: FakeGitHub = { url: '', pulls: [], requests: [], violations: [], failures: [], close: async () => undefined };
+  const state: FakeGitHub = {
+    url: '',
+    pulls: [],
+    requests: [],
+    violations: [],
+    failures: [],
+    signed: new Set(),
+    close: async () => undefined,
+  };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -174,6 +193,8 @@ function view(state: FakeGitHub, pull: FakePull) {
     title: pull.title,
     body: pull.body,
     head: pull.head,
+    base: { ref: pull.base },
+    draft: pull.draft,
     labels: pull.labels.map((name) => ({ name })),
   };
 }
@@ -209,6 +230,10 @@ function answer(state: FakeGitHub, options: FakeOptions, operationId: string, ca
         base: String(body.base),
         labels: [],
         comments: [],
+        draft: body.draft === true,
+        requestedReviewers: [],
+        requestedTeams: [],
+        assignees: [],
       };
       state.pulls.push(pull);
       return send(201, view(state, pull));
@@ -238,7 +263,31 @@ function answer(state: FakeGitHub, options: FakeOptions, operationId: string, ca
       pull.comments.push(String(body.body));
       return send(201, { id: pull.comments.length, html_url: `https://github.com/fake/pull/${pull.number}#comment` });
     }
+    case 'pulls/request-reviewers': {
+      const pull = find();
+      if (!pull) return send(404, { message: 'Not Found' });
+      const reviewers = (body.reviewers as string[] | undefined) ?? [];
+      const outsiders = reviewers.filter((r) => !(options.collaborators ?? []).includes(r));
+      if (outsiders.length > 0) return send(422, { message: 'Reviews may only be requested from collaborators.', errors: outsiders });
+      pull.requestedReviewers.push(...reviewers.filter((r) => !pull.requestedReviewers.includes(r)));
+      const teams = (body.team_reviewers as string[] | undefined) ?? [];
+      pull.requestedTeams.push(...teams.filter((t) => !pull.requestedTeams.includes(t)));
+      return send(201, {
+        ...view(state, pull),
+        requested_reviewers: pull.requestedReviewers.map((login) => ({ login })),
+        requested_teams: pull.requestedTeams.map((slug) => ({ slug })),
+      });
+    }
+    case 'issues/add-assignees': {
+      const pull = find();
+      if (!pull) return send(404, { message: 'Not Found' });
+      // GitHub silently ignores assignees without access to the repository.
+      const accepted = ((body.assignees as string[] | undefined) ?? []).filter((a) => (options.collaborators ?? []).includes(a));
+      pull.assignees.push(...accepted.filter((a) => !pull.assignees.includes(a)));
+      return send(201, { ...view(state, pull), assignees: pull.assignees.map((login) => ({ login })) });
+    }
     default:
+      if (answerGitData(options.bare, state, operationId, { params, body, send })) return;
       return send(501, { message: `fake does not implement ${operationId}` });
   }
 }
