@@ -76,18 +76,20 @@ export function answerGitData(bare: string, state: GitDataState, operationId: st
           if (typeOf(bare, baseTree) !== 'tree') return (invalid(`base_tree ${baseTree} is not a tree`), true);
           run(bare, ['read-tree', baseTree], { env });
         } else run(bare, ['read-tree', '--empty'], { env });
+        // `--index-info` works in a bare repository (mode 0 removes a path), as GitHub's own trees need no work tree.
+        const lines: string[] = [];
         for (const entry of body.tree as { path: string; mode: string; type: string; sha: string | null }[]) {
           if (entry.sha === null) {
-            if (run(bare, ['update-index', '--force-remove', '--', entry.path], { env }) === null)
-              return (invalid(`cannot delete ${entry.path}`), true);
+            lines.push(`0 ${'0'.repeat(40)}\t${entry.path}`);
             continue;
           }
           const wanted = entry.type === 'commit' ? null : entry.type;
           if (wanted !== null && typeOf(bare, entry.sha) !== wanted)
             return (invalid(`tree.sha ${entry.sha} is not a valid ${wanted}`), true);
-          if (run(bare, ['update-index', '--add', '--cacheinfo', `${entry.mode},${entry.sha},${entry.path}`], { env }) === null)
-            return (invalid(`tree entry ${entry.path} is invalid`), true);
+          lines.push(`${entry.mode} ${entry.sha}\t${entry.path}`);
         }
+        if (run(bare, ['update-index', '--index-info'], { env, input: `${lines.join('\n')}\n` }) === null)
+          return (invalid('a tree entry is invalid'), true);
         const sha = run(bare, ['write-tree'], { env });
         if (sha === null) return (invalid('could not write the tree'), true);
         send(201, { sha, url: refUrl(`trees/${sha}`), truncated: false, tree: [] });

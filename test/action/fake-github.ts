@@ -45,7 +45,8 @@ export interface Failure {
 export interface FakeGitHub {
   url: string;
   pulls: FakePull[];
-  requests: { method: string; path: string; operationId: string }[];
+  /** Every request that matched an operation, with its JSON body (undefined for none). */
+  requests: { method: string; path: string; operationId: string; body?: unknown }[];
   violations: string[];
   failures: Failure[];
   /** Commits made through the git data API: GitHub signs these (verification.verified). */
@@ -129,7 +130,12 @@ function handle(state: FakeGitHub, options: FakeOptions, req: IncomingMessage, r
     return send(404, { message: 'Not Found' });
   }
   const problem = checkRequest(route, url, req, text);
-  state.requests.push({ method: method.toUpperCase(), path: url.pathname + url.search, operationId: route.spec.operationId });
+  state.requests.push({
+    method: method.toUpperCase(),
+    path: url.pathname + url.search,
+    operationId: route.spec.operationId,
+    ...(text ? { body: parseJson(text) } : {}),
+  });
   if (problem) {
     state.violations.push(`${route.spec.operationId}: ${problem}`);
     return send(422, { message: 'Validation Failed', errors: [problem] });
@@ -145,6 +151,14 @@ function handle(state: FakeGitHub, options: FakeOptions, req: IncomingMessage, r
   if (params.owner !== options.owner || params.repo !== options.repo) return send(404, { message: 'Not Found' });
   const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
   answer(state, options, route.spec.operationId, { params, query: url.searchParams, body, send });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 function checkRequest(route: Route, url: URL, req: IncomingMessage, text: string): string | null {
