@@ -117,6 +117,17 @@ async function readLineFile(path: string, collector: SessionCollector, options: 
   apply?.finish?.(collector);
 }
 
+/**
+ * A file that failed to parse whole may be JSONL: it has more than one line,
+ * and its first line is not the lone `{` or `[` of a pretty-printed document
+ * (an `opencode export` cut short is a truncated document, not 40 bad lines).
+ */
+function holdsLines(bytes: Buffer): boolean {
+  const newline = bytes.indexOf(10);
+  if (newline < 0 || newline === bytes.length - 1) return false;
+  return !/^\s*[[{]\s*$/.test(bytes.subarray(0, newline).toString('utf8'));
+}
+
 /** Reads a whole-file JSON format; returns false when the file turns out to be JSONL. */
 async function readDocumentFile(path: string, collector: SessionCollector, options: ReadTranscriptOptions): Promise<boolean> {
   const maxBytes = options.maxDocumentBytes ?? 256 * mib;
@@ -131,7 +142,7 @@ async function readDocumentFile(path: string, collector: SessionCollector, optio
   try {
     doc = JSON.parse(bytes.toString('utf8'));
   } catch {
-    if (extname(path).toLowerCase() !== '.traj' && bytes.indexOf(10) >= 0 && bytes.indexOf(10) < bytes.length - 1) return false;
+    if (extname(path).toLowerCase() !== '.traj' && holdsLines(bytes)) return false;
     collector.skip(size === 0 ? 'empty files' : 'files that are not JSON (truncated?)');
     return true;
   }
