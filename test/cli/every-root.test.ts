@@ -97,5 +97,8 @@ describe.each([
     for (const archive of report.plans[0]?.archived ?? []) expect(archive.to.startsWith(`${second}/.archive/`)).toBe(true);
     const dry = await run('curate', '--dry-run', '--consolidate', '--json');
     expect(dry.code, dry.stderr).toBe(0);
+    // A pin kept in .skillgarden/pins.txt keeps the skill out of every plan.
+    expect((await run('pin', 'deploy-staging')).code).toBe(0);
+    expect(JSON.parse((await run('plan', '--json')).stdout).plans).toEqual([]);
   });
 });
