@@ -3,7 +3,9 @@ import { serializeState, type CuratorState } from '../../core/config/state.js';
 import { isSkillgardenError } from '../../core/errors.js';
 import { buildCommitMessage, type SkillAction } from '../../core/ledger/trailers.js';
 import { checkGates } from '../../core/lifecycle/gates.js';
-import { applyDecision, applySeeds, planLifecycle, type LifecycleDecision, type LifecyclePlan } from '../../core/lifecycle/index.js';
+import { applyDecision, applySeeds, type LifecycleDecision, type LifecyclePlan } from '../../core/lifecycle/index.js';
+import { readGitDir } from '../../ledger/git-dir.js';
+import { planSteadyPass, readSteadyCache, writeSteadyCache } from './steady-cache.js';
 import { countsAfter, transitionReport, type RunReport, type StateCounts } from '../../core/report/run-report.js';
 import { blobOid } from '../../ledger/blob-oid.js';
 import type { FileChange, Ledger } from '../../ledger/ledger.js';
@@ -33,6 +35,8 @@ export interface CurateOptions {
   /** Overrides `patterns:` in the config (the Action's `max-drafts`, `min-sessions`, `min-confidence`). */
   draftLimits?: Partial<DraftLimits>;
   onProgress?: (done: number, total: number) => void;
+  /** Default true: keep what this pass read and decided in `.git/skillgarden/curator-cache.json` for the next one. */
+  cache?: boolean;
 }
 
 /** One curator pass: read once, plan the lifecycle, commit each transition (tagged as one run), report. */
@@ -40,23 +44,26 @@ export async function runCurator(
   options: CurateOptions,
 ): Promise<{ report: RunReport; snapshot: LibrarySnapshot; plans?: PlanReport; umbrellas?: ConsolidationPlan[] }> {
   const started = performance.now();
-  const ledger = await openLedger(options.repoDir, { backend: options.backend ?? 'auto', now: () => options.now });
+  // A pass that writes nothing (a dry run, a gated one) never opens the ledger: its set-up asks git for the configuration.
+  let ledger: Ledger | undefined;
   try {
-    const head = await ledger.head();
-    const runId = buildRunId(options.now, head);
-    const snapshot = await readLibrary(options.repoDir, { now: options.now });
+    const gitdir = await readGitDir(options.repoDir);
+    const cache = options.cache === false ? undefined : readSteadyCache(gitdir);
+    const snapshot = await readLibrary(options.repoDir, { now: options.now, ...(cache ? { cache } : {}) });
     const detected = await detectPatterns(options, snapshot);
     // Plans are read from the tree before any transition of this run: proposals a person reviews, applied elsewhere.
     const planned =
       (options.consolidate ?? snapshot.config.consolidate) ? await planLibrary(options.repoDir, { now: options.now }) : undefined;
     const plans = planned?.report;
     const extra = planned ? { plans: planned.report, umbrellas: planned.result.plans } : {};
+    const runId = buildRunId(options.now, snapshot.history.head ?? undefined);
     const readMs = performance.now() - started;
     const gates = checkGates(snapshot.config, snapshot.state, options.now, {
       scheduled: options.scheduled ?? false,
       ...(options.idleHours !== undefined ? { idleHours: options.idleHours } : {}),
     });
-    const plan = planLifecycle(snapshot.skills, snapshot.config, options.now);
+    const plan = planSteadyPass(cache, snapshot.skills, snapshot.config, options.now);
+    if (cache?.changed) await writeSteadyCache(gitdir, cache);
     const planMs = performance.now() - started - readMs;
     const before: StateCounts = {
       active: snapshot.skills.filter((s) => s.record?.state !== 'stale').length,
@@ -81,6 +88,7 @@ export async function runCurator(
         ...finish(withPlannedTransitions(report, plan), 'dry-run', { readMs, planMs, started }, snapshot),
         ...extra,
       };
+    ledger = await openLedger(options.repoDir, { backend: options.backend ?? 'auto', now: () => options.now });
     await ledger.tag(`skillgarden/run/${runId}`);
     const ctx = {
       repoDir: options.repoDir,
@@ -116,7 +124,7 @@ export async function runCurator(
       ...extra,
     };
   } finally {
-    await ledger.close();
+    await ledger?.close();
   }
 }
 
