@@ -1,10 +1,11 @@
-import { join } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
 import { buildCommitMessage } from '../core/ledger/trailers.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { openLedger } from '../ledger/open-ledger.js';
 import { applyPlan, planLibrary } from '../services/consolidate/index.js';
-import { runDetect } from '../services/detect.js';
+import { readExistingSkills, runDetect } from '../services/detect.js';
+import { readConfig } from '../services/config-file.js';
+import { openLibrary } from '../store/layout/discover-library.js';
 import { buildNewSkillProposal, buildUmbrellaProposal, type PendingProposal } from './extra-proposals.js';
 import type { Git } from './git.js';
 import type { GitHubApi } from './github-api.js';
@@ -70,7 +71,13 @@ async function planUmbrellas(x: ExtrasInput): Promise<Job[]> {
 }
 
 async function planNewSkills(x: ExtrasInput): Promise<Job[]> {
-  const report = await runDetect({ transcripts: x.transcripts, cwd: x.inputs.workspace, skillsDir: join(x.scratch.dir, x.skillsDir) });
+  // Every root's skills count as existing: a pattern already a skill in another root is not drafted again.
+  const library = openLibrary(x.scratch.dir, x.inputs.skillsDir || readConfig(x.scratch.dir).config.skills_dir);
+  const report = await runDetect({
+    transcripts: x.transcripts,
+    cwd: x.inputs.workspace,
+    existingSkills: await readExistingSkills(library),
+  });
   const jobs: Job[] = [];
   for (const pattern of report.patterns) {
     const draft = pattern.draft;
