@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Finding } from '../core/findings.js';
 import type { RegistryEntry } from '../core/registry/types.js';
 import type { SkillLocation } from '../store/discover.js';
@@ -32,7 +32,7 @@ export interface LibraryIndexFile {
 }
 
 /** Bump when what an entry holds, or how it is built, changes: an older file is then ignored. */
-const indexVersion = 1;
+const indexVersion = 2;
 
 /** git's blob id: sha-1 of `blob <length>\0` and the bytes. */
 export function blobId(bytes: Uint8Array): string {
@@ -62,5 +62,29 @@ export function writeLibraryIndex(file: string, index: Omit<LibraryIndexFile, 'v
   } catch {
     // A cache that cannot be written (a read-only checkout) only costs the next start its speed.
     rmSync(temp, { force: true });
+  }
+}
+
+/**
+ * Where a repository keeps its index: `skillgarden/registry-index.json` in its git folder, found as git finds
+ * it (`GIT_DIR`, a `.git` folder, or the folder a linked worktree's `.git` file names). Outside a git
+ * repository there is none: a plain folder of skills loads cold every time, and nothing is written into it.
+ */
+export function defaultIndexFile(repoDir: string): string | undefined {
+  const gitdir = findGitDir(repoDir);
+  return gitdir === undefined ? undefined : join(gitdir, 'skillgarden', 'registry-index.json');
+}
+
+function findGitDir(repoDir: string): string | undefined {
+  if (process.env.GIT_DIR) return resolve(process.env.GIT_DIR);
+  const dotGit = join(repoDir, '.git');
+  const info = statSync(dotGit, { throwIfNoEntry: false });
+  if (info?.isDirectory()) return dotGit;
+  if (!info?.isFile()) return undefined;
+  try {
+    const match = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'));
+    return match?.[1] ? (isAbsolute(match[1]) ? match[1] : resolve(repoDir, match[1])) : undefined;
+  } catch {
+    return undefined;
   }
 }
