@@ -51,6 +51,11 @@ export function writeBaseline(path: string, findings: readonly Finding[]): Basel
   return baseline;
 }
 
+/** The findings as a baseline in memory (the Action compares a proposal's tree with its base's this way). */
+export function buildFindingsBaseline(findings: readonly Finding[]): Baseline {
+  return buildBaseline(findings, hash);
+}
+
 export function applyBaseline(findings: readonly Finding[], baseline: Baseline): BaselineSplit {
   return splitByBaseline(findings, baseline, hash);
 }
