@@ -1,6 +1,8 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import runReportSchema from '../../schemas/run-report.schema.json' with { type: 'json' };
 import { parseCommitMessage } from '../../src/core/ledger/trailers.js';
 import { git } from '../helpers/repo.js';
 import type { FakeGitHub } from './fake-github.js';
@@ -59,8 +61,14 @@ interface RunJson {
   proposals?: { kind: string; branch: string; title: string; files: { status: string; path: string }[]; diff: string | null }[];
 }
 
-const readRunJson = (reportPath: string | undefined): RunJson =>
-  JSON.parse(readFileSync(join(dirname(reportPath ?? ''), 'run.json'), 'utf8')) as RunJson;
+const validateReport = new Ajv2020({ strict: false, validateFormats: false }).compile(runReportSchema);
+
+/** run.json beside REPORT.md, checked against its published schema. */
+function readRunJson(reportPath: string | undefined): RunJson {
+  const run: unknown = JSON.parse(readFileSync(join(dirname(reportPath ?? ''), 'run.json'), 'utf8'));
+  expect(validateReport(run), JSON.stringify(validateReport.errors)).toBe(true);
+  return run as RunJson;
+}
 
 const umbrellaBranch = 'skillgarden/umbrella/deploy';
 const draftBranch = 'skillgarden/new/rename-option-update';
