@@ -14,6 +14,7 @@ import { forProposal, proposeLifecycle } from './propose-lifecycle.js';
 import { buildLifecycleProposal } from './proposal.js';
 import { ensureFullHistory, prepareScratch, pushToBase } from './repo-ops.js';
 import { finish } from './run-output.js';
+import { startPublishing } from './publish-proposal.js';
 import { readBaseFindings, type BaseFindings } from './validate-proposal.js';
 
 export interface CurateDeps {
@@ -33,6 +34,7 @@ export async function runCurateMode(inputs: ActionInputs, io: ActionIo, deps: Cu
   const scratchDir = mkdtempSync(join(inputs.github.runnerTemp, 'skillgarden-curate-'));
   try {
     if (inputs.dryRun) return await runDryRun({ inputs, io, workspace, base, scheduled, scratchDir });
+    const publishing = startPublishing(inputs.publish, base.branch, io);
     const scratch = await prepareScratch(new Git(inputs.workspace, auth), scratchDir, base.sha, 'skillgarden-work');
     const api = () => (deps.openApi ?? openApi)(inputs);
     if (inputs.pushTransitions) {
@@ -54,13 +56,23 @@ export async function runCurateMode(inputs: ActionInputs, io: ActionIo, deps: Cu
         scratch,
         base: pushed,
         runId: report.run_id,
+        publishing,
         ...extras,
         ...withBase(baseFindings),
       });
-      return finish(inputs, io, pass, others);
+      return finish(inputs, io, pass, others, { deferred: publishing.deferred });
     }
     const baseFindings = readBaseFindings(scratchDir, inputs, base.branch);
-    const { pass, outcomes } = await proposeLifecycle({ inputs, io, api: api(), scratch, base, scheduled, baseFindings });
+    const { pass, outcomes } = await proposeLifecycle({
+      inputs,
+      io,
+      api: api(),
+      scratch,
+      base,
+      scheduled,
+      publishing,
+      ...withBase(baseFindings),
+    });
     if (pass.report.gates.blocked_by === null) {
       const extras = buildExtraJobs(inputs, scratchDir, pass);
       outcomes.push(
@@ -71,12 +83,13 @@ export async function runCurateMode(inputs: ActionInputs, io: ActionIo, deps: Cu
           scratch,
           base,
           runId: pass.report.run_id,
+          publishing,
           ...extras,
           ...withBase(baseFindings),
         })),
       );
     }
-    return finish(inputs, io, { ...pass, report: forProposal(pass.report) }, outcomes);
+    return finish(inputs, io, { ...pass, report: forProposal(pass.report) }, outcomes, { deferred: publishing.deferred });
   } finally {
     rmSync(scratchDir, { recursive: true, force: true });
   }
@@ -113,7 +126,7 @@ async function runDryRun(x: {
         })
       : []),
   ];
-  return finish(x.inputs, x.io, pass, [], previews);
+  return finish(x.inputs, x.io, pass, [], { previews });
 }
 
 /**

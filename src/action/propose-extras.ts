@@ -7,11 +7,13 @@ import type { ActionIo } from './io.js';
 import { renderProposalBody } from './pr-body.js';
 import {
   decideProposal,
+  publishedBranch,
   publishProposal,
   readBranchState,
   withdrawProposal,
   type PullOutcome,
   type PublishContext,
+  type Publishing,
 } from './publish-proposal.js';
 import { botBranchPrefix, checkBranchName } from './repo-ops.js';
 import { runUrl, validateProposal, type BaseFindings } from './validate-proposal.js';
@@ -28,20 +30,22 @@ export interface ExtrasInput {
   /** The kinds this run looked for: their open pull requests that it no longer proposes are withdrawn. */
   kinds: readonly ('umbrella' | 'new')[];
   baseFindings?: BaseFindings;
+  publishing: Publishing;
 }
 
 /** Umbrella plans and drafted skills, each its own branch, commit and pull request; stale ones of the same kinds withdrawn. */
 export async function proposeExtras(x: ExtrasInput): Promise<PullOutcome[]> {
   if (x.kinds.length === 0) return [];
-  const ctx: PublishContext = { api: x.api, git: x.scratch, base: x.base };
+  const ctx: PublishContext = { api: x.api, git: x.scratch, base: x.base, publishing: x.publishing };
   await checkoutBase(x.scratch, x.base.sha);
   const outcomes: PullOutcome[] = [];
   for (const job of x.jobs) outcomes.push(...(await proposeOne(x, ctx, job)));
   const prefixes = x.kinds.map((k) => `${botBranchPrefix}${k}/`);
-  const current = new Set(x.jobs.map((j) => j.proposal.branch));
+  const current = new Set(x.jobs.map((j) => publishedBranch(ctx, j.proposal.branch)));
   for (const pull of await x.api.listOpenPulls()) {
-    if (!prefixes.some((k) => pull.head.ref.startsWith(k)) || current.has(pull.head.ref)) continue;
-    const state = await readBranchState(ctx, pull.head.ref);
+    // Another base branch's proposals are that base's runs' to withdraw.
+    if (pull.base.ref !== x.base.branch || !prefixes.some((k) => pull.head.ref.startsWith(k)) || current.has(pull.head.ref)) continue;
+    const state = await readBranchState(ctx, pull.head.ref, { suffixed: true });
     outcomes.push(...(await withdrawProposal(ctx, state, `The latest curator run (${x.runId}) no longer proposes this.`)));
   }
   return outcomes;
@@ -49,8 +53,8 @@ export async function proposeExtras(x: ExtrasInput): Promise<PullOutcome[]> {
 
 async function proposeOne(x: ExtrasInput, ctx: PublishContext, job: PendingProposal): Promise<PullOutcome[]> {
   const { proposal } = job;
-  if (!(await checkBranchName(x.scratch, proposal.branch))) {
-    x.io.warning(`Skipped a ${proposal.kind} proposal: git refuses the branch name ${proposal.branch}.`);
+  if (!(await checkBranchName(x.scratch, publishedBranch(ctx, proposal.branch)))) {
+    x.io.warning(`Skipped a ${proposal.kind} proposal: git refuses the branch name ${publishedBranch(ctx, proposal.branch)}.`);
     return [];
   }
   const state = await readBranchState(ctx, proposal.branch);
@@ -58,7 +62,7 @@ async function proposeOne(x: ExtrasInput, ctx: PublishContext, job: PendingPropo
   if (decision.kind === 'edited')
     x.io.warning(`${state.branch} has commits by someone else: pull request #${decision.pull.number} is left as it is.`);
   if (decision.kind === 'unchanged' || decision.kind === 'edited')
-    return [{ branch: proposal.branch, number: decision.pull.number, url: decision.pull.html_url, operation: 'unchanged' }];
+    return [{ branch: state.branch, number: decision.pull.number, url: decision.pull.html_url, operation: 'unchanged' }];
   if (decision.kind === 'declined') {
     x.io.info(`Not proposing ${proposal.branch} again: it was closed without merging in #${decision.pull.number}.`);
     return withdrawProposal(ctx, state, `This proposal was declined in #${decision.pull.number}.`);
@@ -73,5 +77,6 @@ async function proposeOne(x: ExtrasInput, ctx: PublishContext, job: PendingPropo
     report: job.report,
     fullReportUrl: runUrl(x.inputs),
   });
-  return [await publishProposal(ctx, state, full, { commit: async () => commit, body })];
+  const outcome = await publishProposal(ctx, state, full, { commit: async () => commit, body });
+  return outcome ? [outcome] : [];
 }

@@ -8,7 +8,14 @@ import type { ActionInputs } from './inputs.js';
 import type { ActionIo } from './io.js';
 import { renderProposalBody } from './pr-body.js';
 import { buildLifecycleProposal } from './proposal.js';
-import { decideProposal, publishProposal, readBranchState, withdrawProposal, type PullOutcome } from './publish-proposal.js';
+import {
+  decideProposal,
+  publishProposal,
+  readBranchState,
+  withdrawProposal,
+  type Publishing,
+  type PullOutcome,
+} from './publish-proposal.js';
 import { commitSquashed } from './repo-ops.js';
 import { runUrl, validateProposal, type BaseFindings } from './validate-proposal.js';
 
@@ -20,6 +27,7 @@ export interface LifecycleInput {
   base: { branch: string; sha: string };
   scheduled: boolean;
   baseFindings?: BaseFindings;
+  publishing: Publishing;
 }
 
 /**
@@ -32,7 +40,7 @@ export interface LifecycleInput {
  */
 export async function proposeLifecycle(x: LifecycleInput): Promise<{ pass: CuratorPass; outcomes: PullOutcome[] }> {
   const { inputs, io, scratch, base } = x;
-  const ctx = { api: x.api, git: scratch, base };
+  const ctx = { api: x.api, git: scratch, base, publishing: x.publishing };
   const dry = await curate(x, true);
   warnEmptyTranscripts(dry.report, inputs, io);
   if (dry.report.gates.blocked_by !== null) return { pass: dry, outcomes: [] };
@@ -84,7 +92,7 @@ export async function proposeLifecycle(x: LifecycleInput): Promise<{ pass: Curat
     commit: () => commitSquashed(scratch, { base: base.sha, head: 'HEAD', message: proposal.commitMessage, date: inputs.now }),
     body,
   });
-  return { pass, outcomes: [outcome] };
+  return { pass, outcomes: outcome ? [outcome] : [] };
 }
 
 async function curate(x: LifecycleInput, dryRun: boolean): Promise<CuratorPass> {

@@ -5,9 +5,10 @@ import { renderRunMarkdown } from '../core/report/render-run.js';
 import type { CuratorPass } from './curator-pass.js';
 import type { ActionInputs } from './inputs.js';
 import type { ActionIo, ModeResult } from './io.js';
-import { codeSpan } from './markdown.js';
+import { codeSpan, escapeMarkdown } from './markdown.js';
 import { renderPreviews, type ProposalPreview } from './preview.js';
-import type { PullOutcome } from './publish-proposal.js';
+import type { DeferredProposal, PullOutcome } from './publish-proposal.js';
+import { setPullOutputs } from './pull-outputs.js';
 import { writeRunReport } from './report-files.js';
 
 /**
@@ -20,15 +21,16 @@ export async function finish(
   io: ActionIo,
   pass: CuratorPass,
   outcomes: PullOutcome[],
-  previews?: ProposalPreview[],
+  extra: { deferred?: DeferredProposal[]; previews?: ProposalPreview[] } = {},
 ): Promise<ModeResult> {
-  const report = { ...pass.report, prs: outcomes, ...(previews ? { proposals: previews } : {}) };
+  const { deferred = [], previews } = extra;
+  const report = { ...pass.report, prs: [...outcomes, ...deferred], ...(previews ? { proposals: previews } : {}) };
   const patterns = report.patterns as DetectedPattern[];
   const sections = [
     ...(patterns.length > 0 ? [renderPatternsMarkdown(patterns)] : []),
     ...(pass.plans ? [renderPlansMarkdown(pass.plans)] : []),
     ...(previews ? renderPreviews(previews) : []),
-    ...renderPullSection(outcomes, inputs.dryRun),
+    ...renderPullSection(outcomes, deferred, inputs.dryRun),
   ];
   const markdown = renderRunMarkdown(report, sections);
   const reportPath = writeRunReport(join(inputs.reportDir, report.run_id), report, markdown);
@@ -37,6 +39,7 @@ export async function finish(
   io.setOutput('run-id', report.run_id);
   io.setOutput('status', report.status);
   io.setOutput('pull-requests', JSON.stringify(outcomes));
+  setPullOutputs(io, outcomes, deferred);
   io.setOutput('transitions', String(report.transitions.length));
   io.setOutput('archived', String(report.transitions.filter((t) => t.to === 'archived').length));
   io.setOutput('marked-stale', String(report.transitions.filter((t) => t.to === 'stale').length));
@@ -47,8 +50,17 @@ export async function finish(
     : {};
 }
 
-function renderPullSection(outcomes: readonly PullOutcome[], dryRun: boolean): string[] {
+function renderPullSection(outcomes: readonly PullOutcome[], deferred: readonly DeferredProposal[], dryRun: boolean): string[] {
   if (dryRun) return ['## Pull requests', '', 'Dry run: no branch was pushed and no pull request was opened.', ''];
-  if (outcomes.length === 0) return ['## Pull requests', '', 'None opened or changed.', ''];
-  return ['## Pull requests', '', ...outcomes.map((o) => `- ${o.operation}: [#${o.number}](${o.url}) on ${codeSpan(o.branch)}`), ''];
+  const waiting = deferred.map(
+    (d) => `- deferred (max-pull-requests reached; the next run proposes it): ${escapeMarkdown(d.title)} on ${codeSpan(d.branch)}`,
+  );
+  if (outcomes.length === 0 && waiting.length === 0) return ['## Pull requests', '', 'None opened or changed.', ''];
+  return [
+    '## Pull requests',
+    '',
+    ...outcomes.map((o) => `- ${o.operation}: [#${o.number}](${o.url}) on ${codeSpan(o.branch)}`),
+    ...waiting,
+    '',
+  ];
 }
