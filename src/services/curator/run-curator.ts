@@ -3,7 +3,9 @@ import { serializeState, type CuratorState } from '../../core/config/state.js';
 import { isSkillgardenError } from '../../core/errors.js';
 import { buildCommitMessage, type SkillAction } from '../../core/ledger/trailers.js';
 import { checkGates } from '../../core/lifecycle/gates.js';
-import { applyDecision, applySeeds, planLifecycle, type LifecycleDecision, type LifecyclePlan } from '../../core/lifecycle/index.js';
+import { applyDecision, applySeeds, type LifecycleDecision, type LifecyclePlan } from '../../core/lifecycle/index.js';
+import { readGitDir } from '../../ledger/git-dir.js';
+import { planSteadyPass, readSteadyCache, writeSteadyCache } from './steady-cache.js';
 import { countsAfter, transitionReport, type RunReport, type StateCounts } from '../../core/report/run-report.js';
 import { blobOid } from '../../ledger/blob-oid.js';
 import type { FileChange, Ledger } from '../../ledger/ledger.js';
@@ -44,6 +46,8 @@ export interface CurateOptions {
   /** An umbrella proposal a person declined holds no skill back from the lifecycle (default: none declined). */
   isDeclinedUmbrella?: (plan: ConsolidationPlan) => boolean;
   onProgress?: (done: number, total: number) => void;
+  /** Default true: keep what this pass read and decided in `.git/skillgarden/curator-cache.json` for the next one. */
+  cache?: boolean;
 }
 
 export interface CurateResult {
@@ -60,23 +64,26 @@ export interface CurateResult {
 /** One curator pass: read once, plan the lifecycle, commit each transition (tagged as one run), report. */
 export async function runCurator(options: CurateOptions): Promise<CurateResult> {
   const started = performance.now();
-  const ledger = await openLedger(options.repoDir, { backend: options.backend ?? 'auto', now: () => options.now });
+  // A pass that writes nothing (a dry run, a gated one) never opens the ledger: its set-up asks git for the configuration.
+  let ledger: Ledger | undefined;
   try {
-    const head = await ledger.head();
-    const runId = buildRunId(options.now, head);
-    const snapshot = await readLibrary(options.repoDir, { now: options.now });
+    const gitdir = await readGitDir(options.repoDir);
+    const cache = options.cache === false ? undefined : readSteadyCache(gitdir);
+    const snapshot = await readLibrary(options.repoDir, { now: options.now, ...(cache ? { cache } : {}) });
     const detected = await detectPatterns(options, snapshot);
     // Plans are read from the tree before any transition of this run: proposals a person reviews, applied elsewhere.
     const planned =
       (options.consolidate ?? snapshot.config.consolidate) ? await planLibrary(options.repoDir, { now: options.now }) : undefined;
     const plans = planned?.report;
+    const runId = buildRunId(options.now, snapshot.history.head ?? undefined);
     const readMs = performance.now() - started;
     const gates = checkGates(snapshot.config, snapshot.state, options.now, {
       scheduled: options.scheduled ?? false,
       ...(options.idleHours !== undefined ? { idleHours: options.idleHours } : {}),
     });
     const held = (planned?.result.plans ?? []).filter((p) => !(options.isDeclinedUmbrella?.(p) ?? false));
-    const { plan, deferred } = holdBackForUmbrellas(planLifecycle(snapshot.skills, snapshot.config, options.now), held);
+    const { plan, deferred } = holdBackForUmbrellas(planSteadyPass(cache, snapshot.skills, snapshot.config, options.now), held);
+    if (cache?.changed) await writeSteadyCache(gitdir, cache);
     const extra = { ...(planned ? { plans: planned.report, umbrellas: planned.result.plans } : {}), deferred };
     const planMs = performance.now() - started - readMs;
     const before: StateCounts = {
@@ -109,6 +116,7 @@ export async function runCurator(options: CurateOptions): Promise<CurateResult> 
         ...finish(withPlannedTransitions(report, plan), 'dry-run', { readMs, planMs, started }, snapshot),
         ...extra,
       };
+    ledger = await openLedger(options.repoDir, { backend: options.backend ?? 'auto', now: () => options.now });
     if (options.propose) {
       const lifecycle = await buildLifecycleBranchProposal(ledger, {
         repoDir: options.repoDir,
@@ -161,7 +169,7 @@ export async function runCurator(options: CurateOptions): Promise<CurateResult> 
       ...extra,
     };
   } finally {
-    await ledger.close();
+    await ledger?.close();
   }
 }
 
