@@ -64,7 +64,14 @@ export function readSkillFolder(dir: string, options: ReadSkillFolderOptions): S
     );
   }
   const links: string[] = [];
-  const files = listSkillFiles(dir, options.maxFiles ?? 2_000, options.maxDepth ?? 8, options.readDir ?? readDirUncached, links);
+  const files = listSkillFiles(
+    dir,
+    options.maxFiles ?? 2_000,
+    options.maxDepth ?? 8,
+    options.readDir ?? readDirUncached,
+    links,
+    options.files,
+  );
   if (options.repository) {
     const folder = options.reportPath.slice(0, -skillFileName.length);
     for (const rel of links) {
@@ -98,7 +105,14 @@ function escapesBoundary(path: string, boundary: string): string | undefined {
   return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && rel !== '..') ? undefined : real;
 }
 
-function listSkillFiles(dir: string, maxFiles: number, maxDepth: number, readDir: ReadDir, links: string[]): Map<string, SkillFileEntry> {
+function listSkillFiles(
+  dir: string,
+  maxFiles: number,
+  maxDepth: number,
+  readDir: ReadDir,
+  links: string[],
+  kept: FileCache | undefined,
+): Map<string, SkillFileEntry> {
   const files = new Map<string, SkillFileEntry>();
   const walk = (folder: string, prefix: string, depth: number): void => {
     if (depth > maxDepth) return;
@@ -118,7 +132,10 @@ function listSkillFiles(dir: string, maxFiles: number, maxDepth: number, readDir
       }
       if (entry.isSymbolicLink()) links.push(rel);
       const stat = lstatIfAny(path);
-      if (stat) files.set(rel, { path: rel, size: stat.size });
+      if (!stat) continue;
+      files.set(rel, { path: rel, size: stat.size });
+      // The scan that follows needs the same stat (sizes, modes, and whether git's index still describes the file).
+      kept?.keepStat(path, stat);
     }
   };
   walk(dir, '', 0);

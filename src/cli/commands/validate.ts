@@ -19,11 +19,12 @@ export const validateCommand: Command = {
   name: 'validate',
   summary: 'validate skills (a folder, a SKILL.md, or the whole skills root)',
   usage:
-    'validate [PATH…] [--format text|json|github|sarif] [--profile portable|spec|claude-code|hermes|agent-plugins] [--no-scan] [--allow-empty] [--baseline FILE] [--write-baseline FILE] [--fix [--dry-run]]',
+    'validate [PATH…] [--format text|json|github|sarif] [--profile portable|spec|claude-code|hermes|agent-plugins] [--no-scan] [--no-cache] [--allow-empty] [--baseline FILE] [--write-baseline FILE] [--fix [--dry-run]]',
   options: {
     format: { type: 'string' },
     profile: { type: 'string' },
     'no-scan': { type: 'boolean' },
+    'no-cache': { type: 'boolean' },
     'allow-empty': { type: 'boolean' },
     baseline: { type: 'string' },
     'write-baseline': { type: 'string' },
@@ -78,6 +79,7 @@ async function validateOnce({ io, global, positionals, values }: CommandContext)
       config: config.scan,
       deep: positionals.length > 0,
       readDir,
+      persistCache: values['no-cache'] !== true,
       ...(library ? { library } : {}),
       ...(files ? { files } : {}),
     });
