@@ -11,11 +11,21 @@ import { buildAuthEnv, Git } from './git.js';
 import { openGitHubApi, type GitHubApi } from './github-api.js';
 import type { ActionInputs } from './inputs.js';
 import type { ActionIo, ModeResult } from './io.js';
-import { codeSpan } from './markdown.js';
+import { codeSpan, escapeMarkdown } from './markdown.js';
 import { renderProposalBody } from './pr-body.js';
 import { proposeExtras } from './propose-extras.js';
 import { buildLifecycleProposal } from './proposal.js';
-import { decideProposal, publishProposal, readBranchState, withdrawProposal, type PullOutcome } from './publish-proposal.js';
+import {
+  decideProposal,
+  publishProposal,
+  readBranchState,
+  startPublishing,
+  withdrawProposal,
+  type DeferredProposal,
+  type Publishing,
+  type PullOutcome,
+} from './publish-proposal.js';
+import { setPullOutputs } from './pull-outputs.js';
 import { commitSquashed, ensureFullHistory, prepareScratch, pushToBase } from './repo-ops.js';
 import { writeRunReport } from './report-files.js';
 import { runUrl, validateProposal } from './validate-proposal.js';
@@ -39,6 +49,7 @@ export async function runCurateMode(inputs: ActionInputs, io: ActionIo, deps: Cu
     const { report } = await runCurator({ repoDir: inputs.workspace, now: inputs.now, dryRun: true, scheduled });
     return finish(inputs, io, report, []);
   }
+  const publishing = startPublishing(inputs.publish, base.branch, io);
   const scratchDir = mkdtempSync(join(inputs.github.runnerTemp, 'skillgarden-curate-'));
   try {
     const scratch = await prepareScratch(new Git(inputs.workspace, auth), scratchDir, base.sha, 'skillgarden-work');
@@ -58,11 +69,12 @@ export async function runCurateMode(inputs: ActionInputs, io: ActionIo, deps: Cu
       const report = await curate(false);
       if (report.commits.length > 0) await pushToBase(scratch, base.branch, [`skillgarden/run/${report.run_id}`]);
       const pushed = { branch: base.branch, sha: await scratch.text(['rev-parse', 'HEAD']) };
-      return finish(inputs, io, report, await proposeOthers({ inputs, io, api, scratch, base: pushed, report }));
+      const others = await proposeOthers({ inputs, io, api, scratch, base: pushed, report, publishing });
+      return finish(inputs, io, report, others, publishing.deferred);
     }
-    const { report, outcomes } = await proposeLifecycle({ inputs, io, api: api(), scratch, base, curate });
-    outcomes.push(...(await proposeOthers({ inputs, io, api, scratch, base, report })));
-    return finish(inputs, io, forProposal(report), outcomes);
+    const { report, outcomes } = await proposeLifecycle({ inputs, io, api: api(), scratch, base, curate, publishing });
+    outcomes.push(...(await proposeOthers({ inputs, io, api, scratch, base, report, publishing })));
+    return finish(inputs, io, forProposal(report), outcomes, publishing.deferred);
   } finally {
     rmSync(scratchDir, { recursive: true, force: true });
   }
@@ -132,6 +144,7 @@ async function proposeOthers(x: {
   scratch: Git;
   base: { branch: string; sha: string };
   report: RunReport;
+  publishing: Publishing;
 }): Promise<PullOutcome[]> {
   if (x.report.gates.blocked_by !== null) return [];
   const { config } = readConfig(x.scratch.dir);
@@ -149,6 +162,7 @@ async function proposeOthers(x: {
     skillsDir,
     consolidate,
     transcripts,
+    publishing: x.publishing,
   });
 }
 
@@ -159,6 +173,7 @@ interface ProposeInput {
   scratch: Git;
   base: { branch: string; sha: string };
   curate: (dryRun: boolean) => Promise<RunReport>;
+  publishing: Publishing;
 }
 
 /**
@@ -174,8 +189,9 @@ async function proposeLifecycle({
   scratch,
   base,
   curate,
+  publishing,
 }: ProposeInput): Promise<{ report: RunReport; outcomes: PullOutcome[] }> {
-  const ctx = { api, git: scratch, base };
+  const ctx = { api, git: scratch, base, publishing };
   const dry = await curate(true);
   if (dry.gates.blocked_by !== null) return { report: dry, outcomes: [] };
   // When the plan is all there is to do, the plan is this run's result (nothing was written, nothing needed to be).
@@ -224,7 +240,7 @@ async function proposeLifecycle({
     commit: () => commitSquashed(scratch, { base: base.sha, head: 'HEAD', message: proposal.commitMessage, date: inputs.now }),
     body,
   });
-  return { report, outcomes: [outcome] };
+  return { report, outcomes: outcome ? [outcome] : [] };
 }
 
 /** The scratch clone's commit ids are never pushed: a proposal shows its one squashed commit instead. */
@@ -232,15 +248,22 @@ function forProposal(report: RunReport): RunReport {
   return { ...report, transitions: report.transitions.map((t) => ({ ...t, commit: null })) };
 }
 
-async function finish(inputs: ActionInputs, io: ActionIo, report: RunReport, outcomes: PullOutcome[]): Promise<ModeResult> {
-  report.prs = outcomes;
-  const markdown = renderRunMarkdown(report, renderPullSection(outcomes, inputs.dryRun));
+async function finish(
+  inputs: ActionInputs,
+  io: ActionIo,
+  report: RunReport,
+  outcomes: PullOutcome[],
+  deferred: DeferredProposal[] = [],
+): Promise<ModeResult> {
+  report.prs = [...outcomes, ...deferred];
+  const markdown = renderRunMarkdown(report, renderPullSection(outcomes, deferred, inputs.dryRun));
   const reportPath = writeRunReport(join(inputs.reportDir, report.run_id), report, markdown);
   await io.appendSummary(markdown);
   io.setOutput('report-path', reportPath);
   io.setOutput('run-id', report.run_id);
   io.setOutput('status', report.status);
   io.setOutput('pull-requests', JSON.stringify(outcomes));
+  setPullOutputs(io, outcomes, deferred);
   io.setOutput('transitions', String(report.transitions.length));
   io.setOutput('archived', String(report.transitions.filter((t) => t.to === 'archived').length));
   io.setOutput('marked-stale', String(report.transitions.filter((t) => t.to === 'stale').length));
@@ -251,8 +274,17 @@ async function finish(inputs: ActionInputs, io: ActionIo, report: RunReport, out
     : {};
 }
 
-function renderPullSection(outcomes: readonly PullOutcome[], dryRun: boolean): string[] {
+function renderPullSection(outcomes: readonly PullOutcome[], deferred: readonly DeferredProposal[], dryRun: boolean): string[] {
   if (dryRun) return ['## Pull requests', '', 'Dry run: no branch was pushed and no pull request was opened.', ''];
-  if (outcomes.length === 0) return ['## Pull requests', '', 'None opened or changed.', ''];
-  return ['## Pull requests', '', ...outcomes.map((o) => `- ${o.operation}: [#${o.number}](${o.url}) on ${codeSpan(o.branch)}`), ''];
+  const waiting = deferred.map(
+    (d) => `- deferred (max-pull-requests reached; the next run proposes it): ${escapeMarkdown(d.title)} on ${codeSpan(d.branch)}`,
+  );
+  if (outcomes.length === 0 && waiting.length === 0) return ['## Pull requests', '', 'None opened or changed.', ''];
+  return [
+    '## Pull requests',
+    '',
+    ...outcomes.map((o) => `- ${o.operation}: [#${o.number}](${o.url}) on ${codeSpan(o.branch)}`),
+    ...waiting,
+    '',
+  ];
 }

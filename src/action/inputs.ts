@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
 import { isProfileName, type ProfileName } from '../core/schema/types.js';
+import { readPublishInputs, type PublishInputs } from './publish-inputs.js';
 
 export type ActionMode = 'validate' | 'curate';
 
@@ -31,6 +32,8 @@ export interface ActionInputs {
   /** validate: where the SARIF log is written (relative to the workspace); default under the runner's temp folder. */
   sarifFile: string;
   retry: { attempts: number; baseMs: number; maxMs: number };
+  /** curate: how proposal pull requests are opened (draft, reviewers, the cap, branch names, signed commits). */
+  publish: PublishInputs;
   now: Date;
   github: GitHubEnv;
 }
@@ -48,14 +51,14 @@ export interface GitHubEnv {
   runnerTemp: string;
 }
 
-type Env = Readonly<Record<string, string | undefined>>;
+export type Env = Readonly<Record<string, string | undefined>>;
 
 /** As `core.getInput` reads it: `INPUT_<NAME>`, upper-cased, spaces as `_`, hyphens kept. */
-function input(env: Env, name: string): string {
+export function input(env: Env, name: string): string {
   return (env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
 }
 
-function badInput(name: string, value: string, expected: string): SkillgardenError {
+export function badInput(name: string, value: string, expected: string): SkillgardenError {
   return new SkillgardenError(
     'action/bad-input',
     `Input \`${name}\` is "${value}": expected ${expected}. Fix the \`with:\` block of the step.`,
@@ -66,7 +69,7 @@ function badInput(name: string, value: string, expected: string): SkillgardenErr
 }
 
 /** YAML 1.2 core schema booleans, as `core.getBooleanInput` accepts them. */
-function booleanInput<T extends boolean | undefined>(env: Env, name: string, fallback: T): boolean | T {
+export function booleanInput<T extends boolean | undefined>(env: Env, name: string, fallback: T): boolean | T {
   const value = input(env, name);
   if (value === '') return fallback;
   if (['true', 'True', 'TRUE'].includes(value)) return true;
@@ -120,7 +123,7 @@ function readGitHub(env: Env): GitHubEnv {
 }
 
 /** Comma- or newline-separated values. */
-function splitList(value: string): string[] {
+export function splitList(value: string): string[] {
   return value
     .split(/[,\n]/)
     .map((v) => v.trim())
@@ -156,6 +159,7 @@ export function readInputs(env: Env): ActionInputs {
       baseMs: numberFrom(env.SKILLGARDEN_RETRY_BASE_MS, 'SKILLGARDEN_RETRY_BASE_MS', 1000),
       maxMs: numberFrom(env.SKILLGARDEN_RETRY_MAX_MS, 'SKILLGARDEN_RETRY_MAX_MS', 60_000),
     },
+    publish: readPublishInputs(env),
     now: readNow(env),
     github,
   };

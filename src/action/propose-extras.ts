@@ -1,10 +1,11 @@
-import { join } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
 import { buildCommitMessage } from '../core/ledger/trailers.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { openLedger } from '../ledger/open-ledger.js';
 import { applyPlan, planLibrary } from '../services/consolidate/index.js';
-import { runDetect } from '../services/detect.js';
+import { readExistingSkills, runDetect } from '../services/detect.js';
+import { readConfig } from '../services/config-file.js';
+import { openLibrary } from '../store/layout/discover-library.js';
 import { buildNewSkillProposal, buildUmbrellaProposal, type PendingProposal } from './extra-proposals.js';
 import type { Git } from './git.js';
 import type { GitHubApi } from './github-api.js';
@@ -13,11 +14,13 @@ import type { ActionIo } from './io.js';
 import { renderProposalBody } from './pr-body.js';
 import {
   decideProposal,
+  publishedBranch,
   publishProposal,
   readBranchState,
   withdrawProposal,
   type PullOutcome,
   type PublishContext,
+  type Publishing,
 } from './publish-proposal.js';
 import { botBranchPrefix, checkBranchName } from './repo-ops.js';
 import { runUrl, validateProposal } from './validate-proposal.js';
@@ -32,6 +35,7 @@ export interface ExtrasInput {
   skillsDir: string;
   consolidate: boolean;
   transcripts: string[];
+  publishing: Publishing;
 }
 
 interface Job extends PendingProposal {
@@ -40,7 +44,7 @@ interface Job extends PendingProposal {
 
 /** Umbrella plans and drafted skills, each its own branch, commit and pull request; stale ones of the same kinds withdrawn. */
 export async function proposeExtras(x: ExtrasInput): Promise<PullOutcome[]> {
-  const ctx: PublishContext = { api: x.api, git: x.scratch, base: x.base };
+  const ctx: PublishContext = { api: x.api, git: x.scratch, base: x.base, publishing: x.publishing };
   await checkoutBase(x.scratch, x.base.sha);
   const jobs = [...(x.consolidate ? await planUmbrellas(x) : []), ...(x.transcripts.length > 0 ? await planNewSkills(x) : [])];
   const outcomes: PullOutcome[] = [];
@@ -48,10 +52,11 @@ export async function proposeExtras(x: ExtrasInput): Promise<PullOutcome[]> {
   const kinds = [...(x.consolidate ? ['umbrella/'] : []), ...(x.transcripts.length > 0 ? ['new/'] : [])].map(
     (k) => `${botBranchPrefix}${k}`,
   );
-  const current = new Set(jobs.map((j) => j.proposal.branch));
+  const current = new Set(jobs.map((j) => publishedBranch(ctx, j.proposal.branch)));
   for (const pull of await x.api.listOpenPulls()) {
-    if (!kinds.some((k) => pull.head.ref.startsWith(k)) || current.has(pull.head.ref)) continue;
-    const state = await readBranchState(ctx, pull.head.ref);
+    // Another base branch's proposals are that base's runs' to withdraw.
+    if (pull.base.ref !== x.base.branch || !kinds.some((k) => pull.head.ref.startsWith(k)) || current.has(pull.head.ref)) continue;
+    const state = await readBranchState(ctx, pull.head.ref, { suffixed: true });
     outcomes.push(...(await withdrawProposal(ctx, state, `The latest curator run (${x.runId}) no longer proposes this.`)));
   }
   return outcomes;
@@ -66,7 +71,13 @@ async function planUmbrellas(x: ExtrasInput): Promise<Job[]> {
 }
 
 async function planNewSkills(x: ExtrasInput): Promise<Job[]> {
-  const report = await runDetect({ transcripts: x.transcripts, cwd: x.inputs.workspace, skillsDir: join(x.scratch.dir, x.skillsDir) });
+  // Every root's skills count as existing: a pattern already a skill in another root is not drafted again.
+  const library = openLibrary(x.scratch.dir, x.inputs.skillsDir || readConfig(x.scratch.dir).config.skills_dir);
+  const report = await runDetect({
+    transcripts: x.transcripts,
+    cwd: x.inputs.workspace,
+    existingSkills: await readExistingSkills(library),
+  });
   const jobs: Job[] = [];
   for (const pattern of report.patterns) {
     const draft = pattern.draft;
@@ -87,8 +98,8 @@ async function planNewSkills(x: ExtrasInput): Promise<Job[]> {
 
 async function proposeOne(x: ExtrasInput, ctx: PublishContext, job: Job): Promise<PullOutcome[]> {
   const { proposal } = job;
-  if (!(await checkBranchName(x.scratch, proposal.branch))) {
-    x.io.warning(`Skipped a ${proposal.kind} proposal: git refuses the branch name ${proposal.branch}.`);
+  if (!(await checkBranchName(x.scratch, publishedBranch(ctx, proposal.branch)))) {
+    x.io.warning(`Skipped a ${proposal.kind} proposal: git refuses the branch name ${publishedBranch(ctx, proposal.branch)}.`);
     return [];
   }
   const state = await readBranchState(ctx, proposal.branch);
@@ -96,7 +107,7 @@ async function proposeOne(x: ExtrasInput, ctx: PublishContext, job: Job): Promis
   if (decision.kind === 'edited')
     x.io.warning(`${state.branch} has commits by someone else: pull request #${decision.pull.number} is left as it is.`);
   if (decision.kind === 'unchanged' || decision.kind === 'edited')
-    return [{ branch: proposal.branch, number: decision.pull.number, url: decision.pull.html_url, operation: 'unchanged' }];
+    return [{ branch: state.branch, number: decision.pull.number, url: decision.pull.html_url, operation: 'unchanged' }];
   if (decision.kind === 'declined') {
     x.io.info(`Not proposing ${proposal.branch} again: it was closed without merging in #${decision.pull.number}.`);
     return withdrawProposal(ctx, state, `This proposal was declined in #${decision.pull.number}.`);
@@ -111,7 +122,8 @@ async function proposeOne(x: ExtrasInput, ctx: PublishContext, job: Job): Promis
     report: job.report,
     fullReportUrl: runUrl(x.inputs),
   });
-  return [await publishProposal(ctx, state, full, { commit: async () => commit, body })];
+  const outcome = await publishProposal(ctx, state, full, { commit: async () => commit, body });
+  return outcome ? [outcome] : [];
 }
 
 /** The job's one commit, on top of the base and nothing else. */

@@ -1,4 +1,5 @@
-import { readCacheFile, writeCacheFile } from '../store/cache-file.js';
+import { findGitDir } from '../ledger/git-dir.js';
+import { cacheFilePath, readCacheFile, writeCacheFile } from '../store/cache-file.js';
 import type { Finding } from '../core/findings.js';
 import type { RegistryEntry } from '../core/registry/types.js';
 import type { SkillLocation } from '../store/discover.js';
@@ -30,7 +31,7 @@ export interface LibraryIndexFile {
 }
 
 /** Bump when what an entry holds, or how it is built, changes: an older file is then ignored. */
-const indexVersion = 1;
+const indexVersion = 2;
 
 export { blobId } from '../store/cache-file.js';
 
@@ -44,4 +45,14 @@ export function readLibraryIndex(file: string, root: string): LibraryIndexFile |
 /** Written whole through a temp file (cache-file.ts): a reader sees the old index or the new one. */
 export function writeLibraryIndex(file: string, index: Omit<LibraryIndexFile, 'version'>): void {
   writeCacheFile(file, { version: indexVersion, ...index });
+}
+
+/**
+ * Where a repository keeps its index: `skillgarden/registry-index.json` in its git folder, found as git finds
+ * it (`GIT_DIR`, a `.git` folder, or the folder a linked worktree's `.git` file names). Outside a git
+ * repository there is none: a plain folder of skills loads cold every time, and nothing is written into it.
+ */
+export function defaultIndexFile(repoDir: string): string | undefined {
+  const gitdir = findGitDir(repoDir);
+  return gitdir === undefined ? undefined : cacheFilePath(gitdir, 'registry-index.json');
 }

@@ -1,10 +1,14 @@
 /** The transcript formats the readers understand. */
-export type TranscriptFormat = 'claude-code' | 'codex' | 'gemini' | 'chat' | 'swe-agent' | 'openhands' | 'hermes' | 'compact';
+export type TranscriptFormat =
+  'claude-code' | 'codex' | 'gemini' | 'cursor' | 'opencode' | 'cline' | 'chat' | 'swe-agent' | 'openhands' | 'hermes' | 'compact';
 
 export const transcriptFormats: readonly TranscriptFormat[] = [
   'claude-code',
   'codex',
   'gemini',
+  'cursor',
+  'opencode',
+  'cline',
   'chat',
   'swe-agent',
   'openhands',

@@ -149,11 +149,11 @@ export function chooseWriteRoot(layout: LibraryLayout, requested: string | undef
 }
 
 /**
- * The root that single-root machinery (the history index, rollback's allowed
- * paths, Hermes's `.usage.json`) works on: the first root, or `skills`.
+ * The root a new skill goes when nothing names one (a drafted pattern, a
+ * proposal): the first root, or `skills`.
  */
 export function primaryRoot(layout: LibraryLayout): string {
-  return layout.roots[0]?.path ?? layout.listed[0]?.path.slice(0, Math.max(0, layout.listed[0].path.lastIndexOf('/'))) ?? 'skills';
+  return layout.roots[0]?.path ?? parentOf(layout.listed[0]?.path) ?? 'skills';
 }
 
 /** The primary root of a repository's setting (detected when unset). */
@@ -161,13 +161,29 @@ export function readPrimaryRoot(repoDir: string, skillsDir: string | readonly st
   return primaryRoot(readLibraryLayout(repoDir, skillsDir).layout);
 }
 
+/**
+ * Every folder that holds skills: the roots and the folders of the skills a
+ * manifest lists. History, rollback's allowed paths, usage and Hermes's files
+ * work on all of them (archives live beside each, under `<root>/.archive/`).
+ * An empty layout still has `skills`, where a first skill would go.
+ */
+export function libraryRoots(layout: LibraryLayout): string[] {
+  const roots = new Set([...layout.roots.map((r) => r.path), ...layout.listed.map((l) => parentOf(l.path) ?? '')]);
+  return roots.size === 0 ? ['skills'] : [...roots].sort();
+}
+
+/** The library roots of a repository's setting (detected when unset). */
+export function readLibraryRoots(repoDir: string, skillsDir: string | readonly string[] | undefined): string[] {
+  return libraryRoots(readLibraryLayout(repoDir, skillsDir).layout);
+}
+
+function parentOf(path: string | undefined): string | undefined {
+  return path === undefined ? undefined : path.slice(0, Math.max(0, path.lastIndexOf('/')));
+}
+
 function discoverArchives(repoDir: string, layout: LibraryLayout, readDir: ReadDir): LibraryLocation[] {
   const out: LibraryLocation[] = [];
-  const roots = new Set([
-    ...layout.roots.map((r) => r.path),
-    ...layout.listed.map((l) => l.path.slice(0, Math.max(0, l.path.lastIndexOf('/')))),
-  ]);
-  for (const root of roots) {
+  for (const root of layout.roots.length + layout.listed.length === 0 ? [] : libraryRoots(layout)) {
     const archive = archiveRootOf(root);
     if (!isFolderAt(repoDir, archive, readDir)) continue;
     for (const l of discoverSkills(join(repoDir, archive), { readDir })) out.push({ ...l, root, path: `${archive}/${l.relativeDir}` });

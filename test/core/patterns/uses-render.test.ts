@@ -10,6 +10,8 @@ describe('skill uses', () => {
     ['load_skill', { name: 'pdf-tools' }, 'pdf-tools'],
     ['skill_view', { name: 'arxiv' }, 'arxiv'],
     ['skill_view', { name: 'has spaces' }, undefined],
+    ['activate_skill', { name: 'release-notes' }, 'release-notes'],
+    ['skill', { name: 'db-migrate' }, 'db-migrate'],
     ['Read', { skill: 'x' }, undefined],
     ['Skill', 'deploy', undefined],
     ['SlashCommand', { command: '/review-pr 123' }, 'review-pr'],
