@@ -23,8 +23,8 @@ process.env.GIT_COMMITTER_NAME ??= 'Bench';
 process.env.GIT_COMMITTER_EMAIL ??= 'bench@example.com';
 
 const rows = [
-  '| skills | backend | transitions | commits | whole run | writing (run − read − plan) | per transition | git fsck |',
-  '|---:|---|---:|---:|---:|---:|---:|---|',
+  '| skills | backend | transitions | commits | whole run | CPU of this process | writing (run − read − plan) | per transition | git fsck |',
+  '|---:|---|---:|---:|---:|---:|---:|---:|---|',
 ];
 for (const size of sizes.length ? sizes : [1_000, 5_000, 10_000]) {
   const base = mkdtempSync(join(tmpdir(), 'sg-bench-batch-'));
@@ -36,8 +36,11 @@ for (const size of sizes.length ? sizes : [1_000, 5_000, 10_000]) {
       const dir = join(base, backend);
       cpSync(source, dir, { recursive: true });
       const started = performance.now();
+      const cpuBefore = process.cpuUsage();
       const { report } = await runCurator({ repoDir: dir, now, backend });
       const ms = performance.now() - started;
+      const cpu = process.cpuUsage(cpuBefore);
+      const cpuS = (cpu.user + cpu.system) / 1e6;
       const writing = ms - (report.timings_ms.read ?? 0) - (report.timings_ms.plan ?? 0);
       const transitions = report.transitions.length;
       let fsck = 'clean';
@@ -47,7 +50,7 @@ for (const size of sizes.length ? sizes : [1_000, 5_000, 10_000]) {
         fsck = `FAILED: ${String((error as { stderr?: Buffer }).stderr ?? error).slice(0, 80)}`;
       }
       rows.push(
-        `| ${size.toLocaleString('en-US')} | ${backend} | ${transitions.toLocaleString('en-US')} | ${report.commits.length.toLocaleString('en-US')} | ${(ms / 1000).toFixed(2)} s | ${(writing / 1000).toFixed(2)} s | ${(writing / Math.max(1, transitions)).toFixed(2)} ms | ${fsck} |`,
+        `| ${size.toLocaleString('en-US')} | ${backend} | ${transitions.toLocaleString('en-US')} | ${report.commits.length.toLocaleString('en-US')} | ${(ms / 1000).toFixed(2)} s | ${cpuS.toFixed(2)} s | ${(writing / 1000).toFixed(2)} s | ${(writing / Math.max(1, transitions)).toFixed(2)} ms | ${fsck} |`,
       );
       console.error(rows.at(-1), `(load ${loadavg()[0]!.toFixed(1)})`);
     }

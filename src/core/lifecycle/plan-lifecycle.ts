@@ -13,7 +13,7 @@ export function isCurated(
 }
 
 /** Skills that came under management after their creation get a seed record, so their clock starts when the curator first sees them. */
-function needsSeed(skill: LifecycleSkill): boolean {
+export function needsSeed(skill: LifecycleSkill): boolean {
   return skill.record?.seeded_at === undefined && (skill.provenance === 'bundled' || skill.adoptedAt !== undefined);
 }
 

@@ -1,6 +1,7 @@
 import type { SkillUse } from './types.js';
 
-const loaderTools = new Set(['load_skill', 'skill_view', 'skill_load', 'view_skill', 'use_skill']);
+// Gemini CLI's `activate_skill` and OpenCode's `skill` take the skill's `name`, as the others do.
+const loaderTools = new Set(['load_skill', 'skill_view', 'skill_load', 'view_skill', 'use_skill', 'activate_skill', 'skill']);
 
 /** Claude Code built-in slash commands: not skills. */
 const builtinCommands = new Set([
@@ -77,7 +78,7 @@ function parseSkillFileRead(tool: string, args: Record<string, unknown>, program
   const command = program !== undefined && readingPrograms.has(program) ? pathArgument(args, ['command', 'cmd']) : undefined;
   // `sed -i` edits in place: not a read.
   const text = readingTools.test(tool)
-    ? pathArgument(args, ['file_path', 'path', 'absolute_path', 'filename'])
+    ? pathArgument(args, ['file_path', 'path', 'absolute_path', 'filename', 'filePath'])
     : command?.match(/\s-i\b/)
       ? undefined
       : command;

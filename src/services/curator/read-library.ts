@@ -11,11 +11,12 @@ import { emptyCounters, type UsageCounters } from '../../core/usage/index.js';
 import { parseSkill } from '../../core/skill/index.js';
 import { readHistoryIndex } from '../../ledger/history-index.js';
 import { isPinnedInFile, parsePins, pinsFile } from '../../core/layout/pins.js';
-import { openLibrary, primaryRoot, type DiscoveredLibrary, type LibraryLocation } from '../../store/layout/discover-library.js';
-import { readUsageSnapshot, type UsageSnapshot } from '../../store/usage-files.js';
+import { libraryRoots, openLibrary, type DiscoveredLibrary, type LibraryLocation } from '../../store/layout/discover-library.js';
+import { readUsageSnapshot } from '../../store/usage-files.js';
 import { readProvenanceFiles } from '../../store/provenance-files.js';
 import { findReferencedNames } from './references.js';
 import { requireConfig } from '../config-file.js';
+import { readSteadyPin, readSteadyUsage, type SteadyCache, type SteadyUsage } from './steady-cache.js';
 
 export { configFile, readConfig, requireConfig } from '../config-file.js';
 export const stateFile = `${metaDir}/state.json`;
@@ -35,7 +36,7 @@ export interface LibrarySnapshot {
   /** The layout every command shares. */
   library: DiscoveredLibrary;
   history: HistoryIndex;
-  usage: UsageSnapshot;
+  usage: SteadyUsage;
   referenceFiles: string[];
   findings: Finding[];
 }
@@ -50,17 +51,32 @@ export function readState(repoDir: string): CuratorState {
   return state;
 }
 
-export async function readLibrary(repoDir: string, options: { now: Date; config?: Config }): Promise<LibrarySnapshot> {
+export interface ReadLibraryOptions {
+  now: Date;
+  config?: Config;
+  /** The last pass's cache (updated in place): usage files and SKILL.md files whose stamps are unchanged are not read again. */
+  cache?: SteadyCache;
+}
+
+export async function readLibrary(repoDir: string, options: ReadLibraryOptions): Promise<LibrarySnapshot> {
   const config = options.config ?? requireConfig(repoDir);
   const state = readState(repoDir);
   const library = openLibrary(repoDir, config.skills_dir);
   const locations = library.skills;
   const archived = library.archived;
-  // History, Hermes's files and rollback work on one root: the library's first.
-  const primary = primaryRoot(library.layout);
-  const { index: history } = await readHistoryIndex(repoDir, { skillsRoot: primary });
-  const files = readProvenanceFiles(repoDir, primary);
-  const usage = readUsageSnapshot(repoDir, { skillsDir: primary, now: options.now });
+  // History, Hermes's files and usage cover every root of the one discovery.
+  const roots = libraryRoots(library.layout);
+  const { index: history } = await readHistoryIndex(repoDir, { skillsRoot: roots });
+  const files = readProvenanceFiles(repoDir, roots);
+  const cache = options.cache;
+  const usage = cache
+    ? readSteadyUsage(cache, repoDir, { skillsDir: roots, now: options.now })
+    : readUsageSnapshot(repoDir, { skillsDir: roots, now: options.now });
+  const seenPins = new Set<string>();
+  const isPinned = (dir: string) => {
+    const path = join(dir, skillFileName);
+    return cache ? readSteadyPin(cache, path, () => readPinned(path), seenPins) : readPinned(path);
+  };
   const pins = parsePins(readOptional(join(repoDir, pinsFile)));
   const names = new Set(locations.map((l) => l.name));
   const { referenced, files: referenceFiles } = findReferencedNames(repoDir, config.references, names);
@@ -73,13 +89,19 @@ export async function readLibrary(repoDir: string, options: { now: Date; config?
       dir: location.path,
       provenance,
       ...(adoptedAt ? { adoptedAt } : {}),
-      pinned: pins.has(location.name) || readPinned(location.dir),
+      pinned: pins.has(location.name) || isPinned(location.dir),
       referenced: referenced.has(location.name),
       ...(entry?.created.time ? { createdAt: entry.created.time } : {}),
       ...withRecordedPatch(usage.totals.get(location.name), entry?.lastPatched?.time),
       ...(state.skills[location.name] ? { record: state.skills[location.name] } : {}),
     };
   });
+  if (cache)
+    for (const path of Object.keys(cache.pins))
+      if (!seenPins.has(path)) {
+        delete cache.pins[path];
+        cache.changed = true;
+      }
   return {
     config,
     state,
@@ -113,8 +135,8 @@ function readOptional(path: string): string | undefined {
 }
 
 /** Pinned in the frontmatter (`pinned: true`, or in `metadata`). A quick text check first keeps the pass linear and cheap. */
-function readPinned(dir: string): boolean {
-  const text = readOptional(join(dir, skillFileName));
+function readPinned(path: string): boolean {
+  const text = readOptional(path);
   if (text === undefined || !/pinned:/.test(text)) return false;
   return isPinnedInFile(parseSkill(text, { file: skillFileName }));
 }

@@ -4,18 +4,23 @@ import { StateText } from '../../core/config/state-text.js';
 import { isSkillgardenError } from '../../core/errors.js';
 import { buildCommitMessage, type SkillAction } from '../../core/ledger/trailers.js';
 import { checkGates } from '../../core/lifecycle/gates.js';
-import { applySeeds, recordAfter, planLifecycle, type LifecycleDecision, type LifecyclePlan } from '../../core/lifecycle/index.js';
+import { applySeeds, recordAfter, type LifecycleDecision, type LifecyclePlan } from '../../core/lifecycle/index.js';
+import { readGitDir } from '../../ledger/git-dir.js';
+import { planSteadyPass, readSteadyCache, writeSteadyCache } from './steady-cache.js';
 import { countsAfter, transitionReport, type RunReport, type StateCounts } from '../../core/report/run-report.js';
 import type { CommitBatch, FileChange, Ledger } from '../../ledger/ledger.js';
 import { openLedger } from '../../ledger/open-ledger.js';
 import type { LedgerBackend } from '../../ledger/ledger.js';
-import { archiveTarget, moveChanges } from '../manage/person-acts.js';
 import { readLibrary, stateFile, type LibrarySnapshot } from './read-library.js';
 import { buildRunId } from './run-id.js';
 import { detectPatterns } from './detect-patterns.js';
+import { noTranscriptMatch } from '../detect.js';
 import { planLibrary } from '../consolidate/index.js';
 import type { ConsolidationPlan, PlanReport } from '../../core/consolidate/index.js';
 import type { DraftLimits } from '../../core/patterns/index.js';
+import { separateFromUmbrellas, type DeferredTransition } from '../../core/proposals/overlap.js';
+import { buildLifecycleBranchProposal, buildTransitionMoves } from '../proposals/lifecycle.js';
+import type { BranchProposal } from '../proposals/proposal.js';
 
 export interface CurateOptions {
   repoDir: string;
@@ -30,33 +35,59 @@ export interface CurateOptions {
   consolidate?: boolean;
   /** Transcript globs (relative to the repository) to mine for patterns; default: `transcripts` in the config. */
   transcripts?: readonly string[];
+  /** The folder transcript globs resolve against (default: the repository): the Action's checkout, not its scratch clone. */
+  transcriptsDir?: string;
   /** Overrides `patterns:` in the config (the Action's `max-drafts`, `min-sessions`, `min-confidence`). */
   draftLimits?: Partial<DraftLimits>;
+  /**
+   * Propose the lifecycle transitions instead of committing them: nothing is
+   * written (no commit, no tag); the result's `lifecycle` is the proposal for
+   * `skillgarden/lifecycle`, to write with the proposal writer. No first-run
+   * deferral: a person reviews the proposal.
+   */
+  propose?: boolean;
+  /** An umbrella proposal a person declined holds no skill back from the lifecycle (default: none declined). */
+  isDeclinedUmbrella?: (plan: ConsolidationPlan) => boolean;
   onProgress?: (done: number, total: number) => void;
+  /** Default true: keep what this pass read and decided in `.git/skillgarden/curator-cache.json` for the next one. */
+  cache?: boolean;
+}
+
+export interface CurateResult {
+  report: RunReport;
+  snapshot: LibrarySnapshot;
+  plans?: PlanReport;
+  umbrellas?: ConsolidationPlan[];
+  /** With `propose`: the run's lifecycle transitions as one proposal, or undefined when there are none. */
+  lifecycle?: BranchProposal;
+  /** Transitions held back because an umbrella proposal of this run changes the skill. */
+  deferred: DeferredTransition[];
 }
 
 /** One curator pass: read once, plan the lifecycle, commit each transition (tagged as one run), report. */
-export async function runCurator(
-  options: CurateOptions,
-): Promise<{ report: RunReport; snapshot: LibrarySnapshot; plans?: PlanReport; umbrellas?: ConsolidationPlan[] }> {
+export async function runCurator(options: CurateOptions): Promise<CurateResult> {
   const started = performance.now();
-  const ledger = await openLedger(options.repoDir, { backend: options.backend ?? 'auto', now: () => options.now });
+  // A pass that writes nothing (a dry run, a gated one) never opens the ledger: its set-up asks git for the configuration.
+  let ledger: Ledger | undefined;
   try {
-    const head = await ledger.head();
-    const runId = buildRunId(options.now, head);
-    const snapshot = await readLibrary(options.repoDir, { now: options.now });
+    const gitdir = await readGitDir(options.repoDir);
+    const cache = options.cache === false ? undefined : readSteadyCache(gitdir);
+    const snapshot = await readLibrary(options.repoDir, { now: options.now, ...(cache ? { cache } : {}) });
     const detected = await detectPatterns(options, snapshot);
     // Plans are read from the tree before any transition of this run: proposals a person reviews, applied elsewhere.
     const planned =
       (options.consolidate ?? snapshot.config.consolidate) ? await planLibrary(options.repoDir, { now: options.now }) : undefined;
     const plans = planned?.report;
-    const extra = planned ? { plans: planned.report, umbrellas: planned.result.plans } : {};
+    const runId = buildRunId(options.now, snapshot.history.head ?? undefined);
     const readMs = performance.now() - started;
     const gates = checkGates(snapshot.config, snapshot.state, options.now, {
       scheduled: options.scheduled ?? false,
       ...(options.idleHours !== undefined ? { idleHours: options.idleHours } : {}),
     });
-    const plan = planLifecycle(snapshot.skills, snapshot.config, options.now);
+    const held = (planned?.result.plans ?? []).filter((p) => !(options.isDeclinedUmbrella?.(p) ?? false));
+    const { plan, deferred } = holdBackForUmbrellas(planSteadyPass(cache, snapshot.skills, snapshot.config, options.now), held);
+    if (cache?.changed) await writeSteadyCache(gitdir, cache);
+    const extra = { ...(planned ? { plans: planned.report, umbrellas: planned.result.plans } : {}), deferred };
     const planMs = performance.now() - started - readMs;
     const before: StateCounts = {
       active: snapshot.skills.filter((s) => s.record?.state !== 'stale').length,
@@ -72,15 +103,44 @@ export async function runCurator(
     report.plans = plans?.plans ?? [];
     if (detected)
       report.warnings.push(
-        ...detected.skipped.map((s) => ({ code: 'detect/skipped', message: `${s.count} skipped: ${s.reason}`, file: s.file })),
+        ...detected.skipped.map((s) => ({
+          code: s.reason === noTranscriptMatch ? 'detect/no-match' : 'detect/skipped',
+          message: `${s.count} skipped: ${s.reason}`,
+          file: s.file,
+        })),
       );
-    const firstRun = gates.applied && gates.first_run && (options.deferFirstRun ?? true) && gates.blocked_by === null;
+    report.skipped.push(
+      ...deferred.map((d) => ({
+        skill: d.skill,
+        reason: 'in-umbrella-proposal',
+        detail: `${d.from} -> ${d.to} waits: the umbrella proposal skillgarden/umbrella/${d.umbrella} changes this skill`,
+      })),
+    );
+    const firstRun = !options.propose && gates.applied && gates.first_run && (options.deferFirstRun ?? true) && gates.blocked_by === null;
     if (gates.blocked_by !== null) return { ...finish(report, 'skipped', { readMs, planMs, started }, snapshot), ...extra };
     if (options.dryRun)
       return {
         ...finish(withPlannedTransitions(report, plan), 'dry-run', { readMs, planMs, started }, snapshot),
         ...extra,
       };
+    ledger = await openLedger(options.repoDir, { backend: options.backend ?? 'auto', now: () => options.now });
+    if (options.propose) {
+      const lifecycle = await buildLifecycleBranchProposal(ledger, {
+        repoDir: options.repoDir,
+        runId,
+        now: options.now,
+        snapshot,
+        transitions: plan.decisions.filter((d): d is LifecycleDecision & { kind: 'transition' } => d.kind === 'transition'),
+        seeds: plan.seeds,
+        forgotten,
+        deferred,
+      });
+      return {
+        ...finish(withPlannedTransitions(report, plan), 'completed', { readMs, planMs, started }, snapshot),
+        ...extra,
+        ...(lifecycle ? { lifecycle } : {}),
+      };
+    }
     await ledger.tag(`skillgarden/run/${runId}`);
     const ctx = {
       repoDir: options.repoDir,
@@ -90,7 +150,6 @@ export async function runCurator(
       stateOid: await currentOid(ledger),
       now: options.now.toISOString(),
       snapshot,
-      archived: new Set<string>(),
     };
     // The run's commits are one batch: each transition its own commit, the branch moved once (write-batch.ts).
     const batch = ledger.beginBatch();
@@ -122,7 +181,7 @@ export async function runCurator(
       ...extra,
     };
   } finally {
-    await ledger.close();
+    await ledger?.close();
   }
 }
 
@@ -139,15 +198,6 @@ interface RunContext {
   stateOid: string | null | undefined;
   now: string;
   snapshot: LibrarySnapshot;
-  /** Archive folders this run's batch already fills: the working tree shows none of them until it is published. */
-  archived: Set<string>;
-}
-
-function unusedTarget(ctx: RunContext, target: string): string {
-  let chosen = target;
-  for (let n = 2; ctx.archived.has(chosen); n += 1) chosen = `${target}-${n}`;
-  ctx.archived.add(chosen);
-  return chosen;
 }
 
 const actionFor: Record<'stale' | 'active' | 'archived', SkillAction> = { stale: 'mark-stale', active: 'reactivate', archived: 'archive' };
@@ -155,17 +205,7 @@ const actionFor: Record<'stale' | 'active' | 'archived', SkillAction> = { stale:
 /** One transition, one commit of the run's batch: the state file (and, for an archive, the whole package moved). */
 async function addTransition(ctx: RunContext, batch: CommitBatch, decision: LifecycleDecision & { kind: 'transition' }): Promise<void> {
   const record = recordAfter(ctx.state.get(decision.name), decision, ctx.now);
-  const changes: FileChange[] = [];
-  if (decision.to === 'archived') {
-    const skill = ctx.snapshot.skills.find((s) => s.name === decision.name);
-    if (!skill) throw new Error(`skill ${decision.name} vanished during the run`);
-    const target = unusedTarget(
-      ctx,
-      archiveTarget(ctx.repoDir, skill.location.root, skill.location.category, skill.name, new Date(ctx.now)),
-    );
-    const files = await ctx.ledger.listFiles(skill.dir);
-    changes.push(...(await moveChanges(ctx.ledger, { dir: skill.dir, files }, target)));
-  }
+  const changes: FileChange[] = await buildTransitionMoves(ctx.ledger, ctx.repoDir, ctx.snapshot, decision, new Date(ctx.now));
   const state = ctx.state.change(decision.name, record);
   const writesState = changes.length === 0 || state.changed;
   if (writesState) changes.push({ path: stateFile, content: state.bytes, expected: ctx.stateOid });
@@ -237,6 +277,24 @@ function baseReport(input: {
     commits: [],
     timings_ms: {},
   };
+}
+
+/** The lifecycle plan without the transitions an umbrella proposal holds back, its counters to match. */
+function holdBackForUmbrellas(
+  plan: LifecyclePlan,
+  umbrellas: readonly ConsolidationPlan[],
+): { plan: LifecyclePlan; deferred: DeferredTransition[] } {
+  const transitions = plan.decisions.filter((d): d is LifecycleDecision & { kind: 'transition' } => d.kind === 'transition');
+  const { deferred } = separateFromUmbrellas(transitions, umbrellas);
+  if (deferred.length === 0) return { plan, deferred };
+  const held = new Set(deferred.map((d) => d.skill));
+  const counts = { ...plan.counts };
+  for (const d of deferred) {
+    if (d.to === 'stale') counts.marked_stale--;
+    else if (d.to === 'archived') counts.archived--;
+    else counts.reactivated--;
+  }
+  return { plan: { ...plan, decisions: plan.decisions.filter((d) => d.kind !== 'transition' || !held.has(d.name)), counts }, deferred };
 }
 
 function withPlannedTransitions(report: RunReport, plan: LifecyclePlan): RunReport {
