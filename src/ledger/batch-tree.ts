@@ -55,6 +55,28 @@ export class BatchTree {
     return root?.oid ?? this.pending.addWhole('tree', Buffer.alloc(0)).oid;
   }
 
+  /**
+   * The tracked path that `path` names on a case-insensitive file system, when it is spelled
+   * differently (`skills/PDF/x` for `skills/pdf/x`); `undefined` when none, or the same.
+   */
+  async caseTwin(path: string): Promise<string | undefined> {
+    let node = this.root;
+    const found: string[] = [];
+    const parts = path.split('/');
+    for (const part of parts) {
+      if (node === undefined) break;
+      const lower = part.toLowerCase();
+      const entry = findEntry(node.entries, part) ?? node.entries.find((e) => e.name.toLowerCase() === lower);
+      if (entry === undefined) break;
+      found.push(entry.name);
+      if (entry.mode !== folderMode) break;
+      node = await this.child(node, entry.name, entry.oid);
+    }
+    // The longest tracked prefix the path reaches on such a file system, when spelled otherwise.
+    const twin = found.join('/');
+    return twin !== parts.slice(0, found.length).join('/') ? twin : undefined;
+  }
+
   private async lookupPath(path: string): Promise<BlobRef | undefined> {
     let node = this.root;
     const parts = path.split('/');

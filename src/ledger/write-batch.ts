@@ -12,6 +12,7 @@ import { PendingObjects, objectId } from './pending-objects.js';
 import type { DeltaBase } from './pending-objects.js';
 import { prepareChanges } from './prepare-changes.js';
 import type { PreparedChange } from './prepare-changes.js';
+import { badPath } from './paths.js';
 import { publish } from './publish-commit.js';
 import { readRef } from './refs.js';
 import { checkEmbeddedCanWrite, checkObjectFormat, checkSparse, pathsToConvert } from './repo-setup.js';
@@ -133,6 +134,7 @@ export class CommitBatch {
     const { changes, message, people } = entry;
     const before = await this.tree.lookup(changes.map((c) => c.path));
     checkExpected(changes, before);
+    if (this.ctx.setup.config.bool('core.ignorecase') ?? false) await this.refuseCaseTwins(changes, before);
     // A moved file's blob is already stored: it is in the tree the move starts from.
     const known = new Set([...before.values()].flatMap((b) => (b ? [b.oid] : [])));
     const blobs = new Map<string, DeltaBase>();
@@ -163,6 +165,24 @@ export class CommitBatch {
     this.tip = commit;
     this.commits.push(commit);
     return commit;
+  }
+
+  /**
+   * On a case-insensitive file system (`core.ignorecase`, which git sets at init there) a new path
+   * that differs only in case from a tracked one is the same file: writing it would overwrite that
+   * file on disk and leave the index with two entries for one file. Git's own index refuses to map
+   * it for us, so it is refused, naming the tracked path to use instead.
+   */
+  private async refuseCaseTwins(changes: readonly PreparedChange[], before: ReadonlyMap<string, BlobRef | undefined>): Promise<void> {
+    for (const change of changes) {
+      if (change.content === null || before.get(change.path) !== undefined) continue;
+      const twin = await this.tree.caseTwin(change.path);
+      if (twin === undefined) continue;
+      throw badPath(
+        change.path,
+        `it differs only in case from ${twin}, which is tracked; with core.ignorecase (a case-insensitive file system) they are one file. Write to ${twin}${change.path.slice(twin.length)} instead`,
+      );
+    }
   }
 
   /** Builds the whole chain again on the branch's new tip; a commit that no longer applies refuses the batch. */

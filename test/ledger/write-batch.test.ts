@@ -176,3 +176,29 @@ describe.each(backends)('a batch of commits (%s)', (backend) => {
     expect(readFileSync(join(dir, 'skills/s-0/SKILL.md'), 'utf8')).toBe('a person is editing this\n');
   });
 });
+
+describe.each(backends)('core.ignorecase (%s)', (backend) => {
+  it('refuses a new path that differs only in case from a tracked one, naming it; the tracked spelling is written', async () => {
+    const dir = library(2);
+    git(dir, 'config', 'core.ignorecase', 'true');
+    const ledger = await open(dir, backend);
+    const data = await rejectsWith(
+      ledger.commit({ message: 'twin', changes: [{ path: 'skills/S-1/references/new.md', content: 'x\n' }] }),
+      'ledger/bad-path',
+    );
+    expect(String(data.reason)).toContain('skills/s-1');
+    await rejectsWith(ledger.commit({ message: 'twin', changes: [{ path: 'skills/s-1/skill.md', content: 'x\n' }] }), 'ledger/bad-path');
+    expect(git(dir, 'rev-list', '--count', 'HEAD').trim()).toBe('1');
+    await ledger.commit({ message: 'right', changes: [{ path: 'skills/s-1/references/new.md', content: 'x\n' }] });
+    expect(git(dir, 'status', '--porcelain')).toBe('');
+    git(dir, 'fsck', '--strict', '--no-progress');
+  });
+
+  it('without core.ignorecase, both spellings are two files, as git keeps them', async () => {
+    const dir = library(2);
+    git(dir, 'config', 'core.ignorecase', 'false');
+    const ledger = await open(dir, backend);
+    await ledger.commit({ message: 'twin', changes: [{ path: 'skills/s-1/skill.md', content: 'x\n' }] });
+    expect(git(dir, 'ls-files', 'skills/s-1').trim().split('\n')).toEqual(['skills/s-1/SKILL.md', 'skills/s-1/skill.md']);
+  });
+});
