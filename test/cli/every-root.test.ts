@@ -89,7 +89,7 @@ describe.each([
   });
 
   it('plans the agent’s skills of the second root there: umbrella and archives beside that root', async () => {
-    const { run } = await twoRootLibrary(config);
+    const { dir, run } = await twoRootLibrary(config);
     const planned = await run('plan', '--json');
     expect(planned.code, planned.stderr).toBe(0);
     const report = JSON.parse(planned.stdout) as { plans: { into: string; from: string[]; archived: { to: string }[] }[] };
@@ -97,6 +97,13 @@ describe.each([
     for (const archive of report.plans[0]?.archived ?? []) expect(archive.to.startsWith(`${second}/.archive/`)).toBe(true);
     const dry = await run('curate', '--dry-run', '--consolidate', '--json');
     expect(dry.code, dry.stderr).toBe(0);
+    // Applied, the plan is a proposal branch whose umbrella and archives are in that root.
+    const applied = await run('plan', '--apply', '--json');
+    expect(applied.code, applied.stderr).toBe(0);
+    const tree = git(dir, 'ls-tree', '-r', '--name-only', 'skillgarden/umbrella/deploy').split('\n');
+    expect(tree).toContain(`${second}/deploy/SKILL.md`);
+    expect(tree.filter((path) => path.includes('/.archive/')).every((path) => path.startsWith(`${second}/.archive/`))).toBe(true);
+    expect(tree.some((path) => path.includes('/.archive/'))).toBe(true);
     // A pin kept in .skillgarden/pins.txt keeps the skill out of every plan.
     expect((await run('pin', 'deploy-staging')).code).toBe(0);
     expect(JSON.parse((await run('plan', '--json')).stdout).plans).toEqual([]);
