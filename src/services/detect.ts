@@ -1,6 +1,7 @@
+import { discoverSkills } from '../store/discover.js';
 import type { DiscoveredLibrary } from '../store/layout/discover-library.js';
-import { readdir, readFile } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { draftPatterns, type DraftLimits, type DraftProfile, type ExistingSkill } from '../core/patterns/draft.js';
 import type { EvidenceSession } from '../core/patterns/evidence.js';
 import { minePatterns, type MineOptions } from '../core/patterns/mine.js';
@@ -60,25 +61,17 @@ function displayPath(file: string, cwd: string): string {
 }
 
 /** The library's skills (the one discovery), as the drafts' "already covered" check reads them. */
-export async function readExistingSkills(library: Pick<DiscoveredLibrary, 'skills'>): Promise<ExistingSkill[]> {
+export async function readExistingSkills(library: {
+  skills: readonly Pick<DiscoveredLibrary['skills'][number], 'name' | 'dir'>[];
+}): Promise<ExistingSkill[]> {
   return Promise.all(
     library.skills.map(async (s) => ({ name: s.name, text: await readFile(join(s.dir, 'SKILL.md'), 'utf8').catch(() => '') })),
   );
 }
 
+/** `skillsDir` given as a folder of skills: read as one root of the one discovery (archives and support folders left out). */
 async function readSkillsDir(dir: string): Promise<ExistingSkill[]> {
-  const entries = await readdir(dir, {
-    recursive: true,
-    withFileTypes: true,
-  }).catch(() => []);
-  const files = entries.filter((e) => e.isFile() && e.name === 'SKILL.md').map((e) => join(e.parentPath ?? e.path, e.name));
-  // A skill that cannot be read covers nothing; detection goes on without it.
-  return Promise.all(
-    files.sort().map(async (file) => ({
-      name: basename(dirname(file)),
-      text: await readFile(file, 'utf8').catch(() => ''),
-    })),
-  );
+  return readExistingSkills({ skills: discoverSkills(dir) });
 }
 
 /**
