@@ -8,6 +8,7 @@ const skill = (name: string, topic: string) =>
   `---\nname: ${name}\ndescription: Deploy ${topic} notes for the web service. Use when deploying to ${topic}.\n---\n# ${topic}\n\nDeploy the web service to ${topic} servers and watch the release.\n`;
 
 const second = 'plugins/ops/skills';
+const otelFixture = join(import.meta.dirname, '..', 'fixtures', 'otel', 'claude-code-logs.jsonl');
 const now = '2026-11-30T00:00:00Z';
 
 /**
@@ -86,6 +87,19 @@ describe.each([
     expect(shown.totals.runbook?.use_count).toBe(3);
     // The curator's read path sees the same counts.
     expect(JSON.parse((await run('show', 'runbook', '--json')).stdout).usage).toMatchObject({ use_count: 3 });
+  });
+
+  it('imports Claude Code activations of skills in the second root and shows them there', async () => {
+    const dir = repoWith({
+      'skills/review/SKILL.md': skill('review', 'review'),
+      [`${second}/deploy/SKILL.md`]: skill('deploy', 'deploy'),
+      ...(config === undefined ? {} : { '.skillgarden/config.yaml': config }),
+    });
+    const imported = await cli(['--now', now, '--json', 'usage', 'import', otelFixture], { cwd: dir });
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(JSON.parse(imported.stdout)).toMatchObject({ imported: 3 });
+    const shown = await cli(['--now', now, '--json', 'show', 'deploy'], { cwd: dir });
+    expect(JSON.parse(shown.stdout)).toMatchObject({ path: `${second}/deploy`, usage: { use_count: 2 } });
   });
 
   it('plans the agent’s skills of the second root there: umbrella and archives beside that root', async () => {
