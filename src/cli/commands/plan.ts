@@ -1,6 +1,6 @@
 import { renderPlansMarkdown, renderPlansText } from '../../core/consolidate/index.js';
 import { SkillgardenError } from '../../core/errors.js';
-import { readChatClientOptions } from '../../llm/chat-client.js';
+import { llmUsage, readLlmOption } from '../llm-option.js';
 import { planLibrary } from '../../services/consolidate/index.js';
 import { buildUmbrellaBranchProposal, writeProposals } from '../../services/proposals/index.js';
 import { buildRunId } from '../../services/curator/run-id.js';
@@ -10,18 +10,12 @@ import { renderWritten } from './proposals.js';
 export const planCommand: Command = {
   name: 'plan',
   summary: 'consolidation plans (umbrella skills) for the curated skills: shown, or written as proposal branches (--apply)',
-  usage:
-    'plan [--json] [--markdown] [--llm] [--advise] [--apply]   (--apply: each plan as a branch skillgarden/umbrella/<name>; --llm: SKILLGARDEN_LLM_BASE_URL, SKILLGARDEN_LLM_MODEL, SKILLGARDEN_LLM_API_KEY)',
+  usage: `plan [--json] [--markdown] [--llm] [--advise] [--apply]   (--apply: each plan as a branch skillgarden/umbrella/<name>; ${llmUsage})`,
   options: { markdown: { type: 'boolean' }, llm: { type: 'boolean' }, apply: { type: 'boolean' }, advise: { type: 'boolean' } },
   async run(context) {
     if (context.positionals.length > 0)
       throw new SkillgardenError('cli/usage', `plan takes no arguments (got ${context.positionals.join(' ')})`);
-    const llm = context.values.llm === true ? readChatClientOptions(context.io.env) : undefined;
-    if (context.values.llm === true && !llm)
-      throw new SkillgardenError(
-        'cli/usage',
-        '--llm needs SKILLGARDEN_LLM_BASE_URL and SKILLGARDEN_LLM_MODEL (and SKILLGARDEN_LLM_API_KEY if the endpoint wants one)',
-      );
+    const llm = readLlmOption(context.values.llm, context.io.env);
     const advise = context.values.advise === true;
     const { report, result, findings } = await planLibrary(context.global.repo, {
       now: context.global.now,
