@@ -27,7 +27,8 @@ export const planCommand: Command = {
         ? await writeProposals(
             context.global.repo,
             result.plans.map((plan) => buildUmbrellaBranchProposal(plan, buildRunId(context.global.now, undefined))),
-            { now: context.global.now },
+            // An umbrella this run no longer plans is withdrawn (not declined): it may be proposed again.
+            { now: context.global.now, withdraw: ['umbrella'] },
           )
         : undefined;
     const out = context.global.json
