@@ -32,8 +32,9 @@ export interface ReadSkillFolderOptions {
 export function readSkillFolder(dir: string, options: ReadSkillFolderOptions): SkillFolderContent {
   const findings: Finding[] = [];
   const file = join(dir, skillFileName);
-  // realpath costs a syscall per path component: only resolve what is a link.
-  const linked = isSymlink(dir) || isSymlink(file);
+  // realpath costs a syscall per path component: only resolve what is a link. The folder's
+  // listing (which the file walk below needs anyway) says whether SKILL.md is one.
+  const linked = isSymlink(dir) || skillFileIsLink(dir, file, options.readDir);
   const escape = linked ? escapesBoundary(file, options.boundary) : undefined;
   if (escape) {
     findings.push(
@@ -89,6 +90,16 @@ export function readSkillFolder(dir: string, options: ReadSkillFolderOptions): S
     }
   }
   return { bytes, files, findings };
+}
+
+function skillFileIsLink(dir: string, file: string, readDir: ReadDir | undefined): boolean {
+  if (!readDir) return isSymlink(file);
+  try {
+    const entry = readDir(dir).find((e) => e.name === skillFileName);
+    return entry ? entry.isSymbolicLink() : isSymlink(file);
+  } catch {
+    return isSymlink(file);
+  }
 }
 
 /** The real path of `path` when it lies outside `boundary`, else undefined. */

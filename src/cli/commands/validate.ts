@@ -2,6 +2,7 @@ import { SkillgardenError } from '../../core/errors.js';
 import { renderFindingsGithub, renderFindingsText } from '../../core/report/render-findings.js';
 import { isProfileName, profileNames } from '../../core/schema/types.js';
 import { runValidate, type ValidateReport } from '../../services/validate.js';
+import { openValidateCache } from '../../services/validate-cache.js';
 import { compareFindings, type Finding } from '../../core/findings.js';
 import { toFindings } from '../../core/scan/index.js';
 import { runScan } from '../../services/scan.js';
@@ -55,6 +56,7 @@ async function validateOnce({ io, global, positionals, values }: CommandContext)
   const readDir = createDirCache();
   const library = paths.length > 0 ? undefined : requireSkills(openLibrary(global.repo, config.skills_dir, { readDir }), { allowEmpty });
   const files = values['no-scan'] === true ? undefined : createFileCache();
+  const cache = values['no-cache'] === true ? undefined : await openValidateCache(global.repo);
   const report = runValidate({
     cwd: global.repo,
     paths,
@@ -64,7 +66,9 @@ async function validateOnce({ io, global, positionals, values }: CommandContext)
     readDir,
     ...(library ? { library } : {}),
     ...(files ? { files } : {}),
+    ...(cache ? { cache: cache.cache } : {}),
   });
+  cache?.save();
   progress.done();
   if (report.skills === 0 && paths.length > 0 && !allowEmpty) {
     throw new SkillgardenError(

@@ -15,6 +15,7 @@ import type { LedgerBackend } from '../../ledger/ledger.js';
 import { readLibrary, stateFile, type LibrarySnapshot } from './read-library.js';
 import { buildRunId } from './run-id.js';
 import { detectPatterns } from './detect-patterns.js';
+import { noTranscriptMatch } from '../detect.js';
 import { planLibrary } from '../consolidate/index.js';
 import type { ConsolidationPlan, PlanReport } from '../../core/consolidate/index.js';
 import type { DraftLimits } from '../../core/patterns/index.js';
@@ -35,6 +36,8 @@ export interface CurateOptions {
   consolidate?: boolean;
   /** Transcript globs (relative to the repository) to mine for patterns; default: `transcripts` in the config. */
   transcripts?: readonly string[];
+  /** The folder transcript globs resolve against (default: the repository): the Action's checkout, not its scratch clone. */
+  transcriptsDir?: string;
   /** Overrides `patterns:` in the config (the Action's `max-drafts`, `min-sessions`, `min-confidence`). */
   draftLimits?: Partial<DraftLimits>;
   /**
@@ -105,7 +108,11 @@ export async function runCurator(options: CurateOptions): Promise<CurateResult> 
     report.plans = plans?.plans ?? [];
     if (detected)
       report.warnings.push(
-        ...detected.skipped.map((s) => ({ code: 'detect/skipped', message: `${s.count} skipped: ${s.reason}`, file: s.file })),
+        ...detected.skipped.map((s) => ({
+          code: s.reason === noTranscriptMatch ? 'detect/no-match' : 'detect/skipped',
+          message: `${s.count} skipped: ${s.reason}`,
+          file: s.file,
+        })),
       );
     report.skipped.push(
       ...deferred.map((d) => ({

@@ -1,7 +1,6 @@
 import { ScanCache, ruleSetVersion } from '../../core/scan/scan-cache.js';
 import type { ScanConfig } from '../../core/scan/config.js';
-import { readRepoLayout } from '../../ledger/git-dir.js';
-import { cacheFilePath, readCacheFile, writeCacheFile } from '../cache-file.js';
+import { openRepoCache } from '../repo-cache.js';
 import type { ContentCache } from './scan-skill-dir.js';
 import { readTrackedBlobs } from './tracked-blobs.js';
 
@@ -13,25 +12,16 @@ export interface PersistedScanCache extends ContentCache {
 
 export const scanCacheFileName = 'scan-cache.json';
 
-/**
- * Opens `.git/skillgarden/scan-cache.json` of the repository at `repo`, for
- * the rule set and limits of `config`. Undefined outside a git repository:
- * there is nowhere to keep it that `git status` would not show.
- */
+/** Opens `.git/skillgarden/scan-cache.json` for the rule set and limits of `config` (undefined outside a git repository). */
 export async function openScanCache(repo: string, config: ScanConfig): Promise<PersistedScanCache | undefined> {
-  let layout;
-  try {
-    layout = await readRepoLayout(repo);
-  } catch {
-    return undefined;
-  }
-  const file = cacheFilePath(layout.gitdir, scanCacheFileName);
-  const cache = new ScanCache(readCacheFile(file), `${ruleSetVersion()}:${config.limits.maxFileBytes}`);
+  const file = await openRepoCache(repo, scanCacheFileName);
+  if (!file) return undefined;
+  const cache = new ScanCache(file.data, `${ruleSetVersion()}:${config.limits.maxFileBytes}`);
   return {
     cache,
-    tracked: readTrackedBlobs(layout.dir, layout.gitdir),
+    tracked: readTrackedBlobs(file.dir, file.gitdir),
     save: () => {
-      if (cache.changed) writeCacheFile(file, cache.toData());
+      if (cache.changed) file.save(cache.toData());
     },
   };
 }

@@ -36,16 +36,16 @@ export function readTrackedBlobs(dir: string, gitdir: string): TrackedBlobs | un
       const entry = byPath.get(sep === '/' ? rel : rel.split(sep).join('/'));
       if (!entry || !stat.isFile()) return undefined;
       const { raw } = entry;
-      const { oid, stage } = readEntryOid(entry);
       const mtime = msOf(raw, 8);
       const same =
-        stage === 0 &&
         mtime === stat.mtimeMs &&
         msOf(raw, 0) === stat.ctimeMs &&
         raw.readUInt32BE(36) === stat.size % 2 ** 32 &&
         raw.readUInt32BE(20) === stat.ino % 2 ** 32;
       // git's "racy clean": a file written in the same instant as the index may have changed after git hashed it.
-      return same && mtime < indexMs ? oid : undefined;
+      if (!same || mtime >= indexMs) return undefined;
+      const { oid, stage } = readEntryOid(entry);
+      return stage === 0 ? oid : undefined;
     },
   };
 }
