@@ -1,4 +1,6 @@
 import { discoverSkills } from '../store/discover.js';
+import type { ChatClientOptions } from '../llm/chat-client.js';
+import { writeDraftProse } from '../llm/draft-prose.js';
 import type { DiscoveredLibrary } from '../store/layout/discover-library.js';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
@@ -33,6 +35,8 @@ export interface DetectOptions extends Omit<MineOptions, 'fingerprint'> {
   limits?: Partial<DraftLimits>;
   maxLineBytes?: number;
   maxDocumentBytes?: number;
+  /** The optional LLM pass: each draft's prose rewritten through this chat endpoint, checked, else kept as drafted. */
+  llm?: ChatClientOptions;
 }
 
 /** Token ids per session, and the sessions themselves, which drafts are read from. */
@@ -120,6 +124,14 @@ export async function runDetect(options: DetectOptions): Promise<DetectReport> {
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.profile === undefined ? {} : { profile: options.profile }),
   });
+  if (options.llm) {
+    // One draft at a time: a run makes at most max_drafts of them, and an endpoint's rate limit is shared.
+    for (const pattern of detected) {
+      if (pattern.draft === undefined) continue;
+      const prosed = await writeDraftProse(pattern.draft, options.llm);
+      pattern.draft = { ...prosed.draft, llm: prosed.llm };
+    }
+  }
   return {
     sessions: tokens.sessions.length,
     calls: tokens.calls,
