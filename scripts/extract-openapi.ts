@@ -140,7 +140,10 @@ function extract(spec: Spec): Record<string, unknown> {
       responses,
     };
   }
-  return { source: `@octokit/openapi api.github.com.deref.json (OpenAPI ${spec.openapi}, ${spec.info.version})`, operations };
+  return {
+    source: `GitHub's REST API description (github/rest-api-description, api.github.com) as @octokit/openapi ${spec.info.version} ships it: generated/api.github.com.deref.json, OpenAPI ${spec.openapi}`,
+    operations,
+  };
 }
 
 const require = createRequire(import.meta.url);

@@ -121,7 +121,7 @@ export class LibraryCache {
       if (!rediscover) return result;
     }
     // The one discovery: names used twice, links out of the repository and manifest problems come back as findings.
-    this.dirty = true;
+    // It marks the index dirty only where a skill came, went or changed: an unchanged library is not rewritten.
     const { library, roots } = scanLibrary(this.source);
     const locations = library.skills;
     this.rootDirs = roots;
@@ -150,6 +150,7 @@ export class LibraryCache {
       if (seen.has(name)) continue;
       if (this.skills.get(name)?.entry) result.removed.push(name);
       this.skills.delete(name);
+      this.dirty = true;
     }
     this.byFile = new Map();
     return result;

@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { findGitDir } from '../ledger/git-dir.js';
+import { cacheFilePath, readCacheFile, writeCacheFile } from '../store/cache-file.js';
 import type { Finding } from '../core/findings.js';
 import type { RegistryEntry } from '../core/registry/types.js';
 import type { SkillLocation } from '../store/discover.js';
@@ -32,35 +31,28 @@ export interface LibraryIndexFile {
 }
 
 /** Bump when what an entry holds, or how it is built, changes: an older file is then ignored. */
-const indexVersion = 1;
+const indexVersion = 2;
 
-/** git's blob id: sha-1 of `blob <length>\0` and the bytes. */
-export function blobId(bytes: Uint8Array): string {
-  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
-}
+export { blobId } from '../store/cache-file.js';
 
 /** The index for `root`, or undefined when missing, unreadable, from another version or another root: the caller loads cold. */
 export function readLibraryIndex(file: string, root: string): LibraryIndexFile | undefined {
-  try {
-    const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<LibraryIndexFile> | null;
-    if (parsed?.version !== indexVersion || parsed.root !== root || !Array.isArray(parsed.skills)) {
-      return undefined;
-    }
-    return parsed as LibraryIndexFile;
-  } catch {
-    return undefined;
-  }
+  const parsed = readCacheFile(file) as Partial<LibraryIndexFile> | null | undefined;
+  if (parsed?.version !== indexVersion || parsed.root !== root || !Array.isArray(parsed.skills)) return undefined;
+  return parsed as LibraryIndexFile;
 }
 
-/** Temp file, then rename: a reader sees the old index or the new one, never half of one. */
+/** Written whole through a temp file (cache-file.ts): a reader sees the old index or the new one. */
 export function writeLibraryIndex(file: string, index: Omit<LibraryIndexFile, 'version'>): void {
-  const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  try {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(temp, JSON.stringify({ version: indexVersion, ...index }));
-    renameSync(temp, file);
-  } catch {
-    // A cache that cannot be written (a read-only checkout) only costs the next start its speed.
-    rmSync(temp, { force: true });
-  }
+  writeCacheFile(file, { version: indexVersion, ...index });
+}
+
+/**
+ * Where a repository keeps its index: `skillgarden/registry-index.json` in its git folder, found as git finds
+ * it (`GIT_DIR`, a `.git` folder, or the folder a linked worktree's `.git` file names). Outside a git
+ * repository there is none: a plain folder of skills loads cold every time, and nothing is written into it.
+ */
+export function defaultIndexFile(repoDir: string): string | undefined {
+  const gitdir = findGitDir(repoDir);
+  return gitdir === undefined ? undefined : cacheFilePath(gitdir, 'registry-index.json');
 }

@@ -4,9 +4,17 @@ import { isCandidateFolder, skillFileName } from '../core/layout.js';
 import type { SkillLocation } from '../store/discover.js';
 import { openLibrary, type DiscoveredLibrary } from '../store/layout/discover-library.js';
 
+export interface FileStat {
+  mtimeMs: number;
+  size: number;
+  ino: number;
+  /** Absent from a fake file system; a real one always has it. */
+  ctimeMs?: number;
+}
+
 /** The file system calls a scan makes: injectable, so a test can change the disk between two of them. */
 export interface ScanFs {
-  stat: (path: string) => { mtimeMs: number; size: number; ino: number } | undefined;
+  stat: (path: string) => FileStat | undefined;
   readFile: (path: string) => Uint8Array | undefined;
 }
 
@@ -14,7 +22,7 @@ export const nodeScanFs: ScanFs = {
   stat(path) {
     try {
       const s = statSync(path);
-      return { mtimeMs: s.mtimeMs, size: s.size, ino: s.ino };
+      return { mtimeMs: s.mtimeMs, size: s.size, ino: s.ino, ctimeMs: s.ctimeMs };
     } catch {
       return undefined;
     }
@@ -28,11 +36,14 @@ export const nodeScanFs: ScanFs = {
   },
 };
 
-/** A file's identity for "did it change": modification time, size and inode (an atomic rename changes the inode). */
+/**
+ * A file's identity for "did it change": modification time, size, inode (an atomic rename changes the inode) and
+ * change time (which no one can set back: an edit whose mtime was restored still moves it, as git's index checks).
+ */
 export type Stamp = string;
 
-export function stampOf(stat: { mtimeMs: number; size: number; ino: number } | undefined): Stamp | undefined {
-  return stat ? `${stat.mtimeMs}:${stat.size}:${stat.ino}` : undefined;
+export function stampOf(stat: FileStat | undefined): Stamp | undefined {
+  return stat ? `${stat.mtimeMs}:${stat.size}:${stat.ino}:${stat.ctimeMs ?? ''}` : undefined;
 }
 
 /** Folder stamps that tell whether the set of skill folders may have changed. */

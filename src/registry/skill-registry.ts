@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Finding } from '../core/findings.js';
 import { findClosestNames } from '../core/registry/closest-names.js';
@@ -13,6 +13,7 @@ import { readArchiveInfo } from './archive-info.js';
 import { ConditionalSkills } from './conditional-skills.js';
 import { runInlineShell, type InlineShellOptions } from './inline-shell.js';
 import { LibraryCache, type RefreshResult } from './library-cache.js';
+import { defaultIndexFile } from './library-index.js';
 import { nodeScanFs, type ScanFs } from './library-scan.js';
 import { watchSkills, type SkillWatcher, type WatchOptions } from './watcher.js';
 import type { ForkRunner, LoadResult } from './load-result.js';
@@ -34,9 +35,8 @@ export interface SkillRegistryOptions {
   fs?: ScanFs;
   /**
    * The persisted index of parsed skills (src/registry/library-index.ts), so a cold start reads
-   * only what changed. Default: none; `true`: `.git/skillgarden/registry-index.json` when `repoDir`
-   * has a `.git` folder (else none); a path: that file. Off by default until the CLI's reminder tests
-   * pass with it (two failed in the last run of this wave: see the issue 18 report).
+   * only what changed. Default (and `true`): `skillgarden/registry-index.json` in the repository's
+   * git folder (a linked worktree's own), none outside a git repository; `false`: none; a path: that file.
    */
   indexFile?: string | boolean;
 }
@@ -300,9 +300,7 @@ export class SkillRegistry {
 
 function indexFileFor(options: SkillRegistryOptions): string | undefined {
   if (typeof options.indexFile === 'string') return options.indexFile;
-  if (options.indexFile !== true) return undefined;
-  const gitdir = join(options.repoDir, '.git');
-  return existsSync(gitdir) && statSync(gitdir).isDirectory() ? join(gitdir, 'skillgarden', 'registry-index.json') : undefined;
+  return options.indexFile === false ? undefined : defaultIndexFile(options.repoDir);
 }
 
 function sameTotals(a: ReadonlyMap<string, UsageCounters>, b: ReadonlyMap<string, UsageCounters>): boolean {

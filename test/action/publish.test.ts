@@ -50,7 +50,8 @@ const branchContent = (bare: string, branch: string) => ({
   files: git(bare, 'diff', '--name-status', '--no-renames', 'main', branch),
 });
 
-describe('mode: curate, how proposals are opened', () => {
+// Several runs of the bundled Action per test, on a machine others share.
+describe('mode: curate, how proposals are opened', { timeout: 90_000 }, () => {
   it('opens a draft, requests reviewers and teams, and assigns people, each call as GitHub describes it', async () => {
     const origin = library();
     const fake = await action.github(origin, { collaborators: ['ada', 'bob'] });
@@ -175,18 +176,25 @@ describe('mode: curate, how proposals are opened', () => {
     ]);
     const deleted = (ops(fake, 'git/create-tree')[0]?.body as { tree: { path: string; sha: string | null }[] }).tree;
     expect(deleted).toContainEqual(expect.objectContaining({ path: 'skills/old-helper/SKILL.md', sha: null }));
-    // The signed commit is the bot's own: a re-run leaves it; a moved base rebuilds it with a forced ref update.
-    const again = await curate(signed, fake, { consolidate: 'true', 'sign-commits': 'true' });
+  });
+
+  it("a signed proposal is the bot's own: a re-run leaves it, a moved base rebuilds it with a forced ref update", async () => {
+    const signed = library({ deploy: true });
+    const fake = await action.github(signed);
+    const inputs = { consolidate: 'true', 'sign-commits': 'true' };
+    expect((await curate(signed, fake, inputs)).code).toBe(0);
+    const again = await curate(signed, fake, inputs);
     expect(outcomes(again.outputs).map((o) => o.operation)).toEqual(['unchanged', 'unchanged']);
     git(signed.workspace, '-c', 'user.name=Ada', '-c', 'user.email=a@example.com', 'commit', '-q', '--allow-empty', '-m', 'docs: touch');
     git(signed.workspace, 'push', '-q', 'origin', 'main');
-    const moved = await curate(signed, fake, { consolidate: 'true', 'sign-commits': 'true' });
+    const moved = await curate(signed, fake, inputs);
     expect(moved.code, moved.stdout).toBe(0);
     expect(outcomes(moved.outputs).map((o) => o.operation)).toEqual(['updated', 'updated']);
     expect(ops(fake, 'git/update-ref').map((r) => r.body)).toEqual([
       { sha: signed.branchSha('skillgarden/lifecycle'), force: true },
       { sha: signed.branchSha('skillgarden/umbrella/deploy'), force: true },
     ]);
+    expect(fake.signed.has(signed.branchSha('skillgarden/lifecycle') ?? '')).toBe(true);
     expect(git(signed.bare, 'rev-parse', 'skillgarden/lifecycle^').trim()).toBe(git(signed.bare, 'rev-parse', 'main').trim());
     expect(fake.violations).toEqual([]);
   });

@@ -88,6 +88,15 @@ describe('the persisted registry index', () => {
           return { stat: (p) => (p === path ? frozen : nodeScanFs.stat(p)), readFile: nodeScanFs.readFile };
         },
       ],
+      [
+        // Same size, modification time set back to what the index saw: the change time still moved.
+        'edit of the same size, mtime set back',
+        () => {
+          const path = join(dir, 'skills/alpha/SKILL.md');
+          writeFileSync(path, readFileSync(path, 'utf8').replace('alpha things', 'ALPHA things'));
+          utimesSync(path, past, past);
+        },
+      ],
       ['new skill', () => writeTree(dir, { 'skills/delta/SKILL.md': skillText('delta') })],
       ['new skill in a category', () => writeTree(dir, { 'skills/ops/epsilon/SKILL.md': skillText('epsilon') })],
       ['removed skill', () => rmSync(join(dir, 'skills/delta'), { recursive: true })],

@@ -1,4 +1,5 @@
-import { readPrimaryRoot } from '../../store/layout/discover-library.js';
+import { openLibrary, readPrimaryRoot, requireSkills } from '../../store/layout/discover-library.js';
+import { requireConfig } from '../../services/config-file.js';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { renderPatternsMarkdown, type DetectedPattern } from '../../core/patterns/index.js';
@@ -25,7 +26,7 @@ export const curateCommand: Command = {
   summary:
     'one curator run: lifecycle transitions as commits (or, with --propose, as the branch skillgarden/lifecycle), run.json and REPORT.md',
   usage:
-    'curate [--dry-run] [--propose] [--scheduled] [--transcripts GLOB…] [--consolidate] [--report-dir DIR]   (--propose: the current branch and worktree untouched; every change a proposal branch)',
+    'curate [--dry-run] [--propose] [--scheduled] [--transcripts GLOB…] [--consolidate] [--report-dir DIR] [--allow-empty]   (--propose: the current branch and worktree untouched; every change a proposal branch)',
   options: {
     'dry-run': { type: 'boolean' },
     propose: { type: 'boolean' },
@@ -33,8 +34,11 @@ export const curateCommand: Command = {
     'report-dir': { type: 'string' },
     transcripts: { type: 'string', multiple: true },
     consolidate: { type: 'boolean' },
+    'allow-empty': { type: 'boolean' },
   },
   async run({ io, global, values }) {
+    // Nothing silently empty: a scheduled run over a library it cannot find fails, saying where it looked.
+    requireSkills(openLibrary(global.repo, requireConfig(global.repo).skills_dir), { allowEmpty: values['allow-empty'] === true });
     const progress = createProgress(io, 'curating', !global.json);
     const propose = values.propose === true;
     const dryRun = values['dry-run'] === true;

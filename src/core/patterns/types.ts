@@ -68,6 +68,8 @@ export interface Skipped {
   file: string;
   reason: string;
   count: number;
+  /** The first lines skipped for this reason (line formats; at most 10), so a person can open the file there. */
+  lines?: number[];
 }
 
 /** A repeated tool-call sequence found across sessions. */

@@ -91,13 +91,16 @@ export function readClineDocument(doc: unknown, sink: RecordSink): RecordOutcome
       continue;
     }
     if (message.role === 'user') {
-      for (const text of textBlocks(message.content))
+      // Tool results fill most user turns; only a tag can hold the person's words.
+      for (const text of textBlocks(message.content)) {
+        if (!text.includes('<')) continue;
         for (const request of text.matchAll(requestTag)) sink.userText(session, request[2], message.ts);
+      }
       sink.userText(session, undefined, message.ts);
       continue;
     }
     if (message.role !== 'assistant') continue;
-    for (const text of textBlocks(message.content)) readXmlCalls(text, session, message.ts, sink);
+    for (const text of textBlocks(message.content)) if (text.includes('<')) readXmlCalls(text, session, message.ts, sink);
     if (!Array.isArray(message.content)) continue;
     for (const block of message.content) {
       if (!isObject(block) || block.type !== 'tool_use') continue;
