@@ -1,5 +1,5 @@
 import { renderRunMarkdown } from '../core/report/render-run.js';
-import { renderProposalBody } from '../services/proposals/index.js';
+import { buildLifecycleFingerprint, renderProposalBody } from '../services/proposals/index.js';
 import { buildBranchName } from './branch-name.js';
 import { commitOnBase } from './commit-proposal.js';
 import { runCuratorPass, umbrellaFingerprint, warnEmptyTranscripts, type CuratorPass } from './curator-pass.js';
@@ -30,24 +30,49 @@ export interface LifecycleInput {
 }
 
 /**
- * One pass of the curator that commits nothing: its lifecycle transitions
- * come back as the shared proposal writer's one proposal (the CLI's
- * `curate --propose` writes the same), together with the umbrellas and drafts
- * proposed next. When the proposal is the open pull request's, or one a
- * person declined, nothing is committed or pushed; otherwise its one commit
- * is made on the base, validated, and published.
+ * A dry pass first (reading and planning cost little and open no ledger):
+ * its transitions give the lifecycle proposal's fingerprint, so when that is
+ * the open pull request's, or one a person declined, nothing more is done.
+ * Otherwise a pass that commits nothing returns the transitions as the
+ * shared proposal writer's one proposal (the CLI's `curate --propose` writes
+ * the same); its one commit is made on the base, validated, and published.
  */
 export async function proposeLifecycle(x: LifecycleInput): Promise<{ pass: CuratorPass; outcomes: PullOutcome[] }> {
   const { inputs, io, scratch, base } = x;
   const ctx: PublishContext = { api: x.api, git: scratch, base, publishing: x.publishing };
-  const options = { dryRun: false, scheduled: x.scheduled, plan: true, propose: true };
-  let pass = await runCuratorPass(inputs, scratch.dir, options);
-  warnEmptyTranscripts(pass.report, inputs, io);
-  if (pass.report.gates.blocked_by !== null) return { pass, outcomes: [] };
+  const options = { dryRun: true, scheduled: x.scheduled, plan: true };
+  let dry = await runCuratorPass(inputs, scratch.dir, options);
+  warnEmptyTranscripts(dry.report, inputs, io);
+  if (dry.report.gates.blocked_by !== null) return { pass: dry, outcomes: [] };
   // An umbrella a person declined is not proposed again, so it holds nothing back from the lifecycle: plan again without it.
-  const declinedUmbrellas = await readDeclinedUmbrellas(ctx, pass);
-  if (declinedUmbrellas.size > 0) pass = await runCuratorPass(inputs, scratch.dir, { ...options, declinedUmbrellas });
+  const declinedUmbrellas = await readDeclinedUmbrellas(ctx, dry);
+  if (declinedUmbrellas.size > 0) dry = await runCuratorPass(inputs, scratch.dir, { ...options, declinedUmbrellas });
+  // When the plan is all there is to do, the plan is this run's result (nothing was written, nothing needed to be).
+  const planned: CuratorPass = { ...dry, report: { ...dry.report, dry_run: false, status: 'completed' } };
   const state = await readBranchState(ctx, buildBranchName('lifecycle'));
+  if (dry.report.transitions.length === 0)
+    return {
+      pass: planned,
+      outcomes: await withdrawProposal(
+        ctx,
+        state,
+        `The latest curator run (${dry.report.run_id}) found no lifecycle transitions to propose.`,
+      ),
+    };
+  const decision = decideProposal(state, buildLifecycleFingerprint(dry.report.transitions), base.sha);
+  if (decision.kind === 'declined') {
+    io.info(`Not proposing again: this exact lifecycle proposal was closed without merging in #${decision.pull.number}.`);
+    const reason = `The curator's current proposal is the one declined in #${decision.pull.number}, so this one is withdrawn.`;
+    return { pass: planned, outcomes: await withdrawProposal(ctx, state, reason) };
+  }
+  if (decision.kind === 'edited')
+    io.warning(`${state.branch} has commits by someone else: pull request #${decision.pull.number} is left as it is.`);
+  if (decision.kind === 'unchanged' || decision.kind === 'edited')
+    return {
+      pass: planned,
+      outcomes: [{ branch: state.branch, number: decision.pull.number, url: decision.pull.html_url, operation: 'unchanged' }],
+    };
+  const pass = await runCuratorPass(inputs, scratch.dir, { ...options, dryRun: false, propose: true, declinedUmbrellas });
   const proposal = pass.lifecycle;
   if (!proposal)
     return {
@@ -57,19 +82,6 @@ export async function proposeLifecycle(x: LifecycleInput): Promise<{ pass: Curat
         state,
         `The latest curator run (${pass.report.run_id}) found no lifecycle transitions to propose.`,
       ),
-    };
-  const decision = decideProposal(state, proposal.fingerprint, base.sha);
-  if (decision.kind === 'declined') {
-    io.info(`Not proposing again: this exact lifecycle proposal was closed without merging in #${decision.pull.number}.`);
-    const reason = `The curator's current proposal is the one declined in #${decision.pull.number}, so this one is withdrawn.`;
-    return { pass, outcomes: await withdrawProposal(ctx, state, reason) };
-  }
-  if (decision.kind === 'edited')
-    io.warning(`${state.branch} has commits by someone else: pull request #${decision.pull.number} is left as it is.`);
-  if (decision.kind === 'unchanged' || decision.kind === 'edited')
-    return {
-      pass,
-      outcomes: [{ branch: state.branch, number: decision.pull.number, url: decision.pull.html_url, operation: 'unchanged' }],
     };
   const commit = await commitOnBase(scratch, proposal, { sha: base.sha, now: inputs.now });
   const body = renderProposalBody({
