@@ -70,7 +70,7 @@ const cliRun = (cwd: string, args: string[]): { ms: number; cpu: number } => {
   return { ms, cpu: childCpuMs() - cpu };
 };
 const fmt = (r: { ms: number; cpu: number }) => `${(r.ms / 1000).toFixed(2)} s (cpu ${(r.cpu / 1000).toFixed(2)} s)`;
-const cliRows = [
+const cliRows: string[] = [
   '',
   `CLI, one process per run; load average ${loadavg()
     .map((l) => l.toFixed(1))
@@ -78,6 +78,7 @@ const cliRows = [
   '| library | validate --no-scan | validate, cold (no cache) | validate, warm | warm / cold (wall, cpu) |',
   '|---|---:|---:|---:|---:|',
 ];
+console.log(cliRows.join('\n'));
 const sizes = (process.env.BENCH_SIZES ?? '1000,5000,10000').split(',').map(Number);
 for (const size of sizes) {
   const root = mkdtempSync(join(tmpdir(), 'sg-bench-validate-cli-'));
@@ -93,11 +94,10 @@ for (const size of sizes) {
     const cold = cliRun(root, []);
     const warm = [cliRun(root, []), cliRun(root, [])].sort((a, b) => a.ms - b.ms)[0]!;
     const share = (a: number, b: number) => `${((a / b) * 100).toFixed(0)} %`;
-    cliRows.push(
+    console.log(
       `| generated ${size.toLocaleString('en-US')} | ${fmt(noScan)} | ${fmt(cold)} | ${fmt(warm)} | ${share(warm.ms, cold.ms)}, ${share(warm.cpu, cold.cpu)} |`,
     );
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
 }
-console.log(cliRows.join('\n'));
