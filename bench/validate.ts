@@ -48,7 +48,7 @@ for (const size of inProcess ? [1_000, 5_000, 10_000] : []) {
     const r = best(3, () => runValidate({ cwd: root }));
     row(`generated ${size.toLocaleString('en-US')}`, r.skills, r.ms);
   } finally {
-    rmSync(root, { recursive: true, force: true });
+    rmSync(root, { recursive: true, force: true, maxRetries: 5 });
   }
 }
 if (inProcess) console.log(rows.join('\n'));
@@ -88,7 +88,8 @@ for (const size of sizes) {
       spawnSync('git', args, { cwd: root, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: root }, stdio: 'ignore' });
     git('init', '-q');
     git('add', '-A');
-    git('-c', 'user.name=bench', '-c', 'user.email=bench@example.com', 'commit', '-qm', 'library');
+    // No automatic gc: one left running in the background would still be writing .git when the folder is removed.
+    git('-c', 'gc.auto=0', '-c', 'user.name=bench', '-c', 'user.email=bench@example.com', 'commit', '-qm', 'library');
     const noScan = cliRun(root, ['--no-scan', '--no-cache']);
     rmSync(join(root, '.git', 'skillgarden'), { recursive: true, force: true });
     const cold = cliRun(root, []);
@@ -98,6 +99,6 @@ for (const size of sizes) {
       `| generated ${size.toLocaleString('en-US')} | ${fmt(noScan)} | ${fmt(cold)} | ${fmt(warm)} | ${share(warm.ms, cold.ms)}, ${share(warm.cpu, cold.cpu)} |`,
     );
   } finally {
-    rmSync(root, { recursive: true, force: true });
+    rmSync(root, { recursive: true, force: true, maxRetries: 5 });
   }
 }
