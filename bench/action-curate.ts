@@ -71,7 +71,7 @@ async function measure(
         return null;
       }
     };
-    const fake = await startFakeGitHub({ owner: 'bench', repo: 'skills', branchSha });
+    const fake = await startFakeGitHub({ owner: 'bench', repo: 'skills', branchSha, bare });
     const runnerTemp = join(root, 'runner');
     mkdirSync(runnerTemp, { recursive: true });
     const output = join(runnerTemp, 'output');

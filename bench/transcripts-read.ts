@@ -1,7 +1,11 @@
 /**
  * Transcript reading throughput: a generated Claude Code JSONL file at three
  * sizes, read by readTranscriptFile, next to the floor (readline + JSON.parse
- * of every line) and JSON.parse alone of lines already in memory.
+ * of every line) and JSON.parse alone of lines already in memory; then the
+ * same turns written as Gemini CLI JSONL (each message appended twice, as
+ * Gemini re-writes it), Cursor JSONL, an OpenCode export and Cline task
+ * histories (native tool_use blocks, and the XML tool protocol), each read
+ * whole, in MB/s and calls/s.
  * Run: npx tsx bench/transcripts-read.ts
  */
 import { createReadStream, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -10,6 +14,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { readTranscriptFile } from '../src/store/transcripts/read-transcript.js';
+import { formatWriters } from './transcripts-formats.js';
 
 const tools = [
   ['Read', () => ({ file_path: '/home/u/project/src/app.ts' })],
@@ -24,6 +29,11 @@ const tools = [
   ['Bash', () => ({ command: 'npm test -- --run', description: 'Run the tests' })],
   ['Grep', () => ({ pattern: 'export function', path: 'src' })],
 ] as const;
+
+/** A tool's output: a few KB, as in real sessions. */
+function buildOutput(i: number): string {
+  return 'line of tool output with some code in it: const x = 1;\n'.repeat(20 + (i % 60));
+}
 
 /** One turn: an assistant tool_use line, its tool_result (a few KB of output) and a progress line. */
 function buildTurn(i: number): string {
@@ -51,7 +61,7 @@ function buildTurn(i: number): string {
       usage: { input_tokens: 3, output_tokens: 120 },
     },
   };
-  const output = `${'line of tool output with some code in it: const x = 1;\n'.repeat(20 + (i % 60))}`;
+  const output = buildOutput(i);
   const user = {
     ...base,
     type: 'user',
@@ -147,6 +157,26 @@ try {
     const peak = (process.resourceUsage().maxRSS / 1024).toFixed(0);
     console.log(
       `${size.toFixed(0).padStart(8)}  ${String(calls).padStart(6)}    ${rate(reader).padEnd(22)} ${rate(floor).padEnd(37)} ${rate(parseOnly).padEnd(28)} ${peak.padStart(12)}`,
+    );
+  }
+  console.log('\nformat              size MiB   calls   MB/s wall (cpu)   calls/s wall (cpu)');
+  for (const [format, write] of Object.entries(formatWriters)) {
+    const path = join(dir, `${format}.${write.extension}`);
+    const turns = write.write(path, 32, buildOutput);
+    const size = statSync(path).size / 1024 / 1024;
+    let calls = 0;
+    let detected: string | undefined;
+    const reader = await measure(async () => {
+      const result = await readTranscriptFile(path);
+      detected = result.format;
+      calls = result.sessions.reduce((sum, s) => sum + s.calls.length, 0);
+    });
+    if (calls !== turns || detected !== write.format)
+      throw new Error(`${format}: expected ${turns} ${write.format} calls, read ${calls} (${detected})`);
+    const per = (amount: number, m: { wall: number; cpu: number }) =>
+      `${(amount / (m.wall / 1000)).toFixed(0).padStart(6)} (${(amount / (m.cpu / 1000)).toFixed(0).padStart(6)})`;
+    console.log(
+      `${format.padEnd(18)} ${size.toFixed(0).padStart(9)}  ${String(calls).padStart(6)}   ${per(size, reader).padEnd(17)} ${per(calls, reader)}`,
     );
   }
 } finally {

@@ -17,14 +17,36 @@ export const usedOperations = [
   ['patch', '/repos/{owner}/{repo}/pulls/{pull_number}'],
   ['post', '/repos/{owner}/{repo}/issues/{issue_number}/labels'],
   ['post', '/repos/{owner}/{repo}/issues/{issue_number}/comments'],
+  ['post', '/repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers'],
+  ['post', '/repos/{owner}/{repo}/issues/{issue_number}/assignees'],
+  // sign-commits: the proposal commit made through the git data API, so GitHub signs it.
+  ['post', '/repos/{owner}/{repo}/git/blobs'],
+  ['post', '/repos/{owner}/{repo}/git/trees'],
+  ['post', '/repos/{owner}/{repo}/git/commits'],
+  ['get', '/repos/{owner}/{repo}/git/ref/{ref}'],
+  ['post', '/repos/{owner}/{repo}/git/refs'],
+  ['patch', '/repos/{owner}/{repo}/git/refs/{ref}'],
 ] as const;
 
 /** Response fields the Action reads; the rest of GitHub's large objects is left out. */
 const readFields: Record<string, string[]> = {
-  pull: ['number', 'html_url', 'state', 'merged_at', 'title', 'body', 'head'],
+  pull: ['number', 'html_url', 'state', 'merged_at', 'title', 'body', 'head', 'base', 'draft'],
   head: ['ref', 'sha'],
+  base: ['ref'],
   label: ['name'],
   comment: ['id', 'html_url'],
+  reviewed: ['number', 'requested_reviewers', 'requested_teams'],
+  requested_reviewers: ['login'],
+  requested_teams: ['slug'],
+  assigned: ['number', 'assignees'],
+  assignees: ['login'],
+  blob: ['sha'],
+  tree: ['sha'],
+  commit: ['sha', 'tree', 'parents', 'verification'],
+  parents: ['sha'],
+  verification: ['verified', 'reason'],
+  ref: ['ref', 'object'],
+  object: ['sha', 'type'],
 };
 
 type Schema = Record<string, unknown>;
@@ -61,6 +83,8 @@ function clean(node: unknown): unknown {
 
 /** Keeps only the fields the Action reads, so a fake answer is checked on what matters. */
 function prune(schema: Schema, kind: string): Schema {
+  if (schema.type === 'array' || (Array.isArray(schema.type) && schema.type.includes('array')))
+    return { ...schema, items: prune(schema.items as Schema, kind) };
   const fields = readFields[kind];
   const properties = schema.properties as Record<string, Schema> | undefined;
   if (!fields || !properties) return schema;
@@ -73,9 +97,21 @@ function prune(schema: Schema, kind: string): Schema {
   return { type: 'object', properties: kept, required };
 }
 
+const kindOf: Record<string, string> = {
+  'pulls/request-reviewers': 'reviewed',
+  'issues/add-assignees': 'assigned',
+  'issues/add-labels': 'label',
+  'issues/create-comment': 'comment',
+  'git/create-blob': 'blob',
+  'git/create-tree': 'tree',
+  'git/create-commit': 'commit',
+  'git/get-ref': 'ref',
+  'git/create-ref': 'ref',
+  'git/update-ref': 'ref',
+};
+
 function responseKind(operationId: string): string {
-  if (operationId.startsWith('pulls/')) return 'pull';
-  return operationId === 'issues/add-labels' ? 'label' : 'comment';
+  return kindOf[operationId] ?? (operationId.startsWith('pulls/') ? 'pull' : 'comment');
 }
 
 function extract(spec: Spec): Record<string, unknown> {
@@ -104,7 +140,10 @@ function extract(spec: Spec): Record<string, unknown> {
       responses,
     };
   }
-  return { source: `@octokit/openapi api.github.com.deref.json (OpenAPI ${spec.openapi}, ${spec.info.version})`, operations };
+  return {
+    source: `GitHub's REST API description (github/rest-api-description, api.github.com) as @octokit/openapi ${spec.info.version} ships it: generated/api.github.com.deref.json, OpenAPI ${spec.openapi}`,
+    operations,
+  };
 }
 
 const require = createRequire(import.meta.url);

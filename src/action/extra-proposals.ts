@@ -2,30 +2,40 @@ import { stringify } from 'yaml';
 import { buildPlanReport, describePlan, renderPlansMarkdown } from '../core/consolidate/index.js';
 import type { ConsolidationPlan } from '../core/consolidate/types.js';
 import type { DetectedPattern } from '../core/patterns/types.js';
-import { buildBranchName } from './branch-name.js';
+import { buildDraftBranchProposal, buildUmbrellaBranchProposal, type BranchProposal } from '../services/proposals/index.js';
 import { codeSpan, escapeMarkdown } from './markdown.js';
-import { buildFingerprint, type Proposal } from './proposal.js';
+import type { Proposal } from './proposal.js';
 
-/** A proposal whose one commit is made later, on demand: its trailers are read back from that commit. */
+/**
+ * A proposal whose one commit is made later, on demand: its branch, fingerprint,
+ * message and file changes are the CLI's local proposal writer's (`commit`);
+ * what GitHub shows of it (title, labels, reasons) is the Action's.
+ */
 export interface PendingProposal {
   proposal: Omit<Proposal, 'commitMessage' | 'trailerBlock'>;
   /** The report section for the PR body. */
   report: string;
+  commit: BranchProposal;
+  /** The skills it changes, archives or creates: what another proposal must not also decide. */
+  skills: string[];
 }
 
 /** One umbrella plan (DESIGN §8) as one proposal on `skillgarden/umbrella/<name>`. */
-export function buildUmbrellaProposal(plan: ConsolidationPlan, extraLabels: readonly string[]): PendingProposal {
+export function buildUmbrellaProposal(plan: ConsolidationPlan, runId: string, extraLabels: readonly string[]): PendingProposal {
+  const commit = buildUmbrellaBranchProposal(plan, runId);
   const report = buildPlanReport(
     { plans: [plan], dropped: [], skipped: [] },
     { prunings: plan.archived.map((a) => ({ name: a.name, reason: `absorbed into ${plan.into}` })) },
   );
   return {
+    commit,
+    skills: [plan.into, ...plan.from],
     proposal: {
       kind: 'umbrella',
-      branch: buildBranchName('umbrella', plan.into),
+      branch: commit.branch,
       title: `skillgarden: ${plan.kind === 'create' ? 'new umbrella' : 'merge into'} ${plan.into} — ${plan.from.length} skill(s)`,
       labels: ['skillgarden', 'umbrella', ...extraLabels],
-      fingerprint: buildFingerprint('umbrella', [`${plan.kind}:${plan.into}`, ...plan.from, ...plan.demoted.map((d) => `demote:${d}`)]),
+      fingerprint: commit.fingerprint,
       reasons: [
         escapeMarkdown(describePlan(plan)),
         ...plan.archived.map((a) => `archive ${codeSpan(a.from)} → ${codeSpan(a.to)} (restorable)`),
@@ -37,47 +47,53 @@ export function buildUmbrellaProposal(plan: ConsolidationPlan, extraLabels: read
   };
 }
 
-/** One drafted skill (DESIGN §7) as one proposal on `skillgarden/new/<name>`. */
+/** One drafted skill (DESIGN §7) as one proposal on `skillgarden/new/<name>`; undefined for a pattern without a draft. */
 export function buildNewSkillProposal(
-  pattern: DetectedPattern & { draft: NonNullable<DetectedPattern['draft']> },
-  extraLabels: readonly string[],
-): PendingProposal {
+  pattern: DetectedPattern,
+  options: { skillsDir: string; runId: string; extraLabels: readonly string[] },
+): PendingProposal | undefined {
+  const commit = buildDraftBranchProposal(pattern, options.skillsDir, options.runId);
+  if (!commit || !pattern.draft) return undefined;
+  const { draft } = pattern;
+  const extraLabels = options.extraLabels;
   const tools = pattern.tools.map(codeSpan).join(' → ');
   return {
+    commit,
+    skills: [draft.name],
     proposal: {
       kind: 'new',
-      branch: buildBranchName('new', pattern.draft.name),
-      title: `skillgarden: new skill ${pattern.draft.name} from a repeated pattern`,
+      branch: commit.branch,
+      title: `skillgarden: new skill ${draft.name} from a repeated pattern`,
       labels: ['skillgarden', 'new-skill', ...extraLabels],
-      fingerprint: buildFingerprint('new', [pattern.fingerprint]),
+      fingerprint: commit.fingerprint,
       reasons: [
         `the tool sequence ${tools} recurs in ${pattern.sessions} session(s) (confidence ${pattern.confidence.toFixed(2)}); no skill covers it yet`,
-        ...renderEvidence(pattern.draft.evidence),
-        ...(pattern.draft.absorbs && pattern.draft.absorbs.length > 0
-          ? [`folds in the nested or overlapping patterns ${pattern.draft.absorbs.map(codeSpan).join(', ')} of the same sessions`]
+        ...renderEvidence(draft.evidence),
+        ...(draft.absorbs && draft.absorbs.length > 0
+          ? [`folds in the nested or overlapping patterns ${draft.absorbs.map(codeSpan).join(', ')} of the same sessions`]
           : []),
       ],
       structured: stringify({
         patterns: [
           {
-            name: pattern.draft.name,
+            name: draft.name,
             tools: pattern.tools,
             sessions: pattern.sessions,
             confidence: Number(pattern.confidence.toFixed(3)),
             fingerprint: pattern.fingerprint,
-            ...(pattern.draft.evidence
+            ...(draft.evidence
               ? {
-                  session_ids: pattern.draft.evidence.sessions,
-                  transcripts: pattern.draft.evidence.files,
-                  first_seen: pattern.draft.evidence.first_seen,
-                  last_seen: pattern.draft.evidence.last_seen,
+                  session_ids: draft.evidence.sessions,
+                  transcripts: draft.evidence.files,
+                  first_seen: draft.evidence.first_seen,
+                  last_seen: draft.evidence.last_seen,
                 }
               : {}),
           },
         ],
       }),
     },
-    report: ['### Drafted SKILL.md', '', '````markdown', pattern.draft.text.trimEnd(), '````', ''].join('\n'),
+    report: ['### Drafted SKILL.md', '', '````markdown', draft.text.trimEnd(), '````', ''].join('\n'),
   };
 }
 

@@ -47,6 +47,20 @@ export class Git {
     return { stdout, stderr: result.stderr, code: result.code };
   }
 
+  /** stdout as bytes (a blob's content); throws on failure like `run`. */
+  async runBytes(args: readonly string[]): Promise<Buffer> {
+    const result = await runGit(args, { cwd: this.dir, env: this.baseEnv });
+    if (result.code !== 0)
+      throw new SkillgardenError(
+        'action/git-failed',
+        `git ${redact(args).join(' ')} failed in ${this.dir} (exit ${result.code}): ${result.stderr.trim()}`,
+        {
+          data: { args: redact(args), code: result.code, stderr: result.stderr },
+        },
+      );
+    return result.stdout;
+  }
+
   async text(args: readonly string[], options: GitOptions = {}): Promise<string> {
     return (await this.run(args, options)).stdout.trim();
   }

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
+import type { DraftLimits } from '../core/patterns/index.js';
 import { isProfileName, type ProfileName } from '../core/schema/types.js';
+import { readPublishInputs, type PublishInputs } from './publish-inputs.js';
 
 export type ActionMode = 'validate' | 'curate';
 
@@ -24,6 +26,8 @@ export interface ActionInputs {
   consolidate: boolean | undefined;
   /** Transcript globs for pattern detection; empty: the repository's `transcripts` setting. */
   transcripts: string[];
+  /** `max-drafts`, `min-sessions`, `min-confidence`: override `patterns:` in the config; absent keys keep it. */
+  draftLimits: Partial<DraftLimits>;
   /** Empty: the branch the workflow ran on. */
   baseBranch: string;
   extraLabels: string[];
@@ -31,6 +35,8 @@ export interface ActionInputs {
   /** validate: where the SARIF log is written (relative to the workspace); default under the runner's temp folder. */
   sarifFile: string;
   retry: { attempts: number; baseMs: number; maxMs: number };
+  /** curate: how proposal pull requests are opened (draft, reviewers, the cap, branch names, signed commits). */
+  publish: PublishInputs;
   now: Date;
   github: GitHubEnv;
 }
@@ -48,14 +54,14 @@ export interface GitHubEnv {
   runnerTemp: string;
 }
 
-type Env = Readonly<Record<string, string | undefined>>;
+export type Env = Readonly<Record<string, string | undefined>>;
 
 /** As `core.getInput` reads it: `INPUT_<NAME>`, upper-cased, spaces as `_`, hyphens kept. */
-function input(env: Env, name: string): string {
+export function input(env: Env, name: string): string {
   return (env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
 }
 
-function badInput(name: string, value: string, expected: string): SkillgardenError {
+export function badInput(name: string, value: string, expected: string): SkillgardenError {
   return new SkillgardenError(
     'action/bad-input',
     `Input \`${name}\` is "${value}": expected ${expected}. Fix the \`with:\` block of the step.`,
@@ -66,7 +72,7 @@ function badInput(name: string, value: string, expected: string): SkillgardenErr
 }
 
 /** YAML 1.2 core schema booleans, as `core.getBooleanInput` accepts them. */
-function booleanInput<T extends boolean | undefined>(env: Env, name: string, fallback: T): boolean | T {
+export function booleanInput<T extends boolean | undefined>(env: Env, name: string, fallback: T): boolean | T {
   const value = input(env, name);
   if (value === '') return fallback;
   if (['true', 'True', 'TRUE'].includes(value)) return true;
@@ -79,6 +85,29 @@ function numberFrom(raw: string | undefined, name: string, fallback: number): nu
   const value = Number(raw);
   if (!Number.isFinite(value) || value < 0) throw badInput(name, raw, 'a number ≥ 0');
   return value;
+}
+
+/** The draft limits the step sets; each one given replaces the config's `patterns:` value. */
+function readDraftLimits(env: Env): Partial<DraftLimits> {
+  const limits: Partial<DraftLimits> = {};
+  const maxDrafts = input(env, 'max-drafts');
+  if (maxDrafts !== '') {
+    if (!/^\d+$/.test(maxDrafts)) throw badInput('max-drafts', maxDrafts, 'a whole number ≥ 0 (0 proposes no drafted skill)');
+    limits.max_drafts = Number(maxDrafts);
+  }
+  const minSessions = input(env, 'min-sessions');
+  if (minSessions !== '') {
+    if (!/^\d+$/.test(minSessions) || Number(minSessions) < 2)
+      throw badInput('min-sessions', minSessions, 'a whole number ≥ 2 (a pattern needs at least two sessions to repeat)');
+    limits.min_sessions = Number(minSessions);
+  }
+  const minConfidence = input(env, 'min-confidence');
+  if (minConfidence !== '') {
+    const value = Number(minConfidence);
+    if (!Number.isFinite(value) || value < 0 || value > 1) throw badInput('min-confidence', minConfidence, 'a number from 0 to 1');
+    limits.min_confidence = value;
+  }
+  return limits;
 }
 
 function readMode(env: Env): ActionMode {
@@ -120,7 +149,7 @@ function readGitHub(env: Env): GitHubEnv {
 }
 
 /** Comma- or newline-separated values. */
-function splitList(value: string): string[] {
+export function splitList(value: string): string[] {
   return value
     .split(/[,\n]/)
     .map((v) => v.trim())
@@ -147,6 +176,7 @@ export function readInputs(env: Env): ActionInputs {
     pushTransitions: booleanInput(env, 'push-transitions', false),
     consolidate: booleanInput(env, 'consolidate', undefined),
     transcripts: splitList(input(env, 'transcripts')),
+    draftLimits: readDraftLimits(env),
     baseBranch: input(env, 'base'),
     extraLabels: splitList(labels),
     reportDir: input(env, 'report-dir') || join(github.runnerTemp, 'skillgarden'),
@@ -156,6 +186,7 @@ export function readInputs(env: Env): ActionInputs {
       baseMs: numberFrom(env.SKILLGARDEN_RETRY_BASE_MS, 'SKILLGARDEN_RETRY_BASE_MS', 1000),
       maxMs: numberFrom(env.SKILLGARDEN_RETRY_MAX_MS, 'SKILLGARDEN_RETRY_MAX_MS', 60_000),
     },
+    publish: readPublishInputs(env),
     now: readNow(env),
     github,
   };

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { stringify } from 'yaml';
 import { buildCommitMessage, type SkillAction } from '../core/ledger/trailers.js';
 import type { RunReport, TransitionReport } from '../core/report/run-report.js';
+import { buildProposalFingerprint } from '../services/proposals/branch.js';
 import { buildBranchName, type ProposalKind } from './branch-name.js';
 import { codeSpan, escapeMarkdown } from './markdown.js';
 
@@ -31,11 +31,6 @@ const actionOrder: { to: TransitionReport['to']; action: SkillAction }[] = [
   { to: 'archived', action: 'archive' },
 ];
 
-export function buildFingerprint(kind: ProposalKind, decisions: readonly string[]): string {
-  const canonical = JSON.stringify({ kind, decisions: [...decisions].sort() });
-  return createHash('sha256').update(canonical).digest('hex').slice(0, 20);
-}
-
 /** All lifecycle transitions of a run as one proposal, or null when the run made none. */
 export function buildLifecycleProposal(report: RunReport, extraLabels: readonly string[] = []): Proposal | null {
   const transitions = report.transitions;
@@ -45,7 +40,7 @@ export function buildLifecycleProposal(report: RunReport, extraLabels: readonly 
   const summary = counts
     .map(([action, n]) => `${n} ${action === 'mark-stale' ? 'marked stale' : action === 'archive' ? 'archived' : 'reactivated'}`)
     .join(', ');
-  const fingerprint = buildFingerprint(
+  const fingerprint = buildProposalFingerprint(
     'lifecycle',
     transitions.map((t) => `${t.skill}:${t.from}>${t.to}`),
   );

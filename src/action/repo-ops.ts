@@ -115,6 +115,9 @@ async function push(git: Git, args: string[], options: { allowMissing?: boolean 
   );
 }
 
+/** The committer of every commit GitHub makes itself (web edits, merges, the git data API). */
+const githubCommitter = 'noreply@github.com';
+
 /** The commit a remote bot branch points at and its parent, or null when there is no such branch. */
 export interface RemoteBranch {
   commit: string;
@@ -128,10 +131,17 @@ export async function readRemoteBranch(git: Git, branch: string): Promise<Remote
     allowFailure: true,
   });
   if (fetched.code !== 0) return null;
-  const [commit = '', parent = '', author = ''] = (
-    await git.text(['show', '-s', '--format=%H%n%P%n%ae', `refs/skillgarden-remote/${branch}`])
+  const [commit = '', parent = '', author = '', committer = '', run = ''] = (
+    await git.text([
+      'show',
+      '-s',
+      '--format=%H%n%P%n%ae%n%ce%n%(trailers:key=Curator-Run,valueonly,separator=%x2C)',
+      `refs/skillgarden-remote/${branch}`,
+    ])
   ).split('\n');
-  return { commit, parent: parent.split(' ')[0] ?? '', byBot: author === botIdentity.GIT_AUTHOR_EMAIL };
+  // sign-commits: GitHub commits as the token's identity (an App's bot, a PAT's user) and is the committer itself.
+  const madeByGitHub = committer === githubCommitter && run.trim() !== '';
+  return { commit, parent: parent.split(' ')[0] ?? '', byBot: author === botIdentity.GIT_AUTHOR_EMAIL || madeByGitHub };
 }
 
 /** git's own rules for branch names (`git check-ref-format --branch`). */

@@ -18,6 +18,8 @@ export interface ValidateSkillInput {
   files?: ReadonlyMap<string, SkillFileEntry>;
   /** The skill's place in its library: lets relative links reach sibling skills (the `links` setting). */
   library?: LibraryPlace;
+  /** Parse the frontmatter with the YAML parser even where the quick reader answers (the tests' plain path). */
+  fullParse?: boolean;
 }
 
 export interface SkillValidation {
@@ -29,7 +31,7 @@ export interface SkillValidation {
 /** Parses one SKILL.md and checks it against the schema profile and every rule. Never throws. */
 export function validateSkill(input: ValidateSkillInput): SkillValidation {
   const profile = input.profile ?? 'portable';
-  const options = { file: input.file };
+  const options = { file: input.file, ...(input.fullParse ? { fullParse: true } : {}) };
   const skill = typeof input.content === 'string' ? parseSkill(input.content, options) : parseSkillBytes(input.content, options);
   const findings = [...skill.findings];
   if (skill.sections.frontmatter === 'ok') {

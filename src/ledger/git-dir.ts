@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
 
@@ -38,16 +37,24 @@ function readCommonDir(gitdir: string): string {
 
 /** This worktree's git folder: `GIT_DIR` when set (git's own rule), `.git/`, or the folder a `.git` file points to. */
 export async function readGitDir(dir: string): Promise<string> {
-  if (process.env.GIT_DIR) return resolve(process.env.GIT_DIR);
-  const dotGit = join(dir, '.git');
-  const info = await stat(dotGit).catch(() => undefined);
-  if (info?.isDirectory()) return dotGit;
-  if (info?.isFile()) {
-    const text = await readFile(dotGit, 'utf8');
-    const match = /^gitdir:\s*(.+?)\s*$/m.exec(text);
-    if (match?.[1]) return isAbsolute(match[1]) ? match[1] : resolve(dir, match[1]);
-  }
+  const gitdir = findGitDir(dir);
+  if (gitdir !== undefined) return gitdir;
   throw new SkillgardenError('ledger/not-a-repository', `${dir} is not a git repository (no .git folder).`, {
     data: { dir, hint: `Run \`git init\` in ${dir}, or pass the repository's root folder.` },
   });
+}
+
+/** As readGitDir, synchronous (two small reads at most), and undefined outside a git repository. */
+export function findGitDir(dir: string): string | undefined {
+  if (process.env.GIT_DIR) return resolve(process.env.GIT_DIR);
+  const dotGit = join(dir, '.git');
+  const info = statSync(dotGit, { throwIfNoEntry: false });
+  if (info?.isDirectory()) return dotGit;
+  if (!info?.isFile()) return undefined;
+  try {
+    const match = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'));
+    return match?.[1] ? (isAbsolute(match[1]) ? match[1] : resolve(dir, match[1])) : undefined;
+  } catch {
+    return undefined;
+  }
 }

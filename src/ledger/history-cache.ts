@@ -1,5 +1,6 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
+import { cacheFilePath } from '../store/cache-file.js';
 import type { HistoryIndex } from '../core/ledger/history-index.js';
 
 /** The cached index and the commits it folded (the isomorphic-git walker stops at them). */
@@ -12,7 +13,7 @@ export interface HistoryCacheFile {
 }
 
 export function historyCachePath(gitdir: string): string {
-  return join(gitdir, 'skillgarden', 'history-index.json');
+  return cacheFilePath(gitdir, 'history-index.json');
 }
 
 function isCacheFile(value: unknown): value is HistoryCacheFile {

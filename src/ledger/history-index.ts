@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { orderParentsFirst, type HistoryCommit } from '../core/ledger/commit-record.js';
 import { foldHistory } from '../core/ledger/history-fold.js';
 import { emptyHistoryIndex, type HistoryIndex } from '../core/ledger/history-index.js';
-import { normalizeSkillsRoot } from '../core/ledger/skill-paths.js';
+import { normalizeSkillsRoots, type SkillRoots } from '../core/ledger/skill-paths.js';
 import { readGitDir } from './git-dir.js';
 import { readHistoryCache, writeHistoryCache, type HistoryCacheFile } from './history-cache.js';
 import { hasSystemGit } from './history-git.js';
@@ -12,8 +12,8 @@ import { systemGitWalker } from './history-walk-system.js';
 import type { HistoryBackend, HistoryWalker, WalkRange } from './history-walker.js';
 
 export interface HistoryIndexOptions {
-  /** The skills root, repository-relative (default `skills`). */
-  skillsRoot?: string;
+  /** The skill roots, repository-relative: one or the library's list (default `skills`). */
+  skillsRoot?: SkillRoots;
   /** `auto` (default): the system git when it is on the PATH, else isomorphic-git. */
   backend?: HistoryBackend;
   /** Default `HEAD`. */
@@ -62,8 +62,9 @@ function ignoreReadOnly(error: unknown): void {
 }
 
 /** A cache to extend: same skills root and the same shallow cut (a deepened clone has new history to fold). */
-function usableCache(cache: HistoryCacheFile | null, root: string, shallow: readonly string[]): HistoryCacheFile | null {
-  if (cache === null || cache.index.skillsRoot !== root || cache.index.head === null) return null;
+function usableCache(cache: HistoryCacheFile | null, roots: readonly string[], shallow: readonly string[]): HistoryCacheFile | null {
+  // A cache from before several roots has no skillsRoots: rebuilt.
+  if (cache === null || (cache.index.skillsRoots ?? []).join('\n') !== roots.join('\n') || cache.index.head === null) return null;
   return cache.shallow.join() === shallow.join() ? cache : null;
 }
 
@@ -95,7 +96,7 @@ async function foldRange(
  * One walk of history, cached by head commit and extended incrementally.
  */
 export async function readHistoryIndex(dir: string, options: HistoryIndexOptions = {}): Promise<HistoryIndexResult> {
-  const root = normalizeSkillsRoot(options.skillsRoot ?? 'skills');
+  const root = normalizeSkillsRoots(options.skillsRoot ?? 'skills');
   const gitdir = await readGitDir(dir);
   const { walker, backend } = await openHistoryWalker(dir, gitdir, options.backend);
   const head = await walker.resolveHead(options.ref ?? 'HEAD');

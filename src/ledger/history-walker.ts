@@ -1,4 +1,5 @@
 import type { CommitRecord, HistoryCommit } from '../core/ledger/commit-record.js';
+import type { SkillRoots } from '../core/ledger/skill-paths.js';
 
 /** Commits reachable from `head`, minus those reachable from `exclude` (or already `seen`). */
 export interface WalkRange {
@@ -6,7 +7,7 @@ export interface WalkRange {
   exclude: string | null;
   /** Commits folded before; the isomorphic-git walker stops at them. */
   seen: ReadonlySet<string>;
-  skillsRoot: string;
+  skillsRoot: SkillRoots;
   /** A shallow clone's cut (`.git/shallow`): these commits' parents are missing. */
   shallow: ReadonlySet<string>;
 }

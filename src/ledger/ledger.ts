@@ -88,8 +88,8 @@ export interface RollbackOptions {
   author?: Author;
   /** Who asks for the rollback (the `Skill-Actor` trailer); default `user`. */
   actor?: 'user' | 'agent' | 'curator';
-  /** Default `skills`. Rollback never touches paths outside it and `.skillgarden/`… */
-  skillsRoot?: string;
+  /** Default `skills`: one root or the library's list. Rollback never touches paths outside them and `.skillgarden/`… */
+  skillsRoot?: string | readonly string[];
   /** …except these: files skillgarden itself rewrites, e.g. those matched by the `references` globs that an umbrella merge updates. */
   allowPath?: (path: string) => boolean;
 }

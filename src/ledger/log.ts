@@ -2,7 +2,7 @@ import { orderParentsFirst, type CommitRecord } from '../core/ledger/commit-reco
 import { foldHistory } from '../core/ledger/history-fold.js';
 import { emptyHistoryIndex } from '../core/ledger/history-index.js';
 import { buildLog, type LogEntry, type LogFilter } from '../core/ledger/log-entry.js';
-import { normalizeSkillsRoot } from '../core/ledger/skill-paths.js';
+import { normalizeSkillsRoots, type SkillRoots } from '../core/ledger/skill-paths.js';
 import { readGitDir } from './git-dir.js';
 import { openHistoryWalker, readShallowCommits } from './history-index.js';
 import type { HistoryBackend } from './history-walker.js';
@@ -12,8 +12,8 @@ export interface ReadLogOptions extends LogFilter {
   backend?: HistoryBackend;
   /** Default `HEAD`. */
   ref?: string;
-  /** The skills root, repository-relative (default `skills`): whose files make a commit a skill's. */
-  skillsRoot?: string;
+  /** The skill roots, repository-relative (default `skills`): whose files make a commit a skill's. */
+  skillsRoot?: SkillRoots;
 }
 
 /**
@@ -32,7 +32,7 @@ export async function readLog(dir: string, options: ReadLogOptions = {}): Promis
     // Without a filter the limit can go to git; with one, every commit must be read to find the matches.
     return buildLog(await walker.readLog(head, filtered ? undefined : options.limit), options);
   }
-  const root = normalizeSkillsRoot(options.skillsRoot ?? 'skills');
+  const root = normalizeSkillsRoots(options.skillsRoot ?? 'skills');
   const commits = await walker.readCommits({
     head,
     exclude: null,

@@ -45,7 +45,7 @@ export function planRollback(input: PlanInput): RollbackPlan {
   const { net, gaps } = foldDiffs(input.diffs);
   const outside = net
     .map((c) => c.path)
-    .filter((path) => !input.allowedRoots.some((root) => path.startsWith(`${root}/`)) && !input.allowPath?.(path));
+    .filter((path) => !input.allowedRoots.some((root) => root === '' || path.startsWith(`${root}/`)) && !input.allowPath?.(path));
   if (outside.length > 0) return { kind: 'refused', reason: 'outside-skills-root', paths: outside };
   if (gaps.length > 0) return { kind: 'refused', reason: 'changed-between', paths: gaps.sort() };
   const same = (a: BlobRef | null | undefined, b: BlobRef | null | undefined) =>

@@ -1,4 +1,5 @@
 import { SkillgardenError } from '../core/errors.js';
+import { normalizeSkillsRoots } from '../core/ledger/skill-paths.js';
 import { buildCommitMessage, parseCommitMessage } from '../core/ledger/trailers.js';
 import type { FileChange, RollbackOptions, RollbackResult, RollbackTarget } from './ledger.js';
 import type { GitLedger } from './git-ledger.js';
@@ -18,7 +19,7 @@ export async function rollback(ledger: GitLedger, target: RollbackTarget, option
   const plan = planRollback({
     diffs,
     head,
-    allowedRoots: [options.skillsRoot ?? 'skills', '.skillgarden'],
+    allowedRoots: [...normalizeSkillsRoots(options.skillsRoot ?? 'skills'), '.skillgarden'],
     ...(options.allowPath ? { allowPath: options.allowPath } : {}),
   });
   if (plan.kind === 'noop') return { status: 'noop', reverted: commits };

@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { findGitDir } from '../ledger/git-dir.js';
+import { cacheFilePath, readCacheFile, writeCacheFile } from '../store/cache-file.js';
 import type { Finding } from '../core/findings.js';
 import type { RegistryEntry } from '../core/registry/types.js';
 import type { SkillLocation } from '../store/discover.js';
@@ -34,35 +33,18 @@ export interface LibraryIndexFile {
 /** Bump when what an entry holds, or how it is built, changes: an older file is then ignored. */
 const indexVersion = 2;
 
-/** git's blob id: sha-1 of `blob <length>\0` and the bytes. */
-export function blobId(bytes: Uint8Array): string {
-  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
-}
+export { blobId } from '../store/cache-file.js';
 
 /** The index for `root`, or undefined when missing, unreadable, from another version or another root: the caller loads cold. */
 export function readLibraryIndex(file: string, root: string): LibraryIndexFile | undefined {
-  try {
-    const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<LibraryIndexFile> | null;
-    if (parsed?.version !== indexVersion || parsed.root !== root || !Array.isArray(parsed.skills)) {
-      return undefined;
-    }
-    return parsed as LibraryIndexFile;
-  } catch {
-    return undefined;
-  }
+  const parsed = readCacheFile(file) as Partial<LibraryIndexFile> | null | undefined;
+  if (parsed?.version !== indexVersion || parsed.root !== root || !Array.isArray(parsed.skills)) return undefined;
+  return parsed as LibraryIndexFile;
 }
 
-/** Temp file, then rename: a reader sees the old index or the new one, never half of one. */
+/** Written whole through a temp file (cache-file.ts): a reader sees the old index or the new one. */
 export function writeLibraryIndex(file: string, index: Omit<LibraryIndexFile, 'version'>): void {
-  const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  try {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(temp, JSON.stringify({ version: indexVersion, ...index }));
-    renameSync(temp, file);
-  } catch {
-    // A cache that cannot be written (a read-only checkout) only costs the next start its speed.
-    rmSync(temp, { force: true });
-  }
+  writeCacheFile(file, { version: indexVersion, ...index });
 }
 
 /**
@@ -72,19 +54,5 @@ export function writeLibraryIndex(file: string, index: Omit<LibraryIndexFile, 'v
  */
 export function defaultIndexFile(repoDir: string): string | undefined {
   const gitdir = findGitDir(repoDir);
-  return gitdir === undefined ? undefined : join(gitdir, 'skillgarden', 'registry-index.json');
-}
-
-function findGitDir(repoDir: string): string | undefined {
-  if (process.env.GIT_DIR) return resolve(process.env.GIT_DIR);
-  const dotGit = join(repoDir, '.git');
-  const info = statSync(dotGit, { throwIfNoEntry: false });
-  if (info?.isDirectory()) return dotGit;
-  if (!info?.isFile()) return undefined;
-  try {
-    const match = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'));
-    return match?.[1] ? (isAbsolute(match[1]) ? match[1] : resolve(repoDir, match[1])) : undefined;
-  } catch {
-    return undefined;
-  }
+  return gitdir === undefined ? undefined : cacheFilePath(gitdir, 'registry-index.json');
 }

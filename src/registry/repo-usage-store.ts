@@ -8,7 +8,7 @@ import { bumpCounters, type UsageStore } from './usage-store.js';
 
 export interface RepoUsageOptions {
   repoDir: string;
-  skillsDir: string;
+  skillsDir: string | readonly string[];
   /** This process's writer id (see `defaultWriterId`). */
   writer: string;
   now: () => Date;

@@ -11,6 +11,9 @@ import { buildSkillUses } from '../core/patterns/uses.js';
 import { expandTranscriptPaths } from '../store/transcripts/expand-paths.js';
 import { readTranscriptFiles } from '../store/transcripts/read-transcripts.js';
 
+/** The `skipped` reason of a transcripts glob that matched no file (the curator reports it as `detect/no-match`). */
+export const noTranscriptMatch = 'no transcript files match';
+
 export interface DetectOptions extends Omit<MineOptions, 'fingerprint'> {
   /** Transcript files, folders or globs. */
   transcripts: readonly string[];
@@ -89,7 +92,7 @@ export async function runDetect(options: DetectOptions): Promise<DetectReport> {
   const expanded = await expandTranscriptPaths(options.transcripts, { cwd });
   const skipped: Skipped[] = expanded.unmatched.map((pattern) => ({
     file: pattern,
-    reason: 'no transcript files match',
+    reason: noTranscriptMatch,
     count: 1,
   }));
   if (expanded.truncated)

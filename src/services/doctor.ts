@@ -28,7 +28,7 @@ const tempFile = /^\..+\.skillgarden-(\d+)-[0-9a-f]{8}$/;
 const gitTemp = /^(?:index\.skillgarden-(\d+)(?:\.lock)?|history-index\.json\.(\d+)\.[0-9a-z]+\.tmp)$/;
 
 /** Reports (and with `fix`, repairs) what crashed skillgarden processes left: DESIGN §3. */
-export async function runDoctor(dir: string, options: { fix: boolean; skillsDir: string }): Promise<DoctorReport> {
+export async function runDoctor(dir: string, options: { fix: boolean; skillsDir: string | readonly string[] }): Promise<DoctorReport> {
   const layout = await readRepoLayout(dir);
   const report: DoctorReport = { findings: [], fixed: [] };
   const journalLocks = await checkJournals(layout, options.fix, report);
@@ -139,12 +139,13 @@ function checkLocks(layout: RepoLayout, covered: ReadonlySet<string>, report: Do
   }
 }
 
-function checkTempFiles(layout: RepoLayout, skillsDir: string, fix: boolean, report: DoctorReport): void {
+function checkTempFiles(layout: RepoLayout, skillsDir: string | readonly string[], fix: boolean, report: DoctorReport): void {
   const dead = (pid: string | undefined) => pid !== undefined && !isProcessAlive({ pid: Number(pid), host: hostname() });
   const found = [
-    ...[join(layout.dir, skillsDir), join(layout.dir, '.skillgarden')].flatMap((root) =>
-      findFiles(root, (name) => dead(tempFile.exec(name)?.[1])),
-    ),
+    ...[
+      ...(typeof skillsDir === 'string' ? [skillsDir] : skillsDir).map((root) => join(layout.dir, root)),
+      join(layout.dir, '.skillgarden'),
+    ].flatMap((root) => findFiles(root, (name) => dead(tempFile.exec(name)?.[1]))),
     ...[layout.gitdir, join(layout.gitdir, 'skillgarden')].flatMap((root) =>
       listFiles(root).filter((path) => {
         const match = gitTemp.exec(path.slice(root.length + 1));
@@ -162,7 +163,12 @@ function checkTempFiles(layout: RepoLayout, skillsDir: string, fix: boolean, rep
 }
 
 /** A cache that claims the head but says otherwise than a fresh walk: dropped, rebuilt on the next read. */
-async function checkHistoryCache(layout: RepoLayout, skillsDir: string, fix: boolean, report: DoctorReport): Promise<void> {
+async function checkHistoryCache(
+  layout: RepoLayout,
+  skillsDir: string | readonly string[],
+  fix: boolean,
+  report: DoctorReport,
+): Promise<void> {
   const cached = await readHistoryCache(layout.gitdir);
   const path = historyCachePath(layout.gitdir);
   if (cached === null) {

@@ -11,6 +11,7 @@ import { openLibrary, type DiscoveredLibrary, type EscapedSkill } from '../store
 import { buildStructureFinding } from '../store/scan/structure-finding.js';
 import { buildVerdict } from '../core/scan/verdict.js';
 import { scanSkillDir } from '../store/scan/scan-skill-dir.js';
+import { openScanCache } from '../store/scan/scan-cache-file.js';
 
 export interface RunScanOptions {
   /** Repository root: relative paths resolve against it and reported paths are relative to it. Default: the current directory. */
@@ -34,6 +35,11 @@ export interface RunScanOptions {
   files?: FileCache;
   /** Skills scanned at once. Default 8. */
   concurrency?: number;
+  /**
+   * Keep content findings in `.git/skillgarden/scan-cache.json`, by blob id,
+   * so an unchanged file is not scanned again (the CLI's default). Default false.
+   */
+  persistCache?: boolean;
 }
 
 function isResolved(config: ScanConfigInput | ScanConfig | undefined): config is ScanConfig {
@@ -104,6 +110,7 @@ export async function runScan(paths: readonly string[], options: RunScanOptions 
     dirs = library.skills.map((s) => s.dir);
     escaped = library.escaped;
   }
+  const cache = options.persistCache ? await openScanCache(repo, config) : undefined;
   const results: ScanResult[] = await mapPool(dirs, options.concurrency ?? 8, (dir) => {
     const label = relative(repo, dir).split('\\').join('/') || '.';
     const provenance = options.provenanceOf?.({ name: basename(dir), dir: label });
@@ -113,8 +120,10 @@ export async function runScan(paths: readonly string[], options: RunScanOptions 
       readDir,
       ...(options.files ? { files: options.files } : {}),
       ...(provenance ? { provenance } : {}),
+      ...(cache ? { cache } : {}),
     });
   });
+  cache?.save();
   return buildScanReport([...results, ...escaped.map(escapedResult)]);
 }
 

@@ -9,7 +9,7 @@ import { bumpUsage, flushUsage, type FlushResult } from './usage.js';
 export interface ImportUsageOptions {
   repoDir: string;
   ledger: Ledger;
-  skillsDir: string;
+  skillsDir: string | readonly string[];
   file: string;
   /** The writer the imported uses are counted under (one file per source, as every writer has). */
   writer: string;

@@ -65,7 +65,8 @@ export async function flushUsage(options: {
   repoDir: string;
   ledger: Ledger;
   writer: string;
-  skillsDir: string;
+  /** The skill roots (Hermes's `.usage.json` of each counts). */
+  skillsDir: string | readonly string[];
   now: Date;
   actor?: Actor;
 }): Promise<FlushResult> {
@@ -175,7 +176,7 @@ async function withLock<T>(lock: string, fn: () => T | Promise<T>): Promise<T> {
 /** Totals for `usage show`: every writer's counters summed, plus what could not be read. */
 export function showUsage(
   repoDir: string,
-  options: { skillsDir: string; now: Date },
+  options: { skillsDir: string | readonly string[]; now: Date },
 ): {
   totals: Record<string, UsageCounters>;
   writers: string[];

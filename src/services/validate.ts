@@ -4,6 +4,7 @@ import { SkillgardenError } from '../core/errors.js';
 import { compareFindings, type Finding } from '../core/findings.js';
 import { skillFileName } from '../core/layout.js';
 import type { ProfileName } from '../core/schema/types.js';
+import type { SkillFileEntry } from '../core/rules/index.js';
 import type { LinkScope } from '../core/config/config.js';
 import { validateSkill } from '../core/validate.js';
 import { createDirCache, type ReadDir } from '../store/dir-cache.js';
@@ -13,6 +14,7 @@ import { openLibrary, type DiscoveredLibrary } from '../store/layout/discover-li
 import { readSkillFolder } from '../store/read-skill.js';
 import { evalsFile } from '../core/evals/validate-evals.js';
 import { checkEvalsFile } from './validate-evals.js';
+import { validateKey, type CachedValidation, type ValidateCache } from './validate-cache.js';
 
 export interface ValidateOptions {
   /** Folder that relative paths are resolved against and findings are reported relative to. */
@@ -31,6 +33,8 @@ export interface ValidateOptions {
   readDir?: ReadDir;
   /** Keeps each SKILL.md read for the rest of the pass (the security scan reads them again). */
   files?: FileCache;
+  /** Findings of earlier runs by content (validate-cache.ts): a skill whose bytes, files and place are unchanged is not checked again. */
+  cache?: ValidateCache;
 }
 
 export interface ValidateReport {
@@ -73,25 +77,7 @@ export function runValidate(options: ValidateOptions): ValidateReport {
       ...(options.files ? { files: options.files } : {}),
     });
     findings.push(...content.findings);
-    if (content.bytes) {
-      const libraryRoot = target.libraryRoot;
-      const library = libraryRoot
-        ? {
-            scope: options.links ?? 'library',
-            skillDir: toPosix(relative(libraryRoot, target.dir)),
-            exists: (path: string) => existsSync(join(libraryRoot, path)),
-          }
-        : undefined;
-      const result = validateSkill({
-        file: reportPath,
-        content: content.bytes,
-        folder: target.name,
-        profile,
-        files: content.files,
-        ...(library ? { library } : {}),
-      });
-      findings.push(...result.findings);
-    }
+    if (content.bytes) findings.push(...checkSkill(target, reportPath, content.bytes, content.files, profile, options));
     const evalsPath = toPosix(relative(options.cwd, join(target.dir, evalsFile)));
     findings.push(...checkEvalsFile(target.dir, target.name, content.files, evalsPath));
     options.onProgress?.(index + 1, targets.length);
@@ -104,6 +90,39 @@ export function runValidate(options: ValidateOptions): ValidateReport {
     warnings: findings.filter((f) => f.severity === 'warning').length,
     findings,
   };
+}
+
+/** The findings of one SKILL.md: from the cache when its key and every outside path it looked at are unchanged. */
+function checkSkill(
+  target: Target,
+  reportPath: string,
+  bytes: Uint8Array,
+  files: ReadonlyMap<string, SkillFileEntry>,
+  profile: ProfileName,
+  options: ValidateOptions,
+): Finding[] {
+  const libraryRoot = target.libraryRoot;
+  const skillDir = libraryRoot ? toPosix(relative(libraryRoot, target.dir)) : undefined;
+  const key = options.cache && validateKey({ bytes, reportPath, folder: target.name, profile, links: options.links, skillDir, files });
+  const known = key === undefined ? undefined : options.cache?.get(key);
+  const holds = ([path, existed]: [string, boolean]) => libraryRoot !== undefined && existsSync(join(libraryRoot, path)) === existed;
+  if (known && known.probes.every(holds)) return known.findings;
+  const probes: CachedValidation['probes'] = [];
+  const library =
+    libraryRoot && skillDir !== undefined
+      ? {
+          scope: options.links ?? 'library',
+          skillDir,
+          exists: (path: string) => {
+            const existed = existsSync(join(libraryRoot, path));
+            probes.push([path, existed]);
+            return existed;
+          },
+        }
+      : undefined;
+  const result = validateSkill({ file: reportPath, content: bytes, folder: target.name, profile, files, ...(library ? { library } : {}) });
+  if (key !== undefined) options.cache?.put(key, { findings: result.findings, probes });
+  return result.findings;
 }
 
 /** An explicit folder is searched to any depth; the library root keeps the library layout (one category level). */

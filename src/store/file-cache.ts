@@ -1,10 +1,12 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 
 /** A file's bytes with the size and mode its open handle reported. */
 export interface OpenedFile {
   bytes: Buffer;
   size: number;
   mode: number;
+  /** The open handle's whole stat (the scan cache compares it with git's index). */
+  stats: Stats;
 }
 
 /**
@@ -18,13 +20,18 @@ export interface FileCache {
   read(path: string): OpenedFile;
   /** What `read` kept for `path`, forgotten from then on; undefined when nothing was kept. */
   take(path: string): OpenedFile | undefined;
+  /** Keeps a file's `lstat` (validate lists every file with its size) for `takeStat`. */
+  keepStat(path: string, stats: Stats): void;
+  /** What `keepStat` kept for `path`, forgotten from then on. */
+  takeStat(path: string): Stats | undefined;
 }
 
 /** Reads at most `maxBytes` of a file, with its size and mode (`fstat` on the open file, not a separate `lstat`). */
 export function readOpened(path: string, maxBytes = Infinity): OpenedFile {
   const fd = openSync(path, 'r');
   try {
-    const { size, mode } = fstatSync(fd);
+    const stats = fstatSync(fd);
+    const { size, mode } = stats;
     const length = Math.min(size, maxBytes);
     const bytes = Buffer.allocUnsafe(length);
     let offset = 0;
@@ -33,7 +40,7 @@ export function readOpened(path: string, maxBytes = Infinity): OpenedFile {
       if (read === 0) break;
       offset += read;
     }
-    return { bytes: bytes.subarray(0, offset), size, mode };
+    return { bytes: bytes.subarray(0, offset), size, mode, stats };
   } finally {
     closeSync(fd);
   }
@@ -41,16 +48,27 @@ export function readOpened(path: string, maxBytes = Infinity): OpenedFile {
 
 export function createFileCache(): FileCache {
   const kept = new Map<string, OpenedFile>();
+  const stats = new Map<string, Stats>();
   return {
     read(path) {
       const file = readOpened(path);
       kept.set(path, file);
+      stats.set(path, file.stats);
       return file;
     },
     take(path) {
       const file = kept.get(path);
       kept.delete(path);
+      stats.delete(path);
       return file;
+    },
+    keepStat(path, stat) {
+      stats.set(path, stat);
+    },
+    takeStat(path) {
+      const stat = stats.get(path);
+      stats.delete(path);
+      return stat;
     },
   };
 }

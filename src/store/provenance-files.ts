@@ -13,14 +13,16 @@ export interface ProvenanceFiles {
 /**
  * Provenance kept in files (DESIGN §4): `.skillgarden/bundled.txt`,
  * `.skillgarden/hub.json`, `.skillgarden/adopted.txt`, and Hermes Agent's
- * `<skills>/.bundled_manifest` and `<skills>/.hub/lock.json`.
+ * `<root>/.bundled_manifest` and `<root>/.hub/lock.json` of each skill root.
  */
-export function readProvenanceFiles(repoDir: string, skillsDir: string): ProvenanceFiles {
+export function readProvenanceFiles(repoDir: string, skillsDir: string | readonly string[]): ProvenanceFiles {
   const out: ProvenanceFiles = { bundled: new Set(), hub: new Set(), adopted: new Set(), findings: [] };
+  const roots = (typeof skillsDir === 'string' ? [skillsDir] : skillsDir).map((root) => (root === '' ? '' : `${root}/`));
   for (const name of readLines(repoDir, `${metaDir}/bundled.txt`)) out.bundled.add(name);
-  for (const name of readLines(repoDir, `${skillsDir}/.bundled_manifest`)) out.bundled.add(name.split(/[:\s]/)[0] ?? name);
+  for (const root of roots)
+    for (const name of readLines(repoDir, `${root}.bundled_manifest`)) out.bundled.add(name.split(/[:\s]/)[0] ?? name);
   for (const name of readLines(repoDir, `${metaDir}/adopted.txt`)) out.adopted.add(name);
-  for (const path of [`${metaDir}/hub.json`, `${skillsDir}/.hub/lock.json`]) {
+  for (const path of [`${metaDir}/hub.json`, ...roots.map((root) => `${root}.hub/lock.json`)]) {
     for (const name of readJsonKeys(repoDir, path, out.findings)) out.hub.add(name);
   }
   return out;

@@ -32,8 +32,9 @@ export interface ReadSkillFolderOptions {
 export function readSkillFolder(dir: string, options: ReadSkillFolderOptions): SkillFolderContent {
   const findings: Finding[] = [];
   const file = join(dir, skillFileName);
-  // realpath costs a syscall per path component: only resolve what is a link.
-  const linked = isSymlink(dir) || isSymlink(file);
+  // realpath costs a syscall per path component: only resolve what is a link. The folder's
+  // listing (which the file walk below needs anyway) says whether SKILL.md is one.
+  const linked = isSymlink(dir) || skillFileIsLink(dir, file, options.readDir);
   const escape = linked ? escapesBoundary(file, options.boundary) : undefined;
   if (escape) {
     findings.push(
@@ -64,7 +65,14 @@ export function readSkillFolder(dir: string, options: ReadSkillFolderOptions): S
     );
   }
   const links: string[] = [];
-  const files = listSkillFiles(dir, options.maxFiles ?? 2_000, options.maxDepth ?? 8, options.readDir ?? readDirUncached, links);
+  const files = listSkillFiles(
+    dir,
+    options.maxFiles ?? 2_000,
+    options.maxDepth ?? 8,
+    options.readDir ?? readDirUncached,
+    links,
+    options.files,
+  );
   if (options.repository) {
     const folder = options.reportPath.slice(0, -skillFileName.length);
     for (const rel of links) {
@@ -84,6 +92,16 @@ export function readSkillFolder(dir: string, options: ReadSkillFolderOptions): S
   return { bytes, files, findings };
 }
 
+function skillFileIsLink(dir: string, file: string, readDir: ReadDir | undefined): boolean {
+  if (!readDir) return isSymlink(file);
+  try {
+    const entry = readDir(dir).find((e) => e.name === skillFileName);
+    return entry ? entry.isSymbolicLink() : isSymlink(file);
+  } catch {
+    return isSymlink(file);
+  }
+}
+
 /** The real path of `path` when it lies outside `boundary`, else undefined. */
 function escapesBoundary(path: string, boundary: string): string | undefined {
   let real: string;
@@ -98,7 +116,14 @@ function escapesBoundary(path: string, boundary: string): string | undefined {
   return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && rel !== '..') ? undefined : real;
 }
 
-function listSkillFiles(dir: string, maxFiles: number, maxDepth: number, readDir: ReadDir, links: string[]): Map<string, SkillFileEntry> {
+function listSkillFiles(
+  dir: string,
+  maxFiles: number,
+  maxDepth: number,
+  readDir: ReadDir,
+  links: string[],
+  kept: FileCache | undefined,
+): Map<string, SkillFileEntry> {
   const files = new Map<string, SkillFileEntry>();
   const walk = (folder: string, prefix: string, depth: number): void => {
     if (depth > maxDepth) return;
@@ -118,7 +143,10 @@ function listSkillFiles(dir: string, maxFiles: number, maxDepth: number, readDir
       }
       if (entry.isSymbolicLink()) links.push(rel);
       const stat = lstatIfAny(path);
-      if (stat) files.set(rel, { path: rel, size: stat.size });
+      if (!stat) continue;
+      files.set(rel, { path: rel, size: stat.size });
+      // The scan that follows needs the same stat (sizes, modes, and whether git's index still describes the file).
+      kept?.keepStat(path, stat);
     }
   };
   walk(dir, '', 0);

@@ -22,8 +22,11 @@ export interface UsageSnapshot {
   findings: Finding[];
 }
 
-/** Reads every writer's usage file in the working tree, and Hermes Agent's `<skills>/.usage.json` when present. */
-export function readUsageSnapshot(repoDir: string, options: { skillsDir: string; now: Date }): UsageSnapshot {
+/**
+ * Reads every writer's usage file in the working tree, and Hermes Agent's
+ * `<root>/.usage.json` of each skill root when present.
+ */
+export function readUsageSnapshot(repoDir: string, options: { skillsDir: string | readonly string[]; now: Date }): UsageSnapshot {
   const snapshot: UsageSnapshot = { totals: new Map(), files: [], quarantined: [], findings: [] };
   let names: string[] = [];
   try {
@@ -39,9 +42,11 @@ export function readUsageSnapshot(repoDir: string, options: { skillsDir: string;
     const parsed = readOne(repoDir, path, (text) => parseUsageFile(text, { path, writer, now: options.now }), snapshot);
     if (parsed) snapshot.files.push({ writer, path, file: parsed });
   }
-  const hermesPath = `${options.skillsDir}/.usage.json`;
-  const hermes = readOne(repoDir, hermesPath, (text) => parseHermesUsage(text, { path: hermesPath, now: options.now }), snapshot, true);
-  if (hermes) snapshot.files.push({ writer: 'hermes', path: hermesPath, file: hermes });
+  for (const root of typeof options.skillsDir === 'string' ? [options.skillsDir] : options.skillsDir) {
+    const hermesPath = root === '' ? '.usage.json' : `${root}/.usage.json`;
+    const hermes = readOne(repoDir, hermesPath, (text) => parseHermesUsage(text, { path: hermesPath, now: options.now }), snapshot, true);
+    if (hermes) snapshot.files.push({ writer: 'hermes', path: hermesPath, file: hermes });
+  }
   snapshot.totals = mergeUsage(snapshot.files.map((f) => f.file));
   return snapshot;
 }

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { answerGitData } from './fake-git-data.js';
 
 /**
  * A fake GitHub REST API on 127.0.0.1 that checks every request against
@@ -28,6 +29,10 @@ export interface FakePull {
   base: string;
   labels: string[];
   comments: string[];
+  draft: boolean;
+  requestedReviewers: string[];
+  requestedTeams: string[];
+  assignees: string[];
 }
 
 export interface Failure {
@@ -40,9 +45,12 @@ export interface Failure {
 export interface FakeGitHub {
   url: string;
   pulls: FakePull[];
-  requests: { method: string; path: string; operationId: string }[];
+  /** Every request that matched an operation, with its JSON body (undefined for none). */
+  requests: { method: string; path: string; operationId: string; body?: unknown }[];
   violations: string[];
   failures: Failure[];
+  /** Commits made through the git data API: GitHub signs these (verification.verified). */
+  signed: Set<string>;
   close(): Promise<void>;
 }
 
@@ -79,10 +87,22 @@ export interface FakeOptions {
   repo: string;
   /** The head commit of a branch in the real origin, or null when it does not exist (GitHub refuses a PR for it). */
   branchSha: (branch: string) => string | null;
+  /** The bare origin: the git data API (blobs, trees, commits, refs) writes into it. */
+  bare: string;
+  /** Logins with access to the repository: reviews may be requested only from them (GitHub answers 422 otherwise). */
+  collaborators?: readonly string[];
 }
 
 export async function startFakeGitHub(options: FakeOptions): Promise<FakeGitHub> {
-  const state: FakeGitHub = { url: '', pulls: [], requests: [], violations: [], failures: [], close: async () => undefined };
+  const state: FakeGitHub = {
+    url: '',
+    pulls: [],
+    requests: [],
+    violations: [],
+    failures: [],
+    signed: new Set(),
+    close: async () => undefined,
+  };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -110,7 +130,12 @@ function handle(state: FakeGitHub, options: FakeOptions, req: IncomingMessage, r
     return send(404, { message: 'Not Found' });
   }
   const problem = checkRequest(route, url, req, text);
-  state.requests.push({ method: method.toUpperCase(), path: url.pathname + url.search, operationId: route.spec.operationId });
+  state.requests.push({
+    method: method.toUpperCase(),
+    path: url.pathname + url.search,
+    operationId: route.spec.operationId,
+    ...(text ? { body: parseJson(text) } : {}),
+  });
   if (problem) {
     state.violations.push(`${route.spec.operationId}: ${problem}`);
     return send(422, { message: 'Validation Failed', errors: [problem] });
@@ -126,6 +151,14 @@ function handle(state: FakeGitHub, options: FakeOptions, req: IncomingMessage, r
   if (params.owner !== options.owner || params.repo !== options.repo) return send(404, { message: 'Not Found' });
   const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
   answer(state, options, route.spec.operationId, { params, query: url.searchParams, body, send });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 function checkRequest(route: Route, url: URL, req: IncomingMessage, text: string): string | null {
@@ -174,6 +207,8 @@ function view(state: FakeGitHub, pull: FakePull) {
     title: pull.title,
     body: pull.body,
     head: pull.head,
+    base: { ref: pull.base },
+    draft: pull.draft,
     labels: pull.labels.map((name) => ({ name })),
   };
 }
@@ -209,6 +244,10 @@ function answer(state: FakeGitHub, options: FakeOptions, operationId: string, ca
         base: String(body.base),
         labels: [],
         comments: [],
+        draft: body.draft === true,
+        requestedReviewers: [],
+        requestedTeams: [],
+        assignees: [],
       };
       state.pulls.push(pull);
       return send(201, view(state, pull));
@@ -238,7 +277,31 @@ function answer(state: FakeGitHub, options: FakeOptions, operationId: string, ca
       pull.comments.push(String(body.body));
       return send(201, { id: pull.comments.length, html_url: `https://github.com/fake/pull/${pull.number}#comment` });
     }
+    case 'pulls/request-reviewers': {
+      const pull = find();
+      if (!pull) return send(404, { message: 'Not Found' });
+      const reviewers = (body.reviewers as string[] | undefined) ?? [];
+      const outsiders = reviewers.filter((r) => !(options.collaborators ?? []).includes(r));
+      if (outsiders.length > 0) return send(422, { message: 'Reviews may only be requested from collaborators.', errors: outsiders });
+      pull.requestedReviewers.push(...reviewers.filter((r) => !pull.requestedReviewers.includes(r)));
+      const teams = (body.team_reviewers as string[] | undefined) ?? [];
+      pull.requestedTeams.push(...teams.filter((t) => !pull.requestedTeams.includes(t)));
+      return send(201, {
+        ...view(state, pull),
+        requested_reviewers: pull.requestedReviewers.map((login) => ({ login })),
+        requested_teams: pull.requestedTeams.map((slug) => ({ slug })),
+      });
+    }
+    case 'issues/add-assignees': {
+      const pull = find();
+      if (!pull) return send(404, { message: 'Not Found' });
+      // GitHub silently ignores assignees without access to the repository.
+      const accepted = ((body.assignees as string[] | undefined) ?? []).filter((a) => (options.collaborators ?? []).includes(a));
+      pull.assignees.push(...accepted.filter((a) => !pull.assignees.includes(a)));
+      return send(201, { ...view(state, pull), assignees: pull.assignees.map((login) => ({ login })) });
+    }
     default:
+      if (answerGitData(options.bare, state, operationId, { params, body, send })) return;
       return send(501, { message: `fake does not implement ${operationId}` });
   }
 }

@@ -41,7 +41,7 @@ export function bundledAction(): Promise<string> {
 export interface ActionFixture {
   readonly entry: string;
   /** Starts the fake GitHub for `origin`'s repository; one runs at a time (a second call closes the first). */
-  github(origin: Origin): Promise<FakeGitHub>;
+  github(origin: Origin, options?: { collaborators?: readonly string[] }): Promise<FakeGitHub>;
 }
 
 /** Call at a test file's top level: registers the hooks that bundle the Action and close each fake GitHub. */
@@ -60,9 +60,9 @@ export function useAction(): ActionFixture {
       if (entry === undefined) throw new Error('useAction(): the Action is bundled in beforeAll; read entry inside a test.');
       return entry;
     },
-    async github(origin) {
+    async github(origin, options = {}) {
       await fake?.close();
-      fake = await startFakeGitHub({ owner, repo: repoName, branchSha: origin.branchSha });
+      fake = await startFakeGitHub({ owner, repo: repoName, branchSha: origin.branchSha, bare: origin.bare, ...options });
       return fake;
     },
   };

@@ -203,7 +203,16 @@ describe('readInputs', () => {
       workspace: '/w',
     });
     expect(inputs.retry.attempts).toBe(3);
+    expect(inputs.draftLimits).toEqual({});
     expect(inputs.github).toMatchObject({ owner: 'o', repo: 'r', apiUrl: 'https://api.github.com' });
+  });
+
+  it('reads the draft limits; each one given overrides only its own `patterns:` key', () => {
+    expect(readInputs({ ...base, 'INPUT_MAX-DRAFTS': '0', 'INPUT_MIN-CONFIDENCE': '0.6' }).draftLimits).toEqual({
+      max_drafts: 0,
+      min_confidence: 0.6,
+    });
+    expect(readInputs({ ...base, 'INPUT_MIN-SESSIONS': '4' }).draftLimits).toEqual({ min_sessions: 4 });
   });
 
   it.each([
@@ -211,6 +220,9 @@ describe('readInputs', () => {
     [{ 'INPUT_DRY-RUN': 'yes' }, 'dry-run'],
     [{ INPUT_PROFILE: 'loose' }, 'profile'],
     [{ 'INPUT_API-RETRIES': '-1' }, 'api-retries'],
+    [{ 'INPUT_MAX-DRAFTS': '2.5' }, 'max-drafts'],
+    [{ 'INPUT_MIN-SESSIONS': '1' }, 'min-sessions'],
+    [{ 'INPUT_MIN-CONFIDENCE': '1.5' }, 'min-confidence'],
   ])('%j is refused naming %s', (env, name) => {
     try {
       readInputs({ ...base, ...env });

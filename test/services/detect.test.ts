@@ -52,6 +52,7 @@ describeFullCorpus(
         file: 'daaain__claude-code-log/test/test_data/edge_cases.jsonl',
         reason: 'JSON lines that are not objects',
         count: 3,
+        lines: [13, 15, 16],
       });
       const refined = await runDetect({ transcripts: claude, cwd: root });
       expect(refined.patterns.some((p) => p.tools.some((t) => t.startsWith('Bash:')))).toBe(true);
@@ -125,7 +126,7 @@ describe('runDetect on generated transcripts', () => {
         reason: 'no transcript files match',
         count: 1,
       },
-      { file: 'b.jsonl', reason: 'lines that are not JSON', count: 1 },
+      { file: 'b.jsonl', reason: 'lines that are not JSON', count: 1, lines: [11] },
     ]);
     expect(report.uses).toEqual([{ skill: 'deploy', session: 's1' }]);
     expectValid(report);

@@ -1,4 +1,5 @@
-import { readPrimaryRoot } from '../../store/layout/discover-library.js';
+import { openLibrary, readPrimaryRoot, requireSkills } from '../../store/layout/discover-library.js';
+import { requireConfig } from '../../services/config-file.js';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { renderPatternsMarkdown, type DetectedPattern } from '../../core/patterns/index.js';
@@ -7,47 +8,78 @@ import { renderPlansMarkdown } from '../../core/consolidate/index.js';
 import type { RunReport } from '../../core/report/run-report.js';
 import { readGitDir } from '../../ledger/git-dir.js';
 import { defaultReportDir, runCurator } from '../../services/curator/run-curator.js';
-import { buildDraftBranchProposal, buildUmbrellaBranchProposal, writeProposals } from '../../services/proposals/index.js';
+import {
+  buildDraftBranchProposal,
+  buildProposalFingerprint,
+  buildUmbrellaBranchProposal,
+  listProposals,
+  listUmbrellaDecisions,
+  writeProposals,
+  type ProposalKind,
+} from '../../services/proposals/index.js';
 import { exitCodes, type Command } from '../context.js';
 import { renderWritten } from './proposals.js';
 import { createProgress } from '../progress.js';
 
 export const curateCommand: Command = {
   name: 'curate',
-  summary: 'one curator run: lifecycle transitions as commits, run.json and REPORT.md',
-  usage: 'curate [--dry-run] [--scheduled] [--transcripts GLOB…] [--consolidate] [--report-dir DIR]',
+  summary:
+    'one curator run: lifecycle transitions as commits (or, with --propose, as the branch skillgarden/lifecycle), run.json and REPORT.md',
+  usage:
+    'curate [--dry-run] [--propose] [--scheduled] [--transcripts GLOB…] [--consolidate] [--report-dir DIR] [--allow-empty]   (--propose: the current branch and worktree untouched; every change a proposal branch)',
   options: {
     'dry-run': { type: 'boolean' },
+    propose: { type: 'boolean' },
     scheduled: { type: 'boolean' },
     'report-dir': { type: 'string' },
     transcripts: { type: 'string', multiple: true },
     consolidate: { type: 'boolean' },
+    'allow-empty': { type: 'boolean' },
   },
   async run({ io, global, values }) {
+    // Nothing silently empty: a scheduled run over a library it cannot find fails, saying where it looked.
+    requireSkills(openLibrary(global.repo, requireConfig(global.repo).skills_dir), { allowEmpty: values['allow-empty'] === true });
     const progress = createProgress(io, 'curating', !global.json);
-    const { report, plans, umbrellas, snapshot } = await runCurator({
+    const propose = values.propose === true;
+    const dryRun = values['dry-run'] === true;
+    // An umbrella a person declined holds nothing back from the lifecycle: it is no longer proposed.
+    const declined = new Set(
+      (await listProposals(global.repo, { now: global.now, save: !dryRun })).flatMap((s) =>
+        s.state === 'declined' && s.fingerprint ? [s.fingerprint] : [],
+      ),
+    );
+    const { report, plans, umbrellas, snapshot, lifecycle } = await runCurator({
       repoDir: global.repo,
       now: global.now,
-      dryRun: values['dry-run'] === true,
+      dryRun,
       scheduled: values.scheduled === true,
+      propose,
+      isDeclinedUmbrella: (plan) => declined.has(buildProposalFingerprint('umbrella', listUmbrellaDecisions(plan))),
       ...(values.transcripts ? { transcripts: values.transcripts as string[] } : {}),
       ...(values.consolidate === true ? { consolidate: true } : {}),
       onProgress: progress.update,
     });
     progress.done();
-    // Umbrellas and drafted skills are proposals: each a branch of its own, the current branch and worktree untouched.
+    // Umbrellas, drafted skills and (--propose) the lifecycle are proposals: each a branch of its own, the current branch and worktree untouched.
+    const mined = ((values.transcripts as string[] | undefined) ?? snapshot.config.transcripts).length > 0;
+    const withdraw: ProposalKind[] = [
+      ...(propose ? ['lifecycle' as const] : []),
+      ...(umbrellas ? ['umbrella' as const] : []),
+      ...(mined ? ['new' as const] : []),
+    ];
     const written =
-      values['dry-run'] === true || report.gates.blocked_by !== null
+      dryRun || report.gates.blocked_by !== null
         ? []
         : await writeProposals(
             global.repo,
             [
+              ...(lifecycle ? [lifecycle] : []),
               ...(umbrellas ?? []).map((plan) => buildUmbrellaBranchProposal(plan, report.run_id)),
               ...(report.patterns as DetectedPattern[]).flatMap(
                 (p) => buildDraftBranchProposal(p, readPrimaryRoot(global.repo, snapshot.config.skills_dir), report.run_id) ?? [],
               ),
             ],
-            { now: global.now },
+            { now: global.now, withdraw },
           );
     const dir =
       typeof values['report-dir'] === 'string'

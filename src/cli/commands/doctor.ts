@@ -1,6 +1,6 @@
 import { SkillgardenError } from '../../core/errors.js';
 import { requireConfig } from '../../services/curator/read-library.js';
-import { readPrimaryRoot } from '../../store/layout/discover-library.js';
+import { readLibraryRoots } from '../../store/layout/discover-library.js';
 import { runDoctor, type DoctorReport } from '../../services/doctor.js';
 import { exitCodes, type Command } from '../context.js';
 
@@ -12,7 +12,7 @@ export const doctorCommand: Command = {
   async run({ io, global, values, positionals }) {
     if (positionals.length > 0) throw new SkillgardenError('cli/usage', 'doctor takes no arguments; add --fix to repair');
     const fix = values.fix === true;
-    const report = await runDoctor(global.repo, { fix, skillsDir: readPrimaryRoot(global.repo, requireConfig(global.repo).skills_dir) });
+    const report = await runDoctor(global.repo, { fix, skillsDir: readLibraryRoots(global.repo, requireConfig(global.repo).skills_dir) });
     io.stdout.write(global.json ? `${JSON.stringify(report, null, 2)}\n` : renderDoctor(report, fix));
     const left = report.findings.filter((f) => !fix || !f.fixable);
     return left.length === 0 ? exitCodes.ok : exitCodes.findings;

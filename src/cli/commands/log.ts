@@ -1,4 +1,4 @@
-import { readPrimaryRoot } from '../../store/layout/discover-library.js';
+import { readLibraryRoots } from '../../store/layout/discover-library.js';
 import { SkillgardenError } from '../../core/errors.js';
 import { renderLogText } from '../../core/ledger/render-log.js';
 import { actors, skillActions, type Actor, type SkillAction } from '../../core/ledger/trailers.js';
@@ -30,7 +30,7 @@ export const logCommand: Command = {
     if (limit !== undefined && (!Number.isInteger(limit) || limit <= 0))
       throw new SkillgardenError('cli/usage', `--limit must be a positive whole number`);
     const entries = await readLog(global.repo, {
-      skillsRoot: readPrimaryRoot(global.repo, requireConfig(global.repo).skills_dir),
+      skillsRoot: readLibraryRoots(global.repo, requireConfig(global.repo).skills_dir),
       ...(values.all === true ? { all: true } : {}),
       ...(typeof values.skill === 'string' ? { skill: values.skill } : {}),
       ...(actor ? { actor: actor as Actor } : {}),

@@ -2,6 +2,8 @@ import { renderPlansMarkdown, renderPlansText } from '../../core/consolidate/ind
 import { SkillgardenError } from '../../core/errors.js';
 import { readChatClientOptions } from '../../llm/chat-client.js';
 import { planLibrary } from '../../services/consolidate/index.js';
+import { requireConfig } from '../../services/config-file.js';
+import { openLibrary, requireSkills } from '../../store/layout/discover-library.js';
 import { buildUmbrellaBranchProposal, writeProposals } from '../../services/proposals/index.js';
 import { buildRunId } from '../../services/curator/run-id.js';
 import { exitCodes, type Command } from '../context.js';
@@ -11,11 +13,19 @@ export const planCommand: Command = {
   name: 'plan',
   summary: 'consolidation plans (umbrella skills) for the curated skills: shown, or written as proposal branches (--apply)',
   usage:
-    'plan [--json] [--markdown] [--llm] [--advise] [--apply]   (--apply: each plan as a branch skillgarden/umbrella/<name>; --llm: SKILLGARDEN_LLM_BASE_URL, SKILLGARDEN_LLM_MODEL, SKILLGARDEN_LLM_API_KEY)',
-  options: { markdown: { type: 'boolean' }, llm: { type: 'boolean' }, apply: { type: 'boolean' }, advise: { type: 'boolean' } },
+    'plan [--json] [--markdown] [--llm] [--advise] [--apply] [--allow-empty]   (--apply: each plan as a branch skillgarden/umbrella/<name>; --llm: SKILLGARDEN_LLM_BASE_URL, SKILLGARDEN_LLM_MODEL, SKILLGARDEN_LLM_API_KEY)',
+  options: {
+    markdown: { type: 'boolean' },
+    llm: { type: 'boolean' },
+    apply: { type: 'boolean' },
+    advise: { type: 'boolean' },
+    'allow-empty': { type: 'boolean' },
+  },
   async run(context) {
     if (context.positionals.length > 0)
       throw new SkillgardenError('cli/usage', `plan takes no arguments (got ${context.positionals.join(' ')})`);
+    const allowEmpty = context.values['allow-empty'] === true;
+    requireSkills(openLibrary(context.global.repo, requireConfig(context.global.repo).skills_dir), { allowEmpty });
     const llm = context.values.llm === true ? readChatClientOptions(context.io.env) : undefined;
     if (context.values.llm === true && !llm)
       throw new SkillgardenError(

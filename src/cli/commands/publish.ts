@@ -9,13 +9,20 @@ import { openRepoLedger } from '../open-repo.js';
 export const publishCommand: Command = {
   name: 'publish',
   summary: 'write the Agent Skills discovery index (.well-known/agent-skills/index.json) and its artifacts, for installers',
-  usage: 'publish --out DIR [--marketplace NAME --owner NAME]',
-  options: { out: { type: 'string' }, marketplace: { type: 'string' }, owner: { type: 'string' } },
+  usage: 'publish --out DIR [--marketplace NAME --owner NAME] [--agent-plugin NAME [--owner NAME]]',
+  options: { out: { type: 'string' }, marketplace: { type: 'string' }, owner: { type: 'string' }, 'agent-plugin': { type: 'string' } },
   async run(context) {
     const { io, global, values } = context;
     if (typeof values.out !== 'string') throw new SkillgardenError('cli/usage', 'publish needs --out DIR: the folder a static site serves');
-    if ((typeof values.marketplace === 'string') !== (typeof values.owner === 'string')) {
-      throw new SkillgardenError('cli/usage', '--marketplace NAME and --owner NAME go together (a Claude Code marketplace names both)');
+    const agentPlugin = values['agent-plugin'];
+    if (typeof values.marketplace === 'string' && typeof values.owner !== 'string') {
+      throw new SkillgardenError('cli/usage', '--marketplace NAME needs --owner NAME (a Claude Code marketplace names both)');
+    }
+    if (typeof values.owner === 'string' && typeof values.marketplace !== 'string' && typeof agentPlugin !== 'string') {
+      throw new SkillgardenError(
+        'cli/usage',
+        '--owner NAME names the owner of a --marketplace or the author of an --agent-plugin: add one of them',
+      );
     }
     const config = requireConfig(global.repo);
     const ledger = await openRepoLedger(context);
@@ -26,6 +33,9 @@ export const publishCommand: Command = {
         ledger,
         out: resolve(io.cwd, values.out),
         ...(typeof values.marketplace === 'string' ? { marketplace: { name: values.marketplace, owner: values.owner as string } } : {}),
+        ...(typeof agentPlugin === 'string'
+          ? { agentPlugin: { name: agentPlugin, ...(typeof values.owner === 'string' ? { owner: values.owner } : {}) } }
+          : {}),
       });
       if (!result.ok) {
         io.stderr.write('nothing published: fix these errors first\n');

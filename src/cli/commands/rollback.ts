@@ -3,7 +3,7 @@ import { SkillgardenError } from '../../core/errors.js';
 import { requireConfig } from '../../services/curator/read-library.js';
 import { exitCodes, type Command } from '../context.js';
 import { openRepoLedger } from '../open-repo.js';
-import { readPrimaryRoot } from '../../store/layout/discover-library.js';
+import { readLibraryRoots } from '../../store/layout/discover-library.js';
 
 export const rollbackCommand: Command = {
   name: 'rollback',
@@ -22,7 +22,7 @@ export const rollbackCommand: Command = {
       const config = requireConfig(context.global.repo);
       const references = config.references.length > 0 ? picomatch(config.references, { dot: true }) : undefined;
       const result = await ledger.rollback(target, {
-        skillsRoot: readPrimaryRoot(context.global.repo, config.skills_dir),
+        skillsRoot: readLibraryRoots(context.global.repo, config.skills_dir),
         ...(references ? { allowPath: (path: string) => references(path) } : {}),
       });
       if (context.global.json) context.io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

@@ -9,7 +9,7 @@ import { createMemoryUsageStore, type UsageStore } from '../../registry/usage-st
 import { defaultWriterId } from '../../services/usage.js';
 import { syncRepository } from '../../services/sync.js';
 import { exitCodes, type Command, type CommandContext } from '../context.js';
-import { openLibrary, readPrimaryRoot, requireSkills } from '../../store/layout/discover-library.js';
+import { openLibrary, readLibraryRoots, requireSkills } from '../../store/layout/discover-library.js';
 import { openRepoLedger, repoConfig } from '../open-repo.js';
 
 /** The repository's usage when it is a git repository, else none (a plain folder of skills still loads). */
@@ -18,7 +18,7 @@ function usageFor(context: CommandContext): UsageStore {
   if (!existsSync(join(repoDir, '.git'))) return createMemoryUsageStore();
   return createRepoUsageStore({
     repoDir,
-    skillsDir: readPrimaryRoot(repoDir, repoConfig(context, ['skills_dir']).skills_dir),
+    skillsDir: readLibraryRoots(repoDir, repoConfig(context, ['skills_dir']).skills_dir),
     writer: defaultWriterId(context.io.env),
     now: () => context.global.now,
   });

@@ -8,8 +8,8 @@ import { exitCodes, type Command } from '../context.js';
 export const scanCommand: Command = {
   name: 'scan',
   summary: 'the security scan alone: exfiltration, injection, destructive commands, invisible Unicode, structure',
-  usage: 'scan [PATH…] [--allow-empty]',
-  options: { 'allow-empty': { type: 'boolean' } },
+  usage: 'scan [PATH…] [--no-cache] [--allow-empty]',
+  options: { 'allow-empty': { type: 'boolean' }, 'no-cache': { type: 'boolean' } },
   async run({ io, global, positionals, values }) {
     const { config } = readConfig(global.repo);
     const allowEmpty = values['allow-empty'] === true;
@@ -19,6 +19,7 @@ export const scanCommand: Command = {
       repo: global.repo,
       config: config.scan,
       deep: positionals.length > 0,
+      persistCache: values['no-cache'] !== true,
       ...(library ? { library } : {}),
     });
     if (report.skills === 0 && !allowEmpty) {

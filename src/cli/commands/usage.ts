@@ -3,7 +3,7 @@ import { requireConfig } from '../../services/curator/read-library.js';
 import { bumpUsage, defaultWriterId, flushUsage, sanitizeWriter, showUsage } from '../../services/usage.js';
 import { exitCodes, type Command } from '../context.js';
 import { openRepoLedger } from '../open-repo.js';
-import { readPrimaryRoot } from '../../store/layout/discover-library.js';
+import { readLibraryRoots } from '../../store/layout/discover-library.js';
 import { importUsage } from '../../services/usage-import.js';
 import { resolve } from 'node:path';
 import type { CommandContext } from '../context.js';
@@ -11,7 +11,7 @@ import type { CommandContext } from '../context.js';
 /** Imported uses count under their own writer by default: they are the agent's record, not this machine's bumps. */
 const importWriter = 'claude-code-otel';
 
-async function runImport(context: CommandContext, args: readonly string[], skillsDir: string): Promise<number> {
+async function runImport(context: CommandContext, args: readonly string[], skillsDir: readonly string[]): Promise<number> {
   const { io, global, values } = context;
   if (args.length !== 1) throw new SkillgardenError('cli/usage', 'usage import takes one FILE: an OTLP JSON logs export');
   const writer = typeof values.writer === 'string' ? sanitizeWriter(values.writer) : importWriter;
@@ -65,7 +65,7 @@ export const usageCommand: Command = {
           repoDir: global.repo,
           ledger,
           writer,
-          skillsDir: readPrimaryRoot(global.repo, config.skills_dir),
+          skillsDir: readLibraryRoots(global.repo, config.skills_dir),
           now: global.now,
         });
         io.stdout.write(
@@ -81,7 +81,7 @@ export const usageCommand: Command = {
       return exitCodes.ok;
     }
     if (sub === 'show') {
-      const shown = showUsage(global.repo, { skillsDir: readPrimaryRoot(global.repo, config.skills_dir), now: global.now });
+      const shown = showUsage(global.repo, { skillsDir: readLibraryRoots(global.repo, config.skills_dir), now: global.now });
       if (global.json) io.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
       else {
         const lines = Object.entries(shown.totals).map(
@@ -95,7 +95,7 @@ export const usageCommand: Command = {
       }
       return exitCodes.ok;
     }
-    if (sub === 'import') return runImport(context, args, readPrimaryRoot(global.repo, config.skills_dir));
+    if (sub === 'import') return runImport(context, args, readLibraryRoots(global.repo, config.skills_dir));
     throw new SkillgardenError('cli/usage', `unknown usage action "${sub ?? ''}"; choose bump, flush, show or import`);
   },
 };

@@ -2,6 +2,7 @@ import { SkillgardenError } from '../../core/errors.js';
 import { renderFindingsGithub, renderFindingsText } from '../../core/report/render-findings.js';
 import { isProfileName, profileNames } from '../../core/schema/types.js';
 import { runValidate, type ValidateReport } from '../../services/validate.js';
+import { openValidateCache } from '../../services/validate-cache.js';
 import { compareFindings, type Finding } from '../../core/findings.js';
 import { toFindings } from '../../core/scan/index.js';
 import { runScan } from '../../services/scan.js';
@@ -19,11 +20,12 @@ export const validateCommand: Command = {
   name: 'validate',
   summary: 'validate skills (a folder, a SKILL.md, or the whole skills root)',
   usage:
-    'validate [PATH…] [--format text|json|github|sarif] [--profile portable|spec|claude-code|hermes|agent-plugins] [--no-scan] [--allow-empty] [--baseline FILE] [--write-baseline FILE] [--fix [--dry-run]]',
+    'validate [PATH…] [--format text|json|github|sarif] [--profile portable|spec|claude-code|hermes|agent-plugins] [--no-scan] [--no-cache] [--allow-empty] [--baseline FILE] [--write-baseline FILE] [--fix [--dry-run]]',
   options: {
     format: { type: 'string' },
     profile: { type: 'string' },
     'no-scan': { type: 'boolean' },
+    'no-cache': { type: 'boolean' },
     'allow-empty': { type: 'boolean' },
     baseline: { type: 'string' },
     'write-baseline': { type: 'string' },
@@ -54,6 +56,7 @@ async function validateOnce({ io, global, positionals, values }: CommandContext)
   const readDir = createDirCache();
   const library = paths.length > 0 ? undefined : requireSkills(openLibrary(global.repo, config.skills_dir, { readDir }), { allowEmpty });
   const files = values['no-scan'] === true ? undefined : createFileCache();
+  const cache = values['no-cache'] === true ? undefined : await openValidateCache(global.repo);
   const report = runValidate({
     cwd: global.repo,
     paths,
@@ -63,7 +66,9 @@ async function validateOnce({ io, global, positionals, values }: CommandContext)
     readDir,
     ...(library ? { library } : {}),
     ...(files ? { files } : {}),
+    ...(cache ? { cache: cache.cache } : {}),
   });
+  cache?.save();
   progress.done();
   if (report.skills === 0 && paths.length > 0 && !allowEmpty) {
     throw new SkillgardenError(
@@ -78,6 +83,7 @@ async function validateOnce({ io, global, positionals, values }: CommandContext)
       config: config.scan,
       deep: positionals.length > 0,
       readDir,
+      persistCache: values['no-cache'] !== true,
       ...(library ? { library } : {}),
       ...(files ? { files } : {}),
     });

@@ -5,13 +5,15 @@ import { readToolList } from '../skill/tool-list.js';
 import type { SkillFeatures } from './features.js';
 import { readPathList } from '../skill/path-list.js';
 import { countSections } from './markdown.js';
+import { findTellingName } from './umbrella-name.js';
 
 export type UmbrellaChoice = { kind: 'existing'; umbrella: SkillFeatures; why: string } | { kind: 'new'; name: string; why: string };
 
 /**
  * The broadest member becomes the umbrella when it is broad enough (its name
  * is the shared prefix, or it already has sections); otherwise a new skill is
- * named for the prefix. Without a prefix or a free name, the broadest member.
+ * named for the prefix, with what every member is about when the prefix is a
+ * bare word. Without a prefix or a free name, the broadest member.
  */
 export function chooseUmbrella(
   members: readonly SkillFeatures[],
@@ -30,6 +32,13 @@ export function chooseUmbrella(
   const sections = countSections(broadest.parsed.body);
   if (sections >= config.umbrella_min_sections)
     return { kind: 'existing', umbrella: broadest, why: `it is the broadest member (${sections} sections)` };
+  const telling = prefix ? findTellingName(prefix, members, taken) : undefined;
+  if (telling !== undefined && telling.length <= 64 && !taken.has(telling))
+    return {
+      kind: 'new',
+      name: telling,
+      why: `no member is broad enough, so a new skill is named for the shared prefix and what every member is about`,
+    };
   for (const name of prefix ? [prefix, `${prefix}-overview`] : []) {
     if (!taken.has(name)) return { kind: 'new', name, why: `no member is broad enough, so a new skill is named for the shared prefix` };
   }

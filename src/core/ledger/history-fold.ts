@@ -9,7 +9,7 @@ const revertLine = /^This reverts commit [0-9a-f]{40,64}\b/m;
 const patchActions: ReadonlySet<SkillAction> = new Set(['patch', 'edit', 'write-file', 'remove-file', 'merge']);
 
 interface FoldState {
-  root: string;
+  roots: readonly string[];
   skills: Map<string, SkillHistory>;
   /** Folder → skill name, to find the skill a support file belongs to. */
   owners: Map<string, string>;
@@ -38,11 +38,11 @@ interface SkillFileGroup {
   removed: LocatedFile[];
 }
 
-function groupSkillFiles(changes: readonly PathChange[], root: string): Map<string, SkillFileGroup> {
+function groupSkillFiles(changes: readonly PathChange[], roots: readonly string[]): Map<string, SkillFileGroup> {
   const groups = new Map<string, SkillFileGroup>();
   for (const change of changes) {
     if (change.status === 'modified') continue;
-    const located = locateSkillFile(change.path, root);
+    const located = locateSkillFile(change.path, roots);
     if (located === null) continue;
     const group = groups.get(located.name) ?? { added: [], removed: [] };
     groups.set(located.name, group);
@@ -108,7 +108,7 @@ function moveSkill(state: FoldState, ctx: CommitContext, skill: SkillHistory, to
 function collectLeaving(state: FoldState, ctx: CommitContext): void {
   for (const change of ctx.commit.changes) {
     if (change.status !== 'deleted' || change.blob === undefined) continue;
-    const located = locateSkillFile(change.path, state.root);
+    const located = locateSkillFile(change.path, state.roots);
     const owner = located === null ? undefined : state.skills.get(state.owners.get(located.folder) ?? '');
     const created = located === null ? state.outside.get(change.path) : owner?.created;
     if (created === undefined || ctx.leaving.has(change.blob)) continue;
@@ -119,7 +119,7 @@ function collectLeaving(state: FoldState, ctx: CommitContext): void {
 /** SKILL.md files outside the root: kept by path from when they appeared (or arrived from elsewhere). */
 function foldOutsideFiles(state: FoldState, ctx: CommitContext): void {
   for (const change of ctx.commit.changes) {
-    if (relativeToRoot(change.path, state.root) !== null || !isSkillFile(change.path)) continue;
+    if (relativeToRoot(change.path, state.roots) !== null || !isSkillFile(change.path)) continue;
     ctx.touched.add(folderName(change.path));
     if (change.status === 'deleted') state.outside.delete(change.path);
     else if (change.status === 'added') {
@@ -136,7 +136,7 @@ function folderName(path: string): string {
 
 /** SKILL.md files appearing and disappearing: creations, moves (archive, restore, recategorize), deletions. */
 function foldSkillFiles(state: FoldState, ctx: CommitContext): void {
-  for (const [name, { added, removed }] of groupSkillFiles(ctx.commit.changes, state.root)) {
+  for (const [name, { added, removed }] of groupSkillFiles(ctx.commit.changes, state.roots)) {
     const existing = state.skills.get(name);
     if (existing && removed.some((f) => f.folder === existing.folder)) {
       const target = added.find((f) => f.folder !== existing.folder) ?? added[0];
@@ -159,7 +159,7 @@ function foldSkillFiles(state: FoldState, ctx: CommitContext): void {
 }
 
 function ownerOf(state: FoldState, path: string): string | undefined {
-  for (const folder of candidateFolders(path, state.root)) {
+  for (const folder of candidateFolders(path, state.roots)) {
     const owner = state.owners.get(folder);
     if (owner !== undefined) return owner;
   }
@@ -218,7 +218,7 @@ export function foldHistory(
   const skills = new Map(Object.entries(current));
   const owners = new Map([...skills.values()].map((s) => [s.folder, s.name]));
   const state: FoldState = {
-    root: index.skillsRoot,
+    roots: index.skillsRoots,
     skills,
     owners,
     deleted: new Map(Object.entries(deleted)),
@@ -247,7 +247,7 @@ export function foldHistory(
   }
   return {
     version: 1,
-    skillsRoot: index.skillsRoot,
+    skillsRoots: index.skillsRoots,
     head,
     commits: index.commits + commits.length,
     shallow: index.shallow || commits.some((c) => c.boundary === true),

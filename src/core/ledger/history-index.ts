@@ -1,3 +1,4 @@
+import { normalizeSkillsRoots, type SkillRoots } from './skill-paths.js';
 import type { Actor, SkillAction, Source } from './trailers.js';
 
 /**
@@ -40,7 +41,8 @@ export interface SkillHistory {
 
 export interface HistoryIndex {
   version: 1;
-  skillsRoot: string;
+  /** The skill roots the index was folded over, normalized and sorted (`normalizeSkillsRoots`). */
+  skillsRoots: string[];
   /** The commit the index describes; null for a repository without commits. */
   head: string | null;
   /** Commits folded so far. */
@@ -61,6 +63,15 @@ export interface HistoryIndex {
   outside: Record<string, CreationEvent>;
 }
 
-export function emptyHistoryIndex(skillsRoot: string): HistoryIndex {
-  return { version: 1, skillsRoot, head: null, commits: 0, shallow: false, skills: {}, deleted: {}, outside: {} };
+export function emptyHistoryIndex(skillsRoots: SkillRoots): HistoryIndex {
+  return {
+    version: 1,
+    skillsRoots: normalizeSkillsRoots(skillsRoots),
+    head: null,
+    commits: 0,
+    shallow: false,
+    skills: {},
+    deleted: {},
+    outside: {},
+  };
 }

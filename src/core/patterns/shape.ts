@@ -14,6 +14,9 @@ export const defaultRefine: RefineMap = {
   shell: 'command',
   run_shell_command: 'command',
   local_shell: 'command',
+  // Cursor's shell tool and Cline's.
+  Shell: 'command',
+  execute_command: 'command',
 };
 
 const envAssignment = /^[A-Za-z_][A-Za-z0-9_]*=/;

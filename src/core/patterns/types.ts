@@ -1,10 +1,14 @@
 /** The transcript formats the readers understand. */
-export type TranscriptFormat = 'claude-code' | 'codex' | 'gemini' | 'chat' | 'swe-agent' | 'openhands' | 'hermes' | 'compact';
+export type TranscriptFormat =
+  'claude-code' | 'codex' | 'gemini' | 'cursor' | 'opencode' | 'cline' | 'chat' | 'swe-agent' | 'openhands' | 'hermes' | 'compact';
 
 export const transcriptFormats: readonly TranscriptFormat[] = [
   'claude-code',
   'codex',
   'gemini',
+  'cursor',
+  'opencode',
+  'cline',
   'chat',
   'swe-agent',
   'openhands',
@@ -64,6 +68,8 @@ export interface Skipped {
   file: string;
   reason: string;
   count: number;
+  /** The first lines skipped for this reason (line formats; at most 10), so a person can open the file there. */
+  lines?: number[];
 }
 
 /** A repeated tool-call sequence found across sessions. */

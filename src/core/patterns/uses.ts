@@ -1,6 +1,7 @@
 import type { SkillUse } from './types.js';
 
-const loaderTools = new Set(['load_skill', 'skill_view', 'skill_load', 'view_skill', 'use_skill']);
+// Gemini CLI's `activate_skill` and OpenCode's `skill` take the skill's `name`, as the others do.
+const loaderTools = new Set(['load_skill', 'skill_view', 'skill_load', 'view_skill', 'use_skill', 'activate_skill', 'skill']);
 
 /** Claude Code built-in slash commands: not skills. */
 const builtinCommands = new Set([

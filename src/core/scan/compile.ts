@@ -1,4 +1,6 @@
 import { requiredTriggers, type Trigger } from './regex-literals.js';
+import { generatedTriggers } from './rule-triggers.generated.js';
+import type { ThreatRule } from './rules.js';
 
 /**
  * Rules are written for one line; the scan runs each over a whole file at
@@ -36,4 +38,16 @@ export function compileLineRegex(pattern: RegExp): RegExp {
  */
 export function deriveTriggers(pattern: RegExp): Trigger[] | undefined {
   return requiredTriggers(pattern);
+}
+
+/**
+ * A rule's triggers: its own, else those derived from its pattern at build
+ * time (rule-triggers.generated.ts, when the pattern is the one they were
+ * derived from), else derived now (a rule table other than the built-in one).
+ */
+export function ruleTriggers(rule: ThreatRule): readonly (Trigger | string)[] | undefined {
+  if (rule.triggers) return rule.triggers;
+  const built = Object.hasOwn(generatedTriggers, rule.id) ? generatedTriggers[rule.id] : undefined;
+  if (built && built[0] === rule.pattern.source) return built[1] ?? undefined;
+  return deriveTriggers(rule.pattern);
 }

@@ -1,4 +1,4 @@
-import { compileLineRegex, deriveTriggers } from './compile.js';
+import { compileLineRegex, ruleTriggers } from './compile.js';
 import { toFinding } from './line-finding.js';
 import type { ThreatRule } from './rules.js';
 import type { ScanFinding } from './types.js';
@@ -27,7 +27,7 @@ const compiledCache = new WeakMap<readonly ThreatRule[], CompiledTable>();
 export function compileTable(rules: readonly ThreatRule[]): CompiledTable {
   let table = compiledCache.get(rules);
   if (!table) {
-    const triggers: Array<TriggerInput[] | undefined> = rules.map((rule) => rule.triggers ?? deriveTriggers(rule.pattern));
+    const triggers: Array<readonly TriggerInput[] | undefined> = rules.map(ruleTriggers);
     const matcher = buildTriggerMatcher(triggers.flatMap((l) => l ?? []));
     const ids = new Map(matcher.literals.map((l, id) => [l, id]));
     const idOf = (t: TriggerInput): number => ids.get(triggerText(t))!;
@@ -44,13 +44,22 @@ export function compileTable(rules: readonly ThreatRule[]): CompiledTable {
   return table;
 }
 
+/** The two regular expressions of a rule are built on first use: most runs wake a handful of the table. */
 function compileEach(rules: readonly ThreatRule[], triggerIds: ReadonlyArray<number[] | undefined>): CompiledRule[] {
-  return rules.map((rule, i) => ({
-    rule,
-    whole: compileLineRegex(rule.pattern),
-    perLine: new RegExp(rule.pattern.source, `${rule.pattern.flags}g`),
-    triggers: triggerIds[i],
-  }));
+  return rules.map((rule, i) => {
+    let whole: RegExp | undefined;
+    let perLine: RegExp | undefined;
+    return {
+      rule,
+      get whole() {
+        return (whole ??= compileLineRegex(rule.pattern));
+      },
+      get perLine() {
+        return (perLine ??= new RegExp(rule.pattern.source, `${rule.pattern.flags}g`));
+      },
+      triggers: triggerIds[i],
+    };
+  });
 }
 
 function lineIndexOf(lineStarts: readonly number[], offset: number): number {

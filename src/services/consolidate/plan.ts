@@ -1,4 +1,3 @@
-import { readPrimaryRoot } from '../../store/layout/discover-library.js';
 import {
   adviseOverlaps,
   buildGuardInput,
@@ -13,7 +12,8 @@ import type { Finding } from '../../core/findings.js';
 import { requireConfig } from '../curator/read-library.js';
 import type { ChatClientOptions } from '../../llm/chat-client.js';
 import { writeUmbrellaProse } from '../../llm/umbrella-prose.js';
-import { readLibrary, type ReadLibraryOptions } from './read-library.js';
+import { readLibrary, type Library, type ReadLibraryOptions } from './read-library.js';
+import type { SkippedItem } from '../../core/consolidate/types.js';
 
 export interface PlanLibraryOptions extends ReadLibraryOptions {
   now: Date;
@@ -49,18 +49,17 @@ const stringList = (value: unknown): string[] | undefined =>
 /** Consolidation plans for the repository's working tree, applied to nothing. */
 export async function planLibrary(repoDir: string, options: PlanLibraryOptions): Promise<PlanLibraryResult> {
   const file = readConfigFile(repoDir);
-  const skillsDir = options.skillsDir ?? readPrimaryRoot(repoDir, file.skills_dir);
+  const skillsDir = options.skillsDir ?? file.skills_dir;
   const referenceGlobs = options.referenceGlobs ?? stringList(file.references) ?? [];
   const protectedNames = options.protectedNames ?? stringList(file.protected) ?? [];
-  const library = await readLibrary(repoDir, { ...options, skillsDir, referenceGlobs, protectedNames });
-  const result = planConsolidation({
-    skills: library.skills,
-    references: library.references,
-    archiveDirs: library.archiveDirs,
-    skillsDir,
-    now: options.now,
-    config: { ...(file.consolidation && typeof file.consolidation === 'object' ? file.consolidation : {}), ...options.config },
+  const library = await readLibrary(repoDir, {
+    ...options,
+    ...(skillsDir === undefined ? {} : { skillsDir }),
+    referenceGlobs,
+    protectedNames,
   });
+  const config = { ...(file.consolidation && typeof file.consolidation === 'object' ? file.consolidation : {}), ...options.config };
+  const result = planEachRoot(library, config, options.now);
   const findings = library.findings;
   const advice = options.advise
     ? adviseOverlaps(library.skills, file.consolidation && typeof file.consolidation === 'object' ? file.consolidation : {}).map(
@@ -78,4 +77,35 @@ export async function planLibrary(repoDir: string, options: PlanLibraryOptions):
   }
   const withProse = { ...result, plans };
   return { result: withProse, report: withAdvice(buildPlanReport(withProse, { llm: notes })), findings };
+}
+
+/**
+ * One planning pass per skill root: an umbrella and its members' archives stay
+ * in the root (the plugin) the members came from, never moved into another.
+ * The other roots' skills are passed along as protected, so their names stay
+ * taken and nothing of theirs is planned twice.
+ */
+function planEachRoot(library: Library, config: Partial<ConsolidationConfig>, now: Date): ConsolidationResult {
+  const rootOf = (name: string) => library.rootOf.get(name) ?? '';
+  const used = new Set(library.skills.map((s) => rootOf(s.name)));
+  const results = library.roots
+    .filter((root) => used.has(root))
+    .map((root) =>
+      planConsolidation({
+        skills: library.skills.map((s) => (rootOf(s.name) === root ? s : { ...s, protected: true })),
+        references: library.references,
+        archiveDirs: library.archiveDirs,
+        skillsDir: root,
+        now,
+        config,
+      }),
+    );
+  const skipped = new Map<string, SkippedItem>();
+  for (const item of results.flatMap((r) => r.skipped)) skipped.set(`${item.names.join()}\n${item.reason}`, item);
+  return {
+    clusters: results.flatMap((r) => r.clusters),
+    plans: results.flatMap((r) => r.plans),
+    dropped: results.flatMap((r) => r.dropped),
+    skipped: [...skipped.values()],
+  };
 }

@@ -13,7 +13,7 @@ export async function detectPatterns(options: CurateOptions, snapshot: LibrarySn
   const existingSkills = await readExistingSkills(snapshot.library);
   const report = await runDetect({
     transcripts,
-    cwd: options.repoDir,
+    cwd: options.transcriptsDir ?? options.repoDir,
     existingSkills,
     limits: { ...resolveDraftLimits(snapshot.config.patterns), ...options.draftLimits },
   });

@@ -11,7 +11,7 @@ import { emptyCounters, type UsageCounters } from '../../core/usage/index.js';
 import { parseSkill } from '../../core/skill/index.js';
 import { readHistoryIndex } from '../../ledger/history-index.js';
 import { isPinnedInFile, parsePins, pinsFile } from '../../core/layout/pins.js';
-import { openLibrary, primaryRoot, type DiscoveredLibrary, type LibraryLocation } from '../../store/layout/discover-library.js';
+import { libraryRoots, openLibrary, type DiscoveredLibrary, type LibraryLocation } from '../../store/layout/discover-library.js';
 import { readUsageSnapshot } from '../../store/usage-files.js';
 import { readProvenanceFiles } from '../../store/provenance-files.js';
 import { findReferencedNames } from './references.js';
@@ -64,14 +64,14 @@ export async function readLibrary(repoDir: string, options: ReadLibraryOptions):
   const library = openLibrary(repoDir, config.skills_dir);
   const locations = library.skills;
   const archived = library.archived;
-  // History, Hermes's files and rollback work on one root: the library's first.
-  const primary = primaryRoot(library.layout);
-  const { index: history } = await readHistoryIndex(repoDir, { skillsRoot: primary });
-  const files = readProvenanceFiles(repoDir, primary);
+  // History, Hermes's files and usage cover every root of the one discovery.
+  const roots = libraryRoots(library.layout);
+  const { index: history } = await readHistoryIndex(repoDir, { skillsRoot: roots });
+  const files = readProvenanceFiles(repoDir, roots);
   const cache = options.cache;
   const usage = cache
-    ? readSteadyUsage(cache, repoDir, { skillsDir: primary, now: options.now })
-    : readUsageSnapshot(repoDir, { skillsDir: primary, now: options.now });
+    ? readSteadyUsage(cache, repoDir, { skillsDir: roots, now: options.now })
+    : readUsageSnapshot(repoDir, { skillsDir: roots, now: options.now });
   const seenPins = new Set<string>();
   const isPinned = (dir: string) => {
     const path = join(dir, skillFileName);

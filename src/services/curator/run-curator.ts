@@ -11,13 +11,16 @@ import { blobOid } from '../../ledger/blob-oid.js';
 import type { FileChange, Ledger } from '../../ledger/ledger.js';
 import { openLedger } from '../../ledger/open-ledger.js';
 import type { LedgerBackend } from '../../ledger/ledger.js';
-import { archiveTarget, moveChanges } from '../manage/person-acts.js';
 import { readLibrary, stateFile, type LibrarySnapshot } from './read-library.js';
 import { buildRunId } from './run-id.js';
 import { detectPatterns } from './detect-patterns.js';
+import { noTranscriptMatch } from '../detect.js';
 import { planLibrary } from '../consolidate/index.js';
 import type { ConsolidationPlan, PlanReport } from '../../core/consolidate/index.js';
 import type { DraftLimits } from '../../core/patterns/index.js';
+import { separateFromUmbrellas, type DeferredTransition } from '../../core/proposals/overlap.js';
+import { buildLifecycleBranchProposal, buildTransitionMoves } from '../proposals/lifecycle.js';
+import type { BranchProposal } from '../proposals/proposal.js';
 
 export interface CurateOptions {
   repoDir: string;
@@ -32,17 +35,37 @@ export interface CurateOptions {
   consolidate?: boolean;
   /** Transcript globs (relative to the repository) to mine for patterns; default: `transcripts` in the config. */
   transcripts?: readonly string[];
+  /** The folder transcript globs resolve against (default: the repository): the Action's checkout, not its scratch clone. */
+  transcriptsDir?: string;
   /** Overrides `patterns:` in the config (the Action's `max-drafts`, `min-sessions`, `min-confidence`). */
   draftLimits?: Partial<DraftLimits>;
+  /**
+   * Propose the lifecycle transitions instead of committing them: nothing is
+   * written (no commit, no tag); the result's `lifecycle` is the proposal for
+   * `skillgarden/lifecycle`, to write with the proposal writer. No first-run
+   * deferral: a person reviews the proposal.
+   */
+  propose?: boolean;
+  /** An umbrella proposal a person declined holds no skill back from the lifecycle (default: none declined). */
+  isDeclinedUmbrella?: (plan: ConsolidationPlan) => boolean;
   onProgress?: (done: number, total: number) => void;
   /** Default true: keep what this pass read and decided in `.git/skillgarden/curator-cache.json` for the next one. */
   cache?: boolean;
 }
 
+export interface CurateResult {
+  report: RunReport;
+  snapshot: LibrarySnapshot;
+  plans?: PlanReport;
+  umbrellas?: ConsolidationPlan[];
+  /** With `propose`: the run's lifecycle transitions as one proposal, or undefined when there are none. */
+  lifecycle?: BranchProposal;
+  /** Transitions held back because an umbrella proposal of this run changes the skill. */
+  deferred: DeferredTransition[];
+}
+
 /** One curator pass: read once, plan the lifecycle, commit each transition (tagged as one run), report. */
-export async function runCurator(
-  options: CurateOptions,
-): Promise<{ report: RunReport; snapshot: LibrarySnapshot; plans?: PlanReport; umbrellas?: ConsolidationPlan[] }> {
+export async function runCurator(options: CurateOptions): Promise<CurateResult> {
   const started = performance.now();
   // A pass that writes nothing (a dry run, a gated one) never opens the ledger: its set-up asks git for the configuration.
   let ledger: Ledger | undefined;
@@ -55,15 +78,16 @@ export async function runCurator(
     const planned =
       (options.consolidate ?? snapshot.config.consolidate) ? await planLibrary(options.repoDir, { now: options.now }) : undefined;
     const plans = planned?.report;
-    const extra = planned ? { plans: planned.report, umbrellas: planned.result.plans } : {};
     const runId = buildRunId(options.now, snapshot.history.head ?? undefined);
     const readMs = performance.now() - started;
     const gates = checkGates(snapshot.config, snapshot.state, options.now, {
       scheduled: options.scheduled ?? false,
       ...(options.idleHours !== undefined ? { idleHours: options.idleHours } : {}),
     });
-    const plan = planSteadyPass(cache, snapshot.skills, snapshot.config, options.now);
+    const held = (planned?.result.plans ?? []).filter((p) => !(options.isDeclinedUmbrella?.(p) ?? false));
+    const { plan, deferred } = holdBackForUmbrellas(planSteadyPass(cache, snapshot.skills, snapshot.config, options.now), held);
     if (cache?.changed) await writeSteadyCache(gitdir, cache);
+    const extra = { ...(planned ? { plans: planned.report, umbrellas: planned.result.plans } : {}), deferred };
     const planMs = performance.now() - started - readMs;
     const before: StateCounts = {
       active: snapshot.skills.filter((s) => s.record?.state !== 'stale').length,
@@ -79,9 +103,20 @@ export async function runCurator(
     report.plans = plans?.plans ?? [];
     if (detected)
       report.warnings.push(
-        ...detected.skipped.map((s) => ({ code: 'detect/skipped', message: `${s.count} skipped: ${s.reason}`, file: s.file })),
+        ...detected.skipped.map((s) => ({
+          code: s.reason === noTranscriptMatch ? 'detect/no-match' : 'detect/skipped',
+          message: `${s.count} skipped: ${s.reason}`,
+          file: s.file,
+        })),
       );
-    const firstRun = gates.applied && gates.first_run && (options.deferFirstRun ?? true) && gates.blocked_by === null;
+    report.skipped.push(
+      ...deferred.map((d) => ({
+        skill: d.skill,
+        reason: 'in-umbrella-proposal',
+        detail: `${d.from} -> ${d.to} waits: the umbrella proposal skillgarden/umbrella/${d.umbrella} changes this skill`,
+      })),
+    );
+    const firstRun = !options.propose && gates.applied && gates.first_run && (options.deferFirstRun ?? true) && gates.blocked_by === null;
     if (gates.blocked_by !== null) return { ...finish(report, 'skipped', { readMs, planMs, started }, snapshot), ...extra };
     if (options.dryRun)
       return {
@@ -89,6 +124,23 @@ export async function runCurator(
         ...extra,
       };
     ledger = await openLedger(options.repoDir, { backend: options.backend ?? 'auto', now: () => options.now });
+    if (options.propose) {
+      const lifecycle = await buildLifecycleBranchProposal(ledger, {
+        repoDir: options.repoDir,
+        runId,
+        now: options.now,
+        snapshot,
+        transitions: plan.decisions.filter((d): d is LifecycleDecision & { kind: 'transition' } => d.kind === 'transition'),
+        seeds: plan.seeds,
+        forgotten,
+        deferred,
+      });
+      return {
+        ...finish(withPlannedTransitions(report, plan), 'completed', { readMs, planMs, started }, snapshot),
+        ...extra,
+        ...(lifecycle ? { lifecycle } : {}),
+      };
+    }
     await ledger.tag(`skillgarden/run/${runId}`);
     const ctx = {
       repoDir: options.repoDir,
@@ -143,14 +195,7 @@ const actionFor: Record<'stale' | 'active' | 'archived', SkillAction> = { stale:
 /** One transition, one commit: the state file (and, for an archive, the whole package moved). */
 async function commitTransition(ctx: RunContext, decision: LifecycleDecision & { kind: 'transition' }): Promise<string> {
   const nextState = applyDecision(ctx.state, decision, ctx.now);
-  const changes: FileChange[] = [];
-  if (decision.to === 'archived') {
-    const skill = ctx.snapshot.skills.find((s) => s.name === decision.name);
-    if (!skill) throw new Error(`skill ${decision.name} vanished during the run`);
-    const target = archiveTarget(ctx.repoDir, skill.location.root, skill.location.category, skill.name, new Date(ctx.now));
-    const files = await ctx.ledger.listFiles(skill.dir);
-    changes.push(...(await moveChanges(ctx.ledger, { dir: skill.dir, files }, target)));
-  }
+  const changes: FileChange[] = await buildTransitionMoves(ctx.ledger, ctx.repoDir, ctx.snapshot, decision, new Date(ctx.now));
   const stateText = serializeState(nextState);
   const writesState = stateText !== serializeState(ctx.state) || changes.length === 0;
   if (writesState) changes.push({ path: stateFile, content: stateText, expected: ctx.stateOid });
@@ -224,6 +269,24 @@ function baseReport(input: {
     commits: [],
     timings_ms: {},
   };
+}
+
+/** The lifecycle plan without the transitions an umbrella proposal holds back, its counters to match. */
+function holdBackForUmbrellas(
+  plan: LifecyclePlan,
+  umbrellas: readonly ConsolidationPlan[],
+): { plan: LifecyclePlan; deferred: DeferredTransition[] } {
+  const transitions = plan.decisions.filter((d): d is LifecycleDecision & { kind: 'transition' } => d.kind === 'transition');
+  const { deferred } = separateFromUmbrellas(transitions, umbrellas);
+  if (deferred.length === 0) return { plan, deferred };
+  const held = new Set(deferred.map((d) => d.skill));
+  const counts = { ...plan.counts };
+  for (const d of deferred) {
+    if (d.to === 'stale') counts.marked_stale--;
+    else if (d.to === 'archived') counts.archived--;
+    else counts.reactivated--;
+  }
+  return { plan: { ...plan, decisions: plan.decisions.filter((d) => d.kind !== 'transition' || !held.has(d.name)), counts }, deferred };
 }
 
 function withPlannedTransitions(report: RunReport, plan: LifecyclePlan): RunReport {

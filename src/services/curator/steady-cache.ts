@@ -94,7 +94,7 @@ function readStamp(path: string, wall: number): string | null | 'missing' {
   return `${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.ino}`;
 }
 
-function usageKey(repoDir: string, skillsDir: string, wall: number): string | null {
+function usageKey(repoDir: string, skillsDir: string | readonly string[], wall: number): string | null {
   let names: string[] = [];
   try {
     names = readdirSync(join(repoDir, usageDir))
@@ -104,7 +104,8 @@ function usageKey(repoDir: string, skillsDir: string, wall: number): string | nu
     names = [];
   }
   const parts: string[] = [];
-  for (const path of [...names.map((n) => `${usageDir}/${n}`), `${skillsDir}/.usage.json`]) {
+  const roots = typeof skillsDir === 'string' ? [skillsDir] : skillsDir;
+  for (const path of [...names.map((n) => `${usageDir}/${n}`), ...roots.map((root) => `${root}/.usage.json`)]) {
     const stamp = readStamp(join(repoDir, path), wall);
     if (stamp === null) return null;
     parts.push(`${path}=${stamp}`);
@@ -115,7 +116,11 @@ function usageKey(repoDir: string, skillsDir: string, wall: number): string | nu
 export type SteadyUsage = Pick<UsageSnapshot, 'totals' | 'quarantined' | 'findings'>;
 
 /** The usage totals: the cached ones while no usage file changed and the clock is where the parse holds, else read afresh. */
-export function readSteadyUsage(cache: SteadyCache, repoDir: string, options: { skillsDir: string; now: Date }): SteadyUsage {
+export function readSteadyUsage(
+  cache: SteadyCache,
+  repoDir: string,
+  options: { skillsDir: string | readonly string[]; now: Date },
+): SteadyUsage {
   const wall = Date.now();
   const key = usageKey(repoDir, options.skillsDir, wall);
   const cached = cache.usage;

@@ -1,16 +1,17 @@
 import { SkillgardenError } from '../../core/errors.js';
 import { readRepoLayout } from '../../ledger/git-dir.js';
-import type { LedgerBackend } from '../../ledger/ledger.js';
+import type { Ledger, LedgerBackend } from '../../ledger/ledger.js';
 import { openLedger } from '../../ledger/open-ledger.js';
-import type { BranchProposal } from './build.js';
+import type { ProposalKind } from './branch.js';
+import type { BranchProposal } from './proposal.js';
 import { readRecords, writeRecords } from './records.js';
 import { readProposalStates, type ProposalStatus } from './state.js';
 
-export type ProposalOperation = 'created' | 'updated' | 'unchanged' | 'declined' | 'accepted' | 'edited';
+export type ProposalOperation = 'created' | 'updated' | 'unchanged' | 'declined' | 'accepted' | 'edited' | 'withdrawn';
 
 export interface WrittenProposal {
   branch: string;
-  kind: BranchProposal['kind'];
+  kind: ProposalKind;
   name: string;
   operation: ProposalOperation;
   commit?: string;
@@ -19,6 +20,37 @@ export interface WrittenProposal {
 export interface ProposalOptions {
   now: Date;
   backend?: LedgerBackend | 'auto';
+}
+
+export interface WriteOptions extends ProposalOptions {
+  /**
+   * Kinds this run looked at in full: an open branch of such a kind that the
+   * run no longer proposes is withdrawn (branch deleted, record dropped). A
+   * withdrawal by the tool is not a person's decline: the proposal can come back.
+   */
+  withdraw?: readonly ProposalKind[];
+}
+
+/**
+ * The shared proposal writer's commit (CLI and Action): the proposal's one
+ * commit on its branch, parent `base`, written without touching the index,
+ * the working tree or the current branch. `expectedTip`: `null` = the branch
+ * must not exist yet, a commit id = the tip the caller saw, `undefined` =
+ * replace whatever it holds.
+ */
+export async function commitProposal(
+  ledger: Ledger,
+  proposal: BranchProposal,
+  options: { base: string; expectedTip?: string | null },
+): Promise<string> {
+  const result = await ledger.commitOnBranch({
+    branch: proposal.branch,
+    base: options.base,
+    message: proposal.message,
+    changes: proposal.changes,
+    ...(options.expectedTip === undefined ? {} : { expectedTip: options.expectedTip }),
+  });
+  return result.commit;
 }
 
 /**
@@ -31,7 +63,7 @@ export interface ProposalOptions {
 export async function writeProposals(
   repoDir: string,
   proposals: readonly BranchProposal[],
-  options: ProposalOptions,
+  options: WriteOptions,
 ): Promise<WrittenProposal[]> {
   const { commondir } = await readRepoLayout(repoDir);
   const ledger = await openLedger(repoDir, { backend: options.backend ?? 'isomorphic-git', now: () => options.now });
@@ -59,22 +91,26 @@ export async function writeProposals(
       const head = await ledger.head();
       if (head === undefined)
         throw new SkillgardenError('proposals/empty-repo', `${repoDir} has no commit yet: a proposal needs a base commit.`);
-      const result = await ledger.commitOnBranch({
-        branch: proposal.branch,
-        base: head,
-        message: proposal.message,
-        changes: proposal.changes,
-        expectedTip: state?.commit ?? null,
-      });
+      const commit = await commitProposal(ledger, proposal, { base: head, expectedTip: state?.commit ?? null });
       records.proposals[proposal.branch] = {
         kind: proposal.kind,
         name: proposal.name,
         fingerprint: proposal.fingerprint,
-        commit: result.commit,
+        commit,
         base: head,
         written_at: options.now.toISOString(),
       };
-      out.push({ ...base, operation: state?.commit === undefined ? 'created' : 'updated', commit: result.commit });
+      out.push({ ...base, operation: state?.commit === undefined ? 'created' : 'updated', commit });
+    }
+    const current = new Set(proposals.map((p) => p.branch));
+    for (const state of states.values()) {
+      if (!options.withdraw?.includes(state.kind) || current.has(state.branch) || state.state !== 'open') continue;
+      if (state.commit === undefined || records.proposals[state.branch] === undefined) continue;
+      // Forgotten before the branch goes, as if never written: a crash in between leaves a branch the next run sees as open.
+      delete records.proposals[state.branch];
+      writeRecords(commondir, records);
+      await ledger.deleteBranch(state.branch, state.commit);
+      out.push({ branch: state.branch, kind: state.kind, name: state.name, operation: 'withdrawn' });
     }
     writeRecords(commondir, records);
     return out;
@@ -83,14 +119,17 @@ export async function writeProposals(
   }
 }
 
-/** Every proposal branch (lifecycle, umbrella, new, staged) and every remembered proposal, with its state. */
-export async function listProposals(repoDir: string, options: ProposalOptions): Promise<ProposalStatus[]> {
+/**
+ * Every proposal branch (lifecycle, umbrella, new, staged) and every remembered proposal, with its state.
+ * A deleted branch is remembered as declined unless `save` is false (a dry run writes nothing).
+ */
+export async function listProposals(repoDir: string, options: ProposalOptions & { save?: boolean }): Promise<ProposalStatus[]> {
   const { commondir } = await readRepoLayout(repoDir);
   const ledger = await openLedger(repoDir, { backend: options.backend ?? 'isomorphic-git', now: () => options.now });
   try {
     const records = readRecords(commondir);
     const states = await readProposalStates(ledger, records, options.now);
-    writeRecords(commondir, records);
+    if (options.save !== false) writeRecords(commondir, records);
     return states;
   } finally {
     await ledger.close();

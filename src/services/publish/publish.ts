@@ -20,6 +20,7 @@ import { runGitChecked } from '../../ledger/history-git.js';
 import { openLibrary, requireSkills } from '../../store/layout/discover-library.js';
 import { listRegularFiles } from '../../store/regular-files.js';
 import { runValidate } from '../validate.js';
+import { agentPluginsDir, stageAgentPlugin, type AgentPluginOptions, type PluginSkill } from './agent-plugin.js';
 import { buildTarGz } from './tar.js';
 
 export interface PublishOptions {
@@ -30,6 +31,8 @@ export interface PublishOptions {
   out: string;
   /** Also write a Claude Code marketplace (`.claude-plugin/marketplace.json`) with one plugin per skill. */
   marketplace?: { name: string; owner: string };
+  /** Also write the library as one Agent Plugins 1.0 package (`agent-plugins/<name>/plugin.json`, its skills under `skills/`). */
+  agentPlugin?: AgentPluginOptions;
 }
 
 export interface PublishedSkill {
@@ -60,13 +63,15 @@ export async function publishLibrary(options: PublishOptions): Promise<PublishRe
   const entries: IndexEntry[] = [];
   const skills: PublishedSkill[] = [];
   const plugins: { name: string; description: string; version: string }[] = [];
+  const pluginSkills: PluginSkill[] = [];
   for (const location of library.skills) {
     const listed = listRegularFiles(location.dir, { maxFiles: 5000, maxDepth: 16 });
     const files = new Map([...listed.files.keys()].map((path) => [path, readFileSync(join(location.dir, path)) as Uint8Array]));
     const relDir = location.path;
     const history = await readSkillHistory(options.repoDir, relDir);
     const dirty = await isDirty(options.ledger, relDir, files);
-    const version = versionOf(history, dirty ? { digest: sha256(Buffer.concat([...files.values()])) } : undefined);
+    const dirtyDigest = dirty ? sha256(Buffer.concat([...files.values()])) : undefined;
+    const version = versionOf(history, dirtyDigest === undefined ? undefined : { digest: dirtyDigest });
     const skillFile = files.get('SKILL.md') ?? new Uint8Array();
     const parsed = parseSkillBytes(skillFile, { file: `${relDir}/SKILL.md` });
     const description = stringField(parsed, 'description') ?? '';
@@ -85,11 +90,18 @@ export async function publishLibrary(options: PublishOptions): Promise<PublishRe
       plugins.push({ name: location.name, description, version });
       stagePlugin(staged, location.name, description, version, files, history);
     }
+    if (options.agentPlugin) pluginSkills.push({ name: location.name, files, history, dirtyDigest });
   }
+  if (options.agentPlugin) stageAgentPlugin(staged, options.agentPlugin, pluginSkills);
   const index = buildDiscoveryIndex(entries);
   staged.set(`${wellKnownDir}/index.json`, `${JSON.stringify(index, null, 2)}\n`);
   if (options.marketplace) staged.set('.claude-plugin/marketplace.json', renderMarketplace(options.marketplace, plugins));
-  const written = writeStaged(options.out, staged, options.marketplace ? [wellKnownDir, '.claude-plugin', 'plugins'] : [wellKnownDir]);
+  const tops = [
+    wellKnownDir,
+    ...(options.marketplace ? ['.claude-plugin', 'plugins'] : []),
+    ...(options.agentPlugin ? [agentPluginsDir] : []),
+  ];
+  const written = writeStaged(options.out, staged, tops);
   return { ok: true, index, skills, written };
 }
 

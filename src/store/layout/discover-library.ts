@@ -61,7 +61,7 @@ export function discoverLibrary(repoDir: string, layout: LibraryLayout, options:
   for (const root of layout.roots) {
     const dir = join(repoDir, root.path);
     for (const l of discoverSkills(dir, { ...probe, ...(options.maxFolders ? { maxFolders: options.maxFolders } : {}) })) {
-      add({ ...l, root: root.path, path: skillPathIn(root.path, l.relativeDir) });
+      add(atRoot(l, root.path, skillPathIn(root.path, l.relativeDir)));
     }
   }
   for (const listed of layout.listed) {
@@ -149,11 +149,11 @@ export function chooseWriteRoot(layout: LibraryLayout, requested: string | undef
 }
 
 /**
- * The root that single-root machinery (the history index, rollback's allowed
- * paths, Hermes's `.usage.json`) works on: the first root, or `skills`.
+ * The root a new skill goes when nothing names one (a drafted pattern, a
+ * proposal): the first root, or `skills`.
  */
 export function primaryRoot(layout: LibraryLayout): string {
-  return layout.roots[0]?.path ?? layout.listed[0]?.path.slice(0, Math.max(0, layout.listed[0].path.lastIndexOf('/'))) ?? 'skills';
+  return layout.roots[0]?.path ?? parentOf(layout.listed[0]?.path) ?? 'skills';
 }
 
 /** The primary root of a repository's setting (detected when unset). */
@@ -161,18 +161,41 @@ export function readPrimaryRoot(repoDir: string, skillsDir: string | readonly st
   return primaryRoot(readLibraryLayout(repoDir, skillsDir).layout);
 }
 
+/**
+ * Every folder that holds skills: the roots and the folders of the skills a
+ * manifest lists. History, rollback's allowed paths, usage and Hermes's files
+ * work on all of them (archives live beside each, under `<root>/.archive/`).
+ * An empty layout still has `skills`, where a first skill would go.
+ */
+export function libraryRoots(layout: LibraryLayout): string[] {
+  const roots = new Set([...layout.roots.map((r) => r.path), ...layout.listed.map((l) => parentOf(l.path) ?? '')]);
+  return roots.size === 0 ? ['skills'] : [...roots].sort();
+}
+
+/** The library roots of a repository's setting (detected when unset). */
+export function readLibraryRoots(repoDir: string, skillsDir: string | readonly string[] | undefined): string[] {
+  return libraryRoots(readLibraryLayout(repoDir, skillsDir).layout);
+}
+
+function parentOf(path: string | undefined): string | undefined {
+  return path === undefined ? undefined : path.slice(0, Math.max(0, path.lastIndexOf('/')));
+}
+
 function discoverArchives(repoDir: string, layout: LibraryLayout, readDir: ReadDir): LibraryLocation[] {
   const out: LibraryLocation[] = [];
-  const roots = new Set([
-    ...layout.roots.map((r) => r.path),
-    ...layout.listed.map((l) => l.path.slice(0, Math.max(0, l.path.lastIndexOf('/')))),
-  ]);
-  for (const root of roots) {
+  for (const root of layout.roots.length + layout.listed.length === 0 ? [] : libraryRoots(layout)) {
     const archive = archiveRootOf(root);
     if (!isFolderAt(repoDir, archive, readDir)) continue;
-    for (const l of discoverSkills(join(repoDir, archive), { readDir })) out.push({ ...l, root, path: `${archive}/${l.relativeDir}` });
+    for (const l of discoverSkills(join(repoDir, archive), { readDir })) out.push(atRoot(l, root, `${archive}/${l.relativeDir}`));
   }
   return out;
+}
+
+/** An object literal, not a spread: spreading is most of the cost of 10,000 locations. */
+function atRoot(l: SkillLocation, root: string, path: string): LibraryLocation {
+  const location: LibraryLocation = { name: l.name, category: l.category, dir: l.dir, relativeDir: l.relativeDir, root, path };
+  if (l.linked) location.linked = true;
+  return location;
 }
 
 function splitEscaped(
@@ -182,7 +205,7 @@ function splitEscaped(
 ): { inside: LibraryLocation[]; escaped: EscapedSkill[] } {
   let realRepo: string;
   try {
-    realRepo = realpathSync(repoDir);
+    realRepo = realpathSync.native(repoDir);
   } catch {
     return { inside: [...all], escaped: [] };
   }
@@ -190,10 +213,12 @@ function splitEscaped(
   const linkedRoots = new Set(
     layout.roots.filter((r) => r.path !== '' && realOf(join(repoDir, r.path)) !== join(realRepo, r.path)).map((r) => r.path),
   );
+  const listed = new Set(layout.listed.map((l) => l.path));
   const inside: LibraryLocation[] = [];
   const escaped: EscapedSkill[] = [];
+  // Only links are resolved: a folder that is no link, under a root that is none, is where it says.
   for (const location of all) {
-    if (!location.linked && !linkedRoots.has(location.root) && layout.listed.every((l) => l.path !== location.path)) {
+    if (!location.linked && !linkedRoots.has(location.root) && !listed.has(location.path)) {
       inside.push(location);
       continue;
     }
@@ -206,7 +231,8 @@ function splitEscaped(
 
 function realOf(path: string): string | undefined {
   try {
-    return realpathSync(path);
+    // The native call is one syscall; the JavaScript one lstats every component of the path.
+    return realpathSync.native(path);
   } catch {
     return undefined;
   }

@@ -12,11 +12,18 @@ export interface OpenedContent {
 
 /**
  * Reads at most `maxBytes` of a file, and its size and mode; from `files`
- * when an earlier reader of the pass (validate) left it there.
+ * when an earlier reader of the pass (validate) left it there. `onBytes` sees
+ * the bytes read (the scan cache hashes them).
  */
-export function readContentWithStat(path: string, maxBytes: number, files?: FileCache): OpenedContent {
+export function readContentWithStat(
+  path: string,
+  maxBytes: number,
+  files?: FileCache,
+  onBytes?: (bytes: Uint8Array) => void,
+): OpenedContent {
   const kept = files?.take(path);
   const { bytes, size, mode } = kept ? { ...kept, bytes: kept.bytes.subarray(0, maxBytes) } : readOpened(path, maxBytes);
+  onBytes?.(bytes);
   return { content: decodeContent(bytes, path, size > maxBytes), size, mode };
 }
 

@@ -9,8 +9,11 @@ import type { ScanFinding, ScanProvenance } from '../../core/scan/types.js';
 import { buildVerdict } from '../../core/scan/verdict.js';
 import type { ReadDir } from '../dir-cache.js';
 import type { FileCache } from '../file-cache.js';
+import { blobId } from '../cache-file.js';
 import { lstatIfAny } from '../fs-probe.js';
+import type { ScanCache } from '../../core/scan/scan-cache.js';
 import { readContentWithStat, type OpenedContent } from './read-content.js';
+import type { TrackedBlobs } from './tracked-blobs.js';
 import { buildStructureFinding } from './structure-finding.js';
 import { walkSkill, type WalkedFile } from './walk-skill.js';
 
@@ -24,6 +27,14 @@ export interface ScanDirOptions {
   readDir?: ReadDir;
   /** Files validate already read in this pass. */
   files?: FileCache;
+  /** Content findings already computed, by blob id (scan-cache-file.ts): an unchanged file is not scanned again. */
+  cache?: ContentCache;
+}
+
+/** The scan cache of a run, and git's index to take blob ids from without reading the files. */
+export interface ContentCache {
+  cache: ScanCache;
+  tracked?: TrackedBlobs | undefined;
 }
 
 const EXECUTABLE_BITS = 0o111;
@@ -52,12 +63,15 @@ function statFindings(file: WalkedFile, shown: string, size: number, mode: numbe
   return out;
 }
 
-function scanFile(file: WalkedFile, label: string, config: ScanConfig, files: FileCache | undefined): FileScan {
+function scanFile(file: WalkedFile, label: string, config: ScanConfig, options: ScanDirOptions): FileScan {
   const shown = posix.join(label, file.rel);
   const { maxFileBytes } = config.limits;
+  const cached = options.cache && fromIndex(file, shown, options);
+  if (cached) return cached;
   let opened: OpenedContent;
+  let bytes: Uint8Array;
   try {
-    opened = readContentWithStat(file.abs, maxFileBytes, files);
+    ({ opened, bytes } = readFileContent(file.abs, maxFileBytes, options.files));
   } catch (error) {
     const info = lstatIfAny(file.abs);
     const out = info ? statFindings(file, shown, info.size, info.mode, maxFileBytes) : [];
@@ -67,9 +81,36 @@ function scanFile(file: WalkedFile, label: string, config: ScanConfig, files: Fi
     };
   }
   const { content, size, mode } = opened;
-  const out = [...statFindings(file, shown, size, mode, maxFileBytes), ...buildContentFindings(content, shown)];
-  if (content.kind !== 'text') return { findings: out, size };
-  return { findings: [...out, ...scanSkillText(content.text, { file: shown })], size };
+  const structure = statFindings(file, shown, size, mode, maxFileBytes);
+  // A file cut at the limit is not cached: its blob id would need the bytes past the cut.
+  const blob = options.cache && size <= maxFileBytes ? blobId(bytes) : undefined;
+  const known = blob === undefined ? undefined : options.cache?.cache.get(blob, shown);
+  const found = known ?? [
+    ...buildContentFindings(content, shown),
+    ...(content.kind === 'text' ? scanSkillText(content.text, { file: shown }) : []),
+  ];
+  if (blob !== undefined && known === undefined) options.cache?.cache.put(blob, shown, found);
+  return { findings: [...structure, ...found], size };
+}
+
+/** A tracked file git's index says is unchanged, whose findings the cache holds: answered without opening it. */
+function fromIndex(file: WalkedFile, shown: string, options: ScanDirOptions): FileScan | undefined {
+  const tracked = options.cache?.tracked;
+  if (!tracked) return undefined;
+  const stat = options.files?.takeStat(file.abs) ?? lstatIfAny(file.abs);
+  const oid = stat && tracked.oidIfUnchanged(file.abs, stat);
+  const known = oid === undefined ? undefined : options.cache?.cache.get(oid, shown);
+  if (!stat || !known) return undefined;
+  // Not needed any more: a SKILL.md validate kept is released here.
+  options.files?.take(file.abs);
+  const maxFileBytes = (options.config ?? resolveScanConfig()).limits.maxFileBytes;
+  return { findings: [...statFindings(file, shown, stat.size, stat.mode, maxFileBytes), ...known], size: stat.size };
+}
+
+function readFileContent(path: string, maxBytes: number, files: FileCache | undefined): { opened: OpenedContent; bytes: Uint8Array } {
+  let bytes: Uint8Array = new Uint8Array();
+  const opened = readContentWithStat(path, maxBytes, files, (read) => (bytes = read));
+  return { opened, bytes };
 }
 
 /**
@@ -85,7 +126,7 @@ export async function scanSkillDir(dir: string, options: ScanDirOptions = {}): P
   const findings: ScanFinding[] = walk.findings.map((f) => ({ ...f, file: posix.join(label, f.file) }));
   let bytes = 0;
   for (const file of walk.files) {
-    const scanned = scanFile(file, label, config, options.files);
+    const scanned = scanFile(file, label, config, { ...options, config });
     findings.push(...scanned.findings);
     bytes += Math.min(scanned.size, config.limits.maxFileBytes);
   }

@@ -1,5 +1,9 @@
 import type { TranscriptFormat } from '../../core/patterns/types.js';
+import { isClineHistory } from './format-cline.js';
 import { codexItemTypes, codexRecordTypes, isLegacyCodexHeader } from './format-codex.js';
+import { isCursorRecord } from './format-cursor.js';
+import { isGeminiHeader, isGeminiUpdate } from './format-gemini.js';
+import { isOpenCodeExport } from './format-opencode.js';
 import { isObject, type JsonObject } from './records.js';
 
 const claudeTypes = new Set(['user', 'assistant', 'system', 'summary', 'progress', 'file-history-snapshot', 'queue-operation']);
@@ -24,7 +28,10 @@ export function detectRecordFormat(record: JsonObject): TranscriptFormat | undef
     if ('instance_id' in record || (first !== undefined && 'source' in first)) return 'openhands';
     return 'swe-agent';
   }
+  if (isGeminiHeader(record) || isGeminiUpdate(record)) return 'gemini';
+  if (isOpenCodeExport(record)) return 'opencode';
   if (Array.isArray(record.messages)) return isGeminiSession(record, record.messages) ? 'gemini' : 'chat';
+  if (isCursorRecord(record)) return 'cursor';
   if (typeof record.type === 'string' && (typeof record.sessionId === 'string' || claudeTypes.has(record.type))) return 'claude-code';
   return undefined;
 }
@@ -35,7 +42,7 @@ export function detectDocumentFormat(doc: unknown): TranscriptFormat | undefined
     const first = doc.find(isObject);
     if (first === undefined) return undefined;
     if ('source' in first && ('action' in first || 'observation' in first)) return 'openhands';
-    if ('role' in first) return 'chat';
+    if ('role' in first) return isClineHistory(doc) ? 'cline' : 'chat';
     return detectRecordFormat(first);
   }
   return isObject(doc) ? detectRecordFormat(doc) : undefined;

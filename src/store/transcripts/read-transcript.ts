@@ -1,11 +1,11 @@
 import { open, readFile, stat } from 'node:fs/promises';
 import { isUtf8 } from 'node:buffer';
-import { basename, extname } from 'node:path';
+import { basename, dirname, extname } from 'node:path';
 import { defaultRefine, type RefineMap } from '../../core/patterns/shape.js';
 import type { TranscriptFormat } from '../../core/patterns/types.js';
 import { SessionCollector, type FileReadResult } from './collector.js';
 import { detectDocumentFormat, detectRecordFormat } from './detect-format.js';
-import { formatReaders } from './formats.js';
+import { formatReaders, type LineHandler } from './formats.js';
 import { readLines } from './read-lines.js';
 import { isObject, type JsonObject, type RecordOutcome } from './records.js';
 
@@ -46,10 +46,20 @@ async function sniffMode(path: string): Promise<Mode> {
   }
 }
 
+// Cline keeps one task a folder, `tasks/<id>/api_conversation_history.json`: the folder names the session.
+const clineHistoryFile = 'api_conversation_history.json';
+// The other files of a Cline task folder: UI state and metadata, no tool calls of their own.
+const clineTaskFiles = new Set(['ui_messages.json', 'task_metadata.json', 'context_history.json', 'settings.json', 'claude_messages.json']);
+
 function stemOf(path: string): string {
   const name = basename(path);
+  if (name === clineHistoryFile) return basename(dirname(path));
   const ext = extname(name);
   return ext === '' ? name : name.slice(0, -ext.length);
+}
+
+function isClineTaskFile(path: string): boolean {
+  return clineTaskFiles.has(basename(path));
 }
 
 function unknownReason(record: JsonObject, format: TranscriptFormat): string {
@@ -58,8 +68,10 @@ function unknownReason(record: JsonObject, format: TranscriptFormat): string {
   return typeof record.type === 'string' ? `records of unknown type "${record.type.slice(0, 40)}"` : `records ${format} does not know`;
 }
 
+type Applier = ((record: JsonObject, sink: SessionCollector, line: number) => RecordOutcome) & Pick<LineHandler, 'finish'>;
+
 /** Applies one record of a detected format; document formats take one session per line. */
-function createApplier(format: TranscriptFormat, collector: SessionCollector, stem: string) {
+function createApplier(format: TranscriptFormat, collector: SessionCollector, stem: string): Applier {
   const reader = formatReaders[format];
   if (reader.kind === 'lines') return reader.create();
   return (record: JsonObject, _sink: SessionCollector, line: number): RecordOutcome => {
@@ -74,6 +86,7 @@ async function readLineFile(path: string, collector: SessionCollector, options: 
   let format = options.format;
   let apply = format === undefined ? undefined : createApplier(format, collector, stem);
   for await (const event of readLines(path, { maxLineBytes })) {
+    collector.line = event.number;
     if (event.kind === 'too-long') {
       collector.skip(`lines longer than ${formatBytes(maxLineBytes)}`);
       continue;
@@ -102,6 +115,20 @@ async function readLineFile(path: string, collector: SessionCollector, options: 
     collector.format = format;
     if (apply(value, collector, event.number) === 'unknown') collector.skip(unknownReason(value, format));
   }
+  // What a finishing reader reports belongs to the session, not to its last line.
+  collector.line = undefined;
+  apply?.finish?.(collector);
+}
+
+/**
+ * A file that failed to parse whole may be JSONL: it has more than one line,
+ * and its first line is not the lone `{` or `[` of a pretty-printed document
+ * (an `opencode export` cut short is a truncated document, not 40 bad lines).
+ */
+function holdsLines(bytes: Buffer): boolean {
+  const newline = bytes.indexOf(10);
+  if (newline < 0 || newline === bytes.length - 1) return false;
+  return !/^\s*[[{]\s*$/.test(bytes.subarray(0, newline).toString('utf8'));
 }
 
 /** Reads a whole-file JSON format; returns false when the file turns out to be JSONL. */
@@ -118,13 +145,17 @@ async function readDocumentFile(path: string, collector: SessionCollector, optio
   try {
     doc = JSON.parse(bytes.toString('utf8'));
   } catch {
-    if (extname(path).toLowerCase() !== '.traj' && bytes.indexOf(10) >= 0 && bytes.indexOf(10) < bytes.length - 1) return false;
+    if (extname(path).toLowerCase() !== '.traj' && holdsLines(bytes)) return false;
     collector.skip(size === 0 ? 'empty files' : 'files that are not JSON (truncated?)');
     return true;
   }
   const format = options.format ?? detectDocumentFormat(doc);
   if (format === undefined) {
-    collector.skip('files of no known transcript format');
+    collector.skip(
+      isClineTaskFile(path)
+        ? 'Cline task files other than api_conversation_history.json (no tool calls)'
+        : 'files of no known transcript format',
+    );
     return true;
   }
   collector.format = format;
@@ -138,6 +169,7 @@ async function readDocumentFile(path: string, collector: SessionCollector, optio
     if (!isObject(record)) collector.skip('records that are not objects');
     else if (handle(record, collector) === 'unknown') collector.skip(unknownReason(record, format));
   }
+  handle.finish?.(collector);
   return true;
 }
 

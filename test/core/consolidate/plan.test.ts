@@ -226,7 +226,12 @@ describe('planConsolidation on bad input', () => {
   it('does not name a new umbrella after a skill outside the cluster', () => {
     const pinnedDeploy = curated('deploy', '# Deploy\n\nPinned by a person.\n', { pinned: true });
     const plan = planConsolidation({ skills: [pinnedDeploy, ...deployFamily()], now }).plans[0]!;
-    expect(plan.into).toBe('deploy-overview');
+    // Named for what every member is about: a bare `deploy` would claim the pinned skill's ground too.
+    expect(plan.into).toBe('deploy-web-service');
     expect(plan.changes.some((c) => c.path.startsWith('skills/deploy/'))).toBe(false);
+    // The telling name taken as well: the prefix's overview.
+    const pinnedService = curated('deploy-web-service', '# Web service\n\nPinned by a person.\n', { pinned: true });
+    const next = planConsolidation({ skills: [pinnedDeploy, pinnedService, ...deployFamily()], now }).plans[0]!;
+    expect(next.into).toBe('deploy-overview');
   });
 });

@@ -18,9 +18,9 @@ describe('plan reports', () => {
   it('matches plan-report.schema.json, with DESIGN §12 fields', () => {
     expect(validateReport(report), JSON.stringify(validateReport.errors)).toBe(true);
     expect(report.consolidations).toEqual([
-      { from: 'deploy-canary', into: 'deploy', reason: expect.stringContaining('share the name prefix `deploy`') },
-      { from: 'deploy-production', into: 'deploy', reason: expect.any(String) },
-      { from: 'deploy-staging', into: 'deploy', reason: expect.any(String) },
+      { from: 'deploy-canary', into: 'deploy-web-service', reason: expect.stringContaining('share the name prefix `deploy`') },
+      { from: 'deploy-production', into: 'deploy-web-service', reason: expect.any(String) },
+      { from: 'deploy-staging', into: 'deploy-web-service', reason: expect.any(String) },
     ]);
     expect(report.skipped[0]?.names).toEqual(['deploy-secrets']);
   });
@@ -29,12 +29,12 @@ describe('plan reports', () => {
     expect(report.plans[0]?.reason).toMatch(
       /^3 skills share the name prefix `deploy`; content similarity \(estimated Jaccard of their words\) 0\.\d\d–0\.\d\d, mean 0\.\d\d/,
     );
-    expect(renderPlansText(report)).toContain('create deploy-canary, deploy-production, deploy-staging → deploy');
+    expect(renderPlansText(report)).toContain('create deploy-canary, deploy-production, deploy-staging → deploy-web-service');
   });
 
   it('renders a REPORT.md section whose YAML summary parses to the structured plan', () => {
     const markdown = renderPlansMarkdown(report);
-    expect(markdown).toContain('### create: `deploy-canary`, `deploy-production`, `deploy-staging` → `deploy`');
+    expect(markdown).toContain('### create: `deploy-canary`, `deploy-production`, `deploy-staging` → `deploy-web-service`');
     expect(markdown).toContain('| `deploy-canary` · `deploy-production` |');
     const yaml = /```yaml\n([\s\S]*?)```/.exec(markdown)?.[1] ?? '';
     expect(parse(yaml)).toEqual({ consolidations: report.consolidations, prunings: [] });

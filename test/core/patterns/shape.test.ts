@@ -44,6 +44,10 @@ describe('buildToolCall', () => {
       time: 't',
     });
     expect(buildToolCall('exec_command', { cmd: 'sed -n 1p f' }, { refine: defaultRefine }).program).toBe('sed');
+    expect(buildToolCall('Shell', { command: 'npm run build' }, { refine: defaultRefine }).program).toBe('npm');
+    expect(
+      buildToolCall('execute_command', { command: 'cd web && pnpm test', requires_approval: 'false' }, { refine: defaultRefine }).program,
+    ).toBe('pnpm');
   });
 
   it.each([

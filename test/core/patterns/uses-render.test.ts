@@ -10,6 +10,8 @@ describe('skill uses', () => {
     ['load_skill', { name: 'pdf-tools' }, 'pdf-tools'],
     ['skill_view', { name: 'arxiv' }, 'arxiv'],
     ['skill_view', { name: 'has spaces' }, undefined],
+    ['activate_skill', { name: 'release-notes' }, 'release-notes'],
+    ['skill', { name: 'db-migrate' }, 'db-migrate'],
     ['Read', { skill: 'x' }, undefined],
     ['Skill', 'deploy', undefined],
     ['SlashCommand', { command: '/review-pr 123' }, 'review-pr'],
@@ -101,6 +103,18 @@ describe('rendering', () => {
     expect(text).toContain('covered by searching');
     expect(text).toContain('pdf: 2');
     expect(renderDetectText({ ...report, patterns: [], skipped: [], uses: [] })).toContain('No repeated tool sequences found.');
+  });
+
+  it('names the lines a skip came from, and says when there were more', () => {
+    const skipped = [
+      { file: 'a.jsonl', reason: 'lines that are not JSON', count: 2, lines: [4, 9] },
+      { file: 'b.jsonl', reason: 'truncated last line (not JSON)', count: 1, lines: [30] },
+      { file: 'c.jsonl', reason: 'JSON lines that are not objects', count: 12, lines: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] },
+    ];
+    const text = renderDetectText({ ...report, skipped });
+    expect(text).toContain('a.jsonl: 2 × lines that are not JSON (lines 4, 9)');
+    expect(text).toContain('b.jsonl: 1 × truncated last line (not JSON) (line 30)');
+    expect(text).toContain('c.jsonl: 12 × JSON lines that are not objects (lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, …)');
   });
 
   it('caps the skipped list and says how much is left out', () => {

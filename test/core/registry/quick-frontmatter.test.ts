@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseQuickFrontmatter, parseQuickSkill } from '../../../src/core/registry/quick-frontmatter.js';
 import { parseSkill } from '../../../src/core/skill/index.js';
 
-const full = (yaml: string) => parseSkill(`---\n${yaml}---\nBody\n`, { file: 'SKILL.md' });
+const full = (yaml: string) => parseSkill(`---\n${yaml}---\nBody\n`, { file: 'SKILL.md', fullParse: true });
 
 describe('parseQuickFrontmatter', () => {
   it.each([

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { join, normalize } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { openLibrary } from '../../../src/store/layout/discover-library.js';
 import { cli } from '../../helpers/cli.js';
 import { git, repoWith } from '../../helpers/repo.js';
 import { skillText, tempDir } from '../../helpers/tmp.js';
@@ -126,6 +127,64 @@ describe('skillgarden publish', () => {
     const run = await cli(['publish', '--out', out], { cwd: repo });
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('skill/name-mismatch');
+    expect(execFileSync('find', [out, '-mindepth', '1'], { encoding: 'utf8' })).toBe('');
+  });
+});
+
+describe('skillgarden publish --agent-plugin', () => {
+  const pluginManifest = (out: string) =>
+    JSON.parse(readFileSync(join(out, 'agent-plugins/team-skills/plugin.json'), 'utf8')) as Record<string, unknown>;
+
+  it("writes an Agent Plugins 1.0 package that skillgarden's own discovery and validate accept", async () => {
+    const repo = repoWith({
+      'skills/solo/SKILL.md': skillText('solo'),
+      'skills/kit/SKILL.md': skillText('kit'),
+      'skills/kit/references/steps.md': 'Step one.\n',
+    });
+    const out = tempDir();
+    const run = await cli(['publish', '--out', out, '--agent-plugin', 'team-skills', '--owner', 'Team'], { cwd: repo });
+    expect(run.code, run.stderr).toBe(0);
+    expect(pluginManifest(out)).toEqual({
+      $schema: 'https://agent-plugins.org/schemas/1.0.0/plugin.schema.json',
+      name: 'team-skills',
+      version: '0.1.0',
+      description: '2 Agent Skills: kit, solo',
+      author: { name: 'Team' },
+      keywords: ['agent-skills'],
+    });
+
+    // The package, read as a library: plugin.json found, its skills one level under skills/, no manifest findings.
+    const plugin = join(out, 'agent-plugins/team-skills');
+    const library = openLibrary(plugin, undefined);
+    expect(library.findings).toEqual([]);
+    expect(library.layout.manifests).toEqual(['plugin.json']);
+    expect(library.layout.roots).toEqual([{ path: 'skills', origin: 'skills' }]);
+    expect(library.skills.map((s) => [s.name, s.path])).toEqual([
+      ['kit', 'skills/kit'],
+      ['solo', 'skills/solo'],
+    ]);
+    expect(readFileSync(join(plugin, 'skills/kit/references/steps.md'), 'utf8')).toBe('Step one.\n');
+    expect(frontmatterOf(readFileSync(join(plugin, 'skills/kit/SKILL.md'), 'utf8')).metadata?.version).toBe('0.1.0');
+    const validate = await cli(['--json', 'validate', '--profile', 'agent-plugins'], { cwd: plugin });
+    const report = JSON.parse(validate.stdout) as { skills: number; findings: { code: string; severity: string }[] };
+    expect(report.findings.filter((f) => f.severity === 'error')).toEqual([]);
+    expect(report.skills).toBe(2);
+    expect(validate.code, validate.stdout).toBe(0);
+
+    // The plugin's version moves with a commit to any of its skills.
+    writeFileSync(join(repo, 'skills/solo/SKILL.md'), skillText('solo', '', '# solo\n\nBetter steps.\n'));
+    git(repo, '-c', 'user.name=Ada', '-c', 'user.email=a@example.com', 'commit', '-qam', 'solo: better steps');
+    expect((await cli(['publish', '--out', out, '--agent-plugin', 'team-skills'], { cwd: repo })).code).toBe(0);
+    expect(pluginManifest(out)).toMatchObject({ version: '0.2.0' });
+    expect(pluginManifest(out)).not.toHaveProperty('author');
+  });
+
+  it('refuses a plugin name Agent Plugins clients would reject, and writes nothing', async () => {
+    const repo = repoWith({ 'skills/solo/SKILL.md': skillText('solo') });
+    const out = tempDir();
+    const run = await cli(['publish', '--out', out, '--agent-plugin', 'Team_Skills'], { cwd: repo });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('plugin.json would be rejected');
     expect(execFileSync('find', [out, '-mindepth', '1'], { encoding: 'utf8' })).toBe('');
   });
 });

@@ -62,6 +62,8 @@ describe('runScan after runValidate with a shared file cache', () => {
         if (file) taken.push(path.slice(repo.length + 1));
         return file;
       },
+      keepStat: (path, stat) => files.keepStat(path, stat),
+      takeStat: (path) => files.takeStat(path),
     };
     runValidate({ cwd: repo, files: counting });
     const shared = await runScan([], { repo, files: counting });

@@ -1,0 +1,91 @@
+/**
+ * The one shape of skillgarden's content caches (the scan's, validate's):
+ * what was computed from some bytes, keyed by their git blob id and whatever
+ * else the result depends on, valid for one version of the code that
+ * computed it. Kept in `.git/skillgarden/` by the store (cache-file.ts).
+ */
+export interface ContentCacheData<T> {
+  version: 1;
+  /** What computed the entries (rule set, limits, engine version): another value and every entry is dropped. */
+  rules: string;
+  entries: Record<string, T>;
+}
+
+/** Entries kept beyond those used by the last run (a partial run must not empty the cache of the rest). */
+const maxEntries = 200_000;
+
+/**
+ * One run's view of a cache: looked up by key, and what the run used or
+ * added is what it writes back (then older entries, up to a bound).
+ */
+export class ContentCache<T> {
+  private readonly old: Record<string, T>;
+  private readonly used = new Map<string, T>();
+  private added = 0;
+  /** Lookups answered: work not done again. */
+  hits = 0;
+  readonly rules: string;
+
+  /**
+   * `data`: what was read (anything: a corrupt or foreign file is ignored
+   * whole, as is one with a bad entry); `rules`: this run's version.
+   */
+  constructor(data: unknown, rules: string, isEntry: (value: unknown) => value is T) {
+    this.rules = rules;
+    this.old = isCacheData(data, isEntry) && data.rules === rules ? data.entries : {};
+  }
+
+  get(key: string): T | undefined {
+    const hit = this.used.get(key) ?? (Object.hasOwn(this.old, key) ? this.old[key] : undefined);
+    if (hit !== undefined) {
+      this.used.set(key, hit);
+      this.hits++;
+    }
+    return hit;
+  }
+
+  put(key: string, value: T): void {
+    this.used.set(key, value);
+    this.added++;
+  }
+
+  /** Entries computed (and added) by this run. */
+  get misses(): number {
+    return this.added;
+  }
+
+  /** Something new to write. */
+  get changed(): boolean {
+    return this.added > 0;
+  }
+
+  toData(): ContentCacheData<T> {
+    const entries: Record<string, T> = Object.fromEntries(this.used);
+    let room = maxEntries - this.used.size;
+    for (const key of Object.keys(this.old)) {
+      if (room <= 0) break;
+      if (this.used.has(key)) continue;
+      entries[key] = this.old[key]!;
+      room--;
+    }
+    return { version: 1, rules: this.rules, entries };
+  }
+}
+
+function isCacheData<T>(value: unknown, isEntry: (value: unknown) => value is T): value is ContentCacheData<T> {
+  const data = value as Partial<ContentCacheData<T>> | null | undefined;
+  if (typeof data !== 'object' || data === null || data.version !== 1 || typeof data.rules !== 'string') return false;
+  const entries = data.entries;
+  if (typeof entries !== 'object' || entries === null || Array.isArray(entries)) return false;
+  return Object.values(entries).every(isEntry);
+}
+
+/** FNV-1a, 52 bits (exact in a double): a fingerprint of what computed a cache, not a defence against whoever can write it. */
+export function fingerprint(text: string): string {
+  let hash = 0xcbf29ce484222;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = (hash * 0x1b3 + Math.floor(hash / 2 ** 32) * 0x100000001b3) % 2 ** 52;
+  }
+  return hash.toString(36);
+}

@@ -1,0 +1,71 @@
+import { ContentCache } from '../core/content-cache.js';
+import type { Finding } from '../core/findings.js';
+import type { LinkScope } from '../core/config/config.js';
+import type { SkillFileEntry } from '../core/rules/index.js';
+import type { ProfileName } from '../core/schema/types.js';
+import { createHash } from 'node:crypto';
+import { blobId } from '../store/cache-file.js';
+import { openRepoCache } from '../store/repo-cache.js';
+import { readPackageVersion } from '../version.js';
+
+/**
+ * Bump when a rule, the schema or how a skill is read changes: validate's
+ * cache is then dropped whole. (The package version is part of the key too,
+ * so a release never serves an older release's findings.)
+ */
+const validateEngineVersion = 1;
+
+/** What validating one SKILL.md found, and the paths outside the skill whose existence it looked at (links to siblings). */
+export interface CachedValidation {
+  findings: Finding[];
+  /** `[path relative to the library root, existed]`: a hit is used only if each still holds. */
+  probes: [string, boolean][];
+}
+
+export type ValidateCache = ContentCache<CachedValidation>;
+
+export const validateCacheFileName = 'validate-cache.json';
+
+/** Everything the findings of one skill depend on, beside the code: its bytes, its name and place, its file list, the settings. */
+export interface ValidateKeyInput {
+  bytes: Uint8Array;
+  reportPath: string;
+  folder: string;
+  profile: ProfileName;
+  links: LinkScope | undefined;
+  skillDir: string | undefined;
+  files: ReadonlyMap<string, SkillFileEntry>;
+}
+
+export function validateKey(input: ValidateKeyInput): string {
+  const files = [...input.files.values()].map((f) => `${f.path}:${f.size}`).sort();
+  const place = [input.reportPath, input.folder, input.profile, input.links ?? '', input.skillDir ?? ''];
+  return `${blobId(input.bytes)} ${createHash('sha1')
+    .update(JSON.stringify([place, files]))
+    .digest('hex')}`;
+}
+
+function isCachedValidation(value: unknown): value is CachedValidation {
+  const entry = value as Partial<CachedValidation> | null;
+  return (
+    typeof entry === 'object' &&
+    entry !== null &&
+    Array.isArray(entry.findings) &&
+    entry.findings.every((f) => typeof f === 'object' && f !== null && typeof f.code === 'string' && typeof f.file === 'string') &&
+    Array.isArray(entry.probes) &&
+    entry.probes.every((p) => Array.isArray(p) && typeof p[0] === 'string' && typeof p[1] === 'boolean')
+  );
+}
+
+/** A run's validate cache from `.git/skillgarden/validate-cache.json`, with its `save` (undefined outside a git repository). */
+export async function openValidateCache(repo: string): Promise<{ cache: ValidateCache; save(): void } | undefined> {
+  const file = await openRepoCache(repo, validateCacheFileName);
+  if (!file) return undefined;
+  const cache = new ContentCache(file.data, `validate:${validateEngineVersion}:${readPackageVersion()}`, isCachedValidation);
+  return {
+    cache,
+    save: () => {
+      if (cache.changed) file.save(cache.toData());
+    },
+  };
+}

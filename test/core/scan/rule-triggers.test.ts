@@ -1,0 +1,33 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { buildTriggersSource, triggersFile } from '../../../scripts/generate-scan-triggers.js';
+import { deriveTriggers, ruleTriggers } from '../../../src/core/scan/compile.js';
+import { generatedTriggers } from '../../../src/core/scan/rule-triggers.generated.js';
+import { THREAT_RULES } from '../../../src/core/scan/rules.js';
+
+describe('rule triggers derived at build time', () => {
+  it('are current: the committed table is what the generator makes from the rules today', () => {
+    expect(readFileSync(triggersFile, 'utf8'), 'run `npm run generate:triggers`').toBe(buildTriggersSource());
+  });
+
+  it('equal what the runtime derivation gives, for every built-in rule', () => {
+    let derivedHere = 0;
+    for (const rule of THREAT_RULES) {
+      const runtime = rule.triggers ?? deriveTriggers(rule.pattern);
+      expect(ruleTriggers(rule), rule.id).toEqual(runtime);
+      if (rule.triggers === undefined) {
+        expect(generatedTriggers[rule.id], rule.id).toEqual([rule.pattern.source, runtime ?? null]);
+        derivedHere++;
+      }
+    }
+    expect(derivedHere).toBeGreaterThan(100);
+  });
+
+  it('are derived at run time for a rule whose pattern is not the one in the table', () => {
+    const rule = THREAT_RULES.find((r) => r.triggers === undefined && generatedTriggers[r.id]?.[1])!;
+    const changed = { ...rule, pattern: /\bzzqx-exfil\b/ };
+    expect(ruleTriggers(changed)).toEqual(deriveTriggers(changed.pattern));
+    expect(ruleTriggers(changed)).not.toEqual(ruleTriggers(rule));
+    expect(ruleTriggers({ ...rule, id: 'custom-rule', pattern: /\bzzqx\b/ })).toEqual([{ text: 'zzqx', before: true, after: true }]);
+  });
+});
