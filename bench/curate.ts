@@ -64,16 +64,23 @@ const time = async <T>(fn: () => Promise<T> | T) => {
   return { result, ms: performance.now() - start };
 };
 
-/** The median and range of `runs` timings (the first, cold one, is not among them). */
-async function sample(runs: number, fn: () => Promise<unknown>): Promise<{ median: number; min: number; max: number }> {
+/** Wall and CPU time of `runs` runs (the first, cold one, is not among them): on a shared machine CPU time is the steadier. */
+async function sample(runs: number, fn: () => Promise<unknown>): Promise<{ cpu: number; wallMin: number; wall: number }> {
   await fn();
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) times.push((await time(fn)).ms);
-  times.sort((a, b) => a - b);
-  return { median: times[Math.floor(times.length / 2)] as number, min: times[0] as number, max: times.at(-1) as number };
+  const walls: number[] = [];
+  const cpus: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const cpu = process.cpuUsage();
+    walls.push((await time(fn)).ms);
+    const used = process.cpuUsage(cpu);
+    cpus.push((used.user + used.system) / 1000);
+  }
+  const median = (list: number[]) => [...list].sort((x, y) => x - y)[Math.floor(list.length / 2)] as number;
+  return { cpu: median(cpus), wallMin: Math.min(...walls), wall: median(walls) };
 }
 
-const range = (s: { median: number; min: number; max: number }) => `${s.median.toFixed(1)} ms (${s.min.toFixed(1)}–${s.max.toFixed(1)})`;
+const range = (s: { cpu: number; wallMin: number; wall: number }) =>
+  `${s.cpu.toFixed(1)} ms CPU (wall ${s.wallMin.toFixed(0)}, median ${s.wall.toFixed(0)})`;
 
 /** `skillgarden curate --dry-run` as its own process: wall time and peak RSS from /usr/bin/time -v. */
 function processPass(dir: string): { ms: number; rssMiB: number } {
