@@ -18,6 +18,8 @@ describe('skill uses', () => {
     ['SlashCommand', { command: '/compact' }, undefined],
     ['Read', { file_path: '/home/u/.claude/skills/pdf-tools/SKILL.md' }, 'pdf-tools'],
     ['Read', { file_path: 'skills/ops/deploy/SKILL.md' }, 'deploy'],
+    // OpenCode's read tool names its argument filePath.
+    ['read', { filePath: '/home/u/.opencode/skills/db-migrate/SKILL.md' }, 'db-migrate'],
     ['Read', { file_path: 'skills/pdf/README.md' }, undefined],
     ['Edit', { file_path: 'skills/pdf/SKILL.md' }, undefined],
     ['Write', { file_path: 'skills/pdf/SKILL.md', content: '' }, undefined],
