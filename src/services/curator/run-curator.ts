@@ -1,3 +1,4 @@
+import type { ChatClientOptions } from '../../llm/chat-client.js';
 import { join } from 'node:path';
 import { serializeState } from '../../core/config/state.js';
 import { StateText } from '../../core/config/state-text.js';
@@ -48,6 +49,8 @@ export interface CurateOptions {
   propose?: boolean;
   /** An umbrella proposal a person declined holds no skill back from the lifecycle (default: none declined). */
   isDeclinedUmbrella?: (plan: ConsolidationPlan) => boolean;
+  /** The optional LLM pass over drafts and umbrellas: their prose rewritten, checked, else kept as built. */
+  llm?: ChatClientOptions;
   onProgress?: (done: number, total: number) => void;
   /** Default true: keep what this pass read and decided in `.git/skillgarden/curator-cache.json` for the next one. */
   cache?: boolean;
@@ -76,7 +79,9 @@ export async function runCurator(options: CurateOptions): Promise<CurateResult> 
     const detected = await detectPatterns(options, snapshot);
     // Plans are read from the tree before any transition of this run: proposals a person reviews, applied elsewhere.
     const planned =
-      (options.consolidate ?? snapshot.config.consolidate) ? await planLibrary(options.repoDir, { now: options.now }) : undefined;
+      (options.consolidate ?? snapshot.config.consolidate)
+        ? await planLibrary(options.repoDir, { now: options.now, ...(options.llm ? { llm: options.llm } : {}) })
+        : undefined;
     const plans = planned?.report;
     const runId = buildRunId(options.now, snapshot.history.head ?? undefined);
     const readMs = performance.now() - started;
