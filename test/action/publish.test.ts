@@ -200,31 +200,42 @@ describe('mode: curate, how proposals are opened', { timeout: 90_000 }, () => {
   });
 
   it('branch-suffix: base gives each base branch its own proposal branches and pull requests', async () => {
-    const origin = library();
+    const origin = library({ deploy: true });
     git(origin.bare, 'branch', 'release/1.x', 'main');
+    const inputs = { 'branch-suffix': 'base', consolidate: 'true' };
     const fake = await action.github(origin);
-    const onMain = await curate(origin, fake, { 'branch-suffix': 'base' });
+    const onMain = await curate(origin, fake, inputs);
     expect(onMain.code, onMain.stdout).toBe(0);
     git(origin.workspace, 'fetch', '-q', 'origin');
     git(origin.workspace, 'checkout', '-q', '-b', 'release/1.x', 'origin/release/1.x');
     git(origin.workspace, '-c', 'user.name=Ada', '-c', 'user.email=a@example.com', 'commit', '-q', '--allow-empty', '-m', 'release prep');
     git(origin.workspace, 'push', '-q', 'origin', 'release/1.x');
-    const onRelease = await curate(origin, fake, { 'branch-suffix': 'base' }, { ref: 'refs/heads/release/1.x' });
+    const onRelease = await curate(origin, fake, inputs, { ref: 'refs/heads/release/1.x' });
     expect(onRelease.code, onRelease.stdout).toBe(0);
     const mainBranch = 'skillgarden/lifecycle@main';
     const releaseBranch = outcomes(onRelease.outputs)[0]?.branch ?? '';
-    expect(outcomes(onMain.outputs)).toMatchObject([{ branch: mainBranch, operation: 'created' }]);
+    const suffix = releaseBranch.slice('skillgarden/lifecycle'.length);
+    expect(outcomes(onMain.outputs)).toMatchObject([
+      { branch: mainBranch, operation: 'created' },
+      { branch: 'skillgarden/umbrella/deploy@main', operation: 'created' },
+    ]);
     expect(releaseBranch).toMatch(/^skillgarden\/lifecycle@release-1\.x-[0-9a-f]{6}$/);
+    // The release run proposes its own umbrella and leaves main's open (it withdraws only its own base's).
     expect(fake.pulls.map((p) => [p.head.ref, p.base, p.state])).toEqual([
       [mainBranch, 'main', 'open'],
+      ['skillgarden/umbrella/deploy@main', 'main', 'open'],
       [releaseBranch, 'release/1.x', 'open'],
+      [`skillgarden/umbrella/deploy${suffix}`, 'release/1.x', 'open'],
     ]);
     expect(git(origin.bare, 'rev-parse', `${mainBranch}^`).trim()).toBe(git(origin.bare, 'rev-parse', 'main').trim());
     expect(git(origin.bare, 'rev-parse', `${releaseBranch}^`).trim()).toBe(git(origin.bare, 'rev-parse', 'release/1.x').trim());
     // Each base's run leaves the other's proposal alone.
     git(origin.workspace, 'checkout', '-q', 'main');
-    const mainAgain = await curate(origin, fake, { 'branch-suffix': 'base' });
-    expect(outcomes(mainAgain.outputs)).toMatchObject([{ branch: mainBranch, operation: 'unchanged' }]);
+    const mainAgain = await curate(origin, fake, inputs);
+    expect(outcomes(mainAgain.outputs)).toMatchObject([
+      { branch: mainBranch, operation: 'unchanged' },
+      { branch: 'skillgarden/umbrella/deploy@main', operation: 'unchanged' },
+    ]);
     expect(fake.pulls.every((p) => p.state === 'open')).toBe(true);
     expect(fake.violations).toEqual([]);
   });

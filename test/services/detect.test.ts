@@ -147,6 +147,16 @@ describe('runDetect on generated transcripts', () => {
     expect(second.patterns.map((p) => [p.coveredBy, p.draft])).toEqual([['rename-option-update', undefined]]);
   });
 
+  it('reads skillsDir as the one discovery reads a root: an archived skill covers nothing', async () => {
+    const first = await runDetect({ transcripts: ['.'], cwd: dir });
+    const draft = first.patterns[0]?.draft;
+    mkdirSync(join(dir, 'lib/.archive', draft?.name ?? 'x'), { recursive: true });
+    writeFileSync(join(dir, 'lib/.archive', draft?.name ?? 'x', 'SKILL.md'), draft?.text ?? '');
+    const second = await runDetect({ transcripts: ['*.jsonl'], cwd: dir, skillsDir: 'lib' });
+    expect(second.patterns.map((p) => p.coveredBy)).toEqual([undefined]);
+    expect(second.patterns[0]?.draft?.name).toBe(draft?.name);
+  });
+
   it('honours minSessions and the refine off switch', async () => {
     const report = await runDetect({
       transcripts: ['*.jsonl'],

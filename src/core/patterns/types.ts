@@ -108,6 +108,8 @@ export interface DraftSkill {
   evidence?: DraftEvidence;
   /** Fingerprints of nested or overlapping patterns of the same sessions folded into this draft. */
   absorbs?: string[];
+  /** What the optional LLM pass did: its rewrite used, or the deterministic draft kept and why. */
+  llm?: { used: boolean; model: string; reason?: string };
 }
 
 export interface DetectedPattern extends Pattern {

@@ -16,6 +16,7 @@ export async function detectPatterns(options: CurateOptions, snapshot: LibrarySn
     cwd: options.transcriptsDir ?? options.repoDir,
     existingSkills,
     limits: { ...resolveDraftLimits(snapshot.config.patterns), ...options.draftLimits },
+    ...(options.llm ? { llm: options.llm } : {}),
   });
   const rejected = new Set(snapshot.state.rejected_proposals);
   report.patterns = report.patterns.filter((p) => !rejected.has(p.fingerprint));
