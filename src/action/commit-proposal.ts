@@ -2,6 +2,8 @@ import { SkillgardenError } from '../core/errors.js';
 import { openLedger } from '../ledger/open-ledger.js';
 import { commitProposal, type BranchProposal } from '../services/proposals/index.js';
 import type { Git } from './git.js';
+import type { ActionInputs } from './inputs.js';
+import { readBaseFindings, type BaseFindings } from './validate-proposal.js';
 
 /**
  * The proposal's one commit on the base, made by the shared proposal writer
@@ -31,4 +33,21 @@ export async function commitOnBase(git: Git, proposal: BranchProposal, base: { s
 export async function checkoutBase(git: Git, sha: string): Promise<void> {
   await git.run(['checkout', '--quiet', '--force', '-B', 'skillgarden-proposal', sha]);
   await git.run(['clean', '--quiet', '-fd']);
+}
+
+/**
+ * The base's findings, read once and only when a proposal is about to be
+ * published (a run whose proposals are all unchanged never validates the
+ * library): the scratch clone is put back on the base to read them.
+ */
+export function loadBaseFindings(
+  git: Git,
+  base: { sha: string; branch: string },
+  inputs: ActionInputs,
+): () => Promise<BaseFindings | undefined> {
+  let loaded: Promise<BaseFindings | undefined> | undefined;
+  return () => {
+    loaded ??= checkoutBase(git, base.sha).then(() => readBaseFindings(git.dir, inputs, base.branch));
+    return loaded;
+  };
 }

@@ -15,7 +15,7 @@ import { proposeLifecycle } from './propose-lifecycle.js';
 import { ensureFullHistory, prepareScratch, pushToBase } from './repo-ops.js';
 import { finish } from './run-output.js';
 import { startPublishing } from './publish-proposal.js';
-import { readBaseFindings, type BaseFindings } from './validate-proposal.js';
+import { loadBaseFindings } from './commit-proposal.js';
 
 export interface CurateDeps {
   /** Injected by tests that call the mode in-process; the entry opens the real one. */
@@ -52,7 +52,7 @@ export async function runCurateMode(inputs: ActionInputs, io: ActionIo, deps: Cu
         deferred: first.deferred,
         report: { ...report, plans: planned.report.plans, patterns: planned.report.patterns },
       };
-      const baseFindings = readBaseFindings(scratchDir, inputs, base.branch);
+      const baseFindings = loadBaseFindings(scratch, pushed, inputs);
       const extras = buildExtraJobs(inputs, scratchDir, pass);
       const others = await proposeExtras({
         inputs,
@@ -63,11 +63,11 @@ export async function runCurateMode(inputs: ActionInputs, io: ActionIo, deps: Cu
         runId: report.run_id,
         publishing,
         ...extras,
-        ...withBase(baseFindings),
+        baseFindings,
       });
       return finish(inputs, io, pass, others, { deferred: publishing.deferred });
     }
-    const baseFindings = readBaseFindings(scratchDir, inputs, base.branch);
+    const baseFindings = loadBaseFindings(scratch, base, inputs);
     const { pass, outcomes } = await proposeLifecycle({
       inputs,
       io,
@@ -76,7 +76,7 @@ export async function runCurateMode(inputs: ActionInputs, io: ActionIo, deps: Cu
       base,
       scheduled,
       publishing,
-      ...withBase(baseFindings),
+      baseFindings,
     });
     if (pass.report.gates.blocked_by === null) {
       const extras = buildExtraJobs(inputs, scratchDir, pass);
@@ -90,7 +90,7 @@ export async function runCurateMode(inputs: ActionInputs, io: ActionIo, deps: Cu
           runId: pass.report.run_id,
           publishing,
           ...extras,
-          ...withBase(baseFindings),
+          baseFindings,
         })),
       );
     }
@@ -98,10 +98,6 @@ export async function runCurateMode(inputs: ActionInputs, io: ActionIo, deps: Cu
   } finally {
     rmSync(scratchDir, { recursive: true, force: true });
   }
-}
-
-function withBase(baseFindings: BaseFindings | undefined): { baseFindings?: BaseFindings } {
-  return baseFindings ? { baseFindings } : {};
 }
 
 /**

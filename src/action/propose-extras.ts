@@ -28,7 +28,8 @@ export interface ExtrasInput {
   jobs: readonly BranchProposal[];
   /** The kinds this run looked for: their open pull requests that it no longer proposes are withdrawn. */
   kinds: readonly ('umbrella' | 'new')[];
-  baseFindings?: BaseFindings;
+  /** The base's findings, read on first use (see loadBaseFindings). */
+  baseFindings: () => Promise<BaseFindings | undefined>;
   publishing: Publishing;
 }
 
@@ -65,11 +66,12 @@ async function proposeOne(x: ExtrasInput, ctx: PublishContext, proposal: BranchP
     x.io.info(`Not proposing ${proposal.branch} again: it was closed without merging in #${decision.pull.number}.`);
     return withdrawProposal(ctx, state, `This proposal was declined in #${decision.pull.number}.`);
   }
+  const baseFindings = await x.baseFindings();
   const commit = await commitOnBase(x.scratch, proposal, { sha: x.base.sha, now: x.inputs.now });
   const body = renderProposalBody({
     proposal,
     runId: x.runId,
-    validation: validateProposal(x.scratch.dir, x.inputs, x.baseFindings),
+    validation: validateProposal(x.scratch.dir, x.inputs, baseFindings),
     fullReportUrl: runUrl(x.inputs),
   });
   const outcome = await publishProposal(ctx, state, proposal, { commit: async () => commit, body });

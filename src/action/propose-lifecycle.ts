@@ -25,7 +25,8 @@ export interface LifecycleInput {
   scratch: Git;
   base: { branch: string; sha: string };
   scheduled: boolean;
-  baseFindings?: BaseFindings;
+  /** The base's findings, read on first use (see loadBaseFindings). */
+  baseFindings: () => Promise<BaseFindings | undefined>;
   publishing: Publishing;
 }
 
@@ -83,11 +84,12 @@ export async function proposeLifecycle(x: LifecycleInput): Promise<{ pass: Curat
         `The latest curator run (${pass.report.run_id}) found no lifecycle transitions to propose.`,
       ),
     };
+  const baseFindings = await x.baseFindings();
   const commit = await commitOnBase(scratch, proposal, { sha: base.sha, now: inputs.now });
   const body = renderProposalBody({
     proposal,
     runId: pass.report.run_id,
-    validation: validateProposal(scratch.dir, inputs, x.baseFindings),
+    validation: validateProposal(scratch.dir, inputs, baseFindings),
     report: renderRunMarkdown(pass.report),
     fullReportUrl: runUrl(inputs),
   });
