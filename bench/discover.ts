@@ -8,13 +8,13 @@
  * Run: `npx tsx bench/discover.ts [plugins] [skills-per-plugin]`.
  */
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openLibrary } from '../src/store/layout/discover-library.js';
 
 const plugins = Number(process.argv[2] ?? 100);
 const perPlugin = Number(process.argv[3] ?? 100);
-const runs = 7;
+const runs = 11;
 
 function generate(dir: string): void {
   const entries: { name: string; source: string }[] = [];
@@ -37,46 +37,74 @@ function generate(dir: string): void {
   );
 }
 
+interface Pass {
+  wall: number;
+  cpu: number;
+}
+
+function timePass(fn: () => void): Pass {
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  fn();
+  const used = process.cpuUsage(cpu);
+  return { wall: performance.now() - start, cpu: (used.user + used.system) / 1000 };
+}
+
+function describe(passes: readonly Pass[]): string {
+  const stat = (values: number[]) => {
+    values.sort((a, b) => a - b);
+    return `median ${(values[Math.floor(values.length / 2)] ?? 0).toFixed(1)} ms (range ${values[0]?.toFixed(1)}–${values.at(-1)?.toFixed(1)})`;
+  };
+  return `wall ${stat(passes.map((p) => p.wall))}, CPU ${stat(passes.map((p) => p.cpu))}`;
+}
+
 function measure(label: string, dir: string, skillsDir: string | undefined): void {
-  const times: number[] = [];
+  const passes: Pass[] = [];
   let count = 0;
   for (let i = 0; i < runs; i++) {
-    const start = performance.now();
-    const library = openLibrary(dir, skillsDir);
-    times.push(performance.now() - start);
-    count = library.skills.length;
-    if (library.findings.length > 0) throw new Error(`${label}: unexpected findings ${JSON.stringify(library.findings[0])}`);
+    passes.push(
+      timePass(() => {
+        const library = openLibrary(dir, skillsDir);
+        count = library.skills.length;
+        if (library.findings.length > 0) throw new Error(`${label}: unexpected findings ${JSON.stringify(library.findings[0])}`);
+      }),
+    );
   }
-  times.sort((a, b) => a - b);
-  const median = times[Math.floor(times.length / 2)] ?? 0;
-  console.log(
-    `${label}: ${count} skills in ${plugins} roots — median ${median.toFixed(1)} ms (range ${times[0]?.toFixed(1)}–${times.at(-1)?.toFixed(1)} ms over ${runs} passes)`,
-  );
+  console.log(`${label}: ${count} skills in ${plugins} roots — ${describe(passes)} over ${runs} passes`);
 }
 
 /** The floor: one lstat per SKILL.md, what any discovery must at least pay. */
 function floor(dir: string): void {
-  const times: number[] = [];
+  const passes: Pass[] = [];
   for (let i = 0; i < runs; i++) {
-    const start = performance.now();
-    for (const plugin of readdirSync(join(dir, 'plugins'))) {
-      for (const skill of readdirSync(join(dir, 'plugins', plugin, 'skills')))
-        lstatSync(join(dir, 'plugins', plugin, 'skills', skill, 'SKILL.md'));
-    }
-    times.push(performance.now() - start);
+    passes.push(
+      timePass(() => {
+        for (const plugin of readdirSync(join(dir, 'plugins'))) {
+          for (const skill of readdirSync(join(dir, 'plugins', plugin, 'skills')))
+            lstatSync(join(dir, 'plugins', plugin, 'skills', skill, 'SKILL.md'));
+        }
+      }),
+    );
   }
-  times.sort((a, b) => a - b);
-  console.log(
-    `floor (readdir of each root + one lstat per skill): median ${(times[Math.floor(runs / 2)] ?? 0).toFixed(1)} ms (range ${times[0]?.toFixed(1)}–${times.at(-1)?.toFixed(1)} ms)`,
-  );
+  console.log(`floor (readdir of each root + one lstat per skill): ${describe(passes)}`);
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'skillgarden-discover-'));
 try {
   generate(dir);
+  console.log(
+    `load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(', ')} on ${cpus().length} cores`,
+  );
   floor(dir);
   measure('detected (marketplace + plugin.json)', dir, undefined);
   measure('configured glob plugins/*/skills', dir, 'plugins/*/skills');
+  console.log(
+    `load average after: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(', ')}`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -81,8 +81,12 @@ export const generatedValidators: readonly GeneratedValidators[] = [
     file: join(root, 'src', 'core', 'config', 'config-validator.generated.ts'),
     source: () => {
       const schema = readSchema('config.schema.json');
-      // config.schema.json refers to the scan: and consolidation: sections' own schemas.
-      const referenced = [readSchema('scan-config.schema.json'), readSchema('consolidation-config.schema.json')];
+      // config.schema.json refers to the scan:, consolidation: and patterns: sections' own schemas.
+      const referenced = [
+        readSchema('scan-config.schema.json'),
+        readSchema('consolidation-config.schema.json'),
+        readSchema('patterns-config.schema.json'),
+      ];
       return buildSource('config.schema.json', configAjvOptions, { config: schema.$id }, schema, referenced);
     },
   },

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
+import type { DraftLimits } from '../core/patterns/index.js';
 import { isProfileName, type ProfileName } from '../core/schema/types.js';
 import { readPublishInputs, type PublishInputs } from './publish-inputs.js';
 
@@ -25,6 +26,8 @@ export interface ActionInputs {
   consolidate: boolean | undefined;
   /** Transcript globs for pattern detection; empty: the repository's `transcripts` setting. */
   transcripts: string[];
+  /** `max-drafts`, `min-sessions`, `min-confidence`: override `patterns:` in the config; absent keys keep it. */
+  draftLimits: Partial<DraftLimits>;
   /** Empty: the branch the workflow ran on. */
   baseBranch: string;
   extraLabels: string[];
@@ -82,6 +85,29 @@ function numberFrom(raw: string | undefined, name: string, fallback: number): nu
   const value = Number(raw);
   if (!Number.isFinite(value) || value < 0) throw badInput(name, raw, 'a number ≥ 0');
   return value;
+}
+
+/** The draft limits the step sets; each one given replaces the config's `patterns:` value. */
+function readDraftLimits(env: Env): Partial<DraftLimits> {
+  const limits: Partial<DraftLimits> = {};
+  const maxDrafts = input(env, 'max-drafts');
+  if (maxDrafts !== '') {
+    if (!/^\d+$/.test(maxDrafts)) throw badInput('max-drafts', maxDrafts, 'a whole number ≥ 0 (0 proposes no drafted skill)');
+    limits.max_drafts = Number(maxDrafts);
+  }
+  const minSessions = input(env, 'min-sessions');
+  if (minSessions !== '') {
+    if (!/^\d+$/.test(minSessions) || Number(minSessions) < 2)
+      throw badInput('min-sessions', minSessions, 'a whole number ≥ 2 (a pattern needs at least two sessions to repeat)');
+    limits.min_sessions = Number(minSessions);
+  }
+  const minConfidence = input(env, 'min-confidence');
+  if (minConfidence !== '') {
+    const value = Number(minConfidence);
+    if (!Number.isFinite(value) || value < 0 || value > 1) throw badInput('min-confidence', minConfidence, 'a number from 0 to 1');
+    limits.min_confidence = value;
+  }
+  return limits;
 }
 
 function readMode(env: Env): ActionMode {
@@ -150,6 +176,7 @@ export function readInputs(env: Env): ActionInputs {
     pushTransitions: booleanInput(env, 'push-transitions', false),
     consolidate: booleanInput(env, 'consolidate', undefined),
     transcripts: splitList(input(env, 'transcripts')),
+    draftLimits: readDraftLimits(env),
     baseBranch: input(env, 'base'),
     extraLabels: splitList(labels),
     reportDir: input(env, 'report-dir') || join(github.runnerTemp, 'skillgarden'),

@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import type { Finding } from '../core/findings.js';
 import { renderFindingsSarif } from '../core/report/render-sarif.js';
 import { findingFingerprint } from '../services/baseline.js';
+import { readPackageVersion } from '../version.js';
 
 /**
  * Writes the validate findings as SARIF for github/codeql-action/upload-sarif
@@ -12,6 +13,6 @@ import { findingFingerprint } from '../services/baseline.js';
 export function writeSarifReport(file: string, workspace: string, findings: readonly Finding[]): string {
   const path = resolve(workspace, file);
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, renderFindingsSarif(findings, { toolVersion: '0.1.0', fingerprint: findingFingerprint }));
+  writeFileSync(path, renderFindingsSarif(findings, { toolVersion: readPackageVersion(), fingerprint: findingFingerprint }));
   return path;
 }

@@ -12,9 +12,10 @@ import { codeSpan, escapeMarkdown } from './markdown.js';
 import { readChangedFiles } from './repo-ops.js';
 import { toFindings } from '../core/scan/index.js';
 import { writeSarifReport } from './sarif-output.js';
+import { readBaseProblems, splitByBase, type CheckedTree } from './validate-base.js';
 
 /** A row of the summary table and, for the first few of each level, an annotation. */
-interface Problem {
+export interface Problem {
   level: Annotation['level'];
   code: string;
   file: string;
@@ -32,49 +33,74 @@ const summaryRows = 2000;
 
 /** `mode: validate`: every skill, or the ones a pull request changes; annotations, a summary table, counts. */
 export async function runValidateMode(inputs: ActionInputs, io: ActionIo): Promise<ModeResult> {
-  const { config, findings: configFindings } = readConfig(inputs.workspace);
+  const { config } = readConfig(inputs.workspace);
   const skillsDir = inputs.skillsDir || config.skills_dir;
   // The library's one discovery, as every command uses; an empty library fails the step rather than pass with nothing checked.
   const library = openLibrary(inputs.workspace, skillsDir);
   if (library.skills.length === 0 && library.escaped.length === 0) return { failure: renderEmptyLibrary(library) };
   const paths = await selectPaths(inputs, io, library);
-  const validation =
-    paths && paths.length === 0
-      ? null
-      : runValidate({
-          cwd: inputs.workspace,
-          profile: inputs.profile ?? config.profile,
-          links: config.links,
-          ...(paths ? { paths } : { library }),
-        });
-  const scan =
-    inputs.scan && validation
-      ? await runScan(paths ?? [], { repo: inputs.workspace, config: config.scan, ...(paths ? {} : { library }) })
-      : null;
-  const problems = [...configFindings.map(fromFinding), ...(validation?.findings ?? []).map(fromFinding), ...(scan ? fromScan(scan) : [])];
+  const checked = await collectProblems(inputs, inputs.workspace, paths, library);
+  // On a pull request, what its base already held is not the pull request's: listed apart, neither annotated nor failing.
+  const base = await readBaseProblems(inputs, io, paths, collectProblems);
+  const { fresh: problems, known } = base ? splitByBase(checked.problems, base.problems) : { fresh: checked.problems, known: [] };
   emitAnnotations(io, problems, inputs.workingDirectory);
   const errors = problems.filter((p) => p.level === 'error').length;
   const warnings = problems.filter((p) => p.level === 'warning').length;
-  const skills = validation?.skills ?? 0;
+  const skills = checked.skills;
   io.setOutput('errors', String(errors));
   io.setOutput('warnings', String(warnings));
   io.setOutput('skills', String(skills));
-  const sarifFindings = [...configFindings, ...(validation?.findings ?? []), ...(scan ? toFindings(scan.findings) : [])];
-  io.setOutput('sarif', writeSarifReport(inputs.sarifFile, inputs.workspace, sarifFindings));
+  io.setOutput('sarif', writeSarifReport(inputs.sarifFile, inputs.workspace, checked.findings));
   await io.appendSummary(
     renderSummary({
       skills,
       errors,
       warnings,
       problems,
+      known,
+      ...(base ? { baseRef: base.ref } : {}),
       scope: paths
         ? `${paths.length} changed skill(s)`
         : `every skill under ${library.layout.roots.map((r) => `\`${r.path || '.'}/\``).join(', ') || 'the listed paths'}`,
-      scanned: scan !== null,
+      scanned: inputs.scan && checked.skills > 0,
     }),
   );
-  io.info(`Validated ${skills} skill(s): ${errors} error(s), ${warnings} warning(s).`);
+  io.info(
+    `Validated ${skills} skill(s): ${errors} error(s), ${warnings} warning(s)${base ? ` introduced over ${base.ref} (${known.length} finding(s) already there)` : ''}.`,
+  );
   return errors > 0 ? { failure: `${errors} error(s) in ${skills} skill(s): see the annotations and the job summary.` } : {};
+}
+
+/** Validation, the config's own findings and the security scan of the tree in `dir`, as rows and as findings (for SARIF). */
+async function collectProblems(
+  inputs: ActionInputs,
+  dir: string,
+  paths: string[] | undefined,
+  library?: DiscoveredLibrary,
+): Promise<CheckedTree> {
+  const { config, findings: configFindings } = readConfig(dir);
+  const validation =
+    paths && paths.length === 0
+      ? null
+      : runValidate({
+          cwd: dir,
+          profile: inputs.profile ?? config.profile,
+          links: config.links,
+          ...(paths ? { paths } : library ? { library } : { skillsDir: inputs.skillsDir || config.skills_dir }),
+        });
+  const scan =
+    inputs.scan && validation
+      ? await runScan(paths ?? [], {
+          repo: dir,
+          config: config.scan,
+          ...(paths ? {} : library ? { library } : { skillsDir: inputs.skillsDir || config.skills_dir }),
+        })
+      : null;
+  return {
+    skills: validation?.skills ?? 0,
+    problems: [...configFindings.map(fromFinding), ...(validation?.findings ?? []).map(fromFinding), ...(scan ? fromScan(scan) : [])],
+    findings: [...configFindings, ...(validation?.findings ?? []), ...(scan ? toFindings(scan.findings) : [])],
+  };
 }
 
 /** Undefined: the whole library. An array: the changed skill folders (maybe none). */
@@ -129,6 +155,8 @@ function renderSummary(input: {
   errors: number;
   warnings: number;
   problems: Problem[];
+  known: Problem[];
+  baseRef?: string;
   scope: string;
   scanned: boolean;
 }): string {
@@ -136,17 +164,31 @@ function renderSummary(input: {
   const lines = [
     `## ${verdict} skillgarden validate`,
     '',
-    `Checked ${input.scope}: ${input.skills} skill(s), **${input.errors}** error(s), **${input.warnings}** warning(s)${input.scanned ? ', security scan included' : ''}.`,
+    `Checked ${input.scope}: ${input.skills} skill(s), **${input.errors}** error(s), **${input.warnings}** warning(s)${input.baseRef ? ` introduced by this pull request over ${codeSpan(input.baseRef)}` : ''}${input.scanned ? ', security scan included' : ''}.`,
     '',
   ];
-  if (input.problems.length === 0) return `${lines.join('\n')}\n`;
-  lines.push('| level | file | line | code | message |', '|---|---|---:|---|---|');
-  for (const p of input.problems.slice(0, summaryRows)) {
+  lines.push(...renderTable(input.problems));
+  if (input.baseRef && input.known.length > 0)
+    lines.push(
+      '',
+      `<details><summary>${input.known.length} finding(s) already on ${escapeMarkdown(input.baseRef)}: not this pull request's, not annotated, not failing</summary>`,
+      '',
+      ...renderTable(input.known),
+      '',
+      '</details>',
+    );
+  return `${lines.join('\n')}\n`;
+}
+
+function renderTable(problems: readonly Problem[]): string[] {
+  if (problems.length === 0) return [];
+  const lines = ['| level | file | line | code | message |', '|---|---|---:|---|---|'];
+  for (const p of problems.slice(0, summaryRows)) {
     lines.push(
       `| ${p.level} | ${codeSpan(p.file)} | ${p.line || ''} | ${codeSpan(p.code)} | ${escapeMarkdown(p.message)}${p.hint ? ` — ${escapeMarkdown(p.hint)}` : ''} |`,
     );
   }
-  if (input.problems.length > summaryRows)
-    lines.push('', `… and ${input.problems.length - summaryRows} more: run \`npx skillgarden validate\` locally for the complete list.`);
-  return `${lines.join('\n')}\n`;
+  if (problems.length > summaryRows)
+    lines.push('', `… and ${problems.length - summaryRows} more: run \`npx skillgarden validate\` locally for the complete list.`);
+  return lines;
 }

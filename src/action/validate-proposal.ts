@@ -1,28 +1,77 @@
+import type { Baseline } from '../core/report/baseline.js';
+import type { Finding } from '../core/findings.js';
+import { applyBaseline, buildFindingsBaseline } from '../services/baseline.js';
 import { readConfig } from '../services/curator/read-library.js';
 import { runValidate } from '../services/validate.js';
 import type { ActionInputs } from './inputs.js';
-import { codeSpan } from './markdown.js';
+import { codeSpan, escapeMarkdown } from './markdown.js';
 
-/** GITHUB_TOKEN's pull requests start no workflows, so the curator checks its own proposal's tree and says so. */
-export function validateProposal(dir: string, inputs: ActionInputs): string {
+/** How many introduced findings a PR body lists before it says how many more there are. */
+const listedFindings = 20;
+
+/** What the base branch's tree already holds: a proposal is answerable only for findings beyond these. */
+export interface BaseFindings {
+  branch: string;
+  baseline: Baseline;
+}
+
+/** The findings of the tree checked out in `dir`, read as the validate mode reads them. */
+export function readTreeFindings(dir: string, inputs: ActionInputs): { skills: number; findings: Finding[] } {
+  const { config } = readConfig(dir);
+  const result = runValidate({
+    cwd: dir,
+    skillsDir: inputs.skillsDir || config.skills_dir,
+    profile: inputs.profile ?? config.profile,
+    links: config.links,
+  });
+  return { skills: result.skills, findings: result.findings };
+}
+
+/** The base's findings, read from the scratch clone while it holds the base's tree; undefined when they cannot be read. */
+export function readBaseFindings(dir: string, inputs: ActionInputs, branch: string): BaseFindings | undefined {
   try {
-    const { config } = readConfig(dir);
-    const result = runValidate({
-      cwd: dir,
-      skillsDir: inputs.skillsDir || config.skills_dir,
-      profile: inputs.profile ?? config.profile,
-      links: config.links,
-    });
-    const verdict = result.errors > 0 ? '❌' : '✅';
-    const lines = [
-      `${verdict} The curator validated the proposed tree itself (pull requests opened with \`GITHUB_TOKEN\` start no workflows): ${result.skills} skill(s), ${result.errors} error(s), ${result.warnings} warning(s).`,
-    ];
-    for (const f of result.findings.filter((x) => x.severity === 'error').slice(0, 20))
-      lines.push(`- ${codeSpan(`${f.file}:${f.line}`)} ${codeSpan(f.code)}`);
-    return lines.join('\n');
+    return { branch, baseline: buildFindingsBaseline(readTreeFindings(dir, inputs).findings) };
+  } catch {
+    return undefined; // the proposal's own validation then names everything it finds, and says it could not compare
+  }
+}
+
+/**
+ * GITHUB_TOKEN's pull requests start no workflows, so the curator checks its
+ * own proposal's tree and says so. Only what the proposal introduces is its
+ * own (a finding is known by code, file and message, as in a validate
+ * baseline); what the base already held is counted, not blamed on it.
+ */
+export function validateProposal(dir: string, inputs: ActionInputs, base?: BaseFindings): string {
+  let tree: { skills: number; findings: Finding[] };
+  try {
+    tree = readTreeFindings(dir, inputs);
   } catch (error) {
     return `⚠️ The curator could not validate the proposed tree: ${(error as Error).message}`;
   }
+  const split = base ? applyBaseline(tree.findings, base.baseline) : { fresh: tree.findings, known: [] };
+  const introduced = split.fresh.filter((f) => f.severity !== 'info');
+  const errors = introduced.filter((f) => f.severity === 'error').length;
+  const warnings = introduced.length - errors;
+  const scope = base
+    ? `compared with ${codeSpan(base.branch)}, this proposal introduces`
+    : 'the base could not be read, so all are listed:';
+  const lines = [
+    `${errors > 0 ? '❌' : '✅'} The curator validated the proposed tree itself (pull requests opened with \`GITHUB_TOKEN\` start no workflows): ${tree.skills} skill(s); ${scope} ${errors} error(s) and ${warnings} warning(s).`,
+  ];
+  const ordered = [...introduced].sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
+  for (const f of ordered.slice(0, listedFindings)) lines.push(`- ${renderFinding(f)}`);
+  if (ordered.length > listedFindings)
+    lines.push(`- … and ${ordered.length - listedFindings} more (run \`npx skillgarden validate\` on the branch)`);
+  const known = split.known.filter((f) => f.severity !== 'info').length;
+  if (base && known > 0)
+    lines.push('', `${known} finding(s) already on ${codeSpan(base.branch)} are left as they were: not this proposal's.`);
+  return lines.join('\n');
+}
+
+function renderFinding(f: Finding): string {
+  const where = f.line > 0 ? `${f.file}:${f.line}` : f.file;
+  return `${f.severity} ${codeSpan(where)} ${codeSpan(f.code)}: ${escapeMarkdown(f.message)}${f.hint ? ` — ${escapeMarkdown(f.hint)}` : ''}`;
 }
 
 /** Where the full report of this workflow run is, for a body that had to be cut. */

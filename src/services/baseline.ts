@@ -8,6 +8,7 @@ import {
   splitByBaseline,
   type Baseline,
   type BaselineSplit,
+  type FindingKey,
 } from '../core/report/baseline.js';
 import { SkillgardenError } from '../core/errors.js';
 import type { Finding } from '../core/findings.js';
@@ -51,6 +52,11 @@ export function writeBaseline(path: string, findings: readonly Finding[]): Basel
   return baseline;
 }
 
-export function applyBaseline(findings: readonly Finding[], baseline: Baseline): BaselineSplit {
+/** The findings as a baseline in memory (the Action compares a proposal's tree with its base's this way). */
+export function buildFindingsBaseline(findings: readonly FindingKey[]): Baseline {
+  return buildBaseline(findings, hash);
+}
+
+export function applyBaseline<F extends FindingKey>(findings: readonly F[], baseline: Baseline): BaselineSplit<F> {
   return splitByBaseline(findings, baseline, hash);
 }

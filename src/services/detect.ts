@@ -1,6 +1,9 @@
+import { discoverSkills } from '../store/discover.js';
+import type { ChatClientOptions } from '../llm/chat-client.js';
+import { writeDraftProse } from '../llm/draft-prose.js';
 import type { DiscoveredLibrary } from '../store/layout/discover-library.js';
-import { readdir, readFile } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { draftPatterns, type DraftLimits, type DraftProfile, type ExistingSkill } from '../core/patterns/draft.js';
 import type { EvidenceSession } from '../core/patterns/evidence.js';
 import { minePatterns, type MineOptions } from '../core/patterns/mine.js';
@@ -10,6 +13,9 @@ import type { DetectReport, SkillUse, Skipped, TranscriptFormat, TranscriptSessi
 import { buildSkillUses } from '../core/patterns/uses.js';
 import { expandTranscriptPaths } from '../store/transcripts/expand-paths.js';
 import { readTranscriptFiles } from '../store/transcripts/read-transcripts.js';
+
+/** The `skipped` reason of a transcripts glob that matched no file (the curator reports it as `detect/no-match`). */
+export const noTranscriptMatch = 'no transcript files match';
 
 export interface DetectOptions extends Omit<MineOptions, 'fingerprint'> {
   /** Transcript files, folders or globs. */
@@ -29,6 +35,8 @@ export interface DetectOptions extends Omit<MineOptions, 'fingerprint'> {
   limits?: Partial<DraftLimits>;
   maxLineBytes?: number;
   maxDocumentBytes?: number;
+  /** The optional LLM pass: each draft's prose rewritten through this chat endpoint, checked, else kept as drafted. */
+  llm?: ChatClientOptions;
 }
 
 /** Token ids per session, and the sessions themselves, which drafts are read from. */
@@ -57,25 +65,17 @@ function displayPath(file: string, cwd: string): string {
 }
 
 /** The library's skills (the one discovery), as the drafts' "already covered" check reads them. */
-export async function readExistingSkills(library: Pick<DiscoveredLibrary, 'skills'>): Promise<ExistingSkill[]> {
+export async function readExistingSkills(library: {
+  skills: readonly Pick<DiscoveredLibrary['skills'][number], 'name' | 'dir'>[];
+}): Promise<ExistingSkill[]> {
   return Promise.all(
     library.skills.map(async (s) => ({ name: s.name, text: await readFile(join(s.dir, 'SKILL.md'), 'utf8').catch(() => '') })),
   );
 }
 
+/** `skillsDir` given as a folder of skills: read as one root of the one discovery (archives and support folders left out). */
 async function readSkillsDir(dir: string): Promise<ExistingSkill[]> {
-  const entries = await readdir(dir, {
-    recursive: true,
-    withFileTypes: true,
-  }).catch(() => []);
-  const files = entries.filter((e) => e.isFile() && e.name === 'SKILL.md').map((e) => join(e.parentPath ?? e.path, e.name));
-  // A skill that cannot be read covers nothing; detection goes on without it.
-  return Promise.all(
-    files.sort().map(async (file) => ({
-      name: basename(dirname(file)),
-      text: await readFile(file, 'utf8').catch(() => ''),
-    })),
-  );
+  return readExistingSkills({ skills: discoverSkills(dir) });
 }
 
 /**
@@ -89,7 +89,7 @@ export async function runDetect(options: DetectOptions): Promise<DetectReport> {
   const expanded = await expandTranscriptPaths(options.transcripts, { cwd });
   const skipped: Skipped[] = expanded.unmatched.map((pattern) => ({
     file: pattern,
-    reason: 'no transcript files match',
+    reason: noTranscriptMatch,
     count: 1,
   }));
   if (expanded.truncated)
@@ -124,6 +124,14 @@ export async function runDetect(options: DetectOptions): Promise<DetectReport> {
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.profile === undefined ? {} : { profile: options.profile }),
   });
+  if (options.llm) {
+    // One draft at a time: a run makes at most max_drafts of them, and an endpoint's rate limit is shared.
+    for (const pattern of detected) {
+      if (pattern.draft === undefined) continue;
+      const prosed = await writeDraftProse(pattern.draft, options.llm);
+      pattern.draft = { ...prosed.draft, llm: prosed.llm };
+    }
+  }
   return {
     sessions: tokens.sessions.length,
     calls: tokens.calls,

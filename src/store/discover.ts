@@ -1,5 +1,5 @@
 import { lstatSync, statSync, type Dirent } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
 import { isCandidateFolder, skillFileName } from '../core/layout.js';
 import { readDirUncached, type ReadDir } from './dir-cache.js';
@@ -46,9 +46,11 @@ export function discoverSkills(root: string, options: DiscoverOptions = {}): Ski
   // Without a shared listing cache, one lstat per folder is the cheapest probe (a listing costs open, getdents and close).
   const probe = options.probe ?? (options.readDir ? 'listing' : 'stat');
   const skillFileIn = probe === 'listing' ? (dir: string) => skillFileListed(dir, readDir) : skillFileStat;
+  // Names from a listing hold no separator: concatenation is path.join without its normalizing, per folder.
+  const base = join(root, '/');
   for (const entry of listFolders(root, readDir)) {
     if (++seen > maxFolders) throw tooMany(root, maxFolders);
-    const dir = join(root, entry.name);
+    const dir = base + entry.name;
     const skill = skillFileIn(dir);
     if (skill) {
       found.push(located(entry.name, undefined, dir, entry.name, entry.link || skill === 'link'));
@@ -56,7 +58,7 @@ export function discoverSkills(root: string, options: DiscoverOptions = {}): Ski
     }
     for (const child of listFolders(dir, readDir)) {
       if (++seen > maxFolders) throw tooMany(root, maxFolders);
-      const childDir = join(dir, child.name);
+      const childDir = `${dir}${sep}${child.name}`;
       const childSkill = skillFileIn(childDir);
       if (childSkill) {
         found.push(
@@ -97,7 +99,7 @@ function discoverDeep(root: string, maxDepth: number, maxFolders: number, readDi
 
 /** A SKILL.md file (`file`) or a link to one (`link`) directly in the folder. */
 function skillFileStat(dir: string): 'file' | 'link' | undefined {
-  const stat = lstatSync(join(dir, skillFileName), { throwIfNoEntry: false });
+  const stat = lstatSync(`${dir}${sep}${skillFileName}`, { throwIfNoEntry: false });
   if (stat === undefined || stat.isDirectory()) return undefined;
   return stat.isSymbolicLink() ? 'link' : 'file';
 }

@@ -50,7 +50,8 @@ const branchContent = (bare: string, branch: string) => ({
   files: git(bare, 'diff', '--name-status', '--no-renames', 'main', branch),
 });
 
-describe('mode: curate, how proposals are opened', () => {
+// Several runs of the bundled Action per test, on a machine others share.
+describe('mode: curate, how proposals are opened', { timeout: 90_000 }, () => {
   it('opens a draft, requests reviewers and teams, and assigns people, each call as GitHub describes it', async () => {
     const origin = library();
     const fake = await action.github(origin, { collaborators: ['ada', 'bob'] });
@@ -175,48 +176,66 @@ describe('mode: curate, how proposals are opened', () => {
     ]);
     const deleted = (ops(fake, 'git/create-tree')[0]?.body as { tree: { path: string; sha: string | null }[] }).tree;
     expect(deleted).toContainEqual(expect.objectContaining({ path: 'skills/old-helper/SKILL.md', sha: null }));
-    // The signed commit is the bot's own: a re-run leaves it; a moved base rebuilds it with a forced ref update.
-    const again = await curate(signed, fake, { consolidate: 'true', 'sign-commits': 'true' });
+  });
+
+  it("a signed proposal is the bot's own: a re-run leaves it, a moved base rebuilds it with a forced ref update", async () => {
+    const signed = library({ deploy: true });
+    const fake = await action.github(signed);
+    const inputs = { consolidate: 'true', 'sign-commits': 'true' };
+    expect((await curate(signed, fake, inputs)).code).toBe(0);
+    const again = await curate(signed, fake, inputs);
     expect(outcomes(again.outputs).map((o) => o.operation)).toEqual(['unchanged', 'unchanged']);
     git(signed.workspace, '-c', 'user.name=Ada', '-c', 'user.email=a@example.com', 'commit', '-q', '--allow-empty', '-m', 'docs: touch');
     git(signed.workspace, 'push', '-q', 'origin', 'main');
-    const moved = await curate(signed, fake, { consolidate: 'true', 'sign-commits': 'true' });
+    const moved = await curate(signed, fake, inputs);
     expect(moved.code, moved.stdout).toBe(0);
     expect(outcomes(moved.outputs).map((o) => o.operation)).toEqual(['updated', 'updated']);
     expect(ops(fake, 'git/update-ref').map((r) => r.body)).toEqual([
       { sha: signed.branchSha('skillgarden/lifecycle'), force: true },
       { sha: signed.branchSha('skillgarden/umbrella/deploy'), force: true },
     ]);
+    expect(fake.signed.has(signed.branchSha('skillgarden/lifecycle') ?? '')).toBe(true);
     expect(git(signed.bare, 'rev-parse', 'skillgarden/lifecycle^').trim()).toBe(git(signed.bare, 'rev-parse', 'main').trim());
     expect(fake.violations).toEqual([]);
   });
 
   it('branch-suffix: base gives each base branch its own proposal branches and pull requests', async () => {
-    const origin = library();
+    const origin = library({ deploy: true });
     git(origin.bare, 'branch', 'release/1.x', 'main');
+    const inputs = { 'branch-suffix': 'base', consolidate: 'true' };
     const fake = await action.github(origin);
-    const onMain = await curate(origin, fake, { 'branch-suffix': 'base' });
+    const onMain = await curate(origin, fake, inputs);
     expect(onMain.code, onMain.stdout).toBe(0);
     git(origin.workspace, 'fetch', '-q', 'origin');
     git(origin.workspace, 'checkout', '-q', '-b', 'release/1.x', 'origin/release/1.x');
     git(origin.workspace, '-c', 'user.name=Ada', '-c', 'user.email=a@example.com', 'commit', '-q', '--allow-empty', '-m', 'release prep');
     git(origin.workspace, 'push', '-q', 'origin', 'release/1.x');
-    const onRelease = await curate(origin, fake, { 'branch-suffix': 'base' }, { ref: 'refs/heads/release/1.x' });
+    const onRelease = await curate(origin, fake, inputs, { ref: 'refs/heads/release/1.x' });
     expect(onRelease.code, onRelease.stdout).toBe(0);
     const mainBranch = 'skillgarden/lifecycle@main';
     const releaseBranch = outcomes(onRelease.outputs)[0]?.branch ?? '';
-    expect(outcomes(onMain.outputs)).toMatchObject([{ branch: mainBranch, operation: 'created' }]);
+    const suffix = releaseBranch.slice('skillgarden/lifecycle'.length);
+    expect(outcomes(onMain.outputs)).toMatchObject([
+      { branch: mainBranch, operation: 'created' },
+      { branch: 'skillgarden/umbrella/deploy@main', operation: 'created' },
+    ]);
     expect(releaseBranch).toMatch(/^skillgarden\/lifecycle@release-1\.x-[0-9a-f]{6}$/);
+    // The release run proposes its own umbrella and leaves main's open (it withdraws only its own base's).
     expect(fake.pulls.map((p) => [p.head.ref, p.base, p.state])).toEqual([
       [mainBranch, 'main', 'open'],
+      ['skillgarden/umbrella/deploy@main', 'main', 'open'],
       [releaseBranch, 'release/1.x', 'open'],
+      [`skillgarden/umbrella/deploy${suffix}`, 'release/1.x', 'open'],
     ]);
     expect(git(origin.bare, 'rev-parse', `${mainBranch}^`).trim()).toBe(git(origin.bare, 'rev-parse', 'main').trim());
     expect(git(origin.bare, 'rev-parse', `${releaseBranch}^`).trim()).toBe(git(origin.bare, 'rev-parse', 'release/1.x').trim());
     // Each base's run leaves the other's proposal alone.
     git(origin.workspace, 'checkout', '-q', 'main');
-    const mainAgain = await curate(origin, fake, { 'branch-suffix': 'base' });
-    expect(outcomes(mainAgain.outputs)).toMatchObject([{ branch: mainBranch, operation: 'unchanged' }]);
+    const mainAgain = await curate(origin, fake, inputs);
+    expect(outcomes(mainAgain.outputs)).toMatchObject([
+      { branch: mainBranch, operation: 'unchanged' },
+      { branch: 'skillgarden/umbrella/deploy@main', operation: 'unchanged' },
+    ]);
     expect(fake.pulls.every((p) => p.state === 'open')).toBe(true);
     expect(fake.violations).toEqual([]);
   });

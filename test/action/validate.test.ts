@@ -132,6 +132,42 @@ describe('mode: validate, as a runner runs it', () => {
     expect([...files]).toEqual(['skills/new-broken/SKILL.md']);
   });
 
+  it.each([['false'], ['true']])(
+    'on a pull request (changed-only: %s), findings already on the base are listed apart, not annotated and not failing',
+    async (changedOnly) => {
+      const origin = createOrigin([{ name: 'good-skill', age: 1, actor: 'user' }]);
+      const seed = origin.workspace;
+      writeTree(seed, { 'skills/old-broken/SKILL.md': badSkill('old-broken') });
+      const base = commitAll(seed, 'a broken skill already on main');
+      git(seed, 'push', '-q', 'origin', 'main');
+      git(seed, 'checkout', '-q', '-b', 'feature');
+      // The pull request edits the old broken skill above its problems (their lines move) and adds a new broken one.
+      writeTree(seed, {
+        'skills/old-broken/SKILL.md': badSkill('old-broken').replace('# old-broken\n', '# old-broken\n\nA new first paragraph.\n'),
+        'skills/new-broken/SKILL.md': badSkill('new-broken'),
+      });
+      commitAll(seed, 'touch the old broken skill, add a new one');
+      const payload = {
+        pull_request: { base: { sha: base, ref: 'main', repo: { full_name: `${owner}/${repoName}` } }, head: { repo: null } },
+      };
+      const result = await validate(seed, { 'changed-only': changedOnly }, { name: 'pull_request', payload });
+      expect(result.code).toBe(1);
+      const annotated = parseAnnotations(result.stdout).filter((a) => a.level === 'error');
+      expect(new Set(annotated.map((a) => a.props.file))).toEqual(new Set(['skills/new-broken/SKILL.md']));
+      expect(result.outputs.errors).toBe(String(annotated.length));
+      expect(result.summary).toContain('introduced by this pull request over `main`');
+      expect(result.summary).toMatch(/<details><summary>\d+ finding\(s\) already on main: not this pull request's/);
+      expect(result.summary.split('<details>')[1]).toContain('`skills/old-broken/SKILL.md`');
+      expect(result.summary.split('<details>')[0]).not.toContain('`skills/old-broken/SKILL.md`');
+      // Fixed the new one: the pull request introduces nothing, and passes though the base is still broken.
+      writeTree(seed, { 'skills/new-broken/SKILL.md': skillDoc('new-broken') });
+      commitAll(seed, 'fix the new skill');
+      const clean = await validate(seed, { 'changed-only': changedOnly }, { name: 'pull_request', payload });
+      expect(clean.code, clean.stdout).toBe(0);
+      expect(clean.outputs.errors).toBe('0');
+    },
+  );
+
   it('the committed dist/index.js runs with plain node', async () => {
     const committed = join(import.meta.dirname, '..', '..', 'dist', 'index.js');
     expect(existsSync(committed)).toBe(true);

@@ -1,12 +1,15 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
+import runReportSchema from '../../schemas/run-report.schema.json' with { type: 'json' };
 import { openLedger } from '../../src/ledger/open-ledger.js';
 import { createSkill } from '../../src/services/manage/index.js';
 import { cli } from '../helpers/cli.js';
 import { git as rawGit, repoWith } from '../helpers/repo.js';
 
 const git = (dir: string, ...args: string[]) => rawGit(dir, ...args).trim();
+const validateReport = new Ajv2020({ strict: false, validateFormats: false }).compile(runReportSchema);
 const day = 86_400_000;
 const now = new Date('2026-11-30T00:00:00Z');
 
@@ -147,7 +150,9 @@ describe('curate --propose: the lifecycle as the proposal branch skillgarden/lif
       ...['staging', 'production', 'canary'].map((t) => ({ name: `deploy-${t}`, text: deployText(`deploy-${t}`, t), daysAgo: 45 })),
       { name: 'tidy-imports', text: otherText('tidy-imports', 'Sort the imports of a Python module'), daysAgo: 45 },
     ]);
-    const report = await propose(dir, now, '--consolidate');
+    const report = await propose(dir, now, '--consolidate', '--report-dir', 'out');
+    const written = JSON.parse(readFileSync(join(dir, 'out', 'run.json'), 'utf8')) as unknown;
+    expect(validateReport(written), JSON.stringify(validateReport.errors)).toBe(true);
     const umbrella = report.proposals?.find((p) => p.branch.startsWith('skillgarden/umbrella/'));
     expect(umbrella?.operation).toBe('created');
     expect(report.transitions.map((t) => t.skill)).toEqual(['tidy-imports']);

@@ -8,6 +8,7 @@ const skill = (name: string, topic: string) =>
   `---\nname: ${name}\ndescription: Deploy ${topic} notes for the web service. Use when deploying to ${topic}.\n---\n# ${topic}\n\nDeploy the web service to ${topic} servers and watch the release.\n`;
 
 const second = 'plugins/ops/skills';
+const otelFixture = join(import.meta.dirname, '..', 'fixtures', 'otel', 'claude-code-logs.jsonl');
 const now = '2026-11-30T00:00:00Z';
 
 /**
@@ -88,8 +89,21 @@ describe.each([
     expect(JSON.parse((await run('show', 'runbook', '--json')).stdout).usage).toMatchObject({ use_count: 3 });
   });
 
+  it('imports Claude Code activations of skills in the second root and shows them there', async () => {
+    const dir = repoWith({
+      'skills/review/SKILL.md': skill('review', 'review'),
+      [`${second}/deploy/SKILL.md`]: skill('deploy', 'deploy'),
+      ...(config === undefined ? {} : { '.skillgarden/config.yaml': config }),
+    });
+    const imported = await cli(['--now', now, '--json', 'usage', 'import', otelFixture], { cwd: dir });
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(JSON.parse(imported.stdout)).toMatchObject({ imported: 3 });
+    const shown = await cli(['--now', now, '--json', 'show', 'deploy'], { cwd: dir });
+    expect(JSON.parse(shown.stdout)).toMatchObject({ path: `${second}/deploy`, usage: { use_count: 2 } });
+  });
+
   it('plans the agent’s skills of the second root there: umbrella and archives beside that root', async () => {
-    const { run } = await twoRootLibrary(config);
+    const { dir, run } = await twoRootLibrary(config);
     const planned = await run('plan', '--json');
     expect(planned.code, planned.stderr).toBe(0);
     const report = JSON.parse(planned.stdout) as { plans: { into: string; from: string[]; archived: { to: string }[] }[] };
@@ -97,6 +111,13 @@ describe.each([
     for (const archive of report.plans[0]?.archived ?? []) expect(archive.to.startsWith(`${second}/.archive/`)).toBe(true);
     const dry = await run('curate', '--dry-run', '--consolidate', '--json');
     expect(dry.code, dry.stderr).toBe(0);
+    // Applied, the plan is a proposal branch whose umbrella and archives are in that root.
+    const applied = await run('plan', '--apply', '--json');
+    expect(applied.code, applied.stderr).toBe(0);
+    const tree = git(dir, 'ls-tree', '-r', '--name-only', 'skillgarden/umbrella/deploy').split('\n');
+    expect(tree).toContain(`${second}/deploy/SKILL.md`);
+    expect(tree.filter((path) => path.includes('/.archive/')).every((path) => path.startsWith(`${second}/.archive/`))).toBe(true);
+    expect(tree.some((path) => path.includes('/.archive/'))).toBe(true);
     // A pin kept in .skillgarden/pins.txt keeps the skill out of every plan.
     expect((await run('pin', 'deploy-staging')).code).toBe(0);
     expect(JSON.parse((await run('plan', '--json')).stdout).plans).toEqual([]);

@@ -82,6 +82,24 @@ describe('proposals without GitHub', () => {
     expect(retry.proposals[0]?.operation).toBe('declined');
   });
 
+  it('withdraws an umbrella the library no longer supports, and that is no decline', async () => {
+    const dir = await library();
+    await run(dir, 'plan', '--apply');
+    // A person pins two of the three notes: nothing is left to merge.
+    for (const name of ['deploy-canary', 'deploy-staging']) expect((await run(dir, 'pin', name)).code).toBe(0);
+    const withdrawn = JSON.parse((await run(dir, 'plan', '--apply', '--json')).stdout) as {
+      proposals: Array<{ branch: string; operation: string }>;
+    };
+    expect(withdrawn.proposals).toEqual([expect.objectContaining({ branch: 'skillgarden/umbrella/deploy', operation: 'withdrawn' })]);
+    expect(git(dir, 'branch', '--list', 'skillgarden/*')).toBe('');
+    const listed = JSON.parse((await run(dir, 'proposals', '--json')).stdout) as { proposals: unknown[] };
+    expect(listed.proposals).toEqual([]);
+    // Unpinned again: proposed again, as new.
+    for (const name of ['deploy-canary', 'deploy-staging']) expect((await run(dir, 'unpin', name)).code).toBe(0);
+    const again = JSON.parse((await run(dir, 'plan', '--apply', '--json')).stdout) as typeof withdrawn;
+    expect(again.proposals).toEqual([expect.objectContaining({ branch: 'skillgarden/umbrella/deploy', operation: 'created' })]);
+  });
+
   it('counts a merged branch as accepted', async () => {
     const dir = await library();
     await run(dir, 'plan', '--apply');

@@ -1,7 +1,23 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type FakeMode = 'good' | 'drop-section' | 'bad-frontmatter' | 'lie' | 'not-json' | 'slow' | 'error-500' | 'rate-limited';
+export type FakeMode =
+  | 'good'
+  | 'drop-section'
+  | 'bad-frontmatter'
+  | 'lie'
+  | 'not-json'
+  | 'slow'
+  | 'error-500'
+  | 'rate-limited'
+  // Ways a model goes wrong on a drafted skill (draft-prose): the name, the trigger, a step, a file that is not there, the length.
+  | 'draft-good'
+  | 'draft-rename'
+  | 'draft-drop-trigger'
+  | 'draft-drop-step'
+  | 'draft-claim-file'
+  | 'draft-long-description'
+  | 'draft-touch-metadata';
 
 export interface FakeEndpoint {
   baseUrl: string;
@@ -62,6 +78,34 @@ function answer(mode: FakeMode, draft: string): string {
       return reply(improved, [...absorbed, 'release-notes']);
     case 'not-json':
       return JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'Sure! Here is your skill.' } }] });
+    case 'draft-good':
+      return reply(
+        draft
+          .replace(
+            /^description: (.*)$/m,
+            (_, d: string) => `description: ${JSON.stringify(`A reviewed procedure. ${d.replace(/^"|"$/g, '')}`)}`,
+          )
+          .replace(/^(# .*\n)/m, '$1\nThe steps below are what the sessions did, in order.\n'),
+        [],
+      );
+    case 'draft-rename':
+      return reply(draft.replace(/^name: (.*)$/m, 'name: $1-skill'), []);
+    case 'draft-drop-trigger':
+      return reply(
+        draft.replace(/^description: .*$/m, 'description: A procedure that several agent sessions followed, written down for reuse.'),
+        [],
+      );
+    case 'draft-drop-step':
+      return reply(draft.replaceAll(/`[^`\n]+`/.exec(draft.slice(draft.indexOf('## Steps')))?.[0] ?? '\u0000', 'the command'), []);
+    case 'draft-claim-file':
+      return reply(draft.replace(/^(## Steps\n)/m, '$1\nSee [the details](references/details.md) and run scripts/check.sh first.\n'), []);
+    case 'draft-long-description':
+      return reply(
+        draft.replace(/^description: (.*)$/m, (_, d: string) => `description: ${JSON.stringify(d.repeat(8))}`),
+        [],
+      );
+    case 'draft-touch-metadata':
+      return reply(draft.replace(/^(\s+sessions: )(.*)$/m, "$1'99'"), []);
     default:
       return reply(improved, absorbed);
   }

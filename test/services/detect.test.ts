@@ -52,6 +52,7 @@ describeFullCorpus(
         file: 'daaain__claude-code-log/test/test_data/edge_cases.jsonl',
         reason: 'JSON lines that are not objects',
         count: 3,
+        lines: [13, 15, 16],
       });
       const refined = await runDetect({ transcripts: claude, cwd: root });
       expect(refined.patterns.some((p) => p.tools.some((t) => t.startsWith('Bash:')))).toBe(true);
@@ -125,7 +126,7 @@ describe('runDetect on generated transcripts', () => {
         reason: 'no transcript files match',
         count: 1,
       },
-      { file: 'b.jsonl', reason: 'lines that are not JSON', count: 1 },
+      { file: 'b.jsonl', reason: 'lines that are not JSON', count: 1, lines: [11] },
     ]);
     expect(report.uses).toEqual([{ skill: 'deploy', session: 's1' }]);
     expectValid(report);
@@ -144,6 +145,16 @@ describe('runDetect on generated transcripts', () => {
       skillsDir: 'skills',
     });
     expect(second.patterns.map((p) => [p.coveredBy, p.draft])).toEqual([['rename-option-update', undefined]]);
+  });
+
+  it('reads skillsDir as the one discovery reads a root: an archived skill covers nothing', async () => {
+    const first = await runDetect({ transcripts: ['.'], cwd: dir });
+    const draft = first.patterns[0]?.draft;
+    mkdirSync(join(dir, 'lib/.archive', draft?.name ?? 'x'), { recursive: true });
+    writeFileSync(join(dir, 'lib/.archive', draft?.name ?? 'x', 'SKILL.md'), draft?.text ?? '');
+    const second = await runDetect({ transcripts: ['*.jsonl'], cwd: dir, skillsDir: 'lib' });
+    expect(second.patterns.map((p) => p.coveredBy)).toEqual([undefined]);
+    expect(second.patterns[0]?.draft?.name).toBe(draft?.name);
   });
 
   it('honours minSessions and the refine off switch', async () => {

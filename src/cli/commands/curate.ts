@@ -1,4 +1,5 @@
-import { readPrimaryRoot } from '../../store/layout/discover-library.js';
+import { openLibrary, readPrimaryRoot, requireSkills } from '../../store/layout/discover-library.js';
+import { requireConfig } from '../../services/config-file.js';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { renderPatternsMarkdown, type DetectedPattern } from '../../core/patterns/index.js';
@@ -19,22 +20,29 @@ import {
 import { exitCodes, type Command } from '../context.js';
 import { renderWritten } from './proposals.js';
 import { createProgress } from '../progress.js';
+import { llmUsage, readLlmOption } from '../llm-option.js';
 
 export const curateCommand: Command = {
   name: 'curate',
   summary:
     'one curator run: lifecycle transitions as commits (or, with --propose, as the branch skillgarden/lifecycle), run.json and REPORT.md',
-  usage:
-    'curate [--dry-run] [--propose] [--scheduled] [--transcripts GLOB…] [--consolidate] [--report-dir DIR]   (--propose: the current branch and worktree untouched; every change a proposal branch)',
+  usage: `curate [--dry-run] [--propose] [--scheduled] [--transcripts GLOB…] [--consolidate] [--llm] [--report-dir DIR] [--allow-empty]   (--propose: the current branch and worktree untouched, every change a proposal branch; ${llmUsage})`,
   options: {
     'dry-run': { type: 'boolean' },
     propose: { type: 'boolean' },
+    llm: { type: 'boolean' },
     scheduled: { type: 'boolean' },
     'report-dir': { type: 'string' },
     transcripts: { type: 'string', multiple: true },
     consolidate: { type: 'boolean' },
+    'allow-empty': { type: 'boolean' },
   },
   async run({ io, global, values }) {
+    // Nothing silently empty: a scheduled run over a library it cannot find fails, saying where it looked.
+    // A library whose every skill is archived is found, not empty: its run reports the archive.
+    const library = openLibrary(global.repo, requireConfig(global.repo).skills_dir);
+    requireSkills(library, { allowEmpty: values['allow-empty'] === true || library.archived.length > 0 });
+    const llm = readLlmOption(values.llm, io.env);
     const progress = createProgress(io, 'curating', !global.json);
     const propose = values.propose === true;
     const dryRun = values['dry-run'] === true;
@@ -50,6 +58,7 @@ export const curateCommand: Command = {
       dryRun,
       scheduled: values.scheduled === true,
       propose,
+      ...(llm ? { llm } : {}),
       isDeclinedUmbrella: (plan) => declined.has(buildProposalFingerprint('umbrella', listUmbrellaDecisions(plan))),
       ...(values.transcripts ? { transcripts: values.transcripts as string[] } : {}),
       ...(values.consolidate === true ? { consolidate: true } : {}),

@@ -71,7 +71,12 @@ export const commands: readonly CommandEntry[] = [
     () => import('./usage.js'),
     'usageCommand',
   ),
-  lazy('curate', 'one curator run: lifecycle transitions as commits, run.json and REPORT.md', () => import('./curate.js'), 'curateCommand'),
+  lazy(
+    'curate',
+    'one curator run: lifecycle transitions as commits (or, with --propose, as the branch skillgarden/lifecycle), run.json and REPORT.md',
+    () => import('./curate.js'),
+    'curateCommand',
+  ),
   lazy(
     'detect',
     'pattern detection alone: repeated tool-call sequences in transcripts, with drafted skills',

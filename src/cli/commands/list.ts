@@ -28,6 +28,8 @@ export const showCommand: Command = {
     if (!name || positionals.length > 1) throw new SkillgardenError('cli/usage', 'show takes exactly one skill name');
     const { skills, snapshot } = await listSkills(global.repo, global.now, { warn: (m) => io.stderr.write(m) });
     const skill = skills.find((s) => s.name === name);
+    // An empty library says where it looked, rather than that this one name is missing.
+    if (!skill && skills.length === 0) requireSkills(snapshot.library);
     if (!skill)
       throw new SkillgardenError('show/not-found', `no skill named "${name}"; \`skillgarden list\` shows them all`, {
         data: { exitCode: 1 },

@@ -1,7 +1,9 @@
 import { renderPlansMarkdown, renderPlansText } from '../../core/consolidate/index.js';
 import { SkillgardenError } from '../../core/errors.js';
-import { readChatClientOptions } from '../../llm/chat-client.js';
+import { llmUsage, readLlmOption } from '../llm-option.js';
 import { planLibrary } from '../../services/consolidate/index.js';
+import { requireConfig } from '../../services/config-file.js';
+import { openLibrary, requireSkills } from '../../store/layout/discover-library.js';
 import { buildUmbrellaBranchProposal, writeProposals } from '../../services/proposals/index.js';
 import { buildRunId } from '../../services/curator/run-id.js';
 import { exitCodes, type Command } from '../context.js';
@@ -10,18 +12,20 @@ import { renderWritten } from './proposals.js';
 export const planCommand: Command = {
   name: 'plan',
   summary: 'consolidation plans (umbrella skills) for the curated skills: shown, or written as proposal branches (--apply)',
-  usage:
-    'plan [--json] [--markdown] [--llm] [--advise] [--apply]   (--apply: each plan as a branch skillgarden/umbrella/<name>; --llm: SKILLGARDEN_LLM_BASE_URL, SKILLGARDEN_LLM_MODEL, SKILLGARDEN_LLM_API_KEY)',
-  options: { markdown: { type: 'boolean' }, llm: { type: 'boolean' }, apply: { type: 'boolean' }, advise: { type: 'boolean' } },
+  usage: `plan [--json] [--markdown] [--llm] [--advise] [--apply] [--allow-empty]   (--apply: each plan as a branch skillgarden/umbrella/<name>; ${llmUsage})`,
+  options: {
+    markdown: { type: 'boolean' },
+    llm: { type: 'boolean' },
+    apply: { type: 'boolean' },
+    advise: { type: 'boolean' },
+    'allow-empty': { type: 'boolean' },
+  },
   async run(context) {
     if (context.positionals.length > 0)
       throw new SkillgardenError('cli/usage', `plan takes no arguments (got ${context.positionals.join(' ')})`);
-    const llm = context.values.llm === true ? readChatClientOptions(context.io.env) : undefined;
-    if (context.values.llm === true && !llm)
-      throw new SkillgardenError(
-        'cli/usage',
-        '--llm needs SKILLGARDEN_LLM_BASE_URL and SKILLGARDEN_LLM_MODEL (and SKILLGARDEN_LLM_API_KEY if the endpoint wants one)',
-      );
+    const allowEmpty = context.values['allow-empty'] === true;
+    requireSkills(openLibrary(context.global.repo, requireConfig(context.global.repo).skills_dir), { allowEmpty });
+    const llm = readLlmOption(context.values.llm, context.io.env);
     const advise = context.values.advise === true;
     const { report, result, findings } = await planLibrary(context.global.repo, {
       now: context.global.now,
@@ -33,7 +37,8 @@ export const planCommand: Command = {
         ? await writeProposals(
             context.global.repo,
             result.plans.map((plan) => buildUmbrellaBranchProposal(plan, buildRunId(context.global.now, undefined))),
-            { now: context.global.now },
+            // An umbrella this run no longer plans is withdrawn (not declined): it may be proposed again.
+            { now: context.global.now, withdraw: ['umbrella'] },
           )
         : undefined;
     const out = context.global.json

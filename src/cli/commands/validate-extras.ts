@@ -7,8 +7,7 @@ import type { ValidateReport } from '../../services/validate.js';
 import { exitCodes, type CommandContext } from '../context.js';
 import { openRepoLedger } from '../open-repo.js';
 import { showReport, type Format } from './validate.js';
-
-const toolVersion = '0.1.0';
+import { readPackageVersion } from '../../version.js';
 
 type Pass = { report: ValidateReport; format: Format };
 
@@ -50,7 +49,7 @@ export async function finishValidate(context: CommandContext, first: Pass, again
   }
   const sarif = () =>
     renderFindingsSarif(report.findings, {
-      toolVersion,
+      toolVersion: readPackageVersion(),
       fingerprint: findingFingerprint,
       baselined: known,
       ...(values.baseline ? { baselineFile: values.baseline as string } : {}),

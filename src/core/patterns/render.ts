@@ -15,9 +15,15 @@ export interface RenderDetectOptions {
   maxSkipped?: number;
 }
 
+function renderSkip(skip: DetectReport['skipped'][number]): string {
+  const lines = skip.lines ?? [];
+  const at = lines.length === 0 ? '' : ` (line${lines.length > 1 ? 's' : ''} ${lines.join(', ')}${skip.count > lines.length ? ', …' : ''})`;
+  return `  ${skip.file}: ${skip.count} × ${skip.reason}${at}`;
+}
+
 function renderSkipped(skipped: DetectReport['skipped'], max: number): string[] {
   if (skipped.length === 0) return [];
-  const lines = ['', 'Skipped input:', ...skipped.slice(0, max).map((skip) => `  ${skip.file}: ${skip.count} × ${skip.reason}`)];
+  const lines = ['', 'Skipped input:', ...skipped.slice(0, max).map(renderSkip)];
   if (skipped.length > max) {
     const rest = skipped.slice(max);
     const files = new Set(rest.map((skip) => skip.file)).size;

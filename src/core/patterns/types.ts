@@ -68,6 +68,8 @@ export interface Skipped {
   file: string;
   reason: string;
   count: number;
+  /** The first lines skipped for this reason (line formats; at most 10), so a person can open the file there. */
+  lines?: number[];
 }
 
 /** A repeated tool-call sequence found across sessions. */
@@ -106,6 +108,8 @@ export interface DraftSkill {
   evidence?: DraftEvidence;
   /** Fingerprints of nested or overlapping patterns of the same sessions folded into this draft. */
   absorbs?: string[];
+  /** What the optional LLM pass did: its rewrite used, or the deterministic draft kept and why. */
+  llm?: { used: boolean; model: string; reason?: string };
 }
 
 export interface DetectedPattern extends Pattern {

@@ -78,7 +78,7 @@ function parseSkillFileRead(tool: string, args: Record<string, unknown>, program
   const command = program !== undefined && readingPrograms.has(program) ? pathArgument(args, ['command', 'cmd']) : undefined;
   // `sed -i` edits in place: not a read.
   const text = readingTools.test(tool)
-    ? pathArgument(args, ['file_path', 'path', 'absolute_path', 'filename'])
+    ? pathArgument(args, ['file_path', 'path', 'absolute_path', 'filename', 'filePath'])
     : command?.match(/\s-i\b/)
       ? undefined
       : command;

@@ -17,36 +17,43 @@ export interface BaselineEntry {
   fingerprint: string;
 }
 
-export interface BaselineSplit {
+export interface BaselineSplit<F extends FindingKey = Finding> {
   /** Findings the baseline does not hold: these fail. */
-  fresh: Finding[];
+  fresh: F[];
   /** Findings the baseline holds (each entry matches at most one finding). */
-  known: Finding[];
+  known: F[];
   /** Entries that matched nothing: fixed since, and can be dropped by re-writing the baseline. */
   gone: BaselineEntry[];
 }
 
+/** What identifies a finding across trees: its code, file and message (not its line). */
+export type FindingKey = Pick<Finding, 'code' | 'file' | 'message'>;
+
 /** A short stable id of a finding's (code, file, message); `hash` is the caller's (core has no crypto). */
-export function fingerprintOf(finding: Pick<Finding, 'code' | 'file' | 'message'>, hash: (text: string) => string): string {
+export function fingerprintOf(finding: FindingKey, hash: (text: string) => string): string {
   return hash(`${finding.code}\u0000${finding.file}\u0000${finding.message}`).slice(0, 16);
 }
 
-export function buildBaseline(findings: readonly Finding[], hash: (text: string) => string): Baseline {
+export function buildBaseline(findings: readonly FindingKey[], hash: (text: string) => string): Baseline {
   const entries = findings.map((f) => ({ code: f.code, file: f.file, message: f.message, fingerprint: fingerprintOf(f, hash) }));
   entries.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.fingerprint < b.fingerprint ? -1 : 1));
   return { version: 1, findings: entries };
 }
 
 /** Splits findings into new and known; two equal findings need two entries (a multiset, so a copy of an old problem is new). */
-export function splitByBaseline(findings: readonly Finding[], baseline: Baseline, hash: (text: string) => string): BaselineSplit {
+export function splitByBaseline<F extends FindingKey>(
+  findings: readonly F[],
+  baseline: Baseline,
+  hash: (text: string) => string,
+): BaselineSplit<F> {
   const remaining = new Map<string, BaselineEntry[]>();
   for (const entry of baseline.findings) {
     const list = remaining.get(entry.fingerprint) ?? [];
     list.push(entry);
     remaining.set(entry.fingerprint, list);
   }
-  const fresh: Finding[] = [];
-  const known: Finding[] = [];
+  const fresh: F[] = [];
+  const known: F[] = [];
   for (const f of findings) {
     const list = remaining.get(fingerprintOf(f, hash));
     if (list && list.length > 0) {

@@ -13,9 +13,10 @@ export async function detectPatterns(options: CurateOptions, snapshot: LibrarySn
   const existingSkills = await readExistingSkills(snapshot.library);
   const report = await runDetect({
     transcripts,
-    cwd: options.repoDir,
+    cwd: options.transcriptsDir ?? options.repoDir,
     existingSkills,
     limits: { ...resolveDraftLimits(snapshot.config.patterns), ...options.draftLimits },
+    ...(options.llm ? { llm: options.llm } : {}),
   });
   const rejected = new Set(snapshot.state.rejected_proposals);
   report.patterns = report.patterns.filter((p) => !rejected.has(p.fingerprint));

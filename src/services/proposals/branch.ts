@@ -28,10 +28,13 @@ export function buildProposalBranch(kind: ProposalKind, name = ''): string {
   return `${proposalPrefix}${kind}/${safe}`;
 }
 
-/** The kind and name a proposal branch stands for, or undefined for another branch. */
+/**
+ * The kind and name a proposal branch stands for, or undefined for another branch. The Action's `branch-suffix`
+ * appends `@<base>` (`skillgarden/lifecycle@main`); names never hold `@`, so the suffix is cut off.
+ */
 export function parseProposalBranch(branch: string): { kind: ProposalKind; name: string } | undefined {
-  if (branch === `${proposalPrefix}lifecycle`) return { kind: 'lifecycle', name: 'lifecycle' };
-  const match = /^skillgarden\/(umbrella|new|staged)\/(.+)$/.exec(branch);
+  if (/^skillgarden\/lifecycle(?:@.+)?$/.test(branch)) return { kind: 'lifecycle', name: 'lifecycle' };
+  const match = /^skillgarden\/(umbrella|new|staged)\/([^@]+)(?:@.+)?$/.exec(branch);
   return match ? { kind: match[1] as ProposalKind, name: match[2] as string } : undefined;
 }
 

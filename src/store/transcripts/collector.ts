@@ -34,6 +34,7 @@ function timeOf(value: unknown): string | undefined {
 }
 
 const maxRequests = 20;
+const maxSkipLines = 10;
 const maxRequestChars = 600;
 
 /**
@@ -60,6 +61,9 @@ export class SessionCollector implements RecordSink {
   private readonly requests = new Map<string, SessionRequest[]>();
   private readonly uses: SkillUse[] = [];
   private readonly skips = new Map<string, number>();
+  private readonly skipLines = new Map<string, number[]>();
+  /** The line being read, for line formats: each skip while it is set names it. */
+  line: number | undefined;
 
   constructor(
     readonly file: string,
@@ -117,6 +121,10 @@ export class SessionCollector implements RecordSink {
 
   skip(reason: string, count = 1): void {
     this.skips.set(reason, (this.skips.get(reason) ?? 0) + count);
+    if (this.line === undefined) return;
+    let lines = this.skipLines.get(reason);
+    if (lines === undefined) this.skipLines.set(reason, (lines = []));
+    if (lines.length < maxSkipLines && lines.at(-1) !== this.line) lines.push(this.line);
   }
 
   finish(): FileReadResult {
@@ -142,11 +150,10 @@ export class SessionCollector implements RecordSink {
     }
     if (empty > 0) this.skip('sessions without tool calls', empty);
     if (this.sessions.size === 0 && this.skips.size === 0) this.skip('no sessions found');
-    const skipped = [...this.skips].map(([reason, count]) => ({
-      file: this.file,
-      reason,
-      count,
-    }));
+    const skipped = [...this.skips].map(([reason, count]): Skipped => {
+      const lines = this.skipLines.get(reason);
+      return lines === undefined ? { file: this.file, reason, count } : { file: this.file, reason, count, lines };
+    });
     return {
       file: this.file,
       format: this.format,

@@ -10,9 +10,23 @@ export function isGeminiHeader(record: JsonObject): boolean {
   return typeof record.sessionId === 'string' && typeof record.projectHash === 'string';
 }
 
-/** The `$set` and `$rewindTo` update lines of a Gemini JSONL session. */
+const messageTypes = new Set(['user', 'gemini', 'info', 'error', 'warning']);
+
+/**
+ * The `$set` and `$rewindTo` update lines of a Gemini JSONL session, and its
+ * message records (`{id, type, content}`: no `message` or `sessionId`, which
+ * Claude Code's lines carry), for a file whose header line was lost.
+ */
 export function isGeminiUpdate(record: JsonObject): boolean {
-  return isObject(record.$set) || typeof record.$rewindTo === 'string';
+  if (isObject(record.$set) || typeof record.$rewindTo === 'string') return true;
+  return (
+    typeof record.id === 'string' &&
+    typeof record.type === 'string' &&
+    messageTypes.has(record.type) &&
+    'content' in record &&
+    !('message' in record) &&
+    !('sessionId' in record)
+  );
 }
 
 function loadMessages(list: readonly unknown[], into: Messages): void {

@@ -86,6 +86,7 @@ async function readLineFile(path: string, collector: SessionCollector, options: 
   let format = options.format;
   let apply = format === undefined ? undefined : createApplier(format, collector, stem);
   for await (const event of readLines(path, { maxLineBytes })) {
+    collector.line = event.number;
     if (event.kind === 'too-long') {
       collector.skip(`lines longer than ${formatBytes(maxLineBytes)}`);
       continue;
@@ -114,6 +115,8 @@ async function readLineFile(path: string, collector: SessionCollector, options: 
     collector.format = format;
     if (apply(value, collector, event.number) === 'unknown') collector.skip(unknownReason(value, format));
   }
+  // What a finishing reader reports belongs to the session, not to its last line.
+  collector.line = undefined;
   apply?.finish?.(collector);
 }
 

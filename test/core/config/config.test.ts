@@ -33,6 +33,40 @@ describe('parseConfig', () => {
   });
 });
 
+describe('patterns: in config.yaml, checked per key like scan: and consolidation:', () => {
+  it('keeps valid draft limits', () => {
+    const { config, findings } = parseConfig('patterns:\n  max_drafts: 2\n  min_sessions: 4\n  min_confidence: 0.5\n', 'c.yaml');
+    expect(findings).toEqual([]);
+    expect(config.patterns).toEqual({ max_drafts: 2, min_sessions: 4, min_confidence: 0.5 });
+  });
+
+  it.each([
+    [
+      'a misspelt key',
+      'patterns:\n  max_draft: 2\n',
+      'config/unknown-key',
+      /unknown setting "patterns\.max_draft"/,
+      /patterns-config\.schema\.json/,
+    ],
+    ['a fraction of a draft', 'patterns:\n  max_drafts: 2.5\n', 'config/invalid', /patterns\.max_drafts must be integer/, /schemas/],
+    ['a pattern of one session', 'patterns:\n  min_sessions: 1\n', 'config/invalid', /patterns\.min_sessions must be >= 2/, /schemas/],
+    ['a confidence over 1', 'patterns:\n  min_confidence: 30\n', 'config/invalid', /patterns\.min_confidence must be <= 1/, /schemas/],
+    ['a list', 'patterns: [5]\n', 'config/invalid', /patterns must be object/, /schemas/],
+  ])('reports %s, naming the key and line; the limits fall back to their defaults', (_label, text, code, message, hint) => {
+    const { config, findings, invalidKeys } = parseConfig(`enabled: true\n${text}`, '.skillgarden/config.yaml');
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({
+      code,
+      line: 2,
+      severity: 'error',
+      message: expect.stringMatching(message),
+      hint: expect.stringMatching(hint),
+    });
+    expect(invalidKeys).toEqual(['patterns']);
+    expect(config.patterns).toEqual({});
+  });
+});
+
 describe('state.json', () => {
   it('round-trips through serialize and parse', () => {
     const state = {

@@ -18,6 +18,8 @@ describe('skill uses', () => {
     ['SlashCommand', { command: '/compact' }, undefined],
     ['Read', { file_path: '/home/u/.claude/skills/pdf-tools/SKILL.md' }, 'pdf-tools'],
     ['Read', { file_path: 'skills/ops/deploy/SKILL.md' }, 'deploy'],
+    // OpenCode's read tool names its argument filePath.
+    ['read', { filePath: '/home/u/.opencode/skills/db-migrate/SKILL.md' }, 'db-migrate'],
     ['Read', { file_path: 'skills/pdf/README.md' }, undefined],
     ['Edit', { file_path: 'skills/pdf/SKILL.md' }, undefined],
     ['Write', { file_path: 'skills/pdf/SKILL.md', content: '' }, undefined],
@@ -103,6 +105,18 @@ describe('rendering', () => {
     expect(text).toContain('covered by searching');
     expect(text).toContain('pdf: 2');
     expect(renderDetectText({ ...report, patterns: [], skipped: [], uses: [] })).toContain('No repeated tool sequences found.');
+  });
+
+  it('names the lines a skip came from, and says when there were more', () => {
+    const skipped = [
+      { file: 'a.jsonl', reason: 'lines that are not JSON', count: 2, lines: [4, 9] },
+      { file: 'b.jsonl', reason: 'truncated last line (not JSON)', count: 1, lines: [30] },
+      { file: 'c.jsonl', reason: 'JSON lines that are not objects', count: 12, lines: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] },
+    ];
+    const text = renderDetectText({ ...report, skipped });
+    expect(text).toContain('a.jsonl: 2 × lines that are not JSON (lines 4, 9)');
+    expect(text).toContain('b.jsonl: 1 × truncated last line (not JSON) (line 30)');
+    expect(text).toContain('c.jsonl: 12 × JSON lines that are not objects (lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, …)');
   });
 
   it('caps the skipped list and says how much is left out', () => {

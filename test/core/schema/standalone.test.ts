@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { exportName, generatedValidators } from '../../../scripts/generate-validators.js';
 import configSchema from '../../../schemas/config.schema.json' with { type: 'json' };
 import consolidationSchema from '../../../schemas/consolidation-config.schema.json' with { type: 'json' };
+import patternsSchema from '../../../schemas/patterns-config.schema.json' with { type: 'json' };
 import scanSchema from '../../../schemas/scan-config.schema.json' with { type: 'json' };
 import { configAjvOptions } from '../../../src/core/config/config-ajv-options.js';
 import { ajvOptions } from '../../../src/core/schema/ajv-options.js';
@@ -21,7 +22,11 @@ ajv.addSchema(skillSchema);
 const plain = new Map<ProfileName, ValidateFunction>(
   profileNames.map((p) => [p, ajv.compile({ $ref: `${skillSchema.$id}#/$defs/${profileDefName(p)}` })]),
 );
-const plainConfig = new Ajv2020({ ...configAjvOptions }).addSchema(scanSchema).addSchema(consolidationSchema).compile(configSchema);
+const plainConfig = new Ajv2020({ ...configAjvOptions })
+  .addSchema(scanSchema)
+  .addSchema(consolidationSchema)
+  .addSchema(patternsSchema)
+  .compile(configSchema);
 
 /** Both validators' verdict and errors (with the failing schemas, as `verbose` gives them) on one value. */
 function compare(fast: ValidateFunction, slow: ValidateFunction, data: unknown): void {

@@ -80,6 +80,13 @@ describe('bad transcript input is counted per file, never thrown', () => {
       'records of unknown type "weird"': 1,
       'truncated last line (not JSON)': 1,
     });
+    const result = await readTranscriptFile(path, { displayPath: 'f' });
+    expect(Object.fromEntries(result.skipped.map((s) => [s.reason, s.lines]))).toEqual({
+      'lines that are not JSON': [2],
+      'JSON lines that are not objects': [3, 4],
+      'records of unknown type "weird"': [5],
+      'truncated last line (not JSON)': [8],
+    });
   });
 
   it('skips a line over the cap without buffering it, and goes on reading', async () => {
@@ -92,7 +99,7 @@ describe('bad transcript input is counted per file, never thrown', () => {
       maxLineBytes: 64 * 1024,
       displayPath: 'f',
     });
-    expect(result.skipped).toEqual([{ file: 'f', reason: 'lines longer than 64 KiB', count: 1 }]);
+    expect(result.skipped).toEqual([{ file: 'f', reason: 'lines longer than 64 KiB', count: 1, lines: [2] }]);
     expect(result.sessions[0]?.calls.map((c) => c.name)).toEqual(['Read', 'Edit']);
   });
 
@@ -107,6 +114,7 @@ describe('bad transcript input is counted per file, never thrown', () => {
         file: 'f',
         reason: 'lines with non-UTF-8 bytes (read with U+FFFD)',
         count: 1,
+        lines: [2],
       },
     ]);
     expect(result.sessions[0]?.calls.map((c) => c.name)).toEqual(['Read', 'Grep']);
@@ -177,6 +185,7 @@ describe('bad transcript input is counted per file, never thrown', () => {
       file: 'f',
       reason: 'lines in another format (claude-code) inside a codex file',
       count: 1,
+      lines: [1],
     });
   });
 });
@@ -213,7 +222,7 @@ describe('formats without a real corpus example', () => {
       ['b', ['git']],
     ]);
     expect(result.uses).toEqual([{ skill: 'deploy', session: 'a', time: '2026-01-01T00:00:00.000Z' }]);
-    expect(result.skipped).toEqual([{ file: 'f', reason: 'compact records without a session', count: 1 }]);
+    expect(result.skipped).toEqual([{ file: 'f', reason: 'compact records without a session', count: 1, lines: [4] }]);
   });
 
   it('reads Hermes ShareGPT exports: <tool_call> blocks in gpt turns, one conversation a line', async () => {
@@ -247,7 +256,7 @@ describe('formats without a real corpus example', () => {
       ['hermes#2', ['terminal']],
     ]);
     expect(result.uses.map((u) => u.skill)).toEqual(['arxiv']);
-    expect(result.skipped).toEqual([{ file: 'f', reason: '<tool_call> blocks that are not JSON', count: 1 }]);
+    expect(result.skipped).toEqual([{ file: 'f', reason: '<tool_call> blocks that are not JSON', count: 1, lines: [2] }]);
   });
 
   it('reads OpenAI-style chat messages with tool_calls, as a file and one conversation a line', async () => {

@@ -85,16 +85,19 @@ describeFullCorpus(
             file: 'edge_cases.jsonl',
             reason: 'JSON lines that are not objects',
             count: 3,
+            lines: [13, 15, 16],
           },
           {
             file: 'edge_cases.jsonl',
             reason: 'user records without a message',
             count: 2,
+            lines: [10, 11],
           },
           {
             file: 'edge_cases.jsonl',
             reason: 'records claude-code does not know',
             count: 1,
+            lines: [14],
           },
         ]),
       );

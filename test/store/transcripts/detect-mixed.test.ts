@@ -34,16 +34,17 @@ describe('skillgarden detect over a folder mixing every transcript format', () =
     expect(report.sessions).toBe(7);
     expect(report.calls).toBe(5 + 6 + 7 + 5 + 4 + 3 + 5);
     expect(report.uses.map((u) => [u.skill, u.session])).toEqual([['release-notes', 'ses_4f1b2c3d9e8fAbCdEfGh1234']]);
-    const skipped = report.skipped.map((s) => `${s.file}: ${s.reason} ×${s.count}`).sort();
+    // Each entry names its file; in JSONL files, the lines too.
+    const skipped = report.skipped.map((s) => `${s.file}: ${s.reason} ×${s.count}${s.lines ? ` at ${s.lines.join(', ')}` : ''}`).sort();
     expect(skipped).toEqual(
       [
         'transcripts/cline/tasks/1764493512000/api_conversation_history.json: messages that are not objects ×1',
         'transcripts/cline/tasks/1764493512000/api_conversation_history.json: tool tags that are never closed (an interrupted reply) ×1',
         'transcripts/cline/tasks/1764493512000/task_metadata.json: Cline task files other than api_conversation_history.json (no tool calls) ×1',
         'transcripts/cline/tasks/1764493512000/ui_messages.json: Cline task files other than api_conversation_history.json (no tool calls) ×1',
-        'transcripts/cursor/agent-transcripts/d5b1c8e2-7a4f-4e3b-9c1d-2f6a8b0e4c71/d5b1c8e2-7a4f-4e3b-9c1d-2f6a8b0e4c71.jsonl: tool calls without a name ×1',
-        'transcripts/cursor/agent-transcripts/d5b1c8e2-7a4f-4e3b-9c1d-2f6a8b0e4c71/d5b1c8e2-7a4f-4e3b-9c1d-2f6a8b0e4c71.jsonl: truncated last line (not JSON) ×1',
-        'transcripts/gemini/session-2026-11-30T09-12-3f2a9c1e.jsonl: lines that are not JSON ×1',
+        'transcripts/cursor/agent-transcripts/d5b1c8e2-7a4f-4e3b-9c1d-2f6a8b0e4c71/d5b1c8e2-7a4f-4e3b-9c1d-2f6a8b0e4c71.jsonl: tool calls without a name ×1 at 6',
+        'transcripts/cursor/agent-transcripts/d5b1c8e2-7a4f-4e3b-9c1d-2f6a8b0e4c71/d5b1c8e2-7a4f-4e3b-9c1d-2f6a8b0e4c71.jsonl: truncated last line (not JSON) ×1 at 14',
+        'transcripts/gemini/session-2026-11-30T09-12-3f2a9c1e.jsonl: lines that are not JSON ×1 at 7',
         'transcripts/gemini/session-2026-11-30T09-12-3f2a9c1e.jsonl: tool calls without a name ×1',
         'transcripts/opencode/ses_4f1b2c3d9e8fAbCdEfGh1234.json: message parts that are not objects ×1',
         'transcripts/opencode/ses_4f1b2c3d9e8fAbCdEfGh1234.json: messages without info and parts ×1',

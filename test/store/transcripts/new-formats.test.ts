@@ -193,6 +193,8 @@ describe('format detection', () => {
     expect(detectRecordFormat(firstLine(gemini))).toBe('gemini');
     expect(detectRecordFormat({ $set: { lastUpdated: 'x' } })).toBe('gemini');
     expect(detectRecordFormat({ $rewindTo: 'm1' })).toBe('gemini');
+    // A session whose header line was lost still reads as Gemini's, from its first message.
+    expect(detectRecordFormat({ id: 'm1', timestamp: 't', type: 'user', content: [{ text: 'hi' }] })).toBe('gemini');
     expect(detectRecordFormat(firstLine(cursor))).toBe('cursor');
     expect(detectDocumentFormat(JSON.parse(readFileSync(opencode, 'utf8')))).toBe('opencode');
     expect(detectDocumentFormat(JSON.parse(readFileSync(clineXml, 'utf8')))).toBe('cline');
