@@ -3,8 +3,11 @@ import { execFileSync } from 'node:child_process';
 
 const day = 86_400;
 
-/** One commit per agent-created skill (with trailers), then one commit with 100 writers' usage files: via git fast-import. */
-export function generateLibrary(dir: string, count: number, now: Date): void {
+/**
+ * One commit per agent-created skill (with trailers), then one commit with 100 writers' usage files: via git fast-import.
+ * `recent`: every skill used within the last 20 days, so a pass has nothing to do.
+ */
+export function generateLibrary(dir: string, count: number, now: Date, recent = false): void {
   execFileSync('git', ['init', '-q', '-b', 'main', dir]);
   const chunks: string[] = [];
   const start = Math.floor(now.getTime() / 1000) - 200 * day;
@@ -21,10 +24,10 @@ export function generateLibrary(dir: string, count: number, now: Date): void {
   const usageLines: string[] = [];
   for (let w = 0; w < 100; w++) {
     const skills: Record<string, unknown> = {};
-    for (let i = w; i < count; i += 20)
+    for (let i = w; i < count; i += recent ? 100 : 20)
       skills[`skill-${i}`] = {
         use_count: 1 + (i % 5),
-        last_used_at: new Date(now.getTime() - ((i * 7 + w) % 150) * day * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        last_used_at: new Date(now.getTime() - ((i * 7 + w) % (recent ? 20 : 150)) * day * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
       };
     usageLines.push(
       `M 100644 inline .skillgarden/usage/writer-${w}.json\n${data(JSON.stringify({ version: 1, writer: `writer-${w}`, skills }))}`,

@@ -1,5 +1,6 @@
 import { extractLinks } from '../rules/index.js';
 import { parseSkill } from '../skill/index.js';
+import type { ParsedSkill } from '../skill/types.js';
 import { contentText, isMarkdownPath } from './package.js';
 import { resolveRepoLink } from './rewrite.js';
 import type { CuratedSkill, SkippedItem } from './types.js';
@@ -16,8 +17,8 @@ export function isCuratable(skill: CuratedSkill): boolean {
 }
 
 /** The first link in the skill's Markdown that leaves the skills root (a link to another skill is fine), if any. */
-function escapingLink(skill: CuratedSkill, skillsDir: string): string | undefined {
-  const texts: Array<[string, string]> = [[`${skill.dir}/SKILL.md`, parseSkill(skill.text, { file: skill.dir }).body]];
+function escapingLink(skill: CuratedSkill, body: string, skillsDir: string): string | undefined {
+  const texts: Array<[string, string]> = [[`${skill.dir}/SKILL.md`, body]];
   for (const file of skill.files) {
     const text = isMarkdownPath(file.path) ? contentText(file.content) : undefined;
     if (text !== undefined) texts.push([`${skill.dir}/${file.path}`, text]);
@@ -36,11 +37,13 @@ function escapingLink(skill: CuratedSkill, skillsDir: string): string | undefine
 export function selectCuratable(
   skills: readonly CuratedSkill[],
   skillsDir = 'skills',
-): { eligible: CuratedSkill[]; skipped: SkippedItem[] } {
+): { eligible: CuratedSkill[]; skipped: SkippedItem[]; parsed: ParsedSkill[] } {
   const skipped: SkippedItem[] = [];
   const byName = new Map<string, CuratedSkill[]>();
   for (const skill of skills) byName.set(skill.name, [...(byName.get(skill.name) ?? []), skill]);
   const eligible: CuratedSkill[] = [];
+  // Each eligible skill's parse, handed on to the features: a YAML parse is most of a skill's cost in a plan.
+  const parsed: ParsedSkill[] = [];
   for (const [name, list] of byName) {
     if (list.length > 1) {
       skipped.push({
@@ -51,15 +54,15 @@ export function selectCuratable(
     }
     const skill = list[0] as CuratedSkill;
     if (!isCuratable(skill)) continue;
-    const parsed = parseSkill(skill.text, { file: skill.dir });
-    if (parsed.sections.frontmatter !== 'ok' || !parsed.document || parsed.fields.name !== skill.name) {
+    const parse = parseSkill(skill.text, { file: `${skill.dir}/SKILL.md` });
+    if (parse.sections.frontmatter !== 'ok' || !parse.document || parse.fields.name !== skill.name) {
       skipped.push({
         names: [name],
         reason: `${skill.dir}/SKILL.md has no valid frontmatter naming it ${name}: fix it (skillgarden validate) before it can be merged`,
       });
       continue;
     }
-    const escaping = escapingLink(skill, skillsDir);
+    const escaping = escapingLink(skill, parse.body, skillsDir);
     if (escaping !== undefined) {
       skipped.push({
         names: [name],
@@ -68,6 +71,7 @@ export function selectCuratable(
       continue;
     }
     eligible.push(skill);
+    parsed.push(parse);
   }
-  return { eligible, skipped };
+  return { eligible, skipped, parsed };
 }

@@ -21,16 +21,15 @@ export interface SkillFeatures {
 export function buildFeatures(
   skill: CuratedSkill,
   config: Pick<ConsolidationConfig, 'minhash_hashes'>,
-  known?: { parsed: ParsedSkill; shingles: Uint32Array },
+  known?: { parsed: ParsedSkill; signature: Uint32Array },
 ): SkillFeatures {
   const parsed = known?.parsed ?? parseSkill(skill.text, { file: `${skill.dir}/SKILL.md` });
-  const shingles = known?.shingles ?? buildShingles(textOf(parsed));
   return {
     skill,
     parsed,
     name: skill.name,
     nameTokens: skill.name.split('-').filter(Boolean),
-    signature: buildSignature(shingles, config.minhash_hashes),
+    signature: known?.signature ?? buildSignature(buildShingles(textOf(parsed)), config.minhash_hashes),
     tools: readToolList(parsed.fields['allowed-tools']),
     paths: readPathList(parsed.fields.paths),
   };
@@ -50,8 +49,10 @@ function textOf(parsed: ParsedSkill): string {
 export function buildAllFeatures(
   skills: readonly CuratedSkill[],
   config: Pick<ConsolidationConfig, 'minhash_hashes' | 'common_word_share'>,
+  /** The skills' parses when the caller has them (`selectCuratable`), in the same order. */
+  known?: readonly ParsedSkill[],
 ): SkillFeatures[] {
-  const parsed = skills.map((skill) => parseSkill(skill.text, { file: `${skill.dir}/SKILL.md` }));
+  const parsed = known ?? skills.map((skill) => parseSkill(skill.text, { file: `${skill.dir}/SKILL.md` }));
   const shingles = parsed.map((p) => buildShingles(textOf(p)));
   const common = new Set<number>();
   if (skills.length >= 200 && config.common_word_share < 1) {
@@ -60,12 +61,10 @@ export function buildAllFeatures(
     const limit = Math.max(2, config.common_word_share * skills.length);
     for (const [s, count] of counts) if (count > limit) common.add(s);
   }
-  return skills.map((skill, i) =>
-    buildFeatures(skill, config, {
-      parsed: parsed[i] as ParsedSkill,
-      shingles: (shingles[i] as Uint32Array).filter((s) => !common.has(s)),
-    }),
-  );
+  return skills.map((skill, i) => {
+    const kept = common.size === 0 ? (shingles[i] as Uint32Array) : (shingles[i] as Uint32Array).filter((s) => !common.has(s));
+    return buildFeatures(skill, config, { parsed: parsed[i] as ParsedSkill, signature: buildSignature(kept, config.minhash_hashes) });
+  });
 }
 
 export function setJaccard(a: readonly string[], b: readonly string[]): number {

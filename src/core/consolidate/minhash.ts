@@ -45,6 +45,8 @@ export function estimateJaccard(a: Uint32Array, b: Uint32Array): number {
  * row of some band become a candidate pair. Cost grows with the number of
  * skills and bucket sizes, not with all pairs.
  * Pairs are encoded as `i * n + j` with i < j. Empty signatures are skipped.
+ * A band is bucketed by a hash of its rows (no string per skill and band), then split by the rows themselves,
+ * so a hash collision never makes a pair.
  */
 export function findCandidatePairs(
   signatures: readonly Uint32Array[],
@@ -54,19 +56,39 @@ export function findCandidatePairs(
   const rows = config.minhash_hashes / config.lsh_bands;
   const pairs = new Set<number>();
   for (let band = 0; band < config.lsh_bands; band++) {
-    const buckets = new Map<string, number[]>();
+    const start = band * rows;
+    const buckets = new Map<number, number[]>();
     for (let i = 0; i < n; i++) {
       const signature = signatures[i] as Uint32Array;
       if (signature[0] === 0xffffffff) continue;
-      const key = Array.from(signature.subarray(band * rows, band * rows + rows)).join(',');
+      let key = band;
+      for (let r = start; r < start + rows; r++) key = mix((key ^ (signature[r] as number)) + 0x9e3779b9);
       const bucket = buckets.get(key);
       if (bucket) bucket.push(i);
       else buckets.set(key, [i]);
     }
     for (const bucket of buckets.values()) {
-      for (let x = 0; x < bucket.length; x++)
-        for (let y = x + 1; y < bucket.length; y++) pairs.add((bucket[x] as number) * n + (bucket[y] as number));
+      if (bucket.length < 2) continue;
+      for (const group of splitByRows(bucket, signatures, start, start + rows))
+        for (let x = 0; x < group.length; x++)
+          for (let y = x + 1; y < group.length; y++) pairs.add((group[x] as number) * n + (group[y] as number));
     }
   }
   return pairs;
+}
+
+/** The bucket's members grouped by the band's rows, each group in the bucket's order. */
+function splitByRows(bucket: readonly number[], signatures: readonly Uint32Array[], from: number, to: number): number[][] {
+  const groups: number[][] = [];
+  for (const i of bucket) {
+    const signature = signatures[i] as Uint32Array;
+    const group = groups.find((g) => {
+      const other = signatures[g[0] as number] as Uint32Array;
+      for (let r = from; r < to; r++) if (other[r] !== signature[r]) return false;
+      return true;
+    });
+    if (group) group.push(i);
+    else groups.push([i]);
+  }
+  return groups;
 }

@@ -41,8 +41,8 @@ export interface ConsolidationResult {
 /** Clusters the curatable skills and plans one umbrella per cluster; every plan is checked by the guard. */
 export function planConsolidation(input: ConsolidationInput): ConsolidationResult {
   const config = resolveConsolidationConfig(input.config);
-  const { eligible, skipped } = selectCuratable(input.skills, input.skillsDir ?? 'skills');
-  const features = buildAllFeatures(eligible, config);
+  const { eligible, skipped, parsed } = selectCuratable(input.skills, input.skillsDir ?? 'skills');
+  const features = buildAllFeatures(eligible, config, parsed);
   const byName = new Map<string, SkillFeatures>(features.map((f) => [f.name, f]));
   const clusters = buildClusters(features, config);
   const ctx = {

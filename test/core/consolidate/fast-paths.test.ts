@@ -1,0 +1,66 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { generateCuratedLibrary } from '../../../bench/consolidate.js';
+import { buildClusters } from '../../../src/core/consolidate/cluster.js';
+import { resolveConsolidationConfig } from '../../../src/core/consolidate/config.js';
+import { selectCuratable } from '../../../src/core/consolidate/eligible.js';
+import { buildAllFeatures } from '../../../src/core/consolidate/features.js';
+import { findCandidatePairs } from '../../../src/core/consolidate/minhash.js';
+
+/** The banding rule itself, over all pairs: two signatures are candidates when they agree on every row of some band. */
+function candidatePairsByDefinition(signatures: readonly Uint32Array[], hashes: number, bands: number): number[] {
+  const n = signatures.length;
+  const rows = hashes / bands;
+  const pairs: number[] = [];
+  for (let i = 0; i < n; i++)
+    for (let j = i + 1; j < n; j++) {
+      const a = signatures[i] as Uint32Array;
+      const b = signatures[j] as Uint32Array;
+      if (a[0] === 0xffffffff || b[0] === 0xffffffff) continue;
+      for (let band = 0; band < bands; band++) {
+        let same = true;
+        for (let r = band * rows; r < band * rows + rows && same; r++) same = a[r] === b[r];
+        if (same) {
+          pairs.push(i * n + j);
+          break;
+        }
+      }
+    }
+  return pairs.sort((x, y) => x - y);
+}
+
+describe('the planner fast paths', () => {
+  it('finds exactly the candidate pairs the banding rule defines (hashed buckets, split by their rows)', () => {
+    // Few distinct values, so many bands agree and buckets are large; the empty signature is among them.
+    const signature = fc.array(fc.constantFrom(0, 1, 2, 0xffffffff, 7), { minLength: 16, maxLength: 16 }).map((v) => Uint32Array.from(v));
+    fc.assert(
+      fc.property(fc.array(signature, { maxLength: 40 }), fc.constantFrom(2, 4, 8, 16), (signatures, bands) => {
+        const found = [...findCandidatePairs(signatures, { minhash_hashes: 16, lsh_bands: bands })].sort((x, y) => x - y);
+        expect(found).toEqual(candidatePairsByDefinition(signatures, 16, bands));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('features and clusters from the parses selectCuratable hands on equal those from parsing again', () => {
+    const config = resolveConsolidationConfig();
+    for (const [size, seed] of [
+      [150, 1],
+      [400, 2],
+    ] as const) {
+      const library = generateCuratedLibrary(size, seed);
+      const { eligible, parsed } = selectCuratable(library.skills);
+      const handed = buildAllFeatures(eligible, config, parsed);
+      const plain = buildAllFeatures(eligible, config);
+      // A parse holds closures (locateKey, locateValue): two parses differ by identity; compare what they hold and answer.
+      const view = (list: typeof plain) =>
+        list.map(({ parsed: { locateKey, locateValue, ...parse }, ...rest }) => ({
+          ...rest,
+          parse,
+          located: [locateKey(['name']), locateValue(['description'])],
+        }));
+      expect(view(handed)).toEqual(view(plain));
+      expect(buildClusters(handed, config)).toEqual(buildClusters(plain, config));
+    }
+  });
+});
