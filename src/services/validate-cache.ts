@@ -4,8 +4,8 @@ import type { LinkScope } from '../core/config/config.js';
 import type { SkillFileEntry } from '../core/rules/index.js';
 import type { ProfileName } from '../core/schema/types.js';
 import { createHash } from 'node:crypto';
-import { blobId } from '../store/cache-file.js';
 import { openRepoCache } from '../store/repo-cache.js';
+import { readTrackedBlobs, type TrackedBlobs } from '../store/scan/tracked-blobs.js';
 import { readPackageVersion } from '../version.js';
 
 /**
@@ -28,7 +28,8 @@ export const validateCacheFileName = 'validate-cache.json';
 
 /** Everything the findings of one skill depend on, beside the code: its bytes, its name and place, its file list, the settings. */
 export interface ValidateKeyInput {
-  bytes: Uint8Array;
+  /** SKILL.md's git blob id. */
+  blob: string;
   reportPath: string;
   folder: string;
   profile: ProfileName;
@@ -40,7 +41,7 @@ export interface ValidateKeyInput {
 export function validateKey(input: ValidateKeyInput): string {
   const files = [...input.files.values()].map((f) => `${f.path}:${f.size}`).sort();
   const place = [input.reportPath, input.folder, input.profile, input.links ?? '', input.skillDir ?? ''];
-  return `${blobId(input.bytes)} ${createHash('sha1')
+  return `${input.blob} ${createHash('sha1')
     .update(JSON.stringify([place, files]))
     .digest('hex')}`;
 }
@@ -58,12 +59,15 @@ function isCachedValidation(value: unknown): value is CachedValidation {
 }
 
 /** A run's validate cache from `.git/skillgarden/validate-cache.json`, with its `save` (undefined outside a git repository). */
-export async function openValidateCache(repo: string): Promise<{ cache: ValidateCache; save(): void } | undefined> {
+export async function openValidateCache(
+  repo: string,
+): Promise<{ cache: ValidateCache; tracked: TrackedBlobs | undefined; save(): void } | undefined> {
   const file = await openRepoCache(repo, validateCacheFileName);
   if (!file) return undefined;
   const cache = new ContentCache(file.data, `validate:${validateEngineVersion}:${readPackageVersion()}`, isCachedValidation);
   return {
     cache,
+    tracked: readTrackedBlobs(file.dir, file.gitdir),
     save: () => {
       if (cache.changed) file.save(cache.toData());
     },

@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
 import { compareFindings, type Finding } from '../core/findings.js';
@@ -15,6 +15,8 @@ import { readSkillFolder } from '../store/read-skill.js';
 import { evalsFile } from '../core/evals/validate-evals.js';
 import { checkEvalsFile } from './validate-evals.js';
 import { validateKey, type CachedValidation, type ValidateCache } from './validate-cache.js';
+import { blobId } from '../store/cache-file.js';
+import type { TrackedBlobs } from '../store/scan/tracked-blobs.js';
 
 export interface ValidateOptions {
   /** Folder that relative paths are resolved against and findings are reported relative to. */
@@ -35,6 +37,8 @@ export interface ValidateOptions {
   files?: FileCache;
   /** Findings of earlier runs by content (validate-cache.ts): a skill whose bytes, files and place are unchanged is not checked again. */
   cache?: ValidateCache;
+  /** Git's index: with `cache`, an unchanged tracked SKILL.md whose findings are cached is not even read. */
+  tracked?: TrackedBlobs;
 }
 
 export interface ValidateReport {
@@ -69,15 +73,24 @@ export function runValidate(options: ValidateOptions): ValidateReport {
   }
   targets.forEach((target, index) => {
     const reportPath = toPosix(relative(options.cwd, join(target.dir, skillFileName))) || skillFileName;
-    const content = readSkillFolder(target.dir, {
-      reportPath,
-      boundary: target.boundary,
-      readDir,
-      ...(explicit ? {} : { repository: options.cwd }),
-      ...(options.files ? { files: options.files } : {}),
-    });
+    const cached = (skill: { blob: string; files: ReadonlyMap<string, SkillFileEntry> }) =>
+      lookup(target, reportPath, skill.blob, skill.files, profile, options);
+    const read = (skip: boolean) =>
+      readSkillFolder(target.dir, {
+        reportPath,
+        boundary: target.boundary,
+        readDir,
+        ...(explicit ? {} : { repository: options.cwd }),
+        ...(options.files ? { files: options.files } : {}),
+        ...(skip && options.cache && options.tracked ? skipUnchanged(options.tracked, (blob, files) => cached({ blob, files })) : {}),
+      });
+    let content = read(true);
+    const known = content.blob === undefined ? undefined : cached({ blob: content.blob, files: content.files });
+    // Skipped, yet no longer in the cache (a probed path changed in between): read it after all.
+    if (content.blob !== undefined && !known) content = read(false);
     findings.push(...content.findings);
-    if (content.bytes) findings.push(...checkSkill(target, reportPath, content.bytes, content.files, profile, options));
+    if (known) findings.push(...known);
+    else if (content.bytes) findings.push(...checkSkill(target, reportPath, content.bytes, content.files, profile, options));
     const evalsPath = toPosix(relative(options.cwd, join(target.dir, evalsFile)));
     findings.push(...checkEvalsFile(target.dir, target.name, content.files, evalsPath));
     options.onProgress?.(index + 1, targets.length);
@@ -92,7 +105,32 @@ export function runValidate(options: ValidateOptions): ValidateReport {
   };
 }
 
-/** The findings of one SKILL.md: from the cache when its key and every outside path it looked at are unchanged. */
+/** SKILL.md is not read when git's index gives its blob id and the cache holds its findings. */
+function skipUnchanged(tracked: TrackedBlobs, hit: (blob: string, files: ReadonlyMap<string, SkillFileEntry>) => Finding[] | undefined) {
+  return {
+    knownBlob: (file: string, stat: Stats) => tracked.oidIfUnchanged(file, stat),
+    needsBytes: (blob: string, files: ReadonlyMap<string, SkillFileEntry>) => hit(blob, files) === undefined,
+  };
+}
+
+/** The cached findings of one SKILL.md, when its key and every outside path it looked at are unchanged. */
+function lookup(
+  target: Target,
+  reportPath: string,
+  blob: string,
+  files: ReadonlyMap<string, SkillFileEntry>,
+  profile: ProfileName,
+  options: ValidateOptions,
+): Finding[] | undefined {
+  if (!options.cache) return undefined;
+  const libraryRoot = target.libraryRoot;
+  const skillDir = libraryRoot ? toPosix(relative(libraryRoot, target.dir)) : undefined;
+  const known = options.cache.get(validateKey({ blob, reportPath, folder: target.name, profile, links: options.links, skillDir, files }));
+  const holds = ([path, existed]: [string, boolean]) => libraryRoot !== undefined && existsSync(join(libraryRoot, path)) === existed;
+  return known && known.probes.every(holds) ? known.findings : undefined;
+}
+
+/** The findings of one SKILL.md: from the cache when it holds them, else checked (and added to it). */
 function checkSkill(
   target: Target,
   reportPath: string,
@@ -103,10 +141,11 @@ function checkSkill(
 ): Finding[] {
   const libraryRoot = target.libraryRoot;
   const skillDir = libraryRoot ? toPosix(relative(libraryRoot, target.dir)) : undefined;
-  const key = options.cache && validateKey({ bytes, reportPath, folder: target.name, profile, links: options.links, skillDir, files });
-  const known = key === undefined ? undefined : options.cache?.get(key);
-  const holds = ([path, existed]: [string, boolean]) => libraryRoot !== undefined && existsSync(join(libraryRoot, path)) === existed;
-  if (known && known.probes.every(holds)) return known.findings;
+  const blob = options.cache ? blobId(bytes) : undefined;
+  const known = blob === undefined ? undefined : lookup(target, reportPath, blob, files, profile, options);
+  if (known) return known;
+  const key =
+    blob === undefined ? undefined : validateKey({ blob, reportPath, folder: target.name, profile, links: options.links, skillDir, files });
   const probes: CachedValidation['probes'] = [];
   const library =
     libraryRoot && skillDir !== undefined

@@ -1,4 +1,4 @@
-import { readFileSync, realpathSync, type Dirent } from 'node:fs';
+import { readFileSync, realpathSync, type Dirent, type Stats } from 'node:fs';
 import type { FileCache } from './file-cache.js';
 import { isSymlink, lstatIfAny } from './fs-probe.js';
 import { join, relative, sep } from 'node:path';
@@ -12,6 +12,8 @@ export interface SkillFolderContent {
   bytes: Uint8Array | undefined;
   files: Map<string, SkillFileEntry>;
   findings: Finding[];
+  /** SKILL.md's blob id, when `knownBlob` gave it and the bytes were not needed (then `bytes` is undefined). */
+  blob?: string;
 }
 
 export interface ReadSkillFolderOptions {
@@ -26,6 +28,13 @@ export interface ReadSkillFolderOptions {
   files?: FileCache;
   /** The repository: a support file that is a link resolving outside it is an error. */
   repository?: string;
+  /**
+   * SKILL.md's blob id without reading it (git's index, when its stat is
+   * unchanged), and whether the caller then needs its bytes at all (not when
+   * its cache holds the findings): SKILL.md is then not read.
+   */
+  knownBlob?: (file: string, stat: Stats) => string | undefined;
+  needsBytes?: (blob: string, files: ReadonlyMap<string, SkillFileEntry>) => boolean;
 }
 
 /** Reads a skill folder: SKILL.md's bytes and the list of its files with sizes. Bounded; never follows links out. */
@@ -50,7 +59,22 @@ export function readSkillFolder(dir: string, options: ReadSkillFolderOptions): S
     );
     return { bytes: undefined, files: new Map(), findings };
   }
+  const links: string[] = [];
+  const listed = listSkillFiles(
+    dir,
+    options.maxFiles ?? 2_000,
+    options.maxDepth ?? 8,
+    options.readDir ?? readDirUncached,
+    links,
+    options.files,
+  );
+  const files = listed.files;
+  const blob = listed.skillStat && options.knownBlob?.(file, listed.skillStat);
   let bytes: Uint8Array | undefined;
+  if (blob !== undefined && options.needsBytes?.(blob, files) === false) {
+    findings.push(...linkFindings(dir, links, options));
+    return { bytes, files, findings, blob };
+  }
   try {
     bytes = options.files ? options.files.read(file).bytes : readFileSync(file);
   } catch (error) {
@@ -64,15 +88,13 @@ export function readSkillFolder(dir: string, options: ReadSkillFolderOptions): S
       }),
     );
   }
-  const links: string[] = [];
-  const files = listSkillFiles(
-    dir,
-    options.maxFiles ?? 2_000,
-    options.maxDepth ?? 8,
-    options.readDir ?? readDirUncached,
-    links,
-    options.files,
-  );
+  findings.push(...linkFindings(dir, links, options));
+  return { bytes, files, findings };
+}
+
+/** Support files that are links resolving outside the repository. */
+function linkFindings(dir: string, links: readonly string[], options: ReadSkillFolderOptions): Finding[] {
+  const findings: Finding[] = [];
   if (options.repository) {
     const folder = options.reportPath.slice(0, -skillFileName.length);
     for (const rel of links) {
@@ -89,7 +111,7 @@ export function readSkillFolder(dir: string, options: ReadSkillFolderOptions): S
       );
     }
   }
-  return { bytes, files, findings };
+  return findings;
 }
 
 function skillFileIsLink(dir: string, file: string, readDir: ReadDir | undefined): boolean {
@@ -123,8 +145,9 @@ function listSkillFiles(
   readDir: ReadDir,
   links: string[],
   kept: FileCache | undefined,
-): Map<string, SkillFileEntry> {
+): { files: Map<string, SkillFileEntry>; skillStat: Stats | undefined } {
   const files = new Map<string, SkillFileEntry>();
+  let skillStat: Stats | undefined;
   const walk = (folder: string, prefix: string, depth: number): void => {
     if (depth > maxDepth) return;
     let entries: Dirent[];
@@ -145,10 +168,11 @@ function listSkillFiles(
       const stat = lstatIfAny(path);
       if (!stat) continue;
       files.set(rel, { path: rel, size: stat.size });
+      if (rel === skillFileName) skillStat = stat;
       // The scan that follows needs the same stat (sizes, modes, and whether git's index still describes the file).
       kept?.keepStat(path, stat);
     }
   };
   walk(dir, '', 0);
-  return files;
+  return { files, skillStat };
 }

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { ContentCache } from '../../src/core/content-cache.js';
 import { openValidateCache, type CachedValidation } from '../../src/services/validate-cache.js';
 import { runValidate } from '../../src/services/validate.js';
+import { createFileCache, type FileCache } from '../../src/store/file-cache.js';
+import { readTrackedBlobs } from '../../src/store/scan/tracked-blobs.js';
 import { repoWith } from '../helpers/repo.js';
 import { skillText } from '../helpers/tmp.js';
 
@@ -53,6 +55,29 @@ describe('validate cache', () => {
     writeFileSync(join(repo, 'skills/gone/SKILL.md'), skillText('gone'));
     // The new skill, and alpha because a path it looked at now exists.
     expect(broken(again(2))).toBe(before - 1);
+  });
+
+  it("reads no SKILL.md git's index says is unchanged, once the cache holds its findings", () => {
+    const repo = repoWith(library);
+    const tracked = readTrackedBlobs(repo, join(repo, '.git'));
+    const counting = () => {
+      const files = createFileCache();
+      const reads: string[] = [];
+      const cache: FileCache = { ...files, read: (path) => (reads.push(path), files.read(path)) };
+      return { cache, reads };
+    };
+    const first = run(repo);
+    const seen = counting();
+    const next = new ContentCache<CachedValidation>(first.cache.toData(), 'test', (v): v is CachedValidation => typeof v === 'object');
+    const report = runValidate({ cwd: repo, cache: next, files: seen.cache, ...(tracked ? { tracked } : {}) });
+    expect(report).toEqual(runValidate({ cwd: repo }));
+    expect(seen.reads).toEqual([]);
+    // Changed on disk: the stat no longer matches the index, so it is read and checked again.
+    writeFileSync(join(repo, 'skills/beta/SKILL.md'), '---\nname: beta\n---\n');
+    const changed = counting();
+    const again = runValidate({ cwd: repo, cache: next, files: changed.cache, ...(tracked ? { tracked } : {}) });
+    expect(again).toEqual(runValidate({ cwd: repo }));
+    expect(changed.reads.map((p) => p.slice(repo.length + 1))).toEqual(['skills/beta/SKILL.md']);
   });
 
   it('ignores a corrupt cache file', async () => {

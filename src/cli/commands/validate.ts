@@ -67,6 +67,7 @@ async function validateOnce({ io, global, positionals, values }: CommandContext)
     ...(library ? { library } : {}),
     ...(files ? { files } : {}),
     ...(cache ? { cache: cache.cache } : {}),
+    ...(cache?.tracked ? { tracked: cache.tracked } : {}),
   });
   cache?.save();
   progress.done();
