@@ -8,55 +8,18 @@
  * and without it, and `skillgarden curate --dry-run` as its own process (the built CLI, bin/skillgarden.js), with its
  * peak RSS (/usr/bin/time -v).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { planLifecycle } from '../src/core/lifecycle/index.js';
 import { readLibrary } from '../src/services/curator/read-library.js';
 import { runCurator } from '../src/services/curator/run-curator.js';
+import { generateLibrary } from './curate-library.js';
 
 const now = new Date('2026-11-30T00:00:00Z');
-const day = 86_400;
 const steadyMode = process.argv[2] === 'steady';
 const sizes = process.argv.slice(2).map(Number).filter(Boolean);
-
-/**
- * One commit per agent-created skill (with trailers), then one commit with 100 writers' usage files: via git fast-import.
- * `recent`: every skill used within the last 20 days, so a pass has nothing to do.
- */
-function generate(dir: string, count: number, recent = false): void {
-  execFileSync('git', ['init', '-q', '-b', 'main', dir]);
-  const chunks: string[] = [];
-  const start = Math.floor(now.getTime() / 1000) - 200 * day;
-  const data = (text: string) => `data ${Buffer.byteLength(text)}\n${text}\n`;
-  for (let i = 0; i < count; i++) {
-    const name = `skill-${i}`;
-    const message = `skill(create): ${name} — create\n\nSkill-Action: create\nSkill-Name: ${name}\nSkill-Actor: agent\nSkill-Source: background\n`;
-    const body = `---\nname: ${name}\ndescription: Generated skill ${i}. Use when benchmarking.\n---\n# ${name}\n\n1. Do the thing.\n`;
-    const when = start + Math.floor((i / count) * 190 * day);
-    chunks.push(
-      `commit refs/heads/main\nmark :${i + 1}\ncommitter Bench <bench@example.com> ${when} +0000\n${data(message)}${i > 0 ? `from :${i}\n` : ''}M 100644 inline skills/${name}/SKILL.md\n${data(body)}`,
-    );
-  }
-  const usageLines: string[] = [];
-  for (let w = 0; w < 100; w++) {
-    const skills: Record<string, unknown> = {};
-    for (let i = w; i < count; i += recent ? 100 : 20)
-      skills[`skill-${i}`] = {
-        use_count: 1 + (i % 5),
-        last_used_at: new Date(now.getTime() - ((i * 7 + w) % (recent ? 20 : 150)) * day * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
-      };
-    usageLines.push(
-      `M 100644 inline .skillgarden/usage/writer-${w}.json\n${data(JSON.stringify({ version: 1, writer: `writer-${w}`, skills }))}`,
-    );
-  }
-  chunks.push(
-    `commit refs/heads/main\nmark :${count + 1}\ncommitter Bench <bench@example.com> ${start + 195 * day} +0000\n${data('usage from 100 writers\n')}from :${count}\n${usageLines.join('')}`,
-  );
-  execFileSync('git', ['fast-import', '--quiet'], { cwd: dir, input: chunks.join('') });
-  execFileSync('git', ['reset', '-q', '--hard'], { cwd: dir });
-}
 
 const time = async <T>(fn: () => Promise<T> | T) => {
   const start = performance.now();
@@ -109,7 +72,7 @@ async function steady(list: number[]): Promise<void> {
   for (const size of list) {
     const dir = mkdtempSync(join(tmpdir(), 'sg-bench-curate-'));
     try {
-      generate(dir, size, true);
+      generateLibrary(dir, size, now, { recent: true });
       const first = await runCurator({ repoDir: dir, now });
       if (first.report.transitions.length !== 0)
         throw new Error(`expected nothing to do, got ${first.report.transitions.length} transitions`);
@@ -141,7 +104,7 @@ async function full(list: number[]): Promise<void> {
   for (const size of list) {
     const dir = mkdtempSync(join(tmpdir(), 'sg-bench-curate-'));
     try {
-      const gen = await time(() => generate(dir, size));
+      const gen = await time(() => generateLibrary(dir, size, now));
       const cold = await time(() => readLibrary(dir, { now }));
       const warm = await time(() => readLibrary(dir, { now }));
       const plan = await time(() => planLifecycle(warm.result.skills, warm.result.config, now));

@@ -8,7 +8,9 @@
  * sizes. Without a runnable skills-ref it says so, compares against a re-statement of its
  * rules instead, and exits 0. How to obtain skills-ref: bench/skills-ref/README.md.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Finding } from '../src/core/findings.js';
@@ -18,6 +20,7 @@ import { validateAsRestated } from './skills-ref/restated-rules.js';
 
 const corpus = process.env.CORPUS ?? fileURLToPath(new URL('../../shared/corpus/skills', import.meta.url));
 const outDir = fileURLToPath(new URL('../.bench-out/', import.meta.url));
+const bin = fileURLToPath(new URL('../bin/skillgarden.js', import.meta.url));
 
 interface Row {
   dir: string;
@@ -193,6 +196,30 @@ function printTiming(
   }
   console.log(
     `| skillgarden runValidate, one call per skill (first pass, JIT cold) | ${dirs.length} | ${rate(dirs.length, oursPerSkillMs)} | (in process) |`,
+  );
+  // The command a user runs: one process over the whole corpus, the security scan included (the corpus folder is
+  // no git repository, so no cache: every run is cold), median of 3.
+  const cli = (args: string[]) => {
+    const runs = [0, 1, 2].map(() => {
+      const started = performance.now();
+      const child = spawnSync(process.execPath, [bin, 'validate', '--json', '--profile', 'spec', '--no-cache', ...args, '.'], {
+        cwd: corpus,
+        encoding: 'utf8',
+        maxBuffer: 1 << 30,
+      });
+      if (child.status !== 0 && child.status !== 1) throw new Error(`skillgarden validate exited ${child.status}: ${child.stderr}`);
+      return performance.now() - started;
+    });
+    return runs.sort((a, b) => a - b)[1]!;
+  };
+  const withScan = cli([]);
+  const noScan = cli(['--no-scan']);
+  console.log(`| skillgarden validate (CLI, one process, scan included) | ${dirs.length} | ${rate(dirs.length, withScan)} | (process) |`);
+  console.log(`| skillgarden validate --no-scan (CLI, one process) | ${dirs.length} | ${rate(dirs.length, noScan)} | (process) |`);
+  console.log(
+    `\nskills-ref one process over all ${dirs.length} skills: ${full.wallMs.toFixed(0)} ms; skillgarden validate with the scan ${(full.wallMs / withScan).toFixed(2)}× faster, without it ${(full.wallMs / noScan).toFixed(2)}× (load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}).`,
   );
   const sample = dirs.filter((_, i) => i % Math.max(1, Math.floor(dirs.length / 20)) === 0).slice(0, 20);
   const perProcess = measureProcessPerSkill(reference, sample);

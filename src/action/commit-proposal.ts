@@ -1,29 +1,30 @@
 import { SkillgardenError } from '../core/errors.js';
 import { openLedger } from '../ledger/open-ledger.js';
-import type { PendingProposal } from './extra-proposals.js';
+import { commitProposal, type BranchProposal } from '../services/proposals/index.js';
 import type { Git } from './git.js';
 
 /**
- * The proposal's one commit, on top of the base and nothing else, in the
- * scratch clone's working tree (left checked out, so the tree can be
- * validated). The commit is the shared proposal writer's: its message and
- * file changes, as the CLI writes them to a local branch.
+ * The proposal's one commit on the base, made by the shared proposal writer
+ * (as the CLI writes a local proposal branch), then checked out in the
+ * scratch clone so its tree can be validated before anything is pushed.
  */
-export async function commitProposal(git: Git, job: PendingProposal, base: { sha: string; now: Date }): Promise<string> {
+export async function commitOnBase(git: Git, proposal: BranchProposal, base: { sha: string; now: Date }): Promise<string> {
   await checkoutBase(git, base.sha);
   const ledger = await openLedger(git.dir, { backend: 'isomorphic-git', now: () => base.now });
+  let commit: string;
   try {
-    await ledger.commit({ message: job.commit.message, changes: job.commit.changes });
+    commit = await commitProposal(ledger, proposal, { base: base.sha });
   } finally {
     await ledger.close();
   }
-  const [commit = '', parent = ''] = (await git.text(['show', '-s', '--format=%H%n%P', 'HEAD'])).split('\n');
+  const parent = await git.text(['show', '-s', '--format=%P', commit]);
   if (parent !== base.sha)
     throw new SkillgardenError(
       'action/commit-mismatch',
-      `The ${job.proposal.kind} proposal did not make exactly one commit on the base; nothing was pushed.`,
+      `The ${proposal.kind} proposal did not make exactly one commit on the base; nothing was pushed.`,
       { data: { commit } },
     );
+  await git.run(['checkout', '--quiet', '--force', '-B', 'skillgarden-proposal', commit]);
   return commit;
 }
 

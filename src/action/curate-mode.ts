@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
 import { readConfig } from '../services/curator/read-library.js';
+import { buildLifecycleText } from '../services/proposals/index.js';
 import { buildExtraJobs, runCuratorPass, warnEmptyTranscripts } from './curator-pass.js';
 import { readEvent } from './event.js';
 import { buildAuthEnv, Git } from './git.js';
@@ -10,8 +11,7 @@ import type { ActionInputs } from './inputs.js';
 import type { ActionIo, ModeResult } from './io.js';
 import { previewLifecycle, previewProposals } from './preview.js';
 import { proposeExtras } from './propose-extras.js';
-import { forProposal, proposeLifecycle } from './propose-lifecycle.js';
-import { buildLifecycleProposal } from './proposal.js';
+import { proposeLifecycle } from './propose-lifecycle.js';
 import { ensureFullHistory, prepareScratch, pushToBase } from './repo-ops.js';
 import { finish } from './run-output.js';
 import { startPublishing } from './publish-proposal.js';
@@ -38,15 +38,20 @@ export async function runCurateMode(inputs: ActionInputs, io: ActionIo, deps: Cu
     const scratch = await prepareScratch(new Git(inputs.workspace, auth), scratchDir, base.sha, 'skillgarden-work');
     const api = () => (deps.openApi ?? openApi)(inputs);
     if (inputs.pushTransitions) {
-      const { report } = await runCuratorPass(inputs, scratchDir, { dryRun: false, scheduled, plan: false });
-      report.repo = inputs.workspace;
+      // Planning here holds back the transitions of skills an umbrella proposal changes (proposals never overlap).
+      const first = await runCuratorPass(inputs, scratchDir, { dryRun: false, scheduled, plan: true });
+      const { report } = first;
       warnEmptyTranscripts(report, inputs, io);
       if (report.commits.length > 0) await pushToBase(scratch, base.branch, [`skillgarden/run/${report.run_id}`]);
       const pushed = { branch: base.branch, sha: await scratch.text(['rev-parse', 'HEAD']) };
-      if (report.gates.blocked_by !== null) return finish(inputs, io, { report, umbrellas: [] }, []);
+      if (report.gates.blocked_by !== null) return finish(inputs, io, first, []);
       // Umbrellas are planned on the tree the transitions left, which is the base their proposals are built on.
       const planned = await runCuratorPass(inputs, scratchDir, { dryRun: true, scheduled: false, plan: true });
-      const pass = { ...planned, report: { ...report, plans: planned.report.plans, patterns: planned.report.patterns } };
+      const pass = {
+        ...planned,
+        deferred: first.deferred,
+        report: { ...report, plans: planned.report.plans, patterns: planned.report.patterns },
+      };
       const baseFindings = readBaseFindings(scratchDir, inputs, base.branch);
       const extras = buildExtraJobs(inputs, scratchDir, pass);
       const others = await proposeExtras({
@@ -89,7 +94,7 @@ export async function runCurateMode(inputs: ActionInputs, io: ActionIo, deps: Cu
         })),
       );
     }
-    return finish(inputs, io, { ...pass, report: forProposal(pass.report) }, outcomes, { deferred: publishing.deferred });
+    return finish(inputs, io, pass, outcomes, { deferred: publishing.deferred });
   } finally {
     rmSync(scratchDir, { recursive: true, force: true });
   }
@@ -115,7 +120,7 @@ async function runDryRun(x: {
   const pass = await runCuratorPass(x.inputs, x.inputs.workspace, { dryRun: true, scheduled: x.scheduled, plan: true });
   warnEmptyTranscripts(pass.report, x.inputs, x.io);
   if (pass.report.gates.blocked_by !== null) return finish(x.inputs, x.io, pass, []);
-  const lifecycle = buildLifecycleProposal(pass.report, x.inputs.extraLabels);
+  const lifecycle = buildLifecycleText({ transitions: pass.report.transitions, runId: pass.report.run_id, deferred: pass.deferred });
   const { jobs } = buildExtraJobs(x.inputs, x.inputs.workspace, pass);
   const previews = [
     ...(lifecycle ? [previewLifecycle(lifecycle)] : []),

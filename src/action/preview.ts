@@ -1,8 +1,7 @@
-import { commitProposal } from './commit-proposal.js';
-import type { PendingProposal } from './extra-proposals.js';
+import type { BranchProposal, LifecycleText } from '../services/proposals/index.js';
+import { commitOnBase } from './commit-proposal.js';
 import type { Git } from './git.js';
 import { codeSpan, escapeMarkdown } from './markdown.js';
-import type { Proposal } from './proposal.js';
 
 /** A dry run's diff per proposal stops here: the summary stays readable and far below GitHub's 1 MiB per step. */
 const maxDiffLines = 400;
@@ -10,7 +9,7 @@ const maxDiffChars = 40_000;
 
 /** What a dry run would propose, as run.json's `proposals` lists it. */
 export interface ProposalPreview {
-  kind: Proposal['kind'];
+  kind: BranchProposal['kind'];
   branch: string;
   title: string;
   fingerprint: string;
@@ -25,21 +24,21 @@ export interface ProposalPreview {
 /** Each proposal committed in the scratch clone as it would be pushed, and its diff read back from git. */
 export async function previewProposals(
   git: Git,
-  jobs: readonly PendingProposal[],
+  jobs: readonly BranchProposal[],
   base: { sha: string; now: Date },
 ): Promise<ProposalPreview[]> {
   const previews: ProposalPreview[] = [];
   for (const job of jobs) {
-    const commit = await commitProposal(git, job, base);
+    const commit = await commitOnBase(git, job, base);
     const status = await git.text(['diff', '--name-status', '-M', '-z', base.sha, commit]);
     const patch = await git.run(['diff', '-M', '--no-color', base.sha, commit]);
     const { text, truncated } = boundDiff(patch.stdout);
     previews.push({
-      kind: job.proposal.kind,
-      branch: job.proposal.branch,
-      title: job.proposal.title,
-      fingerprint: job.proposal.fingerprint,
-      reasons: job.proposal.reasons,
+      kind: job.kind,
+      branch: job.branch,
+      title: job.title,
+      fingerprint: job.fingerprint,
+      reasons: job.reasons,
       files: parseNameStatus(status),
       diff: text,
       diff_truncated: truncated,
@@ -49,7 +48,7 @@ export async function previewProposals(
 }
 
 /** The lifecycle proposal's preview: its transitions are the report's table, so no diff is repeated. */
-export function previewLifecycle(proposal: Proposal): ProposalPreview {
+export function previewLifecycle(proposal: LifecycleText): ProposalPreview {
   const { kind, branch, title, fingerprint, reasons } = proposal;
   return { kind, branch, title, fingerprint, reasons, files: [], diff: null, diff_truncated: false };
 }

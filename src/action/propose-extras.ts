@@ -1,10 +1,9 @@
-import { checkoutBase, commitProposal } from './commit-proposal.js';
-import type { PendingProposal } from './extra-proposals.js';
+import { renderProposalBody, type BranchProposal } from '../services/proposals/index.js';
+import { checkoutBase, commitOnBase } from './commit-proposal.js';
 import type { Git } from './git.js';
 import type { GitHubApi } from './github-api.js';
 import type { ActionInputs } from './inputs.js';
 import type { ActionIo } from './io.js';
-import { renderProposalBody } from './pr-body.js';
 import {
   decideProposal,
   publishedBranch,
@@ -26,7 +25,7 @@ export interface ExtrasInput {
   base: { branch: string; sha: string };
   runId: string;
   /** Umbrellas and drafted skills, built from this run's plans and patterns. */
-  jobs: readonly PendingProposal[];
+  jobs: readonly BranchProposal[];
   /** The kinds this run looked for: their open pull requests that it no longer proposes are withdrawn. */
   kinds: readonly ('umbrella' | 'new')[];
   baseFindings?: BaseFindings;
@@ -41,7 +40,7 @@ export async function proposeExtras(x: ExtrasInput): Promise<PullOutcome[]> {
   const outcomes: PullOutcome[] = [];
   for (const job of x.jobs) outcomes.push(...(await proposeOne(x, ctx, job)));
   const prefixes = x.kinds.map((k) => `${botBranchPrefix}${k}/`);
-  const current = new Set(x.jobs.map((j) => publishedBranch(ctx, j.proposal.branch)));
+  const current = new Set(x.jobs.map((j) => publishedBranch(ctx, j.branch)));
   for (const pull of await x.api.listOpenPulls()) {
     // Another base branch's proposals are that base's runs' to withdraw.
     if (pull.base.ref !== x.base.branch || !prefixes.some((k) => pull.head.ref.startsWith(k)) || current.has(pull.head.ref)) continue;
@@ -51,8 +50,7 @@ export async function proposeExtras(x: ExtrasInput): Promise<PullOutcome[]> {
   return outcomes;
 }
 
-async function proposeOne(x: ExtrasInput, ctx: PublishContext, job: PendingProposal): Promise<PullOutcome[]> {
-  const { proposal } = job;
+async function proposeOne(x: ExtrasInput, ctx: PublishContext, proposal: BranchProposal): Promise<PullOutcome[]> {
   if (!(await checkBranchName(x.scratch, publishedBranch(ctx, proposal.branch)))) {
     x.io.warning(`Skipped a ${proposal.kind} proposal: git refuses the branch name ${publishedBranch(ctx, proposal.branch)}.`);
     return [];
@@ -67,16 +65,13 @@ async function proposeOne(x: ExtrasInput, ctx: PublishContext, job: PendingPropo
     x.io.info(`Not proposing ${proposal.branch} again: it was closed without merging in #${decision.pull.number}.`);
     return withdrawProposal(ctx, state, `This proposal was declined in #${decision.pull.number}.`);
   }
-  const commit = await commitProposal(x.scratch, job, { sha: x.base.sha, now: x.inputs.now });
-  const message = await x.scratch.text(['show', '-s', '--format=%B', commit]);
-  const full = { ...proposal, commitMessage: message, trailerBlock: message.trimEnd().split('\n\n').at(-1) ?? '' };
+  const commit = await commitOnBase(x.scratch, proposal, { sha: x.base.sha, now: x.inputs.now });
   const body = renderProposalBody({
-    proposal: full,
+    proposal,
     runId: x.runId,
     validation: validateProposal(x.scratch.dir, x.inputs, x.baseFindings),
-    report: job.report,
     fullReportUrl: runUrl(x.inputs),
   });
-  const outcome = await publishProposal(ctx, state, full, { commit: async () => commit, body });
+  const outcome = await publishProposal(ctx, state, proposal, { commit: async () => commit, body });
   return outcome ? [outcome] : [];
 }

@@ -2,8 +2,7 @@ import { isSkillgardenError } from '../core/errors.js';
 import { resolveBranchSuffix, type ProposalKind } from './branch-name.js';
 import type { GitHubApi, PullRequest } from './github-api.js';
 import type { Git } from './git.js';
-import { readFingerprint } from './pr-body.js';
-import type { Proposal } from './proposal.js';
+import { readFingerprint, type BranchProposal } from '../services/proposals/index.js';
 import type { PublishInputs } from './publish-inputs.js';
 import { deleteBotBranch, pushBotBranch, readRemoteBranch, type RemoteBranch } from './repo-ops.js';
 import { pushSignedCommit } from './signed-commit.js';
@@ -122,7 +121,7 @@ export function decideProposal(state: BranchState, fingerprint: string, baseSha:
 export async function publishProposal(
   ctx: PublishContext,
   state: BranchState,
-  proposal: Proposal,
+  proposal: Pick<BranchProposal, 'kind' | 'title' | 'labels'>,
   build: { commit: () => Promise<string>; body: string },
 ): Promise<PullOutcome | null> {
   const { publishing } = ctx;

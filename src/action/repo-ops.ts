@@ -49,30 +49,6 @@ export async function prepareScratch(workspace: Git, scratchDir: string, sha: st
   return scratch;
 }
 
-/** One commit holding the tree of `head`, on top of `base`: a proposal's single commit. */
-export async function commitSquashed(git: Git, options: { base: string; head: string; message: string; date: Date }): Promise<string> {
-  const tree = await git.text(['rev-parse', `${options.head}^{tree}`]);
-  const date = `${Math.floor(options.date.getTime() / 1000)} +0000`;
-  const env = { ...botIdentity, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
-  const commit = await git.text(['commit-tree', tree, '-p', options.base, '-F', '-'], { env, input: options.message });
-  await verifyCommit(git, commit, { tree, parent: options.base, message: options.message });
-  return commit;
-}
-
-/** Push last, and only a commit that is what it claims: its tree, its one parent, its message. */
-async function verifyCommit(git: Git, commit: string, expected: { tree: string; parent: string; message: string }): Promise<void> {
-  const [tree, parents] = (await git.text(['show', '-s', '--format=%T%n%P', commit])).split('\n');
-  const message = await git.text(['show', '-s', '--format=%B', commit]);
-  const parent = await git.text(['rev-parse', `${expected.parent}^{commit}`]);
-  if (tree !== expected.tree || parents !== parent || message !== expected.message.trim()) {
-    throw new SkillgardenError(
-      'action/commit-mismatch',
-      `The proposal commit ${commit} does not hold the curated tree on its base; nothing was pushed.`,
-      { data: { commit } },
-    );
-  }
-}
-
 export function isBotBranch(branch: string): boolean {
   return branch.startsWith(botBranchPrefix) && branch.length > botBranchPrefix.length;
 }

@@ -52,7 +52,7 @@ export async function checkClean(
   if (dirty.length === 0) return;
   throw new SkillgardenError(
     'ledger/dirty',
-    `Uncommitted changes in ${dirty.join(', ')} would be overwritten. Commit them (git add + git commit) or discard them (git restore), then retry.`,
+    `Uncommitted changes in ${dirty.join(', ')} would be overwritten. Commit them (git add + git commit) or discard them (git restore), then retry. If a skillgarden write was interrupted there, \`skillgarden doctor\` says so and \`skillgarden doctor --fix\` puts those files back.`,
     { data: { paths: dirty, found } },
   );
 }

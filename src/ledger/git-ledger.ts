@@ -7,6 +7,7 @@ import type { FileDiff } from './diff-trees.js';
 import type {
   BranchCommitRequest,
   ChangedFile,
+  CommitBatch,
   CommitInfo,
   CommitOptions,
   CommitResult,
@@ -23,6 +24,7 @@ import { readSubtree } from './read-tree-paths.js';
 import { rollback } from './rollback.js';
 import { lookupPaths } from './tree-edit.js';
 import type { BlobRef } from './tree-edit.js';
+import { beginBatch } from './write-batch.js';
 import { writeCommit } from './write-commit.js';
 import { deleteBranch, listBranches, writeBranchCommit } from './write-branch.js';
 import type { BranchCommitResult, BranchTip } from './write-branch.js';
@@ -111,6 +113,10 @@ export class GitLedger implements Ledger {
 
   commit(options: CommitOptions): Promise<CommitResult> {
     return writeCommit(this.ctx, options);
+  }
+
+  beginBatch(): CommitBatch {
+    return beginBatch(this.ctx);
   }
 
   async commitOnBranch(options: BranchCommitRequest): Promise<BranchCommitResult> {

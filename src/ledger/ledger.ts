@@ -52,6 +52,18 @@ export interface BranchCommitRequest {
 }
 
 export type { BranchCommitResult, BranchTip } from './write-branch.js';
+export type { BatchResult } from './write-batch.js';
+import type { BatchResult } from './write-batch.js';
+
+/** A chain of commits on the current branch, each its own commit, published together (write-batch.ts). */
+export interface CommitBatch {
+  /** Number of commits added so far. */
+  readonly size: number;
+  /** One commit on the batch's tip; refused (`ledger/conflict`, `ledger/bad-path`, …) without changing the batch. */
+  add(options: CommitOptions): Promise<string>;
+  /** Writes the objects, then moves the branch once (working tree and index updated once); nothing when empty. */
+  publish(): Promise<BatchResult>;
+}
 import type { BranchCommitResult, BranchTip } from './write-branch.js';
 
 export interface CommitResult {
@@ -117,6 +129,11 @@ export interface Ledger {
    * files (`ledger/dirty`) and unsafe paths (`ledger/bad-path`).
    */
   commit(options: CommitOptions): Promise<CommitResult>;
+  /**
+   * Many commits on the current branch, published together: what a curator run writes. Each
+   * `add` is checked as `commit` checks it; `publish` moves the branch once, under one lock.
+   */
+  beginBatch(): CommitBatch;
   /**
    * One commit on a branch that is not checked out (a proposal, a staged write): parent `base`
    * (default HEAD), the branch moved to it whatever it held unless `expectedTip` says otherwise.

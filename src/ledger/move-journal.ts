@@ -23,6 +23,8 @@ export interface JournalRecord {
   paths: string[];
   /** Lock files held while the working tree changes. */
   locks: string[];
+  /** The locks were made through ownership markers (lock-file.ts): doctor tells ours by them, not by this list. */
+  lockMarkers?: boolean;
   /** `locked`: the locks are taken, no file has moved yet; `writing`: files may be half moved. */
   phase: 'locked' | 'writing';
 }

@@ -34,6 +34,8 @@ export interface FsyncSet {
   looseObject: boolean;
   reference: boolean;
   index: boolean;
+  /** Packs and their indexes: in git's default set. */
+  pack: boolean;
 }
 
 export async function readRepoSetup(layout: RepoLayout, backend: LedgerBackend): Promise<RepoSetup> {
@@ -68,19 +70,21 @@ async function readRepoConfig(layout: RepoLayout, backend: LedgerBackend): Promi
  * `-x` removes, `none` clears. Only the parts a ledger writes are kept.
  */
 export function parseFsync(value: string | undefined, legacyObjects: boolean): FsyncSet {
-  const set = { looseObject: legacyObjects, reference: false, index: false };
+  const set = { looseObject: legacyObjects, reference: false, index: false, pack: true };
   const groups: Record<string, Array<keyof FsyncSet>> = {
     'loose-object': ['looseObject'],
-    objects: ['looseObject'],
+    pack: ['pack'],
+    'pack-metadata': ['pack'],
+    objects: ['looseObject', 'pack'],
     reference: ['reference'],
     index: ['index'],
-    committed: ['looseObject', 'reference'],
-    added: ['looseObject', 'reference', 'index'],
-    all: ['looseObject', 'reference', 'index'],
+    committed: ['looseObject', 'pack', 'reference'],
+    added: ['looseObject', 'pack', 'reference', 'index'],
+    all: ['looseObject', 'pack', 'reference', 'index'],
   };
   for (const raw of (value ?? '').split(',')) {
     const word = raw.trim();
-    if (word === 'none') Object.assign(set, { looseObject: false, reference: false, index: false });
+    if (word === 'none') Object.assign(set, { looseObject: false, reference: false, index: false, pack: false });
     const remove = word.startsWith('-');
     for (const part of groups[remove ? word.slice(1) : word] ?? []) set[part] = !remove;
   }

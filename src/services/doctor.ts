@@ -6,6 +6,7 @@ import { isProcessAlive, readJournals, type JournalRecord } from '../ledger/move
 import { openGitLedger } from '../ledger/open-ledger.js';
 import { readRepoLayout, type RepoLayout } from '../ledger/git-dir.js';
 import { restorePathsToHead } from '../ledger/restore-paths.js';
+import { lockOwnerDir, parseLockMarker } from '../ledger/lock-file.js';
 import { hostname } from 'node:os';
 
 /** One thing a crash or a killed process left behind. `fixable`: `doctor --fix` repairs it. */
@@ -31,8 +32,9 @@ const gitTemp = /^(?:index\.skillgarden-(\d+)(?:\.lock)?|history-index\.json\.(\
 export async function runDoctor(dir: string, options: { fix: boolean; skillsDir: string | readonly string[] }): Promise<DoctorReport> {
   const layout = await readRepoLayout(dir);
   const report: DoctorReport = { findings: [], fixed: [] };
+  const marked = checkLockMarkers(layout, options.fix, report);
   const journalLocks = await checkJournals(layout, options.fix, report);
-  checkLocks(layout, journalLocks, report);
+  checkLocks(layout, new Set([...journalLocks, ...marked]), report);
   checkTempFiles(layout, options.skillsDir, options.fix, report);
   await checkHistoryCache(layout, options.skillsDir, options.fix, report);
   return report;
@@ -57,9 +59,11 @@ async function checkJournals(layout: RepoLayout, fix: boolean, report: DoctorRep
       report.findings.push({ kind: 'running-write', path: journal.path, pid: record.pid, fixable: false, message });
       continue;
     }
+    // Locks made through markers were judged by their markers: one still there at that path is someone else's.
+    const ownLocks = record.lockMarkers ? [] : record.locks.filter((l) => existsSync(l));
     if (record.phase === 'locked') {
       // Killed before any file moved: only the locks are left.
-      for (const lock of record.locks.filter((l) => existsSync(l))) {
+      for (const lock of ownLocks) {
         report.findings.push({
           kind: 'stale-lock',
           path: lock,
@@ -90,7 +94,7 @@ async function checkJournals(layout: RepoLayout, fix: boolean, report: DoctorRep
           landed ? 'the commit landed' : 'the commit did not land'
         }); --fix puts those paths back to HEAD`,
       });
-      for (const lock of record.locks.filter((l) => existsSync(l))) {
+      for (const lock of ownLocks) {
         report.findings.push({
           kind: 'stale-lock',
           path: lock,
@@ -115,7 +119,7 @@ async function repairJournal(
   record: JournalRecord,
   report: DoctorReport,
 ): Promise<void> {
-  for (const lock of record.locks.filter((l) => existsSync(l))) {
+  for (const lock of record.lockMarkers ? [] : record.locks.filter((l) => existsSync(l))) {
     rmSync(lock, { force: true });
     report.fixed.push(`removed the stale lock ${lock} (process ${record.pid} is gone)`);
   }
@@ -123,11 +127,68 @@ async function repairJournal(
   report.fixed.push(`put ${record.paths.length} path(s) back to HEAD (${(await ledger.head())?.slice(0, 12) ?? 'no commit'})`);
 }
 
-/** Locks no journal accounts for: maybe a running git, maybe a crash; only a person can tell. */
-function checkLocks(layout: RepoLayout, covered: ReadonlySet<string>, report: DoctorReport): void {
+function lockCandidates(layout: RepoLayout): string[] {
   const candidates = [join(layout.gitdir, 'index.lock'), join(layout.gitdir, 'HEAD.lock'), join(layout.commondir, 'packed-refs.lock')];
   candidates.push(...findFiles(join(layout.commondir, 'refs'), (name) => name.endsWith('.lock')));
-  for (const lock of candidates) {
+  return candidates;
+}
+
+/**
+ * A skillgarden lock is a second name of a marker named for its process (lock-file.ts): the lock
+ * of a process that is gone is found by the marker's inode, whenever the process died, and only
+ * that file is removed; a lock at the same path made by anyone since is another inode.
+ */
+function checkLockMarkers(layout: RepoLayout, fix: boolean, report: DoctorReport): Set<string> {
+  const covered = new Set<string>();
+  const markers = listFiles(lockOwnerDir(layout.commondir));
+  if (markers.length === 0) return covered;
+  const locks = lockCandidates(layout).flatMap((path) => {
+    const stat = statIfAny(path);
+    return stat ? [{ path, dev: stat.dev, ino: stat.ino }] : [];
+  });
+  for (const marker of markers) {
+    const owner = parseLockMarker(marker.slice(marker.lastIndexOf('/') + 1));
+    const stat = statIfAny(marker);
+    if (!owner || !stat) continue;
+    const lock = locks.find((l) => l.dev === stat.dev && l.ino === stat.ino);
+    if (lock) covered.add(lock.path);
+    if (isProcessAlive(owner)) continue;
+    if (lock) {
+      report.findings.push({
+        kind: 'stale-lock',
+        path: lock.path,
+        pid: owner.pid,
+        fixable: true,
+        message: `left by process ${owner.pid}, which is gone`,
+      });
+      if (fix) {
+        rmSync(lock.path, { force: true });
+        report.fixed.push(`removed the stale lock ${lock.path} (process ${owner.pid} is gone)`);
+      }
+    } else {
+      report.findings.push({
+        kind: 'temp-file',
+        path: marker,
+        fixable: true,
+        message: `the lock marker of process ${owner.pid}, which is gone`,
+      });
+    }
+    if (fix) rmSync(marker, { force: true });
+  }
+  return covered;
+}
+
+function statIfAny(path: string): { dev: number; ino: number } | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Locks no journal accounts for: maybe a running git, maybe a crash; only a person can tell. */
+function checkLocks(layout: RepoLayout, covered: ReadonlySet<string>, report: DoctorReport): void {
+  for (const lock of lockCandidates(layout)) {
     if (covered.has(lock) || !existsSync(lock)) continue;
     const age = Math.round((Date.now() - statSync(lock).mtimeMs) / 1000);
     report.findings.push({

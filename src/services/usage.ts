@@ -159,7 +159,7 @@ async function withLock<T>(lock: string, fn: () => T | Promise<T>): Promise<T> {
       if (attempt >= 200) {
         throw new SkillgardenError(
           'usage/locked',
-          `${lock} is held; if no skillgarden process is running, a crashed one left it: remove it by hand`,
+          `${lock} is held; if no skillgarden process is running, a crashed one left it: run \`skillgarden doctor\` to see what is left, then remove ${lock} by hand`,
           { data: { lock } },
         );
       }

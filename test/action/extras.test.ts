@@ -5,8 +5,9 @@ import { describe, expect, it } from 'vitest';
 import runReportSchema from '../../schemas/run-report.schema.json' with { type: 'json' };
 import { parseCommitMessage } from '../../src/core/ledger/trailers.js';
 import { git } from '../helpers/repo.js';
+import { writeTree } from '../helpers/tmp.js';
 import type { FakeGitHub } from './fake-github.js';
-import { createOrigin, type Origin, readBranch, runAction, runnerEnv, useAction } from './harness.js';
+import { commitAt, createOrigin, type Origin, readBranch, runAction, runnerEnv, useAction } from './harness.js';
 
 const action = useAction();
 
@@ -227,6 +228,47 @@ describe('mode: curate, umbrellas and drafted skills', () => {
     expect(again.stdout).toContain(`Not proposing ${draftBranch} again: it was closed without merging in #`);
     expect(fake.requests.filter((r) => r.operationId === 'pulls/create')).toHaveLength(2);
     expect(fake.pulls).toHaveLength(2);
+    expect(fake.violations).toEqual([]);
+  });
+
+  it('proposals never overlap: a skill the umbrella changes stays out of the lifecycle proposal, both bodies say so, and a declined umbrella lets it back', async () => {
+    const origin = createOrigin([{ name: 'tired-helper', age: 40, actor: 'agent' }]);
+    const work = origin.workspace;
+    // Two agent skills idle for 40 days (due to be marked stale) that an umbrella would merge.
+    for (const topic of ['staging', 'production'])
+      writeTree(work, {
+        [`skills/deploy-${topic}/SKILL.md`]: `---\nname: deploy-${topic}\ndescription: Deploy ${topic} notes for the web service. Use when deploying to ${topic}.\n---\n${deployText(topic)}`,
+      });
+    commitAt(
+      work,
+      'skill(create): deploy notes\n\nSkill-Action: create\nSkill-Name: deploy-staging\nSkill-Name: deploy-production\nSkill-Actor: agent\nSkill-Source: background',
+      40,
+    );
+    git(work, 'push', '-q', 'origin', 'main');
+    const fake = await action.github(origin);
+    const env = runnerEnv({ workspace: work, apiUrl: fake.url, inputs: { mode: 'curate', consolidate: 'true' } });
+    const first = await runAction(action.entry, env);
+    expect(first.code, first.stdout).toBe(0);
+    const lifecycle = fake.pulls.find((p) => p.head.ref === 'skillgarden/lifecycle')!;
+    const umbrella = fake.pulls.find((p) => p.head.ref === umbrellaBranch)!;
+    const trailers = parseCommitMessage(git(origin.bare, 'log', '-1', '--format=%B', 'skillgarden/lifecycle')).trailers;
+    expect(trailers.skills).toEqual(['tired-helper']);
+    expect(git(origin.bare, 'diff', '--name-only', 'main', 'skillgarden/lifecycle').trim()).toBe('.skillgarden/state.json');
+    for (const name of ['deploy-production', 'deploy-staging']) {
+      expect(lifecycle.body).toContain(
+        `\`${name}\` is left out (active → stale would be due): the umbrella proposal \`${umbrellaBranch}\` changes it`,
+      );
+      expect(umbrella.body).toContain(`\`${name}\` would be due active → stale: the lifecycle proposal leaves it to this one`);
+    }
+    // A person declines the umbrella: it is not proposed again, and the lifecycle now decides its members.
+    umbrella.state = 'closed';
+    const again = await runAction(action.entry, env);
+    expect(again.code, again.stdout).toBe(0);
+    expect(again.stdout).toContain(`Not proposing ${umbrellaBranch} again`);
+    expect(JSON.parse(again.outputs['pull-requests'] ?? '')).toMatchObject([{ branch: 'skillgarden/lifecycle', operation: 'updated' }]);
+    const updated = parseCommitMessage(git(origin.bare, 'log', '-1', '--format=%B', 'skillgarden/lifecycle')).trailers;
+    expect(updated.skills).toEqual(['deploy-production', 'deploy-staging', 'tired-helper']);
+    expect(lifecycle.body).not.toContain('is left out');
     expect(fake.violations).toEqual([]);
   });
 });

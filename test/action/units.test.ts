@@ -9,8 +9,7 @@ import type { RunReport } from '../../src/core/report/run-report.js';
 import { buildBranchName } from '../../src/action/branch-name.js';
 import { readInputs } from '../../src/action/inputs.js';
 import { codeSpan, escapeMarkdown } from '../../src/action/markdown.js';
-import { maxBodyLength, readFingerprint, renderProposalBody } from '../../src/action/pr-body.js';
-import { buildLifecycleProposal } from '../../src/action/proposal.js';
+import { buildLifecycleText, maxBodyLength, readFingerprint, renderProposalBody } from '../../src/services/proposals/index.js';
 import { isRetryable, planDelay } from '../../src/action/retry.js';
 
 const checkRefFormat = (branch: string) => {
@@ -111,7 +110,7 @@ function report(transitions: number): RunReport {
 
 describe('the proposal pull request body', () => {
   it('ends with the commit trailer block, which the ledger parser reads back', () => {
-    const proposal = buildLifecycleProposal(report(3))!;
+    const proposal = buildLifecycleText({ transitions: report(3).transitions, runId: 'r' })!;
     const body = renderProposalBody({
       proposal,
       runId: 'r',
@@ -120,14 +119,14 @@ describe('the proposal pull request body', () => {
       fullReportUrl: 'https://x/runs/1',
     });
     expect(body.trimEnd().endsWith(proposal.trailerBlock)).toBe(true);
-    expect(parseCommitMessage(`title\n\n${body}`).trailers).toEqual(parseCommitMessage(proposal.commitMessage).trailers);
+    expect(parseCommitMessage(`title\n\n${body}`).trailers).toEqual(parseCommitMessage(proposal.message).trailers);
     expect(readFingerprint(body)).toBe(proposal.fingerprint);
     expect(body).toContain('## Report\n\n## Curator run');
   });
 
   it("is cut to GitHub's limit with a pointer to the full report, keeping markers and trailers", () => {
     for (const count of [40, 2000]) {
-      const proposal = buildLifecycleProposal(report(count))!;
+      const proposal = buildLifecycleText({ transitions: report(count).transitions, runId: 'r' })!;
       const body = renderProposalBody({
         proposal,
         runId: 'r',
@@ -146,13 +145,13 @@ describe('the proposal pull request body', () => {
   });
 
   it('the fingerprint depends on the decisions, not their order or the run', () => {
-    const a = buildLifecycleProposal(report(4))!;
+    const a = buildLifecycleText({ transitions: report(4).transitions, runId: 'r' })!;
     const reversed = report(4);
     reversed.transitions.reverse();
     reversed.run_id = 'another-run';
-    expect(buildLifecycleProposal(reversed)!.fingerprint).toBe(a.fingerprint);
-    expect(buildLifecycleProposal(report(5))!.fingerprint).not.toBe(a.fingerprint);
-    expect(buildLifecycleProposal(report(0))).toBeNull();
+    expect(buildLifecycleText({ transitions: reversed.transitions, runId: reversed.run_id })!.fingerprint).toBe(a.fingerprint);
+    expect(buildLifecycleText({ transitions: report(5).transitions, runId: 'r' })!.fingerprint).not.toBe(a.fingerprint);
+    expect(buildLifecycleText({ transitions: report(0).transitions, runId: 'r' })).toBeUndefined();
   });
 });
 

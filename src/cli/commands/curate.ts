@@ -39,7 +39,9 @@ export const curateCommand: Command = {
   },
   async run({ io, global, values }) {
     // Nothing silently empty: a scheduled run over a library it cannot find fails, saying where it looked.
-    requireSkills(openLibrary(global.repo, requireConfig(global.repo).skills_dir), { allowEmpty: values['allow-empty'] === true });
+    // A library whose every skill is archived is found, not empty: its run reports the archive.
+    const library = openLibrary(global.repo, requireConfig(global.repo).skills_dir);
+    requireSkills(library, { allowEmpty: values['allow-empty'] === true || library.archived.length > 0 });
     const llm = readLlmOption(values.llm, io.env);
     const progress = createProgress(io, 'curating', !global.json);
     const propose = values.propose === true;

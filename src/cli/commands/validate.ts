@@ -87,10 +87,15 @@ async function validateOnce({ io, global, positionals, values }: CommandContext)
       ...(library ? { library } : {}),
       ...(files ? { files } : {}),
     });
-    mergeFindings(report, toFindings(scan.findings));
+    const found = toFindings(scan.findings);
+    found.forEach((f, i) => scanSkillOf.set(f, scan.findings[i]!.skill));
+    mergeFindings(report, found);
   }
   return { report, format };
 }
+
+/** The skill each scan finding is about: the text output groups repeats of one rule in one skill. */
+const scanSkillOf = new WeakMap<Finding, string>();
 
 /** Prints the report in its format; SARIF also carries the findings a baseline accepted, as suppressed. */
 export function showReport(context: CommandContext, report: ValidateReport, format: Format, sarif: () => string): number {
@@ -98,7 +103,7 @@ export function showReport(context: CommandContext, report: ValidateReport, form
   if (format === 'json') io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else if (format === 'github') io.stdout.write(renderFindingsGithub(report.findings));
   else if (format === 'sarif') io.stdout.write(sarif());
-  else io.stdout.write(renderFindingsText(report.findings, report));
+  else io.stdout.write(renderFindingsText(report.findings, report, { groupOf: (f) => scanSkillOf.get(f) }));
   return report.errors > 0 ? exitCodes.findings : exitCodes.ok;
 }
 

@@ -1,21 +1,27 @@
 import type { CuratorState } from '../config/state.js';
-import type { LifecycleDecision } from './types.js';
+import type { LifecycleDecision, SkillStateRecord } from './types.js';
 
 /** The state after one decision: stale marks added or removed, archived skills forgotten (the tree says where they are). */
 export function applyDecision(state: CuratorState, decision: LifecycleDecision, now: string): CuratorState {
   if (decision.kind !== 'transition') return state;
   const skills = { ...state.skills };
-  const record = { ...skills[decision.name] };
-  if (decision.to === 'archived') {
-    delete skills[decision.name];
-  } else if (decision.to === 'stale') {
-    skills[decision.name] = { ...record, state: 'stale', since: now };
-  } else {
-    const { state: _state, since: _since, ...rest } = record;
-    if (Object.keys(rest).length > 0) skills[decision.name] = rest;
-    else delete skills[decision.name];
-  }
+  const record = recordAfter(skills[decision.name], decision, now);
+  if (record) skills[decision.name] = record;
+  else delete skills[decision.name];
   return { ...state, skills };
+}
+
+/** A skill's record after a transition; `undefined` when nothing is left to remember. */
+export function recordAfter(
+  current: SkillStateRecord | undefined,
+  decision: LifecycleDecision & { kind: 'transition' },
+  now: string,
+): SkillStateRecord | undefined {
+  const record = { ...current };
+  if (decision.to === 'archived') return undefined;
+  if (decision.to === 'stale') return { ...record, state: 'stale', since: now };
+  const { state: _state, since: _since, ...rest } = record;
+  return Object.keys(rest).length > 0 ? rest : undefined;
 }
 
 export function applySeeds(state: CuratorState, names: readonly string[], now: string): CuratorState {

@@ -7,10 +7,36 @@ export interface FindingsSummary {
   warnings: number;
 }
 
+export interface RenderTextOptions {
+  /**
+   * The group a finding belongs to (its skill, for the scan's findings), or
+   * undefined: of one code in one group only the first few are shown, then
+   * one line for the rest (56 font files are one line, not 56).
+   */
+  groupOf?: (finding: Finding) => string | undefined;
+}
+
+/** Findings of one code in one group shown before the rest is summed up. */
+const shownPerGroup = 3;
+
 /** Compiler-style lines: `file:line:col severity code message`, then the hint indented. */
-export function renderFindingsText(findings: readonly Finding[], summary: FindingsSummary): string {
+export function renderFindingsText(findings: readonly Finding[], summary: FindingsSummary, options: RenderTextOptions = {}): string {
+  const groups = new Map<string, Finding[]>();
+  const keyOf = (f: Finding) => {
+    const group = options.groupOf?.(f);
+    return group === undefined ? undefined : `${group}\u0000${f.code}`;
+  };
+  for (const f of findings) {
+    const key = keyOf(f);
+    if (key !== undefined) groups.set(key, [...(groups.get(key) ?? []), f]);
+  }
   const lines: string[] = [];
   for (const f of findings) {
+    const key = keyOf(f);
+    const group = key === undefined ? undefined : groups.get(key);
+    const index = group ? group.indexOf(f) : 0;
+    if (group && index === shownPerGroup) lines.push(renderRest(f, group.slice(shownPerGroup), options.groupOf?.(f) ?? ''));
+    if (index >= shownPerGroup) continue;
     // Every value may come from a hostile file: one finding is one line, whatever its name or message holds.
     const where = f.line > 0 ? `${e(f.file)}:${f.line}:${f.column || 1}` : e(f.file);
     lines.push(`${where} ${f.severity} ${e(f.code)} ${e(f.message)}`);
@@ -18,6 +44,13 @@ export function renderFindingsText(findings: readonly Finding[], summary: Findin
   }
   lines.push(renderSummaryLine(summary));
   return `${lines.join('\n')}\n`;
+}
+
+function renderRest(first: Finding, rest: readonly Finding[], group: string): string {
+  const files = [...new Set(rest.map((r) => r.file))];
+  const shown = files.slice(0, 3).map(e).join(', ');
+  const more = files.length > 3 ? `, ${files.length - 3} more files` : '';
+  return `  … and ${rest.length} more ${e(first.code)} in ${e(group)} (${shown}${more}; --json lists them all)`;
 }
 
 export function renderSummaryLine(summary: FindingsSummary): string {

@@ -1,15 +1,15 @@
 import type { ChatClientOptions } from '../../llm/chat-client.js';
 import { join } from 'node:path';
-import { serializeState, type CuratorState } from '../../core/config/state.js';
+import { serializeState } from '../../core/config/state.js';
+import { StateText } from '../../core/config/state-text.js';
 import { isSkillgardenError } from '../../core/errors.js';
 import { buildCommitMessage, type SkillAction } from '../../core/ledger/trailers.js';
 import { checkGates } from '../../core/lifecycle/gates.js';
-import { applyDecision, applySeeds, type LifecycleDecision, type LifecyclePlan } from '../../core/lifecycle/index.js';
+import { applySeeds, recordAfter, type LifecycleDecision, type LifecyclePlan } from '../../core/lifecycle/index.js';
 import { readGitDir } from '../../ledger/git-dir.js';
 import { planSteadyPass, readSteadyCache, writeSteadyCache } from './steady-cache.js';
 import { countsAfter, transitionReport, type RunReport, type StateCounts } from '../../core/report/run-report.js';
-import { blobOid } from '../../ledger/blob-oid.js';
-import type { FileChange, Ledger } from '../../ledger/ledger.js';
+import type { CommitBatch, FileChange, Ledger } from '../../ledger/ledger.js';
 import { openLedger } from '../../ledger/open-ledger.js';
 import type { LedgerBackend } from '../../ledger/ledger.js';
 import { readLibrary, stateFile, type LibrarySnapshot } from './read-library.js';
@@ -151,18 +151,20 @@ export async function runCurator(options: CurateOptions): Promise<CurateResult> 
       repoDir: options.repoDir,
       ledger,
       runId,
-      state: snapshot.state,
+      state: new StateText(snapshot.state),
       stateOid: await currentOid(ledger),
       now: options.now.toISOString(),
       snapshot,
     };
+    // The run's commits are one batch: each transition its own commit, the branch moved once (write-batch.ts).
+    const batch = ledger.beginBatch();
+    const written: Array<LifecycleDecision & { kind: 'transition' }> = [];
     if (!firstRun) {
       const transitions = plan.decisions.filter((d): d is LifecycleDecision & { kind: 'transition' } => d.kind === 'transition');
       for (const [index, decision] of transitions.entries()) {
         try {
-          const commit = await commitTransition(ctx, decision);
-          report.transitions.push(transitionReport(decision, commit));
-          report.commits.push(commit);
+          await addTransition(ctx, batch, decision);
+          written.push(decision);
         } catch (error) {
           report.errors.push({
             code: isSkillgardenError(error) ? error.code : 'curator/failed',
@@ -173,7 +175,10 @@ export async function runCurator(options: CurateOptions): Promise<CurateResult> 
         options.onProgress?.(index + 1, transitions.length);
       }
     }
-    report.commits.push(await commitBookkeeping(ctx, firstRun ? [] : plan.seeds, forgotten));
+    await addBookkeeping(ctx, batch, firstRun ? [] : plan.seeds, forgotten);
+    const { commits } = await batch.publish();
+    written.forEach((decision, i) => report.transitions.push(transitionReport(decision, commits[i]!)));
+    report.commits.push(...commits);
     report.counts.after = countsAfter(report.counts.before, report.transitions);
     report.undo = `skillgarden rollback --run ${runId}`;
     return {
@@ -189,36 +194,40 @@ interface RunContext {
   repoDir: string;
   ledger: Ledger;
   runId: string;
-  state: CuratorState;
-  stateOid: string | null;
+  /** The state file as this run's commits leave it (updated a record at a time). */
+  state: StateText;
+  /**
+   * The state file's blob the run started from, checked by its first write only: the batch's
+   * later commits build on its own tip, and a replay on a moved branch checks the first again.
+   */
+  stateOid: string | null | undefined;
   now: string;
   snapshot: LibrarySnapshot;
 }
 
 const actionFor: Record<'stale' | 'active' | 'archived', SkillAction> = { stale: 'mark-stale', active: 'reactivate', archived: 'archive' };
 
-/** One transition, one commit: the state file (and, for an archive, the whole package moved). */
-async function commitTransition(ctx: RunContext, decision: LifecycleDecision & { kind: 'transition' }): Promise<string> {
-  const nextState = applyDecision(ctx.state, decision, ctx.now);
+/** One transition, one commit of the run's batch: the state file (and, for an archive, the whole package moved). */
+async function addTransition(ctx: RunContext, batch: CommitBatch, decision: LifecycleDecision & { kind: 'transition' }): Promise<void> {
+  const record = recordAfter(ctx.state.get(decision.name), decision, ctx.now);
   const changes: FileChange[] = await buildTransitionMoves(ctx.ledger, ctx.repoDir, ctx.snapshot, decision, new Date(ctx.now));
-  const stateText = serializeState(nextState);
-  const writesState = stateText !== serializeState(ctx.state) || changes.length === 0;
-  if (writesState) changes.push({ path: stateFile, content: stateText, expected: ctx.stateOid });
+  const state = ctx.state.change(decision.name, record);
+  const writesState = changes.length === 0 || state.changed;
+  if (writesState) changes.push({ path: stateFile, content: state.bytes, expected: ctx.stateOid });
   const action = actionFor[decision.to];
   const message = buildCommitMessage({
     subject: `skill(${action}): ${decision.name} — ${decision.from} → ${decision.to}`,
     body: `${decision.reason}.\nAnchor: ${decision.anchor} (${decision.anchorSource}).`,
     trailers: { action, skills: [decision.name], actor: 'curator', run: ctx.runId, reverts: [] },
   });
-  const { commit } = await ctx.ledger.commit({ message, changes });
-  ctx.state = nextState;
-  if (writesState) ctx.stateOid = blobOid(stateText);
-  return commit;
+  await batch.add({ message, changes });
+  state.apply();
+  if (writesState) ctx.stateOid = undefined;
 }
 
 /** The run's last commit: its time (for the interval gate), seed records, and records of skills gone from the tree. */
-async function commitBookkeeping(ctx: RunContext, seeds: string[], forgotten: string[]): Promise<string> {
-  let state = applySeeds(ctx.state, seeds, ctx.now);
+async function addBookkeeping(ctx: RunContext, batch: CommitBatch, seeds: string[], forgotten: string[]): Promise<void> {
+  let state = applySeeds(ctx.state.state(), seeds, ctx.now);
   const skills = { ...state.skills };
   for (const name of forgotten) delete skills[name];
   state = { ...state, skills, last_run_at: ctx.now, last_run_id: ctx.runId };
@@ -227,10 +236,9 @@ async function commitBookkeeping(ctx: RunContext, seeds: string[], forgotten: st
     subject: `skill(curate): run ${ctx.runId} — ${seeds.length} seeded, ${forgotten.length} forgotten`,
     trailers: { action: 'curate', skills: seeds.slice(0, 100), actor: 'curator', run: ctx.runId, reverts: [] },
   });
-  const { commit } = await ctx.ledger.commit({ message, changes: [{ path: stateFile, content: stateText, expected: ctx.stateOid }] });
-  ctx.state = state;
-  ctx.stateOid = blobOid(stateText);
-  return commit;
+  await batch.add({ message, changes: [{ path: stateFile, content: stateText, expected: ctx.stateOid }] });
+  ctx.state = new StateText(state);
+  ctx.stateOid = undefined;
 }
 
 async function currentOid(ledger: Ledger): Promise<string | null> {

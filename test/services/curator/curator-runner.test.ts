@@ -75,7 +75,7 @@ describe('run reports', () => {
     expect(readFileSync(join(dir, 'out/REPORT.md'), 'utf8')).toContain(`# Curator run ${written.run_id}`);
   });
 
-  it('a run interrupted half-way leaves nothing half-done, and the next run finishes cleanly', async () => {
+  it('a run interrupted half-way leaves nothing half-done (its batch is unpublished), and the next run does it all', async () => {
     const dir = repoWith({ 'draft.md': '' });
     for (const name of ['a-one', 'b-two', 'c-three']) {
       writeFileSync(join(dir, 'draft.md'), skillText(name));
@@ -89,7 +89,8 @@ describe('run reports', () => {
       );
     }
     const now = new Date('2026-11-30T00:00:00Z');
-    // The process "dies" right after the first transition is committed.
+    const head = git(dir, 'rev-parse', 'HEAD').trim();
+    // The process "dies" after the first transition is built: a run's commits are one batch, published together.
     const interrupted = runCurator({
       repoDir: dir,
       now,
@@ -99,10 +100,11 @@ describe('run reports', () => {
     });
     await expect(interrupted).rejects.toThrow('killed');
     expect(git(dir, 'status', '--porcelain', '--', 'skills', '.skillgarden')).toBe('');
-    const archived = git(dir, 'ls-files', 'skills/.archive').trim().split('\n');
-    expect(archived).toEqual(['skills/.archive/a-one/SKILL.md', 'skills/.archive/a-one/references/notes.md']);
+    expect(git(dir, 'rev-parse', 'HEAD').trim()).toBe(head);
+    expect(git(dir, 'ls-files', 'skills/.archive').trim()).toBe('');
     const { report } = await runCurator({ repoDir: dir, now });
-    expect(report.transitions.map((t) => t.skill)).toEqual(['b-two', 'c-three']);
+    expect(report.transitions.map((t) => t.skill)).toEqual(['a-one', 'b-two', 'c-three']);
+    expect(git(dir, 'rev-list', '--count', `${head}..HEAD`).trim()).toBe('4');
     expect(
       git(dir, 'ls-files', 'skills')
         .trim()

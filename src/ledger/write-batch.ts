@@ -1,0 +1,209 @@
+import { SkillgardenError } from '../core/errors.js';
+import { BatchTree } from './batch-tree.js';
+import { checkExpected } from './check-touched-paths.js';
+import { checkRepoState } from './check-repo-state.js';
+import type { CommitContext } from './commit-context.js';
+import { readBranch, resolvePeople } from './commit-people.js';
+import { mapLimited, readCheckoutBytes, writeConvertedBlob, writeSignedCommit } from './git-plumbing.js';
+import type { Author, CommitOptions } from './ledger.js';
+import { serializeCommit } from './loose-objects.js';
+import { backoffMs, sleep } from './lock-file.js';
+import { PendingObjects, objectId } from './pending-objects.js';
+import type { DeltaBase } from './pending-objects.js';
+import { prepareChanges } from './prepare-changes.js';
+import type { PreparedChange } from './prepare-changes.js';
+import { publish } from './publish-commit.js';
+import { readRef } from './refs.js';
+import { checkEmbeddedCanWrite, checkObjectFormat, checkSparse, pathsToConvert } from './repo-setup.js';
+import type { BlobRef } from './tree-edit.js';
+
+const maxAttempts = 100;
+
+/** One commit of a batch, as added: what a replay on a moved branch builds again. */
+interface Entry {
+  changes: PreparedChange[];
+  message: string;
+  people: { author: Required<Author>; committer: Required<Author> };
+}
+
+export interface BatchResult {
+  /** Every commit added, in order; the last is the branch's new tip. */
+  commits: string[];
+  /** 1 when nobody else moved the branch meanwhile. */
+  attempts: number;
+}
+
+/**
+ * A chain of commits on the current branch, published together: each `add` is its own commit
+ * (its own message and trailers, parent the previous one), built in memory on the batch's tip;
+ * `publish` writes their objects (one pack when there are many), then, under one `index.lock`
+ * and one branch lock, checks the touched files are clean, updates the working tree and the index
+ * once and moves the branch once. The intent journal names every touched path, so a crash leaves
+ * each file as the parent had it (`doctor --fix`) or as the last commit has it.
+ *
+ * An `add` that is refused (a conflict, a bad path) changes nothing and the batch goes on; a
+ * single commit is a batch of one. If another writer moved the branch, the whole chain is built
+ * again on its new tip, and refused as a whole if one of its commits no longer applies.
+ */
+export class CommitBatch {
+  private readonly entries: Entry[] = [];
+  private readonly commits: string[] = [];
+  private readonly pending: PendingObjects;
+  private readonly tree: BatchTree;
+  private opened: { branch: string; parent: string | undefined } | undefined;
+  /** The final state of every touched path, deletions first; and each one as the parent has it. */
+  private net = new Map<string, PreparedChange>();
+  private before = new Map<string, BlobRef | undefined>();
+  private lastBlob = new Map<string, DeltaBase>();
+  private tip: string | undefined;
+  private published = false;
+
+  constructor(private readonly ctx: CommitContext) {
+    const durable = { loose: ctx.setup.fsync.looseObject, pack: ctx.setup.fsync.pack };
+    this.pending = new PendingObjects(ctx.layout.commondir, durable);
+    this.tree = new BatchTree(ctx.store, this.pending);
+  }
+
+  get size(): number {
+    return this.commits.length;
+  }
+
+  /** Builds one commit on the batch's tip; returns its id (final unless a replay on a moved branch rebuilds it). */
+  async add(options: CommitOptions): Promise<string> {
+    if (this.published) throw new Error('CommitBatch: add after publish');
+    const changes = prepareChanges(options.changes);
+    await this.open();
+    const paths = changes.map((c) => c.path);
+    checkSparse(this.ctx.setup, paths);
+    if (this.ctx.backend === 'isomorphic-git') checkEmbeddedCanWrite(this.ctx.setup, this.ctx.dir, paths);
+    else await convertChanges(this.ctx, changes);
+    const entry: Entry = { changes, message: options.message, people: await resolvePeople(this.ctx, options.author) };
+    const commit = await this.build(entry);
+    this.entries.push(entry);
+    return commit;
+  }
+
+  /** Publishes every added commit; a batch with none moves nothing. */
+  async publish(): Promise<BatchResult> {
+    this.published = true;
+    if (this.entries.length === 0 || this.opened === undefined) return { commits: [], attempts: 1 };
+    const { branch } = this.opened;
+    for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
+      await this.pending.flush();
+      await this.ctx.onStage?.('objects-written');
+      const last = this.entries.at(-1)!;
+      const subject =
+        this.entries.length === 1 ? `commit: ${last.message}` : `commit: ${this.entries.length} commits, the last: ${last.message}`;
+      const published = await publish(this.ctx, {
+        branch,
+        parent: this.opened.parent,
+        commit: this.commits.at(-1)!,
+        changes: this.netChanges(),
+        before: this.before,
+        committer: last.people.committer,
+        reflog: subject,
+      });
+      if (published) return { commits: [...this.commits], attempts: attempt };
+      await sleep(backoffMs(attempt));
+      await this.replay(await readRef(this.ctx.layout, branch));
+    }
+    throw new SkillgardenError(
+      'ledger/busy',
+      `The branch ${branch} kept moving (another writer commits to it without pause); gave up after ${maxAttempts} attempts. Retry later; \`skillgarden doctor\` lists a write of ours still running.`,
+      {
+        data: { ref: branch },
+      },
+    );
+  }
+
+  private async open(): Promise<{ branch: string; parent: string | undefined }> {
+    if (this.opened) return this.opened;
+    checkObjectFormat(this.ctx.setup, this.ctx.dir);
+    const branch = await readBranch(this.ctx.layout);
+    checkRepoState(this.ctx.layout, branch, this.ctx.setup.config.bool('core.bare') ?? false);
+    const parent = await readRef(this.ctx.layout, branch);
+    await this.tree.reset(parent === undefined ? undefined : (await this.ctx.store.readCommit(parent)).tree);
+    this.opened = { branch, parent };
+    this.tip = parent;
+    return this.opened;
+  }
+
+  /** The commit on the tip: checks `expected`, edits the tree, writes the commit object (pending unless signed). */
+  private async build(entry: Entry): Promise<string> {
+    const { changes, message, people } = entry;
+    const before = await this.tree.lookup(changes.map((c) => c.path));
+    checkExpected(changes, before);
+    // A moved file's blob is already stored: it is in the tree the move starts from.
+    const known = new Set([...before.values()].flatMap((b) => (b ? [b.oid] : [])));
+    const blobs = new Map<string, DeltaBase>();
+    for (const change of changes) {
+      if (!change.content || change.stored || change.oid === null || known.has(change.oid)) continue;
+      blobs.set(change.path, this.pending.add('blob', change.oid, change.content, this.lastBlob.get(change.path)));
+    }
+    const edits = new Map(changes.map((c) => [c.path, c.oid === null ? null : { oid: c.oid, mode: c.mode }]));
+    const tree = await this.tree.apply(edits);
+    const parents = this.tip === undefined ? [] : [this.tip];
+    const object = { tree, parents, message, ...people };
+    let commit: string;
+    if (this.ctx.setup.sign) {
+      // Git signs, and `commit-tree` needs the tree and parent stored: the pending objects are written first.
+      await this.pending.flush();
+      commit = await writeSignedCommit(this.ctx.dir, object);
+    } else {
+      const bytes = serializeCommit(object);
+      commit = objectId('commit', bytes);
+      this.pending.add('commit', commit, bytes);
+    }
+    for (const [path, blob] of blobs) this.lastBlob.set(path, blob);
+    for (const change of changes) {
+      if (!this.before.has(change.path)) this.before.set(change.path, before.get(change.path));
+      this.net.delete(change.path);
+      this.net.set(change.path, change);
+    }
+    this.tip = commit;
+    this.commits.push(commit);
+    return commit;
+  }
+
+  /** Builds the whole chain again on the branch's new tip; a commit that no longer applies refuses the batch. */
+  private async replay(parent: string | undefined): Promise<void> {
+    this.opened = { branch: this.opened!.branch, parent };
+    this.net = new Map();
+    this.before = new Map();
+    this.lastBlob = new Map();
+    this.commits.length = 0;
+    this.tip = parent;
+    await this.tree.reset(parent === undefined ? undefined : (await this.ctx.store.readCommit(parent)).tree);
+    for (const entry of this.entries) await this.build(entry);
+  }
+
+  /** Deletions first: a file removed by one commit may be where a later one puts a folder. */
+  private netChanges(): PreparedChange[] {
+    const all = [...this.net.values()];
+    return [...all.filter((c) => c.oid === null), ...all.filter((c) => c.oid !== null)];
+  }
+}
+
+export function beginBatch(ctx: CommitContext): CommitBatch {
+  return new CommitBatch(ctx);
+}
+
+/**
+ * Paths git converts (core.autocrlf, .gitattributes eol/filters): git stores
+ * the blob (`hash-object --path`) and says what a checkout writes, so a
+ * clean file stays clean and a written one is what `git checkout` writes.
+ */
+async function convertChanges(ctx: CommitContext, changes: PreparedChange[]): Promise<void> {
+  const candidates = changes.filter((c) => c.mode !== '120000').map((c) => c.path);
+  const converted = new Set(pathsToConvert(ctx.setup, ctx.dir, candidates));
+  if (converted.size === 0) return;
+  for (const change of changes) change.converted = converted.has(change.path);
+  const targets = changes.filter((c) => c.converted && c.content);
+  const oids = await mapLimited(targets, (c) => writeConvertedBlob(ctx.dir, c.path, c.content!));
+  targets.forEach((change, i) => Object.assign(change, { oid: oids[i], stored: true }));
+  const bytes = await readCheckoutBytes(
+    ctx.dir,
+    targets.map((c) => ({ path: c.path, oid: c.oid! })),
+  );
+  for (const change of targets) change.worktree = bytes.get(change.path) ?? change.content!;
+}
