@@ -5,10 +5,9 @@ const day = 86_400;
 
 /**
  * One commit per agent-created skill (with trailers), then one commit with 100 writers' usage files: via git fast-import.
- * `recent`: every skill used within the last 20 days, so a pass has nothing to do (bench/curate.ts steady).
+ * `recent`: every skill used within the last 20 days, so a pass has nothing to do.
  */
-export function generateLibrary(dir: string, count: number, now: Date, options: { recent?: boolean } = {}): void {
-  const recent = options.recent === true;
+export function generateLibrary(dir: string, count: number, now: Date, recent = false): void {
   execFileSync('git', ['init', '-q', '-b', 'main', dir]);
   const chunks: string[] = [];
   const start = Math.floor(now.getTime() / 1000) - 200 * day;

@@ -72,7 +72,7 @@ async function steady(list: number[]): Promise<void> {
   for (const size of list) {
     const dir = mkdtempSync(join(tmpdir(), 'sg-bench-curate-'));
     try {
-      generateLibrary(dir, size, now, { recent: true });
+      generateLibrary(dir, size, now, true);
       const first = await runCurator({ repoDir: dir, now });
       if (first.report.transitions.length !== 0)
         throw new Error(`expected nothing to do, got ${first.report.transitions.length} transitions`);
