@@ -87,7 +87,11 @@ export class LibraryCache {
 
   /** Every current problem: invalid files and duplicate names. */
   problems(): Finding[] {
-    return [...this.duplicates, ...[...this.skills.values()].flatMap((s) => s.problems)];
+    // In path order, as a cold discovery finds them: a start over the index keeps the index's order of skills.
+    const skills = [...this.skills.values()].sort((a, b) =>
+      a.location.dir < b.location.dir ? -1 : a.location.dir > b.location.dir ? 1 : 0,
+    );
+    return [...this.duplicates, ...skills.flatMap((s) => s.problems)];
   }
 
   /**
