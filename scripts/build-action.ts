@@ -4,6 +4,7 @@
  * CommonJS dependencies the `require` they expect. Run: `npm run build:action`.
  */
 import { build } from 'esbuild';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
@@ -18,6 +19,12 @@ export async function buildAction(outfile = join(root, 'dist', 'index.js')): Pro
     format: 'esm',
     legalComments: 'none',
     logLevel: 'warning',
+    // The bundle runs wherever the runner put it (tests copy it to a temporary folder): the version travels inside it.
+    define: {
+      __SKILLGARDEN_VERSION__: JSON.stringify(
+        (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version,
+      ),
+    },
     banner: { js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);" },
   });
 }

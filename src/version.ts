@@ -3,6 +3,9 @@ import { SkillgardenError } from './core/errors.js';
 
 let version: string | undefined;
 
+/** Set by the Action's bundle (scripts/build-action.ts), which may run with no package.json above it. */
+declare const __SKILLGARDEN_VERSION__: string | undefined;
+
 /**
  * The package's version, read from its package.json, so a release changes one place. The code runs from src/ (tests,
  * tsx), lib/ (the built package) and lib/bundle/cli/ (the CLI bundle), so the nearest skillgarden package.json above
@@ -10,6 +13,7 @@ let version: string | undefined;
  */
 export function readPackageVersion(): string {
   if (version !== undefined) return version;
+  if (typeof __SKILLGARDEN_VERSION__ === 'string') return (version = __SKILLGARDEN_VERSION__);
   // Up to the root, where `..` no longer changes the URL.
   for (let dir = new URL('.', import.meta.url), above = ''; dir.href !== above; above = dir.href, dir = new URL('..', dir)) {
     const manifest = readManifest(new URL('package.json', dir));
