@@ -1498,36 +1498,36 @@ var require_diagnostics = __commonJS({
       const debuglog = fetchDebuglog.enabled ? fetchDebuglog : undiciDebugLog;
       diagnosticsChannel.channel("undici:client:beforeConnect").subscribe((evt) => {
         const {
-          connectParams: { version: version2, protocol, port, host }
+          connectParams: { version: version3, protocol, port, host }
         } = evt;
         debuglog(
           "connecting to %s using %s%s",
           `${host}${port ? `:${port}` : ""}`,
           protocol,
-          version2
+          version3
         );
       });
       diagnosticsChannel.channel("undici:client:connected").subscribe((evt) => {
         const {
-          connectParams: { version: version2, protocol, port, host }
+          connectParams: { version: version3, protocol, port, host }
         } = evt;
         debuglog(
           "connected to %s using %s%s",
           `${host}${port ? `:${port}` : ""}`,
           protocol,
-          version2
+          version3
         );
       });
       diagnosticsChannel.channel("undici:client:connectError").subscribe((evt) => {
         const {
-          connectParams: { version: version2, protocol, port, host },
+          connectParams: { version: version3, protocol, port, host },
           error: error2
         } = evt;
         debuglog(
           "connection to %s using %s%s errored - %s",
           `${host}${port ? `:${port}` : ""}`,
           protocol,
-          version2,
+          version3,
           error2.message
         );
       });
@@ -1576,31 +1576,31 @@ var require_diagnostics = __commonJS({
         const debuglog = undiciDebugLog.enabled ? undiciDebugLog : websocketDebuglog;
         diagnosticsChannel.channel("undici:client:beforeConnect").subscribe((evt) => {
           const {
-            connectParams: { version: version2, protocol, port, host }
+            connectParams: { version: version3, protocol, port, host }
           } = evt;
           debuglog(
             "connecting to %s%s using %s%s",
             host,
             port ? `:${port}` : "",
             protocol,
-            version2
+            version3
           );
         });
         diagnosticsChannel.channel("undici:client:connected").subscribe((evt) => {
           const {
-            connectParams: { version: version2, protocol, port, host }
+            connectParams: { version: version3, protocol, port, host }
           } = evt;
           debuglog(
             "connected to %s%s using %s%s",
             host,
             port ? `:${port}` : "",
             protocol,
-            version2
+            version3
           );
         });
         diagnosticsChannel.channel("undici:client:connectError").subscribe((evt) => {
           const {
-            connectParams: { version: version2, protocol, port, host },
+            connectParams: { version: version3, protocol, port, host },
             error: error2
           } = evt;
           debuglog(
@@ -1608,7 +1608,7 @@ var require_diagnostics = __commonJS({
             host,
             port ? `:${port}` : "",
             protocol,
-            version2,
+            version3,
             error2.message
           );
         });
@@ -2578,14 +2578,14 @@ var require_connect = __commonJS({
       const sessionCache = new SessionCache(maxCachedSessions == null ? 100 : maxCachedSessions);
       timeout = timeout == null ? 1e4 : timeout;
       allowH2 = allowH2 != null ? allowH2 : false;
-      return function connect({ hostname: hostname2, host, protocol, port, servername, localAddress, httpSocket }, callback) {
+      return function connect({ hostname: hostname3, host, protocol, port, servername, localAddress, httpSocket }, callback) {
         let socket;
         if (protocol === "https:") {
           if (!tls) {
             tls = __require("node:tls");
           }
           servername = servername || options.servername || util.getServerName(host) || null;
-          const sessionKey = servername || hostname2;
+          const sessionKey = servername || hostname3;
           assert(sessionKey);
           const session = customSession || sessionCache.get(sessionKey) || null;
           port = port || 443;
@@ -2601,7 +2601,7 @@ var require_connect = __commonJS({
             socket: httpSocket,
             // upgrade socket connection
             port,
-            host: hostname2
+            host: hostname3
           });
           socket.on("session", function(session2) {
             sessionCache.set(sessionKey, session2);
@@ -2615,14 +2615,14 @@ var require_connect = __commonJS({
             ...options,
             localAddress,
             port,
-            host: hostname2
+            host: hostname3
           });
         }
         if (options.keepAlive == null || options.keepAlive) {
           const keepAliveInitialDelay = options.keepAliveInitialDelay === void 0 ? 6e4 : options.keepAliveInitialDelay;
           socket.setKeepAlive(true, keepAliveInitialDelay);
         }
-        const clearConnectTimeout = setupConnectTimeout(new WeakRef(socket), { timeout, hostname: hostname2, port });
+        const clearConnectTimeout = setupConnectTimeout(new WeakRef(socket), { timeout, hostname: hostname3, port });
         socket.setNoDelay(true).once(protocol === "https:" ? "secureConnect" : "connect", function() {
           queueMicrotask(clearConnectTimeout);
           if (callback) {
@@ -3355,11 +3355,11 @@ var require_data_url = __commonJS({
       }
       const href = url.href;
       const hashLength = url.hash.length;
-      const serialized = hashLength === 0 ? href : href.substring(0, href.length - hashLength);
+      const serialized2 = hashLength === 0 ? href : href.substring(0, href.length - hashLength);
       if (!hashLength && href.endsWith("#")) {
-        return serialized.slice(0, -1);
+        return serialized2.slice(0, -1);
       }
-      return serialized;
+      return serialized2;
     }
     function collectASequenceOfCodePoints(condition, input2, position) {
       let result = "";
@@ -3738,19 +3738,19 @@ var require_webidl = __commonJS({
     });
     webidl.util.ConvertToInt = function(V2, bitLength, signedness, opts) {
       let upperBound;
-      let lowerBound;
+      let lowerBound2;
       if (bitLength === 64) {
         upperBound = Math.pow(2, 53) - 1;
         if (signedness === "unsigned") {
-          lowerBound = 0;
+          lowerBound2 = 0;
         } else {
-          lowerBound = Math.pow(-2, 53) + 1;
+          lowerBound2 = Math.pow(-2, 53) + 1;
         }
       } else if (signedness === "unsigned") {
-        lowerBound = 0;
+        lowerBound2 = 0;
         upperBound = Math.pow(2, bitLength) - 1;
       } else {
-        lowerBound = Math.pow(-2, bitLength) - 1;
+        lowerBound2 = Math.pow(-2, bitLength) - 1;
         upperBound = Math.pow(2, bitLength - 1) - 1;
       }
       let x2 = Number(V2);
@@ -3765,16 +3765,16 @@ var require_webidl = __commonJS({
           });
         }
         x2 = webidl.util.IntegerPart(x2);
-        if (x2 < lowerBound || x2 > upperBound) {
+        if (x2 < lowerBound2 || x2 > upperBound) {
           throw webidl.errors.exception({
             header: "Integer conversion",
-            message: `Value must be between ${lowerBound}-${upperBound}, got ${x2}.`
+            message: `Value must be between ${lowerBound2}-${upperBound}, got ${x2}.`
           });
         }
         return x2;
       }
       if (!Number.isNaN(x2) && opts?.clamp === true) {
-        x2 = Math.min(Math.max(x2, lowerBound), upperBound);
+        x2 = Math.min(Math.max(x2, lowerBound2), upperBound);
         if (Math.floor(x2) % 2 === 0) {
           x2 = Math.floor(x2);
         } else {
@@ -7090,8 +7090,8 @@ var require_client_h2 = __commonJS({
         }
       }
       let stream;
-      const { hostname: hostname2, port } = client[kUrl];
-      headers[HTTP2_HEADER_AUTHORITY] = host || `${hostname2}${port ? `:${port}` : ""}`;
+      const { hostname: hostname3, port } = client[kUrl];
+      headers[HTTP2_HEADER_AUTHORITY] = host || `${hostname3}${port ? `:${port}` : ""}`;
       headers[HTTP2_HEADER_METHOD] = method;
       const abort = (error2) => {
         if (request2.aborted) {
@@ -7931,20 +7931,20 @@ var require_client = __commonJS({
     async function connect(client) {
       assert(!client[kConnecting]);
       assert(!client[kHTTPContext]);
-      let { host, hostname: hostname2, protocol, port } = client[kUrl];
-      if (hostname2[0] === "[") {
-        const idx = hostname2.indexOf("]");
+      let { host, hostname: hostname3, protocol, port } = client[kUrl];
+      if (hostname3[0] === "[") {
+        const idx = hostname3.indexOf("]");
         assert(idx !== -1);
-        const ip = hostname2.substring(1, idx);
+        const ip = hostname3.substring(1, idx);
         assert(net2.isIP(ip));
-        hostname2 = ip;
+        hostname3 = ip;
       }
       client[kConnecting] = true;
       if (channels.beforeConnect.hasSubscribers) {
         channels.beforeConnect.publish({
           connectParams: {
             host,
-            hostname: hostname2,
+            hostname: hostname3,
             protocol,
             port,
             version: client[kHTTPContext]?.version,
@@ -7958,7 +7958,7 @@ var require_client = __commonJS({
         const socket = await new Promise((resolve9, reject) => {
           client[kConnector]({
             host,
-            hostname: hostname2,
+            hostname: hostname3,
             protocol,
             port,
             servername: client[kServerName],
@@ -7991,7 +7991,7 @@ var require_client = __commonJS({
           channels.connected.publish({
             connectParams: {
               host,
-              hostname: hostname2,
+              hostname: hostname3,
               protocol,
               port,
               version: client[kHTTPContext]?.version,
@@ -8012,7 +8012,7 @@ var require_client = __commonJS({
           channels.connectError.publish({
             connectParams: {
               host,
-              hostname: hostname2,
+              hostname: hostname3,
               protocol,
               port,
               version: client[kHTTPContext]?.version,
@@ -8987,10 +8987,10 @@ var require_env_http_proxy_agent = __commonJS({
         }
       }
       #getProxyAgentForUrl(url) {
-        let { protocol, host: hostname2, port } = url;
-        hostname2 = hostname2.replace(/:\d*$/, "").toLowerCase();
+        let { protocol, host: hostname3, port } = url;
+        hostname3 = hostname3.replace(/:\d*$/, "").toLowerCase();
         port = Number.parseInt(port, 10) || DEFAULT_PORTS[protocol] || 0;
-        if (!this.#shouldProxy(hostname2, port)) {
+        if (!this.#shouldProxy(hostname3, port)) {
           return this[kNoProxyAgent];
         }
         if (protocol === "https:") {
@@ -8998,7 +8998,7 @@ var require_env_http_proxy_agent = __commonJS({
         }
         return this[kHttpProxyAgent];
       }
-      #shouldProxy(hostname2, port) {
+      #shouldProxy(hostname3, port) {
         if (this.#noProxyChanged) {
           this.#parseNoProxy();
         }
@@ -9014,11 +9014,11 @@ var require_env_http_proxy_agent = __commonJS({
             continue;
           }
           if (!/^[.*]/.test(entry.hostname)) {
-            if (hostname2 === entry.hostname) {
+            if (hostname3 === entry.hostname) {
               return false;
             }
           } else {
-            if (hostname2.endsWith(entry.hostname.replace(/^\*/, ""))) {
+            if (hostname3.endsWith(entry.hostname.replace(/^\*/, ""))) {
               return false;
             }
           }
@@ -11237,11 +11237,11 @@ var require_pluralizer = __commonJS({
         this.singular = singular;
         this.plural = plural;
       }
-      pluralize(count) {
-        const one = count === 1;
+      pluralize(count2) {
+        const one = count2 === 1;
         const keys = one ? singulars : plurals;
         const noun = one ? this.singular : this.plural;
-        return { ...keys, count, noun };
+        return { ...keys, count: count2, noun };
       }
     };
   }
@@ -11642,7 +11642,7 @@ var require_dns = __commonJS({
   "node_modules/undici/lib/interceptor/dns.js"(exports, module) {
     "use strict";
     var { isIP } = __require("node:net");
-    var { lookup } = __require("node:dns");
+    var { lookup: lookup2 } = __require("node:dns");
     var DecoratorHandler = require_decorator_handler();
     var { InvalidArgumentError, InformationalError } = require_errors();
     var maxInt = Math.pow(2, 31) - 1;
@@ -11732,7 +11732,7 @@ var require_dns = __commonJS({
         }
       }
       #defaultLookup(origin, opts, cb) {
-        lookup(
+        lookup2(
           origin.hostname,
           {
             all: true,
@@ -16452,8 +16452,8 @@ var require_cookies = __commonJS({
       if (!cookie) {
         return out;
       }
-      for (const piece of cookie.split(";")) {
-        const [name, ...value] = piece.split("=");
+      for (const piece2 of cookie.split(";")) {
+        const [name, ...value] = piece2.split("=");
         out[name.trim()] = value.join("=");
       }
       return out;
@@ -18660,15 +18660,15 @@ ${value}`;
           pos = 0;
         }
       }
-      discardLeadingBytes(count) {
-        while (count > 0 && this.lineChunkIndex < this.chunks.length) {
+      discardLeadingBytes(count2) {
+        while (count2 > 0 && this.lineChunkIndex < this.chunks.length) {
           const chunk = this.chunks[this.lineChunkIndex];
           const remaining = chunk.length - this.linePos;
-          if (count < remaining) {
-            this.linePos += count;
-            count = 0;
+          if (count2 < remaining) {
+            this.linePos += count2;
+            count2 = 0;
           } else {
-            count -= remaining;
+            count2 -= remaining;
             this.lineChunkIndex++;
             this.linePos = 0;
           }
@@ -21337,20 +21337,20 @@ var require_resolve = __commonJS({
       return false;
     }
     function countKeys2(schema) {
-      let count = 0;
+      let count2 = 0;
       for (const key in schema) {
         if (key === "$ref")
           return Infinity;
-        count++;
+        count2++;
         if (SIMPLE_INLINED.has(key))
           continue;
         if (typeof schema[key] == "object") {
-          (0, util_1.eachItem)(schema[key], (sch) => count += countKeys2(sch));
+          (0, util_1.eachItem)(schema[key], (sch) => count2 += countKeys2(sch));
         }
-        if (count === Infinity)
+        if (count2 === Infinity)
           return Infinity;
       }
-      return count;
+      return count2;
     }
     function getFullPath(resolver, id = "", normalize2) {
       if (normalize2 !== false)
@@ -21360,8 +21360,8 @@ var require_resolve = __commonJS({
     }
     exports.getFullPath = getFullPath;
     function _getFullPath(resolver, p2) {
-      const serialized = resolver.serialize(p2);
-      return serialized.split("#")[0] + "#";
+      const serialized2 = resolver.serialize(p2);
+      return serialized2.split("#")[0] + "#";
     }
     exports._getFullPath = _getFullPath;
     var TRAILING_SLASH_HASH = /#\/?$/;
@@ -23028,50 +23028,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative7, options, skipNormalization) {
+    function resolveComponent(base, relative8, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse3(serialize(base, options), options);
-        relative7 = parse3(serialize(relative7, options), options);
+        relative8 = parse3(serialize(relative8, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative7.scheme) {
-        target.scheme = relative7.scheme;
-        target.userinfo = relative7.userinfo;
-        target.host = relative7.host;
-        target.port = relative7.port;
-        target.path = removeDotSegments(relative7.path || "");
-        target.query = relative7.query;
+      if (!options.tolerant && relative8.scheme) {
+        target.scheme = relative8.scheme;
+        target.userinfo = relative8.userinfo;
+        target.host = relative8.host;
+        target.port = relative8.port;
+        target.path = removeDotSegments(relative8.path || "");
+        target.query = relative8.query;
       } else {
-        if (relative7.userinfo !== void 0 || relative7.host !== void 0 || relative7.port !== void 0) {
-          target.userinfo = relative7.userinfo;
-          target.host = relative7.host;
-          target.port = relative7.port;
-          target.path = removeDotSegments(relative7.path || "");
-          target.query = relative7.query;
+        if (relative8.userinfo !== void 0 || relative8.host !== void 0 || relative8.port !== void 0) {
+          target.userinfo = relative8.userinfo;
+          target.host = relative8.host;
+          target.port = relative8.port;
+          target.path = removeDotSegments(relative8.path || "");
+          target.query = relative8.query;
         } else {
-          if (!relative7.path) {
+          if (!relative8.path) {
             target.path = base.path;
-            if (relative7.query !== void 0) {
-              target.query = relative7.query;
+            if (relative8.query !== void 0) {
+              target.query = relative8.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative7.path[0] === "/") {
-              target.path = removeDotSegments(relative7.path);
+            if (relative8.path[0] === "/") {
+              target.path = removeDotSegments(relative8.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative7.path;
+                target.path = "/" + relative8.path;
               } else if (!base.path) {
-                target.path = relative7.path;
+                target.path = relative8.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative7.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative8.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative7.query;
+            target.query = relative8.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -23079,7 +23079,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative7.fragment;
+      target.fragment = relative8.fragment;
       return target;
     }
     function equal(uriA, uriB, options) {
@@ -24888,8 +24888,8 @@ var require_contains = __commonJS({
         cxt.result(valid, () => cxt.reset());
         function validateItemsWithCount() {
           const schValid = gen.name("_valid");
-          const count = gen.let("count", 0);
-          validateItems(schValid, () => gen.if(schValid, () => checkLimits(count)));
+          const count2 = gen.let("count", 0);
+          validateItems(schValid, () => gen.if(schValid, () => checkLimits(count2)));
         }
         function validateItems(_valid, block) {
           gen.forRange("i", 0, len, (i) => {
@@ -24902,16 +24902,16 @@ var require_contains = __commonJS({
             block();
           });
         }
-        function checkLimits(count) {
-          gen.code((0, codegen_1._)`${count}++`);
+        function checkLimits(count2) {
+          gen.code((0, codegen_1._)`${count2}++`);
           if (max === void 0) {
-            gen.if((0, codegen_1._)`${count} >= ${min}`, () => gen.assign(valid, true).break());
+            gen.if((0, codegen_1._)`${count2} >= ${min}`, () => gen.assign(valid, true).break());
           } else {
-            gen.if((0, codegen_1._)`${count} > ${max}`, () => gen.assign(valid, false).break());
+            gen.if((0, codegen_1._)`${count2} > ${max}`, () => gen.assign(valid, false).break());
             if (min === 1)
               gen.assign(valid, true);
             else
-              gen.if((0, codegen_1._)`${count} >= ${min}`, () => gen.assign(valid, true));
+              gen.if((0, codegen_1._)`${count2} >= ${min}`, () => gen.assign(valid, true));
           }
         }
       }
@@ -26922,13 +26922,13 @@ var require_directives = __commonJS({
               onError(0, "%YAML directive should contain exactly one part");
               return false;
             }
-            const [version2] = parts;
-            if (version2 === "1.1" || version2 === "1.2") {
-              this.yaml.version = version2;
+            const [version3] = parts;
+            if (version3 === "1.1" || version3 === "1.2") {
+              this.yaml.version = version3;
               return true;
             } else {
-              const isValid = /^\d+\.\d+$/.test(version2);
-              onError(6, `Unsupported YAML version ${version2}`, isValid);
+              const isValid = /^\d+\.\d+$/.test(version3);
+              onError(6, `Unsupported YAML version ${version3}`, isValid);
               return false;
             }
           }
@@ -26960,13 +26960,13 @@ var require_directives = __commonJS({
             onError("Verbatim tags must end with a >");
           return verbatim;
         }
-        const [, handle, suffix] = source.match(/^(.*!)([^!]*)$/s);
-        if (!suffix)
+        const [, handle, suffix2] = source.match(/^(.*!)([^!]*)$/s);
+        if (!suffix2)
           onError(`The ${source} tag has no suffix`);
         const prefix2 = this.tags[handle];
         if (prefix2) {
           try {
-            return prefix2 + decodeURIComponent(suffix);
+            return prefix2 + decodeURIComponent(suffix2);
           } catch (error2) {
             onError(String(error2));
             return null;
@@ -27198,8 +27198,8 @@ var require_Node = __commonJS({
         };
         const res = toJS.toJS(this, "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count);
+          for (const { count: count2, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count2);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
@@ -27307,13 +27307,13 @@ var require_Alias = __commonJS({
         const anchor = anchors2 && source && anchors2.get(source);
         return anchor ? anchor.count * anchor.aliasCount : 0;
       } else if (identity2.isCollection(node)) {
-        let count = 0;
+        let count2 = 0;
         for (const item of node.items) {
           const c3 = getAliasCount(doc, item, anchors2);
-          if (c3 > count)
-            count = c3;
+          if (c3 > count2)
+            count2 = c3;
         }
-        return count;
+        return count2;
       } else if (identity2.isPair(node)) {
         const kc = getAliasCount(doc, node.key, anchors2);
         const vc = getAliasCount(doc, node.value, anchors2);
@@ -30030,14 +30030,14 @@ var require_Document = __commonJS({
           version: "1.2"
         }, options);
         this.options = opt;
-        let { version: version2 } = opt;
+        let { version: version3 } = opt;
         if (options?._directives) {
           this.directives = options._directives.atDocument();
           if (this.directives.yaml.explicit)
-            version2 = this.directives.yaml.version;
+            version3 = this.directives.yaml.version;
         } else
-          this.directives = new directives.Directives({ version: version2 });
-        this.setSchema(version2, options);
+          this.directives = new directives.Directives({ version: version3 });
+        this.setSchema(version3, options);
         this.contents = value === void 0 ? null : this.createNode(value, _replacer, options);
       }
       /**
@@ -30217,11 +30217,11 @@ var require_Document = __commonJS({
        *
        * Overrides all previously set schema options.
        */
-      setSchema(version2, options = {}) {
-        if (typeof version2 === "number")
-          version2 = String(version2);
+      setSchema(version3, options = {}) {
+        if (typeof version3 === "number")
+          version3 = String(version3);
         let opt;
-        switch (version2) {
+        switch (version3) {
           case "1.1":
             if (this.directives)
               this.directives.yaml.version = "1.1";
@@ -30232,9 +30232,9 @@ var require_Document = __commonJS({
           case "1.2":
           case "next":
             if (this.directives)
-              this.directives.yaml.version = version2;
+              this.directives.yaml.version = version3;
             else
-              this.directives = new directives.Directives({ version: version2 });
+              this.directives = new directives.Directives({ version: version3 });
             opt = { resolveKnownTags: true, schema: "core" };
             break;
           case null:
@@ -30243,7 +30243,7 @@ var require_Document = __commonJS({
             opt = null;
             break;
           default: {
-            const sv = JSON.stringify(version2);
+            const sv = JSON.stringify(version3);
             throw new Error(`Expected '1.1', '1.2' or null as first argument, but found: ${sv}`);
           }
         }
@@ -30266,8 +30266,8 @@ var require_Document = __commonJS({
         };
         const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count);
+          for (const { count: count2, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count2);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
       /**
@@ -30344,12 +30344,12 @@ var require_errors3 = __commonJS({
         lineStr = prev + lineStr;
       }
       if (/[^ ]/.test(lineStr)) {
-        let count = 1;
+        let count2 = 1;
         const end = error2.linePos[1];
         if (end?.line === line && end.col > col) {
-          count = Math.max(1, Math.min(end.col - col, 80 - ci));
+          count2 = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
-        const pointer = " ".repeat(ci) + "^".repeat(count);
+        const pointer = " ".repeat(ci) + "^".repeat(count2);
         error2.message += `:
 
 ${lineStr}
@@ -30593,10 +30593,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep7, value } = collItem;
+        const { start, key, sep: sep9, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep7?.[0],
+          next: key ?? sep9?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -30610,7 +30610,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep7) {
+          if (!keyProps.anchor && !keyProps.tag && !sep9) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -30634,7 +30634,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep7 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep9 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -30650,7 +30650,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep7, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep9, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -30741,7 +30741,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep7 = "";
+        let sep9 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -30755,13 +30755,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep7 + cb;
-              sep7 = "";
+                comment += sep9 + cb;
+              sep9 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep7 += source;
+                sep9 += source;
               hasSpace = true;
               break;
             default:
@@ -30796,26 +30796,26 @@ var require_resolve_flow_collection = __commonJS({
       const NodeClass = tag?.nodeClass ?? (isMap5 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
       const coll = new NodeClass(ctx.schema);
       coll.flow = true;
-      const atRoot = ctx.atRoot;
-      if (atRoot)
+      const atRoot2 = ctx.atRoot;
+      if (atRoot2)
         ctx.atRoot = false;
       if (ctx.atKey)
         ctx.atKey = false;
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep7, value } = collItem;
+        const { start, key, sep: sep9, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep7?.[0],
+          next: key ?? sep9?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep7 && !value) {
+          if (!props.anchor && !props.tag && !sep9 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -30869,8 +30869,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap5 && !sep7 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep7, null, props, onError);
+        if (!isMap5 && !sep9 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep9, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -30882,7 +30882,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep7 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep9 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -30893,8 +30893,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap5 && !props.found && ctx.options.strict) {
-              if (sep7)
-                for (const st2 of sep7) {
+              if (sep9)
+                for (const st2 of sep9) {
                   if (st2 === valueProps.found)
                     break;
                   if (st2.type === "newline") {
@@ -30911,7 +30911,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep7, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep9, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -30947,8 +30947,8 @@ var require_resolve_flow_collection = __commonJS({
         cePos = ce2.offset + ce2.source.length;
       else {
         const name = fcName[0].toUpperCase() + fcName.substring(1);
-        const msg = atRoot ? `${name} must end with a ${expectedEnd}` : `${name} in block collection must be sufficiently indented and end with a ${expectedEnd}`;
-        onError(offset, atRoot ? "MISSING_CHAR" : "BAD_INDENT", msg);
+        const msg = atRoot2 ? `${name} must end with a ${expectedEnd}` : `${name} in block collection must be sufficiently indented and end with a ${expectedEnd}`;
+        onError(offset, atRoot2 ? "MISSING_CHAR" : "BAD_INDENT", msg);
         if (ce2 && ce2.source.length !== 1)
           ee2.unshift(ce2);
       }
@@ -31091,7 +31091,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep7 = "";
+      let sep9 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -31108,24 +31108,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar2.Scalar.BLOCK_LITERAL) {
-          value += sep7 + indent.slice(trimIndent) + content;
-          sep7 = "\n";
+          value += sep9 + indent.slice(trimIndent) + content;
+          sep9 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep7 === " ")
-            sep7 = "\n";
-          else if (!prevMoreIndented && sep7 === "\n")
-            sep7 = "\n\n";
-          value += sep7 + indent.slice(trimIndent) + content;
-          sep7 = "\n";
+          if (sep9 === " ")
+            sep9 = "\n";
+          else if (!prevMoreIndented && sep9 === "\n")
+            sep9 = "\n\n";
+          value += sep9 + indent.slice(trimIndent) + content;
+          sep9 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep7 === "\n")
+          if (sep9 === "\n")
             value += "\n";
           else
-            sep7 = "\n";
+            sep9 = "\n";
         } else {
-          value += sep7 + content;
-          sep7 = " ";
+          value += sep9 + content;
+          sep9 = " ";
           prevMoreIndented = false;
         }
       }
@@ -31308,25 +31308,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep7 = " ";
+      let sep9 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep7 === "\n")
-            res += sep7;
+          if (sep9 === "\n")
+            res += sep9;
           else
-            sep7 = "\n";
+            sep9 = "\n";
         } else {
-          res += sep7 + lm;
-          sep7 = " ";
+          res += sep9 + lm;
+          sep9 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep7 + (match?.[1] ?? "");
+      return res + sep9 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -32136,14 +32136,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep7, value }) {
+    function stringifyItem({ start, key, sep: sep9, value }) {
       let res = "";
       for (const st2 of start)
         res += st2.source;
       if (key)
         res += stringifyToken(key);
-      if (sep7)
-        for (const st2 of sep7)
+      if (sep9)
+        for (const st2 of sep9)
           res += st2.source;
       if (value)
         res += stringifyToken(value);
@@ -33310,18 +33310,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep7;
+          let sep9;
           if (scalar.end) {
-            sep7 = scalar.end;
-            sep7.push(this.sourceToken);
+            sep9 = scalar.end;
+            sep9.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep7 = [this.sourceToken];
+            sep9 = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep7 }]
+            items: [{ start, key: scalar, sep: sep9 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -33474,15 +33474,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it2.key) && !includesToken(it2.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it2.start);
                   const key = it2.key;
-                  const sep7 = it2.sep;
-                  sep7.push(this.sourceToken);
+                  const sep9 = it2.sep;
+                  sep9.push(this.sourceToken);
                   delete it2.key;
                   delete it2.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep7 }]
+                    items: [{ start: start2, key, sep: sep9 }]
                   });
                 } else if (start.length > 0) {
                   it2.sep = it2.sep.concat(start, this.sourceToken);
@@ -33676,13 +33676,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep7 = fc.end.splice(1, fc.end.length);
-            sep7.push(this.sourceToken);
+            const sep9 = fc.end.splice(1, fc.end.length);
+            sep9.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep7 }]
+              items: [{ start, key: fc, sep: sep9 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -34507,10 +34507,10 @@ var require_supports_color = __commonJS({
         return 3;
       }
       if ("TERM_PROGRAM" in env) {
-        const version2 = parseInt((env.TERM_PROGRAM_VERSION || "").split(".")[0], 10);
+        const version3 = parseInt((env.TERM_PROGRAM_VERSION || "").split(".")[0], 10);
         switch (env.TERM_PROGRAM) {
           case "iTerm.app":
-            return version2 >= 3 ? 3 : 2;
+            return version3 >= 3 ? 3 : 2;
           case "Apple_Terminal":
             return 2;
         }
@@ -34737,12 +34737,12 @@ var require_src2 = __commonJS({
     function check(path, isFile2, isDirectory2) {
       log(`checking %s`, path);
       try {
-        const stat6 = fs_1.statSync(path);
-        if (stat6.isFile() && isFile2) {
+        const stat5 = fs_1.statSync(path);
+        if (stat5.isFile() && isFile2) {
           log(`[OK] path represents a file`);
           return true;
         }
-        if (stat6.isDirectory() && isDirectory2) {
+        if (stat5.isDirectory() && isDirectory2) {
           log(`[OK] path represents a directory`);
           return true;
         }
@@ -35718,7 +35718,7 @@ var require_trees = __commonJS({
       var prevlen = -1;
       var curlen;
       var nextlen = tree[0 * 2 + 1];
-      var count = 0;
+      var count2 = 0;
       var max_count = 7;
       var min_count = 4;
       if (nextlen === 0) {
@@ -35729,21 +35729,21 @@ var require_trees = __commonJS({
       for (n = 0; n <= max_code; n++) {
         curlen = nextlen;
         nextlen = tree[(n + 1) * 2 + 1];
-        if (++count < max_count && curlen === nextlen) {
+        if (++count2 < max_count && curlen === nextlen) {
           continue;
-        } else if (count < min_count) {
-          s.bl_tree[curlen * 2] += count;
+        } else if (count2 < min_count) {
+          s.bl_tree[curlen * 2] += count2;
         } else if (curlen !== 0) {
           if (curlen !== prevlen) {
             s.bl_tree[curlen * 2]++;
           }
           s.bl_tree[REP_3_6 * 2]++;
-        } else if (count <= 10) {
+        } else if (count2 <= 10) {
           s.bl_tree[REPZ_3_10 * 2]++;
         } else {
           s.bl_tree[REPZ_11_138 * 2]++;
         }
-        count = 0;
+        count2 = 0;
         prevlen = curlen;
         if (nextlen === 0) {
           max_count = 138;
@@ -35762,7 +35762,7 @@ var require_trees = __commonJS({
       var prevlen = -1;
       var curlen;
       var nextlen = tree[0 * 2 + 1];
-      var count = 0;
+      var count2 = 0;
       var max_count = 7;
       var min_count = 4;
       if (nextlen === 0) {
@@ -35772,27 +35772,27 @@ var require_trees = __commonJS({
       for (n = 0; n <= max_code; n++) {
         curlen = nextlen;
         nextlen = tree[(n + 1) * 2 + 1];
-        if (++count < max_count && curlen === nextlen) {
+        if (++count2 < max_count && curlen === nextlen) {
           continue;
-        } else if (count < min_count) {
+        } else if (count2 < min_count) {
           do {
             send_code(s, curlen, s.bl_tree);
-          } while (--count !== 0);
+          } while (--count2 !== 0);
         } else if (curlen !== 0) {
           if (curlen !== prevlen) {
             send_code(s, curlen, s.bl_tree);
-            count--;
+            count2--;
           }
           send_code(s, REP_3_6, s.bl_tree);
-          send_bits(s, count - 3, 2);
-        } else if (count <= 10) {
+          send_bits(s, count2 - 3, 2);
+        } else if (count2 <= 10) {
           send_code(s, REPZ_3_10, s.bl_tree);
-          send_bits(s, count - 3, 3);
+          send_bits(s, count2 - 3, 3);
         } else {
           send_code(s, REPZ_11_138, s.bl_tree);
-          send_bits(s, count - 11, 7);
+          send_bits(s, count2 - 11, 7);
         }
-        count = 0;
+        count2 = 0;
         prevlen = curlen;
         if (nextlen === 0) {
           max_count = 138;
@@ -35964,7 +35964,7 @@ var require_crc322 = __commonJS({
       return table2;
     }
     var crcTable = makeTable();
-    function crc32(crc, buf, len, pos) {
+    function crc322(crc, buf, len, pos) {
       var t2 = crcTable, end = pos + len;
       crc ^= -1;
       for (var i = pos; i < end; i++) {
@@ -35972,7 +35972,7 @@ var require_crc322 = __commonJS({
       }
       return crc ^ -1;
     }
-    module.exports = crc32;
+    module.exports = crc322;
   }
 });
 
@@ -36010,7 +36010,7 @@ var require_deflate = __commonJS({
     var utils = require_common2();
     var trees = require_trees();
     var adler32 = require_adler32();
-    var crc32 = require_crc322();
+    var crc322 = require_crc322();
     var msg = require_messages();
     var Z_NO_FLUSH = 0;
     var Z_PARTIAL_FLUSH = 1;
@@ -36113,7 +36113,7 @@ var require_deflate = __commonJS({
       if (strm.state.wrap === 1) {
         strm.adler = adler32(strm.adler, buf, len, start);
       } else if (strm.state.wrap === 2) {
-        strm.adler = crc32(strm.adler, buf, len, start);
+        strm.adler = crc322(strm.adler, buf, len, start);
       }
       strm.next_in += len;
       strm.total_in += len;
@@ -36755,7 +36755,7 @@ var require_deflate = __commonJS({
               put_byte(s, s.gzhead.extra.length >> 8 & 255);
             }
             if (s.gzhead.hcrc) {
-              strm.adler = crc32(strm.adler, s.pending_buf, s.pending, 0);
+              strm.adler = crc322(strm.adler, s.pending_buf, s.pending, 0);
             }
             s.gzindex = 0;
             s.status = EXTRA_STATE;
@@ -36792,7 +36792,7 @@ var require_deflate = __commonJS({
           while (s.gzindex < (s.gzhead.extra.length & 65535)) {
             if (s.pending === s.pending_buf_size) {
               if (s.gzhead.hcrc && s.pending > beg) {
-                strm.adler = crc32(strm.adler, s.pending_buf, s.pending - beg, beg);
+                strm.adler = crc322(strm.adler, s.pending_buf, s.pending - beg, beg);
               }
               flush_pending(strm);
               beg = s.pending;
@@ -36804,7 +36804,7 @@ var require_deflate = __commonJS({
             s.gzindex++;
           }
           if (s.gzhead.hcrc && s.pending > beg) {
-            strm.adler = crc32(strm.adler, s.pending_buf, s.pending - beg, beg);
+            strm.adler = crc322(strm.adler, s.pending_buf, s.pending - beg, beg);
           }
           if (s.gzindex === s.gzhead.extra.length) {
             s.gzindex = 0;
@@ -36820,7 +36820,7 @@ var require_deflate = __commonJS({
           do {
             if (s.pending === s.pending_buf_size) {
               if (s.gzhead.hcrc && s.pending > beg) {
-                strm.adler = crc32(strm.adler, s.pending_buf, s.pending - beg, beg);
+                strm.adler = crc322(strm.adler, s.pending_buf, s.pending - beg, beg);
               }
               flush_pending(strm);
               beg = s.pending;
@@ -36837,7 +36837,7 @@ var require_deflate = __commonJS({
             put_byte(s, val);
           } while (val !== 0);
           if (s.gzhead.hcrc && s.pending > beg) {
-            strm.adler = crc32(strm.adler, s.pending_buf, s.pending - beg, beg);
+            strm.adler = crc322(strm.adler, s.pending_buf, s.pending - beg, beg);
           }
           if (val === 0) {
             s.gzindex = 0;
@@ -36853,7 +36853,7 @@ var require_deflate = __commonJS({
           do {
             if (s.pending === s.pending_buf_size) {
               if (s.gzhead.hcrc && s.pending > beg) {
-                strm.adler = crc32(strm.adler, s.pending_buf, s.pending - beg, beg);
+                strm.adler = crc322(strm.adler, s.pending_buf, s.pending - beg, beg);
               }
               flush_pending(strm);
               beg = s.pending;
@@ -36870,7 +36870,7 @@ var require_deflate = __commonJS({
             put_byte(s, val);
           } while (val !== 0);
           if (s.gzhead.hcrc && s.pending > beg) {
-            strm.adler = crc32(strm.adler, s.pending_buf, s.pending - beg, beg);
+            strm.adler = crc322(strm.adler, s.pending_buf, s.pending - beg, beg);
           }
           if (val === 0) {
             s.status = HCRC_STATE;
@@ -37774,20 +37774,20 @@ var require_inftrees = __commonJS({
       var base = null;
       var base_index = 0;
       var end;
-      var count = new utils.Buf16(MAXBITS + 1);
+      var count2 = new utils.Buf16(MAXBITS + 1);
       var offs = new utils.Buf16(MAXBITS + 1);
       var extra = null;
       var extra_index = 0;
       var here_bits, here_op, here_val;
       for (len = 0; len <= MAXBITS; len++) {
-        count[len] = 0;
+        count2[len] = 0;
       }
       for (sym = 0; sym < codes; sym++) {
-        count[lens[lens_index + sym]]++;
+        count2[lens[lens_index + sym]]++;
       }
       root = bits;
       for (max = MAXBITS; max >= 1; max--) {
-        if (count[max] !== 0) {
+        if (count2[max] !== 0) {
           break;
         }
       }
@@ -37801,7 +37801,7 @@ var require_inftrees = __commonJS({
         return 0;
       }
       for (min = 1; min < max; min++) {
-        if (count[min] !== 0) {
+        if (count2[min] !== 0) {
           break;
         }
       }
@@ -37811,7 +37811,7 @@ var require_inftrees = __commonJS({
       left = 1;
       for (len = 1; len <= MAXBITS; len++) {
         left <<= 1;
-        left -= count[len];
+        left -= count2[len];
         if (left < 0) {
           return -1;
         }
@@ -37821,7 +37821,7 @@ var require_inftrees = __commonJS({
       }
       offs[1] = 0;
       for (len = 1; len < MAXBITS; len++) {
-        offs[len + 1] = offs[len] + count[len];
+        offs[len + 1] = offs[len] + count2[len];
       }
       for (sym = 0; sym < codes; sym++) {
         if (lens[lens_index + sym] !== 0) {
@@ -37884,7 +37884,7 @@ var require_inftrees = __commonJS({
           huff = 0;
         }
         sym++;
-        if (--count[len] === 0) {
+        if (--count2[len] === 0) {
           if (len === max) {
             break;
           }
@@ -37898,7 +37898,7 @@ var require_inftrees = __commonJS({
           curr = len - drop;
           left = 1 << curr;
           while (curr + drop < max) {
-            left -= count[curr + drop];
+            left -= count2[curr + drop];
             if (left <= 0) {
               break;
             }
@@ -37928,7 +37928,7 @@ var require_inflate = __commonJS({
     "use strict";
     var utils = require_common2();
     var adler32 = require_adler32();
-    var crc32 = require_crc322();
+    var crc322 = require_crc322();
     var inflate_fast = require_inffast();
     var inflate_table = require_inftrees();
     var CODES = 0;
@@ -38232,7 +38232,7 @@ var require_inflate = __commonJS({
                 state.check = 0;
                 hbuf[0] = hold & 255;
                 hbuf[1] = hold >>> 8 & 255;
-                state.check = crc32(state.check, hbuf, 2, 0);
+                state.check = crc322(state.check, hbuf, 2, 0);
                 hold = 0;
                 bits = 0;
                 state.mode = FLAGS;
@@ -38295,7 +38295,7 @@ var require_inflate = __commonJS({
               if (state.flags & 512) {
                 hbuf[0] = hold & 255;
                 hbuf[1] = hold >>> 8 & 255;
-                state.check = crc32(state.check, hbuf, 2, 0);
+                state.check = crc322(state.check, hbuf, 2, 0);
               }
               hold = 0;
               bits = 0;
@@ -38318,7 +38318,7 @@ var require_inflate = __commonJS({
                 hbuf[1] = hold >>> 8 & 255;
                 hbuf[2] = hold >>> 16 & 255;
                 hbuf[3] = hold >>> 24 & 255;
-                state.check = crc32(state.check, hbuf, 4, 0);
+                state.check = crc322(state.check, hbuf, 4, 0);
               }
               hold = 0;
               bits = 0;
@@ -38340,7 +38340,7 @@ var require_inflate = __commonJS({
               if (state.flags & 512) {
                 hbuf[0] = hold & 255;
                 hbuf[1] = hold >>> 8 & 255;
-                state.check = crc32(state.check, hbuf, 2, 0);
+                state.check = crc322(state.check, hbuf, 2, 0);
               }
               hold = 0;
               bits = 0;
@@ -38363,7 +38363,7 @@ var require_inflate = __commonJS({
                 if (state.flags & 512) {
                   hbuf[0] = hold & 255;
                   hbuf[1] = hold >>> 8 & 255;
-                  state.check = crc32(state.check, hbuf, 2, 0);
+                  state.check = crc322(state.check, hbuf, 2, 0);
                 }
                 hold = 0;
                 bits = 0;
@@ -38396,7 +38396,7 @@ var require_inflate = __commonJS({
                     );
                   }
                   if (state.flags & 512) {
-                    state.check = crc32(state.check, input2, copy, next);
+                    state.check = crc322(state.check, input2, copy, next);
                   }
                   have -= copy;
                   next += copy;
@@ -38422,7 +38422,7 @@ var require_inflate = __commonJS({
                   }
                 } while (len && copy < have);
                 if (state.flags & 512) {
-                  state.check = crc32(state.check, input2, copy, next);
+                  state.check = crc322(state.check, input2, copy, next);
                 }
                 have -= copy;
                 next += copy;
@@ -38448,7 +38448,7 @@ var require_inflate = __commonJS({
                   }
                 } while (len && copy < have);
                 if (state.flags & 512) {
-                  state.check = crc32(state.check, input2, copy, next);
+                  state.check = crc322(state.check, input2, copy, next);
                 }
                 have -= copy;
                 next += copy;
@@ -39023,7 +39023,7 @@ var require_inflate = __commonJS({
                 state.total += _out;
                 if (_out) {
                   strm.adler = state.check = /*UPDATE(state.check, put - _out, _out);*/
-                  state.flags ? crc32(state.check, output, _out, put - _out) : adler32(state.check, output, _out, put - _out);
+                  state.flags ? crc322(state.check, output, _out, put - _out) : adler32(state.check, output, _out, put - _out);
                 }
                 _out = left;
                 if ((state.flags ? hold : zswap32(hold)) !== state.check) {
@@ -39089,7 +39089,7 @@ var require_inflate = __commonJS({
       state.total += _out;
       if (state.wrap && _out) {
         strm.adler = state.check = /*UPDATE(state.check, strm.next_out - _out, _out);*/
-        state.flags ? crc32(state.check, output, _out, strm.next_out - _out) : adler32(state.check, output, _out, strm.next_out - _out);
+        state.flags ? crc322(state.check, output, _out, strm.next_out - _out) : adler32(state.check, output, _out, strm.next_out - _out);
       }
       strm.data_type = state.bits + (state.last ? 64 : 0) + (state.mode === TYPE ? 128 : 0) + (state.mode === LEN_ || state.mode === COPY_ ? 256 : 0);
       if ((_in === 0 && _out === 0 || flush === Z_FINISH) && ret === Z_OK) {
@@ -40210,7 +40210,7 @@ var require_isomorphic_git = __commonJS({
     var crypto$1 = __require("crypto");
     var AsyncLock = _interopDefault(require_async_lock());
     var cleanGitRef = _interopDefault(require_lib2());
-    var crc32 = _interopDefault(require_crc32());
+    var crc322 = _interopDefault(require_crc32());
     var pako = _interopDefault(require_pako());
     var pify = _interopDefault(require_pify());
     var ignore3 = _interopDefault(require_ignore());
@@ -40551,9 +40551,9 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
             `Invalid checksum in GitIndex buffer: expected ${shaClaimed} but saw ${shaComputed}`
           );
         }
-        const version3 = reader.readUInt32BE();
-        if (version3 !== 2 && version3 !== 3) {
-          throw new InternalError(`Unsupported dircache version: ${version3}`);
+        const version4 = reader.readUInt32BE();
+        if (version4 !== 2 && version4 !== 3) {
+          throw new InternalError(`Unsupported dircache version: ${version4}`);
         }
         const numEntries = reader.readUInt32BE();
         let i = 0;
@@ -40705,17 +40705,17 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         const length = Math.ceil((62 + (extended ? 2 : 0) + bpath.length + 1) / 8) * 8;
         const written = Buffer.alloc(length);
         const writer = new BufferCursor(written);
-        const stat6 = normalizeStats(entry);
-        writer.writeUInt32BE(stat6.ctimeSeconds);
-        writer.writeUInt32BE(stat6.ctimeNanoseconds);
-        writer.writeUInt32BE(stat6.mtimeSeconds);
-        writer.writeUInt32BE(stat6.mtimeNanoseconds);
-        writer.writeUInt32BE(stat6.dev);
-        writer.writeUInt32BE(stat6.ino);
-        writer.writeUInt32BE(stat6.mode);
-        writer.writeUInt32BE(stat6.uid);
-        writer.writeUInt32BE(stat6.gid);
-        writer.writeUInt32BE(stat6.size);
+        const stat5 = normalizeStats(entry);
+        writer.writeUInt32BE(stat5.ctimeSeconds);
+        writer.writeUInt32BE(stat5.ctimeNanoseconds);
+        writer.writeUInt32BE(stat5.mtimeSeconds);
+        writer.writeUInt32BE(stat5.mtimeNanoseconds);
+        writer.writeUInt32BE(stat5.dev);
+        writer.writeUInt32BE(stat5.ino);
+        writer.writeUInt32BE(stat5.mode);
+        writer.writeUInt32BE(stat5.uid);
+        writer.writeUInt32BE(stat5.gid);
+        writer.writeUInt32BE(stat5.size);
         writer.write(entry.oid, 20, "hex");
         writer.writeUInt16BE(renderCacheEntryFlags(entry));
         if (extended) {
@@ -40770,13 +40770,13 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
       };
     }
     async function updateCachedIndexFile(fs8, filepath, cache) {
-      const [stat6, rawIndexFile] = await Promise.all([
+      const [stat5, rawIndexFile] = await Promise.all([
         fs8.lstat(filepath),
         fs8.read(filepath)
       ]);
       const index2 = await GitIndex.from(rawIndexFile);
       cache.map.set(filepath, index2);
-      cache.stats.set(filepath, stat6);
+      cache.stats.set(filepath, stat5);
     }
     async function isIndexStale(fs8, filepath, cache) {
       const savedStats = cache.stats.get(filepath);
@@ -40835,14 +40835,14 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         return result;
       }
     };
-    function basename8(path) {
+    function basename7(path) {
       const last = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
       if (last > -1) {
         path = path.slice(last + 1);
       }
       return path;
     }
-    function dirname9(path) {
+    function dirname11(path) {
       const last = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
       if (last === -1) return ".";
       if (last === 0) return "/";
@@ -40850,17 +40850,17 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
     }
     function flatFileListToDirectoryStructure(files) {
       const inodes = /* @__PURE__ */ new Map();
-      const mkdir3 = function(name) {
+      const mkdir4 = function(name) {
         if (!inodes.has(name)) {
           const dir = {
             type: "tree",
             fullpath: name,
-            basename: basename8(name),
+            basename: basename7(name),
             metadata: {},
             children: []
           };
           inodes.set(name, dir);
-          dir.parent = mkdir3(dirname9(name));
+          dir.parent = mkdir4(dirname11(name));
           if (dir.parent && dir.parent !== dir) dir.parent.children.push(dir);
         }
         return inodes.get(name);
@@ -40870,10 +40870,10 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
           const file = {
             type: "blob",
             fullpath: name,
-            basename: basename8(name),
+            basename: basename7(name),
             metadata,
             // This recursively generates any missing parent folders.
-            parent: mkdir3(dirname9(name)),
+            parent: mkdir4(dirname11(name)),
             children: []
           };
           if (file.parent) file.parent.children.push(file);
@@ -40881,7 +40881,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         }
         return inodes.get(name);
       };
-      mkdir3(".");
+      mkdir4(".");
       for (const file of files) {
         mkfile(file.path, file);
       }
@@ -41326,7 +41326,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
       }
       return isAbsolute5 ? `/${normalized}` : normalized;
     }
-    function join38(...args) {
+    function join43(...args) {
       if (args.length === 0) return ".";
       let joined;
       for (let i = 0; i < args.length; ++i) {
@@ -41739,7 +41739,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         for (const [key, value] of actualRefsToWrite) {
           await acquireLock2(
             key,
-            async () => fs8.write(join38(gitdir, key), `${value.trim()}
+            async () => fs8.write(join43(gitdir, key), `${value.trim()}
 `, "utf8")
           );
         }
@@ -41763,7 +41763,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         }
         await acquireLock2(
           ref,
-          async () => fs8.write(join38(gitdir, ref), `${value.trim()}
+          async () => fs8.write(join43(gitdir, ref), `${value.trim()}
 `, "utf8")
         );
       }
@@ -41781,7 +41781,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         assertWritableRef(ref);
         await acquireLock2(
           ref,
-          async () => fs8.write(join38(gitdir, ref), `ref: ${value.trim()}
+          async () => fs8.write(join43(gitdir, ref), `ref: ${value.trim()}
 `, "utf8")
         );
       }
@@ -41808,7 +41808,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
        */
       static async deleteRefs({ fs: fs8, gitdir, refs }) {
         refs.forEach(assertWritableRef);
-        await Promise.all(refs.map((ref) => fs8.rm(join38(gitdir, ref))));
+        await Promise.all(refs.map((ref) => fs8.rm(join43(gitdir, ref))));
         let text = await acquireLock2(
           "packed-refs",
           async () => fs8.read(`${gitdir}/packed-refs`, { encoding: "utf8" })
@@ -42487,10 +42487,10 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
       if (PACK !== "PACK") {
         throw new InternalError(`Invalid PACK header '${PACK}'`);
       }
-      let version3 = await reader.read(4);
-      version3 = version3.readUInt32BE(0);
-      if (version3 !== 2) {
-        throw new InternalError(`Invalid packfile version: ${version3}`);
+      let version4 = await reader.read(4);
+      version4 = version4.readUInt32BE(0);
+      if (version4 !== 2) {
+        throw new InternalError(`Invalid packfile version: ${version4}`);
       }
       let numObjects = await reader.read(4);
       numObjects = numObjects.readUInt32BE(0);
@@ -42682,10 +42682,10 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         if (magic !== "ff744f63") {
           return;
         }
-        const version3 = reader.readUInt32BE();
-        if (version3 !== 2) {
+        const version4 = reader.readUInt32BE();
+        if (version4 !== 2) {
           throw new InternalError(
-            `Unable to read version ${version3} packfile IDX. (Only version 2 supported)`
+            `Unable to read version ${version4} packfile IDX. (Only version 2 supported)`
           );
         }
         if (idx.byteLength > 2048 * 1024 * 1024) {
@@ -42780,7 +42780,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         for (const [i, start] of offsetArray.entries()) {
           const end = i + 1 === offsetArray.length ? pack.byteLength - 20 : offsetArray[i + 1];
           const o2 = offsetToObject[start];
-          const crc = crc32.buf(pack.slice(start, end)) >>> 0;
+          const crc = crc322.buf(pack.slice(start, end)) >>> 0;
           o2.end = end;
           o2.crc = crc;
         }
@@ -42793,21 +42793,21 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
           getExternalRefDelta
         });
         lastPercent = null;
-        let count = 0;
+        let count2 = 0;
         const objectsByDepth = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
         for (let offset in offsetToObject) {
           offset = Number(offset);
-          const percent = Math.floor(count * 100 / totalObjectCount);
+          const percent = Math.floor(count2 * 100 / totalObjectCount);
           if (percent !== lastPercent) {
             if (onProgress) {
               await onProgress({
                 phase: "Resolving deltas",
-                loaded: count,
+                loaded: count2,
                 total: totalObjectCount
               });
             }
           }
-          count++;
+          count2++;
           lastPercent = percent;
           const o2 = offsetToObject[offset];
           if (!o2.oid) {
@@ -42837,11 +42837,11 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         write("00000002", "hex");
         const fanoutBuffer = new BufferCursor(Buffer.alloc(256 * 4));
         for (let i = 0; i < 256; i++) {
-          let count = 0;
+          let count2 = 0;
           for (const hash2 of this.hashes) {
-            if (parseInt(hash2.slice(0, 2), 16) <= i) count++;
+            if (parseInt(hash2.slice(0, 2), 16) <= i) count2++;
           }
-          fanoutBuffer.writeUInt32BE(count);
+          fanoutBuffer.writeUInt32BE(count2);
         }
         buffers.push(fanoutBuffer.buffer);
         for (const hash2 of this.hashes) {
@@ -42996,7 +42996,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
       format = "content",
       getExternalRefDelta
     }) {
-      let list = await fs8.readdir(join38(gitdir, "objects/pack"));
+      let list = await fs8.readdir(join43(gitdir, "objects/pack"));
       list = list.filter((x2) => x2.endsWith(".idx"));
       for (const filename of list) {
         const indexFile = `${gitdir}/objects/pack/${filename}`;
@@ -43888,9 +43888,9 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         }
         const tree = GitTree.from(object);
         for (const entry2 of tree) {
-          map.set(join38(filepath, entry2.path), entry2);
+          map.set(join43(filepath, entry2.path), entry2);
         }
-        return tree.entries().map((entry2) => join38(filepath, entry2.path));
+        return tree.entries().map((entry2) => join43(filepath, entry2.path));
       }
       async type(entry) {
         if (entry._type === false) {
@@ -43985,9 +43985,9 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         if (await entry.type() !== "tree") return null;
         const filepath = entry._fullpath;
         const { fs: fs8, dir } = this;
-        const names = await fs8.readdir(join38(dir, filepath));
+        const names = await fs8.readdir(join43(dir, filepath));
         if (names === null) return null;
-        return names.map((name) => join38(filepath, name));
+        return names.map((name) => join43(filepath, name));
       }
       async type(entry) {
         if (entry._type === false) {
@@ -44004,23 +44004,23 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       async stat(entry) {
         if (entry._stat === false) {
           const { fs: fs8, dir } = this;
-          let stat6 = await fs8.lstat(`${dir}/${entry._fullpath}`);
-          if (!stat6) {
+          let stat5 = await fs8.lstat(`${dir}/${entry._fullpath}`);
+          if (!stat5) {
             throw new Error(
               `ENOENT: no such file or directory, lstat '${entry._fullpath}'`
             );
           }
-          let type = stat6.isDirectory() ? "tree" : "blob";
-          if (type === "blob" && !stat6.isFile() && !stat6.isSymbolicLink()) {
+          let type = stat5.isDirectory() ? "tree" : "blob";
+          if (type === "blob" && !stat5.isFile() && !stat5.isSymbolicLink()) {
             type = "special";
           }
           entry._type = type;
-          stat6 = normalizeStats(stat6);
-          entry._mode = stat6.mode;
-          if (stat6.size === -1 && entry._actualSize) {
-            stat6.size = entry._actualSize;
+          stat5 = normalizeStats(stat5);
+          entry._mode = stat5.mode;
+          if (stat5.size === -1 && entry._actualSize) {
+            stat5.size = entry._actualSize;
           }
-          entry._stat = stat6;
+          entry._stat = stat5;
         }
         return entry._stat;
       }
@@ -44235,19 +44235,19 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
       return result;
     }
-    async function mkdirp(mkdir3, filepath, retries = 10) {
+    async function mkdirp(mkdir4, filepath, retries = 10) {
       try {
-        await mkdir3(filepath);
+        await mkdir4(filepath);
       } catch (err) {
         if (err === null) return;
         if (err.code === "EEXIST") return;
         if (err.code !== "ENOENT") throw err;
-        const parent = dirname9(filepath);
+        const parent = dirname11(filepath);
         if (parent === "." || parent === "/" || parent === filepath) throw err;
-        await mkdirp(mkdir3, parent, retries);
+        await mkdirp(mkdir4, parent, retries);
         for (let attempt = 0; ; attempt++) {
           try {
-            await mkdir3(filepath);
+            await mkdir4(filepath);
             return;
           } catch (err2) {
             if (err2 === null || err2.code === "EEXIST") return;
@@ -44267,10 +44267,10 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       } else if (entries.length) {
         await Promise.all(
           entries.map((entry) => {
-            const subpath = join38(filepath, entry);
-            return fs8.lstat(subpath).then((stat6) => {
-              if (!stat6) return;
-              return stat6.isDirectory() ? rmRecursive(fs8, subpath) : fs8.rm(subpath);
+            const subpath = join43(filepath, entry);
+            return fs8.lstat(subpath).then((stat5) => {
+              if (!stat5) return;
+              return stat5.isDirectory() ? rmRecursive(fs8, subpath) : fs8.rm(subpath);
             });
           })
         ).then(() => fs8.rmdir(filepath));
@@ -44415,7 +44415,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         try {
           await this._writeFile(filepath, contents, options);
         } catch (err) {
-          await this.mkdir(dirname9(filepath));
+          await this.mkdir(dirname11(filepath));
           await this._writeFile(filepath, contents, options);
         }
       }
@@ -44577,7 +44577,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           if (isAbsolute4(submoduleGitdir)) {
             return submoduleGitdir;
           }
-          const gitdir = join38(dirname9(dotgit), submoduleGitdir);
+          const gitdir = join43(dirname11(dotgit), submoduleGitdir);
           return gitdir;
         });
       } else {
@@ -44611,7 +44611,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         await fs8.rm(path);
       }
       if (symlink2) {
-        await fs8.mkdir(dirname9(path));
+        await fs8.mkdir(dirname11(path));
         await fs8.writelink(path, Buffer.from(content));
       } else {
         await fs8.write(path, content, { mode });
@@ -44620,7 +44620,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function abortMerge({
       fs: _fs,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       commit: commit2 = "HEAD",
       cache = {}
     }) {
@@ -44712,17 +44712,17 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @param {string} args.filepath - The path of the file to check.
        * @returns {Promise<boolean>} - `true` if the file is ignored, `false` otherwise.
        */
-      static async isIgnored({ fs: fs8, dir, gitdir = join38(dir, ".git"), filepath }) {
-        if (basename8(filepath) === ".git") return true;
+      static async isIgnored({ fs: fs8, dir, gitdir = join43(dir, ".git"), filepath }) {
+        if (basename7(filepath) === ".git") return true;
         if (filepath === ".") return false;
         let excludes = "";
-        const excludesFile = join38(gitdir, "info", "exclude");
+        const excludesFile = join43(gitdir, "info", "exclude");
         if (await fs8.exists(excludesFile)) {
           excludes = await fs8.read(excludesFile, "utf8");
         }
         const pairs = [
           {
-            gitignore: join38(dir, ".gitignore"),
+            gitignore: join43(dir, ".gitignore"),
             filepath
           }
         ];
@@ -44731,7 +44731,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           const folder = pieces.slice(0, i).join("/");
           const file = pieces.slice(i).join("/");
           pairs.push({
-            gitignore: join38(dir, folder, ".gitignore"),
+            gitignore: join43(dir, folder, ".gitignore"),
             filepath: file
           });
         }
@@ -44741,7 +44741,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           const ign = ignore3();
           if (index2 === 0) ign.add(excludes);
           ign.add(file);
-          const parentdir = dirname9(p2.filepath);
+          const parentdir = dirname11(p2.filepath);
           if (parentdir !== "." && ign.ignores(parentdir)) return true;
           if (ignoredStatus) {
             ignoredStatus = !ign.test(p2.filepath).unignored;
@@ -44814,7 +44814,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function add2({
       fs: _fs,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       filepath,
       cache = {},
       force = false,
@@ -44878,17 +44878,17 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           });
           if (ignored) return;
         }
-        const stats = await fs8.lstat(join38(dir, currentFilepath));
+        const stats = await fs8.lstat(join43(dir, currentFilepath));
         if (!stats) throw new NotFoundError(currentFilepath);
         if (stats.isDirectory()) {
-          const children = await fs8.readdir(join38(dir, currentFilepath));
+          const children = await fs8.readdir(join43(dir, currentFilepath));
           if (parallel) {
             const promises4 = children.map(
               (child) => addToIndex({
                 dir,
                 gitdir,
                 fs: fs8,
-                filepath: [join38(currentFilepath, child)],
+                filepath: [join43(currentFilepath, child)],
                 index: index2,
                 force,
                 parallel,
@@ -44902,7 +44902,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
                 dir,
                 gitdir,
                 fs: fs8,
-                filepath: [join38(currentFilepath, child)],
+                filepath: [join43(currentFilepath, child)],
                 index: index2,
                 force,
                 parallel,
@@ -44911,7 +44911,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             }
           }
         } else {
-          const object = stats.isSymbolicLink() ? await fs8.readlink(join38(dir, currentFilepath)).then(posixifyPathBuffer) : await fs8.read(join38(dir, currentFilepath), { autocrlf });
+          const object = stats.isSymbolicLink() ? await fs8.readlink(join43(dir, currentFilepath)).then(posixifyPathBuffer) : await fs8.read(join43(dir, currentFilepath), { autocrlf });
           if (object === null) throw new NotFoundError(currentFilepath);
           const oid = await _writeObject({ fs: fs8, gitdir, type: "blob", object });
           index2.insert({ filepath: currentFilepath, stats, oid });
@@ -44939,7 +44939,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       oid,
       getExternalRefDelta
     }) {
-      let list = await fs8.readdir(join38(gitdir, "objects/pack"));
+      let list = await fs8.readdir(join43(gitdir, "objects/pack"));
       list = list.filter((x2) => x2.endsWith(".idx"));
       for (const filename of list) {
         const indexFile = `${gitdir}/objects/pack/${filename}`;
@@ -45412,7 +45412,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: _fs,
       onSign,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       ref = "refs/notes/commits",
       oid,
       note,
@@ -45482,7 +45482,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function addRemote({
       fs: fs8,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       remote,
       url,
       force = false
@@ -45552,7 +45552,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: _fs,
       onSign,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       ref,
       tagger: _tagger,
       message = ref,
@@ -45635,7 +45635,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function branch({
       fs: fs8,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       ref,
       object,
       checkout: checkout2 = false,
@@ -45773,7 +45773,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           }
           return;
         }
-        let count = 0;
+        let count2 = 0;
         const total = ops.length;
         await GitIndexManager.acquire(
           { fs: fs8, gitdir, cache },
@@ -45790,7 +45790,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
                 if (onProgress) {
                   await onProgress({
                     phase: "Updating workdir",
-                    loaded: ++count,
+                    loaded: ++count2,
                     total
                   });
                 }
@@ -45812,7 +45812,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
                   if (onProgress) {
                     await onProgress({
                       phase: "Updating workdir",
-                      loaded: ++count,
+                      loaded: ++count2,
                       total
                     });
                   }
@@ -45837,7 +45837,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             if (onProgress) {
               await onProgress({
                 phase: "Updating workdir",
-                loaded: ++count,
+                loaded: ++count2,
                 total
               });
             }
@@ -45923,7 +45923,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
                   if (onProgress) {
                     await onProgress({
                       phase: "Updating workdir",
-                      loaded: ++count,
+                      loaded: ++count2,
                       total
                     });
                   }
@@ -45978,7 +45978,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       filepaths,
       restoreFromIndex
     }) {
-      let count = 0;
+      let count2 = 0;
       return _walk({
         fs: fs8,
         cache,
@@ -45991,7 +45991,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             return null;
           }
           if (onProgress) {
-            await onProgress({ phase: "Analyzing workdir", loaded: ++count });
+            await onProgress({ phase: "Analyzing workdir", loaded: ++count2 });
           }
           const key = [!!stage, !!commit2, !!workdir].map(Number).join("");
           switch (key) {
@@ -46296,7 +46296,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onProgress,
       onPostCheckout,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       remote = "origin",
       ref: _ref,
       filepaths,
@@ -46382,7 +46382,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       cache,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       index: index2,
       ourOid,
       baseOid,
@@ -46408,7 +46408,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         gitdir,
         trees: [ourTree, baseTree, theirTree],
         map: async function(filepath, [ours, base, theirs]) {
-          const path = basename8(filepath);
+          const path = basename7(filepath);
           const ourChange = await modified(ours, base);
           const theirChange = await modified(theirs, base);
           switch (`${ourChange}-${theirChange}`) {
@@ -46655,7 +46655,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       workdir: WORKDIR
     };
     async function checkAndWriteBlob(fs8, gitdir, dir, filepath, oid = null) {
-      const currentFilepath = join38(dir, filepath);
+      const currentFilepath = join43(dir, filepath);
       const stats = await fs8.lstat(currentFilepath);
       if (!stats) throw new NotFoundError(currentFilepath);
       if (stats.isDirectory())
@@ -46824,7 +46824,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
                 stageUpdated.push({
                   filepath,
                   oid,
-                  stats: await fs8.lstat(join38(dir, filepath))
+                  stats: await fs8.lstat(join43(dir, filepath))
                 });
               return {
                 method: "write",
@@ -46837,7 +46837,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       });
       await acquireLock2(gitdir, async () => {
         for (const op of ops) {
-          const currentFilepath = join38(dir, op.filepath);
+          const currentFilepath = join43(dir, op.filepath);
           switch (op.method) {
             case "rmdir":
               await fs8.rmdir(currentFilepath);
@@ -47037,7 +47037,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function cherryPick({
       fs: _fs,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       oid,
       cache = {},
       committer,
@@ -47317,8 +47317,8 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
       return { protocolVersion: 1, capabilities, refs, symrefs };
     }
-    function splitAndAssert(line, sep7, expected) {
-      const split = line.trim().split(sep7);
+    function splitAndAssert(line, sep9, expected) {
+      const split = line.trim().split(sep9);
       if (split.length !== 2) {
         throw new ParseError(
           `Two strings separated by '${expected}'`,
@@ -47555,7 +47555,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @returns {Promise<Set<string>>} - A set of shallow object IDs.
        */
       static async read({ fs: fs8, gitdir }) {
-        const filepath = join38(gitdir, "shallow");
+        const filepath = join43(gitdir, "shallow");
         const oids = /* @__PURE__ */ new Set();
         await acquireLock2(filepath, async function() {
           const text = await fs8.read(filepath, { encoding: "utf8" });
@@ -47576,7 +47576,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @returns {Promise<void>}
        */
       static async write({ fs: fs8, gitdir, oids }) {
-        const filepath = join38(gitdir, "shallow");
+        const filepath = join43(gitdir, "shallow");
         if (oids.size > 0) {
           const text = [...oids].join("\n") + "\n";
           await acquireLock2(filepath, async function() {
@@ -47600,9 +47600,9 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     }
     function emptyPackfile(pack) {
       const pheader = "5041434b";
-      const version3 = "00000002";
+      const version4 = "00000002";
       const obCount = "00000000";
-      const header = pheader + version3 + obCount;
+      const header = pheader + version4 + obCount;
       return pack.slice(0, 12).toString("hex") === header;
     }
     function filterCapabilities(server, client) {
@@ -47911,7 +47911,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       depth = null,
       since = null,
       exclude = [],
-      relative: relative7 = false,
+      relative: relative8 = false,
       tags = false,
       singleBranch = false,
       headers = {},
@@ -47959,7 +47959,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       if (exclude.length > 0 && !remoteHTTP.capabilities.has("deepen-not")) {
         throw new RemoteCapabilityError("deepen-not", "exclude");
       }
-      if (relative7 === true && !remoteHTTP.capabilities.has("deepen-relative")) {
+      if (relative8 === true && !remoteHTTP.capabilities.has("deepen-relative")) {
         throw new RemoteCapabilityError("deepen-relative", "relative");
       }
       const { oid, fullref } = GitRefManager.resolveAgainstMap({
@@ -47987,7 +47987,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           `agent=${pkg.agent}`
         ]
       );
-      if (relative7) capabilities.push("deepen-relative");
+      if (relative8) capabilities.push("deepen-relative");
       const wants = singleBranch ? [oid] : remoteRefs.values();
       const haveRefs = singleBranch ? [ref] : await GitRefManager.listRefs({
         fs: fs8,
@@ -48146,7 +48146,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
       if (packfileSha !== "" && !emptyPackfile(packfile)) {
         res.packfile = `objects/pack/pack-${packfileSha}.pack`;
-        const fullpath = join38(gitdir, res.packfile);
+        const fullpath = join43(gitdir, res.packfile);
         await fs8.write(fullpath, packfile);
         const getExternalRefDelta = (oid2) => _readObject({ fs: fs8, cache, gitdir, oid: oid2 });
         const idx = await GitPackIndex.fromPack({
@@ -48162,7 +48162,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       bare = false,
       dir,
-      gitdir = bare ? dir : join38(dir, ".git"),
+      gitdir = bare ? dir : join43(dir, ".git"),
       defaultBranch = "master"
     }) {
       if (await fs8.exists(gitdir + "/config")) return;
@@ -48208,7 +48208,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       depth,
       since,
       exclude,
-      relative: relative7,
+      relative: relative8,
       singleBranch,
       noCheckout,
       noTags,
@@ -48240,7 +48240,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           depth,
           since,
           exclude,
-          relative: relative7,
+          relative: relative8,
           singleBranch,
           headers,
           tags: !noTags
@@ -48276,7 +48276,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onAuthFailure,
       onPostCheckout,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       url,
       corsProxy = void 0,
       ref = void 0,
@@ -48284,7 +48284,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       depth = void 0,
       since = void 0,
       exclude = [],
-      relative: relative7 = false,
+      relative: relative8 = false,
       singleBranch = false,
       noCheckout = false,
       noTags = false,
@@ -48322,7 +48322,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           depth,
           since,
           exclude,
-          relative: relative7,
+          relative: relative8,
           singleBranch,
           noCheckout,
           noTags,
@@ -48339,7 +48339,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: _fs,
       onSign,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       message,
       author,
       committer,
@@ -48388,7 +48388,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function currentBranch({
       fs: fs8,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       fullname = false,
       test = false
     }) {
@@ -48429,7 +48429,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function deleteBranch2({
       fs: fs8,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       ref
     }) {
       try {
@@ -48447,7 +48447,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function deleteRef({ fs: fs8, dir, gitdir = join38(dir, ".git"), ref }) {
+    async function deleteRef({ fs: fs8, dir, gitdir = join43(dir, ".git"), ref }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("ref", ref);
@@ -48467,7 +48467,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function deleteRemote({
       fs: fs8,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       remote
     }) {
       try {
@@ -48489,7 +48489,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       ref = ref.startsWith("refs/tags/") ? ref : `refs/tags/${ref}`;
       await GitRefManager.deleteRef({ fs: fs8, gitdir, ref });
     }
-    async function deleteTag({ fs: fs8, dir, gitdir = join38(dir, ".git"), ref }) {
+    async function deleteTag({ fs: fs8, dir, gitdir = join43(dir, ".git"), ref }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("ref", ref);
@@ -48508,7 +48508,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function expandOidLoose({ fs: fs8, gitdir, oid: short }) {
       const prefix2 = short.slice(0, 2);
       const objectsSuffixes = await fs8.readdir(`${gitdir}/objects/${prefix2}`);
-      return objectsSuffixes.map((suffix) => `${prefix2}${suffix}`).filter((_oid) => _oid.startsWith(short));
+      return objectsSuffixes.map((suffix2) => `${prefix2}${suffix2}`).filter((_oid) => _oid.startsWith(short));
     }
     async function expandOidPacked({
       fs: fs8,
@@ -48518,7 +48518,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       getExternalRefDelta
     }) {
       const results = [];
-      let list = await fs8.readdir(join38(gitdir, "objects/pack"));
+      let list = await fs8.readdir(join43(gitdir, "objects/pack"));
       list = list.filter((x2) => x2.endsWith(".idx"));
       for (const filename of list) {
         const indexFile = `${gitdir}/objects/pack/${filename}`;
@@ -48561,7 +48561,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function expandOid({
       fs: fs8,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       oid,
       cache = {}
     }) {
@@ -48582,7 +48582,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function expandRef({ fs: fs8, dir, gitdir = join38(dir, ".git"), ref }) {
+    async function expandRef({ fs: fs8, dir, gitdir = join43(dir, ".git"), ref }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -48874,7 +48874,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onAuthSuccess,
       onAuthFailure,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       ref,
       url,
       remote,
@@ -48932,7 +48932,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onAuthSuccess,
       onAuthFailure,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       ref,
       remote,
       remoteRef,
@@ -48941,7 +48941,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       depth = null,
       since = null,
       exclude = [],
-      relative: relative7 = false,
+      relative: relative8 = false,
       tags = false,
       singleBranch = false,
       headers = {},
@@ -48973,7 +48973,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           depth,
           since,
           exclude,
-          relative: relative7,
+          relative: relative8,
           tags,
           singleBranch,
           headers,
@@ -48988,7 +48988,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function findMergeBase({
       fs: fs8,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       oids,
       cache = {}
     }) {
@@ -49010,10 +49010,10 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
     }
     async function _findRoot({ fs: fs8, filepath }) {
-      if (await fs8.exists(join38(filepath, ".git"))) {
+      if (await fs8.exists(join43(filepath, ".git"))) {
         return filepath;
       } else {
-        const parent = dirname9(filepath);
+        const parent = dirname11(filepath);
         if (parent === filepath) {
           throw new NotFoundError(`git root for ${filepath}`);
         }
@@ -49030,7 +49030,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function getConfig({ fs: fs8, dir, gitdir = join38(dir, ".git"), path }) {
+    async function getConfig({ fs: fs8, dir, gitdir = join43(dir, ".git"), path }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -49054,7 +49054,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function getConfigAll({
       fs: fs8,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       path
     }) {
       try {
@@ -49243,7 +49243,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       filepath
     }) {
       try {
-        filepath = join38(dir, filepath);
+        filepath = join43(dir, filepath);
         const pack = await fs8.read(filepath);
         const getExternalRefDelta = (oid) => _readObject({ fs: fs8, cache, gitdir, oid });
         const idx = await GitPackIndex.fromPack({
@@ -49264,7 +49264,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       onProgress,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       filepath,
       cache = {}
     }) {
@@ -49292,7 +49292,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       bare = false,
       dir,
-      gitdir = bare ? dir : join38(dir, ".git"),
+      gitdir = bare ? dir : join43(dir, ".git"),
       defaultBranch = "master"
     }) {
       try {
@@ -49366,7 +49366,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function isDescendent({
       fs: fs8,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       oid,
       ancestor,
       depth = -1,
@@ -49395,7 +49395,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function isIgnored({
       fs: fs8,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       filepath
     }) {
       try {
@@ -49419,7 +49419,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function listBranches2({
       fs: fs8,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       remote
     }) {
       try {
@@ -49476,17 +49476,17 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             gitdir,
             oid: entry.oid,
             filenames,
-            prefix: join38(prefix2, entry.path)
+            prefix: join43(prefix2, entry.path)
           });
         } else {
-          filenames.push(join38(prefix2, entry.path));
+          filenames.push(join43(prefix2, entry.path));
         }
       }
     }
     async function listFiles2({
       fs: fs8,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       ref,
       cache = {}
     }) {
@@ -49531,7 +49531,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function listNotes({
       fs: fs8,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       ref = "refs/notes/commits",
       cache = {}
     }) {
@@ -49555,7 +49555,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function listRefs({
       fs: fs8,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       filepath
     }) {
       try {
@@ -49580,7 +49580,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       );
       return remotes;
     }
-    async function listRemotes({ fs: fs8, dir, gitdir = join38(dir, ".git") }) {
+    async function listRemotes({ fs: fs8, dir, gitdir = join43(dir, ".git") }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -49679,7 +49679,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function listTags({ fs: fs8, dir, gitdir = join38(dir, ".git") }) {
+    async function listTags({ fs: fs8, dir, gitdir = join43(dir, ".git") }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -49732,7 +49732,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       const walks = tree.entries().map(function(entry) {
         let result;
         if (entry.oid === fileId) {
-          result = join38(parentPath, entry.path);
+          result = join43(parentPath, entry.path);
           filepaths.push(result);
         } else if (entry.type === "tree") {
           result = _readObject({
@@ -49749,7 +49749,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
               fileId,
               oid,
               filepaths,
-              parentPath: join38(parentPath, entry.path)
+              parentPath: join43(parentPath, entry.path)
             });
           });
         }
@@ -49934,7 +49934,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function log({
       fs: fs8,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       filepath,
       ref = "HEAD",
       depth,
@@ -49974,7 +49974,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: _fs,
       onSign,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       ours,
       theirs,
       fastForward: fastForward2 = true,
@@ -50051,7 +50051,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       cache,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       oids
     }) {
       const hash2 = createSha1();
@@ -50094,7 +50094,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       const packfileSha = packfile.slice(-20).toString("hex");
       const filename = `pack-${packfileSha}.pack`;
       if (write) {
-        await fs8.write(join38(gitdir, `objects/pack/${filename}`), packfile);
+        await fs8.write(join43(gitdir, `objects/pack/${filename}`), packfile);
         return { filename };
       }
       return {
@@ -50105,7 +50105,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function packObjects({
       fs: fs8,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       oids,
       write = false,
       cache = {}
@@ -50137,7 +50137,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onAuthSuccess,
       onAuthFailure,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       ref,
       url,
       remote,
@@ -50207,7 +50207,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       cache,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       start,
       finish: finish3
     }) {
@@ -50295,7 +50295,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       cache,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       oids
     }) {
       const visited = /* @__PURE__ */ new Set();
@@ -50598,7 +50598,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onAuthFailure,
       onPrePush,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       ref,
       remoteRef,
       remote = "origin",
@@ -50674,7 +50674,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function readBlob({
       fs: fs8,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       oid,
       filepath,
       cache = {}
@@ -50700,7 +50700,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function readCommit({
       fs: fs8,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       oid,
       cache = {}
     }) {
@@ -50741,7 +50741,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function readNote({
       fs: fs8,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       ref = "refs/notes/commits",
       oid,
       cache = {}
@@ -50768,7 +50768,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function readObject({
       fs: _fs,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       oid,
       format = "parsed",
       filepath = void 0,
@@ -50857,7 +50857,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function readTag({
       fs: fs8,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       oid,
       cache = {}
     }) {
@@ -50881,7 +50881,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function readTree({
       fs: fs8,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       oid,
       filepath = void 0,
       cache = {}
@@ -50907,7 +50907,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function remove({
       fs: _fs,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       filepath,
       cache = {}
     }) {
@@ -50983,7 +50983,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: _fs,
       onSign,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       ref = "refs/notes/commits",
       oid,
       author: _author,
@@ -51071,7 +51071,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function renameBranch({
       fs: fs8,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       ref,
       oldref,
       checkout: checkout2 = false
@@ -51101,7 +51101,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function resetIndex({
       fs: _fs,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       filepath,
       ref,
       cache = {}
@@ -51149,7 +51149,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           gid: 0,
           size: 0
         };
-        const object = dir && await fs8.read(join38(dir, filepath));
+        const object = dir && await fs8.read(join43(dir, filepath));
         if (object) {
           workdirOid = await hashObject$1({
             gitdir: updatedGitdir,
@@ -51157,7 +51157,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             object
           });
           if (oid === workdirOid) {
-            stats = await fs8.lstat(join38(dir, filepath));
+            stats = await fs8.lstat(join43(dir, filepath));
           }
         }
         await GitIndexManager.acquire(
@@ -51177,7 +51177,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function resolveRef({
       fs: fs8,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       ref,
       depth
     }) {
@@ -51202,7 +51202,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function setConfig({
       fs: _fs,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       path,
       value,
       append = false
@@ -51270,7 +51270,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @param {string} args.dir - The working directory.
        * @param {string}[args.gitdir=join(dir, '.git')] - [required] The [git directory](dir-vs-gitdir.md) path
        */
-      constructor({ fs: fs8, dir, gitdir = join38(dir, ".git") }) {
+      constructor({ fs: fs8, dir, gitdir = join43(dir, ".git") }) {
         Object.assign(this, {
           fs: fs8,
           dir,
@@ -51300,7 +51300,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @returns {string} - The file path for the stash reference.
        */
       get refStashPath() {
-        return join38(this.gitdir, _GitStashManager.refStash);
+        return join43(this.gitdir, _GitStashManager.refStash);
       }
       /**
        * Gets the file path for the stash reflogs.
@@ -51308,7 +51308,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @returns {string} - The file path for the stash reflogs.
        */
       get refLogsStashPath() {
-        return join38(this.gitdir, _GitStashManager.refLogsStash);
+        return join43(this.gitdir, _GitStashManager.refLogsStash);
       }
       /**
        * Retrieves the author information for the stash.
@@ -51614,7 +51614,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function stash({
       fs: fs8,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       op = "push",
       message = "",
       refIdx = 0
@@ -51637,7 +51637,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         const _fs = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp: _fs, dotgit: gitdir });
         const folders2 = ["refs", "logs", "logs/refs"];
-        folders2.map((f3) => join38(updatedGitdir, f3)).forEach(async (folder) => {
+        folders2.map((f3) => join43(updatedGitdir, f3)).forEach(async (folder) => {
           if (!await _fs.exists(folder)) {
             await _fs.mkdir(folder);
           }
@@ -51667,7 +51667,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function status({
       fs: _fs,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       filepath,
       cache = {},
       refresh = true
@@ -51706,7 +51706,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             return "ignored";
           }
         }
-        const stats = await fs8.lstat(join38(dir, filepath));
+        const stats = await fs8.lstat(join43(dir, filepath));
         const H2 = treeOid !== null;
         const I3 = indexEntry !== null;
         const W2 = stats !== null && (H2 || I3 || await hasExactCasePath({ fs: fs8, dir, filepath }));
@@ -51716,7 +51716,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           } else {
             const config2 = await GitConfigManager.get({ fs: fs8, gitdir: updatedGitdir });
             const autocrlf = await config2.get("core.autocrlf");
-            const object = await fs8.read(join38(dir, filepath), { autocrlf });
+            const object = await fs8.read(join43(dir, filepath), { autocrlf });
             const workdirOid = await hashObject$1({
               gitdir: updatedGitdir,
               type: "blob",
@@ -51777,15 +51777,15 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         if (!entries.some((entry) => entry.normalize() === segment.normalize())) {
           return false;
         }
-        parent = join38(parent, segment);
+        parent = join43(parent, segment);
       }
       return true;
     }
     async function getOidAtPath({ fs: fs8, cache, gitdir: updatedGitdir, tree, path }) {
       if (typeof path === "string") path = path.split("/");
-      const dirname10 = path.shift();
+      const dirname12 = path.shift();
       for (const entry of tree) {
-        if (entry.path === dirname10) {
+        if (entry.path === dirname12) {
           if (path.length === 0) {
             return entry.oid;
           }
@@ -51826,7 +51826,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function statusMatrix({
       fs: _fs,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       ref = "HEAD",
       filepaths = ["."],
       filter,
@@ -51899,7 +51899,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function tag({
       fs: _fs,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       ref,
       object,
       force = false
@@ -51931,7 +51931,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function updateIndex$1({
       fs: _fs,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       cache = {},
       filepath,
       oid,
@@ -51951,7 +51951,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             { fs: fs8, gitdir: updatedGitdir, cache },
             async function(index2) {
               if (!force) {
-                const fileStats2 = await fs8.lstat(join38(dir, filepath));
+                const fileStats2 = await fs8.lstat(join43(dir, filepath));
                 if (fileStats2) {
                   if (fileStats2.isDirectory()) {
                     throw new InvalidFilepathError("directory");
@@ -51969,7 +51969,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         }
         let fileStats;
         if (!oid) {
-          fileStats = await fs8.lstat(join38(dir, filepath));
+          fileStats = await fs8.lstat(join43(dir, filepath));
           if (!fileStats) {
             throw new NotFoundError(
               `file at "${filepath}" on disk and "remove" not set`
@@ -51990,7 +51990,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             let stats;
             if (!oid) {
               stats = fileStats;
-              const object = stats.isSymbolicLink() ? await fs8.readlink(join38(dir, filepath)) : await fs8.read(join38(dir, filepath));
+              const object = stats.isSymbolicLink() ? await fs8.readlink(join43(dir, filepath)) : await fs8.read(join43(dir, filepath));
               oid = await _writeObject({
                 fs: fs8,
                 gitdir: updatedGitdir,
@@ -52023,7 +52023,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    function version2() {
+    function version3() {
       try {
         return pkg.version;
       } catch (err) {
@@ -52034,7 +52034,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function walk3({
       fs: fs8,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       trees,
       map,
       reduce,
@@ -52062,7 +52062,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function writeBlob({ fs: fs8, dir, gitdir = join38(dir, ".git"), blob }) {
+    async function writeBlob({ fs: fs8, dir, gitdir = join43(dir, ".git"), blob }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -52084,7 +52084,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function writeCommit2({
       fs: fs8,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       commit: commit2
     }) {
       try {
@@ -52106,7 +52106,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function writeObject({
       fs: _fs,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       type,
       object,
       format = "parsed",
@@ -52152,7 +52152,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function writeRef({
       fs: _fs,
       dir,
-      gitdir = join38(dir, ".git"),
+      gitdir = join43(dir, ".git"),
       ref,
       value,
       force = false,
@@ -52207,7 +52207,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       });
       return oid;
     }
-    async function writeTag({ fs: fs8, dir, gitdir = join38(dir, ".git"), tag: tag2 }) {
+    async function writeTag({ fs: fs8, dir, gitdir = join43(dir, ".git"), tag: tag2 }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -52224,7 +52224,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function writeTree({ fs: fs8, dir, gitdir = join38(dir, ".git"), tree }) {
+    async function writeTree({ fs: fs8, dir, gitdir = join43(dir, ".git"), tree }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -52304,7 +52304,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       status,
       statusMatrix,
       tag,
-      version: version2,
+      version: version3,
       walk: walk3,
       writeBlob,
       writeCommit: writeCommit2,
@@ -52378,7 +52378,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     exports.statusMatrix = statusMatrix;
     exports.tag = tag;
     exports.updateIndex = updateIndex$1;
-    exports.version = version2;
+    exports.version = version3;
     exports.walk = walk3;
     exports.writeBlob = writeBlob;
     exports.writeCommit = writeCommit2;
@@ -53325,13 +53325,13 @@ var require_parse2 = __commonJS({
         consume(token.value);
       };
       const negate = () => {
-        let count = 1;
+        let count2 = 1;
         while (peek() === "!" && (peek(2) !== "(" || peek(3) === "?")) {
           advance();
           state.start++;
-          count++;
+          count2++;
         }
-        if (count % 2 === 0) {
+        if (count2 % 2 === 0) {
           return false;
         }
         state.negated = true;
@@ -53515,9 +53515,9 @@ var require_parse2 = __commonJS({
                 const idx = prev.value.lastIndexOf("[");
                 const pre = prev.value.slice(0, idx);
                 const rest2 = prev.value.slice(idx + 2);
-                const posix8 = POSIX_REGEX_SOURCE[rest2];
-                if (posix8) {
-                  prev.value = pre + posix8;
+                const posix7 = POSIX_REGEX_SOURCE[rest2];
+                if (posix7) {
+                  prev.value = pre + posix7;
                   state.backtrack = true;
                   advance();
                   if (!bos.output && tokens.indexOf(prev) === 1) {
@@ -54034,7 +54034,7 @@ var require_picomatch = __commonJS({
         throw new TypeError("Expected pattern to be a non-empty string");
       }
       const opts = options || {};
-      const posix8 = opts.windows;
+      const posix7 = opts.windows;
       const regex = isState ? picomatch7.compileRe(glob, options) : picomatch7.makeRe(glob, options, false, true);
       const state = regex.state;
       delete regex.state;
@@ -54044,8 +54044,8 @@ var require_picomatch = __commonJS({
         isIgnored = picomatch7(opts.ignore, ignoreOpts, returnState);
       }
       const matcher = (input2, returnObject = false) => {
-        const { isMatch, match, output } = picomatch7.test(input2, regex, options, { glob, posix: posix8 });
-        const result = { glob, state, regex, posix: posix8, input: input2, output, match, isMatch };
+        const { isMatch, match, output } = picomatch7.test(input2, regex, options, { glob, posix: posix7 });
+        const result = { glob, state, regex, posix: posix7, input: input2, output, match, isMatch };
         if (typeof opts.onResult === "function") {
           opts.onResult(result);
         }
@@ -54070,7 +54070,7 @@ var require_picomatch = __commonJS({
       }
       return matcher;
     };
-    picomatch7.test = (input2, regex, options, { glob, posix: posix8 } = {}) => {
+    picomatch7.test = (input2, regex, options, { glob, posix: posix7 } = {}) => {
       if (typeof input2 !== "string") {
         throw new TypeError("Expected input to be a string");
       }
@@ -54078,7 +54078,7 @@ var require_picomatch = __commonJS({
         return { isMatch: false, output: "" };
       }
       const opts = options || {};
-      const format = opts.format || (posix8 ? utils.toPosixSlashes : null);
+      const format = opts.format || (posix7 ? utils.toPosixSlashes : null);
       let match = input2 === glob;
       let output = match && format ? format(input2) : input2;
       if (match === false) {
@@ -54087,16 +54087,16 @@ var require_picomatch = __commonJS({
       }
       if (match === false || opts.capture === true) {
         if (opts.matchBase === true || opts.basename === true) {
-          match = picomatch7.matchBase(input2, regex, options, posix8);
+          match = picomatch7.matchBase(input2, regex, options, posix7);
         } else {
           match = regex.exec(output);
         }
       }
       return { isMatch: Boolean(match), match, output };
     };
-    picomatch7.matchBase = (input2, glob, options, posix8 = options && options.windows) => {
+    picomatch7.matchBase = (input2, glob, options, posix7 = options && options.windows) => {
       const regex = glob instanceof RegExp ? glob : picomatch7.makeRe(glob, options);
-      return regex.test(utils.basename(input2, { windows: posix8 }));
+      return regex.test(utils.basename(input2, { windows: posix7 }));
     };
     picomatch7.isMatch = (str, patterns, options) => picomatch7(patterns, options)(str);
     picomatch7.parse = (pattern, options) => {
@@ -54675,7 +54675,7 @@ var require_ignore2 = __commonJS({
       );
       return index < 0 ? path : path.slice(index + 1);
     };
-    var parentOf = (path) => {
+    var parentOf2 = (path) => {
       if (path.charCodeAt(0) === SLASH_CODE || path.indexOf(DOUBLE_SLASH) >= 0) {
         const slices = path.split(SLASH).filter(Boolean);
         slices.pop();
@@ -54731,11 +54731,11 @@ var require_ignore2 = __commonJS({
       }
     };
     var hasTrailingBackslash = (str) => {
-      let count = 0;
-      while (str[str.length - count - 1] === ESCAPE) {
-        count++;
+      let count2 = 0;
+      while (str[str.length - count2 - 1] === ESCAPE) {
+        count2++;
       }
-      return count % 2 === 1;
+      return count2 % 2 === 1;
     };
     var trimEnd = (body, stripLineEnd) => {
       let lineEnd = body.length;
@@ -54869,11 +54869,11 @@ var require_ignore2 = __commonJS({
         const rules2 = this._rules;
         const { length } = rules2;
         const shortcut = this._basenameCount * 2 >= length;
-        const basename8 = shortcut ? basenameOf(path) : path;
+        const basename7 = shortcut ? basenameOf(path) : path;
         for (let index = length - 1; index >= 0; index--) {
           const rule2 = rules2[index];
           if (rule2[mode].test(
-            shortcut && rule2._basenameOnly ? basename8 : path
+            shortcut && rule2._basenameOnly ? basename7 : path
           )) {
             const { negative } = rule2;
             const ret = {
@@ -54991,7 +54991,7 @@ var require_ignore2 = __commonJS({
         if (cached) {
           return cached;
         }
-        const parentPath = parentOf(path);
+        const parentPath = parentOf2(path);
         const parent = parentPath ? this._t(parentPath, cache) : UNDEFINED;
         return cache[path] = parent && parent.ignored ? parent : this._rules.test(path, MODE_IGNORE);
       }
@@ -56310,76 +56310,12 @@ function isSkillgardenError(error2, code3) {
 }
 
 // src/action/curate-mode.ts
-import { mkdtempSync, rmSync as rmSync7 } from "node:fs";
-import { join as join35 } from "node:path";
-
-// src/core/report/render-run.ts
-var arrow = (t2) => `${t2.from} \u2192 ${t2.to}`;
-function renderRunMarkdown(report, extraSections = []) {
-  const lines = [];
-  const title = report.dry_run ? "Curator run (dry run: nothing was written)" : "Curator run";
-  lines.push(`# ${title} ${report.run_id}`, "");
-  lines.push(`- Time: ${report.time}`, `- Status: **${report.status}**${statusNote(report)}`);
-  lines.push(
-    `- Checked ${report.counters.checked} curated skill(s): ${report.counters.marked_stale} marked stale, ${report.counters.archived} archived, ${report.counters.reactivated} reactivated, ${report.counters.seeded} seeded.`
-  );
-  lines.push("", "| | active | stale | archived |", "|---|---:|---:|---:|");
-  lines.push(`| before | ${report.counts.before.active} | ${report.counts.before.stale} | ${report.counts.before.archived} |`);
-  lines.push(`| after | ${report.counts.after.active} | ${report.counts.after.stale} | ${report.counts.after.archived} |`, "");
-  if (report.transitions.length > 0) {
-    lines.push("## Transitions", "", "| skill | change | anchor | why | commit |", "|---|---|---|---|---|");
-    for (const t2 of report.transitions) {
-      lines.push(
-        `| ${code(t2.skill)} | ${arrow(t2)} | ${t2.anchor.slice(0, 10)} (${t2.anchor_source}) | ${escapeCell(t2.reason)} | ${t2.commit ? `\`${t2.commit.slice(0, 12)}\`` : "\u2014"} |`
-      );
-    }
-    lines.push("");
-  } else {
-    lines.push("No lifecycle transitions.", "");
-  }
-  const protectedSkips = report.skipped.filter((s) => s.reason === "pinned" || s.reason === "referenced");
-  if (protectedSkips.length > 0) {
-    lines.push("## Left alone on purpose", "");
-    for (const s of protectedSkips) lines.push(`- ${code(s.skill)}: ${s.detail}`);
-    lines.push("");
-  }
-  if (report.seeded.length > 0) lines.push(`Seeded (clock starts now): ${report.seeded.map(code).join(", ")}`, "");
-  if (report.forgotten.length > 0)
-    lines.push(`Gone from the tree since the last run (records dropped): ${report.forgotten.map(code).join(", ")}`, "");
-  lines.push(...extraSections);
-  if (report.errors.length + report.warnings.length > 0) {
-    lines.push("## Problems", "");
-    for (const e of report.errors) lines.push(`- error ${e.code}${e.file ? ` (${e.file})` : ""}: ${e.message}`);
-    for (const w of report.warnings) lines.push(`- warning ${w.code}${w.file ? ` (${w.file})` : ""}: ${w.message}`);
-    lines.push("");
-  }
-  lines.push(
-    "## Undo",
-    "",
-    report.undo ? `\`${report.undo}\` reverts every commit of this run as one commit (refused, changing nothing, if a file changed since).` : "Nothing to undo: the run changed nothing.",
-    ""
-  );
-  return lines.join("\n");
-}
-function statusNote(report) {
-  if (report.status === "first-run") return " \u2014 the first scheduled run only records its time; the next one acts.";
-  if (report.status === "skipped")
-    return ` \u2014 not due (${report.gates.blocked_by}); next due ${report.gates.next_due_at ?? "when enabled"}.`;
-  return "";
-}
-function code(text) {
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-  const fence3 = "`".repeat(longest + 1);
-  const padded = text.startsWith("`") || text.endsWith("`") ? ` ${text} ` : text;
-  return `${fence3}${escapeCell(padded)}${fence3}`;
-}
-function escapeCell(text) {
-  return text.replace(/\|/g, "\\|").replace(/\n/g, " ");
-}
+import { mkdtempSync, rmSync as rmSync9 } from "node:fs";
+import { join as join39 } from "node:path";
 
 // src/services/curator/read-library.ts
-import { existsSync as existsSync3, readFileSync as readFileSync7 } from "node:fs";
-import { join as join13 } from "node:path";
+import { existsSync as existsSync3, readFileSync as readFileSync9 } from "node:fs";
+import { join as join14 } from "node:path";
 
 // src/core/config/state.ts
 var import__ = __toESM(require__(), 1);
@@ -56583,21 +56519,94 @@ function day(iso) {
   return iso.slice(0, 10);
 }
 
+// src/core/lifecycle/steady-plan.ts
+var dayMs2 = 864e5;
+function steadyKey(skill) {
+  const usage = skill.usage ?? {};
+  return JSON.stringify([
+    skill.provenance,
+    skill.adoptedAt ?? null,
+    skill.pinned,
+    skill.referenced,
+    skill.createdAt ?? null,
+    usage.last_used_at ?? null,
+    usage.last_viewed_at ?? null,
+    usage.last_patched_at ?? null,
+    skill.record?.state ?? null,
+    skill.record?.seeded_at ?? null
+  ]);
+}
+function settingsKey(settings) {
+  return JSON.stringify([settings.stale_after_days, settings.archive_after_days, settings.prune_bundled, [...settings.protected].sort()]);
+}
+function planSteady(previous, skills, settings, now) {
+  const time = now.getTime();
+  const keys = skills.map(steadyKey);
+  const reused = skills.map((skill, i) => {
+    const entry = previous[skill.name];
+    return entry !== void 0 && entry.key === keys[i] && within(entry, time) ? entry : void 0;
+  });
+  const fresh = planLifecycle(
+    skills.filter((_3, i) => reused[i] === void 0),
+    settings,
+    now
+  );
+  const plan = { decisions: [], seeds: fresh.seeds, counts: { ...fresh.counts } };
+  const entries = {};
+  let next = 0;
+  let nextChangeAt = null;
+  skills.forEach((skill, i) => {
+    const entry = reused[i] ?? freshEntry(skill, keys[i], fresh.decisions[next++], settings, time);
+    if (reused[i] !== void 0) count(plan.counts, entry.decision);
+    plan.decisions.push(entry.decision);
+    entries[skill.name] = entry;
+    if (entry.until !== null && (nextChangeAt === null || entry.until < nextChangeAt)) nextChangeAt = entry.until;
+  });
+  return { plan, entries, planned: fresh.decisions.length, nextChangeAt };
+}
+function within(entry, time) {
+  return (entry.from === null || time >= entry.from) && (entry.until === null || time < entry.until);
+}
+function count(counts, decision) {
+  if (decision.kind === "skip" && decision.reason === "not-curated") return;
+  counts.checked++;
+  if (decision.kind !== "transition") return;
+  if (decision.to === "stale") counts.marked_stale++;
+  else if (decision.to === "archived") counts.archived++;
+  else counts.reactivated++;
+}
+function freshEntry(skill, key, decision, settings, time) {
+  if (!isCurated(skill, settings) || skill.pinned || skill.referenced) return { key, decision, from: null, until: null };
+  const anchor = decision.anchor;
+  if (needsSeed(skill) || anchor === void 0 || !hasClock(skill)) return { key, decision, from: time, until: time };
+  const at2 = Date.parse(anchor);
+  const thresholds = [at2 + settings.stale_after_days * dayMs2, at2 + settings.archive_after_days * dayMs2];
+  const from = Math.max(...thresholds.filter((t2) => t2 <= time));
+  const until = Math.min(...thresholds.filter((t2) => t2 > time));
+  return { key, decision, from: Number.isFinite(from) ? from : null, until: Number.isFinite(until) ? until : null };
+}
+function hasClock(skill) {
+  const u2 = skill.usage;
+  return [u2?.last_used_at, u2?.last_viewed_at, u2?.last_patched_at, skill.createdAt, skill.adoptedAt, skill.record?.seeded_at].some(
+    (t2) => t2 !== void 0
+  );
+}
+
 // src/core/lifecycle/apply-state.ts
 function applyDecision(state, decision, now) {
   if (decision.kind !== "transition") return state;
   const skills = { ...state.skills };
-  const record2 = { ...skills[decision.name] };
-  if (decision.to === "archived") {
-    delete skills[decision.name];
-  } else if (decision.to === "stale") {
-    skills[decision.name] = { ...record2, state: "stale", since: now };
-  } else {
-    const { state: _state, since: _since, ...rest } = record2;
-    if (Object.keys(rest).length > 0) skills[decision.name] = rest;
-    else delete skills[decision.name];
-  }
+  const record2 = recordAfter(skills[decision.name], decision, now);
+  if (record2) skills[decision.name] = record2;
+  else delete skills[decision.name];
   return { ...state, skills };
+}
+function recordAfter(current, decision, now) {
+  const record2 = { ...current };
+  if (decision.to === "archived") return void 0;
+  if (decision.to === "stale") return { ...record2, state: "stale", since: now };
+  const { state: _state, since: _since, ...rest } = record2;
+  return Object.keys(rest).length > 0 ? rest : void 0;
 }
 function applySeeds(state, names, now) {
   if (names.length === 0) return state;
@@ -56778,6 +56787,128 @@ function decodeSkillBytes(bytes, file) {
   }
 }
 
+// src/core/skill/split.ts
+var openPattern = /^---[ \t]*(\r?\n|$)/;
+var closePattern = /^---[ \t]*(?:\r?\n|$)/gm;
+function splitSkill(text) {
+  const bom = text.startsWith("\uFEFF");
+  const rest = bom ? text.slice(1) : text;
+  const eol = /\r\n/.test(rest.slice(0, 4096)) ? "\r\n" : "\n";
+  const open3 = openPattern.exec(rest);
+  const none = { yaml: "", close: "", bom, eol, yamlLine: 1 };
+  if (!open3) return { ...none, head: bom ? "\uFEFF" : "", body: rest, frontmatter: "missing", bodyLine: 1 };
+  const yamlStart = open3[0].length;
+  closePattern.lastIndex = yamlStart;
+  let close;
+  while ((close = closePattern.exec(rest)) && close.index > 0 && rest[close.index - 1] !== "\n") {
+  }
+  const head = (bom ? "\uFEFF" : "") + open3[0];
+  if (!close || !open3[1]) {
+    return { ...none, head: bom ? "\uFEFF" : "", body: rest, frontmatter: "unterminated", bodyLine: 1 };
+  }
+  const yaml = rest.slice(yamlStart, close.index);
+  const bodyStart = close.index + close[0].length;
+  return {
+    head,
+    yaml,
+    close: close[0],
+    body: rest.slice(bodyStart),
+    bom,
+    eol,
+    frontmatter: "ok",
+    yamlLine: 2,
+    bodyLine: 2 + countLines(yaml) + (close[0].endsWith("\n") ? 1 : 0)
+  };
+}
+function countLines(text) {
+  let n = 0;
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
+// src/core/registry/quick-frontmatter.ts
+var keyPattern = /^([A-Za-z_][A-Za-z0-9_-]*):(?: (.*))?$/;
+var itemPattern = /^- (.*)$/;
+var coreNumber = /^(?:[-+]?\d+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.\d+|\d+(?:\.\d*)?)(?:[eE][-+]?\d+)?)$/;
+var specialKeys = /^(?:__proto__|null|Null|NULL|true|True|TRUE|false|False|FALSE)$/;
+function parseQuickFrontmatter(yaml) {
+  const lines = yaml.split("\n").filter((line) => line.trim() !== "");
+  const map = readMap(lines, 0);
+  return map && map.end === lines.length ? map.value : void 0;
+}
+var maxDepth = 4;
+function readMap(lines, indent, start = 0) {
+  const map = {};
+  let i = start;
+  while (i < lines.length && indentOf(lines[i]) >= indent) {
+    const line = lines[i];
+    const match = keyPattern.exec(line.slice(indent));
+    if (indentOf(line) !== indent || !match) return void 0;
+    const key = match[1];
+    if (Object.hasOwn(map, key) || specialKeys.test(key)) return void 0;
+    const raw = match[2];
+    i++;
+    if (raw !== void 0 && raw.trim() !== "") {
+      const value = readValue(raw);
+      if (value === void 0) return void 0;
+      map[key] = value;
+      continue;
+    }
+    const nested = indent / 2 < maxDepth && i < lines.length && indentOf(lines[i]) === indent + 2 ? readNested(lines, indent + 2, i) : void 0;
+    if (!nested) return void 0;
+    map[key] = nested.value;
+    i = nested.end;
+  }
+  return { value: map, end: i };
+}
+function readNested(lines, indent, start) {
+  if (!lines[start].slice(indent).startsWith("- ")) return readMap(lines, indent, start);
+  const items = [];
+  let i = start;
+  while (i < lines.length && indentOf(lines[i]) >= indent) {
+    const match = itemPattern.exec(lines[i].slice(indent));
+    if (indentOf(lines[i]) !== indent || !match) return void 0;
+    const value = readValue(match[1]);
+    if (value === void 0) return void 0;
+    items.push(value);
+    i++;
+  }
+  return { value: items, end: i };
+}
+function indentOf(line) {
+  return line.length - line.trimStart().length;
+}
+function readValue(raw) {
+  const text = raw.trimEnd();
+  if (!text.startsWith("[") || raw.startsWith(" ")) return readScalar(raw);
+  if (!text.endsWith("]")) return void 0;
+  const inner = text.slice(1, -1);
+  if (inner.trim() === "") return inner === "" ? [] : void 0;
+  const items = inner.split(",").map((item) => item.trim());
+  if (items.some((item) => item === "" || /[[\]{}:#]/.test(item) || /["']/.test(item) && !/^(["'])[^"'\\]*\1$/.test(item)))
+    return void 0;
+  const values = items.map((item) => readScalar(item));
+  return values.includes(void 0) ? void 0 : values;
+}
+function readScalar(raw) {
+  const text = raw.trimEnd();
+  if (text === "" || raw.startsWith(" ") || raw.includes("	")) return void 0;
+  if (text === "true") return true;
+  if (text === "false") return false;
+  const quote2 = text[0];
+  if (quote2 === '"') {
+    const inner = text.slice(1, -1);
+    return text.length >= 2 && text.endsWith('"') && !/["\\]/.test(inner) ? inner : void 0;
+  }
+  if (quote2 === "'") {
+    const inner = text.slice(1, -1);
+    return text.length >= 2 && text.endsWith("'") && !inner.replace(/''/g, "").includes("'") ? inner.replace(/''/g, "'") : void 0;
+  }
+  if (/^[-?:,[\]{}#&*!|>%@`~.+]/.test(text) || / #|: |:$/.test(text) || coreNumber.test(text)) return void 0;
+  if (/^(?:null|Null|NULL|True|TRUE|False|FALSE|y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$/.test(text)) return void 0;
+  return text;
+}
+
 // src/core/skill/fallback.ts
 function parseFallbackFields(yaml) {
   const fields = /* @__PURE__ */ Object.create(null);
@@ -56848,45 +56979,6 @@ function findNode(root, path) {
   return node;
 }
 
-// src/core/skill/split.ts
-var openPattern = /^---[ \t]*(\r?\n|$)/;
-var closePattern = /^---[ \t]*(?:\r?\n|$)/gm;
-function splitSkill(text) {
-  const bom = text.startsWith("\uFEFF");
-  const rest = bom ? text.slice(1) : text;
-  const eol = /\r\n/.test(rest.slice(0, 4096)) ? "\r\n" : "\n";
-  const open3 = openPattern.exec(rest);
-  const none = { yaml: "", close: "", bom, eol, yamlLine: 1 };
-  if (!open3) return { ...none, head: bom ? "\uFEFF" : "", body: rest, frontmatter: "missing", bodyLine: 1 };
-  const yamlStart = open3[0].length;
-  closePattern.lastIndex = yamlStart;
-  let close;
-  while ((close = closePattern.exec(rest)) && close.index > 0 && rest[close.index - 1] !== "\n") {
-  }
-  const head = (bom ? "\uFEFF" : "") + open3[0];
-  if (!close || !open3[1]) {
-    return { ...none, head: bom ? "\uFEFF" : "", body: rest, frontmatter: "unterminated", bodyLine: 1 };
-  }
-  const yaml = rest.slice(yamlStart, close.index);
-  const bodyStart = close.index + close[0].length;
-  return {
-    head,
-    yaml,
-    close: close[0],
-    body: rest.slice(bodyStart),
-    bom,
-    eol,
-    frontmatter: "ok",
-    yamlLine: 2,
-    bodyLine: 2 + countLines(yaml) + (close[0].endsWith("\n") ? 1 : 0)
-  };
-}
-function countLines(text) {
-  let n = 0;
-  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;
-  return n;
-}
-
 // src/core/skill/parse.ts
 var maxAliasCount = 100;
 var frontmatterLimits = { maxBytes: 64 * 1024, maxKeys: 1e3, maxDepth: 32 };
@@ -56942,6 +57034,8 @@ function parseSkill(text, options) {
     const data2 = pickFirstKeys(parseFallbackFields(sections.yaml.split("\n", 2e3).join("\n")), 100);
     return assemble({ file, text, sections, data: data2, document: void 0, findings, locator: locator2 });
   }
+  const quick = options.fullParse || text.includes("\r") ? void 0 : parseQuickFrontmatter(sections.yaml);
+  if (quick && Object.keys(quick).length > 0) return assembleQuick({ file, text, sections, data: quick, findings });
   const document2 = (0, import_yaml2.parseDocument)(sections.yaml, { prettyErrors: false, keepSourceTokens: false, uniqueKeys: false });
   const locator = buildLocator(document2, sections.yaml, sections.yamlLine);
   const fatal = document2.errors;
@@ -56955,9 +57049,9 @@ function parseSkill(text, options) {
   const data = toData(document2, file, locator, findings);
   return assemble({ file, text, sections, data, document: document2, findings, locator });
 }
-function pickFirstKeys(fields, count) {
+function pickFirstKeys(fields, count2) {
   const known = ["name", "description", "when_to_use"].filter((k) => k in fields).map((k) => [k, fields[k]]);
-  return Object.fromEntries([...known, ...Object.entries(fields).slice(0, count)]);
+  return Object.fromEntries([...known, ...Object.entries(fields).slice(0, count2)]);
 }
 function findDuplicateKeys(document2) {
   const offsets = [];
@@ -57001,6 +57095,31 @@ function toData(document2, file, locator, findings) {
     );
     return null;
   }
+}
+function assembleQuick(input2) {
+  let parsed;
+  const full = () => {
+    if (!parsed) {
+      const { yaml, yamlLine } = input2.sections;
+      const document2 = (0, import_yaml2.parseDocument)(yaml, { prettyErrors: false, keepSourceTokens: false, uniqueKeys: false });
+      parsed = { document: document2, locator: buildLocator(document2, yaml, yamlLine) };
+    }
+    return parsed;
+  };
+  return {
+    file: input2.file,
+    text: input2.text,
+    sections: input2.sections,
+    data: input2.data,
+    fields: input2.data,
+    body: input2.sections.body,
+    get document() {
+      return full().document;
+    },
+    findings: input2.findings,
+    locateKey: (path) => full().locator.locateKey(path),
+    locateValue: (path) => full().locator.locateValue(path)
+  };
 }
 function assemble(input2) {
   const { data, locator } = input2;
@@ -57229,7 +57348,7 @@ function stringField(skill, key) {
 }
 
 // src/ledger/history-index.ts
-import { readFile as readFile3 } from "node:fs/promises";
+import { readFile as readFile2 } from "node:fs/promises";
 import { join as join4 } from "node:path";
 
 // src/core/ledger/commit-record.ts
@@ -57269,17 +57388,30 @@ function normalizeSkillsRoot(root) {
   const trimmed = root.replace(/\\/g, "/").replace(/^\.\/+/, "").replace(/\/+$/, "");
   return trimmed === "." ? "" : trimmed;
 }
-function relativeToRoot(path, root) {
-  if (root === "") return path;
-  return path.startsWith(`${root}/`) ? path.slice(root.length + 1) : null;
+function normalizeSkillsRoots(roots) {
+  const list = typeof roots === "string" ? [roots] : roots;
+  return [...new Set(list.map(normalizeSkillsRoot))].sort();
+}
+function splitAtRoot(path, roots) {
+  let best = null;
+  for (const root of typeof roots === "string" ? [roots] : roots) {
+    if (root === "") best ??= { root, rest: path };
+    else if (path.startsWith(`${root}/`) && (best === null || root.length > best.root.length))
+      best = { root, rest: path.slice(root.length + 1) };
+  }
+  return best;
+}
+function relativeToRoot(path, roots) {
+  return splitAtRoot(path, roots)?.rest ?? null;
 }
 function joinFolder(root, parts) {
   return [...root === "" ? [] : [root], ...parts].join("/");
 }
-function locateSkillFile(path, root) {
-  const relative7 = relativeToRoot(path, root);
-  if (relative7 === null) return null;
-  const parts = relative7.split("/");
+function locateSkillFile(path, roots) {
+  const at2 = splitAtRoot(path, roots);
+  if (at2 === null) return null;
+  const { root } = at2;
+  const parts = at2.rest.split("/");
   const archived = parts[0] === archiveFolder;
   const rest = archived ? parts.slice(1) : parts;
   if (rest.at(-1) !== "SKILL.md" || rest.length < 2 || rest.length > 3) return null;
@@ -57287,10 +57419,11 @@ function locateSkillFile(path, root) {
   const folderParts = parts.slice(0, -1);
   return { name: rest.at(-2), folder: joinFolder(root, folderParts), archived };
 }
-function candidateFolders(path, root) {
-  const relative7 = relativeToRoot(path, root);
-  if (relative7 === null) return [];
-  const parts = relative7.split("/").slice(0, -1);
+function candidateFolders(path, roots) {
+  const at2 = splitAtRoot(path, roots);
+  if (at2 === null) return [];
+  const { root } = at2;
+  const parts = at2.rest.split("/").slice(0, -1);
   const skip = parts[0] === archiveFolder ? 1 : 0;
   const candidates = [];
   for (let depth = Math.min(parts.length, skip + 2); depth > skip; depth--) {
@@ -57298,8 +57431,8 @@ function candidateFolders(path, root) {
   }
   return candidates;
 }
-function isHistoryPath(path, root) {
-  return relativeToRoot(path, root) !== null || isSkillFile(path);
+function isHistoryPath(path, roots) {
+  return relativeToRoot(path, roots) !== null || isSkillFile(path);
 }
 function isSkillFile(path) {
   return path === "SKILL.md" || path.endsWith("/SKILL.md");
@@ -57571,11 +57704,11 @@ function parseCommitMessage(message) {
 // src/core/ledger/history-fold.ts
 var revertLine = /^This reverts commit [0-9a-f]{40,64}\b/m;
 var patchActions = /* @__PURE__ */ new Set(["patch", "edit", "write-file", "remove-file", "merge"]);
-function groupSkillFiles(changes, root) {
+function groupSkillFiles(changes, roots) {
   const groups = /* @__PURE__ */ new Map();
   for (const change of changes) {
     if (change.status === "modified") continue;
-    const located2 = locateSkillFile(change.path, root);
+    const located2 = locateSkillFile(change.path, roots);
     if (located2 === null) continue;
     const group = groups.get(located2.name) ?? { added: [], removed: [] };
     groups.set(located2.name, group);
@@ -57627,7 +57760,7 @@ function moveSkill(state, ctx, skill, to) {
 function collectLeaving(state, ctx) {
   for (const change of ctx.commit.changes) {
     if (change.status !== "deleted" || change.blob === void 0) continue;
-    const located2 = locateSkillFile(change.path, state.root);
+    const located2 = locateSkillFile(change.path, state.roots);
     const owner = located2 === null ? void 0 : state.skills.get(state.owners.get(located2.folder) ?? "");
     const created = located2 === null ? state.outside.get(change.path) : owner?.created;
     if (created === void 0 || ctx.leaving.has(change.blob)) continue;
@@ -57636,7 +57769,7 @@ function collectLeaving(state, ctx) {
 }
 function foldOutsideFiles(state, ctx) {
   for (const change of ctx.commit.changes) {
-    if (relativeToRoot(change.path, state.root) !== null || !isSkillFile(change.path)) continue;
+    if (relativeToRoot(change.path, state.roots) !== null || !isSkillFile(change.path)) continue;
     ctx.touched.add(folderName(change.path));
     if (change.status === "deleted") state.outside.delete(change.path);
     else if (change.status === "added") {
@@ -57649,7 +57782,7 @@ function folderName(path) {
   return parts.at(-2) ?? "";
 }
 function foldSkillFiles(state, ctx) {
-  for (const [name, { added, removed }] of groupSkillFiles(ctx.commit.changes, state.root)) {
+  for (const [name, { added, removed }] of groupSkillFiles(ctx.commit.changes, state.roots)) {
     const existing = state.skills.get(name);
     if (existing && removed.some((f3) => f3.folder === existing.folder)) {
       const target = added.find((f3) => f3.folder !== existing.folder) ?? added[0];
@@ -57670,7 +57803,7 @@ function foldSkillFiles(state, ctx) {
   }
 }
 function ownerOf(state, path) {
-  for (const folder of candidateFolders(path, state.root)) {
+  for (const folder of candidateFolders(path, state.roots)) {
     const owner = state.owners.get(folder);
     if (owner !== void 0) return owner;
   }
@@ -57712,7 +57845,7 @@ function foldHistory(index, commits, head, observe) {
   const skills = new Map(Object.entries(current));
   const owners = new Map([...skills.values()].map((s) => [s.folder, s.name]));
   const state = {
-    root: index.skillsRoot,
+    roots: index.skillsRoots,
     skills,
     owners,
     deleted: new Map(Object.entries(deleted)),
@@ -57741,7 +57874,7 @@ function foldHistory(index, commits, head, observe) {
   }
   return {
     version: 1,
-    skillsRoot: index.skillsRoot,
+    skillsRoots: index.skillsRoots,
     head,
     commits: index.commits + commits.length,
     shallow: index.shallow || commits.some((c3) => c3.boundary === true),
@@ -57752,13 +57885,21 @@ function foldHistory(index, commits, head, observe) {
 }
 
 // src/core/ledger/history-index.ts
-function emptyHistoryIndex(skillsRoot) {
-  return { version: 1, skillsRoot, head: null, commits: 0, shallow: false, skills: {}, deleted: {}, outside: {} };
+function emptyHistoryIndex(skillsRoots) {
+  return {
+    version: 1,
+    skillsRoots: normalizeSkillsRoots(skillsRoots),
+    head: null,
+    commits: 0,
+    shallow: false,
+    skills: {},
+    deleted: {},
+    outside: {}
+  };
 }
 
 // src/ledger/git-dir.ts
-import { readFileSync } from "node:fs";
-import { readFile, stat as stat2 } from "node:fs/promises";
+import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 async function readRepoLayout(dir) {
   const envDir = process.env.GIT_DIR;
@@ -57776,25 +57917,61 @@ function readCommonDir(gitdir) {
   }
 }
 async function readGitDir(dir) {
-  if (process.env.GIT_DIR) return resolve(process.env.GIT_DIR);
-  const dotGit = join(dir, ".git");
-  const info2 = await stat2(dotGit).catch(() => void 0);
-  if (info2?.isDirectory()) return dotGit;
-  if (info2?.isFile()) {
-    const text = await readFile(dotGit, "utf8");
-    const match = /^gitdir:\s*(.+?)\s*$/m.exec(text);
-    if (match?.[1]) return isAbsolute(match[1]) ? match[1] : resolve(dir, match[1]);
-  }
+  const gitdir = findGitDir(dir);
+  if (gitdir !== void 0) return gitdir;
   throw new SkillgardenError("ledger/not-a-repository", `${dir} is not a git repository (no .git folder).`, {
     data: { dir, hint: `Run \`git init\` in ${dir}, or pass the repository's root folder.` }
   });
 }
+function findGitDir(dir) {
+  if (process.env.GIT_DIR) return resolve(process.env.GIT_DIR);
+  const dotGit = join(dir, ".git");
+  const info2 = statSync(dotGit, { throwIfNoEntry: false });
+  if (info2?.isDirectory()) return dotGit;
+  if (!info2?.isFile()) return void 0;
+  try {
+    const match = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, "utf8"));
+    return match?.[1] ? isAbsolute(match[1]) ? match[1] : resolve(dir, match[1]) : void 0;
+  } catch {
+    return void 0;
+  }
+}
 
 // src/ledger/history-cache.ts
-import { mkdir as mkdir2, readFile as readFile2, rename as rename2, rm as rm2, writeFile as writeFile2 } from "node:fs/promises";
+import { mkdir as mkdir2, readFile, rename as rename2, rm as rm2, writeFile as writeFile2 } from "node:fs/promises";
+import { dirname as dirname2 } from "node:path";
+
+// src/store/cache-file.ts
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync as readFileSync2, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join as join2 } from "node:path";
+function cacheFilePath(gitdir, name) {
+  return join2(gitdir, "skillgarden", name);
+}
+function blobId(bytes) {
+  return createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
+}
+function readCacheFile(file) {
+  try {
+    return JSON.parse(readFileSync2(file, "utf8"));
+  } catch {
+    return void 0;
+  }
+}
+function writeCacheFile(file, value) {
+  const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(temp, JSON.stringify(value));
+    renameSync(temp, file);
+  } catch {
+    rmSync(temp, { force: true });
+  }
+}
+
+// src/ledger/history-cache.ts
 function historyCachePath(gitdir) {
-  return join2(gitdir, "skillgarden", "history-index.json");
+  return cacheFilePath(gitdir, "history-index.json");
 }
 function isCacheFile(value) {
   const file = value;
@@ -57803,7 +57980,7 @@ function isCacheFile(value) {
 }
 async function readHistoryCache(gitdir) {
   try {
-    const parsed = JSON.parse(await readFile2(historyCachePath(gitdir), "utf8"));
+    const parsed = JSON.parse(await readFile(historyCachePath(gitdir), "utf8"));
     return isCacheFile(parsed) ? parsed : null;
   } catch {
     return null;
@@ -57811,7 +57988,7 @@ async function readHistoryCache(gitdir) {
 }
 async function writeHistoryCache(gitdir, cache) {
   const path = historyCachePath(gitdir);
-  await mkdir2(dirname(path), { recursive: true });
+  await mkdir2(dirname2(path), { recursive: true });
   const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
     await writeFile2(temp, JSON.stringify(cache));
@@ -60727,11 +60904,11 @@ function systemGitWalker(dir, gitdir) {
 
 // src/ledger/history-index.ts
 async function openHistoryWalker(dir, gitdir, backend = "auto") {
-  const system2 = backend === "system-git" || backend === "auto" && await hasSystemGit();
-  return system2 ? { walker: systemGitWalker(dir, gitdir), backend: "system-git" } : { walker: isomorphicGitWalker(gitdir), backend: "isomorphic-git" };
+  const system3 = backend === "system-git" || backend === "auto" && await hasSystemGit();
+  return system3 ? { walker: systemGitWalker(dir, gitdir), backend: "system-git" } : { walker: isomorphicGitWalker(gitdir), backend: "isomorphic-git" };
 }
 async function readShallowCommits(gitdir) {
-  const text = await readFile3(join4(gitdir, "shallow"), "utf8").catch(() => "");
+  const text = await readFile2(join4(gitdir, "shallow"), "utf8").catch(() => "");
   return new Set(
     text.split("\n").map((line) => line.trim()).filter(Boolean)
   );
@@ -60740,8 +60917,8 @@ function ignoreReadOnly(error2) {
   const code3 = error2?.code;
   if (code3 !== "EACCES" && code3 !== "EROFS" && code3 !== "EPERM") throw error2;
 }
-function usableCache(cache, root, shallow) {
-  if (cache === null || cache.index.skillsRoot !== root || cache.index.head === null) return null;
+function usableCache(cache, roots, shallow) {
+  if (cache === null || (cache.index.skillsRoots ?? []).join("\n") !== roots.join("\n") || cache.index.head === null) return null;
   return cache.shallow.join() === shallow.join() ? cache : null;
 }
 async function readNewCommits(walker, range) {
@@ -60757,7 +60934,7 @@ async function foldRange(walker, cache, range) {
   return { commits: await walker.readCommits({ ...range, exclude: null, seen: /* @__PURE__ */ new Set() }), cache: null };
 }
 async function readHistoryIndex(dir, options = {}) {
-  const root = normalizeSkillsRoot(options.skillsRoot ?? "skills");
+  const root = normalizeSkillsRoots(options.skillsRoot ?? "skills");
   const gitdir = await readGitDir(dir);
   const { walker, backend } = await openHistoryWalker(dir, gitdir, options.backend);
   const head = await walker.resolveHead(options.ref ?? "HEAD");
@@ -60792,7 +60969,7 @@ function isPinnedInFile(skill) {
 
 // src/store/layout/discover-library.ts
 import { realpathSync } from "node:fs";
-import { basename, join as join8, relative, sep } from "node:path";
+import { basename, join as join8, relative, sep as sep2 } from "node:path";
 
 // src/core/layout/skill-roots.ts
 var agentSkillFolders = [
@@ -60823,9 +61000,9 @@ function isInsideRepository(path) {
   if (path.startsWith("/") || /^[a-z]:/i.test(path)) return false;
   return !path.split("/").includes("..");
 }
-function joinRepoPath(base, relative7) {
+function joinRepoPath(base, relative8) {
   const parts = base === "" ? [] : base.split("/");
-  for (const part of relative7.replace(/\\/g, "/").split("/")) {
+  for (const part of relative8.replace(/\\/g, "/").split("/")) {
     if (part === "" || part === ".") continue;
     if (part === "..") {
       if (parts.length === 0) return void 0;
@@ -60861,8 +61038,8 @@ function createDirCache() {
 }
 
 // src/store/discover.ts
-import { lstatSync, statSync } from "node:fs";
-import { join as join5 } from "node:path";
+import { lstatSync, statSync as statSync2 } from "node:fs";
+import { join as join5, sep } from "node:path";
 function discoverSkills(root, options = {}) {
   const maxFolders = options.maxFolders ?? 2e5;
   const readDir = options.readDir ?? readDirUncached;
@@ -60871,9 +61048,10 @@ function discoverSkills(root, options = {}) {
   let seen = 0;
   const probe = options.probe ?? (options.readDir ? "listing" : "stat");
   const skillFileIn = probe === "listing" ? (dir) => skillFileListed(dir, readDir) : skillFileStat;
+  const base = join5(root, "/");
   for (const entry of listFolders(root, readDir)) {
     if (++seen > maxFolders) throw tooMany(root, maxFolders);
-    const dir = join5(root, entry.name);
+    const dir = base + entry.name;
     const skill = skillFileIn(dir);
     if (skill) {
       found.push(located(entry.name, void 0, dir, entry.name, entry.link || skill === "link"));
@@ -60881,7 +61059,7 @@ function discoverSkills(root, options = {}) {
     }
     for (const child of listFolders(dir, readDir)) {
       if (++seen > maxFolders) throw tooMany(root, maxFolders);
-      const childDir = join5(dir, child.name);
+      const childDir = `${dir}${sep}${child.name}`;
       const childSkill = skillFileIn(childDir);
       if (childSkill) {
         found.push(
@@ -60898,7 +61076,7 @@ function located(name, category, dir, relativeDir, linked) {
 function sortLocations(found) {
   return found.sort((a, b2) => a.relativeDir < b2.relativeDir ? -1 : a.relativeDir > b2.relativeDir ? 1 : 0);
 }
-function discoverDeep(root, maxDepth2, maxFolders, readDir) {
+function discoverDeep(root, maxDepth3, maxFolders, readDir) {
   const found = [];
   let seen = 0;
   const walk3 = (dir, parts, linkedParts) => {
@@ -60908,16 +61086,16 @@ function discoverDeep(root, maxDepth2, maxFolders, readDir) {
       const childParts = [...parts, entry.name];
       const skill = skillFileListed(child, readDir);
       if (skill) found.push(located(entry.name, parts.at(-1), child, childParts.join("/"), linkedParts || entry.link || skill === "link"));
-      if (childParts.length < maxDepth2 && !entry.link) walk3(child, childParts, linkedParts || entry.link);
+      if (childParts.length < maxDepth3 && !entry.link) walk3(child, childParts, linkedParts || entry.link);
     }
   };
   walk3(root, [], false);
   return found;
 }
 function skillFileStat(dir) {
-  const stat6 = lstatSync(join5(dir, skillFileName), { throwIfNoEntry: false });
-  if (stat6 === void 0 || stat6.isDirectory()) return void 0;
-  return stat6.isSymbolicLink() ? "link" : "file";
+  const stat5 = lstatSync(`${dir}${sep}${skillFileName}`, { throwIfNoEntry: false });
+  if (stat5 === void 0 || stat5.isDirectory()) return void 0;
+  return stat5.isSymbolicLink() ? "link" : "file";
 }
 function skillFileListed(dir, readDir) {
   try {
@@ -60939,7 +61117,7 @@ function listFolders(dir, readDir) {
 }
 function isFolder(path) {
   try {
-    return statSync(path).isDirectory();
+    return statSync2(path).isDirectory();
   } catch {
     return false;
   }
@@ -61013,7 +61191,7 @@ function isFileAt(repoDir, path, readDir) {
 }
 
 // src/store/layout/read-layout.ts
-import { readFileSync as readFileSync2 } from "node:fs";
+import { readFileSync as readFileSync3 } from "node:fs";
 import { join as join7 } from "node:path";
 
 // src/core/layout/json-lines.ts
@@ -61374,7 +61552,7 @@ function missingPath(manifest, entry, what) {
 }
 function readText(b2, file) {
   try {
-    return readFileSync2(join7(b2.repoDir, file), "utf8");
+    return readFileSync3(join7(b2.repoDir, file), "utf8");
   } catch {
     return "";
   }
@@ -61397,7 +61575,7 @@ function discoverLibrary(repoDir, layout, options = {}) {
   for (const root of layout.roots) {
     const dir = join8(repoDir, root.path);
     for (const l3 of discoverSkills(dir, { ...probe, ...options.maxFolders ? { maxFolders: options.maxFolders } : {} })) {
-      add2({ ...l3, root: root.path, path: skillPathIn(root.path, l3.relativeDir) });
+      add2(atRoot(l3, root.path, skillPathIn(root.path, l3.relativeDir)));
     }
   }
   for (const listed2 of layout.listed) {
@@ -61434,38 +61612,47 @@ function renderEmptyLibrary(library) {
   ].filter(Boolean).join("\n");
 }
 function primaryRoot(layout) {
-  return layout.roots[0]?.path ?? layout.listed[0]?.path.slice(0, Math.max(0, layout.listed[0].path.lastIndexOf("/"))) ?? "skills";
+  return layout.roots[0]?.path ?? parentOf(layout.listed[0]?.path) ?? "skills";
 }
 function readPrimaryRoot(repoDir, skillsDir) {
   return primaryRoot(readLibraryLayout(repoDir, skillsDir).layout);
 }
+function libraryRoots(layout) {
+  const roots = /* @__PURE__ */ new Set([...layout.roots.map((r2) => r2.path), ...layout.listed.map((l3) => parentOf(l3.path) ?? "")]);
+  return roots.size === 0 ? ["skills"] : [...roots].sort();
+}
+function parentOf(path) {
+  return path === void 0 ? void 0 : path.slice(0, Math.max(0, path.lastIndexOf("/")));
+}
 function discoverArchives(repoDir, layout, readDir) {
   const out = [];
-  const roots = /* @__PURE__ */ new Set([
-    ...layout.roots.map((r2) => r2.path),
-    ...layout.listed.map((l3) => l3.path.slice(0, Math.max(0, l3.path.lastIndexOf("/"))))
-  ]);
-  for (const root of roots) {
+  for (const root of layout.roots.length + layout.listed.length === 0 ? [] : libraryRoots(layout)) {
     const archive = archiveRootOf(root);
     if (!isFolderAt(repoDir, archive, readDir)) continue;
-    for (const l3 of discoverSkills(join8(repoDir, archive), { readDir })) out.push({ ...l3, root, path: `${archive}/${l3.relativeDir}` });
+    for (const l3 of discoverSkills(join8(repoDir, archive), { readDir })) out.push(atRoot(l3, root, `${archive}/${l3.relativeDir}`));
   }
   return out;
+}
+function atRoot(l3, root, path) {
+  const location = { name: l3.name, category: l3.category, dir: l3.dir, relativeDir: l3.relativeDir, root, path };
+  if (l3.linked) location.linked = true;
+  return location;
 }
 function splitEscaped(repoDir, all, layout) {
   let realRepo;
   try {
-    realRepo = realpathSync(repoDir);
+    realRepo = realpathSync.native(repoDir);
   } catch {
     return { inside: [...all], escaped: [] };
   }
   const linkedRoots = new Set(
     layout.roots.filter((r2) => r2.path !== "" && realOf(join8(repoDir, r2.path)) !== join8(realRepo, r2.path)).map((r2) => r2.path)
   );
+  const listed2 = new Set(layout.listed.map((l3) => l3.path));
   const inside = [];
   const escaped = [];
   for (const location of all) {
-    if (!location.linked && !linkedRoots.has(location.root) && layout.listed.every((l3) => l3.path !== location.path)) {
+    if (!location.linked && !linkedRoots.has(location.root) && !listed2.has(location.path)) {
       inside.push(location);
       continue;
     }
@@ -61477,7 +61664,7 @@ function splitEscaped(repoDir, all, layout) {
 }
 function realOf(path) {
   try {
-    return realpathSync(path);
+    return realpathSync.native(path);
   } catch {
     return void 0;
   }
@@ -61486,7 +61673,7 @@ function outside(realRepo, path) {
   const real = realOf(path);
   if (real === void 0) return void 0;
   const rel = relative(realRepo, real);
-  return rel === ".." || rel.startsWith(`..${sep}`) || rel.startsWith(sep) || /^[a-z]:/i.test(rel) ? real : void 0;
+  return rel === ".." || rel.startsWith(`..${sep2}`) || rel.startsWith(sep2) || /^[a-z]:/i.test(rel) ? real : void 0;
 }
 function rejectDuplicates(all) {
   const first = /* @__PURE__ */ new Map();
@@ -61524,7 +61711,7 @@ function escapeFinding(escaped) {
 }
 
 // src/store/usage-files.ts
-import { readdirSync as readdirSync2, readFileSync as readFileSync3, statSync as statSync2 } from "node:fs";
+import { readdirSync as readdirSync2, readFileSync as readFileSync4, statSync as statSync3 } from "node:fs";
 import { join as join9 } from "node:path";
 var usageDir = `${metaDir}/usage`;
 var maxUsageFileBytes = 8 * 1024 * 1024;
@@ -61542,16 +61729,18 @@ function readUsageSnapshot(repoDir, options) {
     const parsed = readOne(repoDir, path, (text) => parseUsageFile(text, { path, writer, now: options.now }), snapshot);
     if (parsed) snapshot.files.push({ writer, path, file: parsed });
   }
-  const hermesPath = `${options.skillsDir}/.usage.json`;
-  const hermes2 = readOne(repoDir, hermesPath, (text) => parseHermesUsage(text, { path: hermesPath, now: options.now }), snapshot, true);
-  if (hermes2) snapshot.files.push({ writer: "hermes", path: hermesPath, file: hermes2 });
+  for (const root of typeof options.skillsDir === "string" ? [options.skillsDir] : options.skillsDir) {
+    const hermesPath = root === "" ? ".usage.json" : `${root}/.usage.json`;
+    const hermes2 = readOne(repoDir, hermesPath, (text) => parseHermesUsage(text, { path: hermesPath, now: options.now }), snapshot, true);
+    if (hermes2) snapshot.files.push({ writer: "hermes", path: hermesPath, file: hermes2 });
+  }
   snapshot.totals = mergeUsage(snapshot.files.map((f3) => f3.file));
   return snapshot;
 }
 function readOne(repoDir, path, parse3, snapshot, optional = false) {
   let text;
   try {
-    const size = statSync2(join9(repoDir, path)).size;
+    const size = statSync3(join9(repoDir, path)).size;
     if (size > maxUsageFileBytes) {
       snapshot.quarantined.push(path);
       snapshot.findings.push({
@@ -61565,7 +61754,7 @@ function readOne(repoDir, path, parse3, snapshot, optional = false) {
       });
       return void 0;
     }
-    text = readFileSync3(join9(repoDir, path), "utf8");
+    text = readFileSync4(join9(repoDir, path), "utf8");
   } catch (error2) {
     if (optional && error2.code === "ENOENT") return void 0;
     snapshot.quarantined.push(path);
@@ -61587,21 +61776,23 @@ function readOne(repoDir, path, parse3, snapshot, optional = false) {
 }
 
 // src/store/provenance-files.ts
-import { readFileSync as readFileSync4 } from "node:fs";
+import { readFileSync as readFileSync5 } from "node:fs";
 import { join as join10 } from "node:path";
 function readProvenanceFiles(repoDir, skillsDir) {
   const out = { bundled: /* @__PURE__ */ new Set(), hub: /* @__PURE__ */ new Set(), adopted: /* @__PURE__ */ new Set(), findings: [] };
+  const roots = (typeof skillsDir === "string" ? [skillsDir] : skillsDir).map((root) => root === "" ? "" : `${root}/`);
   for (const name of readLines(repoDir, `${metaDir}/bundled.txt`)) out.bundled.add(name);
-  for (const name of readLines(repoDir, `${skillsDir}/.bundled_manifest`)) out.bundled.add(name.split(/[:\s]/)[0] ?? name);
+  for (const root of roots)
+    for (const name of readLines(repoDir, `${root}.bundled_manifest`)) out.bundled.add(name.split(/[:\s]/)[0] ?? name);
   for (const name of readLines(repoDir, `${metaDir}/adopted.txt`)) out.adopted.add(name);
-  for (const path of [`${metaDir}/hub.json`, `${skillsDir}/.hub/lock.json`]) {
+  for (const path of [`${metaDir}/hub.json`, ...roots.map((root) => `${root}.hub/lock.json`)]) {
     for (const name of readJsonKeys(repoDir, path, out.findings)) out.hub.add(name);
   }
   return out;
 }
 function read(repoDir, path) {
   try {
-    return readFileSync4(join10(repoDir, path), "utf8");
+    return readFileSync5(join10(repoDir, path), "utf8");
   } catch {
     return void 0;
   }
@@ -61637,7 +61828,7 @@ function readJsonKeys(repoDir, path, findings) {
 
 // src/services/curator/references.ts
 var import_picomatch2 = __toESM(require_picomatch2(), 1);
-import { readdirSync as readdirSync3, readFileSync as readFileSync5, statSync as statSync3 } from "node:fs";
+import { readdirSync as readdirSync3, readFileSync as readFileSync6, statSync as statSync4 } from "node:fs";
 import { join as join11 } from "node:path";
 function findReferencedNames(repoDir, globs, names) {
   const referenced = /* @__PURE__ */ new Set();
@@ -61654,7 +61845,7 @@ function findReferencedNames(repoDir, globs, names) {
     files.push(path);
     let text;
     try {
-      text = readFileSync5(join11(repoDir, path), "utf8");
+      text = readFileSync6(join11(repoDir, path), "utf8");
     } catch {
       continue;
     }
@@ -61667,7 +61858,7 @@ function findReferencedNames(repoDir, globs, names) {
 }
 function isFile(path) {
   try {
-    return statSync3(path).isFile();
+    return statSync4(path).isFile();
   } catch {
     return false;
   }
@@ -61686,7 +61877,7 @@ function* walk(root, prefix2, depth) {
     const path = prefix2 ? `${prefix2}/${entry}` : entry;
     let isDir = false;
     try {
-      isDir = statSync3(join11(root, path)).isDirectory();
+      isDir = statSync4(join11(root, path)).isDirectory();
     } catch {
       continue;
     }
@@ -61696,7 +61887,7 @@ function* walk(root, prefix2, depth) {
 }
 
 // src/services/config-file.ts
-import { existsSync as existsSync2, readFileSync as readFileSync6 } from "node:fs";
+import { existsSync as existsSync2, readFileSync as readFileSync7 } from "node:fs";
 import { join as join12 } from "node:path";
 
 // src/core/config/config.ts
@@ -61778,7 +61969,10 @@ var config_schema_default = {
       items: { type: "string", minLength: 1 },
       default: []
     },
-    patterns: { description: "Pattern-detection settings (see the detect command).", type: "object" },
+    patterns: {
+      description: "Limits on the skills drafted from transcript patterns (see schemas/patterns-config.schema.json).",
+      $ref: "patterns-config.schema.json"
+    },
     scan: { description: "Security-scan policy (see schemas/scan-config.schema.json).", $ref: "scan-config.schema.json" },
     consolidation: {
       description: "Consolidation thresholds (see schemas/consolidation-config.schema.json).",
@@ -61793,12 +61987,12 @@ var runtime_equal_module = __toESM(require_equal(), 1);
 var runtime_ucs2length = runtime_ucs2length_module.default.default ?? runtime_ucs2length_module.default;
 var runtime_equal = runtime_equal_module.default.default ?? runtime_equal_module.default;
 var config = validate20;
-var schema31 = { "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://skillgarden.dev/schemas/config.schema.json", "title": "skillgarden settings (.skillgarden/config.yaml)", "description": "Every key is optional; the defaults are those of DESIGN \xA76. A key that is not listed here is an error, so a typo never falls back silently.", "type": "object", "additionalProperties": false, "properties": { "skills_dir": { "description": 'The skill roots, relative to the repository root: a folder, a glob ("plugins/*/skills") or a list of them. Unset: detected (skills/, the agents\' project folders such as .claude/skills, a Claude Code marketplace, plugin.json manifests, a Hermes library); `skillgarden init` writes what it detects.', "oneOf": [{ "type": "string", "minLength": 1 }, { "type": "array", "items": { "type": "string", "minLength": 1 }, "minItems": 1, "uniqueItems": true }] }, "links": { "description": "How far a skill's relative links may reach: `library` (default) allows links to other skills of the library (a warning when the target is missing), `skill` keeps every link inside the skill's own folder.", "enum": ["skill", "library"], "default": "library" }, "profile": { "description": "The validation profile writes and `validate` use by default.", "enum": ["portable", "spec", "claude-code", "hermes", "agent-plugins"], "default": "portable" }, "enabled": { "description": "Whether scheduled curator runs happen at all.", "type": "boolean", "default": true }, "paused": { "description": "Pause scheduled runs without disabling them (an explicit `curate` still runs).", "type": "boolean", "default": false }, "interval_hours": { "description": "Hours between scheduled runs.", "type": "number", "exclusiveMinimum": 0, "default": 168 }, "min_idle_hours": { "description": "Hours an embedding agent host must have been idle before a scheduled run.", "type": "number", "minimum": 0, "default": 2 }, "stale_after_days": { "description": "Days without activity after which an agent-created skill is marked stale.", "type": "number", "exclusiveMinimum": 0, "default": 30 }, "archive_after_days": { "description": "Days without activity after which an agent-created skill is archived (moved to skills/.archive/, never deleted).", "type": "number", "exclusiveMinimum": 0, "default": 90 }, "consolidate": { "description": "Whether curator runs plan umbrella merges.", "type": "boolean", "default": false }, "prune_bundled": { "description": "Whether the lifecycle applies to bundled skills (they are never merged).", "type": "boolean", "default": true }, "protected": { "description": "Names that are never archived.", "type": "array", "items": { "type": "string", "minLength": 1 }, "uniqueItems": true, "default": ["plan"] }, "references": { "description": "Globs (relative to the repository root) of files whose mentions of a skill name count as use, e.g. scheduled-job definitions.", "type": "array", "items": { "type": "string", "minLength": 1 }, "default": [] }, "transcripts": { "description": "Globs of agent transcripts the curator mines for repeated tool-call sequences.", "type": "array", "items": { "type": "string", "minLength": 1 }, "default": [] }, "patterns": { "description": "Pattern-detection settings (see the detect command).", "type": "object" }, "scan": { "description": "Security-scan policy (see schemas/scan-config.schema.json).", "$ref": "scan-config.schema.json" }, "consolidation": { "description": "Consolidation thresholds (see schemas/consolidation-config.schema.json).", "$ref": "consolidation-config.schema.json" } } };
-var schema39 = { "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://skillgarden.dev/schemas/consolidation-config.schema.json", "title": "consolidation settings (the `consolidation:` key of .skillgarden/config.yaml)", "type": "object", "additionalProperties": false, "properties": { "min_cluster_size": { "type": "integer", "minimum": 2, "default": 2, "description": "Smallest cluster worth a plan." }, "max_cluster_size": { "type": "integer", "minimum": 2, "default": 24, "description": "Largest cluster planned at once; bigger ones are reported, not merged." }, "similarity_threshold": { "type": "number", "minimum": 0, "maximum": 1, "default": 0.5, "description": "Estimated content Jaccard that alone links two skills." }, "prefix_similarity_threshold": { "type": "number", "minimum": 0, "maximum": 1, "default": 0.05, "description": "Bar for skills sharing a name prefix: content similarity plus weighted tool and path overlap." }, "prefix_min_length": { "type": "integer", "minimum": 1, "default": 3, "description": "Shortest shared name prefix (characters, at a '-' boundary)." }, "tools_weight": { "type": "number", "minimum": 0, "maximum": 1, "default": 0.1 }, "paths_weight": { "type": "number", "minimum": 0, "maximum": 1, "default": 0.1 }, "demote_min_lines": { "type": "integer", "minimum": 1, "default": 40, "description": "Member bodies longer than this move to references/<member>.md." }, "demote_min_similarity": { "type": "number", "minimum": 0, "maximum": 1, "default": 0.3, "description": "A long member (over demote_min_lines) moves into a sibling's references/ only when its content similarity with some member reaches this: stronger evidence than two short skills need." }, "umbrella_min_sections": { "type": "integer", "minimum": 1, "default": 3, "description": "Sections an existing member needs to serve as the umbrella." }, "common_word_share": { "type": "number", "exclusiveMinimum": 0, "maximum": 1, "default": 0.05, "description": "In libraries of 200+ skills, words in more than this share of skills are ignored." }, "minhash_hashes": { "type": "integer", "minimum": 8, "maximum": 1024, "default": 128 }, "lsh_bands": { "type": "integer", "minimum": 1, "maximum": 1024, "default": 32, "description": "Must divide minhash_hashes." } } };
+var schema31 = { "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://skillgarden.dev/schemas/config.schema.json", "title": "skillgarden settings (.skillgarden/config.yaml)", "description": "Every key is optional; the defaults are those of DESIGN \xA76. A key that is not listed here is an error, so a typo never falls back silently.", "type": "object", "additionalProperties": false, "properties": { "skills_dir": { "description": 'The skill roots, relative to the repository root: a folder, a glob ("plugins/*/skills") or a list of them. Unset: detected (skills/, the agents\' project folders such as .claude/skills, a Claude Code marketplace, plugin.json manifests, a Hermes library); `skillgarden init` writes what it detects.', "oneOf": [{ "type": "string", "minLength": 1 }, { "type": "array", "items": { "type": "string", "minLength": 1 }, "minItems": 1, "uniqueItems": true }] }, "links": { "description": "How far a skill's relative links may reach: `library` (default) allows links to other skills of the library (a warning when the target is missing), `skill` keeps every link inside the skill's own folder.", "enum": ["skill", "library"], "default": "library" }, "profile": { "description": "The validation profile writes and `validate` use by default.", "enum": ["portable", "spec", "claude-code", "hermes", "agent-plugins"], "default": "portable" }, "enabled": { "description": "Whether scheduled curator runs happen at all.", "type": "boolean", "default": true }, "paused": { "description": "Pause scheduled runs without disabling them (an explicit `curate` still runs).", "type": "boolean", "default": false }, "interval_hours": { "description": "Hours between scheduled runs.", "type": "number", "exclusiveMinimum": 0, "default": 168 }, "min_idle_hours": { "description": "Hours an embedding agent host must have been idle before a scheduled run.", "type": "number", "minimum": 0, "default": 2 }, "stale_after_days": { "description": "Days without activity after which an agent-created skill is marked stale.", "type": "number", "exclusiveMinimum": 0, "default": 30 }, "archive_after_days": { "description": "Days without activity after which an agent-created skill is archived (moved to skills/.archive/, never deleted).", "type": "number", "exclusiveMinimum": 0, "default": 90 }, "consolidate": { "description": "Whether curator runs plan umbrella merges.", "type": "boolean", "default": false }, "prune_bundled": { "description": "Whether the lifecycle applies to bundled skills (they are never merged).", "type": "boolean", "default": true }, "protected": { "description": "Names that are never archived.", "type": "array", "items": { "type": "string", "minLength": 1 }, "uniqueItems": true, "default": ["plan"] }, "references": { "description": "Globs (relative to the repository root) of files whose mentions of a skill name count as use, e.g. scheduled-job definitions.", "type": "array", "items": { "type": "string", "minLength": 1 }, "default": [] }, "transcripts": { "description": "Globs of agent transcripts the curator mines for repeated tool-call sequences.", "type": "array", "items": { "type": "string", "minLength": 1 }, "default": [] }, "patterns": { "description": "Limits on the skills drafted from transcript patterns (see schemas/patterns-config.schema.json).", "$ref": "patterns-config.schema.json" }, "scan": { "description": "Security-scan policy (see schemas/scan-config.schema.json).", "$ref": "scan-config.schema.json" }, "consolidation": { "description": "Consolidation thresholds (see schemas/consolidation-config.schema.json).", "$ref": "consolidation-config.schema.json" } } };
+var schema40 = { "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://skillgarden.dev/schemas/consolidation-config.schema.json", "title": "consolidation settings (the `consolidation:` key of .skillgarden/config.yaml)", "type": "object", "additionalProperties": false, "properties": { "min_cluster_size": { "type": "integer", "minimum": 2, "default": 2, "description": "Smallest cluster worth a plan." }, "max_cluster_size": { "type": "integer", "minimum": 2, "default": 24, "description": "Largest cluster planned at once; bigger ones are reported, not merged." }, "similarity_threshold": { "type": "number", "minimum": 0, "maximum": 1, "default": 0.5, "description": "Estimated content Jaccard that alone links two skills." }, "prefix_similarity_threshold": { "type": "number", "minimum": 0, "maximum": 1, "default": 0.05, "description": "Bar for skills sharing a name prefix: content similarity plus weighted tool and path overlap." }, "prefix_min_length": { "type": "integer", "minimum": 1, "default": 3, "description": "Shortest shared name prefix (characters, at a '-' boundary)." }, "tools_weight": { "type": "number", "minimum": 0, "maximum": 1, "default": 0.1 }, "paths_weight": { "type": "number", "minimum": 0, "maximum": 1, "default": 0.1 }, "demote_min_lines": { "type": "integer", "minimum": 1, "default": 40, "description": "Member bodies longer than this move to references/<member>.md." }, "demote_min_similarity": { "type": "number", "minimum": 0, "maximum": 1, "default": 0.3, "description": "A long member (over demote_min_lines) moves into a sibling's references/ only when its content similarity with some member reaches this: stronger evidence than two short skills need." }, "umbrella_min_sections": { "type": "integer", "minimum": 1, "default": 3, "description": "Sections an existing member needs to serve as the umbrella." }, "common_word_share": { "type": "number", "exclusiveMinimum": 0, "maximum": 1, "default": 0.05, "description": "In libraries of 200+ skills, words in more than this share of skills are ignored." }, "minhash_hashes": { "type": "integer", "minimum": 8, "maximum": 1024, "default": 128 }, "lsh_bands": { "type": "integer", "minimum": 1, "maximum": 1024, "default": 32, "description": "Must divide minhash_hashes." } } };
 var func1 = Object.prototype.hasOwnProperty;
 var func2 = runtime_ucs2length;
-var schema32 = { "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://skillgarden.dev/schemas/scan-config.schema.json", "title": "skillgarden scan settings", "description": "The `scan:` key of .skillgarden/config.yaml. Every field is optional; the defaults are: bundled and user skills always allowed (still reported), trusted sources asked about when dangerous, community (hub) and agent-written skills asked about when caution and blocked when dangerous.", "type": "object", "properties": { "policy": { "description": "Overrides of the decision per provenance and verdict, e.g. {agent: {caution: allow}}.", "$ref": "#/$defs/policy" }, "by_source": { "description": "Overrides of `policy` for writes from one source: foreground (a person asked the agent) or background (the agent's own review), e.g. {background: {agent: {caution: ask}}}.", "type": "object", "properties": { "foreground": { "$ref": "#/$defs/policy" }, "background": { "$ref": "#/$defs/policy" } }, "additionalProperties": false }, "trusted_sources": { "description": "Hub sources whose skills count as trusted (prefix match, e.g. github.com/anthropics/skills).", "type": "array", "items": { "type": "string", "minLength": 1 } }, "allow": { "description": "Findings a person reviewed and accepted. They stay in the report as suppressed and no longer count toward the verdict.", "type": "array", "items": { "type": "object", "required": ["rule", "reason"], "properties": { "rule": { "type": "string", "minLength": 1 }, "path": { "description": "A file or folder (relative to the repository root); omitted = everywhere.", "type": "string" }, "reason": { "type": "string", "minLength": 1 } }, "additionalProperties": false } }, "limits": { "type": "object", "properties": { "max_files": { "description": "Files scanned per skill (default 200); more is a finding.", "type": "integer", "minimum": 1 }, "max_file_bytes": { "description": "Bytes read per file (default 1 MiB); a larger file is a finding and only its head is scanned.", "type": "integer", "minimum": 1 }, "max_depth": { "description": "Folder nesting inside a skill (default 6); deeper folders are a finding and are not scanned.", "type": "integer", "minimum": 1 } }, "additionalProperties": false }, "inline_suppressions": { "description": "Provenances whose own skillgarden-ignore markers lower the verdict (default bundled, trusted, user). Markers from other provenances are reported but do not change the verdict.", "type": "array", "items": { "enum": ["bundled", "trusted", "community", "agent", "user"] }, "uniqueItems": true } }, "additionalProperties": false, "$defs": { "decisions": { "type": "object", "properties": { "safe": { "enum": ["allow", "ask", "block"] }, "caution": { "enum": ["allow", "ask", "block"] }, "dangerous": { "enum": ["allow", "ask", "block"] } }, "additionalProperties": false }, "policy": { "type": "object", "properties": { "bundled": { "$ref": "#/$defs/decisions" }, "trusted": { "$ref": "#/$defs/decisions" }, "community": { "$ref": "#/$defs/decisions" }, "agent": { "$ref": "#/$defs/decisions" }, "user": { "$ref": "#/$defs/decisions" } }, "additionalProperties": false } } };
-var schema34 = { "type": "object", "properties": { "safe": { "enum": ["allow", "ask", "block"] }, "caution": { "enum": ["allow", "ask", "block"] }, "dangerous": { "enum": ["allow", "ask", "block"] } }, "additionalProperties": false };
+var schema33 = { "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://skillgarden.dev/schemas/scan-config.schema.json", "title": "skillgarden scan settings", "description": "The `scan:` key of .skillgarden/config.yaml. Every field is optional; the defaults are: bundled and user skills always allowed (still reported), trusted sources asked about when dangerous, community (hub) and agent-written skills asked about when caution and blocked when dangerous.", "type": "object", "properties": { "policy": { "description": "Overrides of the decision per provenance and verdict, e.g. {agent: {caution: allow}}.", "$ref": "#/$defs/policy" }, "by_source": { "description": "Overrides of `policy` for writes from one source: foreground (a person asked the agent) or background (the agent's own review), e.g. {background: {agent: {caution: ask}}}.", "type": "object", "properties": { "foreground": { "$ref": "#/$defs/policy" }, "background": { "$ref": "#/$defs/policy" } }, "additionalProperties": false }, "trusted_sources": { "description": "Hub sources whose skills count as trusted (prefix match, e.g. github.com/anthropics/skills).", "type": "array", "items": { "type": "string", "minLength": 1 } }, "allow": { "description": "Findings a person reviewed and accepted. They stay in the report as suppressed and no longer count toward the verdict.", "type": "array", "items": { "type": "object", "required": ["rule", "reason"], "properties": { "rule": { "type": "string", "minLength": 1 }, "path": { "description": "A file or folder (relative to the repository root); omitted = everywhere.", "type": "string" }, "reason": { "type": "string", "minLength": 1 } }, "additionalProperties": false } }, "limits": { "type": "object", "properties": { "max_files": { "description": "Files scanned per skill (default 200); more is a finding.", "type": "integer", "minimum": 1 }, "max_file_bytes": { "description": "Bytes read per file (default 1 MiB); a larger file is a finding and only its head is scanned.", "type": "integer", "minimum": 1 }, "max_depth": { "description": "Folder nesting inside a skill (default 6); deeper folders are a finding and are not scanned.", "type": "integer", "minimum": 1 } }, "additionalProperties": false }, "inline_suppressions": { "description": "Provenances whose own skillgarden-ignore markers lower the verdict (default bundled, trusted, user). Markers from other provenances are reported but do not change the verdict.", "type": "array", "items": { "enum": ["bundled", "trusted", "community", "agent", "user"] }, "uniqueItems": true } }, "additionalProperties": false, "$defs": { "decisions": { "type": "object", "properties": { "safe": { "enum": ["allow", "ask", "block"] }, "caution": { "enum": ["allow", "ask", "block"] }, "dangerous": { "enum": ["allow", "ask", "block"] } }, "additionalProperties": false }, "policy": { "type": "object", "properties": { "bundled": { "$ref": "#/$defs/decisions" }, "trusted": { "$ref": "#/$defs/decisions" }, "community": { "$ref": "#/$defs/decisions" }, "agent": { "$ref": "#/$defs/decisions" }, "user": { "$ref": "#/$defs/decisions" } }, "additionalProperties": false } } };
+var schema35 = { "type": "object", "properties": { "safe": { "enum": ["allow", "ask", "block"] }, "caution": { "enum": ["allow", "ask", "block"] }, "dangerous": { "enum": ["allow", "ask", "block"] } }, "additionalProperties": false };
 function validate22(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -61838,7 +62032,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         if (data0.safe !== void 0) {
           let data1 = data0.safe;
           if (!(data1 === "allow" || data1 === "ask" || data1 === "block")) {
-            const err2 = { instancePath: instancePath + "/bundled/safe", schemaPath: "#/$defs/decisions/properties/safe/enum", keyword: "enum", params: { allowedValues: schema34.properties.safe.enum }, message: "must be equal to one of the allowed values" };
+            const err2 = { instancePath: instancePath + "/bundled/safe", schemaPath: "#/$defs/decisions/properties/safe/enum", keyword: "enum", params: { allowedValues: schema35.properties.safe.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err2];
             } else {
@@ -61850,7 +62044,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         if (data0.caution !== void 0) {
           let data2 = data0.caution;
           if (!(data2 === "allow" || data2 === "ask" || data2 === "block")) {
-            const err3 = { instancePath: instancePath + "/bundled/caution", schemaPath: "#/$defs/decisions/properties/caution/enum", keyword: "enum", params: { allowedValues: schema34.properties.caution.enum }, message: "must be equal to one of the allowed values" };
+            const err3 = { instancePath: instancePath + "/bundled/caution", schemaPath: "#/$defs/decisions/properties/caution/enum", keyword: "enum", params: { allowedValues: schema35.properties.caution.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err3];
             } else {
@@ -61862,7 +62056,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         if (data0.dangerous !== void 0) {
           let data3 = data0.dangerous;
           if (!(data3 === "allow" || data3 === "ask" || data3 === "block")) {
-            const err4 = { instancePath: instancePath + "/bundled/dangerous", schemaPath: "#/$defs/decisions/properties/dangerous/enum", keyword: "enum", params: { allowedValues: schema34.properties.dangerous.enum }, message: "must be equal to one of the allowed values" };
+            const err4 = { instancePath: instancePath + "/bundled/dangerous", schemaPath: "#/$defs/decisions/properties/dangerous/enum", keyword: "enum", params: { allowedValues: schema35.properties.dangerous.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err4];
             } else {
@@ -61898,7 +62092,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         if (data4.safe !== void 0) {
           let data5 = data4.safe;
           if (!(data5 === "allow" || data5 === "ask" || data5 === "block")) {
-            const err7 = { instancePath: instancePath + "/trusted/safe", schemaPath: "#/$defs/decisions/properties/safe/enum", keyword: "enum", params: { allowedValues: schema34.properties.safe.enum }, message: "must be equal to one of the allowed values" };
+            const err7 = { instancePath: instancePath + "/trusted/safe", schemaPath: "#/$defs/decisions/properties/safe/enum", keyword: "enum", params: { allowedValues: schema35.properties.safe.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err7];
             } else {
@@ -61910,7 +62104,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         if (data4.caution !== void 0) {
           let data6 = data4.caution;
           if (!(data6 === "allow" || data6 === "ask" || data6 === "block")) {
-            const err8 = { instancePath: instancePath + "/trusted/caution", schemaPath: "#/$defs/decisions/properties/caution/enum", keyword: "enum", params: { allowedValues: schema34.properties.caution.enum }, message: "must be equal to one of the allowed values" };
+            const err8 = { instancePath: instancePath + "/trusted/caution", schemaPath: "#/$defs/decisions/properties/caution/enum", keyword: "enum", params: { allowedValues: schema35.properties.caution.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err8];
             } else {
@@ -61922,7 +62116,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         if (data4.dangerous !== void 0) {
           let data7 = data4.dangerous;
           if (!(data7 === "allow" || data7 === "ask" || data7 === "block")) {
-            const err9 = { instancePath: instancePath + "/trusted/dangerous", schemaPath: "#/$defs/decisions/properties/dangerous/enum", keyword: "enum", params: { allowedValues: schema34.properties.dangerous.enum }, message: "must be equal to one of the allowed values" };
+            const err9 = { instancePath: instancePath + "/trusted/dangerous", schemaPath: "#/$defs/decisions/properties/dangerous/enum", keyword: "enum", params: { allowedValues: schema35.properties.dangerous.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err9];
             } else {
@@ -61958,7 +62152,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         if (data8.safe !== void 0) {
           let data9 = data8.safe;
           if (!(data9 === "allow" || data9 === "ask" || data9 === "block")) {
-            const err12 = { instancePath: instancePath + "/community/safe", schemaPath: "#/$defs/decisions/properties/safe/enum", keyword: "enum", params: { allowedValues: schema34.properties.safe.enum }, message: "must be equal to one of the allowed values" };
+            const err12 = { instancePath: instancePath + "/community/safe", schemaPath: "#/$defs/decisions/properties/safe/enum", keyword: "enum", params: { allowedValues: schema35.properties.safe.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err12];
             } else {
@@ -61970,7 +62164,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         if (data8.caution !== void 0) {
           let data10 = data8.caution;
           if (!(data10 === "allow" || data10 === "ask" || data10 === "block")) {
-            const err13 = { instancePath: instancePath + "/community/caution", schemaPath: "#/$defs/decisions/properties/caution/enum", keyword: "enum", params: { allowedValues: schema34.properties.caution.enum }, message: "must be equal to one of the allowed values" };
+            const err13 = { instancePath: instancePath + "/community/caution", schemaPath: "#/$defs/decisions/properties/caution/enum", keyword: "enum", params: { allowedValues: schema35.properties.caution.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err13];
             } else {
@@ -61982,7 +62176,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         if (data8.dangerous !== void 0) {
           let data11 = data8.dangerous;
           if (!(data11 === "allow" || data11 === "ask" || data11 === "block")) {
-            const err14 = { instancePath: instancePath + "/community/dangerous", schemaPath: "#/$defs/decisions/properties/dangerous/enum", keyword: "enum", params: { allowedValues: schema34.properties.dangerous.enum }, message: "must be equal to one of the allowed values" };
+            const err14 = { instancePath: instancePath + "/community/dangerous", schemaPath: "#/$defs/decisions/properties/dangerous/enum", keyword: "enum", params: { allowedValues: schema35.properties.dangerous.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err14];
             } else {
@@ -62018,7 +62212,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         if (data12.safe !== void 0) {
           let data13 = data12.safe;
           if (!(data13 === "allow" || data13 === "ask" || data13 === "block")) {
-            const err17 = { instancePath: instancePath + "/agent/safe", schemaPath: "#/$defs/decisions/properties/safe/enum", keyword: "enum", params: { allowedValues: schema34.properties.safe.enum }, message: "must be equal to one of the allowed values" };
+            const err17 = { instancePath: instancePath + "/agent/safe", schemaPath: "#/$defs/decisions/properties/safe/enum", keyword: "enum", params: { allowedValues: schema35.properties.safe.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err17];
             } else {
@@ -62030,7 +62224,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         if (data12.caution !== void 0) {
           let data14 = data12.caution;
           if (!(data14 === "allow" || data14 === "ask" || data14 === "block")) {
-            const err18 = { instancePath: instancePath + "/agent/caution", schemaPath: "#/$defs/decisions/properties/caution/enum", keyword: "enum", params: { allowedValues: schema34.properties.caution.enum }, message: "must be equal to one of the allowed values" };
+            const err18 = { instancePath: instancePath + "/agent/caution", schemaPath: "#/$defs/decisions/properties/caution/enum", keyword: "enum", params: { allowedValues: schema35.properties.caution.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err18];
             } else {
@@ -62042,7 +62236,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         if (data12.dangerous !== void 0) {
           let data15 = data12.dangerous;
           if (!(data15 === "allow" || data15 === "ask" || data15 === "block")) {
-            const err19 = { instancePath: instancePath + "/agent/dangerous", schemaPath: "#/$defs/decisions/properties/dangerous/enum", keyword: "enum", params: { allowedValues: schema34.properties.dangerous.enum }, message: "must be equal to one of the allowed values" };
+            const err19 = { instancePath: instancePath + "/agent/dangerous", schemaPath: "#/$defs/decisions/properties/dangerous/enum", keyword: "enum", params: { allowedValues: schema35.properties.dangerous.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err19];
             } else {
@@ -62078,7 +62272,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         if (data16.safe !== void 0) {
           let data17 = data16.safe;
           if (!(data17 === "allow" || data17 === "ask" || data17 === "block")) {
-            const err22 = { instancePath: instancePath + "/user/safe", schemaPath: "#/$defs/decisions/properties/safe/enum", keyword: "enum", params: { allowedValues: schema34.properties.safe.enum }, message: "must be equal to one of the allowed values" };
+            const err22 = { instancePath: instancePath + "/user/safe", schemaPath: "#/$defs/decisions/properties/safe/enum", keyword: "enum", params: { allowedValues: schema35.properties.safe.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err22];
             } else {
@@ -62090,7 +62284,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         if (data16.caution !== void 0) {
           let data18 = data16.caution;
           if (!(data18 === "allow" || data18 === "ask" || data18 === "block")) {
-            const err23 = { instancePath: instancePath + "/user/caution", schemaPath: "#/$defs/decisions/properties/caution/enum", keyword: "enum", params: { allowedValues: schema34.properties.caution.enum }, message: "must be equal to one of the allowed values" };
+            const err23 = { instancePath: instancePath + "/user/caution", schemaPath: "#/$defs/decisions/properties/caution/enum", keyword: "enum", params: { allowedValues: schema35.properties.caution.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err23];
             } else {
@@ -62102,7 +62296,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         if (data16.dangerous !== void 0) {
           let data19 = data16.dangerous;
           if (!(data19 === "allow" || data19 === "ask" || data19 === "block")) {
-            const err24 = { instancePath: instancePath + "/user/dangerous", schemaPath: "#/$defs/decisions/properties/dangerous/enum", keyword: "enum", params: { allowedValues: schema34.properties.dangerous.enum }, message: "must be equal to one of the allowed values" };
+            const err24 = { instancePath: instancePath + "/user/dangerous", schemaPath: "#/$defs/decisions/properties/dangerous/enum", keyword: "enum", params: { allowedValues: schema35.properties.dangerous.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err24];
             } else {
@@ -62447,7 +62641,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i2 = 0; i2 < len2; i2++) {
           let data16 = data15[i2];
           if (!(data16 === "bundled" || data16 === "trusted" || data16 === "community" || data16 === "agent" || data16 === "user")) {
-            const err24 = { instancePath: instancePath + "/inline_suppressions/" + i2, schemaPath: "#/properties/inline_suppressions/items/enum", keyword: "enum", params: { allowedValues: schema32.properties.inline_suppressions.items.enum }, message: "must be equal to one of the allowed values" };
+            const err24 = { instancePath: instancePath + "/inline_suppressions/" + i2, schemaPath: "#/properties/inline_suppressions/items/enum", keyword: "enum", params: { allowedValues: schema33.properties.inline_suppressions.items.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err24];
             } else {
@@ -62934,12 +63128,101 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.patterns !== void 0) {
       let data18 = data.patterns;
-      if (!(data18 && typeof data18 == "object" && !Array.isArray(data18))) {
-        const err33 = { instancePath: instancePath + "/patterns", schemaPath: "#/properties/patterns/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+      if (data18 && typeof data18 == "object" && !Array.isArray(data18)) {
+        for (const key1 in data18) {
+          if (!(key1 === "max_drafts" || key1 === "min_sessions" || key1 === "min_confidence")) {
+            const err33 = { instancePath: instancePath + "/patterns", schemaPath: "patterns-config.schema.json/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err33];
+            } else {
+              vErrors.push(err33);
+            }
+            errors++;
+          }
+        }
+        if (data18.max_drafts !== void 0) {
+          let data19 = data18.max_drafts;
+          if (!(typeof data19 == "number" && (!(data19 % 1) && !isNaN(data19)) && isFinite(data19))) {
+            const err34 = { instancePath: instancePath + "/patterns/max_drafts", schemaPath: "patterns-config.schema.json/properties/max_drafts/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            if (vErrors === null) {
+              vErrors = [err34];
+            } else {
+              vErrors.push(err34);
+            }
+            errors++;
+          }
+          if (typeof data19 == "number" && isFinite(data19)) {
+            if (data19 < 0 || isNaN(data19)) {
+              const err35 = { instancePath: instancePath + "/patterns/max_drafts", schemaPath: "patterns-config.schema.json/properties/max_drafts/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err35];
+              } else {
+                vErrors.push(err35);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data18.min_sessions !== void 0) {
+          let data20 = data18.min_sessions;
+          if (!(typeof data20 == "number" && (!(data20 % 1) && !isNaN(data20)) && isFinite(data20))) {
+            const err36 = { instancePath: instancePath + "/patterns/min_sessions", schemaPath: "patterns-config.schema.json/properties/min_sessions/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            if (vErrors === null) {
+              vErrors = [err36];
+            } else {
+              vErrors.push(err36);
+            }
+            errors++;
+          }
+          if (typeof data20 == "number" && isFinite(data20)) {
+            if (data20 < 2 || isNaN(data20)) {
+              const err37 = { instancePath: instancePath + "/patterns/min_sessions", schemaPath: "patterns-config.schema.json/properties/min_sessions/minimum", keyword: "minimum", params: { comparison: ">=", limit: 2 }, message: "must be >= 2" };
+              if (vErrors === null) {
+                vErrors = [err37];
+              } else {
+                vErrors.push(err37);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data18.min_confidence !== void 0) {
+          let data21 = data18.min_confidence;
+          if (typeof data21 == "number" && isFinite(data21)) {
+            if (data21 > 1 || isNaN(data21)) {
+              const err38 = { instancePath: instancePath + "/patterns/min_confidence", schemaPath: "patterns-config.schema.json/properties/min_confidence/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1" };
+              if (vErrors === null) {
+                vErrors = [err38];
+              } else {
+                vErrors.push(err38);
+              }
+              errors++;
+            }
+            if (data21 < 0 || isNaN(data21)) {
+              const err39 = { instancePath: instancePath + "/patterns/min_confidence", schemaPath: "patterns-config.schema.json/properties/min_confidence/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err39];
+              } else {
+                vErrors.push(err39);
+              }
+              errors++;
+            }
+          } else {
+            const err40 = { instancePath: instancePath + "/patterns/min_confidence", schemaPath: "patterns-config.schema.json/properties/min_confidence/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+            if (vErrors === null) {
+              vErrors = [err40];
+            } else {
+              vErrors.push(err40);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err41 = { instancePath: instancePath + "/patterns", schemaPath: "patterns-config.schema.json/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err33];
+          vErrors = [err41];
         } else {
-          vErrors.push(err33);
+          vErrors.push(err41);
         }
         errors++;
       }
@@ -62951,131 +63234,46 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.consolidation !== void 0) {
-      let data20 = data.consolidation;
-      if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
-        for (const key1 in data20) {
-          if (!func1.call(schema39.properties, key1)) {
-            const err34 = { instancePath: instancePath + "/consolidation", schemaPath: "consolidation-config.schema.json/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+      let data23 = data.consolidation;
+      if (data23 && typeof data23 == "object" && !Array.isArray(data23)) {
+        for (const key2 in data23) {
+          if (!func1.call(schema40.properties, key2)) {
+            const err42 = { instancePath: instancePath + "/consolidation", schemaPath: "consolidation-config.schema.json/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
-              vErrors = [err34];
+              vErrors = [err42];
             } else {
-              vErrors.push(err34);
+              vErrors.push(err42);
             }
             errors++;
           }
         }
-        if (data20.min_cluster_size !== void 0) {
-          let data21 = data20.min_cluster_size;
-          if (!(typeof data21 == "number" && (!(data21 % 1) && !isNaN(data21)) && isFinite(data21))) {
-            const err35 = { instancePath: instancePath + "/consolidation/min_cluster_size", schemaPath: "consolidation-config.schema.json/properties/min_cluster_size/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (data23.min_cluster_size !== void 0) {
+          let data24 = data23.min_cluster_size;
+          if (!(typeof data24 == "number" && (!(data24 % 1) && !isNaN(data24)) && isFinite(data24))) {
+            const err43 = { instancePath: instancePath + "/consolidation/min_cluster_size", schemaPath: "consolidation-config.schema.json/properties/min_cluster_size/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
             if (vErrors === null) {
-              vErrors = [err35];
+              vErrors = [err43];
             } else {
-              vErrors.push(err35);
+              vErrors.push(err43);
             }
             errors++;
           }
-          if (typeof data21 == "number" && isFinite(data21)) {
-            if (data21 < 2 || isNaN(data21)) {
-              const err36 = { instancePath: instancePath + "/consolidation/min_cluster_size", schemaPath: "consolidation-config.schema.json/properties/min_cluster_size/minimum", keyword: "minimum", params: { comparison: ">=", limit: 2 }, message: "must be >= 2" };
-              if (vErrors === null) {
-                vErrors = [err36];
-              } else {
-                vErrors.push(err36);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data20.max_cluster_size !== void 0) {
-          let data22 = data20.max_cluster_size;
-          if (!(typeof data22 == "number" && (!(data22 % 1) && !isNaN(data22)) && isFinite(data22))) {
-            const err37 = { instancePath: instancePath + "/consolidation/max_cluster_size", schemaPath: "consolidation-config.schema.json/properties/max_cluster_size/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-            if (vErrors === null) {
-              vErrors = [err37];
-            } else {
-              vErrors.push(err37);
-            }
-            errors++;
-          }
-          if (typeof data22 == "number" && isFinite(data22)) {
-            if (data22 < 2 || isNaN(data22)) {
-              const err38 = { instancePath: instancePath + "/consolidation/max_cluster_size", schemaPath: "consolidation-config.schema.json/properties/max_cluster_size/minimum", keyword: "minimum", params: { comparison: ">=", limit: 2 }, message: "must be >= 2" };
-              if (vErrors === null) {
-                vErrors = [err38];
-              } else {
-                vErrors.push(err38);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data20.similarity_threshold !== void 0) {
-          let data23 = data20.similarity_threshold;
-          if (typeof data23 == "number" && isFinite(data23)) {
-            if (data23 > 1 || isNaN(data23)) {
-              const err39 = { instancePath: instancePath + "/consolidation/similarity_threshold", schemaPath: "consolidation-config.schema.json/properties/similarity_threshold/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1" };
-              if (vErrors === null) {
-                vErrors = [err39];
-              } else {
-                vErrors.push(err39);
-              }
-              errors++;
-            }
-            if (data23 < 0 || isNaN(data23)) {
-              const err40 = { instancePath: instancePath + "/consolidation/similarity_threshold", schemaPath: "consolidation-config.schema.json/properties/similarity_threshold/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-              if (vErrors === null) {
-                vErrors = [err40];
-              } else {
-                vErrors.push(err40);
-              }
-              errors++;
-            }
-          } else {
-            const err41 = { instancePath: instancePath + "/consolidation/similarity_threshold", schemaPath: "consolidation-config.schema.json/properties/similarity_threshold/type", keyword: "type", params: { type: "number" }, message: "must be number" };
-            if (vErrors === null) {
-              vErrors = [err41];
-            } else {
-              vErrors.push(err41);
-            }
-            errors++;
-          }
-        }
-        if (data20.prefix_similarity_threshold !== void 0) {
-          let data24 = data20.prefix_similarity_threshold;
           if (typeof data24 == "number" && isFinite(data24)) {
-            if (data24 > 1 || isNaN(data24)) {
-              const err42 = { instancePath: instancePath + "/consolidation/prefix_similarity_threshold", schemaPath: "consolidation-config.schema.json/properties/prefix_similarity_threshold/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1" };
+            if (data24 < 2 || isNaN(data24)) {
+              const err44 = { instancePath: instancePath + "/consolidation/min_cluster_size", schemaPath: "consolidation-config.schema.json/properties/min_cluster_size/minimum", keyword: "minimum", params: { comparison: ">=", limit: 2 }, message: "must be >= 2" };
               if (vErrors === null) {
-                vErrors = [err42];
+                vErrors = [err44];
               } else {
-                vErrors.push(err42);
+                vErrors.push(err44);
               }
               errors++;
             }
-            if (data24 < 0 || isNaN(data24)) {
-              const err43 = { instancePath: instancePath + "/consolidation/prefix_similarity_threshold", schemaPath: "consolidation-config.schema.json/properties/prefix_similarity_threshold/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-              if (vErrors === null) {
-                vErrors = [err43];
-              } else {
-                vErrors.push(err43);
-              }
-              errors++;
-            }
-          } else {
-            const err44 = { instancePath: instancePath + "/consolidation/prefix_similarity_threshold", schemaPath: "consolidation-config.schema.json/properties/prefix_similarity_threshold/type", keyword: "type", params: { type: "number" }, message: "must be number" };
-            if (vErrors === null) {
-              vErrors = [err44];
-            } else {
-              vErrors.push(err44);
-            }
-            errors++;
           }
         }
-        if (data20.prefix_min_length !== void 0) {
-          let data25 = data20.prefix_min_length;
+        if (data23.max_cluster_size !== void 0) {
+          let data25 = data23.max_cluster_size;
           if (!(typeof data25 == "number" && (!(data25 % 1) && !isNaN(data25)) && isFinite(data25))) {
-            const err45 = { instancePath: instancePath + "/consolidation/prefix_min_length", schemaPath: "consolidation-config.schema.json/properties/prefix_min_length/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            const err45 = { instancePath: instancePath + "/consolidation/max_cluster_size", schemaPath: "consolidation-config.schema.json/properties/max_cluster_size/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
             if (vErrors === null) {
               vErrors = [err45];
             } else {
@@ -63084,8 +63282,8 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
           if (typeof data25 == "number" && isFinite(data25)) {
-            if (data25 < 1 || isNaN(data25)) {
-              const err46 = { instancePath: instancePath + "/consolidation/prefix_min_length", schemaPath: "consolidation-config.schema.json/properties/prefix_min_length/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+            if (data25 < 2 || isNaN(data25)) {
+              const err46 = { instancePath: instancePath + "/consolidation/max_cluster_size", schemaPath: "consolidation-config.schema.json/properties/max_cluster_size/minimum", keyword: "minimum", params: { comparison: ">=", limit: 2 }, message: "must be >= 2" };
               if (vErrors === null) {
                 vErrors = [err46];
               } else {
@@ -63095,11 +63293,11 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
             }
           }
         }
-        if (data20.tools_weight !== void 0) {
-          let data26 = data20.tools_weight;
+        if (data23.similarity_threshold !== void 0) {
+          let data26 = data23.similarity_threshold;
           if (typeof data26 == "number" && isFinite(data26)) {
             if (data26 > 1 || isNaN(data26)) {
-              const err47 = { instancePath: instancePath + "/consolidation/tools_weight", schemaPath: "consolidation-config.schema.json/properties/tools_weight/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1" };
+              const err47 = { instancePath: instancePath + "/consolidation/similarity_threshold", schemaPath: "consolidation-config.schema.json/properties/similarity_threshold/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1" };
               if (vErrors === null) {
                 vErrors = [err47];
               } else {
@@ -63108,7 +63306,7 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
             if (data26 < 0 || isNaN(data26)) {
-              const err48 = { instancePath: instancePath + "/consolidation/tools_weight", schemaPath: "consolidation-config.schema.json/properties/tools_weight/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              const err48 = { instancePath: instancePath + "/consolidation/similarity_threshold", schemaPath: "consolidation-config.schema.json/properties/similarity_threshold/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
               if (vErrors === null) {
                 vErrors = [err48];
               } else {
@@ -63117,7 +63315,7 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
           } else {
-            const err49 = { instancePath: instancePath + "/consolidation/tools_weight", schemaPath: "consolidation-config.schema.json/properties/tools_weight/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+            const err49 = { instancePath: instancePath + "/consolidation/similarity_threshold", schemaPath: "consolidation-config.schema.json/properties/similarity_threshold/type", keyword: "type", params: { type: "number" }, message: "must be number" };
             if (vErrors === null) {
               vErrors = [err49];
             } else {
@@ -63126,11 +63324,11 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data20.paths_weight !== void 0) {
-          let data27 = data20.paths_weight;
+        if (data23.prefix_similarity_threshold !== void 0) {
+          let data27 = data23.prefix_similarity_threshold;
           if (typeof data27 == "number" && isFinite(data27)) {
             if (data27 > 1 || isNaN(data27)) {
-              const err50 = { instancePath: instancePath + "/consolidation/paths_weight", schemaPath: "consolidation-config.schema.json/properties/paths_weight/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1" };
+              const err50 = { instancePath: instancePath + "/consolidation/prefix_similarity_threshold", schemaPath: "consolidation-config.schema.json/properties/prefix_similarity_threshold/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1" };
               if (vErrors === null) {
                 vErrors = [err50];
               } else {
@@ -63139,7 +63337,7 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
             if (data27 < 0 || isNaN(data27)) {
-              const err51 = { instancePath: instancePath + "/consolidation/paths_weight", schemaPath: "consolidation-config.schema.json/properties/paths_weight/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              const err51 = { instancePath: instancePath + "/consolidation/prefix_similarity_threshold", schemaPath: "consolidation-config.schema.json/properties/prefix_similarity_threshold/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
               if (vErrors === null) {
                 vErrors = [err51];
               } else {
@@ -63148,7 +63346,7 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
           } else {
-            const err52 = { instancePath: instancePath + "/consolidation/paths_weight", schemaPath: "consolidation-config.schema.json/properties/paths_weight/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+            const err52 = { instancePath: instancePath + "/consolidation/prefix_similarity_threshold", schemaPath: "consolidation-config.schema.json/properties/prefix_similarity_threshold/type", keyword: "type", params: { type: "number" }, message: "must be number" };
             if (vErrors === null) {
               vErrors = [err52];
             } else {
@@ -63157,10 +63355,10 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data20.demote_min_lines !== void 0) {
-          let data28 = data20.demote_min_lines;
+        if (data23.prefix_min_length !== void 0) {
+          let data28 = data23.prefix_min_length;
           if (!(typeof data28 == "number" && (!(data28 % 1) && !isNaN(data28)) && isFinite(data28))) {
-            const err53 = { instancePath: instancePath + "/consolidation/demote_min_lines", schemaPath: "consolidation-config.schema.json/properties/demote_min_lines/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            const err53 = { instancePath: instancePath + "/consolidation/prefix_min_length", schemaPath: "consolidation-config.schema.json/properties/prefix_min_length/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
             if (vErrors === null) {
               vErrors = [err53];
             } else {
@@ -63170,7 +63368,7 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (typeof data28 == "number" && isFinite(data28)) {
             if (data28 < 1 || isNaN(data28)) {
-              const err54 = { instancePath: instancePath + "/consolidation/demote_min_lines", schemaPath: "consolidation-config.schema.json/properties/demote_min_lines/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+              const err54 = { instancePath: instancePath + "/consolidation/prefix_min_length", schemaPath: "consolidation-config.schema.json/properties/prefix_min_length/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
               if (vErrors === null) {
                 vErrors = [err54];
               } else {
@@ -63180,11 +63378,11 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
             }
           }
         }
-        if (data20.demote_min_similarity !== void 0) {
-          let data29 = data20.demote_min_similarity;
+        if (data23.tools_weight !== void 0) {
+          let data29 = data23.tools_weight;
           if (typeof data29 == "number" && isFinite(data29)) {
             if (data29 > 1 || isNaN(data29)) {
-              const err55 = { instancePath: instancePath + "/consolidation/demote_min_similarity", schemaPath: "consolidation-config.schema.json/properties/demote_min_similarity/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1" };
+              const err55 = { instancePath: instancePath + "/consolidation/tools_weight", schemaPath: "consolidation-config.schema.json/properties/tools_weight/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1" };
               if (vErrors === null) {
                 vErrors = [err55];
               } else {
@@ -63193,7 +63391,7 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
             if (data29 < 0 || isNaN(data29)) {
-              const err56 = { instancePath: instancePath + "/consolidation/demote_min_similarity", schemaPath: "consolidation-config.schema.json/properties/demote_min_similarity/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              const err56 = { instancePath: instancePath + "/consolidation/tools_weight", schemaPath: "consolidation-config.schema.json/properties/tools_weight/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
               if (vErrors === null) {
                 vErrors = [err56];
               } else {
@@ -63202,7 +63400,7 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
           } else {
-            const err57 = { instancePath: instancePath + "/consolidation/demote_min_similarity", schemaPath: "consolidation-config.schema.json/properties/demote_min_similarity/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+            const err57 = { instancePath: instancePath + "/consolidation/tools_weight", schemaPath: "consolidation-config.schema.json/properties/tools_weight/type", keyword: "type", params: { type: "number" }, message: "must be number" };
             if (vErrors === null) {
               vErrors = [err57];
             } else {
@@ -63211,20 +63409,20 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data20.umbrella_min_sections !== void 0) {
-          let data30 = data20.umbrella_min_sections;
-          if (!(typeof data30 == "number" && (!(data30 % 1) && !isNaN(data30)) && isFinite(data30))) {
-            const err58 = { instancePath: instancePath + "/consolidation/umbrella_min_sections", schemaPath: "consolidation-config.schema.json/properties/umbrella_min_sections/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-            if (vErrors === null) {
-              vErrors = [err58];
-            } else {
-              vErrors.push(err58);
-            }
-            errors++;
-          }
+        if (data23.paths_weight !== void 0) {
+          let data30 = data23.paths_weight;
           if (typeof data30 == "number" && isFinite(data30)) {
-            if (data30 < 1 || isNaN(data30)) {
-              const err59 = { instancePath: instancePath + "/consolidation/umbrella_min_sections", schemaPath: "consolidation-config.schema.json/properties/umbrella_min_sections/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+            if (data30 > 1 || isNaN(data30)) {
+              const err58 = { instancePath: instancePath + "/consolidation/paths_weight", schemaPath: "consolidation-config.schema.json/properties/paths_weight/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1" };
+              if (vErrors === null) {
+                vErrors = [err58];
+              } else {
+                vErrors.push(err58);
+              }
+              errors++;
+            }
+            if (data30 < 0 || isNaN(data30)) {
+              const err59 = { instancePath: instancePath + "/consolidation/paths_weight", schemaPath: "consolidation-config.schema.json/properties/paths_weight/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
               if (vErrors === null) {
                 vErrors = [err59];
               } else {
@@ -63232,53 +63430,53 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
               }
               errors++;
             }
-          }
-        }
-        if (data20.common_word_share !== void 0) {
-          let data31 = data20.common_word_share;
-          if (typeof data31 == "number" && isFinite(data31)) {
-            if (data31 > 1 || isNaN(data31)) {
-              const err60 = { instancePath: instancePath + "/consolidation/common_word_share", schemaPath: "consolidation-config.schema.json/properties/common_word_share/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1" };
-              if (vErrors === null) {
-                vErrors = [err60];
-              } else {
-                vErrors.push(err60);
-              }
-              errors++;
-            }
-            if (data31 <= 0 || isNaN(data31)) {
-              const err61 = { instancePath: instancePath + "/consolidation/common_word_share", schemaPath: "consolidation-config.schema.json/properties/common_word_share/exclusiveMinimum", keyword: "exclusiveMinimum", params: { comparison: ">", limit: 0 }, message: "must be > 0" };
-              if (vErrors === null) {
-                vErrors = [err61];
-              } else {
-                vErrors.push(err61);
-              }
-              errors++;
-            }
           } else {
-            const err62 = { instancePath: instancePath + "/consolidation/common_word_share", schemaPath: "consolidation-config.schema.json/properties/common_word_share/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+            const err60 = { instancePath: instancePath + "/consolidation/paths_weight", schemaPath: "consolidation-config.schema.json/properties/paths_weight/type", keyword: "type", params: { type: "number" }, message: "must be number" };
             if (vErrors === null) {
-              vErrors = [err62];
+              vErrors = [err60];
             } else {
-              vErrors.push(err62);
+              vErrors.push(err60);
             }
             errors++;
           }
         }
-        if (data20.minhash_hashes !== void 0) {
-          let data32 = data20.minhash_hashes;
-          if (!(typeof data32 == "number" && (!(data32 % 1) && !isNaN(data32)) && isFinite(data32))) {
-            const err63 = { instancePath: instancePath + "/consolidation/minhash_hashes", schemaPath: "consolidation-config.schema.json/properties/minhash_hashes/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (data23.demote_min_lines !== void 0) {
+          let data31 = data23.demote_min_lines;
+          if (!(typeof data31 == "number" && (!(data31 % 1) && !isNaN(data31)) && isFinite(data31))) {
+            const err61 = { instancePath: instancePath + "/consolidation/demote_min_lines", schemaPath: "consolidation-config.schema.json/properties/demote_min_lines/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
             if (vErrors === null) {
-              vErrors = [err63];
+              vErrors = [err61];
             } else {
-              vErrors.push(err63);
+              vErrors.push(err61);
             }
             errors++;
           }
+          if (typeof data31 == "number" && isFinite(data31)) {
+            if (data31 < 1 || isNaN(data31)) {
+              const err62 = { instancePath: instancePath + "/consolidation/demote_min_lines", schemaPath: "consolidation-config.schema.json/properties/demote_min_lines/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+              if (vErrors === null) {
+                vErrors = [err62];
+              } else {
+                vErrors.push(err62);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data23.demote_min_similarity !== void 0) {
+          let data32 = data23.demote_min_similarity;
           if (typeof data32 == "number" && isFinite(data32)) {
-            if (data32 > 1024 || isNaN(data32)) {
-              const err64 = { instancePath: instancePath + "/consolidation/minhash_hashes", schemaPath: "consolidation-config.schema.json/properties/minhash_hashes/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1024 }, message: "must be <= 1024" };
+            if (data32 > 1 || isNaN(data32)) {
+              const err63 = { instancePath: instancePath + "/consolidation/demote_min_similarity", schemaPath: "consolidation-config.schema.json/properties/demote_min_similarity/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1" };
+              if (vErrors === null) {
+                vErrors = [err63];
+              } else {
+                vErrors.push(err63);
+              }
+              errors++;
+            }
+            if (data32 < 0 || isNaN(data32)) {
+              const err64 = { instancePath: instancePath + "/consolidation/demote_min_similarity", schemaPath: "consolidation-config.schema.json/properties/demote_min_similarity/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
               if (vErrors === null) {
                 vErrors = [err64];
               } else {
@@ -63286,21 +63484,20 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
               }
               errors++;
             }
-            if (data32 < 8 || isNaN(data32)) {
-              const err65 = { instancePath: instancePath + "/consolidation/minhash_hashes", schemaPath: "consolidation-config.schema.json/properties/minhash_hashes/minimum", keyword: "minimum", params: { comparison: ">=", limit: 8 }, message: "must be >= 8" };
-              if (vErrors === null) {
-                vErrors = [err65];
-              } else {
-                vErrors.push(err65);
-              }
-              errors++;
+          } else {
+            const err65 = { instancePath: instancePath + "/consolidation/demote_min_similarity", schemaPath: "consolidation-config.schema.json/properties/demote_min_similarity/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+            if (vErrors === null) {
+              vErrors = [err65];
+            } else {
+              vErrors.push(err65);
             }
+            errors++;
           }
         }
-        if (data20.lsh_bands !== void 0) {
-          let data33 = data20.lsh_bands;
+        if (data23.umbrella_min_sections !== void 0) {
+          let data33 = data23.umbrella_min_sections;
           if (!(typeof data33 == "number" && (!(data33 % 1) && !isNaN(data33)) && isFinite(data33))) {
-            const err66 = { instancePath: instancePath + "/consolidation/lsh_bands", schemaPath: "consolidation-config.schema.json/properties/lsh_bands/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            const err66 = { instancePath: instancePath + "/consolidation/umbrella_min_sections", schemaPath: "consolidation-config.schema.json/properties/umbrella_min_sections/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
             if (vErrors === null) {
               vErrors = [err66];
             } else {
@@ -63309,8 +63506,8 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
           if (typeof data33 == "number" && isFinite(data33)) {
-            if (data33 > 1024 || isNaN(data33)) {
-              const err67 = { instancePath: instancePath + "/consolidation/lsh_bands", schemaPath: "consolidation-config.schema.json/properties/lsh_bands/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1024 }, message: "must be <= 1024" };
+            if (data33 < 1 || isNaN(data33)) {
+              const err67 = { instancePath: instancePath + "/consolidation/umbrella_min_sections", schemaPath: "consolidation-config.schema.json/properties/umbrella_min_sections/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
               if (vErrors === null) {
                 vErrors = [err67];
               } else {
@@ -63318,8 +63515,13 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
               }
               errors++;
             }
-            if (data33 < 1 || isNaN(data33)) {
-              const err68 = { instancePath: instancePath + "/consolidation/lsh_bands", schemaPath: "consolidation-config.schema.json/properties/lsh_bands/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          }
+        }
+        if (data23.common_word_share !== void 0) {
+          let data34 = data23.common_word_share;
+          if (typeof data34 == "number" && isFinite(data34)) {
+            if (data34 > 1 || isNaN(data34)) {
+              const err68 = { instancePath: instancePath + "/consolidation/common_word_share", schemaPath: "consolidation-config.schema.json/properties/common_word_share/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1" };
               if (vErrors === null) {
                 vErrors = [err68];
               } else {
@@ -63327,24 +63529,105 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
               }
               errors++;
             }
+            if (data34 <= 0 || isNaN(data34)) {
+              const err69 = { instancePath: instancePath + "/consolidation/common_word_share", schemaPath: "consolidation-config.schema.json/properties/common_word_share/exclusiveMinimum", keyword: "exclusiveMinimum", params: { comparison: ">", limit: 0 }, message: "must be > 0" };
+              if (vErrors === null) {
+                vErrors = [err69];
+              } else {
+                vErrors.push(err69);
+              }
+              errors++;
+            }
+          } else {
+            const err70 = { instancePath: instancePath + "/consolidation/common_word_share", schemaPath: "consolidation-config.schema.json/properties/common_word_share/type", keyword: "type", params: { type: "number" }, message: "must be number" };
+            if (vErrors === null) {
+              vErrors = [err70];
+            } else {
+              vErrors.push(err70);
+            }
+            errors++;
+          }
+        }
+        if (data23.minhash_hashes !== void 0) {
+          let data35 = data23.minhash_hashes;
+          if (!(typeof data35 == "number" && (!(data35 % 1) && !isNaN(data35)) && isFinite(data35))) {
+            const err71 = { instancePath: instancePath + "/consolidation/minhash_hashes", schemaPath: "consolidation-config.schema.json/properties/minhash_hashes/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            if (vErrors === null) {
+              vErrors = [err71];
+            } else {
+              vErrors.push(err71);
+            }
+            errors++;
+          }
+          if (typeof data35 == "number" && isFinite(data35)) {
+            if (data35 > 1024 || isNaN(data35)) {
+              const err72 = { instancePath: instancePath + "/consolidation/minhash_hashes", schemaPath: "consolidation-config.schema.json/properties/minhash_hashes/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1024 }, message: "must be <= 1024" };
+              if (vErrors === null) {
+                vErrors = [err72];
+              } else {
+                vErrors.push(err72);
+              }
+              errors++;
+            }
+            if (data35 < 8 || isNaN(data35)) {
+              const err73 = { instancePath: instancePath + "/consolidation/minhash_hashes", schemaPath: "consolidation-config.schema.json/properties/minhash_hashes/minimum", keyword: "minimum", params: { comparison: ">=", limit: 8 }, message: "must be >= 8" };
+              if (vErrors === null) {
+                vErrors = [err73];
+              } else {
+                vErrors.push(err73);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data23.lsh_bands !== void 0) {
+          let data36 = data23.lsh_bands;
+          if (!(typeof data36 == "number" && (!(data36 % 1) && !isNaN(data36)) && isFinite(data36))) {
+            const err74 = { instancePath: instancePath + "/consolidation/lsh_bands", schemaPath: "consolidation-config.schema.json/properties/lsh_bands/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            if (vErrors === null) {
+              vErrors = [err74];
+            } else {
+              vErrors.push(err74);
+            }
+            errors++;
+          }
+          if (typeof data36 == "number" && isFinite(data36)) {
+            if (data36 > 1024 || isNaN(data36)) {
+              const err75 = { instancePath: instancePath + "/consolidation/lsh_bands", schemaPath: "consolidation-config.schema.json/properties/lsh_bands/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1024 }, message: "must be <= 1024" };
+              if (vErrors === null) {
+                vErrors = [err75];
+              } else {
+                vErrors.push(err75);
+              }
+              errors++;
+            }
+            if (data36 < 1 || isNaN(data36)) {
+              const err76 = { instancePath: instancePath + "/consolidation/lsh_bands", schemaPath: "consolidation-config.schema.json/properties/lsh_bands/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+              if (vErrors === null) {
+                vErrors = [err76];
+              } else {
+                vErrors.push(err76);
+              }
+              errors++;
+            }
           }
         }
       } else {
-        const err69 = { instancePath: instancePath + "/consolidation", schemaPath: "consolidation-config.schema.json/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err77 = { instancePath: instancePath + "/consolidation", schemaPath: "consolidation-config.schema.json/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err69];
+          vErrors = [err77];
         } else {
-          vErrors.push(err69);
+          vErrors.push(err77);
         }
         errors++;
       }
     }
   } else {
-    const err70 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err78 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err70];
+      vErrors = [err78];
     } else {
-      vErrors.push(err70);
+      vErrors.push(err78);
     }
     errors++;
   }
@@ -63461,7 +63744,7 @@ var configFile = `${metaDir}/config.yaml`;
 function readConfig(repoDir) {
   const path = join12(repoDir, configFile);
   if (!existsSync2(path)) return { config: { ...defaultConfig }, findings: [], invalidKeys: [] };
-  return parseConfig(readFileSync6(path, "utf8"), configFile);
+  return parseConfig(readFileSync7(path, "utf8"), configFile);
 }
 function describeConfigFindings(findings) {
   return findings.map((f3) => `  ${f3.file}:${f3.line} ${f3.message} (${f3.hint})`).join("\n");
@@ -63485,12 +63768,114 @@ ${describeConfigFindings(findings)}
   return config2;
 }
 
+// src/services/curator/steady-cache.ts
+import { readdirSync as readdirSync4, readFileSync as readFileSync8, statSync as statSync5 } from "node:fs";
+import { mkdir as mkdir3, rename as rename3, rm as rm3, writeFile as writeFile3 } from "node:fs/promises";
+import { dirname as dirname3, join as join13 } from "node:path";
+var racyMs = 2e3;
+var futureSlackMs = 5 * 6e4;
+function emptySteadyCache() {
+  return { version: 1, settings: "", usage: null, pins: {}, plan: {} };
+}
+function steadyCachePath(gitdir) {
+  return join13(gitdir, "skillgarden", "curator-cache.json");
+}
+function readSteadyCache(gitdir) {
+  try {
+    const parsed = JSON.parse(readFileSync8(steadyCachePath(gitdir), "utf8"));
+    const valid = parsed?.version === 1 && typeof parsed.settings === "string" && typeof parsed.pins === "object" && parsed.pins !== null && typeof parsed.plan === "object" && parsed.plan !== null;
+    return valid ? parsed : emptySteadyCache();
+  } catch {
+    return emptySteadyCache();
+  }
+}
+async function writeSteadyCache(gitdir, cache) {
+  const path = steadyCachePath(gitdir);
+  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    await mkdir3(dirname3(path), { recursive: true });
+    const { changed: _changed, ...file } = cache;
+    await writeFile3(temp, JSON.stringify(file));
+    await rename3(temp, path);
+  } catch (error2) {
+    await rm3(temp, { force: true });
+    const code3 = error2.code;
+    if (code3 !== "EACCES" && code3 !== "EROFS" && code3 !== "EPERM") throw error2;
+  }
+}
+function readStamp(path, wall) {
+  const stat5 = statSync5(path, { throwIfNoEntry: false });
+  if (stat5 === void 0) return "missing";
+  if (Math.max(stat5.mtimeMs, stat5.ctimeMs) > wall - racyMs) return null;
+  return `${stat5.size}:${stat5.mtimeMs}:${stat5.ctimeMs}:${stat5.ino}`;
+}
+function usageKey(repoDir, skillsDir, wall) {
+  let names = [];
+  try {
+    names = readdirSync4(join13(repoDir, usageDir)).filter((n) => n.endsWith(".json")).sort();
+  } catch {
+    names = [];
+  }
+  const parts = [];
+  const roots = typeof skillsDir === "string" ? [skillsDir] : skillsDir;
+  for (const path of [...names.map((n) => `${usageDir}/${n}`), ...roots.map((root) => `${root}/.usage.json`)]) {
+    const stamp3 = readStamp(join13(repoDir, path), wall);
+    if (stamp3 === null) return null;
+    parts.push(`${path}=${stamp3}`);
+  }
+  return parts.join("\n");
+}
+function readSteadyUsage(cache, repoDir, options) {
+  const wall = Date.now();
+  const key = usageKey(repoDir, options.skillsDir, wall);
+  const cached = cache.usage;
+  if (key !== null && cached?.key === key && (cached.from === null || options.now.getTime() >= cached.from))
+    return { totals: new Map(cached.totals), quarantined: cached.quarantined, findings: cached.findings };
+  const usage = readUsageSnapshot(repoDir, options);
+  cache.changed = true;
+  const future = usage.findings.some((f3) => f3.code === "usage/future-time");
+  cache.usage = key === null || future ? null : { key, from: latestTime(usage.totals), totals: [...usage.totals], quarantined: usage.quarantined, findings: usage.findings };
+  return usage;
+}
+function latestTime(totals) {
+  let latest = null;
+  for (const counters of totals.values())
+    for (const key of timeKeys) {
+      const value = counters[key];
+      const at2 = value === void 0 ? NaN : Date.parse(value);
+      if (!Number.isNaN(at2) && (latest === null || at2 > latest)) latest = at2;
+    }
+  return latest === null ? null : latest - futureSlackMs;
+}
+function readSteadyPin(cache, path, read2, seen) {
+  seen.add(path);
+  const stamp3 = readStamp(path, Date.now());
+  const cached = cache.pins[path];
+  if (stamp3 !== null && stamp3 !== "missing" && cached?.stamp === stamp3) return cached.pinned;
+  const pinned = read2();
+  cache.changed = true;
+  if (stamp3 === null || stamp3 === "missing") delete cache.pins[path];
+  else cache.pins[path] = { stamp: stamp3, pinned };
+  return pinned;
+}
+function planSteadyPass(cache, skills, settings, now) {
+  if (!cache) return planLifecycle(skills, settings, now);
+  const key = settingsKey(settings);
+  const previous = cache.settings === key ? cache.plan : {};
+  const steady = planSteady(previous, skills, settings, now);
+  const removed = Object.keys(previous).length !== skills.length;
+  if (steady.planned > 0 || removed || cache.settings !== key) cache.changed = true;
+  cache.settings = key;
+  cache.plan = steady.entries;
+  return steady.plan;
+}
+
 // src/services/curator/read-library.ts
 var stateFile = `${metaDir}/state.json`;
 function readState(repoDir) {
-  const path = join13(repoDir, stateFile);
+  const path = join14(repoDir, stateFile);
   if (!existsSync3(path)) return emptyState();
-  const { state, findings } = parseState(readFileSync7(path, "utf8"), stateFile);
+  const { state, findings } = parseState(readFileSync9(path, "utf8"), stateFile);
   if (findings.length > 0) {
     throw new SkillgardenError("state/invalid", `${stateFile}: ${findings[0]?.message}. ${findings[0]?.hint}`, { data: { findings } });
   }
@@ -63502,11 +63887,17 @@ async function readLibrary(repoDir, options) {
   const library = openLibrary(repoDir, config2.skills_dir);
   const locations = library.skills;
   const archived = library.archived;
-  const primary = primaryRoot(library.layout);
-  const { index: history } = await readHistoryIndex(repoDir, { skillsRoot: primary });
-  const files = readProvenanceFiles(repoDir, primary);
-  const usage = readUsageSnapshot(repoDir, { skillsDir: primary, now: options.now });
-  const pins = parsePins(readOptional(join13(repoDir, pinsFile)));
+  const roots = libraryRoots(library.layout);
+  const { index: history } = await readHistoryIndex(repoDir, { skillsRoot: roots });
+  const files = readProvenanceFiles(repoDir, roots);
+  const cache = options.cache;
+  const usage = cache ? readSteadyUsage(cache, repoDir, { skillsDir: roots, now: options.now }) : readUsageSnapshot(repoDir, { skillsDir: roots, now: options.now });
+  const seenPins = /* @__PURE__ */ new Set();
+  const isPinned = (dir) => {
+    const path = join14(dir, skillFileName);
+    return cache ? readSteadyPin(cache, path, () => readPinned(path), seenPins) : readPinned(path);
+  };
+  const pins = parsePins(readOptional(join14(repoDir, pinsFile)));
   const names = new Set(locations.map((l3) => l3.name));
   const { referenced, files: referenceFiles } = findReferencedNames(repoDir, config2.references, names);
   const skills = locations.map((location) => {
@@ -63518,13 +63909,20 @@ async function readLibrary(repoDir, options) {
       dir: location.path,
       provenance,
       ...adoptedAt ? { adoptedAt } : {},
-      pinned: pins.has(location.name) || readPinned(location.dir),
+      pinned: pins.has(location.name) || isPinned(location.dir),
       referenced: referenced.has(location.name),
       ...entry?.created.time ? { createdAt: entry.created.time } : {},
       ...withRecordedPatch(usage.totals.get(location.name), entry?.lastPatched?.time),
       ...state.skills[location.name] ? { record: state.skills[location.name] } : {}
     };
   });
+  if (cache) {
+    for (const path of Object.keys(cache.pins))
+      if (!seenPins.has(path)) {
+        delete cache.pins[path];
+        cache.changed = true;
+      }
+  }
   return {
     config: config2,
     state,
@@ -63545,4173 +63943,32 @@ function withRecordedPatch(counters, committedAt) {
 }
 function readOptional(path) {
   try {
-    return readFileSync7(path, "utf8");
+    return readFileSync9(path, "utf8");
   } catch {
     return void 0;
   }
 }
-function readPinned(dir) {
-  const text = readOptional(join13(dir, skillFileName));
+function readPinned(path) {
+  const text = readOptional(path);
   if (text === void 0 || !/pinned:/.test(text)) return false;
   return isPinnedInFile(parseSkill(text, { file: skillFileName }));
 }
 
-// src/core/lifecycle/gates.ts
-var hourMs = 36e5;
-function checkGates(config2, state, now, input2) {
-  const last = state.last_run_at ?? null;
-  const nextDue = last ? new Date(Date.parse(last) + config2.interval_hours * hourMs).toISOString() : null;
-  const report = {
-    applied: input2.scheduled,
-    enabled: config2.enabled,
-    paused: config2.paused,
-    interval_hours: config2.interval_hours,
-    last_run_at: last,
-    next_due_at: nextDue,
-    first_run: last === null,
-    blocked_by: null
-  };
-  if (!input2.scheduled) return report;
-  if (!config2.enabled) report.blocked_by = "disabled";
-  else if (config2.paused) report.blocked_by = "paused";
-  else if (nextDue !== null && now.getTime() < Date.parse(nextDue)) report.blocked_by = "interval";
-  else if (input2.idleHours !== void 0 && input2.idleHours < config2.min_idle_hours) report.blocked_by = "idle";
-  return report;
-}
-
-// src/core/report/run-report.ts
-function transitionReport(decision, commit) {
-  return {
-    skill: decision.name,
-    from: decision.from,
-    to: decision.to,
-    anchor: decision.anchor,
-    anchor_source: decision.anchorSource,
-    reason: decision.reason,
-    commit
-  };
-}
-function countsAfter(before, transitions) {
-  const after = { ...before };
-  for (const t2 of transitions) {
-    after[t2.from]--;
-    after[t2.to]++;
-  }
-  return after;
-}
-
-// src/ledger/blob-oid.ts
-import { createHash } from "node:crypto";
-function blobOid(content) {
-  const bytes = typeof content === "string" ? Buffer.from(content) : content;
-  return createHash("sha1").update(`blob ${bytes.byteLength}\0`).update(bytes).digest("hex");
-}
-
-// src/ledger/git-ledger.ts
-var import_isomorphic_git3 = __toESM(require_isomorphic_git(), 1);
-import * as fs6 from "node:fs";
-
-// src/ledger/object-store.ts
-var folderMode = "040000";
-function sortTreeEntries(entries) {
-  const keyed = entries.map((entry) => ({ entry, key: entry.mode === folderMode ? `${entry.name}/` : entry.name }));
-  if (keyed.every((k) => asciiOnly.test(k.key)))
-    return keyed.sort((a, b2) => a.key < b2.key ? -1 : a.key > b2.key ? 1 : 0).map((k) => k.entry);
-  const bytes = keyed.map((k) => ({ entry: k.entry, key: Buffer.from(k.key, "utf8") }));
-  return bytes.sort((a, b2) => Buffer.compare(a.key, b2.key)).map((k) => k.entry);
-}
-var asciiOnly = /^[\x00-\x7f]*$/;
-function formatTimezone(offsetMinutes) {
-  const sign = offsetMinutes <= 0 ? "+" : "-";
-  const minutes = Math.abs(offsetMinutes);
-  return `${sign}${String(Math.floor(minutes / 60)).padStart(2, "0")}${String(minutes % 60).padStart(2, "0")}`;
-}
-function normalizeMessage(message) {
-  return `${message.replace(/\s+$/, "")}
-`;
-}
-function withTreeCache(store, limit = 4096) {
-  const cache = /* @__PURE__ */ new Map();
-  const remember = (oid, entries) => {
-    if (cache.size >= limit) cache.delete(cache.keys().next().value);
-    cache.set(oid, entries);
-  };
-  return {
-    ...store,
-    readBlob: (oid) => store.readBlob(oid),
-    readCommit: (oid) => store.readCommit(oid),
-    writeBlob: (content) => store.writeBlob(content),
-    writeCommit: (commit) => store.writeCommit(commit),
-    close: () => store.close(),
-    async readTree(oid) {
-      const hit = cache.get(oid);
-      if (hit) return hit;
-      const entries = await store.readTree(oid);
-      remember(oid, entries);
-      return entries;
-    },
-    async writeTree(entries, options) {
-      const sorted = options?.sorted ? entries.slice() : sortTreeEntries(entries);
-      const oid = await store.writeTree(sorted);
-      remember(oid, sorted);
-      return oid;
-    }
-  };
-}
-
-// src/ledger/diff-trees.ts
-async function diffTrees2(store, before, after, prefix2 = "") {
-  if (before === after) return [];
-  const left = new Map((before ? await store.readTree(before) : []).map((e) => [e.name, e]));
-  const right = new Map((after ? await store.readTree(after) : []).map((e) => [e.name, e]));
-  const names = [.../* @__PURE__ */ new Set([...left.keys(), ...right.keys()])];
-  const diffs = [];
-  for (const name of names) {
-    diffs.push(...await diffEntry(store, `${prefix2}${name}`, left.get(name), right.get(name)));
-  }
-  return diffs.sort((a, b2) => Buffer.compare(Buffer.from(a.path), Buffer.from(b2.path)));
-}
-async function diffEntry(store, path, a, b2) {
-  if (a?.oid === b2?.oid && a?.mode === b2?.mode) return [];
-  const tree = (e) => e?.mode === folderMode ? e.oid : void 0;
-  const blob = (e) => e && e.mode !== folderMode && e.mode !== "160000" ? { oid: e.oid, mode: e.mode } : null;
-  const nested = await diffTrees2(store, tree(a), tree(b2), `${path}/`);
-  const fileBefore = blob(a);
-  const fileAfter = blob(b2);
-  if (fileBefore === null && fileAfter === null) return nested;
-  return [...nested, { path, before: fileBefore, after: fileAfter }];
-}
-async function listTree(store, tree, prefix2 = "") {
-  if (tree === void 0) return [];
-  const files = [];
-  for (const entry of await store.readTree(tree)) {
-    if (entry.mode === folderMode) files.push(...await listTree(store, entry.oid, `${prefix2}${entry.name}/`));
-    else if (entry.mode !== "160000") files.push({ path: `${prefix2}${entry.name}`, oid: entry.oid, mode: entry.mode });
-  }
-  return files;
-}
-
-// src/ledger/refs.ts
-import { appendFileSync as appendFileSync2, existsSync as existsSync4, readFileSync as readFileSync8 } from "node:fs";
-import { join as join14 } from "node:path";
-
-// src/ledger/fs-sync.ts
-import { mkdirSync } from "node:fs";
-import { dirname as dirname2 } from "node:path";
-function inFolder(path, create) {
-  try {
-    return create();
-  } catch (error2) {
-    if (error2.code !== "ENOENT") throw error2;
-    mkdirSync(dirname2(path), { recursive: true });
-    return create();
-  }
-}
-
-// src/ledger/lock-file.ts
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from "node:fs";
-async function acquireLock(target, options) {
-  const lockPath = `${target}.lock`;
-  const started = Date.now();
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      const fd = inFolder(lockPath, () => openSync(lockPath, "wx"));
-      return heldLock(target, lockPath, fd);
-    } catch (error2) {
-      const code3 = error2.code;
-      if (code3 === "EACCES" || code3 === "EROFS" || code3 === "EPERM") throw readOnlyError(lockPath, code3, error2);
-      if (code3 !== "EEXIST") throw error2;
-      if (Date.now() - started >= options.timeoutMs) throw lockedError(lockPath, options.timeoutMs);
-      await sleep(backoffMs(attempt));
-    }
-  }
-}
-function heldLock(target, lockPath, fd) {
-  let held = true;
-  let closed = false;
-  const close = () => {
-    if (!closed) closeSync(fd);
-    closed = true;
-  };
-  return {
-    path: lockPath,
-    async commit(content, options) {
-      try {
-        writeFileSync(fd, content);
-        if (options?.durable !== false) fsyncSync(fd);
-      } finally {
-        close();
-      }
-      held = false;
-      renameSync(lockPath, target);
-    },
-    async release() {
-      if (!held) return;
-      held = false;
-      close();
-      rmSync(lockPath, { force: true });
-    }
-  };
-}
-function backoffMs(attempt) {
-  const ceiling = Math.min(25, 2 ** Math.min(attempt, 5));
-  return 1 + Math.random() * ceiling;
-}
-function sleep(ms2) {
-  return new Promise((done) => setTimeout(done, ms2));
-}
-function lockedError(lockPath, timeoutMs) {
-  return new SkillgardenError(
-    "ledger/locked",
-    `${lockPath} has been held for more than ${timeoutMs} ms. Another git process may be running; if none is, the lock was left by a crashed process: remove ${lockPath} and retry.`,
-    { data: { path: lockPath } }
-  );
-}
-function readOnlyError(lockPath, code3, cause) {
-  return new SkillgardenError(
-    "ledger/read-only",
-    `Cannot create ${lockPath} (${code3}): the repository's git folder is read-only for this user. Nothing was written. Run as a user who may write to it, or make it writable, and retry.`,
-    { data: { path: lockPath, errno: code3 }, cause }
-  );
-}
-
-// src/ledger/refs.ts
-function refFolder(dirs, ref) {
-  if (typeof dirs === "string") return dirs;
-  const own = !ref.startsWith("refs/") || /^refs\/(bisect|worktree|rewritten)\//.test(ref);
-  return own ? dirs.gitdir : dirs.commondir;
-}
-var oidPattern = /^[0-9a-f]{40}$/;
-function isOid(value) {
-  return oidPattern.test(value);
-}
-async function readHeadState(dirs) {
-  const gitdir = refFolder(dirs, "HEAD");
-  const text = readFileSync8(join14(gitdir, "HEAD"), "utf8").trim();
-  if (text.startsWith("ref:")) return { kind: "branch", ref: text.slice(4).trim() };
-  if (isOid(text)) return { kind: "detached", oid: text };
-  throw new SkillgardenError("ledger/bad-head", `${join14(gitdir, "HEAD")} holds neither a ref nor a commit id: "${text.slice(0, 60)}".`, {
-    data: { path: join14(gitdir, "HEAD") }
-  });
-}
-async function readRef(dirs, ref, depth = 0) {
-  const loose = readText2(join14(refFolder(dirs, ref), ref));
-  if (loose !== void 0) {
-    const text = loose.trim();
-    if (text.startsWith("ref:") && depth < 5) return readRef(dirs, text.slice(4).trim(), depth + 1);
-    return isOid(text) ? text : void 0;
-  }
-  return readPackedRef(typeof dirs === "string" ? dirs : dirs.commondir, ref);
-}
-async function readPackedRef(gitdir, ref) {
-  const packed = readText2(join14(gitdir, "packed-refs")) ?? "";
-  for (const line of packed.split("\n")) {
-    if (line.length > 41 && line[40] === " " && line.slice(41) === ref) return line.slice(0, 40);
-  }
-  return void 0;
-}
-function readText2(path) {
-  try {
-    return readFileSync8(path, "utf8");
-  } catch {
-    return void 0;
-  }
-}
-async function lockRef(dirs, ref, options) {
-  return acquireLock(join14(refFolder(dirs, ref), ref), options);
-}
-async function appendReflogs(dirs, refs, entry, policy = "true") {
-  const line = `${entry.before ?? "0".repeat(40)} ${entry.after} ${entry.who}	${entry.message.split("\n")[0] ?? ""}
-`;
-  for (const ref of refs) {
-    const path = join14(refFolder(dirs, ref), "logs", ref);
-    const create = policy === "always" || policy === "true" && (ref === "HEAD" || /^refs\/(heads|remotes|notes)\//.test(ref));
-    if (!create && !existsSync4(path)) continue;
-    inFolder(path, () => appendFileSync2(path, line));
-  }
-}
-function isValidRefName(name) {
-  if (name === "" || name === "@" || name.endsWith("/") || name.endsWith(".")) return false;
-  if (/[\x00-\x20\x7f~^:?*[\\]|\.\.|\/\/|@\{/.test(name)) return false;
-  return name.split("/").every((part) => part !== "" && !part.startsWith(".") && !part.endsWith(".lock"));
-}
-
-// src/ledger/read-tree-paths.ts
-async function readSubtree(store, tree, prefix2) {
-  let current = tree;
-  for (const part of prefix2.split("/").filter((p2) => p2 !== "")) {
-    if (current === void 0) return void 0;
-    const entry = (await store.readTree(current)).find((e) => e.name === part);
-    current = entry?.mode === folderMode ? entry.oid : void 0;
-  }
-  return current;
-}
-
-// src/ledger/rollback-plan.ts
-function foldDiffs(diffs) {
-  const net2 = /* @__PURE__ */ new Map();
-  const gaps = /* @__PURE__ */ new Set();
-  for (const diff of diffs) {
-    for (const change of diff) {
-      const seen = net2.get(change.path);
-      if (seen && seen.after?.oid !== change.before?.oid) gaps.add(change.path);
-      net2.set(change.path, { path: change.path, before: seen ? seen.before : change.before, after: change.after });
-    }
-  }
-  return { net: [...net2.values()].filter((c3) => c3.before?.oid !== c3.after?.oid || c3.before?.mode !== c3.after?.mode), gaps: [...gaps] };
-}
-function planRollback(input2) {
-  const { net: net2, gaps } = foldDiffs(input2.diffs);
-  const outside2 = net2.map((c3) => c3.path).filter((path) => !input2.allowedRoots.some((root) => path.startsWith(`${root}/`)) && !input2.allowPath?.(path));
-  if (outside2.length > 0) return { kind: "refused", reason: "outside-skills-root", paths: outside2 };
-  if (gaps.length > 0) return { kind: "refused", reason: "changed-between", paths: gaps.sort() };
-  const same = (a, b2) => (a?.oid ?? null) === (b2?.oid ?? null) && (a?.mode ?? null) === (b2?.mode ?? null);
-  const pending = net2.filter((c3) => !same(input2.head.get(c3.path), c3.before));
-  const changed = pending.filter((c3) => !same(input2.head.get(c3.path), c3.after)).map((c3) => c3.path);
-  if (changed.length > 0) return { kind: "refused", reason: "changed-since", paths: changed };
-  return pending.length === 0 ? { kind: "noop" } : { kind: "revert", changes: pending };
-}
-
-// src/ledger/rollback.ts
-async function rollback(ledger, target, options) {
-  const commits = "commit" in target ? [await ledger.resolve(target.commit)] : await readRunCommits(ledger, target.run);
-  const diffs = await Promise.all(commits.map((commit2) => ledger.diff(commit2)));
-  const paths = [...new Set(diffs.flat().map((d2) => d2.path))];
-  const head = await ledger.lookup(paths);
-  const plan = planRollback({
-    diffs,
-    head,
-    allowedRoots: [options.skillsRoot ?? "skills", ".skillgarden"],
-    ...options.allowPath ? { allowPath: options.allowPath } : {}
-  });
-  if (plan.kind === "noop") return { status: "noop", reverted: commits };
-  if (plan.kind === "refused") throw refused(plan.reason, plan.paths, commits);
-  const changes = await Promise.all(plan.changes.map((change) => restoreChange(ledger, change)));
-  const message = await buildRollbackMessage(ledger, commits, target, options);
-  const { commit } = await ledger.commit({ message, changes, ...options.author ? { author: options.author } : {} });
-  return { status: "reverted", commit, reverted: commits, files: plan.changes.map((c3) => c3.path) };
-}
-async function restoreChange(ledger, change) {
-  const expected = change.after?.oid ?? null;
-  if (change.before === null) return { path: change.path, content: null, expected };
-  const content = await ledger.readBlob(change.before.oid);
-  return { path: change.path, content, executable: change.before.mode === "100755", symlink: change.before.mode === "120000", expected };
-}
-async function readRunCommits(ledger, run) {
-  const stop = await ledger.resolve(`refs/tags/skillgarden/run/${run}`).catch(() => void 0);
-  const found = [];
-  const head = await ledger.head();
-  const visited = new Set(stop ? [stop] : []);
-  const stack = head && head !== stop ? [{ oid: head }] : [];
-  if (head) visited.add(head);
-  while (stack.length > 0) {
-    const top = stack[stack.length - 1];
-    if (top.parents === void 0) {
-      const info2 = await ledger.readCommit(top.oid);
-      top.inRun = parseCommitMessage(info2.message).trailers.run === run;
-      top.parents = info2.parents.slice().reverse();
-    }
-    const parent = top.parents.pop();
-    if (parent === void 0) {
-      stack.pop();
-      if (top.inRun) found.push(top.oid);
-    } else if (!visited.has(parent)) {
-      visited.add(parent);
-      stack.push({ oid: parent });
-    }
-  }
-  if (found.length === 0) {
-    throw new SkillgardenError(
-      "ledger/unknown-run",
-      `No commit carries Curator-Run: ${run}. List runs with \`skillgarden log --actor curator\`.`,
-      { data: { run } }
-    );
-  }
-  return found;
-}
-async function buildRollbackMessage(ledger, commits, target, options) {
-  const parsed = await Promise.all(commits.map(async (oid) => parseCommitMessage((await ledger.readCommit(oid)).message)));
-  const skills = [...new Set(parsed.flatMap((p2) => p2.trailers.skills))];
-  const what = "run" in target ? `revert curator run ${target.run}` : `revert "${parsed[0]?.subject ?? commits[0]}"`;
-  return buildCommitMessage({
-    subject: `skill(rollback): ${skills.length > 0 ? skills.join(", ") : "files"} \u2014 ${what}`.replace(/\s+/g, " ").slice(0, 200),
-    body: commits.map((oid) => `This reverts commit ${oid}.`).join("\n"),
-    trailers: { action: "rollback", skills, actor: options.actor ?? "user", reverts: [...commits] }
-  });
-}
-function refused(reason, paths, commits) {
-  const why = {
-    "changed-since": "changed after the commit being reverted; revert those changes first or edit the files by hand",
-    "changed-between": "were changed by other commits in between; roll back the later commits first",
-    "outside-skills-root": "lie outside the skills root and .skillgarden/, which rollback never touches; use git revert"
-  };
-  return new SkillgardenError(
-    "ledger/rollback-refused",
-    `Rollback refused, nothing written: ${paths.join(", ")} ${why[reason] ?? reason}.`,
-    {
-      data: { reason, paths: [...paths], commits: [...commits] }
-    }
-  );
-}
-
-// src/ledger/paths.ts
-import { join as join15 } from "node:path";
-
-// src/core/safe-path.ts
-var maxComponentBytes = 255;
-var tempNameOverheadBytes = 30;
-var maxPathBytes = 4096;
-var hfsIgnorable = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/u;
-var windowsCharacters = /[:*?"<>|\\]/;
-var controlCharacters = /[\u0000-\u001f\u007f]/;
-var windowsReserved = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)(\.|$)/i;
-var gitFiles = [".gitmodules", ".gitattributes", ".gitignore", ".mailmap"];
-var gitShortHashes = ["gi7eba", "gi7d29", "gi250a", "maba30"];
-function gitFileNamed(folded) {
-  const short = /^([a-z0-9]{6})~[0-9]+$/.exec(folded)?.[1];
-  if (short === void 0) return gitFiles.find((name) => name === folded);
-  return gitFiles.find((name, i) => name.slice(1, 7) === short || gitShortHashes[i] === short);
-}
-function foldName(component) {
-  return component.replace(new RegExp(hfsIgnorable.source, "gu"), "").replace(/:.*$/s, "").replace(/[. ]+$/, "").toLowerCase();
-}
-function byteLength(text) {
-  return new TextEncoder().encode(text).length;
-}
-function componentProblem(component, options) {
-  const found = (code3, reason) => ({ code: code3, component, reason });
-  if (component === "" || component === "." || component === "..") return found("path/dot-part", 'it has an empty, "." or ".." part');
-  if (new RegExp("\\p{Cs}", "u").test(component)) return found("path/not-unicode", "it holds a lone UTF-16 surrogate, which has no UTF-8 spelling");
-  const folded = foldName(component);
-  if (folded === ".git" || /^git~[0-9]+$/.test(folded)) {
-    return found(
-      "path/dot-git",
-      `"${component}" is .git on Windows or macOS (case, 8.3 short name, trailing dots, streams or ignorable code points)`
-    );
-  }
-  const gitFile = gitFileNamed(folded);
-  if (gitFile === ".gitmodules" || gitFile !== void 0 && options.symlink === true) {
-    return found(
-      "path/git-file",
-      `"${component}" is ${gitFile} to git, which reads it from the tree (as a link it is refused); skills never need one`
-    );
-  }
-  if (controlCharacters.test(component))
-    return found("path/control-character", `"${JSON.stringify(component).slice(1, -1)}" holds a control character`);
-  if (windowsCharacters.test(component))
-    return found("path/windows-character", `"${component}" holds one of : * ? " < > | \\ (refused on Windows)`);
-  if (windowsReserved.test(component.replace(/ +(?=\.|$)/g, "")))
-    return found("path/windows-reserved", `"${component}" is a device name Windows reserves`);
-  if (/[. ]$/.test(component)) return found("path/trailing-dot-or-space", `"${component}" ends in a dot or a space, which Windows drops`);
-  if (hfsIgnorable.test(component))
-    return found("path/ignorable-code-point", `"${JSON.stringify(component).slice(1, -1)}" holds a code point macOS ignores in names`);
-  const bytes = byteLength(component);
-  if (bytes + tempNameOverheadBytes > maxComponentBytes) {
-    return found(
-      "path/too-long",
-      `"${component.slice(0, 40)}\u2026" is ${bytes} bytes; a name may have ${maxComponentBytes - tempNameOverheadBytes} (${maxComponentBytes} less the writer's temporary suffix)`
-    );
-  }
-  return void 0;
-}
-function findUnsafePath(path, options = {}) {
-  if (path === "") return { code: "path/empty", component: path, reason: "it is empty" };
-  if (path.startsWith("/") || /^[a-zA-Z]:/.test(path)) return { code: "path/absolute", component: path, reason: "it is absolute" };
-  if (byteLength(path) > maxPathBytes)
-    return { code: "path/too-long", component: path.slice(0, 40), reason: `it is over ${maxPathBytes} bytes` };
-  const parts = path.split("/");
-  for (const [i, part] of parts.entries()) {
-    const problem = componentProblem(part, { symlink: options.symlink === true && i === parts.length - 1 });
-    if (problem) return problem;
-  }
-  return void 0;
-}
-
-// src/store/fs-probe.ts
-import { lstatSync as lstatSync2 } from "node:fs";
-function lstatIfAny(path) {
-  try {
-    return lstatSync2(path);
-  } catch {
-    return void 0;
-  }
-}
-function isSymlink(path) {
-  return lstatIfAny(path)?.isSymbolicLink() ?? false;
-}
-
-// src/ledger/paths.ts
-function checkPath(path, options = {}) {
-  const problem = findUnsafePath(path, options);
-  if (problem !== void 0) throw badPath(path, problem.reason, problem.code);
-}
-function badPath(path, reason, rule2) {
-  return new SkillgardenError(
-    "ledger/bad-path",
-    `Refusing to write "${path.slice(0, 200)}": ${reason}. Use a repository-relative path like skills/<name>/SKILL.md.`,
-    { data: { path, reason, ...rule2 ? { rule: rule2 } : {} } }
-  );
-}
-async function checkNoSymlink(dir, path, fileItself = true) {
-  const parts = path.split("/");
-  for (let i = 1; i <= (fileItself ? parts.length : parts.length - 1); i += 1) {
-    const info2 = lstatIfAny(join15(dir, ...parts.slice(0, i)));
-    if (info2 === void 0) return;
-    if (info2.isSymbolicLink()) throw badPath(path, `${parts.slice(0, i).join("/")} is a symlink`);
-  }
-}
-
-// src/ledger/tree-edit.ts
-async function lookupPaths(store, tree, paths) {
-  const found = /* @__PURE__ */ new Map();
-  for (const path of paths) found.set(path, await lookupPath(store, tree, path));
-  return found;
-}
-async function lookupPath(store, tree, path) {
-  let current = tree;
-  const parts = path.split("/");
-  for (const [i, part] of parts.entries()) {
-    if (current === void 0) return void 0;
-    const entry = (await store.readTree(current)).find((e) => e.name === part);
-    if (entry === void 0) return void 0;
-    if (i === parts.length - 1) return entry.mode === folderMode ? void 0 : { oid: entry.oid, mode: entry.mode };
-    if (entry.mode !== folderMode) return void 0;
-    current = entry.oid;
-  }
-  return void 0;
-}
-async function editTree(store, tree, edits) {
-  return await editNode(store, tree, edits, "") ?? store.writeTree([]);
-}
-async function editNode(store, tree, edits, prefix2) {
-  const entries = (tree ? await store.readTree(tree) : []).slice();
-  const folders2 = /* @__PURE__ */ new Map();
-  for (const [path, edit] of edits) {
-    const slash = path.indexOf("/");
-    if (slash >= 0) {
-      const name = path.slice(0, slash);
-      const group = folders2.get(name) ?? /* @__PURE__ */ new Map();
-      group.set(path.slice(slash + 1), edit);
-      folders2.set(name, group);
-      continue;
-    }
-    if (entries.find((e) => e.name === path)?.mode === folderMode) throw badPath(prefix2 + path, "a folder is at that path");
-    setEntry(entries, path, edit && { mode: edit.mode, name: path, oid: edit.oid });
-  }
-  for (const [name, group] of folders2) {
-    const existing = entries.find((e) => e.name === name);
-    if (existing && existing.mode !== folderMode) {
-      throw badPath(
-        `${prefix2}${name}/${[...group.keys()][0] ?? ""}`,
-        `${prefix2}${name} is a ${existing.mode === "120000" ? "symlink" : "file"}, not a folder`
-      );
-    }
-    const child = await editNode(store, existing?.oid, group, `${prefix2}${name}/`);
-    setEntry(entries, name, child === void 0 ? null : { mode: folderMode, name, oid: child });
-  }
-  return entries.length === 0 ? void 0 : store.writeTree(entries, { sorted: true });
-}
-function setEntry(entries, name, entry) {
-  const at2 = entries.findIndex((e) => e.name === name);
-  if (at2 >= 0) {
-    if (entry) entries[at2] = entry;
-    else entries.splice(at2, 1);
-    return;
-  }
-  if (!entry) return;
-  const key = treeKey(entry);
-  let low = 0;
-  let high = entries.length;
-  while (low < high) {
-    const mid = low + high >>> 1;
-    if (Buffer.compare(treeKey(entries[mid]), key) < 0) low = mid + 1;
-    else high = mid;
-  }
-  entries.splice(low, 0, entry);
-}
-function treeKey(entry) {
-  return Buffer.from(entry.mode === folderMode ? `${entry.name}/` : entry.name, "utf8");
-}
-
-// src/ledger/write-commit.ts
-import { join as join23 } from "node:path";
-
-// src/ledger/git-index.ts
+// src/services/proposals/branch.ts
 import { createHash as createHash2 } from "node:crypto";
-var headerSize = 12;
-var fixedSize = 62;
-function parseIndex(buffer, file) {
-  if (buffer.length === 0) return { version: 2, entries: [] };
-  const version2 = buffer.readUInt32BE(4);
-  if (buffer.toString("latin1", 0, 4) !== "DIRC" || version2 !== 2 && version2 !== 3) {
-    throw unsupported(file, `version ${version2}`, "git update-index --index-version 2");
-  }
-  const count = buffer.readUInt32BE(8);
-  const entries = [];
-  let offset = headerSize;
-  for (let i = 0; i < count; i += 1) {
-    const flags = buffer.readUInt16BE(offset + 60);
-    const pathStart = offset + fixedSize + (flags & 16384 ? 2 : 0);
-    const pathEnd = buffer.indexOf(0, pathStart);
-    const size = (pathEnd - offset + 8 & ~7) >>> 0;
-    entries.push({ path: buffer.toString("utf8", pathStart, pathEnd), raw: buffer.subarray(offset, offset + size) });
-    offset += size;
-  }
-  checkExtensions(buffer, offset, file);
-  return { version: version2, entries };
-}
-function checkExtensions(buffer, start, file) {
-  for (let offset = start; offset + 8 <= buffer.length - 20; ) {
-    const signature = buffer.toString("latin1", offset, offset + 4);
-    if (signature[0] !== void 0 && signature[0] >= "a" && signature[0] <= "z") {
-      throw unsupported(file, `extension "${signature}"`, "git update-index --no-split-index (or disable sparse index)");
-    }
-    offset += 8 + buffer.readUInt32BE(offset + 4);
-  }
-}
-function serializeIndex(index) {
-  const header = Buffer.alloc(headerSize);
-  header.write("DIRC", 0, "latin1");
-  header.writeUInt32BE(index.version, 4);
-  header.writeUInt32BE(index.entries.length, 8);
-  const body = Buffer.concat([header, ...mergeAdjacent(index.entries.map((entry) => entry.raw))]);
-  return Buffer.concat([body, createHash2("sha1").update(body).digest()]);
-}
-function mergeAdjacent(slices) {
-  const runs = [];
-  let first;
-  let end = 0;
-  const flush = () => {
-    if (first) runs.push(Buffer.from(first.buffer, first.byteOffset, end - first.byteOffset));
-  };
-  for (const slice of slices) {
-    if (first && first.buffer === slice.buffer && end === slice.byteOffset) {
-      end += slice.length;
-      continue;
-    }
-    flush();
-    first = slice;
-    end = slice.byteOffset + slice.length;
-  }
-  flush();
-  return runs;
-}
-function buildIndexEntry(input2) {
-  const pathBytes = Buffer.from(input2.path, "utf8");
-  const size = fixedSize + pathBytes.length + 8 & ~7;
-  const raw = Buffer.alloc(size);
-  const { stat: stat6 } = input2;
-  const u322 = (value) => Number(value & 0xffffffffn);
-  const fields = [
-    stat6.ctimeNs / 1000000000n,
-    stat6.ctimeNs % 1000000000n,
-    stat6.mtimeNs / 1000000000n,
-    stat6.mtimeNs % 1000000000n,
-    stat6.dev,
-    stat6.ino,
-    BigInt(parseInt(input2.mode, 8)),
-    stat6.uid,
-    stat6.gid,
-    stat6.size
-  ];
-  fields.forEach((value, i) => raw.writeUInt32BE(u322(value), i * 4));
-  raw.write(input2.oid, 40, "hex");
-  raw.writeUInt16BE(Math.min(pathBytes.length, 4095), 60);
-  pathBytes.copy(raw, fixedSize);
-  return { path: input2.path, raw };
-}
-function readEntryOid(entry) {
-  return {
-    oid: entry.raw.toString("hex", 40, 60),
-    stage: entry.raw.readUInt16BE(60) >> 12 & 3,
-    mode: entry.raw.readUInt32BE(24)
-  };
-}
-function comparePaths(a, b2) {
-  return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b2, "utf8"));
-}
-function findEntry(entries, path) {
-  let low = 0;
-  let high = entries.length;
-  const key = Buffer.from(path, "utf8");
-  while (low < high) {
-    const mid = low + high >>> 1;
-    if (Buffer.compare(Buffer.from(entries[mid].path, "utf8"), key) < 0) low = mid + 1;
-    else high = mid;
-  }
-  return low;
-}
-function applyIndexChanges(index, changes) {
-  const entries = index.entries.slice();
-  const paths = [...changes.keys()].sort(comparePaths);
-  for (const path of paths) {
-    const start = findEntry(entries, path);
-    let end = start;
-    while (end < entries.length && entries[end].path === path) end += 1;
-    const replacement = changes.get(path);
-    entries.splice(start, end - start, ...replacement ? [replacement] : []);
-  }
-  return { version: index.version, entries };
-}
-function unsupported(file, what, fix) {
-  return new SkillgardenError(
-    "ledger/unsupported-index",
-    `${file} uses ${what}, which skillgarden cannot update safely. Run \`${fix}\` and retry.`,
-    {
-      data: { path: file }
-    }
-  );
-}
-
-// src/ledger/worktree.ts
-import { createHash as createHash3, randomBytes } from "node:crypto";
-import {
-  closeSync as closeSync2,
-  fchmodSync,
-  lstatSync as lstatSync3,
-  openSync as openSync2,
-  readFileSync as readFileSync9,
-  readlinkSync,
-  renameSync as renameSync2,
-  rmSync as rmSync2,
-  rmdirSync,
-  symlinkSync,
-  writeFileSync as writeFileSync2
-} from "node:fs";
-import { dirname as dirname3, join as join16, basename as basename2 } from "node:path";
-function hashBlob(content) {
-  return createHash3("sha1").update(`blob ${content.length}\0`).update(content).digest("hex");
-}
-async function readWorktreeFile(dir, path) {
-  const full = join16(dir, path);
-  const info2 = lstatIfAny(full);
-  if (info2 === void 0) return { kind: "absent" };
-  if (info2.isDirectory()) return { kind: "directory" };
-  if (info2.isSymbolicLink()) return { kind: "symlink", oid: hashBlob(Buffer.from(readlinkSync(full), "utf8")) };
-  return { kind: "file", oid: hashBlob(readFileSync9(full)), executable: (info2.mode & 64) !== 0 };
-}
-function tempStem(name) {
-  if (Buffer.byteLength(name) <= 180) return name;
-  const hash2 = createHash3("sha1").update(name).digest("hex").slice(0, 12);
-  return `${Buffer.from(name).subarray(0, 120).toString("utf8").replace(/\uFFFD+$/, "")}~${hash2}`;
-}
-async function writeWorktreeFile(dir, path, content, mode) {
-  const full = join16(dir, path);
-  const temp = join16(dirname3(full), `.${tempStem(basename2(full))}.skillgarden-${process.pid}-${randomBytes(4).toString("hex")}`);
-  if (mode === "120000") inFolder(temp, () => symlinkSync(Buffer.from(content).toString("utf8"), temp));
-  else writeRegularFile(temp, content, mode === "100755" ? 493 : 420);
-  try {
-    renameSync2(temp, full);
-  } catch (error2) {
-    rmSync2(temp, { force: true });
-    throw error2;
-  }
-  return lstatSync3(full, { bigint: true });
-}
-function writeRegularFile(temp, content, mode) {
-  const fd = inFolder(temp, () => openSync2(temp, "wx", mode));
-  try {
-    writeFileSync2(fd, content);
-    fchmodSync(fd, mode);
-  } finally {
-    closeSync2(fd);
-  }
-}
-async function removeWorktreeFile(dir, path) {
-  rmSync2(join16(dir, path), { force: true });
-  const parts = path.split("/").slice(0, -1);
-  while (parts.length > 0) {
-    try {
-      rmdirSync(join16(dir, ...parts));
-    } catch {
-      return;
-    }
-    parts.pop();
-  }
-}
-
-// src/ledger/check-touched-paths.ts
-function checkExpected(changes, before) {
-  const stale = changes.filter((c3) => c3.expected !== void 0 && (before.get(c3.path)?.oid ?? null) !== c3.expected);
-  if (stale.length === 0) return;
-  const paths = stale.map((c3) => c3.path);
-  throw new SkillgardenError(
-    "ledger/conflict",
-    `Another commit changed ${paths.join(", ")} since you read ${paths.length === 1 ? "it" : "them"}. Read the current version and apply your change again.`,
-    { data: { paths } }
-  );
-}
-async function checkClean(dir, changes, before, index, worktreeOids = /* @__PURE__ */ new Map()) {
-  const dirty = [];
-  const found = {};
-  for (const change of changes) {
-    await checkNoSymlink(dir, change.path, change.content !== null && change.mode !== "120000");
-    const base = before.get(change.path)?.oid ?? null;
-    const file = await readWorktreeFile(dir, change.path);
-    if (file.kind === "directory") throw badPath(change.path, "a folder is at that path");
-    const worktree = file.kind === "absent" ? null : worktreeOids.get(change.path) ?? file.oid;
-    const clean2 = (oid) => oid === base || oid === change.oid;
-    const staged = index && readIndexOid(index, change.path);
-    if (!clean2(worktree) || staged !== void 0 && !clean2(staged)) {
-      dirty.push(change.path);
-      found[change.path] = { head: base, worktree, ...staged !== void 0 ? { index: staged } : {} };
-    }
-  }
-  if (dirty.length === 0) return;
-  throw new SkillgardenError(
-    "ledger/dirty",
-    `Uncommitted changes in ${dirty.join(", ")} would be overwritten. Commit them (git add + git commit) or discard them (git restore), then retry.`,
-    { data: { paths: dirty, found } }
-  );
-}
-function readIndexOid(index, path) {
-  if (!isGitIndex(index)) return index.get(path) ?? null;
-  const at2 = findEntry(index.entries, path);
-  const entry = index.entries[at2];
-  if (entry?.path !== path) return null;
-  const { oid, stage } = readEntryOid(entry);
-  return stage === 0 && index.entries[at2 + 1]?.path !== path ? oid : "conflict";
-}
-function isGitIndex(index) {
-  return !(index instanceof Map);
-}
-
-// src/ledger/check-repo-state.ts
-import { existsSync as existsSync5, readdirSync as readdirSync4, readFileSync as readFileSync10 } from "node:fs";
-import { join as join17 } from "node:path";
-var inProgress = [
-  ["rebase-merge", "a rebase", "git rebase --continue` or `git rebase --abort"],
-  ["rebase-apply", "a rebase or `git am`", "git rebase --continue` (`git am --continue`) or `--abort"],
-  ["MERGE_HEAD", "a merge", "git merge --continue` or `git merge --abort"],
-  ["CHERRY_PICK_HEAD", "a cherry-pick", "git cherry-pick --continue` or `git cherry-pick --abort"],
-  ["REVERT_HEAD", "a revert", "git revert --continue` or `git revert --abort"]
-];
-function checkRepoState(layout, branch, bare) {
-  for (const [file, what, fix] of inProgress) {
-    if (!existsSync5(join17(layout.gitdir, file))) continue;
-    throw new SkillgardenError(
-      "ledger/operation-in-progress",
-      `${what} is in progress in ${layout.dir} (${join17(layout.gitdir, file)} exists); a ledger commit now would land inside it. Finish it (\`${fix}\`), then retry.`,
-      { data: { dir: layout.dir, file } }
-    );
-  }
-  if (process.env.GIT_INDEX_FILE) {
-    throw new SkillgardenError(
-      "ledger/index-file-set",
-      `GIT_INDEX_FILE is set (${process.env.GIT_INDEX_FILE}); skillgarden updates the worktree's own index only. Unset GIT_INDEX_FILE and retry.`,
-      { data: { indexFile: process.env.GIT_INDEX_FILE } }
-    );
-  }
-  const other = otherWorktreeOn(layout, branch, bare);
-  if (other !== void 0) {
-    throw new SkillgardenError(
-      "ledger/branch-checked-out-elsewhere",
-      `${branch.replace(/^refs\/heads\//, "")} is also checked out in ${other}; moving it would leave that worktree's files and index behind. Switch one of them to another branch (\`git switch -c <name>\`) and retry.`,
-      { data: { branch, worktree: other } }
-    );
-  }
-}
-function otherWorktreeOn(layout, branch, bare) {
-  const heads = bare ? [] : [[join17(layout.commondir, "HEAD"), layout.commondir]];
-  let names = [];
-  try {
-    names = readdirSync4(join17(layout.commondir, "worktrees"));
-  } catch {
-    if (layout.gitdir === layout.commondir) return void 0;
-  }
-  for (const name of names) {
-    const folder = join17(layout.commondir, "worktrees", name);
-    heads.push([
-      join17(folder, "HEAD"),
-      readText3(join17(folder, "gitdir"))?.trim().replace(/\/\.git$/, "") ?? folder
-    ]);
-  }
-  for (const [head, where] of heads) {
-    if (head === join17(layout.gitdir, "HEAD")) continue;
-    if (readText3(head)?.trim() === `ref: ${branch}`) return where === layout.commondir ? where.replace(/\/\.git$/, "") : where;
-  }
-  return void 0;
-}
-function readText3(path) {
-  try {
-    return readFileSync10(path, "utf8");
-  } catch {
-    return void 0;
-  }
-}
-
-// src/ledger/index-file.ts
-import { closeSync as closeSync3, existsSync as existsSync6, fstatSync, openSync as openSync3, readFileSync as readFileSync11, readSync } from "node:fs";
-import { join as join18 } from "node:path";
-function checksumKey(path) {
-  let fd;
-  try {
-    fd = openSync3(path, "r");
-  } catch {
-    return void 0;
-  }
-  try {
-    const { size } = fstatSync(fd);
-    if (size < 32) return void 0;
-    const tail = Buffer.alloc(20);
-    readSync(fd, tail, 0, 20, size - 20);
-    return `${size}:${tail.toString("hex")}`;
-  } finally {
-    closeSync3(fd);
-  }
-}
-function readIndexBytes(path) {
-  try {
-    return readFileSync11(path);
-  } catch (error2) {
-    if (error2.code === "ENOENT") return Buffer.alloc(0);
-    throw error2;
-  }
-}
-async function readIndexFile(gitdir, cache) {
-  const path = join18(gitdir, "index");
-  const key = checksumKey(path);
-  if (key !== void 0 && key === cache.key && cache.index) return cache.index;
-  const buffer = readIndexBytes(path);
-  const index = parseIndex(buffer, path);
-  Object.assign(cache, { key: buffer.length >= 32 ? `${buffer.length}:${buffer.toString("hex", buffer.length - 20)}` : void 0, index });
-  return index;
-}
-async function writeIndexFile(gitdir, lock, index, cache, durable = false) {
-  const bytes = serializeIndex(index);
-  await lock.commit(bytes, { durable });
-  Object.assign(cache, { key: `${bytes.length}:${bytes.toString("hex", bytes.length - 20)}`, index });
-}
-async function checkIndexPresent(gitdir, index, hasCommits) {
-  if (!hasCommits || index.entries.length > 0) return;
-  const path = join18(gitdir, "index");
-  if (existsSync6(path)) return;
-  throw new SkillgardenError(
-    "ledger/no-index",
-    `${path} is missing although the branch has commits. Run \`git reset\` to rebuild it from HEAD, then retry.`,
-    {
-      data: { path }
-    }
-  );
-}
-
-// src/ledger/git-plumbing.ts
-import { copyFileSync, readFileSync as readFileSync12, rmSync as rmSync3 } from "node:fs";
-import { join as join19 } from "node:path";
-async function writeSignedCommit(dir, commit) {
-  const who = (prefix2, person) => ({
-    [`GIT_${prefix2}_NAME`]: person.name,
-    [`GIT_${prefix2}_EMAIL`]: person.email,
-    [`GIT_${prefix2}_DATE`]: `${person.timestamp} ${formatTimezone(person.timezoneOffset)}`
-  });
-  const args = ["commit-tree", "-S", ...commit.parents.flatMap((p2) => ["-p", p2]), "-F", "-", commit.tree];
-  const result = await runGit(args, {
-    cwd: dir,
-    input: normalizeMessage(commit.message),
-    env: { ...who("AUTHOR", commit.author), ...who("COMMITTER", commit.committer ?? commit.author) }
-  });
-  if (result.code === 0) return result.stdout.toString("utf8").trim();
-  throw new SkillgardenError(
-    "ledger/sign-failed",
-    `commit.gpgSign is set in ${dir}, and git could not sign the commit: ${result.stderr.trim().split("\n").slice(-2).join(" ")}. Nothing was written. Fix the signing key (user.signingKey, gpg.format, the agent), or unset commit.gpgSign.`,
-    { data: { dir, stderr: result.stderr } }
-  );
-}
-async function writeConvertedBlob(dir, path, content) {
-  return (await runGitChecked(["hash-object", "-w", "--stdin", `--path=${path}`], { cwd: dir, input: content })).toString("utf8").trim();
-}
-async function readCheckoutBytes(dir, blobs) {
-  const bytes = await mapLimited(blobs, (b2) => runGitChecked(["cat-file", "--filters", `--path=${b2.path}`, b2.oid], { cwd: dir }));
-  return new Map(blobs.map((b2, i) => [b2.path, bytes[i]]));
-}
-async function hashWorktreeFiles(dir, paths) {
-  if (paths.length === 0) return /* @__PURE__ */ new Map();
-  const output = await runGitChecked(["hash-object", "--stdin-paths"], { cwd: dir, input: paths.map((p2) => `${p2}
-`).join("") });
-  const oids = output.toString("utf8").trim().split("\n");
-  return new Map(paths.map((p2, i) => [p2, oids[i] ?? ""]));
-}
-async function readStagedWithGit(dir, indexFile, paths) {
-  const output = await runGitChecked(["ls-files", "-s", "-z", "--", ...paths.map((p2) => `:(literal)${p2}`)], {
-    cwd: dir,
-    env: { GIT_INDEX_FILE: indexFile }
-  });
-  const staged = /* @__PURE__ */ new Map();
-  for (const entry of output.toString("utf8").split("\0").filter(Boolean)) {
-    const match = /^\d+ ([0-9a-f]+) (\d)\t(.*)$/s.exec(entry);
-    if (!match) continue;
-    staged.set(match[3], match[2] === "0" && !staged.has(match[3]) ? match[1] : "conflict");
-  }
-  return staged;
-}
-async function updateIndexWithGit(dir, gitdir, lock, paths, durable) {
-  const copy = join19(gitdir, `index.skillgarden-${process.pid}`);
-  try {
-    copyFileSync(join19(gitdir, "index"), copy);
-    await runGitChecked(["update-index", "--add", "--remove", "-z", "--stdin"], {
-      cwd: dir,
-      env: { GIT_INDEX_FILE: copy },
-      input: paths.map((p2) => `${p2}\0`).join("")
-    });
-    await lock.commit(readFileSync12(copy), { durable });
-  } finally {
-    rmSync3(copy, { force: true });
-    rmSync3(`${copy}.lock`, { force: true });
-  }
-}
-async function mapLimited(items, run, limit = 8) {
-  const results = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await run(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
-
-// src/ledger/prepare-changes.ts
-function prepareChanges(changes) {
-  if (changes.length === 0) {
-    throw new SkillgardenError("ledger/empty-commit", "A ledger commit needs at least one file change.", { data: {} });
-  }
-  const seen = /* @__PURE__ */ new Set();
-  return changes.map((change) => {
-    checkPath(change.path, { symlink: change.symlink === true });
-    if (seen.has(change.path)) throw badPath(change.path, "it appears twice in one commit");
-    seen.add(change.path);
-    const content = change.content === null ? null : Buffer.from(typeof change.content === "string" ? Buffer.from(change.content, "utf8") : change.content);
-    return {
-      path: change.path,
-      content,
-      mode: change.symlink ? "120000" : change.executable ? "100755" : "100644",
-      oid: content === null ? null : hashBlob(content),
-      expected: change.expected
-    };
-  });
-}
-
-// src/ledger/repo-setup.ts
-var import_ignore = __toESM(require_ignore2(), 1);
-import { existsSync as existsSync7, readFileSync as readFileSync14 } from "node:fs";
-import { homedir as homedir2 } from "node:os";
-import { join as join21 } from "node:path";
-
-// src/ledger/config-files.ts
-var import_picomatch3 = __toESM(require_picomatch2(), 1);
-import { readFileSync as readFileSync13 } from "node:fs";
-import { homedir } from "node:os";
-import { dirname as dirname4, isAbsolute as isAbsolute2, join as join20, resolve as resolve2 } from "node:path";
-function readConfigLayers(layout, branch) {
-  const env = process.env;
-  const home2 = env.HOME ?? homedir();
-  const pairs = [];
-  const context3 = { gitdir: layout.gitdir, branch, home: home2, depth: 0 };
-  const read2 = (path) => readConfigFile(path, context3, pairs);
-  if (!env.GIT_CONFIG_NOSYSTEM || env.GIT_CONFIG_NOSYSTEM === "0" || env.GIT_CONFIG_NOSYSTEM === "false") {
-    read2(env.GIT_CONFIG_SYSTEM ?? "/etc/gitconfig");
-  }
-  if (env.GIT_CONFIG_GLOBAL !== void 0) read2(env.GIT_CONFIG_GLOBAL);
-  else {
-    read2(join20(env.XDG_CONFIG_HOME || join20(home2, ".config"), "git", "config"));
-    read2(join20(home2, ".gitconfig"));
-  }
-  read2(join20(layout.commondir, "config"));
-  const worktreeConfig = pairs.filter(([k]) => k.toLowerCase() === "extensions.worktreeconfig").at(-1)?.[1];
-  if (worktreeConfig !== void 0 && /^(true|yes|on|1)$/i.test(worktreeConfig)) read2(join20(layout.gitdir, "config.worktree"));
-  const count = Number(env.GIT_CONFIG_COUNT ?? 0);
-  for (let i = 0; i < count; i += 1) {
-    const key = env[`GIT_CONFIG_KEY_${i}`];
-    if (key) pairs.push([key, env[`GIT_CONFIG_VALUE_${i}`] ?? ""]);
-  }
-  return pairs;
-}
-function readConfigFile(path, context3, out) {
-  let text;
-  try {
-    text = readFileSync13(path, "utf8");
-  } catch {
-    return;
-  }
-  for (const [key, value, line] of parseConfigText(text, path)) {
-    out.push([key, value]);
-    const include = includeTarget(key, value, path, line, context3);
-    if (include === void 0) continue;
-    if (context3.depth >= 10) throw unsupported2(path, line, "includes nested more than 10 deep");
-    readConfigFile(include, { ...context3, depth: context3.depth + 1 }, out);
-  }
-}
-function includeTarget(key, value, file, line, context3) {
-  const lower3 = key.toLowerCase();
-  const target = () => {
-    const expanded = value.startsWith("~/") ? join20(context3.home, value.slice(2)) : value;
-    return isAbsolute2(expanded) ? expanded : resolve2(dirname4(file), expanded);
-  };
-  if (lower3 === "include.path") return target();
-  const match = /^includeif\.(.*)\.path$/is.exec(key);
-  if (!match) return void 0;
-  const condition = match[1] ?? "";
-  const gitdir = /^gitdir(\/i)?:(.*)$/.exec(condition);
-  if (gitdir) return matchesGitDir(gitdir[2] ?? "", gitdir[1] !== void 0, file, context3) ? target() : void 0;
-  if (condition.startsWith("onbranch:")) {
-    const branch = context3.branch?.replace(/^refs\/heads\//, "");
-    let pattern = condition.slice("onbranch:".length);
-    if (pattern.endsWith("/")) pattern += "**";
-    return branch !== void 0 && import_picomatch3.default.isMatch(branch, pattern, { dot: true }) ? target() : void 0;
-  }
-  throw unsupported2(file, line, `uses includeIf "${condition.slice(0, 60)}", which only git itself can evaluate`);
-}
-function matchesGitDir(raw, ignoreCase, file, context3) {
-  let pattern = raw;
-  if (pattern.startsWith("~/")) pattern = join20(context3.home, pattern.slice(2));
-  else if (pattern.startsWith("./")) pattern = join20(dirname4(file), pattern.slice(2));
-  else if (!isAbsolute2(pattern)) pattern = `**/${pattern}`;
-  if (pattern.endsWith("/")) pattern += "**";
-  const gitdir = context3.gitdir.replace(/\/+$/, "");
-  return import_picomatch3.default.isMatch(gitdir, pattern, { dot: true, nocase: ignoreCase }) || import_picomatch3.default.isMatch(`${gitdir}/`, pattern, { dot: true, nocase: ignoreCase });
-}
-function parseConfigText(text, file) {
-  const out = [];
-  const lines = text.split(/\r?\n/);
-  let section = "";
-  for (let i = 0; i < lines.length; i += 1) {
-    let line = lines[i].replace(/^\s+/, "");
-    const lineNo = i + 1;
-    if (line === "" || line.startsWith("#") || line.startsWith(";")) continue;
-    const header = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\]\s*(.*)$/.exec(line);
-    if (header) {
-      const name = header[1].toLowerCase();
-      section = header[2] === void 0 ? name : `${name}.${header[2].replace(/\\(.)/g, "$1")}`;
-      line = header[3] ?? "";
-      if (line === "" || line.startsWith("#") || line.startsWith(";")) continue;
-    }
-    const entry = /^([A-Za-z][A-Za-z0-9-]*)\s*(=?)(.*)$/.exec(line);
-    if (!entry || section === "") throw unsupported2(file, lineNo, `has a line git cannot parse: "${line.slice(0, 60)}"`);
-    const key = `${section}.${entry[1].toLowerCase()}`;
-    if (entry[2] === "") {
-      out.push([key, "true", lineNo]);
-      continue;
-    }
-    let raw = entry[3] ?? "";
-    while (/(^|[^\\])(\\\\)*\\$/.test(raw) && i + 1 < lines.length) {
-      raw = raw.slice(0, -1) + lines[i += 1];
-    }
-    out.push([key, parseValue(raw), lineNo]);
-  }
-  return out;
-}
-function parseValue(raw) {
-  let value = "";
-  let quoted2 = false;
-  let pendingSpace = "";
-  for (let i = 0; i < raw.length; i += 1) {
-    const c3 = raw[i];
-    if (c3 === '"') quoted2 = !quoted2;
-    else if (!quoted2 && (c3 === "#" || c3 === ";")) break;
-    else if (c3 === "\\") {
-      const next = raw[i += 1] ?? "";
-      value += pendingSpace + ({ n: "\n", t: "	", b: "\b" }[next] ?? next);
-      pendingSpace = "";
-    } else if (!quoted2 && /\s/.test(c3)) {
-      if (value !== "") pendingSpace += c3;
-    } else {
-      value += pendingSpace + c3;
-      pendingSpace = "";
-    }
-  }
-  return value;
-}
-function unsupported2(file, line, what) {
-  return new SkillgardenError(
-    "ledger/unsupported-repo",
-    `${file}:${line} ${what}. The embedded backend reads git configuration without git; install git (the default backend then asks git), or simplify that file.`,
-    { data: { path: file, line } }
-  );
-}
-
-// src/ledger/git-config.ts
-function buildConfig(pairs) {
-  const values = /* @__PURE__ */ new Map();
-  for (const [key, value] of pairs) {
-    const name = normalizeKey(key);
-    const list = values.get(name) ?? [];
-    list.push(value);
-    values.set(name, list);
-  }
-  const get = (key) => values.get(normalizeKey(key))?.at(-1);
-  return {
-    get,
-    all: (key) => values.get(normalizeKey(key)) ?? [],
-    bool: (key) => parseBool(get(key)),
-    keys: (prefix2) => [...values.keys()].filter((k) => k.startsWith(prefix2))
-  };
-}
-function parseBool(value) {
-  if (value === void 0) return void 0;
-  const v2 = value.trim().toLowerCase();
-  if (v2 === "true" || v2 === "yes" || v2 === "on" || v2 === "1") return true;
-  if (v2 === "" || v2 === "false" || v2 === "no" || v2 === "off" || v2 === "0") return false;
-  return void 0;
-}
-function normalizeKey(key) {
-  const first = key.indexOf(".");
-  const last = key.lastIndexOf(".");
-  if (first < 0) return key.toLowerCase();
-  if (first === last) return key.toLowerCase();
-  return `${key.slice(0, first).toLowerCase()}${key.slice(first, last)}${key.slice(last).toLowerCase()}`;
-}
-function parseConfigList(output) {
-  const text = typeof output === "string" ? output : output.toString("utf8");
-  return text.split("\0").filter((entry) => entry !== "").map((entry) => {
-    const newline = entry.indexOf("\n");
-    return newline < 0 ? [entry, "true"] : [entry.slice(0, newline), entry.slice(newline + 1)];
-  });
-}
-
-// src/ledger/repo-setup.ts
-async function readRepoSetup(layout, backend) {
-  const config2 = await readRepoConfig(layout, backend);
-  const bare = config2.bool("core.bare") ?? false;
-  const logAll = config2.get("core.logAllRefUpdates");
-  const sparseFile = join21(layout.gitdir, "info", "sparse-checkout");
-  const attributesFile = config2.get("core.attributesFile") ?? join21(process.env.XDG_CONFIG_HOME || join21(homedir2(), ".config"), "git", "attributes");
-  return {
-    config: config2,
-    sign: config2.bool("commit.gpgSign") ?? false,
-    objectFormat: config2.get("extensions.objectFormat")?.toLowerCase() ?? "sha1",
-    reflog: logAll?.toLowerCase() === "always" ? "always" : config2.bool("core.logAllRefUpdates") ?? !bare ? "true" : "false",
-    fsync: parseFsync(config2.get("core.fsync"), config2.bool("core.fsyncObjectFiles") ?? false),
-    autocrlf: /^(true|yes|on|1|input)$/i.test(config2.get("core.autocrlf") ?? ""),
-    globalAttributes: [attributesFile, join21(layout.commondir, "info", "attributes")].filter(convertsFiles),
-    sparse: config2.bool("core.sparseCheckout") ? (0, import_ignore.default)().add(readText4(sparseFile) ?? "") : void 0,
-    sparseFile
-  };
-}
-async function readRepoConfig(layout, backend) {
-  if (backend === "system-git") return buildConfig(parseConfigList(await runGitChecked(["config", "--list", "-z"], { cwd: layout.dir })));
-  const head = await readHeadState(layout).catch(() => void 0);
-  return buildConfig(readConfigLayers(layout, head?.kind === "branch" ? head.ref : void 0));
-}
-function parseFsync(value, legacyObjects) {
-  const set = { looseObject: legacyObjects, reference: false, index: false };
-  const groups = {
-    "loose-object": ["looseObject"],
-    objects: ["looseObject"],
-    reference: ["reference"],
-    index: ["index"],
-    committed: ["looseObject", "reference"],
-    added: ["looseObject", "reference", "index"],
-    all: ["looseObject", "reference", "index"]
-  };
-  for (const raw of (value ?? "").split(",")) {
-    const word = raw.trim();
-    if (word === "none") Object.assign(set, { looseObject: false, reference: false, index: false });
-    const remove = word.startsWith("-");
-    for (const part of groups[remove ? word.slice(1) : word] ?? []) set[part] = !remove;
-  }
-  return set;
-}
-var converting = /(^|\s)(text|eol|crlf|filter|ident|working-tree-encoding)(=|\s|$)/m;
-function convertsFiles(path) {
-  const text = readText4(path);
-  return text !== void 0 && converting.test(text.replace(/^\s*#.*$/gm, ""));
-}
-function pathsToConvert(setup, dir, paths) {
-  if (setup.autocrlf || setup.globalAttributes.length > 0) return [...paths];
-  const checked = /* @__PURE__ */ new Map();
-  const converts = (folder) => {
-    let hit = checked.get(folder);
-    if (hit === void 0) checked.set(folder, hit = convertsFiles(join21(dir, folder, ".gitattributes")));
-    return hit;
-  };
-  return paths.filter((path) => {
-    const parts = path.split("/").slice(0, -1);
-    for (let i = 0; i <= parts.length; i += 1) if (converts(parts.slice(0, i).join("/"))) return true;
-    return false;
-  });
-}
-function checkSparse(setup, paths) {
-  if (!setup.sparse) return;
-  const outside2 = paths.filter((path) => !setup.sparse.ignores(path));
-  if (outside2.length === 0) return;
-  const folder = outside2[0].split("/").slice(0, -1).join("/") || outside2[0];
-  throw new SkillgardenError(
-    "ledger/outside-sparse",
-    `${outside2.join(", ")} ${outside2.length === 1 ? "is" : "are"} outside the sparse checkout (${setup.sparseFile}). Add the folder to it (\`git sparse-checkout add ${folder}\`) and retry.`,
-    { data: { paths: outside2, file: setup.sparseFile } }
-  );
-}
-function checkEmbeddedCanWrite(setup, dir, paths) {
-  const refuse = (what, fix) => {
-    throw new SkillgardenError("ledger/unsupported-repo", `The embedded backend (no git binary) cannot write to ${dir}: ${what}. ${fix}`, {
-      data: { dir, reason: what }
-    });
-  };
-  if (setup.sign)
-    refuse(
-      "commit.gpgSign is set and signing needs git",
-      "Install git (the default backend then signs as git does), or unset commit.gpgSign."
-    );
-  const converted = pathsToConvert(setup, dir, paths);
-  if (converted.length > 0) {
-    refuse(
-      `${converted[0]} would be converted by core.autocrlf or a .gitattributes text/eol/filter rule, which only git applies`,
-      "Install git, or turn the conversion off for these paths."
-    );
-  }
-}
-function checkObjectFormat(setup, dir) {
-  if (setup.objectFormat === "sha1") return;
-  throw new SkillgardenError(
-    "ledger/unsupported-repo",
-    `${dir} uses the ${setup.objectFormat} object format (extensions.objectFormat); skillgarden writes SHA-1 objects only. Use a SHA-1 repository.`,
-    { data: { dir, objectFormat: setup.objectFormat } }
-  );
-}
-function readText4(path) {
-  try {
-    return existsSync7(path) ? readFileSync14(path, "utf8") : void 0;
-  } catch {
-    return void 0;
-  }
-}
-
-// src/ledger/move-journal.ts
-import { randomBytes as randomBytes2 } from "node:crypto";
-import { closeSync as closeSync4, openSync as openSync4, readdirSync as readdirSync5, readFileSync as readFileSync15, rmSync as rmSync4, writeSync } from "node:fs";
-import { hostname } from "node:os";
-import { join as join22 } from "node:path";
-function journalDir(gitdir) {
-  return join22(gitdir, "skillgarden", "journal");
-}
-function beginJournal(gitdir, record2) {
-  const path = join22(journalDir(gitdir), `${process.pid}-${randomBytes2(4).toString("hex")}.json`);
-  const full = {
-    version: 1,
-    pid: process.pid,
-    host: hostname(),
-    startedAt: (/* @__PURE__ */ new Date()).toISOString(),
-    ...record2,
-    phase: "locked"
-  };
-  writeRecord(path, full, "wx");
-  return {
-    // Only now may doctor put the paths back: before, a person's uncommitted edit could still be there.
-    writing: () => writeRecord(path, { ...full, phase: "writing" }, "r+"),
-    finish: () => rmSync4(path, { force: true })
-  };
-}
-function writeRecord(path, record2, flags) {
-  const fd = inFolder(path, () => openSync4(path, flags));
-  try {
-    writeSync(fd, JSON.stringify(record2).padEnd(jsonLength(record2), " "), 0);
-  } finally {
-    closeSync4(fd);
-  }
-}
-function jsonLength(record2) {
-  return JSON.stringify({ ...record2, phase: "writing" }).length;
-}
-function journalOf(input2) {
-  return { branch: input2.branch, parent: input2.parent ?? null, commit: input2.commit };
-}
-
-// src/ledger/write-commit.ts
-var maxAttempts = 100;
-async function writeCommit(ctx, options) {
-  const changes = prepareChanges(options.changes);
-  const paths = changes.map((c3) => c3.path);
-  checkObjectFormat(ctx.setup, ctx.dir);
-  const branch = await readBranch(ctx.layout);
-  checkRepoState(ctx.layout, branch, ctx.setup.config.bool("core.bare") ?? false);
-  checkSparse(ctx.setup, paths);
-  if (ctx.backend === "isomorphic-git") checkEmbeddedCanWrite(ctx.setup, ctx.dir, paths);
-  else await convertChanges(ctx, changes);
-  const people = await resolvePeople(ctx, options.author);
-  for (const change of changes) if (change.content && !change.stored) await ctx.store.writeBlob(change.content);
-  for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
-    const parent = await readRef(ctx.layout, branch);
-    const built = await buildCommit(ctx, { changes, parent, message: options.message, ...people });
-    await ctx.onStage?.("objects-written");
-    const published = await publish(ctx, { branch, parent, ...built, changes, ...people, message: options.message });
-    if (published) return { commit: built.commit, attempts: attempt };
-    await sleep(backoffMs(attempt));
-  }
-  throw new SkillgardenError("ledger/busy", `The branch ${branch} kept moving; gave up after ${maxAttempts} attempts. Retry later.`, {
-    data: { ref: branch }
-  });
-}
-async function convertChanges(ctx, changes) {
-  const candidates = changes.filter((c3) => c3.mode !== "120000").map((c3) => c3.path);
-  const converted = new Set(pathsToConvert(ctx.setup, ctx.dir, candidates));
-  if (converted.size === 0) return;
-  for (const change of changes) change.converted = converted.has(change.path);
-  const targets = changes.filter((c3) => c3.converted && c3.content);
-  const oids = await mapLimited(targets, (c3) => writeConvertedBlob(ctx.dir, c3.path, c3.content));
-  targets.forEach((change, i) => Object.assign(change, { oid: oids[i], stored: true }));
-  const bytes = await readCheckoutBytes(
-    ctx.dir,
-    targets.map((c3) => ({ path: c3.path, oid: c3.oid }))
-  );
-  for (const change of targets) change.worktree = bytes.get(change.path) ?? change.content;
-}
-async function publish(ctx, input2) {
-  const locks = await takeLocks(ctx, input2.branch);
-  const paths = input2.changes.map((c3) => c3.path);
-  const journal = beginJournal(ctx.gitdir, { ...journalOf(input2), paths, locks: [locks.index.path, locks.ref.path] });
-  let moving = false;
-  try {
-    if (await readRef(ctx.layout, input2.branch) !== input2.parent) return false;
-    const index = await readIndexOrLetGit(ctx);
-    if (index) await checkIndexPresent(ctx.gitdir, index, input2.parent !== void 0);
-    const staged = index ?? await readStagedWithGit(ctx.dir, join23(ctx.gitdir, "index"), paths);
-    const converted = input2.changes.filter((c3) => c3.converted).map((c3) => c3.path);
-    await checkClean(ctx.dir, input2.changes, input2.before, staged, await hashWorktreeFiles(ctx.dir, converted.filter(isFileAt2(ctx.dir))));
-    journal.writing();
-    moving = true;
-    const entries = await updateWorktree(ctx.dir, input2.changes);
-    if (index) await writeIndexFile(ctx.gitdir, locks.index, applyIndexChanges(index, entries), ctx.indexCache, ctx.setup.fsync.index);
-    else await updateIndexWithGit(ctx.dir, ctx.gitdir, locks.index, paths, ctx.setup.fsync.index);
-    await ctx.onStage?.("index-written");
-    await locks.ref.commit(`${input2.commit}
-`, { durable: ctx.setup.fsync.reference });
-    const reflog = { before: input2.parent, after: input2.commit, who: identity(input2.committer), message: `commit: ${input2.message}` };
-    await appendReflogs(ctx.layout, [input2.branch, "HEAD"], reflog, ctx.setup.reflog);
-    journal.finish();
-    moving = false;
-    await ctx.onStage?.("ref-updated");
-    return true;
-  } finally {
-    await locks.ref.release();
-    await locks.index.release();
-    if (!moving) journal.finish();
-  }
-}
-async function readIndexOrLetGit(ctx) {
-  try {
-    return await readIndexFile(ctx.gitdir, ctx.indexCache);
-  } catch (error2) {
-    if (ctx.backend === "system-git" && isSkillgardenError(error2, "ledger/unsupported-index")) return void 0;
-    throw error2;
-  }
-}
-function isFileAt2(dir) {
-  return (path) => lstatIfAny(join23(dir, path))?.isFile() ?? false;
-}
-async function buildCommit(ctx, input2) {
-  const tree = input2.parent ? (await ctx.store.readCommit(input2.parent)).tree : void 0;
-  const before = await lookupPaths(
-    ctx.store,
-    tree,
-    input2.changes.map((c3) => c3.path)
-  );
-  checkExpected(input2.changes, before);
-  const edits = new Map(input2.changes.map((c3) => [c3.path, c3.oid === null ? null : { oid: c3.oid, mode: c3.mode }]));
-  const newTree = await editTree(ctx.store, tree, edits);
-  const parents = input2.parent ? [input2.parent] : [];
-  const commit = await writeCommitObject(ctx, {
-    tree: newTree,
-    parents,
-    message: input2.message,
-    author: input2.author,
-    committer: input2.committer
-  });
-  return { commit, before };
-}
-async function writeCommitObject(ctx, object) {
-  return ctx.setup.sign ? writeSignedCommit(ctx.dir, object) : ctx.store.writeCommit(object);
-}
-async function readBranch(dirs) {
-  const head = await readHeadState(dirs);
-  if (head.kind === "branch") return head.ref;
-  throw new SkillgardenError(
-    "ledger/detached-head",
-    `HEAD is detached at ${head.oid.slice(0, 12)}; a ledger commit needs a branch. Run \`git switch -c <branch>\` (or \`git switch <branch>\`) and retry.`,
-    { data: { oid: head.oid } }
-  );
-}
-async function takeLocks(ctx, branch) {
-  const index = await acquireLock(join23(ctx.gitdir, "index"), { timeoutMs: ctx.lockTimeoutMs });
-  try {
-    return { index, ref: await lockRef(ctx.layout, branch, { timeoutMs: ctx.lockTimeoutMs }) };
-  } catch (error2) {
-    await index.release();
-    throw error2;
-  }
-}
-async function updateWorktree(dir, changes) {
-  const entries = /* @__PURE__ */ new Map();
-  for (const change of changes) {
-    if (change.content === null || change.oid === null) {
-      await removeWorktreeFile(dir, change.path);
-      entries.set(change.path, null);
-    } else {
-      const stat6 = await writeWorktreeFile(dir, change.path, change.worktree ?? change.content, change.mode);
-      entries.set(change.path, buildIndexEntry({ path: change.path, oid: change.oid, mode: change.mode, stat: stat6 }));
-    }
-  }
-  return entries;
-}
-async function resolvePeople(ctx, given) {
-  const who = await ctx.identities();
-  const now = { timestamp: Math.floor(ctx.now().getTime() / 1e3), timezoneOffset: 0 };
-  const givenDate = given?.timestamp === void 0 ? void 0 : { timestamp: given.timestamp, timezoneOffset: given.timezoneOffset ?? 0 };
-  const author = given ?? who.author;
-  const authorDate = givenDate ?? who.author.date ?? now;
-  return {
-    author: { name: author.name, email: author.email, ...authorDate },
-    committer: { name: who.committer.name, email: who.committer.email, ...givenDate ?? who.committer.date ?? now }
-  };
-}
-function identity(author) {
-  return `${author.name} <${author.email}> ${author.timestamp} ${formatTimezone(author.timezoneOffset)}`;
-}
-
-// src/ledger/write-branch.ts
-import { existsSync as existsSync8, readdirSync as readdirSync6, readFileSync as readFileSync16, rmSync as rmSync5 } from "node:fs";
-import { join as join24 } from "node:path";
-async function writeBranchCommit(ctx, options) {
-  const ref = branchRef(options.branch);
-  await refuseCheckedOut(ctx, ref);
-  const changes = prepareChanges(options.changes);
-  for (const change of changes) if (change.content) await ctx.store.writeBlob(change.content);
-  const tree = (await ctx.store.readCommit(options.base)).tree;
-  checkExpected(
-    changes,
-    await lookupPaths(
-      ctx.store,
-      tree,
-      changes.map((c3) => c3.path)
-    )
-  );
-  const edits = new Map(changes.map((c3) => [c3.path, c3.oid === null ? null : { oid: c3.oid, mode: c3.mode }]));
-  const newTree = await editTree(ctx.store, tree, edits);
-  const { author, committer } = await resolvePeople(ctx, options.author);
-  const commit = await writeCommitObject(ctx, { tree: newTree, parents: [options.base], message: options.message, author, committer });
-  const lock = await lockRef(ctx.layout, ref, { timeoutMs: ctx.lockTimeoutMs });
-  try {
-    const previous = await readRef(ctx.layout, ref);
-    checkTip(options.branch, previous, options.expectedTip);
-    await lock.commit(`${commit}
-`);
-    const reflog = { before: previous, after: commit, who: identity(committer), message: `skillgarden: ${options.message}` };
-    await appendReflogs(ctx.layout, [ref], reflog, ctx.setup.reflog);
-    return { commit, branch: options.branch, previous };
-  } finally {
-    await lock.release();
-  }
-}
-async function listBranches(ctx, prefix2) {
-  const found = /* @__PURE__ */ new Map();
-  for (const [ref, oid] of readPackedRefs(ctx.layout.commondir)) {
-    if (ref.startsWith(`refs/heads/${prefix2}`)) found.set(ref.slice("refs/heads/".length), oid);
-  }
-  const walk3 = (folder, name) => {
-    for (const entry of safeReaddir(folder)) {
-      const child = name === "" ? entry.name : `${name}/${entry.name}`;
-      if (entry.isDirectory()) walk3(join24(folder, entry.name), child);
-      else if (entry.isFile() && !entry.name.endsWith(".lock") && child.startsWith(prefix2)) {
-        const oid = readFileSync16(join24(folder, entry.name), "utf8").trim();
-        if (isOid(oid)) found.set(child, oid);
-      }
-    }
-  };
-  walk3(join24(ctx.layout.commondir, "refs", "heads"), "");
-  return [...found].map(([branch, commit]) => ({ branch, commit })).sort((a, b2) => a.branch < b2.branch ? -1 : 1);
-}
-async function deleteBranch(ctx, branch, expectedTip) {
-  const ref = branchRef(branch);
-  await refuseCheckedOut(ctx, ref);
-  const lock = await lockRef(ctx.layout, ref, { timeoutMs: ctx.lockTimeoutMs });
-  try {
-    const current = await readRef(ctx.layout, ref);
-    if (current === void 0) return false;
-    if (expectedTip !== void 0) checkTip(branch, current, expectedTip);
-    if (readPackedRefs(ctx.layout.commondir).has(ref)) await dropPackedRef(ctx, ref);
-    rmSync5(join24(ctx.layout.commondir, ref), { force: true });
-    rmSync5(join24(ctx.layout.commondir, "logs", ref), { force: true });
-    return true;
-  } finally {
-    await lock.release();
-  }
-}
-function branchRef(branch) {
-  const ref = `refs/heads/${branch}`;
-  if (!isValidRefName(ref)) {
-    throw new SkillgardenError("ledger/bad-ref-name", `"${branch.slice(0, 100)}" is not a valid branch name (see git check-ref-format).`, {
-      data: { name: branch }
-    });
-  }
-  return ref;
-}
-async function refuseCheckedOut(ctx, ref) {
-  const common = ctx.layout.commondir;
-  const heads = [ctx.gitdir, common, ...safeReaddir(join24(common, "worktrees")).map((e) => join24(common, "worktrees", e.name))];
-  for (const gitdir of new Set(heads)) {
-    const head = await readHeadState(gitdir).catch(() => void 0);
-    if (head?.kind !== "branch" || head.ref !== ref) continue;
-    throw new SkillgardenError(
-      "ledger/branch-checked-out",
-      `${ref.slice("refs/heads/".length)} is checked out${gitdir === ctx.gitdir ? "" : ` in another worktree (${gitdir})`}; switch that worktree to another branch before skillgarden rewrites it.`,
-      { data: { ref, gitdir } }
-    );
-  }
-}
-function checkTip(branch, actual, expected) {
-  if (expected === void 0 || (actual ?? null) === expected) return;
-  throw new SkillgardenError(
-    "ledger/conflict",
-    `Branch ${branch} moved: expected ${expected ?? "no branch"}, found ${actual ?? "no branch"}. Someone else changed it; read it again and retry.`,
-    { data: { branch, expected, actual: actual ?? null } }
-  );
-}
-function readPackedRefs(gitdir) {
-  const refs = /* @__PURE__ */ new Map();
-  const path = join24(gitdir, "packed-refs");
-  if (!existsSync8(path)) return refs;
-  for (const line of readFileSync16(path, "utf8").split("\n")) {
-    if (line.length > 41 && line[40] === " " && isOid(line.slice(0, 40))) refs.set(line.slice(41), line.slice(0, 40));
-  }
-  return refs;
-}
-async function dropPackedRef(ctx, ref) {
-  const path = join24(ctx.layout.commondir, "packed-refs");
-  const lock = await acquireLock(path, { timeoutMs: ctx.lockTimeoutMs });
-  try {
-    const kept = [];
-    let dropping = false;
-    for (const line of readFileSync16(path, "utf8").split("\n")) {
-      if (line.startsWith("^")) {
-        if (!dropping) kept.push(line);
-        continue;
-      }
-      dropping = line.slice(41) === ref;
-      if (!dropping) kept.push(line);
-    }
-    await lock.commit(kept.join("\n"));
-  } finally {
-    await lock.release();
-  }
-}
-function safeReaddir(folder) {
-  try {
-    return readdirSync6(folder, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-}
-
-// src/ledger/git-ledger.ts
-var GitLedger = class {
-  constructor(backend, ctx) {
-    this.backend = backend;
-    this.ctx = ctx;
-  }
-  backend;
-  ctx;
-  get dir() {
-    return this.ctx.dir;
-  }
-  async head() {
-    const state = await readHeadState(this.ctx.layout);
-    return state.kind === "detached" ? state.oid : readRef(this.ctx.layout, state.ref);
-  }
-  async resolve(ref) {
-    let oid = ref === "HEAD" ? await this.head() : await this.resolveName(ref);
-    for (let depth = 0; oid !== void 0 && depth < 5; depth += 1) {
-      const found = await this.ctx.store.readCommit(oid).then(
-        () => true,
-        () => false
-      );
-      if (found) return oid;
-      oid = await this.ctx.store.peelTag(oid);
-    }
-    throw new SkillgardenError(
-      "ledger/unknown-ref",
-      `"${ref.slice(0, 100)}" names no commit in ${this.ctx.dir}. Give a commit id, a branch or a tag.`,
-      {
-        data: { ref }
-      }
-    );
-  }
-  async resolveName(ref) {
-    if (isOid(ref)) return ref;
-    for (const name of [ref, `refs/${ref}`, `refs/tags/${ref}`, `refs/heads/${ref}`, `refs/remotes/${ref}`]) {
-      if (!isValidRefName(name)) continue;
-      const oid = await readRef(this.ctx.layout, name);
-      if (oid !== void 0) return oid;
-    }
-    if (!/^[0-9a-f]{4,39}$/.test(ref)) return void 0;
-    return import_isomorphic_git3.default.expandOid({ fs: fs6, gitdir: this.ctx.layout.commondir, oid: ref }).catch(() => void 0);
-  }
-  async readFile(path, commit) {
-    const blob = (await this.lookup([path], commit)).get(path);
-    return blob === void 0 ? void 0 : this.ctx.store.readBlob(blob.oid);
-  }
-  async listFiles(prefix2, commit) {
-    const folder = prefix2.replace(/\/+$/, "");
-    const tree = await readSubtree(this.ctx.store, await this.treeOf(commit), folder);
-    const files = await listTree(this.ctx.store, tree, folder === "" ? "" : `${folder}/`);
-    return files.map((f3) => ({ path: f3.path, oid: f3.oid, mode: f3.mode }));
-  }
-  readCommit(commit) {
-    return this.ctx.store.readCommit(commit);
-  }
-  async changedFiles(commit) {
-    return (await this.diff(commit)).map((d2) => ({ path: d2.path, before: d2.before?.oid ?? null, after: d2.after?.oid ?? null }));
-  }
-  /** Like `changedFiles`, with file modes. */
-  async diff(commit) {
-    const info2 = await this.ctx.store.readCommit(await this.resolve(commit));
-    const parent = info2.parents[0] === void 0 ? void 0 : (await this.ctx.store.readCommit(info2.parents[0])).tree;
-    return diffTrees2(this.ctx.store, parent, info2.tree);
-  }
-  async lookup(paths, commit) {
-    return lookupPaths(this.ctx.store, await this.treeOf(commit), paths);
-  }
-  readBlob(oid) {
-    return this.ctx.store.readBlob(oid);
-  }
-  commit(options) {
-    return writeCommit(this.ctx, options);
-  }
-  async commitOnBranch(options) {
-    const base = await this.resolve(options.base ?? "HEAD");
-    const { branch, message, changes, author } = options;
-    return writeBranchCommit(this.ctx, {
-      branch,
-      base,
-      message,
-      changes,
-      ...author ? { author } : {},
-      ...optionalTip(options.expectedTip)
-    });
-  }
-  listBranches(prefix2) {
-    return listBranches(this.ctx, prefix2);
-  }
-  deleteBranch(branch, expectedTip) {
-    return deleteBranch(this.ctx, branch, expectedTip);
-  }
-  async tag(name, commit) {
-    const ref = `refs/tags/${name}`;
-    if (!isValidRefName(ref)) {
-      throw new SkillgardenError("ledger/bad-ref-name", `"${name.slice(0, 100)}" is not a valid tag name (see git check-ref-format).`, {
-        data: { name }
-      });
-    }
-    const target = await this.resolve(commit ?? "HEAD");
-    const lock = await lockRef(this.ctx.layout, ref, { timeoutMs: this.ctx.lockTimeoutMs });
-    try {
-      const existing = await readRef(this.ctx.layout, ref);
-      if (existing === target) return target;
-      if (existing !== void 0) {
-        throw new SkillgardenError("ledger/tag-exists", `Tag ${name} already points at ${existing}; tags are not moved.`, {
-          data: { name, oid: existing }
-        });
-      }
-      await lock.commit(`${target}
-`);
-      return target;
-    } finally {
-      await lock.release();
-    }
-  }
-  rollback(target, options = {}) {
-    return rollback(this, target, options);
-  }
-  close() {
-    return this.ctx.store.close();
-  }
-  async treeOf(commit) {
-    const oid = commit === void 0 ? await this.head() : await this.resolve(commit);
-    return oid === void 0 ? void 0 : (await this.ctx.store.readCommit(oid)).tree;
-  }
-};
-function optionalTip(expectedTip) {
-  return expectedTip === void 0 ? {} : { expectedTip };
-}
-
-// src/ledger/identity.ts
-var fallbackNameVariable = "SKILLGARDEN_AUTHOR_NAME";
-var fallbackEmailVariable = "SKILLGARDEN_AUTHOR_EMAIL";
-async function readSystemIdentities(dir) {
-  const ask = async (extra) => {
-    const [author, committer] = await Promise.all(
-      ["GIT_AUTHOR_IDENT", "GIT_COMMITTER_IDENT"].map((v2) => runGit([...extra, "var", v2], { cwd: dir }))
-    );
-    return { author, committer };
-  };
-  let result = await ask([]);
-  const fallback = fallbackIdentity();
-  if ((result.author.code !== 0 || result.committer.code !== 0) && fallback) {
-    result = await ask(["-c", `user.name=${fallback.name}`, "-c", `user.email=${fallback.email}`]);
-  }
-  for (const [role, run] of Object.entries(result)) {
-    if (run.code !== 0) throw noIdentity(dir, role, run.stderr.trim().split("\n").at(-1) ?? "");
-  }
-  return {
-    author: parseIdent(result.author.stdout.toString("utf8").trim(), process.env.GIT_AUTHOR_DATE !== void 0),
-    committer: parseIdent(result.committer.stdout.toString("utf8").trim(), process.env.GIT_COMMITTER_DATE !== void 0)
-  };
-}
-function parseIdent(text, keepDate) {
-  const match = /^(.*) <(.*)> (\d+) ([+-])(\d\d)(\d\d)$/.exec(text);
-  if (!match) return { name: text, email: "" };
-  const minutes = Number(match[5]) * 60 + Number(match[6]);
-  const date = { timestamp: Number(match[3]), timezoneOffset: match[4] === "+" ? -minutes : minutes };
-  return { name: match[1] ?? "", email: match[2] ?? "", ...keepDate ? { date } : {} };
-}
-function readEmbeddedIdentities(config2, dir) {
-  const env = process.env;
-  const fallback = fallbackIdentity();
-  const pick = (role) => {
-    const upper = role.toUpperCase();
-    const name = env[`GIT_${upper}_NAME`] ?? config2.get(`${role}.name`) ?? config2.get("user.name") ?? fallback?.name;
-    const email = env[`GIT_${upper}_EMAIL`] ?? config2.get(`${role}.email`) ?? config2.get("user.email") ?? env.EMAIL ?? fallback?.email;
-    if (!name || !email) throw noIdentity(dir, role, `no ${name ? "email" : "name"} in the environment or any configuration file`);
-    const dateText = env[`GIT_${upper}_DATE`];
-    return { name, email, ...dateText !== void 0 ? { date: parseGitDate(dateText, `GIT_${upper}_DATE`) } : {} };
-  };
-  return { author: pick("author"), committer: pick("committer") };
-}
-function fallbackIdentity() {
-  const name = process.env[fallbackNameVariable];
-  const email = process.env[fallbackEmailVariable];
-  return name && email ? { name, email } : void 0;
-}
-function parseGitDate(text, variable) {
-  const raw = /^@?(\d+)(?:\s+([+-])(\d\d):?(\d\d))?$/.exec(text.trim());
-  if (raw) {
-    const minutes = Number(raw[3] ?? 0) * 60 + Number(raw[4] ?? 0);
-    return { timestamp: Number(raw[1]), timezoneOffset: raw[2] === "-" ? minutes : -minutes };
-  }
-  const iso = /^\d{4}-\d\d-\d\d[T ]\d\d:\d\d(:\d\d)?(\.\d+)?\s*(Z|[+-]\d\d:?\d\d)?$/.exec(text.trim());
-  const ms2 = iso ? Date.parse(
-    text.trim().replace(" ", "T").replace(/([+-]\d\d)(\d\d)$/, "$1:$2")
-  ) : NaN;
-  if (Number.isNaN(ms2)) {
-    throw new SkillgardenError(
-      "ledger/unsupported-repo",
-      `${variable}="${text.slice(0, 60)}" is in a date format only git can read. Use "<seconds since the epoch> +0000" or ISO 8601, or install git.`,
-      { data: { variable } }
-    );
-  }
-  const zone = iso?.[3];
-  const offset = !zone || zone === "Z" ? 0 : -(Number(zone.slice(1, 3)) * 60 + Number(zone.slice(-2))) * (zone.startsWith("-") ? -1 : 1);
-  return { timestamp: Math.floor(ms2 / 1e3), timezoneOffset: offset };
-}
-function noIdentity(dir, role, reason) {
-  return new SkillgardenError(
-    "ledger/no-identity",
-    `No git identity for the ${role} of a commit in ${dir}: ${reason}. Tell git who you are (\`git config --global user.name "Your Name"\` and \`git config --global user.email you@example.com\`), or, for a headless agent, set ${fallbackNameVariable} and ${fallbackEmailVariable}.`,
-    { data: { dir, role } }
-  );
-}
-
-// src/ledger/object-store-isomorphic-git.ts
-var import_isomorphic_git4 = __toESM(require_isomorphic_git(), 1);
-import * as fs7 from "node:fs";
-
-// src/ledger/loose-objects.ts
-import { createHash as createHash4, randomBytes as randomBytes3 } from "node:crypto";
-import { closeSync as closeSync5, existsSync as existsSync9, fsyncSync as fsyncSync2, openSync as openSync5, readFileSync as readFileSync17, renameSync as renameSync3, rmSync as rmSync6, writeFileSync as writeFileSync3 } from "node:fs";
-import { join as join25 } from "node:path";
-import { deflateSync, inflateSync } from "node:zlib";
-async function writeLooseObject(gitdir, type, content, durable = false) {
-  const header = Buffer.from(`${type} ${content.length}\0`);
-  const oid = createHash4("sha1").update(header).update(content).digest("hex");
-  const folder = join25(gitdir, "objects", oid.slice(0, 2));
-  const path = join25(folder, oid.slice(2));
-  if (existsSync9(path)) return oid;
-  const deflated = deflateSync(Buffer.concat([header, content]), { level: 1 });
-  const temp = join25(folder, `tmp_obj_${process.pid}_${randomBytes3(4).toString("hex")}`);
-  const fd = inFolder(temp, () => openSync5(temp, "wx", 292));
-  try {
-    writeFileSync3(fd, deflated);
-    if (durable) fsyncSync2(fd);
-  } finally {
-    closeSync5(fd);
-  }
-  try {
-    renameSync3(temp, path);
-  } catch (error2) {
-    rmSync6(temp, { force: true });
-    throw error2;
-  }
-  return oid;
-}
-async function readLooseObject(gitdir, oid) {
-  let deflated;
-  try {
-    deflated = readFileSync17(join25(gitdir, "objects", oid.slice(0, 2), oid.slice(2)));
-  } catch {
-    return void 0;
-  }
-  const raw = inflateSync(deflated);
-  const nul = raw.indexOf(0);
-  const [type = ""] = raw.toString("latin1", 0, nul).split(" ");
-  return { type, content: raw.subarray(nul + 1) };
-}
-function serializeTree(entries) {
-  const heads = entries.map((e) => `${e.mode.replace(/^0/, "")} ${e.name}\0`);
-  const buffer = Buffer.allocUnsafe(heads.reduce((sum, head) => sum + Buffer.byteLength(head) + 20, 0));
-  let offset = 0;
-  entries.forEach((entry, i) => {
-    offset += buffer.write(heads[i], offset, "utf8");
-    offset += buffer.write(entry.oid, offset, "hex");
-  });
-  return buffer;
-}
-function serializeCommit(commit) {
-  const who = ({ name, email, timestamp, timezoneOffset }) => `${name} <${email}> ${timestamp} ${formatTimezone(timezoneOffset)}`;
-  const headers = [
-    `tree ${commit.tree}`,
-    ...commit.parents.map((p2) => `parent ${p2}`),
-    `author ${who(commit.author)}`,
-    `committer ${who(commit.committer ?? commit.author)}`
-  ];
-  return Buffer.from(`${headers.join("\n")}
-
-${normalizeMessage(commit.message)}`, "utf8");
-}
-
-// src/ledger/git-object-format.ts
-function parseTreeObject(content) {
-  const entries = [];
-  for (let offset = 0; offset < content.length; ) {
-    const space = content.indexOf(32, offset);
-    const nul = content.indexOf(0, space);
-    const mode = content.toString("latin1", offset, space).padStart(6, "0");
-    entries.push({ mode, name: content.toString("utf8", space + 1, nul), oid: content.toString("hex", nul + 1, nul + 21) });
-    offset = nul + 21;
-  }
-  return entries;
-}
-function parseCommitObject(oid, content) {
-  const text = content.toString("utf8");
-  const split = text.indexOf("\n\n");
-  const headers = split < 0 ? text : text.slice(0, split);
-  const message = split < 0 ? "" : text.slice(split + 2);
-  let tree = "";
-  const parents = [];
-  let author = { name: "", email: "", timestamp: 0, timezoneOffset: 0 };
-  for (const line of headers.split("\n")) {
-    if (line.startsWith("tree ")) tree = line.slice(5);
-    else if (line.startsWith("parent ")) parents.push(line.slice(7));
-    else if (line.startsWith("author ")) author = parseIdentity(line.slice(7));
-  }
-  return { oid, tree, parents, message, author };
-}
-function parseIdentity(text) {
-  const match = /^(.*) <(.*)> (\d+) ([+-])(\d\d)(\d\d)$/.exec(text);
-  if (!match) return { name: text, email: "", timestamp: 0, timezoneOffset: 0 };
-  const minutes = Number(match[5]) * 60 + Number(match[6]);
-  return {
-    name: match[1] ?? "",
-    email: match[2] ?? "",
-    timestamp: Number(match[3]),
-    timezoneOffset: match[4] === "+" ? -minutes : minutes
-  };
-}
-
-// src/ledger/native-object-store.ts
-function buildObjectStore(gitdir, readObject, close, durable = false) {
-  const read2 = async (oid, type) => {
-    const object = await readObject(oid);
-    if (object.type !== type) {
-      throw new SkillgardenError("ledger/missing-object", `Git object ${oid} is a ${object.type}, not a ${type}.`, { data: { oid } });
-    }
-    return object.content;
-  };
-  return {
-    readTree: async (oid) => parseTreeObject(await read2(oid, "tree")),
-    readBlob: (oid) => read2(oid, "blob"),
-    readCommit: async (oid) => parseCommitObject(oid, await read2(oid, "commit")),
-    peelTag: async (oid) => {
-      const object = await readObject(oid).catch(() => void 0);
-      if (object?.type !== "tag") return void 0;
-      return /^object ([0-9a-f]{40})\n/.exec(object.content.toString("latin1", 0, 60))?.[1];
-    },
-    writeBlob: (content) => writeLooseObject(gitdir, "blob", content, durable),
-    writeTree: (entries) => writeLooseObject(gitdir, "tree", serializeTree(entries), durable),
-    writeCommit: (commit) => writeLooseObject(gitdir, "commit", serializeCommit(commit), durable),
-    close
-  };
-}
-
-// src/ledger/object-store-isomorphic-git.ts
-function openIsomorphicGitStore(gitdir, durable = false) {
-  const cache = {};
-  return buildObjectStore(
-    gitdir,
-    async (oid) => await readLooseObject(gitdir, oid) ?? await readPacked(gitdir, oid, cache),
-    async () => void 0,
-    durable
-  );
-}
-async function readPacked(gitdir, oid, cache) {
-  try {
-    const { type, object } = await import_isomorphic_git4.default.readObject({ fs: fs7, gitdir, oid, format: "content", cache });
-    return { type, content: Buffer.from(object) };
-  } catch (error2) {
-    throw new SkillgardenError("ledger/missing-object", `Git object ${oid} cannot be read: ${error2.message}`, {
-      data: { oid },
-      cause: error2
-    });
-  }
-}
-
-// src/ledger/cat-file-batch.ts
-var CatFileBatch = class {
-  constructor(gitdir) {
-    this.gitdir = gitdir;
-  }
-  gitdir;
-  child;
-  buffer = Buffer.alloc(0);
-  queue = [];
-  read(oid) {
-    return new Promise((resolve9, reject) => {
-      this.queue.push({ oid, resolve: resolve9, reject });
-      this.start().stdin.write(`${oid}
-`);
-    });
-  }
-  async close() {
-    const child = this.child;
-    this.child = void 0;
-    if (!child) return;
-    await new Promise((done) => {
-      child.once("close", () => done());
-      child.stdin.end();
-    });
-  }
-  start() {
-    if (this.child) return this.child;
-    const child = spawnGit(["--git-dir", this.gitdir, "cat-file", "--batch"], { cwd: this.gitdir });
-    child.stdout.on("data", (chunk) => {
-      this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
-      this.drain();
-    });
-    child.on("error", (error2) => this.failAll(error2));
-    child.on("close", () => {
-      if (this.child === child) this.child = void 0;
-      this.failAll(new Error("git cat-file exited"));
-    });
-    this.child = child;
-    return child;
-  }
-  drain() {
-    for (; ; ) {
-      const pending = this.queue[0];
-      const newline = this.buffer.indexOf(10);
-      if (!pending || newline < 0) return;
-      const header = this.buffer.toString("utf8", 0, newline).split(" ");
-      if (header[1] === "missing" || header.length < 3) {
-        this.queue.shift();
-        this.buffer = this.buffer.subarray(newline + 1);
-        pending.reject(
-          new SkillgardenError("ledger/missing-object", `Git object ${pending.oid} is not in the repository.`, {
-            data: { oid: pending.oid }
-          })
-        );
-        continue;
-      }
-      const size = Number(header[2]);
-      if (this.buffer.length < newline + 1 + size + 1) return;
-      const content = Buffer.from(this.buffer.subarray(newline + 1, newline + 1 + size));
-      this.buffer = this.buffer.subarray(newline + 1 + size + 1);
-      this.queue.shift();
-      pending.resolve({ type: header[1] ?? "", content });
-    }
-  }
-  failAll(error2) {
-    for (const pending of this.queue.splice(0)) pending.reject(error2);
-  }
-};
-
-// src/ledger/object-store-system-git.ts
-function openSystemGitStore(gitdir, durable = false) {
-  const batch = new CatFileBatch(gitdir);
-  return buildObjectStore(
-    gitdir,
-    (oid) => batch.read(oid),
-    () => batch.close(),
-    durable
-  );
-}
-
-// src/ledger/open-ledger.ts
-async function openLedger(dir, options = {}) {
-  return openGitLedger(dir, options);
-}
-async function openGitLedger(dir, options = {}) {
-  const layout = await readRepoLayout(dir);
-  const backend = pickBackend(options.backend ?? "auto");
-  const setup = await readRepoSetup(layout, backend);
-  const durable = setup.fsync.looseObject;
-  const store = withTreeCache(
-    backend === "system-git" ? openSystemGitStore(layout.commondir, durable) : openIsomorphicGitStore(layout.commondir, durable)
-  );
-  let identities;
-  const readIdentities = async () => {
-    if (options.author) return { author: options.author, committer: options.author };
-    return backend === "system-git" ? readSystemIdentities(layout.dir) : readEmbeddedIdentities(setup.config, layout.dir);
-  };
-  const ctx = {
-    dir: layout.dir,
-    gitdir: layout.gitdir,
-    layout,
-    backend,
-    store,
-    setup,
-    lockTimeoutMs: options.lockTimeoutMs ?? 1e4,
-    indexCache: {},
-    now: options.now ?? (() => /* @__PURE__ */ new Date()),
-    // A failed look is not kept: the user may fix the identity and retry in the same process (an MCP server).
-    identities: () => identities ??= readIdentities().catch((error2) => {
-      identities = void 0;
-      throw error2;
-    }),
-    ...options.onStage ? { onStage: options.onStage } : {}
-  };
-  return new GitLedger(backend, ctx);
-}
-function pickBackend(choice) {
-  if (choice === "isomorphic-git") return choice;
-  const hasGit = hasGitBinary();
-  if (choice === "auto") return hasGit ? "system-git" : "isomorphic-git";
-  if (hasGit) return choice;
-  throw new SkillgardenError(
-    "ledger/no-git",
-    "The system-git backend needs git on the PATH, and there is none. Install git, or use the isomorphic-git backend.",
-    {
-      data: { backend: choice }
-    }
-  );
-}
-
-// src/services/manage/person-acts.ts
-import { existsSync as existsSync10, readFileSync as readFileBytes } from "node:fs";
-import { join as join26 } from "node:path";
-
-// src/services/manage/skill-files.ts
-var decoder = new TextDecoder();
-
-// src/services/manage/person-acts.ts
-var adoptedFile = `${metaDir}/adopted.txt`;
-async function moveChanges(ledger, skill, target) {
-  const changes = [];
-  for (const file of skill.files) {
-    const content = await ledger.readFile(file.path);
-    if (content === void 0) continue;
-    changes.push({ path: file.path, content: null, expected: file.oid });
-    changes.push({ path: `${target}${file.path.slice(skill.dir.length)}`, content, expected: null, executable: file.mode === "100755" });
-  }
-  return changes;
-}
-function archiveTarget(repoDir, skillsDir, category, name, now) {
-  const base = `${skillsDir === "" ? "" : `${skillsDir}/`}${archiveDirName}/${category ? `${category}/` : ""}`;
-  const plain2 = `${base}${name}`;
-  return existsSync10(join26(repoDir, plain2)) ? `${base}${name}-${stamp(now)}` : plain2;
-}
-function stamp(now) {
-  return now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
-}
-
-// src/services/curator/run-id.ts
-import { createHash as createHash5 } from "node:crypto";
-function buildRunId(now, head) {
-  const stamp3 = now.toISOString().replace(/\.\d{3}Z$/, "Z").replace(/:/g, "-");
-  const suffix = createHash5("sha1").update(`${stamp3}:${head ?? ""}`).digest("hex").slice(0, 4);
-  return `${stamp3}-${suffix}`;
-}
-
-// src/core/patterns/shape.ts
-var defaultRefine = {
-  Bash: "command",
-  bash: "command",
-  execute_bash: "command",
-  exec_command: "cmd",
-  shell: "command",
-  run_shell_command: "command",
-  local_shell: "command"
-};
-var envAssignment = /^[A-Za-z_][A-Za-z0-9_]*=/;
-var shells = /* @__PURE__ */ new Set(["sh", "bash", "zsh", "/bin/sh", "/bin/bash", "/bin/zsh", "/usr/bin/bash", "/usr/bin/zsh"]);
-var wrappers = /* @__PURE__ */ new Set(["env", "time", "nohup", "exec", "command", "builtin"]);
-var sudoValueFlags = /* @__PURE__ */ new Set(["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"]);
-var separators = /* @__PURE__ */ new Set(["&&", ";", "||", "|"]);
-function programWord(word) {
-  const bare = word.replace(/^["'(]+|["');]+$/g, "");
-  const base = bare.slice(bare.lastIndexOf("/") + 1);
-  const clean2 = base.replace(/[^A-Za-z0-9._+-]/g, "");
-  return clean2 === "" ? void 0 : clean2.slice(0, 40);
-}
-function skipCd(words, from) {
-  for (let i = from; i < words.length; i += 1) {
-    const word = words[i] ?? "";
-    if (separators.has(word)) return i + 1;
-    if (word.endsWith(";") || word.endsWith("&&")) return i + 1;
-  }
-  return -1;
-}
-function parseProgram(command) {
-  if (typeof command !== "string") {
-    const [first, flag, script] = command;
-    if (first !== void 0 && shells.has(first) && (flag === "-c" || flag === "-lc") && typeof script === "string") {
-      return parseProgram(script);
-    }
-    return first === void 0 ? void 0 : programWord(first);
-  }
-  const words = command.trim().split(/\s+/);
-  let i = 0;
-  while (i < words.length) {
-    const word = words[i] ?? "";
-    if (word === "sudo" || wrappers.has(word)) {
-      i += 1;
-      while ((words[i] ?? "").startsWith("-")) {
-        i += word === "sudo" && sudoValueFlags.has(words[i] ?? "") ? 2 : 1;
-      }
-    } else if (envAssignment.test(word) || word === "(" || word === "{") {
-      i += 1;
-    } else if (word === "cd") {
-      const next = skipCd(words, i + 1);
-      if (next < 0) return "cd";
-      i = next;
-    } else {
-      return programWord(word);
-    }
-  }
-  return void 0;
-}
-function isRecord2(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-function commandOf(args, key) {
-  if (!isRecord2(args)) return void 0;
-  const value = args[key];
-  if (typeof value === "string") return value;
-  if (Array.isArray(value) && value.every((part) => typeof part === "string")) return value;
-  return void 0;
-}
-function buildArgShape(args) {
-  return isRecord2(args) ? Object.keys(args).sort().join(",") : "";
-}
-function buildToolCall(name, args, options) {
-  const key = options.refine === false ? void 0 : options.refine[name];
-  const command = key === void 0 ? void 0 : commandOf(args, key);
-  const program = command === void 0 ? void 0 : parseProgram(command);
-  const call = program === void 0 ? { name, shape: buildArgShape(args) } : { name, shape: program, program };
-  const detail = command !== void 0 && program !== void 0 ? buildCommandHead(command, program) : buildFileDetail(args);
-  if (detail !== void 0) call.detail = detail;
-  if (options.time !== void 0) call.time = options.time;
-  return call;
-}
-var maxHeadWords = 4;
-function buildCommandHead(command, program) {
-  const text = typeof command === "string" ? command : command.join(" ");
-  const words = text.trim().split(/\s+/);
-  const start = words.findIndex((w) => programWord(w) === program);
-  if (start < 0) return program;
-  const head = [program];
-  for (const word of words.slice(start + 1)) {
-    if (head.length > maxHeadWords || separators.has(word) || /^["'$`(<>]/.test(word) || word.length > 40) break;
-    head.push(word.replace(/[;&|]+$/, ""));
-    if (/[;&|]$/.test(word)) break;
-  }
-  return head.join(" ").slice(0, 80);
-}
-var pathKeys = ["file_path", "path", "absolute_path", "filename", "notebook_path", "file"];
-function buildFileDetail(args) {
-  if (!isRecord2(args)) return void 0;
-  const parts = [];
-  if (typeof args.command === "string" && /^[a-z_]{2,20}$/.test(args.command)) parts.push(args.command);
-  for (const key of pathKeys) {
-    const value = args[key];
-    if (typeof value !== "string") continue;
-    const base = value.slice(value.lastIndexOf("/") + 1);
-    const ext = /\.([A-Za-z0-9]{1,8})$/.exec(base)?.[1];
-    if (ext !== void 0) parts.push(`*.${ext.toLowerCase()}`);
-    else if (/^(Makefile|Dockerfile|package\.json)$/.test(base)) parts.push(base);
-    break;
-  }
-  return parts.length === 0 ? void 0 : parts.join(" ");
-}
-
-// src/core/patterns/tokens.ts
-function buildToken(call, options = {}) {
-  return options.refine !== false && call.program !== void 0 ? `${call.name}:${call.program}` : call.name;
-}
-var TokenTable = class {
-  names = [];
-  ids = /* @__PURE__ */ new Map();
-  intern(token) {
-    let id = this.ids.get(token);
-    if (id === void 0) {
-      id = this.names.length;
-      this.ids.set(token, id);
-      this.names.push(token);
-    }
-    return id;
-  }
-  get size() {
-    return this.names.length;
-  }
-};
-function collapseRuns(tokens) {
-  const out = new Int32Array(tokens.length);
-  let n = 0;
-  for (let i = 0; i < tokens.length; i += 1) {
-    const token = tokens[i];
-    if (n === 0 || out[n - 1] !== token) {
-      out[n] = token;
-      n += 1;
-    }
-  }
-  return out.subarray(0, n);
-}
-
-// src/core/patterns/fingerprint.ts
-import { createHash as createHash6 } from "node:crypto";
-function buildFingerprint(tokens) {
-  return createHash6("sha256").update(tokens.join("\n"), "utf8").digest("hex").slice(0, 16);
-}
-
-// src/core/patterns/dense-table.ts
-var DenseTable = class {
-  /** Cells are `a < prefixes` × `b < tokens`. */
-  constructor(prefixes, tokens) {
-    this.tokens = tokens;
-    this.slotOfCell = new Int32Array(prefixes * tokens);
-  }
-  tokens;
-  /** Per cell: slot + 1 (0 = not seen). */
-  slotOfCell;
-  size = 0;
-  prefix = new Int32Array(1024);
-  suffix = new Int32Array(1024);
-  last = new Int32Array(1024);
-  /** Per slot: [count, last session counted]. */
-  tally = new Int32Array(2048);
-  /** Counts (a, b) once for `session`; returns its slot, created (with `suffix`) when new. */
-  countOnce(a, b2, suffix, session) {
-    const cell = a * this.tokens + b2;
-    let slot = this.slotOfCell[cell] - 1;
-    if (slot < 0) {
-      slot = this.size;
-      this.size += 1;
-      this.slotOfCell[cell] = slot + 1;
-      if (slot >= this.prefix.length) this.growColumns();
-      this.prefix[slot] = a;
-      this.last[slot] = b2;
-      this.suffix[slot] = suffix;
-      this.tally[slot * 2 + 1] = -1;
-    }
-    const tally = this.tally;
-    if (tally[slot * 2 + 1] !== session) {
-      tally[slot * 2 + 1] = session;
-      tally[slot * 2] = tally[slot * 2] + 1;
-    }
-    return slot;
-  }
-  count(slot) {
-    return this.tally[slot * 2];
-  }
-  growColumns() {
-    const grow = (column) => {
-      const next = new Int32Array(column.length * 2);
-      next.set(column);
-      return next;
-    };
-    this.prefix = grow(this.prefix);
-    this.suffix = grow(this.suffix);
-    this.last = grow(this.last);
-    this.tally = grow(this.tally);
-  }
-};
-
-// src/core/patterns/pair-table.ts
-var PairTable = class _PairTable {
-  mask;
-  /** Entries of 3 ints: key a, key b, slot + 1 (0 = empty). */
-  entries;
-  size = 0;
-  prefix = new Int32Array(1024);
-  suffix = new Int32Array(1024);
-  last = new Int32Array(1024);
-  /** Per slot: [count, last session counted]. */
-  tally = new Int32Array(2048);
-  constructor(capacityHint = 1 << 16) {
-    let capacity = 1 << 10;
-    while (capacity < capacityHint * 2) capacity *= 2;
-    this.mask = capacity - 1;
-    this.entries = new Int32Array(capacity * 3);
-  }
-  static hash(a, b2) {
-    let h3 = Math.imul(a, 2654435761) ^ b2;
-    h3 ^= h3 >>> 16;
-    h3 = Math.imul(h3, 2246822507);
-    h3 ^= h3 >>> 13;
-    h3 = Math.imul(h3, 3266489909);
-    return h3 ^ h3 >>> 16;
-  }
-  /** Counts (a, b) once for `session`; returns its slot, created (with `suffix`) when new. */
-  countOnce(a, b2, suffix, session) {
-    const entries = this.entries;
-    let i = _PairTable.hash(a, b2) & this.mask;
-    let slot = -1;
-    for (; ; ) {
-      const at2 = i * 3;
-      const stored = entries[at2 + 2];
-      if (stored === 0) break;
-      if (entries[at2] === a && entries[at2 + 1] === b2) {
-        slot = stored - 1;
-        break;
-      }
-      i = i + 1 & this.mask;
-    }
-    if (slot < 0) slot = this.insert(i, a, b2, suffix);
-    const tally = this.tally;
-    if (tally[slot * 2 + 1] !== session) {
-      tally[slot * 2 + 1] = session;
-      tally[slot * 2] = tally[slot * 2] + 1;
-    }
-    return slot;
-  }
-  count(slot) {
-    return this.tally[slot * 2];
-  }
-  insert(i, a, b2, suffix) {
-    const slot = this.size;
-    this.entries[i * 3] = a;
-    this.entries[i * 3 + 1] = b2;
-    this.entries[i * 3 + 2] = slot + 1;
-    this.size += 1;
-    if (slot >= this.prefix.length) this.growColumns();
-    this.prefix[slot] = a;
-    this.last[slot] = b2;
-    this.suffix[slot] = suffix;
-    this.tally[slot * 2 + 1] = -1;
-    if (this.size * 2 > this.mask) this.rehash();
-    return slot;
-  }
-  growColumns() {
-    const grow = (column) => {
-      const next = new Int32Array(column.length * 2);
-      next.set(column);
-      return next;
-    };
-    this.prefix = grow(this.prefix);
-    this.suffix = grow(this.suffix);
-    this.last = grow(this.last);
-    this.tally = grow(this.tally);
-  }
-  rehash() {
-    const capacity = (this.mask + 1) * 2;
-    this.mask = capacity - 1;
-    const entries = new Int32Array(capacity * 3);
-    for (let slot = 0; slot < this.size; slot += 1) {
-      const a = this.prefix[slot];
-      const b2 = this.last[slot];
-      let i = _PairTable.hash(a, b2) & this.mask;
-      while (entries[i * 3 + 2] !== 0) i = i + 1 & this.mask;
-      entries[i * 3] = a;
-      entries[i * 3 + 1] = b2;
-      entries[i * 3 + 2] = slot + 1;
-    }
-    this.entries = entries;
-  }
-};
-
-// src/core/patterns/count-windows.ts
-function packSessions(sessions) {
-  const total = sessions.reduce((sum, s) => sum + s.length, 0);
-  const tokens = new Int32Array(total);
-  const starts = new Int32Array(sessions.length + 1);
-  let at2 = 0;
-  sessions.forEach((session, s) => {
-    starts[s] = at2;
-    tokens.set(session, at2);
-    at2 += session.length;
-  });
-  starts[sessions.length] = at2;
-  return { tokens, starts };
-}
-var maxDenseCells = 1 << 24;
-function chooseTable(prefixes, tokens, mode) {
-  return mode === "auto" && prefixes * tokens <= maxDenseCells ? new DenseTable(prefixes, tokens) : new PairTable();
-}
-function countLevel(packed, prevIds, length, slotAt, table2) {
-  const { tokens, starts } = packed;
-  slotAt.fill(-1);
-  for (let s = 0; s + 1 < starts.length; s += 1) {
-    const end = starts[s + 1] - length;
-    for (let p2 = starts[s]; p2 <= end; p2 += 1) {
-      const prefixId = prevIds[p2];
-      const suffixId = prevIds[p2 + 1];
-      if (prefixId < 0 || suffixId < 0) continue;
-      slotAt[p2] = table2.countOnce(prefixId, tokens[p2 + length - 1], suffixId, s);
-    }
-  }
-  return table2;
-}
-function keepFrequent(table2, length, minSessions) {
-  const idOfSlot = new Int32Array(table2.size).fill(-1);
-  const kept = [];
-  for (let slot = 0; slot < table2.size; slot += 1) {
-    if (table2.count(slot) >= minSessions) {
-      idOfSlot[slot] = kept.length;
-      kept.push(slot);
-    }
-  }
-  const pick = (values) => Int32Array.from(kept, (slot) => values[slot]);
-  const level = {
-    length,
-    prefix: pick(table2.prefix),
-    suffix: pick(table2.suffix),
-    last: pick(table2.last),
-    sessions: Int32Array.from(kept, (slot) => table2.count(slot))
-  };
-  return { level, idOfSlot };
-}
-function countWindows(packed, options) {
-  const levels = [];
-  let prevIds = packed.tokens;
-  const slotAt = new Int32Array(packed.tokens.length);
-  let tokenCount = 0;
-  for (const token of packed.tokens) if (token >= tokenCount) tokenCount = token + 1;
-  let prefixCount = tokenCount;
-  for (let length = 2; length <= options.maxLength; length += 1) {
-    const table2 = chooseTable(prefixCount, tokenCount, options.table ?? "auto");
-    const slots = countLevel(packed, prevIds, length, slotAt, table2);
-    const { level, idOfSlot } = keepFrequent(slots, length, options.minSessions);
-    if (level.sessions.length === 0) break;
-    levels.push(level);
-    prefixCount = level.sessions.length;
-    const nextIds = new Int32Array(packed.tokens.length);
-    for (let p2 = 0; p2 < slotAt.length; p2 += 1) {
-      const slot = slotAt[p2];
-      nextIds[p2] = slot < 0 ? -1 : idOfSlot[slot];
-    }
-    prevIds = nextIds;
-  }
-  return levels;
-}
-function buildWindowTokens(levels, index, id) {
-  const out = [];
-  let level = index;
-  let current = id;
-  while (level >= 0) {
-    const window2 = levels[level];
-    out.push(window2.last[current]);
-    current = window2.prefix[current];
-    level -= 1;
-  }
-  out.push(current);
-  return out.reverse();
-}
-
-// src/core/patterns/order-candidates.ts
-function markAbsorbed(levels) {
-  const absorbed = levels.map((level) => new Uint8Array(level.sessions.length));
-  for (let index = 1; index < levels.length; index += 1) {
-    const level = levels[index];
-    const shorter = levels[index - 1];
-    const marks = absorbed[index - 1];
-    for (let id = 0; id < level.sessions.length; id += 1) {
-      const count = level.sessions[id];
-      const prefix2 = level.prefix[id];
-      const suffix = level.suffix[id];
-      if (prefix2 >= 0 && shorter.sessions[prefix2] === count) marks[prefix2] = 1;
-      if (suffix >= 0 && shorter.sessions[suffix] === count) marks[suffix] = 1;
-    }
-  }
-  return absorbed;
-}
-function buildNameOrder(vocabulary) {
-  const rank2 = new Int32Array(vocabulary.length);
-  [...vocabulary.keys()].sort((x2, y) => (vocabulary[x2] ?? "") < (vocabulary[y] ?? "") ? -1 : (vocabulary[x2] ?? "") > (vocabulary[y] ?? "") ? 1 : 0).forEach((id, position) => rank2[id] = position);
-  return (a, b2) => {
-    for (let i = 0; i < a.length && i < b2.length; i += 1) {
-      const diff = rank2[a[i]] - rank2[b2[i]];
-      if (diff !== 0) return diff;
-    }
-    return a.length - b2.length;
-  };
-}
-function listCandidates(levels, minLength) {
-  const absorbed = markAbsorbed(levels);
-  let length = 0;
-  levels.forEach((level, index) => {
-    if (level.length >= minLength) {
-      for (const mark of absorbed[index]) if (mark === 0) length += 1;
-    }
-  });
-  const out = { index: new Int32Array(length), id: new Int32Array(length), length };
-  let at2 = 0;
-  levels.forEach((level, index) => {
-    if (level.length < minLength) return;
-    const marks = absorbed[index];
-    for (let id = 0; id < level.sessions.length; id += 1) {
-      if (marks[id] !== 0) continue;
-      out.index[at2] = index;
-      out.id[at2] = id;
-      at2 += 1;
-    }
-  });
-  return out;
-}
-function buildLogProbabilities(input2) {
-  const { tokens } = input2.packed;
-  const logFrequency = new Float64Array(tokens.reduce((max, token) => Math.max(max, token + 1), input2.vocabulary.length));
-  for (const token of tokens) logFrequency[token] = logFrequency[token] + 1;
-  logFrequency.forEach((count, token) => logFrequency[token] = Math.log(count / tokens.length));
-  const out = [];
-  input2.levels.forEach((level, index) => {
-    const shorter = out[index - 1];
-    out.push(
-      Float64Array.from(level.last, (last, id) => {
-        const prefix2 = level.prefix[id];
-        return logFrequency[last] + (shorter === void 0 ? logFrequency[prefix2] : shorter[prefix2]);
-      })
-    );
-  });
-  return out;
-}
-function buildSurprise(input2, candidates) {
-  const { starts } = input2.packed;
-  const lengths = Array.from({ length: starts.length - 1 }, (_3, s) => starts[s + 1] - starts[s]);
-  const chance = input2.levels.map((level) => {
-    const long = lengths.filter((n) => n >= level.length);
-    return {
-      sessions: long.length,
-      positions: long.reduce((sum, n) => sum + n - level.length + 1, 0) / Math.max(1, long.length)
-    };
-  });
-  const logProbability = buildLogProbabilities(input2);
-  const out = new Float64Array(candidates.length);
-  for (let c3 = 0; c3 < candidates.length; c3 += 1) {
-    const index = candidates.index[c3];
-    const id = candidates.id[c3];
-    const { sessions, positions } = chance[index];
-    const expected = sessions * -Math.expm1(-positions * Math.exp(logProbability[index][id]));
-    const observed = input2.levels[index].sessions[id];
-    out[c3] = observed * Math.log(observed / Math.max(expected, 1e-9));
-  }
-  return out;
-}
-function buildComparator(input2, candidates, score) {
-  const sessionsOf = (c3) => input2.levels[candidates.index[c3]].sessions[candidates.id[c3]];
-  const lengthOf = (c3) => input2.levels[candidates.index[c3]].length;
-  const byName = buildNameOrder(input2.vocabulary);
-  const idsOf = (c3) => buildWindowTokens(input2.levels, candidates.index[c3], candidates.id[c3]);
-  return (a, b2) => score[b2] - score[a] || sessionsOf(b2) - sessionsOf(a) || lengthOf(b2) - lengthOf(a) || byName(idsOf(a), idsOf(b2));
-}
-function* heapOrder(n, before) {
-  const heap = Int32Array.from({ length: n }, (_3, i) => i);
-  let size = n;
-  const siftDown = (from) => {
-    let at2 = from;
-    const item = heap[at2];
-    for (; ; ) {
-      const left = 2 * at2 + 1;
-      if (left >= size) break;
-      const right = left + 1;
-      const child = right < size && before(heap[right], heap[left]) < 0 ? right : left;
-      if (before(heap[child], item) >= 0) break;
-      heap[at2] = heap[child];
-      at2 = child;
-    }
-    heap[at2] = item;
-  };
-  for (let i = (size >> 1) - 1; i >= 0; i -= 1) siftDown(i);
-  while (size > 0) {
-    const top = heap[0];
-    size -= 1;
-    heap[0] = heap[size];
-    siftDown(0);
-    yield top;
-  }
-}
-function* orderCandidates(input2, order) {
-  const candidates = listCandidates(input2.levels, input2.minLength);
-  const sessionsOf = (c3) => input2.levels[candidates.index[c3]].sessions[candidates.id[c3]];
-  const score = order === "surprise" ? buildSurprise(input2, candidates) : Float64Array.from({ length: candidates.length }, (_3, c3) => sessionsOf(c3));
-  for (const c3 of heapOrder(candidates.length, buildComparator(input2, candidates, score)))
-    yield {
-      ids: buildWindowTokens(input2.levels, candidates.index[c3], candidates.id[c3]),
-      sessions: sessionsOf(c3)
-    };
-}
-
-// src/core/patterns/mine.ts
-function buildJaccard(a, b2) {
-  const setA = new Set(a);
-  const setB = new Set(b2);
-  let shared = 0;
-  for (const token of setA) if (setB.has(token)) shared += 1;
-  return shared / (setA.size + setB.size - shared);
-}
-function selectDistinct(candidates, threshold, limit) {
-  const kept = [];
-  for (const candidate2 of candidates) {
-    if (kept.length >= limit) break;
-    if (kept.every((other) => buildJaccard(candidate2.ids, other.ids) < threshold)) kept.push(candidate2);
-  }
-  return kept;
-}
-function roundScore(value) {
-  return Math.round(value * 1e3) / 1e3;
-}
-function minePatterns(input2, options = {}) {
-  const minSessions = Math.max(1, options.minSessions ?? 3);
-  const sessions = options.collapseRuns === false ? input2.sessions : input2.sessions.map((s) => collapseRuns(s));
-  const packed = packSessions(sessions);
-  const levels = countWindows(packed, {
-    minSessions,
-    maxLength: options.maxLength ?? 8
-  });
-  const candidates = orderCandidates(
-    {
-      levels,
-      vocabulary: input2.vocabulary,
-      packed,
-      minLength: options.minLength ?? 2
-    },
-    options.order ?? "surprise"
-  );
-  const kept = selectDistinct(candidates, options.jaccardThreshold ?? 0.7, options.limit ?? 100);
-  const fingerprint = options.fingerprint ?? buildFingerprint;
-  const patterns = kept.map((candidate2) => {
-    const overlap = Math.max(0, ...kept.filter((o2) => o2 !== candidate2).map((o2) => buildJaccard(candidate2.ids, o2.ids)));
-    const tools = candidate2.ids.map((id) => input2.vocabulary[id] ?? "");
-    const support = Math.min(1, Math.log(candidate2.sessions) / Math.log(3));
-    return {
-      tools,
-      sessions: candidate2.sessions,
-      confidence: roundScore(support * (1 - overlap)),
-      fingerprint: fingerprint(tools)
-    };
-  });
-  return patterns.sort((a, b2) => b2.confidence - a.confidence || b2.sessions - a.sessions || (a.fingerprint < b2.fingerprint ? -1 : 1));
-}
-
-// src/core/patterns/draft.ts
-var import_yaml5 = __toESM(require_dist(), 1);
-
-// src/core/patterns/draft-name.ts
-var maxNameLength = 64;
-function buildTaskName(words) {
-  const parts = words.map(
-    (w) => w.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "")
-  ).filter((w) => w !== "").slice(0, 3);
-  let name = "";
-  for (const part of parts) {
-    const next = name === "" ? part : `${name}-${part}`;
-    if (next.length > maxNameLength) break;
-    name = next;
-  }
-  return name === "" ? void 0 : name;
-}
-function buildUniqueName(name, taken) {
-  if (!taken.has(name)) return name;
-  for (let n = 2; ; n += 1) {
-    const suffix = `-${n}`;
-    const candidate2 = `${name.slice(0, maxNameLength - suffix.length).replace(/-+$/, "")}${suffix}`;
-    if (!taken.has(candidate2)) return candidate2;
-  }
-}
-
-// src/core/patterns/describe-tools.ts
-var purposes = [
-  [/^(git|gh)$/i, "work with git"],
-  [
-    /^(npm|npx|pnpm|yarn|bun|node|tsc|vitest|jest|pytest|cargo|go|make|mix|python3?|pip|uv|ruby|rake|mvn|gradle)$/i,
-    "build or test the project"
-  ],
-  [/(^|_)(find_file|glob|grep|rg|search|ls|list_directory|find)($|_)/i, "find files or code"],
-  [/(^|_)(read|open|view|cat|sed|head|tail|read_file|goto|scroll)/i, "read files"],
-  [/(edit|write|str_replace|apply_patch|create|insert|replace|patch)/i, "change files"],
-  [/(bash|shell|exec|run|command|terminal)/i, "run shell commands"],
-  [/^web|fetch|browse|curl|wget|http/i, "look things up on the web"],
-  [/todo|plan|think/i, "plan the work"],
-  [/^(task|agent|spawn)/i, "delegate to a sub-agent"],
-  [/submit|finish|done/i, "finish the task"]
-];
-function describeTool(token) {
-  const colon = token.indexOf(":");
-  const candidates = colon >= 0 ? [token.slice(colon + 1), token.slice(0, colon)] : [token.split("__").pop() ?? token];
-  for (const candidate2 of candidates) {
-    const hit = purposes.find(([pattern]) => pattern.test(candidate2));
-    if (hit !== void 0) return hit[1];
-  }
-  return `use ${token.replace(/[<>]/g, "")}`;
-}
-
-// src/core/patterns/generic.ts
-var genericPurposes = /* @__PURE__ */ new Set([
-  "find files or code",
-  "read files",
-  "change files",
-  "plan the work",
-  "finish the task",
-  "run shell commands"
-]);
-var genericPrograms = /* @__PURE__ */ new Set([
-  "cat",
-  "ls",
-  "grep",
-  "rg",
-  "find",
-  "sed",
-  "awk",
-  "head",
-  "tail",
-  "echo",
-  "cd",
-  "pwd",
-  "wc",
-  "tree",
-  "less",
-  "nl",
-  "printf",
-  "true",
-  "sleep"
-]);
-function isGenericToken(token) {
-  const colon = token.indexOf(":");
-  if (colon >= 0) return genericPrograms.has(token.slice(colon + 1));
-  if (token.startsWith("mcp__")) return false;
-  return genericPurposes.has(describeTool(token)) || genericPrograms.has(token);
-}
-function isGenericSequence(tools) {
-  return tools.every(isGenericToken);
-}
-
-// src/core/patterns/draft-steps.ts
-function code2(text) {
-  return `\`${text.replace(/`/g, "'")}\``;
-}
-var verbs = {
-  "read files": "Read",
-  "change files": "Edit",
-  "find files or code": "Search",
-  "plan the work": "Plan",
-  "finish the task": "Finish"
-};
-function fileStep(tool, details) {
-  const verb = verbs[describeTool(tool)] ?? "Call";
-  const parts = details.flatMap((d2) => d2.split(" ")).filter((p2) => p2 !== "&&");
-  const kinds = [...new Set(parts.filter((p2) => !/^[a-z_]+$/.test(p2)))].slice(0, 2);
-  const commands = [...new Set(parts.filter((p2) => /^[a-z_]+$/.test(p2)))].slice(0, 2);
-  const what = kinds.length > 0 ? ` the ${kinds.map(code2).join(" and ")} files` : "";
-  const how = commands.length > 0 ? ` (${commands.map(code2).join(", ")})` : "";
-  return verb === "Call" ? `Call ${code2(tool)}${what}${how}` : `${verb}${what} with ${code2(tool)}${how}`;
-}
-var doneClauses = {
-  tests: "until the tests pass",
-  commit: "and commit the change",
-  release: "and publish the release",
-  submit: "and submit the result"
-};
-function renderSteps(tools, details, ending) {
-  const seen = /* @__PURE__ */ new Set();
-  const last = tools.length - (ending !== "submit" && tools.length > 1 && /submit|finish/i.test(tools[tools.length - 1] ?? "") ? 2 : 1);
-  return tools.map((token, i) => {
-    const top = (details[i] ?? []).slice(0, 3).map(([d2]) => d2);
-    const colon = token.indexOf(":");
-    let text;
-    if (colon >= 0) {
-      const [first, ...others] = top.length > 0 ? top : [`${token.slice(colon + 1)} \u2026`];
-      const commands = first.split(" && ");
-      const again = seen.has(first) ? " again" : "";
-      text = `Run ${commands.map(code2).join(", then ")}${again} with ${code2(token.slice(0, colon))}${others.length > 0 ? ` (or ${others.map((o2) => o2.split(" && ").map(code2).join(" then ")).join("; ")})` : ""}`;
-      seen.add(first);
-    } else text = fileStep(token, top);
-    if (i === last && ending !== void 0) text += `, ${doneClauses[ending]}`;
-    return `${i + 1}. ${text}.`;
-  });
-}
-function summarizeSteps(tools, details) {
-  const parts = [];
-  tools.forEach((token, i) => {
-    const top = details[i]?.[0]?.[0];
-    const colon = token.indexOf(":");
-    const kind = top?.split(" ").find((p2) => p2.startsWith("*."));
-    let part;
-    if (colon >= 0) part = `run ${(top ?? token.slice(colon + 1)).split(" && ").map(code2).join(", ")}`;
-    else if (kind !== void 0) part = `${(verbs[describeTool(token)] ?? "use").toLowerCase()} the ${code2(kind)} files`;
-    else if (!isGenericToken(token)) part = `use ${code2(token)}`;
-    if (part !== void 0 && !parts.includes(part)) parts.push(part);
-  });
-  if (parts.length <= 1) return parts[0] ?? "";
-  return `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
-}
-function renderDoneWhen(ending, lastDetail) {
-  switch (ending) {
-    case "tests":
-      return `The test command${lastDetail ? ` (${code2(lastDetail)})` : ""} passes.`;
-    case "commit":
-      return "The change is committed, with a message that says what it does.";
-    case "release":
-      return `The release is out${lastDetail ? ` (${code2(lastDetail)})` : ""}.`;
-    case "submit":
-      return "The result is submitted.";
-    default:
-      return void 0;
-  }
-}
-
-// src/core/patterns/task-words.ts
-var stopwords = new Set(
-  `a about above after again all also am an and any are as at be because been before being below between both but by can could did do does doing done down during each else etc every few for from further get got had has have having he her here hers him his how i if in into is it its itself just let lets like make me more most my need needs no nor not now of off on once only or other our out over own please same she should so some such than thank thanks that the their them then there these they this those through to too under until up us use using very via want was we were what when where which while who why will with would you your yours yes ok okay hi hello hey also again still sure really well look see try new one two way thing things something anything everything it's i'm don't can't let's read file files content stop base directory`.split(
-    " "
-  )
-);
-function keyOf(word) {
-  return word.length > 4 && word.endsWith("s") && !word.endsWith("ss") ? word.slice(0, -1) : word;
-}
-function listTaskWords(text) {
-  return (text.toLowerCase().match(/[a-z][a-z0-9+#]*(?:'[a-z]+)?/g) ?? []).filter((w) => w.length >= 3 && !stopwords.has(w));
-}
-var politeness = /^(?:(?:please|pls|so|ok|okay|now|then|and|also|hey|hi|time to|we need to|we need|i need you to|i need to|i want you to|i want to|i'd like you to|can you|could you|would you|let's|go ahead and)[\s,]+)+/i;
-function readPhrase(example, recurring) {
-  const clauses = example.split(/[.:;!?—–]+|,\s|\s-\s|\bthen\b/i).map((c3) => c3.trim()).filter((c3) => c3 !== "");
-  const nameWords = [];
-  let phrase;
-  for (const clause of clauses) {
-    const words = (clause.match(/[A-Za-z][A-Za-z0-9+#]*(?:'[a-z]+)?/g) ?? []).filter((w) => recurring.has(keyOf(w.toLowerCase())));
-    if (words.length === 0) continue;
-    for (const w of words) if (nameWords.length < 3 && !nameWords.includes(w.toLowerCase())) nameWords.push(w.toLowerCase());
-    if (phrase === void 0) {
-      const last = words[words.length - 1];
-      const cut2 = clause.slice(0, clause.toLowerCase().lastIndexOf(last.toLowerCase()) + last.length);
-      phrase = cut2.replace(politeness, "").replace(/^./, (c3) => c3.toLowerCase());
-    }
-    if (nameWords.length >= 2) break;
-  }
-  return phrase === void 0 ? { nameWords } : { phrase, nameWords };
-}
-function findTaskWords(asked) {
-  const sessions = asked.filter((texts2) => texts2.length > 0);
-  if (sessions.length < 2) return { words: [], nameWords: [] };
-  const df = /* @__PURE__ */ new Map();
-  const surface = /* @__PURE__ */ new Map();
-  for (const texts2 of sessions) {
-    const keys = /* @__PURE__ */ new Set();
-    for (const word of texts2.flatMap(listTaskWords)) {
-      const key = keyOf(word);
-      keys.add(key);
-      const forms = surface.get(key) ?? /* @__PURE__ */ new Map();
-      forms.set(word, (forms.get(word) ?? 0) + 1);
-      surface.set(key, forms);
-    }
-    for (const key of keys) df.set(key, (df.get(key) ?? 0) + 1);
-  }
-  const need = Math.max(2, Math.ceil(sessions.length / 2));
-  const recurring = new Set([...df].filter(([, n]) => n >= need).map(([k]) => k));
-  if (recurring.size === 0) return { words: [], nameWords: [] };
-  const texts = sessions.flat();
-  const score = (text) => new Set(
-    listTaskWords(text).map(keyOf).filter((k) => recurring.has(k))
-  ).size;
-  const example = [...texts].sort((a, b2) => score(b2) - score(a) || a.length - b2.length || (a < b2 ? -1 : 1))[0];
-  const ordered = [];
-  for (const key of listTaskWords(example).map(keyOf)) if (recurring.has(key) && !ordered.includes(key)) ordered.push(key);
-  const rest = [...recurring].filter((k) => !ordered.includes(k)).sort((a, b2) => (df.get(b2) ?? 0) - (df.get(a) ?? 0) || (a < b2 ? -1 : 1));
-  const words = [...ordered, ...rest].map((key) => mostCommon(surface.get(key)) ?? key);
-  return { words, example, ...readPhrase(example, recurring) };
-}
-function mostCommon(forms) {
-  if (forms === void 0) return void 0;
-  return [...forms].sort((a, b2) => b2[1] - a[1] || a[0].length - b2[0].length || (a[0] < b2[0] ? -1 : 1))[0]?.[0];
-}
-
-// src/core/patterns/evidence.ts
-function collapse(calls, refine) {
-  const tokens = [];
-  const runs = [];
-  calls.forEach((call, i) => {
-    const token = buildToken(call, { refine });
-    if (tokens[tokens.length - 1] === token) runs[runs.length - 1].push(i);
-    else {
-      tokens.push(token);
-      runs.push([i]);
-    }
-  });
-  return { tokens, runs };
-}
-function findOccurrences(tools, sessions, refine) {
-  const out = [];
-  for (const session of sessions) {
-    const { tokens, runs } = collapse(session.calls, refine);
-    for (let i = 0; i + tools.length <= tokens.length; i += 1) {
-      if (tools.every((t2, j2) => tokens[i + j2] === t2)) out.push({ session, steps: runs.slice(i, i + tools.length) });
-    }
-  }
-  return out;
-}
-var testCommand = /^(npm|pnpm|yarn|bun|npx)( run)? (test|vitest|jest)|^(pytest|vitest|jest|tox|nox)\b|^(cargo|go|mix|dotnet|mvn|gradle|make|rake) test|^python3? -m (pytest|unittest)/;
-var releaseCommand = /^(npm|pnpm|yarn) publish|^git (push|tag)|^gh release|^cargo publish|^twine upload|^(poetry|uv) publish/;
-function readEnding(lastDetails, lastTool) {
-  const commands = lastDetails.flatMap((d2) => d2.split(" && "));
-  if (commands.some((d2) => releaseCommand.test(d2))) return "release";
-  if (commands.some((d2) => /^git commit\b/.test(d2))) return "commit";
-  if (commands.some((d2) => testCommand.test(d2))) return "tests";
-  if (/submit|finish/i.test(lastTool)) return "submit";
-  return void 0;
-}
-function countDetails(occurrences, step) {
-  const counts = /* @__PURE__ */ new Map();
-  for (const occurrence of occurrences) {
-    const run = [];
-    for (const index of occurrence.steps[step] ?? []) {
-      const detail = occurrence.session.calls[index]?.detail;
-      if (detail !== void 0 && run[run.length - 1] !== detail) run.push(detail);
-    }
-    if (run.length === 0) continue;
-    const key = run.slice(0, 3).join(" && ");
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
-  return [...counts].sort((a, b2) => b2[1] - a[1] || (a[0] < b2[0] ? -1 : 1));
-}
-function askedBefore(occurrences) {
-  const asked = /* @__PURE__ */ new Map();
-  for (const { session, steps } of occurrences) {
-    if (asked.has(session.id)) continue;
-    const start = steps[0]?.[0] ?? 0;
-    const before = session.requests.filter((r2) => r2.at <= start).map((r2) => r2.text);
-    asked.set(session.id, before.length > 0 ? before : session.requests.slice(0, 1).map((r2) => r2.text));
-  }
-  return asked;
-}
-function timeRange(occurrences) {
-  const times = occurrences.flatMap((o2) => o2.steps.flat().map((i) => o2.session.calls[i]?.time)).filter((t2) => t2 !== void 0 && !Number.isNaN(Date.parse(t2))).sort((a, b2) => Date.parse(a) - Date.parse(b2));
-  return times.length === 0 ? {} : { first: times[0], last: times[times.length - 1] };
-}
-function buildPatternEvidence(tools, sessions, refine = true) {
-  const occurrences = findOccurrences(tools, sessions, refine);
-  const ids = [...new Set(occurrences.map((o2) => o2.session.id))];
-  const files = [...new Set(occurrences.map((o2) => o2.session.file))].sort();
-  const details = tools.map((_3, step) => countDetails(occurrences, step));
-  const asked = askedBefore(occurrences);
-  const task = findTaskWords([...asked.values()]);
-  const lastDetails = details.slice(-2).flatMap((step) => step.map(([d2]) => d2));
-  const ending = readEnding(lastDetails, tools[tools.length - 1] ?? "");
-  const { first, last } = timeRange(occurrences);
-  const examples = [...new Set([...asked.values()].map((texts) => texts[texts.length - 1]).filter((t2) => t2 !== void 0))];
-  const evidence = {
-    sessions: ids,
-    files,
-    ...first === void 0 ? {} : { first_seen: first },
-    ...last === void 0 ? {} : { last_seen: last },
-    requests: examples.slice(0, 3).map((t2) => t2.length > 200 ? `${t2.slice(0, 199)}\u2026` : t2),
-    task_words: task.words,
-    ...ending === void 0 ? {} : { ending }
-  };
-  return { evidence, task, details, sessionIds: new Set(ids) };
-}
-
-// src/core/patterns/draft.ts
-var defaultDraftLimits = Object.freeze({ max_drafts: 5, min_sessions: 3, min_confidence: 0.3 });
-function resolveDraftLimits(partial = {}) {
-  const limits = { ...defaultDraftLimits };
-  for (const key of Object.keys(defaultDraftLimits)) {
-    const value = partial[key];
-    if (typeof value === "number" && Number.isFinite(value) && value >= 0) limits[key] = value;
-  }
-  return limits;
-}
-var maxDescription = 1024;
-function clean(text) {
-  return text.replace(/[<>]/g, "").replace(/\s+/g, " ").trim();
-}
-function escapeRegExp(text) {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-function namedWord(token) {
-  const colon = token.indexOf(":");
-  return colon >= 0 ? token.slice(colon + 1) : token;
-}
-function bodyOf(text) {
-  const match = /^---\r?\n[\s\S]*?\r?\n---\r?\n?/.exec(text);
-  return match === null ? text : text.slice(match[0].length);
-}
-function findCoveringSkill(pattern, existing) {
-  for (const skill of existing) {
-    if (skill.text.includes(pattern.fingerprint)) return skill.name;
-    const body = bodyOf(skill.text);
-    const named = pattern.tools.every((token) => new RegExp(`(^|[^\\w])${escapeRegExp(namedWord(token))}($|[^\\w])`).test(body));
-    if (named) return skill.name;
-  }
-  return void 0;
-}
-function quote(text, max) {
-  const flat = clean(text).replace(/"/g, "'");
-  return flat.length > max ? `${flat.slice(0, max - 1).replace(/\s+\S*$/, "")}\u2026` : flat;
-}
-function listed(values, max) {
-  return values.length <= max ? values.join(", ") : `${values.slice(0, max).join(", ")} (+${values.length - max} more)`;
-}
-function buildWording(pattern, found) {
-  const phrase = quote(found.task.phrase ?? found.task.nameWords.join(" "), 90);
-  const title = phrase.replace(/^./, (c3) => c3.toUpperCase());
-  const ending = found.evidence.ending;
-  const summary2 = summarizeSteps(pattern.tools, found.details);
-  const example = found.task.example === void 0 ? "" : `, as in "${quote(found.task.example, 140)}"`;
-  const whenToUse = clean(`When a person asks to ${phrase}${example}.`);
-  const description = clean(
-    `${title}: ${summary2}${ending === void 0 ? "" : `, ${doneClauses[ending]}`}. Use when asked to ${phrase}${example} (the procedure of ${pattern.sessions} agent sessions).`
-  ).slice(0, maxDescription);
-  return { description, whenToUse, title };
-}
-function buildFrontmatter(pattern, name, found, profile) {
-  const { description, whenToUse } = buildWording(pattern, found);
-  const e = found.evidence;
-  const origin = {
-    source: "skillgarden detect",
-    fingerprint: pattern.fingerprint,
-    tools: pattern.tools.join(" \u2192 "),
-    sessions: String(pattern.sessions),
-    session_ids: listed(e.sessions, 10),
-    transcripts: listed(e.files, 10),
-    ...e.first_seen === void 0 ? {} : { first_seen: e.first_seen },
-    ...e.last_seen === void 0 ? {} : { last_seen: e.last_seen }
-  };
-  if (profile === "runtime") return { name, description, version: "0.1.0", pinned: false, when_to_use: whenToUse, metadata: origin };
-  return { name, description, metadata: { version: "0.1.0", pinned: "false", when_to_use: whenToUse, ...origin } };
-}
-function buildDraft(pattern, name, found, profile = "spec") {
-  const frontmatter = (0, import_yaml5.stringify)(buildFrontmatter(pattern, name, found, profile), { lineWidth: 0 });
-  const { title } = buildWording(pattern, found);
-  const ending = found.evidence.ending;
-  const lastDetail = found.details.slice(-2).map((step) => step[0]?.[0]?.split(" && ").pop()).filter((d2) => d2 !== void 0).pop();
-  const done = renderDoneWhen(ending, lastDetail);
-  const asked = found.evidence.requests.map((r2) => `- "${quote(r2, 160)}"`);
-  const body = [
-    `# ${title}`,
-    "",
-    `<!-- Drafted by skillgarden from ${pattern.sessions} agent sessions (pattern ${pattern.fingerprint}); the evidence is in the metadata. Review the steps before adopting it. -->`,
-    "",
-    "## When to use",
-    "",
-    `When a person asks to ${quote(found.task.phrase ?? found.task.nameWords.join(" "), 90)}. Requests that led to this procedure:`,
-    "",
-    ...asked,
-    "",
-    "## Steps",
-    "",
-    ...renderSteps(pattern.tools, found.details, ending),
-    "",
-    ...done === void 0 ? [] : ["## Done when", "", done, ""]
-  ].join("\n");
-  return {
-    name,
-    fingerprint: pattern.fingerprint,
-    text: `---
-${frontmatter}---
-
-${body}`,
-    evidence: found.evidence
-  };
-}
-function sessionOverlap(a, b2) {
-  let shared = 0;
-  for (const id of a) if (b2.has(id)) shared += 1;
-  return shared / Math.max(1, Math.min(a.size, b2.size));
-}
-function groupCandidates(candidates) {
-  const groups = [];
-  for (const candidate2 of candidates) {
-    const group = groups.find(
-      (g2) => g2.some(
-        (other) => other.name === candidate2.name || sessionOverlap(other.found.sessionIds, candidate2.found.sessionIds) >= 0.5 && other.pattern.tools.some((t2) => candidate2.pattern.tools.includes(t2))
-      )
-    );
-    if (group === void 0) groups.push([candidate2]);
-    else group.push(candidate2);
-  }
-  return groups;
-}
-function screen(pattern, limits) {
-  if (pattern.sessions < limits.min_sessions)
-    return `seen in ${pattern.sessions} sessions, fewer than min_sessions (${limits.min_sessions})`;
-  if (pattern.confidence < limits.min_confidence)
-    return `confidence ${pattern.confidence.toFixed(2)} is below min_confidence (${limits.min_confidence})`;
-  if (isGenericSequence(pattern.tools)) return "only reads, searches, edits or finishes: every task does that, so it names none";
-  return void 0;
-}
-function draftPatterns(patterns, existing, options = {}) {
-  const limits = { ...defaultDraftLimits, ...options.limits };
-  const out = patterns.map((p2) => ({ ...p2 }));
-  const candidates = [];
-  patterns.forEach((pattern, index) => {
-    const detected = out[index];
-    const coveredBy = findCoveringSkill(pattern, existing);
-    if (coveredBy !== void 0) return void (detected.coveredBy = coveredBy);
-    const reason = screen(pattern, limits);
-    if (reason !== void 0) return void (detected.reason = reason);
-    const found = buildPatternEvidence(pattern.tools, options.sessions ?? [], options.refine ?? true);
-    const name = found.task.nameWords.length >= 2 ? buildTaskName(found.task.nameWords) : void 0;
-    if (name === void 0)
-      return void (detected.reason = `what people asked before it has ${found.task.nameWords.length === 0 ? "no words" : `only one word (${found.task.nameWords[0]})`} in common: no task to name it after`);
-    candidates.push({ index, pattern, found, name });
-  });
-  const taken = new Set(existing.map((skill) => skill.name));
-  const groups = groupCandidates(candidates);
-  groups.forEach((group, rank2) => {
-    const lead = [...group].sort(
-      (a, b2) => b2.pattern.tools.length - a.pattern.tools.length || b2.pattern.confidence - a.pattern.confidence
-    )[0];
-    if (rank2 >= limits.max_drafts) {
-      for (const c3 of group)
-        out[c3.index].reason = `beyond max_drafts (${limits.max_drafts}): stronger patterns were drafted first`;
-      return;
-    }
-    const name = buildUniqueName(lead.name, taken);
-    taken.add(name);
-    const draft = buildDraft(lead.pattern, name, lead.found, options.profile);
-    const absorbs = group.filter((c3) => c3 !== lead).map((c3) => c3.pattern.fingerprint);
-    out[lead.index].draft = absorbs.length > 0 ? { ...draft, absorbs } : draft;
-    for (const c3 of group) if (c3 !== lead) out[c3.index].collapsedInto = name;
-  });
-  return out;
-}
-
-// src/core/patterns/uses.ts
-var loaderTools = /* @__PURE__ */ new Set(["load_skill", "skill_view", "skill_load", "view_skill", "use_skill"]);
-var builtinCommands = /* @__PURE__ */ new Set([
-  "add-dir",
-  "agents",
-  "bashes",
-  "bug",
-  "clear",
-  "compact",
-  "config",
-  "context",
-  "cost",
-  "doctor",
-  "exit",
-  "export",
-  "help",
-  "hooks",
-  "ide",
-  "init",
-  "install-github-app",
-  "login",
-  "logout",
-  "mcp",
-  "memory",
-  "model",
-  "output-style",
-  "permissions",
-  "plugin",
-  "pr-comments",
-  "release-notes",
-  "resume",
-  "rewind",
-  "review",
-  "status",
-  "statusline",
-  "terminal-setup",
-  "todos",
-  "upgrade",
-  "usage",
-  "vim",
-  "quit"
-]);
-var skillName = /^[a-z0-9][a-z0-9:_-]{0,63}$/i;
-function stringField2(args, keys) {
-  if (typeof args !== "object" || args === null) return void 0;
-  const record2 = args;
-  for (const key of keys) {
-    const value = record2[key];
-    if (typeof value === "string" && skillName.test(value.trim())) return value.trim();
-  }
-  return void 0;
-}
-var readingTools = /^(read|read_file|view|open|view_file|cat)$/i;
-var readingPrograms = /* @__PURE__ */ new Set(["cat", "sed", "head", "less", "more", "bat", "nl"]);
-var skillFilePath = /(?:^|[\s/'"])skills\/(?:[^\s/'"]+\/)?([a-z0-9][a-z0-9_-]{0,63})\/SKILL\.md(?:$|[\s'"])/i;
-function pathArgument(args, keys) {
-  for (const key of keys) {
-    const value = args[key];
-    if (typeof value === "string") return value;
-  }
-  return void 0;
-}
-function parseSkillFileRead(tool, args, program) {
-  const command = program !== void 0 && readingPrograms.has(program) ? pathArgument(args, ["command", "cmd"]) : void 0;
-  const text = readingTools.test(tool) ? pathArgument(args, ["file_path", "path", "absolute_path", "filename"]) : command?.match(/\s-i\b/) ? void 0 : command;
-  return text === void 0 ? void 0 : skillFilePath.exec(text)?.[1];
-}
-function parseSkillLoad(tool, args, program) {
-  if (tool === "Skill") return stringField2(args, ["skill", "command", "name"]);
-  if (loaderTools.has(tool)) return stringField2(args, ["name", "skill", "skill_name"]);
-  if (typeof args !== "object" || args === null || Array.isArray(args)) return void 0;
-  const record2 = args;
-  if (tool === "SlashCommand") return typeof record2.command === "string" ? parseSlashCommand(record2.command) : void 0;
-  return parseSkillFileRead(tool, record2, program);
-}
-function parseSlashCommand(text) {
-  const wrapped = /<command-name>\/?([^<\s]+)<\/command-name>/.exec(text);
-  const match = wrapped ?? /^\s*\/([A-Za-z0-9][A-Za-z0-9:_-]*)(?:\s|$)/.exec(text);
-  const name = match?.[1];
-  if (name === void 0 || !skillName.test(name) || builtinCommands.has(name)) return void 0;
-  return name;
-}
-function buildSkillUses(sessions) {
-  const uses = sessions.flatMap((session) => session.uses);
-  return uses.sort(
-    (a, b2) => (a.time === void 0 ? 1 : 0) - (b2.time === void 0 ? 1 : 0) || (a.time ?? "").localeCompare(b2.time ?? "") || a.session.localeCompare(b2.session)
-  );
-}
-
-// src/services/detect.ts
-import { readdir as readdir2, readFile as readFile5 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname5, isAbsolute as isAbsolute3, join as join28, relative as relative2, resolve as resolve4 } from "node:path";
-
-// src/store/transcripts/expand-paths.ts
-var import_picomatch4 = __toESM(require_picomatch2(), 1);
-import { opendir, stat as stat3 } from "node:fs/promises";
-import { join as join27, resolve as resolve3, sep as sep2 } from "node:path";
-var transcriptFile = /\.(jsonl|ndjson|json|traj)$/i;
-var skippedDirs = /* @__PURE__ */ new Set(["node_modules", ".git"]);
-function globBase(pattern) {
-  const parts = pattern.split(/[\\/]/);
-  const fixed = [];
-  for (const part of parts) {
-    if (import_picomatch4.default.scan(part).isGlob) break;
-    fixed.push(part);
-  }
-  return fixed.join("/") || ".";
-}
-async function* walk2(dir, budget2) {
-  let handle;
-  try {
-    handle = await opendir(dir);
-  } catch {
-    return;
-  }
-  const entries = [];
-  for await (const entry of handle) {
-    if (--budget2.left < 0) break;
-    entries.push({
-      name: entry.name,
-      isDir: entry.isDirectory(),
-      isFile: entry.isFile()
-    });
-  }
-  entries.sort((a, b2) => a.name < b2.name ? -1 : a.name > b2.name ? 1 : 0);
-  for (const entry of entries) {
-    const path = join27(dir, entry.name);
-    if (entry.isFile) yield path;
-    else if (entry.isDir && !skippedDirs.has(entry.name)) yield* walk2(path, budget2);
-  }
-}
-async function matchPattern(pattern, cwd, budget2) {
-  const matched = [];
-  if (import_picomatch4.default.scan(pattern).isGlob) {
-    const isMatch = (0, import_picomatch4.default)(resolve3(cwd, pattern).split(sep2).join("/"), {
-      dot: true
-    });
-    for await (const file of walk2(resolve3(cwd, globBase(pattern)), budget2)) if (isMatch(file.split(sep2).join("/"))) matched.push(file);
-    return matched;
-  }
-  const path = resolve3(cwd, pattern);
-  const info2 = await stat3(path).catch(() => void 0);
-  if (info2?.isDirectory()) {
-    for await (const file of walk2(path, budget2)) if (transcriptFile.test(file)) matched.push(file);
-  } else if (info2?.isFile()) {
-    matched.push(path);
-  }
-  return matched;
-}
-async function expandTranscriptPaths(patterns, options = {}) {
-  const cwd = options.cwd ?? process.cwd();
-  const budget2 = { left: options.maxEntries ?? 1e6 };
-  const found = /* @__PURE__ */ new Set();
-  const unmatched = [];
-  for (const pattern of patterns) {
-    const matched = await matchPattern(pattern, cwd, budget2);
-    if (matched.length === 0) unmatched.push(pattern);
-    for (const file of matched) found.add(file);
-  }
-  return { files: [...found].sort(), unmatched, truncated: budget2.left < 0 };
-}
-
-// src/store/transcripts/read-transcript.ts
-import { open as open2, readFile as readFile4, stat as stat4 } from "node:fs/promises";
-import { isUtf8 as isUtf82 } from "node:buffer";
-import { basename as basename3, extname } from "node:path";
-
-// src/store/transcripts/collector.ts
-function timeOf(value) {
-  if (typeof value === "string" && value !== "") return value;
-  if (typeof value === "number" && Number.isFinite(value)) {
-    const ms2 = value < 1e12 ? value * 1e3 : value;
-    const date = new Date(ms2);
-    return Number.isNaN(date.getTime()) ? void 0 : date.toISOString();
-  }
-  return void 0;
-}
-var maxRequests = 20;
-var maxRequestChars = 600;
-function cleanRequest(text) {
-  const trimmed = text.trim();
-  if (trimmed === "" || trimmed.startsWith("<") || /^(Caveat:|\[Request interrupted|# AGENTS\.md|Base directory for this skill:)/.test(trimmed))
-    return void 0;
-  return trimmed.replace(/\s+/g, " ").slice(0, maxRequestChars);
-}
-var SessionCollector = class {
-  constructor(file, refine, defaultSession) {
-    this.file = file;
-    this.refine = refine;
-    this.defaultSession = defaultSession;
-  }
-  file;
-  refine;
-  defaultSession;
-  format;
-  sessions = /* @__PURE__ */ new Map();
-  requests = /* @__PURE__ */ new Map();
-  uses = [];
-  skips = /* @__PURE__ */ new Map();
-  callsOf(session) {
-    let calls = this.sessions.get(session);
-    if (calls === void 0) {
-      calls = [];
-      this.sessions.set(session, calls);
-    }
-    return calls;
-  }
-  /** Registers a session that may turn out to have no calls (reported as such). */
-  touch(session) {
-    this.callsOf(session);
-  }
-  call(session, name, args, time) {
-    if (typeof name !== "string" || name.trim() === "") {
-      this.skip("tool calls without a name");
-      return;
-    }
-    const at2 = timeOf(time);
-    const call = buildToolCall(name.trim(), args, {
-      refine: this.refine,
-      time: at2
-    });
-    this.callsOf(session).push(call);
-    const skill = parseSkillLoad(call.name, args, call.program);
-    if (skill !== void 0) this.addUse(skill, session, at2);
-  }
-  userText(session, text, time) {
-    this.touch(session);
-    if (typeof text !== "string") return;
-    const skill = parseSlashCommand(text);
-    if (skill !== void 0) this.addUse(skill, session, timeOf(time));
-    const request2 = cleanRequest(text);
-    if (request2 === void 0) return;
-    let list = this.requests.get(session);
-    if (list === void 0) this.requests.set(session, list = []);
-    if (list.length < maxRequests) list.push({ text: request2, at: this.callsOf(session).length });
-  }
-  addUse(skill, session, time) {
-    this.uses.push(time === void 0 ? { skill, session } : { skill, session, time });
-  }
-  skip(reason, count = 1) {
-    this.skips.set(reason, (this.skips.get(reason) ?? 0) + count);
-  }
-  finish() {
-    const usesBySession = /* @__PURE__ */ new Map();
-    for (const use of this.uses) {
-      const list = usesBySession.get(use.session);
-      if (list === void 0) usesBySession.set(use.session, [use]);
-      else list.push(use);
-    }
-    const sessions = [];
-    let empty = 0;
-    for (const [id, calls] of this.sessions) {
-      if (calls.length === 0) empty += 1;
-      else
-        sessions.push({
-          id,
-          file: this.file,
-          format: this.format ?? "compact",
-          calls,
-          uses: usesBySession.get(id) ?? [],
-          requests: this.requests.get(id) ?? []
-        });
-    }
-    if (empty > 0) this.skip("sessions without tool calls", empty);
-    if (this.sessions.size === 0 && this.skips.size === 0) this.skip("no sessions found");
-    const skipped = [...this.skips].map(([reason, count]) => ({
-      file: this.file,
-      reason,
-      count
-    }));
-    return {
-      file: this.file,
-      format: this.format,
-      sessions,
-      uses: this.uses,
-      skipped
-    };
-  }
-};
-
-// src/store/transcripts/records.ts
-function isObject(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-function parseArguments(value) {
-  if (typeof value !== "string") return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return void 0;
-  }
-}
-function textOf(content) {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return void 0;
-  for (const block of content) {
-    if (isObject(block) && typeof block.text === "string" && (block.type === "text" || block.type === "input_text" || block.type === void 0)) {
-      return block.text;
-    }
-  }
-  return void 0;
-}
-function stringOr(value, fallback) {
-  return typeof value === "string" && value !== "" ? value : fallback;
-}
-
-// src/store/transcripts/format-codex.ts
-var codexRecordTypes = /* @__PURE__ */ new Set(["session_meta", "response_item", "event_msg", "turn_context", "compacted"]);
-var codexItemTypes = /* @__PURE__ */ new Set([
-  "message",
-  "reasoning",
-  "function_call",
-  "function_call_output",
-  "custom_tool_call",
-  "custom_tool_call_output",
-  "local_shell_call",
-  "web_search_call"
-]);
-function isLegacyCodexHeader(record2) {
-  return "record_type" in record2 || "instructions" in record2 && typeof record2.id === "string" && "timestamp" in record2;
-}
-function readItem(item, session, sink, time) {
-  switch (item.type) {
-    case "function_call":
-      sink.call(session, item.name, parseArguments(item.arguments), time);
-      break;
-    case "custom_tool_call":
-      sink.call(session, item.name, void 0, time);
-      break;
-    case "local_shell_call":
-      sink.call(session, "local_shell", item.action, time);
-      break;
-    case "web_search_call":
-      sink.call(session, "web_search", item.action, time);
-      break;
-    case "message":
-      if (item.role === "user") sink.userText(session, textOf(item.content), time);
-      break;
-    default:
-      break;
-  }
-}
-function createCodexHandler() {
-  let session;
-  return (record2, sink) => {
-    const type = record2.type;
-    if (typeof type !== "string") {
-      if (!isLegacyCodexHeader(record2)) return "unknown";
-      if (typeof record2.id === "string") session ??= record2.id;
-      return "handled";
-    }
-    if (codexItemTypes.has(type) && !("payload" in record2)) {
-      readItem(record2, session ?? sink.defaultSession, sink, record2.timestamp);
-      return "handled";
-    }
-    if (!codexRecordTypes.has(type)) return "unknown";
-    const payload = record2.payload;
-    if (!isObject(payload)) {
-      sink.skip(`${type} records without a payload`);
-      return "handled";
-    }
-    if (type === "session_meta" && typeof payload.id === "string") session ??= payload.id;
-    if (type === "response_item") readItem(payload, session ?? sink.defaultSession, sink, record2.timestamp);
-    return "handled";
-  };
-}
-
-// src/store/transcripts/detect-format.ts
-var claudeTypes = /* @__PURE__ */ new Set(["user", "assistant", "system", "summary", "progress", "file-history-snapshot", "queue-operation"]);
-function isGeminiSession(record2, messages) {
-  if ("projectHash" in record2) return true;
-  const first = messages.find(isObject);
-  return first !== void 0 && "type" in first && !("role" in first);
-}
-function detectRecordFormat(record2) {
-  if ("session" in record2 && ("tool" in record2 || typeof record2.user === "string")) return "compact";
-  if (typeof record2.type === "string" && "payload" in record2 && codexRecordTypes.has(record2.type)) return "codex";
-  if (isLegacyCodexHeader(record2)) return "codex";
-  if (typeof record2.type === "string" && codexItemTypes.has(record2.type) && !("sessionId" in record2) && !("message" in record2))
-    return "codex";
-  if (Array.isArray(record2.conversations)) return "hermes";
-  if (Array.isArray(record2.trajectory)) return "swe-agent";
-  if (Array.isArray(record2.history)) {
-    const first = record2.history.find(isObject);
-    if ("instance_id" in record2 || first !== void 0 && "source" in first) return "openhands";
-    return "swe-agent";
-  }
-  if (Array.isArray(record2.messages)) return isGeminiSession(record2, record2.messages) ? "gemini" : "chat";
-  if (typeof record2.type === "string" && (typeof record2.sessionId === "string" || claudeTypes.has(record2.type))) return "claude-code";
-  return void 0;
-}
-function detectDocumentFormat(doc) {
-  if (Array.isArray(doc)) {
-    const first = doc.find(isObject);
-    if (first === void 0) return void 0;
-    if ("source" in first && ("action" in first || "observation" in first)) return "openhands";
-    if ("role" in first) return "chat";
-    return detectRecordFormat(first);
-  }
-  return isObject(doc) ? detectRecordFormat(doc) : void 0;
-}
-
-// src/store/transcripts/format-chat.ts
-function readToolCalls(message, session, sink) {
-  const time = message.timestamp ?? message.created_at;
-  if (Array.isArray(message.tool_calls)) {
-    for (const call of message.tool_calls) {
-      const fn2 = isObject(call) ? call.function : void 0;
-      if (isObject(fn2)) sink.call(session, fn2.name, parseArguments(fn2.arguments), time);
-      else sink.skip("tool calls without a function");
-    }
-  } else if (isObject(message.function_call)) {
-    sink.call(session, message.function_call.name, parseArguments(message.function_call.arguments), time);
-  }
-}
-function readChatDocument(doc, sink) {
-  const messages = Array.isArray(doc) ? doc : isObject(doc) && Array.isArray(doc.messages) ? doc.messages : void 0;
-  if (messages === void 0) return "unknown";
-  const session = isObject(doc) ? stringOr(doc.id ?? doc.session_id, sink.defaultSession) : sink.defaultSession;
-  for (const message of messages) {
-    if (!isObject(message)) {
-      sink.skip("messages that are not objects");
-      continue;
-    }
-    if (message.role === "user") sink.userText(session, message.content, message.timestamp);
-    if (message.role === "assistant") readToolCalls(message, session, sink);
-  }
-  return "handled";
-}
-
-// src/store/transcripts/format-claude-code.ts
-var otherTypes = /* @__PURE__ */ new Set([
-  "system",
-  "summary",
-  "progress",
-  "file-history-snapshot",
-  "queue-operation",
-  "attachment",
-  "result",
-  "custom-title",
-  "tag"
-]);
-function createClaudeCodeHandler() {
-  const seen = /* @__PURE__ */ new Set();
-  let lastSession;
-  return (record2, sink) => {
-    const type = record2.type;
-    if (typeof type !== "string") return "unknown";
-    if (otherTypes.has(type)) return "handled";
-    if (type !== "user" && type !== "assistant") return "unknown";
-    const base = typeof record2.sessionId === "string" ? record2.sessionId : lastSession ?? sink.defaultSession;
-    lastSession = base;
-    const session = typeof record2.agentId === "string" ? `${base}/${record2.agentId}` : record2.isSidechain === true ? `${base}/sidechain` : base;
-    const message = record2.message;
-    if (!isObject(message) || !("content" in message)) {
-      sink.skip(`${type} records without a message`);
-      return "handled";
-    }
-    if (type === "user") {
-      sink.userText(session, textOf(message.content), record2.timestamp);
-      return "handled";
-    }
-    if (!Array.isArray(message.content)) return "handled";
-    for (const block of message.content) {
-      if (!isObject(block) || block.type !== "tool_use") continue;
-      if (typeof block.id === "string") {
-        if (seen.has(block.id)) continue;
-        seen.add(block.id);
-      }
-      sink.call(session, block.name, block.input, record2.timestamp);
-    }
-    return "handled";
-  };
-}
-
-// src/store/transcripts/format-compact.ts
-function createCompactHandler() {
-  return (record2, sink) => {
-    if (!("session" in record2) || !("tool" in record2 || "user" in record2)) return "unknown";
-    const session = typeof record2.session === "string" || typeof record2.session === "number" ? String(record2.session) : void 0;
-    if (session === void 0 || session === "") {
-      sink.skip("compact records without a session");
-      return "handled";
-    }
-    if ("tool" in record2) sink.call(session, record2.tool, record2.args, record2.ts);
-    else sink.userText(session, record2.user, record2.ts);
-    return "handled";
-  };
-}
-
-// src/store/transcripts/format-gemini.ts
-function readGeminiDocument(doc, sink) {
-  if (!isObject(doc) || !Array.isArray(doc.messages)) return "unknown";
-  const session = stringOr(doc.sessionId, sink.defaultSession);
-  let messages = 0;
-  for (const message of doc.messages) {
-    if (!isObject(message)) {
-      sink.skip("messages that are not objects");
-      continue;
-    }
-    messages += 1;
-    if (message.type === "user") sink.userText(session, textOf(message.content), message.timestamp);
-    if (!Array.isArray(message.toolCalls)) continue;
-    for (const call of message.toolCalls) {
-      if (isObject(call)) sink.call(session, call.name, call.args, call.timestamp ?? message.timestamp);
-      else sink.skip("tool calls that are not objects");
-    }
-  }
-  if (messages === 0) sink.skip("sessions without messages");
-  return "handled";
-}
-
-// src/store/transcripts/format-hermes.ts
-var toolCallBlock = /<tool_call>([\s\S]*?)<\/tool_call>/g;
-function readToolCalls2(text, session, sink, time) {
-  for (const match of text.matchAll(toolCallBlock)) {
-    let call;
-    try {
-      call = JSON.parse(match[1] ?? "");
-    } catch {
-      sink.skip("<tool_call> blocks that are not JSON");
-      continue;
-    }
-    if (isObject(call)) sink.call(session, call.name, call.arguments, time);
-    else sink.skip("<tool_call> blocks that are not objects");
-  }
-}
-function readHermesDocument(doc, sink) {
-  if (!isObject(doc) || !Array.isArray(doc.conversations)) return "unknown";
-  const session = stringOr(doc.id ?? doc.session_id, sink.defaultSession);
-  for (const turn of doc.conversations) {
-    if (!isObject(turn) || typeof turn.value !== "string") {
-      sink.skip("turns without a text value");
-      continue;
-    }
-    if (turn.from === "human") sink.userText(session, turn.value, doc.timestamp);
-    if (turn.from === "gpt") readToolCalls2(turn.value, session, sink, doc.timestamp);
-  }
-  return "handled";
-}
-
-// src/store/transcripts/format-openhands.ts
-var notTools = /* @__PURE__ */ new Set(["message", "system", "recall", "change_agent_state", "null"]);
-function modelArguments(metadata) {
-  const response = metadata.model_response;
-  const choices = isObject(response) && Array.isArray(response.choices) ? response.choices : [];
-  for (const choice of choices) {
-    const calls = isObject(choice) && isObject(choice.message) ? choice.message.tool_calls : void 0;
-    if (!Array.isArray(calls)) continue;
-    for (const call of calls) {
-      if (isObject(call) && call.id === metadata.tool_call_id && isObject(call.function)) return parseArguments(call.function.arguments);
-    }
-  }
-  return void 0;
-}
-function readEvent(event, session, sink) {
-  if (!isObject(event)) {
-    sink.skip("events that are not objects");
-    return;
-  }
-  if (event.source === "user" && event.action === "message" && isObject(event.args)) {
-    sink.userText(session, event.args.content, event.timestamp);
-    return;
-  }
-  if (event.source !== "agent" || typeof event.action !== "string") return;
-  const metadata = isObject(event.tool_call_metadata) ? event.tool_call_metadata : void 0;
-  if (metadata !== void 0) {
-    sink.call(session, metadata.function_name, modelArguments(metadata) ?? event.args, event.timestamp);
-  } else if (!notTools.has(event.action)) {
-    sink.call(session, event.action, event.args, event.timestamp);
-  }
-}
-function readOpenHandsDocument(doc, sink) {
-  const events = Array.isArray(doc) ? doc : isObject(doc) && Array.isArray(doc.history) ? doc.history : void 0;
-  if (events === void 0) return "unknown";
-  const session = isObject(doc) ? stringOr(doc.instance_id, sink.defaultSession) : sink.defaultSession;
-  for (const event of events) readEvent(event, session, sink);
-  return "handled";
-}
-
-// src/store/transcripts/format-swe-agent.ts
-function readFunctionCalls(message, session, sink) {
-  if (!Array.isArray(message.tool_calls)) return;
-  for (const call of message.tool_calls) {
-    sink.call(session, isObject(call) && isObject(call.function) ? call.function.name : void 0, void 0);
-  }
-}
-function readSweAgentDocument(doc, sink) {
-  if (!isObject(doc) || !(Array.isArray(doc.trajectory) || Array.isArray(doc.history))) return "unknown";
-  const session = sink.defaultSession;
-  const steps = Array.isArray(doc.trajectory) && doc.trajectory.length > 0 ? doc.trajectory : void 0;
-  const actions = steps ?? (Array.isArray(doc.history) ? doc.history.filter((m2) => isObject(m2) && m2.role === "assistant") : []);
-  for (const step of actions) {
-    if (!isObject(step)) {
-      sink.skip("trajectory steps that are not objects");
-      continue;
-    }
-    const action = typeof step.action === "string" ? step.action.trim() : "";
-    if (action !== "") sink.call(session, parseProgram(action), void 0, step.timestamp);
-    else if (steps !== void 0) sink.call(session, void 0, void 0);
-    else readFunctionCalls(step, session, sink);
-  }
-  return "handled";
-}
-
-// src/store/transcripts/formats.ts
-var formatReaders = {
-  "claude-code": { kind: "lines", create: createClaudeCodeHandler },
-  codex: { kind: "lines", create: createCodexHandler },
-  compact: { kind: "lines", create: createCompactHandler },
-  gemini: { kind: "document", read: readGeminiDocument },
-  chat: { kind: "document", read: readChatDocument },
-  "swe-agent": { kind: "document", read: readSweAgentDocument },
-  openhands: { kind: "document", read: readOpenHandsDocument },
-  hermes: { kind: "document", read: readHermesDocument }
-};
-
-// src/store/transcripts/read-lines.ts
-import { createReadStream } from "node:fs";
-import { isUtf8 } from "node:buffer";
-async function* readLines2(path, options) {
-  const stream = createReadStream(path, {
-    highWaterMark: options.chunkBytes ?? 1 << 20
-  });
-  let parts = [];
-  let size = 0;
-  let tooLong = false;
-  let number = 1;
-  const finish3 = (isLast) => {
-    const event = tooLong ? { kind: "too-long", number, bytes: size } : size > 0 || !isLast ? decode(parts.length === 1 ? parts[0] : Buffer.concat(parts, size), number, isLast) : void 0;
-    parts = [];
-    size = 0;
-    tooLong = false;
-    number += 1;
-    return event;
-  };
-  for await (const chunk of stream) {
-    let from = 0;
-    while (from < chunk.length) {
-      const newline = chunk.indexOf(10, from);
-      const end = newline < 0 ? chunk.length : newline;
-      if (!tooLong && size + (end - from) > options.maxLineBytes) {
-        tooLong = true;
-        parts = [];
-      }
-      if (!tooLong && end > from) parts.push(chunk.subarray(from, end));
-      size += end - from;
-      if (newline < 0) break;
-      const event = finish3(false);
-      if (event !== void 0) yield event;
-      from = newline + 1;
-    }
-  }
-  if (size > 0 || tooLong) {
-    const event = finish3(true);
-    if (event !== void 0) yield event;
-  }
-}
-function decode(bytes, number, last) {
-  const end = bytes.length > 0 && bytes[bytes.length - 1] === 13 ? bytes.length - 1 : bytes.length;
-  const line = bytes.subarray(0, end);
-  return {
-    kind: "line",
-    text: line.toString("utf8"),
-    number,
-    last,
-    utf8: isUtf8(line)
-  };
-}
-
-// src/store/transcripts/read-transcript.ts
-var mib = 1024 * 1024;
-function formatBytes(bytes) {
-  if (bytes >= mib) return `${+(bytes / mib).toFixed(1)} MiB`;
-  return bytes >= 1024 ? `${+(bytes / 1024).toFixed(1)} KiB` : `${bytes} bytes`;
-}
-var lineExtensions = /* @__PURE__ */ new Set([".jsonl", ".ndjson"]);
-async function sniffMode(path) {
-  const ext = extname(path).toLowerCase();
-  if (lineExtensions.has(ext)) return "lines";
-  if (ext === ".json" || ext === ".traj") return "document";
-  const handle = await open2(path, "r");
-  try {
-    const { buffer, bytesRead } = await handle.read(Buffer.alloc(4096), 0, 4096, 0);
-    const head = buffer.subarray(0, bytesRead).toString("utf8").trimStart();
-    return head.startsWith("[") || /^\{\s*\n/.test(head) ? "document" : "lines";
-  } finally {
-    await handle.close();
-  }
-}
-function stemOf(path) {
-  const name = basename3(path);
-  const ext = extname(name);
-  return ext === "" ? name : name.slice(0, -ext.length);
-}
-function unknownReason(record2, format) {
-  const other = detectRecordFormat(record2);
-  if (other !== void 0 && other !== format) return `lines in another format (${other}) inside a ${format} file`;
-  return typeof record2.type === "string" ? `records of unknown type "${record2.type.slice(0, 40)}"` : `records ${format} does not know`;
-}
-function createApplier(format, collector, stem) {
-  const reader = formatReaders[format];
-  if (reader.kind === "lines") return reader.create();
-  return (record2, _sink, line) => {
-    collector.defaultSession = `${stem}#${line}`;
-    return reader.read(record2, collector);
-  };
-}
-async function readLineFile(path, collector, options) {
-  const maxLineBytes = options.maxLineBytes ?? 32 * mib;
-  const stem = stemOf(path);
-  let format = options.format;
-  let apply = format === void 0 ? void 0 : createApplier(format, collector, stem);
-  for await (const event of readLines2(path, { maxLineBytes })) {
-    if (event.kind === "too-long") {
-      collector.skip(`lines longer than ${formatBytes(maxLineBytes)}`);
-      continue;
-    }
-    if (event.text.trim() === "") continue;
-    if (!event.utf8) collector.skip("lines with non-UTF-8 bytes (read with U+FFFD)");
-    let value;
-    try {
-      value = JSON.parse(event.text);
-    } catch {
-      collector.skip(event.last ? "truncated last line (not JSON)" : "lines that are not JSON");
-      continue;
-    }
-    if (!isObject(value)) {
-      collector.skip("JSON lines that are not objects");
-      continue;
-    }
-    if (format === void 0 || apply === void 0) {
-      format = detectRecordFormat(value);
-      if (format === void 0) {
-        collector.skip("lines of no known transcript format");
-        continue;
-      }
-      apply = createApplier(format, collector, stem);
-    }
-    collector.format = format;
-    if (apply(value, collector, event.number) === "unknown") collector.skip(unknownReason(value, format));
-  }
-}
-async function readDocumentFile(path, collector, options) {
-  const maxBytes = options.maxDocumentBytes ?? 256 * mib;
-  const { size } = await stat4(path);
-  if (size > maxBytes) {
-    collector.skip(`files over ${formatBytes(maxBytes)} in a whole-file JSON format (not read)`);
-    return true;
-  }
-  const bytes = await readFile4(path);
-  if (!isUtf82(bytes)) collector.skip("files with non-UTF-8 bytes (read with U+FFFD)");
-  let doc;
-  try {
-    doc = JSON.parse(bytes.toString("utf8"));
-  } catch {
-    if (extname(path).toLowerCase() !== ".traj" && bytes.indexOf(10) >= 0 && bytes.indexOf(10) < bytes.length - 1) return false;
-    collector.skip(size === 0 ? "empty files" : "files that are not JSON (truncated?)");
-    return true;
-  }
-  const format = options.format ?? detectDocumentFormat(doc);
-  if (format === void 0) {
-    collector.skip("files of no known transcript format");
-    return true;
-  }
-  collector.format = format;
-  const reader = formatReaders[format];
-  if (reader.kind === "document") {
-    if (reader.read(doc, collector) === "unknown") collector.skip(`files that are not ${format} documents`);
-    return true;
-  }
-  const handle = reader.create();
-  for (const record2 of Array.isArray(doc) ? doc : [doc]) {
-    if (!isObject(record2)) collector.skip("records that are not objects");
-    else if (handle(record2, collector) === "unknown") collector.skip(unknownReason(record2, format));
-  }
-  return true;
-}
-async function readTranscriptFile(path, options = {}) {
-  const collector = new SessionCollector(options.displayPath ?? path, options.refine ?? defaultRefine, stemOf(path));
-  const mode = await sniffMode(path);
-  if (mode === "document" && await readDocumentFile(path, collector, options)) return collector.finish();
-  await readLineFile(path, collector, options);
-  return collector.finish();
-}
-
-// src/store/transcripts/read-transcripts.ts
-function errorCode(error2) {
-  return typeof error2 === "object" && error2 !== null && "code" in error2 ? String(error2.code) : "error";
-}
-async function* readTranscriptFiles(files, options = {}) {
-  const { displayPath: displayPath2, ...rest } = options;
-  for (const file of files) {
-    const shown = displayPath2?.(file) ?? file;
-    try {
-      yield await readTranscriptFile(file, { ...rest, displayPath: shown });
-    } catch (error2) {
-      yield {
-        file: shown,
-        format: void 0,
-        sessions: [],
-        uses: [],
-        skipped: [
-          {
-            file: shown,
-            reason: `could not read the file (${errorCode(error2)})`,
-            count: 1
-          }
-        ]
-      };
-    }
-  }
-}
-
-// src/services/detect.ts
-var SessionTokens = class {
-  constructor(refine) {
-    this.refine = refine;
-  }
-  refine;
-  table = new TokenTable();
-  sessions = [];
-  evidence = [];
-  calls = 0;
-  add(session) {
-    const ids = new Int32Array(session.calls.length);
-    session.calls.forEach((call, i) => {
-      ids[i] = this.table.intern(buildToken(call, { refine: this.refine }));
-    });
-    this.sessions.push(ids);
-    this.evidence.push({ id: session.id, file: session.file, calls: session.calls, requests: session.requests });
-    this.calls += ids.length;
-  }
-};
-function displayPath(file, cwd) {
-  const rel = relative2(cwd, file);
-  return rel === "" || rel.startsWith("..") || isAbsolute3(rel) ? file : rel;
-}
-async function readExistingSkills(library) {
-  return Promise.all(
-    library.skills.map(async (s) => ({ name: s.name, text: await readFile5(join28(s.dir, "SKILL.md"), "utf8").catch(() => "") }))
-  );
-}
-async function readSkillsDir(dir) {
-  const entries = await readdir2(dir, {
-    recursive: true,
-    withFileTypes: true
-  }).catch(() => []);
-  const files = entries.filter((e) => e.isFile() && e.name === "SKILL.md").map((e) => join28(e.parentPath ?? e.path, e.name));
-  return Promise.all(
-    files.sort().map(async (file) => ({
-      name: basename4(dirname5(file)),
-      text: await readFile5(file, "utf8").catch(() => "")
-    }))
-  );
-}
-async function runDetect(options) {
-  const cwd = resolve4(options.cwd ?? process.cwd());
-  const expanded = await expandTranscriptPaths(options.transcripts, { cwd });
-  const skipped = expanded.unmatched.map((pattern) => ({
-    file: pattern,
-    reason: "no transcript files match",
-    count: 1
-  }));
-  if (expanded.truncated)
-    skipped.push({
-      file: cwd,
-      reason: "directory walk stopped at its entry limit",
-      count: 1
-    });
-  const tokens = new SessionTokens(options.refine !== false);
-  const uses = [];
-  const files = readTranscriptFiles(expanded.files, {
-    refine: options.refine ?? defaultRefine,
-    displayPath: (file) => displayPath(file, cwd),
-    ...options.format === void 0 ? {} : { format: options.format },
-    ...options.maxLineBytes === void 0 ? {} : { maxLineBytes: options.maxLineBytes },
-    ...options.maxDocumentBytes === void 0 ? {} : { maxDocumentBytes: options.maxDocumentBytes }
-  });
-  for await (const result of files) {
-    for (const session of result.sessions) tokens.add(session);
-    uses.push(...result.uses);
-    skipped.push(...result.skipped);
-  }
-  const minSessions = options.minSessions ?? options.limits?.min_sessions;
-  const patterns = minePatterns(
-    { sessions: tokens.sessions, vocabulary: tokens.table.names },
-    minSessions === void 0 ? options : { ...options, minSessions }
-  );
-  const existing = options.existingSkills ?? (options.skillsDir === void 0 ? [] : await readSkillsDir(resolve4(cwd, options.skillsDir)));
-  const detected = draftPatterns(patterns, existing, {
-    sessions: tokens.evidence,
-    refine: options.refine !== false,
-    ...options.limits === void 0 ? {} : { limits: options.limits },
-    ...options.profile === void 0 ? {} : { profile: options.profile }
-  });
-  return {
-    sessions: tokens.sessions.length,
-    calls: tokens.calls,
-    files: expanded.files.length,
-    skipped,
-    patterns: detected,
-    uses: buildSkillUses([{ uses }])
-  };
-}
-
-// src/services/curator/detect-patterns.ts
-async function detectPatterns(options, snapshot) {
-  const transcripts = options.transcripts ?? snapshot.config.transcripts;
-  if (transcripts.length === 0) return void 0;
-  const existingSkills = await readExistingSkills(snapshot.library);
-  const report = await runDetect({
-    transcripts,
-    cwd: options.repoDir,
-    existingSkills,
-    limits: { ...resolveDraftLimits(snapshot.config.patterns), ...options.draftLimits }
-  });
-  const rejected = new Set(snapshot.state.rejected_proposals);
-  report.patterns = report.patterns.filter((p2) => !rejected.has(p2.fingerprint));
-  const bySkill = new Map(snapshot.skills.map((s) => [s.name, s]));
-  for (const use of report.uses) {
-    const skill = bySkill.get(use.skill);
-    if (!skill || !use.time || Date.parse(use.time) > options.now.getTime()) continue;
-    const usage = { use_count: 0, view_count: 0, patch_count: 0, ...skill.usage };
-    usage.use_count += 1;
-    if (!usage.last_used_at || use.time > usage.last_used_at) usage.last_used_at = use.time;
-    skill.usage = usage;
-  }
-  return report;
-}
+var proposalPrefix = "skillgarden/";
+function buildProposalBranch(kind, name = "") {
+  if (kind === "lifecycle") return `${proposalPrefix}lifecycle`;
+  const safe = name.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^a-z0-9._-]+/g, "-").replace(/\.{2,}/g, ".").replace(/-{2,}/g, "-").replace(/^[.-]+|[.-]+$/g, "").replace(/\.lock$/, "-lock").slice(0, 80).replace(/[.-]+$/g, "") || "unnamed";
+  return `${proposalPrefix}${kind}/${safe}`;
+}
+function buildProposalFingerprint(kind, decisions) {
+  const canonical = JSON.stringify({ kind, decisions: [...decisions].sort() });
+  return createHash2("sha256").update(canonical).digest("hex").slice(0, 20);
+}
+
+// src/services/proposals/build.ts
+var import_yaml7 = __toESM(require_dist(), 1);
 
 // src/core/consolidate/minhash.ts
 function mix(x2) {
@@ -67722,9 +63979,9 @@ function mix(x2) {
   x2 ^= x2 >>> 16;
   return x2 >>> 0;
 }
-function seeds(count) {
-  const out = new Uint32Array(count);
-  for (let i = 0; i < count; i++) out[i] = mix(2654435769 + i * 1663821227);
+function seeds(count2) {
+  const out = new Uint32Array(count2);
+  for (let i = 0; i < count2; i++) out[i] = mix(2654435769 + i * 1663821227);
   return out;
 }
 var seedCache = /* @__PURE__ */ new Map();
@@ -67751,21 +64008,39 @@ function findCandidatePairs(signatures, config2) {
   const rows = config2.minhash_hashes / config2.lsh_bands;
   const pairs = /* @__PURE__ */ new Set();
   for (let band = 0; band < config2.lsh_bands; band++) {
+    const start = band * rows;
     const buckets = /* @__PURE__ */ new Map();
     for (let i = 0; i < n; i++) {
       const signature = signatures[i];
       if (signature[0] === 4294967295) continue;
-      const key = Array.from(signature.subarray(band * rows, band * rows + rows)).join(",");
+      let key = band;
+      for (let r2 = start; r2 < start + rows; r2++) key = mix((key ^ signature[r2]) + 2654435769);
       const bucket = buckets.get(key);
       if (bucket) bucket.push(i);
       else buckets.set(key, [i]);
     }
     for (const bucket of buckets.values()) {
-      for (let x2 = 0; x2 < bucket.length; x2++)
-        for (let y = x2 + 1; y < bucket.length; y++) pairs.add(bucket[x2] * n + bucket[y]);
+      if (bucket.length < 2) continue;
+      for (const group of splitByRows(bucket, signatures, start, start + rows))
+        for (let x2 = 0; x2 < group.length; x2++)
+          for (let y = x2 + 1; y < group.length; y++) pairs.add(group[x2] * n + group[y]);
     }
   }
   return pairs;
+}
+function splitByRows(bucket, signatures, from, to) {
+  const groups = [];
+  for (const i of bucket) {
+    const signature = signatures[i];
+    const group = groups.find((g2) => {
+      const other = signatures[g2[0]];
+      for (let r2 = from; r2 < to; r2++) if (other[r2] !== signature[r2]) return false;
+      return true;
+    });
+    if (group) group.push(i);
+    else groups.push([i]);
+  }
+  return groups;
 }
 
 // src/core/consolidate/shingles.ts
@@ -67793,38 +64068,35 @@ function buildShingles(text) {
 // src/core/consolidate/features.ts
 function buildFeatures(skill, config2, known) {
   const parsed = known?.parsed ?? parseSkill(skill.text, { file: `${skill.dir}/SKILL.md` });
-  const shingles = known?.shingles ?? buildShingles(textOf2(parsed));
   return {
     skill,
     parsed,
     name: skill.name,
     nameTokens: skill.name.split("-").filter(Boolean),
-    signature: buildSignature(shingles, config2.minhash_hashes),
+    signature: known?.signature ?? buildSignature(buildShingles(textOf(parsed)), config2.minhash_hashes),
     tools: readToolList(parsed.fields["allowed-tools"]),
     paths: readPathList(parsed.fields.paths)
   };
 }
-function textOf2(parsed) {
+function textOf(parsed) {
   const description = typeof parsed.fields.description === "string" ? parsed.fields.description : "";
   return `${description}
 ${parsed.body}`;
 }
-function buildAllFeatures(skills, config2) {
-  const parsed = skills.map((skill) => parseSkill(skill.text, { file: `${skill.dir}/SKILL.md` }));
-  const shingles = parsed.map((p2) => buildShingles(textOf2(p2)));
+function buildAllFeatures(skills, config2, known) {
+  const parsed = known ?? skills.map((skill) => parseSkill(skill.text, { file: `${skill.dir}/SKILL.md` }));
+  const shingles = parsed.map((p2) => buildShingles(textOf(p2)));
   const common = /* @__PURE__ */ new Set();
   if (skills.length >= 200 && config2.common_word_share < 1) {
     const counts = /* @__PURE__ */ new Map();
     for (const list of shingles) for (const s of list) counts.set(s, (counts.get(s) ?? 0) + 1);
     const limit = Math.max(2, config2.common_word_share * skills.length);
-    for (const [s, count] of counts) if (count > limit) common.add(s);
+    for (const [s, count2] of counts) if (count2 > limit) common.add(s);
   }
-  return skills.map(
-    (skill, i) => buildFeatures(skill, config2, {
-      parsed: parsed[i],
-      shingles: shingles[i].filter((s) => !common.has(s))
-    })
-  );
+  return skills.map((skill, i) => {
+    const kept = common.size === 0 ? shingles[i] : shingles[i].filter((s) => !common.has(s));
+    return buildFeatures(skill, config2, { parsed: parsed[i], signature: buildSignature(kept, config2.minhash_hashes) });
+  });
 }
 function setJaccard(a, b2) {
   if (a.length === 0 || b2.length === 0) return 0;
@@ -67843,13 +64115,13 @@ function intersect(lists) {
 function sharedPrefix(names, minLength) {
   const [first, ...rest] = names.map((n) => n.split("-"));
   if (!first) return null;
-  let count = first.length;
+  let count2 = first.length;
   for (const tokens of rest) {
     let i = 0;
-    while (i < count && i < tokens.length && tokens[i] === first[i]) i++;
-    count = i;
+    while (i < count2 && i < tokens.length && tokens[i] === first[i]) i++;
+    count2 = i;
   }
-  const prefix2 = first.slice(0, count).join("-");
+  const prefix2 = first.slice(0, count2).join("-");
   return prefix2.length >= minLength ? prefix2 : null;
 }
 function groupByPrefix(tokens, maxGroup = 200) {
@@ -67985,7 +64257,7 @@ function round(x2) {
 }
 
 // src/core/consolidate/render.ts
-var import_yaml6 = __toESM(require_dist(), 1);
+var import_yaml5 = __toESM(require_dist(), 1);
 function describeEvidence(evidence) {
   const parts = [];
   if (evidence.prefix) parts.push(`share the name prefix \`${evidence.prefix}\``);
@@ -68071,7 +64343,7 @@ function renderPlansMarkdown(report) {
   }
   out.push(
     "```yaml",
-    (0, import_yaml6.stringify)({ consolidations: report.consolidations, prunings: report.prunings }, { lineWidth: 0 }).trimEnd(),
+    (0, import_yaml5.stringify)({ consolidations: report.consolidations, prunings: report.prunings }, { lineWidth: 0 }).trimEnd(),
     "```",
     ""
   );
@@ -68079,7 +64351,7 @@ function renderPlansMarkdown(report) {
 }
 
 // src/core/consolidate/umbrella.ts
-var import_yaml7 = __toESM(require_dist(), 1);
+var import_yaml6 = __toESM(require_dist(), 1);
 
 // src/core/consolidate/markdown.ts
 var fenceLine = /^ {0,3}(`{3,}|~{3,})/;
@@ -68138,11 +64410,11 @@ function splitTitle(body) {
 `.slice(match[0].length).replace(/\n$/, "") };
 }
 function countSections(body) {
-  let count = 0;
+  let count2 = 0;
   walkLines(body, (line, inFence) => {
-    if (!inFence && /^## /.test(line)) count++;
+    if (!inFence && /^## /.test(line)) count2++;
   });
-  return count;
+  return count2;
 }
 function slugAnchor(heading) {
   return heading.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, "").trim().replace(/\s/g, "-");
@@ -68150,6 +64422,111 @@ function slugAnchor(heading) {
 function humanize(name) {
   const words = name.replace(/[-_]+/g, " ").trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+// src/core/patterns/task-words.ts
+var stopwords = new Set(
+  `a about above after again all also am an and any are as at be because been before being below between both but by can could did do does doing done down during each else etc every few for from further get got had has have having he her here hers him his how i if in into is it its itself just let lets like make me more most my need needs no nor not now of off on once only or other our out over own please same she should so some such than thank thanks that the their them then there these they this those through to too under until up us use using very via want was we were what when where which while who why will with would you your yours yes ok okay hi hello hey also again still sure really well look see try new one two way thing things something anything everything it's i'm don't can't let's read file files content stop base directory`.split(
+    " "
+  )
+);
+function keyOf(word) {
+  return word.length > 4 && word.endsWith("s") && !word.endsWith("ss") ? word.slice(0, -1) : word;
+}
+function listTaskWords(text) {
+  return (text.toLowerCase().match(/[a-z][a-z0-9+#]*(?:'[a-z]+)?/g) ?? []).filter((w) => w.length >= 3 && !stopwords.has(w));
+}
+var politeness = /^(?:(?:please|pls|so|ok|okay|now|then|and|also|hey|hi|time to|we need to|we need|i need you to|i need to|i want you to|i want to|i'd like you to|can you|could you|would you|let's|go ahead and)[\s,]+)+/i;
+function readPhrase(example, recurring) {
+  const clauses = example.split(/[.:;!?—–]+|,\s|\s-\s|\bthen\b/i).map((c3) => c3.trim()).filter((c3) => c3 !== "");
+  const nameWords = [];
+  let phrase;
+  for (const clause of clauses) {
+    const words = (clause.match(/[A-Za-z][A-Za-z0-9+#]*(?:'[a-z]+)?/g) ?? []).filter((w) => recurring.has(keyOf(w.toLowerCase())));
+    if (words.length === 0) continue;
+    for (const w of words) if (nameWords.length < 3 && !nameWords.includes(w.toLowerCase())) nameWords.push(w.toLowerCase());
+    if (phrase === void 0) {
+      const last = words[words.length - 1];
+      const cut2 = clause.slice(0, clause.toLowerCase().lastIndexOf(last.toLowerCase()) + last.length);
+      phrase = cut2.replace(politeness, "").replace(/^./, (c3) => c3.toLowerCase());
+    }
+    if (nameWords.length >= 2) break;
+  }
+  return phrase === void 0 ? { nameWords } : { phrase, nameWords };
+}
+function findTaskWords(asked) {
+  const sessions = asked.filter((texts2) => texts2.length > 0);
+  if (sessions.length < 2) return { words: [], nameWords: [] };
+  const df = /* @__PURE__ */ new Map();
+  const surface = /* @__PURE__ */ new Map();
+  for (const texts2 of sessions) {
+    const keys = /* @__PURE__ */ new Set();
+    for (const word of texts2.flatMap(listTaskWords)) {
+      const key = keyOf(word);
+      keys.add(key);
+      const forms = surface.get(key) ?? /* @__PURE__ */ new Map();
+      forms.set(word, (forms.get(word) ?? 0) + 1);
+      surface.set(key, forms);
+    }
+    for (const key of keys) df.set(key, (df.get(key) ?? 0) + 1);
+  }
+  const need = Math.max(2, Math.ceil(sessions.length / 2));
+  const recurring = new Set([...df].filter(([, n]) => n >= need).map(([k]) => k));
+  if (recurring.size === 0) return { words: [], nameWords: [] };
+  const texts = sessions.flat();
+  const score = (text) => new Set(
+    listTaskWords(text).map(keyOf).filter((k) => recurring.has(k))
+  ).size;
+  const example = [...texts].sort((a, b2) => score(b2) - score(a) || a.length - b2.length || (a < b2 ? -1 : 1))[0];
+  const ordered = [];
+  for (const key of listTaskWords(example).map(keyOf)) if (recurring.has(key) && !ordered.includes(key)) ordered.push(key);
+  const rest = [...recurring].filter((k) => !ordered.includes(k)).sort((a, b2) => (df.get(b2) ?? 0) - (df.get(a) ?? 0) || (a < b2 ? -1 : 1));
+  const words = [...ordered, ...rest].map((key) => mostCommon(surface.get(key)) ?? key);
+  return { words, example, ...readPhrase(example, recurring) };
+}
+function mostCommon(forms) {
+  if (forms === void 0) return void 0;
+  return [...forms].sort((a, b2) => b2[1] - a[1] || a[0].length - b2[0].length || (a[0] < b2[0] ? -1 : 1))[0]?.[0];
+}
+
+// src/core/consolidate/umbrella-name.ts
+var generic = new Set(
+  "skill skills notes note guide guides tips tip reference references help helps helper task tasks step steps procedure instructions docs documentation example examples overview general common basic various useful quick how-to".split(
+    " "
+  )
+);
+function wordsOf(member, prefix2, stem) {
+  const description = typeof member.parsed.fields.description === "string" ? member.parsed.fields.description : "";
+  const title = splitTitle(member.parsed.body).title ?? "";
+  const text = `${title}. ${description}`;
+  const content = new Set(
+    listTaskWords(text).filter((w) => !generic.has(w) && !w.startsWith(stem) && !prefix2.includes(w) && /^[a-z][a-z0-9]*$/.test(w))
+  );
+  const raw = text.toLowerCase().split(/[^a-z0-9']+/);
+  const words = raw.filter((w) => content.has(w));
+  const pairs = raw.slice(1).flatMap((w, i) => content.has(raw[i]) && content.has(w) && raw[i] !== w ? [`${raw[i]}-${w}`] : []);
+  return { words, pairs };
+}
+function findTellingName(prefix2, members, names) {
+  if (prefix2.includes("-") || members.length < 3) return void 0;
+  const inside = new Set(members.map((m2) => m2.name));
+  const outside2 = [...names].some((n) => !inside.has(n) && (n === prefix2 || n.startsWith(`${prefix2}-`)));
+  if (!outside2) return void 0;
+  const stem = prefix2.length > 4 ? prefix2.slice(0, -1) : prefix2;
+  const said = [...members].sort((a, b2) => a.name.localeCompare(b2.name)).map((m2) => wordsOf(m2, prefix2, stem));
+  const inAll = (key, sets) => sets.every((s) => s.has(key));
+  const pairSets = said.map((s) => new Set(s.pairs));
+  const pair = said[0]?.pairs.find((p2) => inAll(p2, pairSets));
+  if (pair !== void 0) return `${prefix2}-${pair}`;
+  const lists = said.map((s) => s.words);
+  const first = lists[0] ?? [];
+  const wordSets = lists.map((words) => new Set(words));
+  const counts = /* @__PURE__ */ new Map();
+  for (const words of lists) for (const w of words) counts.set(w, (counts.get(w) ?? 0) + 1);
+  const shared = [...new Set(first)].filter((w) => inAll(w, wordSets));
+  shared.sort((a, b2) => (counts.get(b2) ?? 0) - (counts.get(a) ?? 0) || first.indexOf(a) - first.indexOf(b2));
+  const word = shared[0];
+  return word === void 0 ? void 0 : `${prefix2}-${word}`;
 }
 
 // src/core/consolidate/umbrella.ts
@@ -68162,6 +64539,13 @@ function chooseUmbrella(members, prefix2, taken, config2) {
   const sections = countSections(broadest.parsed.body);
   if (sections >= config2.umbrella_min_sections)
     return { kind: "existing", umbrella: broadest, why: `it is the broadest member (${sections} sections)` };
+  const telling = prefix2 ? findTellingName(prefix2, members, taken) : void 0;
+  if (telling !== void 0 && telling.length <= 64 && !taken.has(telling))
+    return {
+      kind: "new",
+      name: telling,
+      why: `no member is broad enough, so a new skill is named for the shared prefix and what every member is about`
+    };
   for (const name of prefix2 ? [prefix2, `${prefix2}-overview`] : []) {
     if (!taken.has(name)) return { kind: "new", name, why: `no member is broad enough, so a new skill is named for the shared prefix` };
   }
@@ -68182,7 +64566,7 @@ function buildNewUmbrellaText(fields, body) {
   if (fields.paths.length > 0) data.paths = fields.paths;
   data.metadata = { absorbed: fields.absorbed.join(", "), ...fields.whenToUse === void 0 ? {} : { when_to_use: fields.whenToUse } };
   return `---
-${(0, import_yaml7.stringify)(data, { lineWidth: 0 })}---
+${(0, import_yaml6.stringify)(data, { lineWidth: 0 })}---
 ${body}`;
 }
 function buildMergedUmbrellaText(umbrella, fields, body) {
@@ -68283,10 +64667,10 @@ var supportFileSize = {
 };
 
 // src/core/rules/glob-rules.ts
-var import_picomatch5 = __toESM(require_picomatch2(), 1);
+var import_picomatch3 = __toESM(require_picomatch2(), 1);
 function globError(glob) {
   try {
-    import_picomatch5.default.makeRe(glob, { strictBrackets: true, dot: true });
+    import_picomatch3.default.makeRe(glob, { strictBrackets: true, dot: true });
     return void 0;
   } catch (error2) {
     return error2 instanceof Error ? error2.message : String(error2);
@@ -68442,7 +64826,7 @@ function codePointLength(text) {
 }
 
 // src/core/rules/name-rules.ts
-var maxNameLength2 = 64;
+var maxNameLength = 64;
 var specNamePattern = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 var hermesNamePattern = /^[a-z0-9]+([._-][a-z0-9]+)*$/;
 function namePosition(context3) {
@@ -68473,14 +64857,14 @@ var nameLength = {
   id: "skill/name-too-long",
   check(context3) {
     const name = stringField(context3.skill, "name");
-    if (name === void 0 || codePointLength(name) <= maxNameLength2) return [];
+    if (name === void 0 || codePointLength(name) <= maxNameLength) return [];
     return [
       finding({
         code: "skill/name-too-long",
         severity: "error",
         file: context3.skill.file,
         ...namePosition(context3),
-        message: `name is ${codePointLength(name)} characters; the limit is ${maxNameLength2}`,
+        message: `name is ${codePointLength(name)} characters; the limit is ${maxNameLength}`,
         hint: "Shorten the name to the class of task it covers; put detail in the description."
       })
     ];
@@ -68507,7 +64891,7 @@ function profileNote(profile) {
   return profile === "hermes" ? ' (Hermes also allows "." and "_" between parts)' : "";
 }
 function suggestName(name) {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, maxNameLength2).replace(/-+$/, "");
+  return name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, maxNameLength).replace(/-+$/, "");
 }
 
 // src/core/rules/text-rules.ts
@@ -68726,14 +65110,14 @@ function splitTarget(target) {
 function resolveRepoLink(file, target) {
   if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("//") || target.startsWith("#") || target === "") return void 0;
   if (/[${}]/.test(target) || target.startsWith("/") || target.startsWith("~")) return void 0;
-  const { path, suffix } = splitTarget(target);
+  const { path, suffix: suffix2 } = splitTarget(target);
   let decoded = path;
   try {
     decoded = decodeURIComponent(path);
   } catch {
   }
   const joined = posix3.normalize(posix3.join(posix3.dirname(file), decoded.replace(/\\/g, "/"))).replace(/\/$/, "");
-  return { path: joined, suffix };
+  return { path: joined, suffix: suffix2 };
 }
 function relativeLink(file, to) {
   const rel = posix3.relative(posix3.dirname(file), to);
@@ -68745,9 +65129,9 @@ function placeSupportFile(table2, sibling, path) {
   if (!table2.has(path)) return path;
   const dir = posix4.dirname(path);
   const base = posix4.basename(path);
-  const join38 = (name) => dir === "." ? name : `${dir}/${name}`;
-  let candidate2 = join38(`${sibling}-${base}`);
-  for (let n = 2; table2.has(candidate2); n++) candidate2 = join38(`${sibling}-${n}-${base}`);
+  const join43 = (name) => dir === "." ? name : `${dir}/${name}`;
+  let candidate2 = join43(`${sibling}-${base}`);
+  for (let n = 2; table2.has(candidate2); n++) candidate2 = join43(`${sibling}-${n}-${base}`);
   return candidate2;
 }
 function isMarkdownPath(path) {
@@ -68776,9 +65160,9 @@ function mapMovedLink(oldFile, newFile, moves) {
     const moved = moves.get(resolved.path);
     if (!moved && oldFile === newFile) return void 0;
     const destination = moved?.path ?? resolved.path;
-    const suffix = moved?.anchor !== void 0 && !resolved.suffix.includes("#") ? `#${moved.anchor}` : resolved.suffix;
-    if (destination === newFile && suffix.startsWith("#")) return suffix;
-    const next = relativeLink(newFile, destination) + suffix;
+    const suffix2 = moved?.anchor !== void 0 && !resolved.suffix.includes("#") ? `#${moved.anchor}` : resolved.suffix;
+    if (destination === newFile && suffix2.startsWith("#")) return suffix2;
+    const next = relativeLink(newFile, destination) + suffix2;
     return next === target ? void 0 : next;
   };
 }
@@ -68789,8 +65173,8 @@ function isCuratable(skill) {
   if (skill.provenance === "bundled" || skill.provenance === "hub") return false;
   return skill.provenance === "agent" || skill.adopted === true;
 }
-function escapingLink(skill, skillsDir) {
-  const texts = [[`${skill.dir}/SKILL.md`, parseSkill(skill.text, { file: skill.dir }).body]];
+function escapingLink(skill, body, skillsDir) {
+  const texts = [[`${skill.dir}/SKILL.md`, body]];
   for (const file of skill.files) {
     const text = isMarkdownPath(file.path) ? contentText(file.content) : void 0;
     if (text !== void 0) texts.push([`${skill.dir}/${file.path}`, text]);
@@ -68809,6 +65193,7 @@ function selectCuratable(skills, skillsDir = "skills") {
   const byName = /* @__PURE__ */ new Map();
   for (const skill of skills) byName.set(skill.name, [...byName.get(skill.name) ?? [], skill]);
   const eligible = [];
+  const parsed = [];
   for (const [name, list] of byName) {
     if (list.length > 1) {
       skipped.push({
@@ -68819,15 +65204,15 @@ function selectCuratable(skills, skillsDir = "skills") {
     }
     const skill = list[0];
     if (!isCuratable(skill)) continue;
-    const parsed = parseSkill(skill.text, { file: skill.dir });
-    if (parsed.sections.frontmatter !== "ok" || !parsed.document || parsed.fields.name !== skill.name) {
+    const parse3 = parseSkill(skill.text, { file: `${skill.dir}/SKILL.md` });
+    if (parse3.sections.frontmatter !== "ok" || !parse3.document || parse3.fields.name !== skill.name) {
       skipped.push({
         names: [name],
         reason: `${skill.dir}/SKILL.md has no valid frontmatter naming it ${name}: fix it (skillgarden validate) before it can be merged`
       });
       continue;
     }
-    const escaping = escapingLink(skill, skillsDir);
+    const escaping = escapingLink(skill, parse3.body, skillsDir);
     if (escaping !== void 0) {
       skipped.push({
         names: [name],
@@ -68836,8 +65221,9 @@ function selectCuratable(skills, skillsDir = "skills") {
       continue;
     }
     eligible.push(skill);
+    parsed.push(parse3);
   }
-  return { eligible, skipped };
+  return { eligible, skipped, parsed };
 }
 
 // src/core/schema/collapse-errors.ts
@@ -68877,12 +65263,12 @@ function chooseBranch(combinator, branchErrors) {
 var runtime_ucs2length_module2 = __toESM(require_ucs2length(), 1);
 var runtime_ucs2length2 = runtime_ucs2length_module2.default.default ?? runtime_ucs2length_module2.default;
 var portable = validate27;
-var schema322 = { "description": "Profile `portable` (the default): the fields of every known dialect. Unknown keys are warnings.", "type": "object", "required": ["name", "description"], "properties": { "name": { "$ref": "#/$defs/name" }, "description": { "$ref": "#/$defs/description" }, "license": { "$ref": "#/$defs/license" }, "compatibility": { "$ref": "#/$defs/compatibility" }, "metadata": { "$ref": "#/$defs/metadata-open" }, "allowed-tools": { "$ref": "#/$defs/allowed-tools" }, "when_to_use": { "$ref": "#/$defs/when_to_use" }, "argument-hint": { "$ref": "#/$defs/argument-hint" }, "arguments": { "$ref": "#/$defs/arguments" }, "disable-model-invocation": { "$ref": "#/$defs/disable-model-invocation" }, "user-invocable": { "$ref": "#/$defs/user-invocable" }, "disallowed-tools": { "$ref": "#/$defs/disallowed-tools" }, "model": { "$ref": "#/$defs/model" }, "effort": { "$ref": "#/$defs/effort-runtime" }, "context": { "$ref": "#/$defs/context-runtime" }, "agent": { "$ref": "#/$defs/agent" }, "hooks": { "$ref": "#/$defs/hooks" }, "paths": { "$ref": "#/$defs/paths" }, "shell": { "$ref": "#/$defs/shell" }, "version": { "$ref": "#/$defs/version" }, "author": { "$ref": "#/$defs/author" }, "authors": { "$ref": "#/$defs/authors" }, "platforms": { "$ref": "#/$defs/platforms" }, "environments": { "$ref": "#/$defs/environments" }, "prerequisites": { "$ref": "#/$defs/prerequisites" }, "required_environment_variables": { "$ref": "#/$defs/required_environment_variables" }, "required_credential_files": { "$ref": "#/$defs/required_credential_files" }, "setup": { "$ref": "#/$defs/setup" }, "tags": { "$ref": "#/$defs/tags" }, "related_skills": { "$ref": "#/$defs/related_skills" }, "deps": { "$ref": "#/$defs/deps" }, "dependencies": { "$ref": "#/$defs/dependencies" }, "triggers": { "$ref": "#/$defs/triggers" }, "category": { "$ref": "#/$defs/category" }, "title": { "$ref": "#/$defs/title" }, "toolsets": { "$ref": "#/$defs/toolsets" }, "requires": { "$ref": "#/$defs/requires" }, "pinned": { "$ref": "#/$defs/pinned" }, "max-steps": { "$ref": "#/$defs/max-steps" } }, "additionalProperties": false };
-var schema33 = { "description": "The skill's name: lowercase letters, digits and single hyphens, not starting or ending with a hyphen (at most 64 characters; the validator checks the length and that it equals the folder name). Agent Skills spec; required.", "type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$" };
-var schema342 = { "description": "What the skill does and when to use it; agents read it to decide whether to load the skill (non-empty, at most 1024 characters; the validator checks the length). Agent Skills spec; required.", "type": "string", "minLength": 1 };
-var schema35 = { "description": "The license that covers the skill: a name such as `MIT` or `Apache-2.0`, or the name of a license file bundled with the skill. Agent Skills spec.", "type": "string" };
+var schema32 = { "description": "Profile `portable` (the default): the fields of every known dialect. Unknown keys are warnings.", "type": "object", "required": ["name", "description"], "properties": { "name": { "$ref": "#/$defs/name" }, "description": { "$ref": "#/$defs/description" }, "license": { "$ref": "#/$defs/license" }, "compatibility": { "$ref": "#/$defs/compatibility" }, "metadata": { "$ref": "#/$defs/metadata-open" }, "allowed-tools": { "$ref": "#/$defs/allowed-tools" }, "when_to_use": { "$ref": "#/$defs/when_to_use" }, "argument-hint": { "$ref": "#/$defs/argument-hint" }, "arguments": { "$ref": "#/$defs/arguments" }, "disable-model-invocation": { "$ref": "#/$defs/disable-model-invocation" }, "user-invocable": { "$ref": "#/$defs/user-invocable" }, "disallowed-tools": { "$ref": "#/$defs/disallowed-tools" }, "model": { "$ref": "#/$defs/model" }, "effort": { "$ref": "#/$defs/effort-runtime" }, "context": { "$ref": "#/$defs/context-runtime" }, "agent": { "$ref": "#/$defs/agent" }, "hooks": { "$ref": "#/$defs/hooks" }, "paths": { "$ref": "#/$defs/paths" }, "shell": { "$ref": "#/$defs/shell" }, "version": { "$ref": "#/$defs/version" }, "author": { "$ref": "#/$defs/author" }, "authors": { "$ref": "#/$defs/authors" }, "platforms": { "$ref": "#/$defs/platforms" }, "environments": { "$ref": "#/$defs/environments" }, "prerequisites": { "$ref": "#/$defs/prerequisites" }, "required_environment_variables": { "$ref": "#/$defs/required_environment_variables" }, "required_credential_files": { "$ref": "#/$defs/required_credential_files" }, "setup": { "$ref": "#/$defs/setup" }, "tags": { "$ref": "#/$defs/tags" }, "related_skills": { "$ref": "#/$defs/related_skills" }, "deps": { "$ref": "#/$defs/deps" }, "dependencies": { "$ref": "#/$defs/dependencies" }, "triggers": { "$ref": "#/$defs/triggers" }, "category": { "$ref": "#/$defs/category" }, "title": { "$ref": "#/$defs/title" }, "toolsets": { "$ref": "#/$defs/toolsets" }, "requires": { "$ref": "#/$defs/requires" }, "pinned": { "$ref": "#/$defs/pinned" }, "max-steps": { "$ref": "#/$defs/max-steps" } }, "additionalProperties": false };
+var schema332 = { "description": "The skill's name: lowercase letters, digits and single hyphens, not starting or ending with a hyphen (at most 64 characters; the validator checks the length and that it equals the folder name). Agent Skills spec; required.", "type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$" };
+var schema34 = { "description": "What the skill does and when to use it; agents read it to decide whether to load the skill (non-empty, at most 1024 characters; the validator checks the length). Agent Skills spec; required.", "type": "string", "minLength": 1 };
+var schema352 = { "description": "The license that covers the skill: a name such as `MIT` or `Apache-2.0`, or the name of a license file bundled with the skill. Agent Skills spec.", "type": "string" };
 var schema36 = { "description": "Environment requirements: intended product, system packages, network access (at most 500 characters). Agent Skills spec.", "type": "string" };
-var schema40 = { "description": "Tools the skill may use without asking: a space-separated string (Agent Skills spec) or a list (Claude Code), e.g. `Bash(git:*) Read Grep`.", "anyOf": [{ "type": "string" }, { "type": "array", "items": { "type": "string" } }] };
+var schema402 = { "description": "Tools the skill may use without asking: a space-separated string (Agent Skills spec) or a list (Claude Code), e.g. `Bash(git:*) Read Grep`.", "anyOf": [{ "type": "string" }, { "type": "array", "items": { "type": "string" } }] };
 var schema41 = { "description": "When an agent should invoke the skill: trigger phrases and example requests, shown after the description in the skill listing. Claude Code and the skillgarden runtime.", "type": "string" };
 var schema42 = { "description": "Hint shown after `/name` in the slash-command menu, e.g. `[issue-number]`. Quote it: unquoted `[x]` is a YAML list. Claude Code.", "type": "string" };
 var schema43 = { "description": "Names of positional arguments, substituted as `$name` in the body: a space-separated string or a list. Claude Code.", "anyOf": [{ "type": "string" }, { "type": "array", "items": { "type": "string" } }] };
@@ -68901,7 +65287,7 @@ var schema55 = { "description": "Who wrote the skill: a name or a list of names.
 var schema56 = { "description": "Who wrote the skill, as a list of names. Seen in Hermes Agent skills; prefer `author`.", "type": "array", "items": { "type": "string" } };
 var schema57 = { "description": "Operating systems the skill works on; omitted or empty means all. Hermes Agent hides the skill elsewhere.", "type": "array", "items": { "description": "One platform.", "type": "string", "enum": ["macos", "linux", "windows", "termux", "android"] } };
 var schema58 = { "description": "Runtime environments the skill is relevant in (`kanban`, `docker`, `s6`); Hermes Agent leaves it out of the index elsewhere but still loads it on request.", "type": "array", "items": { "type": "string" } };
-var schema392 = { "description": "Legacy requirements: `env_vars` and `commands` the skill needs. Hermes Agent (prefer `required_environment_variables`).", "type": "object", "properties": { "env_vars": { "description": "Environment variables the skill needs.", "anyOf": [{ "type": "string" }, { "type": "array", "items": { "type": "string" } }] }, "commands": { "description": "Commands that must be on the PATH.", "anyOf": [{ "type": "string" }, { "type": "array", "items": { "type": "string" } }] } } };
+var schema39 = { "description": "Legacy requirements: `env_vars` and `commands` the skill needs. Hermes Agent (prefer `required_environment_variables`).", "type": "object", "properties": { "env_vars": { "description": "Environment variables the skill needs.", "anyOf": [{ "type": "string" }, { "type": "array", "items": { "type": "string" } }] }, "commands": { "description": "Commands that must be on the PATH.", "anyOf": [{ "type": "string" }, { "type": "array", "items": { "type": "string" } }] } } };
 var schema60 = { "description": "Secrets the skill needs; Hermes Agent prompts for missing ones when the skill loads and passes them to sandboxes. Hermes Agent.", "type": "array", "items": { "description": "A variable name, or a mapping with `name`, `prompt`, `help`, `required_for`, `optional`.", "anyOf": [{ "type": "string" }, { "type": "object", "properties": { "name": { "description": "The environment variable.", "type": "string" }, "env_var": { "description": "The environment variable (alias of `name`).", "type": "string" }, "prompt": { "description": "Text shown when asking for the value.", "type": "string" }, "help": { "description": "Where to get the value: text or a URL.", "type": "string" }, "required_for": { "description": "Which feature needs the variable.", "type": "string" }, "optional": { "description": "When true, passed through if set but never prompted for.", "type": "boolean" } } }] } };
 var schema61 = { "description": "Credential files (relative to `~/.hermes/`) mounted into remote sandboxes; a missing one means setup is needed. Hermes Agent.", "type": "array", "items": { "description": "One credential file.", "type": "object", "required": ["path"], "properties": { "path": { "description": "File path relative to `~/.hermes/`.", "type": "string" }, "description": { "description": "What the file is and how it is created.", "type": "string" } } } };
 var schema62 = { "description": "Setup help and secrets to collect when the skill is first used. Hermes Agent.", "type": "object", "properties": { "help": { "description": "One line telling the user how to set the skill up.", "type": "string" }, "collect_secrets": { "description": "Secrets to prompt for.", "type": "array", "items": { "description": "One secret to collect.", "type": "object", "required": ["env_var"], "properties": { "env_var": { "description": "The environment variable to store the secret in.", "type": "string" }, "prompt": { "description": "Text shown when asking for it.", "type": "string" }, "provider_url": { "description": "Where to get it.", "type": "string" }, "secret": { "description": "When true, the input is hidden.", "type": "boolean" } } } } } };
@@ -69473,7 +65859,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           let valid28 = false;
           const _errs83 = errors;
           if (typeof data33 !== "string") {
-            const err40 = { instancePath: instancePath + "/prerequisites/env_vars", schemaPath: "#/$defs/prerequisites/properties/env_vars/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema392.properties.env_vars.anyOf[0].type, parentSchema: schema392.properties.env_vars.anyOf[0], data: data33 };
+            const err40 = { instancePath: instancePath + "/prerequisites/env_vars", schemaPath: "#/$defs/prerequisites/properties/env_vars/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.env_vars.anyOf[0].type, parentSchema: schema39.properties.env_vars.anyOf[0], data: data33 };
             if (vErrors === null) {
               vErrors = [err40];
             } else {
@@ -69489,7 +65875,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
             for (let i10 = 0; i10 < len10; i10++) {
               let data34 = data33[i10];
               if (typeof data34 !== "string") {
-                const err41 = { instancePath: instancePath + "/prerequisites/env_vars/" + i10, schemaPath: "#/$defs/prerequisites/properties/env_vars/anyOf/1/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema392.properties.env_vars.anyOf[1].items.type, parentSchema: schema392.properties.env_vars.anyOf[1].items, data: data34 };
+                const err41 = { instancePath: instancePath + "/prerequisites/env_vars/" + i10, schemaPath: "#/$defs/prerequisites/properties/env_vars/anyOf/1/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.env_vars.anyOf[1].items.type, parentSchema: schema39.properties.env_vars.anyOf[1].items, data: data34 };
                 if (vErrors === null) {
                   vErrors = [err41];
                 } else {
@@ -69499,7 +65885,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
               }
             }
           } else {
-            const err42 = { instancePath: instancePath + "/prerequisites/env_vars", schemaPath: "#/$defs/prerequisites/properties/env_vars/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema392.properties.env_vars.anyOf[1].type, parentSchema: schema392.properties.env_vars.anyOf[1], data: data33 };
+            const err42 = { instancePath: instancePath + "/prerequisites/env_vars", schemaPath: "#/$defs/prerequisites/properties/env_vars/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema39.properties.env_vars.anyOf[1].type, parentSchema: schema39.properties.env_vars.anyOf[1], data: data33 };
             if (vErrors === null) {
               vErrors = [err42];
             } else {
@@ -69510,7 +65896,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           var _valid3 = _errs85 === errors;
           valid28 = valid28 || _valid3;
           if (!valid28) {
-            const err43 = { instancePath: instancePath + "/prerequisites/env_vars", schemaPath: "#/$defs/prerequisites/properties/env_vars/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema392.properties.env_vars.anyOf, parentSchema: schema392.properties.env_vars, data: data33 };
+            const err43 = { instancePath: instancePath + "/prerequisites/env_vars", schemaPath: "#/$defs/prerequisites/properties/env_vars/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema39.properties.env_vars.anyOf, parentSchema: schema39.properties.env_vars, data: data33 };
             if (vErrors === null) {
               vErrors = [err43];
             } else {
@@ -69534,7 +65920,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           let valid31 = false;
           const _errs91 = errors;
           if (typeof data35 !== "string") {
-            const err44 = { instancePath: instancePath + "/prerequisites/commands", schemaPath: "#/$defs/prerequisites/properties/commands/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema392.properties.commands.anyOf[0].type, parentSchema: schema392.properties.commands.anyOf[0], data: data35 };
+            const err44 = { instancePath: instancePath + "/prerequisites/commands", schemaPath: "#/$defs/prerequisites/properties/commands/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.commands.anyOf[0].type, parentSchema: schema39.properties.commands.anyOf[0], data: data35 };
             if (vErrors === null) {
               vErrors = [err44];
             } else {
@@ -69550,7 +65936,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
             for (let i11 = 0; i11 < len11; i11++) {
               let data36 = data35[i11];
               if (typeof data36 !== "string") {
-                const err45 = { instancePath: instancePath + "/prerequisites/commands/" + i11, schemaPath: "#/$defs/prerequisites/properties/commands/anyOf/1/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema392.properties.commands.anyOf[1].items.type, parentSchema: schema392.properties.commands.anyOf[1].items, data: data36 };
+                const err45 = { instancePath: instancePath + "/prerequisites/commands/" + i11, schemaPath: "#/$defs/prerequisites/properties/commands/anyOf/1/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.commands.anyOf[1].items.type, parentSchema: schema39.properties.commands.anyOf[1].items, data: data36 };
                 if (vErrors === null) {
                   vErrors = [err45];
                 } else {
@@ -69560,7 +65946,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
               }
             }
           } else {
-            const err46 = { instancePath: instancePath + "/prerequisites/commands", schemaPath: "#/$defs/prerequisites/properties/commands/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema392.properties.commands.anyOf[1].type, parentSchema: schema392.properties.commands.anyOf[1], data: data35 };
+            const err46 = { instancePath: instancePath + "/prerequisites/commands", schemaPath: "#/$defs/prerequisites/properties/commands/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema39.properties.commands.anyOf[1].type, parentSchema: schema39.properties.commands.anyOf[1], data: data35 };
             if (vErrors === null) {
               vErrors = [err46];
             } else {
@@ -69571,7 +65957,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           var _valid4 = _errs93 === errors;
           valid31 = valid31 || _valid4;
           if (!valid31) {
-            const err47 = { instancePath: instancePath + "/prerequisites/commands", schemaPath: "#/$defs/prerequisites/properties/commands/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema392.properties.commands.anyOf, parentSchema: schema392.properties.commands, data: data35 };
+            const err47 = { instancePath: instancePath + "/prerequisites/commands", schemaPath: "#/$defs/prerequisites/properties/commands/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema39.properties.commands.anyOf, parentSchema: schema39.properties.commands, data: data35 };
             if (vErrors === null) {
               vErrors = [err47];
             } else {
@@ -69590,7 +65976,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err48 = { instancePath: instancePath + "/prerequisites", schemaPath: "#/$defs/prerequisites/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema392.type, parentSchema: schema392, data: data32 };
+        const err48 = { instancePath: instancePath + "/prerequisites", schemaPath: "#/$defs/prerequisites/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema39.type, parentSchema: schema39, data: data32 };
         if (vErrors === null) {
           vErrors = [err48];
         } else {
@@ -69654,7 +66040,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.name === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema322.required, parentSchema: schema322, data };
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema32.required, parentSchema: schema32, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -69663,7 +66049,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.description === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'", schema: schema322.required, parentSchema: schema322, data };
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'", schema: schema32.required, parentSchema: schema32, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -69672,8 +66058,8 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func12.call(schema322.properties, key0)) {
-        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema322, data };
+      if (!func12.call(schema32.properties, key0)) {
+        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema32, data };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -69686,7 +66072,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
       let data0 = data.name;
       if (typeof data0 === "string") {
         if (!pattern4.test(data0)) {
-          const err3 = { instancePath: instancePath + "/name", schemaPath: "#/$defs/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]+(-[a-z0-9]+)*$" }, message: 'must match pattern "^[a-z0-9]+(-[a-z0-9]+)*$"', schema: "^[a-z0-9]+(-[a-z0-9]+)*$", parentSchema: schema33, data: data0 };
+          const err3 = { instancePath: instancePath + "/name", schemaPath: "#/$defs/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]+(-[a-z0-9]+)*$" }, message: 'must match pattern "^[a-z0-9]+(-[a-z0-9]+)*$"', schema: "^[a-z0-9]+(-[a-z0-9]+)*$", parentSchema: schema332, data: data0 };
           if (vErrors === null) {
             vErrors = [err3];
           } else {
@@ -69695,7 +66081,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err4 = { instancePath: instancePath + "/name", schemaPath: "#/$defs/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.type, parentSchema: schema33, data: data0 };
+        const err4 = { instancePath: instancePath + "/name", schemaPath: "#/$defs/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema332.type, parentSchema: schema332, data: data0 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -69708,7 +66094,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
       let data1 = data.description;
       if (typeof data1 === "string") {
         if (func22(data1) < 1) {
-          const err5 = { instancePath: instancePath + "/description", schemaPath: "#/$defs/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema342, data: data1 };
+          const err5 = { instancePath: instancePath + "/description", schemaPath: "#/$defs/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema34, data: data1 };
           if (vErrors === null) {
             vErrors = [err5];
           } else {
@@ -69717,7 +66103,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err6 = { instancePath: instancePath + "/description", schemaPath: "#/$defs/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema342.type, parentSchema: schema342, data: data1 };
+        const err6 = { instancePath: instancePath + "/description", schemaPath: "#/$defs/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema34.type, parentSchema: schema34, data: data1 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -69729,7 +66115,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.license !== void 0) {
       let data2 = data.license;
       if (typeof data2 !== "string") {
-        const err7 = { instancePath: instancePath + "/license", schemaPath: "#/$defs/license/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema35.type, parentSchema: schema35, data: data2 };
+        const err7 = { instancePath: instancePath + "/license", schemaPath: "#/$defs/license/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema352.type, parentSchema: schema352, data: data2 };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -69762,7 +66148,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
       let valid6 = false;
       const _errs18 = errors;
       if (typeof data5 !== "string") {
-        const err9 = { instancePath: instancePath + "/allowed-tools", schemaPath: "#/$defs/allowed-tools/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.anyOf[0].type, parentSchema: schema40.anyOf[0], data: data5 };
+        const err9 = { instancePath: instancePath + "/allowed-tools", schemaPath: "#/$defs/allowed-tools/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema402.anyOf[0].type, parentSchema: schema402.anyOf[0], data: data5 };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -69778,7 +66164,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i0 = 0; i0 < len0; i0++) {
           let data6 = data5[i0];
           if (typeof data6 !== "string") {
-            const err10 = { instancePath: instancePath + "/allowed-tools/" + i0, schemaPath: "#/$defs/allowed-tools/anyOf/1/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.anyOf[1].items.type, parentSchema: schema40.anyOf[1].items, data: data6 };
+            const err10 = { instancePath: instancePath + "/allowed-tools/" + i0, schemaPath: "#/$defs/allowed-tools/anyOf/1/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema402.anyOf[1].items.type, parentSchema: schema402.anyOf[1].items, data: data6 };
             if (vErrors === null) {
               vErrors = [err10];
             } else {
@@ -69788,7 +66174,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err11 = { instancePath: instancePath + "/allowed-tools", schemaPath: "#/$defs/allowed-tools/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema40.anyOf[1].type, parentSchema: schema40.anyOf[1], data: data5 };
+        const err11 = { instancePath: instancePath + "/allowed-tools", schemaPath: "#/$defs/allowed-tools/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema402.anyOf[1].type, parentSchema: schema402.anyOf[1], data: data5 };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -69799,7 +66185,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
       var _valid0 = _errs20 === errors;
       valid6 = valid6 || _valid0;
       if (!valid6) {
-        const err12 = { instancePath: instancePath + "/allowed-tools", schemaPath: "#/$defs/allowed-tools/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema40.anyOf, parentSchema: schema40, data: data5 };
+        const err12 = { instancePath: instancePath + "/allowed-tools", schemaPath: "#/$defs/allowed-tools/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema402.anyOf, parentSchema: schema402, data: data5 };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -70457,7 +66843,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
           let valid54 = false;
           const _errs130 = errors;
           if (typeof data41 !== "string") {
-            const err62 = { instancePath: instancePath + "/prerequisites/env_vars", schemaPath: "#/$defs/prerequisites/properties/env_vars/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema392.properties.env_vars.anyOf[0].type, parentSchema: schema392.properties.env_vars.anyOf[0], data: data41 };
+            const err62 = { instancePath: instancePath + "/prerequisites/env_vars", schemaPath: "#/$defs/prerequisites/properties/env_vars/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.env_vars.anyOf[0].type, parentSchema: schema39.properties.env_vars.anyOf[0], data: data41 };
             if (vErrors === null) {
               vErrors = [err62];
             } else {
@@ -70473,7 +66859,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
             for (let i10 = 0; i10 < len10; i10++) {
               let data42 = data41[i10];
               if (typeof data42 !== "string") {
-                const err63 = { instancePath: instancePath + "/prerequisites/env_vars/" + i10, schemaPath: "#/$defs/prerequisites/properties/env_vars/anyOf/1/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema392.properties.env_vars.anyOf[1].items.type, parentSchema: schema392.properties.env_vars.anyOf[1].items, data: data42 };
+                const err63 = { instancePath: instancePath + "/prerequisites/env_vars/" + i10, schemaPath: "#/$defs/prerequisites/properties/env_vars/anyOf/1/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.env_vars.anyOf[1].items.type, parentSchema: schema39.properties.env_vars.anyOf[1].items, data: data42 };
                 if (vErrors === null) {
                   vErrors = [err63];
                 } else {
@@ -70483,7 +66869,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
               }
             }
           } else {
-            const err64 = { instancePath: instancePath + "/prerequisites/env_vars", schemaPath: "#/$defs/prerequisites/properties/env_vars/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema392.properties.env_vars.anyOf[1].type, parentSchema: schema392.properties.env_vars.anyOf[1], data: data41 };
+            const err64 = { instancePath: instancePath + "/prerequisites/env_vars", schemaPath: "#/$defs/prerequisites/properties/env_vars/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema39.properties.env_vars.anyOf[1].type, parentSchema: schema39.properties.env_vars.anyOf[1], data: data41 };
             if (vErrors === null) {
               vErrors = [err64];
             } else {
@@ -70494,7 +66880,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
           var _valid5 = _errs132 === errors;
           valid54 = valid54 || _valid5;
           if (!valid54) {
-            const err65 = { instancePath: instancePath + "/prerequisites/env_vars", schemaPath: "#/$defs/prerequisites/properties/env_vars/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema392.properties.env_vars.anyOf, parentSchema: schema392.properties.env_vars, data: data41 };
+            const err65 = { instancePath: instancePath + "/prerequisites/env_vars", schemaPath: "#/$defs/prerequisites/properties/env_vars/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema39.properties.env_vars.anyOf, parentSchema: schema39.properties.env_vars, data: data41 };
             if (vErrors === null) {
               vErrors = [err65];
             } else {
@@ -70518,7 +66904,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
           let valid57 = false;
           const _errs138 = errors;
           if (typeof data43 !== "string") {
-            const err66 = { instancePath: instancePath + "/prerequisites/commands", schemaPath: "#/$defs/prerequisites/properties/commands/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema392.properties.commands.anyOf[0].type, parentSchema: schema392.properties.commands.anyOf[0], data: data43 };
+            const err66 = { instancePath: instancePath + "/prerequisites/commands", schemaPath: "#/$defs/prerequisites/properties/commands/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.commands.anyOf[0].type, parentSchema: schema39.properties.commands.anyOf[0], data: data43 };
             if (vErrors === null) {
               vErrors = [err66];
             } else {
@@ -70534,7 +66920,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
             for (let i11 = 0; i11 < len11; i11++) {
               let data44 = data43[i11];
               if (typeof data44 !== "string") {
-                const err67 = { instancePath: instancePath + "/prerequisites/commands/" + i11, schemaPath: "#/$defs/prerequisites/properties/commands/anyOf/1/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema392.properties.commands.anyOf[1].items.type, parentSchema: schema392.properties.commands.anyOf[1].items, data: data44 };
+                const err67 = { instancePath: instancePath + "/prerequisites/commands/" + i11, schemaPath: "#/$defs/prerequisites/properties/commands/anyOf/1/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.commands.anyOf[1].items.type, parentSchema: schema39.properties.commands.anyOf[1].items, data: data44 };
                 if (vErrors === null) {
                   vErrors = [err67];
                 } else {
@@ -70544,7 +66930,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
               }
             }
           } else {
-            const err68 = { instancePath: instancePath + "/prerequisites/commands", schemaPath: "#/$defs/prerequisites/properties/commands/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema392.properties.commands.anyOf[1].type, parentSchema: schema392.properties.commands.anyOf[1], data: data43 };
+            const err68 = { instancePath: instancePath + "/prerequisites/commands", schemaPath: "#/$defs/prerequisites/properties/commands/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema39.properties.commands.anyOf[1].type, parentSchema: schema39.properties.commands.anyOf[1], data: data43 };
             if (vErrors === null) {
               vErrors = [err68];
             } else {
@@ -70555,7 +66941,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
           var _valid6 = _errs140 === errors;
           valid57 = valid57 || _valid6;
           if (!valid57) {
-            const err69 = { instancePath: instancePath + "/prerequisites/commands", schemaPath: "#/$defs/prerequisites/properties/commands/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema392.properties.commands.anyOf, parentSchema: schema392.properties.commands, data: data43 };
+            const err69 = { instancePath: instancePath + "/prerequisites/commands", schemaPath: "#/$defs/prerequisites/properties/commands/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema39.properties.commands.anyOf, parentSchema: schema39.properties.commands, data: data43 };
             if (vErrors === null) {
               vErrors = [err69];
             } else {
@@ -70574,7 +66960,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err70 = { instancePath: instancePath + "/prerequisites", schemaPath: "#/$defs/prerequisites/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema392.type, parentSchema: schema392, data: data40 };
+        const err70 = { instancePath: instancePath + "/prerequisites", schemaPath: "#/$defs/prerequisites/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema39.type, parentSchema: schema39, data: data40 };
         if (vErrors === null) {
           vErrors = [err70];
         } else {
@@ -71193,7 +67579,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err117 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema322.type, parentSchema: schema322, data };
+    const err117 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema32.type, parentSchema: schema32, data };
     if (vErrors === null) {
       vErrors = [err117];
     } else {
@@ -71253,7 +67639,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
       let data0 = data.name;
       if (typeof data0 === "string") {
         if (!pattern4.test(data0)) {
-          const err3 = { instancePath: instancePath + "/name", schemaPath: "#/$defs/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]+(-[a-z0-9]+)*$" }, message: 'must match pattern "^[a-z0-9]+(-[a-z0-9]+)*$"', schema: "^[a-z0-9]+(-[a-z0-9]+)*$", parentSchema: schema33, data: data0 };
+          const err3 = { instancePath: instancePath + "/name", schemaPath: "#/$defs/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]+(-[a-z0-9]+)*$" }, message: 'must match pattern "^[a-z0-9]+(-[a-z0-9]+)*$"', schema: "^[a-z0-9]+(-[a-z0-9]+)*$", parentSchema: schema332, data: data0 };
           if (vErrors === null) {
             vErrors = [err3];
           } else {
@@ -71262,7 +67648,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err4 = { instancePath: instancePath + "/name", schemaPath: "#/$defs/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.type, parentSchema: schema33, data: data0 };
+        const err4 = { instancePath: instancePath + "/name", schemaPath: "#/$defs/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema332.type, parentSchema: schema332, data: data0 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -71275,7 +67661,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
       let data1 = data.description;
       if (typeof data1 === "string") {
         if (func22(data1) < 1) {
-          const err5 = { instancePath: instancePath + "/description", schemaPath: "#/$defs/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema342, data: data1 };
+          const err5 = { instancePath: instancePath + "/description", schemaPath: "#/$defs/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema34, data: data1 };
           if (vErrors === null) {
             vErrors = [err5];
           } else {
@@ -71284,7 +67670,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err6 = { instancePath: instancePath + "/description", schemaPath: "#/$defs/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema342.type, parentSchema: schema342, data: data1 };
+        const err6 = { instancePath: instancePath + "/description", schemaPath: "#/$defs/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema34.type, parentSchema: schema34, data: data1 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -71296,7 +67682,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.license !== void 0) {
       let data2 = data.license;
       if (typeof data2 !== "string") {
-        const err7 = { instancePath: instancePath + "/license", schemaPath: "#/$defs/license/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema35.type, parentSchema: schema35, data: data2 };
+        const err7 = { instancePath: instancePath + "/license", schemaPath: "#/$defs/license/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema352.type, parentSchema: schema352, data: data2 };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -71415,7 +67801,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
       let data0 = data.name;
       if (typeof data0 === "string") {
         if (!pattern4.test(data0)) {
-          const err3 = { instancePath: instancePath + "/name", schemaPath: "#/$defs/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]+(-[a-z0-9]+)*$" }, message: 'must match pattern "^[a-z0-9]+(-[a-z0-9]+)*$"', schema: "^[a-z0-9]+(-[a-z0-9]+)*$", parentSchema: schema33, data: data0 };
+          const err3 = { instancePath: instancePath + "/name", schemaPath: "#/$defs/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]+(-[a-z0-9]+)*$" }, message: 'must match pattern "^[a-z0-9]+(-[a-z0-9]+)*$"', schema: "^[a-z0-9]+(-[a-z0-9]+)*$", parentSchema: schema332, data: data0 };
           if (vErrors === null) {
             vErrors = [err3];
           } else {
@@ -71424,7 +67810,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err4 = { instancePath: instancePath + "/name", schemaPath: "#/$defs/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.type, parentSchema: schema33, data: data0 };
+        const err4 = { instancePath: instancePath + "/name", schemaPath: "#/$defs/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema332.type, parentSchema: schema332, data: data0 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -71437,7 +67823,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
       let data1 = data.description;
       if (typeof data1 === "string") {
         if (func22(data1) < 1) {
-          const err5 = { instancePath: instancePath + "/description", schemaPath: "#/$defs/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema342, data: data1 };
+          const err5 = { instancePath: instancePath + "/description", schemaPath: "#/$defs/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema34, data: data1 };
           if (vErrors === null) {
             vErrors = [err5];
           } else {
@@ -71446,7 +67832,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err6 = { instancePath: instancePath + "/description", schemaPath: "#/$defs/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema342.type, parentSchema: schema342, data: data1 };
+        const err6 = { instancePath: instancePath + "/description", schemaPath: "#/$defs/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema34.type, parentSchema: schema34, data: data1 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -71458,7 +67844,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.license !== void 0) {
       let data2 = data.license;
       if (typeof data2 !== "string") {
-        const err7 = { instancePath: instancePath + "/license", schemaPath: "#/$defs/license/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema35.type, parentSchema: schema35, data: data2 };
+        const err7 = { instancePath: instancePath + "/license", schemaPath: "#/$defs/license/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema352.type, parentSchema: schema352, data: data2 };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -71491,7 +67877,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
       let valid6 = false;
       const _errs18 = errors;
       if (typeof data5 !== "string") {
-        const err9 = { instancePath: instancePath + "/allowed-tools", schemaPath: "#/$defs/allowed-tools/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.anyOf[0].type, parentSchema: schema40.anyOf[0], data: data5 };
+        const err9 = { instancePath: instancePath + "/allowed-tools", schemaPath: "#/$defs/allowed-tools/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema402.anyOf[0].type, parentSchema: schema402.anyOf[0], data: data5 };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -71507,7 +67893,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i0 = 0; i0 < len0; i0++) {
           let data6 = data5[i0];
           if (typeof data6 !== "string") {
-            const err10 = { instancePath: instancePath + "/allowed-tools/" + i0, schemaPath: "#/$defs/allowed-tools/anyOf/1/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.anyOf[1].items.type, parentSchema: schema40.anyOf[1].items, data: data6 };
+            const err10 = { instancePath: instancePath + "/allowed-tools/" + i0, schemaPath: "#/$defs/allowed-tools/anyOf/1/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema402.anyOf[1].items.type, parentSchema: schema402.anyOf[1].items, data: data6 };
             if (vErrors === null) {
               vErrors = [err10];
             } else {
@@ -71517,7 +67903,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err11 = { instancePath: instancePath + "/allowed-tools", schemaPath: "#/$defs/allowed-tools/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema40.anyOf[1].type, parentSchema: schema40.anyOf[1], data: data5 };
+        const err11 = { instancePath: instancePath + "/allowed-tools", schemaPath: "#/$defs/allowed-tools/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema402.anyOf[1].type, parentSchema: schema402.anyOf[1], data: data5 };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -71528,7 +67914,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
       var _valid0 = _errs20 === errors;
       valid6 = valid6 || _valid0;
       if (!valid6) {
-        const err12 = { instancePath: instancePath + "/allowed-tools", schemaPath: "#/$defs/allowed-tools/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema40.anyOf, parentSchema: schema40, data: data5 };
+        const err12 = { instancePath: instancePath + "/allowed-tools", schemaPath: "#/$defs/allowed-tools/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema402.anyOf, parentSchema: schema402, data: data5 };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -72066,7 +68452,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
       let data0 = data.name;
       if (typeof data0 === "string") {
         if (!pattern4.test(data0)) {
-          const err3 = { instancePath: instancePath + "/name", schemaPath: "#/$defs/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]+(-[a-z0-9]+)*$" }, message: 'must match pattern "^[a-z0-9]+(-[a-z0-9]+)*$"', schema: "^[a-z0-9]+(-[a-z0-9]+)*$", parentSchema: schema33, data: data0 };
+          const err3 = { instancePath: instancePath + "/name", schemaPath: "#/$defs/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]+(-[a-z0-9]+)*$" }, message: 'must match pattern "^[a-z0-9]+(-[a-z0-9]+)*$"', schema: "^[a-z0-9]+(-[a-z0-9]+)*$", parentSchema: schema332, data: data0 };
           if (vErrors === null) {
             vErrors = [err3];
           } else {
@@ -72075,7 +68461,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err4 = { instancePath: instancePath + "/name", schemaPath: "#/$defs/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.type, parentSchema: schema33, data: data0 };
+        const err4 = { instancePath: instancePath + "/name", schemaPath: "#/$defs/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema332.type, parentSchema: schema332, data: data0 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -72088,7 +68474,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
       let data1 = data.description;
       if (typeof data1 === "string") {
         if (func22(data1) < 1) {
-          const err5 = { instancePath: instancePath + "/description", schemaPath: "#/$defs/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema342, data: data1 };
+          const err5 = { instancePath: instancePath + "/description", schemaPath: "#/$defs/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema34, data: data1 };
           if (vErrors === null) {
             vErrors = [err5];
           } else {
@@ -72097,7 +68483,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err6 = { instancePath: instancePath + "/description", schemaPath: "#/$defs/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema342.type, parentSchema: schema342, data: data1 };
+        const err6 = { instancePath: instancePath + "/description", schemaPath: "#/$defs/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema34.type, parentSchema: schema34, data: data1 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -72109,7 +68495,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.license !== void 0) {
       let data2 = data.license;
       if (typeof data2 !== "string") {
-        const err7 = { instancePath: instancePath + "/license", schemaPath: "#/$defs/license/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema35.type, parentSchema: schema35, data: data2 };
+        const err7 = { instancePath: instancePath + "/license", schemaPath: "#/$defs/license/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema352.type, parentSchema: schema352, data: data2 };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -72142,7 +68528,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
       let valid6 = false;
       const _errs18 = errors;
       if (typeof data5 !== "string") {
-        const err9 = { instancePath: instancePath + "/allowed-tools", schemaPath: "#/$defs/allowed-tools/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.anyOf[0].type, parentSchema: schema40.anyOf[0], data: data5 };
+        const err9 = { instancePath: instancePath + "/allowed-tools", schemaPath: "#/$defs/allowed-tools/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema402.anyOf[0].type, parentSchema: schema402.anyOf[0], data: data5 };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -72158,7 +68544,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i0 = 0; i0 < len0; i0++) {
           let data6 = data5[i0];
           if (typeof data6 !== "string") {
-            const err10 = { instancePath: instancePath + "/allowed-tools/" + i0, schemaPath: "#/$defs/allowed-tools/anyOf/1/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.anyOf[1].items.type, parentSchema: schema40.anyOf[1].items, data: data6 };
+            const err10 = { instancePath: instancePath + "/allowed-tools/" + i0, schemaPath: "#/$defs/allowed-tools/anyOf/1/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema402.anyOf[1].items.type, parentSchema: schema402.anyOf[1].items, data: data6 };
             if (vErrors === null) {
               vErrors = [err10];
             } else {
@@ -72168,7 +68554,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err11 = { instancePath: instancePath + "/allowed-tools", schemaPath: "#/$defs/allowed-tools/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema40.anyOf[1].type, parentSchema: schema40.anyOf[1], data: data5 };
+        const err11 = { instancePath: instancePath + "/allowed-tools", schemaPath: "#/$defs/allowed-tools/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema402.anyOf[1].type, parentSchema: schema402.anyOf[1], data: data5 };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -72179,7 +68565,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
       var _valid0 = _errs20 === errors;
       valid6 = valid6 || _valid0;
       if (!valid6) {
-        const err12 = { instancePath: instancePath + "/allowed-tools", schemaPath: "#/$defs/allowed-tools/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema40.anyOf, parentSchema: schema40, data: data5 };
+        const err12 = { instancePath: instancePath + "/allowed-tools", schemaPath: "#/$defs/allowed-tools/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema402.anyOf, parentSchema: schema402, data: data5 };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -72376,7 +68762,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
           let valid25 = false;
           const _errs56 = errors;
           if (typeof data17 !== "string") {
-            const err26 = { instancePath: instancePath + "/prerequisites/env_vars", schemaPath: "#/$defs/prerequisites/properties/env_vars/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema392.properties.env_vars.anyOf[0].type, parentSchema: schema392.properties.env_vars.anyOf[0], data: data17 };
+            const err26 = { instancePath: instancePath + "/prerequisites/env_vars", schemaPath: "#/$defs/prerequisites/properties/env_vars/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.env_vars.anyOf[0].type, parentSchema: schema39.properties.env_vars.anyOf[0], data: data17 };
             if (vErrors === null) {
               vErrors = [err26];
             } else {
@@ -72392,7 +68778,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
             for (let i5 = 0; i5 < len5; i5++) {
               let data18 = data17[i5];
               if (typeof data18 !== "string") {
-                const err27 = { instancePath: instancePath + "/prerequisites/env_vars/" + i5, schemaPath: "#/$defs/prerequisites/properties/env_vars/anyOf/1/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema392.properties.env_vars.anyOf[1].items.type, parentSchema: schema392.properties.env_vars.anyOf[1].items, data: data18 };
+                const err27 = { instancePath: instancePath + "/prerequisites/env_vars/" + i5, schemaPath: "#/$defs/prerequisites/properties/env_vars/anyOf/1/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.env_vars.anyOf[1].items.type, parentSchema: schema39.properties.env_vars.anyOf[1].items, data: data18 };
                 if (vErrors === null) {
                   vErrors = [err27];
                 } else {
@@ -72402,7 +68788,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
               }
             }
           } else {
-            const err28 = { instancePath: instancePath + "/prerequisites/env_vars", schemaPath: "#/$defs/prerequisites/properties/env_vars/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema392.properties.env_vars.anyOf[1].type, parentSchema: schema392.properties.env_vars.anyOf[1], data: data17 };
+            const err28 = { instancePath: instancePath + "/prerequisites/env_vars", schemaPath: "#/$defs/prerequisites/properties/env_vars/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema39.properties.env_vars.anyOf[1].type, parentSchema: schema39.properties.env_vars.anyOf[1], data: data17 };
             if (vErrors === null) {
               vErrors = [err28];
             } else {
@@ -72413,7 +68799,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
           var _valid2 = _errs58 === errors;
           valid25 = valid25 || _valid2;
           if (!valid25) {
-            const err29 = { instancePath: instancePath + "/prerequisites/env_vars", schemaPath: "#/$defs/prerequisites/properties/env_vars/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema392.properties.env_vars.anyOf, parentSchema: schema392.properties.env_vars, data: data17 };
+            const err29 = { instancePath: instancePath + "/prerequisites/env_vars", schemaPath: "#/$defs/prerequisites/properties/env_vars/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema39.properties.env_vars.anyOf, parentSchema: schema39.properties.env_vars, data: data17 };
             if (vErrors === null) {
               vErrors = [err29];
             } else {
@@ -72437,7 +68823,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
           let valid28 = false;
           const _errs64 = errors;
           if (typeof data19 !== "string") {
-            const err30 = { instancePath: instancePath + "/prerequisites/commands", schemaPath: "#/$defs/prerequisites/properties/commands/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema392.properties.commands.anyOf[0].type, parentSchema: schema392.properties.commands.anyOf[0], data: data19 };
+            const err30 = { instancePath: instancePath + "/prerequisites/commands", schemaPath: "#/$defs/prerequisites/properties/commands/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.commands.anyOf[0].type, parentSchema: schema39.properties.commands.anyOf[0], data: data19 };
             if (vErrors === null) {
               vErrors = [err30];
             } else {
@@ -72453,7 +68839,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
             for (let i6 = 0; i6 < len6; i6++) {
               let data20 = data19[i6];
               if (typeof data20 !== "string") {
-                const err31 = { instancePath: instancePath + "/prerequisites/commands/" + i6, schemaPath: "#/$defs/prerequisites/properties/commands/anyOf/1/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema392.properties.commands.anyOf[1].items.type, parentSchema: schema392.properties.commands.anyOf[1].items, data: data20 };
+                const err31 = { instancePath: instancePath + "/prerequisites/commands/" + i6, schemaPath: "#/$defs/prerequisites/properties/commands/anyOf/1/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.commands.anyOf[1].items.type, parentSchema: schema39.properties.commands.anyOf[1].items, data: data20 };
                 if (vErrors === null) {
                   vErrors = [err31];
                 } else {
@@ -72463,7 +68849,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
               }
             }
           } else {
-            const err32 = { instancePath: instancePath + "/prerequisites/commands", schemaPath: "#/$defs/prerequisites/properties/commands/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema392.properties.commands.anyOf[1].type, parentSchema: schema392.properties.commands.anyOf[1], data: data19 };
+            const err32 = { instancePath: instancePath + "/prerequisites/commands", schemaPath: "#/$defs/prerequisites/properties/commands/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema39.properties.commands.anyOf[1].type, parentSchema: schema39.properties.commands.anyOf[1], data: data19 };
             if (vErrors === null) {
               vErrors = [err32];
             } else {
@@ -72474,7 +68860,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
           var _valid3 = _errs66 === errors;
           valid28 = valid28 || _valid3;
           if (!valid28) {
-            const err33 = { instancePath: instancePath + "/prerequisites/commands", schemaPath: "#/$defs/prerequisites/properties/commands/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema392.properties.commands.anyOf, parentSchema: schema392.properties.commands, data: data19 };
+            const err33 = { instancePath: instancePath + "/prerequisites/commands", schemaPath: "#/$defs/prerequisites/properties/commands/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema39.properties.commands.anyOf, parentSchema: schema39.properties.commands, data: data19 };
             if (vErrors === null) {
               vErrors = [err33];
             } else {
@@ -72493,7 +68879,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err34 = { instancePath: instancePath + "/prerequisites", schemaPath: "#/$defs/prerequisites/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema392.type, parentSchema: schema392, data: data16 };
+        const err34 = { instancePath: instancePath + "/prerequisites", schemaPath: "#/$defs/prerequisites/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema39.type, parentSchema: schema39, data: data16 };
         if (vErrors === null) {
           vErrors = [err34];
         } else {
@@ -73135,7 +69521,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
       let data0 = data.name;
       if (typeof data0 === "string") {
         if (!pattern4.test(data0)) {
-          const err3 = { instancePath: instancePath + "/name", schemaPath: "#/$defs/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]+(-[a-z0-9]+)*$" }, message: 'must match pattern "^[a-z0-9]+(-[a-z0-9]+)*$"', schema: "^[a-z0-9]+(-[a-z0-9]+)*$", parentSchema: schema33, data: data0 };
+          const err3 = { instancePath: instancePath + "/name", schemaPath: "#/$defs/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]+(-[a-z0-9]+)*$" }, message: 'must match pattern "^[a-z0-9]+(-[a-z0-9]+)*$"', schema: "^[a-z0-9]+(-[a-z0-9]+)*$", parentSchema: schema332, data: data0 };
           if (vErrors === null) {
             vErrors = [err3];
           } else {
@@ -73144,7 +69530,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err4 = { instancePath: instancePath + "/name", schemaPath: "#/$defs/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.type, parentSchema: schema33, data: data0 };
+        const err4 = { instancePath: instancePath + "/name", schemaPath: "#/$defs/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema332.type, parentSchema: schema332, data: data0 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -73157,7 +69543,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
       let data1 = data.description;
       if (typeof data1 === "string") {
         if (func22(data1) < 1) {
-          const err5 = { instancePath: instancePath + "/description", schemaPath: "#/$defs/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema342, data: data1 };
+          const err5 = { instancePath: instancePath + "/description", schemaPath: "#/$defs/description/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema34, data: data1 };
           if (vErrors === null) {
             vErrors = [err5];
           } else {
@@ -73166,7 +69552,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err6 = { instancePath: instancePath + "/description", schemaPath: "#/$defs/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema342.type, parentSchema: schema342, data: data1 };
+        const err6 = { instancePath: instancePath + "/description", schemaPath: "#/$defs/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema34.type, parentSchema: schema34, data: data1 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -73178,7 +69564,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.license !== void 0) {
       let data2 = data.license;
       if (typeof data2 !== "string") {
-        const err7 = { instancePath: instancePath + "/license", schemaPath: "#/$defs/license/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema35.type, parentSchema: schema35, data: data2 };
+        const err7 = { instancePath: instancePath + "/license", schemaPath: "#/$defs/license/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema352.type, parentSchema: schema352, data: data2 };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -74448,13 +70834,13 @@ var explainers = {
   },
   required(facts) {
     const missing = String(facts.error.params.missingProperty);
-    const atRoot = facts.path.length === 0;
-    const hint = atRoot && missing === "name" ? "Add `name:` with the skill's folder name (lowercase letters, digits and hyphens)." : atRoot && missing === "description" ? "Add `description:` saying what the skill does and when to use it." : `Add \`${missing}:\` to ${facts.label}.`;
+    const atRoot2 = facts.path.length === 0;
+    const hint = atRoot2 && missing === "name" ? "Add `name:` with the skill's folder name (lowercase letters, digits and hyphens)." : atRoot2 && missing === "description" ? "Add `description:` saying what the skill does and when to use it." : `Add \`${missing}:\` to ${facts.label}.`;
     return {
       code: "schema/required",
       path: facts.path,
       anchor: "key",
-      message: `${atRoot ? "The frontmatter" : facts.label} has no \`${missing}\`.`,
+      message: `${atRoot2 ? "The frontmatter" : facts.label} has no \`${missing}\`.`,
       hint
     };
   },
@@ -74535,14 +70921,14 @@ function explainError(error2, context3) {
 }
 
 // src/core/schema/plain-data.ts
-var maxDepth = 64;
+var maxDepth2 = 64;
 function toPlainData(value) {
   const ancestors = /* @__PURE__ */ new Set();
   let failure;
   const copy = (node, depth) => {
     if (failure !== void 0 || node === null || typeof node !== "object" || node instanceof Date) return node;
     if (ancestors.has(node)) return failure = "cycle";
-    if (depth >= maxDepth) return failure = "too-deep";
+    if (depth >= maxDepth2) return failure = "too-deep";
     ancestors.add(node);
     const result = Array.isArray(node) ? node.map((item) => copy(item, depth + 1)) : copyObject(node, (item) => copy(item, depth + 1));
     ancestors.delete(node);
@@ -74659,7 +71045,7 @@ function isProfileName(value) {
 // src/core/validate.ts
 function validateSkill(input2) {
   const profile = input2.profile ?? "portable";
-  const options = { file: input2.file };
+  const options = { file: input2.file, ...input2.fullParse ? { fullParse: true } : {} };
   const skill = typeof input2.content === "string" ? parseSkill(input2.content, options) : parseSkillBytes(input2.content, options);
   const findings = [...skill.findings];
   if (skill.sections.frontmatter === "ok") {
@@ -74942,7 +71328,7 @@ function planCluster(cluster, members, ctx) {
   table2.set(skillFileName, text);
   const invalid = checkUmbrellaValid({ name, dir, table: table2, members });
   if (invalid) return { skipped: invalid };
-  const archived = siblings.map((m2) => archiveTarget2(m2, ctx));
+  const archived = siblings.map((m2) => archiveTarget(m2, ctx));
   return {
     plan: {
       kind: umbrella ? demoted.length === siblings.length ? "demote" : "merge" : "create",
@@ -75064,12 +71450,12 @@ function newUmbrellaDir(name, members, skillsDir) {
   const [category] = categories;
   return categories.size === 1 && category ? `${skillsDir}/${category}/${name}` : `${skillsDir}/${name}`;
 }
-function stamp2(now) {
+function stamp(now) {
   return now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
 }
-function archiveTarget2(member, ctx) {
+function archiveTarget(member, ctx) {
   const base = `${ctx.skillsDir}/${archiveDirName}/${member.skill.category ? `${member.skill.category}/` : ""}${member.name}`;
-  const to = ctx.occupied.has(base) ? `${base}-${stamp2(ctx.now)}` : base;
+  const to = ctx.occupied.has(base) ? `${base}-${stamp(ctx.now)}` : base;
   return { name: member.name, from: member.skill.dir, to };
 }
 function umbrellaChanges(dir, table2, umbrella) {
@@ -75092,8 +71478,8 @@ function archiveChanges(siblings, archived) {
 // src/core/consolidate/plan.ts
 function planConsolidation(input2) {
   const config2 = resolveConsolidationConfig(input2.config);
-  const { eligible, skipped } = selectCuratable(input2.skills, input2.skillsDir ?? "skills");
-  const features = buildAllFeatures(eligible, config2);
+  const { eligible, skipped, parsed } = selectCuratable(input2.skills, input2.skillsDir ?? "skills");
+  const features = buildAllFeatures(eligible, config2, parsed);
   const byName = new Map(features.map((f3) => [f3.name, f3]));
   const clusters = buildClusters(features, config2);
   const ctx = {
@@ -75258,6 +71644,4384 @@ function adviseOverlaps(skills, partial = {}) {
   });
 }
 
+// src/core/report/markdown-inert.ts
+function escapeMarkdown(text) {
+  return text.replace(/[\r\n]+/g, " ").replace(/[\\`*_{}[\]()<>#+!|~]/g, (c3) => `\\${c3}`).replace(/@/g, "@\u200B").replace(/^([-=])/, "\\$1");
+}
+function codeSpan(text) {
+  const flat = text.replace(/[\r\n]+/g, " ");
+  const longest = Math.max(0, ...[...flat.matchAll(/`+/g)].map((m2) => m2[0].length));
+  const fence3 = "`".repeat(longest + 1);
+  const pad = flat.startsWith("`") || flat.endsWith("`") ? " " : "";
+  return `${fence3}${pad}${flat}${pad}${fence3}`;
+}
+
+// src/services/consolidate/apply.ts
+function buildPlanCommit(plan, runId) {
+  const archivePrefixes = plan.archived.map((a) => `${a.to}/`);
+  const changes = plan.changes.map((change) => ({
+    path: change.path,
+    content: change.content,
+    ...archivePrefixes.some((p2) => change.path.startsWith(p2)) ? { expected: null } : {}
+  }));
+  const rewritten = plan.rewritten.length > 0 ? `
+References rewritten: ${plan.rewritten.join(", ")}` : "";
+  const message = buildCommitMessage({
+    subject: `skill(merge): ${plan.into} absorbs ${plan.from.join(", ")}`,
+    body: `${plan.reason}
+
+Archived: ${plan.archived.map((a) => `${a.from} -> ${a.to}`).join(", ")}${rewritten}`,
+    trailers: { action: "merge", skills: [plan.into, ...plan.from], actor: "curator", run: runId, reverts: [] }
+  });
+  return { message, changes };
+}
+
+// src/services/proposals/proposal.ts
+function readTrailerBlock(message) {
+  return message.trimEnd().split("\n\n").at(-1) ?? "";
+}
+var kindLabels = { lifecycle: "lifecycle", umbrella: "umbrella", new: "new-skill" };
+
+// src/services/proposals/build.ts
+function listUmbrellaDecisions(plan) {
+  return [`${plan.kind}:${plan.into}`, ...plan.from, ...plan.demoted.map((d2) => `demote:${d2}`)];
+}
+function buildUmbrellaBranchProposal(plan, runId) {
+  const { message, changes } = buildPlanCommit(plan, runId);
+  const report = buildPlanReport(
+    { plans: [plan], dropped: [], skipped: [] },
+    { prunings: plan.archived.map((a) => ({ name: a.name, reason: `absorbed into ${plan.into}` })) }
+  );
+  return {
+    kind: "umbrella",
+    name: plan.into,
+    branch: buildProposalBranch("umbrella", plan.into),
+    fingerprint: buildProposalFingerprint("umbrella", listUmbrellaDecisions(plan)),
+    title: `skillgarden: ${plan.kind === "create" ? "new umbrella" : "merge into"} ${plan.into} \u2014 ${plan.from.length} skill(s)`,
+    labels: ["skillgarden", kindLabels.umbrella],
+    message,
+    trailerBlock: readTrailerBlock(message),
+    reasons: [
+      escapeMarkdown(describePlan(plan)),
+      ...plan.archived.map((a) => `archive ${codeSpan(a.from)} \u2192 ${codeSpan(a.to)} (restorable)`),
+      ...plan.rewritten.length > 0 ? [`references rewritten in ${plan.rewritten.map(codeSpan).join(", ")}`] : []
+    ],
+    structured: (0, import_yaml7.stringify)({ consolidations: report.consolidations, prunings: report.prunings }, { lineWidth: 0 }),
+    report: renderPlansMarkdown(report),
+    skills: [plan.into, ...plan.from],
+    changes
+  };
+}
+function buildDraftBranchProposal(pattern, skillsDir, runId) {
+  const draft = pattern.draft;
+  if (draft === void 0) return void 0;
+  const evidence = draft.evidence;
+  const message = buildCommitMessage({
+    subject: `skill(create): ${draft.name} \u2014 drafted from ${pattern.sessions} agent sessions`,
+    body: [
+      `The tool sequence ${pattern.tools.join(" -> ")} recurs in ${pattern.sessions} sessions (pattern ${pattern.fingerprint}, confidence ${pattern.confidence.toFixed(2)}).`,
+      ...evidence ? [`Asked as: ${evidence.requests.map((r2) => `"${r2}"`).join("; ")}`, `Sessions: ${evidence.sessions.slice(0, 10).join(", ")}`] : []
+    ].join("\n"),
+    trailers: { action: "create", skills: [draft.name], actor: "curator", run: runId, reverts: [] }
+  });
+  const tools = pattern.tools.map(codeSpan).join(" \u2192 ");
+  return {
+    kind: "new",
+    name: draft.name,
+    branch: buildProposalBranch("new", draft.name),
+    fingerprint: buildProposalFingerprint("new", [pattern.fingerprint]),
+    title: `skillgarden: new skill ${draft.name} from a repeated pattern`,
+    labels: ["skillgarden", kindLabels.new],
+    message,
+    trailerBlock: readTrailerBlock(message),
+    reasons: [
+      `the tool sequence ${tools} recurs in ${pattern.sessions} session(s) (confidence ${pattern.confidence.toFixed(2)}); no skill covers it yet`,
+      ...renderEvidence(evidence),
+      ...draft.absorbs && draft.absorbs.length > 0 ? [`folds in the nested or overlapping patterns ${draft.absorbs.map(codeSpan).join(", ")} of the same sessions`] : []
+    ],
+    structured: (0, import_yaml7.stringify)({
+      patterns: [
+        {
+          name: draft.name,
+          tools: pattern.tools,
+          sessions: pattern.sessions,
+          confidence: Number(pattern.confidence.toFixed(3)),
+          fingerprint: pattern.fingerprint,
+          ...evidence ? {
+            session_ids: evidence.sessions,
+            transcripts: evidence.files,
+            first_seen: evidence.first_seen,
+            last_seen: evidence.last_seen
+          } : {}
+        }
+      ]
+    }),
+    report: ["### Drafted SKILL.md", "", "````markdown", draft.text.trimEnd(), "````", ""].join("\n"),
+    skills: [draft.name],
+    changes: [{ path: `${skillsDir}/${draft.name}/SKILL.md`, content: draft.text, expected: null }]
+  };
+}
+function renderEvidence(evidence) {
+  if (evidence === void 0) return [];
+  const when = evidence.first_seen && evidence.last_seen ? `, first seen ${evidence.first_seen}, last seen ${evidence.last_seen}` : "";
+  return [
+    `people asked for it in words like ${evidence.task_words.slice(0, 6).map(codeSpan).join(", ")}: ${evidence.requests.map((r2) => `"${escapeMarkdown(r2)}"`).join("; ")}`,
+    `sessions ${evidence.sessions.slice(0, 10).map(codeSpan).join(", ")}${evidence.sessions.length > 10 ? ` and ${evidence.sessions.length - 10} more` : ""} in ${evidence.files.slice(0, 10).map(codeSpan).join(", ")}${when}`,
+    ...evidence.ending ? [
+      `the sequence ends with ${{ tests: "the tests run", commit: "a commit", release: "a release", submit: "a submission" }[evidence.ending]}`
+    ] : []
+  ];
+}
+
+// src/services/proposals/lifecycle.ts
+var import_yaml8 = __toESM(require_dist(), 1);
+
+// src/core/report/run-report.ts
+function transitionReport(decision, commit) {
+  return {
+    skill: decision.name,
+    from: decision.from,
+    to: decision.to,
+    anchor: decision.anchor,
+    anchor_source: decision.anchorSource,
+    reason: decision.reason,
+    commit
+  };
+}
+function countsAfter(before, transitions) {
+  const after = { ...before };
+  for (const t2 of transitions) {
+    after[t2.from]--;
+    after[t2.to]++;
+  }
+  return after;
+}
+
+// src/services/manage/person-acts.ts
+import { existsSync as existsSync4, readFileSync as readFileBytes } from "node:fs";
+import { join as join15 } from "node:path";
+
+// src/services/manage/skill-files.ts
+var decoder = new TextDecoder();
+
+// src/services/manage/person-acts.ts
+var adoptedFile = `${metaDir}/adopted.txt`;
+async function moveChanges(ledger, skill, target) {
+  const changes = [];
+  for (const file of skill.files) {
+    const content = await ledger.readFile(file.path);
+    if (content === void 0) continue;
+    changes.push({ path: file.path, content: null, expected: file.oid });
+    changes.push({ path: `${target}${file.path.slice(skill.dir.length)}`, content, expected: null, executable: file.mode === "100755" });
+  }
+  return changes;
+}
+function archiveTarget2(repoDir, skillsDir, category, name, now) {
+  const base = `${skillsDir === "" ? "" : `${skillsDir}/`}${archiveDirName}/${category ? `${category}/` : ""}`;
+  const plain2 = `${base}${name}`;
+  return existsSync4(join15(repoDir, plain2)) ? `${base}${name}-${stamp2(now)}` : plain2;
+}
+function stamp2(now) {
+  return now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+}
+
+// src/services/proposals/lifecycle.ts
+var actionOrder = [
+  { to: "active", action: "reactivate", done: "reactivated" },
+  { to: "stale", action: "mark-stale", done: "marked stale" },
+  { to: "archived", action: "archive", done: "archived" }
+];
+function buildLifecycleFingerprint(transitions) {
+  return buildProposalFingerprint(
+    "lifecycle",
+    transitions.map((t2) => `${t2.skill}:${t2.from}>${t2.to}`)
+  );
+}
+function buildLifecycleText(input2) {
+  const { transitions, runId } = input2;
+  if (transitions.length === 0) return void 0;
+  const kinds = actionOrder.filter((o2) => transitions.some((t2) => t2.to === o2.to));
+  const summary2 = kinds.map((o2) => `${transitions.filter((t2) => t2.to === o2.to).length} ${o2.done}`).join(", ");
+  const fingerprint2 = buildLifecycleFingerprint(transitions);
+  const deferred = input2.deferred ?? [];
+  const body = [
+    ...transitions.map((t2) => `- ${t2.skill}: ${t2.from} -> ${t2.to} (${t2.reason})`),
+    ...deferred.length > 0 ? [
+      "",
+      "Left out, because an umbrella proposal changes them:",
+      ...deferred.map((d2) => `- ${d2.skill}: ${d2.from} -> ${d2.to} waits for ${buildProposalBranch("umbrella", d2.umbrella)}`)
+    ] : [],
+    "",
+    `Proposed by curator run ${runId}; proposal ${fingerprint2}.`
+  ].join("\n");
+  const actions = kinds.map((o2) => o2.action);
+  const last = actions.at(-1);
+  const single = buildCommitMessage({
+    subject: `skill(curate): lifecycle \u2014 ${summary2}`,
+    body,
+    trailers: { action: last, skills: transitions.map((t2) => t2.skill), actor: "curator", run: runId, reverts: [] }
+  });
+  const extra = actions.slice(0, -1).map((a) => `Skill-Action: ${a}
+`).join("");
+  const message = single.replace(`
+Skill-Action: ${last}
+`, `
+${extra}Skill-Action: ${last}
+`);
+  const reasons = [
+    ...transitions.map(
+      (t2) => `${codeSpan(t2.skill)}: ${t2.from} \u2192 **${t2.to}** \u2014 ${escapeMarkdown(t2.reason)} (last activity ${t2.anchor.slice(0, 10)}, ${escapeMarkdown(t2.anchor_source)})`
+    ),
+    ...deferred.map(
+      (d2) => `${codeSpan(d2.skill)} is left out (${d2.from} \u2192 ${d2.to} would be due): the umbrella proposal ${codeSpan(buildProposalBranch("umbrella", d2.umbrella))} changes it`
+    )
+  ];
+  return {
+    kind: "lifecycle",
+    name: "lifecycle",
+    branch: buildProposalBranch("lifecycle"),
+    fingerprint: fingerprint2,
+    title: `skillgarden: lifecycle \u2014 ${summary2}`,
+    labels: ["skillgarden", kindLabels.lifecycle],
+    message,
+    trailerBlock: readTrailerBlock(message),
+    reasons,
+    structured: (0, import_yaml8.stringify)({
+      prunings: transitions.filter((t2) => t2.to !== "active").map((t2) => ({ name: t2.skill, to: t2.to, reason: t2.reason })),
+      reactivations: transitions.filter((t2) => t2.to === "active").map((t2) => ({ name: t2.skill, reason: t2.reason })),
+      ...deferred.length > 0 ? { deferred: deferred.map((d2) => ({ name: d2.skill, to: d2.to, umbrella: d2.umbrella })) } : {}
+    }),
+    report: [
+      "| Skill | From | To | Why |",
+      "| --- | --- | --- | --- |",
+      ...transitions.map((t2) => `| ${codeSpan(t2.skill)} | ${t2.from} | ${t2.to} | ${escapeMarkdown(t2.reason)} |`),
+      ""
+    ].join("\n"),
+    skills: transitions.map((t2) => t2.skill)
+  };
+}
+async function buildTransitionMoves(ledger, repoDir, snapshot, decision, now) {
+  if (decision.to !== "archived") return [];
+  const skill = snapshot.skills.find((s) => s.name === decision.name);
+  if (!skill) throw new Error(`skill ${decision.name} vanished during the run`);
+  const target = archiveTarget2(repoDir, skill.location.root, skill.location.category, skill.name, now);
+  const files = await ledger.listFiles(skill.dir);
+  return moveChanges(ledger, { dir: skill.dir, files }, target);
+}
+async function buildLifecycleBranchProposal(ledger, input2) {
+  const text = buildLifecycleText({
+    transitions: input2.transitions.map((t2) => transitionReport(t2, null)),
+    runId: input2.runId,
+    ...input2.deferred ? { deferred: input2.deferred } : {}
+  });
+  if (text === void 0) return void 0;
+  const at2 = input2.now.toISOString();
+  const changes = [];
+  let state = input2.snapshot.state;
+  for (const decision of input2.transitions) {
+    changes.push(...await buildTransitionMoves(ledger, input2.repoDir, input2.snapshot, decision, input2.now));
+    state = applyDecision(state, decision, at2);
+  }
+  state = applySeeds(state, input2.seeds ?? [], at2);
+  const skills = { ...state.skills };
+  for (const name of input2.forgotten ?? []) delete skills[name];
+  state = { ...state, skills, last_run_at: at2, last_run_id: input2.runId };
+  const stateOid = (await ledger.listFiles(".skillgarden")).find((f3) => f3.path === stateFile)?.oid ?? null;
+  changes.push({ path: stateFile, content: serializeState(state), expected: stateOid });
+  return { ...text, changes };
+}
+
+// src/services/proposals/body.ts
+var maxBodyLength = 65536;
+var fingerprintMarker = /<!--\s*skillgarden-fingerprint:\s*([0-9a-f]+)\s*-->/;
+function renderProposalBody(input2, limit = maxBodyLength) {
+  const full = {
+    reasons: input2.proposal.reasons.map((r2) => `- ${r2}`).join("\n"),
+    report: demoteHeadings2(input2.report ?? input2.proposal.report),
+    structured: input2.proposal.structured.trimEnd(),
+    trailers: input2.proposal.trailerBlock.trim()
+  };
+  const body = render(input2, full);
+  if (body.length <= limit) return body;
+  const where = input2.fullReportUrl ? `the job summary and the \`skillgarden-report\` files of ${input2.fullReportUrl}` : "REPORT.md of the run";
+  const pointer = `*Cut to fit the ${limit.toLocaleString("en")}-character limit: the full report is in ${where}; the commit holds every change.*`;
+  let parts = { reasons: "", report: pointer, structured: "", trailers: full.trailers };
+  if (render(input2, parts).length + 600 > limit) {
+    parts = {
+      ...parts,
+      trailers: "",
+      report: `${pointer}
+
+*The trailer block (${input2.proposal.trailerBlock.split("\n").length} lines) is too long for a pull request body: merge with a merge commit or rebase, which keep the commit's own trailers.*`
+    };
+  }
+  const budget2 = limit - render(input2, parts).length - 100;
+  const reasons = cut(full.reasons, Math.floor(budget2 * 0.45), "- \u2026 (more in the commit and the full report)");
+  const structured = cut(full.structured, Math.floor(budget2 * 0.25), "# \u2026 (cut: see the full report)");
+  const report = cut(full.report, budget2 - reasons.length - structured.length, "\u2026");
+  return render(input2, { ...parts, reasons, structured, report: `${report}
+
+${parts.report}` });
+}
+function render(input2, parts) {
+  const { proposal } = input2;
+  return [
+    `<!-- skillgarden-proposal: ${proposal.kind} -->`,
+    `<!-- skillgarden-fingerprint: ${proposal.fingerprint} -->`,
+    `The skillgarden curator (run \`${input2.runId}\`) proposes this change as one commit. Merge it to apply it (merge, rebase or squash all keep the ledger); close it without merging and this exact proposal is not made again.`,
+    "",
+    "## Why",
+    "",
+    parts.reasons,
+    "",
+    ...input2.validation === void 0 ? [] : ["## Validation", "", input2.validation, ""],
+    "## Report",
+    "",
+    parts.report,
+    "",
+    "## Structured",
+    "",
+    "```yaml",
+    parts.structured,
+    "```",
+    "",
+    ...parts.trailers ? [parts.trailers, ""] : []
+  ].join("\n");
+}
+function readFingerprint(body) {
+  return fingerprintMarker.exec(body ?? "")?.[1] ?? null;
+}
+function demoteHeadings2(markdown) {
+  return markdown.replace(/^(#{1,5}) /gm, "#$1 ");
+}
+function cut(text, max, note) {
+  if (text.length <= max) return text;
+  const room = Math.max(0, max - note.length - 1);
+  const at2 = text.lastIndexOf("\n", room);
+  return `${at2 > 0 ? text.slice(0, at2) : ""}
+${note}`.trimStart();
+}
+
+// src/ledger/git-ledger.ts
+var import_isomorphic_git3 = __toESM(require_isomorphic_git(), 1);
+import * as fs6 from "node:fs";
+
+// src/ledger/object-store.ts
+var folderMode = "040000";
+function sortTreeEntries(entries) {
+  const keyed = entries.map((entry) => ({ entry, key: entry.mode === folderMode ? `${entry.name}/` : entry.name }));
+  if (keyed.every((k) => asciiOnly.test(k.key)))
+    return keyed.sort((a, b2) => a.key < b2.key ? -1 : a.key > b2.key ? 1 : 0).map((k) => k.entry);
+  const bytes = keyed.map((k) => ({ entry: k.entry, key: Buffer.from(k.key, "utf8") }));
+  return bytes.sort((a, b2) => Buffer.compare(a.key, b2.key)).map((k) => k.entry);
+}
+var asciiOnly = /^[\x00-\x7f]*$/;
+function formatTimezone(offsetMinutes) {
+  const sign = offsetMinutes <= 0 ? "+" : "-";
+  const minutes = Math.abs(offsetMinutes);
+  return `${sign}${String(Math.floor(minutes / 60)).padStart(2, "0")}${String(minutes % 60).padStart(2, "0")}`;
+}
+function normalizeMessage(message) {
+  return `${message.replace(/\s+$/, "")}
+`;
+}
+function withTreeCache(store, limit = 4096) {
+  const cache = /* @__PURE__ */ new Map();
+  const remember = (oid, entries) => {
+    if (cache.size >= limit) cache.delete(cache.keys().next().value);
+    cache.set(oid, entries);
+  };
+  return {
+    ...store,
+    readBlob: (oid) => store.readBlob(oid),
+    readCommit: (oid) => store.readCommit(oid),
+    writeBlob: (content) => store.writeBlob(content),
+    writeCommit: (commit) => store.writeCommit(commit),
+    close: () => store.close(),
+    async readTree(oid) {
+      const hit = cache.get(oid);
+      if (hit) return hit;
+      const entries = await store.readTree(oid);
+      remember(oid, entries);
+      return entries;
+    },
+    async writeTree(entries, options) {
+      const sorted = options?.sorted ? entries.slice() : sortTreeEntries(entries);
+      const oid = await store.writeTree(sorted);
+      remember(oid, sorted);
+      return oid;
+    }
+  };
+}
+
+// src/ledger/diff-trees.ts
+async function diffTrees2(store, before, after, prefix2 = "") {
+  if (before === after) return [];
+  const left = new Map((before ? await store.readTree(before) : []).map((e) => [e.name, e]));
+  const right = new Map((after ? await store.readTree(after) : []).map((e) => [e.name, e]));
+  const names = [.../* @__PURE__ */ new Set([...left.keys(), ...right.keys()])];
+  const diffs = [];
+  for (const name of names) {
+    diffs.push(...await diffEntry(store, `${prefix2}${name}`, left.get(name), right.get(name)));
+  }
+  return diffs.sort((a, b2) => Buffer.compare(Buffer.from(a.path), Buffer.from(b2.path)));
+}
+async function diffEntry(store, path, a, b2) {
+  if (a?.oid === b2?.oid && a?.mode === b2?.mode) return [];
+  const tree = (e) => e?.mode === folderMode ? e.oid : void 0;
+  const blob = (e) => e && e.mode !== folderMode && e.mode !== "160000" ? { oid: e.oid, mode: e.mode } : null;
+  const nested = await diffTrees2(store, tree(a), tree(b2), `${path}/`);
+  const fileBefore = blob(a);
+  const fileAfter = blob(b2);
+  if (fileBefore === null && fileAfter === null) return nested;
+  return [...nested, { path, before: fileBefore, after: fileAfter }];
+}
+async function listTree(store, tree, prefix2 = "") {
+  if (tree === void 0) return [];
+  const files = [];
+  for (const entry of await store.readTree(tree)) {
+    if (entry.mode === folderMode) files.push(...await listTree(store, entry.oid, `${prefix2}${entry.name}/`));
+    else if (entry.mode !== "160000") files.push({ path: `${prefix2}${entry.name}`, oid: entry.oid, mode: entry.mode });
+  }
+  return files;
+}
+
+// src/ledger/refs.ts
+import { appendFileSync as appendFileSync2, existsSync as existsSync5, readFileSync as readFileSync10 } from "node:fs";
+import { join as join17 } from "node:path";
+
+// src/ledger/fs-sync.ts
+import { mkdirSync as mkdirSync2 } from "node:fs";
+import { dirname as dirname4 } from "node:path";
+function inFolder(path, create) {
+  try {
+    return create();
+  } catch (error2) {
+    if (error2.code !== "ENOENT") throw error2;
+    mkdirSync2(dirname4(path), { recursive: true });
+    return create();
+  }
+}
+
+// src/ledger/lock-file.ts
+import { randomBytes } from "node:crypto";
+import { closeSync, fsyncSync, linkSync, openSync, renameSync as renameSync2, rmSync as rmSync2, writeFileSync as writeFileSync2 } from "node:fs";
+import { hostname } from "node:os";
+import { join as join16 } from "node:path";
+function lockOwnerDir(commondir) {
+  return join16(commondir, "skillgarden", "locks");
+}
+async function acquireLock(target, options) {
+  const lockPath = `${target}.lock`;
+  const started = Date.now();
+  const marker = options.ownerDir === void 0 ? void 0 : createMarker(options.ownerDir, lockPath);
+  let fd = marker?.fd;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      if (marker && fd !== void 0) {
+        inFolder(lockPath, () => linkSync(marker.path, lockPath));
+        return heldLock(target, lockPath, fd, marker.path);
+      }
+      return heldLock(
+        target,
+        lockPath,
+        inFolder(lockPath, () => openSync(lockPath, "wx"))
+      );
+    } catch (error2) {
+      const code3 = error2.code;
+      if (marker && fd !== void 0 && code3 !== "EEXIST" && (code3 === "EXDEV" || code3 === "EPERM" || code3 === "ENOTSUP" || code3 === "EMLINK")) {
+        closeSync(fd);
+        rmSync2(marker.path, { force: true });
+        fd = void 0;
+        continue;
+      }
+      if (code3 === "EACCES" || code3 === "EROFS" || code3 === "EPERM") {
+        dropMarker(marker, fd);
+        throw readOnlyError(lockPath, code3, error2);
+      }
+      if (code3 !== "EEXIST") {
+        dropMarker(marker, fd);
+        throw error2;
+      }
+      if (Date.now() - started >= options.timeoutMs) {
+        dropMarker(marker, fd);
+        throw lockedError(lockPath, options.timeoutMs);
+      }
+      await sleep(backoffMs(attempt));
+    }
+  }
+}
+function createMarker(ownerDir, lockPath) {
+  const path = join16(ownerDir, `${process.pid}@${encodeURIComponent(hostname())}@${randomBytes(4).toString("hex")}`);
+  try {
+    return { path, fd: inFolder(path, () => openSync(path, "wx")) };
+  } catch (error2) {
+    const code3 = error2.code ?? "";
+    if (code3 === "EACCES" || code3 === "EROFS" || code3 === "EPERM") throw readOnlyError(lockPath, code3, error2);
+    throw error2;
+  }
+}
+function dropMarker(marker, fd) {
+  if (!marker || fd === void 0) return;
+  closeSync(fd);
+  rmSync2(marker.path, { force: true });
+}
+function heldLock(target, lockPath, fd, marker) {
+  let held = true;
+  let closed = false;
+  const close = () => {
+    if (!closed) closeSync(fd);
+    closed = true;
+  };
+  return {
+    path: lockPath,
+    async commit(content, options) {
+      try {
+        writeFileSync2(fd, content);
+        if (options?.durable !== false) fsyncSync(fd);
+      } finally {
+        close();
+      }
+      held = false;
+      renameSync2(lockPath, target);
+      if (marker) rmSync2(marker, { force: true });
+    },
+    async release() {
+      if (!held) return;
+      held = false;
+      close();
+      rmSync2(lockPath, { force: true });
+      if (marker) rmSync2(marker, { force: true });
+    }
+  };
+}
+function backoffMs(attempt) {
+  const ceiling = Math.min(25, 2 ** Math.min(attempt, 5));
+  return 1 + Math.random() * ceiling;
+}
+function sleep(ms2) {
+  return new Promise((done) => setTimeout(done, ms2));
+}
+function lockedError(lockPath, timeoutMs) {
+  return new SkillgardenError(
+    "ledger/locked",
+    `${lockPath} has been held for more than ${timeoutMs} ms. Another git process may be running; if none is, the lock was left by a crashed process: run \`skillgarden doctor\` (it names what a crashed skillgarden left, and \`--fix\` removes it), or remove ${lockPath} if no git is running, and retry.`,
+    { data: { path: lockPath } }
+  );
+}
+function readOnlyError(lockPath, code3, cause) {
+  return new SkillgardenError(
+    "ledger/read-only",
+    `Cannot create ${lockPath} (${code3}): the repository's git folder is read-only for this user. Nothing was written. Run as a user who may write to it, or make it writable, and retry.`,
+    { data: { path: lockPath, errno: code3 }, cause }
+  );
+}
+
+// src/ledger/refs.ts
+function refFolder(dirs, ref) {
+  if (typeof dirs === "string") return dirs;
+  const own = !ref.startsWith("refs/") || /^refs\/(bisect|worktree|rewritten)\//.test(ref);
+  return own ? dirs.gitdir : dirs.commondir;
+}
+var oidPattern = /^[0-9a-f]{40}$/;
+function isOid(value) {
+  return oidPattern.test(value);
+}
+async function readHeadState(dirs) {
+  const gitdir = refFolder(dirs, "HEAD");
+  const text = readFileSync10(join17(gitdir, "HEAD"), "utf8").trim();
+  if (text.startsWith("ref:")) return { kind: "branch", ref: text.slice(4).trim() };
+  if (isOid(text)) return { kind: "detached", oid: text };
+  throw new SkillgardenError("ledger/bad-head", `${join17(gitdir, "HEAD")} holds neither a ref nor a commit id: "${text.slice(0, 60)}".`, {
+    data: { path: join17(gitdir, "HEAD") }
+  });
+}
+async function readRef(dirs, ref, depth = 0) {
+  const loose = readText3(join17(refFolder(dirs, ref), ref));
+  if (loose !== void 0) {
+    const text = loose.trim();
+    if (text.startsWith("ref:") && depth < 5) return readRef(dirs, text.slice(4).trim(), depth + 1);
+    return isOid(text) ? text : void 0;
+  }
+  return readPackedRef(typeof dirs === "string" ? dirs : dirs.commondir, ref);
+}
+async function readPackedRef(gitdir, ref) {
+  const packed = readText3(join17(gitdir, "packed-refs")) ?? "";
+  for (const line of packed.split("\n")) {
+    if (line.length > 41 && line[40] === " " && line.slice(41) === ref) return line.slice(0, 40);
+  }
+  return void 0;
+}
+function readText3(path) {
+  try {
+    return readFileSync10(path, "utf8");
+  } catch {
+    return void 0;
+  }
+}
+async function lockRef(dirs, ref, options) {
+  return acquireLock(join17(refFolder(dirs, ref), ref), options);
+}
+async function appendReflogs(dirs, refs, entry, policy = "true") {
+  const line = `${entry.before ?? "0".repeat(40)} ${entry.after} ${entry.who}	${entry.message.split("\n")[0] ?? ""}
+`;
+  for (const ref of refs) {
+    const path = join17(refFolder(dirs, ref), "logs", ref);
+    const create = policy === "always" || policy === "true" && (ref === "HEAD" || /^refs\/(heads|remotes|notes)\//.test(ref));
+    if (!create && !existsSync5(path)) continue;
+    inFolder(path, () => appendFileSync2(path, line));
+  }
+}
+function isValidRefName(name) {
+  if (name === "" || name === "@" || name.endsWith("/") || name.endsWith(".")) return false;
+  if (/[\x00-\x20\x7f~^:?*[\\]|\.\.|\/\/|@\{/.test(name)) return false;
+  return name.split("/").every((part) => part !== "" && !part.startsWith(".") && !part.endsWith(".lock"));
+}
+
+// src/ledger/read-tree-paths.ts
+async function readSubtree(store, tree, prefix2) {
+  let current = tree;
+  for (const part of prefix2.split("/").filter((p2) => p2 !== "")) {
+    if (current === void 0) return void 0;
+    const entry = (await store.readTree(current)).find((e) => e.name === part);
+    current = entry?.mode === folderMode ? entry.oid : void 0;
+  }
+  return current;
+}
+
+// src/ledger/rollback-plan.ts
+function foldDiffs(diffs) {
+  const net2 = /* @__PURE__ */ new Map();
+  const gaps = /* @__PURE__ */ new Set();
+  for (const diff of diffs) {
+    for (const change of diff) {
+      const seen = net2.get(change.path);
+      if (seen && seen.after?.oid !== change.before?.oid) gaps.add(change.path);
+      net2.set(change.path, { path: change.path, before: seen ? seen.before : change.before, after: change.after });
+    }
+  }
+  return { net: [...net2.values()].filter((c3) => c3.before?.oid !== c3.after?.oid || c3.before?.mode !== c3.after?.mode), gaps: [...gaps] };
+}
+function planRollback(input2) {
+  const { net: net2, gaps } = foldDiffs(input2.diffs);
+  const outside2 = net2.map((c3) => c3.path).filter((path) => !input2.allowedRoots.some((root) => root === "" || path.startsWith(`${root}/`)) && !input2.allowPath?.(path));
+  if (outside2.length > 0) return { kind: "refused", reason: "outside-skills-root", paths: outside2 };
+  if (gaps.length > 0) return { kind: "refused", reason: "changed-between", paths: gaps.sort() };
+  const same = (a, b2) => (a?.oid ?? null) === (b2?.oid ?? null) && (a?.mode ?? null) === (b2?.mode ?? null);
+  const pending = net2.filter((c3) => !same(input2.head.get(c3.path), c3.before));
+  const changed = pending.filter((c3) => !same(input2.head.get(c3.path), c3.after)).map((c3) => c3.path);
+  if (changed.length > 0) return { kind: "refused", reason: "changed-since", paths: changed };
+  return pending.length === 0 ? { kind: "noop" } : { kind: "revert", changes: pending };
+}
+
+// src/ledger/rollback.ts
+async function rollback(ledger, target, options) {
+  const commits = "commit" in target ? [await ledger.resolve(target.commit)] : await readRunCommits(ledger, target.run);
+  const diffs = await Promise.all(commits.map((commit2) => ledger.diff(commit2)));
+  const paths = [...new Set(diffs.flat().map((d2) => d2.path))];
+  const head = await ledger.lookup(paths);
+  const plan = planRollback({
+    diffs,
+    head,
+    allowedRoots: [...normalizeSkillsRoots(options.skillsRoot ?? "skills"), ".skillgarden"],
+    ...options.allowPath ? { allowPath: options.allowPath } : {}
+  });
+  if (plan.kind === "noop") return { status: "noop", reverted: commits };
+  if (plan.kind === "refused") throw refused(plan.reason, plan.paths, commits);
+  const changes = await Promise.all(plan.changes.map((change) => restoreChange(ledger, change)));
+  const message = await buildRollbackMessage(ledger, commits, target, options);
+  const { commit } = await ledger.commit({ message, changes, ...options.author ? { author: options.author } : {} });
+  return { status: "reverted", commit, reverted: commits, files: plan.changes.map((c3) => c3.path) };
+}
+async function restoreChange(ledger, change) {
+  const expected = change.after?.oid ?? null;
+  if (change.before === null) return { path: change.path, content: null, expected };
+  const content = await ledger.readBlob(change.before.oid);
+  return { path: change.path, content, executable: change.before.mode === "100755", symlink: change.before.mode === "120000", expected };
+}
+async function readRunCommits(ledger, run) {
+  const stop = await ledger.resolve(`refs/tags/skillgarden/run/${run}`).catch(() => void 0);
+  const found = [];
+  const head = await ledger.head();
+  const visited = new Set(stop ? [stop] : []);
+  const stack = head && head !== stop ? [{ oid: head }] : [];
+  if (head) visited.add(head);
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1];
+    if (top.parents === void 0) {
+      const info2 = await ledger.readCommit(top.oid);
+      top.inRun = parseCommitMessage(info2.message).trailers.run === run;
+      top.parents = info2.parents.slice().reverse();
+    }
+    const parent = top.parents.pop();
+    if (parent === void 0) {
+      stack.pop();
+      if (top.inRun) found.push(top.oid);
+    } else if (!visited.has(parent)) {
+      visited.add(parent);
+      stack.push({ oid: parent });
+    }
+  }
+  if (found.length === 0) {
+    throw new SkillgardenError(
+      "ledger/unknown-run",
+      `No commit carries Curator-Run: ${run}. List runs with \`skillgarden log --actor curator\`.`,
+      { data: { run } }
+    );
+  }
+  return found;
+}
+async function buildRollbackMessage(ledger, commits, target, options) {
+  const parsed = await Promise.all(commits.map(async (oid) => parseCommitMessage((await ledger.readCommit(oid)).message)));
+  const skills = [...new Set(parsed.flatMap((p2) => p2.trailers.skills))];
+  const what = "run" in target ? `revert curator run ${target.run}` : `revert "${parsed[0]?.subject ?? commits[0]}"`;
+  return buildCommitMessage({
+    subject: `skill(rollback): ${skills.length > 0 ? skills.join(", ") : "files"} \u2014 ${what}`.replace(/\s+/g, " ").slice(0, 200),
+    body: commits.map((oid) => `This reverts commit ${oid}.`).join("\n"),
+    trailers: { action: "rollback", skills, actor: options.actor ?? "user", reverts: [...commits] }
+  });
+}
+function refused(reason, paths, commits) {
+  const why = {
+    "changed-since": "changed after the commit being reverted; revert those changes first or edit the files by hand",
+    "changed-between": "were changed by other commits in between; roll back the later commits first",
+    "outside-skills-root": "lie outside the skills root and .skillgarden/, which rollback never touches; use git revert"
+  };
+  return new SkillgardenError(
+    "ledger/rollback-refused",
+    `Rollback refused, nothing written: ${paths.join(", ")} ${why[reason] ?? reason}.`,
+    {
+      data: { reason, paths: [...paths], commits: [...commits] }
+    }
+  );
+}
+
+// src/ledger/paths.ts
+import { join as join18 } from "node:path";
+
+// src/core/safe-path.ts
+var maxComponentBytes = 255;
+var tempNameOverheadBytes = 30;
+var maxPathBytes = 4096;
+var hfsIgnorable = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/u;
+var windowsCharacters = /[:*?"<>|\\]/;
+var controlCharacters = /[\u0000-\u001f\u007f]/;
+var windowsReserved = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)(\.|$)/i;
+var gitFiles = [".gitmodules", ".gitattributes", ".gitignore", ".mailmap"];
+var gitShortHashes = ["gi7eba", "gi7d29", "gi250a", "maba30"];
+function gitFileNamed(folded) {
+  const short = /^([a-z0-9]{6})~[0-9]+$/.exec(folded)?.[1];
+  if (short === void 0) return gitFiles.find((name) => name === folded);
+  return gitFiles.find((name, i) => name.slice(1, 7) === short || gitShortHashes[i] === short);
+}
+function foldName(component) {
+  return component.replace(new RegExp(hfsIgnorable.source, "gu"), "").replace(/:.*$/s, "").replace(/[. ]+$/, "").toLowerCase();
+}
+function byteLength(text) {
+  return new TextEncoder().encode(text).length;
+}
+function componentProblem(component, options) {
+  const found = (code3, reason) => ({ code: code3, component, reason });
+  if (component === "" || component === "." || component === "..") return found("path/dot-part", 'it has an empty, "." or ".." part');
+  if (new RegExp("\\p{Cs}", "u").test(component)) return found("path/not-unicode", "it holds a lone UTF-16 surrogate, which has no UTF-8 spelling");
+  const folded = foldName(component);
+  if (folded === ".git" || /^git~[0-9]+$/.test(folded)) {
+    return found(
+      "path/dot-git",
+      `"${component}" is .git on Windows or macOS (case, 8.3 short name, trailing dots, streams or ignorable code points)`
+    );
+  }
+  const gitFile = gitFileNamed(folded);
+  if (gitFile === ".gitmodules" || gitFile !== void 0 && options.symlink === true) {
+    return found(
+      "path/git-file",
+      `"${component}" is ${gitFile} to git, which reads it from the tree (as a link it is refused); skills never need one`
+    );
+  }
+  if (controlCharacters.test(component))
+    return found("path/control-character", `"${JSON.stringify(component).slice(1, -1)}" holds a control character`);
+  if (windowsCharacters.test(component))
+    return found("path/windows-character", `"${component}" holds one of : * ? " < > | \\ (refused on Windows)`);
+  if (windowsReserved.test(component.replace(/ +(?=\.|$)/g, "")))
+    return found("path/windows-reserved", `"${component}" is a device name Windows reserves`);
+  if (/[. ]$/.test(component)) return found("path/trailing-dot-or-space", `"${component}" ends in a dot or a space, which Windows drops`);
+  if (hfsIgnorable.test(component))
+    return found("path/ignorable-code-point", `"${JSON.stringify(component).slice(1, -1)}" holds a code point macOS ignores in names`);
+  const bytes = byteLength(component);
+  if (bytes + tempNameOverheadBytes > maxComponentBytes) {
+    return found(
+      "path/too-long",
+      `"${component.slice(0, 40)}\u2026" is ${bytes} bytes; a name may have ${maxComponentBytes - tempNameOverheadBytes} (${maxComponentBytes} less the writer's temporary suffix)`
+    );
+  }
+  return void 0;
+}
+function findUnsafePath(path, options = {}) {
+  if (path === "") return { code: "path/empty", component: path, reason: "it is empty" };
+  if (path.startsWith("/") || /^[a-zA-Z]:/.test(path)) return { code: "path/absolute", component: path, reason: "it is absolute" };
+  if (byteLength(path) > maxPathBytes)
+    return { code: "path/too-long", component: path.slice(0, 40), reason: `it is over ${maxPathBytes} bytes` };
+  const parts = path.split("/");
+  for (const [i, part] of parts.entries()) {
+    const problem = componentProblem(part, { symlink: options.symlink === true && i === parts.length - 1 });
+    if (problem) return problem;
+  }
+  return void 0;
+}
+
+// src/store/fs-probe.ts
+import { lstatSync as lstatSync2 } from "node:fs";
+function lstatIfAny(path) {
+  try {
+    return lstatSync2(path);
+  } catch {
+    return void 0;
+  }
+}
+function isSymlink(path) {
+  return lstatIfAny(path)?.isSymbolicLink() ?? false;
+}
+
+// src/ledger/paths.ts
+function checkPath(path, options = {}) {
+  const problem = findUnsafePath(path, options);
+  if (problem !== void 0) throw badPath(path, problem.reason, problem.code);
+}
+function badPath(path, reason, rule2) {
+  return new SkillgardenError(
+    "ledger/bad-path",
+    `Refusing to write "${path.slice(0, 200)}": ${reason}. Use a repository-relative path like skills/<name>/SKILL.md.`,
+    { data: { path, reason, ...rule2 ? { rule: rule2 } : {} } }
+  );
+}
+async function checkNoSymlink(dir, path, fileItself = true) {
+  const parts = path.split("/");
+  for (let i = 1; i <= (fileItself ? parts.length : parts.length - 1); i += 1) {
+    const info2 = lstatIfAny(join18(dir, ...parts.slice(0, i)));
+    if (info2 === void 0) return;
+    if (info2.isSymbolicLink()) throw badPath(path, `${parts.slice(0, i).join("/")} is a symlink`);
+  }
+}
+
+// src/ledger/tree-edit.ts
+async function lookupPaths(store, tree, paths) {
+  const found = /* @__PURE__ */ new Map();
+  for (const path of paths) found.set(path, await lookupPath(store, tree, path));
+  return found;
+}
+async function lookupPath(store, tree, path) {
+  let current = tree;
+  const parts = path.split("/");
+  for (const [i, part] of parts.entries()) {
+    if (current === void 0) return void 0;
+    const entry = (await store.readTree(current)).find((e) => e.name === part);
+    if (entry === void 0) return void 0;
+    if (i === parts.length - 1) return entry.mode === folderMode ? void 0 : { oid: entry.oid, mode: entry.mode };
+    if (entry.mode !== folderMode) return void 0;
+    current = entry.oid;
+  }
+  return void 0;
+}
+async function editTree(store, tree, edits) {
+  return await editNode(store, tree, edits, "") ?? store.writeTree([]);
+}
+async function editNode(store, tree, edits, prefix2) {
+  const entries = (tree ? await store.readTree(tree) : []).slice();
+  const folders2 = /* @__PURE__ */ new Map();
+  for (const [path, edit] of edits) {
+    const slash = path.indexOf("/");
+    if (slash >= 0) {
+      const name = path.slice(0, slash);
+      const group = folders2.get(name) ?? /* @__PURE__ */ new Map();
+      group.set(path.slice(slash + 1), edit);
+      folders2.set(name, group);
+      continue;
+    }
+    if (entries.find((e) => e.name === path)?.mode === folderMode) throw badPath(prefix2 + path, "a folder is at that path");
+    setEntry(entries, path, edit && { mode: edit.mode, name: path, oid: edit.oid });
+  }
+  for (const [name, group] of folders2) {
+    const existing = entries.find((e) => e.name === name);
+    if (existing && existing.mode !== folderMode) {
+      throw badPath(
+        `${prefix2}${name}/${[...group.keys()][0] ?? ""}`,
+        `${prefix2}${name} is a ${existing.mode === "120000" ? "symlink" : "file"}, not a folder`
+      );
+    }
+    const child = await editNode(store, existing?.oid, group, `${prefix2}${name}/`);
+    setEntry(entries, name, child === void 0 ? null : { mode: folderMode, name, oid: child });
+  }
+  return entries.length === 0 ? void 0 : store.writeTree(entries, { sorted: true });
+}
+function setEntry(entries, name, entry) {
+  const at2 = entries.findIndex((e) => e.name === name);
+  if (at2 >= 0) {
+    if (entry) entries[at2] = entry;
+    else entries.splice(at2, 1);
+    return;
+  }
+  if (!entry) return;
+  const key = treeKey(entry);
+  let low = 0;
+  let high = entries.length;
+  while (low < high) {
+    const mid = low + high >>> 1;
+    if (Buffer.compare(treeKey(entries[mid]), key) < 0) low = mid + 1;
+    else high = mid;
+  }
+  entries.splice(low, 0, entry);
+}
+function treeKey(entry) {
+  return Buffer.from(entry.mode === folderMode ? `${entry.name}/` : entry.name, "utf8");
+}
+
+// src/ledger/pack-delta.ts
+var maxCopy = 16777215;
+var maxInsert = 127;
+function encodeDelta(baseSize, resultSize, ops) {
+  const out = [];
+  const pieces = [];
+  const flush = () => {
+    if (out.length > 0) pieces.push(Buffer.from(out.splice(0)));
+  };
+  pushSize(out, baseSize);
+  pushSize(out, resultSize);
+  for (const op of ops) {
+    if ("insert" in op) {
+      for (let at2 = 0; at2 < op.insert.length; at2 += maxInsert) {
+        const chunk = op.insert.subarray(at2, at2 + maxInsert);
+        out.push(chunk.length);
+        flush();
+        pieces.push(chunk);
+      }
+      continue;
+    }
+    for (let done = 0; done < op.length; done += maxCopy) pushCopy(out, op.copy + done, Math.min(maxCopy, op.length - done));
+  }
+  flush();
+  return Buffer.concat(pieces);
+}
+function pushSize(out, size) {
+  let rest = size;
+  while (rest >= 128) {
+    out.push(rest & 127 | 128);
+    rest = Math.floor(rest / 128);
+  }
+  out.push(rest);
+}
+function pushCopy(out, offset, size) {
+  let opcode = 128;
+  const args = [];
+  for (let i = 0; i < 4; i += 1) {
+    const byte = Math.floor(offset / 2 ** (8 * i)) & 255;
+    if (byte !== 0) {
+      opcode |= 1 << i;
+      args.push(byte);
+    }
+  }
+  for (let i = 0; i < 3; i += 1) {
+    const byte = size >> 8 * i & 255;
+    if (byte !== 0) {
+      opcode |= 16 << i;
+      args.push(byte);
+    }
+  }
+  out.push(opcode, ...args);
+}
+function prefixSuffixDelta(base, next) {
+  const prefix2 = commonLength(base, next, (n) => base.compare(next, 0, n, 0, n) === 0);
+  const room = Math.min(base.length, next.length) - prefix2;
+  const suffix2 = commonLength(
+    { length: room },
+    { length: room },
+    (n) => base.compare(next, next.length - n, next.length, base.length - n, base.length) === 0
+  );
+  const ops = [];
+  if (prefix2 > 0) ops.push({ copy: 0, length: prefix2 });
+  if (next.length - prefix2 - suffix2 > 0) ops.push({ insert: next.subarray(prefix2, next.length - suffix2) });
+  if (suffix2 > 0) ops.push({ copy: base.length - suffix2, length: suffix2 });
+  return encodeDelta(base.length, next.length, ops);
+}
+function commonLength(a, b2, same) {
+  let low = 0;
+  let high = Math.min(a.length, b2.length);
+  while (low < high) {
+    const mid = low + high + 1 >>> 1;
+    if (same(mid)) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
+// src/ledger/pending-objects.ts
+import { createHash as createHash5 } from "node:crypto";
+
+// src/ledger/loose-objects.ts
+import { createHash as createHash3, randomBytes as randomBytes2 } from "node:crypto";
+import { closeSync as closeSync2, existsSync as existsSync6, fsyncSync as fsyncSync2, openSync as openSync2, readFileSync as readFileSync11, renameSync as renameSync3, rmSync as rmSync3, writeFileSync as writeFileSync3 } from "node:fs";
+import { join as join19 } from "node:path";
+import { deflateSync, inflateSync } from "node:zlib";
+async function writeLooseObject(gitdir, type, content, durable = false) {
+  const header = Buffer.from(`${type} ${content.length}\0`);
+  const oid = createHash3("sha1").update(header).update(content).digest("hex");
+  const folder = join19(gitdir, "objects", oid.slice(0, 2));
+  const path = join19(folder, oid.slice(2));
+  if (existsSync6(path)) return oid;
+  const deflated = deflateSync(Buffer.concat([header, content]), { level: 1 });
+  const temp = join19(folder, `tmp_obj_${process.pid}_${randomBytes2(4).toString("hex")}`);
+  const fd = inFolder(temp, () => openSync2(temp, "wx", 292));
+  try {
+    writeFileSync3(fd, deflated);
+    if (durable) fsyncSync2(fd);
+  } finally {
+    closeSync2(fd);
+  }
+  try {
+    renameSync3(temp, path);
+  } catch (error2) {
+    rmSync3(temp, { force: true });
+    throw error2;
+  }
+  return oid;
+}
+async function readLooseObject(gitdir, oid) {
+  let deflated;
+  try {
+    deflated = readFileSync11(join19(gitdir, "objects", oid.slice(0, 2), oid.slice(2)));
+  } catch {
+    return void 0;
+  }
+  const raw = inflateSync(deflated);
+  const nul = raw.indexOf(0);
+  const [type = ""] = raw.toString("latin1", 0, nul).split(" ");
+  return { type, content: raw.subarray(nul + 1) };
+}
+function serializeTree(entries) {
+  const heads = entries.map((e) => `${e.mode.replace(/^0/, "")} ${e.name}\0`);
+  const buffer = Buffer.allocUnsafe(heads.reduce((sum, head) => sum + Buffer.byteLength(head) + 20, 0));
+  let offset = 0;
+  entries.forEach((entry, i) => {
+    offset += buffer.write(heads[i], offset, "utf8");
+    offset += buffer.write(entry.oid, offset, "hex");
+  });
+  return buffer;
+}
+function serializeCommit(commit) {
+  const who = ({ name, email, timestamp, timezoneOffset }) => `${name} <${email}> ${timestamp} ${formatTimezone(timezoneOffset)}`;
+  const headers = [
+    `tree ${commit.tree}`,
+    ...commit.parents.map((p2) => `parent ${p2}`),
+    `author ${who(commit.author)}`,
+    `committer ${who(commit.committer ?? commit.author)}`
+  ];
+  return Buffer.from(`${headers.join("\n")}
+
+${normalizeMessage(commit.message)}`, "utf8");
+}
+
+// src/ledger/pack-writer.ts
+import { createHash as createHash4, randomBytes as randomBytes3 } from "node:crypto";
+import { closeSync as closeSync3, fsyncSync as fsyncSync3, openSync as openSync3, renameSync as renameSync4, rmSync as rmSync4, writeSync } from "node:fs";
+import { join as join20 } from "node:path";
+import { crc32, deflateSync as deflateSync2 } from "node:zlib";
+var typeCodes = { commit: 1, tree: 2, blob: 3 };
+var ofsDelta = 6;
+function writePack(commondir, objects, durable) {
+  const folder = join20(commondir, "objects", "pack");
+  const offsets = /* @__PURE__ */ new Map();
+  const crcs = /* @__PURE__ */ new Map();
+  const chunks = [];
+  const head = Buffer.alloc(12);
+  head.write("PACK", 0, "latin1");
+  head.writeUInt32BE(2, 4);
+  head.writeUInt32BE(objects.length, 8);
+  chunks.push(head);
+  let offset = head.length;
+  for (const object of objects) {
+    const baseOffset = object.base === void 0 ? void 0 : offsets.get(object.base);
+    if (object.base !== void 0 && baseOffset === void 0)
+      throw new Error(`pack: delta base ${object.base} is not earlier in the pack`);
+    const header = entryHeader(baseOffset === void 0 ? typeCodes[object.type] : ofsDelta, object.data.length);
+    const distance2 = baseOffset === void 0 ? Buffer.alloc(0) : encodeDistance(offset - baseOffset);
+    const body = deflateSync2(object.data, { level: 1 });
+    offsets.set(object.oid, offset);
+    crcs.set(object.oid, crc32(body, crc32(distance2, crc32(header))));
+    chunks.push(header, distance2, body);
+    offset += header.length + distance2.length + body.length;
+  }
+  const hash2 = createHash4("sha1");
+  for (const chunk of chunks) hash2.update(chunk);
+  const checksum = hash2.digest();
+  chunks.push(checksum);
+  const name = `pack-${checksum.toString("hex")}`;
+  const index = buildIndex(objects, offsets, crcs, checksum);
+  writeAtomically(folder, `${name}.pack`, chunks, durable);
+  writeAtomically(folder, `${name}.idx`, [index], durable);
+  return name;
+}
+function entryHeader(type, size) {
+  const bytes = [type << 4 | size & 15];
+  let rest = Math.floor(size / 16);
+  while (rest > 0) {
+    bytes[bytes.length - 1] |= 128;
+    bytes.push(rest & 127);
+    rest = Math.floor(rest / 128);
+  }
+  return Buffer.from(bytes);
+}
+function encodeDistance(distance2) {
+  let rest = distance2;
+  const bytes = [rest & 127];
+  while ((rest = Math.floor(rest / 128)) > 0) {
+    rest -= 1;
+    bytes.unshift(128 | rest & 127);
+  }
+  return Buffer.from(bytes);
+}
+function buildIndex(objects, offsets, crcs, checksum) {
+  const oids = objects.map((o2) => o2.oid).sort();
+  const n = oids.length;
+  const big = oids.filter((oid) => offsets.get(oid) >= 2147483648);
+  const index = Buffer.alloc(8 + 256 * 4 + n * 28 + big.length * 8 + 40);
+  index.writeUInt32BE(4285812579, 0);
+  index.writeUInt32BE(2, 4);
+  let at2 = 8;
+  let cursor = 0;
+  for (let byte = 0; byte < 256; byte += 1) {
+    while (cursor < n && parseInt(oids[cursor].slice(0, 2), 16) <= byte) cursor += 1;
+    index.writeUInt32BE(cursor, at2);
+    at2 += 4;
+  }
+  for (const oid of oids) at2 += index.write(oid, at2, "hex");
+  for (const oid of oids) at2 = index.writeUInt32BE(crcs.get(oid), at2);
+  let large = 0;
+  for (const oid of oids) {
+    const offset = offsets.get(oid);
+    at2 = index.writeUInt32BE(offset < 2147483648 ? offset : 2147483648 | large++, at2);
+  }
+  for (const oid of big) {
+    const offset = offsets.get(oid);
+    at2 = index.writeUInt32BE(Math.floor(offset / 2 ** 32), at2);
+    at2 = index.writeUInt32BE(offset % 2 ** 32, at2);
+  }
+  at2 += checksum.copy(index, at2);
+  createHash4("sha1").update(index.subarray(0, at2)).digest().copy(index, at2);
+  return index;
+}
+function writeAtomically(folder, name, chunks, durable) {
+  const temp = join20(folder, `tmp_pack_${process.pid}_${randomBytes3(4).toString("hex")}`);
+  const fd = inFolder(temp, () => openSync3(temp, "wx", 292));
+  try {
+    writeSync(fd, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+    if (durable) fsyncSync3(fd);
+  } finally {
+    closeSync3(fd);
+  }
+  try {
+    renameSync4(temp, join20(folder, name));
+  } catch (error2) {
+    rmSync4(temp, { force: true });
+    throw error2;
+  }
+}
+
+// src/ledger/pending-objects.ts
+var packThreshold = 100;
+var maxDeltaDepth = 50;
+var PendingObjects = class {
+  constructor(commondir, durable) {
+    this.commondir = commondir;
+    this.durable = durable;
+  }
+  commondir;
+  durable;
+  /** Bumped at each flush: a base from an earlier generation is no longer in the pack being built. */
+  generation = 0;
+  list = [];
+  seen = /* @__PURE__ */ new Set();
+  get size() {
+    return this.list.length;
+  }
+  /**
+   * Adds an object whose id is already known; `base` (a previous version) makes it a delta when worth it,
+   * `delta` being the instructions from it when the caller knows them (a tree edit), else its common start and end.
+   */
+  add(type, oid, bytes, base, delta) {
+    const next = { oid, bytes, depth: 0, generation: this.generation };
+    if (this.seen.has(oid)) return next;
+    this.seen.add(oid);
+    const usable = base !== void 0 && base.generation === this.generation && base.depth < maxDeltaDepth && this.seen.has(base.oid);
+    const instructions = usable ? (delta ?? (() => prefixSuffixDelta(base.bytes, bytes)))() : void 0;
+    if (instructions && base && instructions.length < bytes.length / 2) {
+      this.list.push({ oid, type, data: instructions, base: base.oid, ...this.list.length < packThreshold ? { whole: bytes } : {} });
+      next.depth = base.depth + 1;
+    } else {
+      this.list.push({ oid, type, data: bytes });
+    }
+    if (this.list.length === packThreshold) for (const object of this.list) delete object.whole;
+    return next;
+  }
+  addWhole(type, bytes, base) {
+    return this.add(type, objectId(type, bytes), bytes, base);
+  }
+  /** Writes every pending object (loose, or one pack) and starts a new generation. */
+  async flush() {
+    const list = this.list;
+    this.list = [];
+    this.seen = /* @__PURE__ */ new Set();
+    this.generation += 1;
+    if (list.length === 0) return;
+    if (list.length >= packThreshold) {
+      writePack(this.commondir, list, this.durable.pack);
+      return;
+    }
+    for (const object of list) await writeLooseObject(this.commondir, object.type, object.whole ?? object.data, this.durable.loose);
+  }
+};
+function objectId(type, bytes) {
+  return createHash5("sha1").update(`${type} ${bytes.length}\0`).update(bytes).digest("hex");
+}
+
+// src/ledger/batch-tree.ts
+var BatchTree = class {
+  constructor(store, pending) {
+    this.store = store;
+    this.pending = pending;
+  }
+  store;
+  pending;
+  root;
+  async reset(tree) {
+    this.root = tree === void 0 ? void 0 : await this.load(tree);
+  }
+  /** The blob at each path of the tip (`undefined` when absent). */
+  async lookup(paths) {
+    const found = /* @__PURE__ */ new Map();
+    for (const path of paths) found.set(path, await this.lookupPath(path));
+    return found;
+  }
+  /** Applies `edits` to the tip; returns the new root tree's id (its objects are pending). */
+  async apply(edits) {
+    const writes = [];
+    const root = await this.editNode(this.root, edits, "", writes);
+    for (const write of writes) write();
+    this.root = root;
+    return root?.oid ?? this.pending.addWhole("tree", Buffer.alloc(0)).oid;
+  }
+  /**
+   * The tracked path that `path` names on a case-insensitive file system, when it is spelled
+   * differently (`skills/PDF/x` for `skills/pdf/x`); `undefined` when none, or the same.
+   */
+  async caseTwin(path) {
+    let node = this.root;
+    const found = [];
+    const parts = path.split("/");
+    for (const part of parts) {
+      if (node === void 0) break;
+      const lower3 = part.toLowerCase();
+      const entry = findEntry(node.entries, part) ?? node.entries.find((e) => e.name.toLowerCase() === lower3);
+      if (entry === void 0) break;
+      found.push(entry.name);
+      if (entry.mode !== folderMode) break;
+      node = await this.child(node, entry.name, entry.oid);
+    }
+    const twin = found.join("/");
+    return twin !== parts.slice(0, found.length).join("/") ? twin : void 0;
+  }
+  async lookupPath(path) {
+    let node = this.root;
+    const parts = path.split("/");
+    for (const [i, part] of parts.entries()) {
+      if (node === void 0) return void 0;
+      const entry = findEntry(node.entries, part);
+      if (entry === void 0) return void 0;
+      if (i === parts.length - 1) return entry.mode === folderMode ? void 0 : { oid: entry.oid, mode: entry.mode };
+      if (entry.mode !== folderMode) return void 0;
+      node = await this.child(node, part, entry.oid);
+    }
+    return void 0;
+  }
+  async child(node, name, oid) {
+    let child = node.children.get(name);
+    if (child?.oid !== oid) node.children.set(name, child = await this.load(oid));
+    return child;
+  }
+  async load(oid) {
+    return { oid, entries: await this.store.readTree(oid), children: /* @__PURE__ */ new Map() };
+  }
+  async editNode(node, edits, prefix2, writes) {
+    const entries = node?.entries ?? [];
+    const changed = /* @__PURE__ */ new Map();
+    const groups = /* @__PURE__ */ new Map();
+    for (const [path, edit] of edits) {
+      const slash = path.indexOf("/");
+      if (slash >= 0) {
+        const name = path.slice(0, slash);
+        const group = groups.get(name) ?? /* @__PURE__ */ new Map();
+        group.set(path.slice(slash + 1), edit);
+        groups.set(name, group);
+        continue;
+      }
+      if (findEntry(entries, path)?.mode === folderMode) throw badPath(prefix2 + path, "a folder is at that path");
+      changed.set(path, edit && { mode: edit.mode, name: path, oid: edit.oid });
+    }
+    const children = new Map(node?.children ?? []);
+    for (const [name, group] of groups) {
+      const existing = findEntry(entries, name);
+      if (existing && existing.mode !== folderMode) {
+        throw badPath(
+          `${prefix2}${name}/${[...group.keys()][0] ?? ""}`,
+          `${prefix2}${name} is a ${existing.mode === "120000" ? "symlink" : "file"}, not a folder`
+        );
+      }
+      const child = await this.editNode(
+        existing && node ? await this.child(node, name, existing.oid) : void 0,
+        group,
+        `${prefix2}${name}/`,
+        writes
+      );
+      if (child) children.set(name, child);
+      else children.delete(name);
+      changed.set(name, child ? { mode: folderMode, name, oid: child.oid } : null);
+    }
+    const built = splice(node, changed);
+    if (built.entries.length === 0) return void 0;
+    const oid = objectId("tree", built.bytes);
+    const next = { oid, entries: built.entries, bytes: built.bytes, offsets: built.offsets, children };
+    const baseLength = node?.bytes?.length ?? 0;
+    writes.push(() => {
+      next.version = this.pending.add(
+        "tree",
+        oid,
+        built.bytes,
+        node?.version,
+        () => encodeDelta(baseLength, built.bytes.length, built.ops)
+      );
+    });
+    return next;
+  }
+};
+function splice(node, changed) {
+  const old = node?.entries ?? [];
+  const { bytes: oldBytes, offsets: oldOffsets } = node ? serialized(node) : { bytes: Buffer.alloc(0), offsets: [0] };
+  const removed = /* @__PURE__ */ new Set();
+  const inserts = /* @__PURE__ */ new Map();
+  for (const [name, entry] of changed) {
+    const at2 = indexOf(old, name);
+    if (at2 >= 0) removed.add(at2);
+    if (!entry) continue;
+    const pos = at2 >= 0 ? at2 : lowerBound(old, treeKey2(entry));
+    inserts.set(pos, [...inserts.get(pos) ?? [], entry]);
+  }
+  const positions = [.../* @__PURE__ */ new Set([...removed, ...inserts.keys()])].sort((a, b2) => a - b2);
+  const entries = [];
+  const offsets = [];
+  const pieces = [];
+  const ops = [];
+  let out = 0;
+  let cursor = 0;
+  const copyUpTo = (end) => {
+    if (end <= cursor) return;
+    const start = oldOffsets[cursor];
+    const length = oldOffsets[end] - start;
+    for (let i = cursor; i < end; i += 1) {
+      entries.push(old[i]);
+      offsets.push(oldOffsets[i] - start + out);
+    }
+    pieces.push(oldBytes.subarray(start, start + length));
+    ops.push({ copy: start, length });
+    out += length;
+  };
+  for (const pos of positions) {
+    copyUpTo(pos);
+    const added = (inserts.get(pos) ?? []).sort((a, b2) => compareKeys(treeKey2(a), treeKey2(b2)));
+    for (const entry of added) {
+      const bytes = serializeEntry(entry);
+      entries.push(entry);
+      offsets.push(out);
+      pieces.push(bytes);
+      ops.push({ insert: bytes });
+      out += bytes.length;
+    }
+    cursor = removed.has(pos) ? pos + 1 : pos;
+  }
+  copyUpTo(old.length);
+  offsets.push(out);
+  return { entries, offsets, bytes: Buffer.concat(pieces, out), ops };
+}
+function serialized(node) {
+  if (node.bytes && node.offsets) return { bytes: node.bytes, offsets: node.offsets };
+  const pieces = node.entries.map(serializeEntry);
+  const offsets = [];
+  let at2 = 0;
+  for (const piece2 of pieces) {
+    offsets.push(at2);
+    at2 += piece2.length;
+  }
+  offsets.push(at2);
+  node.bytes = Buffer.concat(pieces, at2);
+  node.offsets = offsets;
+  return { bytes: node.bytes, offsets };
+}
+function serializeEntry(entry) {
+  const head = `${entry.mode.replace(/^0/, "")} ${entry.name}\0`;
+  const length = Buffer.byteLength(head);
+  const bytes = Buffer.allocUnsafe(length + 20);
+  bytes.write(head, 0, "utf8");
+  bytes.write(entry.oid, length, "hex");
+  return bytes;
+}
+function findEntry(entries, name) {
+  const at2 = indexOf(entries, name);
+  return at2 >= 0 ? entries[at2] : void 0;
+}
+function indexOf(entries, name) {
+  for (const key of [name, `${name}/`]) {
+    const at2 = lowerBound(entries, key);
+    if (entries[at2]?.name === name) return at2;
+  }
+  return -1;
+}
+function lowerBound(entries, key) {
+  let low = 0;
+  let high = entries.length;
+  while (low < high) {
+    const mid = low + high >>> 1;
+    if (compareKeys(treeKey2(entries[mid]), key) < 0) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+function treeKey2(entry) {
+  return entry.mode === folderMode ? `${entry.name}/` : entry.name;
+}
+var asciiOnly2 = /^[\x00-\x7f]*$/;
+function compareKeys(a, b2) {
+  if (asciiOnly2.test(a) && asciiOnly2.test(b2)) return a < b2 ? -1 : a > b2 ? 1 : 0;
+  return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b2, "utf8"));
+}
+
+// src/ledger/git-index.ts
+import { createHash as createHash6 } from "node:crypto";
+var headerSize = 12;
+var fixedSize = 62;
+function parseIndex(buffer, file) {
+  if (buffer.length === 0) return { version: 2, entries: [] };
+  const version3 = buffer.readUInt32BE(4);
+  if (buffer.toString("latin1", 0, 4) !== "DIRC" || version3 !== 2 && version3 !== 3) {
+    throw unsupported(file, `version ${version3}`, "git update-index --index-version 2");
+  }
+  const count2 = buffer.readUInt32BE(8);
+  const entries = [];
+  let offset = headerSize;
+  for (let i = 0; i < count2; i += 1) {
+    const flags = buffer.readUInt16BE(offset + 60);
+    const pathStart = offset + fixedSize + (flags & 16384 ? 2 : 0);
+    const pathEnd = buffer.indexOf(0, pathStart);
+    const size = (pathEnd - offset + 8 & ~7) >>> 0;
+    entries.push({ path: buffer.toString("utf8", pathStart, pathEnd), raw: buffer.subarray(offset, offset + size) });
+    offset += size;
+  }
+  checkExtensions(buffer, offset, file);
+  return { version: version3, entries };
+}
+function checkExtensions(buffer, start, file) {
+  for (let offset = start; offset + 8 <= buffer.length - 20; ) {
+    const signature = buffer.toString("latin1", offset, offset + 4);
+    if (signature[0] !== void 0 && signature[0] >= "a" && signature[0] <= "z") {
+      throw unsupported(file, `extension "${signature}"`, "git update-index --no-split-index (or disable sparse index)");
+    }
+    offset += 8 + buffer.readUInt32BE(offset + 4);
+  }
+}
+function serializeIndex(index) {
+  const header = Buffer.alloc(headerSize);
+  header.write("DIRC", 0, "latin1");
+  header.writeUInt32BE(index.version, 4);
+  header.writeUInt32BE(index.entries.length, 8);
+  const body = Buffer.concat([header, ...mergeAdjacent(index.entries.map((entry) => entry.raw))]);
+  return Buffer.concat([body, createHash6("sha1").update(body).digest()]);
+}
+function mergeAdjacent(slices) {
+  const runs = [];
+  let first;
+  let end = 0;
+  const flush = () => {
+    if (first) runs.push(Buffer.from(first.buffer, first.byteOffset, end - first.byteOffset));
+  };
+  for (const slice of slices) {
+    if (first && first.buffer === slice.buffer && end === slice.byteOffset) {
+      end += slice.length;
+      continue;
+    }
+    flush();
+    first = slice;
+    end = slice.byteOffset + slice.length;
+  }
+  flush();
+  return runs;
+}
+function buildIndexEntry(input2) {
+  const pathBytes = Buffer.from(input2.path, "utf8");
+  const size = fixedSize + pathBytes.length + 8 & ~7;
+  const raw = Buffer.alloc(size);
+  const { stat: stat5 } = input2;
+  const u322 = (value) => Number(value & 0xffffffffn);
+  const fields = [
+    stat5.ctimeNs / 1000000000n,
+    stat5.ctimeNs % 1000000000n,
+    stat5.mtimeNs / 1000000000n,
+    stat5.mtimeNs % 1000000000n,
+    stat5.dev,
+    stat5.ino,
+    BigInt(parseInt(input2.mode, 8)),
+    stat5.uid,
+    stat5.gid,
+    stat5.size
+  ];
+  fields.forEach((value, i) => raw.writeUInt32BE(u322(value), i * 4));
+  raw.write(input2.oid, 40, "hex");
+  raw.writeUInt16BE(Math.min(pathBytes.length, 4095), 60);
+  pathBytes.copy(raw, fixedSize);
+  return { path: input2.path, raw };
+}
+function readEntryOid(entry) {
+  return {
+    oid: entry.raw.toString("hex", 40, 60),
+    stage: entry.raw.readUInt16BE(60) >> 12 & 3,
+    mode: entry.raw.readUInt32BE(24)
+  };
+}
+function comparePaths(a, b2) {
+  return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b2, "utf8"));
+}
+function findEntry2(entries, path) {
+  let low = 0;
+  let high = entries.length;
+  const key = Buffer.from(path, "utf8");
+  while (low < high) {
+    const mid = low + high >>> 1;
+    if (Buffer.compare(Buffer.from(entries[mid].path, "utf8"), key) < 0) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+function applyIndexChanges(index, changes) {
+  const entries = index.entries.slice();
+  const paths = [...changes.keys()].sort(comparePaths);
+  for (const path of paths) {
+    const start = findEntry2(entries, path);
+    let end = start;
+    while (end < entries.length && entries[end].path === path) end += 1;
+    const replacement = changes.get(path);
+    entries.splice(start, end - start, ...replacement ? [replacement] : []);
+  }
+  return { version: index.version, entries };
+}
+function unsupported(file, what, fix) {
+  return new SkillgardenError(
+    "ledger/unsupported-index",
+    `${file} uses ${what}, which skillgarden cannot update safely. Run \`${fix}\` and retry.`,
+    {
+      data: { path: file }
+    }
+  );
+}
+
+// src/ledger/worktree.ts
+import { createHash as createHash7, randomBytes as randomBytes4 } from "node:crypto";
+import {
+  closeSync as closeSync4,
+  fchmodSync,
+  lstatSync as lstatSync3,
+  openSync as openSync4,
+  readFileSync as readFileSync12,
+  readlinkSync,
+  renameSync as renameSync5,
+  rmSync as rmSync5,
+  rmdirSync,
+  symlinkSync,
+  writeFileSync as writeFileSync4
+} from "node:fs";
+import { dirname as dirname5, join as join21, basename as basename2 } from "node:path";
+function hashBlob(content) {
+  return createHash7("sha1").update(`blob ${content.length}\0`).update(content).digest("hex");
+}
+async function readWorktreeFile(dir, path) {
+  const full = join21(dir, path);
+  const info2 = lstatIfAny(full);
+  if (info2 === void 0) return { kind: "absent" };
+  if (info2.isDirectory()) return { kind: "directory" };
+  if (info2.isSymbolicLink()) return { kind: "symlink", oid: hashBlob(Buffer.from(readlinkSync(full), "utf8")) };
+  return { kind: "file", oid: hashBlob(readFileSync12(full)), executable: (info2.mode & 64) !== 0 };
+}
+function tempStem(name) {
+  if (Buffer.byteLength(name) <= 180) return name;
+  const hash2 = createHash7("sha1").update(name).digest("hex").slice(0, 12);
+  return `${Buffer.from(name).subarray(0, 120).toString("utf8").replace(/\uFFFD+$/, "")}~${hash2}`;
+}
+async function writeWorktreeFile(dir, path, content, mode) {
+  const full = join21(dir, path);
+  const temp = join21(dirname5(full), `.${tempStem(basename2(full))}.skillgarden-${process.pid}-${randomBytes4(4).toString("hex")}`);
+  if (mode === "120000") inFolder(temp, () => symlinkSync(Buffer.from(content).toString("utf8"), temp));
+  else writeRegularFile(temp, content, mode === "100755" ? 493 : 420);
+  try {
+    renameSync5(temp, full);
+  } catch (error2) {
+    rmSync5(temp, { force: true });
+    throw error2;
+  }
+  return lstatSync3(full, { bigint: true });
+}
+function writeRegularFile(temp, content, mode) {
+  const fd = inFolder(temp, () => openSync4(temp, "wx", mode));
+  try {
+    writeFileSync4(fd, content);
+    fchmodSync(fd, mode);
+  } finally {
+    closeSync4(fd);
+  }
+}
+async function removeWorktreeFile(dir, path) {
+  rmSync5(join21(dir, path), { force: true });
+  const parts = path.split("/").slice(0, -1);
+  while (parts.length > 0) {
+    try {
+      rmdirSync(join21(dir, ...parts));
+    } catch {
+      return;
+    }
+    parts.pop();
+  }
+}
+
+// src/ledger/check-touched-paths.ts
+function checkExpected(changes, before) {
+  const stale = changes.filter((c3) => c3.expected !== void 0 && (before.get(c3.path)?.oid ?? null) !== c3.expected);
+  if (stale.length === 0) return;
+  const paths = stale.map((c3) => c3.path);
+  throw new SkillgardenError(
+    "ledger/conflict",
+    `Another commit changed ${paths.join(", ")} since you read ${paths.length === 1 ? "it" : "them"}. Read the current version and apply your change again.`,
+    { data: { paths } }
+  );
+}
+async function checkClean(dir, changes, before, index, worktreeOids = /* @__PURE__ */ new Map()) {
+  const dirty = [];
+  const found = {};
+  for (const change of changes) {
+    await checkNoSymlink(dir, change.path, change.content !== null && change.mode !== "120000");
+    const base = before.get(change.path)?.oid ?? null;
+    const file = await readWorktreeFile(dir, change.path);
+    if (file.kind === "directory") throw badPath(change.path, "a folder is at that path");
+    const worktree = file.kind === "absent" ? null : worktreeOids.get(change.path) ?? file.oid;
+    const clean2 = (oid) => oid === base || oid === change.oid;
+    const staged = index && readIndexOid(index, change.path);
+    if (!clean2(worktree) || staged !== void 0 && !clean2(staged)) {
+      dirty.push(change.path);
+      found[change.path] = { head: base, worktree, ...staged !== void 0 ? { index: staged } : {} };
+    }
+  }
+  if (dirty.length === 0) return;
+  throw new SkillgardenError(
+    "ledger/dirty",
+    `Uncommitted changes in ${dirty.join(", ")} would be overwritten. Commit them (git add + git commit) or discard them (git restore), then retry. If a skillgarden write was interrupted there, \`skillgarden doctor\` says so and \`skillgarden doctor --fix\` puts those files back.`,
+    { data: { paths: dirty, found } }
+  );
+}
+function readIndexOid(index, path) {
+  if (!isGitIndex(index)) return index.get(path) ?? null;
+  const at2 = findEntry2(index.entries, path);
+  const entry = index.entries[at2];
+  if (entry?.path !== path) return null;
+  const { oid, stage } = readEntryOid(entry);
+  return stage === 0 && index.entries[at2 + 1]?.path !== path ? oid : "conflict";
+}
+function isGitIndex(index) {
+  return !(index instanceof Map);
+}
+
+// src/ledger/check-repo-state.ts
+import { existsSync as existsSync7, readdirSync as readdirSync5, readFileSync as readFileSync13 } from "node:fs";
+import { join as join22 } from "node:path";
+var inProgress = [
+  ["rebase-merge", "a rebase", "git rebase --continue` or `git rebase --abort"],
+  ["rebase-apply", "a rebase or `git am`", "git rebase --continue` (`git am --continue`) or `--abort"],
+  ["MERGE_HEAD", "a merge", "git merge --continue` or `git merge --abort"],
+  ["CHERRY_PICK_HEAD", "a cherry-pick", "git cherry-pick --continue` or `git cherry-pick --abort"],
+  ["REVERT_HEAD", "a revert", "git revert --continue` or `git revert --abort"]
+];
+function checkRepoState(layout, branch, bare) {
+  for (const [file, what, fix] of inProgress) {
+    if (!existsSync7(join22(layout.gitdir, file))) continue;
+    throw new SkillgardenError(
+      "ledger/operation-in-progress",
+      `${what} is in progress in ${layout.dir} (${join22(layout.gitdir, file)} exists); a ledger commit now would land inside it. Finish it (\`${fix}\`), then retry.`,
+      { data: { dir: layout.dir, file } }
+    );
+  }
+  if (process.env.GIT_INDEX_FILE) {
+    throw new SkillgardenError(
+      "ledger/index-file-set",
+      `GIT_INDEX_FILE is set (${process.env.GIT_INDEX_FILE}); skillgarden updates the worktree's own index only. Unset GIT_INDEX_FILE and retry.`,
+      { data: { indexFile: process.env.GIT_INDEX_FILE } }
+    );
+  }
+  const other = otherWorktreeOn(layout, branch, bare);
+  if (other !== void 0) {
+    throw new SkillgardenError(
+      "ledger/branch-checked-out-elsewhere",
+      `${branch.replace(/^refs\/heads\//, "")} is also checked out in ${other}; moving it would leave that worktree's files and index behind. Switch one of them to another branch (\`git switch -c <name>\`) and retry.`,
+      { data: { branch, worktree: other } }
+    );
+  }
+}
+function otherWorktreeOn(layout, branch, bare) {
+  const heads = bare ? [] : [[join22(layout.commondir, "HEAD"), layout.commondir]];
+  let names = [];
+  try {
+    names = readdirSync5(join22(layout.commondir, "worktrees"));
+  } catch {
+    if (layout.gitdir === layout.commondir) return void 0;
+  }
+  for (const name of names) {
+    const folder = join22(layout.commondir, "worktrees", name);
+    heads.push([
+      join22(folder, "HEAD"),
+      readText4(join22(folder, "gitdir"))?.trim().replace(/\/\.git$/, "") ?? folder
+    ]);
+  }
+  for (const [head, where] of heads) {
+    if (head === join22(layout.gitdir, "HEAD")) continue;
+    if (readText4(head)?.trim() === `ref: ${branch}`) return where === layout.commondir ? where.replace(/\/\.git$/, "") : where;
+  }
+  return void 0;
+}
+function readText4(path) {
+  try {
+    return readFileSync13(path, "utf8");
+  } catch {
+    return void 0;
+  }
+}
+
+// src/ledger/git-plumbing.ts
+import { copyFileSync, readFileSync as readFileSync14, rmSync as rmSync6 } from "node:fs";
+import { join as join23 } from "node:path";
+async function writeSignedCommit(dir, commit) {
+  const who = (prefix2, person) => ({
+    [`GIT_${prefix2}_NAME`]: person.name,
+    [`GIT_${prefix2}_EMAIL`]: person.email,
+    [`GIT_${prefix2}_DATE`]: `${person.timestamp} ${formatTimezone(person.timezoneOffset)}`
+  });
+  const args = ["commit-tree", "-S", ...commit.parents.flatMap((p2) => ["-p", p2]), "-F", "-", commit.tree];
+  const result = await runGit(args, {
+    cwd: dir,
+    input: normalizeMessage(commit.message),
+    env: { ...who("AUTHOR", commit.author), ...who("COMMITTER", commit.committer ?? commit.author) }
+  });
+  if (result.code === 0) return result.stdout.toString("utf8").trim();
+  throw new SkillgardenError(
+    "ledger/sign-failed",
+    `commit.gpgSign is set in ${dir}, and git could not sign the commit: ${result.stderr.trim().split("\n").slice(-2).join(" ")}. Nothing was written. Fix the signing key (user.signingKey, gpg.format, the agent), or unset commit.gpgSign.`,
+    { data: { dir, stderr: result.stderr } }
+  );
+}
+async function writeConvertedBlob(dir, path, content) {
+  return (await runGitChecked(["hash-object", "-w", "--stdin", `--path=${path}`], { cwd: dir, input: content })).toString("utf8").trim();
+}
+async function readCheckoutBytes(dir, blobs) {
+  const bytes = await mapLimited(blobs, (b2) => runGitChecked(["cat-file", "--filters", `--path=${b2.path}`, b2.oid], { cwd: dir }));
+  return new Map(blobs.map((b2, i) => [b2.path, bytes[i]]));
+}
+async function hashWorktreeFiles(dir, paths) {
+  if (paths.length === 0) return /* @__PURE__ */ new Map();
+  const output = await runGitChecked(["hash-object", "--stdin-paths"], { cwd: dir, input: paths.map((p2) => `${p2}
+`).join("") });
+  const oids = output.toString("utf8").trim().split("\n");
+  return new Map(paths.map((p2, i) => [p2, oids[i] ?? ""]));
+}
+async function readStagedWithGit(dir, indexFile, paths) {
+  const output = await runGitChecked(["ls-files", "-s", "-z", "--", ...paths.map((p2) => `:(literal)${p2}`)], {
+    cwd: dir,
+    env: { GIT_INDEX_FILE: indexFile }
+  });
+  const staged = /* @__PURE__ */ new Map();
+  for (const entry of output.toString("utf8").split("\0").filter(Boolean)) {
+    const match = /^\d+ ([0-9a-f]+) (\d)\t(.*)$/s.exec(entry);
+    if (!match) continue;
+    staged.set(match[3], match[2] === "0" && !staged.has(match[3]) ? match[1] : "conflict");
+  }
+  return staged;
+}
+async function updateIndexWithGit(dir, gitdir, lock, paths, durable) {
+  const copy = join23(gitdir, `index.skillgarden-${process.pid}`);
+  try {
+    copyFileSync(join23(gitdir, "index"), copy);
+    await runGitChecked(["update-index", "--add", "--remove", "-z", "--stdin"], {
+      cwd: dir,
+      env: { GIT_INDEX_FILE: copy },
+      input: paths.map((p2) => `${p2}\0`).join("")
+    });
+    await lock.commit(readFileSync14(copy), { durable });
+  } finally {
+    rmSync6(copy, { force: true });
+    rmSync6(`${copy}.lock`, { force: true });
+  }
+}
+async function mapLimited(items, run, limit = 8) {
+  const results = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await run(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+// src/ledger/commit-people.ts
+async function writeCommitObject(ctx, object) {
+  return ctx.setup.sign ? writeSignedCommit(ctx.dir, object) : ctx.store.writeCommit(object);
+}
+async function readBranch(dirs) {
+  const head = await readHeadState(dirs);
+  if (head.kind === "branch") return head.ref;
+  throw new SkillgardenError(
+    "ledger/detached-head",
+    `HEAD is detached at ${head.oid.slice(0, 12)}; a ledger commit needs a branch. Run \`git switch -c <branch>\` (or \`git switch <branch>\`) and retry.`,
+    { data: { oid: head.oid } }
+  );
+}
+async function resolvePeople(ctx, given) {
+  const who = await ctx.identities();
+  const now = { timestamp: Math.floor(ctx.now().getTime() / 1e3), timezoneOffset: 0 };
+  const givenDate = given?.timestamp === void 0 ? void 0 : { timestamp: given.timestamp, timezoneOffset: given.timezoneOffset ?? 0 };
+  const author = given ?? who.author;
+  const authorDate = givenDate ?? who.author.date ?? now;
+  return {
+    author: { name: author.name, email: author.email, ...authorDate },
+    committer: { name: who.committer.name, email: who.committer.email, ...givenDate ?? who.committer.date ?? now }
+  };
+}
+function identity(author) {
+  return `${author.name} <${author.email}> ${author.timestamp} ${formatTimezone(author.timezoneOffset)}`;
+}
+
+// src/ledger/prepare-changes.ts
+function prepareChanges(changes) {
+  if (changes.length === 0) {
+    throw new SkillgardenError("ledger/empty-commit", "A ledger commit needs at least one file change.", { data: {} });
+  }
+  const seen = /* @__PURE__ */ new Set();
+  return changes.map((change) => {
+    checkPath(change.path, { symlink: change.symlink === true });
+    if (seen.has(change.path)) throw badPath(change.path, "it appears twice in one commit");
+    seen.add(change.path);
+    const content = change.content === null ? null : Buffer.from(typeof change.content === "string" ? Buffer.from(change.content, "utf8") : change.content);
+    return {
+      path: change.path,
+      content,
+      mode: change.symlink ? "120000" : change.executable ? "100755" : "100644",
+      oid: content === null ? null : hashBlob(content),
+      expected: change.expected
+    };
+  });
+}
+
+// src/ledger/publish-commit.ts
+import { join as join26 } from "node:path";
+
+// src/ledger/index-file.ts
+import { closeSync as closeSync5, existsSync as existsSync8, fstatSync, openSync as openSync5, readFileSync as readFileSync15, readSync } from "node:fs";
+import { join as join24 } from "node:path";
+function checksumKey(path) {
+  let fd;
+  try {
+    fd = openSync5(path, "r");
+  } catch {
+    return void 0;
+  }
+  try {
+    const { size } = fstatSync(fd);
+    if (size < 32) return void 0;
+    const tail = Buffer.alloc(20);
+    readSync(fd, tail, 0, 20, size - 20);
+    return `${size}:${tail.toString("hex")}`;
+  } finally {
+    closeSync5(fd);
+  }
+}
+function readIndexBytes(path) {
+  try {
+    return readFileSync15(path);
+  } catch (error2) {
+    if (error2.code === "ENOENT") return Buffer.alloc(0);
+    throw error2;
+  }
+}
+async function readIndexFile(gitdir, cache) {
+  const path = join24(gitdir, "index");
+  const key = checksumKey(path);
+  if (key !== void 0 && key === cache.key && cache.index) return cache.index;
+  const buffer = readIndexBytes(path);
+  const index = parseIndex(buffer, path);
+  Object.assign(cache, { key: buffer.length >= 32 ? `${buffer.length}:${buffer.toString("hex", buffer.length - 20)}` : void 0, index });
+  return index;
+}
+async function writeIndexFile(gitdir, lock, index, cache, durable = false) {
+  const bytes = serializeIndex(index);
+  await lock.commit(bytes, { durable });
+  Object.assign(cache, { key: `${bytes.length}:${bytes.toString("hex", bytes.length - 20)}`, index });
+}
+async function checkIndexPresent(gitdir, index, hasCommits) {
+  if (!hasCommits || index.entries.length > 0) return;
+  const path = join24(gitdir, "index");
+  if (existsSync8(path)) return;
+  throw new SkillgardenError(
+    "ledger/no-index",
+    `${path} is missing although the branch has commits. Run \`git reset\` to rebuild it from HEAD, then retry.`,
+    {
+      data: { path }
+    }
+  );
+}
+
+// src/ledger/move-journal.ts
+import { randomBytes as randomBytes5 } from "node:crypto";
+import { closeSync as closeSync6, openSync as openSync6, readdirSync as readdirSync6, readFileSync as readFileSync16, rmSync as rmSync7, writeSync as writeSync2 } from "node:fs";
+import { hostname as hostname2 } from "node:os";
+import { join as join25 } from "node:path";
+function journalDir(gitdir) {
+  return join25(gitdir, "skillgarden", "journal");
+}
+function beginJournal(gitdir, record2) {
+  const path = join25(journalDir(gitdir), `${process.pid}-${randomBytes5(4).toString("hex")}.json`);
+  const full = {
+    version: 1,
+    pid: process.pid,
+    host: hostname2(),
+    startedAt: (/* @__PURE__ */ new Date()).toISOString(),
+    ...record2,
+    phase: "locked"
+  };
+  writeRecord(path, full, "wx");
+  return {
+    // Only now may doctor put the paths back: before, a person's uncommitted edit could still be there.
+    writing: () => writeRecord(path, { ...full, phase: "writing" }, "r+"),
+    finish: () => rmSync7(path, { force: true })
+  };
+}
+function writeRecord(path, record2, flags) {
+  const fd = inFolder(path, () => openSync6(path, flags));
+  try {
+    writeSync2(fd, JSON.stringify(record2).padEnd(jsonLength(record2), " "), 0);
+  } finally {
+    closeSync6(fd);
+  }
+}
+function jsonLength(record2) {
+  return JSON.stringify({ ...record2, phase: "writing" }).length;
+}
+function journalOf(input2) {
+  return { branch: input2.branch, parent: input2.parent ?? null, commit: input2.commit };
+}
+
+// src/ledger/publish-commit.ts
+async function publish(ctx, input2) {
+  const locks = await takeLocks(ctx, input2.branch);
+  const paths = input2.changes.map((c3) => c3.path);
+  const journal = beginJournal(ctx.gitdir, { ...journalOf(input2), paths, locks: [locks.index.path, locks.ref.path], lockMarkers: true });
+  let moving = false;
+  try {
+    if (await readRef(ctx.layout, input2.branch) !== input2.parent) return false;
+    const index = await readIndexOrLetGit(ctx);
+    if (index) await checkIndexPresent(ctx.gitdir, index, input2.parent !== void 0);
+    const staged = index ?? await readStagedWithGit(ctx.dir, join26(ctx.gitdir, "index"), paths);
+    const converted = input2.changes.filter((c3) => c3.converted).map((c3) => c3.path);
+    await checkClean(ctx.dir, input2.changes, input2.before, staged, await hashWorktreeFiles(ctx.dir, converted.filter(isFileAt2(ctx.dir))));
+    journal.writing();
+    moving = true;
+    const entries = await updateWorktree(ctx.dir, input2.changes);
+    if (index) await writeIndexFile(ctx.gitdir, locks.index, applyIndexChanges(index, entries), ctx.indexCache, ctx.setup.fsync.index);
+    else await updateIndexWithGit(ctx.dir, ctx.gitdir, locks.index, paths, ctx.setup.fsync.index);
+    await ctx.onStage?.("index-written");
+    await locks.ref.commit(`${input2.commit}
+`, { durable: ctx.setup.fsync.reference });
+    const reflog = { before: input2.parent, after: input2.commit, who: identity(input2.committer), message: input2.reflog };
+    await appendReflogs(ctx.layout, [input2.branch, "HEAD"], reflog, ctx.setup.reflog);
+    journal.finish();
+    moving = false;
+    await ctx.onStage?.("ref-updated");
+    return true;
+  } finally {
+    await locks.ref.release();
+    await locks.index.release();
+    if (!moving) journal.finish();
+  }
+}
+async function readIndexOrLetGit(ctx) {
+  try {
+    return await readIndexFile(ctx.gitdir, ctx.indexCache);
+  } catch (error2) {
+    if (ctx.backend === "system-git" && isSkillgardenError(error2, "ledger/unsupported-index")) return void 0;
+    throw error2;
+  }
+}
+function isFileAt2(dir) {
+  return (path) => lstatIfAny(join26(dir, path))?.isFile() ?? false;
+}
+async function takeLocks(ctx, branch) {
+  const options = { timeoutMs: ctx.lockTimeoutMs, ownerDir: lockOwnerDir(ctx.layout.commondir) };
+  const index = await acquireLock(join26(ctx.gitdir, "index"), options);
+  try {
+    return { index, ref: await lockRef(ctx.layout, branch, options) };
+  } catch (error2) {
+    await index.release();
+    throw error2;
+  }
+}
+async function updateWorktree(dir, changes) {
+  const entries = /* @__PURE__ */ new Map();
+  for (const change of changes) {
+    if (change.content === null || change.oid === null) {
+      await removeWorktreeFile(dir, change.path);
+      entries.set(change.path, null);
+    } else {
+      const stat5 = await writeWorktreeFile(dir, change.path, change.worktree ?? change.content, change.mode);
+      entries.set(change.path, buildIndexEntry({ path: change.path, oid: change.oid, mode: change.mode, stat: stat5 }));
+    }
+  }
+  return entries;
+}
+
+// src/ledger/repo-setup.ts
+var import_ignore = __toESM(require_ignore2(), 1);
+import { existsSync as existsSync9, readFileSync as readFileSync18 } from "node:fs";
+import { homedir as homedir2 } from "node:os";
+import { join as join28 } from "node:path";
+
+// src/ledger/config-files.ts
+var import_picomatch4 = __toESM(require_picomatch2(), 1);
+import { readFileSync as readFileSync17 } from "node:fs";
+import { homedir } from "node:os";
+import { dirname as dirname6, isAbsolute as isAbsolute2, join as join27, resolve as resolve2 } from "node:path";
+function readConfigLayers(layout, branch) {
+  const env = process.env;
+  const home2 = env.HOME ?? homedir();
+  const pairs = [];
+  const context3 = { gitdir: layout.gitdir, branch, home: home2, depth: 0 };
+  const read2 = (path) => readConfigFile(path, context3, pairs);
+  if (!env.GIT_CONFIG_NOSYSTEM || env.GIT_CONFIG_NOSYSTEM === "0" || env.GIT_CONFIG_NOSYSTEM === "false") {
+    read2(env.GIT_CONFIG_SYSTEM ?? "/etc/gitconfig");
+  }
+  if (env.GIT_CONFIG_GLOBAL !== void 0) read2(env.GIT_CONFIG_GLOBAL);
+  else {
+    read2(join27(env.XDG_CONFIG_HOME || join27(home2, ".config"), "git", "config"));
+    read2(join27(home2, ".gitconfig"));
+  }
+  read2(join27(layout.commondir, "config"));
+  const worktreeConfig = pairs.filter(([k]) => k.toLowerCase() === "extensions.worktreeconfig").at(-1)?.[1];
+  if (worktreeConfig !== void 0 && /^(true|yes|on|1)$/i.test(worktreeConfig)) read2(join27(layout.gitdir, "config.worktree"));
+  const count2 = Number(env.GIT_CONFIG_COUNT ?? 0);
+  for (let i = 0; i < count2; i += 1) {
+    const key = env[`GIT_CONFIG_KEY_${i}`];
+    if (key) pairs.push([key, env[`GIT_CONFIG_VALUE_${i}`] ?? ""]);
+  }
+  return pairs;
+}
+function readConfigFile(path, context3, out) {
+  let text;
+  try {
+    text = readFileSync17(path, "utf8");
+  } catch {
+    return;
+  }
+  for (const [key, value, line] of parseConfigText(text, path)) {
+    out.push([key, value]);
+    const include = includeTarget(key, value, path, line, context3);
+    if (include === void 0) continue;
+    if (context3.depth >= 10) throw unsupported2(path, line, "includes nested more than 10 deep");
+    readConfigFile(include, { ...context3, depth: context3.depth + 1 }, out);
+  }
+}
+function includeTarget(key, value, file, line, context3) {
+  const lower3 = key.toLowerCase();
+  const target = () => {
+    const expanded = value.startsWith("~/") ? join27(context3.home, value.slice(2)) : value;
+    return isAbsolute2(expanded) ? expanded : resolve2(dirname6(file), expanded);
+  };
+  if (lower3 === "include.path") return target();
+  const match = /^includeif\.(.*)\.path$/is.exec(key);
+  if (!match) return void 0;
+  const condition = match[1] ?? "";
+  const gitdir = /^gitdir(\/i)?:(.*)$/.exec(condition);
+  if (gitdir) return matchesGitDir(gitdir[2] ?? "", gitdir[1] !== void 0, file, context3) ? target() : void 0;
+  if (condition.startsWith("onbranch:")) {
+    const branch = context3.branch?.replace(/^refs\/heads\//, "");
+    let pattern = condition.slice("onbranch:".length);
+    if (pattern.endsWith("/")) pattern += "**";
+    return branch !== void 0 && import_picomatch4.default.isMatch(branch, pattern, { dot: true }) ? target() : void 0;
+  }
+  throw unsupported2(file, line, `uses includeIf "${condition.slice(0, 60)}", which only git itself can evaluate`);
+}
+function matchesGitDir(raw, ignoreCase, file, context3) {
+  let pattern = raw;
+  if (pattern.startsWith("~/")) pattern = join27(context3.home, pattern.slice(2));
+  else if (pattern.startsWith("./")) pattern = join27(dirname6(file), pattern.slice(2));
+  else if (!isAbsolute2(pattern)) pattern = `**/${pattern}`;
+  if (pattern.endsWith("/")) pattern += "**";
+  const gitdir = context3.gitdir.replace(/\/+$/, "");
+  return import_picomatch4.default.isMatch(gitdir, pattern, { dot: true, nocase: ignoreCase }) || import_picomatch4.default.isMatch(`${gitdir}/`, pattern, { dot: true, nocase: ignoreCase });
+}
+function parseConfigText(text, file) {
+  const out = [];
+  const lines = text.split(/\r?\n/);
+  let section = "";
+  for (let i = 0; i < lines.length; i += 1) {
+    let line = lines[i].replace(/^\s+/, "");
+    const lineNo = i + 1;
+    if (line === "" || line.startsWith("#") || line.startsWith(";")) continue;
+    const header = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\]\s*(.*)$/.exec(line);
+    if (header) {
+      const name = header[1].toLowerCase();
+      section = header[2] === void 0 ? name : `${name}.${header[2].replace(/\\(.)/g, "$1")}`;
+      line = header[3] ?? "";
+      if (line === "" || line.startsWith("#") || line.startsWith(";")) continue;
+    }
+    const entry = /^([A-Za-z][A-Za-z0-9-]*)\s*(=?)(.*)$/.exec(line);
+    if (!entry || section === "") throw unsupported2(file, lineNo, `has a line git cannot parse: "${line.slice(0, 60)}"`);
+    const key = `${section}.${entry[1].toLowerCase()}`;
+    if (entry[2] === "") {
+      out.push([key, "true", lineNo]);
+      continue;
+    }
+    let raw = entry[3] ?? "";
+    while (/(^|[^\\])(\\\\)*\\$/.test(raw) && i + 1 < lines.length) {
+      raw = raw.slice(0, -1) + lines[i += 1];
+    }
+    out.push([key, parseValue(raw), lineNo]);
+  }
+  return out;
+}
+function parseValue(raw) {
+  let value = "";
+  let quoted2 = false;
+  let pendingSpace = "";
+  for (let i = 0; i < raw.length; i += 1) {
+    const c3 = raw[i];
+    if (c3 === '"') quoted2 = !quoted2;
+    else if (!quoted2 && (c3 === "#" || c3 === ";")) break;
+    else if (c3 === "\\") {
+      const next = raw[i += 1] ?? "";
+      value += pendingSpace + ({ n: "\n", t: "	", b: "\b" }[next] ?? next);
+      pendingSpace = "";
+    } else if (!quoted2 && /\s/.test(c3)) {
+      if (value !== "") pendingSpace += c3;
+    } else {
+      value += pendingSpace + c3;
+      pendingSpace = "";
+    }
+  }
+  return value;
+}
+function unsupported2(file, line, what) {
+  return new SkillgardenError(
+    "ledger/unsupported-repo",
+    `${file}:${line} ${what}. The embedded backend reads git configuration without git; install git (the default backend then asks git), or simplify that file.`,
+    { data: { path: file, line } }
+  );
+}
+
+// src/ledger/git-config.ts
+function buildConfig(pairs) {
+  const values = /* @__PURE__ */ new Map();
+  for (const [key, value] of pairs) {
+    const name = normalizeKey(key);
+    const list = values.get(name) ?? [];
+    list.push(value);
+    values.set(name, list);
+  }
+  const get = (key) => values.get(normalizeKey(key))?.at(-1);
+  return {
+    get,
+    all: (key) => values.get(normalizeKey(key)) ?? [],
+    bool: (key) => parseBool(get(key)),
+    keys: (prefix2) => [...values.keys()].filter((k) => k.startsWith(prefix2))
+  };
+}
+function parseBool(value) {
+  if (value === void 0) return void 0;
+  const v2 = value.trim().toLowerCase();
+  if (v2 === "true" || v2 === "yes" || v2 === "on" || v2 === "1") return true;
+  if (v2 === "" || v2 === "false" || v2 === "no" || v2 === "off" || v2 === "0") return false;
+  return void 0;
+}
+function normalizeKey(key) {
+  const first = key.indexOf(".");
+  const last = key.lastIndexOf(".");
+  if (first < 0) return key.toLowerCase();
+  if (first === last) return key.toLowerCase();
+  return `${key.slice(0, first).toLowerCase()}${key.slice(first, last)}${key.slice(last).toLowerCase()}`;
+}
+function parseConfigList(output) {
+  const text = typeof output === "string" ? output : output.toString("utf8");
+  return text.split("\0").filter((entry) => entry !== "").map((entry) => {
+    const newline = entry.indexOf("\n");
+    return newline < 0 ? [entry, "true"] : [entry.slice(0, newline), entry.slice(newline + 1)];
+  });
+}
+
+// src/ledger/repo-setup.ts
+async function readRepoSetup(layout, backend) {
+  const config2 = await readRepoConfig(layout, backend);
+  const bare = config2.bool("core.bare") ?? false;
+  const logAll = config2.get("core.logAllRefUpdates");
+  const sparseFile = join28(layout.gitdir, "info", "sparse-checkout");
+  const attributesFile = config2.get("core.attributesFile") ?? join28(process.env.XDG_CONFIG_HOME || join28(homedir2(), ".config"), "git", "attributes");
+  return {
+    config: config2,
+    sign: config2.bool("commit.gpgSign") ?? false,
+    objectFormat: config2.get("extensions.objectFormat")?.toLowerCase() ?? "sha1",
+    reflog: logAll?.toLowerCase() === "always" ? "always" : config2.bool("core.logAllRefUpdates") ?? !bare ? "true" : "false",
+    fsync: parseFsync(config2.get("core.fsync"), config2.bool("core.fsyncObjectFiles") ?? false),
+    autocrlf: /^(true|yes|on|1|input)$/i.test(config2.get("core.autocrlf") ?? ""),
+    globalAttributes: [attributesFile, join28(layout.commondir, "info", "attributes")].filter(convertsFiles),
+    sparse: config2.bool("core.sparseCheckout") ? (0, import_ignore.default)().add(readText5(sparseFile) ?? "") : void 0,
+    sparseFile
+  };
+}
+async function readRepoConfig(layout, backend) {
+  if (backend === "system-git") return buildConfig(parseConfigList(await runGitChecked(["config", "--list", "-z"], { cwd: layout.dir })));
+  const head = await readHeadState(layout).catch(() => void 0);
+  return buildConfig(readConfigLayers(layout, head?.kind === "branch" ? head.ref : void 0));
+}
+function parseFsync(value, legacyObjects) {
+  const set = { looseObject: legacyObjects, reference: false, index: false, pack: true };
+  const groups = {
+    "loose-object": ["looseObject"],
+    pack: ["pack"],
+    "pack-metadata": ["pack"],
+    objects: ["looseObject", "pack"],
+    reference: ["reference"],
+    index: ["index"],
+    committed: ["looseObject", "pack", "reference"],
+    added: ["looseObject", "pack", "reference", "index"],
+    all: ["looseObject", "pack", "reference", "index"]
+  };
+  for (const raw of (value ?? "").split(",")) {
+    const word = raw.trim();
+    if (word === "none") Object.assign(set, { looseObject: false, reference: false, index: false, pack: false });
+    const remove = word.startsWith("-");
+    for (const part of groups[remove ? word.slice(1) : word] ?? []) set[part] = !remove;
+  }
+  return set;
+}
+var converting = /(^|\s)(text|eol|crlf|filter|ident|working-tree-encoding)(=|\s|$)/m;
+function convertsFiles(path) {
+  const text = readText5(path);
+  return text !== void 0 && converting.test(text.replace(/^\s*#.*$/gm, ""));
+}
+function pathsToConvert(setup, dir, paths) {
+  if (setup.autocrlf || setup.globalAttributes.length > 0) return [...paths];
+  const checked = /* @__PURE__ */ new Map();
+  const converts = (folder) => {
+    let hit = checked.get(folder);
+    if (hit === void 0) checked.set(folder, hit = convertsFiles(join28(dir, folder, ".gitattributes")));
+    return hit;
+  };
+  return paths.filter((path) => {
+    const parts = path.split("/").slice(0, -1);
+    for (let i = 0; i <= parts.length; i += 1) if (converts(parts.slice(0, i).join("/"))) return true;
+    return false;
+  });
+}
+function checkSparse(setup, paths) {
+  if (!setup.sparse) return;
+  const outside2 = paths.filter((path) => !setup.sparse.ignores(path));
+  if (outside2.length === 0) return;
+  const folder = outside2[0].split("/").slice(0, -1).join("/") || outside2[0];
+  throw new SkillgardenError(
+    "ledger/outside-sparse",
+    `${outside2.join(", ")} ${outside2.length === 1 ? "is" : "are"} outside the sparse checkout (${setup.sparseFile}). Add the folder to it (\`git sparse-checkout add ${folder}\`) and retry.`,
+    { data: { paths: outside2, file: setup.sparseFile } }
+  );
+}
+function checkEmbeddedCanWrite(setup, dir, paths) {
+  const refuse = (what, fix) => {
+    throw new SkillgardenError("ledger/unsupported-repo", `The embedded backend (no git binary) cannot write to ${dir}: ${what}. ${fix}`, {
+      data: { dir, reason: what }
+    });
+  };
+  if (setup.sign)
+    refuse(
+      "commit.gpgSign is set and signing needs git",
+      "Install git (the default backend then signs as git does), or unset commit.gpgSign."
+    );
+  const converted = pathsToConvert(setup, dir, paths);
+  if (converted.length > 0) {
+    refuse(
+      `${converted[0]} would be converted by core.autocrlf or a .gitattributes text/eol/filter rule, which only git applies`,
+      "Install git, or turn the conversion off for these paths."
+    );
+  }
+}
+function checkObjectFormat(setup, dir) {
+  if (setup.objectFormat === "sha1") return;
+  throw new SkillgardenError(
+    "ledger/unsupported-repo",
+    `${dir} uses the ${setup.objectFormat} object format (extensions.objectFormat); skillgarden writes SHA-1 objects only. Use a SHA-1 repository.`,
+    { data: { dir, objectFormat: setup.objectFormat } }
+  );
+}
+function readText5(path) {
+  try {
+    return existsSync9(path) ? readFileSync18(path, "utf8") : void 0;
+  } catch {
+    return void 0;
+  }
+}
+
+// src/ledger/write-batch.ts
+var maxAttempts = 100;
+var CommitBatch = class {
+  constructor(ctx) {
+    this.ctx = ctx;
+    const durable = { loose: ctx.setup.fsync.looseObject, pack: ctx.setup.fsync.pack };
+    this.pending = new PendingObjects(ctx.layout.commondir, durable);
+    this.tree = new BatchTree(ctx.store, this.pending);
+  }
+  ctx;
+  entries = [];
+  commits = [];
+  pending;
+  tree;
+  opened;
+  /** The final state of every touched path, deletions first; and each one as the parent has it. */
+  net = /* @__PURE__ */ new Map();
+  before = /* @__PURE__ */ new Map();
+  lastBlob = /* @__PURE__ */ new Map();
+  tip;
+  published = false;
+  get size() {
+    return this.commits.length;
+  }
+  /** Builds one commit on the batch's tip; returns its id (final unless a replay on a moved branch rebuilds it). */
+  async add(options) {
+    if (this.published) throw new Error("CommitBatch: add after publish");
+    const changes = prepareChanges(options.changes);
+    await this.open();
+    const paths = changes.map((c3) => c3.path);
+    checkSparse(this.ctx.setup, paths);
+    if (this.ctx.backend === "isomorphic-git") checkEmbeddedCanWrite(this.ctx.setup, this.ctx.dir, paths);
+    else await convertChanges(this.ctx, changes);
+    const entry = { changes, message: options.message, people: await resolvePeople(this.ctx, options.author) };
+    const commit = await this.build(entry);
+    this.entries.push(entry);
+    return commit;
+  }
+  /** Publishes every added commit; a batch with none moves nothing. */
+  async publish() {
+    this.published = true;
+    if (this.entries.length === 0 || this.opened === void 0) return { commits: [], attempts: 1 };
+    const { branch } = this.opened;
+    for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
+      await this.pending.flush();
+      await this.ctx.onStage?.("objects-written");
+      const last = this.entries.at(-1);
+      const subject = this.entries.length === 1 ? `commit: ${last.message}` : `commit: ${this.entries.length} commits, the last: ${last.message}`;
+      const published = await publish(this.ctx, {
+        branch,
+        parent: this.opened.parent,
+        commit: this.commits.at(-1),
+        changes: this.netChanges(),
+        before: this.before,
+        committer: last.people.committer,
+        reflog: subject
+      });
+      if (published) return { commits: [...this.commits], attempts: attempt };
+      await sleep(backoffMs(attempt));
+      await this.replay(await readRef(this.ctx.layout, branch));
+    }
+    throw new SkillgardenError(
+      "ledger/busy",
+      `The branch ${branch} kept moving (another writer commits to it without pause); gave up after ${maxAttempts} attempts. Retry later; \`skillgarden doctor\` lists a write of ours still running.`,
+      {
+        data: { ref: branch }
+      }
+    );
+  }
+  async open() {
+    if (this.opened) return this.opened;
+    checkObjectFormat(this.ctx.setup, this.ctx.dir);
+    const branch = await readBranch(this.ctx.layout);
+    checkRepoState(this.ctx.layout, branch, this.ctx.setup.config.bool("core.bare") ?? false);
+    const parent = await readRef(this.ctx.layout, branch);
+    await this.tree.reset(parent === void 0 ? void 0 : (await this.ctx.store.readCommit(parent)).tree);
+    this.opened = { branch, parent };
+    this.tip = parent;
+    return this.opened;
+  }
+  /** The commit on the tip: checks `expected`, edits the tree, writes the commit object (pending unless signed). */
+  async build(entry) {
+    const { changes, message, people } = entry;
+    const before = await this.tree.lookup(changes.map((c3) => c3.path));
+    checkExpected(changes, before);
+    if (this.ctx.setup.config.bool("core.ignorecase") ?? false) await this.refuseCaseTwins(changes, before);
+    const known = new Set([...before.values()].flatMap((b2) => b2 ? [b2.oid] : []));
+    const blobs = /* @__PURE__ */ new Map();
+    for (const change of changes) {
+      if (!change.content || change.stored || change.oid === null || known.has(change.oid)) continue;
+      blobs.set(change.path, this.pending.add("blob", change.oid, change.content, this.lastBlob.get(change.path)));
+    }
+    const edits = new Map(changes.map((c3) => [c3.path, c3.oid === null ? null : { oid: c3.oid, mode: c3.mode }]));
+    const tree = await this.tree.apply(edits);
+    const parents = this.tip === void 0 ? [] : [this.tip];
+    const object = { tree, parents, message, ...people };
+    let commit;
+    if (this.ctx.setup.sign) {
+      await this.pending.flush();
+      commit = await writeSignedCommit(this.ctx.dir, object);
+    } else {
+      const bytes = serializeCommit(object);
+      commit = objectId("commit", bytes);
+      this.pending.add("commit", commit, bytes);
+    }
+    for (const [path, blob] of blobs) this.lastBlob.set(path, blob);
+    for (const change of changes) {
+      if (!this.before.has(change.path)) this.before.set(change.path, before.get(change.path));
+      this.net.delete(change.path);
+      this.net.set(change.path, change);
+    }
+    this.tip = commit;
+    this.commits.push(commit);
+    return commit;
+  }
+  /**
+   * On a case-insensitive file system (`core.ignorecase`, which git sets at init there) a new path
+   * that differs only in case from a tracked one is the same file: writing it would overwrite that
+   * file on disk and leave the index with two entries for one file. Git's own index refuses to map
+   * it for us, so it is refused, naming the tracked path to use instead.
+   */
+  async refuseCaseTwins(changes, before) {
+    for (const change of changes) {
+      if (change.content === null || before.get(change.path) !== void 0) continue;
+      const twin = await this.tree.caseTwin(change.path);
+      if (twin === void 0) continue;
+      throw badPath(
+        change.path,
+        `it differs only in case from ${twin}, which is tracked; with core.ignorecase (a case-insensitive file system) they are one file. Write to ${twin}${change.path.slice(twin.length)} instead`
+      );
+    }
+  }
+  /** Builds the whole chain again on the branch's new tip; a commit that no longer applies refuses the batch. */
+  async replay(parent) {
+    this.opened = { branch: this.opened.branch, parent };
+    this.net = /* @__PURE__ */ new Map();
+    this.before = /* @__PURE__ */ new Map();
+    this.lastBlob = /* @__PURE__ */ new Map();
+    this.commits.length = 0;
+    this.tip = parent;
+    await this.tree.reset(parent === void 0 ? void 0 : (await this.ctx.store.readCommit(parent)).tree);
+    for (const entry of this.entries) await this.build(entry);
+  }
+  /** Deletions first: a file removed by one commit may be where a later one puts a folder. */
+  netChanges() {
+    const all = [...this.net.values()];
+    return [...all.filter((c3) => c3.oid === null), ...all.filter((c3) => c3.oid !== null)];
+  }
+};
+function beginBatch(ctx) {
+  return new CommitBatch(ctx);
+}
+async function convertChanges(ctx, changes) {
+  const candidates = changes.filter((c3) => c3.mode !== "120000").map((c3) => c3.path);
+  const converted = new Set(pathsToConvert(ctx.setup, ctx.dir, candidates));
+  if (converted.size === 0) return;
+  for (const change of changes) change.converted = converted.has(change.path);
+  const targets = changes.filter((c3) => c3.converted && c3.content);
+  const oids = await mapLimited(targets, (c3) => writeConvertedBlob(ctx.dir, c3.path, c3.content));
+  targets.forEach((change, i) => Object.assign(change, { oid: oids[i], stored: true }));
+  const bytes = await readCheckoutBytes(
+    ctx.dir,
+    targets.map((c3) => ({ path: c3.path, oid: c3.oid }))
+  );
+  for (const change of targets) change.worktree = bytes.get(change.path) ?? change.content;
+}
+
+// src/ledger/write-commit.ts
+async function writeCommit(ctx, options) {
+  const batch = beginBatch(ctx);
+  await batch.add(options);
+  const { commits, attempts } = await batch.publish();
+  return { commit: commits[0], attempts };
+}
+
+// src/ledger/write-branch.ts
+import { existsSync as existsSync10, readdirSync as readdirSync7, readFileSync as readFileSync19, rmSync as rmSync8 } from "node:fs";
+import { join as join29 } from "node:path";
+async function writeBranchCommit(ctx, options) {
+  const ref = branchRef(options.branch);
+  await refuseCheckedOut(ctx, ref);
+  const changes = prepareChanges(options.changes);
+  for (const change of changes) if (change.content) await ctx.store.writeBlob(change.content);
+  const tree = (await ctx.store.readCommit(options.base)).tree;
+  checkExpected(
+    changes,
+    await lookupPaths(
+      ctx.store,
+      tree,
+      changes.map((c3) => c3.path)
+    )
+  );
+  const edits = new Map(changes.map((c3) => [c3.path, c3.oid === null ? null : { oid: c3.oid, mode: c3.mode }]));
+  const newTree = await editTree(ctx.store, tree, edits);
+  const { author, committer } = await resolvePeople(ctx, options.author);
+  const commit = await writeCommitObject(ctx, { tree: newTree, parents: [options.base], message: options.message, author, committer });
+  const lock = await lockRef(ctx.layout, ref, { timeoutMs: ctx.lockTimeoutMs });
+  try {
+    const previous = await readRef(ctx.layout, ref);
+    checkTip(options.branch, previous, options.expectedTip);
+    await lock.commit(`${commit}
+`);
+    const reflog = { before: previous, after: commit, who: identity(committer), message: `skillgarden: ${options.message}` };
+    await appendReflogs(ctx.layout, [ref], reflog, ctx.setup.reflog);
+    return { commit, branch: options.branch, previous };
+  } finally {
+    await lock.release();
+  }
+}
+async function listBranches(ctx, prefix2) {
+  const found = /* @__PURE__ */ new Map();
+  for (const [ref, oid] of readPackedRefs(ctx.layout.commondir)) {
+    if (ref.startsWith(`refs/heads/${prefix2}`)) found.set(ref.slice("refs/heads/".length), oid);
+  }
+  const walk3 = (folder, name) => {
+    for (const entry of safeReaddir(folder)) {
+      const child = name === "" ? entry.name : `${name}/${entry.name}`;
+      if (entry.isDirectory()) walk3(join29(folder, entry.name), child);
+      else if (entry.isFile() && !entry.name.endsWith(".lock") && child.startsWith(prefix2)) {
+        const oid = readFileSync19(join29(folder, entry.name), "utf8").trim();
+        if (isOid(oid)) found.set(child, oid);
+      }
+    }
+  };
+  walk3(join29(ctx.layout.commondir, "refs", "heads"), "");
+  return [...found].map(([branch, commit]) => ({ branch, commit })).sort((a, b2) => a.branch < b2.branch ? -1 : 1);
+}
+async function deleteBranch(ctx, branch, expectedTip) {
+  const ref = branchRef(branch);
+  await refuseCheckedOut(ctx, ref);
+  const lock = await lockRef(ctx.layout, ref, { timeoutMs: ctx.lockTimeoutMs });
+  try {
+    const current = await readRef(ctx.layout, ref);
+    if (current === void 0) return false;
+    if (expectedTip !== void 0) checkTip(branch, current, expectedTip);
+    if (readPackedRefs(ctx.layout.commondir).has(ref)) await dropPackedRef(ctx, ref);
+    rmSync8(join29(ctx.layout.commondir, ref), { force: true });
+    rmSync8(join29(ctx.layout.commondir, "logs", ref), { force: true });
+    return true;
+  } finally {
+    await lock.release();
+  }
+}
+function branchRef(branch) {
+  const ref = `refs/heads/${branch}`;
+  if (!isValidRefName(ref)) {
+    throw new SkillgardenError("ledger/bad-ref-name", `"${branch.slice(0, 100)}" is not a valid branch name (see git check-ref-format).`, {
+      data: { name: branch }
+    });
+  }
+  return ref;
+}
+async function refuseCheckedOut(ctx, ref) {
+  const common = ctx.layout.commondir;
+  const heads = [ctx.gitdir, common, ...safeReaddir(join29(common, "worktrees")).map((e) => join29(common, "worktrees", e.name))];
+  for (const gitdir of new Set(heads)) {
+    const head = await readHeadState(gitdir).catch(() => void 0);
+    if (head?.kind !== "branch" || head.ref !== ref) continue;
+    throw new SkillgardenError(
+      "ledger/branch-checked-out",
+      `${ref.slice("refs/heads/".length)} is checked out${gitdir === ctx.gitdir ? "" : ` in another worktree (${gitdir})`}; switch that worktree to another branch before skillgarden rewrites it.`,
+      { data: { ref, gitdir } }
+    );
+  }
+}
+function checkTip(branch, actual, expected) {
+  if (expected === void 0 || (actual ?? null) === expected) return;
+  throw new SkillgardenError(
+    "ledger/conflict",
+    `Branch ${branch} moved: expected ${expected ?? "no branch"}, found ${actual ?? "no branch"}. Someone else changed it; read it again and retry.`,
+    { data: { branch, expected, actual: actual ?? null } }
+  );
+}
+function readPackedRefs(gitdir) {
+  const refs = /* @__PURE__ */ new Map();
+  const path = join29(gitdir, "packed-refs");
+  if (!existsSync10(path)) return refs;
+  for (const line of readFileSync19(path, "utf8").split("\n")) {
+    if (line.length > 41 && line[40] === " " && isOid(line.slice(0, 40))) refs.set(line.slice(41), line.slice(0, 40));
+  }
+  return refs;
+}
+async function dropPackedRef(ctx, ref) {
+  const path = join29(ctx.layout.commondir, "packed-refs");
+  const lock = await acquireLock(path, { timeoutMs: ctx.lockTimeoutMs });
+  try {
+    const kept = [];
+    let dropping = false;
+    for (const line of readFileSync19(path, "utf8").split("\n")) {
+      if (line.startsWith("^")) {
+        if (!dropping) kept.push(line);
+        continue;
+      }
+      dropping = line.slice(41) === ref;
+      if (!dropping) kept.push(line);
+    }
+    await lock.commit(kept.join("\n"));
+  } finally {
+    await lock.release();
+  }
+}
+function safeReaddir(folder) {
+  try {
+    return readdirSync7(folder, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+
+// src/ledger/git-ledger.ts
+var GitLedger = class {
+  constructor(backend, ctx) {
+    this.backend = backend;
+    this.ctx = ctx;
+  }
+  backend;
+  ctx;
+  get dir() {
+    return this.ctx.dir;
+  }
+  async head() {
+    const state = await readHeadState(this.ctx.layout);
+    return state.kind === "detached" ? state.oid : readRef(this.ctx.layout, state.ref);
+  }
+  async resolve(ref) {
+    let oid = ref === "HEAD" ? await this.head() : await this.resolveName(ref);
+    for (let depth = 0; oid !== void 0 && depth < 5; depth += 1) {
+      const found = await this.ctx.store.readCommit(oid).then(
+        () => true,
+        () => false
+      );
+      if (found) return oid;
+      oid = await this.ctx.store.peelTag(oid);
+    }
+    throw new SkillgardenError(
+      "ledger/unknown-ref",
+      `"${ref.slice(0, 100)}" names no commit in ${this.ctx.dir}. Give a commit id, a branch or a tag.`,
+      {
+        data: { ref }
+      }
+    );
+  }
+  async resolveName(ref) {
+    if (isOid(ref)) return ref;
+    for (const name of [ref, `refs/${ref}`, `refs/tags/${ref}`, `refs/heads/${ref}`, `refs/remotes/${ref}`]) {
+      if (!isValidRefName(name)) continue;
+      const oid = await readRef(this.ctx.layout, name);
+      if (oid !== void 0) return oid;
+    }
+    if (!/^[0-9a-f]{4,39}$/.test(ref)) return void 0;
+    return import_isomorphic_git3.default.expandOid({ fs: fs6, gitdir: this.ctx.layout.commondir, oid: ref }).catch(() => void 0);
+  }
+  async readFile(path, commit) {
+    const blob = (await this.lookup([path], commit)).get(path);
+    return blob === void 0 ? void 0 : this.ctx.store.readBlob(blob.oid);
+  }
+  async listFiles(prefix2, commit) {
+    const folder = prefix2.replace(/\/+$/, "");
+    const tree = await readSubtree(this.ctx.store, await this.treeOf(commit), folder);
+    const files = await listTree(this.ctx.store, tree, folder === "" ? "" : `${folder}/`);
+    return files.map((f3) => ({ path: f3.path, oid: f3.oid, mode: f3.mode }));
+  }
+  readCommit(commit) {
+    return this.ctx.store.readCommit(commit);
+  }
+  async changedFiles(commit) {
+    return (await this.diff(commit)).map((d2) => ({ path: d2.path, before: d2.before?.oid ?? null, after: d2.after?.oid ?? null }));
+  }
+  /** Like `changedFiles`, with file modes. */
+  async diff(commit) {
+    const info2 = await this.ctx.store.readCommit(await this.resolve(commit));
+    const parent = info2.parents[0] === void 0 ? void 0 : (await this.ctx.store.readCommit(info2.parents[0])).tree;
+    return diffTrees2(this.ctx.store, parent, info2.tree);
+  }
+  async lookup(paths, commit) {
+    return lookupPaths(this.ctx.store, await this.treeOf(commit), paths);
+  }
+  readBlob(oid) {
+    return this.ctx.store.readBlob(oid);
+  }
+  commit(options) {
+    return writeCommit(this.ctx, options);
+  }
+  beginBatch() {
+    return beginBatch(this.ctx);
+  }
+  async commitOnBranch(options) {
+    const base = await this.resolve(options.base ?? "HEAD");
+    const { branch, message, changes, author } = options;
+    return writeBranchCommit(this.ctx, {
+      branch,
+      base,
+      message,
+      changes,
+      ...author ? { author } : {},
+      ...optionalTip(options.expectedTip)
+    });
+  }
+  listBranches(prefix2) {
+    return listBranches(this.ctx, prefix2);
+  }
+  deleteBranch(branch, expectedTip) {
+    return deleteBranch(this.ctx, branch, expectedTip);
+  }
+  async tag(name, commit) {
+    const ref = `refs/tags/${name}`;
+    if (!isValidRefName(ref)) {
+      throw new SkillgardenError("ledger/bad-ref-name", `"${name.slice(0, 100)}" is not a valid tag name (see git check-ref-format).`, {
+        data: { name }
+      });
+    }
+    const target = await this.resolve(commit ?? "HEAD");
+    const lock = await lockRef(this.ctx.layout, ref, { timeoutMs: this.ctx.lockTimeoutMs });
+    try {
+      const existing = await readRef(this.ctx.layout, ref);
+      if (existing === target) return target;
+      if (existing !== void 0) {
+        throw new SkillgardenError("ledger/tag-exists", `Tag ${name} already points at ${existing}; tags are not moved.`, {
+          data: { name, oid: existing }
+        });
+      }
+      await lock.commit(`${target}
+`);
+      return target;
+    } finally {
+      await lock.release();
+    }
+  }
+  rollback(target, options = {}) {
+    return rollback(this, target, options);
+  }
+  close() {
+    return this.ctx.store.close();
+  }
+  async treeOf(commit) {
+    const oid = commit === void 0 ? await this.head() : await this.resolve(commit);
+    return oid === void 0 ? void 0 : (await this.ctx.store.readCommit(oid)).tree;
+  }
+};
+function optionalTip(expectedTip) {
+  return expectedTip === void 0 ? {} : { expectedTip };
+}
+
+// src/ledger/identity.ts
+var fallbackNameVariable = "SKILLGARDEN_AUTHOR_NAME";
+var fallbackEmailVariable = "SKILLGARDEN_AUTHOR_EMAIL";
+async function readSystemIdentities(dir) {
+  const ask = async (extra) => {
+    const [author, committer] = await Promise.all(
+      ["GIT_AUTHOR_IDENT", "GIT_COMMITTER_IDENT"].map((v2) => runGit([...extra, "var", v2], { cwd: dir }))
+    );
+    return { author, committer };
+  };
+  let result = await ask([]);
+  const fallback = fallbackIdentity();
+  if ((result.author.code !== 0 || result.committer.code !== 0) && fallback) {
+    result = await ask(["-c", `user.name=${fallback.name}`, "-c", `user.email=${fallback.email}`]);
+  }
+  for (const [role, run] of Object.entries(result)) {
+    if (run.code !== 0) throw noIdentity(dir, role, run.stderr.trim().split("\n").at(-1) ?? "");
+  }
+  return {
+    author: parseIdent(result.author.stdout.toString("utf8").trim(), process.env.GIT_AUTHOR_DATE !== void 0),
+    committer: parseIdent(result.committer.stdout.toString("utf8").trim(), process.env.GIT_COMMITTER_DATE !== void 0)
+  };
+}
+function parseIdent(text, keepDate) {
+  const match = /^(.*) <(.*)> (\d+) ([+-])(\d\d)(\d\d)$/.exec(text);
+  if (!match) return { name: text, email: "" };
+  const minutes = Number(match[5]) * 60 + Number(match[6]);
+  const date = { timestamp: Number(match[3]), timezoneOffset: match[4] === "+" ? -minutes : minutes };
+  return { name: match[1] ?? "", email: match[2] ?? "", ...keepDate ? { date } : {} };
+}
+function readEmbeddedIdentities(config2, dir) {
+  const env = process.env;
+  const fallback = fallbackIdentity();
+  const pick = (role) => {
+    const upper = role.toUpperCase();
+    const name = env[`GIT_${upper}_NAME`] ?? config2.get(`${role}.name`) ?? config2.get("user.name") ?? fallback?.name;
+    const email = env[`GIT_${upper}_EMAIL`] ?? config2.get(`${role}.email`) ?? config2.get("user.email") ?? env.EMAIL ?? fallback?.email;
+    if (!name || !email) throw noIdentity(dir, role, `no ${name ? "email" : "name"} in the environment or any configuration file`);
+    const dateText = env[`GIT_${upper}_DATE`];
+    return { name, email, ...dateText !== void 0 ? { date: parseGitDate(dateText, `GIT_${upper}_DATE`) } : {} };
+  };
+  return { author: pick("author"), committer: pick("committer") };
+}
+function fallbackIdentity() {
+  const name = process.env[fallbackNameVariable];
+  const email = process.env[fallbackEmailVariable];
+  return name && email ? { name, email } : void 0;
+}
+function parseGitDate(text, variable) {
+  const raw = /^@?(\d+)(?:\s+([+-])(\d\d):?(\d\d))?$/.exec(text.trim());
+  if (raw) {
+    const minutes = Number(raw[3] ?? 0) * 60 + Number(raw[4] ?? 0);
+    return { timestamp: Number(raw[1]), timezoneOffset: raw[2] === "-" ? minutes : -minutes };
+  }
+  const iso = /^\d{4}-\d\d-\d\d[T ]\d\d:\d\d(:\d\d)?(\.\d+)?\s*(Z|[+-]\d\d:?\d\d)?$/.exec(text.trim());
+  const ms2 = iso ? Date.parse(
+    text.trim().replace(" ", "T").replace(/([+-]\d\d)(\d\d)$/, "$1:$2")
+  ) : NaN;
+  if (Number.isNaN(ms2)) {
+    throw new SkillgardenError(
+      "ledger/unsupported-repo",
+      `${variable}="${text.slice(0, 60)}" is in a date format only git can read. Use "<seconds since the epoch> +0000" or ISO 8601, or install git.`,
+      { data: { variable } }
+    );
+  }
+  const zone = iso?.[3];
+  const offset = !zone || zone === "Z" ? 0 : -(Number(zone.slice(1, 3)) * 60 + Number(zone.slice(-2))) * (zone.startsWith("-") ? -1 : 1);
+  return { timestamp: Math.floor(ms2 / 1e3), timezoneOffset: offset };
+}
+function noIdentity(dir, role, reason) {
+  return new SkillgardenError(
+    "ledger/no-identity",
+    `No git identity for the ${role} of a commit in ${dir}: ${reason}. Tell git who you are (\`git config --global user.name "Your Name"\` and \`git config --global user.email you@example.com\`), or, for a headless agent, set ${fallbackNameVariable} and ${fallbackEmailVariable}.`,
+    { data: { dir, role } }
+  );
+}
+
+// src/ledger/object-store-isomorphic-git.ts
+var import_isomorphic_git4 = __toESM(require_isomorphic_git(), 1);
+import * as fs7 from "node:fs";
+
+// src/ledger/git-object-format.ts
+function parseTreeObject(content) {
+  const entries = [];
+  for (let offset = 0; offset < content.length; ) {
+    const space = content.indexOf(32, offset);
+    const nul = content.indexOf(0, space);
+    const mode = content.toString("latin1", offset, space).padStart(6, "0");
+    entries.push({ mode, name: content.toString("utf8", space + 1, nul), oid: content.toString("hex", nul + 1, nul + 21) });
+    offset = nul + 21;
+  }
+  return entries;
+}
+function parseCommitObject(oid, content) {
+  const text = content.toString("utf8");
+  const split = text.indexOf("\n\n");
+  const headers = split < 0 ? text : text.slice(0, split);
+  const message = split < 0 ? "" : text.slice(split + 2);
+  let tree = "";
+  const parents = [];
+  let author = { name: "", email: "", timestamp: 0, timezoneOffset: 0 };
+  for (const line of headers.split("\n")) {
+    if (line.startsWith("tree ")) tree = line.slice(5);
+    else if (line.startsWith("parent ")) parents.push(line.slice(7));
+    else if (line.startsWith("author ")) author = parseIdentity(line.slice(7));
+  }
+  return { oid, tree, parents, message, author };
+}
+function parseIdentity(text) {
+  const match = /^(.*) <(.*)> (\d+) ([+-])(\d\d)(\d\d)$/.exec(text);
+  if (!match) return { name: text, email: "", timestamp: 0, timezoneOffset: 0 };
+  const minutes = Number(match[5]) * 60 + Number(match[6]);
+  return {
+    name: match[1] ?? "",
+    email: match[2] ?? "",
+    timestamp: Number(match[3]),
+    timezoneOffset: match[4] === "+" ? -minutes : minutes
+  };
+}
+
+// src/ledger/native-object-store.ts
+function buildObjectStore(gitdir, readObject, close, durable = false) {
+  const read2 = async (oid, type) => {
+    const object = await readObject(oid);
+    if (object.type !== type) {
+      throw new SkillgardenError("ledger/missing-object", `Git object ${oid} is a ${object.type}, not a ${type}.`, { data: { oid } });
+    }
+    return object.content;
+  };
+  return {
+    readTree: async (oid) => parseTreeObject(await read2(oid, "tree")),
+    readBlob: (oid) => read2(oid, "blob"),
+    readCommit: async (oid) => parseCommitObject(oid, await read2(oid, "commit")),
+    peelTag: async (oid) => {
+      const object = await readObject(oid).catch(() => void 0);
+      if (object?.type !== "tag") return void 0;
+      return /^object ([0-9a-f]{40})\n/.exec(object.content.toString("latin1", 0, 60))?.[1];
+    },
+    writeBlob: (content) => writeLooseObject(gitdir, "blob", content, durable),
+    writeTree: (entries) => writeLooseObject(gitdir, "tree", serializeTree(entries), durable),
+    writeCommit: (commit) => writeLooseObject(gitdir, "commit", serializeCommit(commit), durable),
+    close
+  };
+}
+
+// src/ledger/object-store-isomorphic-git.ts
+function openIsomorphicGitStore(gitdir, durable = false) {
+  const cache = {};
+  return buildObjectStore(
+    gitdir,
+    async (oid) => await readLooseObject(gitdir, oid) ?? await readPacked(gitdir, oid, cache),
+    async () => void 0,
+    durable
+  );
+}
+async function readPacked(gitdir, oid, cache) {
+  try {
+    const { type, object } = await import_isomorphic_git4.default.readObject({ fs: fs7, gitdir, oid, format: "content", cache });
+    return { type, content: Buffer.from(object) };
+  } catch (error2) {
+    throw new SkillgardenError("ledger/missing-object", `Git object ${oid} cannot be read: ${error2.message}`, {
+      data: { oid },
+      cause: error2
+    });
+  }
+}
+
+// src/ledger/cat-file-batch.ts
+var CatFileBatch = class {
+  constructor(gitdir) {
+    this.gitdir = gitdir;
+  }
+  gitdir;
+  child;
+  buffer = Buffer.alloc(0);
+  queue = [];
+  read(oid) {
+    return new Promise((resolve9, reject) => {
+      this.queue.push({ oid, resolve: resolve9, reject });
+      this.start().stdin.write(`${oid}
+`);
+    });
+  }
+  async close() {
+    const child = this.child;
+    this.child = void 0;
+    if (!child) return;
+    await new Promise((done) => {
+      child.once("close", () => done());
+      child.stdin.end();
+    });
+  }
+  start() {
+    if (this.child) return this.child;
+    const child = spawnGit(["--git-dir", this.gitdir, "cat-file", "--batch"], { cwd: this.gitdir });
+    child.stdout.on("data", (chunk) => {
+      this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+      this.drain();
+    });
+    child.on("error", (error2) => this.failAll(error2));
+    child.on("close", () => {
+      if (this.child === child) this.child = void 0;
+      this.failAll(new Error("git cat-file exited"));
+    });
+    this.child = child;
+    return child;
+  }
+  drain() {
+    for (; ; ) {
+      const pending = this.queue[0];
+      const newline = this.buffer.indexOf(10);
+      if (!pending || newline < 0) return;
+      const header = this.buffer.toString("utf8", 0, newline).split(" ");
+      if (header[1] === "missing" || header.length < 3) {
+        this.queue.shift();
+        this.buffer = this.buffer.subarray(newline + 1);
+        pending.reject(
+          new SkillgardenError("ledger/missing-object", `Git object ${pending.oid} is not in the repository.`, {
+            data: { oid: pending.oid }
+          })
+        );
+        continue;
+      }
+      const size = Number(header[2]);
+      if (this.buffer.length < newline + 1 + size + 1) return;
+      const content = Buffer.from(this.buffer.subarray(newline + 1, newline + 1 + size));
+      this.buffer = this.buffer.subarray(newline + 1 + size + 1);
+      this.queue.shift();
+      pending.resolve({ type: header[1] ?? "", content });
+    }
+  }
+  failAll(error2) {
+    for (const pending of this.queue.splice(0)) pending.reject(error2);
+  }
+};
+
+// src/ledger/object-store-system-git.ts
+function openSystemGitStore(gitdir, durable = false) {
+  const batch = new CatFileBatch(gitdir);
+  return buildObjectStore(
+    gitdir,
+    (oid) => batch.read(oid),
+    () => batch.close(),
+    durable
+  );
+}
+
+// src/ledger/open-ledger.ts
+async function openLedger(dir, options = {}) {
+  return openGitLedger(dir, options);
+}
+async function openGitLedger(dir, options = {}) {
+  const layout = await readRepoLayout(dir);
+  const backend = pickBackend(options.backend ?? "auto");
+  const setup = await readRepoSetup(layout, backend);
+  const durable = setup.fsync.looseObject;
+  const store = withTreeCache(
+    backend === "system-git" ? openSystemGitStore(layout.commondir, durable) : openIsomorphicGitStore(layout.commondir, durable)
+  );
+  let identities;
+  const readIdentities = async () => {
+    if (options.author) return { author: options.author, committer: options.author };
+    return backend === "system-git" ? readSystemIdentities(layout.dir) : readEmbeddedIdentities(setup.config, layout.dir);
+  };
+  const ctx = {
+    dir: layout.dir,
+    gitdir: layout.gitdir,
+    layout,
+    backend,
+    store,
+    setup,
+    lockTimeoutMs: options.lockTimeoutMs ?? 1e4,
+    indexCache: {},
+    now: options.now ?? (() => /* @__PURE__ */ new Date()),
+    // A failed look is not kept: the user may fix the identity and retry in the same process (an MCP server).
+    identities: () => identities ??= readIdentities().catch((error2) => {
+      identities = void 0;
+      throw error2;
+    }),
+    ...options.onStage ? { onStage: options.onStage } : {}
+  };
+  return new GitLedger(backend, ctx);
+}
+function pickBackend(choice) {
+  if (choice === "isomorphic-git") return choice;
+  const hasGit = hasGitBinary();
+  if (choice === "auto") return hasGit ? "system-git" : "isomorphic-git";
+  if (hasGit) return choice;
+  throw new SkillgardenError(
+    "ledger/no-git",
+    "The system-git backend needs git on the PATH, and there is none. Install git, or use the isomorphic-git backend.",
+    {
+      data: { backend: choice }
+    }
+  );
+}
+
+// src/services/proposals/write.ts
+async function commitProposal(ledger, proposal, options) {
+  const result = await ledger.commitOnBranch({
+    branch: proposal.branch,
+    base: options.base,
+    message: proposal.message,
+    changes: proposal.changes,
+    ...options.expectedTip === void 0 ? {} : { expectedTip: options.expectedTip }
+  });
+  return result.commit;
+}
+
+// src/core/config/state-text.ts
+var StateText = class {
+  constructor(base) {
+    this.base = base;
+    this.records = new Map(Object.entries(base.skills));
+    this.names = [...this.records.keys()].sort(keyOrder);
+    const pieces = this.names.map((name) => piece(name, this.records.get(name)));
+    this.offsets = [];
+    let at2 = 0;
+    for (const bytes of pieces) {
+      this.offsets.push(at2);
+      at2 += bytes.length;
+    }
+    this.body = Buffer.concat(pieces, at2);
+    const frame = serializeState({ ...base, skills: {} });
+    const marker = '\n  "skills": {}';
+    const split = frame.indexOf(marker) + marker.length - 1;
+    this.empty = Buffer.from(frame, "utf8");
+    this.head = Buffer.from(`${frame.slice(0, split)}
+`, "utf8");
+    this.tail = Buffer.from(`
+  ${frame.slice(split)}`, "utf8");
+  }
+  base;
+  records;
+  /** In the order `serializeState`'s output has them (`keyOrder`), with where each one's text starts in `body`. */
+  names;
+  offsets;
+  /** Each record as `    "name": {…},\n`; the file drops the last `,` of the last one. */
+  body;
+  head;
+  tail;
+  empty;
+  get(name) {
+    return this.records.get(name);
+  }
+  bytes() {
+    return this.render(this.body);
+  }
+  /** The file with `name`'s record replaced (`undefined` removes it); nothing changes until `apply`. */
+  change(name, record2) {
+    const at2 = this.position(name);
+    const present = this.names[at2] === name;
+    const start = present || at2 < this.names.length ? this.offsets[at2] : this.body.length;
+    const end = present ? this.offsets[at2 + 1] ?? this.body.length : start;
+    const inserted = record2 === void 0 ? Buffer.alloc(0) : piece(name, record2);
+    const body = Buffer.concat([this.body.subarray(0, start), inserted, this.body.subarray(end)]);
+    const same = present ? record2 !== void 0 && inserted.equals(this.body.subarray(start, end)) : record2 === void 0;
+    return {
+      bytes: this.render(body),
+      changed: !same,
+      apply: () => {
+        const shift = inserted.length - (end - start);
+        const later = present ? at2 + 1 : at2;
+        const moved = this.offsets.slice(later).map((offset) => offset + shift);
+        if (record2 === void 0) {
+          this.records.delete(name);
+          if (present) {
+            this.names.splice(at2, 1);
+            this.offsets = [...this.offsets.slice(0, at2), ...moved];
+          }
+        } else {
+          this.records.set(name, record2);
+          if (!present) this.names.splice(at2, 0, name);
+          this.offsets = [...this.offsets.slice(0, at2), start, ...moved];
+        }
+        this.body = body;
+      }
+    };
+  }
+  /** The state these records make (for the run's last commit and its report). */
+  state() {
+    return { ...this.base, skills: Object.fromEntries(this.names.map((n) => [n, this.records.get(n)])) };
+  }
+  render(body) {
+    if (body.length === 0) return this.empty;
+    return Buffer.concat([this.head, body.subarray(0, body.length - 2), this.tail]);
+  }
+  position(name) {
+    let low = 0;
+    let high = this.names.length;
+    while (low < high) {
+      const mid = low + high >>> 1;
+      if (keyOrder(this.names[mid], name) < 0) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+};
+function piece(name, record2) {
+  return Buffer.from(`    ${JSON.stringify(name)}: ${JSON.stringify(record2, null, 2).split("\n").join("\n    ")},
+`, "utf8");
+}
+var arrayIndex = /^(0|[1-9][0-9]{0,9})$/;
+function keyOrder(a, b2) {
+  const ai = arrayIndex.test(a) && Number(a) < 2 ** 32 - 1;
+  const bi = arrayIndex.test(b2) && Number(b2) < 2 ** 32 - 1;
+  if (ai && bi) return Number(a) - Number(b2);
+  if (ai !== bi) return ai ? -1 : 1;
+  return a < b2 ? -1 : a > b2 ? 1 : 0;
+}
+
+// src/core/lifecycle/gates.ts
+var hourMs = 36e5;
+function checkGates(config2, state, now, input2) {
+  const last = state.last_run_at ?? null;
+  const nextDue = last ? new Date(Date.parse(last) + config2.interval_hours * hourMs).toISOString() : null;
+  const report = {
+    applied: input2.scheduled,
+    enabled: config2.enabled,
+    paused: config2.paused,
+    interval_hours: config2.interval_hours,
+    last_run_at: last,
+    next_due_at: nextDue,
+    first_run: last === null,
+    blocked_by: null
+  };
+  if (!input2.scheduled) return report;
+  if (!config2.enabled) report.blocked_by = "disabled";
+  else if (config2.paused) report.blocked_by = "paused";
+  else if (nextDue !== null && now.getTime() < Date.parse(nextDue)) report.blocked_by = "interval";
+  else if (input2.idleHours !== void 0 && input2.idleHours < config2.min_idle_hours) report.blocked_by = "idle";
+  return report;
+}
+
+// src/services/curator/run-id.ts
+import { createHash as createHash8 } from "node:crypto";
+function buildRunId(now, head) {
+  const stamp3 = now.toISOString().replace(/\.\d{3}Z$/, "Z").replace(/:/g, "-");
+  const suffix2 = createHash8("sha1").update(`${stamp3}:${head ?? ""}`).digest("hex").slice(0, 4);
+  return `${stamp3}-${suffix2}`;
+}
+
+// src/core/patterns/shape.ts
+var defaultRefine = {
+  Bash: "command",
+  bash: "command",
+  execute_bash: "command",
+  exec_command: "cmd",
+  shell: "command",
+  run_shell_command: "command",
+  local_shell: "command",
+  // Cursor's shell tool and Cline's.
+  Shell: "command",
+  execute_command: "command"
+};
+var envAssignment = /^[A-Za-z_][A-Za-z0-9_]*=/;
+var shells = /* @__PURE__ */ new Set(["sh", "bash", "zsh", "/bin/sh", "/bin/bash", "/bin/zsh", "/usr/bin/bash", "/usr/bin/zsh"]);
+var wrappers = /* @__PURE__ */ new Set(["env", "time", "nohup", "exec", "command", "builtin"]);
+var sudoValueFlags = /* @__PURE__ */ new Set(["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"]);
+var separators = /* @__PURE__ */ new Set(["&&", ";", "||", "|"]);
+function programWord(word) {
+  const bare = word.replace(/^["'(]+|["');]+$/g, "");
+  const base = bare.slice(bare.lastIndexOf("/") + 1);
+  const clean2 = base.replace(/[^A-Za-z0-9._+-]/g, "");
+  return clean2 === "" ? void 0 : clean2.slice(0, 40);
+}
+function skipCd(words, from) {
+  for (let i = from; i < words.length; i += 1) {
+    const word = words[i] ?? "";
+    if (separators.has(word)) return i + 1;
+    if (word.endsWith(";") || word.endsWith("&&")) return i + 1;
+  }
+  return -1;
+}
+function parseProgram(command) {
+  if (typeof command !== "string") {
+    const [first, flag, script] = command;
+    if (first !== void 0 && shells.has(first) && (flag === "-c" || flag === "-lc") && typeof script === "string") {
+      return parseProgram(script);
+    }
+    return first === void 0 ? void 0 : programWord(first);
+  }
+  const words = command.trim().split(/\s+/);
+  let i = 0;
+  while (i < words.length) {
+    const word = words[i] ?? "";
+    if (word === "sudo" || wrappers.has(word)) {
+      i += 1;
+      while ((words[i] ?? "").startsWith("-")) {
+        i += word === "sudo" && sudoValueFlags.has(words[i] ?? "") ? 2 : 1;
+      }
+    } else if (envAssignment.test(word) || word === "(" || word === "{") {
+      i += 1;
+    } else if (word === "cd") {
+      const next = skipCd(words, i + 1);
+      if (next < 0) return "cd";
+      i = next;
+    } else {
+      return programWord(word);
+    }
+  }
+  return void 0;
+}
+function isRecord2(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function commandOf(args, key) {
+  if (!isRecord2(args)) return void 0;
+  const value = args[key];
+  if (typeof value === "string") return value;
+  if (Array.isArray(value) && value.every((part) => typeof part === "string")) return value;
+  return void 0;
+}
+function buildArgShape(args) {
+  return isRecord2(args) ? Object.keys(args).sort().join(",") : "";
+}
+function buildToolCall(name, args, options) {
+  const key = options.refine === false ? void 0 : options.refine[name];
+  const command = key === void 0 ? void 0 : commandOf(args, key);
+  const program = command === void 0 ? void 0 : parseProgram(command);
+  const call = program === void 0 ? { name, shape: buildArgShape(args) } : { name, shape: program, program };
+  const detail = command !== void 0 && program !== void 0 ? buildCommandHead(command, program) : buildFileDetail(args);
+  if (detail !== void 0) call.detail = detail;
+  if (options.time !== void 0) call.time = options.time;
+  return call;
+}
+var maxHeadWords = 4;
+function buildCommandHead(command, program) {
+  const text = typeof command === "string" ? command : command.join(" ");
+  const words = text.trim().split(/\s+/);
+  const start = words.findIndex((w) => programWord(w) === program);
+  if (start < 0) return program;
+  const head = [program];
+  for (const word of words.slice(start + 1)) {
+    if (head.length > maxHeadWords || separators.has(word) || /^["'$`(<>]/.test(word) || word.length > 40) break;
+    head.push(word.replace(/[;&|]+$/, ""));
+    if (/[;&|]$/.test(word)) break;
+  }
+  return head.join(" ").slice(0, 80);
+}
+var pathKeys = ["file_path", "path", "absolute_path", "filename", "notebook_path", "file"];
+function buildFileDetail(args) {
+  if (!isRecord2(args)) return void 0;
+  const parts = [];
+  if (typeof args.command === "string" && /^[a-z_]{2,20}$/.test(args.command)) parts.push(args.command);
+  for (const key of pathKeys) {
+    const value = args[key];
+    if (typeof value !== "string") continue;
+    const base = value.slice(value.lastIndexOf("/") + 1);
+    const ext = /\.([A-Za-z0-9]{1,8})$/.exec(base)?.[1];
+    if (ext !== void 0) parts.push(`*.${ext.toLowerCase()}`);
+    else if (/^(Makefile|Dockerfile|package\.json)$/.test(base)) parts.push(base);
+    break;
+  }
+  return parts.length === 0 ? void 0 : parts.join(" ");
+}
+
+// src/core/patterns/tokens.ts
+function buildToken(call, options = {}) {
+  return options.refine !== false && call.program !== void 0 ? `${call.name}:${call.program}` : call.name;
+}
+var TokenTable = class {
+  names = [];
+  ids = /* @__PURE__ */ new Map();
+  intern(token) {
+    let id = this.ids.get(token);
+    if (id === void 0) {
+      id = this.names.length;
+      this.ids.set(token, id);
+      this.names.push(token);
+    }
+    return id;
+  }
+  get size() {
+    return this.names.length;
+  }
+};
+function collapseRuns(tokens) {
+  const out = new Int32Array(tokens.length);
+  let n = 0;
+  for (let i = 0; i < tokens.length; i += 1) {
+    const token = tokens[i];
+    if (n === 0 || out[n - 1] !== token) {
+      out[n] = token;
+      n += 1;
+    }
+  }
+  return out.subarray(0, n);
+}
+
+// src/core/patterns/fingerprint.ts
+import { createHash as createHash9 } from "node:crypto";
+function buildFingerprint(tokens) {
+  return createHash9("sha256").update(tokens.join("\n"), "utf8").digest("hex").slice(0, 16);
+}
+
+// src/core/patterns/dense-table.ts
+var DenseTable = class {
+  /** Cells are `a < prefixes` × `b < tokens`. */
+  constructor(prefixes, tokens) {
+    this.tokens = tokens;
+    this.slotOfCell = new Int32Array(prefixes * tokens);
+  }
+  tokens;
+  /** Per cell: slot + 1 (0 = not seen). */
+  slotOfCell;
+  size = 0;
+  prefix = new Int32Array(1024);
+  suffix = new Int32Array(1024);
+  last = new Int32Array(1024);
+  /** Per slot: [count, last session counted]. */
+  tally = new Int32Array(2048);
+  /** Counts (a, b) once for `session`; returns its slot, created (with `suffix`) when new. */
+  countOnce(a, b2, suffix2, session) {
+    const cell = a * this.tokens + b2;
+    let slot = this.slotOfCell[cell] - 1;
+    if (slot < 0) {
+      slot = this.size;
+      this.size += 1;
+      this.slotOfCell[cell] = slot + 1;
+      if (slot >= this.prefix.length) this.growColumns();
+      this.prefix[slot] = a;
+      this.last[slot] = b2;
+      this.suffix[slot] = suffix2;
+      this.tally[slot * 2 + 1] = -1;
+    }
+    const tally = this.tally;
+    if (tally[slot * 2 + 1] !== session) {
+      tally[slot * 2 + 1] = session;
+      tally[slot * 2] = tally[slot * 2] + 1;
+    }
+    return slot;
+  }
+  count(slot) {
+    return this.tally[slot * 2];
+  }
+  growColumns() {
+    const grow = (column) => {
+      const next = new Int32Array(column.length * 2);
+      next.set(column);
+      return next;
+    };
+    this.prefix = grow(this.prefix);
+    this.suffix = grow(this.suffix);
+    this.last = grow(this.last);
+    this.tally = grow(this.tally);
+  }
+};
+
+// src/core/patterns/pair-table.ts
+var PairTable = class _PairTable {
+  mask;
+  /** Entries of 3 ints: key a, key b, slot + 1 (0 = empty). */
+  entries;
+  size = 0;
+  prefix = new Int32Array(1024);
+  suffix = new Int32Array(1024);
+  last = new Int32Array(1024);
+  /** Per slot: [count, last session counted]. */
+  tally = new Int32Array(2048);
+  constructor(capacityHint = 1 << 16) {
+    let capacity = 1 << 10;
+    while (capacity < capacityHint * 2) capacity *= 2;
+    this.mask = capacity - 1;
+    this.entries = new Int32Array(capacity * 3);
+  }
+  static hash(a, b2) {
+    let h3 = Math.imul(a, 2654435761) ^ b2;
+    h3 ^= h3 >>> 16;
+    h3 = Math.imul(h3, 2246822507);
+    h3 ^= h3 >>> 13;
+    h3 = Math.imul(h3, 3266489909);
+    return h3 ^ h3 >>> 16;
+  }
+  /** Counts (a, b) once for `session`; returns its slot, created (with `suffix`) when new. */
+  countOnce(a, b2, suffix2, session) {
+    const entries = this.entries;
+    let i = _PairTable.hash(a, b2) & this.mask;
+    let slot = -1;
+    for (; ; ) {
+      const at2 = i * 3;
+      const stored = entries[at2 + 2];
+      if (stored === 0) break;
+      if (entries[at2] === a && entries[at2 + 1] === b2) {
+        slot = stored - 1;
+        break;
+      }
+      i = i + 1 & this.mask;
+    }
+    if (slot < 0) slot = this.insert(i, a, b2, suffix2);
+    const tally = this.tally;
+    if (tally[slot * 2 + 1] !== session) {
+      tally[slot * 2 + 1] = session;
+      tally[slot * 2] = tally[slot * 2] + 1;
+    }
+    return slot;
+  }
+  count(slot) {
+    return this.tally[slot * 2];
+  }
+  insert(i, a, b2, suffix2) {
+    const slot = this.size;
+    this.entries[i * 3] = a;
+    this.entries[i * 3 + 1] = b2;
+    this.entries[i * 3 + 2] = slot + 1;
+    this.size += 1;
+    if (slot >= this.prefix.length) this.growColumns();
+    this.prefix[slot] = a;
+    this.last[slot] = b2;
+    this.suffix[slot] = suffix2;
+    this.tally[slot * 2 + 1] = -1;
+    if (this.size * 2 > this.mask) this.rehash();
+    return slot;
+  }
+  growColumns() {
+    const grow = (column) => {
+      const next = new Int32Array(column.length * 2);
+      next.set(column);
+      return next;
+    };
+    this.prefix = grow(this.prefix);
+    this.suffix = grow(this.suffix);
+    this.last = grow(this.last);
+    this.tally = grow(this.tally);
+  }
+  rehash() {
+    const capacity = (this.mask + 1) * 2;
+    this.mask = capacity - 1;
+    const entries = new Int32Array(capacity * 3);
+    for (let slot = 0; slot < this.size; slot += 1) {
+      const a = this.prefix[slot];
+      const b2 = this.last[slot];
+      let i = _PairTable.hash(a, b2) & this.mask;
+      while (entries[i * 3 + 2] !== 0) i = i + 1 & this.mask;
+      entries[i * 3] = a;
+      entries[i * 3 + 1] = b2;
+      entries[i * 3 + 2] = slot + 1;
+    }
+    this.entries = entries;
+  }
+};
+
+// src/core/patterns/count-windows.ts
+function packSessions(sessions) {
+  const total = sessions.reduce((sum, s) => sum + s.length, 0);
+  const tokens = new Int32Array(total);
+  const starts = new Int32Array(sessions.length + 1);
+  let at2 = 0;
+  sessions.forEach((session, s) => {
+    starts[s] = at2;
+    tokens.set(session, at2);
+    at2 += session.length;
+  });
+  starts[sessions.length] = at2;
+  return { tokens, starts };
+}
+var maxDenseCells = 1 << 24;
+function chooseTable(prefixes, tokens, mode) {
+  return mode === "auto" && prefixes * tokens <= maxDenseCells ? new DenseTable(prefixes, tokens) : new PairTable();
+}
+function countLevel(packed, prevIds, length, slotAt, table2) {
+  const { tokens, starts } = packed;
+  slotAt.fill(-1);
+  for (let s = 0; s + 1 < starts.length; s += 1) {
+    const end = starts[s + 1] - length;
+    for (let p2 = starts[s]; p2 <= end; p2 += 1) {
+      const prefixId = prevIds[p2];
+      const suffixId = prevIds[p2 + 1];
+      if (prefixId < 0 || suffixId < 0) continue;
+      slotAt[p2] = table2.countOnce(prefixId, tokens[p2 + length - 1], suffixId, s);
+    }
+  }
+  return table2;
+}
+function keepFrequent(table2, length, minSessions) {
+  const idOfSlot = new Int32Array(table2.size).fill(-1);
+  const kept = [];
+  for (let slot = 0; slot < table2.size; slot += 1) {
+    if (table2.count(slot) >= minSessions) {
+      idOfSlot[slot] = kept.length;
+      kept.push(slot);
+    }
+  }
+  const pick = (values) => Int32Array.from(kept, (slot) => values[slot]);
+  const level = {
+    length,
+    prefix: pick(table2.prefix),
+    suffix: pick(table2.suffix),
+    last: pick(table2.last),
+    sessions: Int32Array.from(kept, (slot) => table2.count(slot))
+  };
+  return { level, idOfSlot };
+}
+function countWindows(packed, options) {
+  const levels = [];
+  let prevIds = packed.tokens;
+  const slotAt = new Int32Array(packed.tokens.length);
+  let tokenCount = 0;
+  for (const token of packed.tokens) if (token >= tokenCount) tokenCount = token + 1;
+  let prefixCount = tokenCount;
+  for (let length = 2; length <= options.maxLength; length += 1) {
+    const table2 = chooseTable(prefixCount, tokenCount, options.table ?? "auto");
+    const slots = countLevel(packed, prevIds, length, slotAt, table2);
+    const { level, idOfSlot } = keepFrequent(slots, length, options.minSessions);
+    if (level.sessions.length === 0) break;
+    levels.push(level);
+    prefixCount = level.sessions.length;
+    const nextIds = new Int32Array(packed.tokens.length);
+    for (let p2 = 0; p2 < slotAt.length; p2 += 1) {
+      const slot = slotAt[p2];
+      nextIds[p2] = slot < 0 ? -1 : idOfSlot[slot];
+    }
+    prevIds = nextIds;
+  }
+  return levels;
+}
+function buildWindowTokens(levels, index, id) {
+  const out = [];
+  let level = index;
+  let current = id;
+  while (level >= 0) {
+    const window2 = levels[level];
+    out.push(window2.last[current]);
+    current = window2.prefix[current];
+    level -= 1;
+  }
+  out.push(current);
+  return out.reverse();
+}
+
+// src/core/patterns/order-candidates.ts
+function markAbsorbed(levels) {
+  const absorbed = levels.map((level) => new Uint8Array(level.sessions.length));
+  for (let index = 1; index < levels.length; index += 1) {
+    const level = levels[index];
+    const shorter = levels[index - 1];
+    const marks = absorbed[index - 1];
+    for (let id = 0; id < level.sessions.length; id += 1) {
+      const count2 = level.sessions[id];
+      const prefix2 = level.prefix[id];
+      const suffix2 = level.suffix[id];
+      if (prefix2 >= 0 && shorter.sessions[prefix2] === count2) marks[prefix2] = 1;
+      if (suffix2 >= 0 && shorter.sessions[suffix2] === count2) marks[suffix2] = 1;
+    }
+  }
+  return absorbed;
+}
+function buildNameOrder(vocabulary) {
+  const rank2 = new Int32Array(vocabulary.length);
+  [...vocabulary.keys()].sort((x2, y) => (vocabulary[x2] ?? "") < (vocabulary[y] ?? "") ? -1 : (vocabulary[x2] ?? "") > (vocabulary[y] ?? "") ? 1 : 0).forEach((id, position) => rank2[id] = position);
+  return (a, b2) => {
+    for (let i = 0; i < a.length && i < b2.length; i += 1) {
+      const diff = rank2[a[i]] - rank2[b2[i]];
+      if (diff !== 0) return diff;
+    }
+    return a.length - b2.length;
+  };
+}
+function listCandidates(levels, minLength) {
+  const absorbed = markAbsorbed(levels);
+  let length = 0;
+  levels.forEach((level, index) => {
+    if (level.length >= minLength) {
+      for (const mark of absorbed[index]) if (mark === 0) length += 1;
+    }
+  });
+  const out = { index: new Int32Array(length), id: new Int32Array(length), length };
+  let at2 = 0;
+  levels.forEach((level, index) => {
+    if (level.length < minLength) return;
+    const marks = absorbed[index];
+    for (let id = 0; id < level.sessions.length; id += 1) {
+      if (marks[id] !== 0) continue;
+      out.index[at2] = index;
+      out.id[at2] = id;
+      at2 += 1;
+    }
+  });
+  return out;
+}
+function buildLogProbabilities(input2) {
+  const { tokens } = input2.packed;
+  const logFrequency = new Float64Array(tokens.reduce((max, token) => Math.max(max, token + 1), input2.vocabulary.length));
+  for (const token of tokens) logFrequency[token] = logFrequency[token] + 1;
+  logFrequency.forEach((count2, token) => logFrequency[token] = Math.log(count2 / tokens.length));
+  const out = [];
+  input2.levels.forEach((level, index) => {
+    const shorter = out[index - 1];
+    out.push(
+      Float64Array.from(level.last, (last, id) => {
+        const prefix2 = level.prefix[id];
+        return logFrequency[last] + (shorter === void 0 ? logFrequency[prefix2] : shorter[prefix2]);
+      })
+    );
+  });
+  return out;
+}
+function buildSurprise(input2, candidates) {
+  const { starts } = input2.packed;
+  const lengths = Array.from({ length: starts.length - 1 }, (_3, s) => starts[s + 1] - starts[s]);
+  const chance = input2.levels.map((level) => {
+    const long = lengths.filter((n) => n >= level.length);
+    return {
+      sessions: long.length,
+      positions: long.reduce((sum, n) => sum + n - level.length + 1, 0) / Math.max(1, long.length)
+    };
+  });
+  const logProbability = buildLogProbabilities(input2);
+  const out = new Float64Array(candidates.length);
+  for (let c3 = 0; c3 < candidates.length; c3 += 1) {
+    const index = candidates.index[c3];
+    const id = candidates.id[c3];
+    const { sessions, positions } = chance[index];
+    const expected = sessions * -Math.expm1(-positions * Math.exp(logProbability[index][id]));
+    const observed = input2.levels[index].sessions[id];
+    out[c3] = observed * Math.log(observed / Math.max(expected, 1e-9));
+  }
+  return out;
+}
+function buildComparator(input2, candidates, score) {
+  const sessionsOf = (c3) => input2.levels[candidates.index[c3]].sessions[candidates.id[c3]];
+  const lengthOf = (c3) => input2.levels[candidates.index[c3]].length;
+  const byName = buildNameOrder(input2.vocabulary);
+  const idsOf = (c3) => buildWindowTokens(input2.levels, candidates.index[c3], candidates.id[c3]);
+  return (a, b2) => score[b2] - score[a] || sessionsOf(b2) - sessionsOf(a) || lengthOf(b2) - lengthOf(a) || byName(idsOf(a), idsOf(b2));
+}
+function* heapOrder(n, before) {
+  const heap = Int32Array.from({ length: n }, (_3, i) => i);
+  let size = n;
+  const siftDown = (from) => {
+    let at2 = from;
+    const item = heap[at2];
+    for (; ; ) {
+      const left = 2 * at2 + 1;
+      if (left >= size) break;
+      const right = left + 1;
+      const child = right < size && before(heap[right], heap[left]) < 0 ? right : left;
+      if (before(heap[child], item) >= 0) break;
+      heap[at2] = heap[child];
+      at2 = child;
+    }
+    heap[at2] = item;
+  };
+  for (let i = (size >> 1) - 1; i >= 0; i -= 1) siftDown(i);
+  while (size > 0) {
+    const top = heap[0];
+    size -= 1;
+    heap[0] = heap[size];
+    siftDown(0);
+    yield top;
+  }
+}
+function* orderCandidates(input2, order) {
+  const candidates = listCandidates(input2.levels, input2.minLength);
+  const sessionsOf = (c3) => input2.levels[candidates.index[c3]].sessions[candidates.id[c3]];
+  const score = order === "surprise" ? buildSurprise(input2, candidates) : Float64Array.from({ length: candidates.length }, (_3, c3) => sessionsOf(c3));
+  for (const c3 of heapOrder(candidates.length, buildComparator(input2, candidates, score)))
+    yield {
+      ids: buildWindowTokens(input2.levels, candidates.index[c3], candidates.id[c3]),
+      sessions: sessionsOf(c3)
+    };
+}
+
+// src/core/patterns/mine.ts
+function buildJaccard(a, b2) {
+  const setA = new Set(a);
+  const setB = new Set(b2);
+  let shared = 0;
+  for (const token of setA) if (setB.has(token)) shared += 1;
+  return shared / (setA.size + setB.size - shared);
+}
+function selectDistinct(candidates, threshold, limit) {
+  const kept = [];
+  for (const candidate2 of candidates) {
+    if (kept.length >= limit) break;
+    if (kept.every((other) => buildJaccard(candidate2.ids, other.ids) < threshold)) kept.push(candidate2);
+  }
+  return kept;
+}
+function roundScore(value) {
+  return Math.round(value * 1e3) / 1e3;
+}
+function minePatterns(input2, options = {}) {
+  const minSessions = Math.max(1, options.minSessions ?? 3);
+  const sessions = options.collapseRuns === false ? input2.sessions : input2.sessions.map((s) => collapseRuns(s));
+  const packed = packSessions(sessions);
+  const levels = countWindows(packed, {
+    minSessions,
+    maxLength: options.maxLength ?? 8
+  });
+  const candidates = orderCandidates(
+    {
+      levels,
+      vocabulary: input2.vocabulary,
+      packed,
+      minLength: options.minLength ?? 2
+    },
+    options.order ?? "surprise"
+  );
+  const kept = selectDistinct(candidates, options.jaccardThreshold ?? 0.7, options.limit ?? 100);
+  const fingerprint2 = options.fingerprint ?? buildFingerprint;
+  const patterns = kept.map((candidate2) => {
+    const overlap = Math.max(0, ...kept.filter((o2) => o2 !== candidate2).map((o2) => buildJaccard(candidate2.ids, o2.ids)));
+    const tools = candidate2.ids.map((id) => input2.vocabulary[id] ?? "");
+    const support = Math.min(1, Math.log(candidate2.sessions) / Math.log(3));
+    return {
+      tools,
+      sessions: candidate2.sessions,
+      confidence: roundScore(support * (1 - overlap)),
+      fingerprint: fingerprint2(tools)
+    };
+  });
+  return patterns.sort((a, b2) => b2.confidence - a.confidence || b2.sessions - a.sessions || (a.fingerprint < b2.fingerprint ? -1 : 1));
+}
+
+// src/core/patterns/draft.ts
+var import_yaml9 = __toESM(require_dist(), 1);
+
+// src/core/patterns/draft-name.ts
+var maxNameLength2 = 64;
+function buildTaskName(words) {
+  const parts = words.map(
+    (w) => w.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "")
+  ).filter((w) => w !== "").slice(0, 3);
+  let name = "";
+  for (const part of parts) {
+    const next = name === "" ? part : `${name}-${part}`;
+    if (next.length > maxNameLength2) break;
+    name = next;
+  }
+  return name === "" ? void 0 : name;
+}
+function buildUniqueName(name, taken) {
+  if (!taken.has(name)) return name;
+  for (let n = 2; ; n += 1) {
+    const suffix2 = `-${n}`;
+    const candidate2 = `${name.slice(0, maxNameLength2 - suffix2.length).replace(/-+$/, "")}${suffix2}`;
+    if (!taken.has(candidate2)) return candidate2;
+  }
+}
+
+// src/core/patterns/describe-tools.ts
+var purposes = [
+  [/^(git|gh)$/i, "work with git"],
+  [
+    /^(npm|npx|pnpm|yarn|bun|node|tsc|vitest|jest|pytest|cargo|go|make|mix|python3?|pip|uv|ruby|rake|mvn|gradle)$/i,
+    "build or test the project"
+  ],
+  [/(^|_)(find_file|glob|grep|rg|search|ls|list_directory|find)($|_)/i, "find files or code"],
+  [/(^|_)(read|open|view|cat|sed|head|tail|read_file|goto|scroll)/i, "read files"],
+  [/(edit|write|str_replace|apply_patch|create|insert|replace|patch)/i, "change files"],
+  [/(bash|shell|exec|run|command|terminal)/i, "run shell commands"],
+  [/^web|fetch|browse|curl|wget|http/i, "look things up on the web"],
+  [/todo|plan|think/i, "plan the work"],
+  [/^(task|agent|spawn)/i, "delegate to a sub-agent"],
+  [/submit|finish|done/i, "finish the task"]
+];
+function describeTool(token) {
+  const colon = token.indexOf(":");
+  const candidates = colon >= 0 ? [token.slice(colon + 1), token.slice(0, colon)] : [token.split("__").pop() ?? token];
+  for (const candidate2 of candidates) {
+    const hit = purposes.find(([pattern]) => pattern.test(candidate2));
+    if (hit !== void 0) return hit[1];
+  }
+  return `use ${token.replace(/[<>]/g, "")}`;
+}
+
+// src/core/patterns/generic.ts
+var genericPurposes = /* @__PURE__ */ new Set([
+  "find files or code",
+  "read files",
+  "change files",
+  "plan the work",
+  "finish the task",
+  "run shell commands"
+]);
+var genericPrograms = /* @__PURE__ */ new Set([
+  "cat",
+  "ls",
+  "grep",
+  "rg",
+  "find",
+  "sed",
+  "awk",
+  "head",
+  "tail",
+  "echo",
+  "cd",
+  "pwd",
+  "wc",
+  "tree",
+  "less",
+  "nl",
+  "printf",
+  "true",
+  "sleep"
+]);
+function isGenericToken(token) {
+  const colon = token.indexOf(":");
+  if (colon >= 0) return genericPrograms.has(token.slice(colon + 1));
+  if (token.startsWith("mcp__")) return false;
+  return genericPurposes.has(describeTool(token)) || genericPrograms.has(token);
+}
+function isGenericSequence(tools) {
+  return tools.every(isGenericToken);
+}
+
+// src/core/patterns/draft-steps.ts
+function code(text) {
+  return `\`${text.replace(/`/g, "'")}\``;
+}
+var verbs = {
+  "read files": "Read",
+  "change files": "Edit",
+  "find files or code": "Search",
+  "plan the work": "Plan",
+  "finish the task": "Finish"
+};
+function fileStep(tool, details) {
+  const verb = verbs[describeTool(tool)] ?? "Call";
+  const parts = details.flatMap((d2) => d2.split(" ")).filter((p2) => p2 !== "&&");
+  const kinds = [...new Set(parts.filter((p2) => !/^[a-z_]+$/.test(p2)))].slice(0, 2);
+  const commands = [...new Set(parts.filter((p2) => /^[a-z_]+$/.test(p2)))].slice(0, 2);
+  const what = kinds.length > 0 ? ` the ${kinds.map(code).join(" and ")} files` : "";
+  const how = commands.length > 0 ? ` (${commands.map(code).join(", ")})` : "";
+  return verb === "Call" ? `Call ${code(tool)}${what}${how}` : `${verb}${what} with ${code(tool)}${how}`;
+}
+var doneClauses = {
+  tests: "until the tests pass",
+  commit: "and commit the change",
+  release: "and publish the release",
+  submit: "and submit the result"
+};
+function renderSteps(tools, details, ending) {
+  const seen = /* @__PURE__ */ new Set();
+  const last = tools.length - (ending !== "submit" && tools.length > 1 && /submit|finish/i.test(tools[tools.length - 1] ?? "") ? 2 : 1);
+  return tools.map((token, i) => {
+    const top = (details[i] ?? []).slice(0, 3).map(([d2]) => d2);
+    const colon = token.indexOf(":");
+    let text;
+    if (colon >= 0) {
+      const [first, ...others] = top.length > 0 ? top : [`${token.slice(colon + 1)} \u2026`];
+      const commands = first.split(" && ");
+      const again = seen.has(first) ? " again" : "";
+      text = `Run ${commands.map(code).join(", then ")}${again} with ${code(token.slice(0, colon))}${others.length > 0 ? ` (or ${others.map((o2) => o2.split(" && ").map(code).join(" then ")).join("; ")})` : ""}`;
+      seen.add(first);
+    } else text = fileStep(token, top);
+    if (i === last && ending !== void 0) text += `, ${doneClauses[ending]}`;
+    return `${i + 1}. ${text}.`;
+  });
+}
+function summarizeSteps(tools, details) {
+  const parts = [];
+  tools.forEach((token, i) => {
+    const top = details[i]?.[0]?.[0];
+    const colon = token.indexOf(":");
+    const kind = top?.split(" ").find((p2) => p2.startsWith("*."));
+    let part;
+    if (colon >= 0) part = `run ${(top ?? token.slice(colon + 1)).split(" && ").map(code).join(", ")}`;
+    else if (kind !== void 0) part = `${(verbs[describeTool(token)] ?? "use").toLowerCase()} the ${code(kind)} files`;
+    else if (!isGenericToken(token)) part = `use ${code(token)}`;
+    if (part !== void 0 && !parts.includes(part)) parts.push(part);
+  });
+  if (parts.length <= 1) return parts[0] ?? "";
+  return `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
+}
+function renderDoneWhen(ending, lastDetail) {
+  switch (ending) {
+    case "tests":
+      return `The test command${lastDetail ? ` (${code(lastDetail)})` : ""} passes.`;
+    case "commit":
+      return "The change is committed, with a message that says what it does.";
+    case "release":
+      return `The release is out${lastDetail ? ` (${code(lastDetail)})` : ""}.`;
+    case "submit":
+      return "The result is submitted.";
+    default:
+      return void 0;
+  }
+}
+
+// src/core/patterns/evidence.ts
+function collapse(calls, refine) {
+  const tokens = [];
+  const runs = [];
+  calls.forEach((call, i) => {
+    const token = buildToken(call, { refine });
+    if (tokens[tokens.length - 1] === token) runs[runs.length - 1].push(i);
+    else {
+      tokens.push(token);
+      runs.push([i]);
+    }
+  });
+  return { tokens, runs };
+}
+function findOccurrences(tools, sessions, refine) {
+  const out = [];
+  for (const session of sessions) {
+    const { tokens, runs } = collapse(session.calls, refine);
+    for (let i = 0; i + tools.length <= tokens.length; i += 1) {
+      if (tools.every((t2, j2) => tokens[i + j2] === t2)) out.push({ session, steps: runs.slice(i, i + tools.length) });
+    }
+  }
+  return out;
+}
+var testCommand = /^(npm|pnpm|yarn|bun|npx)( run)? (test|vitest|jest)|^(pytest|vitest|jest|tox|nox)\b|^(cargo|go|mix|dotnet|mvn|gradle|make|rake) test|^python3? -m (pytest|unittest)/;
+var releaseCommand = /^(npm|pnpm|yarn) publish|^git (push|tag)|^gh release|^cargo publish|^twine upload|^(poetry|uv) publish/;
+function readEnding(lastDetails, lastTool) {
+  const commands = lastDetails.flatMap((d2) => d2.split(" && "));
+  if (commands.some((d2) => releaseCommand.test(d2))) return "release";
+  if (commands.some((d2) => /^git commit\b/.test(d2))) return "commit";
+  if (commands.some((d2) => testCommand.test(d2))) return "tests";
+  if (/submit|finish/i.test(lastTool)) return "submit";
+  return void 0;
+}
+function countDetails(occurrences, step) {
+  const counts = /* @__PURE__ */ new Map();
+  for (const occurrence of occurrences) {
+    const run = [];
+    for (const index of occurrence.steps[step] ?? []) {
+      const detail = occurrence.session.calls[index]?.detail;
+      if (detail !== void 0 && run[run.length - 1] !== detail) run.push(detail);
+    }
+    if (run.length === 0) continue;
+    const key = run.slice(0, 3).join(" && ");
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b2) => b2[1] - a[1] || (a[0] < b2[0] ? -1 : 1));
+}
+function askedBefore(occurrences) {
+  const asked = /* @__PURE__ */ new Map();
+  for (const { session, steps } of occurrences) {
+    if (asked.has(session.id)) continue;
+    const start = steps[0]?.[0] ?? 0;
+    const before = session.requests.filter((r2) => r2.at <= start).map((r2) => r2.text);
+    asked.set(session.id, before.length > 0 ? before : session.requests.slice(0, 1).map((r2) => r2.text));
+  }
+  return asked;
+}
+function timeRange(occurrences) {
+  const times = occurrences.flatMap((o2) => o2.steps.flat().map((i) => o2.session.calls[i]?.time)).filter((t2) => t2 !== void 0 && !Number.isNaN(Date.parse(t2))).sort((a, b2) => Date.parse(a) - Date.parse(b2));
+  return times.length === 0 ? {} : { first: times[0], last: times[times.length - 1] };
+}
+function buildPatternEvidence(tools, sessions, refine = true) {
+  const occurrences = findOccurrences(tools, sessions, refine);
+  const ids = [...new Set(occurrences.map((o2) => o2.session.id))];
+  const files = [...new Set(occurrences.map((o2) => o2.session.file))].sort();
+  const details = tools.map((_3, step) => countDetails(occurrences, step));
+  const asked = askedBefore(occurrences);
+  const task = findTaskWords([...asked.values()]);
+  const lastDetails = details.slice(-2).flatMap((step) => step.map(([d2]) => d2));
+  const ending = readEnding(lastDetails, tools[tools.length - 1] ?? "");
+  const { first, last } = timeRange(occurrences);
+  const examples = [...new Set([...asked.values()].map((texts) => texts[texts.length - 1]).filter((t2) => t2 !== void 0))];
+  const evidence = {
+    sessions: ids,
+    files,
+    ...first === void 0 ? {} : { first_seen: first },
+    ...last === void 0 ? {} : { last_seen: last },
+    requests: examples.slice(0, 3).map((t2) => t2.length > 200 ? `${t2.slice(0, 199)}\u2026` : t2),
+    task_words: task.words,
+    ...ending === void 0 ? {} : { ending }
+  };
+  return { evidence, task, details, sessionIds: new Set(ids) };
+}
+
+// src/core/patterns/draft.ts
+var defaultDraftLimits = Object.freeze({ max_drafts: 5, min_sessions: 3, min_confidence: 0.3 });
+function resolveDraftLimits(partial = {}) {
+  const limits = { ...defaultDraftLimits };
+  for (const key of Object.keys(defaultDraftLimits)) {
+    const value = partial[key];
+    if (typeof value === "number" && Number.isFinite(value) && value >= 0) limits[key] = value;
+  }
+  return limits;
+}
+var maxDescription = 1024;
+function clean(text) {
+  return text.replace(/[<>]/g, "").replace(/\s+/g, " ").trim();
+}
+function escapeRegExp(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+function namedWord(token) {
+  const colon = token.indexOf(":");
+  return colon >= 0 ? token.slice(colon + 1) : token;
+}
+function bodyOf(text) {
+  const match = /^---\r?\n[\s\S]*?\r?\n---\r?\n?/.exec(text);
+  return match === null ? text : text.slice(match[0].length);
+}
+function findCoveringSkill(pattern, existing) {
+  for (const skill of existing) {
+    if (skill.text.includes(pattern.fingerprint)) return skill.name;
+    const body = bodyOf(skill.text);
+    const named = pattern.tools.every((token) => new RegExp(`(^|[^\\w])${escapeRegExp(namedWord(token))}($|[^\\w])`).test(body));
+    if (named) return skill.name;
+  }
+  return void 0;
+}
+function quote(text, max) {
+  const flat = clean(text).replace(/"/g, "'");
+  return flat.length > max ? `${flat.slice(0, max - 1).replace(/\s+\S*$/, "")}\u2026` : flat;
+}
+function listed(values, max) {
+  return values.length <= max ? values.join(", ") : `${values.slice(0, max).join(", ")} (+${values.length - max} more)`;
+}
+function buildWording(pattern, found) {
+  const phrase = quote(found.task.phrase ?? found.task.nameWords.join(" "), 90);
+  const title = phrase.replace(/^./, (c3) => c3.toUpperCase());
+  const ending = found.evidence.ending;
+  const summary2 = summarizeSteps(pattern.tools, found.details);
+  const example = found.task.example === void 0 ? "" : `, as in "${quote(found.task.example, 140)}"`;
+  const whenToUse = clean(`When a person asks to ${phrase}${example}.`);
+  const description = clean(
+    `${title}: ${summary2}${ending === void 0 ? "" : `, ${doneClauses[ending]}`}. Use when asked to ${phrase}${example} (the procedure of ${pattern.sessions} agent sessions).`
+  ).slice(0, maxDescription);
+  return { description, whenToUse, title };
+}
+function buildFrontmatter(pattern, name, found, profile) {
+  const { description, whenToUse } = buildWording(pattern, found);
+  const e = found.evidence;
+  const origin = {
+    source: "skillgarden detect",
+    fingerprint: pattern.fingerprint,
+    tools: pattern.tools.join(" \u2192 "),
+    sessions: String(pattern.sessions),
+    session_ids: listed(e.sessions, 10),
+    transcripts: listed(e.files, 10),
+    ...e.first_seen === void 0 ? {} : { first_seen: e.first_seen },
+    ...e.last_seen === void 0 ? {} : { last_seen: e.last_seen }
+  };
+  if (profile === "runtime") return { name, description, version: "0.1.0", pinned: false, when_to_use: whenToUse, metadata: origin };
+  return { name, description, metadata: { version: "0.1.0", pinned: "false", when_to_use: whenToUse, ...origin } };
+}
+function buildDraft(pattern, name, found, profile = "spec") {
+  const frontmatter = (0, import_yaml9.stringify)(buildFrontmatter(pattern, name, found, profile), { lineWidth: 0 });
+  const { title } = buildWording(pattern, found);
+  const ending = found.evidence.ending;
+  const lastDetail = found.details.slice(-2).map((step) => step[0]?.[0]?.split(" && ").pop()).filter((d2) => d2 !== void 0).pop();
+  const done = renderDoneWhen(ending, lastDetail);
+  const asked = found.evidence.requests.map((r2) => `- "${quote(r2, 160)}"`);
+  const body = [
+    `# ${title}`,
+    "",
+    `<!-- Drafted by skillgarden from ${pattern.sessions} agent sessions (pattern ${pattern.fingerprint}); the evidence is in the metadata. Review the steps before adopting it. -->`,
+    "",
+    "## When to use",
+    "",
+    `When a person asks to ${quote(found.task.phrase ?? found.task.nameWords.join(" "), 90)}. Requests that led to this procedure:`,
+    "",
+    ...asked,
+    "",
+    "## Steps",
+    "",
+    ...renderSteps(pattern.tools, found.details, ending),
+    "",
+    ...done === void 0 ? [] : ["## Done when", "", done, ""]
+  ].join("\n");
+  return {
+    name,
+    fingerprint: pattern.fingerprint,
+    text: `---
+${frontmatter}---
+
+${body}`,
+    evidence: found.evidence
+  };
+}
+function sessionOverlap(a, b2) {
+  let shared = 0;
+  for (const id of a) if (b2.has(id)) shared += 1;
+  return shared / Math.max(1, Math.min(a.size, b2.size));
+}
+function groupCandidates(candidates) {
+  const groups = [];
+  for (const candidate2 of candidates) {
+    const group = groups.find(
+      (g2) => g2.some(
+        (other) => other.name === candidate2.name || sessionOverlap(other.found.sessionIds, candidate2.found.sessionIds) >= 0.5 && other.pattern.tools.some((t2) => candidate2.pattern.tools.includes(t2))
+      )
+    );
+    if (group === void 0) groups.push([candidate2]);
+    else group.push(candidate2);
+  }
+  return groups;
+}
+function screen(pattern, limits) {
+  if (pattern.sessions < limits.min_sessions)
+    return `seen in ${pattern.sessions} sessions, fewer than min_sessions (${limits.min_sessions})`;
+  if (pattern.confidence < limits.min_confidence)
+    return `confidence ${pattern.confidence.toFixed(2)} is below min_confidence (${limits.min_confidence})`;
+  if (isGenericSequence(pattern.tools)) return "only reads, searches, edits or finishes: every task does that, so it names none";
+  return void 0;
+}
+function draftPatterns(patterns, existing, options = {}) {
+  const limits = { ...defaultDraftLimits, ...options.limits };
+  const out = patterns.map((p2) => ({ ...p2 }));
+  const candidates = [];
+  patterns.forEach((pattern, index) => {
+    const detected = out[index];
+    const coveredBy = findCoveringSkill(pattern, existing);
+    if (coveredBy !== void 0) return void (detected.coveredBy = coveredBy);
+    const reason = screen(pattern, limits);
+    if (reason !== void 0) return void (detected.reason = reason);
+    const found = buildPatternEvidence(pattern.tools, options.sessions ?? [], options.refine ?? true);
+    const name = found.task.nameWords.length >= 2 ? buildTaskName(found.task.nameWords) : void 0;
+    if (name === void 0)
+      return void (detected.reason = `what people asked before it has ${found.task.nameWords.length === 0 ? "no words" : `only one word (${found.task.nameWords[0]})`} in common: no task to name it after`);
+    candidates.push({ index, pattern, found, name });
+  });
+  const taken = new Set(existing.map((skill) => skill.name));
+  const groups = groupCandidates(candidates);
+  groups.forEach((group, rank2) => {
+    const lead = [...group].sort(
+      (a, b2) => b2.pattern.tools.length - a.pattern.tools.length || b2.pattern.confidence - a.pattern.confidence
+    )[0];
+    if (rank2 >= limits.max_drafts) {
+      for (const c3 of group)
+        out[c3.index].reason = `beyond max_drafts (${limits.max_drafts}): stronger patterns were drafted first`;
+      return;
+    }
+    const name = buildUniqueName(lead.name, taken);
+    taken.add(name);
+    const draft = buildDraft(lead.pattern, name, lead.found, options.profile);
+    const absorbs = group.filter((c3) => c3 !== lead).map((c3) => c3.pattern.fingerprint);
+    out[lead.index].draft = absorbs.length > 0 ? { ...draft, absorbs } : draft;
+    for (const c3 of group) if (c3 !== lead) out[c3.index].collapsedInto = name;
+  });
+  return out;
+}
+
+// src/core/patterns/uses.ts
+var loaderTools = /* @__PURE__ */ new Set(["load_skill", "skill_view", "skill_load", "view_skill", "use_skill", "activate_skill", "skill"]);
+var builtinCommands = /* @__PURE__ */ new Set([
+  "add-dir",
+  "agents",
+  "bashes",
+  "bug",
+  "clear",
+  "compact",
+  "config",
+  "context",
+  "cost",
+  "doctor",
+  "exit",
+  "export",
+  "help",
+  "hooks",
+  "ide",
+  "init",
+  "install-github-app",
+  "login",
+  "logout",
+  "mcp",
+  "memory",
+  "model",
+  "output-style",
+  "permissions",
+  "plugin",
+  "pr-comments",
+  "release-notes",
+  "resume",
+  "rewind",
+  "review",
+  "status",
+  "statusline",
+  "terminal-setup",
+  "todos",
+  "upgrade",
+  "usage",
+  "vim",
+  "quit"
+]);
+var skillName = /^[a-z0-9][a-z0-9:_-]{0,63}$/i;
+function stringField2(args, keys) {
+  if (typeof args !== "object" || args === null) return void 0;
+  const record2 = args;
+  for (const key of keys) {
+    const value = record2[key];
+    if (typeof value === "string" && skillName.test(value.trim())) return value.trim();
+  }
+  return void 0;
+}
+var readingTools = /^(read|read_file|view|open|view_file|cat)$/i;
+var readingPrograms = /* @__PURE__ */ new Set(["cat", "sed", "head", "less", "more", "bat", "nl"]);
+var skillFilePath = /(?:^|[\s/'"])skills\/(?:[^\s/'"]+\/)?([a-z0-9][a-z0-9_-]{0,63})\/SKILL\.md(?:$|[\s'"])/i;
+function pathArgument(args, keys) {
+  for (const key of keys) {
+    const value = args[key];
+    if (typeof value === "string") return value;
+  }
+  return void 0;
+}
+function parseSkillFileRead(tool, args, program) {
+  const command = program !== void 0 && readingPrograms.has(program) ? pathArgument(args, ["command", "cmd"]) : void 0;
+  const text = readingTools.test(tool) ? pathArgument(args, ["file_path", "path", "absolute_path", "filename", "filePath"]) : command?.match(/\s-i\b/) ? void 0 : command;
+  return text === void 0 ? void 0 : skillFilePath.exec(text)?.[1];
+}
+function parseSkillLoad(tool, args, program) {
+  if (tool === "Skill") return stringField2(args, ["skill", "command", "name"]);
+  if (loaderTools.has(tool)) return stringField2(args, ["name", "skill", "skill_name"]);
+  if (typeof args !== "object" || args === null || Array.isArray(args)) return void 0;
+  const record2 = args;
+  if (tool === "SlashCommand") return typeof record2.command === "string" ? parseSlashCommand(record2.command) : void 0;
+  return parseSkillFileRead(tool, record2, program);
+}
+function parseSlashCommand(text) {
+  const wrapped = /<command-name>\/?([^<\s]+)<\/command-name>/.exec(text);
+  const match = wrapped ?? /^\s*\/([A-Za-z0-9][A-Za-z0-9:_-]*)(?:\s|$)/.exec(text);
+  const name = match?.[1];
+  if (name === void 0 || !skillName.test(name) || builtinCommands.has(name)) return void 0;
+  return name;
+}
+function buildSkillUses(sessions) {
+  const uses = sessions.flatMap((session) => session.uses);
+  return uses.sort(
+    (a, b2) => (a.time === void 0 ? 1 : 0) - (b2.time === void 0 ? 1 : 0) || (a.time ?? "").localeCompare(b2.time ?? "") || a.session.localeCompare(b2.session)
+  );
+}
+
+// src/core/patterns/render.ts
+function escapeCell(text) {
+  return text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+}
+function renderPatternsMarkdown(patterns) {
+  const lines = ["## Patterns", ""];
+  if (patterns.length === 0) return `${[...lines, "No repeated tool sequences found."].join("\n")}
+`;
+  lines.push("| # | tools | sessions | confidence | fingerprint | proposal |", "|---|---|---|---|---|---|");
+  patterns.forEach((pattern, i) => {
+    const detected = pattern;
+    const proposal = detected.draft !== void 0 ? `\`${detected.draft.name}\`` : detected.coveredBy !== void 0 ? `covered by \`${detected.coveredBy}\`` : "";
+    const tools = pattern.tools.map((t2) => `\`${escapeCell(t2)}\``).join(" \u2192 ");
+    lines.push(
+      `| ${i + 1} | ${tools} | ${pattern.sessions} | ${pattern.confidence.toFixed(2)} | \`${pattern.fingerprint}\` | ${proposal} |`
+    );
+  });
+  return `${lines.join("\n")}
+`;
+}
+
+// src/core/patterns/draft-prose-check.ts
+import { isDeepStrictEqual } from "node:util";
+var draftProseBounds = { maxDescription: 1024, minDescription: 40, minBodyShare: 0.5, maxBodyShare: 3, maxText: 2e4 };
+var packagePath = /\b(?:references|scripts|assets|templates|examples)\/[\w.-]+/g;
+var relativeLink2 = /\]\((?!https?:|#|mailto:)([^)\s]+)\)/g;
+function codeSpans(text) {
+  return [...new Set([...text.matchAll(/`([^`\n]+)`/g)].map((m2) => m2[1]))];
+}
+function readTrigger2(description) {
+  return /\buse when\b([^,("]*)/i.exec(description)?.[1]?.trim();
+}
+function checkProsedDraft(original, rewritten, file = "SKILL.md") {
+  const before = parseSkill(original, { file });
+  const after = parseSkill(rewritten, { file });
+  const problems = [];
+  const errors = after.findings.filter((f3) => f3.severity === "error");
+  if (after.document === void 0 || errors.length > 0)
+    problems.push(`the frontmatter is not valid YAML${errors[0] ? ` (${errors[0].message})` : ""}`);
+  if (after.fields.name !== before.fields.name)
+    problems.push(`the name changed from ${String(before.fields.name)} to ${String(after.fields.name)}`);
+  const { description: oldDescription, ...oldRest } = before.fields;
+  const { description: newDescription, ...newRest } = after.fields;
+  if (!isDeepStrictEqual(oldRest, newRest))
+    problems.push("frontmatter other than the description changed (the metadata holds the evidence)");
+  const description = typeof newDescription === "string" ? newDescription : "";
+  if (description.length > draftProseBounds.maxDescription)
+    problems.push(`the description is ${description.length} characters, over ${draftProseBounds.maxDescription}`);
+  if (description.length < draftProseBounds.minDescription) problems.push("the description is too short to say what the skill does");
+  const trigger = readTrigger2(typeof oldDescription === "string" ? oldDescription : "");
+  if (trigger !== void 0) {
+    const lower3 = description.toLowerCase();
+    const lost = listTaskWords(trigger).filter((w) => !lower3.includes(w));
+    if (!/\buse when\b/i.test(description) || lost.length > 0)
+      problems.push(`the description dropped the trigger "Use when ${trigger}"${lost.length > 0 ? ` (missing: ${lost.join(", ")})` : ""}`);
+  }
+  const lostSpans = codeSpans(before.body).filter((span) => !rewritten.includes(span));
+  if (lostSpans.length > 0)
+    problems.push(
+      `commands or arguments of the steps are gone: ${lostSpans.slice(0, 5).map((s) => `\`${s}\``).join(", ")}`
+    );
+  const claimed = [
+    ...[...rewritten.matchAll(packagePath)].map((m2) => m2[0]),
+    ...[...rewritten.matchAll(relativeLink2)].map((m2) => m2[1])
+  ].filter((path) => !original.includes(path));
+  if (claimed.length > 0) problems.push(`names files the draft does not have: ${[...new Set(claimed)].slice(0, 5).join(", ")}`);
+  const share = after.body.length / Math.max(1, before.body.length);
+  if (share < draftProseBounds.minBodyShare || share > draftProseBounds.maxBodyShare || rewritten.length > draftProseBounds.maxText)
+    problems.push(
+      `the body is ${share.toFixed(1)} times the draft's length, outside ${draftProseBounds.minBodyShare}\u2013${draftProseBounds.maxBodyShare}`
+    );
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, text: rewritten };
+}
+
 // src/llm/chat-client.ts
 var sleep2 = (ms2) => new Promise((resolve9) => setTimeout(resolve9, ms2));
 function retryable(error2) {
@@ -75321,8 +76085,1146 @@ function readReply(url, text) {
   return content;
 }
 
-// src/llm/umbrella-prose.ts
+// src/llm/draft-prose.ts
 var system = [
+  "You improve the prose of a drafted skill: a SKILL.md (YAML frontmatter, then Markdown) read from several agent sessions of one task.",
+  'Rewrite the description (at most 1024 characters: what the task is, then "Use when \u2026" with the same trigger) and the wording of the body so a person keeps it and an agent finds it.',
+  "Keep the frontmatter exactly as it is except the description: the name and the metadata (the evidence) must not change.",
+  "Keep every step, command and argument (each `code span`) of the draft. Do not mention files, folders or links the draft does not have: it is one SKILL.md.",
+  'Answer with one JSON object and nothing else: {"skill_md": "<the whole SKILL.md>"}.'
+].join("\n");
+function buildDraftProseMessages(draft) {
+  return [
+    { role: "system", content: system },
+    { role: "user", content: `Drafted skill: ${draft.name}
+
+Draft SKILL.md:
+<<<DRAFT
+${draft.text}
+DRAFT>>>` }
+  ];
+}
+function parseReply(reply) {
+  const body = reply.trim().replace(/^```(?:json)?\s*\n/, "").replace(/\n```\s*$/, "");
+  try {
+    const data = JSON.parse(body);
+    return typeof data.skill_md === "string" ? data.skill_md : void 0;
+  } catch {
+    return void 0;
+  }
+}
+async function writeDraftProse(draft, client) {
+  const keep = (reason) => ({ draft, llm: { used: false, model: client.model, reason } });
+  let reply;
+  try {
+    reply = await requestChatCompletion(client, buildDraftProseMessages(draft));
+  } catch (error2) {
+    return keep(`the model call failed: ${error2.message}`);
+  }
+  const text = parseReply(reply);
+  if (text === void 0) return keep("the model did not answer the JSON object asked for");
+  const checked = checkProsedDraft(draft.text, text, `${draft.name}/SKILL.md`);
+  if (!checked.ok) return keep(`the model's draft was refused: ${checked.problems.join("; ")}`);
+  return { draft: { ...draft, text: checked.text }, llm: { used: true, model: client.model } };
+}
+
+// src/services/detect.ts
+import { readFile as readFile4 } from "node:fs/promises";
+import { isAbsolute as isAbsolute3, join as join31, relative as relative2, resolve as resolve4 } from "node:path";
+
+// src/store/transcripts/expand-paths.ts
+var import_picomatch5 = __toESM(require_picomatch2(), 1);
+import { opendir, stat as stat2 } from "node:fs/promises";
+import { join as join30, resolve as resolve3, sep as sep3 } from "node:path";
+var transcriptFile = /\.(jsonl|ndjson|json|traj)$/i;
+var skippedDirs = /* @__PURE__ */ new Set(["node_modules", ".git"]);
+function globBase(pattern) {
+  const parts = pattern.split(/[\\/]/);
+  const fixed = [];
+  for (const part of parts) {
+    if (import_picomatch5.default.scan(part).isGlob) break;
+    fixed.push(part);
+  }
+  return fixed.join("/") || ".";
+}
+async function* walk2(dir, budget2) {
+  let handle;
+  try {
+    handle = await opendir(dir);
+  } catch {
+    return;
+  }
+  const entries = [];
+  for await (const entry of handle) {
+    if (--budget2.left < 0) break;
+    entries.push({
+      name: entry.name,
+      isDir: entry.isDirectory(),
+      isFile: entry.isFile()
+    });
+  }
+  entries.sort((a, b2) => a.name < b2.name ? -1 : a.name > b2.name ? 1 : 0);
+  for (const entry of entries) {
+    const path = join30(dir, entry.name);
+    if (entry.isFile) yield path;
+    else if (entry.isDir && !skippedDirs.has(entry.name)) yield* walk2(path, budget2);
+  }
+}
+async function matchPattern(pattern, cwd, budget2) {
+  const matched = [];
+  if (import_picomatch5.default.scan(pattern).isGlob) {
+    const isMatch = (0, import_picomatch5.default)(resolve3(cwd, pattern).split(sep3).join("/"), {
+      dot: true
+    });
+    for await (const file of walk2(resolve3(cwd, globBase(pattern)), budget2)) if (isMatch(file.split(sep3).join("/"))) matched.push(file);
+    return matched;
+  }
+  const path = resolve3(cwd, pattern);
+  const info2 = await stat2(path).catch(() => void 0);
+  if (info2?.isDirectory()) {
+    for await (const file of walk2(path, budget2)) if (transcriptFile.test(file)) matched.push(file);
+  } else if (info2?.isFile()) {
+    matched.push(path);
+  }
+  return matched;
+}
+async function expandTranscriptPaths(patterns, options = {}) {
+  const cwd = options.cwd ?? process.cwd();
+  const budget2 = { left: options.maxEntries ?? 1e6 };
+  const found = /* @__PURE__ */ new Set();
+  const unmatched = [];
+  for (const pattern of patterns) {
+    const matched = await matchPattern(pattern, cwd, budget2);
+    if (matched.length === 0) unmatched.push(pattern);
+    for (const file of matched) found.add(file);
+  }
+  return { files: [...found].sort(), unmatched, truncated: budget2.left < 0 };
+}
+
+// src/store/transcripts/read-transcript.ts
+import { open as open2, readFile as readFile3, stat as stat3 } from "node:fs/promises";
+import { isUtf8 as isUtf82 } from "node:buffer";
+import { basename as basename3, dirname as dirname7, extname } from "node:path";
+
+// src/store/transcripts/collector.ts
+function timeOf(value) {
+  if (typeof value === "string" && value !== "") return value;
+  if (typeof value === "number" && Number.isFinite(value)) {
+    const ms2 = value < 1e12 ? value * 1e3 : value;
+    const date = new Date(ms2);
+    return Number.isNaN(date.getTime()) ? void 0 : date.toISOString();
+  }
+  return void 0;
+}
+var maxRequests = 20;
+var maxSkipLines = 10;
+var maxRequestChars = 600;
+function cleanRequest(text) {
+  const trimmed = text.trim();
+  if (trimmed === "" || trimmed.startsWith("<") || /^(Caveat:|\[Request interrupted|# AGENTS\.md|Base directory for this skill:)/.test(trimmed))
+    return void 0;
+  return trimmed.replace(/\s+/g, " ").slice(0, maxRequestChars);
+}
+var SessionCollector = class {
+  constructor(file, refine, defaultSession) {
+    this.file = file;
+    this.refine = refine;
+    this.defaultSession = defaultSession;
+  }
+  file;
+  refine;
+  defaultSession;
+  format;
+  sessions = /* @__PURE__ */ new Map();
+  requests = /* @__PURE__ */ new Map();
+  uses = [];
+  skips = /* @__PURE__ */ new Map();
+  skipLines = /* @__PURE__ */ new Map();
+  /** The line being read, for line formats: each skip while it is set names it. */
+  line;
+  callsOf(session) {
+    let calls = this.sessions.get(session);
+    if (calls === void 0) {
+      calls = [];
+      this.sessions.set(session, calls);
+    }
+    return calls;
+  }
+  /** Registers a session that may turn out to have no calls (reported as such). */
+  touch(session) {
+    this.callsOf(session);
+  }
+  call(session, name, args, time) {
+    if (typeof name !== "string" || name.trim() === "") {
+      this.skip("tool calls without a name");
+      return;
+    }
+    const at2 = timeOf(time);
+    const call = buildToolCall(name.trim(), args, {
+      refine: this.refine,
+      time: at2
+    });
+    this.callsOf(session).push(call);
+    const skill = parseSkillLoad(call.name, args, call.program);
+    if (skill !== void 0) this.addUse(skill, session, at2);
+  }
+  userText(session, text, time) {
+    this.touch(session);
+    if (typeof text !== "string") return;
+    const skill = parseSlashCommand(text);
+    if (skill !== void 0) this.addUse(skill, session, timeOf(time));
+    const request2 = cleanRequest(text);
+    if (request2 === void 0) return;
+    let list = this.requests.get(session);
+    if (list === void 0) this.requests.set(session, list = []);
+    if (list.length < maxRequests) list.push({ text: request2, at: this.callsOf(session).length });
+  }
+  addUse(skill, session, time) {
+    this.uses.push(time === void 0 ? { skill, session } : { skill, session, time });
+  }
+  skip(reason, count2 = 1) {
+    this.skips.set(reason, (this.skips.get(reason) ?? 0) + count2);
+    if (this.line === void 0) return;
+    let lines = this.skipLines.get(reason);
+    if (lines === void 0) this.skipLines.set(reason, lines = []);
+    if (lines.length < maxSkipLines && lines.at(-1) !== this.line) lines.push(this.line);
+  }
+  finish() {
+    const usesBySession = /* @__PURE__ */ new Map();
+    for (const use of this.uses) {
+      const list = usesBySession.get(use.session);
+      if (list === void 0) usesBySession.set(use.session, [use]);
+      else list.push(use);
+    }
+    const sessions = [];
+    let empty = 0;
+    for (const [id, calls] of this.sessions) {
+      if (calls.length === 0) empty += 1;
+      else
+        sessions.push({
+          id,
+          file: this.file,
+          format: this.format ?? "compact",
+          calls,
+          uses: usesBySession.get(id) ?? [],
+          requests: this.requests.get(id) ?? []
+        });
+    }
+    if (empty > 0) this.skip("sessions without tool calls", empty);
+    if (this.sessions.size === 0 && this.skips.size === 0) this.skip("no sessions found");
+    const skipped = [...this.skips].map(([reason, count2]) => {
+      const lines = this.skipLines.get(reason);
+      return lines === void 0 ? { file: this.file, reason, count: count2 } : { file: this.file, reason, count: count2, lines };
+    });
+    return {
+      file: this.file,
+      format: this.format,
+      sessions,
+      uses: this.uses,
+      skipped
+    };
+  }
+};
+
+// src/store/transcripts/records.ts
+function isObject(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function parseArguments(value) {
+  if (typeof value !== "string") return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return void 0;
+  }
+}
+function textOf2(content) {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return void 0;
+  for (const block of content) {
+    if (isObject(block) && typeof block.text === "string" && (block.type === "text" || block.type === "input_text" || block.type === void 0)) {
+      return block.text;
+    }
+  }
+  return void 0;
+}
+function stringOr(value, fallback) {
+  return typeof value === "string" && value !== "" ? value : fallback;
+}
+
+// src/store/transcripts/format-cline.ts
+var clineTools = [
+  "ask_followup_question",
+  "attempt_completion",
+  "execute_command",
+  "replace_in_file",
+  "read_file",
+  "write_to_file",
+  "search_files",
+  "search_subagent",
+  "list_files",
+  "list_code_definition_names",
+  "browser_action",
+  "use_mcp_tool",
+  "access_mcp_resource",
+  "load_mcp_documentation",
+  "new_task",
+  "plan_mode_respond",
+  "act_mode_respond",
+  "focus_chain",
+  "web_fetch",
+  "web_search",
+  "condense",
+  "summarize_task",
+  "report_bug",
+  "new_rule",
+  "apply_patch",
+  "generate_explanation"
+];
+var toolTag = new RegExp(`<(${clineTools.join("|")})>([\\s\\S]*?)(</\\1>|$)`, "g");
+var paramTag = /<([a-z_]+)>([\s\S]*?)<\/\1>/g;
+var requestTag = /<(task|feedback|answer|user_message)>([\s\S]*?)<\/\1>/g;
+function isClineHistory(messages) {
+  return messages.some(
+    (message) => isObject(message) && Array.isArray(message.content) && message.content.some(
+      (block) => isObject(block) && (block.type === "tool_use" || block.type === "tool_result" || typeof block.text === "string" && block.text.includes("<task>"))
+    )
+  );
+}
+function textBlocks(content) {
+  if (typeof content === "string") return [content];
+  if (!Array.isArray(content)) return [];
+  return content.filter((b2) => isObject(b2) && b2.type === "text" && typeof b2.text === "string").map((b2) => b2.text);
+}
+function readXmlCalls(text, session, time, sink) {
+  for (const match of text.matchAll(toolTag)) {
+    if (match[3] === "") {
+      sink.skip("tool tags that are never closed (an interrupted reply)");
+      continue;
+    }
+    const args = {};
+    for (const param of (match[2] ?? "").matchAll(paramTag)) args[param[1]] = (param[2] ?? "").replace(/^\n|\n$/g, "");
+    sink.call(session, match[1], args, time);
+  }
+}
+function readClineDocument(doc, sink) {
+  if (!Array.isArray(doc)) return "unknown";
+  const session = sink.defaultSession;
+  const seen = /* @__PURE__ */ new Set();
+  for (const message of doc) {
+    if (!isObject(message)) {
+      sink.skip("messages that are not objects");
+      continue;
+    }
+    if (message.role === "user") {
+      for (const text of textBlocks(message.content)) {
+        if (!text.includes("<")) continue;
+        for (const request2 of text.matchAll(requestTag)) sink.userText(session, request2[2], message.ts);
+      }
+      sink.userText(session, void 0, message.ts);
+      continue;
+    }
+    if (message.role !== "assistant") continue;
+    for (const text of textBlocks(message.content)) if (text.includes("<")) readXmlCalls(text, session, message.ts, sink);
+    if (!Array.isArray(message.content)) continue;
+    for (const block of message.content) {
+      if (!isObject(block) || block.type !== "tool_use") continue;
+      const id = typeof block.id === "string" ? block.id : void 0;
+      if (id !== void 0 && seen.has(id)) continue;
+      if (id !== void 0) seen.add(id);
+      sink.call(session, block.name, block.input, message.ts);
+    }
+  }
+  return "handled";
+}
+
+// src/store/transcripts/format-codex.ts
+var codexRecordTypes = /* @__PURE__ */ new Set(["session_meta", "response_item", "event_msg", "turn_context", "compacted"]);
+var codexItemTypes = /* @__PURE__ */ new Set([
+  "message",
+  "reasoning",
+  "function_call",
+  "function_call_output",
+  "custom_tool_call",
+  "custom_tool_call_output",
+  "local_shell_call",
+  "web_search_call"
+]);
+function isLegacyCodexHeader(record2) {
+  return "record_type" in record2 || "instructions" in record2 && typeof record2.id === "string" && "timestamp" in record2;
+}
+function readItem(item, session, sink, time) {
+  switch (item.type) {
+    case "function_call":
+      sink.call(session, item.name, parseArguments(item.arguments), time);
+      break;
+    case "custom_tool_call":
+      sink.call(session, item.name, void 0, time);
+      break;
+    case "local_shell_call":
+      sink.call(session, "local_shell", item.action, time);
+      break;
+    case "web_search_call":
+      sink.call(session, "web_search", item.action, time);
+      break;
+    case "message":
+      if (item.role === "user") sink.userText(session, textOf2(item.content), time);
+      break;
+    default:
+      break;
+  }
+}
+function createCodexHandler() {
+  let session;
+  return (record2, sink) => {
+    const type = record2.type;
+    if (typeof type !== "string") {
+      if (!isLegacyCodexHeader(record2)) return "unknown";
+      if (typeof record2.id === "string") session ??= record2.id;
+      return "handled";
+    }
+    if (codexItemTypes.has(type) && !("payload" in record2)) {
+      readItem(record2, session ?? sink.defaultSession, sink, record2.timestamp);
+      return "handled";
+    }
+    if (!codexRecordTypes.has(type)) return "unknown";
+    const payload = record2.payload;
+    if (!isObject(payload)) {
+      sink.skip(`${type} records without a payload`);
+      return "handled";
+    }
+    if (type === "session_meta" && typeof payload.id === "string") session ??= payload.id;
+    if (type === "response_item") readItem(payload, session ?? sink.defaultSession, sink, record2.timestamp);
+    return "handled";
+  };
+}
+
+// src/store/transcripts/format-cursor.ts
+function isCursorRecord(record2) {
+  return (record2.role === "user" || record2.role === "assistant") && isObject(record2.message) && !("type" in record2);
+}
+function requestText(content) {
+  if (!Array.isArray(content)) return typeof content === "string" ? unwrapQuery(content) : void 0;
+  for (const block of content) {
+    if (isObject(block) && block.type === "text" && typeof block.text === "string") {
+      const text = unwrapQuery(block.text);
+      if (text !== void 0) return text;
+    }
+  }
+  return void 0;
+}
+function unwrapQuery(text) {
+  const query = /<user_query>([\s\S]*?)<\/user_query>/.exec(text);
+  if (query) return query[1];
+  return text.trimStart().startsWith("<") ? void 0 : text;
+}
+function createCursorHandler() {
+  const seen = /* @__PURE__ */ new Set();
+  return (record2, sink) => {
+    if (record2.type === "turn_ended") return "handled";
+    if (!isCursorRecord(record2)) return "unknown";
+    const session = sink.defaultSession;
+    const content = record2.message.content;
+    if (record2.role === "user") {
+      sink.userText(session, requestText(content));
+      return "handled";
+    }
+    if (!Array.isArray(content)) return "handled";
+    for (const block of content) {
+      if (!isObject(block) || block.type !== "tool_use") continue;
+      if (typeof block.id === "string") {
+        if (seen.has(block.id)) continue;
+        seen.add(block.id);
+      }
+      sink.call(session, block.name, block.input);
+    }
+    return "handled";
+  };
+}
+
+// src/store/transcripts/format-gemini.ts
+function isGeminiHeader(record2) {
+  return typeof record2.sessionId === "string" && typeof record2.projectHash === "string";
+}
+var messageTypes = /* @__PURE__ */ new Set(["user", "gemini", "info", "error", "warning"]);
+function isGeminiUpdate(record2) {
+  if (isObject(record2.$set) || typeof record2.$rewindTo === "string") return true;
+  return typeof record2.id === "string" && typeof record2.type === "string" && messageTypes.has(record2.type) && "content" in record2 && !("message" in record2) && !("sessionId" in record2);
+}
+function loadMessages(list, into) {
+  into.clear();
+  list.forEach((message, index) => into.set(isObject(message) && typeof message.id === "string" ? message.id : `#${index}`, message));
+}
+function rewind(messages, id) {
+  if (!messages.has(id)) {
+    messages.clear();
+    return;
+  }
+  let found = false;
+  for (const key of [...messages.keys()]) {
+    if (key === id) found = true;
+    if (found) messages.delete(key);
+  }
+}
+function emitMessage(message, session, sink) {
+  if (!isObject(message)) {
+    sink.skip("messages that are not objects");
+    return;
+  }
+  if (message.type === "user") sink.userText(session, textOf2(message.content), message.timestamp);
+  if (!Array.isArray(message.toolCalls)) return;
+  for (const call of message.toolCalls) {
+    if (isObject(call)) sink.call(session, call.name, call.args, call.timestamp ?? message.timestamp);
+    else sink.skip("tool calls that are not objects");
+  }
+}
+function createGeminiHandler() {
+  const sessions = /* @__PURE__ */ new Map();
+  let current;
+  const messagesOf = (session) => {
+    let messages = sessions.get(session);
+    if (messages === void 0) sessions.set(session, messages = /* @__PURE__ */ new Map());
+    return messages;
+  };
+  const handle = (record2, sink) => {
+    const session = current ?? sink.defaultSession;
+    if (typeof record2.$rewindTo === "string") {
+      rewind(messagesOf(session), record2.$rewindTo);
+      return "handled";
+    }
+    if (isObject(record2.$set)) {
+      if (Array.isArray(record2.$set.messages)) loadMessages(record2.$set.messages, messagesOf(session));
+      return "handled";
+    }
+    if (typeof record2.id === "string" && "type" in record2) {
+      messagesOf(session).set(record2.id, record2);
+      return "handled";
+    }
+    if (isGeminiHeader(record2) || Array.isArray(record2.messages)) {
+      current = stringOr(record2.sessionId, sink.defaultSession);
+      const messages = messagesOf(current);
+      if (Array.isArray(record2.messages)) {
+        if (record2.messages.length === 0) sink.skip("sessions without messages");
+        loadMessages(record2.messages, messages);
+      }
+      return "handled";
+    }
+    return "unknown";
+  };
+  const finish3 = (sink) => {
+    for (const [session, messages] of sessions) for (const message of messages.values()) emitMessage(message, session, sink);
+  };
+  return Object.assign(handle, { finish: finish3 });
+}
+
+// src/store/transcripts/format-opencode.ts
+function isOpenCodeExport(record2) {
+  if (!isObject(record2.info) || !Array.isArray(record2.messages)) return false;
+  const first = record2.messages.find(isObject);
+  return first === void 0 || isObject(first.info) && Array.isArray(first.parts);
+}
+function timeOf2(value, key) {
+  return isObject(value) ? value[key] : void 0;
+}
+function readParts(parts, role, messageTime, session, sink, seen) {
+  for (const part of parts) {
+    if (!isObject(part)) {
+      sink.skip("message parts that are not objects");
+      continue;
+    }
+    if (role === "user" && part.type === "text" && part.synthetic !== true) sink.userText(session, part.text, messageTime);
+    if (part.type !== "tool") continue;
+    if (typeof part.callID === "string") {
+      if (seen.has(part.callID)) continue;
+      seen.add(part.callID);
+    }
+    const state = isObject(part.state) ? part.state : {};
+    sink.call(session, part.tool, state.input, timeOf2(state.time, "start") ?? messageTime);
+  }
+}
+function readOpenCodeDocument(doc, sink) {
+  if (!isObject(doc) || !isObject(doc.info) || !Array.isArray(doc.messages)) return "unknown";
+  const session = stringOr(doc.info.id, sink.defaultSession);
+  const seen = /* @__PURE__ */ new Set();
+  if (doc.messages.length === 0) sink.skip("sessions without messages");
+  for (const message of doc.messages) {
+    if (!isObject(message) || !isObject(message.info) || !Array.isArray(message.parts)) {
+      sink.skip("messages without info and parts");
+      continue;
+    }
+    const time = timeOf2(message.info.time, "created");
+    if (message.info.role === "user") sink.userText(session, void 0, time);
+    readParts(message.parts, message.info.role, time, session, sink, seen);
+  }
+  return "handled";
+}
+
+// src/store/transcripts/detect-format.ts
+var claudeTypes = /* @__PURE__ */ new Set(["user", "assistant", "system", "summary", "progress", "file-history-snapshot", "queue-operation"]);
+function isGeminiSession(record2, messages) {
+  if ("projectHash" in record2) return true;
+  const first = messages.find(isObject);
+  return first !== void 0 && "type" in first && !("role" in first);
+}
+function detectRecordFormat(record2) {
+  if ("session" in record2 && ("tool" in record2 || typeof record2.user === "string")) return "compact";
+  if (typeof record2.type === "string" && "payload" in record2 && codexRecordTypes.has(record2.type)) return "codex";
+  if (isLegacyCodexHeader(record2)) return "codex";
+  if (typeof record2.type === "string" && codexItemTypes.has(record2.type) && !("sessionId" in record2) && !("message" in record2))
+    return "codex";
+  if (Array.isArray(record2.conversations)) return "hermes";
+  if (Array.isArray(record2.trajectory)) return "swe-agent";
+  if (Array.isArray(record2.history)) {
+    const first = record2.history.find(isObject);
+    if ("instance_id" in record2 || first !== void 0 && "source" in first) return "openhands";
+    return "swe-agent";
+  }
+  if (isGeminiHeader(record2) || isGeminiUpdate(record2)) return "gemini";
+  if (isOpenCodeExport(record2)) return "opencode";
+  if (Array.isArray(record2.messages)) return isGeminiSession(record2, record2.messages) ? "gemini" : "chat";
+  if (isCursorRecord(record2)) return "cursor";
+  if (typeof record2.type === "string" && (typeof record2.sessionId === "string" || claudeTypes.has(record2.type))) return "claude-code";
+  return void 0;
+}
+function detectDocumentFormat(doc) {
+  if (Array.isArray(doc)) {
+    const first = doc.find(isObject);
+    if (first === void 0) return void 0;
+    if ("source" in first && ("action" in first || "observation" in first)) return "openhands";
+    if ("role" in first) return isClineHistory(doc) ? "cline" : "chat";
+    return detectRecordFormat(first);
+  }
+  return isObject(doc) ? detectRecordFormat(doc) : void 0;
+}
+
+// src/store/transcripts/format-chat.ts
+function readToolCalls(message, session, sink) {
+  const time = message.timestamp ?? message.created_at;
+  if (Array.isArray(message.tool_calls)) {
+    for (const call of message.tool_calls) {
+      const fn2 = isObject(call) ? call.function : void 0;
+      if (isObject(fn2)) sink.call(session, fn2.name, parseArguments(fn2.arguments), time);
+      else sink.skip("tool calls without a function");
+    }
+  } else if (isObject(message.function_call)) {
+    sink.call(session, message.function_call.name, parseArguments(message.function_call.arguments), time);
+  }
+}
+function readChatDocument(doc, sink) {
+  const messages = Array.isArray(doc) ? doc : isObject(doc) && Array.isArray(doc.messages) ? doc.messages : void 0;
+  if (messages === void 0) return "unknown";
+  const session = isObject(doc) ? stringOr(doc.id ?? doc.session_id, sink.defaultSession) : sink.defaultSession;
+  for (const message of messages) {
+    if (!isObject(message)) {
+      sink.skip("messages that are not objects");
+      continue;
+    }
+    if (message.role === "user") sink.userText(session, message.content, message.timestamp);
+    if (message.role === "assistant") readToolCalls(message, session, sink);
+  }
+  return "handled";
+}
+
+// src/store/transcripts/format-claude-code.ts
+var otherTypes = /* @__PURE__ */ new Set([
+  "system",
+  "summary",
+  "progress",
+  "file-history-snapshot",
+  "queue-operation",
+  "attachment",
+  "result",
+  "custom-title",
+  "tag"
+]);
+function createClaudeCodeHandler() {
+  const seen = /* @__PURE__ */ new Set();
+  let lastSession;
+  return (record2, sink) => {
+    const type = record2.type;
+    if (typeof type !== "string") return "unknown";
+    if (otherTypes.has(type)) return "handled";
+    if (type !== "user" && type !== "assistant") return "unknown";
+    const base = typeof record2.sessionId === "string" ? record2.sessionId : lastSession ?? sink.defaultSession;
+    lastSession = base;
+    const session = typeof record2.agentId === "string" ? `${base}/${record2.agentId}` : record2.isSidechain === true ? `${base}/sidechain` : base;
+    const message = record2.message;
+    if (!isObject(message) || !("content" in message)) {
+      sink.skip(`${type} records without a message`);
+      return "handled";
+    }
+    if (type === "user") {
+      sink.userText(session, textOf2(message.content), record2.timestamp);
+      return "handled";
+    }
+    if (!Array.isArray(message.content)) return "handled";
+    for (const block of message.content) {
+      if (!isObject(block) || block.type !== "tool_use") continue;
+      if (typeof block.id === "string") {
+        if (seen.has(block.id)) continue;
+        seen.add(block.id);
+      }
+      sink.call(session, block.name, block.input, record2.timestamp);
+    }
+    return "handled";
+  };
+}
+
+// src/store/transcripts/format-compact.ts
+function createCompactHandler() {
+  return (record2, sink) => {
+    if (!("session" in record2) || !("tool" in record2 || "user" in record2)) return "unknown";
+    const session = typeof record2.session === "string" || typeof record2.session === "number" ? String(record2.session) : void 0;
+    if (session === void 0 || session === "") {
+      sink.skip("compact records without a session");
+      return "handled";
+    }
+    if ("tool" in record2) sink.call(session, record2.tool, record2.args, record2.ts);
+    else sink.userText(session, record2.user, record2.ts);
+    return "handled";
+  };
+}
+
+// src/store/transcripts/format-hermes.ts
+var toolCallBlock = /<tool_call>([\s\S]*?)<\/tool_call>/g;
+function readToolCalls2(text, session, sink, time) {
+  for (const match of text.matchAll(toolCallBlock)) {
+    let call;
+    try {
+      call = JSON.parse(match[1] ?? "");
+    } catch {
+      sink.skip("<tool_call> blocks that are not JSON");
+      continue;
+    }
+    if (isObject(call)) sink.call(session, call.name, call.arguments, time);
+    else sink.skip("<tool_call> blocks that are not objects");
+  }
+}
+function readHermesDocument(doc, sink) {
+  if (!isObject(doc) || !Array.isArray(doc.conversations)) return "unknown";
+  const session = stringOr(doc.id ?? doc.session_id, sink.defaultSession);
+  for (const turn of doc.conversations) {
+    if (!isObject(turn) || typeof turn.value !== "string") {
+      sink.skip("turns without a text value");
+      continue;
+    }
+    if (turn.from === "human") sink.userText(session, turn.value, doc.timestamp);
+    if (turn.from === "gpt") readToolCalls2(turn.value, session, sink, doc.timestamp);
+  }
+  return "handled";
+}
+
+// src/store/transcripts/format-openhands.ts
+var notTools = /* @__PURE__ */ new Set(["message", "system", "recall", "change_agent_state", "null"]);
+function modelArguments(metadata) {
+  const response = metadata.model_response;
+  const choices = isObject(response) && Array.isArray(response.choices) ? response.choices : [];
+  for (const choice of choices) {
+    const calls = isObject(choice) && isObject(choice.message) ? choice.message.tool_calls : void 0;
+    if (!Array.isArray(calls)) continue;
+    for (const call of calls) {
+      if (isObject(call) && call.id === metadata.tool_call_id && isObject(call.function)) return parseArguments(call.function.arguments);
+    }
+  }
+  return void 0;
+}
+function readEvent(event, session, sink) {
+  if (!isObject(event)) {
+    sink.skip("events that are not objects");
+    return;
+  }
+  if (event.source === "user" && event.action === "message" && isObject(event.args)) {
+    sink.userText(session, event.args.content, event.timestamp);
+    return;
+  }
+  if (event.source !== "agent" || typeof event.action !== "string") return;
+  const metadata = isObject(event.tool_call_metadata) ? event.tool_call_metadata : void 0;
+  if (metadata !== void 0) {
+    sink.call(session, metadata.function_name, modelArguments(metadata) ?? event.args, event.timestamp);
+  } else if (!notTools.has(event.action)) {
+    sink.call(session, event.action, event.args, event.timestamp);
+  }
+}
+function readOpenHandsDocument(doc, sink) {
+  const events = Array.isArray(doc) ? doc : isObject(doc) && Array.isArray(doc.history) ? doc.history : void 0;
+  if (events === void 0) return "unknown";
+  const session = isObject(doc) ? stringOr(doc.instance_id, sink.defaultSession) : sink.defaultSession;
+  for (const event of events) readEvent(event, session, sink);
+  return "handled";
+}
+
+// src/store/transcripts/format-swe-agent.ts
+function readFunctionCalls(message, session, sink) {
+  if (!Array.isArray(message.tool_calls)) return;
+  for (const call of message.tool_calls) {
+    sink.call(session, isObject(call) && isObject(call.function) ? call.function.name : void 0, void 0);
+  }
+}
+function readSweAgentDocument(doc, sink) {
+  if (!isObject(doc) || !(Array.isArray(doc.trajectory) || Array.isArray(doc.history))) return "unknown";
+  const session = sink.defaultSession;
+  const steps = Array.isArray(doc.trajectory) && doc.trajectory.length > 0 ? doc.trajectory : void 0;
+  const actions = steps ?? (Array.isArray(doc.history) ? doc.history.filter((m2) => isObject(m2) && m2.role === "assistant") : []);
+  for (const step of actions) {
+    if (!isObject(step)) {
+      sink.skip("trajectory steps that are not objects");
+      continue;
+    }
+    const action = typeof step.action === "string" ? step.action.trim() : "";
+    if (action !== "") sink.call(session, parseProgram(action), void 0, step.timestamp);
+    else if (steps !== void 0) sink.call(session, void 0, void 0);
+    else readFunctionCalls(step, session, sink);
+  }
+  return "handled";
+}
+
+// src/store/transcripts/formats.ts
+var formatReaders = {
+  "claude-code": { kind: "lines", create: createClaudeCodeHandler },
+  codex: { kind: "lines", create: createCodexHandler },
+  compact: { kind: "lines", create: createCompactHandler },
+  gemini: { kind: "lines", create: createGeminiHandler },
+  cursor: { kind: "lines", create: createCursorHandler },
+  opencode: { kind: "document", read: readOpenCodeDocument },
+  cline: { kind: "document", read: readClineDocument },
+  chat: { kind: "document", read: readChatDocument },
+  "swe-agent": { kind: "document", read: readSweAgentDocument },
+  openhands: { kind: "document", read: readOpenHandsDocument },
+  hermes: { kind: "document", read: readHermesDocument }
+};
+
+// src/store/transcripts/read-lines.ts
+import { createReadStream } from "node:fs";
+import { isUtf8 } from "node:buffer";
+async function* readLines2(path, options) {
+  const stream = createReadStream(path, {
+    highWaterMark: options.chunkBytes ?? 1 << 20
+  });
+  let parts = [];
+  let size = 0;
+  let tooLong = false;
+  let number = 1;
+  const finish3 = (isLast) => {
+    const event = tooLong ? { kind: "too-long", number, bytes: size } : size > 0 || !isLast ? decode(parts.length === 1 ? parts[0] : Buffer.concat(parts, size), number, isLast) : void 0;
+    parts = [];
+    size = 0;
+    tooLong = false;
+    number += 1;
+    return event;
+  };
+  for await (const chunk of stream) {
+    let from = 0;
+    while (from < chunk.length) {
+      const newline = chunk.indexOf(10, from);
+      const end = newline < 0 ? chunk.length : newline;
+      if (!tooLong && size + (end - from) > options.maxLineBytes) {
+        tooLong = true;
+        parts = [];
+      }
+      if (!tooLong && end > from) parts.push(chunk.subarray(from, end));
+      size += end - from;
+      if (newline < 0) break;
+      const event = finish3(false);
+      if (event !== void 0) yield event;
+      from = newline + 1;
+    }
+  }
+  if (size > 0 || tooLong) {
+    const event = finish3(true);
+    if (event !== void 0) yield event;
+  }
+}
+function decode(bytes, number, last) {
+  const end = bytes.length > 0 && bytes[bytes.length - 1] === 13 ? bytes.length - 1 : bytes.length;
+  const line = bytes.subarray(0, end);
+  return {
+    kind: "line",
+    text: line.toString("utf8"),
+    number,
+    last,
+    utf8: isUtf8(line)
+  };
+}
+
+// src/store/transcripts/read-transcript.ts
+var mib = 1024 * 1024;
+function formatBytes(bytes) {
+  if (bytes >= mib) return `${+(bytes / mib).toFixed(1)} MiB`;
+  return bytes >= 1024 ? `${+(bytes / 1024).toFixed(1)} KiB` : `${bytes} bytes`;
+}
+var lineExtensions = /* @__PURE__ */ new Set([".jsonl", ".ndjson"]);
+async function sniffMode(path) {
+  const ext = extname(path).toLowerCase();
+  if (lineExtensions.has(ext)) return "lines";
+  if (ext === ".json" || ext === ".traj") return "document";
+  const handle = await open2(path, "r");
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(4096), 0, 4096, 0);
+    const head = buffer.subarray(0, bytesRead).toString("utf8").trimStart();
+    return head.startsWith("[") || /^\{\s*\n/.test(head) ? "document" : "lines";
+  } finally {
+    await handle.close();
+  }
+}
+var clineHistoryFile = "api_conversation_history.json";
+var clineTaskFiles = /* @__PURE__ */ new Set(["ui_messages.json", "task_metadata.json", "context_history.json", "settings.json", "claude_messages.json"]);
+function stemOf(path) {
+  const name = basename3(path);
+  if (name === clineHistoryFile) return basename3(dirname7(path));
+  const ext = extname(name);
+  return ext === "" ? name : name.slice(0, -ext.length);
+}
+function isClineTaskFile(path) {
+  return clineTaskFiles.has(basename3(path));
+}
+function unknownReason(record2, format) {
+  const other = detectRecordFormat(record2);
+  if (other !== void 0 && other !== format) return `lines in another format (${other}) inside a ${format} file`;
+  return typeof record2.type === "string" ? `records of unknown type "${record2.type.slice(0, 40)}"` : `records ${format} does not know`;
+}
+function createApplier(format, collector, stem) {
+  const reader = formatReaders[format];
+  if (reader.kind === "lines") return reader.create();
+  return (record2, _sink, line) => {
+    collector.defaultSession = `${stem}#${line}`;
+    return reader.read(record2, collector);
+  };
+}
+async function readLineFile(path, collector, options) {
+  const maxLineBytes = options.maxLineBytes ?? 32 * mib;
+  const stem = stemOf(path);
+  let format = options.format;
+  let apply = format === void 0 ? void 0 : createApplier(format, collector, stem);
+  for await (const event of readLines2(path, { maxLineBytes })) {
+    collector.line = event.number;
+    if (event.kind === "too-long") {
+      collector.skip(`lines longer than ${formatBytes(maxLineBytes)}`);
+      continue;
+    }
+    if (event.text.trim() === "") continue;
+    if (!event.utf8) collector.skip("lines with non-UTF-8 bytes (read with U+FFFD)");
+    let value;
+    try {
+      value = JSON.parse(event.text);
+    } catch {
+      collector.skip(event.last ? "truncated last line (not JSON)" : "lines that are not JSON");
+      continue;
+    }
+    if (!isObject(value)) {
+      collector.skip("JSON lines that are not objects");
+      continue;
+    }
+    if (format === void 0 || apply === void 0) {
+      format = detectRecordFormat(value);
+      if (format === void 0) {
+        collector.skip("lines of no known transcript format");
+        continue;
+      }
+      apply = createApplier(format, collector, stem);
+    }
+    collector.format = format;
+    if (apply(value, collector, event.number) === "unknown") collector.skip(unknownReason(value, format));
+  }
+  collector.line = void 0;
+  apply?.finish?.(collector);
+}
+function holdsLines(bytes) {
+  const newline = bytes.indexOf(10);
+  if (newline < 0 || newline === bytes.length - 1) return false;
+  return !/^\s*[[{]\s*$/.test(bytes.subarray(0, newline).toString("utf8"));
+}
+async function readDocumentFile(path, collector, options) {
+  const maxBytes = options.maxDocumentBytes ?? 256 * mib;
+  const { size } = await stat3(path);
+  if (size > maxBytes) {
+    collector.skip(`files over ${formatBytes(maxBytes)} in a whole-file JSON format (not read)`);
+    return true;
+  }
+  const bytes = await readFile3(path);
+  if (!isUtf82(bytes)) collector.skip("files with non-UTF-8 bytes (read with U+FFFD)");
+  let doc;
+  try {
+    doc = JSON.parse(bytes.toString("utf8"));
+  } catch {
+    if (extname(path).toLowerCase() !== ".traj" && holdsLines(bytes)) return false;
+    collector.skip(size === 0 ? "empty files" : "files that are not JSON (truncated?)");
+    return true;
+  }
+  const format = options.format ?? detectDocumentFormat(doc);
+  if (format === void 0) {
+    collector.skip(
+      isClineTaskFile(path) ? "Cline task files other than api_conversation_history.json (no tool calls)" : "files of no known transcript format"
+    );
+    return true;
+  }
+  collector.format = format;
+  const reader = formatReaders[format];
+  if (reader.kind === "document") {
+    if (reader.read(doc, collector) === "unknown") collector.skip(`files that are not ${format} documents`);
+    return true;
+  }
+  const handle = reader.create();
+  for (const record2 of Array.isArray(doc) ? doc : [doc]) {
+    if (!isObject(record2)) collector.skip("records that are not objects");
+    else if (handle(record2, collector) === "unknown") collector.skip(unknownReason(record2, format));
+  }
+  handle.finish?.(collector);
+  return true;
+}
+async function readTranscriptFile(path, options = {}) {
+  const collector = new SessionCollector(options.displayPath ?? path, options.refine ?? defaultRefine, stemOf(path));
+  const mode = await sniffMode(path);
+  if (mode === "document" && await readDocumentFile(path, collector, options)) return collector.finish();
+  await readLineFile(path, collector, options);
+  return collector.finish();
+}
+
+// src/store/transcripts/read-transcripts.ts
+function errorCode(error2) {
+  return typeof error2 === "object" && error2 !== null && "code" in error2 ? String(error2.code) : "error";
+}
+async function* readTranscriptFiles(files, options = {}) {
+  const { displayPath: displayPath2, ...rest } = options;
+  for (const file of files) {
+    const shown = displayPath2?.(file) ?? file;
+    try {
+      yield await readTranscriptFile(file, { ...rest, displayPath: shown });
+    } catch (error2) {
+      yield {
+        file: shown,
+        format: void 0,
+        sessions: [],
+        uses: [],
+        skipped: [
+          {
+            file: shown,
+            reason: `could not read the file (${errorCode(error2)})`,
+            count: 1
+          }
+        ]
+      };
+    }
+  }
+}
+
+// src/services/detect.ts
+var noTranscriptMatch = "no transcript files match";
+var SessionTokens = class {
+  constructor(refine) {
+    this.refine = refine;
+  }
+  refine;
+  table = new TokenTable();
+  sessions = [];
+  evidence = [];
+  calls = 0;
+  add(session) {
+    const ids = new Int32Array(session.calls.length);
+    session.calls.forEach((call, i) => {
+      ids[i] = this.table.intern(buildToken(call, { refine: this.refine }));
+    });
+    this.sessions.push(ids);
+    this.evidence.push({ id: session.id, file: session.file, calls: session.calls, requests: session.requests });
+    this.calls += ids.length;
+  }
+};
+function displayPath(file, cwd) {
+  const rel = relative2(cwd, file);
+  return rel === "" || rel.startsWith("..") || isAbsolute3(rel) ? file : rel;
+}
+async function readExistingSkills(library) {
+  return Promise.all(
+    library.skills.map(async (s) => ({ name: s.name, text: await readFile4(join31(s.dir, "SKILL.md"), "utf8").catch(() => "") }))
+  );
+}
+async function readSkillsDir(dir) {
+  return readExistingSkills({ skills: discoverSkills(dir) });
+}
+async function runDetect(options) {
+  const cwd = resolve4(options.cwd ?? process.cwd());
+  const expanded = await expandTranscriptPaths(options.transcripts, { cwd });
+  const skipped = expanded.unmatched.map((pattern) => ({
+    file: pattern,
+    reason: noTranscriptMatch,
+    count: 1
+  }));
+  if (expanded.truncated)
+    skipped.push({
+      file: cwd,
+      reason: "directory walk stopped at its entry limit",
+      count: 1
+    });
+  const tokens = new SessionTokens(options.refine !== false);
+  const uses = [];
+  const files = readTranscriptFiles(expanded.files, {
+    refine: options.refine ?? defaultRefine,
+    displayPath: (file) => displayPath(file, cwd),
+    ...options.format === void 0 ? {} : { format: options.format },
+    ...options.maxLineBytes === void 0 ? {} : { maxLineBytes: options.maxLineBytes },
+    ...options.maxDocumentBytes === void 0 ? {} : { maxDocumentBytes: options.maxDocumentBytes }
+  });
+  for await (const result of files) {
+    for (const session of result.sessions) tokens.add(session);
+    uses.push(...result.uses);
+    skipped.push(...result.skipped);
+  }
+  const minSessions = options.minSessions ?? options.limits?.min_sessions;
+  const patterns = minePatterns(
+    { sessions: tokens.sessions, vocabulary: tokens.table.names },
+    minSessions === void 0 ? options : { ...options, minSessions }
+  );
+  const existing = options.existingSkills ?? (options.skillsDir === void 0 ? [] : await readSkillsDir(resolve4(cwd, options.skillsDir)));
+  const detected = draftPatterns(patterns, existing, {
+    sessions: tokens.evidence,
+    refine: options.refine !== false,
+    ...options.limits === void 0 ? {} : { limits: options.limits },
+    ...options.profile === void 0 ? {} : { profile: options.profile }
+  });
+  if (options.llm) {
+    for (const pattern of detected) {
+      if (pattern.draft === void 0) continue;
+      const prosed = await writeDraftProse(pattern.draft, options.llm);
+      pattern.draft = { ...prosed.draft, llm: prosed.llm };
+    }
+  }
+  return {
+    sessions: tokens.sessions.length,
+    calls: tokens.calls,
+    files: expanded.files.length,
+    skipped,
+    patterns: detected,
+    uses: buildSkillUses([{ uses }])
+  };
+}
+
+// src/services/curator/detect-patterns.ts
+async function detectPatterns(options, snapshot) {
+  const transcripts = options.transcripts ?? snapshot.config.transcripts;
+  if (transcripts.length === 0) return void 0;
+  const existingSkills = await readExistingSkills(snapshot.library);
+  const report = await runDetect({
+    transcripts,
+    cwd: options.transcriptsDir ?? options.repoDir,
+    existingSkills,
+    limits: { ...resolveDraftLimits(snapshot.config.patterns), ...options.draftLimits },
+    ...options.llm ? { llm: options.llm } : {}
+  });
+  const rejected = new Set(snapshot.state.rejected_proposals);
+  report.patterns = report.patterns.filter((p2) => !rejected.has(p2.fingerprint));
+  const bySkill = new Map(snapshot.skills.map((s) => [s.name, s]));
+  for (const use of report.uses) {
+    const skill = bySkill.get(use.skill);
+    if (!skill || !use.time || Date.parse(use.time) > options.now.getTime()) continue;
+    const usage = { use_count: 0, view_count: 0, patch_count: 0, ...skill.usage };
+    usage.use_count += 1;
+    if (!usage.last_used_at || use.time > usage.last_used_at) usage.last_used_at = use.time;
+    skill.usage = usage;
+  }
+  return report;
+}
+
+// src/llm/umbrella-prose.ts
+var system2 = [
   "You improve the prose of an umbrella skill: a SKILL.md (YAML frontmatter, then Markdown) that gathers several narrow skills.",
   "Rewrite the description (at most 1024 characters: what it covers and when to use it) and the introduction so an agent finds and uses it.",
   "Keep the frontmatter name. Keep every section, heading, paragraph, code block and link of the draft, word for word; you may add text and reorder sections.",
@@ -75332,7 +77234,7 @@ function buildProseMessages(plan, before) {
   const draft = plan.changes.find((c3) => c3.path === `${plan.intoDir}/${skillFileName}`)?.content;
   const members = before.filter((s) => plan.from.includes(s.name)).map((s) => `- ${s.name}`).join("\n");
   return [
-    { role: "system", content: system },
+    { role: "system", content: system2 },
     {
       role: "user",
       content: `Umbrella: ${plan.into}
@@ -75346,7 +77248,7 @@ DRAFT>>>`
     }
   ];
 }
-function parseReply(reply) {
+function parseReply2(reply) {
   const body = reply.trim().replace(/^```(?:json)?\s*\n/, "").replace(/\n```\s*$/, "");
   try {
     const data = JSON.parse(body);
@@ -75364,7 +77266,7 @@ async function writeUmbrellaProse(plan, guard, client) {
   } catch (error2) {
     return keep(`the model call failed: ${error2.message}`);
   }
-  const parsed = parseReply(reply);
+  const parsed = parseReply2(reply);
   if (!parsed) return keep("the model did not answer the JSON object asked for");
   const checked = checkProsedUmbrella(plan, { text: parsed.text, claimedMerged: parsed.merged }, guard.before, guard.outside);
   if (!checked.ok) return keep(`the model's umbrella was refused: ${checked.problems.join("; ")}`);
@@ -75373,32 +77275,33 @@ async function writeUmbrellaProse(plan, guard, client) {
 
 // src/services/consolidate/read-library.ts
 var import_picomatch6 = __toESM(require_picomatch2(), 1);
-import { existsSync as existsSync11, readdirSync as readdirSync7, readFileSync as readFileSync18, statSync as statSync4 } from "node:fs";
-import { join as join29, posix as posix5 } from "node:path";
+import { existsSync as existsSync11, readdirSync as readdirSync8, readFileSync as readFileSync20, statSync as statSync6 } from "node:fs";
+import { join as join32 } from "node:path";
 function listFilesUnder(dir, prefix2 = "") {
   const out = [];
-  for (const entry of readdirSync7(dir, { withFileTypes: true })) {
+  for (const entry of readdirSync8(dir, { withFileTypes: true })) {
     const rel = prefix2 ? `${prefix2}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) out.push(...listFilesUnder(join29(dir, entry.name), rel));
+    if (entry.isDirectory()) out.push(...listFilesUnder(join32(dir, entry.name), rel));
     else if (entry.isFile()) out.push(rel);
   }
   return out.sort();
 }
 async function readLibrary2(repoDir, options = {}) {
-  const skillsDir = options.skillsDir ?? "skills";
-  const root = join29(repoDir, skillsDir);
-  const files = readProvenanceFiles(repoDir, skillsDir);
-  const history = existsSync11(join29(repoDir, ".git")) ? (await readHistoryIndex(repoDir, { skillsRoot: skillsDir })).index : void 0;
+  const library = openLibrary(repoDir, options.skillsDir ?? requireConfig(repoDir).skills_dir);
+  const roots = libraryRoots(library.layout);
+  const files = readProvenanceFiles(repoDir, roots);
+  const history = existsSync11(join32(repoDir, ".git")) ? (await readHistoryIndex(repoDir, { skillsRoot: roots })).index : void 0;
   const resolve9 = (name) => resolveProvenance(name, files, history?.skills[name]);
   const protectedNames = new Set(options.protectedNames ?? []);
-  const skills = existsSync11(root) ? discoverSkills(root).map((location) => {
-    const text = readFileSync18(join29(location.dir, skillFileName), "utf8");
-    const files2 = listFilesUnder(location.dir).filter((path) => path !== skillFileName).map((path) => ({ path, content: new Uint8Array(readFileSync18(join29(location.dir, path))) }));
-    const pinned = parseSkill(text, { file: location.relativeDir }).fields.pinned === true;
+  const pins = parsePins(readOptional2(join32(repoDir, pinsFile)));
+  const skills = library.skills.map((location) => {
+    const text = readFileSync20(join32(location.dir, skillFileName), "utf8");
+    const files2 = listFilesUnder(location.dir).filter((path) => path !== skillFileName).map((path) => ({ path, content: new Uint8Array(readFileSync20(join32(location.dir, path))) }));
+    const pinned = pins.has(location.name) || isPinnedInFile(parseSkill(text, { file: location.path }));
     return {
       name: location.name,
       ...location.category ? { category: location.category } : {},
-      dir: posix5.join(skillsDir, location.relativeDir),
+      dir: location.path,
       text,
       files: files2,
       provenance: options.provenance?.(location.name) ?? resolve9(location.name).provenance,
@@ -75406,15 +77309,27 @@ async function readLibrary2(repoDir, options = {}) {
       pinned,
       protected: protectedNames.has(location.name)
     };
-  }) : [];
-  const archiveRoot = join29(root, archiveDirName);
-  const archiveDirs = existsSync11(archiveRoot) ? discoverSkills(archiveRoot).map((l3) => posix5.join(skillsDir, archiveDirName, l3.relativeDir)) : [];
-  return { skills, references: readReferences(repoDir, options.referenceGlobs ?? []), archiveDirs, findings: files.findings };
+  });
+  return {
+    skills,
+    references: readReferences(repoDir, options.referenceGlobs ?? []),
+    archiveDirs: library.archived.map((l3) => l3.path),
+    roots,
+    rootOf: new Map(library.skills.map((l3) => [l3.name, l3.root])),
+    findings: files.findings
+  };
+}
+function readOptional2(path) {
+  try {
+    return readFileSync20(path, "utf8");
+  } catch {
+    return void 0;
+  }
 }
 function readReferences(repoDir, globs) {
   if (globs.length === 0) return [];
   const match = (0, import_picomatch6.default)([...globs], { dot: true });
-  return listFilesUnder(repoDir).filter((path) => !path.startsWith(".git/") && match(path)).filter((path) => statSync4(join29(repoDir, path)).size < 1e6).map((path) => ({ path, text: readFileSync18(join29(repoDir, path), "utf8") }));
+  return listFilesUnder(repoDir).filter((path) => !path.startsWith(".git/") && match(path)).filter((path) => statSync6(join32(repoDir, path)).size < 1e6).map((path) => ({ path, text: readFileSync20(join32(repoDir, path), "utf8") }));
 }
 
 // src/services/consolidate/plan.ts
@@ -75424,18 +77339,17 @@ function readConfigFile2(repoDir) {
 var stringList = (value) => Array.isArray(value) ? value.filter((v2) => typeof v2 === "string") : void 0;
 async function planLibrary(repoDir, options) {
   const file = readConfigFile2(repoDir);
-  const skillsDir = options.skillsDir ?? readPrimaryRoot(repoDir, file.skills_dir);
+  const skillsDir = options.skillsDir ?? file.skills_dir;
   const referenceGlobs = options.referenceGlobs ?? stringList(file.references) ?? [];
   const protectedNames = options.protectedNames ?? stringList(file.protected) ?? [];
-  const library = await readLibrary2(repoDir, { ...options, skillsDir, referenceGlobs, protectedNames });
-  const result = planConsolidation({
-    skills: library.skills,
-    references: library.references,
-    archiveDirs: library.archiveDirs,
-    skillsDir,
-    now: options.now,
-    config: { ...file.consolidation && typeof file.consolidation === "object" ? file.consolidation : {}, ...options.config }
+  const library = await readLibrary2(repoDir, {
+    ...options,
+    ...skillsDir === void 0 ? {} : { skillsDir },
+    referenceGlobs,
+    protectedNames
   });
+  const config2 = { ...file.consolidation && typeof file.consolidation === "object" ? file.consolidation : {}, ...options.config };
+  const result = planEachRoot(library, config2, options.now);
   const findings = library.findings;
   const advice = options.advise ? adviseOverlaps(library.skills, file.consolidation && typeof file.consolidation === "object" ? file.consolidation : {}).map(
     ({ names, kind, reason }) => ({ names, kind, reason })
@@ -75452,52 +77366,66 @@ async function planLibrary(repoDir, options) {
   const withProse = { ...result, plans };
   return { result: withProse, report: withAdvice(buildPlanReport(withProse, { llm: notes })), findings };
 }
-
-// src/services/consolidate/apply.ts
-async function applyPlan(ledger, plan, options) {
-  if (plan.from.length === 0)
-    throw new SkillgardenError("consolidate/empty-plan", `the plan for ${plan.into} absorbs nothing: nothing to apply`);
-  const { message, changes } = buildPlanCommit(plan, options.runId);
-  const result = await ledger.commit({ message, changes, ...options.author ? { author: options.author } : {} });
-  return { commit: result.commit, files: changes.length };
+function planEachRoot(library, config2, now) {
+  const rootOf = (name) => library.rootOf.get(name) ?? "";
+  const used = new Set(library.skills.map((s) => rootOf(s.name)));
+  const results = library.roots.filter((root) => used.has(root)).map(
+    (root) => planConsolidation({
+      skills: library.skills.map((s) => rootOf(s.name) === root ? s : { ...s, protected: true }),
+      references: library.references,
+      archiveDirs: library.archiveDirs,
+      skillsDir: root,
+      now,
+      config: config2
+    })
+  );
+  const skipped = /* @__PURE__ */ new Map();
+  for (const item of results.flatMap((r2) => r2.skipped)) skipped.set(`${item.names.join()}
+${item.reason}`, item);
+  return {
+    clusters: results.flatMap((r2) => r2.clusters),
+    plans: results.flatMap((r2) => r2.plans),
+    dropped: results.flatMap((r2) => r2.dropped),
+    skipped: [...skipped.values()]
+  };
 }
-function buildPlanCommit(plan, runId) {
-  const archivePrefixes = plan.archived.map((a) => `${a.to}/`);
-  const changes = plan.changes.map((change) => ({
-    path: change.path,
-    content: change.content,
-    ...archivePrefixes.some((p2) => change.path.startsWith(p2)) ? { expected: null } : {}
-  }));
-  const rewritten = plan.rewritten.length > 0 ? `
-References rewritten: ${plan.rewritten.join(", ")}` : "";
-  const message = buildCommitMessage({
-    subject: `skill(merge): ${plan.into} absorbs ${plan.from.join(", ")}`,
-    body: `${plan.reason}
 
-Archived: ${plan.archived.map((a) => `${a.from} -> ${a.to}`).join(", ")}${rewritten}`,
-    trailers: { action: "merge", skills: [plan.into, ...plan.from], actor: "curator", run: runId, reverts: [] }
-  });
-  return { message, changes };
+// src/core/proposals/overlap.ts
+function separateFromUmbrellas(transitions, umbrellas) {
+  const holder = /* @__PURE__ */ new Map();
+  for (const plan of umbrellas)
+    for (const name of [plan.into, ...plan.from, ...plan.demoted]) if (!holder.has(name)) holder.set(name, plan.into);
+  const kept = [];
+  const deferred = [];
+  for (const t2 of transitions) {
+    const umbrella = holder.get(t2.name);
+    if (umbrella === void 0) kept.push(t2);
+    else deferred.push({ skill: t2.name, from: t2.from, to: t2.to, umbrella });
+  }
+  return { kept, deferred };
 }
 
 // src/services/curator/run-curator.ts
 async function runCurator(options) {
   const started = performance.now();
-  const ledger = await openLedger(options.repoDir, { backend: options.backend ?? "auto", now: () => options.now });
+  let ledger;
   try {
-    const head = await ledger.head();
-    const runId = buildRunId(options.now, head);
-    const snapshot = await readLibrary(options.repoDir, { now: options.now });
+    const gitdir = await readGitDir(options.repoDir);
+    const cache = options.cache === false ? void 0 : readSteadyCache(gitdir);
+    const snapshot = await readLibrary(options.repoDir, { now: options.now, ...cache ? { cache } : {} });
     const detected = await detectPatterns(options, snapshot);
-    const planned = options.consolidate ?? snapshot.config.consolidate ? await planLibrary(options.repoDir, { now: options.now }) : void 0;
+    const planned = options.consolidate ?? snapshot.config.consolidate ? await planLibrary(options.repoDir, { now: options.now, ...options.llm ? { llm: options.llm } : {} }) : void 0;
     const plans = planned?.report;
-    const extra = planned ? { plans: planned.report, umbrellas: planned.result.plans } : {};
+    const runId = buildRunId(options.now, snapshot.history.head ?? void 0);
     const readMs = performance.now() - started;
     const gates = checkGates(snapshot.config, snapshot.state, options.now, {
       scheduled: options.scheduled ?? false,
       ...options.idleHours !== void 0 ? { idleHours: options.idleHours } : {}
     });
-    const plan = planLifecycle(snapshot.skills, snapshot.config, options.now);
+    const held = (planned?.result.plans ?? []).filter((p2) => !(options.isDeclinedUmbrella?.(p2) ?? false));
+    const { plan, deferred } = holdBackForUmbrellas(planSteadyPass(cache, snapshot.skills, snapshot.config, options.now), held);
+    if (cache?.changed) await writeSteadyCache(gitdir, cache);
+    const extra = { ...planned ? { plans: planned.report, umbrellas: planned.result.plans } : {}, deferred };
     const planMs = performance.now() - started - readMs;
     const before = {
       active: snapshot.skills.filter((s) => s.record?.state !== "stale").length,
@@ -75511,32 +77439,62 @@ async function runCurator(options) {
     report.plans = plans?.plans ?? [];
     if (detected)
       report.warnings.push(
-        ...detected.skipped.map((s) => ({ code: "detect/skipped", message: `${s.count} skipped: ${s.reason}`, file: s.file }))
+        ...detected.skipped.map((s) => ({
+          code: s.reason === noTranscriptMatch ? "detect/no-match" : "detect/skipped",
+          message: `${s.count} skipped: ${s.reason}`,
+          file: s.file
+        }))
       );
-    const firstRun = gates.applied && gates.first_run && (options.deferFirstRun ?? true) && gates.blocked_by === null;
+    report.skipped.push(
+      ...deferred.map((d2) => ({
+        skill: d2.skill,
+        reason: "in-umbrella-proposal",
+        detail: `${d2.from} -> ${d2.to} waits: the umbrella proposal skillgarden/umbrella/${d2.umbrella} changes this skill`
+      }))
+    );
+    const firstRun = !options.propose && gates.applied && gates.first_run && (options.deferFirstRun ?? true) && gates.blocked_by === null;
     if (gates.blocked_by !== null) return { ...finish(report, "skipped", { readMs, planMs, started }, snapshot), ...extra };
     if (options.dryRun)
       return {
         ...finish(withPlannedTransitions(report, plan), "dry-run", { readMs, planMs, started }, snapshot),
         ...extra
       };
+    ledger = await openLedger(options.repoDir, { backend: options.backend ?? "auto", now: () => options.now });
+    if (options.propose) {
+      const lifecycle = await buildLifecycleBranchProposal(ledger, {
+        repoDir: options.repoDir,
+        runId,
+        now: options.now,
+        snapshot,
+        transitions: plan.decisions.filter((d2) => d2.kind === "transition"),
+        seeds: plan.seeds,
+        forgotten,
+        deferred
+      });
+      return {
+        ...finish(withPlannedTransitions(report, plan), "completed", { readMs, planMs, started }, snapshot),
+        ...extra,
+        ...lifecycle ? { lifecycle } : {}
+      };
+    }
     await ledger.tag(`skillgarden/run/${runId}`);
     const ctx = {
       repoDir: options.repoDir,
       ledger,
       runId,
-      state: snapshot.state,
+      state: new StateText(snapshot.state),
       stateOid: await currentOid(ledger),
       now: options.now.toISOString(),
       snapshot
     };
+    const batch = ledger.beginBatch();
+    const written = [];
     if (!firstRun) {
       const transitions = plan.decisions.filter((d2) => d2.kind === "transition");
       for (const [index, decision] of transitions.entries()) {
         try {
-          const commit = await commitTransition(ctx, decision);
-          report.transitions.push(transitionReport(decision, commit));
-          report.commits.push(commit);
+          await addTransition(ctx, batch, decision);
+          written.push(decision);
         } catch (error2) {
           report.errors.push({
             code: isSkillgardenError(error2) ? error2.code : "curator/failed",
@@ -75547,7 +77505,10 @@ async function runCurator(options) {
         options.onProgress?.(index + 1, transitions.length);
       }
     }
-    report.commits.push(await commitBookkeeping(ctx, firstRun ? [] : plan.seeds, forgotten));
+    await addBookkeeping(ctx, batch, firstRun ? [] : plan.seeds, forgotten);
+    const { commits } = await batch.publish();
+    written.forEach((decision, i) => report.transitions.push(transitionReport(decision, commits[i])));
+    report.commits.push(...commits);
     report.counts.after = countsAfter(report.counts.before, report.transitions);
     report.undo = `skillgarden rollback --run ${runId}`;
     return {
@@ -75555,23 +77516,16 @@ async function runCurator(options) {
       ...extra
     };
   } finally {
-    await ledger.close();
+    await ledger?.close();
   }
 }
 var actionFor = { stale: "mark-stale", active: "reactivate", archived: "archive" };
-async function commitTransition(ctx, decision) {
-  const nextState = applyDecision(ctx.state, decision, ctx.now);
-  const changes = [];
-  if (decision.to === "archived") {
-    const skill = ctx.snapshot.skills.find((s) => s.name === decision.name);
-    if (!skill) throw new Error(`skill ${decision.name} vanished during the run`);
-    const target = archiveTarget(ctx.repoDir, skill.location.root, skill.location.category, skill.name, new Date(ctx.now));
-    const files = await ctx.ledger.listFiles(skill.dir);
-    changes.push(...await moveChanges(ctx.ledger, { dir: skill.dir, files }, target));
-  }
-  const stateText = serializeState(nextState);
-  const writesState = stateText !== serializeState(ctx.state) || changes.length === 0;
-  if (writesState) changes.push({ path: stateFile, content: stateText, expected: ctx.stateOid });
+async function addTransition(ctx, batch, decision) {
+  const record2 = recordAfter(ctx.state.get(decision.name), decision, ctx.now);
+  const changes = await buildTransitionMoves(ctx.ledger, ctx.repoDir, ctx.snapshot, decision, new Date(ctx.now));
+  const state = ctx.state.change(decision.name, record2);
+  const writesState = changes.length === 0 || state.changed;
+  if (writesState) changes.push({ path: stateFile, content: state.bytes, expected: ctx.stateOid });
   const action = actionFor[decision.to];
   const message = buildCommitMessage({
     subject: `skill(${action}): ${decision.name} \u2014 ${decision.from} \u2192 ${decision.to}`,
@@ -75579,13 +77533,12 @@ async function commitTransition(ctx, decision) {
 Anchor: ${decision.anchor} (${decision.anchorSource}).`,
     trailers: { action, skills: [decision.name], actor: "curator", run: ctx.runId, reverts: [] }
   });
-  const { commit } = await ctx.ledger.commit({ message, changes });
-  ctx.state = nextState;
-  if (writesState) ctx.stateOid = blobOid(stateText);
-  return commit;
+  await batch.add({ message, changes });
+  state.apply();
+  if (writesState) ctx.stateOid = void 0;
 }
-async function commitBookkeeping(ctx, seeds2, forgotten) {
-  let state = applySeeds(ctx.state, seeds2, ctx.now);
+async function addBookkeeping(ctx, batch, seeds2, forgotten) {
+  let state = applySeeds(ctx.state.state(), seeds2, ctx.now);
   const skills = { ...state.skills };
   for (const name of forgotten) delete skills[name];
   state = { ...state, skills, last_run_at: ctx.now, last_run_id: ctx.runId };
@@ -75594,10 +77547,9 @@ async function commitBookkeeping(ctx, seeds2, forgotten) {
     subject: `skill(curate): run ${ctx.runId} \u2014 ${seeds2.length} seeded, ${forgotten.length} forgotten`,
     trailers: { action: "curate", skills: seeds2.slice(0, 100), actor: "curator", run: ctx.runId, reverts: [] }
   });
-  const { commit } = await ctx.ledger.commit({ message, changes: [{ path: stateFile, content: stateText, expected: ctx.stateOid }] });
-  ctx.state = state;
-  ctx.stateOid = blobOid(stateText);
-  return commit;
+  await batch.add({ message, changes: [{ path: stateFile, content: stateText, expected: ctx.stateOid }] });
+  ctx.state = new StateText(state);
+  ctx.stateOid = void 0;
 }
 async function currentOid(ledger) {
   const files = await ledger.listFiles(".skillgarden");
@@ -75630,6 +77582,19 @@ function baseReport(input2) {
     timings_ms: {}
   };
 }
+function holdBackForUmbrellas(plan, umbrellas) {
+  const transitions = plan.decisions.filter((d2) => d2.kind === "transition");
+  const { deferred } = separateFromUmbrellas(transitions, umbrellas);
+  if (deferred.length === 0) return { plan, deferred };
+  const held = new Set(deferred.map((d2) => d2.skill));
+  const counts = { ...plan.counts };
+  for (const d2 of deferred) {
+    if (d2.to === "stale") counts.marked_stale--;
+    else if (d2.to === "archived") counts.archived--;
+    else counts.reactivated--;
+  }
+  return { plan: { ...plan, decisions: plan.decisions.filter((d2) => d2.kind !== "transition" || !held.has(d2.name)), counts }, deferred };
+}
 function withPlannedTransitions(report, plan) {
   const transitions = plan.decisions.flatMap((d2) => d2.kind === "transition" ? [transitionReport(d2, null)] : []);
   return { ...report, transitions, counts: { ...report.counts, after: countsAfter(report.counts.before, transitions) } };
@@ -75644,26 +77609,76 @@ function finish(report, status, t2, snapshot) {
 }
 var round2 = (ms2) => Math.round(ms2 * 10) / 10;
 
-// src/services/proposals/branch.ts
-var proposalPrefix = "skillgarden/";
-function buildProposalBranch(kind, name = "") {
-  if (kind === "lifecycle") return `${proposalPrefix}lifecycle`;
-  const safe = name.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^a-z0-9._-]+/g, "-").replace(/\.{2,}/g, ".").replace(/-{2,}/g, "-").replace(/^[.-]+|[.-]+$/g, "").replace(/\.lock$/, "-lock").slice(0, 80).replace(/[.-]+$/g, "") || "unnamed";
-  return `${proposalPrefix}${kind}/${safe}`;
+// src/action/curator-pass.ts
+function umbrellaFingerprint(plan) {
+  return buildProposalFingerprint("umbrella", listUmbrellaDecisions(plan));
 }
-
-// src/action/branch-name.ts
-function buildBranchName(kind, name = "") {
-  return buildProposalBranch(kind, name);
+async function runCuratorPass(inputs, repoDir, options) {
+  const declined = options.declinedUmbrellas;
+  const result = await runCurator({
+    repoDir,
+    now: inputs.now,
+    scheduled: options.scheduled,
+    dryRun: options.dryRun,
+    deferFirstRun: inputs.pushTransitions,
+    transcriptsDir: inputs.workspace,
+    draftLimits: inputs.draftLimits,
+    ...options.propose ? { propose: true } : {},
+    ...declined && declined.size > 0 ? { isDeclinedUmbrella: (plan) => declined.has(umbrellaFingerprint(plan)) } : {},
+    ...options.plan ? inputs.consolidate === void 0 ? {} : { consolidate: inputs.consolidate } : { consolidate: false },
+    ...inputs.transcripts.length > 0 ? { transcripts: inputs.transcripts } : {}
+  });
+  const { report, plans, umbrellas, lifecycle, deferred } = result;
+  report.repo = inputs.workspace;
+  return {
+    report,
+    ...plans ? { plans } : {},
+    umbrellas: umbrellas ?? [],
+    ...lifecycle ? { lifecycle: { ...lifecycle, labels: [...lifecycle.labels, ...inputs.extraLabels] } } : {},
+    deferred
+  };
+}
+function warnEmptyTranscripts(report, inputs, io2) {
+  for (const w of report.warnings.filter((x2) => x2.code === "detect/no-match"))
+    io2.warning(
+      `transcripts: "${w.file ?? ""}" matched no file in ${inputs.workspace} (globs resolve against the repository's checkout). Check the glob, or that the step that writes the transcripts ran before this one.`
+    );
+}
+function buildExtraJobs(inputs, repoDir, pass) {
+  const { config: config2 } = readConfig(repoDir);
+  const consolidate = inputs.consolidate ?? config2.consolidate;
+  const transcripts = inputs.transcripts.length > 0 ? inputs.transcripts : config2.transcripts;
+  const kinds = [...consolidate ? ["umbrella"] : [], ...transcripts.length > 0 ? ["new"] : []];
+  if (kinds.length === 0) return { jobs: [], kinds };
+  const runId = pass.report.run_id;
+  const skillsDir = inputs.skillsDir || readPrimaryRoot(repoDir, config2.skills_dir);
+  const umbrellas = consolidate ? pass.umbrellas.map((plan) => withHeldBack(buildUmbrellaBranchProposal(plan, runId), pass.deferred)) : [];
+  const drafts = pass.report.patterns.flatMap(
+    (pattern) => buildDraftBranchProposal(pattern, skillsDir, runId) ?? []
+  );
+  return { jobs: [...umbrellas, ...drafts].map((p2) => ({ ...p2, labels: [...p2.labels, ...inputs.extraLabels] })), kinds };
+}
+function withHeldBack(proposal, deferred) {
+  const held = deferred.filter((d2) => d2.umbrella === proposal.name);
+  if (held.length === 0) return proposal;
+  return {
+    ...proposal,
+    reasons: [
+      ...proposal.reasons,
+      ...held.map(
+        (d2) => `${codeSpan(d2.skill)} would be due ${d2.from} \u2192 ${d2.to}: the lifecycle proposal leaves it to this one (decided here, looked at again once this is merged or closed)`
+      )
+    ]
+  };
 }
 
 // src/action/event.ts
-import { readFileSync as readFileSync19 } from "node:fs";
+import { readFileSync as readFileSync21 } from "node:fs";
 function readEvent2(eventPath) {
   if (eventPath === "") return {};
   let payload;
   try {
-    payload = JSON.parse(readFileSync19(eventPath, "utf8"));
+    payload = JSON.parse(readFileSync21(eventPath, "utf8"));
   } catch {
     return {};
   }
@@ -75705,6 +77720,19 @@ var Git = class _Git {
     }
     return { stdout, stderr: result.stderr, code: result.code };
   }
+  /** stdout as bytes (a blob's content); throws on failure like `run`. */
+  async runBytes(args) {
+    const result = await runGit(args, { cwd: this.dir, env: this.baseEnv });
+    if (result.code !== 0)
+      throw new SkillgardenError(
+        "action/git-failed",
+        `git ${redact(args).join(" ")} failed in ${this.dir} (exit ${result.code}): ${result.stderr.trim()}`,
+        {
+          data: { args: redact(args), code: result.code, stderr: result.stderr }
+        }
+      );
+    return result.stdout;
+  }
   async text(args, options = {}) {
     return (await this.run(args, options)).stdout.trim();
   }
@@ -75728,7 +77756,7 @@ var botIdentity = {
 };
 
 // node_modules/@actions/github/lib/context.js
-import { readFileSync as readFileSync20, existsSync as existsSync12 } from "fs";
+import { readFileSync as readFileSync22, existsSync as existsSync12 } from "fs";
 import { EOL as EOL5 } from "os";
 var Context = class {
   /**
@@ -75739,7 +77767,7 @@ var Context = class {
     this.payload = {};
     if (process.env.GITHUB_EVENT_PATH) {
       if (existsSync12(process.env.GITHUB_EVENT_PATH)) {
-        this.payload = JSON.parse(readFileSync20(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
+        this.payload = JSON.parse(readFileSync22(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
         const path = process.env.GITHUB_EVENT_PATH;
         process.stdout.write(`GITHUB_EVENT_PATH ${path} does not exist${EOL5}`);
@@ -76988,8 +79016,8 @@ function toErrorMessage(data) {
   }
   if (typeof data === "object" && data !== null && "message" in data) {
     const objectData = data;
-    const suffix = "documentation_url" in objectData ? ` - ${objectData.documentation_url}` : "";
-    return Array.isArray(objectData.errors) ? `${objectData.message}: ${objectData.errors.map((v2) => JSON.stringify(v2)).join(", ")}${suffix}` : `${objectData.message}${suffix}`;
+    const suffix2 = "documentation_url" in objectData ? ` - ${objectData.documentation_url}` : "";
+    return Array.isArray(objectData.errors) ? `${objectData.message}: ${objectData.errors.map((v2) => JSON.stringify(v2)).join(", ")}${suffix2}` : `${objectData.message}${suffix2}`;
   }
   return `Unknown error: ${JSON.stringify(data)}`;
 }
@@ -77130,8 +79158,8 @@ function withCustomRequest(customRequest) {
 
 // node_modules/@octokit/auth-token/dist-bundle/index.js
 var b64url = "(?:[a-zA-Z0-9_-]+)";
-var sep3 = "\\.";
-var jwtRE = new RegExp(`^${b64url}${sep3}${b64url}${sep3}${b64url}$`);
+var sep4 = "\\.";
+var jwtRE = new RegExp(`^${b64url}${sep4}${b64url}${sep4}${b64url}$`);
 var isJWT = jwtRE.test.bind(jwtRE);
 async function auth(token) {
   const isApp = isJWT(token);
@@ -79929,8 +81957,9 @@ var pause = (ms2) => new Promise((resolve9) => setTimeout(resolve9, ms2));
 function openGitHubApi(options) {
   const octokit = getOctokit(options.token, { baseUrl: options.apiUrl });
   const repo = { owner: options.owner, repo: options.repo };
+  const attempt = (route, params) => withRetry(() => octokit.request(route, { ...repo, ...params }), options.retry, options.sleep ?? pause, Date.now);
   const call = async (route, params) => {
-    const outcome = await withRetry(() => octokit.request(route, { ...repo, ...params }), options.retry, options.sleep ?? pause, Date.now);
+    const outcome = await attempt(route, params);
     if (outcome.failure) throw explainFailure(route, outcome.failure);
     return outcome.value?.data;
   };
@@ -79941,7 +81970,9 @@ function openGitHubApi(options) {
       head: input2.branch,
       base: input2.base,
       title: input2.title,
-      body: input2.body
+      body: input2.body,
+      // Sent only when asked for: GitHub refuses `draft` on plans without draft pull requests.
+      ...input2.draft ? { draft: true } : {}
     }),
     updatePull: (number, input2) => call("PATCH /repos/{owner}/{repo}/pulls/{pull_number}", { pull_number: number, ...input2 }),
     addLabels: async (number, labels) => {
@@ -79949,6 +81980,31 @@ function openGitHubApi(options) {
     },
     comment: async (number, body) => {
       await call("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { issue_number: number, body });
+    },
+    requestReviewers: async (number, input2) => {
+      await call("POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers", {
+        pull_number: number,
+        ...input2.reviewers.length > 0 ? { reviewers: [...input2.reviewers] } : {},
+        ...input2.teamReviewers.length > 0 ? { team_reviewers: [...input2.teamReviewers] } : {}
+      });
+    },
+    addAssignees: async (number, assignees) => {
+      await call("POST /repos/{owner}/{repo}/issues/{issue_number}/assignees", { issue_number: number, assignees: [...assignees] });
+    },
+    createBlob: async (base64) => (await call("POST /repos/{owner}/{repo}/git/blobs", { content: base64, encoding: "base64" })).sha,
+    createTree: async (baseTree, entries) => (await call("POST /repos/{owner}/{repo}/git/trees", { base_tree: baseTree, tree: [...entries] })).sha,
+    // No author or committer: GitHub then commits as the token's identity and signs the commit itself.
+    createCommit: (input2) => call("POST /repos/{owner}/{repo}/git/commits", { message: input2.message, tree: input2.tree, parents: [...input2.parents] }),
+    readBranchHead: async (branch) => {
+      const route = "GET /repos/{owner}/{repo}/git/ref/{ref}";
+      const outcome = await attempt(route, { ref: `heads/${branch}` });
+      if (outcome.failure?.http?.status === 404) return null;
+      if (outcome.failure) throw explainFailure(route, outcome.failure);
+      return (outcome.value?.data).object.sha;
+    },
+    writeBranchHead: async (branch, sha, { exists: exists3, force }) => {
+      if (exists3) await call("PATCH /repos/{owner}/{repo}/git/refs/{ref}", { ref: `heads/${branch}`, sha, force });
+      else await call("POST /repos/{owner}/{repo}/git/refs", { ref: `refs/heads/${branch}`, sha });
     }
   };
 }
@@ -79987,396 +82043,60 @@ function explainFailure(route, failure) {
   });
 }
 
-// src/action/markdown.ts
-function escapeMarkdown(text) {
-  return text.replace(/[\r\n]+/g, " ").replace(/[\\`*_{}[\]()<>#+!|~]/g, (c3) => `\\${c3}`).replace(/@/g, "@\u200B").replace(/^([-=])/, "\\$1");
-}
-function codeSpan(text) {
-  const flat = text.replace(/[\r\n]+/g, " ");
-  const longest = Math.max(0, ...[...flat.matchAll(/`+/g)].map((m2) => m2[0].length));
-  const fence3 = "`".repeat(longest + 1);
-  const pad = flat.startsWith("`") || flat.endsWith("`") ? " " : "";
-  return `${fence3}${pad}${flat}${pad}${fence3}`;
-}
+// src/services/baseline.ts
+import { createHash as createHash10 } from "node:crypto";
 
-// src/action/pr-body.ts
-var maxBodyLength = 65536;
-var fingerprintMarker = /<!--\s*skillgarden-fingerprint:\s*([0-9a-f]+)\s*-->/;
-function renderProposalBody(input2, limit = maxBodyLength) {
-  const full = {
-    reasons: input2.proposal.reasons.map((r2) => `- ${r2}`).join("\n"),
-    report: demoteHeadings2(input2.report),
-    structured: input2.proposal.structured.trimEnd(),
-    trailers: input2.proposal.trailerBlock.trim()
-  };
-  const body = render(input2, full);
-  if (body.length <= limit) return body;
-  const pointer = `*Cut to fit GitHub's ${limit.toLocaleString("en")}-character limit: the full report is in the job summary and the \`skillgarden-report\` files of ${input2.fullReportUrl}; the commit holds every change.*`;
-  let parts = { reasons: "", report: pointer, structured: "", trailers: full.trailers };
-  if (render(input2, parts).length + 600 > limit) {
-    parts = {
-      ...parts,
-      trailers: "",
-      report: `${pointer}
-
-*The trailer block (${input2.proposal.trailerBlock.split("\n").length} lines) is too long for a pull request body: merge with a merge commit or rebase, which keep the commit's own trailers.*`
-    };
+// src/core/report/baseline.ts
+function fingerprintOf(finding2, hash2) {
+  return hash2(`${finding2.code}\0${finding2.file}\0${finding2.message}`).slice(0, 16);
+}
+function buildBaseline(findings, hash2) {
+  const entries = findings.map((f3) => ({ code: f3.code, file: f3.file, message: f3.message, fingerprint: fingerprintOf(f3, hash2) }));
+  entries.sort((a, b2) => a.file < b2.file ? -1 : a.file > b2.file ? 1 : a.fingerprint < b2.fingerprint ? -1 : 1);
+  return { version: 1, findings: entries };
+}
+function splitByBaseline(findings, baseline, hash2) {
+  const remaining = /* @__PURE__ */ new Map();
+  for (const entry of baseline.findings) {
+    const list = remaining.get(entry.fingerprint) ?? [];
+    list.push(entry);
+    remaining.set(entry.fingerprint, list);
   }
-  const budget2 = limit - render(input2, parts).length - 100;
-  const reasons = cut(full.reasons, Math.floor(budget2 * 0.45), "- \u2026 (more in the commit and the full report)");
-  const structured = cut(full.structured, Math.floor(budget2 * 0.25), "# \u2026 (cut: see the full report)");
-  const report = cut(full.report, budget2 - reasons.length - structured.length, "\u2026");
-  return render(input2, { ...parts, reasons, structured, report: `${report}
-
-${parts.report}` });
-}
-function render(input2, parts) {
-  const { proposal } = input2;
-  return [
-    `<!-- skillgarden-proposal: ${proposal.kind} -->`,
-    `<!-- skillgarden-fingerprint: ${proposal.fingerprint} -->`,
-    `The skillgarden curator (run \`${input2.runId}\`) proposes this change as one commit. Merge it to apply it (merge, rebase or squash all keep the ledger); close it without merging and this exact proposal is not made again.`,
-    "",
-    "## Why",
-    "",
-    parts.reasons,
-    "",
-    "## Validation",
-    "",
-    input2.validation,
-    "",
-    "## Report",
-    "",
-    parts.report,
-    "",
-    "## Structured",
-    "",
-    "```yaml",
-    parts.structured,
-    "```",
-    "",
-    ...parts.trailers ? [parts.trailers, ""] : []
-  ].join("\n");
-}
-function readFingerprint(body) {
-  return fingerprintMarker.exec(body ?? "")?.[1] ?? null;
-}
-function demoteHeadings2(markdown) {
-  return markdown.replace(/^(#{1,5}) /gm, "#$1 ");
-}
-function cut(text, max, note) {
-  if (text.length <= max) return text;
-  const room = Math.max(0, max - note.length - 1);
-  const at2 = text.lastIndexOf("\n", room);
-  return `${at2 > 0 ? text.slice(0, at2) : ""}
-${note}`.trimStart();
-}
-
-// src/action/propose-extras.ts
-import { join as join33 } from "node:path";
-
-// src/action/extra-proposals.ts
-var import_yaml9 = __toESM(require_dist(), 1);
-
-// src/action/proposal.ts
-var import_yaml8 = __toESM(require_dist(), 1);
-import { createHash as createHash7 } from "node:crypto";
-var kindLabel = { lifecycle: "lifecycle", umbrella: "umbrella", new: "new-skill" };
-var actionOrder = [
-  { to: "active", action: "reactivate" },
-  { to: "stale", action: "mark-stale" },
-  { to: "archived", action: "archive" }
-];
-function buildFingerprint2(kind, decisions) {
-  const canonical = JSON.stringify({ kind, decisions: [...decisions].sort() });
-  return createHash7("sha256").update(canonical).digest("hex").slice(0, 20);
-}
-function buildLifecycleProposal(report, extraLabels = []) {
-  const transitions = report.transitions;
-  if (transitions.length === 0) return null;
-  const actions = actionOrder.filter((o2) => transitions.some((t2) => t2.to === o2.to)).map((o2) => o2.action);
-  const counts = actionOrder.map((o2) => [o2.action, transitions.filter((t2) => t2.to === o2.to).length]).filter(([, n]) => n > 0);
-  const summary2 = counts.map(([action, n]) => `${n} ${action === "mark-stale" ? "marked stale" : action === "archive" ? "archived" : "reactivated"}`).join(", ");
-  const fingerprint = buildFingerprint2(
-    "lifecycle",
-    transitions.map((t2) => `${t2.skill}:${t2.from}>${t2.to}`)
-  );
-  const message = buildLifecycleMessage(report, actions, summary2, fingerprint);
-  return {
-    kind: "lifecycle",
-    branch: buildBranchName("lifecycle"),
-    title: `skillgarden: lifecycle \u2014 ${summary2}`,
-    labels: ["skillgarden", kindLabel.lifecycle, ...extraLabels],
-    fingerprint,
-    commitMessage: message,
-    trailerBlock: readTrailerBlock(message),
-    reasons: transitions.map(
-      (t2) => `${codeSpan(t2.skill)}: ${t2.from} \u2192 **${t2.to}** \u2014 ${escapeMarkdown(t2.reason)} (last activity ${t2.anchor.slice(0, 10)}, ${escapeMarkdown(t2.anchor_source)})`
-    ),
-    structured: (0, import_yaml8.stringify)({
-      prunings: transitions.filter((t2) => t2.to !== "active").map((t2) => ({ name: t2.skill, to: t2.to, reason: t2.reason })),
-      reactivations: transitions.filter((t2) => t2.to === "active").map((t2) => ({ name: t2.skill, reason: t2.reason }))
-    })
-  };
-}
-function buildLifecycleMessage(report, actions, summary2, fingerprint) {
-  const last = actions.at(-1);
-  const body = [
-    ...report.transitions.map((t2) => `- ${t2.skill}: ${t2.from} -> ${t2.to} (${t2.reason})`),
-    "",
-    `Proposed by curator run ${report.run_id}; proposal ${fingerprint}.`
-  ].join("\n");
-  const single = buildCommitMessage({
-    subject: `skill(curate): lifecycle \u2014 ${summary2}`,
-    body,
-    trailers: { action: last, skills: report.transitions.map((t2) => t2.skill), actor: "curator", run: report.run_id, reverts: [] }
-  });
-  const extra = actions.slice(0, -1).map((a) => `Skill-Action: ${a}
-`).join("");
-  return single.replace(`
-Skill-Action: ${last}
-`, `
-${extra}Skill-Action: ${last}
-`);
-}
-function readTrailerBlock(message) {
-  const paragraphs = message.trimEnd().split("\n\n");
-  return paragraphs.at(-1) ?? "";
-}
-
-// src/action/extra-proposals.ts
-function buildUmbrellaProposal(plan, extraLabels) {
-  const report = buildPlanReport(
-    { plans: [plan], dropped: [], skipped: [] },
-    { prunings: plan.archived.map((a) => ({ name: a.name, reason: `absorbed into ${plan.into}` })) }
-  );
-  return {
-    proposal: {
-      kind: "umbrella",
-      branch: buildBranchName("umbrella", plan.into),
-      title: `skillgarden: ${plan.kind === "create" ? "new umbrella" : "merge into"} ${plan.into} \u2014 ${plan.from.length} skill(s)`,
-      labels: ["skillgarden", "umbrella", ...extraLabels],
-      fingerprint: buildFingerprint2("umbrella", [`${plan.kind}:${plan.into}`, ...plan.from, ...plan.demoted.map((d2) => `demote:${d2}`)]),
-      reasons: [
-        escapeMarkdown(describePlan(plan)),
-        ...plan.archived.map((a) => `archive ${codeSpan(a.from)} \u2192 ${codeSpan(a.to)} (restorable)`),
-        ...plan.rewritten.length > 0 ? [`references rewritten in ${plan.rewritten.map(codeSpan).join(", ")}`] : []
-      ],
-      structured: (0, import_yaml9.stringify)({ consolidations: report.consolidations, prunings: report.prunings }, { lineWidth: 0 })
-    },
-    report: renderPlansMarkdown(report)
-  };
-}
-function buildNewSkillProposal(pattern, extraLabels) {
-  const tools = pattern.tools.map(codeSpan).join(" \u2192 ");
-  return {
-    proposal: {
-      kind: "new",
-      branch: buildBranchName("new", pattern.draft.name),
-      title: `skillgarden: new skill ${pattern.draft.name} from a repeated pattern`,
-      labels: ["skillgarden", "new-skill", ...extraLabels],
-      fingerprint: buildFingerprint2("new", [pattern.fingerprint]),
-      reasons: [
-        `the tool sequence ${tools} recurs in ${pattern.sessions} session(s) (confidence ${pattern.confidence.toFixed(2)}); no skill covers it yet`,
-        ...renderEvidence(pattern.draft.evidence),
-        ...pattern.draft.absorbs && pattern.draft.absorbs.length > 0 ? [`folds in the nested or overlapping patterns ${pattern.draft.absorbs.map(codeSpan).join(", ")} of the same sessions`] : []
-      ],
-      structured: (0, import_yaml9.stringify)({
-        patterns: [
-          {
-            name: pattern.draft.name,
-            tools: pattern.tools,
-            sessions: pattern.sessions,
-            confidence: Number(pattern.confidence.toFixed(3)),
-            fingerprint: pattern.fingerprint,
-            ...pattern.draft.evidence ? {
-              session_ids: pattern.draft.evidence.sessions,
-              transcripts: pattern.draft.evidence.files,
-              first_seen: pattern.draft.evidence.first_seen,
-              last_seen: pattern.draft.evidence.last_seen
-            } : {}
-          }
-        ]
-      })
-    },
-    report: ["### Drafted SKILL.md", "", "````markdown", pattern.draft.text.trimEnd(), "````", ""].join("\n")
-  };
-}
-function renderEvidence(evidence) {
-  if (evidence === void 0) return [];
-  const when = evidence.first_seen && evidence.last_seen ? `, first seen ${evidence.first_seen}, last seen ${evidence.last_seen}` : "";
-  return [
-    `people asked for it in words like ${evidence.task_words.slice(0, 6).map(codeSpan).join(", ")}: ${evidence.requests.map((r2) => `"${escapeMarkdown(r2)}"`).join("; ")}`,
-    `sessions ${evidence.sessions.slice(0, 10).map(codeSpan).join(", ")}${evidence.sessions.length > 10 ? ` and ${evidence.sessions.length - 10} more` : ""} in ${evidence.files.slice(0, 10).map(codeSpan).join(", ")}${when}`,
-    ...evidence.ending ? [
-      `the sequence ends with ${{ tests: "the tests run", commit: "a commit", release: "a release", submit: "a submission" }[evidence.ending]}`
-    ] : []
-  ];
-}
-
-// src/action/repo-ops.ts
-var botBranchPrefix = "skillgarden/";
-async function ensureFullHistory(git5) {
-  if (await git5.text(["rev-parse", "--is-shallow-repository"]) !== "true") return "complete";
-  const fetched = await git5.run(["fetch", "--quiet", "--unshallow", "--no-tags", "origin"], { allowFailure: true });
-  if (fetched.code === 0) return "fetched";
-  throw new SkillgardenError(
-    "action/shallow-checkout",
-    `The checkout in ${git5.dir} is shallow and fetching its history failed (${fetched.stderr.trim()}). Skill ages and provenance come from history: set \`fetch-depth: 0\` on actions/checkout.`,
-    { data: { stderr: fetched.stderr } }
-  );
-}
-async function readChangedFiles(git5, baseSha) {
-  const present = await git5.run(["cat-file", "-e", `${baseSha}^{commit}`], { allowFailure: true });
-  if (present.code !== 0) {
-    const fetched = await git5.run(["fetch", "--quiet", "--no-tags", "--depth=1", "origin", baseSha], { allowFailure: true });
-    if (fetched.code !== 0) {
-      throw new SkillgardenError(
-        "action/shallow-checkout",
-        `The pull request's base commit ${baseSha.slice(0, 12)} is not in the checkout and could not be fetched (${fetched.stderr.trim()}). Set \`fetch-depth: 0\` on actions/checkout, or \`changed-only: false\`.`,
-        { data: { baseSha } }
-      );
-    }
+  const fresh = [];
+  const known = [];
+  for (const f3 of findings) {
+    const list = remaining.get(fingerprintOf(f3, hash2));
+    if (list && list.length > 0) {
+      list.pop();
+      known.push(f3);
+    } else fresh.push(f3);
   }
-  const out = await git5.run(["diff", "--name-only", "--no-renames", "-z", baseSha, "HEAD"]);
-  return out.stdout.split("\0").filter(Boolean);
-}
-async function prepareScratch(workspace, scratchDir, sha, branch) {
-  const scratch = workspace.at(scratchDir);
-  await scratch.run(["init", "--quiet", "-b", branch, scratchDir]);
-  await scratch.run(["fetch", "--quiet", "--no-tags", workspace.dir, sha]);
-  await scratch.run(["reset", "--quiet", "--hard", sha]);
-  const remote = await workspace.run(["remote", "get-url", "--push", "origin"], { allowFailure: true });
-  if (remote.code === 0) await scratch.run(["remote", "add", "origin", remote.stdout.trim()]);
-  await scratch.run(["config", "user.name", botIdentity.GIT_AUTHOR_NAME]);
-  await scratch.run(["config", "user.email", botIdentity.GIT_AUTHOR_EMAIL]);
-  return scratch;
-}
-async function commitSquashed(git5, options) {
-  const tree = await git5.text(["rev-parse", `${options.head}^{tree}`]);
-  const date = `${Math.floor(options.date.getTime() / 1e3)} +0000`;
-  const env = { ...botIdentity, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
-  const commit = await git5.text(["commit-tree", tree, "-p", options.base, "-F", "-"], { env, input: options.message });
-  await verifyCommit(git5, commit, { tree, parent: options.base, message: options.message });
-  return commit;
-}
-async function verifyCommit(git5, commit, expected) {
-  const [tree, parents] = (await git5.text(["show", "-s", "--format=%T%n%P", commit])).split("\n");
-  const message = await git5.text(["show", "-s", "--format=%B", commit]);
-  const parent = await git5.text(["rev-parse", `${expected.parent}^{commit}`]);
-  if (tree !== expected.tree || parents !== parent || message !== expected.message.trim()) {
-    throw new SkillgardenError(
-      "action/commit-mismatch",
-      `The proposal commit ${commit} does not hold the curated tree on its base; nothing was pushed.`,
-      { data: { commit } }
-    );
-  }
-}
-function isBotBranch(branch) {
-  return branch.startsWith(botBranchPrefix) && branch.length > botBranchPrefix.length;
-}
-async function pushBotBranch(git5, commit, branch) {
-  if (!isBotBranch(branch))
-    throw new SkillgardenError(
-      "action/not-a-bot-branch",
-      `Refusing to force-push to ${branch}: only ${botBranchPrefix}* branches are the Action's.`
-    );
-  await push(git5, ["--force", "origin", `${commit}:refs/heads/${branch}`]);
-}
-async function deleteBotBranch(git5, branch) {
-  if (!isBotBranch(branch))
-    throw new SkillgardenError(
-      "action/not-a-bot-branch",
-      `Refusing to delete ${branch}: only ${botBranchPrefix}* branches are the Action's.`
-    );
-  await push(git5, ["origin", "--delete", branch], { allowMissing: true });
-}
-async function pushToBase(git5, branch, tags) {
-  await push(git5, ["--atomic", "origin", `HEAD:refs/heads/${branch}`, ...tags.map((t2) => `refs/tags/${t2}:refs/tags/${t2}`)]);
-}
-async function push(git5, args, options = {}) {
-  const result = await git5.run(["push", "--quiet", "--porcelain", ...args], { allowFailure: true });
-  if (result.code === 0) return;
-  if (options.allowMissing && /remote ref does not exist/i.test(result.stderr)) return;
-  const permission = /\b403\b|denied|not permitted|permission/i.test(result.stderr);
-  throw new SkillgardenError(
-    permission ? "action/push-forbidden" : "action/push-failed",
-    permission ? `git push was refused: the token cannot write to the repository. Give the job \`permissions: contents: write\` (and use a token that may push). git said: ${result.stderr.trim()}` : `git push ${args.join(" ")} failed: ${result.stderr.trim()}. If the branch moved while the Action ran, run it again.`,
-    { data: { args, stderr: result.stderr } }
-  );
-}
-async function readRemoteBranch(git5, branch) {
-  const fetched = await git5.run(["fetch", "--quiet", "--no-tags", "origin", `+refs/heads/${branch}:refs/skillgarden-remote/${branch}`], {
-    allowFailure: true
-  });
-  if (fetched.code !== 0) return null;
-  const [commit = "", parent = "", author = ""] = (await git5.text(["show", "-s", "--format=%H%n%P%n%ae", `refs/skillgarden-remote/${branch}`])).split("\n");
-  return { commit, parent: parent.split(" ")[0] ?? "", byBot: author === botIdentity.GIT_AUTHOR_EMAIL };
-}
-async function checkBranchName(git5, branch) {
-  return (await git5.run(["check-ref-format", "--branch", branch], { allowFailure: true })).code === 0;
+  return { fresh, known, gone: [...remaining.values()].flat() };
 }
 
-// src/action/publish-proposal.ts
-var withdrawnMarker = "<!-- skillgarden:withdrawn -->";
-function isWithdrawn(body) {
-  return typeof body === "string" && body.includes(withdrawnMarker);
+// src/services/baseline.ts
+var hash = (text) => createHash10("sha256").update(text).digest("hex");
+function findingFingerprint(finding2) {
+  return fingerprintOf(finding2, hash);
 }
-async function readBranchState(ctx, branch) {
-  const pulls = await ctx.api.listPulls(branch);
-  const open3 = pulls.find((p2) => p2.state === "open");
-  return { branch, pulls, ...open3 ? { open: open3 } : {}, remote: open3 ? await readRemoteBranch(ctx.git, branch) : null };
+function buildFindingsBaseline(findings) {
+  return buildBaseline(findings, hash);
 }
-function decideProposal(state, fingerprint, baseSha) {
-  const declined = state.pulls.find(
-    (p2) => p2.state === "closed" && p2.merged_at === null && !isWithdrawn(p2.body) && readFingerprint(p2.body) === fingerprint
-  );
-  if (declined) return { kind: "declined", pull: declined };
-  if (state.open && state.remote && !state.remote.byBot) return { kind: "edited", pull: state.open };
-  if (state.open && state.remote?.parent === baseSha && readFingerprint(state.open.body) === fingerprint)
-    return { kind: "unchanged", pull: state.open };
-  return { kind: "publish" };
-}
-async function publishProposal(ctx, state, proposal, build) {
-  const commit = await build.commit();
-  await pushBotBranch(ctx.git, commit, proposal.branch);
-  if (state.open) {
-    const updated = await ctx.api.updatePull(state.open.number, { title: proposal.title, body: build.body });
-    return { branch: proposal.branch, number: updated.number, url: updated.html_url, operation: "updated" };
-  }
-  const created = await ctx.api.createPull({ branch: proposal.branch, base: ctx.base.branch, title: proposal.title, body: build.body });
-  await ctx.api.addLabels(created.number, proposal.labels);
-  return { branch: proposal.branch, number: created.number, url: created.html_url, operation: "created" };
-}
-async function withdrawProposal(ctx, state, reason) {
-  if (!state.open) return [];
-  if (state.remote && !state.remote.byBot) {
-    await ctx.api.comment(state.open.number, `${reason} Someone has pushed to this branch, so it is left open for a person to close.`);
-    return [];
-  }
-  await ctx.api.comment(
-    state.open.number,
-    `${reason} Closing this proposal; the curator opens a new one when there is something to propose.`
-  );
-  await ctx.api.updatePull(state.open.number, { state: "closed", body: `${state.open.body ?? ""}
-
-${withdrawnMarker}
-` });
-  await deleteBotBranch(ctx.git, state.branch);
-  return [{ branch: state.branch, number: state.open.number, url: state.open.html_url, operation: "closed" }];
+function applyBaseline(findings, baseline) {
+  return splitByBaseline(findings, baseline, hash);
 }
 
 // src/services/validate.ts
-import { existsSync as existsSync13, statSync as statSync5 } from "node:fs";
-import { basename as basename5, dirname as dirname6, join as join32, relative as relative4, resolve as resolve5, sep as sep5 } from "node:path";
+import { existsSync as existsSync13, statSync as statSync8 } from "node:fs";
+import { basename as basename4, dirname as dirname8, join as join36, relative as relative5, resolve as resolve5, sep as sep7 } from "node:path";
 
 // src/store/read-skill.ts
-import { readFileSync as readFileSync21, realpathSync as realpathSync2 } from "node:fs";
-import { join as join30, relative as relative3, sep as sep4 } from "node:path";
+import { readFileSync as readFileSync23, realpathSync as realpathSync2 } from "node:fs";
+import { join as join33, relative as relative3, sep as sep5 } from "node:path";
 function readSkillFolder(dir, options) {
   const findings = [];
-  const file = join30(dir, skillFileName);
-  const linked = isSymlink(dir) || isSymlink(file);
+  const file = join33(dir, skillFileName);
+  const linked = isSymlink(dir) || skillFileIsLink(dir, file, options.readDir);
   const escape2 = linked ? escapesBoundary(file, options.boundary) : void 0;
   if (escape2) {
     findings.push(
@@ -80392,9 +82112,24 @@ function readSkillFolder(dir, options) {
     );
     return { bytes: void 0, files: /* @__PURE__ */ new Map(), findings };
   }
+  const links = [];
+  const listed2 = listSkillFiles(
+    dir,
+    options.maxFiles ?? 2e3,
+    options.maxDepth ?? 8,
+    options.readDir ?? readDirUncached,
+    links,
+    options.files
+  );
+  const files = listed2.files;
+  const blob = listed2.skillStat && options.knownBlob?.(file, listed2.skillStat);
   let bytes;
+  if (blob !== void 0 && options.needsBytes?.(blob, files) === false) {
+    findings.push(...linkFindings(dir, links, options));
+    return { bytes, files, findings, blob };
+  }
   try {
-    bytes = options.files ? options.files.read(file).bytes : readFileSync21(file);
+    bytes = options.files ? options.files.read(file).bytes : readFileSync23(file);
   } catch (error2) {
     findings.push(
       finding({
@@ -80406,12 +82141,15 @@ function readSkillFolder(dir, options) {
       })
     );
   }
-  const links = [];
-  const files = listSkillFiles(dir, options.maxFiles ?? 2e3, options.maxDepth ?? 8, options.readDir ?? readDirUncached, links);
+  findings.push(...linkFindings(dir, links, options));
+  return { bytes, files, findings };
+}
+function linkFindings(dir, links, options) {
+  const findings = [];
   if (options.repository) {
     const folder = options.reportPath.slice(0, -skillFileName.length);
     for (const rel of links) {
-      const target = escapesBoundary(join30(dir, rel), options.repository);
+      const target = escapesBoundary(join33(dir, rel), options.repository);
       if (!target) continue;
       findings.push(
         finding({
@@ -80424,7 +82162,16 @@ function readSkillFolder(dir, options) {
       );
     }
   }
-  return { bytes, files, findings };
+  return findings;
+}
+function skillFileIsLink(dir, file, readDir) {
+  if (!readDir) return isSymlink(file);
+  try {
+    const entry = readDir(dir).find((e) => e.name === skillFileName);
+    return entry ? entry.isSymbolicLink() : isSymlink(file);
+  } catch {
+    return isSymlink(file);
+  }
 }
 function escapesBoundary(path, boundary) {
   let real;
@@ -80436,12 +82183,13 @@ function escapesBoundary(path, boundary) {
     return void 0;
   }
   const rel = relative3(realBoundary, real);
-  return rel === "" || !rel.startsWith("..") && !rel.startsWith(sep4) && rel !== ".." ? void 0 : real;
+  return rel === "" || !rel.startsWith("..") && !rel.startsWith(sep5) && rel !== ".." ? void 0 : real;
 }
-function listSkillFiles(dir, maxFiles, maxDepth2, readDir, links) {
+function listSkillFiles(dir, maxFiles, maxDepth3, readDir, links, kept) {
   const files = /* @__PURE__ */ new Map();
+  let skillStat;
   const walk3 = (folder, prefix2, depth) => {
-    if (depth > maxDepth2) return;
+    if (depth > maxDepth3) return;
     let entries;
     try {
       entries = readDir(folder);
@@ -80450,19 +82198,22 @@ function listSkillFiles(dir, maxFiles, maxDepth2, readDir, links) {
     }
     for (const entry of entries) {
       if (files.size >= maxFiles) return;
-      const path = join30(folder, entry.name);
+      const path = join33(folder, entry.name);
       const rel = prefix2 ? `${prefix2}/${entry.name}` : entry.name;
       if (entry.isDirectory()) {
         walk3(path, rel, depth + 1);
         continue;
       }
       if (entry.isSymbolicLink()) links.push(rel);
-      const stat6 = lstatIfAny(path);
-      if (stat6) files.set(rel, { path: rel, size: stat6.size });
+      const stat5 = lstatIfAny(path);
+      if (!stat5) continue;
+      files.set(rel, { path: rel, size: stat5.size });
+      if (rel === skillFileName) skillStat = stat5;
+      kept?.keepStat(path, stat5);
     }
   };
   walk3(dir, "", 0);
-  return files;
+  return { files, skillStat };
 }
 
 // src/core/evals/validate-evals.ts
@@ -80536,8 +82287,8 @@ function checkCase(item, index, ids, input2, add2) {
     }
     if (key !== "files") continue;
     list.forEach((path, i) => {
-      const relative7 = path.replace(/^\.\//, "");
-      if (input2.skillFiles.has(relative7) || input2.skillFiles.has(`evals/${relative7}`)) return;
+      const relative8 = path.replace(/^\.\//, "");
+      if (input2.skillFiles.has(relative8) || input2.skillFiles.has(`evals/${relative8}`)) return;
       const message = `evals[${index}] names "${path}", which is not a file of the skill`;
       add2(
         "evals/file-missing",
@@ -80554,8 +82305,8 @@ function isRecord3(value) {
 }
 
 // src/services/validate-evals.ts
-import { readFileSync as readFileSync22 } from "node:fs";
-import { join as join31 } from "node:path";
+import { readFileSync as readFileSync24 } from "node:fs";
+import { join as join34 } from "node:path";
 var maxEvalsBytes = 1024 * 1024;
 function checkEvalsFile(dir, folder, files, reportPath) {
   const entry = files.get(evalsFile);
@@ -80573,7 +82324,7 @@ function checkEvalsFile(dir, folder, files, reportPath) {
   }
   let text;
   try {
-    text = readFileSync22(join31(dir, evalsFile), "utf8");
+    text = readFileSync24(join34(dir, evalsFile), "utf8");
   } catch (error2) {
     return [
       finding({
@@ -80588,6 +82339,145 @@ function checkEvalsFile(dir, folder, files, reportPath) {
   return validateEvals({ file: reportPath, text, folder, skillFiles: new Set(files.keys()) });
 }
 
+// src/core/content-cache.ts
+var maxEntries = 2e5;
+var ContentCache = class {
+  old;
+  used = /* @__PURE__ */ new Map();
+  added = 0;
+  /** Lookups answered: work not done again. */
+  hits = 0;
+  rules;
+  /**
+   * `data`: what was read (anything: a corrupt or foreign file is ignored
+   * whole, as is one with a bad entry); `rules`: this run's version.
+   */
+  constructor(data, rules2, isEntry) {
+    this.rules = rules2;
+    this.old = isCacheData(data, isEntry) && data.rules === rules2 ? data.entries : {};
+  }
+  get(key) {
+    const hit = this.used.get(key) ?? (Object.hasOwn(this.old, key) ? this.old[key] : void 0);
+    if (hit !== void 0) {
+      this.used.set(key, hit);
+      this.hits++;
+    }
+    return hit;
+  }
+  put(key, value) {
+    this.used.set(key, value);
+    this.added++;
+  }
+  /** Entries computed (and added) by this run. */
+  get misses() {
+    return this.added;
+  }
+  /** Something new to write. */
+  get changed() {
+    return this.added > 0;
+  }
+  toData() {
+    const entries = Object.fromEntries(this.used);
+    let room = maxEntries - this.used.size;
+    for (const key of Object.keys(this.old)) {
+      if (room <= 0) break;
+      if (this.used.has(key)) continue;
+      entries[key] = this.old[key];
+      room--;
+    }
+    return { version: 1, rules: this.rules, entries };
+  }
+};
+function isCacheData(value, isEntry) {
+  const data = value;
+  if (typeof data !== "object" || data === null || data.version !== 1 || typeof data.rules !== "string") return false;
+  const entries = data.entries;
+  if (typeof entries !== "object" || entries === null || Array.isArray(entries)) return false;
+  return Object.values(entries).every(isEntry);
+}
+function fingerprint(text) {
+  let hash2 = 3587885995934242;
+  for (let i = 0; i < text.length; i++) {
+    hash2 ^= text.charCodeAt(i);
+    hash2 = (hash2 * 435 + Math.floor(hash2 / 2 ** 32) * 1099511628211) % 2 ** 52;
+  }
+  return hash2.toString(36);
+}
+
+// src/services/validate-cache.ts
+import { createHash as createHash11 } from "node:crypto";
+
+// src/store/repo-cache.ts
+async function openRepoCache(repo, name) {
+  let layout;
+  try {
+    layout = await readRepoLayout(repo);
+  } catch {
+    return void 0;
+  }
+  const file = cacheFilePath(layout.gitdir, name);
+  return { dir: layout.dir, gitdir: layout.gitdir, data: readCacheFile(file), save: (value) => writeCacheFile(file, value) };
+}
+
+// src/store/scan/tracked-blobs.ts
+import { readFileSync as readFileSync25, statSync as statSync7 } from "node:fs";
+import { join as join35, relative as relative4, sep as sep6 } from "node:path";
+var msOf = (raw, at2) => raw.readUInt32BE(at2) * 1e3 + raw.readUInt32BE(at2 + 4) / 1e6;
+function readTrackedBlobs(dir, gitdir) {
+  const file = join35(gitdir, "index");
+  let entries;
+  let indexMs;
+  try {
+    indexMs = statSync7(file).mtimeMs;
+    entries = parseIndex(readFileSync25(file), file).entries;
+  } catch {
+    return void 0;
+  }
+  const byPath = /* @__PURE__ */ new Map();
+  for (const entry of entries) byPath.set(entry.path, entry);
+  const prefix2 = dir.endsWith(sep6) ? dir : `${dir}${sep6}`;
+  return {
+    oidIfUnchanged(abs, stat5) {
+      const rel = abs.startsWith(prefix2) ? abs.slice(prefix2.length) : relative4(dir, abs);
+      const entry = byPath.get(sep6 === "/" ? rel : rel.split(sep6).join("/"));
+      if (!entry || !stat5.isFile()) return void 0;
+      const { raw } = entry;
+      const mtime = msOf(raw, 8);
+      const same = mtime === stat5.mtimeMs && msOf(raw, 0) === stat5.ctimeMs && raw.readUInt32BE(36) === stat5.size % 2 ** 32 && raw.readUInt32BE(20) === stat5.ino % 2 ** 32;
+      if (!same || mtime >= indexMs) return void 0;
+      const { oid, stage } = readEntryOid(entry);
+      return stage === 0 ? oid : void 0;
+    }
+  };
+}
+
+// src/version.ts
+import { readFileSync as readFileSync26 } from "node:fs";
+var version2;
+function readPackageVersion() {
+  if (version2 !== void 0) return version2;
+  if (true) return version2 = "1.0.0";
+  for (let dir = new URL(".", import.meta.url), above = ""; dir.href !== above; above = dir.href, dir = new URL("..", dir)) {
+    const manifest = readManifest(new URL("package.json", dir));
+    if (manifest?.name === "skillgarden" && typeof manifest.version === "string") return version2 = manifest.version;
+  }
+  throw new SkillgardenError("package/no-version", `no skillgarden package.json above ${import.meta.url}: reinstall the package`);
+}
+function readManifest(url) {
+  try {
+    return JSON.parse(readFileSync26(url, "utf8"));
+  } catch {
+    return void 0;
+  }
+}
+
+// src/services/validate-cache.ts
+function validateKey(input2) {
+  const files = [...input2.files.values()].map((f3) => `${f3.path}:${f3.size}`).sort();
+  const place = [input2.reportPath, input2.folder, input2.profile, input2.links ?? "", input2.skillDir ?? ""];
+  return `${input2.blob} ${createHash11("sha1").update(JSON.stringify([place, files])).digest("hex")}`;
+}
+
 // src/services/validate.ts
 function runValidate(options) {
   const profile = options.profile ?? "portable";
@@ -80599,37 +82489,27 @@ function runValidate(options) {
     targets = dedupe((options.paths ?? []).flatMap((path) => resolveTargets(resolve5(options.cwd, path), path, true, readDir)));
   } else {
     const library = options.library ?? openLibrary(options.cwd, options.skillsDir, { readDir });
-    targets = library.skills.map((s) => ({ dir: s.dir, name: s.name, boundary: options.cwd, libraryRoot: join32(options.cwd, s.root) }));
+    targets = library.skills.map((s) => ({ dir: s.dir, name: s.name, boundary: options.cwd, libraryRoot: join36(options.cwd, s.root) }));
     findings.push(...library.findings);
   }
   targets.forEach((target, index) => {
-    const reportPath = toPosix(relative4(options.cwd, join32(target.dir, skillFileName))) || skillFileName;
-    const content = readSkillFolder(target.dir, {
+    const reportPath = toPosix(relative5(options.cwd, join36(target.dir, skillFileName))) || skillFileName;
+    const cached = (skill) => lookup(target, reportPath, skill.blob, skill.files, profile, options);
+    const read2 = (skip) => readSkillFolder(target.dir, {
       reportPath,
       boundary: target.boundary,
       readDir,
       ...explicit ? {} : { repository: options.cwd },
-      ...options.files ? { files: options.files } : {}
+      ...options.files ? { files: options.files } : {},
+      ...skip && options.cache && options.tracked ? skipUnchanged(options.tracked, (blob, files) => cached({ blob, files })) : {}
     });
+    let content = read2(true);
+    const known = content.blob === void 0 ? void 0 : cached({ blob: content.blob, files: content.files });
+    if (content.blob !== void 0 && !known) content = read2(false);
     findings.push(...content.findings);
-    if (content.bytes) {
-      const libraryRoot = target.libraryRoot;
-      const library = libraryRoot ? {
-        scope: options.links ?? "library",
-        skillDir: toPosix(relative4(libraryRoot, target.dir)),
-        exists: (path) => existsSync13(join32(libraryRoot, path))
-      } : void 0;
-      const result = validateSkill({
-        file: reportPath,
-        content: content.bytes,
-        folder: target.name,
-        profile,
-        files: content.files,
-        ...library ? { library } : {}
-      });
-      findings.push(...result.findings);
-    }
-    const evalsPath = toPosix(relative4(options.cwd, join32(target.dir, evalsFile)));
+    if (known) findings.push(...known);
+    else if (content.bytes) findings.push(...checkSkill(target, reportPath, content.bytes, content.files, profile, options));
+    const evalsPath = toPosix(relative5(options.cwd, join36(target.dir, evalsFile)));
     findings.push(...checkEvalsFile(target.dir, target.name, content.files, evalsPath));
     options.onProgress?.(index + 1, targets.length);
   });
@@ -80642,22 +82522,57 @@ function runValidate(options) {
     findings
   };
 }
+function skipUnchanged(tracked, hit) {
+  return {
+    knownBlob: (file, stat5) => tracked.oidIfUnchanged(file, stat5),
+    needsBytes: (blob, files) => hit(blob, files) === void 0
+  };
+}
+function lookup(target, reportPath, blob, files, profile, options) {
+  if (!options.cache) return void 0;
+  const libraryRoot = target.libraryRoot;
+  const skillDir = libraryRoot ? toPosix(relative5(libraryRoot, target.dir)) : void 0;
+  const known = options.cache.get(validateKey({ blob, reportPath, folder: target.name, profile, links: options.links, skillDir, files }));
+  const holds = ([path, existed]) => libraryRoot !== void 0 && existsSync13(join36(libraryRoot, path)) === existed;
+  return known && known.probes.every(holds) ? known.findings : void 0;
+}
+function checkSkill(target, reportPath, bytes, files, profile, options) {
+  const libraryRoot = target.libraryRoot;
+  const skillDir = libraryRoot ? toPosix(relative5(libraryRoot, target.dir)) : void 0;
+  const blob = options.cache ? blobId(bytes) : void 0;
+  const known = blob === void 0 ? void 0 : lookup(target, reportPath, blob, files, profile, options);
+  if (known) return known;
+  const key = blob === void 0 ? void 0 : validateKey({ blob, reportPath, folder: target.name, profile, links: options.links, skillDir, files });
+  const probes = [];
+  const library = libraryRoot && skillDir !== void 0 ? {
+    scope: options.links ?? "library",
+    skillDir,
+    exists: (path) => {
+      const existed = existsSync13(join36(libraryRoot, path));
+      probes.push([path, existed]);
+      return existed;
+    }
+  } : void 0;
+  const result = validateSkill({ file: reportPath, content: bytes, folder: target.name, profile, files, ...library ? { library } : {} });
+  if (key !== void 0) options.cache?.put(key, { findings: result.findings, probes });
+  return result.findings;
+}
 function resolveTargets(absolute, asGiven, deep, readDir) {
   if (!existsSync13(absolute)) {
     throw new SkillgardenError("validate/not-found", `${asGiven}: no such file or folder`, {
       data: { path: asGiven }
     });
   }
-  if (statSync5(absolute).isFile()) {
-    if (basename5(absolute) !== skillFileName) {
+  if (statSync8(absolute).isFile()) {
+    if (basename4(absolute) !== skillFileName) {
       throw new SkillgardenError("validate/not-a-skill", `${asGiven}: not a SKILL.md; name a skill folder, a SKILL.md or a skills root`, {
         data: { path: asGiven }
       });
     }
-    const dir = dirname6(absolute);
-    return [{ dir, name: basename5(dir), boundary: dirname6(dir) }];
+    const dir = dirname8(absolute);
+    return [{ dir, name: basename4(dir), boundary: dirname8(dir) }];
   }
-  if (existsSync13(join32(absolute, skillFileName))) return [{ dir: absolute, name: basename5(absolute), boundary: dirname6(absolute) }];
+  if (existsSync13(join36(absolute, skillFileName))) return [{ dir: absolute, name: basename4(absolute), boundary: dirname8(absolute) }];
   return discoverSkills(absolute, { readDir, ...deep ? { deep: { maxDepth: 8 } } : {} }).map((skill) => ({
     dir: skill.dir,
     name: skill.name,
@@ -80670,84 +82585,436 @@ function dedupe(targets) {
   return targets.filter((t2) => !seen.has(t2.dir) && seen.add(t2.dir));
 }
 function toPosix(path) {
-  return sep5 === "/" ? path : path.split(sep5).join("/");
+  return sep7 === "/" ? path : path.split(sep7).join("/");
 }
 
 // src/action/validate-proposal.ts
-function validateProposal(dir, inputs) {
+var listedFindings = 20;
+function readTreeFindings(dir, inputs) {
+  const { config: config2 } = readConfig(dir);
+  const result = runValidate({
+    cwd: dir,
+    skillsDir: inputs.skillsDir || config2.skills_dir,
+    profile: inputs.profile ?? config2.profile,
+    links: config2.links
+  });
+  return { skills: result.skills, findings: result.findings };
+}
+function readBaseFindings(dir, inputs, branch) {
   try {
-    const { config: config2 } = readConfig(dir);
-    const result = runValidate({
-      cwd: dir,
-      skillsDir: inputs.skillsDir || config2.skills_dir,
-      profile: inputs.profile ?? config2.profile,
-      links: config2.links
-    });
-    const verdict = result.errors > 0 ? "\u274C" : "\u2705";
-    const lines = [
-      `${verdict} The curator validated the proposed tree itself (pull requests opened with \`GITHUB_TOKEN\` start no workflows): ${result.skills} skill(s), ${result.errors} error(s), ${result.warnings} warning(s).`
-    ];
-    for (const f3 of result.findings.filter((x2) => x2.severity === "error").slice(0, 20))
-      lines.push(`- ${codeSpan(`${f3.file}:${f3.line}`)} ${codeSpan(f3.code)}`);
-    return lines.join("\n");
+    return { branch, baseline: buildFindingsBaseline(readTreeFindings(dir, inputs).findings) };
+  } catch {
+    return void 0;
+  }
+}
+function validateProposal(dir, inputs, base) {
+  let tree;
+  try {
+    tree = readTreeFindings(dir, inputs);
   } catch (error2) {
     return `\u26A0\uFE0F The curator could not validate the proposed tree: ${error2.message}`;
   }
+  const split = base ? applyBaseline(tree.findings, base.baseline) : { fresh: tree.findings, known: [] };
+  const introduced = split.fresh.filter((f3) => f3.severity !== "info");
+  const errors = introduced.filter((f3) => f3.severity === "error").length;
+  const warnings = introduced.length - errors;
+  const scope = base ? `compared with ${codeSpan(base.branch)}, this proposal introduces` : "the base could not be read, so all are listed:";
+  const lines = [
+    `${errors > 0 ? "\u274C" : "\u2705"} The curator validated the proposed tree itself (pull requests opened with \`GITHUB_TOKEN\` start no workflows): ${tree.skills} skill(s); ${scope} ${errors} error(s) and ${warnings} warning(s).`
+  ];
+  const ordered = [...introduced].sort((a, b2) => a.severity === b2.severity ? 0 : a.severity === "error" ? -1 : 1);
+  for (const f3 of ordered.slice(0, listedFindings)) lines.push(`- ${renderFinding(f3)}`);
+  if (ordered.length > listedFindings)
+    lines.push(`- \u2026 and ${ordered.length - listedFindings} more (run \`npx skillgarden validate\` on the branch)`);
+  const known = split.known.filter((f3) => f3.severity !== "info").length;
+  if (base && known > 0)
+    lines.push("", `${known} finding(s) already on ${codeSpan(base.branch)} are left as they were: not this proposal's.`);
+  return lines.join("\n");
+}
+function renderFinding(f3) {
+  const where = f3.line > 0 ? `${f3.file}:${f3.line}` : f3.file;
+  return `${f3.severity} ${codeSpan(where)} ${codeSpan(f3.code)}: ${escapeMarkdown(f3.message)}${f3.hint ? ` \u2014 ${escapeMarkdown(f3.hint)}` : ""}`;
 }
 function runUrl(inputs) {
   const { serverUrl, owner, repo, runId } = inputs.github;
   return runId ? `${serverUrl}/${owner}/${repo}/actions/runs/${runId}` : "this workflow run";
 }
 
+// src/action/commit-proposal.ts
+async function commitOnBase(git5, proposal, base) {
+  await checkoutBase(git5, base.sha);
+  const ledger = await openLedger(git5.dir, { backend: "isomorphic-git", now: () => base.now });
+  let commit;
+  try {
+    commit = await commitProposal(ledger, proposal, { base: base.sha });
+  } finally {
+    await ledger.close();
+  }
+  const parent = await git5.text(["show", "-s", "--format=%P", commit]);
+  if (parent !== base.sha)
+    throw new SkillgardenError(
+      "action/commit-mismatch",
+      `The ${proposal.kind} proposal did not make exactly one commit on the base; nothing was pushed.`,
+      { data: { commit } }
+    );
+  await git5.run(["checkout", "--quiet", "--force", "-B", "skillgarden-proposal", commit]);
+  return commit;
+}
+async function checkoutBase(git5, sha) {
+  await git5.run(["checkout", "--quiet", "--force", "-B", "skillgarden-proposal", sha]);
+  await git5.run(["clean", "--quiet", "-fd"]);
+}
+function loadBaseFindings(git5, base, inputs) {
+  let loaded;
+  return () => {
+    loaded ??= checkoutBase(git5, base.sha).then(() => readBaseFindings(git5.dir, inputs, base.branch));
+    return loaded;
+  };
+}
+
+// src/action/preview.ts
+var maxDiffLines = 400;
+var maxDiffChars = 4e4;
+async function previewProposals(git5, jobs, base) {
+  const previews = [];
+  for (const job of jobs) {
+    const commit = await commitOnBase(git5, job, base);
+    const status = await git5.text(["diff", "--name-status", "-M", "-z", base.sha, commit]);
+    const patch = await git5.run(["diff", "-M", "--no-color", base.sha, commit]);
+    const { text, truncated } = boundDiff(patch.stdout);
+    previews.push({
+      kind: job.kind,
+      branch: job.branch,
+      title: job.title,
+      fingerprint: job.fingerprint,
+      reasons: job.reasons,
+      files: parseNameStatus(status),
+      diff: text,
+      diff_truncated: truncated
+    });
+  }
+  return previews;
+}
+function previewLifecycle(proposal) {
+  const { kind, branch, title, fingerprint: fingerprint2, reasons } = proposal;
+  return { kind, branch, title, fingerprint: fingerprint2, reasons, files: [], diff: null, diff_truncated: false };
+}
+function parseNameStatus(raw) {
+  const parts = raw.split("\0").filter((p2) => p2 !== "");
+  const files = [];
+  for (let i = 0; i < parts.length; ) {
+    const status = parts[i++];
+    if (/^[RC]/.test(status)) {
+      const from = parts[i++];
+      files.push({ status, path: parts[i++], from });
+    } else files.push({ status, path: parts[i++] });
+  }
+  return files;
+}
+function boundDiff(diff) {
+  const lines = diff.split("\n");
+  let text = lines.slice(0, maxDiffLines).join("\n");
+  if (text.length > maxDiffChars) text = text.slice(0, Math.max(0, text.lastIndexOf("\n", maxDiffChars)));
+  const truncated = text.length < diff.trimEnd().length;
+  return { text: truncated ? text : diff.trimEnd(), truncated };
+}
+function renderPreviews(previews) {
+  const lines = ["## Proposals (dry run: none pushed, none opened)", ""];
+  if (previews.length === 0) return [...lines, "Nothing to propose.", ""];
+  for (const p2 of previews) {
+    lines.push(`### ${escapeMarkdown(p2.title)}`, "", `Branch ${codeSpan(p2.branch)}, proposal ${codeSpan(p2.fingerprint)}.`, "");
+    lines.push(...p2.reasons.map((r2) => `- ${r2}`), "");
+    if (p2.files.length > 0) {
+      lines.push("Files:", "");
+      for (const f3 of p2.files) lines.push(`- ${f3.status} ${f3.from ? `${codeSpan(f3.from)} \u2192 ` : ""}${codeSpan(f3.path)}`);
+      lines.push("");
+    }
+    if (p2.diff !== null) {
+      const fence3 = "`".repeat(Math.max(3, ...[...p2.diff.matchAll(/`{3,}/g)].map((m2) => m2[0].length + 1)));
+      lines.push("<details><summary>Diff against the base</summary>", "", `${fence3}diff`, p2.diff, fence3, "");
+      if (p2.diff_truncated) lines.push(`*Diff cut at ${maxDiffLines} lines: the full change is made by a run without \`dry-run\`.*`, "");
+      lines.push("</details>", "");
+    }
+  }
+  return lines;
+}
+
+// src/action/branch-name.ts
+import { createHash as createHash12 } from "node:crypto";
+function buildBranchName(kind, name = "") {
+  return buildProposalBranch(kind, name);
+}
+function resolveBranchSuffix(setting, baseBranch) {
+  if (setting === "") return "";
+  if (setting !== "base") return `@${setting}`;
+  const slug = baseBranch.toLowerCase().replace(/[^a-z0-9._-]+/g, "-").replace(/\.{2,}/g, ".").replace(/^[.-]+|[.-]+$/g, "").replace(/\.lock$/, "-lock").slice(0, 40);
+  if (slug === baseBranch && slug !== "") return `@${slug}`;
+  const hash2 = createHash12("sha256").update(baseBranch).digest("hex").slice(0, 6);
+  return `@${slug || "base"}-${hash2}`;
+}
+
+// src/action/repo-ops.ts
+var botBranchPrefix = "skillgarden/";
+async function ensureFullHistory(git5) {
+  if (await git5.text(["rev-parse", "--is-shallow-repository"]) !== "true") return "complete";
+  const fetched = await git5.run(["fetch", "--quiet", "--unshallow", "--no-tags", "origin"], { allowFailure: true });
+  if (fetched.code === 0) return "fetched";
+  throw new SkillgardenError(
+    "action/shallow-checkout",
+    `The checkout in ${git5.dir} is shallow and fetching its history failed (${fetched.stderr.trim()}). Skill ages and provenance come from history: set \`fetch-depth: 0\` on actions/checkout.`,
+    { data: { stderr: fetched.stderr } }
+  );
+}
+async function readChangedFiles(git5, baseSha) {
+  const present = await git5.run(["cat-file", "-e", `${baseSha}^{commit}`], { allowFailure: true });
+  if (present.code !== 0) {
+    const fetched = await git5.run(["fetch", "--quiet", "--no-tags", "--depth=1", "origin", baseSha], { allowFailure: true });
+    if (fetched.code !== 0) {
+      throw new SkillgardenError(
+        "action/shallow-checkout",
+        `The pull request's base commit ${baseSha.slice(0, 12)} is not in the checkout and could not be fetched (${fetched.stderr.trim()}). Set \`fetch-depth: 0\` on actions/checkout, or \`changed-only: false\`.`,
+        { data: { baseSha } }
+      );
+    }
+  }
+  const out = await git5.run(["diff", "--name-only", "--no-renames", "-z", baseSha, "HEAD"]);
+  return out.stdout.split("\0").filter(Boolean);
+}
+async function prepareScratch(workspace, scratchDir, sha, branch) {
+  const scratch = workspace.at(scratchDir);
+  await scratch.run(["init", "--quiet", "-b", branch, scratchDir]);
+  await scratch.run(["fetch", "--quiet", "--no-tags", workspace.dir, sha]);
+  await scratch.run(["reset", "--quiet", "--hard", sha]);
+  const remote = await workspace.run(["remote", "get-url", "--push", "origin"], { allowFailure: true });
+  if (remote.code === 0) await scratch.run(["remote", "add", "origin", remote.stdout.trim()]);
+  await scratch.run(["config", "user.name", botIdentity.GIT_AUTHOR_NAME]);
+  await scratch.run(["config", "user.email", botIdentity.GIT_AUTHOR_EMAIL]);
+  return scratch;
+}
+function isBotBranch(branch) {
+  return branch.startsWith(botBranchPrefix) && branch.length > botBranchPrefix.length;
+}
+async function pushBotBranch(git5, commit, branch) {
+  if (!isBotBranch(branch))
+    throw new SkillgardenError(
+      "action/not-a-bot-branch",
+      `Refusing to force-push to ${branch}: only ${botBranchPrefix}* branches are the Action's.`
+    );
+  await push(git5, ["--force", "origin", `${commit}:refs/heads/${branch}`]);
+}
+async function deleteBotBranch(git5, branch) {
+  if (!isBotBranch(branch))
+    throw new SkillgardenError(
+      "action/not-a-bot-branch",
+      `Refusing to delete ${branch}: only ${botBranchPrefix}* branches are the Action's.`
+    );
+  await push(git5, ["origin", "--delete", branch], { allowMissing: true });
+}
+async function pushToBase(git5, branch, tags) {
+  await push(git5, ["--atomic", "origin", `HEAD:refs/heads/${branch}`, ...tags.map((t2) => `refs/tags/${t2}:refs/tags/${t2}`)]);
+}
+async function push(git5, args, options = {}) {
+  const result = await git5.run(["push", "--quiet", "--porcelain", ...args], { allowFailure: true });
+  if (result.code === 0) return;
+  if (options.allowMissing && /remote ref does not exist/i.test(result.stderr)) return;
+  const permission = /\b403\b|denied|not permitted|permission/i.test(result.stderr);
+  throw new SkillgardenError(
+    permission ? "action/push-forbidden" : "action/push-failed",
+    permission ? `git push was refused: the token cannot write to the repository. Give the job \`permissions: contents: write\` (and use a token that may push). git said: ${result.stderr.trim()}` : `git push ${args.join(" ")} failed: ${result.stderr.trim()}. If the branch moved while the Action ran, run it again.`,
+    { data: { args, stderr: result.stderr } }
+  );
+}
+var githubCommitter = "noreply@github.com";
+async function readRemoteBranch(git5, branch) {
+  const fetched = await git5.run(["fetch", "--quiet", "--no-tags", "origin", `+refs/heads/${branch}:refs/skillgarden-remote/${branch}`], {
+    allowFailure: true
+  });
+  if (fetched.code !== 0) return null;
+  const [commit = "", parent = "", author = "", committer = "", run = ""] = (await git5.text([
+    "show",
+    "-s",
+    "--format=%H%n%P%n%ae%n%ce%n%(trailers:key=Curator-Run,valueonly,separator=%x2C)",
+    `refs/skillgarden-remote/${branch}`
+  ])).split("\n");
+  const madeByGitHub = committer === githubCommitter && run.trim() !== "";
+  return { commit, parent: parent.split(" ")[0] ?? "", byBot: author === botIdentity.GIT_AUTHOR_EMAIL || madeByGitHub };
+}
+async function checkBranchName(git5, branch) {
+  return (await git5.run(["check-ref-format", "--branch", branch], { allowFailure: true })).code === 0;
+}
+
+// src/action/signed-commit.ts
+async function pushSignedCommit(api, git5, commit, branch) {
+  if (!isBotBranch(branch))
+    throw new SkillgardenError("action/not-a-bot-branch", `Refusing to move ${branch}: only skillgarden/* branches are the Action's.`);
+  const [tree = "", parent = "", ...more] = (await git5.text(["show", "-s", "--format=%T %P", commit])).split(" ");
+  if (parent === "" || more.length > 0)
+    throw mismatch(`The proposal commit ${commit} does not have exactly one parent; nothing was pushed.`, commit);
+  const parentTree = await git5.text(["rev-parse", `${parent}^{tree}`]);
+  const entries = await uploadChanges(api, git5, parentTree, tree);
+  const remoteTree = entries.length === 0 ? parentTree : await api.createTree(parentTree, entries);
+  if (remoteTree !== tree)
+    throw mismatch(`GitHub built the tree ${remoteTree} for the proposal, not the local ${tree}; the branch was not moved.`, commit);
+  const made = await api.createCommit({ message: await readMessage(git5, commit), tree, parents: [parent] });
+  if (made.tree.sha !== tree || made.parents.map((p2) => p2.sha).join(" ") !== parent)
+    throw mismatch(`GitHub's commit ${made.sha} does not hold the proposal's tree on its base; the branch was not moved.`, commit);
+  const exists3 = await api.readBranchHead(branch) !== null;
+  await api.writeBranchHead(branch, made.sha, { exists: exists3, force: true });
+  return made;
+}
+function mismatch(message, commit) {
+  return new SkillgardenError("action/commit-mismatch", message, { data: { commit } });
+}
+async function readMessage(git5, commit) {
+  const raw = (await git5.run(["cat-file", "commit", commit])).stdout;
+  return raw.slice(raw.indexOf("\n\n") + 2);
+}
+async function uploadChanges(api, git5, from, to) {
+  const raw = (await git5.run(["diff-tree", "-r", "-z", "--no-renames", "--raw", from, to])).stdout;
+  const fields = raw.split("\0");
+  const entries = [];
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const [oldMode = "", newMode = "", , sha = "", status = ""] = (fields[i] ?? "").replace(/^:/, "").split(" ");
+    const path = fields[i + 1] ?? "";
+    if (status === "D") entries.push({ path, mode: asMode(oldMode), type: oldMode === "160000" ? "commit" : "blob", sha: null });
+    else if (newMode === "160000") entries.push({ path, mode: "160000", type: "commit", sha });
+    else entries.push({ path, mode: asMode(newMode), type: "blob", sha: await uploadBlob(api, git5, sha) });
+  }
+  return entries;
+}
+async function uploadBlob(api, git5, sha) {
+  const content = (await git5.runBytes(["cat-file", "blob", sha])).toString("base64");
+  const uploaded = await api.createBlob(content);
+  if (uploaded !== sha) throw mismatch(`GitHub stored the blob ${sha} as ${uploaded}; the branch was not moved.`, sha);
+  return uploaded;
+}
+function asMode(mode) {
+  if (mode === "100644" || mode === "100755" || mode === "120000" || mode === "160000") return mode;
+  throw mismatch(`git reported the file mode ${mode}, which a tree entry cannot hold; nothing was pushed.`, mode);
+}
+
+// src/action/publish-proposal.ts
+var withdrawnMarker = "<!-- skillgarden:withdrawn -->";
+function isWithdrawn(body) {
+  return typeof body === "string" && body.includes(withdrawnMarker);
+}
+function startPublishing(options, baseBranch, log) {
+  return {
+    options,
+    suffix: resolveBranchSuffix(options.branchSuffix, baseBranch),
+    remaining: options.maxPullRequests ?? Number.POSITIVE_INFINITY,
+    deferred: [],
+    info: (message) => log.info(message),
+    warn: (message) => log.warning(message)
+  };
+}
+function publishedBranch(ctx, branch) {
+  return `${branch}${ctx.publishing.suffix}`;
+}
+async function readBranchState(ctx, name, options = {}) {
+  const branch = options.suffixed ? name : publishedBranch(ctx, name);
+  const pulls = await ctx.api.listPulls(branch);
+  const open3 = pulls.find((p2) => p2.state === "open");
+  return { branch, pulls, ...open3 ? { open: open3 } : {}, remote: open3 ? await readRemoteBranch(ctx.git, branch) : null };
+}
+function decideProposal(state, fingerprint2, baseSha) {
+  const declined = state.pulls.find(
+    (p2) => p2.state === "closed" && p2.merged_at === null && !isWithdrawn(p2.body) && readFingerprint(p2.body) === fingerprint2
+  );
+  if (declined) return { kind: "declined", pull: declined };
+  if (state.open && state.remote && !state.remote.byBot) return { kind: "edited", pull: state.open };
+  if (state.open && state.remote?.parent === baseSha && readFingerprint(state.open.body) === fingerprint2)
+    return { kind: "unchanged", pull: state.open };
+  return { kind: "publish" };
+}
+async function publishProposal(ctx, state, proposal, build) {
+  const { publishing } = ctx;
+  if (!state.open && publishing.remaining <= 0) {
+    publishing.deferred.push({ branch: state.branch, kind: proposal.kind, title: proposal.title, operation: "deferred" });
+    publishing.info(`Not opening ${state.branch}: this run reached max-pull-requests; the next run proposes it.`);
+    return null;
+  }
+  await pushProposalCommit(ctx, state.branch, await build.commit());
+  if (state.open) {
+    const updated = await ctx.api.updatePull(state.open.number, { title: proposal.title, body: build.body });
+    return { branch: state.branch, number: updated.number, url: updated.html_url, operation: "updated" };
+  }
+  const created = await ctx.api.createPull({
+    branch: state.branch,
+    base: ctx.base.branch,
+    title: proposal.title,
+    body: build.body,
+    draft: publishing.options.draft
+  });
+  publishing.remaining--;
+  await ctx.api.addLabels(created.number, proposal.labels);
+  await requestPeople(ctx, created.number);
+  return { branch: state.branch, number: created.number, url: created.html_url, operation: "created" };
+}
+async function pushProposalCommit(ctx, branch, commit) {
+  if (!ctx.publishing.options.signCommits) return pushBotBranch(ctx.git, commit, branch);
+  const made = await pushSignedCommit(ctx.api, ctx.git, commit, branch);
+  const { verified, reason } = made.verification;
+  if (verified) ctx.publishing.info(`GitHub made and signed ${made.sha} on ${branch} (verified).`);
+  else
+    ctx.publishing.warn(
+      `GitHub made ${made.sha} on ${branch} but did not sign it (${reason}): use the job's GITHUB_TOKEN or a GitHub App token.`
+    );
+}
+async function requestPeople(ctx, number) {
+  const { reviewers, teamReviewers, assignees } = ctx.publishing.options;
+  const attempt = async (what, call) => {
+    try {
+      await call();
+    } catch (error2) {
+      if (!isSkillgardenError(error2)) throw error2;
+      ctx.publishing.warn(`Pull request #${number} is open, but ${what} failed: ${error2.message}`);
+    }
+  };
+  if (reviewers.length > 0 || teamReviewers.length > 0)
+    await attempt(
+      `requesting reviews from ${[...reviewers, ...teamReviewers.map((t2) => `team ${t2}`)].join(", ")}`,
+      () => ctx.api.requestReviewers(number, { reviewers, teamReviewers })
+    );
+  if (assignees.length > 0) await attempt(`assigning ${assignees.join(", ")}`, () => ctx.api.addAssignees(number, assignees));
+}
+async function withdrawProposal(ctx, state, reason) {
+  if (!state.open) return [];
+  if (state.remote && !state.remote.byBot) {
+    await ctx.api.comment(state.open.number, `${reason} Someone has pushed to this branch, so it is left open for a person to close.`);
+    return [];
+  }
+  await ctx.api.comment(
+    state.open.number,
+    `${reason} Closing this proposal; the curator opens a new one when there is something to propose.`
+  );
+  await ctx.api.updatePull(state.open.number, { state: "closed", body: `${state.open.body ?? ""}
+
+${withdrawnMarker}
+` });
+  await deleteBotBranch(ctx.git, state.branch);
+  return [{ branch: state.branch, number: state.open.number, url: state.open.html_url, operation: "closed" }];
+}
+
 // src/action/propose-extras.ts
 async function proposeExtras(x2) {
-  const ctx = { api: x2.api, git: x2.scratch, base: x2.base };
+  if (x2.kinds.length === 0) return [];
+  const ctx = { api: x2.api, git: x2.scratch, base: x2.base, publishing: x2.publishing };
   await checkoutBase(x2.scratch, x2.base.sha);
-  const jobs = [...x2.consolidate ? await planUmbrellas(x2) : [], ...x2.transcripts.length > 0 ? await planNewSkills(x2) : []];
   const outcomes = [];
-  for (const job of jobs) outcomes.push(...await proposeOne(x2, ctx, job));
-  const kinds = [...x2.consolidate ? ["umbrella/"] : [], ...x2.transcripts.length > 0 ? ["new/"] : []].map(
-    (k) => `${botBranchPrefix}${k}`
-  );
-  const current = new Set(jobs.map((j2) => j2.proposal.branch));
+  for (const job of x2.jobs) outcomes.push(...await proposeOne(x2, ctx, job));
+  const prefixes = x2.kinds.map((k) => `${botBranchPrefix}${k}/`);
+  const current = new Set(x2.jobs.map((j2) => publishedBranch(ctx, j2.branch)));
   for (const pull of await x2.api.listOpenPulls()) {
-    if (!kinds.some((k) => pull.head.ref.startsWith(k)) || current.has(pull.head.ref)) continue;
-    const state = await readBranchState(ctx, pull.head.ref);
+    if (pull.base.ref !== x2.base.branch || !prefixes.some((k) => pull.head.ref.startsWith(k)) || current.has(pull.head.ref)) continue;
+    const state = await readBranchState(ctx, pull.head.ref, { suffixed: true });
     outcomes.push(...await withdrawProposal(ctx, state, `The latest curator run (${x2.runId}) no longer proposes this.`));
   }
   return outcomes;
 }
-async function planUmbrellas(x2) {
-  const { result } = await planLibrary(x2.scratch.dir, { now: x2.inputs.now });
-  return result.plans.map((plan) => ({
-    ...buildUmbrellaProposal(plan, x2.inputs.extraLabels),
-    apply: (ledger) => applyPlan(ledger, plan, { runId: x2.runId })
-  }));
-}
-async function planNewSkills(x2) {
-  const report = await runDetect({ transcripts: x2.transcripts, cwd: x2.inputs.workspace, skillsDir: join33(x2.scratch.dir, x2.skillsDir) });
-  const jobs = [];
-  for (const pattern of report.patterns) {
-    const draft = pattern.draft;
-    if (!draft) continue;
-    const path = `${x2.skillsDir}/${draft.name}/SKILL.md`;
-    const message = buildCommitMessage({
-      subject: `skill(create): ${draft.name} \u2014 drafted from a pattern in ${pattern.sessions} sessions`,
-      body: `Tools: ${pattern.tools.join(" -> ")}
-Pattern ${pattern.fingerprint}, confidence ${pattern.confidence.toFixed(2)}.`,
-      trailers: { action: "create", skills: [draft.name], actor: "curator", run: x2.runId, reverts: [] }
-    });
-    jobs.push({
-      ...buildNewSkillProposal({ ...pattern, draft }, x2.inputs.extraLabels),
-      apply: (ledger) => ledger.commit({ message, changes: [{ path, content: draft.text, expected: null }] })
-    });
-  }
-  return jobs;
-}
-async function proposeOne(x2, ctx, job) {
-  const { proposal } = job;
-  if (!await checkBranchName(x2.scratch, proposal.branch)) {
-    x2.io.warning(`Skipped a ${proposal.kind} proposal: git refuses the branch name ${proposal.branch}.`);
+async function proposeOne(x2, ctx, proposal) {
+  if (!await checkBranchName(x2.scratch, publishedBranch(ctx, proposal.branch))) {
+    x2.io.warning(`Skipped a ${proposal.kind} proposal: git refuses the branch name ${publishedBranch(ctx, proposal.branch)}.`);
     return [];
   }
   const state = await readBranchState(ctx, proposal.branch);
@@ -80755,60 +83022,227 @@ async function proposeOne(x2, ctx, job) {
   if (decision.kind === "edited")
     x2.io.warning(`${state.branch} has commits by someone else: pull request #${decision.pull.number} is left as it is.`);
   if (decision.kind === "unchanged" || decision.kind === "edited")
-    return [{ branch: proposal.branch, number: decision.pull.number, url: decision.pull.html_url, operation: "unchanged" }];
+    return [{ branch: state.branch, number: decision.pull.number, url: decision.pull.html_url, operation: "unchanged" }];
   if (decision.kind === "declined") {
     x2.io.info(`Not proposing ${proposal.branch} again: it was closed without merging in #${decision.pull.number}.`);
     return withdrawProposal(ctx, state, `This proposal was declined in #${decision.pull.number}.`);
   }
-  const commit = await commitJob(x2, job);
-  const message = await x2.scratch.text(["show", "-s", "--format=%B", commit]);
-  const full = { ...proposal, commitMessage: message, trailerBlock: message.trimEnd().split("\n\n").at(-1) ?? "" };
+  const baseFindings = await x2.baseFindings();
+  const commit = await commitOnBase(x2.scratch, proposal, { sha: x2.base.sha, now: x2.inputs.now });
   const body = renderProposalBody({
-    proposal: full,
+    proposal,
     runId: x2.runId,
-    validation: validateProposal(x2.scratch.dir, x2.inputs),
-    report: job.report,
+    validation: validateProposal(x2.scratch.dir, x2.inputs, baseFindings),
     fullReportUrl: runUrl(x2.inputs)
   });
-  return [await publishProposal(ctx, state, full, { commit: async () => commit, body })];
+  const outcome = await publishProposal(ctx, state, proposal, { commit: async () => commit, body });
+  return outcome ? [outcome] : [];
 }
-async function commitJob(x2, job) {
-  await checkoutBase(x2.scratch, x2.base.sha);
-  const ledger = await openLedger(x2.scratch.dir, { backend: "isomorphic-git", now: () => x2.inputs.now });
-  try {
-    await job.apply(ledger);
-  } finally {
-    await ledger.close();
+
+// src/core/report/render-run.ts
+var arrow = (t2) => `${t2.from} \u2192 ${t2.to}`;
+function renderRunMarkdown(report, extraSections = []) {
+  const lines = [];
+  const title = report.dry_run ? "Curator run (dry run: nothing was written)" : "Curator run";
+  lines.push(`# ${title} ${report.run_id}`, "");
+  lines.push(`- Time: ${report.time}`, `- Status: **${report.status}**${statusNote(report)}`);
+  lines.push(
+    `- Checked ${report.counters.checked} curated skill(s): ${report.counters.marked_stale} marked stale, ${report.counters.archived} archived, ${report.counters.reactivated} reactivated, ${report.counters.seeded} seeded.`
+  );
+  lines.push("", "| | active | stale | archived |", "|---|---:|---:|---:|");
+  lines.push(`| before | ${report.counts.before.active} | ${report.counts.before.stale} | ${report.counts.before.archived} |`);
+  lines.push(`| after | ${report.counts.after.active} | ${report.counts.after.stale} | ${report.counts.after.archived} |`, "");
+  if (report.transitions.length > 0) {
+    lines.push("## Transitions", "", "| skill | change | anchor | why | commit |", "|---|---|---|---|---|");
+    for (const t2 of report.transitions) {
+      lines.push(
+        `| ${code2(t2.skill)} | ${arrow(t2)} | ${t2.anchor.slice(0, 10)} (${t2.anchor_source}) | ${escapeCell2(t2.reason)} | ${t2.commit ? `\`${t2.commit.slice(0, 12)}\`` : "\u2014"} |`
+      );
+    }
+    lines.push("");
+  } else {
+    lines.push("No lifecycle transitions.", "");
   }
-  const [commit = "", parent = ""] = (await x2.scratch.text(["show", "-s", "--format=%H%n%P", "HEAD"])).split("\n");
-  if (parent !== x2.base.sha)
-    throw new SkillgardenError(
-      "action/commit-mismatch",
-      `The ${job.proposal.kind} proposal did not make exactly one commit on the base; nothing was pushed.`,
-      { data: { commit } }
-    );
-  return commit;
+  const protectedSkips = report.skipped.filter((s) => s.reason === "pinned" || s.reason === "referenced");
+  if (protectedSkips.length > 0) {
+    lines.push("## Left alone on purpose", "");
+    for (const s of protectedSkips) lines.push(`- ${code2(s.skill)}: ${s.detail}`);
+    lines.push("");
+  }
+  if (report.seeded.length > 0) lines.push(`Seeded (clock starts now): ${report.seeded.map(code2).join(", ")}`, "");
+  if (report.forgotten.length > 0)
+    lines.push(`Gone from the tree since the last run (records dropped): ${report.forgotten.map(code2).join(", ")}`, "");
+  lines.push(...extraSections);
+  if (report.errors.length + report.warnings.length > 0) {
+    lines.push("## Problems", "");
+    for (const e of report.errors) lines.push(`- error ${e.code}${e.file ? ` (${e.file})` : ""}: ${e.message}`);
+    for (const w of report.warnings) lines.push(`- warning ${w.code}${w.file ? ` (${w.file})` : ""}: ${w.message}`);
+    lines.push("");
+  }
+  lines.push(
+    "## Undo",
+    "",
+    report.undo ? `\`${report.undo}\` reverts every commit of this run as one commit (refused, changing nothing, if a file changed since).` : "Nothing to undo: the run changed nothing.",
+    ""
+  );
+  return lines.join("\n");
 }
-async function checkoutBase(git5, sha) {
-  await git5.run(["checkout", "--quiet", "--force", "-B", "skillgarden-proposal", sha]);
-  await git5.run(["clean", "--quiet", "-fd"]);
+function statusNote(report) {
+  if (report.status === "first-run") return " \u2014 the first scheduled run only records its time; the next one acts.";
+  if (report.status === "skipped")
+    return ` \u2014 not due (${report.gates.blocked_by}); next due ${report.gates.next_due_at ?? "when enabled"}.`;
+  return "";
+}
+function code2(text) {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence3 = "`".repeat(longest + 1);
+  const padded = text.startsWith("`") || text.endsWith("`") ? ` ${text} ` : text;
+  return `${fence3}${escapeCell2(padded)}${fence3}`;
+}
+function escapeCell2(text) {
+  return text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+}
+
+// src/action/propose-lifecycle.ts
+async function proposeLifecycle(x2) {
+  const { inputs, io: io2, scratch, base } = x2;
+  const ctx = { api: x2.api, git: scratch, base, publishing: x2.publishing };
+  const options = { dryRun: true, scheduled: x2.scheduled, plan: true };
+  let dry = await runCuratorPass(inputs, scratch.dir, options);
+  warnEmptyTranscripts(dry.report, inputs, io2);
+  if (dry.report.gates.blocked_by !== null) return { pass: dry, outcomes: [] };
+  const declinedUmbrellas = await readDeclinedUmbrellas(ctx, dry);
+  if (declinedUmbrellas.size > 0) dry = await runCuratorPass(inputs, scratch.dir, { ...options, declinedUmbrellas });
+  const planned = { ...dry, report: { ...dry.report, dry_run: false, status: "completed" } };
+  const state = await readBranchState(ctx, buildBranchName("lifecycle"));
+  if (dry.report.transitions.length === 0)
+    return {
+      pass: planned,
+      outcomes: await withdrawProposal(
+        ctx,
+        state,
+        `The latest curator run (${dry.report.run_id}) found no lifecycle transitions to propose.`
+      )
+    };
+  const decision = decideProposal(state, buildLifecycleFingerprint(dry.report.transitions), base.sha);
+  if (decision.kind === "declined") {
+    io2.info(`Not proposing again: this exact lifecycle proposal was closed without merging in #${decision.pull.number}.`);
+    const reason = `The curator's current proposal is the one declined in #${decision.pull.number}, so this one is withdrawn.`;
+    return { pass: planned, outcomes: await withdrawProposal(ctx, state, reason) };
+  }
+  if (decision.kind === "edited")
+    io2.warning(`${state.branch} has commits by someone else: pull request #${decision.pull.number} is left as it is.`);
+  if (decision.kind === "unchanged" || decision.kind === "edited")
+    return {
+      pass: planned,
+      outcomes: [{ branch: state.branch, number: decision.pull.number, url: decision.pull.html_url, operation: "unchanged" }]
+    };
+  const pass = await runCuratorPass(inputs, scratch.dir, { ...options, dryRun: false, propose: true, declinedUmbrellas });
+  const proposal = pass.lifecycle;
+  if (!proposal)
+    return {
+      pass,
+      outcomes: await withdrawProposal(
+        ctx,
+        state,
+        `The latest curator run (${pass.report.run_id}) found no lifecycle transitions to propose.`
+      )
+    };
+  const baseFindings = await x2.baseFindings();
+  const commit = await commitOnBase(scratch, proposal, { sha: base.sha, now: inputs.now });
+  const body = renderProposalBody({
+    proposal,
+    runId: pass.report.run_id,
+    validation: validateProposal(scratch.dir, inputs, baseFindings),
+    report: renderRunMarkdown(pass.report),
+    fullReportUrl: runUrl(inputs)
+  });
+  const outcome = await publishProposal(ctx, state, proposal, { commit: async () => commit, body });
+  return { pass, outcomes: outcome ? [outcome] : [] };
+}
+async function readDeclinedUmbrellas(ctx, pass) {
+  const declined = /* @__PURE__ */ new Set();
+  for (const into of new Set(pass.deferred.map((d2) => d2.umbrella))) {
+    const plan = pass.umbrellas.find((p2) => p2.into === into);
+    if (!plan) continue;
+    const fingerprint2 = umbrellaFingerprint(plan);
+    const state = await readBranchState(ctx, buildBranchName("umbrella", into));
+    if (decideProposal(state, fingerprint2, ctx.base.sha).kind === "declined") declined.add(fingerprint2);
+  }
+  return declined;
+}
+
+// src/action/run-output.ts
+import { join as join38 } from "node:path";
+
+// src/action/pull-outputs.ts
+function setPullOutputs(io2, outcomes, deferred) {
+  const first = outcomes.find((o2) => o2.operation !== "closed") ?? outcomes[0];
+  io2.setOutput("pull-request-number", first ? String(first.number) : "");
+  io2.setOutput("pull-request-url", first?.url ?? "");
+  io2.setOutput("pull-request-operation", first?.operation ?? "none");
+  io2.setOutput("pull-request-branch", first?.branch ?? "");
+  const open3 = outcomes.some((o2) => o2.operation !== "closed");
+  io2.setOutput("has-proposals", String(open3 || deferred.length > 0));
+  io2.setOutput("deferred-proposals", JSON.stringify(deferred.map(({ branch, kind, title }) => ({ branch, kind, title }))));
 }
 
 // src/action/report-files.ts
-import { mkdirSync as mkdirSync2, renameSync as renameSync4, writeFileSync as writeFileSync4 } from "node:fs";
-import { join as join34 } from "node:path";
+import { mkdirSync as mkdirSync3, renameSync as renameSync6, writeFileSync as writeFileSync5 } from "node:fs";
+import { join as join37 } from "node:path";
 function writeRunReport(dir, report, markdown) {
-  mkdirSync2(dir, { recursive: true });
+  mkdirSync3(dir, { recursive: true });
   for (const [name, content] of [
     ["run.json", `${JSON.stringify(report, null, 2)}
 `],
     ["REPORT.md", markdown]
   ]) {
-    const temp = join34(dir, `.${name}.${process.pid}.tmp`);
-    writeFileSync4(temp, content);
-    renameSync4(temp, join34(dir, name));
+    const temp = join37(dir, `.${name}.${process.pid}.tmp`);
+    writeFileSync5(temp, content);
+    renameSync6(temp, join37(dir, name));
   }
-  return join34(dir, "REPORT.md");
+  return join37(dir, "REPORT.md");
+}
+
+// src/action/run-output.ts
+async function finish2(inputs, io2, pass, outcomes, extra = {}) {
+  const { deferred = [], previews } = extra;
+  const report = { ...pass.report, prs: [...outcomes, ...deferred], ...previews ? { proposals: previews } : {} };
+  const patterns = report.patterns;
+  const sections = [
+    ...patterns.length > 0 ? [renderPatternsMarkdown(patterns)] : [],
+    ...pass.plans ? [renderPlansMarkdown(pass.plans)] : [],
+    ...previews ? renderPreviews(previews) : [],
+    ...renderPullSection(outcomes, deferred, inputs.dryRun)
+  ];
+  const markdown = renderRunMarkdown(report, sections);
+  const reportPath = writeRunReport(join38(inputs.reportDir, report.run_id), report, markdown);
+  await io2.appendSummary(markdown);
+  io2.setOutput("report-path", reportPath);
+  io2.setOutput("run-id", report.run_id);
+  io2.setOutput("status", report.status);
+  io2.setOutput("pull-requests", JSON.stringify(outcomes));
+  setPullOutputs(io2, outcomes, deferred);
+  io2.setOutput("transitions", String(report.transitions.length));
+  io2.setOutput("archived", String(report.transitions.filter((t2) => t2.to === "archived").length));
+  io2.setOutput("marked-stale", String(report.transitions.filter((t2) => t2.to === "stale").length));
+  io2.setOutput("reactivated", String(report.transitions.filter((t2) => t2.to === "active").length));
+  for (const o2 of outcomes) io2.info(`${o2.operation} pull request #${o2.number} (${o2.branch}): ${o2.url}`);
+  return report.status === "failed" ? { failure: `The curator run ${report.run_id} failed: ${report.errors.map((e) => e.message).join("; ")}` } : {};
+}
+function renderPullSection(outcomes, deferred, dryRun) {
+  if (dryRun) return ["## Pull requests", "", "Dry run: no branch was pushed and no pull request was opened.", ""];
+  const waiting = deferred.map(
+    (d2) => `- deferred (max-pull-requests reached; the next run proposes it): ${escapeMarkdown(d2.title)} on ${codeSpan(d2.branch)}`
+  );
+  if (outcomes.length === 0 && waiting.length === 0) return ["## Pull requests", "", "None opened or changed.", ""];
+  return [
+    "## Pull requests",
+    "",
+    ...outcomes.map((o2) => `- ${o2.operation}: [#${o2.number}](${o2.url}) on ${codeSpan(o2.branch)}`),
+    ...waiting,
+    ""
+  ];
 }
 
 // src/action/curate-mode.ts
@@ -80820,37 +83254,86 @@ async function runCurateMode(inputs, io2, deps = {}) {
     io2.info("The checkout was shallow: fetched its full history (set `fetch-depth: 0` to skip this step).");
   const base = { branch: await readBaseBranch(inputs, workspace), sha: await workspace.text(["rev-parse", "HEAD"]) };
   const scheduled = readGating(inputs);
-  if (inputs.dryRun) {
-    const { report } = await runCurator({ repoDir: inputs.workspace, now: inputs.now, dryRun: true, scheduled });
-    return finish2(inputs, io2, report, []);
-  }
-  const scratchDir = mkdtempSync(join35(inputs.github.runnerTemp, "skillgarden-curate-"));
+  const scratchDir = mkdtempSync(join39(inputs.github.runnerTemp, "skillgarden-curate-"));
   try {
+    if (inputs.dryRun) return await runDryRun({ inputs, io: io2, workspace, base, scheduled, scratchDir });
+    const publishing = startPublishing(inputs.publish, base.branch, io2);
     const scratch = await prepareScratch(new Git(inputs.workspace, auth2), scratchDir, base.sha, "skillgarden-work");
-    const curate = async (dryRun) => {
-      const { report: report2 } = await runCurator({
-        repoDir: scratchDir,
-        now: inputs.now,
-        scheduled,
-        dryRun,
-        deferFirstRun: inputs.pushTransitions
-      });
-      report2.repo = inputs.workspace;
-      return report2;
-    };
     const api = () => (deps.openApi ?? openApi)(inputs);
     if (inputs.pushTransitions) {
-      const report2 = await curate(false);
-      if (report2.commits.length > 0) await pushToBase(scratch, base.branch, [`skillgarden/run/${report2.run_id}`]);
+      const first = await runCuratorPass(inputs, scratchDir, { dryRun: false, scheduled, plan: true });
+      const { report } = first;
+      warnEmptyTranscripts(report, inputs, io2);
+      if (report.commits.length > 0) await pushToBase(scratch, base.branch, [`skillgarden/run/${report.run_id}`]);
       const pushed = { branch: base.branch, sha: await scratch.text(["rev-parse", "HEAD"]) };
-      return finish2(inputs, io2, report2, await proposeOthers({ inputs, io: io2, api, scratch, base: pushed, report: report2 }));
+      if (report.gates.blocked_by !== null) return finish2(inputs, io2, first, []);
+      const planned = await runCuratorPass(inputs, scratchDir, { dryRun: true, scheduled: false, plan: true });
+      const pass2 = {
+        ...planned,
+        deferred: first.deferred,
+        report: { ...report, plans: planned.report.plans, patterns: planned.report.patterns }
+      };
+      const baseFindings2 = loadBaseFindings(scratch, pushed, inputs);
+      const extras = buildExtraJobs(inputs, scratchDir, pass2);
+      const others = await proposeExtras({
+        inputs,
+        io: io2,
+        api: api(),
+        scratch,
+        base: pushed,
+        runId: report.run_id,
+        publishing,
+        ...extras,
+        baseFindings: baseFindings2
+      });
+      return finish2(inputs, io2, pass2, others, { deferred: publishing.deferred });
     }
-    const { report, outcomes } = await proposeLifecycle({ inputs, io: io2, api: api(), scratch, base, curate });
-    outcomes.push(...await proposeOthers({ inputs, io: io2, api, scratch, base, report }));
-    return finish2(inputs, io2, forProposal(report), outcomes);
+    const baseFindings = loadBaseFindings(scratch, base, inputs);
+    const { pass, outcomes } = await proposeLifecycle({
+      inputs,
+      io: io2,
+      api: api(),
+      scratch,
+      base,
+      scheduled,
+      publishing,
+      baseFindings
+    });
+    if (pass.report.gates.blocked_by === null) {
+      const extras = buildExtraJobs(inputs, scratchDir, pass);
+      outcomes.push(
+        ...await proposeExtras({
+          inputs,
+          io: io2,
+          api: api(),
+          scratch,
+          base,
+          runId: pass.report.run_id,
+          publishing,
+          ...extras,
+          baseFindings
+        })
+      );
+    }
+    return finish2(inputs, io2, pass, outcomes, { deferred: publishing.deferred });
   } finally {
-    rmSync7(scratchDir, { recursive: true, force: true });
+    rmSync9(scratchDir, { recursive: true, force: true });
   }
+}
+async function runDryRun(x2) {
+  const pass = await runCuratorPass(x2.inputs, x2.inputs.workspace, { dryRun: true, scheduled: x2.scheduled, plan: true });
+  warnEmptyTranscripts(pass.report, x2.inputs, x2.io);
+  if (pass.report.gates.blocked_by !== null) return finish2(x2.inputs, x2.io, pass, []);
+  const lifecycle = buildLifecycleText({ transitions: pass.report.transitions, runId: pass.report.run_id, deferred: pass.deferred });
+  const { jobs } = buildExtraJobs(x2.inputs, x2.inputs.workspace, pass);
+  const previews = [
+    ...lifecycle ? [previewLifecycle(lifecycle)] : [],
+    ...jobs.length > 0 ? await previewProposals(await prepareScratch(x2.workspace, x2.scratchDir, x2.base.sha, "skillgarden-preview"), jobs, {
+      sha: x2.base.sha,
+      now: x2.inputs.now
+    }) : []
+  ];
+  return finish2(x2.inputs, x2.io, pass, [], { previews });
 }
 function readGating(inputs) {
   if (inputs.github.eventName !== "schedule") return false;
@@ -80895,110 +83378,54 @@ async function readBaseBranch(inputs, git5) {
     `Cannot tell which branch to propose changes to (GITHUB_REF is "${inputs.github.ref}"). Set the \`base\` input.`
   );
 }
-async function proposeOthers(x2) {
-  if (x2.report.gates.blocked_by !== null) return [];
-  const { config: config2 } = readConfig(x2.scratch.dir);
-  const consolidate = x2.inputs.consolidate ?? config2.consolidate;
-  const transcripts = x2.inputs.transcripts.length > 0 ? x2.inputs.transcripts : config2.transcripts;
-  if (!consolidate && transcripts.length === 0) return [];
-  const skillsDir = x2.inputs.skillsDir || readPrimaryRoot(x2.scratch.dir, config2.skills_dir);
-  return proposeExtras({
-    inputs: x2.inputs,
-    io: x2.io,
-    api: x2.api(),
-    scratch: x2.scratch,
-    base: x2.base,
-    runId: x2.report.run_id,
-    skillsDir,
-    consolidate,
-    transcripts
-  });
+
+// src/action/inputs.ts
+import { join as join40 } from "node:path";
+
+// src/action/publish-inputs.ts
+var login = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;
+var teamSlug = /^[a-z0-9][a-z0-9._-]*$/i;
+var suffix = /^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,38}[A-Za-z0-9])?$/;
+function readLogins(env, name) {
+  const values = splitList(input(env, name)).map((v2) => v2.replace(/^@/, ""));
+  for (const value of values) if (!login.test(value)) throw badInput(name, value, "GitHub logins, comma- or newline-separated");
+  return [...new Set(values)];
 }
-async function proposeLifecycle({
-  inputs,
-  io: io2,
-  api,
-  scratch,
-  base,
-  curate
-}) {
-  const ctx = { api, git: scratch, base };
-  const dry = await curate(true);
-  if (dry.gates.blocked_by !== null) return { report: dry, outcomes: [] };
-  const planned = { ...dry, dry_run: false, status: "completed" };
-  const plannedProposal = buildLifecycleProposal(dry, inputs.extraLabels);
-  const state = await readBranchState(ctx, buildBranchName("lifecycle"));
-  if (!plannedProposal)
-    return {
-      report: planned,
-      outcomes: await withdrawProposal(ctx, state, `The latest curator run found no lifecycle transitions to propose.`)
-    };
-  const decision = decideProposal(state, plannedProposal.fingerprint, base.sha);
-  if (decision.kind === "declined") {
-    io2.info(`Not proposing again: this exact lifecycle proposal was closed without merging in #${decision.pull.number}.`);
-    return {
-      report: planned,
-      outcomes: await withdrawProposal(
-        ctx,
-        state,
-        `The curator's current proposal is the one declined in #${decision.pull.number}, so this one is withdrawn.`
-      )
-    };
-  }
-  if (decision.kind === "edited")
-    io2.warning(`${state.branch} has commits by someone else: pull request #${decision.pull.number} is left as it is.`);
-  if (decision.kind === "unchanged" || decision.kind === "edited")
-    return {
-      report: planned,
-      outcomes: [{ branch: state.branch, number: decision.pull.number, url: decision.pull.html_url, operation: "unchanged" }]
-    };
-  const report = await curate(false);
-  const proposal = buildLifecycleProposal(report, inputs.extraLabels);
-  if (!proposal)
-    return {
-      report,
-      outcomes: await withdrawProposal(ctx, state, `The latest curator run (${report.run_id}) found no lifecycle transitions to propose.`)
-    };
-  const body = renderProposalBody({
-    proposal,
-    runId: report.run_id,
-    validation: validateProposal(scratch.dir, inputs),
-    report: renderRunMarkdown(forProposal(report)),
-    fullReportUrl: runUrl(inputs)
-  });
-  const outcome = await publishProposal(ctx, state, proposal, {
-    commit: () => commitSquashed(scratch, { base: base.sha, head: "HEAD", message: proposal.commitMessage, date: inputs.now }),
-    body
-  });
-  return { report, outcomes: [outcome] };
+function readTeams(env) {
+  const values = splitList(input(env, "team-reviewers")).map((v2) => v2.replace(/^@/, "").replace(/^[^/]+\//, ""));
+  for (const value of values) if (!teamSlug.test(value)) throw badInput("team-reviewers", value, "team slugs (`team` or `org/team`)");
+  return [...new Set(values)];
 }
-function forProposal(report) {
-  return { ...report, transitions: report.transitions.map((t2) => ({ ...t2, commit: null })) };
+function readCap(env) {
+  const raw = input(env, "max-pull-requests");
+  if (raw === "") return void 0;
+  if (!/^\d+$/.test(raw)) throw badInput("max-pull-requests", raw, "a whole number \u2265 0 (empty: no cap)");
+  return Number(raw);
 }
-async function finish2(inputs, io2, report, outcomes) {
-  report.prs = outcomes;
-  const markdown = renderRunMarkdown(report, renderPullSection(outcomes, inputs.dryRun));
-  const reportPath = writeRunReport(join35(inputs.reportDir, report.run_id), report, markdown);
-  await io2.appendSummary(markdown);
-  io2.setOutput("report-path", reportPath);
-  io2.setOutput("run-id", report.run_id);
-  io2.setOutput("status", report.status);
-  io2.setOutput("pull-requests", JSON.stringify(outcomes));
-  io2.setOutput("transitions", String(report.transitions.length));
-  io2.setOutput("archived", String(report.transitions.filter((t2) => t2.to === "archived").length));
-  io2.setOutput("marked-stale", String(report.transitions.filter((t2) => t2.to === "stale").length));
-  io2.setOutput("reactivated", String(report.transitions.filter((t2) => t2.to === "active").length));
-  for (const o2 of outcomes) io2.info(`${o2.operation} pull request #${o2.number} (${o2.branch}): ${o2.url}`);
-  return report.status === "failed" ? { failure: `The curator run ${report.run_id} failed: ${report.errors.map((e) => e.message).join("; ")}` } : {};
+function readSuffix(env) {
+  const raw = input(env, "branch-suffix");
+  if (raw === "" || raw === "base") return raw;
+  if (!suffix.test(raw) || raw.includes("..") || raw.endsWith(".lock"))
+    throw badInput(
+      "branch-suffix",
+      raw,
+      "`base`, or up to 40 letters, digits, `.`, `_` or `-` (starting and ending with a letter or digit)"
+    );
+  return raw;
 }
-function renderPullSection(outcomes, dryRun) {
-  if (dryRun) return ["## Pull requests", "", "Dry run: no branch was pushed and no pull request was opened.", ""];
-  if (outcomes.length === 0) return ["## Pull requests", "", "None opened or changed.", ""];
-  return ["## Pull requests", "", ...outcomes.map((o2) => `- ${o2.operation}: [#${o2.number}](${o2.url}) on ${codeSpan(o2.branch)}`), ""];
+function readPublishInputs(env) {
+  return {
+    draft: booleanInput(env, "draft", false),
+    reviewers: readLogins(env, "reviewers"),
+    teamReviewers: readTeams(env),
+    assignees: readLogins(env, "assignees"),
+    maxPullRequests: readCap(env),
+    branchSuffix: readSuffix(env),
+    signCommits: booleanInput(env, "sign-commits", false)
+  };
 }
 
 // src/action/inputs.ts
-import { join as join36 } from "node:path";
 function input(env, name) {
   return (env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] ?? "").trim();
 }
@@ -81023,6 +83450,27 @@ function numberFrom(raw, name, fallback) {
   const value = Number(raw);
   if (!Number.isFinite(value) || value < 0) throw badInput(name, raw, "a number \u2265 0");
   return value;
+}
+function readDraftLimits(env) {
+  const limits = {};
+  const maxDrafts = input(env, "max-drafts");
+  if (maxDrafts !== "") {
+    if (!/^\d+$/.test(maxDrafts)) throw badInput("max-drafts", maxDrafts, "a whole number \u2265 0 (0 proposes no drafted skill)");
+    limits.max_drafts = Number(maxDrafts);
+  }
+  const minSessions = input(env, "min-sessions");
+  if (minSessions !== "") {
+    if (!/^\d+$/.test(minSessions) || Number(minSessions) < 2)
+      throw badInput("min-sessions", minSessions, "a whole number \u2265 2 (a pattern needs at least two sessions to repeat)");
+    limits.min_sessions = Number(minSessions);
+  }
+  const minConfidence = input(env, "min-confidence");
+  if (minConfidence !== "") {
+    const value = Number(minConfidence);
+    if (!Number.isFinite(value) || value < 0 || value > 1) throw badInput("min-confidence", minConfidence, "a number from 0 to 1");
+    limits.min_confidence = value;
+  }
+  return limits;
 }
 function readMode(env) {
   const mode = input(env, "mode") || "validate";
@@ -81063,7 +83511,7 @@ function splitList(value) {
 }
 function readInputs(env) {
   const github = readGitHub(env);
-  const workspace = input(env, "working-directory") ? join36(env.GITHUB_WORKSPACE ?? ".", input(env, "working-directory")) : env.GITHUB_WORKSPACE ?? process.cwd();
+  const workspace = input(env, "working-directory") ? join40(env.GITHUB_WORKSPACE ?? ".", input(env, "working-directory")) : env.GITHUB_WORKSPACE ?? process.cwd();
   const labels = input(env, "labels");
   return {
     mode: readMode(env),
@@ -81078,23 +83526,25 @@ function readInputs(env) {
     pushTransitions: booleanInput(env, "push-transitions", false),
     consolidate: booleanInput(env, "consolidate", void 0),
     transcripts: splitList(input(env, "transcripts")),
+    draftLimits: readDraftLimits(env),
     baseBranch: input(env, "base"),
     extraLabels: splitList(labels),
-    reportDir: input(env, "report-dir") || join36(github.runnerTemp, "skillgarden"),
-    sarifFile: input(env, "sarif-file") || join36(github.runnerTemp, "skillgarden", "skillgarden.sarif"),
+    reportDir: input(env, "report-dir") || join40(github.runnerTemp, "skillgarden"),
+    sarifFile: input(env, "sarif-file") || join40(github.runnerTemp, "skillgarden", "skillgarden.sarif"),
     retry: {
       attempts: numberFrom(input(env, "api-retries") || void 0, "api-retries", 4) + 1,
       baseMs: numberFrom(env.SKILLGARDEN_RETRY_BASE_MS, "SKILLGARDEN_RETRY_BASE_MS", 1e3),
       maxMs: numberFrom(env.SKILLGARDEN_RETRY_MAX_MS, "SKILLGARDEN_RETRY_MAX_MS", 6e4)
     },
+    publish: readPublishInputs(env),
     now: readNow(env),
     github
   };
 }
 
 // src/services/scan.ts
-import { stat as stat5 } from "node:fs/promises";
-import { basename as basename7, dirname as dirname7, relative as relative6, resolve as resolve7 } from "node:path";
+import { stat as stat4 } from "node:fs/promises";
+import { basename as basename6, dirname as dirname9, relative as relative7, resolve as resolve7 } from "node:path";
 
 // src/core/scan/config.ts
 var DEFAULT_POLICY = {
@@ -81313,7 +83763,7 @@ function buildVerdict(findings, options = {}) {
 }
 
 // src/store/scan/scan-skill-dir.ts
-import { basename as basename6, posix as posix7, resolve as resolve6 } from "node:path";
+import { basename as basename5, posix as posix6, resolve as resolve6 } from "node:path";
 
 // src/core/scan/content-findings.ts
 var programs = /\.(?:exe|dll|so|dylib|scr|com|msi|bin|elf|app)$/i;
@@ -83232,6 +85682,160 @@ function requiredTriggers(pattern) {
   return [...byText.values()];
 }
 
+// src/core/scan/rule-triggers.generated.ts
+var generatedTriggers = {
+  "exfil-credential-store-network": ["\\b(?:curl|wget|nc|ncat|scp|rsync|ftp)\\b[^\\n]{0,200}(?:~|\\$HOME|\\$\\{HOME\\})\\/\\.(?:ssh|aws|gnupg|kube|docker|netrc|npmrc|pypirc|git-credentials|config\\/gcloud|azure)", [{ "text": "~/.ssh", "before": false, "after": false }, { "text": "~/.aws", "before": false, "after": false }, { "text": "~/.gnupg", "before": false, "after": false }, { "text": "~/.kube", "before": false, "after": false }, { "text": "~/.docker", "before": false, "after": false }, { "text": "~/.netrc", "before": false, "after": false }, { "text": "~/.npmrc", "before": false, "after": false }, { "text": "~/.pypirc", "before": false, "after": false }, { "text": "~/.git-credentials", "before": false, "after": false }, { "text": "~/.config/gcloud", "before": false, "after": false }, { "text": "~/.azure", "before": false, "after": false }, { "text": "$home/.ssh", "before": false, "after": false }, { "text": "$home/.aws", "before": false, "after": false }, { "text": "$home/.gnupg", "before": false, "after": false }, { "text": "$home/.kube", "before": false, "after": false }, { "text": "$home/.docker", "before": false, "after": false }, { "text": "$home/.netrc", "before": false, "after": false }, { "text": "$home/.npmrc", "before": false, "after": false }, { "text": "$home/.pypirc", "before": false, "after": false }, { "text": "$home/.git-credentials", "before": false, "after": false }, { "text": "$home/.config/gcloud", "before": false, "after": false }, { "text": "$home/.azure", "before": false, "after": false }, { "text": "${home}/.ssh", "before": false, "after": false }, { "text": "${home}/.aws", "before": false, "after": false }, { "text": "${home}/.gnupg", "before": false, "after": false }, { "text": "${home}/.kube", "before": false, "after": false }, { "text": "${home}/.docker", "before": false, "after": false }, { "text": "${home}/.netrc", "before": false, "after": false }, { "text": "${home}/.npmrc", "before": false, "after": false }, { "text": "${home}/.pypirc", "before": false, "after": false }, { "text": "${home}/.git-credentials", "before": false, "after": false }, { "text": "${home}/.config/gcloud", "before": false, "after": false }, { "text": "${home}/.azure", "before": false, "after": false }]],
+  "exfil-private-key-read": ["\\b(?:cat|cp|scp|curl|base64|xxd|tar|zip|nc)\\b[^\\n]{0,120}\\.ssh\\/id_(?:rsa|dsa|ecdsa|ed25519)(?!\\.pub)\\b", [{ "text": ".ssh/id_rsa", "before": false, "after": true }, { "text": ".ssh/id_dsa", "before": false, "after": true }, { "text": ".ssh/id_ecdsa", "before": false, "after": true }, { "text": ".ssh/id_ed25519", "before": false, "after": true }]],
+  "exfil-env-dump-pipe": ["\\b(?:env|printenv|set|export\\s+-p)\\s*\\|\\s*(?:curl|wget|nc|ncat|base64|gzip|openssl|xxd)\\b", [{ "text": "env", "before": false, "after": false }, { "text": "printenv", "before": false, "after": false }, { "text": "set", "before": false, "after": false }, { "text": "export", "before": false, "after": true }]],
+  "exfil-env-dump-subst": ["\\b(?:curl|wget|nc|fetch|Invoke-WebRequest)\\b[^\\n]{0,200}\\$\\(\\s*(?:env|printenv|set|cat\\s+[^)\\n]{0,80}(?:\\.env\\b|credentials|\\.netrc|id_rsa|\\.pgpass))\\s*[|)]", [{ "text": "curl", "before": true, "after": true }, { "text": "wget", "before": true, "after": true }, { "text": "nc", "before": true, "after": true }, { "text": "fetch", "before": true, "after": true }, { "text": "invoke-webrequest", "before": true, "after": true }]],
+  "exfil-env-serialize": ["(?:JSON\\.stringify\\(\\s*process\\.env\\s*\\)|json\\.dumps\\(\\s*(?:dict\\()?\\s*os\\.environ|str\\(\\s*os\\.environ\\s*\\)|Object\\.entries\\(\\s*process\\.env\\s*\\)|\\benviron\\.copy\\(\\)[^\\n]{0,80}(?:post|send|requests))", [{ "text": "json.stringify(", "before": false, "after": false }, { "text": "json.dumps(", "before": false, "after": false }, { "text": "os.environ", "before": false, "after": false }, { "text": "object.entries(", "before": false, "after": false }, { "text": "environ.copy()", "before": true, "after": false }]],
+  "exfil-secret-in-request": ["\\b(?:curl|wget|Invoke-WebRequest|Invoke-RestMethod|http(?:ie)?)\\b[^\\n]{0,200}\\$\\{?[A-Za-z_]{0,40}(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)\\b", [{ "text": "curl", "before": false, "after": false }, { "text": "wget", "before": false, "after": false }, { "text": "invoke-webrequest", "before": false, "after": false }, { "text": "invoke-restmethod", "before": false, "after": false }, { "text": "http", "before": false, "after": false }]],
+  "exfil-secret-in-fetch": ["\\b(?:fetch|axios(?:\\.\\w{3,6})?|requests\\.(?:get|post|put)|httpx\\.(?:get|post|put))\\s*\\([^\\n]{0,200}\\$\\{?[A-Za-z_]{0,40}(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)\\b", [{ "text": "fetch", "before": false, "after": false }, { "text": "axios", "before": false, "after": false }, { "text": "requests.get", "before": false, "after": false }, { "text": "requests.post", "before": false, "after": false }, { "text": "requests.put", "before": false, "after": false }, { "text": "httpx.get", "before": false, "after": false }, { "text": "httpx.post", "before": false, "after": false }, { "text": "httpx.put", "before": false, "after": false }]],
+  "exfil-dns": ["\\b(?:dig|nslookup|host|drill|resolvectl\\s+query)\\s+(?:[-+@]\\S{0,40}\\s+){0,4}[\\w.-]{0,80}\\$(?:\\([^)\\n]{1,120}\\)|\\{?\\w{1,40}\\}?)\\.[\\w-]{1,63}\\.", [{ "text": "dig", "before": false, "after": false }, { "text": "nslookup", "before": false, "after": false }, { "text": "host", "before": false, "after": false }, { "text": "drill", "before": false, "after": false }, { "text": "resolvectl", "before": false, "after": true }]],
+  "exfil-markdown-image": ["!\\[[^\\]\\n]{0,200}\\]\\(\\s*<?https?:\\/\\/[^)\\s]{0,300}(?:\\$\\{?\\w|\\{\\{?\\s{0,3}\\w|%s\\b|<[A-Za-z_]{2,40}>|\\[[A-Z_]{3,40}\\])", [{ "text": "http", "before": false, "after": false }]],
+  "exfil-html-image": [`<img\\b[^>\\n]{0,200}\\bsrc\\s*=\\s*["']?https?:\\/\\/[^"'\\s>]{0,300}(?:\\$\\{?\\w|\\{\\{\\s{0,3}\\w)`, [{ "text": "<img", "before": false, "after": true }]],
+  "exfil-webhook-data": ["\\b(?:curl|wget|fetch|requests\\.\\w{3,6}|httpx\\.\\w{3,6}|nc|Invoke-WebRequest)\\b[^\\n]{0,200}\\b(?:webhook\\.site|requestbin\\.(?:com|net)|pipedream\\.net|hookbin\\.com|interact\\.sh|burpcollaborator\\.net|oastify\\.com|beeceptor\\.com)\\b[^\\n]{0,200}(?:\\$\\(|\\$\\{?\\w|@\\S|\\{\\w)", [{ "text": "webhook.site", "before": true, "after": true }, { "text": "requestbin.com", "before": true, "after": true }, { "text": "requestbin.net", "before": true, "after": true }, { "text": "pipedream.net", "before": true, "after": true }, { "text": "hookbin.com", "before": true, "after": true }, { "text": "interact.sh", "before": true, "after": true }, { "text": "burpcollaborator.net", "before": true, "after": true }, { "text": "oastify.com", "before": true, "after": true }, { "text": "beeceptor.com", "before": true, "after": true }]],
+  "exfil-webhook-service": ["\\b(?:webhook\\.site|requestbin\\.(?:com|net)|pipedream\\.net|hookbin\\.com|interact\\.sh|oast\\.(?:fun|live|me|online|pro|site)|burpcollaborator\\.net|oastify\\.com|canarytokens\\.com|beeceptor\\.com)\\b", [{ "text": "webhook.site", "before": true, "after": true }, { "text": "requestbin.com", "before": true, "after": true }, { "text": "requestbin.net", "before": true, "after": true }, { "text": "pipedream.net", "before": true, "after": true }, { "text": "hookbin.com", "before": true, "after": true }, { "text": "interact.sh", "before": true, "after": true }, { "text": "oast.fun", "before": true, "after": true }, { "text": "oast.live", "before": true, "after": true }, { "text": "oast.me", "before": true, "after": true }, { "text": "oast.online", "before": true, "after": true }, { "text": "oast.pro", "before": true, "after": true }, { "text": "oast.site", "before": true, "after": true }, { "text": "burpcollaborator.net", "before": true, "after": true }, { "text": "oastify.com", "before": true, "after": true }, { "text": "canarytokens.com", "before": true, "after": true }, { "text": "beeceptor.com", "before": true, "after": true }]],
+  "exfil-paste-service": ["\\b(?:pastebin\\.com|hastebin\\.com|ghostbin\\.\\w{2,4}|paste\\.ee|termbin\\.com|transfer\\.sh|0x0\\.st|file\\.io)\\b", [{ "text": "pastebin.com", "before": false, "after": false }, { "text": "hastebin.com", "before": false, "after": false }, { "text": "ghostbin.", "before": false, "after": false }, { "text": "paste.ee", "before": false, "after": false }, { "text": "termbin.com", "before": false, "after": false }, { "text": "transfer.sh", "before": false, "after": false }, { "text": "0x0.st", "before": false, "after": false }, { "text": "file.io", "before": false, "after": false }]],
+  "exfil-browser-data": ["(?:Google\\/Chrome\\/Default\\/(?:Login Data|Cookies)|Firefox\\/Profiles\\/[^\\n]{0,80}(?:logins\\.json|key4\\.db|cookies\\.sqlite)|security\\s+dump-keychain\\b)", [{ "text": "google/chrome/default/login data", "before": false, "after": false }, { "text": "google/chrome/default/cookies", "before": false, "after": false }, { "text": "firefox/profiles/", "before": false, "after": false }, { "text": "dump-keychain", "before": true, "after": true }]],
+  "exfil-proc-environ": ["\\/proc\\/(?:self|\\d{1,7}|\\$\\w{1,20}|\\*)\\/(?:environ|mem)\\b", [{ "text": "/proc/", "before": false, "after": false }]],
+  "exfil-upload-file": [`\\bcurl\\b[^\\n]{0,200}(?:-F\\s*["']?\\w{1,40}=@|-T\\s+|--upload-file\\s+|--data-binary\\s+@)(?:~|\\/etc|\\$HOME|\\/home|\\/root)`, [{ "text": "curl", "before": true, "after": true }]],
+  "exfil-conversation": ["\\b(?:send|post|upload|transmit|forward|leak|exfiltrate|email)\\s+(?:\\w+\\s+){0,4}?(?:the\\s+)?(?:entire\\s+|full\\s+|whole\\s+)?(?:conversation|chat\\s+history|previous\\s+messages|system\\s+prompt|api\\s+keys?|credentials|secrets|passwords|environment\\s+variables)\\s+(?:\\w+\\s+){0,3}?to\\s+(?:https?:\\/\\/|an?\\s+(?:external|remote)|my\\s+server|this\\s+(?:url|endpoint|address))", [{ "text": "send", "before": true, "after": true }, { "text": "post", "before": true, "after": true }, { "text": "upload", "before": true, "after": true }, { "text": "transmit", "before": true, "after": true }, { "text": "forward", "before": true, "after": true }, { "text": "leak", "before": true, "after": true }, { "text": "exfiltrate", "before": true, "after": true }, { "text": "email", "before": true, "after": true }]],
+  "exfil-send-to-url": ["\\b(?:send|post|upload|transmit|exfiltrate)\\s+(?:\\w+\\s+){0,6}?(?:to|at)\\s+https?:\\/\\/(?!(?:localhost|127\\.0\\.0\\.1|\\[::1\\])\\b)", [{ "text": "send", "before": true, "after": true }, { "text": "post", "before": true, "after": true }, { "text": "upload", "before": true, "after": true }, { "text": "transmit", "before": true, "after": true }, { "text": "exfiltrate", "before": true, "after": true }]],
+  "exfil-clipboard-network": ["\\b(?:pbpaste|xclip\\s+-o|xsel\\s+-o|Get-Clipboard)\\b[^\\n]{0,80}\\|\\s*(?:curl|wget|nc)\\b", [{ "text": "pbpaste", "before": false, "after": false }, { "text": "xclip", "before": false, "after": true }, { "text": "xsel", "before": false, "after": true }, { "text": "get-clipboard", "before": false, "after": false }]],
+  "exfil-credential-file-pipe": ["\\b(?:cat|base64|gzip|xxd|openssl\\s+base64)\\s+[^\\n|]{0,40}(?:(?:~|\\$HOME|\\$\\{HOME\\})|\\/root|\\/home\\/[\\w.-]{1,32})\\/\\.(?:aws\\/credentials|ssh\\/id_\\w+|netrc|git-credentials|docker\\/config\\.json|kube\\/config|pgpass)\\b[^\\n|]{0,40}\\|\\s*(?:curl|wget|nc|ncat|socat|http(?:ie)?)\\b", [{ "text": "aws/credentials", "before": false, "after": false }, { "text": "ssh/id_", "before": false, "after": false }, { "text": "netrc", "before": false, "after": false }, { "text": "git-credentials", "before": false, "after": false }, { "text": "docker/config.json", "before": false, "after": false }, { "text": "kube/config", "before": false, "after": false }, { "text": "pgpass", "before": false, "after": false }]],
+  "inject-ignore-instructions": ["\\b(?:ignore|disregard|forget|override|bypass)\\s+(?:\\w+\\s+){0,3}?(?:all\\s+|any\\s+|the\\s+|your\\s+|of\\s+)?(?:previous|prior|above|earlier|preceding|original|system|safety|developer)\\s+(?:\\w+\\s+){0,2}?(?:instructions|directions|directives|rules|guidelines|prompts?|messages|guardrails)\\b", [{ "text": "ignore", "before": true, "after": true }, { "text": "disregard", "before": true, "after": true }, { "text": "forget", "before": true, "after": true }, { "text": "override", "before": true, "after": true }, { "text": "bypass", "before": true, "after": true }]],
+  "inject-disregard-rules": ["\\b(?:disregard|forget|abandon)\\s+(?:all\\s+|any\\s+)?(?:your|of\\s+your)\\s+(?:\\w+\\s+){0,2}?(?:rules|guidelines|training|restrictions|principles|instructions)\\b", [{ "text": "disregard", "before": true, "after": true }, { "text": "forget", "before": true, "after": true }, { "text": "abandon", "before": true, "after": true }]],
+  "inject-role-hijack": ["\\byou\\s+are\\s+(?:now|no\\s+longer)\\s+(?:an?\\s+|in\\s+)?(?:unrestricted|unfiltered|uncensored|jailbroken|evil|DAN\\b|developer\\s+mode|god\\s+mode|bound\\s+by|restricted|an?\\s+AI\\s+without|free\\s+(?:of|from)\\s+(?:all\\s+|any\\s+)?(?:rules|restrictions))", [{ "text": "you", "before": true, "after": true }]],
+  "inject-from-now-on": ["\\bfrom\\s+now\\s+on,?\\s+(?:you\\s+(?:are|will|must|shall)\\s+)?(?:\\w+\\s+){0,4}?(?:ignore|bypass|disregard|not\\s+follow|without\\s+(?:any\\s+)?(?:restrictions|rules|filters))\\b", [{ "text": "ignore", "before": false, "after": false }, { "text": "bypass", "before": false, "after": false }, { "text": "disregard", "before": false, "after": false }, { "text": "follow", "before": true, "after": false }, { "text": "without", "before": false, "after": true }]],
+  "inject-no-restrictions": ["\\b(?:pretend|act\\s+as\\s+(?:if|though)|imagine)\\s+(?:\\w+\\s+){0,3}?you\\s+(?:are|have|had)\\s+(?:\\w+\\s+){0,3}?(?:no|without)\\s+(?:\\w+\\s+){0,2}?(?:restrictions|limits|rules|guidelines|filters|guardrails)\\b", [{ "text": "restrictions", "before": false, "after": true }, { "text": "limits", "before": false, "after": true }, { "text": "rules", "before": false, "after": true }, { "text": "guidelines", "before": false, "after": true }, { "text": "filters", "before": false, "after": true }, { "text": "guardrails", "before": false, "after": true }]],
+  "inject-respond-unfiltered": ["\\b(?:respond|answer|reply|act|operate)\\s+without\\s+(?:\\w+\\s+){0,3}?(?:restrictions|limitations|filters|safety|guardrails|censorship|ethical)\\b", [{ "text": "without", "before": true, "after": true }]],
+  "inject-conceal-from-user": ["\\b(?:without\\s+(?:telling|informing|notifying|alerting)\\s+the\\s+user|(?:do\\s+not|don't|never)\\s+(?:tell|inform|notify|alert)\\s+the\\s+user\\s+(?:about|that|what)|(?:keep|hide)\\s+(?:this|these|it)\\s+(?:\\w+\\s+){0,2}?(?:secret|hidden)?\\s*from\\s+the\\s+user|(?:silently|secretly|covertly)\\s+(?:send|upload|copy|exfiltrate|run|execute|install|delete|modify))\\b", [{ "text": "telling", "before": true, "after": true }, { "text": "informing", "before": true, "after": true }, { "text": "notifying", "before": true, "after": true }, { "text": "alerting", "before": true, "after": true }, { "text": "user", "before": true, "after": true }, { "text": "from", "before": false, "after": true }, { "text": "silently", "before": false, "after": true }, { "text": "secretly", "before": false, "after": true }, { "text": "covertly", "before": false, "after": true }]],
+  "inject-chat-template": ["(?:<\\|im_start\\|>\\s*system|<\\|start_header_id\\|>\\s*system|<\\|system\\|>|\\[INST\\]\\s*<<SYS>>)", [{ "text": "<|im_start|>", "before": false, "after": false }, { "text": "<|start_header_id|>", "before": false, "after": false }, { "text": "<|system|>", "before": false, "after": false }, { "text": "<<sys>>", "before": false, "after": false }]],
+  "inject-leak-system-prompt": ["\\b(?:reveal|print|output|repeat|show|leak|dump|display)\\s+(?:\\w+\\s+){0,3}?(?:your\\s+)?(?:system|initial|hidden|original)\\s+(?:prompt|instructions)\\s+(?:verbatim|in\\s+full|word\\s+for\\s+word|to\\s+me|above)", [{ "text": "prompt", "before": true, "after": true }, { "text": "instructions", "before": true, "after": true }]],
+  "inject-jailbreak-dan": ["\\b(?:DAN\\s+mode|Do\\s+Anything\\s+Now|STAN\\s+mode|AIM\\s+mode)\\b", [{ "text": "mode", "before": true, "after": false }, { "text": "anything", "before": true, "after": true }, { "text": "stan", "before": false, "after": true }]],
+  "inject-mode-switch": ["\\b(?:developer|god|jailbreak|unrestricted|sudo)\\s+mode\\s+(?:is\\s+)?(?:now\\s+)?(?:enabled|activated|engaged|on)\\b", [{ "text": "mode", "before": true, "after": true }]],
+  "inject-unobserved": ["\\b(?:when|if|while)\\s+no\\s*(?:one|body)\\s+is\\s+(?:watching|looking|monitoring|reviewing)", [{ "text": "watching", "before": true, "after": false }, { "text": "looking", "before": true, "after": false }, { "text": "monitoring", "before": true, "after": false }, { "text": "reviewing", "before": true, "after": false }]],
+  "inject-fake-update": ["\\byou\\s+have\\s+been\\s+(?:\\w+\\s+){0,2}?(?:updated|upgraded|patched|reprogrammed|granted)\\s+(?:to|with)\\b", [{ "text": "updated", "before": false, "after": true }, { "text": "upgraded", "before": false, "after": true }, { "text": "patched", "before": false, "after": true }, { "text": "reprogrammed", "before": false, "after": true }, { "text": "granted", "before": false, "after": true }]],
+  "inject-priority-claim": ["\\b(?:these|this|the\\s+following)\\s+instructions?\\s+(?:take|takes|have|has)\\s+(?:precedence|priority)\\s+over\\s+(?:\\w+\\s+){0,3}?(?:system|previous|all|any|other|your)\\b", [{ "text": "instruction", "before": true, "after": false }]],
+  "inject-decode-execute": ["\\b(?:decode|translate|deobfuscate|unscramble|reverse)\\s+[^\\n]{0,120}?\\s+(?:and|then)\\s+(?:execute|run|eval(?:uate)?|follow)\\s+(?:it|them|the\\s+result|the\\s+output|the\\s+(?:decoded\\s+)?(?:command|instructions))\\b", [{ "text": "decode", "before": true, "after": true }, { "text": "translate", "before": true, "after": true }, { "text": "deobfuscate", "before": true, "after": true }, { "text": "unscramble", "before": true, "after": true }, { "text": "reverse", "before": true, "after": true }]],
+  "inject-hidden-comment": ["<!--(?![^>\\n]{0,20}skillgarden-ignore)[^>\\n]{0,300}?\\b(?:ignore\\s+(?:all|previous|prior|the\\s+above)|override|disregard|system\\s+prompt|you\\s+(?:must|are\\s+now|will\\s+now)|assistant\\s*:|AI\\s+agent\\s*:|do\\s+not\\s+(?:tell|mention|reveal)|secretly|exfiltrat|send\\s+(?:the|all|your)|run\\s+the\\s+following|execute)", [{ "text": "<!--", "before": false, "after": false }]],
+  "inject-skip-confirmation": ["\\b(?:do\\s+not|don't|never|without)\\s+(?:ask(?:ing)?|prompt(?:ing)?|wait(?:ing)?)\\s+(?:\\w+\\s+){0,2}?(?:for\\s+)?(?:permission|confirmation|approval|consent)\\s+(?:before|to|when)\\s+(?:\\w+\\s+){0,3}?(?:delet|remov|send|upload|push|install|run|execut|modify|overwrit)", [{ "text": "permission", "before": false, "after": true }, { "text": "confirmation", "before": false, "after": true }, { "text": "approval", "before": false, "after": true }, { "text": "consent", "before": false, "after": true }]],
+  "inject-disable-safety-flag": [`(?:--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox|\\bbypassPermissions\\b|--yolo\\b|approval[_-]?policy\\s*[=:]\\s*["']?never)`, [{ "text": "--dangerously-skip-permissions", "before": false, "after": false }, { "text": "--dangerously-bypass-approvals-and-sandbox", "before": false, "after": false }, { "text": "bypasspermissions", "before": true, "after": true }, { "text": "--yolo", "before": false, "after": true }, { "text": "approval", "before": false, "after": false }]],
+  "inject-tool-hijack": ["\\b(?:always|must)\\s+(?:\\w+\\s+){0,2}?(?:call|use|invoke)\\s+(?:the\\s+)?[\\w-]{2,40}\\s+tool\\s+(?:first\\s+)?(?:before|instead\\s+of)\\s+(?:\\w+\\s+){0,2}?(?:any|every|all)\\s+other", [{ "text": "before", "before": false, "after": false }, { "text": "instead", "before": false, "after": true }]],
+  "inject-educational-pretext": ["\\bfor\\s+(?:purely\\s+)?educational\\s+purposes?\\s+only\\b", [{ "text": "educational", "before": false, "after": true }]],
+  "destroy-rm-root": [`\\brm\\s+(?:-[a-zA-Z]{1,10}\\s+){0,3}(?:-[a-zA-Z]{0,10}[rR][a-zA-Z]{0,10}|--recursive)\\s+(?:-[-a-zA-Z]{1,20}\\s+){0,3}(?:--no-preserve-root\\s+)?["']?\\/\\*?["']?(?=\\s|$|["';&|)\`])`, [{ "text": "rm", "before": true, "after": true }]],
+  "destroy-rm-system": [`\\brm\\s+(?:-[a-zA-Z]{1,10}\\s+){0,3}(?:-[a-zA-Z]{0,10}[rR][a-zA-Z]{0,10}|--recursive)\\s+(?:-[-a-zA-Z]{1,20}\\s+){0,3}["']?\\/(?:etc|usr|var|bin|sbin|boot|lib|lib64|home|root|opt|srv|sys|dev|System|Users|Library|Applications)\\/?\\*?["']?(?=\\s|$|["';&|)\`])`, [{ "text": "/etc", "before": false, "after": false }, { "text": "/usr", "before": false, "after": false }, { "text": "/var", "before": false, "after": false }, { "text": "/bin", "before": false, "after": false }, { "text": "/sbin", "before": false, "after": false }, { "text": "/boot", "before": false, "after": false }, { "text": "/lib", "before": false, "after": false }, { "text": "/lib64", "before": false, "after": false }, { "text": "/home", "before": false, "after": false }, { "text": "/root", "before": false, "after": false }, { "text": "/opt", "before": false, "after": false }, { "text": "/srv", "before": false, "after": false }, { "text": "/sys", "before": false, "after": false }, { "text": "/dev", "before": false, "after": false }, { "text": "/system", "before": false, "after": false }, { "text": "/users", "before": false, "after": false }, { "text": "/library", "before": false, "after": false }, { "text": "/applications", "before": false, "after": false }]],
+  "destroy-rm-home": [`\\brm\\s+(?:-[a-zA-Z]{1,10}\\s+){0,3}(?:-[a-zA-Z]{0,10}[rR][a-zA-Z]{0,10}|--recursive)\\s+(?:-[-a-zA-Z]{1,20}\\s+){0,3}["']?(?:~|\\$HOME|\\$\\{HOME\\})\\/?\\*?["']?(?=\\s|$|["';&|)\`])`, [{ "text": "rm", "before": true, "after": true }]],
+  "destroy-no-preserve-root": ["--no-preserve-root\\b", [{ "text": "--no-preserve-root", "before": false, "after": true }]],
+  "destroy-mkfs": ["\\bmkfs(?:\\.\\w{2,8})?\\s+[^\\n]{0,40}\\/dev\\/", [{ "text": "/dev/", "before": false, "after": false }]],
+  "destroy-dd-disk": ["\\bdd\\s+[^\\n]{0,200}\\bof=\\/dev\\/(?!null\\b|zero\\b|stdout\\b|stderr\\b|tty\\b|fd\\/)", [{ "text": "of=/dev/", "before": true, "after": false }]],
+  "destroy-wipe": ["\\b(?:wipefs\\s+(?:-\\w+\\s+){0,3}-a|shred\\s+[^\\n]{0,80}\\/dev\\/|diskutil\\s+(?:eraseDisk|zeroDisk|secureErase)|format\\s+[a-z]:\\s+\\/[qy])", [{ "text": "wipefs", "before": false, "after": true }, { "text": "shred", "before": false, "after": true }, { "text": "diskutil", "before": false, "after": true }, { "text": "format", "before": false, "after": true }]],
+  "destroy-fork-bomb": [":\\(\\)\\s*\\{\\s*:\\s*\\|\\s*:\\s*&\\s*\\}\\s*;\\s*:", [{ "text": ":()", "before": false, "after": false }]],
+  "destroy-find-delete-root": ["\\bfind\\s+(?:\\/|~|\\$HOME)\\s+[^\\n]{0,160}(?:-delete\\b|-exec\\s+rm\\s)", [{ "text": "-delete", "before": false, "after": true }, { "text": "-exec", "before": false, "after": true }]],
+  "destroy-rmtree-root": [`\\b(?:shutil\\.rmtree|fs\\.rmSync|fs\\.rm|rimraf(?:\\.sync)?)\\s*\\(\\s*(?:["']\\/["']|["']~["']|os\\.path\\.expanduser\\(\\s*["']~["']\\s*\\)|Path\\.home\\(\\)|os\\.homedir\\(\\))`, [{ "text": "shutil.rmtree", "before": false, "after": false }, { "text": "fs.rmsync", "before": false, "after": false }, { "text": "fs.rm", "before": false, "after": false }, { "text": "rimraf", "before": false, "after": false }]],
+  "destroy-truncate-system": ["\\btruncate\\s+-s\\s*0\\s+\\/(?:etc|var\\/log|usr)\\b", [{ "text": "truncate", "before": true, "after": true }]],
+  "destroy-force-push-main": ["\\bgit\\s+push\\s+(?:[^\\n]{0,80}\\s)?(?:--force|-f)(?!-with-lease|-if-includes)\\b[^\\n]{0,80}\\b(?:main|master)\\b", [{ "text": "push", "before": true, "after": true }]],
+  "destroy-sql-drop": ["\\bDROP\\s+(?:DATABASE|SCHEMA)\\s+(?!IF\\s+EXISTS\\s+(?:test|tmp))", [{ "text": "database", "before": true, "after": true }, { "text": "schema", "before": true, "after": true }]],
+  "destroy-kill-all": ["\\b(?:kill\\s+-9\\s+-1\\b|killall5\\b|pkill\\s+-9\\s+-u\\s+root)", [{ "text": "kill", "before": false, "after": true }, { "text": "killall5", "before": false, "after": true }, { "text": "pkill", "before": false, "after": true }]],
+  "destroy-chmod-root-recursive": [`\\bch(?:mod|own)\\s+-R\\s+\\S{1,20}\\s+["']?\\/["']?(?=\\s|$|;)`, [{ "text": "chmod", "before": true, "after": true }, { "text": "chown", "before": true, "after": true }]],
+  "persist-shell-rc-payload": [`\\b(?:curl|wget|nc|base64|eval|python\\s+-c)\\b[^\\n]{0,200}(?:>>|\\btee\\s+-a)\\s*["']?(?:~|\\$HOME|\\$\\{HOME\\})\\/\\.(?:bashrc|zshrc|profile|bash_profile|zprofile|zshenv|config\\/fish\\/config\\.fish)`, [{ "text": "~/.bashrc", "before": false, "after": false }, { "text": "~/.zshrc", "before": false, "after": false }, { "text": "~/.profile", "before": false, "after": false }, { "text": "~/.bash_profile", "before": false, "after": false }, { "text": "~/.zprofile", "before": false, "after": false }, { "text": "~/.zshenv", "before": false, "after": false }, { "text": "~/.config/fish/config.fish", "before": false, "after": false }, { "text": "$home/.bashrc", "before": false, "after": false }, { "text": "$home/.zshrc", "before": false, "after": false }, { "text": "$home/.profile", "before": false, "after": false }, { "text": "$home/.bash_profile", "before": false, "after": false }, { "text": "$home/.zprofile", "before": false, "after": false }, { "text": "$home/.zshenv", "before": false, "after": false }, { "text": "$home/.config/fish/config.fish", "before": false, "after": false }, { "text": "${home}/.bashrc", "before": false, "after": false }, { "text": "${home}/.zshrc", "before": false, "after": false }, { "text": "${home}/.profile", "before": false, "after": false }, { "text": "${home}/.bash_profile", "before": false, "after": false }, { "text": "${home}/.zprofile", "before": false, "after": false }, { "text": "${home}/.zshenv", "before": false, "after": false }, { "text": "${home}/.config/fish/config.fish", "before": false, "after": false }]],
+  "persist-shell-rc-append": [`(?:>>|\\btee\\s+-a)\\s*["']?(?:~|\\$HOME|\\$\\{HOME\\})\\/\\.(?:bashrc|zshrc|profile|bash_profile|zprofile|zshenv|config\\/fish\\/config\\.fish)`, [{ "text": "~/.bashrc", "before": false, "after": false }, { "text": "~/.zshrc", "before": false, "after": false }, { "text": "~/.profile", "before": false, "after": false }, { "text": "~/.bash_profile", "before": false, "after": false }, { "text": "~/.zprofile", "before": false, "after": false }, { "text": "~/.zshenv", "before": false, "after": false }, { "text": "~/.config/fish/config.fish", "before": false, "after": false }, { "text": "$home/.bashrc", "before": false, "after": false }, { "text": "$home/.zshrc", "before": false, "after": false }, { "text": "$home/.profile", "before": false, "after": false }, { "text": "$home/.bash_profile", "before": false, "after": false }, { "text": "$home/.zprofile", "before": false, "after": false }, { "text": "$home/.zshenv", "before": false, "after": false }, { "text": "$home/.config/fish/config.fish", "before": false, "after": false }, { "text": "${home}/.bashrc", "before": false, "after": false }, { "text": "${home}/.zshrc", "before": false, "after": false }, { "text": "${home}/.profile", "before": false, "after": false }, { "text": "${home}/.bash_profile", "before": false, "after": false }, { "text": "${home}/.zprofile", "before": false, "after": false }, { "text": "${home}/.zshenv", "before": false, "after": false }, { "text": "${home}/.config/fish/config.fish", "before": false, "after": false }]],
+  "persist-authorized-keys-literal": ["\\bssh-(?:rsa|ed25519|dss|ecdsa-[\\w-]{1,30})\\s+AAAA[A-Za-z0-9+/]{40,}[^\\n]{0,200}authorized_keys\\b", [{ "text": "authorized_keys", "before": false, "after": true }]],
+  "persist-authorized-keys": ["\\bauthorized_keys\\b", [{ "text": "authorized_keys", "before": true, "after": true }]],
+  "persist-systemd": ["(?:\\bsystemctl\\s+(?:--user\\s+)?(?:enable|link)\\b|\\/etc\\/systemd\\/system\\/[\\w@.-]{1,80}\\.(?:service|timer)|\\.config\\/systemd\\/user\\/[\\w@.-]{1,80}\\.(?:service|timer))", [{ "text": "systemctl", "before": true, "after": true }, { "text": "/etc/systemd/system/", "before": false, "after": false }, { "text": ".config/systemd/user/", "before": false, "after": false }]],
+  "persist-launchd": ["(?:\\blaunchctl\\s+(?:load|bootstrap|submit)\\b|Library\\/Launch(?:Agents|Daemons)\\/)", [{ "text": "launchctl", "before": true, "after": true }, { "text": "library/launchagents/", "before": false, "after": false }, { "text": "library/launchdaemons/", "before": false, "after": false }]],
+  "persist-sudoers": ["(?:\\/etc\\/sudoers\\b|\\bvisudo\\b)", [{ "text": "/etc/sudoers", "before": false, "after": true }, { "text": "visudo", "before": true, "after": true }]],
+  "persist-git-hijack": [`\\bgit\\s+config\\s+--(?:global|system)\\s+(?:core\\.hooksPath|core\\.sshCommand|core\\.fsmonitor|core\\.gitProxy|credential\\.helper\\s+["']?!|include\\.path)\\b`, [{ "text": "core.hookspath", "before": false, "after": false }, { "text": "core.sshcommand", "before": false, "after": false }, { "text": "core.fsmonitor", "before": false, "after": false }, { "text": "core.gitproxy", "before": false, "after": false }, { "text": "credential.helper", "before": false, "after": true }, { "text": "include.path", "before": false, "after": false }]],
+  "persist-git-url-rewrite": ["\\bgit\\s+config\\s+--(?:global|system)\\s+url\\.\\S{1,200}\\.insteadOf\\b", [{ "text": ".insteadof", "before": false, "after": true }]],
+  "persist-git-global": ["\\bgit\\s+config\\s+--(?:global|system)\\s+(?!user\\.(?:name|email)\\b)[\\w.-]{3,60}", [{ "text": "--global", "before": true, "after": true }, { "text": "--system", "before": true, "after": true }]],
+  "persist-agent-config-write": [`(?:>>|\\btee\\s+-a\\s+|\\bsed\\s+-i\\S{0,10}\\s[^\\n]{0,120})\\s*["']?[~\\w./-]{0,80}(?:CLAUDE\\.md|AGENTS\\.md|\\.cursorrules|\\.clinerules|\\.claude\\/settings(?:\\.local)?\\.json|\\.codex\\/config\\.toml|\\.hermes\\/(?:config\\.yaml|SOUL\\.md))\\b`, [{ "text": "claude.md", "before": false, "after": false }, { "text": "agents.md", "before": false, "after": false }, { "text": ".cursorrules", "before": false, "after": false }, { "text": ".clinerules", "before": false, "after": false }, { "text": ".claude/settings", "before": false, "after": false }, { "text": ".codex/config.toml", "before": false, "after": false }, { "text": ".hermes/config.yaml", "before": false, "after": false }, { "text": ".hermes/soul.md", "before": false, "after": false }]],
+  "persist-ld-preload": ["\\/etc\\/ld\\.so\\.preload\\b", [{ "text": "/etc/ld.so.preload", "before": false, "after": true }]],
+  "persist-windows-run-key": ["\\b(?:reg(?:\\.exe)?\\s+add|New-ItemProperty|Set-ItemProperty)\\b[^\\n]{0,200}\\\\CurrentVersion\\\\Run(?:Once)?\\b", [{ "text": "\\currentversion\\run", "before": false, "after": false }]],
+  "persist-windows-task": ["(?:\\bschtasks(?:\\.exe)?\\s+\\/create\\b|\\bRegister-ScheduledTask\\b|Startup\\\\[\\w .-]{1,80}\\.(?:lnk|bat|vbs|ps1))", [{ "text": "schtasks", "before": true, "after": false }, { "text": "register-scheduledtask", "before": true, "after": true }, { "text": "startup\\", "before": false, "after": false }]],
+  "persist-ssh-keygen-overwrite": [`\\bssh-keygen\\s+[^\\n]{0,120}-f\\s+["']?(?:~|\\$HOME)\\/\\.ssh\\/id_`, [{ "text": "ssh-keygen", "before": true, "after": true }]],
+  "net-dev-tcp": ["\\/dev\\/(?:tcp|udp)\\/[\\w.-]{1,100}\\/\\d{1,5}", [{ "text": "/dev/tcp/", "before": false, "after": false }, { "text": "/dev/udp/", "before": false, "after": false }]],
+  "net-nc-exec": ["(?:\\b(?:nc|ncat|netcat)\\b[^\\n]{0,120}\\s-[a-zA-Z]{0,5}[ec]\\s+\\/?(?:bin\\/)?(?:ba|z)?sh\\b|\\b(?:nc|ncat|netcat)\\b[^\\n]{0,120}\\|\\s*\\/bin\\/(?:ba)?sh\\b|\\bmkfifo\\b[^\\n]{0,160}\\b(?:nc|ncat|netcat)\\b)", [{ "text": "nc", "before": true, "after": true }, { "text": "ncat", "before": true, "after": true }, { "text": "netcat", "before": true, "after": true }, { "text": "/bin/", "before": false, "after": false }, { "text": "mkfifo", "before": true, "after": true }]],
+  "net-nc-listen": ["\\b(?:nc|ncat|netcat)\\s+(?:-[a-zA-Z]{1,6}\\s+){0,3}-[a-zA-Z]{0,5}l[a-zA-Z]{0,5}\\b", [{ "text": "nc", "before": true, "after": true }, { "text": "ncat", "before": true, "after": true }, { "text": "netcat", "before": true, "after": true }]],
+  "net-socat-exec": ["\\bsocat\\b[^\\n]{0,200}\\b(?:exec|system):", [{ "text": "socat", "before": true, "after": true }]],
+  "net-script-reverse-shell": [`(?:python[23]?\\s+-c\\s+["'][^\\n]{0,40}import\\s+(?:socket|pty)|socket\\.socket\\([^\\n]{0,200}(?:subprocess|pty\\.spawn|os\\.dup2)|pty\\.spawn\\(\\s*["']\\/bin\\/(?:ba)?sh|perl\\s+-e\\s+[^\\n]{0,80}\\bsocket\\b|ruby\\s+-rsocket\\b|php\\s+-r\\s+[^\\n]{0,80}fsockopen|New-Object\\s+System\\.Net\\.Sockets\\.TCPClient|require\\(["']child_process["']\\)[^\\n]{0,200}net\\.Socket)`, [{ "text": "import", "before": false, "after": true }, { "text": "socket.socket(", "before": false, "after": false }, { "text": "pty.spawn(", "before": false, "after": false }, { "text": "socket", "before": true, "after": true }, { "text": "-rsocket", "before": true, "after": true }, { "text": "fsockopen", "before": false, "after": false }, { "text": "system.net.sockets.tcpclient", "before": true, "after": false }, { "text": 'require("child_process")', "before": false, "after": false }, { "text": `require("child_process')`, "before": false, "after": false }, { "text": `require('child_process")`, "before": false, "after": false }, { "text": "require('child_process')", "before": false, "after": false }]],
+  "net-os-dup2": ["\\bos\\.dup2\\(\\s*\\w{1,20}\\.fileno\\(\\)", [{ "text": ".fileno()", "before": false, "after": false }]],
+  "net-tunnel": ["(?:\\bngrok\\s+(?:http|tcp|tls|start)\\b|\\bngrok\\.(?:io|app|com)\\b|\\blocaltunnel\\b|\\blt\\s+--port\\b|\\bserveo\\.net\\b|\\bcloudflared\\s+tunnel\\b|\\bbore\\s+local\\b|\\blocalhost\\.run\\b|\\bpinggy\\.io\\b|\\btailscale\\s+funnel\\b)", [{ "text": "ngrok", "before": true, "after": true }, { "text": "ngrok.io", "before": true, "after": true }, { "text": "ngrok.app", "before": true, "after": true }, { "text": "ngrok.com", "before": true, "after": true }, { "text": "localtunnel", "before": true, "after": true }, { "text": "--port", "before": true, "after": true }, { "text": "serveo.net", "before": true, "after": true }, { "text": "cloudflared", "before": true, "after": true }, { "text": "local", "before": true, "after": true }, { "text": "localhost.run", "before": true, "after": true }, { "text": "pinggy.io", "before": true, "after": true }, { "text": "tailscale", "before": true, "after": true }]],
+  "net-bind-all": [`(?:\\b0\\.0\\.0\\.0:\\d{2,5}\\b|--(?:host|bind|listen|ip)[= ]0\\.0\\.0\\.0\\b|\\bhost\\s*=\\s*["']0\\.0\\.0\\.0["']|\\bINADDR_ANY\\b)`, [{ "text": "0.0.0.0:", "before": true, "after": false }, { "text": "--host=0.0.0.0", "before": false, "after": true }, { "text": "--host 0.0.0.0", "before": false, "after": true }, { "text": "--bind=0.0.0.0", "before": false, "after": true }, { "text": "--bind 0.0.0.0", "before": false, "after": true }, { "text": "--listen=0.0.0.0", "before": false, "after": true }, { "text": "--listen 0.0.0.0", "before": false, "after": true }, { "text": "--ip=0.0.0.0", "before": false, "after": true }, { "text": "--ip 0.0.0.0", "before": false, "after": true }, { "text": '"0.0.0.0"', "before": false, "after": false }, { "text": `"0.0.0.0'`, "before": false, "after": false }, { "text": `'0.0.0.0"`, "before": false, "after": false }, { "text": "'0.0.0.0'", "before": false, "after": false }, { "text": "inaddr_any", "before": true, "after": true }]],
+  "net-raw-ip-url": ["\\bhttps?:\\/\\/(?!127\\.|0\\.0\\.0\\.0|10\\.|192\\.168\\.|172\\.(?:1[6-9]|2\\d|3[01])\\.|169\\.254\\.)\\d{1,3}(?:\\.\\d{1,3}){3}(?::\\d{1,5})?\\/", [{ "text": "http", "before": true, "after": false }]],
+  "net-ssh-remote-forward": ["\\bssh\\b[^\\n]{0,100}\\s-R\\s*(?:[*\\w.]{1,40}:)?\\d{1,5}:", [{ "text": "ssh", "before": true, "after": true }]],
+  "net-firewall-off": ["(?:\\bufw\\s+disable\\b|\\biptables\\s+-F\\b|\\bsetenforce\\s+0\\b|\\bsystemctl\\s+(?:stop|disable)\\s+(?:firewalld|apparmor|ufw)\\b|Set-MpPreference\\s+-DisableRealtimeMonitoring\\s+\\$?true|netsh\\s+advfirewall\\s+set\\s+\\w{1,20}\\s+state\\s+off)", [{ "text": "disable", "before": true, "after": true }, { "text": "iptables", "before": true, "after": true }, { "text": "setenforce", "before": true, "after": true }, { "text": "systemctl", "before": true, "after": true }, { "text": "-disablerealtimemonitoring", "before": true, "after": true }, { "text": "advfirewall", "before": true, "after": true }]],
+  "net-ssh-no-host-check": ["StrictHostKeyChecking[= ]no\\b", [{ "text": "stricthostkeychecking=no", "before": false, "after": true }, { "text": "stricthostkeychecking no", "before": false, "after": true }]],
+  "net-tls-off": [`(?:\\bcurl\\s+[^\\n]{0,80}(?:-k|--insecure)\\b|\\bwget\\s+[^\\n]{0,80}--no-check-certificate\\b|NODE_TLS_REJECT_UNAUTHORIZED\\s*=\\s*["']?0|verify\\s*=\\s*False\\b)`, [{ "text": "curl", "before": true, "after": true }, { "text": "--no-check-certificate", "before": false, "after": true }, { "text": "node_tls_reject_unauthorized", "before": false, "after": false }, { "text": "verify", "before": false, "after": false }]],
+  "obf-eval-decoded": ["\\b(?:eval|exec|Function)\\s*\\(\\s*(?:base64\\.b64decode|atob|Buffer\\.from\\([^\\n]{0,200}base64|codecs\\.decode|bytes\\.fromhex|zlib\\.decompress|marshal\\.loads|bytearray\\.fromhex)", [{ "text": "eval", "before": true, "after": false }, { "text": "exec", "before": true, "after": false }, { "text": "function", "before": true, "after": false }]],
+  "obf-eval-concat": ["\\b(?:eval|exec|Function)\\s*\\(\\s*(?:[\"'`][^\"'`\\n]{0,200}[\"'`]\\s*\\+|\\w{1,40}\\s*\\+\\s*[\"'`]|[\"'`][^\"'`\\n]{0,200}[\"'`]\\s*\\.join\\(|\\[[^\\]\\n]{0,300}\\]\\.join\\()", [{ "text": "eval", "before": true, "after": false }, { "text": "exec", "before": true, "after": false }, { "text": "function", "before": true, "after": false }]],
+  "obf-shell-eval-decoded": [`\\beval\\s+["']?\\$\\(\\s*(?:echo|printf)\\s[^\\n]{0,200}\\|\\s*(?:base64|xxd|rev|tr|openssl)\\b`, [{ "text": "eval", "before": true, "after": true }]],
+  "obf-eval-string": ["\\b(?:eval|exec)\\s*\\(\\s*[\"'`]", [{ "text": "eval", "before": true, "after": false }, { "text": "exec", "before": true, "after": false }]],
+  "obf-char-code": ["(?:String\\.fromCharCode\\(\\s*(?:0x)?[\\da-fA-F]{2,3}\\s*(?:,\\s*(?:0x)?[\\da-fA-F]{2,3}\\s*){3,}|\\bchr\\(\\s*\\d{2,3}\\s*\\)\\s*\\+\\s*chr\\(\\s*\\d{2,3}\\s*\\)\\s*\\+\\s*chr\\(|\\[char\\]\\s*\\d{2,3}\\s*\\+\\s*\\[char\\])", [{ "text": "string.fromcharcode(", "before": false, "after": false }, { "text": "chr(", "before": true, "after": false }, { "text": "[char]", "before": false, "after": false }]],
+  "obf-printf-hex-shell": [`\\b(?:printf|echo\\s+-e)\\s+["']?(?:\\\\x[0-9a-fA-F]{2}|\\\\[0-7]{3}){3,}[^\\n]{0,200}\\|\\s*(?:sudo\\s+)?(?:ba|z|da|k)?sh\\b`, [{ "text": "printf", "before": false, "after": false }, { "text": "echo", "before": false, "after": true }]],
+  "obf-xxd-shell": ["\\b(?:xxd\\s+-r(?:\\s+-p)?|rev|openssl\\s+(?:enc\\s+)?-d)\\b[^\\n]{0,80}\\|\\s*(?:sudo\\s+)?(?:ba|z|da|k)?sh\\b", [{ "text": "xxd", "before": false, "after": true }, { "text": "rev", "before": false, "after": false }, { "text": "openssl", "before": false, "after": true }]],
+  "obf-echo-pipe-shell": ["\\becho\\s+[^\\n|]{0,300}\\|\\s*(?:sudo\\s+)?(?:ba|z|da|k)?sh\\b(?!\\s*-n)", [{ "text": "echo", "before": true, "after": true }]],
+  "obf-python-dynamic-import": [`(?:getattr\\(\\s*__builtins__|__import__\\(\\s*["'](?:os|subprocess|socket|pty|ctypes)["']\\s*\\)|globals\\(\\)\\[["']__builtins__)`, [{ "text": "__builtins__", "before": false, "after": false }, { "text": "__import__(", "before": false, "after": false }, { "text": 'globals()["__builtins__', "before": false, "after": false }, { "text": "globals()['__builtins__", "before": false, "after": false }]],
+  "obf-compile-exec": [`\\bcompile\\s*\\([^\\n]{0,200},\\s*["']exec["']\\s*\\)`, [{ "text": "compile", "before": true, "after": false }]],
+  "obf-powershell-encoded": ["\\b(?:powershell|pwsh)(?:\\.exe)?\\b[^\\n]{0,80}\\s-(?:e|ec|enc|encodedcommand)\\s+[A-Za-z0-9+/=]{20,}", [{ "text": "powershell", "before": true, "after": false }, { "text": "pwsh", "before": true, "after": false }]],
+  "obf-ifs-evasion": ["(?:\\$\\{IFS\\}|\\$IFS\\$9)", [{ "text": "${ifs}", "before": false, "after": false }, { "text": "$ifs$9", "before": false, "after": false }]],
+  "obf-string-reversal": [`(?:\\[::-1\\]\\s*\\)|\\.split\\(["']{2}\\)\\.reverse\\(\\)\\.join\\(["']{2}\\))`, [{ "text": "[::-1]", "before": false, "after": false }, { "text": ").reverse().join(", "before": false, "after": false }]],
+  "obf-long-base64": ["(?<![\\w+/=-])(?:[A-Za-z0-9+/]{4}){60,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?(?![\\w+/=-])", null],
+  "supply-curl-pipe-shell": ["\\b(?:curl|wget)\\b[^\\n|]{0,300}\\|\\s*(?:sudo\\s+(?:-\\w+\\s+){0,3})?(?:env\\s+[^\\n|]{0,80})?(?:ba|z|da|k)?sh\\b", [{ "text": "curl", "before": true, "after": true }, { "text": "wget", "before": true, "after": true }]],
+  "supply-curl-pipe-shell-insecure": ["\\b(?:curl|wget)\\b[^\\n|]{0,300}(?:http:\\/\\/|https?:\\/\\/\\d{1,3}(?:\\.\\d{1,3}){3}|\\s-k\\b|--insecure|--no-check-certificate)[^\\n|]{0,200}\\|\\s*(?:sudo\\s+)?(?:ba|z|da|k)?sh\\b", [{ "text": "curl", "before": true, "after": true }, { "text": "wget", "before": true, "after": true }]],
+  "supply-curl-pipe-interpreter": ["\\b(?:curl|wget)\\b[^\\n|]{0,300}\\|\\s*(?:sudo\\s+)?(?:python[23]?|node|perl|ruby|php)\\b(?!\\s+-m\\s+json\\.tool)", [{ "text": "curl", "before": true, "after": true }, { "text": "wget", "before": true, "after": true }]],
+  "supply-powershell-download-exec": ["(?:\\b(?:iex|Invoke-Expression)\\b[^\\n]{0,200}(?:DownloadString|Invoke-WebRequest|\\biwr\\b|\\birm\\b|Net\\.WebClient)|\\b(?:irm|iwr|Invoke-RestMethod|Invoke-WebRequest)\\s[^\\n]{0,200}\\|\\s*(?:iex|Invoke-Expression)\\b)", [{ "text": "iex", "before": true, "after": true }, { "text": "invoke-expression", "before": true, "after": true }, { "text": "irm", "before": true, "after": true }, { "text": "iwr", "before": true, "after": true }, { "text": "invoke-restmethod", "before": true, "after": true }, { "text": "invoke-webrequest", "before": true, "after": true }]],
+  "supply-download-chmod-run": ["\\b(?:curl|wget)\\b[^\\n]{0,200}(?:&&|;)\\s*chmod\\s+(?:\\+x|[0-7]?7[0-7]{2})\\s+[^\\n]{0,120}(?:&&|;)\\s*(?:sudo\\s+)?\\.\\/", [{ "text": "chmod", "before": false, "after": true }]],
+  "supply-pip-url": [`\\b(?:pip3?|uv\\s+pip|python3?\\s+-m\\s+pip)\\s+install\\s+(?:[^\\n]{0,120}\\s)?["']?(?:git\\+https?:\\/\\/|https?:\\/\\/)(?![^\\s"']{0,200}(?:@[0-9a-f]{40}\\b|#sha256=|==))`, [{ "text": "install", "before": true, "after": true }]],
+  "supply-npm-url": [`\\b(?:npm|pnpm|yarn|bun)\\s+(?:install|i|add)\\s+(?:[^\\n]{0,120}\\s)?["']?(?:https?:\\/\\/|git\\+|github:|git:\\/\\/)(?![^\\s"']{0,200}#[0-9a-f]{40}\\b)`, [{ "text": "http", "before": false, "after": false }, { "text": "git+", "before": false, "after": false }, { "text": "github:", "before": false, "after": false }, { "text": "git://", "before": false, "after": false }]],
+  "supply-git-clone-run": ["\\bgit\\s+clone\\s+[^\\n]{0,200}(?:&&|;)\\s*(?:cd\\s+[^\\n;&]{1,80}(?:&&|;)\\s*)?(?:\\.\\/[\\w.-]{1,60}|(?:ba)?sh\\s+[\\w./-]{1,60}|make(?:\\s+install)?\\b|python3?\\s+(?:setup\\.py|[\\w./-]{1,60}\\.py)|npm\\s+(?:install|run|start)|pip3?\\s+install)", [{ "text": "clone", "before": true, "after": true }]],
+  "supply-pip-extra-index": [`--(?:extra-)?index-url\\s+["']?https?:\\/\\/(?!pypi\\.org|download\\.pytorch\\.org|pypi\\.nvidia\\.com|test\\.pypi\\.org)`, [{ "text": "index-url", "before": false, "after": true }]],
+  "supply-pip-trusted-host": ["--trusted-host\\s+\\S", [{ "text": "--trusted-host", "before": false, "after": true }]],
+  "supply-npx-yes": ["\\bnpx\\s+(?:-y|--yes)\\s+(?!@?[\\w./-]{1,80}@\\d)", [{ "text": "npx", "before": true, "after": true }]],
+  "supply-unsafe-registry": ["\\bnpm\\s+config\\s+set\\s+registry\\s+https?:\\/\\/(?!registry\\.npmjs\\.org)", [{ "text": "registry", "before": true, "after": true }]],
+  "supply-docker-pipe": ["\\bdocker\\s+run\\s+[^\\n]{0,200}\\|\\s*(?:ba|z|da|k)?sh\\b", [{ "text": "docker", "before": true, "after": true }]],
+  "priv-nopasswd": ["\\bNOPASSWD\\s*:", [{ "text": "nopasswd", "before": true, "after": false }]],
+  "priv-setuid-chmod": ["\\bchmod\\s+(?:-R\\s+)?(?:[ugoa]{0,3}\\+[rwx]{0,3}s[rwx]{0,3}|0?[2467][0-7]{3})\\s", [{ "text": "chmod", "before": true, "after": true }]],
+  "priv-setuid-call": ["\\bset(?:e?[ug]id|re[ug]id|res[ug]id)\\s*\\(\\s*0\\s*[,)]", [{ "text": "set", "before": true, "after": false }]],
+  "priv-chmod-777-system": [`\\bchmod\\s+(?:-R\\s+)?(?:0?777|a\\+rwx|ugo\\+rwx)\\s+["']?\\/(?:etc|usr|bin|sbin|var|home|root|opt|lib|boot|tmp\\b|\\*|(?=\\s|$))`, [{ "text": "chmod", "before": true, "after": true }]],
+  "priv-chmod-777": ["\\bchmod\\s+(?:-R\\s+)?(?:0?777|a\\+rwx)\\b", [{ "text": "chmod", "before": true, "after": true }]],
+  "priv-capabilities": ["\\bsetcap\\s+[^\\n]{0,80}cap_(?:setuid|setgid|sys_admin|dac_override|dac_read_search|sys_ptrace)\\b", [{ "text": "cap_setuid", "before": false, "after": true }, { "text": "cap_setgid", "before": false, "after": true }, { "text": "cap_sys_admin", "before": false, "after": true }, { "text": "cap_dac_override", "before": false, "after": true }, { "text": "cap_dac_read_search", "before": false, "after": true }, { "text": "cap_sys_ptrace", "before": false, "after": true }]],
+  "priv-shadow-read": ["\\b(?:cat|cp|less|more|head|tail|scp|curl|base64|unshadow|john|hashcat|open|read_text)\\b[^\\n]{0,80}\\/etc\\/(?:shadow|gshadow)\\b", [{ "text": "/etc/shadow", "before": false, "after": true }, { "text": "/etc/gshadow", "before": false, "after": true }]],
+  "priv-shadow-mention": ["\\/etc\\/(?:shadow|gshadow)\\b", [{ "text": "/etc/shadow", "before": false, "after": true }, { "text": "/etc/gshadow", "before": false, "after": true }]],
+  "priv-passwd-file": ["\\/etc\\/passwd\\b", [{ "text": "/etc/passwd", "before": false, "after": true }]],
+  "priv-sudo-shell": ["\\bsudo\\s+(?:-\\w\\s+){0,2}(?:su\\b|-i\\b|-s\\b|bash\\b|sh\\b|zsh\\b)", [{ "text": "sudo", "before": true, "after": true }]],
+  "priv-sudo": ["\\bsudo\\s+(?!-[lkvn]\\b)[\\w/-]", [{ "text": "sudo", "before": true, "after": true }]],
+  "priv-docker-host": ["(?:\\bdocker\\s+run\\b[^\\n]{0,200}(?:--privileged\\b|-v\\s+\\/:\\/|--pid[= ]host\\b|--net(?:work)?[= ]host\\b[^\\n]{0,80}--privileged)|-v\\s+\\/var\\/run\\/docker\\.sock:)", [{ "text": "docker", "before": true, "after": true }, { "text": "/var/run/docker.sock:", "before": true, "after": false }]],
+  "priv-group-add": ["\\b(?:usermod\\s+-a?G\\s+(?:sudo|wheel|root|admin|docker)\\b|gpasswd\\s+-a\\s+\\S{1,40}\\s+(?:sudo|wheel|docker)\\b|dseditgroup\\s+[^\\n]{0,80}\\badmin\\b)", [{ "text": "usermod", "before": false, "after": true }, { "text": "gpasswd", "before": false, "after": true }, { "text": "dseditgroup", "before": false, "after": true }]],
+  "priv-useradd-uid0": ["\\buseradd\\s+[^\\n]{0,80}-(?:o\\s+-u\\s*0|u\\s*0\\s+-o)\\b", [{ "text": "useradd", "before": true, "after": true }]],
+  "priv-polkit-rule": ["\\/etc\\/polkit-1\\/rules\\.d\\/", [{ "text": "/etc/polkit-1/rules.d/", "before": false, "after": false }]],
+  "cred-private-key": ["-----BEGIN\\s(?:RSA\\s|EC\\s|DSA\\s|OPENSSH\\s|ENCRYPTED\\s|PGP\\s)?PRIVATE\\sKEY(?:\\sBLOCK)?-----", [{ "text": "-----begin", "before": false, "after": true }]],
+  "cred-aws-access-key": ["\\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\\b", [{ "text": "akia", "before": true, "after": false }, { "text": "asia", "before": true, "after": false }, { "text": "abia", "before": true, "after": false }, { "text": "acca", "before": true, "after": false }]],
+  "cred-aws-secret-key": [`\\baws_secret_access_key\\s*[=:]\\s*["']?[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])`, [{ "text": "aws_secret_access_key", "before": true, "after": false }]],
+  "cred-github-token": ["\\b(?:gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9_]{82})\\b", [{ "text": "ghp_", "before": false, "after": false }, { "text": "gho_", "before": false, "after": false }, { "text": "ghu_", "before": false, "after": false }, { "text": "ghs_", "before": false, "after": false }, { "text": "ghr_", "before": false, "after": false }, { "text": "github_pat_", "before": false, "after": false }]],
+  "cred-gitlab-token": ["\\bglpat-[A-Za-z0-9_-]{20}\\b", [{ "text": "glpat-", "before": true, "after": false }]],
+  "cred-slack-token": ["\\bxox[abposr]-(?:\\d{6,15}-){1,3}[A-Za-z0-9-]{10,80}", [{ "text": "xoxa-", "before": true, "after": false }, { "text": "xoxb-", "before": true, "after": false }, { "text": "xoxp-", "before": true, "after": false }, { "text": "xoxo-", "before": true, "after": false }, { "text": "xoxs-", "before": true, "after": false }, { "text": "xoxr-", "before": true, "after": false }]],
+  "cred-slack-webhook": ["https:\\/\\/hooks\\.slack\\.com\\/services\\/T[A-Z0-9]{6,12}\\/B[A-Z0-9]{6,12}\\/[A-Za-z0-9]{20,30}", [{ "text": "https://hooks.slack.com/services/t", "before": false, "after": false }]],
+  "cred-openai-key": ["\\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,200}\\b", [{ "text": "sk-", "before": true, "after": false }]],
+  "cred-anthropic-key": ["\\bsk-ant-(?:api|admin)\\d{2}-[A-Za-z0-9_-]{80,120}", [{ "text": "sk-ant-api", "before": true, "after": false }, { "text": "sk-ant-admin", "before": true, "after": false }]],
+  "cred-google-api-key": ["\\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])", [{ "text": "aiza", "before": true, "after": false }]],
+  "cred-stripe-live": ["\\b(?:sk|rk)_live_[0-9a-zA-Z]{24,99}\\b", [{ "text": "sk_live_", "before": true, "after": false }, { "text": "rk_live_", "before": true, "after": false }]],
+  "cred-stripe-test": ["\\b(?:sk|rk)_test_[0-9a-zA-Z]{24,99}\\b", [{ "text": "sk_test_", "before": true, "after": false }, { "text": "rk_test_", "before": true, "after": false }]],
+  "cred-huggingface-token": ["\\bhf_[A-Za-z0-9]{34,40}\\b", [{ "text": "hf_", "before": true, "after": false }]],
+  "cred-npm-token": ["\\bnpm_[A-Za-z0-9]{36}\\b", [{ "text": "npm_", "before": true, "after": false }]],
+  "cred-sendgrid-key": ["\\bSG\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}\\b", [{ "text": "sg.", "before": true, "after": false }]],
+  "cred-discord-webhook": ["https:\\/\\/(?:ptb\\.|canary\\.)?discord(?:app)?\\.com\\/api\\/webhooks\\/\\d{17,20}\\/[A-Za-z0-9_-]{60,70}", [{ "text": ".com/api/webhooks/", "before": false, "after": false }]],
+  "cred-jwt": ["\\beyJ[A-Za-z0-9_-]{10,500}\\.eyJ[A-Za-z0-9_-]{10,2000}\\.[A-Za-z0-9_-]{10,1000}", [{ "text": ".eyj", "before": false, "after": false }]],
+  "cred-generic-assignment": [`\\b(?:api[_-]?key|secret[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|password|passwd)["']?\\s*[=:]\\s*["'][A-Za-z0-9+/=_.-]{24,200}["']`, [{ "text": "api", "before": false, "after": false }, { "text": "secret", "before": false, "after": false }, { "text": "access", "before": false, "after": false }, { "text": "token", "before": false, "after": false }, { "text": "client", "before": false, "after": false }, { "text": "password", "before": false, "after": false }, { "text": "passwd", "before": false, "after": false }]],
+  "exec-os-system": ["\\bos\\.(?:system|popen)\\s*\\(", [{ "text": "os.system", "before": true, "after": false }, { "text": "os.popen", "before": true, "after": false }]],
+  "exec-shell-true": ["\\bsubprocess\\.\\w{2,15}\\([^\\n]{0,200}shell\\s*=\\s*True", [{ "text": "subprocess.", "before": true, "after": false }]],
+  "exec-runtime-exec": ["\\bRuntime\\.getRuntime\\(\\)\\.exec\\(", [{ "text": "runtime.getruntime().exec(", "before": true, "after": false }]],
+  "traverse-dev-shm": ["\\/dev\\/shm\\/\\S", [{ "text": "/dev/shm/", "before": false, "after": false }]],
+  "mine-miner": ["\\b(?:xmrig|cpuminer|minerd|cgminer|bfgminer|ethminer|nbminer|lolminer|phoenixminer|t-rex)\\b(?![\\w-]{0,3}\\.(?:md|txt))", [{ "text": "xmrig", "before": true, "after": true }, { "text": "cpuminer", "before": true, "after": true }, { "text": "minerd", "before": true, "after": true }, { "text": "cgminer", "before": true, "after": true }, { "text": "bfgminer", "before": true, "after": true }, { "text": "ethminer", "before": true, "after": true }, { "text": "nbminer", "before": true, "after": true }, { "text": "lolminer", "before": true, "after": true }, { "text": "phoenixminer", "before": true, "after": true }, { "text": "t-rex", "before": true, "after": true }]],
+  "mine-stratum": ["\\bstratum\\+(?:tcp|ssl|tls):\\/\\/", [{ "text": "stratum+tcp://", "before": true, "after": false }, { "text": "stratum+ssl://", "before": true, "after": false }, { "text": "stratum+tls://", "before": true, "after": false }]],
+  "mine-pool-host": ["\\b(?:minexmr|nanopool|f2pool|2miners|hashvault|supportxmr|moneroocean|coinhive|cryptonight)\\b", [{ "text": "minexmr", "before": true, "after": true }, { "text": "nanopool", "before": true, "after": true }, { "text": "f2pool", "before": true, "after": true }, { "text": "2miners", "before": true, "after": true }, { "text": "hashvault", "before": true, "after": true }, { "text": "supportxmr", "before": true, "after": true }, { "text": "moneroocean", "before": true, "after": true }, { "text": "coinhive", "before": true, "after": true }, { "text": "cryptonight", "before": true, "after": true }]]
+};
+
 // src/core/scan/compile.ts
 function compileLineRegex(pattern) {
   const src = pattern.source;
@@ -83254,6 +85858,12 @@ function compileLineRegex(pattern) {
 }
 function deriveTriggers(pattern) {
   return requiredTriggers(pattern);
+}
+function ruleTriggers(rule2) {
+  if (rule2.triggers) return rule2.triggers;
+  const built = Object.hasOwn(generatedTriggers, rule2.id) ? generatedTriggers[rule2.id] : void 0;
+  if (built && built[0] === rule2.pattern.source) return built[1] ?? void 0;
+  return deriveTriggers(rule2.pattern);
 }
 
 // src/core/scan/trigger-index.ts
@@ -83375,7 +85985,7 @@ var compiledCache = /* @__PURE__ */ new WeakMap();
 function compileTable(rules2) {
   let table2 = compiledCache.get(rules2);
   if (!table2) {
-    const triggers = rules2.map((rule2) => rule2.triggers ?? deriveTriggers(rule2.pattern));
+    const triggers = rules2.map(ruleTriggers);
     const matcher = buildTriggerMatcher(triggers.flatMap((l3) => l3 ?? []));
     const ids = new Map(matcher.literals.map((l3, id) => [l3, id]));
     const idOf = (t2) => ids.get(triggerText(t2));
@@ -83392,12 +86002,20 @@ function compileTable(rules2) {
   return table2;
 }
 function compileEach(rules2, triggerIds) {
-  return rules2.map((rule2, i) => ({
-    rule: rule2,
-    whole: compileLineRegex(rule2.pattern),
-    perLine: new RegExp(rule2.pattern.source, `${rule2.pattern.flags}g`),
-    triggers: triggerIds[i]
-  }));
+  return rules2.map((rule2, i) => {
+    let whole;
+    let perLine;
+    return {
+      rule: rule2,
+      get whole() {
+        return whole ??= compileLineRegex(rule2.pattern);
+      },
+      get perLine() {
+        return perLine ??= new RegExp(rule2.pattern.source, `${rule2.pattern.flags}g`);
+      },
+      triggers: triggerIds[i]
+    };
+  });
 }
 function lineIndexOf(lineStarts, offset) {
   let lo = 0;
@@ -83414,14 +86032,14 @@ var WHOLE_TEXT_SHARE = 8;
 function candidateLines(scan, triggers) {
   const cap = Math.max(64, scan.lines.length / WHOLE_TEXT_SHARE);
   let first;
-  let count = 0;
+  let count2 = 0;
   for (const t2 of triggers) {
     const list = scan.triggerLines[t2];
     if (list === void 0) continue;
     first ??= list;
-    count += 1;
+    count2 += 1;
   }
-  if (count <= 1) {
+  if (count2 <= 1) {
     const only = first ?? NO_LINES;
     return only.length > cap ? void 0 : only;
   }
@@ -83796,7 +86414,7 @@ function scanSkillText(text, options) {
 
 // src/core/scan/archive-listing.ts
 import { gunzipSync } from "node:zlib";
-var maxEntries = 1e4;
+var maxEntries2 = 1e4;
 var maxInflated = 16 * 1024 * 1024;
 function u16(b2, i) {
   return (b2[i] ?? 0) | (b2[i + 1] ?? 0) << 8;
@@ -83815,10 +86433,10 @@ function listZip(b2) {
     }
   }
   if (end < 0) return { format: "zip", entries: [], problem: "no central directory (corrupt or truncated zip)" };
-  const count = u16(b2, end + 10);
+  const count2 = u16(b2, end + 10);
   let at2 = u32(b2, end + 16);
   const entries = [];
-  for (let n = 0; n < count && entries.length < maxEntries; n++) {
+  for (let n = 0; n < count2 && entries.length < maxEntries2; n++) {
     if (u32(b2, at2) !== 33639248) return { format: "zip", entries, problem: `central directory entry ${n + 1} is corrupt` };
     const flags = u16(b2, at2 + 8);
     const nameLength2 = u16(b2, at2 + 28);
@@ -83828,7 +86446,7 @@ function listZip(b2) {
     entries.push({ name: (flags & 2048 ? utf8 : latin1).decode(raw) });
     at2 += 46 + nameLength2 + extra + comment;
   }
-  return { format: "zip", entries, ...count > maxEntries ? { problem: `more than ${maxEntries} entries; the rest not listed` } : {} };
+  return { format: "zip", entries, ...count2 > maxEntries2 ? { problem: `more than ${maxEntries2} entries; the rest not listed` } : {} };
 }
 function tarString(b2, start, length) {
   const field = b2.subarray(start, start + length);
@@ -83838,7 +86456,7 @@ function tarString(b2, start, length) {
 function listTar(b2, format) {
   const entries = [];
   let longName;
-  for (let at2 = 0; at2 + 512 <= b2.length && entries.length < maxEntries; ) {
+  for (let at2 = 0; at2 + 512 <= b2.length && entries.length < maxEntries2; ) {
     if (b2[at2] === 0) return { format, entries };
     const size = parseInt(tarString(b2, at2 + 124, 12).trim() || "0", 8);
     if (!Number.isFinite(size)) return { format, entries, problem: "corrupt tar header" };
@@ -83988,11 +86606,12 @@ function decidePolicy(provenance, verdict, config2 = resolveScanConfig(), source
 }
 
 // src/store/file-cache.ts
-import { closeSync as closeSync6, fstatSync as fstatSync2, openSync as openSync6, readSync as readSync2 } from "node:fs";
+import { closeSync as closeSync7, fstatSync as fstatSync2, openSync as openSync7, readSync as readSync2 } from "node:fs";
 function readOpened(path, maxBytes = Infinity) {
-  const fd = openSync6(path, "r");
+  const fd = openSync7(path, "r");
   try {
-    const { size, mode } = fstatSync2(fd);
+    const stats = fstatSync2(fd);
+    const { size, mode } = stats;
     const length = Math.min(size, maxBytes);
     const bytes = Buffer.allocUnsafe(length);
     let offset = 0;
@@ -84001,35 +86620,36 @@ function readOpened(path, maxBytes = Infinity) {
       if (read2 === 0) break;
       offset += read2;
     }
-    return { bytes: bytes.subarray(0, offset), size, mode };
+    return { bytes: bytes.subarray(0, offset), size, mode, stats };
   } finally {
-    closeSync6(fd);
+    closeSync7(fd);
   }
 }
 
 // src/store/scan/read-content.ts
-function readContentWithStat(path, maxBytes, files) {
+function readContentWithStat(path, maxBytes, files, onBytes) {
   const kept = files?.take(path);
   const { bytes, size, mode } = kept ? { ...kept, bytes: kept.bytes.subarray(0, maxBytes) } : readOpened(path, maxBytes);
+  onBytes?.(bytes);
   return { content: decodeContent(bytes, path, size > maxBytes), size, mode };
 }
 
 // src/store/scan/walk-skill.ts
 var import_ignore2 = __toESM(require_ignore2(), 1);
-import { readFileSync as readFileSync23, realpathSync as realpathSync3 } from "node:fs";
-import { join as join37, posix as posix6, relative as relative5, sep as sep6 } from "node:path";
+import { readFileSync as readFileSync27, realpathSync as realpathSync3 } from "node:fs";
+import { join as join41, posix as posix5, relative as relative6, sep as sep8 } from "node:path";
 function readSkillIgnore(dir, entries) {
   if (!entries.some((e) => e.name === ".skillignore" && e.isFile())) return void 0;
   const ig = (0, import_ignore2.default)();
   try {
-    ig.add(readFileSync23(join37(dir, ".skillignore"), "utf8"));
+    ig.add(readFileSync27(join41(dir, ".skillignore"), "utf8"));
   } catch {
   }
   return ig;
 }
 function isInside(realRoot, target) {
-  const rel = relative5(realRoot, target);
-  return rel === "" || !rel.startsWith("..") && !rel.startsWith(sep6) && !/^[a-zA-Z]:/.test(rel);
+  const rel = relative6(realRoot, target);
+  return rel === "" || !rel.startsWith("..") && !rel.startsWith(sep8) && !/^[a-zA-Z]:/.test(rel);
 }
 function visitLink(state, abs, rel) {
   try {
@@ -84079,8 +86699,8 @@ function visitDir(state, abs, rel, depth, listed2) {
   if (!entries) return;
   if (depth > 0 && entries.some((e) => e.name === "SKILL.md")) return;
   for (const entry of entries) {
-    const childRel = rel === "" ? entry.name : posix6.join(rel, entry.name);
-    const childAbs = join37(abs, entry.name);
+    const childRel = rel === "" ? entry.name : posix5.join(rel, entry.name);
+    const childAbs = join41(abs, entry.name);
     if (entry.name === ".git") continue;
     if (childRel !== "SKILL.md" && state.ignore?.ignores(entry.isDirectory() ? `${childRel}/` : childRel)) continue;
     if (entry.isSymbolicLink()) visitLink(state, childAbs, childRel);
@@ -84142,40 +86762,65 @@ function statFindings(file, shown, size, mode, maxFileBytes) {
     out.push(buildStructureFinding("structure-executable-bit", shown, `${shown} is executable`));
   return out;
 }
-function scanFile(file, label, config2, files) {
-  const shown = posix7.join(label, file.rel);
+function scanFile(file, label, config2, options) {
+  const shown = posix6.join(label, file.rel);
   const { maxFileBytes } = config2.limits;
+  const cached = options.cache && fromIndex(file, shown, options);
+  if (cached) return cached;
   let opened;
+  let bytes;
   try {
-    opened = readContentWithStat(file.abs, maxFileBytes, files);
+    ({ opened, bytes } = readFileContent(file.abs, maxFileBytes, options.files));
   } catch (error2) {
     const info2 = lstatIfAny(file.abs);
-    const out2 = info2 ? statFindings(file, shown, info2.size, info2.mode, maxFileBytes) : [];
+    const out = info2 ? statFindings(file, shown, info2.size, info2.mode, maxFileBytes) : [];
     return {
-      findings: [...out2, buildStructureFinding("structure-unreadable", shown, `${shown}: ${error2.message}`)],
+      findings: [...out, buildStructureFinding("structure-unreadable", shown, `${shown}: ${error2.message}`)],
       size: info2?.size ?? 0
     };
   }
   const { content, size, mode } = opened;
-  const out = [...statFindings(file, shown, size, mode, maxFileBytes), ...buildContentFindings(content, shown)];
-  if (content.kind !== "text") return { findings: out, size };
-  return { findings: [...out, ...scanSkillText(content.text, { file: shown })], size };
+  const structure = statFindings(file, shown, size, mode, maxFileBytes);
+  const blob = options.cache && size <= maxFileBytes ? blobId(bytes) : void 0;
+  const known = blob === void 0 ? void 0 : options.cache?.cache.get(blob, shown);
+  const found = known ?? [
+    ...buildContentFindings(content, shown),
+    ...content.kind === "text" ? scanSkillText(content.text, { file: shown }) : []
+  ];
+  if (blob !== void 0 && known === void 0) options.cache?.cache.put(blob, shown, found);
+  return { findings: [...structure, ...found], size };
+}
+function fromIndex(file, shown, options) {
+  const tracked = options.cache?.tracked;
+  if (!tracked) return void 0;
+  const stat5 = options.files?.takeStat(file.abs) ?? lstatIfAny(file.abs);
+  const oid = stat5 && tracked.oidIfUnchanged(file.abs, stat5);
+  const known = oid === void 0 ? void 0 : options.cache?.cache.get(oid, shown);
+  if (!stat5 || !known) return void 0;
+  options.files?.take(file.abs);
+  const maxFileBytes = (options.config ?? resolveScanConfig()).limits.maxFileBytes;
+  return { findings: [...statFindings(file, shown, stat5.size, stat5.mode, maxFileBytes), ...known], size: stat5.size };
+}
+function readFileContent(path, maxBytes, files) {
+  let bytes = new Uint8Array();
+  const opened = readContentWithStat(path, maxBytes, files, (read2) => bytes = read2);
+  return { opened, bytes };
 }
 async function scanSkillDir(dir, options = {}) {
   const config2 = options.config ?? resolveScanConfig();
   const label = (options.label ?? dir).split("\\").join("/");
   const walk3 = walkSkill(dir, config2.limits, options.readDir);
-  const findings = walk3.findings.map((f3) => ({ ...f3, file: posix7.join(label, f3.file) }));
+  const findings = walk3.findings.map((f3) => ({ ...f3, file: posix6.join(label, f3.file) }));
   let bytes = 0;
   for (const file of walk3.files) {
-    const scanned = scanFile(file, label, config2, options.files);
+    const scanned = scanFile(file, label, config2, { ...options, config: config2 });
     findings.push(...scanned.findings);
     bytes += Math.min(scanned.size, config2.limits.maxFileBytes);
   }
   const allowed = applyAllowList(findings, config2.allow);
   const verdict = buildVerdict(allowed, { provenance: options.provenance, inlineSuppressions: config2.inlineSuppressions });
   const result = {
-    skill: basename6(resolve6(dir)),
+    skill: basename5(resolve6(dir)),
     dir: label,
     files: walk3.files.length,
     bytes,
@@ -84189,13 +86834,70 @@ async function scanSkillDir(dir, options = {}) {
   return result;
 }
 
+// src/core/scan/scan-cache.ts
+var scanEngineVersion = 1;
+function ruleSetVersion(rules2 = THREAT_RULES) {
+  const table2 = rules2.map((r2) => [
+    ...[r2.id, r2.category, r2.severity, r2.pattern.source, r2.pattern.flags, r2.message, r2.hint],
+    ...[r2.accept ? String(r2.accept) : null, r2.demoteWhenQuoted ?? false, r2.triggers ?? null, r2.base64Run ?? null]
+  ]);
+  const specials = SPECIAL_RULES.map((r2) => [r2.id, r2.category, r2.severity, r2.message, r2.hint]);
+  return `${scanEngineVersion}:${rules2.length}:${fingerprint(JSON.stringify([table2, specials]))}`;
+}
+var ScanCache = class {
+  entries;
+  constructor(data, rules2) {
+    this.entries = new ContentCache(data, rules2, isFileScan);
+  }
+  get(blob, file) {
+    return this.entries.get(`${blob} ${file}`);
+  }
+  put(blob, file, findings) {
+    this.entries.put(`${blob} ${file}`, findings);
+  }
+  get hits() {
+    return this.entries.hits;
+  }
+  get misses() {
+    return this.entries.misses;
+  }
+  get changed() {
+    return this.entries.changed;
+  }
+  toData() {
+    return this.entries.toData();
+  }
+};
+function isFileScan(value) {
+  return Array.isArray(value) && value.every(isFinding);
+}
+function isFinding(value) {
+  const f3 = value;
+  return typeof f3 === "object" && f3 !== null && typeof f3.rule === "string" && typeof f3.file === "string" && typeof f3.line === "number" && typeof f3.column === "number" && typeof f3.severity === "string" && typeof f3.message === "string";
+}
+
+// src/store/scan/scan-cache-file.ts
+var scanCacheFileName = "scan-cache.json";
+async function openScanCache(repo, config2) {
+  const file = await openRepoCache(repo, scanCacheFileName);
+  if (!file) return void 0;
+  const cache = new ScanCache(file.data, `${ruleSetVersion()}:${config2.limits.maxFileBytes}`);
+  return {
+    cache,
+    tracked: readTrackedBlobs(file.dir, file.gitdir),
+    save: () => {
+      if (cache.changed) file.save(cache.toData());
+    }
+  };
+}
+
 // src/services/scan.ts
 function isResolved(config2) {
   return config2 !== void 0 && "limits" in config2 && typeof config2.limits.maxFiles === "number";
 }
 async function statOrNull(path) {
   try {
-    return await stat5(path);
+    return await stat4(path);
   } catch {
     return null;
   }
@@ -84210,7 +86912,7 @@ async function resolveTargets2(path, deep, readDir) {
     );
   }
   if (info2.isFile()) {
-    if (basename7(path) === "SKILL.md") return [dirname7(path)];
+    if (basename6(path) === "SKILL.md") return [dirname9(path)];
     throw new SkillgardenError(
       "scan/not-a-skill",
       `Cannot scan ${path}: it is a file but not a SKILL.md. Pass the skill's folder or its SKILL.md.`,
@@ -84246,17 +86948,20 @@ async function runScan(paths, options = {}) {
     dirs = library.skills.map((s) => s.dir);
     escaped = library.escaped;
   }
+  const cache = options.persistCache ? await openScanCache(repo, config2) : void 0;
   const results = await mapPool(dirs, options.concurrency ?? 8, (dir) => {
-    const label = relative6(repo, dir).split("\\").join("/") || ".";
-    const provenance = options.provenanceOf?.({ name: basename7(dir), dir: label });
+    const label = relative7(repo, dir).split("\\").join("/") || ".";
+    const provenance = options.provenanceOf?.({ name: basename6(dir), dir: label });
     return scanSkillDir(dir, {
       config: config2,
       label,
       readDir,
       ...options.files ? { files: options.files } : {},
-      ...provenance ? { provenance } : {}
+      ...provenance ? { provenance } : {},
+      ...cache ? { cache } : {}
     });
   });
+  cache?.save();
   return buildScanReport([...results, ...escaped.map(escapedResult)]);
 }
 function escapedResult(escaped) {
@@ -84266,8 +86971,8 @@ function escapedResult(escaped) {
 }
 
 // src/action/sarif-output.ts
-import { mkdirSync as mkdirSync3, writeFileSync as writeFileSync5 } from "node:fs";
-import { dirname as dirname8, resolve as resolve8 } from "node:path";
+import { mkdirSync as mkdirSync4, writeFileSync as writeFileSync6 } from "node:fs";
+import { dirname as dirname10, resolve as resolve8 } from "node:path";
 
 // src/core/report/render-sarif.ts
 var sarifSchemaUri = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -84346,26 +87051,42 @@ function encodeUriPath(path) {
   return path.split("/").map(encodeURIComponent).join("/");
 }
 
-// src/services/baseline.ts
-import { createHash as createHash8 } from "node:crypto";
-
-// src/core/report/baseline.ts
-function fingerprintOf(finding2, hash2) {
-  return hash2(`${finding2.code}\0${finding2.file}\0${finding2.message}`).slice(0, 16);
-}
-
-// src/services/baseline.ts
-var hash = (text) => createHash8("sha256").update(text).digest("hex");
-function findingFingerprint(finding2) {
-  return fingerprintOf(finding2, hash);
-}
-
 // src/action/sarif-output.ts
 function writeSarifReport(file, workspace, findings) {
   const path = resolve8(workspace, file);
-  mkdirSync3(dirname8(path), { recursive: true });
-  writeFileSync5(path, renderFindingsSarif(findings, { toolVersion: "0.1.0", fingerprint: findingFingerprint }));
+  mkdirSync4(dirname10(path), { recursive: true });
+  writeFileSync6(path, renderFindingsSarif(findings, { toolVersion: readPackageVersion(), fingerprint: findingFingerprint }));
   return path;
+}
+
+// src/action/validate-base.ts
+import { existsSync as existsSync14, mkdtempSync as mkdtempSync2, rmSync as rmSync10 } from "node:fs";
+import { join as join42 } from "node:path";
+async function readBaseProblems(inputs, io2, paths, collect) {
+  const pr2 = readEvent2(inputs.github.eventPath).pullRequest;
+  if (!pr2 || paths && paths.length === 0) return void 0;
+  const ref = pr2.baseRef || pr2.baseSha.slice(0, 12);
+  const workspace = new Git(inputs.workspace);
+  const dir = mkdtempSync2(join42(inputs.github.runnerTemp, "skillgarden-base-"));
+  try {
+    if ((await workspace.run(["cat-file", "-e", `${pr2.baseSha}^{commit}`], { allowFailure: true })).code !== 0)
+      await workspace.run(["fetch", "--quiet", "--no-tags", "--depth=1", "origin", pr2.baseSha]);
+    await prepareScratch(workspace, dir, pr2.baseSha, "skillgarden-base");
+    const basePaths = paths?.filter((p2) => existsSync14(join42(dir, p2)));
+    if (basePaths && basePaths.length === 0) return { ref, problems: [] };
+    return { ref, problems: (await collect(inputs, dir, basePaths)).problems };
+  } catch (error2) {
+    io2.info(
+      `Could not check the base commit ${pr2.baseSha.slice(0, 12)} (${error2.message.split("\n")[0]}): every finding is reported as this pull request's. Set \`fetch-depth: 0\` on actions/checkout to compare with the base.`
+    );
+    return void 0;
+  } finally {
+    rmSync10(dir, { recursive: true, force: true });
+  }
+}
+function splitByBase(problems, base) {
+  const { fresh, known } = applyBaseline(problems, buildFindingsBaseline(base));
+  return { fresh, known };
 }
 
 // src/action/validate-mode.ts
@@ -84374,40 +87095,57 @@ var scanLevel = { high: "error", medium: "warning", low: "notice" };
 var annotationsPerLevel = 50;
 var summaryRows = 2e3;
 async function runValidateMode(inputs, io2) {
-  const { config: config2, findings: configFindings } = readConfig(inputs.workspace);
+  const { config: config2 } = readConfig(inputs.workspace);
   const skillsDir = inputs.skillsDir || config2.skills_dir;
   const library = openLibrary(inputs.workspace, skillsDir);
   if (library.skills.length === 0 && library.escaped.length === 0) return { failure: renderEmptyLibrary(library) };
   const paths = await selectPaths(inputs, io2, library);
-  const validation = paths && paths.length === 0 ? null : runValidate({
-    cwd: inputs.workspace,
-    profile: inputs.profile ?? config2.profile,
-    links: config2.links,
-    ...paths ? { paths } : { library }
-  });
-  const scan = inputs.scan && validation ? await runScan(paths ?? [], { repo: inputs.workspace, config: config2.scan, ...paths ? {} : { library } }) : null;
-  const problems = [...configFindings.map(fromFinding), ...(validation?.findings ?? []).map(fromFinding), ...scan ? fromScan(scan) : []];
+  const checked = await collectProblems(inputs, inputs.workspace, paths, library);
+  const base = await readBaseProblems(inputs, io2, paths, collectProblems);
+  const { fresh: problems, known } = base ? splitByBase(checked.problems, base.problems) : { fresh: checked.problems, known: [] };
   emitAnnotations(io2, problems, inputs.workingDirectory);
   const errors = problems.filter((p2) => p2.level === "error").length;
   const warnings = problems.filter((p2) => p2.level === "warning").length;
-  const skills = validation?.skills ?? 0;
+  const skills = checked.skills;
   io2.setOutput("errors", String(errors));
   io2.setOutput("warnings", String(warnings));
   io2.setOutput("skills", String(skills));
-  const sarifFindings = [...configFindings, ...validation?.findings ?? [], ...scan ? toFindings(scan.findings) : []];
-  io2.setOutput("sarif", writeSarifReport(inputs.sarifFile, inputs.workspace, sarifFindings));
+  io2.setOutput("sarif", writeSarifReport(inputs.sarifFile, inputs.workspace, checked.findings));
   await io2.appendSummary(
     renderSummary({
       skills,
       errors,
       warnings,
       problems,
+      known,
+      ...base ? { baseRef: base.ref } : {},
       scope: paths ? `${paths.length} changed skill(s)` : `every skill under ${library.layout.roots.map((r2) => `\`${r2.path || "."}/\``).join(", ") || "the listed paths"}`,
-      scanned: scan !== null
+      scanned: inputs.scan && checked.skills > 0
     })
   );
-  io2.info(`Validated ${skills} skill(s): ${errors} error(s), ${warnings} warning(s).`);
+  io2.info(
+    `Validated ${skills} skill(s): ${errors} error(s), ${warnings} warning(s)${base ? ` introduced over ${base.ref} (${known.length} finding(s) already there)` : ""}.`
+  );
   return errors > 0 ? { failure: `${errors} error(s) in ${skills} skill(s): see the annotations and the job summary.` } : {};
+}
+async function collectProblems(inputs, dir, paths, library) {
+  const { config: config2, findings: configFindings } = readConfig(dir);
+  const validation = paths && paths.length === 0 ? null : runValidate({
+    cwd: dir,
+    profile: inputs.profile ?? config2.profile,
+    links: config2.links,
+    ...paths ? { paths } : library ? { library } : { skillsDir: inputs.skillsDir || config2.skills_dir }
+  });
+  const scan = inputs.scan && validation ? await runScan(paths ?? [], {
+    repo: dir,
+    config: config2.scan,
+    ...paths ? {} : library ? { library } : { skillsDir: inputs.skillsDir || config2.skills_dir }
+  }) : null;
+  return {
+    skills: validation?.skills ?? 0,
+    problems: [...configFindings.map(fromFinding), ...(validation?.findings ?? []).map(fromFinding), ...scan ? fromScan(scan) : []],
+    findings: [...configFindings, ...validation?.findings ?? [], ...scan ? toFindings(scan.findings) : []]
+  };
 }
 async function selectPaths(inputs, io2, library) {
   if (!inputs.changedOnly) return void 0;
@@ -84455,21 +87193,33 @@ function renderSummary(input2) {
   const lines = [
     `## ${verdict} skillgarden validate`,
     "",
-    `Checked ${input2.scope}: ${input2.skills} skill(s), **${input2.errors}** error(s), **${input2.warnings}** warning(s)${input2.scanned ? ", security scan included" : ""}.`,
+    `Checked ${input2.scope}: ${input2.skills} skill(s), **${input2.errors}** error(s), **${input2.warnings}** warning(s)${input2.baseRef ? ` introduced by this pull request over ${codeSpan(input2.baseRef)}` : ""}${input2.scanned ? ", security scan included" : ""}.`,
     ""
   ];
-  if (input2.problems.length === 0) return `${lines.join("\n")}
+  lines.push(...renderTable(input2.problems));
+  if (input2.baseRef && input2.known.length > 0)
+    lines.push(
+      "",
+      `<details><summary>${input2.known.length} finding(s) already on ${escapeMarkdown(input2.baseRef)}: not this pull request's, not annotated, not failing</summary>`,
+      "",
+      ...renderTable(input2.known),
+      "",
+      "</details>"
+    );
+  return `${lines.join("\n")}
 `;
-  lines.push("| level | file | line | code | message |", "|---|---|---:|---|---|");
-  for (const p2 of input2.problems.slice(0, summaryRows)) {
+}
+function renderTable(problems) {
+  if (problems.length === 0) return [];
+  const lines = ["| level | file | line | code | message |", "|---|---|---:|---|---|"];
+  for (const p2 of problems.slice(0, summaryRows)) {
     lines.push(
       `| ${p2.level} | ${codeSpan(p2.file)} | ${p2.line || ""} | ${codeSpan(p2.code)} | ${escapeMarkdown(p2.message)}${p2.hint ? ` \u2014 ${escapeMarkdown(p2.hint)}` : ""} |`
     );
   }
-  if (input2.problems.length > summaryRows)
-    lines.push("", `\u2026 and ${input2.problems.length - summaryRows} more: run \`npx skillgarden validate\` locally for the complete list.`);
-  return `${lines.join("\n")}
-`;
+  if (problems.length > summaryRows)
+    lines.push("", `\u2026 and ${problems.length - summaryRows} more: run \`npx skillgarden validate\` locally for the complete list.`);
+  return lines;
 }
 
 // src/action/main.ts
