@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { runValidateMode } from '../../src/action/validate-mode.js';
 import type { ActionIo } from '../../src/action/io.js';
 import { readInputs } from '../../src/action/inputs.js';
@@ -36,10 +36,6 @@ async function mcpNames(client: Client): Promise<string[]> {
 describeFullCorpus('public layouts, with no configuration: every command sees the same skills', () => {
   // Built inside each test: temporary folders are removed after every test.
   const layouts = hasCorpus ? buildCorpusLayouts() : {};
-  const clients: Client[] = [];
-  afterAll(async () => {
-    for (const c of clients) await c.close();
-  });
 
   for (const [layout, count] of Object.entries(expected)) {
     it(`${layout}: ${count} skills in validate, scan, list, the registry, MCP and the Action`, async () => {
@@ -71,9 +67,14 @@ describeFullCorpus('public layouts, with no configuration: every command sees th
       const load = await cli(['load', served[0] as string], { cwd: dir });
       expect(load.code, load.stderr).toBe(0);
 
+      // Closed before the test ends: its folder is removed after each test, and a server still running there
+      // (writing its registry index) made that removal fail with ENOTEMPTY.
       const { client } = await connectClient(dir);
-      clients.push(client);
-      expect((await mcpNames(client)).sort()).toEqual(served.sort());
+      try {
+        expect((await mcpNames(client)).sort()).toEqual(served.sort());
+      } finally {
+        await client.close();
+      }
 
       const { io, outputs } = captureIo();
       const env = { GITHUB_WORKSPACE: dir, RUNNER_TEMP: join(dir, '.tmp'), INPUT_MODE: 'validate', INPUT_SCAN: 'false' };
