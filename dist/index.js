@@ -83248,6 +83248,9 @@ function renderPullSection(outcomes, deferred, dryRun) {
 // src/action/curate-mode.ts
 async function runCurateMode(inputs, io2, deps = {}) {
   checkPreconditions(inputs);
+  const library = openLibrary(inputs.workspace, inputs.skillsDir || readConfig(inputs.workspace).config.skills_dir);
+  if (library.skills.length === 0 && library.escaped.length === 0 && library.archived.length === 0)
+    return { failure: renderEmptyLibrary(library) };
   const auth2 = buildAuthEnv(inputs.github.serverUrl, inputs.token);
   const workspace = new Git(inputs.workspace, await hasPersistedAuth(new Git(inputs.workspace)) ? {} : auth2);
   if (await ensureFullHistory(workspace) === "fetched")

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
 import { readConfig } from '../services/curator/read-library.js';
+import { openLibrary, renderEmptyLibrary } from '../store/layout/discover-library.js';
 import { buildLifecycleText } from '../services/proposals/index.js';
 import { buildExtraJobs, runCuratorPass, warnEmptyTranscripts } from './curator-pass.js';
 import { readEvent } from './event.js';
@@ -25,6 +26,11 @@ export interface CurateDeps {
 /** `mode: curate`: the curator on a private clone; each of its proposals a pull request (or lifecycle pushed). */
 export async function runCurateMode(inputs: ActionInputs, io: ActionIo, deps: CurateDeps = {}): Promise<ModeResult> {
   checkPreconditions(inputs);
+  // Nothing silently empty, as in validate mode: a schedule over a library it cannot find fails, saying where it looked.
+  // A library whose every skill is archived is found (its run reports the archive).
+  const library = openLibrary(inputs.workspace, inputs.skillsDir || readConfig(inputs.workspace).config.skills_dir);
+  if (library.skills.length === 0 && library.escaped.length === 0 && library.archived.length === 0)
+    return { failure: renderEmptyLibrary(library) };
   const auth = buildAuthEnv(inputs.github.serverUrl, inputs.token);
   const workspace = new Git(inputs.workspace, (await hasPersistedAuth(new Git(inputs.workspace))) ? {} : auth);
   if ((await ensureFullHistory(workspace)) === 'fetched')
