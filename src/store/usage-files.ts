@@ -28,24 +28,14 @@ export interface UsageSnapshot {
  */
 export function readUsageSnapshot(repoDir: string, options: { skillsDir: string | readonly string[]; now: Date }): UsageSnapshot {
   const snapshot: UsageSnapshot = { totals: new Map(), files: [], quarantined: [], findings: [] };
-  let names: string[] = [];
-  try {
-    names = readdirSync(join(repoDir, usageDir))
-      .filter((n) => n.endsWith('.json'))
-      .sort();
-  } catch {
-    names = [];
-  }
-  for (const name of names) {
-    const path = `${usageDir}/${name}`;
-    const writer = name.slice(0, -'.json'.length);
+  for (const { path, writer, hermes: isHermes } of listUsageFiles(repoDir, options.skillsDir)) {
+    if (isHermes) {
+      const hermes = readOne(repoDir, path, (text) => parseHermesUsage(text, { path, now: options.now }), snapshot, true);
+      if (hermes) snapshot.files.push({ writer, path, file: hermes });
+      continue;
+    }
     const parsed = readOne(repoDir, path, (text) => parseUsageFile(text, { path, writer, now: options.now }), snapshot);
     if (parsed) snapshot.files.push({ writer, path, file: parsed });
-  }
-  for (const root of typeof options.skillsDir === 'string' ? [options.skillsDir] : options.skillsDir) {
-    const hermesPath = root === '' ? '.usage.json' : `${root}/.usage.json`;
-    const hermes = readOne(repoDir, hermesPath, (text) => parseHermesUsage(text, { path: hermesPath, now: options.now }), snapshot, true);
-    if (hermes) snapshot.files.push({ writer: 'hermes', path: hermesPath, file: hermes });
   }
   snapshot.totals = mergeUsage(snapshot.files.map((f) => f.file));
   return snapshot;
@@ -93,4 +83,27 @@ function readOne(
   snapshot.findings.push(...parsed.findings);
   if (!parsed.file) snapshot.quarantined.push(path);
   return parsed.file;
+}
+
+/**
+ * Every usage file a library may hold, in reading order: each writer's `.skillgarden/usage/<writer>.json`
+ * (sorted), then Hermes Agent's `.usage.json` in each skill root (`hermes`: its own format). Missing ones included.
+ */
+export function listUsageFiles(
+  repoDir: string,
+  skillsDir: string | readonly string[],
+): { path: string; writer: string; hermes: boolean }[] {
+  let names: string[] = [];
+  try {
+    names = readdirSync(join(repoDir, usageDir))
+      .filter((n) => n.endsWith('.json'))
+      .sort();
+  } catch {
+    names = [];
+  }
+  const roots = typeof skillsDir === 'string' ? [skillsDir] : skillsDir;
+  return [
+    ...names.map((name) => ({ path: `${usageDir}/${name}`, writer: name.slice(0, -'.json'.length), hermes: false })),
+    ...roots.map((root) => ({ path: root === '' ? '.usage.json' : `${root}/.usage.json`, writer: 'hermes', hermes: true })),
+  ];
 }

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Finding } from '../../core/findings.js';
@@ -12,7 +12,7 @@ import {
   type SteadyEntry,
 } from '../../core/lifecycle/index.js';
 import { timeKeys, type UsageCounters } from '../../core/usage/index.js';
-import { readUsageSnapshot, usageDir, type UsageSnapshot } from '../../store/usage-files.js';
+import { listUsageFiles, readUsageSnapshot, type UsageSnapshot } from '../../store/usage-files.js';
 
 /**
  * What one curator pass keeps for the next (`.git/skillgarden/curator-cache.json`): the usage totals with
@@ -95,17 +95,8 @@ function readStamp(path: string, wall: number): string | null | 'missing' {
 }
 
 function usageKey(repoDir: string, skillsDir: string | readonly string[], wall: number): string | null {
-  let names: string[] = [];
-  try {
-    names = readdirSync(join(repoDir, usageDir))
-      .filter((n) => n.endsWith('.json'))
-      .sort();
-  } catch {
-    names = [];
-  }
   const parts: string[] = [];
-  const roots = typeof skillsDir === 'string' ? [skillsDir] : skillsDir;
-  for (const path of [...names.map((n) => `${usageDir}/${n}`), ...roots.map((root) => `${root}/.usage.json`)]) {
+  for (const { path } of listUsageFiles(repoDir, skillsDir)) {
     const stamp = readStamp(join(repoDir, path), wall);
     if (stamp === null) return null;
     parts.push(`${path}=${stamp}`);
