@@ -3,7 +3,8 @@ import { declineProposal, listProposals, type ProposalStatus, type WrittenPropos
 import { exitCodes, type Command } from '../context.js';
 
 function renderStatus(states: readonly ProposalStatus[]): string {
-  if (states.length === 0) return 'no proposals (plan --apply and curate --consolidate write them as skillgarden/* branches)\n';
+  if (states.length === 0)
+    return 'no proposals (curate --propose, curate --consolidate and plan --apply write them as skillgarden/* branches)\n';
   const width = Math.max(...states.map((s) => s.branch.length));
   const lines = states.map((s) => `${s.branch.padEnd(width)}  ${s.state.padEnd(8)}  ${s.commit?.slice(0, 12) ?? '-'}`);
   return `${lines.join('\n')}\n\nMerge a branch to accept it; \`skillgarden proposals decline NAME\` (or deleting the branch) declines it.\n`;
