@@ -61717,22 +61717,14 @@ var usageDir = `${metaDir}/usage`;
 var maxUsageFileBytes = 8 * 1024 * 1024;
 function readUsageSnapshot(repoDir, options) {
   const snapshot = { totals: /* @__PURE__ */ new Map(), files: [], quarantined: [], findings: [] };
-  let names = [];
-  try {
-    names = readdirSync2(join9(repoDir, usageDir)).filter((n) => n.endsWith(".json")).sort();
-  } catch {
-    names = [];
-  }
-  for (const name of names) {
-    const path = `${usageDir}/${name}`;
-    const writer = name.slice(0, -".json".length);
+  for (const { path, writer, hermes: isHermes } of listUsageFiles(repoDir, options.skillsDir)) {
+    if (isHermes) {
+      const hermes2 = readOne(repoDir, path, (text) => parseHermesUsage(text, { path, now: options.now }), snapshot, true);
+      if (hermes2) snapshot.files.push({ writer, path, file: hermes2 });
+      continue;
+    }
     const parsed = readOne(repoDir, path, (text) => parseUsageFile(text, { path, writer, now: options.now }), snapshot);
     if (parsed) snapshot.files.push({ writer, path, file: parsed });
-  }
-  for (const root of typeof options.skillsDir === "string" ? [options.skillsDir] : options.skillsDir) {
-    const hermesPath = root === "" ? ".usage.json" : `${root}/.usage.json`;
-    const hermes2 = readOne(repoDir, hermesPath, (text) => parseHermesUsage(text, { path: hermesPath, now: options.now }), snapshot, true);
-    if (hermes2) snapshot.files.push({ writer: "hermes", path: hermesPath, file: hermes2 });
   }
   snapshot.totals = mergeUsage(snapshot.files.map((f3) => f3.file));
   return snapshot;
@@ -61773,6 +61765,19 @@ function readOne(repoDir, path, parse3, snapshot, optional = false) {
   snapshot.findings.push(...parsed.findings);
   if (!parsed.file) snapshot.quarantined.push(path);
   return parsed.file;
+}
+function listUsageFiles(repoDir, skillsDir) {
+  let names = [];
+  try {
+    names = readdirSync2(join9(repoDir, usageDir)).filter((n) => n.endsWith(".json")).sort();
+  } catch {
+    names = [];
+  }
+  const roots = typeof skillsDir === "string" ? [skillsDir] : skillsDir;
+  return [
+    ...names.map((name) => ({ path: `${usageDir}/${name}`, writer: name.slice(0, -".json".length), hermes: false })),
+    ...roots.map((root) => ({ path: root === "" ? ".usage.json" : `${root}/.usage.json`, writer: "hermes", hermes: true }))
+  ];
 }
 
 // src/store/provenance-files.ts
@@ -63769,7 +63774,7 @@ ${describeConfigFindings(findings)}
 }
 
 // src/services/curator/steady-cache.ts
-import { readdirSync as readdirSync4, readFileSync as readFileSync8, statSync as statSync5 } from "node:fs";
+import { readFileSync as readFileSync8, statSync as statSync5 } from "node:fs";
 import { mkdir as mkdir3, rename as rename3, rm as rm3, writeFile as writeFile3 } from "node:fs/promises";
 import { dirname as dirname3, join as join13 } from "node:path";
 var racyMs = 2e3;
@@ -63810,15 +63815,8 @@ function readStamp(path, wall) {
   return `${stat5.size}:${stat5.mtimeMs}:${stat5.ctimeMs}:${stat5.ino}`;
 }
 function usageKey(repoDir, skillsDir, wall) {
-  let names = [];
-  try {
-    names = readdirSync4(join13(repoDir, usageDir)).filter((n) => n.endsWith(".json")).sort();
-  } catch {
-    names = [];
-  }
   const parts = [];
-  const roots = typeof skillsDir === "string" ? [skillsDir] : skillsDir;
-  for (const path of [...names.map((n) => `${usageDir}/${n}`), ...roots.map((root) => `${root}/.usage.json`)]) {
+  for (const { path } of listUsageFiles(repoDir, skillsDir)) {
     const stamp3 = readStamp(join13(repoDir, path), wall);
     if (stamp3 === null) return null;
     parts.push(`${path}=${stamp3}`);
@@ -73342,7 +73340,7 @@ function isGitIndex(index) {
 }
 
 // src/ledger/check-repo-state.ts
-import { existsSync as existsSync7, readdirSync as readdirSync5, readFileSync as readFileSync13 } from "node:fs";
+import { existsSync as existsSync7, readdirSync as readdirSync4, readFileSync as readFileSync13 } from "node:fs";
 import { join as join22 } from "node:path";
 var inProgress = [
   ["rebase-merge", "a rebase", "git rebase --continue` or `git rebase --abort"],
@@ -73380,7 +73378,7 @@ function otherWorktreeOn(layout, branch, bare) {
   const heads = bare ? [] : [[join22(layout.commondir, "HEAD"), layout.commondir]];
   let names = [];
   try {
-    names = readdirSync5(join22(layout.commondir, "worktrees"));
+    names = readdirSync4(join22(layout.commondir, "worktrees"));
   } catch {
     if (layout.gitdir === layout.commondir) return void 0;
   }
@@ -73591,7 +73589,7 @@ async function checkIndexPresent(gitdir, index, hasCommits) {
 
 // src/ledger/move-journal.ts
 import { randomBytes as randomBytes5 } from "node:crypto";
-import { closeSync as closeSync6, openSync as openSync6, readdirSync as readdirSync6, readFileSync as readFileSync16, rmSync as rmSync7, writeSync as writeSync2 } from "node:fs";
+import { closeSync as closeSync6, openSync as openSync6, readdirSync as readdirSync5, readFileSync as readFileSync16, rmSync as rmSync7, writeSync as writeSync2 } from "node:fs";
 import { hostname as hostname2 } from "node:os";
 import { join as join25 } from "node:path";
 function journalDir(gitdir) {
@@ -74160,7 +74158,7 @@ async function writeCommit(ctx, options) {
 }
 
 // src/ledger/write-branch.ts
-import { existsSync as existsSync10, readdirSync as readdirSync7, readFileSync as readFileSync19, rmSync as rmSync8 } from "node:fs";
+import { existsSync as existsSync10, readdirSync as readdirSync6, readFileSync as readFileSync19, rmSync as rmSync8 } from "node:fs";
 import { join as join29 } from "node:path";
 async function writeBranchCommit(ctx, options) {
   const ref = branchRef(options.branch);
@@ -74287,7 +74285,7 @@ async function dropPackedRef(ctx, ref) {
 }
 function safeReaddir(folder) {
   try {
-    return readdirSync7(folder, { withFileTypes: true });
+    return readdirSync6(folder, { withFileTypes: true });
   } catch {
     return [];
   }
@@ -77275,11 +77273,11 @@ async function writeUmbrellaProse(plan, guard, client) {
 
 // src/services/consolidate/read-library.ts
 var import_picomatch6 = __toESM(require_picomatch2(), 1);
-import { existsSync as existsSync11, readdirSync as readdirSync8, readFileSync as readFileSync20, statSync as statSync6 } from "node:fs";
+import { existsSync as existsSync11, readdirSync as readdirSync7, readFileSync as readFileSync20, statSync as statSync6 } from "node:fs";
 import { join as join32 } from "node:path";
 function listFilesUnder(dir, prefix2 = "") {
   const out = [];
-  for (const entry of readdirSync8(dir, { withFileTypes: true })) {
+  for (const entry of readdirSync7(dir, { withFileTypes: true })) {
     const rel = prefix2 ? `${prefix2}/${entry.name}` : entry.name;
     if (entry.isDirectory()) out.push(...listFilesUnder(join32(dir, entry.name), rel));
     else if (entry.isFile()) out.push(rel);
