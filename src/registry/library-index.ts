@@ -7,8 +7,9 @@ import type { Stamp } from './library-scan.js';
 
 /**
  * The registry's persisted index (as git's index caches what it has seen):
- * per skill, the SKILL.md's stamp, its git blob id and the entry built from
- * it. A cold start trusts an entry whose file has the same stamp, and when
+ * per skill, the SKILL.md's stamp, its git blob id and the Layer-1 part of
+ * the entry built from it (no body, nothing the location already says: the
+ * body is read when a load first asks for it, from the bytes of that blob id). A cold start trusts an entry whose file has the same stamp, and when
  * the stamp moved (a checkout, a touch) but the blob id is the same, reuses
  * the entry without parsing. The discovery itself still runs on every start (it is
  * what decides which skills exist, and the layout may have moved). Stored under .git/skillgarden/.
@@ -17,8 +18,35 @@ export interface IndexedSkill {
   location: SkillLocation;
   stamp: Stamp | undefined;
   blob: string | undefined;
-  entry: RegistryEntry | undefined;
+  entry: StoredEntry | undefined;
   problems: Finding[];
+}
+
+/** What an entry keeps in the index: the location's fields come back from `location`, the body from the file. */
+export type StoredEntry = Omit<RegistryEntry, 'body' | 'name' | 'category' | 'dir' | 'relativeDir'>;
+
+/**
+ * Field by field, never by spreading or destructuring: a restored entry's body is a getter that reads the file,
+ * and copying it would read every skill.
+ */
+export function storedEntry(e: RegistryEntry): StoredEntry {
+  return {
+    alias: e.alias,
+    description: e.description,
+    whenToUse: e.whenToUse,
+    argumentHint: e.argumentHint,
+    userInvocable: e.userInvocable,
+    modelInvocable: e.modelInvocable,
+    pinned: e.pinned,
+    context: e.context,
+    allowedTools: e.allowedTools,
+    model: e.model,
+    agent: e.agent,
+    effort: e.effort,
+    maxSteps: e.maxSteps,
+    paths: e.paths,
+    findings: e.findings,
+  };
 }
 
 export interface LibraryIndexFile {
@@ -31,7 +59,7 @@ export interface LibraryIndexFile {
 }
 
 /** Bump when what an entry holds, or how it is built, changes: an older file is then ignored. */
-const indexVersion = 2;
+const indexVersion = 3;
 
 export { blobId } from '../store/cache-file.js';
 
