@@ -18,7 +18,15 @@ import {
   type ScanFs,
   type Stamp,
 } from './library-scan.js';
-import { blobId, readLibraryIndex, storedEntry, writeLibraryIndex, type LibraryIndexFile, type StoredEntry } from './library-index.js';
+import {
+  blobId,
+  readLibraryIndex,
+  restoreEntry,
+  storedEntry,
+  writeLibraryIndex,
+  type IndexedSkill,
+  type LibraryIndexFile,
+} from './library-index.js';
 
 interface CachedSkill {
   location: SkillLocation;
@@ -271,15 +279,17 @@ export class LibraryCache {
     this.indexTried = true;
     const index = readLibraryIndex(this.indexFile, this.indexKey());
     if (index === undefined || !this.canaryHolds(index)) return false;
-    for (const { location, stamp, blob, entry, problems } of index.skills) {
-      const mtime = Number(stamp?.split(':')[0]);
+    for (const indexed of index.skills) {
+      const mtime = Number(indexed.stamp?.split(':')[0]);
       const racy = !Number.isFinite(mtime) || mtime + 2000 >= index.writtenAtMs;
-      const skill: CachedSkill = { location, stamp: racy ? undefined : stamp, blob, entry: undefined, problems, restored: true };
+      // In place, not copied (the parsed objects would otherwise live beside their copies through the start).
+      const { location, entry, blob } = indexed;
+      const skill = indexed as Omit<IndexedSkill, 'entry'> as CachedSkill;
+      skill.stamp = racy ? undefined : indexed.stamp;
+      skill.restored = true;
       // Layer 1 only: the body is read from the bytes of `blob` when the entry is first handed out (settleBodies).
-      if (entry !== undefined && blob !== undefined) {
-        skill.entry = restoredEntry(location, entry);
-        skill.bodyBlob = blob;
-      }
+      skill.entry = entry !== undefined && blob !== undefined ? restoreEntry(entry, location) : undefined;
+      if (skill.entry) skill.bodyBlob = blob;
       this.skills.set(location.name, skill);
     }
     this.dirty = false;
@@ -310,32 +320,6 @@ export class LibraryCache {
     });
     this.dirty = false;
   }
-}
-
-/** A restored entry: its fields from the index and the location; its body is read when a caller is handed it. */
-function restoredEntry(location: SkillLocation, stored: StoredEntry): RegistryEntry {
-  return {
-    name: location.name,
-    alias: stored.alias,
-    category: location.category,
-    dir: location.dir,
-    relativeDir: location.relativeDir,
-    description: stored.description,
-    whenToUse: stored.whenToUse,
-    argumentHint: stored.argumentHint,
-    userInvocable: stored.userInvocable,
-    modelInvocable: stored.modelInvocable,
-    pinned: stored.pinned,
-    context: stored.context,
-    allowedTools: stored.allowedTools,
-    model: stored.model,
-    agent: stored.agent,
-    effort: stored.effort,
-    maxSteps: stored.maxSteps,
-    paths: stored.paths,
-    body: '',
-    findings: stored.findings,
-  };
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

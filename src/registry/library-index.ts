@@ -22,16 +22,24 @@ export interface IndexedSkill {
   problems: Finding[];
 }
 
-/** What an entry keeps in the index: the location's fields come back from `location`, the body from the file. */
-export type StoredEntry = Omit<RegistryEntry, 'body' | 'name' | 'category' | 'dir' | 'relativeDir'>;
+/** Fields an entry keeps in the index as '': the location's come back from `location`, the body from the file. */
+type Restored = 'body' | 'name' | 'category' | 'dir' | 'relativeDir';
 
 /**
- * Field by field, never by spreading or destructuring: a restored entry's body is a getter that reads the file,
- * and copying it would read every skill.
+ * What an entry keeps in the index. The restored fields are held as '', in their places (a string, so that filling them in changes no field's representation), so that the parsed
+ * object becomes the entry when they are filled in (same keys, same order as a built entry), not copied:
+ * 10,000 fewer objects live through a start's garbage collections.
  */
+export type StoredEntry = Omit<RegistryEntry, Restored> & Record<Restored, ''>;
+
+/** Field by field, in RegistryEntry's order (the stored and the built entry print the same). */
 export function storedEntry(e: RegistryEntry): StoredEntry {
   return {
+    name: '',
     alias: e.alias,
+    category: '',
+    dir: '',
+    relativeDir: '',
     description: e.description,
     whenToUse: e.whenToUse,
     argumentHint: e.argumentHint,
@@ -45,8 +53,20 @@ export function storedEntry(e: RegistryEntry): StoredEntry {
     effort: e.effort,
     maxSteps: e.maxSteps,
     paths: e.paths,
+    body: '',
     findings: e.findings,
   };
+}
+
+/** The stored entry made the entry at `location`, in place; its body is read later (LibraryCache.settleBodies). */
+export function restoreEntry(stored: StoredEntry, location: SkillLocation): RegistryEntry {
+  const entry = stored as unknown as RegistryEntry;
+  entry.name = location.name;
+  entry.category = location.category;
+  entry.dir = location.dir;
+  entry.relativeDir = location.relativeDir;
+  entry.body = '';
+  return entry;
 }
 
 export interface LibraryIndexFile {
