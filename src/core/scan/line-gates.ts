@@ -15,7 +15,7 @@ export interface LineGates {
 }
 
 /** The shortest token `findBase64Text` decodes. */
-const MIN_BASE64_TOKEN = 16;
+export const MIN_BASE64_TOKEN = 16;
 
 const BASE64 = new Uint8Array(128);
 for (const ch of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/') BASE64[ch.charCodeAt(0)] = 1;
@@ -31,7 +31,7 @@ const isSpace = (code: number): boolean => code === 32 || code === 9 || code ===
  * True where the split-string hint of `buildJoinedVariant` can match at
  * `text[i]` (a superset of it: `"+`, `''`, `a"b`, `a'bc'd`, `&#`).
  */
-function mayJoin(text: string, i: number, code: number): boolean {
+export function mayJoin(text: string, i: number, code: number): boolean {
   const prev = i > 0 ? text.charCodeAt(i - 1) : 0;
   const next = text.charCodeAt(i + 1);
   if (code === 43) {
@@ -48,7 +48,11 @@ function mayJoin(text: string, i: number, code: number): boolean {
   return j > i + 1 && text.charCodeAt(j) === 39 && isLetter(text.charCodeAt(j + 1));
 }
 
-/** Lines are split on `\n` only: the caller has already turned CRLF and lone CR into LF. */
+/**
+ * The plain version of the gates (text-pass.ts computes them in the trigger
+ * pass; a test checks the two agree). Lines are split on `\n` only: the
+ * caller has already turned CRLF and lone CR into LF.
+ */
 export function buildLineGates(text: string): LineGates {
   const variantLines: number[] = [];
   const nonAscii = new Set<number>();

@@ -2,7 +2,15 @@ import { compileLineRegex, ruleTriggers } from './compile.js';
 import { toFinding } from './line-finding.js';
 import type { ThreatRule } from './rules.js';
 import type { ScanFinding } from './types.js';
-import { buildTriggerMatcher, indexTriggerLines, triggerText, type TriggerInput, type TriggerMatcher } from './trigger-index.js';
+import type { TextLines } from './text-lines.js';
+import {
+  buildTriggerMatcher,
+  indexTriggerLines,
+  triggerText,
+  type TriggerHits,
+  type TriggerInput,
+  type TriggerMatcher,
+} from './trigger-index.js';
 
 interface CompiledRule {
   rule: ThreatRule;
@@ -80,7 +88,7 @@ const WHOLE_TEXT_SHARE = 8;
 
 /** Lines on which at least one trigger occurs, ascending; undefined means "run over the whole text". */
 function candidateLines(scan: RawScan, triggers: readonly number[]): readonly number[] | undefined {
-  const cap = Math.max(64, scan.lines.length / WHOLE_TEXT_SHARE);
+  const cap = Math.max(64, scan.lines.count / WHOLE_TEXT_SHARE);
   // Most rules have no trigger in a file, or one: answered without allocating.
   let first: number[] | undefined;
   let count = 0;
@@ -103,10 +111,10 @@ function candidateLines(scan: RawScan, triggers: readonly number[]): readonly nu
 
 export interface RawScan {
   file: string;
-  lines: readonly string[];
-  lineStarts: readonly number[];
+  lines: TextLines;
   seen: Map<number, Set<string>>;
-  comments: ReadonlySet<number>;
+  /** Whether a 1-based line is a code comment (context.ts); asked only for lines with a finding. */
+  isComment: (line: number) => boolean;
   /** Lines of each trigger literal, by id (see trigger-index.ts). */
   triggerLines: Array<number[] | undefined>;
   /** Longest run of base64 characters in the text (rules with `base64Run` are skipped below it). */
@@ -119,7 +127,7 @@ function record(scan: RawScan, rule: ThreatRule, index: number, column: number, 
   if (ids.has(rule.id) || (rule.accept && !rule.accept(matched))) return;
   ids.add(rule.id);
   scan.seen.set(index, ids);
-  const ctx = { file: scan.file, line: index + 1, text: scan.lines[index]!, comment: scan.comments.has(index + 1) };
+  const ctx = { file: scan.file, line: index + 1, text: scan.lines.at(index), comment: scan.isComment(index + 1) };
   scan.out.push(toFinding(ctx, { rule, index: column - 1, length: matched.length }, 'raw', column, matched));
 }
 
@@ -133,12 +141,11 @@ function execAll(pattern: RegExp, text: string, onMatch: (m: RegExpExecArray) =>
 
 /**
  * Runs every rule over a file. A rule with trigger literals runs only on the
- * lines holding one (all triggers are found in one pass, far cheaper than a
- * pass per rule); a rule without triggers, or whose triggers are on most
+ * lines holding one (`hits`: all triggers are found in one pass, far cheaper
+ * than a pass per rule); a rule without triggers, or whose triggers are on most
  * lines, runs once over the whole text. At most one finding per rule per line.
  */
-export function scanRaw(scan: RawScan, text: string, table: CompiledTable): void {
-  const hits = indexTriggerLines(text, table.triggers);
+export function scanRaw(scan: RawScan, text: string, table: CompiledTable, hits: TriggerHits): void {
   scan.triggerLines = hits.lines;
   // Only the rules one of whose triggers occurs, and those without triggers: most files wake a handful of the table.
   const live = new Set<number>(table.untriggered);
@@ -149,13 +156,13 @@ export function scanRaw(scan: RawScan, text: string, table: CompiledTable): void
     const candidates = triggers ? candidateLines(scan, triggers) : undefined;
     if (!candidates) {
       execAll(whole, text, (m) => {
-        const index = lineIndexOf(scan.lineStarts, m.index);
-        record(scan, rule, index, m.index - scan.lineStarts[index]! + 1, m[0]);
+        const index = lineIndexOf(scan.lines.starts, m.index);
+        record(scan, rule, index, m.index - scan.lines.starts[index]! + 1, m[0]);
       });
       continue;
     }
     for (const index of candidates) {
-      execAll(perLine, scan.lines[index]!, (m) => record(scan, rule, index, m.index + 1, m[0]));
+      execAll(perLine, scan.lines.at(index), (m) => record(scan, rule, index, m.index + 1, m[0]));
     }
   }
 }
