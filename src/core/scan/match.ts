@@ -1,5 +1,6 @@
 import { findCommentLines, findHiddenCommentLines } from './context.js';
 import { judgeInContext } from './context-judge.js';
+import { GATE_BASE64, GATE_JOIN, GATE_WIDE } from './line-gates.js';
 import { matchRules, toFinding, type LineContext } from './line-finding.js';
 import { compileTable, scanRaw, selectRules, type CompiledTable, type RawScan } from './raw-scan.js';
 import { HIDDEN_INSTRUCTION, THREAT_RULES, type ThreatRule } from './rules.js';
@@ -32,15 +33,18 @@ function scanVariant(ctx: LineContext, variant: LineVariant, via: ScanVia, seen:
     });
 }
 
-function scanVariants(ctx: LineContext, seen: Set<string>, table: CompiledTable): ScanFinding[] {
+/** The variants `kinds` (line-gates.ts) says the line can have: a plain ASCII line is not normalised, and so on. */
+function scanVariants(ctx: LineContext, kinds: number, seen: Set<string>, table: CompiledTable): ScanFinding[] {
   const out: ScanFinding[] = [];
-  const normalized = buildNormalizedVariant(ctx.text);
+  const normalized = (kinds & GATE_WIDE) !== 0 ? buildNormalizedVariant(ctx.text) : undefined;
   if (normalized) out.push(...scanVariant(ctx, normalized, 'normalized', seen, table));
-  const joined = buildJoinedVariant(normalized?.text ?? ctx.text);
+  // Normalising can make a split string (fullwidth quotes read as quotes): the joined variant is tried then too.
+  const joined = normalized || (kinds & GATE_JOIN) !== 0 ? buildJoinedVariant(normalized?.text ?? ctx.text) : undefined;
   if (joined) {
     const origin = normalized ? joined.origin.map((i) => normalized.origin[i] ?? i) : joined.origin;
     out.push(...scanVariant(ctx, { text: joined.text, origin }, 'joined', seen, table));
   }
+  if ((kinds & GATE_BASE64) === 0) return out;
   for (const token of findBase64Text(ctx.text)) {
     for (const hit of matchRules(token.text, selectRules(token.text, table)).filter((h) => !seen.has(h.rule.id))) {
       seen.add(hit.rule.id);
@@ -118,19 +122,18 @@ export function scanSkillText(text: string, options: ScanTextOptions): ScanFindi
   const { out, seen } = scan;
   if (unified.includes('<!--')) out.push(...scanHiddenComments(file, lines.list(), seen, rules));
   // Only lines whose variants can differ from the raw line (see line-gates.ts); the others have nothing more to find.
-  for (const i of pass.variantLines) {
-    const at = lines.at(i);
+  pass.variantLines.forEach((i, k) => {
     const ctx = {
       file,
       line: i + 1,
-      text: at,
+      text: lines.at(i),
       get comment() {
         return isComment(i + 1);
       },
     };
-    out.push(...scanVariants(ctx, seen.get(i) ?? new Set(), table));
+    out.push(...scanVariants(ctx, pass.variantKinds[k]!, seen.get(i) ?? new Set(), table));
     if (pass.nonAscii.has(i)) out.push(...scanInvisible(ctx));
-  }
+  });
   // A suppression marker is only ever on a line holding `skillgarden-ignore` (suppress.ts).
   const marked = unified.includes('skillgarden-ignore');
   if (out.length === 0 && !marked) return out;

@@ -167,8 +167,16 @@ export function scanRaw(scan: RawScan, text: string, table: CompiledTable, hits:
   }
 }
 
-/** The rules that can match `text` at all: those with no triggers and those with a trigger in it. */
+/** The rules that can match `text` at all: those with no triggers and those with a trigger in it, in table order. */
 export function selectRules(text: string, table: CompiledTable): ThreatRule[] {
-  const present = indexTriggerLines(text, table.triggers).lines;
-  return table.rules.filter((r) => !r.triggers || r.triggers.some((t) => present[t] !== undefined)).map((r) => r.rule);
+  const { found } = indexTriggerLines(text, table.triggers);
+  const live = new Set<number>(table.untriggered);
+  for (const id of found) for (const r of table.rulesOf[id]!) live.add(r);
+  const out: ThreatRule[] = [];
+  for (const r of [...live].sort((a, b) => a - b)) {
+    const { rule } = table.rules[r]!;
+    // Every match holds `base64Run` base64 characters in a row, so a shorter text cannot match.
+    if (rule.base64Run === undefined || text.length >= rule.base64Run) out.push(rule);
+  }
+  return out;
 }

@@ -1,4 +1,4 @@
-import { mayJoin, MIN_BASE64_TOKEN, type LineGates } from './line-gates.js';
+import { GATE_BASE64, GATE_JOIN, GATE_WIDE, mayJoin, MIN_BASE64_TOKEN, type LineGates } from './line-gates.js';
 import { addEndingAt, findOthers, newTriggerHits, type TriggerHits, type TriggerMatcher } from './trigger-index.js';
 
 /** What one pass over a file's characters tells: where its trigger literals are, its lines, and its line gates. */
@@ -24,13 +24,13 @@ export function passText(text: string, matcher: TriggerMatcher): TextPass {
   const hits = newTriggerHits(matcher);
   const lineStarts = [0];
   const variantLines: number[] = [];
+  const variantKinds: number[] = [];
   const nonAscii = new Set<number>();
   let state = 0;
   let line = 0;
   let run = 0;
   let longest = 0;
-  let flagged = false;
-  let wide = false;
+  let kinds = 0;
   for (let i = 0; i < text.length; i += 1) {
     const c = classes[text.charCodeAt(i)]!;
     state = delta[state * width + c]!;
@@ -39,21 +39,24 @@ export function passText(text: string, matcher: TriggerMatcher): TextPass {
     if (state >= firstOutput) addEndingAt(hits, text, matcher, state, i, line);
     if (c >= firstGate) {
       if (c === newline) {
-        if (flagged) variantLines.push(line);
-        if (wide) nonAscii.add(line);
+        if (kinds !== 0) {
+          variantLines.push(line);
+          variantKinds.push(kinds);
+          if ((kinds & GATE_WIDE) !== 0) nonAscii.add(line);
+        }
         line += 1;
         lineStarts.push(i + 1);
-        flagged = false;
-        wide = false;
-      } else if (c === wideClass) {
-        wide = true;
-        flagged = true;
-      } else if (!flagged && mayJoin(text, i, text.charCodeAt(i))) flagged = true;
+        kinds = 0;
+      } else if (c === wideClass) kinds |= GATE_WIDE;
+      else if ((kinds & GATE_JOIN) === 0 && mayJoin(text, i, text.charCodeAt(i))) kinds |= GATE_JOIN;
     }
-    if (run >= MIN_BASE64_TOKEN) flagged = true;
+    if (run >= MIN_BASE64_TOKEN) kinds |= GATE_BASE64;
   }
-  if (flagged) variantLines.push(line);
-  if (wide) nonAscii.add(line);
+  if (kinds !== 0) {
+    variantLines.push(line);
+    variantKinds.push(kinds);
+    if ((kinds & GATE_WIDE) !== 0) nonAscii.add(line);
+  }
   findOthers(text, matcher, hits);
-  return { hits, lineStarts, variantLines, nonAscii, longestBase64Run: longest };
+  return { hits, lineStarts, variantLines, variantKinds, nonAscii, longestBase64Run: longest };
 }

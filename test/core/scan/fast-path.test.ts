@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { deriveTriggers } from '../../../src/core/scan/compile.js';
-import { buildLineGates } from '../../../src/core/scan/line-gates.js';
+import { buildLineGates, GATE_BASE64, GATE_JOIN, GATE_WIDE } from '../../../src/core/scan/line-gates.js';
 import { scanSkillText } from '../../../src/core/scan/match.js';
 import { THREAT_RULES } from '../../../src/core/scan/rules.js';
 import { compileTable } from '../../../src/core/scan/raw-scan.js';
@@ -103,24 +103,26 @@ function scanKeys(text: string, file: string): Set<string> {
 }
 
 describe('line gates', () => {
-  it('a line left out has no normalised, joined or base64 variant and no invisible character', () => {
+  it('a line left out of a kind has no variant of that kind: no normalised one or invisible character, no joined one, no base64 token', () => {
     fc.assert(
       fc.property(gateText, (text) => {
         const gates = buildLineGates(text);
-        const flagged = new Set(gates.variantLines);
+        const kinds = new Map(gates.variantLines.map((line, k) => [line, gates.variantKinds[k]!]));
+        expect(gates.variantKinds.every((k) => k !== 0)).toBe(true);
         text.split('\n').forEach((line, i) => {
-          if (!flagged.has(i)) {
+          const kind = kinds.get(i) ?? 0;
+          if ((kind & GATE_WIDE) === 0) {
             expect(buildNormalizedVariant(line)).toBeUndefined();
-            expect(buildJoinedVariant(line)).toBeUndefined();
-            expect(findBase64Text(line)).toEqual([]);
             expect(findInvisible(line)).toEqual([]);
           }
+          if ((kind & GATE_JOIN) === 0) expect(buildJoinedVariant(line)).toBeUndefined();
+          if ((kind & GATE_BASE64) === 0) expect(findBase64Text(line)).toEqual([]);
           expect(gates.nonAscii.has(i)).toBe(/[^\x00-\x7F]/.test(line));
         });
         const runs = text.match(/[A-Za-z0-9+/]+/g) ?? [];
         expect(gates.longestBase64Run).toBe(Math.max(0, ...runs.map((r) => r.length)));
       }),
-      { numRuns: 400 },
+      { numRuns: 600 },
     );
   });
 });
@@ -165,9 +167,8 @@ describe('trigger matcher', () => {
         const input = own + gates;
         const matcher = buildTriggerMatcher(triggers);
         const pass = passText(input, matcher);
-        expect({ variantLines: pass.variantLines, nonAscii: pass.nonAscii, longestBase64Run: pass.longestBase64Run }).toEqual(
-          buildLineGates(input),
-        );
+        const { variantLines, variantKinds, nonAscii, longestBase64Run } = pass;
+        expect({ variantLines, variantKinds, nonAscii, longestBase64Run }).toEqual(buildLineGates(input));
         expect(pass.hits.lines).toEqual(indexTriggerLines(input, matcher).lines);
         expect(pass.lineStarts).toEqual([0, ...[...input.matchAll(/\n/g)].map((m) => m.index + 1)]);
       }),
@@ -185,6 +186,7 @@ describe('trigger matcher', () => {
       const pass = passText(input, matcher);
       const gates = buildLineGates(input);
       expect(pass.variantLines, file).toEqual(gates.variantLines);
+      expect(pass.variantKinds, file).toEqual(gates.variantKinds);
       expect(pass.nonAscii, file).toEqual(gates.nonAscii);
       expect(pass.hits.lines, file).toEqual(referenceTriggerLines(input, matcher));
     }
