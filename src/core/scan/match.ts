@@ -88,6 +88,19 @@ function scanInvisible(ctx: LineContext): ScanFinding[] {
   );
 }
 
+/** A line with variants to scan: whether it is a comment is asked only when it has a finding. */
+class VariantLine implements LineContext {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    readonly text: string,
+    private readonly isComment: (line: number) => boolean,
+  ) {}
+  get comment(): boolean {
+    return this.isComment(this.line);
+  }
+}
+
 /** Splits text into lines the way editors number them (LF, CRLF or lone CR). */
 export function splitLines(text: string): string[] {
   return text.split(/\r\n|\n|\r/);
@@ -123,14 +136,7 @@ export function scanSkillText(text: string, options: ScanTextOptions): ScanFindi
   if (unified.includes('<!--')) out.push(...scanHiddenComments(file, lines.list(), seen, rules));
   // Only lines whose variants can differ from the raw line (see line-gates.ts); the others have nothing more to find.
   pass.variantLines.forEach((i, k) => {
-    const ctx = {
-      file,
-      line: i + 1,
-      text: lines.at(i),
-      get comment() {
-        return isComment(i + 1);
-      },
-    };
+    const ctx = new VariantLine(file, i + 1, lines.at(i), isComment);
     out.push(...scanVariants(ctx, pass.variantKinds[k]!, seen.get(i) ?? new Set(), table));
     if (pass.nonAscii.has(i)) out.push(...scanInvisible(ctx));
   });

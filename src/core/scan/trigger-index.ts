@@ -139,27 +139,27 @@ export function buildTriggerMatcher(all: readonly TriggerInput[]): TriggerMatche
   for (const t of all) edges[ids.get(triggerText(t))!]! &= edgeBits(t);
   const others = literals.flatMap((l, id) => (l.length === 0 || !isAscii(l) ? [id] : []));
   const inTable = literals.flatMap((l, id) => (l.length > 0 && isAscii(l) ? [id] : []));
-  const alphabet = new Set(inTable.flatMap((id) => [...literals[id]!].map((ch) => ch.charCodeAt(0))));
+  const alphabet = new Set<number>();
+  for (const id of inTable) for (let k = 0; k < Math.min(PREFIX, literals[id]!.length); k += 1) alphabet.add(literals[id]!.charCodeAt(k));
   const { classes, reps, firstGate, mask } = buildClasses(alphabet);
   const trie = buildTrie(literals, inTable);
-  // Renumber: states without output first, so one compare tells an output state.
+  // Renumber: states without output first (the start stays 0), so one compare tells an output state.
   const count = trie.children.length;
-  const byOutput = [...Array(count).keys()].sort((a, b) => Number(trie.ends[a]!.length > 0) - Number(trie.ends[b]!.length > 0) || a - b);
+  const plainStates = trie.ends.flatMap((ends, state) => (ends.length === 0 ? [state] : []));
+  const byOutput = [...plainStates, ...trie.ends.flatMap((ends, state) => (ends.length > 0 ? [state] : []))];
   const number = new Int32Array(count);
   byOutput.forEach((state, n) => (number[state] = n));
-  const firstOutput = byOutput.findIndex((state) => trie.ends[state]!.length > 0);
+  const firstOutput = plainStates.length < count ? plainStates.length : -1;
   const width = reps.length;
-  // The full transition table, in breadth-first order: a state's row is its children over its failure state's row.
+  // The full transition table, breadth first: a state's row is its failure state's row (copied natively: this runs
+  // at start-up, before the JIT has compiled anything), with its own children written over it.
   const column = new Map(reps.flatMap((code, c) => (code >= 0 ? [[code, c] as const] : [])));
-  const raw = new Int32Array(count * width);
-  for (const state of trie.order) {
-    const fail = trie.fail[state]!;
-    for (let c = 0; c < width; c += 1) raw[state * width + c] = state === 0 ? 0 : raw[fail * width + c]!;
-    for (const [code, child] of trie.children[state]!) raw[state * width + column.get(code)!] = child;
-  }
   const delta = new Uint16Array(count * width);
-  for (let state = 0; state < count; state += 1)
-    for (let c = 0; c < width; c += 1) delta[number[state]! * width + c] = number[raw[state * width + c]!]!;
+  for (const state of trie.order) {
+    const row = number[state]! * width;
+    if (state !== 0) delta.copyWithin(row, number[trie.fail[state]!]! * width, number[trie.fail[state]!]! * width + width);
+    for (const [code, child] of trie.children[state]!) delta[row + column.get(code)!] = number[child]!;
+  }
   const outputs = firstOutput < 0 ? [] : byOutput.slice(firstOutput).map((state) => trie.ends[state]!);
   const outStart = new Int32Array(outputs.length + 1);
   outputs.forEach((list, k) => (outStart[k + 1] = outStart[k]! + list.length));
