@@ -24,6 +24,17 @@ export interface CachedValidation {
 
 export type ValidateCache = ContentCache<CachedValidation>;
 
+/** A run's view of validate's cache that remembers what it was given, so a thread of the pass can hand that on. */
+export class RecordingValidateCache extends ContentCache<CachedValidation> {
+  /** What `put` added, in order. */
+  readonly puts: [string, CachedValidation][] = [];
+
+  override put(key: string, value: CachedValidation): void {
+    super.put(key, value);
+    this.puts.push([key, value]);
+  }
+}
+
 export const validateCacheFileName = 'validate-cache.json';
 
 /** Everything the findings of one skill depend on, beside the code: its bytes, its name and place, its file list, the settings. */
@@ -61,13 +72,15 @@ function isCachedValidation(value: unknown): value is CachedValidation {
 /** A run's validate cache from `.git/skillgarden/validate-cache.json`, with its `save` (undefined outside a git repository). */
 export async function openValidateCache(
   repo: string,
-): Promise<{ cache: ValidateCache; tracked: TrackedBlobs | undefined; save(): void } | undefined> {
+  options: { tracked?: TrackedBlobs | undefined } = {},
+): Promise<{ cache: RecordingValidateCache; tracked: TrackedBlobs | undefined; save(): void } | undefined> {
   const file = await openRepoCache(repo, validateCacheFileName);
   if (!file) return undefined;
-  const cache = new ContentCache(file.data, `validate:${validateEngineVersion}:${readPackageVersion()}`, isCachedValidation);
+  const cache = new RecordingValidateCache(file.data, `validate:${validateEngineVersion}:${readPackageVersion()}`, isCachedValidation);
   return {
     cache,
-    tracked: readTrackedBlobs(file.dir, file.gitdir),
+    // The scan of the same pass may have read git's index already (`tracked`): it is not read twice.
+    tracked: 'tracked' in options ? options.tracked : readTrackedBlobs(file.dir, file.gitdir),
     save: () => {
       if (cache.changed) file.save(cache.toData());
     },

@@ -49,7 +49,8 @@ export interface ValidateReport {
   findings: Finding[];
 }
 
-interface Target {
+/** A skill folder to validate: plain data (a thread of the pass may be handed it). */
+export interface ValidateTarget {
   dir: string;
   name: string;
   boundary: string;
@@ -59,40 +60,63 @@ interface Target {
   linked?: boolean;
 }
 
+type Target = ValidateTarget;
+
+/** The skills the options name (paths, or the whole library), and the library's own findings. A missing path throws. */
+export function resolveValidateTargets(
+  options: Pick<ValidateOptions, 'cwd' | 'paths' | 'skillsDir' | 'library'>,
+  readDir: ReadDir,
+): { targets: ValidateTarget[]; findings: Finding[]; explicit: boolean; library?: DiscoveredLibrary } {
+  if (options.paths !== undefined && options.paths.length > 0) {
+    const targets = dedupe(options.paths.flatMap((path) => resolveTargets(resolve(options.cwd, path), path, true, readDir)));
+    return { targets, findings: [], explicit: true };
+  }
+  const library = options.library ?? openLibrary(options.cwd, options.skillsDir, { readDir });
+  // A skill the manifest lists was not found in a listing: whether it is a link is not known.
+  const listed = new Set(library.layout.listed.map((l) => l.path));
+  const targets = library.skills.map((s) => ({
+    dir: s.dir,
+    name: s.name,
+    boundary: options.cwd,
+    libraryRoot: join(options.cwd, s.root),
+    ...(listed.has(s.path) ? {} : { linked: s.linked === true }),
+  }));
+  return { targets, findings: [...library.findings], explicit: false, library };
+}
+
 /** Validates every skill the paths name, in a stable order. Content problems are findings; a missing path throws. */
 export function runValidate(options: ValidateOptions): ValidateReport {
-  const profile = options.profile ?? 'portable';
-  const explicit = options.paths !== undefined && options.paths.length > 0;
   const readDir = options.readDir ?? createDirCache();
-  const findings: Finding[] = [];
-  let targets: Target[];
-  if (explicit) {
-    targets = dedupe((options.paths ?? []).flatMap((path) => resolveTargets(resolve(options.cwd, path), path, true, readDir)));
-  } else {
-    const library = options.library ?? openLibrary(options.cwd, options.skillsDir, { readDir });
-    // A skill the manifest lists was not found in a listing: whether it is a link is not known.
-    const listed = new Set(library.layout.listed.map((l) => l.path));
-    targets = library.skills.map((s) => ({
-      dir: s.dir,
-      name: s.name,
-      boundary: options.cwd,
-      libraryRoot: join(options.cwd, s.root),
-      ...(listed.has(s.path) ? {} : { linked: s.linked === true }),
-    }));
-    findings.push(...library.findings);
-  }
-  targets.forEach((target, index) => {
-    findings.push(...validateTarget(target, explicit, readDir, profile, options));
-    options.onProgress?.(index + 1, targets.length);
-  });
+  const { targets, findings, explicit } = resolveValidateTargets(options, readDir);
+  findings.push(...validateTargets(targets, explicit, { ...options, readDir }));
+  return validateReport(options.profile ?? 'portable', targets.length, findings);
+}
+
+/** The report over findings gathered in target order: sorted (stably: ties keep that order), counted. */
+export function validateReport(profile: ProfileName, skills: number, findings: Finding[]): ValidateReport {
   findings.sort(compareFindings);
   return {
     profile,
-    skills: targets.length,
+    skills,
     errors: findings.filter((f) => f.severity === 'error').length,
     warnings: findings.filter((f) => f.severity === 'warning').length,
     findings,
   };
+}
+
+/** The findings of each target, in target order (unsorted). `explicit`: the targets came from paths, not the library. */
+export function validateTargets(
+  targets: readonly ValidateTarget[],
+  explicit: boolean,
+  options: ValidateOptions & { readDir: ReadDir },
+): Finding[] {
+  const profile = options.profile ?? 'portable';
+  const findings: Finding[] = [];
+  targets.forEach((target, index) => {
+    findings.push(...validateTarget(target, explicit, options.readDir, profile, options));
+    options.onProgress?.(index + 1, targets.length);
+  });
+  return findings;
 }
 
 /**
