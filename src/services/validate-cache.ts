@@ -3,7 +3,7 @@ import type { Finding } from '../core/findings.js';
 import type { LinkScope } from '../core/config/config.js';
 import type { SkillFileEntry } from '../core/rules/index.js';
 import type { ProfileName } from '../core/schema/types.js';
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import { openRepoCache } from '../store/repo-cache.js';
 import { readTrackedBlobs, type TrackedBlobs } from '../store/scan/tracked-blobs.js';
 import { readPackageVersion } from '../version.js';
@@ -52,10 +52,12 @@ export interface ValidateKeyInput {
 export function validateKey(input: ValidateKeyInput): string {
   const files = [...input.files.values()].map((f) => `${f.path}:${f.size}`).sort();
   const place = [input.reportPath, input.folder, input.profile, input.links ?? '', input.skillDir ?? ''];
-  return `${input.blob} ${createHash('sha1')
-    .update(JSON.stringify([place, files]))
-    .digest('hex')}`;
+  return `${input.blob} ${sha1(JSON.stringify([place, files]))}`;
 }
+
+/** The one-shot `crypto.hash` (Node 20.12+): a Hash object per skill costs more than the hashing itself. */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string) => string }).hash;
+const sha1 = (text: string): string => (oneShot ? oneShot('sha1', text) : crypto.createHash('sha1').update(text).digest('hex'));
 
 function isCachedValidation(value: unknown): value is CachedValidation {
   const entry = value as Partial<CachedValidation> | null;
