@@ -49,9 +49,19 @@ export function generateCuratedLibrary(count: number, seed = 7): { skills: Curat
       skills.push(skill(`solo${family}-${topic[0]}`, [...topic, ...pick(vocabulary, 90)]));
       continue;
     }
+    // Members of a family are variants of one procedure, as an agent writes them: the same steps
+    // in the same order with about a fifth of the words changed. Drawing each member's words at
+    // random from the family's topic gave content similarity 0.06–0.14, below the planner's
+    // thresholds, so every family was skipped and the bench planned nothing.
     const size = 2 + Math.floor(rand() * 5);
+    const procedure = [...topic, ...pick(vocabulary, 88)];
     for (let m = 0; m < size && skills.length < count; m++)
-      skills.push(skill(`fam${family}-${topic[0]}-part${m}`, [...pick(topic, 30), ...pick(vocabulary, 70)]));
+      skills.push(
+        skill(
+          `fam${family}-${topic[0]}-part${m}`,
+          procedure.map((word) => (rand() < 0.2 ? (pick(vocabulary, 1)[0] as string) : word)),
+        ),
+      );
   }
   const references = Array.from({ length: Math.ceil(count / 100) }, (_, i) => ({
     path: `jobs/job-${i}.yaml`,
