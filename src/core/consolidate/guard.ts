@@ -4,7 +4,8 @@ import { parseSkill } from '../skill/index.js';
 import { validateSkill } from '../validate.js';
 import { listHeadings, listParagraphs } from './markdown.js';
 import { contentText, isMarkdownPath } from './package.js';
-import { replaceWords, resolveRepoLink } from './rewrite.js';
+import { NameMask } from './mask.js';
+import { resolveRepoLink } from './rewrite.js';
 import type { ConsolidationPlan, CuratedSkill } from './types.js';
 import { toleratedCodes } from './validity.js';
 
@@ -37,6 +38,7 @@ export function checkPlan(input: GuardInput): string[] {
     writes.set(change.path, change.content);
   }
   const names = [plan.into, ...plan.from];
+  const mask = memoMask(names);
   const archives = new Map(plan.archived.map((a) => [a.name, a]));
   for (const [path, content] of writes) {
     if (path.startsWith(`${plan.intoDir}/`)) {
@@ -46,9 +48,9 @@ export function checkPlan(input: GuardInput): string[] {
       if (content !== null) problems.push(`${path} is written inside an absorbed skill's folder`);
     } else if (plan.archived.some((a) => path.startsWith(`${a.to}/`))) {
       if (content === null) problems.push(`${path} is deleted inside an archive`);
-    } else problems.push(...checkOutside(path, content, input.outside.get(path), names));
+    } else problems.push(...checkOutside(path, content, input.outside.get(path), mask));
   }
-  const view = buildUmbrellaView(after, names);
+  const view = buildUmbrellaView(after, mask);
   for (const name of plan.from) {
     const member = byName.get(name);
     const archive = archives.get(name);
@@ -60,7 +62,7 @@ export function checkPlan(input: GuardInput): string[] {
       if (writes.get(`${member.dir}/${path}`) !== null) problems.push(`${member.dir}/${path} is not moved out of the absorbed skill`);
       if (!sameBytes(writes.get(`${archive.to}/${path}`), content)) problems.push(`the archive ${archive.to} lacks ${path} as it was`);
     }
-    problems.push(...checkFindable(member, view, names));
+    problems.push(...checkFindable(member, view, mask));
   }
   problems.push(...checkLinks(input.before, plan, after), ...checkValid(plan, after, input.before));
   return problems;
@@ -79,17 +81,27 @@ function sameBytes(a: Uint8Array | string | null | undefined, b: Uint8Array | st
 
 /** Text with link targets and the plan's names (and any path-like word holding one) blanked. */
 export function maskText(text: string, names: readonly string[]): string {
-  const noLinks = text.replace(/\]\([^)\n]*\)/g, ']()').replace(/^( {0,3}\[[^\]\n]+\]:)[ \t]*\S+/gm, '$1');
-  const noNames = replaceWords(noLinks, new Map(names.map((n) => [n, '\u00a7'])));
-  return noNames.replace(/[\w./\u00a7-]+/g, (run) => (run.includes('\u00a7') ? '\u00a7' : run));
+  return new NameMask(names).mask(text);
 }
 
-function checkOutside(path: string, content: Uint8Array | string | null, before: string | undefined, names: readonly string[]): string[] {
+type Mask = (text: string) => string;
+
+/** maskText for one plan's names, each distinct text masked once (an absorbed note is masked as the member's and as the umbrella's copy). */
+function memoMask(names: readonly string[]): Mask {
+  const masker = new NameMask(names);
+  const done = new Map<string, string>();
+  return (text) => {
+    let masked = done.get(text);
+    if (masked === undefined) done.set(text, (masked = masker.mask(text)));
+    return masked;
+  };
+}
+
+function checkOutside(path: string, content: Uint8Array | string | null, before: string | undefined, mask: Mask): string[] {
   if (before === undefined) return [`${path} is outside the plan's skills and not a known reference file`];
   const text = content === null ? undefined : contentText(content);
   if (text === undefined) return [`${path} is outside the plan's skills and would be removed or made binary`];
-  if (maskText(text, names) !== maskText(before, names))
-    return [`${path} is outside the plan's skills and changed beyond the merged names`];
+  if (mask(text) !== mask(before)) return [`${path} is outside the plan's skills and changed beyond the merged names`];
   return [];
 }
 
@@ -105,9 +117,9 @@ interface UmbrellaView {
   files: Array<Uint8Array | string>;
 }
 
-function buildUmbrellaView(after: Files, names: readonly string[]): UmbrellaView {
+function buildUmbrellaView(after: Files, mask: Mask): UmbrellaView {
   const markdown = [...after].filter(([path]) => isMarkdownPath(path)).map(([, c]) => contentText(c) ?? '');
-  const masked = markdown.map((t) => maskText(t, names));
+  const masked = markdown.map(mask);
   return {
     headings: markdown.flatMap((t) => listHeadings(t)),
     corpus: masked.flatMap(normalize).join('\n'),
@@ -117,19 +129,19 @@ function buildUmbrellaView(after: Files, names: readonly string[]): UmbrellaView
 }
 
 /** Every heading and paragraph of the member's body, and every support file, is somewhere in the umbrella. */
-function checkFindable(member: CuratedSkill, view: UmbrellaView, names: readonly string[]): string[] {
+function checkFindable(member: CuratedSkill, view: UmbrellaView, mask: Mask): string[] {
   const problems: string[] = [];
   const body = parseSkill(member.text, { file: member.dir }).body;
   for (const heading of listHeadings(body)) {
     if (!view.headings.some((h) => h.includes(heading))) problems.push(`${member.name}: heading "${heading}" is not in the umbrella`);
   }
-  for (const paragraph of normalize(maskText(body, names))) {
+  for (const paragraph of normalize(mask(body))) {
     if (!view.corpus.includes(paragraph))
       problems.push(`${member.name}: a paragraph is missing from the umbrella: "${paragraph.slice(0, 60)}"`);
   }
   for (const file of member.files) {
     const found = isMarkdownPath(file.path)
-      ? view.maskedMarkdown.has(maskText(contentText(file.content) ?? '', names))
+      ? view.maskedMarkdown.has(mask(contentText(file.content) ?? ''))
       : view.files.some((c) => sameBytes(c, file.content));
     if (!found) problems.push(`${member.name}: support file ${file.path} is not in the umbrella`);
   }

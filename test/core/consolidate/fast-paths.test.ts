@@ -5,7 +5,9 @@ import { buildClusters } from '../../../src/core/consolidate/cluster.js';
 import { resolveConsolidationConfig } from '../../../src/core/consolidate/config.js';
 import { selectCuratable } from '../../../src/core/consolidate/eligible.js';
 import { buildAllFeatures } from '../../../src/core/consolidate/features.js';
+import { maskText } from '../../../src/core/consolidate/guard.js';
 import { findCandidatePairs } from '../../../src/core/consolidate/minhash.js';
+import { replaceWords } from '../../../src/core/consolidate/rewrite.js';
 
 /** The banding rule itself, over all pairs: two signatures are candidates when they agree on every row of some band. */
 function candidatePairsByDefinition(signatures: readonly Uint32Array[], hashes: number, bands: number): number[] {
@@ -29,7 +31,46 @@ function candidatePairsByDefinition(signatures: readonly Uint32Array[], hashes: 
   return pairs.sort((x, y) => x - y);
 }
 
+/** The guard's masking by its definition, in three passes (what the one-pass NameMask must equal). */
+function maskByDefinition(text: string, names: readonly string[]): string {
+  const noLinks = text.replace(/\]\([^)\n]*\)/g, ']()').replace(/^( {0,3}\[[^\]\n]+\]:)[ \t]*\S+/gm, '$1');
+  const noNames = replaceWords(noLinks, new Map(names.map((n) => [n, '\u00a7'])));
+  return noNames.replace(/[\w./\u00a7-]+/g, (run) => (run.includes('\u00a7') ? '\u00a7' : run));
+}
+
 describe('the planner fast paths', () => {
+  it('masks a text in one pass exactly as the three-pass definition does', () => {
+    // A small alphabet, so names, paths (`a/b.c`), trailing dots, `§`, links and reference definitions collide often.
+    const piece = fc.constantFrom(
+      'ab',
+      'a',
+      'b-c',
+      'c',
+      '/',
+      '.',
+      '..',
+      '-',
+      '_',
+      '\u00a7',
+      ' ',
+      '\n',
+      '[x](ab)',
+      '](',
+      ')',
+      '[r]: ',
+      'é',
+      '#',
+    );
+    const text = fc.array(piece, { maxLength: 40 }).map((p) => p.join(''));
+    const names = fc.array(fc.constantFrom('ab', 'a', 'b-c', 'c', 'a/ab', 'ab.c', 'x'), { maxLength: 4 });
+    fc.assert(
+      fc.property(text, names, (t, n) => {
+        expect(maskText(t, n)).toBe(maskByDefinition(t, n));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('finds exactly the candidate pairs the banding rule defines (hashed buckets, split by their rows)', () => {
     // Few distinct values, so many bands agree and buckets are large; the empty signature is among them.
     const signature = fc.array(fc.constantFrom(0, 1, 2, 0xffffffff, 7), { minLength: 16, maxLength: 16 }).map((v) => Uint32Array.from(v));
