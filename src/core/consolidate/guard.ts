@@ -1,6 +1,6 @@
 import { skillFileName } from '../layout.js';
 import { extractLinks } from '../rules/index.js';
-import { parseSkill } from '../skill/index.js';
+import { splitSkill } from '../skill/index.js';
 import { validateSkill } from '../validate.js';
 import { listHeadings, listParagraphs } from './markdown.js';
 import { contentText, isMarkdownPath } from './package.js';
@@ -74,9 +74,13 @@ function packageFiles(skill: CuratedSkill): Files {
 
 function sameBytes(a: Uint8Array | string | null | undefined, b: Uint8Array | string): boolean {
   if (a === null || a === undefined) return false;
+  // Equal strings are equal bytes; unequal ones may still encode alike (two lone surrogates both become U+FFFD).
+  if (a === b) return true;
   const left = typeof a === 'string' ? new TextEncoder().encode(a) : a;
   const right = typeof b === 'string' ? new TextEncoder().encode(b) : b;
-  return left.length === right.length && left.every((byte, i) => byte === right[i]);
+  if (left.length !== right.length) return false;
+  for (let i = 0; i < left.length; i++) if (left[i] !== right[i]) return false;
+  return true;
 }
 
 /** Text with link targets and the plan's names (and any path-like word holding one) blanked. */
@@ -105,8 +109,9 @@ function checkOutside(path: string, content: Uint8Array | string | null, before:
   return [];
 }
 
+/** The paragraphs, whitespace collapsed (listParagraphs collapses it already). */
 function normalize(masked: string): string[] {
-  return listParagraphs(masked).map((p) => p.replace(/\s+/g, ' '));
+  return listParagraphs(masked);
 }
 
 /** What the umbrella holds, masked once per plan: headings, paragraphs, and each file. */
@@ -131,7 +136,8 @@ function buildUmbrellaView(after: Files, mask: Mask): UmbrellaView {
 /** Every heading and paragraph of the member's body, and every support file, is somewhere in the umbrella. */
 function checkFindable(member: CuratedSkill, view: UmbrellaView, mask: Mask): string[] {
   const problems: string[] = [];
-  const body = parseSkill(member.text, { file: member.dir }).body;
+  // The body a parse would give, without parsing the YAML: the guard reads no field.
+  const body = splitSkill(member.text).body;
   for (const heading of listHeadings(body)) {
     if (!view.headings.some((h) => h.includes(heading))) problems.push(`${member.name}: heading "${heading}" is not in the umbrella`);
   }
@@ -153,7 +159,7 @@ function countBroken(dir: string, files: Files): number {
   let broken = 0;
   for (const [path, content] of files) {
     if (!isMarkdownPath(path)) continue;
-    const text = path === skillFileName ? parseSkill(contentText(content) ?? '', { file: path }).body : (contentText(content) ?? '');
+    const text = path === skillFileName ? splitSkill(contentText(content) ?? '').body : (contentText(content) ?? '');
     for (const link of extractLinks(text)) {
       const target = resolveRepoLink(`${dir}/${path}`, link.target);
       if (!target) continue;

@@ -5,8 +5,14 @@ const headingLine = /^(#{1,6})[ \t]+(.*?)[ \t#]*$/;
 
 /** Calls `visit` with each line and whether it sits inside a fenced code block (fence lines count as inside). */
 function walkLines(text: string, visit: (line: string, inFence: boolean) => void): void {
+  const lines = text.split('\n');
+  // A fence line holds three backticks or tildes: without them no line is in a fence, and no line need be matched.
+  if (!text.includes('```') && !text.includes('~~~')) {
+    for (const line of lines) visit(line, false);
+    return;
+  }
   let open: string | undefined;
-  for (const line of text.split('\n')) {
+  for (const line of lines) {
     const fence = fenceLine.exec(line);
     if (fence) {
       const marker = fence[1] as string;
@@ -21,11 +27,16 @@ function walkLines(text: string, visit: (line: string, inFence: boolean) => void
   }
 }
 
+/** A heading line starts with `#` (headingLine is anchored there): most lines need no match. */
+function isHeadingStart(line: string): boolean {
+  return line.charCodeAt(0) === 35;
+}
+
 /** Heading texts outside code fences, in order. */
 export function listHeadings(text: string): string[] {
   const out: string[] = [];
   walkLines(text, (line, inFence) => {
-    const match = inFence ? null : headingLine.exec(line);
+    const match = inFence || !isHeadingStart(line) ? null : headingLine.exec(line);
     if (match) out.push((match[2] as string).trim());
   });
   return out;
@@ -41,7 +52,7 @@ export function listParagraphs(text: string): string[] {
     block = [];
   };
   walkLines(text, (line, inFence) => {
-    if (!inFence && (line.trim() === '' || headingLine.test(line))) flush();
+    if (!inFence && (line.trim() === '' || (isHeadingStart(line) && headingLine.test(line)))) flush();
     else block.push(line);
   });
   flush();
