@@ -54,17 +54,47 @@ export function buildAllFeatures(
 ): SkillFeatures[] {
   const parsed = known ?? skills.map((skill) => parseSkill(skill.text, { file: `${skill.dir}/SKILL.md` }));
   const shingles = parsed.map((p) => buildShingles(textOf(p)));
-  const common = new Set<number>();
-  if (skills.length >= 200 && config.common_word_share < 1) {
-    const counts = new Map<number, number>();
-    for (const list of shingles) for (const s of list) counts.set(s, (counts.get(s) ?? 0) + 1);
-    const limit = Math.max(2, config.common_word_share * skills.length);
-    for (const [s, count] of counts) if (count > limit) common.add(s);
-  }
+  const common =
+    skills.length >= 200 && config.common_word_share < 1
+      ? commonShingles(shingles, Math.max(2, config.common_word_share * skills.length))
+      : new Uint32Array(0);
   return skills.map((skill, i) => {
-    const kept = common.size === 0 ? (shingles[i] as Uint32Array) : (shingles[i] as Uint32Array).filter((s) => !common.has(s));
+    const kept = common.length === 0 ? (shingles[i] as Uint32Array) : without(shingles[i] as Uint32Array, common);
     return buildFeatures(skill, config, { parsed: parsed[i] as ParsedSkill, signature: buildSignature(kept, config.minhash_hashes) });
   });
+}
+
+/** The shingles in more than `limit` of the lists (each list distinct), sorted: counted by sorting all of them, no Map of boxed hashes. */
+function commonShingles(lists: readonly Uint32Array[], limit: number): Uint32Array {
+  const all = new Uint32Array(lists.reduce((sum, list) => sum + list.length, 0));
+  let at = 0;
+  for (const list of lists) {
+    all.set(list, at);
+    at += list.length;
+  }
+  all.sort();
+  const common: number[] = [];
+  for (let i = 0; i < all.length;) {
+    let j = i + 1;
+    while (j < all.length && all[j] === all[i]) j++;
+    if (j - i > limit) common.push(all[i] as number);
+    i = j;
+  }
+  return Uint32Array.from(common);
+}
+
+/** A sorted list without the values of another sorted list (a merge). */
+function without(sorted: Uint32Array, drop: Uint32Array): Uint32Array {
+  const out = new Uint32Array(sorted.length);
+  let kept = 0;
+  let d = 0;
+  for (let i = 0; i < sorted.length; i++) {
+    const value = sorted[i] as number;
+    while (d < drop.length && (drop[d] as number) < value) d++;
+    if (d < drop.length && drop[d] === value) continue;
+    out[kept++] = value;
+  }
+  return out.slice(0, kept);
 }
 
 export function setJaccard(a: readonly string[], b: readonly string[]): number {

@@ -27,9 +27,19 @@ export function hashString(text: string): number {
  * The content shingles of a skill, hashed: its distinct words. Measured on
  * the corpus, single words separate sibling notes from unrelated skills
  * better than word pairs, which two notes on one topic rarely share.
+ * Sorted ascending (a signature does not depend on the order).
  */
 export function buildShingles(text: string): Uint32Array {
-  const set = new Set<number>();
-  for (const word of tokenizeWords(text)) set.add(hashString(word));
-  return Uint32Array.from(set);
+  // Sorted and deduplicated in a typed array: a Set of hashes boxes every one above 2^30 (half of them).
+  const words = tokenizeWords(text);
+  const hashes = new Uint32Array(words.length);
+  for (let i = 0; i < words.length; i++) hashes[i] = hashString(words[i] as string);
+  return distinctSorted(hashes.sort());
+}
+
+/** The distinct values of a sorted array, in order. */
+export function distinctSorted(sorted: Uint32Array): Uint32Array {
+  let kept = 0;
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[kept++] = sorted[i] as number;
+  return sorted.slice(0, kept);
 }

@@ -6,7 +6,9 @@ import { resolveConsolidationConfig } from '../../../src/core/consolidate/config
 import { selectCuratable } from '../../../src/core/consolidate/eligible.js';
 import { buildAllFeatures } from '../../../src/core/consolidate/features.js';
 import { maskText } from '../../../src/core/consolidate/guard.js';
-import { findCandidatePairs } from '../../../src/core/consolidate/minhash.js';
+import { buildSignature, findCandidatePairs } from '../../../src/core/consolidate/minhash.js';
+import { hashString, tokenizeWords } from '../../../src/core/consolidate/shingles.js';
+import type { ParsedSkill } from '../../../src/core/skill/types.js';
 import { replaceWords } from '../../../src/core/consolidate/rewrite.js';
 
 /** The banding rule itself, over all pairs: two signatures are candidates when they agree on every row of some band. */
@@ -38,7 +40,33 @@ function maskByDefinition(text: string, names: readonly string[]): string {
   return noNames.replace(/[\w./\u00a7-]+/g, (run) => (run.includes('\u00a7') ? '\u00a7' : run));
 }
 
+/** Signatures by their definition: a Set of word hashes per skill, words in more than the share of skills counted in a Map and left out. */
+function signaturesByDefinition(parsed: readonly ParsedSkill[], hashes: number, share: number): Uint32Array[] {
+  const shingles = parsed.map((p) => {
+    const description = typeof p.fields.description === 'string' ? p.fields.description : '';
+    return new Set(tokenizeWords(`${description}\n${p.body}`).map(hashString));
+  });
+  const counts = new Map<number, number>();
+  for (const set of shingles) for (const s of set) counts.set(s, (counts.get(s) ?? 0) + 1);
+  const limit = Math.max(2, share * parsed.length);
+  const common = parsed.length >= 200 && share < 1 ? new Set([...counts].filter(([, c]) => c > limit).map(([s]) => s)) : new Set<number>();
+  return shingles.map((set) => buildSignature(Uint32Array.from([...set].filter((s) => !common.has(s))), hashes));
+}
+
 describe('the planner fast paths', () => {
+  it('signatures from sorted typed shingles equal those from Sets and a Map (common words left out)', () => {
+    const config = resolveConsolidationConfig();
+    for (const [size, seed, share] of [
+      [150, 4, config.common_word_share],
+      [600, 5, config.common_word_share],
+      [600, 6, 0.02],
+    ] as const) {
+      const { eligible, parsed } = selectCuratable(generateCuratedLibrary(size, seed).skills);
+      const fast = buildAllFeatures(eligible, { ...config, common_word_share: share }, parsed).map((f) => f.signature);
+      expect(fast).toEqual(signaturesByDefinition(parsed, config.minhash_hashes, share));
+    }
+  });
+
   it('masks a text in one pass exactly as the three-pass definition does', () => {
     // A small alphabet, so names, paths (`a/b.c`), trailing dots, `§`, links and reference definitions collide often.
     const piece = fc.constantFrom(
