@@ -8,7 +8,7 @@ import { buildAllFeatures, type SkillFeatures } from './features.js';
 import { checkPlan } from './guard.js';
 import { contentText, isMarkdownPath, mapMovedLink, type MovedTarget } from './package.js';
 import { planCluster } from './plan-cluster.js';
-import { listWords, rewriteText } from './rewrite.js';
+import { listWordsWithRepeats, rewriteText } from './rewrite.js';
 import type { Cluster, ConsolidationPlan, CuratedSkill, ReferenceFile, SkippedItem } from './types.js';
 
 export interface ConsolidationInput {
@@ -121,7 +121,8 @@ function indexMentions(files: ReadonlyMap<string, string>, names: readonly strin
   const index = new Map<string, Set<string>>(names.map((n) => [n, new Set<string>()]));
   if (names.length === 0) return index;
   for (const [path, text] of files) {
-    for (const word of listWords(text)) index.get(word)?.add(path);
+    // Every word, repeats included: adding a path twice is harmless and cheaper than a Set of the text's words.
+    for (const word of listWordsWithRepeats(text)) index.get(word)?.add(path);
   }
   return index;
 }

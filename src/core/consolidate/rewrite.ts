@@ -31,9 +31,9 @@ export function replaceWords(text: string, words: ReadonlyMap<string, string>): 
   });
 }
 
-/** The distinct whole words of a text (see replaceWords). */
-export function listWords(text: string): Set<string> {
-  return new Set(text.match(tokenPattern) ?? []);
+/** The whole words of a text (see replaceWords) in order, repeats included. */
+export function listWordsWithRepeats(text: string): string[] {
+  return text.match(tokenPattern) ?? [];
 }
 
 /**

@@ -41,15 +41,15 @@ export function checkUmbrellaTable(input: {
   const file = `${input.dir}/${skillFileName}`;
   const raw = input.table.get(skillFileName) ?? '';
   const content = typeof raw === 'string' ? raw : new TextDecoder().decode(raw);
-  const portableErrors = validateSkill({ file, content, folder: input.name, profile: 'portable', files }).findings.filter(
-    (f) => f.severity === 'error',
-  );
+  const portableResult = validateSkill({ file, content, folder: input.name, profile: 'portable', files });
+  const portableErrors = portableResult.findings.filter((f) => f.severity === 'error');
   const tolerated = portableErrors.some((f) => f.code === 'skill/link-escapes') ? toleratedCodes(input.members) : new Set<string>();
   const portable = portableErrors.filter((f) => !tolerated.has(f.code));
   if (portable.length > 0)
     return `the umbrella ${input.name} would not be valid: ${portable.map((f) => `${f.code} at line ${f.line}: ${f.message}`).join('; ')}`;
   const used = input.usedKeys ?? new Set(input.members.flatMap((m) => Object.keys(parseSkill(m.text, { file: m.dir }).fields)));
-  const parsed = parseSkill(content, { file });
+  // The parse validateSkill made of this very text and file name: no second YAML parse.
+  const parsed = portableResult.skill;
   const allowedLines = new Set([...used].map((key) => parsed.locateKey([key])?.line).filter((line) => line !== undefined));
   const spec = validateSkill({ file, content, folder: input.name, profile: 'spec', files }).findings.filter(
     (f) => f.severity === 'error' && !allowedLines.has(f.line) && !tolerated.has(f.code),
