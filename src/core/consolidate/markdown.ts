@@ -44,6 +44,7 @@ export function listHeadings(text: string): string[] {
 
 /** Blocks between blank lines that are not headings, whitespace collapsed. */
 export function listParagraphs(text: string): string[] {
+  if (!text.includes('```') && !text.includes('~~~')) return listParagraphsWithoutFences(text);
   const out: string[] = [];
   let block: string[] = [];
   const flush = () => {
@@ -55,6 +56,37 @@ export function listParagraphs(text: string): string[] {
     if (!inFence && (line.trim() === '' || (isHeadingStart(line) && headingLine.test(line)))) flush();
     else block.push(line);
   });
+  flush();
+  return out;
+}
+
+/**
+ * listParagraphs of a text with no fence: each block is cut from the text
+ * itself rather than joined from its lines (its newlines are whitespace the
+ * collapse turns into the same single spaces the join would have put there).
+ */
+function listParagraphsWithoutFences(text: string): string[] {
+  const out: string[] = [];
+  let blockStart = -1;
+  let blockEnd = -1;
+  const flush = () => {
+    if (blockStart === -1) return;
+    const joined = text.slice(blockStart, blockEnd).replace(/\s+/g, ' ').trim();
+    if (joined !== '') out.push(joined);
+    blockStart = -1;
+  };
+  for (let start = 0; start <= text.length;) {
+    const newline = text.indexOf('\n', start);
+    const end = newline === -1 ? text.length : newline;
+    const line = text.slice(start, end);
+    if (line.trim() === '' || (isHeadingStart(line) && headingLine.test(line))) flush();
+    else {
+      if (blockStart === -1) blockStart = start;
+      blockEnd = end;
+    }
+    if (newline === -1) break;
+    start = newline + 1;
+  }
   flush();
   return out;
 }

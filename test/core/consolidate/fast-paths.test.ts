@@ -6,6 +6,7 @@ import { resolveConsolidationConfig } from '../../../src/core/consolidate/config
 import { selectCuratable } from '../../../src/core/consolidate/eligible.js';
 import { buildAllFeatures } from '../../../src/core/consolidate/features.js';
 import { maskText } from '../../../src/core/consolidate/guard.js';
+import { demoteHeadings, listHeadings, listParagraphs } from '../../../src/core/consolidate/markdown.js';
 import { buildSignature, findCandidatePairs } from '../../../src/core/consolidate/minhash.js';
 import { hashString, tokenizeWords } from '../../../src/core/consolidate/shingles.js';
 import type { ParsedSkill } from '../../../src/core/skill/types.js';
@@ -53,7 +54,86 @@ function signaturesByDefinition(parsed: readonly ParsedSkill[], hashes: number, 
   return shingles.map((set) => buildSignature(Uint32Array.from([...set].filter((s) => !common.has(s))), hashes));
 }
 
+/** The Markdown helpers' line walk without its shortcuts: every line matched against the fence and heading patterns. */
+function linesByDefinition(text: string): Array<{ line: string; inFence: boolean }> {
+  const out: Array<{ line: string; inFence: boolean }> = [];
+  let open: string | undefined;
+  for (const line of text.split('\n')) {
+    const fence = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+    if (fence) {
+      const marker = fence[1] as string;
+      if (open === undefined) open = marker;
+      else if (marker[0] === open[0] && marker.length >= open.length) {
+        out.push({ line, inFence: true });
+        open = undefined;
+        continue;
+      }
+    }
+    out.push({ line, inFence: open !== undefined });
+  }
+  return out;
+}
+
+const headingByDefinition = /^(#{1,6})[ \t]+(.*?)[ \t#]*$/;
+
+function paragraphsByDefinition(text: string): string[] {
+  const out: string[] = [];
+  let block: string[] = [];
+  const flush = () => {
+    const joined = block.join(' ').replace(/\s+/g, ' ').trim();
+    if (joined !== '') out.push(joined);
+    block = [];
+  };
+  for (const { line, inFence } of linesByDefinition(text)) {
+    if (!inFence && (line.trim() === '' || headingByDefinition.test(line))) flush();
+    else block.push(line);
+  }
+  flush();
+  return out;
+}
+
 describe('the planner fast paths', () => {
+  it('the Markdown helpers, with their shortcuts for lines and texts without fences, read texts as the plain line walk does', () => {
+    const piece = fc.constantFrom(
+      '# a',
+      '## b #',
+      '#c',
+      'x',
+      ' y ',
+      '\t',
+      '\n',
+      '\n\n',
+      '```',
+      '~~~',
+      '````',
+      ' \r',
+      '###### z',
+      '####### w',
+      '  # q',
+    );
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 30 }).map((p) => p.join('')),
+        (text) => {
+          const lines = linesByDefinition(text);
+          expect(listParagraphs(text)).toEqual(paragraphsByDefinition(text));
+          expect(listHeadings(text)).toEqual(
+            lines.flatMap(({ line, inFence }) => {
+              const match = inFence ? null : headingByDefinition.exec(line);
+              return match ? [(match[2] as string).trim()] : [];
+            }),
+          );
+          expect(demoteHeadings(text)).toBe(
+            lines
+              .map(({ line, inFence }) => (!inFence && headingByDefinition.test(line) && !line.startsWith('######') ? `#${line}` : line))
+              .join('\n'),
+          );
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
   it('signatures from sorted typed shingles equal those from Sets and a Map (common words left out)', () => {
     const config = resolveConsolidationConfig();
     for (const [size, seed, share] of [
