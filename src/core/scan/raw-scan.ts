@@ -171,20 +171,21 @@ export function scanRaw(scan: RawScan, text: string, table: CompiledTable, hits:
   for (const id of hits.found) for (const r of table.rulesOf[id]!) live.add(r);
   for (const r of [...live].sort((a, b) => a - b)) {
     const compiled = table.rules[r]!;
-    const { rule, whole, perLine, triggers } = compiled;
+    // Not destructured: `whole` and `perLine` are getters that compile on first use, and most rules need one of them.
+    const { rule, triggers } = compiled;
     if (rule.base64Run !== undefined && scan.longestBase64Run < rule.base64Run) continue;
     if (!mayMatch(compiled, hits.lines)) continue;
     const candidates = triggers ? candidateLines(scan, compiled) : undefined;
     if (!candidates) {
-      execAll(whole, text, (m) => {
+      execAll(compiled.whole, text, (m) => {
         const index = lineIndexOf(scan.lines.starts, m.index);
         record(scan, rule, index, m.index - scan.lines.starts[index]! + 1, m[0]);
       });
       continue;
     }
-    for (const index of candidates) {
-      execAll(perLine, scan.lines.at(index), (m) => record(scan, rule, index, m.index + 1, m[0]));
-    }
+    if (candidates.length === 0) continue;
+    const perLine = compiled.perLine;
+    for (const index of candidates) execAll(perLine, scan.lines.at(index), (m) => record(scan, rule, index, m.index + 1, m[0]));
   }
 }
 
