@@ -254,7 +254,9 @@ export interface TriggerHits {
 }
 
 const WORD = Uint8Array.from({ length: 128 }, (_, code) => (/[A-Za-z0-9_]/.test(String.fromCharCode(code)) ? 1 : 0));
+// Past the end is not a word character; never read as NaN (a NaN in a compare made V8 recompile the text pass).
 const isWordAt = (text: string, at: number): boolean => {
+  if (at >= text.length) return false;
   const code = text.charCodeAt(at);
   return code < 128 && WORD[code] === 1;
 };
