@@ -19,7 +19,8 @@ export const cliBundleDir = join(root, 'lib', 'bundle', 'cli');
 export async function buildCli(outdir = cliBundleDir): Promise<void> {
   rmSync(outdir, { recursive: true, force: true });
   await build({
-    entryPoints: { main: join(root, 'src', 'cli', 'main.ts') },
+    // validate's worker thread (src/services/validate-pass.ts finds it beside itself, as lib/services/ has it).
+    entryPoints: { main: join(root, 'src', 'cli', 'main.ts'), 'validate-worker': join(root, 'src', 'services', 'validate-worker.ts') },
     outdir,
     bundle: true,
     splitting: true,

@@ -4,6 +4,7 @@ import type { LibraryPlace } from './rules/types.js';
 import { checkSchema } from './schema/index.js';
 import type { ProfileName } from './schema/types.js';
 import { parseSkill, parseSkillBytes } from './skill/index.js';
+import { isQuickData } from './skill/parse.js';
 import type { ParsedSkill } from './skill/types.js';
 
 export interface ValidateSkillInput {
@@ -38,6 +39,7 @@ export function validateSkill(input: ValidateSkillInput): SkillValidation {
     const schemaFindings = checkSchema({
       file: input.file,
       data: skill.data,
+      ...(isQuickData(skill.data) ? { plain: true } : {}),
       profile,
       locateKey: skill.locateKey,
       locateValue: skill.locateValue,

@@ -10,7 +10,7 @@ import { discoverSkills } from '../store/discover.js';
 import { openLibrary, type DiscoveredLibrary, type EscapedSkill } from '../store/layout/discover-library.js';
 import { buildStructureFinding } from '../store/scan/structure-finding.js';
 import { buildVerdict } from '../core/scan/verdict.js';
-import { scanSkillDir } from '../store/scan/scan-skill-dir.js';
+import { scanSkillDir, type ContentCache } from '../store/scan/scan-skill-dir.js';
 import { openScanCache } from '../store/scan/scan-cache-file.js';
 
 export interface RunScanOptions {
@@ -111,7 +111,23 @@ export async function runScan(paths: readonly string[], options: RunScanOptions 
     escaped = library.escaped;
   }
   const cache = options.persistCache ? await openScanCache(repo, config) : undefined;
-  const results: ScanResult[] = await mapPool(dirs, options.concurrency ?? 8, (dir) => {
+  const results = await scanSkillFolders(dirs, { ...options, repo, config, readDir, ...(cache ? { cache } : {}) });
+  cache?.save();
+  return buildScanReport([...results, ...escaped.map(escapedResult)]);
+}
+
+export interface ScanFoldersOptions extends Pick<RunScanOptions, 'files' | 'provenanceOf' | 'concurrency'> {
+  repo: string;
+  config: ScanConfig;
+  readDir: ReadDir;
+  /** A scan cache the caller opened (and saves, if it wants to). */
+  cache?: ContentCache;
+}
+
+/** Scans skill folders already found (a library's, or part of one: validate spreads a large library over threads), in order. */
+export async function scanSkillFolders(dirs: readonly string[], options: ScanFoldersOptions): Promise<ScanResult[]> {
+  const { repo, config, readDir, cache } = options;
+  return mapPool(dirs, options.concurrency ?? 8, (dir) => {
     const label = relative(repo, dir).split('\\').join('/') || '.';
     const provenance = options.provenanceOf?.({ name: basename(dir), dir: label });
     return scanSkillDir(dir, {
@@ -123,12 +139,10 @@ export async function runScan(paths: readonly string[], options: RunScanOptions 
       ...(cache ? { cache } : {}),
     });
   });
-  cache?.save();
-  return buildScanReport([...results, ...escaped.map(escapedResult)]);
 }
 
 /** A skill whose folder leads out of the repository is never read: it is dangerous as it stands. */
-function escapedResult(escaped: EscapedSkill): ScanResult {
+export function escapedResult(escaped: EscapedSkill): ScanResult {
   const label = escaped.location.path;
   const findings = [buildStructureFinding('structure-symlink-escape', label, `${label} -> ${escaped.target}`)];
   return { skill: escaped.location.name, dir: label, files: 0, bytes: 0, findings, verdict: buildVerdict(findings) };

@@ -3,7 +3,7 @@ import type { Finding } from '../core/findings.js';
 import type { LinkScope } from '../core/config/config.js';
 import type { SkillFileEntry } from '../core/rules/index.js';
 import type { ProfileName } from '../core/schema/types.js';
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import { openRepoCache } from '../store/repo-cache.js';
 import { readTrackedBlobs, type TrackedBlobs } from '../store/scan/tracked-blobs.js';
 import { readPackageVersion } from '../version.js';
@@ -24,6 +24,17 @@ export interface CachedValidation {
 
 export type ValidateCache = ContentCache<CachedValidation>;
 
+/** A run's view of validate's cache that remembers what it was given, so a thread of the pass can hand that on. */
+export class RecordingValidateCache extends ContentCache<CachedValidation> {
+  /** What `put` added, in order. */
+  readonly puts: [string, CachedValidation][] = [];
+
+  override put(key: string, value: CachedValidation): void {
+    super.put(key, value);
+    this.puts.push([key, value]);
+  }
+}
+
 export const validateCacheFileName = 'validate-cache.json';
 
 /** Everything the findings of one skill depend on, beside the code: its bytes, its name and place, its file list, the settings. */
@@ -41,10 +52,12 @@ export interface ValidateKeyInput {
 export function validateKey(input: ValidateKeyInput): string {
   const files = [...input.files.values()].map((f) => `${f.path}:${f.size}`).sort();
   const place = [input.reportPath, input.folder, input.profile, input.links ?? '', input.skillDir ?? ''];
-  return `${input.blob} ${createHash('sha1')
-    .update(JSON.stringify([place, files]))
-    .digest('hex')}`;
+  return `${input.blob} ${sha1(JSON.stringify([place, files]))}`;
 }
+
+/** The one-shot `crypto.hash` (Node 20.12+): a Hash object per skill costs more than the hashing itself. */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string) => string }).hash;
+const sha1 = (text: string): string => (oneShot ? oneShot('sha1', text) : crypto.createHash('sha1').update(text).digest('hex'));
 
 function isCachedValidation(value: unknown): value is CachedValidation {
   const entry = value as Partial<CachedValidation> | null;
@@ -61,13 +74,15 @@ function isCachedValidation(value: unknown): value is CachedValidation {
 /** A run's validate cache from `.git/skillgarden/validate-cache.json`, with its `save` (undefined outside a git repository). */
 export async function openValidateCache(
   repo: string,
-): Promise<{ cache: ValidateCache; tracked: TrackedBlobs | undefined; save(): void } | undefined> {
+  options: { tracked?: TrackedBlobs | undefined } = {},
+): Promise<{ cache: RecordingValidateCache; tracked: TrackedBlobs | undefined; save(): void } | undefined> {
   const file = await openRepoCache(repo, validateCacheFileName);
   if (!file) return undefined;
-  const cache = new ContentCache(file.data, `validate:${validateEngineVersion}:${readPackageVersion()}`, isCachedValidation);
+  const cache = new RecordingValidateCache(file.data, `validate:${validateEngineVersion}:${readPackageVersion()}`, isCachedValidation);
   return {
     cache,
-    tracked: readTrackedBlobs(file.dir, file.gitdir),
+    // The scan of the same pass may have read git's index already (`tracked`): it is not read twice.
+    tracked: 'tracked' in options ? options.tracked : readTrackedBlobs(file.dir, file.gitdir),
     save: () => {
       if (cache.changed) file.save(cache.toData());
     },

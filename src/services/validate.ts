@@ -49,103 +49,141 @@ export interface ValidateReport {
   findings: Finding[];
 }
 
-interface Target {
+/** A skill folder to validate: plain data (a thread of the pass may be handed it). */
+export interface ValidateTarget {
   dir: string;
   name: string;
   boundary: string;
   /** The folder sibling links are read against (the skill root), when known. */
   libraryRoot?: string;
+  /** Whether the folder or its SKILL.md is a symbolic link, when discovery's listings said (else it is probed). */
+  linked?: boolean;
+}
+
+type Target = ValidateTarget;
+
+/** The skills the options name (paths, or the whole library), and the library's own findings. A missing path throws. */
+export function resolveValidateTargets(
+  options: Pick<ValidateOptions, 'cwd' | 'paths' | 'skillsDir' | 'library'>,
+  readDir: ReadDir,
+): { targets: ValidateTarget[]; findings: Finding[]; explicit: boolean; library?: DiscoveredLibrary } {
+  if (options.paths !== undefined && options.paths.length > 0) {
+    const targets = dedupe(options.paths.flatMap((path) => resolveTargets(resolve(options.cwd, path), path, true, readDir)));
+    return { targets, findings: [], explicit: true };
+  }
+  const library = options.library ?? openLibrary(options.cwd, options.skillsDir, { readDir });
+  // A skill the manifest lists was not found in a listing: whether it is a link is not known.
+  const listed = new Set(library.layout.listed.map((l) => l.path));
+  const targets = library.skills.map((s) => ({
+    dir: s.dir,
+    name: s.name,
+    boundary: options.cwd,
+    libraryRoot: join(options.cwd, s.root),
+    ...(listed.has(s.path) ? {} : { linked: s.linked === true }),
+  }));
+  return { targets, findings: [...library.findings], explicit: false, library };
 }
 
 /** Validates every skill the paths name, in a stable order. Content problems are findings; a missing path throws. */
 export function runValidate(options: ValidateOptions): ValidateReport {
-  const profile = options.profile ?? 'portable';
-  const explicit = options.paths !== undefined && options.paths.length > 0;
   const readDir = options.readDir ?? createDirCache();
-  const findings: Finding[] = [];
-  let targets: Target[];
-  if (explicit) {
-    targets = dedupe((options.paths ?? []).flatMap((path) => resolveTargets(resolve(options.cwd, path), path, true, readDir)));
-  } else {
-    const library = options.library ?? openLibrary(options.cwd, options.skillsDir, { readDir });
-    targets = library.skills.map((s) => ({ dir: s.dir, name: s.name, boundary: options.cwd, libraryRoot: join(options.cwd, s.root) }));
-    findings.push(...library.findings);
-  }
-  targets.forEach((target, index) => {
-    const reportPath = toPosix(relative(options.cwd, join(target.dir, skillFileName))) || skillFileName;
-    const cached = (skill: { blob: string; files: ReadonlyMap<string, SkillFileEntry> }) =>
-      lookup(target, reportPath, skill.blob, skill.files, profile, options);
-    const read = (skip: boolean) =>
-      readSkillFolder(target.dir, {
-        reportPath,
-        boundary: target.boundary,
-        readDir,
-        ...(explicit ? {} : { repository: options.cwd }),
-        ...(options.files ? { files: options.files } : {}),
-        ...(skip && options.cache && options.tracked ? skipUnchanged(options.tracked, (blob, files) => cached({ blob, files })) : {}),
-      });
-    let content = read(true);
-    const known = content.blob === undefined ? undefined : cached({ blob: content.blob, files: content.files });
-    // Skipped, yet no longer in the cache (a probed path changed in between): read it after all.
-    if (content.blob !== undefined && !known) content = read(false);
-    findings.push(...content.findings);
-    if (known) findings.push(...known);
-    else if (content.bytes) findings.push(...checkSkill(target, reportPath, content.bytes, content.files, profile, options));
-    const evalsPath = toPosix(relative(options.cwd, join(target.dir, evalsFile)));
-    findings.push(...checkEvalsFile(target.dir, target.name, content.files, evalsPath));
-    options.onProgress?.(index + 1, targets.length);
-  });
+  const { targets, findings, explicit } = resolveValidateTargets(options, readDir);
+  findings.push(...validateTargets(targets, explicit, { ...options, readDir }));
+  return validateReport(options.profile ?? 'portable', targets.length, findings);
+}
+
+/** The report over findings gathered in target order: sorted (stably: ties keep that order), counted. */
+export function validateReport(profile: ProfileName, skills: number, findings: Finding[]): ValidateReport {
   findings.sort(compareFindings);
   return {
     profile,
-    skills: targets.length,
+    skills,
     errors: findings.filter((f) => f.severity === 'error').length,
     warnings: findings.filter((f) => f.severity === 'warning').length,
     findings,
   };
 }
 
-/** SKILL.md is not read when git's index gives its blob id and the cache holds its findings. */
-function skipUnchanged(tracked: TrackedBlobs, hit: (blob: string, files: ReadonlyMap<string, SkillFileEntry>) => Finding[] | undefined) {
-  return {
-    knownBlob: (file: string, stat: Stats) => tracked.oidIfUnchanged(file, stat),
-    needsBytes: (blob: string, files: ReadonlyMap<string, SkillFileEntry>) => hit(blob, files) === undefined,
-  };
+/** The findings of each target, in target order (unsorted). `explicit`: the targets came from paths, not the library. */
+export function validateTargets(
+  targets: readonly ValidateTarget[],
+  explicit: boolean,
+  options: ValidateOptions & { readDir: ReadDir },
+): Finding[] {
+  const profile = options.profile ?? 'portable';
+  const findings: Finding[] = [];
+  targets.forEach((target, index) => {
+    findings.push(...validateTarget(target, explicit, options.readDir, profile, options));
+    options.onProgress?.(index + 1, targets.length);
+  });
+  return findings;
 }
 
-/** The cached findings of one SKILL.md, when its key and every outside path it looked at are unchanged. */
-function lookup(
-  target: Target,
-  reportPath: string,
-  blob: string,
-  files: ReadonlyMap<string, SkillFileEntry>,
-  profile: ProfileName,
-  options: ValidateOptions,
-): Finding[] | undefined {
-  if (!options.cache) return undefined;
+/**
+ * One skill's findings: its folder read, then its SKILL.md checked, or its
+ * findings taken from the cache. With git's index, an unchanged SKILL.md whose
+ * findings are cached is not even read, and a read one is not hashed: its
+ * cache key (blob id, place, file list) is computed once.
+ */
+function validateTarget(target: Target, explicit: boolean, readDir: ReadDir, profile: ProfileName, options: ValidateOptions): Finding[] {
+  const reportPath = toPosix(relative(options.cwd, join(target.dir, skillFileName))) || skillFileName;
   const libraryRoot = target.libraryRoot;
   const skillDir = libraryRoot ? toPosix(relative(libraryRoot, target.dir)) : undefined;
-  const known = options.cache.get(validateKey({ blob, reportPath, folder: target.name, profile, links: options.links, skillDir, files }));
+  const keyOf = (blob: string, files: ReadonlyMap<string, SkillFileEntry>) =>
+    validateKey({ blob, reportPath, folder: target.name, profile, links: options.links, skillDir, files });
+  // The key the index's blob id gave, and what the cache held for it.
+  let probed: { blob: string; key: string; known: Finding[] | undefined } | undefined;
+  const { cache, tracked } = options;
+  const content = readSkillFolder(target.dir, {
+    reportPath,
+    boundary: target.boundary,
+    readDir,
+    ...(target.linked === undefined ? {} : { linked: target.linked }),
+    ...(explicit ? {} : { repository: options.cwd }),
+    ...(options.files ? { files: options.files } : {}),
+    ...(cache && tracked
+      ? {
+          knownBlob: (file: string, stat: Stats) => tracked.oidIfUnchanged(file, stat),
+          needsBytes: (blob: string, files: ReadonlyMap<string, SkillFileEntry>) => {
+            const key = keyOf(blob, files);
+            probed = { blob, key, known: lookup(cache, key, libraryRoot) };
+            return probed.known === undefined;
+          },
+        }
+      : {}),
+  });
+  const findings = [...content.findings];
+  if (content.bytes === undefined && content.blob !== undefined && probed?.known) findings.push(...probed.known);
+  else if (content.bytes) {
+    const blob = cache ? (content.blob ?? blobId(content.bytes)) : undefined;
+    const key = blob === undefined ? undefined : probed?.blob === blob ? probed.key : keyOf(blob, content.files);
+    const known = probed?.blob === blob ? probed?.known : key === undefined ? undefined : lookup(cache, key, libraryRoot);
+    findings.push(...(known ?? checkSkill(target, reportPath, skillDir, content.bytes, content.files, profile, key, options)));
+  }
+  const evalsPath = toPosix(relative(options.cwd, join(target.dir, evalsFile)));
+  findings.push(...checkEvalsFile(target.dir, target.name, content.files, evalsPath));
+  return findings;
+}
+
+/** The cached findings under `key`, when every outside path they looked at is as it was. */
+function lookup(cache: ValidateCache | undefined, key: string, libraryRoot: string | undefined): Finding[] | undefined {
+  const known = cache?.get(key);
   const holds = ([path, existed]: [string, boolean]) => libraryRoot !== undefined && existsSync(join(libraryRoot, path)) === existed;
   return known && known.probes.every(holds) ? known.findings : undefined;
 }
 
-/** The findings of one SKILL.md: from the cache when it holds them, else checked (and added to it). */
+/** Checks one SKILL.md, and keeps its findings in the cache under `key`. */
 function checkSkill(
   target: Target,
   reportPath: string,
+  skillDir: string | undefined,
   bytes: Uint8Array,
   files: ReadonlyMap<string, SkillFileEntry>,
   profile: ProfileName,
+  key: string | undefined,
   options: ValidateOptions,
 ): Finding[] {
   const libraryRoot = target.libraryRoot;
-  const skillDir = libraryRoot ? toPosix(relative(libraryRoot, target.dir)) : undefined;
-  const blob = options.cache ? blobId(bytes) : undefined;
-  const known = blob === undefined ? undefined : lookup(target, reportPath, blob, files, profile, options);
-  if (known) return known;
-  const key =
-    blob === undefined ? undefined : validateKey({ blob, reportPath, folder: target.name, profile, links: options.links, skillDir, files });
   const probes: CachedValidation['probes'] = [];
   const library =
     libraryRoot && skillDir !== undefined
@@ -186,6 +224,7 @@ function resolveTargets(absolute: string, asGiven: string, deep: boolean, readDi
     name: skill.name,
     boundary: absolute,
     libraryRoot: absolute,
+    linked: skill.linked === true,
   }));
 }
 

@@ -1,5 +1,5 @@
-import { readFileSync, realpathSync, type Dirent, type Stats } from 'node:fs';
-import type { FileCache } from './file-cache.js';
+import { realpathSync, type Dirent, type Stats } from 'node:fs';
+import { readOpened, type FileCache } from './file-cache.js';
 import { isSymlink, lstatIfAny } from './fs-probe.js';
 import { join, relative, sep } from 'node:path';
 import { finding, type Finding } from '../core/findings.js';
@@ -12,7 +12,11 @@ export interface SkillFolderContent {
   bytes: Uint8Array | undefined;
   files: Map<string, SkillFileEntry>;
   findings: Finding[];
-  /** SKILL.md's blob id, when `knownBlob` gave it and the bytes were not needed (then `bytes` is undefined). */
+  /**
+   * SKILL.md's blob id when `knownBlob` gave it: then `bytes` is undefined when
+   * they were not needed, and when they were read, the id is the open file's
+   * (its stat still matched git's index), so the caller need not hash them.
+   */
   blob?: string;
 }
 
@@ -29,6 +33,11 @@ export interface ReadSkillFolderOptions {
   /** The repository: a support file that is a link resolving outside it is an error. */
   repository?: string;
   /**
+   * Whether the folder or SKILL.md is a symbolic link, when the caller's
+   * discovery already knows (its listings said so): saves a probe per skill.
+   */
+  linked?: boolean;
+  /**
    * SKILL.md's blob id without reading it (git's index, when its stat is
    * unchanged), and whether the caller then needs its bytes at all (not when
    * its cache holds the findings): SKILL.md is then not read.
@@ -43,7 +52,7 @@ export function readSkillFolder(dir: string, options: ReadSkillFolderOptions): S
   const file = join(dir, skillFileName);
   // realpath costs a syscall per path component: only resolve what is a link. The folder's
   // listing (which the file walk below needs anyway) says whether SKILL.md is one.
-  const linked = isSymlink(dir) || skillFileIsLink(dir, file, options.readDir);
+  const linked = options.linked ?? (isSymlink(dir) || skillFileIsLink(dir, file, options.readDir));
   const escape = linked ? escapesBoundary(file, options.boundary) : undefined;
   if (escape) {
     findings.push(
@@ -69,15 +78,19 @@ export function readSkillFolder(dir: string, options: ReadSkillFolderOptions): S
     options.files,
   );
   const files = listed.files;
-  const blob = listed.skillStat && options.knownBlob?.(file, listed.skillStat);
+  let blob = listed.skillStat && options.knownBlob?.(file, listed.skillStat);
   let bytes: Uint8Array | undefined;
   if (blob !== undefined && options.needsBytes?.(blob, files) === false) {
     findings.push(...linkFindings(dir, links, options));
     return { bytes, files, findings, blob };
   }
   try {
-    bytes = options.files ? options.files.read(file).bytes : readFileSync(file);
+    const opened = options.files ? options.files.read(file) : readOpened(file);
+    bytes = opened.bytes;
+    // The index's id holds for these bytes only if the open file's stat still matches it (it may have changed since the listing).
+    if (blob !== undefined) blob = options.knownBlob?.(file, opened.stats);
   } catch (error) {
+    blob = undefined;
     findings.push(
       finding({
         code: 'skill/unreadable',
@@ -89,7 +102,7 @@ export function readSkillFolder(dir: string, options: ReadSkillFolderOptions): S
     );
   }
   findings.push(...linkFindings(dir, links, options));
-  return { bytes, files, findings };
+  return blob === undefined ? { bytes, files, findings } : { bytes, files, findings, blob };
 }
 
 /** Support files that are links resolving outside the repository. */

@@ -1,13 +1,11 @@
 import { SkillgardenError } from '../../core/errors.js';
 import { renderFindingsGithub, renderFindingsText } from '../../core/report/render-findings.js';
 import { isProfileName, profileNames } from '../../core/schema/types.js';
-import { runValidate, type ValidateReport } from '../../services/validate.js';
-import { openValidateCache } from '../../services/validate-cache.js';
+import type { ValidateReport } from '../../services/validate.js';
+import { runValidatePass } from '../../services/validate-pass.js';
 import { compareFindings, type Finding } from '../../core/findings.js';
 import { toFindings } from '../../core/scan/index.js';
-import { runScan } from '../../services/scan.js';
 import { createDirCache } from '../../store/dir-cache.js';
-import { createFileCache } from '../../store/file-cache.js';
 import { requireConfig } from '../../services/config-file.js';
 import { openLibrary, requireSkills } from '../../store/layout/discover-library.js';
 import { exitCodes, type Command, type CommandContext } from '../context.js';
@@ -52,24 +50,24 @@ async function validateOnce({ io, global, positionals, values }: CommandContext)
   const allowEmpty = values['allow-empty'] === true;
   // Paths resolve against --repo, as `git -C` does; findings are reported relative to it.
   const paths = positionals;
-  // One pass over the library: the scan reuses validate's folder listings and SKILL.md reads.
+  // Discovery's folder listings are the pass's: each skill folder is listed once.
   const readDir = createDirCache();
   const library = paths.length > 0 ? undefined : requireSkills(openLibrary(global.repo, config.skills_dir, { readDir }), { allowEmpty });
-  const files = values['no-scan'] === true ? undefined : createFileCache();
-  const cache = values['no-cache'] === true ? undefined : await openValidateCache(global.repo);
-  const report = runValidate({
-    cwd: global.repo,
+  // One pass per skill (validate, then the scan on the SKILL.md validate read), over the machine's cores for a large library.
+  const threads = readThreads(io.env.SKILLGARDEN_THREADS);
+  const pass = await runValidatePass({
+    repo: global.repo,
     paths,
     profile,
-    links: config.links,
+    ...(config.links ? { links: config.links } : {}),
+    scan: values['no-scan'] === true ? false : config.scan,
+    cache: values['no-cache'] !== true,
     onProgress: progress.update,
     readDir,
     ...(library ? { library } : {}),
-    ...(files ? { files } : {}),
-    ...(cache ? { cache: cache.cache } : {}),
-    ...(cache?.tracked ? { tracked: cache.tracked } : {}),
+    ...(threads === undefined ? {} : { threads }),
   });
-  cache?.save();
+  const report = pass.report;
   progress.done();
   if (report.skills === 0 && paths.length > 0 && !allowEmpty) {
     throw new SkillgardenError(
@@ -78,16 +76,8 @@ async function validateOnce({ io, global, positionals, values }: CommandContext)
       { data: { exitCode: 2 } },
     );
   }
-  if (values['no-scan'] !== true) {
-    const scan = await runScan(paths, {
-      repo: global.repo,
-      config: config.scan,
-      deep: positionals.length > 0,
-      readDir,
-      persistCache: values['no-cache'] !== true,
-      ...(library ? { library } : {}),
-      ...(files ? { files } : {}),
-    });
+  if (pass.scan) {
+    const scan = pass.scan;
     const found = toFindings(scan.findings);
     found.forEach((f, i) => scanSkillOf.set(f, scan.findings[i]!.skill));
     mergeFindings(report, found);
@@ -114,6 +104,16 @@ export function mergeFindings(report: ValidateReport, extra: readonly Finding[])
   report.findings.sort(compareFindings);
   report.errors = report.findings.filter((f) => f.severity === 'error').length;
   report.warnings = report.findings.filter((f) => f.severity === 'warning').length;
+}
+
+/** `SKILLGARDEN_THREADS`: how many threads the pass uses whatever the library's size (tests and benchmarks); unset: decided by size. */
+function readThreads(value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const threads = Number(value);
+  if (!Number.isInteger(threads) || threads < 1) {
+    throw new SkillgardenError('cli/usage', `SKILLGARDEN_THREADS=${JSON.stringify(value)}: give a whole number of threads, 1 or more`);
+  }
+  return threads;
 }
 
 function readFormat(value: unknown, json: boolean): Format {

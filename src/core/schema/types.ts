@@ -16,6 +16,8 @@ export interface SchemaCheckInput {
   file: string;
   /** The frontmatter as plain JS (may be anything: null, list, scalar). */
   data: unknown;
+  /** `data` is plain JSON-like data already (the quick reader's): no copy, no cycle check. */
+  plain?: boolean;
   profile: ProfileName;
   /** Position of the key at path (for "unknown key" and "missing key"). */
   locateKey: (path: FieldPath) => Position | undefined;

@@ -43,6 +43,18 @@ function boundsProblem(yaml: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Frontmatter the quick reader built: plain objects, arrays, strings and
+ * booleans, a few levels deep, no `__proto__` key, no alias, so no cycle.
+ * The schema check need not copy it into such data first.
+ */
+const quickData = new WeakSet<object>();
+
+/** Whether `data` is frontmatter the quick reader built (plain JSON-like data, as the schema check needs). */
+export function isQuickData(data: unknown): boolean {
+  return typeof data === 'object' && data !== null && quickData.has(data);
+}
+
 export interface ParseSkillOptions {
   file: string;
   /** Always run the YAML parser, even for frontmatter the quick reader answers (the tests' plain path). */
@@ -90,7 +102,10 @@ export function parseSkill(text: string, options: ParseSkillOptions): ParsedSkil
   // of parsing saved), and parse only when someone asks for a position, which only a finding does.
   const quick = options.fullParse || text.includes('\r') ? undefined : parseQuickFrontmatter(sections.yaml);
   // An empty frontmatter is null to the parser, not an empty map.
-  if (quick && Object.keys(quick).length > 0) return assembleQuick({ file, text, sections, data: quick, findings });
+  if (quick && Object.keys(quick).length > 0) {
+    quickData.add(quick);
+    return assembleQuick({ file, text, sections, data: quick, findings });
+  }
   // Duplicate keys are found below with a set: the parser's own check is quadratic in the keys.
   const document = parseDocument(sections.yaml, { prettyErrors: false, keepSourceTokens: false, uniqueKeys: false });
   const locator = buildLocator(document, sections.yaml, sections.yamlLine);
