@@ -5,6 +5,7 @@
  * pure planner end to end (features, MinHash, LSH, clustering, umbrellas,
  * reference rewriting, guard). Reports throughput and how cost grows with size.
  */
+import { loadavg } from 'node:os';
 import { buildClusters } from '../src/core/consolidate/cluster.js';
 import { resolveConsolidationConfig } from '../src/core/consolidate/config.js';
 import { buildAllFeatures } from '../src/core/consolidate/features.js';
@@ -77,6 +78,11 @@ function main(): void {
   const rows: Array<{ n: number; ms: number }> = [];
   const now = new Date('2026-11-30T00:00:00Z');
   time(() => planConsolidation({ ...generateCuratedLibrary(300, 1), now })); // warm up the JIT
+  console.log(
+    `load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   for (const n of sizes.length > 0 ? sizes : [1000, 5000, 10000]) {
     const library = generateCuratedLibrary(n);
     const config = resolveConsolidationConfig();
@@ -90,6 +96,11 @@ function main(): void {
         `${r.clusters.length} clusters, ${r.plans.length} plans, ${r.dropped.length} dropped, ${r.skipped.length} skipped`,
     );
   }
+  console.log(
+    `load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   for (let i = 1; i < rows.length; i++) {
     const a = rows[i - 1] as { n: number; ms: number };
     const b = rows[i] as { n: number; ms: number };
