@@ -10,7 +10,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { planLifecycle } from '../src/core/lifecycle/index.js';
 import { readLibrary } from '../src/services/curator/read-library.js';
@@ -46,7 +46,7 @@ const range = (s: { cpu: number; wallMin: number; wall: number }) =>
   `${s.cpu.toFixed(1)} ms CPU (wall ${s.wallMin.toFixed(0)}, median ${s.wall.toFixed(0)})`;
 
 /** `skillgarden curate --dry-run` as its own process: wall time and peak RSS from /usr/bin/time -v. */
-function processPass(dir: string): { ms: number; rssMiB: number } {
+function processPass(dir: string): { ms: number; cpuMs: number; rssMiB: number } {
   const cli = join(import.meta.dirname, '..', 'bin', 'skillgarden.js');
   const start = performance.now();
   const run = spawnSync(
@@ -59,7 +59,8 @@ function processPass(dir: string): { ms: number; rssMiB: number } {
   const ms = performance.now() - start;
   if (run.status !== 0) throw new Error(`curate --dry-run failed (${run.status}): ${run.stderr.slice(-500)}`);
   const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(run.stderr)?.[1];
-  return { ms, rssMiB: Number(rss) / 1024 };
+  const seconds = (label: string) => Number(new RegExp(`${label} time \\(seconds\\): ([\\d.]+)`).exec(run.stderr)?.[1]);
+  return { ms, cpuMs: (seconds('User') + seconds('System')) * 1000, rssMiB: Number(rss) / 1024 };
 }
 
 async function steady(list: number[]): Promise<void> {
@@ -69,6 +70,11 @@ async function steady(list: number[]): Promise<void> {
     '| skills | steady pass, cache (dry run) | steady pass, no cache (dry run) | steady real run (one bookkeeping commit) | as a process (`curate --dry-run`) | process peak RSS |',
     '|---:|---:|---:|---:|---:|---:|',
   ];
+  console.error(
+    `load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   for (const size of list) {
     const dir = mkdtempSync(join(tmpdir(), 'sg-bench-curate-'));
     try {
@@ -82,8 +88,9 @@ async function steady(list: number[]): Promise<void> {
       processPass(dir);
       const processes = [processPass(dir), processPass(dir), processPass(dir)].sort((a, b) => a.ms - b.ms);
       const mid = processes[1] as { ms: number; rssMiB: number };
+      const cpu = processes.map((p) => p.cpuMs).sort((a, b) => a - b)[1] as number;
       rows.push(
-        `| ${size.toLocaleString('en-US')} | ${range(cached)} | ${range(plain)} | ${range(real)} | ${mid.ms.toFixed(0)} ms (${processes[0]?.ms.toFixed(0)}–${processes[2]?.ms.toFixed(0)}) | ${Math.max(...processes.map((p) => p.rssMiB)).toFixed(0)} MiB |`,
+        `| ${size.toLocaleString('en-US')} | ${range(cached)} | ${range(plain)} | ${range(real)} | ${cpu.toFixed(0)} ms CPU (wall ${mid.ms.toFixed(0)} ms, ${processes[0]?.ms.toFixed(0)}–${processes[2]?.ms.toFixed(0)}) | ${Math.max(...processes.map((p) => p.rssMiB)).toFixed(0)} MiB |`,
       );
       console.error(rows.at(-1));
     } finally {
@@ -91,6 +98,11 @@ async function steady(list: number[]): Promise<void> {
     }
   }
   console.log(rows.join('\n'));
+  console.error(
+    `load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 }
 
 if (steadyMode) await steady(sizes.length ? sizes : [1_000, 5_000, 10_000]);

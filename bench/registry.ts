@@ -7,7 +7,7 @@
  * Run: `npx tsx bench/registry.ts [sizes…]` (default 1000 3000 10000).
  */
 import { mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemoryUsageStore, SkillRegistry } from '../src/registry/index.js';
 import { generatedName, generateLibrary } from './generate-library.js';
@@ -21,6 +21,11 @@ const now = new Date('2026-11-30T00:00:00Z');
 function percentile(samples: number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+}
+
+function cpuMs(since: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
 }
 
 function median(samples: number[]): number {
@@ -45,10 +50,13 @@ async function measure(count: number): Promise<Record<string, string>> {
     generateLibrary(root, count);
     const usage = usageFor(count);
     const cold: number[] = [];
+    const coldCpu: number[] = [];
     let registry: SkillRegistry | undefined;
     for (let run = 0; run < 3; run++) {
       const start = performance.now();
+      const cpu = process.cpuUsage();
       registry = await SkillRegistry.open({ repoDir: root, usage, now: () => now, indexFile: false });
+      coldCpu.push(cpuMs(cpu));
       cold.push(performance.now() - start);
     }
     // Files older than the index (not "racily clean"), as a library is between edits.
@@ -59,10 +67,13 @@ async function measure(count: number): Promise<Record<string, string>> {
     await SkillRegistry.open({ repoDir: root, usage, now: () => now, indexFile });
     const firstWithIndex = performance.now() - start;
     const indexed: number[] = [];
+    const indexedCpu: number[] = [];
     const rssBefore = process.memoryUsage().rss;
-    for (let run = 0; run < 3; run++) {
+    for (let run = 0; run < 5; run++) {
       start = performance.now();
+      const cpu = process.cpuUsage();
       await SkillRegistry.open({ repoDir: root, usage, now: () => now, indexFile });
+      indexedCpu.push(cpuMs(cpu));
       indexed.push(performance.now() - start);
     }
     const indexBytes = statSync(indexFile).size;
@@ -121,9 +132,9 @@ async function measure(count: number): Promise<Record<string, string>> {
 
     return {
       skills: String(count),
-      'cold load (median of 3)': `${median(cold).toFixed(0)} ms`,
+      'cold load, wall / CPU (median of 3)': `${median(cold).toFixed(0)} / ${median(coldCpu).toFixed(0)} ms`,
       'cold skills/s': `${Math.round(count / (median(cold) / 1000))}`,
-      'cold, with index (median of 3)': `${median(indexed).toFixed(0)} ms`,
+      'cold, with index, wall / CPU (median of 5; min)': `${median(indexed).toFixed(0)} / ${median(indexedCpu).toFixed(0)} ms; ${Math.min(...indexed).toFixed(0)} / ${Math.min(...indexedCpu).toFixed(0)} ms`,
       'writing the index': `${(firstWithIndex - median(indexed)).toFixed(0)} ms (${(indexBytes / 1024 / 1024).toFixed(1)} MiB)`,
       'peak RSS': `${((process.resourceUsage().maxRSS * 1024) / 1024 / 1024).toFixed(0)} MiB (rss ${(rssBefore / 1024 / 1024).toFixed(0)} before)`,
       'reminder rebuilt': `${rebuild.toFixed(2)} ms`,
@@ -139,8 +150,18 @@ async function measure(count: number): Promise<Record<string, string>> {
 }
 
 const rows: Record<string, string>[] = [];
+console.log(
+  `load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
 for (const size of sizes.length > 0 ? sizes : [1_000, 3_000, 10_000]) rows.push(await measure(size));
 const keys = Object.keys(rows[0] ?? {});
 console.log(`| ${keys.join(' | ')} |`);
 console.log(`|${keys.map(() => '---:').join('|')}|`);
 for (const row of rows) console.log(`| ${keys.map((k) => row[k]).join(' | ')} |`);
+console.log(
+  `load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);

@@ -1,6 +1,6 @@
 /**
  * Writes the JSON Schema validators the CLI runs at start-up (the frontmatter,
- * one per profile, and .skillgarden/config.yaml) as ajv standalone code, so no
+ * one per profile, .skillgarden/config.yaml and .skillgarden/state.json) as ajv standalone code, so no
  * process pays for importing ajv and compiling schemas: that cost 0.5–0.7 s per
  * process, loading the generated code 15–30 ms. The output is committed;
  * test/core/schema/standalone.test.ts fails when it is not what this script makes
@@ -12,6 +12,7 @@ import standalone from 'ajv/dist/standalone/index.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configAjvOptions } from '../src/core/config/config-ajv-options.js';
+import { stateAjvOptions } from '../src/core/config/state-ajv-options.js';
 import { ajvOptions } from '../src/core/schema/ajv-options.js';
 import { profileDefName } from '../src/core/schema/skill-schema.js';
 import { profileNames } from '../src/core/schema/types.js';
@@ -88,6 +89,14 @@ export const generatedValidators: readonly GeneratedValidators[] = [
         readSchema('patterns-config.schema.json'),
       ];
       return buildSource('config.schema.json', configAjvOptions, { config: schema.$id }, schema, referenced);
+    },
+  },
+  {
+    // .skillgarden/state.json: read by every curator pass (compiling it at start cost a process about 0.2 s).
+    file: join(root, 'src', 'core', 'config', 'state-validator.generated.ts'),
+    source: () => {
+      const schema = readSchema('state.schema.json');
+      return buildSource('state.schema.json', stateAjvOptions, { state: schema.$id }, schema);
     },
   },
 ];

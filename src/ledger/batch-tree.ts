@@ -8,7 +8,7 @@ import type { DeltaBase, PendingObjects } from './pending-objects.js';
 import type { BlobRef, PathEdit } from './tree-edit.js';
 
 /** A folder of the tip tree, kept in memory with its bytes and where each entry starts in them. */
-interface TreeNode {
+export interface TreeNode {
   oid: string;
   entries: readonly TreeEntry[];
   /** The serialized tree and `offsets[i]`, where entry i starts (`offsets[n]` is the length); made on first edit. */
@@ -18,6 +18,18 @@ interface TreeNode {
   children: Map<string, TreeNode>;
   /** This version in the pending objects: the next one is a delta of it. */
   version?: DeltaBase;
+}
+
+/**
+ * The last tip a ledger built, kept between batches (CommitContext.tipTree): the next commit of the
+ * same process starts from it instead of reading and re-serializing the big folder trees again.
+ * Keyed by the commit: used only when the branch still points at it. Its nodes are never changed
+ * in place except to fill caches (a loaded child, a folder's bytes), so sharing them is safe; a
+ * node's `version` belongs to an earlier pending set, which `PendingObjects.add` tells apart.
+ */
+export interface TipTreeCache {
+  commit?: string;
+  root?: TreeNode;
 }
 
 /**
@@ -33,10 +45,22 @@ export class BatchTree {
   constructor(
     private readonly store: ObjectStore,
     private readonly pending: PendingObjects,
+    private readonly cache: TipTreeCache = {},
   ) {}
 
-  async reset(tree: string | undefined): Promise<void> {
-    this.root = tree === undefined ? undefined : await this.load(tree);
+  /** Starts from `commit`'s tree (none: an empty tree). */
+  async reset(commit: string | undefined): Promise<void> {
+    if (commit !== undefined && commit === this.cache.commit && this.cache.root) {
+      this.root = this.cache.root;
+      return;
+    }
+    this.root = commit === undefined ? undefined : await this.load((await this.store.readCommit(commit)).tree);
+  }
+
+  /** Remembers the current tip as what `commit` (just built on it) points at, for the next batch. */
+  keep(commit: string): void {
+    this.cache.commit = commit;
+    this.cache.root = this.root;
   }
 
   /** The blob at each path of the tip (`undefined` when absent). */

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { SkillgardenError } from '../core/errors.js';
 
 /*
  * The commit path calls the file system synchronously. A commit makes about
@@ -23,4 +24,18 @@ export function inFolder<T>(path: string, create: () => T): T {
     mkdirSync(dirname(path), { recursive: true });
     return create();
   }
+}
+
+/** The errno codes of a file git's folder will not take: no permission, a read-only mount, an immutable folder (root's EPERM). */
+const readOnlyCodes = new Set(['EACCES', 'EROFS', 'EPERM']);
+
+/** `ledger/read-only` for a write the git folder refused; `undefined` for any other error. */
+export function readOnlyError(error: unknown, path = (error as NodeJS.ErrnoException).path ?? ''): SkillgardenError | undefined {
+  const code = (error as NodeJS.ErrnoException).code ?? '';
+  if (!readOnlyCodes.has(code)) return undefined;
+  return new SkillgardenError(
+    'ledger/read-only',
+    `Cannot write ${path} (${code}): the repository's git folder is read-only for this user (permissions, a read-only mount, or an immutable flag). Nothing was committed. Run as a user who may write to it, or make it writable, and retry.`,
+    { data: { path, errno: code }, cause: error },
+  );
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, linkSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { inFolder } from './fs-sync.js';
+import { inFolder, readOnlyError } from './fs-sync.js';
 import { SkillgardenError } from '../core/errors.js';
 
 export interface LockOptions {
@@ -75,9 +75,10 @@ export async function acquireLock(target: string, options: LockOptions): Promise
         fd = undefined;
         continue;
       }
-      if (code === 'EACCES' || code === 'EROFS' || code === 'EPERM') {
+      const readOnly = readOnlyError(error, lockPath);
+      if (readOnly) {
         dropMarker(marker, fd);
-        throw readOnlyError(lockPath, code, error);
+        throw readOnly;
       }
       if (code !== 'EEXIST') {
         dropMarker(marker, fd);
@@ -97,9 +98,7 @@ function createMarker(ownerDir: string, lockPath: string): { path: string; fd: n
   try {
     return { path, fd: inFolder(path, () => openSync(path, 'wx')) };
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? '';
-    if (code === 'EACCES' || code === 'EROFS' || code === 'EPERM') throw readOnlyError(lockPath, code, error);
-    throw error;
+    throw readOnlyError(error, lockPath) ?? error;
   }
 }
 
@@ -158,13 +157,5 @@ function lockedError(lockPath: string, timeoutMs: number): SkillgardenError {
     'ledger/locked',
     `${lockPath} has been held for more than ${timeoutMs} ms. Another git process may be running; if none is, the lock was left by a crashed process: run \`skillgarden doctor\` (it names what a crashed skillgarden left, and \`--fix\` removes it), or remove ${lockPath} if no git is running, and retry.`,
     { data: { path: lockPath } },
-  );
-}
-
-function readOnlyError(lockPath: string, code: string, cause: unknown): SkillgardenError {
-  return new SkillgardenError(
-    'ledger/read-only',
-    `Cannot create ${lockPath} (${code}): the repository's git folder is read-only for this user. Nothing was written. Run as a user who may write to it, or make it writable, and retry.`,
-    { data: { path: lockPath, errno: code }, cause },
   );
 }

@@ -51,6 +51,7 @@ export async function openGitLedger(dir: string, options: OpenLedgerOptions = {}
     setup,
     lockTimeoutMs: options.lockTimeoutMs ?? 10_000,
     indexCache: {},
+    tipTree: {},
     now: options.now ?? (() => new Date()),
     // A failed look is not kept: the user may fix the identity and retry in the same process (an MCP server).
     identities: () =>

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readOnlyError } from './fs-sync.js';
 import { writeLooseObject } from './loose-objects.js';
 import type { ObjectType } from './loose-objects.js';
 import { prefixSuffixDelta } from './pack-delta.js';
@@ -79,11 +80,13 @@ export class PendingObjects {
     this.seen = new Set();
     this.generation += 1;
     if (list.length === 0) return;
-    if (list.length >= packThreshold) {
-      writePack(this.commondir, list, this.durable.pack);
-      return;
+    try {
+      if (list.length >= packThreshold) writePack(this.commondir, list, this.durable.pack);
+      else for (const object of list) await writeLooseObject(this.commondir, object.type, object.whole ?? object.data, this.durable.loose);
+    } catch (error) {
+      // Objects are written before any lock is taken: a read-only git folder is met here first.
+      throw readOnlyError(error) ?? error;
     }
-    for (const object of list) await writeLooseObject(this.commondir, object.type, object.whole ?? object.data, this.durable.loose);
   }
 }
 

@@ -62,7 +62,7 @@ export class CommitBatch {
   constructor(private readonly ctx: CommitContext) {
     const durable = { loose: ctx.setup.fsync.looseObject, pack: ctx.setup.fsync.pack };
     this.pending = new PendingObjects(ctx.layout.commondir, durable);
-    this.tree = new BatchTree(ctx.store, this.pending);
+    this.tree = new BatchTree(ctx.store, this.pending, ctx.tipTree);
   }
 
   get size(): number {
@@ -104,7 +104,10 @@ export class CommitBatch {
         committer: last.people.committer,
         reflog: subject,
       });
-      if (published) return { commits: [...this.commits], attempts: attempt };
+      if (published) {
+        this.tree.keep(this.commits.at(-1)!);
+        return { commits: [...this.commits], attempts: attempt };
+      }
       await sleep(backoffMs(attempt));
       await this.replay(await readRef(this.ctx.layout, branch));
     }
@@ -123,7 +126,7 @@ export class CommitBatch {
     const branch = await readBranch(this.ctx.layout);
     checkRepoState(this.ctx.layout, branch, this.ctx.setup.config.bool('core.bare') ?? false);
     const parent = await readRef(this.ctx.layout, branch);
-    await this.tree.reset(parent === undefined ? undefined : (await this.ctx.store.readCommit(parent)).tree);
+    await this.tree.reset(parent);
     this.opened = { branch, parent };
     this.tip = parent;
     return this.opened;
@@ -193,7 +196,7 @@ export class CommitBatch {
     this.lastBlob = new Map();
     this.commits.length = 0;
     this.tip = parent;
-    await this.tree.reset(parent === undefined ? undefined : (await this.ctx.store.readCommit(parent)).tree);
+    await this.tree.reset(parent);
     for (const entry of this.entries) await this.build(entry);
   }
 

@@ -7,6 +7,7 @@ import { parseSkillBytes } from '../core/skill/index.js';
 import type { SkillLocation } from '../store/discover.js';
 import type { EscapedSkill } from '../store/layout/discover-library.js';
 import {
+  nodeScanFs,
   scanLibrary,
   type LibrarySource,
   folderSnapshotChanged,
@@ -17,7 +18,15 @@ import {
   type ScanFs,
   type Stamp,
 } from './library-scan.js';
-import { blobId, readLibraryIndex, writeLibraryIndex, type LibraryIndexFile } from './library-index.js';
+import {
+  blobId,
+  readLibraryIndex,
+  restoreEntry,
+  storedEntry,
+  writeLibraryIndex,
+  type IndexedSkill,
+  type LibraryIndexFile,
+} from './library-index.js';
 
 interface CachedSkill {
   location: SkillLocation;
@@ -32,6 +41,8 @@ interface CachedSkill {
   stale?: boolean;
   /** Taken from the persisted index, not yet read by this process. */
   restored?: boolean;
+  /** The entry came from the index without its body: the blob id whose bytes the body is to be read from. */
+  bodyBlob?: string;
 }
 
 export interface RefreshResult {
@@ -85,6 +96,34 @@ export class LibraryCache {
     return this.skills.get(name)?.entry;
   }
 
+  /**
+   * Reads the bodies of entries restored from the index (all, or these names) before they are handed out:
+   * each from its SKILL.md when the file still holds the bytes the entry was built from. Returns the
+   * SKILL.md paths that changed since (their stamps forgotten): the caller refreshes them, and the
+   * refresh reads each whole.
+   */
+  settleBodies(names?: Iterable<string>): string[] {
+    const changed: string[] = [];
+    const skills = names === undefined ? this.skills.values() : [...names].map((n) => this.skills.get(n));
+    for (const skill of skills) {
+      if (skill?.bodyBlob === undefined || skill.entry === undefined) continue;
+      const file = skillFilePath(skill.location);
+      const bytes = this.fs.readFile(file);
+      if (bytes !== undefined && blobId(bytes) === skill.bodyBlob) {
+        skill.entry.body = parseFast(bytes, this.reportPath(file)).body;
+        skill.bodyBlob = undefined;
+      } else {
+        skill.stamp = undefined;
+        changed.push(file);
+      }
+    }
+    return changed;
+  }
+
+  private reportPath(file: string): string {
+    return relative(this.source.repoDir, file).split(sep).join('/');
+  }
+
   /** Every current problem: invalid files and duplicate names. */
   problems(): Finding[] {
     // In path order, as a cold discovery finds them: a start over the index keeps the index's order of skills.
@@ -126,24 +165,28 @@ export class LibraryCache {
     }
     // The one discovery: names used twice, links out of the repository and manifest problems come back as findings.
     // It marks the index dirty only where a skill came, went or changed: an unchanged library is not rewritten.
-    const { library, roots } = scanLibrary(this.source);
+    // The discovery's lstat of each plain SKILL.md is its stamp (the same as a stat): one call per skill, not two.
+    // Only on the real file system: a test's injected one must see every stat.
+    const stamps = this.fs === nodeScanFs ? new Map<string, Stamp | undefined>() : undefined;
+    const { library, roots, readDir } = scanLibrary(this.source, stamps && ((file, stat) => stamps.set(file, stampOf(stat))));
     const locations = library.skills;
     this.rootDirs = roots;
     this.escapedSkills = library.escaped;
-    this.folders = readFolderSnapshot(roots, locations, this.fs);
+    this.folders = readFolderSnapshot(roots, locations, this.fs, readDir);
     this.duplicates.length = 0;
     this.duplicates.push(...library.findings);
     const seen = new Set<string>();
     for (const location of locations) {
       seen.add(location.name);
       const known = this.skills.get(location.name);
+      const stamp = stamps?.get(skillFilePath(location));
       if (known && known.location.dir === location.dir) {
-        if (!this.updateSkill(known, result)) seen.delete(location.name);
+        if (!this.updateSkill(known, result, stamp)) seen.delete(location.name);
         continue;
       }
       const fresh: CachedSkill = { location, stamp: undefined, blob: undefined, entry: undefined, problems: [] };
       this.skills.set(location.name, fresh);
-      if (!this.updateSkill(fresh, result)) {
+      if (!this.updateSkill(fresh, result, stamp)) {
         seen.delete(location.name);
         continue;
       }
@@ -172,10 +215,13 @@ export class LibraryCache {
     return found;
   }
 
-  /** Re-reads one skill when its stamp moved; false when its SKILL.md is gone (even between the stat and the read). */
-  private updateSkill(skill: CachedSkill, result: RefreshResult): boolean {
+  /**
+   * Re-reads one skill when its stamp moved; false when its SKILL.md is gone (even between the stat and the read).
+   * `seen`: the stamp the discovery just took, else the file is stat'ed.
+   */
+  private updateSkill(skill: CachedSkill, result: RefreshResult, seen?: Stamp): boolean {
     const file = skillFilePath(skill.location);
-    const stamp = stampOf(this.fs.stat(file));
+    const stamp = seen ?? stampOf(this.fs.stat(file));
     if (stamp === undefined) return false;
     if (stamp === skill.stamp) return true;
     const bytes = this.fs.readFile(file);
@@ -185,17 +231,26 @@ export class LibraryCache {
     if (this.indexFile !== undefined) {
       // Same bytes as the version already built (a checkout or a touch moved only the stamp): nothing to parse.
       const blob = blobId(bytes);
-      if (blob === skill.blob) return true;
+      if (blob === skill.blob) {
+        if (skill.entry && skill.bodyBlob === blob) {
+          skill.entry.body = parseFast(bytes, this.reportPath(file)).body;
+          skill.bodyBlob = undefined;
+        }
+        return true;
+      }
       skill.blob = blob;
     }
-    const report = relative(this.source.repoDir, file).split(sep).join('/');
-    const built = buildEntry(parseFast(bytes, report), skill.location);
+    const built = buildEntry(parseFast(bytes, this.reportPath(file)), skill.location);
     // A new process serves what a cold start would: not an older version it never read itself.
-    if (skill.restored && !built.valid) skill.entry = undefined;
+    if (skill.restored && !built.valid) {
+      skill.entry = undefined;
+      skill.bodyBlob = undefined;
+    }
     skill.restored = false;
     const isNew = skill.entry === undefined;
     if (built.valid) {
       skill.entry = built.entry;
+      skill.bodyBlob = undefined;
       skill.stale = false;
       skill.problems = built.entry.findings.filter((f) => f.severity === 'error');
       if (!isNew) result.changed.push(skill.location.name);
@@ -224,23 +279,31 @@ export class LibraryCache {
     this.indexTried = true;
     const index = readLibraryIndex(this.indexFile, this.indexKey());
     if (index === undefined || !this.canaryHolds(index)) return false;
-    for (const skill of index.skills) {
-      const mtime = Number(skill.stamp?.split(':')[0]);
+    for (const indexed of index.skills) {
+      const mtime = Number(indexed.stamp?.split(':')[0]);
       const racy = !Number.isFinite(mtime) || mtime + 2000 >= index.writtenAtMs;
-      this.skills.set(skill.location.name, { ...skill, stamp: racy ? undefined : skill.stamp, restored: true });
+      // In place, not copied (the parsed objects would otherwise live beside their copies through the start).
+      const { location, entry, blob } = indexed;
+      const skill = indexed as Omit<IndexedSkill, 'entry'> as CachedSkill;
+      skill.stamp = racy ? undefined : indexed.stamp;
+      skill.restored = true;
+      // Layer 1 only: the body is read from the bytes of `blob` when the entry is first handed out (settleBodies).
+      skill.entry = entry !== undefined && blob !== undefined ? restoreEntry(entry, location) : undefined;
+      if (skill.entry) skill.bodyBlob = blob;
+      this.skills.set(location.name, skill);
     }
     this.dirty = false;
     return true;
   }
 
   private canaryHolds(index: LibraryIndexFile): boolean {
-    const sample = index.skills.find((s) => s.entry !== undefined && s.problems.length === 0);
+    const sample = index.skills.find((s) => s.entry !== undefined && s.blob !== undefined && s.problems.length === 0);
     if (sample === undefined) return true;
     const file = skillFilePath(sample.location);
     const bytes = this.fs.readFile(file);
     if (bytes === undefined || blobId(bytes) !== sample.blob) return true; // changed on disk: the refresh re-reads it anyway
-    const built = buildEntry(parseFast(bytes, relative(this.source.repoDir, file).split(sep).join('/')), sample.location);
-    return JSON.stringify(built.entry) === JSON.stringify(sample.entry);
+    const built = buildEntry(parseFast(bytes, this.reportPath(file)), sample.location);
+    return JSON.stringify(storedEntry(built.entry)) === JSON.stringify(sample.entry);
   }
 
   private writeIndex(file: string): void {
@@ -251,7 +314,7 @@ export class LibraryCache {
         location,
         stamp,
         blob,
-        entry: stale ? undefined : entry,
+        entry: stale || entry === undefined ? undefined : storedEntry(entry),
         problems,
       })),
     });

@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import { isCandidateFolder, skillFileName } from '../core/layout.js';
 import type { SkillLocation } from '../store/discover.js';
+import { createDirCache, readDirUncached, type ReadDir } from '../store/dir-cache.js';
 import { openLibrary, type DiscoveredLibrary } from '../store/layout/discover-library.js';
 
 export interface FileStat {
@@ -56,12 +57,17 @@ export interface FolderSnapshot {
  * skill: categories and empty folders that may become skills): adding or
  * removing a skill changes one of their modification times.
  */
-export function readFolderSnapshot(roots: readonly string[], locations: readonly SkillLocation[], fs: ScanFs): FolderSnapshot {
+export function readFolderSnapshot(
+  roots: readonly string[],
+  locations: readonly SkillLocation[],
+  fs: ScanFs,
+  readDir: ReadDir = readDirUncached,
+): FolderSnapshot {
   const skillDirs = new Set(locations.map((l) => l.dir));
   const stamps = new Map<string, Stamp | undefined>();
   for (const root of roots) {
     stamps.set(root, stampOf(fs.stat(root)));
-    for (const name of listFolderNames(root)) {
+    for (const name of listFolderNames(root, readDir)) {
       const dir = join(root, name);
       if (!skillDirs.has(dir)) stamps.set(dir, stampOf(fs.stat(dir)));
     }
@@ -80,20 +86,29 @@ export interface LibrarySource {
   skillsDir: string | readonly string[] | undefined;
 }
 
-/** The one discovery every command uses, with the absolute roots whose listings decide which skills exist. */
-export function scanLibrary(source: LibrarySource): { library: DiscoveredLibrary; roots: string[] } {
-  const library = openLibrary(source.repoDir, source.skillsDir);
+/**
+ * The one discovery every command uses, with the absolute roots whose listings decide which skills exist, and
+ * the listings it read (readFolderSnapshot lists the roots again otherwise). Skill folders are still probed by
+ * one lstat each: `onSkillFile` is told each plain SKILL.md's.
+ */
+export function scanLibrary(
+  source: LibrarySource,
+  onSkillFile?: (file: string, stat: FileStat) => void,
+): { library: DiscoveredLibrary; roots: string[]; readDir: ReadDir } {
+  const readDir = createDirCache();
+  const library = openLibrary(source.repoDir, source.skillsDir, { readDir, probe: 'stat', ...(onSkillFile ? { onSkillFile } : {}) });
   const roots = [...new Set([...library.layout.roots.map((r) => r.path), ...library.layout.listed.map((l) => l.path)])];
-  return { library, roots: roots.map((r) => join(source.repoDir, r)) };
+  return { library, roots: roots.map((r) => join(source.repoDir, r)), readDir };
 }
 
 export function skillFilePath(location: SkillLocation): string {
-  return join(location.dir, skillFileName);
+  // Concatenation, not path.join: a location's folder is already normal (as the discovery builds it), and this runs per skill.
+  return `${location.dir}${sep}${skillFileName}`;
 }
 
-function listFolderNames(dir: string): string[] {
+function listFolderNames(dir: string, readDir: ReadDir): string[] {
   try {
-    return readdirSync(dir, { withFileTypes: true })
+    return readDir(dir)
       .filter((e) => e.isDirectory() && isCandidateFolder(e.name))
       .map((e) => e.name);
   } catch {

@@ -86,16 +86,30 @@ export class SkillRegistry {
   async refresh(options: { changedFiles?: readonly string[] } = {}): Promise<RefreshResult> {
     const result = this.cache.refresh(options.changedFiles);
     const totals = await this.usage.totals();
+    const totalsMoved = !sameTotals(this.totals, totals);
+    this.totals = totals;
+    this.applyRefresh(result, totalsMoved);
+    return result;
+  }
+
+  private applyRefresh(result: RefreshResult, totalsMoved: boolean): void {
     const changed = result.added.length + result.changed.length + result.removed.length > 0;
     // The cached reminder survives a refresh that found nothing new: hosts refresh every turn.
-    if (changed || !sameTotals(this.totals, totals)) this.version++;
-    this.totals = totals;
+    if (changed || totalsMoved) this.version++;
     if (changed) this.rebuildAliases();
     this.conditional.forget(result.removed);
     if (changed || result.invalid.length > 0) {
       for (const listener of this.listeners) listener(result);
     }
-    return result;
+  }
+
+  /**
+   * Entries restored from the persisted index carry no body until they are handed out: read them (all, or
+   * these names) now, and refresh the files that changed since, so a body always matches its entry.
+   */
+  private settleBodies(names?: readonly string[]): void {
+    const changed = this.cache.settleBodies(names);
+    if (changed.length > 0) this.applyRefresh(this.cache.refresh(changed), false);
   }
 
   /** Hot reload: refreshes after SKILL.md changes on disk (debounced); `close()` the watcher to stop. */
@@ -117,11 +131,20 @@ export class SkillRegistry {
 
   /** Every served skill, best usage score first. */
   list(): RegistryEntry[] {
+    this.settleBodies();
     return rankEntries(this.cache.entries(), this.totals, this.now());
   }
 
   /** By canonical name or by its frontmatter alias. */
   get(name: string): RegistryEntry | undefined {
+    const found = this.lookup(name);
+    if (found === undefined) return undefined;
+    this.settleBodies([found.name]);
+    return this.lookup(name);
+  }
+
+  /** Layer 1 only: the entry as held (a body restored from the index may not be read yet). */
+  private lookup(name: string): RegistryEntry | undefined {
     return this.cache.entry(name) ?? this.cache.entry(this.aliases.get(name) ?? '');
   }
 
@@ -131,7 +154,7 @@ export class SkillRegistry {
   }
 
   usageOf(name: string): UsageCounters | undefined {
-    return this.totals.get(this.get(name)?.name ?? name);
+    return this.totals.get(this.lookup(name)?.name ?? name);
   }
 
   buildReminder(options: ReminderOptions = {}): string {
@@ -154,7 +177,7 @@ export class SkillRegistry {
    * telemetry never breaks a load).
    */
   async recordUsage(name: string, kind: ReadKind): Promise<boolean> {
-    const canonical = this.get(name)?.name;
+    const canonical = this.lookup(name)?.name;
     // An unknown name is not counted: usage under a name no skill has would only confuse the curator.
     if (canonical === undefined) return false;
     const at = this.now();
@@ -205,7 +228,7 @@ export class SkillRegistry {
   async invokeSlash(text: string, options: { sessionId: string }): Promise<LoadResult> {
     const command = parseSlashCommand(text);
     if (!command) return { status: 'bad-name', name: text, message: `"${text}" is not a slash command; write /NAME [ARGUMENTS].` };
-    const entry = this.get(command.name);
+    const entry = this.lookup(command.name);
     if (entry && !entry.userInvocable) {
       return {
         status: 'not-invocable',
@@ -235,7 +258,7 @@ export class SkillRegistry {
 
   /** False for a conditional skill no touched path has woken yet (and for an unknown name). */
   isAwake(name: string): boolean {
-    const entry = this.get(name);
+    const entry = this.lookup(name);
     return entry !== undefined && this.conditional.isAwake(entry);
   }
 

@@ -1,4 +1,4 @@
-import { lstatSync, statSync, type Dirent } from 'node:fs';
+import { lstatSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { join, sep } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
 import { isCandidateFolder, skillFileName } from '../core/layout.js';
@@ -30,6 +30,8 @@ export interface DiscoverOptions {
   readDir?: ReadDir;
   /** How a folder is tested for SKILL.md: one lstat (default without `readDir`), or its listing (shared with later readers). */
   probe?: 'stat' | 'listing';
+  /** With the lstat probe: told each SKILL.md that is a plain file, with its lstat (the registry's stamp: one stat per skill, not two). */
+  onSkillFile?: (file: string, stat: Stats) => void;
 }
 
 /**
@@ -45,7 +47,13 @@ export function discoverSkills(root: string, options: DiscoverOptions = {}): Ski
   let seen = 0;
   // Without a shared listing cache, one lstat per folder is the cheapest probe (a listing costs open, getdents and close).
   const probe = options.probe ?? (options.readDir ? 'listing' : 'stat');
-  const skillFileIn = probe === 'listing' ? (dir: string) => skillFileListed(dir, readDir) : skillFileStat;
+  const onSkillFile = options.onSkillFile;
+  const skillFileIn =
+    probe === 'listing'
+      ? (dir: string) => skillFileListed(dir, readDir)
+      : onSkillFile
+        ? (dir: string) => skillFileStat(dir, onSkillFile)
+        : skillFileStat;
   // Names from a listing hold no separator: concatenation is path.join without its normalizing, per folder.
   const base = join(root, '/');
   for (const entry of listFolders(root, readDir)) {
@@ -98,10 +106,13 @@ function discoverDeep(root: string, maxDepth: number, maxFolders: number, readDi
 }
 
 /** A SKILL.md file (`file`) or a link to one (`link`) directly in the folder. */
-function skillFileStat(dir: string): 'file' | 'link' | undefined {
-  const stat = lstatSync(`${dir}${sep}${skillFileName}`, { throwIfNoEntry: false });
+function skillFileStat(dir: string, onSkillFile?: (file: string, stat: Stats) => void): 'file' | 'link' | undefined {
+  const file = `${dir}${sep}${skillFileName}`;
+  const stat = lstatSync(file, { throwIfNoEntry: false });
   if (stat === undefined || stat.isDirectory()) return undefined;
-  return stat.isSymbolicLink() ? 'link' : 'file';
+  if (stat.isSymbolicLink()) return 'link';
+  if (onSkillFile && stat.isFile()) onSkillFile(file, stat);
+  return 'file';
 }
 
 function skillFileListed(dir: string, readDir: ReadDir): 'file' | 'link' | undefined {

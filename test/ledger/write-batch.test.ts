@@ -177,6 +177,48 @@ describe.each(backends)('a batch of commits (%s)', (backend) => {
   });
 });
 
+describe.each(backends)('the tip tree a ledger keeps between commits (%s)', (backend) => {
+  /*
+   * A long-lived ledger starts each commit from the tree it built last (write-batch.ts, TipTreeCache),
+   * but only while the branch still points at that commit. The same steps run on a twin whose every
+   * ledger commit is made by a freshly opened ledger (nothing kept) must give the same commits.
+   */
+  type Step = { ledger: string } | { git: string } | { reset: string };
+  const steps: Step[] = [
+    { ledger: 'skills/s-1/SKILL.md' },
+    { ledger: 'skills/s-2/references/new.md' },
+    { git: 'skills/s-0/SKILL.md' },
+    { ledger: 'skills/s-0/references/notes.md' },
+    { reset: 'HEAD~2' },
+    { ledger: 'skills/s-3/SKILL.md' },
+    { ledger: 'skills/s-1/SKILL.md' },
+  ];
+
+  it('equals fresh ledgers, when other writers move the branch forward or back in between', async () => {
+    const kept = library(4);
+    const fresh = join(kept, '..', `${kept.split('/').at(-1)}-fresh`);
+    cpSync(kept, fresh, { recursive: true });
+    const long = await open(kept, backend);
+    for (const [i, step] of steps.entries()) {
+      for (const dir of [kept, fresh]) {
+        if ('git' in step) {
+          writeFileSync(join(dir, step.git), `a person's edit ${i}\n`);
+          git(dir, 'commit', '-q', '-am', `person ${i}`);
+        } else if ('reset' in step) {
+          git(dir, 'reset', '-q', '--hard', step.reset);
+        } else {
+          const ledger = dir === kept ? long : await open(dir, backend);
+          await ledger.commit({ message: `step ${i}`, changes: [{ path: step.ledger, content: `step ${i}\n` }], author: fixedAuthor });
+        }
+      }
+      expect(git(kept, 'rev-parse', 'HEAD').trim()).toBe(git(fresh, 'rev-parse', 'HEAD').trim());
+    }
+    expect(git(kept, 'status', '--porcelain')).toBe('');
+    git(kept, 'fsck', '--strict', '--no-progress');
+    expect(worktreeFiles(kept)).toEqual(worktreeFiles(fresh));
+  });
+});
+
 describe.each(backends)('core.ignorecase (%s)', (backend) => {
   it('refuses a new path that differs only in case from a tracked one, naming it; the tracked spelling is written', async () => {
     const dir = library(2);

@@ -10,20 +10,26 @@ import { skillText, tempDir, writeTree } from '../helpers/tmp.js';
 const now = new Date('2026-11-30T00:00:00Z');
 const past = new Date('2026-01-01T00:00:00Z');
 
-/** Everything a registry serves, comparable between two registries. */
-function served(registry: SkillRegistry) {
-  return {
-    list: registry.list().map((e) => JSON.parse(JSON.stringify(e)) as unknown),
-    findings: registry.findings(),
-    reminder: registry.buildReminder(),
-  };
+/** Everything a registry serves, comparable between two registries: Layer 1 first (before any body is read), then Layer 2. */
+async function served(registry: SkillRegistry, names: readonly string[]) {
+  const reminder = registry.buildReminder();
+  const findings = registry.findings();
+  const loads = [];
+  for (const name of names) loads.push(await registry.load(name, { sessionId: 's' }));
+  return { reminder, findings, loads, list: registry.list().map((e) => JSON.parse(JSON.stringify(e)) as unknown) };
+}
+
+/** The names to load: every skill of a registry that read each file itself, and one no skill has. */
+function namesOf(registry: SkillRegistry): string[] {
+  return [...registry.list().map((e) => e.name), 'no-such-skill'];
 }
 
 /** Opens with the index and without it; both must serve the same library. */
 async function expectSameAsCold(dir: string, indexFile: string, fs: ScanFs = nodeScanFs): Promise<void> {
   const indexed = await SkillRegistry.open({ repoDir: dir, now: () => now, indexFile, fs });
   const cold = await SkillRegistry.open({ repoDir: dir, now: () => now, indexFile: false });
-  expect(served(indexed)).toEqual(served(cold));
+  const names = namesOf(cold);
+  expect(await served(indexed, names)).toEqual(await served(cold, names));
 }
 
 /** Sets every file's mtime to the past: nothing is "racy", so the index is trusted where stamps match. */
@@ -62,10 +68,14 @@ describe('the persisted registry index', () => {
     expect(existsSync(join(dir, '.git', 'skillgarden', 'registry-index.json'))).toBe(true);
     const { fs, reads } = countingFs();
     const second = await SkillRegistry.open({ repoDir: dir, now: () => now, fs, indexFile: true });
-    expect(served(second)).toEqual(served(first));
-    // One read: the canary that checks the index was made the way this build makes entries.
+    second.buildReminder();
+    // One read: the canary that checks the index was made the way this build makes entries. Bodies are not read yet.
     expect(reads.length).toBeLessThanOrEqual(1);
+    expect(await served(second, namesOf(first))).toEqual(await served(first, namesOf(first)));
     expect(second.get('other-name')?.name).toBe('aliased');
+    const index = readFileSync(join(dir, '.git', 'skillgarden', 'registry-index.json'), 'utf8');
+    expect(index).toContain('Does alpha things.');
+    expect(index).not.toContain('Steps.');
   });
 
   it('gives what a cold uncached load gives after each kind of change', async () => {
@@ -111,6 +121,52 @@ describe('the persisted registry index', () => {
     for (const [label, change] of changes) {
       const fs = change() ?? nodeScanFs;
       await expect(expectSameAsCold(dir, indexFile, fs), label).resolves.toBeUndefined();
+    }
+  });
+
+  it('reads a restored body from the bytes its entry was built from: a file changed since the start is read whole first', async () => {
+    const changes: [string, string, (dir: string) => void][] = [
+      [
+        'body edited',
+        'alpha',
+        (dir) => writeFileSync(join(dir, 'skills/alpha/SKILL.md'), skillText('alpha', '', '# alpha\n\nNew steps.\n')),
+      ],
+      [
+        'frontmatter and body edited, same size, mtime set back',
+        'beta',
+        (dir) => {
+          const path = join(dir, 'skills/beta/SKILL.md');
+          writeFileSync(path, readFileSync(path, 'utf8').replace('beta work', 'BETA work').replace('Steps.', 'STEPS.'));
+          utimesSync(path, past, past);
+        },
+      ],
+      ['broken', 'gamma', (dir) => writeFileSync(join(dir, 'skills/ops/gamma/SKILL.md'), '---\nname: [\n---\nbody\n')],
+      ['removed', 'alpha', (dir) => rmSync(join(dir, 'skills/alpha'), { recursive: true })],
+    ];
+    for (const [label, name, change] of changes) {
+      for (const via of ['load', 'get', 'list'] as const) {
+        const dir = tempDir('skillgarden-index-');
+        const indexFile = join(dir, 'registry-index.json');
+        writeTree(dir, base);
+        age(dir, Object.keys(base));
+        await SkillRegistry.open({ repoDir: dir, now: () => now, indexFile });
+        const restored = await SkillRegistry.open({ repoDir: dir, now: () => now, indexFile });
+        const seen: string[][] = [];
+        restored.onChange((c) => seen.push([...c.changed, ...c.removed]));
+        change(dir);
+        const cold = await SkillRegistry.open({ repoDir: dir, now: () => now, indexFile: false });
+        const expected = { load: await cold.load(name, { sessionId: 's' }), entry: cold.get(name) };
+        if (via === 'get') expect(restored.get(name), `${label} (get)`).toEqual(expected.entry);
+        if (via === 'list')
+          expect(
+            restored.list().find((e) => e.name === name),
+            `${label} (list)`,
+          ).toEqual(expected.entry);
+        expect(await restored.load(name, { sessionId: 's' }), `${label} (${via})`).toEqual(expected.load);
+        expect(restored.get(name), label).toEqual(expected.entry);
+        // The change was seen (and told) as a refresh sees one, not only served.
+        if (label !== 'broken') expect(seen.flat(), label).toEqual([name]);
+      }
     }
   });
 

@@ -1,7 +1,7 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import stateSchema from '../../../schemas/state.schema.json' with { type: 'json' };
+import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { finding, type Finding } from '../findings.js';
 import type { SkillStateRecord } from '../lifecycle/types.js';
+import { state as generatedValidate } from './state-validator.generated.js';
 
 /** `.skillgarden/state.json`: what the curator remembers between runs. */
 export interface CuratorState {
@@ -16,7 +16,8 @@ export function emptyState(): CuratorState {
   return { version: 1, skills: {}, rejected_proposals: [] };
 }
 
-let validate: ReturnType<Ajv2020['compile']> | undefined;
+/** ajv's standalone code for schemas/state.schema.json (scripts/generate-validators.ts): no ajv compile per process. */
+const validate = generatedValidate as unknown as ValidateFunction;
 
 /** Parses state.json; a corrupt file is an error finding (the run stops rather than forget stale marks). */
 export function parseState(text: string, file: string): { state: CuratorState; findings: Finding[] } {
@@ -26,8 +27,6 @@ export function parseState(text: string, file: string): { state: CuratorState; f
   } catch (error) {
     return { state: emptyState(), findings: [stateError(file, `not JSON: ${(error as Error).message}`)] };
   }
-  // Formats are annotations here: times are checked where they are used (normalizeTime).
-  validate ??= new Ajv2020({ allErrors: true, strict: false, validateFormats: false }).compile(stateSchema);
   if (!validate(data)) {
     const detail = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`).join('; ');
     return { state: emptyState(), findings: [stateError(file, `does not match schemas/state.schema.json: ${detail}`)] };

@@ -1,4 +1,4 @@
-import { requiredTriggers, type Trigger } from './regex-literals.js';
+import { requiredTriggers, secondTriggers, type Trigger } from './regex-literals.js';
 import { generatedTriggers } from './rule-triggers.generated.js';
 import type { ThreatRule } from './rules.js';
 
@@ -47,7 +47,26 @@ export function deriveTriggers(pattern: RegExp): Trigger[] | undefined {
  */
 export function ruleTriggers(rule: ThreatRule): readonly (Trigger | string)[] | undefined {
   if (rule.triggers) return rule.triggers;
+  const built = builtFor(rule);
+  return built ? (built[1] ?? undefined) : deriveTriggers(rule.pattern);
+}
+
+/**
+ * A second set of literals every match of the rule also holds
+ * (`secondTriggers`): a line must hold one of these as well as one of
+ * `ruleTriggers`. None for a rule whose triggers are written by hand.
+ */
+export function ruleSecondTriggers(rule: ThreatRule): readonly Trigger[] | undefined {
+  if (rule.triggers) return undefined;
+  const built = builtFor(rule);
+  return built ? (built[2] ?? undefined) : deriveSecondTriggers(rule.pattern);
+}
+
+export function deriveSecondTriggers(pattern: RegExp): Trigger[] | undefined {
+  return secondTriggers(pattern);
+}
+
+function builtFor(rule: ThreatRule): (typeof generatedTriggers)[string] | undefined {
   const built = Object.hasOwn(generatedTriggers, rule.id) ? generatedTriggers[rule.id] : undefined;
-  if (built && built[0] === rule.pattern.source) return built[1] ?? undefined;
-  return deriveTriggers(rule.pattern);
+  return built && built[0] === rule.pattern.source ? built : undefined;
 }

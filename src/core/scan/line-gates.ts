@@ -1,6 +1,6 @@
 /**
- * One pass over a file's characters that tells which lines can need more than
- * the raw-line rules. A line of plain ASCII has no normalised variant and no
+ * Which lines can need more than the raw-line rules, and why (text-pass.ts
+ * finds this in the trigger pass; `buildLineGates` is the plain version). A line of plain ASCII has no normalised variant and no
  * invisible characters; without a quote, backslash, `+` or `&` in the shape
  * of a split string it has no joined variant; without 16 base64 characters in a row it has no base64 token. Most
  * lines are all three, and skipping them is most of the per-line cost.
@@ -8,14 +8,23 @@
 export interface LineGates {
   /** 0-based lines that may have a normalised, joined or base64 variant or invisible characters, ascending. */
   variantLines: number[];
+  /** For each of `variantLines`, why (`GATE_*` bits): only those variants are built. */
+  variantKinds: number[];
   /** 0-based lines holding any non-ASCII character. */
   nonAscii: Set<number>;
   /** The longest run of base64 characters (`A-Za-z0-9+/`) anywhere in the text. */
   longestBase64Run: number;
 }
 
+/** The line holds a non-ASCII character: it may normalise differently and hold invisible characters. */
+export const GATE_WIDE = 1;
+/** The line may hold a split string (`mayJoin`). */
+export const GATE_JOIN = 2;
+/** The line holds a run of `MIN_BASE64_TOKEN` base64 characters. */
+export const GATE_BASE64 = 4;
+
 /** The shortest token `findBase64Text` decodes. */
-const MIN_BASE64_TOKEN = 16;
+export const MIN_BASE64_TOKEN = 16;
 
 const BASE64 = new Uint8Array(128);
 for (const ch of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/') BASE64[ch.charCodeAt(0)] = 1;
@@ -31,7 +40,7 @@ const isSpace = (code: number): boolean => code === 32 || code === 9 || code ===
  * True where the split-string hint of `buildJoinedVariant` can match at
  * `text[i]` (a superset of it: `"+`, `''`, `a"b`, `a'bc'd`, `&#`).
  */
-function mayJoin(text: string, i: number, code: number): boolean {
+export function mayJoin(text: string, i: number, code: number): boolean {
   const prev = i > 0 ? text.charCodeAt(i - 1) : 0;
   const next = text.charCodeAt(i + 1);
   if (code === 43) {
@@ -48,38 +57,47 @@ function mayJoin(text: string, i: number, code: number): boolean {
   return j > i + 1 && text.charCodeAt(j) === 39 && isLetter(text.charCodeAt(j + 1));
 }
 
-/** Lines are split on `\n` only: the caller has already turned CRLF and lone CR into LF. */
+/**
+ * The plain version of the gates (text-pass.ts computes them in the trigger
+ * pass; a test checks the two agree). Lines are split on `\n` only: the
+ * caller has already turned CRLF and lone CR into LF.
+ */
 export function buildLineGates(text: string): LineGates {
   const variantLines: number[] = [];
+  const variantKinds: number[] = [];
   const nonAscii = new Set<number>();
   let longest = 0;
   let line = 0;
   let run = 0;
-  let flagged = false;
-  let wide = false;
+  let kinds = 0;
   for (let i = 0; i < text.length; i += 1) {
     const code = text.charCodeAt(i);
     if (code === 10) {
-      if (flagged) variantLines.push(line);
-      if (wide) nonAscii.add(line);
+      if (kinds !== 0) {
+        variantLines.push(line);
+        variantKinds.push(kinds);
+      }
+      if ((kinds & GATE_WIDE) !== 0) nonAscii.add(line);
       line += 1;
       run = 0;
-      flagged = false;
-      wide = false;
+      kinds = 0;
     } else if (code >= 128) {
-      wide = true;
-      flagged = true;
+      kinds |= GATE_WIDE;
       run = 0;
     } else if (BASE64[code] === 1) {
       run += 1;
       if (run > longest) longest = run;
-      if (run >= MIN_BASE64_TOKEN || (code === 43 && !flagged && mayJoin(text, i, code))) flagged = true;
+      if (run >= MIN_BASE64_TOKEN) kinds |= GATE_BASE64;
+      if (code === 43 && (kinds & GATE_JOIN) === 0 && mayJoin(text, i, code)) kinds |= GATE_JOIN;
     } else {
       run = 0;
-      if (SPLIT[code] === 1 && !flagged && mayJoin(text, i, code)) flagged = true;
+      if (SPLIT[code] === 1 && (kinds & GATE_JOIN) === 0 && mayJoin(text, i, code)) kinds |= GATE_JOIN;
     }
   }
-  if (flagged) variantLines.push(line);
-  if (wide) nonAscii.add(line);
-  return { variantLines, nonAscii, longestBase64Run: longest };
+  if (kinds !== 0) {
+    variantLines.push(line);
+    variantKinds.push(kinds);
+  }
+  if ((kinds & GATE_WIDE) !== 0) nonAscii.add(line);
+  return { variantLines, variantKinds, nonAscii, longestBase64Run: longest };
 }

@@ -1,11 +1,13 @@
 import { findCommentLines, findHiddenCommentLines } from './context.js';
 import { judgeInContext } from './context-judge.js';
-import { buildLineGates } from './line-gates.js';
+import { GATE_BASE64, GATE_JOIN, GATE_WIDE } from './line-gates.js';
 import { matchRules, toFinding, type LineContext } from './line-finding.js';
 import { compileTable, scanRaw, selectRules, type CompiledTable, type RawScan } from './raw-scan.js';
 import { HIDDEN_INSTRUCTION, THREAT_RULES, type ThreatRule } from './rules.js';
 import { SPECIAL_RULES, specialFinding } from './special-rules.js';
 import { applyInlineSuppressions } from './suppress.js';
+import { buildTextLines } from './text-lines.js';
+import { passText } from './text-pass.js';
 import type { ScanFinding, ScanVia } from './types.js';
 import { findInvisible } from './unicode.js';
 import { buildJoinedVariant, buildNormalizedVariant, findBase64Text, type LineVariant } from './variants.js';
@@ -31,15 +33,18 @@ function scanVariant(ctx: LineContext, variant: LineVariant, via: ScanVia, seen:
     });
 }
 
-function scanVariants(ctx: LineContext, seen: Set<string>, table: CompiledTable): ScanFinding[] {
+/** The variants `kinds` (line-gates.ts) says the line can have: a plain ASCII line is not normalised, and so on. */
+function scanVariants(ctx: LineContext, kinds: number, seen: Set<string>, table: CompiledTable): ScanFinding[] {
   const out: ScanFinding[] = [];
-  const normalized = buildNormalizedVariant(ctx.text);
+  const normalized = (kinds & GATE_WIDE) !== 0 ? buildNormalizedVariant(ctx.text) : undefined;
   if (normalized) out.push(...scanVariant(ctx, normalized, 'normalized', seen, table));
-  const joined = buildJoinedVariant(normalized?.text ?? ctx.text);
+  // Normalising can make a split string (fullwidth quotes read as quotes): the joined variant is tried then too.
+  const joined = normalized || (kinds & GATE_JOIN) !== 0 ? buildJoinedVariant(normalized?.text ?? ctx.text) : undefined;
   if (joined) {
     const origin = normalized ? joined.origin.map((i) => normalized.origin[i] ?? i) : joined.origin;
     out.push(...scanVariant(ctx, { text: joined.text, origin }, 'joined', seen, table));
   }
+  if ((kinds & GATE_BASE64) === 0) return out;
   for (const token of findBase64Text(ctx.text)) {
     for (const hit of matchRules(token.text, selectRules(token.text, table)).filter((h) => !seen.has(h.rule.id))) {
       seen.add(hit.rule.id);
@@ -83,6 +88,19 @@ function scanInvisible(ctx: LineContext): ScanFinding[] {
   );
 }
 
+/** A line with variants to scan: whether it is a comment is asked only when it has a finding. */
+class VariantLine implements LineContext {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    readonly text: string,
+    private readonly isComment: (line: number) => boolean,
+  ) {}
+  get comment(): boolean {
+    return this.isComment(this.line);
+  }
+}
+
 /** Splits text into lines the way editors number them (LF, CRLF or lone CR). */
 export function splitLines(text: string): string[] {
   return text.split(/\r\n|\n|\r/);
@@ -96,37 +114,36 @@ export function splitLines(text: string): string[] {
  */
 export function scanSkillText(text: string, options: ScanTextOptions): ScanFinding[] {
   const rules = options.rules ?? THREAT_RULES;
+  const file = options.file;
   const unified = text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
-  const lines = unified.split('\n');
-  const lineStarts: number[] = [];
-  let offset = 0;
-  for (const line of lines) {
-    lineStarts.push(offset);
-    offset += line.length + 1;
-  }
-  const comments = findCommentLines(options.file, lines);
-  const gates = buildLineGates(unified);
+  const table = compileTable(rules);
+  // One pass finds the trigger literals, the line starts and the line gates; lines are cut only where needed.
+  const pass = passText(unified, table.triggers);
+  const lines = buildTextLines(unified, pass.lineStarts);
+  let comments: ReadonlySet<number> | undefined;
+  const isComment = (line: number): boolean => (comments ??= findCommentLines(file, lines.list())).has(line);
   const scan: RawScan = {
-    file: options.file,
+    file,
     lines,
-    lineStarts,
     seen: new Map(),
-    comments,
+    isComment,
     triggerLines: [],
-    longestBase64Run: gates.longestBase64Run,
+    longestBase64Run: pass.longestBase64Run,
     out: [],
   };
-  const table = compileTable(rules);
-  scanRaw(scan, unified, table);
+  scanRaw(scan, unified, table, pass.hits);
   const { out, seen } = scan;
-  if (unified.includes('<!--')) out.push(...scanHiddenComments(options.file, lines, seen, rules));
+  if (unified.includes('<!--')) out.push(...scanHiddenComments(file, lines.list(), seen, rules));
   // Only lines whose variants can differ from the raw line (see line-gates.ts); the others have nothing more to find.
-  for (const i of gates.variantLines) {
-    const ctx = { file: options.file, line: i + 1, text: lines[i]!, comment: comments.has(i + 1) };
-    out.push(...scanVariants(ctx, seen.get(i) ?? new Set(), table));
-    if (gates.nonAscii.has(i)) out.push(...scanInvisible(ctx));
-  }
-  const judged = judgeInContext(out, options.file, lines);
+  pass.variantLines.forEach((i, k) => {
+    const ctx = new VariantLine(file, i + 1, lines.at(i), isComment);
+    out.push(...scanVariants(ctx, pass.variantKinds[k]!, seen.get(i) ?? new Set(), table));
+    if (pass.nonAscii.has(i)) out.push(...scanInvisible(ctx));
+  });
+  // A suppression marker is only ever on a line holding `skillgarden-ignore` (suppress.ts).
+  const marked = unified.includes('skillgarden-ignore');
+  if (out.length === 0 && !marked) return out;
+  const judged = judgeInContext(out, file, lines.list());
   judged.sort((a, b) => a.line - b.line || a.column - b.column || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0));
-  return applyInlineSuppressions(options.file, lines, judged, KNOWN_RULE_IDS);
+  return marked ? applyInlineSuppressions(file, lines.list(), judged, KNOWN_RULE_IDS) : judged;
 }

@@ -1,8 +1,16 @@
-import { compileLineRegex, ruleTriggers } from './compile.js';
+import { compileLineRegex, ruleSecondTriggers, ruleTriggers } from './compile.js';
 import { toFinding } from './line-finding.js';
 import type { ThreatRule } from './rules.js';
 import type { ScanFinding } from './types.js';
-import { buildTriggerMatcher, indexTriggerLines, triggerText, type TriggerInput, type TriggerMatcher } from './trigger-index.js';
+import type { TextLines } from './text-lines.js';
+import {
+  buildTriggerMatcher,
+  indexTriggerLines,
+  triggerText,
+  type TriggerHits,
+  type TriggerInput,
+  type TriggerMatcher,
+} from './trigger-index.js';
 
 interface CompiledRule {
   rule: ThreatRule;
@@ -10,6 +18,8 @@ interface CompiledRule {
   perLine: RegExp;
   /** Ids of the rule's trigger literals in the table's matcher; undefined when the rule has none. */
   triggers: number[] | undefined;
+  /** Ids of its second triggers (compile.ts): a line must hold one of these too. */
+  second: number[] | undefined;
 }
 
 export interface CompiledTable {
@@ -28,13 +38,12 @@ export function compileTable(rules: readonly ThreatRule[]): CompiledTable {
   let table = compiledCache.get(rules);
   if (!table) {
     const triggers: Array<readonly TriggerInput[] | undefined> = rules.map(ruleTriggers);
-    const matcher = buildTriggerMatcher(triggers.flatMap((l) => l ?? []));
+    const seconds: Array<readonly TriggerInput[] | undefined> = rules.map(ruleSecondTriggers);
+    const matcher = buildTriggerMatcher([...triggers, ...seconds].flatMap((l) => l ?? []));
     const ids = new Map(matcher.literals.map((l, id) => [l, id]));
-    const idOf = (t: TriggerInput): number => ids.get(triggerText(t))!;
-    const compiled = compileEach(
-      rules,
-      triggers.map((l) => (l ? [...new Set(l.map(idOf))] : undefined)),
-    );
+    const idsOf = (l: readonly TriggerInput[] | undefined): number[] | undefined =>
+      l ? [...new Set(l.map((t) => ids.get(triggerText(t))!))] : undefined;
+    const compiled = compileEach(rules, triggers.map(idsOf), seconds.map(idsOf));
     const rulesOf = matcher.literals.map((): number[] => []);
     compiled.forEach((rule, r) => rule.triggers?.forEach((id) => rulesOf[id]!.push(r)));
     const untriggered = compiled.flatMap((rule, r) => (rule.triggers ? [] : [r]));
@@ -45,7 +54,11 @@ export function compileTable(rules: readonly ThreatRule[]): CompiledTable {
 }
 
 /** The two regular expressions of a rule are built on first use: most runs wake a handful of the table. */
-function compileEach(rules: readonly ThreatRule[], triggerIds: ReadonlyArray<number[] | undefined>): CompiledRule[] {
+function compileEach(
+  rules: readonly ThreatRule[],
+  triggerIds: ReadonlyArray<number[] | undefined>,
+  secondIds: ReadonlyArray<number[] | undefined>,
+): CompiledRule[] {
   return rules.map((rule, i) => {
     let whole: RegExp | undefined;
     let perLine: RegExp | undefined;
@@ -58,6 +71,7 @@ function compileEach(rules: readonly ThreatRule[], triggerIds: ReadonlyArray<num
         return (perLine ??= new RegExp(rule.pattern.source, `${rule.pattern.flags}g`));
       },
       triggers: triggerIds[i],
+      second: secondIds[i],
     };
   });
 }
@@ -78,35 +92,48 @@ const NO_LINES: readonly number[] = [];
 /** Past this many candidate lines a rule is cheaper to run once over the whole text. */
 const WHOLE_TEXT_SHARE = 8;
 
-/** Lines on which at least one trigger occurs, ascending; undefined means "run over the whole text". */
-function candidateLines(scan: RawScan, triggers: readonly number[]): readonly number[] | undefined {
-  const cap = Math.max(64, scan.lines.length / WHOLE_TEXT_SHARE);
-  // Most rules have no trigger in a file, or one: answered without allocating.
+/** Lines on which one of `ids` occurs, ascending (the list itself when only one of them occurs). */
+function linesOfAny(scan: RawScan, ids: readonly number[]): readonly number[] {
+  // Most rules have one trigger in a file: answered without allocating.
   let first: number[] | undefined;
   let count = 0;
-  for (const t of triggers) {
+  for (const t of ids) {
     const list = scan.triggerLines[t];
     if (list === undefined) continue;
     first ??= list;
     count += 1;
   }
-  if (count <= 1) {
-    const only = first ?? NO_LINES;
-    return only.length > cap ? undefined : only;
-  }
-  const lists = triggers.map((t) => scan.triggerLines[t]).filter((l): l is number[] => l !== undefined);
+  if (count <= 1) return first ?? NO_LINES;
   const found = new Set<number>();
-  for (const list of lists) for (const line of list) found.add(line);
-  if (found.size > cap) return undefined;
+  for (const t of ids) for (const line of scan.triggerLines[t] ?? NO_LINES) found.add(line);
   return [...found].sort((a, b) => a - b);
+}
+
+/**
+ * Lines holding one of the rule's triggers and, when it has second triggers,
+ * one of those too, ascending; undefined means "run over the whole text".
+ */
+function candidateLines(scan: RawScan, rule: CompiledRule): readonly number[] | undefined {
+  const cap = Math.max(64, scan.lines.count / WHOLE_TEXT_SHARE);
+  const lines = linesOfAny(scan, rule.triggers!);
+  if (!rule.second) return lines.length > cap ? undefined : lines;
+  const also = new Set(linesOfAny(scan, rule.second));
+  const both = lines.filter((line) => also.has(line));
+  return both.length > cap ? undefined : both;
+}
+
+/** Whether a rule can match a text at all: a trigger and, if it has them, a second trigger occur in it. */
+function mayMatch(rule: CompiledRule, present: ReadonlyArray<number[] | undefined>): boolean {
+  if (!rule.triggers) return true;
+  return rule.triggers.some((t) => present[t] !== undefined) && (!rule.second || rule.second.some((t) => present[t] !== undefined));
 }
 
 export interface RawScan {
   file: string;
-  lines: readonly string[];
-  lineStarts: readonly number[];
+  lines: TextLines;
   seen: Map<number, Set<string>>;
-  comments: ReadonlySet<number>;
+  /** Whether a 1-based line is a code comment (context.ts); asked only for lines with a finding. */
+  isComment: (line: number) => boolean;
   /** Lines of each trigger literal, by id (see trigger-index.ts). */
   triggerLines: Array<number[] | undefined>;
   /** Longest run of base64 characters in the text (rules with `base64Run` are skipped below it). */
@@ -119,7 +146,7 @@ function record(scan: RawScan, rule: ThreatRule, index: number, column: number, 
   if (ids.has(rule.id) || (rule.accept && !rule.accept(matched))) return;
   ids.add(rule.id);
   scan.seen.set(index, ids);
-  const ctx = { file: scan.file, line: index + 1, text: scan.lines[index]!, comment: scan.comments.has(index + 1) };
+  const ctx = { file: scan.file, line: index + 1, text: scan.lines.at(index), comment: scan.isComment(index + 1) };
   scan.out.push(toFinding(ctx, { rule, index: column - 1, length: matched.length }, 'raw', column, matched));
 }
 
@@ -133,35 +160,45 @@ function execAll(pattern: RegExp, text: string, onMatch: (m: RegExpExecArray) =>
 
 /**
  * Runs every rule over a file. A rule with trigger literals runs only on the
- * lines holding one (all triggers are found in one pass, far cheaper than a
- * pass per rule); a rule without triggers, or whose triggers are on most
+ * lines holding one (`hits`: all triggers are found in one pass, far cheaper
+ * than a pass per rule); a rule without triggers, or whose triggers are on most
  * lines, runs once over the whole text. At most one finding per rule per line.
  */
-export function scanRaw(scan: RawScan, text: string, table: CompiledTable): void {
-  const hits = indexTriggerLines(text, table.triggers);
+export function scanRaw(scan: RawScan, text: string, table: CompiledTable, hits: TriggerHits): void {
   scan.triggerLines = hits.lines;
   // Only the rules one of whose triggers occurs, and those without triggers: most files wake a handful of the table.
   const live = new Set<number>(table.untriggered);
   for (const id of hits.found) for (const r of table.rulesOf[id]!) live.add(r);
   for (const r of [...live].sort((a, b) => a - b)) {
-    const { rule, whole, perLine, triggers } = table.rules[r]!;
+    const compiled = table.rules[r]!;
+    const { rule, whole, perLine, triggers } = compiled;
     if (rule.base64Run !== undefined && scan.longestBase64Run < rule.base64Run) continue;
-    const candidates = triggers ? candidateLines(scan, triggers) : undefined;
+    if (!mayMatch(compiled, hits.lines)) continue;
+    const candidates = triggers ? candidateLines(scan, compiled) : undefined;
     if (!candidates) {
       execAll(whole, text, (m) => {
-        const index = lineIndexOf(scan.lineStarts, m.index);
-        record(scan, rule, index, m.index - scan.lineStarts[index]! + 1, m[0]);
+        const index = lineIndexOf(scan.lines.starts, m.index);
+        record(scan, rule, index, m.index - scan.lines.starts[index]! + 1, m[0]);
       });
       continue;
     }
     for (const index of candidates) {
-      execAll(perLine, scan.lines[index]!, (m) => record(scan, rule, index, m.index + 1, m[0]));
+      execAll(perLine, scan.lines.at(index), (m) => record(scan, rule, index, m.index + 1, m[0]));
     }
   }
 }
 
-/** The rules that can match `text` at all: those with no triggers and those with a trigger in it. */
+/** The rules that can match `text` at all: those with no triggers and those with a trigger in it, in table order. */
 export function selectRules(text: string, table: CompiledTable): ThreatRule[] {
-  const present = indexTriggerLines(text, table.triggers).lines;
-  return table.rules.filter((r) => !r.triggers || r.triggers.some((t) => present[t] !== undefined)).map((r) => r.rule);
+  const { found, lines } = indexTriggerLines(text, table.triggers);
+  const live = new Set<number>(table.untriggered);
+  for (const id of found) for (const r of table.rulesOf[id]!) live.add(r);
+  const out: ThreatRule[] = [];
+  for (const r of [...live].sort((a, b) => a - b)) {
+    const { rule } = table.rules[r]!;
+    if (!mayMatch(table.rules[r]!, lines)) continue;
+    // Every match holds `base64Run` base64 characters in a row, so a shorter text cannot match.
+    if (rule.base64Run === undefined || text.length >= rule.base64Run) out.push(rule);
+  }
+  return out;
 }

@@ -342,14 +342,38 @@ function bestFactor(factors: readonly Factor[]): Factor | undefined {
  */
 export function requiredTriggers(pattern: RegExp): Trigger[] | undefined {
   const best = bestFactor(withExact(alternativesLiterals(parseRegexSource(pattern.source))));
-  if (best === undefined) return undefined;
-  // The same text may come from two alternatives with different edges: keep the weaker claim.
+  return best && mergeEdges(best);
+}
+
+/** The same text may come from two alternatives with different edges: keep the weaker claim. */
+function mergeEdges(factor: Factor): Trigger[] {
   const byText = new Map<string, Trigger>();
-  for (const t of best) {
+  for (const t of factor) {
     const seen = byText.get(t.text);
     byText.set(t.text, seen ? { text: t.text, before: seen.before && t.before, after: seen.after && t.after } : t);
   }
   return [...byText.values()];
+}
+
+/** A second set is worth a look-up only when it is about as rare as a three-letter word at a word edge, or rarer. */
+const RARE_ENOUGH = 20 ** -3;
+
+/**
+ * A second set of literals every match also holds, independent of
+ * `requiredTriggers`' (`\b(?:developer|god)\s+mode\b` holds `mode` too): a
+ * line must hold one of each before the rule runs on it. Read only from a
+ * pattern of one top-level alternative (a group's second sets are not kept);
+ * undefined when there is none rare enough.
+ */
+export function secondTriggers(pattern: RegExp): Trigger[] | undefined {
+  const top = parseRegexSource(pattern.source);
+  const first = requiredTriggers(pattern);
+  if (top.length !== 1 || !first) return undefined;
+  // A set each first literal already holds one of (`shadow` in `/etc/shadow`) rules out nothing more.
+  const implied = (factor: Factor): boolean => first.every((f) => factor.some((t) => f.text.includes(t.text)));
+  const others = withExact(sequenceLiterals(top[0]!)).filter((factor) => frequency(factor) <= RARE_ENOUGH && !implied(factor));
+  const second = bestFactor(others);
+  return second && mergeEdges(second);
 }
 
 /** The strings of `requiredTriggers`, without their edges. */

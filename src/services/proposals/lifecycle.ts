@@ -108,27 +108,37 @@ export function buildLifecycleText(input: {
   };
 }
 
-/** The files one transition moves: an archive moves the whole package to `.archive/` (restorable); other transitions move nothing. */
+/**
+ * The files one transition moves: an archive moves the whole package to `.archive/` (restorable);
+ * other transitions move nothing. Skills named alike in other roots (shadowed: the library serves
+ * the first, `library/duplicate-name`) share the name's record, use and history, so they are
+ * archived with it, each into its own root's `.archive/` (two locations that would land on one
+ * archive folder are refused by the ledger as a conflict, nothing moved).
+ */
 export async function buildTransitionMoves(
   ledger: Ledger,
   repoDir: string,
-  snapshot: Pick<LibrarySnapshot, 'skills'>,
+  snapshot: Pick<LibrarySnapshot, 'skills' | 'library'>,
   decision: Transition,
   now: Date,
 ): Promise<FileChange[]> {
   if (decision.to !== 'archived') return [];
   const skill = snapshot.skills.find((s) => s.name === decision.name);
   if (!skill) throw new Error(`skill ${decision.name} vanished during the run`);
-  const target = archiveTarget(repoDir, skill.location.root, skill.location.category, skill.name, now);
-  const files = await ledger.listFiles(skill.dir);
-  return moveChanges(ledger, { dir: skill.dir, files }, target);
+  const twins = snapshot.library.shadowed.filter((s) => s.name === decision.name);
+  const changes: FileChange[] = [];
+  for (const location of [skill.location, ...twins]) {
+    const target = archiveTarget(repoDir, location.root, location.category, location.name, now);
+    changes.push(...(await moveChanges(ledger, { dir: location.path, files: await ledger.listFiles(location.path) }, target)));
+  }
+  return changes;
 }
 
 export interface LifecycleProposalInput {
   repoDir: string;
   runId: string;
   now: Date;
-  snapshot: Pick<LibrarySnapshot, 'skills' | 'state'>;
+  snapshot: Pick<LibrarySnapshot, 'skills' | 'state' | 'library'>;
   transitions: readonly Transition[];
   /** Seed records and forgotten records, written with the transitions (the run's bookkeeping). */
   seeds?: readonly string[];

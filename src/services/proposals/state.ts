@@ -42,9 +42,11 @@ async function readReachable(ledger: Ledger): Promise<Set<string>> {
 export async function readProposalStates(ledger: Ledger, records: ProposalRecords, now: Date): Promise<ProposalStatus[]> {
   const branches = await ledger.listBranches(proposalPrefix);
   const tips = new Map<string, BranchTip>(branches.map((b) => [b.branch, b]));
+  const names = new Set([...tips.keys(), ...Object.keys(records.proposals)]);
+  // No branch and no record: nothing to look for in the history (the walk reads up to 20,000 commits).
+  if (names.size === 0) return [];
   const reachable = await readReachable(ledger);
   const out: ProposalStatus[] = [];
-  const names = new Set([...tips.keys(), ...Object.keys(records.proposals)]);
   for (const branch of [...names].sort()) {
     const parsed = parseProposalBranch(branch);
     if (parsed === undefined) continue;

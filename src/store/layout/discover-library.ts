@@ -5,7 +5,7 @@ import { finding, type Finding } from '../../core/findings.js';
 import { skillFileName } from '../../core/layout.js';
 import { archiveRootOf, skillPathIn, type LibraryLayout } from '../../core/layout/skill-roots.js';
 import { createDirCache, type ReadDir } from '../dir-cache.js';
-import { discoverSkills, type SkillLocation } from '../discover.js';
+import { discoverSkills, type DiscoverOptions, type SkillLocation } from '../discover.js';
 import { isFolderAt } from './expand-roots.js';
 import { readLibraryLayout } from './read-layout.js';
 
@@ -42,6 +42,8 @@ export interface DiscoverLibraryOptions {
   /** Force the SKILL.md probe (default: listings when `readDir` is given, else lstat). */
   probe?: 'stat' | 'listing';
   maxFolders?: number;
+  /** Passed to discoverSkills for the roots' skills (not the archives'): each plain SKILL.md and its lstat. */
+  onSkillFile?: DiscoverOptions['onSkillFile'];
 }
 
 /**
@@ -53,7 +55,11 @@ export interface DiscoverLibraryOptions {
 export function discoverLibrary(repoDir: string, layout: LibraryLayout, options: DiscoverLibraryOptions = {}): DiscoveredLibrary {
   const readDir = options.readDir ?? createDirCache();
   // The caller's listings are shared (validate lists each skill folder again); else each skill costs one lstat.
-  const probe = { readDir, probe: options.probe ?? (options.readDir ? ('listing' as const) : ('stat' as const)) };
+  const probe = {
+    readDir,
+    probe: options.probe ?? (options.readDir ? ('listing' as const) : ('stat' as const)),
+    ...(options.onSkillFile ? { onSkillFile: options.onSkillFile } : {}),
+  };
   const found = new Map<string, LibraryLocation>();
   const add = (location: LibraryLocation): void => {
     if (!found.has(location.path)) found.set(location.path, location);

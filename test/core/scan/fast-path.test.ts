@@ -4,10 +4,12 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { deriveTriggers } from '../../../src/core/scan/compile.js';
-import { buildLineGates } from '../../../src/core/scan/line-gates.js';
+import { buildLineGates, GATE_BASE64, GATE_JOIN, GATE_WIDE } from '../../../src/core/scan/line-gates.js';
 import { scanSkillText } from '../../../src/core/scan/match.js';
 import { THREAT_RULES } from '../../../src/core/scan/rules.js';
-import { buildTriggerMatcher, indexTriggerLines } from '../../../src/core/scan/trigger-index.js';
+import { compileTable } from '../../../src/core/scan/raw-scan.js';
+import { passText } from '../../../src/core/scan/text-pass.js';
+import { buildTriggerMatcher, indexTriggerLines, type TriggerInput, type TriggerMatcher } from '../../../src/core/scan/trigger-index.js';
 import { findInvisible } from '../../../src/core/scan/unicode.js';
 import { buildJoinedVariant, buildNormalizedVariant, findBase64Text } from '../../../src/core/scan/variants.js';
 import { skillsRoot } from '../../helpers/corpus.js';
@@ -40,6 +42,23 @@ function filesUnder(dir: string, out: string[] = []): string[] {
     else out.push(path);
   }
   return out;
+}
+
+/** The plain way to find trigger lines: per literal, `indexOf` over the ASCII-lower-cased text, edges checked by regex. */
+function referenceTriggerLines(text: string, matcher: TriggerMatcher): Array<number[] | undefined> {
+  const lower = text.replace(/[A-Z]/g, (ch) => ch.toLowerCase());
+  const lineOf = (at: number): number => (text.slice(0, at).match(/\n/g) ?? []).length;
+  return matcher.literals.map((literal, id) => {
+    const lines: number[] = [];
+    for (let at = lower.indexOf(literal); at >= 0 && literal !== ''; at = lower.indexOf(literal, at + 1)) {
+      const edges = matcher.edges[id]!;
+      if ((edges & 1) !== 0 && /\w/.test(text[at - 1] ?? '') && /[\x00-\x7F]/.test(text[at - 1] ?? '')) continue;
+      if ((edges & 2) !== 0 && /\w/.test(text[at + literal.length] ?? '') && /[\x00-\x7F]/.test(text[at + literal.length] ?? '')) continue;
+      const line = lineOf(at);
+      if (lines[lines.length - 1] !== line) lines.push(line);
+    }
+    return lines.length > 0 ? lines : undefined;
+  });
 }
 
 /** What the scan did before its fast paths: every rule on every raw line, then every variant of every line. */
@@ -84,48 +103,94 @@ function scanKeys(text: string, file: string): Set<string> {
 }
 
 describe('line gates', () => {
-  it('a line left out has no normalised, joined or base64 variant and no invisible character', () => {
+  it('a line left out of a kind has no variant of that kind: no normalised one or invisible character, no joined one, no base64 token', () => {
     fc.assert(
       fc.property(gateText, (text) => {
         const gates = buildLineGates(text);
-        const flagged = new Set(gates.variantLines);
+        const kinds = new Map(gates.variantLines.map((line, k) => [line, gates.variantKinds[k]!]));
+        expect(gates.variantKinds.every((k) => k !== 0)).toBe(true);
         text.split('\n').forEach((line, i) => {
-          if (!flagged.has(i)) {
+          const kind = kinds.get(i) ?? 0;
+          if ((kind & GATE_WIDE) === 0) {
             expect(buildNormalizedVariant(line)).toBeUndefined();
-            expect(buildJoinedVariant(line)).toBeUndefined();
-            expect(findBase64Text(line)).toEqual([]);
             expect(findInvisible(line)).toEqual([]);
           }
+          if ((kind & GATE_JOIN) === 0) expect(buildJoinedVariant(line)).toBeUndefined();
+          if ((kind & GATE_BASE64) === 0) expect(findBase64Text(line)).toEqual([]);
           expect(gates.nonAscii.has(i)).toBe(/[^\x00-\x7F]/.test(line));
         });
         const runs = text.match(/[A-Za-z0-9+/]+/g) ?? [];
         expect(gates.longestBase64Run).toBe(Math.max(0, ...runs.map((r) => r.length)));
       }),
-      { numRuns: 400 },
+      { numRuns: 600 },
     );
   });
 });
 
 describe('trigger matcher', () => {
-  it('finds the same lines as a case-insensitive indexOf per literal', () => {
-    const literal = fc.stringMatching(/^[a-c/.:]{1,4}$/);
-    fc.assert(
-      fc.property(
-        fc.uniqueArray(literal, { minLength: 1, maxLength: 8 }),
-        fc.stringMatching(/^[a-cA-C/.:\n é]{0,80}$/),
-        (literals, text) => {
-          const matcher = buildTriggerMatcher(literals);
-          const found = indexTriggerLines(text, matcher).lines;
-          const lines = text.toLowerCase().split('\n');
-          matcher.literals.forEach((lit, id) => {
-            const expected = lines.flatMap((line, i) => (line.includes(lit) ? [i] : []));
-            expect(found[id] ?? []).toEqual(expected);
-          });
-        },
-      ),
-      { numRuns: 300 },
+  // Literals longer than the automaton's prefix (4) are completed by a compare: lengths up to 7 exercise both.
+  const literal = fc.stringMatching(/^[a-c/.:]{1,7}$/);
+  const trigger: fc.Arbitrary<TriggerInput> = fc.oneof(literal, fc.record({ text: literal, before: fc.boolean(), after: fc.boolean() }));
+  const text = fc.stringMatching(/^[a-cA-C/.:\n é_0]{0,120}$/);
+  /** Triggers, and a text built from pieces of them (so near misses of the long ones are common) and other characters. */
+  const triggersAndText = fc.array(trigger, { minLength: 1, maxLength: 10 }).chain((triggers) => {
+    const texts = triggers.map((t) => (typeof t === 'string' ? t : t.text));
+    const piece = fc.oneof(
+      fc
+        .constantFrom(...texts)
+        .chain((t) => fc.tuple(fc.nat(t.length), fc.nat(t.length)).map(([a, b]) => t.slice(Math.min(a, b), Math.max(a, b) + 1))),
+      fc.constantFrom(...texts).map((t) => t.toUpperCase()),
+      text,
+    );
+    return fc.tuple(
+      fc.constant(triggers),
+      fc.array(piece, { maxLength: 12 }).map((parts) => parts.join('')),
     );
   });
+
+  it('finds the same lines as a case-insensitive indexOf per literal, edges included', () => {
+    fc.assert(
+      fc.property(triggersAndText, ([triggers, input]) => {
+        const matcher = buildTriggerMatcher(triggers);
+        const found = indexTriggerLines(input, matcher);
+        const expected = referenceTriggerLines(input, matcher);
+        matcher.literals.forEach((_, id) => expect(found.lines[id], matcher.literals[id]).toEqual(expected[id]));
+        expect(new Set(found.found)).toEqual(new Set(expected.flatMap((l, id) => (l ? [id] : []))));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('the one-pass text reader agrees with the plain gates and the plain trigger search', () => {
+    fc.assert(
+      fc.property(triggersAndText, gateText, ([triggers, own], gates) => {
+        const input = own + gates;
+        const matcher = buildTriggerMatcher(triggers);
+        const pass = passText(input, matcher);
+        const { variantLines, variantKinds, nonAscii, longestBase64Run } = pass;
+        expect({ variantLines, variantKinds, nonAscii, longestBase64Run }).toEqual(buildLineGates(input));
+        expect(pass.hits.lines).toEqual(indexTriggerLines(input, matcher).lines);
+        expect(pass.lineStarts).toEqual([0, ...[...input.matchAll(/\n/g)].map((m) => m.index + 1)]);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('on the real corpus, with the real rules: the same lines, gates and trigger lines as the plain versions', () => {
+    const matcher = compileTable(THREAT_RULES).triggers;
+    const files = filesUnder(skillsRoot).filter((f, i) => i % 12 === 0 && /\.(?:md|sh|py|js|ts|txt|ya?ml|json)$/.test(f));
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files.slice(0, 120)) {
+      const input = readFileSync(file, 'utf8').replace(/\r\n?/g, '\n');
+      if (input.length > 200_000) continue;
+      const pass = passText(input, matcher);
+      const gates = buildLineGates(input);
+      expect(pass.variantLines, file).toEqual(gates.variantLines);
+      expect(pass.variantKinds, file).toEqual(gates.variantKinds);
+      expect(pass.nonAscii, file).toEqual(gates.nonAscii);
+      expect(pass.hits.lines, file).toEqual(referenceTriggerLines(input, matcher));
+    }
+  }, 120_000);
 
   it("every rule example holds one of its rule's triggers", () => {
     for (const rule of THREAT_RULES) {

@@ -3,6 +3,7 @@ import {
   parseRegexSource,
   requiredLiterals,
   requiredTriggers,
+  secondTriggers,
   type RegexNode,
   type Trigger,
 } from '../../../src/core/scan/regex-literals.js';
@@ -94,12 +95,26 @@ describe('required literals', () => {
     for (const rule of THREAT_RULES) expect(() => parseRegexSource(rule.pattern.source), rule.id).not.toThrow();
   });
 
-  it("every match of a rule, on random texts built from its pattern, holds one of the rule's triggers", () => {
+  it('reads a second set every match also holds, when the pattern has one alternative', () => {
+    expect(secondTriggers(/\b(?:developer|god)\s+mode\b/)).toEqual([
+      { text: 'developer', before: true, after: true },
+      { text: 'god', before: true, after: true },
+    ]);
+    expect(requiredLiterals(/\b(?:developer|god)\s+mode\b/)).toEqual(['mode']);
+    // Alternatives at the top, or a second set each first literal already holds, give none.
+    expect(secondTriggers(/curl\s+\S+|wget\s+-q/)).toBeUndefined();
+    expect(secondTriggers(/\/etc\/(?:shadow|gshadow)/)).toBeUndefined();
+    // A common short literal is not worth a look-up.
+    expect(secondTriggers(/\bpassword\s*=/)).toBeUndefined();
+  });
+
+  it("every match of a rule, on random texts built from its pattern, holds one of the rule's triggers and one of its second triggers", () => {
     const random = seededRandom(9);
     for (const rule of THREAT_RULES) {
       const triggers: Trigger[] | undefined =
         rule.triggers?.map((text) => ({ text, before: false, after: false })) ?? requiredTriggers(rule.pattern);
       if (!triggers) continue;
+      const second = rule.triggers ? undefined : secondTriggers(rule.pattern);
       const tree = parseRegexSource(rule.pattern.source);
       const regex = new RegExp(rule.pattern.source, rule.pattern.flags.replace('g', ''));
       let matched = 0;
@@ -113,6 +128,11 @@ describe('required literals', () => {
           triggers.some((t) => occursWithin(haystack, m.index, m[0].length, t)),
           `${rule.id}: "${m[0]}" holds none of ${JSON.stringify(triggers)}`,
         ).toBe(true);
+        if (second)
+          expect(
+            second.some((t) => occursWithin(haystack, m.index, m[0].length, t)),
+            `${rule.id}: "${m[0]}" holds none of its second triggers ${JSON.stringify(second)}`,
+          ).toBe(true);
       }
       // Texts that never match would prove nothing.
       expect(matched, rule.id).toBeGreaterThan(0);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildTriggersSource, triggersFile } from '../../../scripts/generate-scan-triggers.js';
-import { deriveTriggers, ruleTriggers } from '../../../src/core/scan/compile.js';
+import { deriveSecondTriggers, deriveTriggers, ruleSecondTriggers, ruleTriggers } from '../../../src/core/scan/compile.js';
 import { generatedTriggers } from '../../../src/core/scan/rule-triggers.generated.js';
 import { THREAT_RULES } from '../../../src/core/scan/rules.js';
 
@@ -16,9 +16,11 @@ describe('rule triggers derived at build time', () => {
       const runtime = rule.triggers ?? deriveTriggers(rule.pattern);
       expect(ruleTriggers(rule), rule.id).toEqual(runtime);
       if (rule.triggers === undefined) {
-        expect(generatedTriggers[rule.id], rule.id).toEqual([rule.pattern.source, runtime ?? null]);
+        const second = deriveSecondTriggers(rule.pattern);
+        expect(ruleSecondTriggers(rule), rule.id).toEqual(second);
+        expect(generatedTriggers[rule.id], rule.id).toEqual([rule.pattern.source, runtime ?? null, second ?? null]);
         derivedHere++;
-      }
+      } else expect(ruleSecondTriggers(rule), rule.id).toBeUndefined();
     }
     expect(derivedHere).toBeGreaterThan(100);
   });
@@ -29,5 +31,8 @@ describe('rule triggers derived at build time', () => {
     expect(ruleTriggers(changed)).toEqual(deriveTriggers(changed.pattern));
     expect(ruleTriggers(changed)).not.toEqual(ruleTriggers(rule));
     expect(ruleTriggers({ ...rule, id: 'custom-rule', pattern: /\bzzqx\b/ })).toEqual([{ text: 'zzqx', before: true, after: true }]);
+    expect(ruleSecondTriggers({ ...rule, id: 'custom-rule', pattern: /\bzzqx\s+mode\b/ })).toEqual([
+      { text: 'mode', before: true, after: true },
+    ]);
   });
 });

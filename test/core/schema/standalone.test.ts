@@ -8,6 +8,9 @@ import configSchema from '../../../schemas/config.schema.json' with { type: 'jso
 import consolidationSchema from '../../../schemas/consolidation-config.schema.json' with { type: 'json' };
 import patternsSchema from '../../../schemas/patterns-config.schema.json' with { type: 'json' };
 import scanSchema from '../../../schemas/scan-config.schema.json' with { type: 'json' };
+import stateSchema from '../../../schemas/state.schema.json' with { type: 'json' };
+import { stateAjvOptions } from '../../../src/core/config/state-ajv-options.js';
+import * as generatedState from '../../../src/core/config/state-validator.generated.js';
 import { configAjvOptions } from '../../../src/core/config/config-ajv-options.js';
 import { ajvOptions } from '../../../src/core/schema/ajv-options.js';
 import { compileProfile } from '../../../src/core/schema/compile-profile.js';
@@ -27,6 +30,8 @@ const plainConfig = new Ajv2020({ ...configAjvOptions })
   .addSchema(consolidationSchema)
   .addSchema(patternsSchema)
   .compile(configSchema);
+
+const plainState = new Ajv2020({ ...stateAjvOptions }).compile(stateSchema);
 
 /** Both validators' verdict and errors (with the failing schemas, as `verbose` gives them) on one value. */
 function compare(fast: ValidateFunction, slow: ValidateFunction, data: unknown): void {
@@ -72,6 +77,42 @@ describe('the generated validators', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('agree with ajv on random state files', () => {
+    const time = fc.constantFrom('2026-11-30T00:00:00Z', 'yesterday', '');
+    const record = fc.dictionary(
+      fc.constantFrom('state', 'since', 'seeded_at', 'pinned', 'x-unknown'),
+      fc.oneof(fc.constantFrom('active', 'stale', 'archived'), time, fc.jsonValue({ maxDepth: 1 })),
+      { maxKeys: 4 },
+    );
+    const state = fc.record(
+      {
+        version: fc.oneof(fc.constant(1), fc.jsonValue({ maxDepth: 0 })),
+        last_run_at: time,
+        last_run_id: fc.oneof(fc.string({ maxLength: 6 }), fc.integer()),
+        skills: fc.oneof(
+          fc.dictionary(fc.string({ maxLength: 6 }), fc.oneof(record, fc.jsonValue({ maxDepth: 1 })), { maxKeys: 3 }),
+          fc.jsonValue({ maxDepth: 1 }),
+        ),
+        rejected_proposals: fc.oneof(
+          fc.array(fc.oneof(fc.string({ maxLength: 6 }), fc.integer()), { maxLength: 3 }),
+          fc.jsonValue({ maxDepth: 1 }),
+        ),
+        extra: fc.jsonValue({ maxDepth: 1 }),
+      },
+      { requiredKeys: [] },
+    );
+    let valid = 0;
+    fc.assert(
+      fc.property(fc.oneof(state, fc.jsonValue({ maxDepth: 2 })), (data) => {
+        compare(generatedState.state as unknown as ValidateFunction, plainState, data);
+        if (plainState(data)) valid += 1;
+      }),
+      { numRuns: 2000 },
+    );
+    // Both verdicts were exercised, not only rejections.
+    expect(valid).toBeGreaterThan(0);
   });
 
   it('agree with ajv on every corpus frontmatter, for every profile', () => {

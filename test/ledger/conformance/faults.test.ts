@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,6 +40,26 @@ function repo(
   git('-c', 'user.name=Seed', '-c', 'user.email=seed@example.com', 'add', '-A');
   git('-c', 'user.name=Seed', '-c', 'user.email=seed@example.com', '-c', 'commit.gpgSign=false', 'commit', '-q', '-m', 'seed');
   return { ctx, dir, git };
+}
+
+/*
+ * A read-only git folder. Root ignores permission bits (as root, `chmod a-w` stops nothing), so as
+ * root the folder is made immutable (`chattr -R +i`, ext4 and others): creating any file in it then
+ * fails with EPERM, as it fails with EACCES for a user without write permission.
+ */
+const readOnlyUnavailable =
+  'running as root and chattr +i is not permitted here (no CAP_LINUX_IMMUTABLE, or a file system without the flag): a read-only .git cannot be made';
+
+function makeReadOnly(gitdir: string): (() => void) | undefined {
+  if (process.getuid?.() !== 0) {
+    execFileSync('chmod', ['-R', 'a-w', gitdir]);
+    return () => execFileSync('chmod', ['-R', 'u+w', gitdir]);
+  }
+  const made = spawnSync('chattr', ['-R', '+i', gitdir]);
+  const undo = () => void spawnSync('chattr', ['-R', '-i', gitdir]);
+  if (made.status === 0) return undo;
+  undo();
+  return undefined;
 }
 
 const change = [{ path: 'skills/a/SKILL.md', content: 'a\n' }];
@@ -125,6 +145,46 @@ describe.each(backends)('faults (%s)', (backend) => {
     await ledger.commit({ message: 'x', changes: change });
     await ledger.close();
     expect(git('log', '-1', '--format=%an <%ae>').trim()).toBe('Ada Repo <ada@repo.example>');
+  });
+
+  it('waits for a running git that holds index.lock, names the lock when it outlasts the timeout, and loses neither commit', async () => {
+    const { ctx, dir, git } = repo();
+    writeFileSync(join(dir, 'README.md'), 'a person edits\n');
+    // `git commit -a` holds index.lock while its editor runs (a plain `git commit` lets it go before): the
+    // editor waits for a flag, then writes the message.
+    const flag = join(ctx.root, 'editor-may-finish');
+    const editor = `f() { while [ ! -e '${flag}' ]; do sleep 0.05; done; echo 'a person commits' > "$1"; }; f`;
+    const person = spawn('git', ['commit', '-a', '-q'], { cwd: dir, env: { ...process.env, GIT_EDITOR: editor }, stdio: 'ignore' });
+    let running = true;
+    const exited = new Promise<number | null>((done) => person.on('exit', (code) => done(((running = false), code))));
+    while (running && !existsSync(join(dir, '.git', 'index.lock'))) await new Promise((done) => setTimeout(done, 20));
+    expect(running, 'git commit exited before taking index.lock').toBe(true);
+    const ledger = await openLedger(dir, { backend, lockTimeoutMs: 300 });
+    try {
+      const data = await rejectsWith(ledger.commit({ message: 'x', changes: change }), 'ledger/locked');
+      expect(data.path).toBe(join(dir, '.git', 'index.lock'));
+      expect(existsSync(join(dir, 'skills/a/SKILL.md'))).toBe(false);
+      writeFileSync(flag, '');
+      expect(await exited).toBe(0);
+      await ledger.commit({ message: 'after the person', changes: change });
+    } finally {
+      await ledger.close();
+    }
+    expect(git('log', '--format=%s').trim().split('\n')).toEqual(['after the person', 'a person commits', 'seed']);
+    expect(git('status', '--porcelain')).toBe('');
+  });
+
+  it('refuses a read-only git folder, naming it, and writes nothing', async (t) => {
+    const { dir, git } = repo();
+    const undo = makeReadOnly(join(dir, '.git'));
+    if (!undo) return t.skip(readOnlyUnavailable);
+    try {
+      const data = await refusedCleanly(dir, git, 'ledger/read-only');
+      expect(String(data.path)).toContain(join(dir, '.git'));
+      expect(git('status', '--porcelain')).toBe('');
+    } finally {
+      undo();
+    }
   });
 
   it('commits onto an unborn branch (a repository with no commits)', async () => {

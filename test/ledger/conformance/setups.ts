@@ -66,9 +66,9 @@ export function skillDoc(name: string, body = 'Steps.\n'): string {
 }
 
 function requireTool(tool: string): void {
-  // Loud, not skipped: CI must install it (apt-get install -y gnupg openssh-client).
+  // Loud, not skipped: CI must install it (.ci/run: apt-get install -y gnupg gpgsm openssh-client).
   if (spawnSync('which', [tool]).status !== 0)
-    throw new Error(`${tool} is not installed; the signing setups need it (apt-get install -y gnupg openssh-client)`);
+    throw new Error(`${tool} is not installed; the signing setups need it (apt-get install -y gnupg gpgsm openssh-client)`);
 }
 
 export const setups: Setup[] = [
@@ -220,6 +220,47 @@ export const setups: Setup[] = [
       });
       return initRepo(ctx, join(ctx.root, 'repo'), [
         ['user.signingKey', 'ada@repo.example'],
+        ['commit.gpgSign', 'true'],
+      ]);
+    },
+  },
+  {
+    name: 'signed commits (gpg.format=x509)',
+    signed: true,
+    embeddedRefuses: 'ledger/unsupported-repo',
+    build: (ctx) => {
+      requireTool('gpgsm');
+      const home = ctx.env.GNUPGHOME!;
+      mkdirSync(home, { recursive: true });
+      chmodSync(home, 0o700);
+      const env = { ...process.env, ...ctx.env };
+      // A throwaway self-signed certificate (`Serial:` makes gpgsm sign it itself rather than write a request).
+      // gpgsm 2.2 ignores `%no-protection`: the key gets an empty passphrase through loopback pinentry instead.
+      writeFileSync(join(home, 'gpg-agent.conf'), 'allow-loopback-pinentry\n');
+      writeFileSync(join(home, 'gpgsm.conf'), 'disable-crl-checks\n');
+      writeFileSync(
+        join(home, 'cert-params'),
+        'Key-Type: RSA\nKey-Length: 2048\nKey-Usage: sign\nSerial: random\nName-DN: CN=Ada Repo\nName-Email: ada@repo.example\n',
+      );
+      const cert = execFileSync(
+        'gpgsm',
+        ['--batch', '--pinentry-mode', 'loopback', '--passphrase-fd', '0', '--gen-key', join(home, 'cert-params')],
+        {
+          env,
+          input: '\n',
+          stdio: ['pipe', 'pipe', 'ignore'],
+        },
+      );
+      execFileSync('gpgsm', ['--batch', '--import'], { env, input: cert, stdio: ['pipe', 'ignore', 'ignore'] });
+      const fingerprint = /^fpr:(?:[^:]*:){8}([0-9A-F]{40}):/m.exec(
+        execFileSync('gpgsm', ['--list-keys', '--with-colons'], { env, encoding: 'utf8' }),
+      )?.[1];
+      if (!fingerprint) throw new Error('gpgsm made no certificate');
+      // A root certificate counts only once trusted: `S` marks it trusted for S/MIME signatures.
+      writeFileSync(join(home, 'trustlist.txt'), `${fingerprint} S relax\n`);
+      return initRepo(ctx, join(ctx.root, 'repo'), [
+        ['gpg.format', 'x509'],
+        ['user.signingKey', fingerprint],
         ['commit.gpgSign', 'true'],
       ]);
     },
