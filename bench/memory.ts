@@ -57,5 +57,6 @@ try {
   }
   console.log(rows.join('\n'));
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  // Retried: a git process the commands left running (auto gc) may still be writing into .git.
+  rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
 }

@@ -6,7 +6,8 @@
  * (src/registry/library-index.ts) of an unchanged library, files last modified a day ago.
  * Run: `npx tsx bench/registry.ts [sizes…]` (default 1000 3000 10000).
  */
-import { mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemoryUsageStore, SkillRegistry } from '../src/registry/index.js';
@@ -21,6 +22,35 @@ const now = new Date('2026-11-30T00:00:00Z');
 function percentile(samples: number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+}
+
+/**
+ * What an agent calling the CLI feels: `reminder` and `load NAME` as processes (bin/skillgarden.js, built), over the
+ * persisted index the in-process runs left; median of 3 after one run, wall and CPU from /usr/bin/time.
+ */
+function cliRuns(root: string, name: string): Record<string, string> {
+  const bin = join(import.meta.dirname, '..', 'bin', 'skillgarden.js');
+  if (!existsSync(join(import.meta.dirname, '..', 'lib'))) return { 'CLI runs': 'no lib/ (run `npm run build`)' };
+  const out: Record<string, string> = {};
+  for (const [label, args] of [
+    ['`reminder` process, wall / CPU', ['reminder']],
+    ['`load` process, wall / CPU', ['load', name]],
+  ] as const) {
+    const runs: { wall: number; cpu: number }[] = [];
+    for (let i = 0; i < 4; i++) {
+      const start = performance.now();
+      const run = spawnSync('/usr/bin/time', ['-f', '%U %S', process.execPath, bin, ...args, '--repo', root], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      if (run.status !== 0) throw new Error(`${args.join(' ')} failed (${run.status}): ${run.stderr.slice(-400)}`);
+      const [user, sys] = (run.stderr.trim().split('\n').at(-1) ?? '').split(' ').map(Number);
+      const wall = performance.now() - start;
+      if (i > 0) runs.push({ wall, cpu: ((user ?? NaN) + (sys ?? NaN)) * 1000 });
+    }
+    out[label] = `${median(runs.map((r) => r.wall)).toFixed(0)} / ${median(runs.map((r) => r.cpu)).toFixed(0)} ms`;
+  }
+  return out;
 }
 
 function cpuMs(since: NodeJS.CpuUsage): number {
@@ -120,6 +150,8 @@ async function measure(count: number): Promise<Record<string, string>> {
       if (result.changed.length !== 1) throw new Error(`expected one change, got ${JSON.stringify(result)}`);
     }
 
+    const cli = cliRuns(root, generatedName(Math.floor(count / 2)));
+
     const watcher = reg.watch();
     const target = skillPath(root, 1);
     const marker = `Hot reload marker ${count}`;
@@ -143,6 +175,7 @@ async function measure(count: number): Promise<Record<string, string>> {
       'refresh, nothing changed': `${median(idle).toFixed(1)} ms`,
       'refresh after one edit (watcher / full scan)': `${median(edits.hinted).toFixed(2)} / ${median(edits.full).toFixed(1)} ms`,
       'hot reload (edit → reminder)': `${hot.toFixed(0)} ms`,
+      ...cli,
     };
   } finally {
     rmSync(root, { recursive: true, force: true });

@@ -191,7 +191,12 @@ export class LibraryCache {
         continue;
       }
       if (fresh.entry) (known?.entry ? result.changed : result.added).push(location.name);
-      else if (known?.entry) fresh.entry = known.entry;
+      else if (known?.entry && !known.restored) {
+        // The name moved to a folder whose file is invalid: the last valid version this process read is still served,
+        // as stale (never persisted: a cold start would not have it). One only restored from the index is not.
+        fresh.entry = known.entry;
+        fresh.stale = true;
+      } else if (known?.entry) result.removed.push(location.name);
     }
     for (const name of [...this.skills.keys()]) {
       if (seen.has(name)) continue;

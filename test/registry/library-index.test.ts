@@ -115,6 +115,8 @@ describe('the persisted registry index', () => {
       ['renamed folder', () => renameSync(join(dir, 'skills/ops/gamma'), join(dir, 'skills/gamma'))],
       ['duplicate name', () => writeTree(dir, { 'skills/ops/alpha/SKILL.md': skillText('alpha') })],
       ['touched, same bytes', () => utimesSync(join(dir, 'skills/beta/SKILL.md'), now, now)],
+      // A folder sorting before skills/beta takes the name, and is invalid: a cold load serves no beta at all.
+      ["the name's first folder by path, broken", () => writeTree(dir, { 'skills/a-cat/beta/SKILL.md': '---\nname: [\n---\nbody\n' })],
       ['index from another build', () => writeFileSync(indexFile, '{"version":0}')],
       ['index not JSON', () => writeFileSync(indexFile, '{')],
     ];

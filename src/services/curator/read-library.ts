@@ -16,7 +16,7 @@ import { readUsageSnapshot } from '../../store/usage-files.js';
 import { readProvenanceFiles } from '../../store/provenance-files.js';
 import { findReferencedNames } from './references.js';
 import { requireConfig } from '../config-file.js';
-import { readSteadyPin, readSteadyUsage, type SteadyCache, type SteadyUsage } from './steady-cache.js';
+import { readSteadyPin, readSteadyUsage, type FileTimes, type SteadyCache, type SteadyUsage } from './steady-cache.js';
 
 export { configFile, readConfig, requireConfig } from '../config-file.js';
 export const stateFile = `${metaDir}/state.json`;
@@ -61,7 +61,9 @@ export interface ReadLibraryOptions {
 export async function readLibrary(repoDir: string, options: ReadLibraryOptions): Promise<LibrarySnapshot> {
   const config = options.config ?? requireConfig(repoDir);
   const state = readState(repoDir);
-  const library = openLibrary(repoDir, config.skills_dir);
+  // With the cache, the discovery's lstat of each plain SKILL.md is its pin's stamp: one stat per skill, not two.
+  const stats = options.cache ? new Map<string, FileTimes>() : undefined;
+  const library = openLibrary(repoDir, config.skills_dir, stats ? { onSkillFile: (file, stat) => stats.set(file, stat) } : {});
   const locations = library.skills;
   const archived = library.archived;
   // History, Hermes's files and usage cover every root of the one discovery.
@@ -75,7 +77,7 @@ export async function readLibrary(repoDir: string, options: ReadLibraryOptions):
   const seenPins = new Set<string>();
   const isPinned = (dir: string) => {
     const path = join(dir, skillFileName);
-    return cache ? readSteadyPin(cache, path, () => readPinned(path), seenPins) : readPinned(path);
+    return cache ? readSteadyPin(cache, path, () => readPinned(path), seenPins, stats?.get(path)) : readPinned(path);
   };
   const pins = parsePins(readOptional(join(repoDir, pinsFile)));
   const names = new Set(locations.map((l) => l.name));

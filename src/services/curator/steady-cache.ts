@@ -86,9 +86,9 @@ export async function writeSteadyCache(gitdir: string, cache: SteadyCache): Prom
   }
 }
 
-/** Size, times and inode, or null when the file is missing or changed too recently to trust its stamp. */
-function readStamp(path: string, wall: number): string | null | 'missing' {
-  const stat = statSync(path, { throwIfNoEntry: false });
+/** Size, times and inode, or null when the file is missing or changed too recently to trust its stamp. `seen`: its stat, just taken. */
+function readStamp(path: string, wall: number, seen?: FileTimes): string | null | 'missing' {
+  const stat = seen ?? statSync(path, { throwIfNoEntry: false });
   if (stat === undefined) return 'missing';
   if (Math.max(stat.mtimeMs, stat.ctimeMs) > wall - racyMs) return null;
   return `${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.ino}`;
@@ -141,9 +141,18 @@ function latestTime(totals: ReadonlyMap<string, UsageCounters>): number | null {
 }
 
 /** Whether a SKILL.md pins its skill: the cached answer while the file's stamp is the same, else `read`. */
-export function readSteadyPin(cache: SteadyCache, path: string, read: () => boolean, seen: Set<string>): boolean {
+/** What a stamp is made of: a stat, or the discovery's lstat of a SKILL.md that is a plain file (the same for one). */
+export interface FileTimes {
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+}
+
+/** `stat`: the file's stat when the caller already has it (the discovery's lstat), else it is stat'ed here. */
+export function readSteadyPin(cache: SteadyCache, path: string, read: () => boolean, seen: Set<string>, stat?: FileTimes): boolean {
   seen.add(path);
-  const stamp = readStamp(path, Date.now());
+  const stamp = readStamp(path, Date.now(), stat);
   const cached = cache.pins[path];
   if (stamp !== null && stamp !== 'missing' && cached?.stamp === stamp) return cached.pinned;
   const pinned = read();
