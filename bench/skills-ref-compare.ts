@@ -199,13 +199,14 @@ function printTiming(
   );
   // The command a user runs: one process over the whole corpus, the security scan included (the corpus folder is
   // no git repository, so no cache: every run is cold), median of 3.
-  const cli = (args: string[]) => {
+  const cli = (args: string[], env: Record<string, string> = {}) => {
     const runs = [0, 1, 2].map(() => {
       const started = performance.now();
       const child = spawnSync(process.execPath, [bin, 'validate', '--json', '--profile', 'spec', '--no-cache', ...args, '.'], {
         cwd: corpus,
         encoding: 'utf8',
         maxBuffer: 1 << 30,
+        env: { ...process.env, ...env },
       });
       if (child.status !== 0 && child.status !== 1) throw new Error(`skillgarden validate exited ${child.status}: ${child.stderr}`);
       return performance.now() - started;
@@ -214,7 +215,12 @@ function printTiming(
   };
   const withScan = cli([]);
   const noScan = cli(['--no-scan']);
+  // The corpus is below the size the pass spreads over threads by itself: forced, to show what two would give.
+  const twoThreads = cli([], { SKILLGARDEN_THREADS: '2' });
   console.log(`| skillgarden validate (CLI, one process, scan included) | ${dirs.length} | ${rate(dirs.length, withScan)} | (process) |`);
+  console.log(
+    `| skillgarden validate, 2 threads (SKILLGARDEN_THREADS=2) | ${dirs.length} | ${rate(dirs.length, twoThreads)} | (process) |`,
+  );
   console.log(`| skillgarden validate --no-scan (CLI, one process) | ${dirs.length} | ${rate(dirs.length, noScan)} | (process) |`);
   console.log(
     `\nskills-ref one process over all ${dirs.length} skills: ${full.wallMs.toFixed(0)} ms; skillgarden validate with the scan ${(full.wallMs / withScan).toFixed(2)}× faster, without it ${(full.wallMs / noScan).toFixed(2)}× (load average ${loadavg()

@@ -49,6 +49,11 @@ export class ContentCache<T> {
     this.added++;
   }
 
+  /** Entries read back from the file (those of this rule set): how warm the run can be. */
+  get known(): number {
+    return Object.keys(this.old).length;
+  }
+
   /** Entries computed (and added) by this run. */
   get misses(): number {
     return this.added;

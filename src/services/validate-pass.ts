@@ -8,7 +8,7 @@ import { resolveScanConfig, type ScanConfig, type ScanConfigInput } from '../cor
 import { buildScanReport, type ScanReport, type ScanResult } from '../core/scan/report.js';
 import type { CachedFileScan } from '../core/scan/scan-cache.js';
 import type { ProfileName } from '../core/schema/types.js';
-import { createDirCache, type ReadDir } from '../store/dir-cache.js';
+import { createDirCache, type DirCache, type PackedListings, type ReadDir } from '../store/dir-cache.js';
 import { createFileCache } from '../store/file-cache.js';
 import type { DiscoveredLibrary } from '../store/layout/discover-library.js';
 import { openScanCache, type PersistedScanCache } from '../store/scan/scan-cache-file.js';
@@ -31,12 +31,13 @@ export interface ValidatePassOptions {
   /** Use (and update) the caches in `.git/skillgarden/`. */
   cache: boolean;
   onProgress?: (done: number, total: number) => void;
-  /** Folder listings discovery already made (this thread's, shared with its chunks). */
-  readDir?: ReadDir;
+  /** Folder listings discovery already made (this thread's, shared with its chunks, and handed to the workers). */
+  readDir?: DirCache;
   /**
    * Threads: undefined, the machine's cores for a library large enough to
-   * repay starting them (`minSkillsPerThread` each); a number, that many
-   * whatever the size (1 keeps the pass on this thread).
+   * repay starting them (`minSkillsPerThread` each) when the cache does not
+   * already know most of it; a number, that many whatever the size (1 keeps
+   * the pass on this thread).
    */
   threads?: number;
   /** The worker's module (tests running from source point it at the built one). */
@@ -54,7 +55,7 @@ export interface ValidatePass {
 }
 
 /** Below this many skills a thread costs more to start (it loads the code again) than it saves. */
-export const minSkillsPerThread = 500;
+export const minSkillsPerThread = 1_000;
 
 /** Skills per unit of work: each thread takes the next unclaimed chunk, so a thread that starts late simply takes fewer. */
 const chunkSize = 64;
@@ -68,6 +69,8 @@ export interface ShardJob {
   links: LinkScope | undefined;
   scan: ScanConfig | undefined;
   cache: boolean;
+  /** The skill folders' listings discovery made: a worker does not list them again. */
+  listings?: PackedListings;
 }
 
 /** The work of one chunk, kept apart so the results are joined in chunk order (the order one thread would give). */
@@ -115,14 +118,19 @@ export async function runValidatePass(options: ValidatePassOptions): Promise<Val
     cache: options.cache,
   };
   const chunks = Math.ceil(targets.length / chunkSize);
-  const threads = Math.min(options.threads ?? Math.min(availableParallelism(), Math.floor(targets.length / minSkillsPerThread)), 8, chunks);
+  const caches = await openShardCaches(job);
+  // A warm run (the cache knows most skills) is mostly reading the library and two cache files, which a worker would
+  // only do again: it stays on this thread.
+  const warm = (caches.validate?.cache.known ?? 0) >= targets.length / 2;
+  const auto = warm ? 1 : Math.min(availableParallelism(), Math.floor(targets.length / minSkillsPerThread));
+  const threads = Math.min(options.threads ?? auto, 8, chunks);
   // [next chunk, skills done, then per worker: chunks it claimed]
   const counters = new Int32Array(new SharedArrayBuffer(4 * (2 + threads)));
   const workerFile = options.workerFile ?? defaultWorkerFile;
-  const workers = Array.from({ length: Math.max(0, threads - 1) }, (_, slot) => startWorker(workerFile, job, counters, 2 + slot)).filter(
-    (w) => w !== undefined,
-  );
-  const caches = await openShardCaches(job);
+  const workerJob = threads > 1 ? { ...job, listings: readDir.pack(targets.map((t) => t.dir)) } : job;
+  const workers = Array.from({ length: Math.max(0, threads - 1) }, (_, slot) =>
+    startWorker(workerFile, workerJob, counters, 2 + slot),
+  ).filter((w) => w !== undefined);
   const onChunk = () => options.onProgress?.(Atomics.load(counters, 1), targets.length);
   const own: ShardResult =
     options.workersOnly && workers.length > 0

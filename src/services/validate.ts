@@ -126,9 +126,10 @@ export function validateTargets(
  * cache key (blob id, place, file list) is computed once.
  */
 function validateTarget(target: Target, explicit: boolean, readDir: ReadDir, profile: ProfileName, options: ValidateOptions): Finding[] {
-  const reportPath = toPosix(relative(options.cwd, join(target.dir, skillFileName))) || skillFileName;
+  const folder = relativePosix(options.cwd, target.dir);
+  const reportPath = folder ? `${folder}/${skillFileName}` : skillFileName;
   const libraryRoot = target.libraryRoot;
-  const skillDir = libraryRoot ? toPosix(relative(libraryRoot, target.dir)) : undefined;
+  const skillDir = libraryRoot ? relativePosix(libraryRoot, target.dir) : undefined;
   const keyOf = (blob: string, files: ReadonlyMap<string, SkillFileEntry>) =>
     validateKey({ blob, reportPath, folder: target.name, profile, links: options.links, skillDir, files });
   // The key the index's blob id gave, and what the cache held for it.
@@ -160,7 +161,7 @@ function validateTarget(target: Target, explicit: boolean, readDir: ReadDir, pro
     const known = probed?.blob === blob ? probed?.known : key === undefined ? undefined : lookup(cache, key, libraryRoot);
     findings.push(...(known ?? checkSkill(target, reportPath, skillDir, content.bytes, content.files, profile, key, options)));
   }
-  const evalsPath = toPosix(relative(options.cwd, join(target.dir, evalsFile)));
+  const evalsPath = folder ? `${folder}/${evalsFile}` : evalsFile;
   findings.push(...checkEvalsFile(target.dir, target.name, content.files, evalsPath));
   return findings;
 }
@@ -231,6 +232,13 @@ function resolveTargets(absolute: string, asGiven: string, deep: boolean, readDi
 function dedupe(targets: Target[]): Target[] {
   const seen = new Set<string>();
   return targets.filter((t) => !seen.has(t.dir) && seen.add(t.dir));
+}
+
+/** `path` relative to `from`, with `/`: a prefix cut when it lies below (path.relative normalises both paths on every call). */
+function relativePosix(from: string, path: string): string {
+  if (path === from) return '';
+  const prefix = from.endsWith(sep) ? from : `${from}${sep}`;
+  return toPosix(path.startsWith(prefix) ? path.slice(prefix.length) : relative(from, path));
 }
 
 function toPosix(path: string): string {

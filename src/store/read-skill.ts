@@ -171,7 +171,8 @@ function listSkillFiles(
     }
     for (const entry of entries) {
       if (files.size >= maxFiles) return;
-      const path = join(folder, entry.name);
+      // A listed name holds no separator: concatenation is path.join without its normalising.
+      const path = `${folder}${sep}${entry.name}`;
       const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
       if (entry.isDirectory()) {
         walk(path, rel, depth + 1);
@@ -186,6 +187,6 @@ function listSkillFiles(
       kept?.keepStat(path, stat);
     }
   };
-  walk(dir, '', 0);
+  walk(dir.length > 1 && dir.endsWith(sep) ? dir.slice(0, -1) : dir, '', 0);
   return { files, skillStat };
 }

@@ -40,21 +40,24 @@ const isSpace = (code: number): boolean => code === 32 || code === 9 || code ===
  * True where the split-string hint of `buildJoinedVariant` can match at
  * `text[i]` (a superset of it: `"+`, `''`, `a"b`, `a'bc'd`, `&#`).
  */
+/** The code at `k`, or 0 past the end (never NaN: a NaN in a compare made V8 recompile the text pass). */
+const codeAt = (text: string, k: number): number => (k < text.length ? text.charCodeAt(k) : 0);
+
 export function mayJoin(text: string, i: number, code: number): boolean {
-  const prev = i > 0 ? text.charCodeAt(i - 1) : 0;
-  const next = text.charCodeAt(i + 1);
+  const prev = i > 0 ? codeAt(text, i - 1) : 0;
+  const next = codeAt(text, i + 1);
   if (code === 43) {
     let j = i - 1;
-    while (j >= 0 && i - j <= 3 && isSpace(text.charCodeAt(j))) j -= 1;
-    return j >= 0 && isQuote(text.charCodeAt(j));
+    while (j >= 0 && i - j <= 3 && isSpace(codeAt(text, j))) j -= 1;
+    return j >= 0 && isQuote(codeAt(text, j));
   }
   if (code === 38) return next === 35;
   if ((code === 34 || code === 39) && prev === code) return true;
   if (!isLetter(prev)) return false;
   if (code !== 39) return isLetter(next);
   let j = i + 1;
-  while (j - i <= 12 && isLetter(text.charCodeAt(j))) j += 1;
-  return j > i + 1 && text.charCodeAt(j) === 39 && isLetter(text.charCodeAt(j + 1));
+  while (j - i <= 12 && isLetter(codeAt(text, j))) j += 1;
+  return j > i + 1 && codeAt(text, j) === 39 && isLetter(codeAt(text, j + 1));
 }
 
 /**

@@ -2,6 +2,7 @@ import { compileLineRegex, ruleSecondTriggers, ruleTriggers } from './compile.js
 import { toFinding } from './line-finding.js';
 import type { ThreatRule } from './rules.js';
 import type { ScanFinding } from './types.js';
+import { generatedMatcher } from './rule-triggers.generated.js';
 import type { TextLines } from './text-lines.js';
 import {
   buildTriggerMatcher,
@@ -33,13 +34,21 @@ export interface CompiledTable {
 
 const compiledCache = new WeakMap<readonly ThreatRule[], CompiledTable>();
 
+/** What a table's matcher is built from: every rule's triggers, then every rule's second triggers. */
+export function matcherInputs(
+  triggers: ReadonlyArray<readonly TriggerInput[] | undefined>,
+  seconds: ReadonlyArray<readonly TriggerInput[] | undefined>,
+): TriggerInput[] {
+  return [...triggers, ...seconds].flatMap((l) => l ?? []);
+}
+
 /** Rules are compiled once per rule table and reused for every file. */
 export function compileTable(rules: readonly ThreatRule[]): CompiledTable {
   let table = compiledCache.get(rules);
   if (!table) {
     const triggers: Array<readonly TriggerInput[] | undefined> = rules.map(ruleTriggers);
     const seconds: Array<readonly TriggerInput[] | undefined> = rules.map(ruleSecondTriggers);
-    const matcher = buildTriggerMatcher([...triggers, ...seconds].flatMap((l) => l ?? []));
+    const matcher = buildTriggerMatcher(matcherInputs(triggers, seconds), generatedMatcher);
     const ids = new Map(matcher.literals.map((l, id) => [l, id]));
     const idsOf = (l: readonly TriggerInput[] | undefined): number[] | undefined =>
       l ? [...new Set(l.map((t) => ids.get(triggerText(t))!))] : undefined;
@@ -171,20 +180,21 @@ export function scanRaw(scan: RawScan, text: string, table: CompiledTable, hits:
   for (const id of hits.found) for (const r of table.rulesOf[id]!) live.add(r);
   for (const r of [...live].sort((a, b) => a - b)) {
     const compiled = table.rules[r]!;
-    const { rule, whole, perLine, triggers } = compiled;
+    // Not destructured: `whole` and `perLine` are getters that compile on first use, and most rules need one of them.
+    const { rule, triggers } = compiled;
     if (rule.base64Run !== undefined && scan.longestBase64Run < rule.base64Run) continue;
     if (!mayMatch(compiled, hits.lines)) continue;
     const candidates = triggers ? candidateLines(scan, compiled) : undefined;
     if (!candidates) {
-      execAll(whole, text, (m) => {
+      execAll(compiled.whole, text, (m) => {
         const index = lineIndexOf(scan.lines.starts, m.index);
         record(scan, rule, index, m.index - scan.lines.starts[index]! + 1, m[0]);
       });
       continue;
     }
-    for (const index of candidates) {
-      execAll(perLine, scan.lines.at(index), (m) => record(scan, rule, index, m.index + 1, m[0]));
-    }
+    if (candidates.length === 0) continue;
+    const perLine = compiled.perLine;
+    for (const index of candidates) execAll(perLine, scan.lines.at(index), (m) => record(scan, rule, index, m.index + 1, m[0]));
   }
 }
 

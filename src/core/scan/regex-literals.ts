@@ -227,7 +227,20 @@ function isSpace(node: RegexNode | undefined): boolean {
   return node?.kind === 'set' && node.source === '\\s';
 }
 
-function nodeLiterals(node: RegexNode): Literals {
+/**
+ * What sits right around a group in the sequence that holds it: the edges
+ * asserted there (`\b(?:env|set|export\s+-p)`) and the nodes outside, so an
+ * alternative's literals know their edges as a run of the enclosing sequence
+ * would. Not passed through a repeat (a second round follows the first).
+ */
+interface Surroundings {
+  leading: ReadonlySet<string>;
+  before: RegexNode | undefined;
+  trailing: ReadonlySet<string>;
+  after: RegexNode | undefined;
+}
+
+function nodeLiterals(node: RegexNode, around?: Surroundings): Literals {
   switch (node.kind) {
     case 'set':
       return { exact: node.chars, factors: [] };
@@ -236,7 +249,7 @@ function nodeLiterals(node: RegexNode): Literals {
     case 'backref':
       return { exact: undefined, factors: [] };
     case 'group':
-      return alternativesLiterals(node.alternatives);
+      return alternativesLiterals(node.alternatives, around);
     case 'repeat': {
       if (node.min === 0) return { exact: undefined, factors: [] };
       const inner = nodeLiterals(node.node);
@@ -247,6 +260,16 @@ function nodeLiterals(node: RegexNode): Literals {
   }
 }
 
+/** The edges asserted by the empty nodes of `list`, read from its start up to the first node that consumes. */
+function edgesAt(list: readonly RegexNode[]): Set<string> {
+  const found = new Set<string>();
+  for (const node of list) {
+    if (node.kind !== 'empty') break;
+    if (node.edge) found.add(node.edge);
+  }
+  return found;
+}
+
 /**
  * A run of consecutive exact nodes, closed into a factor: its edges are known
  * when a `\b` or `^`/`$` sits at them (`\b` only counts next to a word
@@ -255,22 +278,13 @@ function nodeLiterals(node: RegexNode): Literals {
 function runFactor(
   strings: string[],
   nodes: readonly RegexNode[],
-  outsideBefore: RegexNode | undefined,
-  outsideAfter: RegexNode | undefined,
+  outside: { before: RegexNode | undefined; after: RegexNode | undefined; leading?: ReadonlySet<string>; trailing?: ReadonlySet<string> },
 ): Factor {
-  const edges = (list: readonly RegexNode[]): Set<string> => {
-    const found = new Set<string>();
-    for (const node of list) {
-      if (node.kind !== 'empty') break;
-      if (node.edge) found.add(node.edge);
-    }
-    return found;
-  };
-  const leading = edges(nodes);
-  const trailing = edges([...nodes].reverse());
-  const before = leading.has('line-start') || isSpace(outsideBefore) || (leading.has('word') && strings.every((s) => isWordChar(s[0])));
+  const leading = new Set([...edgesAt(nodes), ...(outside.leading ?? [])]);
+  const trailing = new Set([...edgesAt([...nodes].reverse()), ...(outside.trailing ?? [])]);
+  const before = leading.has('line-start') || isSpace(outside.before) || (leading.has('word') && strings.every((s) => isWordChar(s[0])));
   const after =
-    trailing.has('line-end') || isSpace(outsideAfter) || (trailing.has('word') && strings.every((s) => isWordChar(s[s.length - 1])));
+    trailing.has('line-end') || isSpace(outside.after) || (trailing.has('word') && strings.every((s) => isWordChar(s[s.length - 1])));
   return strings.map((text) => ({ text, before, after }));
 }
 
@@ -278,18 +292,37 @@ function plain(strings: readonly string[]): Factor {
   return strings.map((text) => ({ text, before: false, after: false }));
 }
 
-function sequenceLiterals(nodes: readonly RegexNode[]): Literals {
+/** The surroundings of `nodes[i]`: the empty nodes right before and after it, and past them what consumes. */
+function surroundingsOf(nodes: readonly RegexNode[], i: number, around: Surroundings | undefined): Surroundings {
+  let j = i - 1;
+  while (j >= 0 && nodes[j]!.kind === 'empty') j -= 1;
+  let k = i + 1;
+  while (k < nodes.length && nodes[k]!.kind === 'empty') k += 1;
+  const leading = new Set([...edgesAt(nodes.slice(j + 1, i).reverse()), ...(j < 0 ? (around?.leading ?? []) : [])]);
+  const trailing = new Set([...edgesAt(nodes.slice(i + 1, k)), ...(k >= nodes.length ? (around?.trailing ?? []) : [])]);
+  return { leading, before: j >= 0 ? nodes[j] : around?.before, trailing, after: k < nodes.length ? nodes[k] : around?.after };
+}
+
+function sequenceLiterals(nodes: readonly RegexNode[], around?: Surroundings): Literals {
   const factors: Factor[] = [];
   let run: string[] = [''];
   let start = 0;
   let exact = true;
   const close = (end: number) => {
-    if (!run.includes('')) factors.push(runFactor(run, nodes.slice(start, end), nodes[start - 1], nodes[end]));
+    if (!run.includes(''))
+      factors.push(
+        runFactor(run, nodes.slice(start, end), {
+          before: start > 0 ? nodes[start - 1] : around?.before,
+          after: end < nodes.length ? nodes[end] : around?.after,
+          ...(start === 0 && around ? { leading: around.leading } : {}),
+          ...(end === nodes.length && around ? { trailing: around.trailing } : {}),
+        }),
+      );
     run = [''];
     start = end;
   };
   nodes.forEach((node, i) => {
-    const found = nodeLiterals(node);
+    const found = nodeLiterals(node, node.kind === 'group' ? surroundingsOf(nodes, i, around) : undefined);
     factors.push(...found.factors);
     if (found.exact === undefined) {
       exact = false;
@@ -308,8 +341,8 @@ function sequenceLiterals(nodes: readonly RegexNode[]): Literals {
   return { exact: whole, factors };
 }
 
-function alternativesLiterals(alternatives: readonly RegexNode[][]): Literals {
-  const each = alternatives.map(sequenceLiterals);
+function alternativesLiterals(alternatives: readonly RegexNode[][], around?: Surroundings): Literals {
+  const each = alternatives.map((alternative) => sequenceLiterals(alternative, around));
   const exact = each.every((l) => l.exact !== undefined) ? [...new Set(each.flatMap((l) => l.exact!))] : undefined;
   const best = each.map((l) => bestFactor(withExact(l)));
   if (!best.every((b): b is Factor => b !== undefined))

@@ -18,6 +18,37 @@ export interface TextPass extends LineGates {
  * has already turned CRLF and lone CR into LF.
  */
 export function passText(text: string, matcher: TriggerMatcher): TextPass {
+  // Only once the process has read enough for V8 to optimise the loop: a one-skill `validate` never gets there.
+  read += text.length;
+  if (read > PRIME_AFTER && !primed.has(matcher)) {
+    primed.add(matcher);
+    readText(primerFor(matcher), matcher);
+  }
+  return readText(text, matcher);
+}
+
+const primed = new WeakSet<TriggerMatcher>();
+const PRIME_AFTER = 100_000;
+let read = 0;
+
+/**
+ * A short text that takes every branch of `readText` once: V8 optimises the
+ * loop after the first large file, and a branch that file never took (its
+ * first non-ASCII character, quote or literal) would throw the optimised code
+ * away and recompile it. Measured over the corpus in one process, that was
+ * seven recompilations of this function, more CPU than the pass itself.
+ */
+function primerFor(matcher: TriggerMatcher): string {
+  const some = matcher.literals.slice(0, 24);
+  const words = some.flatMap((l) => [l, ` ${l.toUpperCase()} `, `x${l}x`]).join(' ');
+  // One case a line: the gates stop looking for a split string once a line has one.
+  const cases = [`"a"+'b'`, `''x""`, 'c"d', 'c\\d', 'c`d', "ok'ay'x", "it's", '&#99;', 'a&b', 'x + y', 'é', 'QUJD'.repeat(6), '\u200B'];
+  // Repeated: V8 keeps no type feedback for a function until it has run a few times.
+  const block = [words, ...cases].join('\n');
+  return `${Array.from({ length: 12 }, () => block).join('\n')}\n"a" + "b" é`;
+}
+
+function readText(text: string, matcher: TriggerMatcher): TextPass {
   const { classes, delta, width, firstOutput, firstGate, base64Mask } = matcher;
   const newline = classes[10]!;
   const wideClass = classes[128]!;

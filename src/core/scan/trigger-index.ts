@@ -131,12 +131,19 @@ function buildTrie(literals: readonly string[], ids: readonly number[]): Trie {
   return trie;
 }
 
-export function buildTriggerMatcher(all: readonly TriggerInput[]): TriggerMatcher {
+/**
+ * The matcher for `all`. `prebuilt` is one written at build time
+ * (rule-triggers.generated.ts): taken when it was built from the same
+ * literals and edges, since building the table costs more at start-up, before
+ * the JIT has compiled anything, than the rest of a small scan.
+ */
+export function buildTriggerMatcher(all: readonly TriggerInput[], prebuilt?: SerializedMatcher): TriggerMatcher {
   const literals = [...new Set(all.map(triggerText))];
   // One id per text; its edges are those every trigger with that text asks for (fewer checks wake more rules, never fewer).
   const ids = new Map(literals.map((l, id) => [l, id]));
   const edges = new Uint8Array(literals.length).fill(3);
   for (const t of all) edges[ids.get(triggerText(t))!]! &= edgeBits(t);
+  if (prebuilt && prebuilt.literals === literals.join('\0') && prebuilt.edges === encode(edges)) return deserializeMatcher(prebuilt);
   const others = literals.flatMap((l, id) => (l.length === 0 || !isAscii(l) ? [id] : []));
   const inTable = literals.flatMap((l, id) => (l.length > 0 && isAscii(l) ? [id] : []));
   const alphabet = new Set<number>();
@@ -179,6 +186,65 @@ export function buildTriggerMatcher(all: readonly TriggerInput[]): TriggerMatche
   };
 }
 
+/** A matcher as text, for rule-triggers.generated.ts: typed arrays in base64, literals joined by NUL. */
+export interface SerializedMatcher {
+  literals: string;
+  edges: string;
+  /** The classes of the ASCII codes; every other code unit has class `wide`. */
+  asciiClasses: string;
+  wide: number;
+  width: number;
+  delta: string;
+  firstOutput: number;
+  outStart: string;
+  outIds: string;
+  firstGate: number;
+  base64Mask: string;
+  others: readonly number[];
+}
+
+const encode = (array: Uint8Array | Uint16Array | Int32Array): string =>
+  Buffer.from(array.buffer, array.byteOffset, array.byteLength).toString('base64');
+/** A copy, so the typed array is aligned whatever the offset of the decoded bytes. */
+const decode = (text: string): ArrayBuffer => Uint8Array.from(Buffer.from(text, 'base64')).buffer;
+
+export function serializeMatcher(m: TriggerMatcher): SerializedMatcher {
+  return {
+    literals: m.literals.join('\0'),
+    edges: encode(m.edges),
+    asciiClasses: encode(m.classes.subarray(0, 128)),
+    wide: m.classes[128]!,
+    width: m.width,
+    delta: encode(m.delta),
+    firstOutput: m.firstOutput,
+    outStart: encode(m.outStart),
+    outIds: encode(m.outIds),
+    firstGate: m.firstGate,
+    base64Mask: encode(m.base64Mask),
+    others: m.others,
+  };
+}
+
+export function deserializeMatcher(s: SerializedMatcher): TriggerMatcher {
+  const literals = s.literals === '' ? [] : s.literals.split('\0');
+  const classes = new Uint8Array(65536).fill(s.wide, 128);
+  classes.set(new Uint8Array(decode(s.asciiClasses)));
+  return {
+    literals,
+    edges: new Uint8Array(decode(s.edges)),
+    lengths: Int32Array.from(literals, (l) => l.length),
+    classes,
+    width: s.width,
+    delta: new Uint16Array(decode(s.delta)),
+    firstOutput: s.firstOutput,
+    outStart: new Int32Array(decode(s.outStart)),
+    outIds: new Int32Array(decode(s.outIds)),
+    firstGate: s.firstGate,
+    base64Mask: new Int32Array(decode(s.base64Mask)),
+    others: [...s.others],
+  };
+}
+
 /** Where a text's literals occur. */
 export interface TriggerHits {
   /** For each literal id, the 0-based lines (counting `\n`) it occurs on, ascending; undefined where it never occurs. */
@@ -188,7 +254,9 @@ export interface TriggerHits {
 }
 
 const WORD = Uint8Array.from({ length: 128 }, (_, code) => (/[A-Za-z0-9_]/.test(String.fromCharCode(code)) ? 1 : 0));
+// Past the end is not a word character; never read as NaN (a NaN in a compare made V8 recompile the text pass).
 const isWordAt = (text: string, at: number): boolean => {
+  if (at >= text.length) return false;
   const code = text.charCodeAt(at);
   return code < 128 && WORD[code] === 1;
 };

@@ -4,6 +4,7 @@ import { decodeSkillBytes } from './decode.js';
 import { parseQuickFrontmatter } from '../registry/quick-frontmatter.js';
 import { parseFallbackFields } from './fallback.js';
 import { buildLocator, type Locator } from './locate.js';
+import { buildQuickLocator, type QuickLocator } from './quick-locate.js';
 import { splitSkill, type SkillSections } from './split.js';
 import type { ParsedSkill } from './types.js';
 
@@ -201,6 +202,12 @@ function assembleQuick(input: Omit<AssembleInput, 'document' | 'locator'>): Pars
     }
     return parsed;
   };
+  // Positions from the lines themselves (no second parse), built when a finding first asks.
+  let quick: QuickLocator | null | undefined;
+  const locator = (): QuickLocator => {
+    if (quick === undefined) quick = buildQuickLocator(input.sections.yaml, input.sections.yamlLine) ?? null;
+    return quick ?? full().locator;
+  };
   return {
     file: input.file,
     text: input.text,
@@ -212,8 +219,8 @@ function assembleQuick(input: Omit<AssembleInput, 'document' | 'locator'>): Pars
       return full().document;
     },
     findings: input.findings,
-    locateKey: (path) => full().locator.locateKey(path),
-    locateValue: (path) => full().locator.locateValue(path),
+    locateKey: (path) => locator().locateKey(path),
+    locateValue: (path) => locator().locateValue(path),
   };
 }
 

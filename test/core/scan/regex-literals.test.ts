@@ -89,6 +89,20 @@ describe('required literals', () => {
     // `\b` before a non-word character asserts a word character there, not a free edge.
     expect(requiredTriggers(/\b\.env\b/)).toEqual([{ text: '.env', before: false, after: true }]);
     expect(requiredTriggers(/x\s{0,3}token/)).toEqual([{ text: 'token', before: false, after: false }]);
+    // An edge outside a group holds for its alternatives' literals, but not through a repeat of the group.
+    expect(requiredTriggers(/\b(?:env|set|export\s+-p)\s*\|/)).toEqual([
+      { text: 'env', before: true, after: false },
+      { text: 'set', before: true, after: false },
+      { text: 'export', before: true, after: true },
+    ]);
+    expect(requiredTriggers(/\s(?:zork|quux\s+-p)\b/)).toEqual([
+      { text: 'zork', before: true, after: true },
+      { text: 'quux', before: true, after: true },
+    ]);
+    expect(requiredTriggers(/\b(?:zork|quux\s+-p){2}/)).toEqual([
+      { text: 'zork', before: false, after: false },
+      { text: 'quux', before: false, after: true },
+    ]);
   });
 
   it('parses every rule of the table', () => {

@@ -2,8 +2,10 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildTriggersSource, triggersFile } from '../../../scripts/generate-scan-triggers.js';
 import { deriveSecondTriggers, deriveTriggers, ruleSecondTriggers, ruleTriggers } from '../../../src/core/scan/compile.js';
-import { generatedTriggers } from '../../../src/core/scan/rule-triggers.generated.js';
+import { compileTable, matcherInputs } from '../../../src/core/scan/raw-scan.js';
+import { generatedMatcher, generatedTriggers } from '../../../src/core/scan/rule-triggers.generated.js';
 import { THREAT_RULES } from '../../../src/core/scan/rules.js';
+import { buildTriggerMatcher, deserializeMatcher } from '../../../src/core/scan/trigger-index.js';
 
 describe('rule triggers derived at build time', () => {
   it('are current: the committed table is what the generator makes from the rules today', () => {
@@ -34,5 +36,17 @@ describe('rule triggers derived at build time', () => {
     expect(ruleSecondTriggers({ ...rule, id: 'custom-rule', pattern: /\bzzqx\s+mode\b/ })).toEqual([
       { text: 'mode', before: true, after: true },
     ]);
+  });
+
+  it('the trigger matcher written at build time is the one built from the rules at run time, and only used for them', () => {
+    const inputs = matcherInputs(THREAT_RULES.map(ruleTriggers), THREAT_RULES.map(ruleSecondTriggers));
+    const fresh = buildTriggerMatcher(inputs);
+    expect(deserializeMatcher(generatedMatcher)).toEqual(fresh);
+    expect(buildTriggerMatcher(inputs, generatedMatcher)).toEqual(fresh);
+    expect(compileTable(THREAT_RULES).triggers).toEqual(fresh);
+    // Other literals: built, not taken from the table.
+    const other = buildTriggerMatcher([...inputs, 'zzqx'], generatedMatcher);
+    expect(other).toEqual(buildTriggerMatcher([...inputs, 'zzqx']));
+    expect(other.literals).toContain('zzqx');
   });
 });

@@ -1,5 +1,10 @@
+import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseQuickFrontmatter } from '../../../src/core/registry/quick-frontmatter.js';
+import { buildQuickLocator } from '../../../src/core/skill/quick-locate.js';
+import type { FieldPath } from '../../../src/core/skill/types.js';
 import { parseSkill } from '../../../src/core/skill/index.js';
 import { validateSkill } from '../../../src/core/validate.js';
 import { discoverSkills } from '../../../src/store/discover.js';
@@ -53,5 +58,86 @@ describe('validate: quick frontmatter path against the full parse', () => {
         findings: parseSkill(text, { file: 'SKILL.md', fullParse: true }).findings,
       });
     }
+  });
+});
+
+/** Every path into `data` (each key, value and item), and a missing one beside each. */
+function pathsOf(data: unknown, prefix: FieldPath = []): FieldPath[] {
+  const out: FieldPath[] = [prefix, [...prefix, 'missing-key'], [...prefix, 99]];
+  if (Array.isArray(data)) data.forEach((item, i) => out.push(...pathsOf(item, [...prefix, i])));
+  else if (typeof data === 'object' && data !== null)
+    for (const [key, value] of Object.entries(data)) out.push(...pathsOf(value, [...prefix, key]));
+  return out;
+}
+
+/** The quick locator's answer for every path, against the YAML parser's (a SKILL.md whose frontmatter the quick reader reads). */
+function expectSamePositions(yaml: string, where: string): boolean {
+  const data = parseQuickFrontmatter(yaml);
+  if (data === undefined || Object.keys(data).length === 0) return false;
+  const text = `---\n${yaml}---\nBody\n`;
+  const plain = parseSkill(text, { file: 'SKILL.md', fullParse: true });
+  const quick = buildQuickLocator(yaml, 2);
+  expect(quick, where).toBeDefined();
+  for (const path of pathsOf(data)) {
+    expect(quick?.locateKey(path), `${where} key ${JSON.stringify(path)}`).toEqual(plain.locateKey(path));
+    expect(quick?.locateValue(path), `${where} value ${JSON.stringify(path)}`).toEqual(plain.locateValue(path));
+  }
+  return true;
+}
+
+describe('quick positions against the YAML parser', () => {
+  it('places every key, value and item of every corpus frontmatter the quick reader reads', () => {
+    let compared = 0;
+    for (const skill of discoverSkills(skillsRoot, { deep: { maxDepth: 8 } })) {
+      const text = readFileSync(join(skill.dir, 'SKILL.md'), 'utf8');
+      if (text.includes('\r') || text.startsWith('\uFEFF')) continue;
+      const sections = parseSkill(text, { file: 'SKILL.md' }).sections;
+      if (sections.frontmatter === 'ok' && expectSamePositions(sections.yaml, skill.dir)) compared++;
+    }
+    expect(compared).toBeGreaterThan(100);
+  });
+
+  it('places them on generated frontmatter (property)', () => {
+    const scalar = fc.constantFrom('a', 'plain words', '"quoted: x"', "'it''s'", 'true', 'x-1', '"', 'a: b', '1.0.0', '');
+    const key = fc.constantFrom('name', 'description', 'metadata', 'a-b', 'x_y', 'tags');
+    const flow = fc.array(fc.constantFrom('a', ' b', '"c d"', 'true', '', ' '), { maxLength: 3 }).map((items) => `[${items.join(',')}]`);
+    const value = fc.oneof(scalar, scalar, flow);
+    const indent = (text: string) =>
+      text
+        .split('\n')
+        .map((l) => `  ${l}`)
+        .join('\n');
+    const { block } = fc.letrec((tie) => ({
+      block: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        fc
+          .array(
+            fc.tuple(key, value).map(([k, v]) => `${k}: ${v}`),
+            { minLength: 1, maxLength: 3 },
+          )
+          .map((ls) => ls.join('\n')),
+        fc
+          .array(
+            value.map((v) => `- ${v}`),
+            { minLength: 1, maxLength: 3 },
+          )
+          .map((ls) => ls.join('\n')),
+        fc.tuple(key, tie('block') as fc.Arbitrary<string>).map(([k, b]) => `${k}:\n${indent(b)}`),
+      ),
+    }));
+    const line = fc.oneof(
+      fc.tuple(key, value).map(([k, v]) => `${k}: ${v}`),
+      fc.tuple(key, block).map(([k, b]) => `${k}:\n${indent(b)}`),
+      fc.constant(''),
+      fc.constant('   '),
+    );
+    let compared = 0;
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 5 }), (lines) => {
+        if (expectSamePositions(lines.map((l) => `${l}\n`).join(''), 'generated')) compared++;
+      }),
+      { numRuns: 2_000 },
+    );
+    expect(compared).toBeGreaterThan(200);
   });
 });

@@ -1,5 +1,5 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import type { LedgerBackend } from '../../../src/ledger/ledger.js';
 import { openLedger } from '../../../src/ledger/open-ledger.js';
 import { rejectsWith } from '../git-repo.js';
 import { makeContext } from './setups.js';
+import type { BuildContext } from './setups.js';
 
 /*
  * Bad input and faults (issue #13): each gets a message naming what and how
@@ -17,10 +18,19 @@ const backends: LedgerBackend[] = ['system-git', 'isomorphic-git'];
 const savedEnv = { ...process.env };
 const crashChild = fileURLToPath(new URL('../fixtures/crash-child.ts', import.meta.url));
 
+const roots: string[] = [];
 afterEach(() => {
   for (const key of Object.keys(process.env)) if (!(key in savedEnv)) delete process.env[key];
   Object.assign(process.env, savedEnv);
+  for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
 });
+
+/** A setup folder removed after the test. */
+function context(): BuildContext {
+  const ctx = makeContext();
+  roots.push(ctx.root);
+  return ctx;
+}
 
 function repo(
   config: string[][] = [
@@ -28,7 +38,7 @@ function repo(
     ['user.email', 'ada@repo.example'],
   ],
 ) {
-  const ctx = makeContext();
+  const ctx = context();
   for (const key of Object.keys(process.env)) if (/^GIT_/.test(key)) delete process.env[key];
   Object.assign(process.env, ctx.env);
   const dir = join(ctx.root, 'repo');
@@ -188,7 +198,7 @@ describe.each(backends)('faults (%s)', (backend) => {
   });
 
   it('commits onto an unborn branch (a repository with no commits)', async () => {
-    const ctx = makeContext();
+    const ctx = context();
     Object.assign(process.env, ctx.env, {
       GIT_AUTHOR_NAME: 'Ada',
       GIT_AUTHOR_EMAIL: 'a@example.com',

@@ -63,6 +63,18 @@ describe('scan cache', () => {
     expect(tracked?.oidIfUnchanged(untracked, lstatSync(untracked))).toBeUndefined();
   });
 
+  it("keys a tracked, unchanged file by the blob id git's index gives, the one hashing its bytes gives", async () => {
+    const repo = repoWith(library);
+    const first = await scanWith(repo, 'skills/deploy', undefined);
+    const oid = git(repo, 'rev-parse', 'HEAD:skills/deploy/scripts/clean.sh').trim();
+    expect(first.cache.get(oid, 'skills/deploy/scripts/clean.sh')).toBeDefined();
+    // Without git's index the bytes are hashed: the same key, so the entry is found.
+    const config = resolveScanConfig();
+    const hashed: ContentCache = { cache: new ScanCache(first.cache.toData(), `${ruleSetVersion()}:${config.limits.maxFileBytes}`) };
+    await scanSkillDir(join(repo, 'skills/deploy'), { config, label: 'skills/deploy', cache: hashed });
+    expect(hashed.cache).toMatchObject({ misses: 0, hits: 3 });
+  });
+
   it('scans a changed file again, tracked or not', async () => {
     const repo = repoWith(library);
     await cached(repo);
