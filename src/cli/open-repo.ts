@@ -3,9 +3,8 @@ import { resolve } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
 import { actors, sources, type Actor } from '../core/ledger/trailers.js';
 import type { LedgerBackend, Ledger } from '../ledger/ledger.js';
-import { openLedger } from '../ledger/open-ledger.js';
 import type { Config } from '../core/config/config.js';
-import { requireConfig } from '../services/curator/read-library.js';
+import { requireConfig } from '../services/config-file.js';
 import type { ManageContext } from '../services/manage/index.js';
 import type { CliIo, CommandContext, OptionSpec } from './context.js';
 import { readPrimaryRoot } from '../store/layout/discover-library.js';
@@ -26,6 +25,9 @@ export async function openRepoLedger(context: CommandContext): Promise<Ledger> {
     throw new SkillgardenError('cli/usage', `SKILLGARDEN_BACKEND="${chosen}" is not one of: ${backends.join(', ')}, auto`);
   }
   const now = context.global.now;
+  // Imported when a command writes: the git backends (isomorphic-git, pako, simple-git: 0.75 MB) are most of the
+  // code a read-only command would otherwise load at start.
+  const { openLedger } = await import('../ledger/open-ledger.js');
   return openLedger(context.global.repo, { backend: chosen as LedgerBackend | 'auto', now: () => now });
 }
 

@@ -1,13 +1,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SkillgardenError } from '../../core/errors.js';
-import { serveStdio } from '../../mcp/serve-stdio.js';
 import { createRepoUsageStore } from '../../registry/repo-usage-store.js';
 import { isLoaded, renderLoadResult } from '../../registry/load-result.js';
 import { SkillRegistry } from '../../registry/skill-registry.js';
 import { createMemoryUsageStore, type UsageStore } from '../../registry/usage-store.js';
 import { defaultWriterId } from '../../services/usage.js';
-import { syncRepository } from '../../services/sync.js';
 import { exitCodes, type Command, type CommandContext } from '../context.js';
 import { openLibrary, readLibraryRoots, requireSkills } from '../../store/layout/discover-library.js';
 import { openRepoLedger, repoConfig } from '../open-repo.js';
@@ -110,6 +108,8 @@ export const mcpCommand: Command = {
     if (!context.io.stdin) throw new SkillgardenError('cli/usage', 'mcp needs standard input: run it from an MCP client');
     const config = repoConfig(context, ['skills_dir', 'profile']);
     requireSkills(openLibrary(context.global.repo, config.skills_dir), { allowEmpty: context.values['allow-empty'] === true });
+    // The MCP SDK (with zod and ajv, 0.6 MB) is loaded by this command only, not by `load` and `reminder`.
+    const { serveStdio } = await import('../../mcp/serve-stdio.js');
     await serveStdio({
       repoDir: context.global.repo,
       ...(config.skills_dir === undefined ? {} : { skillsDir: config.skills_dir }),
@@ -131,6 +131,7 @@ export const syncCommand: Command = {
   usage: 'sync [--remote NAME] [--branch NAME]',
   options: { remote: { type: 'string' }, branch: { type: 'string' } },
   async run(context) {
+    const { syncRepository } = await import('../../services/sync.js');
     const result = await syncRepository({
       repoDir: context.global.repo,
       ...(typeof context.values.remote === 'string' ? { remote: context.values.remote } : {}),

@@ -2,10 +2,8 @@ import { resolve } from 'node:path';
 import { SkillgardenError } from '../../core/errors.js';
 import { renderFindingsSarif } from '../../core/report/render-sarif.js';
 import { applyBaseline, findingFingerprint, readBaseline, writeBaseline } from '../../services/baseline.js';
-import { runFix } from '../../services/fix.js';
 import type { ValidateReport } from '../../services/validate.js';
 import { exitCodes, type CommandContext } from '../context.js';
-import { openRepoLedger } from '../open-repo.js';
 import { showReport, type Format } from './validate.js';
 import { readPackageVersion } from '../../version.js';
 
@@ -59,6 +57,9 @@ export async function finishValidate(context: CommandContext, first: Pass, again
 
 async function fixThenRevalidate(context: CommandContext, pass: Pass, again: () => Promise<Pass>): Promise<Pass> {
   const { io, global, values } = context;
+  // Imported here: the ledger and its git backends are most of the code `validate` could load (0.75 MB of
+  // isomorphic-git, pako and simple-git), and only `--fix` writes.
+  const [{ openRepoLedger }, { runFix }] = await Promise.all([import('../open-repo.js'), import('../../services/fix.js')]);
   const ledger = await openRepoLedger(context);
   try {
     const dryRun = values['dry-run'] === true;
