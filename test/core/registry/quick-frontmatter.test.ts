@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseQuickFrontmatter, parseQuickSkill } from '../../../src/core/registry/quick-frontmatter.js';
 import { parseSkill } from '../../../src/core/skill/index.js';
+import { indentYaml, yamlBlock } from '../../helpers/yaml-arbitrary.js';
 
 const full = (yaml: string) => parseSkill(`---\n${yaml}---\nBody\n`, { file: 'SKILL.md', fullParse: true });
 
@@ -117,32 +118,10 @@ describe('parseQuickFrontmatter', () => {
     const key = fc.constantFrom('name', 'description', 'paths', 'metadata', 'a-b', 'x_y', 'null', 'true', '1a');
     const flow = fc.array(scalar, { maxLength: 3 }).map((vs) => `[${vs.join(', ')}]`);
     const value = fc.oneof(scalar, scalar, flow);
-    const indent = (text: string) =>
-      text
-        .split('\n')
-        .map((l) => `  ${l}`)
-        .join('\n');
-    const { block } = fc.letrec((tie) => ({
-      block: fc.oneof(
-        { depthSize: 'small', withCrossShrink: true },
-        fc
-          .array(
-            fc.tuple(key, value).map(([k, v]) => `${k}: ${v}`),
-            { minLength: 1, maxLength: 3 },
-          )
-          .map((ls) => ls.join('\n')),
-        fc
-          .array(
-            value.map((v) => `- ${v}`),
-            { minLength: 1, maxLength: 3 },
-          )
-          .map((ls) => ls.join('\n')),
-        fc.tuple(key, tie('block') as fc.Arbitrary<string>).map(([k, b]) => `${k}:\n${indent(b)}`),
-      ),
-    }));
+    const block = yamlBlock(key, value);
     const line = fc.oneof(
       fc.tuple(key, value).map(([k, v]) => `${k}: ${v}`),
-      fc.tuple(key, block).map(([k, b]) => `${k}:\n${indent(b)}`),
+      fc.tuple(key, block).map(([k, b]) => `${k}:\n${indentYaml(b)}`),
       scalar,
     );
     let answered = 0;

@@ -10,6 +10,7 @@ import { validateSkill } from '../../../src/core/validate.js';
 import { discoverSkills } from '../../../src/store/discover.js';
 import { readSkillFolder } from '../../../src/store/read-skill.js';
 import { skillsRoot } from '../../helpers/corpus.js';
+import { indentYaml, yamlBlock } from '../../helpers/yaml-arbitrary.js';
 
 // The quick frontmatter reader is a fast path: validate must say exactly what the YAML parser's path says.
 describe('validate: quick frontmatter path against the full parse', () => {
@@ -102,32 +103,10 @@ describe('quick positions against the YAML parser', () => {
     const key = fc.constantFrom('name', 'description', 'metadata', 'a-b', 'x_y', 'tags');
     const flow = fc.array(fc.constantFrom('a', ' b', '"c d"', 'true', '', ' '), { maxLength: 3 }).map((items) => `[${items.join(',')}]`);
     const value = fc.oneof(scalar, scalar, flow);
-    const indent = (text: string) =>
-      text
-        .split('\n')
-        .map((l) => `  ${l}`)
-        .join('\n');
-    const { block } = fc.letrec((tie) => ({
-      block: fc.oneof(
-        { depthSize: 'small', withCrossShrink: true },
-        fc
-          .array(
-            fc.tuple(key, value).map(([k, v]) => `${k}: ${v}`),
-            { minLength: 1, maxLength: 3 },
-          )
-          .map((ls) => ls.join('\n')),
-        fc
-          .array(
-            value.map((v) => `- ${v}`),
-            { minLength: 1, maxLength: 3 },
-          )
-          .map((ls) => ls.join('\n')),
-        fc.tuple(key, tie('block') as fc.Arbitrary<string>).map(([k, b]) => `${k}:\n${indent(b)}`),
-      ),
-    }));
+    const block = yamlBlock(key, value);
     const line = fc.oneof(
       fc.tuple(key, value).map(([k, v]) => `${k}: ${v}`),
-      fc.tuple(key, block).map(([k, b]) => `${k}:\n${indent(b)}`),
+      fc.tuple(key, block).map(([k, b]) => `${k}:\n${indentYaml(b)}`),
       fc.constant(''),
       fc.constant('   '),
     );
