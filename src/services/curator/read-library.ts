@@ -137,7 +137,7 @@ function readOptional(path: string): string | undefined {
 }
 
 /** Pinned in the frontmatter (`pinned: true`, or in `metadata`). A quick text check first keeps the pass linear and cheap. */
-function readPinned(path: string): boolean {
+export function readPinned(path: string): boolean {
   const text = readOptional(path);
   if (text === undefined || !/pinned:/.test(text)) return false;
   return isPinnedInFile(parseSkill(text, { file: skillFileName }));

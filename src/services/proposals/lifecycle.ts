@@ -1,5 +1,7 @@
+import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { serializeState, type CuratorState } from '../../core/config/state.js';
+import { skillFileName } from '../../core/layout.js';
 import { buildCommitMessage, type SkillAction } from '../../core/ledger/trailers.js';
 import { applyDecision, applySeeds, type LifecycleDecision } from '../../core/lifecycle/index.js';
 import type { DeferredTransition } from '../../core/proposals/overlap.js';
@@ -8,7 +10,7 @@ import { transitionReport, type TransitionReport } from '../../core/report/run-r
 import type { FileChange, Ledger } from '../../ledger/ledger.js';
 import { archiveTarget, moveChanges } from '../manage/person-acts.js';
 import type { LibrarySnapshot } from '../curator/read-library.js';
-import { stateFile } from '../curator/read-library.js';
+import { readPinned, stateFile } from '../curator/read-library.js';
 import { buildProposalBranch, buildProposalFingerprint } from './branch.js';
 import { kindLabels, readTrailerBlock, type BranchProposal } from './proposal.js';
 
@@ -113,7 +115,8 @@ export function buildLifecycleText(input: {
  * other transitions move nothing. Skills named alike in other roots (shadowed: the library serves
  * the first, `library/duplicate-name`) share the name's record, use and history, so they are
  * archived with it, each into its own root's `.archive/` (two locations that would land on one
- * archive folder are refused by the ledger as a conflict, nothing moved).
+ * archive folder are refused by the ledger as a conflict, nothing moved). A twin pinned in its own
+ * frontmatter stays where it is: a pin is a person's word for that folder.
  */
 export async function buildTransitionMoves(
   ledger: Ledger,
@@ -125,7 +128,7 @@ export async function buildTransitionMoves(
   if (decision.to !== 'archived') return [];
   const skill = snapshot.skills.find((s) => s.name === decision.name);
   if (!skill) throw new Error(`skill ${decision.name} vanished during the run`);
-  const twins = snapshot.library.shadowed.filter((s) => s.name === decision.name);
+  const twins = snapshot.library.shadowed.filter((s) => s.name === decision.name && !readPinned(join(s.dir, skillFileName)));
   const changes: FileChange[] = [];
   for (const location of [skill.location, ...twins]) {
     const target = archiveTarget(repoDir, location.root, location.category, location.name, now);
