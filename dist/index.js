@@ -33846,7 +33846,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
       }
       return isAbsolute5 ? `/${normalized}` : normalized;
     }
-    function join43(...args) {
+    function join44(...args) {
       if (args.length === 0) return ".";
       let joined;
       for (let i = 0; i < args.length; ++i) {
@@ -34259,7 +34259,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         for (const [key, value] of actualRefsToWrite) {
           await acquireLock2(
             key,
-            async () => fs8.write(join43(gitdir, key), `${value.trim()}
+            async () => fs8.write(join44(gitdir, key), `${value.trim()}
 `, "utf8")
           );
         }
@@ -34283,7 +34283,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         }
         await acquireLock2(
           ref,
-          async () => fs8.write(join43(gitdir, ref), `${value.trim()}
+          async () => fs8.write(join44(gitdir, ref), `${value.trim()}
 `, "utf8")
         );
       }
@@ -34301,7 +34301,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         assertWritableRef(ref);
         await acquireLock2(
           ref,
-          async () => fs8.write(join43(gitdir, ref), `ref: ${value.trim()}
+          async () => fs8.write(join44(gitdir, ref), `ref: ${value.trim()}
 `, "utf8")
         );
       }
@@ -34328,7 +34328,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
        */
       static async deleteRefs({ fs: fs8, gitdir, refs }) {
         refs.forEach(assertWritableRef);
-        await Promise.all(refs.map((ref) => fs8.rm(join43(gitdir, ref))));
+        await Promise.all(refs.map((ref) => fs8.rm(join44(gitdir, ref))));
         let text = await acquireLock2(
           "packed-refs",
           async () => fs8.read(`${gitdir}/packed-refs`, { encoding: "utf8" })
@@ -35516,7 +35516,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
       format = "content",
       getExternalRefDelta
     }) {
-      let list = await fs8.readdir(join43(gitdir, "objects/pack"));
+      let list = await fs8.readdir(join44(gitdir, "objects/pack"));
       list = list.filter((x2) => x2.endsWith(".idx"));
       for (const filename of list) {
         const indexFile = `${gitdir}/objects/pack/${filename}`;
@@ -36408,9 +36408,9 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         }
         const tree = GitTree.from(object);
         for (const entry2 of tree) {
-          map.set(join43(filepath, entry2.path), entry2);
+          map.set(join44(filepath, entry2.path), entry2);
         }
-        return tree.entries().map((entry2) => join43(filepath, entry2.path));
+        return tree.entries().map((entry2) => join44(filepath, entry2.path));
       }
       async type(entry) {
         if (entry._type === false) {
@@ -36505,9 +36505,9 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         if (await entry.type() !== "tree") return null;
         const filepath = entry._fullpath;
         const { fs: fs8, dir: dir2 } = this;
-        const names = await fs8.readdir(join43(dir2, filepath));
+        const names = await fs8.readdir(join44(dir2, filepath));
         if (names === null) return null;
-        return names.map((name) => join43(filepath, name));
+        return names.map((name) => join44(filepath, name));
       }
       async type(entry) {
         if (entry._type === false) {
@@ -36787,7 +36787,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       } else if (entries.length) {
         await Promise.all(
           entries.map((entry) => {
-            const subpath = join43(filepath, entry);
+            const subpath = join44(filepath, entry);
             return fs8.lstat(subpath).then((stat5) => {
               if (!stat5) return;
               return stat5.isDirectory() ? rmRecursive(fs8, subpath) : fs8.rm(subpath);
@@ -37097,7 +37097,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           if (isAbsolute4(submoduleGitdir)) {
             return submoduleGitdir;
           }
-          const gitdir = join43(dirname11(dotgit), submoduleGitdir);
+          const gitdir = join44(dirname11(dotgit), submoduleGitdir);
           return gitdir;
         });
       } else {
@@ -37140,7 +37140,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function abortMerge({
       fs: _fs,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       commit: commit2 = "HEAD",
       cache = {}
     }) {
@@ -37232,17 +37232,17 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @param {string} args.filepath - The path of the file to check.
        * @returns {Promise<boolean>} - `true` if the file is ignored, `false` otherwise.
        */
-      static async isIgnored({ fs: fs8, dir: dir2, gitdir = join43(dir2, ".git"), filepath }) {
+      static async isIgnored({ fs: fs8, dir: dir2, gitdir = join44(dir2, ".git"), filepath }) {
         if (basename7(filepath) === ".git") return true;
         if (filepath === ".") return false;
         let excludes = "";
-        const excludesFile = join43(gitdir, "info", "exclude");
+        const excludesFile = join44(gitdir, "info", "exclude");
         if (await fs8.exists(excludesFile)) {
           excludes = await fs8.read(excludesFile, "utf8");
         }
         const pairs = [
           {
-            gitignore: join43(dir2, ".gitignore"),
+            gitignore: join44(dir2, ".gitignore"),
             filepath
           }
         ];
@@ -37251,7 +37251,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           const folder = pieces.slice(0, i).join("/");
           const file2 = pieces.slice(i).join("/");
           pairs.push({
-            gitignore: join43(dir2, folder, ".gitignore"),
+            gitignore: join44(dir2, folder, ".gitignore"),
             filepath: file2
           });
         }
@@ -37334,7 +37334,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function add2({
       fs: _fs,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       filepath,
       cache = {},
       force = false,
@@ -37398,17 +37398,17 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           });
           if (ignored) return;
         }
-        const stats = await fs8.lstat(join43(dir2, currentFilepath));
+        const stats = await fs8.lstat(join44(dir2, currentFilepath));
         if (!stats) throw new NotFoundError(currentFilepath);
         if (stats.isDirectory()) {
-          const children = await fs8.readdir(join43(dir2, currentFilepath));
+          const children = await fs8.readdir(join44(dir2, currentFilepath));
           if (parallel) {
             const promises4 = children.map(
               (child) => addToIndex({
                 dir: dir2,
                 gitdir,
                 fs: fs8,
-                filepath: [join43(currentFilepath, child)],
+                filepath: [join44(currentFilepath, child)],
                 index: index2,
                 force,
                 parallel,
@@ -37422,7 +37422,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
                 dir: dir2,
                 gitdir,
                 fs: fs8,
-                filepath: [join43(currentFilepath, child)],
+                filepath: [join44(currentFilepath, child)],
                 index: index2,
                 force,
                 parallel,
@@ -37431,7 +37431,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             }
           }
         } else {
-          const object = stats.isSymbolicLink() ? await fs8.readlink(join43(dir2, currentFilepath)).then(posixifyPathBuffer) : await fs8.read(join43(dir2, currentFilepath), { autocrlf });
+          const object = stats.isSymbolicLink() ? await fs8.readlink(join44(dir2, currentFilepath)).then(posixifyPathBuffer) : await fs8.read(join44(dir2, currentFilepath), { autocrlf });
           if (object === null) throw new NotFoundError(currentFilepath);
           const oid = await _writeObject({ fs: fs8, gitdir, type: "blob", object });
           index2.insert({ filepath: currentFilepath, stats, oid });
@@ -37459,7 +37459,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       oid,
       getExternalRefDelta
     }) {
-      let list = await fs8.readdir(join43(gitdir, "objects/pack"));
+      let list = await fs8.readdir(join44(gitdir, "objects/pack"));
       list = list.filter((x2) => x2.endsWith(".idx"));
       for (const filename of list) {
         const indexFile = `${gitdir}/objects/pack/${filename}`;
@@ -37932,7 +37932,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: _fs,
       onSign,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       ref = "refs/notes/commits",
       oid,
       note,
@@ -38002,7 +38002,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function addRemote({
       fs: fs8,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       remote,
       url,
       force = false
@@ -38072,7 +38072,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: _fs,
       onSign,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       ref,
       tagger: _tagger,
       message = ref,
@@ -38155,7 +38155,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function branch({
       fs: fs8,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       ref,
       object,
       checkout: checkout2 = false,
@@ -38816,7 +38816,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onProgress,
       onPostCheckout,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       remote = "origin",
       ref: _ref,
       filepaths,
@@ -38902,7 +38902,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       cache,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       index: index2,
       ourOid,
       baseOid,
@@ -39175,7 +39175,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       workdir: WORKDIR
     };
     async function checkAndWriteBlob(fs8, gitdir, dir2, filepath, oid = null) {
-      const currentFilepath = join43(dir2, filepath);
+      const currentFilepath = join44(dir2, filepath);
       const stats = await fs8.lstat(currentFilepath);
       if (!stats) throw new NotFoundError(currentFilepath);
       if (stats.isDirectory())
@@ -39344,7 +39344,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
                 stageUpdated.push({
                   filepath,
                   oid,
-                  stats: await fs8.lstat(join43(dir2, filepath))
+                  stats: await fs8.lstat(join44(dir2, filepath))
                 });
               return {
                 method: "write",
@@ -39357,7 +39357,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       });
       await acquireLock2(gitdir, async () => {
         for (const op of ops) {
-          const currentFilepath = join43(dir2, op.filepath);
+          const currentFilepath = join44(dir2, op.filepath);
           switch (op.method) {
             case "rmdir":
               await fs8.rmdir(currentFilepath);
@@ -39557,7 +39557,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function cherryPick({
       fs: _fs,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       oid,
       cache = {},
       committer,
@@ -40075,7 +40075,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @returns {Promise<Set<string>>} - A set of shallow object IDs.
        */
       static async read({ fs: fs8, gitdir }) {
-        const filepath = join43(gitdir, "shallow");
+        const filepath = join44(gitdir, "shallow");
         const oids = /* @__PURE__ */ new Set();
         await acquireLock2(filepath, async function() {
           const text = await fs8.read(filepath, { encoding: "utf8" });
@@ -40096,7 +40096,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @returns {Promise<void>}
        */
       static async write({ fs: fs8, gitdir, oids }) {
-        const filepath = join43(gitdir, "shallow");
+        const filepath = join44(gitdir, "shallow");
         if (oids.size > 0) {
           const text = [...oids].join("\n") + "\n";
           await acquireLock2(filepath, async function() {
@@ -40666,7 +40666,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
       if (packfileSha !== "" && !emptyPackfile(packfile)) {
         res.packfile = `objects/pack/pack-${packfileSha}.pack`;
-        const fullpath = join43(gitdir, res.packfile);
+        const fullpath = join44(gitdir, res.packfile);
         await fs8.write(fullpath, packfile);
         const getExternalRefDelta = (oid2) => _readObject({ fs: fs8, cache, gitdir, oid: oid2 });
         const idx = await GitPackIndex.fromPack({
@@ -40682,7 +40682,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       bare = false,
       dir: dir2,
-      gitdir = bare ? dir2 : join43(dir2, ".git"),
+      gitdir = bare ? dir2 : join44(dir2, ".git"),
       defaultBranch = "master"
     }) {
       if (await fs8.exists(gitdir + "/config")) return;
@@ -40796,7 +40796,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onAuthFailure,
       onPostCheckout,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       url,
       corsProxy = void 0,
       ref = void 0,
@@ -40859,7 +40859,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: _fs,
       onSign,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       message,
       author,
       committer,
@@ -40908,7 +40908,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function currentBranch({
       fs: fs8,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       fullname = false,
       test = false
     }) {
@@ -40949,7 +40949,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function deleteBranch2({
       fs: fs8,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       ref
     }) {
       try {
@@ -40967,7 +40967,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function deleteRef({ fs: fs8, dir: dir2, gitdir = join43(dir2, ".git"), ref }) {
+    async function deleteRef({ fs: fs8, dir: dir2, gitdir = join44(dir2, ".git"), ref }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("ref", ref);
@@ -40987,7 +40987,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function deleteRemote({
       fs: fs8,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       remote
     }) {
       try {
@@ -41009,7 +41009,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       ref = ref.startsWith("refs/tags/") ? ref : `refs/tags/${ref}`;
       await GitRefManager.deleteRef({ fs: fs8, gitdir, ref });
     }
-    async function deleteTag({ fs: fs8, dir: dir2, gitdir = join43(dir2, ".git"), ref }) {
+    async function deleteTag({ fs: fs8, dir: dir2, gitdir = join44(dir2, ".git"), ref }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("ref", ref);
@@ -41038,7 +41038,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       getExternalRefDelta
     }) {
       const results = [];
-      let list = await fs8.readdir(join43(gitdir, "objects/pack"));
+      let list = await fs8.readdir(join44(gitdir, "objects/pack"));
       list = list.filter((x2) => x2.endsWith(".idx"));
       for (const filename of list) {
         const indexFile = `${gitdir}/objects/pack/${filename}`;
@@ -41081,7 +41081,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function expandOid({
       fs: fs8,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       oid,
       cache = {}
     }) {
@@ -41102,7 +41102,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function expandRef({ fs: fs8, dir: dir2, gitdir = join43(dir2, ".git"), ref }) {
+    async function expandRef({ fs: fs8, dir: dir2, gitdir = join44(dir2, ".git"), ref }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -41394,7 +41394,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onAuthSuccess,
       onAuthFailure,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       ref,
       url,
       remote,
@@ -41452,7 +41452,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onAuthSuccess,
       onAuthFailure,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       ref,
       remote,
       remoteRef,
@@ -41508,7 +41508,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function findMergeBase({
       fs: fs8,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       oids,
       cache = {}
     }) {
@@ -41530,7 +41530,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
     }
     async function _findRoot({ fs: fs8, filepath }) {
-      if (await fs8.exists(join43(filepath, ".git"))) {
+      if (await fs8.exists(join44(filepath, ".git"))) {
         return filepath;
       } else {
         const parent = dirname11(filepath);
@@ -41550,7 +41550,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function getConfig({ fs: fs8, dir: dir2, gitdir = join43(dir2, ".git"), path }) {
+    async function getConfig({ fs: fs8, dir: dir2, gitdir = join44(dir2, ".git"), path }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -41574,7 +41574,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function getConfigAll({
       fs: fs8,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       path
     }) {
       try {
@@ -41763,7 +41763,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       filepath
     }) {
       try {
-        filepath = join43(dir2, filepath);
+        filepath = join44(dir2, filepath);
         const pack = await fs8.read(filepath);
         const getExternalRefDelta = (oid) => _readObject({ fs: fs8, cache, gitdir, oid });
         const idx = await GitPackIndex.fromPack({
@@ -41784,7 +41784,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       onProgress,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       filepath,
       cache = {}
     }) {
@@ -41812,7 +41812,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       bare = false,
       dir: dir2,
-      gitdir = bare ? dir2 : join43(dir2, ".git"),
+      gitdir = bare ? dir2 : join44(dir2, ".git"),
       defaultBranch = "master"
     }) {
       try {
@@ -41886,7 +41886,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function isDescendent({
       fs: fs8,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       oid,
       ancestor,
       depth = -1,
@@ -41915,7 +41915,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function isIgnored({
       fs: fs8,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       filepath
     }) {
       try {
@@ -41939,7 +41939,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function listBranches2({
       fs: fs8,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       remote
     }) {
       try {
@@ -41996,17 +41996,17 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             gitdir,
             oid: entry.oid,
             filenames,
-            prefix: join43(prefix2, entry.path)
+            prefix: join44(prefix2, entry.path)
           });
         } else {
-          filenames.push(join43(prefix2, entry.path));
+          filenames.push(join44(prefix2, entry.path));
         }
       }
     }
     async function listFiles2({
       fs: fs8,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       ref,
       cache = {}
     }) {
@@ -42051,7 +42051,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function listNotes({
       fs: fs8,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       ref = "refs/notes/commits",
       cache = {}
     }) {
@@ -42075,7 +42075,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function listRefs({
       fs: fs8,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       filepath
     }) {
       try {
@@ -42100,7 +42100,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       );
       return remotes;
     }
-    async function listRemotes({ fs: fs8, dir: dir2, gitdir = join43(dir2, ".git") }) {
+    async function listRemotes({ fs: fs8, dir: dir2, gitdir = join44(dir2, ".git") }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -42199,7 +42199,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function listTags({ fs: fs8, dir: dir2, gitdir = join43(dir2, ".git") }) {
+    async function listTags({ fs: fs8, dir: dir2, gitdir = join44(dir2, ".git") }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -42252,7 +42252,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       const walks = tree.entries().map(function(entry) {
         let result;
         if (entry.oid === fileId) {
-          result = join43(parentPath, entry.path);
+          result = join44(parentPath, entry.path);
           filepaths.push(result);
         } else if (entry.type === "tree") {
           result = _readObject({
@@ -42269,7 +42269,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
               fileId,
               oid,
               filepaths,
-              parentPath: join43(parentPath, entry.path)
+              parentPath: join44(parentPath, entry.path)
             });
           });
         }
@@ -42454,7 +42454,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function log({
       fs: fs8,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       filepath,
       ref = "HEAD",
       depth,
@@ -42494,7 +42494,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: _fs,
       onSign,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       ours,
       theirs,
       fastForward: fastForward2 = true,
@@ -42571,7 +42571,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       cache,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       oids
     }) {
       const hash3 = createSha1();
@@ -42614,7 +42614,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       const packfileSha = packfile.slice(-20).toString("hex");
       const filename = `pack-${packfileSha}.pack`;
       if (write) {
-        await fs8.write(join43(gitdir, `objects/pack/${filename}`), packfile);
+        await fs8.write(join44(gitdir, `objects/pack/${filename}`), packfile);
         return { filename };
       }
       return {
@@ -42625,7 +42625,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function packObjects({
       fs: fs8,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       oids,
       write = false,
       cache = {}
@@ -42657,7 +42657,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onAuthSuccess,
       onAuthFailure,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       ref,
       url,
       remote,
@@ -42727,7 +42727,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       cache,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       start,
       finish: finish3
     }) {
@@ -42815,7 +42815,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       cache,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       oids
     }) {
       const visited = /* @__PURE__ */ new Set();
@@ -43118,7 +43118,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onAuthFailure,
       onPrePush,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       ref,
       remoteRef,
       remote = "origin",
@@ -43194,7 +43194,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function readBlob({
       fs: fs8,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       oid,
       filepath,
       cache = {}
@@ -43220,7 +43220,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function readCommit({
       fs: fs8,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       oid,
       cache = {}
     }) {
@@ -43261,7 +43261,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function readNote({
       fs: fs8,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       ref = "refs/notes/commits",
       oid,
       cache = {}
@@ -43288,7 +43288,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function readObject({
       fs: _fs,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       oid,
       format = "parsed",
       filepath = void 0,
@@ -43377,7 +43377,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function readTag({
       fs: fs8,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       oid,
       cache = {}
     }) {
@@ -43401,7 +43401,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function readTree({
       fs: fs8,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       oid,
       filepath = void 0,
       cache = {}
@@ -43427,7 +43427,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function remove({
       fs: _fs,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       filepath,
       cache = {}
     }) {
@@ -43503,7 +43503,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: _fs,
       onSign,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       ref = "refs/notes/commits",
       oid,
       author: _author,
@@ -43591,7 +43591,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function renameBranch({
       fs: fs8,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       ref,
       oldref,
       checkout: checkout2 = false
@@ -43621,7 +43621,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function resetIndex({
       fs: _fs,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       filepath,
       ref,
       cache = {}
@@ -43669,7 +43669,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           gid: 0,
           size: 0
         };
-        const object = dir2 && await fs8.read(join43(dir2, filepath));
+        const object = dir2 && await fs8.read(join44(dir2, filepath));
         if (object) {
           workdirOid = await hashObject$1({
             gitdir: updatedGitdir,
@@ -43677,7 +43677,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             object
           });
           if (oid === workdirOid) {
-            stats = await fs8.lstat(join43(dir2, filepath));
+            stats = await fs8.lstat(join44(dir2, filepath));
           }
         }
         await GitIndexManager.acquire(
@@ -43697,7 +43697,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function resolveRef({
       fs: fs8,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       ref,
       depth
     }) {
@@ -43722,7 +43722,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function setConfig({
       fs: _fs,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       path,
       value,
       append = false
@@ -43790,7 +43790,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @param {string} args.dir - The working directory.
        * @param {string}[args.gitdir=join(dir, '.git')] - [required] The [git directory](dir-vs-gitdir.md) path
        */
-      constructor({ fs: fs8, dir: dir2, gitdir = join43(dir2, ".git") }) {
+      constructor({ fs: fs8, dir: dir2, gitdir = join44(dir2, ".git") }) {
         Object.assign(this, {
           fs: fs8,
           dir: dir2,
@@ -43820,7 +43820,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @returns {string} - The file path for the stash reference.
        */
       get refStashPath() {
-        return join43(this.gitdir, _GitStashManager.refStash);
+        return join44(this.gitdir, _GitStashManager.refStash);
       }
       /**
        * Gets the file path for the stash reflogs.
@@ -43828,7 +43828,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @returns {string} - The file path for the stash reflogs.
        */
       get refLogsStashPath() {
-        return join43(this.gitdir, _GitStashManager.refLogsStash);
+        return join44(this.gitdir, _GitStashManager.refLogsStash);
       }
       /**
        * Retrieves the author information for the stash.
@@ -44134,7 +44134,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function stash({
       fs: fs8,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       op = "push",
       message = "",
       refIdx = 0
@@ -44157,7 +44157,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         const _fs = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp: _fs, dotgit: gitdir });
         const folders2 = ["refs", "logs", "logs/refs"];
-        folders2.map((f3) => join43(updatedGitdir, f3)).forEach(async (folder) => {
+        folders2.map((f3) => join44(updatedGitdir, f3)).forEach(async (folder) => {
           if (!await _fs.exists(folder)) {
             await _fs.mkdir(folder);
           }
@@ -44187,7 +44187,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function status({
       fs: _fs,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       filepath,
       cache = {},
       refresh = true
@@ -44226,7 +44226,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             return "ignored";
           }
         }
-        const stats = await fs8.lstat(join43(dir2, filepath));
+        const stats = await fs8.lstat(join44(dir2, filepath));
         const H2 = treeOid !== null;
         const I3 = indexEntry !== null;
         const W2 = stats !== null && (H2 || I3 || await hasExactCasePath({ fs: fs8, dir: dir2, filepath }));
@@ -44236,7 +44236,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           } else {
             const config2 = await GitConfigManager.get({ fs: fs8, gitdir: updatedGitdir });
             const autocrlf = await config2.get("core.autocrlf");
-            const object = await fs8.read(join43(dir2, filepath), { autocrlf });
+            const object = await fs8.read(join44(dir2, filepath), { autocrlf });
             const workdirOid = await hashObject$1({
               gitdir: updatedGitdir,
               type: "blob",
@@ -44297,7 +44297,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         if (!entries.some((entry) => entry.normalize() === segment.normalize())) {
           return false;
         }
-        parent = join43(parent, segment);
+        parent = join44(parent, segment);
       }
       return true;
     }
@@ -44346,7 +44346,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function statusMatrix({
       fs: _fs,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       ref = "HEAD",
       filepaths = ["."],
       filter,
@@ -44419,7 +44419,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function tag({
       fs: _fs,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       ref,
       object,
       force = false
@@ -44451,7 +44451,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function updateIndex$1({
       fs: _fs,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       cache = {},
       filepath,
       oid,
@@ -44471,7 +44471,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             { fs: fs8, gitdir: updatedGitdir, cache },
             async function(index2) {
               if (!force) {
-                const fileStats2 = await fs8.lstat(join43(dir2, filepath));
+                const fileStats2 = await fs8.lstat(join44(dir2, filepath));
                 if (fileStats2) {
                   if (fileStats2.isDirectory()) {
                     throw new InvalidFilepathError("directory");
@@ -44489,7 +44489,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         }
         let fileStats;
         if (!oid) {
-          fileStats = await fs8.lstat(join43(dir2, filepath));
+          fileStats = await fs8.lstat(join44(dir2, filepath));
           if (!fileStats) {
             throw new NotFoundError(
               `file at "${filepath}" on disk and "remove" not set`
@@ -44510,7 +44510,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             let stats;
             if (!oid) {
               stats = fileStats;
-              const object = stats.isSymbolicLink() ? await fs8.readlink(join43(dir2, filepath)) : await fs8.read(join43(dir2, filepath));
+              const object = stats.isSymbolicLink() ? await fs8.readlink(join44(dir2, filepath)) : await fs8.read(join44(dir2, filepath));
               oid = await _writeObject({
                 fs: fs8,
                 gitdir: updatedGitdir,
@@ -44554,7 +44554,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function walk3({
       fs: fs8,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       trees,
       map,
       reduce,
@@ -44582,7 +44582,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function writeBlob({ fs: fs8, dir: dir2, gitdir = join43(dir2, ".git"), blob }) {
+    async function writeBlob({ fs: fs8, dir: dir2, gitdir = join44(dir2, ".git"), blob }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -44604,7 +44604,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function writeCommit2({
       fs: fs8,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       commit: commit2
     }) {
       try {
@@ -44626,7 +44626,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function writeObject({
       fs: _fs,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       type,
       object,
       format = "parsed",
@@ -44672,7 +44672,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function writeRef({
       fs: _fs,
       dir: dir2,
-      gitdir = join43(dir2, ".git"),
+      gitdir = join44(dir2, ".git"),
       ref,
       value,
       force = false,
@@ -44727,7 +44727,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       });
       return oid;
     }
-    async function writeTag({ fs: fs8, dir: dir2, gitdir = join43(dir2, ".git"), tag: tag2 }) {
+    async function writeTag({ fs: fs8, dir: dir2, gitdir = join44(dir2, ".git"), tag: tag2 }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -44744,7 +44744,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function writeTree({ fs: fs8, dir: dir2, gitdir = join43(dir2, ".git"), tree }) {
+    async function writeTree({ fs: fs8, dir: dir2, gitdir = join44(dir2, ".git"), tree }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -48903,7 +48903,7 @@ function isSkillgardenError(error2, code3) {
 
 // src/action/curate-mode.ts
 import { mkdtempSync, rmSync as rmSync9 } from "node:fs";
-import { join as join39 } from "node:path";
+import { join as join40 } from "node:path";
 
 // src/services/curator/read-library.ts
 import { existsSync as existsSync3, readFileSync as readFileSync9 } from "node:fs";
@@ -58081,9 +58081,9 @@ function placeSupportFile(table2, sibling, path) {
   if (!table2.has(path)) return path;
   const dir2 = posix4.dirname(path);
   const base = posix4.basename(path);
-  const join43 = (name) => dir2 === "." ? name : `${dir2}/${name}`;
-  let candidate2 = join43(`${sibling}-${base}`);
-  for (let n = 2; table2.has(candidate2); n++) candidate2 = join43(`${sibling}-${n}-${base}`);
+  const join44 = (name) => dir2 === "." ? name : `${dir2}/${name}`;
+  let candidate2 = join44(`${sibling}-${base}`);
+  for (let n = 2; table2.has(candidate2); n++) candidate2 = join44(`${sibling}-${n}-${base}`);
   return candidate2;
 }
 function isMarkdownPath(path) {
@@ -64805,6 +64805,7 @@ function renderEvidence(evidence) {
 
 // src/services/proposals/lifecycle.ts
 var import_yaml8 = __toESM(require_dist(), 1);
+import { join as join16 } from "node:path";
 
 // src/core/report/run-report.ts
 function transitionReport(decision, commit) {
@@ -64934,7 +64935,7 @@ async function buildTransitionMoves(ledger, repoDir, snapshot, decision, now) {
   if (decision.to !== "archived") return [];
   const skill = snapshot.skills.find((s) => s.name === decision.name);
   if (!skill) throw new Error(`skill ${decision.name} vanished during the run`);
-  const twins = snapshot.library.shadowed.filter((s) => s.name === decision.name);
+  const twins = snapshot.library.shadowed.filter((s) => s.name === decision.name && !readPinned(join16(s.dir, skillFileName)));
   const changes = [];
   for (const location of [skill.location, ...twins]) {
     const target = archiveTarget2(repoDir, location.root, location.category, location.name, now);
@@ -65122,7 +65123,7 @@ async function listTree(store, tree, prefix2 = "") {
 
 // src/ledger/refs.ts
 import { appendFileSync as appendFileSync2, existsSync as existsSync5, readFileSync as readFileSync10 } from "node:fs";
-import { join as join17 } from "node:path";
+import { join as join18 } from "node:path";
 
 // src/ledger/fs-sync.ts
 import { mkdirSync as mkdirSync2 } from "node:fs";
@@ -65151,9 +65152,9 @@ function readOnlyError(error2, path = error2.path ?? "") {
 import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, linkSync, openSync, renameSync as renameSync2, rmSync as rmSync2, writeFileSync as writeFileSync2 } from "node:fs";
 import { hostname } from "node:os";
-import { join as join16 } from "node:path";
+import { join as join17 } from "node:path";
 function lockOwnerDir(commondir) {
-  return join16(commondir, "skillgarden", "locks");
+  return join17(commondir, "skillgarden", "locks");
 }
 async function acquireLock(target, options) {
   const lockPath = `${target}.lock`;
@@ -65197,7 +65198,7 @@ async function acquireLock(target, options) {
   }
 }
 function createMarker(ownerDir, lockPath) {
-  const path = join16(ownerDir, `${process.pid}@${encodeURIComponent(hostname())}@${randomBytes(4).toString("hex")}`);
+  const path = join17(ownerDir, `${process.pid}@${encodeURIComponent(hostname())}@${randomBytes(4).toString("hex")}`);
   try {
     return { path, fd: inFolder(path, () => openSync(path, "wx")) };
   } catch (error2) {
@@ -65265,15 +65266,15 @@ function isOid(value) {
 }
 async function readHeadState(dirs) {
   const gitdir = refFolder(dirs, "HEAD");
-  const text = readFileSync10(join17(gitdir, "HEAD"), "utf8").trim();
+  const text = readFileSync10(join18(gitdir, "HEAD"), "utf8").trim();
   if (text.startsWith("ref:")) return { kind: "branch", ref: text.slice(4).trim() };
   if (isOid(text)) return { kind: "detached", oid: text };
-  throw new SkillgardenError("ledger/bad-head", `${join17(gitdir, "HEAD")} holds neither a ref nor a commit id: "${text.slice(0, 60)}".`, {
-    data: { path: join17(gitdir, "HEAD") }
+  throw new SkillgardenError("ledger/bad-head", `${join18(gitdir, "HEAD")} holds neither a ref nor a commit id: "${text.slice(0, 60)}".`, {
+    data: { path: join18(gitdir, "HEAD") }
   });
 }
 async function readRef(dirs, ref, depth = 0) {
-  const loose = readText3(join17(refFolder(dirs, ref), ref));
+  const loose = readText3(join18(refFolder(dirs, ref), ref));
   if (loose !== void 0) {
     const text = loose.trim();
     if (text.startsWith("ref:") && depth < 5) return readRef(dirs, text.slice(4).trim(), depth + 1);
@@ -65282,7 +65283,7 @@ async function readRef(dirs, ref, depth = 0) {
   return readPackedRef(typeof dirs === "string" ? dirs : dirs.commondir, ref);
 }
 async function readPackedRef(gitdir, ref) {
-  const packed = readText3(join17(gitdir, "packed-refs")) ?? "";
+  const packed = readText3(join18(gitdir, "packed-refs")) ?? "";
   for (const line of packed.split("\n")) {
     if (line.length > 41 && line[40] === " " && line.slice(41) === ref) return line.slice(0, 40);
   }
@@ -65296,13 +65297,13 @@ function readText3(path) {
   }
 }
 async function lockRef(dirs, ref, options) {
-  return acquireLock(join17(refFolder(dirs, ref), ref), options);
+  return acquireLock(join18(refFolder(dirs, ref), ref), options);
 }
 async function appendReflogs(dirs, refs, entry, policy = "true") {
   const line = `${entry.before ?? "0".repeat(40)} ${entry.after} ${entry.who}	${entry.message.split("\n")[0] ?? ""}
 `;
   for (const ref of refs) {
-    const path = join17(refFolder(dirs, ref), "logs", ref);
+    const path = join18(refFolder(dirs, ref), "logs", ref);
     const create = policy === "always" || policy === "true" && (ref === "HEAD" || /^refs\/(heads|remotes|notes)\//.test(ref));
     if (!create && !existsSync5(path)) continue;
     inFolder(path, () => appendFileSync2(path, line));
@@ -65433,7 +65434,7 @@ function refused(reason, paths, commits) {
 }
 
 // src/ledger/paths.ts
-import { join as join18 } from "node:path";
+import { join as join19 } from "node:path";
 
 // src/core/safe-path.ts
 var maxComponentBytes = 255;
@@ -65533,7 +65534,7 @@ function badPath(path, reason, rule2) {
 async function checkNoSymlink(dir2, path, fileItself = true) {
   const parts = path.split("/");
   for (let i = 1; i <= (fileItself ? parts.length : parts.length - 1); i += 1) {
-    const info2 = lstatIfAny(join18(dir2, ...parts.slice(0, i)));
+    const info2 = lstatIfAny(join19(dir2, ...parts.slice(0, i)));
     if (info2 === void 0) return;
     if (info2.isSymbolicLink()) throw badPath(path, `${parts.slice(0, i).join("/")} is a symlink`);
   }
@@ -65695,16 +65696,16 @@ import { createHash as createHash5 } from "node:crypto";
 // src/ledger/loose-objects.ts
 import { createHash as createHash3, randomBytes as randomBytes2 } from "node:crypto";
 import { closeSync as closeSync2, existsSync as existsSync6, fsyncSync as fsyncSync2, openSync as openSync2, readFileSync as readFileSync11, renameSync as renameSync3, rmSync as rmSync3, writeFileSync as writeFileSync3 } from "node:fs";
-import { join as join19 } from "node:path";
+import { join as join20 } from "node:path";
 import { deflateSync, inflateSync } from "node:zlib";
 async function writeLooseObject(gitdir, type, content, durable = false) {
   const header = Buffer.from(`${type} ${content.length}\0`);
   const oid = createHash3("sha1").update(header).update(content).digest("hex");
-  const folder = join19(gitdir, "objects", oid.slice(0, 2));
-  const path = join19(folder, oid.slice(2));
+  const folder = join20(gitdir, "objects", oid.slice(0, 2));
+  const path = join20(folder, oid.slice(2));
   if (existsSync6(path)) return oid;
   const deflated = deflateSync(Buffer.concat([header, content]), { level: 1 });
-  const temp = join19(folder, `tmp_obj_${process.pid}_${randomBytes2(4).toString("hex")}`);
+  const temp = join20(folder, `tmp_obj_${process.pid}_${randomBytes2(4).toString("hex")}`);
   const fd = inFolder(temp, () => openSync2(temp, "wx", 292));
   try {
     writeFileSync3(fd, deflated);
@@ -65723,7 +65724,7 @@ async function writeLooseObject(gitdir, type, content, durable = false) {
 async function readLooseObject(gitdir, oid) {
   let deflated;
   try {
-    deflated = readFileSync11(join19(gitdir, "objects", oid.slice(0, 2), oid.slice(2)));
+    deflated = readFileSync11(join20(gitdir, "objects", oid.slice(0, 2), oid.slice(2)));
   } catch {
     return void 0;
   }
@@ -65758,12 +65759,12 @@ ${normalizeMessage(commit.message)}`, "utf8");
 // src/ledger/pack-writer.ts
 import { createHash as createHash4, randomBytes as randomBytes3 } from "node:crypto";
 import { closeSync as closeSync3, fsyncSync as fsyncSync3, openSync as openSync3, renameSync as renameSync4, rmSync as rmSync4, writeSync } from "node:fs";
-import { join as join20 } from "node:path";
+import { join as join21 } from "node:path";
 import { crc32, deflateSync as deflateSync2 } from "node:zlib";
 var typeCodes = { commit: 1, tree: 2, blob: 3 };
 var ofsDelta = 6;
 function writePack(commondir, objects, durable) {
-  const folder = join20(commondir, "objects", "pack");
+  const folder = join21(commondir, "objects", "pack");
   const offsets = /* @__PURE__ */ new Map();
   const crcs = /* @__PURE__ */ new Map();
   const chunks = [];
@@ -65845,7 +65846,7 @@ function buildIndex(objects, offsets, crcs, checksum) {
   return index;
 }
 function writeAtomically(folder, name, chunks, durable) {
-  const temp = join20(folder, `tmp_pack_${process.pid}_${randomBytes3(4).toString("hex")}`);
+  const temp = join21(folder, `tmp_pack_${process.pid}_${randomBytes3(4).toString("hex")}`);
   const fd = inFolder(temp, () => openSync3(temp, "wx", 292));
   try {
     writeSync(fd, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
@@ -65854,7 +65855,7 @@ function writeAtomically(folder, name, chunks, durable) {
     closeSync3(fd);
   }
   try {
-    renameSync4(temp, join20(folder, name));
+    renameSync4(temp, join21(folder, name));
   } catch (error2) {
     rmSync4(temp, { force: true });
     throw error2;
@@ -66292,12 +66293,12 @@ import {
   symlinkSync,
   writeFileSync as writeFileSync4
 } from "node:fs";
-import { dirname as dirname5, join as join21, basename as basename2 } from "node:path";
+import { dirname as dirname5, join as join22, basename as basename2 } from "node:path";
 function hashBlob(content) {
   return createHash7("sha1").update(`blob ${content.length}\0`).update(content).digest("hex");
 }
 async function readWorktreeFile(dir2, path) {
-  const full = join21(dir2, path);
+  const full = join22(dir2, path);
   const info2 = lstatIfAny(full);
   if (info2 === void 0) return { kind: "absent" };
   if (info2.isDirectory()) return { kind: "directory" };
@@ -66310,8 +66311,8 @@ function tempStem(name) {
   return `${Buffer.from(name).subarray(0, 120).toString("utf8").replace(/\uFFFD+$/, "")}~${hash3}`;
 }
 async function writeWorktreeFile(dir2, path, content, mode) {
-  const full = join21(dir2, path);
-  const temp = join21(dirname5(full), `.${tempStem(basename2(full))}.skillgarden-${process.pid}-${randomBytes4(4).toString("hex")}`);
+  const full = join22(dir2, path);
+  const temp = join22(dirname5(full), `.${tempStem(basename2(full))}.skillgarden-${process.pid}-${randomBytes4(4).toString("hex")}`);
   if (mode === "120000") inFolder(temp, () => symlinkSync(Buffer.from(content).toString("utf8"), temp));
   else writeRegularFile(temp, content, mode === "100755" ? 493 : 420);
   try {
@@ -66332,11 +66333,11 @@ function writeRegularFile(temp, content, mode) {
   }
 }
 async function removeWorktreeFile(dir2, path) {
-  rmSync5(join21(dir2, path), { force: true });
+  rmSync5(join22(dir2, path), { force: true });
   const parts = path.split("/").slice(0, -1);
   while (parts.length > 0) {
     try {
-      rmdirSync(join21(dir2, ...parts));
+      rmdirSync(join22(dir2, ...parts));
     } catch {
       return;
     }
@@ -66392,7 +66393,7 @@ function isGitIndex(index) {
 
 // src/ledger/check-repo-state.ts
 import { existsSync as existsSync7, readdirSync as readdirSync4, readFileSync as readFileSync13 } from "node:fs";
-import { join as join22 } from "node:path";
+import { join as join23 } from "node:path";
 var inProgress = [
   ["rebase-merge", "a rebase", "git rebase --continue` or `git rebase --abort"],
   ["rebase-apply", "a rebase or `git am`", "git rebase --continue` (`git am --continue`) or `--abort"],
@@ -66402,10 +66403,10 @@ var inProgress = [
 ];
 function checkRepoState(layout, branch, bare) {
   for (const [file2, what, fix] of inProgress) {
-    if (!existsSync7(join22(layout.gitdir, file2))) continue;
+    if (!existsSync7(join23(layout.gitdir, file2))) continue;
     throw new SkillgardenError(
       "ledger/operation-in-progress",
-      `${what} is in progress in ${layout.dir} (${join22(layout.gitdir, file2)} exists); a ledger commit now would land inside it. Finish it (\`${fix}\`), then retry.`,
+      `${what} is in progress in ${layout.dir} (${join23(layout.gitdir, file2)} exists); a ledger commit now would land inside it. Finish it (\`${fix}\`), then retry.`,
       { data: { dir: layout.dir, file: file2 } }
     );
   }
@@ -66426,22 +66427,22 @@ function checkRepoState(layout, branch, bare) {
   }
 }
 function otherWorktreeOn(layout, branch, bare) {
-  const heads = bare ? [] : [[join22(layout.commondir, "HEAD"), layout.commondir]];
+  const heads = bare ? [] : [[join23(layout.commondir, "HEAD"), layout.commondir]];
   let names = [];
   try {
-    names = readdirSync4(join22(layout.commondir, "worktrees"));
+    names = readdirSync4(join23(layout.commondir, "worktrees"));
   } catch {
     if (layout.gitdir === layout.commondir) return void 0;
   }
   for (const name of names) {
-    const folder = join22(layout.commondir, "worktrees", name);
+    const folder = join23(layout.commondir, "worktrees", name);
     heads.push([
-      join22(folder, "HEAD"),
-      readText4(join22(folder, "gitdir"))?.trim().replace(/\/\.git$/, "") ?? folder
+      join23(folder, "HEAD"),
+      readText4(join23(folder, "gitdir"))?.trim().replace(/\/\.git$/, "") ?? folder
     ]);
   }
   for (const [head, where] of heads) {
-    if (head === join22(layout.gitdir, "HEAD")) continue;
+    if (head === join23(layout.gitdir, "HEAD")) continue;
     if (readText4(head)?.trim() === `ref: ${branch}`) return where === layout.commondir ? where.replace(/\/\.git$/, "") : where;
   }
   return void 0;
@@ -66456,7 +66457,7 @@ function readText4(path) {
 
 // src/ledger/git-plumbing.ts
 import { copyFileSync, readFileSync as readFileSync14, rmSync as rmSync6 } from "node:fs";
-import { join as join23 } from "node:path";
+import { join as join24 } from "node:path";
 async function writeSignedCommit(dir2, commit) {
   const who = (prefix2, person) => ({
     [`GIT_${prefix2}_NAME`]: person.name,
@@ -66504,9 +66505,9 @@ async function readStagedWithGit(dir2, indexFile, paths) {
   return staged;
 }
 async function updateIndexWithGit(dir2, gitdir, lock, paths, durable) {
-  const copy = join23(gitdir, `index.skillgarden-${process.pid}`);
+  const copy = join24(gitdir, `index.skillgarden-${process.pid}`);
   try {
-    copyFileSync(join23(gitdir, "index"), copy);
+    copyFileSync(join24(gitdir, "index"), copy);
     await runGitChecked(["update-index", "--add", "--remove", "-z", "--stdin"], {
       cwd: dir2,
       env: { GIT_INDEX_FILE: copy },
@@ -66581,11 +66582,11 @@ function prepareChanges(changes) {
 }
 
 // src/ledger/publish-commit.ts
-import { join as join26 } from "node:path";
+import { join as join27 } from "node:path";
 
 // src/ledger/index-file.ts
 import { closeSync as closeSync5, existsSync as existsSync8, fstatSync, openSync as openSync5, readFileSync as readFileSync15, readSync } from "node:fs";
-import { join as join24 } from "node:path";
+import { join as join25 } from "node:path";
 function checksumKey(path) {
   let fd;
   try {
@@ -66612,7 +66613,7 @@ function readIndexBytes(path) {
   }
 }
 async function readIndexFile(gitdir, cache) {
-  const path = join24(gitdir, "index");
+  const path = join25(gitdir, "index");
   const key = checksumKey(path);
   if (key !== void 0 && key === cache.key && cache.index) return cache.index;
   const buffer = readIndexBytes(path);
@@ -66627,7 +66628,7 @@ async function writeIndexFile(gitdir, lock, index, cache, durable = false) {
 }
 async function checkIndexPresent(gitdir, index, hasCommits) {
   if (!hasCommits || index.entries.length > 0) return;
-  const path = join24(gitdir, "index");
+  const path = join25(gitdir, "index");
   if (existsSync8(path)) return;
   throw new SkillgardenError(
     "ledger/no-index",
@@ -66642,12 +66643,12 @@ async function checkIndexPresent(gitdir, index, hasCommits) {
 import { randomBytes as randomBytes5 } from "node:crypto";
 import { closeSync as closeSync6, openSync as openSync6, readdirSync as readdirSync5, readFileSync as readFileSync16, rmSync as rmSync7, writeSync as writeSync2 } from "node:fs";
 import { hostname as hostname2 } from "node:os";
-import { join as join25 } from "node:path";
+import { join as join26 } from "node:path";
 function journalDir(gitdir) {
-  return join25(gitdir, "skillgarden", "journal");
+  return join26(gitdir, "skillgarden", "journal");
 }
 function beginJournal(gitdir, record2) {
-  const path = join25(journalDir(gitdir), `${process.pid}-${randomBytes5(4).toString("hex")}.json`);
+  const path = join26(journalDir(gitdir), `${process.pid}-${randomBytes5(4).toString("hex")}.json`);
   const full = {
     version: 1,
     pid: process.pid,
@@ -66688,7 +66689,7 @@ async function publish(ctx, input2) {
     if (await readRef(ctx.layout, input2.branch) !== input2.parent) return false;
     const index = await readIndexOrLetGit(ctx);
     if (index) await checkIndexPresent(ctx.gitdir, index, input2.parent !== void 0);
-    const staged = index ?? await readStagedWithGit(ctx.dir, join26(ctx.gitdir, "index"), paths);
+    const staged = index ?? await readStagedWithGit(ctx.dir, join27(ctx.gitdir, "index"), paths);
     const converted = input2.changes.filter((c3) => c3.converted).map((c3) => c3.path);
     await checkClean(ctx.dir, input2.changes, input2.before, staged, await hashWorktreeFiles(ctx.dir, converted.filter(isFileAt2(ctx.dir))));
     journal.writing();
@@ -66720,11 +66721,11 @@ async function readIndexOrLetGit(ctx) {
   }
 }
 function isFileAt2(dir2) {
-  return (path) => lstatIfAny(join26(dir2, path))?.isFile() ?? false;
+  return (path) => lstatIfAny(join27(dir2, path))?.isFile() ?? false;
 }
 async function takeLocks(ctx, branch) {
   const options = { timeoutMs: ctx.lockTimeoutMs, ownerDir: lockOwnerDir(ctx.layout.commondir) };
-  const index = await acquireLock(join26(ctx.gitdir, "index"), options);
+  const index = await acquireLock(join27(ctx.gitdir, "index"), options);
   try {
     return { index, ref: await lockRef(ctx.layout, branch, options) };
   } catch (error2) {
@@ -66750,13 +66751,13 @@ async function updateWorktree(dir2, changes) {
 var import_ignore = __toESM(require_ignore2(), 1);
 import { existsSync as existsSync9, readFileSync as readFileSync18 } from "node:fs";
 import { homedir as homedir2 } from "node:os";
-import { join as join28 } from "node:path";
+import { join as join29 } from "node:path";
 
 // src/ledger/config-files.ts
 var import_picomatch4 = __toESM(require_picomatch2(), 1);
 import { readFileSync as readFileSync17 } from "node:fs";
 import { homedir } from "node:os";
-import { dirname as dirname6, isAbsolute as isAbsolute2, join as join27, resolve as resolve2 } from "node:path";
+import { dirname as dirname6, isAbsolute as isAbsolute2, join as join28, resolve as resolve2 } from "node:path";
 function readConfigLayers(layout, branch) {
   const env = process.env;
   const home2 = env.HOME ?? homedir();
@@ -66768,12 +66769,12 @@ function readConfigLayers(layout, branch) {
   }
   if (env.GIT_CONFIG_GLOBAL !== void 0) read3(env.GIT_CONFIG_GLOBAL);
   else {
-    read3(join27(env.XDG_CONFIG_HOME || join27(home2, ".config"), "git", "config"));
-    read3(join27(home2, ".gitconfig"));
+    read3(join28(env.XDG_CONFIG_HOME || join28(home2, ".config"), "git", "config"));
+    read3(join28(home2, ".gitconfig"));
   }
-  read3(join27(layout.commondir, "config"));
+  read3(join28(layout.commondir, "config"));
   const worktreeConfig = pairs.filter(([k]) => k.toLowerCase() === "extensions.worktreeconfig").at(-1)?.[1];
-  if (worktreeConfig !== void 0 && /^(true|yes|on|1)$/i.test(worktreeConfig)) read3(join27(layout.gitdir, "config.worktree"));
+  if (worktreeConfig !== void 0 && /^(true|yes|on|1)$/i.test(worktreeConfig)) read3(join28(layout.gitdir, "config.worktree"));
   const count2 = Number(env.GIT_CONFIG_COUNT ?? 0);
   for (let i = 0; i < count2; i += 1) {
     const key = env[`GIT_CONFIG_KEY_${i}`];
@@ -66799,7 +66800,7 @@ function readConfigFile(path, context3, out) {
 function includeTarget(key, value, file2, line, context3) {
   const lower3 = key.toLowerCase();
   const target = () => {
-    const expanded = value.startsWith("~/") ? join27(context3.home, value.slice(2)) : value;
+    const expanded = value.startsWith("~/") ? join28(context3.home, value.slice(2)) : value;
     return isAbsolute2(expanded) ? expanded : resolve2(dirname6(file2), expanded);
   };
   if (lower3 === "include.path") return target();
@@ -66818,8 +66819,8 @@ function includeTarget(key, value, file2, line, context3) {
 }
 function matchesGitDir(raw, ignoreCase, file2, context3) {
   let pattern = raw;
-  if (pattern.startsWith("~/")) pattern = join27(context3.home, pattern.slice(2));
-  else if (pattern.startsWith("./")) pattern = join27(dirname6(file2), pattern.slice(2));
+  if (pattern.startsWith("~/")) pattern = join28(context3.home, pattern.slice(2));
+  else if (pattern.startsWith("./")) pattern = join28(dirname6(file2), pattern.slice(2));
   else if (!isAbsolute2(pattern)) pattern = `**/${pattern}`;
   if (pattern.endsWith("/")) pattern += "**";
   const gitdir = context3.gitdir.replace(/\/+$/, "");
@@ -66928,8 +66929,8 @@ async function readRepoSetup(layout, backend) {
   const config2 = await readRepoConfig(layout, backend);
   const bare = config2.bool("core.bare") ?? false;
   const logAll = config2.get("core.logAllRefUpdates");
-  const sparseFile = join28(layout.gitdir, "info", "sparse-checkout");
-  const attributesFile = config2.get("core.attributesFile") ?? join28(process.env.XDG_CONFIG_HOME || join28(homedir2(), ".config"), "git", "attributes");
+  const sparseFile = join29(layout.gitdir, "info", "sparse-checkout");
+  const attributesFile = config2.get("core.attributesFile") ?? join29(process.env.XDG_CONFIG_HOME || join29(homedir2(), ".config"), "git", "attributes");
   return {
     config: config2,
     sign: config2.bool("commit.gpgSign") ?? false,
@@ -66937,7 +66938,7 @@ async function readRepoSetup(layout, backend) {
     reflog: logAll?.toLowerCase() === "always" ? "always" : config2.bool("core.logAllRefUpdates") ?? !bare ? "true" : "false",
     fsync: parseFsync(config2.get("core.fsync"), config2.bool("core.fsyncObjectFiles") ?? false),
     autocrlf: /^(true|yes|on|1|input)$/i.test(config2.get("core.autocrlf") ?? ""),
-    globalAttributes: [attributesFile, join28(layout.commondir, "info", "attributes")].filter(convertsFiles),
+    globalAttributes: [attributesFile, join29(layout.commondir, "info", "attributes")].filter(convertsFiles),
     sparse: config2.bool("core.sparseCheckout") ? (0, import_ignore.default)().add(readText5(sparseFile) ?? "") : void 0,
     sparseFile
   };
@@ -66978,7 +66979,7 @@ function pathsToConvert(setup, dir2, paths) {
   const checked = /* @__PURE__ */ new Map();
   const converts = (folder) => {
     let hit = checked.get(folder);
-    if (hit === void 0) checked.set(folder, hit = convertsFiles(join28(dir2, folder, ".gitattributes")));
+    if (hit === void 0) checked.set(folder, hit = convertsFiles(join29(dir2, folder, ".gitattributes")));
     return hit;
   };
   return paths.filter((path) => {
@@ -67213,7 +67214,7 @@ async function writeCommit(ctx, options) {
 
 // src/ledger/write-branch.ts
 import { existsSync as existsSync10, readdirSync as readdirSync6, readFileSync as readFileSync19, rmSync as rmSync8 } from "node:fs";
-import { join as join29 } from "node:path";
+import { join as join30 } from "node:path";
 async function writeBranchCommit(ctx, options) {
   const ref = branchRef(options.branch);
   await refuseCheckedOut(ctx, ref);
@@ -67253,14 +67254,14 @@ async function listBranches(ctx, prefix2) {
   const walk3 = (folder, name) => {
     for (const entry of safeReaddir(folder)) {
       const child = name === "" ? entry.name : `${name}/${entry.name}`;
-      if (entry.isDirectory()) walk3(join29(folder, entry.name), child);
+      if (entry.isDirectory()) walk3(join30(folder, entry.name), child);
       else if (entry.isFile() && !entry.name.endsWith(".lock") && child.startsWith(prefix2)) {
-        const oid = readFileSync19(join29(folder, entry.name), "utf8").trim();
+        const oid = readFileSync19(join30(folder, entry.name), "utf8").trim();
         if (isOid(oid)) found.set(child, oid);
       }
     }
   };
-  walk3(join29(ctx.layout.commondir, "refs", "heads"), "");
+  walk3(join30(ctx.layout.commondir, "refs", "heads"), "");
   return [...found].map(([branch, commit]) => ({ branch, commit })).sort((a, b2) => a.branch < b2.branch ? -1 : 1);
 }
 async function deleteBranch(ctx, branch, expectedTip) {
@@ -67272,8 +67273,8 @@ async function deleteBranch(ctx, branch, expectedTip) {
     if (current === void 0) return false;
     if (expectedTip !== void 0) checkTip(branch, current, expectedTip);
     if (readPackedRefs(ctx.layout.commondir).has(ref)) await dropPackedRef(ctx, ref);
-    rmSync8(join29(ctx.layout.commondir, ref), { force: true });
-    rmSync8(join29(ctx.layout.commondir, "logs", ref), { force: true });
+    rmSync8(join30(ctx.layout.commondir, ref), { force: true });
+    rmSync8(join30(ctx.layout.commondir, "logs", ref), { force: true });
     return true;
   } finally {
     await lock.release();
@@ -67290,7 +67291,7 @@ function branchRef(branch) {
 }
 async function refuseCheckedOut(ctx, ref) {
   const common = ctx.layout.commondir;
-  const heads = [ctx.gitdir, common, ...safeReaddir(join29(common, "worktrees")).map((e) => join29(common, "worktrees", e.name))];
+  const heads = [ctx.gitdir, common, ...safeReaddir(join30(common, "worktrees")).map((e) => join30(common, "worktrees", e.name))];
   for (const gitdir of new Set(heads)) {
     const head = await readHeadState(gitdir).catch(() => void 0);
     if (head?.kind !== "branch" || head.ref !== ref) continue;
@@ -67311,7 +67312,7 @@ function checkTip(branch, actual, expected) {
 }
 function readPackedRefs(gitdir) {
   const refs = /* @__PURE__ */ new Map();
-  const path = join29(gitdir, "packed-refs");
+  const path = join30(gitdir, "packed-refs");
   if (!existsSync10(path)) return refs;
   for (const line of readFileSync19(path, "utf8").split("\n")) {
     if (line.length > 41 && line[40] === " " && isOid(line.slice(0, 40))) refs.set(line.slice(41), line.slice(0, 40));
@@ -67319,7 +67320,7 @@ function readPackedRefs(gitdir) {
   return refs;
 }
 async function dropPackedRef(ctx, ref) {
-  const path = join29(ctx.layout.commondir, "packed-refs");
+  const path = join30(ctx.layout.commondir, "packed-refs");
   const lock = await acquireLock(path, { timeoutMs: ctx.lockTimeoutMs });
   try {
     const kept = [];
@@ -69183,12 +69184,12 @@ async function writeDraftProse(draft, client) {
 
 // src/services/detect.ts
 import { readFile as readFile4 } from "node:fs/promises";
-import { isAbsolute as isAbsolute3, join as join31, relative as relative2, resolve as resolve4 } from "node:path";
+import { isAbsolute as isAbsolute3, join as join32, relative as relative2, resolve as resolve4 } from "node:path";
 
 // src/store/transcripts/expand-paths.ts
 var import_picomatch5 = __toESM(require_picomatch2(), 1);
 import { opendir, stat as stat2 } from "node:fs/promises";
-import { join as join30, resolve as resolve3, sep as sep3 } from "node:path";
+import { join as join31, resolve as resolve3, sep as sep3 } from "node:path";
 var transcriptFile = /\.(jsonl|ndjson|json|traj)$/i;
 var skippedDirs = /* @__PURE__ */ new Set(["node_modules", ".git"]);
 function globBase(pattern) {
@@ -69218,7 +69219,7 @@ async function* walk2(dir2, budget2) {
   }
   entries.sort((a, b2) => a.name < b2.name ? -1 : a.name > b2.name ? 1 : 0);
   for (const entry of entries) {
-    const path = join30(dir2, entry.name);
+    const path = join31(dir2, entry.name);
     if (entry.isFile) yield path;
     else if (entry.isDir && !skippedDirs.has(entry.name)) yield* walk2(path, budget2);
   }
@@ -70187,7 +70188,7 @@ function displayPath(file2, cwd) {
 }
 async function readExistingSkills(library) {
   return Promise.all(
-    library.skills.map(async (s) => ({ name: s.name, text: await readFile4(join31(s.dir, "SKILL.md"), "utf8").catch(() => "") }))
+    library.skills.map(async (s) => ({ name: s.name, text: await readFile4(join32(s.dir, "SKILL.md"), "utf8").catch(() => "") }))
   );
 }
 async function readSkillsDir(dir2) {
@@ -70329,12 +70330,12 @@ async function writeUmbrellaProse(plan, guard, client) {
 // src/services/consolidate/read-library.ts
 var import_picomatch6 = __toESM(require_picomatch2(), 1);
 import { existsSync as existsSync11, readdirSync as readdirSync7, readFileSync as readFileSync20, statSync as statSync6 } from "node:fs";
-import { join as join32 } from "node:path";
+import { join as join33 } from "node:path";
 function listFilesUnder(dir2, prefix2 = "") {
   const out = [];
   for (const entry of readdirSync7(dir2, { withFileTypes: true })) {
     const rel = prefix2 ? `${prefix2}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) out.push(...listFilesUnder(join32(dir2, entry.name), rel));
+    if (entry.isDirectory()) out.push(...listFilesUnder(join33(dir2, entry.name), rel));
     else if (entry.isFile()) out.push(rel);
   }
   return out.sort();
@@ -70343,13 +70344,13 @@ async function readLibrary2(repoDir, options = {}) {
   const library = openLibrary(repoDir, options.skillsDir ?? requireConfig(repoDir).skills_dir);
   const roots = libraryRoots(library.layout);
   const files = readProvenanceFiles(repoDir, roots);
-  const history = existsSync11(join32(repoDir, ".git")) ? (await readHistoryIndex(repoDir, { skillsRoot: roots })).index : void 0;
+  const history = existsSync11(join33(repoDir, ".git")) ? (await readHistoryIndex(repoDir, { skillsRoot: roots })).index : void 0;
   const resolve9 = (name) => resolveProvenance(name, files, history?.skills[name]);
   const protectedNames = new Set(options.protectedNames ?? []);
-  const pins = parsePins(readOptional2(join32(repoDir, pinsFile)));
+  const pins = parsePins(readOptional2(join33(repoDir, pinsFile)));
   const skills = library.skills.map((location) => {
-    const text = readFileSync20(join32(location.dir, skillFileName), "utf8");
-    const files2 = listFilesUnder(location.dir).filter((path) => path !== skillFileName).map((path) => ({ path, content: new Uint8Array(readFileSync20(join32(location.dir, path))) }));
+    const text = readFileSync20(join33(location.dir, skillFileName), "utf8");
+    const files2 = listFilesUnder(location.dir).filter((path) => path !== skillFileName).map((path) => ({ path, content: new Uint8Array(readFileSync20(join33(location.dir, path))) }));
     const pinned = pins.has(location.name) || isPinnedInFile(parseSkill(text, { file: location.path }));
     return {
       name: location.name,
@@ -70382,7 +70383,7 @@ function readOptional2(path) {
 function readReferences(repoDir, globs) {
   if (globs.length === 0) return [];
   const match = (0, import_picomatch6.default)([...globs], { dot: true });
-  return listFilesUnder(repoDir).filter((path) => !path.startsWith(".git/") && match(path)).filter((path) => statSync6(join32(repoDir, path)).size < 1e6).map((path) => ({ path, text: readFileSync20(join32(repoDir, path), "utf8") }));
+  return listFilesUnder(repoDir).filter((path) => !path.startsWith(".git/") && match(path)).filter((path) => statSync6(join33(repoDir, path)).size < 1e6).map((path) => ({ path, text: readFileSync20(join33(repoDir, path), "utf8") }));
 }
 
 // src/services/consolidate/plan.ts
@@ -75141,7 +75142,7 @@ function applyBaseline(findings, baseline) {
 
 // src/services/validate.ts
 import { existsSync as existsSync13, statSync as statSync8 } from "node:fs";
-import { basename as basename4, dirname as dirname8, join as join36, relative as relative5, resolve as resolve5, sep as sep7 } from "node:path";
+import { basename as basename4, dirname as dirname8, join as join37, relative as relative5, resolve as resolve5, sep as sep7 } from "node:path";
 
 // src/store/read-skill.ts
 import { realpathSync as realpathSync2 } from "node:fs";
@@ -75168,10 +75169,10 @@ function readOpened(path, maxBytes = Infinity) {
 }
 
 // src/store/read-skill.ts
-import { join as join33, relative as relative3, sep as sep5 } from "node:path";
+import { join as join34, relative as relative3, sep as sep5 } from "node:path";
 function readSkillFolder(dir2, options) {
   const findings = [];
-  const file2 = join33(dir2, skillFileName);
+  const file2 = join34(dir2, skillFileName);
   const linked = options.linked ?? (isSymlink(dir2) || skillFileIsLink(dir2, file2, options.readDir));
   const escape = linked ? escapesBoundary(file2, options.boundary) : void 0;
   if (escape) {
@@ -75228,7 +75229,7 @@ function linkFindings(dir2, links, options) {
   if (options.repository) {
     const folder = options.reportPath.slice(0, -skillFileName.length);
     for (const rel of links) {
-      const target = escapesBoundary(join33(dir2, rel), options.repository);
+      const target = escapesBoundary(join34(dir2, rel), options.repository);
       if (!target) continue;
       findings.push(
         finding({
@@ -75385,7 +75386,7 @@ function isRecord3(value) {
 
 // src/services/validate-evals.ts
 import { readFileSync as readFileSync23 } from "node:fs";
-import { join as join34 } from "node:path";
+import { join as join35 } from "node:path";
 var maxEvalsBytes = 1024 * 1024;
 function checkEvalsFile(dir2, folder, files, reportPath) {
   const entry = files.get(evalsFile);
@@ -75403,7 +75404,7 @@ function checkEvalsFile(dir2, folder, files, reportPath) {
   }
   let text;
   try {
-    text = readFileSync23(join34(dir2, evalsFile), "utf8");
+    text = readFileSync23(join35(dir2, evalsFile), "utf8");
   } catch (error2) {
     return [
       finding({
@@ -75504,10 +75505,10 @@ async function openRepoCache(repo, name) {
 
 // src/store/scan/tracked-blobs.ts
 import { readFileSync as readFileSync24, statSync as statSync7 } from "node:fs";
-import { join as join35, relative as relative4, sep as sep6 } from "node:path";
+import { join as join36, relative as relative4, sep as sep6 } from "node:path";
 var msOf = (raw, at2) => raw.readUInt32BE(at2) * 1e3 + raw.readUInt32BE(at2 + 4) / 1e6;
 function readTrackedBlobs(dir2, gitdir) {
-  const file2 = join35(gitdir, "index");
+  const file2 = join36(gitdir, "index");
   let entries;
   let indexMs;
   try {
@@ -75575,7 +75576,7 @@ function resolveValidateTargets(options, readDir) {
     dir: s.dir,
     name: s.name,
     boundary: options.cwd,
-    libraryRoot: join36(options.cwd, s.root),
+    libraryRoot: join37(options.cwd, s.root),
     ...listed2.has(s.path) ? {} : { linked: s.linked === true }
   }));
   return { targets, findings: [...library.findings], explicit: false, library };
@@ -75643,7 +75644,7 @@ function validateTarget(target, explicit, readDir, profile, options) {
 }
 function lookup(cache, key, libraryRoot) {
   const known = cache?.get(key);
-  const holds = ([path, existed]) => libraryRoot !== void 0 && existsSync13(join36(libraryRoot, path)) === existed;
+  const holds = ([path, existed]) => libraryRoot !== void 0 && existsSync13(join37(libraryRoot, path)) === existed;
   return known && known.probes.every(holds) ? known.findings : void 0;
 }
 function checkSkill(target, reportPath, skillDir, bytes, files, profile, key, options) {
@@ -75653,7 +75654,7 @@ function checkSkill(target, reportPath, skillDir, bytes, files, profile, key, op
     scope: options.links ?? "library",
     skillDir,
     exists: (path) => {
-      const existed = existsSync13(join36(libraryRoot, path));
+      const existed = existsSync13(join37(libraryRoot, path));
       probes.push([path, existed]);
       return existed;
     }
@@ -75677,7 +75678,7 @@ function resolveTargets(absolute, asGiven, deep, readDir) {
     const dir2 = dirname8(absolute);
     return [{ dir: dir2, name: basename4(dir2), boundary: dirname8(dir2) }];
   }
-  if (existsSync13(join36(absolute, skillFileName))) return [{ dir: absolute, name: basename4(absolute), boundary: dirname8(absolute) }];
+  if (existsSync13(join37(absolute, skillFileName))) return [{ dir: absolute, name: basename4(absolute), boundary: dirname8(absolute) }];
   return discoverSkills(absolute, { readDir, ...deep ? { deep: { maxDepth: 8 } } : {} }).map((skill) => ({
     dir: skill.dir,
     name: skill.name,
@@ -76284,7 +76285,7 @@ async function readDeclinedUmbrellas(ctx, pass) {
 }
 
 // src/action/run-output.ts
-import { join as join38 } from "node:path";
+import { join as join39 } from "node:path";
 
 // src/action/pull-outputs.ts
 function setPullOutputs(io2, outcomes, deferred) {
@@ -76300,7 +76301,7 @@ function setPullOutputs(io2, outcomes, deferred) {
 
 // src/action/report-files.ts
 import { mkdirSync as mkdirSync3, renameSync as renameSync6, writeFileSync as writeFileSync5 } from "node:fs";
-import { join as join37 } from "node:path";
+import { join as join38 } from "node:path";
 function writeRunReport(dir2, report, markdown) {
   mkdirSync3(dir2, { recursive: true });
   for (const [name, content] of [
@@ -76308,11 +76309,11 @@ function writeRunReport(dir2, report, markdown) {
 `],
     ["REPORT.md", markdown]
   ]) {
-    const temp = join37(dir2, `.${name}.${process.pid}.tmp`);
+    const temp = join38(dir2, `.${name}.${process.pid}.tmp`);
     writeFileSync5(temp, content);
-    renameSync6(temp, join37(dir2, name));
+    renameSync6(temp, join38(dir2, name));
   }
-  return join37(dir2, "REPORT.md");
+  return join38(dir2, "REPORT.md");
 }
 
 // src/action/run-output.ts
@@ -76327,7 +76328,7 @@ async function finish2(inputs, io2, pass, outcomes, extra = {}) {
     ...renderPullSection(outcomes, deferred, inputs.dryRun)
   ];
   const markdown = renderRunMarkdown(report, sections);
-  const reportPath = writeRunReport(join38(inputs.reportDir, report.run_id), report, markdown);
+  const reportPath = writeRunReport(join39(inputs.reportDir, report.run_id), report, markdown);
   await io2.appendSummary(markdown);
   io2.setOutput("report-path", reportPath);
   io2.setOutput("run-id", report.run_id);
@@ -76368,7 +76369,7 @@ async function runCurateMode(inputs, io2, deps = {}) {
     io2.info("The checkout was shallow: fetched its full history (set `fetch-depth: 0` to skip this step).");
   const base = { branch: await readBaseBranch(inputs, workspace), sha: await workspace.text(["rev-parse", "HEAD"]) };
   const scheduled = readGating(inputs);
-  const scratchDir = mkdtempSync(join39(inputs.github.runnerTemp, "skillgarden-curate-"));
+  const scratchDir = mkdtempSync(join40(inputs.github.runnerTemp, "skillgarden-curate-"));
   try {
     if (inputs.dryRun) return await runDryRun({ inputs, io: io2, workspace, base, scheduled, scratchDir });
     const publishing = startPublishing(inputs.publish, base.branch, io2);
@@ -76494,7 +76495,7 @@ async function readBaseBranch(inputs, git5) {
 }
 
 // src/action/inputs.ts
-import { join as join40 } from "node:path";
+import { join as join41 } from "node:path";
 
 // src/action/publish-inputs.ts
 var login = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;
@@ -76625,7 +76626,7 @@ function splitList(value) {
 }
 function readInputs(env) {
   const github = readGitHub(env);
-  const workspace = input(env, "working-directory") ? join40(env.GITHUB_WORKSPACE ?? ".", input(env, "working-directory")) : env.GITHUB_WORKSPACE ?? process.cwd();
+  const workspace = input(env, "working-directory") ? join41(env.GITHUB_WORKSPACE ?? ".", input(env, "working-directory")) : env.GITHUB_WORKSPACE ?? process.cwd();
   const labels = input(env, "labels");
   return {
     mode: readMode(env),
@@ -76643,8 +76644,8 @@ function readInputs(env) {
     draftLimits: readDraftLimits(env),
     baseBranch: input(env, "base"),
     extraLabels: splitList(labels),
-    reportDir: input(env, "report-dir") || join40(github.runnerTemp, "skillgarden"),
-    sarifFile: input(env, "sarif-file") || join40(github.runnerTemp, "skillgarden", "skillgarden.sarif"),
+    reportDir: input(env, "report-dir") || join41(github.runnerTemp, "skillgarden"),
+    sarifFile: input(env, "sarif-file") || join41(github.runnerTemp, "skillgarden", "skillgarden.sarif"),
     retry: {
       attempts: numberFrom(input(env, "api-retries") || void 0, "api-retries", 4) + 1,
       baseMs: numberFrom(env.SKILLGARDEN_RETRY_BASE_MS, "SKILLGARDEN_RETRY_BASE_MS", 1e3),
@@ -79940,12 +79941,12 @@ function readContentWithStat(path, maxBytes, files, onBytes) {
 // src/store/scan/walk-skill.ts
 var import_ignore2 = __toESM(require_ignore2(), 1);
 import { readFileSync as readFileSync26, realpathSync as realpathSync3 } from "node:fs";
-import { join as join41, posix as posix5, relative as relative6, sep as sep8 } from "node:path";
+import { join as join42, posix as posix5, relative as relative6, sep as sep8 } from "node:path";
 function readSkillIgnore(dir2, entries) {
   if (!entries.some((e) => e.name === ".skillignore" && e.isFile())) return void 0;
   const ig = (0, import_ignore2.default)();
   try {
-    ig.add(readFileSync26(join41(dir2, ".skillignore"), "utf8"));
+    ig.add(readFileSync26(join42(dir2, ".skillignore"), "utf8"));
   } catch {
   }
   return ig;
@@ -80003,7 +80004,7 @@ function visitDir(state2, abs, rel, depth, listed2) {
   if (depth > 0 && entries.some((e) => e.name === "SKILL.md")) return;
   for (const entry of entries) {
     const childRel = rel === "" ? entry.name : posix5.join(rel, entry.name);
-    const childAbs = join41(abs, entry.name);
+    const childAbs = join42(abs, entry.name);
     if (entry.name === ".git") continue;
     if (childRel !== "SKILL.md" && state2.ignore?.ignores(entry.isDirectory() ? `${childRel}/` : childRel)) continue;
     if (entry.isSymbolicLink()) visitLink(state2, childAbs, childRel);
@@ -80369,18 +80370,18 @@ function writeSarifReport(file2, workspace, findings) {
 
 // src/action/validate-base.ts
 import { existsSync as existsSync14, mkdtempSync as mkdtempSync2, rmSync as rmSync10 } from "node:fs";
-import { join as join42 } from "node:path";
+import { join as join43 } from "node:path";
 async function readBaseProblems(inputs, io2, paths, collect) {
   const pr2 = readEvent2(inputs.github.eventPath).pullRequest;
   if (!pr2 || paths && paths.length === 0) return void 0;
   const ref = pr2.baseRef || pr2.baseSha.slice(0, 12);
   const workspace = new Git(inputs.workspace);
-  const dir2 = mkdtempSync2(join42(inputs.github.runnerTemp, "skillgarden-base-"));
+  const dir2 = mkdtempSync2(join43(inputs.github.runnerTemp, "skillgarden-base-"));
   try {
     if ((await workspace.run(["cat-file", "-e", `${pr2.baseSha}^{commit}`], { allowFailure: true })).code !== 0)
       await workspace.run(["fetch", "--quiet", "--no-tags", "--depth=1", "origin", pr2.baseSha]);
     await prepareScratch(workspace, dir2, pr2.baseSha, "skillgarden-base");
-    const basePaths = paths?.filter((p2) => existsSync14(join42(dir2, p2)));
+    const basePaths = paths?.filter((p2) => existsSync14(join43(dir2, p2)));
     if (basePaths && basePaths.length === 0) return { ref, problems: [] };
     return { ref, problems: (await collect(inputs, dir2, basePaths)).problems };
   } catch (error2) {
