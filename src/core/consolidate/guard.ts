@@ -7,7 +7,7 @@ import { contentText, isMarkdownPath } from './package.js';
 import { NameMask } from './mask.js';
 import { resolveRepoLink } from './rewrite.js';
 import type { ConsolidationPlan, CuratedSkill } from './types.js';
-import { toleratedCodes } from './validity.js';
+import { sizeOf, toleratedCodes } from './validity.js';
 
 export interface GuardInput {
   plan: ConsolidationPlan;
@@ -180,9 +180,7 @@ function checkLinks(before: readonly CuratedSkill[], plan: ConsolidationPlan, af
 function checkValid(plan: ConsolidationPlan, after: Files, before: readonly CuratedSkill[]): string[] {
   const content = after.get(skillFileName);
   if (content === undefined) return [`the umbrella ${plan.intoDir} has no ${skillFileName}`];
-  const files = new Map(
-    [...after].filter(([p]) => p !== skillFileName).map(([path, c]) => [path, { path, size: typeof c === 'string' ? c.length : c.length }]),
-  );
+  const files = new Map([...after].filter(([p]) => p !== skillFileName).map(([path, c]) => [path, { path, size: sizeOf(c) }]));
   const errors = validateSkill({
     file: `${plan.intoDir}/${skillFileName}`,
     content,

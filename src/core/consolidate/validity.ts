@@ -6,7 +6,8 @@ import type { SkillFeatures } from './features.js';
 import type { FileTable } from './package.js';
 import type { CuratedSkill } from './types.js';
 
-function sizeOf(content: Uint8Array | string): number {
+/** A file's size in bytes, as validate's size rules count it (a string is counted as its UTF-8 bytes). */
+export function sizeOf(content: Uint8Array | string): number {
   return typeof content === 'string' ? new TextEncoder().encode(content).length : content.length;
 }
 

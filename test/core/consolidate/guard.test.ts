@@ -73,6 +73,17 @@ describe('checkPlan', () => {
       (p) => editUmbrella(p, (t) => t.replace('references/deploy-staging-api.md', 'references/gone.md')),
       /no longer resolve/,
     ],
+    [
+      // Sizes are bytes, as validate counts them: 400,000 euro signs are 1.2 MB, though a string of 400,000 units.
+      'a support file over 1 MiB in bytes, under it in characters',
+      (p) => ({
+        ...p,
+        changes: p.changes.map((c) =>
+          c.path === 'skills/deploy/references/api.md' ? { ...c, content: `${String(c.content)}${'€'.repeat(400_000)}` } : c,
+        ),
+      }),
+      /umbrella is invalid: skill\/support-file-too-large/,
+    ],
     ['invalid frontmatter', (p) => editUmbrella(p, (t) => t.replace('name: deploy\n', 'name: Deploy Everything\n')), /umbrella is invalid/],
     [
       'an unrelated skill "absorbed" with nothing merged',
