@@ -64258,9 +64258,7 @@ function checkLinks(before, plan, after) {
 function checkValid(plan, after, before) {
   const content = after.get(skillFileName);
   if (content === void 0) return [`the umbrella ${plan.intoDir} has no ${skillFileName}`];
-  const files = new Map(
-    [...after].filter(([p2]) => p2 !== skillFileName).map(([path, c3]) => [path, { path, size: typeof c3 === "string" ? c3.length : c3.length }])
-  );
+  const files = new Map([...after].filter(([p2]) => p2 !== skillFileName).map(([path, c3]) => [path, { path, size: sizeOf(c3) }]));
   const errors = validateSkill({
     file: `${plan.intoDir}/${skillFileName}`,
     content,
