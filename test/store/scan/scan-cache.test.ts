@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveScanConfig } from '../../../src/core/scan/config.js';
@@ -62,6 +62,21 @@ describe('scan cache', () => {
     const untracked = join(repo, 'skills/plain/new.md');
     writeFileSync(untracked, 'new\n');
     expect(tracked?.oidIfUnchanged(untracked, lstatSync(untracked))).toBeUndefined();
+  });
+
+  it("reads every tracked file's blob id as git's index holds it (the entry's fields read from its bytes)", () => {
+    const files = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`skills/s${i % 4}/references/f${i}.md`, 'x'.repeat(i * 997)]));
+    const repo = repoWith({ ...library, ...files });
+    // Out of git's racy window: the index is newer than every file it lists.
+    utimesSync(join(repo, '.git', 'index'), new Date(), new Date(Date.now() + 5_000));
+    const tracked = readTrackedBlobs(repo, join(repo, '.git'))!;
+    const listed = git(repo, 'ls-files', '-s').trim().split('\n');
+    expect(listed.length).toBe(45);
+    for (const line of listed) {
+      const [, , oid, , rel] = /^(\d+) ([0-9a-f]{40}) (\d)\t(.+)$/.exec(line)!;
+      const abs = join(repo, rel!);
+      expect(tracked.oidIfUnchanged(abs, lstatSync(abs)), rel).toBe(oid);
+    }
   });
 
   it("keys a tracked, unchanged file by the blob id git's index gives, the one hashing its bytes gives", async () => {
