@@ -12,6 +12,7 @@ import type { ScanCache } from '../../core/scan/scan-cache.js';
 import type { OpenedContent } from './read-content.js';
 import type * as ScanEngine from './scan-engine.js';
 import type { TrackedBlobs } from './tracked-blobs.js';
+import { shownUnder } from './join-path.js';
 import { buildStructureFinding } from './structure-finding.js';
 import { walkSkill, type WalkedFile } from './walk-skill.js';
 
@@ -153,8 +154,9 @@ export async function scanSkillDir(dir: string, options: ScanDirOptions = {}): P
   const findings: ScanFinding[] = walk.findings.map((f) => ({ ...f, file: posix.join(label, f.file) }));
   let bytes = 0;
   const fileOptions = { ...options, config };
+  const show = shownUnder(label);
   for (const file of walk.files) {
-    const shown = posix.join(label, file.rel);
+    const shown = show(file.rel);
     const indexed = options.cache && fromIndex(file, shown, fileOptions);
     const scanned =
       indexed && 'findings' in indexed
