@@ -1,5 +1,5 @@
 import { GATE_BASE64, GATE_JOIN, GATE_WIDE, mayJoin, MIN_BASE64_TOKEN, type LineGates } from './line-gates.js';
-import { addEndingAt, findOthers, newTriggerHits, type TriggerHits, type TriggerMatcher } from './trigger-index.js';
+import { addEndingAt, findOthers, newTriggerHits, TRIGGER_PREFIX, type TriggerHits, type TriggerMatcher } from './trigger-index.js';
 
 /** What one pass over a file's characters tells: where its trigger literals are, its lines, and its line gates. */
 export interface TextPass extends LineGates {
@@ -18,9 +18,7 @@ export interface TextPass extends LineGates {
  * has already turned CRLF and lone CR into LF.
  */
 export function passText(text: string, matcher: TriggerMatcher): TextPass {
-  // Only once the process has read enough for V8 to optimise the loop: a one-skill `validate` never gets there.
-  read += text.length;
-  if (read > PRIME_AFTER && !primed.has(matcher)) {
+  if (!primed.has(matcher)) {
     primed.add(matcher);
     readText(primerFor(matcher), matcher);
   }
@@ -28,22 +26,29 @@ export function passText(text: string, matcher: TriggerMatcher): TextPass {
 }
 
 const primed = new WeakSet<TriggerMatcher>();
-const PRIME_AFTER = 100_000;
-let read = 0;
 
 /**
- * A short text that takes every branch of `readText` once: V8 optimises the
- * loop after the first large file, and a branch that file never took (its
- * first non-ASCII character, quote or literal) would throw the optimised code
- * away and recompile it. Measured over the corpus in one process, that was
- * seven recompilations of this function, more CPU than the pass itself.
+ * A short text that takes every branch of `readText` (and of `mayJoin` and
+ * `addEndingAt`, which V8 inlines into it) before any real text: V8 optimises
+ * the loop some 50,000 characters into the first files, and a branch those
+ * files never took (an apostrophe inside a word, a literal with a word edge)
+ * has no type feedback, so the optimised code is thrown away and compiled
+ * again, each compile tens of milliseconds of CPU. Primed after 100,000
+ * characters (session 5), the primer came too late: 2–4 deoptimisations and
+ * 4–6 compiles of the loop in the first run over the corpus; primed first,
+ * none and 2. It is small (one literal per kind of word edge and length, about
+ * 4,000 characters, 2 ms cold) so a one-skill `validate` does not pay for it.
  */
 function primerFor(matcher: TriggerMatcher): string {
-  const some = matcher.literals.slice(0, 24);
-  const words = some.flatMap((l) => [l, ` ${l.toUpperCase()} `, `x${l}x`]).join(' ');
+  const kinds = new Map<string, string>();
+  matcher.literals.forEach((literal, id) => {
+    const kind = `${matcher.edges[id]}:${literal.length > TRIGGER_PREFIX}`;
+    if (!kinds.has(kind)) kinds.set(kind, literal);
+  });
+  const words = [...kinds.values()].flatMap((l) => [l, ` ${l.toUpperCase()} `, `x${l}x`]).join(' ');
   // One case a line: the gates stop looking for a split string once a line has one.
   const cases = [`"a"+'b'`, `''x""`, 'c"d', 'c\\d', 'c`d', "ok'ay'x", "it's", '&#99;', 'a&b', 'x + y', 'é', 'QUJD'.repeat(6), '\u200B'];
-  // Repeated: V8 keeps no type feedback for a function until it has run a few times.
+  // Repeated: V8 allocates a function's type feedback only after it has run a while (mayJoin: some 50 calls).
   const block = [words, ...cases].join('\n');
   return `${Array.from({ length: 12 }, () => block).join('\n')}\n"a" + "b" é`;
 }

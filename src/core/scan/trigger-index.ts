@@ -48,6 +48,8 @@ const edgeBits = (t: TriggerInput): number => (typeof t === 'string' ? 0 : (t.be
 
 /** How many leading characters of a literal the automaton holds. */
 const PREFIX = 4;
+/** How many leading characters of a literal the automaton matches (text-pass.ts primes both kinds). */
+export const TRIGGER_PREFIX = PREFIX;
 
 const isAscii = (literal: string): boolean => !/[^\x00-\x7F]/.test(literal);
 const BASE64_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
