@@ -34,10 +34,10 @@ const primed = new WeakSet<TriggerMatcher>();
  * files never took (an apostrophe inside a word, a literal with a word edge)
  * has no type feedback, so the optimised code is thrown away and compiled
  * again, each compile tens of milliseconds of CPU. Primed after 100,000
- * characters (session 5), the primer came too late: 2–4 deoptimisations and
- * 4–6 compiles of the loop in the first run over the corpus; primed first,
+ * characters (session 5), the primer came too late: 1–4 deoptimisations and
+ * 2–6 compiles of the loop in the first run over the corpus; primed first,
  * none and 2. It is small (one literal per kind of word edge and length, about
- * 4,000 characters, 2 ms cold) so a one-skill `validate` does not pay for it.
+ * 3,000 characters, 2 ms cold) so a one-skill `validate` does not pay for it.
  */
 function primerFor(matcher: TriggerMatcher): string {
   const kinds = new Map<string, string>();
