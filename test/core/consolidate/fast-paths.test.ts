@@ -3,13 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { generateCuratedLibrary } from '../../../bench/consolidate.js';
 import { buildClusters } from '../../../src/core/consolidate/cluster.js';
 import { resolveConsolidationConfig } from '../../../src/core/consolidate/config.js';
-import { selectCuratable } from '../../../src/core/consolidate/eligible.js';
+import { hasYamlDocument, selectCuratable } from '../../../src/core/consolidate/eligible.js';
 import { buildAllFeatures } from '../../../src/core/consolidate/features.js';
 import { maskText } from '../../../src/core/consolidate/guard.js';
 import { demoteHeadings, listHeadings, listParagraphs } from '../../../src/core/consolidate/markdown.js';
 import { buildSignature, findCandidatePairs } from '../../../src/core/consolidate/minhash.js';
 import { hashString, tokenizeWords } from '../../../src/core/consolidate/shingles.js';
+import { parseSkill } from '../../../src/core/skill/index.js';
 import type { ParsedSkill } from '../../../src/core/skill/types.js';
+import { readCorpusEntries } from '../../fixtures/consolidate/labelled-library.js';
+import { indentYaml, yamlBlock } from '../../helpers/yaml-arbitrary.js';
 import { replaceWords } from '../../../src/core/consolidate/rewrite.js';
 
 /** The banding rule itself, over all pairs: two signatures are candidates when they agree on every row of some band. */
@@ -211,5 +214,36 @@ describe('the planner fast paths', () => {
       expect(view(handed)).toEqual(view(plain));
       expect(buildClusters(handed, config)).toEqual(buildClusters(plain, config));
     }
+  });
+
+  it('eligibility reads "the frontmatter is a YAML document" from the quick parse as the full parse says it', () => {
+    const plainSays = (text: string) => parseSkill(text, { file: 'SKILL.md', fullParse: true }).document !== undefined;
+    const quickSays = (text: string) => hasYamlDocument(parseSkill(text, { file: 'SKILL.md' }));
+    const texts = [...readCorpusEntries().map((e) => e.text), ...generateCuratedLibrary(300, 9).skills.map((s) => s.text)];
+    expect(texts.length).toBeGreaterThan(300);
+    for (const text of texts) expect(quickSays(text), text.slice(0, 80)).toBe(plainSays(text));
+    // Frontmatter the quick reader must read as the parser does or refuse: broken YAML, duplicate keys, flow, nesting.
+    const scalar = fc.constantFrom('a', 'plain words', '"quoted: x"', "'it''s'", 'true', 'a: b', '"', '[x', '{', '*ref', '&a b', '');
+    const key = fc.constantFrom('name', 'description', 'metadata', 'a-b', 'x');
+    const line = fc.oneof(
+      fc.tuple(key, scalar).map(([k, v]) => `${k}: ${v}`),
+      fc.tuple(key, yamlBlock(key, scalar)).map(([k, b]) => `${k}:\n${indentYaml(b)}`),
+      fc.constantFrom('', '  ', '- a', ': x', '\t'),
+    );
+    let documents = 0;
+    let none = 0;
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 5 }), (lines) => {
+        const text = `---\n${lines.join('\n')}\n---\nBody\n`;
+        const plain = plainSays(text);
+        expect(quickSays(text)).toBe(plain);
+        if (plain) documents++;
+        else none++;
+      }),
+      { numRuns: 2000 },
+    );
+    // Both answers occur, so the property can fail either way.
+    expect(documents).toBeGreaterThan(100);
+    expect(none).toBeGreaterThan(10);
   });
 });
