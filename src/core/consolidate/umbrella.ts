@@ -23,13 +23,13 @@ export function chooseUmbrella(
 ): UmbrellaChoice {
   const named = members.find((m) => m.name === prefix);
   if (named) return { kind: 'existing', umbrella: named, why: `its name is the shared prefix \`${prefix}\`` };
+  // Counted once per member: the comparator asks for each member's count several times.
+  const counts = new Map(members.map((m) => [m, countSections(m.parsed.body)]));
+  const count = (m: SkillFeatures) => counts.get(m) as number;
   const broadest = [...members].sort(
-    (a, b) =>
-      countSections(b.parsed.body) - countSections(a.parsed.body) ||
-      b.parsed.body.length - a.parsed.body.length ||
-      a.name.localeCompare(b.name),
+    (a, b) => count(b) - count(a) || b.parsed.body.length - a.parsed.body.length || a.name.localeCompare(b.name),
   )[0] as SkillFeatures;
-  const sections = countSections(broadest.parsed.body);
+  const sections = count(broadest);
   if (sections >= config.umbrella_min_sections)
     return { kind: 'existing', umbrella: broadest, why: `it is the broadest member (${sections} sections)` };
   const telling = prefix ? findTellingName(prefix, members, taken) : undefined;

@@ -9,6 +9,7 @@ import { maskText } from '../../../src/core/consolidate/guard.js';
 import { demoteHeadings, listHeadings, listParagraphs } from '../../../src/core/consolidate/markdown.js';
 import { buildSignature, findCandidatePairs } from '../../../src/core/consolidate/minhash.js';
 import { hashString, tokenizeWords } from '../../../src/core/consolidate/shingles.js';
+import { utf8Length } from '../../../src/core/consolidate/validity.js';
 import { parseSkill } from '../../../src/core/skill/index.js';
 import type { ParsedSkill } from '../../../src/core/skill/types.js';
 import { readCorpusEntries } from '../../fixtures/consolidate/labelled-library.js';
@@ -245,5 +246,19 @@ describe('the planner fast paths', () => {
     // Both answers occur, so the property can fail either way.
     expect(documents).toBeGreaterThan(100);
     expect(none).toBeGreaterThan(10);
+  });
+
+  it('counts the UTF-8 bytes of a string as TextEncoder encodes it (lone surrogates as U+FFFD)', () => {
+    const unit = fc.oneof(
+      fc.constantFrom('a', '\u007f', '\u0080', 'é', '\u07ff', '\u0800', '€', '\uffff', '\ud83d\ude00', '\ud800', '\udc00', '\udbff\udfff'),
+      fc.string({ unit: 'binary', maxLength: 3 }),
+    );
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 30 }), (units) => {
+        const text = units.join('');
+        expect(utf8Length(text)).toBe(new TextEncoder().encode(text).length);
+      }),
+      { numRuns: 5000 },
+    );
   });
 });
