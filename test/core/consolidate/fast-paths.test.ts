@@ -14,7 +14,7 @@ import { parseSkill } from '../../../src/core/skill/index.js';
 import type { ParsedSkill } from '../../../src/core/skill/types.js';
 import { readCorpusEntries } from '../../fixtures/consolidate/labelled-library.js';
 import { indentYaml, yamlBlock } from '../../helpers/yaml-arbitrary.js';
-import { replaceWords } from '../../../src/core/consolidate/rewrite.js';
+import { listWantedWords, listWordsWithRepeats, replaceWords } from '../../../src/core/consolidate/rewrite.js';
 
 /** The banding rule itself, over all pairs: two signatures are candidates when they agree on every row of some band. */
 function candidatePairsByDefinition(signatures: readonly Uint32Array[], hashes: number, bands: number): number[] {
@@ -259,6 +259,21 @@ describe('the planner fast paths', () => {
         expect(utf8Length(text)).toBe(new TextEncoder().encode(text).length);
       }),
       { numRuns: 5000 },
+    );
+  });
+
+  it('lists the wanted words of a text, repeats included, as filtering every word does', () => {
+    const piece = fc.constantFrom('ab', 'a', 'b-c', 'abc', 'x_y', 'é', ' ', '\n', '/', '.', '-', '_', '[ab](ab)', '§', '9', 'AB');
+    const names = fc.array(fc.constantFrom('ab', 'a', 'b-c', 'abc', 'x_y', '-', 'AB', 'ab-'), { maxLength: 4 });
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), names, (pieces, wanted) => {
+        const text = pieces.join('');
+        const set = new Set<string>(wanted);
+        expect(listWantedWords(text, set, new Set(wanted.map((w) => w.length)))).toEqual(
+          listWordsWithRepeats(text).filter((w) => set.has(w)),
+        );
+      }),
+      { numRuns: 3000 },
     );
   });
 });
