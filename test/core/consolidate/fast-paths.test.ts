@@ -8,7 +8,7 @@ import { buildAllFeatures } from '../../../src/core/consolidate/features.js';
 import { maskText } from '../../../src/core/consolidate/guard.js';
 import { demoteHeadings, listHeadings, listParagraphs } from '../../../src/core/consolidate/markdown.js';
 import { buildSignature, findCandidatePairs } from '../../../src/core/consolidate/minhash.js';
-import { hashString, tokenizeWords } from '../../../src/core/consolidate/shingles.js';
+import { buildShingles, hashString, tokenizeWords } from '../../../src/core/consolidate/shingles.js';
 import { utf8Length } from '../../../src/core/consolidate/validity.js';
 import { parseSkill } from '../../../src/core/skill/index.js';
 import type { ParsedSkill } from '../../../src/core/skill/types.js';
@@ -275,5 +275,44 @@ describe('the planner fast paths', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+
+  it('hashes the words of ASCII text in one pass as tokenizing and hashing each word does', () => {
+    const plain = (text: string) => Uint32Array.from(new Set(tokenizeWords(text).map(hashString))).sort();
+    // Stop words in any case, numbers, one-letter words, separators, and letters that lowercase into ASCII (the plain path's).
+    const piece = fc.oneof(
+      fc.constantFrom(
+        'The',
+        'AND',
+        'or',
+        'examples',
+        'eg',
+        'e',
+        'i',
+        'x1',
+        '12',
+        '007',
+        'a9',
+        'Zz',
+        'deploy',
+        ' ',
+        '\n',
+        '-',
+        '_',
+        '.',
+        '/',
+      ),
+      fc.constantFrom('\u0130', '\u212a', 'é', 'Straße', '\u0000', '\u007f'),
+      fc.string({ maxLength: 4 }),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
+        const text = pieces.join('');
+        expect(buildShingles(text)).toEqual(plain(text));
+      }),
+      { numRuns: 5000 },
+    );
+    for (const skill of generateCuratedLibrary(200, 3).skills) expect(buildShingles(skill.text)).toEqual(plain(skill.text));
+    for (const entry of readCorpusEntries()) expect(buildShingles(entry.text), entry.name).toEqual(plain(entry.text));
   });
 });
