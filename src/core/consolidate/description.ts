@@ -2,11 +2,19 @@ import { maxDescriptionLength } from '../rules/index.js';
 
 /** Code-point aware cut at a word boundary, marked with an ellipsis. */
 export function fitDescription(text: string, max = maxDescriptionLength): string {
-  const points = [...text.replace(/\s+/g, ' ').trim()];
-  if (points.length <= max) return points.join('');
+  const clean = text.replace(/\s+/g, ' ').trim();
+  // A string has no more code points than UTF-16 units: a short one needs no split into code points.
+  if (clean.length <= max) return clean;
+  const points = [...clean];
+  if (points.length <= max) return clean;
   const head = points.slice(0, max - 1).join('');
   const space = head.lastIndexOf(' ');
   return `${(space > max / 2 ? head.slice(0, space) : head).replace(/[\s,;:.]+$/, '')}…`;
+}
+
+/** Whether the text has at most `max` code points (as `[...text].length <= max`), without splitting a short text. */
+function withinCodePoints(text: string, max: number): boolean {
+  return text.length <= max || [...text].length <= max;
 }
 
 /** The first sentence of a description, without angle brackets (the spec forbids them), at most `max` characters. */
@@ -86,7 +94,7 @@ export function buildUmbrellaDescription(input: { topic: string; base?: string; 
   };
   for (const size of [160, 100, 60, 0]) {
     const text = `${covers(size)} ${uses}`.trim();
-    if ([...text].length <= maxDescriptionLength) return { description: text };
+    if (withinCodePoints(text, maxDescriptionLength)) return { description: text };
   }
   const head = covers(0);
   const room = maxDescriptionLength - [...head].length - 1;

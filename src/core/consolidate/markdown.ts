@@ -60,6 +60,17 @@ export function listParagraphs(text: string): string[] {
   return out;
 }
 
+/** Whether text[start, end) is blank as `trim() === ''` says, without cutting it out (ASCII answered directly). */
+function isBlankLine(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || (c >= 9 && c <= 13)) continue;
+    // Beyond ASCII, trim's whitespace (U+00A0, U+2028, U+FEFF…) decides.
+    return c < 128 ? false : text.slice(start, end).trim() === '';
+  }
+  return true;
+}
+
 /**
  * listParagraphs of a text with no fence: each block is cut from the text
  * itself rather than joined from its lines (its newlines are whitespace the
@@ -78,8 +89,7 @@ function listParagraphsWithoutFences(text: string): string[] {
   for (let start = 0; start <= text.length;) {
     const newline = text.indexOf('\n', start);
     const end = newline === -1 ? text.length : newline;
-    const line = text.slice(start, end);
-    if (line.trim() === '' || (isHeadingStart(line) && headingLine.test(line))) flush();
+    if (isBlankLine(text, start, end) || (text.charCodeAt(start) === 35 && headingLine.test(text.slice(start, end)))) flush();
     else {
       if (blockStart === -1) blockStart = start;
       blockEnd = end;

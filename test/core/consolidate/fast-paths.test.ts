@@ -114,6 +114,9 @@ describe('the planner fast paths', () => {
       '###### z',
       '####### w',
       '  # q',
+      '\u00a0',
+      '\u2028',
+      ' é',
     );
     fc.assert(
       fc.property(
