@@ -6,7 +6,7 @@ import { resolveConsolidationConfig } from '../../../src/core/consolidate/config
 import { hasYamlDocument, selectCuratable } from '../../../src/core/consolidate/eligible.js';
 import { buildAllFeatures } from '../../../src/core/consolidate/features.js';
 import { maskText } from '../../../src/core/consolidate/guard.js';
-import { demoteHeadings, listHeadings, listParagraphs } from '../../../src/core/consolidate/markdown.js';
+import { collapseWhitespace, demoteHeadings, listHeadings, listParagraphs } from '../../../src/core/consolidate/markdown.js';
 import { buildSignature, findCandidatePairs } from '../../../src/core/consolidate/minhash.js';
 import { buildShingles, hashString, tokenizeWords } from '../../../src/core/consolidate/shingles.js';
 import { utf8Length } from '../../../src/core/consolidate/validity.js';
@@ -317,5 +317,42 @@ describe('the planner fast paths', () => {
     );
     for (const skill of generateCuratedLibrary(200, 3).skills) expect(buildShingles(skill.text)).toEqual(plain(skill.text));
     for (const entry of readCorpusEntries()) expect(buildShingles(entry.text), entry.name).toEqual(plain(entry.text));
+  });
+
+  it('collapses whitespace as the pattern and trim do', () => {
+    // ASCII and wider spaces, and look-alikes that are no \s (U+180E, U+200B).
+    const piece = fc.constantFrom(
+      'a',
+      'bc',
+      ' ',
+      '  ',
+      '\t',
+      '\n',
+      '\r',
+      '\v',
+      '\f',
+      '\u00a0',
+      '\u1680',
+      '\u180e',
+      '\u2000',
+      '\u200a',
+      '\u200b',
+      '\u2028',
+      '\u2029',
+      '\u202f',
+      '\u205f',
+      '\u3000',
+      '\ufeff',
+      'é',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), fc.nat(5), fc.nat(5), (pieces, cutStart, cutEnd) => {
+        const text = pieces.join('');
+        const start = Math.min(cutStart, text.length);
+        const end = Math.max(start, text.length - cutEnd);
+        expect(collapseWhitespace(text, start, end)).toBe(text.slice(start, end).replace(/\s+/g, ' ').trim());
+      }),
+      { numRuns: 5000 },
+    );
   });
 });
