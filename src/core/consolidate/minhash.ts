@@ -22,13 +22,16 @@ const seedCache = new Map<number, Uint32Array>();
 export function buildSignature(shingles: Uint32Array, hashes: number): Uint32Array {
   let salts = seedCache.get(hashes);
   if (!salts) seedCache.set(hashes, (salts = seeds(hashes)));
-  const signature = new Uint32Array(hashes).fill(0xffffffff);
-  for (let s = 0; s < shingles.length; s++) {
-    const shingle = shingles[s] as number;
-    for (let i = 0; i < hashes; i++) {
-      const h = mix(shingle ^ (salts[i] as number));
-      if (h < (signature[i] as number)) signature[i] = h;
+  const signature = new Uint32Array(hashes);
+  // One hash function at a time, its minimum in a local: the same minima as shingle by shingle, without a load and store per pair.
+  for (let i = 0; i < hashes; i++) {
+    const salt = salts[i] as number;
+    let min = 0xffffffff;
+    for (let s = 0; s < shingles.length; s++) {
+      const h = mix((shingles[s] as number) ^ salt);
+      if (h < min) min = h;
     }
+    signature[i] = min;
   }
   return signature;
 }

@@ -355,4 +355,19 @@ describe('the planner fast paths', () => {
       { numRuns: 5000 },
     );
   });
+
+  it('a signature is the minimum per hash over its shingles: of a union, the smaller of the parts', () => {
+    const shingles = fc.array(fc.nat({ max: 0xffffffff }), { maxLength: 20 }).map((v) => Uint32Array.from(v));
+    fc.assert(
+      fc.property(shingles, shingles, (a, b) => {
+        const union = new Uint32Array([...a, ...b]);
+        const [sa, sb] = [buildSignature(a, 16), buildSignature(b, 16)];
+        expect(buildSignature(union, 16)).toEqual(Uint32Array.from(sa, (v, i) => Math.min(v, sb[i] as number)));
+        // Order does not matter, and no shingle means no minimum (all ones).
+        expect(buildSignature(union.slice().reverse(), 16)).toEqual(buildSignature(union, 16));
+        expect(buildSignature(new Uint32Array(0), 16)).toEqual(new Uint32Array(16).fill(0xffffffff));
+      }),
+      { numRuns: 500 },
+    );
+  });
 });
