@@ -42,13 +42,17 @@ export function checkPlan(input: GuardInput): string[] {
   const names = [plan.into, ...plan.from];
   const mask = memoMask(names);
   const archives = new Map(plan.archived.map((a) => [a.name, a]));
+  // Each folder's prefix made once per plan, not once per write and folder.
+  const intoPrefix = `${plan.intoDir}/`;
+  const fromPrefixes = plan.from.map((n) => `${byName.get(n)?.dir}/`);
+  const archivePrefixes = plan.archived.map((a) => `${a.to}/`);
   for (const [path, content] of writes) {
-    if (path.startsWith(`${plan.intoDir}/`)) {
+    if (path.startsWith(intoPrefix)) {
       if (content === null) after.delete(path.slice(plan.intoDir.length + 1));
       else after.set(path.slice(plan.intoDir.length + 1), content);
-    } else if (plan.from.some((n) => path.startsWith(`${byName.get(n)?.dir}/`))) {
+    } else if (fromPrefixes.some((prefix) => path.startsWith(prefix))) {
       if (content !== null) problems.push(`${path} is written inside an absorbed skill's folder`);
-    } else if (plan.archived.some((a) => path.startsWith(`${a.to}/`))) {
+    } else if (archivePrefixes.some((prefix) => path.startsWith(prefix))) {
       if (content === null) problems.push(`${path} is deleted inside an archive`);
     } else problems.push(...checkOutside(path, content, input.outside.get(path), mask));
   }

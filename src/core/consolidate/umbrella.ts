@@ -3,9 +3,24 @@ import { parseSkill, replaceBody, setField } from '../skill/index.js';
 import type { ConsolidationConfig } from './config.js';
 import { readToolList } from '../skill/tool-list.js';
 import type { SkillFeatures } from './features.js';
+import type { ParsedSkill } from '../skill/types.js';
 import { readPathList } from '../skill/path-list.js';
 import { countSections } from './markdown.js';
 import { findTellingName } from './umbrella-name.js';
+
+/**
+ * countSections of a parse's body, counted once per parse: the comparator
+ * below asks for each member's count several times, and each cluster is
+ * chosen for twice (its evidence, then its plan). Weak: a parse let go is
+ * forgotten.
+ */
+const sectionCounts = new WeakMap<ParsedSkill, number>();
+
+function sectionCount(parsed: ParsedSkill): number {
+  let count = sectionCounts.get(parsed);
+  if (count === undefined) sectionCounts.set(parsed, (count = countSections(parsed.body)));
+  return count;
+}
 
 export type UmbrellaChoice = { kind: 'existing'; umbrella: SkillFeatures; why: string } | { kind: 'new'; name: string; why: string };
 
@@ -23,9 +38,7 @@ export function chooseUmbrella(
 ): UmbrellaChoice {
   const named = members.find((m) => m.name === prefix);
   if (named) return { kind: 'existing', umbrella: named, why: `its name is the shared prefix \`${prefix}\`` };
-  // Counted once per member: the comparator asks for each member's count several times.
-  const counts = new Map(members.map((m) => [m, countSections(m.parsed.body)]));
-  const count = (m: SkillFeatures) => counts.get(m) as number;
+  const count = (m: SkillFeatures) => sectionCount(m.parsed);
   const broadest = [...members].sort(
     (a, b) => count(b) - count(a) || b.parsed.body.length - a.parsed.body.length || a.name.localeCompare(b.name),
   )[0] as SkillFeatures;
