@@ -19,9 +19,14 @@ function withinCodePoints(text: string, max: number): boolean {
 
 /** The first sentence of a description, without angle brackets (the spec forbids them), at most `max` characters. */
 export function firstClause(description: string, max: number): string {
+  return fitDescription(firstSentence(description), max);
+}
+
+/** What firstClause fits: the first sentence, without angle brackets and its closing mark (the same for every length). */
+function firstSentence(description: string): string {
   const clean = description.replace(/[<>]/g, '').replace(/\s+/g, ' ').trim();
   const sentence = /^(.+?[.!?])(\s|$)/.exec(clean)?.[1] ?? clean;
-  return fitDescription(sentence.replace(/[.!?]$/, ''), max);
+  return sentence.replace(/[.!?]$/, '');
 }
 
 export interface DescribedMember {
@@ -88,8 +93,12 @@ function triggerSentence(triggers: readonly string[]): string {
 export function buildUmbrellaDescription(input: { topic: string; base?: string; members: readonly DescribedMember[] }): UmbrellaWording {
   const triggers = mergeTriggers(input.members);
   const uses = triggerSentence(triggers);
+  // Each member's first sentence found once, then fitted to each length tried.
+  const sentences = input.members.map((m) => firstSentence(m.description));
   const covers = (size: number) => {
-    const clauses = input.members.map((m) => (size === 0 ? m.name : `${m.name} (${firstClause(m.description, size)})`)).join('; ');
+    const clauses = input.members
+      .map((m, i) => (size === 0 ? m.name : `${m.name} (${fitDescription(sentences[i] as string, size)})`))
+      .join('; ');
     return input.base !== undefined ? `${input.base.trim()} Also covers: ${clauses}.` : `${input.topic}: covers ${clauses}.`;
   };
   for (const size of [160, 100, 60, 0]) {
