@@ -191,8 +191,11 @@ describe('the planner fast paths', () => {
     const signature = fc.array(fc.constantFrom(0, 1, 2, 0xffffffff, 7), { minLength: 16, maxLength: 16 }).map((v) => Uint32Array.from(v));
     fc.assert(
       fc.property(fc.array(signature, { maxLength: 40 }), fc.constantFrom(2, 4, 8, 16), (signatures, bands) => {
-        const found = [...findCandidatePairs(signatures, { minhash_hashes: 16, lsh_bands: bands })].sort((x, y) => x - y);
+        const config = { minhash_hashes: 16, lsh_bands: bands };
+        const found = [...findCandidatePairs(signatures, config)].sort((x, y) => x - y);
         expect(found).toEqual(candidatePairsByDefinition(signatures, 16, bands));
+        // The Map of keys that a library of 2^21 signatures or more takes.
+        expect([...findCandidatePairs(signatures, config, 0)].sort((x, y) => x - y)).toEqual(found);
       }),
       { numRuns: 300 },
     );
