@@ -177,7 +177,8 @@ function renderSection(
   config: ConsolidationConfig,
 ): { text: string; demoted: boolean } {
   const { member, title } = section;
-  const rest = splitTitle(member.parsed.body).rest.replace(/^\n+/, '').replace(/\s+$/, '');
+  // trimEnd drops the trailing run of `\s` the pattern `\s+$` would, without trying the pattern at every position.
+  const rest = splitTitle(member.parsed.body).rest.replace(/^\n+/, '').trimEnd();
   const description = (stringField(member.parsed, 'description') ?? '').trim();
   // Where the section came from is for people and tools, not prose the agent reads: an HTML comment.
   const lead = `## ${title}\n\n<!-- skillgarden: from the skill ${member.name} (${member.skill.dir}) -->\n${description}\n`;

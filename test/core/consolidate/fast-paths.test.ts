@@ -354,6 +354,8 @@ describe('the planner fast paths', () => {
         const start = Math.min(cutStart, text.length);
         const end = Math.max(start, text.length - cutEnd);
         expect(collapseWhitespace(text, start, end)).toBe(text.slice(start, end).replace(/\s+/g, ' ').trim());
+        // renderSection's trimEnd for the pattern it replaced.
+        expect(text.trimEnd()).toBe(text.replace(/\s+$/, ''));
       }),
       { numRuns: 5000 },
     );
