@@ -4,7 +4,7 @@ import { isProfileName, profileNames } from '../../core/schema/types.js';
 import type { ValidateReport } from '../../services/validate.js';
 import { runValidatePass } from '../../services/validate-pass.js';
 import { compareFindings, type Finding } from '../../core/findings.js';
-import { toFindings } from '../../core/scan/index.js';
+import { toFindings } from '../../core/scan/report.js';
 import { createDirCache } from '../../store/dir-cache.js';
 import { requireConfig } from '../../services/config-file.js';
 import { openLibrary, requireSkills } from '../../store/layout/discover-library.js';
