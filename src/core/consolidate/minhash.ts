@@ -78,7 +78,6 @@ export function findCandidatePairs(
   return pairs;
 }
 
-
 /** A band's key for one signature: a hash of its rows, seeded by the band. */
 function bandKey(signature: Uint32Array, band: number, start: number, rows: number): number {
   let key = band;
