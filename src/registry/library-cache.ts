@@ -168,11 +168,11 @@ export class LibraryCache {
     // The discovery's lstat of each plain SKILL.md is its stamp (the same as a stat): one call per skill, not two.
     // Only on the real file system: a test's injected one must see every stat.
     const stamps = this.fs === nodeScanFs ? new Map<string, Stamp | undefined>() : undefined;
-    const { library, roots, readDir } = scanLibrary(this.source, stamps && ((file, stat) => stamps.set(file, stampOf(stat))));
+    const { library, roots, listed, readDir } = scanLibrary(this.source, stamps && ((file, stat) => stamps.set(file, stampOf(stat))));
     const locations = library.skills;
     this.rootDirs = roots;
     this.escapedSkills = library.escaped;
-    this.folders = readFolderSnapshot(roots, locations, this.fs, readDir);
+    this.folders = readFolderSnapshot(roots, listed, locations, this.fs, readDir);
     this.duplicates.length = 0;
     this.duplicates.push(...library.findings);
     const seen = new Set<string>();

@@ -53,23 +53,35 @@ export interface FolderSnapshot {
 }
 
 /**
- * The library's folders (root, and every folder under it that is not a
- * skill: categories and empty folders that may become skills): adding or
- * removing a skill changes one of their modification times.
+ * The library's folders (each root, every folder the discovery listed that is
+ * not a skill, such as categories, and every folder in those that is not a
+ * skill yet, such as an empty one that may become one): adding or removing a
+ * skill changes one of their modification times. `listed`: the folders the
+ * discovery read, at whatever depth its layout descends.
  */
 export function readFolderSnapshot(
   roots: readonly string[],
+  listed: Iterable<string>,
   locations: readonly SkillLocation[],
   fs: ScanFs,
   readDir: ReadDir = readDirUncached,
 ): FolderSnapshot {
   const skillDirs = new Set(locations.map((l) => l.dir));
+  // A folder inside a skill is the skill's content, not a place a skill can appear.
+  const inSkill = (dir: string): boolean => {
+    for (let at = dir.lastIndexOf(sep); at > 0; at = dir.lastIndexOf(sep, at - 1)) if (skillDirs.has(dir.slice(0, at))) return true;
+    return skillDirs.has(dir);
+  };
+  // Only folders at or under a root: the layout probes' listings (the repository's top, `.claude`, `plugins`) would
+  // make every file written at the top of the repository rediscover the library; a new layout needs a restart.
+  const underRoot = (dir: string): boolean => roots.some((root) => dir === root || dir.startsWith(root + sep));
   const stamps = new Map<string, Stamp | undefined>();
-  for (const root of roots) {
-    stamps.set(root, stampOf(fs.stat(root)));
-    for (const name of listFolderNames(root, readDir)) {
-      const dir = join(root, name);
-      if (!skillDirs.has(dir)) stamps.set(dir, stampOf(fs.stat(dir)));
+  for (const folder of new Set([...roots, ...listed])) {
+    if (!underRoot(folder) || inSkill(folder)) continue;
+    if (!stamps.has(folder)) stamps.set(folder, stampOf(fs.stat(folder)));
+    for (const name of listFolderNames(folder, readDir)) {
+      const dir = join(folder, name);
+      if (!skillDirs.has(dir) && !stamps.has(dir)) stamps.set(dir, stampOf(fs.stat(dir)));
     }
   }
   return { stamps };
@@ -88,17 +100,22 @@ export interface LibrarySource {
 
 /**
  * The one discovery every command uses, with the absolute roots whose listings decide which skills exist, and
- * the listings it read (readFolderSnapshot lists the roots again otherwise). Skill folders are still probed by
+ * the folders it listed and the listings it read (readFolderSnapshot lists the roots again otherwise). Skill folders are still probed by
  * one lstat each: `onSkillFile` is told each plain SKILL.md's.
  */
 export function scanLibrary(
   source: LibrarySource,
   onSkillFile?: (file: string, stat: FileStat) => void,
-): { library: DiscoveredLibrary; roots: string[]; readDir: ReadDir } {
-  const readDir = createDirCache();
+): { library: DiscoveredLibrary; roots: string[]; listed: string[]; readDir: ReadDir } {
+  const cache = createDirCache();
+  const listed: string[] = [];
+  const readDir: ReadDir = (path) => {
+    listed.push(path);
+    return cache(path);
+  };
   const library = openLibrary(source.repoDir, source.skillsDir, { readDir, probe: 'stat', ...(onSkillFile ? { onSkillFile } : {}) });
   const roots = [...new Set([...library.layout.roots.map((r) => r.path), ...library.layout.listed.map((l) => l.path)])];
-  return { library, roots: roots.map((r) => join(source.repoDir, r)), readDir };
+  return { library, roots: roots.map((r) => join(source.repoDir, r)), listed, readDir: cache };
 }
 
 export function skillFilePath(location: SkillLocation): string {

@@ -189,6 +189,20 @@ describe('refresh', () => {
     expect((await registry.refresh()).added).toEqual(['empty']);
   });
 
+  it('finds a SKILL.md written into a folder without one inside a category folder', async () => {
+    const dir = library({
+      'skills/cat/c/SKILL.md': skillText('c'),
+      'skills/cat/empty/notes.txt': 'x',
+      'skills/cat/deep/er/notes.txt': 'x',
+    });
+    const registry = await SkillRegistry.open({ repoDir: dir, now: () => now });
+    expect(await registry.refresh()).toEqual({ added: [], changed: [], removed: [], invalid: [] });
+    writeFileSync(join(dir, 'skills/cat/empty/SKILL.md'), skillText('empty'));
+    const later = new Date(Date.now() + 5_000);
+    utimesSync(join(dir, 'skills/cat/empty'), later, later);
+    expect((await registry.refresh()).added).toEqual(['empty']);
+  });
+
   it('keeps serving the last valid version of a skill edited into invalidity, and reports it', async () => {
     const dir = library({ 'skills/a/SKILL.md': skillText('a', '', 'Good body\n') });
     const registry = await SkillRegistry.open({ repoDir: dir, now: () => now });
