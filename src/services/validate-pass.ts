@@ -122,6 +122,8 @@ export interface ShardResult {
 interface ShardCaches {
   validate: { cache: RecordingValidateCache; tracked: TrackedBlobs | undefined; save(): void } | undefined;
   scan: (PersistedScanCache & { puts: [string, string, CachedFileScan][] }) | undefined;
+  /** Nothing cached (a first run, or no caches): the scan will read every file, so validate reads them as it lists them. */
+  readAhead: boolean;
 }
 
 /**
@@ -255,10 +257,10 @@ export function startWorkersEarly(
 
 /** Opens this thread's views of validate's and the scan's caches (one read of git's index for both). */
 export async function openShardCaches(job: Pick<ShardSetup, 'repo' | 'cache' | 'scan'>): Promise<ShardCaches> {
-  if (!job.cache) return { validate: undefined, scan: undefined };
+  if (!job.cache) return { validate: undefined, scan: undefined, readAhead: true };
   const scan = job.scan ? await openScanCache(job.repo, job.scan) : undefined;
   const validate = await openValidateCache(job.repo, scan ? { tracked: scan.tracked } : {});
-  return { validate, scan: scan ? recordPuts(scan) : undefined };
+  return { validate, scan: scan ? recordPuts(scan) : undefined, readAhead: (validate?.cache.known ?? 0) === 0 };
 }
 
 /** The scan cache, remembering what was put in it (a worker hands that back to be saved once). */
@@ -312,6 +314,7 @@ async function runChunk(job: ShardJob, index: number, caches: ShardCaches, readD
     ...(files ? { files } : {}),
     ...(validate ? { cache: validate.cache } : {}),
     ...(validate?.tracked ? { tracked: validate.tracked } : {}),
+    ...(files && caches.readAhead ? { readAhead: true } : {}),
   });
   const scan = job.scan
     ? await scanSkillFolders(

@@ -39,6 +39,8 @@ export interface ValidateOptions {
   cache?: ValidateCache;
   /** Git's index: with `cache`, an unchanged tracked SKILL.md whose findings are cached is not even read. */
   tracked?: TrackedBlobs;
+  /** With `files`: the scan that follows will read every file (a cold run), so each is read as it is listed (read-skill.ts). */
+  readAhead?: boolean;
 }
 
 export interface ValidateReport {
@@ -141,7 +143,7 @@ function validateTarget(target: Target, explicit: boolean, readDir: ReadDir, pro
     readDir,
     ...(target.linked === undefined ? {} : { linked: target.linked }),
     ...(explicit ? {} : { repository: options.cwd }),
-    ...(options.files ? { files: options.files } : {}),
+    ...(options.files ? { files: options.files, readAhead: options.readAhead === true } : {}),
     ...(cache && tracked
       ? {
           knownBlob: (file: string, stat: Stats) => tracked.oidIfUnchanged(file, stat),
