@@ -55,7 +55,8 @@ async function validateOnce({ io, global, positionals, values }: CommandContext)
   const cache = values['no-cache'] !== true;
   // Discovery's folder listings are the pass's: each skill folder is listed once. With the caches, a folder whose stat is
   // the one an earlier run kept with its listing is not listed again (dir-cache.ts).
-  const kept = cache ? await openKeptListings(global.repo) : undefined;
+  // The whole library only: a run over a few paths would read every listing kept to use a handful.
+  const kept = cache && paths.length === 0 ? await openKeptListings(global.repo) : undefined;
   const readDir = createDirCache(undefined, kept?.kept);
   // One pass per skill (validate, then the scan on the SKILL.md validate read), over the machine's cores for a large library.
   const threads = readThreads(io.env.SKILLGARDEN_THREADS);
