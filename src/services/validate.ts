@@ -76,11 +76,14 @@ export function resolveValidateTargets(
   const library = options.library ?? openLibrary(options.cwd, options.skillsDir, { readDir });
   // A skill the manifest lists was not found in a listing: whether it is a link is not known.
   const listed = new Set(library.layout.listed.map((l) => l.path));
+  // A library has a root or a few: each joined once, not once per skill (path.join normalises on every call).
+  const roots = new Map<string, string>();
+  const rootOf = (root: string) => roots.get(root) ?? roots.set(root, join(options.cwd, root)).get(root)!;
   const targets = library.skills.map((s) => ({
     dir: s.dir,
     name: s.name,
     boundary: options.cwd,
-    libraryRoot: join(options.cwd, s.root),
+    libraryRoot: rootOf(s.root),
     ...(listed.has(s.path) ? {} : { linked: s.linked === true }),
   }));
   return { targets, findings: [...library.findings], explicit: false, library };
