@@ -7,10 +7,16 @@
  * prints where their verdicts differ and why, and times both on the same folders at three
  * sizes. Without a runnable skills-ref it says so, compares against a re-statement of its
  * rules instead, and exits 0. How to obtain skills-ref: bench/skills-ref/README.md.
+ *
+ * It also times the run people repeat: `skillgarden validate` on a committed copy of the
+ * corpus (a temporary git repository, where the caches of .git/skillgarden/ apply), cold
+ * (no cache) and warm (unchanged since the last run), median of 3 each, wall and the
+ * children's CPU, beside skills-ref's single process in the same run.
+ * `BENCH_REPEAT_ONLY=1` runs only that (and skills-ref's process, median of 3).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Finding } from '../src/core/findings.js';
@@ -141,10 +147,95 @@ function rate(count: number, ms: number): string {
   return `${ms.toFixed(0)} ms | ${(ms / count).toFixed(2)} ms | ${Math.round((count * 1000) / ms)}/s`;
 }
 
+/** CPU time of the waited-for children so far, in ms (cutime + cstime of /proc/self/stat, 10 ms ticks); undefined off Linux. */
+function childrenCpuMs(): number | undefined {
+  if (!existsSync('/proc/self/stat')) return undefined;
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[13]) + Number(fields[14])) * 10;
+}
+
+const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** One timed child: wall and CPU (user + system) in ms. */
+function timedChild(run: () => void): { wall: number; cpu: number | undefined } {
+  const cpu0 = childrenCpuMs();
+  const started = performance.now();
+  run();
+  const wall = performance.now() - started;
+  const cpu1 = childrenCpuMs();
+  return { wall, cpu: cpu0 === undefined || cpu1 === undefined ? undefined : cpu1 - cpu0 };
+}
+
+/** git, isolated from the machine's configuration. */
+function git(cwd: string, ...args: string[]): void {
+  const env = { ...process.env, HOME: cwd, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+  const child = spawnSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', ...args], { cwd, env, encoding: 'utf8' });
+  if (child.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${child.stderr}`);
+}
+
+/**
+ * The corpus committed to a fresh repository, validated cold (the caches removed before each run) and warm (the
+ * library unchanged since the last run), as a person or a hook runs it, median of 3 each.
+ */
+function measureRepeat(dirs: readonly string[], referenceMs: number | undefined): void {
+  const repo = mkdtempSync(join(tmpdir(), 'skillgarden-corpus-repo-'));
+  try {
+    cpSync(corpus, repo, { recursive: true });
+    git(repo, 'init', '-q');
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-qm', 'corpus');
+    const caches = join(repo, '.git', 'skillgarden');
+    const run = () => {
+      const child = spawnSync(process.execPath, [bin, 'validate', '--json', '--profile', 'spec', '.'], {
+        cwd: repo,
+        encoding: 'utf8',
+        maxBuffer: 1 << 30,
+      });
+      if (child.status !== 0 && child.status !== 1) throw new Error(`skillgarden validate exited ${child.status}: ${child.stderr}`);
+    };
+    // git's racy window: a file written in the same second as the index is hashed again, as git would.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2_000);
+    const cold = [0, 1, 2].map(() => {
+      rmSync(caches, { recursive: true, force: true });
+      return timedChild(run);
+    });
+    run(); // the cache now holds what the last cold run found: a warm run follows one that filled it
+    const warm = [0, 1, 2].map(() => timedChild(run));
+    const fmt = (rows: { wall: number; cpu: number | undefined }[]) => {
+      const cpu = rows.every((r) => r.cpu !== undefined) ? ` (CPU ${median(rows.map((r) => r.cpu!)).toFixed(0)} ms)` : '';
+      return `${median(rows.map((r) => r.wall)).toFixed(0)} ms${cpu}`;
+    };
+    const coldMs = median(cold.map((r) => r.wall));
+    const warmMs = median(warm.map((r) => r.wall));
+    console.log(
+      `\n## The run people repeat: the corpus committed to a git repository (${dirs.length} skills, scan included, spec profile)\n`,
+    );
+    console.log('| run | wall, median of 3 | × skills-ref |\n|---|---:|---:|');
+    const times = (ms: number) => (referenceMs === undefined ? 'n/a' : `${(referenceMs / ms).toFixed(2)}×`);
+    if (referenceMs !== undefined) console.log(`| skills-ref, one Python process | ${referenceMs.toFixed(0)} ms | 1× |`);
+    console.log(`| skillgarden validate, cold (no cache) | ${fmt(cold)} | ${times(coldMs)} |`);
+    console.log(`| skillgarden validate, warm (unchanged library) | ${fmt(warm)} | ${times(warmMs)} |`);
+    console.log(
+      `\nwarm / cold: ${((100 * warmMs) / coldMs).toFixed(0)} % (load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}).`,
+    );
+  } finally {
+    rmSync(repo, { recursive: true, force: true });
+  }
+}
+
 function main(): void {
   const dirs = listSkillDirs(corpus);
   console.log(`# skills-ref conformance and speed\n\ncorpus: ${corpus} (${dirs.length} skill folders)`);
   const reference = resolveReference(process.env);
+  if (process.env.BENCH_REPEAT_ONLY === '1') {
+    if (reference.kind === 'missing') console.log(`\nskills-ref is not available (${reference.reason}): skillgarden alone.`);
+    const referenceMs = reference.kind === 'missing' ? undefined : median([0, 1, 2].map(() => runReference(reference, dirs).wallMs));
+    measureRepeat(dirs, referenceMs);
+    return;
+  }
 
   runValidate({ cwd: corpus, paths: dirs.slice(0, 1), profile: 'spec' }); // compile the schema profiles once
   const [ours, oursMs] = time(() => runOurs(dirs));
@@ -227,6 +318,7 @@ function printTiming(
       .map((l) => l.toFixed(1))
       .join(' ')}).`,
   );
+  measureRepeat(dirs, full.wallMs);
   const sample = dirs.filter((_, i) => i % Math.max(1, Math.floor(dirs.length / 20)) === 0).slice(0, 20);
   const perProcess = measureProcessPerSkill(reference, sample);
   if (perProcess === undefined) {

@@ -10,7 +10,7 @@ import type { ActionInputs } from './inputs.js';
 import type { ActionIo, Annotation, ModeResult } from './io.js';
 import { codeSpan, escapeMarkdown } from './markdown.js';
 import { readChangedFiles } from './repo-ops.js';
-import { toFindings } from '../core/scan/index.js';
+import { toFindings } from '../core/scan/report.js';
 import { writeSarifReport } from './sarif-output.js';
 import { readBaseProblems, splitByBase, type CheckedTree } from './validate-base.js';
 

@@ -20,7 +20,14 @@ const maxEntries = 200_000;
  */
 export class ContentCache<T> {
   private readonly old: Record<string, T>;
-  private readonly used = new Map<string, T>();
+  /** What this run put. */
+  private readonly fresh = new Map<string, T>();
+  /**
+   * Keys of `old` this run looked up and found, in order (repeats allowed):
+   * an array, not a second map, because a warm run finds every key and a map
+   * insert per lookup was most of a lookup's cost.
+   */
+  private readonly found: string[] = [];
   private added = 0;
   /** Lookups answered: work not done again. */
   hits = 0;
@@ -36,16 +43,21 @@ export class ContentCache<T> {
   }
 
   get(key: string): T | undefined {
-    const hit = this.used.get(key) ?? (Object.hasOwn(this.old, key) ? this.old[key] : undefined);
+    const put = this.fresh.size === 0 ? undefined : this.fresh.get(key);
+    if (put !== undefined) {
+      this.hits++;
+      return put;
+    }
+    const hit = Object.hasOwn(this.old, key) ? this.old[key] : undefined;
     if (hit !== undefined) {
-      this.used.set(key, hit);
+      this.found.push(key);
       this.hits++;
     }
     return hit;
   }
 
   put(key: string, value: T): void {
-    this.used.set(key, value);
+    this.fresh.set(key, value);
     this.added++;
   }
 
@@ -64,16 +76,24 @@ export class ContentCache<T> {
     return this.added > 0;
   }
 
+  /** What the run put, then what it used of the old entries, then the other old entries up to the bound. */
   toData(): ContentCacheData<T> {
-    const entries: Record<string, T> = Object.fromEntries(this.used);
-    let room = maxEntries - this.used.size;
+    // Pairs, then `fromEntries`: it defines each key as data, where `entries[key] = …` would set the prototype for `__proto__`.
+    const pairs: [string, T][] = [...this.fresh];
+    const written = new Set<string>(this.fresh.keys());
+    for (const key of this.found) {
+      if (written.has(key)) continue;
+      pairs.push([key, this.old[key]!]);
+      written.add(key);
+    }
+    let room = maxEntries - written.size;
     for (const key of Object.keys(this.old)) {
       if (room <= 0) break;
-      if (this.used.has(key)) continue;
-      entries[key] = this.old[key]!;
+      if (written.has(key)) continue;
+      pairs.push([key, this.old[key]!]);
       room--;
     }
-    return { version: 1, rules: this.rules, entries };
+    return { version: 1, rules: this.rules, entries: Object.fromEntries(pairs) };
   }
 }
 

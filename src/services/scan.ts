@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { basename, dirname, relative, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
 import { resolveScanConfig, type ScanConfig, type ScanConfigInput } from '../core/scan/config.js';
 import { buildScanReport, type ScanReport, type ScanResult } from '../core/scan/report.js';
@@ -10,6 +10,7 @@ import { discoverSkills } from '../store/discover.js';
 import { openLibrary, type DiscoveredLibrary, type EscapedSkill } from '../store/layout/discover-library.js';
 import { buildStructureFinding } from '../store/scan/structure-finding.js';
 import { buildVerdict } from '../core/scan/verdict.js';
+import { labelUnder } from '../store/scan/join-path.js';
 import { scanSkillDir, type ContentCache } from '../store/scan/scan-skill-dir.js';
 import { openScanCache } from '../store/scan/scan-cache-file.js';
 
@@ -78,6 +79,11 @@ async function resolveTargets(path: string, deep: boolean, readDir: ReadDir): Pr
 }
 
 async function mapPool<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  if (limit <= 1) {
+    const out: R[] = [];
+    for (const item of items) out.push(await fn(item));
+    return out;
+  }
   const out = new Array<R>(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -127,8 +133,9 @@ export interface ScanFoldersOptions extends Pick<RunScanOptions, 'files' | 'prov
 /** Scans skill folders already found (a library's, or part of one: validate spreads a large library over threads), in order. */
 export async function scanSkillFolders(dirs: readonly string[], options: ScanFoldersOptions): Promise<ScanResult[]> {
   const { repo, config, readDir, cache } = options;
-  return mapPool(dirs, options.concurrency ?? 8, (dir) => {
-    const label = relative(repo, dir).split('\\').join('/') || '.';
+  // Each folder is scanned synchronously (the awaits are for the engine's first import): one after the other unless asked.
+  return mapPool(dirs, options.concurrency ?? 1, (dir) => {
+    const label = labelUnder(repo, dir);
     const provenance = options.provenanceOf?.({ name: basename(dir), dir: label });
     return scanSkillDir(dir, {
       config,

@@ -5,7 +5,7 @@ import type { ValidateReport } from '../../services/validate.js';
 import { earlyWorkerCount, runValidatePass, startWorkersEarly, type ValidatePassOptions } from '../../services/validate-pass.js';
 import { indexEntryCount } from '../../store/index-count.js';
 import { compareFindings, type Finding } from '../../core/findings.js';
-import { toFindings } from '../../core/scan/index.js';
+import { toFindings } from '../../core/scan/report.js';
 import { createDirCache } from '../../store/dir-cache.js';
 import { openKeptListings } from '../../store/dir-listings-file.js';
 import { requireConfig } from '../../services/config-file.js';

@@ -3,6 +3,7 @@ import { excerpt } from '../findings.js';
 import { resolveScanConfig, type ScanConfig, type WriteSource } from './config.js';
 import { buildContentFindings } from './content-findings.js';
 import { decodeContent } from './content.js';
+import { decidePolicy } from './policy-decision.js';
 import { scanSkillText } from './match.js';
 import { applyAllowList } from './suppress.js';
 import type { PolicyDecision, ScanFinding, ScanProvenance, ScanVerdict } from './types.js';
@@ -31,15 +32,7 @@ export function resolveProvenance(input: ProvenanceInput, trustedSources: readon
   return trusted ? 'trusted' : 'community';
 }
 
-/** The decision for a provenance and verdict; a write's source (foreground or background) may override the provenance's row. */
-export function decidePolicy(
-  provenance: ScanProvenance,
-  verdict: ScanVerdict,
-  config: ScanConfig = resolveScanConfig(),
-  source?: WriteSource,
-): PolicyDecision {
-  return (source && config.bySource[source][provenance]?.[verdict]) ?? config.policy[provenance][verdict];
-}
+export { decidePolicy } from './policy-decision.js';
 
 export interface WritePolicyInput {
   skill: string;

@@ -1,28 +1,16 @@
-import { ContentCache, fingerprint } from '../content-cache.js';
-import { THREAT_RULES, type ThreatRule } from './rules.js';
-import { SPECIAL_RULES } from './special-rules.js';
+import { ContentCache } from '../content-cache.js';
 import type { ScanFinding } from './types.js';
 
 /**
  * Bump when how a file's text is judged changes outside the rule table (the
  * matcher, the context judge, the variants, content decoding): a cache built
  * by the older code is then dropped whole. Changes to the rules themselves
- * are seen by `ruleSetVersion` without a bump.
+ * are seen by `ruleSetVersion` (rule-set-version.ts) without a bump.
  */
 export const scanEngineVersion = 1;
 
 /** What one file's content yielded (its structure findings are recomputed each time: they depend on its stat, not its bytes). */
 export type CachedFileScan = readonly ScanFinding[];
-
-/** A fingerprint of everything that decides a file's content findings: every rule's fields, and the engine version. */
-export function ruleSetVersion(rules: readonly ThreatRule[] = THREAT_RULES): string {
-  const table = rules.map((r) => [
-    ...[r.id, r.category, r.severity, r.pattern.source, r.pattern.flags, r.message, r.hint],
-    ...[r.accept ? String(r.accept) : null, r.demoteWhenQuoted ?? false, r.triggers ?? null, r.base64Run ?? null],
-  ]);
-  const specials = SPECIAL_RULES.map((r) => [r.id, r.category, r.severity, r.message, r.hint]);
-  return `${scanEngineVersion}:${rules.length}:${fingerprint(JSON.stringify([table, specials]))}`;
-}
 
 /**
  * The scan's cache: a file's content findings by its git blob id and the path

@@ -1,4 +1,5 @@
-import { ScanCache, ruleSetVersion } from '../../core/scan/scan-cache.js';
+import { builtinRuleSetVersion } from '../../core/scan/rule-set-version.generated.js';
+import { ScanCache } from '../../core/scan/scan-cache.js';
 import type { ScanConfig } from '../../core/scan/config.js';
 import { openRepoCache } from '../repo-cache.js';
 import type { ContentCache } from './scan-skill-dir.js';
@@ -16,7 +17,7 @@ export const scanCacheFileName = 'scan-cache.json';
 export async function openScanCache(repo: string, config: ScanConfig): Promise<PersistedScanCache | undefined> {
   const file = await openRepoCache(repo, scanCacheFileName);
   if (!file) return undefined;
-  const cache = new ScanCache(file.data, `${ruleSetVersion()}:${config.limits.maxFileBytes}`);
+  const cache = new ScanCache(file.data, `${builtinRuleSetVersion}:${config.limits.maxFileBytes}`);
   return {
     cache,
     tracked: readTrackedBlobs(file.dir, file.gitdir),

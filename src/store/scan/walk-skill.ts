@@ -1,11 +1,12 @@
 import type { Dirent } from 'node:fs';
 import { readFileSync, realpathSync } from 'node:fs';
-import { join, posix, relative, sep } from 'node:path';
+import { join, normalize, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { SkillgardenError } from '../../core/errors.js';
 import { readDirUncached, type ReadDir } from '../dir-cache.js';
 import type { ScanLimits } from '../../core/scan/config.js';
 import type { ScanFinding } from '../../core/scan/types.js';
+import { joinEntry } from './join-path.js';
 import { buildStructureFinding } from './structure-finding.js';
 
 export interface WalkedFile {
@@ -102,8 +103,8 @@ function visitDir(state: WalkState, abs: string, rel: string, depth: number, lis
   // A folder with its own SKILL.md is a nested skill, scanned on its own.
   if (depth > 0 && entries.some((e) => e.name === 'SKILL.md')) return;
   for (const entry of entries) {
-    const childRel = rel === '' ? entry.name : posix.join(rel, entry.name);
-    const childAbs = join(abs, entry.name);
+    const childRel = rel === '' ? entry.name : `${rel}/${entry.name}`;
+    const childAbs = joinEntry(abs, entry.name);
     if (entry.name === '.git') continue;
     if (childRel !== 'SKILL.md' && state.ignore?.ignores(entry.isDirectory() ? `${childRel}/` : childRel)) continue;
     if (entry.isSymbolicLink()) visitLink(state, childAbs, childRel);
@@ -152,6 +153,7 @@ export function walkSkill(dir: string, limits: ScanLimits, readDir: ReadDir = re
     findings: [],
     overflow: false,
   };
-  visitDir(state, dir, '', 0, entries);
+  // Normalised once (as path.join did per entry): the walk's paths are then joined by concatenation.
+  visitDir(state, normalize(dir), '', 0, entries);
   return { files: state.files, findings: state.findings };
 }

@@ -1,15 +1,25 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { buildTriggersSource, triggersFile } from '../../../scripts/generate-scan-triggers.js';
+import { buildTriggersSource, buildVersionSource, triggersFile, versionFile } from '../../../scripts/generate-scan-triggers.js';
 import { deriveSecondTriggers, deriveTriggers, ruleSecondTriggers, ruleTriggers } from '../../../src/core/scan/compile.js';
 import { compileTable, matcherInputs } from '../../../src/core/scan/raw-scan.js';
 import { generatedMatcher, generatedTriggers } from '../../../src/core/scan/rule-triggers.generated.js';
+import { builtinRuleSetVersion } from '../../../src/core/scan/rule-set-version.generated.js';
+import { ruleSetVersion } from '../../../src/core/scan/rule-set-version.js';
 import { THREAT_RULES } from '../../../src/core/scan/rules.js';
 import { buildTriggerMatcher, deserializeMatcher } from '../../../src/core/scan/trigger-index.js';
 
 describe('rule triggers derived at build time', () => {
   it('are current: the committed table is what the generator makes from the rules today', () => {
     expect(readFileSync(triggersFile, 'utf8'), 'run `npm run generate:triggers`').toBe(buildTriggersSource());
+  });
+
+  it("the scan cache's rule-set version written at build time is the built-in rules' version today, and moves with any rule", () => {
+    expect(readFileSync(versionFile, 'utf8'), 'run `npm run generate:triggers`').toBe(buildVersionSource());
+    expect(builtinRuleSetVersion).toBe(ruleSetVersion());
+    const withAccept = THREAT_RULES.findIndex((r) => r.accept);
+    const changed = THREAT_RULES.map((r, i) => (i === withAccept ? { ...r, accept: (m: string) => m.length > 3 } : r));
+    expect(ruleSetVersion(changed)).not.toBe(builtinRuleSetVersion);
   });
 
   it('equal what the runtime derivation gives, for every built-in rule', () => {

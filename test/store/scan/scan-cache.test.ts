@@ -1,8 +1,9 @@
-import { existsSync, lstatSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveScanConfig } from '../../../src/core/scan/config.js';
-import { ScanCache, ruleSetVersion } from '../../../src/core/scan/scan-cache.js';
+import { ruleSetVersion } from '../../../src/core/scan/rule-set-version.js';
+import { ScanCache } from '../../../src/core/scan/scan-cache.js';
 import { THREAT_RULES } from '../../../src/core/scan/rules.js';
 import { runScan } from '../../../src/services/scan.js';
 import { openScanCache, scanCacheFileName } from '../../../src/store/scan/scan-cache-file.js';
@@ -61,6 +62,21 @@ describe('scan cache', () => {
     const untracked = join(repo, 'skills/plain/new.md');
     writeFileSync(untracked, 'new\n');
     expect(tracked?.oidIfUnchanged(untracked, lstatSync(untracked))).toBeUndefined();
+  });
+
+  it("reads every tracked file's blob id as git's index holds it (the entry's fields read from its bytes)", () => {
+    const files = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`skills/s${i % 4}/references/f${i}.md`, 'x'.repeat(i * 997)]));
+    const repo = repoWith({ ...library, ...files });
+    // Out of git's racy window: the index is newer than every file it lists.
+    utimesSync(join(repo, '.git', 'index'), new Date(), new Date(Date.now() + 5_000));
+    const tracked = readTrackedBlobs(repo, join(repo, '.git'))!;
+    const listed = git(repo, 'ls-files', '-s').trim().split('\n');
+    expect(listed.length).toBe(45);
+    for (const line of listed) {
+      const [, , oid, , rel] = /^(\d+) ([0-9a-f]{40}) (\d)\t(.+)$/.exec(line)!;
+      const abs = join(repo, rel!);
+      expect(tracked.oidIfUnchanged(abs, lstatSync(abs)), rel).toBe(oid);
+    }
   });
 
   it("keys a tracked, unchanged file by the blob id git's index gives, the one hashing its bytes gives", async () => {
