@@ -5,12 +5,21 @@
  * (`BENCH_SIZES=1000,5000` for fewer sizes, `BENCH_CLI_ONLY=1` for the command line alone).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runValidate } from '../src/services/validate.js';
 import { minSkillsPerThread } from '../src/services/validate-pass.js';
+import { racyListingMs } from '../src/store/dir-cache.js';
 import { generateLibrary } from './generate-library.js';
+
+/** Every folder under `root` but `.git`, the root included. */
+function folders(root: string): string[] {
+  const out = [root];
+  for (const e of readdirSync(root, { withFileTypes: true }))
+    if (e.isDirectory() && e.name !== '.git') out.push(...folders(join(root, e.name)));
+  return out;
+}
 
 const corpus = join(import.meta.dirname, '..', '..', 'shared', 'corpus', 'skills');
 
@@ -97,6 +106,10 @@ for (const size of sizes) {
     git('add', '-A');
     // No automatic gc: one left running in the background would still be writing .git when the folder is removed.
     git('-c', 'gc.auto=0', '-c', 'user.name=bench', '-c', 'user.email=bench@example.com', 'commit', '-qm', 'library');
+    // A library committed a while ago, as a user's is: its folders are past the window in which validate would not
+    // keep their listings (a folder changed in the last two seconds may change again unseen; dir-cache.ts).
+    const age = new Date(Date.now() - 2 * racyListingMs);
+    for (const folder of folders(root)) utimesSync(folder, age, age);
     const noScan = cliRun(root, ['--no-scan', '--no-cache']);
     rmSync(join(root, '.git', 'skillgarden'), { recursive: true, force: true });
     const coldOne = cliRun(root, [], { SKILLGARDEN_THREADS: '1' });

@@ -31,9 +31,18 @@ export interface SkillValidation {
 
 /** Parses one SKILL.md and checks it against the schema profile and every rule. Never throws. */
 export function validateSkill(input: ValidateSkillInput): SkillValidation {
-  const profile = input.profile ?? 'portable';
   const options = { file: input.file, ...(input.fullParse ? { fullParse: true } : {}) };
   const skill = typeof input.content === 'string' ? parseSkill(input.content, options) : parseSkillBytes(input.content, options);
+  return validateParsedSkill(skill, input);
+}
+
+/**
+ * validateSkill of a SKILL.md already parsed (by parseSkill or parseSkillBytes
+ * of the content, with `input.file` as its file): one parse can serve several
+ * profiles. validateSkill is exactly this after its parse.
+ */
+export function validateParsedSkill(skill: ParsedSkill, input: Omit<ValidateSkillInput, 'content' | 'fullParse'>): SkillValidation {
+  const profile = input.profile ?? 'portable';
   const findings = [...skill.findings];
   if (skill.sections.frontmatter === 'ok') {
     const schemaFindings = checkSchema({

@@ -8,7 +8,7 @@ import { resolveScanConfig, type ScanConfig, type ScanConfigInput } from '../cor
 import { buildScanReport, type ScanReport, type ScanResult } from '../core/scan/report.js';
 import type { CachedFileScan } from '../core/scan/scan-cache.js';
 import type { ProfileName } from '../core/schema/types.js';
-import { createDirCache, type DirCache, type PackedListings, type ReadDir } from '../store/dir-cache.js';
+import { createDirCache, type DirCache, type KeptListing, type PackedListings, type ReadDir } from '../store/dir-cache.js';
 import { createFileCache } from '../store/file-cache.js';
 import type { DiscoveredLibrary } from '../store/layout/discover-library.js';
 import { openScanCache, type PersistedScanCache } from '../store/scan/scan-cache-file.js';
@@ -31,8 +31,14 @@ export interface ValidatePassOptions {
   /** Use (and update) the caches in `.git/skillgarden/`. */
   cache: boolean;
   onProgress?: (done: number, total: number) => void;
-  /** Folder listings discovery already made (this thread's, shared with its chunks, and handed to the workers). */
+  /**
+   * Folder listings discovery already made (this thread's, shared with its
+   * chunks, and handed to the workers). The workers' fresh listings are
+   * added to its `fresh()`; `keptListings`: it was made with the kept
+   * listings, so the workers open them too.
+   */
   readDir?: DirCache;
+  keptListings?: boolean;
   /**
    * Threads: undefined, the machine's cores for a library large enough to
    * repay starting them (`minSkillsPerThread` each) when the cache does not
@@ -44,6 +50,8 @@ export interface ValidatePassOptions {
   workerFile?: string;
   /** Leave every chunk to the workers (tests: so the report is surely theirs); this thread does only what they could not. */
   workersOnly?: boolean;
+  /** Workers started before discovery (`startWorkersEarly`, from the same options): used when the pass wants threads, else stopped. */
+  early?: EarlyWorkers;
 }
 
 export interface ValidatePass {
@@ -57,21 +65,42 @@ export interface ValidatePass {
 /** Below this many skills a thread costs more to start (it loads the code again) than it saves. */
 export const minSkillsPerThread = 1_000;
 
+/**
+ * Workers worth starting before discovery for a library whose git index
+ * holds `trackedFiles` entries: a guess (two files a skill), so a library
+ * that turns out smaller only costs a worker's start on another core.
+ */
+export function earlyWorkerCount(trackedFiles: number): number {
+  return Math.max(0, Math.min(availableParallelism(), Math.floor(trackedFiles / (2 * minSkillsPerThread))) - 1);
+}
+
 /** Skills per unit of work: each thread takes the next unclaimed chunk, so a thread that starts late simply takes fewer. */
 const chunkSize = 64;
 
-/** What a thread is given: plain data (it crosses to a worker thread). */
-export interface ShardJob {
+/** What a thread needs before it is given skills (a worker started early opens its caches with it while discovery runs). */
+export interface ShardSetup {
   repo: string;
-  targets: ValidateTarget[];
-  explicit: boolean;
   profile: ProfileName;
   links: LinkScope | undefined;
   scan: ScanConfig | undefined;
   cache: boolean;
+  /** Folder listings kept across runs are in use (the caller's `readDir` has them): a worker opens them too. */
+  keptListings?: boolean;
+}
+
+/** The skills a thread takes its chunks from. */
+export interface ShardTargets {
+  targets: ValidateTarget[];
+  explicit: boolean;
   /** The skill folders' listings discovery made: a worker does not list them again. */
   listings?: PackedListings;
 }
+
+/** What a thread is given: plain data (it crosses to a worker thread). */
+export type ShardJob = ShardSetup & ShardTargets;
+
+/** Most threads a pass uses. */
+const maxThreads = 8;
 
 /** The work of one chunk, kept apart so the results are joined in chunk order (the order one thread would give). */
 export interface ChunkResult {
@@ -85,12 +114,16 @@ export interface ShardResult {
   chunks: ChunkResult[];
   validatePuts: [string, CachedValidation][];
   scanPuts: [string, string, CachedFileScan][];
+  /** Folders it listed that a later run may trust (dir-cache.ts). */
+  listings: KeptListing[];
 }
 
 /** The caches one thread uses: each thread opens its own view (reading a file is cheaper than copying one across). */
 interface ShardCaches {
   validate: { cache: RecordingValidateCache; tracked: TrackedBlobs | undefined; save(): void } | undefined;
   scan: (PersistedScanCache & { puts: [string, string, CachedFileScan][] }) | undefined;
+  /** Nothing cached (a first run, or no caches): the scan will read every file, so validate reads them as it lists them. */
+  readAhead: boolean;
 }
 
 /**
@@ -107,34 +140,33 @@ export async function runValidatePass(options: ValidatePassOptions): Promise<Val
     readDir,
   );
   const { targets, explicit } = resolved;
-  const scanConfig = options.scan === false ? undefined : resolveScanConfig(options.scan);
-  const job: ShardJob = {
-    repo: options.repo,
-    targets,
-    explicit,
-    profile: options.profile,
-    links: options.links,
-    scan: scanConfig,
-    cache: options.cache,
-  };
+  const setup = options.early?.setup ?? shardSetup(options);
+  const scanConfig = setup.scan;
+  const job: ShardJob = { ...setup, targets, explicit };
   const chunks = Math.ceil(targets.length / chunkSize);
+  const bySize = Math.min(availableParallelism(), Math.floor(targets.length / minSkillsPerThread));
+  const early = options.early;
+  // Early workers (a cold first run, as the command guessed) are given their skills before this thread opens its caches.
+  const earlyThreads = early ? Math.min(options.threads ?? bySize, maxThreads, chunks) : 0;
+  const earlyWorkers = early ? handOut(early.workers, earlyThreads - 1, { targets, explicit, readDir }) : [];
   const caches = await openShardCaches(job);
   // A warm run (the cache knows most skills) is mostly reading the library and two cache files, which a worker would
   // only do again: it stays on this thread.
   const warm = (caches.validate?.cache.known ?? 0) >= targets.length / 2;
-  const auto = warm ? 1 : Math.min(availableParallelism(), Math.floor(targets.length / minSkillsPerThread));
-  const threads = Math.min(options.threads ?? auto, 8, chunks);
-  // [next chunk, skills done, then per worker: chunks it claimed]
-  const counters = new Int32Array(new SharedArrayBuffer(4 * (2 + threads)));
+  const threads = early ? earlyThreads : Math.min(options.threads ?? (warm ? 1 : bySize), maxThreads, chunks);
+  const counters = early?.counters ?? newCounters();
   const workerFile = options.workerFile ?? defaultWorkerFile;
-  const workerJob = threads > 1 ? { ...job, listings: readDir.pack(targets.map((t) => t.dir)) } : job;
-  const workers = Array.from({ length: Math.max(0, threads - 1) }, (_, slot) =>
-    startWorker(workerFile, workerJob, counters, 2 + slot),
-  ).filter((w) => w !== undefined);
+  const workers = earlyWorkers;
+  const given = threads > 1 && !early ? shardTargets({ targets, explicit, readDir }) : undefined;
+  for (let slot = 2; given && workers.length < threads - 1; slot++) {
+    const worker = startWorker(workerFile, setup, counters, slot, given);
+    if (!worker) break;
+    workers.push(worker);
+  }
   const onChunk = () => options.onProgress?.(Atomics.load(counters, 1), targets.length);
   const own: ShardResult =
     options.workersOnly && workers.length > 0
-      ? { chunks: [], validatePuts: [], scanPuts: [] }
+      ? { chunks: [], validatePuts: [], scanPuts: [], listings: [] }
       : await runChunks(job, counters, caches, { readDir, onChunk });
   const byIndex = new Map(own.chunks.map((c) => [c.index, c]));
   const results = await Promise.all(workers.map((w) => w.result(options.workersOnly === true)));
@@ -142,6 +174,7 @@ export async function runValidatePass(options: ValidatePassOptions): Promise<Val
     for (const chunk of result?.chunks ?? []) byIndex.set(chunk.index, chunk);
     for (const [key, value] of result?.validatePuts ?? []) caches.validate?.cache.put(key, value);
     for (const [blob, file, found] of result?.scanPuts ?? []) caches.scan?.cache.put(blob, file, found);
+    readDir.absorb(result?.listings ?? []);
   }
   // A worker that failed: what it had claimed is done here.
   const missing = Array.from({ length: chunks }, (_, i) => i).filter((i) => !byIndex.has(i));
@@ -156,12 +189,78 @@ export async function runValidatePass(options: ValidatePassOptions): Promise<Val
   return { report, scan, workers: results.filter((r) => r !== undefined && r.chunks.length > 0).length };
 }
 
+/** The skills of a pass as a worker is given them, with the listings discovery made of their folders. */
+function shardTargets({ targets, explicit, readDir }: { targets: ValidateTarget[]; explicit: boolean; readDir: DirCache }): ShardTargets {
+  return { targets, explicit, listings: readDir.pack(targets.map((t) => t.dir)) };
+}
+
+/** The first `wanted` early workers are given the skills; the rest are stopped. */
+function handOut(
+  started: readonly StartedWorker[],
+  wanted: number,
+  skills: { targets: ValidateTarget[]; explicit: boolean; readDir: DirCache },
+): StartedWorker[] {
+  const keep = started.slice(0, Math.max(0, wanted));
+  started.slice(keep.length).forEach((w) => w.stop());
+  if (keep.length > 0) {
+    const given = shardTargets(skills);
+    keep.forEach((w) => w.give(given));
+  }
+  return keep;
+}
+
+/** What every thread of a pass with these options is set up with. */
+function shardSetup(options: Pick<ValidatePassOptions, 'repo' | 'profile' | 'links' | 'scan' | 'cache' | 'keptListings'>): ShardSetup {
+  return {
+    repo: options.repo,
+    profile: options.profile,
+    links: options.links,
+    scan: options.scan === false ? undefined : resolveScanConfig(options.scan),
+    cache: options.cache,
+    ...(options.keptListings ? { keptListings: true } : {}),
+  };
+}
+
+/** [next chunk, skills done, then per worker: chunks it claimed] */
+function newCounters(): Int32Array {
+  return new Int32Array(new SharedArrayBuffer(4 * (2 + maxThreads)));
+}
+
+/** Worker threads started before the pass knows its skills, so that their start-up overlaps discovery. */
+export interface EarlyWorkers {
+  setup: ShardSetup;
+  counters: Int32Array;
+  workers: StartedWorker[];
+}
+
+/**
+ * Starts `count` workers for a pass with these options before discovery
+ * runs (the command guesses a large cold library; the pass then gives them
+ * their skills, or stops those it does not want). Each opens its caches while
+ * it waits.
+ */
+export function startWorkersEarly(
+  options: Pick<ValidatePassOptions, 'repo' | 'profile' | 'links' | 'scan' | 'cache' | 'keptListings' | 'workerFile'>,
+  count: number,
+): EarlyWorkers {
+  const setup = shardSetup(options);
+  const counters = newCounters();
+  const file = options.workerFile ?? defaultWorkerFile;
+  const workers: StartedWorker[] = [];
+  for (let i = 0; i < Math.min(count, maxThreads - 1); i++) {
+    const worker = startWorker(file, setup, counters, 2 + i, undefined);
+    if (!worker) break;
+    workers.push(worker);
+  }
+  return { setup, counters, workers };
+}
+
 /** Opens this thread's views of validate's and the scan's caches (one read of git's index for both). */
-export async function openShardCaches(job: ShardJob): Promise<ShardCaches> {
-  if (!job.cache) return { validate: undefined, scan: undefined };
+export async function openShardCaches(job: Pick<ShardSetup, 'repo' | 'cache' | 'scan'>): Promise<ShardCaches> {
+  if (!job.cache) return { validate: undefined, scan: undefined, readAhead: true };
   const scan = job.scan ? await openScanCache(job.repo, job.scan) : undefined;
   const validate = await openValidateCache(job.repo, scan ? { tracked: scan.tracked } : {});
-  return { validate, scan: scan ? recordPuts(scan) : undefined };
+  return { validate, scan: scan ? recordPuts(scan) : undefined, readAhead: (validate?.cache.known ?? 0) === 0 };
 }
 
 /** The scan cache, remembering what was put in it (a worker hands that back to be saved once). */
@@ -185,7 +284,7 @@ export async function runChunks(
   job: ShardJob,
   counters: Int32Array,
   caches: ShardCaches,
-  options: { readDir?: ReadDir; slot?: number; onChunk?: () => void } = {},
+  options: { readDir?: DirCache; slot?: number; onChunk?: () => void } = {},
 ): Promise<ShardResult> {
   const readDir = options.readDir ?? createDirCache();
   const chunks: ChunkResult[] = [];
@@ -197,7 +296,9 @@ export async function runChunks(
     Atomics.add(counters, 1, Math.min(chunkSize, job.targets.length - index * chunkSize));
     options.onChunk?.();
   }
-  return { chunks, validatePuts: caches.validate?.cache.puts ?? [], scanPuts: caches.scan?.puts ?? [] };
+  // This thread's own fresh listings are its caller's to save; a worker's go back with its result.
+  const listings = options.slot !== undefined ? (options.readDir?.fresh() ?? []) : [];
+  return { chunks, validatePuts: caches.validate?.cache.puts ?? [], scanPuts: caches.scan?.puts ?? [], listings };
 }
 
 async function runChunk(job: ShardJob, index: number, caches: ShardCaches, readDir: ReadDir): Promise<ChunkResult> {
@@ -213,6 +314,7 @@ async function runChunk(job: ShardJob, index: number, caches: ShardCaches, readD
     ...(files ? { files } : {}),
     ...(validate ? { cache: validate.cache } : {}),
     ...(validate?.tracked ? { tracked: validate.tracked } : {}),
+    ...(files && caches.readAhead ? { readAhead: true } : {}),
   });
   const scan = job.scan
     ? await scanSkillFolders(
@@ -223,7 +325,19 @@ async function runChunk(job: ShardJob, index: number, caches: ShardCaches, readD
   return { index, findings, scan };
 }
 
+/** What a worker is handed at its start: its setup, and its skills unless it is started early (then a message brings them). */
+export interface WorkerData {
+  setup: ShardSetup;
+  counters: Int32Array;
+  slot: number;
+  given: ShardTargets | undefined;
+}
+
 interface StartedWorker {
+  /** Hands an early worker its skills. */
+  give(targets: ShardTargets): void;
+  /** Ends a worker the pass does not want. */
+  stop(): void;
   /**
    * Its result; undefined when it failed (its chunks are then done again) or
    * was stopped having claimed none (unless `wait`).
@@ -234,11 +348,17 @@ interface StartedWorker {
 /** The worker's code beside this module's (lib/services/, or the CLI bundle's folder); absent when running from source. */
 const defaultWorkerFile = fileURLToPath(new URL('./validate-worker.js', import.meta.url));
 
-function startWorker(file: string, job: ShardJob, counters: Int32Array, slot: number): StartedWorker | undefined {
+function startWorker(
+  file: string,
+  setup: ShardSetup,
+  counters: Int32Array,
+  slot: number,
+  given: ShardTargets | undefined,
+): StartedWorker | undefined {
   if (!existsSync(file)) return undefined;
   let worker: Worker;
   try {
-    worker = new Worker(file, { workerData: { job, counters, slot } });
+    worker = new Worker(file, { workerData: { setup, counters, slot, given } satisfies WorkerData });
   } catch {
     return undefined;
   }
@@ -248,6 +368,12 @@ function startWorker(file: string, job: ShardJob, counters: Int32Array, slot: nu
     worker.once('exit', () => resolve(undefined));
   });
   return {
+    give(targets) {
+      worker.postMessage(targets);
+    },
+    stop() {
+      void worker.terminate();
+    },
     result(wait) {
       // Called once every chunk is claimed. A worker that claimed none (it was still starting) is not waited for; had
       // it claimed one in the instant before this check, that chunk is simply done again here.

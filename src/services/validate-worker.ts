@@ -5,8 +5,13 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { createDirCache } from '../store/dir-cache.js';
-import { openShardCaches, runChunks, type ShardJob } from './validate-pass.js';
+import { openKeptListings } from '../store/dir-listings-file.js';
+import { openShardCaches, runChunks, type ShardTargets, type WorkerData } from './validate-pass.js';
 
-const { job, counters, slot } = workerData as { job: ShardJob; counters: Int32Array; slot: number };
-const caches = await openShardCaches(job);
-parentPort?.postMessage(await runChunks(job, counters, caches, { slot, readDir: createDirCache(job.listings) }));
+const { setup, counters, slot, given } = workerData as WorkerData;
+// Started early, it opens its caches while discovery runs, then waits for its skills.
+const caches = await openShardCaches(setup);
+const kept = setup.keptListings ? await openKeptListings(setup.repo) : undefined;
+const targets = given ?? (await new Promise<ShardTargets>((resolve) => parentPort?.once('message', resolve)));
+const readDir = createDirCache(targets.listings, kept?.kept);
+parentPort?.postMessage(await runChunks({ ...setup, ...targets }, counters, caches, { slot, readDir }));

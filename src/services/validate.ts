@@ -39,6 +39,8 @@ export interface ValidateOptions {
   cache?: ValidateCache;
   /** Git's index: with `cache`, an unchanged tracked SKILL.md whose findings are cached is not even read. */
   tracked?: TrackedBlobs;
+  /** With `files`: the scan that follows will read every file (a cold run), so each is read as it is listed (read-skill.ts). */
+  readAhead?: boolean;
 }
 
 export interface ValidateReport {
@@ -74,11 +76,14 @@ export function resolveValidateTargets(
   const library = options.library ?? openLibrary(options.cwd, options.skillsDir, { readDir });
   // A skill the manifest lists was not found in a listing: whether it is a link is not known.
   const listed = new Set(library.layout.listed.map((l) => l.path));
+  // A library has a root or a few: each joined once, not once per skill (path.join normalises on every call).
+  const roots = new Map<string, string>();
+  const rootOf = (root: string) => roots.get(root) ?? roots.set(root, join(options.cwd, root)).get(root)!;
   const targets = library.skills.map((s) => ({
     dir: s.dir,
     name: s.name,
     boundary: options.cwd,
-    libraryRoot: join(options.cwd, s.root),
+    libraryRoot: rootOf(s.root),
     ...(listed.has(s.path) ? {} : { linked: s.linked === true }),
   }));
   return { targets, findings: [...library.findings], explicit: false, library };
@@ -141,7 +146,7 @@ function validateTarget(target: Target, explicit: boolean, readDir: ReadDir, pro
     readDir,
     ...(target.linked === undefined ? {} : { linked: target.linked }),
     ...(explicit ? {} : { repository: options.cwd }),
-    ...(options.files ? { files: options.files } : {}),
+    ...(options.files ? { files: options.files, readAhead: options.readAhead === true } : {}),
     ...(cache && tracked
       ? {
           knownBlob: (file: string, stat: Stats) => tracked.oidIfUnchanged(file, stat),

@@ -1,4 +1,4 @@
-import { constants, Dirent, readdirSync } from 'node:fs';
+import { constants, Dirent, readdirSync, statSync, type Stats } from 'node:fs';
 
 /** Lists a folder's entries; throws as `readdirSync` does. */
 export type ReadDir = (path: string) => Dirent[];
@@ -7,7 +7,28 @@ export type ReadDir = (path: string) => Dirent[];
 export type DirCache = ReadDir & {
   /** The listings of `paths` this cache holds, as plain data (names and entry types). */
   pack(paths: readonly string[]): PackedListings;
+  /** With kept listings: the folders listed by this run that a later run may trust (see `KeptListing`), other threads' included. */
+  fresh(): KeptListing[];
+  /** Adds another thread's fresh listings to this cache's `fresh()`. */
+  absorb(listings: readonly KeptListing[]): void;
 };
+
+/**
+ * A folder's listing kept across runs (dir-listings-file.ts), with the
+ * folder's stat when it was listed: git's untracked cache, in small. Adding,
+ * removing or renaming an entry sets the folder's mtime and ctime to now, so
+ * a folder whose stat is unchanged holds what it held. Names are joined by
+ * `/` (no entry name holds one); types are libuv's entry types, one digit
+ * each.
+ */
+export type KeptListing = [path: string, mtimeMs: number, ctimeMs: number, ino: number, names: string, types: string];
+
+/**
+ * A folder changed less than this before it was listed may change again
+ * within the same timestamp tick (coarse on Linux, 2 s on FAT): its listing
+ * is not kept, as git treats a racily clean file.
+ */
+export const racyListingMs = 2_000;
 
 /** Folder → its entries' names and libuv entry types: what a listing is, without Dirent objects (which do not cross threads). */
 export type PackedListings = [path: string, names: string[], types: number[]][];
@@ -19,17 +40,23 @@ export const readDirUncached: ReadDir = (path) => readdirSync(path, { withFileTy
  * the same folders, and a second `readdir` of each is most of a pass's cost.
  * `seed`: listings another thread made (`pack`), taken as if read here.
  */
-export function createDirCache(seed?: PackedListings): DirCache {
+export function createDirCache(seed?: PackedListings, kept?: ReadonlyMap<string, KeptListing>): DirCache {
   const listings = new Map<string, Dirent[]>(unpack(seed));
+  const fresh: KeptListing[] = [];
+  const list = kept && direntsRebuild() ? (path: string) => listKept(path, kept, fresh) : readDirUncached;
   const read = (path: string): Dirent[] => {
     let entries = listings.get(path);
     if (entries === undefined) {
-      entries = readdirSync(path, { withFileTypes: true });
+      entries = list(path);
       listings.set(path, entries);
     }
     return entries;
   };
   return Object.assign(read, {
+    fresh: () => fresh,
+    absorb(more: readonly KeptListing[]) {
+      for (const listing of more) fresh.push(listing);
+    },
     pack(paths: readonly string[]): PackedListings {
       const packed: PackedListings = [];
       for (const path of paths) {
@@ -61,6 +88,48 @@ function typeOf(e: Dirent): number {
   if (e.isCharacterDevice()) return char!;
   if (e.isBlockDevice()) return block!;
   return unknown!;
+}
+
+/**
+ * A folder's listing from `kept` when its stat is the one kept with it, else
+ * read (and, when not racy, added to `fresh`). Anything but a folder, or a
+ * stat that fails, is left to `readdirSync`, which throws as it always did.
+ */
+function listKept(path: string, kept: ReadonlyMap<string, KeptListing>, fresh: KeptListing[]): Dirent[] {
+  let stat: Stats | undefined;
+  try {
+    stat = statSync(path);
+  } catch {
+    return readDirUncached(path);
+  }
+  if (!stat.isDirectory()) return readDirUncached(path);
+  const old = kept.get(path);
+  const same = old !== undefined && old[1] === stat.mtimeMs && old[2] === stat.ctimeMs && old[3] === stat.ino;
+  const rebuilt = same ? rebuild(old) : undefined;
+  if (rebuilt) return rebuilt;
+  // The stat is taken before the listing: a change in between leaves a newer mtime than the one kept.
+  const listedAt = Date.now();
+  const entries = readDirUncached(path);
+  const types = entries.map(typeOf).join('');
+  // One digit per entry (libuv's types are 0 to 7): anything else is simply not kept.
+  if (stat.mtimeMs < listedAt - racyListingMs && types.length === entries.length) {
+    fresh.push([path, stat.mtimeMs, stat.ctimeMs, stat.ino, entries.map((e) => e.name).join('/'), types]);
+  }
+  return entries;
+}
+
+/** The kept listing as readdir's entries; undefined when it does not hold one type per name (not written by this code). */
+function rebuild([path, , , , names, types]: KeptListing): Dirent[] | undefined {
+  const split = names === '' ? [] : names.split('/');
+  if (split.length !== types.length) return undefined;
+  const make = Dirent as unknown as DirentConstructor;
+  const entries: Dirent[] = [];
+  for (let i = 0; i < split.length; i++) {
+    const type = types.charCodeAt(i) - 48;
+    if (!(type >= 0 && type <= 7) || split[i] === '') return undefined;
+    entries.push(new make(split[i]!, type, path));
+  }
+  return entries;
 }
 
 type DirentConstructor = new (name: string, type: number, path: string) => Dirent;

@@ -108,7 +108,13 @@ function discoverDeep(root: string, maxDepth: number, maxFolders: number, readDi
 /** A SKILL.md file (`file`) or a link to one (`link`) directly in the folder. */
 function skillFileStat(dir: string, onSkillFile?: (file: string, stat: Stats) => void): 'file' | 'link' | undefined {
   const file = `${dir}${sep}${skillFileName}`;
-  const stat = lstatSync(file, { throwIfNoEntry: false });
+  let stat: Stats | undefined;
+  try {
+    stat = lstatSync(file, { throwIfNoEntry: false });
+  } catch {
+    // There but not to be looked at (EACCES, ELOOP…): a skill all the same, whose reader reports why it cannot be read.
+    return 'file';
+  }
   if (stat === undefined || stat.isDirectory()) return undefined;
   if (stat.isSymbolicLink()) return 'link';
   if (onSkillFile && stat.isFile()) onSkillFile(file, stat);

@@ -44,7 +44,17 @@ export interface ReadSkillFolderOptions {
    */
   knownBlob?: (file: string, stat: Stats) => string | undefined;
   needsBytes?: (blob: string, files: ReadonlyMap<string, SkillFileEntry>) => boolean;
+  /**
+   * The pass's next reader (the scan) will read every file: each regular
+   * file is opened as it is listed (its stat from the open handle instead of
+   * an lstat) and small ones are kept in `files` for it.
+   */
+  readAhead?: boolean;
 }
+
+/** Read ahead: a file up to this size, and up to this much of one skill (the rest is read by the scan as it goes). */
+const aheadFileBytes = 256 * 1024;
+const aheadSkillBytes = 1024 * 1024;
 
 /** Reads a skill folder: SKILL.md's bytes and the list of its files with sizes. Bounded; never follows links out. */
 export function readSkillFolder(dir: string, options: ReadSkillFolderOptions): SkillFolderContent {
@@ -76,6 +86,7 @@ export function readSkillFolder(dir: string, options: ReadSkillFolderOptions): S
     options.readDir ?? readDirUncached,
     links,
     options.files,
+    options.readAhead === true,
   );
   const files = listed.files;
   let blob = listed.skillStat && options.knownBlob?.(file, listed.skillStat);
@@ -158,9 +169,22 @@ function listSkillFiles(
   readDir: ReadDir,
   links: string[],
   kept: FileCache | undefined,
+  readAhead: boolean,
 ): { files: Map<string, SkillFileEntry>; skillStat: Stats | undefined } {
   const files = new Map<string, SkillFileEntry>();
   let skillStat: Stats | undefined;
+  let aheadLeft = readAhead && kept?.readAhead ? aheadSkillBytes : 0;
+  // A regular file opened (never through a link) as it is listed, its stat the open handle's; anything else lstat'd.
+  const statOf = (path: string, entry: Dirent): Stats | undefined => {
+    if (aheadLeft > 0 && entry.isFile()) {
+      const stat = kept?.readAhead?.(path, Math.min(aheadFileBytes, aheadLeft));
+      if (stat) {
+        if (stat.size <= Math.min(aheadFileBytes, aheadLeft)) aheadLeft -= stat.size;
+        return stat;
+      }
+    }
+    return lstatIfAny(path);
+  };
   const walk = (folder: string, prefix: string, depth: number): void => {
     if (depth > maxDepth) return;
     let entries: Dirent[];
@@ -179,7 +203,7 @@ function listSkillFiles(
         continue;
       }
       if (entry.isSymbolicLink()) links.push(rel);
-      const stat = lstatIfAny(path);
+      const stat = statOf(path, entry);
       if (!stat) continue;
       files.set(rel, { path: rel, size: stat.size });
       if (rel === skillFileName) skillStat = stat;

@@ -1,8 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runValidatePass, type ValidatePassOptions } from '../../src/services/validate-pass.js';
+import { runValidatePass, startWorkersEarly, type ValidatePassOptions } from '../../src/services/validate-pass.js';
+import { createDirCache } from '../../src/store/dir-cache.js';
+import { openKeptListings } from '../../src/store/dir-listings-file.js';
+import { openLibrary } from '../../src/store/layout/discover-library.js';
 import { skillsRoot } from '../helpers/corpus.js';
 import { git, repoWith } from '../helpers/repo.js';
 import { skillText } from '../helpers/tmp.js';
@@ -82,6 +85,56 @@ describe('validate pass over threads', () => {
       const warm = await runValidatePass({ ...options, threads: 1 });
       expect(warm.report).toEqual(plain.report);
       expect(warm.scan).toEqual(plain.scan);
+    },
+  );
+
+  it.runIf(existsSync(workerFile))(
+    'gives the one-thread report with workers started before discovery, and with the folder listings kept by a first run',
+    async () => {
+      const repo = repoWith(mixedLibrary(300));
+      const options = { repo, paths: [], profile: 'portable', scan: {}, cache: false } as const;
+      const plain = await runValidatePass({ ...options, threads: 1 });
+      // As the command runs a first pass over a large library: workers started early, discovery by stat.
+      const early = startWorkersEarly({ ...options, workerFile }, 2);
+      const readDir = createDirCache();
+      const library = openLibrary(repo, undefined, { readDir, probe: 'stat' });
+      const threaded = await runValidatePass({ ...options, threads: 3, workerFile, workersOnly: true, early, readDir, library });
+      expect(threaded.workers).toBeGreaterThan(0);
+      expect(threaded.report).toEqual(plain.report);
+      expect(threaded.scan).toEqual(plain.scan);
+      // Workers started early that the pass does not want (one thread) are stopped: the report is this thread's.
+      const unwanted = startWorkersEarly({ ...options, workerFile }, 2);
+      const alone = await runValidatePass({ ...options, threads: 1, early: unwanted });
+      expect(alone.workers).toBe(0);
+      expect(alone.report).toEqual(plain.report);
+      // The listings each thread made are kept (the folders aged past the racy window first), and serve the next run.
+      const folders = git(repo, 'ls-files', 'skills')
+        .trim()
+        .split('\n')
+        .flatMap((f) =>
+          f
+            .split('/')
+            .slice(0, -1)
+            .map((_, i, parts) => join(repo, ...parts.slice(0, i + 1))),
+        );
+      const old = new Date(Date.now() - 60_000);
+      for (const folder of new Set(folders)) utimesSync(folder, old, old);
+      const kept = await openKeptListings(repo);
+      const keeping = createDirCache(undefined, kept!.kept);
+      const first = await runValidatePass({ ...options, threads: 3, workerFile, workersOnly: true, readDir: keeping, keptListings: true });
+      expect(first.workers).toBeGreaterThan(0);
+      expect(first.report).toEqual(plain.report);
+      for (const folder of new Set(folders)) expect(keeping.fresh().map((l) => l[0])).toContain(folder);
+      kept!.save(keeping.fresh());
+      const again = await openKeptListings(repo);
+      const second = await runValidatePass({
+        ...options,
+        threads: 1,
+        readDir: createDirCache(undefined, again!.kept),
+        keptListings: true,
+      });
+      expect(second.report).toEqual(plain.report);
+      expect(second.scan).toEqual(plain.scan);
     },
   );
 });

@@ -2,10 +2,12 @@ import { SkillgardenError } from '../../core/errors.js';
 import { renderFindingsGithub, renderFindingsText } from '../../core/report/render-findings.js';
 import { isProfileName, profileNames } from '../../core/schema/types.js';
 import type { ValidateReport } from '../../services/validate.js';
-import { runValidatePass } from '../../services/validate-pass.js';
+import { earlyWorkerCount, runValidatePass, startWorkersEarly, type ValidatePassOptions } from '../../services/validate-pass.js';
+import { indexEntryCount } from '../../store/index-count.js';
 import { compareFindings, type Finding } from '../../core/findings.js';
 import { toFindings } from '../../core/scan/report.js';
 import { createDirCache } from '../../store/dir-cache.js';
+import { openKeptListings } from '../../store/dir-listings-file.js';
 import { requireConfig } from '../../services/config-file.js';
 import { openLibrary, requireSkills } from '../../store/layout/discover-library.js';
 import { exitCodes, type Command, type CommandContext } from '../context.js';
@@ -50,23 +52,43 @@ async function validateOnce({ io, global, positionals, values }: CommandContext)
   const allowEmpty = values['allow-empty'] === true;
   // Paths resolve against --repo, as `git -C` does; findings are reported relative to it.
   const paths = positionals;
-  // Discovery's folder listings are the pass's: each skill folder is listed once.
-  const readDir = createDirCache();
-  const library = paths.length > 0 ? undefined : requireSkills(openLibrary(global.repo, config.skills_dir, { readDir }), { allowEmpty });
+  const cache = values['no-cache'] !== true;
+  // Discovery's folder listings are the pass's: each skill folder is listed once. With the caches, a folder whose stat is
+  // the one an earlier run kept with its listing is not listed again (dir-cache.ts).
+  // The whole library only: a run over a few paths would read every listing kept to use a handful.
+  const kept = cache && paths.length === 0 ? await openKeptListings(global.repo) : undefined;
+  const readDir = createDirCache(undefined, kept?.kept);
   // One pass per skill (validate, then the scan on the SKILL.md validate read), over the machine's cores for a large library.
   const threads = readThreads(io.env.SKILLGARDEN_THREADS);
-  const pass = await runValidatePass({
+  const passOptions: ValidatePassOptions = {
     repo: global.repo,
     paths,
     profile,
     ...(config.links ? { links: config.links } : {}),
     scan: values['no-scan'] === true ? false : config.scan,
-    cache: values['no-cache'] !== true,
+    cache,
     onProgress: progress.update,
     readDir,
-    ...(library ? { library } : {}),
+    ...(kept ? { keptListings: true } : {}),
     ...(threads === undefined ? {} : { threads }),
-  });
+  };
+  // A first run over a large library (no listings kept, a big index): its workers start now, and load while discovery runs.
+  const coldLibrary = paths.length === 0 && threads === undefined && kept !== undefined && kept.kept.size === 0;
+  const early = coldLibrary ? earlyWorkerCount(indexEntryCount(kept.gitdir)) : 0;
+  const earlyWorkers = early > 0 ? startWorkersEarly(passOptions, early) : undefined;
+  // With workers, discovery only probes each folder for SKILL.md: the listings are made by the threads, side by side.
+  const probe = earlyWorkers ? { probe: 'stat' as const } : {};
+  let pass;
+  try {
+    const library =
+      paths.length > 0 ? undefined : requireSkills(openLibrary(global.repo, config.skills_dir, { readDir, ...probe }), { allowEmpty });
+    pass = await runValidatePass({ ...passOptions, ...(library ? { library } : {}), ...(earlyWorkers ? { early: earlyWorkers } : {}) });
+  } catch (error) {
+    // A worker left waiting would keep the process alive.
+    earlyWorkers?.workers.forEach((w) => w.stop());
+    throw error;
+  }
+  kept?.save(readDir.fresh());
   const report = pass.report;
   progress.done();
   if (report.skills === 0 && paths.length > 0 && !allowEmpty) {

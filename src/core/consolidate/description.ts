@@ -2,18 +2,31 @@ import { maxDescriptionLength } from '../rules/index.js';
 
 /** Code-point aware cut at a word boundary, marked with an ellipsis. */
 export function fitDescription(text: string, max = maxDescriptionLength): string {
-  const points = [...text.replace(/\s+/g, ' ').trim()];
-  if (points.length <= max) return points.join('');
+  const clean = text.replace(/\s+/g, ' ').trim();
+  // A string has no more code points than UTF-16 units: a short one needs no split into code points.
+  if (clean.length <= max) return clean;
+  const points = [...clean];
+  if (points.length <= max) return clean;
   const head = points.slice(0, max - 1).join('');
   const space = head.lastIndexOf(' ');
   return `${(space > max / 2 ? head.slice(0, space) : head).replace(/[\s,;:.]+$/, '')}…`;
 }
 
+/** Whether the text has at most `max` code points (as `[...text].length <= max`), without splitting a short text. */
+function withinCodePoints(text: string, max: number): boolean {
+  return text.length <= max || [...text].length <= max;
+}
+
 /** The first sentence of a description, without angle brackets (the spec forbids them), at most `max` characters. */
 export function firstClause(description: string, max: number): string {
+  return fitDescription(firstSentence(description), max);
+}
+
+/** What firstClause fits: the first sentence, without angle brackets and its closing mark (the same for every length). */
+function firstSentence(description: string): string {
   const clean = description.replace(/[<>]/g, '').replace(/\s+/g, ' ').trim();
   const sentence = /^(.+?[.!?])(\s|$)/.exec(clean)?.[1] ?? clean;
-  return fitDescription(sentence.replace(/[.!?]$/, ''), max);
+  return sentence.replace(/[.!?]$/, '');
 }
 
 export interface DescribedMember {
@@ -80,13 +93,17 @@ function triggerSentence(triggers: readonly string[]): string {
 export function buildUmbrellaDescription(input: { topic: string; base?: string; members: readonly DescribedMember[] }): UmbrellaWording {
   const triggers = mergeTriggers(input.members);
   const uses = triggerSentence(triggers);
+  // Each member's first sentence found once, then fitted to each length tried.
+  const sentences = input.members.map((m) => firstSentence(m.description));
   const covers = (size: number) => {
-    const clauses = input.members.map((m) => (size === 0 ? m.name : `${m.name} (${firstClause(m.description, size)})`)).join('; ');
+    const clauses = input.members
+      .map((m, i) => (size === 0 ? m.name : `${m.name} (${fitDescription(sentences[i] as string, size)})`))
+      .join('; ');
     return input.base !== undefined ? `${input.base.trim()} Also covers: ${clauses}.` : `${input.topic}: covers ${clauses}.`;
   };
   for (const size of [160, 100, 60, 0]) {
     const text = `${covers(size)} ${uses}`.trim();
-    if ([...text].length <= maxDescriptionLength) return { description: text };
+    if (withinCodePoints(text, maxDescriptionLength)) return { description: text };
   }
   const head = covers(0);
   const room = maxDescriptionLength - [...head].length - 1;

@@ -7,7 +7,7 @@ import { contentText, isMarkdownPath } from './package.js';
 import { NameMask } from './mask.js';
 import { resolveRepoLink } from './rewrite.js';
 import type { ConsolidationPlan, CuratedSkill } from './types.js';
-import { sizeOf, toleratedCodes } from './validity.js';
+import { sizeOf, toleratedCodes, type PortableValidations } from './validity.js';
 
 export interface GuardInput {
   plan: ConsolidationPlan;
@@ -15,6 +15,8 @@ export interface GuardInput {
   before: readonly CuratedSkill[];
   /** Files outside the plan's skills as they were (repository path → text): at least every one the plan changes. */
   outside: ReadonlyMap<string, string>;
+  /** The planning run's portable validations: the umbrella as the planner validated it is not validated again. */
+  validations?: PortableValidations;
 }
 
 type Files = Map<string, Uint8Array | string>;
@@ -40,13 +42,17 @@ export function checkPlan(input: GuardInput): string[] {
   const names = [plan.into, ...plan.from];
   const mask = memoMask(names);
   const archives = new Map(plan.archived.map((a) => [a.name, a]));
+  // Each folder's prefix made once per plan, not once per write and folder.
+  const intoPrefix = `${plan.intoDir}/`;
+  const fromPrefixes = plan.from.map((n) => `${byName.get(n)?.dir}/`);
+  const archivePrefixes = plan.archived.map((a) => `${a.to}/`);
   for (const [path, content] of writes) {
-    if (path.startsWith(`${plan.intoDir}/`)) {
+    if (path.startsWith(intoPrefix)) {
       if (content === null) after.delete(path.slice(plan.intoDir.length + 1));
       else after.set(path.slice(plan.intoDir.length + 1), content);
-    } else if (plan.from.some((n) => path.startsWith(`${byName.get(n)?.dir}/`))) {
+    } else if (fromPrefixes.some((prefix) => path.startsWith(prefix))) {
       if (content !== null) problems.push(`${path} is written inside an absorbed skill's folder`);
-    } else if (plan.archived.some((a) => path.startsWith(`${a.to}/`))) {
+    } else if (archivePrefixes.some((prefix) => path.startsWith(prefix))) {
       if (content === null) problems.push(`${path} is deleted inside an archive`);
     } else problems.push(...checkOutside(path, content, input.outside.get(path), mask));
   }
@@ -64,7 +70,7 @@ export function checkPlan(input: GuardInput): string[] {
     }
     problems.push(...checkFindable(member, view, mask));
   }
-  problems.push(...checkLinks(input.before, plan, after), ...checkValid(plan, after, input.before));
+  problems.push(...checkLinks(input.before, plan, after), ...checkValid(plan, after, input.before, input.validations));
   return problems;
 }
 
@@ -177,17 +183,16 @@ function checkLinks(before: readonly CuratedSkill[], plan: ConsolidationPlan, af
   return now > was ? [`${now - was} link(s) in the umbrella no longer resolve`] : [];
 }
 
-function checkValid(plan: ConsolidationPlan, after: Files, before: readonly CuratedSkill[]): string[] {
+function checkValid(plan: ConsolidationPlan, after: Files, before: readonly CuratedSkill[], validations?: PortableValidations): string[] {
   const content = after.get(skillFileName);
   if (content === undefined) return [`the umbrella ${plan.intoDir} has no ${skillFileName}`];
   const files = new Map([...after].filter(([p]) => p !== skillFileName).map(([path, c]) => [path, { path, size: sizeOf(c) }]));
-  const errors = validateSkill({
-    file: `${plan.intoDir}/${skillFileName}`,
-    content,
-    folder: plan.into,
-    profile: 'portable',
-    files,
-  }).findings.filter((f) => f.severity === 'error');
+  const input = { file: `${plan.intoDir}/${skillFileName}`, folder: plan.into, files };
+  const validation =
+    validations && typeof content === 'string'
+      ? validations.validate({ ...input, content })
+      : validateSkill({ ...input, content, profile: 'portable' });
+  const errors = validation.findings.filter((f) => f.severity === 'error');
   const tolerated = errors.some((f) => f.code === 'skill/link-escapes') ? toleratedCodes(before) : new Set<string>();
   return errors.filter((f) => !tolerated.has(f.code)).map((f) => `the umbrella is invalid: ${f.code}: ${f.message}`);
 }

@@ -60,6 +60,49 @@ export function listParagraphs(text: string): string[] {
   return out;
 }
 
+/** `\s` beyond ASCII, asked of the pattern itself once per code unit seen (0 not yet asked, 1 space, 2 not). */
+const wideSpace = new Uint8Array(0x10000);
+
+function isSpaceCode(c: number): boolean {
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
+  if (wideSpace[c] === 0) wideSpace[c] = /\s/.test(String.fromCharCode(c)) ? 1 : 2;
+  return wideSpace[c] === 1;
+}
+
+/**
+ * `text.slice(start, end).replace(/\s+/g, ' ').trim()` without the pattern:
+ * the pieces between runs of `\s` (the set trim removes too) are copied, and a
+ * run that is already one space is kept in its piece.
+ */
+export function collapseWhitespace(text: string, start: number, end: number): string {
+  while (start < end && isSpaceCode(text.charCodeAt(start))) start++;
+  while (end > start && isSpaceCode(text.charCodeAt(end - 1))) end--;
+  let out = '';
+  let piece = start;
+  for (let i = start; i < end; i++) {
+    if (!isSpaceCode(text.charCodeAt(i))) continue;
+    let j = i + 1;
+    while (isSpaceCode(text.charCodeAt(j))) j++;
+    if (j - i > 1 || text.charCodeAt(i) !== 32) {
+      out += `${text.slice(piece, i)} `;
+      piece = j;
+    }
+    i = j - 1;
+  }
+  return piece === start ? text.slice(start, end) : out + text.slice(piece, end);
+}
+
+/** Whether text[start, end) is blank as `trim() === ''` says, without cutting it out (ASCII answered directly). */
+function isBlankLine(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || (c >= 9 && c <= 13)) continue;
+    // Beyond ASCII, trim's whitespace (U+00A0, U+2028, U+FEFF…) decides.
+    return c < 128 ? false : text.slice(start, end).trim() === '';
+  }
+  return true;
+}
+
 /**
  * listParagraphs of a text with no fence: each block is cut from the text
  * itself rather than joined from its lines (its newlines are whitespace the
@@ -71,15 +114,14 @@ function listParagraphsWithoutFences(text: string): string[] {
   let blockEnd = -1;
   const flush = () => {
     if (blockStart === -1) return;
-    const joined = text.slice(blockStart, blockEnd).replace(/\s+/g, ' ').trim();
+    const joined = collapseWhitespace(text, blockStart, blockEnd);
     if (joined !== '') out.push(joined);
     blockStart = -1;
   };
   for (let start = 0; start <= text.length;) {
     const newline = text.indexOf('\n', start);
     const end = newline === -1 ? text.length : newline;
-    const line = text.slice(start, end);
-    if (line.trim() === '' || (isHeadingStart(line) && headingLine.test(line))) flush();
+    if (isBlankLine(text, start, end) || (text.charCodeAt(start) === 35 && headingLine.test(text.slice(start, end)))) flush();
     else {
       if (blockStart === -1) blockStart = start;
       blockEnd = end;

@@ -33,14 +33,10 @@ export class NameMask {
     return this.lengths.has(end - start) && this.names.has(text.slice(start, end));
   }
 
-  /** Whether replaceWords, with every name mapped to `§`, would change the run text[start, end) (which holds no `§`). */
-  private holdsName(text: string, start: number, end: number): boolean {
+  /** Whether replaceWords, with every name mapped to `§`, would change the run text[start, end) (which holds no `§`; `pathLike`: it holds `.` or `/`). */
+  private holdsName(text: string, start: number, end: number, pathLike: boolean): boolean {
     if (this.has(text, start, end)) return true;
-    let pathLike = false;
-    for (let i = start; i < end; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 46 || c === 47) pathLike = true;
-    }
+    // Without `.` or `/` the run is one word, just looked up.
     if (!pathLike) return false;
     let core = end;
     while (core > start && text.charCodeAt(core - 1) === 46) core--;
@@ -60,7 +56,9 @@ export class NameMask {
 
   /** Text with link targets and the names (and any path-like word holding one) blanked. */
   mask(text: string): string {
-    const noLinks = text.replace(/\]\([^)\n]*\)/g, ']()').replace(/^( {0,3}\[[^\]\n]+\]:)[ \t]*\S+/gm, '$1');
+    // Each pattern needs its `](` or `]:`: a text without one is left as it is without running the pattern.
+    const noTargets = text.includes('](') ? text.replace(/\]\([^)\n]*\)/g, ']()') : text;
+    const noLinks = noTargets.includes(']:') ? noTargets.replace(/^( {0,3}\[[^\]\n]+\]:)[ \t]*\S+/gm, '$1') : noTargets;
     let out = '';
     let copied = 0;
     const n = noLinks.length;
@@ -71,13 +69,15 @@ export class NameMask {
       }
       let j = i;
       let marked = false;
+      let pathLike = false;
       while (j < n) {
         const c = noLinks.charCodeAt(j);
         if (!isRunCode(c)) break;
         if (c === 0xa7) marked = true;
+        else if (c === 46 || c === 47) pathLike = true;
         j++;
       }
-      if (marked || this.holdsName(noLinks, i, j)) {
+      if (marked || this.holdsName(noLinks, i, j, pathLike)) {
         out += noLinks.slice(copied, i) + mark;
         copied = j;
       }

@@ -22,13 +22,16 @@ const seedCache = new Map<number, Uint32Array>();
 export function buildSignature(shingles: Uint32Array, hashes: number): Uint32Array {
   let salts = seedCache.get(hashes);
   if (!salts) seedCache.set(hashes, (salts = seeds(hashes)));
-  const signature = new Uint32Array(hashes).fill(0xffffffff);
-  for (let s = 0; s < shingles.length; s++) {
-    const shingle = shingles[s] as number;
-    for (let i = 0; i < hashes; i++) {
-      const h = mix(shingle ^ (salts[i] as number));
-      if (h < (signature[i] as number)) signature[i] = h;
+  const signature = new Uint32Array(hashes);
+  // One hash function at a time, its minimum in a local: the same minima as shingle by shingle, without a load and store per pair.
+  for (let i = 0; i < hashes; i++) {
+    const salt = salts[i] as number;
+    let min = 0xffffffff;
+    for (let s = 0; s < shingles.length; s++) {
+      const h = mix((shingles[s] as number) ^ salt);
+      if (h < min) min = h;
     }
+    signature[i] = min;
   }
   return signature;
 }
@@ -39,6 +42,9 @@ export function estimateJaccard(a: Uint32Array, b: Uint32Array): number {
   for (let i = 0; i < a.length; i++) if (a[i] === b[i]) same++;
   return a.length === 0 ? 0 : same / a.length;
 }
+
+/** Room for a signature's index under its band key in one double (see findCandidatePairs). */
+const indexRoom = 2 ** 21;
 
 /**
  * Locality-sensitive hashing by banding: two signatures that agree on every
@@ -51,30 +57,70 @@ export function estimateJaccard(a: Uint32Array, b: Uint32Array): number {
 export function findCandidatePairs(
   signatures: readonly Uint32Array[],
   config: Pick<ConsolidationConfig, 'minhash_hashes' | 'lsh_bands'>,
+  /** Libraries of this many signatures or more bucket through a Map (a lower limit lets a test take that path). */
+  packLimit = indexRoom,
 ): Set<number> {
   const n = signatures.length;
   const rows = config.minhash_hashes / config.lsh_bands;
   const pairs = new Set<number>();
+  // Key and index packed in one double (key · 2^21 + index stays below 2^53): one numeric sort lines each bucket up,
+  // its members in index order, with no Map of keys (half of them above 2^30, so boxed).
+  const packed = n < Math.min(packLimit, indexRoom) ? new Float64Array(n) : undefined;
   for (let band = 0; band < config.lsh_bands; band++) {
     const start = band * rows;
-    const buckets = new Map<number, number[]>();
-    for (let i = 0; i < n; i++) {
-      const signature = signatures[i] as Uint32Array;
-      if (signature[0] === 0xffffffff) continue;
-      let key = band;
-      for (let r = start; r < start + rows; r++) key = mix((key ^ (signature[r] as number)) + 0x9e3779b9);
-      const bucket = buckets.get(key);
-      if (bucket) bucket.push(i);
-      else buckets.set(key, [i]);
-    }
-    for (const bucket of buckets.values()) {
-      if (bucket.length < 2) continue;
+    const buckets = packed ? sortedBuckets(signatures, band, start, rows, packed) : mappedBuckets(signatures, band, start, rows);
+    for (const bucket of buckets) {
       for (const group of splitByRows(bucket, signatures, start, start + rows))
         for (let x = 0; x < group.length; x++)
           for (let y = x + 1; y < group.length; y++) pairs.add((group[x] as number) * n + (group[y] as number));
     }
   }
   return pairs;
+}
+
+/** A band's key for one signature: a hash of its rows, seeded by the band. */
+function bandKey(signature: Uint32Array, band: number, start: number, rows: number): number {
+  let key = band;
+  for (let r = start; r < start + rows; r++) key = mix((key ^ (signature[r] as number)) + 0x9e3779b9);
+  return key;
+}
+
+/** The band's buckets of two or more signatures (empty ones left out), each in index order, through a Map of keys. */
+function mappedBuckets(signatures: readonly Uint32Array[], band: number, start: number, rows: number): number[][] {
+  const buckets = new Map<number, number[]>();
+  for (let i = 0; i < signatures.length; i++) {
+    const signature = signatures[i] as Uint32Array;
+    if (signature[0] === 0xffffffff) continue;
+    const key = bandKey(signature, band, start, rows);
+    const bucket = buckets.get(key);
+    if (bucket) bucket.push(i);
+    else buckets.set(key, [i]);
+  }
+  return [...buckets.values()].filter((bucket) => bucket.length >= 2);
+}
+
+/** As mappedBuckets, by sorting packed keys (fewer than 2^21 signatures). */
+function sortedBuckets(signatures: readonly Uint32Array[], band: number, start: number, rows: number, packed: Float64Array): number[][] {
+  let count = 0;
+  for (let i = 0; i < signatures.length; i++) {
+    const signature = signatures[i] as Uint32Array;
+    if (signature[0] === 0xffffffff) continue;
+    packed[count++] = bandKey(signature, band, start, rows) * indexRoom + i;
+  }
+  const sorted = packed.subarray(0, count).sort();
+  const buckets: number[][] = [];
+  for (let x = 0; x < count;) {
+    const key = Math.floor((sorted[x] as number) / indexRoom);
+    let y = x + 1;
+    while (y < count && Math.floor((sorted[y] as number) / indexRoom) === key) y++;
+    if (y - x >= 2) {
+      const bucket: number[] = [];
+      for (let k = x; k < y; k++) bucket.push((sorted[k] as number) - key * indexRoom);
+      buckets.push(bucket);
+    }
+    x = y;
+  }
+  return buckets;
 }
 
 /** The bucket's members grouped by the band's rows, each group in the bucket's order. */

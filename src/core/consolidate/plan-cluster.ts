@@ -8,7 +8,7 @@ import { rewriteText } from './rewrite.js';
 import { stringField } from '../skill/types.js';
 import type { ArchiveMove, Cluster, ConsolidationPlan, PlannedChange } from './types.js';
 import { buildMergedUmbrellaText, buildNewUmbrellaText, chooseUmbrella, unionPaths, unionTools, type UmbrellaFields } from './umbrella.js';
-import { checkUmbrellaValid } from './validity.js';
+import { checkUmbrellaValid, type PortableValidations } from './validity.js';
 
 export interface PlanClusterContext {
   config: ConsolidationConfig;
@@ -18,6 +18,8 @@ export interface PlanClusterContext {
   taken: ReadonlySet<string>;
   /** Repository paths of existing archive folders (an archive never overwrites one). */
   occupied: ReadonlySet<string>;
+  /** The run's portable validations, which the guard's check of the same umbrella reuses. */
+  validations?: PortableValidations;
 }
 
 /** A plan with where each absorbed file went (for rewriting references), or why there is none. */
@@ -54,7 +56,7 @@ export function planCluster(cluster: Cluster, members: readonly SkillFeatures[],
     return { skipped: `the umbrella ${name} could not be written: ${error instanceof Error ? error.message : String(error)}` };
   }
   table.set(skillFileName, text);
-  const invalid = checkUmbrellaValid({ name, dir, table, members });
+  const invalid = checkUmbrellaValid({ name, dir, table, members, ...(ctx.validations ? { validations: ctx.validations } : {}) });
   if (invalid) return { skipped: invalid };
   const archived = siblings.map((m) => archiveTarget(m, ctx));
   return {
@@ -175,7 +177,8 @@ function renderSection(
   config: ConsolidationConfig,
 ): { text: string; demoted: boolean } {
   const { member, title } = section;
-  const rest = splitTitle(member.parsed.body).rest.replace(/^\n+/, '').replace(/\s+$/, '');
+  // trimEnd drops the trailing run of `\s` the pattern `\s+$` would, without trying the pattern at every position.
+  const rest = splitTitle(member.parsed.body).rest.replace(/^\n+/, '').trimEnd();
   const description = (stringField(member.parsed, 'description') ?? '').trim();
   // Where the section came from is for people and tools, not prose the agent reads: an HTML comment.
   const lead = `## ${title}\n\n<!-- skillgarden: from the skill ${member.name} (${member.skill.dir}) -->\n${description}\n`;

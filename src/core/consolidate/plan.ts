@@ -8,7 +8,8 @@ import { buildAllFeatures, type SkillFeatures } from './features.js';
 import { checkPlan } from './guard.js';
 import { contentText, isMarkdownPath, mapMovedLink, type MovedTarget } from './package.js';
 import { planCluster } from './plan-cluster.js';
-import { listWordsWithRepeats, rewriteText } from './rewrite.js';
+import { listWantedWords, rewriteText } from './rewrite.js';
+import { PortableValidations } from './validity.js';
 import type { Cluster, ConsolidationPlan, CuratedSkill, ReferenceFile, SkippedItem } from './types.js';
 
 export interface ConsolidationInput {
@@ -51,6 +52,7 @@ export function planConsolidation(input: ConsolidationInput): ConsolidationResul
     now: input.now,
     taken: new Set(input.skills.map((s) => s.name)),
     occupied: new Set(input.archiveDirs ?? []),
+    validations: new PortableValidations(),
   };
   const drafts: Array<{ plan: ConsolidationPlan; moves: ReadonlyMap<string, MovedTarget> }> = [];
   for (const cluster of clusters) {
@@ -95,7 +97,12 @@ export function planConsolidation(input: ConsolidationInput): ConsolidationResul
   for (const draft of drafts) {
     const plan = addReferenceRewrites(draft.plan, draft.moves, { outside, mentions, byName, untouchable });
     const before = [plan.into, ...plan.from].map((n) => byName.get(n)?.skill).filter((s): s is CuratedSkill => s !== undefined);
-    const problems = checkPlan({ plan, before, outside: new Map(plan.rewritten.map((p) => [p, outside.get(p) as string])) });
+    const problems = checkPlan({
+      plan,
+      before,
+      outside: new Map(plan.rewritten.map((p) => [p, outside.get(p) as string])),
+      validations: ctx.validations,
+    });
     if (problems.length === 0) plans.push(plan);
     else dropped.push({ plan, problems });
   }
@@ -120,9 +127,10 @@ function buildOutsideFiles(skills: readonly CuratedSkill[], references: readonly
 function indexMentions(files: ReadonlyMap<string, string>, names: readonly string[]): Map<string, Set<string>> {
   const index = new Map<string, Set<string>>(names.map((n) => [n, new Set<string>()]));
   if (names.length === 0) return index;
+  const lengths = new Set(names.map((n) => n.length));
   for (const [path, text] of files) {
-    // Every word, repeats included: adding a path twice is harmless and cheaper than a Set of the text's words.
-    for (const word of listWordsWithRepeats(text)) index.get(word)?.add(path);
+    // Every mention, repeats included: adding a path twice is harmless and cheaper than a Set of the text's words.
+    for (const word of listWantedWords(text, index, lengths)) (index.get(word) as Set<string>).add(path);
   }
   return index;
 }

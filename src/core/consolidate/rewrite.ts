@@ -36,6 +36,40 @@ export function listWordsWithRepeats(text: string): string[] {
   return text.match(tokenPattern) ?? [];
 }
 
+function isTokenCode(c: number): boolean {
+  // A-Z a-z 0-9 _ -
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45;
+}
+
+/**
+ * listWordsWithRepeats(text) kept to the words `wanted` holds, in order: a
+ * word of a length no wanted word has is never cut out of the text (most
+ * words of a library are shorter than any skill name), so a pass over every
+ * file of a library allocates a string only for a likely mention.
+ */
+export function listWantedWords(
+  text: string,
+  wanted: ReadonlySet<string> | ReadonlyMap<string, unknown>,
+  lengths: ReadonlySet<number>,
+): string[] {
+  const out: string[] = [];
+  const n = text.length;
+  for (let i = 0; i < n;) {
+    if (!isTokenCode(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < n && isTokenCode(text.charCodeAt(j))) j++;
+    if (lengths.has(j - i)) {
+      const word = text.slice(i, j);
+      if (wanted.has(word)) out.push(word);
+    }
+    i = j;
+  }
+  return out;
+}
+
 /**
  * Rewrites link targets through `mapLink` and whole-word mentions through
  * `words`, never one inside the other (a rewritten link that happens to

@@ -31,10 +31,54 @@ export function hashString(text: string): number {
  */
 export function buildShingles(text: string): Uint32Array {
   // Sorted and deduplicated in a typed array: a Set of hashes boxes every one above 2^30 (half of them).
+  if (isAscii(text)) return distinctSorted(hashAsciiWords(text).sort());
   const words = tokenizeWords(text);
   const hashes = new Uint32Array(words.length);
   for (let i = 0; i < words.length; i++) hashes[i] = hashString(words[i] as string);
   return distinctSorted(hashes.sort());
+}
+
+/** The stop words' hashes: a word whose hash is not among them is no stop word, without making its string. */
+const stopHashes = new Set([...stopWords].map(hashString));
+
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
+/**
+ * tokenizeWords(text).map(hashString) for ASCII text, in one pass and with no
+ * string per word: in ASCII, lowercasing maps only A–Z (elsewhere it may turn
+ * a letter into ASCII ones, as `İ` into `i̇`, hence the plain path). A word
+ * whose hash is a stop word's is compared as a string, so a collision keeps it.
+ */
+function hashAsciiWords(text: string): Uint32Array {
+  const out = new Uint32Array(text.length >> 1);
+  let count = 0;
+  const n = text.length;
+  for (let i = 0; i < n;) {
+    let c = text.charCodeAt(i);
+    if (c >= 65 && c <= 90) c += 32;
+    if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57))) {
+      i++;
+      continue;
+    }
+    let h = 0x811c9dc5;
+    let digits = true;
+    let j = i;
+    for (;;) {
+      if (c >= 97) digits = false;
+      h = Math.imul(h ^ c, 0x01000193);
+      if (++j >= n) break;
+      c = text.charCodeAt(j);
+      if (c >= 65 && c <= 90) c += 32;
+      if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57))) break;
+    }
+    h >>>= 0;
+    if (j - i > 1 && !digits && !(stopHashes.has(h) && stopWords.has(text.slice(i, j).toLowerCase()))) out[count++] = h;
+    i = j;
+  }
+  return out.slice(0, count);
 }
 
 /** The distinct values of a sorted array, in order. */

@@ -10,8 +10,12 @@ export interface ClusterSupport {
   left: Array<{ name: string; reason: string }>;
 }
 
+/** `body.split('\n').length`, counted without the list of lines. */
 function bodyLines(member: SkillFeatures): number {
-  return member.parsed.body.split('\n').length;
+  const body = member.parsed.body;
+  let lines = 1;
+  for (let at = body.indexOf('\n'); at !== -1; at = body.indexOf('\n', at + 1)) lines++;
+  return lines;
 }
 
 /**

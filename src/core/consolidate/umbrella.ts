@@ -3,9 +3,24 @@ import { parseSkill, replaceBody, setField } from '../skill/index.js';
 import type { ConsolidationConfig } from './config.js';
 import { readToolList } from '../skill/tool-list.js';
 import type { SkillFeatures } from './features.js';
+import type { ParsedSkill } from '../skill/types.js';
 import { readPathList } from '../skill/path-list.js';
 import { countSections } from './markdown.js';
 import { findTellingName } from './umbrella-name.js';
+
+/**
+ * countSections of a parse's body, counted once per parse: the comparator
+ * below asks for each member's count several times, and each cluster is
+ * chosen for twice (its evidence, then its plan). Weak: a parse let go is
+ * forgotten.
+ */
+const sectionCounts = new WeakMap<ParsedSkill, number>();
+
+function sectionCount(parsed: ParsedSkill): number {
+  let count = sectionCounts.get(parsed);
+  if (count === undefined) sectionCounts.set(parsed, (count = countSections(parsed.body)));
+  return count;
+}
 
 export type UmbrellaChoice = { kind: 'existing'; umbrella: SkillFeatures; why: string } | { kind: 'new'; name: string; why: string };
 
@@ -23,13 +38,11 @@ export function chooseUmbrella(
 ): UmbrellaChoice {
   const named = members.find((m) => m.name === prefix);
   if (named) return { kind: 'existing', umbrella: named, why: `its name is the shared prefix \`${prefix}\`` };
+  const count = (m: SkillFeatures) => sectionCount(m.parsed);
   const broadest = [...members].sort(
-    (a, b) =>
-      countSections(b.parsed.body) - countSections(a.parsed.body) ||
-      b.parsed.body.length - a.parsed.body.length ||
-      a.name.localeCompare(b.name),
+    (a, b) => count(b) - count(a) || b.parsed.body.length - a.parsed.body.length || a.name.localeCompare(b.name),
   )[0] as SkillFeatures;
-  const sections = countSections(broadest.parsed.body);
+  const sections = count(broadest);
   if (sections >= config.umbrella_min_sections)
     return { kind: 'existing', umbrella: broadest, why: `it is the broadest member (${sections} sections)` };
   const telling = prefix ? findTellingName(prefix, members, taken) : undefined;

@@ -3,14 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { generateCuratedLibrary } from '../../../bench/consolidate.js';
 import { buildClusters } from '../../../src/core/consolidate/cluster.js';
 import { resolveConsolidationConfig } from '../../../src/core/consolidate/config.js';
-import { selectCuratable } from '../../../src/core/consolidate/eligible.js';
+import { hasYamlDocument, selectCuratable } from '../../../src/core/consolidate/eligible.js';
 import { buildAllFeatures } from '../../../src/core/consolidate/features.js';
 import { maskText } from '../../../src/core/consolidate/guard.js';
-import { demoteHeadings, listHeadings, listParagraphs } from '../../../src/core/consolidate/markdown.js';
+import { collapseWhitespace, demoteHeadings, listHeadings, listParagraphs } from '../../../src/core/consolidate/markdown.js';
 import { buildSignature, findCandidatePairs } from '../../../src/core/consolidate/minhash.js';
-import { hashString, tokenizeWords } from '../../../src/core/consolidate/shingles.js';
+import { buildShingles, hashString, tokenizeWords } from '../../../src/core/consolidate/shingles.js';
+import { utf8Length } from '../../../src/core/consolidate/validity.js';
+import { parseSkill } from '../../../src/core/skill/index.js';
 import type { ParsedSkill } from '../../../src/core/skill/types.js';
-import { replaceWords } from '../../../src/core/consolidate/rewrite.js';
+import { readCorpusEntries } from '../../fixtures/consolidate/labelled-library.js';
+import { indentYaml, yamlBlock } from '../../helpers/yaml-arbitrary.js';
+import { listWantedWords, listWordsWithRepeats, replaceWords } from '../../../src/core/consolidate/rewrite.js';
 
 /** The banding rule itself, over all pairs: two signatures are candidates when they agree on every row of some band. */
 function candidatePairsByDefinition(signatures: readonly Uint32Array[], hashes: number, bands: number): number[] {
@@ -110,6 +114,9 @@ describe('the planner fast paths', () => {
       '###### z',
       '####### w',
       '  # q',
+      '\u00a0',
+      '\u2028',
+      ' é',
     );
     fc.assert(
       fc.property(
@@ -184,8 +191,11 @@ describe('the planner fast paths', () => {
     const signature = fc.array(fc.constantFrom(0, 1, 2, 0xffffffff, 7), { minLength: 16, maxLength: 16 }).map((v) => Uint32Array.from(v));
     fc.assert(
       fc.property(fc.array(signature, { maxLength: 40 }), fc.constantFrom(2, 4, 8, 16), (signatures, bands) => {
-        const found = [...findCandidatePairs(signatures, { minhash_hashes: 16, lsh_bands: bands })].sort((x, y) => x - y);
+        const config = { minhash_hashes: 16, lsh_bands: bands };
+        const found = [...findCandidatePairs(signatures, config)].sort((x, y) => x - y);
         expect(found).toEqual(candidatePairsByDefinition(signatures, 16, bands));
+        // The Map of keys that a library of 2^21 signatures or more takes.
+        expect([...findCandidatePairs(signatures, config, 0)].sort((x, y) => x - y)).toEqual(found);
       }),
       { numRuns: 300 },
     );
@@ -211,5 +221,158 @@ describe('the planner fast paths', () => {
       expect(view(handed)).toEqual(view(plain));
       expect(buildClusters(handed, config)).toEqual(buildClusters(plain, config));
     }
+  });
+
+  it('eligibility reads "the frontmatter is a YAML document" from the quick parse as the full parse says it', () => {
+    const plainSays = (text: string) => parseSkill(text, { file: 'SKILL.md', fullParse: true }).document !== undefined;
+    const quickSays = (text: string) => hasYamlDocument(parseSkill(text, { file: 'SKILL.md' }));
+    const texts = [...readCorpusEntries().map((e) => e.text), ...generateCuratedLibrary(300, 9).skills.map((s) => s.text)];
+    expect(texts.length).toBeGreaterThan(300);
+    for (const text of texts) expect(quickSays(text), text.slice(0, 80)).toBe(plainSays(text));
+    // Frontmatter the quick reader must read as the parser does or refuse: broken YAML, duplicate keys, flow, nesting.
+    const scalar = fc.constantFrom('a', 'plain words', '"quoted: x"', "'it''s'", 'true', 'a: b', '"', '[x', '{', '*ref', '&a b', '');
+    const key = fc.constantFrom('name', 'description', 'metadata', 'a-b', 'x');
+    const line = fc.oneof(
+      fc.tuple(key, scalar).map(([k, v]) => `${k}: ${v}`),
+      fc.tuple(key, yamlBlock(key, scalar)).map(([k, b]) => `${k}:\n${indentYaml(b)}`),
+      fc.constantFrom('', '  ', '- a', ': x', '\t'),
+    );
+    let documents = 0;
+    let none = 0;
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 5 }), (lines) => {
+        const text = `---\n${lines.join('\n')}\n---\nBody\n`;
+        const plain = plainSays(text);
+        expect(quickSays(text)).toBe(plain);
+        if (plain) documents++;
+        else none++;
+      }),
+      { numRuns: 2000 },
+    );
+    // Both answers occur, so the property can fail either way.
+    expect(documents).toBeGreaterThan(100);
+    expect(none).toBeGreaterThan(10);
+  });
+
+  it('counts the UTF-8 bytes of a string as TextEncoder encodes it (lone surrogates as U+FFFD)', () => {
+    const unit = fc.oneof(
+      fc.constantFrom('a', '\u007f', '\u0080', 'é', '\u07ff', '\u0800', '€', '\uffff', '\ud83d\ude00', '\ud800', '\udc00', '\udbff\udfff'),
+      fc.string({ unit: 'binary', maxLength: 3 }),
+    );
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 30 }), (units) => {
+        const text = units.join('');
+        expect(utf8Length(text)).toBe(new TextEncoder().encode(text).length);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('lists the wanted words of a text, repeats included, as filtering every word does', () => {
+    const piece = fc.constantFrom('ab', 'a', 'b-c', 'abc', 'x_y', 'é', ' ', '\n', '/', '.', '-', '_', '[ab](ab)', '§', '9', 'AB');
+    const names = fc.array(fc.constantFrom('ab', 'a', 'b-c', 'abc', 'x_y', '-', 'AB', 'ab-'), { maxLength: 4 });
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), names, (pieces, wanted) => {
+        const text = pieces.join('');
+        const set = new Set<string>(wanted);
+        expect(listWantedWords(text, set, new Set(wanted.map((w) => w.length)))).toEqual(
+          listWordsWithRepeats(text).filter((w) => set.has(w)),
+        );
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('hashes the words of ASCII text in one pass as tokenizing and hashing each word does', () => {
+    const plain = (text: string) => Uint32Array.from(new Set(tokenizeWords(text).map(hashString))).sort();
+    // Stop words in any case, numbers, one-letter words, separators, and letters that lowercase into ASCII (the plain path's).
+    const piece = fc.oneof(
+      fc.constantFrom(
+        'The',
+        'AND',
+        'or',
+        'examples',
+        'eg',
+        'e',
+        'i',
+        'x1',
+        '12',
+        '007',
+        'a9',
+        'Zz',
+        'deploy',
+        ' ',
+        '\n',
+        '-',
+        '_',
+        '.',
+        '/',
+      ),
+      fc.constantFrom('\u0130', '\u212a', 'é', 'Straße', '\u0000', '\u007f'),
+      fc.string({ maxLength: 4 }),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
+        const text = pieces.join('');
+        expect(buildShingles(text)).toEqual(plain(text));
+      }),
+      { numRuns: 5000 },
+    );
+    for (const skill of generateCuratedLibrary(200, 3).skills) expect(buildShingles(skill.text)).toEqual(plain(skill.text));
+    for (const entry of readCorpusEntries()) expect(buildShingles(entry.text), entry.name).toEqual(plain(entry.text));
+  });
+
+  it('collapses whitespace as the pattern and trim do', () => {
+    // ASCII and wider spaces, and look-alikes that are no \s (U+180E, U+200B).
+    const piece = fc.constantFrom(
+      'a',
+      'bc',
+      ' ',
+      '  ',
+      '\t',
+      '\n',
+      '\r',
+      '\v',
+      '\f',
+      '\u00a0',
+      '\u1680',
+      '\u180e',
+      '\u2000',
+      '\u200a',
+      '\u200b',
+      '\u2028',
+      '\u2029',
+      '\u202f',
+      '\u205f',
+      '\u3000',
+      '\ufeff',
+      'é',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), fc.nat(5), fc.nat(5), (pieces, cutStart, cutEnd) => {
+        const text = pieces.join('');
+        const start = Math.min(cutStart, text.length);
+        const end = Math.max(start, text.length - cutEnd);
+        expect(collapseWhitespace(text, start, end)).toBe(text.slice(start, end).replace(/\s+/g, ' ').trim());
+        // renderSection's trimEnd for the pattern it replaced.
+        expect(text.trimEnd()).toBe(text.replace(/\s+$/, ''));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('a signature is the minimum per hash over its shingles: of a union, the smaller of the parts', () => {
+    const shingles = fc.array(fc.nat({ max: 0xffffffff }), { maxLength: 20 }).map((v) => Uint32Array.from(v));
+    fc.assert(
+      fc.property(shingles, shingles, (a, b) => {
+        const union = new Uint32Array([...a, ...b]);
+        const [sa, sb] = [buildSignature(a, 16), buildSignature(b, 16)];
+        expect(buildSignature(union, 16)).toEqual(Uint32Array.from(sa, (v, i) => Math.min(v, sb[i] as number)));
+        // Order does not matter, and no shingle means no minimum (all ones).
+        expect(buildSignature(union.slice().reverse(), 16)).toEqual(buildSignature(union, 16));
+        expect(buildSignature(new Uint32Array(0), 16)).toEqual(new Uint32Array(16).fill(0xffffffff));
+      }),
+      { numRuns: 500 },
+    );
   });
 });

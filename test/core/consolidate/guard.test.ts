@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkPlan, planConsolidation, type ConsolidationPlan, type CuratedSkill } from '../../../src/core/consolidate/index.js';
+import { PortableValidations } from '../../../src/core/consolidate/validity.js';
 import { curated, deployFamily, now } from './library.js';
 
 const other = curated('release-notes', 'Run deploy-staging first.\n', { provenance: 'user', description: 'Writes release notes.' });
@@ -94,5 +95,9 @@ describe('checkPlan', () => {
     const { plan, before, outside } = setup();
     const problems = checkPlan({ plan: tamper(plan), before: [...before], outside });
     expect(problems.join('\n')).toMatch(problem);
+    // A run's validations that hold the untampered umbrella (as the planner leaves them) change nothing for the tampered one.
+    const validations = new PortableValidations();
+    expect(checkPlan({ plan, before, outside, validations })).toEqual([]);
+    expect(checkPlan({ plan: tamper(plan), before: [...before], outside, validations })).toEqual(problems);
   });
 });
