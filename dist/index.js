@@ -12,12 +12,24 @@ var __require = /* @__PURE__ */ ((x2) => typeof require !== "undefined" ? requir
   if (typeof require !== "undefined") return require.apply(this, arguments);
   throw Error('Dynamic require of "' + x2 + '" is not supported');
 });
+var __esm = (fn2, res, err) => function __init() {
+  if (err) throw err[0];
+  try {
+    return fn2 && (res = (0, fn2[__getOwnPropNames(fn2)[0]])(fn2 = 0)), res;
+  } catch (e) {
+    throw err = [e], e;
+  }
+};
 var __commonJS = (cb, mod) => function __require2() {
   try {
     return mod || (0, cb[__getOwnPropNames(cb)[0]])((mod = { exports: {} }).exports, mod), mod.exports;
   } catch (e) {
     throw mod = 0, e;
   }
+};
+var __export = (target, all) => {
+  for (var name in all)
+    __defProp(target, name, { get: all[name], enumerable: true });
 };
 var __copyProps = (to, from, except, desc) => {
   if (from && typeof from === "object" || typeof from === "function") {
@@ -5786,7 +5798,7 @@ var require_client_h1 = __commonJS({
       kResume,
       kHTTPContext
     } = require_symbols();
-    var constants4 = require_constants2();
+    var constants5 = require_constants2();
     var EMPTY_BUF = Buffer.alloc(0);
     var FastBuffer = Buffer[Symbol.species];
     var addListener = util.addListener;
@@ -5861,7 +5873,7 @@ var require_client_h1 = __commonJS({
       constructor(client, socket2, { exports: exports2 }) {
         assert(Number.isFinite(client[kMaxHeadersSize]) && client[kMaxHeadersSize] > 0);
         this.llhttp = exports2;
-        this.ptr = this.llhttp.llhttp_alloc(constants4.TYPE.RESPONSE);
+        this.ptr = this.llhttp.llhttp_alloc(constants5.TYPE.RESPONSE);
         this.client = client;
         this.socket = socket2;
         this.timeout = null;
@@ -5956,11 +5968,11 @@ var require_client_h1 = __commonJS({
             currentBufferRef = null;
           }
           const offset = llhttp.llhttp_get_error_pos(this.ptr) - currentBufferPtr;
-          if (ret !== constants4.ERROR.OK) {
+          if (ret !== constants5.ERROR.OK) {
             const body = data.subarray(offset);
-            if (ret === constants4.ERROR.PAUSED_UPGRADE) {
+            if (ret === constants5.ERROR.PAUSED_UPGRADE) {
               this.onUpgrade(body);
-            } else if (ret === constants4.ERROR.PAUSED) {
+            } else if (ret === constants5.ERROR.PAUSED) {
               this.paused = true;
               socket2.unshift(body);
             } else {
@@ -5983,10 +5995,10 @@ var require_client_h1 = __commonJS({
         } finally {
           currentParser = null;
         }
-        if (ret === constants4.ERROR.OK) {
+        if (ret === constants5.ERROR.OK) {
           return null;
         }
-        if (ret === constants4.ERROR.PAUSED || ret === constants4.ERROR.PAUSED_UPGRADE) {
+        if (ret === constants5.ERROR.PAUSED || ret === constants5.ERROR.PAUSED_UPGRADE) {
           this.paused = true;
           return null;
         }
@@ -6003,7 +6015,7 @@ var require_client_h1 = __commonJS({
           const len = new Uint8Array(llhttp.memory.buffer, ptr).indexOf(0);
           message = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr, len).toString() + ")";
         }
-        return new HTTPParserError(message, constants4.ERROR[ret], data);
+        return new HTTPParserError(message, constants5.ERROR[ret], data);
       }
       destroy() {
         assert(this.ptr != null);
@@ -6183,7 +6195,7 @@ var require_client_h1 = __commonJS({
           socket2[kBlocking] = false;
           client[kResume]();
         }
-        return pause2 ? constants4.ERROR.PAUSED : 0;
+        return pause2 ? constants5.ERROR.PAUSED : 0;
       }
       onBody(buf) {
         const { client, socket: socket2, statusCode, maxResponseSize } = this;
@@ -6205,7 +6217,7 @@ var require_client_h1 = __commonJS({
         }
         this.bytesRead += buf.length;
         if (request2.onData(buf) === false) {
-          return constants4.ERROR.PAUSED;
+          return constants5.ERROR.PAUSED;
         }
       }
       onMessageComplete() {
@@ -6241,13 +6253,13 @@ var require_client_h1 = __commonJS({
         if (socket2[kWriting]) {
           assert(client[kRunning] === 0);
           util.destroy(socket2, new InformationalError("reset"));
-          return constants4.ERROR.PAUSED;
+          return constants5.ERROR.PAUSED;
         } else if (!shouldKeepAlive) {
           util.destroy(socket2, new InformationalError("reset"));
-          return constants4.ERROR.PAUSED;
+          return constants5.ERROR.PAUSED;
         } else if (socket2[kReset] && client[kRunning] === 0) {
           util.destroy(socket2, new InformationalError("reset"));
-          return constants4.ERROR.PAUSED;
+          return constants5.ERROR.PAUSED;
         } else if (client[kPipelining] == null || client[kPipelining] === 1) {
           setImmediate(() => client[kResume]());
         } else {
@@ -19150,6 +19162,33 @@ var require_undici = __commonJS({
   }
 });
 
+// src/core/findings.ts
+function finding(input2) {
+  return {
+    code: input2.code,
+    severity: input2.severity,
+    file: input2.file,
+    line: input2.line ?? 0,
+    column: input2.column ?? 0,
+    message: input2.message,
+    hint: input2.hint
+  };
+}
+function compareFindings(a, b2) {
+  return (a.file < b2.file ? -1 : a.file > b2.file ? 1 : 0) || a.line - b2.line || a.column - b2.column || severityRank[a.severity] - severityRank[b2.severity] || (a.code < b2.code ? -1 : a.code > b2.code ? 1 : 0);
+}
+function excerpt(text, max = 60) {
+  const oneLine = text.replace(/\s+/g, " ").trim();
+  return oneLine.length <= max ? oneLine : `${oneLine.slice(0, max - 1)}\u2026`;
+}
+var severityRank;
+var init_findings = __esm({
+  "src/core/findings.ts"() {
+    "use strict";
+    severityRank = { error: 0, warning: 1, info: 2 };
+  }
+});
+
 // node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
   "node_modules/yaml/dist/nodes/identity.js"(exports) {
@@ -23113,10 +23152,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep9, value } = collItem;
+        const { start, key, sep: sep10, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep9?.[0],
+          next: key ?? sep10?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -23130,7 +23169,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep9) {
+          if (!keyProps.anchor && !keyProps.tag && !sep10) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -23154,7 +23193,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep9 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep10 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -23170,7 +23209,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep9, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep10, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -23261,7 +23300,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep9 = "";
+        let sep10 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -23275,13 +23314,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep9 + cb;
-              sep9 = "";
+                comment += sep10 + cb;
+              sep10 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep9 += source;
+                sep10 += source;
               hasSpace = true;
               break;
             default:
@@ -23324,18 +23363,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep9, value } = collItem;
+        const { start, key, sep: sep10, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep9?.[0],
+          next: key ?? sep10?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep9 && !value) {
+          if (!props.anchor && !props.tag && !sep10 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -23389,8 +23428,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap5 && !sep9 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep9, null, props, onError);
+        if (!isMap5 && !sep10 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep10, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -23402,7 +23441,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep9 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep10 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -23413,8 +23452,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap5 && !props.found && ctx.options.strict) {
-              if (sep9)
-                for (const st2 of sep9) {
+              if (sep10)
+                for (const st2 of sep10) {
                   if (st2 === valueProps.found)
                     break;
                   if (st2.type === "newline") {
@@ -23431,7 +23470,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep9, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep10, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -23566,7 +23605,7 @@ var require_resolve_block_scalar = __commonJS({
       if (!header)
         return { value: "", type: null, comment: "", range: [start, start, start] };
       const type = header.mode === ">" ? Scalar2.Scalar.BLOCK_FOLDED : Scalar2.Scalar.BLOCK_LITERAL;
-      const lines = scalar.source ? splitLines2(scalar.source) : [];
+      const lines = scalar.source ? splitLines(scalar.source) : [];
       let chompStart = lines.length;
       for (let i = lines.length - 1; i >= 0; --i) {
         const content = lines[i][1];
@@ -23611,7 +23650,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep9 = "";
+      let sep10 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -23628,24 +23667,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar2.Scalar.BLOCK_LITERAL) {
-          value += sep9 + indent.slice(trimIndent) + content;
-          sep9 = "\n";
+          value += sep10 + indent.slice(trimIndent) + content;
+          sep10 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep9 === " ")
-            sep9 = "\n";
-          else if (!prevMoreIndented && sep9 === "\n")
-            sep9 = "\n\n";
-          value += sep9 + indent.slice(trimIndent) + content;
-          sep9 = "\n";
+          if (sep10 === " ")
+            sep10 = "\n";
+          else if (!prevMoreIndented && sep10 === "\n")
+            sep10 = "\n\n";
+          value += sep10 + indent.slice(trimIndent) + content;
+          sep10 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep9 === "\n")
+          if (sep10 === "\n")
             value += "\n";
           else
-            sep9 = "\n";
+            sep10 = "\n";
         } else {
-          value += sep9 + content;
-          sep9 = " ";
+          value += sep10 + content;
+          sep10 = " ";
           prevMoreIndented = false;
         }
       }
@@ -23724,7 +23763,7 @@ var require_resolve_block_scalar = __commonJS({
       }
       return { mode, indent, chomp, comment, length };
     }
-    function splitLines2(source) {
+    function splitLines(source) {
       const split = source.split(/\n( *)/);
       const first = split[0];
       const m2 = first.match(/^( *)/);
@@ -23828,25 +23867,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep9 = " ";
+      let sep10 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep9 === "\n")
-            res += sep9;
+          if (sep10 === "\n")
+            res += sep10;
           else
-            sep9 = "\n";
+            sep10 = "\n";
         } else {
-          res += sep9 + lm;
-          sep9 = " ";
+          res += sep10 + lm;
+          sep10 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep9 + (match?.[1] ?? "");
+      return res + sep10 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -24656,14 +24695,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep9, value }) {
+    function stringifyItem({ start, key, sep: sep10, value }) {
       let res = "";
       for (const st2 of start)
         res += st2.source;
       if (key)
         res += stringifyToken(key);
-      if (sep9)
-        for (const st2 of sep9)
+      if (sep10)
+        for (const st2 of sep10)
           res += st2.source;
       if (value)
         res += stringifyToken(value);
@@ -25830,18 +25869,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep9;
+          let sep10;
           if (scalar.end) {
-            sep9 = scalar.end;
-            sep9.push(this.sourceToken);
+            sep10 = scalar.end;
+            sep10.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep9 = [this.sourceToken];
+            sep10 = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep9 }]
+            items: [{ start, key: scalar, sep: sep10 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -25994,15 +26033,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it2.key) && !includesToken(it2.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it2.start);
                   const key = it2.key;
-                  const sep9 = it2.sep;
-                  sep9.push(this.sourceToken);
+                  const sep10 = it2.sep;
+                  sep10.push(this.sourceToken);
                   delete it2.key;
                   delete it2.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep9 }]
+                    items: [{ start: start2, key, sep: sep10 }]
                   });
                 } else if (start.length > 0) {
                   it2.sep = it2.sep.concat(start, this.sourceToken);
@@ -26196,13 +26235,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep9 = fc.end.splice(1, fc.end.length);
-            sep9.push(this.sourceToken);
+            const sep10 = fc.end.splice(1, fc.end.length);
+            sep10.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep9 }]
+              items: [{ start, key: fc, sep: sep10 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -26477,6 +26516,39 @@ var require_dist = __commonJS({
     exports.stringify = publicApi.stringify;
     exports.visit = visit2.visit;
     exports.visitAsync = visit2.visitAsync;
+  }
+});
+
+// src/store/cache-file.ts
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync as readFileSync2, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join as join2 } from "node:path";
+function cacheFilePath(gitdir, name) {
+  return join2(gitdir, "skillgarden", name);
+}
+function blobId(bytes) {
+  return createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
+}
+function readCacheFile(file2) {
+  try {
+    return JSON.parse(readFileSync2(file2, "utf8"));
+  } catch {
+    return void 0;
+  }
+}
+function writeCacheFile(file2, value) {
+  const temp = `${file2}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    mkdirSync(dirname(file2), { recursive: true });
+    writeFileSync(temp, JSON.stringify(value));
+    renameSync(temp, file2);
+  } catch {
+    rmSync(temp, { force: true });
+  }
+}
+var init_cache_file = __esm({
+  "src/store/cache-file.ts"() {
+    "use strict";
   }
 });
 
@@ -27291,11 +27363,11 @@ var require_src2 = __commonJS({
 var require_dist2 = __commonJS({
   "node_modules/@kwsites/file-exists/dist/index.js"(exports) {
     "use strict";
-    function __export(m2) {
+    function __export2(m2) {
       for (var p2 in m2) if (!exports.hasOwnProperty(p2)) exports[p2] = m2[p2];
     }
     Object.defineProperty(exports, "__esModule", { value: true });
-    __export(require_src2());
+    __export2(require_src2());
   }
 });
 
@@ -31929,9 +32001,9 @@ var require_pako = __commonJS({
     var assign = require_common2().assign;
     var deflate = require_deflate2();
     var inflate = require_inflate2();
-    var constants4 = require_constants6();
+    var constants5 = require_constants6();
     var pako = {};
-    assign(pako, deflate, inflate, constants4);
+    assign(pako, deflate, inflate, constants5);
     module.exports = pako;
   }
 });
@@ -33828,7 +33900,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
       }
       return null;
     }
-    function normalize2(path) {
+    function normalize3(path) {
       assertPath(path);
       if (path.length === 0) return ".";
       path = path.replace(/\\/g, "/");
@@ -33862,7 +33934,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         }
       }
       if (joined === void 0) return ".";
-      return normalize2(joined);
+      return normalize3(joined);
     }
     var num = (val) => {
       if (typeof val === "number") {
@@ -35530,10 +35602,10 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         if (p2.offsets.has(oid)) {
           const packFile = indexFile.replace(/idx$/, "pack");
           if (!p2.pack) {
-            const read3 = fs8.read(packFile);
-            p2.pack = read3;
-            read3.catch(() => {
-              if (p2.pack === read3) p2.pack = null;
+            const read2 = fs8.read(packFile);
+            p2.pack = read2;
+            read2.catch(() => {
+              if (p2.pack === read2) p2.pack = null;
             });
           }
           const pack = await p2.pack;
@@ -39744,7 +39816,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
       static streamReader(stream) {
         const reader = new StreamReader(stream);
-        return async function read3() {
+        return async function read2() {
           try {
             const header = await reader.read(4);
             if (header == null || header.length === 0) return true;
@@ -39773,11 +39845,11 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         };
       }
     };
-    async function parseCapabilitiesV2(read3) {
+    async function parseCapabilitiesV2(read2) {
       const capabilities2 = {};
       let line;
       while (true) {
-        line = await read3();
+        line = await read2();
         if (line === true) break;
         if (line === null) continue;
         line = line.toString("utf8").replace(/\n$/, "");
@@ -39796,22 +39868,22 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       const capabilities = /* @__PURE__ */ new Set();
       const refs = /* @__PURE__ */ new Map();
       const symrefs = /* @__PURE__ */ new Map();
-      const read3 = GitPktLine.streamReader(stream);
-      let lineOne = await read3();
-      while (lineOne === null) lineOne = await read3();
+      const read2 = GitPktLine.streamReader(stream);
+      let lineOne = await read2();
+      while (lineOne === null) lineOne = await read2();
       if (lineOne === true) throw new EmptyServerResponseError();
       if (lineOne.includes("version 2")) {
-        return parseCapabilitiesV2(read3);
+        return parseCapabilitiesV2(read2);
       }
       if (lineOne.toString("utf8").replace(/\n$/, "") !== `# service=${service}`) {
         throw new ParseError(`# service=${service}\\n`, lineOne.toString("utf8"));
       }
-      let lineTwo = await read3();
-      while (lineTwo === null) lineTwo = await read3();
+      let lineTwo = await read2();
+      while (lineTwo === null) lineTwo = await read2();
       if (lineTwo === true) return { capabilities, refs, symrefs };
       lineTwo = lineTwo.toString("utf8");
       if (lineTwo.includes("version 2")) {
-        return parseCapabilitiesV2(read3);
+        return parseCapabilitiesV2(read2);
       }
       const [firstRef, capabilitiesLine] = splitAndAssert(lineTwo, "\0", "\\x00");
       capabilitiesLine.split(" ").map((x2) => capabilities.add(x2));
@@ -39819,7 +39891,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         const [ref, name] = splitAndAssert(firstRef, " ", " ");
         refs.set(name, ref);
         while (true) {
-          const line = await read3();
+          const line = await read2();
           if (line === true) break;
           if (line !== null) {
             const [ref2, name2] = splitAndAssert(line.toString("utf8"), " ", " ");
@@ -39837,8 +39909,8 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
       return { protocolVersion: 1, capabilities, refs, symrefs };
     }
-    function splitAndAssert(line, sep9, expected) {
-      const split = line.trim().split(sep9);
+    function splitAndAssert(line, sep10, expected) {
+      const split = line.trim().split(sep10);
       if (split.length !== 2) {
         throw new ParseError(
           `Two strings separated by '${expected}'`,
@@ -40191,7 +40263,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       if (n === r2 + 1) return n + 1;
       return Math.min(r2, n) + 1;
     }
-    function splitLines2(input2) {
+    function splitLines(input2) {
       const output = new FIFO();
       let tmp = "";
       (async () => {
@@ -40215,12 +40287,12 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     }
     var GitSideBand = class {
       static demux(input2) {
-        const read3 = GitPktLine.streamReader(input2);
+        const read2 = GitPktLine.streamReader(input2);
         const packetlines = new FIFO();
         const packfile = new FIFO();
         const progress = new FIFO();
         const nextBit = async function() {
-          const line = await read3();
+          const line = await read2();
           if (line === null) return nextBit();
           if (line === true) {
             packetlines.end();
@@ -40635,7 +40707,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         description: `${noun} '${abbreviateRef(fullref)}' of ${urlWithoutAuth}`
       };
       if (onProgress || onMessage) {
-        const lines = splitLines2(response.progress);
+        const lines = splitLines(response.progress);
         forAwait(lines, async (line) => {
           if (onMessage) await onMessage(line);
           if (onProgress) {
@@ -42116,11 +42188,11 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
     }
     async function parseListRefsResponse(stream) {
-      const read3 = GitPktLine.streamReader(stream);
+      const read2 = GitPktLine.streamReader(stream);
       const refs = [];
       let line;
       while (true) {
-        line = await read3();
+        line = await read2();
         if (line === true) break;
         if (line === null) continue;
         line = line.toString("utf8").replace(/\n$/, "");
@@ -42851,11 +42923,11 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function parseReceivePackResponse(packfile) {
       const result = {};
       let response = "";
-      const read3 = GitPktLine.streamReader(packfile);
-      let line = await read3();
+      const read2 = GitPktLine.streamReader(packfile);
+      let line = await read2();
       while (line !== true) {
         if (line !== null) response += line.toString("utf8") + "\n";
-        line = await read3();
+        line = await read2();
       }
       const lines = response.toString("utf8").split("\n");
       line = lines.shift();
@@ -43080,7 +43152,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       });
       const { packfile, progress } = await GitSideBand.demux(res.body);
       if (onMessage) {
-        const lines = splitLines2(progress);
+        const lines = splitLines(progress);
         forAwait(lines, async (line) => {
           await onMessage(line);
         });
@@ -45517,7 +45589,7 @@ var require_scan = __commonJS({
 var require_parse2 = __commonJS({
   "node_modules/picomatch/lib/parse.js"(exports, module) {
     "use strict";
-    var constants4 = require_constants7();
+    var constants5 = require_constants7();
     var utils = require_utils2();
     var {
       MAX_LENGTH,
@@ -45525,7 +45597,7 @@ var require_parse2 = __commonJS({
       REGEX_NON_SPECIAL_CHARS,
       REGEX_SPECIAL_CHARS_BACKREF,
       REPLACEMENTS
-    } = constants4;
+    } = constants5;
     var expandRange = (args, options) => {
       if (typeof options.expandRange === "function") {
         return options.expandRange(...args, options);
@@ -45734,7 +45806,7 @@ var require_parse2 = __commonJS({
       if (options.maxExtglobRecursion === false) {
         return { risky: false };
       }
-      const max = typeof options.maxExtglobRecursion === "number" ? options.maxExtglobRecursion : constants4.DEFAULT_MAX_EXTGLOB_RECURSION;
+      const max = typeof options.maxExtglobRecursion === "number" ? options.maxExtglobRecursion : constants5.DEFAULT_MAX_EXTGLOB_RECURSION;
       const branches = splitTopLevel(body).map((branch) => branch.trim());
       if (branches.length > 1) {
         if (branches.some((branch) => branch === "") || branches.some((branch) => /^[*?]+$/.test(branch)) || hasRepeatedCharPrefixOverlap(branches)) {
@@ -45780,8 +45852,8 @@ var require_parse2 = __commonJS({
       const bos = { type: "bos", value: "", output: opts.prepend || "" };
       const tokens = [bos];
       const capture = opts.capture ? "" : "?:";
-      const PLATFORM_CHARS = constants4.globChars(opts.windows);
-      const EXTGLOB_CHARS = constants4.extglobChars(PLATFORM_CHARS);
+      const PLATFORM_CHARS = constants5.globChars(opts.windows);
+      const EXTGLOB_CHARS = constants5.extglobChars(PLATFORM_CHARS);
       const {
         DOT_LITERAL,
         PLUS_LITERAL,
@@ -46477,7 +46549,7 @@ var require_parse2 = __commonJS({
         NO_DOTS_SLASH,
         STAR,
         START_ANCHOR
-      } = constants4.globChars(opts.windows);
+      } = constants5.globChars(opts.windows);
       const nodot = opts.dot ? NO_DOTS : NO_DOT;
       const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
       const capture = opts.capture ? "" : "?:";
@@ -46535,7 +46607,7 @@ var require_picomatch = __commonJS({
     var scan = require_scan();
     var parse3 = require_parse2();
     var utils = require_utils2();
-    var constants4 = require_constants7();
+    var constants5 = require_constants7();
     var isObject2 = (val) => val && typeof val === "object" && !Array.isArray(val);
     var picomatch7 = (glob, options, returnState = false) => {
       if (Array.isArray(glob)) {
@@ -46663,7 +46735,7 @@ var require_picomatch = __commonJS({
         return /$^/;
       }
     };
-    picomatch7.constants = constants4;
+    picomatch7.constants = constants5;
     module.exports = picomatch7;
   }
 });
@@ -48394,6 +48466,3386 @@ var require_lib3 = __commonJS({
   }
 });
 
+// src/store/file-cache.ts
+import { closeSync as closeSync7, constants as constants4, fstatSync as fstatSync2, openSync as openSync7, readSync as readSync2 } from "node:fs";
+function readOpened(path, maxBytes = Infinity) {
+  const fd = openSync7(path, "r");
+  try {
+    const stats = fstatSync2(fd);
+    return readOpenFile(fd, stats, maxBytes);
+  } finally {
+    closeSync7(fd);
+  }
+}
+function readOpenFile(fd, stats, maxBytes) {
+  const { size, mode } = stats;
+  const length = Math.min(size, maxBytes);
+  const bytes = Buffer.allocUnsafe(length);
+  let offset = 0;
+  while (offset < length) {
+    const read2 = readSync2(fd, bytes, offset, length - offset, offset);
+    if (read2 === 0) break;
+    offset += read2;
+  }
+  return { bytes: bytes.subarray(0, offset), size, mode, stats };
+}
+var aheadFlags;
+var init_file_cache = __esm({
+  "src/store/file-cache.ts"() {
+    "use strict";
+    aheadFlags = constants4.O_NOFOLLOW === void 0 || constants4.O_NONBLOCK === void 0 ? void 0 : constants4.O_RDONLY | constants4.O_NOFOLLOW | constants4.O_NONBLOCK;
+  }
+});
+
+// src/core/scan/special-rules.ts
+function specialRule(id) {
+  return byId.get(id);
+}
+function specialFinding(id, at2) {
+  const rule2 = specialRule(id);
+  return {
+    rule: id,
+    category: rule2.category,
+    severity: rule2.severity,
+    file: at2.file,
+    line: at2.line,
+    column: at2.column,
+    match: at2.match,
+    message: `${rule2.message}: ${at2.detail}`,
+    hint: rule2.hint,
+    via: "raw"
+  };
+}
+var unicodeHint, structureHint, table, SPECIAL_RULES, byId;
+var init_special_rules = __esm({
+  "src/core/scan/special-rules.ts"() {
+    "use strict";
+    unicodeHint = "Delete the invisible characters (they can hide or reorder text a reviewer reads); if they are meant, suppress with a reason.";
+    structureHint = "Remove the file or move it where it belongs, or list it in .skillignore if the scan should not read it.";
+    table = [
+      [
+        "unicode-bidi-control",
+        "unicode",
+        "high",
+        "bidirectional override or isolate characters (text shown differs from text read)",
+        unicodeHint
+      ],
+      ["unicode-tag-chars", "unicode", "high", "Unicode tag characters (invisible ASCII smuggling)", unicodeHint],
+      ["unicode-variation-run", "unicode", "high", "a run of variation selectors (invisible data smuggling)", unicodeHint],
+      ["unicode-zero-width", "unicode", "medium", "zero-width characters", unicodeHint],
+      ["unicode-invisible", "unicode", "medium", "invisible formatting characters", unicodeHint],
+      ["unicode-directional-mark", "unicode", "low", "left-to-right or right-to-left marks", unicodeHint],
+      [
+        "structure-symlink-escape",
+        "structure",
+        "high",
+        "symbolic link pointing outside the skill folder",
+        "Replace the link with a copy of the file, or remove it."
+      ],
+      ["structure-symlink-loop", "structure", "medium", "symbolic link loop or unresolvable link chain", "Remove the link."],
+      ["structure-symlink-broken", "structure", "low", "symbolic link to nothing", "Remove the link."],
+      [
+        "structure-native-executable",
+        "structure",
+        "high",
+        "compiled program (ELF, PE or Mach-O) in the skill",
+        "Ship source scripts under scripts/, never compiled programs."
+      ],
+      [
+        "structure-archive-traversal",
+        "structure",
+        "high",
+        "archive entry that unpacks outside its folder (absolute path or `..`)",
+        "Rebuild the archive with relative paths inside one folder, or ship the files unpacked."
+      ],
+      [
+        "structure-archive-executable",
+        "structure",
+        "medium",
+        "archive holding programs or scripts the text scan cannot read",
+        "Ship scripts unpacked under scripts/, where they are scanned and reviewed."
+      ],
+      ["structure-archive-link", "structure", "medium", "archive entry that is a link", "Rebuild the archive without links."],
+      [
+        "structure-archive-unlisted",
+        "structure",
+        "low",
+        "archive whose entries could not be listed",
+        "Ship a zip or tar the scan can list, or the files unpacked."
+      ],
+      ["structure-nul-bytes", "structure", "low", "text file holding NUL bytes (scanned without them)", "Remove the NUL bytes."],
+      [
+        "structure-executable-bit",
+        "structure",
+        "medium",
+        "executable file outside scripts/",
+        "Move the program under scripts/ or clear the executable bit (chmod -x)."
+      ],
+      ["structure-special-file", "structure", "medium", "device, socket or pipe in the skill folder", structureHint],
+      ["structure-file-too-large", "structure", "medium", "file larger than the size limit (not scanned past the limit)", structureHint],
+      [
+        "structure-too-many-files",
+        "structure",
+        "medium",
+        "more files than the limit (the rest were not scanned)",
+        "Split the skill, or raise scan.limits.max_files in .skillgarden/config.yaml."
+      ],
+      ["structure-too-deep", "structure", "low", "folders nested deeper than the limit (not scanned)", "Flatten the skill folder."],
+      [
+        "structure-not-utf8",
+        "structure",
+        "low",
+        "file is not UTF-8 (scanned with invalid bytes replaced, or as UTF-16)",
+        "Save the file as UTF-8."
+      ],
+      ["structure-unreadable", "structure", "medium", "file could not be read", "Check its permissions."],
+      [
+        "suppress-missing-reason",
+        "suppression",
+        "medium",
+        "suppression marker without a reason (ignored)",
+        "Write the reason after the rule id: `skillgarden-ignore: <rule-id> \u2014 <why this is safe>`."
+      ],
+      [
+        "suppress-unknown-rule",
+        "suppression",
+        "low",
+        "suppression marker names an unknown rule",
+        "Check the rule id against `skillgarden scan --json` output."
+      ]
+    ];
+    SPECIAL_RULES = table.map(([id, category, severity, message, hint]) => ({
+      id,
+      category,
+      severity,
+      message,
+      hint
+    }));
+    byId = new Map(SPECIAL_RULES.map((r2) => [r2.id, r2]));
+  }
+});
+
+// src/core/scan/suppress.ts
+function parseSuppressionMarkers(lines) {
+  const out = [];
+  lines.forEach((text, i) => {
+    if (!text.includes("skillgarden-ignore")) return;
+    const m2 = markerPattern.exec(text);
+    if (!m2) return;
+    const rest = reasonPattern.exec(m2[2] ?? "");
+    const reason = (rest?.[1] ?? "").replace(/\s*-->\s*$/, "").trim();
+    out.push({ line: i + 1, column: m2.index + 1, rules: m2[1].split(",").map((r2) => r2.trim()), reason });
+  });
+  return out;
+}
+function markerFinding(file2, marker, id, detail) {
+  return specialFinding(id, { file: file2, line: marker.line, column: marker.column, match: excerpt(detail, 80), detail });
+}
+function applyInlineSuppressions(file2, lines, findings, knownRules) {
+  const markers = parseSuppressionMarkers(lines);
+  if (markers.length === 0) return findings;
+  const extra = [];
+  const active = markers.filter((marker) => {
+    for (const id of marker.rules) if (!knownRules.has(id)) extra.push(markerFinding(file2, marker, "suppress-unknown-rule", id));
+    if (marker.reason === "") extra.push(markerFinding(file2, marker, "suppress-missing-reason", marker.rules.join(", ")));
+    return marker.reason !== "";
+  });
+  const suppressed = findings.map((f3) => {
+    const marker = active.find((m2) => (m2.line === f3.line || m2.line === f3.line - 1) && m2.rules.includes(f3.rule));
+    return marker && !f3.suppressed ? { ...f3, suppressed: { reason: marker.reason, by: "inline" } } : f3;
+  });
+  return [...suppressed, ...extra];
+}
+function pathCovers(entryPath, file2) {
+  if (entryPath === void 0 || entryPath === "" || entryPath === ".") return true;
+  const prefix2 = entryPath.replace(/\/+$/, "");
+  return file2 === prefix2 || file2.startsWith(`${prefix2}/`) || file2.endsWith(`/${prefix2}`) || file2.includes(`/${prefix2}/`);
+}
+function applyAllowList(findings, allow) {
+  if (allow.length === 0) return [...findings];
+  return findings.map((f3) => {
+    if (f3.suppressed) return f3;
+    const entry = allow.find((a) => a.rule === f3.rule && a.reason.trim() !== "" && pathCovers(a.path, f3.file));
+    return entry ? { ...f3, suppressed: { reason: entry.reason, by: "config" } } : f3;
+  });
+}
+var markerPattern, reasonPattern;
+var init_suppress = __esm({
+  "src/core/scan/suppress.ts"() {
+    "use strict";
+    init_findings();
+    init_special_rules();
+    markerPattern = /skillgarden-ignore\s{0,3}:\s{0,3}([\w-]{1,80}(?:\s{0,3},\s{0,3}[\w-]{1,80}){0,20})([^\n]{0,500})/;
+    reasonPattern = /^\s{0,10}(?:—|–|--|-|:)\s{0,10}(.{0,400}?)\s{0,10}(?:-->|\*\/)?\s{0,10}$/;
+  }
+});
+
+// src/core/scan/content-findings.ts
+function wholeFile(id, file2, detail) {
+  return specialFinding(id, { file: file2, line: 0, column: 0, match: detail, detail });
+}
+function escapes(name) {
+  const path = name.replace(/\\/g, "/");
+  return path.startsWith("/") || /^[a-zA-Z]:/.test(path) || path.split("/").includes("..");
+}
+function archiveFindings(content, file2) {
+  const listing = content.archive;
+  if (!listing) return [];
+  const out = [];
+  const escaping = listing.entries.filter((e) => escapes(e.name));
+  if (escaping.length > 0)
+    out.push(
+      wholeFile(
+        "structure-archive-traversal",
+        file2,
+        summarize(
+          file2,
+          escaping.map((e) => e.name)
+        )
+      )
+    );
+  const links = listing.entries.filter((e) => e.link);
+  if (links.length > 0)
+    out.push(
+      wholeFile(
+        "structure-archive-link",
+        file2,
+        summarize(
+          file2,
+          links.map((e) => e.name)
+        )
+      )
+    );
+  const code3 = listing.entries.filter((e) => programs.test(e.name) || scripts.test(e.name));
+  if (code3.length > 0)
+    out.push(
+      wholeFile(
+        "structure-archive-executable",
+        file2,
+        summarize(
+          file2,
+          code3.map((e) => e.name)
+        )
+      )
+    );
+  if (listing.problem) out.push(wholeFile("structure-archive-unlisted", file2, `${file2}: ${listing.problem}`));
+  return out;
+}
+function summarize(file2, names) {
+  const shown = names.slice(0, 5).join(", ");
+  return `${file2} lists ${shown}${names.length > 5 ? ` and ${names.length - 5} more` : ""}`;
+}
+function buildContentFindings(content, file2) {
+  if (content.kind === "native-executable") return [wholeFile("structure-native-executable", file2, file2)];
+  if (content.kind === "archive") return archiveFindings(content, file2);
+  if (content.kind !== "text") return [];
+  const out = [];
+  if (content.encoding === "mixed" || content.encoding === "utf-16le" || content.encoding === "utf-16be")
+    out.push(wholeFile("structure-not-utf8", file2, `${file2} (${content.encoding})`));
+  if (content.nul) out.push(wholeFile("structure-nul-bytes", file2, file2));
+  return out;
+}
+var programs, scripts;
+var init_content_findings = __esm({
+  "src/core/scan/content-findings.ts"() {
+    "use strict";
+    init_special_rules();
+    programs = /\.(?:exe|dll|so|dylib|scr|com|msi|bin|elf|app)$/i;
+    scripts = /\.(?:sh|bash|zsh|ps1|psm1|bat|cmd|vbs|command)$/i;
+  }
+});
+
+// src/core/scan/context.ts
+function isQuoted(line, start, end) {
+  return quotePairs.some(([open3, close]) => {
+    if (line.lastIndexOf(open3, start - 1) < 0) return false;
+    const opensBefore = open3 === close ? line.slice(0, start).split(open3).length % 2 === 0 : true;
+    return opensBefore && line.indexOf(close, end) >= 0;
+  });
+}
+function isSearchPattern(line, start) {
+  return searchPattern.test(line.slice(Math.max(0, start - 400), start));
+}
+function findCommentLines(file2, lines) {
+  const out = /* @__PURE__ */ new Set();
+  const markdown = /\.(?:md|markdown|mdx)$/i.test(file2);
+  const prefix2 = hashComment.test(file2) ? /^\s*#(?!!)/ : slashComment.test(file2) ? /^\s*\/\// : /^\s*(?:#(?!!)|\/\/)/;
+  let inFence = false;
+  lines.forEach((line, i) => {
+    if (markdown && fence2.test(line)) {
+      inFence = !inFence;
+      return;
+    }
+    if ((!markdown || inFence) && prefix2.test(line)) out.add(i + 1);
+  });
+  return out;
+}
+function demotionOf(rule2, line, start, end, opts) {
+  if (opts.via === "base64" || rule2.category === "credential-exposure") return void 0;
+  if (rule2.demoteWhenQuoted && isQuoted(line, start, end)) return "quoted: probably an example";
+  if (isSearchPattern(line, start)) return "inside a search pattern";
+  if (opts.comment && rule2.category !== "prompt-injection") return "in a comment";
+  return void 0;
+}
+function findHiddenCommentLines(file2, lines) {
+  const out = /* @__PURE__ */ new Set();
+  if (!/\.(?:md|markdown|mdx|html?)$/i.test(file2)) return out;
+  let inside = false;
+  lines.forEach((line, i) => {
+    if (inside) {
+      out.add(i + 1);
+      if (line.includes("-->")) inside = false;
+      return;
+    }
+    const open3 = line.lastIndexOf("<!--");
+    inside = open3 >= 0 && !line.includes("-->", open3);
+  });
+  return out;
+}
+var quotePairs, searchPattern, hashComment, slashComment, fence2;
+var init_context = __esm({
+  "src/core/scan/context.ts"() {
+    "use strict";
+    quotePairs = [
+      ['"', '"'],
+      ["`", "`"],
+      ["\u201C", "\u201D"],
+      ["\xAB", "\xBB"]
+    ];
+    searchPattern = /\b(?:grep|egrep|fgrep|rg|ripgrep|ag|sed|awk)\b[^'"\n]{0,60}['"][^'"\n]{0,300}$/;
+    hashComment = /\.(?:sh|bash|zsh|py|rb|pl|r|ya?ml|toml|conf|cfg|ini|ps1|dockerfile)$/i;
+    slashComment = /\.(?:js|mjs|cjs|ts|tsx|jsx|go|java|kt|c|h|cc|cpp|rs|swift|cs|php)$/i;
+    fence2 = /^\s{0,3}(```|~~~)/;
+  }
+});
+
+// src/core/scan/rules.ts
+function rule(id, category, severity, pattern, message, hint, extra = {}) {
+  return { id, category, severity, pattern, message, hint, ...extra };
+}
+function looksRandom(token) {
+  const body = token.replace(/^[a-z]{1,12}[-_]/i, "");
+  if (/(?:x{6}|X{6}|0{8}|your|example|placeholder|here|dummy|fake|redacted|insert|replace|\.\.\.)/i.test(body)) return false;
+  if (/(?:[A-Z]\d){4}|(?:\d[A-Z]){4}|(?:[a-z]\d){4}|0123|1234|2345|abcd|ABCD|bcde/.test(body)) return false;
+  const distinct = new Set(body).size;
+  return distinct >= 10 && /\d/.test(body) && /[a-z]/.test(body) && /[A-Z]/.test(body);
+}
+var HIDDEN_INSTRUCTION, shell, home, secretVar, recursiveRm, endOfArg, inject, exfil, persist, destroy, supply, obfusc, cred, net, priv, exfiltration, injection, destructive, persistence, network, obfuscation, supplyChain, privilege, credentials, execution, traversal, mining, THREAT_RULES;
+var init_rules = __esm({
+  "src/core/scan/rules.ts"() {
+    "use strict";
+    HIDDEN_INSTRUCTION = /\b(?:ignore\s+(?:all|previous|prior|the\s+above)|override|disregard|system\s+prompt|you\s+(?:must|are\s+now|will\s+now)|assistant\s*:|AI\s+agent\s*:|do\s+not\s+(?:tell|mention|reveal)|secretly|exfiltrat|send\s+(?:the|all|your)|run\s+the\s+following|execute)/i;
+    shell = "(?:ba|z|da|k)?sh";
+    home = "(?:~|\\$HOME|\\$\\{HOME\\})";
+    secretVar = "\\$\\{?[A-Za-z_]{0,40}(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)\\b";
+    recursiveRm = "\\brm\\s+(?:-[a-zA-Z]{1,10}\\s+){0,3}(?:-[a-zA-Z]{0,10}[rR][a-zA-Z]{0,10}|--recursive)\\s+(?:-[-a-zA-Z]{1,20}\\s+){0,3}";
+    endOfArg = "(?=\\s|$|[\"';&|)`])";
+    inject = "Treat the skill as hostile: remove the instruction, or suppress it with a reason if it is an example being discussed.";
+    exfil = "A skill must not send secrets or local files anywhere. Remove the command, or suppress it with a reason if it documents an attack.";
+    persist = "A skill must not install itself or anything else to run later. Remove it, or suppress it with a reason.";
+    destroy = "Remove the command or narrow it to a path inside the project.";
+    supply = "Pin what is installed (a version, a commit, a checksum) and prefer a package manager over piping a download into a shell.";
+    obfusc = "Write what the command does in plain text; encoded or assembled commands hide their intent from review.";
+    cred = "Remove the secret, rotate it (it is now public), and read it from the environment at run time.";
+    net = "Remove the listener or tunnel, or bind to 127.0.0.1 and suppress with a reason.";
+    priv = "A skill should not need root. Remove the escalation or explain it in a suppression reason.";
+    exfiltration = [
+      rule(
+        "exfil-credential-store-network",
+        "exfiltration",
+        "high",
+        new RegExp(
+          `\\b(?:curl|wget|nc|ncat|scp|rsync|ftp)\\b[^\\n]{0,200}${home}/\\.(?:ssh|aws|gnupg|kube|docker|netrc|npmrc|pypirc|git-credentials|config/gcloud|azure)`,
+          "i"
+        ),
+        "network command reads a local credential store",
+        exfil
+      ),
+      rule(
+        "exfil-private-key-read",
+        "exfiltration",
+        "high",
+        /\b(?:cat|cp|scp|curl|base64|xxd|tar|zip|nc)\b[^\n]{0,120}\.ssh\/id_(?:rsa|dsa|ecdsa|ed25519)(?!\.pub)\b/i,
+        "reads an SSH private key",
+        exfil
+      ),
+      rule(
+        "exfil-env-dump-pipe",
+        "exfiltration",
+        "high",
+        /\b(?:env|printenv|set|export\s+-p)\s*\|\s*(?:curl|wget|nc|ncat|base64|gzip|openssl|xxd)\b/i,
+        "pipes the whole environment into a network or encoding command",
+        exfil
+      ),
+      rule(
+        "exfil-env-dump-subst",
+        "exfiltration",
+        "high",
+        /\b(?:curl|wget|nc|fetch|Invoke-WebRequest)\b[^\n]{0,200}\$\(\s*(?:env|printenv|set|cat\s+[^)\n]{0,80}(?:\.env\b|credentials|\.netrc|id_rsa|\.pgpass))\s*[|)]/i,
+        "sends the environment or a secrets file in a network request",
+        exfil
+      ),
+      rule(
+        "exfil-env-serialize",
+        "exfiltration",
+        "high",
+        /(?:JSON\.stringify\(\s*process\.env\s*\)|json\.dumps\(\s*(?:dict\()?\s*os\.environ|str\(\s*os\.environ\s*\)|Object\.entries\(\s*process\.env\s*\)|\benviron\.copy\(\)[^\n]{0,80}(?:post|send|requests))/,
+        "serialises the whole environment",
+        exfil
+      ),
+      rule(
+        "exfil-secret-in-request",
+        "exfiltration",
+        "low",
+        new RegExp(`\\b(?:curl|wget|Invoke-WebRequest|Invoke-RestMethod|http(?:ie)?)\\b[^\\n]{0,200}${secretVar}`, "i"),
+        "network command carries a secret variable",
+        "Check the destination is the service the secret belongs to; send secrets only in headers to their own API."
+      ),
+      rule(
+        "exfil-secret-in-fetch",
+        "exfiltration",
+        "low",
+        new RegExp(
+          `\\b(?:fetch|axios(?:\\.\\w{3,6})?|requests\\.(?:get|post|put)|httpx\\.(?:get|post|put))\\s*\\([^\\n]{0,200}${secretVar}`,
+          "i"
+        ),
+        "HTTP call carries a secret variable",
+        "Check the destination is the service the secret belongs to."
+      ),
+      rule(
+        "exfil-dns",
+        "exfiltration",
+        "high",
+        /\b(?:dig|nslookup|host|drill|resolvectl\s+query)\s+(?:[-+@]\S{0,40}\s+){0,4}[\w.-]{0,80}\$(?:\([^)\n]{1,120}\)|\{?\w{1,40}\}?)\.[\w-]{1,63}\./i,
+        "DNS lookup of a name built from data (DNS exfiltration)",
+        exfil
+      ),
+      rule(
+        "exfil-markdown-image",
+        "exfiltration",
+        "high",
+        /!\[[^\]\n]{0,200}\]\(\s*<?https?:\/\/[^)\s]{0,300}(?:\$\{?\w|\{\{?\s{0,3}\w|%s\b|<[A-Za-z_]{2,40}>|\[[A-Z_]{3,40}\])/,
+        "Markdown image whose URL carries data (rendering it sends the data)",
+        exfil
+      ),
+      rule(
+        "exfil-markdown-link",
+        "exfiltration",
+        "medium",
+        /(?<!!)\[[^\]\n]{0,200}\]\(\s*<?https?:\/\/[^)\s]{0,300}[?&][\w-]{1,40}=(?:\$\{?\w|\{\{?\s{0,3}\w|<[A-Za-z_]{2,40}>)/,
+        "Markdown link whose query carries interpolated data",
+        exfil,
+        { triggers: ["]("] }
+      ),
+      rule(
+        "exfil-html-image",
+        "exfiltration",
+        "high",
+        /<img\b[^>\n]{0,200}\bsrc\s*=\s*["']?https?:\/\/[^"'\s>]{0,300}(?:\$\{?\w|\{\{\s{0,3}\w)/i,
+        "HTML image whose URL carries data",
+        exfil
+      ),
+      rule(
+        "exfil-webhook-data",
+        "exfiltration",
+        "high",
+        /\b(?:curl|wget|fetch|requests\.\w{3,6}|httpx\.\w{3,6}|nc|Invoke-WebRequest)\b[^\n]{0,200}\b(?:webhook\.site|requestbin\.(?:com|net)|pipedream\.net|hookbin\.com|interact\.sh|burpcollaborator\.net|oastify\.com|beeceptor\.com)\b[^\n]{0,200}(?:\$\(|\$\{?\w|@\S|\{\w)/i,
+        "sends interpolated data to a request-capture service",
+        exfil
+      ),
+      rule(
+        "exfil-webhook-service",
+        "exfiltration",
+        "medium",
+        /\b(?:webhook\.site|requestbin\.(?:com|net)|pipedream\.net|hookbin\.com|interact\.sh|oast\.(?:fun|live|me|online|pro|site)|burpcollaborator\.net|oastify\.com|canarytokens\.com|beeceptor\.com)\b/i,
+        "names a request-capture service used to collect stolen data",
+        exfil
+      ),
+      rule(
+        "exfil-paste-service",
+        "exfiltration",
+        "medium",
+        /\b(?:pastebin\.com|hastebin\.com|ghostbin\.\w{2,4}|paste\.ee|termbin\.com|transfer\.sh|0x0\.st|file\.io)\b/i,
+        "names a paste or anonymous file-drop service",
+        exfil
+      ),
+      rule(
+        "exfil-read-secrets-file",
+        "exfiltration",
+        "medium",
+        /\b(?:cat|less|more|head|tail|type)\s+(?!>)[^\n|;&]{0,80}(?:\.env(?:\.\w{1,12})?|\.netrc|\.pgpass|\.npmrc|\.pypirc|\.git-credentials|\.aws\/credentials|\.docker\/config\.json)(?=\s|$|["'`;|&)])/i,
+        "prints a well-known secrets file",
+        exfil,
+        { triggers: [".env", ".netrc", ".pgpass", ".npmrc", ".pypirc", ".git-credentials", ".aws/credentials", ".docker/config.json"] }
+      ),
+      rule(
+        "exfil-ssh-dir",
+        "exfiltration",
+        "low",
+        new RegExp(`${home}/\\.ssh/(?!config\\b|known_hosts\\b|[\\w.-]{1,40}\\.pub\\b)`, "i"),
+        "touches the user's SSH directory",
+        exfil,
+        { triggers: ["/.ssh/"] }
+      ),
+      rule(
+        "exfil-aws-dir",
+        "exfiltration",
+        "medium",
+        new RegExp(`${home}/\\.aws/credentials`, "i"),
+        "touches the AWS credentials file",
+        exfil,
+        { triggers: ["/.aws/credentials"] }
+      ),
+      rule(
+        "exfil-gnupg-dir",
+        "exfiltration",
+        "medium",
+        new RegExp(`${home}/\\.gnupg/(?:private-keys|secring)`, "i"),
+        "touches the GPG private keyring",
+        exfil,
+        { triggers: ["/.gnupg/"] }
+      ),
+      rule("exfil-kube-config", "exfiltration", "low", new RegExp(`${home}/\\.kube/config`, "i"), "touches the Kubernetes credentials", exfil, {
+        triggers: ["/.kube/config"]
+      }),
+      rule(
+        "exfil-docker-config",
+        "exfiltration",
+        "low",
+        new RegExp(`${home}/\\.docker/config\\.json`, "i"),
+        "touches Docker registry credentials",
+        exfil,
+        { triggers: ["/.docker/config.json"] }
+      ),
+      rule(
+        "exfil-cloud-credentials",
+        "exfiltration",
+        "low",
+        new RegExp(`${home}/\\.(?:config/gcloud/(?:credentials|application_default)|azure/accessTokens|git-credentials|netrc)`, "i"),
+        "touches cloud or git credential files",
+        exfil,
+        { triggers: ["/.config/gcloud/", "/.azure/accesstokens", "/.git-credentials", "/.netrc"] }
+      ),
+      rule(
+        "exfil-browser-data",
+        "exfiltration",
+        "high",
+        /(?:Google\/Chrome\/Default\/(?:Login Data|Cookies)|Firefox\/Profiles\/[^\n]{0,80}(?:logins\.json|key4\.db|cookies\.sqlite)|security\s+dump-keychain\b)/i,
+        "reads browser passwords, cookies or the keychain",
+        exfil
+      ),
+      rule(
+        "exfil-proc-environ",
+        "exfiltration",
+        "high",
+        /\/proc\/(?:self|\d{1,7}|\$\w{1,20}|\*)\/(?:environ|mem)\b/,
+        "reads another process's environment or memory",
+        exfil
+      ),
+      rule(
+        "exfil-tmp-staging",
+        "exfiltration",
+        "high",
+        /(?:>|\btar\s[^\n]{0,80})\s*\/tmp\/[^\n&;|]{0,120}(?:&&|;)\s*(?:curl|wget|nc|scp)\b[^\n]{0,200}(?:-d\s*@|-F|-T|--upload-file|--data-binary\s*@|\/tmp\/)/i,
+        "stages data in /tmp and uploads it",
+        exfil,
+        { triggers: ["/tmp/"] }
+      ),
+      rule(
+        "exfil-upload-file",
+        "exfiltration",
+        "medium",
+        /\bcurl\b[^\n]{0,200}(?:-F\s*["']?\w{1,40}=@|-T\s+|--upload-file\s+|--data-binary\s+@)(?:~|\/etc|\$HOME|\/home|\/root)/i,
+        "uploads a file from a home or system directory",
+        exfil
+      ),
+      rule(
+        "exfil-conversation",
+        "exfiltration",
+        "high",
+        /\b(?:send|post|upload|transmit|forward|leak|exfiltrate|email)\s+(?:\w+\s+){0,4}?(?:the\s+)?(?:entire\s+|full\s+|whole\s+)?(?:conversation|chat\s+history|previous\s+messages|system\s+prompt|api\s+keys?|credentials|secrets|passwords|environment\s+variables)\s+(?:\w+\s+){0,3}?to\s+(?:https?:\/\/|an?\s+(?:external|remote)|my\s+server|this\s+(?:url|endpoint|address))/i,
+        "instructs the agent to send conversation or secrets elsewhere",
+        exfil,
+        { demoteWhenQuoted: true }
+      ),
+      rule(
+        "exfil-send-to-url",
+        "exfiltration",
+        "medium",
+        /\b(?:send|post|upload|transmit|exfiltrate)\s+(?:\w+\s+){0,6}?(?:to|at)\s+https?:\/\/(?!(?:localhost|127\.0\.0\.1|\[::1\])\b)/i,
+        "instructs the agent to send data to a URL",
+        "Check that the destination is the service the skill is about."
+      ),
+      rule(
+        "exfil-clipboard-network",
+        "exfiltration",
+        "medium",
+        /\b(?:pbpaste|xclip\s+-o|xsel\s+-o|Get-Clipboard)\b[^\n]{0,80}\|\s*(?:curl|wget|nc)\b/i,
+        "sends the clipboard over the network",
+        exfil
+      ),
+      rule(
+        "exfil-archive-send",
+        "exfiltration",
+        "high",
+        new RegExp(
+          `\\b(?:tar|zip|7z|gzip|bzip2|xz)\\b[^\\n]{0,120}(?:${home}|\\/root|\\/home\\/[\\w.-]{1,32})\\/\\.(?:ssh|aws|gnupg|kube|docker|azure|config\\/gcloud|password-store)\\b[^\\n]{0,200}(?:\\||&&|;)\\s*(?:curl|wget|nc|ncat|socat|scp|rsync|ftp|aws\\s+s3\\s+cp)\\b`
+        ),
+        "packs a credentials folder and sends it over the network",
+        exfil,
+        { triggers: ["tar", "zip", "7z", "gzip", "bzip2", "xz"] }
+      ),
+      rule(
+        "exfil-env-secret-send",
+        "exfiltration",
+        "high",
+        /\b(?:(?:echo|printf|cat)\b[^\n|]{0,60}\$\{?|printenv\s+)[A-Za-z_]{0,40}(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)\b\}?[^\n|]{0,60}\|\s*(?:curl|wget|nc|ncat|socat|openssl\s+s_client|http(?:ie)?)\b/i,
+        "pipes a secret from the environment into a network command",
+        exfil,
+        { triggers: ["echo", "printf", "cat", "printenv"] }
+      ),
+      rule(
+        "exfil-credential-file-pipe",
+        "exfiltration",
+        "high",
+        new RegExp(
+          `\\b(?:cat|base64|gzip|xxd|openssl\\s+base64)\\s+[^\\n|]{0,40}(?:${home}|\\/root|\\/home\\/[\\w.-]{1,32})\\/\\.(?:aws\\/credentials|ssh\\/id_\\w+|netrc|git-credentials|docker\\/config\\.json|kube\\/config|pgpass)\\b[^\\n|]{0,40}\\|\\s*(?:curl|wget|nc|ncat|socat|http(?:ie)?)\\b`
+        ),
+        "pipes a credentials file into a network command",
+        exfil
+      ),
+      rule(
+        "exfil-credentials-to-output",
+        "exfiltration",
+        "high",
+        new RegExp(
+          `\\b(?:cp|rsync|mv|ditto|tar)\\s+(?:-[-\\w]{1,20}\\s+){0,4}["']?(?:${home})\\/\\.(?:ssh|aws|gnupg|kube|docker|azure)\\b[^\\s"']{0,80}["']?\\s+(?:-[-\\w]{1,20}\\s+){0,2}["']?(?:\\.\\/|\\.\\s*$|\\$\\{?(?:OUT|OUTPUT)\\w*|[\\w./-]{0,40}\\b(?:outputs?|artifacts?|public|dist|uploads?|share|www|results?)\\b|\\/tmp\\/)`
+        ),
+        "copies a credentials folder into output that leaves the machine",
+        exfil,
+        { triggers: ["cp", "rsync", "mv", "ditto", "tar"] }
+      )
+    ];
+    injection = [
+      rule(
+        "inject-ignore-instructions",
+        "prompt-injection",
+        "high",
+        /\b(?:ignore|disregard|forget|override|bypass)\s+(?:\w+\s+){0,3}?(?:all\s+|any\s+|the\s+|your\s+|of\s+)?(?:previous|prior|above|earlier|preceding|original|system|safety|developer)\s+(?:\w+\s+){0,2}?(?:instructions|directions|directives|rules|guidelines|prompts?|messages|guardrails)\b/i,
+        "tells the agent to ignore its instructions",
+        inject,
+        // "an override for the system prompt" names a setting (K-Dense's docstrings); it does not tell anyone to override anything.
+        { demoteWhenQuoted: true, accept: (m2) => !/^override\s+(?:for|of)\b/i.test(m2) }
+      ),
+      rule(
+        "inject-disregard-rules",
+        "prompt-injection",
+        "high",
+        /\b(?:disregard|forget|abandon)\s+(?:all\s+|any\s+)?(?:your|of\s+your)\s+(?:\w+\s+){0,2}?(?:rules|guidelines|training|restrictions|principles|instructions)\b/i,
+        "tells the agent to drop its rules",
+        inject,
+        { demoteWhenQuoted: true }
+      ),
+      rule(
+        "inject-role-hijack",
+        "prompt-injection",
+        "high",
+        /\byou\s+are\s+(?:now|no\s+longer)\s+(?:an?\s+|in\s+)?(?:unrestricted|unfiltered|uncensored|jailbroken|evil|DAN\b|developer\s+mode|god\s+mode|bound\s+by|restricted|an?\s+AI\s+without|free\s+(?:of|from)\s+(?:all\s+|any\s+)?(?:rules|restrictions))/i,
+        "rewrites the agent's identity",
+        inject,
+        { demoteWhenQuoted: true }
+      ),
+      rule(
+        "inject-from-now-on",
+        "prompt-injection",
+        "high",
+        /\bfrom\s+now\s+on,?\s+(?:you\s+(?:are|will|must|shall)\s+)?(?:\w+\s+){0,4}?(?:ignore|bypass|disregard|not\s+follow|without\s+(?:any\s+)?(?:restrictions|rules|filters))\b/i,
+        "redefines the agent's rules from here on",
+        inject,
+        { demoteWhenQuoted: true }
+      ),
+      rule(
+        "inject-no-restrictions",
+        "prompt-injection",
+        "high",
+        /\b(?:pretend|act\s+as\s+(?:if|though)|imagine)\s+(?:\w+\s+){0,3}?you\s+(?:are|have|had)\s+(?:\w+\s+){0,3}?(?:no|without)\s+(?:\w+\s+){0,2}?(?:restrictions|limits|rules|guidelines|filters|guardrails)\b/i,
+        "asks the agent to act without restrictions",
+        inject,
+        { demoteWhenQuoted: true }
+      ),
+      rule(
+        "inject-respond-unfiltered",
+        "prompt-injection",
+        "high",
+        /\b(?:respond|answer|reply|act|operate)\s+without\s+(?:\w+\s+){0,3}?(?:restrictions|limitations|filters|safety|guardrails|censorship|ethical)\b/i,
+        "asks for unfiltered output",
+        inject,
+        { demoteWhenQuoted: true }
+      ),
+      rule(
+        "inject-conceal-from-user",
+        "prompt-injection",
+        "high",
+        /\b(?:without\s+(?:telling|informing|notifying|alerting)\s+the\s+user|(?:do\s+not|don't|never)\s+(?:tell|inform|notify|alert)\s+the\s+user\s+(?:about|that|what)|(?:keep|hide)\s+(?:this|these|it)\s+(?:\w+\s+){0,2}?(?:secret|hidden)?\s*from\s+the\s+user|(?:silently|secretly|covertly)\s+(?:send|upload|copy|exfiltrate|run|execute|install|delete|modify))\b/i,
+        "tells the agent to hide what it does from the user",
+        inject,
+        { demoteWhenQuoted: true }
+      ),
+      rule(
+        "inject-system-override",
+        "prompt-injection",
+        "high",
+        /(?:\bsystem\s+prompt\s+override\b|\bnew\s+system\s+prompt\s*:|\boverride\s+(?:the\s+|your\s+)?system\s+(?:prompt|message)\b|\[\s*system\s*\]\s*:?\s*(?:override|ignore|new\s+instructions))/i,
+        "tries to replace the system prompt",
+        inject,
+        { demoteWhenQuoted: true, triggers: ["system"] }
+      ),
+      rule(
+        "inject-chat-template",
+        "prompt-injection",
+        "high",
+        /(?:<\|im_start\|>\s*system|<\|start_header_id\|>\s*system|<\|system\|>|\[INST\]\s*<<SYS>>)/i,
+        "forges a chat-template system turn",
+        inject
+      ),
+      rule(
+        "inject-fake-system-tag",
+        "prompt-injection",
+        "medium",
+        /<\s*(?:system|system-reminder|system_prompt|admin|developer)\s*>\s*(?:\w+\s+){0,6}?(?:ignore|override|you\s+must|new\s+instructions|disregard)\b/i,
+        "fake system or admin tag carrying instructions",
+        inject,
+        { triggers: ["system", "admin", "developer"] }
+      ),
+      rule(
+        "inject-leak-system-prompt",
+        "prompt-injection",
+        "high",
+        /\b(?:reveal|print|output|repeat|show|leak|dump|display)\s+(?:\w+\s+){0,3}?(?:your\s+)?(?:system|initial|hidden|original)\s+(?:prompt|instructions)\s+(?:verbatim|in\s+full|word\s+for\s+word|to\s+me|above)/i,
+        "tries to extract the system prompt",
+        inject,
+        { demoteWhenQuoted: true }
+      ),
+      rule(
+        "inject-jailbreak-dan",
+        "prompt-injection",
+        "high",
+        /\b(?:DAN\s+mode|Do\s+Anything\s+Now|STAN\s+mode|AIM\s+mode)\b/,
+        "a known jailbreak persona",
+        inject,
+        { demoteWhenQuoted: true }
+      ),
+      rule(
+        "inject-mode-switch",
+        "prompt-injection",
+        "high",
+        /\b(?:developer|god|jailbreak|unrestricted|sudo)\s+mode\s+(?:is\s+)?(?:now\s+)?(?:enabled|activated|engaged|on)\b/i,
+        "claims a special mode that lifts the rules",
+        inject,
+        { demoteWhenQuoted: true }
+      ),
+      rule(
+        "inject-unobserved",
+        "prompt-injection",
+        "high",
+        /\b(?:when|if|while)\s+no\s*(?:one|body)\s+is\s+(?:watching|looking|monitoring|reviewing)/i,
+        "behaves differently when unobserved",
+        inject,
+        { demoteWhenQuoted: true }
+      ),
+      rule(
+        "inject-fake-update",
+        "prompt-injection",
+        "medium",
+        /\byou\s+have\s+been\s+(?:\w+\s+){0,2}?(?:updated|upgraded|patched|reprogrammed|granted)\s+(?:to|with)\b/i,
+        "fake update announcement to the agent",
+        inject,
+        { demoteWhenQuoted: true }
+      ),
+      rule(
+        "inject-priority-claim",
+        "prompt-injection",
+        "medium",
+        /\b(?:these|this|the\s+following)\s+instructions?\s+(?:take|takes|have|has)\s+(?:precedence|priority)\s+over\s+(?:\w+\s+){0,3}?(?:system|previous|all|any|other|your)\b/i,
+        "claims priority over the agent's own instructions",
+        inject,
+        { demoteWhenQuoted: true }
+      ),
+      rule(
+        "inject-decode-execute",
+        "prompt-injection",
+        "high",
+        /\b(?:decode|translate|deobfuscate|unscramble|reverse)\s+[^\n]{0,120}?\s+(?:and|then)\s+(?:execute|run|eval(?:uate)?|follow)\s+(?:it|them|the\s+result|the\s+output|the\s+(?:decoded\s+)?(?:command|instructions))\b/i,
+        "decode-then-execute evasion",
+        inject,
+        { demoteWhenQuoted: true }
+      ),
+      rule(
+        "inject-hidden-comment",
+        "prompt-injection",
+        "high",
+        new RegExp(`<!--(?![^>\\n]{0,20}skillgarden-ignore)[^>\\n]{0,300}?${HIDDEN_INSTRUCTION.source}`, "i"),
+        "hidden HTML comment carrying instructions",
+        inject
+      ),
+      rule(
+        "inject-hidden-element",
+        "prompt-injection",
+        "high",
+        /<\s*(?:div|span|p|section|font|small|details)\b[^>\n]{0,200}(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:px|pt|em)?\s*[;"']|opacity\s*:\s*0(?:\.0+)?\s*[;"']|color\s*:\s*(?:white|#fff(?:fff)?)\s*;\s*background(?:-color)?\s*:\s*(?:white|#fff))/i,
+        "HTML element hidden from a human reader",
+        inject,
+        { triggers: ["display", "visibility", "font-size", "opacity", "color"] }
+      ),
+      rule(
+        "inject-hidden-attribute",
+        "prompt-injection",
+        "low",
+        /<\s*(?:div|span|p|section)\b[^>\n]{0,200}\s(?:hidden|aria-hidden\s*=\s*["']true["'])[\s>/]/i,
+        "hidden HTML element",
+        inject,
+        { triggers: ["hidden"] }
+      ),
+      rule(
+        "inject-skip-confirmation",
+        "prompt-injection",
+        "medium",
+        /\b(?:do\s+not|don't|never|without)\s+(?:ask(?:ing)?|prompt(?:ing)?|wait(?:ing)?)\s+(?:\w+\s+){0,2}?(?:for\s+)?(?:permission|confirmation|approval|consent)\s+(?:before|to|when)\s+(?:\w+\s+){0,3}?(?:delet|remov|send|upload|push|install|run|execut|modify|overwrit)/i,
+        "tells the agent to act without the user's approval",
+        "Keep the user in the loop for destructive or outbound actions.",
+        { demoteWhenQuoted: true }
+      ),
+      rule(
+        "inject-disable-safety-flag",
+        "prompt-injection",
+        "medium",
+        /(?:--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox|\bbypassPermissions\b|--yolo\b|approval[_-]?policy\s*[=:]\s*["']?never)/i,
+        "runs an agent with its safety checks off",
+        "Do not disable the agent's permission prompts from a skill."
+      ),
+      rule(
+        "inject-tool-hijack",
+        "prompt-injection",
+        "medium",
+        /\b(?:always|must)\s+(?:\w+\s+){0,2}?(?:call|use|invoke)\s+(?:the\s+)?[\w-]{2,40}\s+tool\s+(?:first\s+)?(?:before|instead\s+of)\s+(?:\w+\s+){0,2}?(?:any|every|all)\s+other/i,
+        "hijacks every tool call",
+        inject,
+        { demoteWhenQuoted: true }
+      ),
+      rule(
+        "inject-educational-pretext",
+        "prompt-injection",
+        "low",
+        /\bfor\s+(?:purely\s+)?educational\s+purposes?\s+only\b/i,
+        "an educational pretext, often used to excuse harmful output",
+        inject
+      )
+    ];
+    destructive = [
+      rule(
+        "destroy-rm-root",
+        "destructive",
+        "high",
+        new RegExp(`${recursiveRm}(?:--no-preserve-root\\s+)?["']?/\\*?["']?${endOfArg}`),
+        "recursive delete of the root folder",
+        destroy
+      ),
+      rule(
+        "destroy-rm-system",
+        "destructive",
+        "high",
+        new RegExp(
+          `${recursiveRm}["']?/(?:etc|usr|var|bin|sbin|boot|lib|lib64|home|root|opt|srv|sys|dev|System|Users|Library|Applications)/?\\*?["']?${endOfArg}`
+        ),
+        "recursive delete of a system folder",
+        destroy
+      ),
+      rule(
+        "destroy-rm-home",
+        "destructive",
+        "high",
+        new RegExp(`${recursiveRm}["']?${home}/?\\*?["']?${endOfArg}`),
+        "recursive delete of the home folder",
+        destroy
+      ),
+      rule("destroy-no-preserve-root", "destructive", "high", /--no-preserve-root\b/, "deletes with the root safeguard off", destroy),
+      rule("destroy-mkfs", "destructive", "high", /\bmkfs(?:\.\w{2,8})?\s+[^\n]{0,40}\/dev\//, "formats a filesystem", destroy),
+      rule(
+        "destroy-dd-disk",
+        "destructive",
+        "high",
+        /\bdd\s+[^\n]{0,200}\bof=\/dev\/(?!null\b|zero\b|stdout\b|stderr\b|tty\b|fd\/)/,
+        "writes raw data over a device",
+        destroy
+      ),
+      rule(
+        "destroy-redirect-disk",
+        "destructive",
+        "high",
+        />\s*\/dev\/(?:sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|xvd[a-z]|disk\d|mmcblk\d|rdisk\d)/,
+        "overwrites a disk device",
+        destroy,
+        { triggers: ["/dev/"] }
+      ),
+      rule(
+        "destroy-wipe",
+        "destructive",
+        "high",
+        /\b(?:wipefs\s+(?:-\w+\s+){0,3}-a|shred\s+[^\n]{0,80}\/dev\/|diskutil\s+(?:eraseDisk|zeroDisk|secureErase)|format\s+[a-z]:\s+\/[qy])/i,
+        "wipes a disk",
+        destroy
+      ),
+      rule("destroy-fork-bomb", "destructive", "high", /:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:/, "fork bomb", destroy),
+      rule(
+        "destroy-find-delete-root",
+        "destructive",
+        "high",
+        /\bfind\s+(?:\/|~|\$HOME)\s+[^\n]{0,160}(?:-delete\b|-exec\s+rm\s)/,
+        "deletes files found across the whole system or home",
+        destroy
+      ),
+      rule(
+        "destroy-rmtree-root",
+        "destructive",
+        "high",
+        /\b(?:shutil\.rmtree|fs\.rmSync|fs\.rm|rimraf(?:\.sync)?)\s*\(\s*(?:["']\/["']|["']~["']|os\.path\.expanduser\(\s*["']~["']\s*\)|Path\.home\(\)|os\.homedir\(\))/,
+        "deletes the root or home folder from code",
+        destroy
+      ),
+      rule(
+        "destroy-system-file-overwrite",
+        "destructive",
+        "high",
+        /(?:>>?|\btee\s+(?:-a\s+)?)\s*\/etc\/(?:passwd|shadow|group|gshadow|hosts|fstab|resolv\.conf)\b/,
+        "overwrites a core system file",
+        destroy,
+        { triggers: ["/etc/"] }
+      ),
+      rule(
+        "destroy-etc-write",
+        "destructive",
+        "low",
+        /(?:(?<![>\w&])>>?|\btee\s+(?:-a\s+)?)\s*\/etc\//,
+        "writes under /etc",
+        "Prefer a user-level config; if a system change is needed, say so to the user first.",
+        { triggers: ["/etc/"] }
+      ),
+      rule(
+        "destroy-truncate-system",
+        "destructive",
+        "medium",
+        /\btruncate\s+-s\s*0\s+\/(?:etc|var\/log|usr)\b/,
+        "truncates system files",
+        destroy
+      ),
+      rule(
+        "destroy-log-tamper",
+        "destructive",
+        "medium",
+        /(?:\bhistory\s+-c\b|\bunset\s+HISTFILE\b|\bHISTFILE=\/dev\/null|\bHISTSIZE=0\b|\brm\s+(?:-\w+\s+){0,3}\/var\/log\/|>\s*\/var\/log\/(?:auth|secure|syslog|messages|wtmp|btmp|lastlog))/,
+        "erases shell history or system logs",
+        "Covering tracks has no place in a skill; remove it.",
+        { triggers: ["history", "histfile", "histsize=0", "/var/log/"] }
+      ),
+      rule(
+        "destroy-force-push-main",
+        "destructive",
+        "medium",
+        /\bgit\s+push\s+(?:[^\n]{0,80}\s)?(?:--force|-f)(?!-with-lease|-if-includes)\b[^\n]{0,80}\b(?:main|master)\b/,
+        "force-pushes over the main branch",
+        "Use --force-with-lease on a feature branch instead."
+      ),
+      rule(
+        "destroy-sql-drop",
+        "destructive",
+        "low",
+        /\bDROP\s+(?:DATABASE|SCHEMA)\s+(?!IF\s+EXISTS\s+(?:test|tmp))/,
+        "drops a database",
+        "Make sure the skill asks before dropping data."
+      ),
+      rule(
+        "destroy-kill-all",
+        "destructive",
+        "medium",
+        /\b(?:kill\s+-9\s+-1\b|killall5\b|pkill\s+-9\s+-u\s+root)/,
+        "kills every process",
+        destroy
+      ),
+      rule(
+        "destroy-chmod-root-recursive",
+        "destructive",
+        "high",
+        /\bch(?:mod|own)\s+-R\s+\S{1,20}\s+["']?\/["']?(?=\s|$|;)/,
+        "changes ownership or mode of the whole file system",
+        destroy
+      )
+    ];
+    persistence = [
+      rule(
+        "persist-cron",
+        "persistence",
+        "medium",
+        /(?:\bcrontab\s+(?:-e\b|-r\b|-u\s|[\w./~-]{1,80}\.(?:txt|cron)\b|-\s*$)|\|\s*crontab\s+-|\/etc\/cron\.(?:d|daily|hourly|weekly)\/|\/var\/spool\/cron|@reboot\s)/,
+        "installs a cron job",
+        persist,
+        { triggers: ["crontab", "/etc/cron.", "/var/spool/cron", "@reboot"] }
+      ),
+      rule(
+        "persist-shell-rc-payload",
+        "persistence",
+        "high",
+        new RegExp(
+          `\\b(?:curl|wget|nc|base64|eval|python\\s+-c)\\b[^\\n]{0,200}(?:>>|\\btee\\s+-a)\\s*["']?${home}/\\.(?:bashrc|zshrc|profile|bash_profile|zprofile|zshenv|config/fish/config\\.fish)`
+        ),
+        "plants a download or decoder in a shell start-up file",
+        persist
+      ),
+      rule(
+        "persist-shell-rc-append",
+        "persistence",
+        "low",
+        new RegExp(`(?:>>|\\btee\\s+-a)\\s*["']?${home}/\\.(?:bashrc|zshrc|profile|bash_profile|zprofile|zshenv|config/fish/config\\.fish)`),
+        "appends to a shell start-up file",
+        "Tell the user what will be added to their shell profile and why."
+      ),
+      rule(
+        "persist-authorized-keys-literal",
+        "persistence",
+        "high",
+        /\bssh-(?:rsa|ed25519|dss|ecdsa-[\w-]{1,30})\s+AAAA[A-Za-z0-9+/]{40,}[^\n]{0,200}authorized_keys\b/,
+        "adds a hard-coded public key to authorized_keys (SSH backdoor)",
+        persist
+      ),
+      rule(
+        "persist-authorized-keys-write",
+        "persistence",
+        "medium",
+        /(?:>>?|\btee\s+(?:-a\s+)?|\bcp\s+\S{1,200}\s+)\s*["']?\S{0,80}authorized_keys\b/,
+        "adds a key to authorized_keys",
+        persist,
+        { triggers: ["authorized_keys"] }
+      ),
+      rule("persist-authorized-keys", "persistence", "low", /\bauthorized_keys\b/, "mentions SSH authorized_keys", persist),
+      rule(
+        "persist-systemd",
+        "persistence",
+        "medium",
+        /(?:\bsystemctl\s+(?:--user\s+)?(?:enable|link)\b|\/etc\/systemd\/system\/[\w@.-]{1,80}\.(?:service|timer)|\.config\/systemd\/user\/[\w@.-]{1,80}\.(?:service|timer))/,
+        "installs or enables a systemd unit",
+        persist
+      ),
+      rule(
+        "persist-launchd",
+        "persistence",
+        "medium",
+        /(?:\blaunchctl\s+(?:load|bootstrap|submit)\b|Library\/Launch(?:Agents|Daemons)\/)/,
+        "installs a macOS launch agent",
+        persist
+      ),
+      rule(
+        "persist-sudoers-write",
+        "persistence",
+        "high",
+        /(?:>>?|\btee\s+(?:-a\s+)?)\s*\/etc\/sudoers(?:\.d\/\S{1,80})?\b/,
+        "writes to sudoers",
+        persist,
+        { triggers: ["/etc/sudoers"] }
+      ),
+      rule("persist-sudoers", "persistence", "medium", /(?:\/etc\/sudoers\b|\bvisudo\b)/, "touches sudoers", persist),
+      rule(
+        "persist-git-hijack",
+        "persistence",
+        "high",
+        /\bgit\s+config\s+--(?:global|system)\s+(?:core\.hooksPath|core\.sshCommand|core\.fsmonitor|core\.gitProxy|credential\.helper\s+["']?!|include\.path)\b/i,
+        "changes global git config to run code",
+        persist
+      ),
+      rule(
+        "persist-git-url-rewrite",
+        "persistence",
+        "medium",
+        /\bgit\s+config\s+--(?:global|system)\s+url\.\S{1,200}\.insteadOf\b/i,
+        "rewrites git remote URLs globally",
+        "Check that the rewrite only maps a host to itself (https to ssh)."
+      ),
+      rule(
+        "persist-git-global",
+        "persistence",
+        "low",
+        /\bgit\s+config\s+--(?:global|system)\s+(?!user\.(?:name|email)\b)[\w.-]{3,60}/,
+        "changes global git config",
+        "Prefer repository-local git config from a skill."
+      ),
+      rule(
+        "persist-git-hook-write",
+        "persistence",
+        "medium",
+        /(?:>>?|\btee\s+(?:-a\s+)?|\bcp\s+\S{1,200}\s+)\s*["']?\S{0,80}\.git\/hooks\/(?:pre|post)-[\w-]{3,30}\b/,
+        "installs a git hook",
+        persist,
+        { triggers: [".git/hooks/"] }
+      ),
+      rule(
+        "persist-agent-config-write",
+        "persistence",
+        "high",
+        /(?:>>|\btee\s+-a\s+|\bsed\s+-i\S{0,10}\s[^\n]{0,120})\s*["']?[~\w./-]{0,80}(?:CLAUDE\.md|AGENTS\.md|\.cursorrules|\.clinerules|\.claude\/settings(?:\.local)?\.json|\.codex\/config\.toml|\.hermes\/(?:config\.yaml|SOUL\.md))\b/,
+        "writes into an agent's own instructions or settings (persists across sessions)",
+        persist
+      ),
+      rule(
+        "persist-rc-local",
+        "persistence",
+        "medium",
+        /(?:\/etc\/rc\.local\b|\/etc\/init\.d\/[\w-]{1,60}|\bupdate-rc\.d\s|\/etc\/profile\.d\/[\w.-]{1,60}|(?:>>?|\btee\s+(?:-a\s+)?)\s*\/etc\/(?:profile|bash\.bashrc|environment)\b)/,
+        "installs a system start-up script",
+        persist,
+        { triggers: ["/etc/", "update-rc.d"] }
+      ),
+      rule("persist-ld-preload", "persistence", "high", /\/etc\/ld\.so\.preload\b/, "preloads a library into every process", persist),
+      rule("persist-ld-preload-env", "persistence", "low", /\b(?:export\s+)?LD_PRELOAD=\S/, "preloads a library into a process", persist, {
+        triggers: ["ld_preload="]
+      }),
+      rule(
+        "persist-windows-run-key",
+        "persistence",
+        "high",
+        /\b(?:reg(?:\.exe)?\s+add|New-ItemProperty|Set-ItemProperty)\b[^\n]{0,200}\\CurrentVersion\\Run(?:Once)?\b/i,
+        "writes a Windows Run key (start-up persistence)",
+        persist
+      ),
+      rule(
+        "persist-windows-task",
+        "persistence",
+        "medium",
+        /(?:\bschtasks(?:\.exe)?\s+\/create\b|\bRegister-ScheduledTask\b|Startup\\[\w .-]{1,80}\.(?:lnk|bat|vbs|ps1))/i,
+        "installs a Windows scheduled task or start-up item",
+        persist
+      ),
+      rule(
+        "persist-ssh-keygen-overwrite",
+        "persistence",
+        "low",
+        /\bssh-keygen\s+[^\n]{0,120}-f\s+["']?(?:~|\$HOME)\/\.ssh\/id_/,
+        "generates a key in the user's SSH folder",
+        persist
+      ),
+      rule(
+        "persist-at-job",
+        "persistence",
+        "low",
+        /\|\s*at\s+(?:now|midnight|noon|\d{1,2}:\d{2})\b/,
+        "schedules a delayed job with at",
+        persist,
+        { triggers: ["|"] }
+      )
+    ];
+    network = [
+      rule(
+        "net-dev-tcp",
+        "network",
+        "high",
+        /\/dev\/(?:tcp|udp)\/[\w.-]{1,100}\/\d{1,5}/,
+        "opens a raw socket through /dev/tcp (reverse shell)",
+        net
+      ),
+      rule(
+        "net-nc-exec",
+        "network",
+        "high",
+        /(?:\b(?:nc|ncat|netcat)\b[^\n]{0,120}\s-[a-zA-Z]{0,5}[ec]\s+\/?(?:bin\/)?(?:ba|z)?sh\b|\b(?:nc|ncat|netcat)\b[^\n]{0,120}\|\s*\/bin\/(?:ba)?sh\b|\bmkfifo\b[^\n]{0,160}\b(?:nc|ncat|netcat)\b)/,
+        "netcat wired to a shell (reverse shell)",
+        net
+      ),
+      rule(
+        "net-nc-listen",
+        "network",
+        "medium",
+        /\b(?:nc|ncat|netcat)\s+(?:-[a-zA-Z]{1,6}\s+){0,3}-[a-zA-Z]{0,5}l[a-zA-Z]{0,5}\b/,
+        "opens a netcat listener",
+        net
+      ),
+      rule(
+        "net-socat-exec",
+        "network",
+        "high",
+        /\bsocat\b[^\n]{0,200}\b(?:exec|system):/i,
+        "socat wired to a program (shell over the network)",
+        net
+      ),
+      rule(
+        "net-script-reverse-shell",
+        "network",
+        "high",
+        /(?:python[23]?\s+-c\s+["'][^\n]{0,40}import\s+(?:socket|pty)|socket\.socket\([^\n]{0,200}(?:subprocess|pty\.spawn|os\.dup2)|pty\.spawn\(\s*["']\/bin\/(?:ba)?sh|perl\s+-e\s+[^\n]{0,80}\bsocket\b|ruby\s+-rsocket\b|php\s+-r\s+[^\n]{0,80}fsockopen|New-Object\s+System\.Net\.Sockets\.TCPClient|require\(["']child_process["']\)[^\n]{0,200}net\.Socket)/i,
+        "script one-liner that looks like a reverse shell",
+        net
+      ),
+      rule("net-os-dup2", "network", "medium", /\bos\.dup2\(\s*\w{1,20}\.fileno\(\)/, "redirects standard streams to a socket", net),
+      rule(
+        "net-tunnel",
+        "network",
+        "medium",
+        /(?:\bngrok\s+(?:http|tcp|tls|start)\b|\bngrok\.(?:io|app|com)\b|\blocaltunnel\b|\blt\s+--port\b|\bserveo\.net\b|\bcloudflared\s+tunnel\b|\bbore\s+local\b|\blocalhost\.run\b|\bpinggy\.io\b|\btailscale\s+funnel\b)/i,
+        "exposes a local port to the internet through a tunnel",
+        net
+      ),
+      rule(
+        "net-bind-all",
+        "network",
+        "low",
+        /(?:\b0\.0\.0\.0:\d{2,5}\b|--(?:host|bind|listen|ip)[= ]0\.0\.0\.0\b|\bhost\s*=\s*["']0\.0\.0\.0["']|\bINADDR_ANY\b)/,
+        "listens on every network interface",
+        net
+      ),
+      rule(
+        "net-raw-ip-url",
+        "network",
+        "low",
+        /\bhttps?:\/\/(?!127\.|0\.0\.0\.0|10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.|169\.254\.)\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?\//,
+        "talks to a bare IP address",
+        "Name the host; a bare IP hides who is on the other end."
+      ),
+      rule(
+        "net-ssh-remote-forward",
+        "network",
+        "medium",
+        /\bssh\b[^\n]{0,100}\s-R\s*(?:[*\w.]{1,40}:)?\d{1,5}:/,
+        "opens a reverse SSH tunnel",
+        net
+      ),
+      rule(
+        "net-firewall-off",
+        "network",
+        "medium",
+        /(?:\bufw\s+disable\b|\biptables\s+-F\b|\bsetenforce\s+0\b|\bsystemctl\s+(?:stop|disable)\s+(?:firewalld|apparmor|ufw)\b|Set-MpPreference\s+-DisableRealtimeMonitoring\s+\$?true|netsh\s+advfirewall\s+set\s+\w{1,20}\s+state\s+off)/i,
+        "turns off a firewall or security module",
+        net
+      ),
+      rule("net-ssh-no-host-check", "network", "low", /StrictHostKeyChecking[= ]no\b/i, "turns off SSH host key checking", net),
+      rule(
+        "net-tls-off",
+        "network",
+        "low",
+        /(?:\bcurl\s+[^\n]{0,80}(?:-k|--insecure)\b|\bwget\s+[^\n]{0,80}--no-check-certificate\b|NODE_TLS_REJECT_UNAUTHORIZED\s*=\s*["']?0|verify\s*=\s*False\b)/,
+        "turns off TLS certificate checks",
+        "Keep certificate checks on; fix the trust store instead."
+      )
+    ];
+    obfuscation = [
+      rule(
+        "obf-base64-pipe-shell",
+        "obfuscation",
+        "high",
+        new RegExp(
+          `\\bbase64\\s+(?:-d|--decode|-D)\\b[^\\n]{0,80}\\|\\s*(?:sudo\\s+)?${shell}\\b|\\|\\s*base64\\s+(?:-d|--decode|-D)\\s*\\|\\s*(?:sudo\\s+)?${shell}\\b`
+        ),
+        "decodes base64 and runs it in a shell",
+        obfusc,
+        { triggers: ["base64"] }
+      ),
+      rule(
+        "obf-eval-decoded",
+        "obfuscation",
+        "high",
+        /\b(?:eval|exec|Function)\s*\(\s*(?:base64\.b64decode|atob|Buffer\.from\([^\n]{0,200}base64|codecs\.decode|bytes\.fromhex|zlib\.decompress|marshal\.loads|bytearray\.fromhex)/,
+        "evaluates decoded data",
+        obfusc
+      ),
+      rule(
+        "obf-eval-concat",
+        "obfuscation",
+        "high",
+        /\b(?:eval|exec|Function)\s*\(\s*(?:["'`][^"'`\n]{0,200}["'`]\s*\+|\w{1,40}\s*\+\s*["'`]|["'`][^"'`\n]{0,200}["'`]\s*\.join\(|\[[^\]\n]{0,300}\]\.join\()/,
+        "evaluates a string assembled at run time",
+        obfusc
+      ),
+      rule(
+        "obf-shell-eval-decoded",
+        "obfuscation",
+        "high",
+        /\beval\s+["']?\$\(\s*(?:echo|printf)\s[^\n]{0,200}\|\s*(?:base64|xxd|rev|tr|openssl)\b/,
+        "shell eval of a decoded string",
+        obfusc
+      ),
+      rule("obf-eval-string", "obfuscation", "low", /\b(?:eval|exec)\s*\(\s*["'`]/, "eval of a string literal", obfusc),
+      rule("obf-hex-chain", "obfuscation", "medium", /(?:\\x[0-9a-fA-F]{2}){8,}/, "long run of hex escapes", obfusc, { triggers: ["\\x"] }),
+      rule("obf-unicode-escape-chain", "obfuscation", "low", /(?:\\u[0-9a-fA-F]{4}){6,}/, "long run of Unicode escapes", obfusc, {
+        triggers: ["\\u"]
+      }),
+      rule(
+        "obf-char-code",
+        "obfuscation",
+        "medium",
+        /(?:String\.fromCharCode\(\s*(?:0x)?[\da-fA-F]{2,3}\s*(?:,\s*(?:0x)?[\da-fA-F]{2,3}\s*){3,}|\bchr\(\s*\d{2,3}\s*\)\s*\+\s*chr\(\s*\d{2,3}\s*\)\s*\+\s*chr\(|\[char\]\s*\d{2,3}\s*\+\s*\[char\])/,
+        "builds a string from character codes",
+        obfusc
+      ),
+      rule(
+        "obf-printf-hex-shell",
+        "obfuscation",
+        "high",
+        new RegExp(`\\b(?:printf|echo\\s+-e)\\s+["']?(?:\\\\x[0-9a-fA-F]{2}|\\\\[0-7]{3}){3,}[^\\n]{0,200}\\|\\s*(?:sudo\\s+)?${shell}\\b`),
+        "runs escaped bytes in a shell",
+        obfusc
+      ),
+      rule(
+        "obf-xxd-shell",
+        "obfuscation",
+        "high",
+        new RegExp(`\\b(?:xxd\\s+-r(?:\\s+-p)?|rev|openssl\\s+(?:enc\\s+)?-d)\\b[^\\n]{0,80}\\|\\s*(?:sudo\\s+)?${shell}\\b`),
+        "decodes or reverses text and runs it in a shell",
+        obfusc
+      ),
+      rule(
+        "obf-echo-pipe-shell",
+        "obfuscation",
+        "medium",
+        new RegExp(`\\becho\\s+[^\\n|]{0,300}\\|\\s*(?:sudo\\s+)?${shell}\\b(?!\\s*-n)`),
+        "pipes text into a shell",
+        obfusc
+      ),
+      rule(
+        "obf-python-dynamic-import",
+        "obfuscation",
+        "medium",
+        /(?:getattr\(\s*__builtins__|__import__\(\s*["'](?:os|subprocess|socket|pty|ctypes)["']\s*\)|globals\(\)\[["']__builtins__)/,
+        "reaches dangerous modules dynamically",
+        obfusc
+      ),
+      rule("obf-compile-exec", "obfuscation", "medium", /\bcompile\s*\([^\n]{0,200},\s*["']exec["']\s*\)/, "compiles a string as code", obfusc),
+      rule(
+        "obf-powershell-encoded",
+        "obfuscation",
+        "high",
+        /\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]{0,80}\s-(?:e|ec|enc|encodedcommand)\s+[A-Za-z0-9+/=]{20,}/i,
+        "runs a base64-encoded PowerShell command",
+        obfusc
+      ),
+      rule("obf-ifs-evasion", "obfuscation", "medium", /(?:\$\{IFS\}|\$IFS\$9)/, "hides spaces with $IFS (filter evasion)", obfusc),
+      rule(
+        "obf-string-reversal",
+        "obfuscation",
+        "low",
+        /(?:\[::-1\]\s*\)|\.split\(["']{2}\)\.reverse\(\)\.join\(["']{2}\))/,
+        "reverses a string (possible hidden payload)",
+        obfusc
+      ),
+      rule(
+        "obf-long-base64",
+        "obfuscation",
+        "low",
+        /(?<![\w+/=-])(?:[A-Za-z0-9+/]{4}){60,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?(?![\w+/=-])/,
+        "long base64 blob",
+        "Ship binary data as a file under assets/, not inline.",
+        { base64Run: 240 }
+      )
+    ];
+    supplyChain = [
+      rule(
+        "supply-curl-pipe-shell",
+        "supply-chain",
+        "medium",
+        new RegExp(`\\b(?:curl|wget)\\b[^\\n|]{0,300}\\|\\s*(?:sudo\\s+(?:-\\w+\\s+){0,3})?(?:env\\s+[^\\n|]{0,80})?${shell}\\b`),
+        "pipes a download straight into a shell",
+        supply
+      ),
+      rule(
+        "supply-curl-pipe-shell-insecure",
+        "supply-chain",
+        "high",
+        new RegExp(
+          `\\b(?:curl|wget)\\b[^\\n|]{0,300}(?:http:\\/\\/|https?:\\/\\/\\d{1,3}(?:\\.\\d{1,3}){3}|\\s-k\\b|--insecure|--no-check-certificate)[^\\n|]{0,200}\\|\\s*(?:sudo\\s+)?${shell}\\b`
+        ),
+        "pipes an unauthenticated download (plain http, bare IP or TLS off) into a shell",
+        supply
+      ),
+      rule(
+        "supply-shell-subst-download",
+        "supply-chain",
+        "medium",
+        new RegExp(
+          `\\b${shell}\\s+(?:-c\\s+["']?\\$\\(|<\\(\\s*)(?:curl|wget)\\b|\\bsource\\s+<\\(\\s*(?:curl|wget)\\b|\\.\\s+<\\(\\s*(?:curl|wget)\\b`
+        ),
+        "runs a downloaded script through a substitution",
+        supply,
+        { triggers: ["curl", "wget"] }
+      ),
+      rule(
+        "supply-curl-pipe-interpreter",
+        "supply-chain",
+        "medium",
+        /\b(?:curl|wget)\b[^\n|]{0,300}\|\s*(?:sudo\s+)?(?:python[23]?|node|perl|ruby|php)\b(?!\s+-m\s+json\.tool)/,
+        "pipes a download into an interpreter",
+        supply
+      ),
+      rule(
+        "supply-powershell-download-exec",
+        "supply-chain",
+        "medium",
+        /(?:\b(?:iex|Invoke-Expression)\b[^\n]{0,200}(?:DownloadString|Invoke-WebRequest|\biwr\b|\birm\b|Net\.WebClient)|\b(?:irm|iwr|Invoke-RestMethod|Invoke-WebRequest)\s[^\n]{0,200}\|\s*(?:iex|Invoke-Expression)\b)/i,
+        "downloads and runs a PowerShell script",
+        supply
+      ),
+      rule(
+        "supply-download-chmod-run",
+        "supply-chain",
+        "medium",
+        /\b(?:curl|wget)\b[^\n]{0,200}(?:&&|;)\s*chmod\s+(?:\+x|[0-7]?7[0-7]{2})\s+[^\n]{0,120}(?:&&|;)\s*(?:sudo\s+)?\.\//,
+        "downloads a program, marks it executable and runs it",
+        supply
+      ),
+      rule(
+        "supply-pip-url",
+        "supply-chain",
+        "medium",
+        /\b(?:pip3?|uv\s+pip|python3?\s+-m\s+pip)\s+install\s+(?:[^\n]{0,120}\s)?["']?(?:git\+https?:\/\/|https?:\/\/)(?![^\s"']{0,200}(?:@[0-9a-f]{40}\b|#sha256=|==))/,
+        "installs an unpinned Python package from a URL",
+        supply
+      ),
+      rule(
+        "supply-npm-url",
+        "supply-chain",
+        "medium",
+        /\b(?:npm|pnpm|yarn|bun)\s+(?:install|i|add)\s+(?:[^\n]{0,120}\s)?["']?(?:https?:\/\/|git\+|github:|git:\/\/)(?![^\s"']{0,200}#[0-9a-f]{40}\b)/,
+        "installs an unpinned JavaScript package from a URL",
+        supply
+      ),
+      rule(
+        "supply-git-clone-run",
+        "supply-chain",
+        "low",
+        /\bgit\s+clone\s+[^\n]{0,200}(?:&&|;)\s*(?:cd\s+[^\n;&]{1,80}(?:&&|;)\s*)?(?:\.\/[\w.-]{1,60}|(?:ba)?sh\s+[\w./-]{1,60}|make(?:\s+install)?\b|python3?\s+(?:setup\.py|[\w./-]{1,60}\.py)|npm\s+(?:install|run|start)|pip3?\s+install)/,
+        "clones a repository and runs its code",
+        "Pin the clone to a commit (git checkout <sha>) before running anything from it."
+      ),
+      rule(
+        "supply-pip-extra-index",
+        "supply-chain",
+        "low",
+        /--(?:extra-)?index-url\s+["']?https?:\/\/(?!pypi\.org|download\.pytorch\.org|pypi\.nvidia\.com|test\.pypi\.org)/,
+        "installs from a non-default package index (dependency confusion)",
+        supply
+      ),
+      rule("supply-pip-trusted-host", "supply-chain", "medium", /--trusted-host\s+\S/, "turns off TLS checks for a package index", supply),
+      rule(
+        "supply-npx-yes",
+        "supply-chain",
+        "low",
+        /\bnpx\s+(?:-y|--yes)\s+(?!@?[\w./-]{1,80}@\d)/,
+        "runs an unpinned npm package without asking",
+        supply
+      ),
+      rule(
+        "supply-unsafe-registry",
+        "supply-chain",
+        "medium",
+        /\bnpm\s+config\s+set\s+registry\s+https?:\/\/(?!registry\.npmjs\.org)/,
+        "switches the npm registry",
+        supply
+      ),
+      rule(
+        "supply-docker-pipe",
+        "supply-chain",
+        "medium",
+        new RegExp(`\\bdocker\\s+run\\s+[^\\n]{0,200}\\|\\s*${shell}\\b`),
+        "pipes container output into a shell",
+        supply
+      )
+    ];
+    privilege = [
+      rule("priv-nopasswd", "privilege-escalation", "high", /\bNOPASSWD\s*:/, "passwordless sudo entry", priv),
+      rule(
+        "priv-setuid-chmod",
+        "privilege-escalation",
+        "high",
+        /\bchmod\s+(?:-R\s+)?(?:[ugoa]{0,3}\+[rwx]{0,3}s[rwx]{0,3}|0?[2467][0-7]{3})\s/,
+        "sets the setuid or setgid bit",
+        priv
+      ),
+      rule(
+        "priv-setuid-call",
+        "privilege-escalation",
+        "medium",
+        /\bset(?:e?[ug]id|re[ug]id|res[ug]id)\s*\(\s*0\s*[,)]/,
+        "switches to root in code",
+        priv
+      ),
+      rule(
+        "priv-chmod-777-system",
+        "privilege-escalation",
+        "high",
+        /\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx|ugo\+rwx)\s+["']?\/(?:etc|usr|bin|sbin|var|home|root|opt|lib|boot|tmp\b|\*|(?=\s|$))/,
+        "makes a system path world-writable",
+        priv
+      ),
+      rule(
+        "priv-chmod-777",
+        "privilege-escalation",
+        "low",
+        /\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx)\b/,
+        "makes a path world-writable",
+        "Grant only the permissions needed (e.g. 755 or 644)."
+      ),
+      rule(
+        "priv-capabilities",
+        "privilege-escalation",
+        "high",
+        /\bsetcap\s+[^\n]{0,80}cap_(?:setuid|setgid|sys_admin|dac_override|dac_read_search|sys_ptrace)\b/i,
+        "grants a root-equivalent capability",
+        priv
+      ),
+      rule(
+        "priv-shadow-read",
+        "privilege-escalation",
+        "high",
+        /\b(?:cat|cp|less|more|head|tail|scp|curl|base64|unshadow|john|hashcat|open|read_text)\b[^\n]{0,80}\/etc\/(?:shadow|gshadow)\b/,
+        "reads the password hash file",
+        priv
+      ),
+      rule("priv-shadow-mention", "privilege-escalation", "low", /\/etc\/(?:shadow|gshadow)\b/, "names the password hash file", priv),
+      rule("priv-passwd-file", "privilege-escalation", "low", /\/etc\/passwd\b/, "reads the user database", priv),
+      rule(
+        "priv-sudo-shell",
+        "privilege-escalation",
+        "medium",
+        /\bsudo\s+(?:-\w\s+){0,2}(?:su\b|-i\b|-s\b|bash\b|sh\b|zsh\b)/,
+        "opens a root shell",
+        priv
+      ),
+      rule(
+        "priv-sudo",
+        "privilege-escalation",
+        "low",
+        /\bsudo\s+(?!-[lkvn]\b)[\w/-]/,
+        "runs a command as root",
+        "Say why root is needed, or find a user-level install."
+      ),
+      rule(
+        "priv-docker-host",
+        "privilege-escalation",
+        "medium",
+        /(?:\bdocker\s+run\b[^\n]{0,200}(?:--privileged\b|-v\s+\/:\/|--pid[= ]host\b|--net(?:work)?[= ]host\b[^\n]{0,80}--privileged)|-v\s+\/var\/run\/docker\.sock:)/,
+        "gives a container control of the host",
+        priv
+      ),
+      rule(
+        "priv-group-add",
+        "privilege-escalation",
+        "medium",
+        /\b(?:usermod\s+-a?G\s+(?:sudo|wheel|root|admin|docker)\b|gpasswd\s+-a\s+\S{1,40}\s+(?:sudo|wheel|docker)\b|dseditgroup\s+[^\n]{0,80}\badmin\b)/,
+        "adds a user to an administrator group",
+        priv
+      ),
+      rule(
+        "priv-useradd-uid0",
+        "privilege-escalation",
+        "high",
+        /\buseradd\s+[^\n]{0,80}-(?:o\s+-u\s*0|u\s*0\s+-o)\b/,
+        "creates a second root account",
+        priv
+      ),
+      rule("priv-polkit-rule", "privilege-escalation", "medium", /\/etc\/polkit-1\/rules\.d\//, "writes a polkit rule", priv)
+    ];
+    credentials = [
+      rule(
+        "cred-private-key",
+        "credential-exposure",
+        "high",
+        /-----BEGIN\s(?:RSA\s|EC\s|DSA\s|OPENSSH\s|ENCRYPTED\s|PGP\s)?PRIVATE\sKEY(?:\sBLOCK)?-----/,
+        "private key block",
+        cred
+      ),
+      rule("cred-aws-access-key", "credential-exposure", "high", /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/, "AWS access key id", cred, {
+        accept: (m2) => !/EXAMPLE|XXXX|0000/.test(m2)
+      }),
+      rule(
+        "cred-aws-secret-key",
+        "credential-exposure",
+        "high",
+        /\baws_secret_access_key\s*[=:]\s*["']?[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])/i,
+        "AWS secret access key",
+        cred,
+        { accept: (m2) => !/EXAMPLE/.test(m2) }
+      ),
+      rule(
+        "cred-github-token",
+        "credential-exposure",
+        "high",
+        /\b(?:gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9_]{82})\b/,
+        "GitHub token",
+        cred,
+        { accept: looksRandom }
+      ),
+      rule("cred-gitlab-token", "credential-exposure", "high", /\bglpat-[A-Za-z0-9_-]{20}\b/, "GitLab token", cred, { accept: looksRandom }),
+      rule("cred-slack-token", "credential-exposure", "high", /\bxox[abposr]-(?:\d{6,15}-){1,3}[A-Za-z0-9-]{10,80}/, "Slack token", cred, {
+        accept: (m2) => !/x{6}|X{6}|0{6}/.test(m2)
+      }),
+      rule(
+        "cred-slack-webhook",
+        "credential-exposure",
+        "high",
+        /https:\/\/hooks\.slack\.com\/services\/T[A-Z0-9]{6,12}\/B[A-Z0-9]{6,12}\/[A-Za-z0-9]{20,30}/,
+        "Slack incoming-webhook URL",
+        cred,
+        { accept: (m2) => !/X{6}|x{6}/.test(m2) }
+      ),
+      rule("cred-openai-key", "credential-exposure", "high", /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,200}\b/, "OpenAI API key", cred, {
+        accept: (m2) => !m2.startsWith("sk-ant-") && looksRandom(m2)
+      }),
+      rule(
+        "cred-anthropic-key",
+        "credential-exposure",
+        "high",
+        /\bsk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_-]{80,120}/,
+        "Anthropic API key",
+        cred,
+        { accept: looksRandom }
+      ),
+      rule("cred-google-api-key", "credential-exposure", "high", /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/, "Google API key", cred, {
+        accept: looksRandom
+      }),
+      rule("cred-stripe-live", "credential-exposure", "high", /\b(?:sk|rk)_live_[0-9a-zA-Z]{24,99}\b/, "Stripe live secret key", cred, {
+        accept: looksRandom
+      }),
+      rule("cred-stripe-test", "credential-exposure", "low", /\b(?:sk|rk)_test_[0-9a-zA-Z]{24,99}\b/, "Stripe test key", cred, {
+        accept: looksRandom
+      }),
+      rule("cred-huggingface-token", "credential-exposure", "high", /\bhf_[A-Za-z0-9]{34,40}\b/, "Hugging Face token", cred, {
+        accept: looksRandom
+      }),
+      rule("cred-npm-token", "credential-exposure", "high", /\bnpm_[A-Za-z0-9]{36}\b/, "npm token", cred, { accept: looksRandom }),
+      rule("cred-sendgrid-key", "credential-exposure", "high", /\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b/, "SendGrid API key", cred, {
+        accept: looksRandom
+      }),
+      rule("cred-telegram-bot-token", "credential-exposure", "high", /(?<!\d)\d{8,10}:AA[A-Za-z0-9_-]{33}\b/, "Telegram bot token", cred, {
+        accept: (m2) => looksRandom(m2.slice(m2.indexOf(":") + 3)),
+        triggers: [":aa"]
+      }),
+      rule(
+        "cred-discord-webhook",
+        "credential-exposure",
+        "high",
+        /https:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/\d{17,20}\/[A-Za-z0-9_-]{60,70}/,
+        "Discord webhook URL",
+        cred,
+        { accept: looksRandom }
+      ),
+      rule(
+        "cred-jwt",
+        "credential-exposure",
+        "medium",
+        /\beyJ[A-Za-z0-9_-]{10,500}\.eyJ[A-Za-z0-9_-]{10,2000}\.[A-Za-z0-9_-]{10,1000}/,
+        "JSON Web Token",
+        "If this is a real token, remove and revoke it; if it is an example, suppress with a reason."
+      ),
+      rule(
+        "cred-generic-assignment",
+        "credential-exposure",
+        "medium",
+        /\b(?:api[_-]?key|secret[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|password|passwd)["']?\s*[=:]\s*["'][A-Za-z0-9+/=_.-]{24,200}["']/i,
+        "hard-coded secret",
+        cred,
+        { accept: (m2) => looksRandom(m2.replace(/^[^"']{0,80}["']/, "").replace(/["']$/, "")) }
+      ),
+      rule(
+        "cred-url-password",
+        "credential-exposure",
+        "low",
+        /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@"'`]{1,60}:[^\s:/@"'`$<{]{3,80}@[\w.-]{1,200}/i,
+        "password in a URL",
+        cred,
+        { accept: (m2) => !/:(?:password|pass|pwd|secret|changeme|xxx+|\*+)@/i.test(m2), triggers: ["://"] }
+      )
+    ];
+    execution = [
+      rule(
+        "exec-os-system",
+        "execution",
+        "low",
+        /\bos\.(?:system|popen)\s*\(/,
+        "runs a shell command from Python",
+        "Prefer subprocess with an argument list."
+      ),
+      rule(
+        "exec-shell-true",
+        "execution",
+        "low",
+        /\bsubprocess\.\w{2,15}\([^\n]{0,200}shell\s*=\s*True/,
+        "subprocess with shell=True",
+        "Pass an argument list and drop shell=True."
+      ),
+      rule(
+        "exec-child-process",
+        "execution",
+        "low",
+        /\b(?:child_process\.)?(?:execSync|exec)\s*\(\s*`[^`\n]{0,200}\$\{/,
+        "runs an interpolated shell command from JavaScript",
+        "Use execFile with an argument array.",
+        { triggers: ["exec"] }
+      ),
+      rule(
+        "exec-runtime-exec",
+        "execution",
+        "low",
+        /\bRuntime\.getRuntime\(\)\.exec\(/,
+        "Java Runtime.exec",
+        "Use ProcessBuilder with an argument list."
+      )
+    ];
+    traversal = [
+      rule(
+        "traverse-deep-parent",
+        "traversal",
+        "low",
+        /(?:\.\.[/\\]){4,}/,
+        "climbs four or more folders up",
+        "Keep paths inside the skill folder or the project.",
+        { triggers: [".."] }
+      ),
+      rule(
+        "traverse-dev-shm",
+        "traversal",
+        "low",
+        /\/dev\/shm\/\S/,
+        "stages files in shared memory",
+        "Use a temporary folder the user can see."
+      )
+    ];
+    mining = [
+      rule(
+        "mine-miner",
+        "mining",
+        "high",
+        /\b(?:xmrig|cpuminer|minerd|cgminer|bfgminer|ethminer|nbminer|lolminer|phoenixminer|t-rex)\b(?![\w-]{0,3}\.(?:md|txt))/i,
+        "runs a cryptocurrency miner",
+        "Remove the miner."
+      ),
+      rule("mine-stratum", "mining", "high", /\bstratum\+(?:tcp|ssl|tls):\/\//i, "connects to a mining pool", "Remove the miner."),
+      rule(
+        "mine-pool-host",
+        "mining",
+        "high",
+        /\b(?:minexmr|nanopool|f2pool|2miners|hashvault|supportxmr|moneroocean|coinhive|cryptonight)\b/i,
+        "names a mining pool or miner",
+        "Remove the miner."
+      )
+    ];
+    THREAT_RULES = [
+      ...exfiltration,
+      ...injection,
+      ...destructive,
+      ...persistence,
+      ...network,
+      ...obfuscation,
+      ...supplyChain,
+      ...privilege,
+      ...credentials,
+      ...execution,
+      ...traversal,
+      ...mining
+    ];
+  }
+});
+
+// src/core/scan/context-judge.ts
+function lower(f3, why) {
+  return { ...f3, severity: "low", message: `${f3.message} (${why})` };
+}
+function judgeInContext(findings, file2, lines) {
+  return findings.map((f3) => {
+    if (f3.rule === "cred-private-key" && f3.via === "raw") {
+      const here = lines[f3.line - 1] ?? "";
+      const next = lines[f3.line] ?? "";
+      const body = here.slice(here.indexOf("-----", f3.column + 10) + 5);
+      if (placeholder.test(body) || placeholder.test(next) || !keyBody.test(next)) return lower(f3, "a placeholder: no key body follows");
+    }
+    if (f3.rule === "inject-hidden-element" && uiFile.test(file2) && !HIDDEN_INSTRUCTION.test(lines[f3.line - 1] ?? ""))
+      return lower(f3, "a UI file hiding part of its page");
+    return f3;
+  });
+}
+var uiFile, keyBody, placeholder;
+var init_context_judge = __esm({
+  "src/core/scan/context-judge.ts"() {
+    "use strict";
+    init_rules();
+    uiFile = /\.(?:html?|css|scss|sass|less|jsx|tsx|vue|svelte)$/i;
+    keyBody = /^\s*[A-Za-z0-9+/]{40,}={0,2}\s*$/;
+    placeholder = /\.\.\.|…|<[^>]{1,40}>|\bEXAMPLE\b|\byour[-_ ]|\bREDACTED\b|x{8}/i;
+  }
+});
+
+// src/core/scan/line-gates.ts
+function mayJoin(text, i, code3) {
+  const prev = i > 0 ? codeAt(text, i - 1) : 0;
+  const next = codeAt(text, i + 1);
+  if (code3 === 43) {
+    let j3 = i - 1;
+    while (j3 >= 0 && i - j3 <= 3 && isSpace2(codeAt(text, j3))) j3 -= 1;
+    return j3 >= 0 && isQuote(codeAt(text, j3));
+  }
+  if (code3 === 38) return next === 35;
+  if ((code3 === 34 || code3 === 39) && prev === code3) return true;
+  if (!isLetter(prev)) return false;
+  if (code3 !== 39) return isLetter(next);
+  let j2 = i + 1;
+  while (j2 - i <= 12 && isLetter(codeAt(text, j2))) j2 += 1;
+  return j2 > i + 1 && codeAt(text, j2) === 39 && isLetter(codeAt(text, j2 + 1));
+}
+var GATE_WIDE, GATE_JOIN, GATE_BASE64, MIN_BASE64_TOKEN, BASE64, SPLIT, isLetter, isQuote, isSpace2, codeAt;
+var init_line_gates = __esm({
+  "src/core/scan/line-gates.ts"() {
+    "use strict";
+    GATE_WIDE = 1;
+    GATE_JOIN = 2;
+    GATE_BASE64 = 4;
+    MIN_BASE64_TOKEN = 16;
+    BASE64 = new Uint8Array(128);
+    for (const ch of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/") BASE64[ch.charCodeAt(0)] = 1;
+    SPLIT = new Uint8Array(128);
+    for (const ch of "\"'`\\&+") SPLIT[ch.charCodeAt(0)] = 1;
+    isLetter = (code3) => code3 >= 97 && code3 <= 122 || code3 >= 65 && code3 <= 90;
+    isQuote = (code3) => code3 === 34 || code3 === 39 || code3 === 96;
+    isSpace2 = (code3) => code3 === 32 || code3 === 9 || code3 === 11 || code3 === 12;
+    codeAt = (text, k) => k < text.length ? text.charCodeAt(k) : 0;
+  }
+});
+
+// src/core/scan/line-finding.ts
+function matchRules(text, rules2) {
+  const hits = [];
+  for (const rule2 of rules2) {
+    const m2 = rule2.pattern.exec(text);
+    if (m2 && (!rule2.accept || rule2.accept(m2[0]))) hits.push({ rule: rule2, index: m2.index, length: m2[0].length });
+  }
+  return hits;
+}
+function toFinding2(ctx, hit, via, column, matched) {
+  const { rule: rule2 } = hit;
+  const demotion = demotionOf(rule2, ctx.text, column - 1, column - 1 + hit.length, { via, comment: ctx.comment });
+  const how = via === "raw" ? "" : via === "base64" ? " (inside base64)" : via === "normalized" ? " (after removing look-alike or invisible characters)" : " (after joining split strings)";
+  return {
+    rule: rule2.id,
+    category: rule2.category,
+    severity: demotion ? lower2[rule2.severity] : rule2.severity,
+    file: ctx.file,
+    line: ctx.line,
+    column,
+    match: excerpt(matched, 80),
+    message: `${rule2.message}${how}${demotion ? ` (${demotion})` : ""}`,
+    hint: rule2.hint,
+    via
+  };
+}
+var lower2;
+var init_line_finding = __esm({
+  "src/core/scan/line-finding.ts"() {
+    "use strict";
+    init_findings();
+    init_context();
+    lower2 = { high: "medium", medium: "low", low: "low" };
+  }
+});
+
+// src/core/scan/regex-literals.ts
+function parseRegexSource(src) {
+  const reader = new Reader(src);
+  const alternatives = readAlternatives(reader);
+  if (reader.i < src.length) reader.fail("unbalanced parenthesis");
+  return alternatives;
+}
+function readAlternatives(r2) {
+  const alternatives = [readSequence(r2)];
+  while (r2.peek() === "|") {
+    r2.i += 1;
+    alternatives.push(readSequence(r2));
+  }
+  return alternatives;
+}
+function readSequence(r2) {
+  const nodes = [];
+  while (r2.i < r2.src.length && r2.peek() !== "|" && r2.peek() !== ")") {
+    const atom = readAtom(r2);
+    nodes.push(readQuantifier(r2, atom));
+  }
+  return nodes;
+}
+function readQuantifier(r2, node) {
+  let min;
+  let max;
+  const ch = r2.peek();
+  if (ch === "?" || ch === "*" || ch === "+") {
+    r2.i += 1;
+    [min, max] = ch === "?" ? [0, 1] : ch === "*" ? [0, Infinity] : [1, Infinity];
+  } else if (ch === "{" && /^\{\d+(?:,\d*)?\}/.test(r2.src.slice(r2.i))) {
+    const m2 = /^\{(\d+)(,(\d*))?\}/.exec(r2.src.slice(r2.i));
+    r2.i += m2[0].length;
+    min = Number(m2[1]);
+    max = m2[2] === void 0 ? min : m2[3] === "" ? Infinity : Number(m2[3]);
+  } else return node;
+  if (r2.peek() === "?") r2.i += 1;
+  return readQuantifier(r2, { kind: "repeat", node, min, max });
+}
+function readAtom(r2) {
+  const ch = r2.peek();
+  if (ch === "(") return readGroup(r2);
+  if (ch === "[") return readClass(r2);
+  if (ch === "^" || ch === "$") {
+    r2.i += 1;
+    return { kind: "empty", edge: ch === "^" ? "line-start" : "line-end" };
+  }
+  if (ch === ".") {
+    r2.i += 1;
+    return { kind: "set", source: ".", chars: void 0 };
+  }
+  if (ch === "\\") return readEscape(r2);
+  r2.i += 1;
+  return literal(ch);
+}
+function literal(ch) {
+  return { kind: "set", source: ch.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&"), chars: [ch.toLowerCase()] };
+}
+function readGroup(r2) {
+  const rest = r2.src.slice(r2.i);
+  const lookaround = /^\(\?<?[=!]/.exec(rest);
+  const prefix2 = lookaround?.[0] ?? /^\(\?(?::|<[A-Za-z_$][\w$]*>)/.exec(rest)?.[0] ?? "(";
+  r2.i += prefix2.length;
+  const alternatives = readAlternatives(r2);
+  if (r2.peek() !== ")") r2.fail("missing )");
+  r2.i += 1;
+  return lookaround ? { kind: "empty" } : { kind: "group", alternatives };
+}
+function readCodeEscape(r2) {
+  const code3 = /^\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|u\{([0-9a-fA-F]+)\}|c([A-Za-z]))/.exec(r2.src.slice(r2.i));
+  if (!code3) return void 0;
+  r2.i += code3[0].length;
+  return String.fromCodePoint(
+    code3[4] !== void 0 ? code3[4].toUpperCase().charCodeAt(0) % 32 : parseInt(code3[1] ?? code3[2] ?? code3[3], 16)
+  );
+}
+function readEscape(r2) {
+  const coded = readCodeEscape(r2);
+  if (coded !== void 0) return literal(coded);
+  const next = r2.peek(1);
+  r2.i += 2;
+  if (next === "b") return { kind: "empty", edge: "word" };
+  if (next === "B") return { kind: "empty" };
+  if (/[1-9]/.test(next) || next === "k" && r2.peek() === "<") {
+    while (/[0-9]/.test(r2.peek())) r2.i += 1;
+    if (next === "k") r2.i = r2.src.indexOf(">", r2.i) + 1;
+    return { kind: "backref" };
+  }
+  if (next === "p" || next === "P") {
+    const close = r2.src.indexOf("}", r2.i);
+    const source = r2.src.slice(r2.i - 2, close + 1);
+    r2.i = close + 1;
+    return { kind: "set", source, chars: void 0 };
+  }
+  const single = singleChar[next];
+  if (single !== void 0) return { kind: "set", source: `\\${next}`, chars: [single] };
+  if (/[sSwWDd]/.test(next)) return { kind: "set", source: `\\${next}`, chars: void 0 };
+  return literal(next);
+}
+function readClass(r2) {
+  const start = r2.i;
+  r2.i += 1;
+  const negated = r2.peek() === "^";
+  if (negated) r2.i += 1;
+  const chars = /* @__PURE__ */ new Set();
+  let known = !negated;
+  while (r2.i < r2.src.length && r2.peek() !== "]") {
+    const ch = readClassAtom(r2);
+    if (r2.peek() === "-" && r2.peek(1) !== "]" && r2.peek(1) !== "") {
+      r2.i += 1;
+      readClassAtom(r2);
+      known = false;
+    } else if (ch === void 0) known = false;
+    else chars.add(ch.toLowerCase());
+  }
+  if (r2.peek() !== "]") r2.fail("missing ]");
+  r2.i += 1;
+  return { kind: "set", source: r2.src.slice(start, r2.i), chars: known && chars.size <= MAX_SET && chars.size > 0 ? [...chars] : void 0 };
+}
+function readClassAtom(r2) {
+  const ch = r2.peek();
+  if (ch !== "\\") {
+    r2.i += 1;
+    return ch;
+  }
+  const coded = readCodeEscape(r2);
+  if (coded !== void 0) return coded;
+  const next = r2.peek(1);
+  r2.i += 2;
+  if (next === "p" || next === "P") {
+    r2.i = r2.src.indexOf("}", r2.i) + 1;
+    return void 0;
+  }
+  if (/[sSwWdD]/.test(next)) return void 0;
+  return next === "b" ? "\b" : singleChar[next] ?? next;
+}
+function cross(left, right) {
+  const out = /* @__PURE__ */ new Set();
+  for (const a of left) for (const b2 of right) out.add(a + b2);
+  return [...out];
+}
+function isSpace3(node) {
+  if (node?.kind === "repeat") return node.min >= 1 && isSpace3(node.node);
+  return node?.kind === "set" && node.source === "\\s";
+}
+function nodeLiterals(node, around) {
+  switch (node.kind) {
+    case "set":
+      return { exact: node.chars, factors: [] };
+    case "empty":
+      return { exact: [""], factors: [] };
+    case "backref":
+      return { exact: void 0, factors: [] };
+    case "group":
+      return alternativesLiterals(node.alternatives, around);
+    case "repeat": {
+      if (node.min === 0) return { exact: void 0, factors: [] };
+      const inner = nodeLiterals(node.node);
+      const factors = inner.exact && !inner.exact.includes("") ? [plain(inner.exact), ...inner.factors] : inner.factors;
+      if (node.min === 1 && node.max === 1) return inner;
+      return { exact: void 0, factors };
+    }
+  }
+}
+function edgesAt(list) {
+  const found = /* @__PURE__ */ new Set();
+  for (const node of list) {
+    if (node.kind !== "empty") break;
+    if (node.edge) found.add(node.edge);
+  }
+  return found;
+}
+function runFactor(strings, nodes, outside2) {
+  const leading = /* @__PURE__ */ new Set([...edgesAt(nodes), ...outside2.leading ?? []]);
+  const trailing = /* @__PURE__ */ new Set([...edgesAt([...nodes].reverse()), ...outside2.trailing ?? []]);
+  const before = leading.has("line-start") || isSpace3(outside2.before) || leading.has("word") && strings.every((s) => isWordChar(s[0]));
+  const after = trailing.has("line-end") || isSpace3(outside2.after) || trailing.has("word") && strings.every((s) => isWordChar(s[s.length - 1]));
+  return strings.map((text) => ({ text, before, after }));
+}
+function plain(strings) {
+  return strings.map((text) => ({ text, before: false, after: false }));
+}
+function surroundingsOf(nodes, i, around) {
+  let j2 = i - 1;
+  while (j2 >= 0 && nodes[j2].kind === "empty") j2 -= 1;
+  let k = i + 1;
+  while (k < nodes.length && nodes[k].kind === "empty") k += 1;
+  const leading = /* @__PURE__ */ new Set([...edgesAt(nodes.slice(j2 + 1, i).reverse()), ...j2 < 0 ? around?.leading ?? [] : []]);
+  const trailing = /* @__PURE__ */ new Set([...edgesAt(nodes.slice(i + 1, k)), ...k >= nodes.length ? around?.trailing ?? [] : []]);
+  return { leading, before: j2 >= 0 ? nodes[j2] : around?.before, trailing, after: k < nodes.length ? nodes[k] : around?.after };
+}
+function sequenceLiterals(nodes, around) {
+  const factors = [];
+  let run = [""];
+  let start = 0;
+  let exact = true;
+  const close = (end) => {
+    if (!run.includes(""))
+      factors.push(
+        runFactor(run, nodes.slice(start, end), {
+          before: start > 0 ? nodes[start - 1] : around?.before,
+          after: end < nodes.length ? nodes[end] : around?.after,
+          ...start === 0 && around ? { leading: around.leading } : {},
+          ...end === nodes.length && around ? { trailing: around.trailing } : {}
+        })
+      );
+    run = [""];
+    start = end;
+  };
+  nodes.forEach((node, i) => {
+    const found = nodeLiterals(node, node.kind === "group" ? surroundingsOf(nodes, i, around) : void 0);
+    factors.push(...found.factors);
+    if (found.exact === void 0) {
+      exact = false;
+      close(i);
+      start = i + 1;
+      return;
+    }
+    if (run.length * found.exact.length > MAX_STRINGS) {
+      exact = false;
+      close(i);
+    }
+    run = cross(run, found.exact);
+  });
+  const whole = exact ? run : void 0;
+  close(nodes.length);
+  return { exact: whole, factors };
+}
+function alternativesLiterals(alternatives, around) {
+  const each = alternatives.map((alternative) => sequenceLiterals(alternative, around));
+  const exact = each.every((l3) => l3.exact !== void 0) ? [...new Set(each.flatMap((l3) => l3.exact))] : void 0;
+  const best = each.map((l3) => bestFactor(withExact(l3)));
+  if (!best.every((b2) => b2 !== void 0))
+    return { exact: exact && exact.length <= MAX_STRINGS ? exact : void 0, factors: [] };
+  return { exact: exact && exact.length <= MAX_STRINGS ? exact : void 0, factors: [best.flat()] };
+}
+function withExact(literals) {
+  const { exact, factors } = literals;
+  return exact && !exact.includes("") ? [plain(exact), ...factors] : factors;
+}
+function frequency(factor) {
+  return factor.reduce((sum, t2) => sum + 20 ** -t2.text.length / ((t2.before ? 4 : 1) * (t2.after ? 4 : 1)), 0);
+}
+function bestFactor(factors) {
+  let best;
+  for (const factor of factors) if (best === void 0 || frequency(factor) < frequency(best)) best = factor;
+  return best;
+}
+function requiredTriggers(pattern) {
+  const best = bestFactor(withExact(alternativesLiterals(parseRegexSource(pattern.source))));
+  return best && mergeEdges(best);
+}
+function mergeEdges(factor) {
+  const byText = /* @__PURE__ */ new Map();
+  for (const t2 of factor) {
+    const seen = byText.get(t2.text);
+    byText.set(t2.text, seen ? { text: t2.text, before: seen.before && t2.before, after: seen.after && t2.after } : t2);
+  }
+  return [...byText.values()];
+}
+function secondTriggers(pattern) {
+  const top = parseRegexSource(pattern.source);
+  const first = requiredTriggers(pattern);
+  if (top.length !== 1 || !first) return void 0;
+  const implied = (factor) => first.every((f3) => factor.some((t2) => f3.text.includes(t2.text)));
+  const others = withExact(sequenceLiterals(top[0])).filter((factor) => frequency(factor) <= RARE_ENOUGH && !implied(factor));
+  const second = bestFactor(others);
+  return second && mergeEdges(second);
+}
+var MAX_SET, MAX_STRINGS, singleChar, Reader, isWordChar, RARE_ENOUGH;
+var init_regex_literals = __esm({
+  "src/core/scan/regex-literals.ts"() {
+    "use strict";
+    MAX_SET = 6;
+    MAX_STRINGS = 64;
+    singleChar = { n: "\n", t: "	", r: "\r", f: "\f", v: "\v", "0": "\0" };
+    Reader = class {
+      constructor(src) {
+        this.src = src;
+      }
+      src;
+      i = 0;
+      peek(offset = 0) {
+        return this.src[this.i + offset] ?? "";
+      }
+      fail(what) {
+        throw new Error(`Cannot read regex /${this.src}/ at ${this.i}: ${what}`);
+      }
+    };
+    isWordChar = (ch) => ch !== void 0 && /^[a-z0-9_]$/i.test(ch);
+    RARE_ENOUGH = 20 ** -3;
+  }
+});
+
+// src/core/scan/rule-triggers.generated.ts
+var generatedTriggers, generatedMatcher;
+var init_rule_triggers_generated = __esm({
+  "src/core/scan/rule-triggers.generated.ts"() {
+    "use strict";
+    generatedTriggers = {
+      "exfil-credential-store-network": ["\\b(?:curl|wget|nc|ncat|scp|rsync|ftp)\\b[^\\n]{0,200}(?:~|\\$HOME|\\$\\{HOME\\})\\/\\.(?:ssh|aws|gnupg|kube|docker|netrc|npmrc|pypirc|git-credentials|config\\/gcloud|azure)", [{ "text": "~/.ssh", "before": false, "after": false }, { "text": "~/.aws", "before": false, "after": false }, { "text": "~/.gnupg", "before": false, "after": false }, { "text": "~/.kube", "before": false, "after": false }, { "text": "~/.docker", "before": false, "after": false }, { "text": "~/.netrc", "before": false, "after": false }, { "text": "~/.npmrc", "before": false, "after": false }, { "text": "~/.pypirc", "before": false, "after": false }, { "text": "~/.git-credentials", "before": false, "after": false }, { "text": "~/.config/gcloud", "before": false, "after": false }, { "text": "~/.azure", "before": false, "after": false }, { "text": "$home/.ssh", "before": false, "after": false }, { "text": "$home/.aws", "before": false, "after": false }, { "text": "$home/.gnupg", "before": false, "after": false }, { "text": "$home/.kube", "before": false, "after": false }, { "text": "$home/.docker", "before": false, "after": false }, { "text": "$home/.netrc", "before": false, "after": false }, { "text": "$home/.npmrc", "before": false, "after": false }, { "text": "$home/.pypirc", "before": false, "after": false }, { "text": "$home/.git-credentials", "before": false, "after": false }, { "text": "$home/.config/gcloud", "before": false, "after": false }, { "text": "$home/.azure", "before": false, "after": false }, { "text": "${home}/.ssh", "before": false, "after": false }, { "text": "${home}/.aws", "before": false, "after": false }, { "text": "${home}/.gnupg", "before": false, "after": false }, { "text": "${home}/.kube", "before": false, "after": false }, { "text": "${home}/.docker", "before": false, "after": false }, { "text": "${home}/.netrc", "before": false, "after": false }, { "text": "${home}/.npmrc", "before": false, "after": false }, { "text": "${home}/.pypirc", "before": false, "after": false }, { "text": "${home}/.git-credentials", "before": false, "after": false }, { "text": "${home}/.config/gcloud", "before": false, "after": false }, { "text": "${home}/.azure", "before": false, "after": false }], null],
+      "exfil-private-key-read": ["\\b(?:cat|cp|scp|curl|base64|xxd|tar|zip|nc)\\b[^\\n]{0,120}\\.ssh\\/id_(?:rsa|dsa|ecdsa|ed25519)(?!\\.pub)\\b", [{ "text": ".ssh/id_rsa", "before": false, "after": true }, { "text": ".ssh/id_dsa", "before": false, "after": true }, { "text": ".ssh/id_ecdsa", "before": false, "after": true }, { "text": ".ssh/id_ed25519", "before": false, "after": true }], null],
+      "exfil-env-dump-pipe": ["\\b(?:env|printenv|set|export\\s+-p)\\s*\\|\\s*(?:curl|wget|nc|ncat|base64|gzip|openssl|xxd)\\b", [{ "text": "env", "before": true, "after": false }, { "text": "printenv", "before": true, "after": false }, { "text": "set", "before": true, "after": false }, { "text": "export", "before": true, "after": true }], null],
+      "exfil-env-dump-subst": ["\\b(?:curl|wget|nc|fetch|Invoke-WebRequest)\\b[^\\n]{0,200}\\$\\(\\s*(?:env|printenv|set|cat\\s+[^)\\n]{0,80}(?:\\.env\\b|credentials|\\.netrc|id_rsa|\\.pgpass))\\s*[|)]", [{ "text": "curl", "before": true, "after": true }, { "text": "wget", "before": true, "after": true }, { "text": "nc", "before": true, "after": true }, { "text": "fetch", "before": true, "after": true }, { "text": "invoke-webrequest", "before": true, "after": true }], null],
+      "exfil-env-serialize": ["(?:JSON\\.stringify\\(\\s*process\\.env\\s*\\)|json\\.dumps\\(\\s*(?:dict\\()?\\s*os\\.environ|str\\(\\s*os\\.environ\\s*\\)|Object\\.entries\\(\\s*process\\.env\\s*\\)|\\benviron\\.copy\\(\\)[^\\n]{0,80}(?:post|send|requests))", [{ "text": "json.stringify(", "before": false, "after": false }, { "text": "json.dumps(", "before": false, "after": false }, { "text": "os.environ", "before": false, "after": false }, { "text": "object.entries(", "before": false, "after": false }, { "text": "environ.copy()", "before": true, "after": false }], null],
+      "exfil-secret-in-request": ["\\b(?:curl|wget|Invoke-WebRequest|Invoke-RestMethod|http(?:ie)?)\\b[^\\n]{0,200}\\$\\{?[A-Za-z_]{0,40}(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)\\b", [{ "text": "curl", "before": true, "after": true }, { "text": "wget", "before": true, "after": true }, { "text": "invoke-webrequest", "before": true, "after": true }, { "text": "invoke-restmethod", "before": true, "after": true }, { "text": "http", "before": true, "after": false }], [{ "text": "key", "before": false, "after": true }, { "text": "token", "before": false, "after": true }, { "text": "secret", "before": false, "after": true }, { "text": "password", "before": false, "after": true }, { "text": "passwd", "before": false, "after": true }, { "text": "credential", "before": false, "after": false }]],
+      "exfil-secret-in-fetch": ["\\b(?:fetch|axios(?:\\.\\w{3,6})?|requests\\.(?:get|post|put)|httpx\\.(?:get|post|put))\\s*\\([^\\n]{0,200}\\$\\{?[A-Za-z_]{0,40}(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)\\b", [{ "text": "fetch", "before": true, "after": false }, { "text": "axios", "before": true, "after": false }, { "text": "requests.get", "before": true, "after": false }, { "text": "requests.post", "before": true, "after": false }, { "text": "requests.put", "before": true, "after": false }, { "text": "httpx.get", "before": true, "after": false }, { "text": "httpx.post", "before": true, "after": false }, { "text": "httpx.put", "before": true, "after": false }], [{ "text": "key", "before": false, "after": true }, { "text": "token", "before": false, "after": true }, { "text": "secret", "before": false, "after": true }, { "text": "password", "before": false, "after": true }, { "text": "passwd", "before": false, "after": true }, { "text": "credential", "before": false, "after": false }]],
+      "exfil-dns": ["\\b(?:dig|nslookup|host|drill|resolvectl\\s+query)\\s+(?:[-+@]\\S{0,40}\\s+){0,4}[\\w.-]{0,80}\\$(?:\\([^)\\n]{1,120}\\)|\\{?\\w{1,40}\\}?)\\.[\\w-]{1,63}\\.", [{ "text": "dig", "before": true, "after": true }, { "text": "nslookup", "before": true, "after": true }, { "text": "host", "before": true, "after": true }, { "text": "drill", "before": true, "after": true }, { "text": "resolvectl", "before": true, "after": true }], null],
+      "exfil-markdown-image": ["!\\[[^\\]\\n]{0,200}\\]\\(\\s*<?https?:\\/\\/[^)\\s]{0,300}(?:\\$\\{?\\w|\\{\\{?\\s{0,3}\\w|%s\\b|<[A-Za-z_]{2,40}>|\\[[A-Z_]{3,40}\\])", [{ "text": "http", "before": false, "after": false }], [{ "text": "://", "before": false, "after": false }]],
+      "exfil-html-image": [`<img\\b[^>\\n]{0,200}\\bsrc\\s*=\\s*["']?https?:\\/\\/[^"'\\s>]{0,300}(?:\\$\\{?\\w|\\{\\{\\s{0,3}\\w)`, [{ "text": "<img", "before": false, "after": true }], [{ "text": "http", "before": false, "after": false }]],
+      "exfil-webhook-data": ["\\b(?:curl|wget|fetch|requests\\.\\w{3,6}|httpx\\.\\w{3,6}|nc|Invoke-WebRequest)\\b[^\\n]{0,200}\\b(?:webhook\\.site|requestbin\\.(?:com|net)|pipedream\\.net|hookbin\\.com|interact\\.sh|burpcollaborator\\.net|oastify\\.com|beeceptor\\.com)\\b[^\\n]{0,200}(?:\\$\\(|\\$\\{?\\w|@\\S|\\{\\w)", [{ "text": "webhook.site", "before": true, "after": true }, { "text": "requestbin.com", "before": true, "after": true }, { "text": "requestbin.net", "before": true, "after": true }, { "text": "pipedream.net", "before": true, "after": true }, { "text": "hookbin.com", "before": true, "after": true }, { "text": "interact.sh", "before": true, "after": true }, { "text": "burpcollaborator.net", "before": true, "after": true }, { "text": "oastify.com", "before": true, "after": true }, { "text": "beeceptor.com", "before": true, "after": true }], null],
+      "exfil-webhook-service": ["\\b(?:webhook\\.site|requestbin\\.(?:com|net)|pipedream\\.net|hookbin\\.com|interact\\.sh|oast\\.(?:fun|live|me|online|pro|site)|burpcollaborator\\.net|oastify\\.com|canarytokens\\.com|beeceptor\\.com)\\b", [{ "text": "webhook.site", "before": true, "after": true }, { "text": "requestbin.com", "before": true, "after": true }, { "text": "requestbin.net", "before": true, "after": true }, { "text": "pipedream.net", "before": true, "after": true }, { "text": "hookbin.com", "before": true, "after": true }, { "text": "interact.sh", "before": true, "after": true }, { "text": "oast.fun", "before": true, "after": true }, { "text": "oast.live", "before": true, "after": true }, { "text": "oast.me", "before": true, "after": true }, { "text": "oast.online", "before": true, "after": true }, { "text": "oast.pro", "before": true, "after": true }, { "text": "oast.site", "before": true, "after": true }, { "text": "burpcollaborator.net", "before": true, "after": true }, { "text": "oastify.com", "before": true, "after": true }, { "text": "canarytokens.com", "before": true, "after": true }, { "text": "beeceptor.com", "before": true, "after": true }], null],
+      "exfil-paste-service": ["\\b(?:pastebin\\.com|hastebin\\.com|ghostbin\\.\\w{2,4}|paste\\.ee|termbin\\.com|transfer\\.sh|0x0\\.st|file\\.io)\\b", [{ "text": "pastebin.com", "before": true, "after": true }, { "text": "hastebin.com", "before": true, "after": true }, { "text": "ghostbin.", "before": true, "after": false }, { "text": "paste.ee", "before": true, "after": true }, { "text": "termbin.com", "before": true, "after": true }, { "text": "transfer.sh", "before": true, "after": true }, { "text": "0x0.st", "before": true, "after": true }, { "text": "file.io", "before": true, "after": true }], null],
+      "exfil-browser-data": ["(?:Google\\/Chrome\\/Default\\/(?:Login Data|Cookies)|Firefox\\/Profiles\\/[^\\n]{0,80}(?:logins\\.json|key4\\.db|cookies\\.sqlite)|security\\s+dump-keychain\\b)", [{ "text": "google/chrome/default/login data", "before": false, "after": false }, { "text": "google/chrome/default/cookies", "before": false, "after": false }, { "text": "firefox/profiles/", "before": false, "after": false }, { "text": "dump-keychain", "before": true, "after": true }], null],
+      "exfil-proc-environ": ["\\/proc\\/(?:self|\\d{1,7}|\\$\\w{1,20}|\\*)\\/(?:environ|mem)\\b", [{ "text": "/proc/", "before": false, "after": false }], [{ "text": "/environ", "before": false, "after": true }, { "text": "/mem", "before": false, "after": true }]],
+      "exfil-upload-file": [`\\bcurl\\b[^\\n]{0,200}(?:-F\\s*["']?\\w{1,40}=@|-T\\s+|--upload-file\\s+|--data-binary\\s+@)(?:~|\\/etc|\\$HOME|\\/home|\\/root)`, [{ "text": "curl", "before": true, "after": true }], null],
+      "exfil-conversation": ["\\b(?:send|post|upload|transmit|forward|leak|exfiltrate|email)\\s+(?:\\w+\\s+){0,4}?(?:the\\s+)?(?:entire\\s+|full\\s+|whole\\s+)?(?:conversation|chat\\s+history|previous\\s+messages|system\\s+prompt|api\\s+keys?|credentials|secrets|passwords|environment\\s+variables)\\s+(?:\\w+\\s+){0,3}?to\\s+(?:https?:\\/\\/|an?\\s+(?:external|remote)|my\\s+server|this\\s+(?:url|endpoint|address))", [{ "text": "send", "before": true, "after": true }, { "text": "post", "before": true, "after": true }, { "text": "upload", "before": true, "after": true }, { "text": "transmit", "before": true, "after": true }, { "text": "forward", "before": true, "after": true }, { "text": "leak", "before": true, "after": true }, { "text": "exfiltrate", "before": true, "after": true }, { "text": "email", "before": true, "after": true }], [{ "text": "http", "before": true, "after": false }, { "text": "external", "before": true, "after": false }, { "text": "remote", "before": true, "after": false }, { "text": "server", "before": true, "after": false }, { "text": "this", "before": true, "after": true }]],
+      "exfil-send-to-url": ["\\b(?:send|post|upload|transmit|exfiltrate)\\s+(?:\\w+\\s+){0,6}?(?:to|at)\\s+https?:\\/\\/(?!(?:localhost|127\\.0\\.0\\.1|\\[::1\\])\\b)", [{ "text": "send", "before": true, "after": true }, { "text": "post", "before": true, "after": true }, { "text": "upload", "before": true, "after": true }, { "text": "transmit", "before": true, "after": true }, { "text": "exfiltrate", "before": true, "after": true }], [{ "text": "http", "before": true, "after": false }]],
+      "exfil-clipboard-network": ["\\b(?:pbpaste|xclip\\s+-o|xsel\\s+-o|Get-Clipboard)\\b[^\\n]{0,80}\\|\\s*(?:curl|wget|nc)\\b", [{ "text": "pbpaste", "before": true, "after": true }, { "text": "xclip", "before": true, "after": true }, { "text": "xsel", "before": true, "after": true }, { "text": "get-clipboard", "before": true, "after": true }], null],
+      "exfil-credential-file-pipe": ["\\b(?:cat|base64|gzip|xxd|openssl\\s+base64)\\s+[^\\n|]{0,40}(?:(?:~|\\$HOME|\\$\\{HOME\\})|\\/root|\\/home\\/[\\w.-]{1,32})\\/\\.(?:aws\\/credentials|ssh\\/id_\\w+|netrc|git-credentials|docker\\/config\\.json|kube\\/config|pgpass)\\b[^\\n|]{0,40}\\|\\s*(?:curl|wget|nc|ncat|socat|http(?:ie)?)\\b", [{ "text": "aws/credentials", "before": false, "after": true }, { "text": "ssh/id_", "before": false, "after": false }, { "text": "netrc", "before": false, "after": true }, { "text": "git-credentials", "before": false, "after": true }, { "text": "docker/config.json", "before": false, "after": true }, { "text": "kube/config", "before": false, "after": true }, { "text": "pgpass", "before": false, "after": true }], [{ "text": "cat", "before": true, "after": true }, { "text": "base64", "before": true, "after": true }, { "text": "gzip", "before": true, "after": true }, { "text": "xxd", "before": true, "after": true }, { "text": "openssl", "before": true, "after": true }]],
+      "inject-ignore-instructions": ["\\b(?:ignore|disregard|forget|override|bypass)\\s+(?:\\w+\\s+){0,3}?(?:all\\s+|any\\s+|the\\s+|your\\s+|of\\s+)?(?:previous|prior|above|earlier|preceding|original|system|safety|developer)\\s+(?:\\w+\\s+){0,2}?(?:instructions|directions|directives|rules|guidelines|prompts?|messages|guardrails)\\b", [{ "text": "ignore", "before": true, "after": true }, { "text": "disregard", "before": true, "after": true }, { "text": "forget", "before": true, "after": true }, { "text": "override", "before": true, "after": true }, { "text": "bypass", "before": true, "after": true }], [{ "text": "instructions", "before": false, "after": true }, { "text": "directions", "before": false, "after": true }, { "text": "directives", "before": false, "after": true }, { "text": "rules", "before": false, "after": true }, { "text": "guidelines", "before": false, "after": true }, { "text": "prompt", "before": false, "after": false }, { "text": "messages", "before": false, "after": true }, { "text": "guardrails", "before": false, "after": true }]],
+      "inject-disregard-rules": ["\\b(?:disregard|forget|abandon)\\s+(?:all\\s+|any\\s+)?(?:your|of\\s+your)\\s+(?:\\w+\\s+){0,2}?(?:rules|guidelines|training|restrictions|principles|instructions)\\b", [{ "text": "disregard", "before": true, "after": true }, { "text": "forget", "before": true, "after": true }, { "text": "abandon", "before": true, "after": true }], [{ "text": "rules", "before": false, "after": true }, { "text": "guidelines", "before": false, "after": true }, { "text": "training", "before": false, "after": true }, { "text": "restrictions", "before": false, "after": true }, { "text": "principles", "before": false, "after": true }, { "text": "instructions", "before": false, "after": true }]],
+      "inject-role-hijack": ["\\byou\\s+are\\s+(?:now|no\\s+longer)\\s+(?:an?\\s+|in\\s+)?(?:unrestricted|unfiltered|uncensored|jailbroken|evil|DAN\\b|developer\\s+mode|god\\s+mode|bound\\s+by|restricted|an?\\s+AI\\s+without|free\\s+(?:of|from)\\s+(?:all\\s+|any\\s+)?(?:rules|restrictions))", [{ "text": "you", "before": true, "after": true }], [{ "text": "are", "before": true, "after": true }]],
+      "inject-from-now-on": ["\\bfrom\\s+now\\s+on,?\\s+(?:you\\s+(?:are|will|must|shall)\\s+)?(?:\\w+\\s+){0,4}?(?:ignore|bypass|disregard|not\\s+follow|without\\s+(?:any\\s+)?(?:restrictions|rules|filters))\\b", [{ "text": "ignore", "before": false, "after": true }, { "text": "bypass", "before": false, "after": true }, { "text": "disregard", "before": false, "after": true }, { "text": "follow", "before": true, "after": true }, { "text": "without", "before": false, "after": true }], [{ "text": "from", "before": true, "after": true }]],
+      "inject-no-restrictions": ["\\b(?:pretend|act\\s+as\\s+(?:if|though)|imagine)\\s+(?:\\w+\\s+){0,3}?you\\s+(?:are|have|had)\\s+(?:\\w+\\s+){0,3}?(?:no|without)\\s+(?:\\w+\\s+){0,2}?(?:restrictions|limits|rules|guidelines|filters|guardrails)\\b", [{ "text": "restrictions", "before": false, "after": true }, { "text": "limits", "before": false, "after": true }, { "text": "rules", "before": false, "after": true }, { "text": "guidelines", "before": false, "after": true }, { "text": "filters", "before": false, "after": true }, { "text": "guardrails", "before": false, "after": true }], [{ "text": "pretend", "before": true, "after": true }, { "text": "act", "before": true, "after": true }, { "text": "imagine", "before": true, "after": true }]],
+      "inject-respond-unfiltered": ["\\b(?:respond|answer|reply|act|operate)\\s+without\\s+(?:\\w+\\s+){0,3}?(?:restrictions|limitations|filters|safety|guardrails|censorship|ethical)\\b", [{ "text": "without", "before": true, "after": true }], [{ "text": "restrictions", "before": false, "after": true }, { "text": "limitations", "before": false, "after": true }, { "text": "filters", "before": false, "after": true }, { "text": "safety", "before": false, "after": true }, { "text": "guardrails", "before": false, "after": true }, { "text": "censorship", "before": false, "after": true }, { "text": "ethical", "before": false, "after": true }]],
+      "inject-conceal-from-user": ["\\b(?:without\\s+(?:telling|informing|notifying|alerting)\\s+the\\s+user|(?:do\\s+not|don't|never)\\s+(?:tell|inform|notify|alert)\\s+the\\s+user\\s+(?:about|that|what)|(?:keep|hide)\\s+(?:this|these|it)\\s+(?:\\w+\\s+){0,2}?(?:secret|hidden)?\\s*from\\s+the\\s+user|(?:silently|secretly|covertly)\\s+(?:send|upload|copy|exfiltrate|run|execute|install|delete|modify))\\b", [{ "text": "without", "before": true, "after": true }, { "text": "user", "before": true, "after": true }, { "text": "silently", "before": true, "after": true }, { "text": "secretly", "before": true, "after": true }, { "text": "covertly", "before": true, "after": true }], null],
+      "inject-chat-template": ["(?:<\\|im_start\\|>\\s*system|<\\|start_header_id\\|>\\s*system|<\\|system\\|>|\\[INST\\]\\s*<<SYS>>)", [{ "text": "<|im_start|>", "before": false, "after": false }, { "text": "<|start_header_id|>", "before": false, "after": false }, { "text": "<|system|>", "before": false, "after": false }, { "text": "<<sys>>", "before": false, "after": false }], null],
+      "inject-leak-system-prompt": ["\\b(?:reveal|print|output|repeat|show|leak|dump|display)\\s+(?:\\w+\\s+){0,3}?(?:your\\s+)?(?:system|initial|hidden|original)\\s+(?:prompt|instructions)\\s+(?:verbatim|in\\s+full|word\\s+for\\s+word|to\\s+me|above)", [{ "text": "prompt", "before": true, "after": true }, { "text": "instructions", "before": true, "after": true }], [{ "text": "system", "before": false, "after": true }, { "text": "initial", "before": false, "after": true }, { "text": "hidden", "before": false, "after": true }, { "text": "original", "before": false, "after": true }]],
+      "inject-jailbreak-dan": ["\\b(?:DAN\\s+mode|Do\\s+Anything\\s+Now|STAN\\s+mode|AIM\\s+mode)\\b", [{ "text": "mode", "before": true, "after": true }, { "text": "anything", "before": true, "after": true }, { "text": "stan", "before": true, "after": true }], null],
+      "inject-mode-switch": ["\\b(?:developer|god|jailbreak|unrestricted|sudo)\\s+mode\\s+(?:is\\s+)?(?:now\\s+)?(?:enabled|activated|engaged|on)\\b", [{ "text": "mode", "before": true, "after": true }], [{ "text": "developer", "before": true, "after": true }, { "text": "god", "before": true, "after": true }, { "text": "jailbreak", "before": true, "after": true }, { "text": "unrestricted", "before": true, "after": true }, { "text": "sudo", "before": true, "after": true }]],
+      "inject-unobserved": ["\\b(?:when|if|while)\\s+no\\s*(?:one|body)\\s+is\\s+(?:watching|looking|monitoring|reviewing)", [{ "text": "watching", "before": true, "after": false }, { "text": "looking", "before": true, "after": false }, { "text": "monitoring", "before": true, "after": false }, { "text": "reviewing", "before": true, "after": false }], [{ "text": "one", "before": false, "after": true }, { "text": "body", "before": false, "after": true }]],
+      "inject-fake-update": ["\\byou\\s+have\\s+been\\s+(?:\\w+\\s+){0,2}?(?:updated|upgraded|patched|reprogrammed|granted)\\s+(?:to|with)\\b", [{ "text": "updated", "before": false, "after": true }, { "text": "upgraded", "before": false, "after": true }, { "text": "patched", "before": false, "after": true }, { "text": "reprogrammed", "before": false, "after": true }, { "text": "granted", "before": false, "after": true }], [{ "text": "have", "before": true, "after": true }]],
+      "inject-priority-claim": ["\\b(?:these|this|the\\s+following)\\s+instructions?\\s+(?:take|takes|have|has)\\s+(?:precedence|priority)\\s+over\\s+(?:\\w+\\s+){0,3}?(?:system|previous|all|any|other|your)\\b", [{ "text": "instruction", "before": true, "after": false }], [{ "text": "precedence", "before": true, "after": true }, { "text": "priority", "before": true, "after": true }]],
+      "inject-decode-execute": ["\\b(?:decode|translate|deobfuscate|unscramble|reverse)\\s+[^\\n]{0,120}?\\s+(?:and|then)\\s+(?:execute|run|eval(?:uate)?|follow)\\s+(?:it|them|the\\s+result|the\\s+output|the\\s+(?:decoded\\s+)?(?:command|instructions))\\b", [{ "text": "decode", "before": true, "after": true }, { "text": "translate", "before": true, "after": true }, { "text": "deobfuscate", "before": true, "after": true }, { "text": "unscramble", "before": true, "after": true }, { "text": "reverse", "before": true, "after": true }], [{ "text": "and", "before": true, "after": true }, { "text": "then", "before": true, "after": true }]],
+      "inject-hidden-comment": ["<!--(?![^>\\n]{0,20}skillgarden-ignore)[^>\\n]{0,300}?\\b(?:ignore\\s+(?:all|previous|prior|the\\s+above)|override|disregard|system\\s+prompt|you\\s+(?:must|are\\s+now|will\\s+now)|assistant\\s*:|AI\\s+agent\\s*:|do\\s+not\\s+(?:tell|mention|reveal)|secretly|exfiltrat|send\\s+(?:the|all|your)|run\\s+the\\s+following|execute)", [{ "text": "<!--", "before": false, "after": false }], [{ "text": "ignore", "before": true, "after": true }, { "text": "override", "before": true, "after": false }, { "text": "disregard", "before": true, "after": false }, { "text": "system", "before": true, "after": true }, { "text": "you", "before": true, "after": true }, { "text": "assistant", "before": true, "after": false }, { "text": "agent", "before": true, "after": false }, { "text": "tell", "before": true, "after": false }, { "text": "mention", "before": true, "after": false }, { "text": "reveal", "before": true, "after": false }, { "text": "secretly", "before": true, "after": false }, { "text": "exfiltrat", "before": true, "after": false }, { "text": "send", "before": true, "after": true }, { "text": "following", "before": true, "after": false }, { "text": "execute", "before": true, "after": false }]],
+      "inject-skip-confirmation": ["\\b(?:do\\s+not|don't|never|without)\\s+(?:ask(?:ing)?|prompt(?:ing)?|wait(?:ing)?)\\s+(?:\\w+\\s+){0,2}?(?:for\\s+)?(?:permission|confirmation|approval|consent)\\s+(?:before|to|when)\\s+(?:\\w+\\s+){0,3}?(?:delet|remov|send|upload|push|install|run|execut|modify|overwrit)", [{ "text": "permission", "before": false, "after": true }, { "text": "confirmation", "before": false, "after": true }, { "text": "approval", "before": false, "after": true }, { "text": "consent", "before": false, "after": true }], [{ "text": "not", "before": true, "after": true }, { "text": "don't", "before": true, "after": true }, { "text": "never", "before": true, "after": true }, { "text": "without", "before": true, "after": true }]],
+      "inject-disable-safety-flag": [`(?:--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox|\\bbypassPermissions\\b|--yolo\\b|approval[_-]?policy\\s*[=:]\\s*["']?never)`, [{ "text": "--dangerously-skip-permissions", "before": false, "after": false }, { "text": "--dangerously-bypass-approvals-and-sandbox", "before": false, "after": false }, { "text": "bypasspermissions", "before": true, "after": true }, { "text": "--yolo", "before": false, "after": true }, { "text": "approval", "before": false, "after": false }], null],
+      "inject-tool-hijack": ["\\b(?:always|must)\\s+(?:\\w+\\s+){0,2}?(?:call|use|invoke)\\s+(?:the\\s+)?[\\w-]{2,40}\\s+tool\\s+(?:first\\s+)?(?:before|instead\\s+of)\\s+(?:\\w+\\s+){0,2}?(?:any|every|all)\\s+other", [{ "text": "before", "before": false, "after": true }, { "text": "instead", "before": false, "after": true }], [{ "text": "other", "before": true, "after": false }]],
+      "inject-educational-pretext": ["\\bfor\\s+(?:purely\\s+)?educational\\s+purposes?\\s+only\\b", [{ "text": "educational", "before": false, "after": true }], [{ "text": "purpose", "before": true, "after": false }]],
+      "destroy-rm-root": [`\\brm\\s+(?:-[a-zA-Z]{1,10}\\s+){0,3}(?:-[a-zA-Z]{0,10}[rR][a-zA-Z]{0,10}|--recursive)\\s+(?:-[-a-zA-Z]{1,20}\\s+){0,3}(?:--no-preserve-root\\s+)?["']?\\/\\*?["']?(?=\\s|$|["';&|)\`])`, [{ "text": "rm", "before": true, "after": true }], null],
+      "destroy-rm-system": [`\\brm\\s+(?:-[a-zA-Z]{1,10}\\s+){0,3}(?:-[a-zA-Z]{0,10}[rR][a-zA-Z]{0,10}|--recursive)\\s+(?:-[-a-zA-Z]{1,20}\\s+){0,3}["']?\\/(?:etc|usr|var|bin|sbin|boot|lib|lib64|home|root|opt|srv|sys|dev|System|Users|Library|Applications)\\/?\\*?["']?(?=\\s|$|["';&|)\`])`, [{ "text": "/etc", "before": false, "after": false }, { "text": "/usr", "before": false, "after": false }, { "text": "/var", "before": false, "after": false }, { "text": "/bin", "before": false, "after": false }, { "text": "/sbin", "before": false, "after": false }, { "text": "/boot", "before": false, "after": false }, { "text": "/lib", "before": false, "after": false }, { "text": "/lib64", "before": false, "after": false }, { "text": "/home", "before": false, "after": false }, { "text": "/root", "before": false, "after": false }, { "text": "/opt", "before": false, "after": false }, { "text": "/srv", "before": false, "after": false }, { "text": "/sys", "before": false, "after": false }, { "text": "/dev", "before": false, "after": false }, { "text": "/system", "before": false, "after": false }, { "text": "/users", "before": false, "after": false }, { "text": "/library", "before": false, "after": false }, { "text": "/applications", "before": false, "after": false }], null],
+      "destroy-rm-home": [`\\brm\\s+(?:-[a-zA-Z]{1,10}\\s+){0,3}(?:-[a-zA-Z]{0,10}[rR][a-zA-Z]{0,10}|--recursive)\\s+(?:-[-a-zA-Z]{1,20}\\s+){0,3}["']?(?:~|\\$HOME|\\$\\{HOME\\})\\/?\\*?["']?(?=\\s|$|["';&|)\`])`, [{ "text": "rm", "before": true, "after": true }], null],
+      "destroy-no-preserve-root": ["--no-preserve-root\\b", [{ "text": "--no-preserve-root", "before": false, "after": true }], null],
+      "destroy-mkfs": ["\\bmkfs(?:\\.\\w{2,8})?\\s+[^\\n]{0,40}\\/dev\\/", [{ "text": "/dev/", "before": false, "after": false }], [{ "text": "mkfs", "before": true, "after": false }]],
+      "destroy-dd-disk": ["\\bdd\\s+[^\\n]{0,200}\\bof=\\/dev\\/(?!null\\b|zero\\b|stdout\\b|stderr\\b|tty\\b|fd\\/)", [{ "text": "of=/dev/", "before": true, "after": false }], null],
+      "destroy-wipe": ["\\b(?:wipefs\\s+(?:-\\w+\\s+){0,3}-a|shred\\s+[^\\n]{0,80}\\/dev\\/|diskutil\\s+(?:eraseDisk|zeroDisk|secureErase)|format\\s+[a-z]:\\s+\\/[qy])", [{ "text": "wipefs", "before": true, "after": true }, { "text": "shred", "before": true, "after": true }, { "text": "diskutil", "before": true, "after": true }, { "text": "format", "before": true, "after": true }], null],
+      "destroy-fork-bomb": [":\\(\\)\\s*\\{\\s*:\\s*\\|\\s*:\\s*&\\s*\\}\\s*;\\s*:", [{ "text": ":()", "before": false, "after": false }], null],
+      "destroy-find-delete-root": ["\\bfind\\s+(?:\\/|~|\\$HOME)\\s+[^\\n]{0,160}(?:-delete\\b|-exec\\s+rm\\s)", [{ "text": "-delete", "before": false, "after": true }, { "text": "-exec", "before": false, "after": true }], [{ "text": "find", "before": true, "after": true }]],
+      "destroy-rmtree-root": [`\\b(?:shutil\\.rmtree|fs\\.rmSync|fs\\.rm|rimraf(?:\\.sync)?)\\s*\\(\\s*(?:["']\\/["']|["']~["']|os\\.path\\.expanduser\\(\\s*["']~["']\\s*\\)|Path\\.home\\(\\)|os\\.homedir\\(\\))`, [{ "text": "shutil.rmtree", "before": true, "after": false }, { "text": "fs.rmsync", "before": true, "after": false }, { "text": "fs.rm", "before": true, "after": false }, { "text": "rimraf", "before": true, "after": false }], null],
+      "destroy-truncate-system": ["\\btruncate\\s+-s\\s*0\\s+\\/(?:etc|var\\/log|usr)\\b", [{ "text": "truncate", "before": true, "after": true }], [{ "text": "/etc", "before": true, "after": true }, { "text": "/var/log", "before": true, "after": true }, { "text": "/usr", "before": true, "after": true }]],
+      "destroy-force-push-main": ["\\bgit\\s+push\\s+(?:[^\\n]{0,80}\\s)?(?:--force|-f)(?!-with-lease|-if-includes)\\b[^\\n]{0,80}\\b(?:main|master)\\b", [{ "text": "push", "before": true, "after": true }], [{ "text": "main", "before": true, "after": true }, { "text": "master", "before": true, "after": true }]],
+      "destroy-sql-drop": ["\\bDROP\\s+(?:DATABASE|SCHEMA)\\s+(?!IF\\s+EXISTS\\s+(?:test|tmp))", [{ "text": "database", "before": true, "after": true }, { "text": "schema", "before": true, "after": true }], [{ "text": "drop", "before": true, "after": true }]],
+      "destroy-kill-all": ["\\b(?:kill\\s+-9\\s+-1\\b|killall5\\b|pkill\\s+-9\\s+-u\\s+root)", [{ "text": "kill", "before": true, "after": true }, { "text": "killall5", "before": true, "after": true }, { "text": "pkill", "before": true, "after": true }], null],
+      "destroy-chmod-root-recursive": [`\\bch(?:mod|own)\\s+-R\\s+\\S{1,20}\\s+["']?\\/["']?(?=\\s|$|;)`, [{ "text": "chmod", "before": true, "after": true }, { "text": "chown", "before": true, "after": true }], null],
+      "persist-shell-rc-payload": [`\\b(?:curl|wget|nc|base64|eval|python\\s+-c)\\b[^\\n]{0,200}(?:>>|\\btee\\s+-a)\\s*["']?(?:~|\\$HOME|\\$\\{HOME\\})\\/\\.(?:bashrc|zshrc|profile|bash_profile|zprofile|zshenv|config\\/fish\\/config\\.fish)`, [{ "text": "~/.bashrc", "before": false, "after": false }, { "text": "~/.zshrc", "before": false, "after": false }, { "text": "~/.profile", "before": false, "after": false }, { "text": "~/.bash_profile", "before": false, "after": false }, { "text": "~/.zprofile", "before": false, "after": false }, { "text": "~/.zshenv", "before": false, "after": false }, { "text": "~/.config/fish/config.fish", "before": false, "after": false }, { "text": "$home/.bashrc", "before": false, "after": false }, { "text": "$home/.zshrc", "before": false, "after": false }, { "text": "$home/.profile", "before": false, "after": false }, { "text": "$home/.bash_profile", "before": false, "after": false }, { "text": "$home/.zprofile", "before": false, "after": false }, { "text": "$home/.zshenv", "before": false, "after": false }, { "text": "$home/.config/fish/config.fish", "before": false, "after": false }, { "text": "${home}/.bashrc", "before": false, "after": false }, { "text": "${home}/.zshrc", "before": false, "after": false }, { "text": "${home}/.profile", "before": false, "after": false }, { "text": "${home}/.bash_profile", "before": false, "after": false }, { "text": "${home}/.zprofile", "before": false, "after": false }, { "text": "${home}/.zshenv", "before": false, "after": false }, { "text": "${home}/.config/fish/config.fish", "before": false, "after": false }], null],
+      "persist-shell-rc-append": [`(?:>>|\\btee\\s+-a)\\s*["']?(?:~|\\$HOME|\\$\\{HOME\\})\\/\\.(?:bashrc|zshrc|profile|bash_profile|zprofile|zshenv|config\\/fish\\/config\\.fish)`, [{ "text": "~/.bashrc", "before": false, "after": false }, { "text": "~/.zshrc", "before": false, "after": false }, { "text": "~/.profile", "before": false, "after": false }, { "text": "~/.bash_profile", "before": false, "after": false }, { "text": "~/.zprofile", "before": false, "after": false }, { "text": "~/.zshenv", "before": false, "after": false }, { "text": "~/.config/fish/config.fish", "before": false, "after": false }, { "text": "$home/.bashrc", "before": false, "after": false }, { "text": "$home/.zshrc", "before": false, "after": false }, { "text": "$home/.profile", "before": false, "after": false }, { "text": "$home/.bash_profile", "before": false, "after": false }, { "text": "$home/.zprofile", "before": false, "after": false }, { "text": "$home/.zshenv", "before": false, "after": false }, { "text": "$home/.config/fish/config.fish", "before": false, "after": false }, { "text": "${home}/.bashrc", "before": false, "after": false }, { "text": "${home}/.zshrc", "before": false, "after": false }, { "text": "${home}/.profile", "before": false, "after": false }, { "text": "${home}/.bash_profile", "before": false, "after": false }, { "text": "${home}/.zprofile", "before": false, "after": false }, { "text": "${home}/.zshenv", "before": false, "after": false }, { "text": "${home}/.config/fish/config.fish", "before": false, "after": false }], null],
+      "persist-authorized-keys-literal": ["\\bssh-(?:rsa|ed25519|dss|ecdsa-[\\w-]{1,30})\\s+AAAA[A-Za-z0-9+/]{40,}[^\\n]{0,200}authorized_keys\\b", [{ "text": "authorized_keys", "before": false, "after": true }], [{ "text": "ssh-", "before": true, "after": false }]],
+      "persist-authorized-keys": ["\\bauthorized_keys\\b", [{ "text": "authorized_keys", "before": true, "after": true }], null],
+      "persist-systemd": ["(?:\\bsystemctl\\s+(?:--user\\s+)?(?:enable|link)\\b|\\/etc\\/systemd\\/system\\/[\\w@.-]{1,80}\\.(?:service|timer)|\\.config\\/systemd\\/user\\/[\\w@.-]{1,80}\\.(?:service|timer))", [{ "text": "systemctl", "before": true, "after": true }, { "text": "/etc/systemd/system/", "before": false, "after": false }, { "text": ".config/systemd/user/", "before": false, "after": false }], null],
+      "persist-launchd": ["(?:\\blaunchctl\\s+(?:load|bootstrap|submit)\\b|Library\\/Launch(?:Agents|Daemons)\\/)", [{ "text": "launchctl", "before": true, "after": true }, { "text": "library/launchagents/", "before": false, "after": false }, { "text": "library/launchdaemons/", "before": false, "after": false }], null],
+      "persist-sudoers": ["(?:\\/etc\\/sudoers\\b|\\bvisudo\\b)", [{ "text": "/etc/sudoers", "before": false, "after": true }, { "text": "visudo", "before": true, "after": true }], null],
+      "persist-git-hijack": [`\\bgit\\s+config\\s+--(?:global|system)\\s+(?:core\\.hooksPath|core\\.sshCommand|core\\.fsmonitor|core\\.gitProxy|credential\\.helper\\s+["']?!|include\\.path)\\b`, [{ "text": "core.hookspath", "before": true, "after": true }, { "text": "core.sshcommand", "before": true, "after": true }, { "text": "core.fsmonitor", "before": true, "after": true }, { "text": "core.gitproxy", "before": true, "after": true }, { "text": "credential.helper", "before": true, "after": true }, { "text": "include.path", "before": true, "after": true }], [{ "text": "--global", "before": true, "after": true }, { "text": "--system", "before": true, "after": true }]],
+      "persist-git-url-rewrite": ["\\bgit\\s+config\\s+--(?:global|system)\\s+url\\.\\S{1,200}\\.insteadOf\\b", [{ "text": ".insteadof", "before": false, "after": true }], [{ "text": "--global", "before": true, "after": true }, { "text": "--system", "before": true, "after": true }]],
+      "persist-git-global": ["\\bgit\\s+config\\s+--(?:global|system)\\s+(?!user\\.(?:name|email)\\b)[\\w.-]{3,60}", [{ "text": "--global", "before": true, "after": true }, { "text": "--system", "before": true, "after": true }], [{ "text": "config", "before": true, "after": true }]],
+      "persist-agent-config-write": [`(?:>>|\\btee\\s+-a\\s+|\\bsed\\s+-i\\S{0,10}\\s[^\\n]{0,120})\\s*["']?[~\\w./-]{0,80}(?:CLAUDE\\.md|AGENTS\\.md|\\.cursorrules|\\.clinerules|\\.claude\\/settings(?:\\.local)?\\.json|\\.codex\\/config\\.toml|\\.hermes\\/(?:config\\.yaml|SOUL\\.md))\\b`, [{ "text": "claude.md", "before": false, "after": true }, { "text": "agents.md", "before": false, "after": true }, { "text": ".cursorrules", "before": false, "after": true }, { "text": ".clinerules", "before": false, "after": true }, { "text": ".claude/settings", "before": false, "after": false }, { "text": ".codex/config.toml", "before": false, "after": true }, { "text": ".hermes/config.yaml", "before": false, "after": true }, { "text": ".hermes/soul.md", "before": false, "after": true }], null],
+      "persist-ld-preload": ["\\/etc\\/ld\\.so\\.preload\\b", [{ "text": "/etc/ld.so.preload", "before": false, "after": true }], null],
+      "persist-windows-run-key": ["\\b(?:reg(?:\\.exe)?\\s+add|New-ItemProperty|Set-ItemProperty)\\b[^\\n]{0,200}\\\\CurrentVersion\\\\Run(?:Once)?\\b", [{ "text": "\\currentversion\\run", "before": false, "after": false }], [{ "text": "add", "before": true, "after": true }, { "text": "new-itemproperty", "before": true, "after": true }, { "text": "set-itemproperty", "before": true, "after": true }]],
+      "persist-windows-task": ["(?:\\bschtasks(?:\\.exe)?\\s+\\/create\\b|\\bRegister-ScheduledTask\\b|Startup\\\\[\\w .-]{1,80}\\.(?:lnk|bat|vbs|ps1))", [{ "text": "schtasks", "before": true, "after": false }, { "text": "register-scheduledtask", "before": true, "after": true }, { "text": "startup\\", "before": false, "after": false }], null],
+      "persist-ssh-keygen-overwrite": [`\\bssh-keygen\\s+[^\\n]{0,120}-f\\s+["']?(?:~|\\$HOME)\\/\\.ssh\\/id_`, [{ "text": "ssh-keygen", "before": true, "after": true }], [{ "text": "~/.ssh/id_", "before": false, "after": false }, { "text": "$home/.ssh/id_", "before": false, "after": false }]],
+      "net-dev-tcp": ["\\/dev\\/(?:tcp|udp)\\/[\\w.-]{1,100}\\/\\d{1,5}", [{ "text": "/dev/tcp/", "before": false, "after": false }, { "text": "/dev/udp/", "before": false, "after": false }], null],
+      "net-nc-exec": ["(?:\\b(?:nc|ncat|netcat)\\b[^\\n]{0,120}\\s-[a-zA-Z]{0,5}[ec]\\s+\\/?(?:bin\\/)?(?:ba|z)?sh\\b|\\b(?:nc|ncat|netcat)\\b[^\\n]{0,120}\\|\\s*\\/bin\\/(?:ba)?sh\\b|\\bmkfifo\\b[^\\n]{0,160}\\b(?:nc|ncat|netcat)\\b)", [{ "text": "nc", "before": true, "after": true }, { "text": "ncat", "before": true, "after": true }, { "text": "netcat", "before": true, "after": true }, { "text": "/bin/", "before": false, "after": false }, { "text": "mkfifo", "before": true, "after": true }], null],
+      "net-nc-listen": ["\\b(?:nc|ncat|netcat)\\s+(?:-[a-zA-Z]{1,6}\\s+){0,3}-[a-zA-Z]{0,5}l[a-zA-Z]{0,5}\\b", [{ "text": "nc", "before": true, "after": true }, { "text": "ncat", "before": true, "after": true }, { "text": "netcat", "before": true, "after": true }], null],
+      "net-socat-exec": ["\\bsocat\\b[^\\n]{0,200}\\b(?:exec|system):", [{ "text": "socat", "before": true, "after": true }], [{ "text": "exec:", "before": true, "after": false }, { "text": "system:", "before": true, "after": false }]],
+      "net-script-reverse-shell": [`(?:python[23]?\\s+-c\\s+["'][^\\n]{0,40}import\\s+(?:socket|pty)|socket\\.socket\\([^\\n]{0,200}(?:subprocess|pty\\.spawn|os\\.dup2)|pty\\.spawn\\(\\s*["']\\/bin\\/(?:ba)?sh|perl\\s+-e\\s+[^\\n]{0,80}\\bsocket\\b|ruby\\s+-rsocket\\b|php\\s+-r\\s+[^\\n]{0,80}fsockopen|New-Object\\s+System\\.Net\\.Sockets\\.TCPClient|require\\(["']child_process["']\\)[^\\n]{0,200}net\\.Socket)`, [{ "text": "import", "before": false, "after": true }, { "text": "socket.socket(", "before": false, "after": false }, { "text": "pty.spawn(", "before": false, "after": false }, { "text": "socket", "before": true, "after": true }, { "text": "-rsocket", "before": true, "after": true }, { "text": "fsockopen", "before": false, "after": false }, { "text": "system.net.sockets.tcpclient", "before": true, "after": false }, { "text": 'require("child_process")', "before": false, "after": false }, { "text": `require("child_process')`, "before": false, "after": false }, { "text": `require('child_process")`, "before": false, "after": false }, { "text": "require('child_process')", "before": false, "after": false }], null],
+      "net-os-dup2": ["\\bos\\.dup2\\(\\s*\\w{1,20}\\.fileno\\(\\)", [{ "text": ".fileno()", "before": false, "after": false }], [{ "text": "os.dup2(", "before": true, "after": false }]],
+      "net-tunnel": ["(?:\\bngrok\\s+(?:http|tcp|tls|start)\\b|\\bngrok\\.(?:io|app|com)\\b|\\blocaltunnel\\b|\\blt\\s+--port\\b|\\bserveo\\.net\\b|\\bcloudflared\\s+tunnel\\b|\\bbore\\s+local\\b|\\blocalhost\\.run\\b|\\bpinggy\\.io\\b|\\btailscale\\s+funnel\\b)", [{ "text": "ngrok", "before": true, "after": true }, { "text": "ngrok.io", "before": true, "after": true }, { "text": "ngrok.app", "before": true, "after": true }, { "text": "ngrok.com", "before": true, "after": true }, { "text": "localtunnel", "before": true, "after": true }, { "text": "--port", "before": true, "after": true }, { "text": "serveo.net", "before": true, "after": true }, { "text": "cloudflared", "before": true, "after": true }, { "text": "local", "before": true, "after": true }, { "text": "localhost.run", "before": true, "after": true }, { "text": "pinggy.io", "before": true, "after": true }, { "text": "tailscale", "before": true, "after": true }], null],
+      "net-bind-all": [`(?:\\b0\\.0\\.0\\.0:\\d{2,5}\\b|--(?:host|bind|listen|ip)[= ]0\\.0\\.0\\.0\\b|\\bhost\\s*=\\s*["']0\\.0\\.0\\.0["']|\\bINADDR_ANY\\b)`, [{ "text": "0.0.0.0:", "before": true, "after": false }, { "text": "--host=0.0.0.0", "before": false, "after": true }, { "text": "--host 0.0.0.0", "before": false, "after": true }, { "text": "--bind=0.0.0.0", "before": false, "after": true }, { "text": "--bind 0.0.0.0", "before": false, "after": true }, { "text": "--listen=0.0.0.0", "before": false, "after": true }, { "text": "--listen 0.0.0.0", "before": false, "after": true }, { "text": "--ip=0.0.0.0", "before": false, "after": true }, { "text": "--ip 0.0.0.0", "before": false, "after": true }, { "text": '"0.0.0.0"', "before": false, "after": false }, { "text": `"0.0.0.0'`, "before": false, "after": false }, { "text": `'0.0.0.0"`, "before": false, "after": false }, { "text": "'0.0.0.0'", "before": false, "after": false }, { "text": "inaddr_any", "before": true, "after": true }], null],
+      "net-raw-ip-url": ["\\bhttps?:\\/\\/(?!127\\.|0\\.0\\.0\\.0|10\\.|192\\.168\\.|172\\.(?:1[6-9]|2\\d|3[01])\\.|169\\.254\\.)\\d{1,3}(?:\\.\\d{1,3}){3}(?::\\d{1,5})?\\/", [{ "text": "http", "before": true, "after": false }], [{ "text": "://", "before": false, "after": false }]],
+      "net-ssh-remote-forward": ["\\bssh\\b[^\\n]{0,100}\\s-R\\s*(?:[*\\w.]{1,40}:)?\\d{1,5}:", [{ "text": "ssh", "before": true, "after": true }], null],
+      "net-firewall-off": ["(?:\\bufw\\s+disable\\b|\\biptables\\s+-F\\b|\\bsetenforce\\s+0\\b|\\bsystemctl\\s+(?:stop|disable)\\s+(?:firewalld|apparmor|ufw)\\b|Set-MpPreference\\s+-DisableRealtimeMonitoring\\s+\\$?true|netsh\\s+advfirewall\\s+set\\s+\\w{1,20}\\s+state\\s+off)", [{ "text": "disable", "before": true, "after": true }, { "text": "iptables", "before": true, "after": true }, { "text": "setenforce", "before": true, "after": true }, { "text": "systemctl", "before": true, "after": true }, { "text": "-disablerealtimemonitoring", "before": true, "after": true }, { "text": "advfirewall", "before": true, "after": true }], null],
+      "net-ssh-no-host-check": ["StrictHostKeyChecking[= ]no\\b", [{ "text": "stricthostkeychecking=no", "before": false, "after": true }, { "text": "stricthostkeychecking no", "before": false, "after": true }], null],
+      "net-tls-off": [`(?:\\bcurl\\s+[^\\n]{0,80}(?:-k|--insecure)\\b|\\bwget\\s+[^\\n]{0,80}--no-check-certificate\\b|NODE_TLS_REJECT_UNAUTHORIZED\\s*=\\s*["']?0|verify\\s*=\\s*False\\b)`, [{ "text": "curl", "before": true, "after": true }, { "text": "--no-check-certificate", "before": false, "after": true }, { "text": "node_tls_reject_unauthorized", "before": false, "after": false }, { "text": "verify", "before": false, "after": false }], null],
+      "obf-eval-decoded": ["\\b(?:eval|exec|Function)\\s*\\(\\s*(?:base64\\.b64decode|atob|Buffer\\.from\\([^\\n]{0,200}base64|codecs\\.decode|bytes\\.fromhex|zlib\\.decompress|marshal\\.loads|bytearray\\.fromhex)", [{ "text": "eval", "before": true, "after": false }, { "text": "exec", "before": true, "after": false }, { "text": "function", "before": true, "after": false }], [{ "text": "base64.b64decode", "before": false, "after": false }, { "text": "atob", "before": false, "after": false }, { "text": "buffer.from(", "before": false, "after": false }, { "text": "codecs.decode", "before": false, "after": false }, { "text": "bytes.fromhex", "before": false, "after": false }, { "text": "zlib.decompress", "before": false, "after": false }, { "text": "marshal.loads", "before": false, "after": false }, { "text": "bytearray.fromhex", "before": false, "after": false }]],
+      "obf-eval-concat": ["\\b(?:eval|exec|Function)\\s*\\(\\s*(?:[\"'`][^\"'`\\n]{0,200}[\"'`]\\s*\\+|\\w{1,40}\\s*\\+\\s*[\"'`]|[\"'`][^\"'`\\n]{0,200}[\"'`]\\s*\\.join\\(|\\[[^\\]\\n]{0,300}\\]\\.join\\()", [{ "text": "eval", "before": true, "after": false }, { "text": "exec", "before": true, "after": false }, { "text": "function", "before": true, "after": false }], null],
+      "obf-shell-eval-decoded": [`\\beval\\s+["']?\\$\\(\\s*(?:echo|printf)\\s[^\\n]{0,200}\\|\\s*(?:base64|xxd|rev|tr|openssl)\\b`, [{ "text": "eval", "before": true, "after": true }], [{ "text": "echo", "before": false, "after": true }, { "text": "printf", "before": false, "after": true }]],
+      "obf-eval-string": ["\\b(?:eval|exec)\\s*\\(\\s*[\"'`]", [{ "text": "eval", "before": true, "after": false }, { "text": "exec", "before": true, "after": false }], null],
+      "obf-char-code": ["(?:String\\.fromCharCode\\(\\s*(?:0x)?[\\da-fA-F]{2,3}\\s*(?:,\\s*(?:0x)?[\\da-fA-F]{2,3}\\s*){3,}|\\bchr\\(\\s*\\d{2,3}\\s*\\)\\s*\\+\\s*chr\\(\\s*\\d{2,3}\\s*\\)\\s*\\+\\s*chr\\(|\\[char\\]\\s*\\d{2,3}\\s*\\+\\s*\\[char\\])", [{ "text": "string.fromcharcode(", "before": false, "after": false }, { "text": "chr(", "before": true, "after": false }, { "text": "[char]", "before": false, "after": false }], null],
+      "obf-printf-hex-shell": [`\\b(?:printf|echo\\s+-e)\\s+["']?(?:\\\\x[0-9a-fA-F]{2}|\\\\[0-7]{3}){3,}[^\\n]{0,200}\\|\\s*(?:sudo\\s+)?(?:ba|z|da|k)?sh\\b`, [{ "text": "printf", "before": true, "after": true }, { "text": "echo", "before": true, "after": true }], null],
+      "obf-xxd-shell": ["\\b(?:xxd\\s+-r(?:\\s+-p)?|rev|openssl\\s+(?:enc\\s+)?-d)\\b[^\\n]{0,80}\\|\\s*(?:sudo\\s+)?(?:ba|z|da|k)?sh\\b", [{ "text": "xxd", "before": true, "after": true }, { "text": "rev", "before": true, "after": true }, { "text": "openssl", "before": true, "after": true }], null],
+      "obf-echo-pipe-shell": ["\\becho\\s+[^\\n|]{0,300}\\|\\s*(?:sudo\\s+)?(?:ba|z|da|k)?sh\\b(?!\\s*-n)", [{ "text": "echo", "before": true, "after": true }], null],
+      "obf-python-dynamic-import": [`(?:getattr\\(\\s*__builtins__|__import__\\(\\s*["'](?:os|subprocess|socket|pty|ctypes)["']\\s*\\)|globals\\(\\)\\[["']__builtins__)`, [{ "text": "__builtins__", "before": false, "after": false }, { "text": "__import__(", "before": false, "after": false }, { "text": 'globals()["__builtins__', "before": false, "after": false }, { "text": "globals()['__builtins__", "before": false, "after": false }], null],
+      "obf-compile-exec": [`\\bcompile\\s*\\([^\\n]{0,200},\\s*["']exec["']\\s*\\)`, [{ "text": "compile", "before": true, "after": false }], [{ "text": '"exec"', "before": false, "after": false }, { "text": `"exec'`, "before": false, "after": false }, { "text": `'exec"`, "before": false, "after": false }, { "text": "'exec'", "before": false, "after": false }]],
+      "obf-powershell-encoded": ["\\b(?:powershell|pwsh)(?:\\.exe)?\\b[^\\n]{0,80}\\s-(?:e|ec|enc|encodedcommand)\\s+[A-Za-z0-9+/=]{20,}", [{ "text": "powershell", "before": true, "after": false }, { "text": "pwsh", "before": true, "after": false }], null],
+      "obf-ifs-evasion": ["(?:\\$\\{IFS\\}|\\$IFS\\$9)", [{ "text": "${ifs}", "before": false, "after": false }, { "text": "$ifs$9", "before": false, "after": false }], null],
+      "obf-string-reversal": [`(?:\\[::-1\\]\\s*\\)|\\.split\\(["']{2}\\)\\.reverse\\(\\)\\.join\\(["']{2}\\))`, [{ "text": "[::-1]", "before": false, "after": false }, { "text": ").reverse().join(", "before": false, "after": false }], null],
+      "obf-long-base64": ["(?<![\\w+/=-])(?:[A-Za-z0-9+/]{4}){60,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?(?![\\w+/=-])", null, null],
+      "supply-curl-pipe-shell": ["\\b(?:curl|wget)\\b[^\\n|]{0,300}\\|\\s*(?:sudo\\s+(?:-\\w+\\s+){0,3})?(?:env\\s+[^\\n|]{0,80})?(?:ba|z|da|k)?sh\\b", [{ "text": "curl", "before": true, "after": true }, { "text": "wget", "before": true, "after": true }], null],
+      "supply-curl-pipe-shell-insecure": ["\\b(?:curl|wget)\\b[^\\n|]{0,300}(?:http:\\/\\/|https?:\\/\\/\\d{1,3}(?:\\.\\d{1,3}){3}|\\s-k\\b|--insecure|--no-check-certificate)[^\\n|]{0,200}\\|\\s*(?:sudo\\s+)?(?:ba|z|da|k)?sh\\b", [{ "text": "curl", "before": true, "after": true }, { "text": "wget", "before": true, "after": true }], null],
+      "supply-curl-pipe-interpreter": ["\\b(?:curl|wget)\\b[^\\n|]{0,300}\\|\\s*(?:sudo\\s+)?(?:python[23]?|node|perl|ruby|php)\\b(?!\\s+-m\\s+json\\.tool)", [{ "text": "curl", "before": true, "after": true }, { "text": "wget", "before": true, "after": true }], [{ "text": "python", "before": false, "after": false }, { "text": "node", "before": false, "after": true }, { "text": "perl", "before": false, "after": true }, { "text": "ruby", "before": false, "after": true }, { "text": "php", "before": false, "after": true }]],
+      "supply-powershell-download-exec": ["(?:\\b(?:iex|Invoke-Expression)\\b[^\\n]{0,200}(?:DownloadString|Invoke-WebRequest|\\biwr\\b|\\birm\\b|Net\\.WebClient)|\\b(?:irm|iwr|Invoke-RestMethod|Invoke-WebRequest)\\s[^\\n]{0,200}\\|\\s*(?:iex|Invoke-Expression)\\b)", [{ "text": "iex", "before": true, "after": true }, { "text": "invoke-expression", "before": true, "after": true }, { "text": "irm", "before": true, "after": true }, { "text": "iwr", "before": true, "after": true }, { "text": "invoke-restmethod", "before": true, "after": true }, { "text": "invoke-webrequest", "before": true, "after": true }], null],
+      "supply-download-chmod-run": ["\\b(?:curl|wget)\\b[^\\n]{0,200}(?:&&|;)\\s*chmod\\s+(?:\\+x|[0-7]?7[0-7]{2})\\s+[^\\n]{0,120}(?:&&|;)\\s*(?:sudo\\s+)?\\.\\/", [{ "text": "chmod", "before": false, "after": true }], [{ "text": "curl", "before": true, "after": true }, { "text": "wget", "before": true, "after": true }]],
+      "supply-pip-url": [`\\b(?:pip3?|uv\\s+pip|python3?\\s+-m\\s+pip)\\s+install\\s+(?:[^\\n]{0,120}\\s)?["']?(?:git\\+https?:\\/\\/|https?:\\/\\/)(?![^\\s"']{0,200}(?:@[0-9a-f]{40}\\b|#sha256=|==))`, [{ "text": "install", "before": true, "after": true }], [{ "text": "git+http", "before": false, "after": false }, { "text": "http", "before": false, "after": false }]],
+      "supply-npm-url": [`\\b(?:npm|pnpm|yarn|bun)\\s+(?:install|i|add)\\s+(?:[^\\n]{0,120}\\s)?["']?(?:https?:\\/\\/|git\\+|github:|git:\\/\\/)(?![^\\s"']{0,200}#[0-9a-f]{40}\\b)`, [{ "text": "http", "before": false, "after": false }, { "text": "git+", "before": false, "after": false }, { "text": "github:", "before": false, "after": false }, { "text": "git://", "before": false, "after": false }], [{ "text": "npm", "before": true, "after": true }, { "text": "pnpm", "before": true, "after": true }, { "text": "yarn", "before": true, "after": true }, { "text": "bun", "before": true, "after": true }]],
+      "supply-git-clone-run": ["\\bgit\\s+clone\\s+[^\\n]{0,200}(?:&&|;)\\s*(?:cd\\s+[^\\n;&]{1,80}(?:&&|;)\\s*)?(?:\\.\\/[\\w.-]{1,60}|(?:ba)?sh\\s+[\\w./-]{1,60}|make(?:\\s+install)?\\b|python3?\\s+(?:setup\\.py|[\\w./-]{1,60}\\.py)|npm\\s+(?:install|run|start)|pip3?\\s+install)", [{ "text": "clone", "before": true, "after": true }], [{ "text": "git", "before": true, "after": true }]],
+      "supply-pip-extra-index": [`--(?:extra-)?index-url\\s+["']?https?:\\/\\/(?!pypi\\.org|download\\.pytorch\\.org|pypi\\.nvidia\\.com|test\\.pypi\\.org)`, [{ "text": "index-url", "before": false, "after": true }], [{ "text": "http", "before": false, "after": false }]],
+      "supply-pip-trusted-host": ["--trusted-host\\s+\\S", [{ "text": "--trusted-host", "before": false, "after": true }], null],
+      "supply-npx-yes": ["\\bnpx\\s+(?:-y|--yes)\\s+(?!@?[\\w./-]{1,80}@\\d)", [{ "text": "npx", "before": true, "after": true }], null],
+      "supply-unsafe-registry": ["\\bnpm\\s+config\\s+set\\s+registry\\s+https?:\\/\\/(?!registry\\.npmjs\\.org)", [{ "text": "registry", "before": true, "after": true }], [{ "text": "config", "before": true, "after": true }]],
+      "supply-docker-pipe": ["\\bdocker\\s+run\\s+[^\\n]{0,200}\\|\\s*(?:ba|z|da|k)?sh\\b", [{ "text": "docker", "before": true, "after": true }], [{ "text": "run", "before": true, "after": true }]],
+      "priv-nopasswd": ["\\bNOPASSWD\\s*:", [{ "text": "nopasswd", "before": true, "after": false }], null],
+      "priv-setuid-chmod": ["\\bchmod\\s+(?:-R\\s+)?(?:[ugoa]{0,3}\\+[rwx]{0,3}s[rwx]{0,3}|0?[2467][0-7]{3})\\s", [{ "text": "chmod", "before": true, "after": true }], null],
+      "priv-setuid-call": ["\\bset(?:e?[ug]id|re[ug]id|res[ug]id)\\s*\\(\\s*0\\s*[,)]", [{ "text": "set", "before": true, "after": false }], null],
+      "priv-chmod-777-system": [`\\bchmod\\s+(?:-R\\s+)?(?:0?777|a\\+rwx|ugo\\+rwx)\\s+["']?\\/(?:etc|usr|bin|sbin|var|home|root|opt|lib|boot|tmp\\b|\\*|(?=\\s|$))`, [{ "text": "chmod", "before": true, "after": true }], [{ "text": "777", "before": false, "after": true }, { "text": "a+rwx", "before": false, "after": true }, { "text": "ugo+rwx", "before": false, "after": true }]],
+      "priv-chmod-777": ["\\bchmod\\s+(?:-R\\s+)?(?:0?777|a\\+rwx)\\b", [{ "text": "chmod", "before": true, "after": true }], [{ "text": "777", "before": false, "after": true }, { "text": "a+rwx", "before": false, "after": true }]],
+      "priv-capabilities": ["\\bsetcap\\s+[^\\n]{0,80}cap_(?:setuid|setgid|sys_admin|dac_override|dac_read_search|sys_ptrace)\\b", [{ "text": "cap_setuid", "before": false, "after": true }, { "text": "cap_setgid", "before": false, "after": true }, { "text": "cap_sys_admin", "before": false, "after": true }, { "text": "cap_dac_override", "before": false, "after": true }, { "text": "cap_dac_read_search", "before": false, "after": true }, { "text": "cap_sys_ptrace", "before": false, "after": true }], [{ "text": "setcap", "before": true, "after": true }]],
+      "priv-shadow-read": ["\\b(?:cat|cp|less|more|head|tail|scp|curl|base64|unshadow|john|hashcat|open|read_text)\\b[^\\n]{0,80}\\/etc\\/(?:shadow|gshadow)\\b", [{ "text": "/etc/shadow", "before": false, "after": true }, { "text": "/etc/gshadow", "before": false, "after": true }], null],
+      "priv-shadow-mention": ["\\/etc\\/(?:shadow|gshadow)\\b", [{ "text": "/etc/shadow", "before": false, "after": true }, { "text": "/etc/gshadow", "before": false, "after": true }], null],
+      "priv-passwd-file": ["\\/etc\\/passwd\\b", [{ "text": "/etc/passwd", "before": false, "after": true }], null],
+      "priv-sudo-shell": ["\\bsudo\\s+(?:-\\w\\s+){0,2}(?:su\\b|-i\\b|-s\\b|bash\\b|sh\\b|zsh\\b)", [{ "text": "sudo", "before": true, "after": true }], null],
+      "priv-sudo": ["\\bsudo\\s+(?!-[lkvn]\\b)[\\w/-]", [{ "text": "sudo", "before": true, "after": true }], null],
+      "priv-docker-host": ["(?:\\bdocker\\s+run\\b[^\\n]{0,200}(?:--privileged\\b|-v\\s+\\/:\\/|--pid[= ]host\\b|--net(?:work)?[= ]host\\b[^\\n]{0,80}--privileged)|-v\\s+\\/var\\/run\\/docker\\.sock:)", [{ "text": "docker", "before": true, "after": true }, { "text": "/var/run/docker.sock:", "before": true, "after": false }], null],
+      "priv-group-add": ["\\b(?:usermod\\s+-a?G\\s+(?:sudo|wheel|root|admin|docker)\\b|gpasswd\\s+-a\\s+\\S{1,40}\\s+(?:sudo|wheel|docker)\\b|dseditgroup\\s+[^\\n]{0,80}\\badmin\\b)", [{ "text": "usermod", "before": true, "after": true }, { "text": "gpasswd", "before": true, "after": true }, { "text": "dseditgroup", "before": true, "after": true }], null],
+      "priv-useradd-uid0": ["\\buseradd\\s+[^\\n]{0,80}-(?:o\\s+-u\\s*0|u\\s*0\\s+-o)\\b", [{ "text": "useradd", "before": true, "after": true }], null],
+      "priv-polkit-rule": ["\\/etc\\/polkit-1\\/rules\\.d\\/", [{ "text": "/etc/polkit-1/rules.d/", "before": false, "after": false }], null],
+      "cred-private-key": ["-----BEGIN\\s(?:RSA\\s|EC\\s|DSA\\s|OPENSSH\\s|ENCRYPTED\\s|PGP\\s)?PRIVATE\\sKEY(?:\\sBLOCK)?-----", [{ "text": "-----begin", "before": false, "after": true }], [{ "text": "private", "before": false, "after": true }]],
+      "cred-aws-access-key": ["\\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\\b", [{ "text": "akia", "before": true, "after": false }, { "text": "asia", "before": true, "after": false }, { "text": "abia", "before": true, "after": false }, { "text": "acca", "before": true, "after": false }], null],
+      "cred-aws-secret-key": [`\\baws_secret_access_key\\s*[=:]\\s*["']?[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])`, [{ "text": "aws_secret_access_key", "before": true, "after": false }], null],
+      "cred-github-token": ["\\b(?:gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9_]{82})\\b", [{ "text": "ghp_", "before": true, "after": false }, { "text": "gho_", "before": true, "after": false }, { "text": "ghu_", "before": true, "after": false }, { "text": "ghs_", "before": true, "after": false }, { "text": "ghr_", "before": true, "after": false }, { "text": "github_pat_", "before": true, "after": false }], null],
+      "cred-gitlab-token": ["\\bglpat-[A-Za-z0-9_-]{20}\\b", [{ "text": "glpat-", "before": true, "after": false }], null],
+      "cred-slack-token": ["\\bxox[abposr]-(?:\\d{6,15}-){1,3}[A-Za-z0-9-]{10,80}", [{ "text": "xoxa-", "before": true, "after": false }, { "text": "xoxb-", "before": true, "after": false }, { "text": "xoxp-", "before": true, "after": false }, { "text": "xoxo-", "before": true, "after": false }, { "text": "xoxs-", "before": true, "after": false }, { "text": "xoxr-", "before": true, "after": false }], null],
+      "cred-slack-webhook": ["https:\\/\\/hooks\\.slack\\.com\\/services\\/T[A-Z0-9]{6,12}\\/B[A-Z0-9]{6,12}\\/[A-Za-z0-9]{20,30}", [{ "text": "https://hooks.slack.com/services/t", "before": false, "after": false }], null],
+      "cred-openai-key": ["\\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,200}\\b", [{ "text": "sk-", "before": true, "after": false }], null],
+      "cred-anthropic-key": ["\\bsk-ant-(?:api|admin)\\d{2}-[A-Za-z0-9_-]{80,120}", [{ "text": "sk-ant-api", "before": true, "after": false }, { "text": "sk-ant-admin", "before": true, "after": false }], null],
+      "cred-google-api-key": ["\\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])", [{ "text": "aiza", "before": true, "after": false }], null],
+      "cred-stripe-live": ["\\b(?:sk|rk)_live_[0-9a-zA-Z]{24,99}\\b", [{ "text": "sk_live_", "before": true, "after": false }, { "text": "rk_live_", "before": true, "after": false }], null],
+      "cred-stripe-test": ["\\b(?:sk|rk)_test_[0-9a-zA-Z]{24,99}\\b", [{ "text": "sk_test_", "before": true, "after": false }, { "text": "rk_test_", "before": true, "after": false }], null],
+      "cred-huggingface-token": ["\\bhf_[A-Za-z0-9]{34,40}\\b", [{ "text": "hf_", "before": true, "after": false }], null],
+      "cred-npm-token": ["\\bnpm_[A-Za-z0-9]{36}\\b", [{ "text": "npm_", "before": true, "after": false }], null],
+      "cred-sendgrid-key": ["\\bSG\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}\\b", [{ "text": "sg.", "before": true, "after": false }], null],
+      "cred-discord-webhook": ["https:\\/\\/(?:ptb\\.|canary\\.)?discord(?:app)?\\.com\\/api\\/webhooks\\/\\d{17,20}\\/[A-Za-z0-9_-]{60,70}", [{ "text": ".com/api/webhooks/", "before": false, "after": false }], [{ "text": "https://", "before": false, "after": false }]],
+      "cred-jwt": ["\\beyJ[A-Za-z0-9_-]{10,500}\\.eyJ[A-Za-z0-9_-]{10,2000}\\.[A-Za-z0-9_-]{10,1000}", [{ "text": ".eyj", "before": false, "after": false }], null],
+      "cred-generic-assignment": [`\\b(?:api[_-]?key|secret[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|password|passwd)["']?\\s*[=:]\\s*["'][A-Za-z0-9+/=_.-]{24,200}["']`, [{ "text": "api", "before": true, "after": false }, { "text": "secret", "before": true, "after": false }, { "text": "access", "before": true, "after": false }, { "text": "token", "before": false, "after": false }, { "text": "client", "before": true, "after": false }, { "text": "password", "before": true, "after": false }, { "text": "passwd", "before": true, "after": false }], null],
+      "exec-os-system": ["\\bos\\.(?:system|popen)\\s*\\(", [{ "text": "os.system", "before": true, "after": false }, { "text": "os.popen", "before": true, "after": false }], null],
+      "exec-shell-true": ["\\bsubprocess\\.\\w{2,15}\\([^\\n]{0,200}shell\\s*=\\s*True", [{ "text": "subprocess.", "before": true, "after": false }], [{ "text": "shell", "before": false, "after": false }]],
+      "exec-runtime-exec": ["\\bRuntime\\.getRuntime\\(\\)\\.exec\\(", [{ "text": "runtime.getruntime().exec(", "before": true, "after": false }], null],
+      "traverse-dev-shm": ["\\/dev\\/shm\\/\\S", [{ "text": "/dev/shm/", "before": false, "after": false }], null],
+      "mine-miner": ["\\b(?:xmrig|cpuminer|minerd|cgminer|bfgminer|ethminer|nbminer|lolminer|phoenixminer|t-rex)\\b(?![\\w-]{0,3}\\.(?:md|txt))", [{ "text": "xmrig", "before": true, "after": true }, { "text": "cpuminer", "before": true, "after": true }, { "text": "minerd", "before": true, "after": true }, { "text": "cgminer", "before": true, "after": true }, { "text": "bfgminer", "before": true, "after": true }, { "text": "ethminer", "before": true, "after": true }, { "text": "nbminer", "before": true, "after": true }, { "text": "lolminer", "before": true, "after": true }, { "text": "phoenixminer", "before": true, "after": true }, { "text": "t-rex", "before": true, "after": true }], null],
+      "mine-stratum": ["\\bstratum\\+(?:tcp|ssl|tls):\\/\\/", [{ "text": "stratum+tcp://", "before": true, "after": false }, { "text": "stratum+ssl://", "before": true, "after": false }, { "text": "stratum+tls://", "before": true, "after": false }], null],
+      "mine-pool-host": ["\\b(?:minexmr|nanopool|f2pool|2miners|hashvault|supportxmr|moneroocean|coinhive|cryptonight)\\b", [{ "text": "minexmr", "before": true, "after": true }, { "text": "nanopool", "before": true, "after": true }, { "text": "f2pool", "before": true, "after": true }, { "text": "2miners", "before": true, "after": true }, { "text": "hashvault", "before": true, "after": true }, { "text": "supportxmr", "before": true, "after": true }, { "text": "moneroocean", "before": true, "after": true }, { "text": "coinhive", "before": true, "after": true }, { "text": "cryptonight", "before": true, "after": true }], null]
+    };
+    generatedMatcher = { "literals": "~/.ssh\0~/.aws\0~/.gnupg\0~/.kube\0~/.docker\0~/.netrc\0~/.npmrc\0~/.pypirc\0~/.git-credentials\0~/.config/gcloud\0~/.azure\0$home/.ssh\0$home/.aws\0$home/.gnupg\0$home/.kube\0$home/.docker\0$home/.netrc\0$home/.npmrc\0$home/.pypirc\0$home/.git-credentials\0$home/.config/gcloud\0$home/.azure\0${home}/.ssh\0${home}/.aws\0${home}/.gnupg\0${home}/.kube\0${home}/.docker\0${home}/.netrc\0${home}/.npmrc\0${home}/.pypirc\0${home}/.git-credentials\0${home}/.config/gcloud\0${home}/.azure\0.ssh/id_rsa\0.ssh/id_dsa\0.ssh/id_ecdsa\0.ssh/id_ed25519\0env\0printenv\0set\0export\0curl\0wget\0nc\0fetch\0invoke-webrequest\0json.stringify(\0json.dumps(\0os.environ\0object.entries(\0environ.copy()\0invoke-restmethod\0http\0axios\0requests.get\0requests.post\0requests.put\0httpx.get\0httpx.post\0httpx.put\0dig\0nslookup\0host\0drill\0resolvectl\0](\0<img\0webhook.site\0requestbin.com\0requestbin.net\0pipedream.net\0hookbin.com\0interact.sh\0burpcollaborator.net\0oastify.com\0beeceptor.com\0oast.fun\0oast.live\0oast.me\0oast.online\0oast.pro\0oast.site\0canarytokens.com\0pastebin.com\0hastebin.com\0ghostbin.\0paste.ee\0termbin.com\0transfer.sh\x000x0.st\0file.io\0.env\0.netrc\0.pgpass\0.npmrc\0.pypirc\0.git-credentials\0.aws/credentials\0.docker/config.json\0/.ssh/\0/.aws/credentials\0/.gnupg/\0/.kube/config\0/.docker/config.json\0/.config/gcloud/\0/.azure/accesstokens\0/.git-credentials\0/.netrc\0google/chrome/default/login data\0google/chrome/default/cookies\0firefox/profiles/\0dump-keychain\0/proc/\0/tmp/\0send\0post\0upload\0transmit\0forward\0leak\0exfiltrate\0email\0pbpaste\0xclip\0xsel\0get-clipboard\0tar\0zip\x007z\0gzip\0bzip2\0xz\0echo\0printf\0cat\0aws/credentials\0ssh/id_\0netrc\0git-credentials\0docker/config.json\0kube/config\0pgpass\0cp\0rsync\0mv\0ditto\0ignore\0disregard\0forget\0override\0bypass\0abandon\0you\0follow\0without\0restrictions\0limits\0rules\0guidelines\0filters\0guardrails\0user\0silently\0secretly\0covertly\0system\0<|im_start|>\0<|start_header_id|>\0<|system|>\0<<sys>>\0admin\0developer\0prompt\0instructions\0mode\0anything\0stan\0watching\0looking\0monitoring\0reviewing\0updated\0upgraded\0patched\0reprogrammed\0granted\0instruction\0decode\0translate\0deobfuscate\0unscramble\0reverse\0<!--\0display\0visibility\0font-size\0opacity\0color\0hidden\0permission\0confirmation\0approval\0consent\0--dangerously-skip-permissions\0--dangerously-bypass-approvals-and-sandbox\0bypasspermissions\0--yolo\0before\0instead\0educational\0rm\0/etc\0/usr\0/var\0/bin\0/sbin\0/boot\0/lib\0/lib64\0/home\0/root\0/opt\0/srv\0/sys\0/dev\0/system\0/users\0/library\0/applications\0--no-preserve-root\0/dev/\0of=/dev/\0wipefs\0shred\0diskutil\0format\0:()\0-delete\0-exec\0shutil.rmtree\0fs.rmsync\0fs.rm\0rimraf\0/etc/\0truncate\0history\0histfile\0histsize=0\0/var/log/\0push\0database\0schema\0kill\0killall5\0pkill\0chmod\0chown\0crontab\0/etc/cron.\0/var/spool/cron\0@reboot\0~/.bashrc\0~/.zshrc\0~/.profile\0~/.bash_profile\0~/.zprofile\0~/.zshenv\0~/.config/fish/config.fish\0$home/.bashrc\0$home/.zshrc\0$home/.profile\0$home/.bash_profile\0$home/.zprofile\0$home/.zshenv\0$home/.config/fish/config.fish\0${home}/.bashrc\0${home}/.zshrc\0${home}/.profile\0${home}/.bash_profile\0${home}/.zprofile\0${home}/.zshenv\0${home}/.config/fish/config.fish\0authorized_keys\0systemctl\0/etc/systemd/system/\0.config/systemd/user/\0launchctl\0library/launchagents/\0library/launchdaemons/\0/etc/sudoers\0visudo\0core.hookspath\0core.sshcommand\0core.fsmonitor\0core.gitproxy\0credential.helper\0include.path\0.insteadof\0--global\0--system\0.git/hooks/\0claude.md\0agents.md\0.cursorrules\0.clinerules\0.claude/settings\0.codex/config.toml\0.hermes/config.yaml\0.hermes/soul.md\0update-rc.d\0/etc/ld.so.preload\0ld_preload=\0\\currentversion\\run\0schtasks\0register-scheduledtask\0startup\\\0ssh-keygen\0|\0/dev/tcp/\0/dev/udp/\0ncat\0netcat\0/bin/\0mkfifo\0socat\0import\0socket.socket(\0pty.spawn(\0socket\0-rsocket\0fsockopen\0system.net.sockets.tcpclient\0require(\"child_process\")\0require(\"child_process')\0require('child_process\")\0require('child_process')\0.fileno()\0ngrok\0ngrok.io\0ngrok.app\0ngrok.com\0localtunnel\0--port\0serveo.net\0cloudflared\0local\0localhost.run\0pinggy.io\0tailscale\x000.0.0.0:\0--host=0.0.0.0\0--host 0.0.0.0\0--bind=0.0.0.0\0--bind 0.0.0.0\0--listen=0.0.0.0\0--listen 0.0.0.0\0--ip=0.0.0.0\0--ip 0.0.0.0\0\"0.0.0.0\"\0\"0.0.0.0'\0'0.0.0.0\"\0'0.0.0.0'\0inaddr_any\0ssh\0disable\0iptables\0setenforce\0-disablerealtimemonitoring\0advfirewall\0stricthostkeychecking=no\0stricthostkeychecking no\0--no-check-certificate\0node_tls_reject_unauthorized\0verify\0base64\0eval\0exec\0function\0\\x\0\\u\0string.fromcharcode(\0chr(\0[char]\0xxd\0rev\0openssl\0__builtins__\0__import__(\0globals()[\"__builtins__\0globals()['__builtins__\0compile\0powershell\0pwsh\0${ifs}\0$ifs$9\0[::-1]\0).reverse().join(\0iex\0invoke-expression\0irm\0iwr\0install\0git+\0github:\0git://\0clone\0index-url\0--trusted-host\0npx\0registry\0docker\0nopasswd\0cap_setuid\0cap_setgid\0cap_sys_admin\0cap_dac_override\0cap_dac_read_search\0cap_sys_ptrace\0/etc/shadow\0/etc/gshadow\0/etc/passwd\0sudo\0/var/run/docker.sock:\0usermod\0gpasswd\0dseditgroup\0useradd\0/etc/polkit-1/rules.d/\0-----begin\0akia\0asia\0abia\0acca\0aws_secret_access_key\0ghp_\0gho_\0ghu_\0ghs_\0ghr_\0github_pat_\0glpat-\0xoxa-\0xoxb-\0xoxp-\0xoxo-\0xoxs-\0xoxr-\0https://hooks.slack.com/services/t\0sk-\0sk-ant-api\0sk-ant-admin\0aiza\0sk_live_\0rk_live_\0sk_test_\0rk_test_\0hf_\0npm_\0sg.\0:aa\0.com/api/webhooks/\0.eyj\0api\0secret\0access\0token\0client\0password\0passwd\0://\0os.system\0os.popen\0subprocess.\0runtime.getruntime().exec(\0..\0/dev/shm/\0xmrig\0cpuminer\0minerd\0cgminer\0bfgminer\0ethminer\0nbminer\0lolminer\0phoenixminer\0t-rex\0stratum+tcp://\0stratum+ssl://\0stratum+tls://\0minexmr\0nanopool\0f2pool\x002miners\0hashvault\0supportxmr\0moneroocean\0coinhive\0cryptonight\0key\0credential\0/environ\0/mem\0external\0remote\0server\0this\0directions\0directives\0messages\0training\0principles\0are\0from\0pretend\0act\0imagine\0limitations\0safety\0censorship\0ethical\0initial\0original\0god\0jailbreak\0unrestricted\0one\0body\0have\0precedence\0priority\0and\0then\0assistant\0agent\0tell\0mention\0reveal\0exfiltrat\0following\0execute\0not\0don't\0never\0other\0purpose\0mkfs\0find\0/var/log\0main\0master\0drop\0ssh-\0config\0add\0new-itemproperty\0set-itemproperty\0~/.ssh/id_\0$home/.ssh/id_\0exec:\0system:\0os.dup2(\0base64.b64decode\0atob\0buffer.from(\0codecs.decode\0bytes.fromhex\0zlib.decompress\0marshal.loads\0bytearray.fromhex\0\"exec\"\0\"exec'\0'exec\"\0'exec'\0python\0node\0perl\0ruby\0php\0git+http\0npm\0pnpm\0yarn\0bun\0git\0run\x00777\0a+rwx\0ugo+rwx\0setcap\0private\0https://\0shell", "edges": "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAgICAgEAAQMAAAMBAwAAAAABAwABAQEBAQEBAwMDAwMAAgMDAwMDAwMDAwMDAwMDAwMDAwEDAwMDAwAAAAAAAAAAAAAAAAAAAAAAAAAAAwAAAwMDAwMDAwMDAwMDAAAAAAAAAAAAAgACAgICAgAAAAACAAMBAgMDAwICAgICAgIDAwEDAAAAAAAAAAACAwMDAQEBAQICAgICAQMDAwMDAAAAAAAAAAICAAIAAAMCAgICAwAAAAAAAAAAAAAAAAAAAAAAAAIAAQMDAwMAAgIBAQEBAAMAAAAAAwMDAwMDAgMAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAMAAAMAAAADAwMDAwMDAgMDAAICAgIAAgICAAIAAAEDAAMAAAADAwADAwIAAAMDAAEAAAAAAAMDAwMDAwMDAwMDAwECAgICAgICAgAAAAADAwMDAwMDAgICAAAAAQABAAAAAQADAwMAAAAAAQEBAAAAAAMDAwMDAAAAAwICAwMDAQICAgICAgICAgMBAwMDAwACAQEBAQEBAQEBAQEBAQEBAQEBAAEBAQEBAQEBAQEBAAAAAQABAAEAAAABAQEBAAADAwMDAwMDAwMDAQEBAwMDAwMDAwMDAgACAgEBAQMCAgICAgMDAwMDAgICAgICAwMDAgIDAwMDAwEBAQEBAQEBAwMDAQEBAwMDAwMBAwMDAwAAAQEBAAAAAAAAAAAAAAAAAAICAgIAAwMDAwMDAgICAwIAAA==", "asciiClasses": "AAAAAAAAAAAAADAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAjEAAwA1MgQFADYABgcICQEKAQEBAQsBAQwADQ4AAA8TFBUWFxgZGhscHR4fICEiIyQlJicoKSorLBA0EQASMxMUFRYXGBkaGxwdHh8gISIjJCUmJygpKissLS4ALwA=", "wide": 55, "width": 56, "delta": "AAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAwAHABTACoAHwAiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQACAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwAUwAqAB8AIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAMAbgBbAOwBmgAlAT0AAABBAZMBPACYAR0BDAEVABsBBgEcAFMAEwEfACIAqQARAfQBGwAXAXwAAAAVAQ4BfgAIAQoBGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wCOA24AWwDsAZoAJQE9AAAAQQGTATwAmAE5AgMDPwI8AmAAawE6AlcBTQEiADsCiACwAD0CJQA+AgAAMAA4AlYAgwDxABgAkAC7AAQDAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwAUwAFAKMBIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAcAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAVEARgAVADMADADNAVMAKgD4ACIAqQCIALAAGwAGAA4AAAAwABEAKwCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAFQAzAAwAIAFTACoAHwAiAKkAiABAAgwCRAD1AAAABwI4ABYCgwC1ABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwAUwAIAKIBIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAVEARgAVADMADADNAVMAKgD4ACIAqQCIALAAGwBBAg4AAAAwABEAKwCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wCOA24AWwDsAZoAJQE9AAAAQQGTATwAmAFqAEYARgFsAGAAawFoAFcBTQEiAKkAiACwAGIAJQBkAAAAMAAKAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwASABwAzgEjAckAIgDHAYgAsAAbAGIBDgAAADAACwDeALIB8QAYAJAAzgCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAQICRgA2ATMAEgAcAM4BQgLJACIAxwGIALAAGwBiAQ4AAAAwAKMA3gCyAfEAGACQAM4AmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkAiACMAA0AJQAOAAAAMAARAN8BgwCNARgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB6AHhAUkCMwCkABwAbQEqAB8AIgCpAIgAsAAbAIcBrwEAADAANQBWAIMAQwIYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU8AjgAVADMA+gAcAKwA5AFCACIAOgGIALAALgKBAA4AAAAPABEAZgEyAfEAoAGQACsCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAACHABTACoAEAAiAMsBiADcAhsA2AAOAAAAMACuAFYAwgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCqARwAsgAqAB8AIgCpAIgALwFEArwDggEAAKsBEQBWAIMA4wOsAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAQICRgA2ATMAEgAcAM4BIwHJACIAxwGIALAAGwBiAQ4AAAAwAKMA3gCyAfEAGACQAM4AmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAywAEAQwAHABTACoAHwAiAKkAiACMAIAAJQAOAAAAcQERAEUCgwCNARgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJEAMwCPAYsAUwAqAB8AIgCpAIgA1gEbAMUBFAAAADAAkwD2AYMA8QAYAJYBuwCPAgAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU8AjgAVADMA+gAcAKwA5AFCACIAOgGIALAALgJGAg4AAAAPABEAZgEyAfEAoAGQACsCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFNAEYAFQAzAAQCHADbATwBHwAiAKkAUQGwABsAzACbAgAAPwERAFYAFgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwANQIqAB8AIgCpAIgAsADtACUAhAAAABcAxwBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAMQAcAFMAKgAuASIAywFHAtwCGwAlAA4AAAAwAK4AVgDCAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHgAEYAFQAzAEAAHAAZACoAvgAiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAaABwAUwBUAKYAIgCpAJwBsAAbAHcAtAEAAOkAEQBWAMQA8QAYAJAAuwCbAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBDAAcAFMAKgAfACIAqQCIAIwADQAlAA4AAAAwABEASAKDAI0BGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHoAeEBSQIzAKQAHABtASoAHwAiAKkAiACwABsAhwGvAQAAMAA1AFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA6gGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAdABwAUwAqAF4AIgCpAIgAsAAbAIYADgAAAP4BLAFWAJAB8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBDAAcAFMAKgAfACIAqQCIAIwADQAlAA4AAAAwABEAHgCDAI0BGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGXAEYASgIzAFcAHABTAOABHwAiAKkAiACwABsA0QEOAAAAWQARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCqARwAsgAqAB8AIgCpAIgAZAEgACUAggEAAKsBEQBWAIMA8QCsAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAYEB4QEMA60BpAAcAG0BKgAGAiIAqQCIALAAGwCHAa8BAAAwANkARQCDACEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAIkBHABTACoA8gAiAKkAiACwABsASwIOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBCQJGABUAMwAMABwAUwAqAB8AIgCpAIgAsAAbACUADgAAADAAIwBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAQICRgA2ATMAEgAcAM4BIwHJACIAxwGIALAAGwAkAA4AAAAwAKMA3gCyAfEAGACQAM4AmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAYwEzAAwAIAFTACoAHwAiAKkAiACwAEwCJQD1AAAABwImABYCgwC1ABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSQAoABUAMwAMACABUwAqAB8AIgCpAIgAsAAMAiUA9QAAAAcCJgAWAoMAtQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/ACcAbgBbAOwBmgAlAT0AAABBAZMBPACYAQICRgA2ATMAEgAcAM4BIwHJACIAxwGIALAAGwBiAQ4AAAAwAKMA3gCyAfEAGACQAM4AmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wCOA24AWwDsAZoAJQE9AAAAQQGTATwAmAFqAEYARgHPA00CawFoAFcBTQEiAKkAiACwAGIAJQCKAwAAMACJA1YAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBiwFGABUAMwBLAN0BUwAqAB8AKQCpAIgAsAAbAA0CDgAAADAAEQBWAEcA8QAYAJAAtwCdAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAQkCRgAVADMATgIcAFMAKgAfACIAqQCIALAAGwAlAA4AAAAwACMAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFRAEYAFQAzAAwAzQFTACoA+AAiAKkAiACwABsANwAOAAAAMAARACsAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAeYBCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBlwBGABUAMwBXABwAUwD4AR8AIgCpAIgAsAAbANEBDgAAAFkAEQAsAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwHmAQkAbgBbAOwBmgAlAT0AAABBAZMBPACYAZcARgAVADMAVwAcAFMA+AEfACIAqQCIALAAGwDRAVACAABZABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAyAEiALkBiACwANwAJQD9AAAA/QG7AR8CRAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJEAMwAMABwAUwAqAC8AIgCpAIgA1gEbAMUBDgAAADAAkwBWAIMA8QAYAJYBuwCPAgAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQCIAGQBIABRAoIBAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzADEAHABTACoALgEiAMsBiADcAhsAJQAOAAAAMACuAFYAwgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJ8ABAEMABwAXgEqAB8AIgCpAIgA9wENACUA6AAyADAAOwDfAYMAwgIYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMADAAcAFMAKgAfACIAqQCIALAAGwAlAA4AAAAwABEAVgBSAvEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAE0AUYAFQAzANYAHABTACoANAAiAKkAiACwABsApwAOAAAAOQC2AVYAegDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCqARwAUwIqAB8AIgCpAIgAZAEgACUAggEAAPoBtACxAIMA8QCsAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAQICRgA2ATMAEgAcAM4BIwHJACIAxwE2ALAAGwBiAQ4AAAAwAKMA3gCyAfEAGACQAM4AmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFIAUYAFQBZAYkAHABTACoAwAAiAKkAiACwABsAVAIOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSQAoABUAMwAMACABUwAqAB8AIgCpAIgAsAAMAkQA9QAAAAcCOAAWAoMAtQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/ACcAbgBbAOwBmgAlAT0AAABBAZMBPACYAQICRgA2ATMAEgAcAM4BIwHJACIAxwGIALAAGwBiAQ4AAAAwAKMAVQKyAfEAGACQAM4AmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzADEAHABTACoAOgAiAMsBiADcAhsAHQIOAAAAMACuAFYAwgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCqARwAsgAqAB8AIgCpAFYCLwEgACUAggEAAKsBEQBWAIMA8QCsAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAQICRgA2ATMAEgAcAM4BIwHJACIAxwGIALAAGwBXAg4AAAAwAKMAqAKyAfEAGACQAM4AmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABABYAqcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAwAHABTACoAHwAiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAADvAAQAAACnAf8ACQBuAFsA7AGaACUB0gAAAEEBkwE8AJgBLQBGABUAMwAMABwAUwAqAD4AIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAswIBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQCIAD8AIAAlAIIBAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEBAkYAFQAzAPsBHABZAioA2QEiAGABiACwABsA2gBlAQAAMAARAFYAgwCdAhgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBBAJ8ABAEMABwAUwAqAB8AIgCpAIgAjAANACUADgAAADAAEQDfAYMAjQEYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAYsBRgAVADMASwDdAVMAWgIfACIAqQCIALAAGwANAg4AAAAwABEAVgBHAPEAGACQALcAnQAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkAiABkAXMBJQBDAAAAqwERAFYAgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTwCOABUAMwBbAhwArADkAUIAIgA6AYgAsAAuAoEADgAAAA8AEQCDATIB8QCgAZAAKwKYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVADMADAAgAVMAKgAfACIAXAKIALAADAIlAPUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGXAEYAFQAzAF0CHABTAPgBHwAiAKkAiACwABsA0QEOAAAAWQARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBiwFGABUAMwBLAN0BUwAqAB8AIgCpAIgAsAAbAA0CDgAAADAAEQBWAEcA8QAYAJAAtwCdAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMADAAhAjUCKgAfACIAqQCIALAA3gMlAIQAAABIAMcAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzADEAHABTACoALgEiAMsBiADcAhsAJQBeAgAAMACuAFYAwgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQC5AL4B1AAMABwAUwEqAMgBIgC5AYgAsADcACUA/QAAAP0BSgAfAkQB8QChAC4AuwCYAAAAHgMBAAAAewF+AQAAWwEAADMCAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAQICRgA2ATMAEgAcAM4BIwG8ASIAxwGIALAAGwBiAQ4AAAAwABECXwKyAfEAGACQAM4AmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAUwAAwFTACoAHwAiAKkAiACMAA0AJQAOAAAAMAARAN8BgwCNARgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAGACBAEMABwAUwAqAB8AIgCpAIgAjAANACUADgAAADAAEQDfAYMAjQEYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AuQC+AdQADAAcAFMBKgDIASIAuQGIALAATgAlALEBAAD9AbsBkQJEAfEAoQAuALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAzAgAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFhAuEBSQK9A6QAHABtASoAHwAiAKkAiACwABsAhwGvAQAAMAA1AFYAgwDxABgAkADdAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQC5AL4B1AAMABwAUwEqAMgBIgC5AYgAsADcACUA/QAAAP0BUADnAEQB8QChAC4AuwCYAAAAHgMBAAAAewF+AQAAWwEAADMCAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAQICRgA2ATMAEgAcAM4BIwG8ASIAxwGIALAAGwBiAQ4AAAAwAIcDYgKyAfEAGACQAM4AmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAyAEiALkBiACwANwAJQD9AAAA/QFSAB8CRAEPAqEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwASABwAzgGdA7wBIgDHAYgAsAAbAGIBDgAAADAAEQJjArIB8QAYAJAAzgCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAlQAcAFMAVACmACIAqQCcAbAAGwB3ALQBAADpABEAVgDEAPEAGACQALsAmwAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFRAEYAFQAzAAwAzQFTACoA+AAiAKkAiACwABsAVQDAAQAAwwHCASsAwQHxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AGoDSQAoABUAMwAMACABUwAqAB8AIgCpAIgAsAAMAkQA9QAAAAcCZAIWAoMAtQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwHmAQkAbgBbAOwBmgAlAT0AAABBAZMBPACYAZcARgAVADMAVwAcAFMA+AEfACIAqQCIALAAGwDRAQ4AAABZABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkAEgKMAA0AJQAOAAAAWAARAN8BgwCNARgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAxABwAUwAqAC4BIgDLAYgAZQIbACUADgAAADAArgBWAMIA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAVoARgAVADMAMQAcAFMAKgAuASIAywGIANwCGwAlAA4AAAAwAK4AVgAwAfEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAqgMiALkBiACwAGYCJQD9AAAA/QG7AR8CRAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8AdQFuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwAUwAqAB8AIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAFwAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBdAOwBmgAlAT0AAABBAZMBPACYAS0ARgCRADMADAAcAFMAKgAfACIAqQCIANYBGwDFAQ4AAAAwAJMAVgCDAPEAGACWAbsAjwIAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wBnAm4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAwAHABTACoAHwAiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAXAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCqARwAsgAqAB8AIgCpAF8AZAEZAiUAggEAAHkAEQBWAIMA8QCsAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUgBRgAVAFkBaAIcAFMAKgDAACIAqQCIALAAGwDiAA4AAAAwABEArAKDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkAiACMAGEAJQAOAAAAMAARAN8BgwCNARgAEwDQAZgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB6AHhAUkCMwCkABwAbQEqAB8AIgCpAIgAsAAbAIcBrwEAADAANQBWAIMAaQIYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAegB4QFJAjMAYwAcAG0BKgAfACIAqQCIALAAGwCHAWYAAAAwADUAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkAiACMAA0AJQAOAAAAMAARAGoCgwAVAh4CEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTwCOABUAMwD6ABwAZQDkAUIAIgA6AYgAsAAuAoEADgAAAA8AEQBmATIB8QCgAZAAZwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAlQAcAFMAVACmACIAqQCcAbAAGwB3AGsCAADpABEAVgDEAPEAGACQALsAmwAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFPAI4AFQAzAPoAHACsAOQBQgAiADoBiABsAi4CgQAOAAAADwARAGYBMgHxAKABXQMrApgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBMAJGABUAMwAMABwAUwAqAB8AIgCpAIgAsAAbALwAbQIAADAAEQAsAoMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAlQAcAFMAVABpACIAqQCcAbAAGwB3ALQBAADpABEAVgDEAPEAGACQALsAmwAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkAiABkASAAJQCCAQAAqwERAG4CgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQC5AL4B1AAMABwAUwEqAMgBIgC5AYgAsADcACUA/QAAAP0BuwEfAkQB8QBrAC4AuwCYAAAAHgMBAAAAewF+AQAAWwEAADMCAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAeAARgAVADMAQAAcABkAKgC+ACIAqQCIALAAGwAlAA4AAAAwAG8CVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAE0AUYAFQAzANYAHABTACoANAAiAKkAiACwABsAbQAOAAAAOQC2AVYAegDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSQAoAHACMwAMACABUwAqAB8AIgCpAIgAsAAUAiUA9QAAAAcCJgAWAoMAtQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AG8AbgBbAOwBmgAlAT0AAABBAZMBPACYAR0BDAEVABsBBgEcAFMAEwEfACIAqQARAfQBGwAXAXwAAAAVAQ4BfgAIAQoBGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wCOA24AWwDsAZoAJQE9AAAAQQGTATwAmAFxAEYAdQB0AGAAawFyAFcBTQEiAHMAiACwAHYAJQBkAAAAMABwAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwASABwAzgEjAckAIgDHAYgAsAAbAGIBDgAAADAAcQLeALIB8QAYAJAAzgCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AuQC+AdQADAAcAFMBKgDIASIAuQGIALAA3AAlAP0AAAD9AbsBHwJEAfEAcgIuALsAdwIAAB4DAQAAAHsBfgEAAFsBAAAzAgAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAJUAHABTAFQAeAIiAKkAnAGwAHMCdwC0AQAA6QARAFYAxADxABgAkAC7AJsAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwDyARwAUwAqADgBIgCpAIgAsAAbACUADgAAADAAEQBWAHQC8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYATQBRgAVADMA1gAcAFMAKgA0ACIAqQCIALAAGwB1Ag4AAAA5ALYBVgB6APEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFNAEYAFQAzAAQCHADbATwBHwAiAKkAVgGwABsAdgKbAgAAPwERAFYAVQHxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB6AHhAUkCMwB5AhwAbQEqAB8AIgCpAIgAsAAbAIcBZgAAADAANQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVALUDDAAgAVMAKgAfACIAqQCIALAADAJ4APUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAFQAzAAwAIAF6AioAHwAiAKkAiACwAAwCJQD1AAAABwImABYCgwC1ABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwB7AhwAUwAqAC4BIgDLAYgAVQMbACUADgAAADAArgBWAMIA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMADAAcADUCKgAfACIAqQCIAHsA7QAlAIQAAAAwAMcAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEaAkYAFQAzAPsBHABTACoA2QEiAGABiACwABsA2gB8AgAAMAARAFYAgwCdAhgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTwCOABUAMwD6ABwArADkAUIAIgA6AYgAsAAuAoEADgAAAH0AEQBmATIB8QCgAZAAKwKYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAAAIcAFMAKgAQACIAywGIANwCGwB9Ag4AAAAwAK4AVgDCAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGXAEYAFQAzAFcAHABTAPgBHwAiAKkAiAB/ABsA0QEOAAAAWQARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBGgJGABUAMwD7ARwAUwAqANkBIgBgAYgAsAAbANoAfgIAADAAEQBWAIMAnQIYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAegB4QFJAn8CpAAcAG0BKgAfACIAqQCIALAAGwCHAa8BAAAwADUAVgCDAEMCGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAFQAzAAwAIAFTACoAHwAiAKkAiACwAAwCJQD1AAAABwKCABYCgwC1AJ8BkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8AJwBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwASABwAzgEjAckAIgDHAYgAsAAbAGIBDgAAADAAowCAArIB8QAYAJAAzgCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMADAAcADUCKgAfACIAqQCIALAA7QAlAIQAAAAwAMcAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFPAI4AFQDlAPoAHADmAOQBQgAiADoBhQCwAC4CgQAOAAAADwARAGYBMgHxAKABkAArApgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSAFGABUAWQGJABwAUwAqAMAAIgCpAIgAsAAbAIECDgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVADMADAAgAVMAKgAfACIAqQC9ALAA9AAlAPUAAACHACYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzADEAHAChAioACAIiAMsBiADxAhsAJQAOAAAAMACuAFYAwgDxAIICkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSAFGABUAWQGJABwAUwAqAMAAIgCpAIgAsAAbAOIADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAYoARgCfAAQBDAAcAFMAKgAfACIAqQCIAIwADQAlAA4AAAAwABEA3wGDAI0BGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAyAEiAIMCiACwANwAJQD9AAAA/QG7AR8CRAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA6gGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAdABwAUwAqAIQCIgCpAIgAsAAbAIYADgAAAP4BLAFWAJAB8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAY0ARgAVADMA+wEcAFMAKgDZASIAYAGIALAAGwDaAA4AAAAwABEAVgCDAJ0CGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAhQIiALkBiACwANwAJQD9AAAAJgIcAh8CRAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBiwFGABUAMwBLAN0BUwAqAB8AIgCpAIgAsAAbAA0CjwAAADAAEQBWAEcA8QAYAJAAtwCdAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAYYCjgAVADMA+gAcAKwA5AFCACIAOgGIALAALgKBAA4AAAAPABEAZgEyAfEAoAGQACsCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAkQAzAAwAHABTACoAHwAiAKkAiADWARsAxQEOAAAAMACTAFYAgwDxABgAlgG7AI8CAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTQBGABUAMwAEAhwA2wE8AR8AIgCpAJIAsAAbAMwAmwIAAD8BEQBWABYA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAVIBRgAVAFkBiQAcAFMAKgCHAiIAqQCIALAAGwByAQ4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAECAkYANgEzAJQAHADOASMByQAiAMcBiACwABsAYgEOAAAAMACjAN4AsgHxABgAkADOAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAMsABAEMABwAUwAqAB8AIgCpAIgCjACAACUADgAAAHEBEQBFAoMAjQEYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBDAAcAFMAKgAfACIAqQCIAIwADQAlAA4AAAAwABEAlgCDAI0BGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcBiQIJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGXAEYAFQAzAFcAHABTAOABHwAiAKkAiACwABsA0QEOAAAAWQARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQC5AL4B1AAMABwAUwEqAHQBIgC5AYgAsADcACUA/QAAAIoCuwEfAkQB8QChAC4AuwCYAAAAHgMBAAAAewF+AQAAWwEAADMCAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMADAAcAFMAKgCZACIAqQAkArAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkAiABkASAAJQCLAgAAqwERAFYAgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AEyAiUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwAUwAqAB8AIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCMAgAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMADAAcAFMAKgCcACIAqQAkArAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkAiABkASAAJQCNAgAAqwERAFYAgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwAUwAqAJ4AIgCpACQCsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQCIAGQBIAAlAI4CAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFNAEYAFQAzAAQCHADbAaAAHwAiAKkAUQGwABsAzACbAgAAPwERAFYAFgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBUQBGABUAMwAMAM0BUwAqAPgAIgCpAIgAPQEbAJACDgAAAJIBEQArAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAeAARgAVADMAQAAcABkAKgC+ACIAqQCIALAAGwAlAA4AAAAwAKIAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAJICWwDsAZoAJQE9AAAAQQGTATwAaAMCAkYANgEzABIAHADOASMByQAiAMcBiACwABsAYgEOAAAAMACjAN4AsgHxABgAkADOAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwASABwAzgGTAskAIgDHAYgAsAAbAGIBDgAAADAAowDeALIB8QAYAJAAzgCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBDAAcAFMAKgAfACIAqQCIAIwADQAlAA4AAAAwABEApQCDABUCHgITALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGXAEYAIAMzAFcAHABTAOABHwAiAKkAiACwABsA0QEOAAAAlQIRAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCqARwAsgAqAB8AIgCpAIgAZAEgACUAggEAAKsBEQCWAoMA8QCsAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKACoADMADAAgAVMAKgAfACIAqQCIALAAFAIlAPUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFNAEYAFQAzAAQCHADbATwBHwAiAJgCUQGwABsAzACbAgAAPwERAFYAFgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwDyARwAUwAqADgBIgCpAIgAsAAbACUADgAAADAAEQBWAKoA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AqwAVADMADAAcADUCKgAfACIAqQCIALAA7QAlAIQAAAAwAMcAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGLAUYAFQAzAJkC3QFTACoAHwAiAKkAiACwABsADQIOAAAAMAARAFYARwDxABgAkAC3AJ0AAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCVABwAUwBUAKYAIgCpAJwBsAAbAHcArQAAAOkAEQBWAMQA8QAYAJAAuwCbAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAZoCjgAVADMA+gAcAKwA5AFCACIAOgGIALAALgKBAA4AAAAPABEAZgEyAfEAoAGQACsCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAECAkYANgEzABIAHADOASMByQAiAMcBiACwABsAYgEOAAAAMACjAN4AsgHxABgAkACvAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBMAJGABUAMwAMABwAUwAqAB8AIgCpAIgAsACcArwADgAAADAAzwBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYARoCRgAVADMA+wEcAFMAKgDZASIAYAGIALAAGwDaAA4AAAAwABEAVgCDAJ0CGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGXAEYAFQAzAFcAHABTAPgBHwAiAKkAiACwABsA0QEOAAAAWQARAJ4CgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCVABwAUwBUAKYAIgCpAJwBsACzAHcAtAEAAOkAEQBWAMQA8QAYAJAAuwCbAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAegB4QFJAjMApAAcAG0BKgAfACIAqQCIALAAGwCfAq8BAAAwADUAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAE4A0YANgEzABIAHADOASMByQAiAPACiACwABsAYgHOAgAAoAKjAN4AsgHxABgAkADOAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwC2ABwAUwAqAPIAIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBDAAcAFMAKgAfACIAqQCIAIwADQAlAA4AAACiAhEA3wGDAI0BGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEwAkYAFQAzAAwAHABTACoAHwAiAKkAiACwABsAvAC4AAAAMAARACMCgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBowKOABUAMwD6ABwArADkAUIAIgA6AYgAsAAuAoEADgAAAA8AEQBmATIB8QCgAZAAKwKYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAboARgAVADMASwDdAVMAKgC9ASIAqQCIALAAGwANAg4AAAAwABEAVgBHAPEAGACQALcAnQAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAyAEiALkBiACwAKQCJQD9AAAA/QGMAR8CRAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBMAJGABUAMwAMABwAUwAqAB8AIgCpAIgAsAAbALwADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVADMADAAgAVMAKgAfACIAqQCIALAADAIlAPUAAAAHAiYAFgKlArUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFIAUYAFQBZAYkAHABTACoAwAAiAKkApgKwABsA4gAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCqARwAsgAqAB8AIgCpAIgAZAEgACUAIgEAAKsBEQC/AIMA8QCsAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwHmAQkAbgBbAOwBmgAlAT0AAABBAZMBPACYAZcARgAVADMAVwAcAFMApwIfACIAqQCIALAAGwDRAQ4AAABZABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEoBFQAzAKoBHACyACoAHwAiAKkAiADBACAAJQCCAQAAqwERAFYAgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAQJGABUAMwD7ARwAUwAqAKkCIgBgAYgAsAAbANoAZQEAADAAEQBWAIMAnQIYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ALQIVADMADAAcADUCKgAfACIAqQDDALAAjAMlAIQAAAAwAMcAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFIAUYAFQBZAaoCHABTACoAwAAiAKkAiACwABsA4gAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBxgBGABUAMwAMABwANQIqAMUAIgCpAIgAsADtACUAhAAAADAAxwBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVAKsCqgEcALIAKgAfACIAqQCIAGQBIAAlAIIBAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAyAEiALkBiACwANwAJQD9AAAArQK7AR8CRAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwDIABwAzgEjAckAIgDHAYgAsAAbAGIBDgAAADAAowDeALIB8QAYAJAAzgCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgDLAAQBDAAcAFMAKgAfACIAqQCIAIwAgAAlAA4AAACuAhEARQKDAI0BGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkAygBkASAAJQCCAQAAqwERAFYAgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSAFGABUAWQGvAhwAUwAqAMAAIgCpAIgAsAAbAOIADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU0ARgAVADMABAIcANsBoAAfACIAqQBRAbAAGwDMAJsCAACwAhEAVgAWAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAFQAiAgwAIAFTACoA8AEiAKkA9wCeAfwAJQD1AAAASwEmABYCgwDNABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCxAhwAUwAqAPIAIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYATACRgAVADMADAAcAFMAKgAfACIAqQCIALAAGwC8AA4AAAAwAM8AVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAECAkYANgEzABIAHADOASMByQAiAMcBiACwABsAYgEOAAAAMACjALICsgHxABgAkADOAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCqARwAsgAqAB8AIgCpAIgAtAIgACUAggEAAKsBEQBWAIMA8QCsAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAQICRgA2ATMAEgAcAM4BIwHJACIAxwGIALAAGwBiAQ4AAAAwAKMAtQKyAfEAGACQALYCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAO8ABAAAAKcB/wAJAG4AWwDsAZoAJQHSAAAAQQGTATwAmAEtAEYAFQAzAAwAHABTACoAPgAiAKkAiACwABsAJQAOAAAAMADTAFYAgwDxABgAkAC7AJgAAACzAgEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwASABwAzgEjAckAIgDHAYgAsAAbAGIBDgAAADAAowDeALIB8QAYAJAAtwKYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYATQBRgAVAMwD1gAcAFMAKgA0ACIAqQCIANUAGwCnAA4AAAA5ALYBVgB6AIUBGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEaAkYAFQAzAPsBHABTACoAuAIiAGABiACwABsA2gAOAAAAMAARAFYAgwCdAhgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAOsABAEMABwAUwAqAB8AIgCpAIgAjAANAOwADgAAADAAEQDfAYMA1wAYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAY4BRgAVADMAuQIcAFMAKgDyACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAFQAzAAwAIAFTACoAHwAiAKkAiAC6AgwCJQD1AAAABwImABYCgwC1ABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwASABwAzgEjAckAIgDHATYAsAAbAGIBDgAAADAAowC7ArIB8QAYAJAAzgCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVANsADAAgAVMAKgAfACIAqQCIALAA5AAlAPUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAE0AUYAFQAzALwCHABTACoANAAiAKkAiACwABsApwAOAAAAOQC2AVYAegDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB6AHhAUkCvQOkABwAbQEqAB8AIgCpAIgAsAAbAIcBrwEAADAANQBWAIMA8QAYAJAA3QCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYATACRgAVADMADAAcAFMAKgAfACIAqQCIALAAGwC8AA4AAAAwABEAvQKDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHfAEYAFQAzAFcAHABTAPgBHwAiAKkAiACwABsA0QEOAAAAhgERAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQC5AL4B1AAMABwAUwEqAHQBIgC5AYgAsAC+AiUA/QAAABwDuwEfAkQB8QChAC4AuwCYAAAAHgMBAAAAewF+AQAAWwEAADMCAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AuQC+AdQADAAcAFMBKgDIASIAuQGIALAA3AAlAP0AAAD9AbsB4QBEAfEAoQAuALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAzAgAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGXAEYAvwIzAFcAHABTAPgBHwAiAKkAiACwABsAIAIOAAAAWQARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSQAoAG8BMwAMACABUwAqAB8AIgCpAOMBsAAMAuMA9QAAAAcCJgAWAoMAtQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVADMADAAgAVMAKgAfACIAwAKIALAADAIlAPUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHoAeEBSQIzAJ8DHABtASoAwQIiAKkAiACwABsAhwGvAQAAMAA1AFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBxAJGABUAMwDWABwAUwAqADQAIgCpAIgAsAAbAKcADgAAADkAtgFWAHoA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAlQAcAFMAVACmACIAqQCcAbAAGwB3AK0AAADFAhEAVgDEAPEAGACQALsAmwAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGXAEYAxgIzAFcAHABTAPgBHwAiAKkAiACwABsAIAIOAAAAWQARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTwCOABUAMwD6ABwArADkAUIAIgA6AYgAsAAuAoEADgAAAMcCEQBmATIB8QCgAZAAKwKYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAeoARgAVADMAMQAcAFMAKgAuASIAywGIANwCGwAlAA4AAAAwAK4AVgDCAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAyAEiALkBiACwAMgCJQD9AAAA/QG7AR8CRAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTQBGABUAMwAEAhwA2wGgAB8AIgCpAFEBsAAbAMkCmwIAAD8BEQBWABYA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAygIVADMADAAgAVMAKgAfACIAqQCIALAADAIlAPUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHoAeEBSQIzAKQAHABtASoAHwAiAKkAiACwABsAhwGvAQAACwLuAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGAMsCMwASABwAzgEjAckAIgDHATYAsAAbAGIBDgAAADAAowDeALIB8QAYAJAAzgCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwHwAAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMADAAcAFMAKgAfACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcBzQIJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAnASkBHABTACoAHwAiAKkAiACwABsAJQAOAAAAaAERAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCJARwAUwAqAPIAIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQCIAGQBIAAlAIIBAACrAfMAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAECAkYANgEzABIAHADOASMBzwIiAMcBiACwABsAYgEOAAAAMACjAN4ACQPxABgAkADOAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB6AHhAUkCMwC4AxwAbQEqAB8AIgCpAIgAsAAbAIcBrwEAADAANQDQAoMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAfYAjgAVADMAlwEcAKwA5AFCACIAOgGIALAALgKBAA4AAAAPABEAZgEyAfEAoAGQACsCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkA0QLUAAwAHABTASoAyAEiALkBiACwANwAJQD9AAAA/QFQAOcARAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSAFGABUAWQGJABwAUwAqAMAAIgCpAIgAsAAbANICDgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVAPkAqgEcALIAKgAfACIAqQCIAGQBIAAlAIIBAACrATEBVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAE0AUYAFQDTAtYAHABTACoANAAiAKkAiACwABsApwAOAAAAOQC2AVYAegDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJ8ABAEMABwAUwAqAB8AIgCpAIgAjAANACUADgAAAPsAEQDfAYMAjQEYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAMQAcAFMAKgAuASIAywHZA9QCGwAlAA4AAAAwAK4AVgDCAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHoAeEBSQIzALgD1QJtASoAHwAiAKkAiACwABsAhwGvAQAAMADXAlYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTwCOABUAMwD6ABwArADkAYMDIgA6AYgAsAAuAoEA/gAAAA8AEQBmATIB8QCgAZAAKwKYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU8AjgAVADMA+gAcAKwA5AFCACIAOgGIALAALgKBAA4AAADWAhEAZgEyAfEAoAGQACsCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcBAAEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAnASkBHABTACoAHwAiAKkAiACwABsAJQAOAAAAaAERAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAbgBCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQB4ARUAAQEpARwATwF3AXoBIgCpAHkBsAAfASUAcAEAAGgBUAGuAYMA8QAYAJAAAgGYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAdgCRgAVADMAKAEcAFMAKgCEASIAqQCIALAAGwCnAA4AAAA5ALYBVgB6APEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEwAkYAFQAzAAwAHABTACoAHwAiAKkAiACwABsA2QIOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA6gGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAdABwAUwAqAF4AIgCpAIgAsAAbANoCDgAAAP4BLAFWAJAB8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYATQBRgAVADMA1gAcAFMAKgA0ACIAqQCIALAAGwCnAA4AAAA5ALYBVgAFAfEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYA2wIzAAwAHAA1AioAHwAiAKkAiAB7AO0AJQCEAAAAMADHAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJ8ABAEMABwAUwAqAB8AIgCpAIgAjADzASUADgAAADAAEQAHAYMAjQEYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwHmAQkAbgBbAOwBmgAlAT0AAABBAZMBPACYAZcARgDdAjMAVwAcAFMA4AEfACIAqQCIALAAGwDRAQ4AAABZABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAwAHAA1AioAHwAiAKkAiACwAO0AJQCEAAAAMAAJAVYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwDqAhwAzgEjAckAIgDHAYgAsAAbAGIBDgAAAN4CowDeALIB8QAYAJAAzgCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAQsBRgAVADMAiQEcAFMAKgDyACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAyAEiALkBiACwANwAJQD9AAAA3wK7AR8CRAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBiwFGABUAMwBLAN0BUwAqAA0BIgCpAIgAsAAbABABDgAAADAAEQBWAEcA8QAYAJAAtwCdAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQCIAGQB4AIlAIIBAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAECAg8BNgEzABIAHADOASMByQAiAMcBiACwABsAYgEOAAAAGQGjAN4AsgHxABgAkAAaAZgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBiwFGABUAMwBLAN0BUwAqAOECIgCpAIgAsAAbAA0CDgAAADAAEQBWAEcA8QAYAJAAtwCdAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVAA4CDAAgAVMAKgAfACIAqQCIALAADALiAvUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFIAUYAFQBZAYkAHABTACoAEgEiAKkAiACwABsA4gAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQDjAhUAMwCqARwAsgAqAB8AIgCpAIgAwQAgACUAggEAAKsBEQBWAIMA8QCsAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAVEARgAVADMADADNAVMAKgD4ACIAqQCIALAAGwAUAQ4AAAAwABEAKwCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAFQAzAAwAIAFTACoAHwAiAKkAiADkAgwCRAD1AAAABwI4ABYCgwC1ABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAxABwAUwAqAC4BIgDLAYgA3AIbABYBDgAAADAArgBWAMIA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVADMADAAgAVMAKgAfACIAqQCIALAADALlAvUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAFQAzAAwAIAFTACoAHwAiAKkAiACwAAwCJQAYAQAABwImABYCgwC1ABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB9gCOABUAMwCXARwArADkAUIAIgA6AYgAsAAuAoEADgAAAA8AEQDmAjIB8QCgAZAAKwKYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAMQAcAFMAKgAuASIAywGIANwCGwAlAA4AAAAwAK4AVgDCAOcCGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEwAkYAFQAzAAwAHABTACoAHwAiAKkAiACwABsAvAAOAAAAMADoAlYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBNAFGABUAMwAcARwAUwAqADQAIgCpAIgAsAAbAKcADgAAADkAtgFWAHoA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgDrAAQBDAAcAFMAKgAfACIAqQCIAIwADQDsAA4AAAAwABEA3wGDAOkCGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAyAEiALkBiACwANwAJQAeAQAA/QG7AR8CRAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTwCOABUAMwD6ABwArADkAYMDIgA6AYgAsAAuAoEA6wIAAA8AEQBmATIB8QCgAZAAKwKYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAegB4QFJAjMApAAcAG0BKgAfACIAqQCIALAAGwDsAq8BAAAwADUAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDqAZoAJQE9ACEBQQGTATwAmAEtAEYAFQAzAB0AHABTACoAXgAiAKkAiACwABsAhgAOAAAA/gEsAVYAkAHxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQDtAlsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwAUwAqAB8AIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU8AjgAVADMA7gIcAKwA5AFCACIAOgGIALAALgKBAA4AAAAPABEAgwEyAfEAoAGQACsCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFRAEYAFQAzADcCzQFTACoA+AAiAKkAiACwABsANwAOAAAAJAERACsAKwHxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwDvAhwAUwAqAC4BIgDLAYgA3AIbACUADgAAADAArgBWAMIA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEACYBpwH/AAkA1AFbAOwBmgAlAT0AAABBAZMBPACYAc8BRgAVADMADAAcAFMAKgAfACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAPIC/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAwAHABTACoAHwAiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBNAFGABUAMwAoARwAUwAqAIQBIgCpAIgAsAAbAKcADgAAADkAtgFWAHoA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgDrAAQBDAAcAFMAKgAfACIAqQDzAowADQDsAA4AAAAwABEA3wGDANcAGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkAiACMAA0AJQAOAAAAMAARAN8BgwCNARgAKgG7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJEAMwD0AosAUwAqAB8AIgCpAIgA1gEbAMUBFAAAADAAkwD2AYMA8QAYAJYBuwCPAgAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMADAAcADUCKgAfACIAqQCIALAA7QAlAIQAAAAwAMcA9QKDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAtAW4AWwDsAZoAJQE9AAAAQQGTATwAmAECAkYANgEzABIAHADOASMByQAiAMcBiACwABsAagEOAAAAMACjAN4AsgHxABgAkADOAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8AjgNuAFsA7AGaACUBPQAAAEEBkwE8AJgBagBGAEYBbABgAGsBaABXAU0BIgCpAIgAsABiACUAZAAAAPYCCgBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQCIAC8BIAAlAIIBAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEBAkYAFQAzAPsBHABTACoA2QEiAGABiACwABsA2gBlAQAA9wIRAFYAgwCdAhgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQAtAhUAMwAMABwANQIqAB8AIgCpAMMAsAD4AiUAhAAAADAAxwBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAQICRgA2ATMAEgAcAM4BIwHJACIAxwGIALAAGwBiAQ4AAAAwAKMA+QKyAfEAGACQAM4AmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAwAHAA1AioAHwAiAKkAiACwAO0AJQCEAAAAGAIzAVYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwDIABwAzgH6AskAIgDHAYgAsAAbAGIBDgAAADAAowDeALIB8QAYAJAAzgCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AuQC+AdQADAAcAFMBKgDIASIAuQGIALAA3AAlAP0AAAD9AbsBNQFEAfEAoQAuALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAzAgAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAH7AkYAFQAzAFcAHABTAPgBHwAiAKkAiACwABsAIAIOAAAAWQARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTQBGABUAMwAEAhwA2wE3AR8AIgCpAFEBsAAbAMwAmwIAAD8BEQBWABYA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAVEARgAVADMA/ALNAVMAKgD4ACIAqQCIAD0BGwA+AQ4AAACSAREAGgODAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkAOQFkASAAJQCCAQAAqwERAFYAgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSAFGABUAWQGJABwAUwAqAMAAIgCpAP0CsAAbAOIADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMA8gEcAFMAKgA7ASIAqQCIALAAGwAlAA4AAAAwABEAVgCqAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkA/gJkASAAJQCCAQAAqwERAFYAgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBUQBGABUAMwAMAM0BUwAqAPgAIgCpAIgAPQEbAD4BDgAAAJIBEQArAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYARoCRgAVADMA+wEcAFMAKgDZASIAYAGIALAAGwD/Ag4AAAAwABEAVgCDAJ0CGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAFQAzAAwAIAFTACoAHwAiAKkAiACwAAwCRAD1AAAABwI4ABYCgwC1AAADkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwBMARwAUwAqAC4BIgDLAYgA3AIbAEABDgAAADAArgBWAMIA8QAYAJAA8QGYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVADMADAAgAVMAKgAfACIAqQCIALAAAQMlAPUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAwAHABTACoAHwAiAKkAiACwABsAJQAOAAAAQgERAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwBDARwAUwAqAC4BIgDLAYgA3AIbACUADgAAADAArgBWAMIA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AAgOfAAQBDAAcAF4BKgAfACIAqQCIAPcBDQAlAOgAMgAwADsA3wGDAMICGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAwAHAA1AioAHwAiAKkAiACwAO0AJQCEAAAAMADHAEUBgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAeYBCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBlwBGABUAMwBXABwAUwAFAx8AIgCpAIgAsAAbANEBDgAAAFkAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU0ARgAVADMABAIcANsBPAEfACIAqQBWAbAAGwBHAZsCAAA/AREAVgBVAfEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAFQAWAwwAIAFTACoA8AEiAKkA9wCBAwYDJQD1AAAASwEmABYCgwDNABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQC5AL4B1AAMABwAUwEqAMgBIgC5AYgAsADcACUA/QAAAP0BuwEfAkkB8QChAC4AuwCYAAAAHgMBAAAAewF+AQAAWwEAADMCAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMADAAcADUCKgAfACIAqQCIALAABwMlAIQAAAAwAMcARQGDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGLAUYAFQAzAEsA3QFTACoAHwAiAKkAiACwABsADQIOAAAACAMRAFYARwDxABgAkAC3AJ0AAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAKAxwAUwAqAAgCIgDLAYgA3AIbACUADgAAADAArgBWAMIA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAsDDAAcAF4BKgAfACIAqQCIAPcBDQAlAOgAMgAwADsA3wGDAMICGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkAiABkAU4BJQCCAQAAqwERAFYAgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBgQHhAQwDrQGkABwAbQEqAAYCIgCpAIgAsAAbAIcBrwEAADAADgNFAIMAIQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAlQAcAFMAVACmACIAqQAPA7AAGwB3ALQBAADpABEAVgDEAPEAGACQALsAmwAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAECAkYANgEzABIAHADOASMByQAiAMcBiACwABsAYgEOAAAAMACjAN4AsgHxABgAkAAQA5gAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBUgFGABUAWQGJABwAUwAqANMBIgCpAIgAsAAbAHIBDgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AuQC+AdQADAAcAFMBKgDIASIAuQGIALAA3AAlAP0AAAD9AbsBHwIRA/EAoQAuALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAzAgAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAFQBHABTAFQApgAiAKkAnAGwABsAdwC0AQAA6QARAFYAxADxABgAkAC7AJsAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJ8ABAEMABwAUwAqAB8AIgCpAIgAjAASAyUADgAAADAAEQCWAIMAjQEYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMADAAcADUCKgAfACIAqQCIALAA7QAlAIQAAAATA8cAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEVA0YAFQBZAYkAHABTACoAFAMiAKkAiACwABsAcgEOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBUQBGABUAMwBYAc0BUwAqAPgAIgCpAIgAsAAbADcADgAAADAAEQArAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBDAAcAFMAKgAfACIAqQCIAIwADQAlAA4AAAAXAxEA3wGDAI0BGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAWgE0AUYAFQAzANYAHABTACoANAAiAKkAiACwABsApwAOAAAAOQC2AVYAegDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJkBLQBGABUAMwAMABwAUwAqAB8AIgCpAIgAsAAbACUAGAMAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgBcATMADAAcAFMAKgAfACIAqQCIALAAGwAlAA4AAAAwABEAVgBFA/EAGABEA7sAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFNAEYAFQAzAAQCHADbATwBHwAiAKkAUQGwABsAzACbAgAAPwERAFYAXQHxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwANQIqAB8AIgCpAIgAsADtACUAhAAAABkDxwBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAlQAcAFMAVAAbAyIAqQCcAbAAGwB3ALQBAADpABEAVgDEAPEAGACQALsAmwAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAyAEiALkBiACwAE4AJQCxAQAA/QG7AR8DRAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwDyAWEBUwAqADgBIgCpAIgAsAAbACUADgAAADAAEQBWAKoA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOoBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAHQAcAFMAKgAhAyIAqQCIALAAGwCGAA4AAAD+AccDVgCQAfEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAYwEzAAwAIAFTACoAHwAiAKkAiACwAAwCJQD1AAAABwImABYCgwC1ABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBIgNGABUAMwAEAhwA2wE8AR8AIgAkA1EBsAAbAMwAmwIAAD8BEQBWABYA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAQECRgAVADMA+wEcAFMAKgDZASIAYAGIALAAGwDaAGUBAAAwABEAVgCDAJ0CGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFPAI4AFQAzAPoAHACsAOQBQgAiADoBiACwAC4CIwMOAAAADwARAGYBMgHxAKABkAArApgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAeYBCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBlwBGABUAMwBXABwAUwD4AR8AIgCpAIgAsAAbANEBDgAAAFkAEQBWAIMA8QAYAJAAZwGYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/ACUDbgBbAOwBmgAlAT0AAABBAZMBPACYATACRgAVADMADAAcAFMAKgAfACIAqQCIALAAGwC8AA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzADEAHABTACoALgEiAMsBiADcAhsAJQAOAAAAMABpAVYAwgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwASABwAzgEjAckAIgDHAYgAsAAbACYDDgAAADAAowDeALIB8QAYAJAArwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAnAzMADAAgAVMAKgAfACIAqQCIALAADAIlAPUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDqAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAB0AHABTACoAbAEiAKkAiACwABsAhgAOAAAA/gEsAVYAkAHxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCqARwAsgAqAB8AIgCpACgDZAEZAiUAggEAAHkAEQBWAIMA8QCsAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAlQAcAFMAVACmACIAqQCcAbAAGwB3ALQBAABuAREAVgDEAPEAGACQALsAmwAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHqAEYAFQAzADEAHABTACoALgEiAMsBiADcAhsAKQMOAAAAMACuAFYAwgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBKgNGABUAMwAEAhwA2wE8AR8AIgCpAFEBsAAbAMwAmwIAAD8BEQBWABYA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU8AjgAVADMA+gAcAKwA5AFCACIAOgGIALAALgIrAw4AAAAPABEAZgEyAfEAoAGQACsCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzADEAHABTACoALgEiAMsBiADcAhsAJQAOAAAAMACuAFYAwgAsAxgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSQAoAG8BMwAMACABUwAqAB8AIgCpAOMBsABaA+MA9QAAAAcCJgAWAi0DtQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAYEB4QEMA60BpAAcAC4DKgAGAiIAqQCIALAAGwCHAa8BAAAwANkARQCDACEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkALwNkASAAJQCCAQAAqwERAFYAgwDxAKwBkAC7AMkBAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8AjgNuAHYB7AGaACUBPQAAAEEBkwE8AJgBagBGAEYBbABgAGsBaABXAU0BIgCpAIgAsABiACUAZAAAADAACgBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/ADADbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMADAAcAFMAKgAfACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGABcALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFRAEYAFQAzAAwAzQFTACoA+AAiAKkAiACwABsAMQMOAAAAMAARACsAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBiwFGABUAMwBLAN0BUwAqADIDIgCpAIgAsAAbAA0CDgAAADAAEQBWAEcA8QAYAJAAtwCdAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUgBRgAVAFkBiQAcAFMAKgAzAyIAqQCIALAAGwDiAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkAiABkASAAJQA0AwAAqwERAFYAgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAHwB7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAnAhwAUwAqAB8AIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AH0BbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMADAAcAFMAKgAfACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGABcALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wCOA24ANQPsAZoAJQE9AAAAQQGTATwAmAFqAEYARgFsAGAAawFoAFcBTQEiAKkAiACwAGIAJQBkAAAAMAAKAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAH8B7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwApAhwAUwAqAB8AIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AIABbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMADAAcAFMAKgAfACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGABcALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wCOA24ANgPsAZoAJQE9AAAAQQGTATwAmAFqAEYARgFsAGAAawFoAFcBTQEiAKkAiACwAGIAJQBkAAAAMAAKAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQC5AL4BNwMMABwAUwEqAMgBIgC5AYgAsADpASUA/QAAAP0BuwEfAkQB8QChAC4AuwCYAAAAHgMBAAAAewF+AQAAWwEAADMCAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU8AjgAVADMA+gAcAKwA5AFCACIAOgGIALAALgKBAA4AAAAPABEAgwEyAfEAoAGQACsCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAE5A0YAFQAzAFcAHABTAPgBHwAiAKkAiACwABsA0QEOAAAAWQARAFYAgwDxABgAkABnAZgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCqARwAUwIqAB8AIgCpAIgAZAEgACUAggEAAPoBOwOxAIMA8QCsAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAiQE8A1MAKgDyACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGZA0YAFQAzADEAHABTACoAPQMiAMsBiADcAhsAJQAOAAAAMACuAFYAMAHxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSQAoABUAiAEMACABUwAqAB8AIgCpAIgAsAAMAiUAsAEAAAcCJgDCA4MAtQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYATQBRgAVADMAPgMcAFMAKgA0ACIAqQCIALAAGwCnAA4AAAA5ALYBVgB6APEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkAiACMAA0AJQAOAAAAigERAN8BgwCNARgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAxABwAUwAqAD8DIgDLAYgA3AIbACUADgAAADAArgBWAMIA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AuQC+AdQADAAcAFMBKgDIASIAuQGIALAA3AAlAP0AAAD9AYwBHwJEAfEAoQAuALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAzAgAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAECAkYANgEzAEADHADOASMBvAEiAMcBiACwABsAYgEOAAAAMAARAt4AsgHxABgAkADOAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBjgFGABUAMwCJARwAUwAqAPIAIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AuQC+AdQADAAcAFMBKgDIASIAuQFBA7AA3AAlAP0AAAD9AbsBHwJEAfEAoQAuALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAzAgAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAQgMEAQwAHABTACoAHwAiAKkAiACMAA0AJQAOAAAAMAARAN8BgwCNARgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwANQIqAB8AIgCpAIgAsACRASUAhAAAADAAxwBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAegB4QFDAzMApAAcAG0BKgAfACIAqQCIALAAGwCHAa8BAAALAu4AVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABABGA6cB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzADEAHABTACoALgEiAMsBiADcAhsAJQAOAAAAMACuAFYAwgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaAKUBPQAAAEEBkwE8AJgBLQBGAJQBMwAMABwAUwAqAB8AIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU0ARgAVADMABAIcANsBlQEfACIAqQBRAbAAGwDMAJsCAAA/AREAVgAWAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFHA0YAFQAzAAwAzQFTACoA+AAiAKkAiAA9ARsAPgEOAAAAkgERACsAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJEASAMMABwAUwAqAB8AIgCpAIgA1gEbAMUBDgAAADAAkwBWAIMA8QAYAJYBuwCPAgAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBDAAcAFMAKgAfACIAqQCIAIwASQMlAA4AAAD7ABEA3wGDAI0BGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmQEtAEYAFQAzAAwAHABTACoAHwAiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJkBLQCaARUAMwAMABwAUwAqAJsBIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAYsBRgAVADMASwDdAVMAKgAfACIAqQCIALAAGwANAg4AAAAwABEAVgBKA/EAGACQALcAnQAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkAiABLAyAAJQCCAQAAqwERAFYAgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSAFGABUAWQGJABwAUwAqAMAAIgCpAIgAsAAbAJ0BxAEAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkATANvATMADAAgAVMAKgAfACIAqQDjAbAADALjAPUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEaAkYAFQAzAPsBHABTACoA2QEiAGABiACwABsA2gBNAwAAMAARAFYAgwCdAhgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB4ABGABUAMwBOAxwAGQAqAL4AIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAeAARgAVADMAQAAcABkAKgC+ACIAqQCIALAAGwAlAA4AAAAwAKEBVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAECAkYANgEzABIAHADOAU8DyQAiAMcBiACwABsAYgEOAAAAMACjAN4AsgHxABgAkADOAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCqAVADsgAqAB8AIgCpAIgAZAEgACUAggEAAKsBEQBWAIMA8QCsAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgGkAbIAKgAfACIAqQCIAGQBIAAlAIIBAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDqAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAB0AHABTACoAXgAiAKkAiACwABsAhgAOAAAA/gFRA1YAkAHxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAJgGnAf8ACQDUAVsA7AGaAKYBPQAAAEEBkwE8AJgBzwFGABUAMwAMABwAUwAqAB8AIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEACYBpwFSAwkA1AFbAOwBmgAlAT0AAABBAZMBPACYAc8BRgAVADMADAAcAFMAKgAfACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wCoAW4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAwAHABTACoAHwAiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8AjgNuAFsA7AGaACUBPQAAAEEBkwE8AJgBagBGAEYBbABgAGsBaABXAU0BIgCpAIgAsABiACUAZAAAAKkBCgBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAUwMcAFMAKgAuASIAywGIANwCGwAlAA4AAAAwAK4AVgDCAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkAiACMAA0AJQAOAAAAMAARAN8BgwCNARgAVAO7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAxABwAUwAqAC4BIgDLAYgAVQMbACUADgAAADAArgBWAMIA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAeAARgAVADMAQAAcABkAKgC+ACIAqQCIALAAGwAlAA4AAABWAxEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAE0AUYAFQAzAFsDHABTACoANAAiAKkAiACwABsApwAOAAAAOQC2AVYAegDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAeYBCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBlwBGABUAMwBXABwAUwD4AR8AIgCpAIgAsAAbANEBDgAAAFwDEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU8AjgAVADMA+gAcAKwA5AFCACIAOgGIAH0DLgKBAA4AAAAPABEAZgEyAfEAoAFdAysCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFeA44AFQAzAJcBHACsAOQBQgAiADoBiACwAC4CgQAOAAAADwARAGYBMgHxAKABkAArApgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AF8DTwCOABUAMwD6ABwArADkAYMDIgA6AYgAsAAuAoEA/gAAAA8AEQBmATIB8QCgAZAAKwKYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0A1QEVALMBDAAcADUCKgAfACIAqQCIALAA7QAlAO8BAAAwAMcAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAE0AUYAFQAzANYAHABTACoANAAiAKkAiACwABsAYAMOAAAAOQC2AVYAegDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBtQGOABUAMwD6ABwArADkAUIAIgA6AYgAsAAuAoEADgAAAA8AEQBmATIB8QCgAZAAKwKYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AuQC+AdQADAAcAFMBKgDIASIAuQGIALAA3AAlAP0AAAD9AWED5wBEAfEAoQAuALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAzAgAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAECAkYANgEzALcBHADOASMByQAiAMcBiACwABsAYgEOAAAAMACjAN4AsgHxABgAkADOAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAMsAYgMMABwAUwAqAB8AIgCpAIgAjACAACUADgAAAHEBEQBFAoMAjQEYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwFjAwkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AeAEVAAEBKQEcAE8BdwF6ASIAqQB5AbAAHwElAHABAABoAVABrgGDAPEAGACQAAIBmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAPIBHABTACoAugEiAKkAiACwABsAJQAOAAAAMAARAFYAqgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBZANGABUAMwCqARwAsgAqAB8AIgCpADkBZAEgACUAggEAAKsBEQBWAIMA8QCsAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAQICRgA2ATMAEgAcAM4BIwG8ASIAxwGIALAAGwBiAQ4AAAAwABEC3gCyAfEAGACQAM4AmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFlA0YAFQAzAKoBHACyACoAHwAiAKkAygBkASAAJQCCAQAAqwERAFYAgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBZgNGABUAMwCqARwAsgAqAB8AIgCpAIgAZAEgACUAggEAAKsBEQBWAIMA8QCsAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU0ARgC/ATMABAIcANsBPAEfACIAqQBRAbAAGwDMAJsCAAA/AREArgMWAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFnA0YAFQAzAIQDHADbATwBHwAiAKkAUQGwABsAzACbAgAAPwERAFYAFgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AGkDTwCOABUAMwD6ABwArADkAUIAIgA6AYgAsAAuAoEADgAAAA8AEQBmATIB8QCgAZAAKwKYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPABrAy0ARgAVADMADAAcADUCKgAfACIAqQCIALAA7QAlAIQAAAAwAMcAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAbAMCAkYANgEzABIAHADOASMByQAiAMcBiACwABsAYgEOAAAAMACjAN4AsgHxABgAkADOAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AG0DLQBGABUAMwAxABwAUwAqAC4BIgDLAYgA3AIbACUADgAAADAArgBWAMIA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAW4DjgAVADMA+gAcAKwA5AFCACIAOgGIALAALgKBAA4AAAAPABEAZgEyAfEAoAGQACsCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAFQAzAAwAIAFTACoAHwAiAKkAiACwAAwCJQD1AAAABwImABYCgwC1ABgAxgG7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBbwNwA5EAMwAMABwAUwAqAB8AIgCpAIgA1gEbAHIDcQMAAHQDcwNWAIMA8QAYAJYBuwCPAgAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwF1AwkAbgBbAOwBmgAlAT0AAABBAZMBPADKAS0ARgAVADMA8gEcAFMAKgA4ASIAqQCIALAAGwAlAA4AAAAwABEAVgCqAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkAiABkASAAJQCCAQAAqwERAFYAgwDxAKwBkAC7AMkBAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBdwNGABUAMwAMABwAUwAqAJkAIgCpACQCsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACZAS0ARgAVADMADAAcAFMAKgAfACIAqQB4A7AAGwAlAA4AAAAwABEAegODAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAzAEtAEYAFQAzAPIBHABTACoAOAEiAKkAiACwABsAJQAOAAAAMAARAFYAqgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJkBLQBGABUAMwAMABwAUwAqAB8AIgCpAHkDsAAbACUADgAAADAAEQB7A4MA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOoBmgAlAT0AAABBAZMBPAB8Ay0ARgAVADMAHQAcAFMAKgBeACIAqQCIALAAGwCGAA4AAAD+ASwBVgCQAfEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wB/A24AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAJUAHABTAFQApgAiAKkAnAGwABsAdwC0AQAA6QARAFYAxADxABgAkAC7AJsAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBgAO5AL4B1AAMABwAUwEqAMgBIgC5AYgAsADcACUA/QAAAP0BuwEfAkQB8QChAC4AuwCYAAAAHgMBAAAAewF+AQAAWwEAADMCAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYATACRgAVADMADAAcAFMAKgAfAIIDqQCIALAAGwC8AA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAFQAzAAwAIAFTACoAHwAiANIBiACwAAwCJQD1AAAABwImABYCgwC1ABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCFAxwAUwAqADgBIgCpAIgAsAAbACUADgAAADAAEQBWAKoA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ASgEVADMAhgMcALIAKgAfACIAqQCIAMEAIAAlAIIBAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wBvAIgDWwDsAZoAJQE9AAAAQQGTATwAmAEdAQwBFQAbAQYBHABTABMBHwAiAKkAEQH0ARsAFwF8AAAAFQEOAX4ACAEKARgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBiwFGABUAMwBLAN0BUwAqAB8AIgCpAIgAsAAbAA0CiwMAADAAEQBWAEcA8QAYAJAAtwCdAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYARoCRgAVADMA+wEcAFMAKgDZASIAYAGIALAAGwDaAA4AAADXAREAVgCDAJ0CGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzADEAHABTACoAjwMiAMsBiADcAhsAJQAOAAAAMACuAFYAwgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwANQIqAB8AIgCpAIgAkAPtACUAhAAAABgCMwFWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQCIAGQB2gElAIIBAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGBAeEBDAOtAZEDHABtASoABgIiAKkAiACwABsAhwGvAQAAMADZAEUAgwAhABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCVABwAUwBUAKYAIgCpAJwB3AEbAHcAtAEAAOkAEQBWAMQA8QAYAJAAuwCbAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYARoCRgAVADMA+wEcAFMAKgCSAyIAYAGIALAAGwDaAA4AAAAwABEAVgCDAJ0CGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDqAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAB0AHADeASoAXgAiAKkAiACwABsAhgAOAAAA/gEsAVYAkAHxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCVABwAUwBUAKYAIgCpAJwBkwMbAHcAtAEAAOkAEQBWAMQA8QAYAJAAuwCbAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwHmAQkAbgBbAOwBmgAlAT0AAABBAZMBPACYAZcARgAVADMAVwAcAFMA4AEfACIAqQCIALAAGwDRAQ4AAABZABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFRAEYAFQAzABACzQFTACoAsgMiAKkAiACUAxsANwAOAAAAMAARACsAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBiwFGABUAMwBLAN0BUwAqAB8AIgCpAIgA4gEbAA0CDgAAADAAEQBWAEcA8QAYAJAAtwCdAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYARoCRgAVADMA+wEcAFMAKgCVAyIAYAGIALAAGwDaAA4AAAAwABEAVgCDAJ0CGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFIAUYAFQBZAYkAHABTACoAwAAiAKkAiACWAxsA4gAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBUQBGABUAMwAMAM0BUwAqAPgAIgCpAIgAsAAbAOUB2wMAADAAEQArAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVADMAlwMgAVMAKgAfACIAqQCIALAADAJEAPUAAAAHAjgAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcBAAEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAnASkBHABTACoAHwAiAKkAiACwABsAJQAOAAAA5wERAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCYAxwAUwAqAC4BIgDLAYgA3AIbACUADgAAADAAaQFWAMIA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AuQC+AdQADAAcAFMBKgDIASIAuQGIALAA6QElAP0AAAD9AbsBHwJEAfEAoQAuALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAzAgAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHoAeEBSQK9A6QAHABtASoAHwAiAKkAiACwABsAmgOvAQAAMAA1AFYAgwDxABgAkADdAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwAUwAqAB8AIgCpAIgA7QEbACUA6wEAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU8AjgAVADMA+gAcAKwA5AFCACIAOgGIALAALgKbAw4AAAAPABEAZgEyAfEAoAGQACsCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAwAHABTACoAHwAiAKkAiADtARsAJQAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBGgJGABUAMwD7ARwAUwAqAO4BIgBgAYgAsAAbANoADgAAADAAEQBWAIMAnQIYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQCIAGQBnAMlAIIBAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFPAI4AFQDlAPoAHADmAOQBQgAiADoBhQCwAC4CgQCeAwAADwARAGYBMgHxAKABkAArApgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCqARwAsgAqAB8AIgCpAIgAZAGgAyUAggEAAKsBEQBWAIMA8QCsAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYATACRgAVADMADAAcAFMAKgAfACIAqQCIALAAGwC8AKEDAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkAiACMAA0AJQAOAAAAMAARAN8BgwCNARgAEwCiA5gAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB6AHhAUkCMwCkABwAbQEqAB8AIgCpAIgAsAAbAIcBrwEAADAANQBWAIMAowMYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYARoCRgAVADMA9QEcAFMAKgDZASIAYAGIALAAGwDaAA4AAAAwABEAVgCDAJ0CGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkAiACkAxMCJQAOAAAAMAD8Ad8BgwCNARgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAeYBCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBlwBGABUAMwClAxwAUwD4AR8AIgCpAIgAsAAbANEBDgAAAFkAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAY0ARgAVADMA+wEcAFMAKgDZASIAYAGIALAAGwCmAw4AAAAwABEAVgCDAJ0CGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFRAEYAFQAzABACzQFTACoA+QEiAKkAiACwABsANwAOAAAAMAARACsAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUA+QCqARwAsgAqAB8AIgCpAIgAZAEgACUAggEAAKsBpwNWAIMA8QCsAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqAMcAFMAKgAuASIAywGIAFUDGwAlAA4AAAAwAK4AVgDCAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkAiACMABMCJQAOAAAAMAD8Ad8BgwCNARgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwASABwAzgEjAckAIgDHAYgAsAAbAGIBDgAAADAAqQPeALIB8QAYAJAAzgCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqwMcAFMAKgAuASIAywGIANwCGwAlAA4AAAAwAK4AVgDCAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzADEAHABTACoALgEiAMsBiADcAhsA/wEOAAAAMACuAFYAwgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSQAoABUAMwAMACABUwAqAB8AIgCpAIgArAMMAiUA9QAAAAcCJgAWAoMAtQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgC7AwQBDAAcAF4BKgAfACIAqQCIAPcBDQAlAOgAMgAwADsArQODAMICGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHACvAyoAGwIiALkBiACwANwAJQD9AAAAJgIcAh8CRAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQC5AL4B1AAMAAMCUwEqAMgBIgC5AYgAsADcACUA/QAAAP0BuwEfAkQB8QChAC4AuwCYAAAAHgMBAAAAewF+AQAAWwEAADMCAAAAAAAAAAAEAAAApwH/AAkAbgBbAOoBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAsAMcAFMAKgBeACIAqQCIALAAGwCGAA4AAAD+ASwBVgCQAfEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkAiACMAAUCJQAOAAAAMAARAN8BgwCNARgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB6AHhAUkCMwCkABwAbQEqAB8AIgCpAIgAsAAbAIcBrwEAADAAsQNWAIMAQwIYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQCIAGQBIAAlAIIBAACrAREAswODAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzADEAHABTACoACAIiAMsBiADcAhsAJQAOAAAAMACuAFYAwgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCqARwAtAMqAB8AIgCpAIgALwEgACUAggEAAKsBEQBWAIMA8QCsAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AuQC+AdQADAAcAFMBKgAKAiIAuQGIALAA3AAlAP0AAAD9AbsBHwJEAfEAoQAuALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAzAgAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkAtgNkASAAJQCCAQAAqwERAFYAgwDxAKwBkAC7AMkBAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwC3AxwAUwAqAC4BIgDLAYgA3AIbACUADgAAADAArgBWAMIA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAegB4QFJAjMAuAMcAG0BKgAfACIAqQCIALAAGwCHAa8BAAAwADUAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAFQAOAgwAIAFTACoAHwAiAKkAiACwAAwCJQD1AAAABwImABYCgwC1ABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBNAFGABUAMwDWABwAUwAqADQAIgCpAIgAsAAbAKcADgAAADkAtgFWAHoA8QAYAJAAuQOYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAugMcAFMAKgDyACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkAiACMAL4DJQAOAAAAMAARAN8BgwCNARgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwASABwAzgGTAr8DIgDHAYgAsAAbAGIBDgAAADAAowDeALIB8QAYAJAAzgCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUgBRgAVAFkBiQAcAFMAKgDAACIAqQDAA7AAGwDiAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHoAeEBSQIzAKQAHABtASoAHwAiAKkAiACwABsAhwGvAQAAMAA1AMEDgwBDAhgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB6AHhAUkCMwC4AxwAbQEqAB8AIgCpAIgAsAAbAIcBrwEAADAANQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewHDAwAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAY4BRgAVADMAxAMcAFMAKgDyACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGXAEYAFQAzAFcAHABTABcCHwAiAKkAiACwABsA0QEOAAAAWQARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBUQBGABUAMwDFA80BUwAqAPkBIgCpAIgAsAAbADcADgAAADAAEQArAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAMQAcAFMAKgAuASIAywGIANwCGwAlAMYDAAAwAK4AVgDCAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGBAeEBDAPIA6QAHABtASoABgIiAKkAiACwABsAhwGvAQAAMADZAEUAgwAhABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQC5AL4B1AAMABwAUwEqABsCIgC5AYgAsADcACUA/QAAACYCHAIfAkQB8QChAC4AuwCYAAAAHgMBAAAAewF+AQAAWwEAADMCAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQCIAGQByQMlAIIBAACrAREAVgCDAPEArAGQALsAyQEAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAECAkYANgEzABIAHADOASMBvAEiAMcBiACwABsAYgEOAAAAMAARAsoDsgHxABgAkADOAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSQAoABUAMwAMACABUwAqAB8AIgCpAIgAsAAMAiUAywMAAAcCJgAWAoMAtQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwHNAwkAbgBbAOwBmgAlAT0AAABBAZMBPACYAeAARgAVADMAQAAcABkAKgC+ACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGXAEYAFQAzAFcAHABTAPgBHwAiAKkAiACwABsAIAIOAAAAWQARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSQDQAxUAMwAMACABUwAqAB8AIgDSAYgAsAAMAiUA9QAAAAcCJgAWAoMAtQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOoBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAHQDRA1MAKgBeACIAqQCIALAAGwCGAA4AAAD+ASwBVgCQAfEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAE0AUYAFQAzANIDHABTACoANAAiAKkAiACwABsApwAOAAAAOQC2AVYAegDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAeYBCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBlwBGABUAMwDTAxwAUwD4AR8AIgCpAIgAsAAbANEBDgAAAFkAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUgBRgAVAFkBiQAcAFMAKgAlAiIAqQCIALAAGwDiAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtANQDFQAzAKoBHACyACoAHwAiAKkAiADBACAAJQCCAQAAqwERAFYAgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCrAxwAUwAqAC4BIgDLAYgA3AIbACUADgAAADAA1QNWAMIA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBDAAcAFMAKgAfACIAqQCIAIwADQAlAA4AAAAwABEA3wGDAI0BGAAoArsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAkQAzANYDiwBTACoAHwAiAKkAiADWARsAxQEUAAAAMACTAPYBgwDxABgAlgG7AI8CAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJ8ABAEMABwAUwAqAB8AIgCpAIgAjAANACUADgAAADAAEQDfAYMAjQEYACoCuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCRADMA1wOLAFMAKgAfACIAqQCIANYBGwDFARQAAAAwAJMA9gGDAPEAGACWAbsAjwIAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEwAkYAFQAzAAwAHABTACoAHwAiAKkAiACwABsAvAAOAAAAMAARACwCgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAeYBCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBlwBGABUAMwBXABwAUwDYAx8AIgCpAIgAsAAbANEBDgAAAFkAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAYsBRgAVADMASwDdAVMAKgAfACIAqQCIALAAGwANAg4AAAAwABEAVgBHAPEAGACQANoDnQAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHoAeEBSQIzAKQAHABtASoAHwAiAKkAiACwABsAhwEvAgAAMAA1AFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTwCOABUAMwD6ABwArADkAUIAIgA6AYgA3AMuAoEADgAAAA8AEQBmATIB8QCgAV0DKwKYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AuQC+AdQADAAcAFMBKgDIASIAuQGIALAA3AAlAP0AAAAxArsBHwJEAfEAoQAuALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAzAgAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKsDHABTACoALgEiAMsBiADcAt0DJQAOAAAAMACuAFYAwgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AHfAyUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwAUwAqAB8AIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCMAgAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMADAAcAFMAKgAfACIAqQCIALAAGwAlAA4AAAA0AhEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzADEAHABTACoALgEiAMsBiADcAhsAJQAOAAAAMACuAFYAwgDxAOADkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCVABwAUwBUAKYAIgCpAJwBsAAbADYCtAEAAOkAEQBWAMQA8QAYAJAAuwCbAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVALUDDAAgAVMAKgAfACIAqQCIALAADAJ4APUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAADhAwAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkA5AOMAA0AJQAOAAAAMAARAN8BgwCNARgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwASABwAzgEjAckAIgDHAYgAsAAbAGIBDgAAADAAcQLeALIB8QAYAJAAzgCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AuQC+AdQADAAcAFMBKgDIASIAuQGIALAA3AAlAP0AAAD9AbsBHwJEAfEAcgIuALsAdwIAAB4DAQAAAHsBfgEAAFsBAAAzAgAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAJUAHABTAFQAeAIiAKkAnAGwAHMCdwC0AQAA6QARAFYAxADxABgAkAC7AJsAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwDyARwAUwAqADgBIgCpAIgAsAAbACUADgAAADAAEQBWAHQC8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYATQBRgAVADMA1gAcAFMAKgA0ACIAqQCIALAAGwB1Ag4AAAA5ALYBVgB6APEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHoAeEBSQIzAHkCHABtASoAHwAiAKkAiACwABsAhwFmAAAAMAA1AFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTwCOABUAMwD6ABwAZQDkAUIAIgA6AYgAsAAuAoEADgAAAA8AEQBmATIB8QCgAZAAZwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU0ARgAVADMABAIcANsBPAEfACIAqQBWAbAAGwB2ApsCAAA/AREAVgBVAfEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEaAkYAFQAzAPsBHABTACoA2QEiAGABiACwABsA2gAOAAAAMAARAFYAgwCdAhgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSQAoABUAMwAMACABUwAqAB8AIgCpAIgAsAAMAkQA9QAAAAcCOAAWAoMAtQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwEdAwkAlAJbAOwBmgAlAT0AAABBAZMBPACYAVEARgAVADMANwLNAVMAKgD4ACIAqQCIALAAGwA3AA4AAAAkAREAKwArAfEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAIkBHABTACoATwIiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBgQHhAQwDrQGkABwAbQEqAAYCIgCpAIgAsAAbAIcBrwEAADAA2QBFAIMAIQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwHOAwkAbgBbAOwBmgAlAT0AAABBAZMBPACYAZcARgDiAzMAOgMcAFMA4AEfACIAqQCIALAAGwDRAQ4AAABZABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAFQAzAAwAIAFTACoAHwAiAKkAiACwAAwCJQD1AAAABwKCABYCgwC1AJ8BkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSAFGABUAWQGJABwAUwAqAMAAIgCpAIgAsAAbAOIADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwGJAgkAbgBbAOwBmgAlAT0AAABBAZMBPACYAZcARgAVADMAVwAcAFMA4AEfACIAqQCIALAAGwDRAQ4AAABZABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFfAUYAFQAzAAQCHADbATwBHwAiAKkAUQGwABsAzACbAgAAPwERAFYAFgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTQBGABUAMwAEAhwA2wE8AR8AIgCpAFEBsAAbAMwAmwIAAD8BEQBWABYA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVADMADAAgAVMAKgAfACIAqQCIALAADAIlAPUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHoAeEBSQIzALgDHABtASoAHwAiAKkAiACwABsAhwGvAQAAMAA1AFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJ8ABAEMABwAUwAqAB8AIgCpAIgAjABhACUADgAAADAAEQDfAYMAjQEYABMA0AGYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBDAAcAFMAKgAfACIAqQCIAIwADQAlAA4AAAAwABEA3wGDAI0BGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkAiABkASAAJQCCAQAAqwHzAFYAgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTwCOABUAMwD6ABwArADkAUIAIgA6AYgAsAAuAoEADgAAAA8AEQBmATIB8QCgAZAAKwKYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVADMADAAgAVMAKgAfACIAqQCIALAADAIlAPUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAwAHAA1AioAHwAiAKkAiACwAO0AJQCEAAAAMADHAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCVABwAUwBUAKYAIgCpAJwBsACzAHcAtAEAAOkAEQBWAMQA8QAYAJAAuwCbAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKABvATMADAAgAVMAKgAfACIAqQDjAbAADALjAPUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHfAEYAFQAzAFcAHABTAPgBHwAiAKkAiACwABsA0QEOAAAAhgERAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSAFGABUAWQGJABwAUwAqAMAAIgCpAIgAsAAbAOIADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKABjATMADAAgAVMAKgAfACIAqQCIALAADAIlAPUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAwAHABTACoAHwAiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCVABwAUwBUAKYAIgCpAJwBsAAbAHcAtAEAAOkAEQBWAMQA8QAYAJAAuwCbAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAVEARgAVADMADADNAVMAKgD4ACIAqQCIALAAGwA3AA4AAAAwABEAKwCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkAiACMAA0AJQAOAAAA+wARAN8BgwCNARgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwDyARwAUwAqADgBIgCpAIgAsAAbACUADgAAADAAEQBWAKoA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBDAAcAFMAKgAfACIAqQASAowADQAlAA4AAABYABEA3wGDAI0BGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFPAI4AFQAzAPoAHACsAOQBQgAiADoBiACwAC4CgQAOAAAADwARAGYBMgHxAKABkAArApgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAeYBCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB3wBGABUAMwBXABwAUwD4AR8AIgCpAIgAsAAbANEBDgAAAIYBEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU0ARgAVADMABAIcANsBoAAfACIAqQBRAbAAGwDMAJsCAAA/AREAVgAWAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAyAEiALkBiACwAOkBJQD9AAAA/QG7AR8CRAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAeYBCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB3wBGABUAMwBXABwAUwD4AR8AIgCpAIgAsAAbANEBDgAAAIYBEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwHmAQkAbgBbAOwBmgAlAT0AAABBAZMBPACYAd8ARgAVADMAVwAcAFMA+AEfACIAqQCIALAAGwDRAQ4AAACGAREAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAnAG4AWwDsAZoAJQE9AAAAQQGTATwAmAECAkYANgEzABIAHADOASMByQAiAMcBiACwABsAYgEOAAAAMACjAFUCsgHxABgAkADOAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBGgJGABUAMwD7ARwAUwAqANkBIgBgAYgAsAAbANoADgAAADAAEQBWAIMAnQIYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAegB4QFJAr0DpAAcAG0BKgAfACIAqQCIALAAGwCHAa8BAAAwADUAVgCDAPEAGACQAN0AmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wCOA24AdgHsAZoAJQE9AAAAQQGTATwAmAFqAEYARgFsAGAAawFoAFcBTQEiAKkAiACwAGIAJQBkAAAAMAAKAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBigBGAJ8ABAEMABwAUwAqAB8AIgCpAIgAjAANACUADgAAADAAEQDfAYMAjQEYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAiQEcAFMAKgBPAiIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGXAEYAIAMzAFcAHABTAOABHwAiAKkAiACwABsA0QEOAAAAlQIRAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBmgKOABUAMwD6ABwArADkAUIAIgA6AYgAsAAuAoEADgAAAA8AEQBmATIB8QCgAZAAKwKYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPAB+AxoCRgAVADMA+wEcAFMAKgDZASIAYAGIALAAGwDaAA4AAAAwABEAVgCDAJ0CGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFPAI4AFQAzAPoAHACsAOQBQgAiADoBiACwAC4CgQAOAAAADwARAGYBMgHxAKABkAArApgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAZcCCQBuAFsA7AGaAFkDPQAAAEEBkwE8AJgBlwBGABUAMwBXABwAUwBYAx8AIgCpAIgAsAAbANEBDgAAAFkAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAFcDAAAAAAAAAAAEAAAApwH/AAkAkgJbAOwBmgAlAT0AAABBAZMBPABoAwICRgA2ATMAEgAcAM4BIwHJACIAxwGIALAAGwBiAQ4AAAAwAKMA3gCyAfEAGACQAM4AmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFNAEYAFQAzAAQCHADbATwBHwAiAJgCUQGwABsAzACbAgAAPwERAFYAFgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwASABwAzgFCAskAIgDHAYgAsAAbAGIBDgAAADAAowDeALIB8QAYAJAAzgCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAeAARgAVADMAQAAcABkAKgC+ACIAqQCIALAAGwAlAA4AAAAwAG8CVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHoAeEBSQIzAKQAHABtASoAHwAiAKkAiACwABsAhwGvAQAAMAA1AFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQCrABUAMwAMABwANQIqAB8AIgCpAIgAsADtACUAhAAAADAAxwBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKABwAjMADAAgAVMAKgAfACIAqQCIALAAFAIlAPUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAFQAWAwwAIAFTACoA8AEiAKkA9wCBAwYDJQD1AAAASwEmABYCgwDNABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwAUwAqAJkAIgCpACQCsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQCIAGQBIAAlAIIBAACrAREAbgKDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkAiACMAA0AJQAOAAAAMAARAGoCgwAVAh4CEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCVABwAUwBUAKYAIgCpAJwBsAAbAHcAtAEAAOkAEQBWAMQA8QAYAJAAuwCbAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBDAAcAF4BKgAfACIAqQCIAPcBDQAlAOgAMgAwADsA3wGDAMICGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFPAI4AFQAzAPoAHACsAOQBQgAiADoBiACwAC4CgQAOAAAADwARAGYBMgHxAKABkAArApgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSQAoABUAMwAMACABUwAqAB8AIgCpAIgAugIMAiUA9QAAAAcCJgAWAoMAtQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU8AjgAVADMA+gAcAKwA5AFCACIAOgGIALAALgKBAA4AAAAPABEAZgEyAfEAoAGQACsCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAE0AUYAFQAzANYAHABTACoANAAiAKkAiACwABsApwAOAAAAOQC2AVYAegDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAeYBCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB3wBGABUAMwBXABwAUwD4AR8AIgCpAIgAsAAbANEBDgAAAIYBEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKABvATMADAAgAVMAKgAfACIAqQDjAbAADALjAPUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHgAEYAFQAzAEAAHAAZACoAvgAiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwDyARwAUwAqALoBIgCpAIgAsAAbACUADgAAADAAEQBWAKoA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQBfAGQBGQIlAIIBAAB5ABEAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkAiABkAckDJQCCAQAAqwERAFYAgwDxAKwBkAC7AMkBAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQC5AL4B1AAMABwAUwEqAMgBIgC5AYgAsADcACUA/QAAAP0BUADnAEQB8QChAC4AuwCYAAAAHgMBAAAAewF+AQAAWwEAADMCAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ASgEVADMAhgMcALIAKgAfACIAqQCIAMEAIAAlAIIBAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFIAUYAFQBZAYkAHABTACoAwAAiAKkAiACwABsA4gAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAQABCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAJwEpARwAUwAqAB8AIgCpAIgAsAAbACUADgAAAOcBEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqwMcAFMAKgAuASIAywGIANwCGwAlAA4AAAAwAK4AVgDCAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFPAI4AFQAzAPoAHACsAOQBQgAiADoBiACwAC4CgQAOAAAADwARAIMBMgHxAKABkAArApgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwAUwAqAJkAIgCpACQCsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU8AjgAVADMA+gAcAKwA5AFCACIAOgGIALAALgKBAA4AAAAPABEAgwEyAfEAoAGQACsCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFPAI4AFQAzAPoAHACsAOQBQgAiADoBiACwAC4CgQAOAAAADwARAIMBMgHxAKABkAArApgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwAUwAqAJkAIgCpACQCsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVADMADAAgAVMAKgAfACIAqQCIALAADAJEAPUAAAAHAjgAFgKDALUAAAOQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGXAEYAFQAzAFcAHABTAPgBHwAiAKkAiACwABsAIAIOAAAAWQARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8AbwBuAFsA7AGaACUBPQAAAEEBkwE8AJgBHQEMARUAGwEGARwAUwATAR8AIgCpABEB9AEbABcBfAAAABUBDgF+AAgBCgEYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwEdAwkAlAJbAOwBmgAlAT0AAABBAZMBPACYAVEARgAVADMANwLNAVMAKgD4ACIAqQCIALAAGwA3AA4AAAAkAREAKwArAfEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wBvAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEdAQwBFQAbAQYBHABTABMBHwAiAKkAEQH0ARsAFwF8AAAAFQEOAX4ACAEKARgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBWgBGABUAMwAxABwAUwAqAC4BIgDLAYgA3AIbACUADgAAADAArgBWADAB8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwGXAgkAbgBbAOwBmgBZAz0AAABBAZMBPACYAZcARgAVADMAVwAcAFMAWAMfACIAqQCIALAAGwDRAQ4AAABZABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAABXAwAAAAAAAAAABAAAAKcBAAEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAnASkBHABTACoAHwAiAKkAiACwABsAJQAOAAAA5wERAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwDyARwAUwAqADgBIgCpAIgAsAAbACUADgAAADAAEQBWAKoA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBTAADAVMAKgAfACIAqQCIAIwADQAlAA4AAAAwABEA3wGDAI0BGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAyAEiALkBiACwANwAJQD9AAAA/QFhA+cARAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTwCOABUAMwD6ABwArADkAUIAIgA6AYgAsAAuAoEADgAAAA8AEQBmAdgB8QCgAZAAKwKYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAegB4QFJAjMApAAcAG0BKgAfACIAqQCIALAAGwCHAa8BAAAwADUAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAIkBHABTACoA8gAiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAeYBCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBlwBGABUAMwBXABwAUwD4AR8AIgCpAIgAsAAbANEBDgAAAFkAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVAIgBDAAgAVMAKgAfACIAqQCIALAADAIlALABAAAHAiYAwgODALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzADEAHABTACoALgEiAMsBiADcAhsAJQAOAAAAMACuAFYAwgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCVABwAUwBUAKYAIgCpAJwBsAAbAHcAtAEAAOkAEQBWAMQA8QAYAJAAuwCbAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAMQAcAFMAKgA/AyIAywGIANwCGwAlAA4AAAAwAK4AVgDCAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAyAEiALkBiACwANwAJQD9AAAA/QFQAOcARAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB6AHhAUkCvQOkABwAbQEqAB8AIgCpAIgAsAAbAIcBrwEAADAANQBWAIMA8QAYAJAA3QCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMADAAcADUCKgAfACIAqQCIALAA7QAlAIQAAAAwAMcAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFIAUYAFQBZAYkAHABTACoAwAAiAKkAiACwABsA4gAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBUQBGABUAMwAQAs0BUwAqAPkBIgCpAIgAsAAbADcADgAAADAAEQArAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwHmAQkAbgBbAOwBmgAlAT0AAABBAZMBPACYAd8ARgAVADMAVwAcAFMA+AEfACIAqQCIALAAGwDRAQ4AAACGAREAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkAiABkAdoBJQCCAQAAqwERAFYAgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBigBGAJ8ABAEMABwAUwAqAB8AIgCpAIgAjAANACUADgAAADAAEQDfAYMAjQEYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYATQBRgAVADMA1gAcAFMAKgA0ACIAqQCIALAAGwCnAA4AAAA5ALYBVgB6APEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGXAEYAFQAzAFcAHABTAPgBHwAiAKkAiACwABsA0QEOAAAAWQARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCrAxwAUwAqAC4BIgDLAYgA3AIbACUADgAAADAArgBWAMIA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAMQAcAFMAKgAuASIAywGIANwCGwAlAA4AAAAwAK4AVgDCACwDGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGKAEYAnwAEAQwAHABTACoAHwAiAKkAiACMAA0AJQAOAAAAMAARAN8BgwCNARgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwBMARwAUwAqAC4BIgDLAYgA3AIbAEABDgAAADAArgBWAMIA8QAYAJAA8QGYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBDAAcAFMAKgAfACIAqQCIAIwADQAlAA4AAACiAhEA3wGDAI0BGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHfAEYAFQAzAFcAHABTAPgBHwAiAKkAiACwABsA0QEOAAAAhgERAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwAUwAqANAAIgCpAIgAsAAbACUADgAAADAA0QBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAQECRgAVADMA+wEcAFMAKgDZASIAYAGIALAAGwDaAGUBAAAwABEAVgCDAJ0CGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHfAEYAFQAzAFcAHABTAPgBHwAiAKkAiACwABsA0QEOAAAAhgERAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBMAJGABUAMwAMABwAUwAqAB8AIgCpAIgAsAAbALwADgAAADAAzwBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYATACRgAVADMADAAcAFMAKgAfACIAqQCIALAAGwC8AA4AAAAwAM8AVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkAiABkAdoBJQCCAQAAqwERAFYAgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJ8ABAEMABwAUwAqAB8AIgCpAIgAjAANACUADgAAAIoBEQDfAYMAjQEYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYARoCRgAVADMA+wEcAFMAKgDZASIAYAGIALAAGwDaAA4AAAAwABEAVgCDAJ0CGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHfAEYAFQAzAFcAHABTAPgBHwAiAKkAiACwABsA0QEOAAAAhgERAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAOsABAEMABwAUwAqAB8AIgCpAIgAjAANAOwADgAAADAAEQDfAYMA1wAYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwHmAQkAbgBbAOwBmgAlAT0AAABBAZMBPACYAZcARgAVADMAVwAcAFMA+AEfACIAqQCIALAAGwDRAQ4AAABZABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHoAeEBSQK9A6QAHABtASoAHwAiAKkAiACwABsAhwGvAQAAMAA1AFYAgwDxABgAkADdAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTQBGABUAMwAEAhwA2wE8AR8AIgCpAFEBsAAbAMwAmwIAAD8BEQBWABYA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMA8gEcAFMAKgA4ASIAqQCIALAAGwAlAA4AAAAwABEAVgCqAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkAiABkASAAJQCCAQAAqwERAFYAgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBjgFGABUAMwDMAhwAUwAqAMMCIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQCIAGQBIAAlAIIBAACrAfMAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAyAEiALkBiACwANwAJQD9AAAA/QG7ATUBRAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB6gBGABUAMwAxABwAUwAqAC4BIgDLAYgA3AIbACUADgAAADAArgBWAMIA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU0ARgAVADMABAIcANsBPAEfACIAqQBRAbAAGwDMAJsCAAA/AREAVgAWAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAACHABTACoAEAAiAMsBiADcAhsA2AAOAAAAMACuAFYAwgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB6AHhAUkCvQOkABwAbQEqAB8AIgCpAIgAsAAbAIcBrwEAADAANQBWAIMA8QAYAJAA3QCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVACICDAAgAVMAKgDwASIAqQD3AJ4B/AAlAPUAAABLASYAFgKDAM0AGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGLAUYAFQAzAEsA3QFTACoAHwApAKkAiACwABsADQIOAAAAMAARAFYARwDxABgAkAC3AJ0AAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTQBGABUAMwAEAhwA2wE3AR8AIgCpAFEBsAAbAMwAmwIAAD8BEQBWABYA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBDAAcAFMAKgAfACIAqQCIAIwADQAlAA4AAACKAREA3wGDAI0BGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcBuAEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAHgBFQABASkBHABPAXcBegEiAKkAeQGwAB8BJQBwAQAAaAFQAa4BgwDxABgAkAACAZgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTwCOABUAMwD6ABwArADkAUIAIgA6AYgAsAAuAoEADgAAAA8AEQBmATIB8QCgAZAAKwKYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQDKAGQBIAAlAIIBAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGXAEYAFQAzAFcAHABTAPgBHwAiAKkAiACwABsA0QEOAAAAWQARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTQBGAL8BMwAEAhwA2wE8AR8AIgCpAFEBsAAbAMwAmwIAAD8BEQCuAxYA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKABvATMADAAgAVMAKgAfACIAqQDjAbAADALjAPUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAE0AUYAFQAzANYAHABTACoANAAiAKkAiACwABsApwAOAAAAOQC2AVYAegDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBGgJGABUAMwD7ARwAUwAqANkBIgBgAYgAsAAbANoADgAAADAAEQBWAIMAnQIYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOoBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAHQAcAFMAKgBeACIAqQCIALAAGwCGAA4AAAD+ASwBVgCQAfEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAACHABTACoAEAAiAMsBiADcAhsA2AAOAAAAMACuAFYAwgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwASABwAzgEjAckAIgDHATYAsAAbAGIBDgAAADAAowDeALIB8QAYAJAAzgCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AuQC+AdQADAAcAFMBKgDIASIAuQGIALAA3AAlAP0AAAD9AbsBNQFEAfEAoQAuALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAzAgAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAFQAzAAwAIAFTACoAHwAiAKkAiACwAAwCJQD1AAAABwImABYCpQK1ABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSQAoABUAMwAMACABUwAqAB8AIgCpAL0AsAD0ACUA9QAAAIcAJgAWAoMAtQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU0ARgAVADMABAIcANsBPAEfACIAqQBRAbAAGwDMAJsCAAA/AREAVgAWAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEaAkYAFQAzAPsBHABTACoA2QEiAGABiACwABsA2gAOAAAAMAARAFYAgwCdAhgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTQBGABUAMwAEAhwA2wE8AR8AIgCpAFEBsAAbAMwAmwIAAD8BEQBWABYA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAMQAcAFMAKgAuASIAywGIANwCGwAlAA4AAAAwAK4AVgDCAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKsDHABTACoALgEiAMsBiADcAhsAJQAOAAAAMACuAFYAwgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBgQHhAQwDrQGkABwAbQEqAAYCIgCpAIgAsAAbAIcBrwEAADAA2QBFAIMAIQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQCIAGQBIAAlAIIBAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAFQAzAAwAIAFTACoAHwAiAKkAiACwAAwCJQD1AAAABwImABYCgwC1ABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBiwFGABUAMwBLAN0BUwAqAB8AIgCpAIgAsAAbAA0CDgAAAAgDEQBWAEcA8QAYAJAAtwCdAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYARoCRgAVADMA+wEcAFMAKgDZASIAYAGIALAAGwDaAA4AAAAwABEAVgCDAJ0CGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAFQAzAAwAIAFTACoAHwAiAKkAiACwAAwCJQD1AAAABwImABYCgwC1ABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAeYBCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBlwBGABUAMwBXABwAUwD4AR8AIgCpAIgAsAAbANEBDgAAAFkAEQBWAIMA8QAYAJAAZwGYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAiQEcAFMAKgDyACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAECAkYANgEzABIAHADOASMByQAiAMcBiACwABsAYgEOAAAAMACjALICsgHxABgAkADOAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBjgFGABUAMwC5AhwAUwAqAPIAIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgDLAAQBDAAcAFMAKgAfACIAqQCIAIwAgAAlAA4AAACuAhEARQKDAI0BGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFPAI4AFQAzAPoAHACsAOQBQgAiADoBiACwAC4CgQAOAAAA1gIRAGYBMgHxAKABkAArApgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSQAoABUAiAEMACABUwAqAB8AIgCpAIgAsAAMAiUAsAEAAAcCJgDCA4MAtQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AG8AbgBbAOwBmgAlAT0AAABBAZMBPACYAR0BDAEVABsBBgEcAFMAEwEfACIAqQARAfQBGwAXAXwAAAAVAQ4BfgAIAQoBGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkAiACMAA0AJQAOAAAA+wARAN8BgwCNARgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJ8ABAEMABwAXgEqAB8AIgCpAIgA9wENACUA6AAyADAAOwDfAYMAwgIYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwF1AwkAbgBbAOwBmgAlAT0AAABBAZMBPADKAS0ARgAVADMA8gEcAFMAKgA4ASIAqQCIALAAGwAlAA4AAAAwABEAVgCqAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEaAkYAFQAzAPsBHABTACoA2QEiAGABiACwABsA2gAOAAAAMAARAFYAgwCdAhgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8AqAFuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwAUwAqAB8AIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUgBRgAVAFkBiQAcAFMAKgDAACIAqQCIALAAGwDiAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAQgMEAQwAHABTACoAHwAiAKkAiACMAA0AJQAOAAAAMAARAN8BgwCNARgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAeYBCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBlwBGABUAMwBXABwAUwD4AR8AIgCpAIgAsAAbANEBDgAAAFkAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAMQAcAFMAKgAuASIAywGIANwCGwAlAA4AAAAwAK4AVgDCAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzADEAHABTACoALgEiAMsBiADcAhsAJQAOAAAAMACuAFYAwgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB6AHhAUkCMwCkABwAbQEqAB8AIgCpAIgAsAAbAIcBrwEAAAsC7gCNA4MA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwHmAQkAbgBbAOwBmgAlAT0AAABBAZMBPACYAd8ARgAVADMAVwAcAFMA+AEfACIAqQCIALAAGwDRAQ4AAACGAREAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFRAEYAFQAzADcCzQFTACoA+AAiAKkAiACwABsANwAOAAAAJAERACsAKwHxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQC5AL4B1AAMABwAUwEqAHQBIgC5AYgAsADcACUA/QAAAIoCuwEfAkQB8QChAC4AuwCYAAAAHgMBAAAAewF+AQAAWwEAADMCAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBDAAcAFMAKgAfACIAqQCIAIwADQAlAA4AAAAwABEA3wGDAI0BGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFIAUYAFQBZAYkAHABTACoAwAAiAKkAiACwABsA4gAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSAFGABUAWQGJABwAUwAqAMAAIgCpAP0CsAAbAOIADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVANsADAAgAVMAKgAfACIAqQCIALAA5AAlAPUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHgAEYAFQAzAEAAHAAZACoAvgAiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB6AHhAUkCMwC4AxwAbQEqAB8AIgCpAIgAsAAbAIcBrwEAADAANQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAYsBRgAVADMASwDdAVMAKgAfACIAqQCIALAAGwANAg4AAAAwABEAVgBHAPEAGACQALcAnQAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGLAUYAFQAzAEsA3QFTACoAHwAiAKkAiACwABsADQIOAAAAMAARAFYARwDxABgAkAC3AJ0AAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwAUwAqAJkAIgCpACQCsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAVEARgAVADMAEALNAVMAKgD5ASIAqQCIALAAGwA3AA4AAAAwABEAKwCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHoAeEBSQIzALgD1QJtASoAHwAiAKkAiACwABsAhwGvAQAAMADXAlYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB6AHhAUkCMwCkABwAbQEqAB8AIgCpAIgAsAAbAIcBrwEAAAsC7gBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAMQAcAFMAKgAuASIAywGIANwCGwAlAA4AAAAwAK4AVgDCAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtANUBFQCzAQwAHAA1AioAHwAiAKkAiACwAO0AJQDvAQAAMADHAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJ8ABAEMABwAXgEqAB8AIgCpAIgA9wENACUA6AAyADAAOwDfAYMAwgIYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYATQBRgAVADMA1gAcAFMAKgA0ACIAqQCIALAAGwCnAA4AAAA5ALYBVgAFAfEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFfAUYAFQAzAAQCHADbATwBHwAiAKkADQOwABsAzACbAgAAPwERAFYAFgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBUgFGABUAWQGJABwAUwAqANMBIgCpAIgAsAAbAHIBDgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAQICRgA2ATMAEgAcAM4BIwHJACIAxwE2ALAAGwBiAQ4AAAAwAKMAuwKyAfEAGACQAM4AmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFIAUYAFQBZAYkAHABTACoAwAAiAKkAiACwABsAnQHEAQAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBMAJGABUAMwAMABwAUwAqAB8AIgCpAIgAsAAbALwADgAAADAAzwBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMADAAcADUCKgAfACIAqQCIALAABwMlAIQAAAAwAMcARQGDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHoAeEBSQIzAKQAHABtASoAHwAiAKkAiACwABsAhwGvAQAAMAA1AFYAgwBDAhgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAxABwAUwAqAC4BIgDLAUcC3AIbACUADgAAADAArgBWAMIA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ASgEVADMAhgMcALIAKgAfACIAqQCIAMEAIAAlAIIBAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAyAEiALkBiACwANwAJQD9AAAA/QG7AR8CEQPxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBNAFGABUAMwDSAxwAUwAqADQAIgCpAIgAsAAbAKcADgAAADkAtgFWAHoA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAMQAcAFMAKgAuASIAywGIANwCGwAlAA4AAAAwAK4AVgDCAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFPAI4AFQAzAPoAHACsAOQBQgAiADoBiACwAC4CgQAOAAAADwARAGYBMgHxAKABkAArApgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAxABwAUwAqAC4BIgDLAUcC3AIbACUADgAAADAArgBWAMIA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwHmAQkAbgBbAOwBmgAlAT0AAABBAZMBPACYAZcARgAVADMAVwAcAFMA+AEfACIAqQCIALAAGwDRAQ4AAABZABEALACDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkAiABkASAAJQCCAQAAqwERAJYCgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCrAxwAUwAqAC4BIgDLAYgA3AIbACUADgAAADAArgBWAMIA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwEAAQkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVACcBKQEcAFMAKgAfACIAqQCIALAAGwAlAA4AAABoAREAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAwAHABTACoAHwAiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAeYBCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBlwBGABUAMwBXABwAUwD4AR8AIgCpAIgAsAAbACACDgAAAFkAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU0ARgAVADMABAIcANsBPAEfACIAqQBRAbAAGwDMAJsCAAA/AREAVgAWAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkAXwBkARkCJQCCAQAAeQARAFYAgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQC5AL4B1AAMABwAUwEqAMgBIgC5AYgAsABOACUAsQEAAP0BuwGRAkQB8QChAC4AuwCYAAAAHgMBAAAAewF+AQAAWwEAADMCAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVADMADAAgAVMAKgAfACIAqQCIALAADAIlAPUAAAAHAoIAFgKDALUAnwGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAPIBHABTACoAOAEiAKkAiACwABsAJQAOAAAAMAARAFYAqgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8AjgNuAFsA7AGaACUBPQAAAEEBkwE8AJgBagBGAEYBbABgAGsBaABXAU0BIgCpAIgAsABiACUAZAAAADAACgBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKABjATMADAAgAVMAKgAfACIAqQCIALAADAIlAPUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEiA0YAFQAzAAQCHADbATwBHwAiACQDUQGwABsAzACbAgAAPwERAFYAFgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSAFGABUAWQFoAhwAUwAqAMAAIgCpAIgAsAAbAOIADgAAADAAEQCsAoMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVADMADAAgAVMAKgAfACIAqQCIALAADAIlAPUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAyAEiALkBiACwAE4AJQCxAQAA/QG7AZECRAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSQAoABUAMwAMACABUwAqAB8AIgCpAIgAsAAMAiUA9QAAAAcCggAWAoMAtQCfAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAiQEcAFMAKgDyACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAwAHAA1AioAHwAiAKkAiACwAO0AJQCEAAAAMADHAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCVABwAUwBUAKYAIgCpAJwBsAAbAHcAtAEAAG4BEQBWAMQA8QAYAJAAuwCbAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUgBRgAVAFkBiQAcAFMAKgDAACIAqQCIALAAGwDiAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wCOA24AdgHsAZoAJQE9AAAAQQGTATwAmAFqAEYARgFsAGAAawFoAFcBTQEiAKkAiACwAGIAJQBkAAAAMAAKAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSQAoABUAMwAMACABUwAqAB8AIgCpAIgAsAAMAkQA9QAAAAcCOAAWAoMAtQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQCIAGQBIAAlAIIBAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEoBFQAzAKoBHACyACoAHwAiAKkAiADBACAAJQCCAQAAqwERAFYAgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTwCOABUAMwD6ABwArADkAUIAIgA6AYgAsAAuAoEADgAAAA8AEQCDATIB8QCgAZAAKwKYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/ADADbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMADAAcAFMAKgAfACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGABcALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAwA24AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAwAHABTACoAHwAiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAXAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBNAFGABUAzAPWABwAUwAqADQAIgCpAIgA1QAbAKcADgAAADkAtgFWAHoAhQEYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AuQC+AdQADAADAlMBKgDIASIAuQGIALAA3AAlAP0AAAD9AbsBHwJEAfEAoQAuALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAzAgAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAdAEiALkBiACwANwAJQD9AAAAigK7AR8CRAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJ8ABAEMABwAUwAqAB8AIgCpABICjAANACUADgAAAFgAEQDfAYMAjQEYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYATgDRgA2ATMAEgAcAM4BIwHJACIA8AKIALAAGwBiAc4CAACgAqMA3gCyAfEAGACQAM4AmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDqAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAB0AHABTACoAXgAiAKkAiACwABsAhgAOAAAA/gEsAVYAkAHxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCqARwAsgAqAB8AIgCpAIgALwEgACUAggEAAKsBEQBWAIMA8QCsAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgDrAAQBDAAcAFMAKgAfACIAqQCIAIwADQDsAA4AAAAwABEA3wGDANcAGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkAiAAvASAAJQCCAQAAqwERAFYAgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAMsABAEMABwAUwAqAB8AIgCpAIgAjACAACUADgAAAHEBEQBFAoMAjQEYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUgBRgAVAFkBiQAcAFMAKgDAACIAqQCIALAAGwDiAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFNAEYAFQAzAAQCHADbAaAAHwAiAKkAUQGwABsAzACbAgAAPwERAFYAFgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBXwFGABUAMwAEAhwA2wE8AR8AIgCpAFEBsAAbAMwAmwIAAD8BEQBWABYA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCRADMADAAcAFMAKgAfACIAqQCIANYBGwDFAQ4AAAAwAJMAVgCDAPEAGACWAbsAjwIAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAwAHAA1AioAHwAiAKkAiACwAO0AJQCEAAAAMADHAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwAUwAqAB8AIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AuQC+AdQADAAcAFMBKgDIASIAuQGIALAA3AAlAP0AAAD9AVIAHwJEAQ8CoQAuALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAzAgAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAE0AUYAFQAzANYAHABTACoANAAiAKkAiACwABsApwAOAAAAOQC2AVYAegDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB6AHhAUkCMwCkABwAbQEqAB8AIgCpAIgAsAAbAIcBrwEAADAANQBWAIMAQwIYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMADAAhAjUCKgAfACIAqQCIALAA3gMlAIQAAABIAMcAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEBAkYAFQAzAPsBHABTACoA2QEiAGABiACwABsA2gBlAQAAMAARAFYAgwCdAhgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBiwFGABUAMwBLAN0BUwAqAB8AKQCpAIgAsAAbAA0CDgAAADAAEQBWAEcA8QAYAJAAtwCdAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU8AjgAVADMA+gAcAKwA5AFCACIAOgGIALAALgKBAA4AAAAPABEAZgEyAfEAoAGQACsCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEEAnwAEAQwAHABTACoAHwAiAKkAiACMAA0AJQAOAAAAMAARAN8BgwCNARgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBUQBGABUAMwA3As0BUwAqAPgAIgCpAIgAsAAbADcADgAAACQBEQArACsB8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOoBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAHQAcAFMAKgBeACIAqQCIALAAGwCGAA4AAAD+ASwBVgCQAfEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAtAW4AWwDsAZoAJQE9AAAAQQGTATwAmAECAkYANgEzABIAHADOASMByQAiAMcBiACwABsAagEOAAAAMACjAN4AsgHxABgAkADOAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAQABCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAJwEpARwAUwAqAB8AIgCpAIgAsAAbACUADgAAAGgBEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBDAAcAF4BKgAfACIAqQCIAPcBDQAlAOgAMgAwADsA3wGDAMICGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAkQAzAI8BiwBTACoAHwAiAKkAiADWARsAxQEUAAAAMACTAPYBgwDxABgAlgG7AI8CAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBGgJGABUAMwD7ARwAUwAqANkBIgBgAYgAsAAbANoADgAAADAAEQBWAIMAnQIYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAMQAcAFMAKgAuASIAywGIANwCGwAlAA4AAAAwAK4AVgDCAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAwAHABTACoAHwAiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBUQBGABUAMwAQAs0BUwAqAPkBIgCpAIgAsAAbADcADgAAADAAEQArAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEACYBpwH/AAkA1AFbAOwBmgAlAT0AAABBAZMBPACYAc8BRgAVADMADAAcAFMAKgAfACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHoAeEBSQIzALgDHABtASoAHwAiAKkAiACwABsAhwGvAQAAMAA1AFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAOsABAEMABwAUwAqAB8AIgCpAIgAjAANAOwADgAAADAAEQDfAYMA1wAYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAVoARgAVADMAMQAcAFMAKgAuASIAywGIANwCGwAlAA4AAAAwAK4AVgAwAfEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAkQAzAAwAHABTACoAHwAiAKkAiADWARsAxQEOAAAAMACTAFYAgwDxABgAlgG7AI8CAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQC5ANEC1AAMABwAUwEqAMgBIgC5AYgAsADcACUA/QAAAP0BUADnAEQB8QChAC4AuwCYAAAAHgMBAAAAewF+AQAAWwEAADMCAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACZAS0ARgAVADMADAAcAFMAKgAfACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAqAAzAAwAIAFTACoAHwAiAKkAiACwABQCJQD1AAAABwImABYCgwC1ABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwASABwAzgEjAbwBIgDHAYgAsAAbAGIBDgAAADAAhwNiArIB8QAYAJAAzgCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYATQBRgAVADMA1gAcAFMAKgA0ACIAqQCIALAAGwCnAA4AAAA5ALYBVgAFAfEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcBYwMJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAHgBFQABASkBHABPAXcBegEiAKkAeQGwAB8BJQBwAQAAaAFQAa4BgwDxABgAkAACAZgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQC5AL4B1AAMABwAUwEqAMgBIgC5AYgAsADcACUA/QAAAP0BuwEfAkQB8QChAC4AuwCYAAAAHgMBAAAAewF+AQAAWwEAADMCAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AuQC+AdQADAAcAFMBKgDIASIAuQGIALAA3AAlAP0AAAD9AbsBHwJEAfEAoQAuALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAzAgAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAyAEiALkBiACwANwAJQD9AAAA/QG7AR8CRAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQC5AL4B1AAMABwAUwEqAMgBIgC5AYgAsABOACUAsQEAAP0BuwGRAkQB8QChAC4AuwCYAAAAHgMBAAAAewF+AQAAWwEAADMCAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACZAS0ARgAVADMADAAcAFMAKgAfACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmQEtAEYAFQAzAAwAHABTACoAHwAiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJkBLQBGABUAMwAMABwAUwAqAB8AIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACZAS0ARgAVADMADAAcAFMAKgAfACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmQEtAEYAFQAzAAwAHABTACoAHwAiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJkBLQBGABUAMwAMABwAUwAqAB8AIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AuQC+AdQADAAcAFMBKgDIASIAuQGIALAA3AAlAP0AAAD9AVAA5wBEAfEAoQAuALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAzAgAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAyAEiALkBiACwANwAJQD9AAAA/QG7AR8CRAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBiwFGABUAMwBLAN0BUwAqAB8AIgCpAIgAsAAbAA0CDgAAADAAEQBWAEcA8QAYAJAAtwCdAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU8AjgAVADMA+gAcAKwA5AFCACIAOgGIALAALgKBAA4AAAAPABEAZgEyAfEAoAGQACsCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAFQAzAAwAIAFTACoAHwAiAKkAiACwAAwCJQD1AAAABwImABYCgwC1ABgAxgG7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwCUABwAzgEjAckAIgDHAYgAsAAbAGIBDgAAADAAowDeALIB8QAYAJAAzgCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAMQAcAFMAKgAuASIAywGIANwCGwAlAA4AAAAwAK4AVgDCAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcBAAEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAF2A0YAFQAnASkBHABTACoAHwAiAKkAiACwABsAJQAOAAAAaAERAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQC5AL4B1AAMABwAUwEqAMgBIgC5AYgAsADcACUA/QAAAP0BuwEfAkQB8QChAC4AuwCYAAAAHgMBAAAAewF+AQAAWwEAADMCAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AuQC+AdQADAAcAFMBKgDIASIAuQGIALAA3AAlAP0AAAD9AbsBHwJEAfEAoQAuALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAzAgAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFIAUYAFQBZAYkAHABTACoAwAAiAKkAiACwABsA4gAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSAFGABUAWQGJABwAUwAqAMAAIgCpAIgAsAAbAOIADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwHmAQkAbgBbAOwBmgAlAT0AAABBAZMBPACYAZcARgAVADMAVwAcAFMA+AEfACIAqQCIALAAGwDRAQ4AAABZABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGXAEYAFQAzAFcAHABTAPgBHwAiAKkAiACwABsA0QEOAAAAWQARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJkBLQBGABUAMwAMABwAUwAqAB8AIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPAB+AxoCRgAVADMA+wEcAFMAKgDZASIAYAGIALAAGwDaAA4AAAAwABEAVgCDAJ0CGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmQEtAEYAFQAzAAwAHABTACoAHwAiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8AjgNuAFsA7AGaACUBPQAAAEEBkwE8AJgBagBGAEYBbABgAGsBaABXAU0BIgCpAIgAsABiACUAZAAAADAACgBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AuQC+AdQADAAcAFMBKgDIASIAuQGIALAA3AAlAP0AAAD9AbsBHwJEAfEAoQAuALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAzAgAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEaAkYAFQAzAPsBHABTACoA2QEiAGABiACwABsA2gBNAwAAMAARAFYAgwCdAhgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBCQJGABUAMwAMABwAUwAqAB8AIgCpAIgAsAAbACUADgAAADAAIwBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQCIAGQBcwElAEMAAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkAiACMAAUCJQAOAAAAMAARAN8BgwCNARgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJ8ABAEMABwAUwAqAB8AIgCpAIgAjAANACUADgAAADAAEQDfAYMAjQEYABMAogOYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBDAAcAFMAKgAfACIAqQCIAIwADQAlAA4AAAAwABEA3wGDAI0BGABUA7sAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAECAkYANgEzABIAHADOAZMCvwMiAMcBiACwABsAYgEOAAAAMACjAN4AsgHxABgAkADOAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8AbwBuAFsA7AGaACUBPQAAAEEBkwE8AJgBHQEMARUAGwEGARwAUwATAR8AIgCpABEB9AEbABcBfAAAABUBDgF+AAgBCgEYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAQICRgA2ATMAEgAcAM4BIwHJACIAxwGIALAAGwBiAQ4AAAAwAAsA3gCyAfEAGACQAM4AmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFPAI4AFQAzAPoAHABlAOQBQgAiADoBiACwAC4CgQAOAAAADwARAGYBMgHxAKABkABnAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTwCOABUAMwD6ABwArADkAUIAIgA6AYgAsAAuAoEADgAAAA8AEQBmATIB8QCgAZAAKwKYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAegB4QFJAjMApAAcAG0BKgAfACIAqQCIALAAGwCHAa8BAAALAu4AjQODAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGXAEYAFQAzAFcAHABTAPgBHwAiAKkAiACwABsA0QEOAAAAWQARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8AjgNuAFsA7AGaACUBPQAAAEEBkwE8AJgBagBGAEYBbABgAGsBaABXAU0BIgCpAIgAsABiACUAZAAAADAACgBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQCIAC8BIAAlAIIBAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEaAkYAFQAzAPsBHABTACoA2QEiAGABiACwABsA2gAOAAAAMAARAFYAgwCdAhgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJ8ABAEMABwAUwAqAB8AIgCpAIgAjAANACUADgAAADAAEQClAIMAFQIeAhMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQCIAGQB2gElAIIBAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEaAkYAFQAzAPsBHABTACoA2QEiAGABiACwABsA2gAOAAAAMAARAFYAgwCdAhgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBGgJGABUAMwD7ARwAUwAqANkBIgBgAYgAsAAbANoADgAAADAAEQBWAIMAnQIYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQCIAGQB2gElAIIBAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEaAkYAFQAzAPsBHABTACoA2QEiAGABiACwABsA2gAOAAAAMAARAFYAgwCdAhgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJ8ABAEMABwAUwAqAB8AIgCpAIgAjAANACUADgAAADAAEQDfAYMAjQEYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBDAAcAF4BKgAfACIAqQCIAPcBDQAlAOgAMgAwADsA3wGDAMICGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAqgMiALkBiACwAGYCJQD9AAAA/QG7AR8CRAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSQAoABUAiAEMACABUwAqAB8AIgCpAIgAsAAMAiUAsAEAAAcCJgDCA4MAtQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVADMADAAgAVMAKgAfACIAqQCIALAADAIlAPUAAAAHAoIAFgKDALUAnwGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGBAeEBDAOtAZEDHABtASoABgIiAKkAiACwABsAhwGvAQAAMADZAEUAgwAhABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBUQBGABUAMwA3As0BUwAqAPgAIgCpAIgAsAAbADcADgAAACQBEQArACsB8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU8AjgAVADMA+gAcAKwA5AFCACIAOgGIALAALgKBAA4AAAAPABEAZgEyAfEAoAGQACsCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkAiACMAA0AJQAOAAAAMAARAKUAgwAVAh4CEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBgQHhAQwDrQGkABwAbQEqAAYCIgCpAIgAsAAbAIcBrwEAADAA2QBFAIMAIQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU8AjgAVADMA+gAcAKwA5AFCACIAOgGIALAALgKBAA4AAAAPABEAZgEyAfEAoAGQACsCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEwAkYAFQAzAAwAHABTACoAHwAiAKkAiACwABsAvAAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCJARwAUwAqAE8CIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAY0ARgAVADMA+wEcAFMAKgDZASIAYAGIALAAGwDaAA4AAAAwABEAVgCDAJ0CGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkAEgKMAA0AJQAOAAAAWAARAN8BgwCNARgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSQAoABUA2wAMACABUwAqAB8AIgCpAIgAsADkACUA9QAAAAcCJgAWAoMAtQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAQICRgA2ATMAEgAcAM4BIwHJACIAxwGIALAAGwBiAQ4AAAAwAKMA+QKyAfEAGACQAM4AmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABeASoAHwAiAKkAiAD3AQ0AJQDoADIAMAA7AN8BgwDCAhgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwASABwAzgGTAskAIgDHAYgAsAAbAGIBDgAAADAAowDeALIB8QAYAJAAzgCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQCIAGQBIAAlAIIBAACrAREAVgCDAPEArAGQALsAyQEAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABeASoAHwAiAKkAiAD3AQ0AJQDoADIAMAA7AN8BgwDCAhgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBGgJGABUAMwD7ARwAUwAqANkBIgBgAYgAsAAbANoADgAAADAAEQBWAIMAnQIYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwHmAQkAbgBbAOwBmgAlAT0AAABBAZMBPACYAZcARgAVADMAVwAcAFMA4AEfACIAqQCIALAAGwDRAQ4AAABZABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGXAEYAFQAzAFcAHABTAPgBHwAiAKkAiACwABsA0QEOAAAAWQARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwBUARwAUwBUAKYAIgCpAJwBsAAbAHcAtAEAAOkAEQBWAMQA8QAYAJAAuwCbAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBDAAcAFMAKgAfACIAqQCIAIwADQAlAA4AAAAwABEAHgCDAI0BGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAECAkYANgEzABIAHADOASMByQAiAMcBNgCwABsAYgEOAAAAMACjAN4AsgHxABgAkADOAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUA+QCqARwAsgAqAB8AIgCpAIgAZAEgACUAggEAAKsBpwNWAIMA8QCsAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwHmAQkAbgBbAOwBmgAlAT0AAABBAZMBPACYAZcARgAVADMAVwAcAFMA+AEfACIAqQCIALAAGwDRAQ4AAABZABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAJUAHABTAFQApgAiAKkAnAGwALMAdwC0AQAA6QARAFYAxADxABgAkAC7AJsAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBNAFGABUAMwDWABwAUwAqADQAIgCpAIgAsAAbAKcADgAAADkAtgFWAHoA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUgBRgAVAFkBiQAcAFMAKgDAACIAqQCIALAAGwDiAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABeASoAHwAiAKkAiAD3AQ0AJQDoADIAMAA7AN8BgwDCAhgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJ8ABAEMABwAUwAqAB8AIgCpAIgAjAANACUADgAAADAAEQClAIMAFQIeAhMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYATACRgAVADMADAAcAFMAKgAfACIAqQCIALAAGwC8AA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkAiACMAA0AJQAOAAAAigERAN8BgwCNARgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTQBGABUAMwAEAhwA2wGgAB8AIgCpAFEBsAAbAMwAmwIAAD8BEQBWABYA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVADMADAAgAVMAKgAfACIAqQCIALAADAIlAPUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAE0AUYAFQAzANYAHABTACoANAAiAKkAiACwABsApwAOAAAAOQC2AVYAegDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB6AHhAUkCMwCkABwAbQEqAB8AIgCpAIgAsAAbAIcBrwEAADAANQBWAIMAQwIYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQDKAGQBIAAlAIIBAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFIAUYAFQBZAYkAHABTACoAwAAiAKkAiACwABsA4gAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAeYBCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBlwBGABUAMwBXABwAUwD4AR8AIgCpAIgAsAAbANEBDgAAAFkAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwHmAQkAbgBbAOwBmgAlAT0AAABBAZMBPACYAZcARgAVADMAVwAcAFMAFwIfACIAqQCIALAAGwDRAQ4AAABZABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AfwHsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzACkCHABTACoAHwAiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJ8ABAEMABwAUwAqAB8AIgCpAIgAjAANACUADgAAAIoBEQDfAYMAjQEYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBDAAcAFMAKgAfACIAqQCIAIwAvgMlAA4AAAAwABEA3wGDAI0BGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFPAI4AFQAzAPoAHACsAOQBQgAiADoBiACwAC4CgQAOAAAADwARAGYBMgHxAKABkAArApgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ALQFuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwASABwAzgEjAckAIgDHAYgAsAAbAGoBDgAAADAAowDeALIB8QAYAJAAzgCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYATQBRgAVADMAWwMcAFMAKgA0ACIAqQCIALAAGwCnAA4AAAA5ALYBVgB6APEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGBAeEBDAOtAaQAHABtASoABgIiAKkAiACwABsAhwGvAQAAMADZAEUAgwAhABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAeYBCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB3wBGABUAMwBXABwAUwD4AR8AIgCpAIgAsAAbANEBDgAAAIYBEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAfYAjgAVADMAlwEcAKwA5AFCACIAOgGIALAALgKBAA4AAAAPABEAZgEyAfEAoAGQACsCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAE0AUYAFQAzANYAHABTACoANAAiAKkAiACwABsApwAOAAAAOQC2AVYAegDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAQABCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAJwEpARwAUwAqAB8AIgCpAIgAsAAbACUADgAAAGgBEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwEAAQkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVACcBKQEcAFMAKgAfACIAqQCIALAAGwAlAA4AAADnAREAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAE0AUYAFQAzANYAHABTACoANAAiAKkAiACwABsAbQAOAAAAOQC2AVYAegDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBiwFGABUAMwBLAN0BUwAqAB8AKQCpAIgAsAAbAA0CDgAAADAAEQBWAEcA8QAYAJAAtwCdAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOoBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAHQAcAFMAKgBeACIAqQCIALAAGwCGAA4AAAD+ASwBVgCQAfEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYA6wAEAQwAHABTACoAHwAiAKkAiACMAA0A7AAOAAAAMAARAN8BgwDXABgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJ8ABAEMABwAUwAqAB8AIgCpABICjAANACUADgAAAFgAEQDfAYMAjQEYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAYsBRgAVADMASwDdAVMAKgAfACIAqQCIALAAGwANAg4AAAAIAxEAVgBHAPEAGACQALcAnQAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAECAkYANgEzABIAHADOASMByQAiAMcBiACwABsAYgEOAAAAMACjAN4AsgHxABgAkACvAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAEIDBAEMABwAUwAqAB8AIgCpAIgAjAANACUADgAAADAAEQDfAYMAjQEYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgBCAwQBDAAcAFMAKgAfACIAqQCIAIwADQAlAA4AAAAwABEA3wGDAI0BGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFRAEYAFQAzABACzQFTACoA+QEiAKkAiACwABsANwAOAAAAMAARACsAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSAFGABUAWQGJABwAUwAqAMAAIgCpAIgAsAAbAOIADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYATACRgAVADMADAAcAFMAKgAfACIAqQCIALAAGwC8ALgAAAAwABEAIwKDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFPAI4AFQAzAPoAHACsAOQBQgAiADoBiACwAC4CgQAOAAAADwARAGYBMgHxAKABkAArApgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AH4DGgJGABUAMwD7ARwAUwAqANkBIgBgAYgAsAAbANoADgAAADAAEQBWAIMAnQIYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAegB4QFJAjMApAAcAG0BKgAfACIAqQCIALAAGwCHAa8BAAAwADUAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHoAeEBSQIzAKQAHABtASoAHwAiAKkAiACwABsAhwGvAQAACwLuAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AHfAyUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwAUwAqAB8AIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCMAgAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAeAARgAVADMAQAAcABkAKgC+ACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAwAHABTACoAHwAiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTQBGABUAMwAEAhwA2wE8AR8AIgCpAFEBsAAbAMwAmwIAAD8BEQBWABYA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAiQEcAFMAKgDyACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFIAUYAFQBZAYkAHABTACoAwAAiAKkAiACwABsA4gAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAA==", "firstOutput": 568, "outStart": "AAAAAAIAAAAEAAAABgAAAAcAAAAIAAAACgAAAAwAAAAOAAAAIQAAADMAAAA4AAAAOQAAADwAAAA9AAAAPgAAAD8AAABAAAAAQQAAAEIAAABFAAAARwAAAEgAAABJAAAASgAAAFAAAABRAAAAWgAAAFsAAABcAAAAXQAAAF4AAABfAAAAYAAAAGEAAABiAAAAYwAAAGQAAABlAAAAZgAAAG0AAABuAAAAbwAAAHEAAAByAAAAcwAAAHUAAAB4AAAAeQAAAHoAAAB8AAAAfQAAAH4AAACAAAAAgQAAAIQAAACFAAAAhgAAAIcAAACIAAAAiQAAAIoAAACLAAAAjAAAAI0AAACOAAAAjwAAAJEAAACSAAAAkwAAAJQAAACVAAAAlgAAAJcAAACYAAAAmQAAAJoAAACcAAAAnQAAAJ4AAACfAAAAoAAAAKEAAACiAAAAowAAAKQAAACmAAAAqAAAAKkAAACqAAAAqwAAAKwAAACtAAAArgAAAK8AAACwAAAAsQAAALMAAAC0AAAAtQAAALYAAAC3AAAAuAAAALkAAAC6AAAAuwAAALwAAAC9AAAAvwAAAMAAAADBAAAAwwAAAMQAAADFAAAAxwAAAMgAAADJAAAAygAAAMsAAADOAAAAzwAAANEAAADSAAAA1gAAANcAAADYAAAA2QAAANoAAADbAAAA3AAAAN0AAADeAAAA4gAAAOMAAADkAAAA5QAAAOYAAADnAAAA6AAAAOkAAADqAAAA7AAAAO0AAADuAAAA7wAAAPAAAADxAAAA8gAAAPMAAAD1AAAA9gAAAPcAAAD4AAAA+QAAAPoAAAD7AAAA/AAAAP4AAAAAAQAAAQEAAAIBAAAEAQAABQEAAAYBAAAHAQAACAEAABIBAAATAQAAGAEAABoBAAAbAQAAHAEAAB8BAAAgAQAAIQEAACIBAAAjAQAAJQEAACoBAAArAQAALAEAAC4BAAAvAQAAMAEAADEBAAAyAQAANAEAADUBAAA2AQAANwEAADgBAAA6AQAAOwEAAD0BAABAAQAAQQEAAEIBAABDAQAARQEAAEYBAABHAQAASAEAAEkBAABKAQAATAEAAE8BAABQAQAAUQEAAFIBAABUAQAAVQEAAFkBAABbAQAAXAEAAF0BAABeAQAAXwEAAGABAABhAQAAYwEAAGQBAABlAQAAZgEAAGcBAABpAQAAagEAAGsBAABsAQAAbgEAAHABAAByAQAAcwEAAHUBAAB2AQAAdwEAAHgBAAB5AQAAewEAAHwBAAB9AQAAfgEAAH8BAACDAQAAhgEAAIcBAACJAQAAigEAAIsBAACMAQAAjQEAAI8BAACRAQAAkwEAAJUBAACXAQAAmQEAAJoBAACbAQAAnAEAAJ0BAACeAQAAnwEAAKIBAACkAQAApQEAAKcBAACoAQAAqwEAAK0BAACuAQAArwEAALABAACxAQAAsgEAALMBAAC0AQAAtQEAALcBAAC4AQAAuQEAALoBAAC7AQAAvAEAAL0BAAC+AQAAvwEAAMEBAADCAQAAxAEAAMYBAADHAQAAyAEAAMkBAADKAQAAywEAAMwBAADSAQAA0wEAANQBAADVAQAA1gEAANcBAADYAQAA2QEAANoBAADbAQAA3AEAAN0BAADeAQAA3wEAAOABAADhAQAA4gEAAOMBAADkAQAA5QEAAOYBAADnAQAA6AEAAOoBAADrAQAA7AEAAO0BAADuAQAA7wEAAPABAADxAQAA8gEAAPMBAAD0AQAA9QEAAPYBAAD3AQAA+AEAAPkBAAD6AQAA/AEAAP0BAAD+AQAA/wEAAAACAAABAgAAAgIAAAMCAAAEAgAABQIAAAcCAAAIAgAACQIAAAoCAAALAgAADAIAAA0CAAAOAgAAEQIAABICAAATAgAAFAIAABUCAAAWAgAAGAIAABkCAAAaAgAAGwIAAB0CAAAeAgAAHwIAACACAAAhAgAAIwIAACQCAAAlAgAAJgIAACcCAAAoAgAAKQIAACoCAAArAgAALAIAAC0CAAAuAgAALwIAADACAAAxAgAAMgIAADMCAAA0AgAANQIAADYCAAA3AgAAOAIAADkCAAA6AgAAOwIAADwCAAA9AgAAPgIAAD8CAABAAgAAQQIAAEICAABDAgAARAIAAEUCAABGAgAARwIAAEgCAABJAgAASgIAAEsCAABMAgAATQIAAE8CAABQAgAAUQIAAFMCAABVAgAAVgIAAFcCAABYAgAAWQIAAFsCAABcAgAAXQIAAF4CAABfAgAAYAIAAGECAABiAgAAYwIAAA==", "outIds": "AAAAACwCAAABAAAACgAAAAIAAAAIAAAAAwAAAAQAAAAFAAAABgAAAAcAAAAHAQAACQAAAAsBAAALAAAADAAAAA0AAAAOAAAADwAAABAAAAARAAAAEgAAABMAAAAUAAAAFQAAAAwBAAANAQAADgEAAA8BAAAQAQAAEQEAABIBAAAtAgAAFgAAABcAAAAYAAAAGQAAABoAAAAbAAAAHAAAAB0AAAAeAAAAHwAAACAAAAATAQAAFAEAABUBAAAWAQAAFwEAABgBAAAZAQAAIQAAACIAAAAjAAAAJAAAAGsBAAAlAAAAJgAAAIUAAAD+AQAAJwAAACgAAAApAAAAKgAAACsAAAAsAAAALQAAADMAAACOAQAALgAAAC8AAAAwAAAAMQAAADIAAAA0AAAAOQAAADoAAAA7AAAAvwEAAE4CAAA1AAAANgAAADcAAAA4AAAARAAAAEUAAABMAQAATQEAAE4BAABPAQAAPAAAAD0AAAA+AAAAPwAAAEAAAABBAAAAQgAAAEMAAABGAAAARwAAAEgAAABJAAAASgAAAEwAAABNAAAATgAAAE8AAABQAAAAUQAAAEsAAABSAAAAUwAAAFYAAABUAAAAVQAAAFcAAADSAAAAWAAAAHUAAAC8AAAAWQAAAFoAAABbAAAAJQAAAFwAAABdAAAAXgAAAEMCAABfAAAAYAAAACwBAABHAgAAYQAAAGIAAABjAAAAZAAAAGUAAABmAAAAZwAAAGgAAABpAAAAagAAAGsAAABsAAAAbQAAAG4AAABvAAAAcAAAAHEAAAByAAAAcwAAAHQAAAB2AAAAdwAAAHgAAAAZAgAAeQAAAHoAAAB7AAAAfAAAAH0AAAB+AAAAfwAAAIAAAACBAAAAfwAAAIIAAAB/AAAAgwAAAIQAAACGAAAAhwAAAGsBAACIAAAAiQAAAEcCAACKAAAAiwAAAJoBAACMAAAAjQAAAI4AAACPAAAAkAAAAJEAAACSAAAAkwAAAJQAAACVAAAAlgAAAM0AAACXAAAAmAAAAJkAAAAaAgAAmgAAAJsAAACcAAAABAIAAJ0AAACeAAAAnwAAAKAAAAChAAAApwEAAKoBAACiAAAAowAAAM8BAACkAAAApQAAABsBAABLAQAALwIAAD0BAACmAAAApwAAAKgAAACpAAAAqgAAAKsAAACsAAAArQAAALoAAADQAAAAkQEAAK4AAACvAAAAsAAAALEAAACyAAAAswAAAIABAAC0AAAAtQAAADUBAAC2AAAAtwAAALgAAAC5AAAAuwAAAL0AAAC+AAAAvwAAABgCAADAAAAAwQAAAMIAAADDAAAAxAAAAMUAAADGAAAAxwAAANIAAADIAAAAKAIAAMkAAADKAAAAywAAAMwAAADOAAAAzwAAANEAAADSAAAA0wAAAPMAAAACAQAAHAEAACEBAAA2AQAAogEAAKMBAACkAQAAqwEAANQAAADVAAAA+AAAAAMBAACmAQAAIwIAANYAAABCAQAA1wAAANgAAADZAAAA2gAAAOMAAADbAAAA3AAAAN0AAADeAAAA3wAAAOEAAADgAAAA5gAAAD4BAAA/AQAA2wEAAOIAAADkAAAA5QAAAHMBAADnAAAA6AAAAOkAAADqAAAA6wAAANIAAADsAAAA7QAAAO4AAADvAAAA8AAAAPEAAADyAAAA9AAAAEgCAAD1AAAA9gAAAPcAAAD5AAAA+gAAAPsAAAD8AAAA/QAAAP4AAAD/AAAAAAEAAAEBAAAEAQAABQEAAAgBAAAGAQAACQEAAAoBAAAaAQAAHQEAAB4BAAAfAQAAIAEAACIBAAAjAQAAJAEAACUBAAAmAQAAJwEAAPMBAAArAAAAKAEAACkBAAAqAQAAKwEAAC0BAAAuAQAAFQIAAC8BAAAwAQAAMQEAADIBAAAzAQAANAEAADcBAAA4AQAAOQEAADoBAACZAQAAOwEAAH4AAAA8AQAAJwIAAD0BAABAAQAAhgAAAEEBAABDAQAARAEAAEUBAABGAQAASAEAAEcBAABJAQAASgEAAFABAABRAQAAUgEAAFMBAABUAQAAVQEAAFkBAABaAQAAVgEAAFcBAAD4AQAAWAEAAFsBAABcAQAAXQEAAF4BAABfAQAAYAEAAGEBAABiAQAAYwEAAGQBAABlAQAAZgEAAGcBAABoAQAAaQEAAGoBAABsAQAAbQEAAG4BAABvAQAAcAEAAHEBAAByAQAAfAEAAHQBAAA+AgAAdQEAAHYBAAAxAgAAdwEAAHgBAAAbAgAALgIAAHkBAAArAAAAegEAAHsBAAB9AQAAfgEAAH8BAACBAQAAggEAAIMBAACEAQAAhQEAAIYBAACHAQAAiAEAAIkBAACKAQAAiwEAAIwBAACNAQAAjwEAANIAAACQAQAAkgEAAEICAACTAQAAtwEAAJQBAACVAQAAlgEAAJcBAACYAQAAmwEAAJwBAACdAQAAngEAAJ8BAACgAQAAoQEAAKUBAACoAQAAqQEAAKwBAACtAQAArgEAAK8BAACwAQAAsQEAALIBAACzAQAAtAEAALUBAAC2AQAAuAEAALkBAAC6AQAAuwEAALwBAAC9AQAAvgEAAMABAADBAQAAwgEAAMMBAADEAQAAxQEAAMYBAADHAQAAyAEAAEMCAADJAQAAygEAAMsBAADMAQAAzQEAAM4BAADQAQAA0QEAANIBAADTAQAA1AEAANUBAADWAQAA1wEAANgBAABIAgAA2QEAANoBAADcAQAA3QEAAN4BAADpAQAA3wEAAOABAADhAQAA4gEAAOMBAADkAQAA5QEAAOYBAADnAQAA6AEAAOoBAADrAQAA7AEAAO0BAADuAQAA7wEAAA0CAADwAQAA8QEAAPIBAAD0AQAAJQAAAPUBAAD2AQAA9wEAAPkBAAD6AQAA+wEAAPwBAAD9AQAA/wEAAAACAAABAgAAAgIAAAMCAAAFAgAABgIAAAcCAAAIAgAACQIAAAoCAAALAgAADAIAAA0CAAAOAgAADwIAABACAAARAgAAEgIAABMCAAAUAgAAFgIAABcCAAAcAgAAHQIAAB4CAAAfAgAAIAIAACECAAAiAgAAJAIAACUCAAAmAgAAKQIAACoCAAArAgAAMAIAADICAAAzAgAANAIAADUCAAA4AgAANgIAADcCAAA5AgAAOgIAADsCAAA8AgAAPQIAAD8CAABAAgAAQQIAAEQCAABDAgAARQIAAEYCAABJAgAASgIAAEsCAABMAgAATQIAAE8CAAA=", "firstGate": 48, "base64Mask": "AAAAAP////8AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAD/////////////////////AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAP//////////////////////////////////////////////////////////////////////////////////////////////////////////////////////////////////////////AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/////wAAAAA=", "others": [] };
+  }
+});
+
+// src/core/scan/compile.ts
+function compileLineRegex(pattern) {
+  const src = pattern.source;
+  let out = "";
+  let inClass = false;
+  for (let i = 0; i < src.length; i += 1) {
+    const ch = src[i];
+    if (ch === "\\") {
+      const next = src[i + 1] ?? "";
+      out += !inClass && next === "s" ? "[^\\S\\n\\r]" : `\\${next}`;
+      i += 1;
+    } else {
+      if (ch === "[" && !inClass) inClass = true;
+      else if (ch === "]" && inClass) inClass = false;
+      out += ch;
+    }
+  }
+  const flags = /* @__PURE__ */ new Set([...pattern.flags, "g", "m"]);
+  return new RegExp(out, [...flags].join(""));
+}
+function deriveTriggers(pattern) {
+  return requiredTriggers(pattern);
+}
+function ruleTriggers(rule2) {
+  if (rule2.triggers) return rule2.triggers;
+  const built = builtFor(rule2);
+  return built ? built[1] ?? void 0 : deriveTriggers(rule2.pattern);
+}
+function ruleSecondTriggers(rule2) {
+  if (rule2.triggers) return void 0;
+  const built = builtFor(rule2);
+  return built ? built[2] ?? void 0 : deriveSecondTriggers(rule2.pattern);
+}
+function deriveSecondTriggers(pattern) {
+  return secondTriggers(pattern);
+}
+function builtFor(rule2) {
+  const built = Object.hasOwn(generatedTriggers, rule2.id) ? generatedTriggers[rule2.id] : void 0;
+  return built && built[0] === rule2.pattern.source ? built : void 0;
+}
+var init_compile = __esm({
+  "src/core/scan/compile.ts"() {
+    "use strict";
+    init_regex_literals();
+    init_rule_triggers_generated();
+  }
+});
+
+// src/core/scan/trigger-index.ts
+function buildClasses(alphabet) {
+  const classes = new Uint8Array(65536);
+  const reps = [-1, -1];
+  const gates = new Set([...GATE_CHARS].map((ch) => ch.charCodeAt(0)));
+  for (let code3 = 0; code3 < 128; code3 += 1) if (BASE64_CHARS.includes(String.fromCharCode(code3))) classes[code3] = 1;
+  for (const code3 of [...alphabet].sort((a, b2) => a - b2)) {
+    if (gates.has(code3) || code3 >= 65 && code3 <= 90) continue;
+    classes[code3] = reps.length;
+    if (code3 >= 97 && code3 <= 122) classes[code3 - 32] = reps.length;
+    reps.push(code3);
+  }
+  const firstGate = reps.length;
+  for (const code3 of gates) {
+    classes[code3] = reps.length;
+    reps.push(code3);
+  }
+  classes.fill(reps.length, 128);
+  reps.push(-1);
+  const mask = Int32Array.from(reps, (_3, c3) => {
+    const code3 = reps[c3];
+    if (c3 === 1) return -1;
+    return code3 >= 0 && (BASE64_CHARS.includes(String.fromCharCode(code3)) || code3 >= 97 && code3 <= 122) ? -1 : 0;
+  });
+  return { classes, reps, firstGate, mask };
+}
+function buildTrie(literals, ids) {
+  const trie = { children: [/* @__PURE__ */ new Map()], ends: [[]], fail: [0], order: [0] };
+  for (const id of ids) {
+    let state2 = 0;
+    for (const ch of literals[id].slice(0, PREFIX)) {
+      const code3 = ch.charCodeAt(0);
+      let next = trie.children[state2].get(code3);
+      if (next === void 0) {
+        next = trie.children.length;
+        trie.children.push(/* @__PURE__ */ new Map());
+        trie.ends.push([]);
+        trie.fail.push(0);
+        trie.children[state2].set(code3, next);
+      }
+      state2 = next;
+    }
+    trie.ends[state2].push(id);
+  }
+  const { order } = trie;
+  for (let k = 0; k < order.length; k += 1) {
+    const state2 = order[k];
+    for (const [code3, child] of trie.children[state2]) {
+      order.push(child);
+      if (state2 === 0) continue;
+      let f3 = trie.fail[state2];
+      while (f3 !== 0 && !trie.children[f3].has(code3)) f3 = trie.fail[f3];
+      const target = trie.children[f3].get(code3) ?? 0;
+      trie.fail[child] = target;
+      trie.ends[child].push(...trie.ends[target]);
+    }
+  }
+  return trie;
+}
+function buildTriggerMatcher(all, prebuilt) {
+  const literals = [...new Set(all.map(triggerText))];
+  const ids = new Map(literals.map((l3, id) => [l3, id]));
+  const edges = new Uint8Array(literals.length).fill(3);
+  for (const t2 of all) edges[ids.get(triggerText(t2))] &= edgeBits(t2);
+  if (prebuilt && prebuilt.literals === literals.join("\0") && prebuilt.edges === encode(edges)) return deserializeMatcher(prebuilt);
+  const others = literals.flatMap((l3, id) => l3.length === 0 || !isAscii2(l3) ? [id] : []);
+  const inTable = literals.flatMap((l3, id) => l3.length > 0 && isAscii2(l3) ? [id] : []);
+  const alphabet = /* @__PURE__ */ new Set();
+  for (const id of inTable) for (let k = 0; k < Math.min(PREFIX, literals[id].length); k += 1) alphabet.add(literals[id].charCodeAt(k));
+  const { classes, reps, firstGate, mask } = buildClasses(alphabet);
+  const trie = buildTrie(literals, inTable);
+  const count2 = trie.children.length;
+  const plainStates = trie.ends.flatMap((ends, state2) => ends.length === 0 ? [state2] : []);
+  const byOutput = [...plainStates, ...trie.ends.flatMap((ends, state2) => ends.length > 0 ? [state2] : [])];
+  const number = new Int32Array(count2);
+  byOutput.forEach((state2, n) => number[state2] = n);
+  const firstOutput = plainStates.length < count2 ? plainStates.length : -1;
+  const width = reps.length;
+  const column = new Map(reps.flatMap((code3, c3) => code3 >= 0 ? [[code3, c3]] : []));
+  const delta = new Uint16Array(count2 * width);
+  for (const state2 of trie.order) {
+    const row = number[state2] * width;
+    if (state2 !== 0) delta.copyWithin(row, number[trie.fail[state2]] * width, number[trie.fail[state2]] * width + width);
+    for (const [code3, child] of trie.children[state2]) delta[row + column.get(code3)] = number[child];
+  }
+  const outputs = firstOutput < 0 ? [] : byOutput.slice(firstOutput).map((state2) => trie.ends[state2]);
+  const outStart = new Int32Array(outputs.length + 1);
+  outputs.forEach((list, k) => outStart[k + 1] = outStart[k] + list.length);
+  return {
+    literals,
+    edges,
+    lengths: Int32Array.from(literals, (l3) => l3.length),
+    classes,
+    width,
+    delta,
+    firstOutput: firstOutput < 0 ? count2 : firstOutput,
+    outStart,
+    outIds: Int32Array.from(outputs.flat()),
+    firstGate,
+    base64Mask: mask,
+    others
+  };
+}
+function deserializeMatcher(s) {
+  const literals = s.literals === "" ? [] : s.literals.split("\0");
+  const classes = new Uint8Array(65536).fill(s.wide, 128);
+  classes.set(new Uint8Array(decode2(s.asciiClasses)));
+  return {
+    literals,
+    edges: new Uint8Array(decode2(s.edges)),
+    lengths: Int32Array.from(literals, (l3) => l3.length),
+    classes,
+    width: s.width,
+    delta: new Uint16Array(decode2(s.delta)),
+    firstOutput: s.firstOutput,
+    outStart: new Int32Array(decode2(s.outStart)),
+    outIds: new Int32Array(decode2(s.outIds)),
+    firstGate: s.firstGate,
+    base64Mask: new Int32Array(decode2(s.base64Mask)),
+    others: [...s.others]
+  };
+}
+function edgesHold(text, matcher, id, start) {
+  const edges = matcher.edges[id];
+  if (edges === 0) return true;
+  if ((edges & 1) !== 0 && start > 0 && isWordAt(text, start - 1)) return false;
+  return (edges & 2) === 0 || !isWordAt(text, start + matcher.lengths[id]);
+}
+function add(hits, id, line) {
+  const list = hits.lines[id];
+  if (list === void 0) {
+    hits.lines[id] = [line];
+    hits.found.push(id);
+  } else if (list[list.length - 1] !== line) list.push(line);
+}
+function restMatches(text, start, literal2) {
+  if (start + literal2.length > text.length) return false;
+  for (let k = PREFIX; k < literal2.length; k += 1) {
+    const code3 = text.charCodeAt(start + k);
+    if ((code3 >= 65 && code3 <= 90 ? code3 + 32 : code3) !== literal2.charCodeAt(k)) return false;
+  }
+  return true;
+}
+function addEndingAt(hits, text, matcher, state2, end, line) {
+  const k = state2 - matcher.firstOutput;
+  for (let j2 = matcher.outStart[k]; j2 < matcher.outStart[k + 1]; j2 += 1) {
+    const id = matcher.outIds[j2];
+    const length = matcher.lengths[id];
+    const start = end - Math.min(length, PREFIX) + 1;
+    if (length > PREFIX && !restMatches(text, start, matcher.literals[id])) continue;
+    if (edgesHold(text, matcher, id, start)) add(hits, id, line);
+  }
+}
+function indexTriggerLines(text, matcher) {
+  const { classes, delta, width, firstOutput } = matcher;
+  const newline = classes[10];
+  const hits = newTriggerHits(matcher);
+  let state2 = 0;
+  let line = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const c3 = classes[text.charCodeAt(i)];
+    state2 = delta[state2 * width + c3];
+    if (state2 >= firstOutput) addEndingAt(hits, text, matcher, state2, i, line);
+    if (c3 === newline) line += 1;
+  }
+  findOthers(text, matcher, hits);
+  return hits;
+}
+function findOthers(text, matcher, hits) {
+  if (matcher.others.length === 0) return;
+  const lower3 = text.replace(/[A-Z]+/g, (run) => run.toLowerCase());
+  for (const id of matcher.others) {
+    const literal2 = matcher.literals[id];
+    let line = 0;
+    let counted = 0;
+    for (let at2 = lower3.indexOf(literal2); at2 >= 0; at2 = lower3.indexOf(literal2, at2 + 1)) {
+      for (let k = lower3.indexOf("\n", counted); k >= 0 && k < at2; k = lower3.indexOf("\n", k + 1)) {
+        line += 1;
+        counted = k + 1;
+      }
+      if (edgesHold(text, matcher, id, at2)) add(hits, id, line);
+    }
+  }
+}
+var triggerText, edgeBits, PREFIX, TRIGGER_PREFIX, isAscii2, BASE64_CHARS, GATE_CHARS, encode, decode2, WORD, isWordAt, newTriggerHits;
+var init_trigger_index = __esm({
+  "src/core/scan/trigger-index.ts"() {
+    "use strict";
+    triggerText = (t2) => (typeof t2 === "string" ? t2 : t2.text).toLowerCase();
+    edgeBits = (t2) => typeof t2 === "string" ? 0 : (t2.before ? 1 : 0) | (t2.after ? 2 : 0);
+    PREFIX = 4;
+    TRIGGER_PREFIX = PREFIX;
+    isAscii2 = (literal2) => !/[^\x00-\x7F]/.test(literal2);
+    BASE64_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    GATE_CHARS = "\n\"'`\\&+";
+    encode = (array) => Buffer.from(array.buffer, array.byteOffset, array.byteLength).toString("base64");
+    decode2 = (text) => Uint8Array.from(Buffer.from(text, "base64")).buffer;
+    WORD = Uint8Array.from({ length: 128 }, (_3, code3) => /[A-Za-z0-9_]/.test(String.fromCharCode(code3)) ? 1 : 0);
+    isWordAt = (text, at2) => {
+      if (at2 >= text.length) return false;
+      const code3 = text.charCodeAt(at2);
+      return code3 < 128 && WORD[code3] === 1;
+    };
+    newTriggerHits = (matcher) => ({
+      // A holey array: filling hundreds of slots per file cost more than the look-ups.
+      lines: new Array(matcher.literals.length),
+      found: []
+    });
+  }
+});
+
+// src/core/scan/raw-scan.ts
+function matcherInputs(triggers, seconds) {
+  return [...triggers, ...seconds].flatMap((l3) => l3 ?? []);
+}
+function compileTable(rules2) {
+  let table2 = compiledCache.get(rules2);
+  if (!table2) {
+    const triggers = rules2.map(ruleTriggers);
+    const seconds = rules2.map(ruleSecondTriggers);
+    const matcher = buildTriggerMatcher(matcherInputs(triggers, seconds), generatedMatcher);
+    const ids = new Map(matcher.literals.map((l3, id) => [l3, id]));
+    const idsOf = (l3) => l3 ? [...new Set(l3.map((t2) => ids.get(triggerText(t2))))] : void 0;
+    const compiled = compileEach(rules2, triggers.map(idsOf), seconds.map(idsOf));
+    const rulesOf = matcher.literals.map(() => []);
+    compiled.forEach((rule2, r2) => rule2.triggers?.forEach((id) => rulesOf[id].push(r2)));
+    const untriggered = compiled.flatMap((rule2, r2) => rule2.triggers ? [] : [r2]);
+    table2 = { rules: compiled, triggers: matcher, rulesOf, untriggered };
+    compiledCache.set(rules2, table2);
+  }
+  return table2;
+}
+function compileEach(rules2, triggerIds, secondIds) {
+  return rules2.map((rule2, i) => {
+    let whole;
+    let perLine;
+    return {
+      rule: rule2,
+      get whole() {
+        return whole ??= compileLineRegex(rule2.pattern);
+      },
+      get perLine() {
+        return perLine ??= new RegExp(rule2.pattern.source, `${rule2.pattern.flags}g`);
+      },
+      triggers: triggerIds[i],
+      second: secondIds[i]
+    };
+  });
+}
+function lineIndexOf(lineStarts, offset) {
+  let lo = 0;
+  let hi = lineStarts.length - 1;
+  while (lo < hi) {
+    const mid = lo + hi + 1 >> 1;
+    if (lineStarts[mid] <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+function linesOfAny(scan, ids) {
+  let first;
+  let count2 = 0;
+  for (const t2 of ids) {
+    const list = scan.triggerLines[t2];
+    if (list === void 0) continue;
+    first ??= list;
+    count2 += 1;
+  }
+  if (count2 <= 1) return first ?? NO_LINES;
+  const found = /* @__PURE__ */ new Set();
+  for (const t2 of ids) for (const line of scan.triggerLines[t2] ?? NO_LINES) found.add(line);
+  return [...found].sort((a, b2) => a - b2);
+}
+function candidateLines(scan, rule2) {
+  const cap = Math.max(64, scan.lines.count / WHOLE_TEXT_SHARE);
+  const lines = linesOfAny(scan, rule2.triggers);
+  if (!rule2.second) return lines.length > cap ? void 0 : lines;
+  const also = new Set(linesOfAny(scan, rule2.second));
+  const both = lines.filter((line) => also.has(line));
+  return both.length > cap ? void 0 : both;
+}
+function mayMatch(rule2, present) {
+  if (!rule2.triggers) return true;
+  return rule2.triggers.some((t2) => present[t2] !== void 0) && (!rule2.second || rule2.second.some((t2) => present[t2] !== void 0));
+}
+function record(scan, rule2, index, column, matched) {
+  const ids = scan.seen.get(index) ?? /* @__PURE__ */ new Set();
+  if (ids.has(rule2.id) || rule2.accept && !rule2.accept(matched)) return;
+  ids.add(rule2.id);
+  scan.seen.set(index, ids);
+  const ctx = { file: scan.file, line: index + 1, text: scan.lines.at(index), comment: scan.isComment(index + 1) };
+  scan.out.push(toFinding2(ctx, { rule: rule2, index: column - 1, length: matched.length }, "raw", column, matched));
+}
+function execAll(pattern, text, onMatch) {
+  pattern.lastIndex = 0;
+  for (let m2 = pattern.exec(text); m2; m2 = pattern.exec(text)) {
+    if (m2[0].length === 0) pattern.lastIndex += 1;
+    onMatch(m2);
+  }
+}
+function scanRaw(scan, text, table2, hits) {
+  scan.triggerLines = hits.lines;
+  const live = new Set(table2.untriggered);
+  for (const id of hits.found) for (const r2 of table2.rulesOf[id]) live.add(r2);
+  for (const r2 of [...live].sort((a, b2) => a - b2)) {
+    const compiled = table2.rules[r2];
+    const { rule: rule2, triggers } = compiled;
+    if (rule2.base64Run !== void 0 && scan.longestBase64Run < rule2.base64Run) continue;
+    if (!mayMatch(compiled, hits.lines)) continue;
+    const candidates = triggers ? candidateLines(scan, compiled) : void 0;
+    if (!candidates) {
+      execAll(compiled.whole, text, (m2) => {
+        const index = lineIndexOf(scan.lines.starts, m2.index);
+        record(scan, rule2, index, m2.index - scan.lines.starts[index] + 1, m2[0]);
+      });
+      continue;
+    }
+    if (candidates.length === 0) continue;
+    const perLine = compiled.perLine;
+    for (const index of candidates) execAll(perLine, scan.lines.at(index), (m2) => record(scan, rule2, index, m2.index + 1, m2[0]));
+  }
+}
+function selectRules(text, table2) {
+  const { found, lines } = indexTriggerLines(text, table2.triggers);
+  const live = new Set(table2.untriggered);
+  for (const id of found) for (const r2 of table2.rulesOf[id]) live.add(r2);
+  const out = [];
+  for (const r2 of [...live].sort((a, b2) => a - b2)) {
+    const { rule: rule2 } = table2.rules[r2];
+    if (!mayMatch(table2.rules[r2], lines)) continue;
+    if (rule2.base64Run === void 0 || text.length >= rule2.base64Run) out.push(rule2);
+  }
+  return out;
+}
+var compiledCache, NO_LINES, WHOLE_TEXT_SHARE;
+var init_raw_scan = __esm({
+  "src/core/scan/raw-scan.ts"() {
+    "use strict";
+    init_compile();
+    init_line_finding();
+    init_rule_triggers_generated();
+    init_trigger_index();
+    compiledCache = /* @__PURE__ */ new WeakMap();
+    NO_LINES = [];
+    WHOLE_TEXT_SHARE = 8;
+  }
+});
+
+// src/core/scan/text-lines.ts
+function buildTextLines(text, starts) {
+  let all;
+  return {
+    count: starts.length,
+    starts,
+    at(i) {
+      if (all) return all[i];
+      const end = i + 1 < starts.length ? starts[i + 1] - 1 : text.length;
+      return text.slice(starts[i], end);
+    },
+    list: () => all ??= text.split("\n")
+  };
+}
+var init_text_lines = __esm({
+  "src/core/scan/text-lines.ts"() {
+    "use strict";
+  }
+});
+
+// src/core/scan/text-pass.ts
+function passText(text, matcher) {
+  if (!primed.has(matcher)) {
+    primed.add(matcher);
+    readText6(primerFor(matcher), matcher);
+  }
+  return readText6(text, matcher);
+}
+function primerFor(matcher) {
+  const kinds = /* @__PURE__ */ new Map();
+  matcher.literals.forEach((literal2, id) => {
+    const kind = `${matcher.edges[id]}:${literal2.length > TRIGGER_PREFIX}`;
+    if (!kinds.has(kind)) kinds.set(kind, literal2);
+  });
+  const words = [...kinds.values()].flatMap((l3) => [l3, ` ${l3.toUpperCase()} `, `x${l3}x`]).join(" ");
+  const cases = [`"a"+'b'`, `''x""`, 'c"d', "c\\d", "c`d", "ok'ay'x", "it's", "&#99;", "a&b", "x + y", "\xE9", "QUJD".repeat(6), "\u200B"];
+  const block2 = [words, ...cases].join("\n");
+  return `${Array.from({ length: 12 }, () => block2).join("\n")}
+"a" + "b" \xE9`;
+}
+function readText6(text, matcher) {
+  const { classes, delta, width, firstOutput, firstGate, base64Mask } = matcher;
+  const newline = classes[10];
+  const wideClass = classes[128];
+  const hits = newTriggerHits(matcher);
+  const lineStarts = [0];
+  const variantLines = [];
+  const variantKinds = [];
+  const nonAscii2 = /* @__PURE__ */ new Set();
+  let state2 = 0;
+  let line = 0;
+  let run = 0;
+  let longest = 0;
+  let kinds = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const c3 = classes[text.charCodeAt(i)];
+    state2 = delta[state2 * width + c3];
+    run = run + 1 & base64Mask[c3];
+    if (run > longest) longest = run;
+    if (state2 >= firstOutput) addEndingAt(hits, text, matcher, state2, i, line);
+    if (c3 >= firstGate) {
+      if (c3 === newline) {
+        if (kinds !== 0) {
+          variantLines.push(line);
+          variantKinds.push(kinds);
+          if ((kinds & GATE_WIDE) !== 0) nonAscii2.add(line);
+        }
+        line += 1;
+        lineStarts.push(i + 1);
+        kinds = 0;
+      } else if (c3 === wideClass) kinds |= GATE_WIDE;
+      else if ((kinds & GATE_JOIN) === 0 && mayJoin(text, i, text.charCodeAt(i))) kinds |= GATE_JOIN;
+    }
+    if (run >= MIN_BASE64_TOKEN) kinds |= GATE_BASE64;
+  }
+  if (kinds !== 0) {
+    variantLines.push(line);
+    variantKinds.push(kinds);
+    if ((kinds & GATE_WIDE) !== 0) nonAscii2.add(line);
+  }
+  findOthers(text, matcher, hits);
+  return { hits, lineStarts, variantLines, variantKinds, nonAscii: nonAscii2, longestBase64Run: longest };
+}
+var primed;
+var init_text_pass = __esm({
+  "src/core/scan/text-pass.ts"() {
+    "use strict";
+    init_line_gates();
+    init_trigger_index();
+    primed = /* @__PURE__ */ new WeakSet();
+  }
+});
+
+// src/core/scan/unicode.ts
+function classify(cp) {
+  if (cp >= 8234 && cp <= 8238 || cp >= 8294 && cp <= 8297) return "unicode-bidi-control";
+  if (cp >= 917504 && cp <= 917631) return "unicode-tag-chars";
+  if (cp === 8206 || cp === 8207 || cp === 1564) return "unicode-directional-mark";
+  if (cp === 8203 || cp === 8204 || cp === 8205 || cp === 8288 || cp === 65279 || cp === 6158) return "unicode-zero-width";
+  if (cp >= 65024 && cp <= 65039 || cp >= 917760 && cp <= 917999) return "unicode-variation-run";
+  if (cp === 173 || cp === 847 || cp === 4447 || cp === 4448 || cp === 6068 || cp === 6069) return "unicode-invisible";
+  if (cp >= 8289 && cp <= 8292 || cp >= 8298 && cp <= 8303 || cp === 12644 || cp === 65440) return "unicode-invisible";
+  if (cp >= 65529 && cp <= 65531) return "unicode-invisible";
+  return void 0;
+}
+function formatCodePoint(cp) {
+  return `U+${cp.toString(16).toUpperCase().padStart(4, "0")}`;
+}
+function isInvisible(cp) {
+  return classify(cp) !== void 0;
+}
+function isLegitimate(rule2, chars, i, lineStart2) {
+  const cp = chars[i].codePointAt(0);
+  const prev = chars[i - 1] ?? "";
+  const next = chars[i + 1] ?? "";
+  if (cp === 65279 && lineStart2 && i === 0) return true;
+  if (rule2 === "unicode-tag-chars") return chars.slice(Math.max(0, i - 40), i).some((c3) => c3 === "\u{1F3F4}");
+  if (cp === 8205 || cp === 8204 || cp === 65039 || cp === 65038) {
+    if (emoji.test(prev) || emoji.test(next)) return true;
+    const letter = (c3) => nonLatinLetter.test(c3) && !latin.test(c3);
+    return letter(prev) || letter(next);
+  }
+  if (cp === 8203 || cp === 8288) return /[`*_~|#>]/.test(prev) || /[`*_~|#>]/.test(next);
+  return false;
+}
+function findInvisible(line, { fileStart = false } = {}) {
+  if (!candidate.test(line)) return [];
+  const chars = Array.from(line);
+  const hits = /* @__PURE__ */ new Map();
+  let offset = 0;
+  let selectorRun = 0;
+  chars.forEach((ch, i) => {
+    const cp = ch.codePointAt(0);
+    const rule2 = classify(cp);
+    selectorRun = rule2 === "unicode-variation-run" && !isLegitimate(rule2, chars, i, fileStart) ? selectorRun + 1 : 0;
+    if (rule2 && !isLegitimate(rule2, chars, i, fileStart) && (rule2 !== "unicode-variation-run" || selectorRun >= 4)) {
+      const hit = hits.get(rule2) ?? { rule: rule2, column: offset + 1, codePoints: [], count: 0 };
+      const code3 = formatCodePoint(cp);
+      if (!hit.codePoints.includes(code3) && hit.codePoints.length < 8) hit.codePoints.push(code3);
+      hit.count += 1;
+      hits.set(rule2, hit);
+    }
+    offset += ch.length;
+  });
+  return [...hits.values()];
+}
+var emoji, nonLatinLetter, latin, candidate;
+var init_unicode = __esm({
+  "src/core/scan/unicode.ts"() {
+    "use strict";
+    emoji = new RegExp("\\p{Extended_Pictographic}|\\p{Emoji_Modifier}|\\p{Emoji_Component}", "u");
+    nonLatinLetter = /[\p{L}\p{M}]/u;
+    latin = new RegExp("\\p{Script=Latin}", "u");
+    candidate = /[\u00AD\u061C\u034F\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0\uFFF9-\uFFFB]|\uDB40[\uDC00-\uDDEF]/;
+  }
+});
+
+// src/core/scan/variants.ts
+function buildNormalizedVariant(line) {
+  if (!nonAscii.test(line) || !changesUnderNormalization(line)) return void 0;
+  let text = "";
+  const origin = [];
+  let index = 0;
+  for (const ch of line) {
+    const mapped = ch.charCodeAt(0) < 128 ? ch : normalizedChar(ch);
+    for (let k = 0; k < mapped.length; k += 1) origin.push(index);
+    text += mapped;
+    index += ch.length;
+  }
+  return text === line ? void 0 : { text, origin };
+}
+function normalizedChar(ch) {
+  let mapped = normalizedCache.get(ch);
+  if (mapped === void 0) {
+    const cp = ch.codePointAt(0);
+    const tag = cp >= 917536 && cp <= 917630 ? String.fromCharCode(cp - 917504) : void 0;
+    mapped = tag ?? (isInvisible(cp) ? "" : confusables[ch] ?? ch.normalize("NFKC"));
+    if (normalizedCache.size < 4096) normalizedCache.set(ch, mapped);
+  }
+  return mapped;
+}
+function changesUnderNormalization(line) {
+  nonAsciiChars.lastIndex = 0;
+  for (let m2 = nonAsciiChars.exec(line); m2; m2 = nonAsciiChars.exec(line)) if (normalizedChar(m2[0]) !== m2[0]) return true;
+  return false;
+}
+function decodeReference(m2) {
+  const code3 = m2[2] !== void 0 ? parseInt(m2[2], 10) : m2[3] !== void 0 ? parseInt(m2[3], 16) : -1;
+  return code3 >= 32 && code3 < 127 ? String.fromCharCode(code3) : "";
+}
+function buildJoinedVariant(line) {
+  if (!splitHint.test(line)) return void 0;
+  let text = "";
+  const origin = [];
+  let last = 0;
+  for (const m2 of line.matchAll(splitters)) {
+    for (let i = last; i < m2.index; i += 1) origin.push(i);
+    const decoded = decodeReference(m2);
+    text += line.slice(last, m2.index) + decoded;
+    if (decoded) origin.push(m2.index);
+    last = m2.index + m2[0].length;
+  }
+  if (last === 0) return void 0;
+  for (let i = last; i < line.length; i += 1) origin.push(i);
+  text += line.slice(last);
+  return { text, origin };
+}
+function findBase64Text(line) {
+  if (line.length < 16) return [];
+  const out = [];
+  for (const m2 of line.matchAll(base64Token)) {
+    const token = m2[0];
+    if (token.replace(/=+$/, "").length % 4 === 1 || !/[0-9+/]|[a-z][A-Z]|[A-Z][a-z]{0,2}[A-Z]/.test(token)) continue;
+    const text = Buffer.from(token, "base64").toString("latin1");
+    if (text.length >= 8 && printable.test(text) && /[a-z]{2,}[ |;/.:-]/i.test(text)) out.push({ text, column: m2.index + 1 });
+  }
+  return out;
+}
+var confusables, nonAscii, normalizedCache, nonAsciiChars, splitters, splitHint, base64Token, printable;
+var init_variants = __esm({
+  "src/core/scan/variants.ts"() {
+    "use strict";
+    init_unicode();
+    confusables = {
+      \u0430: "a",
+      \u0432: "b",
+      \u0435: "e",
+      \u043A: "k",
+      \u043C: "m",
+      \u043D: "h",
+      \u043E: "o",
+      \u0440: "p",
+      \u0441: "c",
+      \u0442: "t",
+      \u0443: "y",
+      \u0445: "x",
+      \u0456: "i",
+      \u0458: "j",
+      \u0455: "s",
+      "\u0501": "d",
+      \u04BB: "h",
+      "\u04CF": "l",
+      "\u051B": "q",
+      "\u051D": "w",
+      \u0410: "A",
+      \u0412: "B",
+      \u0415: "E",
+      \u041A: "K",
+      \u041C: "M",
+      \u041D: "H",
+      \u041E: "O",
+      \u0420: "P",
+      \u0421: "C",
+      \u0422: "T",
+      \u0425: "X",
+      \u0406: "I",
+      \u0408: "J",
+      \u0405: "S",
+      \u03B1: "a",
+      \u03B5: "e",
+      \u03B9: "i",
+      \u03BA: "k",
+      \u03BD: "v",
+      \u03BF: "o",
+      \u03C1: "p",
+      \u03C4: "t",
+      \u03C5: "u",
+      \u03C7: "x",
+      \u0391: "A",
+      \u0392: "B",
+      \u0395: "E",
+      \u0396: "Z",
+      \u0397: "H",
+      \u0399: "I",
+      \u039A: "K",
+      \u039C: "M",
+      \u039D: "N",
+      \u039F: "O",
+      \u03A1: "P",
+      \u03A4: "T",
+      \u03A5: "Y",
+      \u03A7: "X"
+    };
+    nonAscii = /[^\x00-\x7F]/;
+    normalizedCache = /* @__PURE__ */ new Map();
+    nonAsciiChars = /[^\x00-\x7F]/gu;
+    splitters = /(["'`])\s{0,3}\+\s{0,3}\1|(?<=\w)(?:''|"")(?=\w)|(?<=[a-z])["`\\](?=[a-z])|(?<=[a-z])'(?=[a-z]{1,12}'[a-z])|(?<=[a-z]'[a-z]{1,12})'(?=[a-z])|&#(?:(\d{2,3})|x([0-9a-f]{2}));/gi;
+    splitHint = /["'`]\s{0,3}\+|''|""|[a-z]["`\\][a-z]|[a-z]'[a-z]{1,12}'[a-z]|&#x?[0-9a-f]{2,3};/i;
+    base64Token = /(?<![\w+/=])[A-Za-z0-9+/]{16,8192}={0,2}(?![\w+/=])/g;
+    printable = /^[\x09\x0A\x0D\x20-\x7E]*$/;
+  }
+});
+
+// src/core/scan/match.ts
+function scanVariant(ctx, variant, via, seen, table2) {
+  return matchRules(variant.text, selectRules(variant.text, table2)).filter((hit) => !seen.has(hit.rule.id)).map((hit) => {
+    seen.add(hit.rule.id);
+    const start = variant.origin[hit.index] ?? 0;
+    const end = (variant.origin[hit.index + hit.length - 1] ?? start) + 1;
+    return toFinding2(ctx, hit, via, start + 1, ctx.text.slice(start, end));
+  });
+}
+function scanVariants(ctx, kinds, seen, table2) {
+  const out = [];
+  const normalized = (kinds & GATE_WIDE) !== 0 ? buildNormalizedVariant(ctx.text) : void 0;
+  if (normalized) out.push(...scanVariant(ctx, normalized, "normalized", seen, table2));
+  const joined = normalized || (kinds & GATE_JOIN) !== 0 ? buildJoinedVariant(normalized?.text ?? ctx.text) : void 0;
+  if (joined) {
+    const origin = normalized ? joined.origin.map((i) => normalized.origin[i] ?? i) : joined.origin;
+    out.push(...scanVariant(ctx, { text: joined.text, origin }, "joined", seen, table2));
+  }
+  if ((kinds & GATE_BASE64) === 0) return out;
+  for (const token of findBase64Text(ctx.text)) {
+    for (const hit of matchRules(token.text, selectRules(token.text, table2)).filter((h3) => !seen.has(h3.rule.id))) {
+      seen.add(hit.rule.id);
+      out.push(toFinding2(ctx, hit, "base64", token.column, token.text.slice(hit.index, hit.index + hit.length)));
+    }
+  }
+  return out;
+}
+function scanHiddenComments(file2, lines, seen, rules2) {
+  if (!rules2.includes(hiddenCommentRule)) return [];
+  const out = [];
+  for (const line of findHiddenCommentLines(file2, lines)) {
+    const text = lines[line - 1];
+    const m2 = HIDDEN_INSTRUCTION.exec(text);
+    if (!m2 || seen.get(line - 1)?.has(hiddenCommentRule.id)) continue;
+    const ctx = { file: file2, line, text, comment: false };
+    const found = toFinding2(ctx, { rule: hiddenCommentRule, index: m2.index, length: m2[0].length }, "raw", m2.index + 1, m2[0]);
+    out.push({ ...found, message: `${found.message} (inside a multi-line HTML comment)` });
+  }
+  return out;
+}
+function scanInvisible(ctx) {
+  return findInvisible(ctx.text, { fileStart: ctx.line === 1 }).map(
+    (hit) => specialFinding(hit.rule, {
+      file: ctx.file,
+      line: ctx.line,
+      column: hit.column,
+      match: hit.codePoints.join(" "),
+      detail: `${hit.codePoints.join(", ")}${hit.count > 1 ? ` (${hit.count} in all)` : ""}`
+    })
+  );
+}
+function scanSkillText(text, options) {
+  const rules2 = options.rules ?? THREAT_RULES;
+  const file2 = options.file;
+  const unified = text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
+  const table2 = compileTable(rules2);
+  const pass = passText(unified, table2.triggers);
+  const lines = buildTextLines(unified, pass.lineStarts);
+  let comments;
+  const isComment = (line) => (comments ??= findCommentLines(file2, lines.list())).has(line);
+  const scan = {
+    file: file2,
+    lines,
+    seen: /* @__PURE__ */ new Map(),
+    isComment,
+    triggerLines: [],
+    longestBase64Run: pass.longestBase64Run,
+    out: []
+  };
+  scanRaw(scan, unified, table2, pass.hits);
+  const { out, seen } = scan;
+  if (unified.includes("<!--")) out.push(...scanHiddenComments(file2, lines.list(), seen, rules2));
+  pass.variantLines.forEach((i, k) => {
+    const ctx = new VariantLine(file2, i + 1, lines.at(i), isComment);
+    out.push(...scanVariants(ctx, pass.variantKinds[k], seen.get(i) ?? /* @__PURE__ */ new Set(), table2));
+    if (pass.nonAscii.has(i)) out.push(...scanInvisible(ctx));
+  });
+  const marked = unified.includes("skillgarden-ignore");
+  if (out.length === 0 && !marked) return out;
+  const judged = judgeInContext(out, file2, lines.list());
+  judged.sort((a, b2) => a.line - b2.line || a.column - b2.column || (a.rule < b2.rule ? -1 : a.rule > b2.rule ? 1 : 0));
+  return marked ? applyInlineSuppressions(file2, lines.list(), judged, KNOWN_RULE_IDS) : judged;
+}
+var KNOWN_RULE_IDS, hiddenCommentRule, VariantLine;
+var init_match = __esm({
+  "src/core/scan/match.ts"() {
+    "use strict";
+    init_context();
+    init_context_judge();
+    init_line_gates();
+    init_line_finding();
+    init_raw_scan();
+    init_rules();
+    init_special_rules();
+    init_suppress();
+    init_text_lines();
+    init_text_pass();
+    init_unicode();
+    init_variants();
+    KNOWN_RULE_IDS = new Set([...THREAT_RULES, ...SPECIAL_RULES].map((r2) => r2.id));
+    hiddenCommentRule = THREAT_RULES.find((r2) => r2.id === "inject-hidden-comment");
+    VariantLine = class {
+      constructor(file2, line, text, isComment) {
+        this.file = file2;
+        this.line = line;
+        this.text = text;
+        this.isComment = isComment;
+      }
+      file;
+      line;
+      text;
+      isComment;
+      get comment() {
+        return this.isComment(this.line);
+      }
+    };
+  }
+});
+
+// src/core/scan/archive-listing.ts
+import { gunzipSync } from "node:zlib";
+function u16(b2, i) {
+  return (b2[i] ?? 0) | (b2[i + 1] ?? 0) << 8;
+}
+function u322(b2, i) {
+  return u16(b2, i) + u16(b2, i + 2) * 65536 >>> 0;
+}
+function listZip(b2) {
+  let end = -1;
+  for (let i = b2.length - 22; i >= Math.max(0, b2.length - 22 - 65535); i--) {
+    if (b2[i] === 80 && b2[i + 1] === 75 && b2[i + 2] === 5 && b2[i + 3] === 6) {
+      end = i;
+      break;
+    }
+  }
+  if (end < 0) return { format: "zip", entries: [], problem: "no central directory (corrupt or truncated zip)" };
+  const count2 = u16(b2, end + 10);
+  let at2 = u322(b2, end + 16);
+  const entries = [];
+  for (let n = 0; n < count2 && entries.length < maxEntries2; n++) {
+    if (u322(b2, at2) !== 33639248) return { format: "zip", entries, problem: `central directory entry ${n + 1} is corrupt` };
+    const flags = u16(b2, at2 + 8);
+    const nameLength2 = u16(b2, at2 + 28);
+    const extra = u16(b2, at2 + 30);
+    const comment = u16(b2, at2 + 32);
+    const raw = b2.subarray(at2 + 46, at2 + 46 + nameLength2);
+    entries.push({ name: (flags & 2048 ? utf8 : latin1).decode(raw) });
+    at2 += 46 + nameLength2 + extra + comment;
+  }
+  return { format: "zip", entries, ...count2 > maxEntries2 ? { problem: `more than ${maxEntries2} entries; the rest not listed` } : {} };
+}
+function tarString(b2, start, length) {
+  const field = b2.subarray(start, start + length);
+  const nul = field.indexOf(0);
+  return utf8.decode(nul < 0 ? field : field.subarray(0, nul));
+}
+function listTar(b2, format) {
+  const entries = [];
+  let longName;
+  for (let at2 = 0; at2 + 512 <= b2.length && entries.length < maxEntries2; ) {
+    if (b2[at2] === 0) return { format, entries };
+    const size = parseInt(tarString(b2, at2 + 124, 12).trim() || "0", 8);
+    if (!Number.isFinite(size)) return { format, entries, problem: "corrupt tar header" };
+    const type = String.fromCharCode(b2[at2 + 156] ?? 48);
+    const prefix2 = tarString(b2, at2 + 345, 155);
+    const name = longName ?? (prefix2 ? `${prefix2}/${tarString(b2, at2, 100)}` : tarString(b2, at2, 100));
+    longName = void 0;
+    const data = at2 + 512;
+    if (type === "L") longName = tarString(b2, data, size);
+    else if (type !== "x" && type !== "g") entries.push({ name, ...type === "1" || type === "2" ? { link: true } : {} });
+    at2 = data + Math.ceil(size / 512) * 512;
+  }
+  return { format, entries };
+}
+function listArchive(bytes, truncated) {
+  const cut2 = truncated ? " (the file is larger than the scan limit: listing may be partial)" : "";
+  if (bytes[0] === 80 && bytes[1] === 75) {
+    const listing = listZip(bytes);
+    return listing.problem && truncated ? { ...listing, problem: `${listing.problem}${cut2}` } : listing;
+  }
+  if (bytes[0] === 31 && bytes[1] === 139) {
+    let inflated;
+    try {
+      inflated = gunzipSync(bytes, {
+        maxOutputLength: maxInflated,
+        finishFlush: 2
+        /* Z_SYNC_FLUSH: a cut stream still inflates */
+      });
+    } catch (error2) {
+      const tooBig = error2.code === "ERR_BUFFER_TOO_LARGE";
+      return {
+        format: "gzip",
+        entries: [],
+        problem: tooBig ? `inflates to more than ${maxInflated} bytes` : `not a valid gzip stream${cut2}`
+      };
+    }
+    const tar = inflated.length >= 262 && latin1.decode(inflated.subarray(257, 262)) === "ustar";
+    return tar ? listTar(inflated, "tar.gz") : { format: "gzip", entries: [] };
+  }
+  if (bytes.length >= 262 && latin1.decode(bytes.subarray(257, 262)) === "ustar") return listTar(bytes, "tar");
+  return { format: "other", entries: [], problem: "this archive format is not listed by the scan" };
+}
+var maxEntries2, maxInflated, latin1, utf8;
+var init_archive_listing = __esm({
+  "src/core/scan/archive-listing.ts"() {
+    "use strict";
+    maxEntries2 = 1e4;
+    maxInflated = 16 * 1024 * 1024;
+    latin1 = new TextDecoder("latin1");
+    utf8 = new TextDecoder("utf-8");
+  }
+});
+
+// src/core/scan/content.ts
+function hasMagic(bytes, magic, offset = 0) {
+  if (bytes.length < offset + magic.length) return false;
+  return magic.every((b2, i) => b2 === void 0 || bytes[offset + i] === b2);
+}
+function isNativeExecutable(head) {
+  const mz = hasMagic(head, [77, 90]) && head.subarray(0, 1024).includes(0);
+  return hasMagic(head, [127, 69, 76, 70]) || mz || [
+    [254, 237, 250, 206],
+    [254, 237, 250, 207],
+    [206, 250, 237, 254],
+    [207, 250, 237, 254],
+    [202, 254, 186, 190]
+  ].some((m2) => hasMagic(head, m2));
+}
+function extensionOf(path) {
+  const name = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
+  const dot = name.lastIndexOf(".");
+  return dot <= 0 ? "" : name.slice(dot + 1);
+}
+function detectBinaryFormat(bytes, path) {
+  const ext = extensionOf(path);
+  return formats.find((f3) => f3.extensions.includes(ext) && hasMagic(bytes, f3.magic, f3.offset))?.kind;
+}
+function utf16Order(bytes) {
+  if (hasMagic(bytes, [255, 254])) return "utf-16le";
+  if (hasMagic(bytes, [254, 255])) return "utf-16be";
+  const n = Math.min(bytes.length, 4096) & ~1;
+  if (n < 8) return void 0;
+  let evenNul = 0;
+  let oddNul = 0;
+  for (let i = 0; i < n; i += 2) {
+    if (bytes[i] === 0) evenNul++;
+    if (bytes[i + 1] === 0) oddNul++;
+  }
+  const pairs = n / 2;
+  if (oddNul > pairs * 0.6 && evenNul < pairs * 0.1) return "utf-16le";
+  if (evenNul > pairs * 0.6 && oddNul < pairs * 0.1) return "utf-16be";
+  return void 0;
+}
+function decodeText(bytes, truncated) {
+  const order = utf16Order(bytes);
+  if (order) {
+    const even = bytes.subarray(0, bytes.length & ~1);
+    return { ...stripNul(new TextDecoder(order).decode(even)), encoding: order };
+  }
+  try {
+    return { ...stripNul(strictUtf82.decode(bytes)), encoding: "utf-8" };
+  } catch {
+    if (truncated) {
+      try {
+        return { ...stripNul(strictUtf82.decode(bytes.subarray(0, Math.max(0, bytes.length - 3)))), encoding: "utf-8" };
+      } catch {
+      }
+    }
+    return { ...stripNul(lenientUtf82.decode(bytes)), encoding: "mixed" };
+  }
+}
+function stripNul(text) {
+  return text.includes("\0") ? { text: text.replace(/\0/g, ""), nul: true } : { text, nul: false };
+}
+function decodeContent(bytes, path, truncated) {
+  const binary = { text: "", encoding: "none", truncated, nul: false };
+  if (isNativeExecutable(bytes)) return { kind: "native-executable", ...binary };
+  const kind = detectBinaryFormat(bytes, path);
+  if (kind === "archive") return { kind, ...binary, archive: listArchive(bytes, truncated) };
+  if (kind) return { kind, ...binary };
+  return { kind: "text", ...decodeText(bytes, truncated), truncated };
+}
+var formats, strictUtf82, lenientUtf82;
+var init_content = __esm({
+  "src/core/scan/content.ts"() {
+    "use strict";
+    init_archive_listing();
+    formats = [
+      { kind: "image", magic: [137, 80, 78, 71, 13, 10, 26, 10], extensions: ["png", "apng"] },
+      { kind: "image", magic: [255, 216, 255], extensions: ["jpg", "jpeg", "jfif"] },
+      { kind: "image", magic: [71, 73, 70, 56], extensions: ["gif"] },
+      {
+        kind: "image",
+        magic: [82, 73, 70, 70, void 0, void 0, void 0, void 0, 87, 69, 66, 80],
+        extensions: ["webp"]
+      },
+      { kind: "image", magic: [66, 77], extensions: ["bmp"] },
+      { kind: "image", magic: [0, 0, 1, 0], extensions: ["ico"] },
+      { kind: "image", magic: [73, 73, 42, 0], extensions: ["tif", "tiff"] },
+      { kind: "image", magic: [77, 77, 0, 42], extensions: ["tif", "tiff"] },
+      { kind: "image", magic: [102, 116, 121, 112, 97, 118, 105, 102], offset: 4, extensions: ["avif"] },
+      { kind: "font", magic: [0, 1, 0, 0], extensions: ["ttf", "otf", "ttc"] },
+      { kind: "font", magic: [79, 84, 84, 79], extensions: ["otf", "ttf"] },
+      { kind: "font", magic: [116, 116, 99, 102], extensions: ["ttc"] },
+      { kind: "font", magic: [119, 79, 70, 70], extensions: ["woff"] },
+      { kind: "font", magic: [119, 79, 70, 50], extensions: ["woff2"] },
+      { kind: "archive", magic: [80, 75, 3, 4], extensions: ["zip", "jar", "whl", "docx", "xlsx", "pptx", "odt", "epub", "skill"] },
+      { kind: "archive", magic: [80, 75, 5, 6], extensions: ["zip"] },
+      { kind: "archive", magic: [31, 139], extensions: ["gz", "tgz"] },
+      { kind: "archive", magic: [117, 115, 116, 97, 114], offset: 257, extensions: ["tar"] },
+      { kind: "archive", magic: [55, 122, 188, 175, 39, 28], extensions: ["7z"] },
+      { kind: "archive", magic: [66, 90, 104], extensions: ["bz2", "tbz2"] },
+      { kind: "archive", magic: [253, 55, 122, 88, 90, 0], extensions: ["xz", "txz"] },
+      { kind: "document", magic: [37, 80, 68, 70, 45], extensions: ["pdf"] }
+    ];
+    strictUtf82 = new TextDecoder("utf-8", { fatal: true });
+    lenientUtf82 = new TextDecoder("utf-8");
+  }
+});
+
+// src/store/scan/read-content.ts
+function readContentWithStat(path, maxBytes, files, onBytes) {
+  const kept = files?.take(path);
+  const { bytes, size, mode } = kept ? { ...kept, bytes: kept.bytes.subarray(0, maxBytes) } : readOpened(path, maxBytes);
+  onBytes?.(bytes);
+  return { content: decodeContent(bytes, path, size > maxBytes), size, mode };
+}
+var init_read_content = __esm({
+  "src/store/scan/read-content.ts"() {
+    "use strict";
+    init_content();
+    init_file_cache();
+    init_content();
+  }
+});
+
+// src/store/scan/scan-engine.ts
+var scan_engine_exports = {};
+__export(scan_engine_exports, {
+  blobId: () => blobId,
+  buildContentFindings: () => buildContentFindings,
+  readContentWithStat: () => readContentWithStat,
+  scanSkillText: () => scanSkillText
+});
+var init_scan_engine = __esm({
+  "src/store/scan/scan-engine.ts"() {
+    "use strict";
+    init_content_findings();
+    init_match();
+    init_cache_file();
+    init_read_content();
+  }
+});
+
 // node_modules/@actions/core/lib/command.js
 import * as os from "os";
 
@@ -48909,26 +52361,8 @@ import { join as join40 } from "node:path";
 import { existsSync as existsSync3, readFileSync as readFileSync9 } from "node:fs";
 import { join as join14 } from "node:path";
 
-// src/core/findings.ts
-function finding(input2) {
-  return {
-    code: input2.code,
-    severity: input2.severity,
-    file: input2.file,
-    line: input2.line ?? 0,
-    column: input2.column ?? 0,
-    message: input2.message,
-    hint: input2.hint
-  };
-}
-var severityRank = { error: 0, warning: 1, info: 2 };
-function compareFindings(a, b2) {
-  return (a.file < b2.file ? -1 : a.file > b2.file ? 1 : 0) || a.line - b2.line || a.column - b2.column || severityRank[a.severity] - severityRank[b2.severity] || (a.code < b2.code ? -1 : a.code > b2.code ? 1 : 0);
-}
-function excerpt(text, max = 60) {
-  const oneLine = text.replace(/\s+/g, " ").trim();
-  return oneLine.length <= max ? oneLine : `${oneLine.slice(0, max - 1)}\u2026`;
-}
+// src/core/config/state.ts
+init_findings();
 
 // src/core/config/state-validator.generated.ts
 var state = validate20;
@@ -49355,6 +52789,7 @@ function emptyCounters() {
 }
 
 // src/core/usage/parse-usage.ts
+init_findings();
 function parseUsageFile(text, options) {
   const findings = [];
   const report = (code3, severity, message, hint) => findings.push(finding({ code: code3, severity, file: options.path, message, hint }));
@@ -49481,8 +52916,10 @@ function mergeUsage(files) {
 
 // src/core/skill/parse.ts
 var import_yaml2 = __toESM(require_dist(), 1);
+init_findings();
 
 // src/core/skill/decode.ts
+init_findings();
 var strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 var lenientUtf8 = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
 function decodeSkillBytes(bytes, file2) {
@@ -50270,6 +53707,9 @@ function isSkillFile(path) {
   return path === "SKILL.md" || path.endsWith("/SKILL.md");
 }
 
+// src/core/ledger/trailers.ts
+init_findings();
+
 // src/core/ledger/trailer-block.ts
 var commentChar = "#";
 var scissorsLine = "# ------------------------ >8 ------------------------\n";
@@ -50770,38 +54210,9 @@ function findGitDir(dir2) {
 }
 
 // src/ledger/history-cache.ts
+init_cache_file();
 import { mkdir as mkdir2, readFile, rename as rename2, rm as rm2, writeFile as writeFile2 } from "node:fs/promises";
 import { dirname as dirname2 } from "node:path";
-
-// src/store/cache-file.ts
-import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync as readFileSync2, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join as join2 } from "node:path";
-function cacheFilePath(gitdir, name) {
-  return join2(gitdir, "skillgarden", name);
-}
-function blobId(bytes) {
-  return createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
-}
-function readCacheFile(file2) {
-  try {
-    return JSON.parse(readFileSync2(file2, "utf8"));
-  } catch {
-    return void 0;
-  }
-}
-function writeCacheFile(file2, value) {
-  const temp = `${file2}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  try {
-    mkdirSync(dirname(file2), { recursive: true });
-    writeFileSync(temp, JSON.stringify(value));
-    renameSync(temp, file2);
-  } catch {
-    rmSync(temp, { force: true });
-  }
-}
-
-// src/ledger/history-cache.ts
 function historyCachePath(gitdir) {
   return cacheFilePath(gitdir, "history-index.json");
 }
@@ -53619,9 +57030,9 @@ async function readCommitTree(ctx, oid) {
   const known = ctx.commits.get(oid);
   if (known) return known;
   const { commit } = await import_isomorphic_git.default.readCommit({ fs: fs4, gitdir: ctx.gitdir, oid, cache: ctx.cache });
-  const read3 = { record: { oid, parents: commit.parent, time: commit.committer.timestamp, message: commit.message }, tree: commit.tree };
-  ctx.commits.set(oid, read3);
-  return read3;
+  const read2 = { record: { oid, parents: commit.parent, time: commit.committer.timestamp, message: commit.message }, tree: commit.tree };
+  ctx.commits.set(oid, read2);
+  return read2;
 }
 async function collectCommits(ctx, range) {
   const found = [];
@@ -53802,6 +57213,7 @@ function isPinnedInFile(skill) {
 // src/store/layout/discover-library.ts
 import { realpathSync } from "node:fs";
 import { basename, join as join8, relative, sep as sep2 } from "node:path";
+init_findings();
 
 // src/core/layout/skill-roots.ts
 var agentSkillFolders = [
@@ -53855,19 +57267,26 @@ function skillPathIn(root, relativeDir) {
 }
 
 // src/store/dir-cache.ts
-import { constants as constants3, Dirent, readdirSync } from "node:fs";
+import { constants as constants3, Dirent, readdirSync, statSync as statSync2 } from "node:fs";
+var racyListingMs = 2e3;
 var readDirUncached = (path) => readdirSync(path, { withFileTypes: true });
-function createDirCache(seed) {
+function createDirCache(seed, kept) {
   const listings = new Map(unpack(seed));
-  const read3 = (path) => {
+  const fresh = [];
+  const list = kept && direntsRebuild() ? (path) => listKept(path, kept, fresh) : readDirUncached;
+  const read2 = (path) => {
     let entries = listings.get(path);
     if (entries === void 0) {
-      entries = readdirSync(path, { withFileTypes: true });
+      entries = list(path);
       listings.set(path, entries);
     }
     return entries;
   };
-  return Object.assign(read3, {
+  return Object.assign(read2, {
+    fresh: () => fresh,
+    absorb(more) {
+      for (const listing of more) fresh.push(listing);
+    },
     pack(paths) {
       const packed = [];
       for (const path of paths) {
@@ -53898,6 +57317,38 @@ function typeOf(e) {
   if (e.isBlockDevice()) return block;
   return unknown;
 }
+function listKept(path, kept, fresh) {
+  let stat5;
+  try {
+    stat5 = statSync2(path);
+  } catch {
+    return readDirUncached(path);
+  }
+  if (!stat5.isDirectory()) return readDirUncached(path);
+  const old = kept.get(path);
+  const same = old !== void 0 && old[1] === stat5.mtimeMs && old[2] === stat5.ctimeMs && old[3] === stat5.ino;
+  const rebuilt = same ? rebuild(old) : void 0;
+  if (rebuilt) return rebuilt;
+  const listedAt = Date.now();
+  const entries = readDirUncached(path);
+  const types = entries.map(typeOf).join("");
+  if (stat5.mtimeMs < listedAt - racyListingMs && types.length === entries.length) {
+    fresh.push([path, stat5.mtimeMs, stat5.ctimeMs, stat5.ino, entries.map((e) => e.name).join("/"), types]);
+  }
+  return entries;
+}
+function rebuild([path, , , , names, types]) {
+  const split = names === "" ? [] : names.split("/");
+  if (split.length !== types.length) return void 0;
+  const make = Dirent;
+  const entries = [];
+  for (let i = 0; i < split.length; i++) {
+    const type = types.charCodeAt(i) - 48;
+    if (!(type >= 0 && type <= 7) || split[i] === "") return void 0;
+    entries.push(new make(split[i], type, path));
+  }
+  return entries;
+}
 function unpack(seed) {
   if (!seed || seed.length === 0 || !direntsRebuild()) return [];
   const make = Dirent;
@@ -53920,7 +57371,7 @@ function direntsRebuild() {
 }
 
 // src/store/discover.ts
-import { lstatSync, statSync as statSync2 } from "node:fs";
+import { lstatSync, statSync as statSync3 } from "node:fs";
 import { join as join5, sep } from "node:path";
 function discoverSkills(root, options = {}) {
   const maxFolders = options.maxFolders ?? 2e5;
@@ -53977,7 +57428,12 @@ function discoverDeep(root, maxDepth3, maxFolders, readDir) {
 }
 function skillFileStat(dir2, onSkillFile) {
   const file2 = `${dir2}${sep}${skillFileName}`;
-  const stat5 = lstatSync(file2, { throwIfNoEntry: false });
+  let stat5;
+  try {
+    stat5 = lstatSync(file2, { throwIfNoEntry: false });
+  } catch {
+    return "file";
+  }
   if (stat5 === void 0 || stat5.isDirectory()) return void 0;
   if (stat5.isSymbolicLink()) return "link";
   if (onSkillFile && stat5.isFile()) onSkillFile(file2, stat5);
@@ -54003,7 +57459,7 @@ function listFolders(dir2, readDir) {
 }
 function isFolder(path) {
   try {
-    return statSync2(path).isDirectory();
+    return statSync3(path).isDirectory();
   } catch {
     return false;
   }
@@ -54079,6 +57535,9 @@ function isFileAt(repoDir, path, readDir) {
 // src/store/layout/read-layout.ts
 import { readFileSync as readFileSync3 } from "node:fs";
 import { join as join7 } from "node:path";
+
+// src/core/layout/manifests.ts
+init_findings();
 
 // src/core/layout/json-lines.ts
 function parseJsonWithLines(text) {
@@ -54601,7 +58060,7 @@ function escapeFinding(escaped) {
 }
 
 // src/store/usage-files.ts
-import { readdirSync as readdirSync2, readFileSync as readFileSync4, statSync as statSync3 } from "node:fs";
+import { readdirSync as readdirSync2, readFileSync as readFileSync4, statSync as statSync4 } from "node:fs";
 import { join as join9 } from "node:path";
 var usageDir = `${metaDir}/usage`;
 var maxUsageFileBytes = 8 * 1024 * 1024;
@@ -54622,7 +58081,7 @@ function readUsageSnapshot(repoDir, options) {
 function readOne(repoDir, path, parse3, snapshot, optional = false) {
   let text;
   try {
-    const size = statSync3(join9(repoDir, path)).size;
+    const size = statSync4(join9(repoDir, path)).size;
     if (size > maxUsageFileBytes) {
       snapshot.quarantined.push(path);
       snapshot.findings.push({
@@ -54723,7 +58182,7 @@ function readJsonKeys(repoDir, path, findings) {
 
 // src/services/curator/references.ts
 var import_picomatch2 = __toESM(require_picomatch2(), 1);
-import { readdirSync as readdirSync3, readFileSync as readFileSync6, statSync as statSync4 } from "node:fs";
+import { readdirSync as readdirSync3, readFileSync as readFileSync6, statSync as statSync5 } from "node:fs";
 import { join as join11 } from "node:path";
 function findReferencedNames(repoDir, globs, names) {
   const referenced = /* @__PURE__ */ new Set();
@@ -54753,7 +58212,7 @@ function findReferencedNames(repoDir, globs, names) {
 }
 function isFile(path) {
   try {
-    return statSync4(path).isFile();
+    return statSync5(path).isFile();
   } catch {
     return false;
   }
@@ -54772,7 +58231,7 @@ function* walk(root, prefix2, depth) {
     const path = prefix2 ? `${prefix2}/${entry}` : entry;
     let isDir = false;
     try {
-      isDir = statSync4(join11(root, path)).isDirectory();
+      isDir = statSync5(join11(root, path)).isDirectory();
     } catch {
       continue;
     }
@@ -56532,6 +59991,7 @@ function validate202(data, { instancePath = "", parentData, parentDataProperty, 
 validate202.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 
 // src/core/config/config.ts
+init_findings();
 var defaultConfig = Object.freeze({
   links: "library",
   profile: "portable",
@@ -56664,7 +60124,7 @@ ${describeConfigFindings(findings)}
 }
 
 // src/services/curator/steady-cache.ts
-import { readFileSync as readFileSync8, statSync as statSync5 } from "node:fs";
+import { readFileSync as readFileSync8, statSync as statSync6 } from "node:fs";
 import { mkdir as mkdir3, rename as rename3, rm as rm3, writeFile as writeFile3 } from "node:fs/promises";
 import { dirname as dirname3, join as join13 } from "node:path";
 var racyMs = 2e3;
@@ -56699,7 +60159,7 @@ async function writeSteadyCache(gitdir, cache) {
   }
 }
 function readStamp(path, wall, seen) {
-  const stat5 = seen ?? statSync5(path, { throwIfNoEntry: false });
+  const stat5 = seen ?? statSync6(path, { throwIfNoEntry: false });
   if (stat5 === void 0) return "missing";
   if (Math.max(stat5.mtimeMs, stat5.ctimeMs) > wall - racyMs) return null;
   return `${stat5.size}:${stat5.mtimeMs}:${stat5.ctimeMs}:${stat5.ino}`;
@@ -56735,12 +60195,12 @@ function latestTime(totals) {
     }
   return latest === null ? null : latest - futureSlackMs;
 }
-function readSteadyPin(cache, path, read3, seen, stat5) {
+function readSteadyPin(cache, path, read2, seen, stat5) {
   seen.add(path);
   const stamp3 = readStamp(path, Date.now(), stat5);
   const cached = cache.pins[path];
   if (stamp3 !== null && stamp3 !== "missing" && cached?.stamp === stamp3) return cached.pinned;
-  const pinned = read3();
+  const pinned = read2();
   cache.changed = true;
   if (stamp3 === null || stamp3 === "missing") delete cache.pins[path];
   else cache.pins[path] = { stamp: stamp3, pinned };
@@ -56877,13 +60337,15 @@ var seedCache = /* @__PURE__ */ new Map();
 function buildSignature(shingles, hashes) {
   let salts = seedCache.get(hashes);
   if (!salts) seedCache.set(hashes, salts = seeds(hashes));
-  const signature = new Uint32Array(hashes).fill(4294967295);
-  for (let s = 0; s < shingles.length; s++) {
-    const shingle = shingles[s];
-    for (let i = 0; i < hashes; i++) {
-      const h3 = mix(shingle ^ salts[i]);
-      if (h3 < signature[i]) signature[i] = h3;
+  const signature = new Uint32Array(hashes);
+  for (let i = 0; i < hashes; i++) {
+    const salt = salts[i];
+    let min = 4294967295;
+    for (let s = 0; s < shingles.length; s++) {
+      const h3 = mix(shingles[s] ^ salt);
+      if (h3 < min) min = h3;
     }
+    signature[i] = min;
   }
   return signature;
 }
@@ -56892,30 +60354,61 @@ function estimateJaccard(a, b2) {
   for (let i = 0; i < a.length; i++) if (a[i] === b2[i]) same++;
   return a.length === 0 ? 0 : same / a.length;
 }
-function findCandidatePairs(signatures, config2) {
+var indexRoom = 2 ** 21;
+function findCandidatePairs(signatures, config2, packLimit = indexRoom) {
   const n = signatures.length;
   const rows = config2.minhash_hashes / config2.lsh_bands;
   const pairs = /* @__PURE__ */ new Set();
+  const packed = n < Math.min(packLimit, indexRoom) ? new Float64Array(n) : void 0;
   for (let band = 0; band < config2.lsh_bands; band++) {
     const start = band * rows;
-    const buckets = /* @__PURE__ */ new Map();
-    for (let i = 0; i < n; i++) {
-      const signature = signatures[i];
-      if (signature[0] === 4294967295) continue;
-      let key = band;
-      for (let r2 = start; r2 < start + rows; r2++) key = mix((key ^ signature[r2]) + 2654435769);
-      const bucket = buckets.get(key);
-      if (bucket) bucket.push(i);
-      else buckets.set(key, [i]);
-    }
-    for (const bucket of buckets.values()) {
-      if (bucket.length < 2) continue;
+    const buckets = packed ? sortedBuckets(signatures, band, start, rows, packed) : mappedBuckets(signatures, band, start, rows);
+    for (const bucket of buckets) {
       for (const group of splitByRows(bucket, signatures, start, start + rows))
         for (let x2 = 0; x2 < group.length; x2++)
           for (let y = x2 + 1; y < group.length; y++) pairs.add(group[x2] * n + group[y]);
     }
   }
   return pairs;
+}
+function bandKey(signature, band, start, rows) {
+  let key = band;
+  for (let r2 = start; r2 < start + rows; r2++) key = mix((key ^ signature[r2]) + 2654435769);
+  return key;
+}
+function mappedBuckets(signatures, band, start, rows) {
+  const buckets = /* @__PURE__ */ new Map();
+  for (let i = 0; i < signatures.length; i++) {
+    const signature = signatures[i];
+    if (signature[0] === 4294967295) continue;
+    const key = bandKey(signature, band, start, rows);
+    const bucket = buckets.get(key);
+    if (bucket) bucket.push(i);
+    else buckets.set(key, [i]);
+  }
+  return [...buckets.values()].filter((bucket) => bucket.length >= 2);
+}
+function sortedBuckets(signatures, band, start, rows, packed) {
+  let count2 = 0;
+  for (let i = 0; i < signatures.length; i++) {
+    const signature = signatures[i];
+    if (signature[0] === 4294967295) continue;
+    packed[count2++] = bandKey(signature, band, start, rows) * indexRoom + i;
+  }
+  const sorted = packed.subarray(0, count2).sort();
+  const buckets = [];
+  for (let x2 = 0; x2 < count2; ) {
+    const key = Math.floor(sorted[x2] / indexRoom);
+    let y = x2 + 1;
+    while (y < count2 && Math.floor(sorted[y] / indexRoom) === key) y++;
+    if (y - x2 >= 2) {
+      const bucket = [];
+      for (let k = x2; k < y; k++) bucket.push(sorted[k] - key * indexRoom);
+      buckets.push(bucket);
+    }
+    x2 = y;
+  }
+  return buckets;
 }
 function splitByRows(bucket, signatures, from, to) {
   const groups = [];
@@ -56949,10 +60442,44 @@ function hashString(text) {
   return h3 >>> 0;
 }
 function buildShingles(text) {
+  if (isAscii(text)) return distinctSorted(hashAsciiWords(text).sort());
   const words = tokenizeWords(text);
   const hashes = new Uint32Array(words.length);
   for (let i = 0; i < words.length; i++) hashes[i] = hashString(words[i]);
   return distinctSorted(hashes.sort());
+}
+var stopHashes = new Set([...stopWords].map(hashString));
+function isAscii(text) {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 127) return false;
+  return true;
+}
+function hashAsciiWords(text) {
+  const out = new Uint32Array(text.length >> 1);
+  let count2 = 0;
+  const n = text.length;
+  for (let i = 0; i < n; ) {
+    let c3 = text.charCodeAt(i);
+    if (c3 >= 65 && c3 <= 90) c3 += 32;
+    if (!(c3 >= 97 && c3 <= 122 || c3 >= 48 && c3 <= 57)) {
+      i++;
+      continue;
+    }
+    let h3 = 2166136261;
+    let digits = true;
+    let j2 = i;
+    for (; ; ) {
+      if (c3 >= 97) digits = false;
+      h3 = Math.imul(h3 ^ c3, 16777619);
+      if (++j2 >= n) break;
+      c3 = text.charCodeAt(j2);
+      if (c3 >= 65 && c3 <= 90) c3 += 32;
+      if (!(c3 >= 97 && c3 <= 122 || c3 >= 48 && c3 <= 57)) break;
+    }
+    h3 >>>= 0;
+    if (j2 - i > 1 && !digits && !(stopHashes.has(h3) && stopWords.has(text.slice(i, j2).toLowerCase()))) out[count2++] = h3;
+    i = j2;
+  }
+  return out.slice(0, count2);
 }
 function distinctSorted(sorted) {
   let kept = 0;
@@ -57322,21 +60849,51 @@ function listParagraphs(text) {
   flush();
   return out;
 }
+var wideSpace = new Uint8Array(65536);
+function isSpaceCode(c3) {
+  if (c3 < 128) return c3 === 32 || c3 >= 9 && c3 <= 13;
+  if (wideSpace[c3] === 0) wideSpace[c3] = /\s/.test(String.fromCharCode(c3)) ? 1 : 2;
+  return wideSpace[c3] === 1;
+}
+function collapseWhitespace(text, start, end) {
+  while (start < end && isSpaceCode(text.charCodeAt(start))) start++;
+  while (end > start && isSpaceCode(text.charCodeAt(end - 1))) end--;
+  let out = "";
+  let piece2 = start;
+  for (let i = start; i < end; i++) {
+    if (!isSpaceCode(text.charCodeAt(i))) continue;
+    let j2 = i + 1;
+    while (isSpaceCode(text.charCodeAt(j2))) j2++;
+    if (j2 - i > 1 || text.charCodeAt(i) !== 32) {
+      out += `${text.slice(piece2, i)} `;
+      piece2 = j2;
+    }
+    i = j2 - 1;
+  }
+  return piece2 === start ? text.slice(start, end) : out + text.slice(piece2, end);
+}
+function isBlankLine2(text, start, end) {
+  for (let i = start; i < end; i++) {
+    const c3 = text.charCodeAt(i);
+    if (c3 === 32 || c3 >= 9 && c3 <= 13) continue;
+    return c3 < 128 ? false : text.slice(start, end).trim() === "";
+  }
+  return true;
+}
 function listParagraphsWithoutFences(text) {
   const out = [];
   let blockStart = -1;
   let blockEnd = -1;
   const flush = () => {
     if (blockStart === -1) return;
-    const joined = text.slice(blockStart, blockEnd).replace(/\s+/g, " ").trim();
+    const joined = collapseWhitespace(text, blockStart, blockEnd);
     if (joined !== "") out.push(joined);
     blockStart = -1;
   };
   for (let start = 0; start <= text.length; ) {
     const newline = text.indexOf("\n", start);
     const end = newline === -1 ? text.length : newline;
-    const line = text.slice(start, end);
-    if (line.trim() === "" || isHeadingStart(line) && headingLine.test(line)) flush();
+    if (isBlankLine2(text, start, end) || text.charCodeAt(start) === 35 && headingLine.test(text.slice(start, end))) flush();
     else {
       if (blockStart === -1) blockStart = start;
       blockEnd = end;
@@ -57482,13 +61039,20 @@ function findTellingName(prefix2, members, names) {
 }
 
 // src/core/consolidate/umbrella.ts
+var sectionCounts = /* @__PURE__ */ new WeakMap();
+function sectionCount(parsed) {
+  let count2 = sectionCounts.get(parsed);
+  if (count2 === void 0) sectionCounts.set(parsed, count2 = countSections(parsed.body));
+  return count2;
+}
 function chooseUmbrella(members, prefix2, taken, config2) {
   const named = members.find((m2) => m2.name === prefix2);
   if (named) return { kind: "existing", umbrella: named, why: `its name is the shared prefix \`${prefix2}\`` };
+  const count2 = (m2) => sectionCount(m2.parsed);
   const broadest = [...members].sort(
-    (a, b2) => countSections(b2.parsed.body) - countSections(a.parsed.body) || b2.parsed.body.length - a.parsed.body.length || a.name.localeCompare(b2.name)
+    (a, b2) => count2(b2) - count2(a) || b2.parsed.body.length - a.parsed.body.length || a.name.localeCompare(b2.name)
   )[0];
-  const sections = countSections(broadest.parsed.body);
+  const sections = count2(broadest);
   if (sections >= config2.umbrella_min_sections)
     return { kind: "existing", umbrella: broadest, why: `it is the broadest member (${sections} sections)` };
   const telling = prefix2 ? findTellingName(prefix2, members, taken) : void 0;
@@ -57545,7 +61109,10 @@ function buildMergedUmbrellaText(umbrella, fields, body) {
 
 // src/core/consolidate/support.ts
 function bodyLines(member) {
-  return member.parsed.body.split("\n").length;
+  const body = member.parsed.body;
+  let lines = 1;
+  for (let at2 = body.indexOf("\n"); at2 !== -1; at2 = body.indexOf("\n", at2 + 1)) lines++;
+  return lines;
 }
 function checkClusterSupport(members, prefix2, taken, config2) {
   const choice = chooseUmbrella(members, prefix2, taken, config2);
@@ -57596,6 +61163,7 @@ function resolveConsolidationConfig(partial = {}) {
 }
 
 // src/core/rules/file-rules.ts
+init_findings();
 import { posix } from "node:path";
 var maxSupportFileBytes = 1024 * 1024;
 var supportFileSize = {
@@ -57620,6 +61188,7 @@ var supportFileSize = {
 
 // src/core/rules/glob-rules.ts
 var import_picomatch3 = __toESM(require_picomatch2(), 1);
+init_findings();
 function globError(glob) {
   try {
     import_picomatch3.default.makeRe(glob, { strictBrackets: true, dot: true });
@@ -57652,6 +61221,7 @@ var pathsCompile = {
 };
 
 // src/core/rules/link-rules.ts
+init_findings();
 import { posix as posix2 } from "node:path";
 
 // src/core/rules/markdown-links.ts
@@ -57770,6 +61340,9 @@ function exists2(context3, path) {
   return false;
 }
 
+// src/core/rules/name-rules.ts
+init_findings();
+
 // src/core/rules/types.ts
 function codePointLength(text) {
   let n = 0;
@@ -57847,6 +61420,7 @@ function suggestName(name) {
 }
 
 // src/core/rules/text-rules.ts
+init_findings();
 var maxDescriptionLength = 1024;
 var maxCompatibilityLength = 500;
 var maxSkillCharacters = 1e5;
@@ -58014,8 +61588,26 @@ function replaceWords(text, words) {
     return run.replace(tokenPattern, (token) => words.get(token) ?? token);
   });
 }
-function listWordsWithRepeats(text) {
-  return text.match(tokenPattern) ?? [];
+function isTokenCode(c3) {
+  return c3 >= 97 && c3 <= 122 || c3 >= 65 && c3 <= 90 || c3 >= 48 && c3 <= 57 || c3 === 95 || c3 === 45;
+}
+function listWantedWords(text, wanted, lengths) {
+  const out = [];
+  const n = text.length;
+  for (let i = 0; i < n; ) {
+    if (!isTokenCode(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    let j2 = i + 1;
+    while (j2 < n && isTokenCode(text.charCodeAt(j2))) j2++;
+    if (lengths.has(j2 - i)) {
+      const word = text.slice(i, j2);
+      if (wanted.has(word)) out.push(word);
+    }
+    i = j2;
+  }
+  return out;
 }
 function rewriteText(text, options) {
   const words = options.words !== void 0 && options.words.size > 0 ? options.words : void 0;
@@ -58140,6 +61732,9 @@ function escapingLink(skill, body, skillsDir) {
   }
   return void 0;
 }
+function hasYamlDocument(parse3) {
+  return isQuickData(parse3.data) || parse3.document !== void 0;
+}
 function selectCuratable(skills, skillsDir = "skills") {
   const skipped = [];
   const byName = /* @__PURE__ */ new Map();
@@ -58157,7 +61752,7 @@ function selectCuratable(skills, skillsDir = "skills") {
     const skill = list[0];
     if (!isCuratable(skill)) continue;
     const parse3 = parseSkill(skill.text, { file: `${skill.dir}/SKILL.md` });
-    if (parse3.sections.frontmatter !== "ok" || !parse3.document || parse3.fields.name !== skill.name) {
+    if (parse3.sections.frontmatter !== "ok" || !hasYamlDocument(parse3) || parse3.fields.name !== skill.name) {
       skipped.push({
         names: [name],
         reason: `${skill.dir}/SKILL.md has no valid frontmatter naming it ${name}: fix it (skillgarden validate) before it can be merged`
@@ -58177,6 +61772,12 @@ function selectCuratable(skills, skillsDir = "skills") {
   }
   return { eligible, skipped, parsed };
 }
+
+// src/core/validate.ts
+init_findings();
+
+// src/core/schema/check-schema.ts
+init_findings();
 
 // src/core/schema/collapse-errors.ts
 function collapseErrors(errors) {
@@ -62697,7 +66298,11 @@ function valueAt(data, path) {
   return node;
 }
 
+// src/core/schema/hints.ts
+init_findings();
+
 // src/core/schema/render-value.ts
+init_findings();
 function describeValue(value) {
   if (value === null || value === void 0) return "an empty value (null)";
   if (Array.isArray(value)) return "a list";
@@ -63996,9 +67601,12 @@ function isProfileName(value) {
 
 // src/core/validate.ts
 function validateSkill(input2) {
-  const profile = input2.profile ?? "portable";
   const options = { file: input2.file, ...input2.fullParse ? { fullParse: true } : {} };
   const skill = typeof input2.content === "string" ? parseSkill(input2.content, options) : parseSkillBytes(input2.content, options);
+  return validateParsedSkill(skill, input2);
+}
+function validateParsedSkill(skill, input2) {
+  const profile = input2.profile ?? "portable";
   const findings = [...skill.findings];
   if (skill.sections.frontmatter === "ok") {
     const schemaFindings = checkSchema({
@@ -64040,14 +67648,9 @@ var NameMask = class {
   has(text, start, end) {
     return this.lengths.has(end - start) && this.names.has(text.slice(start, end));
   }
-  /** Whether replaceWords, with every name mapped to `§`, would change the run text[start, end) (which holds no `§`). */
-  holdsName(text, start, end) {
+  /** Whether replaceWords, with every name mapped to `§`, would change the run text[start, end) (which holds no `§`; `pathLike`: it holds `.` or `/`). */
+  holdsName(text, start, end, pathLike) {
     if (this.has(text, start, end)) return true;
-    let pathLike = false;
-    for (let i = start; i < end; i++) {
-      const c3 = text.charCodeAt(i);
-      if (c3 === 46 || c3 === 47) pathLike = true;
-    }
     if (!pathLike) return false;
     let core = end;
     while (core > start && text.charCodeAt(core - 1) === 46) core--;
@@ -64066,7 +67669,8 @@ var NameMask = class {
   }
   /** Text with link targets and the names (and any path-like word holding one) blanked. */
   mask(text) {
-    const noLinks = text.replace(/\]\([^)\n]*\)/g, "]()").replace(/^( {0,3}\[[^\]\n]+\]:)[ \t]*\S+/gm, "$1");
+    const noTargets = text.includes("](") ? text.replace(/\]\([^)\n]*\)/g, "]()") : text;
+    const noLinks = noTargets.includes("]:") ? noTargets.replace(/^( {0,3}\[[^\]\n]+\]:)[ \t]*\S+/gm, "$1") : noTargets;
     let out = "";
     let copied = 0;
     const n = noLinks.length;
@@ -64077,13 +67681,15 @@ var NameMask = class {
       }
       let j2 = i;
       let marked = false;
+      let pathLike = false;
       while (j2 < n) {
         const c3 = noLinks.charCodeAt(j2);
         if (!isRunCode(c3)) break;
         if (c3 === 167) marked = true;
+        else if (c3 === 46 || c3 === 47) pathLike = true;
         j2++;
       }
-      if (marked || this.holdsName(noLinks, i, j2)) {
+      if (marked || this.holdsName(noLinks, i, j2, pathLike)) {
         out += noLinks.slice(copied, i) + mark;
         copied = j2;
       }
@@ -64095,7 +67701,45 @@ var NameMask = class {
 
 // src/core/consolidate/validity.ts
 function sizeOf(content) {
-  return typeof content === "string" ? new TextEncoder().encode(content).length : content.length;
+  return typeof content === "string" ? utf8Length(content) : content.length;
+}
+function utf8Length(text) {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c3 = text.charCodeAt(i);
+    if (c3 < 128) continue;
+    if (c3 < 2048) {
+      bytes += 1;
+      continue;
+    }
+    bytes += 2;
+    if (c3 >= 55296 && c3 <= 56319) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 56320 && next <= 57343) i++;
+    }
+  }
+  return bytes;
+}
+var PortableValidations = class {
+  byContent = /* @__PURE__ */ new Map();
+  /** validateSkill under the portable profile, of a parse of the content when the caller has one. */
+  validate(input2, parsed) {
+    const files = filesKey(input2.files);
+    const seen = this.byContent.get(input2.content);
+    const hit = seen?.find((e) => e.file === input2.file && e.folder === input2.folder && e.files === files);
+    if (hit) return hit.result;
+    const portable2 = { file: input2.file, folder: input2.folder, profile: "portable", files: input2.files };
+    const result = parsed ? validateParsedSkill(parsed, portable2) : validateSkill({ ...portable2, content: input2.content });
+    if (seen) seen.push({ file: input2.file, folder: input2.folder, files, result });
+    else this.byContent.set(input2.content, [{ file: input2.file, folder: input2.folder, files, result }]);
+    return result;
+  }
+};
+function filesKey(files) {
+  let key = "";
+  for (const [path, entry] of files) key += `${JSON.stringify(path)}\0${JSON.stringify(entry.path)}\0${entry.size}
+`;
+  return key;
 }
 function checkUmbrellaValid(input2) {
   return checkUmbrellaTable({
@@ -64110,16 +67754,17 @@ function checkUmbrellaTable(input2) {
   const file2 = `${input2.dir}/${skillFileName}`;
   const raw = input2.table.get(skillFileName) ?? "";
   const content = typeof raw === "string" ? raw : new TextDecoder().decode(raw);
-  const portableResult = validateSkill({ file: file2, content, folder: input2.name, profile: "portable", files });
+  const parsed = parseSkill(content, { file: file2 });
+  const portableResult = input2.validations ? input2.validations.validate({ file: file2, content, folder: input2.name, files }, parsed) : validateParsedSkill(parsed, { file: file2, folder: input2.name, profile: "portable", files });
   const portableErrors = portableResult.findings.filter((f3) => f3.severity === "error");
   const tolerated = portableErrors.some((f3) => f3.code === "skill/link-escapes") ? toleratedCodes(input2.members) : /* @__PURE__ */ new Set();
   const portable2 = portableErrors.filter((f3) => !tolerated.has(f3.code));
   if (portable2.length > 0)
     return `the umbrella ${input2.name} would not be valid: ${portable2.map((f3) => `${f3.code} at line ${f3.line}: ${f3.message}`).join("; ")}`;
   const used = input2.usedKeys ?? new Set(input2.members.flatMap((m2) => Object.keys(parseSkill(m2.text, { file: m2.dir }).fields)));
-  const parsed = portableResult.skill;
-  const allowedLines = new Set([...used].map((key) => parsed.locateKey([key])?.line).filter((line) => line !== void 0));
-  const spec2 = validateSkill({ file: file2, content, folder: input2.name, profile: "spec", files }).findings.filter(
+  const located2 = portableResult.skill;
+  const allowedLines = new Set([...used].map((key) => located2.locateKey([key])?.line).filter((line) => line !== void 0));
+  const spec2 = validateParsedSkill(parsed, { file: file2, folder: input2.name, profile: "spec", files }).findings.filter(
     (f3) => f3.severity === "error" && !allowedLines.has(f3.line) && !tolerated.has(f3.code)
   );
   if (spec2.length > 0)
@@ -64151,13 +67796,16 @@ function checkPlan(input2) {
   const names = [plan.into, ...plan.from];
   const mask = memoMask(names);
   const archives = new Map(plan.archived.map((a) => [a.name, a]));
+  const intoPrefix = `${plan.intoDir}/`;
+  const fromPrefixes = plan.from.map((n) => `${byName.get(n)?.dir}/`);
+  const archivePrefixes = plan.archived.map((a) => `${a.to}/`);
   for (const [path, content] of writes) {
-    if (path.startsWith(`${plan.intoDir}/`)) {
+    if (path.startsWith(intoPrefix)) {
       if (content === null) after.delete(path.slice(plan.intoDir.length + 1));
       else after.set(path.slice(plan.intoDir.length + 1), content);
-    } else if (plan.from.some((n) => path.startsWith(`${byName.get(n)?.dir}/`))) {
+    } else if (fromPrefixes.some((prefix2) => path.startsWith(prefix2))) {
       if (content !== null) problems.push(`${path} is written inside an absorbed skill's folder`);
-    } else if (plan.archived.some((a) => path.startsWith(`${a.to}/`))) {
+    } else if (archivePrefixes.some((prefix2) => path.startsWith(prefix2))) {
       if (content === null) problems.push(`${path} is deleted inside an archive`);
     } else problems.push(...checkOutside(path, content, input2.outside.get(path), mask));
   }
@@ -64175,7 +67823,7 @@ function checkPlan(input2) {
     }
     problems.push(...checkFindable(member, view, mask));
   }
-  problems.push(...checkLinks(input2.before, plan, after), ...checkValid(plan, after, input2.before));
+  problems.push(...checkLinks(input2.before, plan, after), ...checkValid(plan, after, input2.before, input2.validations));
   return problems;
 }
 function packageFiles(skill) {
@@ -64255,33 +67903,37 @@ function checkLinks(before, plan, after) {
   const now = countBroken(plan.intoDir, after);
   return now > was ? [`${now - was} link(s) in the umbrella no longer resolve`] : [];
 }
-function checkValid(plan, after, before) {
+function checkValid(plan, after, before, validations) {
   const content = after.get(skillFileName);
   if (content === void 0) return [`the umbrella ${plan.intoDir} has no ${skillFileName}`];
   const files = new Map([...after].filter(([p2]) => p2 !== skillFileName).map(([path, c3]) => [path, { path, size: sizeOf(c3) }]));
-  const errors = validateSkill({
-    file: `${plan.intoDir}/${skillFileName}`,
-    content,
-    folder: plan.into,
-    profile: "portable",
-    files
-  }).findings.filter((f3) => f3.severity === "error");
+  const input2 = { file: `${plan.intoDir}/${skillFileName}`, folder: plan.into, files };
+  const validation = validations && typeof content === "string" ? validations.validate({ ...input2, content }) : validateSkill({ ...input2, content, profile: "portable" });
+  const errors = validation.findings.filter((f3) => f3.severity === "error");
   const tolerated = errors.some((f3) => f3.code === "skill/link-escapes") ? toleratedCodes(before) : /* @__PURE__ */ new Set();
   return errors.filter((f3) => !tolerated.has(f3.code)).map((f3) => `the umbrella is invalid: ${f3.code}: ${f3.message}`);
 }
 
 // src/core/consolidate/description.ts
 function fitDescription(text, max = maxDescriptionLength) {
-  const points = [...text.replace(/\s+/g, " ").trim()];
-  if (points.length <= max) return points.join("");
+  const clean2 = text.replace(/\s+/g, " ").trim();
+  if (clean2.length <= max) return clean2;
+  const points = [...clean2];
+  if (points.length <= max) return clean2;
   const head = points.slice(0, max - 1).join("");
   const space = head.lastIndexOf(" ");
   return `${(space > max / 2 ? head.slice(0, space) : head).replace(/[\s,;:.]+$/, "")}\u2026`;
 }
+function withinCodePoints(text, max) {
+  return text.length <= max || [...text].length <= max;
+}
 function firstClause(description, max) {
+  return fitDescription(firstSentence(description), max);
+}
+function firstSentence(description) {
   const clean2 = description.replace(/[<>]/g, "").replace(/\s+/g, " ").trim();
   const sentence = /^(.+?[.!?])(\s|$)/.exec(clean2)?.[1] ?? clean2;
-  return fitDescription(sentence.replace(/[.!?]$/, ""), max);
+  return sentence.replace(/[.!?]$/, "");
 }
 var triggerStart = /\b(?:use (?:this skill |this |it )?(?:when|whenever|for|if|before|after)|trigger(?:s|ed)? (?:when|on)|invoke (?:when|for))\b/i;
 function readTrigger(member) {
@@ -64316,13 +67968,14 @@ function triggerSentence(triggers) {
 function buildUmbrellaDescription(input2) {
   const triggers = mergeTriggers(input2.members);
   const uses = triggerSentence(triggers);
+  const sentences = input2.members.map((m2) => firstSentence(m2.description));
   const covers = (size) => {
-    const clauses = input2.members.map((m2) => size === 0 ? m2.name : `${m2.name} (${firstClause(m2.description, size)})`).join("; ");
+    const clauses = input2.members.map((m2, i) => size === 0 ? m2.name : `${m2.name} (${fitDescription(sentences[i], size)})`).join("; ");
     return input2.base !== void 0 ? `${input2.base.trim()} Also covers: ${clauses}.` : `${input2.topic}: covers ${clauses}.`;
   };
   for (const size of [160, 100, 60, 0]) {
     const text = `${covers(size)} ${uses}`.trim();
-    if ([...text].length <= maxDescriptionLength) return { description: text };
+    if (withinCodePoints(text, maxDescriptionLength)) return { description: text };
   }
   const head = covers(0);
   const room = maxDescriptionLength - [...head].length - 1;
@@ -64354,7 +68007,7 @@ function planCluster(cluster, members, ctx) {
     return { skipped: `the umbrella ${name} could not be written: ${error2 instanceof Error ? error2.message : String(error2)}` };
   }
   table2.set(skillFileName, text);
-  const invalid = checkUmbrellaValid({ name, dir: dir2, table: table2, members });
+  const invalid = checkUmbrellaValid({ name, dir: dir2, table: table2, members, ...ctx.validations ? { validations: ctx.validations } : {} });
   if (invalid) return { skipped: invalid };
   const archived = siblings.map((m2) => archiveTarget(m2, ctx));
   return {
@@ -64447,7 +68100,7 @@ function moveSupportFiles(section, dir2, table2, moves) {
 }
 function renderSection(section, dir2, table2, moves, config2) {
   const { member, title } = section;
-  const rest = splitTitle(member.parsed.body).rest.replace(/^\n+/, "").replace(/\s+$/, "");
+  const rest = splitTitle(member.parsed.body).rest.replace(/^\n+/, "").trimEnd();
   const description = (stringField(member.parsed, "description") ?? "").trim();
   const lead = `## ${title}
 
@@ -64515,7 +68168,8 @@ function planConsolidation(input2) {
     skillsDir: input2.skillsDir ?? "skills",
     now: input2.now,
     taken: new Set(input2.skills.map((s) => s.name)),
-    occupied: new Set(input2.archiveDirs ?? [])
+    occupied: new Set(input2.archiveDirs ?? []),
+    validations: new PortableValidations()
   };
   const drafts = [];
   for (const cluster of clusters) {
@@ -64560,7 +68214,12 @@ function planConsolidation(input2) {
   for (const draft of drafts) {
     const plan = addReferenceRewrites(draft.plan, draft.moves, { outside: outside2, mentions, byName, untouchable });
     const before = [plan.into, ...plan.from].map((n) => byName.get(n)?.skill).filter((s) => s !== void 0);
-    const problems = checkPlan({ plan, before, outside: new Map(plan.rewritten.map((p2) => [p2, outside2.get(p2)])) });
+    const problems = checkPlan({
+      plan,
+      before,
+      outside: new Map(plan.rewritten.map((p2) => [p2, outside2.get(p2)])),
+      validations: ctx.validations
+    });
     if (problems.length === 0) plans.push(plan);
     else dropped.push({ plan, problems });
   }
@@ -64581,8 +68240,9 @@ function buildOutsideFiles(skills, references) {
 function indexMentions(files, names) {
   const index = new Map(names.map((n) => [n, /* @__PURE__ */ new Set()]));
   if (names.length === 0) return index;
+  const lengths = new Set(names.map((n) => n.length));
   for (const [path, text] of files) {
-    for (const word of listWordsWithRepeats(text)) index.get(word)?.add(path);
+    for (const word of listWantedWords(text, index, lengths)) index.get(word).add(path);
   }
   return index;
 }
@@ -64871,7 +68531,7 @@ function buildLifecycleText(input2) {
   if (transitions.length === 0) return void 0;
   const kinds = actionOrder.filter((o2) => transitions.some((t2) => t2.to === o2.to));
   const summary2 = kinds.map((o2) => `${transitions.filter((t2) => t2.to === o2.to).length} ${o2.done}`).join(", ");
-  const fingerprint2 = buildLifecycleFingerprint(transitions);
+  const fingerprint = buildLifecycleFingerprint(transitions);
   const deferred = input2.deferred ?? [];
   const body = [
     ...transitions.map((t2) => `- ${t2.skill}: ${t2.from} -> ${t2.to} (${t2.reason})`),
@@ -64881,7 +68541,7 @@ function buildLifecycleText(input2) {
       ...deferred.map((d2) => `- ${d2.skill}: ${d2.from} -> ${d2.to} waits for ${buildProposalBranch("umbrella", d2.umbrella)}`)
     ] : [],
     "",
-    `Proposed by curator run ${runId}; proposal ${fingerprint2}.`
+    `Proposed by curator run ${runId}; proposal ${fingerprint}.`
   ].join("\n");
   const actions = kinds.map((o2) => o2.action);
   const last = actions.at(-1);
@@ -64909,7 +68569,7 @@ ${extra}Skill-Action: ${last}
     kind: "lifecycle",
     name: "lifecycle",
     branch: buildProposalBranch("lifecycle"),
-    fingerprint: fingerprint2,
+    fingerprint,
     title: `skillgarden: lifecycle \u2014 ${summary2}`,
     labels: ["skillgarden", kindLabels.lifecycle],
     message,
@@ -66214,7 +69874,7 @@ function buildIndexEntry(input2) {
   const size = fixedSize + pathBytes.length + 8 & ~7;
   const raw = Buffer.alloc(size);
   const { stat: stat5 } = input2;
-  const u322 = (value) => Number(value & 0xffffffffn);
+  const u323 = (value) => Number(value & 0xffffffffn);
   const fields = [
     stat5.ctimeNs / 1000000000n,
     stat5.ctimeNs % 1000000000n,
@@ -66227,7 +69887,7 @@ function buildIndexEntry(input2) {
     stat5.gid,
     stat5.size
   ];
-  fields.forEach((value, i) => raw.writeUInt32BE(u322(value), i * 4));
+  fields.forEach((value, i) => raw.writeUInt32BE(u323(value), i * 4));
   raw.write(input2.oid, 40, "hex");
   raw.writeUInt16BE(Math.min(pathBytes.length, 4095), 60);
   pathBytes.copy(raw, fixedSize);
@@ -66761,18 +70421,18 @@ function readConfigLayers(layout, branch) {
   const home2 = env.HOME ?? homedir();
   const pairs = [];
   const context3 = { gitdir: layout.gitdir, branch, home: home2, depth: 0 };
-  const read3 = (path) => readConfigFile(path, context3, pairs);
+  const read2 = (path) => readConfigFile(path, context3, pairs);
   if (!env.GIT_CONFIG_NOSYSTEM || env.GIT_CONFIG_NOSYSTEM === "0" || env.GIT_CONFIG_NOSYSTEM === "false") {
-    read3(env.GIT_CONFIG_SYSTEM ?? "/etc/gitconfig");
+    read2(env.GIT_CONFIG_SYSTEM ?? "/etc/gitconfig");
   }
-  if (env.GIT_CONFIG_GLOBAL !== void 0) read3(env.GIT_CONFIG_GLOBAL);
+  if (env.GIT_CONFIG_GLOBAL !== void 0) read2(env.GIT_CONFIG_GLOBAL);
   else {
-    read3(join28(env.XDG_CONFIG_HOME || join28(home2, ".config"), "git", "config"));
-    read3(join28(home2, ".gitconfig"));
+    read2(join28(env.XDG_CONFIG_HOME || join28(home2, ".config"), "git", "config"));
+    read2(join28(home2, ".gitconfig"));
   }
-  read3(join28(layout.commondir, "config"));
+  read2(join28(layout.commondir, "config"));
   const worktreeConfig = pairs.filter(([k]) => k.toLowerCase() === "extensions.worktreeconfig").at(-1)?.[1];
-  if (worktreeConfig !== void 0 && /^(true|yes|on|1)$/i.test(worktreeConfig)) read3(join28(layout.gitdir, "config.worktree"));
+  if (worktreeConfig !== void 0 && /^(true|yes|on|1)$/i.test(worktreeConfig)) read2(join28(layout.gitdir, "config.worktree"));
   const count2 = Number(env.GIT_CONFIG_COUNT ?? 0);
   for (let i = 0; i < count2; i += 1) {
     const key = env[`GIT_CONFIG_KEY_${i}`];
@@ -67600,7 +71260,7 @@ function parseIdentity(text) {
 
 // src/ledger/native-object-store.ts
 function buildObjectStore(gitdir, readObject, close, durable = false) {
-  const read3 = async (oid, type) => {
+  const read2 = async (oid, type) => {
     const object = await readObject(oid);
     if (object.type !== type) {
       throw new SkillgardenError("ledger/missing-object", `Git object ${oid} is a ${object.type}, not a ${type}.`, { data: { oid } });
@@ -67608,9 +71268,9 @@ function buildObjectStore(gitdir, readObject, close, durable = false) {
     return object.content;
   };
   return {
-    readTree: async (oid) => parseTreeObject(await read3(oid, "tree")),
-    readBlob: (oid) => read3(oid, "blob"),
-    readCommit: async (oid) => parseCommitObject(oid, await read3(oid, "commit")),
+    readTree: async (oid) => parseTreeObject(await read2(oid, "tree")),
+    readBlob: (oid) => read2(oid, "blob"),
+    readCommit: async (oid) => parseCommitObject(oid, await read2(oid, "commit")),
     peelTag: async (oid) => {
       const object = await readObject(oid).catch(() => void 0);
       if (object?.type !== "tag") return void 0;
@@ -68479,7 +72139,7 @@ function minePatterns(input2, options = {}) {
     options.order ?? "surprise"
   );
   const kept = selectDistinct(candidates, options.jaccardThreshold ?? 0.7, options.limit ?? 100);
-  const fingerprint2 = options.fingerprint ?? buildFingerprint;
+  const fingerprint = options.fingerprint ?? buildFingerprint;
   const patterns = kept.map((candidate2) => {
     const overlap = Math.max(0, ...kept.filter((o2) => o2 !== candidate2).map((o2) => buildJaccard(candidate2.ids, o2.ids)));
     const tools = candidate2.ids.map((id) => input2.vocabulary[id] ?? "");
@@ -68488,7 +72148,7 @@ function minePatterns(input2, options = {}) {
       tools,
       sessions: candidate2.sessions,
       confidence: roundScore(support * (1 - overlap)),
-      fingerprint: fingerprint2(tools)
+      fingerprint: fingerprint(tools)
     };
   });
   return patterns.sort((a, b2) => b2.confidence - a.confidence || b2.sessions - a.sessions || (a.fingerprint < b2.fingerprint ? -1 : 1));
@@ -70327,7 +73987,7 @@ async function writeUmbrellaProse(plan, guard, client) {
 
 // src/services/consolidate/read-library.ts
 var import_picomatch6 = __toESM(require_picomatch2(), 1);
-import { existsSync as existsSync11, readdirSync as readdirSync7, readFileSync as readFileSync20, statSync as statSync6 } from "node:fs";
+import { existsSync as existsSync11, readdirSync as readdirSync7, readFileSync as readFileSync20, statSync as statSync7 } from "node:fs";
 import { join as join33 } from "node:path";
 function listFilesUnder(dir2, prefix2 = "") {
   const out = [];
@@ -70381,7 +74041,7 @@ function readOptional2(path) {
 function readReferences(repoDir, globs) {
   if (globs.length === 0) return [];
   const match = (0, import_picomatch6.default)([...globs], { dot: true });
-  return listFilesUnder(repoDir).filter((path) => !path.startsWith(".git/") && match(path)).filter((path) => statSync6(join33(repoDir, path)).size < 1e6).map((path) => ({ path, text: readFileSync20(join33(repoDir, path), "utf8") }));
+  return listFilesUnder(repoDir).filter((path) => !path.startsWith(".git/") && match(path)).filter((path) => statSync7(join33(repoDir, path)).size < 1e6).map((path) => ({ path, text: readFileSync20(join33(repoDir, path), "utf8") }));
 }
 
 // src/services/consolidate/plan.ts
@@ -75139,35 +78799,17 @@ function applyBaseline(findings, baseline) {
 }
 
 // src/services/validate.ts
-import { existsSync as existsSync13, statSync as statSync8 } from "node:fs";
+import { existsSync as existsSync13, statSync as statSync9 } from "node:fs";
 import { basename as basename4, dirname as dirname8, join as join37, relative as relative5, resolve as resolve5, sep as sep7 } from "node:path";
+init_findings();
 
 // src/store/read-skill.ts
+init_file_cache();
 import { realpathSync as realpathSync2 } from "node:fs";
-
-// src/store/file-cache.ts
-import { closeSync as closeSync7, fstatSync as fstatSync2, openSync as openSync7, readSync as readSync2 } from "node:fs";
-function readOpened(path, maxBytes = Infinity) {
-  const fd = openSync7(path, "r");
-  try {
-    const stats = fstatSync2(fd);
-    const { size, mode } = stats;
-    const length = Math.min(size, maxBytes);
-    const bytes = Buffer.allocUnsafe(length);
-    let offset = 0;
-    while (offset < length) {
-      const read3 = readSync2(fd, bytes, offset, length - offset, offset);
-      if (read3 === 0) break;
-      offset += read3;
-    }
-    return { bytes: bytes.subarray(0, offset), size, mode, stats };
-  } finally {
-    closeSync7(fd);
-  }
-}
-
-// src/store/read-skill.ts
+init_findings();
 import { join as join34, relative as relative3, sep as sep5 } from "node:path";
+var aheadFileBytes = 256 * 1024;
+var aheadSkillBytes = 1024 * 1024;
 function readSkillFolder(dir2, options) {
   const findings = [];
   const file2 = join34(dir2, skillFileName);
@@ -75194,7 +78836,8 @@ function readSkillFolder(dir2, options) {
     options.maxDepth ?? 8,
     options.readDir ?? readDirUncached,
     links,
-    options.files
+    options.files,
+    options.readAhead === true
   );
   const files = listed2.files;
   let blob = listed2.skillStat && options.knownBlob?.(file2, listed2.skillStat);
@@ -75263,9 +78906,20 @@ function escapesBoundary(path, boundary) {
   const rel = relative3(realBoundary, real);
   return rel === "" || !rel.startsWith("..") && !rel.startsWith(sep5) && rel !== ".." ? void 0 : real;
 }
-function listSkillFiles(dir2, maxFiles, maxDepth3, readDir, links, kept) {
+function listSkillFiles(dir2, maxFiles, maxDepth3, readDir, links, kept, readAhead) {
   const files = /* @__PURE__ */ new Map();
   let skillStat;
+  let aheadLeft = readAhead && kept?.readAhead ? aheadSkillBytes : 0;
+  const statOf = (path, entry) => {
+    if (aheadLeft > 0 && entry.isFile()) {
+      const stat5 = kept?.readAhead?.(path, Math.min(aheadFileBytes, aheadLeft));
+      if (stat5) {
+        if (stat5.size <= Math.min(aheadFileBytes, aheadLeft)) aheadLeft -= stat5.size;
+        return stat5;
+      }
+    }
+    return lstatIfAny(path);
+  };
   const walk3 = (folder, prefix2, depth) => {
     if (depth > maxDepth3) return;
     let entries;
@@ -75283,7 +78937,7 @@ function listSkillFiles(dir2, maxFiles, maxDepth3, readDir, links, kept) {
         continue;
       }
       if (entry.isSymbolicLink()) links.push(rel);
-      const stat5 = lstatIfAny(path);
+      const stat5 = statOf(path, entry);
       if (!stat5) continue;
       files.set(rel, { path: rel, size: stat5.size });
       if (rel === skillFileName) skillStat = stat5;
@@ -75296,6 +78950,7 @@ function listSkillFiles(dir2, maxFiles, maxDepth3, readDir, links, kept) {
 
 // src/core/evals/validate-evals.ts
 var import_yaml10 = __toESM(require_dist(), 1);
+init_findings();
 var evalsFile = "evals/evals.json";
 var shapeHint = 'Write {"skill_name": "<folder>", "evals": [{"id": 1, "prompt": "\u2026", "expected_output": "\u2026", "assertions": ["\u2026"]}]}.';
 function validateEvals(input2) {
@@ -75383,6 +79038,7 @@ function isRecord3(value) {
 }
 
 // src/services/validate-evals.ts
+init_findings();
 import { readFileSync as readFileSync23 } from "node:fs";
 import { join as join35 } from "node:path";
 var maxEvalsBytes = 1024 * 1024;
@@ -75421,7 +79077,14 @@ function checkEvalsFile(dir2, folder, files, reportPath) {
 var maxEntries = 2e5;
 var ContentCache = class {
   old;
-  used = /* @__PURE__ */ new Map();
+  /** What this run put. */
+  fresh = /* @__PURE__ */ new Map();
+  /**
+   * Keys of `old` this run looked up and found, in order (repeats allowed):
+   * an array, not a second map, because a warm run finds every key and a map
+   * insert per lookup was most of a lookup's cost.
+   */
+  found = [];
   added = 0;
   /** Lookups answered: work not done again. */
   hits = 0;
@@ -75435,15 +79098,20 @@ var ContentCache = class {
     this.old = isCacheData(data, isEntry) && data.rules === rules2 ? data.entries : {};
   }
   get(key) {
-    const hit = this.used.get(key) ?? (Object.hasOwn(this.old, key) ? this.old[key] : void 0);
+    const put = this.fresh.size === 0 ? void 0 : this.fresh.get(key);
+    if (put !== void 0) {
+      this.hits++;
+      return put;
+    }
+    const hit = Object.hasOwn(this.old, key) ? this.old[key] : void 0;
     if (hit !== void 0) {
-      this.used.set(key, hit);
+      this.found.push(key);
       this.hits++;
     }
     return hit;
   }
   put(key, value) {
-    this.used.set(key, value);
+    this.fresh.set(key, value);
     this.added++;
   }
   /** Entries read back from the file (those of this rule set): how warm the run can be. */
@@ -75458,16 +79126,23 @@ var ContentCache = class {
   get changed() {
     return this.added > 0;
   }
+  /** What the run put, then what it used of the old entries, then the other old entries up to the bound. */
   toData() {
-    const entries = Object.fromEntries(this.used);
-    let room = maxEntries - this.used.size;
+    const pairs = [...this.fresh];
+    const written = new Set(this.fresh.keys());
+    for (const key of this.found) {
+      if (written.has(key)) continue;
+      pairs.push([key, this.old[key]]);
+      written.add(key);
+    }
+    let room = maxEntries - written.size;
     for (const key of Object.keys(this.old)) {
       if (room <= 0) break;
-      if (this.used.has(key)) continue;
-      entries[key] = this.old[key];
+      if (written.has(key)) continue;
+      pairs.push([key, this.old[key]]);
       room--;
     }
-    return { version: 1, rules: this.rules, entries };
+    return { version: 1, rules: this.rules, entries: Object.fromEntries(pairs) };
   }
 };
 function isCacheData(value, isEntry) {
@@ -75477,19 +79152,12 @@ function isCacheData(value, isEntry) {
   if (typeof entries !== "object" || entries === null || Array.isArray(entries)) return false;
   return Object.values(entries).every(isEntry);
 }
-function fingerprint(text) {
-  let hash3 = 3587885995934242;
-  for (let i = 0; i < text.length; i++) {
-    hash3 ^= text.charCodeAt(i);
-    hash3 = (hash3 * 435 + Math.floor(hash3 / 2 ** 32) * 1099511628211) % 2 ** 52;
-  }
-  return hash3.toString(36);
-}
 
 // src/services/validate-cache.ts
 import * as crypto3 from "node:crypto";
 
 // src/store/repo-cache.ts
+init_cache_file();
 async function openRepoCache(repo, name) {
   let layout;
   try {
@@ -75502,15 +79170,16 @@ async function openRepoCache(repo, name) {
 }
 
 // src/store/scan/tracked-blobs.ts
-import { readFileSync as readFileSync24, statSync as statSync7 } from "node:fs";
+import { readFileSync as readFileSync24, statSync as statSync8 } from "node:fs";
 import { join as join36, relative as relative4, sep as sep6 } from "node:path";
-var msOf = (raw, at2) => raw.readUInt32BE(at2) * 1e3 + raw.readUInt32BE(at2 + 4) / 1e6;
+var u32 = (raw, at2) => raw[at2] * 16777216 + (raw[at2 + 1] << 16 | raw[at2 + 2] << 8 | raw[at2 + 3]);
+var msOf = (raw, at2) => u32(raw, at2) * 1e3 + u32(raw, at2 + 4) / 1e6;
 function readTrackedBlobs(dir2, gitdir) {
   const file2 = join36(gitdir, "index");
   let entries;
   let indexMs;
   try {
-    indexMs = statSync7(file2).mtimeMs;
+    indexMs = statSync8(file2).mtimeMs;
     entries = parseIndex(readFileSync24(file2), file2).entries;
   } catch {
     return void 0;
@@ -75525,10 +79194,9 @@ function readTrackedBlobs(dir2, gitdir) {
       if (!entry || !stat5.isFile()) return void 0;
       const { raw } = entry;
       const mtime = msOf(raw, 8);
-      const same = mtime === stat5.mtimeMs && msOf(raw, 0) === stat5.ctimeMs && raw.readUInt32BE(36) === stat5.size % 2 ** 32 && raw.readUInt32BE(20) === stat5.ino % 2 ** 32;
+      const same = mtime === stat5.mtimeMs && msOf(raw, 0) === stat5.ctimeMs && u32(raw, 36) === stat5.size % 2 ** 32 && u32(raw, 20) === stat5.ino % 2 ** 32;
       if (!same || mtime >= indexMs) return void 0;
-      const { oid, stage } = readEntryOid(entry);
-      return stage === 0 ? oid : void 0;
+      return (raw[60] >> 4 & 3) === 0 ? raw.toString("hex", 40, 60) : void 0;
     }
   };
 }
@@ -75563,6 +79231,7 @@ var oneShot = crypto3.hash;
 var sha1 = (text) => oneShot ? oneShot("sha1", text) : crypto3.createHash("sha1").update(text).digest("hex");
 
 // src/services/validate.ts
+init_cache_file();
 function resolveValidateTargets(options, readDir) {
   if (options.paths !== void 0 && options.paths.length > 0) {
     const targets2 = dedupe(options.paths.flatMap((path) => resolveTargets(resolve5(options.cwd, path), path, true, readDir)));
@@ -75570,11 +79239,13 @@ function resolveValidateTargets(options, readDir) {
   }
   const library = options.library ?? openLibrary(options.cwd, options.skillsDir, { readDir });
   const listed2 = new Set(library.layout.listed.map((l3) => l3.path));
+  const roots = /* @__PURE__ */ new Map();
+  const rootOf = (root) => roots.get(root) ?? roots.set(root, join37(options.cwd, root)).get(root);
   const targets = library.skills.map((s) => ({
     dir: s.dir,
     name: s.name,
     boundary: options.cwd,
-    libraryRoot: join37(options.cwd, s.root),
+    libraryRoot: rootOf(s.root),
     ...listed2.has(s.path) ? {} : { linked: s.linked === true }
   }));
   return { targets, findings: [...library.findings], explicit: false, library };
@@ -75618,7 +79289,7 @@ function validateTarget(target, explicit, readDir, profile, options) {
     readDir,
     ...target.linked === void 0 ? {} : { linked: target.linked },
     ...explicit ? {} : { repository: options.cwd },
-    ...options.files ? { files: options.files } : {},
+    ...options.files ? { files: options.files, readAhead: options.readAhead === true } : {},
     ...cache && tracked ? {
       knownBlob: (file2, stat5) => tracked.oidIfUnchanged(file2, stat5),
       needsBytes: (blob, files) => {
@@ -75667,7 +79338,7 @@ function resolveTargets(absolute, asGiven, deep, readDir) {
       data: { path: asGiven }
     });
   }
-  if (statSync8(absolute).isFile()) {
+  if (statSync9(absolute).isFile()) {
     if (basename4(absolute) !== skillFileName) {
       throw new SkillgardenError("validate/not-a-skill", `${asGiven}: not a SKILL.md; name a skill folder, a SKILL.md or a skills root`, {
         data: { path: asGiven }
@@ -75806,8 +79477,8 @@ async function previewProposals(git5, jobs, base) {
   return previews;
 }
 function previewLifecycle(proposal) {
-  const { kind, branch, title, fingerprint: fingerprint2, reasons } = proposal;
-  return { kind, branch, title, fingerprint: fingerprint2, reasons, files: [], diff: null, diff_truncated: false };
+  const { kind, branch, title, fingerprint, reasons } = proposal;
+  return { kind, branch, title, fingerprint, reasons, files: [], diff: null, diff_truncated: false };
 }
 function parseNameStatus(raw) {
   const parts = raw.split("\0").filter((p2) => p2 !== "");
@@ -76027,13 +79698,13 @@ async function readBranchState(ctx, name, options = {}) {
   const open3 = pulls.find((p2) => p2.state === "open");
   return { branch, pulls, ...open3 ? { open: open3 } : {}, remote: open3 ? await readRemoteBranch(ctx.git, branch) : null };
 }
-function decideProposal(state2, fingerprint2, baseSha) {
+function decideProposal(state2, fingerprint, baseSha) {
   const declined = state2.pulls.find(
-    (p2) => p2.state === "closed" && p2.merged_at === null && !isWithdrawn(p2.body) && readFingerprint(p2.body) === fingerprint2
+    (p2) => p2.state === "closed" && p2.merged_at === null && !isWithdrawn(p2.body) && readFingerprint(p2.body) === fingerprint
   );
   if (declined) return { kind: "declined", pull: declined };
   if (state2.open && state2.remote && !state2.remote.byBot) return { kind: "edited", pull: state2.open };
-  if (state2.open && state2.remote?.parent === baseSha && readFingerprint(state2.open.body) === fingerprint2)
+  if (state2.open && state2.remote?.parent === baseSha && readFingerprint(state2.open.body) === fingerprint)
     return { kind: "unchanged", pull: state2.open };
   return { kind: "publish" };
 }
@@ -76275,9 +79946,9 @@ async function readDeclinedUmbrellas(ctx, pass) {
   for (const into of new Set(pass.deferred.map((d2) => d2.umbrella))) {
     const plan = pass.umbrellas.find((p2) => p2.into === into);
     if (!plan) continue;
-    const fingerprint2 = umbrellaFingerprint(plan);
+    const fingerprint = umbrellaFingerprint(plan);
     const state2 = await readBranchState(ctx, buildBranchName("umbrella", into));
-    if (decideProposal(state2, fingerprint2, ctx.base.sha).kind === "declined") declined.add(fingerprint2);
+    if (decideProposal(state2, fingerprint, ctx.base.sha).kind === "declined") declined.add(fingerprint);
   }
   return declined;
 }
@@ -76657,7 +80328,7 @@ function readInputs(env) {
 
 // src/services/scan.ts
 import { stat as stat4 } from "node:fs/promises";
-import { basename as basename6, dirname as dirname9, relative as relative7, resolve as resolve7 } from "node:path";
+import { basename as basename6, dirname as dirname9, resolve as resolve7 } from "node:path";
 
 // src/core/scan/config.ts
 var DEFAULT_POLICY = {
@@ -76690,6 +80361,7 @@ function resolveScanConfig(input2 = {}) {
 }
 
 // src/core/scan/report.ts
+init_findings();
 var rank = { high: 0, medium: 1, low: 2 };
 function compare(a, b2) {
   return (a.file < b2.file ? -1 : a.file > b2.file ? 1 : 0) || a.line - b2.line || a.column - b2.column || rank[a.severity] - rank[b2.severity] || (a.rule < b2.rule ? -1 : a.rule > b2.rule ? 1 : 0);
@@ -76731,129 +80403,8 @@ function toFindings(findings) {
   );
 }
 
-// src/core/scan/special-rules.ts
-var unicodeHint = "Delete the invisible characters (they can hide or reorder text a reviewer reads); if they are meant, suppress with a reason.";
-var structureHint = "Remove the file or move it where it belongs, or list it in .skillignore if the scan should not read it.";
-var table = [
-  [
-    "unicode-bidi-control",
-    "unicode",
-    "high",
-    "bidirectional override or isolate characters (text shown differs from text read)",
-    unicodeHint
-  ],
-  ["unicode-tag-chars", "unicode", "high", "Unicode tag characters (invisible ASCII smuggling)", unicodeHint],
-  ["unicode-variation-run", "unicode", "high", "a run of variation selectors (invisible data smuggling)", unicodeHint],
-  ["unicode-zero-width", "unicode", "medium", "zero-width characters", unicodeHint],
-  ["unicode-invisible", "unicode", "medium", "invisible formatting characters", unicodeHint],
-  ["unicode-directional-mark", "unicode", "low", "left-to-right or right-to-left marks", unicodeHint],
-  [
-    "structure-symlink-escape",
-    "structure",
-    "high",
-    "symbolic link pointing outside the skill folder",
-    "Replace the link with a copy of the file, or remove it."
-  ],
-  ["structure-symlink-loop", "structure", "medium", "symbolic link loop or unresolvable link chain", "Remove the link."],
-  ["structure-symlink-broken", "structure", "low", "symbolic link to nothing", "Remove the link."],
-  [
-    "structure-native-executable",
-    "structure",
-    "high",
-    "compiled program (ELF, PE or Mach-O) in the skill",
-    "Ship source scripts under scripts/, never compiled programs."
-  ],
-  [
-    "structure-archive-traversal",
-    "structure",
-    "high",
-    "archive entry that unpacks outside its folder (absolute path or `..`)",
-    "Rebuild the archive with relative paths inside one folder, or ship the files unpacked."
-  ],
-  [
-    "structure-archive-executable",
-    "structure",
-    "medium",
-    "archive holding programs or scripts the text scan cannot read",
-    "Ship scripts unpacked under scripts/, where they are scanned and reviewed."
-  ],
-  ["structure-archive-link", "structure", "medium", "archive entry that is a link", "Rebuild the archive without links."],
-  [
-    "structure-archive-unlisted",
-    "structure",
-    "low",
-    "archive whose entries could not be listed",
-    "Ship a zip or tar the scan can list, or the files unpacked."
-  ],
-  ["structure-nul-bytes", "structure", "low", "text file holding NUL bytes (scanned without them)", "Remove the NUL bytes."],
-  [
-    "structure-executable-bit",
-    "structure",
-    "medium",
-    "executable file outside scripts/",
-    "Move the program under scripts/ or clear the executable bit (chmod -x)."
-  ],
-  ["structure-special-file", "structure", "medium", "device, socket or pipe in the skill folder", structureHint],
-  ["structure-file-too-large", "structure", "medium", "file larger than the size limit (not scanned past the limit)", structureHint],
-  [
-    "structure-too-many-files",
-    "structure",
-    "medium",
-    "more files than the limit (the rest were not scanned)",
-    "Split the skill, or raise scan.limits.max_files in .skillgarden/config.yaml."
-  ],
-  ["structure-too-deep", "structure", "low", "folders nested deeper than the limit (not scanned)", "Flatten the skill folder."],
-  [
-    "structure-not-utf8",
-    "structure",
-    "low",
-    "file is not UTF-8 (scanned with invalid bytes replaced, or as UTF-16)",
-    "Save the file as UTF-8."
-  ],
-  ["structure-unreadable", "structure", "medium", "file could not be read", "Check its permissions."],
-  [
-    "suppress-missing-reason",
-    "suppression",
-    "medium",
-    "suppression marker without a reason (ignored)",
-    "Write the reason after the rule id: `skillgarden-ignore: <rule-id> \u2014 <why this is safe>`."
-  ],
-  [
-    "suppress-unknown-rule",
-    "suppression",
-    "low",
-    "suppression marker names an unknown rule",
-    "Check the rule id against `skillgarden scan --json` output."
-  ]
-];
-var SPECIAL_RULES = table.map(([id, category, severity, message, hint]) => ({
-  id,
-  category,
-  severity,
-  message,
-  hint
-}));
-var byId = new Map(SPECIAL_RULES.map((r2) => [r2.id, r2]));
-function specialRule(id) {
-  return byId.get(id);
-}
-function specialFinding(id, at2) {
-  const rule2 = specialRule(id);
-  return {
-    rule: id,
-    category: rule2.category,
-    severity: rule2.severity,
-    file: at2.file,
-    line: at2.line,
-    column: at2.column,
-    match: at2.match,
-    message: `${rule2.message}: ${at2.detail}`,
-    hint: rule2.hint,
-    via: "raw"
-  };
-}
-
 // src/store/scan/structure-finding.ts
+init_special_rules();
 function buildStructureFinding(id, file2, detail) {
   return specialFinding(id, { file: file2, line: 0, column: 0, match: detail, detail });
 }
@@ -76875,3071 +80426,44 @@ function buildVerdict(findings, options = {}) {
   return verdict;
 }
 
+// src/store/scan/join-path.ts
+import { posix as posix5, relative as relative6, sep as sep8 } from "node:path";
+function joinEntry(parent, name, separator = sep8) {
+  if (parent === "." || parent === `.${separator}`) return name;
+  return parent.endsWith(separator) ? `${parent}${name}` : `${parent}${separator}${name}`;
+}
+function shownUnder(label) {
+  const base = posix5.normalize(label);
+  if (base === "." || base === "./") return (rel) => rel;
+  return base.endsWith("/") ? (rel) => `${base}${rel}` : (rel) => `${base}/${rel}`;
+}
+var unplain = /(?:^|\/)\.{0,2}(?:\/|$)/;
+function labelUnder(repo, dir2) {
+  if (sep8 === "/" && repo.startsWith("/")) {
+    const prefix2 = repo.endsWith("/") ? repo : `${repo}/`;
+    if (dir2.startsWith(prefix2)) {
+      const rest = dir2.slice(prefix2.length);
+      if (!unplain.test(rest) && !rest.includes("\\")) return rest;
+    }
+  }
+  return relative6(repo, dir2).split("\\").join("/") || ".";
+}
+
 // src/store/scan/scan-skill-dir.ts
 import { basename as basename5, posix as posix6, resolve as resolve6 } from "node:path";
 
-// src/core/scan/content-findings.ts
-var programs = /\.(?:exe|dll|so|dylib|scr|com|msi|bin|elf|app)$/i;
-var scripts = /\.(?:sh|bash|zsh|ps1|psm1|bat|cmd|vbs|command)$/i;
-function wholeFile(id, file2, detail) {
-  return specialFinding(id, { file: file2, line: 0, column: 0, match: detail, detail });
-}
-function escapes(name) {
-  const path = name.replace(/\\/g, "/");
-  return path.startsWith("/") || /^[a-zA-Z]:/.test(path) || path.split("/").includes("..");
-}
-function archiveFindings(content, file2) {
-  const listing = content.archive;
-  if (!listing) return [];
-  const out = [];
-  const escaping = listing.entries.filter((e) => escapes(e.name));
-  if (escaping.length > 0)
-    out.push(
-      wholeFile(
-        "structure-archive-traversal",
-        file2,
-        summarize(
-          file2,
-          escaping.map((e) => e.name)
-        )
-      )
-    );
-  const links = listing.entries.filter((e) => e.link);
-  if (links.length > 0)
-    out.push(
-      wholeFile(
-        "structure-archive-link",
-        file2,
-        summarize(
-          file2,
-          links.map((e) => e.name)
-        )
-      )
-    );
-  const code3 = listing.entries.filter((e) => programs.test(e.name) || scripts.test(e.name));
-  if (code3.length > 0)
-    out.push(
-      wholeFile(
-        "structure-archive-executable",
-        file2,
-        summarize(
-          file2,
-          code3.map((e) => e.name)
-        )
-      )
-    );
-  if (listing.problem) out.push(wholeFile("structure-archive-unlisted", file2, `${file2}: ${listing.problem}`));
-  return out;
-}
-function summarize(file2, names) {
-  const shown = names.slice(0, 5).join(", ");
-  return `${file2} lists ${shown}${names.length > 5 ? ` and ${names.length - 5} more` : ""}`;
-}
-function buildContentFindings(content, file2) {
-  if (content.kind === "native-executable") return [wholeFile("structure-native-executable", file2, file2)];
-  if (content.kind === "archive") return archiveFindings(content, file2);
-  if (content.kind !== "text") return [];
-  const out = [];
-  if (content.encoding === "mixed" || content.encoding === "utf-16le" || content.encoding === "utf-16be")
-    out.push(wholeFile("structure-not-utf8", file2, `${file2} (${content.encoding})`));
-  if (content.nul) out.push(wholeFile("structure-nul-bytes", file2, file2));
-  return out;
-}
-
-// src/core/scan/context.ts
-var quotePairs = [
-  ['"', '"'],
-  ["`", "`"],
-  ["\u201C", "\u201D"],
-  ["\xAB", "\xBB"]
-];
-function isQuoted(line, start, end) {
-  return quotePairs.some(([open3, close]) => {
-    if (line.lastIndexOf(open3, start - 1) < 0) return false;
-    const opensBefore = open3 === close ? line.slice(0, start).split(open3).length % 2 === 0 : true;
-    return opensBefore && line.indexOf(close, end) >= 0;
-  });
-}
-var searchPattern = /\b(?:grep|egrep|fgrep|rg|ripgrep|ag|sed|awk)\b[^'"\n]{0,60}['"][^'"\n]{0,300}$/;
-function isSearchPattern(line, start) {
-  return searchPattern.test(line.slice(Math.max(0, start - 400), start));
-}
-var hashComment = /\.(?:sh|bash|zsh|py|rb|pl|r|ya?ml|toml|conf|cfg|ini|ps1|dockerfile)$/i;
-var slashComment = /\.(?:js|mjs|cjs|ts|tsx|jsx|go|java|kt|c|h|cc|cpp|rs|swift|cs|php)$/i;
-var fence2 = /^\s{0,3}(```|~~~)/;
-function findCommentLines(file2, lines) {
-  const out = /* @__PURE__ */ new Set();
-  const markdown = /\.(?:md|markdown|mdx)$/i.test(file2);
-  const prefix2 = hashComment.test(file2) ? /^\s*#(?!!)/ : slashComment.test(file2) ? /^\s*\/\// : /^\s*(?:#(?!!)|\/\/)/;
-  let inFence = false;
-  lines.forEach((line, i) => {
-    if (markdown && fence2.test(line)) {
-      inFence = !inFence;
-      return;
-    }
-    if ((!markdown || inFence) && prefix2.test(line)) out.add(i + 1);
-  });
-  return out;
-}
-function demotionOf(rule2, line, start, end, opts) {
-  if (opts.via === "base64" || rule2.category === "credential-exposure") return void 0;
-  if (rule2.demoteWhenQuoted && isQuoted(line, start, end)) return "quoted: probably an example";
-  if (isSearchPattern(line, start)) return "inside a search pattern";
-  if (opts.comment && rule2.category !== "prompt-injection") return "in a comment";
-  return void 0;
-}
-function findHiddenCommentLines(file2, lines) {
-  const out = /* @__PURE__ */ new Set();
-  if (!/\.(?:md|markdown|mdx|html?)$/i.test(file2)) return out;
-  let inside = false;
-  lines.forEach((line, i) => {
-    if (inside) {
-      out.add(i + 1);
-      if (line.includes("-->")) inside = false;
-      return;
-    }
-    const open3 = line.lastIndexOf("<!--");
-    inside = open3 >= 0 && !line.includes("-->", open3);
-  });
-  return out;
-}
-
-// src/core/scan/rules.ts
-function rule(id, category, severity, pattern, message, hint, extra = {}) {
-  return { id, category, severity, pattern, message, hint, ...extra };
-}
-function looksRandom(token) {
-  const body = token.replace(/^[a-z]{1,12}[-_]/i, "");
-  if (/(?:x{6}|X{6}|0{8}|your|example|placeholder|here|dummy|fake|redacted|insert|replace|\.\.\.)/i.test(body)) return false;
-  if (/(?:[A-Z]\d){4}|(?:\d[A-Z]){4}|(?:[a-z]\d){4}|0123|1234|2345|abcd|ABCD|bcde/.test(body)) return false;
-  const distinct = new Set(body).size;
-  return distinct >= 10 && /\d/.test(body) && /[a-z]/.test(body) && /[A-Z]/.test(body);
-}
-var HIDDEN_INSTRUCTION = /\b(?:ignore\s+(?:all|previous|prior|the\s+above)|override|disregard|system\s+prompt|you\s+(?:must|are\s+now|will\s+now)|assistant\s*:|AI\s+agent\s*:|do\s+not\s+(?:tell|mention|reveal)|secretly|exfiltrat|send\s+(?:the|all|your)|run\s+the\s+following|execute)/i;
-var shell = "(?:ba|z|da|k)?sh";
-var home = "(?:~|\\$HOME|\\$\\{HOME\\})";
-var secretVar = "\\$\\{?[A-Za-z_]{0,40}(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)\\b";
-var recursiveRm = "\\brm\\s+(?:-[a-zA-Z]{1,10}\\s+){0,3}(?:-[a-zA-Z]{0,10}[rR][a-zA-Z]{0,10}|--recursive)\\s+(?:-[-a-zA-Z]{1,20}\\s+){0,3}";
-var endOfArg = "(?=\\s|$|[\"';&|)`])";
-var inject = "Treat the skill as hostile: remove the instruction, or suppress it with a reason if it is an example being discussed.";
-var exfil = "A skill must not send secrets or local files anywhere. Remove the command, or suppress it with a reason if it documents an attack.";
-var persist = "A skill must not install itself or anything else to run later. Remove it, or suppress it with a reason.";
-var destroy = "Remove the command or narrow it to a path inside the project.";
-var supply = "Pin what is installed (a version, a commit, a checksum) and prefer a package manager over piping a download into a shell.";
-var obfusc = "Write what the command does in plain text; encoded or assembled commands hide their intent from review.";
-var cred = "Remove the secret, rotate it (it is now public), and read it from the environment at run time.";
-var net = "Remove the listener or tunnel, or bind to 127.0.0.1 and suppress with a reason.";
-var priv = "A skill should not need root. Remove the escalation or explain it in a suppression reason.";
-var exfiltration = [
-  rule(
-    "exfil-credential-store-network",
-    "exfiltration",
-    "high",
-    new RegExp(
-      `\\b(?:curl|wget|nc|ncat|scp|rsync|ftp)\\b[^\\n]{0,200}${home}/\\.(?:ssh|aws|gnupg|kube|docker|netrc|npmrc|pypirc|git-credentials|config/gcloud|azure)`,
-      "i"
-    ),
-    "network command reads a local credential store",
-    exfil
-  ),
-  rule(
-    "exfil-private-key-read",
-    "exfiltration",
-    "high",
-    /\b(?:cat|cp|scp|curl|base64|xxd|tar|zip|nc)\b[^\n]{0,120}\.ssh\/id_(?:rsa|dsa|ecdsa|ed25519)(?!\.pub)\b/i,
-    "reads an SSH private key",
-    exfil
-  ),
-  rule(
-    "exfil-env-dump-pipe",
-    "exfiltration",
-    "high",
-    /\b(?:env|printenv|set|export\s+-p)\s*\|\s*(?:curl|wget|nc|ncat|base64|gzip|openssl|xxd)\b/i,
-    "pipes the whole environment into a network or encoding command",
-    exfil
-  ),
-  rule(
-    "exfil-env-dump-subst",
-    "exfiltration",
-    "high",
-    /\b(?:curl|wget|nc|fetch|Invoke-WebRequest)\b[^\n]{0,200}\$\(\s*(?:env|printenv|set|cat\s+[^)\n]{0,80}(?:\.env\b|credentials|\.netrc|id_rsa|\.pgpass))\s*[|)]/i,
-    "sends the environment or a secrets file in a network request",
-    exfil
-  ),
-  rule(
-    "exfil-env-serialize",
-    "exfiltration",
-    "high",
-    /(?:JSON\.stringify\(\s*process\.env\s*\)|json\.dumps\(\s*(?:dict\()?\s*os\.environ|str\(\s*os\.environ\s*\)|Object\.entries\(\s*process\.env\s*\)|\benviron\.copy\(\)[^\n]{0,80}(?:post|send|requests))/,
-    "serialises the whole environment",
-    exfil
-  ),
-  rule(
-    "exfil-secret-in-request",
-    "exfiltration",
-    "low",
-    new RegExp(`\\b(?:curl|wget|Invoke-WebRequest|Invoke-RestMethod|http(?:ie)?)\\b[^\\n]{0,200}${secretVar}`, "i"),
-    "network command carries a secret variable",
-    "Check the destination is the service the secret belongs to; send secrets only in headers to their own API."
-  ),
-  rule(
-    "exfil-secret-in-fetch",
-    "exfiltration",
-    "low",
-    new RegExp(
-      `\\b(?:fetch|axios(?:\\.\\w{3,6})?|requests\\.(?:get|post|put)|httpx\\.(?:get|post|put))\\s*\\([^\\n]{0,200}${secretVar}`,
-      "i"
-    ),
-    "HTTP call carries a secret variable",
-    "Check the destination is the service the secret belongs to."
-  ),
-  rule(
-    "exfil-dns",
-    "exfiltration",
-    "high",
-    /\b(?:dig|nslookup|host|drill|resolvectl\s+query)\s+(?:[-+@]\S{0,40}\s+){0,4}[\w.-]{0,80}\$(?:\([^)\n]{1,120}\)|\{?\w{1,40}\}?)\.[\w-]{1,63}\./i,
-    "DNS lookup of a name built from data (DNS exfiltration)",
-    exfil
-  ),
-  rule(
-    "exfil-markdown-image",
-    "exfiltration",
-    "high",
-    /!\[[^\]\n]{0,200}\]\(\s*<?https?:\/\/[^)\s]{0,300}(?:\$\{?\w|\{\{?\s{0,3}\w|%s\b|<[A-Za-z_]{2,40}>|\[[A-Z_]{3,40}\])/,
-    "Markdown image whose URL carries data (rendering it sends the data)",
-    exfil
-  ),
-  rule(
-    "exfil-markdown-link",
-    "exfiltration",
-    "medium",
-    /(?<!!)\[[^\]\n]{0,200}\]\(\s*<?https?:\/\/[^)\s]{0,300}[?&][\w-]{1,40}=(?:\$\{?\w|\{\{?\s{0,3}\w|<[A-Za-z_]{2,40}>)/,
-    "Markdown link whose query carries interpolated data",
-    exfil,
-    { triggers: ["]("] }
-  ),
-  rule(
-    "exfil-html-image",
-    "exfiltration",
-    "high",
-    /<img\b[^>\n]{0,200}\bsrc\s*=\s*["']?https?:\/\/[^"'\s>]{0,300}(?:\$\{?\w|\{\{\s{0,3}\w)/i,
-    "HTML image whose URL carries data",
-    exfil
-  ),
-  rule(
-    "exfil-webhook-data",
-    "exfiltration",
-    "high",
-    /\b(?:curl|wget|fetch|requests\.\w{3,6}|httpx\.\w{3,6}|nc|Invoke-WebRequest)\b[^\n]{0,200}\b(?:webhook\.site|requestbin\.(?:com|net)|pipedream\.net|hookbin\.com|interact\.sh|burpcollaborator\.net|oastify\.com|beeceptor\.com)\b[^\n]{0,200}(?:\$\(|\$\{?\w|@\S|\{\w)/i,
-    "sends interpolated data to a request-capture service",
-    exfil
-  ),
-  rule(
-    "exfil-webhook-service",
-    "exfiltration",
-    "medium",
-    /\b(?:webhook\.site|requestbin\.(?:com|net)|pipedream\.net|hookbin\.com|interact\.sh|oast\.(?:fun|live|me|online|pro|site)|burpcollaborator\.net|oastify\.com|canarytokens\.com|beeceptor\.com)\b/i,
-    "names a request-capture service used to collect stolen data",
-    exfil
-  ),
-  rule(
-    "exfil-paste-service",
-    "exfiltration",
-    "medium",
-    /\b(?:pastebin\.com|hastebin\.com|ghostbin\.\w{2,4}|paste\.ee|termbin\.com|transfer\.sh|0x0\.st|file\.io)\b/i,
-    "names a paste or anonymous file-drop service",
-    exfil
-  ),
-  rule(
-    "exfil-read-secrets-file",
-    "exfiltration",
-    "medium",
-    /\b(?:cat|less|more|head|tail|type)\s+(?!>)[^\n|;&]{0,80}(?:\.env(?:\.\w{1,12})?|\.netrc|\.pgpass|\.npmrc|\.pypirc|\.git-credentials|\.aws\/credentials|\.docker\/config\.json)(?=\s|$|["'`;|&)])/i,
-    "prints a well-known secrets file",
-    exfil,
-    { triggers: [".env", ".netrc", ".pgpass", ".npmrc", ".pypirc", ".git-credentials", ".aws/credentials", ".docker/config.json"] }
-  ),
-  rule(
-    "exfil-ssh-dir",
-    "exfiltration",
-    "low",
-    new RegExp(`${home}/\\.ssh/(?!config\\b|known_hosts\\b|[\\w.-]{1,40}\\.pub\\b)`, "i"),
-    "touches the user's SSH directory",
-    exfil,
-    { triggers: ["/.ssh/"] }
-  ),
-  rule(
-    "exfil-aws-dir",
-    "exfiltration",
-    "medium",
-    new RegExp(`${home}/\\.aws/credentials`, "i"),
-    "touches the AWS credentials file",
-    exfil,
-    { triggers: ["/.aws/credentials"] }
-  ),
-  rule(
-    "exfil-gnupg-dir",
-    "exfiltration",
-    "medium",
-    new RegExp(`${home}/\\.gnupg/(?:private-keys|secring)`, "i"),
-    "touches the GPG private keyring",
-    exfil,
-    { triggers: ["/.gnupg/"] }
-  ),
-  rule("exfil-kube-config", "exfiltration", "low", new RegExp(`${home}/\\.kube/config`, "i"), "touches the Kubernetes credentials", exfil, {
-    triggers: ["/.kube/config"]
-  }),
-  rule(
-    "exfil-docker-config",
-    "exfiltration",
-    "low",
-    new RegExp(`${home}/\\.docker/config\\.json`, "i"),
-    "touches Docker registry credentials",
-    exfil,
-    { triggers: ["/.docker/config.json"] }
-  ),
-  rule(
-    "exfil-cloud-credentials",
-    "exfiltration",
-    "low",
-    new RegExp(`${home}/\\.(?:config/gcloud/(?:credentials|application_default)|azure/accessTokens|git-credentials|netrc)`, "i"),
-    "touches cloud or git credential files",
-    exfil,
-    { triggers: ["/.config/gcloud/", "/.azure/accesstokens", "/.git-credentials", "/.netrc"] }
-  ),
-  rule(
-    "exfil-browser-data",
-    "exfiltration",
-    "high",
-    /(?:Google\/Chrome\/Default\/(?:Login Data|Cookies)|Firefox\/Profiles\/[^\n]{0,80}(?:logins\.json|key4\.db|cookies\.sqlite)|security\s+dump-keychain\b)/i,
-    "reads browser passwords, cookies or the keychain",
-    exfil
-  ),
-  rule(
-    "exfil-proc-environ",
-    "exfiltration",
-    "high",
-    /\/proc\/(?:self|\d{1,7}|\$\w{1,20}|\*)\/(?:environ|mem)\b/,
-    "reads another process's environment or memory",
-    exfil
-  ),
-  rule(
-    "exfil-tmp-staging",
-    "exfiltration",
-    "high",
-    /(?:>|\btar\s[^\n]{0,80})\s*\/tmp\/[^\n&;|]{0,120}(?:&&|;)\s*(?:curl|wget|nc|scp)\b[^\n]{0,200}(?:-d\s*@|-F|-T|--upload-file|--data-binary\s*@|\/tmp\/)/i,
-    "stages data in /tmp and uploads it",
-    exfil,
-    { triggers: ["/tmp/"] }
-  ),
-  rule(
-    "exfil-upload-file",
-    "exfiltration",
-    "medium",
-    /\bcurl\b[^\n]{0,200}(?:-F\s*["']?\w{1,40}=@|-T\s+|--upload-file\s+|--data-binary\s+@)(?:~|\/etc|\$HOME|\/home|\/root)/i,
-    "uploads a file from a home or system directory",
-    exfil
-  ),
-  rule(
-    "exfil-conversation",
-    "exfiltration",
-    "high",
-    /\b(?:send|post|upload|transmit|forward|leak|exfiltrate|email)\s+(?:\w+\s+){0,4}?(?:the\s+)?(?:entire\s+|full\s+|whole\s+)?(?:conversation|chat\s+history|previous\s+messages|system\s+prompt|api\s+keys?|credentials|secrets|passwords|environment\s+variables)\s+(?:\w+\s+){0,3}?to\s+(?:https?:\/\/|an?\s+(?:external|remote)|my\s+server|this\s+(?:url|endpoint|address))/i,
-    "instructs the agent to send conversation or secrets elsewhere",
-    exfil,
-    { demoteWhenQuoted: true }
-  ),
-  rule(
-    "exfil-send-to-url",
-    "exfiltration",
-    "medium",
-    /\b(?:send|post|upload|transmit|exfiltrate)\s+(?:\w+\s+){0,6}?(?:to|at)\s+https?:\/\/(?!(?:localhost|127\.0\.0\.1|\[::1\])\b)/i,
-    "instructs the agent to send data to a URL",
-    "Check that the destination is the service the skill is about."
-  ),
-  rule(
-    "exfil-clipboard-network",
-    "exfiltration",
-    "medium",
-    /\b(?:pbpaste|xclip\s+-o|xsel\s+-o|Get-Clipboard)\b[^\n]{0,80}\|\s*(?:curl|wget|nc)\b/i,
-    "sends the clipboard over the network",
-    exfil
-  ),
-  rule(
-    "exfil-archive-send",
-    "exfiltration",
-    "high",
-    new RegExp(
-      `\\b(?:tar|zip|7z|gzip|bzip2|xz)\\b[^\\n]{0,120}(?:${home}|\\/root|\\/home\\/[\\w.-]{1,32})\\/\\.(?:ssh|aws|gnupg|kube|docker|azure|config\\/gcloud|password-store)\\b[^\\n]{0,200}(?:\\||&&|;)\\s*(?:curl|wget|nc|ncat|socat|scp|rsync|ftp|aws\\s+s3\\s+cp)\\b`
-    ),
-    "packs a credentials folder and sends it over the network",
-    exfil,
-    { triggers: ["tar", "zip", "7z", "gzip", "bzip2", "xz"] }
-  ),
-  rule(
-    "exfil-env-secret-send",
-    "exfiltration",
-    "high",
-    /\b(?:(?:echo|printf|cat)\b[^\n|]{0,60}\$\{?|printenv\s+)[A-Za-z_]{0,40}(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)\b\}?[^\n|]{0,60}\|\s*(?:curl|wget|nc|ncat|socat|openssl\s+s_client|http(?:ie)?)\b/i,
-    "pipes a secret from the environment into a network command",
-    exfil,
-    { triggers: ["echo", "printf", "cat", "printenv"] }
-  ),
-  rule(
-    "exfil-credential-file-pipe",
-    "exfiltration",
-    "high",
-    new RegExp(
-      `\\b(?:cat|base64|gzip|xxd|openssl\\s+base64)\\s+[^\\n|]{0,40}(?:${home}|\\/root|\\/home\\/[\\w.-]{1,32})\\/\\.(?:aws\\/credentials|ssh\\/id_\\w+|netrc|git-credentials|docker\\/config\\.json|kube\\/config|pgpass)\\b[^\\n|]{0,40}\\|\\s*(?:curl|wget|nc|ncat|socat|http(?:ie)?)\\b`
-    ),
-    "pipes a credentials file into a network command",
-    exfil
-  ),
-  rule(
-    "exfil-credentials-to-output",
-    "exfiltration",
-    "high",
-    new RegExp(
-      `\\b(?:cp|rsync|mv|ditto|tar)\\s+(?:-[-\\w]{1,20}\\s+){0,4}["']?(?:${home})\\/\\.(?:ssh|aws|gnupg|kube|docker|azure)\\b[^\\s"']{0,80}["']?\\s+(?:-[-\\w]{1,20}\\s+){0,2}["']?(?:\\.\\/|\\.\\s*$|\\$\\{?(?:OUT|OUTPUT)\\w*|[\\w./-]{0,40}\\b(?:outputs?|artifacts?|public|dist|uploads?|share|www|results?)\\b|\\/tmp\\/)`
-    ),
-    "copies a credentials folder into output that leaves the machine",
-    exfil,
-    { triggers: ["cp", "rsync", "mv", "ditto", "tar"] }
-  )
-];
-var injection = [
-  rule(
-    "inject-ignore-instructions",
-    "prompt-injection",
-    "high",
-    /\b(?:ignore|disregard|forget|override|bypass)\s+(?:\w+\s+){0,3}?(?:all\s+|any\s+|the\s+|your\s+|of\s+)?(?:previous|prior|above|earlier|preceding|original|system|safety|developer)\s+(?:\w+\s+){0,2}?(?:instructions|directions|directives|rules|guidelines|prompts?|messages|guardrails)\b/i,
-    "tells the agent to ignore its instructions",
-    inject,
-    // "an override for the system prompt" names a setting (K-Dense's docstrings); it does not tell anyone to override anything.
-    { demoteWhenQuoted: true, accept: (m2) => !/^override\s+(?:for|of)\b/i.test(m2) }
-  ),
-  rule(
-    "inject-disregard-rules",
-    "prompt-injection",
-    "high",
-    /\b(?:disregard|forget|abandon)\s+(?:all\s+|any\s+)?(?:your|of\s+your)\s+(?:\w+\s+){0,2}?(?:rules|guidelines|training|restrictions|principles|instructions)\b/i,
-    "tells the agent to drop its rules",
-    inject,
-    { demoteWhenQuoted: true }
-  ),
-  rule(
-    "inject-role-hijack",
-    "prompt-injection",
-    "high",
-    /\byou\s+are\s+(?:now|no\s+longer)\s+(?:an?\s+|in\s+)?(?:unrestricted|unfiltered|uncensored|jailbroken|evil|DAN\b|developer\s+mode|god\s+mode|bound\s+by|restricted|an?\s+AI\s+without|free\s+(?:of|from)\s+(?:all\s+|any\s+)?(?:rules|restrictions))/i,
-    "rewrites the agent's identity",
-    inject,
-    { demoteWhenQuoted: true }
-  ),
-  rule(
-    "inject-from-now-on",
-    "prompt-injection",
-    "high",
-    /\bfrom\s+now\s+on,?\s+(?:you\s+(?:are|will|must|shall)\s+)?(?:\w+\s+){0,4}?(?:ignore|bypass|disregard|not\s+follow|without\s+(?:any\s+)?(?:restrictions|rules|filters))\b/i,
-    "redefines the agent's rules from here on",
-    inject,
-    { demoteWhenQuoted: true }
-  ),
-  rule(
-    "inject-no-restrictions",
-    "prompt-injection",
-    "high",
-    /\b(?:pretend|act\s+as\s+(?:if|though)|imagine)\s+(?:\w+\s+){0,3}?you\s+(?:are|have|had)\s+(?:\w+\s+){0,3}?(?:no|without)\s+(?:\w+\s+){0,2}?(?:restrictions|limits|rules|guidelines|filters|guardrails)\b/i,
-    "asks the agent to act without restrictions",
-    inject,
-    { demoteWhenQuoted: true }
-  ),
-  rule(
-    "inject-respond-unfiltered",
-    "prompt-injection",
-    "high",
-    /\b(?:respond|answer|reply|act|operate)\s+without\s+(?:\w+\s+){0,3}?(?:restrictions|limitations|filters|safety|guardrails|censorship|ethical)\b/i,
-    "asks for unfiltered output",
-    inject,
-    { demoteWhenQuoted: true }
-  ),
-  rule(
-    "inject-conceal-from-user",
-    "prompt-injection",
-    "high",
-    /\b(?:without\s+(?:telling|informing|notifying|alerting)\s+the\s+user|(?:do\s+not|don't|never)\s+(?:tell|inform|notify|alert)\s+the\s+user\s+(?:about|that|what)|(?:keep|hide)\s+(?:this|these|it)\s+(?:\w+\s+){0,2}?(?:secret|hidden)?\s*from\s+the\s+user|(?:silently|secretly|covertly)\s+(?:send|upload|copy|exfiltrate|run|execute|install|delete|modify))\b/i,
-    "tells the agent to hide what it does from the user",
-    inject,
-    { demoteWhenQuoted: true }
-  ),
-  rule(
-    "inject-system-override",
-    "prompt-injection",
-    "high",
-    /(?:\bsystem\s+prompt\s+override\b|\bnew\s+system\s+prompt\s*:|\boverride\s+(?:the\s+|your\s+)?system\s+(?:prompt|message)\b|\[\s*system\s*\]\s*:?\s*(?:override|ignore|new\s+instructions))/i,
-    "tries to replace the system prompt",
-    inject,
-    { demoteWhenQuoted: true, triggers: ["system"] }
-  ),
-  rule(
-    "inject-chat-template",
-    "prompt-injection",
-    "high",
-    /(?:<\|im_start\|>\s*system|<\|start_header_id\|>\s*system|<\|system\|>|\[INST\]\s*<<SYS>>)/i,
-    "forges a chat-template system turn",
-    inject
-  ),
-  rule(
-    "inject-fake-system-tag",
-    "prompt-injection",
-    "medium",
-    /<\s*(?:system|system-reminder|system_prompt|admin|developer)\s*>\s*(?:\w+\s+){0,6}?(?:ignore|override|you\s+must|new\s+instructions|disregard)\b/i,
-    "fake system or admin tag carrying instructions",
-    inject,
-    { triggers: ["system", "admin", "developer"] }
-  ),
-  rule(
-    "inject-leak-system-prompt",
-    "prompt-injection",
-    "high",
-    /\b(?:reveal|print|output|repeat|show|leak|dump|display)\s+(?:\w+\s+){0,3}?(?:your\s+)?(?:system|initial|hidden|original)\s+(?:prompt|instructions)\s+(?:verbatim|in\s+full|word\s+for\s+word|to\s+me|above)/i,
-    "tries to extract the system prompt",
-    inject,
-    { demoteWhenQuoted: true }
-  ),
-  rule(
-    "inject-jailbreak-dan",
-    "prompt-injection",
-    "high",
-    /\b(?:DAN\s+mode|Do\s+Anything\s+Now|STAN\s+mode|AIM\s+mode)\b/,
-    "a known jailbreak persona",
-    inject,
-    { demoteWhenQuoted: true }
-  ),
-  rule(
-    "inject-mode-switch",
-    "prompt-injection",
-    "high",
-    /\b(?:developer|god|jailbreak|unrestricted|sudo)\s+mode\s+(?:is\s+)?(?:now\s+)?(?:enabled|activated|engaged|on)\b/i,
-    "claims a special mode that lifts the rules",
-    inject,
-    { demoteWhenQuoted: true }
-  ),
-  rule(
-    "inject-unobserved",
-    "prompt-injection",
-    "high",
-    /\b(?:when|if|while)\s+no\s*(?:one|body)\s+is\s+(?:watching|looking|monitoring|reviewing)/i,
-    "behaves differently when unobserved",
-    inject,
-    { demoteWhenQuoted: true }
-  ),
-  rule(
-    "inject-fake-update",
-    "prompt-injection",
-    "medium",
-    /\byou\s+have\s+been\s+(?:\w+\s+){0,2}?(?:updated|upgraded|patched|reprogrammed|granted)\s+(?:to|with)\b/i,
-    "fake update announcement to the agent",
-    inject,
-    { demoteWhenQuoted: true }
-  ),
-  rule(
-    "inject-priority-claim",
-    "prompt-injection",
-    "medium",
-    /\b(?:these|this|the\s+following)\s+instructions?\s+(?:take|takes|have|has)\s+(?:precedence|priority)\s+over\s+(?:\w+\s+){0,3}?(?:system|previous|all|any|other|your)\b/i,
-    "claims priority over the agent's own instructions",
-    inject,
-    { demoteWhenQuoted: true }
-  ),
-  rule(
-    "inject-decode-execute",
-    "prompt-injection",
-    "high",
-    /\b(?:decode|translate|deobfuscate|unscramble|reverse)\s+[^\n]{0,120}?\s+(?:and|then)\s+(?:execute|run|eval(?:uate)?|follow)\s+(?:it|them|the\s+result|the\s+output|the\s+(?:decoded\s+)?(?:command|instructions))\b/i,
-    "decode-then-execute evasion",
-    inject,
-    { demoteWhenQuoted: true }
-  ),
-  rule(
-    "inject-hidden-comment",
-    "prompt-injection",
-    "high",
-    new RegExp(`<!--(?![^>\\n]{0,20}skillgarden-ignore)[^>\\n]{0,300}?${HIDDEN_INSTRUCTION.source}`, "i"),
-    "hidden HTML comment carrying instructions",
-    inject
-  ),
-  rule(
-    "inject-hidden-element",
-    "prompt-injection",
-    "high",
-    /<\s*(?:div|span|p|section|font|small|details)\b[^>\n]{0,200}(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:px|pt|em)?\s*[;"']|opacity\s*:\s*0(?:\.0+)?\s*[;"']|color\s*:\s*(?:white|#fff(?:fff)?)\s*;\s*background(?:-color)?\s*:\s*(?:white|#fff))/i,
-    "HTML element hidden from a human reader",
-    inject,
-    { triggers: ["display", "visibility", "font-size", "opacity", "color"] }
-  ),
-  rule(
-    "inject-hidden-attribute",
-    "prompt-injection",
-    "low",
-    /<\s*(?:div|span|p|section)\b[^>\n]{0,200}\s(?:hidden|aria-hidden\s*=\s*["']true["'])[\s>/]/i,
-    "hidden HTML element",
-    inject,
-    { triggers: ["hidden"] }
-  ),
-  rule(
-    "inject-skip-confirmation",
-    "prompt-injection",
-    "medium",
-    /\b(?:do\s+not|don't|never|without)\s+(?:ask(?:ing)?|prompt(?:ing)?|wait(?:ing)?)\s+(?:\w+\s+){0,2}?(?:for\s+)?(?:permission|confirmation|approval|consent)\s+(?:before|to|when)\s+(?:\w+\s+){0,3}?(?:delet|remov|send|upload|push|install|run|execut|modify|overwrit)/i,
-    "tells the agent to act without the user's approval",
-    "Keep the user in the loop for destructive or outbound actions.",
-    { demoteWhenQuoted: true }
-  ),
-  rule(
-    "inject-disable-safety-flag",
-    "prompt-injection",
-    "medium",
-    /(?:--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox|\bbypassPermissions\b|--yolo\b|approval[_-]?policy\s*[=:]\s*["']?never)/i,
-    "runs an agent with its safety checks off",
-    "Do not disable the agent's permission prompts from a skill."
-  ),
-  rule(
-    "inject-tool-hijack",
-    "prompt-injection",
-    "medium",
-    /\b(?:always|must)\s+(?:\w+\s+){0,2}?(?:call|use|invoke)\s+(?:the\s+)?[\w-]{2,40}\s+tool\s+(?:first\s+)?(?:before|instead\s+of)\s+(?:\w+\s+){0,2}?(?:any|every|all)\s+other/i,
-    "hijacks every tool call",
-    inject,
-    { demoteWhenQuoted: true }
-  ),
-  rule(
-    "inject-educational-pretext",
-    "prompt-injection",
-    "low",
-    /\bfor\s+(?:purely\s+)?educational\s+purposes?\s+only\b/i,
-    "an educational pretext, often used to excuse harmful output",
-    inject
-  )
-];
-var destructive = [
-  rule(
-    "destroy-rm-root",
-    "destructive",
-    "high",
-    new RegExp(`${recursiveRm}(?:--no-preserve-root\\s+)?["']?/\\*?["']?${endOfArg}`),
-    "recursive delete of the root folder",
-    destroy
-  ),
-  rule(
-    "destroy-rm-system",
-    "destructive",
-    "high",
-    new RegExp(
-      `${recursiveRm}["']?/(?:etc|usr|var|bin|sbin|boot|lib|lib64|home|root|opt|srv|sys|dev|System|Users|Library|Applications)/?\\*?["']?${endOfArg}`
-    ),
-    "recursive delete of a system folder",
-    destroy
-  ),
-  rule(
-    "destroy-rm-home",
-    "destructive",
-    "high",
-    new RegExp(`${recursiveRm}["']?${home}/?\\*?["']?${endOfArg}`),
-    "recursive delete of the home folder",
-    destroy
-  ),
-  rule("destroy-no-preserve-root", "destructive", "high", /--no-preserve-root\b/, "deletes with the root safeguard off", destroy),
-  rule("destroy-mkfs", "destructive", "high", /\bmkfs(?:\.\w{2,8})?\s+[^\n]{0,40}\/dev\//, "formats a filesystem", destroy),
-  rule(
-    "destroy-dd-disk",
-    "destructive",
-    "high",
-    /\bdd\s+[^\n]{0,200}\bof=\/dev\/(?!null\b|zero\b|stdout\b|stderr\b|tty\b|fd\/)/,
-    "writes raw data over a device",
-    destroy
-  ),
-  rule(
-    "destroy-redirect-disk",
-    "destructive",
-    "high",
-    />\s*\/dev\/(?:sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|xvd[a-z]|disk\d|mmcblk\d|rdisk\d)/,
-    "overwrites a disk device",
-    destroy,
-    { triggers: ["/dev/"] }
-  ),
-  rule(
-    "destroy-wipe",
-    "destructive",
-    "high",
-    /\b(?:wipefs\s+(?:-\w+\s+){0,3}-a|shred\s+[^\n]{0,80}\/dev\/|diskutil\s+(?:eraseDisk|zeroDisk|secureErase)|format\s+[a-z]:\s+\/[qy])/i,
-    "wipes a disk",
-    destroy
-  ),
-  rule("destroy-fork-bomb", "destructive", "high", /:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:/, "fork bomb", destroy),
-  rule(
-    "destroy-find-delete-root",
-    "destructive",
-    "high",
-    /\bfind\s+(?:\/|~|\$HOME)\s+[^\n]{0,160}(?:-delete\b|-exec\s+rm\s)/,
-    "deletes files found across the whole system or home",
-    destroy
-  ),
-  rule(
-    "destroy-rmtree-root",
-    "destructive",
-    "high",
-    /\b(?:shutil\.rmtree|fs\.rmSync|fs\.rm|rimraf(?:\.sync)?)\s*\(\s*(?:["']\/["']|["']~["']|os\.path\.expanduser\(\s*["']~["']\s*\)|Path\.home\(\)|os\.homedir\(\))/,
-    "deletes the root or home folder from code",
-    destroy
-  ),
-  rule(
-    "destroy-system-file-overwrite",
-    "destructive",
-    "high",
-    /(?:>>?|\btee\s+(?:-a\s+)?)\s*\/etc\/(?:passwd|shadow|group|gshadow|hosts|fstab|resolv\.conf)\b/,
-    "overwrites a core system file",
-    destroy,
-    { triggers: ["/etc/"] }
-  ),
-  rule(
-    "destroy-etc-write",
-    "destructive",
-    "low",
-    /(?:(?<![>\w&])>>?|\btee\s+(?:-a\s+)?)\s*\/etc\//,
-    "writes under /etc",
-    "Prefer a user-level config; if a system change is needed, say so to the user first.",
-    { triggers: ["/etc/"] }
-  ),
-  rule(
-    "destroy-truncate-system",
-    "destructive",
-    "medium",
-    /\btruncate\s+-s\s*0\s+\/(?:etc|var\/log|usr)\b/,
-    "truncates system files",
-    destroy
-  ),
-  rule(
-    "destroy-log-tamper",
-    "destructive",
-    "medium",
-    /(?:\bhistory\s+-c\b|\bunset\s+HISTFILE\b|\bHISTFILE=\/dev\/null|\bHISTSIZE=0\b|\brm\s+(?:-\w+\s+){0,3}\/var\/log\/|>\s*\/var\/log\/(?:auth|secure|syslog|messages|wtmp|btmp|lastlog))/,
-    "erases shell history or system logs",
-    "Covering tracks has no place in a skill; remove it.",
-    { triggers: ["history", "histfile", "histsize=0", "/var/log/"] }
-  ),
-  rule(
-    "destroy-force-push-main",
-    "destructive",
-    "medium",
-    /\bgit\s+push\s+(?:[^\n]{0,80}\s)?(?:--force|-f)(?!-with-lease|-if-includes)\b[^\n]{0,80}\b(?:main|master)\b/,
-    "force-pushes over the main branch",
-    "Use --force-with-lease on a feature branch instead."
-  ),
-  rule(
-    "destroy-sql-drop",
-    "destructive",
-    "low",
-    /\bDROP\s+(?:DATABASE|SCHEMA)\s+(?!IF\s+EXISTS\s+(?:test|tmp))/,
-    "drops a database",
-    "Make sure the skill asks before dropping data."
-  ),
-  rule(
-    "destroy-kill-all",
-    "destructive",
-    "medium",
-    /\b(?:kill\s+-9\s+-1\b|killall5\b|pkill\s+-9\s+-u\s+root)/,
-    "kills every process",
-    destroy
-  ),
-  rule(
-    "destroy-chmod-root-recursive",
-    "destructive",
-    "high",
-    /\bch(?:mod|own)\s+-R\s+\S{1,20}\s+["']?\/["']?(?=\s|$|;)/,
-    "changes ownership or mode of the whole file system",
-    destroy
-  )
-];
-var persistence = [
-  rule(
-    "persist-cron",
-    "persistence",
-    "medium",
-    /(?:\bcrontab\s+(?:-e\b|-r\b|-u\s|[\w./~-]{1,80}\.(?:txt|cron)\b|-\s*$)|\|\s*crontab\s+-|\/etc\/cron\.(?:d|daily|hourly|weekly)\/|\/var\/spool\/cron|@reboot\s)/,
-    "installs a cron job",
-    persist,
-    { triggers: ["crontab", "/etc/cron.", "/var/spool/cron", "@reboot"] }
-  ),
-  rule(
-    "persist-shell-rc-payload",
-    "persistence",
-    "high",
-    new RegExp(
-      `\\b(?:curl|wget|nc|base64|eval|python\\s+-c)\\b[^\\n]{0,200}(?:>>|\\btee\\s+-a)\\s*["']?${home}/\\.(?:bashrc|zshrc|profile|bash_profile|zprofile|zshenv|config/fish/config\\.fish)`
-    ),
-    "plants a download or decoder in a shell start-up file",
-    persist
-  ),
-  rule(
-    "persist-shell-rc-append",
-    "persistence",
-    "low",
-    new RegExp(`(?:>>|\\btee\\s+-a)\\s*["']?${home}/\\.(?:bashrc|zshrc|profile|bash_profile|zprofile|zshenv|config/fish/config\\.fish)`),
-    "appends to a shell start-up file",
-    "Tell the user what will be added to their shell profile and why."
-  ),
-  rule(
-    "persist-authorized-keys-literal",
-    "persistence",
-    "high",
-    /\bssh-(?:rsa|ed25519|dss|ecdsa-[\w-]{1,30})\s+AAAA[A-Za-z0-9+/]{40,}[^\n]{0,200}authorized_keys\b/,
-    "adds a hard-coded public key to authorized_keys (SSH backdoor)",
-    persist
-  ),
-  rule(
-    "persist-authorized-keys-write",
-    "persistence",
-    "medium",
-    /(?:>>?|\btee\s+(?:-a\s+)?|\bcp\s+\S{1,200}\s+)\s*["']?\S{0,80}authorized_keys\b/,
-    "adds a key to authorized_keys",
-    persist,
-    { triggers: ["authorized_keys"] }
-  ),
-  rule("persist-authorized-keys", "persistence", "low", /\bauthorized_keys\b/, "mentions SSH authorized_keys", persist),
-  rule(
-    "persist-systemd",
-    "persistence",
-    "medium",
-    /(?:\bsystemctl\s+(?:--user\s+)?(?:enable|link)\b|\/etc\/systemd\/system\/[\w@.-]{1,80}\.(?:service|timer)|\.config\/systemd\/user\/[\w@.-]{1,80}\.(?:service|timer))/,
-    "installs or enables a systemd unit",
-    persist
-  ),
-  rule(
-    "persist-launchd",
-    "persistence",
-    "medium",
-    /(?:\blaunchctl\s+(?:load|bootstrap|submit)\b|Library\/Launch(?:Agents|Daemons)\/)/,
-    "installs a macOS launch agent",
-    persist
-  ),
-  rule(
-    "persist-sudoers-write",
-    "persistence",
-    "high",
-    /(?:>>?|\btee\s+(?:-a\s+)?)\s*\/etc\/sudoers(?:\.d\/\S{1,80})?\b/,
-    "writes to sudoers",
-    persist,
-    { triggers: ["/etc/sudoers"] }
-  ),
-  rule("persist-sudoers", "persistence", "medium", /(?:\/etc\/sudoers\b|\bvisudo\b)/, "touches sudoers", persist),
-  rule(
-    "persist-git-hijack",
-    "persistence",
-    "high",
-    /\bgit\s+config\s+--(?:global|system)\s+(?:core\.hooksPath|core\.sshCommand|core\.fsmonitor|core\.gitProxy|credential\.helper\s+["']?!|include\.path)\b/i,
-    "changes global git config to run code",
-    persist
-  ),
-  rule(
-    "persist-git-url-rewrite",
-    "persistence",
-    "medium",
-    /\bgit\s+config\s+--(?:global|system)\s+url\.\S{1,200}\.insteadOf\b/i,
-    "rewrites git remote URLs globally",
-    "Check that the rewrite only maps a host to itself (https to ssh)."
-  ),
-  rule(
-    "persist-git-global",
-    "persistence",
-    "low",
-    /\bgit\s+config\s+--(?:global|system)\s+(?!user\.(?:name|email)\b)[\w.-]{3,60}/,
-    "changes global git config",
-    "Prefer repository-local git config from a skill."
-  ),
-  rule(
-    "persist-git-hook-write",
-    "persistence",
-    "medium",
-    /(?:>>?|\btee\s+(?:-a\s+)?|\bcp\s+\S{1,200}\s+)\s*["']?\S{0,80}\.git\/hooks\/(?:pre|post)-[\w-]{3,30}\b/,
-    "installs a git hook",
-    persist,
-    { triggers: [".git/hooks/"] }
-  ),
-  rule(
-    "persist-agent-config-write",
-    "persistence",
-    "high",
-    /(?:>>|\btee\s+-a\s+|\bsed\s+-i\S{0,10}\s[^\n]{0,120})\s*["']?[~\w./-]{0,80}(?:CLAUDE\.md|AGENTS\.md|\.cursorrules|\.clinerules|\.claude\/settings(?:\.local)?\.json|\.codex\/config\.toml|\.hermes\/(?:config\.yaml|SOUL\.md))\b/,
-    "writes into an agent's own instructions or settings (persists across sessions)",
-    persist
-  ),
-  rule(
-    "persist-rc-local",
-    "persistence",
-    "medium",
-    /(?:\/etc\/rc\.local\b|\/etc\/init\.d\/[\w-]{1,60}|\bupdate-rc\.d\s|\/etc\/profile\.d\/[\w.-]{1,60}|(?:>>?|\btee\s+(?:-a\s+)?)\s*\/etc\/(?:profile|bash\.bashrc|environment)\b)/,
-    "installs a system start-up script",
-    persist,
-    { triggers: ["/etc/", "update-rc.d"] }
-  ),
-  rule("persist-ld-preload", "persistence", "high", /\/etc\/ld\.so\.preload\b/, "preloads a library into every process", persist),
-  rule("persist-ld-preload-env", "persistence", "low", /\b(?:export\s+)?LD_PRELOAD=\S/, "preloads a library into a process", persist, {
-    triggers: ["ld_preload="]
-  }),
-  rule(
-    "persist-windows-run-key",
-    "persistence",
-    "high",
-    /\b(?:reg(?:\.exe)?\s+add|New-ItemProperty|Set-ItemProperty)\b[^\n]{0,200}\\CurrentVersion\\Run(?:Once)?\b/i,
-    "writes a Windows Run key (start-up persistence)",
-    persist
-  ),
-  rule(
-    "persist-windows-task",
-    "persistence",
-    "medium",
-    /(?:\bschtasks(?:\.exe)?\s+\/create\b|\bRegister-ScheduledTask\b|Startup\\[\w .-]{1,80}\.(?:lnk|bat|vbs|ps1))/i,
-    "installs a Windows scheduled task or start-up item",
-    persist
-  ),
-  rule(
-    "persist-ssh-keygen-overwrite",
-    "persistence",
-    "low",
-    /\bssh-keygen\s+[^\n]{0,120}-f\s+["']?(?:~|\$HOME)\/\.ssh\/id_/,
-    "generates a key in the user's SSH folder",
-    persist
-  ),
-  rule(
-    "persist-at-job",
-    "persistence",
-    "low",
-    /\|\s*at\s+(?:now|midnight|noon|\d{1,2}:\d{2})\b/,
-    "schedules a delayed job with at",
-    persist,
-    { triggers: ["|"] }
-  )
-];
-var network = [
-  rule(
-    "net-dev-tcp",
-    "network",
-    "high",
-    /\/dev\/(?:tcp|udp)\/[\w.-]{1,100}\/\d{1,5}/,
-    "opens a raw socket through /dev/tcp (reverse shell)",
-    net
-  ),
-  rule(
-    "net-nc-exec",
-    "network",
-    "high",
-    /(?:\b(?:nc|ncat|netcat)\b[^\n]{0,120}\s-[a-zA-Z]{0,5}[ec]\s+\/?(?:bin\/)?(?:ba|z)?sh\b|\b(?:nc|ncat|netcat)\b[^\n]{0,120}\|\s*\/bin\/(?:ba)?sh\b|\bmkfifo\b[^\n]{0,160}\b(?:nc|ncat|netcat)\b)/,
-    "netcat wired to a shell (reverse shell)",
-    net
-  ),
-  rule(
-    "net-nc-listen",
-    "network",
-    "medium",
-    /\b(?:nc|ncat|netcat)\s+(?:-[a-zA-Z]{1,6}\s+){0,3}-[a-zA-Z]{0,5}l[a-zA-Z]{0,5}\b/,
-    "opens a netcat listener",
-    net
-  ),
-  rule(
-    "net-socat-exec",
-    "network",
-    "high",
-    /\bsocat\b[^\n]{0,200}\b(?:exec|system):/i,
-    "socat wired to a program (shell over the network)",
-    net
-  ),
-  rule(
-    "net-script-reverse-shell",
-    "network",
-    "high",
-    /(?:python[23]?\s+-c\s+["'][^\n]{0,40}import\s+(?:socket|pty)|socket\.socket\([^\n]{0,200}(?:subprocess|pty\.spawn|os\.dup2)|pty\.spawn\(\s*["']\/bin\/(?:ba)?sh|perl\s+-e\s+[^\n]{0,80}\bsocket\b|ruby\s+-rsocket\b|php\s+-r\s+[^\n]{0,80}fsockopen|New-Object\s+System\.Net\.Sockets\.TCPClient|require\(["']child_process["']\)[^\n]{0,200}net\.Socket)/i,
-    "script one-liner that looks like a reverse shell",
-    net
-  ),
-  rule("net-os-dup2", "network", "medium", /\bos\.dup2\(\s*\w{1,20}\.fileno\(\)/, "redirects standard streams to a socket", net),
-  rule(
-    "net-tunnel",
-    "network",
-    "medium",
-    /(?:\bngrok\s+(?:http|tcp|tls|start)\b|\bngrok\.(?:io|app|com)\b|\blocaltunnel\b|\blt\s+--port\b|\bserveo\.net\b|\bcloudflared\s+tunnel\b|\bbore\s+local\b|\blocalhost\.run\b|\bpinggy\.io\b|\btailscale\s+funnel\b)/i,
-    "exposes a local port to the internet through a tunnel",
-    net
-  ),
-  rule(
-    "net-bind-all",
-    "network",
-    "low",
-    /(?:\b0\.0\.0\.0:\d{2,5}\b|--(?:host|bind|listen|ip)[= ]0\.0\.0\.0\b|\bhost\s*=\s*["']0\.0\.0\.0["']|\bINADDR_ANY\b)/,
-    "listens on every network interface",
-    net
-  ),
-  rule(
-    "net-raw-ip-url",
-    "network",
-    "low",
-    /\bhttps?:\/\/(?!127\.|0\.0\.0\.0|10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.|169\.254\.)\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?\//,
-    "talks to a bare IP address",
-    "Name the host; a bare IP hides who is on the other end."
-  ),
-  rule(
-    "net-ssh-remote-forward",
-    "network",
-    "medium",
-    /\bssh\b[^\n]{0,100}\s-R\s*(?:[*\w.]{1,40}:)?\d{1,5}:/,
-    "opens a reverse SSH tunnel",
-    net
-  ),
-  rule(
-    "net-firewall-off",
-    "network",
-    "medium",
-    /(?:\bufw\s+disable\b|\biptables\s+-F\b|\bsetenforce\s+0\b|\bsystemctl\s+(?:stop|disable)\s+(?:firewalld|apparmor|ufw)\b|Set-MpPreference\s+-DisableRealtimeMonitoring\s+\$?true|netsh\s+advfirewall\s+set\s+\w{1,20}\s+state\s+off)/i,
-    "turns off a firewall or security module",
-    net
-  ),
-  rule("net-ssh-no-host-check", "network", "low", /StrictHostKeyChecking[= ]no\b/i, "turns off SSH host key checking", net),
-  rule(
-    "net-tls-off",
-    "network",
-    "low",
-    /(?:\bcurl\s+[^\n]{0,80}(?:-k|--insecure)\b|\bwget\s+[^\n]{0,80}--no-check-certificate\b|NODE_TLS_REJECT_UNAUTHORIZED\s*=\s*["']?0|verify\s*=\s*False\b)/,
-    "turns off TLS certificate checks",
-    "Keep certificate checks on; fix the trust store instead."
-  )
-];
-var obfuscation = [
-  rule(
-    "obf-base64-pipe-shell",
-    "obfuscation",
-    "high",
-    new RegExp(
-      `\\bbase64\\s+(?:-d|--decode|-D)\\b[^\\n]{0,80}\\|\\s*(?:sudo\\s+)?${shell}\\b|\\|\\s*base64\\s+(?:-d|--decode|-D)\\s*\\|\\s*(?:sudo\\s+)?${shell}\\b`
-    ),
-    "decodes base64 and runs it in a shell",
-    obfusc,
-    { triggers: ["base64"] }
-  ),
-  rule(
-    "obf-eval-decoded",
-    "obfuscation",
-    "high",
-    /\b(?:eval|exec|Function)\s*\(\s*(?:base64\.b64decode|atob|Buffer\.from\([^\n]{0,200}base64|codecs\.decode|bytes\.fromhex|zlib\.decompress|marshal\.loads|bytearray\.fromhex)/,
-    "evaluates decoded data",
-    obfusc
-  ),
-  rule(
-    "obf-eval-concat",
-    "obfuscation",
-    "high",
-    /\b(?:eval|exec|Function)\s*\(\s*(?:["'`][^"'`\n]{0,200}["'`]\s*\+|\w{1,40}\s*\+\s*["'`]|["'`][^"'`\n]{0,200}["'`]\s*\.join\(|\[[^\]\n]{0,300}\]\.join\()/,
-    "evaluates a string assembled at run time",
-    obfusc
-  ),
-  rule(
-    "obf-shell-eval-decoded",
-    "obfuscation",
-    "high",
-    /\beval\s+["']?\$\(\s*(?:echo|printf)\s[^\n]{0,200}\|\s*(?:base64|xxd|rev|tr|openssl)\b/,
-    "shell eval of a decoded string",
-    obfusc
-  ),
-  rule("obf-eval-string", "obfuscation", "low", /\b(?:eval|exec)\s*\(\s*["'`]/, "eval of a string literal", obfusc),
-  rule("obf-hex-chain", "obfuscation", "medium", /(?:\\x[0-9a-fA-F]{2}){8,}/, "long run of hex escapes", obfusc, { triggers: ["\\x"] }),
-  rule("obf-unicode-escape-chain", "obfuscation", "low", /(?:\\u[0-9a-fA-F]{4}){6,}/, "long run of Unicode escapes", obfusc, {
-    triggers: ["\\u"]
-  }),
-  rule(
-    "obf-char-code",
-    "obfuscation",
-    "medium",
-    /(?:String\.fromCharCode\(\s*(?:0x)?[\da-fA-F]{2,3}\s*(?:,\s*(?:0x)?[\da-fA-F]{2,3}\s*){3,}|\bchr\(\s*\d{2,3}\s*\)\s*\+\s*chr\(\s*\d{2,3}\s*\)\s*\+\s*chr\(|\[char\]\s*\d{2,3}\s*\+\s*\[char\])/,
-    "builds a string from character codes",
-    obfusc
-  ),
-  rule(
-    "obf-printf-hex-shell",
-    "obfuscation",
-    "high",
-    new RegExp(`\\b(?:printf|echo\\s+-e)\\s+["']?(?:\\\\x[0-9a-fA-F]{2}|\\\\[0-7]{3}){3,}[^\\n]{0,200}\\|\\s*(?:sudo\\s+)?${shell}\\b`),
-    "runs escaped bytes in a shell",
-    obfusc
-  ),
-  rule(
-    "obf-xxd-shell",
-    "obfuscation",
-    "high",
-    new RegExp(`\\b(?:xxd\\s+-r(?:\\s+-p)?|rev|openssl\\s+(?:enc\\s+)?-d)\\b[^\\n]{0,80}\\|\\s*(?:sudo\\s+)?${shell}\\b`),
-    "decodes or reverses text and runs it in a shell",
-    obfusc
-  ),
-  rule(
-    "obf-echo-pipe-shell",
-    "obfuscation",
-    "medium",
-    new RegExp(`\\becho\\s+[^\\n|]{0,300}\\|\\s*(?:sudo\\s+)?${shell}\\b(?!\\s*-n)`),
-    "pipes text into a shell",
-    obfusc
-  ),
-  rule(
-    "obf-python-dynamic-import",
-    "obfuscation",
-    "medium",
-    /(?:getattr\(\s*__builtins__|__import__\(\s*["'](?:os|subprocess|socket|pty|ctypes)["']\s*\)|globals\(\)\[["']__builtins__)/,
-    "reaches dangerous modules dynamically",
-    obfusc
-  ),
-  rule("obf-compile-exec", "obfuscation", "medium", /\bcompile\s*\([^\n]{0,200},\s*["']exec["']\s*\)/, "compiles a string as code", obfusc),
-  rule(
-    "obf-powershell-encoded",
-    "obfuscation",
-    "high",
-    /\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]{0,80}\s-(?:e|ec|enc|encodedcommand)\s+[A-Za-z0-9+/=]{20,}/i,
-    "runs a base64-encoded PowerShell command",
-    obfusc
-  ),
-  rule("obf-ifs-evasion", "obfuscation", "medium", /(?:\$\{IFS\}|\$IFS\$9)/, "hides spaces with $IFS (filter evasion)", obfusc),
-  rule(
-    "obf-string-reversal",
-    "obfuscation",
-    "low",
-    /(?:\[::-1\]\s*\)|\.split\(["']{2}\)\.reverse\(\)\.join\(["']{2}\))/,
-    "reverses a string (possible hidden payload)",
-    obfusc
-  ),
-  rule(
-    "obf-long-base64",
-    "obfuscation",
-    "low",
-    /(?<![\w+/=-])(?:[A-Za-z0-9+/]{4}){60,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?(?![\w+/=-])/,
-    "long base64 blob",
-    "Ship binary data as a file under assets/, not inline.",
-    { base64Run: 240 }
-  )
-];
-var supplyChain = [
-  rule(
-    "supply-curl-pipe-shell",
-    "supply-chain",
-    "medium",
-    new RegExp(`\\b(?:curl|wget)\\b[^\\n|]{0,300}\\|\\s*(?:sudo\\s+(?:-\\w+\\s+){0,3})?(?:env\\s+[^\\n|]{0,80})?${shell}\\b`),
-    "pipes a download straight into a shell",
-    supply
-  ),
-  rule(
-    "supply-curl-pipe-shell-insecure",
-    "supply-chain",
-    "high",
-    new RegExp(
-      `\\b(?:curl|wget)\\b[^\\n|]{0,300}(?:http:\\/\\/|https?:\\/\\/\\d{1,3}(?:\\.\\d{1,3}){3}|\\s-k\\b|--insecure|--no-check-certificate)[^\\n|]{0,200}\\|\\s*(?:sudo\\s+)?${shell}\\b`
-    ),
-    "pipes an unauthenticated download (plain http, bare IP or TLS off) into a shell",
-    supply
-  ),
-  rule(
-    "supply-shell-subst-download",
-    "supply-chain",
-    "medium",
-    new RegExp(
-      `\\b${shell}\\s+(?:-c\\s+["']?\\$\\(|<\\(\\s*)(?:curl|wget)\\b|\\bsource\\s+<\\(\\s*(?:curl|wget)\\b|\\.\\s+<\\(\\s*(?:curl|wget)\\b`
-    ),
-    "runs a downloaded script through a substitution",
-    supply,
-    { triggers: ["curl", "wget"] }
-  ),
-  rule(
-    "supply-curl-pipe-interpreter",
-    "supply-chain",
-    "medium",
-    /\b(?:curl|wget)\b[^\n|]{0,300}\|\s*(?:sudo\s+)?(?:python[23]?|node|perl|ruby|php)\b(?!\s+-m\s+json\.tool)/,
-    "pipes a download into an interpreter",
-    supply
-  ),
-  rule(
-    "supply-powershell-download-exec",
-    "supply-chain",
-    "medium",
-    /(?:\b(?:iex|Invoke-Expression)\b[^\n]{0,200}(?:DownloadString|Invoke-WebRequest|\biwr\b|\birm\b|Net\.WebClient)|\b(?:irm|iwr|Invoke-RestMethod|Invoke-WebRequest)\s[^\n]{0,200}\|\s*(?:iex|Invoke-Expression)\b)/i,
-    "downloads and runs a PowerShell script",
-    supply
-  ),
-  rule(
-    "supply-download-chmod-run",
-    "supply-chain",
-    "medium",
-    /\b(?:curl|wget)\b[^\n]{0,200}(?:&&|;)\s*chmod\s+(?:\+x|[0-7]?7[0-7]{2})\s+[^\n]{0,120}(?:&&|;)\s*(?:sudo\s+)?\.\//,
-    "downloads a program, marks it executable and runs it",
-    supply
-  ),
-  rule(
-    "supply-pip-url",
-    "supply-chain",
-    "medium",
-    /\b(?:pip3?|uv\s+pip|python3?\s+-m\s+pip)\s+install\s+(?:[^\n]{0,120}\s)?["']?(?:git\+https?:\/\/|https?:\/\/)(?![^\s"']{0,200}(?:@[0-9a-f]{40}\b|#sha256=|==))/,
-    "installs an unpinned Python package from a URL",
-    supply
-  ),
-  rule(
-    "supply-npm-url",
-    "supply-chain",
-    "medium",
-    /\b(?:npm|pnpm|yarn|bun)\s+(?:install|i|add)\s+(?:[^\n]{0,120}\s)?["']?(?:https?:\/\/|git\+|github:|git:\/\/)(?![^\s"']{0,200}#[0-9a-f]{40}\b)/,
-    "installs an unpinned JavaScript package from a URL",
-    supply
-  ),
-  rule(
-    "supply-git-clone-run",
-    "supply-chain",
-    "low",
-    /\bgit\s+clone\s+[^\n]{0,200}(?:&&|;)\s*(?:cd\s+[^\n;&]{1,80}(?:&&|;)\s*)?(?:\.\/[\w.-]{1,60}|(?:ba)?sh\s+[\w./-]{1,60}|make(?:\s+install)?\b|python3?\s+(?:setup\.py|[\w./-]{1,60}\.py)|npm\s+(?:install|run|start)|pip3?\s+install)/,
-    "clones a repository and runs its code",
-    "Pin the clone to a commit (git checkout <sha>) before running anything from it."
-  ),
-  rule(
-    "supply-pip-extra-index",
-    "supply-chain",
-    "low",
-    /--(?:extra-)?index-url\s+["']?https?:\/\/(?!pypi\.org|download\.pytorch\.org|pypi\.nvidia\.com|test\.pypi\.org)/,
-    "installs from a non-default package index (dependency confusion)",
-    supply
-  ),
-  rule("supply-pip-trusted-host", "supply-chain", "medium", /--trusted-host\s+\S/, "turns off TLS checks for a package index", supply),
-  rule(
-    "supply-npx-yes",
-    "supply-chain",
-    "low",
-    /\bnpx\s+(?:-y|--yes)\s+(?!@?[\w./-]{1,80}@\d)/,
-    "runs an unpinned npm package without asking",
-    supply
-  ),
-  rule(
-    "supply-unsafe-registry",
-    "supply-chain",
-    "medium",
-    /\bnpm\s+config\s+set\s+registry\s+https?:\/\/(?!registry\.npmjs\.org)/,
-    "switches the npm registry",
-    supply
-  ),
-  rule(
-    "supply-docker-pipe",
-    "supply-chain",
-    "medium",
-    new RegExp(`\\bdocker\\s+run\\s+[^\\n]{0,200}\\|\\s*${shell}\\b`),
-    "pipes container output into a shell",
-    supply
-  )
-];
-var privilege = [
-  rule("priv-nopasswd", "privilege-escalation", "high", /\bNOPASSWD\s*:/, "passwordless sudo entry", priv),
-  rule(
-    "priv-setuid-chmod",
-    "privilege-escalation",
-    "high",
-    /\bchmod\s+(?:-R\s+)?(?:[ugoa]{0,3}\+[rwx]{0,3}s[rwx]{0,3}|0?[2467][0-7]{3})\s/,
-    "sets the setuid or setgid bit",
-    priv
-  ),
-  rule(
-    "priv-setuid-call",
-    "privilege-escalation",
-    "medium",
-    /\bset(?:e?[ug]id|re[ug]id|res[ug]id)\s*\(\s*0\s*[,)]/,
-    "switches to root in code",
-    priv
-  ),
-  rule(
-    "priv-chmod-777-system",
-    "privilege-escalation",
-    "high",
-    /\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx|ugo\+rwx)\s+["']?\/(?:etc|usr|bin|sbin|var|home|root|opt|lib|boot|tmp\b|\*|(?=\s|$))/,
-    "makes a system path world-writable",
-    priv
-  ),
-  rule(
-    "priv-chmod-777",
-    "privilege-escalation",
-    "low",
-    /\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx)\b/,
-    "makes a path world-writable",
-    "Grant only the permissions needed (e.g. 755 or 644)."
-  ),
-  rule(
-    "priv-capabilities",
-    "privilege-escalation",
-    "high",
-    /\bsetcap\s+[^\n]{0,80}cap_(?:setuid|setgid|sys_admin|dac_override|dac_read_search|sys_ptrace)\b/i,
-    "grants a root-equivalent capability",
-    priv
-  ),
-  rule(
-    "priv-shadow-read",
-    "privilege-escalation",
-    "high",
-    /\b(?:cat|cp|less|more|head|tail|scp|curl|base64|unshadow|john|hashcat|open|read_text)\b[^\n]{0,80}\/etc\/(?:shadow|gshadow)\b/,
-    "reads the password hash file",
-    priv
-  ),
-  rule("priv-shadow-mention", "privilege-escalation", "low", /\/etc\/(?:shadow|gshadow)\b/, "names the password hash file", priv),
-  rule("priv-passwd-file", "privilege-escalation", "low", /\/etc\/passwd\b/, "reads the user database", priv),
-  rule(
-    "priv-sudo-shell",
-    "privilege-escalation",
-    "medium",
-    /\bsudo\s+(?:-\w\s+){0,2}(?:su\b|-i\b|-s\b|bash\b|sh\b|zsh\b)/,
-    "opens a root shell",
-    priv
-  ),
-  rule(
-    "priv-sudo",
-    "privilege-escalation",
-    "low",
-    /\bsudo\s+(?!-[lkvn]\b)[\w/-]/,
-    "runs a command as root",
-    "Say why root is needed, or find a user-level install."
-  ),
-  rule(
-    "priv-docker-host",
-    "privilege-escalation",
-    "medium",
-    /(?:\bdocker\s+run\b[^\n]{0,200}(?:--privileged\b|-v\s+\/:\/|--pid[= ]host\b|--net(?:work)?[= ]host\b[^\n]{0,80}--privileged)|-v\s+\/var\/run\/docker\.sock:)/,
-    "gives a container control of the host",
-    priv
-  ),
-  rule(
-    "priv-group-add",
-    "privilege-escalation",
-    "medium",
-    /\b(?:usermod\s+-a?G\s+(?:sudo|wheel|root|admin|docker)\b|gpasswd\s+-a\s+\S{1,40}\s+(?:sudo|wheel|docker)\b|dseditgroup\s+[^\n]{0,80}\badmin\b)/,
-    "adds a user to an administrator group",
-    priv
-  ),
-  rule(
-    "priv-useradd-uid0",
-    "privilege-escalation",
-    "high",
-    /\buseradd\s+[^\n]{0,80}-(?:o\s+-u\s*0|u\s*0\s+-o)\b/,
-    "creates a second root account",
-    priv
-  ),
-  rule("priv-polkit-rule", "privilege-escalation", "medium", /\/etc\/polkit-1\/rules\.d\//, "writes a polkit rule", priv)
-];
-var credentials = [
-  rule(
-    "cred-private-key",
-    "credential-exposure",
-    "high",
-    /-----BEGIN\s(?:RSA\s|EC\s|DSA\s|OPENSSH\s|ENCRYPTED\s|PGP\s)?PRIVATE\sKEY(?:\sBLOCK)?-----/,
-    "private key block",
-    cred
-  ),
-  rule("cred-aws-access-key", "credential-exposure", "high", /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/, "AWS access key id", cred, {
-    accept: (m2) => !/EXAMPLE|XXXX|0000/.test(m2)
-  }),
-  rule(
-    "cred-aws-secret-key",
-    "credential-exposure",
-    "high",
-    /\baws_secret_access_key\s*[=:]\s*["']?[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])/i,
-    "AWS secret access key",
-    cred,
-    { accept: (m2) => !/EXAMPLE/.test(m2) }
-  ),
-  rule(
-    "cred-github-token",
-    "credential-exposure",
-    "high",
-    /\b(?:gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9_]{82})\b/,
-    "GitHub token",
-    cred,
-    { accept: looksRandom }
-  ),
-  rule("cred-gitlab-token", "credential-exposure", "high", /\bglpat-[A-Za-z0-9_-]{20}\b/, "GitLab token", cred, { accept: looksRandom }),
-  rule("cred-slack-token", "credential-exposure", "high", /\bxox[abposr]-(?:\d{6,15}-){1,3}[A-Za-z0-9-]{10,80}/, "Slack token", cred, {
-    accept: (m2) => !/x{6}|X{6}|0{6}/.test(m2)
-  }),
-  rule(
-    "cred-slack-webhook",
-    "credential-exposure",
-    "high",
-    /https:\/\/hooks\.slack\.com\/services\/T[A-Z0-9]{6,12}\/B[A-Z0-9]{6,12}\/[A-Za-z0-9]{20,30}/,
-    "Slack incoming-webhook URL",
-    cred,
-    { accept: (m2) => !/X{6}|x{6}/.test(m2) }
-  ),
-  rule("cred-openai-key", "credential-exposure", "high", /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,200}\b/, "OpenAI API key", cred, {
-    accept: (m2) => !m2.startsWith("sk-ant-") && looksRandom(m2)
-  }),
-  rule(
-    "cred-anthropic-key",
-    "credential-exposure",
-    "high",
-    /\bsk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_-]{80,120}/,
-    "Anthropic API key",
-    cred,
-    { accept: looksRandom }
-  ),
-  rule("cred-google-api-key", "credential-exposure", "high", /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/, "Google API key", cred, {
-    accept: looksRandom
-  }),
-  rule("cred-stripe-live", "credential-exposure", "high", /\b(?:sk|rk)_live_[0-9a-zA-Z]{24,99}\b/, "Stripe live secret key", cred, {
-    accept: looksRandom
-  }),
-  rule("cred-stripe-test", "credential-exposure", "low", /\b(?:sk|rk)_test_[0-9a-zA-Z]{24,99}\b/, "Stripe test key", cred, {
-    accept: looksRandom
-  }),
-  rule("cred-huggingface-token", "credential-exposure", "high", /\bhf_[A-Za-z0-9]{34,40}\b/, "Hugging Face token", cred, {
-    accept: looksRandom
-  }),
-  rule("cred-npm-token", "credential-exposure", "high", /\bnpm_[A-Za-z0-9]{36}\b/, "npm token", cred, { accept: looksRandom }),
-  rule("cred-sendgrid-key", "credential-exposure", "high", /\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b/, "SendGrid API key", cred, {
-    accept: looksRandom
-  }),
-  rule("cred-telegram-bot-token", "credential-exposure", "high", /(?<!\d)\d{8,10}:AA[A-Za-z0-9_-]{33}\b/, "Telegram bot token", cred, {
-    accept: (m2) => looksRandom(m2.slice(m2.indexOf(":") + 3)),
-    triggers: [":aa"]
-  }),
-  rule(
-    "cred-discord-webhook",
-    "credential-exposure",
-    "high",
-    /https:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/\d{17,20}\/[A-Za-z0-9_-]{60,70}/,
-    "Discord webhook URL",
-    cred,
-    { accept: looksRandom }
-  ),
-  rule(
-    "cred-jwt",
-    "credential-exposure",
-    "medium",
-    /\beyJ[A-Za-z0-9_-]{10,500}\.eyJ[A-Za-z0-9_-]{10,2000}\.[A-Za-z0-9_-]{10,1000}/,
-    "JSON Web Token",
-    "If this is a real token, remove and revoke it; if it is an example, suppress with a reason."
-  ),
-  rule(
-    "cred-generic-assignment",
-    "credential-exposure",
-    "medium",
-    /\b(?:api[_-]?key|secret[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|password|passwd)["']?\s*[=:]\s*["'][A-Za-z0-9+/=_.-]{24,200}["']/i,
-    "hard-coded secret",
-    cred,
-    { accept: (m2) => looksRandom(m2.replace(/^[^"']{0,80}["']/, "").replace(/["']$/, "")) }
-  ),
-  rule(
-    "cred-url-password",
-    "credential-exposure",
-    "low",
-    /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@"'`]{1,60}:[^\s:/@"'`$<{]{3,80}@[\w.-]{1,200}/i,
-    "password in a URL",
-    cred,
-    { accept: (m2) => !/:(?:password|pass|pwd|secret|changeme|xxx+|\*+)@/i.test(m2), triggers: ["://"] }
-  )
-];
-var execution = [
-  rule(
-    "exec-os-system",
-    "execution",
-    "low",
-    /\bos\.(?:system|popen)\s*\(/,
-    "runs a shell command from Python",
-    "Prefer subprocess with an argument list."
-  ),
-  rule(
-    "exec-shell-true",
-    "execution",
-    "low",
-    /\bsubprocess\.\w{2,15}\([^\n]{0,200}shell\s*=\s*True/,
-    "subprocess with shell=True",
-    "Pass an argument list and drop shell=True."
-  ),
-  rule(
-    "exec-child-process",
-    "execution",
-    "low",
-    /\b(?:child_process\.)?(?:execSync|exec)\s*\(\s*`[^`\n]{0,200}\$\{/,
-    "runs an interpolated shell command from JavaScript",
-    "Use execFile with an argument array.",
-    { triggers: ["exec"] }
-  ),
-  rule(
-    "exec-runtime-exec",
-    "execution",
-    "low",
-    /\bRuntime\.getRuntime\(\)\.exec\(/,
-    "Java Runtime.exec",
-    "Use ProcessBuilder with an argument list."
-  )
-];
-var traversal = [
-  rule(
-    "traverse-deep-parent",
-    "traversal",
-    "low",
-    /(?:\.\.[/\\]){4,}/,
-    "climbs four or more folders up",
-    "Keep paths inside the skill folder or the project.",
-    { triggers: [".."] }
-  ),
-  rule(
-    "traverse-dev-shm",
-    "traversal",
-    "low",
-    /\/dev\/shm\/\S/,
-    "stages files in shared memory",
-    "Use a temporary folder the user can see."
-  )
-];
-var mining = [
-  rule(
-    "mine-miner",
-    "mining",
-    "high",
-    /\b(?:xmrig|cpuminer|minerd|cgminer|bfgminer|ethminer|nbminer|lolminer|phoenixminer|t-rex)\b(?![\w-]{0,3}\.(?:md|txt))/i,
-    "runs a cryptocurrency miner",
-    "Remove the miner."
-  ),
-  rule("mine-stratum", "mining", "high", /\bstratum\+(?:tcp|ssl|tls):\/\//i, "connects to a mining pool", "Remove the miner."),
-  rule(
-    "mine-pool-host",
-    "mining",
-    "high",
-    /\b(?:minexmr|nanopool|f2pool|2miners|hashvault|supportxmr|moneroocean|coinhive|cryptonight)\b/i,
-    "names a mining pool or miner",
-    "Remove the miner."
-  )
-];
-var THREAT_RULES = [
-  ...exfiltration,
-  ...injection,
-  ...destructive,
-  ...persistence,
-  ...network,
-  ...obfuscation,
-  ...supplyChain,
-  ...privilege,
-  ...credentials,
-  ...execution,
-  ...traversal,
-  ...mining
-];
-
-// src/core/scan/context-judge.ts
-var uiFile = /\.(?:html?|css|scss|sass|less|jsx|tsx|vue|svelte)$/i;
-var keyBody = /^\s*[A-Za-z0-9+/]{40,}={0,2}\s*$/;
-var placeholder = /\.\.\.|…|<[^>]{1,40}>|\bEXAMPLE\b|\byour[-_ ]|\bREDACTED\b|x{8}/i;
-function lower(f3, why) {
-  return { ...f3, severity: "low", message: `${f3.message} (${why})` };
-}
-function judgeInContext(findings, file2, lines) {
-  return findings.map((f3) => {
-    if (f3.rule === "cred-private-key" && f3.via === "raw") {
-      const here = lines[f3.line - 1] ?? "";
-      const next = lines[f3.line] ?? "";
-      const body = here.slice(here.indexOf("-----", f3.column + 10) + 5);
-      if (placeholder.test(body) || placeholder.test(next) || !keyBody.test(next)) return lower(f3, "a placeholder: no key body follows");
-    }
-    if (f3.rule === "inject-hidden-element" && uiFile.test(file2) && !HIDDEN_INSTRUCTION.test(lines[f3.line - 1] ?? ""))
-      return lower(f3, "a UI file hiding part of its page");
-    return f3;
-  });
-}
-
-// src/core/scan/line-gates.ts
-var GATE_WIDE = 1;
-var GATE_JOIN = 2;
-var GATE_BASE64 = 4;
-var MIN_BASE64_TOKEN = 16;
-var BASE64 = new Uint8Array(128);
-for (const ch of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/") BASE64[ch.charCodeAt(0)] = 1;
-var SPLIT = new Uint8Array(128);
-for (const ch of "\"'`\\&+") SPLIT[ch.charCodeAt(0)] = 1;
-var isLetter = (code3) => code3 >= 97 && code3 <= 122 || code3 >= 65 && code3 <= 90;
-var isQuote = (code3) => code3 === 34 || code3 === 39 || code3 === 96;
-var isSpace2 = (code3) => code3 === 32 || code3 === 9 || code3 === 11 || code3 === 12;
-var codeAt = (text, k) => k < text.length ? text.charCodeAt(k) : 0;
-function mayJoin(text, i, code3) {
-  const prev = i > 0 ? codeAt(text, i - 1) : 0;
-  const next = codeAt(text, i + 1);
-  if (code3 === 43) {
-    let j3 = i - 1;
-    while (j3 >= 0 && i - j3 <= 3 && isSpace2(codeAt(text, j3))) j3 -= 1;
-    return j3 >= 0 && isQuote(codeAt(text, j3));
-  }
-  if (code3 === 38) return next === 35;
-  if ((code3 === 34 || code3 === 39) && prev === code3) return true;
-  if (!isLetter(prev)) return false;
-  if (code3 !== 39) return isLetter(next);
-  let j2 = i + 1;
-  while (j2 - i <= 12 && isLetter(codeAt(text, j2))) j2 += 1;
-  return j2 > i + 1 && codeAt(text, j2) === 39 && isLetter(codeAt(text, j2 + 1));
-}
-
-// src/core/scan/line-finding.ts
-var lower2 = { high: "medium", medium: "low", low: "low" };
-function matchRules(text, rules2) {
-  const hits = [];
-  for (const rule2 of rules2) {
-    const m2 = rule2.pattern.exec(text);
-    if (m2 && (!rule2.accept || rule2.accept(m2[0]))) hits.push({ rule: rule2, index: m2.index, length: m2[0].length });
-  }
-  return hits;
-}
-function toFinding2(ctx, hit, via, column, matched) {
-  const { rule: rule2 } = hit;
-  const demotion = demotionOf(rule2, ctx.text, column - 1, column - 1 + hit.length, { via, comment: ctx.comment });
-  const how = via === "raw" ? "" : via === "base64" ? " (inside base64)" : via === "normalized" ? " (after removing look-alike or invisible characters)" : " (after joining split strings)";
-  return {
-    rule: rule2.id,
-    category: rule2.category,
-    severity: demotion ? lower2[rule2.severity] : rule2.severity,
-    file: ctx.file,
-    line: ctx.line,
-    column,
-    match: excerpt(matched, 80),
-    message: `${rule2.message}${how}${demotion ? ` (${demotion})` : ""}`,
-    hint: rule2.hint,
-    via
-  };
-}
-
-// src/core/scan/regex-literals.ts
-var MAX_SET = 6;
-var MAX_STRINGS = 64;
-var singleChar = { n: "\n", t: "	", r: "\r", f: "\f", v: "\v", "0": "\0" };
-var Reader = class {
-  constructor(src) {
-    this.src = src;
-  }
-  src;
-  i = 0;
-  peek(offset = 0) {
-    return this.src[this.i + offset] ?? "";
-  }
-  fail(what) {
-    throw new Error(`Cannot read regex /${this.src}/ at ${this.i}: ${what}`);
-  }
-};
-function parseRegexSource(src) {
-  const reader = new Reader(src);
-  const alternatives = readAlternatives(reader);
-  if (reader.i < src.length) reader.fail("unbalanced parenthesis");
-  return alternatives;
-}
-function readAlternatives(r2) {
-  const alternatives = [readSequence(r2)];
-  while (r2.peek() === "|") {
-    r2.i += 1;
-    alternatives.push(readSequence(r2));
-  }
-  return alternatives;
-}
-function readSequence(r2) {
-  const nodes = [];
-  while (r2.i < r2.src.length && r2.peek() !== "|" && r2.peek() !== ")") {
-    const atom = readAtom(r2);
-    nodes.push(readQuantifier(r2, atom));
-  }
-  return nodes;
-}
-function readQuantifier(r2, node) {
-  let min;
-  let max;
-  const ch = r2.peek();
-  if (ch === "?" || ch === "*" || ch === "+") {
-    r2.i += 1;
-    [min, max] = ch === "?" ? [0, 1] : ch === "*" ? [0, Infinity] : [1, Infinity];
-  } else if (ch === "{" && /^\{\d+(?:,\d*)?\}/.test(r2.src.slice(r2.i))) {
-    const m2 = /^\{(\d+)(,(\d*))?\}/.exec(r2.src.slice(r2.i));
-    r2.i += m2[0].length;
-    min = Number(m2[1]);
-    max = m2[2] === void 0 ? min : m2[3] === "" ? Infinity : Number(m2[3]);
-  } else return node;
-  if (r2.peek() === "?") r2.i += 1;
-  return readQuantifier(r2, { kind: "repeat", node, min, max });
-}
-function readAtom(r2) {
-  const ch = r2.peek();
-  if (ch === "(") return readGroup(r2);
-  if (ch === "[") return readClass(r2);
-  if (ch === "^" || ch === "$") {
-    r2.i += 1;
-    return { kind: "empty", edge: ch === "^" ? "line-start" : "line-end" };
-  }
-  if (ch === ".") {
-    r2.i += 1;
-    return { kind: "set", source: ".", chars: void 0 };
-  }
-  if (ch === "\\") return readEscape(r2);
-  r2.i += 1;
-  return literal(ch);
-}
-function literal(ch) {
-  return { kind: "set", source: ch.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&"), chars: [ch.toLowerCase()] };
-}
-function readGroup(r2) {
-  const rest = r2.src.slice(r2.i);
-  const lookaround = /^\(\?<?[=!]/.exec(rest);
-  const prefix2 = lookaround?.[0] ?? /^\(\?(?::|<[A-Za-z_$][\w$]*>)/.exec(rest)?.[0] ?? "(";
-  r2.i += prefix2.length;
-  const alternatives = readAlternatives(r2);
-  if (r2.peek() !== ")") r2.fail("missing )");
-  r2.i += 1;
-  return lookaround ? { kind: "empty" } : { kind: "group", alternatives };
-}
-function readCodeEscape(r2) {
-  const code3 = /^\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|u\{([0-9a-fA-F]+)\}|c([A-Za-z]))/.exec(r2.src.slice(r2.i));
-  if (!code3) return void 0;
-  r2.i += code3[0].length;
-  return String.fromCodePoint(
-    code3[4] !== void 0 ? code3[4].toUpperCase().charCodeAt(0) % 32 : parseInt(code3[1] ?? code3[2] ?? code3[3], 16)
-  );
-}
-function readEscape(r2) {
-  const coded = readCodeEscape(r2);
-  if (coded !== void 0) return literal(coded);
-  const next = r2.peek(1);
-  r2.i += 2;
-  if (next === "b") return { kind: "empty", edge: "word" };
-  if (next === "B") return { kind: "empty" };
-  if (/[1-9]/.test(next) || next === "k" && r2.peek() === "<") {
-    while (/[0-9]/.test(r2.peek())) r2.i += 1;
-    if (next === "k") r2.i = r2.src.indexOf(">", r2.i) + 1;
-    return { kind: "backref" };
-  }
-  if (next === "p" || next === "P") {
-    const close = r2.src.indexOf("}", r2.i);
-    const source = r2.src.slice(r2.i - 2, close + 1);
-    r2.i = close + 1;
-    return { kind: "set", source, chars: void 0 };
-  }
-  const single = singleChar[next];
-  if (single !== void 0) return { kind: "set", source: `\\${next}`, chars: [single] };
-  if (/[sSwWDd]/.test(next)) return { kind: "set", source: `\\${next}`, chars: void 0 };
-  return literal(next);
-}
-function readClass(r2) {
-  const start = r2.i;
-  r2.i += 1;
-  const negated = r2.peek() === "^";
-  if (negated) r2.i += 1;
-  const chars = /* @__PURE__ */ new Set();
-  let known = !negated;
-  while (r2.i < r2.src.length && r2.peek() !== "]") {
-    const ch = readClassAtom(r2);
-    if (r2.peek() === "-" && r2.peek(1) !== "]" && r2.peek(1) !== "") {
-      r2.i += 1;
-      readClassAtom(r2);
-      known = false;
-    } else if (ch === void 0) known = false;
-    else chars.add(ch.toLowerCase());
-  }
-  if (r2.peek() !== "]") r2.fail("missing ]");
-  r2.i += 1;
-  return { kind: "set", source: r2.src.slice(start, r2.i), chars: known && chars.size <= MAX_SET && chars.size > 0 ? [...chars] : void 0 };
-}
-function readClassAtom(r2) {
-  const ch = r2.peek();
-  if (ch !== "\\") {
-    r2.i += 1;
-    return ch;
-  }
-  const coded = readCodeEscape(r2);
-  if (coded !== void 0) return coded;
-  const next = r2.peek(1);
-  r2.i += 2;
-  if (next === "p" || next === "P") {
-    r2.i = r2.src.indexOf("}", r2.i) + 1;
-    return void 0;
-  }
-  if (/[sSwWdD]/.test(next)) return void 0;
-  return next === "b" ? "\b" : singleChar[next] ?? next;
-}
-function cross(left, right) {
-  const out = /* @__PURE__ */ new Set();
-  for (const a of left) for (const b2 of right) out.add(a + b2);
-  return [...out];
-}
-var isWordChar = (ch) => ch !== void 0 && /^[a-z0-9_]$/i.test(ch);
-function isSpace3(node) {
-  if (node?.kind === "repeat") return node.min >= 1 && isSpace3(node.node);
-  return node?.kind === "set" && node.source === "\\s";
-}
-function nodeLiterals(node, around) {
-  switch (node.kind) {
-    case "set":
-      return { exact: node.chars, factors: [] };
-    case "empty":
-      return { exact: [""], factors: [] };
-    case "backref":
-      return { exact: void 0, factors: [] };
-    case "group":
-      return alternativesLiterals(node.alternatives, around);
-    case "repeat": {
-      if (node.min === 0) return { exact: void 0, factors: [] };
-      const inner = nodeLiterals(node.node);
-      const factors = inner.exact && !inner.exact.includes("") ? [plain(inner.exact), ...inner.factors] : inner.factors;
-      if (node.min === 1 && node.max === 1) return inner;
-      return { exact: void 0, factors };
-    }
-  }
-}
-function edgesAt(list) {
-  const found = /* @__PURE__ */ new Set();
-  for (const node of list) {
-    if (node.kind !== "empty") break;
-    if (node.edge) found.add(node.edge);
-  }
-  return found;
-}
-function runFactor(strings, nodes, outside2) {
-  const leading = /* @__PURE__ */ new Set([...edgesAt(nodes), ...outside2.leading ?? []]);
-  const trailing = /* @__PURE__ */ new Set([...edgesAt([...nodes].reverse()), ...outside2.trailing ?? []]);
-  const before = leading.has("line-start") || isSpace3(outside2.before) || leading.has("word") && strings.every((s) => isWordChar(s[0]));
-  const after = trailing.has("line-end") || isSpace3(outside2.after) || trailing.has("word") && strings.every((s) => isWordChar(s[s.length - 1]));
-  return strings.map((text) => ({ text, before, after }));
-}
-function plain(strings) {
-  return strings.map((text) => ({ text, before: false, after: false }));
-}
-function surroundingsOf(nodes, i, around) {
-  let j2 = i - 1;
-  while (j2 >= 0 && nodes[j2].kind === "empty") j2 -= 1;
-  let k = i + 1;
-  while (k < nodes.length && nodes[k].kind === "empty") k += 1;
-  const leading = /* @__PURE__ */ new Set([...edgesAt(nodes.slice(j2 + 1, i).reverse()), ...j2 < 0 ? around?.leading ?? [] : []]);
-  const trailing = /* @__PURE__ */ new Set([...edgesAt(nodes.slice(i + 1, k)), ...k >= nodes.length ? around?.trailing ?? [] : []]);
-  return { leading, before: j2 >= 0 ? nodes[j2] : around?.before, trailing, after: k < nodes.length ? nodes[k] : around?.after };
-}
-function sequenceLiterals(nodes, around) {
-  const factors = [];
-  let run = [""];
-  let start = 0;
-  let exact = true;
-  const close = (end) => {
-    if (!run.includes(""))
-      factors.push(
-        runFactor(run, nodes.slice(start, end), {
-          before: start > 0 ? nodes[start - 1] : around?.before,
-          after: end < nodes.length ? nodes[end] : around?.after,
-          ...start === 0 && around ? { leading: around.leading } : {},
-          ...end === nodes.length && around ? { trailing: around.trailing } : {}
-        })
-      );
-    run = [""];
-    start = end;
-  };
-  nodes.forEach((node, i) => {
-    const found = nodeLiterals(node, node.kind === "group" ? surroundingsOf(nodes, i, around) : void 0);
-    factors.push(...found.factors);
-    if (found.exact === void 0) {
-      exact = false;
-      close(i);
-      start = i + 1;
-      return;
-    }
-    if (run.length * found.exact.length > MAX_STRINGS) {
-      exact = false;
-      close(i);
-    }
-    run = cross(run, found.exact);
-  });
-  const whole = exact ? run : void 0;
-  close(nodes.length);
-  return { exact: whole, factors };
-}
-function alternativesLiterals(alternatives, around) {
-  const each = alternatives.map((alternative) => sequenceLiterals(alternative, around));
-  const exact = each.every((l3) => l3.exact !== void 0) ? [...new Set(each.flatMap((l3) => l3.exact))] : void 0;
-  const best = each.map((l3) => bestFactor(withExact(l3)));
-  if (!best.every((b2) => b2 !== void 0))
-    return { exact: exact && exact.length <= MAX_STRINGS ? exact : void 0, factors: [] };
-  return { exact: exact && exact.length <= MAX_STRINGS ? exact : void 0, factors: [best.flat()] };
-}
-function withExact(literals) {
-  const { exact, factors } = literals;
-  return exact && !exact.includes("") ? [plain(exact), ...factors] : factors;
-}
-function frequency(factor) {
-  return factor.reduce((sum, t2) => sum + 20 ** -t2.text.length / ((t2.before ? 4 : 1) * (t2.after ? 4 : 1)), 0);
-}
-function bestFactor(factors) {
-  let best;
-  for (const factor of factors) if (best === void 0 || frequency(factor) < frequency(best)) best = factor;
-  return best;
-}
-function requiredTriggers(pattern) {
-  const best = bestFactor(withExact(alternativesLiterals(parseRegexSource(pattern.source))));
-  return best && mergeEdges(best);
-}
-function mergeEdges(factor) {
-  const byText = /* @__PURE__ */ new Map();
-  for (const t2 of factor) {
-    const seen = byText.get(t2.text);
-    byText.set(t2.text, seen ? { text: t2.text, before: seen.before && t2.before, after: seen.after && t2.after } : t2);
-  }
-  return [...byText.values()];
-}
-var RARE_ENOUGH = 20 ** -3;
-function secondTriggers(pattern) {
-  const top = parseRegexSource(pattern.source);
-  const first = requiredTriggers(pattern);
-  if (top.length !== 1 || !first) return void 0;
-  const implied = (factor) => first.every((f3) => factor.some((t2) => f3.text.includes(t2.text)));
-  const others = withExact(sequenceLiterals(top[0])).filter((factor) => frequency(factor) <= RARE_ENOUGH && !implied(factor));
-  const second = bestFactor(others);
-  return second && mergeEdges(second);
-}
-
-// src/core/scan/rule-triggers.generated.ts
-var generatedTriggers = {
-  "exfil-credential-store-network": ["\\b(?:curl|wget|nc|ncat|scp|rsync|ftp)\\b[^\\n]{0,200}(?:~|\\$HOME|\\$\\{HOME\\})\\/\\.(?:ssh|aws|gnupg|kube|docker|netrc|npmrc|pypirc|git-credentials|config\\/gcloud|azure)", [{ "text": "~/.ssh", "before": false, "after": false }, { "text": "~/.aws", "before": false, "after": false }, { "text": "~/.gnupg", "before": false, "after": false }, { "text": "~/.kube", "before": false, "after": false }, { "text": "~/.docker", "before": false, "after": false }, { "text": "~/.netrc", "before": false, "after": false }, { "text": "~/.npmrc", "before": false, "after": false }, { "text": "~/.pypirc", "before": false, "after": false }, { "text": "~/.git-credentials", "before": false, "after": false }, { "text": "~/.config/gcloud", "before": false, "after": false }, { "text": "~/.azure", "before": false, "after": false }, { "text": "$home/.ssh", "before": false, "after": false }, { "text": "$home/.aws", "before": false, "after": false }, { "text": "$home/.gnupg", "before": false, "after": false }, { "text": "$home/.kube", "before": false, "after": false }, { "text": "$home/.docker", "before": false, "after": false }, { "text": "$home/.netrc", "before": false, "after": false }, { "text": "$home/.npmrc", "before": false, "after": false }, { "text": "$home/.pypirc", "before": false, "after": false }, { "text": "$home/.git-credentials", "before": false, "after": false }, { "text": "$home/.config/gcloud", "before": false, "after": false }, { "text": "$home/.azure", "before": false, "after": false }, { "text": "${home}/.ssh", "before": false, "after": false }, { "text": "${home}/.aws", "before": false, "after": false }, { "text": "${home}/.gnupg", "before": false, "after": false }, { "text": "${home}/.kube", "before": false, "after": false }, { "text": "${home}/.docker", "before": false, "after": false }, { "text": "${home}/.netrc", "before": false, "after": false }, { "text": "${home}/.npmrc", "before": false, "after": false }, { "text": "${home}/.pypirc", "before": false, "after": false }, { "text": "${home}/.git-credentials", "before": false, "after": false }, { "text": "${home}/.config/gcloud", "before": false, "after": false }, { "text": "${home}/.azure", "before": false, "after": false }], null],
-  "exfil-private-key-read": ["\\b(?:cat|cp|scp|curl|base64|xxd|tar|zip|nc)\\b[^\\n]{0,120}\\.ssh\\/id_(?:rsa|dsa|ecdsa|ed25519)(?!\\.pub)\\b", [{ "text": ".ssh/id_rsa", "before": false, "after": true }, { "text": ".ssh/id_dsa", "before": false, "after": true }, { "text": ".ssh/id_ecdsa", "before": false, "after": true }, { "text": ".ssh/id_ed25519", "before": false, "after": true }], null],
-  "exfil-env-dump-pipe": ["\\b(?:env|printenv|set|export\\s+-p)\\s*\\|\\s*(?:curl|wget|nc|ncat|base64|gzip|openssl|xxd)\\b", [{ "text": "env", "before": true, "after": false }, { "text": "printenv", "before": true, "after": false }, { "text": "set", "before": true, "after": false }, { "text": "export", "before": true, "after": true }], null],
-  "exfil-env-dump-subst": ["\\b(?:curl|wget|nc|fetch|Invoke-WebRequest)\\b[^\\n]{0,200}\\$\\(\\s*(?:env|printenv|set|cat\\s+[^)\\n]{0,80}(?:\\.env\\b|credentials|\\.netrc|id_rsa|\\.pgpass))\\s*[|)]", [{ "text": "curl", "before": true, "after": true }, { "text": "wget", "before": true, "after": true }, { "text": "nc", "before": true, "after": true }, { "text": "fetch", "before": true, "after": true }, { "text": "invoke-webrequest", "before": true, "after": true }], null],
-  "exfil-env-serialize": ["(?:JSON\\.stringify\\(\\s*process\\.env\\s*\\)|json\\.dumps\\(\\s*(?:dict\\()?\\s*os\\.environ|str\\(\\s*os\\.environ\\s*\\)|Object\\.entries\\(\\s*process\\.env\\s*\\)|\\benviron\\.copy\\(\\)[^\\n]{0,80}(?:post|send|requests))", [{ "text": "json.stringify(", "before": false, "after": false }, { "text": "json.dumps(", "before": false, "after": false }, { "text": "os.environ", "before": false, "after": false }, { "text": "object.entries(", "before": false, "after": false }, { "text": "environ.copy()", "before": true, "after": false }], null],
-  "exfil-secret-in-request": ["\\b(?:curl|wget|Invoke-WebRequest|Invoke-RestMethod|http(?:ie)?)\\b[^\\n]{0,200}\\$\\{?[A-Za-z_]{0,40}(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)\\b", [{ "text": "curl", "before": true, "after": true }, { "text": "wget", "before": true, "after": true }, { "text": "invoke-webrequest", "before": true, "after": true }, { "text": "invoke-restmethod", "before": true, "after": true }, { "text": "http", "before": true, "after": false }], [{ "text": "key", "before": false, "after": true }, { "text": "token", "before": false, "after": true }, { "text": "secret", "before": false, "after": true }, { "text": "password", "before": false, "after": true }, { "text": "passwd", "before": false, "after": true }, { "text": "credential", "before": false, "after": false }]],
-  "exfil-secret-in-fetch": ["\\b(?:fetch|axios(?:\\.\\w{3,6})?|requests\\.(?:get|post|put)|httpx\\.(?:get|post|put))\\s*\\([^\\n]{0,200}\\$\\{?[A-Za-z_]{0,40}(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)\\b", [{ "text": "fetch", "before": true, "after": false }, { "text": "axios", "before": true, "after": false }, { "text": "requests.get", "before": true, "after": false }, { "text": "requests.post", "before": true, "after": false }, { "text": "requests.put", "before": true, "after": false }, { "text": "httpx.get", "before": true, "after": false }, { "text": "httpx.post", "before": true, "after": false }, { "text": "httpx.put", "before": true, "after": false }], [{ "text": "key", "before": false, "after": true }, { "text": "token", "before": false, "after": true }, { "text": "secret", "before": false, "after": true }, { "text": "password", "before": false, "after": true }, { "text": "passwd", "before": false, "after": true }, { "text": "credential", "before": false, "after": false }]],
-  "exfil-dns": ["\\b(?:dig|nslookup|host|drill|resolvectl\\s+query)\\s+(?:[-+@]\\S{0,40}\\s+){0,4}[\\w.-]{0,80}\\$(?:\\([^)\\n]{1,120}\\)|\\{?\\w{1,40}\\}?)\\.[\\w-]{1,63}\\.", [{ "text": "dig", "before": true, "after": true }, { "text": "nslookup", "before": true, "after": true }, { "text": "host", "before": true, "after": true }, { "text": "drill", "before": true, "after": true }, { "text": "resolvectl", "before": true, "after": true }], null],
-  "exfil-markdown-image": ["!\\[[^\\]\\n]{0,200}\\]\\(\\s*<?https?:\\/\\/[^)\\s]{0,300}(?:\\$\\{?\\w|\\{\\{?\\s{0,3}\\w|%s\\b|<[A-Za-z_]{2,40}>|\\[[A-Z_]{3,40}\\])", [{ "text": "http", "before": false, "after": false }], [{ "text": "://", "before": false, "after": false }]],
-  "exfil-html-image": [`<img\\b[^>\\n]{0,200}\\bsrc\\s*=\\s*["']?https?:\\/\\/[^"'\\s>]{0,300}(?:\\$\\{?\\w|\\{\\{\\s{0,3}\\w)`, [{ "text": "<img", "before": false, "after": true }], [{ "text": "http", "before": false, "after": false }]],
-  "exfil-webhook-data": ["\\b(?:curl|wget|fetch|requests\\.\\w{3,6}|httpx\\.\\w{3,6}|nc|Invoke-WebRequest)\\b[^\\n]{0,200}\\b(?:webhook\\.site|requestbin\\.(?:com|net)|pipedream\\.net|hookbin\\.com|interact\\.sh|burpcollaborator\\.net|oastify\\.com|beeceptor\\.com)\\b[^\\n]{0,200}(?:\\$\\(|\\$\\{?\\w|@\\S|\\{\\w)", [{ "text": "webhook.site", "before": true, "after": true }, { "text": "requestbin.com", "before": true, "after": true }, { "text": "requestbin.net", "before": true, "after": true }, { "text": "pipedream.net", "before": true, "after": true }, { "text": "hookbin.com", "before": true, "after": true }, { "text": "interact.sh", "before": true, "after": true }, { "text": "burpcollaborator.net", "before": true, "after": true }, { "text": "oastify.com", "before": true, "after": true }, { "text": "beeceptor.com", "before": true, "after": true }], null],
-  "exfil-webhook-service": ["\\b(?:webhook\\.site|requestbin\\.(?:com|net)|pipedream\\.net|hookbin\\.com|interact\\.sh|oast\\.(?:fun|live|me|online|pro|site)|burpcollaborator\\.net|oastify\\.com|canarytokens\\.com|beeceptor\\.com)\\b", [{ "text": "webhook.site", "before": true, "after": true }, { "text": "requestbin.com", "before": true, "after": true }, { "text": "requestbin.net", "before": true, "after": true }, { "text": "pipedream.net", "before": true, "after": true }, { "text": "hookbin.com", "before": true, "after": true }, { "text": "interact.sh", "before": true, "after": true }, { "text": "oast.fun", "before": true, "after": true }, { "text": "oast.live", "before": true, "after": true }, { "text": "oast.me", "before": true, "after": true }, { "text": "oast.online", "before": true, "after": true }, { "text": "oast.pro", "before": true, "after": true }, { "text": "oast.site", "before": true, "after": true }, { "text": "burpcollaborator.net", "before": true, "after": true }, { "text": "oastify.com", "before": true, "after": true }, { "text": "canarytokens.com", "before": true, "after": true }, { "text": "beeceptor.com", "before": true, "after": true }], null],
-  "exfil-paste-service": ["\\b(?:pastebin\\.com|hastebin\\.com|ghostbin\\.\\w{2,4}|paste\\.ee|termbin\\.com|transfer\\.sh|0x0\\.st|file\\.io)\\b", [{ "text": "pastebin.com", "before": true, "after": true }, { "text": "hastebin.com", "before": true, "after": true }, { "text": "ghostbin.", "before": true, "after": false }, { "text": "paste.ee", "before": true, "after": true }, { "text": "termbin.com", "before": true, "after": true }, { "text": "transfer.sh", "before": true, "after": true }, { "text": "0x0.st", "before": true, "after": true }, { "text": "file.io", "before": true, "after": true }], null],
-  "exfil-browser-data": ["(?:Google\\/Chrome\\/Default\\/(?:Login Data|Cookies)|Firefox\\/Profiles\\/[^\\n]{0,80}(?:logins\\.json|key4\\.db|cookies\\.sqlite)|security\\s+dump-keychain\\b)", [{ "text": "google/chrome/default/login data", "before": false, "after": false }, { "text": "google/chrome/default/cookies", "before": false, "after": false }, { "text": "firefox/profiles/", "before": false, "after": false }, { "text": "dump-keychain", "before": true, "after": true }], null],
-  "exfil-proc-environ": ["\\/proc\\/(?:self|\\d{1,7}|\\$\\w{1,20}|\\*)\\/(?:environ|mem)\\b", [{ "text": "/proc/", "before": false, "after": false }], [{ "text": "/environ", "before": false, "after": true }, { "text": "/mem", "before": false, "after": true }]],
-  "exfil-upload-file": [`\\bcurl\\b[^\\n]{0,200}(?:-F\\s*["']?\\w{1,40}=@|-T\\s+|--upload-file\\s+|--data-binary\\s+@)(?:~|\\/etc|\\$HOME|\\/home|\\/root)`, [{ "text": "curl", "before": true, "after": true }], null],
-  "exfil-conversation": ["\\b(?:send|post|upload|transmit|forward|leak|exfiltrate|email)\\s+(?:\\w+\\s+){0,4}?(?:the\\s+)?(?:entire\\s+|full\\s+|whole\\s+)?(?:conversation|chat\\s+history|previous\\s+messages|system\\s+prompt|api\\s+keys?|credentials|secrets|passwords|environment\\s+variables)\\s+(?:\\w+\\s+){0,3}?to\\s+(?:https?:\\/\\/|an?\\s+(?:external|remote)|my\\s+server|this\\s+(?:url|endpoint|address))", [{ "text": "send", "before": true, "after": true }, { "text": "post", "before": true, "after": true }, { "text": "upload", "before": true, "after": true }, { "text": "transmit", "before": true, "after": true }, { "text": "forward", "before": true, "after": true }, { "text": "leak", "before": true, "after": true }, { "text": "exfiltrate", "before": true, "after": true }, { "text": "email", "before": true, "after": true }], [{ "text": "http", "before": true, "after": false }, { "text": "external", "before": true, "after": false }, { "text": "remote", "before": true, "after": false }, { "text": "server", "before": true, "after": false }, { "text": "this", "before": true, "after": true }]],
-  "exfil-send-to-url": ["\\b(?:send|post|upload|transmit|exfiltrate)\\s+(?:\\w+\\s+){0,6}?(?:to|at)\\s+https?:\\/\\/(?!(?:localhost|127\\.0\\.0\\.1|\\[::1\\])\\b)", [{ "text": "send", "before": true, "after": true }, { "text": "post", "before": true, "after": true }, { "text": "upload", "before": true, "after": true }, { "text": "transmit", "before": true, "after": true }, { "text": "exfiltrate", "before": true, "after": true }], [{ "text": "http", "before": true, "after": false }]],
-  "exfil-clipboard-network": ["\\b(?:pbpaste|xclip\\s+-o|xsel\\s+-o|Get-Clipboard)\\b[^\\n]{0,80}\\|\\s*(?:curl|wget|nc)\\b", [{ "text": "pbpaste", "before": true, "after": true }, { "text": "xclip", "before": true, "after": true }, { "text": "xsel", "before": true, "after": true }, { "text": "get-clipboard", "before": true, "after": true }], null],
-  "exfil-credential-file-pipe": ["\\b(?:cat|base64|gzip|xxd|openssl\\s+base64)\\s+[^\\n|]{0,40}(?:(?:~|\\$HOME|\\$\\{HOME\\})|\\/root|\\/home\\/[\\w.-]{1,32})\\/\\.(?:aws\\/credentials|ssh\\/id_\\w+|netrc|git-credentials|docker\\/config\\.json|kube\\/config|pgpass)\\b[^\\n|]{0,40}\\|\\s*(?:curl|wget|nc|ncat|socat|http(?:ie)?)\\b", [{ "text": "aws/credentials", "before": false, "after": true }, { "text": "ssh/id_", "before": false, "after": false }, { "text": "netrc", "before": false, "after": true }, { "text": "git-credentials", "before": false, "after": true }, { "text": "docker/config.json", "before": false, "after": true }, { "text": "kube/config", "before": false, "after": true }, { "text": "pgpass", "before": false, "after": true }], [{ "text": "cat", "before": true, "after": true }, { "text": "base64", "before": true, "after": true }, { "text": "gzip", "before": true, "after": true }, { "text": "xxd", "before": true, "after": true }, { "text": "openssl", "before": true, "after": true }]],
-  "inject-ignore-instructions": ["\\b(?:ignore|disregard|forget|override|bypass)\\s+(?:\\w+\\s+){0,3}?(?:all\\s+|any\\s+|the\\s+|your\\s+|of\\s+)?(?:previous|prior|above|earlier|preceding|original|system|safety|developer)\\s+(?:\\w+\\s+){0,2}?(?:instructions|directions|directives|rules|guidelines|prompts?|messages|guardrails)\\b", [{ "text": "ignore", "before": true, "after": true }, { "text": "disregard", "before": true, "after": true }, { "text": "forget", "before": true, "after": true }, { "text": "override", "before": true, "after": true }, { "text": "bypass", "before": true, "after": true }], [{ "text": "instructions", "before": false, "after": true }, { "text": "directions", "before": false, "after": true }, { "text": "directives", "before": false, "after": true }, { "text": "rules", "before": false, "after": true }, { "text": "guidelines", "before": false, "after": true }, { "text": "prompt", "before": false, "after": false }, { "text": "messages", "before": false, "after": true }, { "text": "guardrails", "before": false, "after": true }]],
-  "inject-disregard-rules": ["\\b(?:disregard|forget|abandon)\\s+(?:all\\s+|any\\s+)?(?:your|of\\s+your)\\s+(?:\\w+\\s+){0,2}?(?:rules|guidelines|training|restrictions|principles|instructions)\\b", [{ "text": "disregard", "before": true, "after": true }, { "text": "forget", "before": true, "after": true }, { "text": "abandon", "before": true, "after": true }], [{ "text": "rules", "before": false, "after": true }, { "text": "guidelines", "before": false, "after": true }, { "text": "training", "before": false, "after": true }, { "text": "restrictions", "before": false, "after": true }, { "text": "principles", "before": false, "after": true }, { "text": "instructions", "before": false, "after": true }]],
-  "inject-role-hijack": ["\\byou\\s+are\\s+(?:now|no\\s+longer)\\s+(?:an?\\s+|in\\s+)?(?:unrestricted|unfiltered|uncensored|jailbroken|evil|DAN\\b|developer\\s+mode|god\\s+mode|bound\\s+by|restricted|an?\\s+AI\\s+without|free\\s+(?:of|from)\\s+(?:all\\s+|any\\s+)?(?:rules|restrictions))", [{ "text": "you", "before": true, "after": true }], [{ "text": "are", "before": true, "after": true }]],
-  "inject-from-now-on": ["\\bfrom\\s+now\\s+on,?\\s+(?:you\\s+(?:are|will|must|shall)\\s+)?(?:\\w+\\s+){0,4}?(?:ignore|bypass|disregard|not\\s+follow|without\\s+(?:any\\s+)?(?:restrictions|rules|filters))\\b", [{ "text": "ignore", "before": false, "after": true }, { "text": "bypass", "before": false, "after": true }, { "text": "disregard", "before": false, "after": true }, { "text": "follow", "before": true, "after": true }, { "text": "without", "before": false, "after": true }], [{ "text": "from", "before": true, "after": true }]],
-  "inject-no-restrictions": ["\\b(?:pretend|act\\s+as\\s+(?:if|though)|imagine)\\s+(?:\\w+\\s+){0,3}?you\\s+(?:are|have|had)\\s+(?:\\w+\\s+){0,3}?(?:no|without)\\s+(?:\\w+\\s+){0,2}?(?:restrictions|limits|rules|guidelines|filters|guardrails)\\b", [{ "text": "restrictions", "before": false, "after": true }, { "text": "limits", "before": false, "after": true }, { "text": "rules", "before": false, "after": true }, { "text": "guidelines", "before": false, "after": true }, { "text": "filters", "before": false, "after": true }, { "text": "guardrails", "before": false, "after": true }], [{ "text": "pretend", "before": true, "after": true }, { "text": "act", "before": true, "after": true }, { "text": "imagine", "before": true, "after": true }]],
-  "inject-respond-unfiltered": ["\\b(?:respond|answer|reply|act|operate)\\s+without\\s+(?:\\w+\\s+){0,3}?(?:restrictions|limitations|filters|safety|guardrails|censorship|ethical)\\b", [{ "text": "without", "before": true, "after": true }], [{ "text": "restrictions", "before": false, "after": true }, { "text": "limitations", "before": false, "after": true }, { "text": "filters", "before": false, "after": true }, { "text": "safety", "before": false, "after": true }, { "text": "guardrails", "before": false, "after": true }, { "text": "censorship", "before": false, "after": true }, { "text": "ethical", "before": false, "after": true }]],
-  "inject-conceal-from-user": ["\\b(?:without\\s+(?:telling|informing|notifying|alerting)\\s+the\\s+user|(?:do\\s+not|don't|never)\\s+(?:tell|inform|notify|alert)\\s+the\\s+user\\s+(?:about|that|what)|(?:keep|hide)\\s+(?:this|these|it)\\s+(?:\\w+\\s+){0,2}?(?:secret|hidden)?\\s*from\\s+the\\s+user|(?:silently|secretly|covertly)\\s+(?:send|upload|copy|exfiltrate|run|execute|install|delete|modify))\\b", [{ "text": "without", "before": true, "after": true }, { "text": "user", "before": true, "after": true }, { "text": "silently", "before": true, "after": true }, { "text": "secretly", "before": true, "after": true }, { "text": "covertly", "before": true, "after": true }], null],
-  "inject-chat-template": ["(?:<\\|im_start\\|>\\s*system|<\\|start_header_id\\|>\\s*system|<\\|system\\|>|\\[INST\\]\\s*<<SYS>>)", [{ "text": "<|im_start|>", "before": false, "after": false }, { "text": "<|start_header_id|>", "before": false, "after": false }, { "text": "<|system|>", "before": false, "after": false }, { "text": "<<sys>>", "before": false, "after": false }], null],
-  "inject-leak-system-prompt": ["\\b(?:reveal|print|output|repeat|show|leak|dump|display)\\s+(?:\\w+\\s+){0,3}?(?:your\\s+)?(?:system|initial|hidden|original)\\s+(?:prompt|instructions)\\s+(?:verbatim|in\\s+full|word\\s+for\\s+word|to\\s+me|above)", [{ "text": "prompt", "before": true, "after": true }, { "text": "instructions", "before": true, "after": true }], [{ "text": "system", "before": false, "after": true }, { "text": "initial", "before": false, "after": true }, { "text": "hidden", "before": false, "after": true }, { "text": "original", "before": false, "after": true }]],
-  "inject-jailbreak-dan": ["\\b(?:DAN\\s+mode|Do\\s+Anything\\s+Now|STAN\\s+mode|AIM\\s+mode)\\b", [{ "text": "mode", "before": true, "after": true }, { "text": "anything", "before": true, "after": true }, { "text": "stan", "before": true, "after": true }], null],
-  "inject-mode-switch": ["\\b(?:developer|god|jailbreak|unrestricted|sudo)\\s+mode\\s+(?:is\\s+)?(?:now\\s+)?(?:enabled|activated|engaged|on)\\b", [{ "text": "mode", "before": true, "after": true }], [{ "text": "developer", "before": true, "after": true }, { "text": "god", "before": true, "after": true }, { "text": "jailbreak", "before": true, "after": true }, { "text": "unrestricted", "before": true, "after": true }, { "text": "sudo", "before": true, "after": true }]],
-  "inject-unobserved": ["\\b(?:when|if|while)\\s+no\\s*(?:one|body)\\s+is\\s+(?:watching|looking|monitoring|reviewing)", [{ "text": "watching", "before": true, "after": false }, { "text": "looking", "before": true, "after": false }, { "text": "monitoring", "before": true, "after": false }, { "text": "reviewing", "before": true, "after": false }], [{ "text": "one", "before": false, "after": true }, { "text": "body", "before": false, "after": true }]],
-  "inject-fake-update": ["\\byou\\s+have\\s+been\\s+(?:\\w+\\s+){0,2}?(?:updated|upgraded|patched|reprogrammed|granted)\\s+(?:to|with)\\b", [{ "text": "updated", "before": false, "after": true }, { "text": "upgraded", "before": false, "after": true }, { "text": "patched", "before": false, "after": true }, { "text": "reprogrammed", "before": false, "after": true }, { "text": "granted", "before": false, "after": true }], [{ "text": "have", "before": true, "after": true }]],
-  "inject-priority-claim": ["\\b(?:these|this|the\\s+following)\\s+instructions?\\s+(?:take|takes|have|has)\\s+(?:precedence|priority)\\s+over\\s+(?:\\w+\\s+){0,3}?(?:system|previous|all|any|other|your)\\b", [{ "text": "instruction", "before": true, "after": false }], [{ "text": "precedence", "before": true, "after": true }, { "text": "priority", "before": true, "after": true }]],
-  "inject-decode-execute": ["\\b(?:decode|translate|deobfuscate|unscramble|reverse)\\s+[^\\n]{0,120}?\\s+(?:and|then)\\s+(?:execute|run|eval(?:uate)?|follow)\\s+(?:it|them|the\\s+result|the\\s+output|the\\s+(?:decoded\\s+)?(?:command|instructions))\\b", [{ "text": "decode", "before": true, "after": true }, { "text": "translate", "before": true, "after": true }, { "text": "deobfuscate", "before": true, "after": true }, { "text": "unscramble", "before": true, "after": true }, { "text": "reverse", "before": true, "after": true }], [{ "text": "and", "before": true, "after": true }, { "text": "then", "before": true, "after": true }]],
-  "inject-hidden-comment": ["<!--(?![^>\\n]{0,20}skillgarden-ignore)[^>\\n]{0,300}?\\b(?:ignore\\s+(?:all|previous|prior|the\\s+above)|override|disregard|system\\s+prompt|you\\s+(?:must|are\\s+now|will\\s+now)|assistant\\s*:|AI\\s+agent\\s*:|do\\s+not\\s+(?:tell|mention|reveal)|secretly|exfiltrat|send\\s+(?:the|all|your)|run\\s+the\\s+following|execute)", [{ "text": "<!--", "before": false, "after": false }], [{ "text": "ignore", "before": true, "after": true }, { "text": "override", "before": true, "after": false }, { "text": "disregard", "before": true, "after": false }, { "text": "system", "before": true, "after": true }, { "text": "you", "before": true, "after": true }, { "text": "assistant", "before": true, "after": false }, { "text": "agent", "before": true, "after": false }, { "text": "tell", "before": true, "after": false }, { "text": "mention", "before": true, "after": false }, { "text": "reveal", "before": true, "after": false }, { "text": "secretly", "before": true, "after": false }, { "text": "exfiltrat", "before": true, "after": false }, { "text": "send", "before": true, "after": true }, { "text": "following", "before": true, "after": false }, { "text": "execute", "before": true, "after": false }]],
-  "inject-skip-confirmation": ["\\b(?:do\\s+not|don't|never|without)\\s+(?:ask(?:ing)?|prompt(?:ing)?|wait(?:ing)?)\\s+(?:\\w+\\s+){0,2}?(?:for\\s+)?(?:permission|confirmation|approval|consent)\\s+(?:before|to|when)\\s+(?:\\w+\\s+){0,3}?(?:delet|remov|send|upload|push|install|run|execut|modify|overwrit)", [{ "text": "permission", "before": false, "after": true }, { "text": "confirmation", "before": false, "after": true }, { "text": "approval", "before": false, "after": true }, { "text": "consent", "before": false, "after": true }], [{ "text": "not", "before": true, "after": true }, { "text": "don't", "before": true, "after": true }, { "text": "never", "before": true, "after": true }, { "text": "without", "before": true, "after": true }]],
-  "inject-disable-safety-flag": [`(?:--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox|\\bbypassPermissions\\b|--yolo\\b|approval[_-]?policy\\s*[=:]\\s*["']?never)`, [{ "text": "--dangerously-skip-permissions", "before": false, "after": false }, { "text": "--dangerously-bypass-approvals-and-sandbox", "before": false, "after": false }, { "text": "bypasspermissions", "before": true, "after": true }, { "text": "--yolo", "before": false, "after": true }, { "text": "approval", "before": false, "after": false }], null],
-  "inject-tool-hijack": ["\\b(?:always|must)\\s+(?:\\w+\\s+){0,2}?(?:call|use|invoke)\\s+(?:the\\s+)?[\\w-]{2,40}\\s+tool\\s+(?:first\\s+)?(?:before|instead\\s+of)\\s+(?:\\w+\\s+){0,2}?(?:any|every|all)\\s+other", [{ "text": "before", "before": false, "after": true }, { "text": "instead", "before": false, "after": true }], [{ "text": "other", "before": true, "after": false }]],
-  "inject-educational-pretext": ["\\bfor\\s+(?:purely\\s+)?educational\\s+purposes?\\s+only\\b", [{ "text": "educational", "before": false, "after": true }], [{ "text": "purpose", "before": true, "after": false }]],
-  "destroy-rm-root": [`\\brm\\s+(?:-[a-zA-Z]{1,10}\\s+){0,3}(?:-[a-zA-Z]{0,10}[rR][a-zA-Z]{0,10}|--recursive)\\s+(?:-[-a-zA-Z]{1,20}\\s+){0,3}(?:--no-preserve-root\\s+)?["']?\\/\\*?["']?(?=\\s|$|["';&|)\`])`, [{ "text": "rm", "before": true, "after": true }], null],
-  "destroy-rm-system": [`\\brm\\s+(?:-[a-zA-Z]{1,10}\\s+){0,3}(?:-[a-zA-Z]{0,10}[rR][a-zA-Z]{0,10}|--recursive)\\s+(?:-[-a-zA-Z]{1,20}\\s+){0,3}["']?\\/(?:etc|usr|var|bin|sbin|boot|lib|lib64|home|root|opt|srv|sys|dev|System|Users|Library|Applications)\\/?\\*?["']?(?=\\s|$|["';&|)\`])`, [{ "text": "/etc", "before": false, "after": false }, { "text": "/usr", "before": false, "after": false }, { "text": "/var", "before": false, "after": false }, { "text": "/bin", "before": false, "after": false }, { "text": "/sbin", "before": false, "after": false }, { "text": "/boot", "before": false, "after": false }, { "text": "/lib", "before": false, "after": false }, { "text": "/lib64", "before": false, "after": false }, { "text": "/home", "before": false, "after": false }, { "text": "/root", "before": false, "after": false }, { "text": "/opt", "before": false, "after": false }, { "text": "/srv", "before": false, "after": false }, { "text": "/sys", "before": false, "after": false }, { "text": "/dev", "before": false, "after": false }, { "text": "/system", "before": false, "after": false }, { "text": "/users", "before": false, "after": false }, { "text": "/library", "before": false, "after": false }, { "text": "/applications", "before": false, "after": false }], null],
-  "destroy-rm-home": [`\\brm\\s+(?:-[a-zA-Z]{1,10}\\s+){0,3}(?:-[a-zA-Z]{0,10}[rR][a-zA-Z]{0,10}|--recursive)\\s+(?:-[-a-zA-Z]{1,20}\\s+){0,3}["']?(?:~|\\$HOME|\\$\\{HOME\\})\\/?\\*?["']?(?=\\s|$|["';&|)\`])`, [{ "text": "rm", "before": true, "after": true }], null],
-  "destroy-no-preserve-root": ["--no-preserve-root\\b", [{ "text": "--no-preserve-root", "before": false, "after": true }], null],
-  "destroy-mkfs": ["\\bmkfs(?:\\.\\w{2,8})?\\s+[^\\n]{0,40}\\/dev\\/", [{ "text": "/dev/", "before": false, "after": false }], [{ "text": "mkfs", "before": true, "after": false }]],
-  "destroy-dd-disk": ["\\bdd\\s+[^\\n]{0,200}\\bof=\\/dev\\/(?!null\\b|zero\\b|stdout\\b|stderr\\b|tty\\b|fd\\/)", [{ "text": "of=/dev/", "before": true, "after": false }], null],
-  "destroy-wipe": ["\\b(?:wipefs\\s+(?:-\\w+\\s+){0,3}-a|shred\\s+[^\\n]{0,80}\\/dev\\/|diskutil\\s+(?:eraseDisk|zeroDisk|secureErase)|format\\s+[a-z]:\\s+\\/[qy])", [{ "text": "wipefs", "before": true, "after": true }, { "text": "shred", "before": true, "after": true }, { "text": "diskutil", "before": true, "after": true }, { "text": "format", "before": true, "after": true }], null],
-  "destroy-fork-bomb": [":\\(\\)\\s*\\{\\s*:\\s*\\|\\s*:\\s*&\\s*\\}\\s*;\\s*:", [{ "text": ":()", "before": false, "after": false }], null],
-  "destroy-find-delete-root": ["\\bfind\\s+(?:\\/|~|\\$HOME)\\s+[^\\n]{0,160}(?:-delete\\b|-exec\\s+rm\\s)", [{ "text": "-delete", "before": false, "after": true }, { "text": "-exec", "before": false, "after": true }], [{ "text": "find", "before": true, "after": true }]],
-  "destroy-rmtree-root": [`\\b(?:shutil\\.rmtree|fs\\.rmSync|fs\\.rm|rimraf(?:\\.sync)?)\\s*\\(\\s*(?:["']\\/["']|["']~["']|os\\.path\\.expanduser\\(\\s*["']~["']\\s*\\)|Path\\.home\\(\\)|os\\.homedir\\(\\))`, [{ "text": "shutil.rmtree", "before": true, "after": false }, { "text": "fs.rmsync", "before": true, "after": false }, { "text": "fs.rm", "before": true, "after": false }, { "text": "rimraf", "before": true, "after": false }], null],
-  "destroy-truncate-system": ["\\btruncate\\s+-s\\s*0\\s+\\/(?:etc|var\\/log|usr)\\b", [{ "text": "truncate", "before": true, "after": true }], [{ "text": "/etc", "before": true, "after": true }, { "text": "/var/log", "before": true, "after": true }, { "text": "/usr", "before": true, "after": true }]],
-  "destroy-force-push-main": ["\\bgit\\s+push\\s+(?:[^\\n]{0,80}\\s)?(?:--force|-f)(?!-with-lease|-if-includes)\\b[^\\n]{0,80}\\b(?:main|master)\\b", [{ "text": "push", "before": true, "after": true }], [{ "text": "main", "before": true, "after": true }, { "text": "master", "before": true, "after": true }]],
-  "destroy-sql-drop": ["\\bDROP\\s+(?:DATABASE|SCHEMA)\\s+(?!IF\\s+EXISTS\\s+(?:test|tmp))", [{ "text": "database", "before": true, "after": true }, { "text": "schema", "before": true, "after": true }], [{ "text": "drop", "before": true, "after": true }]],
-  "destroy-kill-all": ["\\b(?:kill\\s+-9\\s+-1\\b|killall5\\b|pkill\\s+-9\\s+-u\\s+root)", [{ "text": "kill", "before": true, "after": true }, { "text": "killall5", "before": true, "after": true }, { "text": "pkill", "before": true, "after": true }], null],
-  "destroy-chmod-root-recursive": [`\\bch(?:mod|own)\\s+-R\\s+\\S{1,20}\\s+["']?\\/["']?(?=\\s|$|;)`, [{ "text": "chmod", "before": true, "after": true }, { "text": "chown", "before": true, "after": true }], null],
-  "persist-shell-rc-payload": [`\\b(?:curl|wget|nc|base64|eval|python\\s+-c)\\b[^\\n]{0,200}(?:>>|\\btee\\s+-a)\\s*["']?(?:~|\\$HOME|\\$\\{HOME\\})\\/\\.(?:bashrc|zshrc|profile|bash_profile|zprofile|zshenv|config\\/fish\\/config\\.fish)`, [{ "text": "~/.bashrc", "before": false, "after": false }, { "text": "~/.zshrc", "before": false, "after": false }, { "text": "~/.profile", "before": false, "after": false }, { "text": "~/.bash_profile", "before": false, "after": false }, { "text": "~/.zprofile", "before": false, "after": false }, { "text": "~/.zshenv", "before": false, "after": false }, { "text": "~/.config/fish/config.fish", "before": false, "after": false }, { "text": "$home/.bashrc", "before": false, "after": false }, { "text": "$home/.zshrc", "before": false, "after": false }, { "text": "$home/.profile", "before": false, "after": false }, { "text": "$home/.bash_profile", "before": false, "after": false }, { "text": "$home/.zprofile", "before": false, "after": false }, { "text": "$home/.zshenv", "before": false, "after": false }, { "text": "$home/.config/fish/config.fish", "before": false, "after": false }, { "text": "${home}/.bashrc", "before": false, "after": false }, { "text": "${home}/.zshrc", "before": false, "after": false }, { "text": "${home}/.profile", "before": false, "after": false }, { "text": "${home}/.bash_profile", "before": false, "after": false }, { "text": "${home}/.zprofile", "before": false, "after": false }, { "text": "${home}/.zshenv", "before": false, "after": false }, { "text": "${home}/.config/fish/config.fish", "before": false, "after": false }], null],
-  "persist-shell-rc-append": [`(?:>>|\\btee\\s+-a)\\s*["']?(?:~|\\$HOME|\\$\\{HOME\\})\\/\\.(?:bashrc|zshrc|profile|bash_profile|zprofile|zshenv|config\\/fish\\/config\\.fish)`, [{ "text": "~/.bashrc", "before": false, "after": false }, { "text": "~/.zshrc", "before": false, "after": false }, { "text": "~/.profile", "before": false, "after": false }, { "text": "~/.bash_profile", "before": false, "after": false }, { "text": "~/.zprofile", "before": false, "after": false }, { "text": "~/.zshenv", "before": false, "after": false }, { "text": "~/.config/fish/config.fish", "before": false, "after": false }, { "text": "$home/.bashrc", "before": false, "after": false }, { "text": "$home/.zshrc", "before": false, "after": false }, { "text": "$home/.profile", "before": false, "after": false }, { "text": "$home/.bash_profile", "before": false, "after": false }, { "text": "$home/.zprofile", "before": false, "after": false }, { "text": "$home/.zshenv", "before": false, "after": false }, { "text": "$home/.config/fish/config.fish", "before": false, "after": false }, { "text": "${home}/.bashrc", "before": false, "after": false }, { "text": "${home}/.zshrc", "before": false, "after": false }, { "text": "${home}/.profile", "before": false, "after": false }, { "text": "${home}/.bash_profile", "before": false, "after": false }, { "text": "${home}/.zprofile", "before": false, "after": false }, { "text": "${home}/.zshenv", "before": false, "after": false }, { "text": "${home}/.config/fish/config.fish", "before": false, "after": false }], null],
-  "persist-authorized-keys-literal": ["\\bssh-(?:rsa|ed25519|dss|ecdsa-[\\w-]{1,30})\\s+AAAA[A-Za-z0-9+/]{40,}[^\\n]{0,200}authorized_keys\\b", [{ "text": "authorized_keys", "before": false, "after": true }], [{ "text": "ssh-", "before": true, "after": false }]],
-  "persist-authorized-keys": ["\\bauthorized_keys\\b", [{ "text": "authorized_keys", "before": true, "after": true }], null],
-  "persist-systemd": ["(?:\\bsystemctl\\s+(?:--user\\s+)?(?:enable|link)\\b|\\/etc\\/systemd\\/system\\/[\\w@.-]{1,80}\\.(?:service|timer)|\\.config\\/systemd\\/user\\/[\\w@.-]{1,80}\\.(?:service|timer))", [{ "text": "systemctl", "before": true, "after": true }, { "text": "/etc/systemd/system/", "before": false, "after": false }, { "text": ".config/systemd/user/", "before": false, "after": false }], null],
-  "persist-launchd": ["(?:\\blaunchctl\\s+(?:load|bootstrap|submit)\\b|Library\\/Launch(?:Agents|Daemons)\\/)", [{ "text": "launchctl", "before": true, "after": true }, { "text": "library/launchagents/", "before": false, "after": false }, { "text": "library/launchdaemons/", "before": false, "after": false }], null],
-  "persist-sudoers": ["(?:\\/etc\\/sudoers\\b|\\bvisudo\\b)", [{ "text": "/etc/sudoers", "before": false, "after": true }, { "text": "visudo", "before": true, "after": true }], null],
-  "persist-git-hijack": [`\\bgit\\s+config\\s+--(?:global|system)\\s+(?:core\\.hooksPath|core\\.sshCommand|core\\.fsmonitor|core\\.gitProxy|credential\\.helper\\s+["']?!|include\\.path)\\b`, [{ "text": "core.hookspath", "before": true, "after": true }, { "text": "core.sshcommand", "before": true, "after": true }, { "text": "core.fsmonitor", "before": true, "after": true }, { "text": "core.gitproxy", "before": true, "after": true }, { "text": "credential.helper", "before": true, "after": true }, { "text": "include.path", "before": true, "after": true }], [{ "text": "--global", "before": true, "after": true }, { "text": "--system", "before": true, "after": true }]],
-  "persist-git-url-rewrite": ["\\bgit\\s+config\\s+--(?:global|system)\\s+url\\.\\S{1,200}\\.insteadOf\\b", [{ "text": ".insteadof", "before": false, "after": true }], [{ "text": "--global", "before": true, "after": true }, { "text": "--system", "before": true, "after": true }]],
-  "persist-git-global": ["\\bgit\\s+config\\s+--(?:global|system)\\s+(?!user\\.(?:name|email)\\b)[\\w.-]{3,60}", [{ "text": "--global", "before": true, "after": true }, { "text": "--system", "before": true, "after": true }], [{ "text": "config", "before": true, "after": true }]],
-  "persist-agent-config-write": [`(?:>>|\\btee\\s+-a\\s+|\\bsed\\s+-i\\S{0,10}\\s[^\\n]{0,120})\\s*["']?[~\\w./-]{0,80}(?:CLAUDE\\.md|AGENTS\\.md|\\.cursorrules|\\.clinerules|\\.claude\\/settings(?:\\.local)?\\.json|\\.codex\\/config\\.toml|\\.hermes\\/(?:config\\.yaml|SOUL\\.md))\\b`, [{ "text": "claude.md", "before": false, "after": true }, { "text": "agents.md", "before": false, "after": true }, { "text": ".cursorrules", "before": false, "after": true }, { "text": ".clinerules", "before": false, "after": true }, { "text": ".claude/settings", "before": false, "after": false }, { "text": ".codex/config.toml", "before": false, "after": true }, { "text": ".hermes/config.yaml", "before": false, "after": true }, { "text": ".hermes/soul.md", "before": false, "after": true }], null],
-  "persist-ld-preload": ["\\/etc\\/ld\\.so\\.preload\\b", [{ "text": "/etc/ld.so.preload", "before": false, "after": true }], null],
-  "persist-windows-run-key": ["\\b(?:reg(?:\\.exe)?\\s+add|New-ItemProperty|Set-ItemProperty)\\b[^\\n]{0,200}\\\\CurrentVersion\\\\Run(?:Once)?\\b", [{ "text": "\\currentversion\\run", "before": false, "after": false }], [{ "text": "add", "before": true, "after": true }, { "text": "new-itemproperty", "before": true, "after": true }, { "text": "set-itemproperty", "before": true, "after": true }]],
-  "persist-windows-task": ["(?:\\bschtasks(?:\\.exe)?\\s+\\/create\\b|\\bRegister-ScheduledTask\\b|Startup\\\\[\\w .-]{1,80}\\.(?:lnk|bat|vbs|ps1))", [{ "text": "schtasks", "before": true, "after": false }, { "text": "register-scheduledtask", "before": true, "after": true }, { "text": "startup\\", "before": false, "after": false }], null],
-  "persist-ssh-keygen-overwrite": [`\\bssh-keygen\\s+[^\\n]{0,120}-f\\s+["']?(?:~|\\$HOME)\\/\\.ssh\\/id_`, [{ "text": "ssh-keygen", "before": true, "after": true }], [{ "text": "~/.ssh/id_", "before": false, "after": false }, { "text": "$home/.ssh/id_", "before": false, "after": false }]],
-  "net-dev-tcp": ["\\/dev\\/(?:tcp|udp)\\/[\\w.-]{1,100}\\/\\d{1,5}", [{ "text": "/dev/tcp/", "before": false, "after": false }, { "text": "/dev/udp/", "before": false, "after": false }], null],
-  "net-nc-exec": ["(?:\\b(?:nc|ncat|netcat)\\b[^\\n]{0,120}\\s-[a-zA-Z]{0,5}[ec]\\s+\\/?(?:bin\\/)?(?:ba|z)?sh\\b|\\b(?:nc|ncat|netcat)\\b[^\\n]{0,120}\\|\\s*\\/bin\\/(?:ba)?sh\\b|\\bmkfifo\\b[^\\n]{0,160}\\b(?:nc|ncat|netcat)\\b)", [{ "text": "nc", "before": true, "after": true }, { "text": "ncat", "before": true, "after": true }, { "text": "netcat", "before": true, "after": true }, { "text": "/bin/", "before": false, "after": false }, { "text": "mkfifo", "before": true, "after": true }], null],
-  "net-nc-listen": ["\\b(?:nc|ncat|netcat)\\s+(?:-[a-zA-Z]{1,6}\\s+){0,3}-[a-zA-Z]{0,5}l[a-zA-Z]{0,5}\\b", [{ "text": "nc", "before": true, "after": true }, { "text": "ncat", "before": true, "after": true }, { "text": "netcat", "before": true, "after": true }], null],
-  "net-socat-exec": ["\\bsocat\\b[^\\n]{0,200}\\b(?:exec|system):", [{ "text": "socat", "before": true, "after": true }], [{ "text": "exec:", "before": true, "after": false }, { "text": "system:", "before": true, "after": false }]],
-  "net-script-reverse-shell": [`(?:python[23]?\\s+-c\\s+["'][^\\n]{0,40}import\\s+(?:socket|pty)|socket\\.socket\\([^\\n]{0,200}(?:subprocess|pty\\.spawn|os\\.dup2)|pty\\.spawn\\(\\s*["']\\/bin\\/(?:ba)?sh|perl\\s+-e\\s+[^\\n]{0,80}\\bsocket\\b|ruby\\s+-rsocket\\b|php\\s+-r\\s+[^\\n]{0,80}fsockopen|New-Object\\s+System\\.Net\\.Sockets\\.TCPClient|require\\(["']child_process["']\\)[^\\n]{0,200}net\\.Socket)`, [{ "text": "import", "before": false, "after": true }, { "text": "socket.socket(", "before": false, "after": false }, { "text": "pty.spawn(", "before": false, "after": false }, { "text": "socket", "before": true, "after": true }, { "text": "-rsocket", "before": true, "after": true }, { "text": "fsockopen", "before": false, "after": false }, { "text": "system.net.sockets.tcpclient", "before": true, "after": false }, { "text": 'require("child_process")', "before": false, "after": false }, { "text": `require("child_process')`, "before": false, "after": false }, { "text": `require('child_process")`, "before": false, "after": false }, { "text": "require('child_process')", "before": false, "after": false }], null],
-  "net-os-dup2": ["\\bos\\.dup2\\(\\s*\\w{1,20}\\.fileno\\(\\)", [{ "text": ".fileno()", "before": false, "after": false }], [{ "text": "os.dup2(", "before": true, "after": false }]],
-  "net-tunnel": ["(?:\\bngrok\\s+(?:http|tcp|tls|start)\\b|\\bngrok\\.(?:io|app|com)\\b|\\blocaltunnel\\b|\\blt\\s+--port\\b|\\bserveo\\.net\\b|\\bcloudflared\\s+tunnel\\b|\\bbore\\s+local\\b|\\blocalhost\\.run\\b|\\bpinggy\\.io\\b|\\btailscale\\s+funnel\\b)", [{ "text": "ngrok", "before": true, "after": true }, { "text": "ngrok.io", "before": true, "after": true }, { "text": "ngrok.app", "before": true, "after": true }, { "text": "ngrok.com", "before": true, "after": true }, { "text": "localtunnel", "before": true, "after": true }, { "text": "--port", "before": true, "after": true }, { "text": "serveo.net", "before": true, "after": true }, { "text": "cloudflared", "before": true, "after": true }, { "text": "local", "before": true, "after": true }, { "text": "localhost.run", "before": true, "after": true }, { "text": "pinggy.io", "before": true, "after": true }, { "text": "tailscale", "before": true, "after": true }], null],
-  "net-bind-all": [`(?:\\b0\\.0\\.0\\.0:\\d{2,5}\\b|--(?:host|bind|listen|ip)[= ]0\\.0\\.0\\.0\\b|\\bhost\\s*=\\s*["']0\\.0\\.0\\.0["']|\\bINADDR_ANY\\b)`, [{ "text": "0.0.0.0:", "before": true, "after": false }, { "text": "--host=0.0.0.0", "before": false, "after": true }, { "text": "--host 0.0.0.0", "before": false, "after": true }, { "text": "--bind=0.0.0.0", "before": false, "after": true }, { "text": "--bind 0.0.0.0", "before": false, "after": true }, { "text": "--listen=0.0.0.0", "before": false, "after": true }, { "text": "--listen 0.0.0.0", "before": false, "after": true }, { "text": "--ip=0.0.0.0", "before": false, "after": true }, { "text": "--ip 0.0.0.0", "before": false, "after": true }, { "text": '"0.0.0.0"', "before": false, "after": false }, { "text": `"0.0.0.0'`, "before": false, "after": false }, { "text": `'0.0.0.0"`, "before": false, "after": false }, { "text": "'0.0.0.0'", "before": false, "after": false }, { "text": "inaddr_any", "before": true, "after": true }], null],
-  "net-raw-ip-url": ["\\bhttps?:\\/\\/(?!127\\.|0\\.0\\.0\\.0|10\\.|192\\.168\\.|172\\.(?:1[6-9]|2\\d|3[01])\\.|169\\.254\\.)\\d{1,3}(?:\\.\\d{1,3}){3}(?::\\d{1,5})?\\/", [{ "text": "http", "before": true, "after": false }], [{ "text": "://", "before": false, "after": false }]],
-  "net-ssh-remote-forward": ["\\bssh\\b[^\\n]{0,100}\\s-R\\s*(?:[*\\w.]{1,40}:)?\\d{1,5}:", [{ "text": "ssh", "before": true, "after": true }], null],
-  "net-firewall-off": ["(?:\\bufw\\s+disable\\b|\\biptables\\s+-F\\b|\\bsetenforce\\s+0\\b|\\bsystemctl\\s+(?:stop|disable)\\s+(?:firewalld|apparmor|ufw)\\b|Set-MpPreference\\s+-DisableRealtimeMonitoring\\s+\\$?true|netsh\\s+advfirewall\\s+set\\s+\\w{1,20}\\s+state\\s+off)", [{ "text": "disable", "before": true, "after": true }, { "text": "iptables", "before": true, "after": true }, { "text": "setenforce", "before": true, "after": true }, { "text": "systemctl", "before": true, "after": true }, { "text": "-disablerealtimemonitoring", "before": true, "after": true }, { "text": "advfirewall", "before": true, "after": true }], null],
-  "net-ssh-no-host-check": ["StrictHostKeyChecking[= ]no\\b", [{ "text": "stricthostkeychecking=no", "before": false, "after": true }, { "text": "stricthostkeychecking no", "before": false, "after": true }], null],
-  "net-tls-off": [`(?:\\bcurl\\s+[^\\n]{0,80}(?:-k|--insecure)\\b|\\bwget\\s+[^\\n]{0,80}--no-check-certificate\\b|NODE_TLS_REJECT_UNAUTHORIZED\\s*=\\s*["']?0|verify\\s*=\\s*False\\b)`, [{ "text": "curl", "before": true, "after": true }, { "text": "--no-check-certificate", "before": false, "after": true }, { "text": "node_tls_reject_unauthorized", "before": false, "after": false }, { "text": "verify", "before": false, "after": false }], null],
-  "obf-eval-decoded": ["\\b(?:eval|exec|Function)\\s*\\(\\s*(?:base64\\.b64decode|atob|Buffer\\.from\\([^\\n]{0,200}base64|codecs\\.decode|bytes\\.fromhex|zlib\\.decompress|marshal\\.loads|bytearray\\.fromhex)", [{ "text": "eval", "before": true, "after": false }, { "text": "exec", "before": true, "after": false }, { "text": "function", "before": true, "after": false }], [{ "text": "base64.b64decode", "before": false, "after": false }, { "text": "atob", "before": false, "after": false }, { "text": "buffer.from(", "before": false, "after": false }, { "text": "codecs.decode", "before": false, "after": false }, { "text": "bytes.fromhex", "before": false, "after": false }, { "text": "zlib.decompress", "before": false, "after": false }, { "text": "marshal.loads", "before": false, "after": false }, { "text": "bytearray.fromhex", "before": false, "after": false }]],
-  "obf-eval-concat": ["\\b(?:eval|exec|Function)\\s*\\(\\s*(?:[\"'`][^\"'`\\n]{0,200}[\"'`]\\s*\\+|\\w{1,40}\\s*\\+\\s*[\"'`]|[\"'`][^\"'`\\n]{0,200}[\"'`]\\s*\\.join\\(|\\[[^\\]\\n]{0,300}\\]\\.join\\()", [{ "text": "eval", "before": true, "after": false }, { "text": "exec", "before": true, "after": false }, { "text": "function", "before": true, "after": false }], null],
-  "obf-shell-eval-decoded": [`\\beval\\s+["']?\\$\\(\\s*(?:echo|printf)\\s[^\\n]{0,200}\\|\\s*(?:base64|xxd|rev|tr|openssl)\\b`, [{ "text": "eval", "before": true, "after": true }], [{ "text": "echo", "before": false, "after": true }, { "text": "printf", "before": false, "after": true }]],
-  "obf-eval-string": ["\\b(?:eval|exec)\\s*\\(\\s*[\"'`]", [{ "text": "eval", "before": true, "after": false }, { "text": "exec", "before": true, "after": false }], null],
-  "obf-char-code": ["(?:String\\.fromCharCode\\(\\s*(?:0x)?[\\da-fA-F]{2,3}\\s*(?:,\\s*(?:0x)?[\\da-fA-F]{2,3}\\s*){3,}|\\bchr\\(\\s*\\d{2,3}\\s*\\)\\s*\\+\\s*chr\\(\\s*\\d{2,3}\\s*\\)\\s*\\+\\s*chr\\(|\\[char\\]\\s*\\d{2,3}\\s*\\+\\s*\\[char\\])", [{ "text": "string.fromcharcode(", "before": false, "after": false }, { "text": "chr(", "before": true, "after": false }, { "text": "[char]", "before": false, "after": false }], null],
-  "obf-printf-hex-shell": [`\\b(?:printf|echo\\s+-e)\\s+["']?(?:\\\\x[0-9a-fA-F]{2}|\\\\[0-7]{3}){3,}[^\\n]{0,200}\\|\\s*(?:sudo\\s+)?(?:ba|z|da|k)?sh\\b`, [{ "text": "printf", "before": true, "after": true }, { "text": "echo", "before": true, "after": true }], null],
-  "obf-xxd-shell": ["\\b(?:xxd\\s+-r(?:\\s+-p)?|rev|openssl\\s+(?:enc\\s+)?-d)\\b[^\\n]{0,80}\\|\\s*(?:sudo\\s+)?(?:ba|z|da|k)?sh\\b", [{ "text": "xxd", "before": true, "after": true }, { "text": "rev", "before": true, "after": true }, { "text": "openssl", "before": true, "after": true }], null],
-  "obf-echo-pipe-shell": ["\\becho\\s+[^\\n|]{0,300}\\|\\s*(?:sudo\\s+)?(?:ba|z|da|k)?sh\\b(?!\\s*-n)", [{ "text": "echo", "before": true, "after": true }], null],
-  "obf-python-dynamic-import": [`(?:getattr\\(\\s*__builtins__|__import__\\(\\s*["'](?:os|subprocess|socket|pty|ctypes)["']\\s*\\)|globals\\(\\)\\[["']__builtins__)`, [{ "text": "__builtins__", "before": false, "after": false }, { "text": "__import__(", "before": false, "after": false }, { "text": 'globals()["__builtins__', "before": false, "after": false }, { "text": "globals()['__builtins__", "before": false, "after": false }], null],
-  "obf-compile-exec": [`\\bcompile\\s*\\([^\\n]{0,200},\\s*["']exec["']\\s*\\)`, [{ "text": "compile", "before": true, "after": false }], [{ "text": '"exec"', "before": false, "after": false }, { "text": `"exec'`, "before": false, "after": false }, { "text": `'exec"`, "before": false, "after": false }, { "text": "'exec'", "before": false, "after": false }]],
-  "obf-powershell-encoded": ["\\b(?:powershell|pwsh)(?:\\.exe)?\\b[^\\n]{0,80}\\s-(?:e|ec|enc|encodedcommand)\\s+[A-Za-z0-9+/=]{20,}", [{ "text": "powershell", "before": true, "after": false }, { "text": "pwsh", "before": true, "after": false }], null],
-  "obf-ifs-evasion": ["(?:\\$\\{IFS\\}|\\$IFS\\$9)", [{ "text": "${ifs}", "before": false, "after": false }, { "text": "$ifs$9", "before": false, "after": false }], null],
-  "obf-string-reversal": [`(?:\\[::-1\\]\\s*\\)|\\.split\\(["']{2}\\)\\.reverse\\(\\)\\.join\\(["']{2}\\))`, [{ "text": "[::-1]", "before": false, "after": false }, { "text": ").reverse().join(", "before": false, "after": false }], null],
-  "obf-long-base64": ["(?<![\\w+/=-])(?:[A-Za-z0-9+/]{4}){60,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?(?![\\w+/=-])", null, null],
-  "supply-curl-pipe-shell": ["\\b(?:curl|wget)\\b[^\\n|]{0,300}\\|\\s*(?:sudo\\s+(?:-\\w+\\s+){0,3})?(?:env\\s+[^\\n|]{0,80})?(?:ba|z|da|k)?sh\\b", [{ "text": "curl", "before": true, "after": true }, { "text": "wget", "before": true, "after": true }], null],
-  "supply-curl-pipe-shell-insecure": ["\\b(?:curl|wget)\\b[^\\n|]{0,300}(?:http:\\/\\/|https?:\\/\\/\\d{1,3}(?:\\.\\d{1,3}){3}|\\s-k\\b|--insecure|--no-check-certificate)[^\\n|]{0,200}\\|\\s*(?:sudo\\s+)?(?:ba|z|da|k)?sh\\b", [{ "text": "curl", "before": true, "after": true }, { "text": "wget", "before": true, "after": true }], null],
-  "supply-curl-pipe-interpreter": ["\\b(?:curl|wget)\\b[^\\n|]{0,300}\\|\\s*(?:sudo\\s+)?(?:python[23]?|node|perl|ruby|php)\\b(?!\\s+-m\\s+json\\.tool)", [{ "text": "curl", "before": true, "after": true }, { "text": "wget", "before": true, "after": true }], [{ "text": "python", "before": false, "after": false }, { "text": "node", "before": false, "after": true }, { "text": "perl", "before": false, "after": true }, { "text": "ruby", "before": false, "after": true }, { "text": "php", "before": false, "after": true }]],
-  "supply-powershell-download-exec": ["(?:\\b(?:iex|Invoke-Expression)\\b[^\\n]{0,200}(?:DownloadString|Invoke-WebRequest|\\biwr\\b|\\birm\\b|Net\\.WebClient)|\\b(?:irm|iwr|Invoke-RestMethod|Invoke-WebRequest)\\s[^\\n]{0,200}\\|\\s*(?:iex|Invoke-Expression)\\b)", [{ "text": "iex", "before": true, "after": true }, { "text": "invoke-expression", "before": true, "after": true }, { "text": "irm", "before": true, "after": true }, { "text": "iwr", "before": true, "after": true }, { "text": "invoke-restmethod", "before": true, "after": true }, { "text": "invoke-webrequest", "before": true, "after": true }], null],
-  "supply-download-chmod-run": ["\\b(?:curl|wget)\\b[^\\n]{0,200}(?:&&|;)\\s*chmod\\s+(?:\\+x|[0-7]?7[0-7]{2})\\s+[^\\n]{0,120}(?:&&|;)\\s*(?:sudo\\s+)?\\.\\/", [{ "text": "chmod", "before": false, "after": true }], [{ "text": "curl", "before": true, "after": true }, { "text": "wget", "before": true, "after": true }]],
-  "supply-pip-url": [`\\b(?:pip3?|uv\\s+pip|python3?\\s+-m\\s+pip)\\s+install\\s+(?:[^\\n]{0,120}\\s)?["']?(?:git\\+https?:\\/\\/|https?:\\/\\/)(?![^\\s"']{0,200}(?:@[0-9a-f]{40}\\b|#sha256=|==))`, [{ "text": "install", "before": true, "after": true }], [{ "text": "git+http", "before": false, "after": false }, { "text": "http", "before": false, "after": false }]],
-  "supply-npm-url": [`\\b(?:npm|pnpm|yarn|bun)\\s+(?:install|i|add)\\s+(?:[^\\n]{0,120}\\s)?["']?(?:https?:\\/\\/|git\\+|github:|git:\\/\\/)(?![^\\s"']{0,200}#[0-9a-f]{40}\\b)`, [{ "text": "http", "before": false, "after": false }, { "text": "git+", "before": false, "after": false }, { "text": "github:", "before": false, "after": false }, { "text": "git://", "before": false, "after": false }], [{ "text": "npm", "before": true, "after": true }, { "text": "pnpm", "before": true, "after": true }, { "text": "yarn", "before": true, "after": true }, { "text": "bun", "before": true, "after": true }]],
-  "supply-git-clone-run": ["\\bgit\\s+clone\\s+[^\\n]{0,200}(?:&&|;)\\s*(?:cd\\s+[^\\n;&]{1,80}(?:&&|;)\\s*)?(?:\\.\\/[\\w.-]{1,60}|(?:ba)?sh\\s+[\\w./-]{1,60}|make(?:\\s+install)?\\b|python3?\\s+(?:setup\\.py|[\\w./-]{1,60}\\.py)|npm\\s+(?:install|run|start)|pip3?\\s+install)", [{ "text": "clone", "before": true, "after": true }], [{ "text": "git", "before": true, "after": true }]],
-  "supply-pip-extra-index": [`--(?:extra-)?index-url\\s+["']?https?:\\/\\/(?!pypi\\.org|download\\.pytorch\\.org|pypi\\.nvidia\\.com|test\\.pypi\\.org)`, [{ "text": "index-url", "before": false, "after": true }], [{ "text": "http", "before": false, "after": false }]],
-  "supply-pip-trusted-host": ["--trusted-host\\s+\\S", [{ "text": "--trusted-host", "before": false, "after": true }], null],
-  "supply-npx-yes": ["\\bnpx\\s+(?:-y|--yes)\\s+(?!@?[\\w./-]{1,80}@\\d)", [{ "text": "npx", "before": true, "after": true }], null],
-  "supply-unsafe-registry": ["\\bnpm\\s+config\\s+set\\s+registry\\s+https?:\\/\\/(?!registry\\.npmjs\\.org)", [{ "text": "registry", "before": true, "after": true }], [{ "text": "config", "before": true, "after": true }]],
-  "supply-docker-pipe": ["\\bdocker\\s+run\\s+[^\\n]{0,200}\\|\\s*(?:ba|z|da|k)?sh\\b", [{ "text": "docker", "before": true, "after": true }], [{ "text": "run", "before": true, "after": true }]],
-  "priv-nopasswd": ["\\bNOPASSWD\\s*:", [{ "text": "nopasswd", "before": true, "after": false }], null],
-  "priv-setuid-chmod": ["\\bchmod\\s+(?:-R\\s+)?(?:[ugoa]{0,3}\\+[rwx]{0,3}s[rwx]{0,3}|0?[2467][0-7]{3})\\s", [{ "text": "chmod", "before": true, "after": true }], null],
-  "priv-setuid-call": ["\\bset(?:e?[ug]id|re[ug]id|res[ug]id)\\s*\\(\\s*0\\s*[,)]", [{ "text": "set", "before": true, "after": false }], null],
-  "priv-chmod-777-system": [`\\bchmod\\s+(?:-R\\s+)?(?:0?777|a\\+rwx|ugo\\+rwx)\\s+["']?\\/(?:etc|usr|bin|sbin|var|home|root|opt|lib|boot|tmp\\b|\\*|(?=\\s|$))`, [{ "text": "chmod", "before": true, "after": true }], [{ "text": "777", "before": false, "after": true }, { "text": "a+rwx", "before": false, "after": true }, { "text": "ugo+rwx", "before": false, "after": true }]],
-  "priv-chmod-777": ["\\bchmod\\s+(?:-R\\s+)?(?:0?777|a\\+rwx)\\b", [{ "text": "chmod", "before": true, "after": true }], [{ "text": "777", "before": false, "after": true }, { "text": "a+rwx", "before": false, "after": true }]],
-  "priv-capabilities": ["\\bsetcap\\s+[^\\n]{0,80}cap_(?:setuid|setgid|sys_admin|dac_override|dac_read_search|sys_ptrace)\\b", [{ "text": "cap_setuid", "before": false, "after": true }, { "text": "cap_setgid", "before": false, "after": true }, { "text": "cap_sys_admin", "before": false, "after": true }, { "text": "cap_dac_override", "before": false, "after": true }, { "text": "cap_dac_read_search", "before": false, "after": true }, { "text": "cap_sys_ptrace", "before": false, "after": true }], [{ "text": "setcap", "before": true, "after": true }]],
-  "priv-shadow-read": ["\\b(?:cat|cp|less|more|head|tail|scp|curl|base64|unshadow|john|hashcat|open|read_text)\\b[^\\n]{0,80}\\/etc\\/(?:shadow|gshadow)\\b", [{ "text": "/etc/shadow", "before": false, "after": true }, { "text": "/etc/gshadow", "before": false, "after": true }], null],
-  "priv-shadow-mention": ["\\/etc\\/(?:shadow|gshadow)\\b", [{ "text": "/etc/shadow", "before": false, "after": true }, { "text": "/etc/gshadow", "before": false, "after": true }], null],
-  "priv-passwd-file": ["\\/etc\\/passwd\\b", [{ "text": "/etc/passwd", "before": false, "after": true }], null],
-  "priv-sudo-shell": ["\\bsudo\\s+(?:-\\w\\s+){0,2}(?:su\\b|-i\\b|-s\\b|bash\\b|sh\\b|zsh\\b)", [{ "text": "sudo", "before": true, "after": true }], null],
-  "priv-sudo": ["\\bsudo\\s+(?!-[lkvn]\\b)[\\w/-]", [{ "text": "sudo", "before": true, "after": true }], null],
-  "priv-docker-host": ["(?:\\bdocker\\s+run\\b[^\\n]{0,200}(?:--privileged\\b|-v\\s+\\/:\\/|--pid[= ]host\\b|--net(?:work)?[= ]host\\b[^\\n]{0,80}--privileged)|-v\\s+\\/var\\/run\\/docker\\.sock:)", [{ "text": "docker", "before": true, "after": true }, { "text": "/var/run/docker.sock:", "before": true, "after": false }], null],
-  "priv-group-add": ["\\b(?:usermod\\s+-a?G\\s+(?:sudo|wheel|root|admin|docker)\\b|gpasswd\\s+-a\\s+\\S{1,40}\\s+(?:sudo|wheel|docker)\\b|dseditgroup\\s+[^\\n]{0,80}\\badmin\\b)", [{ "text": "usermod", "before": true, "after": true }, { "text": "gpasswd", "before": true, "after": true }, { "text": "dseditgroup", "before": true, "after": true }], null],
-  "priv-useradd-uid0": ["\\buseradd\\s+[^\\n]{0,80}-(?:o\\s+-u\\s*0|u\\s*0\\s+-o)\\b", [{ "text": "useradd", "before": true, "after": true }], null],
-  "priv-polkit-rule": ["\\/etc\\/polkit-1\\/rules\\.d\\/", [{ "text": "/etc/polkit-1/rules.d/", "before": false, "after": false }], null],
-  "cred-private-key": ["-----BEGIN\\s(?:RSA\\s|EC\\s|DSA\\s|OPENSSH\\s|ENCRYPTED\\s|PGP\\s)?PRIVATE\\sKEY(?:\\sBLOCK)?-----", [{ "text": "-----begin", "before": false, "after": true }], [{ "text": "private", "before": false, "after": true }]],
-  "cred-aws-access-key": ["\\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\\b", [{ "text": "akia", "before": true, "after": false }, { "text": "asia", "before": true, "after": false }, { "text": "abia", "before": true, "after": false }, { "text": "acca", "before": true, "after": false }], null],
-  "cred-aws-secret-key": [`\\baws_secret_access_key\\s*[=:]\\s*["']?[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])`, [{ "text": "aws_secret_access_key", "before": true, "after": false }], null],
-  "cred-github-token": ["\\b(?:gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9_]{82})\\b", [{ "text": "ghp_", "before": true, "after": false }, { "text": "gho_", "before": true, "after": false }, { "text": "ghu_", "before": true, "after": false }, { "text": "ghs_", "before": true, "after": false }, { "text": "ghr_", "before": true, "after": false }, { "text": "github_pat_", "before": true, "after": false }], null],
-  "cred-gitlab-token": ["\\bglpat-[A-Za-z0-9_-]{20}\\b", [{ "text": "glpat-", "before": true, "after": false }], null],
-  "cred-slack-token": ["\\bxox[abposr]-(?:\\d{6,15}-){1,3}[A-Za-z0-9-]{10,80}", [{ "text": "xoxa-", "before": true, "after": false }, { "text": "xoxb-", "before": true, "after": false }, { "text": "xoxp-", "before": true, "after": false }, { "text": "xoxo-", "before": true, "after": false }, { "text": "xoxs-", "before": true, "after": false }, { "text": "xoxr-", "before": true, "after": false }], null],
-  "cred-slack-webhook": ["https:\\/\\/hooks\\.slack\\.com\\/services\\/T[A-Z0-9]{6,12}\\/B[A-Z0-9]{6,12}\\/[A-Za-z0-9]{20,30}", [{ "text": "https://hooks.slack.com/services/t", "before": false, "after": false }], null],
-  "cred-openai-key": ["\\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,200}\\b", [{ "text": "sk-", "before": true, "after": false }], null],
-  "cred-anthropic-key": ["\\bsk-ant-(?:api|admin)\\d{2}-[A-Za-z0-9_-]{80,120}", [{ "text": "sk-ant-api", "before": true, "after": false }, { "text": "sk-ant-admin", "before": true, "after": false }], null],
-  "cred-google-api-key": ["\\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])", [{ "text": "aiza", "before": true, "after": false }], null],
-  "cred-stripe-live": ["\\b(?:sk|rk)_live_[0-9a-zA-Z]{24,99}\\b", [{ "text": "sk_live_", "before": true, "after": false }, { "text": "rk_live_", "before": true, "after": false }], null],
-  "cred-stripe-test": ["\\b(?:sk|rk)_test_[0-9a-zA-Z]{24,99}\\b", [{ "text": "sk_test_", "before": true, "after": false }, { "text": "rk_test_", "before": true, "after": false }], null],
-  "cred-huggingface-token": ["\\bhf_[A-Za-z0-9]{34,40}\\b", [{ "text": "hf_", "before": true, "after": false }], null],
-  "cred-npm-token": ["\\bnpm_[A-Za-z0-9]{36}\\b", [{ "text": "npm_", "before": true, "after": false }], null],
-  "cred-sendgrid-key": ["\\bSG\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}\\b", [{ "text": "sg.", "before": true, "after": false }], null],
-  "cred-discord-webhook": ["https:\\/\\/(?:ptb\\.|canary\\.)?discord(?:app)?\\.com\\/api\\/webhooks\\/\\d{17,20}\\/[A-Za-z0-9_-]{60,70}", [{ "text": ".com/api/webhooks/", "before": false, "after": false }], [{ "text": "https://", "before": false, "after": false }]],
-  "cred-jwt": ["\\beyJ[A-Za-z0-9_-]{10,500}\\.eyJ[A-Za-z0-9_-]{10,2000}\\.[A-Za-z0-9_-]{10,1000}", [{ "text": ".eyj", "before": false, "after": false }], null],
-  "cred-generic-assignment": [`\\b(?:api[_-]?key|secret[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|password|passwd)["']?\\s*[=:]\\s*["'][A-Za-z0-9+/=_.-]{24,200}["']`, [{ "text": "api", "before": true, "after": false }, { "text": "secret", "before": true, "after": false }, { "text": "access", "before": true, "after": false }, { "text": "token", "before": false, "after": false }, { "text": "client", "before": true, "after": false }, { "text": "password", "before": true, "after": false }, { "text": "passwd", "before": true, "after": false }], null],
-  "exec-os-system": ["\\bos\\.(?:system|popen)\\s*\\(", [{ "text": "os.system", "before": true, "after": false }, { "text": "os.popen", "before": true, "after": false }], null],
-  "exec-shell-true": ["\\bsubprocess\\.\\w{2,15}\\([^\\n]{0,200}shell\\s*=\\s*True", [{ "text": "subprocess.", "before": true, "after": false }], [{ "text": "shell", "before": false, "after": false }]],
-  "exec-runtime-exec": ["\\bRuntime\\.getRuntime\\(\\)\\.exec\\(", [{ "text": "runtime.getruntime().exec(", "before": true, "after": false }], null],
-  "traverse-dev-shm": ["\\/dev\\/shm\\/\\S", [{ "text": "/dev/shm/", "before": false, "after": false }], null],
-  "mine-miner": ["\\b(?:xmrig|cpuminer|minerd|cgminer|bfgminer|ethminer|nbminer|lolminer|phoenixminer|t-rex)\\b(?![\\w-]{0,3}\\.(?:md|txt))", [{ "text": "xmrig", "before": true, "after": true }, { "text": "cpuminer", "before": true, "after": true }, { "text": "minerd", "before": true, "after": true }, { "text": "cgminer", "before": true, "after": true }, { "text": "bfgminer", "before": true, "after": true }, { "text": "ethminer", "before": true, "after": true }, { "text": "nbminer", "before": true, "after": true }, { "text": "lolminer", "before": true, "after": true }, { "text": "phoenixminer", "before": true, "after": true }, { "text": "t-rex", "before": true, "after": true }], null],
-  "mine-stratum": ["\\bstratum\\+(?:tcp|ssl|tls):\\/\\/", [{ "text": "stratum+tcp://", "before": true, "after": false }, { "text": "stratum+ssl://", "before": true, "after": false }, { "text": "stratum+tls://", "before": true, "after": false }], null],
-  "mine-pool-host": ["\\b(?:minexmr|nanopool|f2pool|2miners|hashvault|supportxmr|moneroocean|coinhive|cryptonight)\\b", [{ "text": "minexmr", "before": true, "after": true }, { "text": "nanopool", "before": true, "after": true }, { "text": "f2pool", "before": true, "after": true }, { "text": "2miners", "before": true, "after": true }, { "text": "hashvault", "before": true, "after": true }, { "text": "supportxmr", "before": true, "after": true }, { "text": "moneroocean", "before": true, "after": true }, { "text": "coinhive", "before": true, "after": true }, { "text": "cryptonight", "before": true, "after": true }], null]
-};
-var generatedMatcher = { "literals": "~/.ssh\0~/.aws\0~/.gnupg\0~/.kube\0~/.docker\0~/.netrc\0~/.npmrc\0~/.pypirc\0~/.git-credentials\0~/.config/gcloud\0~/.azure\0$home/.ssh\0$home/.aws\0$home/.gnupg\0$home/.kube\0$home/.docker\0$home/.netrc\0$home/.npmrc\0$home/.pypirc\0$home/.git-credentials\0$home/.config/gcloud\0$home/.azure\0${home}/.ssh\0${home}/.aws\0${home}/.gnupg\0${home}/.kube\0${home}/.docker\0${home}/.netrc\0${home}/.npmrc\0${home}/.pypirc\0${home}/.git-credentials\0${home}/.config/gcloud\0${home}/.azure\0.ssh/id_rsa\0.ssh/id_dsa\0.ssh/id_ecdsa\0.ssh/id_ed25519\0env\0printenv\0set\0export\0curl\0wget\0nc\0fetch\0invoke-webrequest\0json.stringify(\0json.dumps(\0os.environ\0object.entries(\0environ.copy()\0invoke-restmethod\0http\0axios\0requests.get\0requests.post\0requests.put\0httpx.get\0httpx.post\0httpx.put\0dig\0nslookup\0host\0drill\0resolvectl\0](\0<img\0webhook.site\0requestbin.com\0requestbin.net\0pipedream.net\0hookbin.com\0interact.sh\0burpcollaborator.net\0oastify.com\0beeceptor.com\0oast.fun\0oast.live\0oast.me\0oast.online\0oast.pro\0oast.site\0canarytokens.com\0pastebin.com\0hastebin.com\0ghostbin.\0paste.ee\0termbin.com\0transfer.sh\x000x0.st\0file.io\0.env\0.netrc\0.pgpass\0.npmrc\0.pypirc\0.git-credentials\0.aws/credentials\0.docker/config.json\0/.ssh/\0/.aws/credentials\0/.gnupg/\0/.kube/config\0/.docker/config.json\0/.config/gcloud/\0/.azure/accesstokens\0/.git-credentials\0/.netrc\0google/chrome/default/login data\0google/chrome/default/cookies\0firefox/profiles/\0dump-keychain\0/proc/\0/tmp/\0send\0post\0upload\0transmit\0forward\0leak\0exfiltrate\0email\0pbpaste\0xclip\0xsel\0get-clipboard\0tar\0zip\x007z\0gzip\0bzip2\0xz\0echo\0printf\0cat\0aws/credentials\0ssh/id_\0netrc\0git-credentials\0docker/config.json\0kube/config\0pgpass\0cp\0rsync\0mv\0ditto\0ignore\0disregard\0forget\0override\0bypass\0abandon\0you\0follow\0without\0restrictions\0limits\0rules\0guidelines\0filters\0guardrails\0user\0silently\0secretly\0covertly\0system\0<|im_start|>\0<|start_header_id|>\0<|system|>\0<<sys>>\0admin\0developer\0prompt\0instructions\0mode\0anything\0stan\0watching\0looking\0monitoring\0reviewing\0updated\0upgraded\0patched\0reprogrammed\0granted\0instruction\0decode\0translate\0deobfuscate\0unscramble\0reverse\0<!--\0display\0visibility\0font-size\0opacity\0color\0hidden\0permission\0confirmation\0approval\0consent\0--dangerously-skip-permissions\0--dangerously-bypass-approvals-and-sandbox\0bypasspermissions\0--yolo\0before\0instead\0educational\0rm\0/etc\0/usr\0/var\0/bin\0/sbin\0/boot\0/lib\0/lib64\0/home\0/root\0/opt\0/srv\0/sys\0/dev\0/system\0/users\0/library\0/applications\0--no-preserve-root\0/dev/\0of=/dev/\0wipefs\0shred\0diskutil\0format\0:()\0-delete\0-exec\0shutil.rmtree\0fs.rmsync\0fs.rm\0rimraf\0/etc/\0truncate\0history\0histfile\0histsize=0\0/var/log/\0push\0database\0schema\0kill\0killall5\0pkill\0chmod\0chown\0crontab\0/etc/cron.\0/var/spool/cron\0@reboot\0~/.bashrc\0~/.zshrc\0~/.profile\0~/.bash_profile\0~/.zprofile\0~/.zshenv\0~/.config/fish/config.fish\0$home/.bashrc\0$home/.zshrc\0$home/.profile\0$home/.bash_profile\0$home/.zprofile\0$home/.zshenv\0$home/.config/fish/config.fish\0${home}/.bashrc\0${home}/.zshrc\0${home}/.profile\0${home}/.bash_profile\0${home}/.zprofile\0${home}/.zshenv\0${home}/.config/fish/config.fish\0authorized_keys\0systemctl\0/etc/systemd/system/\0.config/systemd/user/\0launchctl\0library/launchagents/\0library/launchdaemons/\0/etc/sudoers\0visudo\0core.hookspath\0core.sshcommand\0core.fsmonitor\0core.gitproxy\0credential.helper\0include.path\0.insteadof\0--global\0--system\0.git/hooks/\0claude.md\0agents.md\0.cursorrules\0.clinerules\0.claude/settings\0.codex/config.toml\0.hermes/config.yaml\0.hermes/soul.md\0update-rc.d\0/etc/ld.so.preload\0ld_preload=\0\\currentversion\\run\0schtasks\0register-scheduledtask\0startup\\\0ssh-keygen\0|\0/dev/tcp/\0/dev/udp/\0ncat\0netcat\0/bin/\0mkfifo\0socat\0import\0socket.socket(\0pty.spawn(\0socket\0-rsocket\0fsockopen\0system.net.sockets.tcpclient\0require(\"child_process\")\0require(\"child_process')\0require('child_process\")\0require('child_process')\0.fileno()\0ngrok\0ngrok.io\0ngrok.app\0ngrok.com\0localtunnel\0--port\0serveo.net\0cloudflared\0local\0localhost.run\0pinggy.io\0tailscale\x000.0.0.0:\0--host=0.0.0.0\0--host 0.0.0.0\0--bind=0.0.0.0\0--bind 0.0.0.0\0--listen=0.0.0.0\0--listen 0.0.0.0\0--ip=0.0.0.0\0--ip 0.0.0.0\0\"0.0.0.0\"\0\"0.0.0.0'\0'0.0.0.0\"\0'0.0.0.0'\0inaddr_any\0ssh\0disable\0iptables\0setenforce\0-disablerealtimemonitoring\0advfirewall\0stricthostkeychecking=no\0stricthostkeychecking no\0--no-check-certificate\0node_tls_reject_unauthorized\0verify\0base64\0eval\0exec\0function\0\\x\0\\u\0string.fromcharcode(\0chr(\0[char]\0xxd\0rev\0openssl\0__builtins__\0__import__(\0globals()[\"__builtins__\0globals()['__builtins__\0compile\0powershell\0pwsh\0${ifs}\0$ifs$9\0[::-1]\0).reverse().join(\0iex\0invoke-expression\0irm\0iwr\0install\0git+\0github:\0git://\0clone\0index-url\0--trusted-host\0npx\0registry\0docker\0nopasswd\0cap_setuid\0cap_setgid\0cap_sys_admin\0cap_dac_override\0cap_dac_read_search\0cap_sys_ptrace\0/etc/shadow\0/etc/gshadow\0/etc/passwd\0sudo\0/var/run/docker.sock:\0usermod\0gpasswd\0dseditgroup\0useradd\0/etc/polkit-1/rules.d/\0-----begin\0akia\0asia\0abia\0acca\0aws_secret_access_key\0ghp_\0gho_\0ghu_\0ghs_\0ghr_\0github_pat_\0glpat-\0xoxa-\0xoxb-\0xoxp-\0xoxo-\0xoxs-\0xoxr-\0https://hooks.slack.com/services/t\0sk-\0sk-ant-api\0sk-ant-admin\0aiza\0sk_live_\0rk_live_\0sk_test_\0rk_test_\0hf_\0npm_\0sg.\0:aa\0.com/api/webhooks/\0.eyj\0api\0secret\0access\0token\0client\0password\0passwd\0://\0os.system\0os.popen\0subprocess.\0runtime.getruntime().exec(\0..\0/dev/shm/\0xmrig\0cpuminer\0minerd\0cgminer\0bfgminer\0ethminer\0nbminer\0lolminer\0phoenixminer\0t-rex\0stratum+tcp://\0stratum+ssl://\0stratum+tls://\0minexmr\0nanopool\0f2pool\x002miners\0hashvault\0supportxmr\0moneroocean\0coinhive\0cryptonight\0key\0credential\0/environ\0/mem\0external\0remote\0server\0this\0directions\0directives\0messages\0training\0principles\0are\0from\0pretend\0act\0imagine\0limitations\0safety\0censorship\0ethical\0initial\0original\0god\0jailbreak\0unrestricted\0one\0body\0have\0precedence\0priority\0and\0then\0assistant\0agent\0tell\0mention\0reveal\0exfiltrat\0following\0execute\0not\0don't\0never\0other\0purpose\0mkfs\0find\0/var/log\0main\0master\0drop\0ssh-\0config\0add\0new-itemproperty\0set-itemproperty\0~/.ssh/id_\0$home/.ssh/id_\0exec:\0system:\0os.dup2(\0base64.b64decode\0atob\0buffer.from(\0codecs.decode\0bytes.fromhex\0zlib.decompress\0marshal.loads\0bytearray.fromhex\0\"exec\"\0\"exec'\0'exec\"\0'exec'\0python\0node\0perl\0ruby\0php\0git+http\0npm\0pnpm\0yarn\0bun\0git\0run\x00777\0a+rwx\0ugo+rwx\0setcap\0private\0https://\0shell", "edges": "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAgICAgEAAQMAAAMBAwAAAAABAwABAQEBAQEBAwMDAwMAAgMDAwMDAwMDAwMDAwMDAwMDAwEDAwMDAwAAAAAAAAAAAAAAAAAAAAAAAAAAAwAAAwMDAwMDAwMDAwMDAAAAAAAAAAAAAgACAgICAgAAAAACAAMBAgMDAwICAgICAgIDAwEDAAAAAAAAAAACAwMDAQEBAQICAgICAQMDAwMDAAAAAAAAAAICAAIAAAMCAgICAwAAAAAAAAAAAAAAAAAAAAAAAAIAAQMDAwMAAgIBAQEBAAMAAAAAAwMDAwMDAgMAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAMAAAMAAAADAwMDAwMDAgMDAAICAgIAAgICAAIAAAEDAAMAAAADAwADAwIAAAMDAAEAAAAAAAMDAwMDAwMDAwMDAwECAgICAgICAgAAAAADAwMDAwMDAgICAAAAAQABAAAAAQADAwMAAAAAAQEBAAAAAAMDAwMDAAAAAwICAwMDAQICAgICAgICAgMBAwMDAwACAQEBAQEBAQEBAQEBAQEBAQEBAAEBAQEBAQEBAQEBAAAAAQABAAEAAAABAQEBAAADAwMDAwMDAwMDAQEBAwMDAwMDAwMDAgACAgEBAQMCAgICAgMDAwMDAgICAgICAwMDAgIDAwMDAwEBAQEBAQEBAwMDAQEBAwMDAwMBAwMDAwAAAQEBAAAAAAAAAAAAAAAAAAICAgIAAwMDAwMDAgICAwIAAA==", "asciiClasses": "AAAAAAAAAAAAADAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAjEAAwA1MgQFADYABgcICQEKAQEBAQsBAQwADQ4AAA8TFBUWFxgZGhscHR4fICEiIyQlJicoKSorLBA0EQASMxMUFRYXGBkaGxwdHh8gISIjJCUmJygpKissLS4ALwA=", "wide": 55, "width": 56, "delta": "AAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAwAHABTACoAHwAiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQACAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwAUwAqAB8AIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAMAbgBbAOwBmgAlAT0AAABBAZMBPACYAR0BDAEVABsBBgEcAFMAEwEfACIAqQARAfQBGwAXAXwAAAAVAQ4BfgAIAQoBGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wCOA24AWwDsAZoAJQE9AAAAQQGTATwAmAE5AgMDPwI8AmAAawE6AlcBTQEiADsCiACwAD0CJQA+AgAAMAA4AlYAgwDxABgAkAC7AAQDAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwAUwAFAKMBIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAcAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAVEARgAVADMADADNAVMAKgD4ACIAqQCIALAAGwAGAA4AAAAwABEAKwCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAFQAzAAwAIAFTACoAHwAiAKkAiABAAgwCRAD1AAAABwI4ABYCgwC1ABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwAUwAIAKIBIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAVEARgAVADMADADNAVMAKgD4ACIAqQCIALAAGwBBAg4AAAAwABEAKwCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wCOA24AWwDsAZoAJQE9AAAAQQGTATwAmAFqAEYARgFsAGAAawFoAFcBTQEiAKkAiACwAGIAJQBkAAAAMAAKAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwASABwAzgEjAckAIgDHAYgAsAAbAGIBDgAAADAACwDeALIB8QAYAJAAzgCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAQICRgA2ATMAEgAcAM4BQgLJACIAxwGIALAAGwBiAQ4AAAAwAKMA3gCyAfEAGACQAM4AmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkAiACMAA0AJQAOAAAAMAARAN8BgwCNARgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB6AHhAUkCMwCkABwAbQEqAB8AIgCpAIgAsAAbAIcBrwEAADAANQBWAIMAQwIYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU8AjgAVADMA+gAcAKwA5AFCACIAOgGIALAALgKBAA4AAAAPABEAZgEyAfEAoAGQACsCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAACHABTACoAEAAiAMsBiADcAhsA2AAOAAAAMACuAFYAwgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCqARwAsgAqAB8AIgCpAIgALwFEArwDggEAAKsBEQBWAIMA4wOsAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAQICRgA2ATMAEgAcAM4BIwHJACIAxwGIALAAGwBiAQ4AAAAwAKMA3gCyAfEAGACQAM4AmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAywAEAQwAHABTACoAHwAiAKkAiACMAIAAJQAOAAAAcQERAEUCgwCNARgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJEAMwCPAYsAUwAqAB8AIgCpAIgA1gEbAMUBFAAAADAAkwD2AYMA8QAYAJYBuwCPAgAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU8AjgAVADMA+gAcAKwA5AFCACIAOgGIALAALgJGAg4AAAAPABEAZgEyAfEAoAGQACsCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFNAEYAFQAzAAQCHADbATwBHwAiAKkAUQGwABsAzACbAgAAPwERAFYAFgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwANQIqAB8AIgCpAIgAsADtACUAhAAAABcAxwBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAMQAcAFMAKgAuASIAywFHAtwCGwAlAA4AAAAwAK4AVgDCAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHgAEYAFQAzAEAAHAAZACoAvgAiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAaABwAUwBUAKYAIgCpAJwBsAAbAHcAtAEAAOkAEQBWAMQA8QAYAJAAuwCbAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBDAAcAFMAKgAfACIAqQCIAIwADQAlAA4AAAAwABEASAKDAI0BGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHoAeEBSQIzAKQAHABtASoAHwAiAKkAiACwABsAhwGvAQAAMAA1AFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA6gGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAdABwAUwAqAF4AIgCpAIgAsAAbAIYADgAAAP4BLAFWAJAB8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBDAAcAFMAKgAfACIAqQCIAIwADQAlAA4AAAAwABEAHgCDAI0BGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGXAEYASgIzAFcAHABTAOABHwAiAKkAiACwABsA0QEOAAAAWQARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCqARwAsgAqAB8AIgCpAIgAZAEgACUAggEAAKsBEQBWAIMA8QCsAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAYEB4QEMA60BpAAcAG0BKgAGAiIAqQCIALAAGwCHAa8BAAAwANkARQCDACEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAIkBHABTACoA8gAiAKkAiACwABsASwIOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBCQJGABUAMwAMABwAUwAqAB8AIgCpAIgAsAAbACUADgAAADAAIwBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAQICRgA2ATMAEgAcAM4BIwHJACIAxwGIALAAGwAkAA4AAAAwAKMA3gCyAfEAGACQAM4AmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAYwEzAAwAIAFTACoAHwAiAKkAiACwAEwCJQD1AAAABwImABYCgwC1ABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSQAoABUAMwAMACABUwAqAB8AIgCpAIgAsAAMAiUA9QAAAAcCJgAWAoMAtQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/ACcAbgBbAOwBmgAlAT0AAABBAZMBPACYAQICRgA2ATMAEgAcAM4BIwHJACIAxwGIALAAGwBiAQ4AAAAwAKMA3gCyAfEAGACQAM4AmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wCOA24AWwDsAZoAJQE9AAAAQQGTATwAmAFqAEYARgHPA00CawFoAFcBTQEiAKkAiACwAGIAJQCKAwAAMACJA1YAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBiwFGABUAMwBLAN0BUwAqAB8AKQCpAIgAsAAbAA0CDgAAADAAEQBWAEcA8QAYAJAAtwCdAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAQkCRgAVADMATgIcAFMAKgAfACIAqQCIALAAGwAlAA4AAAAwACMAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFRAEYAFQAzAAwAzQFTACoA+AAiAKkAiACwABsANwAOAAAAMAARACsAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAeYBCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBlwBGABUAMwBXABwAUwD4AR8AIgCpAIgAsAAbANEBDgAAAFkAEQAsAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwHmAQkAbgBbAOwBmgAlAT0AAABBAZMBPACYAZcARgAVADMAVwAcAFMA+AEfACIAqQCIALAAGwDRAVACAABZABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAyAEiALkBiACwANwAJQD9AAAA/QG7AR8CRAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJEAMwAMABwAUwAqAC8AIgCpAIgA1gEbAMUBDgAAADAAkwBWAIMA8QAYAJYBuwCPAgAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQCIAGQBIABRAoIBAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzADEAHABTACoALgEiAMsBiADcAhsAJQAOAAAAMACuAFYAwgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJ8ABAEMABwAXgEqAB8AIgCpAIgA9wENACUA6AAyADAAOwDfAYMAwgIYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMADAAcAFMAKgAfACIAqQCIALAAGwAlAA4AAAAwABEAVgBSAvEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAE0AUYAFQAzANYAHABTACoANAAiAKkAiACwABsApwAOAAAAOQC2AVYAegDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCqARwAUwIqAB8AIgCpAIgAZAEgACUAggEAAPoBtACxAIMA8QCsAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAQICRgA2ATMAEgAcAM4BIwHJACIAxwE2ALAAGwBiAQ4AAAAwAKMA3gCyAfEAGACQAM4AmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFIAUYAFQBZAYkAHABTACoAwAAiAKkAiACwABsAVAIOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSQAoABUAMwAMACABUwAqAB8AIgCpAIgAsAAMAkQA9QAAAAcCOAAWAoMAtQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/ACcAbgBbAOwBmgAlAT0AAABBAZMBPACYAQICRgA2ATMAEgAcAM4BIwHJACIAxwGIALAAGwBiAQ4AAAAwAKMAVQKyAfEAGACQAM4AmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzADEAHABTACoAOgAiAMsBiADcAhsAHQIOAAAAMACuAFYAwgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCqARwAsgAqAB8AIgCpAFYCLwEgACUAggEAAKsBEQBWAIMA8QCsAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAQICRgA2ATMAEgAcAM4BIwHJACIAxwGIALAAGwBXAg4AAAAwAKMAqAKyAfEAGACQAM4AmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABABYAqcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAwAHABTACoAHwAiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAADvAAQAAACnAf8ACQBuAFsA7AGaACUB0gAAAEEBkwE8AJgBLQBGABUAMwAMABwAUwAqAD4AIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAswIBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQCIAD8AIAAlAIIBAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEBAkYAFQAzAPsBHABZAioA2QEiAGABiACwABsA2gBlAQAAMAARAFYAgwCdAhgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBBAJ8ABAEMABwAUwAqAB8AIgCpAIgAjAANACUADgAAADAAEQDfAYMAjQEYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAYsBRgAVADMASwDdAVMAWgIfACIAqQCIALAAGwANAg4AAAAwABEAVgBHAPEAGACQALcAnQAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkAiABkAXMBJQBDAAAAqwERAFYAgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTwCOABUAMwBbAhwArADkAUIAIgA6AYgAsAAuAoEADgAAAA8AEQCDATIB8QCgAZAAKwKYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVADMADAAgAVMAKgAfACIAXAKIALAADAIlAPUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGXAEYAFQAzAF0CHABTAPgBHwAiAKkAiACwABsA0QEOAAAAWQARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBiwFGABUAMwBLAN0BUwAqAB8AIgCpAIgAsAAbAA0CDgAAADAAEQBWAEcA8QAYAJAAtwCdAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMADAAhAjUCKgAfACIAqQCIALAA3gMlAIQAAABIAMcAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzADEAHABTACoALgEiAMsBiADcAhsAJQBeAgAAMACuAFYAwgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQC5AL4B1AAMABwAUwEqAMgBIgC5AYgAsADcACUA/QAAAP0BSgAfAkQB8QChAC4AuwCYAAAAHgMBAAAAewF+AQAAWwEAADMCAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAQICRgA2ATMAEgAcAM4BIwG8ASIAxwGIALAAGwBiAQ4AAAAwABECXwKyAfEAGACQAM4AmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAUwAAwFTACoAHwAiAKkAiACMAA0AJQAOAAAAMAARAN8BgwCNARgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAGACBAEMABwAUwAqAB8AIgCpAIgAjAANACUADgAAADAAEQDfAYMAjQEYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AuQC+AdQADAAcAFMBKgDIASIAuQGIALAATgAlALEBAAD9AbsBkQJEAfEAoQAuALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAzAgAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFhAuEBSQK9A6QAHABtASoAHwAiAKkAiACwABsAhwGvAQAAMAA1AFYAgwDxABgAkADdAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQC5AL4B1AAMABwAUwEqAMgBIgC5AYgAsADcACUA/QAAAP0BUADnAEQB8QChAC4AuwCYAAAAHgMBAAAAewF+AQAAWwEAADMCAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAQICRgA2ATMAEgAcAM4BIwG8ASIAxwGIALAAGwBiAQ4AAAAwAIcDYgKyAfEAGACQAM4AmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAyAEiALkBiACwANwAJQD9AAAA/QFSAB8CRAEPAqEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwASABwAzgGdA7wBIgDHAYgAsAAbAGIBDgAAADAAEQJjArIB8QAYAJAAzgCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAlQAcAFMAVACmACIAqQCcAbAAGwB3ALQBAADpABEAVgDEAPEAGACQALsAmwAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFRAEYAFQAzAAwAzQFTACoA+AAiAKkAiACwABsAVQDAAQAAwwHCASsAwQHxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AGoDSQAoABUAMwAMACABUwAqAB8AIgCpAIgAsAAMAkQA9QAAAAcCZAIWAoMAtQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwHmAQkAbgBbAOwBmgAlAT0AAABBAZMBPACYAZcARgAVADMAVwAcAFMA+AEfACIAqQCIALAAGwDRAQ4AAABZABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkAEgKMAA0AJQAOAAAAWAARAN8BgwCNARgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAxABwAUwAqAC4BIgDLAYgAZQIbACUADgAAADAArgBWAMIA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAVoARgAVADMAMQAcAFMAKgAuASIAywGIANwCGwAlAA4AAAAwAK4AVgAwAfEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAqgMiALkBiACwAGYCJQD9AAAA/QG7AR8CRAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8AdQFuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwAUwAqAB8AIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAFwAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBdAOwBmgAlAT0AAABBAZMBPACYAS0ARgCRADMADAAcAFMAKgAfACIAqQCIANYBGwDFAQ4AAAAwAJMAVgCDAPEAGACWAbsAjwIAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wBnAm4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAwAHABTACoAHwAiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAXAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCqARwAsgAqAB8AIgCpAF8AZAEZAiUAggEAAHkAEQBWAIMA8QCsAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUgBRgAVAFkBaAIcAFMAKgDAACIAqQCIALAAGwDiAA4AAAAwABEArAKDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkAiACMAGEAJQAOAAAAMAARAN8BgwCNARgAEwDQAZgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB6AHhAUkCMwCkABwAbQEqAB8AIgCpAIgAsAAbAIcBrwEAADAANQBWAIMAaQIYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAegB4QFJAjMAYwAcAG0BKgAfACIAqQCIALAAGwCHAWYAAAAwADUAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkAiACMAA0AJQAOAAAAMAARAGoCgwAVAh4CEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTwCOABUAMwD6ABwAZQDkAUIAIgA6AYgAsAAuAoEADgAAAA8AEQBmATIB8QCgAZAAZwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAlQAcAFMAVACmACIAqQCcAbAAGwB3AGsCAADpABEAVgDEAPEAGACQALsAmwAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFPAI4AFQAzAPoAHACsAOQBQgAiADoBiABsAi4CgQAOAAAADwARAGYBMgHxAKABXQMrApgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBMAJGABUAMwAMABwAUwAqAB8AIgCpAIgAsAAbALwAbQIAADAAEQAsAoMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAlQAcAFMAVABpACIAqQCcAbAAGwB3ALQBAADpABEAVgDEAPEAGACQALsAmwAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkAiABkASAAJQCCAQAAqwERAG4CgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQC5AL4B1AAMABwAUwEqAMgBIgC5AYgAsADcACUA/QAAAP0BuwEfAkQB8QBrAC4AuwCYAAAAHgMBAAAAewF+AQAAWwEAADMCAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAeAARgAVADMAQAAcABkAKgC+ACIAqQCIALAAGwAlAA4AAAAwAG8CVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAE0AUYAFQAzANYAHABTACoANAAiAKkAiACwABsAbQAOAAAAOQC2AVYAegDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSQAoAHACMwAMACABUwAqAB8AIgCpAIgAsAAUAiUA9QAAAAcCJgAWAoMAtQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AG8AbgBbAOwBmgAlAT0AAABBAZMBPACYAR0BDAEVABsBBgEcAFMAEwEfACIAqQARAfQBGwAXAXwAAAAVAQ4BfgAIAQoBGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wCOA24AWwDsAZoAJQE9AAAAQQGTATwAmAFxAEYAdQB0AGAAawFyAFcBTQEiAHMAiACwAHYAJQBkAAAAMABwAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwASABwAzgEjAckAIgDHAYgAsAAbAGIBDgAAADAAcQLeALIB8QAYAJAAzgCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AuQC+AdQADAAcAFMBKgDIASIAuQGIALAA3AAlAP0AAAD9AbsBHwJEAfEAcgIuALsAdwIAAB4DAQAAAHsBfgEAAFsBAAAzAgAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAJUAHABTAFQAeAIiAKkAnAGwAHMCdwC0AQAA6QARAFYAxADxABgAkAC7AJsAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwDyARwAUwAqADgBIgCpAIgAsAAbACUADgAAADAAEQBWAHQC8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYATQBRgAVADMA1gAcAFMAKgA0ACIAqQCIALAAGwB1Ag4AAAA5ALYBVgB6APEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFNAEYAFQAzAAQCHADbATwBHwAiAKkAVgGwABsAdgKbAgAAPwERAFYAVQHxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB6AHhAUkCMwB5AhwAbQEqAB8AIgCpAIgAsAAbAIcBZgAAADAANQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVALUDDAAgAVMAKgAfACIAqQCIALAADAJ4APUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAFQAzAAwAIAF6AioAHwAiAKkAiACwAAwCJQD1AAAABwImABYCgwC1ABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwB7AhwAUwAqAC4BIgDLAYgAVQMbACUADgAAADAArgBWAMIA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMADAAcADUCKgAfACIAqQCIAHsA7QAlAIQAAAAwAMcAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEaAkYAFQAzAPsBHABTACoA2QEiAGABiACwABsA2gB8AgAAMAARAFYAgwCdAhgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTwCOABUAMwD6ABwArADkAUIAIgA6AYgAsAAuAoEADgAAAH0AEQBmATIB8QCgAZAAKwKYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAAAIcAFMAKgAQACIAywGIANwCGwB9Ag4AAAAwAK4AVgDCAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGXAEYAFQAzAFcAHABTAPgBHwAiAKkAiAB/ABsA0QEOAAAAWQARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBGgJGABUAMwD7ARwAUwAqANkBIgBgAYgAsAAbANoAfgIAADAAEQBWAIMAnQIYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAegB4QFJAn8CpAAcAG0BKgAfACIAqQCIALAAGwCHAa8BAAAwADUAVgCDAEMCGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAFQAzAAwAIAFTACoAHwAiAKkAiACwAAwCJQD1AAAABwKCABYCgwC1AJ8BkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8AJwBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwASABwAzgEjAckAIgDHAYgAsAAbAGIBDgAAADAAowCAArIB8QAYAJAAzgCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMADAAcADUCKgAfACIAqQCIALAA7QAlAIQAAAAwAMcAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFPAI4AFQDlAPoAHADmAOQBQgAiADoBhQCwAC4CgQAOAAAADwARAGYBMgHxAKABkAArApgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSAFGABUAWQGJABwAUwAqAMAAIgCpAIgAsAAbAIECDgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVADMADAAgAVMAKgAfACIAqQC9ALAA9AAlAPUAAACHACYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzADEAHAChAioACAIiAMsBiADxAhsAJQAOAAAAMACuAFYAwgDxAIICkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSAFGABUAWQGJABwAUwAqAMAAIgCpAIgAsAAbAOIADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAYoARgCfAAQBDAAcAFMAKgAfACIAqQCIAIwADQAlAA4AAAAwABEA3wGDAI0BGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAyAEiAIMCiACwANwAJQD9AAAA/QG7AR8CRAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA6gGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAdABwAUwAqAIQCIgCpAIgAsAAbAIYADgAAAP4BLAFWAJAB8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAY0ARgAVADMA+wEcAFMAKgDZASIAYAGIALAAGwDaAA4AAAAwABEAVgCDAJ0CGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAhQIiALkBiACwANwAJQD9AAAAJgIcAh8CRAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBiwFGABUAMwBLAN0BUwAqAB8AIgCpAIgAsAAbAA0CjwAAADAAEQBWAEcA8QAYAJAAtwCdAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAYYCjgAVADMA+gAcAKwA5AFCACIAOgGIALAALgKBAA4AAAAPABEAZgEyAfEAoAGQACsCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAkQAzAAwAHABTACoAHwAiAKkAiADWARsAxQEOAAAAMACTAFYAgwDxABgAlgG7AI8CAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTQBGABUAMwAEAhwA2wE8AR8AIgCpAJIAsAAbAMwAmwIAAD8BEQBWABYA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAVIBRgAVAFkBiQAcAFMAKgCHAiIAqQCIALAAGwByAQ4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAECAkYANgEzAJQAHADOASMByQAiAMcBiACwABsAYgEOAAAAMACjAN4AsgHxABgAkADOAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAMsABAEMABwAUwAqAB8AIgCpAIgCjACAACUADgAAAHEBEQBFAoMAjQEYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBDAAcAFMAKgAfACIAqQCIAIwADQAlAA4AAAAwABEAlgCDAI0BGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcBiQIJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGXAEYAFQAzAFcAHABTAOABHwAiAKkAiACwABsA0QEOAAAAWQARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQC5AL4B1AAMABwAUwEqAHQBIgC5AYgAsADcACUA/QAAAIoCuwEfAkQB8QChAC4AuwCYAAAAHgMBAAAAewF+AQAAWwEAADMCAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMADAAcAFMAKgCZACIAqQAkArAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkAiABkASAAJQCLAgAAqwERAFYAgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AEyAiUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwAUwAqAB8AIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCMAgAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMADAAcAFMAKgCcACIAqQAkArAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkAiABkASAAJQCNAgAAqwERAFYAgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwAUwAqAJ4AIgCpACQCsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQCIAGQBIAAlAI4CAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFNAEYAFQAzAAQCHADbAaAAHwAiAKkAUQGwABsAzACbAgAAPwERAFYAFgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBUQBGABUAMwAMAM0BUwAqAPgAIgCpAIgAPQEbAJACDgAAAJIBEQArAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAeAARgAVADMAQAAcABkAKgC+ACIAqQCIALAAGwAlAA4AAAAwAKIAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAJICWwDsAZoAJQE9AAAAQQGTATwAaAMCAkYANgEzABIAHADOASMByQAiAMcBiACwABsAYgEOAAAAMACjAN4AsgHxABgAkADOAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwASABwAzgGTAskAIgDHAYgAsAAbAGIBDgAAADAAowDeALIB8QAYAJAAzgCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBDAAcAFMAKgAfACIAqQCIAIwADQAlAA4AAAAwABEApQCDABUCHgITALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGXAEYAIAMzAFcAHABTAOABHwAiAKkAiACwABsA0QEOAAAAlQIRAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCqARwAsgAqAB8AIgCpAIgAZAEgACUAggEAAKsBEQCWAoMA8QCsAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKACoADMADAAgAVMAKgAfACIAqQCIALAAFAIlAPUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFNAEYAFQAzAAQCHADbATwBHwAiAJgCUQGwABsAzACbAgAAPwERAFYAFgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwDyARwAUwAqADgBIgCpAIgAsAAbACUADgAAADAAEQBWAKoA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AqwAVADMADAAcADUCKgAfACIAqQCIALAA7QAlAIQAAAAwAMcAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGLAUYAFQAzAJkC3QFTACoAHwAiAKkAiACwABsADQIOAAAAMAARAFYARwDxABgAkAC3AJ0AAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCVABwAUwBUAKYAIgCpAJwBsAAbAHcArQAAAOkAEQBWAMQA8QAYAJAAuwCbAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAZoCjgAVADMA+gAcAKwA5AFCACIAOgGIALAALgKBAA4AAAAPABEAZgEyAfEAoAGQACsCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAECAkYANgEzABIAHADOASMByQAiAMcBiACwABsAYgEOAAAAMACjAN4AsgHxABgAkACvAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBMAJGABUAMwAMABwAUwAqAB8AIgCpAIgAsACcArwADgAAADAAzwBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYARoCRgAVADMA+wEcAFMAKgDZASIAYAGIALAAGwDaAA4AAAAwABEAVgCDAJ0CGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGXAEYAFQAzAFcAHABTAPgBHwAiAKkAiACwABsA0QEOAAAAWQARAJ4CgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCVABwAUwBUAKYAIgCpAJwBsACzAHcAtAEAAOkAEQBWAMQA8QAYAJAAuwCbAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAegB4QFJAjMApAAcAG0BKgAfACIAqQCIALAAGwCfAq8BAAAwADUAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAE4A0YANgEzABIAHADOASMByQAiAPACiACwABsAYgHOAgAAoAKjAN4AsgHxABgAkADOAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwC2ABwAUwAqAPIAIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBDAAcAFMAKgAfACIAqQCIAIwADQAlAA4AAACiAhEA3wGDAI0BGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEwAkYAFQAzAAwAHABTACoAHwAiAKkAiACwABsAvAC4AAAAMAARACMCgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBowKOABUAMwD6ABwArADkAUIAIgA6AYgAsAAuAoEADgAAAA8AEQBmATIB8QCgAZAAKwKYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAboARgAVADMASwDdAVMAKgC9ASIAqQCIALAAGwANAg4AAAAwABEAVgBHAPEAGACQALcAnQAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAyAEiALkBiACwAKQCJQD9AAAA/QGMAR8CRAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBMAJGABUAMwAMABwAUwAqAB8AIgCpAIgAsAAbALwADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVADMADAAgAVMAKgAfACIAqQCIALAADAIlAPUAAAAHAiYAFgKlArUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFIAUYAFQBZAYkAHABTACoAwAAiAKkApgKwABsA4gAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCqARwAsgAqAB8AIgCpAIgAZAEgACUAIgEAAKsBEQC/AIMA8QCsAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwHmAQkAbgBbAOwBmgAlAT0AAABBAZMBPACYAZcARgAVADMAVwAcAFMApwIfACIAqQCIALAAGwDRAQ4AAABZABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEoBFQAzAKoBHACyACoAHwAiAKkAiADBACAAJQCCAQAAqwERAFYAgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAQJGABUAMwD7ARwAUwAqAKkCIgBgAYgAsAAbANoAZQEAADAAEQBWAIMAnQIYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ALQIVADMADAAcADUCKgAfACIAqQDDALAAjAMlAIQAAAAwAMcAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFIAUYAFQBZAaoCHABTACoAwAAiAKkAiACwABsA4gAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBxgBGABUAMwAMABwANQIqAMUAIgCpAIgAsADtACUAhAAAADAAxwBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVAKsCqgEcALIAKgAfACIAqQCIAGQBIAAlAIIBAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAyAEiALkBiACwANwAJQD9AAAArQK7AR8CRAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwDIABwAzgEjAckAIgDHAYgAsAAbAGIBDgAAADAAowDeALIB8QAYAJAAzgCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgDLAAQBDAAcAFMAKgAfACIAqQCIAIwAgAAlAA4AAACuAhEARQKDAI0BGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkAygBkASAAJQCCAQAAqwERAFYAgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSAFGABUAWQGvAhwAUwAqAMAAIgCpAIgAsAAbAOIADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU0ARgAVADMABAIcANsBoAAfACIAqQBRAbAAGwDMAJsCAACwAhEAVgAWAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAFQAiAgwAIAFTACoA8AEiAKkA9wCeAfwAJQD1AAAASwEmABYCgwDNABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCxAhwAUwAqAPIAIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYATACRgAVADMADAAcAFMAKgAfACIAqQCIALAAGwC8AA4AAAAwAM8AVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAECAkYANgEzABIAHADOASMByQAiAMcBiACwABsAYgEOAAAAMACjALICsgHxABgAkADOAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCqARwAsgAqAB8AIgCpAIgAtAIgACUAggEAAKsBEQBWAIMA8QCsAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAQICRgA2ATMAEgAcAM4BIwHJACIAxwGIALAAGwBiAQ4AAAAwAKMAtQKyAfEAGACQALYCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAO8ABAAAAKcB/wAJAG4AWwDsAZoAJQHSAAAAQQGTATwAmAEtAEYAFQAzAAwAHABTACoAPgAiAKkAiACwABsAJQAOAAAAMADTAFYAgwDxABgAkAC7AJgAAACzAgEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwASABwAzgEjAckAIgDHAYgAsAAbAGIBDgAAADAAowDeALIB8QAYAJAAtwKYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYATQBRgAVAMwD1gAcAFMAKgA0ACIAqQCIANUAGwCnAA4AAAA5ALYBVgB6AIUBGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEaAkYAFQAzAPsBHABTACoAuAIiAGABiACwABsA2gAOAAAAMAARAFYAgwCdAhgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAOsABAEMABwAUwAqAB8AIgCpAIgAjAANAOwADgAAADAAEQDfAYMA1wAYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAY4BRgAVADMAuQIcAFMAKgDyACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAFQAzAAwAIAFTACoAHwAiAKkAiAC6AgwCJQD1AAAABwImABYCgwC1ABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwASABwAzgEjAckAIgDHATYAsAAbAGIBDgAAADAAowC7ArIB8QAYAJAAzgCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVANsADAAgAVMAKgAfACIAqQCIALAA5AAlAPUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAE0AUYAFQAzALwCHABTACoANAAiAKkAiACwABsApwAOAAAAOQC2AVYAegDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB6AHhAUkCvQOkABwAbQEqAB8AIgCpAIgAsAAbAIcBrwEAADAANQBWAIMA8QAYAJAA3QCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYATACRgAVADMADAAcAFMAKgAfACIAqQCIALAAGwC8AA4AAAAwABEAvQKDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHfAEYAFQAzAFcAHABTAPgBHwAiAKkAiACwABsA0QEOAAAAhgERAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQC5AL4B1AAMABwAUwEqAHQBIgC5AYgAsAC+AiUA/QAAABwDuwEfAkQB8QChAC4AuwCYAAAAHgMBAAAAewF+AQAAWwEAADMCAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AuQC+AdQADAAcAFMBKgDIASIAuQGIALAA3AAlAP0AAAD9AbsB4QBEAfEAoQAuALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAzAgAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGXAEYAvwIzAFcAHABTAPgBHwAiAKkAiACwABsAIAIOAAAAWQARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSQAoAG8BMwAMACABUwAqAB8AIgCpAOMBsAAMAuMA9QAAAAcCJgAWAoMAtQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVADMADAAgAVMAKgAfACIAwAKIALAADAIlAPUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHoAeEBSQIzAJ8DHABtASoAwQIiAKkAiACwABsAhwGvAQAAMAA1AFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBxAJGABUAMwDWABwAUwAqADQAIgCpAIgAsAAbAKcADgAAADkAtgFWAHoA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAlQAcAFMAVACmACIAqQCcAbAAGwB3AK0AAADFAhEAVgDEAPEAGACQALsAmwAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGXAEYAxgIzAFcAHABTAPgBHwAiAKkAiACwABsAIAIOAAAAWQARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTwCOABUAMwD6ABwArADkAUIAIgA6AYgAsAAuAoEADgAAAMcCEQBmATIB8QCgAZAAKwKYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAeoARgAVADMAMQAcAFMAKgAuASIAywGIANwCGwAlAA4AAAAwAK4AVgDCAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAyAEiALkBiACwAMgCJQD9AAAA/QG7AR8CRAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTQBGABUAMwAEAhwA2wGgAB8AIgCpAFEBsAAbAMkCmwIAAD8BEQBWABYA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAygIVADMADAAgAVMAKgAfACIAqQCIALAADAIlAPUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHoAeEBSQIzAKQAHABtASoAHwAiAKkAiACwABsAhwGvAQAACwLuAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGAMsCMwASABwAzgEjAckAIgDHATYAsAAbAGIBDgAAADAAowDeALIB8QAYAJAAzgCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwHwAAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMADAAcAFMAKgAfACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcBzQIJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAnASkBHABTACoAHwAiAKkAiACwABsAJQAOAAAAaAERAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCJARwAUwAqAPIAIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQCIAGQBIAAlAIIBAACrAfMAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAECAkYANgEzABIAHADOASMBzwIiAMcBiACwABsAYgEOAAAAMACjAN4ACQPxABgAkADOAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB6AHhAUkCMwC4AxwAbQEqAB8AIgCpAIgAsAAbAIcBrwEAADAANQDQAoMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAfYAjgAVADMAlwEcAKwA5AFCACIAOgGIALAALgKBAA4AAAAPABEAZgEyAfEAoAGQACsCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkA0QLUAAwAHABTASoAyAEiALkBiACwANwAJQD9AAAA/QFQAOcARAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSAFGABUAWQGJABwAUwAqAMAAIgCpAIgAsAAbANICDgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVAPkAqgEcALIAKgAfACIAqQCIAGQBIAAlAIIBAACrATEBVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAE0AUYAFQDTAtYAHABTACoANAAiAKkAiACwABsApwAOAAAAOQC2AVYAegDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJ8ABAEMABwAUwAqAB8AIgCpAIgAjAANACUADgAAAPsAEQDfAYMAjQEYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAMQAcAFMAKgAuASIAywHZA9QCGwAlAA4AAAAwAK4AVgDCAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHoAeEBSQIzALgD1QJtASoAHwAiAKkAiACwABsAhwGvAQAAMADXAlYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTwCOABUAMwD6ABwArADkAYMDIgA6AYgAsAAuAoEA/gAAAA8AEQBmATIB8QCgAZAAKwKYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU8AjgAVADMA+gAcAKwA5AFCACIAOgGIALAALgKBAA4AAADWAhEAZgEyAfEAoAGQACsCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcBAAEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAnASkBHABTACoAHwAiAKkAiACwABsAJQAOAAAAaAERAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAbgBCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQB4ARUAAQEpARwATwF3AXoBIgCpAHkBsAAfASUAcAEAAGgBUAGuAYMA8QAYAJAAAgGYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAdgCRgAVADMAKAEcAFMAKgCEASIAqQCIALAAGwCnAA4AAAA5ALYBVgB6APEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEwAkYAFQAzAAwAHABTACoAHwAiAKkAiACwABsA2QIOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA6gGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAdABwAUwAqAF4AIgCpAIgAsAAbANoCDgAAAP4BLAFWAJAB8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYATQBRgAVADMA1gAcAFMAKgA0ACIAqQCIALAAGwCnAA4AAAA5ALYBVgAFAfEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYA2wIzAAwAHAA1AioAHwAiAKkAiAB7AO0AJQCEAAAAMADHAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJ8ABAEMABwAUwAqAB8AIgCpAIgAjADzASUADgAAADAAEQAHAYMAjQEYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwHmAQkAbgBbAOwBmgAlAT0AAABBAZMBPACYAZcARgDdAjMAVwAcAFMA4AEfACIAqQCIALAAGwDRAQ4AAABZABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAwAHAA1AioAHwAiAKkAiACwAO0AJQCEAAAAMAAJAVYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwDqAhwAzgEjAckAIgDHAYgAsAAbAGIBDgAAAN4CowDeALIB8QAYAJAAzgCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAQsBRgAVADMAiQEcAFMAKgDyACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAyAEiALkBiACwANwAJQD9AAAA3wK7AR8CRAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBiwFGABUAMwBLAN0BUwAqAA0BIgCpAIgAsAAbABABDgAAADAAEQBWAEcA8QAYAJAAtwCdAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQCIAGQB4AIlAIIBAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAECAg8BNgEzABIAHADOASMByQAiAMcBiACwABsAYgEOAAAAGQGjAN4AsgHxABgAkAAaAZgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBiwFGABUAMwBLAN0BUwAqAOECIgCpAIgAsAAbAA0CDgAAADAAEQBWAEcA8QAYAJAAtwCdAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVAA4CDAAgAVMAKgAfACIAqQCIALAADALiAvUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFIAUYAFQBZAYkAHABTACoAEgEiAKkAiACwABsA4gAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQDjAhUAMwCqARwAsgAqAB8AIgCpAIgAwQAgACUAggEAAKsBEQBWAIMA8QCsAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAVEARgAVADMADADNAVMAKgD4ACIAqQCIALAAGwAUAQ4AAAAwABEAKwCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAFQAzAAwAIAFTACoAHwAiAKkAiADkAgwCRAD1AAAABwI4ABYCgwC1ABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAxABwAUwAqAC4BIgDLAYgA3AIbABYBDgAAADAArgBWAMIA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVADMADAAgAVMAKgAfACIAqQCIALAADALlAvUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAFQAzAAwAIAFTACoAHwAiAKkAiACwAAwCJQAYAQAABwImABYCgwC1ABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB9gCOABUAMwCXARwArADkAUIAIgA6AYgAsAAuAoEADgAAAA8AEQDmAjIB8QCgAZAAKwKYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAMQAcAFMAKgAuASIAywGIANwCGwAlAA4AAAAwAK4AVgDCAOcCGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEwAkYAFQAzAAwAHABTACoAHwAiAKkAiACwABsAvAAOAAAAMADoAlYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBNAFGABUAMwAcARwAUwAqADQAIgCpAIgAsAAbAKcADgAAADkAtgFWAHoA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgDrAAQBDAAcAFMAKgAfACIAqQCIAIwADQDsAA4AAAAwABEA3wGDAOkCGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAyAEiALkBiACwANwAJQAeAQAA/QG7AR8CRAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTwCOABUAMwD6ABwArADkAYMDIgA6AYgAsAAuAoEA6wIAAA8AEQBmATIB8QCgAZAAKwKYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAegB4QFJAjMApAAcAG0BKgAfACIAqQCIALAAGwDsAq8BAAAwADUAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDqAZoAJQE9ACEBQQGTATwAmAEtAEYAFQAzAB0AHABTACoAXgAiAKkAiACwABsAhgAOAAAA/gEsAVYAkAHxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQDtAlsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwAUwAqAB8AIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU8AjgAVADMA7gIcAKwA5AFCACIAOgGIALAALgKBAA4AAAAPABEAgwEyAfEAoAGQACsCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFRAEYAFQAzADcCzQFTACoA+AAiAKkAiACwABsANwAOAAAAJAERACsAKwHxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwDvAhwAUwAqAC4BIgDLAYgA3AIbACUADgAAADAArgBWAMIA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEACYBpwH/AAkA1AFbAOwBmgAlAT0AAABBAZMBPACYAc8BRgAVADMADAAcAFMAKgAfACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAPIC/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAwAHABTACoAHwAiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBNAFGABUAMwAoARwAUwAqAIQBIgCpAIgAsAAbAKcADgAAADkAtgFWAHoA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgDrAAQBDAAcAFMAKgAfACIAqQDzAowADQDsAA4AAAAwABEA3wGDANcAGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkAiACMAA0AJQAOAAAAMAARAN8BgwCNARgAKgG7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJEAMwD0AosAUwAqAB8AIgCpAIgA1gEbAMUBFAAAADAAkwD2AYMA8QAYAJYBuwCPAgAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMADAAcADUCKgAfACIAqQCIALAA7QAlAIQAAAAwAMcA9QKDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAtAW4AWwDsAZoAJQE9AAAAQQGTATwAmAECAkYANgEzABIAHADOASMByQAiAMcBiACwABsAagEOAAAAMACjAN4AsgHxABgAkADOAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8AjgNuAFsA7AGaACUBPQAAAEEBkwE8AJgBagBGAEYBbABgAGsBaABXAU0BIgCpAIgAsABiACUAZAAAAPYCCgBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQCIAC8BIAAlAIIBAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEBAkYAFQAzAPsBHABTACoA2QEiAGABiACwABsA2gBlAQAA9wIRAFYAgwCdAhgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQAtAhUAMwAMABwANQIqAB8AIgCpAMMAsAD4AiUAhAAAADAAxwBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAQICRgA2ATMAEgAcAM4BIwHJACIAxwGIALAAGwBiAQ4AAAAwAKMA+QKyAfEAGACQAM4AmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAwAHAA1AioAHwAiAKkAiACwAO0AJQCEAAAAGAIzAVYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwDIABwAzgH6AskAIgDHAYgAsAAbAGIBDgAAADAAowDeALIB8QAYAJAAzgCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AuQC+AdQADAAcAFMBKgDIASIAuQGIALAA3AAlAP0AAAD9AbsBNQFEAfEAoQAuALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAzAgAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAH7AkYAFQAzAFcAHABTAPgBHwAiAKkAiACwABsAIAIOAAAAWQARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTQBGABUAMwAEAhwA2wE3AR8AIgCpAFEBsAAbAMwAmwIAAD8BEQBWABYA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAVEARgAVADMA/ALNAVMAKgD4ACIAqQCIAD0BGwA+AQ4AAACSAREAGgODAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkAOQFkASAAJQCCAQAAqwERAFYAgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSAFGABUAWQGJABwAUwAqAMAAIgCpAP0CsAAbAOIADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMA8gEcAFMAKgA7ASIAqQCIALAAGwAlAA4AAAAwABEAVgCqAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkA/gJkASAAJQCCAQAAqwERAFYAgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBUQBGABUAMwAMAM0BUwAqAPgAIgCpAIgAPQEbAD4BDgAAAJIBEQArAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYARoCRgAVADMA+wEcAFMAKgDZASIAYAGIALAAGwD/Ag4AAAAwABEAVgCDAJ0CGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAFQAzAAwAIAFTACoAHwAiAKkAiACwAAwCRAD1AAAABwI4ABYCgwC1AAADkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwBMARwAUwAqAC4BIgDLAYgA3AIbAEABDgAAADAArgBWAMIA8QAYAJAA8QGYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVADMADAAgAVMAKgAfACIAqQCIALAAAQMlAPUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAwAHABTACoAHwAiAKkAiACwABsAJQAOAAAAQgERAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwBDARwAUwAqAC4BIgDLAYgA3AIbACUADgAAADAArgBWAMIA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AAgOfAAQBDAAcAF4BKgAfACIAqQCIAPcBDQAlAOgAMgAwADsA3wGDAMICGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAwAHAA1AioAHwAiAKkAiACwAO0AJQCEAAAAMADHAEUBgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAeYBCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBlwBGABUAMwBXABwAUwAFAx8AIgCpAIgAsAAbANEBDgAAAFkAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU0ARgAVADMABAIcANsBPAEfACIAqQBWAbAAGwBHAZsCAAA/AREAVgBVAfEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAFQAWAwwAIAFTACoA8AEiAKkA9wCBAwYDJQD1AAAASwEmABYCgwDNABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQC5AL4B1AAMABwAUwEqAMgBIgC5AYgAsADcACUA/QAAAP0BuwEfAkkB8QChAC4AuwCYAAAAHgMBAAAAewF+AQAAWwEAADMCAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMADAAcADUCKgAfACIAqQCIALAABwMlAIQAAAAwAMcARQGDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGLAUYAFQAzAEsA3QFTACoAHwAiAKkAiACwABsADQIOAAAACAMRAFYARwDxABgAkAC3AJ0AAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAKAxwAUwAqAAgCIgDLAYgA3AIbACUADgAAADAArgBWAMIA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAsDDAAcAF4BKgAfACIAqQCIAPcBDQAlAOgAMgAwADsA3wGDAMICGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkAiABkAU4BJQCCAQAAqwERAFYAgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBgQHhAQwDrQGkABwAbQEqAAYCIgCpAIgAsAAbAIcBrwEAADAADgNFAIMAIQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAlQAcAFMAVACmACIAqQAPA7AAGwB3ALQBAADpABEAVgDEAPEAGACQALsAmwAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAECAkYANgEzABIAHADOASMByQAiAMcBiACwABsAYgEOAAAAMACjAN4AsgHxABgAkAAQA5gAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBUgFGABUAWQGJABwAUwAqANMBIgCpAIgAsAAbAHIBDgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AuQC+AdQADAAcAFMBKgDIASIAuQGIALAA3AAlAP0AAAD9AbsBHwIRA/EAoQAuALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAzAgAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAFQBHABTAFQApgAiAKkAnAGwABsAdwC0AQAA6QARAFYAxADxABgAkAC7AJsAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJ8ABAEMABwAUwAqAB8AIgCpAIgAjAASAyUADgAAADAAEQCWAIMAjQEYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMADAAcADUCKgAfACIAqQCIALAA7QAlAIQAAAATA8cAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEVA0YAFQBZAYkAHABTACoAFAMiAKkAiACwABsAcgEOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBUQBGABUAMwBYAc0BUwAqAPgAIgCpAIgAsAAbADcADgAAADAAEQArAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBDAAcAFMAKgAfACIAqQCIAIwADQAlAA4AAAAXAxEA3wGDAI0BGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAWgE0AUYAFQAzANYAHABTACoANAAiAKkAiACwABsApwAOAAAAOQC2AVYAegDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJkBLQBGABUAMwAMABwAUwAqAB8AIgCpAIgAsAAbACUAGAMAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgBcATMADAAcAFMAKgAfACIAqQCIALAAGwAlAA4AAAAwABEAVgBFA/EAGABEA7sAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFNAEYAFQAzAAQCHADbATwBHwAiAKkAUQGwABsAzACbAgAAPwERAFYAXQHxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwANQIqAB8AIgCpAIgAsADtACUAhAAAABkDxwBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAlQAcAFMAVAAbAyIAqQCcAbAAGwB3ALQBAADpABEAVgDEAPEAGACQALsAmwAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAyAEiALkBiACwAE4AJQCxAQAA/QG7AR8DRAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwDyAWEBUwAqADgBIgCpAIgAsAAbACUADgAAADAAEQBWAKoA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOoBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAHQAcAFMAKgAhAyIAqQCIALAAGwCGAA4AAAD+AccDVgCQAfEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAYwEzAAwAIAFTACoAHwAiAKkAiACwAAwCJQD1AAAABwImABYCgwC1ABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBIgNGABUAMwAEAhwA2wE8AR8AIgAkA1EBsAAbAMwAmwIAAD8BEQBWABYA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAQECRgAVADMA+wEcAFMAKgDZASIAYAGIALAAGwDaAGUBAAAwABEAVgCDAJ0CGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFPAI4AFQAzAPoAHACsAOQBQgAiADoBiACwAC4CIwMOAAAADwARAGYBMgHxAKABkAArApgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAeYBCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBlwBGABUAMwBXABwAUwD4AR8AIgCpAIgAsAAbANEBDgAAAFkAEQBWAIMA8QAYAJAAZwGYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/ACUDbgBbAOwBmgAlAT0AAABBAZMBPACYATACRgAVADMADAAcAFMAKgAfACIAqQCIALAAGwC8AA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzADEAHABTACoALgEiAMsBiADcAhsAJQAOAAAAMABpAVYAwgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwASABwAzgEjAckAIgDHAYgAsAAbACYDDgAAADAAowDeALIB8QAYAJAArwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAnAzMADAAgAVMAKgAfACIAqQCIALAADAIlAPUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDqAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAB0AHABTACoAbAEiAKkAiACwABsAhgAOAAAA/gEsAVYAkAHxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCqARwAsgAqAB8AIgCpACgDZAEZAiUAggEAAHkAEQBWAIMA8QCsAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAlQAcAFMAVACmACIAqQCcAbAAGwB3ALQBAABuAREAVgDEAPEAGACQALsAmwAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHqAEYAFQAzADEAHABTACoALgEiAMsBiADcAhsAKQMOAAAAMACuAFYAwgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBKgNGABUAMwAEAhwA2wE8AR8AIgCpAFEBsAAbAMwAmwIAAD8BEQBWABYA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU8AjgAVADMA+gAcAKwA5AFCACIAOgGIALAALgIrAw4AAAAPABEAZgEyAfEAoAGQACsCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzADEAHABTACoALgEiAMsBiADcAhsAJQAOAAAAMACuAFYAwgAsAxgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSQAoAG8BMwAMACABUwAqAB8AIgCpAOMBsABaA+MA9QAAAAcCJgAWAi0DtQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAYEB4QEMA60BpAAcAC4DKgAGAiIAqQCIALAAGwCHAa8BAAAwANkARQCDACEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkALwNkASAAJQCCAQAAqwERAFYAgwDxAKwBkAC7AMkBAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8AjgNuAHYB7AGaACUBPQAAAEEBkwE8AJgBagBGAEYBbABgAGsBaABXAU0BIgCpAIgAsABiACUAZAAAADAACgBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/ADADbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMADAAcAFMAKgAfACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGABcALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFRAEYAFQAzAAwAzQFTACoA+AAiAKkAiACwABsAMQMOAAAAMAARACsAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBiwFGABUAMwBLAN0BUwAqADIDIgCpAIgAsAAbAA0CDgAAADAAEQBWAEcA8QAYAJAAtwCdAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUgBRgAVAFkBiQAcAFMAKgAzAyIAqQCIALAAGwDiAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkAiABkASAAJQA0AwAAqwERAFYAgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAHwB7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAnAhwAUwAqAB8AIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AH0BbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMADAAcAFMAKgAfACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGABcALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wCOA24ANQPsAZoAJQE9AAAAQQGTATwAmAFqAEYARgFsAGAAawFoAFcBTQEiAKkAiACwAGIAJQBkAAAAMAAKAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAH8B7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwApAhwAUwAqAB8AIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AIABbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMADAAcAFMAKgAfACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGABcALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wCOA24ANgPsAZoAJQE9AAAAQQGTATwAmAFqAEYARgFsAGAAawFoAFcBTQEiAKkAiACwAGIAJQBkAAAAMAAKAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQC5AL4BNwMMABwAUwEqAMgBIgC5AYgAsADpASUA/QAAAP0BuwEfAkQB8QChAC4AuwCYAAAAHgMBAAAAewF+AQAAWwEAADMCAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU8AjgAVADMA+gAcAKwA5AFCACIAOgGIALAALgKBAA4AAAAPABEAgwEyAfEAoAGQACsCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAE5A0YAFQAzAFcAHABTAPgBHwAiAKkAiACwABsA0QEOAAAAWQARAFYAgwDxABgAkABnAZgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCqARwAUwIqAB8AIgCpAIgAZAEgACUAggEAAPoBOwOxAIMA8QCsAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAiQE8A1MAKgDyACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGZA0YAFQAzADEAHABTACoAPQMiAMsBiADcAhsAJQAOAAAAMACuAFYAMAHxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSQAoABUAiAEMACABUwAqAB8AIgCpAIgAsAAMAiUAsAEAAAcCJgDCA4MAtQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYATQBRgAVADMAPgMcAFMAKgA0ACIAqQCIALAAGwCnAA4AAAA5ALYBVgB6APEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkAiACMAA0AJQAOAAAAigERAN8BgwCNARgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAxABwAUwAqAD8DIgDLAYgA3AIbACUADgAAADAArgBWAMIA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AuQC+AdQADAAcAFMBKgDIASIAuQGIALAA3AAlAP0AAAD9AYwBHwJEAfEAoQAuALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAzAgAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAECAkYANgEzAEADHADOASMBvAEiAMcBiACwABsAYgEOAAAAMAARAt4AsgHxABgAkADOAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBjgFGABUAMwCJARwAUwAqAPIAIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AuQC+AdQADAAcAFMBKgDIASIAuQFBA7AA3AAlAP0AAAD9AbsBHwJEAfEAoQAuALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAzAgAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAQgMEAQwAHABTACoAHwAiAKkAiACMAA0AJQAOAAAAMAARAN8BgwCNARgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwANQIqAB8AIgCpAIgAsACRASUAhAAAADAAxwBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAegB4QFDAzMApAAcAG0BKgAfACIAqQCIALAAGwCHAa8BAAALAu4AVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABABGA6cB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzADEAHABTACoALgEiAMsBiADcAhsAJQAOAAAAMACuAFYAwgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaAKUBPQAAAEEBkwE8AJgBLQBGAJQBMwAMABwAUwAqAB8AIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU0ARgAVADMABAIcANsBlQEfACIAqQBRAbAAGwDMAJsCAAA/AREAVgAWAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFHA0YAFQAzAAwAzQFTACoA+AAiAKkAiAA9ARsAPgEOAAAAkgERACsAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJEASAMMABwAUwAqAB8AIgCpAIgA1gEbAMUBDgAAADAAkwBWAIMA8QAYAJYBuwCPAgAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBDAAcAFMAKgAfACIAqQCIAIwASQMlAA4AAAD7ABEA3wGDAI0BGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmQEtAEYAFQAzAAwAHABTACoAHwAiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJkBLQCaARUAMwAMABwAUwAqAJsBIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAYsBRgAVADMASwDdAVMAKgAfACIAqQCIALAAGwANAg4AAAAwABEAVgBKA/EAGACQALcAnQAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkAiABLAyAAJQCCAQAAqwERAFYAgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSAFGABUAWQGJABwAUwAqAMAAIgCpAIgAsAAbAJ0BxAEAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkATANvATMADAAgAVMAKgAfACIAqQDjAbAADALjAPUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEaAkYAFQAzAPsBHABTACoA2QEiAGABiACwABsA2gBNAwAAMAARAFYAgwCdAhgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB4ABGABUAMwBOAxwAGQAqAL4AIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAeAARgAVADMAQAAcABkAKgC+ACIAqQCIALAAGwAlAA4AAAAwAKEBVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAECAkYANgEzABIAHADOAU8DyQAiAMcBiACwABsAYgEOAAAAMACjAN4AsgHxABgAkADOAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCqAVADsgAqAB8AIgCpAIgAZAEgACUAggEAAKsBEQBWAIMA8QCsAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgGkAbIAKgAfACIAqQCIAGQBIAAlAIIBAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDqAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAB0AHABTACoAXgAiAKkAiACwABsAhgAOAAAA/gFRA1YAkAHxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAJgGnAf8ACQDUAVsA7AGaAKYBPQAAAEEBkwE8AJgBzwFGABUAMwAMABwAUwAqAB8AIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEACYBpwFSAwkA1AFbAOwBmgAlAT0AAABBAZMBPACYAc8BRgAVADMADAAcAFMAKgAfACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wCoAW4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAwAHABTACoAHwAiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8AjgNuAFsA7AGaACUBPQAAAEEBkwE8AJgBagBGAEYBbABgAGsBaABXAU0BIgCpAIgAsABiACUAZAAAAKkBCgBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAUwMcAFMAKgAuASIAywGIANwCGwAlAA4AAAAwAK4AVgDCAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkAiACMAA0AJQAOAAAAMAARAN8BgwCNARgAVAO7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAxABwAUwAqAC4BIgDLAYgAVQMbACUADgAAADAArgBWAMIA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAeAARgAVADMAQAAcABkAKgC+ACIAqQCIALAAGwAlAA4AAABWAxEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAE0AUYAFQAzAFsDHABTACoANAAiAKkAiACwABsApwAOAAAAOQC2AVYAegDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAeYBCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBlwBGABUAMwBXABwAUwD4AR8AIgCpAIgAsAAbANEBDgAAAFwDEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU8AjgAVADMA+gAcAKwA5AFCACIAOgGIAH0DLgKBAA4AAAAPABEAZgEyAfEAoAFdAysCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFeA44AFQAzAJcBHACsAOQBQgAiADoBiACwAC4CgQAOAAAADwARAGYBMgHxAKABkAArApgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AF8DTwCOABUAMwD6ABwArADkAYMDIgA6AYgAsAAuAoEA/gAAAA8AEQBmATIB8QCgAZAAKwKYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0A1QEVALMBDAAcADUCKgAfACIAqQCIALAA7QAlAO8BAAAwAMcAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAE0AUYAFQAzANYAHABTACoANAAiAKkAiACwABsAYAMOAAAAOQC2AVYAegDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBtQGOABUAMwD6ABwArADkAUIAIgA6AYgAsAAuAoEADgAAAA8AEQBmATIB8QCgAZAAKwKYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AuQC+AdQADAAcAFMBKgDIASIAuQGIALAA3AAlAP0AAAD9AWED5wBEAfEAoQAuALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAzAgAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAECAkYANgEzALcBHADOASMByQAiAMcBiACwABsAYgEOAAAAMACjAN4AsgHxABgAkADOAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAMsAYgMMABwAUwAqAB8AIgCpAIgAjACAACUADgAAAHEBEQBFAoMAjQEYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwFjAwkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AeAEVAAEBKQEcAE8BdwF6ASIAqQB5AbAAHwElAHABAABoAVABrgGDAPEAGACQAAIBmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAPIBHABTACoAugEiAKkAiACwABsAJQAOAAAAMAARAFYAqgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBZANGABUAMwCqARwAsgAqAB8AIgCpADkBZAEgACUAggEAAKsBEQBWAIMA8QCsAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAQICRgA2ATMAEgAcAM4BIwG8ASIAxwGIALAAGwBiAQ4AAAAwABEC3gCyAfEAGACQAM4AmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFlA0YAFQAzAKoBHACyACoAHwAiAKkAygBkASAAJQCCAQAAqwERAFYAgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBZgNGABUAMwCqARwAsgAqAB8AIgCpAIgAZAEgACUAggEAAKsBEQBWAIMA8QCsAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU0ARgC/ATMABAIcANsBPAEfACIAqQBRAbAAGwDMAJsCAAA/AREArgMWAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFnA0YAFQAzAIQDHADbATwBHwAiAKkAUQGwABsAzACbAgAAPwERAFYAFgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AGkDTwCOABUAMwD6ABwArADkAUIAIgA6AYgAsAAuAoEADgAAAA8AEQBmATIB8QCgAZAAKwKYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPABrAy0ARgAVADMADAAcADUCKgAfACIAqQCIALAA7QAlAIQAAAAwAMcAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAbAMCAkYANgEzABIAHADOASMByQAiAMcBiACwABsAYgEOAAAAMACjAN4AsgHxABgAkADOAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AG0DLQBGABUAMwAxABwAUwAqAC4BIgDLAYgA3AIbACUADgAAADAArgBWAMIA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAW4DjgAVADMA+gAcAKwA5AFCACIAOgGIALAALgKBAA4AAAAPABEAZgEyAfEAoAGQACsCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAFQAzAAwAIAFTACoAHwAiAKkAiACwAAwCJQD1AAAABwImABYCgwC1ABgAxgG7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBbwNwA5EAMwAMABwAUwAqAB8AIgCpAIgA1gEbAHIDcQMAAHQDcwNWAIMA8QAYAJYBuwCPAgAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwF1AwkAbgBbAOwBmgAlAT0AAABBAZMBPADKAS0ARgAVADMA8gEcAFMAKgA4ASIAqQCIALAAGwAlAA4AAAAwABEAVgCqAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkAiABkASAAJQCCAQAAqwERAFYAgwDxAKwBkAC7AMkBAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBdwNGABUAMwAMABwAUwAqAJkAIgCpACQCsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACZAS0ARgAVADMADAAcAFMAKgAfACIAqQB4A7AAGwAlAA4AAAAwABEAegODAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAzAEtAEYAFQAzAPIBHABTACoAOAEiAKkAiACwABsAJQAOAAAAMAARAFYAqgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJkBLQBGABUAMwAMABwAUwAqAB8AIgCpAHkDsAAbACUADgAAADAAEQB7A4MA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOoBmgAlAT0AAABBAZMBPAB8Ay0ARgAVADMAHQAcAFMAKgBeACIAqQCIALAAGwCGAA4AAAD+ASwBVgCQAfEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wB/A24AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAJUAHABTAFQApgAiAKkAnAGwABsAdwC0AQAA6QARAFYAxADxABgAkAC7AJsAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBgAO5AL4B1AAMABwAUwEqAMgBIgC5AYgAsADcACUA/QAAAP0BuwEfAkQB8QChAC4AuwCYAAAAHgMBAAAAewF+AQAAWwEAADMCAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYATACRgAVADMADAAcAFMAKgAfAIIDqQCIALAAGwC8AA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAFQAzAAwAIAFTACoAHwAiANIBiACwAAwCJQD1AAAABwImABYCgwC1ABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCFAxwAUwAqADgBIgCpAIgAsAAbACUADgAAADAAEQBWAKoA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ASgEVADMAhgMcALIAKgAfACIAqQCIAMEAIAAlAIIBAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wBvAIgDWwDsAZoAJQE9AAAAQQGTATwAmAEdAQwBFQAbAQYBHABTABMBHwAiAKkAEQH0ARsAFwF8AAAAFQEOAX4ACAEKARgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBiwFGABUAMwBLAN0BUwAqAB8AIgCpAIgAsAAbAA0CiwMAADAAEQBWAEcA8QAYAJAAtwCdAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYARoCRgAVADMA+wEcAFMAKgDZASIAYAGIALAAGwDaAA4AAADXAREAVgCDAJ0CGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzADEAHABTACoAjwMiAMsBiADcAhsAJQAOAAAAMACuAFYAwgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwANQIqAB8AIgCpAIgAkAPtACUAhAAAABgCMwFWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQCIAGQB2gElAIIBAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGBAeEBDAOtAZEDHABtASoABgIiAKkAiACwABsAhwGvAQAAMADZAEUAgwAhABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCVABwAUwBUAKYAIgCpAJwB3AEbAHcAtAEAAOkAEQBWAMQA8QAYAJAAuwCbAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYARoCRgAVADMA+wEcAFMAKgCSAyIAYAGIALAAGwDaAA4AAAAwABEAVgCDAJ0CGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDqAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAB0AHADeASoAXgAiAKkAiACwABsAhgAOAAAA/gEsAVYAkAHxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCVABwAUwBUAKYAIgCpAJwBkwMbAHcAtAEAAOkAEQBWAMQA8QAYAJAAuwCbAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwHmAQkAbgBbAOwBmgAlAT0AAABBAZMBPACYAZcARgAVADMAVwAcAFMA4AEfACIAqQCIALAAGwDRAQ4AAABZABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFRAEYAFQAzABACzQFTACoAsgMiAKkAiACUAxsANwAOAAAAMAARACsAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBiwFGABUAMwBLAN0BUwAqAB8AIgCpAIgA4gEbAA0CDgAAADAAEQBWAEcA8QAYAJAAtwCdAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYARoCRgAVADMA+wEcAFMAKgCVAyIAYAGIALAAGwDaAA4AAAAwABEAVgCDAJ0CGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFIAUYAFQBZAYkAHABTACoAwAAiAKkAiACWAxsA4gAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBUQBGABUAMwAMAM0BUwAqAPgAIgCpAIgAsAAbAOUB2wMAADAAEQArAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVADMAlwMgAVMAKgAfACIAqQCIALAADAJEAPUAAAAHAjgAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcBAAEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAnASkBHABTACoAHwAiAKkAiACwABsAJQAOAAAA5wERAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCYAxwAUwAqAC4BIgDLAYgA3AIbACUADgAAADAAaQFWAMIA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AuQC+AdQADAAcAFMBKgDIASIAuQGIALAA6QElAP0AAAD9AbsBHwJEAfEAoQAuALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAzAgAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHoAeEBSQK9A6QAHABtASoAHwAiAKkAiACwABsAmgOvAQAAMAA1AFYAgwDxABgAkADdAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwAUwAqAB8AIgCpAIgA7QEbACUA6wEAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU8AjgAVADMA+gAcAKwA5AFCACIAOgGIALAALgKbAw4AAAAPABEAZgEyAfEAoAGQACsCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAwAHABTACoAHwAiAKkAiADtARsAJQAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBGgJGABUAMwD7ARwAUwAqAO4BIgBgAYgAsAAbANoADgAAADAAEQBWAIMAnQIYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQCIAGQBnAMlAIIBAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFPAI4AFQDlAPoAHADmAOQBQgAiADoBhQCwAC4CgQCeAwAADwARAGYBMgHxAKABkAArApgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCqARwAsgAqAB8AIgCpAIgAZAGgAyUAggEAAKsBEQBWAIMA8QCsAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYATACRgAVADMADAAcAFMAKgAfACIAqQCIALAAGwC8AKEDAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkAiACMAA0AJQAOAAAAMAARAN8BgwCNARgAEwCiA5gAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB6AHhAUkCMwCkABwAbQEqAB8AIgCpAIgAsAAbAIcBrwEAADAANQBWAIMAowMYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYARoCRgAVADMA9QEcAFMAKgDZASIAYAGIALAAGwDaAA4AAAAwABEAVgCDAJ0CGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkAiACkAxMCJQAOAAAAMAD8Ad8BgwCNARgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAeYBCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBlwBGABUAMwClAxwAUwD4AR8AIgCpAIgAsAAbANEBDgAAAFkAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAY0ARgAVADMA+wEcAFMAKgDZASIAYAGIALAAGwCmAw4AAAAwABEAVgCDAJ0CGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFRAEYAFQAzABACzQFTACoA+QEiAKkAiACwABsANwAOAAAAMAARACsAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUA+QCqARwAsgAqAB8AIgCpAIgAZAEgACUAggEAAKsBpwNWAIMA8QCsAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqAMcAFMAKgAuASIAywGIAFUDGwAlAA4AAAAwAK4AVgDCAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkAiACMABMCJQAOAAAAMAD8Ad8BgwCNARgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwASABwAzgEjAckAIgDHAYgAsAAbAGIBDgAAADAAqQPeALIB8QAYAJAAzgCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqwMcAFMAKgAuASIAywGIANwCGwAlAA4AAAAwAK4AVgDCAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzADEAHABTACoALgEiAMsBiADcAhsA/wEOAAAAMACuAFYAwgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSQAoABUAMwAMACABUwAqAB8AIgCpAIgArAMMAiUA9QAAAAcCJgAWAoMAtQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgC7AwQBDAAcAF4BKgAfACIAqQCIAPcBDQAlAOgAMgAwADsArQODAMICGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHACvAyoAGwIiALkBiACwANwAJQD9AAAAJgIcAh8CRAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQC5AL4B1AAMAAMCUwEqAMgBIgC5AYgAsADcACUA/QAAAP0BuwEfAkQB8QChAC4AuwCYAAAAHgMBAAAAewF+AQAAWwEAADMCAAAAAAAAAAAEAAAApwH/AAkAbgBbAOoBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAsAMcAFMAKgBeACIAqQCIALAAGwCGAA4AAAD+ASwBVgCQAfEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkAiACMAAUCJQAOAAAAMAARAN8BgwCNARgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB6AHhAUkCMwCkABwAbQEqAB8AIgCpAIgAsAAbAIcBrwEAADAAsQNWAIMAQwIYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQCIAGQBIAAlAIIBAACrAREAswODAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzADEAHABTACoACAIiAMsBiADcAhsAJQAOAAAAMACuAFYAwgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCqARwAtAMqAB8AIgCpAIgALwEgACUAggEAAKsBEQBWAIMA8QCsAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AuQC+AdQADAAcAFMBKgAKAiIAuQGIALAA3AAlAP0AAAD9AbsBHwJEAfEAoQAuALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAzAgAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkAtgNkASAAJQCCAQAAqwERAFYAgwDxAKwBkAC7AMkBAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwC3AxwAUwAqAC4BIgDLAYgA3AIbACUADgAAADAArgBWAMIA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAegB4QFJAjMAuAMcAG0BKgAfACIAqQCIALAAGwCHAa8BAAAwADUAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAFQAOAgwAIAFTACoAHwAiAKkAiACwAAwCJQD1AAAABwImABYCgwC1ABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBNAFGABUAMwDWABwAUwAqADQAIgCpAIgAsAAbAKcADgAAADkAtgFWAHoA8QAYAJAAuQOYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAugMcAFMAKgDyACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkAiACMAL4DJQAOAAAAMAARAN8BgwCNARgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwASABwAzgGTAr8DIgDHAYgAsAAbAGIBDgAAADAAowDeALIB8QAYAJAAzgCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUgBRgAVAFkBiQAcAFMAKgDAACIAqQDAA7AAGwDiAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHoAeEBSQIzAKQAHABtASoAHwAiAKkAiACwABsAhwGvAQAAMAA1AMEDgwBDAhgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB6AHhAUkCMwC4AxwAbQEqAB8AIgCpAIgAsAAbAIcBrwEAADAANQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewHDAwAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAY4BRgAVADMAxAMcAFMAKgDyACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGXAEYAFQAzAFcAHABTABcCHwAiAKkAiACwABsA0QEOAAAAWQARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBUQBGABUAMwDFA80BUwAqAPkBIgCpAIgAsAAbADcADgAAADAAEQArAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAMQAcAFMAKgAuASIAywGIANwCGwAlAMYDAAAwAK4AVgDCAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGBAeEBDAPIA6QAHABtASoABgIiAKkAiACwABsAhwGvAQAAMADZAEUAgwAhABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQC5AL4B1AAMABwAUwEqABsCIgC5AYgAsADcACUA/QAAACYCHAIfAkQB8QChAC4AuwCYAAAAHgMBAAAAewF+AQAAWwEAADMCAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQCIAGQByQMlAIIBAACrAREAVgCDAPEArAGQALsAyQEAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAECAkYANgEzABIAHADOASMBvAEiAMcBiACwABsAYgEOAAAAMAARAsoDsgHxABgAkADOAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSQAoABUAMwAMACABUwAqAB8AIgCpAIgAsAAMAiUAywMAAAcCJgAWAoMAtQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwHNAwkAbgBbAOwBmgAlAT0AAABBAZMBPACYAeAARgAVADMAQAAcABkAKgC+ACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGXAEYAFQAzAFcAHABTAPgBHwAiAKkAiACwABsAIAIOAAAAWQARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSQDQAxUAMwAMACABUwAqAB8AIgDSAYgAsAAMAiUA9QAAAAcCJgAWAoMAtQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOoBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAHQDRA1MAKgBeACIAqQCIALAAGwCGAA4AAAD+ASwBVgCQAfEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAE0AUYAFQAzANIDHABTACoANAAiAKkAiACwABsApwAOAAAAOQC2AVYAegDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAeYBCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBlwBGABUAMwDTAxwAUwD4AR8AIgCpAIgAsAAbANEBDgAAAFkAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUgBRgAVAFkBiQAcAFMAKgAlAiIAqQCIALAAGwDiAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtANQDFQAzAKoBHACyACoAHwAiAKkAiADBACAAJQCCAQAAqwERAFYAgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCrAxwAUwAqAC4BIgDLAYgA3AIbACUADgAAADAA1QNWAMIA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBDAAcAFMAKgAfACIAqQCIAIwADQAlAA4AAAAwABEA3wGDAI0BGAAoArsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAkQAzANYDiwBTACoAHwAiAKkAiADWARsAxQEUAAAAMACTAPYBgwDxABgAlgG7AI8CAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJ8ABAEMABwAUwAqAB8AIgCpAIgAjAANACUADgAAADAAEQDfAYMAjQEYACoCuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCRADMA1wOLAFMAKgAfACIAqQCIANYBGwDFARQAAAAwAJMA9gGDAPEAGACWAbsAjwIAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEwAkYAFQAzAAwAHABTACoAHwAiAKkAiACwABsAvAAOAAAAMAARACwCgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAeYBCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBlwBGABUAMwBXABwAUwDYAx8AIgCpAIgAsAAbANEBDgAAAFkAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAYsBRgAVADMASwDdAVMAKgAfACIAqQCIALAAGwANAg4AAAAwABEAVgBHAPEAGACQANoDnQAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHoAeEBSQIzAKQAHABtASoAHwAiAKkAiACwABsAhwEvAgAAMAA1AFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTwCOABUAMwD6ABwArADkAUIAIgA6AYgA3AMuAoEADgAAAA8AEQBmATIB8QCgAV0DKwKYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AuQC+AdQADAAcAFMBKgDIASIAuQGIALAA3AAlAP0AAAAxArsBHwJEAfEAoQAuALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAzAgAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKsDHABTACoALgEiAMsBiADcAt0DJQAOAAAAMACuAFYAwgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AHfAyUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwAUwAqAB8AIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCMAgAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMADAAcAFMAKgAfACIAqQCIALAAGwAlAA4AAAA0AhEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzADEAHABTACoALgEiAMsBiADcAhsAJQAOAAAAMACuAFYAwgDxAOADkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCVABwAUwBUAKYAIgCpAJwBsAAbADYCtAEAAOkAEQBWAMQA8QAYAJAAuwCbAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVALUDDAAgAVMAKgAfACIAqQCIALAADAJ4APUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAADhAwAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkA5AOMAA0AJQAOAAAAMAARAN8BgwCNARgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwASABwAzgEjAckAIgDHAYgAsAAbAGIBDgAAADAAcQLeALIB8QAYAJAAzgCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AuQC+AdQADAAcAFMBKgDIASIAuQGIALAA3AAlAP0AAAD9AbsBHwJEAfEAcgIuALsAdwIAAB4DAQAAAHsBfgEAAFsBAAAzAgAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAJUAHABTAFQAeAIiAKkAnAGwAHMCdwC0AQAA6QARAFYAxADxABgAkAC7AJsAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwDyARwAUwAqADgBIgCpAIgAsAAbACUADgAAADAAEQBWAHQC8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYATQBRgAVADMA1gAcAFMAKgA0ACIAqQCIALAAGwB1Ag4AAAA5ALYBVgB6APEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHoAeEBSQIzAHkCHABtASoAHwAiAKkAiACwABsAhwFmAAAAMAA1AFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTwCOABUAMwD6ABwAZQDkAUIAIgA6AYgAsAAuAoEADgAAAA8AEQBmATIB8QCgAZAAZwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU0ARgAVADMABAIcANsBPAEfACIAqQBWAbAAGwB2ApsCAAA/AREAVgBVAfEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEaAkYAFQAzAPsBHABTACoA2QEiAGABiACwABsA2gAOAAAAMAARAFYAgwCdAhgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSQAoABUAMwAMACABUwAqAB8AIgCpAIgAsAAMAkQA9QAAAAcCOAAWAoMAtQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwEdAwkAlAJbAOwBmgAlAT0AAABBAZMBPACYAVEARgAVADMANwLNAVMAKgD4ACIAqQCIALAAGwA3AA4AAAAkAREAKwArAfEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAIkBHABTACoATwIiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBgQHhAQwDrQGkABwAbQEqAAYCIgCpAIgAsAAbAIcBrwEAADAA2QBFAIMAIQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwHOAwkAbgBbAOwBmgAlAT0AAABBAZMBPACYAZcARgDiAzMAOgMcAFMA4AEfACIAqQCIALAAGwDRAQ4AAABZABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAFQAzAAwAIAFTACoAHwAiAKkAiACwAAwCJQD1AAAABwKCABYCgwC1AJ8BkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSAFGABUAWQGJABwAUwAqAMAAIgCpAIgAsAAbAOIADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwGJAgkAbgBbAOwBmgAlAT0AAABBAZMBPACYAZcARgAVADMAVwAcAFMA4AEfACIAqQCIALAAGwDRAQ4AAABZABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFfAUYAFQAzAAQCHADbATwBHwAiAKkAUQGwABsAzACbAgAAPwERAFYAFgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTQBGABUAMwAEAhwA2wE8AR8AIgCpAFEBsAAbAMwAmwIAAD8BEQBWABYA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVADMADAAgAVMAKgAfACIAqQCIALAADAIlAPUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHoAeEBSQIzALgDHABtASoAHwAiAKkAiACwABsAhwGvAQAAMAA1AFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJ8ABAEMABwAUwAqAB8AIgCpAIgAjABhACUADgAAADAAEQDfAYMAjQEYABMA0AGYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBDAAcAFMAKgAfACIAqQCIAIwADQAlAA4AAAAwABEA3wGDAI0BGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkAiABkASAAJQCCAQAAqwHzAFYAgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTwCOABUAMwD6ABwArADkAUIAIgA6AYgAsAAuAoEADgAAAA8AEQBmATIB8QCgAZAAKwKYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVADMADAAgAVMAKgAfACIAqQCIALAADAIlAPUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAwAHAA1AioAHwAiAKkAiACwAO0AJQCEAAAAMADHAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCVABwAUwBUAKYAIgCpAJwBsACzAHcAtAEAAOkAEQBWAMQA8QAYAJAAuwCbAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKABvATMADAAgAVMAKgAfACIAqQDjAbAADALjAPUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHfAEYAFQAzAFcAHABTAPgBHwAiAKkAiACwABsA0QEOAAAAhgERAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSAFGABUAWQGJABwAUwAqAMAAIgCpAIgAsAAbAOIADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKABjATMADAAgAVMAKgAfACIAqQCIALAADAIlAPUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAwAHABTACoAHwAiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCVABwAUwBUAKYAIgCpAJwBsAAbAHcAtAEAAOkAEQBWAMQA8QAYAJAAuwCbAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAVEARgAVADMADADNAVMAKgD4ACIAqQCIALAAGwA3AA4AAAAwABEAKwCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkAiACMAA0AJQAOAAAA+wARAN8BgwCNARgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwDyARwAUwAqADgBIgCpAIgAsAAbACUADgAAADAAEQBWAKoA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBDAAcAFMAKgAfACIAqQASAowADQAlAA4AAABYABEA3wGDAI0BGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFPAI4AFQAzAPoAHACsAOQBQgAiADoBiACwAC4CgQAOAAAADwARAGYBMgHxAKABkAArApgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAeYBCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB3wBGABUAMwBXABwAUwD4AR8AIgCpAIgAsAAbANEBDgAAAIYBEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU0ARgAVADMABAIcANsBoAAfACIAqQBRAbAAGwDMAJsCAAA/AREAVgAWAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAyAEiALkBiACwAOkBJQD9AAAA/QG7AR8CRAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAeYBCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB3wBGABUAMwBXABwAUwD4AR8AIgCpAIgAsAAbANEBDgAAAIYBEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwHmAQkAbgBbAOwBmgAlAT0AAABBAZMBPACYAd8ARgAVADMAVwAcAFMA+AEfACIAqQCIALAAGwDRAQ4AAACGAREAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAnAG4AWwDsAZoAJQE9AAAAQQGTATwAmAECAkYANgEzABIAHADOASMByQAiAMcBiACwABsAYgEOAAAAMACjAFUCsgHxABgAkADOAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBGgJGABUAMwD7ARwAUwAqANkBIgBgAYgAsAAbANoADgAAADAAEQBWAIMAnQIYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAegB4QFJAr0DpAAcAG0BKgAfACIAqQCIALAAGwCHAa8BAAAwADUAVgCDAPEAGACQAN0AmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wCOA24AdgHsAZoAJQE9AAAAQQGTATwAmAFqAEYARgFsAGAAawFoAFcBTQEiAKkAiACwAGIAJQBkAAAAMAAKAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBigBGAJ8ABAEMABwAUwAqAB8AIgCpAIgAjAANACUADgAAADAAEQDfAYMAjQEYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAiQEcAFMAKgBPAiIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGXAEYAIAMzAFcAHABTAOABHwAiAKkAiACwABsA0QEOAAAAlQIRAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBmgKOABUAMwD6ABwArADkAUIAIgA6AYgAsAAuAoEADgAAAA8AEQBmATIB8QCgAZAAKwKYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPAB+AxoCRgAVADMA+wEcAFMAKgDZASIAYAGIALAAGwDaAA4AAAAwABEAVgCDAJ0CGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFPAI4AFQAzAPoAHACsAOQBQgAiADoBiACwAC4CgQAOAAAADwARAGYBMgHxAKABkAArApgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAZcCCQBuAFsA7AGaAFkDPQAAAEEBkwE8AJgBlwBGABUAMwBXABwAUwBYAx8AIgCpAIgAsAAbANEBDgAAAFkAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAFcDAAAAAAAAAAAEAAAApwH/AAkAkgJbAOwBmgAlAT0AAABBAZMBPABoAwICRgA2ATMAEgAcAM4BIwHJACIAxwGIALAAGwBiAQ4AAAAwAKMA3gCyAfEAGACQAM4AmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFNAEYAFQAzAAQCHADbATwBHwAiAJgCUQGwABsAzACbAgAAPwERAFYAFgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwASABwAzgFCAskAIgDHAYgAsAAbAGIBDgAAADAAowDeALIB8QAYAJAAzgCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAeAARgAVADMAQAAcABkAKgC+ACIAqQCIALAAGwAlAA4AAAAwAG8CVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHoAeEBSQIzAKQAHABtASoAHwAiAKkAiACwABsAhwGvAQAAMAA1AFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQCrABUAMwAMABwANQIqAB8AIgCpAIgAsADtACUAhAAAADAAxwBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKABwAjMADAAgAVMAKgAfACIAqQCIALAAFAIlAPUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAFQAWAwwAIAFTACoA8AEiAKkA9wCBAwYDJQD1AAAASwEmABYCgwDNABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwAUwAqAJkAIgCpACQCsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQCIAGQBIAAlAIIBAACrAREAbgKDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkAiACMAA0AJQAOAAAAMAARAGoCgwAVAh4CEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCVABwAUwBUAKYAIgCpAJwBsAAbAHcAtAEAAOkAEQBWAMQA8QAYAJAAuwCbAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBDAAcAF4BKgAfACIAqQCIAPcBDQAlAOgAMgAwADsA3wGDAMICGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFPAI4AFQAzAPoAHACsAOQBQgAiADoBiACwAC4CgQAOAAAADwARAGYBMgHxAKABkAArApgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSQAoABUAMwAMACABUwAqAB8AIgCpAIgAugIMAiUA9QAAAAcCJgAWAoMAtQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU8AjgAVADMA+gAcAKwA5AFCACIAOgGIALAALgKBAA4AAAAPABEAZgEyAfEAoAGQACsCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAE0AUYAFQAzANYAHABTACoANAAiAKkAiACwABsApwAOAAAAOQC2AVYAegDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAeYBCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB3wBGABUAMwBXABwAUwD4AR8AIgCpAIgAsAAbANEBDgAAAIYBEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKABvATMADAAgAVMAKgAfACIAqQDjAbAADALjAPUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHgAEYAFQAzAEAAHAAZACoAvgAiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwDyARwAUwAqALoBIgCpAIgAsAAbACUADgAAADAAEQBWAKoA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQBfAGQBGQIlAIIBAAB5ABEAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkAiABkAckDJQCCAQAAqwERAFYAgwDxAKwBkAC7AMkBAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQC5AL4B1AAMABwAUwEqAMgBIgC5AYgAsADcACUA/QAAAP0BUADnAEQB8QChAC4AuwCYAAAAHgMBAAAAewF+AQAAWwEAADMCAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ASgEVADMAhgMcALIAKgAfACIAqQCIAMEAIAAlAIIBAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFIAUYAFQBZAYkAHABTACoAwAAiAKkAiACwABsA4gAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAQABCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAJwEpARwAUwAqAB8AIgCpAIgAsAAbACUADgAAAOcBEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqwMcAFMAKgAuASIAywGIANwCGwAlAA4AAAAwAK4AVgDCAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFPAI4AFQAzAPoAHACsAOQBQgAiADoBiACwAC4CgQAOAAAADwARAIMBMgHxAKABkAArApgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwAUwAqAJkAIgCpACQCsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU8AjgAVADMA+gAcAKwA5AFCACIAOgGIALAALgKBAA4AAAAPABEAgwEyAfEAoAGQACsCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFPAI4AFQAzAPoAHACsAOQBQgAiADoBiACwAC4CgQAOAAAADwARAIMBMgHxAKABkAArApgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwAUwAqAJkAIgCpACQCsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVADMADAAgAVMAKgAfACIAqQCIALAADAJEAPUAAAAHAjgAFgKDALUAAAOQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGXAEYAFQAzAFcAHABTAPgBHwAiAKkAiACwABsAIAIOAAAAWQARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8AbwBuAFsA7AGaACUBPQAAAEEBkwE8AJgBHQEMARUAGwEGARwAUwATAR8AIgCpABEB9AEbABcBfAAAABUBDgF+AAgBCgEYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwEdAwkAlAJbAOwBmgAlAT0AAABBAZMBPACYAVEARgAVADMANwLNAVMAKgD4ACIAqQCIALAAGwA3AA4AAAAkAREAKwArAfEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wBvAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEdAQwBFQAbAQYBHABTABMBHwAiAKkAEQH0ARsAFwF8AAAAFQEOAX4ACAEKARgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBWgBGABUAMwAxABwAUwAqAC4BIgDLAYgA3AIbACUADgAAADAArgBWADAB8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwGXAgkAbgBbAOwBmgBZAz0AAABBAZMBPACYAZcARgAVADMAVwAcAFMAWAMfACIAqQCIALAAGwDRAQ4AAABZABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAABXAwAAAAAAAAAABAAAAKcBAAEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAnASkBHABTACoAHwAiAKkAiACwABsAJQAOAAAA5wERAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwDyARwAUwAqADgBIgCpAIgAsAAbACUADgAAADAAEQBWAKoA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBTAADAVMAKgAfACIAqQCIAIwADQAlAA4AAAAwABEA3wGDAI0BGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAyAEiALkBiACwANwAJQD9AAAA/QFhA+cARAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTwCOABUAMwD6ABwArADkAUIAIgA6AYgAsAAuAoEADgAAAA8AEQBmAdgB8QCgAZAAKwKYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAegB4QFJAjMApAAcAG0BKgAfACIAqQCIALAAGwCHAa8BAAAwADUAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAIkBHABTACoA8gAiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAeYBCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBlwBGABUAMwBXABwAUwD4AR8AIgCpAIgAsAAbANEBDgAAAFkAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVAIgBDAAgAVMAKgAfACIAqQCIALAADAIlALABAAAHAiYAwgODALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzADEAHABTACoALgEiAMsBiADcAhsAJQAOAAAAMACuAFYAwgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCVABwAUwBUAKYAIgCpAJwBsAAbAHcAtAEAAOkAEQBWAMQA8QAYAJAAuwCbAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAMQAcAFMAKgA/AyIAywGIANwCGwAlAA4AAAAwAK4AVgDCAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAyAEiALkBiACwANwAJQD9AAAA/QFQAOcARAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB6AHhAUkCvQOkABwAbQEqAB8AIgCpAIgAsAAbAIcBrwEAADAANQBWAIMA8QAYAJAA3QCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMADAAcADUCKgAfACIAqQCIALAA7QAlAIQAAAAwAMcAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFIAUYAFQBZAYkAHABTACoAwAAiAKkAiACwABsA4gAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBUQBGABUAMwAQAs0BUwAqAPkBIgCpAIgAsAAbADcADgAAADAAEQArAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwHmAQkAbgBbAOwBmgAlAT0AAABBAZMBPACYAd8ARgAVADMAVwAcAFMA+AEfACIAqQCIALAAGwDRAQ4AAACGAREAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkAiABkAdoBJQCCAQAAqwERAFYAgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBigBGAJ8ABAEMABwAUwAqAB8AIgCpAIgAjAANACUADgAAADAAEQDfAYMAjQEYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYATQBRgAVADMA1gAcAFMAKgA0ACIAqQCIALAAGwCnAA4AAAA5ALYBVgB6APEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGXAEYAFQAzAFcAHABTAPgBHwAiAKkAiACwABsA0QEOAAAAWQARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCrAxwAUwAqAC4BIgDLAYgA3AIbACUADgAAADAArgBWAMIA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAMQAcAFMAKgAuASIAywGIANwCGwAlAA4AAAAwAK4AVgDCACwDGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGKAEYAnwAEAQwAHABTACoAHwAiAKkAiACMAA0AJQAOAAAAMAARAN8BgwCNARgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwBMARwAUwAqAC4BIgDLAYgA3AIbAEABDgAAADAArgBWAMIA8QAYAJAA8QGYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBDAAcAFMAKgAfACIAqQCIAIwADQAlAA4AAACiAhEA3wGDAI0BGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHfAEYAFQAzAFcAHABTAPgBHwAiAKkAiACwABsA0QEOAAAAhgERAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwAUwAqANAAIgCpAIgAsAAbACUADgAAADAA0QBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAQECRgAVADMA+wEcAFMAKgDZASIAYAGIALAAGwDaAGUBAAAwABEAVgCDAJ0CGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHfAEYAFQAzAFcAHABTAPgBHwAiAKkAiACwABsA0QEOAAAAhgERAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBMAJGABUAMwAMABwAUwAqAB8AIgCpAIgAsAAbALwADgAAADAAzwBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYATACRgAVADMADAAcAFMAKgAfACIAqQCIALAAGwC8AA4AAAAwAM8AVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkAiABkAdoBJQCCAQAAqwERAFYAgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJ8ABAEMABwAUwAqAB8AIgCpAIgAjAANACUADgAAAIoBEQDfAYMAjQEYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYARoCRgAVADMA+wEcAFMAKgDZASIAYAGIALAAGwDaAA4AAAAwABEAVgCDAJ0CGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHfAEYAFQAzAFcAHABTAPgBHwAiAKkAiACwABsA0QEOAAAAhgERAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAOsABAEMABwAUwAqAB8AIgCpAIgAjAANAOwADgAAADAAEQDfAYMA1wAYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwHmAQkAbgBbAOwBmgAlAT0AAABBAZMBPACYAZcARgAVADMAVwAcAFMA+AEfACIAqQCIALAAGwDRAQ4AAABZABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHoAeEBSQK9A6QAHABtASoAHwAiAKkAiACwABsAhwGvAQAAMAA1AFYAgwDxABgAkADdAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTQBGABUAMwAEAhwA2wE8AR8AIgCpAFEBsAAbAMwAmwIAAD8BEQBWABYA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMA8gEcAFMAKgA4ASIAqQCIALAAGwAlAA4AAAAwABEAVgCqAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkAiABkASAAJQCCAQAAqwERAFYAgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBjgFGABUAMwDMAhwAUwAqAMMCIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQCIAGQBIAAlAIIBAACrAfMAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAyAEiALkBiACwANwAJQD9AAAA/QG7ATUBRAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB6gBGABUAMwAxABwAUwAqAC4BIgDLAYgA3AIbACUADgAAADAArgBWAMIA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU0ARgAVADMABAIcANsBPAEfACIAqQBRAbAAGwDMAJsCAAA/AREAVgAWAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAACHABTACoAEAAiAMsBiADcAhsA2AAOAAAAMACuAFYAwgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB6AHhAUkCvQOkABwAbQEqAB8AIgCpAIgAsAAbAIcBrwEAADAANQBWAIMA8QAYAJAA3QCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVACICDAAgAVMAKgDwASIAqQD3AJ4B/AAlAPUAAABLASYAFgKDAM0AGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGLAUYAFQAzAEsA3QFTACoAHwApAKkAiACwABsADQIOAAAAMAARAFYARwDxABgAkAC3AJ0AAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTQBGABUAMwAEAhwA2wE3AR8AIgCpAFEBsAAbAMwAmwIAAD8BEQBWABYA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBDAAcAFMAKgAfACIAqQCIAIwADQAlAA4AAACKAREA3wGDAI0BGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcBuAEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAHgBFQABASkBHABPAXcBegEiAKkAeQGwAB8BJQBwAQAAaAFQAa4BgwDxABgAkAACAZgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTwCOABUAMwD6ABwArADkAUIAIgA6AYgAsAAuAoEADgAAAA8AEQBmATIB8QCgAZAAKwKYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQDKAGQBIAAlAIIBAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGXAEYAFQAzAFcAHABTAPgBHwAiAKkAiACwABsA0QEOAAAAWQARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTQBGAL8BMwAEAhwA2wE8AR8AIgCpAFEBsAAbAMwAmwIAAD8BEQCuAxYA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKABvATMADAAgAVMAKgAfACIAqQDjAbAADALjAPUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAE0AUYAFQAzANYAHABTACoANAAiAKkAiACwABsApwAOAAAAOQC2AVYAegDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBGgJGABUAMwD7ARwAUwAqANkBIgBgAYgAsAAbANoADgAAADAAEQBWAIMAnQIYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOoBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAHQAcAFMAKgBeACIAqQCIALAAGwCGAA4AAAD+ASwBVgCQAfEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAACHABTACoAEAAiAMsBiADcAhsA2AAOAAAAMACuAFYAwgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwASABwAzgEjAckAIgDHATYAsAAbAGIBDgAAADAAowDeALIB8QAYAJAAzgCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AuQC+AdQADAAcAFMBKgDIASIAuQGIALAA3AAlAP0AAAD9AbsBNQFEAfEAoQAuALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAzAgAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAFQAzAAwAIAFTACoAHwAiAKkAiACwAAwCJQD1AAAABwImABYCpQK1ABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSQAoABUAMwAMACABUwAqAB8AIgCpAL0AsAD0ACUA9QAAAIcAJgAWAoMAtQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU0ARgAVADMABAIcANsBPAEfACIAqQBRAbAAGwDMAJsCAAA/AREAVgAWAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEaAkYAFQAzAPsBHABTACoA2QEiAGABiACwABsA2gAOAAAAMAARAFYAgwCdAhgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTQBGABUAMwAEAhwA2wE8AR8AIgCpAFEBsAAbAMwAmwIAAD8BEQBWABYA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAMQAcAFMAKgAuASIAywGIANwCGwAlAA4AAAAwAK4AVgDCAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKsDHABTACoALgEiAMsBiADcAhsAJQAOAAAAMACuAFYAwgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBgQHhAQwDrQGkABwAbQEqAAYCIgCpAIgAsAAbAIcBrwEAADAA2QBFAIMAIQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQCIAGQBIAAlAIIBAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAFQAzAAwAIAFTACoAHwAiAKkAiACwAAwCJQD1AAAABwImABYCgwC1ABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBiwFGABUAMwBLAN0BUwAqAB8AIgCpAIgAsAAbAA0CDgAAAAgDEQBWAEcA8QAYAJAAtwCdAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYARoCRgAVADMA+wEcAFMAKgDZASIAYAGIALAAGwDaAA4AAAAwABEAVgCDAJ0CGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAFQAzAAwAIAFTACoAHwAiAKkAiACwAAwCJQD1AAAABwImABYCgwC1ABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAeYBCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBlwBGABUAMwBXABwAUwD4AR8AIgCpAIgAsAAbANEBDgAAAFkAEQBWAIMA8QAYAJAAZwGYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAiQEcAFMAKgDyACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAECAkYANgEzABIAHADOASMByQAiAMcBiACwABsAYgEOAAAAMACjALICsgHxABgAkADOAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBjgFGABUAMwC5AhwAUwAqAPIAIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgDLAAQBDAAcAFMAKgAfACIAqQCIAIwAgAAlAA4AAACuAhEARQKDAI0BGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFPAI4AFQAzAPoAHACsAOQBQgAiADoBiACwAC4CgQAOAAAA1gIRAGYBMgHxAKABkAArApgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSQAoABUAiAEMACABUwAqAB8AIgCpAIgAsAAMAiUAsAEAAAcCJgDCA4MAtQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AG8AbgBbAOwBmgAlAT0AAABBAZMBPACYAR0BDAEVABsBBgEcAFMAEwEfACIAqQARAfQBGwAXAXwAAAAVAQ4BfgAIAQoBGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkAiACMAA0AJQAOAAAA+wARAN8BgwCNARgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJ8ABAEMABwAXgEqAB8AIgCpAIgA9wENACUA6AAyADAAOwDfAYMAwgIYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwF1AwkAbgBbAOwBmgAlAT0AAABBAZMBPADKAS0ARgAVADMA8gEcAFMAKgA4ASIAqQCIALAAGwAlAA4AAAAwABEAVgCqAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEaAkYAFQAzAPsBHABTACoA2QEiAGABiACwABsA2gAOAAAAMAARAFYAgwCdAhgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8AqAFuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwAUwAqAB8AIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUgBRgAVAFkBiQAcAFMAKgDAACIAqQCIALAAGwDiAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAQgMEAQwAHABTACoAHwAiAKkAiACMAA0AJQAOAAAAMAARAN8BgwCNARgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAeYBCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBlwBGABUAMwBXABwAUwD4AR8AIgCpAIgAsAAbANEBDgAAAFkAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAMQAcAFMAKgAuASIAywGIANwCGwAlAA4AAAAwAK4AVgDCAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzADEAHABTACoALgEiAMsBiADcAhsAJQAOAAAAMACuAFYAwgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB6AHhAUkCMwCkABwAbQEqAB8AIgCpAIgAsAAbAIcBrwEAAAsC7gCNA4MA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwHmAQkAbgBbAOwBmgAlAT0AAABBAZMBPACYAd8ARgAVADMAVwAcAFMA+AEfACIAqQCIALAAGwDRAQ4AAACGAREAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFRAEYAFQAzADcCzQFTACoA+AAiAKkAiACwABsANwAOAAAAJAERACsAKwHxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQC5AL4B1AAMABwAUwEqAHQBIgC5AYgAsADcACUA/QAAAIoCuwEfAkQB8QChAC4AuwCYAAAAHgMBAAAAewF+AQAAWwEAADMCAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBDAAcAFMAKgAfACIAqQCIAIwADQAlAA4AAAAwABEA3wGDAI0BGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFIAUYAFQBZAYkAHABTACoAwAAiAKkAiACwABsA4gAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSAFGABUAWQGJABwAUwAqAMAAIgCpAP0CsAAbAOIADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVANsADAAgAVMAKgAfACIAqQCIALAA5AAlAPUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHgAEYAFQAzAEAAHAAZACoAvgAiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB6AHhAUkCMwC4AxwAbQEqAB8AIgCpAIgAsAAbAIcBrwEAADAANQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAYsBRgAVADMASwDdAVMAKgAfACIAqQCIALAAGwANAg4AAAAwABEAVgBHAPEAGACQALcAnQAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGLAUYAFQAzAEsA3QFTACoAHwAiAKkAiACwABsADQIOAAAAMAARAFYARwDxABgAkAC3AJ0AAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwAUwAqAJkAIgCpACQCsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAVEARgAVADMAEALNAVMAKgD5ASIAqQCIALAAGwA3AA4AAAAwABEAKwCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHoAeEBSQIzALgD1QJtASoAHwAiAKkAiACwABsAhwGvAQAAMADXAlYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB6AHhAUkCMwCkABwAbQEqAB8AIgCpAIgAsAAbAIcBrwEAAAsC7gBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAMQAcAFMAKgAuASIAywGIANwCGwAlAA4AAAAwAK4AVgDCAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtANUBFQCzAQwAHAA1AioAHwAiAKkAiACwAO0AJQDvAQAAMADHAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJ8ABAEMABwAXgEqAB8AIgCpAIgA9wENACUA6AAyADAAOwDfAYMAwgIYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYATQBRgAVADMA1gAcAFMAKgA0ACIAqQCIALAAGwCnAA4AAAA5ALYBVgAFAfEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFfAUYAFQAzAAQCHADbATwBHwAiAKkADQOwABsAzACbAgAAPwERAFYAFgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBUgFGABUAWQGJABwAUwAqANMBIgCpAIgAsAAbAHIBDgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAQICRgA2ATMAEgAcAM4BIwHJACIAxwE2ALAAGwBiAQ4AAAAwAKMAuwKyAfEAGACQAM4AmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFIAUYAFQBZAYkAHABTACoAwAAiAKkAiACwABsAnQHEAQAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBMAJGABUAMwAMABwAUwAqAB8AIgCpAIgAsAAbALwADgAAADAAzwBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMADAAcADUCKgAfACIAqQCIALAABwMlAIQAAAAwAMcARQGDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHoAeEBSQIzAKQAHABtASoAHwAiAKkAiACwABsAhwGvAQAAMAA1AFYAgwBDAhgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAxABwAUwAqAC4BIgDLAUcC3AIbACUADgAAADAArgBWAMIA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ASgEVADMAhgMcALIAKgAfACIAqQCIAMEAIAAlAIIBAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAyAEiALkBiACwANwAJQD9AAAA/QG7AR8CEQPxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBNAFGABUAMwDSAxwAUwAqADQAIgCpAIgAsAAbAKcADgAAADkAtgFWAHoA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAMQAcAFMAKgAuASIAywGIANwCGwAlAA4AAAAwAK4AVgDCAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFPAI4AFQAzAPoAHACsAOQBQgAiADoBiACwAC4CgQAOAAAADwARAGYBMgHxAKABkAArApgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAxABwAUwAqAC4BIgDLAUcC3AIbACUADgAAADAArgBWAMIA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwHmAQkAbgBbAOwBmgAlAT0AAABBAZMBPACYAZcARgAVADMAVwAcAFMA+AEfACIAqQCIALAAGwDRAQ4AAABZABEALACDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkAiABkASAAJQCCAQAAqwERAJYCgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCrAxwAUwAqAC4BIgDLAYgA3AIbACUADgAAADAArgBWAMIA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwEAAQkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVACcBKQEcAFMAKgAfACIAqQCIALAAGwAlAA4AAABoAREAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAwAHABTACoAHwAiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAeYBCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBlwBGABUAMwBXABwAUwD4AR8AIgCpAIgAsAAbACACDgAAAFkAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU0ARgAVADMABAIcANsBPAEfACIAqQBRAbAAGwDMAJsCAAA/AREAVgAWAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkAXwBkARkCJQCCAQAAeQARAFYAgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQC5AL4B1AAMABwAUwEqAMgBIgC5AYgAsABOACUAsQEAAP0BuwGRAkQB8QChAC4AuwCYAAAAHgMBAAAAewF+AQAAWwEAADMCAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVADMADAAgAVMAKgAfACIAqQCIALAADAIlAPUAAAAHAoIAFgKDALUAnwGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAPIBHABTACoAOAEiAKkAiACwABsAJQAOAAAAMAARAFYAqgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8AjgNuAFsA7AGaACUBPQAAAEEBkwE8AJgBagBGAEYBbABgAGsBaABXAU0BIgCpAIgAsABiACUAZAAAADAACgBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKABjATMADAAgAVMAKgAfACIAqQCIALAADAIlAPUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEiA0YAFQAzAAQCHADbATwBHwAiACQDUQGwABsAzACbAgAAPwERAFYAFgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSAFGABUAWQFoAhwAUwAqAMAAIgCpAIgAsAAbAOIADgAAADAAEQCsAoMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVADMADAAgAVMAKgAfACIAqQCIALAADAIlAPUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAyAEiALkBiACwAE4AJQCxAQAA/QG7AZECRAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSQAoABUAMwAMACABUwAqAB8AIgCpAIgAsAAMAiUA9QAAAAcCggAWAoMAtQCfAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAiQEcAFMAKgDyACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAwAHAA1AioAHwAiAKkAiACwAO0AJQCEAAAAMADHAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCVABwAUwBUAKYAIgCpAJwBsAAbAHcAtAEAAG4BEQBWAMQA8QAYAJAAuwCbAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUgBRgAVAFkBiQAcAFMAKgDAACIAqQCIALAAGwDiAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wCOA24AdgHsAZoAJQE9AAAAQQGTATwAmAFqAEYARgFsAGAAawFoAFcBTQEiAKkAiACwAGIAJQBkAAAAMAAKAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSQAoABUAMwAMACABUwAqAB8AIgCpAIgAsAAMAkQA9QAAAAcCOAAWAoMAtQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQCIAGQBIAAlAIIBAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEoBFQAzAKoBHACyACoAHwAiAKkAiADBACAAJQCCAQAAqwERAFYAgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTwCOABUAMwD6ABwArADkAUIAIgA6AYgAsAAuAoEADgAAAA8AEQCDATIB8QCgAZAAKwKYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/ADADbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMADAAcAFMAKgAfACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGABcALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAwA24AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAwAHABTACoAHwAiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAXAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBNAFGABUAzAPWABwAUwAqADQAIgCpAIgA1QAbAKcADgAAADkAtgFWAHoAhQEYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AuQC+AdQADAADAlMBKgDIASIAuQGIALAA3AAlAP0AAAD9AbsBHwJEAfEAoQAuALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAzAgAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAdAEiALkBiACwANwAJQD9AAAAigK7AR8CRAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJ8ABAEMABwAUwAqAB8AIgCpABICjAANACUADgAAAFgAEQDfAYMAjQEYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYATgDRgA2ATMAEgAcAM4BIwHJACIA8AKIALAAGwBiAc4CAACgAqMA3gCyAfEAGACQAM4AmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDqAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAB0AHABTACoAXgAiAKkAiACwABsAhgAOAAAA/gEsAVYAkAHxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCqARwAsgAqAB8AIgCpAIgALwEgACUAggEAAKsBEQBWAIMA8QCsAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgDrAAQBDAAcAFMAKgAfACIAqQCIAIwADQDsAA4AAAAwABEA3wGDANcAGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAKoBHACyACoAHwAiAKkAiAAvASAAJQCCAQAAqwERAFYAgwDxAKwBkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAMsABAEMABwAUwAqAB8AIgCpAIgAjACAACUADgAAAHEBEQBFAoMAjQEYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUgBRgAVAFkBiQAcAFMAKgDAACIAqQCIALAAGwDiAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFNAEYAFQAzAAQCHADbAaAAHwAiAKkAUQGwABsAzACbAgAAPwERAFYAFgDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBXwFGABUAMwAEAhwA2wE8AR8AIgCpAFEBsAAbAMwAmwIAAD8BEQBWABYA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCRADMADAAcAFMAKgAfACIAqQCIANYBGwDFAQ4AAAAwAJMAVgCDAPEAGACWAbsAjwIAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAwAHAA1AioAHwAiAKkAiACwAO0AJQCEAAAAMADHAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwAUwAqAB8AIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AuQC+AdQADAAcAFMBKgDIASIAuQGIALAA3AAlAP0AAAD9AVIAHwJEAQ8CoQAuALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAzAgAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAE0AUYAFQAzANYAHABTACoANAAiAKkAiACwABsApwAOAAAAOQC2AVYAegDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB6AHhAUkCMwCkABwAbQEqAB8AIgCpAIgAsAAbAIcBrwEAADAANQBWAIMAQwIYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMADAAhAjUCKgAfACIAqQCIALAA3gMlAIQAAABIAMcAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEBAkYAFQAzAPsBHABTACoA2QEiAGABiACwABsA2gBlAQAAMAARAFYAgwCdAhgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBiwFGABUAMwBLAN0BUwAqAB8AKQCpAIgAsAAbAA0CDgAAADAAEQBWAEcA8QAYAJAAtwCdAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU8AjgAVADMA+gAcAKwA5AFCACIAOgGIALAALgKBAA4AAAAPABEAZgEyAfEAoAGQACsCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEEAnwAEAQwAHABTACoAHwAiAKkAiACMAA0AJQAOAAAAMAARAN8BgwCNARgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBUQBGABUAMwA3As0BUwAqAPgAIgCpAIgAsAAbADcADgAAACQBEQArACsB8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOoBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAHQAcAFMAKgBeACIAqQCIALAAGwCGAA4AAAD+ASwBVgCQAfEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAtAW4AWwDsAZoAJQE9AAAAQQGTATwAmAECAkYANgEzABIAHADOASMByQAiAMcBiACwABsAagEOAAAAMACjAN4AsgHxABgAkADOAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAQABCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAJwEpARwAUwAqAB8AIgCpAIgAsAAbACUADgAAAGgBEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBDAAcAF4BKgAfACIAqQCIAPcBDQAlAOgAMgAwADsA3wGDAMICGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAkQAzAI8BiwBTACoAHwAiAKkAiADWARsAxQEUAAAAMACTAPYBgwDxABgAlgG7AI8CAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBGgJGABUAMwD7ARwAUwAqANkBIgBgAYgAsAAbANoADgAAADAAEQBWAIMAnQIYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAMQAcAFMAKgAuASIAywGIANwCGwAlAA4AAAAwAK4AVgDCAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAwAHABTACoAHwAiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBUQBGABUAMwAQAs0BUwAqAPkBIgCpAIgAsAAbADcADgAAADAAEQArAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEACYBpwH/AAkA1AFbAOwBmgAlAT0AAABBAZMBPACYAc8BRgAVADMADAAcAFMAKgAfACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHoAeEBSQIzALgDHABtASoAHwAiAKkAiACwABsAhwGvAQAAMAA1AFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAOsABAEMABwAUwAqAB8AIgCpAIgAjAANAOwADgAAADAAEQDfAYMA1wAYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAVoARgAVADMAMQAcAFMAKgAuASIAywGIANwCGwAlAA4AAAAwAK4AVgAwAfEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAkQAzAAwAHABTACoAHwAiAKkAiADWARsAxQEOAAAAMACTAFYAgwDxABgAlgG7AI8CAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQC5ANEC1AAMABwAUwEqAMgBIgC5AYgAsADcACUA/QAAAP0BUADnAEQB8QChAC4AuwCYAAAAHgMBAAAAewF+AQAAWwEAADMCAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACZAS0ARgAVADMADAAcAFMAKgAfACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAqAAzAAwAIAFTACoAHwAiAKkAiACwABQCJQD1AAAABwImABYCgwC1ABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwASABwAzgEjAbwBIgDHAYgAsAAbAGIBDgAAADAAhwNiArIB8QAYAJAAzgCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYATQBRgAVADMA1gAcAFMAKgA0ACIAqQCIALAAGwCnAA4AAAA5ALYBVgAFAfEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcBYwMJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAHgBFQABASkBHABPAXcBegEiAKkAeQGwAB8BJQBwAQAAaAFQAa4BgwDxABgAkAACAZgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQC5AL4B1AAMABwAUwEqAMgBIgC5AYgAsADcACUA/QAAAP0BuwEfAkQB8QChAC4AuwCYAAAAHgMBAAAAewF+AQAAWwEAADMCAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AuQC+AdQADAAcAFMBKgDIASIAuQGIALAA3AAlAP0AAAD9AbsBHwJEAfEAoQAuALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAzAgAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAyAEiALkBiACwANwAJQD9AAAA/QG7AR8CRAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQC5AL4B1AAMABwAUwEqAMgBIgC5AYgAsABOACUAsQEAAP0BuwGRAkQB8QChAC4AuwCYAAAAHgMBAAAAewF+AQAAWwEAADMCAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACZAS0ARgAVADMADAAcAFMAKgAfACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmQEtAEYAFQAzAAwAHABTACoAHwAiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJkBLQBGABUAMwAMABwAUwAqAB8AIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACZAS0ARgAVADMADAAcAFMAKgAfACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmQEtAEYAFQAzAAwAHABTACoAHwAiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJkBLQBGABUAMwAMABwAUwAqAB8AIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AuQC+AdQADAAcAFMBKgDIASIAuQGIALAA3AAlAP0AAAD9AVAA5wBEAfEAoQAuALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAzAgAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAyAEiALkBiACwANwAJQD9AAAA/QG7AR8CRAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBiwFGABUAMwBLAN0BUwAqAB8AIgCpAIgAsAAbAA0CDgAAADAAEQBWAEcA8QAYAJAAtwCdAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU8AjgAVADMA+gAcAKwA5AFCACIAOgGIALAALgKBAA4AAAAPABEAZgEyAfEAoAGQACsCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFJACgAFQAzAAwAIAFTACoAHwAiAKkAiACwAAwCJQD1AAAABwImABYCgwC1ABgAxgG7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwCUABwAzgEjAckAIgDHAYgAsAAbAGIBDgAAADAAowDeALIB8QAYAJAAzgCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAMQAcAFMAKgAuASIAywGIANwCGwAlAA4AAAAwAK4AVgDCAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcBAAEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAF2A0YAFQAnASkBHABTACoAHwAiAKkAiACwABsAJQAOAAAAaAERAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQC5AL4B1AAMABwAUwEqAMgBIgC5AYgAsADcACUA/QAAAP0BuwEfAkQB8QChAC4AuwCYAAAAHgMBAAAAewF+AQAAWwEAADMCAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AuQC+AdQADAAcAFMBKgDIASIAuQGIALAA3AAlAP0AAAD9AbsBHwJEAfEAoQAuALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAzAgAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFIAUYAFQBZAYkAHABTACoAwAAiAKkAiACwABsA4gAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSAFGABUAWQGJABwAUwAqAMAAIgCpAIgAsAAbAOIADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwHmAQkAbgBbAOwBmgAlAT0AAABBAZMBPACYAZcARgAVADMAVwAcAFMA+AEfACIAqQCIALAAGwDRAQ4AAABZABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGXAEYAFQAzAFcAHABTAPgBHwAiAKkAiACwABsA0QEOAAAAWQARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJkBLQBGABUAMwAMABwAUwAqAB8AIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPAB+AxoCRgAVADMA+wEcAFMAKgDZASIAYAGIALAAGwDaAA4AAAAwABEAVgCDAJ0CGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmQEtAEYAFQAzAAwAHABTACoAHwAiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8AjgNuAFsA7AGaACUBPQAAAEEBkwE8AJgBagBGAEYBbABgAGsBaABXAU0BIgCpAIgAsABiACUAZAAAADAACgBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0AuQC+AdQADAAcAFMBKgDIASIAuQGIALAA3AAlAP0AAAD9AbsBHwJEAfEAoQAuALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAzAgAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEaAkYAFQAzAPsBHABTACoA2QEiAGABiACwABsA2gBNAwAAMAARAFYAgwCdAhgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBCQJGABUAMwAMABwAUwAqAB8AIgCpAIgAsAAbACUADgAAADAAIwBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQCIAGQBcwElAEMAAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkAiACMAAUCJQAOAAAAMAARAN8BgwCNARgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJ8ABAEMABwAUwAqAB8AIgCpAIgAjAANACUADgAAADAAEQDfAYMAjQEYABMAogOYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBDAAcAFMAKgAfACIAqQCIAIwADQAlAA4AAAAwABEA3wGDAI0BGABUA7sAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAECAkYANgEzABIAHADOAZMCvwMiAMcBiACwABsAYgEOAAAAMACjAN4AsgHxABgAkADOAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8AbwBuAFsA7AGaACUBPQAAAEEBkwE8AJgBHQEMARUAGwEGARwAUwATAR8AIgCpABEB9AEbABcBfAAAABUBDgF+AAgBCgEYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAQICRgA2ATMAEgAcAM4BIwHJACIAxwGIALAAGwBiAQ4AAAAwAAsA3gCyAfEAGACQAM4AmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFPAI4AFQAzAPoAHABlAOQBQgAiADoBiACwAC4CgQAOAAAADwARAGYBMgHxAKABkABnAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTwCOABUAMwD6ABwArADkAUIAIgA6AYgAsAAuAoEADgAAAA8AEQBmATIB8QCgAZAAKwKYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAegB4QFJAjMApAAcAG0BKgAfACIAqQCIALAAGwCHAa8BAAALAu4AjQODAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGXAEYAFQAzAFcAHABTAPgBHwAiAKkAiACwABsA0QEOAAAAWQARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8AjgNuAFsA7AGaACUBPQAAAEEBkwE8AJgBagBGAEYBbABgAGsBaABXAU0BIgCpAIgAsABiACUAZAAAADAACgBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQCIAC8BIAAlAIIBAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEaAkYAFQAzAPsBHABTACoA2QEiAGABiACwABsA2gAOAAAAMAARAFYAgwCdAhgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJ8ABAEMABwAUwAqAB8AIgCpAIgAjAANACUADgAAADAAEQClAIMAFQIeAhMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQCIAGQB2gElAIIBAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEaAkYAFQAzAPsBHABTACoA2QEiAGABiACwABsA2gAOAAAAMAARAFYAgwCdAhgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBGgJGABUAMwD7ARwAUwAqANkBIgBgAYgAsAAbANoADgAAADAAEQBWAIMAnQIYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQCIAGQB2gElAIIBAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEaAkYAFQAzAPsBHABTACoA2QEiAGABiACwABsA2gAOAAAAMAARAFYAgwCdAhgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJ8ABAEMABwAUwAqAB8AIgCpAIgAjAANACUADgAAADAAEQDfAYMAjQEYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBDAAcAF4BKgAfACIAqQCIAPcBDQAlAOgAMgAwADsA3wGDAMICGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtALkAvgHUAAwAHABTASoAqgMiALkBiACwAGYCJQD9AAAA/QG7AR8CRAHxAKEALgC7AJgAAAAeAwEAAAB7AX4BAABbAQAAMwIAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSQAoABUAiAEMACABUwAqAB8AIgCpAIgAsAAMAiUAsAEAAAcCJgDCA4MAtQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVADMADAAgAVMAKgAfACIAqQCIALAADAIlAPUAAAAHAoIAFgKDALUAnwGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGBAeEBDAOtAZEDHABtASoABgIiAKkAiACwABsAhwGvAQAAMADZAEUAgwAhABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBUQBGABUAMwA3As0BUwAqAPgAIgCpAIgAsAAbADcADgAAACQBEQArACsB8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU8AjgAVADMA+gAcAKwA5AFCACIAOgGIALAALgKBAA4AAAAPABEAZgEyAfEAoAGQACsCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkAiACMAA0AJQAOAAAAMAARAKUAgwAVAh4CEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBgQHhAQwDrQGkABwAbQEqAAYCIgCpAIgAsAAbAIcBrwEAADAA2QBFAIMAIQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAU8AjgAVADMA+gAcAKwA5AFCACIAOgGIALAALgKBAA4AAAAPABEAZgEyAfEAoAGQACsCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEwAkYAFQAzAAwAHABTACoAHwAiAKkAiACwABsAvAAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwCJARwAUwAqAE8CIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAY0ARgAVADMA+wEcAFMAKgDZASIAYAGIALAAGwDaAA4AAAAwABEAVgCDAJ0CGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkAEgKMAA0AJQAOAAAAWAARAN8BgwCNARgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSQAoABUA2wAMACABUwAqAB8AIgCpAIgAsADkACUA9QAAAAcCJgAWAoMAtQAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAQICRgA2ATMAEgAcAM4BIwHJACIAxwGIALAAGwBiAQ4AAAAwAKMA+QKyAfEAGACQAM4AmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABeASoAHwAiAKkAiAD3AQ0AJQDoADIAMAA7AN8BgwDCAhgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwASABwAzgGTAskAIgDHAYgAsAAbAGIBDgAAADAAowDeALIB8QAYAJAAzgCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQCIAGQBIAAlAIIBAACrAREAVgCDAPEArAGQALsAyQEAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABeASoAHwAiAKkAiAD3AQ0AJQDoADIAMAA7AN8BgwDCAhgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBGgJGABUAMwD7ARwAUwAqANkBIgBgAYgAsAAbANoADgAAADAAEQBWAIMAnQIYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwHmAQkAbgBbAOwBmgAlAT0AAABBAZMBPACYAZcARgAVADMAVwAcAFMA4AEfACIAqQCIALAAGwDRAQ4AAABZABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB5gEJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGXAEYAFQAzAFcAHABTAPgBHwAiAKkAiACwABsA0QEOAAAAWQARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAMwBUARwAUwBUAKYAIgCpAJwBsAAbAHcAtAEAAOkAEQBWAMQA8QAYAJAAuwCbAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBDAAcAFMAKgAfACIAqQCIAIwADQAlAA4AAAAwABEAHgCDAI0BGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAECAkYANgEzABIAHADOASMByQAiAMcBNgCwABsAYgEOAAAAMACjAN4AsgHxABgAkADOAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUA+QCqARwAsgAqAB8AIgCpAIgAZAEgACUAggEAAKsBpwNWAIMA8QCsAZAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwHmAQkAbgBbAOwBmgAlAT0AAABBAZMBPACYAZcARgAVADMAVwAcAFMA+AEfACIAqQCIALAAGwDRAQ4AAABZABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAJUAHABTAFQApgAiAKkAnAGwALMAdwC0AQAA6QARAFYAxADxABgAkAC7AJsAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBNAFGABUAMwDWABwAUwAqADQAIgCpAIgAsAAbAKcADgAAADkAtgFWAHoA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUgBRgAVAFkBiQAcAFMAKgDAACIAqQCIALAAGwDiAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABeASoAHwAiAKkAiAD3AQ0AJQDoADIAMAA7AN8BgwDCAhgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJ8ABAEMABwAUwAqAB8AIgCpAIgAjAANACUADgAAADAAEQClAIMAFQIeAhMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYATACRgAVADMADAAcAFMAKgAfACIAqQCIALAAGwC8AA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAnwAEAQwAHABTACoAHwAiAKkAiACMAA0AJQAOAAAAigERAN8BgwCNARgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTQBGABUAMwAEAhwA2wGgAB8AIgCpAFEBsAAbAMwAmwIAAD8BEQBWABYA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAUkAKAAVADMADAAgAVMAKgAfACIAqQCIALAADAIlAPUAAAAHAiYAFgKDALUAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAE0AUYAFQAzANYAHABTACoANAAiAKkAiACwABsApwAOAAAAOQC2AVYAegDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB6AHhAUkCMwCkABwAbQEqAB8AIgCpAIgAsAAbAIcBrwEAADAANQBWAIMAQwIYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAqgEcALIAKgAfACIAqQDKAGQBIAAlAIIBAACrAREAVgCDAPEArAGQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFIAUYAFQBZAYkAHABTACoAwAAiAKkAiACwABsA4gAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAeYBCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBlwBGABUAMwBXABwAUwD4AR8AIgCpAIgAsAAbANEBDgAAAFkAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwHmAQkAbgBbAOwBmgAlAT0AAABBAZMBPACYAZcARgAVADMAVwAcAFMAFwIfACIAqQCIALAAGwDRAQ4AAABZABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AfwHsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzACkCHABTACoAHwAiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJ8ABAEMABwAUwAqAB8AIgCpAIgAjAANACUADgAAAIoBEQDfAYMAjQEYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgCfAAQBDAAcAFMAKgAfACIAqQCIAIwAvgMlAA4AAAAwABEA3wGDAI0BGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFPAI4AFQAzAPoAHACsAOQBQgAiADoBiACwAC4CgQAOAAAADwARAGYBMgHxAKABkAArApgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ALQFuAFsA7AGaACUBPQAAAEEBkwE8AJgBAgJGADYBMwASABwAzgEjAckAIgDHAYgAsAAbAGoBDgAAADAAowDeALIB8QAYAJAAzgCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYATQBRgAVADMAWwMcAFMAKgA0ACIAqQCIALAAGwCnAA4AAAA5ALYBVgB6APEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAGBAeEBDAOtAaQAHABtASoABgIiAKkAiACwABsAhwGvAQAAMADZAEUAgwAhABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAeYBCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgB3wBGABUAMwBXABwAUwD4AR8AIgCpAIgAsAAbANEBDgAAAIYBEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAfYAjgAVADMAlwEcAKwA5AFCACIAOgGIALAALgKBAA4AAAAPABEAZgEyAfEAoAGQACsCmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAE0AUYAFQAzANYAHABTACoANAAiAKkAiACwABsApwAOAAAAOQC2AVYAegDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAQABCQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGABUAJwEpARwAUwAqAB8AIgCpAIgAsAAbACUADgAAAGgBEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwEAAQkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVACcBKQEcAFMAKgAfACIAqQCIALAAGwAlAA4AAADnAREAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAE0AUYAFQAzANYAHABTACoANAAiAKkAiACwABsAbQAOAAAAOQC2AVYAegDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBiwFGABUAMwBLAN0BUwAqAB8AKQCpAIgAsAAbAA0CDgAAADAAEQBWAEcA8QAYAJAAtwCdAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOoBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAHQAcAFMAKgBeACIAqQCIALAAGwCGAA4AAAD+ASwBVgCQAfEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYA6wAEAQwAHABTACoAHwAiAKkAiACMAA0A7AAOAAAAMAARAN8BgwDXABgAEwC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAJ8ABAEMABwAUwAqAB8AIgCpABICjAANACUADgAAAFgAEQDfAYMAjQEYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAYsBRgAVADMASwDdAVMAKgAfACIAqQCIALAAGwANAg4AAAAIAxEAVgBHAPEAGACQALcAnQAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAECAkYANgEzABIAHADOASMByQAiAMcBiACwABsAYgEOAAAAMACjAN4AsgHxABgAkACvAJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBLQBGAEIDBAEMABwAUwAqAB8AIgCpAIgAjAANACUADgAAADAAEQDfAYMAjQEYABMAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgBCAwQBDAAcAFMAKgAfACIAqQCIAIwADQAlAA4AAAAwABEA3wGDAI0BGAATALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFRAEYAFQAzABACzQFTACoA+QEiAKkAiACwABsANwAOAAAAMAARACsAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBSAFGABUAWQGJABwAUwAqAMAAIgCpAIgAsAAbAOIADgAAADAAEQBWAIMA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYATACRgAVADMADAAcAFMAKgAfACIAqQCIALAAGwC8ALgAAAAwABEAIwKDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFPAI4AFQAzAPoAHACsAOQBQgAiADoBiACwAC4CgQAOAAAADwARAGYBMgHxAKABkAArApgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AH4DGgJGABUAMwD7ARwAUwAqANkBIgBgAYgAsAAbANoADgAAADAAEQBWAIMAnQIYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAegB4QFJAjMApAAcAG0BKgAfACIAqQCIALAAGwCHAa8BAAAwADUAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAHoAeEBSQIzAKQAHABtASoAHwAiAKkAiACwABsAhwGvAQAACwLuAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AHfAyUBPQAAAEEBkwE8AJgBLQBGABUAMwAMABwAUwAqAB8AIgCpAIgAsAAbACUADgAAADAAEQBWAIMA8QAYAJAAuwCMAgAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAeAARgAVADMAQAAcABkAKgC+ACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAEtAEYAFQAzAAwAHABTACoAHwAiAKkAiACwABsAJQAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAAAAAAAAAAQAAACnAf8ACQBuAFsA7AGaACUBPQAAAEEBkwE8AJgBTQBGABUAMwAEAhwA2wE8AR8AIgCpAFEBsAAbAMwAmwIAAD8BEQBWABYA8QAYAJAAuwCYAAAAHgMBAAAAewF+AQAAWwEAAAAAAAAAAAAAAAAEAAAApwH/AAkAbgBbAOwBmgAlAT0AAABBAZMBPACYAS0ARgAVADMAiQEcAFMAKgDyACIAqQCIALAAGwAlAA4AAAAwABEAVgCDAPEAGACQALsAmAAAAB4DAQAAAHsBfgEAAFsBAAAAAAAAAAAAAAAABAAAAKcB/wAJAG4AWwDsAZoAJQE9AAAAQQGTATwAmAFIAUYAFQBZAYkAHABTACoAwAAiAKkAiACwABsA4gAOAAAAMAARAFYAgwDxABgAkAC7AJgAAAAeAwEAAAB7AX4BAABbAQAAAAAAAA==", "firstOutput": 568, "outStart": "AAAAAAIAAAAEAAAABgAAAAcAAAAIAAAACgAAAAwAAAAOAAAAIQAAADMAAAA4AAAAOQAAADwAAAA9AAAAPgAAAD8AAABAAAAAQQAAAEIAAABFAAAARwAAAEgAAABJAAAASgAAAFAAAABRAAAAWgAAAFsAAABcAAAAXQAAAF4AAABfAAAAYAAAAGEAAABiAAAAYwAAAGQAAABlAAAAZgAAAG0AAABuAAAAbwAAAHEAAAByAAAAcwAAAHUAAAB4AAAAeQAAAHoAAAB8AAAAfQAAAH4AAACAAAAAgQAAAIQAAACFAAAAhgAAAIcAAACIAAAAiQAAAIoAAACLAAAAjAAAAI0AAACOAAAAjwAAAJEAAACSAAAAkwAAAJQAAACVAAAAlgAAAJcAAACYAAAAmQAAAJoAAACcAAAAnQAAAJ4AAACfAAAAoAAAAKEAAACiAAAAowAAAKQAAACmAAAAqAAAAKkAAACqAAAAqwAAAKwAAACtAAAArgAAAK8AAACwAAAAsQAAALMAAAC0AAAAtQAAALYAAAC3AAAAuAAAALkAAAC6AAAAuwAAALwAAAC9AAAAvwAAAMAAAADBAAAAwwAAAMQAAADFAAAAxwAAAMgAAADJAAAAygAAAMsAAADOAAAAzwAAANEAAADSAAAA1gAAANcAAADYAAAA2QAAANoAAADbAAAA3AAAAN0AAADeAAAA4gAAAOMAAADkAAAA5QAAAOYAAADnAAAA6AAAAOkAAADqAAAA7AAAAO0AAADuAAAA7wAAAPAAAADxAAAA8gAAAPMAAAD1AAAA9gAAAPcAAAD4AAAA+QAAAPoAAAD7AAAA/AAAAP4AAAAAAQAAAQEAAAIBAAAEAQAABQEAAAYBAAAHAQAACAEAABIBAAATAQAAGAEAABoBAAAbAQAAHAEAAB8BAAAgAQAAIQEAACIBAAAjAQAAJQEAACoBAAArAQAALAEAAC4BAAAvAQAAMAEAADEBAAAyAQAANAEAADUBAAA2AQAANwEAADgBAAA6AQAAOwEAAD0BAABAAQAAQQEAAEIBAABDAQAARQEAAEYBAABHAQAASAEAAEkBAABKAQAATAEAAE8BAABQAQAAUQEAAFIBAABUAQAAVQEAAFkBAABbAQAAXAEAAF0BAABeAQAAXwEAAGABAABhAQAAYwEAAGQBAABlAQAAZgEAAGcBAABpAQAAagEAAGsBAABsAQAAbgEAAHABAAByAQAAcwEAAHUBAAB2AQAAdwEAAHgBAAB5AQAAewEAAHwBAAB9AQAAfgEAAH8BAACDAQAAhgEAAIcBAACJAQAAigEAAIsBAACMAQAAjQEAAI8BAACRAQAAkwEAAJUBAACXAQAAmQEAAJoBAACbAQAAnAEAAJ0BAACeAQAAnwEAAKIBAACkAQAApQEAAKcBAACoAQAAqwEAAK0BAACuAQAArwEAALABAACxAQAAsgEAALMBAAC0AQAAtQEAALcBAAC4AQAAuQEAALoBAAC7AQAAvAEAAL0BAAC+AQAAvwEAAMEBAADCAQAAxAEAAMYBAADHAQAAyAEAAMkBAADKAQAAywEAAMwBAADSAQAA0wEAANQBAADVAQAA1gEAANcBAADYAQAA2QEAANoBAADbAQAA3AEAAN0BAADeAQAA3wEAAOABAADhAQAA4gEAAOMBAADkAQAA5QEAAOYBAADnAQAA6AEAAOoBAADrAQAA7AEAAO0BAADuAQAA7wEAAPABAADxAQAA8gEAAPMBAAD0AQAA9QEAAPYBAAD3AQAA+AEAAPkBAAD6AQAA/AEAAP0BAAD+AQAA/wEAAAACAAABAgAAAgIAAAMCAAAEAgAABQIAAAcCAAAIAgAACQIAAAoCAAALAgAADAIAAA0CAAAOAgAAEQIAABICAAATAgAAFAIAABUCAAAWAgAAGAIAABkCAAAaAgAAGwIAAB0CAAAeAgAAHwIAACACAAAhAgAAIwIAACQCAAAlAgAAJgIAACcCAAAoAgAAKQIAACoCAAArAgAALAIAAC0CAAAuAgAALwIAADACAAAxAgAAMgIAADMCAAA0AgAANQIAADYCAAA3AgAAOAIAADkCAAA6AgAAOwIAADwCAAA9AgAAPgIAAD8CAABAAgAAQQIAAEICAABDAgAARAIAAEUCAABGAgAARwIAAEgCAABJAgAASgIAAEsCAABMAgAATQIAAE8CAABQAgAAUQIAAFMCAABVAgAAVgIAAFcCAABYAgAAWQIAAFsCAABcAgAAXQIAAF4CAABfAgAAYAIAAGECAABiAgAAYwIAAA==", "outIds": "AAAAACwCAAABAAAACgAAAAIAAAAIAAAAAwAAAAQAAAAFAAAABgAAAAcAAAAHAQAACQAAAAsBAAALAAAADAAAAA0AAAAOAAAADwAAABAAAAARAAAAEgAAABMAAAAUAAAAFQAAAAwBAAANAQAADgEAAA8BAAAQAQAAEQEAABIBAAAtAgAAFgAAABcAAAAYAAAAGQAAABoAAAAbAAAAHAAAAB0AAAAeAAAAHwAAACAAAAATAQAAFAEAABUBAAAWAQAAFwEAABgBAAAZAQAAIQAAACIAAAAjAAAAJAAAAGsBAAAlAAAAJgAAAIUAAAD+AQAAJwAAACgAAAApAAAAKgAAACsAAAAsAAAALQAAADMAAACOAQAALgAAAC8AAAAwAAAAMQAAADIAAAA0AAAAOQAAADoAAAA7AAAAvwEAAE4CAAA1AAAANgAAADcAAAA4AAAARAAAAEUAAABMAQAATQEAAE4BAABPAQAAPAAAAD0AAAA+AAAAPwAAAEAAAABBAAAAQgAAAEMAAABGAAAARwAAAEgAAABJAAAASgAAAEwAAABNAAAATgAAAE8AAABQAAAAUQAAAEsAAABSAAAAUwAAAFYAAABUAAAAVQAAAFcAAADSAAAAWAAAAHUAAAC8AAAAWQAAAFoAAABbAAAAJQAAAFwAAABdAAAAXgAAAEMCAABfAAAAYAAAACwBAABHAgAAYQAAAGIAAABjAAAAZAAAAGUAAABmAAAAZwAAAGgAAABpAAAAagAAAGsAAABsAAAAbQAAAG4AAABvAAAAcAAAAHEAAAByAAAAcwAAAHQAAAB2AAAAdwAAAHgAAAAZAgAAeQAAAHoAAAB7AAAAfAAAAH0AAAB+AAAAfwAAAIAAAACBAAAAfwAAAIIAAAB/AAAAgwAAAIQAAACGAAAAhwAAAGsBAACIAAAAiQAAAEcCAACKAAAAiwAAAJoBAACMAAAAjQAAAI4AAACPAAAAkAAAAJEAAACSAAAAkwAAAJQAAACVAAAAlgAAAM0AAACXAAAAmAAAAJkAAAAaAgAAmgAAAJsAAACcAAAABAIAAJ0AAACeAAAAnwAAAKAAAAChAAAApwEAAKoBAACiAAAAowAAAM8BAACkAAAApQAAABsBAABLAQAALwIAAD0BAACmAAAApwAAAKgAAACpAAAAqgAAAKsAAACsAAAArQAAALoAAADQAAAAkQEAAK4AAACvAAAAsAAAALEAAACyAAAAswAAAIABAAC0AAAAtQAAADUBAAC2AAAAtwAAALgAAAC5AAAAuwAAAL0AAAC+AAAAvwAAABgCAADAAAAAwQAAAMIAAADDAAAAxAAAAMUAAADGAAAAxwAAANIAAADIAAAAKAIAAMkAAADKAAAAywAAAMwAAADOAAAAzwAAANEAAADSAAAA0wAAAPMAAAACAQAAHAEAACEBAAA2AQAAogEAAKMBAACkAQAAqwEAANQAAADVAAAA+AAAAAMBAACmAQAAIwIAANYAAABCAQAA1wAAANgAAADZAAAA2gAAAOMAAADbAAAA3AAAAN0AAADeAAAA3wAAAOEAAADgAAAA5gAAAD4BAAA/AQAA2wEAAOIAAADkAAAA5QAAAHMBAADnAAAA6AAAAOkAAADqAAAA6wAAANIAAADsAAAA7QAAAO4AAADvAAAA8AAAAPEAAADyAAAA9AAAAEgCAAD1AAAA9gAAAPcAAAD5AAAA+gAAAPsAAAD8AAAA/QAAAP4AAAD/AAAAAAEAAAEBAAAEAQAABQEAAAgBAAAGAQAACQEAAAoBAAAaAQAAHQEAAB4BAAAfAQAAIAEAACIBAAAjAQAAJAEAACUBAAAmAQAAJwEAAPMBAAArAAAAKAEAACkBAAAqAQAAKwEAAC0BAAAuAQAAFQIAAC8BAAAwAQAAMQEAADIBAAAzAQAANAEAADcBAAA4AQAAOQEAADoBAACZAQAAOwEAAH4AAAA8AQAAJwIAAD0BAABAAQAAhgAAAEEBAABDAQAARAEAAEUBAABGAQAASAEAAEcBAABJAQAASgEAAFABAABRAQAAUgEAAFMBAABUAQAAVQEAAFkBAABaAQAAVgEAAFcBAAD4AQAAWAEAAFsBAABcAQAAXQEAAF4BAABfAQAAYAEAAGEBAABiAQAAYwEAAGQBAABlAQAAZgEAAGcBAABoAQAAaQEAAGoBAABsAQAAbQEAAG4BAABvAQAAcAEAAHEBAAByAQAAfAEAAHQBAAA+AgAAdQEAAHYBAAAxAgAAdwEAAHgBAAAbAgAALgIAAHkBAAArAAAAegEAAHsBAAB9AQAAfgEAAH8BAACBAQAAggEAAIMBAACEAQAAhQEAAIYBAACHAQAAiAEAAIkBAACKAQAAiwEAAIwBAACNAQAAjwEAANIAAACQAQAAkgEAAEICAACTAQAAtwEAAJQBAACVAQAAlgEAAJcBAACYAQAAmwEAAJwBAACdAQAAngEAAJ8BAACgAQAAoQEAAKUBAACoAQAAqQEAAKwBAACtAQAArgEAAK8BAACwAQAAsQEAALIBAACzAQAAtAEAALUBAAC2AQAAuAEAALkBAAC6AQAAuwEAALwBAAC9AQAAvgEAAMABAADBAQAAwgEAAMMBAADEAQAAxQEAAMYBAADHAQAAyAEAAEMCAADJAQAAygEAAMsBAADMAQAAzQEAAM4BAADQAQAA0QEAANIBAADTAQAA1AEAANUBAADWAQAA1wEAANgBAABIAgAA2QEAANoBAADcAQAA3QEAAN4BAADpAQAA3wEAAOABAADhAQAA4gEAAOMBAADkAQAA5QEAAOYBAADnAQAA6AEAAOoBAADrAQAA7AEAAO0BAADuAQAA7wEAAA0CAADwAQAA8QEAAPIBAAD0AQAAJQAAAPUBAAD2AQAA9wEAAPkBAAD6AQAA+wEAAPwBAAD9AQAA/wEAAAACAAABAgAAAgIAAAMCAAAFAgAABgIAAAcCAAAIAgAACQIAAAoCAAALAgAADAIAAA0CAAAOAgAADwIAABACAAARAgAAEgIAABMCAAAUAgAAFgIAABcCAAAcAgAAHQIAAB4CAAAfAgAAIAIAACECAAAiAgAAJAIAACUCAAAmAgAAKQIAACoCAAArAgAAMAIAADICAAAzAgAANAIAADUCAAA4AgAANgIAADcCAAA5AgAAOgIAADsCAAA8AgAAPQIAAD8CAABAAgAAQQIAAEQCAABDAgAARQIAAEYCAABJAgAASgIAAEsCAABMAgAATQIAAE8CAAA=", "firstGate": 48, "base64Mask": "AAAAAP////8AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAD/////////////////////AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAP//////////////////////////////////////////////////////////////////////////////////////////////////////////////////////////////////////////AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/////wAAAAA=", "others": [] };
-
-// src/core/scan/compile.ts
-function compileLineRegex(pattern) {
-  const src = pattern.source;
-  let out = "";
-  let inClass = false;
-  for (let i = 0; i < src.length; i += 1) {
-    const ch = src[i];
-    if (ch === "\\") {
-      const next = src[i + 1] ?? "";
-      out += !inClass && next === "s" ? "[^\\S\\n\\r]" : `\\${next}`;
-      i += 1;
-    } else {
-      if (ch === "[" && !inClass) inClass = true;
-      else if (ch === "]" && inClass) inClass = false;
-      out += ch;
-    }
-  }
-  const flags = /* @__PURE__ */ new Set([...pattern.flags, "g", "m"]);
-  return new RegExp(out, [...flags].join(""));
-}
-function deriveTriggers(pattern) {
-  return requiredTriggers(pattern);
-}
-function ruleTriggers(rule2) {
-  if (rule2.triggers) return rule2.triggers;
-  const built = builtFor(rule2);
-  return built ? built[1] ?? void 0 : deriveTriggers(rule2.pattern);
-}
-function ruleSecondTriggers(rule2) {
-  if (rule2.triggers) return void 0;
-  const built = builtFor(rule2);
-  return built ? built[2] ?? void 0 : deriveSecondTriggers(rule2.pattern);
-}
-function deriveSecondTriggers(pattern) {
-  return secondTriggers(pattern);
-}
-function builtFor(rule2) {
-  const built = Object.hasOwn(generatedTriggers, rule2.id) ? generatedTriggers[rule2.id] : void 0;
-  return built && built[0] === rule2.pattern.source ? built : void 0;
-}
-
-// src/core/scan/trigger-index.ts
-var triggerText = (t2) => (typeof t2 === "string" ? t2 : t2.text).toLowerCase();
-var edgeBits = (t2) => typeof t2 === "string" ? 0 : (t2.before ? 1 : 0) | (t2.after ? 2 : 0);
-var PREFIX = 4;
-var isAscii = (literal2) => !/[^\x00-\x7F]/.test(literal2);
-var BASE64_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-var GATE_CHARS = "\n\"'`\\&+";
-function buildClasses(alphabet) {
-  const classes = new Uint8Array(65536);
-  const reps = [-1, -1];
-  const gates = new Set([...GATE_CHARS].map((ch) => ch.charCodeAt(0)));
-  for (let code3 = 0; code3 < 128; code3 += 1) if (BASE64_CHARS.includes(String.fromCharCode(code3))) classes[code3] = 1;
-  for (const code3 of [...alphabet].sort((a, b2) => a - b2)) {
-    if (gates.has(code3) || code3 >= 65 && code3 <= 90) continue;
-    classes[code3] = reps.length;
-    if (code3 >= 97 && code3 <= 122) classes[code3 - 32] = reps.length;
-    reps.push(code3);
-  }
-  const firstGate = reps.length;
-  for (const code3 of gates) {
-    classes[code3] = reps.length;
-    reps.push(code3);
-  }
-  classes.fill(reps.length, 128);
-  reps.push(-1);
-  const mask = Int32Array.from(reps, (_3, c3) => {
-    const code3 = reps[c3];
-    if (c3 === 1) return -1;
-    return code3 >= 0 && (BASE64_CHARS.includes(String.fromCharCode(code3)) || code3 >= 97 && code3 <= 122) ? -1 : 0;
-  });
-  return { classes, reps, firstGate, mask };
-}
-function buildTrie(literals, ids) {
-  const trie = { children: [/* @__PURE__ */ new Map()], ends: [[]], fail: [0], order: [0] };
-  for (const id of ids) {
-    let state2 = 0;
-    for (const ch of literals[id].slice(0, PREFIX)) {
-      const code3 = ch.charCodeAt(0);
-      let next = trie.children[state2].get(code3);
-      if (next === void 0) {
-        next = trie.children.length;
-        trie.children.push(/* @__PURE__ */ new Map());
-        trie.ends.push([]);
-        trie.fail.push(0);
-        trie.children[state2].set(code3, next);
-      }
-      state2 = next;
-    }
-    trie.ends[state2].push(id);
-  }
-  const { order } = trie;
-  for (let k = 0; k < order.length; k += 1) {
-    const state2 = order[k];
-    for (const [code3, child] of trie.children[state2]) {
-      order.push(child);
-      if (state2 === 0) continue;
-      let f3 = trie.fail[state2];
-      while (f3 !== 0 && !trie.children[f3].has(code3)) f3 = trie.fail[f3];
-      const target = trie.children[f3].get(code3) ?? 0;
-      trie.fail[child] = target;
-      trie.ends[child].push(...trie.ends[target]);
-    }
-  }
-  return trie;
-}
-function buildTriggerMatcher(all, prebuilt) {
-  const literals = [...new Set(all.map(triggerText))];
-  const ids = new Map(literals.map((l3, id) => [l3, id]));
-  const edges = new Uint8Array(literals.length).fill(3);
-  for (const t2 of all) edges[ids.get(triggerText(t2))] &= edgeBits(t2);
-  if (prebuilt && prebuilt.literals === literals.join("\0") && prebuilt.edges === encode(edges)) return deserializeMatcher(prebuilt);
-  const others = literals.flatMap((l3, id) => l3.length === 0 || !isAscii(l3) ? [id] : []);
-  const inTable = literals.flatMap((l3, id) => l3.length > 0 && isAscii(l3) ? [id] : []);
-  const alphabet = /* @__PURE__ */ new Set();
-  for (const id of inTable) for (let k = 0; k < Math.min(PREFIX, literals[id].length); k += 1) alphabet.add(literals[id].charCodeAt(k));
-  const { classes, reps, firstGate, mask } = buildClasses(alphabet);
-  const trie = buildTrie(literals, inTable);
-  const count2 = trie.children.length;
-  const plainStates = trie.ends.flatMap((ends, state2) => ends.length === 0 ? [state2] : []);
-  const byOutput = [...plainStates, ...trie.ends.flatMap((ends, state2) => ends.length > 0 ? [state2] : [])];
-  const number = new Int32Array(count2);
-  byOutput.forEach((state2, n) => number[state2] = n);
-  const firstOutput = plainStates.length < count2 ? plainStates.length : -1;
-  const width = reps.length;
-  const column = new Map(reps.flatMap((code3, c3) => code3 >= 0 ? [[code3, c3]] : []));
-  const delta = new Uint16Array(count2 * width);
-  for (const state2 of trie.order) {
-    const row = number[state2] * width;
-    if (state2 !== 0) delta.copyWithin(row, number[trie.fail[state2]] * width, number[trie.fail[state2]] * width + width);
-    for (const [code3, child] of trie.children[state2]) delta[row + column.get(code3)] = number[child];
-  }
-  const outputs = firstOutput < 0 ? [] : byOutput.slice(firstOutput).map((state2) => trie.ends[state2]);
-  const outStart = new Int32Array(outputs.length + 1);
-  outputs.forEach((list, k) => outStart[k + 1] = outStart[k] + list.length);
-  return {
-    literals,
-    edges,
-    lengths: Int32Array.from(literals, (l3) => l3.length),
-    classes,
-    width,
-    delta,
-    firstOutput: firstOutput < 0 ? count2 : firstOutput,
-    outStart,
-    outIds: Int32Array.from(outputs.flat()),
-    firstGate,
-    base64Mask: mask,
-    others
-  };
-}
-var encode = (array) => Buffer.from(array.buffer, array.byteOffset, array.byteLength).toString("base64");
-var decode2 = (text) => Uint8Array.from(Buffer.from(text, "base64")).buffer;
-function deserializeMatcher(s) {
-  const literals = s.literals === "" ? [] : s.literals.split("\0");
-  const classes = new Uint8Array(65536).fill(s.wide, 128);
-  classes.set(new Uint8Array(decode2(s.asciiClasses)));
-  return {
-    literals,
-    edges: new Uint8Array(decode2(s.edges)),
-    lengths: Int32Array.from(literals, (l3) => l3.length),
-    classes,
-    width: s.width,
-    delta: new Uint16Array(decode2(s.delta)),
-    firstOutput: s.firstOutput,
-    outStart: new Int32Array(decode2(s.outStart)),
-    outIds: new Int32Array(decode2(s.outIds)),
-    firstGate: s.firstGate,
-    base64Mask: new Int32Array(decode2(s.base64Mask)),
-    others: [...s.others]
-  };
-}
-var WORD = Uint8Array.from({ length: 128 }, (_3, code3) => /[A-Za-z0-9_]/.test(String.fromCharCode(code3)) ? 1 : 0);
-var isWordAt = (text, at2) => {
-  if (at2 >= text.length) return false;
-  const code3 = text.charCodeAt(at2);
-  return code3 < 128 && WORD[code3] === 1;
-};
-function edgesHold(text, matcher, id, start) {
-  const edges = matcher.edges[id];
-  if (edges === 0) return true;
-  if ((edges & 1) !== 0 && start > 0 && isWordAt(text, start - 1)) return false;
-  return (edges & 2) === 0 || !isWordAt(text, start + matcher.lengths[id]);
-}
-function add(hits, id, line) {
-  const list = hits.lines[id];
-  if (list === void 0) {
-    hits.lines[id] = [line];
-    hits.found.push(id);
-  } else if (list[list.length - 1] !== line) list.push(line);
-}
-function restMatches(text, start, literal2) {
-  if (start + literal2.length > text.length) return false;
-  for (let k = PREFIX; k < literal2.length; k += 1) {
-    const code3 = text.charCodeAt(start + k);
-    if ((code3 >= 65 && code3 <= 90 ? code3 + 32 : code3) !== literal2.charCodeAt(k)) return false;
-  }
-  return true;
-}
-function addEndingAt(hits, text, matcher, state2, end, line) {
-  const k = state2 - matcher.firstOutput;
-  for (let j2 = matcher.outStart[k]; j2 < matcher.outStart[k + 1]; j2 += 1) {
-    const id = matcher.outIds[j2];
-    const length = matcher.lengths[id];
-    const start = end - Math.min(length, PREFIX) + 1;
-    if (length > PREFIX && !restMatches(text, start, matcher.literals[id])) continue;
-    if (edgesHold(text, matcher, id, start)) add(hits, id, line);
-  }
-}
-var newTriggerHits = (matcher) => ({
-  // A holey array: filling hundreds of slots per file cost more than the look-ups.
-  lines: new Array(matcher.literals.length),
-  found: []
-});
-function indexTriggerLines(text, matcher) {
-  const { classes, delta, width, firstOutput } = matcher;
-  const newline = classes[10];
-  const hits = newTriggerHits(matcher);
-  let state2 = 0;
-  let line = 0;
-  for (let i = 0; i < text.length; i += 1) {
-    const c3 = classes[text.charCodeAt(i)];
-    state2 = delta[state2 * width + c3];
-    if (state2 >= firstOutput) addEndingAt(hits, text, matcher, state2, i, line);
-    if (c3 === newline) line += 1;
-  }
-  findOthers(text, matcher, hits);
-  return hits;
-}
-function findOthers(text, matcher, hits) {
-  if (matcher.others.length === 0) return;
-  const lower3 = text.replace(/[A-Z]+/g, (run) => run.toLowerCase());
-  for (const id of matcher.others) {
-    const literal2 = matcher.literals[id];
-    let line = 0;
-    let counted = 0;
-    for (let at2 = lower3.indexOf(literal2); at2 >= 0; at2 = lower3.indexOf(literal2, at2 + 1)) {
-      for (let k = lower3.indexOf("\n", counted); k >= 0 && k < at2; k = lower3.indexOf("\n", k + 1)) {
-        line += 1;
-        counted = k + 1;
-      }
-      if (edgesHold(text, matcher, id, at2)) add(hits, id, line);
-    }
-  }
-}
-
-// src/core/scan/raw-scan.ts
-var compiledCache = /* @__PURE__ */ new WeakMap();
-function matcherInputs(triggers, seconds) {
-  return [...triggers, ...seconds].flatMap((l3) => l3 ?? []);
-}
-function compileTable(rules2) {
-  let table2 = compiledCache.get(rules2);
-  if (!table2) {
-    const triggers = rules2.map(ruleTriggers);
-    const seconds = rules2.map(ruleSecondTriggers);
-    const matcher = buildTriggerMatcher(matcherInputs(triggers, seconds), generatedMatcher);
-    const ids = new Map(matcher.literals.map((l3, id) => [l3, id]));
-    const idsOf = (l3) => l3 ? [...new Set(l3.map((t2) => ids.get(triggerText(t2))))] : void 0;
-    const compiled = compileEach(rules2, triggers.map(idsOf), seconds.map(idsOf));
-    const rulesOf = matcher.literals.map(() => []);
-    compiled.forEach((rule2, r2) => rule2.triggers?.forEach((id) => rulesOf[id].push(r2)));
-    const untriggered = compiled.flatMap((rule2, r2) => rule2.triggers ? [] : [r2]);
-    table2 = { rules: compiled, triggers: matcher, rulesOf, untriggered };
-    compiledCache.set(rules2, table2);
-  }
-  return table2;
-}
-function compileEach(rules2, triggerIds, secondIds) {
-  return rules2.map((rule2, i) => {
-    let whole;
-    let perLine;
-    return {
-      rule: rule2,
-      get whole() {
-        return whole ??= compileLineRegex(rule2.pattern);
-      },
-      get perLine() {
-        return perLine ??= new RegExp(rule2.pattern.source, `${rule2.pattern.flags}g`);
-      },
-      triggers: triggerIds[i],
-      second: secondIds[i]
-    };
-  });
-}
-function lineIndexOf(lineStarts, offset) {
-  let lo = 0;
-  let hi = lineStarts.length - 1;
-  while (lo < hi) {
-    const mid = lo + hi + 1 >> 1;
-    if (lineStarts[mid] <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
-var NO_LINES = [];
-var WHOLE_TEXT_SHARE = 8;
-function linesOfAny(scan, ids) {
-  let first;
-  let count2 = 0;
-  for (const t2 of ids) {
-    const list = scan.triggerLines[t2];
-    if (list === void 0) continue;
-    first ??= list;
-    count2 += 1;
-  }
-  if (count2 <= 1) return first ?? NO_LINES;
-  const found = /* @__PURE__ */ new Set();
-  for (const t2 of ids) for (const line of scan.triggerLines[t2] ?? NO_LINES) found.add(line);
-  return [...found].sort((a, b2) => a - b2);
-}
-function candidateLines(scan, rule2) {
-  const cap = Math.max(64, scan.lines.count / WHOLE_TEXT_SHARE);
-  const lines = linesOfAny(scan, rule2.triggers);
-  if (!rule2.second) return lines.length > cap ? void 0 : lines;
-  const also = new Set(linesOfAny(scan, rule2.second));
-  const both = lines.filter((line) => also.has(line));
-  return both.length > cap ? void 0 : both;
-}
-function mayMatch(rule2, present) {
-  if (!rule2.triggers) return true;
-  return rule2.triggers.some((t2) => present[t2] !== void 0) && (!rule2.second || rule2.second.some((t2) => present[t2] !== void 0));
-}
-function record(scan, rule2, index, column, matched) {
-  const ids = scan.seen.get(index) ?? /* @__PURE__ */ new Set();
-  if (ids.has(rule2.id) || rule2.accept && !rule2.accept(matched)) return;
-  ids.add(rule2.id);
-  scan.seen.set(index, ids);
-  const ctx = { file: scan.file, line: index + 1, text: scan.lines.at(index), comment: scan.isComment(index + 1) };
-  scan.out.push(toFinding2(ctx, { rule: rule2, index: column - 1, length: matched.length }, "raw", column, matched));
-}
-function execAll(pattern, text, onMatch) {
-  pattern.lastIndex = 0;
-  for (let m2 = pattern.exec(text); m2; m2 = pattern.exec(text)) {
-    if (m2[0].length === 0) pattern.lastIndex += 1;
-    onMatch(m2);
-  }
-}
-function scanRaw(scan, text, table2, hits) {
-  scan.triggerLines = hits.lines;
-  const live = new Set(table2.untriggered);
-  for (const id of hits.found) for (const r2 of table2.rulesOf[id]) live.add(r2);
-  for (const r2 of [...live].sort((a, b2) => a - b2)) {
-    const compiled = table2.rules[r2];
-    const { rule: rule2, triggers } = compiled;
-    if (rule2.base64Run !== void 0 && scan.longestBase64Run < rule2.base64Run) continue;
-    if (!mayMatch(compiled, hits.lines)) continue;
-    const candidates = triggers ? candidateLines(scan, compiled) : void 0;
-    if (!candidates) {
-      execAll(compiled.whole, text, (m2) => {
-        const index = lineIndexOf(scan.lines.starts, m2.index);
-        record(scan, rule2, index, m2.index - scan.lines.starts[index] + 1, m2[0]);
-      });
-      continue;
-    }
-    if (candidates.length === 0) continue;
-    const perLine = compiled.perLine;
-    for (const index of candidates) execAll(perLine, scan.lines.at(index), (m2) => record(scan, rule2, index, m2.index + 1, m2[0]));
-  }
-}
-function selectRules(text, table2) {
-  const { found, lines } = indexTriggerLines(text, table2.triggers);
-  const live = new Set(table2.untriggered);
-  for (const id of found) for (const r2 of table2.rulesOf[id]) live.add(r2);
-  const out = [];
-  for (const r2 of [...live].sort((a, b2) => a - b2)) {
-    const { rule: rule2 } = table2.rules[r2];
-    if (!mayMatch(table2.rules[r2], lines)) continue;
-    if (rule2.base64Run === void 0 || text.length >= rule2.base64Run) out.push(rule2);
-  }
-  return out;
-}
-
-// src/core/scan/suppress.ts
-var markerPattern = /skillgarden-ignore\s{0,3}:\s{0,3}([\w-]{1,80}(?:\s{0,3},\s{0,3}[\w-]{1,80}){0,20})([^\n]{0,500})/;
-var reasonPattern = /^\s{0,10}(?:—|–|--|-|:)\s{0,10}(.{0,400}?)\s{0,10}(?:-->|\*\/)?\s{0,10}$/;
-function parseSuppressionMarkers(lines) {
-  const out = [];
-  lines.forEach((text, i) => {
-    if (!text.includes("skillgarden-ignore")) return;
-    const m2 = markerPattern.exec(text);
-    if (!m2) return;
-    const rest = reasonPattern.exec(m2[2] ?? "");
-    const reason = (rest?.[1] ?? "").replace(/\s*-->\s*$/, "").trim();
-    out.push({ line: i + 1, column: m2.index + 1, rules: m2[1].split(",").map((r2) => r2.trim()), reason });
-  });
-  return out;
-}
-function markerFinding(file2, marker, id, detail) {
-  return specialFinding(id, { file: file2, line: marker.line, column: marker.column, match: excerpt(detail, 80), detail });
-}
-function applyInlineSuppressions(file2, lines, findings, knownRules) {
-  const markers = parseSuppressionMarkers(lines);
-  if (markers.length === 0) return findings;
-  const extra = [];
-  const active = markers.filter((marker) => {
-    for (const id of marker.rules) if (!knownRules.has(id)) extra.push(markerFinding(file2, marker, "suppress-unknown-rule", id));
-    if (marker.reason === "") extra.push(markerFinding(file2, marker, "suppress-missing-reason", marker.rules.join(", ")));
-    return marker.reason !== "";
-  });
-  const suppressed = findings.map((f3) => {
-    const marker = active.find((m2) => (m2.line === f3.line || m2.line === f3.line - 1) && m2.rules.includes(f3.rule));
-    return marker && !f3.suppressed ? { ...f3, suppressed: { reason: marker.reason, by: "inline" } } : f3;
-  });
-  return [...suppressed, ...extra];
-}
-function pathCovers(entryPath, file2) {
-  if (entryPath === void 0 || entryPath === "" || entryPath === ".") return true;
-  const prefix2 = entryPath.replace(/\/+$/, "");
-  return file2 === prefix2 || file2.startsWith(`${prefix2}/`) || file2.endsWith(`/${prefix2}`) || file2.includes(`/${prefix2}/`);
-}
-function applyAllowList(findings, allow) {
-  if (allow.length === 0) return [...findings];
-  return findings.map((f3) => {
-    if (f3.suppressed) return f3;
-    const entry = allow.find((a) => a.rule === f3.rule && a.reason.trim() !== "" && pathCovers(a.path, f3.file));
-    return entry ? { ...f3, suppressed: { reason: entry.reason, by: "config" } } : f3;
-  });
-}
-
-// src/core/scan/text-lines.ts
-function buildTextLines(text, starts) {
-  let all;
-  return {
-    count: starts.length,
-    starts,
-    at(i) {
-      if (all) return all[i];
-      const end = i + 1 < starts.length ? starts[i + 1] - 1 : text.length;
-      return text.slice(starts[i], end);
-    },
-    list: () => all ??= text.split("\n")
-  };
-}
-
-// src/core/scan/text-pass.ts
-function passText(text, matcher) {
-  read2 += text.length;
-  if (read2 > PRIME_AFTER && !primed.has(matcher)) {
-    primed.add(matcher);
-    readText6(primerFor(matcher), matcher);
-  }
-  return readText6(text, matcher);
-}
-var primed = /* @__PURE__ */ new WeakSet();
-var PRIME_AFTER = 1e5;
-var read2 = 0;
-function primerFor(matcher) {
-  const some = matcher.literals.slice(0, 24);
-  const words = some.flatMap((l3) => [l3, ` ${l3.toUpperCase()} `, `x${l3}x`]).join(" ");
-  const cases = [`"a"+'b'`, `''x""`, 'c"d', "c\\d", "c`d", "ok'ay'x", "it's", "&#99;", "a&b", "x + y", "\xE9", "QUJD".repeat(6), "\u200B"];
-  const block2 = [words, ...cases].join("\n");
-  return `${Array.from({ length: 12 }, () => block2).join("\n")}
-"a" + "b" \xE9`;
-}
-function readText6(text, matcher) {
-  const { classes, delta, width, firstOutput, firstGate, base64Mask } = matcher;
-  const newline = classes[10];
-  const wideClass = classes[128];
-  const hits = newTriggerHits(matcher);
-  const lineStarts = [0];
-  const variantLines = [];
-  const variantKinds = [];
-  const nonAscii2 = /* @__PURE__ */ new Set();
-  let state2 = 0;
-  let line = 0;
-  let run = 0;
-  let longest = 0;
-  let kinds = 0;
-  for (let i = 0; i < text.length; i += 1) {
-    const c3 = classes[text.charCodeAt(i)];
-    state2 = delta[state2 * width + c3];
-    run = run + 1 & base64Mask[c3];
-    if (run > longest) longest = run;
-    if (state2 >= firstOutput) addEndingAt(hits, text, matcher, state2, i, line);
-    if (c3 >= firstGate) {
-      if (c3 === newline) {
-        if (kinds !== 0) {
-          variantLines.push(line);
-          variantKinds.push(kinds);
-          if ((kinds & GATE_WIDE) !== 0) nonAscii2.add(line);
-        }
-        line += 1;
-        lineStarts.push(i + 1);
-        kinds = 0;
-      } else if (c3 === wideClass) kinds |= GATE_WIDE;
-      else if ((kinds & GATE_JOIN) === 0 && mayJoin(text, i, text.charCodeAt(i))) kinds |= GATE_JOIN;
-    }
-    if (run >= MIN_BASE64_TOKEN) kinds |= GATE_BASE64;
-  }
-  if (kinds !== 0) {
-    variantLines.push(line);
-    variantKinds.push(kinds);
-    if ((kinds & GATE_WIDE) !== 0) nonAscii2.add(line);
-  }
-  findOthers(text, matcher, hits);
-  return { hits, lineStarts, variantLines, variantKinds, nonAscii: nonAscii2, longestBase64Run: longest };
-}
-
-// src/core/scan/unicode.ts
-var emoji = new RegExp("\\p{Extended_Pictographic}|\\p{Emoji_Modifier}|\\p{Emoji_Component}", "u");
-var nonLatinLetter = /[\p{L}\p{M}]/u;
-var latin = new RegExp("\\p{Script=Latin}", "u");
-var candidate = /[\u00AD\u061C\u034F\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0\uFFF9-\uFFFB]|\uDB40[\uDC00-\uDDEF]/;
-function classify(cp) {
-  if (cp >= 8234 && cp <= 8238 || cp >= 8294 && cp <= 8297) return "unicode-bidi-control";
-  if (cp >= 917504 && cp <= 917631) return "unicode-tag-chars";
-  if (cp === 8206 || cp === 8207 || cp === 1564) return "unicode-directional-mark";
-  if (cp === 8203 || cp === 8204 || cp === 8205 || cp === 8288 || cp === 65279 || cp === 6158) return "unicode-zero-width";
-  if (cp >= 65024 && cp <= 65039 || cp >= 917760 && cp <= 917999) return "unicode-variation-run";
-  if (cp === 173 || cp === 847 || cp === 4447 || cp === 4448 || cp === 6068 || cp === 6069) return "unicode-invisible";
-  if (cp >= 8289 && cp <= 8292 || cp >= 8298 && cp <= 8303 || cp === 12644 || cp === 65440) return "unicode-invisible";
-  if (cp >= 65529 && cp <= 65531) return "unicode-invisible";
-  return void 0;
-}
-function formatCodePoint(cp) {
-  return `U+${cp.toString(16).toUpperCase().padStart(4, "0")}`;
-}
-function isInvisible(cp) {
-  return classify(cp) !== void 0;
-}
-function isLegitimate(rule2, chars, i, lineStart2) {
-  const cp = chars[i].codePointAt(0);
-  const prev = chars[i - 1] ?? "";
-  const next = chars[i + 1] ?? "";
-  if (cp === 65279 && lineStart2 && i === 0) return true;
-  if (rule2 === "unicode-tag-chars") return chars.slice(Math.max(0, i - 40), i).some((c3) => c3 === "\u{1F3F4}");
-  if (cp === 8205 || cp === 8204 || cp === 65039 || cp === 65038) {
-    if (emoji.test(prev) || emoji.test(next)) return true;
-    const letter = (c3) => nonLatinLetter.test(c3) && !latin.test(c3);
-    return letter(prev) || letter(next);
-  }
-  if (cp === 8203 || cp === 8288) return /[`*_~|#>]/.test(prev) || /[`*_~|#>]/.test(next);
-  return false;
-}
-function findInvisible(line, { fileStart = false } = {}) {
-  if (!candidate.test(line)) return [];
-  const chars = Array.from(line);
-  const hits = /* @__PURE__ */ new Map();
-  let offset = 0;
-  let selectorRun = 0;
-  chars.forEach((ch, i) => {
-    const cp = ch.codePointAt(0);
-    const rule2 = classify(cp);
-    selectorRun = rule2 === "unicode-variation-run" && !isLegitimate(rule2, chars, i, fileStart) ? selectorRun + 1 : 0;
-    if (rule2 && !isLegitimate(rule2, chars, i, fileStart) && (rule2 !== "unicode-variation-run" || selectorRun >= 4)) {
-      const hit = hits.get(rule2) ?? { rule: rule2, column: offset + 1, codePoints: [], count: 0 };
-      const code3 = formatCodePoint(cp);
-      if (!hit.codePoints.includes(code3) && hit.codePoints.length < 8) hit.codePoints.push(code3);
-      hit.count += 1;
-      hits.set(rule2, hit);
-    }
-    offset += ch.length;
-  });
-  return [...hits.values()];
-}
-
-// src/core/scan/variants.ts
-var confusables = {
-  \u0430: "a",
-  \u0432: "b",
-  \u0435: "e",
-  \u043A: "k",
-  \u043C: "m",
-  \u043D: "h",
-  \u043E: "o",
-  \u0440: "p",
-  \u0441: "c",
-  \u0442: "t",
-  \u0443: "y",
-  \u0445: "x",
-  \u0456: "i",
-  \u0458: "j",
-  \u0455: "s",
-  "\u0501": "d",
-  \u04BB: "h",
-  "\u04CF": "l",
-  "\u051B": "q",
-  "\u051D": "w",
-  \u0410: "A",
-  \u0412: "B",
-  \u0415: "E",
-  \u041A: "K",
-  \u041C: "M",
-  \u041D: "H",
-  \u041E: "O",
-  \u0420: "P",
-  \u0421: "C",
-  \u0422: "T",
-  \u0425: "X",
-  \u0406: "I",
-  \u0408: "J",
-  \u0405: "S",
-  \u03B1: "a",
-  \u03B5: "e",
-  \u03B9: "i",
-  \u03BA: "k",
-  \u03BD: "v",
-  \u03BF: "o",
-  \u03C1: "p",
-  \u03C4: "t",
-  \u03C5: "u",
-  \u03C7: "x",
-  \u0391: "A",
-  \u0392: "B",
-  \u0395: "E",
-  \u0396: "Z",
-  \u0397: "H",
-  \u0399: "I",
-  \u039A: "K",
-  \u039C: "M",
-  \u039D: "N",
-  \u039F: "O",
-  \u03A1: "P",
-  \u03A4: "T",
-  \u03A5: "Y",
-  \u03A7: "X"
-};
-var nonAscii = /[^\x00-\x7F]/;
-function buildNormalizedVariant(line) {
-  if (!nonAscii.test(line) || !changesUnderNormalization(line)) return void 0;
-  let text = "";
-  const origin = [];
-  let index = 0;
-  for (const ch of line) {
-    const mapped = ch.charCodeAt(0) < 128 ? ch : normalizedChar(ch);
-    for (let k = 0; k < mapped.length; k += 1) origin.push(index);
-    text += mapped;
-    index += ch.length;
-  }
-  return text === line ? void 0 : { text, origin };
-}
-var normalizedCache = /* @__PURE__ */ new Map();
-function normalizedChar(ch) {
-  let mapped = normalizedCache.get(ch);
-  if (mapped === void 0) {
-    const cp = ch.codePointAt(0);
-    const tag = cp >= 917536 && cp <= 917630 ? String.fromCharCode(cp - 917504) : void 0;
-    mapped = tag ?? (isInvisible(cp) ? "" : confusables[ch] ?? ch.normalize("NFKC"));
-    if (normalizedCache.size < 4096) normalizedCache.set(ch, mapped);
-  }
-  return mapped;
-}
-var nonAsciiChars = /[^\x00-\x7F]/gu;
-function changesUnderNormalization(line) {
-  nonAsciiChars.lastIndex = 0;
-  for (let m2 = nonAsciiChars.exec(line); m2; m2 = nonAsciiChars.exec(line)) if (normalizedChar(m2[0]) !== m2[0]) return true;
-  return false;
-}
-var splitters = /(["'`])\s{0,3}\+\s{0,3}\1|(?<=\w)(?:''|"")(?=\w)|(?<=[a-z])["`\\](?=[a-z])|(?<=[a-z])'(?=[a-z]{1,12}'[a-z])|(?<=[a-z]'[a-z]{1,12})'(?=[a-z])|&#(?:(\d{2,3})|x([0-9a-f]{2}));/gi;
-var splitHint = /["'`]\s{0,3}\+|''|""|[a-z]["`\\][a-z]|[a-z]'[a-z]{1,12}'[a-z]|&#x?[0-9a-f]{2,3};/i;
-function decodeReference(m2) {
-  const code3 = m2[2] !== void 0 ? parseInt(m2[2], 10) : m2[3] !== void 0 ? parseInt(m2[3], 16) : -1;
-  return code3 >= 32 && code3 < 127 ? String.fromCharCode(code3) : "";
-}
-function buildJoinedVariant(line) {
-  if (!splitHint.test(line)) return void 0;
-  let text = "";
-  const origin = [];
-  let last = 0;
-  for (const m2 of line.matchAll(splitters)) {
-    for (let i = last; i < m2.index; i += 1) origin.push(i);
-    const decoded = decodeReference(m2);
-    text += line.slice(last, m2.index) + decoded;
-    if (decoded) origin.push(m2.index);
-    last = m2.index + m2[0].length;
-  }
-  if (last === 0) return void 0;
-  for (let i = last; i < line.length; i += 1) origin.push(i);
-  text += line.slice(last);
-  return { text, origin };
-}
-var base64Token = /(?<![\w+/=])[A-Za-z0-9+/]{16,8192}={0,2}(?![\w+/=])/g;
-var printable = /^[\x09\x0A\x0D\x20-\x7E]*$/;
-function findBase64Text(line) {
-  if (line.length < 16) return [];
-  const out = [];
-  for (const m2 of line.matchAll(base64Token)) {
-    const token = m2[0];
-    if (token.replace(/=+$/, "").length % 4 === 1 || !/[0-9+/]|[a-z][A-Z]|[A-Z][a-z]{0,2}[A-Z]/.test(token)) continue;
-    const text = Buffer.from(token, "base64").toString("latin1");
-    if (text.length >= 8 && printable.test(text) && /[a-z]{2,}[ |;/.:-]/i.test(text)) out.push({ text, column: m2.index + 1 });
-  }
-  return out;
-}
-
-// src/core/scan/match.ts
-var KNOWN_RULE_IDS = new Set([...THREAT_RULES, ...SPECIAL_RULES].map((r2) => r2.id));
-function scanVariant(ctx, variant, via, seen, table2) {
-  return matchRules(variant.text, selectRules(variant.text, table2)).filter((hit) => !seen.has(hit.rule.id)).map((hit) => {
-    seen.add(hit.rule.id);
-    const start = variant.origin[hit.index] ?? 0;
-    const end = (variant.origin[hit.index + hit.length - 1] ?? start) + 1;
-    return toFinding2(ctx, hit, via, start + 1, ctx.text.slice(start, end));
-  });
-}
-function scanVariants(ctx, kinds, seen, table2) {
-  const out = [];
-  const normalized = (kinds & GATE_WIDE) !== 0 ? buildNormalizedVariant(ctx.text) : void 0;
-  if (normalized) out.push(...scanVariant(ctx, normalized, "normalized", seen, table2));
-  const joined = normalized || (kinds & GATE_JOIN) !== 0 ? buildJoinedVariant(normalized?.text ?? ctx.text) : void 0;
-  if (joined) {
-    const origin = normalized ? joined.origin.map((i) => normalized.origin[i] ?? i) : joined.origin;
-    out.push(...scanVariant(ctx, { text: joined.text, origin }, "joined", seen, table2));
-  }
-  if ((kinds & GATE_BASE64) === 0) return out;
-  for (const token of findBase64Text(ctx.text)) {
-    for (const hit of matchRules(token.text, selectRules(token.text, table2)).filter((h3) => !seen.has(h3.rule.id))) {
-      seen.add(hit.rule.id);
-      out.push(toFinding2(ctx, hit, "base64", token.column, token.text.slice(hit.index, hit.index + hit.length)));
-    }
-  }
-  return out;
-}
-var hiddenCommentRule = THREAT_RULES.find((r2) => r2.id === "inject-hidden-comment");
-function scanHiddenComments(file2, lines, seen, rules2) {
-  if (!rules2.includes(hiddenCommentRule)) return [];
-  const out = [];
-  for (const line of findHiddenCommentLines(file2, lines)) {
-    const text = lines[line - 1];
-    const m2 = HIDDEN_INSTRUCTION.exec(text);
-    if (!m2 || seen.get(line - 1)?.has(hiddenCommentRule.id)) continue;
-    const ctx = { file: file2, line, text, comment: false };
-    const found = toFinding2(ctx, { rule: hiddenCommentRule, index: m2.index, length: m2[0].length }, "raw", m2.index + 1, m2[0]);
-    out.push({ ...found, message: `${found.message} (inside a multi-line HTML comment)` });
-  }
-  return out;
-}
-function scanInvisible(ctx) {
-  return findInvisible(ctx.text, { fileStart: ctx.line === 1 }).map(
-    (hit) => specialFinding(hit.rule, {
-      file: ctx.file,
-      line: ctx.line,
-      column: hit.column,
-      match: hit.codePoints.join(" "),
-      detail: `${hit.codePoints.join(", ")}${hit.count > 1 ? ` (${hit.count} in all)` : ""}`
-    })
-  );
-}
-var VariantLine = class {
-  constructor(file2, line, text, isComment) {
-    this.file = file2;
-    this.line = line;
-    this.text = text;
-    this.isComment = isComment;
-  }
-  file;
-  line;
-  text;
-  isComment;
-  get comment() {
-    return this.isComment(this.line);
-  }
-};
-function scanSkillText(text, options) {
-  const rules2 = options.rules ?? THREAT_RULES;
-  const file2 = options.file;
-  const unified = text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
-  const table2 = compileTable(rules2);
-  const pass = passText(unified, table2.triggers);
-  const lines = buildTextLines(unified, pass.lineStarts);
-  let comments;
-  const isComment = (line) => (comments ??= findCommentLines(file2, lines.list())).has(line);
-  const scan = {
-    file: file2,
-    lines,
-    seen: /* @__PURE__ */ new Map(),
-    isComment,
-    triggerLines: [],
-    longestBase64Run: pass.longestBase64Run,
-    out: []
-  };
-  scanRaw(scan, unified, table2, pass.hits);
-  const { out, seen } = scan;
-  if (unified.includes("<!--")) out.push(...scanHiddenComments(file2, lines.list(), seen, rules2));
-  pass.variantLines.forEach((i, k) => {
-    const ctx = new VariantLine(file2, i + 1, lines.at(i), isComment);
-    out.push(...scanVariants(ctx, pass.variantKinds[k], seen.get(i) ?? /* @__PURE__ */ new Set(), table2));
-    if (pass.nonAscii.has(i)) out.push(...scanInvisible(ctx));
-  });
-  const marked = unified.includes("skillgarden-ignore");
-  if (out.length === 0 && !marked) return out;
-  const judged = judgeInContext(out, file2, lines.list());
-  judged.sort((a, b2) => a.line - b2.line || a.column - b2.column || (a.rule < b2.rule ? -1 : a.rule > b2.rule ? 1 : 0));
-  return marked ? applyInlineSuppressions(file2, lines.list(), judged, KNOWN_RULE_IDS) : judged;
-}
-
-// src/core/scan/archive-listing.ts
-import { gunzipSync } from "node:zlib";
-var maxEntries2 = 1e4;
-var maxInflated = 16 * 1024 * 1024;
-function u16(b2, i) {
-  return (b2[i] ?? 0) | (b2[i + 1] ?? 0) << 8;
-}
-function u32(b2, i) {
-  return u16(b2, i) + u16(b2, i + 2) * 65536 >>> 0;
-}
-var latin1 = new TextDecoder("latin1");
-var utf8 = new TextDecoder("utf-8");
-function listZip(b2) {
-  let end = -1;
-  for (let i = b2.length - 22; i >= Math.max(0, b2.length - 22 - 65535); i--) {
-    if (b2[i] === 80 && b2[i + 1] === 75 && b2[i + 2] === 5 && b2[i + 3] === 6) {
-      end = i;
-      break;
-    }
-  }
-  if (end < 0) return { format: "zip", entries: [], problem: "no central directory (corrupt or truncated zip)" };
-  const count2 = u16(b2, end + 10);
-  let at2 = u32(b2, end + 16);
-  const entries = [];
-  for (let n = 0; n < count2 && entries.length < maxEntries2; n++) {
-    if (u32(b2, at2) !== 33639248) return { format: "zip", entries, problem: `central directory entry ${n + 1} is corrupt` };
-    const flags = u16(b2, at2 + 8);
-    const nameLength2 = u16(b2, at2 + 28);
-    const extra = u16(b2, at2 + 30);
-    const comment = u16(b2, at2 + 32);
-    const raw = b2.subarray(at2 + 46, at2 + 46 + nameLength2);
-    entries.push({ name: (flags & 2048 ? utf8 : latin1).decode(raw) });
-    at2 += 46 + nameLength2 + extra + comment;
-  }
-  return { format: "zip", entries, ...count2 > maxEntries2 ? { problem: `more than ${maxEntries2} entries; the rest not listed` } : {} };
-}
-function tarString(b2, start, length) {
-  const field = b2.subarray(start, start + length);
-  const nul = field.indexOf(0);
-  return utf8.decode(nul < 0 ? field : field.subarray(0, nul));
-}
-function listTar(b2, format) {
-  const entries = [];
-  let longName;
-  for (let at2 = 0; at2 + 512 <= b2.length && entries.length < maxEntries2; ) {
-    if (b2[at2] === 0) return { format, entries };
-    const size = parseInt(tarString(b2, at2 + 124, 12).trim() || "0", 8);
-    if (!Number.isFinite(size)) return { format, entries, problem: "corrupt tar header" };
-    const type = String.fromCharCode(b2[at2 + 156] ?? 48);
-    const prefix2 = tarString(b2, at2 + 345, 155);
-    const name = longName ?? (prefix2 ? `${prefix2}/${tarString(b2, at2, 100)}` : tarString(b2, at2, 100));
-    longName = void 0;
-    const data = at2 + 512;
-    if (type === "L") longName = tarString(b2, data, size);
-    else if (type !== "x" && type !== "g") entries.push({ name, ...type === "1" || type === "2" ? { link: true } : {} });
-    at2 = data + Math.ceil(size / 512) * 512;
-  }
-  return { format, entries };
-}
-function listArchive(bytes, truncated) {
-  const cut2 = truncated ? " (the file is larger than the scan limit: listing may be partial)" : "";
-  if (bytes[0] === 80 && bytes[1] === 75) {
-    const listing = listZip(bytes);
-    return listing.problem && truncated ? { ...listing, problem: `${listing.problem}${cut2}` } : listing;
-  }
-  if (bytes[0] === 31 && bytes[1] === 139) {
-    let inflated;
-    try {
-      inflated = gunzipSync(bytes, {
-        maxOutputLength: maxInflated,
-        finishFlush: 2
-        /* Z_SYNC_FLUSH: a cut stream still inflates */
-      });
-    } catch (error2) {
-      const tooBig = error2.code === "ERR_BUFFER_TOO_LARGE";
-      return {
-        format: "gzip",
-        entries: [],
-        problem: tooBig ? `inflates to more than ${maxInflated} bytes` : `not a valid gzip stream${cut2}`
-      };
-    }
-    const tar = inflated.length >= 262 && latin1.decode(inflated.subarray(257, 262)) === "ustar";
-    return tar ? listTar(inflated, "tar.gz") : { format: "gzip", entries: [] };
-  }
-  if (bytes.length >= 262 && latin1.decode(bytes.subarray(257, 262)) === "ustar") return listTar(bytes, "tar");
-  return { format: "other", entries: [], problem: "this archive format is not listed by the scan" };
-}
-
-// src/core/scan/content.ts
-var formats = [
-  { kind: "image", magic: [137, 80, 78, 71, 13, 10, 26, 10], extensions: ["png", "apng"] },
-  { kind: "image", magic: [255, 216, 255], extensions: ["jpg", "jpeg", "jfif"] },
-  { kind: "image", magic: [71, 73, 70, 56], extensions: ["gif"] },
-  {
-    kind: "image",
-    magic: [82, 73, 70, 70, void 0, void 0, void 0, void 0, 87, 69, 66, 80],
-    extensions: ["webp"]
-  },
-  { kind: "image", magic: [66, 77], extensions: ["bmp"] },
-  { kind: "image", magic: [0, 0, 1, 0], extensions: ["ico"] },
-  { kind: "image", magic: [73, 73, 42, 0], extensions: ["tif", "tiff"] },
-  { kind: "image", magic: [77, 77, 0, 42], extensions: ["tif", "tiff"] },
-  { kind: "image", magic: [102, 116, 121, 112, 97, 118, 105, 102], offset: 4, extensions: ["avif"] },
-  { kind: "font", magic: [0, 1, 0, 0], extensions: ["ttf", "otf", "ttc"] },
-  { kind: "font", magic: [79, 84, 84, 79], extensions: ["otf", "ttf"] },
-  { kind: "font", magic: [116, 116, 99, 102], extensions: ["ttc"] },
-  { kind: "font", magic: [119, 79, 70, 70], extensions: ["woff"] },
-  { kind: "font", magic: [119, 79, 70, 50], extensions: ["woff2"] },
-  { kind: "archive", magic: [80, 75, 3, 4], extensions: ["zip", "jar", "whl", "docx", "xlsx", "pptx", "odt", "epub", "skill"] },
-  { kind: "archive", magic: [80, 75, 5, 6], extensions: ["zip"] },
-  { kind: "archive", magic: [31, 139], extensions: ["gz", "tgz"] },
-  { kind: "archive", magic: [117, 115, 116, 97, 114], offset: 257, extensions: ["tar"] },
-  { kind: "archive", magic: [55, 122, 188, 175, 39, 28], extensions: ["7z"] },
-  { kind: "archive", magic: [66, 90, 104], extensions: ["bz2", "tbz2"] },
-  { kind: "archive", magic: [253, 55, 122, 88, 90, 0], extensions: ["xz", "txz"] },
-  { kind: "document", magic: [37, 80, 68, 70, 45], extensions: ["pdf"] }
-];
-function hasMagic(bytes, magic, offset = 0) {
-  if (bytes.length < offset + magic.length) return false;
-  return magic.every((b2, i) => b2 === void 0 || bytes[offset + i] === b2);
-}
-function isNativeExecutable(head) {
-  const mz = hasMagic(head, [77, 90]) && head.subarray(0, 1024).includes(0);
-  return hasMagic(head, [127, 69, 76, 70]) || mz || [
-    [254, 237, 250, 206],
-    [254, 237, 250, 207],
-    [206, 250, 237, 254],
-    [207, 250, 237, 254],
-    [202, 254, 186, 190]
-  ].some((m2) => hasMagic(head, m2));
-}
-function extensionOf(path) {
-  const name = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
-  const dot = name.lastIndexOf(".");
-  return dot <= 0 ? "" : name.slice(dot + 1);
-}
-function detectBinaryFormat(bytes, path) {
-  const ext = extensionOf(path);
-  return formats.find((f3) => f3.extensions.includes(ext) && hasMagic(bytes, f3.magic, f3.offset))?.kind;
-}
-var strictUtf82 = new TextDecoder("utf-8", { fatal: true });
-var lenientUtf82 = new TextDecoder("utf-8");
-function utf16Order(bytes) {
-  if (hasMagic(bytes, [255, 254])) return "utf-16le";
-  if (hasMagic(bytes, [254, 255])) return "utf-16be";
-  const n = Math.min(bytes.length, 4096) & ~1;
-  if (n < 8) return void 0;
-  let evenNul = 0;
-  let oddNul = 0;
-  for (let i = 0; i < n; i += 2) {
-    if (bytes[i] === 0) evenNul++;
-    if (bytes[i + 1] === 0) oddNul++;
-  }
-  const pairs = n / 2;
-  if (oddNul > pairs * 0.6 && evenNul < pairs * 0.1) return "utf-16le";
-  if (evenNul > pairs * 0.6 && oddNul < pairs * 0.1) return "utf-16be";
-  return void 0;
-}
-function decodeText(bytes, truncated) {
-  const order = utf16Order(bytes);
-  if (order) {
-    const even = bytes.subarray(0, bytes.length & ~1);
-    return { ...stripNul(new TextDecoder(order).decode(even)), encoding: order };
-  }
-  try {
-    return { ...stripNul(strictUtf82.decode(bytes)), encoding: "utf-8" };
-  } catch {
-    if (truncated) {
-      try {
-        return { ...stripNul(strictUtf82.decode(bytes.subarray(0, Math.max(0, bytes.length - 3)))), encoding: "utf-8" };
-      } catch {
-      }
-    }
-    return { ...stripNul(lenientUtf82.decode(bytes)), encoding: "mixed" };
-  }
-}
-function stripNul(text) {
-  return text.includes("\0") ? { text: text.replace(/\0/g, ""), nul: true } : { text, nul: false };
-}
-function decodeContent(bytes, path, truncated) {
-  const binary = { text: "", encoding: "none", truncated, nul: false };
-  if (isNativeExecutable(bytes)) return { kind: "native-executable", ...binary };
-  const kind = detectBinaryFormat(bytes, path);
-  if (kind === "archive") return { kind, ...binary, archive: listArchive(bytes, truncated) };
-  if (kind) return { kind, ...binary };
-  return { kind: "text", ...decodeText(bytes, truncated), truncated };
-}
-
-// src/core/scan/policy.ts
+// src/core/scan/policy-decision.ts
 function decidePolicy(provenance, verdict, config2 = resolveScanConfig(), source) {
   return (source && config2.bySource[source][provenance]?.[verdict]) ?? config2.policy[provenance][verdict];
 }
 
-// src/store/scan/read-content.ts
-function readContentWithStat(path, maxBytes, files, onBytes) {
-  const kept = files?.take(path);
-  const { bytes, size, mode } = kept ? { ...kept, bytes: kept.bytes.subarray(0, maxBytes) } : readOpened(path, maxBytes);
-  onBytes?.(bytes);
-  return { content: decodeContent(bytes, path, size > maxBytes), size, mode };
-}
+// src/store/scan/scan-skill-dir.ts
+init_suppress();
 
 // src/store/scan/walk-skill.ts
 var import_ignore2 = __toESM(require_ignore2(), 1);
 import { readFileSync as readFileSync26, realpathSync as realpathSync3 } from "node:fs";
-import { join as join42, posix as posix5, relative as relative6, sep as sep8 } from "node:path";
+import { join as join42, normalize as normalize2, relative as relative7, sep as sep9 } from "node:path";
 function readSkillIgnore(dir2, entries) {
   if (!entries.some((e) => e.name === ".skillignore" && e.isFile())) return void 0;
   const ig = (0, import_ignore2.default)();
@@ -79950,8 +80474,8 @@ function readSkillIgnore(dir2, entries) {
   return ig;
 }
 function isInside(realRoot, target) {
-  const rel = relative6(realRoot, target);
-  return rel === "" || !rel.startsWith("..") && !rel.startsWith(sep8) && !/^[a-zA-Z]:/.test(rel);
+  const rel = relative7(realRoot, target);
+  return rel === "" || !rel.startsWith("..") && !rel.startsWith(sep9) && !/^[a-zA-Z]:/.test(rel);
 }
 function visitLink(state2, abs, rel) {
   try {
@@ -80001,8 +80525,8 @@ function visitDir(state2, abs, rel, depth, listed2) {
   if (!entries) return;
   if (depth > 0 && entries.some((e) => e.name === "SKILL.md")) return;
   for (const entry of entries) {
-    const childRel = rel === "" ? entry.name : posix5.join(rel, entry.name);
-    const childAbs = join42(abs, entry.name);
+    const childRel = rel === "" ? entry.name : `${rel}/${entry.name}`;
+    const childAbs = joinEntry(abs, entry.name);
     if (entry.name === ".git") continue;
     if (childRel !== "SKILL.md" && state2.ignore?.ignores(entry.isDirectory() ? `${childRel}/` : childRel)) continue;
     if (entry.isSymbolicLink()) visitLink(state2, childAbs, childRel);
@@ -80041,7 +80565,7 @@ function walkSkill(dir2, limits, readDir = readDirUncached) {
     findings: [],
     overflow: false
   };
-  visitDir(state2, dir2, "", 0, entries);
+  visitDir(state2, normalize2(dir2), "", 0, entries);
   return { files: state2.files, findings: state2.findings };
 }
 
@@ -80064,15 +80588,16 @@ function statFindings(file2, shown, size, mode, maxFileBytes) {
     out.push(buildStructureFinding("structure-executable-bit", shown, `${shown} is executable`));
   return out;
 }
-function scanFile(file2, label, config2, options) {
-  const shown = posix6.join(label, file2.rel);
+var engine;
+async function loadEngine() {
+  return engine ??= await Promise.resolve().then(() => (init_scan_engine(), scan_engine_exports));
+}
+function scanFile(file2, shown, config2, options, oid, engine2) {
   const { maxFileBytes } = config2.limits;
-  const indexed = options.cache && fromIndex(file2, shown, options);
-  if (indexed && "findings" in indexed) return indexed;
   let opened;
   let bytes;
   try {
-    ({ opened, bytes } = readFileContent(file2.abs, maxFileBytes, options.files));
+    ({ opened, bytes } = readFileContent(engine2, file2.abs, maxFileBytes, options.files));
   } catch (error2) {
     const info2 = lstatIfAny(file2.abs);
     const out = info2 ? statFindings(file2, shown, info2.size, info2.mode, maxFileBytes) : [];
@@ -80083,11 +80608,11 @@ function scanFile(file2, label, config2, options) {
   }
   const { content, size, mode } = opened;
   const structure = statFindings(file2, shown, size, mode, maxFileBytes);
-  const blob = options.cache && size <= maxFileBytes ? indexed?.oid ?? blobId(bytes) : void 0;
+  const blob = options.cache && size <= maxFileBytes ? oid ?? engine2.blobId(bytes) : void 0;
   const known = blob === void 0 ? void 0 : options.cache?.cache.get(blob, shown);
   const found = known ?? [
-    ...buildContentFindings(content, shown),
-    ...content.kind === "text" ? scanSkillText(content.text, { file: shown }) : []
+    ...engine2.buildContentFindings(content, shown),
+    ...content.kind === "text" ? engine2.scanSkillText(content.text, { file: shown }) : []
   ];
   if (blob !== void 0 && known === void 0) options.cache?.cache.put(blob, shown, found);
   return { findings: [...structure, ...found], size };
@@ -80104,9 +80629,9 @@ function fromIndex(file2, shown, options) {
   const maxFileBytes = (options.config ?? resolveScanConfig()).limits.maxFileBytes;
   return { findings: [...statFindings(file2, shown, stat5.size, stat5.mode, maxFileBytes), ...known], size: stat5.size };
 }
-function readFileContent(path, maxBytes, files) {
+function readFileContent(engine2, path, maxBytes, files) {
   let bytes = new Uint8Array();
-  const opened = readContentWithStat(path, maxBytes, files, (read3) => bytes = read3);
+  const opened = engine2.readContentWithStat(path, maxBytes, files, (read2) => bytes = read2);
   return { opened, bytes };
 }
 async function scanSkillDir(dir2, options = {}) {
@@ -80115,8 +80640,12 @@ async function scanSkillDir(dir2, options = {}) {
   const walk3 = walkSkill(dir2, config2.limits, options.readDir);
   const findings = walk3.findings.map((f3) => ({ ...f3, file: posix6.join(label, f3.file) }));
   let bytes = 0;
+  const fileOptions = { ...options, config: config2 };
+  const show = shownUnder(label);
   for (const file2 of walk3.files) {
-    const scanned = scanFile(file2, label, config2, { ...options, config: config2 });
+    const shown = show(file2.rel);
+    const indexed = options.cache && fromIndex(file2, shown, fileOptions);
+    const scanned = indexed && "findings" in indexed ? indexed : scanFile(file2, shown, config2, fileOptions, indexed ? indexed.oid : void 0, engine ?? await loadEngine());
     findings.push(...scanned.findings);
     bytes += Math.min(scanned.size, config2.limits.maxFileBytes);
   }
@@ -80137,16 +80666,10 @@ async function scanSkillDir(dir2, options = {}) {
   return result;
 }
 
+// src/core/scan/rule-set-version.generated.ts
+var builtinRuleSetVersion = "1:185:9k6z95v0";
+
 // src/core/scan/scan-cache.ts
-var scanEngineVersion = 1;
-function ruleSetVersion(rules2 = THREAT_RULES) {
-  const table2 = rules2.map((r2) => [
-    ...[r2.id, r2.category, r2.severity, r2.pattern.source, r2.pattern.flags, r2.message, r2.hint],
-    ...[r2.accept ? String(r2.accept) : null, r2.demoteWhenQuoted ?? false, r2.triggers ?? null, r2.base64Run ?? null]
-  ]);
-  const specials = SPECIAL_RULES.map((r2) => [r2.id, r2.category, r2.severity, r2.message, r2.hint]);
-  return `${scanEngineVersion}:${rules2.length}:${fingerprint(JSON.stringify([table2, specials]))}`;
-}
 var ScanCache = class {
   entries;
   constructor(data, rules2) {
@@ -80184,7 +80707,7 @@ var scanCacheFileName = "scan-cache.json";
 async function openScanCache(repo, config2) {
   const file2 = await openRepoCache(repo, scanCacheFileName);
   if (!file2) return void 0;
-  const cache = new ScanCache(file2.data, `${ruleSetVersion()}:${config2.limits.maxFileBytes}`);
+  const cache = new ScanCache(file2.data, `${builtinRuleSetVersion}:${config2.limits.maxFileBytes}`);
   return {
     cache,
     tracked: readTrackedBlobs(file2.dir, file2.gitdir),
@@ -80226,6 +80749,11 @@ async function resolveTargets2(path, deep, readDir) {
   return discoverSkills(path, { readDir, ...deep ? { deep: { maxDepth: 8 } } : {} }).map((skill) => skill.dir);
 }
 async function mapPool(items, limit, fn2) {
+  if (limit <= 1) {
+    const out2 = [];
+    for (const item of items) out2.push(await fn2(item));
+    return out2;
+  }
   const out = new Array(items.length);
   let next = 0;
   const worker = async () => {
@@ -80258,8 +80786,8 @@ async function runScan(paths, options = {}) {
 }
 async function scanSkillFolders(dirs, options) {
   const { repo, config: config2, readDir, cache } = options;
-  return mapPool(dirs, options.concurrency ?? 8, (dir2) => {
-    const label = relative7(repo, dir2).split("\\").join("/") || ".";
+  return mapPool(dirs, options.concurrency ?? 1, (dir2) => {
+    const label = labelUnder(repo, dir2);
     const provenance = options.provenanceOf?.({ name: basename6(dir2), dir: label });
     return scanSkillDir(dir2, {
       config: config2,
