@@ -1,7 +1,7 @@
 import type { ConsolidationConfig } from './config.js';
 
 /** Murmur3's finalizer: spreads a 32-bit value over all bits. */
-function mix(x: number): number {
+export function mix(x: number): number {
   x ^= x >>> 16;
   x = Math.imul(x, 0x85ebca6b);
   x ^= x >>> 13;
@@ -18,16 +18,50 @@ function seeds(count: number): Uint32Array {
 
 const seedCache = new Map<number, Uint32Array>();
 
-/** The MinHash signature of a shingle set: per hash function, the smallest hashed shingle. */
-export function buildSignature(shingles: Uint32Array, hashes: number): Uint32Array {
+/** The salt of each of `hashes` hash functions: hash function i of a shingle is mix(shingle ^ salt[i]). */
+export function signatureSalts(hashes: number): Uint32Array {
   let salts = seedCache.get(hashes);
   if (!salts) seedCache.set(hashes, (salts = seeds(hashes)));
+  return salts;
+}
+
+/** The MinHash signature of a shingle set: per hash function, the smallest hashed shingle. */
+export function buildSignature(shingles: Uint32Array, hashes: number): Uint32Array {
+  const salts = signatureSalts(hashes);
   const signature = new Uint32Array(hashes);
-  // One hash function at a time, its minimum in a local: the same minima as shingle by shingle, without a load and store per pair.
-  for (let i = 0; i < hashes; i++) {
+  const n = shingles.length;
+  let i = 0;
+  // Four hash functions per walk over the shingles, each minimum in a local: four independent mixes per shingle
+  // keep the multiplier busy where one mix waits on the last (about a third less time than one function at a time).
+  for (; i + 4 <= hashes; i += 4) {
+    const a = salts[i] as number;
+    const b = salts[i + 1] as number;
+    const c = salts[i + 2] as number;
+    const d = salts[i + 3] as number;
+    let minA = 0xffffffff;
+    let minB = 0xffffffff;
+    let minC = 0xffffffff;
+    let minD = 0xffffffff;
+    for (let s = 0; s < n; s++) {
+      const value = shingles[s] as number;
+      const ha = mix(value ^ a);
+      const hb = mix(value ^ b);
+      const hc = mix(value ^ c);
+      const hd = mix(value ^ d);
+      if (ha < minA) minA = ha;
+      if (hb < minB) minB = hb;
+      if (hc < minC) minC = hc;
+      if (hd < minD) minD = hd;
+    }
+    signature[i] = minA;
+    signature[i + 1] = minB;
+    signature[i + 2] = minC;
+    signature[i + 3] = minD;
+  }
+  for (; i < hashes; i++) {
     const salt = salts[i] as number;
     let min = 0xffffffff;
-    for (let s = 0; s < shingles.length; s++) {
+    for (let s = 0; s < n; s++) {
       const h = mix((shingles[s] as number) ^ salt);
       if (h < min) min = h;
     }

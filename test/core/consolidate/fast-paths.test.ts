@@ -7,7 +7,7 @@ import { hasYamlDocument, selectCuratable } from '../../../src/core/consolidate/
 import { buildAllFeatures } from '../../../src/core/consolidate/features.js';
 import { maskText } from '../../../src/core/consolidate/guard.js';
 import { collapseWhitespace, demoteHeadings, listHeadings, listParagraphs } from '../../../src/core/consolidate/markdown.js';
-import { buildSignature, findCandidatePairs } from '../../../src/core/consolidate/minhash.js';
+import { buildSignature, findCandidatePairs, mix, signatureSalts } from '../../../src/core/consolidate/minhash.js';
 import { buildShingles, hashString, tokenizeWords } from '../../../src/core/consolidate/shingles.js';
 import { utf8Length } from '../../../src/core/consolidate/validity.js';
 import { parseSkill } from '../../../src/core/skill/index.js';
@@ -358,6 +358,21 @@ describe('the planner fast paths', () => {
         expect(text.trimEnd()).toBe(text.replace(/\s+$/, ''));
       }),
       { numRuns: 5000 },
+    );
+  });
+
+  it('a signature, four hash functions per walk, equals the minimum of each function taken alone', () => {
+    const byDefinition = (shingles: Uint32Array, hashes: number): Uint32Array =>
+      Uint32Array.from(signatureSalts(hashes), (salt) => shingles.reduce((min, s) => Math.min(min, mix(s ^ salt)), 0xffffffff));
+    fc.assert(
+      fc.property(
+        fc.array(fc.nat({ max: 0xffffffff }), { maxLength: 120 }).map((v) => Uint32Array.from(v)),
+        fc.integer({ min: 0, max: 131 }),
+        (shingles, hashes) => {
+          expect(buildSignature(shingles, hashes)).toEqual(byDefinition(shingles, hashes));
+        },
+      ),
+      { numRuns: 1000 },
     );
   });
 
