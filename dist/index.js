@@ -60334,14 +60334,45 @@ function seeds(count2) {
   return out;
 }
 var seedCache = /* @__PURE__ */ new Map();
-function buildSignature(shingles, hashes) {
+function signatureSalts(hashes) {
   let salts = seedCache.get(hashes);
   if (!salts) seedCache.set(hashes, salts = seeds(hashes));
+  return salts;
+}
+function buildSignature(shingles, hashes) {
+  const salts = signatureSalts(hashes);
   const signature = new Uint32Array(hashes);
-  for (let i = 0; i < hashes; i++) {
+  const n = shingles.length;
+  let i = 0;
+  for (; i + 4 <= hashes; i += 4) {
+    const a = salts[i];
+    const b2 = salts[i + 1];
+    const c3 = salts[i + 2];
+    const d2 = salts[i + 3];
+    let minA = 4294967295;
+    let minB = 4294967295;
+    let minC = 4294967295;
+    let minD = 4294967295;
+    for (let s = 0; s < n; s++) {
+      const value = shingles[s];
+      const ha = mix(value ^ a);
+      const hb = mix(value ^ b2);
+      const hc = mix(value ^ c3);
+      const hd = mix(value ^ d2);
+      if (ha < minA) minA = ha;
+      if (hb < minB) minB = hb;
+      if (hc < minC) minC = hc;
+      if (hd < minD) minD = hd;
+    }
+    signature[i] = minA;
+    signature[i + 1] = minB;
+    signature[i + 2] = minC;
+    signature[i + 3] = minD;
+  }
+  for (; i < hashes; i++) {
     const salt = salts[i];
     let min = 4294967295;
-    for (let s = 0; s < shingles.length; s++) {
+    for (let s = 0; s < n; s++) {
       const h3 = mix(shingles[s] ^ salt);
       if (h3 < min) min = h3;
     }
