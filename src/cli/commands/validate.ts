@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { SkillgardenError } from '../../core/errors.js';
 import { renderFindingsGithub, renderFindingsText } from '../../core/report/render-findings.js';
 import { isProfileName, profileNames } from '../../core/schema/types.js';
@@ -55,8 +56,10 @@ async function validateOnce({ io, global, positionals, values }: CommandContext)
   const cache = values['no-cache'] !== true;
   // Discovery's folder listings are the pass's: each skill folder is listed once. With the caches, a folder whose stat is
   // the one an earlier run kept with its listing is not listed again (dir-cache.ts).
-  // The whole library only: a run over a few paths would read every listing kept to use a handful.
-  const kept = cache && paths.length === 0 ? await openKeptListings(global.repo) : undefined;
+  // The whole library only (no path, or the repository itself, as `validate .` names it): a run over a few paths would
+  // read every listing kept to use a handful.
+  const whole = paths.length === 0 || paths.every((p) => resolve(global.repo, p) === global.repo);
+  const kept = cache && whole ? await openKeptListings(global.repo) : undefined;
   const readDir = createDirCache(undefined, kept?.kept);
   // One pass per skill (validate, then the scan on the SKILL.md validate read), over the machine's cores for a large library.
   const threads = readThreads(io.env.SKILLGARDEN_THREADS);
@@ -73,7 +76,7 @@ async function validateOnce({ io, global, positionals, values }: CommandContext)
     ...(threads === undefined ? {} : { threads }),
   };
   // A first run over a large library (no listings kept, a big index): its workers start now, and load while discovery runs.
-  const coldLibrary = paths.length === 0 && threads === undefined && kept !== undefined && kept.kept.size === 0;
+  const coldLibrary = threads === undefined && kept !== undefined && kept.kept.size === 0;
   const early = coldLibrary ? earlyWorkerCount(indexEntryCount(kept.gitdir)) : 0;
   const earlyWorkers = early > 0 ? startWorkersEarly(passOptions, early) : undefined;
   // With workers, discovery only probes each folder for SKILL.md: the listings are made by the threads, side by side.
