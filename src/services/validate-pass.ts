@@ -109,6 +109,15 @@ export interface ChunkResult {
   scan: ScanResult[];
 }
 
+/**
+ * What a worker posts as it goes: each chunk with what it added to the two
+ * caches meanwhile (so this thread takes them in between its own chunks, not
+ * all at the end), then its fresh listings.
+ */
+export type WorkerMessage =
+  | { chunk: ChunkResult; validatePuts: [string, CachedValidation][]; scanPuts: [string, string, CachedFileScan][] }
+  | { listings: KeptListing[] };
+
 /** What a thread hands back: its chunks, and what it added to the two caches. */
 export interface ShardResult {
   chunks: ChunkResult[];
@@ -167,7 +176,7 @@ export async function runValidatePass(options: ValidatePassOptions): Promise<Val
   const own: ShardResult =
     options.workersOnly && workers.length > 0
       ? { chunks: [], validatePuts: [], scanPuts: [], listings: [] }
-      : await runChunks(job, counters, caches, { readDir, onChunk });
+      : await runChunks(job, counters, caches, { readDir, onChunk, ...(workers.length > 0 ? { yieldEach: true } : {}) });
   const byIndex = new Map(own.chunks.map((c) => [c.index, c]));
   const results = await Promise.all(workers.map((w) => w.result(options.workersOnly === true)));
   for (const result of results) {
@@ -284,21 +293,37 @@ export async function runChunks(
   job: ShardJob,
   counters: Int32Array,
   caches: ShardCaches,
-  options: { readDir?: DirCache; slot?: number; onChunk?: () => void } = {},
+  options: {
+    readDir?: DirCache;
+    slot?: number;
+    onChunk?: () => void;
+    /** A worker's: each chunk handed on as it is done, with the cache entries added since the last (see `WorkerMessage`). */
+    post?: (message: WorkerMessage) => void;
+    /** Let the event loop run after each chunk: this thread takes in the workers' chunks while it works. */
+    yieldEach?: boolean;
+  } = {},
 ): Promise<ShardResult> {
   const readDir = options.readDir ?? createDirCache();
   const chunks: ChunkResult[] = [];
   const count = Math.ceil(job.targets.length / chunkSize);
+  const validatePuts = caches.validate?.cache.puts ?? [];
+  const scanPuts = caches.scan?.puts ?? [];
+  let posted = { validate: 0, scan: 0 };
   for (let index = Atomics.add(counters, 0, 1); index < count; index = Atomics.add(counters, 0, 1)) {
     if (options.slot !== undefined) Atomics.add(counters, options.slot, 1);
     const chunk = await runChunk(job, index, caches, readDir);
-    chunks.push(chunk);
     Atomics.add(counters, 1, Math.min(chunkSize, job.targets.length - index * chunkSize));
+    if (options.post) {
+      options.post({ chunk, validatePuts: validatePuts.slice(posted.validate), scanPuts: scanPuts.slice(posted.scan) });
+      posted = { validate: validatePuts.length, scan: scanPuts.length };
+    } else chunks.push(chunk);
     options.onChunk?.();
+    if (options.yieldEach) await new Promise((resolve) => setImmediate(resolve));
   }
   // This thread's own fresh listings are its caller's to save; a worker's go back with its result.
   const listings = options.slot !== undefined ? (options.readDir?.fresh() ?? []) : [];
-  return { chunks, validatePuts: caches.validate?.cache.puts ?? [], scanPuts: caches.scan?.puts ?? [], listings };
+  if (options.post) options.post({ listings });
+  return options.post ? { chunks, validatePuts: [], scanPuts: [], listings } : { chunks, validatePuts, scanPuts, listings };
 }
 
 async function runChunk(job: ShardJob, index: number, caches: ShardCaches, readDir: ReadDir): Promise<ChunkResult> {
@@ -362,8 +387,19 @@ function startWorker(
   } catch {
     return undefined;
   }
+  // Taken in as they come (this thread lets its event loop run between its own chunks): only the last arrives at the end.
+  const streamed: ShardResult = { chunks: [], validatePuts: [], scanPuts: [], listings: [] };
   const done = new Promise<ShardResult | undefined>((resolve) => {
-    worker.once('message', (result: ShardResult) => resolve(result));
+    worker.on('message', (message: WorkerMessage) => {
+      if ('listings' in message) {
+        streamed.listings = message.listings;
+        resolve(streamed);
+        return;
+      }
+      streamed.chunks.push(message.chunk);
+      for (const put of message.validatePuts) streamed.validatePuts.push(put);
+      for (const put of message.scanPuts) streamed.scanPuts.push(put);
+    });
     worker.once('error', () => resolve(undefined));
     worker.once('exit', () => resolve(undefined));
   });

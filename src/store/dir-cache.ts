@@ -1,11 +1,16 @@
 import { constants, Dirent, readdirSync, statSync, type Stats } from 'node:fs';
+import { sep } from 'node:path';
 
 /** Lists a folder's entries; throws as `readdirSync` does. */
 export type ReadDir = (path: string) => Dirent[];
 
 /** A listing cache that can hand its listings to another thread (plain data) and be seeded with them. */
 export type DirCache = ReadDir & {
-  /** The listings of `paths` this cache holds, as plain data (names and entry types). */
+  /**
+   * The listings of `paths` this cache holds, and of the folders below them
+   * it holds (to the depth a skill's file walk goes), as plain data (names and
+   * entry types).
+   */
   pack(paths: readonly string[]): PackedListings;
   /** With kept listings: the folders listed by this run that a later run may trust (see `KeptListing`), other threads' included. */
   fresh(): KeptListing[];
@@ -30,8 +35,17 @@ export type KeptListing = [path: string, mtimeMs: number, ctimeMs: number, ino: 
  */
 export const racyListingMs = 2_000;
 
-/** Folder → its entries' names and libuv entry types: what a listing is, without Dirent objects (which do not cross threads). */
-export type PackedListings = [path: string, names: string[], types: number[]][];
+/**
+ * Folder → its entries' names joined by `/` and their libuv entry types, one
+ * digit each (as a kept listing holds them): what a listing is, without
+ * Dirent objects (which do not cross threads), in three strings a folder
+ * rather than two arrays of one value an entry, which structured clone copies
+ * one by one.
+ */
+export type PackedListings = [path: string, names: string, types: string][];
+
+/** How far below a packed folder its subfolders' listings go with it: the depth a skill's file walk reaches (read-skill.ts). */
+const packDepth = 8;
 
 export const readDirUncached: ReadDir = (path) => readdirSync(path, { withFileTypes: true });
 
@@ -59,9 +73,24 @@ export function createDirCache(seed?: PackedListings, kept?: ReadonlyMap<string,
     },
     pack(paths: readonly string[]): PackedListings {
       const packed: PackedListings = [];
+      const add = (path: string, entries: Dirent[]): void => {
+        const types = entries.map(typeOf).join('');
+        // One digit per entry (libuv's types are 0 to 7): a listing that does not fit is simply listed again there.
+        if (types.length === entries.length) packed.push([path, entries.map((e) => e.name).join('/'), types]);
+      };
+      const below = (path: string, entries: Dirent[], depth: number): void => {
+        add(path, entries);
+        if (depth >= packDepth) return;
+        for (const entry of entries) {
+          if (!entry.isDirectory()) continue;
+          const child = `${path}${sep}${entry.name}`;
+          const listed = listings.get(child);
+          if (listed) below(child, listed, depth + 1);
+        }
+      };
       for (const path of paths) {
         const entries = listings.get(path);
-        if (entries) packed.push([path, entries.map((e) => e.name), entries.map(typeOf)]);
+        if (entries) below(path, entries, 0);
       }
       return packed;
     },
@@ -141,8 +170,12 @@ type DirentConstructor = new (name: string, type: number, path: string) => Diren
  */
 function unpack(seed: PackedListings | undefined): [string, Dirent[]][] {
   if (!seed || seed.length === 0 || !direntsRebuild()) return [];
-  const make = Dirent as unknown as DirentConstructor;
-  return seed.map(([path, names, types]) => [path, names.map((name, i) => new make(name, types[i]!, path))]);
+  const out: [string, Dirent[]][] = [];
+  for (const [path, names, types] of seed) {
+    const entries = rebuild([path, 0, 0, 0, names, types]);
+    if (entries) out.push([path, entries]);
+  }
+  return out;
 }
 
 let rebuilds: boolean | undefined;

@@ -137,4 +137,24 @@ describe('validate pass over threads', () => {
       expect(second.scan).toEqual(plain.scan);
     },
   );
+
+  it.runIf(existsSync(workerFile))(
+    'gives the one-thread report for `validate .` with workers started early, handed every listing discovery made below their skills',
+    async () => {
+      const repo = repoWith(mixedLibrary(300));
+      const options = { repo, paths: ['.'], profile: 'portable', scan: {}, cache: true } as const;
+      const plain = await runValidatePass({ ...options, threads: 1, cache: false });
+      expect(plain.report.findings.some((f) => f.file.includes('/references/') || f.file.includes('/evals/'))).toBe(true);
+      // The deep discovery of `.` lists every folder: the workers are given the listings of their skills' subfolders too.
+      const readDir = createDirCache();
+      const early = startWorkersEarly({ ...options, workerFile }, 2);
+      const threaded = await runValidatePass({ ...options, threads: 3, workerFile, workersOnly: true, early, readDir });
+      expect(threaded.workers).toBeGreaterThan(0);
+      expect(threaded.report).toEqual(plain.report);
+      expect(threaded.scan).toEqual(plain.scan);
+      const warm = await runValidatePass({ ...options, threads: 1 });
+      expect(warm.report).toEqual(plain.report);
+      expect(warm.scan).toEqual(plain.scan);
+    },
+  );
 });

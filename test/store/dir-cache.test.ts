@@ -28,12 +28,17 @@ describe('folder listings handed to another thread', () => {
     writeFileSync(join(skill, 'SKILL.md'), '---\nname: skill\n---\n');
     symlinkSync('SKILL.md', join(skill, 'link.md'));
     execFileSync('mkfifo', [join(skill, 'pipe')]);
+    mkdirSync(join(skill, 'references', 'deeper', 'unlisted'), { recursive: true });
+    writeFileSync(join(skill, 'references', 'notes.md'), '# Notes\n');
     const first = createDirCache();
     first(skill);
+    first(join(skill, 'references'));
+    first(join(skill, 'references', 'deeper'));
     const packed = first.pack([skill, join(root, 'never-listed')]);
     // Plain data only: it crosses to a worker by structured clone.
     expect(structuredClone(packed)).toEqual(packed);
-    expect(packed).toHaveLength(1);
+    // The folder and the folders below it that were listed, not those that were not.
+    expect(packed.map(([path]) => path)).toEqual([skill, join(skill, 'references'), join(skill, 'references', 'deeper')]);
     const listed = readdirSync(skill, { withFileTypes: true }).map(kinds);
     // Written after the pack: the seeded cache answers from the seed, not from the folder.
     writeFileSync(join(skill, 'later.md'), 'x');
@@ -44,7 +49,11 @@ describe('folder listings handed to another thread', () => {
         .map(kinds)
         .filter((k) => k.file || k.dir || k.link || k.fifo),
     ).toHaveLength(4);
-    expect(second(join(skill, 'references'))).toEqual([]);
+    for (const folder of [join(skill, 'references'), join(skill, 'references', 'deeper')])
+      expect(second(folder).map(kinds)).toEqual(readdirSync(folder, { withFileTypes: true }).map(kinds));
+    // Made after the pack: listed, not seeded.
+    writeFileSync(join(skill, 'references', 'deeper', 'unlisted', 'new.md'), 'x');
+    expect(second(join(skill, 'references', 'deeper', 'unlisted')).map((e) => e.name)).toEqual(['new.md']);
   });
 });
 
