@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -10,11 +11,29 @@ import type { CachedFileScan } from '../core/scan/scan-cache.js';
 import type { ProfileName } from '../core/schema/types.js';
 import { createDirCache, type DirCache, type KeptListing, type PackedListings, type ReadDir } from '../store/dir-cache.js';
 import { createFileCache } from '../store/file-cache.js';
+import {
+  defaultMaxFolders,
+  discoverDeepDeferred,
+  discoverDeferred,
+  sortSkillLocations,
+  tooManyFolders,
+  type DeferredFolder,
+  type SkillLocation,
+} from '../store/discover.js';
+import { skillFileName } from '../core/layout.js';
 import type { DiscoveredLibrary } from '../store/layout/discover-library.js';
 import { openScanCache, type PersistedScanCache } from '../store/scan/scan-cache-file.js';
 import type { TrackedBlobs } from '../store/scan/tracked-blobs.js';
 import { escapedResult, scanSkillFolders } from './scan.js';
-import { resolveValidateTargets, validateReport, validateTargets, type ValidateReport, type ValidateTarget } from './validate.js';
+import {
+  explicitDepth,
+  explicitTarget,
+  resolveValidateTargets,
+  validateReport,
+  validateTargets,
+  type ValidateReport,
+  type ValidateTarget,
+} from './validate.js';
 import { openValidateCache, type CachedValidation, type RecordingValidateCache } from './validate-cache.js';
 
 export interface ValidatePassOptions {
@@ -94,6 +113,26 @@ export interface ShardTargets {
   explicit: boolean;
   /** The skill folders' listings discovery made: a worker does not list them again. */
   listings?: PackedListings;
+  /** Instead of `targets`: the folders discovery left to the threads (see `deferDiscovery`); each chunk finishes discovering its own. */
+  deferred?: DeferredSkills;
+}
+
+/**
+ * `validate PATH` over a folder of skills on more than one thread: this
+ * thread finds the folders holding a SKILL.md by one lstat each, and each
+ * chunk lists its folders (as its validation does anyway), decides by that
+ * listing, exactly as `discoverSkills` deep does, and searches below for
+ * nested skills. The skills found are sorted as discovery sorts them before
+ * the report is built, so it is the one the plain discovery gives (a test
+ * compares them).
+ */
+export interface DeferredSkills {
+  root: string;
+  folders: DeferredFolder[];
+  /** Skills this thread's discovery already settled (an lstat that could not tell): the last chunk. */
+  found: SkillLocation[];
+  /** Folders this thread's discovery looked at, against the bound (each chunk adds its own). */
+  seen: number;
 }
 
 /** What a thread is given: plain data (it crosses to a worker thread). */
@@ -107,6 +146,10 @@ export interface ChunkResult {
   index: number;
   findings: Finding[];
   scan: ScanResult[];
+  /** A deferred chunk's (see `DeferredSkills`): each skill it found, with its own results, to be sorted among the others. */
+  skills?: { relativeDir: string; findings: Finding[]; scan: ScanResult | undefined }[];
+  /** Folders its discovery looked at, against the bound. */
+  seen?: number;
 }
 
 /**
@@ -144,35 +187,37 @@ interface ShardCaches {
  */
 export async function runValidatePass(options: ValidatePassOptions): Promise<ValidatePass> {
   const readDir = options.readDir ?? createDirCache();
-  const resolved = resolveValidateTargets(
-    { cwd: options.repo, paths: options.paths, skillsDir: options.skillsDir, library: options.library },
-    readDir,
-  );
+  const deferred = deferDiscovery(options, readDir);
+  const resolved = deferred
+    ? { targets: [], findings: [], explicit: true, library: undefined }
+    : resolveValidateTargets({ cwd: options.repo, paths: options.paths, skillsDir: options.skillsDir, library: options.library }, readDir);
   const { targets, explicit } = resolved;
   const setup = options.early?.setup ?? shardSetup(options);
   const scanConfig = setup.scan;
-  const job: ShardJob = { ...setup, targets, explicit };
-  const chunks = Math.ceil(targets.length / chunkSize);
-  const bySize = Math.min(availableParallelism(), Math.floor(targets.length / minSkillsPerThread));
+  const job: ShardJob = { ...setup, targets, explicit, ...(deferred ? { deferred } : {}) };
+  // Deferred: a folder is most likely one skill.
+  const size = deferred ? deferred.folders.length + deferred.found.length : targets.length;
+  const chunks = chunkCount(job);
+  const bySize = Math.min(availableParallelism(), Math.floor(size / minSkillsPerThread));
   const early = options.early;
   // Early workers (a cold first run, as the command guessed) are given their skills before this thread opens its caches.
   const earlyThreads = early ? Math.min(options.threads ?? bySize, maxThreads, chunks) : 0;
-  const earlyWorkers = early ? handOut(early.workers, earlyThreads - 1, { targets, explicit, readDir }) : [];
+  const earlyWorkers = early ? handOut(early.workers, earlyThreads - 1, { targets, explicit, readDir, deferred }) : [];
   const caches = await openShardCaches(job);
   // A warm run (the cache knows most skills) is mostly reading the library and two cache files, which a worker would
   // only do again: it stays on this thread.
-  const warm = (caches.validate?.cache.known ?? 0) >= targets.length / 2;
+  const warm = (caches.validate?.cache.known ?? 0) >= size / 2;
   const threads = early ? earlyThreads : Math.min(options.threads ?? (warm ? 1 : bySize), maxThreads, chunks);
   const counters = early?.counters ?? newCounters();
   const workerFile = options.workerFile ?? defaultWorkerFile;
   const workers = earlyWorkers;
-  const given = threads > 1 && !early ? shardTargets({ targets, explicit, readDir }) : undefined;
+  const given = threads > 1 && !early ? shardTargets({ targets, explicit, readDir, deferred }) : undefined;
   for (let slot = 2; given && workers.length < threads - 1; slot++) {
     const worker = startWorker(workerFile, setup, counters, slot, given);
     if (!worker) break;
     workers.push(worker);
   }
-  const onChunk = () => options.onProgress?.(Atomics.load(counters, 1), targets.length);
+  const onChunk = () => options.onProgress?.(Atomics.load(counters, 1), size);
   const own: ShardResult =
     options.workersOnly && workers.length > 0
       ? { chunks: [], validatePuts: [], scanPuts: [], listings: [] }
@@ -190,25 +235,83 @@ export async function runValidatePass(options: ValidatePassOptions): Promise<Val
   for (const index of missing) byIndex.set(index, await runChunk(job, index, caches, readDir));
   caches.validate?.save();
   caches.scan?.save();
-  options.onProgress?.(targets.length, targets.length);
   const ordered = Array.from({ length: chunks }, (_, i) => byIndex.get(i)!);
+  if (deferred) {
+    const { report, scan } = deferredReport(options.profile, deferred, ordered, scanConfig !== undefined);
+    options.onProgress?.(report.skills, report.skills);
+    return { report, scan, workers: results.filter((r) => r !== undefined && r.chunks.length > 0).length };
+  }
+  options.onProgress?.(targets.length, targets.length);
   const report = validateReport(options.profile, targets.length, [...resolved.findings, ...ordered.flatMap((c) => c.findings)]);
   const escaped = resolved.library?.escaped ?? [];
   const scan = scanConfig ? buildScanReport([...ordered.flatMap((c) => c.scan), ...escaped.map(escapedResult)]) : undefined;
   return { report, scan, workers: results.filter((r) => r !== undefined && r.chunks.length > 0).length };
 }
 
+/** What a pass's skills are, before they are handed out. */
+interface PassSkills {
+  targets: ValidateTarget[];
+  explicit: boolean;
+  readDir: DirCache;
+  deferred: DeferredSkills | undefined;
+}
+
 /** The skills of a pass as a worker is given them, with the listings discovery made of their folders. */
-function shardTargets({ targets, explicit, readDir }: { targets: ValidateTarget[]; explicit: boolean; readDir: DirCache }): ShardTargets {
-  return { targets, explicit, listings: readDir.pack(targets.map((t) => t.dir)) };
+function shardTargets({ targets, explicit, readDir, deferred }: PassSkills): ShardTargets {
+  const listings = readDir.pack(targets.map((t) => t.dir));
+  return deferred ? { targets, explicit, listings, deferred } : { targets, explicit, listings };
+}
+
+/**
+ * The deferred discovery (see `DeferredSkills`) of a pass over one folder of
+ * skills that will run on more than one thread (workers started early, or
+ * asked for); undefined for any other pass, which discovers as it always did.
+ */
+function deferDiscovery(options: ValidatePassOptions, readDir: ReadDir): DeferredSkills | undefined {
+  if (options.library || options.paths.length !== 1 || !(options.early || (options.threads ?? 1) > 1)) return undefined;
+  const root = resolve(options.repo, options.paths[0]!);
+  // Only what resolveValidateTargets searches deep: a folder that is not itself a skill (the rest it answers, or rejects).
+  if (!existsSync(root) || statSync(root).isFile() || existsSync(join(root, skillFileName))) return undefined;
+  const { found, deferred, seen } = discoverDeepDeferred(root, { maxDepth: explicitDepth, maxFolders: defaultMaxFolders, readDir });
+  return { root, folders: deferred, found, seen };
+}
+
+/** Chunks of a pass: of its targets, or of its deferred folders and then the skills discovery settled itself. */
+function chunkCount(job: ShardTargets): number {
+  const deferred = job.deferred;
+  if (!deferred) return Math.ceil(job.targets.length / chunkSize);
+  return Math.ceil(deferred.folders.length / chunkSize) + (deferred.found.length > 0 ? 1 : 0);
+}
+
+/** What a chunk counts as done for the progress line. */
+function chunkLength(job: ShardTargets, index: number): number {
+  const deferred = job.deferred;
+  if (!deferred) return Math.min(chunkSize, job.targets.length - index * chunkSize);
+  const folderChunks = Math.ceil(deferred.folders.length / chunkSize);
+  return index < folderChunks ? Math.min(chunkSize, deferred.folders.length - index * chunkSize) : deferred.found.length;
+}
+
+/** The report of a deferred pass: its skills sorted as discovery sorts them, their findings and scans in that order. */
+function deferredReport(
+  profile: ProfileName,
+  deferred: DeferredSkills,
+  ordered: readonly ChunkResult[],
+  scanned: boolean,
+): { report: ValidateReport; scan: ScanReport | undefined } {
+  // Counted as discoverDeep counts: every folder looked at, the first part's and each chunk's.
+  const total = ordered.reduce((sum, c) => sum + (c.seen ?? 0), deferred.seen);
+  if (total > defaultMaxFolders) throw tooManyFolders(deferred.root, defaultMaxFolders);
+  const skills = sortSkillLocations(ordered.flatMap((c) => c.skills ?? []));
+  const report = validateReport(
+    profile,
+    skills.length,
+    skills.flatMap((s) => s.findings),
+  );
+  return { report, scan: scanned ? buildScanReport(skills.map((s) => s.scan!)) : undefined };
 }
 
 /** The first `wanted` early workers are given the skills; the rest are stopped. */
-function handOut(
-  started: readonly StartedWorker[],
-  wanted: number,
-  skills: { targets: ValidateTarget[]; explicit: boolean; readDir: DirCache },
-): StartedWorker[] {
+function handOut(started: readonly StartedWorker[], wanted: number, skills: PassSkills): StartedWorker[] {
   const keep = started.slice(0, Math.max(0, wanted));
   started.slice(keep.length).forEach((w) => w.stop());
   if (keep.length > 0) {
@@ -305,14 +408,14 @@ export async function runChunks(
 ): Promise<ShardResult> {
   const readDir = options.readDir ?? createDirCache();
   const chunks: ChunkResult[] = [];
-  const count = Math.ceil(job.targets.length / chunkSize);
+  const count = chunkCount(job);
   const validatePuts = caches.validate?.cache.puts ?? [];
   const scanPuts = caches.scan?.puts ?? [];
   let posted = { validate: 0, scan: 0 };
   for (let index = Atomics.add(counters, 0, 1); index < count; index = Atomics.add(counters, 0, 1)) {
     if (options.slot !== undefined) Atomics.add(counters, options.slot, 1);
     const chunk = await runChunk(job, index, caches, readDir);
-    Atomics.add(counters, 1, Math.min(chunkSize, job.targets.length - index * chunkSize));
+    Atomics.add(counters, 1, chunkLength(job, index));
     if (options.post) {
       options.post({ chunk, validatePuts: validatePuts.slice(posted.validate), scanPuts: scanPuts.slice(posted.scan) });
       posted = { validate: validatePuts.length, scan: scanPuts.length };
@@ -327,11 +430,49 @@ export async function runChunks(
 }
 
 async function runChunk(job: ShardJob, index: number, caches: ShardCaches, readDir: ReadDir): Promise<ChunkResult> {
+  if (job.deferred) return runDeferredChunk(job, job.deferred, index, caches, readDir);
   const targets = job.targets.slice(index * chunkSize, (index + 1) * chunkSize);
+  const { findings, scan } = await checkTargets(job, targets, caches, readDir);
+  return { index, findings: findings.flat(), scan };
+}
+
+/** A chunk of deferred folders: discovery finished on each (whether it is a skill, and the skills below), then what it found checked. */
+async function runDeferredChunk(
+  job: ShardJob,
+  deferred: DeferredSkills,
+  index: number,
+  caches: ShardCaches,
+  readDir: ReadDir,
+): Promise<ChunkResult> {
+  const folderChunks = Math.ceil(deferred.folders.length / chunkSize);
+  const found: SkillLocation[] = index < folderChunks ? [] : deferred.found;
+  let seen = 0;
+  for (const folder of index < folderChunks ? deferred.folders.slice(index * chunkSize, (index + 1) * chunkSize) : []) {
+    const more = discoverDeferred(deferred.root, folder, { maxDepth: explicitDepth, maxFolders: defaultMaxFolders, readDir });
+    found.push(...more.found);
+    seen += more.seen;
+  }
+  const { findings, scan } = await checkTargets(
+    job,
+    found.map((skill) => explicitTarget(deferred.root, skill)),
+    caches,
+    readDir,
+  );
+  const skills = found.map((skill, i) => ({ relativeDir: skill.relativeDir, findings: findings[i]!, scan: scan[i] }));
+  return { index, findings: [], scan: [], skills, seen };
+}
+
+/** Each target's findings, and its scan: validate, then the scan on the files validate read. */
+async function checkTargets(
+  job: ShardJob,
+  targets: readonly ValidateTarget[],
+  caches: ShardCaches,
+  readDir: ReadDir,
+): Promise<{ findings: Finding[][]; scan: ScanResult[] }> {
   // SKILL.md is read once: validate keeps it for the scan of the same chunk.
   const files = job.scan ? createFileCache() : undefined;
   const validate = caches.validate;
-  const findings = validateTargets(targets, job.explicit, {
+  const options = {
     cwd: job.repo,
     profile: job.profile,
     ...(job.links ? { links: job.links } : {}),
@@ -340,14 +481,15 @@ async function runChunk(job: ShardJob, index: number, caches: ShardCaches, readD
     ...(validate ? { cache: validate.cache } : {}),
     ...(validate?.tracked ? { tracked: validate.tracked } : {}),
     ...(files && caches.readAhead ? { readAhead: true } : {}),
-  });
+  };
+  const findings = targets.map((target) => validateTargets([target], job.explicit, options));
   const scan = job.scan
     ? await scanSkillFolders(
         targets.map((t) => t.dir),
         { repo: job.repo, config: job.scan, readDir, ...(files ? { files } : {}), ...(caches.scan ? { cache: caches.scan } : {}) },
       )
     : [];
-  return { index, findings, scan };
+  return { findings, scan };
 }
 
 /** What a worker is handed at its start: its setup, and its skills unless it is started early (then a message brings them). */

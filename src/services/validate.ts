@@ -9,7 +9,7 @@ import type { LinkScope } from '../core/config/config.js';
 import { validateSkill } from '../core/validate.js';
 import { createDirCache, type ReadDir } from '../store/dir-cache.js';
 import type { FileCache } from '../store/file-cache.js';
-import { discoverSkills } from '../store/discover.js';
+import { discoverSkills, type SkillLocation } from '../store/discover.js';
 import { openLibrary, type DiscoveredLibrary } from '../store/layout/discover-library.js';
 import { readSkillFolder } from '../store/read-skill.js';
 import { evalsFile } from '../core/evals/validate-evals.js';
@@ -225,13 +225,17 @@ function resolveTargets(absolute: string, asGiven: string, deep: boolean, readDi
     return [{ dir, name: basename(dir), boundary: dirname(dir) }];
   }
   if (existsSync(join(absolute, skillFileName))) return [{ dir: absolute, name: basename(absolute), boundary: dirname(absolute) }];
-  return discoverSkills(absolute, { readDir, ...(deep ? { deep: { maxDepth: 8 } } : {}) }).map((skill) => ({
-    dir: skill.dir,
-    name: skill.name,
-    boundary: absolute,
-    libraryRoot: absolute,
-    linked: skill.linked === true,
-  }));
+  return discoverSkills(absolute, { readDir, ...(deep ? { deep: { maxDepth: explicitDepth } } : {}) }).map((skill) =>
+    explicitTarget(absolute, skill),
+  );
+}
+
+/** How deep a folder named on the command line is searched for skills. */
+export const explicitDepth = 8;
+
+/** A skill found under a folder named on the command line, as a target. */
+export function explicitTarget(root: string, skill: SkillLocation): ValidateTarget {
+  return { dir: skill.dir, name: skill.name, boundary: root, libraryRoot: root, linked: skill.linked === true };
 }
 
 function dedupe(targets: Target[]): Target[] {

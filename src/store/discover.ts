@@ -4,6 +4,9 @@ import { SkillgardenError } from '../core/errors.js';
 import { isCandidateFolder, skillFileName } from '../core/layout.js';
 import { readDirUncached, type ReadDir } from './dir-cache.js';
 
+/** The most folders a discovery looks at before it stops with an error (`DiscoverOptions.maxFolders`). */
+export const defaultMaxFolders = 200_000;
+
 /** A skill folder found in a library. */
 export interface SkillLocation {
   /** Canonical name: the folder's name. */
@@ -40,7 +43,7 @@ export interface DiscoverOptions {
  * `node_modules` and support folders. Sorted by relative path.
  */
 export function discoverSkills(root: string, options: DiscoverOptions = {}): SkillLocation[] {
-  const maxFolders = options.maxFolders ?? 200_000;
+  const maxFolders = options.maxFolders ?? defaultMaxFolders;
   const readDir = options.readDir ?? readDirUncached;
   if (options.deep) return sortLocations(discoverDeep(root, options.deep.maxDepth, maxFolders, readDir));
   const found: SkillLocation[] = [];
@@ -83,7 +86,7 @@ function located(name: string, category: string | undefined, dir: string, relati
 }
 
 function sortLocations(found: SkillLocation[]): SkillLocation[] {
-  return found.sort((a, b) => (a.relativeDir < b.relativeDir ? -1 : a.relativeDir > b.relativeDir ? 1 : 0));
+  return sortSkillLocations(found);
 }
 
 /** Every folder holding a SKILL.md down to `maxDepth`, nested skills included. */
@@ -103,6 +106,109 @@ function discoverDeep(root: string, maxDepth: number, maxFolders: number, readDi
   };
   walk(root, [], false);
   return found;
+}
+
+/**
+ * A folder the deep discovery's first part (`discoverDeepDeferred`) did not
+ * look into: one lstat says it holds a SKILL.md, so it is most likely a skill,
+ * and whoever validates it lists it anyway. That thread finishes its
+ * discovery with `discoverDeferred`: the listing decides (exactly as
+ * `discoverDeep` decides) and the folders below are searched for nested skills.
+ */
+export interface DeferredFolder {
+  dir: string;
+  name: string;
+  /** The folders between the root and it. */
+  parts: string[];
+  /** Reached through a symbolic link (then never descended into). */
+  link: boolean;
+}
+
+export interface DeepLimits {
+  maxDepth: number;
+  maxFolders: number;
+  readDir: ReadDir;
+}
+
+/**
+ * The part of `discoverDeep` that needs no skill folder's listing: the
+ * folders an lstat shows holding a SKILL.md are handed back unlisted
+ * (`deferred`), every other folder is searched as `discoverDeep` searches it
+ * (so `found` holds the skills only a listing could tell, when lstat failed).
+ * `seen` counts the folders looked at, as `discoverDeep` counts them against
+ * `maxFolders`; the caller adds what `discoverDeferred` counts.
+ */
+export function discoverDeepDeferred(
+  root: string,
+  limits: DeepLimits,
+): { found: SkillLocation[]; deferred: DeferredFolder[]; seen: number } {
+  const found: SkillLocation[] = [];
+  const deferred: DeferredFolder[] = [];
+  let seen = 0;
+  // As discoverDeep's walk; a link is never descended into, so the parts above a folder are never links.
+  const walk = (dir: string, parts: string[]): void => {
+    for (const entry of listFolders(dir, limits.readDir)) {
+      if (++seen > limits.maxFolders) throw tooMany(root, limits.maxFolders);
+      const child = join(dir, entry.name);
+      const probed = skillFileProbe(child);
+      if (probed === 'skill') {
+        deferred.push({ dir: child, name: entry.name, parts, link: entry.link });
+        continue;
+      }
+      const childParts = [...parts, entry.name];
+      // No SKILL.md by lstat: none in the listing either (but for a change in between, which no order of looking rules out).
+      const skill = probed === 'unknown' ? skillFileListed(child, limits.readDir) : undefined;
+      if (skill) found.push(located(entry.name, parts.at(-1), child, childParts.join('/'), entry.link || skill === 'link'));
+      if (childParts.length < limits.maxDepth && !entry.link) walk(child, childParts);
+    }
+  };
+  walk(root, []);
+  return { found, deferred, seen };
+}
+
+/** The rest of `discoverDeep` for one deferred folder: whether it is a skill, by its listing, and the skills below it. */
+export function discoverDeferred(root: string, folder: DeferredFolder, limits: DeepLimits): { found: SkillLocation[]; seen: number } {
+  const found: SkillLocation[] = [];
+  let seen = 0;
+  const childParts = [...folder.parts, folder.name];
+  const skill = skillFileListed(folder.dir, limits.readDir);
+  if (skill) found.push(located(folder.name, folder.parts.at(-1), folder.dir, childParts.join('/'), folder.link || skill === 'link'));
+  const walk = (dir: string, parts: string[]): void => {
+    for (const entry of listFolders(dir, limits.readDir)) {
+      if (++seen > limits.maxFolders) throw tooMany(root, limits.maxFolders);
+      const child = join(dir, entry.name);
+      const childParts = [...parts, entry.name];
+      const nested = skillFileListed(child, limits.readDir);
+      if (nested) found.push(located(entry.name, parts.at(-1), child, childParts.join('/'), entry.link || nested === 'link'));
+      if (childParts.length < limits.maxDepth && !entry.link) walk(child, childParts);
+    }
+  };
+  if (childParts.length < limits.maxDepth && !folder.link) walk(folder.dir, childParts);
+  return { found, seen };
+}
+
+/** The deep discovery's count of folders over its bound: the error `discoverDeep` throws. */
+export function tooManyFolders(root: string, max: number): SkillgardenError {
+  return tooMany(root, max);
+}
+
+/** Sorted as every discovery sorts its skills (by path below the root). */
+export function sortSkillLocations<T extends { relativeDir: string }>(found: T[]): T[] {
+  return found.sort((a, b) => (a.relativeDir < b.relativeDir ? -1 : a.relativeDir > b.relativeDir ? 1 : 0));
+}
+
+/**
+ * One lstat of the folder's SKILL.md: `skill` when there is something there
+ * that is not a folder, `none` when there is nothing or a folder, `unknown`
+ * when the lstat failed otherwise (the listing is asked then).
+ */
+function skillFileProbe(dir: string): 'skill' | 'none' | 'unknown' {
+  try {
+    const stat = lstatSync(`${dir}${sep}${skillFileName}`, { throwIfNoEntry: false });
+    return stat === undefined || stat.isDirectory() ? 'none' : 'skill';
+  } catch {
+    return 'unknown';
+  }
 }
 
 /** A SKILL.md file (`file`) or a link to one (`link`) directly in the folder. */
