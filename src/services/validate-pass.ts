@@ -187,12 +187,15 @@ interface ShardCaches {
  */
 export async function runValidatePass(options: ValidatePassOptions): Promise<ValidatePass> {
   const readDir = options.readDir ?? createDirCache();
+  const setup = options.early?.setup ?? shardSetup(options);
+  // Workers started early are still loading while this thread's discovery runs, which is short when deferred: this
+  // thread opens its caches (git's index parsed, the cache files read) first, so that its chunks start right after.
+  const opened = deferrable(options) ? await openShardCaches(setup) : undefined;
   const deferred = deferDiscovery(options, readDir);
   const resolved = deferred
     ? { targets: [], findings: [], explicit: true, library: undefined }
     : resolveValidateTargets({ cwd: options.repo, paths: options.paths, skillsDir: options.skillsDir, library: options.library }, readDir);
   const { targets, explicit } = resolved;
-  const setup = options.early?.setup ?? shardSetup(options);
   const scanConfig = setup.scan;
   const job: ShardJob = { ...setup, targets, explicit, ...(deferred ? { deferred } : {}) };
   // Deferred: a folder is most likely one skill.
@@ -203,7 +206,7 @@ export async function runValidatePass(options: ValidatePassOptions): Promise<Val
   // Early workers (a cold first run, as the command guessed) are given their skills before this thread opens its caches.
   const earlyThreads = early ? Math.min(options.threads ?? bySize, maxThreads, chunks) : 0;
   const earlyWorkers = early ? handOut(early.workers, earlyThreads - 1, { targets, explicit, readDir, deferred }) : [];
-  const caches = await openShardCaches(job);
+  const caches = opened ?? (await openShardCaches(job));
   // A warm run (the cache knows most skills) is mostly reading the library and two cache files, which a worker would
   // only do again: it stays on this thread.
   const warm = (caches.validate?.cache.known ?? 0) >= size / 2;
@@ -268,12 +271,17 @@ function shardTargets({ targets, explicit, readDir, deferred }: PassSkills): Sha
  * asked for); undefined for any other pass, which discovers as it always did.
  */
 function deferDiscovery(options: ValidatePassOptions, readDir: ReadDir): DeferredSkills | undefined {
-  if (options.library || options.paths.length !== 1 || !(options.early || (options.threads ?? 1) > 1)) return undefined;
+  if (!deferrable(options)) return undefined;
   const root = resolve(options.repo, options.paths[0]!);
   // Only what resolveValidateTargets searches deep: a folder that is not itself a skill (the rest it answers, or rejects).
   if (!existsSync(root) || statSync(root).isFile() || existsSync(join(root, skillFileName))) return undefined;
   const { found, deferred, seen } = discoverDeepDeferred(root, { maxDepth: explicitDepth, maxFolders: defaultMaxFolders, readDir });
   return { root, folders: deferred, found, seen };
+}
+
+/** A pass over one path on more than one thread: its discovery may be deferred (when the path is a folder of skills). */
+function deferrable(options: ValidatePassOptions): boolean {
+  return !options.library && options.paths.length === 1 && (options.early !== undefined || (options.threads ?? 1) > 1);
 }
 
 /** Chunks of a pass: of its targets, or of its deferred folders and then the skills discovery settled itself. */
