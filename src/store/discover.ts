@@ -1,4 +1,4 @@
-import { lstatSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { existsSync, lstatSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { join, sep } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
 import { isCandidateFolder, skillFileName } from '../core/layout.js';
@@ -156,7 +156,7 @@ export function discoverDeepDeferred(
         continue;
       }
       const childParts = [...parts, entry.name];
-      // No SKILL.md by lstat: none in the listing either (but for a change in between, which no order of looking rules out).
+      // No SKILL.md by the probe: none in the listing either (but for a change in between, which no order of looking rules out).
       const skill = probed === 'unknown' ? skillFileListed(child, limits.readDir) : undefined;
       if (skill) found.push(located(entry.name, parts.at(-1), child, childParts.join('/'), entry.link || skill === 'link'));
       if (childParts.length < limits.maxDepth && !entry.link) walk(child, childParts);
@@ -198,13 +198,18 @@ export function sortSkillLocations<T extends { relativeDir: string }>(found: T[]
 }
 
 /**
- * One lstat of the folder's SKILL.md: `skill` when there is something there
- * that is not a folder, `none` when there is nothing or a folder, `unknown`
- * when the lstat failed otherwise (the listing is asked then).
+ * Whether the folder's SKILL.md is there: `skill` when something is (the
+ * thread's listing then decides, so a folder named SKILL.md or a link is
+ * settled there), `none` when nothing or a folder is, `unknown` when it could
+ * not be told (the listing is asked then). `existsSync` first: an access
+ * call, no `Stats` object; an lstat only where it says no (a dangling link
+ * is something).
  */
 function skillFileProbe(dir: string): 'skill' | 'none' | 'unknown' {
+  const file = `${dir}${sep}${skillFileName}`;
+  if (existsSync(file)) return 'skill';
   try {
-    const stat = lstatSync(`${dir}${sep}${skillFileName}`, { throwIfNoEntry: false });
+    const stat = lstatSync(file, { throwIfNoEntry: false });
     return stat === undefined || stat.isDirectory() ? 'none' : 'skill';
   } catch {
     return 'unknown';
