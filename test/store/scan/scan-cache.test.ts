@@ -9,6 +9,7 @@ import { runScan } from '../../../src/services/scan.js';
 import { openScanCache, scanCacheFileName } from '../../../src/store/scan/scan-cache-file.js';
 import { scanSkillDir, type ContentCache } from '../../../src/store/scan/scan-skill-dir.js';
 import { readTrackedBlobs } from '../../../src/store/scan/tracked-blobs.js';
+import { parseIndex } from '../../../src/ledger/git-index.js';
 import { git, repoWith } from '../../helpers/repo.js';
 import { cli } from '../../helpers/cli.js';
 import { skillText } from '../../helpers/tmp.js';
@@ -76,6 +77,32 @@ describe('scan cache', () => {
       const [, , oid, , rel] = /^(\d+) ([0-9a-f]{40}) (\d)\t(.+)$/.exec(line)!;
       const abs = join(repo, rel!);
       expect(tracked.oidIfUnchanged(abs, lstatSync(abs)), rel).toBe(oid);
+    }
+  });
+
+  it('reads the same entries as parseIndex, on the corpus index and on odd paths; refuses what parseIndex refuses', () => {
+    const files = { ...library, 'skills/plain/références/é t.md': 'accents\n', [`skills/plain/${'n'.repeat(200)}.md`]: 'long\n' };
+    const repo = repoWith(files);
+    utimesSync(join(repo, '.git', 'index'), new Date(), new Date(Date.now() + 5_000));
+    const tracked = readTrackedBlobs(repo, join(repo, '.git'))!;
+    const index = readFileSync(join(repo, '.git', 'index'));
+    const entries = parseIndex(index, 'index').entries;
+    expect(entries.length).toBe(Object.keys(files).length);
+    for (const entry of entries) {
+      const abs = join(repo, entry.path);
+      expect(tracked.oidIfUnchanged(abs, lstatSync(abs)), entry.path).toBe(entry.raw.toString('hex', 40, 60));
+    }
+    // A split index (a lowercase extension), a cut-off index, another version: no ids, as parseIndex gives none.
+    const body = index.subarray(0, index.length - 20);
+    const variants = [
+      Buffer.concat([body, Buffer.from('link'), Buffer.from([0, 0, 0, 0]), index.subarray(index.length - 20)]),
+      index.subarray(0, 100),
+      Buffer.concat([index.subarray(0, 4), Buffer.from([0, 0, 0, 4]), index.subarray(8)]),
+    ];
+    for (const variant of variants) {
+      expect(() => parseIndex(variant, 'index')).toThrow();
+      writeFileSync(join(repo, '.git', 'index'), variant);
+      expect(readTrackedBlobs(repo, join(repo, '.git'))).toBeUndefined();
     }
   });
 
