@@ -4,16 +4,18 @@ import { sep } from 'node:path';
 /**
  * The stat of every folder a pass listed and of every entry in them that is
  * not a folder (a listed subfolder has its own; one not listed was not looked
- * into), kept flat so that reading it back is one short parse: `paths[i]`
- * (after `prefix`) was stamped with `stamps[5i..5i+4]`, its mtime, ctime,
- * inode, size and mode, or five -1 when it did not exist. Writing a file
- * sets its mtime and ctime, adding, removing or renaming an entry sets its
- * folder's; a tool that puts an mtime back cannot put the ctime back.
+ * into): `paths` (after `prefix`), and a digest of each one's mtime, ctime,
+ * inode, size and mode in order (five -1 for a path that did not exist).
+ * Writing a file sets its mtime and ctime, adding, removing or renaming an
+ * entry sets its folder's; a tool that puts an mtime back cannot put the
+ * ctime back. A digest, not the numbers: the numbers were most of the file
+ * to parse, and each lane of the digest is a chain of bijections, so one
+ * changed field always changes it (several at once, by chance, 1 in 2^64).
  */
 export interface FolderStamps {
   prefix: string;
   paths: string[];
-  stamps: number[];
+  digest: string;
 }
 
 /**
@@ -23,8 +25,38 @@ export interface FolderStamps {
  */
 export const racyStampMs = 2_000;
 
-const fields = 5;
-const absent = [-1, -1, -1, -1, -1];
+/** Two 32-bit lanes over the words of each field's float64 (FNV-1a's step, and a multiply-xorshift). */
+class StatDigest {
+  private readonly float = new Float64Array(1);
+  private readonly words = new Uint32Array(this.float.buffer);
+  private a = 0x811c9dc5;
+  private b = 0x9747b28c;
+
+  add(value: number): void {
+    this.float[0] = value;
+    for (let i = 0; i < 2; i++) {
+      const w = this.words[i]!;
+      this.a = Math.imul(this.a ^ w, 0x01000193);
+      this.b = Math.imul((this.b + w) | 0, 0x5bd1e995);
+      this.b ^= this.b >>> 15;
+    }
+  }
+
+  stat(stat: Stats | null): void {
+    if (stat === null) for (let i = 0; i < 5; i++) this.add(-1);
+    else {
+      this.add(stat.mtimeMs);
+      this.add(stat.ctimeMs);
+      this.add(stat.ino);
+      this.add(stat.size);
+      this.add(stat.mode);
+    }
+  }
+
+  get hex(): string {
+    return `${(this.a >>> 0).toString(16).padStart(8, '0')}${(this.b >>> 0).toString(16).padStart(8, '0')}`;
+  }
+}
 
 function lstatOrNull(path: string): Stats | null {
   try {
@@ -49,11 +81,10 @@ export function stampFolders(
 ): FolderStamps | undefined {
   const racy = began - racyStampMs;
   const paths: string[] = [];
-  const stamps: number[] = [];
+  const digest = new StatDigest();
   const add = (path: string, stat: Stats | null) => {
     paths.push(path);
-    if (stat === null) stamps.push(...absent);
-    else stamps.push(stat.mtimeMs, stat.ctimeMs, stat.ino, stat.size, stat.mode);
+    digest.stat(stat);
   };
   for (const path of folders) {
     const stat = lstatOrNull(path);
@@ -72,30 +103,18 @@ export function stampFolders(
   // Paths below the root are kept relative to it: a third of the file's size.
   const prefix = root.endsWith(sep) ? root : `${root}${sep}`;
   // The root itself is '' (stat'd as `root/`: a root that became a file then fails, as it should).
-  if (!paths.every((p) => p.startsWith(prefix) || p === root)) return { prefix: '', paths, stamps };
-  return { prefix, paths: paths.map((p) => p.slice(prefix.length)), stamps };
+  if (!paths.every((p) => p.startsWith(prefix) || p === root)) return { prefix: '', paths, digest: digest.hex };
+  return { prefix, paths: paths.map((p) => p.slice(prefix.length)), digest: digest.hex };
 }
 
 /**
  * Whether every stamped path still stats as it did: then each folder holds
  * the entries it held and each file the bytes it held.
  */
-export function stampsHold({ prefix, paths, stamps }: FolderStamps): boolean {
-  for (let i = 0, at = 0; i < paths.length; i++, at += fields) {
-    const stat = lstatOrNull(prefix + paths[i]);
-    if (stat === null) {
-      if (stamps[at] !== -1) return false;
-    } else if (
-      stamps[at] !== stat.mtimeMs ||
-      stamps[at + 1] !== stat.ctimeMs ||
-      stamps[at + 2] !== stat.ino ||
-      stamps[at + 3] !== stat.size ||
-      stamps[at + 4] !== stat.mode
-    ) {
-      return false;
-    }
-  }
-  return true;
+export function stampsHold({ prefix, paths, digest }: FolderStamps): boolean {
+  const now = new StatDigest();
+  for (const path of paths) now.stat(lstatOrNull(prefix + path));
+  return now.hex === digest;
 }
 
 /** Stamps as read back from a file: anything of another shape is none. */
@@ -105,10 +124,8 @@ export function isFolderStamps(value: unknown): value is FolderStamps {
     typeof v === 'object' &&
     v !== null &&
     typeof v.prefix === 'string' &&
+    typeof v.digest === 'string' &&
     Array.isArray(v.paths) &&
-    Array.isArray(v.stamps) &&
-    v.stamps.length === fields * v.paths.length &&
-    v.paths.every((p) => typeof p === 'string') &&
-    v.stamps.every((n) => typeof n === 'number')
+    v.paths.every((p) => typeof p === 'string')
   );
 }

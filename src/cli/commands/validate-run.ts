@@ -4,9 +4,8 @@ import { toFindings } from '../../core/scan/report.js';
 import { isProfileName, profileNames } from '../../core/schema/types.js';
 import { requireConfig } from '../../services/config-file.js';
 import type { ValidateReport } from '../../services/validate.js';
-import { memoOf, type OpenedMemo } from '../../services/validate-memo.js';
+import type { OpenedMemo } from '../../services/validate-memo.js';
 import { earlyWorkerCount, runValidatePass, startWorkersEarly, type ValidatePassOptions } from '../../services/validate-pass.js';
-import { writeCacheFile } from '../../store/cache-file.js';
 import { createDirCache, type DirCache } from '../../store/dir-cache.js';
 import { openKeptListings } from '../../store/dir-listings-file.js';
 import { stampFolders } from '../../store/folder-stamp.js';
@@ -105,7 +104,7 @@ export async function runValidateCommand(
       }
     };
     const folders = stampFolders(listed, listing, began, global.repo);
-    if (folders) writeCacheFile(memo.file, memoOf(memo.key, folders, [...probes], report, groups));
+    if (folders) memo.save(folders, [...probes], report, groups);
   }
   return { report, groups };
 }
