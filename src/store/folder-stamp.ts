@@ -4,18 +4,24 @@ import { sep } from 'node:path';
 /**
  * The stat of every folder a pass listed and of every entry in them that is
  * not a folder (a listed subfolder has its own; one not listed was not looked
- * into): `paths` (after `prefix`), and a digest of each one's mtime, ctime,
- * inode, size and mode in order (five -1 for a path that did not exist).
- * Writing a file sets its mtime and ctime, adding, removing or renaming an
- * entry sets its folder's; a tool that puts an mtime back cannot put the
- * ctime back. A digest, not the numbers: the numbers were most of the file
- * to parse, and each lane of the digest is a chain of bijections, so one
- * changed field always changes it (several at once, by chance, 1 in 2^64).
+ * into): `paths` (after `prefix`), and per run of `segment` paths a digest of
+ * each one's mtime, ctime, inode, size and mode (five -1 for a path that did
+ * not exist). Writing a file sets its mtime and ctime, adding, removing or
+ * renaming an entry sets its folder's; a tool that puts an mtime back cannot
+ * put the ctime back.
+ *
+ * Digests, not the numbers: the numbers were most of the file to parse, and
+ * each lane of a digest is a chain of bijections, so one changed field always
+ * changes it (several at once, by chance, 1 in 2^64). By segments, with the
+ * paths likeliest to change first (SKILL.md files, the most recently changed
+ * first, then other files, then folders): a run after an edit stops at the
+ * first segment that differs instead of statting every path before its pass.
  */
 export interface FolderStamps {
   prefix: string;
   paths: string[];
-  digest: string;
+  segment: number;
+  digests: string[];
 }
 
 /**
@@ -24,6 +30,9 @@ export interface FolderStamps {
  * same: such a set of folders is not stamped, as git treats a racily clean file.
  */
 export const racyStampMs = 2_000;
+
+/** Paths per digest: small enough that a miss stops early, large enough that the digests stay a small part of the file. */
+const segmentSize = 128;
 
 /** Two 32-bit lanes over the words of each field's float64 (FNV-1a's step, and a multiply-xorshift). */
 class StatDigest {
@@ -67,6 +76,13 @@ function lstatOrNull(path: string): Stats | null {
   }
 }
 
+interface Stamped {
+  path: string;
+  stat: Stats | null;
+  /** 0: a SKILL.md, 1: another file, 2: a folder (or an absent path). */
+  rank: number;
+}
+
 /**
  * Stamps the folders a pass listed (`listing`: the entries it saw) and the
  * files in them. Undefined when the set cannot be trusted later: a symbolic
@@ -80,16 +96,11 @@ export function stampFolders(
   root: string,
 ): FolderStamps | undefined {
   const racy = began - racyStampMs;
-  const paths: string[] = [];
-  const digest = new StatDigest();
-  const add = (path: string, stat: Stats | null) => {
-    paths.push(path);
-    digest.stat(stat);
-  };
+  const stamped: Stamped[] = [];
   for (const path of folders) {
     const stat = lstatOrNull(path);
     if (stat !== null && (stat.isSymbolicLink() || stat.mtimeMs >= racy)) return undefined;
-    add(path, stat);
+    stamped.push({ path, stat, rank: 2 });
     if (stat === null || !stat.isDirectory()) continue;
     for (const entry of listing(path) ?? []) {
       if (entry.isSymbolicLink()) return undefined;
@@ -97,24 +108,39 @@ export function stampFolders(
       const file = `${path}${sep}${entry.name}`;
       const child = lstatOrNull(file);
       if (child === null || child.isSymbolicLink() || child.isDirectory() || child.mtimeMs >= racy) return undefined;
-      add(file, child);
+      stamped.push({ path: file, stat: child, rank: entry.name === 'SKILL.md' ? 0 : 1 });
     }
   }
+  const changed = (s: Stamped) => (s.stat === null ? 0 : Math.max(s.stat.mtimeMs, s.stat.ctimeMs));
+  stamped.sort((x, y) => x.rank - y.rank || changed(y) - changed(x));
+  const digests: string[] = [];
+  for (let at = 0; at < stamped.length; at += segmentSize) {
+    const digest = new StatDigest();
+    for (const s of stamped.slice(at, at + segmentSize)) digest.stat(s.stat);
+    digests.push(digest.hex);
+  }
+  const paths = stamped.map((s) => s.path);
   // Paths below the root are kept relative to it: a third of the file's size.
   const prefix = root.endsWith(sep) ? root : `${root}${sep}`;
   // The root itself is '' (stat'd as `root/`: a root that became a file then fails, as it should).
-  if (!paths.every((p) => p.startsWith(prefix) || p === root)) return { prefix: '', paths, digest: digest.hex };
-  return { prefix, paths: paths.map((p) => p.slice(prefix.length)), digest: digest.hex };
+  if (!paths.every((p) => p.startsWith(prefix) || p === root)) return { prefix: '', paths, segment: segmentSize, digests };
+  return { prefix, paths: paths.map((p) => p.slice(prefix.length)), segment: segmentSize, digests };
 }
 
 /**
  * Whether every stamped path still stats as it did: then each folder holds
- * the entries it held and each file the bytes it held.
+ * the entries it held and each file the bytes it held. Stops at the first
+ * segment that differs.
  */
-export function stampsHold({ prefix, paths, digest }: FolderStamps): boolean {
-  const now = new StatDigest();
-  for (const path of paths) now.stat(lstatOrNull(prefix + path));
-  return now.hex === digest;
+export function stampsHold({ prefix, paths, segment, digests }: FolderStamps): boolean {
+  if (digests.length !== Math.ceil(paths.length / segment)) return false;
+  for (let s = 0; s < digests.length; s++) {
+    const now = new StatDigest();
+    const end = Math.min(paths.length, (s + 1) * segment);
+    for (let i = s * segment; i < end; i++) now.stat(lstatOrNull(prefix + paths[i]));
+    if (now.hex !== digests[s]) return false;
+  }
+  return true;
 }
 
 /** Stamps as read back from a file: anything of another shape is none. */
@@ -124,7 +150,11 @@ export function isFolderStamps(value: unknown): value is FolderStamps {
     typeof v === 'object' &&
     v !== null &&
     typeof v.prefix === 'string' &&
-    typeof v.digest === 'string' &&
+    typeof v.segment === 'number' &&
+    Number.isInteger(v.segment) &&
+    v.segment > 0 &&
+    Array.isArray(v.digests) &&
+    v.digests.every((d) => typeof d === 'string') &&
     Array.isArray(v.paths) &&
     v.paths.every((p) => typeof p === 'string')
   );

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { SkillgardenError } from '../../core/errors.js';
 import { compareFindings, type Finding } from '../../core/findings.js';
 import { toFindings } from '../../core/scan/report.js';
@@ -39,8 +40,10 @@ export async function runValidateCommand(
   const cache = values['no-cache'] !== true;
   // Discovery's folder listings are the pass's: each skill folder is listed once. With the caches, a folder whose stat is
   // the one an earlier run kept with its listing is not listed again (dir-cache.ts).
-  // The whole library only: a run over a few paths would read every listing kept to use a handful.
-  const kept = cache && paths.length === 0 ? await openKeptListings(global.repo) : undefined;
+  // The whole library (or the whole repository, as `validate .`) only: a run over a few paths would read every listing
+  // kept to use a handful.
+  const whole = paths.length === 0 || paths.every((path) => resolve(global.repo, path) === global.repo);
+  const kept = cache && whole ? await openKeptListings(global.repo) : undefined;
   const listed = new Set<string>();
   const cached = createDirCache(undefined, kept?.kept);
   const readDir = memo ? recordListed(cached, listed) : cached;
