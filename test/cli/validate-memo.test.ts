@@ -64,7 +64,7 @@ function tamper(repo: string): number {
 }
 
 describe('validate: the kept report of an unchanged run (validate-memo.ts)', () => {
-  it('on a part of the real corpus, cold, kept and served: byte-identical to --no-cache in json and text', async () => {
+  it('on a part of the real corpus, cold, kept and served: byte-identical to --no-cache in every format and with a baseline', async () => {
     const repo = repoWith({});
     for (const source of ['anthropics__skills', 'obra__superpowers', 'trailofbits__skills'])
       cpSync(join(corpus, source), join(repo, source), { recursive: true });
@@ -77,6 +77,12 @@ describe('validate: the kept report of an unchanged run (validate-memo.ts)', () 
     expect(JSON.parse(first).skills).toBeGreaterThan(50);
     expect(await expectSame(repo, args)).toBe(first);
     expect(await expectSame(repo, ['--profile', 'spec', '.'])).not.toBe(first);
+    // The other formats and a baseline are made from the kept report parsed: the same bytes as from a pass.
+    await expectSame(repo, ['--format', 'sarif', '--profile', 'spec', '.']);
+    await expectSame(repo, ['--format', 'github', '--profile', 'spec', '.']);
+    const baseline = join(repo, '.git', 'baseline.json');
+    await cli(['validate', '--no-cache', '--profile', 'spec', '--write-baseline', baseline, '.'], { cwd: repo });
+    await expectSame(repo, ['--json', '--profile', 'spec', '--baseline', baseline, '.']);
     // Served, not recomputed: an altered kept report is what prints.
     const altered = tamper(repo);
     expect((await cli(['validate', ...args], { cwd: repo })).stdout).toContain(`"skills": ${altered},`);
