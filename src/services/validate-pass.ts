@@ -62,6 +62,8 @@ export interface ValidatePass {
   scan: ScanReport | undefined;
   /** Worker threads whose chunks made it into the report. */
   workers: number;
+  /** Cache entries this pass computed, its workers' included (0: the caches answered every skill and file). */
+  computed: number;
 }
 
 /** Below this many skills a thread costs more to start (it loads the code again) than it saves. */
@@ -188,7 +190,8 @@ export async function runValidatePass(options: ValidatePassOptions): Promise<Val
   const report = validateReport(options.profile, targets.length, [...resolved.findings, ...ordered.flatMap((c) => c.findings)]);
   const escaped = resolved.library?.escaped ?? [];
   const scan = scanConfig ? buildScanReport([...ordered.flatMap((c) => c.scan), ...escaped.map(escapedResult)]) : undefined;
-  return { report, scan, workers: results.filter((r) => r !== undefined && r.chunks.length > 0).length };
+  const computed = (caches.validate?.cache.misses ?? 0) + (caches.scan?.cache.misses ?? 0);
+  return { report, scan, workers: results.filter((r) => r !== undefined && r.chunks.length > 0).length, computed };
 }
 
 /** The skills of a pass as a worker is given them, with the listings discovery made of their folders. */

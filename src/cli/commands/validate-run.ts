@@ -97,8 +97,10 @@ export async function runValidateCommand(
     mergeFindings(report, found);
   }
   const groups = report.findings.map((f) => groupOf.get(f) ?? null);
-  // Kept only when this thread listed every folder (no worker did, and discovery listed rather than probed).
-  if (memo && !earlyWorkers && pass.workers === 0 && memo.configHolds()) {
+  // Kept only when this thread listed every folder (no worker did, and discovery listed rather than probed), and by a run
+  // the caches answered whole: a run after an edit (the edited skill computed afresh) does not pay for stamping a library
+  // that is being changed; the run after it, with nothing new to compute, keeps the report for the next.
+  if (memo && !earlyWorkers && pass.workers === 0 && pass.computed === 0 && memo.configHolds()) {
     const listing = (path: string) => {
       try {
         return cached(path);
