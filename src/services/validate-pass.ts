@@ -71,6 +71,8 @@ export interface ValidatePassOptions {
   workersOnly?: boolean;
   /** Workers started before discovery (`startWorkersEarly`, from the same options): used when the pass wants threads, else stopped. */
   early?: EarlyWorkers;
+  /** This thread's checks tell it each path outside a skill whose existence they looked at (validate.ts `onProbe`). */
+  onProbe?: (path: string, existed: boolean) => void;
 }
 
 export interface ValidatePass {
@@ -79,6 +81,8 @@ export interface ValidatePass {
   scan: ScanReport | undefined;
   /** Worker threads whose chunks made it into the report. */
   workers: number;
+  /** Cache entries this pass computed, its workers' included (0: the caches answered every skill and file). */
+  computed: number;
 }
 
 /** Below this many skills a thread costs more to start (it loads the code again) than it saves. */
@@ -224,7 +228,12 @@ export async function runValidatePass(options: ValidatePassOptions): Promise<Val
   const own: ShardResult =
     options.workersOnly && workers.length > 0
       ? { chunks: [], validatePuts: [], scanPuts: [], listings: [] }
-      : await runChunks(job, counters, caches, { readDir, onChunk, ...(workers.length > 0 ? { yieldEach: true } : {}) });
+      : await runChunks(job, counters, caches, {
+          readDir,
+          onChunk,
+          ...(workers.length > 0 ? { yieldEach: true } : {}),
+          ...(options.onProbe ? { onProbe: options.onProbe } : {}),
+        });
   const byIndex = new Map(own.chunks.map((c) => [c.index, c]));
   const results = await Promise.all(workers.map((w) => w.result(options.workersOnly === true)));
   for (const result of results) {
@@ -235,20 +244,22 @@ export async function runValidatePass(options: ValidatePassOptions): Promise<Val
   }
   // A worker that failed: what it had claimed is done here.
   const missing = Array.from({ length: chunks }, (_, i) => i).filter((i) => !byIndex.has(i));
-  for (const index of missing) byIndex.set(index, await runChunk(job, index, caches, readDir));
+  for (const index of missing) byIndex.set(index, await runChunk(job, index, caches, readDir, options.onProbe));
   caches.validate?.save();
   caches.scan?.save();
   const ordered = Array.from({ length: chunks }, (_, i) => byIndex.get(i)!);
   if (deferred) {
     const { report, scan } = deferredReport(options.profile, deferred, ordered, scanConfig !== undefined);
     options.onProgress?.(report.skills, report.skills);
-    return { report, scan, workers: results.filter((r) => r !== undefined && r.chunks.length > 0).length };
+    const computed = (caches.validate?.cache.misses ?? 0) + (caches.scan?.cache.misses ?? 0);
+    return { report, scan, workers: results.filter((r) => r !== undefined && r.chunks.length > 0).length, computed };
   }
   options.onProgress?.(targets.length, targets.length);
   const report = validateReport(options.profile, targets.length, [...resolved.findings, ...ordered.flatMap((c) => c.findings)]);
   const escaped = resolved.library?.escaped ?? [];
   const scan = scanConfig ? buildScanReport([...ordered.flatMap((c) => c.scan), ...escaped.map(escapedResult)]) : undefined;
-  return { report, scan, workers: results.filter((r) => r !== undefined && r.chunks.length > 0).length };
+  const computed = (caches.validate?.cache.misses ?? 0) + (caches.scan?.cache.misses ?? 0);
+  return { report, scan, workers: results.filter((r) => r !== undefined && r.chunks.length > 0).length, computed };
 }
 
 /** What a pass's skills are, before they are handed out. */
@@ -408,6 +419,7 @@ export async function runChunks(
     readDir?: DirCache;
     slot?: number;
     onChunk?: () => void;
+    onProbe?: (path: string, existed: boolean) => void;
     /** A worker's: each chunk handed on as it is done, with the cache entries added since the last (see `WorkerMessage`). */
     post?: (message: WorkerMessage) => void;
     /** Let the event loop run after each chunk: this thread takes in the workers' chunks while it works. */
@@ -422,7 +434,7 @@ export async function runChunks(
   let posted = { validate: 0, scan: 0 };
   for (let index = Atomics.add(counters, 0, 1); index < count; index = Atomics.add(counters, 0, 1)) {
     if (options.slot !== undefined) Atomics.add(counters, options.slot, 1);
-    const chunk = await runChunk(job, index, caches, readDir);
+    const chunk = await runChunk(job, index, caches, readDir, options.onProbe);
     Atomics.add(counters, 1, chunkLength(job, index));
     if (options.post) {
       options.post({ chunk, validatePuts: validatePuts.slice(posted.validate), scanPuts: scanPuts.slice(posted.scan) });
@@ -437,10 +449,16 @@ export async function runChunks(
   return options.post ? { chunks, validatePuts: [], scanPuts: [], listings } : { chunks, validatePuts, scanPuts, listings };
 }
 
-async function runChunk(job: ShardJob, index: number, caches: ShardCaches, readDir: ReadDir): Promise<ChunkResult> {
-  if (job.deferred) return runDeferredChunk(job, job.deferred, index, caches, readDir);
+async function runChunk(
+  job: ShardJob,
+  index: number,
+  caches: ShardCaches,
+  readDir: ReadDir,
+  onProbe?: (path: string, existed: boolean) => void,
+): Promise<ChunkResult> {
+  if (job.deferred) return runDeferredChunk(job, job.deferred, index, caches, readDir, onProbe);
   const targets = job.targets.slice(index * chunkSize, (index + 1) * chunkSize);
-  const { findings, scan } = await checkTargets(job, targets, caches, readDir);
+  const { findings, scan } = await checkTargets(job, targets, caches, readDir, onProbe);
   return { index, findings: findings.flat(), scan };
 }
 
@@ -451,6 +469,7 @@ async function runDeferredChunk(
   index: number,
   caches: ShardCaches,
   readDir: ReadDir,
+  onProbe?: (path: string, existed: boolean) => void,
 ): Promise<ChunkResult> {
   const folderChunks = Math.ceil(deferred.folders.length / chunkSize);
   const found: SkillLocation[] = index < folderChunks ? [] : deferred.found;
@@ -465,6 +484,7 @@ async function runDeferredChunk(
     found.map((skill) => explicitTarget(deferred.root, skill)),
     caches,
     readDir,
+    onProbe,
   );
   const skills = found.map((skill, i) => ({ relativeDir: skill.relativeDir, findings: findings[i]!, scan: scan[i] }));
   return { index, findings: [], scan: [], skills, seen };
@@ -476,6 +496,7 @@ async function checkTargets(
   targets: readonly ValidateTarget[],
   caches: ShardCaches,
   readDir: ReadDir,
+  onProbe?: (path: string, existed: boolean) => void,
 ): Promise<{ findings: Finding[][]; scan: ScanResult[] }> {
   // SKILL.md is read once: validate keeps it for the scan of the same chunk.
   const files = job.scan ? createFileCache() : undefined;
@@ -489,6 +510,7 @@ async function checkTargets(
     ...(validate ? { cache: validate.cache } : {}),
     ...(validate?.tracked ? { tracked: validate.tracked } : {}),
     ...(files && caches.readAhead ? { readAhead: true } : {}),
+    ...(onProbe ? { onProbe } : {}),
   };
   const findings = targets.map((target) => validateTargets([target], job.explicit, options));
   const scan = job.scan
