@@ -44,12 +44,17 @@ export async function runValidateCommand(
   // kept to use a handful.
   const whole = paths.length === 0 || paths.every((path) => resolve(global.repo, path) === global.repo);
   const kept = cache && whole ? await openKeptListings(global.repo) : undefined;
-  const listed = new Set<string>();
-  const cached = createDirCache(undefined, kept?.kept);
-  const readDir = memo ? recordListed(cached, listed) : cached;
-  const probes = new Map<string, boolean>();
   // One pass per skill (validate, then the scan on the SKILL.md validate read), over the machine's cores for a large library.
   const threads = readThreads(io.env.SKILLGARDEN_THREADS);
+  // A first run over a large library (no listings kept, a big index): its workers start early, and load while discovery runs.
+  const coldLibrary = threads === undefined && kept !== undefined && kept.kept.size === 0;
+  const early = coldLibrary ? earlyWorkerCount(indexEntryCount(kept.gitdir)) : 0;
+  // Such a run keeps no memo (below): what it lists and probes is not recorded.
+  const recording = memo !== undefined && early === 0;
+  const listed = new Set<string>();
+  const cached = createDirCache(undefined, kept?.kept);
+  const readDir = recording ? recordListed(cached, listed) : cached;
+  const probes = new Map<string, boolean>();
   const passOptions: ValidatePassOptions = {
     repo: global.repo,
     paths,
@@ -61,11 +66,8 @@ export async function runValidateCommand(
     readDir,
     ...(kept ? { keptListings: true } : {}),
     ...(threads === undefined ? {} : { threads }),
-    ...(memo ? { onProbe: (path: string, existed: boolean) => probes.set(path, existed) } : {}),
+    ...(recording ? { onProbe: (path: string, existed: boolean) => probes.set(path, existed) } : {}),
   };
-  // A first run over a large library (no listings kept, a big index): its workers start now, and load while discovery runs.
-  const coldLibrary = threads === undefined && kept !== undefined && kept.kept.size === 0;
-  const early = coldLibrary ? earlyWorkerCount(indexEntryCount(kept.gitdir)) : 0;
   const earlyWorkers = early > 0 ? startWorkersEarly(passOptions, early) : undefined;
   // With workers, discovery only probes each folder for SKILL.md: the listings are made by the threads, side by side.
   const probe = earlyWorkers ? { probe: 'stat' as const } : {};
