@@ -33,14 +33,18 @@ export class NameMask {
     return this.lengths.has(end - start) && this.names.has(text.slice(start, end));
   }
 
-  /** Whether replaceWords, with every name mapped to `§`, would change the run text[start, end) (which holds no `§`; `pathLike`: it holds `.` or `/`). */
-  private holdsName(text: string, start: number, end: number, pathLike: boolean): boolean {
+  /**
+   * Whether replaceWords, with every name mapped to `§`, would change the run
+   * text[start, end) (which holds no `§`; `pathLike`: it holds `.` or `/`;
+   * `slash`: it holds `/`, as its core without trailing dots then does).
+   */
+  private holdsName(text: string, start: number, end: number, pathLike: boolean, slash: boolean): boolean {
     if (this.has(text, start, end)) return true;
     // Without `.` or `/` the run is one word, just looked up.
     if (!pathLike) return false;
     let core = end;
     while (core > start && text.charCodeAt(core - 1) === 46) core--;
-    if (text.slice(start, core).includes('/') && this.has(text, start, core)) return true;
+    if (slash && this.has(text, start, core)) return true;
     for (let i = start; i < end;) {
       if (!isWordCode(text.charCodeAt(i))) {
         i++;
@@ -70,14 +74,16 @@ export class NameMask {
       let j = i;
       let marked = false;
       let pathLike = false;
+      let slash = false;
       while (j < n) {
         const c = noLinks.charCodeAt(j);
         if (!isRunCode(c)) break;
         if (c === 0xa7) marked = true;
-        else if (c === 46 || c === 47) pathLike = true;
+        else if (c === 46) pathLike = true;
+        else if (c === 47) pathLike = slash = true;
         j++;
       }
-      if (marked || this.holdsName(noLinks, i, j, pathLike)) {
+      if (marked || this.holdsName(noLinks, i, j, pathLike, slash)) {
         out += noLinks.slice(copied, i) + mark;
         copied = j;
       }

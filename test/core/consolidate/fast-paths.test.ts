@@ -361,6 +361,18 @@ describe('the planner fast paths', () => {
       }),
       { numRuns: 5000 },
     );
+    // Lines of words, as most paragraphs are (the one-replace path), with now and then another space or a control character.
+    const line = fc.constantFrom('a', 'bc', 'é', ' ', ' ', '\n', '\n', '1.', '\u00a0', '\u2028', '\u0007', '\t');
+    let lines = 0;
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 30 }), (pieces) => {
+        const text = pieces.join('');
+        if (/\n/.test(text.trim()) && !/\s\s|[^\S \n]/.test(text.trim())) lines++;
+        expect(collapseWhitespace(text, 0, text.length)).toBe(text.replace(/\s+/g, ' ').trim());
+      }),
+      { numRuns: 5000 },
+    );
+    expect(lines).toBeGreaterThan(200);
   });
 
   it("writes an umbrella's frontmatter data exactly as the yaml library does", () => {
