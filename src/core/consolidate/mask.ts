@@ -23,10 +23,13 @@ function isRunCode(c: number): boolean {
 export class NameMask {
   private readonly names: ReadonlySet<string>;
   private readonly lengths: ReadonlySet<number>;
+  /** What a blanked run must hold one of: a name or a `§`. */
+  private readonly probes: readonly string[];
 
   constructor(names: readonly string[]) {
     this.names = new Set(names);
     this.lengths = new Set(names.map((n) => n.length));
+    this.probes = [...new Set([...names.filter((n) => n !== ''), mark])];
   }
 
   private has(text: string, start: number, end: number): boolean {
@@ -63,14 +66,22 @@ export class NameMask {
     // Each pattern needs its `](` or `]:`: a text without one is left as it is without running the pattern.
     const noTargets = text.includes('](') ? text.replace(/\]\([^)\n]*\)/g, ']()') : text;
     const noLinks = noTargets.includes(']:') ? noTargets.replace(/^( {0,3}\[[^\]\n]+\]:)[ \t]*\S+/gm, '$1') : noTargets;
+    // A run is blanked only when it holds a `§` or a name, so only the runs around an occurrence of one are read:
+    // a native search per name instead of a character loop over the whole text (most texts hold few mentions).
+    const found: number[] = [];
+    for (const probe of this.probes) for (let at = noLinks.indexOf(probe); at !== -1; at = noLinks.indexOf(probe, at + 1)) found.push(at);
+    if (found.length === 0) return noLinks;
+    found.sort((a, b) => a - b);
     let out = '';
     let copied = 0;
+    let done = 0;
     const n = noLinks.length;
-    for (let i = 0; i < n;) {
-      if (!isRunCode(noLinks.charCodeAt(i))) {
-        i++;
-        continue;
-      }
+    for (const at of found) {
+      if (at < done) continue;
+      let i = at;
+      while (i > 0 && isRunCode(noLinks.charCodeAt(i - 1))) i--;
+      // A run reaching back before the last one read is that run.
+      if (i < done) continue;
       let j = i;
       let marked = false;
       let pathLike = false;
@@ -83,11 +94,12 @@ export class NameMask {
         else if (c === 47) pathLike = slash = true;
         j++;
       }
+      done = Math.max(j, at + 1);
+      if (i === j) continue;
       if (marked || this.holdsName(noLinks, i, j, pathLike, slash)) {
         out += noLinks.slice(copied, i) + mark;
         copied = j;
       }
-      i = j;
     }
     return copied === 0 ? noLinks : out + noLinks.slice(copied);
   }
