@@ -32,9 +32,39 @@ function isHeadingStart(line: string): boolean {
   return line.charCodeAt(0) === 35;
 }
 
+/** Whether a text may hold a fence line (three backticks or tildes): walkLines' own shortcut. */
+function mayHoldFence(text: string): boolean {
+  return text.includes('```') || text.includes('~~~');
+}
+
+/** The lines of a text that start with `#`, found by searching for `\n#` rather than cutting every line out. */
+function listHashLines(text: string): string[] {
+  const out: string[] = [];
+  let start = text.charCodeAt(0) === 35 ? 0 : lineAfter(text.indexOf('\n#'));
+  while (start !== -1) {
+    const newline = text.indexOf('\n', start);
+    out.push(text.slice(start, newline === -1 ? text.length : newline));
+    start = newline === -1 ? -1 : lineAfter(text.indexOf('\n#', newline));
+  }
+  return out;
+}
+
+/** The start of the line after a newline found at `at`, or -1 when none was found. */
+function lineAfter(at: number): number {
+  return at === -1 ? -1 : at + 1;
+}
+
 /** Heading texts outside code fences, in order. */
 export function listHeadings(text: string): string[] {
   const out: string[] = [];
+  if (!mayHoldFence(text)) {
+    // No line is in a fence: only the lines starting with `#` can be headings.
+    for (const line of listHashLines(text)) {
+      const match = headingLine.exec(line);
+      if (match) out.push((match[2] as string).trim());
+    }
+    return out;
+  }
   walkLines(text, (line, inFence) => {
     const match = inFence || !isHeadingStart(line) ? null : headingLine.exec(line);
     if (match) out.push((match[2] as string).trim());
@@ -135,6 +165,10 @@ export function splitTitle(body: string): { title: string | undefined; rest: str
 /** Number of `##` sections outside code fences. */
 export function countSections(body: string): number {
   let count = 0;
+  if (!mayHoldFence(body)) {
+    for (const line of listHashLines(body)) if (line.startsWith('## ')) count++;
+    return count;
+  }
   walkLines(body, (line, inFence) => {
     if (!inFence && /^## /.test(line)) count++;
   });

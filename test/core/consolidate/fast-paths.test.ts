@@ -6,7 +6,7 @@ import { resolveConsolidationConfig } from '../../../src/core/consolidate/config
 import { hasYamlDocument, selectCuratable } from '../../../src/core/consolidate/eligible.js';
 import { buildAllFeatures } from '../../../src/core/consolidate/features.js';
 import { maskText } from '../../../src/core/consolidate/guard.js';
-import { collapseWhitespace, demoteHeadings, listHeadings, listParagraphs } from '../../../src/core/consolidate/markdown.js';
+import { collapseWhitespace, countSections, demoteHeadings, listHeadings, listParagraphs } from '../../../src/core/consolidate/markdown.js';
 import { buildSignature, findCandidatePairs, mix, signatureSalts } from '../../../src/core/consolidate/minhash.js';
 import { buildShingles, hashString, tokenizeWords } from '../../../src/core/consolidate/shingles.js';
 import { utf8Length } from '../../../src/core/consolidate/validity.js';
@@ -103,6 +103,7 @@ describe('the planner fast paths', () => {
     const piece = fc.constantFrom(
       '# a',
       '## b #',
+      '## ',
       '#c',
       'x',
       ' y ',
@@ -132,6 +133,7 @@ describe('the planner fast paths', () => {
               return match ? [(match[2] as string).trim()] : [];
             }),
           );
+          expect(countSections(text)).toBe(lines.filter(({ line, inFence }) => !inFence && /^## /.test(line)).length);
           expect(demoteHeadings(text)).toBe(
             lines
               .map(({ line, inFence }) => (!inFence && headingByDefinition.test(line) && !line.startsWith('######') ? `#${line}` : line))
