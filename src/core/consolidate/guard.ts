@@ -125,7 +125,8 @@ interface UmbrellaView {
   headings: string[];
   /** Every paragraph of the umbrella, whole: a member's paragraph found here is in the corpus without searching it. */
   paragraphs: Set<string>;
-  corpus: string;
+  /** The paragraphs joined by newlines, searched for a member's paragraph that is not one of them (made when first needed). */
+  corpus: () => string;
   maskedMarkdown: Set<string>;
   files: Array<Uint8Array | string>;
 }
@@ -134,10 +135,11 @@ function buildUmbrellaView(after: Files, mask: Mask): UmbrellaView {
   const markdown = [...after].filter(([path]) => isMarkdownPath(path)).map(([, c]) => contentText(c) ?? '');
   const masked = markdown.map(mask);
   const paragraphs = masked.flatMap(normalize);
+  let corpus: string | undefined;
   return {
     headings: markdown.flatMap((t) => listHeadings(t)),
     paragraphs: new Set(paragraphs),
-    corpus: paragraphs.join('\n'),
+    corpus: () => (corpus ??= paragraphs.join('\n')),
     maskedMarkdown: new Set(masked),
     files: [...after.values()],
   };
@@ -152,7 +154,7 @@ function checkFindable(member: CuratedSkill, view: UmbrellaView, mask: Mask): st
     if (!view.headings.some((h) => h.includes(heading))) problems.push(`${member.name}: heading "${heading}" is not in the umbrella`);
   }
   for (const paragraph of normalize(mask(body))) {
-    if (!view.paragraphs.has(paragraph) && !view.corpus.includes(paragraph))
+    if (!view.paragraphs.has(paragraph) && !view.corpus().includes(paragraph))
       problems.push(`${member.name}: a paragraph is missing from the umbrella: "${paragraph.slice(0, 60)}"`);
   }
   for (const file of member.files) {
