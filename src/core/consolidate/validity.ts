@@ -7,6 +7,8 @@ import type { SkillFeatures } from './features.js';
 import type { FileTable } from './package.js';
 import type { CuratedSkill } from './types.js';
 
+const beyondAscii = /[^\x00-\x7f]/;
+
 /** A file's size in bytes, as validate's size rules count it (a string is counted as its UTF-8 bytes). */
 export function sizeOf(content: Uint8Array | string): number {
   return typeof content === 'string' ? utf8Length(content) : content.length;
@@ -18,6 +20,8 @@ export function sizeOf(content: Uint8Array | string): number {
  * of the Basic Multilingual Plane above U+07FF.
  */
 export function utf8Length(text: string): number {
+  // ASCII is one byte a unit: found by one native search rather than the loop below.
+  if (!beyondAscii.test(text)) return text.length;
   let bytes = text.length;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
