@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { excerpt, finding, type Finding } from '../findings.js';
-import { extractLinks, type MarkdownLink } from './markdown-links.js';
+import { extractLinks } from './markdown-links.js';
 import type { Rule, RuleContext } from './types.js';
 
 export type LinkKind = 'external' | 'anchor' | 'template' | 'escapes' | 'relative';
@@ -23,27 +23,12 @@ export function resolveLinkTarget(target: string): { kind: LinkKind; path?: stri
   return { kind: 'relative', path: path.replace(/\/$/, '') };
 }
 
-/**
- * The last parse's links, kept for the next check: a caller that validates
- * one parse under two profiles (the planner's umbrella check) would extract
- * them twice. One entry, so a pass over a library keeps nothing but the last
- * parse; the body is compared, so a parse whose body changed is read afresh.
- */
-let last: { skill: RuleContext['skill']; body: string; links: readonly MarkdownLink[] } | undefined;
-
-function linksOf(skill: RuleContext['skill']): readonly MarkdownLink[] {
-  if (last !== undefined && last.skill === skill && last.body === skill.body) return last.links;
-  const links = extractLinks(skill.body);
-  last = { skill, body: skill.body, links };
-  return links;
-}
-
 export const linksStayInside: Rule = {
   id: 'skill/link',
   check(context) {
     const findings: Finding[] = [];
     const offset = context.skill.sections.bodyLine - 1;
-    for (const link of linksOf(context.skill)) {
+    for (const link of extractLinks(context.skill.body)) {
       const resolved = resolveLinkTarget(link.target);
       const where = { file: context.skill.file, line: link.line + offset, column: link.column };
       const sibling = resolved.kind === 'escapes' && resolved.path ? inLibrary(context.library, resolved.path) : undefined;
