@@ -97,6 +97,9 @@ export async function runMain(): Promise<void> {
     env: process.env,
     cwd: process.cwd(),
     interactive: Boolean(process.stderr.isTTY),
-    stdin: process.stdin,
+    // A getter: reading process.stdin sets up its stream (about 5 ms), and only a few commands read it.
+    get stdin() {
+      return process.stdin;
+    },
   });
 }

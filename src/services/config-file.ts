@@ -3,12 +3,12 @@ import { join } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
 import { defaultConfig, parseConfig, type Config, type ParsedConfig } from '../core/config/config.js';
 import type { Finding } from '../core/findings.js';
-import { metaDir } from '../core/layout.js';
+import { configFile } from '../core/config/config-path.js';
 
 // Reading the config alone, apart from the curator's library reader: `validate` and `detect` need it
 // without loading the history index and isomorphic-git behind it.
 
-export const configFile = `${metaDir}/config.yaml`;
+export { configFile };
 
 export function readConfig(repoDir: string): ParsedConfig {
   const path = join(repoDir, configFile);

@@ -52,6 +52,8 @@ export interface ValidatePassOptions {
   workersOnly?: boolean;
   /** Workers started before discovery (`startWorkersEarly`, from the same options): used when the pass wants threads, else stopped. */
   early?: EarlyWorkers;
+  /** This thread's checks tell it each path outside a skill whose existence they looked at (validate.ts `onProbe`). */
+  onProbe?: (path: string, existed: boolean) => void;
 }
 
 export interface ValidatePass {
@@ -60,6 +62,8 @@ export interface ValidatePass {
   scan: ScanReport | undefined;
   /** Worker threads whose chunks made it into the report. */
   workers: number;
+  /** Cache entries this pass computed, its workers' included (0: the caches answered every skill and file). */
+  computed: number;
 }
 
 /** Below this many skills a thread costs more to start (it loads the code again) than it saves. */
@@ -167,7 +171,7 @@ export async function runValidatePass(options: ValidatePassOptions): Promise<Val
   const own: ShardResult =
     options.workersOnly && workers.length > 0
       ? { chunks: [], validatePuts: [], scanPuts: [], listings: [] }
-      : await runChunks(job, counters, caches, { readDir, onChunk });
+      : await runChunks(job, counters, caches, { readDir, onChunk, ...(options.onProbe ? { onProbe: options.onProbe } : {}) });
   const byIndex = new Map(own.chunks.map((c) => [c.index, c]));
   const results = await Promise.all(workers.map((w) => w.result(options.workersOnly === true)));
   for (const result of results) {
@@ -178,7 +182,7 @@ export async function runValidatePass(options: ValidatePassOptions): Promise<Val
   }
   // A worker that failed: what it had claimed is done here.
   const missing = Array.from({ length: chunks }, (_, i) => i).filter((i) => !byIndex.has(i));
-  for (const index of missing) byIndex.set(index, await runChunk(job, index, caches, readDir));
+  for (const index of missing) byIndex.set(index, await runChunk(job, index, caches, readDir, options.onProbe));
   caches.validate?.save();
   caches.scan?.save();
   options.onProgress?.(targets.length, targets.length);
@@ -186,7 +190,8 @@ export async function runValidatePass(options: ValidatePassOptions): Promise<Val
   const report = validateReport(options.profile, targets.length, [...resolved.findings, ...ordered.flatMap((c) => c.findings)]);
   const escaped = resolved.library?.escaped ?? [];
   const scan = scanConfig ? buildScanReport([...ordered.flatMap((c) => c.scan), ...escaped.map(escapedResult)]) : undefined;
-  return { report, scan, workers: results.filter((r) => r !== undefined && r.chunks.length > 0).length };
+  const computed = (caches.validate?.cache.misses ?? 0) + (caches.scan?.cache.misses ?? 0);
+  return { report, scan, workers: results.filter((r) => r !== undefined && r.chunks.length > 0).length, computed };
 }
 
 /** The skills of a pass as a worker is given them, with the listings discovery made of their folders. */
@@ -284,14 +289,14 @@ export async function runChunks(
   job: ShardJob,
   counters: Int32Array,
   caches: ShardCaches,
-  options: { readDir?: DirCache; slot?: number; onChunk?: () => void } = {},
+  options: { readDir?: DirCache; slot?: number; onChunk?: () => void; onProbe?: (path: string, existed: boolean) => void } = {},
 ): Promise<ShardResult> {
   const readDir = options.readDir ?? createDirCache();
   const chunks: ChunkResult[] = [];
   const count = Math.ceil(job.targets.length / chunkSize);
   for (let index = Atomics.add(counters, 0, 1); index < count; index = Atomics.add(counters, 0, 1)) {
     if (options.slot !== undefined) Atomics.add(counters, options.slot, 1);
-    const chunk = await runChunk(job, index, caches, readDir);
+    const chunk = await runChunk(job, index, caches, readDir, options.onProbe);
     chunks.push(chunk);
     Atomics.add(counters, 1, Math.min(chunkSize, job.targets.length - index * chunkSize));
     options.onChunk?.();
@@ -301,7 +306,13 @@ export async function runChunks(
   return { chunks, validatePuts: caches.validate?.cache.puts ?? [], scanPuts: caches.scan?.puts ?? [], listings };
 }
 
-async function runChunk(job: ShardJob, index: number, caches: ShardCaches, readDir: ReadDir): Promise<ChunkResult> {
+async function runChunk(
+  job: ShardJob,
+  index: number,
+  caches: ShardCaches,
+  readDir: ReadDir,
+  onProbe?: (path: string, existed: boolean) => void,
+): Promise<ChunkResult> {
   const targets = job.targets.slice(index * chunkSize, (index + 1) * chunkSize);
   // SKILL.md is read once: validate keeps it for the scan of the same chunk.
   const files = job.scan ? createFileCache() : undefined;
@@ -315,6 +326,7 @@ async function runChunk(job: ShardJob, index: number, caches: ShardCaches, readD
     ...(validate ? { cache: validate.cache } : {}),
     ...(validate?.tracked ? { tracked: validate.tracked } : {}),
     ...(files && caches.readAhead ? { readAhead: true } : {}),
+    ...(onProbe ? { onProbe } : {}),
   });
   const scan = job.scan
     ? await scanSkillFolders(

@@ -15,7 +15,7 @@ import { readSkillFolder } from '../store/read-skill.js';
 import { evalsFile } from '../core/evals/validate-evals.js';
 import { checkEvalsFile } from './validate-evals.js';
 import { validateKey, type CachedValidation, type ValidateCache } from './validate-cache.js';
-import { blobId } from '../store/cache-file.js';
+import { blobId } from '../store/blob-id.js';
 import type { TrackedBlobs } from '../store/scan/tracked-blobs.js';
 
 export interface ValidateOptions {
@@ -41,6 +41,8 @@ export interface ValidateOptions {
   tracked?: TrackedBlobs;
   /** With `files`: the scan that follows will read every file (a cold run), so each is read as it is listed (read-skill.ts). */
   readAhead?: boolean;
+  /** Told each path outside the skill whose existence a check looked at (links to sibling skills), and what it found. */
+  onProbe?: (path: string, existed: boolean) => void;
 }
 
 export interface ValidateReport {
@@ -152,7 +154,7 @@ function validateTarget(target: Target, explicit: boolean, readDir: ReadDir, pro
           knownBlob: (file: string, stat: Stats) => tracked.oidIfUnchanged(file, stat),
           needsBytes: (blob: string, files: ReadonlyMap<string, SkillFileEntry>) => {
             const key = keyOf(blob, files);
-            probed = { blob, key, known: lookup(cache, key, libraryRoot) };
+            probed = { blob, key, known: lookup(cache, key, libraryRoot, options.onProbe) };
             return probed.known === undefined;
           },
         }
@@ -163,7 +165,7 @@ function validateTarget(target: Target, explicit: boolean, readDir: ReadDir, pro
   else if (content.bytes) {
     const blob = cache ? (content.blob ?? blobId(content.bytes)) : undefined;
     const key = blob === undefined ? undefined : probed?.blob === blob ? probed.key : keyOf(blob, content.files);
-    const known = probed?.blob === blob ? probed?.known : key === undefined ? undefined : lookup(cache, key, libraryRoot);
+    const known = probed?.blob === blob ? probed?.known : key === undefined ? undefined : lookup(cache, key, libraryRoot, options.onProbe);
     findings.push(...(known ?? checkSkill(target, reportPath, skillDir, content.bytes, content.files, profile, key, options)));
   }
   const evalsPath = folder ? `${folder}/${evalsFile}` : evalsFile;
@@ -172,9 +174,20 @@ function validateTarget(target: Target, explicit: boolean, readDir: ReadDir, pro
 }
 
 /** The cached findings under `key`, when every outside path they looked at is as it was. */
-function lookup(cache: ValidateCache | undefined, key: string, libraryRoot: string | undefined): Finding[] | undefined {
+function lookup(
+  cache: ValidateCache | undefined,
+  key: string,
+  libraryRoot: string | undefined,
+  onProbe: ValidateOptions['onProbe'],
+): Finding[] | undefined {
   const known = cache?.get(key);
-  const holds = ([path, existed]: [string, boolean]) => libraryRoot !== undefined && existsSync(join(libraryRoot, path)) === existed;
+  const holds = ([path, existed]: [string, boolean]) => {
+    if (libraryRoot === undefined) return false;
+    const abs = join(libraryRoot, path);
+    const now = existsSync(abs);
+    onProbe?.(abs, now);
+    return now === existed;
+  };
   return known && known.probes.every(holds) ? known.findings : undefined;
 }
 
@@ -197,8 +210,10 @@ function checkSkill(
           scope: options.links ?? 'library',
           skillDir,
           exists: (path: string) => {
-            const existed = existsSync(join(libraryRoot, path));
+            const abs = join(libraryRoot, path);
+            const existed = existsSync(abs);
             probes.push([path, existed]);
+            options.onProbe?.(abs, existed);
             return existed;
           },
         }

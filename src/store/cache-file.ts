@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
@@ -9,11 +8,6 @@ import { dirname, join } from 'node:path';
  */
 export function cacheFilePath(gitdir: string, name: string): string {
   return join(gitdir, 'skillgarden', name);
-}
-
-/** git's blob id: sha-1 of `blob <length>\0` and the bytes. */
-export function blobId(bytes: Uint8Array): string {
-  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 }
 
 /** The parsed file, or undefined when it is missing or not JSON: the caller starts cold. */
@@ -31,10 +25,15 @@ export function readCacheFile(file: string): unknown {
  * costs the next run its speed, so a failure is swallowed.
  */
 export function writeCacheFile(file: string, value: unknown): void {
+  writeCacheText(file, JSON.stringify(value));
+}
+
+/** As `writeCacheFile`, for text already made. */
+export function writeCacheText(file: string, text: string): void {
   const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(temp, JSON.stringify(value));
+    writeFileSync(temp, text);
     renameSync(temp, file);
   } catch {
     rmSync(temp, { force: true });

@@ -1,7 +1,5 @@
 import { resolve } from 'node:path';
 import { SkillgardenError } from '../../core/errors.js';
-import { renderFindingsSarif } from '../../core/report/render-sarif.js';
-import { applyBaseline, findingFingerprint, readBaseline, writeBaseline } from '../../services/baseline.js';
 import type { ValidateReport } from '../../services/validate.js';
 import { exitCodes, type CommandContext } from '../context.js';
 import { showReport, type Format } from './validate.js';
@@ -24,13 +22,17 @@ export async function finishValidate(context: CommandContext, first: Pass, again
   else if (values['dry-run'] === true)
     throw new SkillgardenError('cli/usage', '--dry-run goes with --fix (show the fixes, commit nothing)');
   const { report, format } = pass;
-  if (writeFile) {
+  // Loaded when used: a baseline hashes each finding (node:crypto), and most runs have none.
+  const baselines = baselineFile || writeFile || format === 'sarif' ? await import('../../services/baseline.js') : undefined;
+  if (writeFile && baselines) {
+    const { writeBaseline } = baselines;
     const baseline = writeBaseline(writeFile, report.findings);
     io.stderr.write(`wrote ${baseline.findings.length} finding(s) to the baseline ${values['write-baseline'] as string}\n`);
     return exitCodes.ok;
   }
   let known: ValidateReport['findings'] = [];
-  if (baselineFile) {
+  if (baselineFile && baselines) {
+    const { applyBaseline, readBaseline } = baselines;
     const split = applyBaseline(report.findings, readBaseline(baselineFile));
     known = split.known;
     report.findings = split.fresh;
@@ -45,10 +47,11 @@ export async function finishValidate(context: CommandContext, first: Pass, again
       io.stderr.write(`${split.known.length} known finding(s) accepted by the baseline${gone}\n`);
     }
   }
+  const sarifModule = format === 'sarif' ? await import('../../core/report/render-sarif.js') : undefined;
   const sarif = () =>
-    renderFindingsSarif(report.findings, {
+    sarifModule!.renderFindingsSarif(report.findings, {
       toolVersion: readPackageVersion(),
-      fingerprint: findingFingerprint,
+      fingerprint: baselines!.findingFingerprint,
       baselined: known,
       ...(values.baseline ? { baselineFile: values.baseline as string } : {}),
     });
