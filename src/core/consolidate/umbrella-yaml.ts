@@ -15,7 +15,7 @@ export function stringifyUmbrellaData(data: UmbrellaData): string {
   let out = '';
   if (Object.keys(data).length === 0) return stringify(data, { lineWidth: 0 });
   for (const [key, value] of Object.entries(data)) {
-    if (!plainKey.test(key)) return stringify(data, { lineWidth: 0 });
+    if (!isPlainKey(key)) return stringify(data, { lineWidth: 0 });
     if (typeof value === 'string') {
       const scalar = writeScalar(value);
       if (scalar === undefined) return stringify(data, { lineWidth: 0 });
@@ -33,7 +33,7 @@ export function stringifyUmbrellaData(data: UmbrellaData): string {
       if (entries.length === 0) return stringify(data, { lineWidth: 0 });
       out += `${key}:\n`;
       for (const [inner, item] of entries) {
-        const scalar = typeof item === 'string' && plainKey.test(inner) ? writeScalar(item) : undefined;
+        const scalar = typeof item === 'string' && isPlainKey(inner) ? writeScalar(item) : undefined;
         if (scalar === undefined) return stringify(data, { lineWidth: 0 });
         out += `  ${inner}: ${scalar}\n`;
       }
@@ -47,6 +47,11 @@ function isList(value: unknown): value is readonly string[] {
 }
 
 const plainKey = /^[a-z][a-z_-]*$/;
+
+/** A key the library writes as it is: lowercase words, none read back as a boolean or null (`"true": …` is quoted). */
+function isPlainKey(key: string): boolean {
+  return plainKey.test(key) && !coreWords.test(key);
+}
 
 /**
  * The library's test for a string it may not write plain (stringifyString's

@@ -466,7 +466,7 @@ describe('the planner fast paths', () => {
         'x',
       ),
     );
-    const key = fc.constantFrom('name', 'description', 'allowed-tools', 'when_to_use', 'Name', 'a b', '1x', '');
+    const key = fc.constantFrom('name', 'description', 'allowed-tools', 'when_to_use', 'Name', 'a b', '1x', '', 'true', 'null', 'no');
     const data = fc
       .tuple(
         fc.array(fc.tuple(key, value), { maxLength: 4 }),
