@@ -1,8 +1,14 @@
 import { maxDescriptionLength } from '../rules/index.js';
+import { collapseWhitespace } from './markdown.js';
+
+/** `text.replace(/\s+/g, ' ').trim()`, without rebuilding a text whose spaces are single already (most are). */
+function collapse(text: string): string {
+  return collapseWhitespace(text, 0, text.length);
+}
 
 /** Code-point aware cut at a word boundary, marked with an ellipsis. */
 export function fitDescription(text: string, max = maxDescriptionLength): string {
-  const clean = text.replace(/\s+/g, ' ').trim();
+  const clean = collapse(text);
   // A string has no more code points than UTF-16 units: a short one needs no split into code points.
   if (clean.length <= max) return clean;
   const points = [...clean];
@@ -24,7 +30,7 @@ export function firstClause(description: string, max: number): string {
 
 /** What firstClause fits: the first sentence, without angle brackets and its closing mark (the same for every length). */
 function firstSentence(description: string): string {
-  const clean = description.replace(/[<>]/g, '').replace(/\s+/g, ' ').trim();
+  const clean = collapse(description.replace(/[<>]/g, ''));
   const sentence = /^(.+?[.!?])(\s|$)/.exec(clean)?.[1] ?? clean;
   return sentence.replace(/[.!?]$/, '');
 }
@@ -46,7 +52,7 @@ const triggerStart =
  */
 export function readTrigger(member: DescribedMember): string | undefined {
   for (const text of [member.description, member.whenToUse ?? '']) {
-    const clean = text.replace(/[<>]/g, '').replace(/\s+/g, ' ').trim();
+    const clean = collapse(text.replace(/[<>]/g, ''));
     const match = triggerStart.exec(clean);
     if (match === null) continue;
     const rest = clean.slice(match.index + match[0].length).trim();

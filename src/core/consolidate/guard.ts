@@ -7,7 +7,7 @@ import { contentText, isMarkdownPath } from './package.js';
 import { NameMask } from './mask.js';
 import { resolveRepoLink } from './rewrite.js';
 import type { ConsolidationPlan, CuratedSkill } from './types.js';
-import { sizeOf, toleratedCodes, type PortableValidations } from './validity.js';
+import { sizeEntries, toleratedCodes, type PortableValidations } from './validity.js';
 
 export interface GuardInput {
   plan: ConsolidationPlan;
@@ -123,7 +123,10 @@ function normalize(masked: string): string[] {
 /** What the umbrella holds, masked once per plan: headings, paragraphs, and each file. */
 interface UmbrellaView {
   headings: string[];
-  corpus: string;
+  /** Every paragraph of the umbrella, whole: a member's paragraph found here is in the corpus without searching it. */
+  paragraphs: Set<string>;
+  /** The paragraphs joined by newlines, searched for a member's paragraph that is not one of them (made when first needed). */
+  corpus: () => string;
   maskedMarkdown: Set<string>;
   files: Array<Uint8Array | string>;
 }
@@ -131,9 +134,12 @@ interface UmbrellaView {
 function buildUmbrellaView(after: Files, mask: Mask): UmbrellaView {
   const markdown = [...after].filter(([path]) => isMarkdownPath(path)).map(([, c]) => contentText(c) ?? '');
   const masked = markdown.map(mask);
+  const paragraphs = masked.flatMap(normalize);
+  let corpus: string | undefined;
   return {
     headings: markdown.flatMap((t) => listHeadings(t)),
-    corpus: masked.flatMap(normalize).join('\n'),
+    paragraphs: new Set(paragraphs),
+    corpus: () => (corpus ??= paragraphs.join('\n')),
     maskedMarkdown: new Set(masked),
     files: [...after.values()],
   };
@@ -148,7 +154,7 @@ function checkFindable(member: CuratedSkill, view: UmbrellaView, mask: Mask): st
     if (!view.headings.some((h) => h.includes(heading))) problems.push(`${member.name}: heading "${heading}" is not in the umbrella`);
   }
   for (const paragraph of normalize(mask(body))) {
-    if (!view.corpus.includes(paragraph))
+    if (!view.paragraphs.has(paragraph) && !view.corpus().includes(paragraph))
       problems.push(`${member.name}: a paragraph is missing from the umbrella: "${paragraph.slice(0, 60)}"`);
   }
   for (const file of member.files) {
@@ -186,12 +192,12 @@ function checkLinks(before: readonly CuratedSkill[], plan: ConsolidationPlan, af
 function checkValid(plan: ConsolidationPlan, after: Files, before: readonly CuratedSkill[], validations?: PortableValidations): string[] {
   const content = after.get(skillFileName);
   if (content === undefined) return [`the umbrella ${plan.intoDir} has no ${skillFileName}`];
-  const files = new Map([...after].filter(([p]) => p !== skillFileName).map(([path, c]) => [path, { path, size: sizeOf(c) }]));
-  const input = { file: `${plan.intoDir}/${skillFileName}`, folder: plan.into, files };
+  const contents = new Map([...after].filter(([p]) => p !== skillFileName));
+  const file = `${plan.intoDir}/${skillFileName}`;
   const validation =
     validations && typeof content === 'string'
-      ? validations.validate({ ...input, content })
-      : validateSkill({ ...input, content, profile: 'portable' });
+      ? validations.validate({ file, folder: plan.into, content, contents })
+      : validateSkill({ file, folder: plan.into, files: sizeEntries(contents), content, profile: 'portable' });
   const errors = validation.findings.filter((f) => f.severity === 'error');
   const tolerated = errors.some((f) => f.code === 'skill/link-escapes') ? toleratedCodes(before) : new Set<string>();
   return errors.filter((f) => !tolerated.has(f.code)).map((f) => `the umbrella is invalid: ${f.code}: ${f.message}`);

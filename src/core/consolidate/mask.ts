@@ -23,24 +23,31 @@ function isRunCode(c: number): boolean {
 export class NameMask {
   private readonly names: ReadonlySet<string>;
   private readonly lengths: ReadonlySet<number>;
+  /** What a blanked run must hold one of: a name or a `§`. */
+  private readonly probes: readonly string[];
 
   constructor(names: readonly string[]) {
     this.names = new Set(names);
     this.lengths = new Set(names.map((n) => n.length));
+    this.probes = [...new Set([...names.filter((n) => n !== ''), mark])];
   }
 
   private has(text: string, start: number, end: number): boolean {
     return this.lengths.has(end - start) && this.names.has(text.slice(start, end));
   }
 
-  /** Whether replaceWords, with every name mapped to `§`, would change the run text[start, end) (which holds no `§`; `pathLike`: it holds `.` or `/`). */
-  private holdsName(text: string, start: number, end: number, pathLike: boolean): boolean {
+  /**
+   * Whether replaceWords, with every name mapped to `§`, would change the run
+   * text[start, end) (which holds no `§`; `pathLike`: it holds `.` or `/`;
+   * `slash`: it holds `/`, as its core without trailing dots then does).
+   */
+  private holdsName(text: string, start: number, end: number, pathLike: boolean, slash: boolean): boolean {
     if (this.has(text, start, end)) return true;
     // Without `.` or `/` the run is one word, just looked up.
     if (!pathLike) return false;
     let core = end;
     while (core > start && text.charCodeAt(core - 1) === 46) core--;
-    if (text.slice(start, core).includes('/') && this.has(text, start, core)) return true;
+    if (slash && this.has(text, start, core)) return true;
     for (let i = start; i < end;) {
       if (!isWordCode(text.charCodeAt(i))) {
         i++;
@@ -59,29 +66,40 @@ export class NameMask {
     // Each pattern needs its `](` or `]:`: a text without one is left as it is without running the pattern.
     const noTargets = text.includes('](') ? text.replace(/\]\([^)\n]*\)/g, ']()') : text;
     const noLinks = noTargets.includes(']:') ? noTargets.replace(/^( {0,3}\[[^\]\n]+\]:)[ \t]*\S+/gm, '$1') : noTargets;
+    // A run is blanked only when it holds a `§` or a name, so only the runs around an occurrence of one are read:
+    // a native search per name instead of a character loop over the whole text (most texts hold few mentions).
+    const found: number[] = [];
+    for (const probe of this.probes) for (let at = noLinks.indexOf(probe); at !== -1; at = noLinks.indexOf(probe, at + 1)) found.push(at);
+    if (found.length === 0) return noLinks;
+    found.sort((a, b) => a - b);
     let out = '';
     let copied = 0;
+    let done = 0;
     const n = noLinks.length;
-    for (let i = 0; i < n;) {
-      if (!isRunCode(noLinks.charCodeAt(i))) {
-        i++;
-        continue;
-      }
+    for (const at of found) {
+      if (at < done) continue;
+      let i = at;
+      while (i > 0 && isRunCode(noLinks.charCodeAt(i - 1))) i--;
+      // A run reaching back before the last one read is that run.
+      if (i < done) continue;
       let j = i;
       let marked = false;
       let pathLike = false;
+      let slash = false;
       while (j < n) {
         const c = noLinks.charCodeAt(j);
         if (!isRunCode(c)) break;
         if (c === 0xa7) marked = true;
-        else if (c === 46 || c === 47) pathLike = true;
+        else if (c === 46) pathLike = true;
+        else if (c === 47) pathLike = slash = true;
         j++;
       }
-      if (marked || this.holdsName(noLinks, i, j, pathLike)) {
+      done = Math.max(j, at + 1);
+      if (i === j) continue;
+      if (marked || this.holdsName(noLinks, i, j, pathLike, slash)) {
         out += noLinks.slice(copied, i) + mark;
         copied = j;
       }
-      i = j;
     }
     return copied === 0 ? noLinks : out + noLinks.slice(copied);
   }

@@ -78,10 +78,13 @@ export function listWantedWords(
 export function rewriteText(text: string, options: RewriteOptions): string {
   const words = options.words !== undefined && options.words.size > 0 ? options.words : undefined;
   const replace = (segment: string): string => (words ? replaceWords(segment, words) : segment);
+  const links = options.mapLink ? extractLinks(text) : [];
+  // Most texts a plan moves hold no link and no mention to rewrite: returned as they are, never cut into lines.
+  if (!words && links.length === 0) return text;
   const lines = text.split('\n');
   const spans = new Map<number, Array<{ start: number; end: number; target: string }>>();
   if (options.mapLink) {
-    for (const link of extractLinks(text)) {
+    for (const link of links) {
       const next = options.mapLink(link.target);
       if (next === undefined) continue;
       const list = spans.get(link.line) ?? [];

@@ -1,4 +1,3 @@
-import { stringify } from 'yaml';
 import { parseSkill, replaceBody, setField } from '../skill/index.js';
 import type { ConsolidationConfig } from './config.js';
 import { readToolList } from '../skill/tool-list.js';
@@ -7,6 +6,7 @@ import type { ParsedSkill } from '../skill/types.js';
 import { readPathList } from '../skill/path-list.js';
 import { countSections } from './markdown.js';
 import { findTellingName } from './umbrella-name.js';
+import { stringifyUmbrellaData, type UmbrellaData } from './umbrella-yaml.js';
 
 /**
  * countSections of a parse's body, counted once per parse: the comparator
@@ -82,12 +82,12 @@ export function unionPaths(members: readonly SkillFeatures[]): string[] {
 
 /** A new umbrella's SKILL.md; `paths` is written only when a member had it (it is not a spec key). */
 export function buildNewUmbrellaText(fields: UmbrellaFields, body: string): string {
-  const data: Record<string, unknown> = { name: fields.name, description: fields.description };
+  const data: UmbrellaData = { name: fields.name, description: fields.description };
   if (fields.tools.length > 0) data['allowed-tools'] = fields.tools.join(' ');
   if (fields.paths.length > 0) data.paths = fields.paths;
   // Under `metadata` (a string), as drafts do: a top-level when_to_use breaks the strict spec profile.
   data.metadata = { absorbed: fields.absorbed.join(', '), ...(fields.whenToUse === undefined ? {} : { when_to_use: fields.whenToUse }) };
-  return `---\n${stringify(data, { lineWidth: 0 })}---\n${body}`;
+  return `---\n${stringifyUmbrellaData(data)}---\n${body}`;
 }
 
 /** An existing umbrella with its fields edited in place (every other byte kept) and its new body. */

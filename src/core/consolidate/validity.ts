@@ -2,10 +2,12 @@ import { skillFileName } from '../layout.js';
 import type { SkillFileEntry } from '../rules/index.js';
 import { parseSkill } from '../skill/index.js';
 import type { ParsedSkill } from '../skill/types.js';
-import { validateParsedSkill, validateSkill, type SkillValidation, type ValidateSkillInput } from '../validate.js';
+import { validateParsedSkill, validateSkill, type SkillValidation } from '../validate.js';
 import type { SkillFeatures } from './features.js';
 import type { FileTable } from './package.js';
 import type { CuratedSkill } from './types.js';
+
+const beyondAscii = /[^\x00-\x7f]/;
 
 /** A file's size in bytes, as validate's size rules count it (a string is counted as its UTF-8 bytes). */
 export function sizeOf(content: Uint8Array | string): number {
@@ -18,6 +20,8 @@ export function sizeOf(content: Uint8Array | string): number {
  * of the Basic Multilingual Plane above U+07FF.
  */
 export function utf8Length(text: string): number {
+  // ASCII is one byte a unit: found by one native search rather than the loop below.
+  if (!beyondAscii.test(text)) return text.length;
   let bytes = text.length;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -36,37 +40,70 @@ export function utf8Length(text: string): number {
   return bytes;
 }
 
-type PortableInput = Required<Pick<ValidateSkillInput, 'file' | 'folder' | 'files'>> & { content: string };
+/** A folder's files but SKILL.md (path → content), as validate's size and link rules see them once sized. */
+export type FileContents = ReadonlyMap<string, Uint8Array | string>;
+
+interface PortableInput {
+  file: string;
+  folder: string;
+  content: string;
+  /** The folder's other files: validated by their sizes, which their contents fix. */
+  contents: FileContents;
+}
+
+/** The entries validate's rules read for these files: each path with its size in bytes. */
+export function sizeEntries(contents: FileContents): Map<string, SkillFileEntry> {
+  const files = new Map<string, SkillFileEntry>();
+  for (const [path, content] of contents) files.set(path, { path, size: sizeOf(content) });
+  return files;
+}
 
 /**
  * Portable validations of umbrella texts by their whole input, for one
  * planning run: the guard validates each umbrella the planner has just
- * validated with the same file, text, folder and file sizes, and validateSkill
- * is a function of those alone, so the planner's result is the guard's.
- * Any other input (an edited umbrella, other sizes) is validated afresh.
+ * validated with the same file, text, folder and files, and validateSkill is
+ * a function of those alone (of the files' paths and sizes, which equal
+ * contents fix), so the planner's result is the guard's. A hit compares the
+ * files' contents, mostly the very same strings, so the guard counts no
+ * bytes. Any other input (an edited umbrella, other files) is validated afresh.
  */
 export class PortableValidations {
-  private readonly byContent = new Map<string, Array<{ file: string; folder: string; files: string; result: SkillValidation }>>();
+  private readonly byContent = new Map<string, Array<{ file: string; folder: string; contents: FileContents; result: SkillValidation }>>();
 
-  /** validateSkill under the portable profile, of a parse of the content when the caller has one. */
-  validate(input: PortableInput, parsed?: ParsedSkill): SkillValidation {
-    const files = filesKey(input.files);
+  /** validateSkill under the portable profile, of a parse of the content when the caller has one (and its files' sizes when known). */
+  validate(input: PortableInput, parsed?: ParsedSkill, sized?: ReadonlyMap<string, SkillFileEntry>): SkillValidation {
     const seen = this.byContent.get(input.content);
-    const hit = seen?.find((e) => e.file === input.file && e.folder === input.folder && e.files === files);
+    const hit = seen?.find((e) => e.file === input.file && e.folder === input.folder && sameContents(e.contents, input.contents));
     if (hit) return hit.result;
-    const portable = { file: input.file, folder: input.folder, profile: 'portable', files: input.files } as const;
+    const files = sized ?? sizeEntries(input.contents);
+    const portable = { file: input.file, folder: input.folder, profile: 'portable', files } as const;
     const result = parsed ? validateParsedSkill(parsed, portable) : validateSkill({ ...portable, content: input.content });
-    if (seen) seen.push({ file: input.file, folder: input.folder, files, result });
-    else this.byContent.set(input.content, [{ file: input.file, folder: input.folder, files, result }]);
+    // A copy: the caller's table may change after (the planner's does not, but nothing here relies on that).
+    const entry = { file: input.file, folder: input.folder, contents: new Map(input.contents), result };
+    if (seen) seen.push(entry);
+    else this.byContent.set(input.content, [entry]);
     return result;
   }
 }
 
-/** The file entries in their order, as one string (paths hold no newline or NUL in a valid table, and the key spells each entry whole). */
-function filesKey(files: ReadonlyMap<string, SkillFileEntry>): string {
-  let key = '';
-  for (const [path, entry] of files) key += `${JSON.stringify(path)}\0${JSON.stringify(entry.path)}\0${entry.size}\n`;
-  return key;
+/** The same paths in the same order, each with equal bytes (strings compared as strings: equal strings encode alike). */
+function sameContents(a: FileContents, b: FileContents): boolean {
+  if (a.size !== b.size) return false;
+  const right = b.entries();
+  for (const [path, content] of a) {
+    const next = right.next().value as [string, Uint8Array | string];
+    if (next[0] !== path || !sameContent(content, next[1])) return false;
+  }
+  return true;
+}
+
+function sameContent(a: Uint8Array | string, b: Uint8Array | string): boolean {
+  if (a === b) return true;
+  // Different strings (or a string and bytes) may still have one size: sized afresh, never assumed.
+  if (typeof a === 'string' || typeof b === 'string') return false;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**
@@ -98,28 +135,32 @@ export function checkUmbrellaTable(input: {
   /** Where the portable validation is kept for the guard's check of the same umbrella. */
   validations?: PortableValidations;
 }): string | undefined {
-  const files = new Map<string, SkillFileEntry>();
-  for (const [path, content] of input.table) if (path !== skillFileName) files.set(path, { path, size: sizeOf(content) });
+  const contents = new Map<string, Uint8Array | string>();
+  for (const [path, content] of input.table) if (path !== skillFileName) contents.set(path, content);
+  const files = sizeEntries(contents);
   const file = `${input.dir}/${skillFileName}`;
   const raw = input.table.get(skillFileName) ?? '';
   const content = typeof raw === 'string' ? raw : new TextDecoder().decode(raw);
   // One parse for both profiles: validateSkill is its parse followed by validateParsedSkill.
   const parsed = parseSkill(content, { file });
   const portableResult = input.validations
-    ? input.validations.validate({ file, content, folder: input.name, files }, parsed)
+    ? input.validations.validate({ file, content, folder: input.name, contents }, parsed, files)
     : validateParsedSkill(parsed, { file, folder: input.name, profile: 'portable', files });
   const portableErrors = portableResult.findings.filter((f) => f.severity === 'error');
   const tolerated = portableErrors.some((f) => f.code === 'skill/link-escapes') ? toleratedCodes(input.members) : new Set<string>();
   const portable = portableErrors.filter((f) => !tolerated.has(f.code));
   if (portable.length > 0)
     return `the umbrella ${input.name} would not be valid: ${portable.map((f) => `${f.code} at line ${f.line}: ${f.message}`).join('; ')}`;
+  const specErrors = validateParsedSkill(parsed, { file, folder: input.name, profile: 'spec', files }).findings.filter(
+    (f) => f.severity === 'error' && !tolerated.has(f.code),
+  );
+  // Most umbrellas break no spec rule: the members' keys are located only to excuse an error on one of their lines.
+  if (specErrors.length === 0) return undefined;
   const used = input.usedKeys ?? new Set(input.members.flatMap((m) => Object.keys(parseSkill(m.text, { file: m.dir }).fields)));
   // The portable validation's parse of this very text (a memo's hit holds an equal one): no second YAML parse.
   const located = portableResult.skill;
   const allowedLines = new Set([...used].map((key) => located.locateKey([key])?.line).filter((line) => line !== undefined));
-  const spec = validateParsedSkill(parsed, { file, folder: input.name, profile: 'spec', files }).findings.filter(
-    (f) => f.severity === 'error' && !allowedLines.has(f.line) && !tolerated.has(f.code),
-  );
+  const spec = specErrors.filter((f) => !allowedLines.has(f.line));
   if (spec.length > 0)
     return `the umbrella ${input.name} would break the Agent Skills spec: ${spec.map((f) => `${f.code} at line ${f.line}: ${f.message}`).join('; ')}`;
   return undefined;

@@ -6,10 +6,12 @@ import { resolveConsolidationConfig } from '../../../src/core/consolidate/config
 import { hasYamlDocument, selectCuratable } from '../../../src/core/consolidate/eligible.js';
 import { buildAllFeatures } from '../../../src/core/consolidate/features.js';
 import { maskText } from '../../../src/core/consolidate/guard.js';
-import { collapseWhitespace, demoteHeadings, listHeadings, listParagraphs } from '../../../src/core/consolidate/markdown.js';
+import { collapseWhitespace, countSections, demoteHeadings, listHeadings, listParagraphs } from '../../../src/core/consolidate/markdown.js';
 import { buildSignature, findCandidatePairs, mix, signatureSalts } from '../../../src/core/consolidate/minhash.js';
 import { buildShingles, hashString, tokenizeWords } from '../../../src/core/consolidate/shingles.js';
 import { utf8Length } from '../../../src/core/consolidate/validity.js';
+import { stringifyUmbrellaData, writeScalar, type UmbrellaData } from '../../../src/core/consolidate/umbrella-yaml.js';
+import { stringify } from 'yaml';
 import { parseSkill } from '../../../src/core/skill/index.js';
 import type { ParsedSkill } from '../../../src/core/skill/types.js';
 import { readCorpusEntries } from '../../fixtures/consolidate/labelled-library.js';
@@ -101,6 +103,7 @@ describe('the planner fast paths', () => {
     const piece = fc.constantFrom(
       '# a',
       '## b #',
+      '## ',
       '#c',
       'x',
       ' y ',
@@ -130,6 +133,7 @@ describe('the planner fast paths', () => {
               return match ? [(match[2] as string).trim()] : [];
             }),
           );
+          expect(countSections(text)).toBe(lines.filter(({ line, inFence }) => !inFence && /^## /.test(line)).length);
           expect(demoteHeadings(text)).toBe(
             lines
               .map(({ line, inFence }) => (!inFence && headingByDefinition.test(line) && !line.startsWith('######') ? `#${line}` : line))
@@ -177,7 +181,8 @@ describe('the planner fast paths', () => {
       '#',
     );
     const text = fc.array(piece, { maxLength: 40 }).map((p) => p.join(''));
-    const names = fc.array(fc.constantFrom('ab', 'a', 'b-c', 'c', 'a/ab', 'ab.c', 'x'), { maxLength: 4 });
+    // Names beginning or made of characters no run holds (`é`, `#a`, `)`) are looked for too, and never blank a run by themselves.
+    const names = fc.array(fc.constantFrom('ab', 'a', 'b-c', 'c', 'a/ab', 'ab.c', 'x', 'é', '#a', ')', 'a é'), { maxLength: 4 });
     fc.assert(
       fc.property(text, names, (t, n) => {
         expect(maskText(t, n)).toBe(maskByDefinition(t, n));
@@ -359,6 +364,147 @@ describe('the planner fast paths', () => {
       }),
       { numRuns: 5000 },
     );
+    // Lines of words, as most paragraphs are (the one-replace path), with now and then another space or a control character.
+    const line = fc.constantFrom('a', 'bc', 'é', ' ', ' ', '\n', '\n', '1.', '\u00a0', '\u2028', '\u0007', '\t');
+    let lines = 0;
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 30 }), (pieces) => {
+        const text = pieces.join('');
+        if (/\n/.test(text.trim()) && !/\s\s|[^\S \n]/.test(text.trim())) lines++;
+        expect(collapseWhitespace(text, 0, text.length)).toBe(text.replace(/\s+/g, ' ').trim());
+      }),
+      { numRuns: 5000 },
+    );
+    expect(lines).toBeGreaterThan(200);
+  });
+
+  it("writes an umbrella's frontmatter data exactly as the yaml library does", () => {
+    // Pieces that move the library between plain, double and single quotes, blocks and escapes.
+    const piece = fc.constantFrom(
+      'a',
+      'Deploy',
+      'x1',
+      '0',
+      '12',
+      '1.5',
+      'e3',
+      'true',
+      'null',
+      'No',
+      '~',
+      ' ',
+      '  ',
+      ': ',
+      ':',
+      ' #',
+      '#',
+      '-',
+      '- ',
+      '?',
+      '? ',
+      ',',
+      ';',
+      '(',
+      ')',
+      '[',
+      ']',
+      '{',
+      '}',
+      '&',
+      '*',
+      '!',
+      '|',
+      '>',
+      '<',
+      "'",
+      '"',
+      '%',
+      '@',
+      '`',
+      '\\',
+      '/',
+      '.',
+      '...',
+      '---',
+      '\t',
+      '\n',
+      '\r',
+      '\u0007',
+      '\u0085',
+      '\u00a0',
+      '\u2028',
+      '…',
+      'é',
+      '\ud83d\ude00',
+      '\ud800',
+      '=',
+      '+',
+      '_',
+    );
+    const printable = piece.filter((p) => !/[\x00-\x1f\x7f-\x9f\ud800-\udfff]/.test(p));
+    const value = fc.oneof(
+      fc.array(piece, { maxLength: 12 }).map((p) => p.join('')),
+      fc.array(printable, { maxLength: 12 }).map((p) => p.join('')),
+      // Whole values the library reads as other types, and near misses.
+      fc.constantFrom(
+        'true',
+        'True',
+        'TRUE',
+        'tRUE',
+        'false',
+        'null',
+        'Null',
+        'NULL',
+        'nulL',
+        '~',
+        '',
+        'yes',
+        'No',
+        '0x1F',
+        '.inf',
+        '1e3',
+        'x',
+      ),
+    );
+    const key = fc.constantFrom('name', 'description', 'allowed-tools', 'when_to_use', 'Name', 'a b', '1x', '', 'true', 'null', 'no');
+    const data = fc
+      .tuple(
+        fc.array(fc.tuple(key, value), { maxLength: 4 }),
+        fc.option(fc.array(value, { maxLength: 3 })),
+        fc.option(fc.array(fc.tuple(key, value), { maxLength: 3 })),
+      )
+      .map(([scalars, paths, metadata]) => {
+        const out: UmbrellaData = Object.fromEntries(scalars);
+        if (paths) out.paths = paths;
+        if (metadata) out.metadata = Object.fromEntries(metadata);
+        return out;
+      });
+    const written = { plain: 0, quoted: 0 };
+    fc.assert(
+      fc.property(data, (d) => {
+        expect(stringifyUmbrellaData(d)).toBe(stringify(d, { lineWidth: 0 }));
+        for (const v of Object.values(d).flatMap((x) => (typeof x === 'string' ? [x] : Object.values(x)))) {
+          const scalar = writeScalar(v);
+          if (scalar === v) written.plain++;
+          else if (scalar !== undefined) written.quoted++;
+        }
+      }),
+      { numRuns: 5000 },
+    );
+    // Both ways of writing a value are taken often enough for the comparison to mean something.
+    expect(written.plain).toBeGreaterThan(1000);
+    expect(written.quoted).toBeGreaterThan(1000);
+    // The values umbrellas have are written directly, not by the library (else this fast path is no faster).
+    const typical = {
+      name: 'fam12-deploy',
+      description: 'Fam12 deploy: covers fam12-deploy-part0 (Notes on staging…); fam12-deploy-part1 (Notes). Use when working on deploys.',
+      'allowed-tools': 'Bash(git:*) Read',
+      paths: ['src/**/*.ts', 'docs'],
+      metadata: { absorbed: 'fam12-deploy-part0, fam12-deploy-part1', when_to_use: 'Use when deploying; or when rolling back.' },
+    };
+    for (const v of [typical.name, typical.description, typical['allowed-tools'], ...typical.paths, ...Object.values(typical.metadata)])
+      expect(writeScalar(v)).toBeDefined();
+    expect(stringifyUmbrellaData(typical)).toBe(stringify(typical, { lineWidth: 0 }));
   });
 
   it('a signature, four hash functions per walk, equals the minimum of each function taken alone', () => {

@@ -101,3 +101,25 @@ describe('checkPlan', () => {
     expect(checkPlan({ plan: tamper(plan), before: [...before], outside, validations })).toEqual(problems);
   });
 });
+
+describe('PortableValidations', () => {
+  it('answers from memory only for the same file, folder, text and file contents, and validates anything else afresh', () => {
+    const text = '---\nname: notes\ndescription: Notes. Use when taking notes.\n---\n# Notes\n\n[big](references/big.md)\n';
+    const input = { file: 'skills/notes/SKILL.md', folder: 'notes', content: text };
+    const small = new Map<string, Uint8Array | string>([['references/big.md', 'x']]);
+    const large = new Map<string, Uint8Array | string>([['references/big.md', '€'.repeat(400_000)]]);
+    const asBytes = new Map<string, Uint8Array | string>([['references/big.md', new Uint8Array(1_200_000)]]);
+    const codes = (v: { findings: Array<{ code: string }> }) => v.findings.map((f) => f.code);
+    const validations = new PortableValidations();
+    const first = validations.validate({ ...input, contents: small });
+    expect(codes(first)).toEqual([]);
+    // Equal contents (another Map, another string of the same text): the remembered result.
+    expect(validations.validate({ ...input, contents: new Map([['references/big.md', ['x'].join('')]]) })).toBe(first);
+    // A file of other contents, bytes for a string, another path or one file fewer: validated again, as validateSkill says.
+    expect(codes(validations.validate({ ...input, contents: large }))).toEqual(['skill/support-file-too-large']);
+    expect(codes(validations.validate({ ...input, contents: asBytes }))).toEqual(['skill/support-file-too-large']);
+    expect(codes(validations.validate({ ...input, contents: new Map([['references/other.md', 'x']]) }))).toContain('skill/link-missing');
+    expect(codes(validations.validate({ ...input, contents: new Map() }))).toContain('skill/link-missing');
+    expect(codes(validations.validate({ ...input, folder: 'other', contents: small }))).toContain('skill/name-mismatch');
+  });
+});
