@@ -23152,10 +23152,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep10, value } = collItem;
+        const { start, key, sep: sep11, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep10?.[0],
+          next: key ?? sep11?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -23169,7 +23169,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep10) {
+          if (!keyProps.anchor && !keyProps.tag && !sep11) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -23193,7 +23193,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep10 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep11 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -23209,7 +23209,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep10, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep11, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -23300,7 +23300,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep10 = "";
+        let sep11 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -23314,13 +23314,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep10 + cb;
-              sep10 = "";
+                comment += sep11 + cb;
+              sep11 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep10 += source;
+                sep11 += source;
               hasSpace = true;
               break;
             default:
@@ -23363,18 +23363,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep10, value } = collItem;
+        const { start, key, sep: sep11, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep10?.[0],
+          next: key ?? sep11?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep10 && !value) {
+          if (!props.anchor && !props.tag && !sep11 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -23428,8 +23428,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap5 && !sep10 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep10, null, props, onError);
+        if (!isMap5 && !sep11 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep11, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -23441,7 +23441,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep10 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep11 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -23452,8 +23452,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap5 && !props.found && ctx.options.strict) {
-              if (sep10)
-                for (const st2 of sep10) {
+              if (sep11)
+                for (const st2 of sep11) {
                   if (st2 === valueProps.found)
                     break;
                   if (st2.type === "newline") {
@@ -23470,7 +23470,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep10, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep11, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -23650,7 +23650,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep10 = "";
+      let sep11 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -23667,24 +23667,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar2.Scalar.BLOCK_LITERAL) {
-          value += sep10 + indent.slice(trimIndent) + content;
-          sep10 = "\n";
+          value += sep11 + indent.slice(trimIndent) + content;
+          sep11 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep10 === " ")
-            sep10 = "\n";
-          else if (!prevMoreIndented && sep10 === "\n")
-            sep10 = "\n\n";
-          value += sep10 + indent.slice(trimIndent) + content;
-          sep10 = "\n";
+          if (sep11 === " ")
+            sep11 = "\n";
+          else if (!prevMoreIndented && sep11 === "\n")
+            sep11 = "\n\n";
+          value += sep11 + indent.slice(trimIndent) + content;
+          sep11 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep10 === "\n")
+          if (sep11 === "\n")
             value += "\n";
           else
-            sep10 = "\n";
+            sep11 = "\n";
         } else {
-          value += sep10 + content;
-          sep10 = " ";
+          value += sep11 + content;
+          sep11 = " ";
           prevMoreIndented = false;
         }
       }
@@ -23867,25 +23867,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep10 = " ";
+      let sep11 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep10 === "\n")
-            res += sep10;
+          if (sep11 === "\n")
+            res += sep11;
           else
-            sep10 = "\n";
+            sep11 = "\n";
         } else {
-          res += sep10 + lm;
-          sep10 = " ";
+          res += sep11 + lm;
+          sep11 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep10 + (match?.[1] ?? "");
+      return res + sep11 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -24695,14 +24695,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep10, value }) {
+    function stringifyItem({ start, key, sep: sep11, value }) {
       let res = "";
       for (const st2 of start)
         res += st2.source;
       if (key)
         res += stringifyToken(key);
-      if (sep10)
-        for (const st2 of sep10)
+      if (sep11)
+        for (const st2 of sep11)
           res += st2.source;
       if (value)
         res += stringifyToken(value);
@@ -25869,18 +25869,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep10;
+          let sep11;
           if (scalar.end) {
-            sep10 = scalar.end;
-            sep10.push(this.sourceToken);
+            sep11 = scalar.end;
+            sep11.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep10 = [this.sourceToken];
+            sep11 = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep10 }]
+            items: [{ start, key: scalar, sep: sep11 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -26033,15 +26033,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it2.key) && !includesToken(it2.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it2.start);
                   const key = it2.key;
-                  const sep10 = it2.sep;
-                  sep10.push(this.sourceToken);
+                  const sep11 = it2.sep;
+                  sep11.push(this.sourceToken);
                   delete it2.key;
                   delete it2.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep10 }]
+                    items: [{ start: start2, key, sep: sep11 }]
                   });
                 } else if (start.length > 0) {
                   it2.sep = it2.sep.concat(start, this.sourceToken);
@@ -26235,13 +26235,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep10 = fc.end.splice(1, fc.end.length);
-            sep10.push(this.sourceToken);
+            const sep11 = fc.end.splice(1, fc.end.length);
+            sep11.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep10 }]
+              items: [{ start, key: fc, sep: sep11 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -26516,39 +26516,6 @@ var require_dist = __commonJS({
     exports.stringify = publicApi.stringify;
     exports.visit = visit2.visit;
     exports.visitAsync = visit2.visitAsync;
-  }
-});
-
-// src/store/cache-file.ts
-import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync as readFileSync2, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join as join2 } from "node:path";
-function cacheFilePath(gitdir, name) {
-  return join2(gitdir, "skillgarden", name);
-}
-function blobId(bytes) {
-  return createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
-}
-function readCacheFile(file2) {
-  try {
-    return JSON.parse(readFileSync2(file2, "utf8"));
-  } catch {
-    return void 0;
-  }
-}
-function writeCacheFile(file2, value) {
-  const temp = `${file2}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  try {
-    mkdirSync(dirname(file2), { recursive: true });
-    writeFileSync(temp, JSON.stringify(value));
-    renameSync(temp, file2);
-  } catch {
-    rmSync(temp, { force: true });
-  }
-}
-var init_cache_file = __esm({
-  "src/store/cache-file.ts"() {
-    "use strict";
   }
 });
 
@@ -39909,8 +39876,8 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
       return { protocolVersion: 1, capabilities, refs, symrefs };
     }
-    function splitAndAssert(line, sep10, expected) {
-      const split = line.trim().split(sep10);
+    function splitAndAssert(line, sep11, expected) {
+      const split = line.trim().split(sep11);
       if (split.length !== 2) {
         throw new ParseError(
           `Two strings separated by '${expected}'`,
@@ -48497,6 +48464,17 @@ var init_file_cache = __esm({
   }
 });
 
+// src/store/blob-id.ts
+import { createHash as createHash11 } from "node:crypto";
+function blobId(bytes) {
+  return createHash11("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
+}
+var init_blob_id = __esm({
+  "src/store/blob-id.ts"() {
+    "use strict";
+  }
+});
+
 // src/core/scan/special-rules.ts
 function specialRule(id) {
   return byId.get(id);
@@ -51841,7 +51819,7 @@ var init_scan_engine = __esm({
     "use strict";
     init_content_findings();
     init_match();
-    init_cache_file();
+    init_blob_id();
     init_read_content();
   }
 });
@@ -52358,7 +52336,7 @@ import { mkdtempSync, rmSync as rmSync9 } from "node:fs";
 import { join as join40 } from "node:path";
 
 // src/services/curator/read-library.ts
-import { existsSync as existsSync3, readFileSync as readFileSync9 } from "node:fs";
+import { existsSync as existsSync4, readFileSync as readFileSync9 } from "node:fs";
 import { join as join14 } from "node:path";
 
 // src/core/config/state.ts
@@ -54210,9 +54188,37 @@ function findGitDir(dir2) {
 }
 
 // src/ledger/history-cache.ts
-init_cache_file();
 import { mkdir as mkdir2, readFile, rename as rename2, rm as rm2, writeFile as writeFile2 } from "node:fs/promises";
 import { dirname as dirname2 } from "node:path";
+
+// src/store/cache-file.ts
+import { mkdirSync, readFileSync as readFileSync2, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join as join2 } from "node:path";
+function cacheFilePath(gitdir, name) {
+  return join2(gitdir, "skillgarden", name);
+}
+function readCacheFile(file2) {
+  try {
+    return JSON.parse(readFileSync2(file2, "utf8"));
+  } catch {
+    return void 0;
+  }
+}
+function writeCacheFile(file2, value) {
+  writeCacheText(file2, JSON.stringify(value));
+}
+function writeCacheText(file2, text) {
+  const temp = `${file2}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    mkdirSync(dirname(file2), { recursive: true });
+    writeFileSync(temp, text);
+    renameSync(temp, file2);
+  } catch {
+    rmSync(temp, { force: true });
+  }
+}
+
+// src/ledger/history-cache.ts
 function historyCachePath(gitdir) {
   return cacheFilePath(gitdir, "history-index.json");
 }
@@ -57212,7 +57218,7 @@ function isPinnedInFile(skill) {
 
 // src/store/layout/discover-library.ts
 import { realpathSync } from "node:fs";
-import { basename, join as join8, relative, sep as sep2 } from "node:path";
+import { basename, join as join8, relative, sep as sep3 } from "node:path";
 init_findings();
 
 // src/core/layout/skill-roots.ts
@@ -57268,7 +57274,9 @@ function skillPathIn(root, relativeDir) {
 
 // src/store/dir-cache.ts
 import { constants as constants3, Dirent, readdirSync, statSync as statSync2 } from "node:fs";
+import { sep } from "node:path";
 var racyListingMs = 2e3;
+var packDepth = 8;
 var readDirUncached = (path) => readdirSync(path, { withFileTypes: true });
 function createDirCache(seed, kept) {
   const listings = new Map(unpack(seed));
@@ -57289,9 +57297,23 @@ function createDirCache(seed, kept) {
     },
     pack(paths) {
       const packed = [];
+      const add2 = (path, entries) => {
+        const types = entries.map(typeOf).join("");
+        if (types.length === entries.length) packed.push([path, entries.map((e) => e.name).join("/"), types]);
+      };
+      const below = (path, entries, depth) => {
+        add2(path, entries);
+        if (depth >= packDepth) return;
+        for (const entry of entries) {
+          if (!entry.isDirectory()) continue;
+          const child = `${path}${sep}${entry.name}`;
+          const listed2 = listings.get(child);
+          if (listed2) below(child, listed2, depth + 1);
+        }
+      };
       for (const path of paths) {
         const entries = listings.get(path);
-        if (entries) packed.push([path, entries.map((e) => e.name), entries.map(typeOf)]);
+        if (entries) below(path, entries, 0);
       }
       return packed;
     }
@@ -57351,8 +57373,12 @@ function rebuild([path, , , , names, types]) {
 }
 function unpack(seed) {
   if (!seed || seed.length === 0 || !direntsRebuild()) return [];
-  const make = Dirent;
-  return seed.map(([path, names, types]) => [path, names.map((name, i) => new make(name, types[i], path))]);
+  const out = [];
+  for (const [path, names, types] of seed) {
+    const entries = rebuild([path, 0, 0, 0, names, types]);
+    if (entries) out.push([path, entries]);
+  }
+  return out;
 }
 var rebuilds;
 function direntsRebuild() {
@@ -57371,10 +57397,11 @@ function direntsRebuild() {
 }
 
 // src/store/discover.ts
-import { lstatSync, statSync as statSync3 } from "node:fs";
-import { join as join5, sep } from "node:path";
+import { existsSync as existsSync2, lstatSync, statSync as statSync3 } from "node:fs";
+import { join as join5, sep as sep2 } from "node:path";
+var defaultMaxFolders = 2e5;
 function discoverSkills(root, options = {}) {
-  const maxFolders = options.maxFolders ?? 2e5;
+  const maxFolders = options.maxFolders ?? defaultMaxFolders;
   const readDir = options.readDir ?? readDirUncached;
   if (options.deep) return sortLocations(discoverDeep(root, options.deep.maxDepth, maxFolders, readDir));
   const found = [];
@@ -57393,7 +57420,7 @@ function discoverSkills(root, options = {}) {
     }
     for (const child of listFolders(dir2, readDir)) {
       if (++seen > maxFolders) throw tooMany(root, maxFolders);
-      const childDir = `${dir2}${sep}${child.name}`;
+      const childDir = `${dir2}${sep2}${child.name}`;
       const childSkill = skillFileIn(childDir);
       if (childSkill) {
         found.push(
@@ -57408,7 +57435,7 @@ function located(name, category, dir2, relativeDir, linked) {
   return linked ? { name, category, dir: dir2, relativeDir, linked: true } : { name, category, dir: dir2, relativeDir };
 }
 function sortLocations(found) {
-  return found.sort((a, b2) => a.relativeDir < b2.relativeDir ? -1 : a.relativeDir > b2.relativeDir ? 1 : 0);
+  return sortSkillLocations(found);
 }
 function discoverDeep(root, maxDepth3, maxFolders, readDir) {
   const found = [];
@@ -57426,8 +57453,11 @@ function discoverDeep(root, maxDepth3, maxFolders, readDir) {
   walk3(root, [], false);
   return found;
 }
+function sortSkillLocations(found) {
+  return found.sort((a, b2) => a.relativeDir < b2.relativeDir ? -1 : a.relativeDir > b2.relativeDir ? 1 : 0);
+}
 function skillFileStat(dir2, onSkillFile) {
-  const file2 = `${dir2}${sep}${skillFileName}`;
+  const file2 = `${dir2}${sep2}${skillFileName}`;
   let stat5;
   try {
     stat5 = lstatSync(file2, { throwIfNoEntry: false });
@@ -58022,7 +58052,7 @@ function outside(realRepo, path) {
   const real = realOf(path);
   if (real === void 0) return void 0;
   const rel = relative(realRepo, real);
-  return rel === ".." || rel.startsWith(`..${sep2}`) || rel.startsWith(sep2) || /^[a-z]:/i.test(rel) ? real : void 0;
+  return rel === ".." || rel.startsWith(`..${sep3}`) || rel.startsWith(sep3) || /^[a-z]:/i.test(rel) ? real : void 0;
 }
 function rejectDuplicates(all) {
   const first = /* @__PURE__ */ new Map();
@@ -58241,7 +58271,7 @@ function* walk(root, prefix2, depth) {
 }
 
 // src/services/config-file.ts
-import { existsSync as existsSync2, readFileSync as readFileSync7 } from "node:fs";
+import { existsSync as existsSync3, readFileSync as readFileSync7 } from "node:fs";
 import { join as join12 } from "node:path";
 
 // src/core/config/config.ts
@@ -60094,11 +60124,13 @@ function keyLine(document2, key, lineOf) {
   return range ? lineOf(range[0]) : 1;
 }
 
-// src/services/config-file.ts
+// src/core/config/config-path.ts
 var configFile = `${metaDir}/config.yaml`;
+
+// src/services/config-file.ts
 function readConfig(repoDir) {
   const path = join12(repoDir, configFile);
-  if (!existsSync2(path)) return { config: { ...defaultConfig }, findings: [], invalidKeys: [] };
+  if (!existsSync3(path)) return { config: { ...defaultConfig }, findings: [], invalidKeys: [] };
   return parseConfig(readFileSync7(path, "utf8"), configFile);
 }
 function describeConfigFindings(findings) {
@@ -60222,7 +60254,7 @@ function planSteadyPass(cache, skills, settings, now) {
 var stateFile = `${metaDir}/state.json`;
 function readState(repoDir) {
   const path = join14(repoDir, stateFile);
-  if (!existsSync3(path)) return emptyState();
+  if (!existsSync4(path)) return emptyState();
   const { state: state2, findings } = parseState(readFileSync9(path, "utf8"), stateFile);
   if (findings.length > 0) {
     throw new SkillgardenError("state/invalid", `${stateFile}: ${findings[0]?.message}. ${findings[0]?.hint}`, { data: { findings } });
@@ -60304,7 +60336,7 @@ function readPinned(path) {
 }
 
 // src/services/proposals/branch.ts
-import { createHash as createHash2 } from "node:crypto";
+import { createHash } from "node:crypto";
 var proposalPrefix = "skillgarden/";
 function buildProposalBranch(kind, name = "") {
   if (kind === "lifecycle") return `${proposalPrefix}lifecycle`;
@@ -60313,7 +60345,7 @@ function buildProposalBranch(kind, name = "") {
 }
 function buildProposalFingerprint(kind, decisions) {
   const canonical = JSON.stringify({ kind, decisions: [...decisions].sort() });
-  return createHash2("sha256").update(canonical).digest("hex").slice(0, 20);
+  return createHash("sha256").update(canonical).digest("hex").slice(0, 20);
 }
 
 // src/services/proposals/build.ts
@@ -60480,9 +60512,9 @@ function buildShingles(text) {
   return distinctSorted(hashes.sort());
 }
 var stopHashes = new Set([...stopWords].map(hashString));
+var beyondAscii = /[^\x00-\x7f]/;
 function isAscii(text) {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 127) return false;
-  return true;
+  return !beyondAscii.test(text);
 }
 function hashAsciiWords(text) {
   const out = new Uint32Array(text.length >> 1);
@@ -60826,9 +60858,6 @@ function renderPlansMarkdown(report) {
   return out.join("\n");
 }
 
-// src/core/consolidate/umbrella.ts
-var import_yaml6 = __toESM(require_dist(), 1);
-
 // src/core/consolidate/markdown.ts
 var fenceLine = /^ {0,3}(`{3,}|~{3,})/;
 var headingLine = /^(#{1,6})[ \t]+(.*?)[ \t#]*$/;
@@ -60856,8 +60885,31 @@ function walkLines(text, visit2) {
 function isHeadingStart(line) {
   return line.charCodeAt(0) === 35;
 }
+function mayHoldFence(text) {
+  return text.includes("```") || text.includes("~~~");
+}
+function listHashLines(text) {
+  const out = [];
+  let start = text.charCodeAt(0) === 35 ? 0 : lineAfter(text.indexOf("\n#"));
+  while (start !== -1) {
+    const newline = text.indexOf("\n", start);
+    out.push(text.slice(start, newline === -1 ? text.length : newline));
+    start = newline === -1 ? -1 : lineAfter(text.indexOf("\n#", newline));
+  }
+  return out;
+}
+function lineAfter(at2) {
+  return at2 === -1 ? -1 : at2 + 1;
+}
 function listHeadings(text) {
   const out = [];
+  if (!mayHoldFence(text)) {
+    for (const line of listHashLines(text)) {
+      const match = headingLine.exec(line);
+      if (match) out.push(match[2].trim());
+    }
+    return out;
+  }
   walkLines(text, (line, inFence) => {
     const match = inFence || !isHeadingStart(line) ? null : headingLine.exec(line);
     if (match) out.push(match[2].trim());
@@ -60880,28 +60932,10 @@ function listParagraphs(text) {
   flush();
   return out;
 }
-var wideSpace = new Uint8Array(65536);
-function isSpaceCode(c3) {
-  if (c3 < 128) return c3 === 32 || c3 >= 9 && c3 <= 13;
-  if (wideSpace[c3] === 0) wideSpace[c3] = /\s/.test(String.fromCharCode(c3)) ? 1 : 2;
-  return wideSpace[c3] === 1;
-}
+var unusualSpace = /\s\s|[^\S \n]/;
 function collapseWhitespace(text, start, end) {
-  while (start < end && isSpaceCode(text.charCodeAt(start))) start++;
-  while (end > start && isSpaceCode(text.charCodeAt(end - 1))) end--;
-  let out = "";
-  let piece2 = start;
-  for (let i = start; i < end; i++) {
-    if (!isSpaceCode(text.charCodeAt(i))) continue;
-    let j2 = i + 1;
-    while (isSpaceCode(text.charCodeAt(j2))) j2++;
-    if (j2 - i > 1 || text.charCodeAt(i) !== 32) {
-      out += `${text.slice(piece2, i)} `;
-      piece2 = j2;
-    }
-    i = j2 - 1;
-  }
-  return piece2 === start ? text.slice(start, end) : out + text.slice(piece2, end);
+  const block2 = text.slice(start, end).trim();
+  return unusualSpace.test(block2) ? block2.replace(/\s+/g, " ") : block2.replaceAll("\n", " ");
 }
 function isBlankLine2(text, start, end) {
   for (let i = start; i < end; i++) {
@@ -60951,6 +60985,10 @@ function splitTitle(body) {
 }
 function countSections(body) {
   let count2 = 0;
+  if (!mayHoldFence(body)) {
+    for (const line of listHashLines(body)) if (line.startsWith("## ")) count2++;
+    return count2;
+  }
   walkLines(body, (line, inFence) => {
     if (!inFence && /^## /.test(line)) count2++;
   });
@@ -61069,6 +61107,59 @@ function findTellingName(prefix2, members, names) {
   return word === void 0 ? void 0 : `${prefix2}-${word}`;
 }
 
+// src/core/consolidate/umbrella-yaml.ts
+var import_yaml6 = __toESM(require_dist(), 1);
+function stringifyUmbrellaData(data) {
+  let out = "";
+  if (Object.keys(data).length === 0) return (0, import_yaml6.stringify)(data, { lineWidth: 0 });
+  for (const [key, value] of Object.entries(data)) {
+    if (!isPlainKey(key)) return (0, import_yaml6.stringify)(data, { lineWidth: 0 });
+    if (typeof value === "string") {
+      const scalar = writeScalar(value);
+      if (scalar === void 0) return (0, import_yaml6.stringify)(data, { lineWidth: 0 });
+      out += `${key}: ${scalar}
+`;
+    } else if (isList(value)) {
+      if (value.length === 0) return (0, import_yaml6.stringify)(data, { lineWidth: 0 });
+      out += `${key}:
+`;
+      for (const item of value) {
+        const scalar = typeof item === "string" ? writeScalar(item) : void 0;
+        if (scalar === void 0) return (0, import_yaml6.stringify)(data, { lineWidth: 0 });
+        out += `  - ${scalar}
+`;
+      }
+    } else {
+      const entries = Object.entries(value);
+      if (entries.length === 0) return (0, import_yaml6.stringify)(data, { lineWidth: 0 });
+      out += `${key}:
+`;
+      for (const [inner, item] of entries) {
+        const scalar = typeof item === "string" && isPlainKey(inner) ? writeScalar(item) : void 0;
+        if (scalar === void 0) return (0, import_yaml6.stringify)(data, { lineWidth: 0 });
+        out += `  ${inner}: ${scalar}
+`;
+      }
+    }
+  }
+  return out;
+}
+function isList(value) {
+  return Array.isArray(value);
+}
+var plainKey = /^[a-z][a-z_-]*$/;
+function isPlainKey(key) {
+  return plainKey.test(key) && !coreWords.test(key);
+}
+var notPlain = /^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/;
+var coreWords = /^(?:true|false|null)$/i;
+var control = /[\x00-\x1f\x7f-\x9f\ud800-\udfff]/;
+function writeScalar(value) {
+  if (control.test(value)) return void 0;
+  if (!notPlain.test(value)) return /^[A-Za-z]/.test(value) && !coreWords.test(value) ? value : void 0;
+  return value.includes('"') || value.includes("\\") ? void 0 : `"${value}"`;
+}
+
 // src/core/consolidate/umbrella.ts
 var sectionCounts = /* @__PURE__ */ new WeakMap();
 function sectionCount(parsed) {
@@ -61113,7 +61204,7 @@ function buildNewUmbrellaText(fields, body) {
   if (fields.paths.length > 0) data.paths = fields.paths;
   data.metadata = { absorbed: fields.absorbed.join(", "), ...fields.whenToUse === void 0 ? {} : { when_to_use: fields.whenToUse } };
   return `---
-${(0, import_yaml6.stringify)(data, { lineWidth: 0 })}---
+${stringifyUmbrellaData(data)}---
 ${body}`;
 }
 function buildMergedUmbrellaText(umbrella, fields, body) {
@@ -61643,10 +61734,12 @@ function listWantedWords(text, wanted, lengths) {
 function rewriteText(text, options) {
   const words = options.words !== void 0 && options.words.size > 0 ? options.words : void 0;
   const replace = (segment) => words ? replaceWords(segment, words) : segment;
+  const links = options.mapLink ? extractLinks(text) : [];
+  if (!words && links.length === 0) return text;
   const lines = text.split("\n");
   const spans = /* @__PURE__ */ new Map();
   if (options.mapLink) {
-    for (const link2 of extractLinks(text)) {
+    for (const link2 of links) {
       const next = options.mapLink(link2.target);
       if (next === void 0) continue;
       const list = spans.get(link2.line) ?? [];
@@ -67672,20 +67765,27 @@ function isRunCode(c3) {
 var NameMask = class {
   names;
   lengths;
+  /** What a blanked run must hold one of: a name or a `§`. */
+  probes;
   constructor(names) {
     this.names = new Set(names);
     this.lengths = new Set(names.map((n) => n.length));
+    this.probes = [.../* @__PURE__ */ new Set([...names.filter((n) => n !== ""), mark])];
   }
   has(text, start, end) {
     return this.lengths.has(end - start) && this.names.has(text.slice(start, end));
   }
-  /** Whether replaceWords, with every name mapped to `§`, would change the run text[start, end) (which holds no `§`; `pathLike`: it holds `.` or `/`). */
-  holdsName(text, start, end, pathLike) {
+  /**
+   * Whether replaceWords, with every name mapped to `§`, would change the run
+   * text[start, end) (which holds no `§`; `pathLike`: it holds `.` or `/`;
+   * `slash`: it holds `/`, as its core without trailing dots then does).
+   */
+  holdsName(text, start, end, pathLike, slash) {
     if (this.has(text, start, end)) return true;
     if (!pathLike) return false;
     let core = end;
     while (core > start && text.charCodeAt(core - 1) === 46) core--;
-    if (text.slice(start, core).includes("/") && this.has(text, start, core)) return true;
+    if (slash && this.has(text, start, core)) return true;
     for (let i = start; i < end; ) {
       if (!isWordCode(text.charCodeAt(i))) {
         i++;
@@ -67702,39 +67802,49 @@ var NameMask = class {
   mask(text) {
     const noTargets = text.includes("](") ? text.replace(/\]\([^)\n]*\)/g, "]()") : text;
     const noLinks = noTargets.includes("]:") ? noTargets.replace(/^( {0,3}\[[^\]\n]+\]:)[ \t]*\S+/gm, "$1") : noTargets;
+    const found = [];
+    for (const probe of this.probes) for (let at2 = noLinks.indexOf(probe); at2 !== -1; at2 = noLinks.indexOf(probe, at2 + 1)) found.push(at2);
+    if (found.length === 0) return noLinks;
+    found.sort((a, b2) => a - b2);
     let out = "";
     let copied = 0;
+    let done = 0;
     const n = noLinks.length;
-    for (let i = 0; i < n; ) {
-      if (!isRunCode(noLinks.charCodeAt(i))) {
-        i++;
-        continue;
-      }
+    for (const at2 of found) {
+      if (at2 < done) continue;
+      let i = at2;
+      while (i > 0 && isRunCode(noLinks.charCodeAt(i - 1))) i--;
+      if (i < done) continue;
       let j2 = i;
       let marked = false;
       let pathLike = false;
+      let slash = false;
       while (j2 < n) {
         const c3 = noLinks.charCodeAt(j2);
         if (!isRunCode(c3)) break;
         if (c3 === 167) marked = true;
-        else if (c3 === 46 || c3 === 47) pathLike = true;
+        else if (c3 === 46) pathLike = true;
+        else if (c3 === 47) pathLike = slash = true;
         j2++;
       }
-      if (marked || this.holdsName(noLinks, i, j2, pathLike)) {
+      done = Math.max(j2, at2 + 1);
+      if (i === j2) continue;
+      if (marked || this.holdsName(noLinks, i, j2, pathLike, slash)) {
         out += noLinks.slice(copied, i) + mark;
         copied = j2;
       }
-      i = j2;
     }
     return copied === 0 ? noLinks : out + noLinks.slice(copied);
   }
 };
 
 // src/core/consolidate/validity.ts
+var beyondAscii2 = /[^\x00-\x7f]/;
 function sizeOf(content) {
   return typeof content === "string" ? utf8Length(content) : content.length;
 }
 function utf8Length(text) {
+  if (!beyondAscii2.test(text)) return text.length;
   let bytes = text.length;
   for (let i = 0; i < text.length; i++) {
     const c3 = text.charCodeAt(i);
@@ -67751,26 +67861,42 @@ function utf8Length(text) {
   }
   return bytes;
 }
+function sizeEntries(contents) {
+  const files = /* @__PURE__ */ new Map();
+  for (const [path, content] of contents) files.set(path, { path, size: sizeOf(content) });
+  return files;
+}
 var PortableValidations = class {
   byContent = /* @__PURE__ */ new Map();
-  /** validateSkill under the portable profile, of a parse of the content when the caller has one. */
-  validate(input2, parsed) {
-    const files = filesKey(input2.files);
+  /** validateSkill under the portable profile, of a parse of the content when the caller has one (and its files' sizes when known). */
+  validate(input2, parsed, sized) {
     const seen = this.byContent.get(input2.content);
-    const hit = seen?.find((e) => e.file === input2.file && e.folder === input2.folder && e.files === files);
+    const hit = seen?.find((e) => e.file === input2.file && e.folder === input2.folder && sameContents(e.contents, input2.contents));
     if (hit) return hit.result;
-    const portable2 = { file: input2.file, folder: input2.folder, profile: "portable", files: input2.files };
+    const files = sized ?? sizeEntries(input2.contents);
+    const portable2 = { file: input2.file, folder: input2.folder, profile: "portable", files };
     const result = parsed ? validateParsedSkill(parsed, portable2) : validateSkill({ ...portable2, content: input2.content });
-    if (seen) seen.push({ file: input2.file, folder: input2.folder, files, result });
-    else this.byContent.set(input2.content, [{ file: input2.file, folder: input2.folder, files, result }]);
+    const entry = { file: input2.file, folder: input2.folder, contents: new Map(input2.contents), result };
+    if (seen) seen.push(entry);
+    else this.byContent.set(input2.content, [entry]);
     return result;
   }
 };
-function filesKey(files) {
-  let key = "";
-  for (const [path, entry] of files) key += `${JSON.stringify(path)}\0${JSON.stringify(entry.path)}\0${entry.size}
-`;
-  return key;
+function sameContents(a, b2) {
+  if (a.size !== b2.size) return false;
+  const right = b2.entries();
+  for (const [path, content] of a) {
+    const next = right.next().value;
+    if (next[0] !== path || !sameContent(content, next[1])) return false;
+  }
+  return true;
+}
+function sameContent(a, b2) {
+  if (a === b2) return true;
+  if (typeof a === "string" || typeof b2 === "string") return false;
+  if (a.length !== b2.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b2[i]) return false;
+  return true;
 }
 function checkUmbrellaValid(input2) {
   return checkUmbrellaTable({
@@ -67780,24 +67906,27 @@ function checkUmbrellaValid(input2) {
   });
 }
 function checkUmbrellaTable(input2) {
-  const files = /* @__PURE__ */ new Map();
-  for (const [path, content2] of input2.table) if (path !== skillFileName) files.set(path, { path, size: sizeOf(content2) });
+  const contents = /* @__PURE__ */ new Map();
+  for (const [path, content2] of input2.table) if (path !== skillFileName) contents.set(path, content2);
+  const files = sizeEntries(contents);
   const file2 = `${input2.dir}/${skillFileName}`;
   const raw = input2.table.get(skillFileName) ?? "";
   const content = typeof raw === "string" ? raw : new TextDecoder().decode(raw);
   const parsed = parseSkill(content, { file: file2 });
-  const portableResult = input2.validations ? input2.validations.validate({ file: file2, content, folder: input2.name, files }, parsed) : validateParsedSkill(parsed, { file: file2, folder: input2.name, profile: "portable", files });
+  const portableResult = input2.validations ? input2.validations.validate({ file: file2, content, folder: input2.name, contents }, parsed, files) : validateParsedSkill(parsed, { file: file2, folder: input2.name, profile: "portable", files });
   const portableErrors = portableResult.findings.filter((f3) => f3.severity === "error");
   const tolerated = portableErrors.some((f3) => f3.code === "skill/link-escapes") ? toleratedCodes(input2.members) : /* @__PURE__ */ new Set();
   const portable2 = portableErrors.filter((f3) => !tolerated.has(f3.code));
   if (portable2.length > 0)
     return `the umbrella ${input2.name} would not be valid: ${portable2.map((f3) => `${f3.code} at line ${f3.line}: ${f3.message}`).join("; ")}`;
+  const specErrors = validateParsedSkill(parsed, { file: file2, folder: input2.name, profile: "spec", files }).findings.filter(
+    (f3) => f3.severity === "error" && !tolerated.has(f3.code)
+  );
+  if (specErrors.length === 0) return void 0;
   const used = input2.usedKeys ?? new Set(input2.members.flatMap((m2) => Object.keys(parseSkill(m2.text, { file: m2.dir }).fields)));
   const located2 = portableResult.skill;
   const allowedLines = new Set([...used].map((key) => located2.locateKey([key])?.line).filter((line) => line !== void 0));
-  const spec2 = validateParsedSkill(parsed, { file: file2, folder: input2.name, profile: "spec", files }).findings.filter(
-    (f3) => f3.severity === "error" && !allowedLines.has(f3.line) && !tolerated.has(f3.code)
-  );
+  const spec2 = specErrors.filter((f3) => !allowedLines.has(f3.line));
   if (spec2.length > 0)
     return `the umbrella ${input2.name} would break the Agent Skills spec: ${spec2.map((f3) => `${f3.code} at line ${f3.line}: ${f3.message}`).join("; ")}`;
   return void 0;
@@ -67891,9 +68020,12 @@ function normalize(masked) {
 function buildUmbrellaView(after, mask) {
   const markdown = [...after].filter(([path]) => isMarkdownPath(path)).map(([, c3]) => contentText(c3) ?? "");
   const masked = markdown.map(mask);
+  const paragraphs = masked.flatMap(normalize);
+  let corpus;
   return {
     headings: markdown.flatMap((t2) => listHeadings(t2)),
-    corpus: masked.flatMap(normalize).join("\n"),
+    paragraphs: new Set(paragraphs),
+    corpus: () => corpus ??= paragraphs.join("\n"),
     maskedMarkdown: new Set(masked),
     files: [...after.values()]
   };
@@ -67905,7 +68037,7 @@ function checkFindable(member, view, mask) {
     if (!view.headings.some((h3) => h3.includes(heading))) problems.push(`${member.name}: heading "${heading}" is not in the umbrella`);
   }
   for (const paragraph of normalize(mask(body))) {
-    if (!view.corpus.includes(paragraph))
+    if (!view.paragraphs.has(paragraph) && !view.corpus().includes(paragraph))
       problems.push(`${member.name}: a paragraph is missing from the umbrella: "${paragraph.slice(0, 60)}"`);
   }
   for (const file2 of member.files) {
@@ -67937,17 +68069,20 @@ function checkLinks(before, plan, after) {
 function checkValid(plan, after, before, validations) {
   const content = after.get(skillFileName);
   if (content === void 0) return [`the umbrella ${plan.intoDir} has no ${skillFileName}`];
-  const files = new Map([...after].filter(([p2]) => p2 !== skillFileName).map(([path, c3]) => [path, { path, size: sizeOf(c3) }]));
-  const input2 = { file: `${plan.intoDir}/${skillFileName}`, folder: plan.into, files };
-  const validation = validations && typeof content === "string" ? validations.validate({ ...input2, content }) : validateSkill({ ...input2, content, profile: "portable" });
+  const contents = new Map([...after].filter(([p2]) => p2 !== skillFileName));
+  const file2 = `${plan.intoDir}/${skillFileName}`;
+  const validation = validations && typeof content === "string" ? validations.validate({ file: file2, folder: plan.into, content, contents }) : validateSkill({ file: file2, folder: plan.into, files: sizeEntries(contents), content, profile: "portable" });
   const errors = validation.findings.filter((f3) => f3.severity === "error");
   const tolerated = errors.some((f3) => f3.code === "skill/link-escapes") ? toleratedCodes(before) : /* @__PURE__ */ new Set();
   return errors.filter((f3) => !tolerated.has(f3.code)).map((f3) => `the umbrella is invalid: ${f3.code}: ${f3.message}`);
 }
 
 // src/core/consolidate/description.ts
+function collapse(text) {
+  return collapseWhitespace(text, 0, text.length);
+}
 function fitDescription(text, max = maxDescriptionLength) {
-  const clean2 = text.replace(/\s+/g, " ").trim();
+  const clean2 = collapse(text);
   if (clean2.length <= max) return clean2;
   const points = [...clean2];
   if (points.length <= max) return clean2;
@@ -67962,14 +68097,14 @@ function firstClause(description, max) {
   return fitDescription(firstSentence(description), max);
 }
 function firstSentence(description) {
-  const clean2 = description.replace(/[<>]/g, "").replace(/\s+/g, " ").trim();
+  const clean2 = collapse(description.replace(/[<>]/g, ""));
   const sentence = /^(.+?[.!?])(\s|$)/.exec(clean2)?.[1] ?? clean2;
   return sentence.replace(/[.!?]$/, "");
 }
 var triggerStart = /\b(?:use (?:this skill |this |it )?(?:when|whenever|for|if|before|after)|trigger(?:s|ed)? (?:when|on)|invoke (?:when|for))\b/i;
 function readTrigger(member) {
   for (const text of [member.description, member.whenToUse ?? ""]) {
-    const clean2 = text.replace(/[<>]/g, "").replace(/\s+/g, " ").trim();
+    const clean2 = collapse(text.replace(/[<>]/g, ""));
     const match = triggerStart.exec(clean2);
     if (match === null) continue;
     const rest = clean2.slice(match.index + match[0].length).trim();
@@ -68518,7 +68653,7 @@ function countsAfter(before, transitions) {
 }
 
 // src/services/manage/person-acts.ts
-import { existsSync as existsSync4, readFileSync as readFileBytes } from "node:fs";
+import { existsSync as existsSync5, readFileSync as readFileBytes } from "node:fs";
 import { join as join15 } from "node:path";
 
 // src/services/manage/skill-files.ts
@@ -68539,7 +68674,7 @@ async function moveChanges(ledger, skill, target) {
 function archiveTarget2(repoDir, skillsDir, category, name, now) {
   const base = `${skillsDir === "" ? "" : `${skillsDir}/`}${archiveDirName}/${category ? `${category}/` : ""}`;
   const plain2 = `${base}${name}`;
-  return existsSync4(join15(repoDir, plain2)) ? `${base}${name}-${stamp2(now)}` : plain2;
+  return existsSync5(join15(repoDir, plain2)) ? `${base}${name}-${stamp2(now)}` : plain2;
 }
 function stamp2(now) {
   return now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
@@ -68811,7 +68946,7 @@ async function listTree(store, tree, prefix2 = "") {
 }
 
 // src/ledger/refs.ts
-import { appendFileSync as appendFileSync2, existsSync as existsSync5, readFileSync as readFileSync10 } from "node:fs";
+import { appendFileSync as appendFileSync2, existsSync as existsSync6, readFileSync as readFileSync10 } from "node:fs";
 import { join as join18 } from "node:path";
 
 // src/ledger/fs-sync.ts
@@ -68994,7 +69129,7 @@ async function appendReflogs(dirs, refs, entry, policy = "true") {
   for (const ref of refs) {
     const path = join18(refFolder(dirs, ref), "logs", ref);
     const create = policy === "always" || policy === "true" && (ref === "HEAD" || /^refs\/(heads|remotes|notes)\//.test(ref));
-    if (!create && !existsSync5(path)) continue;
+    if (!create && !existsSync6(path)) continue;
     inFolder(path, () => appendFileSync2(path, line));
   }
 }
@@ -69380,19 +69515,19 @@ function commonLength(a, b2, same) {
 }
 
 // src/ledger/pending-objects.ts
-import { createHash as createHash5 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 
 // src/ledger/loose-objects.ts
-import { createHash as createHash3, randomBytes as randomBytes2 } from "node:crypto";
-import { closeSync as closeSync2, existsSync as existsSync6, fsyncSync as fsyncSync2, openSync as openSync2, readFileSync as readFileSync11, renameSync as renameSync3, rmSync as rmSync3, writeFileSync as writeFileSync3 } from "node:fs";
+import { createHash as createHash2, randomBytes as randomBytes2 } from "node:crypto";
+import { closeSync as closeSync2, existsSync as existsSync7, fsyncSync as fsyncSync2, openSync as openSync2, readFileSync as readFileSync11, renameSync as renameSync3, rmSync as rmSync3, writeFileSync as writeFileSync3 } from "node:fs";
 import { join as join20 } from "node:path";
 import { deflateSync, inflateSync } from "node:zlib";
 async function writeLooseObject(gitdir, type, content, durable = false) {
   const header = Buffer.from(`${type} ${content.length}\0`);
-  const oid = createHash3("sha1").update(header).update(content).digest("hex");
+  const oid = createHash2("sha1").update(header).update(content).digest("hex");
   const folder = join20(gitdir, "objects", oid.slice(0, 2));
   const path = join20(folder, oid.slice(2));
-  if (existsSync6(path)) return oid;
+  if (existsSync7(path)) return oid;
   const deflated = deflateSync(Buffer.concat([header, content]), { level: 1 });
   const temp = join20(folder, `tmp_obj_${process.pid}_${randomBytes2(4).toString("hex")}`);
   const fd = inFolder(temp, () => openSync2(temp, "wx", 292));
@@ -69446,7 +69581,7 @@ ${normalizeMessage(commit.message)}`, "utf8");
 }
 
 // src/ledger/pack-writer.ts
-import { createHash as createHash4, randomBytes as randomBytes3 } from "node:crypto";
+import { createHash as createHash3, randomBytes as randomBytes3 } from "node:crypto";
 import { closeSync as closeSync3, fsyncSync as fsyncSync3, openSync as openSync3, renameSync as renameSync4, rmSync as rmSync4, writeSync } from "node:fs";
 import { join as join21 } from "node:path";
 import { crc32, deflateSync as deflateSync2 } from "node:zlib";
@@ -69475,7 +69610,7 @@ function writePack(commondir, objects, durable) {
     chunks.push(header, distance2, body);
     offset += header.length + distance2.length + body.length;
   }
-  const hash3 = createHash4("sha1");
+  const hash3 = createHash3("sha1");
   for (const chunk of chunks) hash3.update(chunk);
   const checksum = hash3.digest();
   chunks.push(checksum);
@@ -69531,7 +69666,7 @@ function buildIndex(objects, offsets, crcs, checksum) {
     at2 = index.writeUInt32BE(offset % 2 ** 32, at2);
   }
   at2 += checksum.copy(index, at2);
-  createHash4("sha1").update(index.subarray(0, at2)).digest().copy(index, at2);
+  createHash3("sha1").update(index.subarray(0, at2)).digest().copy(index, at2);
   return index;
 }
 function writeAtomically(folder, name, chunks, durable) {
@@ -69606,7 +69741,7 @@ var PendingObjects = class {
   }
 };
 function objectId(type, bytes) {
-  return createHash5("sha1").update(`${type} ${bytes.length}\0`).update(bytes).digest("hex");
+  return createHash4("sha1").update(`${type} ${bytes.length}\0`).update(bytes).digest("hex");
 }
 
 // src/ledger/batch-tree.ts
@@ -69841,7 +69976,7 @@ function compareKeys(a, b2) {
 }
 
 // src/ledger/git-index.ts
-import { createHash as createHash6 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 var headerSize = 12;
 var fixedSize = 62;
 function parseIndex(buffer, file2) {
@@ -69879,7 +70014,7 @@ function serializeIndex(index) {
   header.writeUInt32BE(index.version, 4);
   header.writeUInt32BE(index.entries.length, 8);
   const body = Buffer.concat([header, ...mergeAdjacent(index.entries.map((entry) => entry.raw))]);
-  return Buffer.concat([body, createHash6("sha1").update(body).digest()]);
+  return Buffer.concat([body, createHash5("sha1").update(body).digest()]);
 }
 function mergeAdjacent(slices) {
   const runs = [];
@@ -69968,7 +70103,7 @@ function unsupported(file2, what, fix) {
 }
 
 // src/ledger/worktree.ts
-import { createHash as createHash7, randomBytes as randomBytes4 } from "node:crypto";
+import { createHash as createHash6, randomBytes as randomBytes4 } from "node:crypto";
 import {
   closeSync as closeSync4,
   fchmodSync,
@@ -69984,7 +70119,7 @@ import {
 } from "node:fs";
 import { dirname as dirname5, join as join22, basename as basename2 } from "node:path";
 function hashBlob(content) {
-  return createHash7("sha1").update(`blob ${content.length}\0`).update(content).digest("hex");
+  return createHash6("sha1").update(`blob ${content.length}\0`).update(content).digest("hex");
 }
 async function readWorktreeFile(dir2, path) {
   const full = join22(dir2, path);
@@ -69996,7 +70131,7 @@ async function readWorktreeFile(dir2, path) {
 }
 function tempStem(name) {
   if (Buffer.byteLength(name) <= 180) return name;
-  const hash3 = createHash7("sha1").update(name).digest("hex").slice(0, 12);
+  const hash3 = createHash6("sha1").update(name).digest("hex").slice(0, 12);
   return `${Buffer.from(name).subarray(0, 120).toString("utf8").replace(/\uFFFD+$/, "")}~${hash3}`;
 }
 async function writeWorktreeFile(dir2, path, content, mode) {
@@ -70081,7 +70216,7 @@ function isGitIndex(index) {
 }
 
 // src/ledger/check-repo-state.ts
-import { existsSync as existsSync7, readdirSync as readdirSync4, readFileSync as readFileSync13 } from "node:fs";
+import { existsSync as existsSync8, readdirSync as readdirSync4, readFileSync as readFileSync13 } from "node:fs";
 import { join as join23 } from "node:path";
 var inProgress = [
   ["rebase-merge", "a rebase", "git rebase --continue` or `git rebase --abort"],
@@ -70092,7 +70227,7 @@ var inProgress = [
 ];
 function checkRepoState(layout, branch, bare) {
   for (const [file2, what, fix] of inProgress) {
-    if (!existsSync7(join23(layout.gitdir, file2))) continue;
+    if (!existsSync8(join23(layout.gitdir, file2))) continue;
     throw new SkillgardenError(
       "ledger/operation-in-progress",
       `${what} is in progress in ${layout.dir} (${join23(layout.gitdir, file2)} exists); a ledger commit now would land inside it. Finish it (\`${fix}\`), then retry.`,
@@ -70274,7 +70409,7 @@ function prepareChanges(changes) {
 import { join as join27 } from "node:path";
 
 // src/ledger/index-file.ts
-import { closeSync as closeSync5, existsSync as existsSync8, fstatSync, openSync as openSync5, readFileSync as readFileSync15, readSync } from "node:fs";
+import { closeSync as closeSync5, existsSync as existsSync9, fstatSync, openSync as openSync5, readFileSync as readFileSync15, readSync } from "node:fs";
 import { join as join25 } from "node:path";
 function checksumKey(path) {
   let fd;
@@ -70318,7 +70453,7 @@ async function writeIndexFile(gitdir, lock, index, cache, durable = false) {
 async function checkIndexPresent(gitdir, index, hasCommits) {
   if (!hasCommits || index.entries.length > 0) return;
   const path = join25(gitdir, "index");
-  if (existsSync8(path)) return;
+  if (existsSync9(path)) return;
   throw new SkillgardenError(
     "ledger/no-index",
     `${path} is missing although the branch has commits. Run \`git reset\` to rebuild it from HEAD, then retry.`,
@@ -70438,7 +70573,7 @@ async function updateWorktree(dir2, changes) {
 
 // src/ledger/repo-setup.ts
 var import_ignore = __toESM(require_ignore2(), 1);
-import { existsSync as existsSync9, readFileSync as readFileSync18 } from "node:fs";
+import { existsSync as existsSync10, readFileSync as readFileSync18 } from "node:fs";
 import { homedir as homedir2 } from "node:os";
 import { join as join29 } from "node:path";
 
@@ -70717,7 +70852,7 @@ function checkObjectFormat(setup, dir2) {
 }
 function readText5(path) {
   try {
-    return existsSync9(path) ? readFileSync18(path, "utf8") : void 0;
+    return existsSync10(path) ? readFileSync18(path, "utf8") : void 0;
   } catch {
     return void 0;
   }
@@ -70902,7 +71037,7 @@ async function writeCommit(ctx, options) {
 }
 
 // src/ledger/write-branch.ts
-import { existsSync as existsSync10, readdirSync as readdirSync6, readFileSync as readFileSync19, rmSync as rmSync8 } from "node:fs";
+import { existsSync as existsSync11, readdirSync as readdirSync6, readFileSync as readFileSync19, rmSync as rmSync8 } from "node:fs";
 import { join as join30 } from "node:path";
 async function writeBranchCommit(ctx, options) {
   const ref = branchRef(options.branch);
@@ -71002,7 +71137,7 @@ function checkTip(branch, actual, expected) {
 function readPackedRefs(gitdir) {
   const refs = /* @__PURE__ */ new Map();
   const path = join30(gitdir, "packed-refs");
-  if (!existsSync10(path)) return refs;
+  if (!existsSync11(path)) return refs;
   for (const line of readFileSync19(path, "utf8").split("\n")) {
     if (line.length > 41 && line[40] === " " && isOid(line.slice(0, 40))) refs.set(line.slice(41), line.slice(0, 40));
   }
@@ -71605,10 +71740,10 @@ function checkGates(config2, state2, now, input2) {
 }
 
 // src/services/curator/run-id.ts
-import { createHash as createHash8 } from "node:crypto";
+import { createHash as createHash7 } from "node:crypto";
 function buildRunId(now, head) {
   const stamp3 = now.toISOString().replace(/\.\d{3}Z$/, "Z").replace(/:/g, "-");
-  const suffix2 = createHash8("sha1").update(`${stamp3}:${head ?? ""}`).digest("hex").slice(0, 4);
+  const suffix2 = createHash7("sha1").update(`${stamp3}:${head ?? ""}`).digest("hex").slice(0, 4);
   return `${stamp3}-${suffix2}`;
 }
 
@@ -71761,9 +71896,9 @@ function collapseRuns(tokens) {
 }
 
 // src/core/patterns/fingerprint.ts
-import { createHash as createHash9 } from "node:crypto";
+import { createHash as createHash8 } from "node:crypto";
 function buildFingerprint(tokens) {
-  return createHash9("sha256").update(tokens.join("\n"), "utf8").digest("hex").slice(0, 16);
+  return createHash8("sha256").update(tokens.join("\n"), "utf8").digest("hex").slice(0, 16);
 }
 
 // src/core/patterns/dense-table.ts
@@ -72352,7 +72487,7 @@ function renderDoneWhen(ending, lastDetail) {
 }
 
 // src/core/patterns/evidence.ts
-function collapse(calls, refine) {
+function collapse2(calls, refine) {
   const tokens = [];
   const runs = [];
   calls.forEach((call, i) => {
@@ -72368,7 +72503,7 @@ function collapse(calls, refine) {
 function findOccurrences(tools, sessions, refine) {
   const out = [];
   for (const session of sessions) {
-    const { tokens, runs } = collapse(session.calls, refine);
+    const { tokens, runs } = collapse2(session.calls, refine);
     for (let i = 0; i + tools.length <= tokens.length; i += 1) {
       if (tools.every((t2, j2) => tokens[i + j2] === t2)) out.push({ session, steps: runs.slice(i, i + tools.length) });
     }
@@ -72878,7 +73013,7 @@ import { isAbsolute as isAbsolute3, join as join32, relative as relative2, resol
 // src/store/transcripts/expand-paths.ts
 var import_picomatch5 = __toESM(require_picomatch2(), 1);
 import { opendir, stat as stat2 } from "node:fs/promises";
-import { join as join31, resolve as resolve3, sep as sep3 } from "node:path";
+import { join as join31, resolve as resolve3, sep as sep4 } from "node:path";
 var transcriptFile = /\.(jsonl|ndjson|json|traj)$/i;
 var skippedDirs = /* @__PURE__ */ new Set(["node_modules", ".git"]);
 function globBase(pattern) {
@@ -72916,10 +73051,10 @@ async function* walk2(dir2, budget2) {
 async function matchPattern(pattern, cwd, budget2) {
   const matched = [];
   if (import_picomatch5.default.scan(pattern).isGlob) {
-    const isMatch = (0, import_picomatch5.default)(resolve3(cwd, pattern).split(sep3).join("/"), {
+    const isMatch = (0, import_picomatch5.default)(resolve3(cwd, pattern).split(sep4).join("/"), {
       dot: true
     });
-    for await (const file2 of walk2(resolve3(cwd, globBase(pattern)), budget2)) if (isMatch(file2.split(sep3).join("/"))) matched.push(file2);
+    for await (const file2 of walk2(resolve3(cwd, globBase(pattern)), budget2)) if (isMatch(file2.split(sep4).join("/"))) matched.push(file2);
     return matched;
   }
   const path = resolve3(cwd, pattern);
@@ -74018,7 +74153,7 @@ async function writeUmbrellaProse(plan, guard, client) {
 
 // src/services/consolidate/read-library.ts
 var import_picomatch6 = __toESM(require_picomatch2(), 1);
-import { existsSync as existsSync11, readdirSync as readdirSync7, readFileSync as readFileSync20, statSync as statSync7 } from "node:fs";
+import { existsSync as existsSync12, readdirSync as readdirSync7, readFileSync as readFileSync20, statSync as statSync7 } from "node:fs";
 import { join as join33 } from "node:path";
 function listFilesUnder(dir2, prefix2 = "") {
   const out = [];
@@ -74033,7 +74168,7 @@ async function readLibrary2(repoDir, options = {}) {
   const library = openLibrary(repoDir, options.skillsDir ?? requireConfig(repoDir).skills_dir);
   const roots = libraryRoots(library.layout);
   const files = readProvenanceFiles(repoDir, roots);
-  const history = existsSync11(join33(repoDir, ".git")) ? (await readHistoryIndex(repoDir, { skillsRoot: roots })).index : void 0;
+  const history = existsSync12(join33(repoDir, ".git")) ? (await readHistoryIndex(repoDir, { skillsRoot: roots })).index : void 0;
   const resolve9 = (name) => resolveProvenance(name, files, history?.skills[name]);
   const protectedNames = new Set(options.protectedNames ?? []);
   const pins = parsePins(readOptional2(join33(repoDir, pinsFile)));
@@ -74499,7 +74634,7 @@ var botIdentity = {
 };
 
 // node_modules/@actions/github/lib/context.js
-import { readFileSync as readFileSync22, existsSync as existsSync12 } from "fs";
+import { readFileSync as readFileSync22, existsSync as existsSync13 } from "fs";
 import { EOL as EOL5 } from "os";
 var Context = class {
   /**
@@ -74509,7 +74644,7 @@ var Context = class {
     var _a, _b, _c;
     this.payload = {};
     if (process.env.GITHUB_EVENT_PATH) {
-      if (existsSync12(process.env.GITHUB_EVENT_PATH)) {
+      if (existsSync13(process.env.GITHUB_EVENT_PATH)) {
         this.payload = JSON.parse(readFileSync22(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
         const path = process.env.GITHUB_EVENT_PATH;
@@ -75901,8 +76036,8 @@ function withCustomRequest(customRequest) {
 
 // node_modules/@octokit/auth-token/dist-bundle/index.js
 var b64url = "(?:[a-zA-Z0-9_-]+)";
-var sep4 = "\\.";
-var jwtRE = new RegExp(`^${b64url}${sep4}${b64url}${sep4}${b64url}$`);
+var sep5 = "\\.";
+var jwtRE = new RegExp(`^${b64url}${sep5}${b64url}${sep5}${b64url}$`);
 var isJWT = jwtRE.test.bind(jwtRE);
 async function auth(token) {
   const isApp = isJWT(token);
@@ -78787,7 +78922,7 @@ function explainFailure(route, failure) {
 }
 
 // src/services/baseline.ts
-import { createHash as createHash10 } from "node:crypto";
+import { createHash as createHash9 } from "node:crypto";
 
 // src/core/report/baseline.ts
 function fingerprintOf(finding2, hash3) {
@@ -78818,7 +78953,7 @@ function splitByBaseline(findings, baseline, hash3) {
 }
 
 // src/services/baseline.ts
-var hash = (text) => createHash10("sha256").update(text).digest("hex");
+var hash = (text) => createHash9("sha256").update(text).digest("hex");
 function findingFingerprint(finding2) {
   return fingerprintOf(finding2, hash);
 }
@@ -78830,15 +78965,15 @@ function applyBaseline(findings, baseline) {
 }
 
 // src/services/validate.ts
-import { existsSync as existsSync13, statSync as statSync9 } from "node:fs";
-import { basename as basename4, dirname as dirname8, join as join37, relative as relative5, resolve as resolve5, sep as sep7 } from "node:path";
+import { existsSync as existsSync14, statSync as statSync9 } from "node:fs";
+import { basename as basename4, dirname as dirname8, join as join37, relative as relative5, resolve as resolve5, sep as sep8 } from "node:path";
 init_findings();
 
 // src/store/read-skill.ts
 init_file_cache();
 import { realpathSync as realpathSync2 } from "node:fs";
 init_findings();
-import { join as join34, relative as relative3, sep as sep5 } from "node:path";
+import { join as join34, relative as relative3, sep as sep6 } from "node:path";
 var aheadFileBytes = 256 * 1024;
 var aheadSkillBytes = 1024 * 1024;
 function readSkillFolder(dir2, options) {
@@ -78935,7 +79070,7 @@ function escapesBoundary(path, boundary) {
     return void 0;
   }
   const rel = relative3(realBoundary, real);
-  return rel === "" || !rel.startsWith("..") && !rel.startsWith(sep5) && rel !== ".." ? void 0 : real;
+  return rel === "" || !rel.startsWith("..") && !rel.startsWith(sep6) && rel !== ".." ? void 0 : real;
 }
 function listSkillFiles(dir2, maxFiles, maxDepth3, readDir, links, kept, readAhead) {
   const files = /* @__PURE__ */ new Map();
@@ -78961,7 +79096,7 @@ function listSkillFiles(dir2, maxFiles, maxDepth3, readDir, links, kept, readAhe
     }
     for (const entry of entries) {
       if (files.size >= maxFiles) return;
-      const path = `${folder}${sep5}${entry.name}`;
+      const path = `${folder}${sep6}${entry.name}`;
       const rel = prefix2 ? `${prefix2}/${entry.name}` : entry.name;
       if (entry.isDirectory()) {
         walk3(path, rel, depth + 1);
@@ -78975,7 +79110,7 @@ function listSkillFiles(dir2, maxFiles, maxDepth3, readDir, links, kept, readAhe
       kept?.keepStat(path, stat5);
     }
   };
-  walk3(dir2.length > 1 && dir2.endsWith(sep5) ? dir2.slice(0, -1) : dir2, "", 0);
+  walk3(dir2.length > 1 && dir2.endsWith(sep6) ? dir2.slice(0, -1) : dir2, "", 0);
   return { files, skillStat };
 }
 
@@ -79188,7 +79323,6 @@ function isCacheData(value, isEntry) {
 import * as crypto3 from "node:crypto";
 
 // src/store/repo-cache.ts
-init_cache_file();
 async function openRepoCache(repo, name) {
   let layout;
   try {
@@ -79202,34 +79336,59 @@ async function openRepoCache(repo, name) {
 
 // src/store/scan/tracked-blobs.ts
 import { readFileSync as readFileSync24, statSync as statSync8 } from "node:fs";
-import { join as join36, relative as relative4, sep as sep6 } from "node:path";
+import { join as join36, relative as relative4, sep as sep7 } from "node:path";
 var u32 = (raw, at2) => raw[at2] * 16777216 + (raw[at2 + 1] << 16 | raw[at2 + 2] << 8 | raw[at2 + 3]);
 var msOf = (raw, at2) => u32(raw, at2) * 1e3 + u32(raw, at2 + 4) / 1e6;
 function readTrackedBlobs(dir2, gitdir) {
   const file2 = join36(gitdir, "index");
-  let entries;
+  let raw;
+  let byPath;
   let indexMs;
   try {
     indexMs = statSync8(file2).mtimeMs;
-    entries = parseIndex(readFileSync24(file2), file2).entries;
+    raw = readFileSync24(file2);
+    byPath = entryOffsets(raw);
   } catch {
     return void 0;
   }
-  const byPath = /* @__PURE__ */ new Map();
-  for (const entry of entries) byPath.set(entry.path, entry);
-  const prefix2 = dir2.endsWith(sep6) ? dir2 : `${dir2}${sep6}`;
+  if (!byPath) return void 0;
+  const offsets = byPath;
+  const prefix2 = dir2.endsWith(sep7) ? dir2 : `${dir2}${sep7}`;
   return {
     oidIfUnchanged(abs, stat5) {
       const rel = abs.startsWith(prefix2) ? abs.slice(prefix2.length) : relative4(dir2, abs);
-      const entry = byPath.get(sep6 === "/" ? rel : rel.split(sep6).join("/"));
-      if (!entry || !stat5.isFile()) return void 0;
-      const { raw } = entry;
-      const mtime = msOf(raw, 8);
-      const same = mtime === stat5.mtimeMs && msOf(raw, 0) === stat5.ctimeMs && u32(raw, 36) === stat5.size % 2 ** 32 && u32(raw, 20) === stat5.ino % 2 ** 32;
+      const at2 = offsets.get(sep7 === "/" ? rel : rel.split(sep7).join("/"));
+      if (at2 === void 0 || !stat5.isFile()) return void 0;
+      const mtime = msOf(raw, at2 + 8);
+      const same = mtime === stat5.mtimeMs && msOf(raw, at2) === stat5.ctimeMs && u32(raw, at2 + 36) === stat5.size % 2 ** 32 && u32(raw, at2 + 20) === stat5.ino % 2 ** 32;
       if (!same || mtime >= indexMs) return void 0;
-      return (raw[60] >> 4 & 3) === 0 ? raw.toString("hex", 40, 60) : void 0;
+      return (raw[at2 + 60] >> 4 & 3) === 0 ? raw.toString("hex", at2 + 40, at2 + 60) : void 0;
     }
   };
+}
+var headerSize2 = 12;
+var fixedSize2 = 62;
+function entryOffsets(buffer) {
+  const byPath = /* @__PURE__ */ new Map();
+  if (buffer.length === 0) return byPath;
+  const version3 = u32(buffer, 4);
+  if (buffer.toString("latin1", 0, 4) !== "DIRC" || version3 !== 2 && version3 !== 3) return void 0;
+  const count2 = u32(buffer, 8);
+  let offset = headerSize2;
+  for (let i = 0; i < count2; i += 1) {
+    if (offset + fixedSize2 > buffer.length) return void 0;
+    const flags = buffer[offset + 60] << 8 | buffer[offset + 61];
+    const pathStart = offset + fixedSize2 + (flags & 16384 ? 2 : 0);
+    const pathEnd = buffer.indexOf(0, pathStart);
+    if (pathEnd < 0) return void 0;
+    byPath.set(buffer.toString("utf8", pathStart, pathEnd), offset);
+    offset += (pathEnd - offset + 8 & ~7) >>> 0;
+  }
+  for (let at2 = offset; at2 + 8 <= buffer.length - 20; at2 += 8 + u32(buffer, at2 + 4)) {
+    const first = buffer[at2];
+    if (first >= 97 && first <= 122) return void 0;
+  }
+  return byPath;
 }
 
 // src/version.ts
@@ -79262,7 +79421,7 @@ var oneShot = crypto3.hash;
 var sha1 = (text) => oneShot ? oneShot("sha1", text) : crypto3.createHash("sha1").update(text).digest("hex");
 
 // src/services/validate.ts
-init_cache_file();
+init_blob_id();
 function resolveValidateTargets(options, readDir) {
   if (options.paths !== void 0 && options.paths.length > 0) {
     const targets2 = dedupe(options.paths.flatMap((path) => resolveTargets(resolve5(options.cwd, path), path, true, readDir)));
@@ -79325,7 +79484,7 @@ function validateTarget(target, explicit, readDir, profile, options) {
       knownBlob: (file2, stat5) => tracked.oidIfUnchanged(file2, stat5),
       needsBytes: (blob, files) => {
         const key = keyOf2(blob, files);
-        probed = { blob, key, known: lookup(cache, key, libraryRoot) };
+        probed = { blob, key, known: lookup(cache, key, libraryRoot, options.onProbe) };
         return probed.known === void 0;
       }
     } : {}
@@ -79335,16 +79494,22 @@ function validateTarget(target, explicit, readDir, profile, options) {
   else if (content.bytes) {
     const blob = cache ? content.blob ?? blobId(content.bytes) : void 0;
     const key = blob === void 0 ? void 0 : probed?.blob === blob ? probed.key : keyOf2(blob, content.files);
-    const known = probed?.blob === blob ? probed?.known : key === void 0 ? void 0 : lookup(cache, key, libraryRoot);
+    const known = probed?.blob === blob ? probed?.known : key === void 0 ? void 0 : lookup(cache, key, libraryRoot, options.onProbe);
     findings.push(...known ?? checkSkill(target, reportPath, skillDir, content.bytes, content.files, profile, key, options));
   }
   const evalsPath = folder ? `${folder}/${evalsFile}` : evalsFile;
   findings.push(...checkEvalsFile(target.dir, target.name, content.files, evalsPath));
   return findings;
 }
-function lookup(cache, key, libraryRoot) {
+function lookup(cache, key, libraryRoot, onProbe) {
   const known = cache?.get(key);
-  const holds = ([path, existed]) => libraryRoot !== void 0 && existsSync13(join37(libraryRoot, path)) === existed;
+  const holds = ([path, existed]) => {
+    if (libraryRoot === void 0) return false;
+    const abs = join37(libraryRoot, path);
+    const now = existsSync14(abs);
+    onProbe?.(abs, now);
+    return now === existed;
+  };
   return known && known.probes.every(holds) ? known.findings : void 0;
 }
 function checkSkill(target, reportPath, skillDir, bytes, files, profile, key, options) {
@@ -79354,8 +79519,10 @@ function checkSkill(target, reportPath, skillDir, bytes, files, profile, key, op
     scope: options.links ?? "library",
     skillDir,
     exists: (path) => {
-      const existed = existsSync13(join37(libraryRoot, path));
+      const abs = join37(libraryRoot, path);
+      const existed = existsSync14(abs);
       probes.push([path, existed]);
+      options.onProbe?.(abs, existed);
       return existed;
     }
   } : void 0;
@@ -79364,7 +79531,7 @@ function checkSkill(target, reportPath, skillDir, bytes, files, profile, key, op
   return result.findings;
 }
 function resolveTargets(absolute, asGiven, deep, readDir) {
-  if (!existsSync13(absolute)) {
+  if (!existsSync14(absolute)) {
     throw new SkillgardenError("validate/not-found", `${asGiven}: no such file or folder`, {
       data: { path: asGiven }
     });
@@ -79378,14 +79545,14 @@ function resolveTargets(absolute, asGiven, deep, readDir) {
     const dir2 = dirname8(absolute);
     return [{ dir: dir2, name: basename4(dir2), boundary: dirname8(dir2) }];
   }
-  if (existsSync13(join37(absolute, skillFileName))) return [{ dir: absolute, name: basename4(absolute), boundary: dirname8(absolute) }];
-  return discoverSkills(absolute, { readDir, ...deep ? { deep: { maxDepth: 8 } } : {} }).map((skill) => ({
-    dir: skill.dir,
-    name: skill.name,
-    boundary: absolute,
-    libraryRoot: absolute,
-    linked: skill.linked === true
-  }));
+  if (existsSync14(join37(absolute, skillFileName))) return [{ dir: absolute, name: basename4(absolute), boundary: dirname8(absolute) }];
+  return discoverSkills(absolute, { readDir, ...deep ? { deep: { maxDepth: explicitDepth } } : {} }).map(
+    (skill) => explicitTarget(absolute, skill)
+  );
+}
+var explicitDepth = 8;
+function explicitTarget(root, skill) {
+  return { dir: skill.dir, name: skill.name, boundary: root, libraryRoot: root, linked: skill.linked === true };
 }
 function dedupe(targets) {
   const seen = /* @__PURE__ */ new Set();
@@ -79393,11 +79560,11 @@ function dedupe(targets) {
 }
 function relativePosix(from, path) {
   if (path === from) return "";
-  const prefix2 = from.endsWith(sep7) ? from : `${from}${sep7}`;
+  const prefix2 = from.endsWith(sep8) ? from : `${from}${sep8}`;
   return toPosix(path.startsWith(prefix2) ? path.slice(prefix2.length) : relative5(from, path));
 }
 function toPosix(path) {
-  return sep7 === "/" ? path : path.split(sep7).join("/");
+  return sep8 === "/" ? path : path.split(sep8).join("/");
 }
 
 // src/action/validate-proposal.ts
@@ -80458,8 +80625,8 @@ function buildVerdict(findings, options = {}) {
 }
 
 // src/store/scan/join-path.ts
-import { posix as posix5, relative as relative6, sep as sep8 } from "node:path";
-function joinEntry(parent, name, separator = sep8) {
+import { posix as posix5, relative as relative6, sep as sep9 } from "node:path";
+function joinEntry(parent, name, separator = sep9) {
   if (parent === "." || parent === `.${separator}`) return name;
   return parent.endsWith(separator) ? `${parent}${name}` : `${parent}${separator}${name}`;
 }
@@ -80470,7 +80637,7 @@ function shownUnder(label) {
 }
 var unplain = /(?:^|\/)\.{0,2}(?:\/|$)/;
 function labelUnder(repo, dir2) {
-  if (sep8 === "/" && repo.startsWith("/")) {
+  if (sep9 === "/" && repo.startsWith("/")) {
     const prefix2 = repo.endsWith("/") ? repo : `${repo}/`;
     if (dir2.startsWith(prefix2)) {
       const rest = dir2.slice(prefix2.length);
@@ -80494,7 +80661,7 @@ init_suppress();
 // src/store/scan/walk-skill.ts
 var import_ignore2 = __toESM(require_ignore2(), 1);
 import { readFileSync as readFileSync26, realpathSync as realpathSync3 } from "node:fs";
-import { join as join42, normalize as normalize2, relative as relative7, sep as sep9 } from "node:path";
+import { join as join42, normalize as normalize2, relative as relative7, sep as sep10 } from "node:path";
 function readSkillIgnore(dir2, entries) {
   if (!entries.some((e) => e.name === ".skillignore" && e.isFile())) return void 0;
   const ig = (0, import_ignore2.default)();
@@ -80506,7 +80673,7 @@ function readSkillIgnore(dir2, entries) {
 }
 function isInside(realRoot, target) {
   const rel = relative7(realRoot, target);
-  return rel === "" || !rel.startsWith("..") && !rel.startsWith(sep9) && !/^[a-zA-Z]:/.test(rel);
+  return rel === "" || !rel.startsWith("..") && !rel.startsWith(sep10) && !/^[a-zA-Z]:/.test(rel);
 }
 function visitLink(state2, abs, rel) {
   try {
@@ -80926,7 +81093,7 @@ function writeSarifReport(file2, workspace, findings) {
 }
 
 // src/action/validate-base.ts
-import { existsSync as existsSync14, mkdtempSync as mkdtempSync2, rmSync as rmSync10 } from "node:fs";
+import { existsSync as existsSync15, mkdtempSync as mkdtempSync2, rmSync as rmSync10 } from "node:fs";
 import { join as join43 } from "node:path";
 async function readBaseProblems(inputs, io2, paths, collect) {
   const pr2 = readEvent2(inputs.github.eventPath).pullRequest;
@@ -80938,7 +81105,7 @@ async function readBaseProblems(inputs, io2, paths, collect) {
     if ((await workspace.run(["cat-file", "-e", `${pr2.baseSha}^{commit}`], { allowFailure: true })).code !== 0)
       await workspace.run(["fetch", "--quiet", "--no-tags", "--depth=1", "origin", pr2.baseSha]);
     await prepareScratch(workspace, dir2, pr2.baseSha, "skillgarden-base");
-    const basePaths = paths?.filter((p2) => existsSync14(join43(dir2, p2)));
+    const basePaths = paths?.filter((p2) => existsSync15(join43(dir2, p2)));
     if (basePaths && basePaths.length === 0) return { ref, problems: [] };
     return { ref, problems: (await collect(inputs, dir2, basePaths)).problems };
   } catch (error2) {
