@@ -5,6 +5,7 @@ import type { Finding } from '../core/findings.js';
 import { configFile } from '../core/config/config-path.js';
 import { findGitDir } from '../ledger/git-dir.js';
 import { cacheFilePath, writeCacheText } from '../store/cache-file.js';
+import { folderStampProbe } from '../store/folder-stamp-probe.js';
 import { isFolderStamps, stampsHold, type FolderStamps } from '../store/folder-stamp.js';
 import type { ValidateReport } from './validate.js';
 
@@ -88,13 +89,17 @@ export function openValidateMemo(input: MemoKeyInput): OpenedMemo | undefined {
     input.args,
   ]);
   const file = cacheFilePath(gitdir, validateMemoFileName);
+  // The stamps say "unchanged" only where a folder's stat moves with its entries and a file's with its bytes.
+  const probe = folderStampProbe(input.repo, gitdir);
   return {
     configHolds: () => readConfigText(input.repo) === configText,
     save(folders, probes, report, groups) {
+      if (!probe.settle()) return;
       const header: MemoHeader = { version: memoVersion, key, folders, probes, groups, errors: report.errors };
       writeCacheText(file, `${JSON.stringify(header)}\n${printReport(report)}`);
     },
     hit() {
+      if (probe.verdict() !== true) return undefined;
       const kept = readMemo(file);
       if (kept === undefined || kept.header.key !== key) return undefined;
       if (!kept.header.probes.every(([path, existed]) => existsSync(path) === existed)) return undefined;

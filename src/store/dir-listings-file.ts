@@ -1,4 +1,6 @@
+import { isMainThread } from 'node:worker_threads';
 import type { KeptListing } from './dir-cache.js';
+import { folderStampProbe } from './folder-stamp-probe.js';
 import { openRepoCache } from './repo-cache.js';
 
 export const dirListingsFileName = 'dir-listings.json';
@@ -27,14 +29,17 @@ export async function openKeptListings(repo: string): Promise<KeptListingsFile |
   if (!file) return undefined;
   const kept = new Map<string, KeptListing>();
   const data = file.data as { version?: unknown; listings?: unknown } | undefined;
-  if (data?.version === 1 && Array.isArray(data.listings) && data.listings.every(isKeptListing)) {
+  // Listings are trusted only where a folder's stat is known to move with its entries (folder-stamp-probe.ts); a
+  // worker thread hands its listings back to be saved, so it never starts the probe.
+  const probe = folderStampProbe(file.dir, file.gitdir, isMainThread);
+  if (probe.verdict() === true && data?.version === 1 && Array.isArray(data.listings) && data.listings.every(isKeptListing)) {
     for (const listing of data.listings as KeptListing[]) kept.set(listing[0], listing);
   }
   return {
     gitdir: file.gitdir,
     kept,
     save(fresh) {
-      if (fresh.length === 0) return;
+      if (fresh.length === 0 || !probe.settle()) return;
       const merged = new Map(kept);
       for (const listing of fresh) {
         merged.delete(listing[0]);
