@@ -70,7 +70,8 @@ describe('planConsolidation is total', () => {
           expect(plan.from.every((n) => !skills.find((s) => s.name === n)?.pinned)).toBe(true);
         }
       }),
-      { numRuns: 150 },
+      // 150 runs made 9–33 plans (300 seeds: under 11 in about 2 % of them, a flaky failure); 400 make 35–71.
+      { numRuns: 400 },
     );
     // The property is only worth something if plans were made.
     expect(planned).toBeGreaterThan(10);
