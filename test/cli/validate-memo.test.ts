@@ -18,24 +18,9 @@ import { describe, expect, it } from 'vitest';
 import { validateMemoFileName } from '../../src/services/validate-memo.js';
 import { cli } from '../helpers/cli.js';
 import { git, repoWith } from '../helpers/repo.js';
-import { skillText, writeTree } from '../helpers/tmp.js';
+import { ageTree as age, skillText, writeTree } from '../helpers/tmp.js';
 
 const corpus = fileURLToPath(new URL('../../../shared/corpus/skills', import.meta.url));
-const old = new Date(Date.now() - 60_000);
-
-/** Every path below `root` but .git dated a minute back: a library committed a while ago, outside the racy window. */
-function age(root: string): void {
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.name === '.git' && dir === root) continue;
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      if (!entry.isSymbolicLink()) utimesSync(path, old, old);
-    }
-  };
-  walk(root);
-  utimesSync(root, old, old);
-}
 
 const memoFile = (repo: string) => join(repo, '.git', 'skillgarden', validateMemoFileName);
 

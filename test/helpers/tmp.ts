@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach } from 'vitest';
@@ -27,4 +27,23 @@ export function writeTree(root: string, files: Record<string, string | Uint8Arra
 
 export function skillText(name: string, extra = '', body = `# ${name}\n\nSteps.\n`): string {
   return `---\nname: ${name}\ndescription: Does ${name} things. Use when ${name} is needed.\n${extra}---\n${body}`;
+}
+
+/**
+ * Every path below `root` but its `.git` dated a minute back: a library
+ * committed a while ago, outside the racy window of the kept listings and
+ * the kept report.
+ */
+export function ageTree(root: string): void {
+  const old = new Date(Date.now() - 60_000);
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name === '.git' && dir === root) continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      if (!entry.isSymbolicLink()) utimesSync(path, old, old);
+    }
+  };
+  walk(root);
+  utimesSync(root, old, old);
 }

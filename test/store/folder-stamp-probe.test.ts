@@ -9,7 +9,7 @@ import { folderStampProbe, folderStampsFileName } from '../../src/store/folder-s
 import { validateMemoFileName } from '../../src/services/validate-memo.js';
 import { cli } from '../helpers/cli.js';
 import { repoWith } from '../helpers/repo.js';
-import { skillText } from '../helpers/tmp.js';
+import { ageTree as age, skillText } from '../helpers/tmp.js';
 
 const cacheDir = (gitdir: string) => join(gitdir, 'skillgarden');
 
@@ -19,21 +19,6 @@ function folders(): { dir: string; gitdir: string } {
   const gitdir = join(root, 'work', '.git');
   mkdirSync(gitdir, { recursive: true });
   return { dir, gitdir };
-}
-
-/** Every path below `root` dated a minute back, so the racy window does not keep the memo or listings out. */
-function age(root: string): void {
-  const old = new Date(Date.now() - 60_000);
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.name === '.git' && dir === root) continue;
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      utimesSync(path, old, old);
-    }
-  };
-  walk(root);
-  utimesSync(root, old, old);
 }
 
 describe('folder-stamp probe (git update-index --test-untracked-cache, for the kept listings and report)', () => {
