@@ -32,6 +32,8 @@ export async function openKeptListings(repo: string): Promise<KeptListingsFile |
   // Listings are trusted only where a folder's stat is known to move with its entries (folder-stamp-probe.ts); a
   // worker thread hands its listings back to be saved, so it never starts the probe.
   const probe = folderStampProbe(file.dir, file.gitdir, isMainThread);
+  // Known not to: the run is as without the file (it neither reads nor keeps listings, nor counts as a first run).
+  if (probe.verdict() === false) return undefined;
   if (probe.verdict() === true && data?.version === 1 && Array.isArray(data.listings) && data.listings.every(isKeptListing)) {
     for (const listing of data.listings as KeptListing[]) kept.set(listing[0], listing);
   }
