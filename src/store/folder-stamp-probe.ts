@@ -161,12 +161,10 @@ function steps(folder: string): Step[] {
 
 function runSteps(folder: string, settle: (trusted: boolean) => void, clock: StepClock): void {
   const plan = steps(folder);
-  // A process that ends before the probe does (a short run, an error) takes its folder with it.
-  const remove = () => rmSync(folder, { recursive: true, force: true });
-  process.once('exit', remove);
+  unfinished(folder, true);
   const finish = (trusted: boolean) => {
-    process.off('exit', remove);
-    remove();
+    unfinished(folder, false);
+    rmSync(folder, { recursive: true, force: true });
     settle(trusted);
   };
   const step = (index: number, attempt: number) => {
@@ -194,6 +192,21 @@ function runSteps(folder: string, settle: (trusted: boolean) => void, clock: Ste
     });
   };
   step(0, 0);
+}
+
+/** Probe folders not yet removed: a process that ends before its probes do (a short run, an error) takes them with it. */
+const pending = new Set<string>();
+let exitHook = false;
+
+function unfinished(folder: string, running: boolean): void {
+  if (!running) {
+    pending.delete(folder);
+    return;
+  }
+  pending.add(folder);
+  if (exitHook) return;
+  exitHook = true;
+  process.once('exit', () => pending.forEach((f) => rmSync(f, { recursive: true, force: true })));
 }
 
 function stamp(path: string): string {
