@@ -248,18 +248,18 @@ export async function runValidatePass(options: ValidatePassOptions): Promise<Val
   caches.validate?.save();
   caches.scan?.save();
   const ordered = Array.from({ length: chunks }, (_, i) => byIndex.get(i)!);
+  const computed = (caches.validate?.cache.misses ?? 0) + (caches.scan?.cache.misses ?? 0);
+  const used = results.filter((r) => r !== undefined && r.chunks.length > 0).length;
   if (deferred) {
     const { report, scan } = deferredReport(options.profile, deferred, ordered, scanConfig !== undefined);
     options.onProgress?.(report.skills, report.skills);
-    const computed = (caches.validate?.cache.misses ?? 0) + (caches.scan?.cache.misses ?? 0);
-    return { report, scan, workers: results.filter((r) => r !== undefined && r.chunks.length > 0).length, computed };
+    return { report, scan, workers: used, computed };
   }
   options.onProgress?.(targets.length, targets.length);
   const report = validateReport(options.profile, targets.length, [...resolved.findings, ...ordered.flatMap((c) => c.findings)]);
   const escaped = resolved.library?.escaped ?? [];
   const scan = scanConfig ? buildScanReport([...ordered.flatMap((c) => c.scan), ...escaped.map(escapedResult)]) : undefined;
-  const computed = (caches.validate?.cache.misses ?? 0) + (caches.scan?.cache.misses ?? 0);
-  return { report, scan, workers: results.filter((r) => r !== undefined && r.chunks.length > 0).length, computed };
+  return { report, scan, workers: used, computed };
 }
 
 /** What a pass's skills are, before they are handed out. */

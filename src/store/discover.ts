@@ -60,7 +60,7 @@ export function discoverSkills(root: string, options: DiscoverOptions = {}): Ski
   // Names from a listing hold no separator: concatenation is path.join without its normalizing, per folder.
   const base = join(root, '/');
   for (const entry of listFolders(root, readDir)) {
-    if (++seen > maxFolders) throw tooMany(root, maxFolders);
+    if (++seen > maxFolders) throw tooManyFolders(root, maxFolders);
     const dir = base + entry.name;
     const skill = skillFileIn(dir);
     if (skill) {
@@ -68,7 +68,7 @@ export function discoverSkills(root: string, options: DiscoverOptions = {}): Ski
       continue;
     }
     for (const child of listFolders(dir, readDir)) {
-      if (++seen > maxFolders) throw tooMany(root, maxFolders);
+      if (++seen > maxFolders) throw tooManyFolders(root, maxFolders);
       const childDir = `${dir}${sep}${child.name}`;
       const childSkill = skillFileIn(childDir);
       if (childSkill) {
@@ -95,7 +95,7 @@ function discoverDeep(root: string, maxDepth: number, maxFolders: number, readDi
   let seen = 0;
   const walk = (dir: string, parts: string[], linkedParts: boolean): void => {
     for (const entry of listFolders(dir, readDir)) {
-      if (++seen > maxFolders) throw tooMany(root, maxFolders);
+      if (++seen > maxFolders) throw tooManyFolders(root, maxFolders);
       const child = join(dir, entry.name);
       const childParts = [...parts, entry.name];
       const skill = skillFileListed(child, readDir);
@@ -148,7 +148,7 @@ export function discoverDeepDeferred(
   // As discoverDeep's walk; a link is never descended into, so the parts above a folder are never links.
   const walk = (dir: string, parts: string[]): void => {
     for (const entry of listFolders(dir, limits.readDir)) {
-      if (++seen > limits.maxFolders) throw tooMany(root, limits.maxFolders);
+      if (++seen > limits.maxFolders) throw tooManyFolders(root, limits.maxFolders);
       const child = join(dir, entry.name);
       const probed = skillFileProbe(child);
       if (probed === 'skill') {
@@ -175,7 +175,7 @@ export function discoverDeferred(root: string, folder: DeferredFolder, limits: D
   if (skill) found.push(located(folder.name, folder.parts.at(-1), folder.dir, childParts.join('/'), folder.link || skill === 'link'));
   const walk = (dir: string, parts: string[]): void => {
     for (const entry of listFolders(dir, limits.readDir)) {
-      if (++seen > limits.maxFolders) throw tooMany(root, limits.maxFolders);
+      if (++seen > limits.maxFolders) throw tooManyFolders(root, limits.maxFolders);
       const child = join(dir, entry.name);
       const childParts = [...parts, entry.name];
       const nested = skillFileListed(child, limits.readDir);
@@ -185,11 +185,6 @@ export function discoverDeferred(root: string, folder: DeferredFolder, limits: D
   };
   if (childParts.length < limits.maxDepth && !folder.link) walk(folder.dir, childParts);
   return { found, seen };
-}
-
-/** The deep discovery's count of folders over its bound: the error `discoverDeep` throws. */
-export function tooManyFolders(root: string, max: number): SkillgardenError {
-  return tooMany(root, max);
 }
 
 /** Sorted as every discovery sorts its skills (by path below the root). */
@@ -263,7 +258,8 @@ function isFolder(path: string): boolean {
   }
 }
 
-function tooMany(root: string, max: number): SkillgardenError {
+/** A count of folders over its bound: the error every discovery throws (the deferred one's caller too). */
+export function tooManyFolders(root: string, max: number): SkillgardenError {
   return new SkillgardenError('store/too-many-folders', `more than ${max} folders under ${root}; is this a skills library?`, {
     data: { root, max },
   });
