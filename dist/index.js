@@ -57411,7 +57411,7 @@ function discoverSkills(root, options = {}) {
   const skillFileIn = probe === "listing" ? (dir2) => skillFileListed(dir2, readDir) : onSkillFile ? (dir2) => skillFileStat(dir2, onSkillFile) : skillFileStat;
   const base = join5(root, "/");
   for (const entry of listFolders(root, readDir)) {
-    if (++seen > maxFolders) throw tooMany(root, maxFolders);
+    if (++seen > maxFolders) throw tooManyFolders(root, maxFolders);
     const dir2 = base + entry.name;
     const skill = skillFileIn(dir2);
     if (skill) {
@@ -57419,7 +57419,7 @@ function discoverSkills(root, options = {}) {
       continue;
     }
     for (const child of listFolders(dir2, readDir)) {
-      if (++seen > maxFolders) throw tooMany(root, maxFolders);
+      if (++seen > maxFolders) throw tooManyFolders(root, maxFolders);
       const childDir = `${dir2}${sep2}${child.name}`;
       const childSkill = skillFileIn(childDir);
       if (childSkill) {
@@ -57442,7 +57442,7 @@ function discoverDeep(root, maxDepth3, maxFolders, readDir) {
   let seen = 0;
   const walk3 = (dir2, parts, linkedParts) => {
     for (const entry of listFolders(dir2, readDir)) {
-      if (++seen > maxFolders) throw tooMany(root, maxFolders);
+      if (++seen > maxFolders) throw tooManyFolders(root, maxFolders);
       const child = join5(dir2, entry.name);
       const childParts = [...parts, entry.name];
       const skill = skillFileListed(child, readDir);
@@ -57494,7 +57494,7 @@ function isFolder(path) {
     return false;
   }
 }
-function tooMany(root, max) {
+function tooManyFolders(root, max) {
   return new SkillgardenError("store/too-many-folders", `more than ${max} folders under ${root}; is this a skills library?`, {
     data: { root, max }
   });
