@@ -73,7 +73,7 @@ describe('validate pass over threads', () => {
       expect(cold.report).toEqual(plain.report);
       expect(cold.scan).toEqual(plain.scan);
       const gitdir = join(repo, '.git', 'skillgarden');
-      const entries = (file: string) => Object.keys((JSON.parse(readFileSync(join(gitdir, file), 'utf8')) as { entries: object }).entries);
+      const entries = (file: string) => (JSON.parse(readFileSync(join(gitdir, file), 'utf8')) as { keys: string[] }).keys;
       expect(entries('validate-cache.json')).toHaveLength(plain.report.skills);
       // Every file of every skill but the one whose name an earlier path took (not served, so not scanned).
       const scanned = git(repo, 'ls-files', 'skills')
