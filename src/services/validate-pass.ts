@@ -68,6 +68,12 @@ export interface ValidatePassOptions {
    */
   stampsSince?: number;
   /**
+   * This thread's stamps (of what its `readDir` listed), taken once its own
+   * chunks are done, while the workers finish theirs (again at the end if it
+   * had to redo a failed worker's chunks): `ownStamps` of the result.
+   */
+  stampOwn?: () => StampedPath[] | undefined;
+  /**
    * Threads: undefined, the machine's cores for a library large enough to
    * repay starting them (`minSkillsPerThread` each) when the cache does not
    * already know most of it; a number, that many whatever the size (1 keeps
@@ -99,6 +105,8 @@ export interface ValidatePass {
    * ran); null when one could not stamp (a link, a path changed during the run).
    */
   threadStamps?: ThreadStamps | null;
+  /** What `stampOwn` gave (undefined without it, or when this thread could not stamp). */
+  ownStamps?: StampedPath[] | undefined;
 }
 
 /** What the worker threads of a pass stamped and probed (see `stampsSince`). */
@@ -205,7 +213,7 @@ export interface ShardResult extends WorkerStamps {
 }
 
 /** The caches one thread uses: each thread opens its own view (reading a file is cheaper than copying one across). */
-interface ShardCaches {
+export interface ShardCaches {
   validate: { cache: RecordingValidateCache; tracked: TrackedBlobs | undefined; save(): void } | undefined;
   scan: (PersistedScanCache & { puts: [string, string, CachedFileScan][] }) | undefined;
   /** Nothing cached (a first run, or no caches): the scan will read every file, so validate reads them as it lists them. */
@@ -265,6 +273,8 @@ export async function runValidatePass(options: ValidatePassOptions): Promise<Val
           ...(options.onProbe ? { onProbe: options.onProbe } : {}),
         });
   const byIndex = new Map(own.chunks.map((c) => [c.index, c]));
+  // Stamped only for a run that will keep its report (see `worthStamping`): a run after an edit does not pay for it.
+  const stampedEarly = options.stampOwn && worthStamping(caches) ? options.stampOwn() : undefined;
   const results = await Promise.all(workers.map((w) => w.result(options.workersOnly === true)));
   for (const result of results) {
     for (const chunk of result?.chunks ?? []) byIndex.set(chunk.index, chunk);
@@ -275,6 +285,7 @@ export async function runValidatePass(options: ValidatePassOptions): Promise<Val
   // A worker that failed: what it had claimed is done here.
   const missing = Array.from({ length: chunks }, (_, i) => i).filter((i) => !byIndex.has(i));
   for (const index of missing) byIndex.set(index, await runChunk(job, index, caches, readDir, options.onProbe));
+  const ownStamps = missing.length === 0 ? stampedEarly : options.stampOwn && worthStamping(caches) ? options.stampOwn() : undefined;
   caches.validate?.save();
   caches.scan?.save();
   const ordered = Array.from({ length: chunks }, (_, i) => byIndex.get(i)!);
@@ -283,8 +294,9 @@ export async function runValidatePass(options: ValidatePassOptions): Promise<Val
   const counts = {
     workers: used,
     computed,
-    firstRun: (caches.validate?.cache.known ?? 0) === 0,
+    firstRun: firstRun(caches),
     ...(setup.stampsSince === undefined ? {} : { threadStamps: threadStamps(results) }),
+    ...(options.stampOwn ? { ownStamps } : {}),
   };
   if (deferred) {
     const { report, scan } = deferredReport(options.profile, deferred, ordered, scanConfig !== undefined);
@@ -328,6 +340,14 @@ export function listUncheckedSkills(library: DiscoveredLibrary, readDir: ReadDir
       // Gone since: the listing of its parent, stamped, says so.
     }
   }
+}
+
+/** The caches knew nothing (no entry of this rule set): a first run. */
+const firstRun = (caches: ShardCaches): boolean => (caches.validate?.cache.known ?? 0) === 0;
+
+/** Whether validate's memo will keep this run (a first run, or one its caches answered whole, so far): stamps are worth taking. */
+export function worthStamping(caches: ShardCaches): boolean {
+  return firstRun(caches) || (caches.validate?.cache.misses ?? 0) + (caches.scan?.cache.misses ?? 0) === 0;
 }
 
 /** What a pass's skills are, before they are handed out. */

@@ -8,7 +8,7 @@ import { createDirCache, recordListings } from '../store/dir-cache.js';
 import { openKeptListings } from '../store/dir-listings-file.js';
 import { stampPaths } from '../store/folder-stamp.js';
 import { prepareScanEngine } from '../store/scan/scan-skill-dir.js';
-import { openShardCaches, runChunks, type ShardTargets, type WorkerData } from './validate-pass.js';
+import { openShardCaches, runChunks, worthStamping, type ShardTargets, type WorkerData } from './validate-pass.js';
 
 const { setup, counters, slot, given } = workerData as WorkerData;
 // Started early, it opens its caches while discovery runs, then waits for its skills.
@@ -39,6 +39,7 @@ await runChunks({ ...setup, ...targets }, counters, caches, {
     ? {}
     : {
         onProbe: (path: string, existed: boolean) => probes.set(path, existed),
-        lastWords: () => ({ stamps: stampPaths(listed, listing, since) ?? null, probes: [...probes] }),
+        // A worker of a run the memo will not keep (it computed, and its caches knew entries) stamps nothing.
+        lastWords: () => ({ stamps: worthStamping(caches) ? (stampPaths(listed, listing, since) ?? null) : null, probes: [...probes] }),
       }),
 });

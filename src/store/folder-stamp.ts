@@ -141,8 +141,9 @@ export function digestStamps(paths: readonly StampedPath[], root: string): Folde
   const seen = new Set<string>();
   const stamped = paths.filter((p) => !seen.has(p[0]) && seen.add(p[0]));
   const changed = (s: StampedPath) => (s[1] === -1 ? 0 : Math.max(s[1], s[2]));
-  // Ties (equal times) by path: the same stamps whichever thread stamped what.
-  stamped.sort((x, y) => x[6] - y[6] || changed(y) - changed(x) || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
+  // A stable sort: ties (equal times, as in a fresh checkout) stay in the order the threads gave; the paths are kept
+  // in the order they are digested, so any order is checked alike.
+  stamped.sort((x, y) => x[6] - y[6] || changed(y) - changed(x));
   const digests: string[] = [];
   for (let at = 0; at < stamped.length; at += segmentSize) {
     const digest = new StatDigest();

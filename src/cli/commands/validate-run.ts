@@ -61,6 +61,13 @@ export async function runValidateCommand(
   const listed = new Set<string>();
   const cached = createDirCache(undefined, kept?.kept);
   const readDir = recording ? recordListings(cached, listed) : cached;
+  const listing = (path: string) => {
+    try {
+      return cached(path);
+    } catch {
+      return undefined;
+    }
+  };
   const probes = new Map<string, boolean>();
   const passOptions: ValidatePassOptions = {
     repo: global.repo,
@@ -73,7 +80,13 @@ export async function runValidateCommand(
     readDir,
     ...(kept ? { keptListings: true } : {}),
     ...(threads === undefined ? {} : { threads }),
-    ...(recording ? { onProbe: (path: string, existed: boolean) => probes.set(path, existed), stampsSince: began } : {}),
+    ...(recording
+      ? {
+          onProbe: (path: string, existed: boolean) => probes.set(path, existed),
+          stampsSince: began,
+          stampOwn: () => stampPaths(listed, listing, began),
+        }
+      : {}),
   };
   const earlyWorkers = early > 0 ? startWorkersEarly(passOptions, early) : undefined;
   // With workers, discovery only probes each folder for SKILL.md: the listings are made by the threads, side by side.
@@ -111,16 +124,9 @@ export async function runValidateCommand(
   // edit (the edited skill computed afresh) does not pay for stamping a library that is being changed; the run after it,
   // with nothing new to compute, keeps the report for the next.
   const stamped = pass.threadStamps;
-  if (memo && stamped && (pass.firstRun || pass.computed === 0) && memo.configHolds()) {
-    const listing = (path: string) => {
-      try {
-        return cached(path);
-      } catch {
-        return undefined;
-      }
-    };
-    const own = stampPaths(listed, listing, began);
-    if (own) memo.save(digestStamps([...own, ...stamped.paths], global.repo), [...probes, ...stamped.probes], report, groups);
+  const own = pass.ownStamps;
+  if (memo && stamped && own && (pass.firstRun || pass.computed === 0) && memo.configHolds()) {
+    memo.save(digestStamps([...own, ...stamped.paths], global.repo), [...probes, ...stamped.probes], report, groups);
   }
   return { report, groups };
 }
