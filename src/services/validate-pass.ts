@@ -21,6 +21,7 @@ import {
   type SkillLocation,
 } from '../store/discover.js';
 import { skillFileName } from '../core/layout.js';
+import type { StampedPath } from '../store/folder-stamp.js';
 import type { DiscoveredLibrary } from '../store/layout/discover-library.js';
 import { openScanCache, type PersistedScanCache } from '../store/scan/scan-cache-file.js';
 import type { TrackedBlobs } from '../store/scan/tracked-blobs.js';
@@ -59,6 +60,20 @@ export interface ValidatePassOptions {
   readDir?: DirCache;
   keptListings?: boolean;
   /**
+   * Each worker stamps the folders it listed and the files in them, as the
+   * memo keeps them (validate-memo.ts), and notes each path outside a skill
+   * whose existence its checks looked at: this thread does both itself (its
+   * `readDir` and `onProbe`), a worker hands them back (`threadStamps`).
+   * The run's start: a path changed since shortly before is not stamped.
+   */
+  stampsSince?: number;
+  /**
+   * This thread's stamps (of what its `readDir` listed), taken once its own
+   * chunks are done, while the workers finish theirs (again at the end if it
+   * had to redo a failed worker's chunks): `ownStamps` of the result.
+   */
+  stampOwn?: () => StampedPath[] | undefined;
+  /**
    * Threads: undefined, the machine's cores for a library large enough to
    * repay starting them (`minSkillsPerThread` each) when the cache does not
    * already know most of it; a number, that many whatever the size (1 keeps
@@ -83,6 +98,21 @@ export interface ValidatePass {
   workers: number;
   /** Cache entries this pass computed, its workers' included (0: the caches answered every skill and file). */
   computed: number;
+  /** The caches knew nothing (no entry of this rule set): a first run. */
+  firstRun: boolean;
+  /**
+   * With `stampsSince`: what the workers stamped and probed (empty when none
+   * ran); null when one could not stamp (a link, a path changed during the run).
+   */
+  threadStamps?: ThreadStamps | null;
+  /** What `stampOwn` gave (undefined without it, or when this thread could not stamp). */
+  ownStamps?: StampedPath[] | undefined;
+}
+
+/** What the worker threads of a pass stamped and probed (see `stampsSince`). */
+export interface ThreadStamps {
+  paths: StampedPath[];
+  probes: [string, boolean][];
 }
 
 /** Below this many skills a thread costs more to start (it loads the code again) than it saves. */
@@ -109,6 +139,8 @@ export interface ShardSetup {
   cache: boolean;
   /** Folder listings kept across runs are in use (the caller's `readDir` has them): a worker opens them too. */
   keptListings?: boolean;
+  /** See `ValidatePassOptions.stampsSince`. */
+  stampsSince?: number;
 }
 
 /** The skills a thread takes its chunks from. */
@@ -163,10 +195,16 @@ export interface ChunkResult {
  */
 export type WorkerMessage =
   | { chunk: ChunkResult; validatePuts: [string, CachedValidation][]; scanPuts: [string, string, CachedFileScan][] }
-  | { listings: KeptListing[] };
+  | ({ listings: KeptListing[] } & WorkerStamps);
+
+/** A worker's stamps and probes when the pass asked for them (`stampsSince`): `stamps` null when it could not stamp. */
+export interface WorkerStamps {
+  stamps?: StampedPath[] | null;
+  probes?: [string, boolean][];
+}
 
 /** What a thread hands back: its chunks, and what it added to the two caches. */
-export interface ShardResult {
+export interface ShardResult extends WorkerStamps {
   chunks: ChunkResult[];
   validatePuts: [string, CachedValidation][];
   scanPuts: [string, string, CachedFileScan][];
@@ -175,7 +213,7 @@ export interface ShardResult {
 }
 
 /** The caches one thread uses: each thread opens its own view (reading a file is cheaper than copying one across). */
-interface ShardCaches {
+export interface ShardCaches {
   validate: { cache: RecordingValidateCache; tracked: TrackedBlobs | undefined; save(): void } | undefined;
   scan: (PersistedScanCache & { puts: [string, string, CachedFileScan][] }) | undefined;
   /** Nothing cached (a first run, or no caches): the scan will read every file, so validate reads them as it lists them. */
@@ -235,6 +273,8 @@ export async function runValidatePass(options: ValidatePassOptions): Promise<Val
           ...(options.onProbe ? { onProbe: options.onProbe } : {}),
         });
   const byIndex = new Map(own.chunks.map((c) => [c.index, c]));
+  // Stamped only for a run that will keep its report (see `worthStamping`): a run after an edit does not pay for it.
+  const stampedEarly = options.stampOwn && worthStamping(caches) ? options.stampOwn() : undefined;
   const results = await Promise.all(workers.map((w) => w.result(options.workersOnly === true)));
   for (const result of results) {
     for (const chunk of result?.chunks ?? []) byIndex.set(chunk.index, chunk);
@@ -245,21 +285,69 @@ export async function runValidatePass(options: ValidatePassOptions): Promise<Val
   // A worker that failed: what it had claimed is done here.
   const missing = Array.from({ length: chunks }, (_, i) => i).filter((i) => !byIndex.has(i));
   for (const index of missing) byIndex.set(index, await runChunk(job, index, caches, readDir, options.onProbe));
+  const ownStamps = missing.length === 0 ? stampedEarly : options.stampOwn && worthStamping(caches) ? options.stampOwn() : undefined;
   caches.validate?.save();
   caches.scan?.save();
   const ordered = Array.from({ length: chunks }, (_, i) => byIndex.get(i)!);
   const computed = (caches.validate?.cache.misses ?? 0) + (caches.scan?.cache.misses ?? 0);
   const used = results.filter((r) => r !== undefined && r.chunks.length > 0).length;
+  const counts = {
+    workers: used,
+    computed,
+    firstRun: firstRun(caches),
+    ...(setup.stampsSince === undefined ? {} : { threadStamps: threadStamps(results) }),
+    ...(options.stampOwn ? { ownStamps } : {}),
+  };
   if (deferred) {
     const { report, scan } = deferredReport(options.profile, deferred, ordered, scanConfig !== undefined);
     options.onProgress?.(report.skills, report.skills);
-    return { report, scan, workers: used, computed };
+    return { report, scan, ...counts };
   }
   options.onProgress?.(targets.length, targets.length);
   const report = validateReport(options.profile, targets.length, [...resolved.findings, ...ordered.flatMap((c) => c.findings)]);
   const escaped = resolved.library?.escaped ?? [];
   const scan = scanConfig ? buildScanReport([...ordered.flatMap((c) => c.scan), ...escaped.map(escapedResult)]) : undefined;
-  return { report, scan, workers: used, computed };
+  return { report, scan, ...counts };
+}
+
+/**
+ * The workers' stamps and probes, joined; null when one that did some of the
+ * work could not stamp. (A worker that failed or claimed nothing listed
+ * nothing the report holds: what it claimed was done on this thread.)
+ */
+function threadStamps(results: readonly (ShardResult | undefined)[]): ThreadStamps | null {
+  const joined: ThreadStamps = { paths: [], probes: [] };
+  for (const result of results) {
+    if (result === undefined || result.chunks.length === 0) continue;
+    if (!result.stamps) return null;
+    for (const path of result.stamps) joined.paths.push(path);
+    for (const probe of result.probes ?? []) joined.probes.push(probe);
+  }
+  return joined;
+}
+
+/**
+ * Discovery by stat (a first run on several threads) judged these folders
+ * skills without listing them, and the pass lists only the skills it checks:
+ * listed here, so that the memo stamps them as a one-thread run does (a
+ * SKILL.md removed from a shadowed skill changes the report).
+ */
+export function listUncheckedSkills(library: DiscoveredLibrary, readDir: ReadDir): void {
+  for (const skill of [...library.shadowed, ...library.escaped.map((e) => e.location)]) {
+    try {
+      readDir(skill.dir);
+    } catch {
+      // Gone since: the listing of its parent, stamped, says so.
+    }
+  }
+}
+
+/** The caches knew nothing (no entry of this rule set): a first run. */
+const firstRun = (caches: ShardCaches): boolean => (caches.validate?.cache.known ?? 0) === 0;
+
+/** Whether validate's memo will keep this run (a first run, or one its caches answered whole, so far): stamps are worth taking. */
+export function worthStamping(caches: ShardCaches): boolean {
+  return firstRun(caches) || (caches.validate?.cache.misses ?? 0) + (caches.scan?.cache.misses ?? 0) === 0;
 }
 
 /** What a pass's skills are, before they are handed out. */
@@ -341,7 +429,9 @@ function handOut(started: readonly StartedWorker[], wanted: number, skills: Pass
 }
 
 /** What every thread of a pass with these options is set up with. */
-function shardSetup(options: Pick<ValidatePassOptions, 'repo' | 'profile' | 'links' | 'scan' | 'cache' | 'keptListings'>): ShardSetup {
+function shardSetup(
+  options: Pick<ValidatePassOptions, 'repo' | 'profile' | 'links' | 'scan' | 'cache' | 'keptListings' | 'stampsSince'>,
+): ShardSetup {
   return {
     repo: options.repo,
     profile: options.profile,
@@ -349,6 +439,7 @@ function shardSetup(options: Pick<ValidatePassOptions, 'repo' | 'profile' | 'lin
     scan: options.scan === false ? undefined : resolveScanConfig(options.scan),
     cache: options.cache,
     ...(options.keptListings ? { keptListings: true } : {}),
+    ...(options.stampsSince === undefined ? {} : { stampsSince: options.stampsSince }),
   };
 }
 
@@ -371,7 +462,7 @@ export interface EarlyWorkers {
  * it waits.
  */
 export function startWorkersEarly(
-  options: Pick<ValidatePassOptions, 'repo' | 'profile' | 'links' | 'scan' | 'cache' | 'keptListings' | 'workerFile'>,
+  options: Pick<ValidatePassOptions, 'repo' | 'profile' | 'links' | 'scan' | 'cache' | 'keptListings' | 'stampsSince' | 'workerFile'>,
   count: number,
 ): EarlyWorkers {
   const setup = shardSetup(options);
@@ -424,6 +515,8 @@ export async function runChunks(
     post?: (message: WorkerMessage) => void;
     /** Let the event loop run after each chunk: this thread takes in the workers' chunks while it works. */
     yieldEach?: boolean;
+    /** A worker's: what its last message adds to its listings (its stamps, once every chunk is done). */
+    lastWords?: () => WorkerStamps;
   } = {},
 ): Promise<ShardResult> {
   const readDir = options.readDir ?? createDirCache();
@@ -445,7 +538,7 @@ export async function runChunks(
   }
   // This thread's own fresh listings are its caller's to save; a worker's go back with its result.
   const listings = options.slot !== undefined ? (options.readDir?.fresh() ?? []) : [];
-  if (options.post) options.post({ listings });
+  if (options.post) options.post({ listings, ...options.lastWords?.() });
   return options.post ? { chunks, validatePuts: [], scanPuts: [], listings } : { chunks, validatePuts, scanPuts, listings };
 }
 
@@ -565,6 +658,8 @@ function startWorker(
     worker.on('message', (message: WorkerMessage) => {
       if ('listings' in message) {
         streamed.listings = message.listings;
+        if (message.stamps !== undefined) streamed.stamps = message.stamps;
+        if (message.probes) streamed.probes = message.probes;
         resolve(streamed);
         return;
       }

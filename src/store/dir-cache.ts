@@ -47,6 +47,19 @@ export type PackedListings = [path: string, names: string, types: string][];
 /** How far below a packed folder its subfolders' listings go with it: the depth a skill's file walk reaches (read-skill.ts). */
 const packDepth = 8;
 
+/** `inner`, each folder it is asked for noted in `listed` (what a pass listed: what validate's memo stamps). */
+export function recordListings(inner: DirCache, listed: Set<string>): DirCache {
+  const read = (path: string) => {
+    listed.add(path);
+    return inner(path);
+  };
+  return Object.assign(read, {
+    pack: (paths: readonly string[]) => inner.pack(paths),
+    fresh: () => inner.fresh(),
+    absorb: (more: Parameters<DirCache['absorb']>[0]) => inner.absorb(more),
+  });
+}
+
 export const readDirUncached: ReadDir = (path) => readdirSync(path, { withFileTypes: true });
 
 /**

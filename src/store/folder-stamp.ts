@@ -62,6 +62,11 @@ class StatDigest {
     }
   }
 
+  /** The same as `stat` for a path stamped as plain data (`StampedPath`). */
+  stamped(path: StampedPath): void {
+    for (let i = 1; i <= 5; i++) this.add(path[i] as number);
+  }
+
   get hex(): string {
     return `${(this.a >>> 0).toString(16).padStart(8, '0')}${(this.b >>> 0).toString(16).padStart(8, '0')}`;
   }
@@ -76,12 +81,16 @@ function lstatOrNull(path: string): Stats | null {
   }
 }
 
-interface Stamped {
-  path: string;
-  stat: Stats | null;
-  /** 0: a SKILL.md, 1: another file, 2: a folder (or an absent path). */
-  rank: number;
-}
+/**
+ * A path stamped, as plain data (a worker thread of the pass stamps the
+ * folders it listed and hands them over): its lstat's mtime, ctime, inode,
+ * size and mode (five -1 for a path that did not exist), and its rank: 0 a
+ * SKILL.md, 1 another file, 2 a folder (or an absent path).
+ */
+export type StampedPath = [path: string, mtimeMs: number, ctimeMs: number, ino: number, size: number, mode: number, rank: number];
+
+const stampedOf = (path: string, stat: Stats | null, rank: number): StampedPath =>
+  stat === null ? [path, -1, -1, -1, -1, -1, rank] : [path, stat.mtimeMs, stat.ctimeMs, stat.ino, stat.size, stat.mode, rank];
 
 /**
  * Stamps the folders a pass listed (`listing`: the entries it saw) and the
@@ -95,12 +104,22 @@ export function stampFolders(
   began: number,
   root: string,
 ): FolderStamps | undefined {
+  const stamped = stampPaths(folders, listing, began);
+  return stamped && digestStamps(stamped, root);
+}
+
+/** The paths `stampFolders` stamps, before they are digested (a thread's part); undefined where it would be. */
+export function stampPaths(
+  folders: Iterable<string>,
+  listing: (path: string) => Dirent[] | undefined,
+  began: number,
+): StampedPath[] | undefined {
   const racy = began - racyStampMs;
-  const stamped: Stamped[] = [];
+  const stamped: StampedPath[] = [];
   for (const path of folders) {
     const stat = lstatOrNull(path);
     if (stat !== null && (stat.isSymbolicLink() || stat.mtimeMs >= racy)) return undefined;
-    stamped.push({ path, stat, rank: 2 });
+    stamped.push(stampedOf(path, stat, 2));
     if (stat === null || !stat.isDirectory()) continue;
     for (const entry of listing(path) ?? []) {
       if (entry.isSymbolicLink()) return undefined;
@@ -108,23 +127,36 @@ export function stampFolders(
       const file = `${path}${sep}${entry.name}`;
       const child = lstatOrNull(file);
       if (child === null || child.isSymbolicLink() || child.isDirectory() || child.mtimeMs >= racy) return undefined;
-      stamped.push({ path: file, stat: child, rank: entry.name === 'SKILL.md' ? 0 : 1 });
+      stamped.push(stampedOf(file, child, entry.name === 'SKILL.md' ? 0 : 1));
     }
   }
-  const changed = (s: Stamped) => (s.stat === null ? 0 : Math.max(s.stat.mtimeMs, s.stat.ctimeMs));
-  stamped.sort((x, y) => x.rank - y.rank || changed(y) - changed(x));
+  return stamped;
+}
+
+/**
+ * The stamps of paths stamped by one thread or several (a path stamped
+ * twice counts once), likeliest to change first, in segments.
+ */
+export function digestStamps(paths: readonly StampedPath[], root: string): FolderStamps {
+  const seen = new Set<string>();
+  const stamped = paths.filter((p) => !seen.has(p[0]) && seen.add(p[0]));
+  const changed = (s: StampedPath) => (s[1] === -1 ? 0 : Math.max(s[1], s[2]));
+  // A stable sort: ties (equal times, as in a fresh checkout) stay in the order the threads gave; the paths are kept
+  // in the order they are digested, so any order is checked alike.
+  stamped.sort((x, y) => x[6] - y[6] || changed(y) - changed(x));
   const digests: string[] = [];
   for (let at = 0; at < stamped.length; at += segmentSize) {
     const digest = new StatDigest();
-    for (const s of stamped.slice(at, at + segmentSize)) digest.stat(s.stat);
+    const end = Math.min(stamped.length, at + segmentSize);
+    for (let i = at; i < end; i++) digest.stamped(stamped[i]!);
     digests.push(digest.hex);
   }
-  const paths = stamped.map((s) => s.path);
+  const all = stamped.map((s) => s[0]);
   // Paths below the root are kept relative to it: a third of the file's size.
   const prefix = root.endsWith(sep) ? root : `${root}${sep}`;
   // The root itself is '' (stat'd as `root/`: a root that became a file then fails, as it should).
-  if (!paths.every((p) => p.startsWith(prefix) || p === root)) return { prefix: '', paths, segment: segmentSize, digests };
-  return { prefix, paths: paths.map((p) => p.slice(prefix.length)), segment: segmentSize, digests };
+  if (!all.every((p) => p.startsWith(prefix) || p === root)) return { prefix: '', paths: all, segment: segmentSize, digests };
+  return { prefix, paths: all.map((p) => p.slice(prefix.length)), segment: segmentSize, digests };
 }
 
 /**

@@ -27,6 +27,14 @@ class PlainCache {
   }
 }
 
+/** A cache file's data (version 2: keys and values side by side) holding `entries`. */
+const stored2 = (entries: Record<string, unknown>) => ({
+  version: 2,
+  rules: 'r',
+  keys: Object.keys(entries),
+  values: Object.values(entries),
+});
+
 const key = fc.constantFrom('a', 'b', 'c', 'd', 'e', '__proto__', 'constructor', 'toString');
 const op = fc.oneof(
   fc.record({ kind: fc.constant('get' as const), key }),
@@ -38,7 +46,7 @@ describe('content cache', () => {
     fc.assert(
       fc.property(fc.dictionary(key, fc.integer()), fc.array(op, { maxLength: 40 }), (stored, ops) => {
         const old = JSON.parse(JSON.stringify(stored)) as Record<string, number>;
-        const cache = new ContentCache<number>({ version: 1, rules: 'r', entries: old }, 'r', isNumber);
+        const cache = new ContentCache<number>(stored2(old), 'r', isNumber);
         const plain = new PlainCache(old);
         for (const o of ops) {
           if (o.kind === 'get') expect(cache.get(o.key)).toBe(plain.get(o.key));
@@ -53,16 +61,22 @@ describe('content cache', () => {
           changed: plain.misses > 0,
         });
         const data = cache.toData();
-        expect(data).toMatchObject({ version: 1, rules: 'r' });
-        expect({ ...data.entries }).toEqual(plain.entries());
+        expect(data).toMatchObject({ version: 2, rules: 'r' });
+        expect(new Set(data.keys).size).toBe(data.keys.length);
+        expect(Object.fromEntries(data.keys.map((k, i) => [k, data.values[i]]))).toEqual(plain.entries());
       }),
     );
   });
 
-  it('ignores a file of another rule set or with a bad entry whole', () => {
+  it('ignores a file of another rule set, another version, or with a bad entry whole', () => {
     const entries = { a: 1, b: 2 };
-    expect(new ContentCache<number>({ version: 1, rules: 'old', entries }, 'r', isNumber).get('a')).toBeUndefined();
-    expect(new ContentCache<number>({ version: 1, rules: 'r', entries: { ...entries, c: 'x' } }, 'r', isNumber).get('a')).toBeUndefined();
-    expect(new ContentCache<number>({ version: 1, rules: 'r', entries }, 'r', isNumber).get('a')).toBe(1);
+    expect(new ContentCache<number>({ ...stored2(entries), rules: 'old' }, 'r', isNumber).get('a')).toBeUndefined();
+    expect(new ContentCache<number>(stored2({ ...entries, c: 'x' }), 'r', isNumber).get('a')).toBeUndefined();
+    expect(new ContentCache<number>({ ...stored2(entries), keys: ['a'] }, 'r', isNumber).get('a')).toBeUndefined();
+    expect(new ContentCache<number>({ ...stored2(entries), keys: [1, 'b'] }, 'r', isNumber).get('b')).toBeUndefined();
+    // Version 1 (an object keyed by the keys) is another format: read as nothing, and replaced by the next write.
+    expect(new ContentCache<number>({ version: 1, rules: 'r', entries }, 'r', isNumber).get('a')).toBeUndefined();
+    const cache = new ContentCache<number>(stored2(entries), 'r', isNumber);
+    expect([cache.get('a'), cache.known]).toEqual([1, 2]);
   });
 });

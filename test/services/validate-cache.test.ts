@@ -83,10 +83,10 @@ describe('validate cache', () => {
   it('ignores a corrupt cache file', async () => {
     const repo = repoWith(library);
     mkdirSync(join(repo, '.git', 'skillgarden'), { recursive: true });
-    for (const bad of ['{"version":', '{"version":1,"rules":"x","entries":{"k":{"findings":"no"}}}', '7']) {
+    for (const bad of ['{"version":', '{"version":2,"rules":"x","keys":["k"],"values":[{"findings":"no"}]}', '7']) {
       writeFileSync(join(repo, '.git', 'skillgarden', 'validate-cache.json'), bad);
       const opened = await openValidateCache(repo);
-      expect(opened?.cache.toData().entries).toEqual({});
+      expect(opened?.cache.toData().keys).toEqual([]);
       expect(runValidate({ cwd: repo, ...(opened ? { cache: opened.cache } : {}) })).toEqual(runValidate({ cwd: repo }));
     }
   });

@@ -2,13 +2,14 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, utimesSync } from 'no
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runValidatePass, startWorkersEarly, type ValidatePassOptions } from '../../src/services/validate-pass.js';
-import { createDirCache } from '../../src/store/dir-cache.js';
+import { listUncheckedSkills, runValidatePass, startWorkersEarly, type ValidatePassOptions } from '../../src/services/validate-pass.js';
+import { createDirCache, recordListings } from '../../src/store/dir-cache.js';
+import { digestStamps, stampFolders, stampPaths, stampsHold } from '../../src/store/folder-stamp.js';
 import { openKeptListings } from '../../src/store/dir-listings-file.js';
 import { openLibrary } from '../../src/store/layout/discover-library.js';
 import { skillsRoot } from '../helpers/corpus.js';
 import { git, repoWith } from '../helpers/repo.js';
-import { skillText } from '../helpers/tmp.js';
+import { ageTree, skillText } from '../helpers/tmp.js';
 
 // The worker as the CLI runs it (the bundle test/global-setup.ts builds): this test runs from source, which has none.
 const workerFile = fileURLToPath(new URL('../../lib/bundle/cli/validate-worker.js', import.meta.url));
@@ -73,7 +74,7 @@ describe('validate pass over threads', () => {
       expect(cold.report).toEqual(plain.report);
       expect(cold.scan).toEqual(plain.scan);
       const gitdir = join(repo, '.git', 'skillgarden');
-      const entries = (file: string) => Object.keys((JSON.parse(readFileSync(join(gitdir, file), 'utf8')) as { entries: object }).entries);
+      const entries = (file: string) => (JSON.parse(readFileSync(join(gitdir, file), 'utf8')) as { keys: string[] }).keys;
       expect(entries('validate-cache.json')).toHaveLength(plain.report.skills);
       // Every file of every skill but the one whose name an earlier path took (not served, so not scanned).
       const scanned = git(repo, 'ls-files', 'skills')
@@ -85,6 +86,49 @@ describe('validate pass over threads', () => {
       const warm = await runValidatePass({ ...options, threads: 1 });
       expect(warm.report).toEqual(plain.report);
       expect(warm.scan).toEqual(plain.scan);
+    },
+  );
+
+  it.runIf(existsSync(workerFile))(
+    "stamps on the workers what one thread stamps alone, for validate's memo of a first run, and refuses what it refuses",
+    async () => {
+      const repo = repoWith(mixedLibrary(300));
+      ageTree(repo);
+      const began = Date.now();
+      const options = { repo, paths: [], profile: 'portable', scan: {}, cache: false, stampsSince: began } as const;
+      /** A pass as the command runs it with the memo: what this thread lists and probes noted, then stamped. */
+      const pass = async (threads: number, probe: 'stat' | undefined) => {
+        const listed = new Set<string>();
+        const probes = new Map<string, boolean>();
+        const cached = createDirCache();
+        const readDir = recordListings(cached, listed);
+        const library = openLibrary(repo, undefined, { readDir, ...(probe ? { probe } : {}) });
+        // As the command does for the memo after a discovery by stat.
+        if (probe) listUncheckedSkills(library, readDir);
+        const onProbe = (path: string, existed: boolean) => probes.set(path, existed);
+        const more = threads > 1 ? { workerFile, workersOnly: true } : {};
+        const result = await runValidatePass({ ...options, threads, readDir, library, onProbe, ...more });
+        const own = stampPaths(listed, (path) => cached(path), began);
+        return { result, listed, cached, probes, own };
+      };
+      const single = await pass(1, undefined);
+      expect(single.result.threadStamps).toEqual({ paths: [], probes: [] });
+      const alone = stampFolders(single.listed, (path) => single.cached(path), began, repo);
+      expect(alone?.paths.length).toBeGreaterThan(600);
+      // As a first run over a large library: discovery by stat on this thread, every skill listed and checked on a worker.
+      const threaded = await pass(3, 'stat');
+      expect(threaded.result.workers).toBeGreaterThan(0);
+      expect(threaded.result.threadStamps?.paths.length).toBeGreaterThan(600);
+      // The same paths (in another order where times tie: each is digested in the order kept), and they hold.
+      const together = digestStamps([...threaded.own!, ...threaded.result.threadStamps!.paths], repo);
+      expect([...together.paths].sort()).toEqual([...alone!.paths].sort());
+      expect(stampsHold(together)).toBe(true);
+      expect(stampsHold(alone!)).toBe(true);
+      expect(new Map([...threaded.probes, ...threaded.result.threadStamps!.probes])).toEqual(single.probes);
+      expect(single.probes.size).toBeGreaterThan(10);
+      // A link in a skill a worker checked: that worker cannot stamp, so nothing is.
+      symlinkSync('../skill-0/SKILL.md', join(repo, 'skills/skill-2/linked.md'));
+      expect((await pass(3, 'stat')).result.threadStamps).toBeNull();
     },
   );
 

@@ -6,10 +6,16 @@ import { isProfileName, profileNames } from '../../core/schema/types.js';
 import { requireConfig } from '../../services/config-file.js';
 import type { ValidateReport } from '../../services/validate.js';
 import type { OpenedMemo } from '../../services/validate-memo.js';
-import { earlyWorkerCount, runValidatePass, startWorkersEarly, type ValidatePassOptions } from '../../services/validate-pass.js';
-import { createDirCache, type DirCache } from '../../store/dir-cache.js';
+import {
+  earlyWorkerCount,
+  listUncheckedSkills,
+  runValidatePass,
+  startWorkersEarly,
+  type ValidatePassOptions,
+} from '../../services/validate-pass.js';
+import { createDirCache, recordListings } from '../../store/dir-cache.js';
 import { openKeptListings } from '../../store/dir-listings-file.js';
-import { stampFolders } from '../../store/folder-stamp.js';
+import { digestStamps, stampPaths } from '../../store/folder-stamp.js';
 import { indexEntryCount } from '../../store/index-count.js';
 import { openLibrary, requireSkills } from '../../store/layout/discover-library.js';
 import type { CommandContext } from '../context.js';
@@ -49,11 +55,19 @@ export async function runValidateCommand(
   // A first run over a large library (no listings kept, a big index): its workers start early, and load while discovery runs.
   const coldLibrary = threads === undefined && kept !== undefined && kept.kept.size === 0;
   const early = coldLibrary ? earlyWorkerCount(indexEntryCount(kept.gitdir)) : 0;
-  // Such a run keeps no memo (below): what it lists and probes is not recorded.
-  const recording = memo !== undefined && early === 0;
+  // With the memo, every thread notes what it lists and probes, and stamps it once its chunks are done (the workers in
+  // parallel, this thread after the pass).
+  const recording = memo !== undefined;
   const listed = new Set<string>();
   const cached = createDirCache(undefined, kept?.kept);
-  const readDir = recording ? recordListed(cached, listed) : cached;
+  const readDir = recording ? recordListings(cached, listed) : cached;
+  const listing = (path: string) => {
+    try {
+      return cached(path);
+    } catch {
+      return undefined;
+    }
+  };
   const probes = new Map<string, boolean>();
   const passOptions: ValidatePassOptions = {
     repo: global.repo,
@@ -66,7 +80,13 @@ export async function runValidateCommand(
     readDir,
     ...(kept ? { keptListings: true } : {}),
     ...(threads === undefined ? {} : { threads }),
-    ...(recording ? { onProbe: (path: string, existed: boolean) => probes.set(path, existed) } : {}),
+    ...(recording
+      ? {
+          onProbe: (path: string, existed: boolean) => probes.set(path, existed),
+          stampsSince: began,
+          stampOwn: () => stampPaths(listed, listing, began),
+        }
+      : {}),
   };
   const earlyWorkers = early > 0 ? startWorkersEarly(passOptions, early) : undefined;
   // With workers, discovery only probes each folder for SKILL.md: the listings are made by the threads, side by side.
@@ -75,6 +95,7 @@ export async function runValidateCommand(
   try {
     const library =
       paths.length > 0 ? undefined : requireSkills(openLibrary(global.repo, config.skills_dir, { readDir, ...probe }), { allowEmpty });
+    if (library && recording && earlyWorkers) listUncheckedSkills(library, readDir);
     pass = await runValidatePass({ ...passOptions, ...(library ? { library } : {}), ...(earlyWorkers ? { early: earlyWorkers } : {}) });
   } catch (error) {
     // A worker left waiting would keep the process alive.
@@ -99,34 +120,15 @@ export async function runValidateCommand(
     mergeFindings(report, found);
   }
   const groups = report.findings.map((f) => groupOf.get(f) ?? null);
-  // Kept only when this thread listed every folder (no worker did, and discovery listed rather than probed), and by a run
-  // the caches answered whole: a run after an edit (the edited skill computed afresh) does not pay for stamping a library
-  // that is being changed; the run after it, with nothing new to compute, keeps the report for the next.
-  if (memo && !earlyWorkers && pass.workers === 0 && pass.computed === 0 && memo.configHolds()) {
-    const listing = (path: string) => {
-      try {
-        return cached(path);
-      } catch {
-        return undefined;
-      }
-    };
-    const folders = stampFolders(listed, listing, began, global.repo);
-    if (folders) memo.save(folders, [...probes], report, groups);
+  // Kept by a first run and by a run the caches answered whole, once every thread stamped what it listed: a run after an
+  // edit (the edited skill computed afresh) does not pay for stamping a library that is being changed; the run after it,
+  // with nothing new to compute, keeps the report for the next.
+  const stamped = pass.threadStamps;
+  const own = pass.ownStamps;
+  if (memo && stamped && own && (pass.firstRun || pass.computed === 0) && memo.configHolds()) {
+    memo.save(digestStamps([...own, ...stamped.paths], global.repo), [...probes, ...stamped.probes], report, groups);
   }
   return { report, groups };
-}
-
-/** The pass's listings, each folder listed noted in `listed`: what the memo stamps. */
-function recordListed(inner: DirCache, listed: Set<string>): DirCache {
-  const read = (path: string) => {
-    listed.add(path);
-    return inner(path);
-  };
-  return Object.assign(read, {
-    pack: (paths: readonly string[]) => inner.pack(paths),
-    fresh: () => inner.fresh(),
-    absorb: (more: Parameters<DirCache['absorb']>[0]) => inner.absorb(more),
-  });
 }
 
 /** Adds the security scan's findings to the report, in order, with the counts kept true. */

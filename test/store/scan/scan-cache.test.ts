@@ -148,20 +148,20 @@ describe('scan cache', () => {
     const repo = repoWith(library);
     const expected = await plain(repo);
     await cached(repo);
-    const good = JSON.parse(readFileSync(cacheFile(repo), 'utf8')) as { entries: Record<string, unknown[]> };
-    const [key] = Object.keys(good.entries);
+    const good = JSON.parse(readFileSync(cacheFile(repo), 'utf8')) as { keys: string[]; values: unknown[][] };
     for (const bad of [
-      '{"version":1,"rul',
+      '{"version":2,"rul',
       'null',
       '[]',
-      JSON.stringify({ ...good, version: 2 }),
-      JSON.stringify({ ...good, entries: { [key!]: [{ rule: 1 }] } }),
-      JSON.stringify({ ...good, entries: [] }),
+      JSON.stringify({ ...good, version: 3 }),
+      JSON.stringify({ ...good, values: [[{ rule: 1 }], ...good.values.slice(1)] }),
+      JSON.stringify({ ...good, keys: good.keys.slice(1) }),
+      JSON.stringify({ ...good, keys: {} }),
     ]) {
       writeFileSync(cacheFile(repo), bad);
       expect(await cached(repo)).toEqual(expected);
       const reopened = await openScanCache(repo, resolveScanConfig());
-      expect(Object.keys(reopened?.cache.toData().entries ?? {}).length).toBeGreaterThan(0);
+      expect(reopened?.cache.toData().keys.length).toBeGreaterThan(0);
     }
   });
 
