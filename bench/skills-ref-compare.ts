@@ -238,7 +238,9 @@ function measureRepeat(dirs: readonly string[], referenceMs: number | undefined,
     }
     console.log(`| skillgarden validate --no-scan, cold (no cache): like with like | ${fmt(coldNoScan)} | ${times(coldNoScan)} |`);
     console.log(`| skillgarden validate, cold (no cache), scan included | ${fmt(cold)} | ${times(cold)} |`);
-    console.log(`| skillgarden validate, repeated right after the cold run (unchanged library: the kept report), scan included | ${fmt(warm)} | ${times(warm)} |`);
+    console.log(
+      `| skillgarden validate, repeated right after the cold run (unchanged library: the kept report), scan included | ${fmt(warm)} | ${times(warm)} |`,
+    );
     console.log(`| skillgarden validate, one SKILL.md edited since the last run, scan included | ${fmt(edited)} | ${times(edited)} |`);
     console.log(
       `\nwarm / cold: ${((100 * ms(warm)) / ms(cold)).toFixed(0)} % (load average ${loadavg()
