@@ -79261,7 +79261,10 @@ var ContentCache = class {
    */
   constructor(data, rules2, isEntry) {
     this.rules = rules2;
-    this.old = isCacheData(data, isEntry) && data.rules === rules2 ? data.entries : {};
+    this.old = /* @__PURE__ */ new Map();
+    if (!isCacheData(data, isEntry) || data.rules !== rules2) return;
+    const { keys, values } = data;
+    for (let i = 0; i < keys.length; i++) this.old.set(keys[i], values[i]);
   }
   get(key) {
     const put = this.fresh.size === 0 ? void 0 : this.fresh.get(key);
@@ -79269,7 +79272,7 @@ var ContentCache = class {
       this.hits++;
       return put;
     }
-    const hit = Object.hasOwn(this.old, key) ? this.old[key] : void 0;
+    const hit = this.old.size === 0 ? void 0 : this.old.get(key);
     if (hit !== void 0) {
       this.found.push(key);
       this.hits++;
@@ -79282,7 +79285,7 @@ var ContentCache = class {
   }
   /** Entries read back from the file (those of this rule set): how warm the run can be. */
   get known() {
-    return Object.keys(this.old).length;
+    return this.old.size;
   }
   /** Entries computed (and added) by this run. */
   get misses() {
@@ -79294,29 +79297,33 @@ var ContentCache = class {
   }
   /** What the run put, then what it used of the old entries, then the other old entries up to the bound. */
   toData() {
-    const pairs = [...this.fresh];
-    const written = new Set(this.fresh.keys());
+    const keys = [...this.fresh.keys()];
+    const values = [...this.fresh.values()];
+    if (this.old.size === 0) return { version: 2, rules: this.rules, keys, values };
+    const written = new Set(keys);
     for (const key of this.found) {
       if (written.has(key)) continue;
-      pairs.push([key, this.old[key]]);
+      keys.push(key);
+      values.push(this.old.get(key));
       written.add(key);
     }
     let room = maxEntries - written.size;
-    for (const key of Object.keys(this.old)) {
+    for (const [key, value] of this.old) {
       if (room <= 0) break;
       if (written.has(key)) continue;
-      pairs.push([key, this.old[key]]);
+      keys.push(key);
+      values.push(value);
       room--;
     }
-    return { version: 1, rules: this.rules, entries: Object.fromEntries(pairs) };
+    return { version: 2, rules: this.rules, keys, values };
   }
 };
 function isCacheData(value, isEntry) {
   const data = value;
-  if (typeof data !== "object" || data === null || data.version !== 1 || typeof data.rules !== "string") return false;
-  const entries = data.entries;
-  if (typeof entries !== "object" || entries === null || Array.isArray(entries)) return false;
-  return Object.values(entries).every(isEntry);
+  if (typeof data !== "object" || data === null || data.version !== 2 || typeof data.rules !== "string") return false;
+  const { keys, values } = data;
+  if (!Array.isArray(keys) || !Array.isArray(values) || keys.length !== values.length) return false;
+  return keys.every((k) => typeof k === "string") && values.every(isEntry);
 }
 
 // src/services/validate-cache.ts
