@@ -23,13 +23,6 @@ const since = setup.stampsSince;
 const listed = new Set<string>();
 const probes = new Map<string, boolean>();
 const readDir = since === undefined ? cached : recordListings(cached, listed);
-const listing = (path: string) => {
-  try {
-    return cached(path);
-  } catch {
-    return undefined;
-  }
-};
 // Each chunk is posted as it is done (see WorkerMessage), then the listings (and the stamps).
 await runChunks({ ...setup, ...targets }, counters, caches, {
   slot,
@@ -40,6 +33,6 @@ await runChunks({ ...setup, ...targets }, counters, caches, {
     : {
         onProbe: (path: string, existed: boolean) => probes.set(path, existed),
         // A worker of a run the memo will not keep (it computed, and its caches knew entries) stamps nothing.
-        lastWords: () => ({ stamps: worthStamping(caches) ? (stampPaths(listed, listing, since) ?? null) : null, probes: [...probes] }),
+        lastWords: () => ({ stamps: worthStamping(caches) ? (stampPaths(listed, cached, since) ?? null) : null, probes: [...probes] }),
       }),
 });

@@ -92,23 +92,23 @@ export type StampedPath = [path: string, mtimeMs: number, ctimeMs: number, ino: 
 const stampedOf = (path: string, stat: Stats | null, rank: number): StampedPath =>
   stat === null ? [path, -1, -1, -1, -1, -1, rank] : [path, stat.mtimeMs, stat.ctimeMs, stat.ino, stat.size, stat.mode, rank];
 
-/**
- * Stamps the folders a pass listed (`listing`: the entries it saw) and the
- * files in them. Undefined when the set cannot be trusted later: a symbolic
- * link anywhere (what it resolves to lies outside the stamps), or a path
- * changed since `began - racyStampMs`.
- */
-export function stampFolders(
-  folders: Iterable<string>,
-  listing: (path: string) => Dirent[] | undefined,
-  began: number,
-  root: string,
-): FolderStamps | undefined {
-  const stamped = stampPaths(folders, listing, began);
-  return stamped && digestStamps(stamped, root);
+/** What the pass saw in a folder: nothing when it could not list it (as `readdir` would throw now). */
+function listedOrNone(listing: (path: string) => Dirent[] | undefined, path: string): readonly Dirent[] {
+  try {
+    return listing(path) ?? [];
+  } catch {
+    return [];
+  }
 }
 
-/** The paths `stampFolders` stamps, before they are digested (a thread's part); undefined where it would be. */
+/**
+ * Stamps the folders a pass listed (`listing`: the entries it saw; one it
+ * cannot give, or that throws, counts as empty) and the files in them, before
+ * they are digested (`digestStamps`: one thread's part, or all). Undefined
+ * when the set cannot be trusted later: a symbolic link anywhere (what it
+ * resolves to lies outside the stamps), or a path changed since
+ * `began - racyStampMs`.
+ */
 export function stampPaths(
   folders: Iterable<string>,
   listing: (path: string) => Dirent[] | undefined,
@@ -121,7 +121,7 @@ export function stampPaths(
     if (stat !== null && (stat.isSymbolicLink() || stat.mtimeMs >= racy)) return undefined;
     stamped.push(stampedOf(path, stat, 2));
     if (stat === null || !stat.isDirectory()) continue;
-    for (const entry of listing(path) ?? []) {
+    for (const entry of listedOrNone(listing, path)) {
       if (entry.isSymbolicLink()) return undefined;
       if (entry.isDirectory()) continue;
       const file = `${path}${sep}${entry.name}`;

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { listUncheckedSkills, runValidatePass, startWorkersEarly, type ValidatePassOptions } from '../../src/services/validate-pass.js';
 import { createDirCache, recordListings } from '../../src/store/dir-cache.js';
-import { digestStamps, stampFolders, stampPaths, stampsHold } from '../../src/store/folder-stamp.js';
+import { digestStamps, stampPaths, stampsHold } from '../../src/store/folder-stamp.js';
 import { openKeptListings } from '../../src/store/dir-listings-file.js';
 import { openLibrary } from '../../src/store/layout/discover-library.js';
 import { skillsRoot } from '../helpers/corpus.js';
@@ -113,17 +113,17 @@ describe('validate pass over threads', () => {
       };
       const single = await pass(1, undefined);
       expect(single.result.threadStamps).toEqual({ paths: [], probes: [] });
-      const alone = stampFolders(single.listed, (path) => single.cached(path), began, repo);
-      expect(alone?.paths.length).toBeGreaterThan(600);
+      const alone = digestStamps(single.own!, repo);
+      expect(alone.paths.length).toBeGreaterThan(600);
       // As a first run over a large library: discovery by stat on this thread, every skill listed and checked on a worker.
       const threaded = await pass(3, 'stat');
       expect(threaded.result.workers).toBeGreaterThan(0);
       expect(threaded.result.threadStamps?.paths.length).toBeGreaterThan(600);
       // The same paths (in another order where times tie: each is digested in the order kept), and they hold.
       const together = digestStamps([...threaded.own!, ...threaded.result.threadStamps!.paths], repo);
-      expect([...together.paths].sort()).toEqual([...alone!.paths].sort());
+      expect([...together.paths].sort()).toEqual([...alone.paths].sort());
       expect(stampsHold(together)).toBe(true);
-      expect(stampsHold(alone!)).toBe(true);
+      expect(stampsHold(alone)).toBe(true);
       expect(new Map([...threaded.probes, ...threaded.result.threadStamps!.probes])).toEqual(single.probes);
       expect(single.probes.size).toBeGreaterThan(10);
       // A link in a skill a worker checked: that worker cannot stamp, so nothing is.

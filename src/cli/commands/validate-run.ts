@@ -55,19 +55,12 @@ export async function runValidateCommand(
   // A first run over a large library (no listings kept, a big index): its workers start early, and load while discovery runs.
   const coldLibrary = threads === undefined && kept !== undefined && kept.kept.size === 0;
   const early = coldLibrary ? earlyWorkerCount(indexEntryCount(kept.gitdir)) : 0;
-  // With the memo, every thread notes what it lists and probes, and stamps it once its chunks are done (the workers in
-  // parallel, this thread after the pass).
+  // With the memo, every thread notes what it lists and probes, and stamps it once its chunks are done (this thread
+  // while the workers finish theirs).
   const recording = memo !== undefined;
   const listed = new Set<string>();
   const cached = createDirCache(undefined, kept?.kept);
   const readDir = recording ? recordListings(cached, listed) : cached;
-  const listing = (path: string) => {
-    try {
-      return cached(path);
-    } catch {
-      return undefined;
-    }
-  };
   const probes = new Map<string, boolean>();
   const passOptions: ValidatePassOptions = {
     repo: global.repo,
@@ -84,7 +77,7 @@ export async function runValidateCommand(
       ? {
           onProbe: (path: string, existed: boolean) => probes.set(path, existed),
           stampsSince: began,
-          stampOwn: () => stampPaths(listed, listing, began),
+          stampOwn: () => stampPaths(listed, cached, began),
         }
       : {}),
   };
