@@ -289,7 +289,7 @@ export async function runValidatePass(options: ValidatePassOptions): Promise<Val
   caches.validate?.save();
   caches.scan?.save();
   const ordered = Array.from({ length: chunks }, (_, i) => byIndex.get(i)!);
-  const computed = (caches.validate?.cache.misses ?? 0) + (caches.scan?.cache.misses ?? 0);
+  const computed = misses(caches);
   const used = results.filter((r) => r !== undefined && r.chunks.length > 0).length;
   const counts = {
     workers: used,
@@ -345,9 +345,12 @@ export function listUncheckedSkills(library: DiscoveredLibrary, readDir: ReadDir
 /** The caches knew nothing (no entry of this rule set): a first run. */
 const firstRun = (caches: ShardCaches): boolean => (caches.validate?.cache.known ?? 0) === 0;
 
+/** Cache entries this thread's caches computed so far (a pass's, once the workers' are added). */
+const misses = (caches: ShardCaches): number => (caches.validate?.cache.misses ?? 0) + (caches.scan?.cache.misses ?? 0);
+
 /** Whether validate's memo will keep this run (a first run, or one its caches answered whole, so far): stamps are worth taking. */
 export function worthStamping(caches: ShardCaches): boolean {
-  return firstRun(caches) || (caches.validate?.cache.misses ?? 0) + (caches.scan?.cache.misses ?? 0) === 0;
+  return firstRun(caches) || misses(caches) === 0;
 }
 
 /** What a pass's skills are, before they are handed out. */
