@@ -1,3 +1,4 @@
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 // The pure core takes data and returns data: no file system, processes,
@@ -39,6 +40,78 @@ const coreImportRule = (up) => [
   },
 ];
 
+// The layers outside the core, inside out; each imports only the ones inside it (and the core), never one outside:
+//   adapters  store (the file system), ledger (git), llm (an LLM endpoint): one module per outside system
+//   services  services, registry: the work, each reaching an outside system through its adapter
+//   edges     cli, action, mcp: read inputs, call a service, render its result
+// store and ledger may import each other (both are the disk: the library, and the working tree git writes); llm is
+// a network adapter and imports only the core. Edges never import an adapter: the service that owns the I/O does.
+// Edges do not import each other either.
+const forbiddenLayers = {
+  store: ['llm', 'services', 'registry', 'cli', 'action', 'mcp'],
+  ledger: ['llm', 'services', 'registry', 'cli', 'action', 'mcp'],
+  llm: ['store', 'ledger', 'services', 'registry', 'cli', 'action', 'mcp'],
+  services: ['cli', 'action', 'mcp'],
+  registry: ['cli', 'action', 'mcp'],
+  cli: ['store', 'ledger', 'llm', 'action', 'mcp'],
+  action: ['store', 'ledger', 'llm', 'cli', 'mcp'],
+  mcp: ['store', 'ledger', 'llm', 'cli', 'action'],
+};
+const adapters = new Set(['store', 'ledger', 'llm']);
+// Outside systems reached through one folder each.
+const toolkits = [
+  { group: ['@actions/*'], home: 'action', message: 'Only the Action (src/action) imports @actions/*.' },
+  { group: ['@octokit/*'], home: 'action', message: 'GitHub is reached only through src/action/github-api.ts.' },
+  { group: ['@modelcontextprotocol/*'], home: 'mcp', message: 'Only src/mcp speaks MCP.' },
+];
+const layerImportRule = (layer, up, allowAdapters = false) => [
+  'error',
+  {
+    patterns: [
+      ...toolkits.filter((t) => t.home !== layer).map(({ group, message }) => ({ group, message })),
+      ...forbiddenLayers[layer]
+        .filter((other) => !(allowAdapters && adapters.has(other)))
+        .map((other) => ({
+          group: [`${up}${other}`, `${up}${other}/**`],
+          message: adapters.has(other)
+            ? `src/${layer} does not import the ${other} adapter: call a service that does.`
+            : `src/${layer} does not import src/${other}: inner layers never import outer ones, edges not each other.`,
+        })),
+    ],
+  },
+];
+const layerConfigs = Object.keys(forbiddenLayers).flatMap((layer) => [
+  { files: [`src/${layer}/*.ts`], rules: { 'no-restricted-imports': layerImportRule(layer, '../') } },
+  { files: [`src/${layer}/*/**/*.ts`], rules: { 'no-restricted-imports': layerImportRule(layer, '../../') } },
+]);
+
+// TEMPORARY (#27): edge files that still import store/ledger/llm directly, until services take that I/O over.
+// Remove a file from this list when it stops; the list only shrinks.
+const edgesStillImportingAdapters = [
+  'src/action/commit-proposal.ts',
+  'src/action/curate-mode.ts',
+  'src/action/curator-pass.ts',
+  'src/action/git.ts',
+  'src/action/validate-base.ts',
+  'src/action/validate-mode.ts',
+  'src/cli/commands/curate.ts',
+  'src/cli/commands/detect.ts',
+  'src/cli/commands/doctor.ts',
+  'src/cli/commands/init.ts',
+  'src/cli/commands/list.ts',
+  'src/cli/commands/log.ts',
+  'src/cli/commands/plan.ts',
+  'src/cli/commands/rollback.ts',
+  'src/cli/commands/runtime.ts',
+  'src/cli/commands/scan.ts',
+  'src/cli/commands/usage.ts',
+  'src/cli/commands/validate-run.ts',
+  'src/cli/llm-option.ts',
+  'src/cli/open-repo.ts',
+  'src/mcp/serve-stdio.ts',
+  'src/mcp/skill-catalog.ts',
+];
+
 export default tseslint.config(
   // Fixtures are data (some deliberately hostile), not our code.
   { ignores: ['lib/**', 'dist/**', 'node_modules/**', 'coverage/**', '.bench-out/**', 'test/fixtures/**', 'src/**/*.generated.ts'] },
@@ -73,6 +146,23 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-argument': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
     },
+  },
+  ...layerConfigs,
+  ...edgesStillImportingAdapters.map((file) => ({
+    files: [file],
+    rules: { 'no-restricted-imports': layerImportRule(file.split('/')[1], file.split('/').length > 3 ? '../../' : '../', true) },
+  })),
+  {
+    // No import cycles in src: a module's dependencies load before it, and the layers above stay a tree of folders.
+    // Type-only imports do not count (they vanish at run time). Paths are resolved as TypeScript's ESM does (`.js` → `.ts`).
+    files: ['src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json'], extensionAlias: { '.js': ['.ts', '.js'] } })],
+    },
+    rules: { 'import-x/no-cycle': 'error' },
   },
   { files: ['src/core/*.ts'], rules: { 'no-restricted-imports': coreImportRule('../') } },
   { files: ['src/core/*/**/*.ts'], rules: { 'no-restricted-imports': coreImportRule('../../') } },

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { SkillgardenError } from '../core/errors.js';
 import type { DraftLimits } from '../core/patterns/index.js';
 import { isProfileName, type ProfileName } from '../core/schema/types.js';
+import { badInput, booleanInput, input, splitList, type Env } from './input-values.js';
 import { readPublishInputs, type PublishInputs } from './publish-inputs.js';
 
 export type ActionMode = 'validate' | 'curate';
@@ -52,32 +52,6 @@ export interface GitHubEnv {
   sha: string;
   runId: string;
   runnerTemp: string;
-}
-
-export type Env = Readonly<Record<string, string | undefined>>;
-
-/** As `core.getInput` reads it: `INPUT_<NAME>`, upper-cased, spaces as `_`, hyphens kept. */
-export function input(env: Env, name: string): string {
-  return (env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
-}
-
-export function badInput(name: string, value: string, expected: string): SkillgardenError {
-  return new SkillgardenError(
-    'action/bad-input',
-    `Input \`${name}\` is "${value}": expected ${expected}. Fix the \`with:\` block of the step.`,
-    {
-      data: { input: name, value },
-    },
-  );
-}
-
-/** YAML 1.2 core schema booleans, as `core.getBooleanInput` accepts them. */
-export function booleanInput<T extends boolean | undefined>(env: Env, name: string, fallback: T): boolean | T {
-  const value = input(env, name);
-  if (value === '') return fallback;
-  if (['true', 'True', 'TRUE'].includes(value)) return true;
-  if (['false', 'False', 'FALSE'].includes(value)) return false;
-  throw badInput(name, value, 'true or false');
 }
 
 function numberFrom(raw: string | undefined, name: string, fallback: number): number {
@@ -146,14 +120,6 @@ function readGitHub(env: Env): GitHubEnv {
     runId: env.GITHUB_RUN_ID ?? '',
     runnerTemp: env.RUNNER_TEMP ?? env.TMPDIR ?? '/tmp',
   };
-}
-
-/** Comma- or newline-separated values. */
-export function splitList(value: string): string[] {
-  return value
-    .split(/[,\n]/)
-    .map((v) => v.trim())
-    .filter(Boolean);
 }
 
 /** Reads the step's inputs and the runner's environment; bad values throw `action/bad-input` naming the input. */

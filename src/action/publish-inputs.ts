@@ -1,4 +1,4 @@
-import { badInput, booleanInput, input, splitList, type Env } from './inputs.js';
+import { badInput, booleanInput, input, splitList, type Env } from './input-values.js';
 
 /** The `with:` inputs that decide how a proposal's pull request is opened and its commit published. */
 export interface PublishInputs {

@@ -81,7 +81,7 @@ export interface LibraryIndexFile {
 /** Bump when what an entry holds, or how it is built, changes: an older file is then ignored. */
 const indexVersion = 3;
 
-export { blobId } from '../store/blob-id.js';
+export { blobId } from '../store/files.js';
 
 /** The index for `root`, or undefined when missing, unreadable, from another version or another root: the caller loads cold. */
 export function readLibraryIndex(file: string, root: string): LibraryIndexFile | undefined {

@@ -1,9 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ReadKind, UsageCounters } from '../core/usage/index.js';
 import { readGitDir } from '../ledger/git-dir.js';
 import { bumpUsage } from '../services/usage.js';
-import { readUsageSnapshot } from '../store/usage-files.js';
+import { readPendingBumps, readUsageSnapshot } from '../store/usage-files.js';
 import { bumpCounters, type UsageStore } from './usage-store.js';
 
 export interface RepoUsageOptions {
@@ -28,7 +26,10 @@ export function createRepoUsageStore(options: RepoUsageOptions): UsageStore {
         skillsDir: options.skillsDir,
         now: options.now(),
       }).totals;
-      for (const bump of await readPendingBumps(options.repoDir, options.writer)) {
+      const gitDir = await readGitDir(options.repoDir).catch(() => undefined);
+      for (const bump of gitDir === undefined ? [] : readPendingBumps(gitDir, options.writer)) {
+        // A patch is counted when flushed (its generation needs every writer's count); the runtime records uses and views.
+        if (bump.kind === 'patch') continue;
         totals.set(bump.skill, bumpCounters(totals.get(bump.skill), bump.kind, new Date(bump.at)));
       }
       return totals;
@@ -37,27 +38,4 @@ export function createRepoUsageStore(options: RepoUsageOptions): UsageStore {
       await bumpUsage(options.repoDir, options.writer, { skill: name, kind, at: at.toISOString() });
     },
   };
-}
-
-/** The writer's pending bumps, as `bumpUsage` appends them (JSON lines); a torn or foreign line is skipped. */
-async function readPendingBumps(repoDir: string, writer: string): Promise<{ skill: string; kind: ReadKind; at: string }[]> {
-  let text: string;
-  try {
-    text = readFileSync(join(await readGitDir(repoDir), 'skillgarden', 'usage-pending', `${writer}.jsonl`), 'utf8');
-  } catch {
-    return [];
-  }
-  return text.split('\n').flatMap((line) => {
-    try {
-      const bump = JSON.parse(line) as { skill?: unknown; kind?: unknown; at?: unknown };
-      const valid =
-        typeof bump.skill === 'string' &&
-        (bump.kind === 'use' || bump.kind === 'view') &&
-        typeof bump.at === 'string' &&
-        !Number.isNaN(Date.parse(bump.at));
-      return valid ? [bump as { skill: string; kind: ReadKind; at: string }] : [];
-    } catch {
-      return [];
-    }
-  });
 }

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readFileSync } from 'node:fs';
 import {
   buildBaseline,
   fingerprintOf,
@@ -12,6 +11,7 @@ import {
 } from '../core/report/baseline.js';
 import { SkillgardenError } from '../core/errors.js';
 import type { Finding } from '../core/findings.js';
+import { writeFileAtomic } from '../store/files.js';
 
 const hash = (text: string): string => createHash('sha256').update(text).digest('hex');
 
@@ -45,10 +45,7 @@ export function readBaseline(path: string): Baseline {
 /** Writes the findings as a baseline, whole or not at all (a temporary file renamed into place). */
 export function writeBaseline(path: string, findings: readonly Finding[]): Baseline {
   const baseline = buildBaseline(findings, hash);
-  mkdirSync(dirname(path), { recursive: true });
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(baseline, null, 2)}\n`);
-  renameSync(temporary, path);
+  writeFileAtomic(path, `${JSON.stringify(baseline, null, 2)}\n`);
   return baseline;
 }
 

@@ -3,7 +3,7 @@ import { SkillgardenError } from '../core/errors.js';
 import { parseOtlpSkillEvents, type OtelImport } from '../core/usage/otel-events.js';
 import { parseUsageFile } from '../core/usage/index.js';
 import type { Ledger } from '../ledger/ledger.js';
-import { usageDir } from '../store/usage-files.js';
+import { usageFilePath } from '../store/usage-files.js';
 import { bumpUsage, flushUsage, type FlushResult } from './usage.js';
 
 export interface ImportUsageOptions {
@@ -51,7 +51,7 @@ export async function importUsage(options: ImportUsageOptions): Promise<ImportUs
       { data: { file: options.file, problems: parsed.problems.length } },
     );
   }
-  const committed = await options.ledger.readFile(`${usageDir}/${options.writer}.json`);
+  const committed = await options.ledger.readFile(usageFilePath(options.writer));
   const known = committed
     ? (parseUsageFile(Buffer.from(committed).toString('utf8'), { path: options.file, writer: options.writer, now: options.now }).file
         ?.skills ?? {})

@@ -15,7 +15,7 @@ import { readSkillFolder } from '../store/read-skill.js';
 import { evalsFile } from '../core/evals/validate-evals.js';
 import { checkEvalsFile } from './validate-evals.js';
 import { validateKey, type CachedValidation, type ValidateCache } from './validate-cache.js';
-import { blobId } from '../store/blob-id.js';
+import { blobId } from '../store/files.js';
 import type { TrackedBlobs } from '../store/scan/tracked-blobs.js';
 
 export interface ValidateOptions {

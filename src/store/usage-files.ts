@@ -1,10 +1,29 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { SkillgardenError } from '../core/errors.js';
 import type { Finding } from '../core/findings.js';
 import { metaDir } from '../core/layout.js';
 import { mergeUsage, parseHermesUsage, parseUsageFile, type UsageCounters, type UsageFile } from '../core/usage/index.js';
+import { parsePendingBumps, serializePendingBump, type UsageBump } from '../core/usage/pending-bumps.js';
+import { writeFileAtomic } from './files.js';
 
+/**
+ * Every usage file is read and written here: each writer's committed `.skillgarden/usage/<writer>.json` (read from
+ * the working tree; committed through the Ledger by services/usage.ts, with the path and bytes this module gives) and
+ * its pending bumps in `<git dir>/skillgarden/usage-pending/<writer>.jsonl`, outside the tracked tree.
+ */
 export const usageDir = `${metaDir}/usage`;
+
+/** The repository path of a writer's committed usage file. */
+export function usageFilePath(writer: string): string {
+  return `${usageDir}/${writer}.json`;
+}
+
+/** A usage file's bytes as committed: skills sorted, so two writers' runs give the same file for the same counts. */
+export function renderUsageFile(file: UsageFile): string {
+  const skills = Object.fromEntries(Object.entries(file.skills).sort(([a], [b]) => (a < b ? -1 : 1)));
+  return `${JSON.stringify({ ...file, skills }, null, 2)}\n`;
+}
 
 /**
  * A writer's file holds one small record per skill: 8 MiB is some 40,000
@@ -106,4 +125,74 @@ export function listUsageFiles(
     ...names.map((name) => ({ path: `${usageDir}/${name}`, writer: name.slice(0, -'.json'.length), hermes: false })),
     ...roots.map((root) => ({ path: root === '' ? '.usage.json' : `${root}/.usage.json`, writer: 'hermes', hermes: true })),
   ];
+}
+
+function pendingPath(gitDir: string, writer: string): string {
+  return join(gitDir, 'skillgarden', 'usage-pending', `${writer}.jsonl`);
+}
+
+/** A writer's pending bumps; none when the file is missing or unreadable (telemetry never stops a reader). */
+export function readPendingBumps(gitDir: string, writer: string): UsageBump[] {
+  return parsePendingBumps(readOrEmpty(pendingPath(gitDir, writer)));
+}
+
+/** Appends one bump to the writer's pending file, under its lock. */
+export async function appendPendingBump(gitDir: string, writer: string, bump: UsageBump): Promise<void> {
+  const path = pendingPath(gitDir, writer);
+  mkdirSync(join(gitDir, 'skillgarden', 'usage-pending'), { recursive: true });
+  await withLock(`${path}.lock`, () => {
+    // A line torn by a crash must not swallow this one: start on a fresh line.
+    const text = readOrEmpty(path);
+    appendFileSync(path, `${text.length > 0 && !text.endsWith('\n') ? '\n' : ''}${serializePendingBump(bump)}`);
+  });
+}
+
+/**
+ * Hands the writer's pending bumps to `consume` under the file's lock, then keeps only what was appended meanwhile
+ * (bumps from other processes of the writer that `consume` did not see): the bumps it saw are gone once it returns.
+ * When it throws, the file is left as it was.
+ */
+export async function consumePendingBumps<T>(gitDir: string, writer: string, consume: (bumps: UsageBump[]) => Promise<T>): Promise<T> {
+  const path = pendingPath(gitDir, writer);
+  mkdirSync(join(gitDir, 'skillgarden', 'usage-pending'), { recursive: true });
+  return withLock(`${path}.lock`, async () => {
+    const raw = readOrEmpty(path);
+    const bumps = parsePendingBumps(raw);
+    const result = await consume(bumps);
+    if (bumps.length > 0) writeFileAtomic(path, readOrEmpty(path).slice(raw.length));
+    return result;
+  });
+}
+
+function readOrEmpty(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** A lock file created exclusively, as git does; retried briefly, then a clear error naming it. */
+async function withLock<T>(lock: string, fn: () => T | Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      closeSync(openSync(lock, 'wx'));
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (attempt >= 200) {
+        throw new SkillgardenError(
+          'usage/locked',
+          `${lock} is held; if no skillgarden process is running, a crashed one left it: run \`skillgarden doctor\` to see what is left, then remove ${lock} by hand`,
+          { data: { lock } },
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(lock, { force: true });
+  }
 }

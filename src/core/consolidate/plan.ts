@@ -10,7 +10,7 @@ import { contentText, isMarkdownPath, mapMovedLink, type MovedTarget } from './p
 import { planCluster } from './plan-cluster.js';
 import { listWantedWords, rewriteText } from './rewrite.js';
 import { PortableValidations } from './validity.js';
-import type { Cluster, ConsolidationPlan, CuratedSkill, ReferenceFile, SkippedItem } from './types.js';
+import type { ConsolidationPlan, ConsolidationResult, CuratedSkill, DroppedPlan, ReferenceFile } from './types.js';
 
 export interface ConsolidationInput {
   /** Every skill of the library: the planner picks the curatable ones itself. */
@@ -25,19 +25,7 @@ export interface ConsolidationInput {
   now: Date;
 }
 
-export interface DroppedPlan {
-  plan: ConsolidationPlan;
-  problems: string[];
-}
-
-export interface ConsolidationResult {
-  clusters: Cluster[];
-  /** Plans that passed the guard. */
-  plans: ConsolidationPlan[];
-  /** Plans the guard refused: never applied, reported with the reasons. */
-  dropped: DroppedPlan[];
-  skipped: SkippedItem[];
-}
+export type { ConsolidationResult, DroppedPlan } from './types.js';
 
 /** Clusters the curatable skills and plans one umbrella per cluster; every plan is checked by the guard. */
 export function planConsolidation(input: ConsolidationInput): ConsolidationResult {

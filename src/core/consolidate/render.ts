@@ -1,6 +1,5 @@
 import { stringify } from 'yaml';
-import type { ConsolidationResult } from './plan.js';
-import type { ClusterEvidence, ConsolidationPlan } from './types.js';
+import type { ClusterEvidence, ConsolidationPlan, ConsolidationResult } from './types.js';
 
 /** What the optional LLM pass did to a plan's umbrella. */
 export interface PlanLlmNote {

@@ -95,3 +95,17 @@ export interface SkippedItem {
   names: string[];
   reason: string;
 }
+
+export interface DroppedPlan {
+  plan: ConsolidationPlan;
+  problems: string[];
+}
+
+export interface ConsolidationResult {
+  clusters: Cluster[];
+  /** Plans that passed the guard. */
+  plans: ConsolidationPlan[];
+  /** Plans the guard refused: never applied, reported with the reasons. */
+  dropped: DroppedPlan[];
+  skipped: SkippedItem[];
+}

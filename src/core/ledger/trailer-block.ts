@@ -1,5 +1,3 @@
-import type { Trailer } from './trailers.js';
-
 /*
  * Git's trailer rules, mirrored from trailer.c and commit.c (git 2.39) so that
  * our reading agrees with `git interpret-trailers --parse` and with
@@ -10,6 +8,12 @@ const commentChar = '#';
 const scissorsLine = '# ------------------------ >8 ------------------------\n';
 // Lines git itself writes; one of them lets a block be only 25% trailers.
 const gitGeneratedPrefixes = ['Signed-off-by: ', '(cherry picked from commit '];
+
+/** One `key: value` trailer, as git parses it. */
+export interface Trailer {
+  key: string;
+  value: string;
+}
 
 export interface TrailerBlockOptions {
   /** Treat a `---` line as the start of a patch (interpret-trailers' default; `%(trailers)` does not). */

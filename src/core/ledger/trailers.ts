@@ -1,6 +1,6 @@
 import { SkillgardenError } from '../errors.js';
 import { excerpt } from '../findings.js';
-import { findTrailerBlock, readBlockTrailers, splitGitLines, type TrailerBlockOptions } from './trailer-block.js';
+import { findTrailerBlock, readBlockTrailers, splitGitLines, type Trailer, type TrailerBlockOptions } from './trailer-block.js';
 
 export type SkillAction =
   | 'create'
@@ -22,10 +22,6 @@ export type SkillAction =
   | 'curate';
 export type Actor = 'user' | 'agent' | 'curator';
 export type Source = 'foreground' | 'background';
-export interface Trailer {
-  key: string;
-  value: string;
-}
 export interface LedgerTrailers {
   action?: SkillAction; // Skill-Action
   skills: string[]; // Skill-Name, repeated, in order
@@ -39,7 +35,7 @@ export interface CommitMessageParts {
   body?: string;
   trailers: LedgerTrailers;
 }
-export type { TrailerBlockOptions } from './trailer-block.js';
+export type { Trailer, TrailerBlockOptions } from './trailer-block.js';
 
 export const skillActions: readonly SkillAction[] = [
   'create',

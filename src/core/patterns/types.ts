@@ -1,8 +1,5 @@
-/** The transcript formats the readers understand. */
-export type TranscriptFormat =
-  'claude-code' | 'codex' | 'gemini' | 'cursor' | 'opencode' | 'cline' | 'chat' | 'swe-agent' | 'openhands' | 'hermes' | 'compact';
-
-export const transcriptFormats: readonly TranscriptFormat[] = [
+/** The transcript formats `detect` reads, once: the union is derived from this list. */
+export const transcriptFormats = [
   'claude-code',
   'codex',
   'gemini',
@@ -14,7 +11,9 @@ export const transcriptFormats: readonly TranscriptFormat[] = [
   'openhands',
   'hermes',
   'compact',
-];
+] as const;
+
+export type TranscriptFormat = (typeof transcriptFormats)[number];
 
 export function isTranscriptFormat(value: unknown): value is TranscriptFormat {
   return typeof value === 'string' && (transcriptFormats as readonly string[]).includes(value);

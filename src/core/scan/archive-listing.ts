@@ -1,4 +1,5 @@
 import { gunzipSync } from 'node:zlib';
+import { Parser } from 'tar/parse';
 
 /** What an archive lists: entry names (and links), never their contents. */
 export interface ArchiveListing {
@@ -50,30 +51,25 @@ function listZip(b: Uint8Array): ArchiveListing {
   return { format: 'zip', entries, ...(count > maxEntries ? { problem: `more than ${maxEntries} entries; the rest not listed` } : {}) };
 }
 
-function tarString(b: Uint8Array, start: number, length: number): string {
-  const field = b.subarray(start, start + length);
-  const nul = field.indexOf(0);
-  return utf8.decode(nul < 0 ? field : field.subarray(0, nul));
-}
-
-/** A tar's names from its 512-byte headers (ustar prefix and GNU long names included). */
+/**
+ * A tar's names, read by node-tar's parser from bytes in memory (ustar prefixes, GNU long names and pax paths
+ * included). The parser reads synchronously and does no I/O; entry bodies are skipped, never kept.
+ */
 function listTar(b: Uint8Array, format: 'tar' | 'tar.gz'): ArchiveListing {
   const entries: ArchiveListing['entries'] = [];
-  let longName: string | undefined;
-  for (let at = 0; at + 512 <= b.length && entries.length < maxEntries;) {
-    if (b[at] === 0) return { format, entries };
-    const size = parseInt(tarString(b, at + 124, 12).trim() || '0', 8);
-    if (!Number.isFinite(size)) return { format, entries, problem: 'corrupt tar header' };
-    const type = String.fromCharCode(b[at + 156] ?? 0x30);
-    const prefix = tarString(b, at + 345, 155);
-    const name = longName ?? (prefix ? `${prefix}/${tarString(b, at, 100)}` : tarString(b, at, 100));
-    longName = undefined;
-    const data = at + 512;
-    if (type === 'L') longName = tarString(b, data, size);
-    else if (type !== 'x' && type !== 'g') entries.push({ name, ...(type === '1' || type === '2' ? { link: true } : {}) });
-    at = data + Math.ceil(size / 512) * 512;
-  }
-  return { format, entries };
+  let problem: string | undefined;
+  const parser = new Parser({
+    onReadEntry: (entry) => {
+      if (entries.length < maxEntries)
+        entries.push({ name: entry.path, ...(entry.type === 'Link' || entry.type === 'SymbolicLink' ? { link: true } : {}) });
+      entry.resume();
+    },
+    onwarn: (code) => {
+      problem ??= code === 'TAR_ENTRY_INVALID' ? 'corrupt tar header' : `unreadable tar (${code})`;
+    },
+  });
+  parser.end(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+  return { format, entries, ...(problem === undefined ? {} : { problem }) };
 }
 
 /** Lists a zip, a tar or a gzipped tar; other archives are reported as not listable. */

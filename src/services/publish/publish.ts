@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { SkillgardenError } from '../../core/errors.js';
 import type { Finding } from '../../core/findings.js';
 import {
@@ -14,9 +14,9 @@ import {
   type SkillChange,
 } from '../../core/publish/discovery-index.js';
 import { parseSkillBytes, setField, stringField } from '../../core/skill/index.js';
-import { blobOid } from '../../ledger/blob-oid.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import { runGitChecked } from '../../ledger/history-git.js';
+import { blobId, replaceFolders } from '../../store/files.js';
 import { openLibrary, requireSkills } from '../../store/layout/discover-library.js';
 import { listRegularFiles } from '../../store/regular-files.js';
 import { runValidate } from '../validate.js';
@@ -131,7 +131,7 @@ async function isDirty(ledger: Ledger, relDir: string, files: ReadonlyMap<string
   if (committed.length !== files.size) return true;
   return committed.some((file) => {
     const bytes = files.get(file.path.slice(relDir.length + 1));
-    return bytes === undefined || blobOid(bytes) !== file.oid;
+    return bytes === undefined || blobId(bytes) !== file.oid;
   });
 }
 
@@ -158,29 +158,14 @@ function renderMarketplace(
   return `${JSON.stringify({ name: marketplace.name, owner: { name: marketplace.owner }, plugins: list }, null, 2)}\n`;
 }
 
-/** Writes everything under a staging folder, then swaps each output folder in: a failed run leaves the old output whole. */
+/** The output folders replaced whole (`replaceFolders`): a failed run leaves the old output as it was. */
 function writeStaged(out: string, staged: ReadonlyMap<string, Uint8Array | string>, tops: readonly string[]): string[] {
-  const stage = join(out, `.skillgarden-publish-${process.pid}`);
-  rmSync(stage, { recursive: true, force: true });
   try {
-    for (const [path, content] of staged) {
-      const target = join(stage, path);
-      mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(target, content);
-    }
-    for (const top of tops) {
-      const target = join(out, top);
-      mkdirSync(dirname(target), { recursive: true });
-      rmSync(target, { recursive: true, force: true });
-      renameSync(join(stage, top), target);
-    }
+    return replaceFolders(out, staged, tops);
   } catch (error) {
     throw new SkillgardenError('publish/write-failed', `cannot write the published library to ${out}: ${(error as Error).message}`, {
       data: { out },
       cause: error,
     });
-  } finally {
-    rmSync(stage, { recursive: true, force: true });
   }
-  return [...staged.keys()].sort();
 }

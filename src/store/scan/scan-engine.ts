@@ -6,5 +6,5 @@
  */
 export { buildContentFindings } from '../../core/scan/content-findings.js';
 export { scanSkillText } from '../../core/scan/match.js';
-export { blobId } from '../blob-id.js';
+export { blobId } from '../files.js';
 export { readContentWithStat } from './read-content.js';

@@ -1,6 +1,5 @@
 import type { RecordSink } from './collector.js';
-import type { LineHandler } from './formats.js';
-import { isObject, type JsonObject } from './records.js';
+import { isObject, type JsonObject, type LineHandler } from './records.js';
 
 /** A Cursor transcript line: `{role, message}` at the top, with no `type` (Claude Code puts `type` beside `message`). */
 export function isCursorRecord(record: JsonObject): boolean {

@@ -1,6 +1,5 @@
 import type { RecordSink } from './collector.js';
-import type { LineHandler } from './formats.js';
-import { isObject, stringOr, textOf, type JsonObject } from './records.js';
+import { isObject, stringOr, textOf, type JsonObject, type LineHandler } from './records.js';
 
 /** A session's messages by id, in the order each id first appeared (a re-appended message keeps its place). */
 type Messages = Map<string, unknown>;

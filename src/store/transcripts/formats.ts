@@ -1,5 +1,4 @@
 import type { TranscriptFormat } from '../../core/patterns/types.js';
-import type { RecordSink } from './collector.js';
 import { readChatDocument } from './format-chat.js';
 import { createClaudeCodeHandler } from './format-claude-code.js';
 import { createCodexHandler } from './format-codex.js';
@@ -11,7 +10,7 @@ import { readOpenCodeDocument } from './format-opencode.js';
 import { readHermesDocument } from './format-hermes.js';
 import { readOpenHandsDocument } from './format-openhands.js';
 import { readSweAgentDocument } from './format-swe-agent.js';
-import type { DocumentHandler, JsonObject, RecordOutcome } from './records.js';
+import type { DocumentHandler, LineHandler } from './records.js';
 
 /**
  * How to read a format. Line formats read one record a line (a file is a
@@ -19,9 +18,6 @@ import type { DocumentHandler, JsonObject, RecordOutcome } from './records.js';
  * value (a whole file, or one line of a JSONL export).
  */
 export type FormatReader = { kind: 'lines'; create: () => LineHandler } | { kind: 'document'; read: DocumentHandler };
-
-/** Reads one record; `finish` runs after the last one, for formats whose later lines rewrite earlier ones (Gemini). */
-export type LineHandler = ((record: JsonObject, sink: RecordSink) => RecordOutcome) & { finish?: (sink: RecordSink) => void };
 
 export const formatReaders: Record<TranscriptFormat, FormatReader> = {
   'claude-code': { kind: 'lines', create: createClaudeCodeHandler },

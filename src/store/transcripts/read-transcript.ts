@@ -5,9 +5,9 @@ import { defaultRefine, type RefineMap } from '../../core/patterns/shape.js';
 import type { TranscriptFormat } from '../../core/patterns/types.js';
 import { SessionCollector, type FileReadResult } from './collector.js';
 import { detectDocumentFormat, detectRecordFormat } from './detect-format.js';
-import { formatReaders, type LineHandler } from './formats.js';
+import { formatReaders } from './formats.js';
 import { readLines } from './read-lines.js';
-import { isObject, type JsonObject, type RecordOutcome } from './records.js';
+import { isObject, type JsonObject, type LineHandler, type RecordOutcome } from './records.js';
 
 export interface ReadTranscriptOptions {
   /** Force a format instead of detecting it per file. */

@@ -12,6 +12,9 @@ export type RecordOutcome = 'handled' | 'unknown';
 /** Reads one whole document (a file, or one JSONL line holding a whole session). */
 export type DocumentHandler = (doc: unknown, sink: RecordSink) => RecordOutcome;
 
+/** Reads one record; `finish` runs after the last one, for formats whose later lines rewrite earlier ones (Gemini). */
+export type LineHandler = ((record: JsonObject, sink: RecordSink) => RecordOutcome) & { finish?: (sink: RecordSink) => void };
+
 /** Arguments that arrive as a JSON string (OpenAI function calls); undefined when they are not JSON. */
 export function parseArguments(value: unknown): unknown {
   if (typeof value !== 'string') return value;

@@ -1,4 +1,6 @@
 import { gzipSync } from 'node:zlib';
+import { Header } from 'tar/header';
+import { buildTarGz } from '../../../src/services/publish/tar.js';
 import { describe, expect, it } from 'vitest';
 import { buildContentFindings } from '../../../src/core/scan/content-findings.js';
 import { decodeContent } from '../../../src/core/scan/content.js';
@@ -32,19 +34,29 @@ function zipOf(names: string[]): Uint8Array {
   return Buffer.concat([...locals, dir, end]);
 }
 
-/** A ustar archive of files holding `body`. */
-function tarOf(entries: { name: string; type?: string; body?: string }[]): Uint8Array {
+/** A ustar archive of files holding `body`, its headers encoded by node-tar (checksums and all, as a real tar has them). */
+function tarOf(entries: { name: string; type?: 'File' | 'SymbolicLink'; body?: string }[]): Uint8Array {
   const blocks: Buffer[] = [];
   for (const e of entries) {
-    const header = Buffer.alloc(512);
-    header.write(e.name, 0);
     const body = Buffer.from(e.body ?? '');
-    header.write(body.length.toString(8).padStart(11, '0'), 124);
-    header.write(e.type ?? '0', 156);
-    header.write('ustar\u000000', 257);
-    blocks.push(header, Buffer.concat([body, Buffer.alloc((512 - (body.length % 512)) % 512)]));
+    const header = new Header({
+      path: e.name,
+      type: e.type ?? 'File',
+      size: body.length,
+      mode: 0o644,
+      ...(e.type === 'SymbolicLink' ? { linkpath: 'elsewhere' } : {}),
+    });
+    header.encode();
+    blocks.push(header.block!, Buffer.concat([body, Buffer.alloc((512 - (body.length % 512)) % 512)]));
   }
   return Buffer.concat([...blocks, Buffer.alloc(1024)]);
+}
+
+/** The archive with a byte of its first header's name changed, so the checksum no longer matches. */
+function corrupt(tar: Uint8Array): Uint8Array {
+  const copy = Buffer.from(tar);
+  copy[0] = 0x58;
+  return copy;
 }
 
 const rulesOf = (bytes: Uint8Array, path: string) => buildContentFindings(decodeContent(bytes, path, false), path).map((f) => f.rule);
@@ -94,9 +106,15 @@ describe('archives are judged by what they list', () => {
     ['an absolute path', zipOf(['/etc/cron.d/job']), 'x.zip', 'structure-archive-traversal'],
     ['a script the scan cannot read', zipOf(['tools/install.sh']), 'x.zip', 'structure-archive-executable'],
     ['a Windows program', zipOf(['setup.exe']), 'x.zip', 'structure-archive-executable'],
-    ['a tar link', tarOf([{ name: 'key', type: '2' }]), 'x.tar', 'structure-archive-link'],
+    ['a tar link', tarOf([{ name: 'key', type: 'SymbolicLink' }]), 'x.tar', 'structure-archive-link'],
     ['a gzipped tar with a traversal', gzipSync(tarOf([{ name: '../../x', body: 'hi' }])), 'x.tar.gz', 'structure-archive-traversal'],
     ['a corrupt zip', Buffer.from([0x50, 0x4b, 0x03, 0x04, 1, 2, 3]), 'x.zip', 'structure-archive-unlisted'],
+    [
+      'a tar header with a wrong checksum',
+      corrupt(tarOf([{ name: 'hidden.sh', body: 'rm -rf ~' }])),
+      'x.tar',
+      'structure-archive-unlisted',
+    ],
   ])('flags %s', (_label, bytes, path, rule) => {
     expect(rulesOf(bytes, path)).toContain(rule);
   });
@@ -107,6 +125,13 @@ describe('archives are judged by what they list', () => {
     expect(decodeContent(gzipSync(tarOf([{ name: 'data/a.csv', body: 'a,b\n' }])), 'x.tgz', false).archive?.entries).toEqual([
       { name: 'data/a.csv' },
     ]);
+  });
+
+  it('lists a path longer than a ustar name in full, as node-tar wrote it', () => {
+    const long = `${'deep/'.repeat(30)}../../../../../../../../../../../../../../../../../../../../../../../../../../../../../../../etc/x`;
+    const bytes = buildTarGz([{ path: long, bytes: Buffer.from('x') }]);
+    expect(decodeContent(bytes, 'x.tgz', false).archive?.entries).toEqual([{ name: long }]);
+    expect(rulesOf(bytes, 'x.tgz')).toContain('structure-archive-traversal');
   });
 
   it('never inflates a gzip bomb past its bound', () => {
