@@ -12,11 +12,10 @@ import { parseSkill } from '../../core/skill/index.js';
 import { readHistoryIndex } from '../../ledger/history-index.js';
 import { isPinnedInFile, parsePins, pinsFile } from '../../core/layout/pins.js';
 import { libraryRoots, openLibrary, type DiscoveredLibrary, type LibraryLocation } from '../../store/layout/discover-library.js';
-import { readUsageSnapshot } from '../../store/usage-files.js';
+import { readUsageSnapshot, type UsageSnapshot } from '../../store/usage-files.js';
 import { readProvenanceFiles } from '../../store/provenance-files.js';
 import { findReferencedNames } from './references.js';
 import { requireConfig } from '../config-file.js';
-import { readSteadyPin, readSteadyUsage, type FileTimes, type SteadyCache, type SteadyUsage } from './steady-cache.js';
 
 export { configFile, readConfig, requireConfig } from '../config-file.js';
 export const stateFile = `${metaDir}/state.json`;
@@ -36,7 +35,7 @@ export interface LibrarySnapshot {
   /** The layout every command shares. */
   library: DiscoveredLibrary;
   history: HistoryIndex;
-  usage: SteadyUsage;
+  usage: UsageSnapshot;
   referenceFiles: string[];
   findings: Finding[];
 }
@@ -54,31 +53,19 @@ export function readState(repoDir: string): CuratorState {
 export interface ReadLibraryOptions {
   now: Date;
   config?: Config;
-  /** The last pass's cache (updated in place): usage files and SKILL.md files whose stamps are unchanged are not read again. */
-  cache?: SteadyCache;
 }
 
 export async function readLibrary(repoDir: string, options: ReadLibraryOptions): Promise<LibrarySnapshot> {
   const config = options.config ?? requireConfig(repoDir);
   const state = readState(repoDir);
-  // With the cache, the discovery's lstat of each plain SKILL.md is its pin's stamp: one stat per skill, not two.
-  const stats = options.cache ? new Map<string, FileTimes>() : undefined;
-  const library = openLibrary(repoDir, config.skills_dir, stats ? { onSkillFile: (file, stat) => stats.set(file, stat) } : {});
+  const library = openLibrary(repoDir, config.skills_dir);
   const locations = library.skills;
   const archived = library.archived;
   // History, Hermes's files and usage cover every root of the one discovery.
   const roots = libraryRoots(library.layout);
   const { index: history } = await readHistoryIndex(repoDir, { skillsRoot: roots });
   const files = readProvenanceFiles(repoDir, roots);
-  const cache = options.cache;
-  const usage = cache
-    ? readSteadyUsage(cache, repoDir, { skillsDir: roots, now: options.now })
-    : readUsageSnapshot(repoDir, { skillsDir: roots, now: options.now });
-  const seenPins = new Set<string>();
-  const isPinned = (dir: string) => {
-    const path = join(dir, skillFileName);
-    return cache ? readSteadyPin(cache, path, () => readPinned(path), seenPins, stats?.get(path)) : readPinned(path);
-  };
+  const usage = readUsageSnapshot(repoDir, { skillsDir: roots, now: options.now });
   const pins = parsePins(readOptional(join(repoDir, pinsFile)));
   const names = new Set(locations.map((l) => l.name));
   const { referenced, files: referenceFiles } = findReferencedNames(repoDir, config.references, names);
@@ -91,19 +78,13 @@ export async function readLibrary(repoDir: string, options: ReadLibraryOptions):
       dir: location.path,
       provenance,
       ...(adoptedAt ? { adoptedAt } : {}),
-      pinned: pins.has(location.name) || isPinned(location.dir),
+      pinned: pins.has(location.name) || readPinned(join(location.dir, skillFileName)),
       referenced: referenced.has(location.name),
       ...(entry?.created.time ? { createdAt: entry.created.time } : {}),
       ...withRecordedPatch(usage.totals.get(location.name), entry?.lastPatched?.time),
       ...(state.skills[location.name] ? { record: state.skills[location.name] } : {}),
     };
   });
-  if (cache)
-    for (const path of Object.keys(cache.pins))
-      if (!seenPins.has(path)) {
-        delete cache.pins[path];
-        cache.changed = true;
-      }
   return {
     config,
     state,

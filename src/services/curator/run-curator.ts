@@ -5,9 +5,7 @@ import { StateText } from '../../core/config/state-text.js';
 import { isSkillgardenError } from '../../core/errors.js';
 import { buildCommitMessage, type SkillAction } from '../../core/ledger/trailers.js';
 import { checkGates } from '../../core/lifecycle/gates.js';
-import { applySeeds, recordAfter, type LifecycleDecision, type LifecyclePlan } from '../../core/lifecycle/index.js';
-import { readGitDir } from '../../ledger/git-dir.js';
-import { planSteadyPass, readSteadyCache, writeSteadyCache } from './steady-cache.js';
+import { applySeeds, planLifecycle, recordAfter, type LifecycleDecision, type LifecyclePlan } from '../../core/lifecycle/index.js';
 import { countsAfter, transitionReport, type RunReport, type StateCounts } from '../../core/report/run-report.js';
 import type { CommitBatch, FileChange, Ledger } from '../../ledger/ledger.js';
 import { openLedger } from '../../ledger/open-ledger.js';
@@ -52,8 +50,6 @@ export interface CurateOptions {
   /** The optional LLM pass over drafts and umbrellas: their prose rewritten, checked, else kept as built. */
   llm?: ChatClientOptions;
   onProgress?: (done: number, total: number) => void;
-  /** Default true: keep what this pass read and decided in `.git/skillgarden/curator-cache.json` for the next one. */
-  cache?: boolean;
 }
 
 export interface CurateResult {
@@ -73,9 +69,7 @@ export async function runCurator(options: CurateOptions): Promise<CurateResult> 
   // A pass that writes nothing (a dry run, a gated one) never opens the ledger: its set-up asks git for the configuration.
   let ledger: Ledger | undefined;
   try {
-    const gitdir = await readGitDir(options.repoDir);
-    const cache = options.cache === false ? undefined : readSteadyCache(gitdir);
-    const snapshot = await readLibrary(options.repoDir, { now: options.now, ...(cache ? { cache } : {}) });
+    const snapshot = await readLibrary(options.repoDir, { now: options.now });
     const detected = await detectPatterns(options, snapshot);
     // Plans are read from the tree before any transition of this run: proposals a person reviews, applied elsewhere.
     const planned =
@@ -90,8 +84,7 @@ export async function runCurator(options: CurateOptions): Promise<CurateResult> 
       ...(options.idleHours !== undefined ? { idleHours: options.idleHours } : {}),
     });
     const held = (planned?.result.plans ?? []).filter((p) => !(options.isDeclinedUmbrella?.(p) ?? false));
-    const { plan, deferred } = holdBackForUmbrellas(planSteadyPass(cache, snapshot.skills, snapshot.config, options.now), held);
-    if (cache?.changed) await writeSteadyCache(gitdir, cache);
+    const { plan, deferred } = holdBackForUmbrellas(planLifecycle(snapshot.skills, snapshot.config, options.now), held);
     const extra = { ...(planned ? { plans: planned.report, umbrellas: planned.result.plans } : {}), deferred };
     const planMs = performance.now() - started - readMs;
     const before: StateCounts = {
