@@ -4,6 +4,7 @@ import { SkillgardenError } from '../core/errors.js';
 import { readConfig } from '../services/curator/read-library.js';
 import { openLibrary, renderEmptyLibrary } from '../store/layout/discover-library.js';
 import { buildLifecycleText } from '../services/proposals/index.js';
+import { buildRunTag } from '../services/curator/run-id.js';
 import { buildExtraJobs, runCuratorPass, warnEmptyTranscripts } from './curator-pass.js';
 import { readEvent } from './event.js';
 import { buildAuthEnv, Git } from './git.js';
@@ -48,7 +49,7 @@ export async function runCurateMode(inputs: ActionInputs, io: ActionIo, deps: Cu
       const first = await runCuratorPass(inputs, scratchDir, { dryRun: false, scheduled, plan: true });
       const { report } = first;
       warnEmptyTranscripts(report, inputs, io);
-      if (report.commits.length > 0) await pushToBase(scratch, base.branch, [`skillgarden/run/${report.run_id}`]);
+      if (report.commits.length > 0) await pushToBase(scratch, base.branch, [buildRunTag(report.run_id)]);
       const pushed = { branch: base.branch, sha: await scratch.text(['rev-parse', 'HEAD']) };
       if (report.gates.blocked_by !== null) return finish(inputs, io, first, []);
       // Umbrellas are planned on the tree the transitions left, which is the base their proposals are built on.

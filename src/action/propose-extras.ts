@@ -1,4 +1,4 @@
-import { renderProposalBody, type BranchProposal } from '../services/proposals/index.js';
+import { proposalPrefix, renderProposalBody, type BranchProposal } from '../services/proposals/index.js';
 import { checkoutBase, commitOnBase } from './commit-proposal.js';
 import type { Git } from './git.js';
 import type { GitHubApi } from './github-api.js';
@@ -14,7 +14,7 @@ import {
   type PublishContext,
   type Publishing,
 } from './publish-proposal.js';
-import { botBranchPrefix, checkBranchName } from './repo-ops.js';
+import { checkBranchName } from './repo-ops.js';
 import { runUrl, validateProposal, type BaseFindings } from './validate-proposal.js';
 
 export interface ExtrasInput {
@@ -40,7 +40,7 @@ export async function proposeExtras(x: ExtrasInput): Promise<PullOutcome[]> {
   await checkoutBase(x.scratch, x.base.sha);
   const outcomes: PullOutcome[] = [];
   for (const job of x.jobs) outcomes.push(...(await proposeOne(x, ctx, job)));
-  const prefixes = x.kinds.map((k) => `${botBranchPrefix}${k}/`);
+  const prefixes = x.kinds.map((k) => `${proposalPrefix}${k}/`);
   const current = new Set(x.jobs.map((j) => publishedBranch(ctx, j.branch)));
   for (const pull of await x.api.listOpenPulls()) {
     // Another base branch's proposals are that base's runs' to withdraw.

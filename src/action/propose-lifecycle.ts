@@ -1,6 +1,5 @@
 import { renderRunMarkdown } from '../core/report/render-run.js';
-import { buildLifecycleFingerprint, renderProposalBody } from '../services/proposals/index.js';
-import { buildBranchName } from './branch-name.js';
+import { buildLifecycleFingerprint, buildProposalBranch, renderProposalBody } from '../services/proposals/index.js';
 import { commitOnBase } from './commit-proposal.js';
 import { runCuratorPass, umbrellaFingerprint, warnEmptyTranscripts, type CuratorPass } from './curator-pass.js';
 import type { Git } from './git.js';
@@ -50,7 +49,7 @@ export async function proposeLifecycle(x: LifecycleInput): Promise<{ pass: Curat
   if (declinedUmbrellas.size > 0) dry = await runCuratorPass(inputs, scratch.dir, { ...options, declinedUmbrellas });
   // When the plan is all there is to do, the plan is this run's result (nothing was written, nothing needed to be).
   const planned: CuratorPass = { ...dry, report: { ...dry.report, dry_run: false, status: 'completed' } };
-  const state = await readBranchState(ctx, buildBranchName('lifecycle'));
+  const state = await readBranchState(ctx, buildProposalBranch('lifecycle'));
   if (dry.report.transitions.length === 0)
     return {
       pass: planned,
@@ -104,7 +103,7 @@ async function readDeclinedUmbrellas(ctx: PublishContext, pass: CuratorPass): Pr
     const plan = pass.umbrellas.find((p) => p.into === into);
     if (!plan) continue;
     const fingerprint = umbrellaFingerprint(plan);
-    const state = await readBranchState(ctx, buildBranchName('umbrella', into));
+    const state = await readBranchState(ctx, buildProposalBranch('umbrella', into));
     if (decideProposal(state, fingerprint, ctx.base.sha).kind === 'declined') declined.add(fingerprint);
   }
   return declined;

@@ -11,7 +11,7 @@ import type { CommitBatch, FileChange, Ledger } from '../../ledger/ledger.js';
 import { openLedger } from '../../ledger/open-ledger.js';
 import type { LedgerBackend } from '../../ledger/ledger.js';
 import { readLibrary, stateFile, type LibrarySnapshot } from './read-library.js';
-import { buildRunId } from './run-id.js';
+import { buildRunId, buildRunTag } from './run-id.js';
 import { detectPatterns } from './detect-patterns.js';
 import { noTranscriptMatch } from '../detect.js';
 import { planLibrary } from '../consolidate/index.js';
@@ -139,7 +139,7 @@ export async function runCurator(options: CurateOptions): Promise<CurateResult> 
         ...(lifecycle ? { lifecycle } : {}),
       };
     }
-    await ledger.tag(`skillgarden/run/${runId}`);
+    await ledger.tag(buildRunTag(runId));
     const ctx = {
       repoDir: options.repoDir,
       ledger,
