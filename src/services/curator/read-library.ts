@@ -11,11 +11,19 @@ import { emptyCounters, type UsageCounters } from '../../core/usage/index.js';
 import { parseSkill } from '../../core/skill/index.js';
 import { readHistoryIndex } from '../../ledger/history-index.js';
 import { isPinnedInFile, parsePins, pinsFile } from '../../core/layout/pins.js';
-import { libraryRoots, openLibrary, type DiscoveredLibrary, type LibraryLocation } from '../../store/layout/discover-library.js';
+import {
+  libraryRoots,
+  openLibrary,
+  primaryRoot,
+  renderEmptyLibrary,
+  requireSkills,
+  type DiscoveredLibrary,
+  type LibraryLocation,
+} from '../../store/layout/discover-library.js';
 import { readUsageSnapshot, type UsageSnapshot } from '../../store/usage-files.js';
 import { readProvenanceFiles } from '../../store/provenance-files.js';
 import { findReferencedNames } from './references.js';
-import { requireConfig } from '../config-file.js';
+import { readConfig, requireConfig } from '../config-file.js';
 
 export { configFile, readConfig, requireConfig } from '../config-file.js';
 export const stateFile = `${metaDir}/state.json`;
@@ -24,10 +32,13 @@ export interface LibrarySkill extends LifecycleSkill {
   location: LibraryLocation;
   /** Repository-relative folder. */
   dir: string;
+  /** Adopted by an `adopt` commit or listed in `adopted.txt` (even without a time: `adoptedAt`). */
+  adopted: boolean;
 }
 
 /** Everything a curator pass reads, gathered in one pass over the repository (no per-skill re-walks). */
 export interface LibrarySnapshot {
+  repoDir: string;
   config: Config;
   state: CuratorState;
   skills: LibrarySkill[];
@@ -53,12 +64,19 @@ export function readState(repoDir: string): CuratorState {
 export interface ReadLibraryOptions {
   now: Date;
   config?: Config;
+  /**
+   * Nothing silently empty: a library with no skill fails (`library/empty`), saying where discovery looked, unless
+   * `allowEmpty`. A library whose every skill is archived is found: its run reports the archive.
+   */
+  requireSkills?: { allowEmpty?: boolean };
 }
 
 export async function readLibrary(repoDir: string, options: ReadLibraryOptions): Promise<LibrarySnapshot> {
   const config = options.config ?? requireConfig(repoDir);
   const state = readState(repoDir);
   const library = openLibrary(repoDir, config.skills_dir);
+  if (options.requireSkills)
+    requireSkills(library, { allowEmpty: (options.requireSkills.allowEmpty ?? false) || library.archived.length > 0 });
   const locations = library.skills;
   const archived = library.archived;
   // History, Hermes's files and usage cover every root of the one discovery.
@@ -71,12 +89,13 @@ export async function readLibrary(repoDir: string, options: ReadLibraryOptions):
   const { referenced, files: referenceFiles } = findReferencedNames(repoDir, config.references, names);
   const skills = locations.map((location): LibrarySkill => {
     const entry = history.skills[location.name];
-    const { provenance, adoptedAt } = resolveProvenance(location.name, files, entry);
+    const { provenance, adopted, adoptedAt } = resolveProvenance(location.name, files, entry);
     return {
       name: location.name,
       location,
       dir: location.path,
       provenance,
+      adopted,
       ...(adoptedAt ? { adoptedAt } : {}),
       pinned: pins.has(location.name) || readPinned(join(location.dir, skillFileName)),
       referenced: referenced.has(location.name),
@@ -86,6 +105,7 @@ export async function readLibrary(repoDir: string, options: ReadLibraryOptions):
     };
   });
   return {
+    repoDir,
     config,
     state,
     skills,
@@ -96,6 +116,21 @@ export async function readLibrary(repoDir: string, options: ReadLibraryOptions):
     referenceFiles,
     findings: [...library.findings, ...files.findings, ...usage.findings],
   };
+}
+
+/** Where a run proposes a new skill: the library's first root. */
+export function readDraftsRoot(snapshot: LibrarySnapshot): string {
+  return primaryRoot(snapshot.library.layout);
+}
+
+/**
+ * Why a library cannot be curated (no skill, none escaped, none archived), saying where discovery looked; undefined
+ * when it can. `skillsDir` overrides the config's setting (the Action's `skills-dir`).
+ */
+export function describeEmptyLibrary(repoDir: string, skillsDir?: string): string | undefined {
+  const library = openLibrary(repoDir, skillsDir || readConfig(repoDir).config.skills_dir);
+  const empty = library.skills.length === 0 && library.escaped.length === 0 && library.archived.length === 0;
+  return empty ? renderEmptyLibrary(library) : undefined;
 }
 
 /**

@@ -1,5 +1,4 @@
 import type { ChatClientOptions } from '../../llm/chat-client.js';
-import { join } from 'node:path';
 import { serializeState } from '../../core/config/state.js';
 import { StateText } from '../../core/config/state-text.js';
 import { isSkillgardenError } from '../../core/errors.js';
@@ -14,7 +13,7 @@ import { readLibrary, stateFile, type LibrarySnapshot } from './read-library.js'
 import { buildRunId, buildRunTag } from './run-id.js';
 import { detectPatterns } from './detect-patterns.js';
 import { noTranscriptMatch } from '../detect.js';
-import { planLibrary } from '../consolidate/index.js';
+import { planSnapshot } from '../consolidate/index.js';
 import type { ConsolidationPlan, PlanReport } from '../../core/consolidate/index.js';
 import type { DraftLimits } from '../../core/patterns/index.js';
 import { separateFromUmbrellas, type DeferredTransition } from '../../core/proposals/overlap.js';
@@ -45,8 +44,13 @@ export interface CurateOptions {
    * deferral: a person reviews the proposal.
    */
   propose?: boolean;
-  /** An umbrella proposal a person declined holds no skill back from the lifecycle (default: none declined). */
-  isDeclinedUmbrella?: (plan: ConsolidationPlan) => boolean;
+  /**
+   * Which of the umbrella plans holding a transition back a person declined: those hold nothing back (they are not
+   * proposed again). Asked only when an umbrella holds something back; default: none declined.
+   */
+  readDeclinedUmbrellas?: (plans: readonly ConsolidationPlan[]) => Promise<readonly ConsolidationPlan[]>;
+  /** Nothing silently empty: see `ReadLibraryOptions.requireSkills`. */
+  requireSkills?: { allowEmpty?: boolean };
   /** The optional LLM pass over drafts and umbrellas: their prose rewritten, checked, else kept as built. */
   llm?: ChatClientOptions;
   onProgress?: (done: number, total: number) => void;
@@ -61,6 +65,8 @@ export interface CurateResult {
   lifecycle?: BranchProposal;
   /** Transitions held back because an umbrella proposal of this run changes the skill. */
   deferred: DeferredTransition[];
+  /** The tag on the commit the run started from, when it committed (pushed with its commits). */
+  tag?: string;
 }
 
 /** One curator pass: read once, plan the lifecycle, commit each transition (tagged as one run), report. */
@@ -69,12 +75,15 @@ export async function runCurator(options: CurateOptions): Promise<CurateResult> 
   // A pass that writes nothing (a dry run, a gated one) never opens the ledger: its set-up asks git for the configuration.
   let ledger: Ledger | undefined;
   try {
-    const snapshot = await readLibrary(options.repoDir, { now: options.now });
+    const snapshot = await readLibrary(options.repoDir, {
+      now: options.now,
+      ...(options.requireSkills ? { requireSkills: options.requireSkills } : {}),
+    });
     const detected = await detectPatterns(options, snapshot);
     // Plans are read from the tree before any transition of this run: proposals a person reviews, applied elsewhere.
     const planned =
       (options.consolidate ?? snapshot.config.consolidate)
-        ? await planLibrary(options.repoDir, { now: options.now, ...(options.llm ? { llm: options.llm } : {}) })
+        ? await planSnapshot(snapshot, { now: options.now, ...(options.llm ? { llm: options.llm } : {}) })
         : undefined;
     const plans = planned?.report;
     const runId = buildRunId(options.now, snapshot.history.head ?? undefined);
@@ -83,8 +92,11 @@ export async function runCurator(options: CurateOptions): Promise<CurateResult> 
       scheduled: options.scheduled ?? false,
       ...(options.idleHours !== undefined ? { idleHours: options.idleHours } : {}),
     });
-    const held = (planned?.result.plans ?? []).filter((p) => !(options.isDeclinedUmbrella?.(p) ?? false));
-    const { plan, deferred } = holdBackForUmbrellas(planLifecycle(snapshot.skills, snapshot.config, options.now), held);
+    const { plan, deferred } = await holdBack(
+      planLifecycle(snapshot.skills, snapshot.config, options.now),
+      planned?.result.plans ?? [],
+      options,
+    );
     const extra = { ...(planned ? { plans: planned.report, umbrellas: planned.result.plans } : {}), deferred };
     const planMs = performance.now() - started - readMs;
     const before: StateCounts = {
@@ -139,7 +151,8 @@ export async function runCurator(options: CurateOptions): Promise<CurateResult> 
         ...(lifecycle ? { lifecycle } : {}),
       };
     }
-    await ledger.tag(buildRunTag(runId));
+    const tag = buildRunTag(runId);
+    await ledger.tag(tag);
     const ctx = {
       repoDir: options.repoDir,
       ledger,
@@ -177,6 +190,7 @@ export async function runCurator(options: CurateOptions): Promise<CurateResult> 
     return {
       ...finish(report, firstRun ? 'first-run' : report.errors.length > 0 ? 'failed' : 'completed', { readMs, planMs, started }, snapshot),
       ...extra,
+      tag,
     };
   } finally {
     await ledger?.close();
@@ -277,6 +291,23 @@ function baseReport(input: {
   };
 }
 
+/** Held back by the umbrellas a person has not declined (asked only when one holds something back). */
+async function holdBack(
+  plan: LifecyclePlan,
+  umbrellas: readonly ConsolidationPlan[],
+  options: CurateOptions,
+): Promise<{ plan: LifecyclePlan; deferred: DeferredTransition[] }> {
+  const held = holdBackForUmbrellas(plan, umbrellas);
+  if (held.deferred.length === 0 || !options.readDeclinedUmbrellas) return held;
+  const declined = new Set(await options.readDeclinedUmbrellas(umbrellas.filter((u) => held.deferred.some((d) => d.umbrella === u.into))));
+  return declined.size === 0
+    ? held
+    : holdBackForUmbrellas(
+        plan,
+        umbrellas.filter((u) => !declined.has(u)),
+      );
+}
+
 /** The lifecycle plan without the transitions an umbrella proposal holds back, its counters to match. */
 function holdBackForUmbrellas(
   plan: LifecyclePlan,
@@ -315,7 +346,3 @@ function finish(
 }
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
-
-export function defaultReportDir(gitdir: string, runId: string): string {
-  return join(gitdir, 'skillgarden', 'runs', runId);
-}
