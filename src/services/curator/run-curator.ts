@@ -11,12 +11,13 @@ import { openLedger } from '../../ledger/open-ledger.js';
 import type { LedgerBackend } from '../../ledger/ledger.js';
 import { readLibrary, stateFile, type LibrarySnapshot } from './read-library.js';
 import { buildRunId, buildRunTag } from './run-id.js';
+import { baseReport, finish, withPlannedTransitions } from './run-report.js';
 import { detectPatterns } from './detect-patterns.js';
 import { noTranscriptMatch } from '../detect.js';
 import { planSnapshot } from '../consolidate/index.js';
 import type { ConsolidationPlan, PlanReport } from '../../core/consolidate/index.js';
 import type { DraftLimits } from '../../core/patterns/index.js';
-import { separateFromUmbrellas, type DeferredTransition } from '../../core/proposals/overlap.js';
+import { holdBackForUmbrellas, type DeferredTransition } from '../../core/proposals/overlap.js';
 import { buildLifecycleBranchProposal, buildTransitionMoves } from '../proposals/lifecycle.js';
 import type { BranchProposal } from '../proposals/proposal.js';
 
@@ -253,44 +254,6 @@ async function currentOid(ledger: Ledger): Promise<string | null> {
   return files.find((f) => f.path === stateFile)?.oid ?? null;
 }
 
-function baseReport(input: {
-  runId: string;
-  options: CurateOptions;
-  gates: RunReport['gates'];
-  before: StateCounts;
-  plan: LifecyclePlan;
-  forgotten: string[];
-  snapshot: LibrarySnapshot;
-}): RunReport {
-  return {
-    version: 1,
-    run_id: input.runId,
-    time: input.options.now.toISOString(),
-    repo: input.options.repoDir,
-    dry_run: input.options.dryRun ?? false,
-    status: 'completed',
-    gates: input.gates,
-    counts: { before: input.before, after: input.before },
-    counters: input.plan.counts,
-    transitions: [],
-    skipped: input.plan.decisions.flatMap((d) =>
-      d.kind === 'skip' && d.reason !== 'not-curated' ? [{ skill: d.name, reason: d.reason, detail: d.detail }] : [],
-    ),
-    seeded: input.plan.seeds,
-    forgotten: input.forgotten,
-    patterns: [],
-    plans: [],
-    prs: [],
-    errors: input.snapshot.findings.filter((f) => f.severity === 'error').map((f) => ({ code: f.code, message: f.message, file: f.file })),
-    warnings: input.snapshot.findings
-      .filter((f) => f.severity !== 'error')
-      .map((f) => ({ code: f.code, message: f.message, file: f.file })),
-    undo: null,
-    commits: [],
-    timings_ms: {},
-  };
-}
-
 /** Held back by the umbrellas a person has not declined (asked only when one holds something back). */
 async function holdBack(
   plan: LifecyclePlan,
@@ -307,42 +270,3 @@ async function holdBack(
         umbrellas.filter((u) => !declined.has(u)),
       );
 }
-
-/** The lifecycle plan without the transitions an umbrella proposal holds back, its counters to match. */
-function holdBackForUmbrellas(
-  plan: LifecyclePlan,
-  umbrellas: readonly ConsolidationPlan[],
-): { plan: LifecyclePlan; deferred: DeferredTransition[] } {
-  const transitions = plan.decisions.filter((d): d is LifecycleDecision & { kind: 'transition' } => d.kind === 'transition');
-  const { deferred } = separateFromUmbrellas(transitions, umbrellas);
-  if (deferred.length === 0) return { plan, deferred };
-  const held = new Set(deferred.map((d) => d.skill));
-  const counts = { ...plan.counts };
-  for (const d of deferred) {
-    if (d.to === 'stale') counts.marked_stale--;
-    else if (d.to === 'archived') counts.archived--;
-    else counts.reactivated--;
-  }
-  return { plan: { ...plan, decisions: plan.decisions.filter((d) => d.kind !== 'transition' || !held.has(d.name)), counts }, deferred };
-}
-
-function withPlannedTransitions(report: RunReport, plan: LifecyclePlan): RunReport {
-  const transitions = plan.decisions.flatMap((d) => (d.kind === 'transition' ? [transitionReport(d, null)] : []));
-  return { ...report, transitions, counts: { ...report.counts, after: countsAfter(report.counts.before, transitions) } };
-}
-
-function finish(
-  report: RunReport,
-  status: RunReport['status'],
-  t: { readMs: number; planMs: number; started: number },
-  snapshot: LibrarySnapshot,
-) {
-  report.status = status;
-  if (status === 'skipped' || status === 'first-run')
-    report.counters = { ...report.counters, marked_stale: 0, archived: 0, reactivated: 0, seeded: 0 };
-  if (status === 'first-run') report.seeded = [];
-  report.timings_ms = { read: round(t.readMs), plan: round(t.planMs), total: round(performance.now() - t.started) };
-  return { report, snapshot };
-}
-
-const round = (ms: number) => Math.round(ms * 10) / 10;
