@@ -171,18 +171,12 @@ try {
   if (transitions !== expected) throw new Error(`our first pass made ${transitions} transitions, expected ${expected}`);
   if (theirs.first && theirs.first.marked_stale + theirs.first.archived !== expected)
     throw new Error(`the peer's first pass made ${JSON.stringify(theirs.first)}, expected ${expected} transitions`);
-  // A steady pass follows an earlier one over files older than our cache's racy window (a stamp younger than 2 s is
-  // never trusted): wait it out and let one pass fill the cache, as bench/curate.ts steady does.
-  await new Promise((resolve) => setTimeout(resolve, 2_500));
-  await runCurator({ repoDir: ours, now, dryRun: true });
-  const cached = [];
-  for (let s = 0; s < steadySamples; s++) cached.push(await timed(() => runCurator({ repoDir: ours, now, dryRun: true })));
-  if (cached.some((c) => c.result.report.transitions.length !== 0)) throw new Error('our steady pass found something to do');
-  const plain = [];
-  for (let s = 0; s < 5; s++) plain.push(await timed(() => runCurator({ repoDir: ours, now, dryRun: true, cache: false })));
+  const steady = [];
+  for (let s = 0; s < steadySamples; s++) steady.push(await timed(() => runCurator({ repoDir: ours, now, dryRun: true })));
+  if (steady.some((c) => c.result.report.transitions.length !== 0)) throw new Error('our steady pass found something to do');
 
   const ratio = (theirsMs: number, oursMs: number) => `${(theirsMs / oursMs).toFixed(1)}×`;
-  const oursSteady = median(cached.map((c) => c.ms));
+  const oursSteady = median(steady.map((c) => c.ms));
   console.log(
     `Hermes Agent ${peerCommit}, ${count} skills, ${expected} transitions (${JSON.stringify(theirs.first ?? 'peer first pass not run')})`,
   );
@@ -194,15 +188,9 @@ try {
   );
   console.log(
     `| steady, median of ${steadySamples} | ${spread(theirs.steady_ms, theirs.steady_cpu_ms)} | ${spread(
-      cached.map((c) => c.ms),
-      cached.map((c) => c.cpuMs),
-    )} | ${ratio(median(theirs.steady_ms), oursSteady)} | ${ratio(median(theirs.steady_cpu_ms), median(cached.map((c) => c.cpuMs)))} |`,
-  );
-  console.log(
-    `| steady, ours without the curator cache (median of 5) | | ${spread(
-      plain.map((c) => c.ms),
-      plain.map((c) => c.cpuMs),
-    )} | ${ratio(median(theirs.steady_ms), median(plain.map((c) => c.ms)))} | ${ratio(median(theirs.steady_cpu_ms), median(plain.map((c) => c.cpuMs)))} |`,
+      steady.map((c) => c.ms),
+      steady.map((c) => c.cpuMs),
+    )} | ${ratio(median(theirs.steady_ms), oursSteady)} | ${ratio(median(theirs.steady_cpu_ms), median(steady.map((c) => c.cpuMs)))} |`,
   );
   console.log(`load average at end ${load()}`);
 } finally {

@@ -1,6 +1,5 @@
 import { SkillgardenError } from '../core/errors.js';
-import { openLedger } from '../ledger/open-ledger.js';
-import { commitProposal, type BranchProposal } from '../services/proposals/index.js';
+import { commitProposalIn, type BranchProposal } from '../services/proposals/index.js';
 import type { Git } from './git.js';
 import type { ActionInputs } from './inputs.js';
 import { readBaseFindings, type BaseFindings } from './validate-proposal.js';
@@ -12,13 +11,7 @@ import { readBaseFindings, type BaseFindings } from './validate-proposal.js';
  */
 export async function commitOnBase(git: Git, proposal: BranchProposal, base: { sha: string; now: Date }): Promise<string> {
   await checkoutBase(git, base.sha);
-  const ledger = await openLedger(git.dir, { backend: 'isomorphic-git', now: () => base.now });
-  let commit: string;
-  try {
-    commit = await commitProposal(ledger, proposal, { base: base.sha });
-  } finally {
-    await ledger.close();
-  }
+  const commit = await commitProposalIn(git.dir, proposal, { base: base.sha, now: base.now });
   const parent = await git.text(['show', '-s', '--format=%P', commit]);
   if (parent !== base.sha)
     throw new SkillgardenError(

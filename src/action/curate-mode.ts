@@ -1,10 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
-import { readConfig } from '../services/curator/read-library.js';
-import { openLibrary, renderEmptyLibrary } from '../store/layout/discover-library.js';
+import { describeEmptyLibrary, readConfig } from '../services/curator/read-library.js';
 import { buildLifecycleText } from '../services/proposals/index.js';
-import { buildExtraJobs, runCuratorPass, warnEmptyTranscripts } from './curator-pass.js';
+import { runCuratorPass, warnEmptyTranscripts, type CuratorPass } from './curator-pass.js';
 import { readEvent } from './event.js';
 import { buildAuthEnv, Git } from './git.js';
 import { openGitHubApi, type GitHubApi } from './github-api.js';
@@ -12,10 +11,10 @@ import type { ActionInputs } from './inputs.js';
 import type { ActionIo, ModeResult } from './io.js';
 import { previewLifecycle, previewProposals } from './preview.js';
 import { proposeExtras } from './propose-extras.js';
-import { proposeLifecycle } from './propose-lifecycle.js';
+import { proposeLifecycle, readDeclinedPulls } from './propose-lifecycle.js';
 import { ensureFullHistory, prepareScratch, pushToBase } from './repo-ops.js';
 import { finish } from './run-output.js';
-import { startPublishing } from './publish-proposal.js';
+import { startPublishing, type PublishContext } from './publish-proposal.js';
 import { loadBaseFindings } from './commit-proposal.js';
 
 export interface CurateDeps {
@@ -23,14 +22,15 @@ export interface CurateDeps {
   openApi?: (inputs: ActionInputs) => GitHubApi;
 }
 
-/** `mode: curate`: the curator on a private clone; each of its proposals a pull request (or lifecycle pushed). */
+/**
+ * `mode: curate`: one curator run on a private clone; each of its proposals a pull request. With `push-transitions`
+ * the lifecycle is committed and pushed to the base instead, and the umbrellas and drafts are proposed on top of it.
+ */
 export async function runCurateMode(inputs: ActionInputs, io: ActionIo, deps: CurateDeps = {}): Promise<ModeResult> {
   checkPreconditions(inputs);
   // Nothing silently empty, as in validate mode: a schedule over a library it cannot find fails, saying where it looked.
-  // A library whose every skill is archived is found (its run reports the archive).
-  const library = openLibrary(inputs.workspace, inputs.skillsDir || readConfig(inputs.workspace).config.skills_dir);
-  if (library.skills.length === 0 && library.escaped.length === 0 && library.archived.length === 0)
-    return { failure: renderEmptyLibrary(library) };
+  const empty = describeEmptyLibrary(inputs.workspace, inputs.skillsDir);
+  if (empty !== undefined) return { failure: empty };
   const auth = buildAuthEnv(inputs.github.serverUrl, inputs.token);
   const workspace = new Git(inputs.workspace, (await hasPersistedAuth(new Git(inputs.workspace))) ? {} : auth);
   if ((await ensureFullHistory(workspace)) === 'fetched')
@@ -42,68 +42,29 @@ export async function runCurateMode(inputs: ActionInputs, io: ActionIo, deps: Cu
     if (inputs.dryRun) return await runDryRun({ inputs, io, workspace, base, scheduled, scratchDir });
     const publishing = startPublishing(inputs.publish, base.branch, io);
     const scratch = await prepareScratch(new Git(inputs.workspace, auth), scratchDir, base.sha, 'skillgarden-work');
-    const api = () => (deps.openApi ?? openApi)(inputs);
-    if (inputs.pushTransitions) {
-      // Planning here holds back the transitions of skills an umbrella proposal changes (proposals never overlap).
-      const first = await runCuratorPass(inputs, scratchDir, { dryRun: false, scheduled, plan: true });
-      const { report } = first;
-      warnEmptyTranscripts(report, inputs, io);
-      if (report.commits.length > 0) await pushToBase(scratch, base.branch, [`skillgarden/run/${report.run_id}`]);
-      const pushed = { branch: base.branch, sha: await scratch.text(['rev-parse', 'HEAD']) };
-      if (report.gates.blocked_by !== null) return finish(inputs, io, first, []);
-      // Umbrellas are planned on the tree the transitions left, which is the base their proposals are built on.
-      const planned = await runCuratorPass(inputs, scratchDir, { dryRun: true, scheduled: false, plan: true });
-      const pass = {
-        ...planned,
-        deferred: first.deferred,
-        report: { ...report, plans: planned.report.plans, patterns: planned.report.patterns },
-      };
-      const baseFindings = loadBaseFindings(scratch, pushed, inputs);
-      const extras = buildExtraJobs(inputs, scratchDir, pass);
-      const others = await proposeExtras({
-        inputs,
-        io,
-        api: api(),
-        scratch,
-        base: pushed,
-        runId: report.run_id,
-        publishing,
-        ...extras,
-        baseFindings,
-      });
-      return finish(inputs, io, pass, others, { deferred: publishing.deferred });
-    }
-    const baseFindings = loadBaseFindings(scratch, base, inputs);
-    const { pass, outcomes } = await proposeLifecycle({
-      inputs,
-      io,
-      api: api(),
-      scratch,
-      base,
-      scheduled,
-      publishing,
-      baseFindings,
-    });
-    if (pass.report.gates.blocked_by === null) {
-      const extras = buildExtraJobs(inputs, scratchDir, pass);
-      outcomes.push(
-        ...(await proposeExtras({
-          inputs,
-          io,
-          api: api(),
-          scratch,
-          base,
-          runId: pass.report.run_id,
-          publishing,
-          ...extras,
-          baseFindings,
-        })),
-      );
-    }
+    const ctx: PublishContext = { api: (deps.openApi ?? openApi)(inputs), git: scratch, base, publishing };
+    const propose = !inputs.pushTransitions;
+    const pass = await runCuratorPass(inputs, scratchDir, { dryRun: false, scheduled, propose, readDeclined: readDeclinedPulls(ctx) });
+    warnEmptyTranscripts(pass.report, inputs, io);
+    // Pushed transitions go first: the umbrellas and drafts are proposed on the base they left.
+    if (pass.tag !== undefined && pass.report.commits.length > 0) await pushToBase(scratch, base.branch, [pass.tag]);
+    if (pass.report.gates.blocked_by !== null) return finish(inputs, io, pass, []);
+    const onto = propose ? ctx : { ...ctx, base: { branch: base.branch, sha: await scratch.text(['rev-parse', 'HEAD']) } };
+    const baseFindings = loadBaseFindings(scratch, onto.base, inputs);
+    const outcomes = propose ? await proposeLifecycle({ inputs, io, ctx, pass, baseFindings }) : [];
+    outcomes.push(...(await proposeExtras({ inputs, io, ctx: onto, runId: pass.report.run_id, ...extraJobs(pass), baseFindings })));
     return finish(inputs, io, pass, outcomes, { deferred: publishing.deferred });
   } finally {
     rmSync(scratchDir, { recursive: true, force: true });
   }
+}
+
+/** The umbrellas and drafted skills of a run, and the kinds it looked at in full (the lifecycle is proposed on its own). */
+function extraJobs(pass: CuratorPass) {
+  return {
+    jobs: pass.proposals.filter((p) => p.kind !== 'lifecycle'),
+    kinds: pass.withdraw.filter((k): k is 'umbrella' | 'new' => k !== 'lifecycle'),
+  };
 }
 
 /**
@@ -119,11 +80,16 @@ async function runDryRun(x: {
   scheduled: boolean;
   scratchDir: string;
 }): Promise<ModeResult> {
-  const pass = await runCuratorPass(x.inputs, x.inputs.workspace, { dryRun: true, scheduled: x.scheduled, plan: true });
+  // Nothing is asked of GitHub in a dry run: no umbrella counts as declined.
+  const pass = await runCuratorPass(x.inputs, x.inputs.workspace, {
+    dryRun: true,
+    scheduled: x.scheduled,
+    readDeclined: async () => new Set(),
+  });
   warnEmptyTranscripts(pass.report, x.inputs, x.io);
   if (pass.report.gates.blocked_by !== null) return finish(x.inputs, x.io, pass, []);
   const lifecycle = buildLifecycleText({ transitions: pass.report.transitions, runId: pass.report.run_id, deferred: pass.deferred });
-  const { jobs } = buildExtraJobs(x.inputs, x.inputs.workspace, pass);
+  const { jobs } = extraJobs(pass);
   const previews = [
     ...(lifecycle ? [previewLifecycle(lifecycle)] : []),
     ...(jobs.length > 0

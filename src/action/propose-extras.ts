@@ -1,7 +1,5 @@
-import { renderProposalBody, type BranchProposal } from '../services/proposals/index.js';
+import { proposalPrefix, renderProposalBody, type BranchProposal } from '../services/proposals/index.js';
 import { checkoutBase, commitOnBase } from './commit-proposal.js';
-import type { Git } from './git.js';
-import type { GitHubApi } from './github-api.js';
 import type { ActionInputs } from './inputs.js';
 import type { ActionIo } from './io.js';
 import {
@@ -12,17 +10,15 @@ import {
   withdrawProposal,
   type PullOutcome,
   type PublishContext,
-  type Publishing,
 } from './publish-proposal.js';
-import { botBranchPrefix, checkBranchName } from './repo-ops.js';
+import { checkBranchName } from './repo-ops.js';
 import { runUrl, validateProposal, type BaseFindings } from './validate-proposal.js';
 
 export interface ExtrasInput {
   inputs: ActionInputs;
   io: ActionIo;
-  api: GitHubApi;
-  scratch: Git;
-  base: { branch: string; sha: string };
+  /** Where the proposals are built (the scratch clone) and published, and on which base. */
+  ctx: PublishContext;
   runId: string;
   /** Umbrellas and drafted skills, built from this run's plans and patterns. */
   jobs: readonly BranchProposal[];
@@ -30,21 +26,20 @@ export interface ExtrasInput {
   kinds: readonly ('umbrella' | 'new')[];
   /** The base's findings, read on first use (see loadBaseFindings). */
   baseFindings: () => Promise<BaseFindings | undefined>;
-  publishing: Publishing;
 }
 
 /** Umbrella plans and drafted skills, each its own branch, commit and pull request; stale ones of the same kinds withdrawn. */
 export async function proposeExtras(x: ExtrasInput): Promise<PullOutcome[]> {
   if (x.kinds.length === 0) return [];
-  const ctx: PublishContext = { api: x.api, git: x.scratch, base: x.base, publishing: x.publishing };
-  await checkoutBase(x.scratch, x.base.sha);
+  const { ctx } = x;
+  await checkoutBase(ctx.git, ctx.base.sha);
   const outcomes: PullOutcome[] = [];
   for (const job of x.jobs) outcomes.push(...(await proposeOne(x, ctx, job)));
-  const prefixes = x.kinds.map((k) => `${botBranchPrefix}${k}/`);
+  const prefixes = x.kinds.map((k) => `${proposalPrefix}${k}/`);
   const current = new Set(x.jobs.map((j) => publishedBranch(ctx, j.branch)));
-  for (const pull of await x.api.listOpenPulls()) {
+  for (const pull of await ctx.api.listOpenPulls()) {
     // Another base branch's proposals are that base's runs' to withdraw.
-    if (pull.base.ref !== x.base.branch || !prefixes.some((k) => pull.head.ref.startsWith(k)) || current.has(pull.head.ref)) continue;
+    if (pull.base.ref !== ctx.base.branch || !prefixes.some((k) => pull.head.ref.startsWith(k)) || current.has(pull.head.ref)) continue;
     const state = await readBranchState(ctx, pull.head.ref, { suffixed: true });
     outcomes.push(...(await withdrawProposal(ctx, state, `The latest curator run (${x.runId}) no longer proposes this.`)));
   }
@@ -52,12 +47,12 @@ export async function proposeExtras(x: ExtrasInput): Promise<PullOutcome[]> {
 }
 
 async function proposeOne(x: ExtrasInput, ctx: PublishContext, proposal: BranchProposal): Promise<PullOutcome[]> {
-  if (!(await checkBranchName(x.scratch, publishedBranch(ctx, proposal.branch)))) {
+  if (!(await checkBranchName(ctx.git, publishedBranch(ctx, proposal.branch)))) {
     x.io.warning(`Skipped a ${proposal.kind} proposal: git refuses the branch name ${publishedBranch(ctx, proposal.branch)}.`);
     return [];
   }
   const state = await readBranchState(ctx, proposal.branch);
-  const decision = decideProposal(state, proposal.fingerprint, x.base.sha);
+  const decision = decideProposal(state, proposal.fingerprint, ctx.base.sha);
   if (decision.kind === 'edited')
     x.io.warning(`${state.branch} has commits by someone else: pull request #${decision.pull.number} is left as it is.`);
   if (decision.kind === 'unchanged' || decision.kind === 'edited')
@@ -67,11 +62,11 @@ async function proposeOne(x: ExtrasInput, ctx: PublishContext, proposal: BranchP
     return withdrawProposal(ctx, state, `This proposal was declined in #${decision.pull.number}.`);
   }
   const baseFindings = await x.baseFindings();
-  const commit = await commitOnBase(x.scratch, proposal, { sha: x.base.sha, now: x.inputs.now });
+  const commit = await commitOnBase(ctx.git, proposal, { sha: ctx.base.sha, now: x.inputs.now });
   const body = renderProposalBody({
     proposal,
     runId: x.runId,
-    validation: validateProposal(x.scratch.dir, x.inputs, baseFindings),
+    validation: validateProposal(ctx.git.dir, x.inputs, baseFindings),
     fullReportUrl: runUrl(x.inputs),
   });
   const outcome = await publishProposal(ctx, state, proposal, { commit: async () => commit, body });

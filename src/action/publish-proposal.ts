@@ -1,5 +1,6 @@
 import { isSkillgardenError } from '../core/errors.js';
-import { resolveBranchSuffix, type ProposalKind } from './branch-name.js';
+import { resolveBranchSuffix } from './branch-name.js';
+import type { CuratorProposalKind } from '../services/proposals/index.js';
 import type { GitHubApi, PullRequest } from './github-api.js';
 import type { Git } from './git.js';
 import { readFingerprint, type BranchProposal } from '../services/proposals/index.js';
@@ -34,7 +35,7 @@ export interface PublishContext {
 /** A proposal the run did not open because `max-pull-requests` was reached: reported, never dropped. */
 export interface DeferredProposal {
   branch: string;
-  kind: ProposalKind;
+  kind: CuratorProposalKind;
   title: string;
   operation: 'deferred';
 }

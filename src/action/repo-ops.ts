@@ -1,7 +1,7 @@
 import { SkillgardenError } from '../core/errors.js';
 import { botIdentity, type Git } from './git.js';
 
-export const botBranchPrefix = 'skillgarden/';
+import { proposalPrefix } from '../services/proposals/index.js';
 
 /** A shallow checkout hides the history provenance and ages come from: fetch it, or say exactly what to set. */
 export async function ensureFullHistory(git: Git): Promise<'complete' | 'fetched'> {
@@ -50,7 +50,7 @@ export async function prepareScratch(workspace: Git, scratchDir: string, sha: st
 }
 
 export function isBotBranch(branch: string): boolean {
-  return branch.startsWith(botBranchPrefix) && branch.length > botBranchPrefix.length;
+  return branch.startsWith(proposalPrefix) && branch.length > proposalPrefix.length;
 }
 
 /** Force-push, but only ever to the bot's own branches: a person's branch is never overwritten. */
@@ -58,7 +58,7 @@ export async function pushBotBranch(git: Git, commit: string, branch: string): P
   if (!isBotBranch(branch))
     throw new SkillgardenError(
       'action/not-a-bot-branch',
-      `Refusing to force-push to ${branch}: only ${botBranchPrefix}* branches are the Action's.`,
+      `Refusing to force-push to ${branch}: only ${proposalPrefix}* branches are the Action's.`,
     );
   await push(git, ['--force', 'origin', `${commit}:refs/heads/${branch}`]);
 }
@@ -67,7 +67,7 @@ export async function deleteBotBranch(git: Git, branch: string): Promise<void> {
   if (!isBotBranch(branch))
     throw new SkillgardenError(
       'action/not-a-bot-branch',
-      `Refusing to delete ${branch}: only ${botBranchPrefix}* branches are the Action's.`,
+      `Refusing to delete ${branch}: only ${proposalPrefix}* branches are the Action's.`,
     );
   await push(git, ['origin', '--delete', branch], { allowMissing: true });
 }

@@ -1,7 +1,5 @@
 import { join } from 'node:path';
-import { renderPlansMarkdown } from '../core/consolidate/index.js';
-import { renderPatternsMarkdown, type DetectedPattern } from '../core/patterns/index.js';
-import { renderRunMarkdown } from '../core/report/render-run.js';
+import { buildReportFiles, writeReportFiles } from '../services/curator/report-files.js';
 import type { CuratorPass } from './curator-pass.js';
 import type { ActionInputs } from './inputs.js';
 import type { ActionIo, ModeResult } from './io.js';
@@ -9,7 +7,6 @@ import { codeSpan, escapeMarkdown } from './markdown.js';
 import { renderPreviews, type ProposalPreview } from './preview.js';
 import type { DeferredProposal, PullOutcome } from './publish-proposal.js';
 import { setPullOutputs } from './pull-outputs.js';
-import { writeRunReport } from './report-files.js';
 
 /**
  * run.json, REPORT.md, the job summary and the step's outputs of a curate
@@ -25,15 +22,9 @@ export async function finish(
 ): Promise<ModeResult> {
   const { deferred = [], previews } = extra;
   const report = { ...pass.report, prs: [...outcomes, ...deferred], ...(previews ? { proposals: previews } : {}) };
-  const patterns = report.patterns as DetectedPattern[];
-  const sections = [
-    ...(patterns.length > 0 ? [renderPatternsMarkdown(patterns)] : []),
-    ...(pass.plans ? [renderPlansMarkdown(pass.plans)] : []),
-    ...(previews ? renderPreviews(previews) : []),
-    ...renderPullSection(outcomes, deferred, inputs.dryRun),
-  ];
-  const markdown = renderRunMarkdown(report, sections);
-  const reportPath = writeRunReport(join(inputs.reportDir, report.run_id), report, markdown);
+  const sections = [...(previews ? renderPreviews(previews) : []), ...renderPullSection(outcomes, deferred, inputs.dryRun)];
+  const { markdown, files } = buildReportFiles(report, { ...(pass.plans ? { plans: pass.plans } : {}), sections });
+  const reportPath = writeReportFiles(join(inputs.reportDir, report.run_id), files);
   await io.appendSummary(markdown);
   io.setOutput('report-path', reportPath);
   io.setOutput('run-id', report.run_id);

@@ -1,7 +1,7 @@
 import { discoverSkills } from '../store/discover.js';
 import type { ChatClientOptions } from '../llm/chat-client.js';
 import { writeDraftProse } from '../llm/draft-prose.js';
-import type { DiscoveredLibrary } from '../store/layout/discover-library.js';
+import { openLibrary, type DiscoveredLibrary } from '../store/layout/discover-library.js';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { draftPatterns, type DraftLimits, type DraftProfile, type ExistingSkill } from '../core/patterns/draft.js';
@@ -71,6 +71,11 @@ export async function readExistingSkills(library: {
   return Promise.all(
     library.skills.map(async (s) => ({ name: s.name, text: await readFile(join(s.dir, 'SKILL.md'), 'utf8').catch(() => '') })),
   );
+}
+
+/** The skills of a repository's library (its `skills_dir` setting: a folder, a glob or a list), as `readExistingSkills`. */
+export function readLibrarySkills(repoDir: string, skillsDir: string | readonly string[] | undefined): Promise<ExistingSkill[]> {
+  return readExistingSkills(openLibrary(repoDir, skillsDir));
 }
 
 /** `skillsDir` given as a folder of skills: read as one root of the one discovery (archives and support folders left out). */

@@ -1,53 +1,13 @@
-import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isSkillgardenError } from '../../src/core/errors.js';
 import { parseCommitMessage } from '../../src/core/ledger/trailers.js';
 import type { RunReport } from '../../src/core/report/run-report.js';
-import { buildBranchName } from '../../src/action/branch-name.js';
 import { readInputs } from '../../src/action/inputs.js';
 import { codeSpan, escapeMarkdown } from '../../src/action/markdown.js';
 import { buildLifecycleText, maxBodyLength, readFingerprint, renderProposalBody } from '../../src/services/proposals/index.js';
 import { isRetryable, planDelay } from '../../src/action/retry.js';
-
-const checkRefFormat = (branch: string) => {
-  try {
-    execFileSync('git', ['check-ref-format', '--branch', branch], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-describe('buildBranchName', () => {
-  it.each([
-    ['deploy-checklist', 'skillgarden/umbrella/deploy-checklist'],
-    ['../../etc/passwd', 'skillgarden/umbrella/etc-passwd'],
-    ['a..b', 'skillgarden/umbrella/a.b'],
-    ['name.lock', 'skillgarden/umbrella/name-lock'],
-    ['@{upstream}', 'skillgarden/umbrella/upstream'],
-    ['.hidden', 'skillgarden/umbrella/hidden'],
-    ['with space~^:?*[\\', 'skillgarden/umbrella/with-space'],
-    ['Ünïcödé Name', 'skillgarden/umbrella/unicode-name'],
-    ['', 'skillgarden/umbrella/unnamed'],
-    ['---', 'skillgarden/umbrella/unnamed'],
-  ])('%j → %s', (name, expected) => {
-    expect(buildBranchName('umbrella', name)).toBe(expected);
-    expect(checkRefFormat(expected)).toBe(true);
-  });
-
-  it('git accepts every branch it builds, from any name', () => {
-    fc.assert(
-      fc.property(fc.string({ maxLength: 120 }), (name) => {
-        const branch = buildBranchName('new', name);
-        return branch.startsWith('skillgarden/new/') && branch.length <= 100 && checkRefFormat(branch);
-      }),
-      { numRuns: 60 },
-    );
-  });
-});
 
 describe('markdown escaping', () => {
   it.each([

@@ -9,7 +9,8 @@ import { runValidateMode } from '../../src/action/validate-mode.js';
 import { agentSkillFolders } from '../../src/core/layout/skill-roots.js';
 import { createSkillServer } from '../../src/mcp/skill-server.js';
 import { SkillRegistry } from '../../src/registry/skill-registry.js';
-import { readLibrary as readPlannedLibrary } from '../../src/services/consolidate/index.js';
+import { readPackages } from '../../src/services/consolidate/index.js';
+import { readLibrary } from '../../src/services/curator/read-library.js';
 import { requireConfig } from '../../src/services/config-file.js';
 import { readExistingSkills } from '../../src/services/detect.js';
 import { openLibrary } from '../../src/store/layout/discover-library.js';
@@ -159,7 +160,7 @@ async function reportedSets(dir: string): Promise<Record<string, string[]>> {
   sets.load = sorted(loaded);
   const curate = (await run('curate', '--dry-run', '--json')).json as { counts: { before: { active: number; stale: number } } };
   sets['curate --dry-run'] = sets.discovery.slice(0, curate.counts.before.active + curate.counts.before.stale);
-  sets.plan = sorted((await readPlannedLibrary(dir)).skills.map((s) => s.name));
+  sets.plan = sorted(readPackages(await readLibrary(dir, { now: new Date() })).skills.map((s) => s.name));
   sets.detect = sorted((await readExistingSkills(library)).map((s) => s.name));
 
   const registry = await SkillRegistry.open({ repoDir: dir, ...(setting === undefined ? {} : { skillsDir: setting }) });

@@ -1,9 +1,8 @@
 import { SkillgardenError } from '../../core/errors.js';
 import { isTranscriptFormat, resolveDraftLimits, transcriptFormats } from '../../core/patterns/index.js';
 import { renderDetectText } from '../../core/patterns/index.js';
-import { readExistingSkills, runDetect } from '../../services/detect.js';
+import { readLibrarySkills, runDetect } from '../../services/detect.js';
 import { requireConfig } from '../../services/config-file.js';
-import { openLibrary } from '../../store/layout/discover-library.js';
 import { exitCodes, type Command } from '../context.js';
 import { llmUsage, readLlmOption } from '../llm-option.js';
 
@@ -32,7 +31,7 @@ export const detectCommand: Command = {
     const report = await runDetect({
       transcripts,
       cwd: io.cwd,
-      existingSkills: await readExistingSkills(openLibrary(global.repo, config.skills_dir)),
+      existingSkills: await readLibrarySkills(global.repo, config.skills_dir),
       // The config's draft limits (patterns:), --min-sessions over its min_sessions.
       limits: { ...resolveDraftLimits(config.patterns), ...(minSessions ? { min_sessions: minSessions } : {}) },
       ...(format ? { format } : {}),

@@ -1,9 +1,8 @@
 import { renderPlansMarkdown, renderPlansText } from '../../core/consolidate/index.js';
 import { SkillgardenError } from '../../core/errors.js';
 import { llmUsage, readLlmOption } from '../llm-option.js';
-import { planLibrary } from '../../services/consolidate/index.js';
-import { requireConfig } from '../../services/config-file.js';
-import { openLibrary, requireSkills } from '../../store/layout/discover-library.js';
+import { planSnapshot } from '../../services/consolidate/index.js';
+import { readLibrary } from '../../services/curator/read-library.js';
 import { buildUmbrellaBranchProposal, writeProposals } from '../../services/proposals/index.js';
 import { buildRunId } from '../../services/curator/run-id.js';
 import { exitCodes, type Command } from '../context.js';
@@ -24,10 +23,10 @@ export const planCommand: Command = {
     if (context.positionals.length > 0)
       throw new SkillgardenError('cli/usage', `plan takes no arguments (got ${context.positionals.join(' ')})`);
     const allowEmpty = context.values['allow-empty'] === true;
-    requireSkills(openLibrary(context.global.repo, requireConfig(context.global.repo).skills_dir), { allowEmpty });
+    const snapshot = await readLibrary(context.global.repo, { now: context.global.now, requireSkills: { allowEmpty } });
     const llm = readLlmOption(context.values.llm, context.io.env);
     const advise = context.values.advise === true;
-    const { report, result, findings } = await planLibrary(context.global.repo, {
+    const { report, result, findings } = await planSnapshot(snapshot, {
       now: context.global.now,
       advise,
       ...(llm ? { llm } : {}),

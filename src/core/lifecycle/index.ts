@@ -1,5 +1,4 @@
 export * from './types.js';
 export { planLifecycle, isCurated } from './plan-lifecycle.js';
-export { planSteady, settingsKey, steadyKey, type SteadyEntry, type SteadyPlan } from './steady-plan.js';
 export { applyDecision, applySeeds, recordAfter } from './apply-state.js';
 export { resolveProvenance, type ProvenanceLists, type ResolvedProvenance } from './provenance.js';

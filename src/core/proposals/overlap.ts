@@ -1,5 +1,5 @@
 import type { ConsolidationPlan } from '../consolidate/types.js';
-import type { LifecycleDecision } from '../lifecycle/types.js';
+import type { LifecycleDecision, LifecyclePlan } from '../lifecycle/types.js';
 
 type Transition = LifecycleDecision & { kind: 'transition' };
 
@@ -35,4 +35,22 @@ export function separateFromUmbrellas(
     else deferred.push({ skill: t.name, from: t.from, to: t.to, umbrella });
   }
   return { kept, deferred };
+}
+
+/** The lifecycle plan without the transitions an umbrella proposal holds back, its counters to match. */
+export function holdBackForUmbrellas(
+  plan: LifecyclePlan,
+  umbrellas: readonly ConsolidationPlan[],
+): { plan: LifecyclePlan; deferred: DeferredTransition[] } {
+  const transitions = plan.decisions.filter((d): d is LifecycleDecision & { kind: 'transition' } => d.kind === 'transition');
+  const { deferred } = separateFromUmbrellas(transitions, umbrellas);
+  if (deferred.length === 0) return { plan, deferred };
+  const held = new Set(deferred.map((d) => d.skill));
+  const counts = { ...plan.counts };
+  for (const d of deferred) {
+    if (d.to === 'stale') counts.marked_stale--;
+    else if (d.to === 'archived') counts.archived--;
+    else counts.reactivated--;
+  }
+  return { plan: { ...plan, decisions: plan.decisions.filter((d) => d.kind !== 'transition' || !held.has(d.name)), counts }, deferred };
 }

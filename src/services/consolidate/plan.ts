@@ -9,13 +9,13 @@ import {
   type PlanReport,
 } from '../../core/consolidate/index.js';
 import type { Finding } from '../../core/findings.js';
-import { requireConfig } from '../curator/read-library.js';
 import type { ChatClientOptions } from '../../llm/chat-client.js';
 import { writeUmbrellaProse } from '../../llm/umbrella-prose.js';
-import { readLibrary, type Library, type ReadLibraryOptions } from './read-library.js';
+import { readLibrary, type LibrarySnapshot } from '../curator/read-library.js';
+import { readPackages, type Library } from './read-packages.js';
 import type { SkippedItem } from '../../core/consolidate/types.js';
 
-export interface PlanLibraryOptions extends ReadLibraryOptions {
+export interface PlanLibraryOptions {
   now: Date;
   config?: Partial<ConsolidationConfig>;
   /** Opt-in: let this model write each umbrella's prose (checked, never trusted). */
@@ -31,40 +31,19 @@ export interface PlanLibraryResult {
   findings: Finding[];
 }
 
-interface ConfigFile {
-  consolidation?: Partial<ConsolidationConfig>;
-  references?: string[];
-  protected?: string[];
-  skills_dir?: string | string[];
-}
-
-/** The settings this service uses from `.skillgarden/config.yaml`, which must be valid (a bad value is an error naming the key). */
-function readConfigFile(repoDir: string): ConfigFile {
-  return requireConfig(repoDir);
-}
-
-const stringList = (value: unknown): string[] | undefined =>
-  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : undefined;
-
 /** Consolidation plans for the repository's working tree, applied to nothing. */
 export async function planLibrary(repoDir: string, options: PlanLibraryOptions): Promise<PlanLibraryResult> {
-  const file = readConfigFile(repoDir);
-  const skillsDir = options.skillsDir ?? file.skills_dir;
-  const referenceGlobs = options.referenceGlobs ?? stringList(file.references) ?? [];
-  const protectedNames = options.protectedNames ?? stringList(file.protected) ?? [];
-  const library = await readLibrary(repoDir, {
-    ...options,
-    ...(skillsDir === undefined ? {} : { skillsDir }),
-    referenceGlobs,
-    protectedNames,
-  });
-  const config = { ...(file.consolidation && typeof file.consolidation === 'object' ? file.consolidation : {}), ...options.config };
-  const result = planEachRoot(library, config, options.now);
+  return planSnapshot(await readLibrary(repoDir, { now: options.now }), options);
+}
+
+/** Consolidation plans over a run's one snapshot (the curator's, the `plan` command's). */
+export async function planSnapshot(snapshot: LibrarySnapshot, options: PlanLibraryOptions): Promise<PlanLibraryResult> {
+  const library = readPackages(snapshot);
+  const settings = snapshot.config.consolidation as Partial<ConsolidationConfig>;
+  const result = planEachRoot(library, { ...settings, ...options.config }, options.now);
   const findings = library.findings;
   const advice = options.advise
-    ? adviseOverlaps(library.skills, file.consolidation && typeof file.consolidation === 'object' ? file.consolidation : {}).map(
-        ({ names, kind, reason }) => ({ names, kind, reason }),
-      )
+    ? adviseOverlaps(library.skills, settings).map(({ names, kind, reason }) => ({ names, kind, reason }))
     : undefined;
   const withAdvice = (report: PlanReport): PlanReport => (advice ? { ...report, advice } : report);
   if (!options.llm) return { result, report: withAdvice(buildPlanReport(result)), findings };

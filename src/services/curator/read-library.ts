@@ -11,12 +11,19 @@ import { emptyCounters, type UsageCounters } from '../../core/usage/index.js';
 import { parseSkill } from '../../core/skill/index.js';
 import { readHistoryIndex } from '../../ledger/history-index.js';
 import { isPinnedInFile, parsePins, pinsFile } from '../../core/layout/pins.js';
-import { libraryRoots, openLibrary, type DiscoveredLibrary, type LibraryLocation } from '../../store/layout/discover-library.js';
-import { readUsageSnapshot } from '../../store/usage-files.js';
+import {
+  libraryRoots,
+  openLibrary,
+  primaryRoot,
+  renderEmptyLibrary,
+  requireSkills,
+  type DiscoveredLibrary,
+  type LibraryLocation,
+} from '../../store/layout/discover-library.js';
+import { readUsageSnapshot, type UsageSnapshot } from '../../store/usage-files.js';
 import { readProvenanceFiles } from '../../store/provenance-files.js';
 import { findReferencedNames } from './references.js';
-import { requireConfig } from '../config-file.js';
-import { readSteadyPin, readSteadyUsage, type FileTimes, type SteadyCache, type SteadyUsage } from './steady-cache.js';
+import { readConfig, requireConfig } from '../config-file.js';
 
 export { configFile, readConfig, requireConfig } from '../config-file.js';
 export const stateFile = `${metaDir}/state.json`;
@@ -25,10 +32,13 @@ export interface LibrarySkill extends LifecycleSkill {
   location: LibraryLocation;
   /** Repository-relative folder. */
   dir: string;
+  /** Adopted by an `adopt` commit or listed in `adopted.txt` (even without a time: `adoptedAt`). */
+  adopted: boolean;
 }
 
 /** Everything a curator pass reads, gathered in one pass over the repository (no per-skill re-walks). */
 export interface LibrarySnapshot {
+  repoDir: string;
   config: Config;
   state: CuratorState;
   skills: LibrarySkill[];
@@ -36,7 +46,7 @@ export interface LibrarySnapshot {
   /** The layout every command shares. */
   library: DiscoveredLibrary;
   history: HistoryIndex;
-  usage: SteadyUsage;
+  usage: UsageSnapshot;
   referenceFiles: string[];
   findings: Finding[];
 }
@@ -54,57 +64,48 @@ export function readState(repoDir: string): CuratorState {
 export interface ReadLibraryOptions {
   now: Date;
   config?: Config;
-  /** The last pass's cache (updated in place): usage files and SKILL.md files whose stamps are unchanged are not read again. */
-  cache?: SteadyCache;
+  /**
+   * Nothing silently empty: a library with no skill fails (`library/empty`), saying where discovery looked, unless
+   * `allowEmpty`. A library whose every skill is archived is found: its run reports the archive.
+   */
+  requireSkills?: { allowEmpty?: boolean };
 }
 
 export async function readLibrary(repoDir: string, options: ReadLibraryOptions): Promise<LibrarySnapshot> {
   const config = options.config ?? requireConfig(repoDir);
   const state = readState(repoDir);
-  // With the cache, the discovery's lstat of each plain SKILL.md is its pin's stamp: one stat per skill, not two.
-  const stats = options.cache ? new Map<string, FileTimes>() : undefined;
-  const library = openLibrary(repoDir, config.skills_dir, stats ? { onSkillFile: (file, stat) => stats.set(file, stat) } : {});
+  const library = openLibrary(repoDir, config.skills_dir);
+  if (options.requireSkills)
+    requireSkills(library, { allowEmpty: (options.requireSkills.allowEmpty ?? false) || library.archived.length > 0 });
   const locations = library.skills;
   const archived = library.archived;
   // History, Hermes's files and usage cover every root of the one discovery.
   const roots = libraryRoots(library.layout);
   const { index: history } = await readHistoryIndex(repoDir, { skillsRoot: roots });
   const files = readProvenanceFiles(repoDir, roots);
-  const cache = options.cache;
-  const usage = cache
-    ? readSteadyUsage(cache, repoDir, { skillsDir: roots, now: options.now })
-    : readUsageSnapshot(repoDir, { skillsDir: roots, now: options.now });
-  const seenPins = new Set<string>();
-  const isPinned = (dir: string) => {
-    const path = join(dir, skillFileName);
-    return cache ? readSteadyPin(cache, path, () => readPinned(path), seenPins, stats?.get(path)) : readPinned(path);
-  };
+  const usage = readUsageSnapshot(repoDir, { skillsDir: roots, now: options.now });
   const pins = parsePins(readOptional(join(repoDir, pinsFile)));
   const names = new Set(locations.map((l) => l.name));
   const { referenced, files: referenceFiles } = findReferencedNames(repoDir, config.references, names);
   const skills = locations.map((location): LibrarySkill => {
     const entry = history.skills[location.name];
-    const { provenance, adoptedAt } = resolveProvenance(location.name, files, entry);
+    const { provenance, adopted, adoptedAt } = resolveProvenance(location.name, files, entry);
     return {
       name: location.name,
       location,
       dir: location.path,
       provenance,
+      adopted,
       ...(adoptedAt ? { adoptedAt } : {}),
-      pinned: pins.has(location.name) || isPinned(location.dir),
+      pinned: pins.has(location.name) || readPinned(join(location.dir, skillFileName)),
       referenced: referenced.has(location.name),
       ...(entry?.created.time ? { createdAt: entry.created.time } : {}),
       ...withRecordedPatch(usage.totals.get(location.name), entry?.lastPatched?.time),
       ...(state.skills[location.name] ? { record: state.skills[location.name] } : {}),
     };
   });
-  if (cache)
-    for (const path of Object.keys(cache.pins))
-      if (!seenPins.has(path)) {
-        delete cache.pins[path];
-        cache.changed = true;
-      }
   return {
+    repoDir,
     config,
     state,
     skills,
@@ -115,6 +116,21 @@ export async function readLibrary(repoDir: string, options: ReadLibraryOptions):
     referenceFiles,
     findings: [...library.findings, ...files.findings, ...usage.findings],
   };
+}
+
+/** Where a run proposes a new skill: the library's first root. */
+export function readDraftsRoot(snapshot: LibrarySnapshot): string {
+  return primaryRoot(snapshot.library.layout);
+}
+
+/**
+ * Why a library cannot be curated (no skill, none escaped, none archived), saying where discovery looked; undefined
+ * when it can. `skillsDir` overrides the config's setting (the Action's `skills-dir`).
+ */
+export function describeEmptyLibrary(repoDir: string, skillsDir?: string): string | undefined {
+  const library = openLibrary(repoDir, skillsDir || readConfig(repoDir).config.skills_dir);
+  const empty = library.skills.length === 0 && library.escaped.length === 0 && library.archived.length === 0;
+  return empty ? renderEmptyLibrary(library) : undefined;
 }
 
 /**

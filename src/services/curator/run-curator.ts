@@ -1,25 +1,23 @@
 import type { ChatClientOptions } from '../../llm/chat-client.js';
-import { join } from 'node:path';
 import { serializeState } from '../../core/config/state.js';
 import { StateText } from '../../core/config/state-text.js';
 import { isSkillgardenError } from '../../core/errors.js';
 import { buildCommitMessage, type SkillAction } from '../../core/ledger/trailers.js';
 import { checkGates } from '../../core/lifecycle/gates.js';
-import { applySeeds, recordAfter, type LifecycleDecision, type LifecyclePlan } from '../../core/lifecycle/index.js';
-import { readGitDir } from '../../ledger/git-dir.js';
-import { planSteadyPass, readSteadyCache, writeSteadyCache } from './steady-cache.js';
+import { applySeeds, planLifecycle, recordAfter, type LifecycleDecision, type LifecyclePlan } from '../../core/lifecycle/index.js';
 import { countsAfter, transitionReport, type RunReport, type StateCounts } from '../../core/report/run-report.js';
 import type { CommitBatch, FileChange, Ledger } from '../../ledger/ledger.js';
 import { openLedger } from '../../ledger/open-ledger.js';
 import type { LedgerBackend } from '../../ledger/ledger.js';
 import { readLibrary, stateFile, type LibrarySnapshot } from './read-library.js';
-import { buildRunId } from './run-id.js';
+import { buildRunId, buildRunTag } from './run-id.js';
+import { baseReport, finish, withPlannedTransitions } from './run-report.js';
 import { detectPatterns } from './detect-patterns.js';
 import { noTranscriptMatch } from '../detect.js';
-import { planLibrary } from '../consolidate/index.js';
+import { planSnapshot } from '../consolidate/index.js';
 import type { ConsolidationPlan, PlanReport } from '../../core/consolidate/index.js';
 import type { DraftLimits } from '../../core/patterns/index.js';
-import { separateFromUmbrellas, type DeferredTransition } from '../../core/proposals/overlap.js';
+import { holdBackForUmbrellas, type DeferredTransition } from '../../core/proposals/overlap.js';
 import { buildLifecycleBranchProposal, buildTransitionMoves } from '../proposals/lifecycle.js';
 import type { BranchProposal } from '../proposals/proposal.js';
 
@@ -47,13 +45,16 @@ export interface CurateOptions {
    * deferral: a person reviews the proposal.
    */
   propose?: boolean;
-  /** An umbrella proposal a person declined holds no skill back from the lifecycle (default: none declined). */
-  isDeclinedUmbrella?: (plan: ConsolidationPlan) => boolean;
+  /**
+   * Which of the umbrella plans holding a transition back a person declined: those hold nothing back (they are not
+   * proposed again). Asked only when an umbrella holds something back; default: none declined.
+   */
+  readDeclinedUmbrellas?: (plans: readonly ConsolidationPlan[]) => Promise<readonly ConsolidationPlan[]>;
+  /** Nothing silently empty: see `ReadLibraryOptions.requireSkills`. */
+  requireSkills?: { allowEmpty?: boolean };
   /** The optional LLM pass over drafts and umbrellas: their prose rewritten, checked, else kept as built. */
   llm?: ChatClientOptions;
   onProgress?: (done: number, total: number) => void;
-  /** Default true: keep what this pass read and decided in `.git/skillgarden/curator-cache.json` for the next one. */
-  cache?: boolean;
 }
 
 export interface CurateResult {
@@ -65,6 +66,8 @@ export interface CurateResult {
   lifecycle?: BranchProposal;
   /** Transitions held back because an umbrella proposal of this run changes the skill. */
   deferred: DeferredTransition[];
+  /** The tag on the commit the run started from, when it committed (pushed with its commits). */
+  tag?: string;
 }
 
 /** One curator pass: read once, plan the lifecycle, commit each transition (tagged as one run), report. */
@@ -73,14 +76,15 @@ export async function runCurator(options: CurateOptions): Promise<CurateResult> 
   // A pass that writes nothing (a dry run, a gated one) never opens the ledger: its set-up asks git for the configuration.
   let ledger: Ledger | undefined;
   try {
-    const gitdir = await readGitDir(options.repoDir);
-    const cache = options.cache === false ? undefined : readSteadyCache(gitdir);
-    const snapshot = await readLibrary(options.repoDir, { now: options.now, ...(cache ? { cache } : {}) });
+    const snapshot = await readLibrary(options.repoDir, {
+      now: options.now,
+      ...(options.requireSkills ? { requireSkills: options.requireSkills } : {}),
+    });
     const detected = await detectPatterns(options, snapshot);
     // Plans are read from the tree before any transition of this run: proposals a person reviews, applied elsewhere.
     const planned =
       (options.consolidate ?? snapshot.config.consolidate)
-        ? await planLibrary(options.repoDir, { now: options.now, ...(options.llm ? { llm: options.llm } : {}) })
+        ? await planSnapshot(snapshot, { now: options.now, ...(options.llm ? { llm: options.llm } : {}) })
         : undefined;
     const plans = planned?.report;
     const runId = buildRunId(options.now, snapshot.history.head ?? undefined);
@@ -89,9 +93,11 @@ export async function runCurator(options: CurateOptions): Promise<CurateResult> 
       scheduled: options.scheduled ?? false,
       ...(options.idleHours !== undefined ? { idleHours: options.idleHours } : {}),
     });
-    const held = (planned?.result.plans ?? []).filter((p) => !(options.isDeclinedUmbrella?.(p) ?? false));
-    const { plan, deferred } = holdBackForUmbrellas(planSteadyPass(cache, snapshot.skills, snapshot.config, options.now), held);
-    if (cache?.changed) await writeSteadyCache(gitdir, cache);
+    const { plan, deferred } = await holdBack(
+      planLifecycle(snapshot.skills, snapshot.config, options.now),
+      planned?.result.plans ?? [],
+      options,
+    );
     const extra = { ...(planned ? { plans: planned.report, umbrellas: planned.result.plans } : {}), deferred };
     const planMs = performance.now() - started - readMs;
     const before: StateCounts = {
@@ -146,7 +152,8 @@ export async function runCurator(options: CurateOptions): Promise<CurateResult> 
         ...(lifecycle ? { lifecycle } : {}),
       };
     }
-    await ledger.tag(`skillgarden/run/${runId}`);
+    const tag = buildRunTag(runId);
+    await ledger.tag(tag);
     const ctx = {
       repoDir: options.repoDir,
       ledger,
@@ -184,6 +191,7 @@ export async function runCurator(options: CurateOptions): Promise<CurateResult> 
     return {
       ...finish(report, firstRun ? 'first-run' : report.errors.length > 0 ? 'failed' : 'completed', { readMs, planMs, started }, snapshot),
       ...extra,
+      tag,
     };
   } finally {
     await ledger?.close();
@@ -246,83 +254,19 @@ async function currentOid(ledger: Ledger): Promise<string | null> {
   return files.find((f) => f.path === stateFile)?.oid ?? null;
 }
 
-function baseReport(input: {
-  runId: string;
-  options: CurateOptions;
-  gates: RunReport['gates'];
-  before: StateCounts;
-  plan: LifecyclePlan;
-  forgotten: string[];
-  snapshot: LibrarySnapshot;
-}): RunReport {
-  return {
-    version: 1,
-    run_id: input.runId,
-    time: input.options.now.toISOString(),
-    repo: input.options.repoDir,
-    dry_run: input.options.dryRun ?? false,
-    status: 'completed',
-    gates: input.gates,
-    counts: { before: input.before, after: input.before },
-    counters: input.plan.counts,
-    transitions: [],
-    skipped: input.plan.decisions.flatMap((d) =>
-      d.kind === 'skip' && d.reason !== 'not-curated' ? [{ skill: d.name, reason: d.reason, detail: d.detail }] : [],
-    ),
-    seeded: input.plan.seeds,
-    forgotten: input.forgotten,
-    patterns: [],
-    plans: [],
-    prs: [],
-    errors: input.snapshot.findings.filter((f) => f.severity === 'error').map((f) => ({ code: f.code, message: f.message, file: f.file })),
-    warnings: input.snapshot.findings
-      .filter((f) => f.severity !== 'error')
-      .map((f) => ({ code: f.code, message: f.message, file: f.file })),
-    undo: null,
-    commits: [],
-    timings_ms: {},
-  };
-}
-
-/** The lifecycle plan without the transitions an umbrella proposal holds back, its counters to match. */
-function holdBackForUmbrellas(
+/** Held back by the umbrellas a person has not declined (asked only when one holds something back). */
+async function holdBack(
   plan: LifecyclePlan,
   umbrellas: readonly ConsolidationPlan[],
-): { plan: LifecyclePlan; deferred: DeferredTransition[] } {
-  const transitions = plan.decisions.filter((d): d is LifecycleDecision & { kind: 'transition' } => d.kind === 'transition');
-  const { deferred } = separateFromUmbrellas(transitions, umbrellas);
-  if (deferred.length === 0) return { plan, deferred };
-  const held = new Set(deferred.map((d) => d.skill));
-  const counts = { ...plan.counts };
-  for (const d of deferred) {
-    if (d.to === 'stale') counts.marked_stale--;
-    else if (d.to === 'archived') counts.archived--;
-    else counts.reactivated--;
-  }
-  return { plan: { ...plan, decisions: plan.decisions.filter((d) => d.kind !== 'transition' || !held.has(d.name)), counts }, deferred };
-}
-
-function withPlannedTransitions(report: RunReport, plan: LifecyclePlan): RunReport {
-  const transitions = plan.decisions.flatMap((d) => (d.kind === 'transition' ? [transitionReport(d, null)] : []));
-  return { ...report, transitions, counts: { ...report.counts, after: countsAfter(report.counts.before, transitions) } };
-}
-
-function finish(
-  report: RunReport,
-  status: RunReport['status'],
-  t: { readMs: number; planMs: number; started: number },
-  snapshot: LibrarySnapshot,
-) {
-  report.status = status;
-  if (status === 'skipped' || status === 'first-run')
-    report.counters = { ...report.counters, marked_stale: 0, archived: 0, reactivated: 0, seeded: 0 };
-  if (status === 'first-run') report.seeded = [];
-  report.timings_ms = { read: round(t.readMs), plan: round(t.planMs), total: round(performance.now() - t.started) };
-  return { report, snapshot };
-}
-
-const round = (ms: number) => Math.round(ms * 10) / 10;
-
-export function defaultReportDir(gitdir: string, runId: string): string {
-  return join(gitdir, 'skillgarden', 'runs', runId);
+  options: CurateOptions,
+): Promise<{ plan: LifecyclePlan; deferred: DeferredTransition[] }> {
+  const held = holdBackForUmbrellas(plan, umbrellas);
+  if (held.deferred.length === 0 || !options.readDeclinedUmbrellas) return held;
+  const declined = new Set(await options.readDeclinedUmbrellas(umbrellas.filter((u) => held.deferred.some((d) => d.umbrella === u.into))));
+  return declined.size === 0
+    ? held
+    : holdBackForUmbrellas(
+        plan,
+        umbrellas.filter((u) => !declined.has(u)),
+      );
 }

@@ -12,3 +12,8 @@ export function buildRunId(now: Date, head: string | undefined): string {
     .slice(0, 4);
   return `${stamp}-${suffix}`;
 }
+
+/** The tag on the commit a run started from: where `rollback --run` stops. */
+export function buildRunTag(runId: string): string {
+  return `skillgarden/run/${runId}`;
+}

@@ -2,6 +2,7 @@ import type { Actor, SkillAction, Source } from '../../core/ledger/trailers.js';
 import { buildCommitMessage } from '../../core/ledger/trailers.js';
 import type { ProfileName } from '../../core/schema/types.js';
 import type { Author, FileChange, Ledger } from '../../ledger/ledger.js';
+import { buildProposalBranch } from '../proposals/branch.js';
 
 /** Who writes, where, and how: shared by every skill_manage action and every person's act. */
 export interface ManageContext {
@@ -52,7 +53,7 @@ export interface GateAnswer {
 
 /** The branch a staged write of skill `name` waits on: one commit, replaced by the skill's next staged write. */
 export function stagedBranch(name: string): string {
-  return `skillgarden/staged/${name}`;
+  return buildProposalBranch('staged', name);
 }
 
 /** Writes one ledger commit for an action and returns what it did. */

@@ -5,6 +5,9 @@ export const proposalPrefix = 'skillgarden/';
 
 export type ProposalKind = 'lifecycle' | 'umbrella' | 'new' | 'staged';
 
+/** The kinds the curator proposes (a staged write comes from an agent, not a curator run). */
+export type CuratorProposalKind = Exclude<ProposalKind, 'staged'>;
+
 /**
  * A proposal's branch. A skill's name comes from a file anyone can edit, so it
  * is reduced to characters git accepts in any ref component (see
@@ -33,8 +36,11 @@ export function buildProposalBranch(kind: ProposalKind, name = ''): string {
  * appends `@<base>` (`skillgarden/lifecycle@main`); names never hold `@`, so the suffix is cut off.
  */
 export function parseProposalBranch(branch: string): { kind: ProposalKind; name: string } | undefined {
-  if (/^skillgarden\/lifecycle(?:@.+)?$/.test(branch)) return { kind: 'lifecycle', name: 'lifecycle' };
-  const match = /^skillgarden\/(umbrella|new|staged)\/([^@]+)(?:@.+)?$/.exec(branch);
+  if (branch === `${proposalPrefix}lifecycle` || branch.startsWith(`${proposalPrefix}lifecycle@`))
+    return { kind: 'lifecycle', name: 'lifecycle' };
+  const match = /^(umbrella|new|staged)\/([^@]+)(?:@.+)?$/.exec(
+    branch.startsWith(proposalPrefix) ? branch.slice(proposalPrefix.length) : '',
+  );
   return match ? { kind: match[1] as ProposalKind, name: match[2] as string } : undefined;
 }
 

@@ -8,6 +8,7 @@ export { maxBodyLength, readFingerprint, renderProposalBody, type BodyInput } fr
 export { readProposalStates, type ProposalState, type ProposalStatus } from './state.js';
 export {
   commitProposal,
+  commitProposalIn,
   declineProposal,
   listProposals,
   writeProposals,

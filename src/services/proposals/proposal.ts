@@ -1,5 +1,5 @@
 import type { FileChange } from '../../ledger/ledger.js';
-import type { ProposalKind } from './branch.js';
+import type { CuratorProposalKind } from './branch.js';
 
 /**
  * One proposal, ready to be written: one commit on its own branch, and the
@@ -8,7 +8,7 @@ import type { ProposalKind } from './branch.js';
  * then a push and a pull request) write the same object.
  */
 export interface BranchProposal {
-  kind: Exclude<ProposalKind, 'staged'>;
+  kind: CuratorProposalKind;
   /** The umbrella's or draft's name; `lifecycle` for the lifecycle proposal. */
   name: string;
   branch: string;

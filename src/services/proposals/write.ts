@@ -54,6 +54,19 @@ export async function commitProposal(
 }
 
 /**
+ * `commitProposal` in a repository of its own (the Action's scratch clone): its ledger opened for this commit only,
+ * with isomorphic-git (no hooks, no config of the runner's git).
+ */
+export async function commitProposalIn(repoDir: string, proposal: BranchProposal, options: { base: string; now: Date }): Promise<string> {
+  const ledger = await openLedger(repoDir, { backend: 'isomorphic-git', now: () => options.now });
+  try {
+    return await commitProposal(ledger, proposal, { base: options.base });
+  } finally {
+    await ledger.close();
+  }
+}
+
+/**
  * Writes each proposal as one commit on its own branch, parent HEAD (DESIGN
  * §10), without touching the index, the working tree or the current branch.
  * A proposal a person declined (same fingerprint) is not written again; one

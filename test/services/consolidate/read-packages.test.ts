@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { readLibrary as readCuratedLibrary } from '../../../src/services/consolidate/index.js';
-import { readLibrary as readCuratorSnapshot } from '../../../src/services/curator/read-library.js';
+import { readPackages } from '../../../src/services/consolidate/index.js';
+import { readLibrary } from '../../../src/services/curator/read-library.js';
 import { repoWith } from '../../helpers/repo.js';
 import { skillText } from '../../helpers/tmp.js';
 
 const now = new Date('2026-11-30T00:00:00Z');
 
-/** Consolidation and the curator read provenance through one reader and one rule (DESIGN §4), so they agree. */
+/** Consolidation plans over the curator's one snapshot (DESIGN §4): provenance read once, so they agree. */
 async function bothReaders(dir: string) {
-  const curated = await readCuratedLibrary(dir);
-  const snapshot = await readCuratorSnapshot(dir, { now });
+  const snapshot = await readLibrary(dir, { now });
+  const curated = readPackages(snapshot);
   const consolidation = Object.fromEntries(curated.skills.map((s) => [s.name, { provenance: s.provenance, adopted: s.adopted }]));
   const curator = Object.fromEntries(
     snapshot.skills.map((s) => [s.name, { provenance: s.provenance, adopted: s.adoptedAt !== undefined }]),
