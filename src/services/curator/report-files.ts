@@ -1,9 +1,9 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { renderPlansMarkdown, type PlanReport } from '../../core/consolidate/index.js';
 import { renderPatternsMarkdown, type DetectedPattern } from '../../core/patterns/index.js';
 import { renderRunMarkdown } from '../../core/report/render-run.js';
 import type { RunReport } from '../../core/report/run-report.js';
+import { writeFileAtomic } from '../../store/files.js';
 import { readGitDir } from '../../ledger/git-dir.js';
 
 /** A file of a run's report folder, by its path in the folder. */
@@ -37,11 +37,7 @@ export function buildReportFiles(report: RunReport, options: { plans?: PlanRepor
 /** Each file written atomically (temp file + rename) under `dir`; returns REPORT.md's path. */
 export function writeReportFiles(dir: string, files: readonly ReportFile[]): string {
   for (const file of files) {
-    const path = join(dir, file.path);
-    mkdirSync(dirname(path), { recursive: true });
-    const temp = join(dirname(path), `.${file.path.split('/').at(-1)}.${process.pid}.tmp`);
-    writeFileSync(temp, file.content);
-    renameSync(temp, path);
+    writeFileAtomic(join(dir, file.path), file.content);
   }
   return join(dir, 'REPORT.md');
 }

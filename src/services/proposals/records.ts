@@ -1,5 +1,6 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../../store/files.js';
 import { SkillgardenError } from '../../core/errors.js';
 
 /** What skillgarden remembers of a proposal branch it wrote, in the repository's git folder (never committed). */
@@ -46,9 +47,5 @@ export function readRecords(commondir: string): ProposalRecords {
 
 /** Written whole to a temporary file, then renamed: never half a file. */
 export function writeRecords(commondir: string, records: ProposalRecords): void {
-  const path = recordsPath(commondir);
-  mkdirSync(dirname(path), { recursive: true });
-  const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify(records, null, 2)}\n`);
-  renameSync(temp, path);
+  writeFileAtomic(recordsPath(commondir), `${JSON.stringify(records, null, 2)}\n`);
 }
