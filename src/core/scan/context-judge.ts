@@ -1,9 +1,14 @@
-import { isQuoted } from './context.js';
+import { findFencedLines, isQuoted } from './context.js';
 import { HIDDEN_INSTRUCTION } from './rules.js';
 import type { ScanFinding, ScanSeverity } from './types.js';
 
 /** Files that render a user interface: hiding a tab or a panel there is how the page works, not text kept from a reader. */
 const uiFile = /\.(?:html?|css|scss|sass|less|jsx|tsx|vue|svelte)$/i;
+
+/** Files a reader sees rendered, where an HTML comment or a hidden element is kept from them; anywhere else it is plain text. */
+const renderedFile = /\.(?:md|markdown|mdx|html?|xhtml|svg)$/i;
+const markdownFile = /\.(?:md|markdown|mdx)$/i;
+const hidingRules = new Set(['inject-hidden-comment', 'inject-hidden-element']);
 
 /** A private key's body: a long run of base64 (a placeholder writes `...`, `<key>` or nothing). */
 const keyBody = /^\s*[A-Za-z0-9+/]{40,}={0,2}\s*$/;
@@ -59,10 +64,14 @@ function isBlockedListing(f: ScanFinding, lines: readonly string[]): boolean {
  * a `BEGIN PRIVATE KEY` line is a key only when a key body follows it, and a
  * hidden element in a UI file (an eval viewer's tabs) is the page at work,
  * unless the hidden text itself instructs the agent; a destructive command in
- * a list of blocked ones is refused, not run. Such findings stay in the report
+ * a list of blocked ones is refused, not run; an HTML comment in a script or
+ * a Markdown code block is shown, not hidden. Such findings stay in the report
  * (at `low`, or `medium` for blocked commands), so a person can still see them.
  */
 export function judgeInContext(findings: ScanFinding[], file: string, lines: readonly string[]): ScanFinding[] {
+  let fenced: ReadonlySet<number> | undefined;
+  const isShown = (line: number): boolean =>
+    !renderedFile.test(file) || (markdownFile.test(file) && (fenced ??= findFencedLines(lines)).has(line));
   return findings.map((f) => {
     if (f.rule === 'cred-private-key' && f.via === 'raw') {
       const here = lines[f.line - 1] ?? '';
@@ -72,6 +81,8 @@ export function judgeInContext(findings: ScanFinding[], file: string, lines: rea
     }
     if (f.rule === 'inject-hidden-element' && uiFile.test(file) && !HIDDEN_INSTRUCTION.test(lines[f.line - 1] ?? ''))
       return lower(f, 'a UI file hiding part of its page');
+    if (hidingRules.has(f.rule) && f.severity === 'high' && isShown(f.line))
+      return lower(f, 'shown as written here (code, or a file that is not rendered): not hidden', 'medium');
     if (f.severity === 'high' && isBlockedListing(f, lines)) return lower(f, 'listed among commands that are blocked, not run', 'medium');
     return f;
   });

@@ -66,6 +66,17 @@ const namesOnly: Readonly<Record<string, RegExp>> = {
   'inject-system-override': /^system\s+prompt\s+override\b(?!\s*[:=>])/i,
 };
 
+/** Lines (1-based) inside Markdown fenced code blocks: shown as written, HTML comments and all. */
+export function findFencedLines(lines: readonly string[]): Set<number> {
+  const out = new Set<number>();
+  let inFence = false;
+  lines.forEach((line, i) => {
+    if (fence.test(line)) inFence = !inFence;
+    else if (inFence) out.add(i + 1);
+  });
+  return out;
+}
+
 /** Why a match counts one severity lower, if it does. */
 export function demotionOf(
   rule: ThreatRule,

@@ -47,9 +47,12 @@ export function looksRandom(token: string): boolean {
   return distinct >= 10 && /\d/.test(body) && /[a-z]/.test(body) && /[A-Z]/.test(body);
 }
 
-/** Words that make an HTML comment an instruction to the agent rather than a note to a maintainer. */
+/**
+ * Words that make an HTML comment an instruction to the agent rather than a
+ * note to a maintainer ("filled in if a later decision overrides this" is a note).
+ */
 export const HIDDEN_INSTRUCTION =
-  /\b(?:ignore\s+(?:all|previous|prior|the\s+above)|override|disregard|system\s+prompt|you\s+(?:must|are\s+now|will\s+now)|assistant\s*:|AI\s+agent\s*:|do\s+not\s+(?:tell|mention|reveal)|secretly|exfiltrat|send\s+(?:the|all|your)|run\s+the\s+following|execute)/i;
+  /\b(?:ignore\s+(?:all|previous|prior|the\s+above)|override\s+(?:the|your|all|any|previous|prior|system|safety|these|those)\b|disregard|system\s+prompt|you\s+(?:must|are\s+now|will\s+now)|assistant\s*:|AI\s+agent\s*:|do\s+not\s+(?:tell|mention|reveal)|secretly|exfiltrat|send\s+(?:the|all|your)|run\s+the\s+following|execute)/i;
 
 const shell = '(?:ba|z|da|k)?sh';
 const home = '(?:~|\\$HOME|\\$\\{HOME\\})';
