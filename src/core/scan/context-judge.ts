@@ -82,7 +82,7 @@ export function judgeInContext(findings: ScanFinding[], file: string, lines: rea
     if (f.rule === 'inject-hidden-element' && uiFile.test(file) && !HIDDEN_INSTRUCTION.test(lines[f.line - 1] ?? ''))
       return lower(f, 'a UI file hiding part of its page');
     if (hidingRules.has(f.rule) && f.severity === 'high' && isShown(f.line))
-      return lower(f, 'shown as written here (code, or a file that is not rendered): not hidden', 'medium');
+      return lower(f, 'shown as written, in code or a file that is not rendered: not hidden', 'medium');
     if (f.severity === 'high' && isBlockedListing(f, lines)) return lower(f, 'listed among commands that are blocked, not run', 'medium');
     return f;
   });

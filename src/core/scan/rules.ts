@@ -410,7 +410,7 @@ const injection: ThreatRule[] = [
     'inject-conceal-from-user',
     'prompt-injection',
     'high',
-    /\b(?:without\s+(?:telling|informing|notifying|alerting)\s+the\s+user|(?:do\s+not|don't|never)\s+(?:tell|inform|notify|alert)\s+the\s+user\s+(?:about|that|what)|(?:keep|hide)\s+(?:this|these|it)\s+(?:\w+\s+){0,2}?(?:secret|hidden)?\s*from\s+the\s+user|(?:silently|secretly|covertly)\s+(?:send|upload|copy|exfiltrate|run|execute|install|delete|modify))\b/i,
+    /\b(?:without\s+(?:telling|informing|notifying|alerting)\s+the\s+user|(?:do\s+not|don't|never)\s+(?:tell|inform|notify|alert)\s+the\s+user\s+(?:about|that|what)|(?:keep|hide)\s+(?:this|these|it)\s+(?:\w+\s+){0,2}?(?:secret|hidden)?\s*from\s+the\s+user|(?:silently|secretly|covertly)\s+(?:send|upload|copy|exfiltrate|run|execute|install|delete|modify)\b(?!\s+(?:nothing|anything)\b))\b/i,
     'tells the agent to hide what it does from the user',
     inject,
     { demoteWhenQuoted: true, demoteWhenNegated: true },
