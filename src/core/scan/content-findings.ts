@@ -1,4 +1,5 @@
 import type { FileContent } from './content.js';
+import { scanSkillText } from './match.js';
 import { specialFinding, type SpecialRuleId } from './special-rules.js';
 import type { ScanFinding } from './types.js';
 
@@ -59,6 +60,16 @@ function archiveFindings(content: FileContent, file: string): ScanFinding[] {
   return out;
 }
 
+/** Threats in a binary file's readable strings (content.ts): whole-file findings, since its lines are not the file's. */
+function scanReadableStrings(text: string, file: string): ScanFinding[] {
+  return scanSkillText(text, { file }).map((f) => ({
+    ...f,
+    line: 0,
+    column: 0,
+    message: `${f.message} (in the readable strings of a binary file)`,
+  }));
+}
+
 function summarize(file: string, names: readonly string[]): string {
   const shown = names.slice(0, 5).join(', ');
   return `${file} lists ${shown}${names.length > 5 ? ` and ${names.length - 5} more` : ''}`;
@@ -66,12 +77,14 @@ function summarize(file: string, names: readonly string[]): string {
 
 /**
  * Whole-file findings from what the bytes are: a compiled program, an
- * archive's listing, text that is not plain UTF-8. Images, fonts and PDFs
- * whose bytes match their names are what skills legitimately ship: no finding.
+ * archive's listing, bytes of no known format, text that is not plain UTF-8.
+ * Images, fonts, PDFs and audio or video are what skills legitimately ship:
+ * no finding.
  */
 export function buildContentFindings(content: FileContent, file: string): ScanFinding[] {
   if (content.kind === 'native-executable') return [wholeFile('structure-native-executable', file, file)];
   if (content.kind === 'archive') return archiveFindings(content, file);
+  if (content.kind === 'binary') return [wholeFile('structure-binary-data', file, file), ...scanReadableStrings(content.text, file)];
   if (content.kind !== 'text') return [];
   const out: ScanFinding[] = [];
   if (content.encoding === 'mixed' || content.encoding === 'utf-16le' || content.encoding === 'utf-16be')

@@ -1,17 +1,20 @@
 import { listArchive, type ArchiveListing } from './archive-listing.js';
 
 /**
- * What a file's bytes are, for the scan. Only a file whose first bytes are a
- * known binary format *and* whose name says that format is judged as a binary
- * (by type and structure); everything else is text, whatever else it holds:
- * a NUL byte, invalid UTF-8 or a mix of encodings must not switch the text
- * scan off (an attacker adds `<!-- \0 -->` to a SKILL.md for exactly that).
+ * What a file's bytes are, for the scan. A file whose name says text (a
+ * Markdown, a script, a config, a name without extension) is text whatever
+ * else it holds: a NUL byte, invalid UTF-8 or a mix of encodings must not
+ * switch the text scan off (an attacker adds `<!-- \0 -->` to a SKILL.md for
+ * exactly that). A known format whose name agrees (an `.mp3` starting `ID3`)
+ * is judged by type. Any other file whose bytes are not text (NUL bytes,
+ * control characters or invalid UTF-8 in its head, or a known format under
+ * another name) is `binary`: only its readable strings are scanned.
  */
-export type ContentKind = 'text' | 'native-executable' | 'image' | 'font' | 'archive' | 'document';
+export type ContentKind = 'text' | 'native-executable' | 'image' | 'font' | 'archive' | 'document' | 'media' | 'binary';
 
 export interface FileContent {
   kind: ContentKind;
-  /** Decoded text; empty for binaries judged by type. */
+  /** Decoded text; empty for binaries judged by type; for other binaries, their readable strings. */
   text: string;
   /** How the text was decoded. */
   encoding: 'utf-8' | 'utf-16le' | 'utf-16be' | 'mixed' | 'none';
@@ -24,7 +27,7 @@ export interface FileContent {
 }
 
 interface BinaryFormat {
-  kind: Exclude<ContentKind, 'text' | 'native-executable'>;
+  kind: Exclude<ContentKind, 'text' | 'native-executable' | 'binary'>;
   magic: readonly (number | undefined)[];
   offset?: number;
   extensions: readonly string[];
@@ -58,7 +61,33 @@ const formats: readonly BinaryFormat[] = [
   { kind: 'archive', magic: [0x42, 0x5a, 0x68], extensions: ['bz2', 'tbz2'] },
   { kind: 'archive', magic: [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00], extensions: ['xz', 'txz'] },
   { kind: 'document', magic: [0x25, 0x50, 0x44, 0x46, 0x2d], extensions: ['pdf'] },
+  { kind: 'media', magic: [0x49, 0x44, 0x33], extensions: ['mp3'] },
+  { kind: 'media', magic: [0xff, 0xfb], extensions: ['mp3'] },
+  { kind: 'media', magic: [0xff, 0xf3], extensions: ['mp3'] },
+  { kind: 'media', magic: [0xff, 0xf1], extensions: ['aac'] },
+  {
+    kind: 'media',
+    magic: [0x52, 0x49, 0x46, 0x46, undefined, undefined, undefined, undefined, 0x57, 0x41, 0x56, 0x45],
+    extensions: ['wav'],
+  },
+  {
+    kind: 'media',
+    magic: [0x52, 0x49, 0x46, 0x46, undefined, undefined, undefined, undefined, 0x41, 0x56, 0x49, 0x20],
+    extensions: ['avi'],
+  },
+  { kind: 'media', magic: [0x4f, 0x67, 0x67, 0x53], extensions: ['ogg', 'oga', 'ogv', 'opus'] },
+  { kind: 'media', magic: [0x66, 0x4c, 0x61, 0x43], extensions: ['flac'] },
+  { kind: 'media', magic: [0x66, 0x74, 0x79, 0x70], offset: 4, extensions: ['mp4', 'm4a', 'm4v', 'mov', 'heic'] },
+  { kind: 'media', magic: [0x1a, 0x45, 0xdf, 0xa3], extensions: ['webm', 'mkv'] },
 ];
+
+/** Names that say text: these are always scanned as text, whatever their bytes (a name without extension too). */
+const textExtensions = new Set([
+  ...['md', 'markdown', 'mdx', 'txt', 'rst', 'adoc', 'tex', 'csv', 'tsv', 'json', 'jsonl', 'ndjson', 'yaml', 'yml', 'toml', 'ini', 'cfg'],
+  ...['conf', 'env', 'xml', 'svg', 'html', 'htm', 'css', 'scss', 'sass', 'less', 'vue', 'svelte', 'ipynb', 'j2', 'jinja', 'tmpl', 'tpl'],
+  ...['sh', 'bash', 'zsh', 'fish', 'ps1', 'psm1', 'bat', 'cmd', 'vbs', 'command', 'py', 'rb', 'pl', 'php', 'lua', 'r', 'sql', 'go', 'rs'],
+  ...['js', 'mjs', 'cjs', 'ts', 'mts', 'cts', 'tsx', 'jsx', 'java', 'kt', 'swift', 'c', 'h', 'cc', 'cpp', 'hpp', 'cs', 'dockerfile'],
+]);
 
 function hasMagic(bytes: Uint8Array, magic: readonly (number | undefined)[], offset = 0): boolean {
   if (bytes.length < offset + magic.length) return false;
@@ -91,6 +120,52 @@ function extensionOf(path: string): string {
 export function detectBinaryFormat(bytes: Uint8Array, path: string): BinaryFormat['kind'] | undefined {
   const ext = extensionOf(path);
   return formats.find((f) => f.extensions.includes(ext) && hasMagic(bytes, f.magic, f.offset))?.kind;
+}
+
+/** How much of a file's head says whether it is text (git looks at 8,000 bytes). */
+const HEAD_BYTES = 8192;
+
+/**
+ * Bytes that are not text: a NUL, or more than one in ten that is a control
+ * character or starts invalid UTF-8, in the head. UTF-16 text (NULs on every
+ * other byte) is text.
+ */
+export function looksBinary(bytes: Uint8Array): boolean {
+  const head = bytes.subarray(0, HEAD_BYTES);
+  if (head.length === 0 || utf16Order(head)) return false;
+  if (head.includes(0)) return true;
+  let odd = 0;
+  for (const b of head) if (b < 32 && b !== 9 && b !== 10 && b !== 12 && b !== 13 && b !== 27) odd += 1;
+  // A cut at the end of the head may split one UTF-8 sequence: that is one replacement, not a sign.
+  const invalid = lenientUtf8.decode(head).split('\uFFFD').length - 2;
+  return odd + Math.max(0, invalid) > head.length / 10;
+}
+
+/** A file whose name says neither text nor the format its bytes are: binary when its bytes are not text or are a known format. */
+function isNamelessBinary(bytes: Uint8Array, path: string): boolean {
+  const ext = extensionOf(path);
+  if (ext === '' || textExtensions.has(ext)) return false;
+  return formats.some((f) => hasMagic(bytes, f.magic, f.offset)) || looksBinary(bytes);
+}
+
+/**
+ * The readable text of binary bytes, as `strings` prints it: runs of six or
+ * more printable ASCII characters, one a line, NUL bytes dropped first (bash
+ * runs a script whose bytes are interleaved with NULs).
+ */
+export function readableStrings(bytes: Uint8Array): string {
+  const runs: string[] = [];
+  let run = '';
+  for (const b of bytes) {
+    if (b === 0) continue;
+    if ((b >= 32 && b < 127) || b === 9) run += String.fromCharCode(b);
+    else {
+      if (run.length >= 6) runs.push(run);
+      run = '';
+    }
+  }
+  if (run.length >= 6) runs.push(run);
+  return runs.join('\n');
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
@@ -152,5 +227,6 @@ export function decodeContent(bytes: Uint8Array, path: string, truncated: boolea
   const kind = detectBinaryFormat(bytes, path);
   if (kind === 'archive') return { kind, ...binary, archive: listArchive(bytes, truncated) };
   if (kind) return { kind, ...binary };
+  if (isNamelessBinary(bytes, path)) return { kind: 'binary', ...binary, text: readableStrings(bytes) };
   return { kind: 'text', ...decodeText(bytes, truncated), truncated };
 }

@@ -48,6 +48,35 @@ export function findCommentLines(file: string, lines: readonly string[]): Set<nu
   return out;
 }
 
+// Right before the verb, at most one word between: "does not bypass", "must never ignore", "don't ever override".
+// "Do not hesitate to ignore …" or "Do not stop; ignore …" are not negations of the match.
+const negationBefore = /(?:\b(?:not|never|cannot)|n't)\s+(?:(?:ever|even|try\s+to|attempt\s+to|(?!only\b)\w+ly)\s+)?$/i;
+
+/** A negation governs the match: the text forbids what the rule looks for. */
+export function isNegated(line: string, start: number): boolean {
+  return negationBefore.test(line.slice(Math.max(0, start - 40), start));
+}
+
+/**
+ * Matches that name an attack rather than perform it, by rule: a label in a
+ * table, a comment or a docstring (`# System prompt override — CRITICAL`).
+ * Followed by a colon it is a header introducing the override, and counts.
+ */
+const namesOnly: Readonly<Record<string, RegExp>> = {
+  'inject-system-override': /^system\s+prompt\s+override\b(?!\s*[:=>])/i,
+};
+
+/** Lines (1-based) inside Markdown fenced code blocks: shown as written, HTML comments and all. */
+export function findFencedLines(lines: readonly string[]): Set<number> {
+  const out = new Set<number>();
+  let inFence = false;
+  lines.forEach((line, i) => {
+    if (fence.test(line)) inFence = !inFence;
+    else if (inFence) out.add(i + 1);
+  });
+  return out;
+}
+
 /** Why a match counts one severity lower, if it does. */
 export function demotionOf(
   rule: ThreatRule,
@@ -59,6 +88,8 @@ export function demotionOf(
   if (opts.via === 'base64' || rule.category === 'credential-exposure') return undefined;
   if (rule.demoteWhenQuoted && isQuoted(line, start, end)) return 'quoted: probably an example';
   if (isSearchPattern(line, start)) return 'inside a search pattern';
+  if (rule.demoteWhenNegated && isNegated(line, start)) return 'negated: the text forbids it';
+  if (namesOnly[rule.id]?.test(line.slice(start, end + 10))) return 'names the attack without performing it';
   if (opts.comment && rule.category !== 'prompt-injection') return 'in a comment';
   return undefined;
 }

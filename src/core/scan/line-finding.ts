@@ -19,14 +19,51 @@ export interface LineContext {
 
 const lower: Record<ScanSeverity, ScanSeverity> = { high: 'medium', medium: 'low', low: 'low' };
 
-/** First match of each rule on one line of text (used for the rewritten variants of a line). */
-export function matchRules(text: string, rules: readonly ThreatRule[]): RuleHit[] {
+/**
+ * The match of each rule on one line of text (used for the rewritten variants
+ * of a line): the first accepted one that `counts` (context.ts: not quoted,
+ * not negated…), else the first accepted one, so a negated mention does not
+ * hide a real one after it.
+ */
+export function matchRules(text: string, rules: readonly ThreatRule[], counts: (hit: RuleHit) => boolean = () => true): RuleHit[] {
   const hits: RuleHit[] = [];
   for (const rule of rules) {
     const m = rule.pattern.exec(text);
-    if (m && (!rule.accept || rule.accept(m[0]))) hits.push({ rule, index: m.index, length: m[0].length });
+    if (!m) continue;
+    const hit = { rule, index: m.index, length: m[0].length };
+    const best = (!rule.accept || rule.accept(m[0])) && counts(hit) ? hit : bestMatch(text, rule, counts);
+    if (best) hits.push(best);
   }
   return hits;
+}
+
+/** The first accepted match that counts, else the first accepted one; rare, so its regex is built here. */
+function bestMatch(text: string, rule: ThreatRule, counts: (hit: RuleHit) => boolean): RuleHit | undefined {
+  const all = new RegExp(rule.pattern.source, `${rule.pattern.flags}g`);
+  let first: RuleHit | undefined;
+  for (let m = all.exec(text); m; m = all.exec(text)) {
+    if (m[0].length === 0) all.lastIndex += 1;
+    if (rule.accept && !rule.accept(m[0])) continue;
+    const hit = { rule, index: m.index, length: m[0].length };
+    if (counts(hit)) return hit;
+    first ??= hit;
+  }
+  return first;
+}
+
+const rank: Record<ScanSeverity, number> = { high: 2, medium: 1, low: 0 };
+
+/**
+ * Adds a finding to `out` unless its rule already has one as severe on its
+ * line (`onLine`: rule id to index in `out`); a more severe one replaces it.
+ */
+export function addFinding(out: ScanFinding[], onLine: Map<string, number>, finding: ScanFinding): void {
+  const at = onLine.get(finding.rule);
+  if (at === undefined) {
+    onLine.set(finding.rule, out.push(finding) - 1);
+    return;
+  }
+  if (rank[finding.severity] > rank[out[at]!.severity]) out[at] = finding;
 }
 
 /** A rule match as a finding, one severity lower when the context says it is an example. */

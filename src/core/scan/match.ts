@@ -1,7 +1,7 @@
-import { findCommentLines, findHiddenCommentLines } from './context.js';
+import { demotionOf, findCommentLines, findHiddenCommentLines } from './context.js';
 import { judgeInContext } from './context-judge.js';
 import { GATE_BASE64, GATE_JOIN, GATE_WIDE } from './line-gates.js';
-import { matchRules, toFinding, type LineContext } from './line-finding.js';
+import { addFinding, matchRules, toFinding, type LineContext, type RuleHit } from './line-finding.js';
 import { compileTable, scanRaw, selectRules, type CompiledTable, type RawScan } from './raw-scan.js';
 import { HIDDEN_INSTRUCTION, THREAT_RULES, type ThreatRule } from './rules.js';
 import { SPECIAL_RULES, specialFinding } from './special-rules.js';
@@ -22,36 +22,47 @@ export interface ScanTextOptions {
 /** Every rule id a suppression marker may name. */
 export const KNOWN_RULE_IDS: ReadonlySet<string> = new Set([...THREAT_RULES, ...SPECIAL_RULES].map((r) => r.id));
 
-function scanVariant(ctx: LineContext, variant: LineVariant, via: ScanVia, seen: Set<string>, table: CompiledTable): ScanFinding[] {
-  return matchRules(variant.text, selectRules(variant.text, table))
-    .filter((hit) => !seen.has(hit.rule.id))
-    .map((hit) => {
-      seen.add(hit.rule.id);
-      const start = variant.origin[hit.index] ?? 0;
-      const end = (variant.origin[hit.index + hit.length - 1] ?? start) + 1;
-      return toFinding(ctx, hit, via, start + 1, ctx.text.slice(start, end));
-    });
+/** What a variant of a line is scanned against: the findings already on the line (rule id to index in `out`). */
+interface LineFindings {
+  out: ScanFinding[];
+  onLine: Map<string, number>;
+}
+
+/** The rules not yet found at full strength on the line: a variant may still find one its raw line only mentioned. */
+function stillOpen(rules: readonly ThreatRule[], found: LineFindings): ThreatRule[] {
+  return rules.filter((rule) => {
+    const at = found.onLine.get(rule.id);
+    return at === undefined || found.out[at]!.severity !== rule.severity;
+  });
+}
+
+function scanVariant(ctx: LineContext, variant: LineVariant, via: ScanVia, found: LineFindings, table: CompiledTable): void {
+  const place = (hit: RuleHit): [number, number] => {
+    const start = variant.origin[hit.index] ?? 0;
+    return [start, (variant.origin[hit.index + hit.length - 1] ?? start) + 1];
+  };
+  const counts = (hit: RuleHit): boolean => demotionOf(hit.rule, ctx.text, ...place(hit), { via, comment: ctx.comment }) === undefined;
+  for (const hit of matchRules(variant.text, stillOpen(selectRules(variant.text, table), found), counts)) {
+    const [start, end] = place(hit);
+    addFinding(found.out, found.onLine, toFinding(ctx, hit, via, start + 1, ctx.text.slice(start, end)));
+  }
 }
 
 /** The variants `kinds` (line-gates.ts) says the line can have: a plain ASCII line is not normalised, and so on. */
-function scanVariants(ctx: LineContext, kinds: number, seen: Set<string>, table: CompiledTable): ScanFinding[] {
-  const out: ScanFinding[] = [];
+function scanVariants(ctx: LineContext, kinds: number, found: LineFindings, table: CompiledTable): void {
   const normalized = (kinds & GATE_WIDE) !== 0 ? buildNormalizedVariant(ctx.text) : undefined;
-  if (normalized) out.push(...scanVariant(ctx, normalized, 'normalized', seen, table));
+  if (normalized) scanVariant(ctx, normalized, 'normalized', found, table);
   // Normalising can make a split string (fullwidth quotes read as quotes): the joined variant is tried then too.
   const joined = normalized || (kinds & GATE_JOIN) !== 0 ? buildJoinedVariant(normalized?.text ?? ctx.text) : undefined;
   if (joined) {
     const origin = normalized ? joined.origin.map((i) => normalized.origin[i] ?? i) : joined.origin;
-    out.push(...scanVariant(ctx, { text: joined.text, origin }, 'joined', seen, table));
+    scanVariant(ctx, { text: joined.text, origin }, 'joined', found, table);
   }
-  if ((kinds & GATE_BASE64) === 0) return out;
+  if ((kinds & GATE_BASE64) === 0) return;
   for (const token of findBase64Text(ctx.text)) {
-    for (const hit of matchRules(token.text, selectRules(token.text, table)).filter((h) => !seen.has(h.rule.id))) {
-      seen.add(hit.rule.id);
-      out.push(toFinding(ctx, hit, 'base64', token.column, token.text.slice(hit.index, hit.index + hit.length)));
-    }
+    for (const hit of matchRules(token.text, stillOpen(selectRules(token.text, table), found)))
+      addFinding(found.out, found.onLine, toFinding(ctx, hit, 'base64', token.column, token.text.slice(hit.index, hit.index + hit.length)));
   }
-  return out;
 }
 
 const hiddenCommentRule = THREAT_RULES.find((r) => r.id === 'inject-hidden-comment')!;
@@ -60,7 +71,7 @@ const hiddenCommentRule = THREAT_RULES.find((r) => r.id === 'inject-hidden-comme
 function scanHiddenComments(
   file: string,
   lines: readonly string[],
-  seen: Map<number, Set<string>>,
+  seen: ReadonlyMap<number, ReadonlyMap<string, number>>,
   rules: readonly ThreatRule[],
 ): ScanFinding[] {
   if (!rules.includes(hiddenCommentRule)) return [];
@@ -137,7 +148,9 @@ export function scanSkillText(text: string, options: ScanTextOptions): ScanFindi
   // Only lines whose variants can differ from the raw line (see line-gates.ts); the others have nothing more to find.
   pass.variantLines.forEach((i, k) => {
     const ctx = new VariantLine(file, i + 1, lines.at(i), isComment);
-    out.push(...scanVariants(ctx, pass.variantKinds[k]!, seen.get(i) ?? new Set(), table));
+    let onLine = seen.get(i);
+    if (!onLine) seen.set(i, (onLine = new Map<string, number>()));
+    scanVariants(ctx, pass.variantKinds[k]!, { out, onLine }, table);
     if (pass.nonAscii.has(i)) out.push(...scanInvisible(ctx));
   });
   // A suppression marker is only ever on a line holding `skillgarden-ignore` (suppress.ts).

@@ -1,5 +1,5 @@
 import { compileLineRegex, ruleSecondTriggers, ruleTriggers } from './compile.js';
-import { toFinding } from './line-finding.js';
+import { addFinding, toFinding } from './line-finding.js';
 import type { ThreatRule } from './rules.js';
 import type { ScanFinding } from './types.js';
 import { generatedMatcher } from './rule-triggers.generated.js';
@@ -140,7 +140,8 @@ function mayMatch(rule: CompiledRule, present: ReadonlyArray<number[] | undefine
 export interface RawScan {
   file: string;
   lines: TextLines;
-  seen: Map<number, Set<string>>;
+  /** Per 0-based line, each rule's finding there: rule id to index in `out`. */
+  seen: Map<number, Map<string, number>>;
   /** Whether a 1-based line is a code comment (context.ts); asked only for lines with a finding. */
   isComment: (line: number) => boolean;
   /** Lines of each trigger literal, by id (see trigger-index.ts). */
@@ -151,12 +152,14 @@ export interface RawScan {
 }
 
 function record(scan: RawScan, rule: ThreatRule, index: number, column: number, matched: string): void {
-  const ids = scan.seen.get(index) ?? new Set<string>();
-  if (ids.has(rule.id) || (rule.accept && !rule.accept(matched))) return;
-  ids.add(rule.id);
-  scan.seen.set(index, ids);
+  if (rule.accept && !rule.accept(matched)) return;
+  let onLine = scan.seen.get(index);
+  const at = onLine?.get(rule.id);
+  // A later match on the line counts only if the one found was lowered by its context (a negated or quoted mention).
+  if (at !== undefined && scan.out[at]!.severity === rule.severity) return;
+  if (!onLine) scan.seen.set(index, (onLine = new Map<string, number>()));
   const ctx = { file: scan.file, line: index + 1, text: scan.lines.at(index), comment: scan.isComment(index + 1) };
-  scan.out.push(toFinding(ctx, { rule, index: column - 1, length: matched.length }, 'raw', column, matched));
+  addFinding(scan.out, onLine, toFinding(ctx, { rule, index: column - 1, length: matched.length }, 'raw', column, matched));
 }
 
 function execAll(pattern: RegExp, text: string, onMatch: (m: RegExpExecArray) => void): void {

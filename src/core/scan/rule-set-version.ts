@@ -12,7 +12,13 @@ import { SPECIAL_RULES } from './special-rules.js';
 export function ruleSetVersion(rules: readonly ThreatRule[] = THREAT_RULES): string {
   const table = rules.map((r) => [
     ...[r.id, r.category, r.severity, r.pattern.source, r.pattern.flags, r.message, r.hint],
-    ...[r.accept ? canonicalSource(r.accept) : null, r.demoteWhenQuoted ?? false, r.triggers ?? null, r.base64Run ?? null],
+    ...[
+      r.accept ? canonicalSource(r.accept) : null,
+      r.demoteWhenQuoted ?? false,
+      r.demoteWhenNegated ?? false,
+      r.triggers ?? null,
+      r.base64Run ?? null,
+    ],
   ]);
   const specials = SPECIAL_RULES.map((r) => [r.id, r.category, r.severity, r.message, r.hint]);
   return `${scanEngineVersion}:${rules.length}:${fingerprint(JSON.stringify([table, specials]))}`;

@@ -11,6 +11,8 @@ export interface ThreatRule extends ScanRule {
   accept?: (match: string) => boolean;
   /** Quoted text (`"ignore previous instructions"`) is usually an example being discussed: one severity lower. */
   demoteWhenQuoted?: boolean;
+  /** A negation right before the match (`does not bypass the safety rules`) forbids what it names: one severity lower. */
+  demoteWhenNegated?: boolean;
   /**
    * Lower-case literals at least one of which every match contains, used to
    * skip lines cheaply. Derived from the pattern when absent; give them where
@@ -21,7 +23,7 @@ export interface ThreatRule extends ScanRule {
   base64Run?: number;
 }
 
-type Extra = Pick<ThreatRule, 'accept' | 'demoteWhenQuoted' | 'triggers' | 'base64Run'>;
+type Extra = Pick<ThreatRule, 'accept' | 'demoteWhenQuoted' | 'demoteWhenNegated' | 'triggers' | 'base64Run'>;
 
 function rule(
   id: string,
@@ -45,9 +47,12 @@ export function looksRandom(token: string): boolean {
   return distinct >= 10 && /\d/.test(body) && /[a-z]/.test(body) && /[A-Z]/.test(body);
 }
 
-/** Words that make an HTML comment an instruction to the agent rather than a note to a maintainer. */
+/**
+ * Words that make an HTML comment an instruction to the agent rather than a
+ * note to a maintainer ("filled in if a later decision overrides this" is a note).
+ */
 export const HIDDEN_INSTRUCTION =
-  /\b(?:ignore\s+(?:all|previous|prior|the\s+above)|override|disregard|system\s+prompt|you\s+(?:must|are\s+now|will\s+now)|assistant\s*:|AI\s+agent\s*:|do\s+not\s+(?:tell|mention|reveal)|secretly|exfiltrat|send\s+(?:the|all|your)|run\s+the\s+following|execute)/i;
+  /\b(?:ignore\s+(?:all|previous|prior|the\s+above)|override\s+(?:the|your|all|any|previous|prior|system|safety|these|those)\b|disregard|system\s+prompt|you\s+(?:must|are\s+now|will\s+now)|assistant\s*:|AI\s+agent\s*:|do\s+not\s+(?:tell|mention|reveal)|secretly|exfiltrat|send\s+(?:the|all|your)|run\s+the\s+following|execute)/i;
 
 const shell = '(?:ba|z|da|k)?sh';
 const home = '(?:~|\\$HOME|\\$\\{HOME\\})';
@@ -284,7 +289,7 @@ const exfiltration: ThreatRule[] = [
     /\b(?:send|post|upload|transmit|forward|leak|exfiltrate|email)\s+(?:\w+\s+){0,4}?(?:the\s+)?(?:entire\s+|full\s+|whole\s+)?(?:conversation|chat\s+history|previous\s+messages|system\s+prompt|api\s+keys?|credentials|secrets|passwords|environment\s+variables)\s+(?:\w+\s+){0,3}?to\s+(?:https?:\/\/|an?\s+(?:external|remote)|my\s+server|this\s+(?:url|endpoint|address))/i,
     'instructs the agent to send conversation or secrets elsewhere',
     exfil,
-    { demoteWhenQuoted: true },
+    { demoteWhenQuoted: true, demoteWhenNegated: true },
   ),
   rule(
     'exfil-send-to-url',
@@ -354,7 +359,7 @@ const injection: ThreatRule[] = [
     'tells the agent to ignore its instructions',
     inject,
     // "an override for the system prompt" names a setting (K-Dense's docstrings); it does not tell anyone to override anything.
-    { demoteWhenQuoted: true, accept: (m) => !/^override\s+(?:for|of)\b/i.test(m) },
+    { demoteWhenQuoted: true, demoteWhenNegated: true, accept: (m) => !/^override\s+(?:for|of)\b/i.test(m) },
   ),
   rule(
     'inject-disregard-rules',
@@ -363,7 +368,7 @@ const injection: ThreatRule[] = [
     /\b(?:disregard|forget|abandon)\s+(?:all\s+|any\s+)?(?:your|of\s+your)\s+(?:\w+\s+){0,2}?(?:rules|guidelines|training|restrictions|principles|instructions)\b/i,
     'tells the agent to drop its rules',
     inject,
-    { demoteWhenQuoted: true },
+    { demoteWhenQuoted: true, demoteWhenNegated: true },
   ),
   rule(
     'inject-role-hijack',
@@ -399,16 +404,16 @@ const injection: ThreatRule[] = [
     /\b(?:respond|answer|reply|act|operate)\s+without\s+(?:\w+\s+){0,3}?(?:restrictions|limitations|filters|safety|guardrails|censorship|ethical)\b/i,
     'asks for unfiltered output',
     inject,
-    { demoteWhenQuoted: true },
+    { demoteWhenQuoted: true, demoteWhenNegated: true },
   ),
   rule(
     'inject-conceal-from-user',
     'prompt-injection',
     'high',
-    /\b(?:without\s+(?:telling|informing|notifying|alerting)\s+the\s+user|(?:do\s+not|don't|never)\s+(?:tell|inform|notify|alert)\s+the\s+user\s+(?:about|that|what)|(?:keep|hide)\s+(?:this|these|it)\s+(?:\w+\s+){0,2}?(?:secret|hidden)?\s*from\s+the\s+user|(?:silently|secretly|covertly)\s+(?:send|upload|copy|exfiltrate|run|execute|install|delete|modify))\b/i,
+    /\b(?:without\s+(?:telling|informing|notifying|alerting)\s+the\s+user|(?:do\s+not|don't|never)\s+(?:tell|inform|notify|alert)\s+the\s+user\s+(?:about|that|what)|(?:keep|hide)\s+(?:this|these|it)\s+(?:\w+\s+){0,2}?(?:secret|hidden)?\s*from\s+the\s+user|(?:silently|secretly|covertly)\s+(?:send|upload|copy|exfiltrate|run|execute|install|delete|modify)\b(?!\s+(?:nothing|anything)\b))\b/i,
     'tells the agent to hide what it does from the user',
     inject,
-    { demoteWhenQuoted: true },
+    { demoteWhenQuoted: true, demoteWhenNegated: true },
   ),
   rule(
     'inject-system-override',
@@ -417,7 +422,7 @@ const injection: ThreatRule[] = [
     /(?:\bsystem\s+prompt\s+override\b|\bnew\s+system\s+prompt\s*:|\boverride\s+(?:the\s+|your\s+)?system\s+(?:prompt|message)\b|\[\s*system\s*\]\s*:?\s*(?:override|ignore|new\s+instructions))/i,
     'tries to replace the system prompt',
     inject,
-    { demoteWhenQuoted: true, triggers: ['system'] },
+    { demoteWhenQuoted: true, demoteWhenNegated: true, triggers: ['system'] },
   ),
   rule(
     'inject-chat-template',
@@ -443,7 +448,7 @@ const injection: ThreatRule[] = [
     /\b(?:reveal|print|output|repeat|show|leak|dump|display)\s+(?:\w+\s+){0,3}?(?:your\s+)?(?:system|initial|hidden|original)\s+(?:prompt|instructions)\s+(?:verbatim|in\s+full|word\s+for\s+word|to\s+me|above)/i,
     'tries to extract the system prompt',
     inject,
-    { demoteWhenQuoted: true },
+    { demoteWhenQuoted: true, demoteWhenNegated: true },
   ),
   rule(
     'inject-jailbreak-dan',
@@ -497,7 +502,7 @@ const injection: ThreatRule[] = [
     /\b(?:decode|translate|deobfuscate|unscramble|reverse)\s+[^\n]{0,120}?\s+(?:and|then)\s+(?:execute|run|eval(?:uate)?|follow)\s+(?:it|them|the\s+result|the\s+output|the\s+(?:decoded\s+)?(?:command|instructions))\b/i,
     'decode-then-execute evasion',
     inject,
-    { demoteWhenQuoted: true },
+    { demoteWhenQuoted: true, demoteWhenNegated: true },
   ),
   rule(
     'inject-hidden-comment',

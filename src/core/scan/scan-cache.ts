@@ -7,7 +7,7 @@ import type { ScanFinding } from './types.js';
  * by the older code is then dropped whole. Changes to the rules themselves
  * are seen by `ruleSetVersion` (rule-set-version.ts) without a bump.
  */
-export const scanEngineVersion = 1;
+export const scanEngineVersion = 2;
 
 /** What one file's content yielded (its structure findings are recomputed each time: they depend on its stat, not its bytes). */
 export type CachedFileScan = readonly ScanFinding[];

@@ -66,6 +66,13 @@ const table = [
   ],
   ['structure-nul-bytes', 'structure', 'low', 'text file holding NUL bytes (scanned without them)', 'Remove the NUL bytes.'],
   [
+    'structure-binary-data',
+    'structure',
+    'low',
+    'binary file of no format its name says (only its readable strings scanned)',
+    'Name the file by its format (.mp3, .png, .zip…), or ship what the agent reads as text.',
+  ],
+  [
     'structure-executable-bit',
     'structure',
     'medium',

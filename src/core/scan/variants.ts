@@ -119,10 +119,11 @@ function changesUnderNormalization(line: string): boolean {
 }
 
 /** `"cu" + "rl"`, `c''url`, `c"u"rl`, `c\url`: the ways a command word is split to dodge a pattern. */
-// A lone apostrophe inside a word is English (don't), so a single quote counts only in pairs (c'ur'l).
+// A lone apostrophe inside a word is English (don't), so a single quote counts only in pairs (c'ur'l);
+// a backtick before a lone `s` ends a Markdown code span made plural ("`chmod +x`s it").
 // Numeric character references (`&#99;url`, `&#x63;url`) spell a command a Markdown renderer shows plainly.
 const splitters =
-  /(["'`])\s{0,3}\+\s{0,3}\1|(?<=\w)(?:''|"")(?=\w)|(?<=[a-z])["`\\](?=[a-z])|(?<=[a-z])'(?=[a-z]{1,12}'[a-z])|(?<=[a-z]'[a-z]{1,12})'(?=[a-z])|&#(?:(\d{2,3})|x([0-9a-f]{2}));/gi;
+  /(["'`])\s{0,3}\+\s{0,3}\1|(?<=\w)(?:''|"")(?=\w)|(?<=[a-z])(?:["\\]|`(?!s\b))(?=[a-z])|(?<=[a-z])'(?=[a-z]{1,12}'[a-z])|(?<=[a-z]'[a-z]{1,12})'(?=[a-z])|&#(?:(\d{2,3})|x([0-9a-f]{2}));/gi;
 const splitHint = /["'`]\s{0,3}\+|''|""|[a-z]["`\\][a-z]|[a-z]'[a-z]{1,12}'[a-z]|&#x?[0-9a-f]{2,3};/i;
 
 function decodeReference(m: RegExpMatchArray): string {

@@ -52,6 +52,27 @@ describe('the scan does not cry wolf on what skills legitimately ship', () => {
     expect((await runScan([], { repo: real })).verdicts.k).toBe('dangerous');
   });
 
+  it('issue #28: a guard skill that refuses what it names, and ships an MP3, has no error; the same skill running a blocked command does', async () => {
+    const doc = 'This skill does not bypass the safety rules of the host agent.\n\nNever run these:\n\n- `rm -rf /`\n- `:(){ :|:& };:`\n';
+    const guard = 'BLOCKED_COMMANDS=${GUARD_BLOCKED:-"rm -rf /,mkfs,:(){ :|:& };:"}\n';
+    // An MP3 tag, then frame bytes that decode as text to a right-to-left override and zero-width spaces.
+    const mp3 = Buffer.concat([
+      Buffer.from('ID3\x04\x00\x00\x00\x00\x00\x21', 'latin1'),
+      Buffer.from([0xe2, 0x80, 0xae, 0xe2, 0x80, 0x8b, 0, 0x11]),
+    ]);
+    const files = {
+      'skills/guard/SKILL.md': skillText('guard', '', doc),
+      'skills/guard/scripts/guard.sh': guard,
+      'skills/guard/assets/chime.mp3': mp3,
+    };
+    const report = await runScan([], { repo: repoWith(files) });
+    expect(report.findings.filter((f) => f.severity === 'high')).toEqual([]);
+    expect(report.findings.filter((f) => f.file.endsWith('.mp3'))).toEqual([]);
+    expect(report.verdicts.guard).toBe('caution');
+    const hostile = repoWith({ ...files, 'skills/guard/scripts/guard.sh': `${guard}rm -rf / # blocked\n` });
+    expect((await runScan([], { repo: hostile })).verdicts.guard).toBe('dangerous');
+  });
+
   it('56 font files and images give no finding at all', async () => {
     const ttf = Buffer.concat([Buffer.from([0, 1, 0, 0]), Buffer.alloc(64, 7)]);
     const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64)]);

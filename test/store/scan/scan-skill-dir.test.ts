@@ -56,14 +56,14 @@ describe('scanSkillDir structure checks', () => {
 
   it('flags native programs anywhere, NUL bytes in text (still scanned), executables outside scripts/', async () => {
     await put('assets/logo.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 1]));
-    await put('references/blob.bin', Buffer.from([1, 2, 0, 3]));
+    await put('references/blob.txt', Buffer.from([1, 2, 0, 3]));
     await put('assets/tool', Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]));
     await put('scripts/run.sh', '#!/bin/sh\necho ok\n', 0o755);
     await put('references/run.sh', '#!/bin/sh\necho ok\n', 0o755);
     expect((await rulesOf()).sort()).toEqual([
       ['structure-executable-bit', 'demo/references/run.sh'],
       ['structure-native-executable', 'demo/assets/tool'],
-      ['structure-nul-bytes', 'demo/references/blob.bin'],
+      ['structure-nul-bytes', 'demo/references/blob.txt'],
     ]);
   });
 
