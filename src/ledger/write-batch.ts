@@ -5,7 +5,7 @@ import { checkRepoState } from './check-repo-state.js';
 import type { CommitContext } from './commit-context.js';
 import { readBranch, resolvePeople } from './commit-people.js';
 import { mapLimited, readCheckoutBytes, writeConvertedBlob, writeSignedCommit } from './git-plumbing.js';
-import type { Author, CommitOptions } from './ledger.js';
+import type { Author, BatchResult, CommitOptions } from './ledger.js';
 import { serializeCommit } from './loose-objects.js';
 import { backoffMs, sleep } from './lock-file.js';
 import { PendingObjects, objectId } from './pending-objects.js';
@@ -25,13 +25,6 @@ interface Entry {
   changes: PreparedChange[];
   message: string;
   people: { author: Required<Author>; committer: Required<Author> };
-}
-
-export interface BatchResult {
-  /** Every commit added, in order; the last is the branch's new tip. */
-  commits: string[];
-  /** 1 when nobody else moved the branch meanwhile. */
-  attempts: number;
 }
 
 /**

@@ -2,13 +2,13 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
 import type { CommitContext } from './commit-context.js';
-import type { Author, FileChange } from './ledger.js';
+import type { Author, BranchCommitResult, BranchTip, FileChange } from './ledger.js';
 import { acquireLock } from './lock-file.js';
 import { prepareChanges } from './prepare-changes.js';
 import { appendReflogs, isOid, isValidRefName, lockRef, readHeadState, readRef } from './refs.js';
 import { editTree, lookupPaths } from './tree-edit.js';
 import { checkExpected } from './check-touched-paths.js';
-import { identity, resolvePeople, writeCommitObject } from './write-commit.js';
+import { identity, resolvePeople, writeCommitObject } from './commit-people.js';
 
 /*
  * Proposals and staged writes are branches that are never checked out: a
@@ -28,18 +28,6 @@ export interface BranchCommitOptions {
   author?: Author;
   /** The tip the caller saw: `null` = the branch must not exist yet, `undefined` = replace whatever it holds. */
   expectedTip?: string | null;
-}
-
-export interface BranchCommitResult {
-  commit: string;
-  branch: string;
-  /** What the branch held before, `undefined` when it was new. */
-  previous: string | undefined;
-}
-
-export interface BranchTip {
-  branch: string;
-  commit: string;
 }
 
 export async function writeBranchCommit(ctx: CommitContext, options: BranchCommitOptions): Promise<BranchCommitResult> {
