@@ -169,8 +169,9 @@ export class GitLedger implements Ledger {
     return rollback(this, target, options);
   }
 
-  close(): Promise<void> {
-    return this.ctx.store.close();
+  async close(): Promise<void> {
+    await this.ctx.writer.close();
+    await this.ctx.store.close();
   }
 
   private async treeOf(commit: string | undefined): Promise<string | undefined> {
