@@ -1,3 +1,4 @@
+import { readOnlyError } from './fs-sync.js';
 import type { Author } from './ledger.js';
 import type { NewCommit, ObjectStore } from './object-store.js';
 import { folderMode } from './object-store.js';
@@ -37,10 +38,16 @@ export class StoreWriter implements CommitWriter {
   }
 
   async write(tip: string | undefined, changes: readonly PreparedChange[], commit: NewCommitText): Promise<string> {
-    for (const change of changes) if (change.content && !change.stored) await this.store.writeBlob(change.content);
     const edits = new Map(changes.map((c) => [c.path, c.oid === null ? null : { oid: c.oid, mode: c.mode }]));
-    const tree = await editTree(this.store, await this.treeOf(tip), edits);
-    return this.writeCommit({ tree, parents: tip === undefined ? [] : [tip], ...commit });
+    const base = await this.treeOf(tip);
+    try {
+      for (const change of changes) if (change.content && !change.stored) await this.store.writeBlob(change.content);
+      const tree = await editTree(this.store, base, edits);
+      return await this.writeCommit({ tree, parents: tip === undefined ? [] : [tip], ...commit });
+    } catch (error) {
+      // Objects are written before any lock is taken: a read-only git folder is met here first.
+      throw readOnlyError(error) ?? error;
+    }
   }
 
   /** Written as they come. */

@@ -1,4 +1,4 @@
-import { SkillgardenError } from '../core/errors.js';
+import { SkillgardenError, isSkillgardenError } from '../core/errors.js';
 import { checkExpected } from './check-touched-paths.js';
 import { checkRepoState } from './check-repo-state.js';
 import type { CommitContext } from './commit-context.js';
@@ -74,7 +74,7 @@ export class CommitBatch {
     if (this.entries.length === 0 || this.opened === undefined) return { commits: [], attempts: 1 };
     const { branch } = this.opened;
     for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
-      await this.ctx.writer.flush();
+      await this.flushObjects();
       await this.ctx.onStage?.('objects-written');
       const last = this.entries.at(-1)!;
       const subject =
@@ -99,6 +99,21 @@ export class CommitBatch {
         data: { ref: branch },
       },
     );
+  }
+
+  /**
+   * Has the writer put every object on disk. A writer whose process died meanwhile (a `git gc
+   * --prune=now` removed the pack fast-import was writing) is started again and the chain rebuilt once.
+   */
+  private async flushObjects(): Promise<void> {
+    try {
+      await this.ctx.writer.flush();
+    } catch (error) {
+      if (!isSkillgardenError(error, 'ledger/git-failed')) throw error;
+      await this.ctx.writer.close().catch(() => undefined);
+      await this.replay(this.opened!.parent);
+      await this.ctx.writer.flush();
+    }
   }
 
   private async open(): Promise<{ branch: string; parent: string | undefined }> {

@@ -13,13 +13,7 @@ import { beginBatch } from './write-batch.js';
  */
 export async function writeCommit(ctx: CommitContext, options: CommitOptions): Promise<CommitResult> {
   const batch = beginBatch(ctx);
-  try {
-    await batch.add(options);
-  } catch (error) {
-    // Refused: the writer's process ends cleanly (fast-import left without `done` writes a crash report into .git).
-    await ctx.writer.flush().catch(() => undefined);
-    throw error;
-  }
+  await batch.add(options);
   const { commits, attempts } = await batch.publish();
   return { commit: commits[0]!, attempts };
 }
