@@ -18,8 +18,9 @@ import type { BlobRef } from './tree-edit.js';
  * one delta-compressed pack. `fastimport.unpackLimit=0` keeps even a one-commit pack a pack:
  * loosening it spawns `git unpack-objects` at every checkpoint (a single commit at 1,000 skills:
  * 88 ms p50 against 32 ms, bench/ledger-commit.ts); `git gc --auto` folds the small packs as it
- * does a fetch's. Commits go onto a scratch ref that is `reset` to nothing right after each one, so
- * fast-import moves no ref: the publish step moves the branch, under its lock. `ls` answers what a
+ * does a fetch's. Commits go onto a scratch ref that is `reset` to nothing before each checkpoint
+ * and at the end, so fast-import moves no ref (only a process killed mid-batch leaves the scratch
+ * ref behind): the publish step moves the branch, under its lock. `ls` answers what a
  * path holds at a commit, `get-mark` a commit's id. Without `--done`, an end of input (our process
  * killed) is a clean end, not a crash report in the git folder.
  */
@@ -41,7 +42,9 @@ export class FastImportWriter implements CommitWriter {
   /** Commits of the running process by id: they are named by mark until fast-import has written them. */
   private marks = new Map<string, string>();
   private nextMark = 1;
-  /** What `lookup` found at the tip, for `write` to check the shape of the paths. */
+  /** Objects this process has seen in a tree: named by id, not sent again (a moved file). */
+  private known = new Set<string>();
+  /** What `lookup` found at each tip, for `write` to check the shape of the paths (emptied at each checkpoint). */
   private probed = new Map<string, Entry | undefined>();
 
   constructor(
@@ -50,25 +53,38 @@ export class FastImportWriter implements CommitWriter {
   ) {}
 
   async lookup(tip: string | undefined, paths: readonly string[]): Promise<Map<string, BlobRef | undefined>> {
-    const probes = [...new Set(paths.flatMap((path) => prefixes(path)))];
-    const found = tip === undefined ? probes.map(() => undefined) : await Promise.all(probes.map((p) => this.ls(tip, p)));
-    this.probed = new Map(probes.map((p, i) => [p, found[i]]));
-    return new Map(paths.map((path) => [path, asBlob(this.probed.get(path))]));
+    const found = new Map<string, Entry | undefined>();
+    const probe = async (path: string): Promise<Entry | undefined> => {
+      if (!found.has(path)) found.set(path, tip === undefined ? undefined : await this.ls(tip, path));
+      return found.get(path);
+    };
+    await Promise.all(paths.map((path) => probe(path)));
+    for (const path of paths) {
+      // Each `ls` reads the trees on its path again (a 10,000-skill folder): only as far up as a folder is found.
+      const folders = prefixes(path).slice(0, -1).reverse();
+      const hit = found.get(path) !== undefined ? 0 : await firstFound(folders, probe);
+      for (const folder of folders.slice(hit + (found.get(path) !== undefined ? 0 : 1))) found.set(folder, { mode: folderMode, oid: '' });
+    }
+    for (const [path, entry] of found) {
+      this.probed.set(probeKey(tip, path), entry);
+      if (entry && entry.mode !== folderMode) this.known.add(entry.oid);
+    }
+    return new Map(paths.map((path) => [path, asBlob(found.get(path))]));
   }
 
   async write(tip: string | undefined, changes: readonly PreparedChange[], commit: NewCommitText): Promise<string> {
-    checkShape(changes, this.probed);
+    checkShape(changes, (path) => this.probed.get(probeKey(tip, path)));
     const mark = `:${this.nextMark++}`;
-    const parts: Array<string | Buffer> = [`commit ${scratch}\nmark ${mark}\n`];
+    // The scratch branch keeps the tip's trees in memory from one commit to the next; a root commit starts it afresh.
+    const parts: Array<string | Buffer> = [`${tip === undefined ? `reset ${scratch}\n` : ''}commit ${scratch}\nmark ${mark}\n`];
     parts.push(`author ${identity(commit.author)}\ncommitter ${identity(commit.committer)}\n`, data(normalizeMessage(commit.message)));
     if (tip !== undefined) parts.push(`from ${this.name(tip)}\n`);
     for (const change of changes) {
       if (change.oid === null || change.content === null) parts.push(`D ${quote(change.path)}\n`);
-      else if (change.stored || this.probedOid(change.oid)) parts.push(`M ${change.mode} ${change.oid} ${quote(change.path)}\n`);
+      else if (change.stored || this.known.has(change.oid)) parts.push(`M ${change.mode} ${change.oid} ${quote(change.path)}\n`);
       else parts.push(`M ${change.mode} inline ${quote(change.path)}\n`, data(change.content));
     }
-    // Reset at once: a checkpoint, or the end of input, then finds the scratch ref empty and writes no ref.
-    parts.push(`\nreset ${scratch}\n`);
+    parts.push(`\n`);
     const id = (
       await this.ask(Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : p))), `get-mark ${mark}`)
     ).trim();
@@ -82,8 +98,10 @@ export class FastImportWriter implements CommitWriter {
     if (this.unflushed === undefined) return;
     const mark = this.unflushed;
     this.unflushed = undefined;
+    this.probed = new Map();
     // Commands run in order: the answer to a later one means the checkpoint is done.
-    await this.ask(Buffer.from(`checkpoint\n`), `get-mark ${mark}`);
+    // Reset first: the checkpoint then finds the scratch ref empty and writes no ref.
+    await this.ask(Buffer.from(`reset ${scratch}\ncheckpoint\n`), `get-mark ${mark}`);
   }
 
   /** Ends fast-import (end of input: it writes what is left and moves no ref). */
@@ -92,16 +110,12 @@ export class FastImportWriter implements CommitWriter {
     if (!child) return;
     this.child = undefined;
     this.marks = new Map();
+    this.known = new Set();
     this.unflushed = undefined;
     await new Promise<void>((done, fail) => {
       child.once('close', (code) => (code === 0 ? done() : fail(this.failure(`exit ${code}`))));
-      child.stdin.end();
+      child.stdin.end(`reset ${scratch}\n`);
     });
-  }
-
-  private probedOid(oid: string): boolean {
-    for (const entry of this.probed.values()) if (entry?.oid === oid) return true;
-    return false;
   }
 
   private name(commit: string): string {
@@ -140,6 +154,7 @@ export class FastImportWriter implements CommitWriter {
       if (this.child === child) {
         this.child = undefined;
         this.marks = new Map();
+        this.known = new Set();
         this.unflushed = undefined;
       }
       this.failAll(this.failure(`exit ${code}`));
@@ -194,6 +209,16 @@ export class FastImportWriter implements CommitWriter {
   }
 }
 
+function probeKey(tip: string | undefined, path: string): string {
+  return `${tip ?? ''} ${path}`;
+}
+
+/** The index in `folders` (nearest first) of the first that holds something; the length when none does. */
+async function firstFound(folders: readonly string[], probe: (path: string) => Promise<Entry | undefined>): Promise<number> {
+  for (const [i, folder] of folders.entries()) if ((await probe(folder)) !== undefined) return i;
+  return folders.length;
+}
+
 /** The path and each folder above it, shortest first. */
 function prefixes(path: string): string[] {
   const parts = path.split('/');
@@ -205,17 +230,17 @@ function asBlob(entry: Entry | undefined): BlobRef | undefined {
 }
 
 /** What the plain tree edit (tree-edit.ts) refuses: a folder where a file goes, a file where a folder does. */
-function checkShape(changes: readonly PreparedChange[], probed: ReadonlyMap<string, Entry | undefined>): void {
+function checkShape(changes: readonly PreparedChange[], probed: (path: string) => Entry | undefined): void {
   for (const change of changes) {
     const folders = prefixes(change.path);
     const path = folders.pop()!;
     for (const folder of folders) {
-      const mode = probed.get(folder)?.mode;
+      const mode = probed(folder)?.mode;
       if (mode !== undefined && mode !== folderMode) {
         throw badPath(change.path, `${folder} is a ${mode === '120000' ? 'symlink' : 'file'}, not a folder`);
       }
     }
-    if (probed.get(path)?.mode === folderMode) throw badPath(path, 'a folder is at that path');
+    if (probed(path)?.mode === folderMode) throw badPath(path, 'a folder is at that path');
   }
 }
 
