@@ -16,7 +16,7 @@ import { generateLibrary } from './curate-library.js';
 
 const now = new Date('2026-11-30T00:00:00Z');
 const sizes = process.argv.slice(2).map(Number).filter(Boolean);
-const backends: LedgerBackend[] = ['system-git', 'isomorphic-git'];
+const backends = (process.env.BENCH_BACKENDS ?? 'system-git,isomorphic-git').split(',') as LedgerBackend[];
 process.env.GIT_AUTHOR_NAME ??= 'Bench';
 process.env.GIT_AUTHOR_EMAIL ??= 'bench@example.com';
 process.env.GIT_COMMITTER_NAME ??= 'Bench';

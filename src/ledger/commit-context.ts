@@ -1,5 +1,5 @@
 import type { RepoLayout } from './git-dir.js';
-import type { TipTreeCache } from './batch-tree.js';
+import type { CommitWriter } from './commit-writer.js';
 import type { Identities } from './identity.js';
 import type { IndexCache } from './index-file.js';
 import type { LedgerBackend } from './ledger.js';
@@ -22,8 +22,8 @@ export interface CommitContext {
   identities: () => Promise<Identities>;
   /** The last index this process read or wrote (mutable). */
   indexCache: IndexCache;
-  /** The tree of the last commit this process published (mutable). */
-  tipTree: TipTreeCache;
+  /** Where commits are built: git fast-import with the system git, else the object store. */
+  writer: CommitWriter;
   /** Test seam: called at named points of a commit (a crash test kills the process there). */
   onStage?: (stage: CommitStage) => void | Promise<void>;
 }

@@ -1,17 +1,9 @@
 import { SkillgardenError } from '../core/errors.js';
 import type { CommitContext } from './commit-context.js';
-import { writeSignedCommit } from './git-plumbing.js';
 import type { Author } from './ledger.js';
-import type { NewCommit } from './object-store.js';
 import { formatTimezone } from './object-store.js';
 import { readHeadState } from './refs.js';
 import type { RefDirs } from './refs.js';
-
-/** A commit object, signed when the repository says so (`commit.gpgSign`). */
-export async function writeCommitObject(ctx: CommitContext, object: NewCommit): Promise<string> {
-  // Signing is git's: the embedded backend refused before anything was written.
-  return ctx.setup.sign ? writeSignedCommit(ctx.dir, object) : ctx.store.writeCommit(object);
-}
 
 export async function readBranch(dirs: RefDirs): Promise<string> {
   const head = await readHeadState(dirs);

@@ -6,6 +6,8 @@ import { diffTrees, listTree } from './diff-trees.js';
 import type { FileDiff } from './diff-trees.js';
 import type {
   BranchCommitRequest,
+  BranchCommitResult,
+  BranchTip,
   ChangedFile,
   CommitBatch,
   CommitInfo,
@@ -27,7 +29,6 @@ import type { BlobRef } from './tree-edit.js';
 import { beginBatch } from './write-batch.js';
 import { writeCommit } from './write-commit.js';
 import { deleteBranch, listBranches, writeBranchCommit } from './write-branch.js';
-import type { BranchCommitResult, BranchTip } from './write-branch.js';
 
 /** The `Ledger` both backends share: they differ only in their `ObjectStore`. */
 export class GitLedger implements Ledger {
@@ -168,8 +169,9 @@ export class GitLedger implements Ledger {
     return rollback(this, target, options);
   }
 
-  close(): Promise<void> {
-    return this.ctx.store.close();
+  async close(): Promise<void> {
+    await this.ctx.writer.close();
+    await this.ctx.store.close();
   }
 
   private async treeOf(commit: string | undefined): Promise<string | undefined> {

@@ -2,6 +2,7 @@
  * Git as the ledger (DESIGN §3): every mutation is one commit touching only
  * its own files. One interface, two backends (`isomorphic-git`, the default,
  * needs no git binary; `system-git` drives the git on the PATH).
+ * Types only, imported by every other module here and importing none of them.
  */
 
 export type LedgerBackend = 'isomorphic-git' | 'system-git';
@@ -51,9 +52,24 @@ export interface BranchCommitRequest {
   expectedTip?: string | null;
 }
 
-export type { BranchCommitResult, BranchTip } from './write-branch.js';
-export type { BatchResult } from './write-batch.js';
-import type { BatchResult } from './write-batch.js';
+export interface BatchResult {
+  /** Every commit added, in order; the last is the branch's new tip. */
+  commits: string[];
+  /** 1 when nobody else moved the branch meanwhile. */
+  attempts: number;
+}
+
+export interface BranchCommitResult {
+  commit: string;
+  branch: string;
+  /** What the branch held before, `undefined` when it was new. */
+  previous: string | undefined;
+}
+
+export interface BranchTip {
+  branch: string;
+  commit: string;
+}
 
 /** A chain of commits on the current branch, each its own commit, published together (write-batch.ts). */
 export interface CommitBatch {
@@ -64,7 +80,6 @@ export interface CommitBatch {
   /** Writes the objects, then moves the branch once (working tree and index updated once); nothing when empty. */
   publish(): Promise<BatchResult>;
 }
-import type { BranchCommitResult, BranchTip } from './write-branch.js';
 
 export interface CommitResult {
   commit: string;

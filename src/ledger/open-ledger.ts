@@ -1,5 +1,8 @@
 import { SkillgardenError } from '../core/errors.js';
 import type { CommitContext } from './commit-context.js';
+import { StoreWriter } from './commit-writer.js';
+import { FastImportWriter } from './fast-import.js';
+import { writeSignedCommit } from './git-plumbing.js';
 import { readRepoLayout } from './git-dir.js';
 import { GitLedger } from './git-ledger.js';
 import { readEmbeddedIdentities, readSystemIdentities } from './identity.js';
@@ -42,6 +45,11 @@ export async function openGitLedger(dir: string, options: OpenLedgerOptions = {}
     if (options.author) return { author: options.author, committer: options.author };
     return backend === 'system-git' ? readSystemIdentities(layout.dir) : readEmbeddedIdentities(setup.config, layout.dir);
   };
+  // Under core.ignorecase a new path is checked against the tip's folders as stored: the store writer keeps them on disk.
+  const fastImport = backend === 'system-git' && !setup.sign && !(setup.config.bool('core.ignorecase') ?? false);
+  const writer = fastImport
+    ? new FastImportWriter(layout.dir, layout.commondir)
+    : new StoreWriter(store, (commit) => (setup.sign ? writeSignedCommit(layout.dir, commit) : store.writeCommit(commit)));
   const ctx: CommitContext = {
     dir: layout.dir,
     gitdir: layout.gitdir,
@@ -51,7 +59,7 @@ export async function openGitLedger(dir: string, options: OpenLedgerOptions = {}
     setup,
     lockTimeoutMs: options.lockTimeoutMs ?? 10_000,
     indexCache: {},
-    tipTree: {},
+    writer,
     now: options.now ?? (() => new Date()),
     // A failed look is not kept: the user may fix the identity and retry in the same process (an MCP server).
     identities: () =>

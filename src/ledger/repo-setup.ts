@@ -34,8 +34,6 @@ export interface FsyncSet {
   looseObject: boolean;
   reference: boolean;
   index: boolean;
-  /** Packs and their indexes: in git's default set. */
-  pack: boolean;
 }
 
 export async function readRepoSetup(layout: RepoLayout, backend: LedgerBackend): Promise<RepoSetup> {
@@ -65,26 +63,24 @@ async function readRepoConfig(layout: RepoLayout, backend: LedgerBackend): Promi
 }
 
 /**
- * `core.fsync` (git-config(1)): a comma list starting from git's default
- * (packs and their metadata only: not loose objects, refs or the index);
- * `-x` removes, `none` clears. Only the parts a ledger writes are kept.
+ * `core.fsync` (git-config(1)): a comma list starting from git's default (packs and their
+ * metadata only: not loose objects, refs or the index); `-x` removes, `none` clears. Only the
+ * parts the ledger writes itself are kept (git fast-import fsyncs its packs as configured).
  */
 export function parseFsync(value: string | undefined, legacyObjects: boolean): FsyncSet {
-  const set = { looseObject: legacyObjects, reference: false, index: false, pack: true };
+  const set = { looseObject: legacyObjects, reference: false, index: false };
   const groups: Record<string, Array<keyof FsyncSet>> = {
     'loose-object': ['looseObject'],
-    pack: ['pack'],
-    'pack-metadata': ['pack'],
-    objects: ['looseObject', 'pack'],
+    objects: ['looseObject'],
     reference: ['reference'],
     index: ['index'],
-    committed: ['looseObject', 'pack', 'reference'],
-    added: ['looseObject', 'pack', 'reference', 'index'],
-    all: ['looseObject', 'pack', 'reference', 'index'],
+    committed: ['looseObject', 'reference'],
+    added: ['looseObject', 'reference', 'index'],
+    all: ['looseObject', 'reference', 'index'],
   };
   for (const raw of (value ?? '').split(',')) {
     const word = raw.trim();
-    if (word === 'none') Object.assign(set, { looseObject: false, reference: false, index: false, pack: false });
+    if (word === 'none') Object.assign(set, { looseObject: false, reference: false, index: false });
     const remove = word.startsWith('-');
     for (const part of groups[remove ? word.slice(1) : word] ?? []) set[part] = !remove;
   }

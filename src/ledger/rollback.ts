@@ -1,8 +1,9 @@
 import { SkillgardenError } from '../core/errors.js';
 import { normalizeSkillsRoots } from '../core/ledger/skill-paths.js';
 import { buildCommitMessage, parseCommitMessage } from '../core/ledger/trailers.js';
-import type { FileChange, RollbackOptions, RollbackResult, RollbackTarget } from './ledger.js';
-import type { GitLedger } from './git-ledger.js';
+import type { FileChange, Ledger, RollbackOptions, RollbackResult, RollbackTarget } from './ledger.js';
+import type { FileDiff } from './diff-trees.js';
+import type { BlobRef } from './tree-edit.js';
 import { planRollback } from './rollback-plan.js';
 import type { NetChange } from './rollback-plan.js';
 
@@ -11,7 +12,14 @@ import type { NetChange } from './rollback-plan.js';
  * must still hold the version they left, or the rollback refuses and writes
  * nothing. The result is one ordinary commit, so it can be rolled back too.
  */
-export async function rollback(ledger: GitLedger, target: RollbackTarget, options: RollbackOptions): Promise<RollbackResult> {
+/** What a rollback reads and writes: the ledger, with file modes (git-ledger.ts). */
+export interface RollbackLedger extends Ledger {
+  diff(commit: string): Promise<FileDiff[]>;
+  lookup(paths: readonly string[], commit?: string): Promise<Map<string, BlobRef | undefined>>;
+  readBlob(oid: string): Promise<Uint8Array>;
+}
+
+export async function rollback(ledger: RollbackLedger, target: RollbackTarget, options: RollbackOptions): Promise<RollbackResult> {
   const commits = 'commit' in target ? [await ledger.resolve(target.commit)] : await readRunCommits(ledger, target.run);
   const diffs = await Promise.all(commits.map((commit) => ledger.diff(commit)));
   const paths = [...new Set(diffs.flat().map((d) => d.path))];
@@ -30,7 +38,7 @@ export async function rollback(ledger: GitLedger, target: RollbackTarget, option
   return { status: 'reverted', commit, reverted: commits, files: plan.changes.map((c) => c.path) };
 }
 
-async function restoreChange(ledger: GitLedger, change: NetChange): Promise<FileChange> {
+async function restoreChange(ledger: RollbackLedger, change: NetChange): Promise<FileChange> {
   const expected = change.after?.oid ?? null;
   if (change.before === null) return { path: change.path, content: null, expected };
   const content = await ledger.readBlob(change.before.oid);
@@ -45,7 +53,7 @@ async function restoreChange(ledger: GitLedger, change: NetChange): Promise<File
  * depth-first walk that emits a commit after its parents), as the rollback
  * plan replays the run's diffs in order.
  */
-async function readRunCommits(ledger: GitLedger, run: string): Promise<string[]> {
+async function readRunCommits(ledger: RollbackLedger, run: string): Promise<string[]> {
   const stop = await ledger.resolve(`refs/tags/skillgarden/run/${run}`).catch(() => undefined);
   const found: string[] = [];
   const head = await ledger.head();
@@ -79,7 +87,7 @@ async function readRunCommits(ledger: GitLedger, run: string): Promise<string[]>
 }
 
 async function buildRollbackMessage(
-  ledger: GitLedger,
+  ledger: RollbackLedger,
   commits: readonly string[],
   target: RollbackTarget,
   options: RollbackOptions,

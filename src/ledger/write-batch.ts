@@ -1,15 +1,12 @@
-import { SkillgardenError } from '../core/errors.js';
-import { BatchTree } from './batch-tree.js';
+import { SkillgardenError, isSkillgardenError } from '../core/errors.js';
 import { checkExpected } from './check-touched-paths.js';
 import { checkRepoState } from './check-repo-state.js';
 import type { CommitContext } from './commit-context.js';
 import { readBranch, resolvePeople } from './commit-people.js';
-import { mapLimited, readCheckoutBytes, writeConvertedBlob, writeSignedCommit } from './git-plumbing.js';
-import type { Author, CommitOptions } from './ledger.js';
-import { serializeCommit } from './loose-objects.js';
+import { findCaseTwin } from './commit-writer.js';
+import { mapLimited, readCheckoutBytes, writeConvertedBlob } from './git-plumbing.js';
+import type { Author, BatchResult, CommitOptions } from './ledger.js';
 import { backoffMs, sleep } from './lock-file.js';
-import { PendingObjects, objectId } from './pending-objects.js';
-import type { DeltaBase } from './pending-objects.js';
 import { prepareChanges } from './prepare-changes.js';
 import type { PreparedChange } from './prepare-changes.js';
 import { badPath } from './paths.js';
@@ -27,20 +24,14 @@ interface Entry {
   people: { author: Required<Author>; committer: Required<Author> };
 }
 
-export interface BatchResult {
-  /** Every commit added, in order; the last is the branch's new tip. */
-  commits: string[];
-  /** 1 when nobody else moved the branch meanwhile. */
-  attempts: number;
-}
-
 /**
  * A chain of commits on the current branch, published together: each `add` is its own commit
- * (its own message and trailers, parent the previous one), built in memory on the batch's tip;
- * `publish` writes their objects (one pack when there are many), then, under one `index.lock`
- * and one branch lock, checks the touched files are clean, updates the working tree and the index
- * once and moves the branch once. The intent journal names every touched path, so a crash leaves
- * each file as the parent had it (`doctor --fix`) or as the last commit has it.
+ * (its own message and trailers, parent the previous one), built by the ledger's writer on the
+ * batch's tip (git fast-import, or the object store); `publish` has the objects written, then,
+ * under one `index.lock` and one branch lock, checks the touched files are clean, updates the
+ * working tree and the index once and moves the branch once. The intent journal names every
+ * touched path, so a crash leaves each file as the parent had it (`doctor --fix`) or as the last
+ * commit has it.
  *
  * An `add` that is refused (a conflict, a bad path) changes nothing and the batch goes on; a
  * single commit is a batch of one. If another writer moved the branch, the whole chain is built
@@ -49,21 +40,14 @@ export interface BatchResult {
 export class CommitBatch {
   private readonly entries: Entry[] = [];
   private readonly commits: string[] = [];
-  private readonly pending: PendingObjects;
-  private readonly tree: BatchTree;
   private opened: { branch: string; parent: string | undefined } | undefined;
   /** The final state of every touched path, deletions first; and each one as the parent has it. */
   private net = new Map<string, PreparedChange>();
   private before = new Map<string, BlobRef | undefined>();
-  private lastBlob = new Map<string, DeltaBase>();
   private tip: string | undefined;
   private published = false;
 
-  constructor(private readonly ctx: CommitContext) {
-    const durable = { loose: ctx.setup.fsync.looseObject, pack: ctx.setup.fsync.pack };
-    this.pending = new PendingObjects(ctx.layout.commondir, durable);
-    this.tree = new BatchTree(ctx.store, this.pending, ctx.tipTree);
-  }
+  constructor(private readonly ctx: CommitContext) {}
 
   get size(): number {
     return this.commits.length;
@@ -90,7 +74,7 @@ export class CommitBatch {
     if (this.entries.length === 0 || this.opened === undefined) return { commits: [], attempts: 1 };
     const { branch } = this.opened;
     for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
-      await this.pending.flush();
+      await this.flushObjects();
       await this.ctx.onStage?.('objects-written');
       const last = this.entries.at(-1)!;
       const subject =
@@ -104,10 +88,7 @@ export class CommitBatch {
         committer: last.people.committer,
         reflog: subject,
       });
-      if (published) {
-        this.tree.keep(this.commits.at(-1)!);
-        return { commits: [...this.commits], attempts: attempt };
-      }
+      if (published) return { commits: [...this.commits], attempts: attempt };
       await sleep(backoffMs(attempt));
       await this.replay(await readRef(this.ctx.layout, branch));
     }
@@ -120,46 +101,42 @@ export class CommitBatch {
     );
   }
 
+  /**
+   * Has the writer put every object on disk. A writer whose process died meanwhile (a `git gc
+   * --prune=now` removed the pack fast-import was writing) is started again and the chain rebuilt once.
+   */
+  private async flushObjects(): Promise<void> {
+    try {
+      await this.ctx.writer.flush();
+    } catch (error) {
+      if (!isSkillgardenError(error, 'ledger/git-failed')) throw error;
+      await this.ctx.writer.close().catch(() => undefined);
+      await this.replay(this.opened!.parent);
+      await this.ctx.writer.flush();
+    }
+  }
+
   private async open(): Promise<{ branch: string; parent: string | undefined }> {
     if (this.opened) return this.opened;
     checkObjectFormat(this.ctx.setup, this.ctx.dir);
     const branch = await readBranch(this.ctx.layout);
     checkRepoState(this.ctx.layout, branch, this.ctx.setup.config.bool('core.bare') ?? false);
     const parent = await readRef(this.ctx.layout, branch);
-    await this.tree.reset(parent);
     this.opened = { branch, parent };
     this.tip = parent;
     return this.opened;
   }
 
-  /** The commit on the tip: checks `expected`, edits the tree, writes the commit object (pending unless signed). */
+  /** The commit on the tip: checks `expected` (and case twins), then has the writer build it. */
   private async build(entry: Entry): Promise<string> {
     const { changes, message, people } = entry;
-    const before = await this.tree.lookup(changes.map((c) => c.path));
+    const before = await this.ctx.writer.lookup(
+      this.tip,
+      changes.map((c) => c.path),
+    );
     checkExpected(changes, before);
     if (this.ctx.setup.config.bool('core.ignorecase') ?? false) await this.refuseCaseTwins(changes, before);
-    // A moved file's blob is already stored: it is in the tree the move starts from.
-    const known = new Set([...before.values()].flatMap((b) => (b ? [b.oid] : [])));
-    const blobs = new Map<string, DeltaBase>();
-    for (const change of changes) {
-      if (!change.content || change.stored || change.oid === null || known.has(change.oid)) continue;
-      blobs.set(change.path, this.pending.add('blob', change.oid, change.content, this.lastBlob.get(change.path)));
-    }
-    const edits = new Map(changes.map((c) => [c.path, c.oid === null ? null : { oid: c.oid, mode: c.mode }]));
-    const tree = await this.tree.apply(edits);
-    const parents = this.tip === undefined ? [] : [this.tip];
-    const object = { tree, parents, message, ...people };
-    let commit: string;
-    if (this.ctx.setup.sign) {
-      // Git signs, and `commit-tree` needs the tree and parent stored: the pending objects are written first.
-      await this.pending.flush();
-      commit = await writeSignedCommit(this.ctx.dir, object);
-    } else {
-      const bytes = serializeCommit(object);
-      commit = objectId('commit', bytes);
-      this.pending.add('commit', commit, bytes);
-    }
-    for (const [path, blob] of blobs) this.lastBlob.set(path, blob);
+    const commit = await this.ctx.writer.write(this.tip, changes, { message, ...people });
     for (const change of changes) {
       if (!this.before.has(change.path)) this.before.set(change.path, before.get(change.path));
       this.net.delete(change.path);
@@ -179,7 +156,7 @@ export class CommitBatch {
   private async refuseCaseTwins(changes: readonly PreparedChange[], before: ReadonlyMap<string, BlobRef | undefined>): Promise<void> {
     for (const change of changes) {
       if (change.content === null || before.get(change.path) !== undefined) continue;
-      const twin = await this.tree.caseTwin(change.path);
+      const twin = await findCaseTwin(this.ctx.store, this.tip, change.path);
       if (twin === undefined) continue;
       throw badPath(
         change.path,
@@ -193,10 +170,8 @@ export class CommitBatch {
     this.opened = { branch: this.opened!.branch, parent };
     this.net = new Map();
     this.before = new Map();
-    this.lastBlob = new Map();
     this.commits.length = 0;
     this.tip = parent;
-    await this.tree.reset(parent);
     for (const entry of this.entries) await this.build(entry);
   }
 

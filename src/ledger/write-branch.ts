@@ -2,13 +2,12 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
 import type { CommitContext } from './commit-context.js';
-import type { Author, FileChange } from './ledger.js';
+import type { Author, BranchCommitResult, BranchTip, FileChange } from './ledger.js';
 import { acquireLock } from './lock-file.js';
 import { prepareChanges } from './prepare-changes.js';
 import { appendReflogs, isOid, isValidRefName, lockRef, readHeadState, readRef } from './refs.js';
-import { editTree, lookupPaths } from './tree-edit.js';
 import { checkExpected } from './check-touched-paths.js';
-import { identity, resolvePeople, writeCommitObject } from './write-commit.js';
+import { identity, resolvePeople } from './commit-people.js';
 
 /*
  * Proposals and staged writes are branches that are never checked out: a
@@ -30,36 +29,15 @@ export interface BranchCommitOptions {
   expectedTip?: string | null;
 }
 
-export interface BranchCommitResult {
-  commit: string;
-  branch: string;
-  /** What the branch held before, `undefined` when it was new. */
-  previous: string | undefined;
-}
-
-export interface BranchTip {
-  branch: string;
-  commit: string;
-}
-
 export async function writeBranchCommit(ctx: CommitContext, options: BranchCommitOptions): Promise<BranchCommitResult> {
   const ref = branchRef(options.branch);
   await refuseCheckedOut(ctx, ref);
   const changes = prepareChanges(options.changes);
-  for (const change of changes) if (change.content) await ctx.store.writeBlob(change.content);
-  const tree = (await ctx.store.readCommit(options.base)).tree;
-  checkExpected(
-    changes,
-    await lookupPaths(
-      ctx.store,
-      tree,
-      changes.map((c) => c.path),
-    ),
-  );
-  const edits = new Map(changes.map((c) => [c.path, c.oid === null ? null : { oid: c.oid, mode: c.mode }]));
-  const newTree = await editTree(ctx.store, tree, edits);
+  const paths = changes.map((c) => c.path);
+  checkExpected(changes, await ctx.writer.lookup(options.base, paths));
   const { author, committer } = await resolvePeople(ctx, options.author);
-  const commit = await writeCommitObject(ctx, { tree: newTree, parents: [options.base], message: options.message, author, committer });
+  const commit = await ctx.writer.write(options.base, changes, { message: options.message, author, committer });
+  await ctx.writer.flush();
   const lock = await lockRef(ctx.layout, ref, { timeoutMs: ctx.lockTimeoutMs });
   try {
     const previous = await readRef(ctx.layout, ref);

@@ -2,8 +2,6 @@ import type { CommitContext } from './commit-context.js';
 import type { CommitOptions, CommitResult } from './ledger.js';
 import { beginBatch } from './write-batch.js';
 
-export { identity, readBranch, resolvePeople, writeCommitObject } from './commit-people.js';
-
 /**
  * One commit on the current branch: a batch of one (write-batch.ts). Objects first, ref last:
  * blobs, trees and the commit are written without a lock; then, holding `index.lock` and the
