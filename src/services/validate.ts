@@ -41,8 +41,6 @@ export interface ValidateOptions {
   tracked?: TrackedBlobs;
   /** With `files`: the scan that follows will read every file (a cold run), so each is read as it is listed (read-skill.ts). */
   readAhead?: boolean;
-  /** Told each path outside the skill whose existence a check looked at (links to sibling skills), and what it found. */
-  onProbe?: (path: string, existed: boolean) => void;
 }
 
 export interface ValidateReport {
@@ -53,7 +51,7 @@ export interface ValidateReport {
   findings: Finding[];
 }
 
-/** A skill folder to validate: plain data (a thread of the pass may be handed it). */
+/** A skill folder to validate. */
 export interface ValidateTarget {
   dir: string;
   name: string;
@@ -154,7 +152,7 @@ function validateTarget(target: Target, explicit: boolean, readDir: ReadDir, pro
           knownBlob: (file: string, stat: Stats) => tracked.oidIfUnchanged(file, stat),
           needsBytes: (blob: string, files: ReadonlyMap<string, SkillFileEntry>) => {
             const key = keyOf(blob, files);
-            probed = { blob, key, known: lookup(cache, key, libraryRoot, options.onProbe) };
+            probed = { blob, key, known: lookup(cache, key, libraryRoot) };
             return probed.known === undefined;
           },
         }
@@ -165,7 +163,7 @@ function validateTarget(target: Target, explicit: boolean, readDir: ReadDir, pro
   else if (content.bytes) {
     const blob = cache ? (content.blob ?? blobId(content.bytes)) : undefined;
     const key = blob === undefined ? undefined : probed?.blob === blob ? probed.key : keyOf(blob, content.files);
-    const known = probed?.blob === blob ? probed?.known : key === undefined ? undefined : lookup(cache, key, libraryRoot, options.onProbe);
+    const known = probed?.blob === blob ? probed?.known : key === undefined ? undefined : lookup(cache, key, libraryRoot);
     findings.push(...(known ?? checkSkill(target, reportPath, skillDir, content.bytes, content.files, profile, key, options)));
   }
   const evalsPath = folder ? `${folder}/${evalsFile}` : evalsFile;
@@ -174,20 +172,9 @@ function validateTarget(target: Target, explicit: boolean, readDir: ReadDir, pro
 }
 
 /** The cached findings under `key`, when every outside path they looked at is as it was. */
-function lookup(
-  cache: ValidateCache | undefined,
-  key: string,
-  libraryRoot: string | undefined,
-  onProbe: ValidateOptions['onProbe'],
-): Finding[] | undefined {
+function lookup(cache: ValidateCache | undefined, key: string, libraryRoot: string | undefined): Finding[] | undefined {
   const known = cache?.get(key);
-  const holds = ([path, existed]: [string, boolean]) => {
-    if (libraryRoot === undefined) return false;
-    const abs = join(libraryRoot, path);
-    const now = existsSync(abs);
-    onProbe?.(abs, now);
-    return now === existed;
-  };
+  const holds = ([path, existed]: [string, boolean]) => libraryRoot !== undefined && existsSync(join(libraryRoot, path)) === existed;
   return known && known.probes.every(holds) ? known.findings : undefined;
 }
 
@@ -210,10 +197,8 @@ function checkSkill(
           scope: options.links ?? 'library',
           skillDir,
           exists: (path: string) => {
-            const abs = join(libraryRoot, path);
-            const existed = existsSync(abs);
+            const existed = existsSync(join(libraryRoot, path));
             probes.push([path, existed]);
-            options.onProbe?.(abs, existed);
             return existed;
           },
         }
