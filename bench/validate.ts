@@ -1,7 +1,7 @@
 /**
  * Validation throughput: the real corpus, then generated libraries of
  * growing size, to show how cost grows; then the real command line, first
- * run and run after one edit, with and without the content caches. Run: `npm run build && npx tsx bench/validate.ts`
+ * run and run after one edit. Run: `npm run build && npx tsx bench/validate.ts`
  * (`BENCH_SIZES=1000,5000` for fewer sizes, `BENCH_CLI_ONLY=1` for the command line alone).
  */
 import { spawnSync } from 'node:child_process';
@@ -54,8 +54,8 @@ for (const size of inProcess ? [1_000, 5_000, 10_000] : []) {
 if (inProcess) console.log(rows.join('\n'));
 
 // The real command line, as a user or a hook runs it: a process per run over a committed library (git's index
-// then holds the blob ids). Each run is timed with and without the content caches (.git/skillgarden/): the first
-// run (a fresh copy, no cache), and the run after one SKILL.md is edited (the caches of the run before it).
+// then holds the blob ids): the first run on a fresh copy, with and without the scan, and the run after one SKILL.md
+// is edited (the pre-commit case).
 // Medians of 3; wall time and the child's CPU time (user + system, from /proc), which the machine's load moves less.
 const bin = join(import.meta.dirname, '..', 'bin', 'skillgarden.js');
 const childCpuMs = (): number => {
@@ -103,8 +103,8 @@ console.log(
     `CLI, one process per run, medians of 3; load average ${loadavg()
       .map((l) => l.toFixed(1))
       .join(' ')}`,
-    '| library | first run, cache | first run, --no-cache | after one edit, cache | after one edit, --no-cache | first run --no-scan |',
-    '|---|---:|---:|---:|---:|---:|',
+    '| library | first run | after one edit | first run --no-scan |',
+    '|---|---:|---:|---:|',
   ].join('\n'),
 );
 const libraries: [string, (root: string) => void][] = [];
@@ -112,12 +112,11 @@ if (existsSync(corpus)) libraries.push(['corpus copy', (root) => cpSync(corpus, 
 for (const size of (process.env.BENCH_SIZES ?? '2000,10000').split(',').map(Number))
   libraries.push([`generated ${size.toLocaleString('en-US')}`, (root) => generateLibrary(root, size)]);
 for (const [label, fill] of libraries) {
-  const runs = { first: [] as Timed[], firstPlain: [] as Timed[], edit: [] as Timed[], editPlain: [] as Timed[], noScan: [] as Timed[] };
+  const runs = { first: [] as Timed[], edit: [] as Timed[], noScan: [] as Timed[] };
   for (let i = 0; i < 3; i++) {
     // A fresh copy for each first run (nothing in the page cache's favour but what the copy left).
     for (const [into, args] of [
-      [runs.firstPlain, ['--no-cache']],
-      [runs.noScan, ['--no-cache', '--no-scan']],
+      [runs.noScan, ['--no-scan']],
       [runs.first, []],
     ] as const) {
       const root = committed(fill);
@@ -126,14 +125,11 @@ for (const [label, fill] of libraries) {
         if (into === runs.first) {
           editOne(root, i);
           runs.edit.push(cliRun(root, []));
-          runs.editPlain.push(cliRun(root, ['--no-cache']));
         }
       } finally {
         rmSync(root, { recursive: true, force: true, maxRetries: 5 });
       }
     }
   }
-  console.log(
-    `| ${label} | ${fmt(median(runs.first))} | ${fmt(median(runs.firstPlain))} | ${fmt(median(runs.edit))} | ${fmt(median(runs.editPlain))} | ${fmt(median(runs.noScan))} |`,
-  );
+  console.log(`| ${label} | ${fmt(median(runs.first))} | ${fmt(median(runs.edit))} | ${fmt(median(runs.noScan))} |`);
 }

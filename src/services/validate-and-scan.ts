@@ -4,10 +4,8 @@ import { buildScanReport, toFindings, type ScanReport, type ScanResult } from '.
 import { createDirCache } from '../store/dir-cache.js';
 import { createFileCache } from '../store/file-cache.js';
 import { openLibrary, requireSkills } from '../store/layout/discover-library.js';
-import { openScanCache } from '../store/scan/scan-cache-file.js';
 import { escapedResult, scanSkillFolders } from './scan.js';
 import { resolveValidateTargets, validateReport, validateTargets, type ValidateOptions, type ValidateReport } from './validate.js';
-import { openValidateCache } from './validate-cache.js';
 
 export interface ValidateAndScanOptions extends Pick<
   ValidateOptions,
@@ -17,8 +15,6 @@ export interface ValidateAndScanOptions extends Pick<
   scan: ScanConfigInput | false;
   /** With no paths: a library with no skills throws `library/empty` (exit 2) rather than pass with nothing checked. */
   requireSkills?: boolean;
-  /** Reuse (and update) the findings kept by blob id in `.git/skillgarden/` (the CLI's default). Default false. */
-  cache?: boolean;
 }
 
 export interface ValidateAndScanResult {
@@ -43,9 +39,6 @@ export async function runValidateAndScan(options: ValidateAndScanOptions): Promi
     readDir,
   );
   const config = options.scan === false ? undefined : resolveScanConfig(options.scan);
-  const scanCache = options.cache && config ? await openScanCache(options.cwd, config) : undefined;
-  // One read of git's index serves both caches.
-  const validateCache = options.cache ? await openValidateCache(options.cwd, scanCache ? { tracked: scanCache.tracked } : {}) : undefined;
   const scanned: ScanResult[] = [];
   for (const [index, target] of targets.entries()) {
     // Held for one skill: its SKILL.md from validate's read to the scan's.
@@ -56,7 +49,6 @@ export async function runValidateAndScan(options: ValidateAndScanOptions): Promi
       ...(options.links ? { links: options.links } : {}),
       readDir,
       ...(files ? { files } : {}),
-      ...(validateCache ? { cache: validateCache.cache, ...(validateCache.tracked ? { tracked: validateCache.tracked } : {}) } : {}),
     });
     for (const f of found) findings.push(f);
     if (config) {
@@ -65,14 +57,11 @@ export async function runValidateAndScan(options: ValidateAndScanOptions): Promi
         config,
         readDir,
         ...(files ? { files } : {}),
-        ...(scanCache ? { cache: scanCache } : {}),
       });
       scanned.push(result!);
     }
     options.onProgress?.(index + 1, targets.length);
   }
-  validateCache?.save();
-  scanCache?.save();
   const report = validateReport(options.profile ?? 'portable', targets.length, findings);
   const escaped = library?.escaped ?? [];
   return { report, scan: config ? buildScanReport([...scanned, ...escaped.map(escapedResult)]) : undefined };

@@ -34,7 +34,6 @@ export async function runValidateCommand(
     profile,
     ...(config.links ? { links: config.links } : {}),
     scan: values['no-scan'] === true ? false : config.scan,
-    cache: values['no-cache'] !== true,
     onProgress: progress.update,
   });
   progress.done();

@@ -11,11 +11,12 @@ export const validateCommand: Command = {
   name: 'validate',
   summary: 'validate skills (a folder, a SKILL.md, or the whole skills root)',
   usage:
-    'validate [PATH…] [--format text|json|github|sarif] [--profile portable|spec|claude-code|hermes|agent-plugins] [--no-scan] [--no-cache] [--allow-empty] [--baseline FILE] [--write-baseline FILE] [--fix [--dry-run]]',
+    'validate [PATH…] [--format text|json|github|sarif] [--profile portable|spec|claude-code|hermes|agent-plugins] [--no-scan] [--allow-empty] [--baseline FILE] [--write-baseline FILE] [--fix [--dry-run]]',
   options: {
     format: { type: 'string' },
     profile: { type: 'string' },
     'no-scan': { type: 'boolean' },
+    // Accepted so that scripts written for the releases that kept caches still run: validate keeps none.
     'no-cache': { type: 'boolean' },
     'allow-empty': { type: 'boolean' },
     baseline: { type: 'string' },
