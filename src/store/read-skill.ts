@@ -56,14 +56,7 @@ export function readSkillFolder(dir: string, options: ReadSkillFolderOptions): S
     return { bytes: undefined, files: new Map(), findings };
   }
   const links: string[] = [];
-  const files = listSkillFiles(
-    dir,
-    options.maxFiles ?? 2_000,
-    options.maxDepth ?? 8,
-    options.readDir ?? readDirUncached,
-    links,
-    options.files,
-  );
+  const files = listSkillFiles(dir, options.maxFiles ?? 2_000, options.maxDepth ?? 8, options.readDir ?? readDirUncached, links);
   let bytes: Uint8Array | undefined;
   try {
     bytes = (options.files ? options.files.read(file) : readOpened(file)).bytes;
@@ -128,14 +121,7 @@ function escapesBoundary(path: string, boundary: string): string | undefined {
   return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && rel !== '..') ? undefined : real;
 }
 
-function listSkillFiles(
-  dir: string,
-  maxFiles: number,
-  maxDepth: number,
-  readDir: ReadDir,
-  links: string[],
-  kept: FileCache | undefined,
-): Map<string, SkillFileEntry> {
+function listSkillFiles(dir: string, maxFiles: number, maxDepth: number, readDir: ReadDir, links: string[]): Map<string, SkillFileEntry> {
   const files = new Map<string, SkillFileEntry>();
   const walk = (folder: string, prefix: string, depth: number): void => {
     if (depth > maxDepth) return;
@@ -158,8 +144,6 @@ function listSkillFiles(
       const stat = lstatIfAny(path);
       if (!stat) continue;
       files.set(rel, { path: rel, size: stat.size });
-      // The scan that follows needs the same stat (sizes, modes).
-      kept?.keepStat(path, stat);
     }
   };
   walk(dir.length > 1 && dir.endsWith(sep) ? dir.slice(0, -1) : dir, '', 0);
