@@ -212,7 +212,7 @@ function measureFirstRuns(label: string, fill: (root: string) => void, reference
     reference: [] as number[],
     noScan: [] as number[],
     scan: [] as number[],
-    cpu: { noScan: [] as number[], scan: [] as number[] },
+    cpu: { reference: [] as number[], noScan: [] as number[], scan: [] as number[] },
   };
   let skills = 0;
   let bytes = 0;
@@ -222,7 +222,12 @@ function measureFirstRuns(label: string, fill: (root: string) => void, reference
       const dirs = listSkillDirs(repo);
       skills = dirs.length;
       bytes = treeBytes(repo);
-      if (reference.kind !== 'missing') rounds.reference.push(runReference(reference, dirs).wallMs);
+      if (reference.kind !== 'missing') {
+        let wallMs = 0;
+        const { cpu } = timedChild(() => (wallMs = runReference(reference, dirs).wallMs));
+        rounds.reference.push(wallMs);
+        if (cpu !== undefined) rounds.cpu.reference.push(cpu);
+      }
     } finally {
       rmSync(repo, { recursive: true, force: true });
     }
@@ -248,7 +253,7 @@ function measureFirstRuns(label: string, fill: (root: string) => void, reference
   const scanMBs = bytes / 1e6 / (Math.max(1, scan - noScan) / 1000);
   console.log(`\n### ${label}: ${skills} skills, ${(bytes / 1e6).toFixed(1)} MB, first run on a fresh copy, medians of 3 interleaved\n`);
   console.log('| run | wall | × skills-ref |\n|---|---:|---:|');
-  if (ref !== undefined) console.log(`| skills-ref, one Python process | ${ref.toFixed(0)} ms | 1× |`);
+  if (ref !== undefined) console.log(`| skills-ref, one Python process | ${ref.toFixed(0)} ms${cpu(rounds.cpu.reference)} | 1× |`);
   console.log(`| skillgarden validate --no-scan | ${noScan.toFixed(0)} ms${cpu(rounds.cpu.noScan)} | ${times(noScan)} |`);
   console.log(`| skillgarden validate, scan included | ${scan.toFixed(0)} ms${cpu(rounds.cpu.scan)} | ${times(scan)} |`);
   console.log(

@@ -66,7 +66,8 @@ type Timed = { ms: number; cpu: number };
 const cliRun = (cwd: string, args: string[]): Timed => {
   const cpu = childCpuMs();
   const start = performance.now();
-  const child = spawnSync(process.execPath, [bin, 'validate', '--json', ...args], { cwd, encoding: 'utf8', maxBuffer: 1 << 30 });
+  // `.`: the repository searched deep, so the corpus's nested folders count (a library root would find one skill).
+  const child = spawnSync(process.execPath, [bin, 'validate', '--json', ...args, '.'], { cwd, encoding: 'utf8', maxBuffer: 1 << 30 });
   const ms = performance.now() - start;
   if (child.status !== 0 && child.status !== 1) throw new Error(`validate exited ${child.status}: ${child.stderr}`);
   return { ms, cpu: childCpuMs() - cpu };
