@@ -11,7 +11,7 @@
  * It also times first runs side by side: skills-ref's one Python process, `skillgarden validate
  * --no-scan` and `skillgarden validate` (scan included), each on a fresh committed copy, three
  * interleaved rounds, medians, on the corpus and on generated libraries (`BENCH_SIZES`, default
- * 2000,10000). `BENCH_SPEED_ONLY=1` runs only that.
+ * 2000,10000; `BENCH_CORPUS=0` leaves the corpus out). `BENCH_SPEED_ONLY=1` runs only that.
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -267,7 +267,8 @@ function measureFirstRuns(label: string, fill: (root: string) => void, reference
 /** The first-run comparison over the corpus and generated libraries (`BENCH_SIZES`, default 2000,10000). */
 function measureSpeed(reference: Reference): void {
   if (reference.kind === 'missing') console.log(`\nskills-ref is not available (${reference.reason}): skillgarden alone.`);
-  if (existsSync(corpus)) measureFirstRuns('corpus', (root) => cpSync(corpus, join(root, 'skills'), { recursive: true }), reference);
+  if (existsSync(corpus) && process.env.BENCH_CORPUS !== '0')
+    measureFirstRuns('corpus', (root) => cpSync(corpus, join(root, 'skills'), { recursive: true }), reference);
   for (const size of (process.env.BENCH_SIZES ?? '2000,10000').split(',').filter(Boolean).map(Number))
     measureFirstRuns(`generated ${size}`, (root) => generateLibrary(root, size), reference);
 }
