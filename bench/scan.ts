@@ -14,8 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { scanSkillText } from '../src/core/scan/match.js';
 import { runScan } from '../src/services/scan.js';
 import { runValidate, type ValidateOptions } from '../src/services/validate.js';
-import { createDirCache } from '../src/store/dir-cache.js';
-import { createFileCache } from '../src/store/file-cache.js';
+import { runValidateAndScan } from '../src/services/validate-and-scan.js';
 import { seededRandom } from '../test/helpers/random.js';
 import { generateLibrary } from './generate-library.js';
 
@@ -153,16 +152,8 @@ function shareRow(label: string, skills: number, validateMs: number, bothMs: num
 }
 
 /** validate, then the scan, sharing folder listings and SKILL.md reads, as `skillgarden validate` runs them. */
-async function validateThenScan(
-  cwd: string,
-  paths: string[],
-  validate: Omit<ValidateOptions, 'cwd' | 'readDir' | 'files'>,
-  deep: boolean,
-): Promise<void> {
-  const readDir = createDirCache();
-  const files = createFileCache();
-  runValidate({ cwd, ...validate, readDir, files });
-  await runScan(paths, { repo: cwd, deep, readDir, files });
+async function validateThenScan(cwd: string, paths: string[], validate: Omit<ValidateOptions, 'cwd' | 'paths'>): Promise<void> {
+  await runValidateAndScan({ cwd, paths, ...validate, scan: {} });
 }
 
 /**
@@ -177,15 +168,15 @@ async function compareWithValidate(): Promise<void> {
   console.log('|---|---|---|---|---|---|---|---|');
   if (existsSync(corpus)) {
     const validateMs = await bestCpuMs(() => runValidate({ cwd: corpus, paths: ['.'], profile: 'spec' }));
-    const bothMs = await bestCpuMs(() => validateThenScan(corpus, ['.'], { paths: ['.'], profile: 'spec' }, true));
+    const bothMs = await bestCpuMs(() => validateThenScan(corpus, ['.'], { profile: 'spec' }));
     console.log(shareRow('corpus', 716, validateMs, bothMs));
   }
   for (const size of [1_000, 5_000, 10_000]) {
     const root = mkdtempSync(join(tmpdir(), 'sg-bench-scan-share-'));
     try {
-      const skills = generateLibrary(root, size);
+      generateLibrary(root, size);
       const validateMs = await bestCpuMs(() => runValidate({ cwd: root }));
-      const bothMs = await bestCpuMs(() => validateThenScan(root, [skills], {}, false));
+      const bothMs = await bestCpuMs(() => validateThenScan(root, [], {}));
       console.log(shareRow(`generated ${size}`, size, validateMs, bothMs));
     } finally {
       rmSync(root, { recursive: true, force: true });

@@ -8,21 +8,20 @@
  * sizes. Without a runnable skills-ref it says so, compares against a re-statement of its
  * rules instead, and exits 0. How to obtain skills-ref: bench/skills-ref/README.md.
  *
- * It also times the run people repeat: `skillgarden validate` on a committed copy of the
- * corpus (a temporary git repository, where the caches of .git/skillgarden/ apply), cold
- * (no cache; with `--no-scan` too, which is what skills-ref does), warm (unchanged since the
- * last run) and with one SKILL.md edited since, median of 3 each, wall and the children's
- * CPU, beside skills-ref's single process in the same run.
- * `BENCH_REPEAT_ONLY=1` runs only that (and skills-ref's process, median of 3).
+ * It also times first runs side by side: skills-ref's one Python process, `skillgarden validate
+ * --no-scan` and `skillgarden validate` (scan included), each on a fresh committed copy, three
+ * interleaved rounds, medians, on the corpus and on generated libraries (`BENCH_SIZES`, default
+ * 2000,10000; `BENCH_CORPUS=0` leaves the corpus out). `BENCH_SPEED_ONLY=1` runs only that.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Finding } from '../src/core/findings.js';
 import { runValidate } from '../src/services/validate.js';
-import { measureProcessPerSkill, resolveReference, runReference, type ReferenceRun } from './skills-ref/reference.js';
+import { measureProcessPerSkill, resolveReference, runReference, type Reference, type ReferenceRun } from './skills-ref/reference.js';
+import { generateLibrary } from './generate-library.js';
 import { validateAsRestated } from './skills-ref/restated-rules.js';
 
 const corpus = process.env.CORPUS ?? fileURLToPath(new URL('../../shared/corpus/skills', import.meta.url));
@@ -175,100 +174,111 @@ function git(cwd: string, ...args: string[]): void {
   if (child.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${child.stderr}`);
 }
 
+/** The size in bytes of every file under `root` but `.git`. */
+function treeBytes(root: string): number {
+  let total = 0;
+  for (const e of readdirSync(root, { withFileTypes: true })) {
+    const path = join(root, e.name);
+    if (e.isDirectory() && e.name !== '.git') total += treeBytes(path);
+    else if (e.isFile()) total += statSync(path).size;
+  }
+  return total;
+}
+
 /**
- * The corpus committed to a fresh repository, validated cold (the caches removed before each run) and warm (the
- * library unchanged since the last run), as a person or a hook runs it, median of 3 each.
+ * First runs, side by side with skills-ref in one run: three interleaved rounds, each of skills-ref's one Python
+ * process over the library's skill folders, then `skillgarden validate --no-scan` and `skillgarden validate` (scan
+ * included), each on a fresh committed copy (`fill` writes it), as a person's first run in a repository; medians.
  */
-function measureRepeat(dirs: readonly string[], referenceMs: number | undefined, referenceCpuMs?: number): void {
-  const repo = mkdtempSync(join(tmpdir(), 'skillgarden-corpus-repo-'));
-  try {
-    cpSync(corpus, repo, { recursive: true });
+function measureFirstRuns(label: string, fill: (root: string) => void, reference: Reference): void {
+  const fresh = () => {
+    const repo = mkdtempSync(join(tmpdir(), 'skillgarden-first-run-'));
+    fill(repo);
     git(repo, 'init', '-q');
     git(repo, 'add', '-A');
-    git(repo, 'commit', '-qm', 'corpus');
-    const caches = join(repo, '.git', 'skillgarden');
-    const run = (...extra: string[]) => {
+    git(repo, '-c', 'gc.auto=0', 'commit', '-qm', 'library');
+    return repo;
+  };
+  const ours = (repo: string, ...extra: string[]) =>
+    timedChild(() => {
       const child = spawnSync(process.execPath, [bin, 'validate', '--json', '--profile', 'spec', ...extra, '.'], {
         cwd: repo,
         encoding: 'utf8',
         maxBuffer: 1 << 30,
       });
       if (child.status !== 0 && child.status !== 1) throw new Error(`skillgarden validate exited ${child.status}: ${child.stderr}`);
-    };
-    // git's racy window: a file written in the same second as the index is hashed again, as git would.
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2_000);
-    const coldRun = (...extra: string[]) => {
-      rmSync(caches, { recursive: true, force: true });
-      return timedChild(() => run(...extra));
-    };
-    // Cold, no scan: what skills-ref does (its rules over every SKILL.md), the comparison of like with like.
-    const coldNoScan = [0, 1, 2].map(() => coldRun('--no-scan'));
-    // Each cold run, then the run right after it (the first repeat: a first run keeps its report, validate-memo.ts).
-    const cold: ReturnType<typeof timedChild>[] = [];
-    const warm: ReturnType<typeof timedChild>[] = [];
-    for (let i = 0; i < 3; i++) {
-      cold.push(coldRun());
-      warm.push(timedChild(() => run()));
-    }
-    // The pre-commit case: one SKILL.md edited since the last run. The kept report no longer holds (validate-memo.ts):
-    // the pass runs, its per-file caches answering for the other skills.
-    const edited = [0, 1, 2].map((i) => {
-      const file = join(repo, relative(corpus, dirs[(i * 97) % dirs.length]!), 'SKILL.md');
-      writeFileSync(file, `${readFileSync(file, 'utf8')}\n<!-- edited ${i} -->\n`);
-      return timedChild(() => run());
     });
-    const fmt = (rows: { wall: number; cpu: number | undefined }[]) => {
-      const cpu = rows.every((r) => r.cpu !== undefined) ? ` (CPU ${median(rows.map((r) => r.cpu!)).toFixed(0)} ms)` : '';
-      return `${median(rows.map((r) => r.wall)).toFixed(0)} ms${cpu}`;
-    };
-    const ms = (rows: { wall: number }[]) => median(rows.map((r) => r.wall));
-    console.log(
-      `\n## The run people repeat: the corpus committed to a git repository (${dirs.length} skills, scan included unless said, spec profile)\n`,
-    );
-    console.log('| run | wall, median of 3 (CPU) | × skills-ref, wall | × skills-ref, CPU |\n|---|---:|---:|---:|');
-    const times = (rows: { wall: number; cpu: number | undefined }[]) => {
-      const byWall = referenceMs === undefined ? 'n/a' : `${(referenceMs / ms(rows)).toFixed(2)}×`;
-      const cpu = rows.every((r) => r.cpu !== undefined) ? median(rows.map((r) => r.cpu!)) : undefined;
-      const byCpu = referenceCpuMs === undefined || cpu === undefined ? 'n/a' : `${(referenceCpuMs / cpu).toFixed(2)}×`;
-      return `${byWall} | ${byCpu}`;
-    };
-    if (referenceMs !== undefined) {
-      const cpu = referenceCpuMs === undefined ? '' : ` (CPU ${referenceCpuMs.toFixed(0)} ms)`;
-      console.log(`| skills-ref, one Python process (no scan, no cache) | ${referenceMs.toFixed(0)} ms${cpu} | 1× | 1× |`);
+  const rounds = {
+    reference: [] as number[],
+    noScan: [] as number[],
+    scan: [] as number[],
+    cpu: { reference: [] as number[], noScan: [] as number[], scan: [] as number[] },
+  };
+  let skills = 0;
+  let bytes = 0;
+  for (let i = 0; i < 3; i++) {
+    const repo = fresh();
+    try {
+      const dirs = listSkillDirs(repo);
+      skills = dirs.length;
+      bytes = treeBytes(repo);
+      if (reference.kind !== 'missing') {
+        let wallMs = 0;
+        const { cpu } = timedChild(() => (wallMs = runReference(reference, dirs).wallMs));
+        rounds.reference.push(wallMs);
+        if (cpu !== undefined) rounds.cpu.reference.push(cpu);
+      }
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
     }
-    console.log(`| skillgarden validate --no-scan, cold (no cache): like with like | ${fmt(coldNoScan)} | ${times(coldNoScan)} |`);
-    console.log(`| skillgarden validate, cold (no cache), scan included | ${fmt(cold)} | ${times(cold)} |`);
-    console.log(
-      `| skillgarden validate, repeated right after the cold run (unchanged library: the kept report), scan included | ${fmt(warm)} | ${times(warm)} |`,
-    );
-    console.log(`| skillgarden validate, one SKILL.md edited since the last run, scan included | ${fmt(edited)} | ${times(edited)} |`);
-    console.log(
-      `\nwarm / cold: ${((100 * ms(warm)) / ms(cold)).toFixed(0)} % (load average ${loadavg()
-        .map((l) => l.toFixed(1))
-        .join(' ')}).`,
-    );
-  } finally {
-    rmSync(repo, { recursive: true, force: true });
+    for (const [into, cpu, extra] of [
+      [rounds.noScan, rounds.cpu.noScan, ['--no-scan']],
+      [rounds.scan, rounds.cpu.scan, []],
+    ] as const) {
+      const copy = fresh();
+      try {
+        const run = ours(copy, ...extra);
+        into.push(run.wall);
+        if (run.cpu !== undefined) cpu.push(run.cpu);
+      } finally {
+        rmSync(copy, { recursive: true, force: true });
+      }
+    }
   }
+  const ref = rounds.reference.length > 0 ? median(rounds.reference) : undefined;
+  const times = (wall: number) => (ref === undefined ? 'n/a' : `${(ref / wall).toFixed(2)}×`);
+  const [noScan, scan] = [median(rounds.noScan), median(rounds.scan)];
+  const cpu = (values: number[]) => (values.length > 0 ? ` (CPU ${median(values).toFixed(0)} ms)` : '');
+  // The scan's share of the run: the CPU it adds over --no-scan (steadier than wall on a shared machine), over the library's bytes.
+  const scanCpu = rounds.cpu.scan.length > 0 ? median(rounds.cpu.scan) - median(rounds.cpu.noScan) : scan - noScan;
+  const scanMBs = bytes / 1e6 / (Math.max(1, scanCpu) / 1000);
+  console.log(`\n### ${label}: ${skills} skills, ${(bytes / 1e6).toFixed(1)} MB, first run on a fresh copy, medians of 3 interleaved\n`);
+  console.log('| run | wall | × skills-ref |\n|---|---:|---:|');
+  if (ref !== undefined) console.log(`| skills-ref, one Python process | ${ref.toFixed(0)} ms${cpu(rounds.cpu.reference)} | 1× |`);
+  console.log(`| skillgarden validate --no-scan | ${noScan.toFixed(0)} ms${cpu(rounds.cpu.noScan)} | ${times(noScan)} |`);
+  console.log(`| skillgarden validate, scan included | ${scan.toFixed(0)} ms${cpu(rounds.cpu.scan)} | ${times(scan)} |`);
+  console.log(
+    `\nthe scan: ${scanCpu.toFixed(0)} ms of CPU over --no-scan, ${scanMBs.toFixed(1)} MB/s (load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')})`,
+  );
+}
+
+/** The first-run comparison over the corpus and generated libraries (`BENCH_SIZES`, default 2000,10000). */
+function measureSpeed(reference: Reference): void {
+  if (reference.kind === 'missing') console.log(`\nskills-ref is not available (${reference.reason}): skillgarden alone.`);
+  if (existsSync(corpus) && process.env.BENCH_CORPUS !== '0')
+    measureFirstRuns('corpus', (root) => cpSync(corpus, join(root, 'skills'), { recursive: true }), reference);
+  for (const size of (process.env.BENCH_SIZES ?? '2000,10000').split(',').filter(Boolean).map(Number))
+    measureFirstRuns(`generated ${size}`, (root) => generateLibrary(root, size), reference);
 }
 
 function main(): void {
   const dirs = listSkillDirs(corpus);
   console.log(`# skills-ref conformance and speed\n\ncorpus: ${corpus} (${dirs.length} skill folders)`);
   const reference = resolveReference(process.env);
-  if (process.env.BENCH_REPEAT_ONLY === '1') {
-    if (reference.kind === 'missing') console.log(`\nskills-ref is not available (${reference.reason}): skillgarden alone.`);
-    // Its wall as its harness times it, and its CPU (the Python child's user + system): the steadier figure on a shared machine.
-    const runs =
-      reference.kind === 'missing'
-        ? []
-        : [0, 1, 2].map(() => {
-            let wallMs = 0;
-            const { cpu } = timedChild(() => (wallMs = runReference(reference, dirs).wallMs));
-            return { wallMs, cpu };
-          });
-    const referenceCpu = runs.every((r) => r.cpu !== undefined) && runs.length > 0 ? median(runs.map((r) => r.cpu!)) : undefined;
-    measureRepeat(dirs, runs.length > 0 ? median(runs.map((r) => r.wallMs)) : undefined, referenceCpu);
+  if (process.env.BENCH_SPEED_ONLY === '1') {
+    measureSpeed(reference);
     return;
   }
 
@@ -341,19 +351,14 @@ function printTiming(
   };
   const withScan = cli([]);
   const noScan = cli(['--no-scan']);
-  // The corpus is below the size the pass spreads over threads by itself: forced, to show what two would give.
-  const twoThreads = cli([], { SKILLGARDEN_THREADS: '2' });
   console.log(`| skillgarden validate (CLI, one process, scan included) | ${dirs.length} | ${rate(dirs.length, withScan)} | (process) |`);
-  console.log(
-    `| skillgarden validate, 2 threads (SKILLGARDEN_THREADS=2) | ${dirs.length} | ${rate(dirs.length, twoThreads)} | (process) |`,
-  );
   console.log(`| skillgarden validate --no-scan (CLI, one process) | ${dirs.length} | ${rate(dirs.length, noScan)} | (process) |`);
   console.log(
     `\nskills-ref one process over all ${dirs.length} skills: ${full.wallMs.toFixed(0)} ms; skillgarden validate with the scan ${(full.wallMs / withScan).toFixed(2)}× faster, without it ${(full.wallMs / noScan).toFixed(2)}× (load average ${loadavg()
       .map((l) => l.toFixed(1))
       .join(' ')}).`,
   );
-  measureRepeat(dirs, full.wallMs);
+  measureSpeed(reference);
   const sample = dirs.filter((_, i) => i % Math.max(1, Math.floor(dirs.length / 20)) === 0).slice(0, 20);
   const perProcess = measureProcessPerSkill(reference, sample);
   if (perProcess === undefined) {

@@ -1,25 +1,15 @@
 /**
  * Validation throughput: the real corpus, then generated libraries of
- * growing size, to show how cost grows; then the real command line, cold and
- * warm (the content caches). Run: `npm run build && npx tsx bench/validate.ts`
+ * growing size, to show how cost grows; then the real command line, first
+ * run and run after one edit. Run: `npm run build && npx tsx bench/validate.ts`
  * (`BENCH_SIZES=1000,5000` for fewer sizes, `BENCH_CLI_ONLY=1` for the command line alone).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runValidate } from '../src/services/validate.js';
-import { minSkillsPerThread } from '../src/services/validate-pass.js';
-import { racyListingMs } from '../src/store/dir-cache.js';
 import { generateLibrary } from './generate-library.js';
-
-/** Every folder under `root` but `.git`, the root included. */
-function folders(root: string): string[] {
-  const out = [root];
-  for (const e of readdirSync(root, { withFileTypes: true }))
-    if (e.isDirectory() && e.name !== '.git') out.push(...folders(join(root, e.name)));
-  return out;
-}
 
 const corpus = join(import.meta.dirname, '..', '..', 'shared', 'corpus', 'skills');
 
@@ -64,68 +54,83 @@ for (const size of inProcess ? [1_000, 5_000, 10_000] : []) {
 if (inProcess) console.log(rows.join('\n'));
 
 // The real command line, as a user or a hook runs it: a process per run over a committed library (git's index
-// then holds the blob ids). Cold: no cache in .git/skillgarden/; warm: the same library again, unchanged.
-// Wall time and the child's CPU time (user + system, from /proc), which the machine's load moves less.
+// then holds the blob ids): the first run on a fresh copy, with and without the scan, and the run after one SKILL.md
+// is edited (the pre-commit case).
+// Medians of 3; wall time and the child's CPU time (user + system, from /proc), which the machine's load moves less.
 const bin = join(import.meta.dirname, '..', 'bin', 'skillgarden.js');
 const childCpuMs = (): number => {
   const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
   return ((Number(fields[13]) + Number(fields[14])) * 1000) / 100;
 };
-const cliRun = (cwd: string, args: string[], env: Record<string, string> = {}): { ms: number; cpu: number } => {
+type Timed = { ms: number; cpu: number };
+const cliRun = (cwd: string, args: string[]): Timed => {
   const cpu = childCpuMs();
   const start = performance.now();
-  const child = spawnSync(process.execPath, [bin, 'validate', '--json', ...args], {
-    cwd,
-    encoding: 'utf8',
-    maxBuffer: 1 << 30,
-    env: { ...process.env, ...env },
-  });
+  // `.`: the repository searched deep, so the corpus's nested folders count (a library root would find one skill).
+  const child = spawnSync(process.execPath, [bin, 'validate', '--json', ...args, '.'], { cwd, encoding: 'utf8', maxBuffer: 1 << 30 });
   const ms = performance.now() - start;
   if (child.status !== 0 && child.status !== 1) throw new Error(`validate exited ${child.status}: ${child.stderr}`);
   return { ms, cpu: childCpuMs() - cpu };
 };
-const fmt = (r: { ms: number; cpu: number }) => `${(r.ms / 1000).toFixed(2)} s (cpu ${(r.cpu / 1000).toFixed(2)} s)`;
-const cliRows: string[] = [
-  '',
-  `CLI, one process per run; load average ${loadavg()
-    .map((l) => l.toFixed(1))
-    .join(' ')}`,
-  `(the pass uses up to ${availableParallelism()} threads from ${minSkillsPerThread} skills per thread; "one thread": SKILLGARDEN_THREADS=1)`,
-  '| library | validate --no-scan | validate, cold (no cache), one thread | validate, cold (no cache) | validate, repeated (the next run) | repeat / cold (wall, cpu) | validate ., cold | validate ., repeated |',
-  '|---|---:|---:|---:|---:|---:|---:|---:|',
-];
-console.log(cliRows.join('\n'));
-const sizes = (process.env.BENCH_SIZES ?? '1000,5000,10000').split(',').map(Number);
-for (const size of sizes) {
+const median = (runs: Timed[]): Timed => {
+  const by = (k: keyof Timed) => runs.map((r) => r[k]).sort((x, y) => x - y)[Math.floor(runs.length / 2)]!;
+  return { ms: by('ms'), cpu: by('cpu') };
+};
+const fmt = (r: Timed) => `${(r.ms / 1000).toFixed(2)} s (cpu ${(r.cpu / 1000).toFixed(2)} s)`;
+
+/** A committed library at `root`, made by `fill`. */
+function committed(fill: (root: string) => void): string {
   const root = mkdtempSync(join(tmpdir(), 'sg-bench-validate-cli-'));
-  try {
-    generateLibrary(root, size);
-    const git = (...args: string[]) =>
-      spawnSync('git', args, { cwd: root, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: root }, stdio: 'ignore' });
-    git('init', '-q');
-    git('add', '-A');
-    // No automatic gc: one left running in the background would still be writing .git when the folder is removed.
-    git('-c', 'gc.auto=0', '-c', 'user.name=bench', '-c', 'user.email=bench@example.com', 'commit', '-qm', 'library');
-    // A library committed a while ago, as a user's is: its folders are past the window in which validate would not
-    // keep their listings (a folder changed in the last two seconds may change again unseen; dir-cache.ts).
-    const age = new Date(Date.now() - 2 * racyListingMs);
-    for (const folder of folders(root)) utimesSync(folder, age, age);
-    const noScan = cliRun(root, ['--no-scan', '--no-cache']);
-    rmSync(join(root, '.git', 'skillgarden'), { recursive: true, force: true });
-    const coldOne = cliRun(root, [], { SKILLGARDEN_THREADS: '1' });
-    rmSync(join(root, '.git', 'skillgarden'), { recursive: true, force: true });
-    const cold = cliRun(root, []);
-    // The first repeat, right after the cold run (which keeps its report: validate-memo.ts).
-    const warm = cliRun(root, []);
-    // The repository named as a path (`validate .`, the issue's figure): a deep search of the folder, deferred to the threads.
-    rmSync(join(root, '.git', 'skillgarden'), { recursive: true, force: true });
-    const coldDot = cliRun(root, ['.']);
-    const warmDot = cliRun(root, ['.']);
-    const share = (a: number, b: number) => `${((a / b) * 100).toFixed(0)} %`;
-    console.log(
-      `| generated ${size.toLocaleString('en-US')} | ${fmt(noScan)} | ${fmt(coldOne)} | ${fmt(cold)} | ${fmt(warm)} | ${share(warm.ms, cold.ms)}, ${share(warm.cpu, cold.cpu)} | ${fmt(coldDot)} | ${fmt(warmDot)} (${share(warmDot.ms, coldDot.ms)}) |`,
-    );
-  } finally {
-    rmSync(root, { recursive: true, force: true, maxRetries: 5 });
+  fill(root);
+  const git = (...args: string[]) =>
+    spawnSync('git', args, { cwd: root, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: root }, stdio: 'ignore' });
+  git('init', '-q');
+  git('add', '-A');
+  // No automatic gc: one left running in the background would still be writing .git when the folder is removed.
+  git('-c', 'gc.auto=0', '-c', 'user.name=bench', '-c', 'user.email=bench@example.com', 'commit', '-qm', 'library');
+  return root;
+}
+
+/** One SKILL.md of the library, appended to. */
+function editOne(root: string, i: number): void {
+  const git = spawnSync('git', ['ls-files', '*SKILL.md'], { cwd: root, encoding: 'utf8' });
+  const file = join(root, git.stdout.split('\n')[0]!);
+  writeFileSync(file, `${readFileSync(file, 'utf8')}\n<!-- edited ${i} -->\n`);
+}
+
+console.log(
+  [
+    '',
+    `CLI, one process per run, medians of 3; load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+    '| library | first run | after one edit | first run --no-scan |',
+    '|---|---:|---:|---:|',
+  ].join('\n'),
+);
+const libraries: [string, (root: string) => void][] = [];
+if (existsSync(corpus)) libraries.push(['corpus copy', (root) => cpSync(corpus, join(root, 'skills'), { recursive: true })]);
+for (const size of (process.env.BENCH_SIZES ?? '2000,10000').split(',').map(Number))
+  libraries.push([`generated ${size.toLocaleString('en-US')}`, (root) => generateLibrary(root, size)]);
+for (const [label, fill] of libraries) {
+  const runs = { first: [] as Timed[], edit: [] as Timed[], noScan: [] as Timed[] };
+  for (let i = 0; i < 3; i++) {
+    // A fresh copy for each first run (nothing in the page cache's favour but what the copy left).
+    for (const [into, args] of [
+      [runs.noScan, ['--no-scan']],
+      [runs.first, []],
+    ] as const) {
+      const root = committed(fill);
+      try {
+        into.push(cliRun(root, [...args]));
+        if (into === runs.first) {
+          editOne(root, i);
+          runs.edit.push(cliRun(root, []));
+        }
+      } finally {
+        rmSync(root, { recursive: true, force: true, maxRetries: 5 });
+      }
+    }
   }
+  console.log(`| ${label} | ${fmt(median(runs.first))} | ${fmt(median(runs.edit))} | ${fmt(median(runs.noScan))} |`);
 }

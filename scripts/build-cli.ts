@@ -19,8 +19,7 @@ export const cliBundleDir = join(root, 'lib', 'bundle', 'cli');
 export async function buildCli(outdir = cliBundleDir): Promise<void> {
   rmSync(outdir, { recursive: true, force: true });
   await build({
-    // validate's worker thread (src/services/validate-pass.ts finds it beside itself, as lib/services/ has it).
-    entryPoints: { main: join(root, 'src', 'cli', 'main.ts'), 'validate-worker': join(root, 'src', 'services', 'validate-worker.ts') },
+    entryPoints: { main: join(root, 'src', 'cli', 'main.ts') },
     outdir,
     bundle: true,
     splitting: true,

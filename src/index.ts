@@ -62,6 +62,8 @@ export {
 // ── Validation and the security scan ────────────────────────────────────────────────────────────────────────────
 /** Validates skills (a folder, a SKILL.md, or every skills root): findings as data. */
 export { runValidate, type ValidateOptions, type ValidateReport } from './services/validate.js';
+/** Validates skills and runs the security scan on what validation read, as the CLI and the Action do. */
+export { runValidateAndScan, type ValidateAndScanOptions, type ValidateAndScanResult } from './services/validate-and-scan.js';
 /** Validates one SKILL.md's text without touching the disk. */
 export { validateSkill, type ValidateSkillInput, type SkillValidation } from './core/validate.js';
 /** The security scan of skill folders: findings and a verdict per skill. */

@@ -1,9 +1,8 @@
 import type { Finding } from '../core/findings.js';
 import type { ReportFinding, ScanReport } from '../core/scan/report.js';
 import { readConfig } from '../services/curator/read-library.js';
-import { runScan } from '../services/scan.js';
 import { openLibrary, renderEmptyLibrary, type DiscoveredLibrary } from '../store/layout/discover-library.js';
-import { runValidate } from '../services/validate.js';
+import { runValidateAndScan } from '../services/validate-and-scan.js';
 import { readEvent } from './event.js';
 import { Git } from './git.js';
 import type { ActionInputs } from './inputs.js';
@@ -79,23 +78,19 @@ async function collectProblems(
   library?: DiscoveredLibrary,
 ): Promise<CheckedTree> {
   const { config, findings: configFindings } = readConfig(dir);
-  const validation =
+  // The one validate path the CLI takes (the Action keeps no cache: each job starts from a fresh checkout).
+  const checked =
     paths && paths.length === 0
       ? null
-      : runValidate({
+      : await runValidateAndScan({
           cwd: dir,
           profile: inputs.profile ?? config.profile,
-          links: config.links,
+          ...(config.links ? { links: config.links } : {}),
           ...(paths ? { paths } : library ? { library } : { skillsDir: inputs.skillsDir || config.skills_dir }),
+          scan: inputs.scan ? config.scan : false,
         });
-  const scan =
-    inputs.scan && validation
-      ? await runScan(paths ?? [], {
-          repo: dir,
-          config: config.scan,
-          ...(paths ? {} : library ? { library } : { skillsDir: inputs.skillsDir || config.skills_dir }),
-        })
-      : null;
+  const validation = checked?.report;
+  const scan = checked?.scan;
   return {
     skills: validation?.skills ?? 0,
     problems: [...configFindings.map(fromFinding), ...(validation?.findings ?? []).map(fromFinding), ...(scan ? fromScan(scan) : [])],

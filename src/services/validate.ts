@@ -1,4 +1,4 @@
-import { existsSync, statSync, type Stats } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
 import { compareFindings, type Finding } from '../core/findings.js';
@@ -14,9 +14,6 @@ import { openLibrary, type DiscoveredLibrary } from '../store/layout/discover-li
 import { readSkillFolder } from '../store/read-skill.js';
 import { evalsFile } from '../core/evals/validate-evals.js';
 import { checkEvalsFile } from './validate-evals.js';
-import { validateKey, type CachedValidation, type ValidateCache } from './validate-cache.js';
-import { blobId } from '../store/files.js';
-import type { TrackedBlobs } from '../store/scan/tracked-blobs.js';
 
 export interface ValidateOptions {
   /** Folder that relative paths are resolved against and findings are reported relative to. */
@@ -31,18 +28,14 @@ export interface ValidateOptions {
   /** How far relative links may reach (the `links` setting): the skill's folder, or the library. */
   links?: LinkScope;
   onProgress?: (done: number, total: number) => void;
+}
+
+/** What the pass shares between validate and the scan that follows it. */
+export interface ValidatePassOptions extends ValidateOptions {
   /** Folder listings shared with the rest of the pass (the security scan reads the same folders). */
-  readDir?: ReadDir;
+  readDir: ReadDir;
   /** Keeps each SKILL.md read for the rest of the pass (the security scan reads them again). */
   files?: FileCache;
-  /** Findings of earlier runs by content (validate-cache.ts): a skill whose bytes, files and place are unchanged is not checked again. */
-  cache?: ValidateCache;
-  /** Git's index: with `cache`, an unchanged tracked SKILL.md whose findings are cached is not even read. */
-  tracked?: TrackedBlobs;
-  /** With `files`: the scan that follows will read every file (a cold run), so each is read as it is listed (read-skill.ts). */
-  readAhead?: boolean;
-  /** Told each path outside the skill whose existence a check looked at (links to sibling skills), and what it found. */
-  onProbe?: (path: string, existed: boolean) => void;
 }
 
 export interface ValidateReport {
@@ -53,7 +46,7 @@ export interface ValidateReport {
   findings: Finding[];
 }
 
-/** A skill folder to validate: plain data (a thread of the pass may be handed it). */
+/** A skill folder to validate. */
 export interface ValidateTarget {
   dir: string;
   name: string;
@@ -93,7 +86,7 @@ export function resolveValidateTargets(
 
 /** Validates every skill the paths name, in a stable order. Content problems are findings; a missing path throws. */
 export function runValidate(options: ValidateOptions): ValidateReport {
-  const readDir = options.readDir ?? createDirCache();
+  const readDir = createDirCache();
   const { targets, findings, explicit } = resolveValidateTargets(options, readDir);
   findings.push(...validateTargets(targets, explicit, { ...options, readDir }));
   return validateReport(options.profile ?? 'portable', targets.length, findings);
@@ -112,11 +105,7 @@ export function validateReport(profile: ProfileName, skills: number, findings: F
 }
 
 /** The findings of each target, in target order (unsorted). `explicit`: the targets came from paths, not the library. */
-export function validateTargets(
-  targets: readonly ValidateTarget[],
-  explicit: boolean,
-  options: ValidateOptions & { readDir: ReadDir },
-): Finding[] {
+export function validateTargets(targets: readonly ValidateTarget[], explicit: boolean, options: ValidatePassOptions): Finding[] {
   const profile = options.profile ?? 'portable';
   const findings: Finding[] = [];
   targets.forEach((target, index) => {
@@ -126,101 +115,49 @@ export function validateTargets(
   return findings;
 }
 
-/**
- * One skill's findings: its folder read, then its SKILL.md checked, or its
- * findings taken from the cache. With git's index, an unchanged SKILL.md whose
- * findings are cached is not even read, and a read one is not hashed: its
- * cache key (blob id, place, file list) is computed once.
- */
-function validateTarget(target: Target, explicit: boolean, readDir: ReadDir, profile: ProfileName, options: ValidateOptions): Finding[] {
+/** One skill's findings: its folder read, its SKILL.md checked, its evals file. */
+function validateTarget(
+  target: Target,
+  explicit: boolean,
+  readDir: ReadDir,
+  profile: ProfileName,
+  options: ValidatePassOptions,
+): Finding[] {
   const folder = relativePosix(options.cwd, target.dir);
   const reportPath = folder ? `${folder}/${skillFileName}` : skillFileName;
-  const libraryRoot = target.libraryRoot;
-  const skillDir = libraryRoot ? relativePosix(libraryRoot, target.dir) : undefined;
-  const keyOf = (blob: string, files: ReadonlyMap<string, SkillFileEntry>) =>
-    validateKey({ blob, reportPath, folder: target.name, profile, links: options.links, skillDir, files });
-  // The key the index's blob id gave, and what the cache held for it.
-  let probed: { blob: string; key: string; known: Finding[] | undefined } | undefined;
-  const { cache, tracked } = options;
   const content = readSkillFolder(target.dir, {
     reportPath,
     boundary: target.boundary,
     readDir,
     ...(target.linked === undefined ? {} : { linked: target.linked }),
     ...(explicit ? {} : { repository: options.cwd }),
-    ...(options.files ? { files: options.files, readAhead: options.readAhead === true } : {}),
-    ...(cache && tracked
-      ? {
-          knownBlob: (file: string, stat: Stats) => tracked.oidIfUnchanged(file, stat),
-          needsBytes: (blob: string, files: ReadonlyMap<string, SkillFileEntry>) => {
-            const key = keyOf(blob, files);
-            probed = { blob, key, known: lookup(cache, key, libraryRoot, options.onProbe) };
-            return probed.known === undefined;
-          },
-        }
-      : {}),
+    ...(options.files ? { files: options.files } : {}),
   });
   const findings = [...content.findings];
-  if (content.bytes === undefined && content.blob !== undefined && probed?.known) findings.push(...probed.known);
-  else if (content.bytes) {
-    const blob = cache ? (content.blob ?? blobId(content.bytes)) : undefined;
-    const key = blob === undefined ? undefined : probed?.blob === blob ? probed.key : keyOf(blob, content.files);
-    const known = probed?.blob === blob ? probed?.known : key === undefined ? undefined : lookup(cache, key, libraryRoot, options.onProbe);
-    findings.push(...(known ?? checkSkill(target, reportPath, skillDir, content.bytes, content.files, profile, key, options)));
-  }
+  if (content.bytes) findings.push(...checkSkill(target, reportPath, content.bytes, content.files, profile, options.links));
   const evalsPath = folder ? `${folder}/${evalsFile}` : evalsFile;
   findings.push(...checkEvalsFile(target.dir, target.name, content.files, evalsPath));
   return findings;
 }
 
-/** The cached findings under `key`, when every outside path they looked at is as it was. */
-function lookup(
-  cache: ValidateCache | undefined,
-  key: string,
-  libraryRoot: string | undefined,
-  onProbe: ValidateOptions['onProbe'],
-): Finding[] | undefined {
-  const known = cache?.get(key);
-  const holds = ([path, existed]: [string, boolean]) => {
-    if (libraryRoot === undefined) return false;
-    const abs = join(libraryRoot, path);
-    const now = existsSync(abs);
-    onProbe?.(abs, now);
-    return now === existed;
-  };
-  return known && known.probes.every(holds) ? known.findings : undefined;
-}
-
-/** Checks one SKILL.md, and keeps its findings in the cache under `key`. */
+/** Checks one SKILL.md: links to sibling skills are looked up below the library root, when known. */
 function checkSkill(
   target: Target,
   reportPath: string,
-  skillDir: string | undefined,
   bytes: Uint8Array,
   files: ReadonlyMap<string, SkillFileEntry>,
   profile: ProfileName,
-  key: string | undefined,
-  options: ValidateOptions,
+  links: LinkScope | undefined,
 ): Finding[] {
   const libraryRoot = target.libraryRoot;
-  const probes: CachedValidation['probes'] = [];
-  const library =
-    libraryRoot && skillDir !== undefined
-      ? {
-          scope: options.links ?? 'library',
-          skillDir,
-          exists: (path: string) => {
-            const abs = join(libraryRoot, path);
-            const existed = existsSync(abs);
-            probes.push([path, existed]);
-            options.onProbe?.(abs, existed);
-            return existed;
-          },
-        }
-      : undefined;
-  const result = validateSkill({ file: reportPath, content: bytes, folder: target.name, profile, files, ...(library ? { library } : {}) });
-  if (key !== undefined) options.cache?.put(key, { findings: result.findings, probes });
-  return result.findings;
+  const library = libraryRoot
+    ? {
+        scope: links ?? 'library',
+        skillDir: relativePosix(libraryRoot, target.dir),
+        exists: (path: string) => existsSync(join(libraryRoot, path)),
+      }
+    : undefined;
+  return validateSkill({ file: reportPath, content: bytes, folder: target.name, profile, files, ...(library ? { library } : {}) }).findings;
 }
 
 /** An explicit folder is searched to any depth; the library root keeps the library layout (one category level). */

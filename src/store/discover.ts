@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { lstatSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { join, sep } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
 import { isCandidateFolder, skillFileName } from '../core/layout.js';
@@ -85,10 +85,6 @@ function located(name: string, category: string | undefined, dir: string, relati
   return linked ? { name, category, dir, relativeDir, linked: true } : { name, category, dir, relativeDir };
 }
 
-function sortLocations(found: SkillLocation[]): SkillLocation[] {
-  return sortSkillLocations(found);
-}
-
 /** Every folder holding a SKILL.md down to `maxDepth`, nested skills included. */
 function discoverDeep(root: string, maxDepth: number, maxFolders: number, readDir: ReadDir): SkillLocation[] {
   const found: SkillLocation[] = [];
@@ -108,107 +104,9 @@ function discoverDeep(root: string, maxDepth: number, maxFolders: number, readDi
   return found;
 }
 
-/**
- * A folder the deep discovery's first part (`discoverDeepDeferred`) did not
- * look into: one lstat says it holds a SKILL.md, so it is most likely a skill,
- * and whoever validates it lists it anyway. That thread finishes its
- * discovery with `discoverDeferred`: the listing decides (exactly as
- * `discoverDeep` decides) and the folders below are searched for nested skills.
- */
-export interface DeferredFolder {
-  dir: string;
-  name: string;
-  /** The folders between the root and it. */
-  parts: string[];
-  /** Reached through a symbolic link (then never descended into). */
-  link: boolean;
-}
-
-export interface DeepLimits {
-  maxDepth: number;
-  maxFolders: number;
-  readDir: ReadDir;
-}
-
-/**
- * The part of `discoverDeep` that needs no skill folder's listing: the
- * folders an lstat shows holding a SKILL.md are handed back unlisted
- * (`deferred`), every other folder is searched as `discoverDeep` searches it
- * (so `found` holds the skills only a listing could tell, when lstat failed).
- * `seen` counts the folders looked at, as `discoverDeep` counts them against
- * `maxFolders`; the caller adds what `discoverDeferred` counts.
- */
-export function discoverDeepDeferred(
-  root: string,
-  limits: DeepLimits,
-): { found: SkillLocation[]; deferred: DeferredFolder[]; seen: number } {
-  const found: SkillLocation[] = [];
-  const deferred: DeferredFolder[] = [];
-  let seen = 0;
-  // As discoverDeep's walk; a link is never descended into, so the parts above a folder are never links.
-  const walk = (dir: string, parts: string[]): void => {
-    for (const entry of listFolders(dir, limits.readDir)) {
-      if (++seen > limits.maxFolders) throw tooManyFolders(root, limits.maxFolders);
-      const child = join(dir, entry.name);
-      const probed = skillFileProbe(child);
-      if (probed === 'skill') {
-        deferred.push({ dir: child, name: entry.name, parts, link: entry.link });
-        continue;
-      }
-      const childParts = [...parts, entry.name];
-      // No SKILL.md by the probe: none in the listing either (but for a change in between, which no order of looking rules out).
-      const skill = probed === 'unknown' ? skillFileListed(child, limits.readDir) : undefined;
-      if (skill) found.push(located(entry.name, parts.at(-1), child, childParts.join('/'), entry.link || skill === 'link'));
-      if (childParts.length < limits.maxDepth && !entry.link) walk(child, childParts);
-    }
-  };
-  walk(root, []);
-  return { found, deferred, seen };
-}
-
-/** The rest of `discoverDeep` for one deferred folder: whether it is a skill, by its listing, and the skills below it. */
-export function discoverDeferred(root: string, folder: DeferredFolder, limits: DeepLimits): { found: SkillLocation[]; seen: number } {
-  const found: SkillLocation[] = [];
-  let seen = 0;
-  const childParts = [...folder.parts, folder.name];
-  const skill = skillFileListed(folder.dir, limits.readDir);
-  if (skill) found.push(located(folder.name, folder.parts.at(-1), folder.dir, childParts.join('/'), folder.link || skill === 'link'));
-  const walk = (dir: string, parts: string[]): void => {
-    for (const entry of listFolders(dir, limits.readDir)) {
-      if (++seen > limits.maxFolders) throw tooManyFolders(root, limits.maxFolders);
-      const child = join(dir, entry.name);
-      const childParts = [...parts, entry.name];
-      const nested = skillFileListed(child, limits.readDir);
-      if (nested) found.push(located(entry.name, parts.at(-1), child, childParts.join('/'), entry.link || nested === 'link'));
-      if (childParts.length < limits.maxDepth && !entry.link) walk(child, childParts);
-    }
-  };
-  if (childParts.length < limits.maxDepth && !folder.link) walk(folder.dir, childParts);
-  return { found, seen };
-}
-
 /** Sorted as every discovery sorts its skills (by path below the root). */
-export function sortSkillLocations<T extends { relativeDir: string }>(found: T[]): T[] {
+function sortLocations(found: SkillLocation[]): SkillLocation[] {
   return found.sort((a, b) => (a.relativeDir < b.relativeDir ? -1 : a.relativeDir > b.relativeDir ? 1 : 0));
-}
-
-/**
- * Whether the folder's SKILL.md is there: `skill` when something is (the
- * thread's listing then decides, so a folder named SKILL.md or a link is
- * settled there), `none` when nothing or a folder is, `unknown` when it could
- * not be told (the listing is asked then). `existsSync` first: an access
- * call, no `Stats` object; an lstat only where it says no (a dangling link
- * is something).
- */
-function skillFileProbe(dir: string): 'skill' | 'none' | 'unknown' {
-  const file = `${dir}${sep}${skillFileName}`;
-  if (existsSync(file)) return 'skill';
-  try {
-    const stat = lstatSync(file, { throwIfNoEntry: false });
-    return stat === undefined || stat.isDirectory() ? 'none' : 'skill';
-  } catch {
-    return 'unknown';
-  }
 }
 
 /** A SKILL.md file (`file`) or a link to one (`link`) directly in the folder. */
@@ -258,8 +156,8 @@ function isFolder(path: string): boolean {
   }
 }
 
-/** A count of folders over its bound: the error every discovery throws (the deferred one's caller too). */
-export function tooManyFolders(root: string, max: number): SkillgardenError {
+/** A count of folders over its bound. */
+function tooManyFolders(root: string, max: number): SkillgardenError {
   return new SkillgardenError('store/too-many-folders', `more than ${max} folders under ${root}; is this a skills library?`, {
     data: { root, max },
   });

@@ -1,4 +1,4 @@
-import { realpathSync, type Dirent, type Stats } from 'node:fs';
+import { realpathSync, type Dirent } from 'node:fs';
 import { readOpened, type FileCache } from './file-cache.js';
 import { isSymlink, lstatIfAny } from './fs-probe.js';
 import { join, relative, sep } from 'node:path';
@@ -12,12 +12,6 @@ export interface SkillFolderContent {
   bytes: Uint8Array | undefined;
   files: Map<string, SkillFileEntry>;
   findings: Finding[];
-  /**
-   * SKILL.md's blob id when `knownBlob` gave it: then `bytes` is undefined when
-   * they were not needed, and when they were read, the id is the open file's
-   * (its stat still matched git's index), so the caller need not hash them.
-   */
-  blob?: string;
 }
 
 export interface ReadSkillFolderOptions {
@@ -37,24 +31,7 @@ export interface ReadSkillFolderOptions {
    * discovery already knows (its listings said so): saves a probe per skill.
    */
   linked?: boolean;
-  /**
-   * SKILL.md's blob id without reading it (git's index, when its stat is
-   * unchanged), and whether the caller then needs its bytes at all (not when
-   * its cache holds the findings): SKILL.md is then not read.
-   */
-  knownBlob?: (file: string, stat: Stats) => string | undefined;
-  needsBytes?: (blob: string, files: ReadonlyMap<string, SkillFileEntry>) => boolean;
-  /**
-   * The pass's next reader (the scan) will read every file: each regular
-   * file is opened as it is listed (its stat from the open handle instead of
-   * an lstat) and small ones are kept in `files` for it.
-   */
-  readAhead?: boolean;
 }
-
-/** Read ahead: a file up to this size, and up to this much of one skill (the rest is read by the scan as it goes). */
-const aheadFileBytes = 256 * 1024;
-const aheadSkillBytes = 1024 * 1024;
 
 /** Reads a skill folder: SKILL.md's bytes and the list of its files with sizes. Bounded; never follows links out. */
 export function readSkillFolder(dir: string, options: ReadSkillFolderOptions): SkillFolderContent {
@@ -79,29 +56,11 @@ export function readSkillFolder(dir: string, options: ReadSkillFolderOptions): S
     return { bytes: undefined, files: new Map(), findings };
   }
   const links: string[] = [];
-  const listed = listSkillFiles(
-    dir,
-    options.maxFiles ?? 2_000,
-    options.maxDepth ?? 8,
-    options.readDir ?? readDirUncached,
-    links,
-    options.files,
-    options.readAhead === true,
-  );
-  const files = listed.files;
-  let blob = listed.skillStat && options.knownBlob?.(file, listed.skillStat);
+  const files = listSkillFiles(dir, options.maxFiles ?? 2_000, options.maxDepth ?? 8, options.readDir ?? readDirUncached, links);
   let bytes: Uint8Array | undefined;
-  if (blob !== undefined && options.needsBytes?.(blob, files) === false) {
-    findings.push(...linkFindings(dir, links, options));
-    return { bytes, files, findings, blob };
-  }
   try {
-    const opened = options.files ? options.files.read(file) : readOpened(file);
-    bytes = opened.bytes;
-    // The index's id holds for these bytes only if the open file's stat still matches it (it may have changed since the listing).
-    if (blob !== undefined) blob = options.knownBlob?.(file, opened.stats);
+    bytes = (options.files ? options.files.read(file) : readOpened(file)).bytes;
   } catch (error) {
-    blob = undefined;
     findings.push(
       finding({
         code: 'skill/unreadable',
@@ -113,7 +72,7 @@ export function readSkillFolder(dir: string, options: ReadSkillFolderOptions): S
     );
   }
   findings.push(...linkFindings(dir, links, options));
-  return blob === undefined ? { bytes, files, findings } : { bytes, files, findings, blob };
+  return { bytes, files, findings };
 }
 
 /** Support files that are links resolving outside the repository. */
@@ -162,29 +121,8 @@ function escapesBoundary(path: string, boundary: string): string | undefined {
   return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && rel !== '..') ? undefined : real;
 }
 
-function listSkillFiles(
-  dir: string,
-  maxFiles: number,
-  maxDepth: number,
-  readDir: ReadDir,
-  links: string[],
-  kept: FileCache | undefined,
-  readAhead: boolean,
-): { files: Map<string, SkillFileEntry>; skillStat: Stats | undefined } {
+function listSkillFiles(dir: string, maxFiles: number, maxDepth: number, readDir: ReadDir, links: string[]): Map<string, SkillFileEntry> {
   const files = new Map<string, SkillFileEntry>();
-  let skillStat: Stats | undefined;
-  let aheadLeft = readAhead && kept?.readAhead ? aheadSkillBytes : 0;
-  // A regular file opened (never through a link) as it is listed, its stat the open handle's; anything else lstat'd.
-  const statOf = (path: string, entry: Dirent): Stats | undefined => {
-    if (aheadLeft > 0 && entry.isFile()) {
-      const stat = kept?.readAhead?.(path, Math.min(aheadFileBytes, aheadLeft));
-      if (stat) {
-        if (stat.size <= Math.min(aheadFileBytes, aheadLeft)) aheadLeft -= stat.size;
-        return stat;
-      }
-    }
-    return lstatIfAny(path);
-  };
   const walk = (folder: string, prefix: string, depth: number): void => {
     if (depth > maxDepth) return;
     let entries: Dirent[];
@@ -203,14 +141,11 @@ function listSkillFiles(
         continue;
       }
       if (entry.isSymbolicLink()) links.push(rel);
-      const stat = statOf(path, entry);
+      const stat = lstatIfAny(path);
       if (!stat) continue;
       files.set(rel, { path: rel, size: stat.size });
-      if (rel === skillFileName) skillStat = stat;
-      // The scan that follows needs the same stat (sizes, modes, and whether git's index still describes the file).
-      kept?.keepStat(path, stat);
     }
   };
   walk(dir.length > 1 && dir.endsWith(sep) ? dir.slice(0, -1) : dir, '', 0);
-  return { files, skillStat };
+  return files;
 }

@@ -75,15 +75,6 @@ async function loadEngine(): Promise<Engine> {
   return (engine ??= await import('./scan-engine.js'));
 }
 
-/**
- * Loads the engine and compiles the built-in rule table (a text scanned once
- * primes the text pass too), for a thread that has time before its first
- * file: a worker of validate's pass waiting while discovery runs.
- */
-export async function prepareScanEngine(): Promise<void> {
-  (await loadEngine()).scanSkillText('', { file: 'SKILL.md' });
-}
-
 /** A file the cache did not answer: read, judged, and put in the cache. `oid`: its blob id from git's index, when that knows it. */
 function scanFile(
   file: WalkedFile,

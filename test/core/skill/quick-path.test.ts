@@ -89,13 +89,15 @@ function expectSamePositions(yaml: string, where: string): boolean {
 describe('quick positions against the YAML parser', () => {
   it('places every key, value and item of every corpus frontmatter the quick reader reads', () => {
     let compared = 0;
-    for (const skill of discoverSkills(skillsRoot, { deep: { maxDepth: 8 } })) {
+    const skills = discoverSkills(skillsRoot, { deep: { maxDepth: 8 } });
+    for (const skill of skills) {
       const text = readFileSync(join(skill.dir, 'SKILL.md'), 'utf8');
       if (text.includes('\r') || text.startsWith('\uFEFF')) continue;
       const sections = parseSkill(text, { file: 'SKILL.md' }).sections;
       if (sections.frontmatter === 'ok' && expectSamePositions(sections.yaml, skill.dir)) compared++;
     }
-    expect(compared).toBeGreaterThan(100);
+    // Most of them (the full corpus, else the fixture set): the quick reader refuses only unusual frontmatter.
+    expect(compared).toBeGreaterThan(skills.length / 2);
   });
 
   it('places them on generated frontmatter (property)', () => {

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDirCache, type ReadDir } from '../../../src/store/dir-cache.js';
 import { runScan } from '../../../src/services/scan.js';
-import { runValidate } from '../../../src/services/validate.js';
+import { resolveValidateTargets, runValidate, validateReport, validateTargets } from '../../../src/services/validate.js';
 import { createFileCache, type FileCache } from '../../../src/store/file-cache.js';
 
 let repo: string;
@@ -65,7 +65,10 @@ describe('runScan after runValidate with a shared file cache', () => {
       keepStat: (path, stat) => files.keepStat(path, stat),
       takeStat: (path) => files.takeStat(path),
     };
-    runValidate({ cwd: repo, files: counting });
+    const readDir = createDirCache();
+    const { targets, explicit } = resolveValidateTargets({ cwd: repo }, readDir);
+    const found = validateTargets(targets, explicit, { cwd: repo, readDir, files: counting });
+    expect(validateReport('portable', targets.length, found)).toEqual(runValidate({ cwd: repo }));
     const shared = await runScan([], { repo, files: counting });
     const own = await runScan([], { repo });
     expect(shared).toEqual(own);
