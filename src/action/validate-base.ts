@@ -8,7 +8,7 @@ import { Git } from './git.js';
 import type { ActionInputs } from './inputs.js';
 import type { ActionIo } from './io.js';
 import { prepareScratch } from './repo-ops.js';
-import type { Problem } from './validate-mode.js';
+import type { Problem } from './problem.js';
 
 /** One tree's check: the summary's rows, and the findings behind them (for SARIF). */
 export interface CheckedTree {

@@ -11,18 +11,8 @@ import { codeSpan, escapeMarkdown } from './markdown.js';
 import { readChangedFiles } from './repo-ops.js';
 import { toFindings } from '../core/scan/report.js';
 import { writeSarifReport } from './sarif-output.js';
+import type { Problem } from './problem.js';
 import { readBaseProblems, splitByBase, type CheckedTree } from './validate-base.js';
-
-/** A row of the summary table and, for the first few of each level, an annotation. */
-export interface Problem {
-  level: Annotation['level'];
-  code: string;
-  file: string;
-  line: number;
-  column: number;
-  message: string;
-  hint: string;
-}
 
 const levelOf: Record<Finding['severity'], Annotation['level']> = { error: 'error', warning: 'warning', info: 'notice' };
 const scanLevel: Record<ReportFinding['severity'], Annotation['level']> = { high: 'error', medium: 'warning', low: 'notice' };

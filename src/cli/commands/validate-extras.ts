@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { SkillgardenError } from '../../core/errors.js';
 import type { ValidateReport } from '../../services/validate.js';
 import { exitCodes, type CommandContext } from '../context.js';
-import { showReport, type Format } from './validate.js';
+import { showReport, type Format } from './validate-format.js';
 import { readPackageVersion } from '../../version.js';
 
 type Pass = { report: ValidateReport; format: Format };

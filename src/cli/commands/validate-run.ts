@@ -6,7 +6,7 @@ import type { ValidateReport } from '../../services/validate.js';
 import { mergeScanFindings, runValidateAndScan } from '../../services/validate-and-scan.js';
 import type { CommandContext } from '../context.js';
 import { createProgress } from '../progress.js';
-import type { Format } from './validate.js';
+import type { Format } from './validate-format.js';
 
 /**
  * `validate`'s pass as the command's options ask: the one service the Action

@@ -1,7 +1,7 @@
 import { resolveDraftLimits, type DetectReport } from '../../core/patterns/index.js';
 import { readExistingSkills, runDetect } from '../detect.js';
 import type { LibrarySnapshot } from './read-library.js';
-import type { CurateOptions } from './run-curator.js';
+import type { CurateOptions } from './curate-options.js';
 
 /**
  * Mines the transcripts, if any: patterns become proposals (never written to

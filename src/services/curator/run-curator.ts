@@ -1,4 +1,3 @@
-import type { ChatClientOptions } from '../../llm/chat-client.js';
 import { serializeState } from '../../core/config/state.js';
 import { StateText } from '../../core/config/state-text.js';
 import { isSkillgardenError } from '../../core/errors.js';
@@ -8,7 +7,6 @@ import { applySeeds, planLifecycle, recordAfter, type LifecycleDecision, type Li
 import { countsAfter, transitionReport, type RunReport, type StateCounts } from '../../core/report/run-report.js';
 import type { CommitBatch, FileChange, Ledger } from '../../ledger/ledger.js';
 import { openLedger } from '../../ledger/open-ledger.js';
-import type { LedgerBackend } from '../../ledger/ledger.js';
 import { readLibrary, stateFile, type LibrarySnapshot } from './read-library.js';
 import { buildRunId, buildRunTag } from './run-id.js';
 import { baseReport, finish, withPlannedTransitions } from './run-report.js';
@@ -16,46 +14,12 @@ import { detectPatterns } from './detect-patterns.js';
 import { noTranscriptMatch } from '../detect.js';
 import { planSnapshot } from '../consolidate/index.js';
 import type { ConsolidationPlan, PlanReport } from '../../core/consolidate/index.js';
-import type { DraftLimits } from '../../core/patterns/index.js';
 import { holdBackForUmbrellas, type DeferredTransition } from '../../core/proposals/overlap.js';
+import type { CurateOptions } from './curate-options.js';
 import { buildLifecycleBranchProposal, buildTransitionMoves } from '../proposals/lifecycle.js';
 import type { BranchProposal } from '../proposals/proposal.js';
 
-export interface CurateOptions {
-  repoDir: string;
-  now: Date;
-  dryRun?: boolean;
-  /** Obey the gates (enabled, paused, interval, first-run deferral); a run asked for by hand does not. */
-  scheduled?: boolean;
-  deferFirstRun?: boolean;
-  idleHours?: number;
-  backend?: LedgerBackend | 'auto';
-  /** Plan umbrella consolidations (shown as proposals, never applied here); default: `consolidate` in the config. */
-  consolidate?: boolean;
-  /** Transcript globs (relative to the repository) to mine for patterns; default: `transcripts` in the config. */
-  transcripts?: readonly string[];
-  /** The folder transcript globs resolve against (default: the repository): the Action's checkout, not its scratch clone. */
-  transcriptsDir?: string;
-  /** Overrides `patterns:` in the config (the Action's `max-drafts`, `min-sessions`, `min-confidence`). */
-  draftLimits?: Partial<DraftLimits>;
-  /**
-   * Propose the lifecycle transitions instead of committing them: nothing is
-   * written (no commit, no tag); the result's `lifecycle` is the proposal for
-   * `skillgarden/lifecycle`, to write with the proposal writer. No first-run
-   * deferral: a person reviews the proposal.
-   */
-  propose?: boolean;
-  /**
-   * Which of the umbrella plans holding a transition back a person declined: those hold nothing back (they are not
-   * proposed again). Asked only when an umbrella holds something back; default: none declined.
-   */
-  readDeclinedUmbrellas?: (plans: readonly ConsolidationPlan[]) => Promise<readonly ConsolidationPlan[]>;
-  /** Nothing silently empty: see `ReadLibraryOptions.requireSkills`. */
-  requireSkills?: { allowEmpty?: boolean };
-  /** The optional LLM pass over drafts and umbrellas: their prose rewritten, checked, else kept as built. */
-  llm?: ChatClientOptions;
-  onProgress?: (done: number, total: number) => void;
-}
+export type { CurateOptions } from './curate-options.js';
 
 export interface CurateResult {
   report: RunReport;

@@ -1,7 +1,7 @@
 import type { LifecyclePlan } from '../../core/lifecycle/index.js';
 import { countsAfter, transitionReport, type RunReport, type StateCounts } from '../../core/report/run-report.js';
 import type { LibrarySnapshot } from './read-library.js';
-import type { CurateOptions } from './run-curator.js';
+import type { CurateOptions } from './curate-options.js';
 
 /** The run's report before anything is written: the plan's counters and skips, the snapshot's findings. */
 export function baseReport(input: {
