@@ -64,19 +64,17 @@ const toolkits = [
   { group: ['@octokit/*'], home: 'action', message: 'GitHub is reached only through src/action/github-api.ts.' },
   { group: ['@modelcontextprotocol/*'], home: 'mcp', message: 'Only src/mcp speaks MCP.' },
 ];
-const layerImportRule = (layer, up, allowAdapters = false) => [
+const layerImportRule = (layer, up) => [
   'error',
   {
     patterns: [
       ...toolkits.filter((t) => t.home !== layer).map(({ group, message }) => ({ group, message })),
-      ...forbiddenLayers[layer]
-        .filter((other) => !(allowAdapters && adapters.has(other)))
-        .map((other) => ({
-          group: [`${up}${other}`, `${up}${other}/**`],
-          message: adapters.has(other)
-            ? `src/${layer} does not import the ${other} adapter: call a service that does.`
-            : `src/${layer} does not import src/${other}: inner layers never import outer ones, edges not each other.`,
-        })),
+      ...forbiddenLayers[layer].map((other) => ({
+        group: [`${up}${other}`, `${up}${other}/**`],
+        message: adapters.has(other)
+          ? `src/${layer} does not import the ${other} adapter: call a service that does.`
+          : `src/${layer} does not import src/${other}: inner layers never import outer ones, edges not each other.`,
+      })),
     ],
   },
 ];
@@ -84,33 +82,6 @@ const layerConfigs = Object.keys(forbiddenLayers).flatMap((layer) => [
   { files: [`src/${layer}/*.ts`], rules: { 'no-restricted-imports': layerImportRule(layer, '../') } },
   { files: [`src/${layer}/*/**/*.ts`], rules: { 'no-restricted-imports': layerImportRule(layer, '../../') } },
 ]);
-
-// TEMPORARY (#27): edge files that still import store/ledger/llm directly, until services take that I/O over.
-// Remove a file from this list when it stops; the list only shrinks.
-const edgesStillImportingAdapters = [
-  'src/action/commit-proposal.ts',
-  'src/action/curate-mode.ts',
-  'src/action/curator-pass.ts',
-  'src/action/git.ts',
-  'src/action/validate-base.ts',
-  'src/action/validate-mode.ts',
-  'src/cli/commands/curate.ts',
-  'src/cli/commands/detect.ts',
-  'src/cli/commands/doctor.ts',
-  'src/cli/commands/init.ts',
-  'src/cli/commands/list.ts',
-  'src/cli/commands/log.ts',
-  'src/cli/commands/plan.ts',
-  'src/cli/commands/rollback.ts',
-  'src/cli/commands/runtime.ts',
-  'src/cli/commands/scan.ts',
-  'src/cli/commands/usage.ts',
-  'src/cli/commands/validate-run.ts',
-  'src/cli/llm-option.ts',
-  'src/cli/open-repo.ts',
-  'src/mcp/serve-stdio.ts',
-  'src/mcp/skill-catalog.ts',
-];
 
 export default tseslint.config(
   // Fixtures are data (some deliberately hostile), not our code.
@@ -148,10 +119,6 @@ export default tseslint.config(
     },
   },
   ...layerConfigs,
-  ...edgesStillImportingAdapters.map((file) => ({
-    files: [file],
-    rules: { 'no-restricted-imports': layerImportRule(file.split('/')[1], file.split('/').length > 3 ? '../../' : '../', true) },
-  })),
   {
     // No import cycles in src: a module's dependencies load before it, and the layers above stay a tree of folders.
     // Type-only imports do not count (they vanish at run time). Paths are resolved as TypeScript's ESM does (`.js` → `.ts`).

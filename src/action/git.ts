@@ -1,5 +1,5 @@
 import { SkillgardenError } from '../core/errors.js';
-import { runGit } from '../ledger/system-git.js';
+import { runGit } from '../services/git.js';
 
 /** The one place the Action runs git: the system git a runner always has. */
 export interface GitResult {

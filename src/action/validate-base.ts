@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Finding } from '../core/findings.js';
 import { applyBaseline, buildFindingsBaseline } from '../services/baseline.js';
-import type { DiscoveredLibrary } from '../store/layout/discover-library.js';
+import type { DiscoveredLibrary } from '../services/library.js';
 import { readEvent } from './event.js';
 import { Git } from './git.js';
 import type { ActionInputs } from './inputs.js';

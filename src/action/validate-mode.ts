@@ -1,7 +1,7 @@
 import type { Finding } from '../core/findings.js';
 import type { ReportFinding, ScanReport } from '../core/scan/report.js';
 import { readConfig } from '../services/curator/read-library.js';
-import { openLibrary, renderEmptyLibrary, type DiscoveredLibrary } from '../store/layout/discover-library.js';
+import { openLibrary, renderEmptyLibrary, type DiscoveredLibrary } from '../services/library.js';
 import { runValidateAndScan } from '../services/validate-and-scan.js';
 import { readEvent } from './event.js';
 import { Git } from './git.js';

@@ -1,5 +1,5 @@
 import { SkillgardenError } from '../core/errors.js';
-import { readChatClientOptions, type ChatClientOptions } from '../llm/chat-client.js';
+import { readChatClientOptions, type ChatClientOptions } from '../services/llm.js';
 
 /** The usage note of every `--llm` flag. */
 export const llmUsage = '--llm: SKILLGARDEN_LLM_BASE_URL, SKILLGARDEN_LLM_MODEL, SKILLGARDEN_LLM_API_KEY';

@@ -2,12 +2,12 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
 import { actors, sources, type Actor } from '../core/ledger/trailers.js';
-import type { LedgerBackend, Ledger } from '../ledger/ledger.js';
+import type { LedgerBackend, Ledger } from '../services/ledger.js';
 import type { Config } from '../core/config/config.js';
 import { requireConfig } from '../services/config-file.js';
 import type { ManageContext } from '../services/manage/index.js';
 import type { CliIo, CommandContext, OptionSpec } from './context.js';
-import { readPrimaryRoot } from '../store/layout/discover-library.js';
+import { readPrimaryRoot } from '../services/library.js';
 
 /** Options every writing command shares (DESIGN §12). */
 export const writerOptions: Record<string, OptionSpec> = {
@@ -27,7 +27,7 @@ export async function openRepoLedger(context: CommandContext): Promise<Ledger> {
   const now = context.global.now;
   // Imported when a command writes: the git backends (isomorphic-git, pako, simple-git: 0.75 MB) are most of the
   // code a read-only command would otherwise load at start.
-  const { openLedger } = await import('../ledger/open-ledger.js');
+  const { openLedger } = await import('../services/ledger.js');
   return openLedger(context.global.repo, { backend: chosen as LedgerBackend | 'auto', now: () => now });
 }
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { ProfileName } from '../core/schema/types.js';
-import { readPrimaryRoot } from '../store/layout/discover-library.js';
-import type { Ledger } from '../ledger/ledger.js';
+import { readPrimaryRoot } from '../services/library.js';
+import type { Ledger } from '../services/ledger.js';
 import type { ManageContext } from '../services/manage/index.js';
 import { SkillRegistry } from '../registry/skill-registry.js';
 import type { UsageStore } from '../registry/usage-store.js';

@@ -3,7 +3,7 @@ import { readFileSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { skillFileName } from '../core/layout.js';
 import { parseSkillBytes } from '../core/skill/index.js';
-import { listRegularFiles } from '../store/regular-files.js';
+import { listRegularFiles } from '../services/library.js';
 import { skillFileUri } from './skill-uri.js';
 
 /** The extension's per-skill limits (SEP-2640, "Limits"): hosts need accept no more. */

@@ -1,6 +1,6 @@
 import { SkillgardenError } from '../../core/errors.js';
 import { requireConfig } from '../../services/curator/read-library.js';
-import { readLibraryRoots } from '../../store/layout/discover-library.js';
+import { readLibraryRoots } from '../../services/library.js';
 import { runDoctor, type DoctorReport } from '../../services/doctor.js';
 import { exitCodes, type Command } from '../context.js';
 

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { SkillgardenError } from '../../core/errors.js';
 import { renderDetected, renderInitConfig, renderWorkflows } from '../../core/layout/render-init.js';
 import { configFile } from '../../services/curator/read-library.js';
-import { openLibrary } from '../../store/layout/discover-library.js';
+import { openLibrary } from '../../services/library.js';
 import { exitCodes, type Command } from '../context.js';
 
 /** The Action as a workflow names it, until a release tag is chosen with --action. */

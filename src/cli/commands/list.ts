@@ -1,6 +1,6 @@
 import { SkillgardenError } from '../../core/errors.js';
 import { escapeControl } from '../../core/report/escape-text.js';
-import { requireSkills } from '../../store/layout/discover-library.js';
+import { requireSkills } from '../../services/library.js';
 import { listSkills, type ListedSkill } from '../../services/curator/list-skills.js';
 import { exitCodes, type Command } from '../context.js';
 

@@ -1,8 +1,8 @@
-import { readLibraryRoots } from '../../store/layout/discover-library.js';
+import { readLibraryRoots } from '../../services/library.js';
 import { SkillgardenError } from '../../core/errors.js';
 import { renderLogText } from '../../core/ledger/render-log.js';
 import { actors, skillActions, type Actor, type SkillAction } from '../../core/ledger/trailers.js';
-import { readLog } from '../../ledger/log.js';
+import { readLog } from '../../services/history.js';
 import { requireConfig } from '../../services/curator/read-library.js';
 import { exitCodes, type Command } from '../context.js';
 

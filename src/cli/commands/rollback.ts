@@ -3,7 +3,7 @@ import { SkillgardenError } from '../../core/errors.js';
 import { requireConfig } from '../../services/curator/read-library.js';
 import { exitCodes, type Command } from '../context.js';
 import { openRepoLedger } from '../open-repo.js';
-import { readLibraryRoots } from '../../store/layout/discover-library.js';
+import { readLibraryRoots } from '../../services/library.js';
 
 export const rollbackCommand: Command = {
   name: 'rollback',

@@ -7,7 +7,7 @@ import { SkillRegistry } from '../../registry/skill-registry.js';
 import { createMemoryUsageStore, type UsageStore } from '../../registry/usage-store.js';
 import { defaultWriterId } from '../../services/usage.js';
 import { exitCodes, type Command, type CommandContext } from '../context.js';
-import { openLibrary, readLibraryRoots, requireSkills } from '../../store/layout/discover-library.js';
+import { openLibrary, readLibraryRoots, requireSkills } from '../../services/library.js';
 import { openRepoLedger, repoConfig } from '../open-repo.js';
 
 /** The repository's usage when it is a git repository, else none (a plain folder of skills still loads). */

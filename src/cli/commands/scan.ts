@@ -1,5 +1,5 @@
 import { SkillgardenError } from '../../core/errors.js';
-import { openLibrary, requireSkills } from '../../store/layout/discover-library.js';
+import { openLibrary, requireSkills } from '../../services/library.js';
 import { renderScanText } from '../../core/scan/index.js';
 import { readConfig } from '../../services/curator/read-library.js';
 import { runScan } from '../../services/scan.js';

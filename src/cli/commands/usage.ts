@@ -3,7 +3,7 @@ import { requireConfig } from '../../services/curator/read-library.js';
 import { bumpUsage, defaultWriterId, flushUsage, sanitizeWriter, showUsage } from '../../services/usage.js';
 import { exitCodes, type Command } from '../context.js';
 import { openRepoLedger } from '../open-repo.js';
-import { readLibraryRoots } from '../../store/layout/discover-library.js';
+import { readLibraryRoots } from '../../services/library.js';
 import { importUsage } from '../../services/usage-import.js';
 import { resolve } from 'node:path';
 import type { CommandContext } from '../context.js';
