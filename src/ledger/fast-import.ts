@@ -1,5 +1,5 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { readdirSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
 import { identity } from './commit-people.js';
@@ -9,7 +9,9 @@ import { folderMode } from './object-store.js';
 import { normalizeMessage } from './object-store.js';
 import { badPath } from './paths.js';
 import type { PreparedChange } from './prepare-changes.js';
-import { spawnGit } from './system-git.js';
+import type { RepoLayout } from './git-dir.js';
+import { readRef } from './refs.js';
+import { runGitChecked, spawnGit } from './system-git.js';
 import type { BlobRef } from './tree-edit.js';
 
 /*
@@ -206,6 +208,47 @@ export class FastImportWriter implements CommitWriter {
 function prefixes(path: string): string[] {
   const parts = path.split('/');
   return parts.map((_, i) => parts.slice(0, i + 1).join('/'));
+}
+
+/** What fast-import writes into the `.keep` of a pack until it is done with it (git's fast-import.c). */
+const keepMessage = 'fast-import';
+/** A live fast-import holds its `.keep` for the moment between writing a pack and moving refs; a minute is long gone. */
+const keepGraceMs = 60_000;
+
+export type FastImportLeftover = { kind: 'ref'; ref: string; oid: string } | { kind: 'keep'; path: string };
+
+/**
+ * What a batch killed mid-way leaves: the scratch ref (fast-import, at the end of its input,
+ * writes the commits not yet checkpointed there) and, when fast-import itself was killed between
+ * writing a pack and finishing, that pack's `.keep`, which would keep it out of every `git gc`.
+ */
+export async function readFastImportLeftovers(layout: RepoLayout, now: number): Promise<FastImportLeftover[]> {
+  const found: FastImportLeftover[] = [];
+  const oid = await readRef(layout, scratch);
+  if (oid !== undefined) found.push({ kind: 'ref', ref: scratch, oid });
+  const packs = join(layout.commondir, 'objects', 'pack');
+  let names: string[] = [];
+  try {
+    names = readdirSync(packs).filter((name) => name.endsWith('.keep'));
+  } catch {
+    return found;
+  }
+  for (const name of names) {
+    const path = join(packs, name);
+    try {
+      if (now - statSync(path).mtimeMs > keepGraceMs && readFileSync(path, 'utf8').trim() === keepMessage)
+        found.push({ kind: 'keep', path });
+    } catch {
+      // Gone meanwhile: nothing left.
+    }
+  }
+  return found;
+}
+
+/** Deletes the scratch ref only while it holds what was read (git's own compare-and-delete); removes a `.keep`. */
+export async function removeFastImportLeftover(layout: RepoLayout, leftover: FastImportLeftover): Promise<void> {
+  if (leftover.kind === 'keep') rmSync(leftover.path, { force: true });
+  else await runGitChecked(['--git-dir', layout.gitdir, 'update-ref', '-d', leftover.ref, leftover.oid], { cwd: layout.dir });
 }
 
 function parseLs(line: string): Entry | undefined {
