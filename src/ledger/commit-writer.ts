@@ -12,15 +12,24 @@ export interface NewCommitText {
   committer: Required<Author>;
 }
 
+export type CheckBefore = (before: ReadonlyMap<string, BlobRef | undefined>) => void | Promise<void>;
+
+export interface WrittenCommit {
+  commit: string;
+  before: Map<string, BlobRef | undefined>;
+}
+
 /**
  * Where a batch's commits are built: git's `fast-import` with the system git (fast-import.ts),
  * the object store otherwise (the embedded backend, and where git must sign each commit).
  */
 export interface CommitWriter {
-  /** The blob at each path of `tip` (`undefined` when absent or a folder). */
-  lookup(tip: string | undefined, paths: readonly string[]): Promise<Map<string, BlobRef | undefined>>;
-  /** One commit on `tip` with `changes` (`ledger/bad-path` for a folder where a file goes, or the reverse); returns its id. */
-  write(tip: string | undefined, changes: readonly PreparedChange[], commit: NewCommitText): Promise<string>;
+  /**
+   * One commit on `tip` with `changes`, once `check` accepts what each touched path holds at `tip`
+   * (the blob, `undefined` when absent or a folder); `ledger/bad-path` for a folder where a file
+   * goes, or the reverse. Returns the commit's id and those before-values.
+   */
+  write(tip: string | undefined, changes: readonly PreparedChange[], commit: NewCommitText, check?: CheckBefore): Promise<WrittenCommit>;
   /** Every object written so far is on disk, for any git to read. */
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -33,17 +42,20 @@ export class StoreWriter implements CommitWriter {
     private readonly writeCommit: (commit: NewCommit) => Promise<string>,
   ) {}
 
-  async lookup(tip: string | undefined, paths: readonly string[]): Promise<Map<string, BlobRef | undefined>> {
-    return lookupPaths(this.store, await this.treeOf(tip), paths);
-  }
-
-  async write(tip: string | undefined, changes: readonly PreparedChange[], commit: NewCommitText): Promise<string> {
+  async write(
+    tip: string | undefined,
+    changes: readonly PreparedChange[],
+    commit: NewCommitText,
+    check?: CheckBefore,
+  ): Promise<WrittenCommit> {
     const edits = new Map(changes.map((c) => [c.path, c.oid === null ? null : { oid: c.oid, mode: c.mode }]));
     const base = await this.treeOf(tip);
+    const before = await lookupPaths(this.store, base, [...edits.keys()]);
+    await check?.(before);
     try {
       for (const change of changes) if (change.content && !change.stored) await this.store.writeBlob(change.content);
       const tree = await editTree(this.store, base, edits);
-      return await this.writeCommit({ tree, parents: tip === undefined ? [] : [tip], ...commit });
+      return { commit: await this.writeCommit({ tree, parents: tip === undefined ? [] : [tip], ...commit }), before };
     } catch (error) {
       // Objects are written before any lock is taken: a read-only git folder is met here first.
       throw readOnlyError(error) ?? error;

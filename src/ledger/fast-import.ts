@@ -1,15 +1,17 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { readdirSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
 import { identity } from './commit-people.js';
-import type { CommitWriter, NewCommitText } from './commit-writer.js';
+import type { CheckBefore, CommitWriter, NewCommitText, WrittenCommit } from './commit-writer.js';
 import { readOnlyError } from './fs-sync.js';
 import { folderMode } from './object-store.js';
 import { normalizeMessage } from './object-store.js';
 import { badPath } from './paths.js';
 import type { PreparedChange } from './prepare-changes.js';
-import { spawnGit } from './system-git.js';
+import type { RepoLayout } from './git-dir.js';
+import { readRef } from './refs.js';
+import { runGitChecked, spawnGit } from './system-git.js';
 import type { BlobRef } from './tree-edit.js';
 
 /*
@@ -21,7 +23,7 @@ import type { BlobRef } from './tree-edit.js';
  * does a fetch's. Commits go onto a scratch ref that is `reset` to nothing before each checkpoint
  * and at the end, so fast-import moves no ref (only a process killed mid-batch leaves the scratch
  * ref behind): the publish step moves the branch, under its lock. `ls` answers what a
- * path holds at a commit, `get-mark` a commit's id. Without `--done`, an end of input (our process
+ * path holds in the commit being built, `get-mark` a commit's id. Without `--done`, an end of input (our process
  * killed) is a clean end, not a crash report in the git folder.
  */
 
@@ -44,53 +46,46 @@ export class FastImportWriter implements CommitWriter {
   private nextMark = 1;
   /** Objects this process has seen in a tree: named by id, not sent again (a moved file). */
   private known = new Set<string>();
-  /** What `lookup` found at each tip, for `write` to check the shape of the paths (emptied at each checkpoint). */
-  private probed = new Map<string, Entry | undefined>();
 
   constructor(
     private readonly dir: string,
     private readonly gitdir: string,
   ) {}
 
-  async lookup(tip: string | undefined, paths: readonly string[]): Promise<Map<string, BlobRef | undefined>> {
-    const found = new Map<string, Entry | undefined>();
-    const probe = async (path: string): Promise<Entry | undefined> => {
-      if (!found.has(path)) found.set(path, tip === undefined ? undefined : await this.ls(tip, path));
-      return found.get(path);
-    };
-    await Promise.all(paths.map((path) => probe(path)));
-    for (const path of paths) {
-      // Each `ls` reads the trees on its path again (a 10,000-skill folder): only as far up as a folder is found.
-      const folders = prefixes(path).slice(0, -1).reverse();
-      const hit = found.get(path) !== undefined ? 0 : await firstFound(folders, probe);
-      for (const folder of folders.slice(hit + (found.get(path) !== undefined ? 0 : 1))) found.set(folder, { mode: folderMode, oid: '' });
-    }
-    for (const [path, entry] of found) {
-      this.probed.set(probeKey(tip, path), entry);
-      if (entry && entry.mode !== folderMode) this.known.add(entry.oid);
-    }
-    return new Map(paths.map((path) => [path, asBlob(found.get(path))]));
-  }
-
-  async write(tip: string | undefined, changes: readonly PreparedChange[], commit: NewCommitText): Promise<string> {
-    checkShape(changes, (path) => this.probed.get(probeKey(tip, path)));
+  async write(
+    tip: string | undefined,
+    changes: readonly PreparedChange[],
+    commit: NewCommitText,
+    check?: CheckBefore,
+  ): Promise<WrittenCommit> {
     const mark = `:${this.nextMark++}`;
     // The scratch branch keeps the tip's trees in memory from one commit to the next; a root commit starts it afresh.
     const parts: Array<string | Buffer> = [`${tip === undefined ? `reset ${scratch}\n` : ''}commit ${scratch}\nmark ${mark}\n`];
     parts.push(`author ${identity(commit.author)}\ncommitter ${identity(commit.committer)}\n`, data(normalizeMessage(commit.message)));
     if (tip !== undefined) parts.push(`from ${this.name(tip)}\n`);
+    // `ls` in the middle of a commit reads the tree fast-import holds in memory, as it is before the changes that follow.
+    const probed = [...new Set(changes.flatMap((c) => prefixes(c.path)))];
+    for (const path of probed) parts.push(`ls "${escape(path)}"\n`);
     for (const change of changes) {
       if (change.oid === null || change.content === null) parts.push(`D ${quote(change.path)}\n`);
       else if (change.stored || this.known.has(change.oid)) parts.push(`M ${change.mode} ${change.oid} ${quote(change.path)}\n`);
       else parts.push(`M ${change.mode} inline ${quote(change.path)}\n`, data(change.content));
     }
-    parts.push(`\n`);
-    const id = (
-      await this.ask(Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : p))), `get-mark ${mark}`)
-    ).trim();
+    parts.push(`\nget-mark ${mark}\n`);
+    // One exchange per commit: the checks come after, and a refused commit is left unnamed (the next `from` loads its tip again).
+    const replies = await this.exchange(
+      Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : p))),
+      probed.length + 1,
+    );
+    const found = new Map(probed.map((path, i) => [path, parseLs(replies[i]!)]));
+    const before = new Map(changes.map((c) => [c.path, asBlob(found.get(c.path))]));
+    await check?.(before);
+    checkShape(changes, (path) => found.get(path));
+    for (const entry of found.values()) if (entry && entry.mode !== folderMode) this.known.add(entry.oid);
+    const id = replies.at(-1)!.trim();
     this.marks.set(id, mark);
     this.unflushed = mark;
-    return id;
+    return { commit: id, before };
   }
 
   /** `checkpoint`: every object made so far is written (loose when few, else one pack); the process goes on. */
@@ -98,7 +93,6 @@ export class FastImportWriter implements CommitWriter {
     if (this.unflushed === undefined) return;
     const mark = this.unflushed;
     this.unflushed = undefined;
-    this.probed = new Map();
     // Commands run in order: the answer to a later one means the checkpoint is done.
     // Reset first: the checkpoint then finds the scratch ref empty and writes no ref.
     await this.ask(Buffer.from(`reset ${scratch}\ncheckpoint\n`), `get-mark ${mark}`);
@@ -122,11 +116,12 @@ export class FastImportWriter implements CommitWriter {
     return this.marks.get(commit) ?? commit;
   }
 
-  private async ls(tip: string, path: string): Promise<Entry | undefined> {
-    const line = await this.ask(Buffer.alloc(0), `ls ${this.name(tip)} ${quote(path)}`);
-    if (line.startsWith('missing ')) return undefined;
-    const [mode = '', , oid = ''] = line.split('\t')[0]!.split(' ');
-    return { mode: mode.padStart(6, '0'), oid };
+  /** Sends `bytes` and waits for the `count` one-line answers of the commands in them. */
+  private async exchange(bytes: Buffer, count: number): Promise<string[]> {
+    const child = await this.start();
+    const replies = Array.from({ length: count }, () => new Promise<string>((resolve, reject) => this.replies.push({ resolve, reject })));
+    child.stdin.write(bytes);
+    return Promise.all(replies);
   }
 
   /** Sends `command` (after `before`) and waits for its one-line answer. */
@@ -209,20 +204,57 @@ export class FastImportWriter implements CommitWriter {
   }
 }
 
-function probeKey(tip: string | undefined, path: string): string {
-  return `${tip ?? ''} ${path}`;
-}
-
-/** The index in `folders` (nearest first) of the first that holds something; the length when none does. */
-async function firstFound(folders: readonly string[], probe: (path: string) => Promise<Entry | undefined>): Promise<number> {
-  for (const [i, folder] of folders.entries()) if ((await probe(folder)) !== undefined) return i;
-  return folders.length;
-}
-
 /** The path and each folder above it, shortest first. */
 function prefixes(path: string): string[] {
   const parts = path.split('/');
   return parts.map((_, i) => parts.slice(0, i + 1).join('/'));
+}
+
+/** What fast-import writes into the `.keep` of a pack until it is done with it (git's fast-import.c). */
+const keepMessage = 'fast-import';
+/** A live fast-import holds its `.keep` for the moment between writing a pack and moving refs; a minute is long gone. */
+const keepGraceMs = 60_000;
+
+export type FastImportLeftover = { kind: 'ref'; ref: string; oid: string } | { kind: 'keep'; path: string };
+
+/**
+ * What a batch killed mid-way leaves: the scratch ref (fast-import, at the end of its input,
+ * writes the commits not yet checkpointed there) and, when fast-import itself was killed between
+ * writing a pack and finishing, that pack's `.keep`, which would keep it out of every `git gc`.
+ */
+export async function readFastImportLeftovers(layout: RepoLayout, now: number): Promise<FastImportLeftover[]> {
+  const found: FastImportLeftover[] = [];
+  const oid = await readRef(layout, scratch);
+  if (oid !== undefined) found.push({ kind: 'ref', ref: scratch, oid });
+  const packs = join(layout.commondir, 'objects', 'pack');
+  let names: string[] = [];
+  try {
+    names = readdirSync(packs).filter((name) => name.endsWith('.keep'));
+  } catch {
+    return found;
+  }
+  for (const name of names) {
+    const path = join(packs, name);
+    try {
+      if (now - statSync(path).mtimeMs > keepGraceMs && readFileSync(path, 'utf8').trim() === keepMessage)
+        found.push({ kind: 'keep', path });
+    } catch {
+      // Gone meanwhile: nothing left.
+    }
+  }
+  return found;
+}
+
+/** Deletes the scratch ref only while it holds what was read (git's own compare-and-delete); removes a `.keep`. */
+export async function removeFastImportLeftover(layout: RepoLayout, leftover: FastImportLeftover): Promise<void> {
+  if (leftover.kind === 'keep') rmSync(leftover.path, { force: true });
+  else await runGitChecked(['--git-dir', layout.gitdir, 'update-ref', '-d', leftover.ref, leftover.oid], { cwd: layout.dir });
+}
+
+function parseLs(line: string): Entry | undefined {
+  if (line.startsWith('missing ')) return undefined;
+  const [mode = '', , oid = ''] = line.split('\t')[0]!.split(' ');
+  return { mode: mode.padStart(6, '0'), oid };
 }
 
 function asBlob(entry: Entry | undefined): BlobRef | undefined {
@@ -251,6 +283,9 @@ function data(bytes: string | Buffer): Buffer {
 
 /** fast-import reads a path to the end of the line; one that starts with a quote or holds a newline is C-quoted. */
 function quote(path: string): string {
-  if (!/^"|\n/.test(path)) return path;
-  return `"${path.replace(/[\\"]/g, (c) => `\\${c}`).replace(/\n/g, '\\n')}"`;
+  return /^"|\n/.test(path) ? `"${escape(path)}"` : path;
+}
+
+function escape(path: string): string {
+  return path.replace(/[\\"]/g, (c) => `\\${c}`).replace(/\n/g, '\\n');
 }

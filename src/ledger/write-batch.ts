@@ -130,13 +130,11 @@ export class CommitBatch {
   /** The commit on the tip: checks `expected` (and case twins), then has the writer build it. */
   private async build(entry: Entry): Promise<string> {
     const { changes, message, people } = entry;
-    const before = await this.ctx.writer.lookup(
-      this.tip,
-      changes.map((c) => c.path),
-    );
-    checkExpected(changes, before);
-    if (this.ctx.setup.config.bool('core.ignorecase') ?? false) await this.refuseCaseTwins(changes, before);
-    const commit = await this.ctx.writer.write(this.tip, changes, { message, ...people });
+    const ignorecase = this.ctx.setup.config.bool('core.ignorecase') ?? false;
+    const { commit, before } = await this.ctx.writer.write(this.tip, changes, { message, ...people }, async (before) => {
+      checkExpected(changes, before);
+      if (ignorecase) await this.refuseCaseTwins(changes, before);
+    });
     for (const change of changes) {
       if (!this.before.has(change.path)) this.before.set(change.path, before.get(change.path));
       this.net.delete(change.path);

@@ -33,10 +33,9 @@ export async function writeBranchCommit(ctx: CommitContext, options: BranchCommi
   const ref = branchRef(options.branch);
   await refuseCheckedOut(ctx, ref);
   const changes = prepareChanges(options.changes);
-  const paths = changes.map((c) => c.path);
-  checkExpected(changes, await ctx.writer.lookup(options.base, paths));
   const { author, committer } = await resolvePeople(ctx, options.author);
-  const commit = await ctx.writer.write(options.base, changes, { message: options.message, author, committer });
+  const people = { message: options.message, author, committer };
+  const { commit } = await ctx.writer.write(options.base, changes, people, (before) => checkExpected(changes, before));
   await ctx.writer.flush();
   const lock = await lockRef(ctx.layout, ref, { timeoutMs: ctx.lockTimeoutMs });
   try {

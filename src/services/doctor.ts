@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { readFastImportLeftovers, removeFastImportLeftover } from '../ledger/fast-import.js';
 import { readHistoryCache, historyCachePath } from '../ledger/history-cache.js';
 import { readHistoryIndex } from '../ledger/history-index.js';
 import { isProcessAlive, readJournals, type JournalRecord } from '../ledger/move-journal.js';
@@ -16,7 +17,8 @@ export type DoctorFinding =
   | { kind: 'stale-lock'; path: string; pid: number; fixable: true; message: string }
   | { kind: 'held-lock'; path: string; fixable: false; message: string }
   | { kind: 'temp-file'; path: string; fixable: true; message: string }
-  | { kind: 'history-cache'; path: string; fixable: true; message: string };
+  | { kind: 'history-cache'; path: string; fixable: true; message: string }
+  | { kind: 'fast-import-leftover'; path: string; fixable: true; message: string };
 
 export interface DoctorReport {
   findings: DoctorFinding[];
@@ -37,7 +39,23 @@ export async function runDoctor(dir: string, options: { fix: boolean; skillsDir:
   checkLocks(layout, new Set([...journalLocks, ...marked]), report);
   checkTempFiles(layout, options.skillsDir, options.fix, report);
   await checkHistoryCache(layout, options.skillsDir, options.fix, report);
+  await checkFastImport(layout, options.fix, report);
   return report;
+}
+
+/** A batch killed mid-way: the scratch ref of its commits that never landed, and fast-import's `.keep` files. */
+async function checkFastImport(layout: RepoLayout, fix: boolean, report: DoctorReport): Promise<void> {
+  for (const leftover of await readFastImportLeftovers(layout, Date.now())) {
+    const path = leftover.kind === 'ref' ? leftover.ref : leftover.path;
+    const message =
+      leftover.kind === 'ref'
+        ? `commits of a batch that was killed before it published (${leftover.oid.slice(0, 12)}); no branch holds them`
+        : 'the keep file of a pack git fast-import did not finish with; it keeps the pack out of git gc';
+    report.findings.push({ kind: 'fast-import-leftover', path, fixable: true, message });
+    if (!fix) continue;
+    await removeFastImportLeftover(layout, leftover);
+    report.fixed.push(`removed ${leftover.kind === 'ref' ? path : relative(layout.dir, path)}`);
+  }
 }
 
 async function checkJournals(layout: RepoLayout, fix: boolean, report: DoctorReport): Promise<Set<string>> {
