@@ -1,6 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { checkRefFormat } from '../helpers/repo.js';
 import { resolveBranchSuffix } from '../../src/action/branch-name.js';
 import { isSkillgardenError } from '../../src/core/errors.js';
 import { readInputs } from '../../src/action/inputs.js';
@@ -15,15 +15,6 @@ const refusal = (inputs: Record<string, string>) => {
     if (isSkillgardenError(error)) return { code: error.code, data: error.data, message: error.message };
   }
   return null;
-};
-
-const checkRefFormat = (branch: string) => {
-  try {
-    execFileSync('git', ['check-ref-format', '--branch', branch], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
 };
 
 describe('the publishing inputs', () => {

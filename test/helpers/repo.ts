@@ -41,3 +41,13 @@ export function lastTrailers(dir: string): string[] {
 export function status(dir: string): string {
   return git(dir, 'status', '--porcelain');
 }
+
+/** Whether git itself accepts `branch` as a branch name (`git check-ref-format --branch`). */
+export function checkRefFormat(branch: string): boolean {
+  try {
+    execFileSync('git', ['check-ref-format', '--branch', branch], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,6 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { checkRefFormat } from '../../helpers/repo.js';
 import { buildProposalBranch, parseProposalBranch } from '../../../src/services/proposals/branch.js';
 
 describe('proposal branch names', () => {
@@ -16,15 +16,6 @@ describe('proposal branch names', () => {
       expect(parseProposalBranch(other)).toBeUndefined();
   });
 });
-
-const checkRefFormat = (branch: string) => {
-  try {
-    execFileSync('git', ['check-ref-format', '--branch', branch], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('buildProposalBranch (the CLI, the Action and staged writes: one sanitizer)', () => {
   it.each([
