@@ -3,7 +3,7 @@ import type { ChatClientOptions } from '../llm/chat-client.js';
 import { writeDraftProse } from '../llm/draft-prose.js';
 import { openLibrary, type DiscoveredLibrary } from '../store/layout/discover-library.js';
 import { readFile } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { draftPatterns, type DraftLimits, type DraftProfile, type ExistingSkill } from '../core/patterns/draft.js';
 import type { EvidenceSession } from '../core/patterns/evidence.js';
 import { minePatterns, type MineOptions } from '../core/patterns/mine.js';
@@ -59,9 +59,16 @@ class SessionTokens {
   }
 }
 
-function displayPath(file: string, cwd: string): string {
-  const rel = relative(cwd, file);
-  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? file : rel;
+/**
+ * How a transcript is named in reports and drafts: relative to the current folder when it is inside it,
+ * else relative to the folder it was found under. Never absolute: an absolute path names a person's home.
+ */
+function displayPath(file: string, cwd: string, root: string | undefined): string {
+  const inside = (base: string): string | undefined => {
+    const rel = relative(base, file);
+    return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? undefined : rel.split(sep).join('/');
+  };
+  return inside(cwd) ?? (root === undefined ? undefined : inside(root)) ?? basename(file);
 }
 
 /** The library's skills (the one discovery), as the drafts' "already covered" check reads them. */
@@ -107,7 +114,7 @@ export async function runDetect(options: DetectOptions): Promise<DetectReport> {
   const uses: SkillUse[] = [];
   const files = readTranscriptFiles(expanded.files, {
     refine: options.refine ?? defaultRefine,
-    displayPath: (file) => displayPath(file, cwd),
+    displayPath: (file) => displayPath(file, cwd, expanded.roots.get(file)),
     ...(options.format === undefined ? {} : { format: options.format }),
     ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
     ...(options.maxDocumentBytes === undefined ? {} : { maxDocumentBytes: options.maxDocumentBytes }),

@@ -24,6 +24,8 @@ export interface FakeEndpoint {
   /** Requests seen, and contract violations found in them (method, path, auth, body). */
   requests: number;
   violations: string[];
+  /** Every request body, as sent: what left the machine. */
+  bodies: string[];
   /** Answers in order; the last repeats. */
   script: FakeMode[];
   close(): Promise<void>;
@@ -112,10 +114,11 @@ function answer(mode: FakeMode, draft: string): string {
 }
 
 export async function startFakeEndpoint(script: FakeMode[], options: { slowMs?: number } = {}): Promise<FakeEndpoint> {
-  const state = { requests: 0, violations: [] as string[], script };
+  const state = { requests: 0, violations: [] as string[], bodies: [] as string[], script };
   const server: Server = createServer((request, response) => {
     void (async () => {
       const body = await readBody(request);
+      state.bodies.push(body);
       const draft = checkRequest(request, body, state.violations);
       const mode = state.script[Math.min(state.requests, state.script.length - 1)] as FakeMode;
       state.requests++;
@@ -135,6 +138,7 @@ export async function startFakeEndpoint(script: FakeMode[], options: { slowMs?: 
       return state.requests;
     },
     violations: state.violations,
+    bodies: state.bodies,
     script,
     close: () =>
       new Promise<void>((resolve) => {

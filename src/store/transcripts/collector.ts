@@ -1,5 +1,6 @@
 import { buildToolCall, type RefineMap } from '../../core/patterns/shape.js';
 import { parseSkillLoad, parseSlashCommand } from '../../core/patterns/uses.js';
+import { Redactor } from '../../core/privacy/redact.js';
 import type { SessionRequest, SkillUse, Skipped, ToolCall, TranscriptFormat, TranscriptSession } from '../../core/patterns/types.js';
 
 /** What a format handler reports while it reads records. */
@@ -47,7 +48,9 @@ function cleanRequest(text: string): string | undefined {
   if (
     trimmed === '' ||
     trimmed.startsWith('<') ||
-    /^(Caveat:|\[Request interrupted|# AGENTS\.md|Base directory for this skill:)/.test(trimmed)
+    /^(Caveat:|\[Request interrupted|# AGENTS\.md|Base directory for this skill:|This session is being continued from a previous conversation)/.test(
+      trimmed,
+    )
   )
     return undefined;
   return trimmed.replace(/\s+/g, ' ').slice(0, maxRequestChars);
@@ -69,6 +72,7 @@ export class SessionCollector implements RecordSink {
     readonly file: string,
     readonly refine: RefineMap | false,
     defaultSession: string,
+    private readonly redactor: Redactor = new Redactor(),
   ) {
     this.defaultSession = defaultSession;
   }
@@ -93,6 +97,8 @@ export class SessionCollector implements RecordSink {
       return;
     }
     const at = timeOf(time);
+    // Nothing private goes further than this line: every argument is redacted as it is read.
+    args = this.redactor.value(args);
     const call = buildToolCall(name.trim(), args, {
       refine: this.refine,
       time: at,
@@ -107,7 +113,7 @@ export class SessionCollector implements RecordSink {
     if (typeof text !== 'string') return;
     const skill = parseSlashCommand(text);
     if (skill !== undefined) this.addUse(skill, session, timeOf(time));
-    const request = cleanRequest(text);
+    const request = cleanRequest(this.redactor.text(text));
     if (request === undefined) return;
     let list = this.requests.get(session);
     if (list === undefined) this.requests.set(session, (list = []));

@@ -1,5 +1,5 @@
 import { opendir, stat } from 'node:fs/promises';
-import { join, resolve, sep } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 
 export interface ExpandOptions {
@@ -54,25 +54,28 @@ export interface ExpandResult {
   unmatched: string[];
   /** True when the walk stopped at `maxEntries`. */
   truncated: boolean;
+  /** The folder each file was found under (a glob's fixed part, the folder named, or a named file's folder). */
+  roots: Map<string, string>;
 }
 
-async function matchPattern(pattern: string, cwd: string, budget: { left: number }): Promise<string[]> {
+async function matchPattern(pattern: string, cwd: string, budget: { left: number }): Promise<{ root: string; matched: string[] }> {
   const matched: string[] = [];
   if (picomatch.scan(pattern).isGlob) {
     const isMatch = picomatch(resolve(cwd, pattern).split(sep).join('/'), {
       dot: true,
     });
-    for await (const file of walk(resolve(cwd, globBase(pattern)), budget)) if (isMatch(file.split(sep).join('/'))) matched.push(file);
-    return matched;
+    const root = resolve(cwd, globBase(pattern));
+    for await (const file of walk(root, budget)) if (isMatch(file.split(sep).join('/'))) matched.push(file);
+    return { root, matched };
   }
   const path = resolve(cwd, pattern);
   const info = await stat(path).catch(() => undefined);
   if (info?.isDirectory()) {
     for await (const file of walk(path, budget)) if (transcriptFile.test(file)) matched.push(file);
-  } else if (info?.isFile()) {
-    matched.push(path);
+    return { root: path, matched };
   }
-  return matched;
+  if (info?.isFile()) matched.push(path);
+  return { root: dirname(path), matched };
 }
 
 /**
@@ -83,12 +86,12 @@ async function matchPattern(pattern: string, cwd: string, budget: { left: number
 export async function expandTranscriptPaths(patterns: readonly string[], options: ExpandOptions = {}): Promise<ExpandResult> {
   const cwd = options.cwd ?? process.cwd();
   const budget = { left: options.maxEntries ?? 1_000_000 };
-  const found = new Set<string>();
+  const roots = new Map<string, string>();
   const unmatched: string[] = [];
   for (const pattern of patterns) {
-    const matched = await matchPattern(pattern, cwd, budget);
+    const { root, matched } = await matchPattern(pattern, cwd, budget);
     if (matched.length === 0) unmatched.push(pattern);
-    for (const file of matched) found.add(file);
+    for (const file of matched) if (!roots.has(file)) roots.set(file, root);
   }
-  return { files: [...found].sort(), unmatched, truncated: budget.left < 0 };
+  return { files: [...roots.keys()].sort(), unmatched, truncated: budget.left < 0, roots };
 }

@@ -40,7 +40,10 @@ export function createClaudeCodeHandler(): (record: JsonObject, sink: RecordSink
       return 'handled';
     }
     if (type === 'user') {
-      sink.userText(session, textOf(message.content), record.timestamp);
+      // Text the client wrote in the person's name (a loaded skill's body, a caveat, the summary that
+      // continues a compacted session) is not a request: reading it as one named drafts after it.
+      const injected = record.isMeta === true || record.isCompactSummary === true || record.isVisibleInTranscriptOnly === true;
+      sink.userText(session, injected ? undefined : textOf(message.content), record.timestamp);
       return 'handled';
     }
     if (!Array.isArray(message.content)) return 'handled';

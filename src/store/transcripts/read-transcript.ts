@@ -1,6 +1,8 @@
 import { open, readFile, stat } from 'node:fs/promises';
 import { isUtf8 } from 'node:buffer';
+import { homedir } from 'node:os';
 import { basename, dirname, extname } from 'node:path';
+import { Redactor } from '../../core/privacy/redact.js';
 import { defaultRefine, type RefineMap } from '../../core/patterns/shape.js';
 import type { TranscriptFormat } from '../../core/patterns/types.js';
 import { SessionCollector, type FileReadResult } from './collector.js';
@@ -23,6 +25,15 @@ export interface ReadTranscriptOptions {
 }
 
 const mib = 1024 * 1024;
+
+let redactor: Redactor | undefined;
+
+/** One redactor per process, knowing this machine's home folder (beside the generic rules). */
+function machineRedactor(): Redactor {
+  if (redactor !== undefined) return redactor;
+  redactor = new Redactor({ homes: [homedir()] });
+  return redactor;
+}
 
 function formatBytes(bytes: number): string {
   if (bytes >= mib) return `${+(bytes / mib).toFixed(1)} MiB`;
@@ -181,7 +192,7 @@ async function readDocumentFile(path: string, collector: SessionCollector, optio
  * read whole, up to `maxDocumentBytes`.
  */
 export async function readTranscriptFile(path: string, options: ReadTranscriptOptions = {}): Promise<FileReadResult> {
-  const collector = new SessionCollector(options.displayPath ?? path, options.refine ?? defaultRefine, stemOf(path));
+  const collector = new SessionCollector(options.displayPath ?? path, options.refine ?? defaultRefine, stemOf(path), machineRedactor());
   const mode = await sniffMode(path);
   if (mode === 'document' && (await readDocumentFile(path, collector, options))) return collector.finish();
   await readLineFile(path, collector, options);

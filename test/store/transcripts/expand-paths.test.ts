@@ -19,6 +19,11 @@ describe('expandTranscriptPaths', () => {
       files: [join(dir, 'a/one.jsonl'), join(dir, 'a/sub/two.jsonl')],
       unmatched: [],
       truncated: false,
+      // Each file's root is where the first pattern that found it starts: reports name transcripts relative to it.
+      roots: new Map([
+        [join(dir, 'a/one.jsonl'), join(dir, 'a')],
+        [join(dir, 'a/sub/two.jsonl'), join(dir, 'a')],
+      ]),
     });
   });
 
@@ -33,6 +38,7 @@ describe('expandTranscriptPaths', () => {
       files: [],
       unmatched: ['missing.jsonl', 'a/**/*.json'],
       truncated: false,
+      roots: new Map(),
     });
   });
 
