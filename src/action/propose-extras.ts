@@ -66,7 +66,7 @@ async function proposeOne(x: ExtrasInput, ctx: PublishContext, proposal: BranchP
   const body = renderProposalBody({
     proposal,
     runId: x.runId,
-    validation: validateProposal(ctx.git.dir, x.inputs, baseFindings),
+    validation: await validateProposal(ctx.git.dir, x.inputs, baseFindings),
     fullReportUrl: runUrl(x.inputs),
   });
   const outcome = await publishProposal(ctx, state, proposal, { commit: async () => commit, body });

@@ -55,7 +55,7 @@ export async function proposeLifecycle(x: LifecycleInput): Promise<PullOutcome[]
   const body = renderProposalBody({
     proposal,
     runId: pass.report.run_id,
-    validation: validateProposal(ctx.git.dir, inputs, baseFindings),
+    validation: await validateProposal(ctx.git.dir, inputs, baseFindings),
     report: renderRunMarkdown(pass.report),
     fullReportUrl: runUrl(inputs),
   });

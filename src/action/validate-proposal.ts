@@ -2,7 +2,8 @@ import type { Baseline } from '../core/report/baseline.js';
 import type { Finding } from '../core/findings.js';
 import { applyBaseline, buildFindingsBaseline } from '../services/baseline.js';
 import { readConfig } from '../services/curator/read-library.js';
-import { runValidate } from '../services/validate.js';
+import { toFindings } from '../core/scan/report.js';
+import { runValidateAndScan } from '../services/validate-and-scan.js';
 import type { ActionInputs } from './inputs.js';
 import { codeSpan, escapeMarkdown } from './markdown.js';
 
@@ -15,22 +16,25 @@ export interface BaseFindings {
   baseline: Baseline;
 }
 
-/** The findings of the tree checked out in `dir`, read as the validate mode reads them. */
-export function readTreeFindings(dir: string, inputs: ActionInputs): { skills: number; findings: Finding[] } {
+/** The findings of the tree checked out in `dir`, read as the validate mode reads them: validation and the scan. */
+export async function readTreeFindings(dir: string, inputs: ActionInputs): Promise<{ skills: number; findings: Finding[] }> {
   const { config } = readConfig(dir);
-  const result = runValidate({
+  const { report, scan } = await runValidateAndScan({
     cwd: dir,
     skillsDir: inputs.skillsDir || config.skills_dir,
     profile: inputs.profile ?? config.profile,
-    links: config.links,
+    ...(config.links ? { links: config.links } : {}),
+    // A proposal is checked with the scan whatever the `scan` input says: a pull request never says ✅ without it.
+    scan: config.scan,
   });
-  return { skills: result.skills, findings: result.findings };
+  const scanned = scan ? toFindings(scan.findings.filter((f) => !f.suppressed)) : [];
+  return { skills: report.skills, findings: [...report.findings, ...scanned] };
 }
 
 /** The base's findings, read from the scratch clone while it holds the base's tree; undefined when they cannot be read. */
-export function readBaseFindings(dir: string, inputs: ActionInputs, branch: string): BaseFindings | undefined {
+export async function readBaseFindings(dir: string, inputs: ActionInputs, branch: string): Promise<BaseFindings | undefined> {
   try {
-    return { branch, baseline: buildFindingsBaseline(readTreeFindings(dir, inputs).findings) };
+    return { branch, baseline: buildFindingsBaseline((await readTreeFindings(dir, inputs)).findings) };
   } catch {
     return undefined; // the proposal's own validation then names everything it finds, and says it could not compare
   }
@@ -42,10 +46,10 @@ export function readBaseFindings(dir: string, inputs: ActionInputs, branch: stri
  * own (a finding is known by code, file and message, as in a validate
  * baseline); what the base already held is counted, not blamed on it.
  */
-export function validateProposal(dir: string, inputs: ActionInputs, base?: BaseFindings): string {
+export async function validateProposal(dir: string, inputs: ActionInputs, base?: BaseFindings): Promise<string> {
   let tree: { skills: number; findings: Finding[] };
   try {
-    tree = readTreeFindings(dir, inputs);
+    tree = await readTreeFindings(dir, inputs);
   } catch (error) {
     return `⚠️ The curator could not validate the proposed tree: ${(error as Error).message}`;
   }
@@ -57,7 +61,7 @@ export function validateProposal(dir: string, inputs: ActionInputs, base?: BaseF
     ? `compared with ${codeSpan(base.branch)}, this proposal introduces`
     : 'the base could not be read, so all are listed:';
   const lines = [
-    `${errors > 0 ? '❌' : '✅'} The curator validated the proposed tree itself (pull requests opened with \`GITHUB_TOKEN\` start no workflows): ${tree.skills} skill(s); ${scope} ${errors} error(s) and ${warnings} warning(s).`,
+    `${errors > 0 ? '❌' : '✅'} The curator validated and scanned the proposed tree itself (pull requests opened with \`GITHUB_TOKEN\` start no workflows): ${tree.skills} skill(s); ${scope} ${errors} error(s) and ${warnings} warning(s).`,
   ];
   const ordered = [...introduced].sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
   for (const f of ordered.slice(0, listedFindings)) lines.push(`- ${renderFinding(f)}`);

@@ -1,0 +1,76 @@
+import type { Finding } from '../../core/findings.js';
+import type { SkillFileEntry } from '../../core/rules/index.js';
+import { decisiveFindings, describeFinding, evaluateWritePolicy, resolveScanConfig, type ScanConfig } from '../../core/scan/index.js';
+import type { ProfileName } from '../../core/schema/types.js';
+import { validateSkill } from '../../core/validate.js';
+import type { BranchProposal } from './proposal.js';
+
+export interface ProposalCheck {
+  proposal: BranchProposal;
+  /** Why it is not proposed: validate errors and scan findings that block a curator's write; empty when it passes. */
+  problems: string[];
+  /** Scan findings a person should look at in review (the policy asks rather than blocks). */
+  cautions: string[];
+}
+
+export interface CheckOptions {
+  profile: ProfileName;
+  /** The library's `scan:` settings (default: the built-in policy). */
+  scan?: ScanConfig;
+}
+
+function text(content: Uint8Array | string): string {
+  return typeof content === 'string' ? content : Buffer.from(content).toString('utf8');
+}
+
+/** The skill folders a proposal writes a SKILL.md into, with the files it writes there. */
+function changedSkills(proposal: BranchProposal): Map<string, { skillMd: string; files: Map<string, Uint8Array | string> }> {
+  const folders = new Map<string, { skillMd: string; files: Map<string, Uint8Array | string> }>();
+  for (const change of proposal.changes) {
+    if (change.content === null || change.symlink === true || !change.path.endsWith('/SKILL.md')) continue;
+    folders.set(change.path.slice(0, -'/SKILL.md'.length), { skillMd: text(change.content), files: new Map() });
+  }
+  for (const change of proposal.changes) {
+    if (change.content === null || change.symlink === true) continue;
+    for (const [dir, folder] of folders)
+      if (change.path.startsWith(`${dir}/`)) folder.files.set(change.path.slice(dir.length + 1), change.content);
+  }
+  return folders;
+}
+
+/**
+ * The check every proposal passes before it is proposed, whoever wrote it (the curator's rules or a model):
+ * the same validation as `validate`, and the scan with the policy of a curator's background write. A proposal
+ * with an error or a blocking finding is not proposed: it is reported, so a person never reviews (or merges)
+ * a dangerous skill the tool made.
+ */
+export function checkProposal(proposal: BranchProposal, options: CheckOptions): ProposalCheck {
+  const problems: string[] = [];
+  const cautions: string[] = [];
+  for (const [dir, folder] of changedSkills(proposal)) {
+    const file = `${dir}/SKILL.md`;
+    // A new skill's whole folder is in the change set, so its links can be checked; an umbrella keeps files it does not rewrite.
+    const whole = proposal.kind === 'new';
+    const entries = new Map<string, SkillFileEntry>([...folder.files.keys()].map((path) => [path, { path, size: 0 }]));
+    const { findings } = validateSkill({
+      file,
+      content: folder.skillMd,
+      folder: dir.slice(dir.lastIndexOf('/') + 1),
+      profile: options.profile,
+      ...(whole ? { files: entries } : {}),
+    });
+    for (const f of findings.filter((x: Finding) => x.severity === 'error')) problems.push(`${file}:${f.line} ${f.code}: ${f.message}`);
+    const input = {
+      skill: dir,
+      files: [...folder.files].map(([path, content]) => ({ path, bytes: typeof content === 'string' ? Buffer.from(content) : content })),
+      provenance: 'agent' as const,
+      source: 'background' as const,
+      config: options.scan ?? resolveScanConfig(),
+    };
+    const result = evaluateWritePolicy(input);
+    if (result.decision === 'allow') continue;
+    const described = decisiveFindings(result, input).map((f) => describeFinding({ ...f, file: `${dir}/${f.file}` }));
+    (result.decision === 'block' ? problems : cautions).push(...described);
+  }
+  return { proposal, problems, cautions };
+}
