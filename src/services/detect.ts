@@ -54,7 +54,13 @@ class SessionTokens {
       ids[i] = this.table.intern(buildToken(call, { refine: this.refine }));
     });
     this.sessions.push(ids);
-    this.evidence.push({ id: session.id, file: session.file, calls: session.calls, requests: session.requests });
+    this.evidence.push({
+      id: session.id,
+      file: session.file,
+      calls: session.calls,
+      requests: session.requests,
+      loaded: session.uses.map((u) => u.skill),
+    });
     this.calls += ids.length;
   }
 }

@@ -34,7 +34,7 @@ describe('drafts a reviewer would keep, from transcripts in three formats', () =
     expect(migration?.name).toMatch(/^database-migration/);
     const expectations: Array<[typeof fix, RegExp, string[], string]> = [
       [fix, /fix the failing tests/i, ['`npm test -- --run`', '`*.ts`'], 'tests'],
-      [release, /cut a release/i, ['`npm publish --access public`', '`npm version patch`', '`git push --follow-tags`'], 'release'],
+      [release, /cut a release/i, ['`npm publish --access public`', '`npm version <version>`', '`git push --follow-tags`'], 'release'],
       [migration, /database migration/i, ['`alembic upgrade head`', '`pytest tests/ -q`', '`*.py`'], 'tests'],
     ];
     for (const [draft, asked, commands, ending] of expectations) {

@@ -1,5 +1,6 @@
 import { describeTool } from './describe-tools.js';
 import { isGenericToken } from './generic.js';
+import { commandName } from './shape.js';
 import type { DraftEnding } from './types.js';
 
 function code(text: string): string {
@@ -67,7 +68,8 @@ export function summarizeSteps(tools: readonly string[], details: ReadonlyArray<
     const colon = token.indexOf(':');
     const kind = top?.split(' ').find((p) => p.startsWith('*.'));
     let part: string | undefined;
-    if (colon >= 0) part = `run ${(top ?? token.slice(colon + 1)).split(' && ').map(code).join(', ')}`;
+    // The description names commands, not their arguments: shell syntax belongs in the steps' code spans.
+    if (colon >= 0) part = `run ${[...new Set((top ?? token.slice(colon + 1)).split(' && ').map(commandName))].map(code).join(', ')}`;
     else if (kind !== undefined) part = `${(verbs[describeTool(token)] ?? 'use').toLowerCase()} the ${code(kind)} files`;
     // Searching without a file kind and finishing say nothing a reader needs in a description.
     else if (!isGenericToken(token)) part = `use ${code(token)}`;

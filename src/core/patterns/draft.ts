@@ -3,6 +3,7 @@ import { buildTaskName, buildUniqueName } from './draft-name.js';
 import { renderDoneWhen, renderSteps, summarizeSteps, doneClauses } from './draft-steps.js';
 import { buildPatternEvidence, type EvidenceSession, type PatternEvidence } from './evidence.js';
 import { isGenericSequence } from './generic.js';
+import { commandName } from './shape.js';
 import type { DetectedPattern, DraftSkill, Pattern } from './types.js';
 
 export interface ExistingSkill {
@@ -57,26 +58,49 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** The word a skill body must name for a token to count as covered. */
-function namedWord(token: string): string {
-  const colon = token.indexOf(':');
-  return colon >= 0 ? token.slice(colon + 1) : token;
-}
-
 function bodyOf(text: string): string {
   const match = /^---\r?\n[\s\S]*?\r?\n---\r?\n?/.exec(text);
   return match === null ? text : text.slice(match[0].length);
 }
 
-/** The skill that already covers a pattern: it records the fingerprint, or its body names every tool. */
-export function findCoveringSkill(pattern: Pattern, existing: readonly ExistingSkill[]): string | undefined {
+/** What a skill's own steps run: its fenced code blocks and inline code spans, one per line. */
+function codeOf(text: string): string {
+  const body = bodyOf(text);
+  const blocks = [...body.matchAll(/^(`{3,}|~{3,})[^\n]*\n([\s\S]*?)^\1/gm)].map((m) => m[2] ?? '');
+  const prose = body.replace(/^(`{3,}|~{3,})[^\n]*\n[\s\S]*?^\1/gm, '');
+  const spans = [...prose.matchAll(/`([^`\n]+)`/g)].map((m) => m[1] ?? '');
+  return [...blocks, ...spans].join('\n');
+}
+
+/**
+ * The skill that already covers a pattern: it records the pattern's fingerprint, or its own code runs every
+ * command of the pattern (`commands`: the program and sub-command of each shell step, `npm version`). A tool's
+ * name as a word in the prose is not coverage: `open → edit` is not covered by a skill that says "edit".
+ * A pattern with no shell step is covered by its fingerprint only.
+ */
+export function findCoveringSkill(
+  pattern: Pattern,
+  existing: readonly ExistingSkill[],
+  commands: readonly string[] = [],
+): string | undefined {
+  const wanted = [...new Set(commands)].map(
+    (command) => new RegExp(`(?:^|[\\s;&|($\`])${command.split(' ').map(escapeRegExp).join('\\s+')}(?=$|[\\s;&|)\`])`, 'm'),
+  );
   for (const skill of existing) {
     if (skill.text.includes(pattern.fingerprint)) return skill.name;
-    const body = bodyOf(skill.text);
-    const named = pattern.tools.every((token) => new RegExp(`(^|[^\\w])${escapeRegExp(namedWord(token))}($|[^\\w])`).test(body));
-    if (named) return skill.name;
+    if (wanted.length === 0) continue;
+    const code = codeOf(skill.text);
+    if (wanted.every((re) => re.test(code))) return skill.name;
   }
   return undefined;
+}
+
+/** The commands of a pattern's shell steps, as its sessions ran them most often (program and sub-command). */
+function patternCommands(pattern: Pattern, found: PatternEvidence): string[] {
+  return pattern.tools.flatMap((token, i) => {
+    const top = found.details[i]?.[0]?.[0];
+    return token.includes(':') && top !== undefined ? top.split(' && ').map(commandName) : [];
+  });
 }
 
 function quote(text: string, max: number): string {
@@ -116,7 +140,8 @@ function buildFrontmatter(pattern: Pattern, name: string, found: PatternEvidence
     ...(e.last_seen === undefined ? {} : { last_seen: e.last_seen }),
   };
   if (profile === 'runtime') return { name, description, version: '0.1.0', pinned: false, when_to_use: whenToUse, metadata: origin };
-  return { name, description, metadata: { version: '0.1.0', pinned: 'false', when_to_use: whenToUse, ...origin } };
+  // A draft is not pinned: saying so as the string "false" under metadata told a reader nothing and looked like a bug.
+  return { name, description, metadata: { version: '0.1.0', when_to_use: whenToUse, ...origin } };
 }
 
 /** One SKILL.md draft for a pattern, read from its evidence. */
@@ -216,11 +241,22 @@ export function draftPatterns(
   const candidates: Candidate[] = [];
   patterns.forEach((pattern, index) => {
     const detected = out[index] as DetectedPattern;
-    const coveredBy = findCoveringSkill(pattern, existing);
-    if (coveredBy !== undefined) return void (detected.coveredBy = coveredBy);
+    const recorded = findCoveringSkill(pattern, existing);
+    if (recorded !== undefined) return void (detected.coveredBy = recorded);
     const reason = screen(pattern, limits);
     if (reason !== undefined) return void (detected.reason = reason);
     const found = buildPatternEvidence(pattern.tools, options.sessions ?? [], options.refine ?? true);
+    const coveredBy = findCoveringSkill(pattern, existing, patternCommands(pattern, found));
+    if (coveredBy !== undefined) {
+      detected.coveredBy = coveredBy;
+      return void (detected.reason = `${coveredBy} already runs these commands (${patternCommands(pattern, found).join(', ')})`);
+    }
+    // A skill the sessions loaded serves the pattern: drafting it again would duplicate a skill that works.
+    const served = found.loaded[0];
+    if (served !== undefined && served[1] * 2 >= found.sessionIds.size) {
+      detected.coveredBy = served[0];
+      return void (detected.reason = `served by ${served[0]}: ${served[1]} of its ${found.sessionIds.size} sessions loaded that skill`);
+    }
     // One recurring word (`test`) is a coincidence of three requests, not a task.
     const name = found.task.nameWords.length >= 2 ? buildTaskName(found.task.nameWords) : undefined;
     if (name === undefined)

@@ -1,5 +1,6 @@
 import { findTaskWords, type TaskWords } from './task-words.js';
 import { buildToken } from './tokens.js';
+import { mergeVaryingDetails } from './vary.js';
 import type { DraftEnding, DraftEvidence, SessionRequest, ToolCall } from './types.js';
 
 /** A session as the drafter reads it: its calls (for details and times) and what the person asked. */
@@ -8,6 +9,8 @@ export interface EvidenceSession {
   file: string;
   calls: readonly ToolCall[];
   requests: readonly SessionRequest[];
+  /** Skills the session loaded (Skill tool, slash command, a read of its SKILL.md). */
+  loaded?: readonly string[];
 }
 
 /** Everything the sessions say about one pattern. */
@@ -18,6 +21,8 @@ export interface PatternEvidence {
   details: Array<Array<[string, number]>>;
   /** Session ids, for overlap between patterns. */
   sessionIds: ReadonlySet<string>;
+  /** Skills the pattern's sessions loaded, with how many sessions loaded each, most first. */
+  loaded: Array<[string, number]>;
 }
 
 interface Occurrence {
@@ -83,7 +88,7 @@ function countDetails(occurrences: readonly Occurrence[], step: number): Array<[
     const key = run.slice(0, 3).join(' && ');
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
-  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  return mergeVaryingDetails([...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)));
 }
 
 /** What each session asked before its first occurrence of the sequence (or its first request, when it asked later). */
@@ -128,5 +133,8 @@ export function buildPatternEvidence(tools: readonly string[], sessions: readonl
     task_words: task.words,
     ...(ending === undefined ? {} : { ending }),
   };
-  return { evidence, task, details, sessionIds: new Set(ids) };
+  const loaded = new Map<string, number>();
+  for (const session of new Set(occurrences.map((o) => o.session)))
+    for (const skill of new Set(session.loaded ?? [])) loaded.set(skill, (loaded.get(skill) ?? 0) + 1);
+  return { evidence, task, details, sessionIds: new Set(ids), loaded: [...loaded].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)) };
 }

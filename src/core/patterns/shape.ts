@@ -112,25 +112,53 @@ export function buildToolCall(name: string, args: unknown, options: BuildCallOpt
   return call;
 }
 
-const maxHeadWords = 4;
+/** A command longer than this is kept to its last whole word within it, marked `…`. */
+const maxDetail = 200;
+
+/** Shell words, a quoted argument one word with its quotes (`-m "fix the bug"`), adjacent parts joined (`--x="a b"`). */
+export function splitShellWords(text: string): string[] {
+  return text.match(/(?:[^\s"']+|"(?:[^"\\]|\\.)*"?|'[^']*'?)+/g) ?? [];
+}
+
+const commandEnds = new Set(['&&', '||', ';']);
 
 /**
- * A command's head from its program on: the program and the sub-commands and
- * flags that follow it, up to a quoted argument, a separator or four words.
- * `cd app && npm test -- --run` → `npm test -- --run`; `git commit -m "x"` → `git commit -m`.
+ * The command a step runs, from its program to the end of that command (a pipe and redirections are part of it,
+ * `&&`, `||` and `;` end it), with every argument whole: a draft shows it as it was run, never cut mid-argument.
+ * `cd app && npm test -- --run` → `npm test -- --run`; `git commit -m "x y" && git push` → `git commit -m "x y"`.
  */
 export function buildCommandHead(command: string | readonly string[], program: string): string | undefined {
-  const text = typeof command === 'string' ? command : command.join(' ');
-  const words = text.trim().split(/\s+/);
+  const words =
+    typeof command === 'string'
+      ? splitShellWords(command.trim())
+      : command.map((w) => (/[\s"'$`\\|&;<>()]/.test(w) ? `'${w.replace(/'/g, `'\\''`)}'` : w));
   const start = words.findIndex((w) => programWord(w) === program);
   if (start < 0) return program;
   const head = [program];
+  let length = program.length;
   for (const word of words.slice(start + 1)) {
-    if (head.length > maxHeadWords || separators.has(word) || /^["'$`(<>]/.test(word) || word.length > 40) break;
-    head.push(word.replace(/[;&|]+$/, ''));
-    if (/[;&|]$/.test(word)) break;
+    if (commandEnds.has(word)) break;
+    const bare = word.replace(/;+$/, '');
+    if (length + 1 + bare.length > maxDetail) {
+      head.push('…');
+      break;
+    }
+    head.push(bare);
+    length += 1 + bare.length;
+    if (bare !== word) break;
   }
-  return head.join(' ').slice(0, 80);
+  return head.join(' ');
+}
+
+/** A command's program and the plain words after it (`npm version <version>` → `npm version`): how a description names it. */
+export function commandName(detail: string): string {
+  const [program = '', ...rest] = detail.split(' ');
+  const words = [program];
+  for (const word of rest) {
+    if (words.length >= 3 || !/^[a-z][a-z0-9:_-]*$/.test(word)) break;
+    words.push(word);
+  }
+  return words.join(' ');
 }
 
 const pathKeys = ['file_path', 'path', 'absolute_path', 'filename', 'notebook_path', 'file'];

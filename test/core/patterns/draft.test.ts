@@ -81,13 +81,13 @@ describe('draftPatterns', () => {
     expect(String(data.description)).toContain('Use when asked to fix the flaky parser test');
     expect(data.metadata).toMatchObject({
       version: '0.1.0',
-      pinned: 'false',
       fingerprint: pattern.fingerprint,
       sessions: '3',
       session_ids: 'a, bb, ccc',
       first_seen: '2026-10-01T10:00:00Z',
       last_seen: '2026-10-03T11:00:00Z',
     });
+    expect(data.metadata).not.toHaveProperty('pinned');
     expect(Object.values(data.metadata as object).every((v) => typeof v === 'string')).toBe(true);
     const findings = checkSchema({ file: 'SKILL.md', data, profile: 'spec', locateKey: () => undefined, locateValue: () => undefined });
     expect(findings.filter((f) => f.severity === 'error')).toEqual([]);
@@ -118,11 +118,25 @@ describe('draftPatterns', () => {
     expect(b?.draft?.absorbs).toEqual(['eeeeeeeeeeeeeeee']);
   });
 
-  it('skips patterns an existing skill covers (fingerprint or every tool named)', () => {
-    const named = { name: 'release', text: '---\nname: release\n---\nUse Grep, Read, Edit, then npm.' };
-    expect(findCoveringSkill(pattern, [named])).toBe('release');
+  it("skips patterns an existing skill covers: its fingerprint, or the skill's own code runs the pattern's commands", () => {
+    const words = { name: 'words', text: '---\nname: words\n---\nUse Grep, Read, Edit, then npm test.' };
+    expect(findCoveringSkill(pattern, [words])).toBeUndefined();
     expect(findCoveringSkill(pattern, [{ name: 'fp', text: `fingerprint: ${pattern.fingerprint}` }])).toBe('fp');
-    expect(draftPatterns([pattern], [named], { sessions })[0]?.coveredBy).toBe('release');
+    // Tool names as words in prose are not coverage…
+    expect(draftPatterns([pattern], [words], { sessions })[0]?.coveredBy).toBeUndefined();
+    // …a skill whose steps run the same commands is.
+    const runs = { name: 'parser-tests', text: '---\nname: parser-tests\n---\n## Steps\n\n```bash\nnpm test -- parser\n```\n' };
+    const detected = draftPatterns([pattern], [runs], { sessions })[0];
+    expect(detected?.coveredBy).toBe('parser-tests');
+    expect(detected?.reason).toMatch(/parser-tests already runs these commands \(npm test/);
+  });
+
+  it('does not draft what a skill the sessions loaded already serves', () => {
+    const loaded = sessions.map((s) => ({ ...s, loaded: ['flaky-tests'] }));
+    const detected = draftPatterns([pattern], [], { sessions: loaded })[0];
+    expect(detected?.draft).toBeUndefined();
+    expect(detected?.coveredBy).toBe('flaky-tests');
+    expect(detected?.reason).toMatch(/served by flaky-tests: 3 of its 3 sessions loaded that skill/);
   });
 
   it('reads limits from the config, ignoring what is not a number', () => {

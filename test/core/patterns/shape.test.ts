@@ -52,10 +52,15 @@ describe('buildToolCall', () => {
 
   it.each([
     ['cd app && npm test -- --run', 'npm test -- --run'],
-    ['git commit -m "fix the parser"', 'git commit -m'],
+    ['git commit -m "fix the parser"', 'git commit -m "fix the parser"'],
     ['sudo -u web make deploy ENV=prod && echo ok', 'make deploy ENV=prod'],
-    ['pytest -x tests/test_a.py | tail', 'pytest -x tests/test_a.py'],
-  ])('keeps the head of %j as the call detail: %j', (command, detail) => {
+    ['pytest -x tests/test_a.py 2>&1 | tail -n 20', 'pytest -x tests/test_a.py 2>&1 | tail -n 20'],
+    [
+      'docker login -u <user> -p $REGISTRY_PASSWORD reg.example.com; docker push x',
+      'docker login -u <user> -p $REGISTRY_PASSWORD reg.example.com',
+    ],
+    ['kubectl --context prod apply -f deploy/app.yaml', 'kubectl --context prod apply -f deploy/app.yaml'],
+  ])('keeps the whole command of %j, arguments and shell syntax intact, as the call detail: %j', (command, detail) => {
     expect(buildToolCall('Bash', { command }, { refine: defaultRefine }).detail).toBe(detail);
   });
 
