@@ -1,7 +1,9 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Finding } from '../core/findings.js';
+import type { ReportFinding } from '../core/scan/report.js';
 import { applyBaseline, buildFindingsBaseline } from '../services/baseline.js';
+import type { Config } from '../core/config/config.js';
 import type { DiscoveredLibrary } from '../services/library.js';
 import { readEvent } from './event.js';
 import { Git } from './git.js';
@@ -15,6 +17,8 @@ export interface CheckedTree {
   skills: number;
   problems: Problem[];
   findings: Finding[];
+  /** Scan findings a suppression covers: listed in the summary, never silently dropped. */
+  suppressed: ReportFinding[];
 }
 
 export type CollectProblems = (
@@ -22,6 +26,7 @@ export type CollectProblems = (
   dir: string,
   paths: string[] | undefined,
   library?: DiscoveredLibrary,
+  policy?: Config,
 ) => Promise<CheckedTree>;
 
 /**

@@ -13,6 +13,9 @@ import { toFindings } from '../core/scan/report.js';
 import { writeSarifReport } from './sarif-output.js';
 import type { Problem } from './problem.js';
 import { readBaseProblems, splitByBase, type CheckedTree } from './validate-base.js';
+import { readBasePolicy, splitInlineSuppressions } from './base-policy.js';
+import { configFile } from '../core/config/config-path.js';
+import type { Config } from '../core/config/config.js';
 
 const levelOf: Record<Finding['severity'], Annotation['level']> = { error: 'error', warning: 'warning', info: 'notice' };
 const scanLevel: Record<ReportFinding['severity'], Annotation['level']> = { high: 'error', medium: 'warning', low: 'notice' };
@@ -22,16 +25,30 @@ const summaryRows = 2000;
 
 /** `mode: validate`: every skill, or the ones a pull request changes; annotations, a summary table, counts. */
 export async function runValidateMode(inputs: ActionInputs, io: ActionIo): Promise<ModeResult> {
-  const { config } = readConfig(inputs.workspace);
+  // On a pull request its base decides the check's settings: a pull request cannot allow its own findings.
+  const policy = await readBasePolicy(inputs);
+  const config = policy?.config ?? readConfig(inputs.workspace).config;
+  if (policy?.configChanged)
+    io.info(`This pull request changes ${configFile}: it is checked with the settings of its base; its own apply once merged.`);
+  if (policy && !policy.read) io.info('Could not read the base commit: the built-in settings decide this check (nothing allowed).');
   const skillsDir = inputs.skillsDir || config.skills_dir;
   // The library's one discovery, as every command uses; an empty library fails the step rather than pass with nothing checked.
   const library = openLibrary(inputs.workspace, skillsDir);
   if (library.skills.length === 0 && library.escaped.length === 0) return { failure: renderEmptyLibrary(library) };
   const paths = await selectPaths(inputs, io, library);
-  const checked = await collectProblems(inputs, inputs.workspace, paths, library);
+  const checked = await collectProblems(inputs, inputs.workspace, paths, library, policy?.config);
+  // A skillgarden-ignore marker the pull request adds does not suppress its own findings.
+  const { trusted: suppressed, added } = policy
+    ? await splitInlineSuppressions(inputs, policy, checked.suppressed)
+    : { trusted: checked.suppressed, added: [] };
+  const unsuppressed = fromScan(added, true).map((p) => ({
+    ...p,
+    message: `${p.message} — suppressed by a skillgarden-ignore marker this pull request adds, which does not apply to its own check`,
+  }));
   // On a pull request, what its base already held is not the pull request's: listed apart, neither annotated nor failing.
   const base = await readBaseProblems(inputs, io, paths, collectProblems);
-  const { fresh: problems, known } = base ? splitByBase(checked.problems, base.problems) : { fresh: checked.problems, known: [] };
+  const all = [...checked.problems, ...unsuppressed];
+  const { fresh: problems, known } = base ? splitByBase(all, base.problems) : { fresh: all, known: [] };
   emitAnnotations(io, problems, inputs.workingDirectory);
   const errors = problems.filter((p) => p.level === 'error').length;
   const warnings = problems.filter((p) => p.level === 'warning').length;
@@ -52,6 +69,8 @@ export async function runValidateMode(inputs: ActionInputs, io: ActionIo): Promi
         ? `${paths.length} changed skill(s)`
         : `every skill under ${library.layout.roots.map((r) => `\`${r.path || '.'}/\``).join(', ') || 'the listed paths'}`,
       scanned: inputs.scan && checked.skills > 0,
+      suppressed: fromScan(suppressed, true),
+      ...(policy?.configChanged ? { configChanged: true } : {}),
     }),
   );
   io.info(
@@ -66,8 +85,11 @@ async function collectProblems(
   dir: string,
   paths: string[] | undefined,
   library?: DiscoveredLibrary,
+  policy?: Config,
 ): Promise<CheckedTree> {
-  const { config, findings: configFindings } = readConfig(dir);
+  const own = readConfig(dir);
+  const config = policy ?? own.config;
+  const configFindings = own.findings;
   // The one validate path the CLI takes (the Action keeps no cache: each job starts from a fresh checkout).
   const checked =
     paths && paths.length === 0
@@ -85,6 +107,7 @@ async function collectProblems(
     skills: validation?.skills ?? 0,
     problems: [...configFindings.map(fromFinding), ...(validation?.findings ?? []).map(fromFinding), ...(scan ? fromScan(scan) : [])],
     findings: [...configFindings, ...(validation?.findings ?? []), ...(scan ? toFindings(scan.findings) : [])],
+    suppressed: scan ? scan.findings.filter((f) => f.suppressed !== undefined) : [],
   };
 }
 
@@ -106,16 +129,18 @@ function fromFinding(f: Finding): Problem {
   return { level: levelOf[f.severity], code: f.code, file: f.file, line: f.line, column: f.column, message: f.message, hint: f.hint };
 }
 
-function fromScan(scan: ScanReport): Problem[] {
-  return scan.findings
-    .filter((f) => !f.suppressed)
+/** Scan findings as rows: the ones no suppression covers, or (`suppressed`) exactly the ones given. */
+function fromScan(findings: ScanReport | readonly ReportFinding[], suppressed = false): Problem[] {
+  const list = 'findings' in findings ? findings.findings : findings;
+  return list
+    .filter((f) => suppressed || !f.suppressed)
     .map((f) => ({
       level: scanLevel[f.severity],
       code: `scan/${f.rule}`,
       file: f.file,
       line: f.line,
       column: f.column,
-      message: `${f.message} (${f.category}: "${f.match}")`,
+      message: `${f.message} (${f.category}: "${f.match}")${f.suppressed ? ` — suppressed (${f.suppressed.by}): ${f.suppressed.reason}` : ''}`,
       hint: f.hint,
     }));
 }
@@ -144,6 +169,8 @@ function renderSummary(input: {
   baseRef?: string;
   scope: string;
   scanned: boolean;
+  suppressed: Problem[];
+  configChanged?: boolean;
 }): string {
   const verdict = input.errors > 0 ? '❌' : '✅';
   const lines = [
@@ -153,6 +180,20 @@ function renderSummary(input: {
     '',
   ];
   lines.push(...renderTable(input.problems));
+  if (input.configChanged)
+    lines.push(
+      '',
+      `This pull request changes ${codeSpan(configFile)}: it was checked with its base's settings; its own apply once merged.`,
+    );
+  if (input.suppressed.length > 0)
+    lines.push(
+      '',
+      `<details><summary>${input.suppressed.length} finding(s) suppressed (by ${codeSpan('scan.allow')} or a ${codeSpan('skillgarden-ignore')} marker already on the base), with the reasons given</summary>`,
+      '',
+      ...renderTable(input.suppressed),
+      '',
+      '</details>',
+    );
   if (input.baseRef && input.known.length > 0)
     lines.push(
       '',
