@@ -59,13 +59,38 @@ export async function requestChatCompletion(options: ChatClientOptions, messages
   }
 }
 
+/** `{baseUrl}/chat/completions`, a query kept where it belongs (after the path: some gateways take the key there). */
+function completionsUrl(baseUrl: string): string {
+  try {
+    const parsed = new URL(baseUrl);
+    parsed.pathname = `${parsed.pathname.replace(/\/+$/, '')}/chat/completions`;
+    return parsed.toString();
+  } catch {
+    return `${baseUrl.replace(/\/+$/, '')}/chat/completions`;
+  }
+}
+
+/** The endpoint as messages name it: no user, password or query (where keys hide), so no error echoes a credential. */
+export function describeEndpoint(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    parsed.search = '';
+    return parsed.toString();
+  } catch {
+    return '<the SKILLGARDEN_LLM_BASE_URL endpoint>';
+  }
+}
+
 async function requestOnce(options: ChatClientOptions, messages: readonly ChatMessage[]): Promise<string> {
-  const url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+  const target = completionsUrl(options.baseUrl);
+  const url = describeEndpoint(target);
   const controller = new AbortController();
   const timeoutMs = options.timeoutMs ?? 60_000;
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
-    const response = await (options.fetch ?? fetch)(url, {
+    const response = await (options.fetch ?? fetch)(target, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) },
       body: JSON.stringify({ model: options.model, messages, temperature: 0 }),
@@ -83,7 +108,9 @@ async function requestOnce(options: ChatClientOptions, messages: readonly ChatMe
     if (error instanceof SkillgardenError) throw error;
     if (controller.signal.aborted)
       throw new SkillgardenError<LlmErrorCode>('llm/timeout', `${url} did not answer within ${timeoutMs} ms`, { cause: error });
-    throw new SkillgardenError<LlmErrorCode>('llm/network', `${url} could not be reached: ${(error as Error).message}`, { cause: error });
+    // The runtime's own message may quote the URL it was given: never with its credentials.
+    const reason = (error as Error).message.split(target).join(url);
+    throw new SkillgardenError<LlmErrorCode>('llm/network', `${url} could not be reached: ${reason}`, { cause: error });
   } finally {
     clearTimeout(timer);
   }
