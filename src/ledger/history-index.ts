@@ -4,7 +4,7 @@ import { orderParentsFirst, type HistoryCommit } from '../core/ledger/commit-rec
 import { foldHistory, type TouchObserver } from '../core/ledger/history-fold.js';
 import { emptyHistoryIndex, type HistoryIndex } from '../core/ledger/history-index.js';
 import { buildLogEntry } from '../core/ledger/log-entry.js';
-import { normalizeSkillsRoots, type SkillRoots } from '../core/ledger/skill-paths.js';
+import { locateSkillFile, normalizeSkillsRoots, type SkillRoots } from '../core/ledger/skill-paths.js';
 import { readGitDir } from './git-dir.js';
 import { readHistoryCache, writeHistoryCache, type HistoryCacheFile, type LedgerCommits } from './history-cache.js';
 import { hasSystemGit } from './history-git.js';
@@ -125,4 +125,29 @@ export async function readHistoryIndex(dir: string, options: HistoryIndexOptions
     await writeHistoryCache(gitdir, { version: 2, index, ledger, seen, shallow: cut }).catch(ignoreReadOnly);
   }
   return { index, ledger, update: cache ? 'incremental' : 'rebuilt', folded: commits.length, backend };
+}
+
+/**
+ * Why a cached index cannot be right, or null: its commit unreadable, or its skills not those of that
+ * commit's tree (a SKILL.md it misses, or a folder it names that holds none). One tree is read, never
+ * history: `doctor` runs in hooks and must stay cheap on a long history.
+ */
+export async function checkCachedIndex(dir: string, index: HistoryIndex, backend?: HistoryBackend): Promise<string | null> {
+  if (index.head === null) return null;
+  const at = index.head.slice(0, 12);
+  const { walker } = await openHistoryWalker(dir, await readGitDir(dir), backend);
+  let files: Set<string>;
+  try {
+    files = new Set(await walker.listFiles(index.head, index.skillsRoots));
+  } catch {
+    return `it describes commit ${at}, which cannot be read`;
+  }
+  for (const skill of Object.values(index.skills)) {
+    if (!files.has(`${skill.folder}/SKILL.md`)) return `it places ${skill.name} in ${skill.folder}, which holds no SKILL.md at ${at}`;
+  }
+  for (const path of files) {
+    const name = locateSkillFile(path, index.skillsRoots)?.name;
+    if (name !== undefined && index.skills[name] === undefined) return `it misses ${name} (${path}) at ${at}`;
+  }
+  return null;
 }
