@@ -49,7 +49,10 @@ function patchOps(n: number): { text: string; ops: string } {
 
 function mainOps(g: Generator, n: number): { text: string; ops: string } {
   if (n % 1000 === 0) {
-    const ops = Array.from({ length: 300 }, (_, k) => `M 100644 inline ${folder(k * 2 + 1, false)}/references/bulk.md\n${data(`bulk ${n}\n`)}`);
+    const ops = Array.from(
+      { length: 300 },
+      (_, k) => `M 100644 inline ${folder(k * 2 + 1, false)}/references/bulk.md\n${data(`bulk ${n}\n`)}`,
+    );
     return { text: `Reformat every reference (${n})\n`, ops: ops.join('') };
   }
   if (n % 25 === 0) {
@@ -74,8 +77,18 @@ export function generateHistoryRepo(commits: number): string {
   let tip: number | null = null;
   const config = `M 100644 inline .skillgarden/config.yaml\n${data('skills_dir: skills\n')}`;
   for (let i = 0; i < skillCount; i++) {
-    const text = message(`skill(create): skill-${i}`, { action: 'create', skills: [`skill-${i}`], source: i % 2 ? 'background' : 'foreground' });
-    tip = emit(g, 'refs/heads/main', text, `${i === 0 ? config : ''}M 100644 inline ${folder(i, false)}/SKILL.md\n${data(skillText(i, i))}`, tip);
+    const text = message(`skill(create): skill-${i}`, {
+      action: 'create',
+      skills: [`skill-${i}`],
+      source: i % 2 ? 'background' : 'foreground',
+    });
+    tip = emit(
+      g,
+      'refs/heads/main',
+      text,
+      `${i === 0 ? config : ''}M 100644 inline ${folder(i, false)}/SKILL.md\n${data(skillText(i, i))}`,
+      tip,
+    );
   }
   let n = skillCount;
   while (g.mark < commits) {

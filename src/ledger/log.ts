@@ -57,6 +57,8 @@ export async function readLog(dir: string, options: ReadLogOptions = {}): Promis
   const records =
     options.cache === false
       ? await walker.readLog(head)
-      : await walker.readCommitRecords([...touched].filter(([, skills]) => skill === undefined || skills.includes(skill)).map(([oid]) => oid));
+      : await walker.readCommitRecords(
+          [...touched].filter(([, skills]) => skill === undefined || skills.includes(skill)).map(([oid]) => oid),
+        );
   return buildLog(orderNewestFirst(records), { ...options, touched });
 }
