@@ -4,7 +4,7 @@
  * and peak RSS (max) of whole commands, from `/usr/bin/time -v`. The built CLI (`npm run build`);
  * `--before DIR` also runs another checkout's build (e.g. /work/main) for a side-by-side figure.
  * The embedded backend runs the same CLI with a PATH that holds node and no git.
- * Run: `npx tsx bench/history-commands.ts [commits] [--runs N] [--before DIR]`.
+ * Run: `npx tsx bench/history-commands.ts [commits] [--runs N] [--before DIR] [--repo GENERATED]`.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
@@ -19,6 +19,8 @@ const option = (name: string) => {
 };
 const runs = Number(option('--runs') ?? 3);
 const before = option('--before');
+// An existing generated repository, kept afterwards: generating 12,000 commits takes minutes on a loaded machine.
+const reuse = option('--repo');
 const commits = Number(args[0] ?? 12_000);
 const here = resolve(import.meta.dirname, '..');
 const skill = 'skill-7';
@@ -29,6 +31,8 @@ symlinkSync(process.execPath, join(noGitBin, 'node'));
 
 interface Sample {
   wallMs: number;
+  /** User + system: what the command costs, whatever else the machine is doing. */
+  cpuMs: number;
   rssMb: number;
 }
 
@@ -38,7 +42,8 @@ function measure(command: string[], cwd: string, env: NodeJS.ProcessEnv = proces
   const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(result.stderr);
   if (!wall || !rss || (result.status !== 0 && result.status !== 1)) throw new Error(`${command.join(' ')} failed:\n${result.stderr}`);
   const wallMs = (Number(wall[1] ?? 0) * 3600 + Number(wall[2]) * 60 + Number(wall[3])) * 1000;
-  return { wallMs, rssMb: Number(rss[1]) / 1024 };
+  const seconds = (name: string) => Number(new RegExp(`${name} time \\(seconds\\): ([\\d.]+)`).exec(result.stderr)?.[1] ?? NaN);
+  return { wallMs, cpuMs: (seconds('User') + seconds('System')) * 1000, rssMb: Number(rss[1]) / 1024 };
 }
 
 function series(label: string, take: () => Sample, prepare: () => void = () => {}): string {
@@ -47,22 +52,23 @@ function series(label: string, take: () => Sample, prepare: () => void = () => {
     prepare();
     samples.push(take());
   }
-  const wall = samples.map((s) => s.wallMs).sort((a, b) => a - b)[Math.floor(samples.length / 2)] as number;
+  const median = (key: 'wallMs' | 'cpuMs') => samples.map((s) => s[key]).sort((a, b) => a - b)[Math.floor(samples.length / 2)] as number;
+  const time = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`);
   const rss = Math.max(...samples.map((s) => s.rssMb));
-  const row = `| ${label} | ${wall >= 1000 ? `${(wall / 1000).toFixed(2)} s` : `${Math.round(wall)} ms`} | ${Math.round(rss)} MB |`;
+  const row = `| ${label} | ${time(median('wallMs'))} | ${time(median('cpuMs'))} | ${Math.round(rss)} MB |`;
   console.error(row);
   return row;
 }
 
-const dir = generateHistoryRepo(commits);
+const dir = reuse ?? generateHistoryRepo(commits);
 const cache = join(dir, '.git', 'skillgarden', 'history-index.json');
 const dropCache = () => rmSync(cache, { force: true });
-const count = (rev: string) => execFileSync('git', ['rev-list', '--count', rev], { cwd: dir, encoding: 'utf8' }).trim();
+const count = (...revs: string[]) => execFileSync('git', ['rev-list', '--count', ...revs], { cwd: dir, encoding: 'utf8' }).trim();
 const rows = [
-  `${count('HEAD')} commits (${count('--merges HEAD')} merges), 400 skills; median of ${runs} runs, peak RSS the max`,
+  `${count('HEAD')} commits (${count('--merges', 'HEAD')} merges), 400 skills; median of ${runs} runs, peak RSS the max`,
   '',
-  '| command | wall | peak RSS |',
-  '|---|---:|---:|',
+  '| command | wall | CPU (user + sys) | peak RSS |',
+  '|---|---:|---:|---:|',
 ];
 try {
   const gitLog = ['git', 'log', '--format=%H %ct %s', '--', `skills/${skill}`];
@@ -87,7 +93,7 @@ try {
     }
   }
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  if (reuse === undefined) rmSync(dir, { recursive: true, force: true });
   rmSync(noGitBin, { recursive: true, force: true });
 }
 console.log(rows.join('\n'));

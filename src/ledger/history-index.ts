@@ -48,7 +48,7 @@ export async function openHistoryWalker(
 }
 
 /** The commits where a shallow clone's history is cut. */
-export async function readShallowCommits(gitdir: string): Promise<Set<string>> {
+async function readShallowCommits(gitdir: string): Promise<Set<string>> {
   const text = await readFile(join(gitdir, 'shallow'), 'utf8').catch(() => '');
   return new Set(
     text
