@@ -3,11 +3,20 @@ import { dirname } from 'node:path';
 import { cacheFilePath } from '../store/cache-file.js';
 import type { HistoryIndex } from '../core/ledger/history-index.js';
 
+/**
+ * Commit → the skills its trailers name and those whose files it changed (found by path, following
+ * moves), for every commit that is a ledger entry or touches a skill: what `log` shows, without
+ * re-reading history.
+ */
+export type LedgerCommits = Record<string, string[]>;
+
 /** The cached index and the commits it folded (the isomorphic-git walker stops at them). */
 export interface HistoryCacheFile {
-  version: 1;
+  version: 2;
   index: HistoryIndex;
   seen: string[];
+  /** The ledger's commits (`log` without `--all`): commit → the skills it names or whose files it changed. */
+  ledger: LedgerCommits;
   /** `.git/shallow` when the index was built: a clone deepened since has history the cache lacks. */
   shallow: string[];
 }
@@ -21,8 +30,11 @@ function isCacheFile(value: unknown): value is HistoryCacheFile {
   return (
     typeof file === 'object' &&
     file !== null &&
-    file.version === 1 &&
+    // A cache from before the ledger map (version 1) is rebuilt.
+    file.version === 2 &&
     Array.isArray(file.seen) &&
+    typeof file.ledger === 'object' &&
+    file.ledger !== null &&
     Array.isArray(file.shallow) &&
     typeof file.index === 'object' &&
     file.index !== null &&

@@ -11,14 +11,14 @@ export interface GitRunResult {
 const neutralConfig = ['-c', 'log.showSignature=false', '-c', 'core.quotePath=false', '-c', 'color.ui=false'];
 
 /** Runs the system git in `dir` (through the choke point, system-git.ts); resolves with the exit code, rejects only when git cannot be started. */
-export async function runGit(dir: string, args: readonly string[]): Promise<GitRunResult> {
-  const result = await runSystemGit([...neutralConfig, ...args], { cwd: dir });
+export async function runGit(dir: string, args: readonly string[], input?: string): Promise<GitRunResult> {
+  const result = await runSystemGit([...neutralConfig, ...args], { cwd: dir, ...(input === undefined ? {} : { input }) });
   return { stdout: result.stdout.toString('utf8'), stderr: result.stderr, code: result.code };
 }
 
 /** Runs git and returns stdout, or throws `ledger/git-failed` naming the command and git's own words. */
-export async function runGitChecked(dir: string, args: readonly string[]): Promise<string> {
-  const result = await runGit(dir, args);
+export async function runGitChecked(dir: string, args: readonly string[], input?: string): Promise<string> {
+  const result = await runGit(dir, args, input);
   if (result.code !== 0) {
     throw new SkillgardenError(
       'ledger/git-failed',

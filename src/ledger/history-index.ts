@@ -1,11 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { orderParentsFirst, type HistoryCommit } from '../core/ledger/commit-record.js';
-import { foldHistory } from '../core/ledger/history-fold.js';
+import { foldHistory, type TouchObserver } from '../core/ledger/history-fold.js';
 import { emptyHistoryIndex, type HistoryIndex } from '../core/ledger/history-index.js';
-import { normalizeSkillsRoots, type SkillRoots } from '../core/ledger/skill-paths.js';
+import { buildLogEntry } from '../core/ledger/log-entry.js';
+import { locateSkillFile, normalizeSkillsRoots, type SkillRoots } from '../core/ledger/skill-paths.js';
 import { readGitDir } from './git-dir.js';
-import { readHistoryCache, writeHistoryCache, type HistoryCacheFile } from './history-cache.js';
+import { readHistoryCache, writeHistoryCache, type HistoryCacheFile, type LedgerCommits } from './history-cache.js';
 import { hasSystemGit } from './history-git.js';
 import { isomorphicGitWalker } from './history-walk-isomorphic.js';
 import { systemGitWalker } from './history-walk-system.js';
@@ -26,6 +27,8 @@ export type HistoryIndexUpdate = 'unchanged' | 'incremental' | 'rebuilt';
 
 export interface HistoryIndexResult {
   index: HistoryIndex;
+  /** The ledger's commits and their skills, folded with the index (`log` reads them). */
+  ledger: LedgerCommits;
   update: HistoryIndexUpdate;
   /** Commits folded by this call. */
   folded: number;
@@ -45,7 +48,7 @@ export async function openHistoryWalker(
 }
 
 /** The commits where a shallow clone's history is cut. */
-export async function readShallowCommits(gitdir: string): Promise<Set<string>> {
+async function readShallowCommits(gitdir: string): Promise<Set<string>> {
   const text = await readFile(join(gitdir, 'shallow'), 'utf8').catch(() => '');
   return new Set(
     text
@@ -91,6 +94,14 @@ async function foldRange(
   return { commits: await walker.readCommits({ ...range, exclude: null, seen: new Set() }), cache: null };
 }
 
+/** Records a folded commit that `log` shows: a ledger entry, or one naming or touching a skill. */
+function noteLedgerCommit(ledger: LedgerCommits): TouchObserver {
+  return (commit, touched) => {
+    const entry = buildLogEntry(commit, [...touched].sort());
+    if (entry.action !== null || entry.skills.length > 0) ledger[commit.oid] = entry.skills;
+  };
+}
+
 /**
  * What history says about every skill: creation, provenance, last patch, archive and restore, pins.
  * One walk of history, cached by head commit and extended incrementally.
@@ -100,17 +111,43 @@ export async function readHistoryIndex(dir: string, options: HistoryIndexOptions
   const gitdir = await readGitDir(dir);
   const { walker, backend } = await openHistoryWalker(dir, gitdir, options.backend);
   const head = await walker.resolveHead(options.ref ?? 'HEAD');
-  if (head === null) return { index: emptyHistoryIndex(root), update: 'rebuilt', folded: 0, backend };
+  if (head === null) return { index: emptyHistoryIndex(root), ledger: {}, update: 'rebuilt', folded: 0, backend };
   const useCache = options.cache !== false;
   const shallow = await readShallowCommits(gitdir);
   const cut = [...shallow].sort();
   const cached = useCache ? usableCache(await readHistoryCache(gitdir), root, cut) : null;
-  if (cached?.index.head === head) return { index: cached.index, update: 'unchanged', folded: 0, backend };
+  if (cached?.index.head === head) return { index: cached.index, ledger: cached.ledger, update: 'unchanged', folded: 0, backend };
   const { commits, cache } = await foldRange(walker, cached, { head, skillsRoot: root, shallow });
-  const index = foldHistory(cache?.index ?? emptyHistoryIndex(root), orderParentsFirst(commits), head);
+  const ledger: LedgerCommits = { ...cache?.ledger };
+  const index = foldHistory(cache?.index ?? emptyHistoryIndex(root), orderParentsFirst(commits), head, noteLedgerCommit(ledger));
   if (useCache) {
     const seen = [...(cache?.seen ?? []), ...commits.map((c) => c.oid)];
-    await writeHistoryCache(gitdir, { version: 1, index, seen, shallow: cut }).catch(ignoreReadOnly);
+    await writeHistoryCache(gitdir, { version: 2, index, ledger, seen, shallow: cut }).catch(ignoreReadOnly);
   }
-  return { index, update: cache ? 'incremental' : 'rebuilt', folded: commits.length, backend };
+  return { index, ledger, update: cache ? 'incremental' : 'rebuilt', folded: commits.length, backend };
+}
+
+/**
+ * Why a cached index cannot be right, or null: its commit unreadable, or its skills not those of that
+ * commit's tree (a SKILL.md it misses, or a folder it names that holds none). One tree is read, never
+ * history: `doctor` runs in hooks and must stay cheap on a long history.
+ */
+export async function checkCachedIndex(dir: string, index: HistoryIndex, backend?: HistoryBackend): Promise<string | null> {
+  if (index.head === null) return null;
+  const at = index.head.slice(0, 12);
+  const { walker } = await openHistoryWalker(dir, await readGitDir(dir), backend);
+  let files: Set<string>;
+  try {
+    files = new Set(await walker.listFiles(index.head, index.skillsRoots));
+  } catch {
+    return `it describes commit ${at}, which cannot be read`;
+  }
+  for (const skill of Object.values(index.skills)) {
+    if (!files.has(`${skill.folder}/SKILL.md`)) return `it places ${skill.name} in ${skill.folder}, which holds no SKILL.md at ${at}`;
+  }
+  for (const path of files) {
+    const name = locateSkillFile(path, index.skillsRoots)?.name;
+    if (name !== undefined && index.skills[name] === undefined) return `it misses ${name} (${path}) at ${at}`;
+  }
+  return null;
 }

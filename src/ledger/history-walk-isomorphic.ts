@@ -113,5 +113,14 @@ export function isomorphicGitWalker(gitdir: string): HistoryWalker {
       const entries = await git.log({ fs, gitdir, ref: head, cache: ctx.cache, ...(limit === undefined ? {} : { depth: limit }) });
       return entries.map(({ oid, commit }) => ({ oid, parents: commit.parent, time: commit.committer.timestamp, message: commit.message }));
     },
+    async readCommitRecords(oids) {
+      const records: CommitRecord[] = [];
+      for (const oid of oids) records.push((await readCommitTree(ctx, oid)).record);
+      return records;
+    },
+    async listFiles(commit, roots) {
+      const files = await diffTrees(ctx, null, (await readCommitTree(ctx, commit)).tree, '');
+      return files.map((f) => f.path).filter((path) => roots.some((root) => root === '' || path.startsWith(`${root}/`)));
+    },
   };
 }

@@ -59,6 +59,10 @@ function rangeArgs(range: WalkRange): string[] {
   return ['--ignore-missing', range.head, ...(range.exclude === null ? [] : [`^${range.exclude}`]), '--'];
 }
 
+function toRecords(output: string): CommitRecord[] {
+  return parseNameStatusLog(output).map(({ changes: _changes, ...record }): CommitRecord => record);
+}
+
 /** The system git: one `git log` process for the whole walk. */
 export function systemGitWalker(dir: string, gitdir: string): HistoryWalker {
   return {
@@ -79,9 +83,19 @@ export function systemGitWalker(dir: string, gitdir: string): HistoryWalker {
       });
     },
     async readLog(head, limit) {
-      const args = ['log', '-z', commitFormat, ...(limit === undefined ? [] : [`--max-count=${limit}`]), head, '--'];
-      const output = await runGitChecked(dir, args);
-      return parseNameStatusLog(output).map(({ changes: _changes, ...record }): CommitRecord => record);
+      const args = ['log', '--date-order', '-z', commitFormat, ...(limit === undefined ? [] : [`--max-count=${limit}`]), head, '--'];
+      return toRecords(await runGitChecked(dir, args));
+    },
+    async readCommitRecords(oids) {
+      if (oids.length === 0) return [];
+      // One process for any number of commits: the ids go on stdin, not the command line.
+      return toRecords(await runGitChecked(dir, ['log', '--no-walk=unsorted', '--stdin', '-z', commitFormat], `${oids.join('\n')}\n`));
+    },
+    async listFiles(commit, roots) {
+      // The repository's top (root '') is the whole tree: no pathspec.
+      const paths = roots.includes('') ? [] : roots;
+      const output = await runGitChecked(dir, ['ls-tree', '-r', '-z', '--name-only', '--full-tree', commit, '--', ...paths]);
+      return output.split('\0').filter(Boolean);
     },
   };
 }

@@ -17,8 +17,12 @@ export interface HistoryWalker {
   resolveHead(ref: string): Promise<string | null>;
   /** The range's commits in any order, each with its changes against its first parent. */
   readCommits(range: WalkRange): Promise<HistoryCommit[]>;
-  /** Commits reachable from `head`, newest first. */
+  /** Commits reachable from `head`, newest first by commit date. */
   readLog(head: string, limit?: number): Promise<CommitRecord[]>;
+  /** These commits alone, in any order: what `log` shows, picked from the history cache. */
+  readCommitRecords(oids: readonly string[]): Promise<CommitRecord[]>;
+  /** The paths of the files under `roots` in the tree of `commit`. */
+  listFiles(commit: string, roots: readonly string[]): Promise<string[]>;
 }
 
 export type HistoryBackend = 'auto' | 'system-git' | 'isomorphic-git';

@@ -1,10 +1,8 @@
 import { orderParentsFirst, type CommitRecord } from '../core/ledger/commit-record.js';
-import { foldHistory } from '../core/ledger/history-fold.js';
-import { emptyHistoryIndex } from '../core/ledger/history-index.js';
 import { buildLog, type LogEntry, type LogFilter } from '../core/ledger/log-entry.js';
-import { normalizeSkillsRoots, type SkillRoots } from '../core/ledger/skill-paths.js';
+import type { SkillRoots } from '../core/ledger/skill-paths.js';
 import { readGitDir } from './git-dir.js';
-import { openHistoryWalker, readShallowCommits } from './history-index.js';
+import { openHistoryWalker, readHistoryIndex } from './history-index.js';
 import type { HistoryBackend } from './history-walker.js';
 
 export interface ReadLogOptions extends LogFilter {
@@ -14,6 +12,22 @@ export interface ReadLogOptions extends LogFilter {
   ref?: string;
   /** The skill roots, repository-relative (default `skills`): whose files make a commit a skill's. */
   skillsRoot?: SkillRoots;
+  /**
+   * Default true: which commits belong to which skills comes from the history cache, and only the
+   * commits shown are read. False: history is folded afresh and every commit read (the plain path).
+   */
+  cache?: boolean;
+}
+
+/**
+ * Newest first by commit date, as a person reads a log: on merge-heavy history a topological order
+ * lists a whole branch before the main line it interleaves with. Same-second commits keep children
+ * before parents.
+ */
+export function orderNewestFirst<T extends CommitRecord>(commits: readonly T[]): T[] {
+  return orderParentsFirst(commits)
+    .reverse()
+    .sort((a, b) => b.time - a.time);
 }
 
 /**
@@ -30,20 +44,21 @@ export async function readLog(dir: string, options: ReadLogOptions = {}): Promis
   const filtered = options.skill !== undefined || options.actor !== undefined || options.action !== undefined || options.run !== undefined;
   if (options.all === true && options.skill === undefined) {
     // Without a filter the limit can go to git; with one, every commit must be read to find the matches.
-    return buildLog(await walker.readLog(head, filtered ? undefined : options.limit), options);
+    return buildLog(orderNewestFirst(await walker.readLog(head, filtered ? undefined : options.limit)), options);
   }
-  const root = normalizeSkillsRoots(options.skillsRoot ?? 'skills');
-  const commits = await walker.readCommits({
-    head,
-    exclude: null,
-    seen: new Set(),
-    skillsRoot: root,
-    shallow: await readShallowCommits(gitdir),
+  const { ledger } = await readHistoryIndex(dir, {
+    ...(options.skillsRoot === undefined ? {} : { skillsRoot: options.skillsRoot }),
+    ...(options.backend === undefined ? {} : { backend: options.backend }),
+    ...(options.cache === false ? { cache: false } : {}),
+    ref: head,
   });
-  const touched = new Map<string, string[]>();
-  const ordered = orderParentsFirst(commits);
-  foldHistory(emptyHistoryIndex(root), ordered, head, (commit, skills) => touched.set(commit.oid, [...skills].sort()));
-  // Newest first: children before parents, as `git log --topo-order` lists them.
-  const newestFirst: CommitRecord[] = ordered.reverse().map(({ changes: _changes, ...record }) => record);
-  return buildLog(newestFirst, { ...options, touched });
+  const touched = new Map(Object.entries(ledger));
+  const skill = options.skill;
+  const records =
+    options.cache === false
+      ? await walker.readLog(head)
+      : await walker.readCommitRecords(
+          [...touched].filter(([, skills]) => skill === undefined || skills.includes(skill)).map(([oid]) => oid),
+        );
+  return buildLog(orderNewestFirst(records), { ...options, touched });
 }

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { readFastImportLeftovers, removeFastImportLeftover } from '../ledger/fast-import.js';
 import { readHistoryCache, historyCachePath } from '../ledger/history-cache.js';
-import { readHistoryIndex } from '../ledger/history-index.js';
+import { checkCachedIndex } from '../ledger/history-index.js';
 import { isProcessAlive, readJournals, type JournalRecord } from '../ledger/move-journal.js';
 import { openGitLedger } from '../ledger/open-ledger.js';
 import { readRepoLayout, type RepoLayout } from '../ledger/git-dir.js';
@@ -38,7 +38,7 @@ export async function runDoctor(dir: string, options: { fix: boolean; skillsDir:
   const journalLocks = await checkJournals(layout, options.fix, report);
   checkLocks(layout, new Set([...journalLocks, ...marked]), report);
   checkTempFiles(layout, options.skillsDir, options.fix, report);
-  await checkHistoryCache(layout, options.skillsDir, options.fix, report);
+  await checkHistoryCache(layout, options.fix, report);
   await checkFastImport(layout, options.fix, report);
   return report;
 }
@@ -241,27 +241,17 @@ function checkTempFiles(layout: RepoLayout, skillsDir: string | readonly string[
   }
 }
 
-/** A cache that claims the head but says otherwise than a fresh walk: dropped, rebuilt on the next read. */
-async function checkHistoryCache(
-  layout: RepoLayout,
-  skillsDir: string | readonly string[],
-  fix: boolean,
-  report: DoctorReport,
-): Promise<void> {
+/** A cache that says otherwise than the tree of the commit it describes: dropped, rebuilt on the next read. History is not walked. */
+async function checkHistoryCache(layout: RepoLayout, fix: boolean, report: DoctorReport): Promise<void> {
   const cached = await readHistoryCache(layout.gitdir);
   const path = historyCachePath(layout.gitdir);
   if (cached === null) {
     if (existsSync(path))
       report.findings.push({ kind: 'history-cache', path, fixable: true, message: 'unreadable; it is rebuilt on the next read' });
   } else {
-    const fresh = (await readHistoryIndex(layout.dir, { skillsRoot: skillsDir, cache: false, ref: cached.index.head ?? 'HEAD' })).index;
-    if (JSON.stringify(fresh) === JSON.stringify(cached.index)) return;
-    report.findings.push({
-      kind: 'history-cache',
-      path,
-      fixable: true,
-      message: `does not match history at ${cached.index.head?.slice(0, 12)}`,
-    });
+    const problem = await checkCachedIndex(layout.dir, cached.index);
+    if (problem === null) return;
+    report.findings.push({ kind: 'history-cache', path, fixable: true, message: `does not match history: ${problem}` });
   }
   if (fix && existsSync(path)) {
     rmSync(path, { force: true });

@@ -65,6 +65,21 @@ describe('history of a repository without trailers (anthropics/skills)', () => {
     expect(detail.created_at).toBe('2025-10-01T10:00:00Z');
     expect(detail.history.created.commit).toBe(added);
     expect(detail.history.lastPatched.commit).toBe(later);
+    // A person's plain edit is activity, as the curator counts it, though no usage file recorded it.
+    expect(detail.last_activity_at).toBe('2025-11-10T10:00:00Z');
+
+    const text = await cli(['show', 'skill-creator'], { cwd: dir });
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).not.toContain('{');
+    expect(text.stdout.split('\n')).toEqual(
+      expect.arrayContaining([
+        'skill-creator',
+        '  path           skills/skill-creator',
+        '  last activity  2025-11-10',
+        `  created        2025-10-01, commit ${added.slice(0, 7)} by user`,
+        `  last patched   2025-11-10, commit ${later.slice(0, 7)}`,
+      ]),
+    );
   });
 });
 

@@ -3,6 +3,7 @@ import { escapeControl } from '../../core/report/escape-text.js';
 import { requireSkills } from '../../services/library.js';
 import { listSkills, type ListedSkill } from '../../services/curator/list-skills.js';
 import { exitCodes, type Command } from '../context.js';
+import { renderShow, type ShowDetail } from './render-show.js';
 
 export const listCommand: Command = {
   name: 'list',
@@ -34,19 +35,13 @@ export const showCommand: Command = {
       throw new SkillgardenError('show/not-found', `no skill named "${name}"; \`skillgarden list\` shows them all`, {
         data: { exitCode: 1 },
       });
-    const detail = {
+    const detail: ShowDetail = {
       ...skill,
       usage: snapshot.usage.totals.get(name) ?? null,
       history: snapshot.history.skills[name] ?? null,
       state_record: snapshot.state.skills[name] ?? null,
     };
-    io.stdout.write(
-      global.json
-        ? `${JSON.stringify(detail, null, 2)}\n`
-        : `${Object.entries(detail)
-            .map(([k, v]) => `${k}: ${typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)}`)
-            .join('\n')}\n`,
-    );
+    io.stdout.write(global.json ? `${JSON.stringify(detail, null, 2)}\n` : renderShow(detail));
     return exitCodes.ok;
   },
 };

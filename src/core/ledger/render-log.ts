@@ -7,6 +7,16 @@ function renderActor(entry: LogEntry): string {
 
 const header = ['commit', 'time', 'action', 'actor', 'skills', 'subject'];
 
+/** Names shown in a row; the rest are counted. A commit touching 700 skills once made 7,177-character rows. */
+const shownSkills = 3;
+
+/** `a, b, c, … (+4)`: a row stays readable however many skills one commit touches (`--json` lists them all). */
+export function renderSkillList(skills: readonly string[]): string {
+  if (skills.length === 0) return '-';
+  const shown = skills.slice(0, shownSkills).join(', ');
+  return skills.length > shownSkills ? `${shown}, … (+${skills.length - shownSkills})` : shown;
+}
+
 /**
  * The ledger as text under a header row, one line per commit, newest first:
  * `3f9a1c2  2026-11-29T23:00:00Z  patch   agent/background  deploy-checklist  fix the rollback step`.
@@ -19,7 +29,7 @@ export function renderLogText(entries: readonly LogEntry[]): string {
     entry.time,
     entry.action ?? '-',
     renderActor(entry),
-    entry.skills.length === 0 ? '-' : entry.skills.join(','),
+    renderSkillList(entry.skills),
     `${entry.subject}${entry.run === null ? '' : `  [run ${entry.run}]`}`,
   ]);
   const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => (row[i] ?? '').length)));

@@ -25,17 +25,17 @@ export async function listSkills(
   const config = requireConfig(repoDir, { needs, ...(options.warn ? { warn: options.warn } : {}) });
   const snapshot = await readLibrary(repoDir, { now, config });
   const active = snapshot.skills.map((skill): ListedSkill => {
-    // The usage files alone, as the reminder reads them; the lifecycle's input also counts committed patches.
     const usage = snapshot.usage.totals.get(skill.name);
     const stale = skill.record?.state === 'stale';
+    // Activity as the curator reads it (`skill.usage`): a patch counts whether a usage file or only a commit recorded it.
     return {
       name: skill.name,
       path: skill.dir,
-      state: stale ? 'stale' : isInactive(usage, now, { pinned: skill.pinned }) ? 'inactive' : 'active',
+      state: stale ? 'stale' : isInactive(skill.usage, now, { pinned: skill.pinned }) ? 'inactive' : 'active',
       provenance: skill.provenance,
       pinned: skill.pinned,
       use_count: usage?.use_count ?? 0,
-      last_activity_at: lastActivity(usage) ?? null,
+      last_activity_at: lastActivity(skill.usage) ?? null,
       score: round(usageScore(usage, now)),
       created_at: skill.createdAt ?? null,
       adopted: skill.adoptedAt !== undefined,
