@@ -1,3 +1,4 @@
+import { SkillgardenError } from '../../core/errors.js';
 import { excerpt } from '../../core/findings.js';
 import { skillFileName } from '../../core/layout.js';
 import { closestLines, findMatches, replaceSpans } from '../../core/manage/fuzzy-match.js';
@@ -16,8 +17,31 @@ export interface PatchInput {
   all?: boolean;
 }
 
-/** Replaces `old` with `new` in one file of a skill, finding `old` with the tolerant matcher chain. */
+/**
+ * How often a patch is applied again to a file another write changed meanwhile, before it is refused: each
+ * round lets at least one of the writers in, so this bounds how many may patch one file at once.
+ */
+const maxAttempts = 64;
+
+/**
+ * Replaces `old` with `new` in one file of a skill, finding `old` with the tolerant matcher chain.
+ * A patch says what to replace, not which version it read: when another commit changed the file between
+ * this read and this commit (agents patching distinct lines of one skill at once), it is applied again
+ * to the new content, and refused only when `old` no longer matches there.
+ */
 export async function patchSkill(ctx: ManageContext, input: PatchInput): Promise<ManageResult> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await patchOnce(ctx, input, attempt > 1);
+    } catch (error) {
+      if (!(error instanceof SkillgardenError) || error.code !== 'ledger/conflict' || attempt >= maxAttempts) throw error;
+      // A short random pause, so writers that collided do not collide again in step.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * Math.min(attempt, 4)));
+    }
+  }
+}
+
+async function patchOnce(ctx: ManageContext, input: PatchInput, again: boolean): Promise<ManageResult> {
   const relative = input.file ?? skillFileName;
   if (input.old === '')
     throw refusal(
@@ -33,7 +57,7 @@ export async function patchSkill(ctx: ManageContext, input: PatchInput): Promise
   const path = `${skill.dir}/${relative}`;
   const text = await readText(ctx, skill, relative);
   const match = findMatches(text, input.old);
-  if (!match) throw noMatch(path, text, input.old);
+  if (!match) throw noMatch(path, text, input.old, again);
   if (match.spans.length > 1 && !input.all) {
     const lines = match.spans.map((s) => s.line).join(', ');
     throw refusal(
@@ -60,7 +84,7 @@ export async function patchSkill(ctx: ManageContext, input: PatchInput): Promise
 }
 
 /** An error that shows an agent where to look next, so it does not retry the same call. */
-function noMatch(path: string, text: string, old: string) {
+function noMatch(path: string, text: string, old: string, again: boolean) {
   const lines = text.split('\n');
   const closest = closestLines(text, old);
   const head = lines.slice(0, 8).map((line, i) => `  ${i + 1}: ${excerpt(line, 100)}`);
@@ -68,7 +92,7 @@ function noMatch(path: string, text: string, old: string) {
   return refusal(
     'manage/no-match',
     [
-      `the text to replace was not found in ${path} (tried exact, line-trimmed, whitespace-normalized, indentation-flexible, escape-normalized, trimmed-boundary, unicode-normalized and block-anchored matching).`,
+      `the text to replace was not found in ${path}${again ? ', as another write changed it since this patch began' : ''} (tried exact, line-trimmed, whitespace-normalized, indentation-flexible, escape-normalized, trimmed-boundary, unicode-normalized and block-anchored matching).`,
       near.length ? `Closest lines:\n${near.join('\n')}` : 'No line shares a word with it.',
       `The file starts (${lines.length} lines):\n${head.join('\n')}`,
       'Copy old verbatim from the file as it is now (`skillgarden load NAME` shows it), or rewrite the file with `manage edit`.',
