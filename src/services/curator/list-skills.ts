@@ -29,7 +29,7 @@ export async function listSkills(
     const usage = snapshot.usage.totals.get(skill.name);
     const stale = skill.record?.state === 'stale';
     return {
-      name: skill.name,
+      name: skill.location.id,
       path: skill.dir,
       state: stale ? 'stale' : isInactive(usage, now, { pinned: skill.pinned }) ? 'inactive' : 'active',
       provenance: skill.provenance,
@@ -45,7 +45,7 @@ export async function listSkills(
     const history = snapshot.history.skills[location.name];
     const usage = snapshot.usage.totals.get(location.name);
     return {
-      name: location.name,
+      name: location.id,
       path: location.path,
       state: 'archived',
       provenance: history?.provenance ?? 'user',
