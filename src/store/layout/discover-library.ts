@@ -110,6 +110,34 @@ export function discoverLibrary(repoDir: string, layout: LibraryLayout, options:
   return { layout, skills: unique, aliases, broken, archived, escaped, shadowed, findings };
 }
 
+/** How deep below a skill's folder a nested SKILL.md is looked for (as `validate FOLDER` searches). */
+export const nestedDepth = 6;
+
+/**
+ * SKILL.md files inside a served skill's folder (`debugging/root-cause-tracing/SKILL.md` under `debugging/`):
+ * no agent loads them, so they are not served, but `validate` checks them as it checks any folder named to it.
+ */
+export function discoverNested(library: DiscoveredLibrary, readDir: ReadDir): LibraryLocation[] {
+  const nested: LibraryLocation[] = [];
+  for (const skill of library.skills) {
+    for (const l of discoverSkills(skill.dir, { readDir, deep: { maxDepth: nestedDepth } })) {
+      nested.push(atRoot(l, skill.root, `${skill.path}/${l.relativeDir}`, skill.plugin));
+    }
+  }
+  return nested;
+}
+
+/** The finding that says a nested skill is validated but never served. */
+export function nestedFinding(location: LibraryLocation, parent: string): Finding {
+  return finding({
+    code: 'library/nested-skill',
+    severity: 'warning',
+    file: `${location.path}/${skillFileName}`,
+    message: `${location.path} is a skill inside the skill ${parent}: agents load only ${parent}, never it`,
+    hint: 'Move it beside its parent (its own folder under the root) to serve it, or rename its SKILL.md if it is a template.',
+  });
+}
+
 /** The layout read and discovered in one call: what most commands want. */
 export function openLibrary(
   repoDir: string,
