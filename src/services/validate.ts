@@ -64,9 +64,7 @@ export function resolveValidateTargets(
   options: Pick<ValidateOptions, 'cwd' | 'paths' | 'skillsDir' | 'library'>,
   readDir: ReadDir,
 ): { targets: ValidateTarget[]; findings: Finding[]; explicit: boolean; library?: DiscoveredLibrary } {
-  // `validate .` at the repository's top is `validate`: one set of skills, the library's and those nested in them.
-  const wholeRepository = options.paths?.length === 1 && resolve(options.cwd, options.paths[0]!) === resolve(options.cwd);
-  if (options.paths !== undefined && options.paths.length > 0 && !wholeRepository) {
+  if (options.paths !== undefined && options.paths.length > 0) {
     const targets = dedupe(options.paths.flatMap((path) => resolveTargets(resolve(options.cwd, path), path, true, readDir)));
     return { targets, findings: [], explicit: true };
   }

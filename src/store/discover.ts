@@ -1,5 +1,5 @@
-import { lstatSync, statSync, type Dirent, type Stats } from 'node:fs';
-import { join, sep } from 'node:path';
+import { lstatSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { dirname, join, sep } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
 import { isCandidateFolder, skillFileName } from '../core/layout.js';
 import { readDirUncached, type ReadDir } from './dir-cache.js';
@@ -98,7 +98,25 @@ function discoverDeep(root: string, maxDepth: number, maxFolders: number, readDi
     }
   };
   walk(root, [], false);
-  return found;
+  return withoutAliases(found);
+}
+
+/** A linked skill whose real folder another found skill already is: the same skill seen twice, checked once. */
+function withoutAliases(found: SkillLocation[]): SkillLocation[] {
+  if (!found.some((l) => l.linked)) return found;
+  const real = new Set(found.filter((l) => !l.linked).map((l) => l.dir));
+  return found.filter((l) => {
+    if (!l.linked) return true;
+    let target: string;
+    try {
+      target = dirname(realpathSync.native(`${l.dir}${sep}${skillFileName}`));
+    } catch {
+      return true;
+    }
+    if (real.has(target)) return false;
+    real.add(target);
+    return true;
+  });
 }
 
 /** Sorted as every discovery sorts its skills (by path below the root). */

@@ -55,6 +55,9 @@ export function readLibraryLayout(
     detect(probe);
     b.manifests.push(...probe.manifests);
     b.findings.push(...probe.findings);
+    // A configured root that is a plugin's skills folder still holds that plugin's skills (`plugin:skill`).
+    const plugins = new Map(probe.roots.filter((r) => r.plugin !== undefined).map((r) => [r.path, r.plugin]));
+    for (const root of b.roots) if (plugins.has(root.path)) root.plugin = plugins.get(root.path);
   } else detect(b);
   const layout: LibraryLayout = {
     roots: dedupeRoots(b.roots),
