@@ -79,7 +79,7 @@ export interface LibraryIndexFile {
 }
 
 /** Bump when what an entry holds, or how it is built, changes: an older file is then ignored. */
-const indexVersion = 3;
+const indexVersion = 4;
 
 export { blobId } from '../store/files.js';
 

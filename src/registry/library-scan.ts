@@ -113,7 +113,9 @@ export function scanLibrary(
     listed.push(path);
     return cache(path);
   };
-  const library = openLibrary(source.repoDir, source.skillsDir, { readDir, probe: 'stat', ...(onSkillFile ? { onSkillFile } : {}) });
+  const opened = openLibrary(source.repoDir, source.skillsDir, { readDir, probe: 'stat', ...(onSkillFile ? { onSkillFile } : {}) });
+  // The registry serves each skill by the name clients call it (`plugin:skill`), not its folder's.
+  const library = { ...opened, skills: opened.skills.map((l) => (l.id === l.name ? l : { ...l, name: l.id })) };
   const roots = [...new Set([...library.layout.roots.map((r) => r.path), ...library.layout.listed.map((l) => l.path)])];
   return { library, roots: roots.map((r) => join(source.repoDir, r)), listed, readDir: cache };
 }

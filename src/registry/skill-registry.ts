@@ -6,6 +6,7 @@ import { buildForkSpec, renderInlineLoad, renderSkillContent } from '../core/reg
 import { buildReminder, planIndex, rankEntries, type ReminderOptions } from '../core/registry/reminder.js';
 import { parseSlashCommand } from '../core/registry/slash-command.js';
 import { buildToolDescription } from '../core/registry/tool-description.js';
+import { planAliases } from '../core/registry/plan-aliases.js';
 import type { RegistryEntry } from '../core/registry/types.js';
 import { parsePins, pinsFile } from '../core/layout/pins.js';
 import type { ReadKind, UsageCounters } from '../core/usage/index.js';
@@ -56,6 +57,8 @@ export class SkillRegistry {
   private readonly now: () => Date;
   private totals = new Map<string, UsageCounters>();
   private aliases = new Map<string, string>();
+  /** Plain names several plugins' skills share (`setup` for `a:setup` and `b:setup`): each with its qualified names. */
+  private ambiguous = new Map<string, string[]>();
   private readonly conditional: ConditionalSkills;
   private readonly listeners = new Set<Listener>();
   private version = 0;
@@ -263,6 +266,15 @@ export class SkillRegistry {
   }
 
   private async answerMissing(name: string): Promise<LoadResult> {
+    const candidates = this.ambiguous.get(name);
+    if (candidates) {
+      return {
+        status: 'not-found',
+        name,
+        suggestions: candidates,
+        message: `"${name}" names ${candidates.length} skills of different plugins: load one of ${candidates.join(', ')}.`,
+      };
+    }
     const escaped = this.cache.escaped().find((e) => e.location.name === name);
     if (escaped) {
       return {
@@ -312,12 +324,9 @@ export class SkillRegistry {
   }
 
   private rebuildAliases(): void {
-    const aliases = new Map<string, string>();
-    for (const entry of this.cache.entries()) {
-      // A canonical (folder) name always wins over another skill's alias.
-      if (entry.alias && !this.cache.entry(entry.alias) && !aliases.has(entry.alias)) aliases.set(entry.alias, entry.name);
-    }
+    const { aliases, ambiguous } = planAliases([...this.cache.entries()], (name) => this.cache.entry(name) !== undefined);
     this.aliases = aliases;
+    this.ambiguous = ambiguous;
   }
 }
 

@@ -10,7 +10,7 @@ import { validateSkill } from '../core/validate.js';
 import { createDirCache, type ReadDir } from '../store/dir-cache.js';
 import type { FileCache } from '../store/file-cache.js';
 import { discoverSkills, type SkillLocation } from '../store/discover.js';
-import { openLibrary, type DiscoveredLibrary } from '../store/layout/discover-library.js';
+import { discoverNested, nestedFinding, openLibrary, type DiscoveredLibrary } from '../store/layout/discover-library.js';
 import { readSkillFolder } from '../store/read-skill.js';
 import { evalsFile } from '../core/evals/validate-evals.js';
 import { checkEvalsFile } from './validate-evals.js';
@@ -74,14 +74,16 @@ export function resolveValidateTargets(
   // A library has a root or a few: each joined once, not once per skill (path.join normalises on every call).
   const roots = new Map<string, string>();
   const rootOf = (root: string) => roots.get(root) ?? roots.set(root, join(options.cwd, root)).get(root)!;
-  const targets = library.skills.map((s) => ({
+  const nested = discoverNested(library, readDir);
+  const targets = [...library.skills, ...nested].map((s) => ({
     dir: s.dir,
     name: s.name,
     boundary: options.cwd,
     libraryRoot: rootOf(s.root),
     ...(listed.has(s.path) ? {} : { linked: s.linked === true }),
   }));
-  return { targets, findings: [...library.findings], explicit: false, library };
+  const parents = nested.map((n) => nestedFinding(n, library.skills.find((s) => n.path.startsWith(`${s.path}/`))?.path ?? n.root));
+  return { targets, findings: [...library.findings, ...parents], explicit: false, library };
 }
 
 /** Validates every skill the paths name, in a stable order. Content problems are findings; a missing path throws. */

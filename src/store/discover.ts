@@ -1,5 +1,5 @@
-import { lstatSync, statSync, type Dirent, type Stats } from 'node:fs';
-import { join, sep } from 'node:path';
+import { lstatSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { dirname, join, sep } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
 import { isCandidateFolder, skillFileName } from '../core/layout.js';
 import { readDirUncached, type ReadDir } from './dir-cache.js';
@@ -11,7 +11,7 @@ export const defaultMaxFolders = 200_000;
 export interface SkillLocation {
   /** Canonical name: the folder's name. */
   name: string;
-  /** The category folder between the root and the skill, if any. */
+  /** The category folders between the root and the skill (`mlops/inference` two deep), if any. */
   category: string | undefined;
   /** Absolute path of the skill folder. */
   dir: string;
@@ -29,6 +29,8 @@ export interface DiscoverOptions {
    * an arbitrary folder of skills, such as a checkout of someone's collection.
    */
   deep?: { maxDepth: number };
+  /** Levels of categories above a skill (default 1: `<category>/<name>`); Hermes libraries nest deeper. */
+  categoryDepth?: number;
   /** Share folder listings with later reads of the same pass. */
   readDir?: ReadDir;
   /** How a folder is tested for SKILL.md: one lstat (default without `readDir`), or its listing (shared with later readers). */
@@ -39,8 +41,8 @@ export interface DiscoverOptions {
 
 /**
  * Finds `<root>/<name>/SKILL.md` and `<root>/<category>/<name>/SKILL.md`
- * (one level of categories), skipping `.archive/`, hidden folders,
- * `node_modules` and support folders. Sorted by relative path.
+ * (one level of categories, or `categoryDepth`), skipping `.archive/`,
+ * `node_modules` and support folders, never looking inside a skill. Sorted by relative path.
  */
 export function discoverSkills(root: string, options: DiscoverOptions = {}): SkillLocation[] {
   const maxFolders = options.maxFolders ?? defaultMaxFolders;
@@ -57,27 +59,22 @@ export function discoverSkills(root: string, options: DiscoverOptions = {}): Ski
       : onSkillFile
         ? (dir: string) => skillFileStat(dir, onSkillFile)
         : skillFileStat;
-  // Names from a listing hold no separator: concatenation is path.join without its normalizing, per folder.
-  const base = join(root, '/');
-  for (const entry of listFolders(root, readDir)) {
-    if (++seen > maxFolders) throw tooManyFolders(root, maxFolders);
-    const dir = base + entry.name;
-    const skill = skillFileIn(dir);
-    if (skill) {
-      found.push(located(entry.name, undefined, dir, entry.name, entry.link || skill === 'link'));
-      continue;
-    }
-    for (const child of listFolders(dir, readDir)) {
+  const categoryDepth = options.categoryDepth ?? 1;
+  const walk = (dir: string, parts: readonly string[], linked: boolean): void => {
+    for (const entry of listFolders(dir, readDir)) {
       if (++seen > maxFolders) throw tooManyFolders(root, maxFolders);
-      const childDir = `${dir}${sep}${child.name}`;
-      const childSkill = skillFileIn(childDir);
-      if (childSkill) {
-        found.push(
-          located(child.name, entry.name, childDir, `${entry.name}/${child.name}`, entry.link || child.link || childSkill === 'link'),
-        );
-      }
+      // Names from a listing hold no separator: concatenation is path.join without its normalizing, per folder.
+      const child = `${dir}${sep}${entry.name}`;
+      const childLinked = linked || entry.link;
+      const skill = skillFileIn(child);
+      if (skill) {
+        const category = parts.length === 0 ? undefined : parts.join('/');
+        found.push(located(entry.name, category, child, [...parts, entry.name].join('/'), childLinked || skill === 'link'));
+      } else if (parts.length < categoryDepth) walk(child, [...parts, entry.name], childLinked);
     }
-  }
+  };
+  // join normalizes the root once and ends it with one separator, which the walk adds back per folder.
+  walk(join(root, '/').slice(0, -1), [], false);
   return sortLocations(found);
 }
 
@@ -101,7 +98,25 @@ function discoverDeep(root: string, maxDepth: number, maxFolders: number, readDi
     }
   };
   walk(root, [], false);
-  return found;
+  return withoutAliases(found);
+}
+
+/** A linked skill whose real folder another found skill already is: the same skill seen twice, checked once. */
+function withoutAliases(found: SkillLocation[]): SkillLocation[] {
+  if (!found.some((l) => l.linked)) return found;
+  const real = new Set(found.filter((l) => !l.linked).map((l) => l.dir));
+  return found.filter((l) => {
+    if (!l.linked) return true;
+    let target: string;
+    try {
+      target = dirname(realpathSync.native(`${l.dir}${sep}${skillFileName}`));
+    } catch {
+      return true;
+    }
+    if (real.has(target)) return false;
+    real.add(target);
+    return true;
+  });
 }
 
 /** Sorted as every discovery sorts its skills (by path below the root). */

@@ -56,7 +56,8 @@ describe.each([
     expect(log.entries[0]?.subject).toContain('deploy-staging');
     const shown = await run('show', 'deploy-staging', '--json');
     expect(shown.code, shown.stderr).toBe(0);
-    expect(JSON.parse(shown.stdout)).toMatchObject({ name: 'deploy-staging', path: `${second}/deploy-staging`, provenance: 'agent' });
+    // A plugin's skill is named as Claude Code names it; its plain name finds it while no other plugin has one.
+    expect(JSON.parse(shown.stdout)).toMatchObject({ name: 'ops:deploy-staging', path: `${second}/deploy-staging`, provenance: 'agent' });
     expect(JSON.parse(shown.stdout).history).toMatchObject({ folder: `${second}/deploy-staging` });
     // A person's skill of the second root stays a person's.
     expect(JSON.parse((await run('show', 'runbook', '--json')).stdout)).toMatchObject({ provenance: 'user' });

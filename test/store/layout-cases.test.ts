@@ -102,7 +102,7 @@ describe('one discovery: a name used twice, archives beside their root', () => {
     expect((await cli(['archive', 'deep'], { cwd: dir })).code).toBe(0);
     expect(git(dir, 'ls-files', 'plugins/p/skills/.archive').trim()).toBe('plugins/p/skills/.archive/deep/SKILL.md');
     const list = JSON.parse((await cli(['list', '--json'], { cwd: dir })).stdout);
-    expect(list.skills).toMatchObject([{ name: 'deep', state: 'archived', path: 'plugins/p/skills/.archive/deep' }]);
+    expect(list.skills).toMatchObject([{ name: 'p:deep', state: 'archived', path: 'plugins/p/skills/.archive/deep' }]);
     expect((await cli(['restore', 'deep'], { cwd: dir })).code).toBe(0);
     expect(git(dir, 'ls-files', 'plugins/p/skills').trim()).toBe('plugins/p/skills/deep/SKILL.md');
   });

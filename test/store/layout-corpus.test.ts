@@ -42,6 +42,8 @@ describeFullCorpus('public layouts, with no configuration: every command sees th
       const dir = (layouts[layout] as () => string)();
       const discovered = openLibrary(dir, undefined);
       const names = discovered.skills.map((s) => s.name).sort();
+      // What clients call them: `plugin:skill` for a plugin's (list, the registry and MCP serve these).
+      const ids = discovered.skills.map((s) => s.id).sort();
       expect(names).toHaveLength(count);
       expect(discovered.findings.filter((f) => f.code.startsWith('manifest/') || f.code.startsWith('library/'))).toEqual([]);
 
@@ -55,13 +57,13 @@ describeFullCorpus('public layouts, with no configuration: every command sees th
           .filter((s) => s.state !== 'archived')
           .map((s) => s.name)
           .sort(),
-      ).toEqual(names);
+      ).toEqual(ids);
       const registry = await SkillRegistry.open({ repoDir: dir });
       const served = registry.list().map((e) => e.name);
-      const unserved = names.filter((n) => !served.includes(n));
+      const unserved = ids.filter((n) => !served.includes(n));
       // A skill the registry cannot parse is reported, never silently dropped.
-      for (const name of unserved) expect(registry.findings().some((f) => f.file.includes(`/${name}/`))).toBe(true);
-      expect([...served, ...unserved].sort()).toEqual(names);
+      for (const id of unserved) expect(registry.findings().some((f) => f.file.includes(`/${id.slice(id.indexOf(':') + 1)}/`))).toBe(true);
+      expect([...served, ...unserved].sort()).toEqual(ids);
       const reminder = await cli(['reminder'], { cwd: dir });
       expect(reminder.code, reminder.stderr).toBe(0);
       const load = await cli(['load', served[0] as string], { cwd: dir });

@@ -4,6 +4,8 @@ import { requireSkills } from '../../services/library.js';
 import { listSkills, type ListedSkill } from '../../services/curator/list-skills.js';
 import { exitCodes, type Command } from '../context.js';
 import { renderShow, type ShowDetail } from './render-show.js';
+import { ambiguousIds, matchSkillName } from '../../core/layout/skill-name-match.js';
+import { plainName } from '../../core/layout/skill-roots.js';
 
 export const listCommand: Command = {
   name: 'list',
@@ -28,18 +30,33 @@ export const showCommand: Command = {
     const [name] = positionals;
     if (!name || positionals.length > 1) throw new SkillgardenError('cli/usage', 'show takes exactly one skill name');
     const { skills, snapshot } = await listSkills(global.repo, global.now, { warn: (m) => io.stderr.write(m) });
-    const skill = skills.find((s) => s.name === name);
+    const matches = matchSkillName(
+      skills.map((s) => ({ skill: s, id: s.name, name: plainName(s.name) })),
+      name,
+    );
+    const ids = ambiguousIds(matches);
+    if (ids)
+      throw new SkillgardenError(
+        'show/ambiguous',
+        `"${name}" names ${ids.length} skills of different plugins: show one of ${ids.join(', ')}`,
+        {
+          data: { exitCode: 1, candidates: ids },
+        },
+      );
+    const skill = matches[0]?.skill;
     // An empty library says where it looked, rather than that this one name is missing.
     if (!skill && skills.length === 0) requireSkills(snapshot.library);
     if (!skill)
       throw new SkillgardenError('show/not-found', `no skill named "${name}"; \`skillgarden list\` shows them all`, {
         data: { exitCode: 1 },
       });
+    // History, usage and state are kept by the folder's name.
+    const folder = plainName(skill.name);
     const detail: ShowDetail = {
       ...skill,
-      usage: snapshot.usage.totals.get(name) ?? null,
-      history: snapshot.history.skills[name] ?? null,
-      state_record: snapshot.state.skills[name] ?? null,
+      usage: snapshot.usage.totals.get(folder) ?? null,
+      history: snapshot.history.skills[folder] ?? null,
+      state_record: snapshot.state.skills[folder] ?? null,
     };
     io.stdout.write(global.json ? `${JSON.stringify(detail, null, 2)}\n` : renderShow(detail));
     return exitCodes.ok;

@@ -14,6 +14,8 @@ export interface SkillRoot {
   origin: RootOrigin;
   /** The manifest or agent that made it a root, for `init` and error messages. */
   via?: string;
+  /** The plugin its skills belong to: Claude Code calls them `plugin:skill`. */
+  plugin?: string;
 }
 
 /** A skill a manifest lists by path (a marketplace entry's or a plugin's `skills`). */
@@ -23,6 +25,8 @@ export interface ListedSkill {
   /** The manifest, repository-relative, and the line of the path in it. */
   manifest: string;
   line: number;
+  /** The plugin it belongs to, as for a root. */
+  plugin?: string;
 }
 
 export interface LibraryLayout {
@@ -112,4 +116,14 @@ export function archiveRootOf(root: string): string {
 /** Repository-relative path of a skill folder under a root. */
 export function skillPathIn(root: string, relativeDir: string): string {
   return root === '' ? relativeDir : `${root}/${relativeDir}`;
+}
+
+/** The name a client calls a skill by: Claude Code namespaces a plugin's skills as `plugin:skill`. */
+export function qualifiedName(plugin: string | undefined, name: string): string {
+  return plugin === undefined ? name : `${plugin}:${name}`;
+}
+
+/** The skill's own name in a qualified one (`plugin:skill` → `skill`). */
+export function plainName(name: string): string {
+  return name.slice(name.lastIndexOf(':') + 1);
 }

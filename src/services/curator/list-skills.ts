@@ -29,7 +29,7 @@ export async function listSkills(
     const stale = skill.record?.state === 'stale';
     // Activity as the curator reads it (`skill.usage`): a patch counts whether a usage file or only a commit recorded it.
     return {
-      name: skill.name,
+      name: skill.location.id,
       path: skill.dir,
       state: stale ? 'stale' : isInactive(skill.usage, now, { pinned: skill.pinned }) ? 'inactive' : 'active',
       provenance: skill.provenance,
@@ -45,7 +45,7 @@ export async function listSkills(
     const history = snapshot.history.skills[location.name];
     const usage = snapshot.usage.totals.get(location.name);
     return {
-      name: location.name,
+      name: location.id,
       path: location.path,
       state: 'archived',
       provenance: history?.provenance ?? 'user',

@@ -1,9 +1,9 @@
 import { realpathSync } from 'node:fs';
-import { basename, join, relative, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { SkillgardenError } from '../../core/errors.js';
 import { finding, type Finding } from '../../core/findings.js';
 import { skillFileName } from '../../core/layout.js';
-import { archiveRootOf, skillPathIn, type LibraryLayout } from '../../core/layout/skill-roots.js';
+import { archiveRootOf, qualifiedName, skillPathIn, type LibraryLayout } from '../../core/layout/skill-roots.js';
 import { createDirCache, type ReadDir } from '../dir-cache.js';
 import { discoverSkills, type DiscoverOptions, type SkillLocation } from '../discover.js';
 import { isFolderAt } from './expand-roots.js';
@@ -15,6 +15,16 @@ export interface LibraryLocation extends SkillLocation {
   root: string;
   /** The skill folder, repository-relative. */
   path: string;
+  /** The plugin it belongs to, when the layout says so. */
+  plugin?: string;
+  /** What clients call it: `plugin:skill` for a plugin's skill (as Claude Code names it), else its folder's name. */
+  id: string;
+}
+
+/** A skill folder reached through a symbolic link to another skill of the library: served once, as its target. */
+export interface SkillAlias {
+  location: LibraryLocation;
+  target: LibraryLocation;
 }
 
 /** A skill folder that resolves outside the repository: never served, never read. */
@@ -26,16 +36,23 @@ export interface EscapedSkill {
 
 export interface DiscoveredLibrary {
   layout: LibraryLayout;
-  /** One per name, sorted by path. */
+  /** One per id, sorted by path. */
   skills: LibraryLocation[];
+  /** Links to a skill served under its own path. */
+  aliases: SkillAlias[];
+  /** Skills whose SKILL.md is a link that resolves to nothing: reported on their own path, never served. */
+  broken: LibraryLocation[];
   /** Under each root's `.archive/`. */
   archived: LibraryLocation[];
   escaped: EscapedSkill[];
-  /** Skills whose name an earlier one (by path) already has: reported, not served. */
+  /** Skills whose id an earlier one (by path) already has: reported, not served. */
   shadowed: LibraryLocation[];
   /** Layout and manifest problems, names used twice, links out of the repository. */
   findings: Finding[];
 }
+
+/** How many category levels a Hermes library may nest (`mlops/inference/llama-cpp` is two): Hermes walks its tree whole; four bounds a runaway one. */
+export const hermesCategoryDepth = 4;
 
 export interface DiscoverLibraryOptions {
   readDir?: ReadDir;
@@ -66,8 +83,9 @@ export function discoverLibrary(repoDir: string, layout: LibraryLayout, options:
   };
   for (const root of layout.roots) {
     const dir = join(repoDir, root.path);
-    for (const l of discoverSkills(dir, { ...probe, ...(options.maxFolders ? { maxFolders: options.maxFolders } : {}) })) {
-      add(atRoot(l, root.path, skillPathIn(root.path, l.relativeDir)));
+    const depth = root.origin === 'hermes' ? { categoryDepth: hermesCategoryDepth } : {};
+    for (const l of discoverSkills(dir, { ...probe, ...depth, ...(options.maxFolders ? { maxFolders: options.maxFolders } : {}) })) {
+      add(atRoot(l, root.path, skillPathIn(root.path, l.relativeDir), root.plugin));
     }
   }
   for (const listed of layout.listed) {
@@ -80,13 +98,44 @@ export function discoverLibrary(repoDir: string, layout: LibraryLayout, options:
       relativeDir: name,
       root: slash < 0 ? '' : listed.path.slice(0, slash),
       path: listed.path,
+      ...(listed.plugin === undefined ? {} : { plugin: listed.plugin }),
+      id: qualifiedName(listed.plugin, name),
     });
   }
   const all = [...found.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const { inside, escaped } = splitEscaped(repoDir, all, layout);
+  const { inside, escaped, aliases, broken } = resolveLinks(repoDir, all, layout);
   const { unique, shadowed, findings } = rejectDuplicates(inside);
-  findings.push(...escaped.map(escapeFinding));
-  return { layout, skills: unique, archived: discoverArchives(repoDir, layout, readDir), escaped, shadowed, findings };
+  findings.push(...escaped.map(escapeFinding), ...broken.map(brokenFinding));
+  const archived = discoverArchives(repoDir, layout, readDir);
+  return { layout, skills: unique, aliases, broken, archived, escaped, shadowed, findings };
+}
+
+/** How deep below a skill's folder a nested SKILL.md is looked for (as `validate FOLDER` searches). */
+export const nestedDepth = 6;
+
+/**
+ * SKILL.md files inside a served skill's folder (`debugging/root-cause-tracing/SKILL.md` under `debugging/`):
+ * no agent loads them, so they are not served, but `validate` checks them as it checks any folder named to it.
+ */
+export function discoverNested(library: DiscoveredLibrary, readDir: ReadDir): LibraryLocation[] {
+  const nested: LibraryLocation[] = [];
+  for (const skill of library.skills) {
+    for (const l of discoverSkills(skill.dir, { readDir, deep: { maxDepth: nestedDepth } })) {
+      nested.push(atRoot(l, skill.root, `${skill.path}/${l.relativeDir}`, skill.plugin));
+    }
+  }
+  return nested;
+}
+
+/** The finding that says a nested skill is validated but never served. */
+export function nestedFinding(location: LibraryLocation, parent: string): Finding {
+  return finding({
+    code: 'library/nested-skill',
+    severity: 'warning',
+    file: `${location.path}/${skillFileName}`,
+    message: `${location.path} is a skill inside the skill ${parent}: agents load only ${parent}, never it`,
+    hint: 'Move it beside its parent (its own folder under the root) to serve it, or rename its SKILL.md if it is a template.',
+  });
 }
 
 /** The layout read and discovered in one call: what most commands want. */
@@ -192,47 +241,79 @@ function discoverArchives(repoDir: string, layout: LibraryLayout, readDir: ReadD
   for (const root of layout.roots.length + layout.listed.length === 0 ? [] : libraryRoots(layout)) {
     const archive = archiveRootOf(root);
     if (!isFolderAt(repoDir, archive, readDir)) continue;
-    for (const l of discoverSkills(join(repoDir, archive), { readDir })) out.push(atRoot(l, root, `${archive}/${l.relativeDir}`));
+    const plugin = layout.roots.find((r) => r.path === root)?.plugin;
+    for (const l of discoverSkills(join(repoDir, archive), { readDir })) out.push(atRoot(l, root, `${archive}/${l.relativeDir}`, plugin));
   }
   return out;
 }
 
 /** An object literal, not a spread: spreading is most of the cost of 10,000 locations. */
-function atRoot(l: SkillLocation, root: string, path: string): LibraryLocation {
-  const location: LibraryLocation = { name: l.name, category: l.category, dir: l.dir, relativeDir: l.relativeDir, root, path };
+function atRoot(l: SkillLocation, root: string, path: string, plugin: string | undefined): LibraryLocation {
+  const id = plugin === undefined ? l.name : qualifiedName(plugin, l.name);
+  const location: LibraryLocation = { name: l.name, category: l.category, dir: l.dir, relativeDir: l.relativeDir, root, path, id };
+  if (plugin !== undefined) location.plugin = plugin;
   if (l.linked) location.linked = true;
   return location;
 }
 
-function splitEscaped(
-  repoDir: string,
-  all: readonly LibraryLocation[],
-  layout: LibraryLayout,
-): { inside: LibraryLocation[]; escaped: EscapedSkill[] } {
+interface ResolvedLinks {
+  inside: LibraryLocation[];
+  escaped: EscapedSkill[];
+  aliases: SkillAlias[];
+  broken: LibraryLocation[];
+}
+
+/**
+ * Where each linked skill leads: outside the repository (escaped), nowhere (broken), or to a skill found at its
+ * own path (an alias, served once as that skill). A link to a readable SKILL.md that nothing else serves is the
+ * skill itself. Only links are resolved: a folder that is no link, under a root that is none, is where it says.
+ */
+function resolveLinks(repoDir: string, all: readonly LibraryLocation[], layout: LibraryLayout): ResolvedLinks {
+  const out: ResolvedLinks = { inside: [], escaped: [], aliases: [], broken: [] };
   let realRepo: string;
   try {
     realRepo = realpathSync.native(repoDir);
   } catch {
-    return { inside: [...all], escaped: [] };
+    return { ...out, inside: [...all] };
   }
   // A root reached through a link taints every skill under it.
   const linkedRoots = new Set(
     layout.roots.filter((r) => r.path !== '' && realOf(join(repoDir, r.path)) !== join(realRepo, r.path)).map((r) => r.path),
   );
   const listed = new Set(layout.listed.map((l) => l.path));
-  const inside: LibraryLocation[] = [];
-  const escaped: EscapedSkill[] = [];
-  // Only links are resolved: a folder that is no link, under a root that is none, is where it says.
+  const plain = (l: LibraryLocation): boolean => !l.linked && !linkedRoots.has(l.root) && !listed.has(l.path);
+  const byPath = new Map<string, LibraryLocation>();
+  for (const location of all) if (plain(location)) byPath.set(location.path, location);
   for (const location of all) {
-    if (!location.linked && !linkedRoots.has(location.root) && !listed.has(location.path)) {
-      inside.push(location);
+    if (plain(location)) {
+      out.inside.push(location);
       continue;
     }
-    const target = outside(realRepo, join(location.dir, skillFileName)) ?? outside(realRepo, location.dir);
-    if (target) escaped.push({ location, target });
-    else inside.push(location);
+    const real = realOf(join(location.dir, skillFileName));
+    if (real === undefined) {
+      out.broken.push(location);
+      continue;
+    }
+    const rel = relative(realRepo, dirname(real));
+    if (isOutside(rel)) {
+      out.escaped.push({ location, target: real });
+      continue;
+    }
+    const targetPath = sep === '/' ? rel : rel.split(sep).join('/');
+    const target = byPath.get(targetPath);
+    if (target && target !== location) out.aliases.push({ location, target });
+    else {
+      // The first link to a folder nothing else serves is that skill; later ones are its aliases.
+      if (!target) byPath.set(targetPath, location);
+      out.inside.push(location);
+    }
   }
-  return { inside, escaped };
+  out.inside.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return out;
+}
+
+function isOutside(rel: string): boolean {
+  return rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel) || /^[a-z]:/i.test(rel);
 }
 
 function realOf(path: string): string | undefined {
@@ -242,14 +323,6 @@ function realOf(path: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** The real path when it lies outside the repository. */
-function outside(realRepo: string, path: string): string | undefined {
-  const real = realOf(path);
-  if (real === undefined) return undefined;
-  const rel = relative(realRepo, real);
-  return rel === '..' || rel.startsWith(`..${sep}`) || rel.startsWith(sep) || /^[a-z]:/i.test(rel) ? real : undefined;
 }
 
 function rejectDuplicates(all: readonly LibraryLocation[]): {
@@ -262,9 +335,9 @@ function rejectDuplicates(all: readonly LibraryLocation[]): {
   const shadowed: LibraryLocation[] = [];
   const findings: Finding[] = [];
   for (const location of all) {
-    const earlier = first.get(location.name);
+    const earlier = first.get(location.id);
     if (!earlier) {
-      first.set(location.name, location);
+      first.set(location.id, location);
       unique.push(location);
       continue;
     }
@@ -274,7 +347,7 @@ function rejectDuplicates(all: readonly LibraryLocation[]): {
         code: 'library/duplicate-name',
         severity: 'error',
         file: `${location.path}/${skillFileName}`,
-        message: `two skills are named "${location.name}": ${earlier.path} and ${location.path}`,
+        message: `two skills are named "${location.id}": ${earlier.path} and ${location.path}`,
         hint: `A name must be unique in the library (agents load skills by name): rename or remove one. ${earlier.path} is the one served.`,
       }),
     );
@@ -289,5 +362,15 @@ function escapeFinding(escaped: EscapedSkill): Finding {
     file: `${escaped.location.path}/${skillFileName}`,
     message: `${escaped.location.path} is reached through a symbolic link that resolves to ${escaped.target}, outside the repository`,
     hint: 'Replace the link with the files themselves: a skill (and its category) must live inside the repository. It is not served until then.',
+  });
+}
+
+function brokenFinding(location: LibraryLocation): Finding {
+  return finding({
+    code: 'library/broken-link',
+    severity: 'warning',
+    file: `${location.path}/${skillFileName}`,
+    message: `${location.path}/${skillFileName} is a symbolic link that resolves to nothing`,
+    hint: 'Point the link at an existing SKILL.md in the repository, or remove it. It is not served until then.',
   });
 }

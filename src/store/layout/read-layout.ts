@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Finding } from '../../core/findings.js';
 import { defaultSkillsDir, skillFileName } from '../../core/layout.js';
 import { manifestFinding, parseMarketplace, parsePluginManifest, type ManifestPath } from '../../core/layout/manifests.js';
@@ -55,6 +55,9 @@ export function readLibraryLayout(
     detect(probe);
     b.manifests.push(...probe.manifests);
     b.findings.push(...probe.findings);
+    // A configured root that is a plugin's skills folder still holds that plugin's skills (`plugin:skill`).
+    const plugins = new Map(probe.roots.filter((r) => r.plugin !== undefined).map((r) => [r.path, r.plugin]));
+    for (const root of b.roots) if (plugins.has(root.path)) root.plugin = plugins.get(root.path);
   } else detect(b);
   const layout: LibraryLayout = {
     roots: dedupeRoots(b.roots),
@@ -98,18 +101,18 @@ function detect(b: Builder): void {
   if (isFileAt(b.repoDir, marketplaceFile, b.readDir)) readMarketplace(b);
   for (const file of [claudePluginFile, agentPluginFile]) {
     b.searched.push(file);
-    if (isFileAt(b.repoDir, file, b.readDir)) readPlugin(b, '', file);
+    if (isFileAt(b.repoDir, file, b.readDir)) readPlugin(b, '', file, undefined);
   }
   b.searched.push('plugins/*/ (plugin.json, or a skills/ folder)');
   for (const plugin of expandRootGlob(b.repoDir, 'plugins/*', b.readDir)) {
     const manifests = [`${plugin}/${claudePluginFile}`, `${plugin}/${agentPluginFile}`].filter((f) => isFileAt(b.repoDir, f, b.readDir));
-    for (const file of manifests) readPlugin(b, plugin, file);
+    for (const file of manifests) readPlugin(b, plugin, file, basename(plugin));
     // A plugin folder whose manifest is missing (a copy, a plugin still being written) still holds its skills where
     // Claude Code looks for them: counting them beats reporting an empty library.
     const skills = `${plugin}/skills`;
     const known = b.roots.some((r) => r.path === skills) || b.listed.some((l) => l.path.startsWith(`${skills}/`));
     if (manifests.length === 0 && !known && isFolderAt(b.repoDir, skills, b.readDir))
-      b.roots.push({ path: skills, origin: 'plugin', via: `${plugin}/ (no plugin.json)` });
+      b.roots.push({ path: skills, origin: 'plugin', via: `${plugin}/ (no plugin.json)`, plugin: basename(plugin) });
   }
   b.searched.push(`./ (Hermes: ${hermesMarkers.join(', ')})`);
   const hermes = hermesMarkers.some((m) => isFileAt(b.repoDir, m, b.readDir) || isFolderAt(b.repoDir, m, b.readDir));
@@ -133,40 +136,58 @@ function readMarketplace(b: Builder): void {
       b.findings.push(missingPath(marketplaceFile, source, `plugin "${plugin.name ?? '?'}" source`));
       continue;
     }
-    if (plugin.skills) addListed(b, marketplaceFile, plugin.skills);
+    const name = plugin.name ?? basename(source.path);
+    if (plugin.skills) addListed(b, marketplaceFile, plugin.skills, name);
     else {
       const manifest = [`${prefix(source.path)}${claudePluginFile}`, `${prefix(source.path)}${agentPluginFile}`].find((f) =>
         isFileAt(b.repoDir, f, b.readDir),
       );
-      if (manifest) readPlugin(b, source.path, manifest);
-      else addDefaultSkills(b, source.path, 'marketplace', marketplaceFile);
+      if (manifest) readPlugin(b, source.path, manifest, name);
+      else addDefaultSkills(b, source.path, 'marketplace', marketplaceFile, name);
     }
   }
 }
 
-function readPlugin(b: Builder, pluginRoot: string, file: string): void {
+/** `fallbackName`: the marketplace entry's or the folder's, for a manifest without a name. */
+function readPlugin(b: Builder, pluginRoot: string, file: string, fallbackName: string | undefined): void {
   if (b.manifests.includes(file)) return;
   b.manifests.push(file);
   const kind = file.endsWith(claudePluginFile) ? 'claude-code' : 'agent-plugins';
   const parsed = parsePluginManifest(readText(b, file), file, { pluginRoot, kind });
   b.findings.push(...parsed.findings);
   // Claude Code's custom skill paths add to the default `skills/` folder; Agent Plugins has only that folder.
-  addDefaultSkills(b, pluginRoot, 'plugin', file);
-  if (parsed.manifest?.skills) addListed(b, file, parsed.manifest.skills);
+  const name = parsed.manifest?.name ?? fallbackName;
+  if (parsed.manifest?.skills) addListed(b, file, parsed.manifest.skills, name);
+  addDefaultSkills(b, pluginRoot, 'plugin', file, name, parsed.manifest?.skills !== undefined);
 }
 
-function addDefaultSkills(b: Builder, pluginRoot: string, origin: 'marketplace' | 'plugin', via: string): void {
+/**
+ * A plugin's `skills/` folder; without one (and without a `skills` field), Claude Code loads a SKILL.md at the
+ * plugin's root as its single skill (plugins reference, checked 2026-12).
+ */
+function addDefaultSkills(
+  b: Builder,
+  pluginRoot: string,
+  origin: 'marketplace' | 'plugin',
+  via: string,
+  plugin: string | undefined,
+  listsSkills = false,
+): void {
   const path = `${prefix(pluginRoot)}skills`;
-  if (isFolderAt(b.repoDir, path, b.readDir)) b.roots.push({ path, origin, via });
+  const named = plugin === undefined ? {} : { plugin };
+  if (isFolderAt(b.repoDir, path, b.readDir)) b.roots.push({ path, origin, via, ...named });
+  else if (!listsSkills && pluginRoot !== '' && isFileAt(b.repoDir, `${pluginRoot}/${skillFileName}`, b.readDir))
+    b.listed.push({ path: pluginRoot, manifest: via, line: 1, ...named });
 }
 
 /** A listed path is a skill (it holds SKILL.md) or a folder of skills; anything else is an error on its line. */
-function addListed(b: Builder, manifest: string, paths: readonly ManifestPath[]): void {
+function addListed(b: Builder, manifest: string, paths: readonly ManifestPath[], plugin: string | undefined): void {
+  const named = plugin === undefined ? {} : { plugin };
   for (const entry of paths) {
     if (entry.path !== undefined && isFileAt(b.repoDir, `${prefix(entry.path)}${skillFileName}`, b.readDir)) {
-      b.listed.push({ path: entry.path, manifest, line: entry.line });
+      b.listed.push({ path: entry.path, manifest, line: entry.line, ...named });
     } else if (entry.path !== undefined && isFolderAt(b.repoDir, entry.path, b.readDir)) {
-      b.roots.push({ path: entry.path, origin: 'plugin', via: manifest });
+      b.roots.push({ path: entry.path, origin: 'plugin', via: manifest, ...named });
     } else {
       b.findings.push(missingPath(manifest, entry, 'listed skill'));
     }
