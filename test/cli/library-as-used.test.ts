@@ -132,3 +132,40 @@ describe('plugin manifests by dialect', () => {
     expect(run.findings.map((f) => f.message).join('\n')).toContain('"$schema" must be https://agent-plugins.org/');
   });
 });
+
+describe('messages say what is wrong, once, with counts that match', () => {
+  it('three copies of a name: each finding counts three and lists the three', async () => {
+    const dir = repoWith({
+      'skills/a/dup/SKILL.md': skillText('dup'),
+      'skills/b/dup/SKILL.md': skillText('dup'),
+      'skills/c/dup/SKILL.md': skillText('dup'),
+    });
+    const dups = (await validate(dir)).findings.filter((f) => f.code === 'library/duplicate-name');
+    expect(dups).toHaveLength(2);
+    for (const f of dups) expect(f.message).toBe('3 skills are named "dup": skills/a/dup, skills/b/dup and skills/c/dup');
+  });
+
+  it('never proposes renaming a folder to a name that is no folder name', async () => {
+    const dir = repoWith({ 'skills/bad-name/SKILL.md': skillText('Bad Name') });
+    const mismatch = (await validate(dir)).findings.find((f) => f.code === 'skill/name-mismatch');
+    expect(mismatch?.hint).toContain('Set `name: bad-name`');
+    expect(mismatch?.hint).not.toContain('rename the folder');
+  });
+
+  it("scan evidence: the whole sudo command, and a special finding's detail said once", async () => {
+    const dir = repoWith({
+      'skills/inst/SKILL.md': skillText('inst', '', 'Run `sudo apt-get install -y libfoo-dev` first.\n\nx\u200by\n'),
+    });
+    const run = await cli(['scan'], { cwd: dir });
+    expect(run.stdout).toContain('runs a command as root: sudo apt-get install -y libfoo-dev');
+    expect(run.stdout).toMatch(/zero-width characters: U\+200B\n/);
+    expect(run.stdout).toContain('1 skill scanned:');
+  });
+
+  it('publish, refused, counts the skills it checked', async () => {
+    const dir = repoWith({ 'skills/good/SKILL.md': skillText('good'), 'skills/bad/SKILL.md': skillText('Bad_Name') });
+    const run = await cli(['publish', '--out', 'site'], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stdout.trim().split('\n').at(-1)).toMatch(/^2 skills checked: 2 errors/);
+  });
+});
