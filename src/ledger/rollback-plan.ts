@@ -9,7 +9,7 @@ export interface NetChange {
 }
 
 export type RollbackPlan =
-  | { kind: 'refused'; reason: 'changed-since' | 'outside-skills-root' | 'changed-between'; paths: string[] }
+  | { kind: 'refused'; reason: 'changed-since' | 'outside-skills-root' | 'changed-between' | 'orphans'; paths: string[] }
   | { kind: 'noop' }
   | { kind: 'revert'; changes: NetChange[] };
 
@@ -54,4 +54,19 @@ export function planRollback(input: PlanInput): RollbackPlan {
   const changed = pending.filter((c) => !same(input.head.get(c.path), c.after)).map((c) => c.path);
   if (changed.length > 0) return { kind: 'refused', reason: 'changed-since', paths: changed };
   return pending.length === 0 ? { kind: 'noop' } : { kind: 'revert', changes: pending };
+}
+
+/**
+ * The skill folders whose SKILL.md the revert deletes (the commit created
+ * the skill): every other file HEAD holds there must go with it, or the
+ * revert would leave a folder with no SKILL.md.
+ */
+export function listRemovedSkills(changes: readonly NetChange[]): string[] {
+  return changes.filter((c) => c.before === null && /(^|\/)SKILL\.md$/.test(c.path)).map((c) => c.path.replace(/\/?SKILL\.md$/, ''));
+}
+
+/** The files HEAD holds in those folders that the revert leaves behind. */
+export function findOrphans(changes: readonly NetChange[], headFiles: readonly string[]): string[] {
+  const reverted = new Set(changes.map((c) => c.path));
+  return headFiles.filter((path) => !reverted.has(path)).sort();
 }

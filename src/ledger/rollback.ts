@@ -4,7 +4,7 @@ import { buildCommitMessage, parseCommitMessage } from '../core/ledger/trailers.
 import type { FileChange, Ledger, RollbackOptions, RollbackResult, RollbackTarget } from './ledger.js';
 import type { FileDiff } from './diff-trees.js';
 import type { BlobRef } from './tree-edit.js';
-import { planRollback } from './rollback-plan.js';
+import { findOrphans, listRemovedSkills, planRollback } from './rollback-plan.js';
 import type { NetChange } from './rollback-plan.js';
 
 /**
@@ -32,6 +32,7 @@ export async function rollback(ledger: RollbackLedger, target: RollbackTarget, o
   });
   if (plan.kind === 'noop') return { status: 'noop', reverted: commits };
   if (plan.kind === 'refused') throw refused(plan.reason, plan.paths, commits);
+  await refuseOrphans(ledger, plan.changes, commits);
   const changes = await Promise.all(plan.changes.map((change) => restoreChange(ledger, change)));
   const message = await buildRollbackMessage(ledger, commits, target, options);
   const { commit } = await ledger.commit({ message, changes, ...(options.author ? { author: options.author } : {}) });
@@ -43,6 +44,42 @@ async function restoreChange(ledger: RollbackLedger, change: NetChange): Promise
   if (change.before === null) return { path: change.path, content: null, expected };
   const content = await ledger.readBlob(change.before.oid);
   return { path: change.path, content, executable: change.before.mode === '100755', symlink: change.before.mode === '120000', expected };
+}
+
+/** Reverting a create with later commits to the skill would leave its other files without a SKILL.md: refused, naming them. */
+async function refuseOrphans(ledger: RollbackLedger, changes: readonly NetChange[], commits: readonly string[]): Promise<void> {
+  for (const folder of listRemovedSkills(changes)) {
+    if (folder === '') continue;
+    const orphans = findOrphans(
+      changes,
+      (await ledger.listFiles(folder)).map((f) => f.path),
+    );
+    if (orphans.length === 0) continue;
+    const later = await findLaterCommits(ledger, new Set(orphans), new Set(commits));
+    const list = later.map((c) => `${c.oid.slice(0, 12)} "${c.subject}"`).join(', ');
+    throw new SkillgardenError(
+      'ledger/rollback-refused',
+      `Rollback refused, nothing written: it deletes ${folder}/SKILL.md, but later commits added ${orphans.join(', ')}${list ? ` (${list})` : ''}. Roll back those commits first, or delete the skill whole (\`skillgarden manage delete\`).`,
+      { data: { reason: 'orphans', paths: orphans, commits: [...commits], later: later.map((c) => c.oid) } },
+    );
+  }
+}
+
+/** The commits after the reverted ones (first parents from HEAD, up to 1,000) that touched the paths, oldest first. */
+async function findLaterCommits(
+  ledger: RollbackLedger,
+  paths: ReadonlySet<string>,
+  reverted: ReadonlySet<string>,
+): Promise<{ oid: string; subject: string }[]> {
+  const found: { oid: string; subject: string }[] = [];
+  let oid = await ledger.head();
+  for (let walked = 0; oid !== undefined && !reverted.has(oid) && walked < 1000; walked++) {
+    const info = await ledger.readCommit(oid);
+    if ((await ledger.changedFiles(oid)).some((f) => paths.has(f.path)))
+      found.push({ oid, subject: parseCommitMessage(info.message).subject });
+    oid = info.parents[0];
+  }
+  return found.reverse();
 }
 
 /**

@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, posix, relative, resolve, sep } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
 import { compareFindings, type Finding } from '../core/findings.js';
 import { skillFileName } from '../core/layout.js';
@@ -136,30 +136,45 @@ function validateTarget(
     ...(options.files ? { files: options.files } : {}),
   });
   const findings = [...content.findings];
-  if (content.bytes) findings.push(...checkSkill(target, reportPath, content.bytes, content.files, profile, options.links));
+  if (content.bytes)
+    findings.push(
+      ...checkSkill(target, options.cwd, { reportPath, bytes: content.bytes, files: content.files, profile, links: options.links }),
+    );
   const evalsPath = folder ? `${folder}/${evalsFile}` : evalsFile;
   findings.push(...checkEvalsFile(target.dir, target.name, content.files, evalsPath));
   return findings;
 }
 
-/** Checks one SKILL.md: links to sibling skills are looked up below the library root, when known. */
+/**
+ * Checks one SKILL.md. Its `../` links are read from its place in the
+ * repository (else below the folder named on the command line): another
+ * skill, or a file of the repository, is looked up there.
+ */
 function checkSkill(
   target: Target,
-  reportPath: string,
-  bytes: Uint8Array,
-  files: ReadonlyMap<string, SkillFileEntry>,
-  profile: ProfileName,
-  links: LinkScope | undefined,
+  repository: string,
+  skill: { reportPath: string; bytes: Uint8Array; files: ReadonlyMap<string, SkillFileEntry>; profile: ProfileName; links?: LinkScope },
 ): Finding[] {
-  const libraryRoot = target.libraryRoot;
-  const library = libraryRoot
+  const base = target.dir === repository || target.dir.startsWith(`${repository}${sep}`) ? repository : target.libraryRoot;
+  const library = base
     ? {
-        scope: links ?? 'library',
-        skillDir: relativePosix(libraryRoot, target.dir),
-        exists: (path: string) => existsSync(join(libraryRoot, path)),
+        scope: skill.links ?? 'library',
+        skillDir: relativePosix(base, target.dir),
+        exists: (path: string) => existsSync(join(base, path)),
+        inSkill: (path: string) => holdsSkill(base, path),
       }
     : undefined;
-  return validateSkill({ file: reportPath, content: bytes, folder: target.name, profile, files, ...(library ? { library } : {}) }).findings;
+  const { reportPath: file, bytes: content, files, profile } = skill;
+  return validateSkill({ file, content, folder: target.name, profile, files, ...(library ? { library } : {}) }).findings;
+}
+
+/** Whether the path, or a folder above it below `base`, holds a SKILL.md. */
+function holdsSkill(base: string, path: string): boolean {
+  for (let at = path; at !== '' && at !== '.'; at = posix.dirname(at)) {
+    if (existsSync(join(base, at, skillFileName))) return true;
+    if (!at.includes('/')) break;
+  }
+  return false;
 }
 
 /** An explicit folder is searched to any depth; the library root keeps the library layout (one category level). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FileDiff } from '../../src/ledger/diff-trees.js';
-import { planRollback } from '../../src/ledger/rollback-plan.js';
+import { findOrphans, listRemovedSkills, planRollback } from '../../src/ledger/rollback-plan.js';
 import type { BlobRef } from '../../src/ledger/tree-edit.js';
 
 const blob = (oid: string, mode = '100644'): BlobRef => ({ oid: oid.repeat(40).slice(0, 40), mode });
@@ -53,5 +53,22 @@ describe('planRollback', () => {
     },
   ])('$name', ({ diffs, head, expected }) => {
     expect(planRollback({ diffs, head: new Map(Object.entries(head)), allowedRoots: roots })).toEqual(expected);
+  });
+});
+
+describe('a revert that deletes a SKILL.md', () => {
+  const added = blob('a');
+  const changes = [
+    { path: 'skills/x/SKILL.md', before: null, after: added },
+    { path: 'skills/x/scripts/run.sh', before: null, after: added },
+    { path: 'skills/y/SKILL.md', before: added, after: blob('b') },
+  ];
+
+  it('names the skill folders it removes, and the files HEAD holds there that the revert leaves', () => {
+    expect(listRemovedSkills(changes)).toEqual(['skills/x']);
+    expect(findOrphans(changes, ['skills/x/SKILL.md', 'skills/x/scripts/run.sh', 'skills/x/references/b.md'])).toEqual([
+      'skills/x/references/b.md',
+    ]);
+    expect(findOrphans(changes, ['skills/x/SKILL.md', 'skills/x/scripts/run.sh'])).toEqual([]);
   });
 });

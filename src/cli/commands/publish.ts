@@ -39,7 +39,7 @@ export const publishCommand: Command = {
       });
       if (!result.ok) {
         io.stderr.write('nothing published: fix these errors first\n');
-        io.stdout.write(renderFindingsText(result.findings, { skills: 0, errors: result.findings.length, warnings: 0 }));
+        io.stdout.write(renderFindingsText(result.findings, { skills: result.checked, errors: result.findings.length, warnings: 0 }));
         return exitCodes.findings;
       }
       if (global.json) io.stdout.write(`${JSON.stringify({ index: result.index, skills: result.skills }, null, 2)}\n`);

@@ -1,5 +1,7 @@
-import { excerpt, finding, type Finding } from '../findings.js';
+import type { Finding } from '../findings.js';
 import { parseJsonWithLines, type LocatedJson } from './json-lines.js';
+import { manifestFinding } from './manifest-finding.js';
+import { checkAgentPlugin, checkClaudePlugin, pluginDialect, type PluginDialect, type PluginManifestPlace } from './plugin-rules.js';
 import { joinRepoPath } from './skill-roots.js';
 
 /** A path a manifest names, resolved against the repository, with the line that names it. */
@@ -25,6 +27,9 @@ export interface PluginManifest {
   /** `skills` paths of a Claude Code plugin.json (relative to the plugin root). */
   skills: ManifestPath[] | undefined;
 }
+
+export { manifestFinding };
+export { agentPluginsSchemaIds, pluginDialect, type PluginDialect, type PluginManifestPlace } from './plugin-rules.js';
 
 export interface ManifestParse<T> {
   manifest: T | undefined;
@@ -86,11 +91,14 @@ export function parseMarketplace(text: string, file: string, marketplaceRoot: st
   return { manifest: plugins, findings };
 }
 
-/** A plugin manifest: Claude Code's `.claude-plugin/plugin.json` or Agent Plugins 1.0's `plugin.json`. */
+/**
+ * A plugin manifest, checked by the rules of its dialect (`pluginDialect`;
+ * `dialect` forces one, as publish does for the Agent Plugin it writes).
+ */
 export function parsePluginManifest(
   text: string,
   file: string,
-  options: { pluginRoot: string; kind: 'claude-code' | 'agent-plugins' },
+  options: { pluginRoot: string; kind: PluginManifestPlace; dialect?: PluginDialect },
 ): ManifestParse<PluginManifest> {
   const parsed = parseManifestJson(text, file);
   if (!parsed.json) return { manifest: undefined, findings: parsed.findings };
@@ -102,71 +110,14 @@ export function parsePluginManifest(
     findings.push(
       manifestFinding(file, 1, 'manifest/invalid', 'plugin.json has no "name"', 'Add "name": the plugin\'s kebab-case identifier.'),
     );
-  if (options.kind === 'agent-plugins') findings.push(...checkAgentPlugin(data, json, file, name));
+  const dialect = options.dialect ?? pluginDialect(data, options.kind);
+  findings.push(...(dialect === 'agent-plugins' ? checkAgentPlugin(data, json, file, name) : checkClaudePlugin(data, json, file, name)));
+  // Claude Code reads `skills` only from `.claude-plugin/plugin.json`; elsewhere the paths are another tool's.
   const skills =
     options.kind === 'claude-code'
       ? readPaths(data.skills, options.pluginRoot, (i) => json.lineOf(i < 0 ? ['skills'] : ['skills', i]))
       : undefined;
   return { manifest: { name, skills }, findings };
-}
-
-export const agentPluginsSchemaIds: readonly string[] = [
-  'https://agent-plugins.org/schemas/1.0.0/plugin.schema.json',
-  'https://agent-plugins.org/schemas/1.1.0/plugin.schema.json',
-];
-const agentPluginFields = new Set([
-  '$schema',
-  'name',
-  'version',
-  'description',
-  'author',
-  'homepage',
-  'repository',
-  'license',
-  'keywords',
-  'extensions',
-]);
-/** Agent Plugins 1.0 §5: 1–64 of lowercase letters, digits, `-` and `.`, alphanumeric at both ends, no `--` or `..`. */
-const agentPluginName = /^(?!.*(--|\.\.))[a-z0-9]([a-z0-9.-]{0,62}[a-z0-9])?$/;
-
-function checkAgentPlugin(data: Record<string, unknown>, json: LocatedJson, file: string, name: string | undefined): Finding[] {
-  const findings: Finding[] = [];
-  if (typeof data.$schema !== 'string' || !agentPluginsSchemaIds.includes(data.$schema)) {
-    findings.push(
-      manifestFinding(
-        file,
-        json.lineOf(['$schema']),
-        'manifest/invalid',
-        `"$schema" must be ${agentPluginsSchemaIds[0]}`,
-        'Agent Plugins clients reject a plugin.json without the exact schema identifier.',
-      ),
-    );
-  }
-  if (name !== undefined && !agentPluginName.test(name)) {
-    findings.push(
-      manifestFinding(
-        file,
-        json.lineOf(['name']),
-        'manifest/invalid',
-        `plugin name "${excerpt(name)}" is not 1–64 lowercase letters, digits, "-" or "."`,
-        'Start and end with a letter or digit; no "--" or "..".',
-      ),
-    );
-  }
-  for (const key of Object.keys(data)) {
-    if (agentPluginFields.has(key)) continue;
-    findings.push(
-      manifestFinding(
-        file,
-        json.lineOf([key]),
-        'manifest/unknown-field',
-        `unknown plugin.json field "${excerpt(key)}": clients report and ignore it`,
-        `Agent Plugins 1.0 allows: ${[...agentPluginFields].join(', ')}; put client settings under "extensions".`,
-        'warning',
-      ),
-    );
-  }
-  return findings;
 }
 
 function readPaths(value: unknown, base: string, lineOf: (index: number) => number): ManifestPath[] | undefined {
@@ -211,15 +162,4 @@ function parseManifestJson(text: string, file: string): { json?: LocatedJson; fi
     };
   }
   return { json: parsed.json, findings: [] };
-}
-
-export function manifestFinding(
-  file: string,
-  line: number,
-  code: string,
-  message: string,
-  hint: string,
-  severity: 'error' | 'warning' = 'error',
-): Finding {
-  return finding({ code, severity, file, line, column: 1, message, hint });
 }

@@ -31,30 +31,21 @@ export const linksStayInside: Rule = {
     for (const link of extractLinks(context.skill.body)) {
       const resolved = resolveLinkTarget(link.target);
       const where = { file: context.skill.file, line: link.line + offset, column: link.column };
-      const sibling = resolved.kind === 'escapes' && resolved.path ? inLibrary(context.library, resolved.path) : undefined;
-      if (sibling !== undefined) {
-        if (context.library?.exists?.(sibling) === false) {
-          findings.push(
-            finding({
-              code: 'skill/link-missing',
-              severity: 'warning',
-              ...where,
-              message: `link "${excerpt(link.target)}" points at ${sibling}, which is not in the library`,
-              hint: 'Fix the link, or add the skill or file it names.',
-            }),
-          );
-        }
+      const target = resolved.kind === 'escapes' && resolved.path ? inRepository(context.library, resolved.path) : undefined;
+      if (target !== undefined) {
+        const found = outsideLink(context.library, target, link.target);
+        if (found) findings.push(finding({ ...found, ...where }));
       } else if (resolved.kind === 'escapes') {
         findings.push(
           finding({
             code: 'skill/link-escapes',
             severity: 'error',
             ...where,
-            message: `link "${excerpt(link.target)}" points outside the skill folder`,
+            message: `link "${excerpt(link.target)}" points outside the ${context.library?.scope === 'library' ? 'repository' : 'skill folder'}`,
             hint:
               context.library?.scope === 'library'
-                ? 'The link leaves the library: copy the file into the skill (references/ or assets/) and link to it relatively.'
-                : 'A skill travels as one folder: copy the file into references/ (or assets/) and link to it relatively; or set `links: library` to allow links to other skills.',
+                ? 'Nothing outside the repository travels with the skill: copy the file into the skill (references/ or assets/) and link to it relatively.'
+                : 'A skill travels as one folder: copy the file into references/ (or assets/) and link to it relatively; or set `links: library` to allow links to other skills and files of the repository.',
           }),
         );
       } else if (resolved.kind === 'relative' && resolved.path && !exists(context, resolved.path)) {
@@ -74,10 +65,32 @@ export const linksStayInside: Rule = {
 };
 
 /**
- * A `../` link read from the skill's place in its library: the path relative
- * to the skill root when links may reach the library and it stays inside it.
+ * A `../` link that stays in the repository: fine to another skill, a warning
+ * to a file no skill holds (it works here, but `publish` ships each skill
+ * folder alone), a warning when nothing is there.
  */
-function inLibrary(library: RuleContext['library'], path: string): string | undefined {
+function outsideLink(library: RuleContext['library'], path: string, written: string) {
+  if (library?.exists?.(path) === false)
+    return {
+      code: 'skill/link-missing',
+      severity: 'warning' as const,
+      message: `link "${excerpt(written)}" points at ${path}, which is not in the repository`,
+      hint: 'Fix the link, or add the skill or file it names.',
+    };
+  if (library?.inSkill?.(path) !== false) return undefined;
+  return {
+    code: 'skill/link-outside-skills',
+    severity: 'warning' as const,
+    message: `link "${excerpt(written)}" points at ${path}, a file of the repository that no skill holds`,
+    hint: 'The link works where the repository is checked out (a project skill); `publish` ships the skill folder alone, without this file. Leave it if the skill is used in this repository.',
+  };
+}
+
+/**
+ * A `../` link read from the skill's place in its repository: the path
+ * relative to the repository when links may reach it and it stays inside it.
+ */
+function inRepository(library: RuleContext['library'], path: string): string | undefined {
   if (library?.scope !== 'library') return undefined;
   const joined = posix.normalize(`${library.skillDir}/${path}`);
   return joined === '..' || joined.startsWith('../') || joined.startsWith('/') ? undefined : joined.replace(/\/$/, '');

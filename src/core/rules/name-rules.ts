@@ -63,7 +63,9 @@ export const nameMatchesFolder: Rule = {
         file: context.skill.file,
         ...namePosition(context),
         message: `name "${excerpt(name)}" differs from its folder "${excerpt(context.folder)}"`,
-        hint: `Set \`name: ${context.folder}\` or rename the folder to "${excerpt(name)}": one canonical name everywhere.`,
+        hint: (context.profile === 'hermes' ? hermesNamePattern : specNamePattern).test(name)
+          ? `Set \`name: ${context.folder}\` or rename the folder to "${name}": one canonical name everywhere.`
+          : `Set \`name: ${context.folder}\`: "${excerpt(name)}" is no name for a folder (lowercase letters, digits and hyphens).`,
       }),
     ];
   },

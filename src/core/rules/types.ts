@@ -12,13 +12,15 @@ export interface SkillFileEntry {
 /** Where relative links may lead: inside the skill's folder, or to other skills of its library. */
 export type LinkScope = 'skill' | 'library';
 
-/** The skill's place in its library, for links to sibling skills. */
+/** The skill's place in its repository, for links to other skills and to the repository's files. */
 export interface LibraryPlace {
   scope: LinkScope;
-  /** The skill folder relative to its skill root, e.g. `brainstorming` or `research/deploy`. */
+  /** The skill folder relative to its repository (or, outside one, to its skill root), e.g. `plugins/a/skills/deploy`. */
   skillDir: string;
-  /** Whether a path relative to the skill root exists; undefined when unknown. */
+  /** Whether a path relative to that same base exists; undefined when unknown. */
   exists?: (path: string) => boolean;
+  /** Whether a path relative to that base lies in a skill folder of the library; undefined when unknown. */
+  inSkill?: (path: string) => boolean;
 }
 
 export interface RuleContext {

@@ -113,7 +113,7 @@ export function renderScanText(report: ScanReport): string {
   }
   const s = report.summary;
   lines.push(
-    `${report.skills} skills scanned: ${s.safe} safe, ${s.caution} caution, ${s.dangerous} dangerous; ${s.findings} findings (${s.suppressed} suppressed)`,
+    `${report.skills} skill${report.skills === 1 ? '' : 's'} scanned: ${s.safe} safe, ${s.caution} caution, ${s.dangerous} dangerous; ${s.findings} findings (${s.suppressed} suppressed)`,
   );
   return `${lines.join('\n')}\n`;
 }

@@ -124,7 +124,7 @@ export const generatedTriggers: Readonly<Record<string, readonly [string, readon
   "priv-shadow-mention": ["\\/etc\\/(?:shadow|gshadow)\\b",[{"text":"/etc/shadow","before":false,"after":true},{"text":"/etc/gshadow","before":false,"after":true}],null],
   "priv-passwd-file": ["\\/etc\\/passwd\\b",[{"text":"/etc/passwd","before":false,"after":true}],null],
   "priv-sudo-shell": ["\\bsudo\\s+(?:-\\w\\s+){0,2}(?:su\\b|-i\\b|-s\\b|bash\\b|sh\\b|zsh\\b)",[{"text":"sudo","before":true,"after":true}],null],
-  "priv-sudo": ["\\bsudo\\s+(?!-[lkvn]\\b)[\\w/-]",[{"text":"sudo","before":true,"after":true}],null],
+  "priv-sudo": ["\\bsudo\\s+(?!-[lkvn]\\b)[\\w/-][^\\s;&|`]{0,60}(?:[ \\t]+[^\\s;&|`#]{1,60}){0,3}",[{"text":"sudo","before":true,"after":true}],null],
   "priv-docker-host": ["(?:\\bdocker\\s+run\\b[^\\n]{0,200}(?:--privileged\\b|-v\\s+\\/:\\/|--pid[= ]host\\b|--net(?:work)?[= ]host\\b[^\\n]{0,80}--privileged)|-v\\s+\\/var\\/run\\/docker\\.sock:)",[{"text":"docker","before":true,"after":true},{"text":"/var/run/docker.sock:","before":true,"after":false}],null],
   "priv-group-add": ["\\b(?:usermod\\s+-a?G\\s+(?:sudo|wheel|root|admin|docker)\\b|gpasswd\\s+-a\\s+\\S{1,40}\\s+(?:sudo|wheel|docker)\\b|dseditgroup\\s+[^\\n]{0,80}\\badmin\\b)",[{"text":"usermod","before":true,"after":true},{"text":"gpasswd","before":true,"after":true},{"text":"dseditgroup","before":true,"after":true}],null],
   "priv-useradd-uid0": ["\\buseradd\\s+[^\\n]{0,80}-(?:o\\s+-u\\s*0|u\\s*0\\s+-o)\\b",[{"text":"useradd","before":true,"after":true}],null],

@@ -1247,7 +1247,7 @@ const privilege: ThreatRule[] = [
     'priv-sudo',
     'privilege-escalation',
     'low',
-    /\bsudo\s+(?!-[lkvn]\b)[\w/-]/,
+    /\bsudo\s+(?!-[lkvn]\b)[\w/-][^\s;&|`]{0,60}(?:[ \t]+[^\s;&|`#]{1,60}){0,3}/,
     'runs a command as root',
     'Say why root is needed, or find a user-level install.',
   ),

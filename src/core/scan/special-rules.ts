@@ -129,7 +129,7 @@ export function specialRule(id: SpecialRuleId): SpecialRule {
   return byId.get(id) as SpecialRule;
 }
 
-/** A finding of a special rule: its message, then `: <detail>`. Line and column 0 mean the whole file. */
+/** A finding of a special rule: its detail is the evidence renderers print after the message. Line and column 0 mean the whole file. */
 export function specialFinding(
   id: SpecialRuleId,
   at: { file: string; line: number; column: number; match: string; detail: string },
@@ -142,8 +142,9 @@ export function specialFinding(
     file: at.file,
     line: at.line,
     column: at.column,
-    match: at.match,
-    message: `${rule.message}: ${at.detail}`,
+    // Every renderer prints the evidence after the message: the detail is said there, once.
+    match: at.detail,
+    message: rule.message,
     hint: rule.hint,
     via: 'raw',
   };

@@ -116,8 +116,6 @@ export async function runCurator(options: CurateOptions): Promise<CurateResult> 
         ...(lifecycle ? { lifecycle } : {}),
       };
     }
-    const tag = buildRunTag(runId);
-    await ledger.tag(tag);
     const ctx = {
       repoDir: options.repoDir,
       ledger,
@@ -146,17 +144,22 @@ export async function runCurator(options: CurateOptions): Promise<CurateResult> 
         options.onProgress?.(index + 1, transitions.length);
       }
     }
-    await addBookkeeping(ctx, batch, firstRun ? [] : plan.seeds, forgotten);
+    const seeds = firstRun ? [] : plan.seeds;
+    // A failed run commits nothing (its report says what failed); a run with nothing to record writes no commit.
+    const failed = report.errors.length > 0;
+    if (failed || (!firstRun && written.length === 0 && seeds.length === 0 && forgotten.length === 0)) {
+      return { ...finish(report, failed ? 'failed' : 'completed', { readMs, planMs, started }, snapshot), ...extra };
+    }
+    await addBookkeeping(ctx, batch, seeds, forgotten);
+    // The tag marks the commit the run started from: set before the batch moves the branch.
+    const tag = buildRunTag(runId);
+    await ledger.tag(tag);
     const { commits } = await batch.publish();
     written.forEach((decision, i) => report.transitions.push(transitionReport(decision, commits[i]!)));
     report.commits.push(...commits);
     report.counts.after = countsAfter(report.counts.before, report.transitions);
     report.undo = `skillgarden rollback --run ${runId}`;
-    return {
-      ...finish(report, firstRun ? 'first-run' : report.errors.length > 0 ? 'failed' : 'completed', { readMs, planMs, started }, snapshot),
-      ...extra,
-      tag,
-    };
+    return { ...finish(report, firstRun ? 'first-run' : 'completed', { readMs, planMs, started }, snapshot), ...extra, tag };
   } finally {
     await ledger?.close();
   }

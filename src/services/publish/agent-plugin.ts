@@ -50,7 +50,11 @@ export function stageAgentPlugin(
   };
   const text = `${JSON.stringify(manifest, null, 2)}\n`;
   const root = `${agentPluginsDir}/${options.name}`;
-  const problems = parsePluginManifest(text, `${root}/plugin.json`, { pluginRoot: root, kind: 'agent-plugins' }).findings;
+  const problems = parsePluginManifest(text, `${root}/plugin.json`, {
+    pluginRoot: root,
+    kind: 'agent-plugins',
+    dialect: 'agent-plugins',
+  }).findings;
   if (problems.length > 0) {
     const what = problems.map((f) => `${f.message} (${f.hint})`).join('; ');
     throw new SkillgardenError('publish/invalid-plugin', `--agent-plugin "${options.name}": the plugin.json would be rejected: ${what}`, {

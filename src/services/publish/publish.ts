@@ -44,7 +44,9 @@ export interface PublishedSkill {
 }
 
 export type PublishResult =
-  { ok: true; index: DiscoveryIndex; skills: PublishedSkill[]; written: string[] } | { ok: false; findings: Finding[] };
+  | { ok: true; index: DiscoveryIndex; skills: PublishedSkill[]; written: string[] }
+  /** `checked`: how many skills were validated (the findings are their errors). */
+  | { ok: false; findings: Finding[]; checked: number };
 
 const sha256 = (bytes: Uint8Array): string => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 
@@ -58,7 +60,7 @@ export async function publishLibrary(options: PublishOptions): Promise<PublishRe
   const library = requireSkills(openLibrary(options.repoDir, options.skillsDir));
   const report = runValidate({ cwd: options.repoDir, library });
   const errors = report.findings.filter((f) => f.severity === 'error');
-  if (errors.length > 0) return { ok: false, findings: errors };
+  if (errors.length > 0) return { ok: false, findings: errors, checked: report.skills };
   const staged = new Map<string, Uint8Array | string>();
   const entries: IndexEntry[] = [];
   const skills: PublishedSkill[] = [];

@@ -330,25 +330,28 @@ function rejectDuplicates(all: readonly LibraryLocation[]): {
   shadowed: LibraryLocation[];
   findings: Finding[];
 } {
-  const first = new Map<string, LibraryLocation>();
+  // Keyed by the client's name (`plugin:skill`): two plugins' `setup` skills are two skills.
+  const byName = new Map<string, LibraryLocation[]>();
+  for (const location of all) byName.set(location.id, [...(byName.get(location.id) ?? []), location]);
   const unique: LibraryLocation[] = [];
   const shadowed: LibraryLocation[] = [];
   const findings: Finding[] = [];
   for (const location of all) {
-    const earlier = first.get(location.id);
-    if (!earlier) {
-      first.set(location.id, location);
+    const copies = byName.get(location.id)!;
+    if (copies[0] === location) {
       unique.push(location);
       continue;
     }
     shadowed.push(location);
+    // Every copy names them all, counted: three copies are not "two skills" twice.
+    const paths = copies.map((c) => c.path);
     findings.push(
       finding({
         code: 'library/duplicate-name',
         severity: 'error',
         file: `${location.path}/${skillFileName}`,
-        message: `two skills are named "${location.id}": ${earlier.path} and ${location.path}`,
-        hint: `A name must be unique in the library (agents load skills by name): rename or remove one. ${earlier.path} is the one served.`,
+        message: `${copies.length === 2 ? 'two' : copies.length} skills are named "${location.id}": ${paths.slice(0, -1).join(', ')} and ${paths.at(-1)}`,
+        hint: `A name must be unique in the library (agents load skills by name): rename or remove ${copies.length === 2 ? 'one' : 'all but one'}. ${paths[0]} is the one served.`,
       }),
     );
   }

@@ -17,7 +17,7 @@ describe('invisible Unicode', () => {
     const found = scan(`# Title\n${line}\n`).filter((f) => f.rule === rule);
     expect(found).toHaveLength(1);
     expect(found[0]).toMatchObject({ line: 2, column });
-    expect(found[0]!.message).toContain(code);
+    expect(found[0]!.match).toContain(code); // the evidence, printed after the message once
   });
 
   it('counts repeated characters of one class in one finding', () => {
