@@ -66,6 +66,8 @@ export interface UmbrellaFields {
   tools: string[];
   paths: string[];
   absorbed: string[];
+  /** A new umbrella's license (notice.ts): stated only when every member states the same. */
+  license?: string;
 }
 
 function union(lists: readonly (readonly string[])[]): string[] {
@@ -83,6 +85,7 @@ export function unionPaths(members: readonly SkillFeatures[]): string[] {
 /** A new umbrella's SKILL.md; `paths` is written only when a member had it (it is not a spec key). */
 export function buildNewUmbrellaText(fields: UmbrellaFields, body: string): string {
   const data: UmbrellaData = { name: fields.name, description: fields.description };
+  if (fields.license !== undefined) data.license = fields.license;
   if (fields.tools.length > 0) data['allowed-tools'] = fields.tools.join(' ');
   if (fields.paths.length > 0) data.paths = fields.paths;
   // Under `metadata` (a string), as drafts do: a top-level when_to_use breaks the strict spec profile.
