@@ -38,8 +38,18 @@ interface Section {
 }
 
 /** The plan for one cluster, before reference rewriting and the guard. */
-export function planCluster(cluster: Cluster, members: readonly SkillFeatures[], ctx: PlanClusterContext): ClusterPlanResult {
-  const choice = chooseUmbrella(members, cluster.evidence.prefix, ctx.taken, ctx.config);
+export function planCluster(cluster: Cluster, members: readonly SkillFeatures[], ctx: PlanClusterContext): Attempt {
+  const first = planWith(cluster, members, ctx, new Set());
+  // A copy whose own frontmatter breaks the spec (a source's nested `metadata`) makes an invalid umbrella; its twin may not.
+  if (!('skipped' in first) || first.umbrella === undefined) return first;
+  const second = planWith(cluster, members, ctx, new Set([first.umbrella]));
+  return 'skipped' in second ? first : second;
+}
+
+type Attempt = Exclude<ClusterPlanResult, { skipped: string }> | { skipped: string; umbrella?: string };
+
+function planWith(cluster: Cluster, members: readonly SkillFeatures[], ctx: PlanClusterContext, avoid: ReadonlySet<string>): Attempt {
+  const choice = chooseUmbrella(members, cluster.evidence.prefix, ctx.taken, ctx.config, avoid);
   const umbrella = choice.kind === 'existing' ? choice.umbrella : undefined;
   const name = choice.kind === 'existing' ? choice.umbrella.name : choice.name;
   const siblings = members.filter((m) => m !== umbrella).sort((a, b) => a.name.localeCompare(b.name));
@@ -67,13 +77,24 @@ export function planCluster(cluster: Cluster, members: readonly SkillFeatures[],
   }
   let text: string;
   try {
-    text = writeUmbrellaText({ name, dir, umbrella, siblings, members, parts, titles: rendered.map((r) => r.section.title), license: terms.license, facets: rendered.map((r) => r.section.member), moves });
+    text = writeUmbrellaText({
+      name,
+      dir,
+      umbrella,
+      siblings,
+      members,
+      parts,
+      titles: rendered.map((r) => r.section.title),
+      license: terms.license,
+      facets: rendered.map((r) => r.section.member),
+      moves,
+    });
   } catch (error) {
     return { skipped: `the umbrella ${name} could not be written: ${error instanceof Error ? error.message : String(error)}` };
   }
   table.set(skillFileName, text);
   const invalid = checkUmbrellaValid({ name, dir, table, members, ...(ctx.validations ? { validations: ctx.validations } : {}) });
-  if (invalid) return { skipped: invalid };
+  if (invalid) return { skipped: invalid, ...(umbrella ? { umbrella: umbrella.name } : {}) };
   const archived = siblings.map((m) => archiveTarget(m, ctx));
   return {
     plan: {
@@ -88,7 +109,11 @@ export function planCluster(cluster: Cluster, members: readonly SkillFeatures[],
       mentionsLeft: [],
       demoted,
       collapsed,
-      pointers: listPointers(skillFileName, text, siblings.map((m) => m.name)),
+      pointers: listPointers(
+        skillFileName,
+        text,
+        siblings.map((m) => m.name),
+      ),
       changes: [...umbrellaChanges(dir, table, umbrella), ...archiveChanges(siblings, archived)],
     },
     moves,
@@ -231,8 +256,13 @@ function renderSection(section: Section, ctx: SectionContext): { kind: 'copy' | 
   if (whole.missing <= whole.total * nearCopyShare) {
     // A near copy's links to files the copy lacked (the source left them out) point where the umbrella's own do: kept as written.
     const mapped = mapMovedLink(oldFile, `${dir}/${skillFileName}`, moves);
-    const residue = rewriteText(seen.residue(rest).text, { mapLink: (target) => (moved(oldFile, target, moves) ? mapped(target) : undefined) });
-    return done('near-copy', `${lead}\nThe notes above hold the rest of this skill; only what differs is here.\n\n${demoteHeadings(residue)}\n`);
+    const residue = rewriteText(seen.residue(rest).text, {
+      mapLink: (target) => (moved(oldFile, target, moves) ? mapped(target) : undefined),
+    });
+    return done(
+      'near-copy',
+      `${lead}\nThe notes above hold the rest of this skill; only what differs is here.\n\n${demoteHeadings(residue)}\n`,
+    );
   }
   if (rest.split('\n').length <= config.demote_min_lines) return done('inline', `${lead}\n${demoteHeadings(inline(rest))}\n`);
   const at = placeSupportFile(table, member.name, `references/${member.name}.md`);

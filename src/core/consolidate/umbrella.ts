@@ -35,13 +35,17 @@ export function chooseUmbrella(
   prefix: string | null,
   taken: ReadonlySet<string>,
   config: ConsolidationConfig,
+  /** Members that may not be the umbrella (their own frontmatter breaks the spec): a retry's. */
+  avoid: ReadonlySet<string> = new Set(),
 ): UmbrellaChoice {
-  const named = members.find((m) => m.name === prefix);
+  const named = members.find((m) => m.name === prefix && !avoid.has(m.name));
   if (named) return { kind: 'existing', umbrella: named, why: `its name is the shared prefix \`${prefix}\`` };
   const count = (m: SkillFeatures) => sectionCount(m.parsed);
-  const broadest = [...members].sort(
+  const broadest = [...members.filter((m) => !avoid.has(m.name))].sort(
     (a, b) => count(b) - count(a) || b.parsed.body.length - a.parsed.body.length || a.name.localeCompare(b.name),
-  )[0] as SkillFeatures;
+  )[0];
+  if (broadest === undefined)
+    return { kind: 'new', name: prefix ?? `${members[0]?.name ?? 'skills'}-overview`, why: 'no member can be the umbrella' };
   const sections = count(broadest);
   if (sections >= config.umbrella_min_sections)
     return { kind: 'existing', umbrella: broadest, why: `it is the broadest member (${sections} sections)` };
