@@ -59,12 +59,14 @@ function planWith(cluster: Cluster, members: readonly SkillFeatures[], ctx: Plan
   if (umbrella) rewriteOwnMarkdown(umbrella, table, moves);
   const demoted: string[] = [];
   const collapsed: string[] = [];
+  const nearCopies: string[] = [];
   const seen = new SeenText([name, ...siblings.map((m) => m.name)]);
   if (umbrella) seen.add(umbrella.parsed.body);
   const rendered = sections.flatMap((section) => {
     moveSupportFiles(section, dir, table, moves);
     const part = renderSection(section, { dir, table, moves, config: ctx.config, seen });
     if (part.kind === 'copy') collapsed.push(section.member.name);
+    if (part.kind === 'near-copy') nearCopies.push(section.member.name);
     if (part.kind === 'demoted') demoted.push(section.member.name);
     return part.kind === 'copy' ? [] : [{ section, text: part.text }];
   });
@@ -109,6 +111,7 @@ function planWith(cluster: Cluster, members: readonly SkillFeatures[], ctx: Plan
       mentionsLeft: [],
       demoted,
       collapsed,
+      nearCopies,
       pointers: listPointers(
         skillFileName,
         text,

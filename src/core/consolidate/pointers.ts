@@ -13,7 +13,8 @@ export function listPointers(file: string, text: string, absorbed: readonly stri
   const out: string[] = [];
   text.split('\n').forEach((line, i) => {
     if (line.startsWith('<!-- skillgarden:') || /^\s*(name|absorbed):/.test(line)) return;
-    if (listWantedWords(line, wanted, lengths).length === 0) return;
+    // A path (`references/<member>.md`, the umbrella's own link to a moved body) names a file, not the skill.
+    if (listWantedWords(line.replace(/\S*\/\S*/g, ' '), wanted, lengths).length === 0) return;
     const shown = line.trim();
     out.push(`${file}:${i + 1}: ${shown.length > 120 ? `${shown.slice(0, 119)}…` : shown}`);
   });
