@@ -9,7 +9,8 @@ import type { Cluster, PairSimilarity } from './types.js';
  * Clusters of at least `min_cluster_size` skills, each with the evidence that linked them, sorted by first member.
  * Two kinds of link: a shared name prefix backed by some content, tool or path overlap (single linkage inside
  * one name family), and near-duplicate content (average linkage, so one copied boilerplate section cannot
- * chain two families together). Neither links two skills about different subjects (subject.ts).
+ * chain two families together). Content never links two skills about different subjects (subject.ts): inside a
+ * name family the prefix says the subject is one.
  */
 export function buildClusters(features: readonly SkillFeatures[], config: ConsolidationConfig): Cluster[] {
   const n = features.length;
@@ -77,7 +78,7 @@ function linkPrefixFamilies(
       const a = features[i] as SkillFeatures;
       const b = features[j] as SkillFeatures;
       const shared = sharedPrefix([a.name, b.name], config.prefix_min_length);
-      if (shared === null || shared !== family[i] || differSubjects(a, b)) return;
+      if (shared === null || shared !== family[i]) return;
       if (prefixScore(a, b, config) >= config.prefix_similarity_threshold) union(i, j);
     };
     for (let x = 0; x < group.length; x++) {
