@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { planConsolidation } from '../src/core/consolidate/plan.js';
 import { corpusSkillsRoot } from '../test/helpers/corpus.js';
 import { buildLabelledLibrary, readCorpusEntries, scorePairs } from '../test/fixtures/consolidate/labelled-library.js';
+import { buildDuplicatesSet, scoreDuplicates } from '../test/fixtures/consolidate/duplicates-set.js';
 
 if (!existsSync(corpusSkillsRoot)) {
   console.log(`corpus not found at ${corpusSkillsRoot}: nothing to evaluate`);
@@ -51,3 +52,18 @@ for (const threshold of [0.02, 0.03, 0.05, 0.08, 0.12]) {
   );
   console.log(`  ${threshold.toFixed(2)}: precision ${percent(score.precision)} recall ${percent(score.recall)}`);
 }
+
+// Recall by content (issue #29): every corpus skill once, copies from a second source renamed to say nothing.
+const duplicates = buildDuplicatesSet();
+const dupStart = performance.now();
+const dupResult = planConsolidation({ skills: duplicates.skills, now });
+const dupMs = performance.now() - dupStart;
+const dupScore = scoreDuplicates(
+  duplicates,
+  dupResult.plans.map((p) => [p.into, ...p.from]),
+);
+console.log(
+  `\nduplicates set: ${duplicates.skills.length} skills, ${duplicates.duplicates.length} copy pairs, ${duplicates.apart.length} pairs of different subjects: ` +
+    `planned recall ${percent(dupScore.recall)}, precision ${percent(dupScore.precision)} (${dupScore.predicted} pairs under unrelated names), ` +
+    `different subjects merged ${dupScore.merged.length}, copies collapsed ${dupResult.plans.filter((p) => (p.collapsed ?? []).length > 0).length} · ${dupMs.toFixed(0)} ms`,
+);

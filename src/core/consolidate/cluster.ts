@@ -2,13 +2,15 @@ import type { ConsolidationConfig } from './config.js';
 import { intersect, setJaccard, type SkillFeatures } from './features.js';
 import { estimateJaccard, findCandidatePairs } from './minhash.js';
 import { buildFamilyPrefixes, groupByPrefix, sharedPrefix } from './prefix.js';
+import { differSubjects } from './subject.js';
 import type { Cluster, PairSimilarity } from './types.js';
 
 /**
  * Clusters of at least `min_cluster_size` skills, each with the evidence that linked them, sorted by first member.
  * Two kinds of link: a shared name prefix backed by some content, tool or path overlap (single linkage inside
  * one name family), and near-duplicate content (average linkage, so one copied boilerplate section cannot
- * chain two families together).
+ * chain two families together). Content never links two skills about different subjects (subject.ts): inside a
+ * name family the prefix says the subject is one.
  */
 export function buildClusters(features: readonly SkillFeatures[], config: ConsolidationConfig): Cluster[] {
   const n = features.length;
@@ -43,6 +45,7 @@ export function buildClusters(features: readonly SkillFeatures[], config: Consol
     const a = members.get(find(i)) ?? [];
     const b = members.get(find(j)) ?? [];
     if (find(i) === find(j) || a.length + b.length > config.max_cluster_size) continue;
+    if (a.some((x) => b.some((y) => differSubjects(features[x] as SkillFeatures, features[y] as SkillFeatures)))) continue;
     let total = 0;
     for (const x of a) for (const y of b) total += similarity(x, y);
     if (total / (a.length * b.length) >= config.similarity_threshold) union(i, j);

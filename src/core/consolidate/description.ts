@@ -63,18 +63,21 @@ export function readTrigger(member: DescribedMember): string | undefined {
   return undefined;
 }
 
-/** Triggers of all members, de-duplicated (case and spacing aside), in member order. */
-export function mergeTriggers(members: readonly DescribedMember[]): string[] {
-  const seen = new Set<string>();
+/** Triggers of all members that state one, de-duplicated (case and spacing aside), in member order. */
+export function mergeTriggers(members: readonly DescribedMember[], seen: Iterable<string> = []): string[] {
+  const keys = new Set([...seen].map(triggerKey));
   const out: string[] = [];
   for (const member of members) {
-    const trigger = readTrigger(member) ?? firstClause(member.description, 200).replace(/^./, (c) => c.toLowerCase());
-    const key = trigger.toLowerCase().replace(/\W+/g, ' ').trim();
-    if (key === '' || seen.has(key)) continue;
-    seen.add(key);
+    const trigger = readTrigger(member);
+    if (trigger === undefined || keys.has(triggerKey(trigger))) continue;
+    keys.add(triggerKey(trigger));
     out.push(trigger);
   }
   return out;
+}
+
+function triggerKey(trigger: string): string {
+  return trigger.toLowerCase().replace(/\W+/g, ' ').trim();
 }
 
 export interface UmbrellaWording {
@@ -83,36 +86,56 @@ export interface UmbrellaWording {
   whenToUse?: string;
 }
 
-function triggerSentence(triggers: readonly string[]): string {
+/** `Use when a; when b; or when c.` (`Also use when …` after a description that states its own). */
+function triggerSentence(triggers: readonly string[], also: boolean): string {
   if (triggers.length === 0) return '';
-  if (triggers.length === 1) return `Use when ${triggers[0]}.`;
-  return `Use when ${triggers.slice(0, -1).join('; ')}; or ${triggers[triggers.length - 1]}.`;
+  const clauses = triggers.map((t, i) => (i === 0 || /^(for|if|before|after) /.test(t) ? t : `when ${t}`));
+  const list = clauses.length === 1 ? clauses[0] : `${clauses.slice(0, -1).join('; ')}; or ${clauses[clauses.length - 1]}`;
+  const verb = /^(for|if|before|after) /.test(triggers[0] as string) ? '' : 'when ';
+  return `${also ? 'Also use' : 'Use'} ${verb}${list}.`;
+}
+
+/** What a member does, as a sentence of its own: its description's first sentence unless that is its trigger. */
+function taskSentence(member: DescribedMember, size: number): string | undefined {
+  const sentence = firstSentence(member.description).trim();
+  if (sentence === '' || triggerStart.test(sentence.slice(0, 40))) return undefined;
+  const fitted = fitDescription(sentence, size);
+  return /[.!?…]$/.test(fitted) ? fitted : `${fitted}.`;
+}
+
+/** A text that ends a sentence, so the next one can follow (`…implementation code Also covers` was the bug). */
+function closeSentence(text: string): string {
+  const clean = collapse(text.replace(/[<>]/g, ''));
+  return clean === '' || /[.!?…]$/.test(clean) ? clean : `${clean}.`;
 }
 
 /**
- * A description written for discovery (#15): what the umbrella covers (one
- * clause per member) and every member's trigger, merged and de-duplicated,
- * within 1,024 characters. It claims nothing the umbrella does not hold. Where
- * the triggers do not all fit, the description keeps what fits and the whole
- * list goes to `when_to_use`.
+ * A description written for discovery (#15, #29): what the umbrella is (its
+ * own description, or the topic), one sentence per facet in the member's own
+ * words (its task phrase), and every member's trigger in one `Use when …`
+ * sentence, within 1,024 characters. Where the triggers do not all fit, the
+ * description keeps what fits and the whole list goes to `when_to_use`.
  */
 export function buildUmbrellaDescription(input: { topic: string; base?: string; members: readonly DescribedMember[] }): UmbrellaWording {
-  const triggers = mergeTriggers(input.members);
-  const uses = triggerSentence(triggers);
-  // Each member's first sentence found once, then fitted to each length tried.
-  const sentences = input.members.map((m) => firstSentence(m.description));
-  const covers = (size: number) => {
-    const clauses = input.members
-      .map((m, i) => (size === 0 ? m.name : `${m.name} (${fitDescription(sentences[i] as string, size)})`))
-      .join('; ');
-    return input.base !== undefined ? `${input.base.trim()} Also covers: ${clauses}.` : `${input.topic}: covers ${clauses}.`;
+  const base = input.base !== undefined && input.base.trim() !== '' ? closeSentence(input.base) : undefined;
+  const baseTrigger = base === undefined ? undefined : readTrigger({ name: '', description: base });
+  const triggers = mergeTriggers(input.members, baseTrigger === undefined ? [] : [baseTrigger]);
+  const uses = triggerSentence(triggers, baseTrigger !== undefined);
+  const head = base ?? `${input.topic}.`;
+  const facets = (size: number) => {
+    const said = new Set([head.toLowerCase()]);
+    return input.members.flatMap((m) => {
+      const sentence = size === 0 ? undefined : taskSentence(m, size);
+      if (sentence === undefined || [...said].some((s) => s.includes(sentence.toLowerCase().replace(/[.…]$/, '')))) return [];
+      said.add(sentence.toLowerCase());
+      return [sentence];
+    });
   };
-  for (const size of [160, 100, 60, 0]) {
-    const text = `${covers(size)} ${uses}`.trim();
+  for (const size of [200, 120, 60, 0]) {
+    const text = [head, ...facets(size), uses].filter((x) => x !== '').join(' ');
     if (withinCodePoints(text, maxDescriptionLength)) return { description: text };
   }
-  const head = covers(0);
   const room = maxDescriptionLength - [...head].length - 1;
-  const description = room > 40 ? `${head} ${fitDescription(uses, room)}` : fitDescription(head);
-  return { description, whenToUse: uses };
+  const description = room > 40 && uses !== '' ? `${head} ${fitDescription(uses, room)}` : fitDescription(head);
+  return { description, ...(uses === '' ? {} : { whenToUse: uses }) };
 }

@@ -189,3 +189,28 @@ export function humanize(name: string): string {
   const words = name.replace(/[-_]+/g, ' ').trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
+
+/** A block of listParagraphs' split with its own lines kept (`raw`), or a heading line. */
+export interface MarkdownBlock {
+  kind: 'heading' | 'paragraph';
+  raw: string;
+}
+
+/** The blocks listParagraphs and listHeadings see, in order, as written: what a residue (overlap.ts) copies back out. */
+export function listBlocks(text: string): MarkdownBlock[] {
+  const out: MarkdownBlock[] = [];
+  let block: string[] = [];
+  const flush = () => {
+    if (block.join('').trim() !== '') out.push({ kind: 'paragraph', raw: block.join('\n') });
+    block = [];
+  };
+  walkLines(text, (line, inFence) => {
+    if (inFence || (line.trim() !== '' && !(isHeadingStart(line) && headingLine.test(line)))) block.push(line);
+    else {
+      flush();
+      if (line.trim() !== '') out.push({ kind: 'heading', raw: line });
+    }
+  });
+  flush();
+  return out;
+}

@@ -4,10 +4,13 @@ import { buildUmbrellaDescription } from './description.js';
 import type { SkillFeatures } from './features.js';
 import { demoteHeadings, humanize, slugAnchor, splitTitle } from './markdown.js';
 import { contentText, isMarkdownPath, mapMovedLink, placeSupportFile, recordMoves, type FileTable, type MovedTarget } from './package.js';
-import { rewriteText } from './rewrite.js';
+import { resolveRepoLink, rewriteText } from './rewrite.js';
 import { stringField } from '../skill/types.js';
 import type { ArchiveMove, Cluster, ConsolidationPlan, PlannedChange } from './types.js';
 import { buildMergedUmbrellaText, buildNewUmbrellaText, chooseUmbrella, unionPaths, unionTools, type UmbrellaFields } from './umbrella.js';
+import { planNotice } from './notice.js';
+import { listPointers } from './pointers.js';
+import { SeenText } from './overlap.js';
 import { checkUmbrellaValid, type PortableValidations } from './validity.js';
 
 export interface PlanClusterContext {
@@ -30,11 +33,23 @@ interface Section {
   title: string;
   anchor: string;
   placed: Map<string, string>;
+  /** Support files the umbrella already has byte for byte: not copied, not rewritten. */
+  shared: Set<string>;
 }
 
 /** The plan for one cluster, before reference rewriting and the guard. */
-export function planCluster(cluster: Cluster, members: readonly SkillFeatures[], ctx: PlanClusterContext): ClusterPlanResult {
-  const choice = chooseUmbrella(members, cluster.evidence.prefix, ctx.taken, ctx.config);
+export function planCluster(cluster: Cluster, members: readonly SkillFeatures[], ctx: PlanClusterContext): Attempt {
+  const first = planWith(cluster, members, ctx, new Set());
+  // A copy whose own frontmatter breaks the spec (a source's nested `metadata`) makes an invalid umbrella; its twin may not.
+  if (!('skipped' in first) || first.umbrella === undefined) return first;
+  const second = planWith(cluster, members, ctx, new Set([first.umbrella]));
+  return 'skipped' in second ? first : second;
+}
+
+type Attempt = Exclude<ClusterPlanResult, { skipped: string }> | { skipped: string; umbrella?: string };
+
+function planWith(cluster: Cluster, members: readonly SkillFeatures[], ctx: PlanClusterContext, avoid: ReadonlySet<string>): Attempt {
+  const choice = chooseUmbrella(members, cluster.evidence.prefix, ctx.taken, ctx.config, avoid);
   const umbrella = choice.kind === 'existing' ? choice.umbrella : undefined;
   const name = choice.kind === 'existing' ? choice.umbrella.name : choice.name;
   const siblings = members.filter((m) => m !== umbrella).sort((a, b) => a.name.localeCompare(b.name));
@@ -43,21 +58,45 @@ export function planCluster(cluster: Cluster, members: readonly SkillFeatures[],
   const { sections, moves } = placeSections(siblings, { name, dir, table, existing: umbrella !== undefined });
   if (umbrella) rewriteOwnMarkdown(umbrella, table, moves);
   const demoted: string[] = [];
-  const parts = sections.map((section) => {
+  const collapsed: string[] = [];
+  const nearCopies: string[] = [];
+  const seen = new SeenText([name, ...siblings.map((m) => m.name)]);
+  if (umbrella) seen.add(umbrella.parsed.body);
+  const rendered = sections.flatMap((section) => {
     moveSupportFiles(section, dir, table, moves);
-    const part = renderSection(section, dir, table, moves, ctx.config);
-    if (part.demoted) demoted.push(section.member.name);
-    return part.text;
+    const part = renderSection(section, { dir, table, moves, config: ctx.config, seen });
+    if (part.kind === 'copy') collapsed.push(section.member.name);
+    if (part.kind === 'near-copy') nearCopies.push(section.member.name);
+    if (part.kind === 'demoted') demoted.push(section.member.name);
+    return part.kind === 'copy' ? [] : [{ section, text: part.text }];
   });
+  const parts = rendered.map((r) => r.text);
+  const terms = planNotice(umbrella, siblings);
+  if (terms.notice !== undefined) {
+    const at = placeSupportFile(table, name, 'references/NOTICE.md');
+    table.set(at, terms.notice);
+    parts.push(`## Notice\n\nParts of this skill come from skills under other terms or by other authors: see [${at}](${at}).\n`);
+  }
   let text: string;
   try {
-    text = writeUmbrellaText({ name, dir, umbrella, siblings, members, parts, titles: sections.map((x) => x.title), moves });
+    text = writeUmbrellaText({
+      name,
+      dir,
+      umbrella,
+      siblings,
+      members,
+      parts,
+      titles: rendered.map((r) => r.section.title),
+      license: terms.license,
+      facets: rendered.map((r) => r.section.member),
+      moves,
+    });
   } catch (error) {
     return { skipped: `the umbrella ${name} could not be written: ${error instanceof Error ? error.message : String(error)}` };
   }
   table.set(skillFileName, text);
   const invalid = checkUmbrellaValid({ name, dir, table, members, ...(ctx.validations ? { validations: ctx.validations } : {}) });
-  if (invalid) return { skipped: invalid };
+  if (invalid) return { skipped: invalid, ...(umbrella ? { umbrella: umbrella.name } : {}) };
   const archived = siblings.map((m) => archiveTarget(m, ctx));
   return {
     plan: {
@@ -71,6 +110,13 @@ export function planCluster(cluster: Cluster, members: readonly SkillFeatures[],
       rewritten: [],
       mentionsLeft: [],
       demoted,
+      collapsed,
+      nearCopies,
+      pointers: listPointers(
+        skillFileName,
+        text,
+        siblings.map((m) => m.name),
+      ),
       changes: [...umbrellaChanges(dir, table, umbrella), ...archiveChanges(siblings, archived)],
     },
     moves,
@@ -93,13 +139,20 @@ function placeSections(
     if (usedAnchors.has(slugAnchor(title))) title = `${title} (${member.name})`;
     usedAnchors.add(slugAnchor(title));
     const placed = new Map<string, string>();
+    const shared = new Set<string>();
     for (const file of member.skill.files) {
+      // A file the umbrella has byte for byte already (the same LICENSE.txt) is not copied again.
+      if (sameContent(target.table.get(file.path), file.content)) {
+        placed.set(file.path, file.path);
+        shared.add(file.path);
+        continue;
+      }
       const at = placeSupportFile(target.table, member.name, file.path);
       placed.set(file.path, at);
       target.table.set(at, file.content);
     }
     recordMoves(moves, member.skill, { dir: target.dir, anchor: slugAnchor(title), placed });
-    return { member, title, anchor: slugAnchor(title), placed };
+    return { member, title, anchor: slugAnchor(title), placed, shared };
   });
   return { sections, moves };
 }
@@ -124,6 +177,10 @@ interface UmbrellaTextInput {
   parts: readonly string[];
   /** Section titles, in order (each member's own title). */
   titles: readonly string[];
+  /** A new umbrella's license, when every member states the same one. */
+  license: string | undefined;
+  /** The siblings that have a section (a copy adds no facet to the description). */
+  facets: readonly SkillFeatures[];
   moves: ReadonlyMap<string, MovedTarget>;
 }
 
@@ -132,7 +189,7 @@ function writeUmbrellaText(input: UmbrellaTextInput): string {
   const wording = buildUmbrellaDescription({
     topic: humanize(name),
     ...(umbrella ? { base: textField(umbrella.parsed.fields.description) } : {}),
-    members: siblings.map((m) => {
+    members: input.facets.map((m) => {
       const own = m.parsed.fields.when_to_use;
       return {
         name: m.name,
@@ -148,6 +205,7 @@ function writeUmbrellaText(input: UmbrellaTextInput): string {
     tools: unionTools(input.members),
     paths: unionPaths(input.members),
     absorbed: siblings.map((m) => m.name),
+    ...(input.license === undefined ? {} : { license: input.license }),
   };
   if (!umbrella) return buildNewUmbrellaText(fields, `# ${humanize(name)}\n\n${introParagraph(input.titles)}\n\n${parts.join('\n')}`);
   const own = rewriteText(umbrella.parsed.body, {
@@ -162,6 +220,7 @@ function textField(value: unknown): string {
 
 function moveSupportFiles(section: Section, dir: string, table: FileTable, moves: ReadonlyMap<string, MovedTarget>): void {
   for (const file of section.member.skill.files) {
+    if (section.shared.has(file.path)) continue;
     const at = section.placed.get(file.path) as string;
     const text = isMarkdownPath(file.path) ? contentText(file.content) : undefined;
     if (text === undefined) continue;
@@ -169,27 +228,63 @@ function moveSupportFiles(section: Section, dir: string, table: FileTable, moves
   }
 }
 
-function renderSection(
-  section: Section,
-  dir: string,
-  table: FileTable,
-  moves: ReadonlyMap<string, MovedTarget>,
-  config: ConsolidationConfig,
-): { text: string; demoted: boolean } {
+interface SectionContext {
+  dir: string;
+  table: FileTable;
+  moves: ReadonlyMap<string, MovedTarget>;
+  config: ConsolidationConfig;
+  /** What the umbrella holds so far: a member already in it is a copy, one mostly in it adds what differs. */
+  seen: SeenText;
+}
+
+/** A near copy adds only what differs when no more than this share of its paragraphs is new. */
+const nearCopyShare = 0.3;
+
+function renderSection(section: Section, ctx: SectionContext): { kind: 'copy' | 'inline' | 'demoted' | 'near-copy'; text: string } {
   const { member, title } = section;
+  const { dir, table, moves, config, seen } = ctx;
+  const whole = seen.residue(member.parsed.body);
+  if (whole.text === '') return { kind: 'copy', text: '' };
   // trimEnd drops the trailing run of `\s` the pattern `\s+$` would, without trying the pattern at every position.
   const rest = splitTitle(member.parsed.body).rest.replace(/^\n+/, '').trimEnd();
   const description = (stringField(member.parsed, 'description') ?? '').trim();
   // Where the section came from is for people and tools, not prose the agent reads: an HTML comment.
   const lead = `## ${title}\n\n<!-- skillgarden: from the skill ${member.name} (${member.skill.dir}) -->\n${description}\n`;
   const oldFile = `${member.skill.dir}/${skillFileName}`;
-  if (rest.split('\n').length <= config.demote_min_lines) {
-    const moved = rewriteText(rest, { mapLink: mapMovedLink(oldFile, `${dir}/${skillFileName}`, moves) });
-    return { text: `${lead}\n${demoteHeadings(moved)}\n`, demoted: false };
+  const inline = (text: string) => rewriteText(text, { mapLink: mapMovedLink(oldFile, `${dir}/${skillFileName}`, moves) });
+  const done = (kind: 'inline' | 'demoted' | 'near-copy', text: string) => {
+    seen.add(text);
+    return { kind, text };
+  };
+  if (whole.missing <= whole.total * nearCopyShare) {
+    // A near copy's links to files the copy lacked (the source left them out) point where the umbrella's own do: kept as written.
+    const mapped = mapMovedLink(oldFile, `${dir}/${skillFileName}`, moves);
+    const residue = rewriteText(seen.residue(rest).text, {
+      mapLink: (target) => (moved(oldFile, target, moves) ? mapped(target) : undefined),
+    });
+    return done(
+      'near-copy',
+      `${lead}\nThe notes above hold the rest of this skill; only what differs is here.\n\n${demoteHeadings(residue)}\n`,
+    );
   }
+  if (rest.split('\n').length <= config.demote_min_lines) return done('inline', `${lead}\n${demoteHeadings(inline(rest))}\n`);
   const at = placeSupportFile(table, member.name, `references/${member.name}.md`);
-  table.set(at, `# ${title}\n\n${rewriteText(rest, { mapLink: mapMovedLink(oldFile, `${dir}/${at}`, moves) })}\n`);
-  return { text: `${lead}\nThe full notes: [${at}](${at}).\n`, demoted: true };
+  const notes = `# ${title}\n\n${rewriteText(rest, { mapLink: mapMovedLink(oldFile, `${dir}/${at}`, moves) })}\n`;
+  table.set(at, notes);
+  seen.add(notes);
+  return done('demoted', `${lead}\nThe full notes: [${at}](${at}).\n`);
+}
+
+function moved(file: string, target: string, moves: ReadonlyMap<string, MovedTarget>): boolean {
+  const resolved = resolveRepoLink(file, target);
+  return resolved !== undefined && moves.has(resolved.path);
+}
+
+function sameContent(a: Uint8Array | string | undefined, b: Uint8Array | string): boolean {
+  if (a === undefined) return false;
+  const left = typeof a === 'string' ? new TextEncoder().encode(a) : a;
+  const right = typeof b === 'string' ? new TextEncoder().encode(b) : b;
+  return left.length === right.length && left.every((byte, i) => byte === right[i]);
 }
 
 function introParagraph(titles: readonly string[]): string {

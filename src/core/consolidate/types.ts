@@ -87,6 +87,12 @@ export interface ConsolidationPlan {
   mentionsLeft: string[];
   /** Members whose body went to `references/<member>.md` behind a short section. */
   demoted: string[];
+  /** Members whose body the umbrella already held word for word (names aside): archived, nothing of them copied. */
+  collapsed?: string[];
+  /** Members mostly in the umbrella already: their section holds only the paragraphs that differ. */
+  nearCopies?: string[];
+  /** Lines of the umbrella that still name an absorbed skill (`SKILL.md:<line>: <text>`): for the reviewer to reword. */
+  pointers?: string[];
   changes: PlannedChange[];
 }
 

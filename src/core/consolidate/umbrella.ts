@@ -35,13 +35,17 @@ export function chooseUmbrella(
   prefix: string | null,
   taken: ReadonlySet<string>,
   config: ConsolidationConfig,
+  /** Members that may not be the umbrella (their own frontmatter breaks the spec): a retry's. */
+  avoid: ReadonlySet<string> = new Set(),
 ): UmbrellaChoice {
-  const named = members.find((m) => m.name === prefix);
+  const named = members.find((m) => m.name === prefix && !avoid.has(m.name));
   if (named) return { kind: 'existing', umbrella: named, why: `its name is the shared prefix \`${prefix}\`` };
   const count = (m: SkillFeatures) => sectionCount(m.parsed);
-  const broadest = [...members].sort(
+  const broadest = [...members.filter((m) => !avoid.has(m.name))].sort(
     (a, b) => count(b) - count(a) || b.parsed.body.length - a.parsed.body.length || a.name.localeCompare(b.name),
-  )[0] as SkillFeatures;
+  )[0];
+  if (broadest === undefined)
+    return { kind: 'new', name: prefix ?? `${members[0]?.name ?? 'skills'}-overview`, why: 'no member can be the umbrella' };
   const sections = count(broadest);
   if (sections >= config.umbrella_min_sections)
     return { kind: 'existing', umbrella: broadest, why: `it is the broadest member (${sections} sections)` };
@@ -66,6 +70,8 @@ export interface UmbrellaFields {
   tools: string[];
   paths: string[];
   absorbed: string[];
+  /** A new umbrella's license (notice.ts): stated only when every member states the same. */
+  license?: string;
 }
 
 function union(lists: readonly (readonly string[])[]): string[] {
@@ -83,6 +89,7 @@ export function unionPaths(members: readonly SkillFeatures[]): string[] {
 /** A new umbrella's SKILL.md; `paths` is written only when a member had it (it is not a spec key). */
 export function buildNewUmbrellaText(fields: UmbrellaFields, body: string): string {
   const data: UmbrellaData = { name: fields.name, description: fields.description };
+  if (fields.license !== undefined) data.license = fields.license;
   if (fields.tools.length > 0) data['allowed-tools'] = fields.tools.join(' ');
   if (fields.paths.length > 0) data.paths = fields.paths;
   // Under `metadata` (a string), as drafts do: a top-level when_to_use breaks the strict spec profile.

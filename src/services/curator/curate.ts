@@ -96,7 +96,7 @@ export async function runCurate(options: RunCurateOptions): Promise<RunCurateRes
     withdraw,
     deferred,
     ...(tag ? { tag } : {}),
-    files: buildReportFiles(report, plans ? { plans } : {}),
+    files: buildReportFiles(report, { ...(plans ? { plans } : {}), deferred, proposed: proposals.length > 0 }),
   };
 }
 

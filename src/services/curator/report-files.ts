@@ -4,6 +4,9 @@ import { renderPatternsMarkdown, type DetectedPattern } from '../../core/pattern
 import { renderRunMarkdown } from '../../core/report/render-run.js';
 import type { RunReport } from '../../core/report/run-report.js';
 import { writeFileAtomic } from '../../store/files.js';
+import type { DeferredTransition } from '../../core/proposals/overlap.js';
+import { codeSpan } from '../../core/report/markdown-inert.js';
+import { buildProposalBranch } from '../proposals/branch.js';
 import { readGitDir } from '../../ledger/git-dir.js';
 
 /** A file of a run's report folder, by its path in the folder. */
@@ -19,14 +22,39 @@ export interface RunReportFiles {
   files: ReportFile[];
 }
 
+/** REPORT.md's list of skills whose due transition waits for an umbrella proposal (the PR body says it too). */
+export function renderHeldBackMarkdown(deferred: readonly DeferredTransition[]): string {
+  return [
+    '## Held back for a pending umbrella',
+    '',
+    ...deferred.map(
+      (d) =>
+        `- ${codeSpan(d.skill)}: ${d.from} → ${d.to} would be due; the umbrella proposal ${codeSpan(buildProposalBranch('umbrella', d.umbrella))} changes it, so it is decided there`,
+    ),
+    '',
+  ].join('\n');
+}
+
+/** The undo line of a run that committed nothing but proposed: each proposal is undone after its merge, not "nothing". */
+const nothingToUndo = 'Nothing to undo: the run changed nothing.';
+const proposedUndo =
+  'Nothing to undo on the checked-out branch: this run only proposes. Each proposal is one commit; after merging one, `skillgarden rollback <merge-commit>` undoes it.';
+
 /** What a curate run leaves in its report folder; `sections` are the edge's own (the Action's pull requests and previews). */
-export function buildReportFiles(report: RunReport, options: { plans?: PlanReport; sections?: readonly string[] } = {}): RunReportFiles {
+export function buildReportFiles(
+  report: RunReport,
+  options: { plans?: PlanReport; sections?: readonly string[]; deferred?: readonly DeferredTransition[]; proposed?: boolean } = {},
+): RunReportFiles {
   const patterns = report.patterns as DetectedPattern[];
-  const markdown = renderRunMarkdown(report, [
+  const deferred = options.deferred ?? [];
+  const rendered = renderRunMarkdown(report, [
     ...(patterns.length > 0 ? [renderPatternsMarkdown(patterns)] : []),
     ...(options.plans ? [renderPlansMarkdown(options.plans)] : []),
+    ...(deferred.length > 0 ? [renderHeldBackMarkdown(deferred)] : []),
     ...(options.sections ?? []),
   ]);
+  const proposed = options.proposed ?? (options.plans?.plans.length ?? 0) > 0;
+  const markdown = proposed && report.undo === null ? rendered.replace(nothingToUndo, proposedUndo) : rendered;
   const drafts = patterns.flatMap((p) => (p.draft ? [{ path: `drafts/${p.draft.name}/SKILL.md`, content: p.draft.text }] : []));
   return {
     markdown,

@@ -1,5 +1,5 @@
 import { stringify } from 'yaml';
-import { buildPlanReport, describePlan, renderPlansMarkdown } from '../../core/consolidate/index.js';
+import { buildPlanReport } from '../../core/consolidate/index.js';
 import type { ConsolidationPlan } from '../../core/consolidate/types.js';
 import { buildCommitMessage } from '../../core/ledger/trailers.js';
 import type { DetectedPattern } from '../../core/patterns/types.js';
@@ -7,6 +7,7 @@ import { codeSpan, escapeMarkdown } from '../../core/report/markdown-inert.js';
 import { buildPlanCommit } from '../consolidate/apply.js';
 import { buildProposalBranch, buildProposalFingerprint } from './branch.js';
 import { kindLabels, readTrailerBlock, type BranchProposal } from './proposal.js';
+import { buildUmbrellaReview } from './umbrella-review.js';
 
 export type { BranchProposal } from './proposal.js';
 
@@ -31,13 +32,8 @@ export function buildUmbrellaBranchProposal(plan: ConsolidationPlan, runId: stri
     labels: ['skillgarden', kindLabels.umbrella],
     message,
     trailerBlock: readTrailerBlock(message),
-    reasons: [
-      escapeMarkdown(describePlan(plan)),
-      ...plan.archived.map((a) => `archive ${codeSpan(a.from)} → ${codeSpan(a.to)} (restorable)`),
-      ...(plan.rewritten.length > 0 ? [`references rewritten in ${plan.rewritten.map(codeSpan).join(', ')}`] : []),
-    ],
+    ...buildUmbrellaReview(plan),
     structured: stringify({ consolidations: report.consolidations, prunings: report.prunings }, { lineWidth: 0 }),
-    report: renderPlansMarkdown(report),
     skills: [plan.into, ...plan.from],
     changes,
   };

@@ -64,7 +64,7 @@ describe('umbrellas written for discovery', () => {
   it('puts triggers that do not fit into when_to_use', () => {
     const long = (n: number) =>
       curated(`deploy-region-${n}`, `# Region ${n}\n\nRun the deploy script for region ${n} of the web service.\n`, {
-        description: `Deploy notes for region ${n} of the web service. Use when ${'the on-call engineer rolls out a hotfix to a region with its own rules '.repeat(2)}number ${n}.`,
+        description: `Deploy notes for region ${n} of the web service. Use when ${'the on-call engineer rolls out a hotfix to a region with its own rules '.repeat(3)}number ${n}.`,
       });
     const skills = Array.from({ length: 6 }, (_, i) => long(i + 1));
     const { plans } = planConsolidation({ skills, now });
