@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { planCommand } from '../../src/cli/commands/plan.js';
 import type { CommandContext } from '../../src/cli/context.js';
-import { repoWith } from '../helpers/repo.js';
+import { git, repoWith } from '../helpers/repo.js';
 import { fakeKey, startFakeEndpoint, type FakeEndpoint } from './fake-endpoint.js';
 
 let endpoint: FakeEndpoint | undefined;
@@ -14,21 +14,27 @@ function skillText(name: string, topic: string): string {
   return `---\nname: ${name}\ndescription: Deploy ${topic} notes for the web service.\n---\n# Deploy to ${topic}\n\nDeploy the web service to ${topic} servers and watch the release.\n`;
 }
 
-async function runPlan(dir: string, env: Record<string, string>, llm = true): Promise<{ code: number; stdout: string }> {
+async function runPlan(
+  dir: string,
+  env: Record<string, string>,
+  llm = true,
+  apply = false,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
+  let stderr = '';
   const context: CommandContext = {
     io: {
       stdout: { write: (chunk: string | Uint8Array) => ((stdout += String(chunk)), true) },
-      stderr: { write: () => true },
+      stderr: { write: (chunk: string | Uint8Array) => ((stderr += String(chunk)), true) },
       env,
       cwd: dir,
       interactive: false,
     },
     global: { repo: dir, now: new Date('2026-11-30T00:00:00Z'), json: true },
     positionals: [],
-    values: { llm },
+    values: { llm, ...(apply ? { apply: true } : {}) },
   };
-  return { code: await planCommand.run(context), stdout };
+  return { code: await planCommand.run(context), stdout, stderr };
 }
 
 const library = () =>
@@ -52,6 +58,18 @@ describe('plan --llm', () => {
     const env = { SKILLGARDEN_LLM_BASE_URL: endpoint.baseUrl, SKILLGARDEN_LLM_MODEL: 'fake-model', SKILLGARDEN_LLM_API_KEY: fakeKey };
     const report = JSON.parse((await runPlan(library(), env)).stdout) as { plans: Array<{ llm?: { used: boolean; reason: string } }> };
     expect(report.plans[0]?.llm).toMatchObject({ used: false, reason: expect.stringContaining('claims to have merged release-notes') });
+  });
+
+  it('--apply never makes a branch of an umbrella the scan judges dangerous, whoever wrote it', async () => {
+    endpoint = await startFakeEndpoint(['inject']);
+    const dir = library();
+    const env = { SKILLGARDEN_LLM_BASE_URL: endpoint.baseUrl, SKILLGARDEN_LLM_MODEL: 'fake-model', SKILLGARDEN_LLM_API_KEY: fakeKey };
+    const result = await runPlan(dir, env, true, true);
+    expect(endpoint.requests).toBeGreaterThan(0);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/refused: the umbrella proposal \S+ was not proposed: it fails the check every proposal passes/);
+    expect(result.stderr).toMatch(/exfil-credential-file-pipe/);
+    expect(git(dir, 'for-each-ref', '--format=%(refname)', 'refs/heads/skillgarden/').trim()).toBe('');
   });
 
   it('is a usage error without an endpoint, and off unless asked for', async () => {

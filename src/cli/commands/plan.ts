@@ -3,7 +3,8 @@ import { SkillgardenError } from '../../core/errors.js';
 import { llmUsage, readLlmOption } from '../llm-option.js';
 import { planSnapshot } from '../../services/consolidate/index.js';
 import { readLibrary } from '../../services/curator/read-library.js';
-import { buildUmbrellaBranchProposal, writeProposals } from '../../services/proposals/index.js';
+import { resolveScanConfig } from '../../core/scan/index.js';
+import { buildUmbrellaBranchProposal, describeRefusal, gateProposals, writeProposals } from '../../services/proposals/index.js';
 import { buildRunId } from '../../services/curator/run-id.js';
 import { exitCodes, type Command } from '../context.js';
 import { renderWritten } from './proposals.js';
@@ -31,11 +32,19 @@ export const planCommand: Command = {
       advise,
       ...(llm ? { llm } : {}),
     });
-    const written =
+    // What a model wrote is checked as anything else: validate and the scan, before a branch is made.
+    const gate =
       context.values.apply === true
+        ? gateProposals(
+            result.plans.map((plan) => buildUmbrellaBranchProposal(plan, buildRunId(context.global.now, undefined))),
+            { profile: snapshot.config.profile, scan: resolveScanConfig(snapshot.config.scan) },
+          )
+        : undefined;
+    const written =
+      gate !== undefined
         ? await writeProposals(
             context.global.repo,
-            result.plans.map((plan) => buildUmbrellaBranchProposal(plan, buildRunId(context.global.now, undefined))),
+            gate.kept,
             // An umbrella this run no longer plans is withdrawn (not declined): it may be proposed again.
             { now: context.global.now, withdraw: ['umbrella'] },
           )
@@ -45,6 +54,7 @@ export const planCommand: Command = {
       : `${context.values.markdown === true ? renderPlansMarkdown(report) : renderPlansText(report)}${written ? renderWritten(written) : ''}`;
     context.io.stdout.write(out);
     for (const f of findings) context.io.stderr.write(`${f.file}: ${f.message} (${f.hint})\n`);
-    return exitCodes.ok;
+    for (const check of gate?.refused ?? []) context.io.stderr.write(`refused: ${describeRefusal(check)}\n`);
+    return gate !== undefined && gate.refused.length > 0 ? exitCodes.findings : exitCodes.ok;
   },
 };

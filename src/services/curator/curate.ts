@@ -4,12 +4,13 @@ import type { DeferredTransition } from '../../core/proposals/overlap.js';
 import type { RunReport } from '../../core/report/run-report.js';
 import { codeSpan } from '../../core/report/markdown-inert.js';
 import { resolveScanConfig } from '../../core/scan/index.js';
-import { checkProposal } from '../proposals/check.js';
 import {
   buildDraftBranchProposal,
   buildProposalBranch,
   buildProposalFingerprint,
   buildUmbrellaBranchProposal,
+  describeRefusal,
+  gateProposals,
   listProposals,
   listUmbrellaDecisions,
   type BranchProposal,
@@ -81,7 +82,7 @@ export async function runCurate(options: RunCurateOptions): Promise<RunCurateRes
     ...umbrellas.map((plan) => withHeldBack(buildUmbrellaBranchProposal(plan, runId), deferred)),
     ...(report.patterns as DetectedPattern[]).flatMap((pattern) => buildDraftBranchProposal(pattern, root, runId) ?? []),
   ].map((p) => (labels.length > 0 ? { ...p, labels: [...p.labels, ...labels] } : p));
-  const proposals = gateProposals(built, snapshot, report);
+  const proposals = gateRun(built, snapshot, report);
   const mined = (options.transcripts ?? snapshot.config.transcripts).length > 0;
   const withdraw: CuratorProposalKind[] = [
     ...(options.propose ? ['lifecycle' as const] : []),
@@ -102,27 +103,11 @@ export async function runCurate(options: RunCurateOptions): Promise<RunCurateRes
 
 /**
  * Every proposal passes validate and the scan before it is proposed: one that fails is left out and named in
- * the report's warnings (so the run says so, and no pull request claims a check it did not pass); scan cautions
- * go into the proposal's reasons for its reviewer.
+ * the report's warnings (so the run says so, and no pull request claims a check it did not pass).
  */
-function gateProposals(proposals: readonly BranchProposal[], snapshot: LibrarySnapshot, report: RunReport): BranchProposal[] {
-  const scan = resolveScanConfig(snapshot.config.scan);
-  const kept: BranchProposal[] = [];
-  for (const proposal of proposals) {
-    const { problems, cautions } = checkProposal(proposal, { profile: snapshot.config.profile, scan });
-    if (problems.length > 0) {
-      report.warnings.push({
-        code: 'proposals/refused',
-        message: `the ${proposal.kind} proposal ${proposal.name} was not proposed: it fails the check every proposal passes:\n  ${problems.slice(0, 10).join('\n  ')}${problems.length > 10 ? `\n  … and ${problems.length - 10} more` : ''}`,
-      });
-      continue;
-    }
-    kept.push(
-      cautions.length === 0
-        ? proposal
-        : { ...proposal, reasons: [...proposal.reasons, ...cautions.map((c) => `the scan asks a reviewer to look at: ${codeSpan(c)}`)] },
-    );
-  }
+function gateRun(proposals: readonly BranchProposal[], snapshot: LibrarySnapshot, report: RunReport): BranchProposal[] {
+  const { kept, refused } = gateProposals(proposals, { profile: snapshot.config.profile, scan: resolveScanConfig(snapshot.config.scan) });
+  for (const check of refused) report.warnings.push({ code: 'proposals/refused', message: describeRefusal(check) });
   return kept;
 }
 

@@ -3,6 +3,7 @@ import type { SkillFileEntry } from '../../core/rules/index.js';
 import { decisiveFindings, describeFinding, evaluateWritePolicy, resolveScanConfig, type ScanConfig } from '../../core/scan/index.js';
 import type { ProfileName } from '../../core/schema/types.js';
 import { validateSkill } from '../../core/validate.js';
+import { codeSpan } from '../../core/report/markdown-inert.js';
 import type { BranchProposal } from './proposal.js';
 
 export interface ProposalCheck {
@@ -73,4 +74,38 @@ export function checkProposal(proposal: BranchProposal, options: CheckOptions): 
     (result.decision === 'block' ? problems : cautions).push(...described);
   }
   return { proposal, problems, cautions };
+}
+
+export interface GateResult {
+  /** The proposals that passed, scan cautions added to their reasons for the reviewer. */
+  kept: BranchProposal[];
+  /** The ones that did not, with why: never written, never proposed. */
+  refused: ProposalCheck[];
+}
+
+/** `checkProposal` over a run's proposals: the one gate every writer of proposals (curate, plan --apply) passes them through. */
+export function gateProposals(proposals: readonly BranchProposal[], options: CheckOptions): GateResult {
+  const kept: BranchProposal[] = [];
+  const refused: ProposalCheck[] = [];
+  for (const proposal of proposals) {
+    const check = checkProposal(proposal, options);
+    if (check.problems.length > 0) refused.push(check);
+    else
+      kept.push(
+        check.cautions.length === 0
+          ? proposal
+          : {
+              ...proposal,
+              reasons: [...proposal.reasons, ...check.cautions.map((c) => `the scan asks a reviewer to look at: ${codeSpan(c)}`)],
+            },
+      );
+  }
+  return { kept, refused };
+}
+
+/** Why a proposal was refused, in one message: its kind, its name, its first problems. */
+export function describeRefusal(check: ProposalCheck): string {
+  const { proposal, problems } = check;
+  const more = problems.length > 10 ? `\n  … and ${problems.length - 10} more` : '';
+  return `the ${proposal.kind} proposal ${proposal.name} was not proposed: it fails the check every proposal passes (validate and the scan):\n  ${problems.slice(0, 10).join('\n  ')}${more}`;
 }

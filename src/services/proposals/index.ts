@@ -4,6 +4,7 @@ export * from './build.js';
 export { buildLifecycleBranchProposal, buildLifecycleFingerprint, buildLifecycleText, buildTransitionMoves } from './lifecycle.js';
 export type { LifecycleProposalInput, LifecycleText } from './lifecycle.js';
 export { kindLabels, readTrailerBlock, type BranchProposal } from './proposal.js';
+export { checkProposal, describeRefusal, gateProposals, type GateResult, type ProposalCheck } from './check.js';
 export { maxBodyLength, readFingerprint, renderProposalBody, type BodyInput } from './body.js';
 export { readProposalStates, type ProposalState, type ProposalStatus } from './state.js';
 export {
