@@ -3,16 +3,13 @@ import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
 import { identity } from './commit-people.js';
-import type { CheckBefore, CommitWriter, NewCommitText, WrittenCommit } from './commit-writer.js';
+import type { CommitWriter, NewCommitText } from './commit-writer.js';
 import { readOnlyError } from './fs-sync.js';
-import { folderMode } from './object-store.js';
 import { normalizeMessage } from './object-store.js';
-import { badPath } from './paths.js';
 import type { PreparedChange } from './prepare-changes.js';
 import type { RepoLayout } from './git-dir.js';
 import { readRef } from './refs.js';
 import { runGitChecked, spawnGit } from './system-git.js';
-import type { BlobRef } from './tree-edit.js';
 
 /*
  * Commits through one `git fast-import` kept running (git-fast-import(1)): git builds the trees,
@@ -22,17 +19,13 @@ import type { BlobRef } from './tree-edit.js';
  * 88 ms p50 against 32 ms, bench/ledger-commit.ts); `git gc --auto` folds the small packs as it
  * does a fetch's. Commits go onto a scratch ref that is `reset` to nothing before each checkpoint
  * and at the end, so fast-import moves no ref (only a process killed mid-batch leaves the scratch
- * ref behind): the publish step moves the branch, under its lock. `ls` answers what a
- * path holds in the commit being built, `get-mark` a commit's id. Without `--done`, an end of input (our process
- * killed) is a clean end, not a crash report in the git folder.
+ * ref behind): the publish step moves the branch, under its lock. Commits are only sent: their
+ * checks were made on the batch's own tree (chain-tree.ts), and `get-mark` asks their ids once, at
+ * the checkpoint. Without `--done`, an end of input (our process killed) is a clean end, not a
+ * crash report in the git folder.
  */
 
 const scratch = 'refs/skillgarden/fast-import';
-
-interface Entry {
-  mode: string;
-  oid: string;
-}
 
 export class FastImportWriter implements CommitWriter {
   private child: ChildProcessWithoutNullStreams | undefined;
@@ -41,61 +34,46 @@ export class FastImportWriter implements CommitWriter {
   private readonly replies: Array<{ resolve: (line: string) => void; reject: (error: Error) => void }> = [];
   /** The last commit not yet checkpointed. */
   private unflushed: string | undefined;
-  /** Commits of the running process by id: they are named by mark until fast-import has written them. */
-  private marks = new Map<string, string>();
   private nextMark = 1;
-  /** Objects this process has seen in a tree: named by id, not sent again (a moved file). */
-  private known = new Set<string>();
 
   constructor(
     private readonly dir: string,
     private readonly gitdir: string,
   ) {}
 
-  async write(
-    tip: string | undefined,
-    changes: readonly PreparedChange[],
-    commit: NewCommitText,
-    check?: CheckBefore,
-  ): Promise<WrittenCommit> {
+  async write(tip: string | undefined, changes: readonly PreparedChange[], commit: NewCommitText): Promise<string> {
     const mark = `:${this.nextMark++}`;
     // The scratch branch keeps the tip's trees in memory from one commit to the next; a root commit starts it afresh.
     const parts: Array<string | Buffer> = [`${tip === undefined ? `reset ${scratch}\n` : ''}commit ${scratch}\nmark ${mark}\n`];
-    parts.push(`author ${identity(commit.author)}\ncommitter ${identity(commit.committer)}\n`, data(normalizeMessage(commit.message)));
-    if (tip !== undefined) parts.push(`from ${this.name(tip)}\n`);
-    // `ls` in the middle of a commit reads the tree fast-import holds in memory, as it is before the changes that follow.
-    const probed = [...new Set(changes.flatMap((c) => prefixes(c.path)))];
-    for (const path of probed) parts.push(`ls "${escape(path)}"\n`);
+    parts.push(`author ${identity(commit.author)}\ncommitter ${identity(commit.committer)}\n`, ...data(normalizeMessage(commit.message)));
+    if (tip !== undefined) parts.push(`from ${tip}\n`);
     for (const change of changes) {
       if (change.oid === null || change.content === null) parts.push(`D ${quote(change.path)}\n`);
-      else if (change.stored || this.known.has(change.oid)) parts.push(`M ${change.mode} ${change.oid} ${quote(change.path)}\n`);
-      else parts.push(`M ${change.mode} inline ${quote(change.path)}\n`, data(change.content));
+      else if (change.stored) parts.push(`M ${change.mode} ${change.oid} ${quote(change.path)}\n`);
+      else parts.push(`M ${change.mode} inline ${quote(change.path)}\n`, ...data(change.content));
     }
-    parts.push(`\nget-mark ${mark}\n`);
-    // One exchange per commit: the checks come after, and a refused commit is left unnamed (the next `from` loads its tip again).
-    const replies = await this.exchange(
-      Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : p))),
-      probed.length + 1,
-    );
-    const found = new Map(probed.map((path, i) => [path, parseLs(replies[i]!)]));
-    const before = new Map(changes.map((c) => [c.path, asBlob(found.get(c.path))]));
-    await check?.(before);
-    checkShape(changes, (path) => found.get(path));
-    for (const entry of found.values()) if (entry && entry.mode !== folderMode) this.known.add(entry.oid);
-    const id = replies.at(-1)!.trim();
-    this.marks.set(id, mark);
+    parts.push('\n');
+    // Nothing to wait for: a commit fast-import refuses ends the process, and `flush` reports it.
+    // Written part by part: joining them copied each file's bytes twice more.
+    const { stdin } = await this.start();
+    stdin.cork();
+    for (const part of parts) stdin.write(part);
+    process.nextTick(() => stdin.uncork());
     this.unflushed = mark;
-    return { commit: id, before };
+    return mark;
   }
 
-  /** `checkpoint`: every object made so far is written (loose when few, else one pack); the process goes on. */
-  async flush(): Promise<void> {
-    if (this.unflushed === undefined) return;
-    const mark = this.unflushed;
-    this.unflushed = undefined;
-    // Commands run in order: the answer to a later one means the checkpoint is done.
+  /** `checkpoint`: every object made so far is written as one pack; the process goes on. Then the marks' ids. */
+  async flush(names: readonly string[]): Promise<string[]> {
+    const marks = [...new Set([...names.filter((name) => name.startsWith(':')), ...(this.unflushed ? [this.unflushed] : [])])];
+    if (marks.length === 0) return [...names];
     // Reset first: the checkpoint then finds the scratch ref empty and writes no ref.
-    await this.ask(Buffer.from(`reset ${scratch}\ncheckpoint\n`), `get-mark ${mark}`);
+    const checkpoint = this.unflushed ? `reset ${scratch}\ncheckpoint\n` : '';
+    this.unflushed = undefined;
+    // Commands run in order: the answers to the later ones mean the checkpoint is done.
+    const ids = await this.exchange(Buffer.from(checkpoint + marks.map((mark) => `get-mark ${mark}\n`).join('')), marks.length);
+    const byMark = new Map(marks.map((mark, i) => [mark, ids[i]!.trim()]));
+    return names.map((name) => byMark.get(name) ?? name);
   }
 
   /** Ends fast-import (end of input: it writes what is left and moves no ref). */
@@ -103,17 +81,11 @@ export class FastImportWriter implements CommitWriter {
     const child = this.child;
     if (!child) return;
     this.child = undefined;
-    this.marks = new Map();
-    this.known = new Set();
     this.unflushed = undefined;
     await new Promise<void>((done, fail) => {
       child.once('close', (code) => (code === 0 ? done() : fail(this.failure(`exit ${code}`))));
       child.stdin.end(`reset ${scratch}\n`);
     });
-  }
-
-  private name(commit: string): string {
-    return this.marks.get(commit) ?? commit;
   }
 
   /** Sends `bytes` and waits for the `count` one-line answers of the commands in them. */
@@ -122,16 +94,6 @@ export class FastImportWriter implements CommitWriter {
     const replies = Array.from({ length: count }, () => new Promise<string>((resolve, reject) => this.replies.push({ resolve, reject })));
     child.stdin.write(bytes);
     return Promise.all(replies);
-  }
-
-  /** Sends `command` (after `before`) and waits for its one-line answer. */
-  private async ask(before: Buffer, command: string): Promise<string> {
-    const child = await this.start();
-    return new Promise((resolve, reject) => {
-      this.replies.push({ resolve, reject });
-      if (before.length > 0) child.stdin.write(before);
-      child.stdin.write(`${command}\n`);
-    });
   }
 
   private async start(): Promise<ChildProcessWithoutNullStreams> {
@@ -148,8 +110,6 @@ export class FastImportWriter implements CommitWriter {
       if (code !== 0) this.cleanUpAfter(child.pid);
       if (this.child === child) {
         this.child = undefined;
-        this.marks = new Map();
-        this.known = new Set();
         this.unflushed = undefined;
       }
       this.failAll(this.failure(`exit ${code}`));
@@ -204,12 +164,6 @@ export class FastImportWriter implements CommitWriter {
   }
 }
 
-/** The path and each folder above it, shortest first. */
-function prefixes(path: string): string[] {
-  const parts = path.split('/');
-  return parts.map((_, i) => parts.slice(0, i + 1).join('/'));
-}
-
 /** What fast-import writes into the `.keep` of a pack until it is done with it (git's fast-import.c). */
 const keepMessage = 'fast-import';
 /** A live fast-import holds its `.keep` for the moment between writing a pack and moving refs; a minute is long gone. */
@@ -251,34 +205,8 @@ export async function removeFastImportLeftover(layout: RepoLayout, leftover: Fas
   else await runGitChecked(['--git-dir', layout.gitdir, 'update-ref', '-d', leftover.ref, leftover.oid], { cwd: layout.dir });
 }
 
-function parseLs(line: string): Entry | undefined {
-  if (line.startsWith('missing ')) return undefined;
-  const [mode = '', , oid = ''] = line.split('\t')[0]!.split(' ');
-  return { mode: mode.padStart(6, '0'), oid };
-}
-
-function asBlob(entry: Entry | undefined): BlobRef | undefined {
-  return entry === undefined || entry.mode === folderMode ? undefined : { oid: entry.oid, mode: entry.mode };
-}
-
-/** What the plain tree edit (tree-edit.ts) refuses: a folder where a file goes, a file where a folder does. */
-function checkShape(changes: readonly PreparedChange[], probed: (path: string) => Entry | undefined): void {
-  for (const change of changes) {
-    const folders = prefixes(change.path);
-    const path = folders.pop()!;
-    for (const folder of folders) {
-      const mode = probed(folder)?.mode;
-      if (mode !== undefined && mode !== folderMode) {
-        throw badPath(change.path, `${folder} is a ${mode === '120000' ? 'symlink' : 'file'}, not a folder`);
-      }
-    }
-    if (probed(path)?.mode === folderMode) throw badPath(path, 'a folder is at that path');
-  }
-}
-
-function data(bytes: string | Buffer): Buffer {
-  const body = typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes;
-  return Buffer.concat([Buffer.from(`data ${body.length}\n`), body, Buffer.from('\n')]);
+function data(bytes: string | Buffer): Array<string | Buffer> {
+  return typeof bytes === 'string' ? [`data ${Buffer.byteLength(bytes)}\n${bytes}\n`] : [`data ${bytes.length}\n`, bytes, '\n'];
 }
 
 /** fast-import reads a path to the end of the line; one that starts with a quote or holds a newline is C-quoted. */

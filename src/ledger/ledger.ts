@@ -75,8 +75,8 @@ export interface BranchTip {
 export interface CommitBatch {
   /** Number of commits added so far. */
   readonly size: number;
-  /** One commit on the batch's tip; refused (`ledger/conflict`, `ledger/bad-path`, …) without changing the batch. */
-  add(options: CommitOptions): Promise<string>;
+  /** One commit on the batch's tip (its id comes with `publish`); refused (`ledger/conflict`, `ledger/bad-path`, …) without changing the batch. */
+  add(options: CommitOptions): Promise<void>;
   /** Writes the objects, then moves the branch once (working tree and index updated once); nothing when empty. */
   publish(): Promise<BatchResult>;
 }

@@ -45,11 +45,10 @@ export async function openGitLedger(dir: string, options: OpenLedgerOptions = {}
     if (options.author) return { author: options.author, committer: options.author };
     return backend === 'system-git' ? readSystemIdentities(layout.dir) : readEmbeddedIdentities(setup.config, layout.dir);
   };
-  // Under core.ignorecase a new path is checked against the tip's folders as stored: the store writer keeps them on disk.
-  const fastImport = backend === 'system-git' && !setup.sign && !(setup.config.bool('core.ignorecase') ?? false);
-  const writer = fastImport
-    ? new FastImportWriter(layout.dir, layout.commondir)
-    : new StoreWriter(store, (commit) => (setup.sign ? writeSignedCommit(layout.dir, commit) : store.writeCommit(commit)));
+  const writer =
+    backend === 'system-git' && !setup.sign
+      ? new FastImportWriter(layout.dir, layout.commondir)
+      : new StoreWriter(store, (commit) => (setup.sign ? writeSignedCommit(layout.dir, commit) : store.writeCommit(commit)));
   const ctx: CommitContext = {
     dir: layout.dir,
     gitdir: layout.gitdir,

@@ -27,10 +27,13 @@ export function prepareChanges(changes: readonly FileChange[]): PreparedChange[]
     checkPath(change.path, { symlink: change.symlink === true });
     if (seen.has(change.path)) throw badPath(change.path, 'it appears twice in one commit');
     seen.add(change.path);
+    // One copy: the caller keeps its bytes (a 223 KB state file per curator transition at 10,000 skills).
     const content =
       change.content === null
         ? null
-        : Buffer.from(typeof change.content === 'string' ? Buffer.from(change.content, 'utf8') : change.content);
+        : typeof change.content === 'string'
+          ? Buffer.from(change.content, 'utf8')
+          : Buffer.from(change.content);
     return {
       path: change.path,
       content,

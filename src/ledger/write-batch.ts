@@ -1,9 +1,9 @@
 import { SkillgardenError, isSkillgardenError } from '../core/errors.js';
+import { beforeValues, ChainTree, checkShape } from './chain-tree.js';
 import { checkExpected } from './check-touched-paths.js';
 import { checkRepoState } from './check-repo-state.js';
 import type { CommitContext } from './commit-context.js';
 import { readBranch, resolvePeople } from './commit-people.js';
-import { findCaseTwin } from './commit-writer.js';
 import { mapLimited, readCheckoutBytes, writeConvertedBlob } from './git-plumbing.js';
 import type { Author, BatchResult, CommitOptions } from './ledger.js';
 import { backoffMs, sleep } from './lock-file.js';
@@ -39,8 +39,11 @@ interface Entry {
  */
 export class CommitBatch {
   private readonly entries: Entry[] = [];
-  private readonly commits: string[] = [];
+  /** Each commit as the writer named it: its id, or a fast-import mark until the objects are flushed. */
+  private readonly names: string[] = [];
   private opened: { branch: string; parent: string | undefined } | undefined;
+  /** The tip's tree, as the commits so far leave it. */
+  private tree: ChainTree | undefined;
   /** The final state of every touched path, deletions first; and each one as the parent has it. */
   private net = new Map<string, PreparedChange>();
   private before = new Map<string, BlobRef | undefined>();
@@ -50,11 +53,11 @@ export class CommitBatch {
   constructor(private readonly ctx: CommitContext) {}
 
   get size(): number {
-    return this.commits.length;
+    return this.names.length;
   }
 
-  /** Builds one commit on the batch's tip; returns its id (final unless a replay on a moved branch rebuilds it). */
-  async add(options: CommitOptions): Promise<string> {
+  /** Builds one commit on the batch's tip (its id comes with `publish`). */
+  async add(options: CommitOptions): Promise<void> {
     if (this.published) throw new Error('CommitBatch: add after publish');
     const changes = prepareChanges(options.changes);
     await this.open();
@@ -63,9 +66,8 @@ export class CommitBatch {
     if (this.ctx.backend === 'isomorphic-git') checkEmbeddedCanWrite(this.ctx.setup, this.ctx.dir, paths);
     else await convertChanges(this.ctx, changes);
     const entry: Entry = { changes, message: options.message, people: await resolvePeople(this.ctx, options.author) };
-    const commit = await this.build(entry);
+    await this.build(entry);
     this.entries.push(entry);
-    return commit;
   }
 
   /** Publishes every added commit; a batch with none moves nothing. */
@@ -74,7 +76,7 @@ export class CommitBatch {
     if (this.entries.length === 0 || this.opened === undefined) return { commits: [], attempts: 1 };
     const { branch } = this.opened;
     for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
-      await this.flushObjects();
+      const commits = await this.flushObjects();
       await this.ctx.onStage?.('objects-written');
       const last = this.entries.at(-1)!;
       const subject =
@@ -82,13 +84,13 @@ export class CommitBatch {
       const published = await publish(this.ctx, {
         branch,
         parent: this.opened.parent,
-        commit: this.commits.at(-1)!,
+        commit: commits.at(-1)!,
         changes: this.netChanges(),
         before: this.before,
         committer: last.people.committer,
         reflog: subject,
       });
-      if (published) return { commits: [...this.commits], attempts: attempt };
+      if (published) return { commits, attempts: attempt };
       await sleep(backoffMs(attempt));
       await this.replay(await readRef(this.ctx.layout, branch));
     }
@@ -105,14 +107,14 @@ export class CommitBatch {
    * Has the writer put every object on disk. A writer whose process died meanwhile (a `git gc
    * --prune=now` removed the pack fast-import was writing) is started again and the chain rebuilt once.
    */
-  private async flushObjects(): Promise<void> {
+  private async flushObjects(): Promise<string[]> {
     try {
-      await this.ctx.writer.flush();
+      return await this.ctx.writer.flush(this.names);
     } catch (error) {
       if (!isSkillgardenError(error, 'ledger/git-failed')) throw error;
       await this.ctx.writer.close().catch(() => undefined);
       await this.replay(this.opened!.parent);
-      await this.ctx.writer.flush();
+      return this.ctx.writer.flush(this.names);
     }
   }
 
@@ -124,43 +126,31 @@ export class CommitBatch {
     const parent = await readRef(this.ctx.layout, branch);
     this.opened = { branch, parent };
     this.tip = parent;
+    this.tree = new ChainTree(this.ctx.store, parent);
     return this.opened;
   }
 
-  /** The commit on the tip: checks `expected` (and case twins), then has the writer build it. */
-  private async build(entry: Entry): Promise<string> {
+  /** The commit on the tip: checks `expected`, case twins and the paths' shape on the batch's tree, then has the writer build it. */
+  private async build(entry: Entry): Promise<void> {
     const { changes, message, people } = entry;
-    const ignorecase = this.ctx.setup.config.bool('core.ignorecase') ?? false;
-    const { commit, before } = await this.ctx.writer.write(this.tip, changes, { message, ...people }, async (before) => {
-      checkExpected(changes, before);
-      if (ignorecase) await this.refuseCaseTwins(changes, before);
-    });
+    const tree = this.tree!;
+    const found = await tree.findAll(changes.map((c) => c.path));
+    const before = beforeValues(found);
+    checkExpected(changes, before);
+    if (this.ctx.setup.config.bool('core.ignorecase') ?? false) await refuseCaseTwins(tree, changes, before);
+    checkShape(found);
+    // A blob the tree already holds (a moved file) is named, not sent again.
+    const held = new Set([...before.values()].map((blob) => blob?.oid));
+    for (const change of changes) if (change.oid !== null && held.has(change.oid)) change.stored = true;
+    const name = await this.ctx.writer.write(this.tip, changes, { message, ...people });
+    await tree.apply(changes);
     for (const change of changes) {
       if (!this.before.has(change.path)) this.before.set(change.path, before.get(change.path));
       this.net.delete(change.path);
       this.net.set(change.path, change);
     }
-    this.tip = commit;
-    this.commits.push(commit);
-    return commit;
-  }
-
-  /**
-   * On a case-insensitive file system (`core.ignorecase`, which git sets at init there) a new path
-   * that differs only in case from a tracked one is the same file: writing it would overwrite that
-   * file on disk and leave the index with two entries for one file. Git's own index refuses to map
-   * it for us, so it is refused, naming the tracked path to use instead.
-   */
-  private async refuseCaseTwins(changes: readonly PreparedChange[], before: ReadonlyMap<string, BlobRef | undefined>): Promise<void> {
-    for (const change of changes) {
-      if (change.content === null || before.get(change.path) !== undefined) continue;
-      const twin = await findCaseTwin(this.ctx.store, this.tip, change.path);
-      if (twin === undefined) continue;
-      throw badPath(
-        change.path,
-        `it differs only in case from ${twin}, which is tracked; with core.ignorecase (a case-insensitive file system) they are one file. Write to ${twin}${change.path.slice(twin.length)} instead`,
-      );
-    }
+    this.tip = name;
+    this.names.push(name);
   }
 
   /** Builds the whole chain again on the branch's new tip; a commit that no longer applies refuses the batch. */
@@ -168,8 +158,9 @@ export class CommitBatch {
     this.opened = { branch: this.opened!.branch, parent };
     this.net = new Map();
     this.before = new Map();
-    this.commits.length = 0;
+    this.names.length = 0;
     this.tip = parent;
+    this.tree = new ChainTree(this.ctx.store, parent);
     for (const entry of this.entries) await this.build(entry);
   }
 
@@ -177,6 +168,28 @@ export class CommitBatch {
   private netChanges(): PreparedChange[] {
     const all = [...this.net.values()];
     return [...all.filter((c) => c.oid === null), ...all.filter((c) => c.oid !== null)];
+  }
+}
+
+/**
+ * On a case-insensitive file system (`core.ignorecase`, which git sets at init there) a new path
+ * that differs only in case from a tracked one is the same file: writing it would overwrite that
+ * file on disk and leave the index with two entries for one file. Git's own index refuses to map
+ * it for us, so it is refused, naming the tracked path to use instead.
+ */
+async function refuseCaseTwins(
+  tree: ChainTree,
+  changes: readonly PreparedChange[],
+  before: ReadonlyMap<string, BlobRef | undefined>,
+): Promise<void> {
+  for (const change of changes) {
+    if (change.content === null || before.get(change.path) !== undefined) continue;
+    const twin = await tree.findCaseTwin(change.path);
+    if (twin === undefined) continue;
+    throw badPath(
+      change.path,
+      `it differs only in case from ${twin}, which is tracked; with core.ignorecase (a case-insensitive file system) they are one file. Write to ${twin}${change.path.slice(twin.length)} instead`,
+    );
   }
 }
 

@@ -6,6 +6,7 @@ import type { Author, BranchCommitResult, BranchTip, FileChange } from './ledger
 import { acquireLock } from './lock-file.js';
 import { prepareChanges } from './prepare-changes.js';
 import { appendReflogs, isOid, isValidRefName, lockRef, readHeadState, readRef } from './refs.js';
+import { beforeValues, ChainTree, checkShape } from './chain-tree.js';
 import { checkExpected } from './check-touched-paths.js';
 import { identity, resolvePeople } from './commit-people.js';
 
@@ -35,16 +36,18 @@ export async function writeBranchCommit(ctx: CommitContext, options: BranchCommi
   const changes = prepareChanges(options.changes);
   const { author, committer } = await resolvePeople(ctx, options.author);
   const people = { message: options.message, author, committer };
-  const { commit } = await ctx.writer.write(options.base, changes, people, (before) => checkExpected(changes, before));
-  await ctx.writer.flush();
+  const found = await new ChainTree(ctx.store, options.base).findAll(changes.map((c) => c.path));
+  checkExpected(changes, beforeValues(found));
+  checkShape(found);
+  const [commit] = await ctx.writer.flush([await ctx.writer.write(options.base, changes, people)]);
   const lock = await lockRef(ctx.layout, ref, { timeoutMs: ctx.lockTimeoutMs });
   try {
     const previous = await readRef(ctx.layout, ref);
     checkTip(options.branch, previous, options.expectedTip);
-    await lock.commit(`${commit}\n`);
-    const reflog = { before: previous, after: commit, who: identity(committer), message: `skillgarden: ${options.message}` };
+    await lock.commit(`${commit!}\n`);
+    const reflog = { before: previous, after: commit!, who: identity(committer), message: `skillgarden: ${options.message}` };
     await appendReflogs(ctx.layout, [ref], reflog, ctx.setup.reflog);
-    return { commit, branch: options.branch, previous };
+    return { commit: commit!, branch: options.branch, previous };
   } finally {
     await lock.release();
   }

@@ -126,13 +126,11 @@ describe.each(backends)('a batch of commits (%s)', (backend) => {
     const packsBefore = packs(batched).length;
     const ledger = await open(batched, backend);
     const batch = ledger.beginBatch();
-    const added: string[] = [];
-    for (const request of await runCommits(ledger, count)) added.push(await batch.add(request));
-    expect(git(batched, 'rev-parse', 'HEAD').trim()).not.toBe(added.at(-1));
+    for (const request of await runCommits(ledger, count)) await batch.add(request);
+    expect(git(batched, 'rev-parse', 'HEAD').trim()).not.toBe(expected.at(-1));
     const { commits } = await batch.publish();
 
     expect(commits).toEqual(expected);
-    expect(added).toEqual(expected);
     expect(git(batched, 'rev-parse', 'HEAD').trim()).toBe(expected.at(-1));
     expect(git(batched, 'status', '--porcelain')).toBe('');
     git(batched, 'fsck', '--strict', '--no-progress');
