@@ -21,7 +21,7 @@ export async function diffTrees(
   const names = [...new Set([...left.keys(), ...right.keys()])];
   const diffs: FileDiff[] = [];
   for (const name of names) {
-    diffs.push(...(await diffEntry(store, `${prefix}${name}`, left.get(name), right.get(name))));
+    for (const item of await diffEntry(store, `${prefix}${name}`, left.get(name), right.get(name))) diffs.push(item);
   }
   return diffs.sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
 }
@@ -42,7 +42,8 @@ export async function listTree(store: ObjectStore, tree: string | undefined, pre
   if (tree === undefined) return [];
   const files: (BlobRef & { path: string })[] = [];
   for (const entry of await store.readTree(tree)) {
-    if (entry.mode === folderMode) files.push(...(await listTree(store, entry.oid, `${prefix}${entry.name}/`)));
+    // A loop, not push(...list): spread arguments overflow the call stack past about 100,000 files.
+    if (entry.mode === folderMode) for (const item of await listTree(store, entry.oid, `${prefix}${entry.name}/`)) files.push(item);
     else if (entry.mode !== '160000') files.push({ path: `${prefix}${entry.name}`, oid: entry.oid, mode: entry.mode });
   }
   return files;

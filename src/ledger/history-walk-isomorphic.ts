@@ -48,13 +48,17 @@ async function diffTrees(ctx: WalkContext, before: string | null, after: string 
   const changes: PathChange[] = [];
   for (const [name, [a, b]] of byName) {
     const path = join(prefix, name);
-    if (a?.type === 'tree' && b?.type === 'tree') changes.push(...(await diffTrees(ctx, a.oid, b.oid, path)));
+    if (a?.type === 'tree' && b?.type === 'tree') for (const item of await diffTrees(ctx, a.oid, b.oid, path)) changes.push(item);
     else if (a?.type !== 'tree' && b?.type !== 'tree' && a && b) {
       if (a.oid !== b.oid || a.mode !== b.mode) changes.push({ status: 'modified', path });
     } else {
       // Added, deleted, or a file turned into a folder (or back): old side out, new side in.
-      if (a) changes.push(...(a.type === 'tree' ? await listFiles(ctx, a.oid, path, 'deleted') : [fileChange('deleted', path, a)]));
-      if (b) changes.push(...(b.type === 'tree' ? await listFiles(ctx, b.oid, path, 'added') : [fileChange('added', path, b)]));
+      if (a)
+        for (const item of a.type === 'tree' ? await listFiles(ctx, a.oid, path, 'deleted') : [fileChange('deleted', path, a)])
+          changes.push(item);
+      if (b)
+        for (const item of b.type === 'tree' ? await listFiles(ctx, b.oid, path, 'added') : [fileChange('added', path, b)])
+          changes.push(item);
     }
   }
   return changes;
@@ -81,7 +85,7 @@ async function collectCommits(ctx: WalkContext, range: WalkRange): Promise<Array
     const commit = await readCommitTree(ctx, oid);
     if (range.shallow.has(oid)) commit.record.parents = []; // as git shows a shallow clone's cut
     found.push(commit);
-    queue.push(...commit.record.parents);
+    for (const item of commit.record.parents) queue.push(item);
   }
   return found;
 }

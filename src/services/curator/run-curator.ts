@@ -156,7 +156,7 @@ export async function runCurator(options: CurateOptions): Promise<CurateResult> 
     await ledger.tag(tag);
     const { commits } = await batch.publish();
     written.forEach((decision, i) => report.transitions.push(transitionReport(decision, commits[i]!)));
-    report.commits.push(...commits);
+    for (const item of commits) report.commits.push(item);
     report.counts.after = countsAfter(report.counts.before, report.transitions);
     report.undo = `skillgarden rollback --run ${runId}`;
     return { ...finish(report, firstRun ? 'first-run' : 'completed', { readMs, planMs, started }, snapshot), ...extra, tag };

@@ -162,7 +162,7 @@ export async function scanSkillDir(dir: string, options: ScanDirOptions = {}): P
       indexed && 'findings' in indexed
         ? indexed
         : scanFile(file, shown, config, fileOptions, indexed ? indexed.oid : undefined, engine ?? (await loadEngine()));
-    findings.push(...scanned.findings);
+    for (const item of scanned.findings) findings.push(item);
     bytes += Math.min(scanned.size, config.limits.maxFileBytes);
   }
   const allowed = applyAllowList(findings, config.allow);
