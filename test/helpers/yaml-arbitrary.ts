@@ -63,3 +63,12 @@ export function multiLineEntry(key: fc.Arbitrary<string>, text: fc.Arbitrary<str
     )
     .map(([k, h, b]) => `${k}:${h === '' || h.startsWith(' ') ? h : ` ${h}`}\n${render(b)}`);
 }
+
+/** A key over a list of maps, each opening on its `- ` line (`- name: x` then `  prompt: y`), sometimes misaligned. */
+export function listOfMaps(key: fc.Arbitrary<string>, value: fc.Arbitrary<string>): fc.Arbitrary<string> {
+  const entry = fc.tuple(key, value).map(([k, v]) => `${k}: ${v}`);
+  const item = fc
+    .tuple(fc.array(entry, { minLength: 1, maxLength: 3 }), fc.constantFrom('    ', '    ', '   ', '     '))
+    .map(([entries, lead]) => [`  - ${entries[0]}`, ...entries.slice(1).map((e) => `${lead}${e}`)].join('\n'));
+  return fc.tuple(key, fc.array(item, { minLength: 1, maxLength: 2 })).map(([k, items]) => `${k}:\n${items.join('\n')}`);
+}

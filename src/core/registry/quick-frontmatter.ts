@@ -56,11 +56,13 @@ export function indentOf(line: string): number {
 }
 
 /** A block map at exactly `indent` spaces, from `lines[start]` until the indentation drops. */
-function readMap(lines: readonly string[], indent: number, start: number, depth: number): Read<Record<string, unknown>> {
+function readMap(lines: readonly string[], indent: number, start: number, depth: number, first?: string): Read<Record<string, unknown>> {
   const map: Record<string, unknown> = {};
   let i = start;
-  while (i < lines.length && indentOf(lines[i] as string) >= indent) {
-    const line = lines[i] as string;
+  // `first`: the opening line of a list item's map, its `- ` read as indentation.
+  const lineAt = (at: number) => (at === start && first !== undefined ? first : (lines[at] as string));
+  while (i < lines.length && indentOf(lineAt(i)) >= indent) {
+    const line = lineAt(i);
     const match = keyPattern.exec(line.slice(indent));
     if (indentOf(line) !== indent || !match) return undefined;
     const key = match[1] as string;
@@ -93,22 +95,28 @@ function readNested(lines: readonly string[], parent: number, start: number, dep
   const indent = indentOf(first);
   if (indent <= parent) return undefined;
   const text = first.slice(indent);
-  if (text.startsWith('- ')) return readList(lines, indent, start);
+  if (text.startsWith('- ')) return readList(lines, indent, start, depth);
   if (keyPattern.test(text)) return readMap(lines, indent, start, depth);
   const value = /^["'[]/.test(text) ? undefined : readScalar(text);
   return typeof value === 'string' ? readContinued(lines, start + 1, parent, value) : undefined;
 }
 
-function readList(lines: readonly string[], indent: number, start: number): Read<unknown[]> {
+/** A block list at `indent`: each item a scalar or flow list, or a map opening on the item's line (`- key: value`). */
+function readList(lines: readonly string[], indent: number, start: number, depth: number): Read<unknown[]> {
   const items: unknown[] = [];
   let i = start;
   while (i < lines.length && indentOf(lines[i] as string) >= indent) {
     const match = itemPattern.exec((lines[i] as string).slice(indent));
     if (indentOf(lines[i] as string) !== indent || !match) return undefined;
-    const value = readValue(match[1] as string);
-    if (value === undefined) return undefined;
-    items.push(value);
-    i = skipBlank(lines, i + 1);
+    const text = match[1] as string;
+    const item = keyPattern.test(text)
+      ? depth < maxDepth
+        ? readMap(lines, indent + 2, i, depth + 1, `${' '.repeat(indent + 2)}${text}`)
+        : undefined
+      : { value: readValue(text), end: i + 1 };
+    if (item?.value === undefined) return undefined;
+    items.push(item.value);
+    i = skipBlank(lines, item.end);
   }
   return { value: items, end: i };
 }

@@ -125,7 +125,17 @@ function readList(lines: readonly Line[], indent: number, start: number): { node
   while (i < lines.length && indentOf(lines[i]!.text) >= indent) {
     const { text, line } = lines[i]!;
     if (indentOf(text) !== indent || !text.slice(indent).startsWith('- ')) return undefined;
-    items.push(readValue(text.slice(indent + 2), line, indent + 3));
+    const rest = text.slice(indent + 2);
+    if (keyPattern.test(rest)) {
+      // A map opening on the item's line: its `- ` read as indentation, as the quick reader does.
+      const opened = [...lines.slice(0, i), { text: `${' '.repeat(indent + 2)}${rest}`, line }, ...lines.slice(i + 1)];
+      const map = readMap(opened, indent + 2, i);
+      if (!map) return undefined;
+      items.push(map.node);
+      i = map.end;
+      continue;
+    }
+    items.push(readValue(rest, line, indent + 3));
     i++;
   }
   return { node: { at: { line: lines[start]!.line, column: indent + 1 }, items }, end: i };

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseQuickFrontmatter, parseQuickSkill } from '../../../src/core/registry/quick-frontmatter.js';
 import { parseSkill } from '../../../src/core/skill/index.js';
-import { indentYaml, multiLineEntry, reindentYaml, yamlBlock } from '../../helpers/yaml-arbitrary.js';
+import { indentYaml, listOfMaps, multiLineEntry, reindentYaml, yamlBlock } from '../../helpers/yaml-arbitrary.js';
 
 const full = (yaml: string) => parseSkill(`---\n${yaml}---\nBody\n`, { file: 'SKILL.md', fullParse: true });
 
@@ -26,6 +26,7 @@ describe('parseQuickFrontmatter', () => {
     ['a:\n    four: spaces\n    list:\n       - x\n', { a: { four: 'spaces', list: ['x'] } }],
     ['a: one\n  continued "here"\nb:\n  two\n   lines\n', { a: 'one continued "here"', b: 'two lines' }],
     ['a: |\n  block\n  lines\n\nb: >-\n    folded\n    lines\nc: >\n  x\n', { a: 'block\nlines\n', b: 'folded lines', c: 'x\n' }],
+    ['env:\n  - name: A\n    prompt: a key\n  - name: B\n', { env: [{ name: 'A', prompt: 'a key' }, { name: 'B' }] }],
   ])('reads %j', (yaml, expected) => {
     expect(parseQuickFrontmatter(yaml)).toEqual(expected);
     expect(full(yaml).fields).toEqual(expected);
@@ -135,6 +136,7 @@ describe('parseQuickFrontmatter', () => {
       fc.tuple(key, value).map(([k, v]) => `${k}: ${v}`),
       fc.tuple(key, block).map(([k, b]) => `${k}:\n${indentYaml(b)}`),
       multiLineEntry(key, words),
+      listOfMaps(key, value),
       scalar,
     );
     let answered = 0;
