@@ -26,7 +26,8 @@ import { validateAsRestated } from './skills-ref/restated-rules.js';
 
 const corpus = process.env.CORPUS ?? fileURLToPath(new URL('../../shared/corpus/skills', import.meta.url));
 const outDir = fileURLToPath(new URL('../.bench-out/', import.meta.url));
-const bin = fileURLToPath(new URL('../bin/skillgarden.js', import.meta.url));
+// SKILLGARDEN_BIN: another build's bin/skillgarden.js, for a before/after in the same conditions.
+const bin = process.env.SKILLGARDEN_BIN ?? fileURLToPath(new URL('../bin/skillgarden.js', import.meta.url));
 
 interface Row {
   dir: string;

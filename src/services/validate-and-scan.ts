@@ -4,7 +4,6 @@ import { buildScanReport, toFindings, type ScanReport, type ScanResult } from '.
 import { createDirCache } from '../store/dir-cache.js';
 import { createFileCache } from '../store/file-cache.js';
 import { openLibrary, requireSkills } from '../store/layout/discover-library.js';
-import { escapedResult, scanSkillFolders } from './scan.js';
 import { resolveValidateTargets, validateReport, validateTargets, type ValidateOptions, type ValidateReport } from './validate.js';
 
 export interface ValidateAndScanOptions extends Pick<
@@ -39,6 +38,8 @@ export async function runValidateAndScan(options: ValidateAndScanOptions): Promi
     readDir,
   );
   const config = options.scan === false ? undefined : resolveScanConfig(options.scan);
+  // `--no-scan` loads none of the scan's folder walk, cache or engine.
+  const scan = config ? await import('./scan.js') : undefined;
   const scanned: ScanResult[] = [];
   for (const [index, target] of targets.entries()) {
     // Held for one skill: its SKILL.md from validate's read to the scan's.
@@ -51,8 +52,8 @@ export async function runValidateAndScan(options: ValidateAndScanOptions): Promi
       ...(files ? { files } : {}),
     });
     for (const f of found) findings.push(f);
-    if (config) {
-      const [result] = await scanSkillFolders([target.dir], {
+    if (config && scan) {
+      const [result] = await scan.scanSkillFolders([target.dir], {
         repo: options.cwd,
         config,
         readDir,
@@ -64,7 +65,7 @@ export async function runValidateAndScan(options: ValidateAndScanOptions): Promi
   }
   const report = validateReport(options.profile ?? 'portable', targets.length, findings);
   const escaped = library?.escaped ?? [];
-  return { report, scan: config ? buildScanReport([...scanned, ...escaped.map(escapedResult)]) : undefined };
+  return { report, scan: scan ? buildScanReport([...scanned, ...escaped.map(scan.escapedResult)]) : undefined };
 }
 
 /**

@@ -1,9 +1,11 @@
+import { indentOf } from '../registry/quick-frontmatter.js';
 import type { FieldPath, Position } from './types.js';
 
 /**
  * Positions of keys and values in frontmatter the quick reader
  * (core/registry/quick-frontmatter.ts) accepted: `key: value` lines, nested
- * blocks two spaces in, `- item` lists and one-line flow lists. On that
+ * blocks deeper in, `- item` lists, one-line flow lists, and strings that go
+ * on over the lines below their key (plain or `>`/`|` blocks). On that
  * grammar a position is arithmetic on the line, so a finding is placed
  * without parsing the YAML a second time (on the real corpus the second parse
  * was most of the schema check's cost). Where the text is not that grammar
@@ -73,10 +75,6 @@ function nodeAt(root: Node, path: FieldPath): Node | undefined {
   return node;
 }
 
-function indentOf(text: string): number {
-  return text.length - text.trimStart().length;
-}
-
 function readMap(lines: readonly Line[], indent: number, start: number): { node: Node; end: number } | undefined {
   const map = new Map<string, { key: Position; value: Node }>();
   const first = lines[start];
@@ -92,16 +90,33 @@ function readMap(lines: readonly Line[], indent: number, start: number): { node:
     const keyAt = { line, column: indent + 1 };
     if (raw !== undefined && raw.trim() !== '') {
       map.set(key, { key: keyAt, value: readValue(raw, line, indent + key.length + 3) });
+      i = skipDeeper(lines, i, indent);
       continue;
     }
-    const next = lines[i];
-    if (!next || indentOf(next.text) !== indent + 2) return undefined;
-    const nested = next.text.slice(indent + 2).startsWith('- ') ? readList(lines, indent + 2, i) : readMap(lines, indent + 2, i);
+    const nested = readNested(lines, indent, i);
     if (!nested) return undefined;
     map.set(key, { key: keyAt, value: nested.node });
     i = nested.end;
   }
   return { node: { at: { line: first.line, column: indent + 1 }, map }, end: i };
+}
+
+/** What an empty `key:` holds, as the quick reader reads it: a map or list deeper in, or a plain string on the lines below. */
+function readNested(lines: readonly Line[], parent: number, start: number): { node: Node; end: number } | undefined {
+  const next = lines[start];
+  const indent = next ? indentOf(next.text) : 0;
+  if (!next || indent <= parent) return undefined;
+  const text = next.text.slice(indent);
+  if (text.startsWith('- ')) return readList(lines, indent, start);
+  if (keyPattern.test(text)) return readMap(lines, indent, start);
+  return { node: { at: { line: next.line, column: indent + 1 } }, end: skipDeeper(lines, start + 1, parent) };
+}
+
+/** Past the further lines of a value that goes on below its key (a plain string's, a block scalar's). */
+function skipDeeper(lines: readonly Line[], start: number, parent: number): number {
+  let i = start;
+  while (i < lines.length && indentOf(lines[i]!.text) > parent) i++;
+  return i;
 }
 
 function readList(lines: readonly Line[], indent: number, start: number): { node: Node; end: number } | undefined {
@@ -110,7 +125,17 @@ function readList(lines: readonly Line[], indent: number, start: number): { node
   while (i < lines.length && indentOf(lines[i]!.text) >= indent) {
     const { text, line } = lines[i]!;
     if (indentOf(text) !== indent || !text.slice(indent).startsWith('- ')) return undefined;
-    items.push(readValue(text.slice(indent + 2), line, indent + 3));
+    const rest = text.slice(indent + 2);
+    if (keyPattern.test(rest)) {
+      // A map opening on the item's line: its `- ` read as indentation, as the quick reader does.
+      const opened = [...lines.slice(0, i), { text: `${' '.repeat(indent + 2)}${rest}`, line }, ...lines.slice(i + 1)];
+      const map = readMap(opened, indent + 2, i);
+      if (!map) return undefined;
+      items.push(map.node);
+      i = map.end;
+      continue;
+    }
+    items.push(readValue(rest, line, indent + 3));
     i++;
   }
   return { node: { at: { line: lines[start]!.line, column: indent + 1 }, items }, end: i };

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseQuickFrontmatter, parseQuickSkill } from '../../../src/core/registry/quick-frontmatter.js';
 import { parseSkill } from '../../../src/core/skill/index.js';
-import { indentYaml, yamlBlock } from '../../helpers/yaml-arbitrary.js';
+import { indentYaml, listOfMaps, multiLineEntry, reindentYaml, yamlBlock } from '../../helpers/yaml-arbitrary.js';
 
 const full = (yaml: string) => parseSkill(`---\n${yaml}---\nBody\n`, { file: 'SKILL.md', fullParse: true });
 
@@ -23,6 +23,10 @@ describe('parseQuickFrontmatter', () => {
       'metadata:\n  author: me\n  version: "1.0"\npaths:\n  - "src/**"\n  - docs\n',
       { metadata: { author: 'me', version: '1.0' }, paths: ['src/**', 'docs'] },
     ],
+    ['a:\n    four: spaces\n    list:\n       - x\n', { a: { four: 'spaces', list: ['x'] } }],
+    ['a: one\n  continued "here"\nb:\n  two\n   lines\n', { a: 'one continued "here"', b: 'two lines' }],
+    ['a: |\n  block\n  lines\n\nb: >-\n    folded\n    lines\nc: >\n  x\n', { a: 'block\nlines\n', b: 'folded lines', c: 'x\n' }],
+    ['env:\n  - name: A\n    prompt: a key\n  - name: B\n', { env: [{ name: 'A', prompt: 'a key' }, { name: 'B' }] }],
   ])('reads %j', (yaml, expected) => {
     expect(parseQuickFrontmatter(yaml)).toEqual(expected);
     expect(full(yaml).fields).toEqual(expected);
@@ -38,10 +42,8 @@ describe('parseQuickFrontmatter', () => {
     'a: yes\n',
     'a: x # comment\n',
     'a: "esc\\n"\n',
-    'a: |\n  block\n',
     'a: &anchor x\n',
     'a:\n- item\n',
-    'a: one\n  continued\n',
     'a: 1\na: 2\n',
     '# comment\na: b\n',
     '__proto__: x\n',
@@ -51,8 +53,18 @@ describe('parseQuickFrontmatter', () => {
     'a: [b,,c]\n',
     'a: ["x, y"]\n',
     'a: [b: c]\n',
-    'a:\n    four: spaces\n',
     'a:\n  b: c\n   d: e\n',
+    'a: |+\n  keep\n',
+    'a: >2\n  indented\n',
+    'a: >\n  x\n\n  y\n',
+    'a: >\n  x\n    deeper\n',
+    'a: |\n  trailing \n',
+    'a: >\nb: c\n',
+    'a: one\n\n  two\n',
+    'a: one\n  - two\n',
+    'a: one\n  # two\n',
+    'a: "one"\n  two\n',
+    'a:\n  "x"\n  y\n',
   ])('leaves %j to the YAML parser', (yaml) => {
     expect(parseQuickFrontmatter(yaml)).toBeUndefined();
   });
@@ -119,15 +131,18 @@ describe('parseQuickFrontmatter', () => {
     const flow = fc.array(scalar, { maxLength: 3 }).map((vs) => `[${vs.join(', ')}]`);
     const value = fc.oneof(scalar, scalar, flow);
     const block = yamlBlock(key, value);
+    const words = fc.oneof(scalar, fc.constantFrom('plain words', 'Use when "x", y', "it's", 'a-b c', 'x: y', 'ends:'));
     const line = fc.oneof(
       fc.tuple(key, value).map(([k, v]) => `${k}: ${v}`),
       fc.tuple(key, block).map(([k, b]) => `${k}:\n${indentYaml(b)}`),
+      multiLineEntry(key, words),
+      listOfMaps(key, value),
       scalar,
     );
     let answered = 0;
     fc.assert(
-      fc.property(fc.array(line, { maxLength: 5 }), (lines) => {
-        const yaml = lines.map((l) => `${l}\n`).join('');
+      fc.property(fc.array(line, { maxLength: 5 }), fc.constantFrom(2, 3, 4), (lines, width) => {
+        const yaml = reindentYaml(lines.map((l) => `${l}\n`).join(''), width);
         const quick = parseQuickFrontmatter(yaml);
         if (quick === undefined) return;
         answered++;
@@ -139,5 +154,42 @@ describe('parseQuickFrontmatter', () => {
     );
     // The comparison must actually run on a good share of inputs, not only on the trivial empty one.
     expect(answered).toBeGreaterThan(300);
+  });
+
+  it('agrees with the YAML parser on values over several lines, at any indentation (property)', () => {
+    const key = fc.constantFrom('name', 'description', 'metadata', 'a-b');
+    const text = fc.constantFrom(
+      'plain words',
+      'Use when "x", y',
+      "it's",
+      'a-b c',
+      'x: y',
+      'ends:',
+      '# c',
+      '- item',
+      'é',
+      'true',
+      '1.0',
+      '',
+    );
+    const line = fc.oneof(
+      fc.tuple(key, text).map(([k, v]) => `${k}: ${v}`),
+      multiLineEntry(key, text),
+      multiLineEntry(key, text),
+    );
+    let multiLine = 0;
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 3 }), fc.constantFrom(2, 3, 4), (lines, width) => {
+        const yaml = reindentYaml(lines.map((l) => `${l}\n`).join(''), width);
+        const quick = parseQuickFrontmatter(yaml);
+        if (quick === undefined) return;
+        if (/\n /.test(yaml)) multiLine++;
+        const parsed = full(yaml);
+        expect(parsed.findings.filter((f) => f.severity !== 'info')).toEqual([]);
+        expect(quick).toEqual(parsed.fields);
+      }),
+      { numRuns: 3_000 },
+    );
+    expect(multiLine).toBeGreaterThan(100);
   });
 });

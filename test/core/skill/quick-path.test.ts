@@ -10,7 +10,7 @@ import { validateSkill } from '../../../src/core/validate.js';
 import { discoverSkills } from '../../../src/store/discover.js';
 import { readSkillFolder } from '../../../src/store/read-skill.js';
 import { skillsRoot } from '../../helpers/corpus.js';
-import { indentYaml, yamlBlock } from '../../helpers/yaml-arbitrary.js';
+import { indentYaml, listOfMaps, multiLineEntry, reindentYaml, yamlBlock } from '../../helpers/yaml-arbitrary.js';
 
 // The quick frontmatter reader is a fast path: validate must say exactly what the YAML parser's path says.
 describe('validate: quick frontmatter path against the full parse', () => {
@@ -109,13 +109,15 @@ describe('quick positions against the YAML parser', () => {
     const line = fc.oneof(
       fc.tuple(key, value).map(([k, v]) => `${k}: ${v}`),
       fc.tuple(key, block).map(([k, b]) => `${k}:\n${indentYaml(b)}`),
+      multiLineEntry(key, fc.constantFrom('plain words', 'Use when "x", y', 'a', '[b]')),
+      listOfMaps(key, fc.constantFrom('plain words', 'a', '[b, c]', '"q"')),
       fc.constant(''),
       fc.constant('   '),
     );
     let compared = 0;
     fc.assert(
-      fc.property(fc.array(line, { minLength: 1, maxLength: 5 }), (lines) => {
-        if (expectSamePositions(lines.map((l) => `${l}\n`).join(''), 'generated')) compared++;
+      fc.property(fc.array(line, { minLength: 1, maxLength: 5 }), fc.constantFrom(2, 3, 4), (lines, width) => {
+        if (expectSamePositions(reindentYaml(lines.map((l) => `${l}\n`).join(''), width), 'generated')) compared++;
       }),
       { numRuns: 2_000 },
     );
