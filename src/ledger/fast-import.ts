@@ -56,9 +56,11 @@ export class FastImportWriter implements CommitWriter {
     // Nothing to wait for: a commit fast-import refuses ends the process, and `flush` reports it.
     // Written part by part: joining them copied each file's bytes twice more.
     const { stdin } = await this.start();
+    // Corked and uncorked in this tick: one writev, handed to the pipe before `add` returns (a caller killed right
+    // after must still leave its commits to fast-import, which keeps them on the scratch ref).
     stdin.cork();
     for (const part of parts) stdin.write(part);
-    process.nextTick(() => stdin.uncork());
+    stdin.uncork();
     this.unflushed = mark;
     return mark;
   }

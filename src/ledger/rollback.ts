@@ -56,6 +56,9 @@ async function refuseOrphans(ledger: RollbackLedger, changes: readonly NetChange
     );
     if (orphans.length === 0) continue;
     const later = await findLaterCommits(ledger, new Set(orphans), new Set(commits));
+    // Files that were already there before the reverted commits (the tree the rollback restores had them) are no
+    // orphans of this rollback: only later commits' files are refused.
+    if (later.length === 0) continue;
     const list = later.map((c) => `${c.oid.slice(0, 12)} "${c.subject}"`).join(', ');
     throw new SkillgardenError(
       'ledger/rollback-refused',

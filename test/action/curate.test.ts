@@ -54,7 +54,7 @@ describe('mode: curate, as a runner runs it', () => {
     expect(fromBody.run).toBe(result.outputs['run-id']);
     expect(message).toMatch(/Skill-Action: mark-stale\nSkill-Action: archive\n/);
     expect(result.summary).toContain('## Pull requests');
-    expect(pull.body).toContain('The curator validated the proposed tree itself');
+    expect(pull.body).toContain('The curator validated and scanned the proposed tree itself');
   });
 
   it('a squash merge of the proposal keeps the ledger: git reads the trailers from the PR body', async () => {

@@ -128,6 +128,9 @@ export async function runCurator(options: CurateOptions): Promise<CurateResult> 
     // The run's commits are one batch: each transition its own commit, the branch moved once (write-batch.ts).
     const batch = ledger.beginBatch();
     const written: Array<LifecycleDecision & { kind: 'transition' }> = [];
+    // The library's own error findings (twin names, a missing manifest path) are reported and the run goes on;
+    // only a write of this run that fails makes it fail.
+    const libraryErrors = report.errors.length;
     if (!firstRun) {
       const transitions = plan.decisions.filter((d): d is LifecycleDecision & { kind: 'transition' } => d.kind === 'transition');
       for (const [index, decision] of transitions.entries()) {
@@ -146,7 +149,7 @@ export async function runCurator(options: CurateOptions): Promise<CurateResult> 
     }
     const seeds = firstRun ? [] : plan.seeds;
     // A failed run commits nothing (its report says what failed); a run with nothing to record writes no commit.
-    const failed = report.errors.length > 0;
+    const failed = report.errors.length > libraryErrors;
     if (failed || (!firstRun && written.length === 0 && seeds.length === 0 && forgotten.length === 0)) {
       return { ...finish(report, failed ? 'failed' : 'completed', { readMs, planMs, started }, snapshot), ...extra };
     }
