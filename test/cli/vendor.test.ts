@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { computeDigest } from '../../src/core/vendor/index.js';
@@ -96,5 +96,55 @@ describe('skillgarden add', () => {
     expect(oversized.stderr).toMatch(/skill "pdf" is \d+ bytes/);
     expect(status(dir)).toBe('');
     expect(existsSync(join(dir, 'skills-lock.json'))).toBe(false);
+  });
+});
+
+describe('skillgarden install --frozen', () => {
+  it('puts back a removed skill and a changed file from the pinned commit, even after upstream moved on', async () => {
+    const up = collection();
+    const dir = library();
+    expect((await cli(['add', up.url, ...now], { cwd: dir })).code).toBe(0);
+    up.publish({ 'skills/pdf/references/forms.md': 'moved on\n' });
+    rmSync(join(dir, 'skills/xlsx'), { recursive: true });
+    writeFileSync(join(dir, 'skills/pdf/references/forms.md'), 'edited by hand\n');
+    const run = await cli(['install', '--frozen'], { cwd: dir });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('restored pdf: skills/pdf');
+    expect(run.stdout).toContain('restored xlsx: skills/xlsx');
+    expect(status(dir)).toBe('');
+    const again = await cli(['install', '--frozen'], { cwd: dir });
+    expect(again.stdout).toContain('2 vendored skills match skills-lock.json (0 restored)');
+  });
+
+  it('refuses a digest that does not match the pinned content, naming the skill, and writes nothing', async () => {
+    const up = collection();
+    const dir = library();
+    expect((await cli(['add', up.url, ...now], { cwd: dir })).code).toBe(0);
+    const lock = lockOf(dir);
+    lock.skills.xlsx!.computedHash = '0'.repeat(64);
+    writeFileSync(join(dir, 'skills-lock.json'), JSON.stringify(lock, null, 2));
+    rmSync(join(dir, 'skills/pdf'), { recursive: true });
+    const run = await cli(['install', '--frozen'], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('skill "xlsx"');
+    expect(run.stderr).toContain('Nothing was written');
+    expect(existsSync(join(dir, 'skills/pdf'))).toBe(false);
+  });
+
+  it('says so when the pinned commit is gone from a rewritten history, and offers the new tip', async () => {
+    const up = collection();
+    const dir = library();
+    expect((await cli(['add', up.url, '--skill', 'pdf', ...now], { cwd: dir })).code).toBe(0);
+    git(up.work, 'commit', '-q', '--amend', '-m', 'rewritten');
+    git(up.work, 'push', '-q', '--force', 'origin', 'HEAD:main');
+    git(up.bare, 'reflog', 'expire', '--expire=now', '--all');
+    git(up.bare, 'gc', '-q', '--prune=now');
+    rmSync(join(dir, 'skills/pdf'), { recursive: true });
+    const run = await cli(['install', '--frozen'], { cwd: dir });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('history was rewritten');
+    expect(run.stderr).toContain(`Its tip is now ${git(up.bare, 'rev-parse', 'main').trim().slice(0, 12)}`);
+    expect(existsSync(join(dir, 'skills/pdf'))).toBe(false);
   });
 });
