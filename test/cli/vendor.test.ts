@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { computeDigest } from '../../src/core/vendor/index.js';
 import { cli } from '../helpers/cli.js';
 import { git, lastTrailers, repoWith, status, subjects } from '../helpers/repo.js';
-import { skillText } from '../helpers/tmp.js';
+import { skillText, tempDir } from '../helpers/tmp.js';
 import { makeUpstream } from '../vendor/upstream-fixture.js';
 
 const now = ['--now', '2026-05-01T10:00:00Z'];
@@ -234,5 +234,36 @@ describe('skillgarden update', () => {
     expect(caution.stdout).toContain('staged for approval on skillgarden/staged/pdf');
     expect(git(dir, 'rev-parse', 'HEAD')).toBe(head);
     expect(existsSync(join(dir, 'skills/pdf/scripts/setup.sh'))).toBe(false);
+  });
+});
+
+describe('vendored skills are hub skills', () => {
+  it('list says hub, show says where it comes from, and a curator run years later leaves it alone', async () => {
+    const up = collection();
+    const dir = library();
+    expect((await cli(['add', up.url, '--skill', 'pdf', ...now], { cwd: dir })).code).toBe(0);
+    const content = join(tempDir(), 'notes.md');
+    writeFileSync(content, skillText('notes'));
+    const agent = await cli(['manage', 'create', 'notes', '--content', content, '--actor', 'agent', '--source', 'background', ...now], {
+      cwd: dir,
+    });
+    expect(agent.code, agent.stderr).toBe(0);
+    const listed = (JSON.parse((await cli(['--json', 'list'], { cwd: dir })).stdout) as { skills: { name: string; provenance: string }[] })
+      .skills;
+    expect(listed.find((s) => s.name === 'pdf')?.provenance).toBe('hub');
+    const shown = await cli(['show', 'pdf'], { cwd: dir });
+    expect(shown.stdout).toContain(
+      `source         ${up.url}, pinned at ${git(up.bare, 'rev-parse', 'main').trim().slice(0, 12)} since 2026-05-01`,
+    );
+    // Adopted, a person's skill is curated; a vendored one never is (DESIGN §4).
+    expect((await cli(['adopt', 'pdf', ...now], { cwd: dir })).code).toBe(0);
+    const before = git(dir, 'rev-parse', 'HEAD').trim();
+    const curate = await cli(['curate', '--now', '2031-05-01T10:00:00Z'], { cwd: dir });
+    expect(curate.code, curate.stderr).toBe(0);
+    const touched = git(dir, 'log', '--format=%s', `${before}..HEAD`);
+    // The same run does act on the agent's skill: the curator ran, and passed the vendored one by.
+    expect(touched).toMatch(/skill\([a-z-]+\): notes/);
+    expect(touched).not.toContain('pdf');
+    expect(existsSync(join(dir, 'skills/pdf/SKILL.md'))).toBe(true);
   });
 });

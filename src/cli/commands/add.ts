@@ -13,7 +13,7 @@ export const addCommand: Command = {
     const [source, ...rest] = context.positionals;
     if (!source || rest.length > 0)
       throw new SkillgardenError('cli/usage', 'add takes exactly one SOURCE: a git URL, a local path, or owner/repo');
-    const text = (key: string) => (typeof context.values[key] === 'string' ? (context.values[key]) : undefined);
+    const text = (key: string) => (typeof context.values[key] === 'string' ? context.values[key] : undefined);
     const skills = ((context.values.skill as string[] | undefined) ?? []).filter((s) => typeof s === 'string');
     const ref = text('ref');
     const root = text('root');

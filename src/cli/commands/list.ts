@@ -4,6 +4,7 @@ import { requireSkills } from '../../services/library.js';
 import { listSkills, type ListedSkill } from '../../services/curator/list-skills.js';
 import { exitCodes, type Command } from '../context.js';
 import { renderShow, type ShowDetail } from './render-show.js';
+import { readVendoredSource } from '../../services/vendor/vendored-source.js';
 
 export const listCommand: Command = {
   name: 'list',
@@ -40,6 +41,7 @@ export const showCommand: Command = {
       usage: snapshot.usage.totals.get(name) ?? null,
       history: snapshot.history.skills[name] ?? null,
       state_record: snapshot.state.skills[name] ?? null,
+      vendored: readVendoredSource(global.repo, name),
     };
     io.stdout.write(global.json ? `${JSON.stringify(detail, null, 2)}\n` : renderShow(detail));
     return exitCodes.ok;
