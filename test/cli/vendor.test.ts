@@ -136,7 +136,8 @@ describe('skillgarden install --frozen', () => {
     const up = collection();
     const dir = library();
     expect((await cli(['add', up.url, '--skill', 'pdf', ...now], { cwd: dir })).code).toBe(0);
-    git(up.work, 'commit', '-q', '--amend', '-m', 'rewritten');
+    writeFileSync(join(up.work, 'skills/pdf/references/forms.md'), 'rewritten\n');
+    git(up.work, 'commit', '-q', '-a', '--amend', '-m', 'rewritten');
     git(up.work, 'push', '-q', '--force', 'origin', 'HEAD:main');
     git(up.bare, 'reflog', 'expire', '--expire=now', '--all');
     git(up.bare, 'gc', '-q', '--prune=now');
@@ -146,6 +147,15 @@ describe('skillgarden install --frozen', () => {
     expect(run.stderr).toContain('history was rewritten');
     expect(run.stderr).toContain(`Its tip is now ${git(up.bare, 'rev-parse', 'main').trim().slice(0, 12)}`);
     expect(existsSync(join(dir, 'skills/pdf'))).toBe(false);
+    git(dir, 'checkout', '-q', '--', 'skills/pdf');
+    const check = await cli(['update', '--check'], { cwd: dir });
+    expect(check.code).toBe(2);
+    expect(check.stderr).toContain('history was rewritten');
+    // Named, the skill moves to the new tip: the library's unedited folder stands in for the lost base.
+    const named = await cli(['update', 'pdf'], { cwd: dir });
+    expect(named.code, named.stderr).toBe(0);
+    expect(lockOf(dir).skills.pdf?.commit).toBe(git(up.bare, 'rev-parse', 'main').trim());
+    expect(readFileSync(join(dir, 'skills/pdf/references/forms.md'), 'utf8')).toBe('rewritten\n');
   });
 });
 

@@ -1,11 +1,19 @@
 import { SkillgardenError } from '../../core/errors.js';
 import { skillFileName } from '../../core/layout.js';
-import { lockFileName, planFileMerge, requirePinned, serializeLock, type PinnedEntry, type SkillsLock } from '../../core/vendor/index.js';
+import {
+  computeDigest,
+  lockFileName,
+  planFileMerge,
+  requirePinned,
+  serializeLock,
+  type PinnedEntry,
+  type SkillsLock,
+} from '../../core/vendor/index.js';
 import type { FileChange } from '../../ledger/ledger.js';
 import { commitAction, type ManageContext, type ManageResult } from '../manage/context.js';
 import { openManagedLibrary } from '../manage/locate.js';
 import { groupBySource, requireCommit } from './install.js';
-import { logTouching, mergeText, openUpstream, readUpstreamFiles, type Upstream, type UpstreamFile } from './upstream.js';
+import { hasCommit, logTouching, mergeText, openUpstream, readUpstreamFiles, type Upstream, type UpstreamFile } from './upstream.js';
 import { checkVendored, digestOf, readLock, readVendoredFolder, type VendoredCheck } from './vendored-skill.js';
 
 export interface UpdateOptions {
@@ -25,6 +33,8 @@ export interface SkillStatus {
   to: string;
   /** The skill's folder differs upstream. */
   behind: boolean;
+  /** The pinned commit is no longer in the source (its history was rewritten). */
+  gone?: boolean;
   /** Upstream commits between the two that touched the folder, newest first (`%h %s`). */
   commits: string[];
 }
@@ -84,7 +94,10 @@ export async function updateVendored(ctx: ManageContext, options: UpdateOptions)
             },
           );
         }
-        const status = await statusOf(upstream, name, dir, entry);
+        // A rewritten history is an error, unless the person names the skill: then the new tip is what they asked for.
+        const gone = !(await hasCommit(upstream, entry.commit));
+        if (gone && (options.check || !options.names.includes(name))) await requireCommit(upstream, name, entry);
+        const status = await statusOf(upstream, name, dir, entry, gone);
         statuses.push(status);
         if (options.check || !status.behind) continue;
         const planned = await planUpdate(ctx, upstream, status, entry, conflicts);
@@ -106,13 +119,12 @@ export async function updateVendored(ctx: ManageContext, options: UpdateOptions)
   return { skills: statuses, applied };
 }
 
-async function statusOf(upstream: Upstream, name: string, dir: string, entry: PinnedEntry): Promise<SkillStatus> {
-  await requireCommit(upstream, name, entry);
+async function statusOf(upstream: Upstream, name: string, dir: string, entry: PinnedEntry, gone: boolean): Promise<SkillStatus> {
   const base = { name, dir, source: entry.source, from: entry.commit, to: upstream.tip, behind: false, commits: [] };
   if (upstream.tip === entry.commit) return base;
   const theirs = await readUpstreamFiles(upstream, upstream.tip, entry.skillPath);
   if (digestOf(theirs) === entry.computedHash) return base;
-  return { ...base, behind: true, commits: await logTouching(upstream, entry.commit, upstream.tip, entry.skillPath) };
+  return { ...base, behind: true, gone, commits: gone ? [] : await logTouching(upstream, entry.commit, upstream.tip, entry.skillPath) };
 }
 
 async function planUpdate(
@@ -123,11 +135,11 @@ async function planUpdate(
   conflicts: Conflict[],
 ): Promise<Planned | undefined> {
   const theirs = await readVendoredFolder(upstream, status.to, status.name, entry.skillPath);
-  const base = await readUpstreamFiles(upstream, entry.commit, entry.skillPath);
   const ours = new Map<string, Uint8Array>();
   for (const file of await ctx.ledger.listFiles(status.dir)) {
     ours.set(file.path.slice(status.dir.length + 1), (await ctx.ledger.readFile(file.path)) ?? new Uint8Array());
   }
+  const base = status.gone ? pinnedFromLibrary(status, entry, ours) : await readUpstreamFiles(upstream, entry.commit, entry.skillPath);
   const byPath = (files: UpstreamFile[]) => new Map(files.map((f) => [f.path, f]));
   const [baseFiles, theirFiles] = [byPath(base), byPath(theirs.files)];
   const changes: FileChange[] = [];
@@ -194,5 +206,19 @@ async function commitUpdate(ctx: ManageContext, lock: SkillsLock, plan: Planned,
     [...plan.changes, { path: lockFileName, content: serializeLock(next) }],
     { warnings: plan.check.warnings, commits: status.commits, from: status.from, to: status.to },
     plan.check.gate,
+  );
+}
+
+/**
+ * With the pinned commit gone, the base is the library's folder, when it is still exactly the pinned content;
+ * a folder edited here has no base left to merge with, and is refused.
+ */
+function pinnedFromLibrary(status: SkillStatus, entry: PinnedEntry, ours: ReadonlyMap<string, Uint8Array>): UpstreamFile[] {
+  const files = [...ours].map(([path, bytes]) => ({ path, bytes, executable: false, symlink: false }));
+  if (computeDigest(files) === entry.computedHash) return files;
+  throw new SkillgardenError(
+    'vendor/commit-gone',
+    `skill "${status.name}": the pinned commit ${entry.commit.slice(0, 12)} is no longer in ${status.source} (its history was rewritten), and ${status.dir} was edited here since, so there is no base to merge with. Nothing was written. Remove the skill, \`skillgarden add\` it again at ${status.to.slice(0, 12)}, then apply the edits again.`,
+    { data: { skill: status.name, tip: status.to, exitCode: 2 } },
   );
 }
