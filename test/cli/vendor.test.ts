@@ -65,6 +65,7 @@ describe('skillgarden add', () => {
     const cases: [string[], string][] = [
       [['add', `file://${up.bare}-missing`], 'could not fetch'],
       [['add', up.url, '--ref', 'nope'], 'has no branch or tag "nope"'],
+      [['add', 'https://ada:s3cret-token@127.0.0.1:9/skills.git'], 'could not fetch https://127.0.0.1:9/skills.git'],
       [['add', up.url, '--skill', 'docx'], 'has no skill "docx"; it has: pdf, xlsx'],
       [['add', up.url, '--skill', 'pdf'], 'skill "pdf" (skills/pdf in'],
       [['add', makeUpstream({ 'README.md': '# nothing\n' }).url], 'no skills found in'],
@@ -77,6 +78,16 @@ describe('skillgarden add', () => {
     }
     expect(git(dir, 'rev-parse', 'HEAD')).toBe(head);
     expect(status(dir)).toBe('');
+  });
+
+  it('never shows or stores a password from the URL', async () => {
+    const up = collection();
+    const dir = library();
+    const url = up.url.replace('file://', 'file://ada:s3cret-token@');
+    const run = await cli(['add', url, '--skill', 'pdf'], { cwd: dir });
+    expect(
+      `${run.stdout}${run.stderr}${readFileSync(join(dir, 'skills-lock.json'), 'utf8')}${git(dir, 'log', '-1', '--format=%B')}`,
+    ).not.toContain('s3cret');
   });
 
   it('refuses a link that leads out of the skill, and an oversized skill', async () => {

@@ -93,7 +93,7 @@ export async function addVendored(ctx: ManageContext, options: AddOptions): Prom
       warnings: [],
     };
     const names = added.map((a) => a.name);
-    const summary = `add from ${source.source}${options.ref ? `@${options.ref}` : ''} at ${upstream.tip.slice(0, 12)}`;
+    const summary = `add from ${redactUrl(source.source)}${options.ref ? `@${options.ref}` : ''} at ${upstream.tip.slice(0, 12)}`;
     const result = await commitAction(ctx, 'add', names, summary, changes, { warnings: checks.flatMap((c) => c.warnings) }, gate);
     return { ...result, added };
   } finally {
@@ -107,7 +107,7 @@ function lockEntry(
   pinned: { skillPath: string; commit: string; computedHash: string },
 ): LockEntry {
   return {
-    source: source.source,
+    source: redactUrl(source.source),
     sourceType: source.sourceType,
     ...(options.ref ? { ref: options.ref } : {}),
     computedHash: pinned.computedHash,
