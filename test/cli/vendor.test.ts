@@ -287,4 +287,17 @@ describe('vendored skills are hub skills', () => {
     expect(touched).not.toContain('pdf');
     expect(existsSync(join(dir, 'skills/pdf/SKILL.md'))).toBe(true);
   });
+
+  it('publishes a vendored skill with a version naming its pinned commit', async () => {
+    const up = collection();
+    const dir = library();
+    expect((await cli(['add', up.url, '--skill', 'pdf', ...now], { cwd: dir })).code).toBe(0);
+    const out = join(tempDir(), 'site');
+    const run = await cli(['--json', 'publish', '--out', out], { cwd: dir });
+    expect(run.code, run.stderr).toBe(0);
+    const skills = (JSON.parse(run.stdout) as { skills: { name: string; version: string }[] }).skills;
+    const tip = git(up.bare, 'rev-parse', 'main').trim();
+    expect(skills.find((s) => s.name === 'pdf')?.version).toBe(`0.1.0+upstream.${tip.slice(0, 12)}`);
+    expect(skills.find((s) => s.name === 'deploy')?.version).toBe('0.1.0');
+  });
 });
