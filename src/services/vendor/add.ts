@@ -52,7 +52,7 @@ export async function addVendored(ctx: ManageContext, options: AddOptions): Prom
     if (missing.length > 0) {
       throw refuse(
         'vendor/unknown-skill',
-        `${shown} has no skill ${missing.map((m) => `"${m}"`).join(', ')}; it has: ${found.map((s) => s.name).join(', ')}.`,
+        `${shown} has no skill ${missing.map((m) => `"${m}"`).join(', ')}; it has: ${listNames(found.map((s) => s.name))}.`,
       );
     }
     const taken = new Map([...library.skills, ...library.archived].map((s) => [s.name, s.path]));
@@ -116,4 +116,9 @@ function lockEntry(
     commit: pinned.commit,
     installedAt: options.now.toISOString(),
   };
+}
+
+/** Names for a message: the first twenty, then how many more. */
+function listNames(names: readonly string[]): string {
+  return names.length <= 20 ? names.join(', ') : `${names.slice(0, 20).join(', ')} … and ${names.length - 20} more`;
 }
