@@ -240,6 +240,17 @@ describe('skillgarden update', () => {
     expect(status(dir)).toBe('');
   });
 
+  it('stops on a file both sides added with different content, naming it', async () => {
+    const { up, dir } = await added();
+    writeFileSync(join(dir, 'skills/pdf/references/new.md'), 'ours\n');
+    commitAll(dir, 'local file');
+    up.publish({ 'skills/pdf/references/new.md': 'theirs\n' });
+    const run = await cli(['update', 'pdf'], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('skills/pdf/references/new.md: both changed the same lines');
+    expect(status(dir)).toBe('');
+  });
+
   it('never lets a dangerous upstream change reach the branch; caution waits on a branch for a person', async () => {
     const { up, dir } = await added();
     const head = git(dir, 'rev-parse', 'HEAD');

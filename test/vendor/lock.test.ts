@@ -112,6 +112,8 @@ describe('sources and the three-way decision', () => {
     ['changed on both sides', { base: b('a'), ours: b('x'), theirs: b('z') }, 'merge'],
     ['removed here, changed upstream', { base: b('a'), ours: undefined, theirs: b('z') }, 'conflict'],
     ['changed here, removed upstream', { base: b('a'), ours: b('x'), theirs: undefined }, 'conflict'],
+    ['added on both sides, differently', { base: undefined, ours: b('x'), theirs: b('z') }, 'merge'],
+    ['a binary file changed on both sides', { base: b('a\0'), ours: b('x\0'), theirs: b('z\0') }, 'conflict'],
   ])('%s: %s', (_, sides, kind) => {
     expect(planFileMerge(sides).kind).toBe(kind);
   });

@@ -18,5 +18,7 @@ export function planFileMerge({ base, ours, theirs }: FileSides): FileDecision {
   if (same(base, ours)) return theirs === undefined ? { kind: 'delete' } : { kind: 'take', bytes: theirs };
   if (ours === undefined) return { kind: 'conflict', reason: 'deleted in the library, changed upstream' };
   if (theirs === undefined) return { kind: 'conflict', reason: 'changed in the library, deleted upstream' };
+  // git merge-file merges lines; a file with a NUL byte has none it can trust.
+  if ([base, ours, theirs].some((side) => side?.includes(0))) return { kind: 'conflict', reason: 'a binary file changed on both sides' };
   return { kind: 'merge' };
 }

@@ -70,7 +70,8 @@ export async function planUpdate(
     } else if (decision.kind === 'delete') bytes = null;
     else if (decision.kind === 'take') bytes = decision.bytes;
     else {
-      const merged = await mergeText(upstream, sides as { base: Uint8Array; ours: Uint8Array; theirs: Uint8Array });
+      // Added on both sides with different content: merged against an empty base, so every differing line conflicts.
+      const merged = await mergeText(upstream, { ours: sides.ours!, base: sides.base ?? new Uint8Array(), theirs: sides.theirs! });
       if (merged.conflictLines.length > 0) {
         conflicts.push({ file, reason: `both changed the same lines (conflict at line ${merged.conflictLines.join(', ')} of the merge)` });
         continue;
