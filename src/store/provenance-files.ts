@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Finding } from '../core/findings.js';
 import { metaDir } from '../core/layout.js';
+import { lockFileName } from '../core/vendor/lock.js';
 
 export interface ProvenanceFiles {
   bundled: Set<string>;
@@ -13,7 +14,8 @@ export interface ProvenanceFiles {
 /**
  * Provenance kept in files (DESIGN §4): `.skillgarden/bundled.txt`,
  * `.skillgarden/hub.json`, `.skillgarden/adopted.txt`, and Hermes Agent's
- * `<root>/.bundled_manifest` and `<root>/.hub/lock.json` of each skill root.
+ * `<root>/.bundled_manifest` and `<root>/.hub/lock.json` of each skill root; the skills of
+ * `skills-lock.json` (vendored: `skillgarden add`) are hub skills too.
  */
 export function readProvenanceFiles(repoDir: string, skillsDir: string | readonly string[]): ProvenanceFiles {
   const out: ProvenanceFiles = { bundled: new Set(), hub: new Set(), adopted: new Set(), findings: [] };
@@ -22,7 +24,7 @@ export function readProvenanceFiles(repoDir: string, skillsDir: string | readonl
   for (const root of roots)
     for (const name of readLines(repoDir, `${root}.bundled_manifest`)) out.bundled.add(name.split(/[:\s]/)[0] ?? name);
   for (const name of readLines(repoDir, `${metaDir}/adopted.txt`)) out.adopted.add(name);
-  for (const path of [`${metaDir}/hub.json`, ...roots.map((root) => `${root}.hub/lock.json`)]) {
+  for (const path of [`${metaDir}/hub.json`, lockFileName, ...roots.map((root) => `${root}.hub/lock.json`)]) {
     for (const name of readJsonKeys(repoDir, path, out.findings)) out.hub.add(name);
   }
   return out;

@@ -132,6 +132,24 @@ export const commands: readonly CommandEntry[] = [
     'demoCommand',
   ),
   lazy(
+    'add',
+    'copy skills from a git repository into the library, pinned in skills-lock.json (one commit)',
+    () => import('./add.js'),
+    'addCommand',
+  ),
+  lazy(
+    'update',
+    'bring vendored skills up to their source (three-way merge, one commit each); --check lists those behind',
+    () => import('./update.js'),
+    'updateCommand',
+  ),
+  lazy(
+    'install',
+    'restore vendored skills exactly as skills-lock.json pins them (--frozen), verifying each digest',
+    () => import('./install.js'),
+    'installCommand',
+  ),
+  lazy(
     'publish',
     'write the Agent Skills discovery index (.well-known/agent-skills/index.json) and its artifacts, for installers',
     () => import('./publish.js'),

@@ -6,6 +6,7 @@ import { exitCodes, type Command } from '../context.js';
 import { renderShow, type ShowDetail } from './render-show.js';
 import { ambiguousIds, matchSkillName } from '../../core/layout/skill-name-match.js';
 import { plainName } from '../../core/layout/skill-roots.js';
+import { readVendoredSource } from '../../services/vendor/vendored-source.js';
 
 export const listCommand: Command = {
   name: 'list',
@@ -57,6 +58,7 @@ export const showCommand: Command = {
       usage: snapshot.usage.totals.get(folder) ?? null,
       history: snapshot.history.skills[folder] ?? null,
       state_record: snapshot.state.skills[folder] ?? null,
+      vendored: readVendoredSource(global.repo, folder),
     };
     io.stdout.write(global.json ? `${JSON.stringify(detail, null, 2)}\n` : renderShow(detail));
     return exitCodes.ok;

@@ -4,12 +4,15 @@ import { escapeControl } from '../../core/report/escape-text.js';
 import { inactiveAfterDays } from '../../core/usage/index.js';
 import type { UsageCounters } from '../../core/usage/types.js';
 import type { ListedSkill } from '../../services/curator/list-skills.js';
+import type { VendoredSource } from '../../services/vendor/vendored-source.js';
 
 /** What `show` prints: the skill's `list` row, its usage counters, its history and the curator's record (`--json` as is). */
 export interface ShowDetail extends ListedSkill {
   usage: UsageCounters | null;
   history: SkillHistory | null;
   state_record: SkillStateRecord | null;
+  /** From skills-lock.json, for a vendored skill. */
+  vendored?: VendoredSource | null;
 }
 
 const stateMeaning: Record<ListedSkill['state'], string> = {
@@ -46,6 +49,7 @@ export function renderShow(detail: ShowDetail): string {
     ['state', `${detail.state}: ${stateMeaning[detail.state]}`],
     ['curator record', record?.state ? `${record.state}${record.since ? ` since ${record.since.slice(0, 10)}` : ''}` : undefined],
     ['provenance', `${detail.provenance}${detail.adopted ? ', adopted' : ''}${detail.pinned ? ' (pinned)' : ''}`],
+    ['source', renderVendored(detail.vendored)],
     ['last activity', detail.last_activity_at?.slice(0, 10) ?? 'none yet'],
     [
       'usage',
@@ -59,3 +63,8 @@ export function renderShow(detail: ShowDetail): string {
   const width = Math.max(...shown.map(([label]) => label.length));
   return `${escapeControl(detail.name)}\n${shown.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`).join('\n')}\n`;
 }
+
+const renderVendored = (v: VendoredSource | null | undefined): string | undefined =>
+  v
+    ? `${escapeControl(v.source)}${v.ref ? `@${escapeControl(v.ref)}` : ''}${v.commit ? `, pinned at ${v.commit.slice(0, 12)}` : ''}${v.installedAt ? ` since ${v.installedAt.slice(0, 10)}` : ''} (skills-lock.json; \`skillgarden update --check\` says whether it is behind)`
+    : undefined;

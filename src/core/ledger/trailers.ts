@@ -19,7 +19,9 @@ export type SkillAction =
   | 'adopt'
   | 'usage'
   | 'rollback'
-  | 'curate';
+  | 'curate'
+  | 'add'
+  | 'update';
 export type Actor = 'user' | 'agent' | 'curator';
 export type Source = 'foreground' | 'background';
 export interface LedgerTrailers {
@@ -55,6 +57,8 @@ export const skillActions: readonly SkillAction[] = [
   'usage',
   'rollback',
   'curate',
+  'add',
+  'update',
 ];
 export const actors: readonly Actor[] = ['user', 'agent', 'curator'];
 export const sources: readonly Source[] = ['foreground', 'background'];

@@ -39,11 +39,13 @@ export function artifactFor(name: string, files: readonly string[]): { type: Ind
 /**
  * A version that moves whenever the skill's content does: `0.<commits>.0`,
  * counting the commits that changed its folder, with `-dev.<digest>` while the
- * working copy differs from the last of them.
+ * working copy differs from the last of them. A vendored skill adds its pinned
+ * source commit as build metadata (`+upstream.<commit>`), so the version names the upstream it came from.
  */
-export function versionOf(history: readonly SkillChange[], dirty: { digest: string } | undefined): string {
+export function versionOf(history: readonly SkillChange[], dirty: { digest: string } | undefined, pinned?: string): string {
   const base = `0.${history.length}.0`;
-  return dirty ? `${base}-dev.${dirty.digest.replace(/^sha256:/, '').slice(0, 8)}` : base;
+  const version = dirty ? `${base}-dev.${dirty.digest.replace(/^sha256:/, '').slice(0, 8)}` : base;
+  return pinned ? `${version}+upstream.${pinned.slice(0, 12)}` : version;
 }
 
 /** The change log of one skill, newest first, from its commits. */

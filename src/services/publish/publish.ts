@@ -22,6 +22,7 @@ import { listRegularFiles } from '../../store/regular-files.js';
 import { runValidate } from '../validate.js';
 import { agentPluginsDir, stageAgentPlugin, type AgentPluginOptions, type PluginSkill } from './agent-plugin.js';
 import { buildTarGz } from './tar.js';
+import { readLock } from '../vendor/vendored-skill.js';
 
 export interface PublishOptions {
   repoDir: string;
@@ -66,6 +67,7 @@ export async function publishLibrary(options: PublishOptions): Promise<PublishRe
   const skills: PublishedSkill[] = [];
   const plugins: { name: string; description: string; version: string }[] = [];
   const pluginSkills: PluginSkill[] = [];
+  const vendored = readLock(options.repoDir).skills;
   for (const location of library.skills) {
     const listed = listRegularFiles(location.dir, { maxFiles: 5000, maxDepth: 16 });
     const files = new Map([...listed.files.keys()].map((path) => [path, readFileSync(join(location.dir, path)) as Uint8Array]));
@@ -73,7 +75,12 @@ export async function publishLibrary(options: PublishOptions): Promise<PublishRe
     const history = await readSkillHistory(options.repoDir, relDir);
     const dirty = await isDirty(options.ledger, relDir, files);
     const dirtyDigest = dirty ? sha256(Buffer.concat([...files.values()])) : undefined;
-    const version = versionOf(history, dirtyDigest === undefined ? undefined : { digest: dirtyDigest });
+    const pinned = vendored[location.name]?.commit;
+    const version = versionOf(
+      history,
+      dirtyDigest === undefined ? undefined : { digest: dirtyDigest },
+      typeof pinned === 'string' ? pinned : undefined,
+    );
     const skillFile = files.get('SKILL.md') ?? new Uint8Array();
     const parsed = parseSkillBytes(skillFile, { file: `${relDir}/SKILL.md` });
     const description = stringField(parsed, 'description') ?? '';
