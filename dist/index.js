@@ -134,8 +134,8 @@ var require_tunnel = __commonJS({
     };
     TunnelingAgent.prototype.createSocket = function createSocket(options, cb) {
       var self = this;
-      var placeholder2 = {};
-      self.sockets.push(placeholder2);
+      var placeholder3 = {};
+      self.sockets.push(placeholder3);
       var connectOptions = mergeOptions({}, self.proxyOptions, {
         method: "CONNECT",
         path: options.host + ":" + options.port,
@@ -179,7 +179,7 @@ var require_tunnel = __commonJS({
           var error2 = new Error("tunneling socket could not be established, statusCode=" + res.statusCode);
           error2.code = "ECONNRESET";
           options.request.emit("error", error2);
-          self.removeSocket(placeholder2);
+          self.removeSocket(placeholder3);
           return;
         }
         if (head.length > 0) {
@@ -188,11 +188,11 @@ var require_tunnel = __commonJS({
           var error2 = new Error("got illegal response body from proxy");
           error2.code = "ECONNRESET";
           options.request.emit("error", error2);
-          self.removeSocket(placeholder2);
+          self.removeSocket(placeholder3);
           return;
         }
         debug2("tunneling connection has established");
-        self.sockets[self.sockets.indexOf(placeholder2)] = socket;
+        self.sockets[self.sockets.indexOf(placeholder3)] = socket;
         return cb(socket);
       }
       function onError(cause) {
@@ -205,7 +205,7 @@ var require_tunnel = __commonJS({
         var error2 = new Error("tunneling socket could not be established, cause=" + cause.message);
         error2.code = "ECONNRESET";
         options.request.emit("error", error2);
-        self.removeSocket(placeholder2);
+        self.removeSocket(placeholder3);
       }
     };
     TunnelingAgent.prototype.removeSocket = function removeSocket(socket) {
@@ -19162,6 +19162,27 @@ var require_undici = __commonJS({
   }
 });
 
+// src/core/errors.ts
+function isSkillgardenError(error2, code4) {
+  return error2 instanceof SkillgardenError && (code4 === void 0 || error2.code === code4);
+}
+var SkillgardenError;
+var init_errors = __esm({
+  "src/core/errors.ts"() {
+    "use strict";
+    SkillgardenError = class extends Error {
+      code;
+      data;
+      constructor(code4, message, options = {}) {
+        super(message, options.cause === void 0 ? void 0 : { cause: options.cause });
+        this.name = "SkillgardenError";
+        this.code = code4;
+        this.data = options.data ?? {};
+      }
+    };
+  }
+});
+
 // src/core/findings.ts
 function finding(input2) {
   return {
@@ -19177,8 +19198,8 @@ function finding(input2) {
 function compareFindings(a, b2) {
   return (a.file < b2.file ? -1 : a.file > b2.file ? 1 : 0) || a.line - b2.line || a.column - b2.column || severityRank[a.severity] - severityRank[b2.severity] || (a.code < b2.code ? -1 : a.code > b2.code ? 1 : 0);
 }
-function excerpt(text, max = 60) {
-  const oneLine = text.replace(/\s+/g, " ").trim();
+function excerpt(text3, max = 60) {
+  const oneLine = text3.replace(/\s+/g, " ").trim();
   return oneLine.length <= max ? oneLine : `${oneLine.slice(0, max - 1)}\u2026`;
 }
 var severityRank;
@@ -19186,6 +19207,23 @@ var init_findings = __esm({
   "src/core/findings.ts"() {
     "use strict";
     severityRank = { error: 0, warning: 1, info: 2 };
+  }
+});
+
+// src/core/layout.ts
+function isCandidateFolder(name2) {
+  return !ignoredNames.has(name2);
+}
+var defaultSkillsDir, archiveDirName, skillFileName, metaDir, supportDirs, ignoredNames;
+var init_layout = __esm({
+  "src/core/layout.ts"() {
+    "use strict";
+    defaultSkillsDir = "skills";
+    archiveDirName = ".archive";
+    skillFileName = "SKILL.md";
+    metaDir = ".skillgarden";
+    supportDirs = ["references", "templates", "scripts", "assets"];
+    ignoredNames = /* @__PURE__ */ new Set([archiveDirName, metaDir, ".git", ".hub", ".github", "node_modules", "__pycache__", ...supportDirs]);
   }
 });
 
@@ -20156,14 +20194,14 @@ var require_foldFlowLines = __commonJS({
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
     var FOLD_QUOTED = "quoted";
-    function foldFlowLines(text, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
+    function foldFlowLines(text3, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
       if (!lineWidth || lineWidth < 0)
-        return text;
+        return text3;
       if (lineWidth < minContentWidth)
         minContentWidth = 0;
       const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent.length);
-      if (text.length <= endStep)
-        return text;
+      if (text3.length <= endStep)
+        return text3;
       const folds = [];
       const escapedFolds = {};
       let end = lineWidth - indent.length;
@@ -20180,14 +20218,14 @@ var require_foldFlowLines = __commonJS({
       let escStart = -1;
       let escEnd = -1;
       if (mode === FOLD_BLOCK) {
-        i = consumeMoreIndentedLines(text, i, indent.length);
+        i = consumeMoreIndentedLines(text3, i, indent.length);
         if (i !== -1)
           end = i + endStep;
       }
-      for (let ch; ch = text[i += 1]; ) {
+      for (let ch; ch = text3[i += 1]; ) {
         if (mode === FOLD_QUOTED && ch === "\\") {
           escStart = i;
-          switch (text[i + 1]) {
+          switch (text3[i + 1]) {
             case "x":
               i += 3;
               break;
@@ -20204,12 +20242,12 @@ var require_foldFlowLines = __commonJS({
         }
         if (ch === "\n") {
           if (mode === FOLD_BLOCK)
-            i = consumeMoreIndentedLines(text, i, indent.length);
+            i = consumeMoreIndentedLines(text3, i, indent.length);
           end = i + indent.length + endStep;
           split = void 0;
         } else {
           if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
-            const next = text[i + 1];
+            const next = text3[i + 1];
             if (next && next !== " " && next !== "\n" && next !== "	")
               split = i;
           }
@@ -20221,12 +20259,12 @@ var require_foldFlowLines = __commonJS({
             } else if (mode === FOLD_QUOTED) {
               while (prev === " " || prev === "	") {
                 prev = ch;
-                ch = text[i += 1];
+                ch = text3[i += 1];
                 overflow = true;
               }
               const j2 = i > escEnd + 1 ? i - 2 : escStart - 1;
               if (escapedFolds[j2])
-                return text;
+                return text3;
               folds.push(j2);
               escapedFolds[j2] = true;
               end = j2 + endStep;
@@ -20241,39 +20279,39 @@ var require_foldFlowLines = __commonJS({
       if (overflow && onOverflow)
         onOverflow();
       if (folds.length === 0)
-        return text;
+        return text3;
       if (onFold)
         onFold();
-      let res = text.slice(0, folds[0]);
+      let res = text3.slice(0, folds[0]);
       for (let i2 = 0; i2 < folds.length; ++i2) {
         const fold = folds[i2];
-        const end2 = folds[i2 + 1] || text.length;
+        const end2 = folds[i2 + 1] || text3.length;
         if (fold === 0)
           res = `
-${indent}${text.slice(0, end2)}`;
+${indent}${text3.slice(0, end2)}`;
         else {
           if (mode === FOLD_QUOTED && escapedFolds[fold])
-            res += `${text[fold]}\\`;
+            res += `${text3[fold]}\\`;
           res += `
-${indent}${text.slice(fold + 1, end2)}`;
+${indent}${text3.slice(fold + 1, end2)}`;
         }
       }
       return res;
     }
-    function consumeMoreIndentedLines(text, i, indent) {
+    function consumeMoreIndentedLines(text3, i, indent) {
       let end = i;
       let start = i + 1;
-      let ch = text[start];
+      let ch = text3[start];
       while (ch === " " || ch === "	") {
         if (i < start + indent) {
-          ch = text[++i];
+          ch = text3[++i];
         } else {
           do {
-            ch = text[++i];
+            ch = text3[++i];
           } while (ch && ch !== "\n");
           end = i;
           start = i + 1;
-          ch = text[start];
+          ch = text3[start];
         }
       }
       return end;
@@ -22927,7 +22965,7 @@ ${pointer}
 var require_resolve_props = __commonJS({
   "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
     "use strict";
-    function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
+    function resolveProps(tokens2, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
       let spaceBefore = false;
       let atNewline = startOnNewline;
       let hasSpace = startOnNewline;
@@ -22942,7 +22980,7 @@ var require_resolve_props = __commonJS({
       let comma = null;
       let found = null;
       let start = null;
-      for (const token of tokens) {
+      for (const token of tokens2) {
         if (reqSpace) {
           if (token.type !== "space" && token.type !== "newline" && token.type !== "comma")
             onError(token.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space");
@@ -23033,7 +23071,7 @@ var require_resolve_props = __commonJS({
             hasSpace = false;
         }
       }
-      const last = tokens[tokens.length - 1];
+      const last = tokens2[tokens2.length - 1];
       const end = last ? last.offset + last.source.length : offset;
       if (reqSpace && next && next.type !== "space" && next.type !== "newline" && next.type !== "comma" && (next.type !== "scalar" || next.source !== "")) {
         onError(next.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space");
@@ -23152,10 +23190,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep9, value } = collItem;
+        const { start, key, sep: sep11, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep9?.[0],
+          next: key ?? sep11?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -23169,7 +23207,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep9) {
+          if (!keyProps.anchor && !keyProps.tag && !sep11) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -23193,7 +23231,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep9 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep11 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -23209,7 +23247,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep9, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep11, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -23300,7 +23338,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep9 = "";
+        let sep11 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -23314,13 +23352,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep9 + cb;
-              sep9 = "";
+                comment += sep11 + cb;
+              sep11 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep9 += source;
+                sep11 += source;
               hasSpace = true;
               break;
             default:
@@ -23363,18 +23401,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep9, value } = collItem;
+        const { start, key, sep: sep11, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep9?.[0],
+          next: key ?? sep11?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep9 && !value) {
+          if (!props.anchor && !props.tag && !sep11 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -23428,8 +23466,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap5 && !sep9 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep9, null, props, onError);
+        if (!isMap5 && !sep11 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep11, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -23441,7 +23479,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep9 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep11 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -23452,8 +23490,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap5 && !props.found && ctx.options.strict) {
-              if (sep9)
-                for (const st2 of sep9) {
+              if (sep11)
+                for (const st2 of sep11) {
                   if (st2 === valueProps.found)
                     break;
                   if (st2.type === "newline") {
@@ -23470,7 +23508,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep9, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep11, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -23605,7 +23643,7 @@ var require_resolve_block_scalar = __commonJS({
       if (!header)
         return { value: "", type: null, comment: "", range: [start, start, start] };
       const type = header.mode === ">" ? Scalar2.Scalar.BLOCK_FOLDED : Scalar2.Scalar.BLOCK_LITERAL;
-      const lines = scalar.source ? splitLines(scalar.source) : [];
+      const lines = scalar.source ? splitLines2(scalar.source) : [];
       let chompStart = lines.length;
       for (let i = lines.length - 1; i >= 0; --i) {
         const content = lines[i][1];
@@ -23650,7 +23688,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep9 = "";
+      let sep11 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -23667,24 +23705,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar2.Scalar.BLOCK_LITERAL) {
-          value += sep9 + indent.slice(trimIndent) + content;
-          sep9 = "\n";
+          value += sep11 + indent.slice(trimIndent) + content;
+          sep11 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep9 === " ")
-            sep9 = "\n";
-          else if (!prevMoreIndented && sep9 === "\n")
-            sep9 = "\n\n";
-          value += sep9 + indent.slice(trimIndent) + content;
-          sep9 = "\n";
+          if (sep11 === " ")
+            sep11 = "\n";
+          else if (!prevMoreIndented && sep11 === "\n")
+            sep11 = "\n\n";
+          value += sep11 + indent.slice(trimIndent) + content;
+          sep11 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep9 === "\n")
+          if (sep11 === "\n")
             value += "\n";
           else
-            sep9 = "\n";
+            sep11 = "\n";
         } else {
-          value += sep9 + content;
-          sep9 = " ";
+          value += sep11 + content;
+          sep11 = " ";
           prevMoreIndented = false;
         }
       }
@@ -23763,7 +23801,7 @@ var require_resolve_block_scalar = __commonJS({
       }
       return { mode, indent, chomp, comment, length };
     }
-    function splitLines(source) {
+    function splitLines2(source) {
       const split = source.split(/\n( *)/);
       const first = split[0];
       const m2 = first.match(/^( *)/);
@@ -23867,25 +23905,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep9 = " ";
+      let sep11 = " ";
       let pos2 = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep9 === "\n")
-            res += sep9;
+          if (sep11 === "\n")
+            res += sep11;
           else
-            sep9 = "\n";
+            sep11 = "\n";
         } else {
-          res += sep9 + lm;
-          sep9 = " ";
+          res += sep11 + lm;
+          sep11 = " ";
         }
         pos2 = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos2;
       match = last.exec(source);
-      return res + sep9 + (match?.[1] ?? "");
+      return res + sep11 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -24373,8 +24411,8 @@ ${cb}` : comment;
        * @param forceDoc - If the stream contains no document, still emit a final document including any comments and directives that would be applied to a subsequent document.
        * @param endOffset - Should be set if `forceDoc` is also set, to set the document range end and to indicate errors correctly.
        */
-      *compose(tokens, forceDoc = false, endOffset = -1) {
-        for (const token of tokens)
+      *compose(tokens2, forceDoc = false, endOffset = -1) {
+        for (const token of tokens2)
           yield* this.next(token);
         yield* this.end(forceDoc, endOffset);
       }
@@ -24695,14 +24733,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep9, value }) {
+    function stringifyItem({ start, key, sep: sep11, value }) {
       let res = "";
       for (const st2 of start)
         res += st2.source;
       if (key)
         res += stringifyToken(key);
-      if (sep9)
-        for (const st2 of sep9)
+      if (sep11)
+        for (const st2 of sep11)
           res += st2.source;
       if (value)
         res += stringifyToken(value);
@@ -25869,18 +25907,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep9;
+          let sep11;
           if (scalar.end) {
-            sep9 = scalar.end;
-            sep9.push(this.sourceToken);
+            sep11 = scalar.end;
+            sep11.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep9 = [this.sourceToken];
+            sep11 = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep9 }]
+            items: [{ start, key: scalar, sep: sep11 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -26033,15 +26071,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it2.key) && !includesToken(it2.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it2.start);
                   const key = it2.key;
-                  const sep9 = it2.sep;
-                  sep9.push(this.sourceToken);
+                  const sep11 = it2.sep;
+                  sep11.push(this.sourceToken);
                   delete it2.key;
                   delete it2.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep9 }]
+                    items: [{ start: start2, key, sep: sep11 }]
                   });
                 } else if (start.length > 0) {
                   it2.sep = it2.sep.concat(start, this.sourceToken);
@@ -26235,13 +26273,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep9 = fc.end.splice(1, fc.end.length);
-            sep9.push(this.sourceToken);
+            const sep11 = fc.end.splice(1, fc.end.length);
+            sep11.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep9 }]
+              items: [{ start, key: fc, sep: sep11 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -26516,6 +26554,83 @@ var require_dist = __commonJS({
     exports.stringify = publicApi.stringify;
     exports.visit = visit2.visit;
     exports.visitAsync = visit2.visitAsync;
+  }
+});
+
+// src/ledger/git-dir.ts
+import { readFileSync, statSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
+async function readRepoLayout(dir) {
+  const envDir = process.env.GIT_DIR;
+  const gitdir = await readGitDir(dir);
+  const worktree = envDir && process.env.GIT_WORK_TREE ? resolve(process.env.GIT_WORK_TREE) : dir;
+  return { dir: worktree, gitdir, commondir: readCommonDir(gitdir) };
+}
+function readCommonDir(gitdir) {
+  if (process.env.GIT_COMMON_DIR) return resolve(process.env.GIT_COMMON_DIR);
+  try {
+    const text3 = readFileSync(join(gitdir, "commondir"), "utf8").trim();
+    return isAbsolute(text3) ? text3 : resolve(gitdir, text3);
+  } catch {
+    return gitdir;
+  }
+}
+async function readGitDir(dir) {
+  const gitdir = findGitDir(dir);
+  if (gitdir !== void 0) return gitdir;
+  throw new SkillgardenError("ledger/not-a-repository", `${dir} is not a git repository (no .git folder).`, {
+    data: { dir, hint: `Run \`git init\` in ${dir}, or pass the repository's root folder.` }
+  });
+}
+function findGitDir(dir) {
+  if (process.env.GIT_DIR) return resolve(process.env.GIT_DIR);
+  const dotGit = join(dir, ".git");
+  const info2 = statSync(dotGit, { throwIfNoEntry: false });
+  if (info2?.isDirectory()) return dotGit;
+  if (!info2?.isFile()) return void 0;
+  try {
+    const match = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, "utf8"));
+    return match?.[1] ? isAbsolute(match[1]) ? match[1] : resolve(dir, match[1]) : void 0;
+  } catch {
+    return void 0;
+  }
+}
+var init_git_dir = __esm({
+  "src/ledger/git-dir.ts"() {
+    "use strict";
+    init_errors();
+  }
+});
+
+// src/store/cache-file.ts
+import { mkdirSync, readFileSync as readFileSync2, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join as join2 } from "node:path";
+function cacheFilePath(gitdir, name2) {
+  return join2(gitdir, "skillgarden", name2);
+}
+function readCacheFile(file) {
+  try {
+    return JSON.parse(readFileSync2(file, "utf8"));
+  } catch {
+    return void 0;
+  }
+}
+function writeCacheFile(file, value) {
+  writeCacheText(file, JSON.stringify(value));
+}
+function writeCacheText(file, text3) {
+  const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(temp, text3);
+    renameSync(temp, file);
+  } catch {
+    rmSync(temp, { force: true });
+  }
+}
+var init_cache_file = __esm({
+  "src/store/cache-file.ts"() {
+    "use strict";
   }
 });
 
@@ -27296,12 +27411,12 @@ var require_src2 = __commonJS({
     function check(path, isFile2, isDirectory2) {
       log(`checking %s`, path);
       try {
-        const stat4 = fs_1.statSync(path);
-        if (stat4.isFile() && isFile2) {
+        const stat5 = fs_1.statSync(path);
+        if (stat5.isFile() && isFile2) {
           log(`[OK] path represents a file`);
           return true;
         }
-        if (stat4.isDirectory() && isDirectory2) {
+        if (stat5.isDirectory() && isDirectory2) {
           log(`[OK] path represents a directory`);
           return true;
         }
@@ -27625,11 +27740,11 @@ var require_async_lock = __commonJS({
 var require_lib2 = __commonJS({
   "node_modules/clean-git-ref/lib/index.js"(exports, module) {
     "use strict";
-    function escapeRegExp2(string) {
+    function escapeRegExp3(string) {
       return string.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     }
     function replaceAll(str, search, replacement) {
-      search = search instanceof RegExp ? search : new RegExp(escapeRegExp2(search), "g");
+      search = search instanceof RegExp ? search : new RegExp(escapeRegExp3(search), "g");
       return str.replace(search, replacement);
     }
     var CleanGitRef = {
@@ -33264,17 +33379,17 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         const length = Math.ceil((62 + (extended ? 2 : 0) + bpath.length + 1) / 8) * 8;
         const written = Buffer.alloc(length);
         const writer = new BufferCursor(written);
-        const stat4 = normalizeStats(entry);
-        writer.writeUInt32BE(stat4.ctimeSeconds);
-        writer.writeUInt32BE(stat4.ctimeNanoseconds);
-        writer.writeUInt32BE(stat4.mtimeSeconds);
-        writer.writeUInt32BE(stat4.mtimeNanoseconds);
-        writer.writeUInt32BE(stat4.dev);
-        writer.writeUInt32BE(stat4.ino);
-        writer.writeUInt32BE(stat4.mode);
-        writer.writeUInt32BE(stat4.uid);
-        writer.writeUInt32BE(stat4.gid);
-        writer.writeUInt32BE(stat4.size);
+        const stat5 = normalizeStats(entry);
+        writer.writeUInt32BE(stat5.ctimeSeconds);
+        writer.writeUInt32BE(stat5.ctimeNanoseconds);
+        writer.writeUInt32BE(stat5.mtimeSeconds);
+        writer.writeUInt32BE(stat5.mtimeNanoseconds);
+        writer.writeUInt32BE(stat5.dev);
+        writer.writeUInt32BE(stat5.ino);
+        writer.writeUInt32BE(stat5.mode);
+        writer.writeUInt32BE(stat5.uid);
+        writer.writeUInt32BE(stat5.gid);
+        writer.writeUInt32BE(stat5.size);
         writer.write(entry.oid, 20, "hex");
         writer.writeUInt16BE(renderCacheEntryFlags(entry));
         if (extended) {
@@ -33329,13 +33444,13 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
       };
     }
     async function updateCachedIndexFile(fs8, filepath, cache) {
-      const [stat4, rawIndexFile] = await Promise.all([
+      const [stat5, rawIndexFile] = await Promise.all([
         fs8.lstat(filepath),
         fs8.read(filepath)
       ]);
       const index2 = await GitIndex.from(rawIndexFile);
       cache.map.set(filepath, index2);
-      cache.stats.set(filepath, stat4);
+      cache.stats.set(filepath, stat5);
     }
     async function isIndexStale(fs8, filepath, cache) {
       const savedStats = cache.stats.get(filepath);
@@ -33394,14 +33509,14 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         return result;
       }
     };
-    function basename8(path) {
+    function basename10(path) {
       const last = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
       if (last > -1) {
         path = path.slice(last + 1);
       }
       return path;
     }
-    function dirname11(path) {
+    function dirname14(path) {
       const last = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
       if (last === -1) return ".";
       if (last === 0) return "/";
@@ -33414,12 +33529,12 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
           const dir = {
             type: "tree",
             fullpath: name2,
-            basename: basename8(name2),
+            basename: basename10(name2),
             metadata: {},
             children: []
           };
           inodes.set(name2, dir);
-          dir.parent = mkdir3(dirname11(name2));
+          dir.parent = mkdir3(dirname14(name2));
           if (dir.parent && dir.parent !== dir) dir.parent.children.push(dir);
         }
         return inodes.get(name2);
@@ -33429,10 +33544,10 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
           const file = {
             type: "blob",
             fullpath: name2,
-            basename: basename8(name2),
+            basename: basename10(name2),
             metadata,
             // This recursively generates any missing parent folders.
-            parent: mkdir3(dirname11(name2)),
+            parent: mkdir3(dirname14(name2)),
             children: []
           };
           if (file.parent) file.parent.children.push(file);
@@ -33630,12 +33745,12 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
     };
     NoRefspecError.code = "NoRefspecError";
     var GitPackedRefs = class _GitPackedRefs {
-      constructor(text) {
+      constructor(text3) {
         this.refs = /* @__PURE__ */ new Map();
         this.parsedConfig = [];
-        if (text) {
+        if (text3) {
           let key = null;
-          this.parsedConfig = text.trim().split("\n").map((line) => {
+          this.parsedConfig = text3.trim().split("\n").map((line) => {
             if (/^\s*#/.test(line)) {
               return { line, comment: true };
             }
@@ -33654,8 +33769,8 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         }
         return this;
       }
-      static from(text) {
-        return new _GitPackedRefs(text);
+      static from(text3) {
+        return new _GitPackedRefs(text3);
       }
       delete(ref) {
         this.parsedConfig = this.parsedConfig.filter((entry) => entry.ref !== ref);
@@ -33872,20 +33987,20 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
       if (path.length === 0) return ".";
       path = path.replace(/\\/g, "/");
       const drivePrefix = getWindowsDrivePrefix(path);
-      const isAbsolute5 = path.charCodeAt(0) === 47 || drivePrefix !== null && path.charCodeAt(2) === 47;
+      const isAbsolute6 = path.charCodeAt(0) === 47 || drivePrefix !== null && path.charCodeAt(2) === 47;
       const trailingSeparator = path.charCodeAt(path.length - 1) === 47;
       let normalized = normalizeStringPosix(
         drivePrefix ? path.slice(2) : path,
-        !isAbsolute5
+        !isAbsolute6
       );
-      if (normalized.length === 0 && !isAbsolute5) normalized = ".";
+      if (normalized.length === 0 && !isAbsolute6) normalized = ".";
       if (normalized.length > 0 && trailingSeparator) normalized += "/";
       if (drivePrefix) {
-        return isAbsolute5 ? `${drivePrefix}/${normalized}` : `${drivePrefix}${normalized}`;
+        return isAbsolute6 ? `${drivePrefix}/${normalized}` : `${drivePrefix}${normalized}`;
       }
-      return isAbsolute5 ? `/${normalized}` : normalized;
+      return isAbsolute6 ? `/${normalized}` : normalized;
     }
-    function join44(...args) {
+    function join46(...args) {
       if (args.length === 0) return ".";
       let joined;
       for (let i = 0; i < args.length; ++i) {
@@ -33995,8 +34110,8 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
       });
       return `${quote3}${escaped}${quote3}`;
     };
-    var lower3 = (text) => {
-      return text != null ? text.toLowerCase() : null;
+    var lower3 = (text3) => {
+      return text3 != null ? text3.toLowerCase() : null;
     };
     var getPath = (section, subsection, name2) => {
       return [lower3(section), subsection, lower3(name2)].filter((a) => a != null).join(".");
@@ -34021,10 +34136,10 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
       }, -1);
     };
     var GitConfig = class _GitConfig {
-      constructor(text) {
+      constructor(text3) {
         let section = null;
         let subsection = null;
-        this.parsedConfig = text ? text.split("\n").map((line) => {
+        this.parsedConfig = text3 ? text3.split("\n").map((line) => {
           let name2 = null;
           let value = null;
           const trimmedLine = line.trim();
@@ -34045,8 +34160,8 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
           return { line, isSection, section, subsection, name: name2, value, path };
         }) : [];
       }
-      static from(text) {
-        return new _GitConfig(text);
+      static from(text3) {
+        return new _GitConfig(text3);
       }
       async get(path, getall = false) {
         const normalizedPath = normalizePath(path).path;
@@ -34154,8 +34269,8 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
        * @returns {Promise<GitConfig>} A `GitConfig` object representing the parsed configuration.
        */
       static async get({ fs: fs8, gitdir }) {
-        const text = await fs8.read(`${gitdir}/config`, { encoding: "utf8" });
-        return GitConfig.from(text);
+        const text3 = await fs8.read(`${gitdir}/config`, { encoding: "utf8" });
+        return GitConfig.from(text3);
       }
       /**
        * Saves the provided Git configuration to the specified `.git` directory.
@@ -34298,7 +34413,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         for (const [key, value] of actualRefsToWrite) {
           await acquireLock2(
             key,
-            async () => fs8.write(join44(gitdir, key), `${value.trim()}
+            async () => fs8.write(join46(gitdir, key), `${value.trim()}
 `, "utf8")
           );
         }
@@ -34322,7 +34437,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         }
         await acquireLock2(
           ref,
-          async () => fs8.write(join44(gitdir, ref), `${value.trim()}
+          async () => fs8.write(join46(gitdir, ref), `${value.trim()}
 `, "utf8")
         );
       }
@@ -34340,7 +34455,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         assertWritableRef(ref);
         await acquireLock2(
           ref,
-          async () => fs8.write(join44(gitdir, ref), `ref: ${value.trim()}
+          async () => fs8.write(join46(gitdir, ref), `ref: ${value.trim()}
 `, "utf8")
         );
       }
@@ -34367,12 +34482,12 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
        */
       static async deleteRefs({ fs: fs8, gitdir, refs }) {
         refs.forEach(assertWritableRef);
-        await Promise.all(refs.map((ref) => fs8.rm(join44(gitdir, ref))));
-        let text = await acquireLock2(
+        await Promise.all(refs.map((ref) => fs8.rm(join46(gitdir, ref))));
+        let text3 = await acquireLock2(
           "packed-refs",
           async () => fs8.read(`${gitdir}/packed-refs`, { encoding: "utf8" })
         );
-        const packed = GitPackedRefs.from(text);
+        const packed = GitPackedRefs.from(text3);
         const beforeSize = packed.refs.size;
         for (const ref of refs) {
           if (packed.refs.has(ref)) {
@@ -34380,10 +34495,10 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
           }
         }
         if (packed.refs.size < beforeSize) {
-          text = packed.toString();
+          text3 = packed.toString();
           await acquireLock2(
             "packed-refs",
-            async () => fs8.write(`${gitdir}/packed-refs`, text, { encoding: "utf8" })
+            async () => fs8.write(`${gitdir}/packed-refs`, text3, { encoding: "utf8" })
           );
         }
       }
@@ -34578,11 +34693,11 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
        * @returns {Promise<Map<string, string>>} - A map of packed refs.
        */
       static async packedRefs({ fs: fs8, gitdir }) {
-        const text = await acquireLock2(
+        const text3 = await acquireLock2(
           "packed-refs",
           async () => fs8.read(`${gitdir}/packed-refs`, { encoding: "utf8" })
         );
-        const packed = GitPackedRefs.from(text);
+        const packed = GitPackedRefs.from(text3);
         return packed.refs;
       }
       /**
@@ -35555,7 +35670,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
       format = "content",
       getExternalRefDelta
     }) {
-      let list = await fs8.readdir(join44(gitdir, "objects/pack"));
+      let list = await fs8.readdir(join46(gitdir, "objects/pack"));
       list = list.filter((x2) => x2.endsWith(".idx"));
       for (const filename of list) {
         const indexFile = `${gitdir}/objects/pack/${filename}`;
@@ -36067,9 +36182,9 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
       IndexResetError,
       NoCommitError
     });
-    function formatAuthor({ name: name2, email, timestamp, timezoneOffset }) {
+    function formatAuthor({ name: name2, email: email2, timestamp, timezoneOffset }) {
       timezoneOffset = formatTimezoneOffset(timezoneOffset);
-      return `${name2} <${email}> ${timestamp} ${timezoneOffset}`;
+      return `${name2} <${email2}> ${timestamp} ${timezoneOffset}`;
     }
     function formatTimezoneOffset(minutes) {
       const sign = simpleSign(negateExceptForZero(minutes));
@@ -36095,12 +36210,12 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
       return str;
     }
     function parseAuthor(author) {
-      const [, name2, email, timestamp, offset] = author.match(
+      const [, name2, email2, timestamp, offset] = author.match(
         /^(.*) <(.*)> (.*) (.*)$/
       );
       return {
         name: name2,
-        email,
+        email: email2,
         timestamp: Number(timestamp),
         timezoneOffset: parseTimezoneOffset(offset)
       };
@@ -36447,9 +36562,9 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         }
         const tree = GitTree.from(object);
         for (const entry2 of tree) {
-          map.set(join44(filepath, entry2.path), entry2);
+          map.set(join46(filepath, entry2.path), entry2);
         }
-        return tree.entries().map((entry2) => join44(filepath, entry2.path));
+        return tree.entries().map((entry2) => join46(filepath, entry2.path));
       }
       async type(entry) {
         if (entry._type === false) {
@@ -36544,9 +36659,9 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         if (await entry.type() !== "tree") return null;
         const filepath = entry._fullpath;
         const { fs: fs8, dir } = this;
-        const names = await fs8.readdir(join44(dir, filepath));
+        const names = await fs8.readdir(join46(dir, filepath));
         if (names === null) return null;
-        return names.map((name2) => join44(filepath, name2));
+        return names.map((name2) => join46(filepath, name2));
       }
       async type(entry) {
         if (entry._type === false) {
@@ -36563,23 +36678,23 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       async stat(entry) {
         if (entry._stat === false) {
           const { fs: fs8, dir } = this;
-          let stat4 = await fs8.lstat(`${dir}/${entry._fullpath}`);
-          if (!stat4) {
+          let stat5 = await fs8.lstat(`${dir}/${entry._fullpath}`);
+          if (!stat5) {
             throw new Error(
               `ENOENT: no such file or directory, lstat '${entry._fullpath}'`
             );
           }
-          let type = stat4.isDirectory() ? "tree" : "blob";
-          if (type === "blob" && !stat4.isFile() && !stat4.isSymbolicLink()) {
+          let type = stat5.isDirectory() ? "tree" : "blob";
+          if (type === "blob" && !stat5.isFile() && !stat5.isSymbolicLink()) {
             type = "special";
           }
           entry._type = type;
-          stat4 = normalizeStats(stat4);
-          entry._mode = stat4.mode;
-          if (stat4.size === -1 && entry._actualSize) {
-            stat4.size = entry._actualSize;
+          stat5 = normalizeStats(stat5);
+          entry._mode = stat5.mode;
+          if (stat5.size === -1 && entry._actualSize) {
+            stat5.size = entry._actualSize;
           }
-          entry._stat = stat4;
+          entry._stat = stat5;
         }
         return entry._stat;
       }
@@ -36801,7 +36916,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         if (err === null) return;
         if (err.code === "EEXIST") return;
         if (err.code !== "ENOENT") throw err;
-        const parent = dirname11(filepath);
+        const parent = dirname14(filepath);
         if (parent === "." || parent === "/" || parent === filepath) throw err;
         await mkdirp(mkdir3, parent, retries);
         for (let attempt = 0; ; attempt++) {
@@ -36826,10 +36941,10 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       } else if (entries.length) {
         await Promise.all(
           entries.map((entry) => {
-            const subpath = join44(filepath, entry);
-            return fs8.lstat(subpath).then((stat4) => {
-              if (!stat4) return;
-              return stat4.isDirectory() ? rmRecursive(fs8, subpath) : fs8.rm(subpath);
+            const subpath = join46(filepath, entry);
+            return fs8.lstat(subpath).then((stat5) => {
+              if (!stat5) return;
+              return stat5.isDirectory() ? rmRecursive(fs8, subpath) : fs8.rm(subpath);
             });
           })
         ).then(() => fs8.rmdir(filepath));
@@ -36974,7 +37089,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         try {
           await this._writeFile(filepath, contents, options);
         } catch (err) {
-          await this.mkdir(dirname11(filepath));
+          await this.mkdir(dirname14(filepath));
           await this._writeFile(filepath, contents, options);
         }
       }
@@ -37122,7 +37237,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw new MissingParameterError(name2);
       }
     }
-    function isAbsolute4(filepath) {
+    function isAbsolute5(filepath) {
       return filepath.startsWith("/") || /^[a-zA-Z]:[\\/]/.test(filepath);
     }
     async function discoverGitdir({ fsp, dotgit }) {
@@ -37133,10 +37248,10 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         return dotgit;
       } else if (dotgitStat.isFile()) {
         return fsp._readFile(dotgit, "utf8").then((contents) => contents.trimRight().substr(8)).then((submoduleGitdir) => {
-          if (isAbsolute4(submoduleGitdir)) {
+          if (isAbsolute5(submoduleGitdir)) {
             return submoduleGitdir;
           }
-          const gitdir = join44(dirname11(dotgit), submoduleGitdir);
+          const gitdir = join46(dirname14(dotgit), submoduleGitdir);
           return gitdir;
         });
       } else {
@@ -37170,7 +37285,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         await fs8.rm(path);
       }
       if (symlink2) {
-        await fs8.mkdir(dirname11(path));
+        await fs8.mkdir(dirname14(path));
         await fs8.writelink(path, Buffer.from(content));
       } else {
         await fs8.write(path, content, { mode });
@@ -37179,7 +37294,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function abortMerge({
       fs: _fs,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       commit: commit2 = "HEAD",
       cache = {}
     }) {
@@ -37271,17 +37386,17 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @param {string} args.filepath - The path of the file to check.
        * @returns {Promise<boolean>} - `true` if the file is ignored, `false` otherwise.
        */
-      static async isIgnored({ fs: fs8, dir, gitdir = join44(dir, ".git"), filepath }) {
-        if (basename8(filepath) === ".git") return true;
+      static async isIgnored({ fs: fs8, dir, gitdir = join46(dir, ".git"), filepath }) {
+        if (basename10(filepath) === ".git") return true;
         if (filepath === ".") return false;
         let excludes = "";
-        const excludesFile = join44(gitdir, "info", "exclude");
+        const excludesFile = join46(gitdir, "info", "exclude");
         if (await fs8.exists(excludesFile)) {
           excludes = await fs8.read(excludesFile, "utf8");
         }
         const pairs = [
           {
-            gitignore: join44(dir, ".gitignore"),
+            gitignore: join46(dir, ".gitignore"),
             filepath
           }
         ];
@@ -37290,7 +37405,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           const folder = pieces.slice(0, i).join("/");
           const file = pieces.slice(i).join("/");
           pairs.push({
-            gitignore: join44(dir, folder, ".gitignore"),
+            gitignore: join46(dir, folder, ".gitignore"),
             filepath: file
           });
         }
@@ -37300,7 +37415,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           const ign = ignore3();
           if (index2 === 0) ign.add(excludes);
           ign.add(file);
-          const parentdir = dirname11(p2.filepath);
+          const parentdir = dirname14(p2.filepath);
           if (parentdir !== "." && ign.ignores(parentdir)) return true;
           if (ignoredStatus) {
             ignoredStatus = !ign.test(p2.filepath).unignored;
@@ -37373,7 +37488,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function add2({
       fs: _fs,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       filepath,
       cache = {},
       force = false,
@@ -37437,17 +37552,17 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           });
           if (ignored) return;
         }
-        const stats = await fs8.lstat(join44(dir, currentFilepath));
+        const stats = await fs8.lstat(join46(dir, currentFilepath));
         if (!stats) throw new NotFoundError(currentFilepath);
         if (stats.isDirectory()) {
-          const children = await fs8.readdir(join44(dir, currentFilepath));
+          const children = await fs8.readdir(join46(dir, currentFilepath));
           if (parallel) {
             const promises4 = children.map(
               (child) => addToIndex({
                 dir,
                 gitdir,
                 fs: fs8,
-                filepath: [join44(currentFilepath, child)],
+                filepath: [join46(currentFilepath, child)],
                 index: index2,
                 force,
                 parallel,
@@ -37461,7 +37576,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
                 dir,
                 gitdir,
                 fs: fs8,
-                filepath: [join44(currentFilepath, child)],
+                filepath: [join46(currentFilepath, child)],
                 index: index2,
                 force,
                 parallel,
@@ -37470,7 +37585,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             }
           }
         } else {
-          const object = stats.isSymbolicLink() ? await fs8.readlink(join44(dir, currentFilepath)).then(posixifyPathBuffer) : await fs8.read(join44(dir, currentFilepath), { autocrlf });
+          const object = stats.isSymbolicLink() ? await fs8.readlink(join46(dir, currentFilepath)).then(posixifyPathBuffer) : await fs8.read(join46(dir, currentFilepath), { autocrlf });
           if (object === null) throw new NotFoundError(currentFilepath);
           const oid = await _writeObject({ fs: fs8, gitdir, type: "blob", object });
           index2.insert({ filepath: currentFilepath, stats, oid });
@@ -37498,7 +37613,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       oid,
       getExternalRefDelta
     }) {
-      let list = await fs8.readdir(join44(gitdir, "objects/pack"));
+      let list = await fs8.readdir(join46(gitdir, "objects/pack"));
       list = list.filter((x2) => x2.endsWith(".idx"));
       for (const filename of list) {
         const indexFile = `${gitdir}/objects/pack/${filename}`;
@@ -37971,7 +38086,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: _fs,
       onSign,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       ref = "refs/notes/commits",
       oid,
       note,
@@ -38041,7 +38156,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function addRemote({
       fs: fs8,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       remote,
       url,
       force = false
@@ -38111,7 +38226,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: _fs,
       onSign,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       ref,
       tagger: _tagger,
       message = ref,
@@ -38194,7 +38309,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function branch({
       fs: fs8,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       ref,
       object,
       checkout: checkout2 = false,
@@ -38855,7 +38970,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onProgress,
       onPostCheckout,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       remote = "origin",
       ref: _ref,
       filepaths,
@@ -38902,9 +39017,9 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     }
     var LINEBREAKS = /^.*(\r?\n|$)/gm;
     function formatConflictSide(lines) {
-      const text = lines.join("");
-      return text && !text.endsWith("\n") ? `${text}
-` : text;
+      const text3 = lines.join("");
+      return text3 && !text3.endsWith("\n") ? `${text3}
+` : text3;
     }
     function mergeFile({ branches, contents }) {
       const ourName = branches[1];
@@ -38941,7 +39056,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       cache,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       index: index2,
       ourOid,
       baseOid,
@@ -38967,7 +39082,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         gitdir,
         trees: [ourTree, baseTree, theirTree],
         map: async function(filepath, [ours, base, theirs]) {
-          const path = basename8(filepath);
+          const path = basename10(filepath);
           const ourChange = await modified(ours, base);
           const theirChange = await modified(theirs, base);
           switch (`${ourChange}-${theirChange}`) {
@@ -39214,7 +39329,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       workdir: WORKDIR
     };
     async function checkAndWriteBlob(fs8, gitdir, dir, filepath, oid = null) {
-      const currentFilepath = join44(dir, filepath);
+      const currentFilepath = join46(dir, filepath);
       const stats = await fs8.lstat(currentFilepath);
       if (!stats) throw new NotFoundError(currentFilepath);
       if (stats.isDirectory())
@@ -39383,7 +39498,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
                 stageUpdated.push({
                   filepath,
                   oid,
-                  stats: await fs8.lstat(join44(dir, filepath))
+                  stats: await fs8.lstat(join46(dir, filepath))
                 });
               return {
                 method: "write",
@@ -39396,7 +39511,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       });
       await acquireLock2(gitdir, async () => {
         for (const op of ops) {
-          const currentFilepath = join44(dir, op.filepath);
+          const currentFilepath = join46(dir, op.filepath);
           switch (op.method) {
             case "rmdir":
               await fs8.rmdir(currentFilepath);
@@ -39596,7 +39711,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function cherryPick({
       fs: _fs,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       oid,
       cache = {},
       committer,
@@ -39876,8 +39991,8 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
       return { protocolVersion: 1, capabilities, refs, symrefs };
     }
-    function splitAndAssert(line, sep9, expected) {
-      const split = line.trim().split(sep9);
+    function splitAndAssert(line, sep11, expected) {
+      const split = line.trim().split(sep11);
       if (split.length !== 2) {
         throw new ParseError(
           `Two strings separated by '${expected}'`,
@@ -40114,13 +40229,13 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @returns {Promise<Set<string>>} - A set of shallow object IDs.
        */
       static async read({ fs: fs8, gitdir }) {
-        const filepath = join44(gitdir, "shallow");
+        const filepath = join46(gitdir, "shallow");
         const oids = /* @__PURE__ */ new Set();
         await acquireLock2(filepath, async function() {
-          const text = await fs8.read(filepath, { encoding: "utf8" });
-          if (text === null) return oids;
-          if (text.trim() === "") return oids;
-          text.trim().split("\n").map((oid) => oids.add(oid));
+          const text3 = await fs8.read(filepath, { encoding: "utf8" });
+          if (text3 === null) return oids;
+          if (text3.trim() === "") return oids;
+          text3.trim().split("\n").map((oid) => oids.add(oid));
         });
         return oids;
       }
@@ -40135,11 +40250,11 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @returns {Promise<void>}
        */
       static async write({ fs: fs8, gitdir, oids }) {
-        const filepath = join44(gitdir, "shallow");
+        const filepath = join46(gitdir, "shallow");
         if (oids.size > 0) {
-          const text = [...oids].join("\n") + "\n";
+          const text3 = [...oids].join("\n") + "\n";
           await acquireLock2(filepath, async function() {
-            await fs8.write(filepath, text, {
+            await fs8.write(filepath, text3, {
               encoding: "utf8"
             });
           });
@@ -40230,7 +40345,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       if (n === r2 + 1) return n + 1;
       return Math.min(r2, n) + 1;
     }
-    function splitLines(input2) {
+    function splitLines2(input2) {
       const output = new FIFO();
       let tmp = "";
       (async () => {
@@ -40470,7 +40585,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       depth = null,
       since = null,
       exclude = [],
-      relative: relative7 = false,
+      relative: relative8 = false,
       tags = false,
       singleBranch = false,
       headers = {},
@@ -40518,7 +40633,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       if (exclude.length > 0 && !remoteHTTP.capabilities.has("deepen-not")) {
         throw new RemoteCapabilityError("deepen-not", "exclude");
       }
-      if (relative7 === true && !remoteHTTP.capabilities.has("deepen-relative")) {
+      if (relative8 === true && !remoteHTTP.capabilities.has("deepen-relative")) {
         throw new RemoteCapabilityError("deepen-relative", "relative");
       }
       const { oid, fullref } = GitRefManager.resolveAgainstMap({
@@ -40546,7 +40661,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           `agent=${pkg.agent}`
         ]
       );
-      if (relative7) capabilities.push("deepen-relative");
+      if (relative8) capabilities.push("deepen-relative");
       const wants = singleBranch ? [oid] : remoteRefs.values();
       const haveRefs = singleBranch ? [ref] : await GitRefManager.listRefs({
         fs: fs8,
@@ -40674,7 +40789,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         description: `${noun} '${abbreviateRef(fullref)}' of ${urlWithoutAuth}`
       };
       if (onProgress || onMessage) {
-        const lines = splitLines(response.progress);
+        const lines = splitLines2(response.progress);
         forAwait(lines, async (line) => {
           if (onMessage) await onMessage(line);
           if (onProgress) {
@@ -40705,7 +40820,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
       if (packfileSha !== "" && !emptyPackfile(packfile)) {
         res.packfile = `objects/pack/pack-${packfileSha}.pack`;
-        const fullpath = join44(gitdir, res.packfile);
+        const fullpath = join46(gitdir, res.packfile);
         await fs8.write(fullpath, packfile);
         const getExternalRefDelta = (oid2) => _readObject({ fs: fs8, cache, gitdir, oid: oid2 });
         const idx = await GitPackIndex.fromPack({
@@ -40721,7 +40836,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       bare = false,
       dir,
-      gitdir = bare ? dir : join44(dir, ".git"),
+      gitdir = bare ? dir : join46(dir, ".git"),
       defaultBranch = "master"
     }) {
       if (await fs8.exists(gitdir + "/config")) return;
@@ -40767,7 +40882,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       depth,
       since,
       exclude,
-      relative: relative7,
+      relative: relative8,
       singleBranch,
       noCheckout,
       noTags,
@@ -40799,7 +40914,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           depth,
           since,
           exclude,
-          relative: relative7,
+          relative: relative8,
           singleBranch,
           headers,
           tags: !noTags
@@ -40835,7 +40950,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onAuthFailure,
       onPostCheckout,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       url,
       corsProxy = void 0,
       ref = void 0,
@@ -40843,7 +40958,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       depth = void 0,
       since = void 0,
       exclude = [],
-      relative: relative7 = false,
+      relative: relative8 = false,
       singleBranch = false,
       noCheckout = false,
       noTags = false,
@@ -40881,7 +40996,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           depth,
           since,
           exclude,
-          relative: relative7,
+          relative: relative8,
           singleBranch,
           noCheckout,
           noTags,
@@ -40898,7 +41013,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: _fs,
       onSign,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       message,
       author,
       committer,
@@ -40947,7 +41062,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function currentBranch({
       fs: fs8,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       fullname = false,
       test = false
     }) {
@@ -40988,7 +41103,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function deleteBranch2({
       fs: fs8,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       ref
     }) {
       try {
@@ -41006,7 +41121,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function deleteRef({ fs: fs8, dir, gitdir = join44(dir, ".git"), ref }) {
+    async function deleteRef({ fs: fs8, dir, gitdir = join46(dir, ".git"), ref }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("ref", ref);
@@ -41026,7 +41141,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function deleteRemote({
       fs: fs8,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       remote
     }) {
       try {
@@ -41048,7 +41163,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       ref = ref.startsWith("refs/tags/") ? ref : `refs/tags/${ref}`;
       await GitRefManager.deleteRef({ fs: fs8, gitdir, ref });
     }
-    async function deleteTag({ fs: fs8, dir, gitdir = join44(dir, ".git"), ref }) {
+    async function deleteTag({ fs: fs8, dir, gitdir = join46(dir, ".git"), ref }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("ref", ref);
@@ -41077,7 +41192,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       getExternalRefDelta
     }) {
       const results = [];
-      let list = await fs8.readdir(join44(gitdir, "objects/pack"));
+      let list = await fs8.readdir(join46(gitdir, "objects/pack"));
       list = list.filter((x2) => x2.endsWith(".idx"));
       for (const filename of list) {
         const indexFile = `${gitdir}/objects/pack/${filename}`;
@@ -41120,7 +41235,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function expandOid({
       fs: fs8,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       oid,
       cache = {}
     }) {
@@ -41141,7 +41256,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function expandRef({ fs: fs8, dir, gitdir = join44(dir, ".git"), ref }) {
+    async function expandRef({ fs: fs8, dir, gitdir = join46(dir, ".git"), ref }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -41433,7 +41548,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onAuthSuccess,
       onAuthFailure,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       ref,
       url,
       remote,
@@ -41491,7 +41606,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onAuthSuccess,
       onAuthFailure,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       ref,
       remote,
       remoteRef,
@@ -41500,7 +41615,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       depth = null,
       since = null,
       exclude = [],
-      relative: relative7 = false,
+      relative: relative8 = false,
       tags = false,
       singleBranch = false,
       headers = {},
@@ -41532,7 +41647,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           depth,
           since,
           exclude,
-          relative: relative7,
+          relative: relative8,
           tags,
           singleBranch,
           headers,
@@ -41547,7 +41662,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function findMergeBase({
       fs: fs8,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       oids,
       cache = {}
     }) {
@@ -41569,10 +41684,10 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
     }
     async function _findRoot({ fs: fs8, filepath }) {
-      if (await fs8.exists(join44(filepath, ".git"))) {
+      if (await fs8.exists(join46(filepath, ".git"))) {
         return filepath;
       } else {
-        const parent = dirname11(filepath);
+        const parent = dirname14(filepath);
         if (parent === filepath) {
           throw new NotFoundError(`git root for ${filepath}`);
         }
@@ -41589,7 +41704,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function getConfig({ fs: fs8, dir, gitdir = join44(dir, ".git"), path }) {
+    async function getConfig({ fs: fs8, dir, gitdir = join46(dir, ".git"), path }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -41613,7 +41728,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function getConfigAll({
       fs: fs8,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       path
     }) {
       try {
@@ -41802,7 +41917,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       filepath
     }) {
       try {
-        filepath = join44(dir, filepath);
+        filepath = join46(dir, filepath);
         const pack = await fs8.read(filepath);
         const getExternalRefDelta = (oid) => _readObject({ fs: fs8, cache, gitdir, oid });
         const idx = await GitPackIndex.fromPack({
@@ -41823,7 +41938,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       onProgress,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       filepath,
       cache = {}
     }) {
@@ -41851,7 +41966,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       bare = false,
       dir,
-      gitdir = bare ? dir : join44(dir, ".git"),
+      gitdir = bare ? dir : join46(dir, ".git"),
       defaultBranch = "master"
     }) {
       try {
@@ -41925,7 +42040,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function isDescendent({
       fs: fs8,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       oid,
       ancestor,
       depth = -1,
@@ -41954,7 +42069,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function isIgnored({
       fs: fs8,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       filepath
     }) {
       try {
@@ -41978,7 +42093,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function listBranches2({
       fs: fs8,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       remote
     }) {
       try {
@@ -42035,17 +42150,17 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             gitdir,
             oid: entry.oid,
             filenames,
-            prefix: join44(prefix2, entry.path)
+            prefix: join46(prefix2, entry.path)
           });
         } else {
-          filenames.push(join44(prefix2, entry.path));
+          filenames.push(join46(prefix2, entry.path));
         }
       }
     }
     async function listFiles2({
       fs: fs8,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       ref,
       cache = {}
     }) {
@@ -42090,7 +42205,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function listNotes({
       fs: fs8,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       ref = "refs/notes/commits",
       cache = {}
     }) {
@@ -42114,7 +42229,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function listRefs({
       fs: fs8,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       filepath
     }) {
       try {
@@ -42139,7 +42254,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       );
       return remotes;
     }
-    async function listRemotes({ fs: fs8, dir, gitdir = join44(dir, ".git") }) {
+    async function listRemotes({ fs: fs8, dir, gitdir = join46(dir, ".git") }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -42238,7 +42353,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function listTags({ fs: fs8, dir, gitdir = join44(dir, ".git") }) {
+    async function listTags({ fs: fs8, dir, gitdir = join46(dir, ".git") }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -42291,7 +42406,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       const walks = tree.entries().map(function(entry) {
         let result;
         if (entry.oid === fileId) {
-          result = join44(parentPath, entry.path);
+          result = join46(parentPath, entry.path);
           filepaths.push(result);
         } else if (entry.type === "tree") {
           result = _readObject({
@@ -42308,7 +42423,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
               fileId,
               oid,
               filepaths,
-              parentPath: join44(parentPath, entry.path)
+              parentPath: join46(parentPath, entry.path)
             });
           });
         }
@@ -42493,7 +42608,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function log({
       fs: fs8,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       filepath,
       ref = "HEAD",
       depth,
@@ -42533,7 +42648,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: _fs,
       onSign,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       ours,
       theirs,
       fastForward: fastForward2 = true,
@@ -42610,7 +42725,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       cache,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       oids
     }) {
       const hash2 = createSha1();
@@ -42653,7 +42768,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       const packfileSha = packfile.slice(-20).toString("hex");
       const filename = `pack-${packfileSha}.pack`;
       if (write) {
-        await fs8.write(join44(gitdir, `objects/pack/${filename}`), packfile);
+        await fs8.write(join46(gitdir, `objects/pack/${filename}`), packfile);
         return { filename };
       }
       return {
@@ -42664,7 +42779,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function packObjects({
       fs: fs8,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       oids,
       write = false,
       cache = {}
@@ -42696,7 +42811,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onAuthSuccess,
       onAuthFailure,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       ref,
       url,
       remote,
@@ -42766,7 +42881,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       cache,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       start,
       finish: finish3
     }) {
@@ -42854,7 +42969,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       cache,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       oids
     }) {
       const visited = /* @__PURE__ */ new Set();
@@ -43119,7 +43234,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       });
       const { packfile, progress } = await GitSideBand.demux(res.body);
       if (onMessage) {
-        const lines = splitLines(progress);
+        const lines = splitLines2(progress);
         forAwait(lines, async (line) => {
           await onMessage(line);
         });
@@ -43157,7 +43272,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onAuthFailure,
       onPrePush,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       ref,
       remoteRef,
       remote = "origin",
@@ -43233,7 +43348,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function readBlob({
       fs: fs8,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       oid,
       filepath,
       cache = {}
@@ -43259,7 +43374,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function readCommit({
       fs: fs8,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       oid,
       cache = {}
     }) {
@@ -43300,7 +43415,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function readNote({
       fs: fs8,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       ref = "refs/notes/commits",
       oid,
       cache = {}
@@ -43327,7 +43442,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function readObject({
       fs: _fs,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       oid,
       format = "parsed",
       filepath = void 0,
@@ -43416,7 +43531,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function readTag({
       fs: fs8,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       oid,
       cache = {}
     }) {
@@ -43440,7 +43555,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function readTree({
       fs: fs8,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       oid,
       filepath = void 0,
       cache = {}
@@ -43466,7 +43581,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function remove({
       fs: _fs,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       filepath,
       cache = {}
     }) {
@@ -43542,7 +43657,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: _fs,
       onSign,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       ref = "refs/notes/commits",
       oid,
       author: _author,
@@ -43630,7 +43745,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function renameBranch({
       fs: fs8,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       ref,
       oldref,
       checkout: checkout2 = false
@@ -43660,7 +43775,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function resetIndex({
       fs: _fs,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       filepath,
       ref,
       cache = {}
@@ -43708,7 +43823,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           gid: 0,
           size: 0
         };
-        const object = dir && await fs8.read(join44(dir, filepath));
+        const object = dir && await fs8.read(join46(dir, filepath));
         if (object) {
           workdirOid = await hashObject$1({
             gitdir: updatedGitdir,
@@ -43716,7 +43831,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             object
           });
           if (oid === workdirOid) {
-            stats = await fs8.lstat(join44(dir, filepath));
+            stats = await fs8.lstat(join46(dir, filepath));
           }
         }
         await GitIndexManager.acquire(
@@ -43736,7 +43851,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function resolveRef({
       fs: fs8,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       ref,
       depth
     }) {
@@ -43761,7 +43876,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function setConfig({
       fs: _fs,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       path,
       value,
       append = false
@@ -43829,7 +43944,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @param {string} args.dir - The working directory.
        * @param {string}[args.gitdir=join(dir, '.git')] - [required] The [git directory](dir-vs-gitdir.md) path
        */
-      constructor({ fs: fs8, dir, gitdir = join44(dir, ".git") }) {
+      constructor({ fs: fs8, dir, gitdir = join46(dir, ".git") }) {
         Object.assign(this, {
           fs: fs8,
           dir,
@@ -43859,7 +43974,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @returns {string} - The file path for the stash reference.
        */
       get refStashPath() {
-        return join44(this.gitdir, _GitStashManager.refStash);
+        return join46(this.gitdir, _GitStashManager.refStash);
       }
       /**
        * Gets the file path for the stash reflogs.
@@ -43867,7 +43982,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @returns {string} - The file path for the stash reflogs.
        */
       get refLogsStashPath() {
-        return join44(this.gitdir, _GitStashManager.refLogsStash);
+        return join46(this.gitdir, _GitStashManager.refLogsStash);
       }
       /**
        * Retrieves the author information for the stash.
@@ -44173,7 +44288,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function stash({
       fs: fs8,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       op = "push",
       message = "",
       refIdx = 0
@@ -44196,7 +44311,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         const _fs = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp: _fs, dotgit: gitdir });
         const folders2 = ["refs", "logs", "logs/refs"];
-        folders2.map((f3) => join44(updatedGitdir, f3)).forEach(async (folder) => {
+        folders2.map((f3) => join46(updatedGitdir, f3)).forEach(async (folder) => {
           if (!await _fs.exists(folder)) {
             await _fs.mkdir(folder);
           }
@@ -44226,7 +44341,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function status({
       fs: _fs,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       filepath,
       cache = {},
       refresh = true
@@ -44265,7 +44380,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             return "ignored";
           }
         }
-        const stats = await fs8.lstat(join44(dir, filepath));
+        const stats = await fs8.lstat(join46(dir, filepath));
         const H2 = treeOid !== null;
         const I3 = indexEntry !== null;
         const W2 = stats !== null && (H2 || I3 || await hasExactCasePath({ fs: fs8, dir, filepath }));
@@ -44275,7 +44390,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           } else {
             const config2 = await GitConfigManager.get({ fs: fs8, gitdir: updatedGitdir });
             const autocrlf = await config2.get("core.autocrlf");
-            const object = await fs8.read(join44(dir, filepath), { autocrlf });
+            const object = await fs8.read(join46(dir, filepath), { autocrlf });
             const workdirOid = await hashObject$1({
               gitdir: updatedGitdir,
               type: "blob",
@@ -44336,15 +44451,15 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         if (!entries.some((entry) => entry.normalize() === segment.normalize())) {
           return false;
         }
-        parent = join44(parent, segment);
+        parent = join46(parent, segment);
       }
       return true;
     }
     async function getOidAtPath({ fs: fs8, cache, gitdir: updatedGitdir, tree, path }) {
       if (typeof path === "string") path = path.split("/");
-      const dirname12 = path.shift();
+      const dirname15 = path.shift();
       for (const entry of tree) {
-        if (entry.path === dirname12) {
+        if (entry.path === dirname15) {
           if (path.length === 0) {
             return entry.oid;
           }
@@ -44385,7 +44500,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function statusMatrix({
       fs: _fs,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       ref = "HEAD",
       filepaths = ["."],
       filter,
@@ -44458,7 +44573,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function tag({
       fs: _fs,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       ref,
       object,
       force = false
@@ -44490,7 +44605,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function updateIndex$1({
       fs: _fs,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       cache = {},
       filepath,
       oid,
@@ -44510,7 +44625,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             { fs: fs8, gitdir: updatedGitdir, cache },
             async function(index2) {
               if (!force) {
-                const fileStats2 = await fs8.lstat(join44(dir, filepath));
+                const fileStats2 = await fs8.lstat(join46(dir, filepath));
                 if (fileStats2) {
                   if (fileStats2.isDirectory()) {
                     throw new InvalidFilepathError("directory");
@@ -44528,7 +44643,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         }
         let fileStats;
         if (!oid) {
-          fileStats = await fs8.lstat(join44(dir, filepath));
+          fileStats = await fs8.lstat(join46(dir, filepath));
           if (!fileStats) {
             throw new NotFoundError(
               `file at "${filepath}" on disk and "remove" not set`
@@ -44549,7 +44664,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             let stats;
             if (!oid) {
               stats = fileStats;
-              const object = stats.isSymbolicLink() ? await fs8.readlink(join44(dir, filepath)) : await fs8.read(join44(dir, filepath));
+              const object = stats.isSymbolicLink() ? await fs8.readlink(join46(dir, filepath)) : await fs8.read(join46(dir, filepath));
               oid = await _writeObject({
                 fs: fs8,
                 gitdir: updatedGitdir,
@@ -44593,7 +44708,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function walk3({
       fs: fs8,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       trees,
       map,
       reduce,
@@ -44621,7 +44736,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function writeBlob({ fs: fs8, dir, gitdir = join44(dir, ".git"), blob }) {
+    async function writeBlob({ fs: fs8, dir, gitdir = join46(dir, ".git"), blob }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -44643,7 +44758,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function writeCommit2({
       fs: fs8,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       commit: commit2
     }) {
       try {
@@ -44665,7 +44780,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function writeObject({
       fs: _fs,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       type,
       object,
       format = "parsed",
@@ -44711,7 +44826,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function writeRef({
       fs: _fs,
       dir,
-      gitdir = join44(dir, ".git"),
+      gitdir = join46(dir, ".git"),
       ref,
       value,
       force = false,
@@ -44766,7 +44881,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       });
       return oid;
     }
-    async function writeTag({ fs: fs8, dir, gitdir = join44(dir, ".git"), tag: tag2 }) {
+    async function writeTag({ fs: fs8, dir, gitdir = join46(dir, ".git"), tag: tag2 }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -44783,7 +44898,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function writeTree({ fs: fs8, dir, gitdir = join44(dir, ".git"), tree }) {
+    async function writeTree({ fs: fs8, dir, gitdir = join46(dir, ".git"), tree }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -44945,6 +45060,207 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     exports.writeRef = writeRef;
     exports.writeTag = writeTag;
     exports.writeTree = writeTree;
+  }
+});
+
+// src/core/layout/skill-roots.ts
+function skillsDirEntries(value) {
+  if (value === void 0) return void 0;
+  return (typeof value === "string" ? [value] : [...value]).map(normalizeRootPath);
+}
+function normalizeRootPath(path) {
+  const trimmed = path.replace(/\\/g, "/").replace(/^(\.\/)+/, "").replace(/\/+$/, "").replace(/\/{2,}/g, "/");
+  return trimmed === "." ? "" : trimmed;
+}
+function hasGlob(path) {
+  return /[*?[\]{}]/.test(path);
+}
+function isInsideRepository(path) {
+  if (path.startsWith("/") || /^[a-z]:/i.test(path)) return false;
+  return !path.split("/").includes("..");
+}
+function joinRepoPath(base, relative8) {
+  const parts = base === "" ? [] : base.split("/");
+  for (const part of relative8.replace(/\\/g, "/").split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      if (parts.length === 0) return void 0;
+      parts.pop();
+    } else parts.push(part);
+  }
+  return parts.join("/");
+}
+function dedupeRoots(roots) {
+  const seen = /* @__PURE__ */ new Set();
+  return roots.filter((root) => !seen.has(root.path) && seen.add(root.path));
+}
+function archiveRootOf(root) {
+  return root === "" ? ".archive" : `${root}/.archive`;
+}
+function skillPathIn(root, relativeDir) {
+  return root === "" ? relativeDir : `${root}/${relativeDir}`;
+}
+function qualifiedName(plugin, name2) {
+  return plugin === void 0 ? name2 : `${plugin}:${name2}`;
+}
+var agentSkillFolders, marketplaceFile, claudePluginFile, agentPluginFile, hermesMarkers;
+var init_skill_roots = __esm({
+  "src/core/layout/skill-roots.ts"() {
+    "use strict";
+    agentSkillFolders = [
+      { path: ".claude/skills", agents: "Claude Code, Copilot, Cursor, Goose, OpenCode" },
+      { path: ".agents/skills", agents: "Codex, Copilot, Cursor, Gemini CLI, Goose, OpenCode" },
+      { path: ".github/skills", agents: "GitHub Copilot" },
+      { path: ".cursor/skills", agents: "Cursor" },
+      { path: ".gemini/skills", agents: "Gemini CLI" },
+      { path: ".goose/skills", agents: "Goose" },
+      { path: ".opencode/skills", agents: "OpenCode" }
+    ];
+    marketplaceFile = ".claude-plugin/marketplace.json";
+    claudePluginFile = ".claude-plugin/plugin.json";
+    agentPluginFile = "plugin.json";
+    hermesMarkers = [".bundled_manifest", ".usage.json", ".hub"];
+  }
+});
+
+// src/store/dir-cache.ts
+import { readdirSync } from "node:fs";
+function createDirCache() {
+  const listings = /* @__PURE__ */ new Map();
+  return (path) => {
+    let entries = listings.get(path);
+    if (entries === void 0) {
+      entries = readDirUncached(path);
+      listings.set(path, entries);
+    }
+    return entries;
+  };
+}
+var readDirUncached;
+var init_dir_cache = __esm({
+  "src/store/dir-cache.ts"() {
+    "use strict";
+    readDirUncached = (path) => readdirSync(path, { withFileTypes: true });
+  }
+});
+
+// src/store/discover.ts
+import { lstatSync, realpathSync, statSync as statSync2 } from "node:fs";
+import { dirname as dirname3, join as join5, sep } from "node:path";
+function discoverSkills(root, options = {}) {
+  const maxFolders = options.maxFolders ?? defaultMaxFolders;
+  const readDir = options.readDir ?? readDirUncached;
+  if (options.deep) return sortLocations(discoverDeep(root, options.deep.maxDepth, maxFolders, readDir));
+  const found = [];
+  let seen = 0;
+  const probe = options.probe ?? (options.readDir ? "listing" : "stat");
+  const onSkillFile = options.onSkillFile;
+  const skillFileIn = probe === "listing" ? (dir) => skillFileListed(dir, readDir) : onSkillFile ? (dir) => skillFileStat(dir, onSkillFile) : skillFileStat;
+  const categoryDepth = options.categoryDepth ?? 1;
+  const walk3 = (dir, parts, linked) => {
+    for (const entry of listFolders(dir, readDir)) {
+      if (++seen > maxFolders) throw tooManyFolders(root, maxFolders);
+      const child = `${dir}${sep}${entry.name}`;
+      const childLinked = linked || entry.link;
+      const skill = skillFileIn(child);
+      if (skill) {
+        const category = parts.length === 0 ? void 0 : parts.join("/");
+        found.push(located(entry.name, category, child, [...parts, entry.name].join("/"), childLinked || skill === "link"));
+      } else if (parts.length < categoryDepth) walk3(child, [...parts, entry.name], childLinked);
+    }
+  };
+  walk3(join5(root, "/").slice(0, -1), [], false);
+  return sortLocations(found);
+}
+function located(name2, category, dir, relativeDir, linked) {
+  return linked ? { name: name2, category, dir, relativeDir, linked: true } : { name: name2, category, dir, relativeDir };
+}
+function discoverDeep(root, maxDepth3, maxFolders, readDir) {
+  const found = [];
+  let seen = 0;
+  const walk3 = (dir, parts, linkedParts) => {
+    for (const entry of listFolders(dir, readDir)) {
+      if (++seen > maxFolders) throw tooManyFolders(root, maxFolders);
+      const child = join5(dir, entry.name);
+      const childParts = [...parts, entry.name];
+      const skill = skillFileListed(child, readDir);
+      if (skill) found.push(located(entry.name, parts.at(-1), child, childParts.join("/"), linkedParts || entry.link || skill === "link"));
+      if (childParts.length < maxDepth3 && !entry.link) walk3(child, childParts, linkedParts || entry.link);
+    }
+  };
+  walk3(root, [], false);
+  return withoutAliases(found);
+}
+function withoutAliases(found) {
+  if (!found.some((l3) => l3.linked)) return found;
+  const real = new Set(found.filter((l3) => !l3.linked).map((l3) => l3.dir));
+  return found.filter((l3) => {
+    if (!l3.linked) return true;
+    let target;
+    try {
+      target = dirname3(realpathSync.native(`${l3.dir}${sep}${skillFileName}`));
+    } catch {
+      return true;
+    }
+    if (real.has(target)) return false;
+    real.add(target);
+    return true;
+  });
+}
+function sortLocations(found) {
+  return found.sort((a, b2) => a.relativeDir < b2.relativeDir ? -1 : a.relativeDir > b2.relativeDir ? 1 : 0);
+}
+function skillFileStat(dir, onSkillFile) {
+  const file = `${dir}${sep}${skillFileName}`;
+  let stat5;
+  try {
+    stat5 = lstatSync(file, { throwIfNoEntry: false });
+  } catch {
+    return "file";
+  }
+  if (stat5 === void 0 || stat5.isDirectory()) return void 0;
+  if (stat5.isSymbolicLink()) return "link";
+  if (onSkillFile && stat5.isFile()) onSkillFile(file, stat5);
+  return "file";
+}
+function skillFileListed(dir, readDir) {
+  try {
+    const entry = readDir(dir).find((e) => e.name === skillFileName && !e.isDirectory());
+    return entry === void 0 ? void 0 : entry.isSymbolicLink() ? "link" : "file";
+  } catch {
+    return void 0;
+  }
+}
+function listFolders(dir, readDir) {
+  let entries;
+  try {
+    entries = readDir(dir);
+  } catch (error2) {
+    if (error2.code === "ENOENT") return [];
+    throw new SkillgardenError("store/unreadable", `cannot read folder ${dir}: ${error2.message}`, { cause: error2 });
+  }
+  return entries.filter((e) => isCandidateFolder(e.name) && (e.isDirectory() || e.isSymbolicLink() && isFolder(join5(dir, e.name)))).map((e) => ({ name: e.name, link: e.isSymbolicLink() }));
+}
+function isFolder(path) {
+  try {
+    return statSync2(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+function tooManyFolders(root, max) {
+  return new SkillgardenError("store/too-many-folders", `more than ${max} folders under ${root}; is this a skills library?`, {
+    data: { root, max }
+  });
+}
+var defaultMaxFolders;
+var init_discover = __esm({
+  "src/store/discover.ts"() {
+    "use strict";
+    init_errors();
+    init_layout();
+    init_dir_cache();
+    defaultMaxFolders = 2e5;
   }
 });
 
@@ -45264,7 +45580,7 @@ var require_scan = __commonJS({
       const length = input2.length - 1;
       const scanToEnd = opts.parts === true || opts.tokens === true || opts.scanToEnd === true;
       const slashes = [];
-      const tokens = [];
+      const tokens2 = [];
       const parts = [];
       let str = input2;
       let index = -1;
@@ -45348,7 +45664,7 @@ var require_scan = __commonJS({
         }
         if (code4 === CHAR_FORWARD_SLASH) {
           slashes.push(index);
-          tokens.push(token);
+          tokens2.push(token);
           token = { value: "", depth: 0, isGlob: false };
           if (finished === true) continue;
           if (prev === CHAR_DOT && index === start + 1) {
@@ -45510,9 +45826,9 @@ var require_scan = __commonJS({
       if (opts.tokens === true) {
         state2.maxDepth = 0;
         if (!isPathSeparator(code4)) {
-          tokens.push(token);
+          tokens2.push(token);
         }
-        state2.tokens = tokens;
+        state2.tokens = tokens2;
       }
       if (opts.parts === true || opts.tokens === true) {
         let prevIndex;
@@ -45522,13 +45838,13 @@ var require_scan = __commonJS({
           const value2 = input2.slice(n2, i);
           if (opts.tokens) {
             if (idx === 0 && start !== 0) {
-              tokens[idx].isPrefix = true;
-              tokens[idx].value = prefix2;
+              tokens2[idx].isPrefix = true;
+              tokens2[idx].value = prefix2;
             } else {
-              tokens[idx].value = value2;
+              tokens2[idx].value = value2;
             }
-            depth(tokens[idx]);
-            state2.maxDepth += tokens[idx].depth;
+            depth(tokens2[idx]);
+            state2.maxDepth += tokens2[idx].depth;
           }
           if (i >= start) {
             parts.push(value2);
@@ -45539,9 +45855,9 @@ var require_scan = __commonJS({
         const value = input2.slice(n);
         parts.push(value);
         if (opts.tokens && prevIndex && prevIndex + 1 < input2.length) {
-          tokens[tokens.length - 1].value = value;
-          depth(tokens[tokens.length - 1]);
-          state2.maxDepth += tokens[tokens.length - 1].depth;
+          tokens2[tokens2.length - 1].value = value;
+          depth(tokens2[tokens2.length - 1]);
+          state2.maxDepth += tokens2[tokens2.length - 1].depth;
         }
         state2.slashes = slashes;
         state2.parts = parts;
@@ -45817,7 +46133,7 @@ var require_parse2 = __commonJS({
         throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
       }
       const bos = { type: "bos", value: "", output: opts.prepend || "" };
-      const tokens = [bos];
+      const tokens2 = [bos];
       const capture = opts.capture ? "" : "?:";
       const PLATFORM_CHARS = constants5.globChars(opts.windows);
       const EXTGLOB_CHARS = constants5.extglobChars(PLATFORM_CHARS);
@@ -45862,7 +46178,7 @@ var require_parse2 = __commonJS({
         parens: 0,
         quotes: 0,
         globstar: false,
-        tokens
+        tokens: tokens2
       };
       input2 = utils.removePrefix(input2, state2);
       len = input2.length;
@@ -45927,7 +46243,7 @@ var require_parse2 = __commonJS({
           return;
         }
         tok.prev = prev;
-        tokens.push(tok);
+        tokens2.push(tok);
         prev = tok;
       };
       const extglobOpen = (type, value2) => {
@@ -45936,7 +46252,7 @@ var require_parse2 = __commonJS({
         token.parens = state2.parens;
         token.output = state2.output;
         token.startIndex = state2.index;
-        token.tokensIndex = tokens.length;
+        token.tokensIndex = tokens2.length;
         const output = (opts.capture ? "(" : "") + token.open;
         increment("parens");
         push2({ type, value: value2, output: state2.output ? "" : ONE_CHAR });
@@ -45949,14 +46265,14 @@ var require_parse2 = __commonJS({
         const analysis = analyzeRepeatedExtglob(body, opts);
         if ((token.type === "plus" || token.type === "star") && analysis.risky) {
           const safeOutput = analysis.safeOutput ? (token.output ? "" : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput) : void 0;
-          const open3 = tokens[token.tokensIndex];
+          const open3 = tokens2[token.tokensIndex];
           open3.type = "text";
           open3.value = literal2;
           open3.output = safeOutput || utils.escapeRegex(literal2);
-          for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
-            tokens[i].value = "";
-            tokens[i].output = "";
-            delete tokens[i].suffix;
+          for (let i = token.tokensIndex + 1; i < tokens2.length; i++) {
+            tokens2[i].value = "";
+            tokens2[i].output = "";
+            delete tokens2[i].suffix;
           }
           state2.output = token.output + open3.output;
           state2.backtrack = true;
@@ -46074,12 +46390,12 @@ var require_parse2 = __commonJS({
                 const idx = prev.value.lastIndexOf("[");
                 const pre = prev.value.slice(0, idx);
                 const rest2 = prev.value.slice(idx + 2);
-                const posix7 = POSIX_REGEX_SOURCE[rest2];
-                if (posix7) {
-                  prev.value = pre + posix7;
+                const posix8 = POSIX_REGEX_SOURCE[rest2];
+                if (posix8) {
+                  prev.value = pre + posix8;
                   state2.backtrack = true;
                   advance();
-                  if (!bos.output && tokens.indexOf(prev) === 1) {
+                  if (!bos.output && tokens2.indexOf(prev) === 1) {
                     bos.output = ONE_CHAR;
                   }
                   continue;
@@ -46197,10 +46513,10 @@ var require_parse2 = __commonJS({
           }
           let output = ")";
           if (brace.dots === true) {
-            const arr = tokens.slice();
+            const arr = tokens2.slice();
             const range = [];
             for (let i = arr.length - 1; i >= 0; i--) {
-              tokens.pop();
+              tokens2.pop();
               if (arr[i].type === "brace") {
                 break;
               }
@@ -46248,7 +46564,7 @@ var require_parse2 = __commonJS({
             state2.start = state2.index + 1;
             state2.consumed = "";
             state2.output = "";
-            tokens.pop();
+            tokens2.pop();
             prev = bos;
             continue;
           }
@@ -46593,7 +46909,7 @@ var require_picomatch = __commonJS({
         throw new TypeError("Expected pattern to be a non-empty string");
       }
       const opts = options || {};
-      const posix7 = opts.windows;
+      const posix8 = opts.windows;
       const regex = isState ? picomatch6.compileRe(glob, options) : picomatch6.makeRe(glob, options, false, true);
       const state2 = regex.state;
       delete regex.state;
@@ -46603,8 +46919,8 @@ var require_picomatch = __commonJS({
         isIgnored = picomatch6(opts.ignore, ignoreOpts, returnState);
       }
       const matcher = (input2, returnObject = false) => {
-        const { isMatch, match, output } = picomatch6.test(input2, regex, options, { glob, posix: posix7 });
-        const result = { glob, state: state2, regex, posix: posix7, input: input2, output, match, isMatch };
+        const { isMatch, match, output } = picomatch6.test(input2, regex, options, { glob, posix: posix8 });
+        const result = { glob, state: state2, regex, posix: posix8, input: input2, output, match, isMatch };
         if (typeof opts.onResult === "function") {
           opts.onResult(result);
         }
@@ -46629,7 +46945,7 @@ var require_picomatch = __commonJS({
       }
       return matcher;
     };
-    picomatch6.test = (input2, regex, options, { glob, posix: posix7 } = {}) => {
+    picomatch6.test = (input2, regex, options, { glob, posix: posix8 } = {}) => {
       if (typeof input2 !== "string") {
         throw new TypeError("Expected input to be a string");
       }
@@ -46637,7 +46953,7 @@ var require_picomatch = __commonJS({
         return { isMatch: false, output: "" };
       }
       const opts = options || {};
-      const format = opts.format || (posix7 ? utils.toPosixSlashes : null);
+      const format = opts.format || (posix8 ? utils.toPosixSlashes : null);
       let match = input2 === glob;
       let output = match && format ? format(input2) : input2;
       if (match === false) {
@@ -46646,16 +46962,16 @@ var require_picomatch = __commonJS({
       }
       if (match === false || opts.capture === true) {
         if (opts.matchBase === true || opts.basename === true) {
-          match = picomatch6.matchBase(input2, regex, options, posix7);
+          match = picomatch6.matchBase(input2, regex, options, posix8);
         } else {
           match = regex.exec(output);
         }
       }
       return { isMatch: Boolean(match), match, output };
     };
-    picomatch6.matchBase = (input2, glob, options, posix7 = options && options.windows) => {
+    picomatch6.matchBase = (input2, glob, options, posix8 = options && options.windows) => {
       const regex = glob instanceof RegExp ? glob : picomatch6.makeRe(glob, options);
-      return regex.test(utils.basename(input2, { windows: posix7 }));
+      return regex.test(utils.basename(input2, { windows: posix8 }));
     };
     picomatch6.isMatch = (str, patterns, options) => picomatch6(patterns, options)(str);
     picomatch6.parse = (pattern, options) => {
@@ -46724,28 +47040,791 @@ var require_picomatch2 = __commonJS({
   }
 });
 
+// src/store/layout/expand-roots.ts
+import { join as join6 } from "node:path";
+function expandRootGlob(repoDir, pattern, readDir) {
+  const segments = pattern.split("/");
+  const found = /* @__PURE__ */ new Set();
+  const walk3 = (at2, rest, depth) => {
+    const [segment, ...tail] = rest;
+    if (segment === void 0) {
+      if (at2.length > 0) found.add(at2.join("/"));
+      return;
+    }
+    if (segment === "**") {
+      walk3(at2, tail, depth);
+      if (depth >= maxGlobstarDepth) return;
+      for (const child of folders(join6(repoDir, ...at2), readDir)) walk3([...at2, child], rest, depth + 1);
+      return;
+    }
+    if (!hasGlob(segment)) return walk3([...at2, segment], tail, depth);
+    const match = (0, import_picomatch.default)(segment, { dot: segment.startsWith(".") });
+    for (const child of folders(join6(repoDir, ...at2), readDir)) if (match(child)) walk3([...at2, child], tail, depth);
+  };
+  walk3([], segments, 0);
+  return [...found].filter((path) => isFolderAt(repoDir, path, readDir)).sort();
+}
+function folders(dir, readDir) {
+  let entries;
+  try {
+    entries = readDir(dir);
+  } catch {
+    return [];
+  }
+  return entries.filter((e) => (e.isDirectory() || e.isSymbolicLink()) && !neverSearched.has(e.name)).map((e) => e.name);
+}
+function isFolderAt(repoDir, path, readDir) {
+  if (path === "") return true;
+  const slash = path.lastIndexOf("/");
+  const parent = slash < 0 ? repoDir : join6(repoDir, path.slice(0, slash));
+  const name2 = path.slice(slash + 1);
+  try {
+    const entry = readDir(parent).find((e) => e.name === name2);
+    if (!entry) return false;
+    if (entry.isDirectory()) return true;
+    if (!entry.isSymbolicLink()) return false;
+    readDir(join6(parent, name2));
+    return true;
+  } catch {
+    return false;
+  }
+}
+function isFileAt(repoDir, path, readDir) {
+  const slash = path.lastIndexOf("/");
+  const parent = slash < 0 ? repoDir : join6(repoDir, path.slice(0, slash));
+  try {
+    return readDir(parent).some((e) => e.name === path.slice(slash + 1) && !e.isDirectory());
+  } catch {
+    return false;
+  }
+}
+var import_picomatch, neverSearched, maxGlobstarDepth;
+var init_expand_roots = __esm({
+  "src/store/layout/expand-roots.ts"() {
+    "use strict";
+    import_picomatch = __toESM(require_picomatch2(), 1);
+    init_skill_roots();
+    neverSearched = /* @__PURE__ */ new Set([".git", "node_modules", ".skillgarden", ".archive"]);
+    maxGlobstarDepth = 6;
+  }
+});
+
+// src/core/layout/json-lines.ts
+function parseJsonWithLines(text3) {
+  let value;
+  try {
+    value = JSON.parse(text3);
+  } catch (error2) {
+    const message = error2.message;
+    const at2 = /position (\d+)/.exec(message);
+    const line = at2 ? text3.slice(0, Number(at2[1])).split("\n").length : 1;
+    return { ok: false, line, message };
+  }
+  const lines = /* @__PURE__ */ new Map();
+  try {
+    locate(text3, lines);
+  } catch {
+  }
+  return { ok: true, json: { value, lineOf: (path) => lines.get(path.join("/")) ?? 1 } };
+}
+function locate(text3, lines) {
+  let i = 0;
+  let line = 1;
+  const skip = () => {
+    while (i < text3.length && /\s/.test(text3[i])) {
+      if (text3[i] === "\n") line++;
+      i++;
+    }
+  };
+  const readString = () => {
+    const start = i;
+    i++;
+    while (i < text3.length && text3[i] !== '"') i += text3[i] === "\\" ? 2 : 1;
+    i++;
+    return JSON.parse(text3.slice(start, i));
+  };
+  const value = (path) => {
+    skip();
+    lines.set(path, line);
+    const c3 = text3[i];
+    if (c3 === "{") {
+      i++;
+      skip();
+      if (text3[i] === "}") return void i++;
+      for (; ; ) {
+        skip();
+        const key = readString();
+        skip();
+        i++;
+        value(path === "" ? key : `${path}/${key}`);
+        skip();
+        if (text3[i++] === "}") return;
+      }
+    }
+    if (c3 === "[") {
+      i++;
+      skip();
+      if (text3[i] === "]") return void i++;
+      for (let n = 0; ; n++) {
+        value(path === "" ? String(n) : `${path}/${n}`);
+        skip();
+        if (text3[i++] === "]") return;
+      }
+    }
+    if (c3 === '"') return void readString();
+    while (i < text3.length && !/[\s,\]}]/.test(text3[i])) i++;
+  };
+  value("");
+}
+var init_json_lines = __esm({
+  "src/core/layout/json-lines.ts"() {
+    "use strict";
+  }
+});
+
+// src/core/layout/manifest-finding.ts
+function manifestFinding(file, line, code4, message, hint, severity = "error") {
+  return finding({ code: code4, severity, file, line, column: 1, message, hint });
+}
+var init_manifest_finding = __esm({
+  "src/core/layout/manifest-finding.ts"() {
+    "use strict";
+    init_findings();
+  }
+});
+
+// src/core/layout/plugin-rules.ts
+function pluginDialect(data2, place) {
+  if (place === "claude-code") return "claude-code";
+  return typeof data2.$schema === "string" && data2.$schema.startsWith("https://agent-plugins.org/") ? "agent-plugins" : "claude-code";
+}
+function checkClaudePlugin(data2, json, file, name2) {
+  const findings = [];
+  if (name2 !== void 0 && !claudePluginName.test(name2))
+    findings.push(
+      manifestFinding(
+        file,
+        json.lineOf(["name"]),
+        "manifest/plugin-name",
+        `plugin name "${excerpt(name2)}" is not kebab-case`,
+        'Claude Code names plugins with lowercase letters, digits and single hyphens, e.g. "code-review".',
+        "warning"
+      )
+    );
+  for (const key of claudePathFields) {
+    const value = data2[key];
+    if (value === void 0 || typeof value === "string" || Array.isArray(value) && value.every((v2) => typeof v2 === "string")) continue;
+    findings.push(
+      manifestFinding(
+        file,
+        json.lineOf([key]),
+        "manifest/invalid",
+        `"${key}" must be a path or a list of paths`,
+        'Write e.g. "./custom/"; paths are relative to the plugin root.'
+      )
+    );
+  }
+  for (const key of claudeConfigFields) {
+    const value = data2[key];
+    if (value === void 0 || typeof value === "string" || typeof value === "object" && value !== null) continue;
+    findings.push(
+      manifestFinding(
+        file,
+        json.lineOf([key]),
+        "manifest/invalid",
+        `"${key}" must be a path or an object`,
+        'Name a JSON file (e.g. "./hooks/hooks.json") or write the configuration inline.'
+      )
+    );
+  }
+  return findings;
+}
+function checkAgentPlugin(data2, json, file, name2) {
+  const findings = [];
+  if (typeof data2.$schema !== "string" || !agentPluginsSchemaIds.includes(data2.$schema)) {
+    findings.push(
+      manifestFinding(
+        file,
+        json.lineOf(["$schema"]),
+        "manifest/invalid",
+        `"$schema" must be ${agentPluginsSchemaIds[0]}`,
+        "Agent Plugins clients reject a plugin.json without the exact schema identifier."
+      )
+    );
+  }
+  if (name2 !== void 0 && !agentPluginName.test(name2)) {
+    findings.push(
+      manifestFinding(
+        file,
+        json.lineOf(["name"]),
+        "manifest/invalid",
+        `plugin name "${excerpt(name2)}" is not 1\u201364 lowercase letters, digits, "-" or "."`,
+        'Start and end with a letter or digit; no "--" or "..".'
+      )
+    );
+  }
+  for (const key of Object.keys(data2)) {
+    if (agentPluginFields.has(key)) continue;
+    findings.push(
+      manifestFinding(
+        file,
+        json.lineOf([key]),
+        "manifest/unknown-field",
+        `unknown plugin.json field "${excerpt(key)}": clients report and ignore it`,
+        `Agent Plugins 1.0 allows: ${[...agentPluginFields].join(", ")}; put client settings under "extensions".`,
+        "warning"
+      )
+    );
+  }
+  return findings;
+}
+var claudePathFields, claudeConfigFields, claudePluginName, agentPluginsSchemaIds, agentPluginFields, agentPluginName;
+var init_plugin_rules = __esm({
+  "src/core/layout/plugin-rules.ts"() {
+    "use strict";
+    init_findings();
+    init_manifest_finding();
+    claudePathFields = ["commands", "agents", "skills", "outputStyles"];
+    claudeConfigFields = ["hooks", "mcpServers", "lspServers"];
+    claudePluginName = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+    agentPluginsSchemaIds = [
+      "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json",
+      "https://agent-plugins.org/schemas/1.1.0/plugin.schema.json"
+    ];
+    agentPluginFields = /* @__PURE__ */ new Set([
+      "$schema",
+      "name",
+      "version",
+      "description",
+      "author",
+      "homepage",
+      "repository",
+      "license",
+      "keywords",
+      "extensions"
+    ]);
+    agentPluginName = /^(?!.*(--|\.\.))[a-z0-9]([a-z0-9.-]{0,62}[a-z0-9])?$/;
+  }
+});
+
+// src/core/layout/manifests.ts
+function parseMarketplace(text3, file, marketplaceRoot) {
+  const parsed = parseManifestJson(text3, file);
+  if (!parsed.json) return { manifest: void 0, findings: parsed.findings };
+  const { json } = parsed;
+  const findings = [];
+  const data2 = json.value;
+  if (!Array.isArray(data2.plugins)) {
+    findings.push(
+      manifestFinding(
+        file,
+        json.lineOf([]),
+        "manifest/invalid",
+        '"plugins" must be a list of plugin entries',
+        `See Claude Code's marketplace reference: {"name", "owner", "plugins": [{"name", "source"}]}.`
+      )
+    );
+    return { manifest: void 0, findings };
+  }
+  const pluginRoot = typeof data2.metadata?.pluginRoot === "string" ? data2.metadata.pluginRoot : void 0;
+  const plugins = data2.plugins.map((entry, index) => {
+    const at2 = (...rest) => json.lineOf(["plugins", index, ...rest]);
+    const record2 = entry ?? {};
+    const name2 = typeof record2.name === "string" ? record2.name : void 0;
+    if (name2 === void 0)
+      findings.push(
+        manifestFinding(file, at2(), "manifest/invalid", `plugins[${index}] has no "name"`, "Give every plugin a kebab-case name.")
+      );
+    let source;
+    if (typeof record2.source === "string") {
+      const written = pluginRoot && !/^\.{1,2}\//.test(record2.source) ? `${pluginRoot}/${record2.source}` : record2.source;
+      source = { written: record2.source, path: joinRepoPath(marketplaceRoot, written), line: at2("source") };
+    } else if (record2.source === void 0) {
+      findings.push(
+        manifestFinding(
+          file,
+          at2(),
+          "manifest/invalid",
+          `plugin "${name2 ?? index}" has no "source"`,
+          'Set "source" to the plugin folder, e.g. "./plugins/NAME".'
+        )
+      );
+    }
+    const skills = readPaths(record2.skills, source?.path ?? marketplaceRoot, (i) => i < 0 ? at2("skills") : at2("skills", i));
+    return { name: name2, line: at2(), source, skills };
+  });
+  findings.push(...duplicateNames(plugins, file));
+  return { manifest: plugins, findings };
+}
+function parsePluginManifest(text3, file, options) {
+  const parsed = parseManifestJson(text3, file);
+  if (!parsed.json) return { manifest: void 0, findings: parsed.findings };
+  const { json } = parsed;
+  const data2 = json.value ?? {};
+  const findings = [];
+  const name2 = typeof data2.name === "string" ? data2.name : void 0;
+  if (name2 === void 0)
+    findings.push(
+      manifestFinding(file, 1, "manifest/invalid", 'plugin.json has no "name"', `Add "name": the plugin's kebab-case identifier.`)
+    );
+  const dialect = options.dialect ?? pluginDialect(data2, options.kind);
+  findings.push(...dialect === "agent-plugins" ? checkAgentPlugin(data2, json, file, name2) : checkClaudePlugin(data2, json, file, name2));
+  const skills = options.kind === "claude-code" ? readPaths(data2.skills, options.pluginRoot, (i) => json.lineOf(i < 0 ? ["skills"] : ["skills", i])) : void 0;
+  return { manifest: { name: name2, skills }, findings };
+}
+function readPaths(value, base, lineOf) {
+  if (value === void 0) return void 0;
+  const list = typeof value === "string" ? [value] : Array.isArray(value) ? value : [];
+  return list.map((written, index) => ({ written, index })).filter((p2) => typeof p2.written === "string").map(({ written, index }) => ({ written, path: joinRepoPath(base, written), line: lineOf(typeof value === "string" ? -1 : index) }));
+}
+function duplicateNames(plugins, file) {
+  const first = /* @__PURE__ */ new Map();
+  const findings = [];
+  for (const plugin of plugins) {
+    if (plugin.name === void 0) continue;
+    const earlier = first.get(plugin.name);
+    if (!earlier) first.set(plugin.name, plugin);
+    else
+      findings.push(
+        manifestFinding(
+          file,
+          plugin.line,
+          "manifest/duplicate-name",
+          `plugin name "${plugin.name}" is used twice (lines ${earlier.line} and ${plugin.line})`,
+          "Plugin names must be unique in a marketplace: rename one."
+        )
+      );
+  }
+  return findings;
+}
+function parseManifestJson(text3, file) {
+  const parsed = parseJsonWithLines(text3);
+  if (!parsed.ok)
+    return {
+      findings: [manifestFinding(file, parsed.line, "manifest/json-syntax", `not valid JSON: ${parsed.message}`, "Fix the JSON syntax.")]
+    };
+  if (typeof parsed.json.value !== "object" || parsed.json.value === null || Array.isArray(parsed.json.value)) {
+    return {
+      findings: [manifestFinding(file, 1, "manifest/invalid", "a manifest must be a JSON object", 'Write {"name": \u2026} at the top level.')]
+    };
+  }
+  return { json: parsed.json, findings: [] };
+}
+var init_manifests = __esm({
+  "src/core/layout/manifests.ts"() {
+    "use strict";
+    init_json_lines();
+    init_manifest_finding();
+    init_plugin_rules();
+    init_skill_roots();
+    init_plugin_rules();
+  }
+});
+
+// src/store/layout/read-layout.ts
+import { readFileSync as readFileSync3 } from "node:fs";
+import { basename, join as join7 } from "node:path";
+function readLibraryLayout(repoDir, skillsDir, readDir = readDirUncached) {
+  const b2 = { repoDir, readDir, roots: [], listed: [], manifests: [], searched: [], findings: [] };
+  const entries = skillsDirEntries(skillsDir);
+  if (entries) {
+    readConfigured(b2, entries);
+    const probe = { ...b2, roots: [], listed: [], manifests: [], searched: [], findings: [] };
+    detect(probe);
+    b2.manifests.push(...probe.manifests);
+    b2.findings.push(...probe.findings);
+    const plugins = new Map(probe.roots.filter((r2) => r2.plugin !== void 0).map((r2) => [r2.path, r2.plugin]));
+    for (const root of b2.roots) if (plugins.has(root.path)) root.plugin = plugins.get(root.path);
+  } else detect(b2);
+  const layout = {
+    roots: dedupeRoots(b2.roots),
+    listed: b2.listed,
+    manifests: [...new Set(b2.manifests)],
+    configured: entries !== void 0,
+    searched: b2.searched
+  };
+  return { layout, findings: b2.findings };
+}
+function readConfigured(b2, entries) {
+  for (const entry of entries) {
+    if (!isInsideRepository(entry)) {
+      b2.findings.push(
+        configFinding(`skills_dir entry "${entry}" leaves the repository`, "Name folders inside the repository, relative to its root.")
+      );
+      continue;
+    }
+    b2.searched.push(`${entry || "."}/ (skills_dir)`);
+    if (hasGlob(entry)) {
+      for (const path of expandRootGlob(b2.repoDir, entry, b2.readDir)) b2.roots.push({ path, origin: "config", via: entry });
+    } else if (isFolderAt(b2.repoDir, entry, b2.readDir)) {
+      b2.roots.push({ path: entry, origin: "config" });
+    } else {
+      b2.findings.push(
+        configFinding(`skills_dir entry "${entry}" is not a folder`, "Create the folder, or fix skills_dir in .skillgarden/config.yaml.")
+      );
+    }
+  }
+}
+function detect(b2) {
+  b2.searched.push(`${defaultSkillsDir}/`);
+  if (isFolderAt(b2.repoDir, defaultSkillsDir, b2.readDir)) b2.roots.push({ path: defaultSkillsDir, origin: "skills" });
+  for (const folder of agentSkillFolders) {
+    b2.searched.push(`${folder.path}/ (${folder.agents})`);
+    if (isFolderAt(b2.repoDir, folder.path, b2.readDir)) b2.roots.push({ path: folder.path, origin: "agent-folder", via: folder.agents });
+  }
+  b2.searched.push(marketplaceFile);
+  if (isFileAt(b2.repoDir, marketplaceFile, b2.readDir)) readMarketplace(b2);
+  for (const file of [claudePluginFile, agentPluginFile]) {
+    b2.searched.push(file);
+    if (isFileAt(b2.repoDir, file, b2.readDir)) readPlugin(b2, "", file, void 0);
+  }
+  b2.searched.push("plugins/*/ (plugin.json, or a skills/ folder)");
+  for (const plugin of expandRootGlob(b2.repoDir, "plugins/*", b2.readDir)) {
+    const manifests = [`${plugin}/${claudePluginFile}`, `${plugin}/${agentPluginFile}`].filter((f3) => isFileAt(b2.repoDir, f3, b2.readDir));
+    for (const file of manifests) readPlugin(b2, plugin, file, basename(plugin));
+    const skills = `${plugin}/skills`;
+    const known = b2.roots.some((r2) => r2.path === skills) || b2.listed.some((l3) => l3.path.startsWith(`${skills}/`));
+    if (manifests.length === 0 && !known && isFolderAt(b2.repoDir, skills, b2.readDir))
+      b2.roots.push({ path: skills, origin: "plugin", via: `${plugin}/ (no plugin.json)`, plugin: basename(plugin) });
+  }
+  b2.searched.push(`./ (Hermes: ${hermesMarkers.join(", ")})`);
+  const hermes2 = hermesMarkers.some((m2) => isFileAt(b2.repoDir, m2, b2.readDir) || isFolderAt(b2.repoDir, m2, b2.readDir));
+  if (hermes2) b2.roots.push({ path: "", origin: "hermes", via: "Hermes Agent" });
+  else if (b2.roots.length === 0 && b2.listed.length === 0) {
+    b2.searched.push("./ (skills at the top of the repository)");
+    const bare = discoverSkills(b2.repoDir, { readDir: b2.readDir, maxFolders: 2e4 }).length > 0;
+    b2.roots.push(bare ? { path: "", origin: "skills", via: "the repository root" } : { path: defaultSkillsDir, origin: "skills" });
+  }
+}
+function readMarketplace(b2) {
+  b2.manifests.push(marketplaceFile);
+  const parsed = parseMarketplace(readText(b2, marketplaceFile), marketplaceFile, "");
+  b2.findings.push(...parsed.findings);
+  for (const plugin of parsed.manifest ?? []) {
+    const source = plugin.source;
+    if (!source) continue;
+    if (source.path === void 0 || !isFolderAt(b2.repoDir, source.path, b2.readDir)) {
+      b2.findings.push(missingPath(marketplaceFile, source, `plugin "${plugin.name ?? "?"}" source`));
+      continue;
+    }
+    const name2 = plugin.name ?? basename(source.path);
+    if (plugin.skills) addListed(b2, marketplaceFile, plugin.skills, name2);
+    else {
+      const manifest = [`${prefix(source.path)}${claudePluginFile}`, `${prefix(source.path)}${agentPluginFile}`].find(
+        (f3) => isFileAt(b2.repoDir, f3, b2.readDir)
+      );
+      if (manifest) readPlugin(b2, source.path, manifest, name2);
+      else addDefaultSkills(b2, source.path, "marketplace", marketplaceFile, name2);
+    }
+  }
+}
+function readPlugin(b2, pluginRoot, file, fallbackName) {
+  if (b2.manifests.includes(file)) return;
+  b2.manifests.push(file);
+  const kind = file.endsWith(claudePluginFile) ? "claude-code" : "agent-plugins";
+  const parsed = parsePluginManifest(readText(b2, file), file, { pluginRoot, kind });
+  b2.findings.push(...parsed.findings);
+  const name2 = parsed.manifest?.name ?? fallbackName;
+  if (parsed.manifest?.skills) addListed(b2, file, parsed.manifest.skills, name2);
+  addDefaultSkills(b2, pluginRoot, "plugin", file, name2, parsed.manifest?.skills !== void 0);
+}
+function addDefaultSkills(b2, pluginRoot, origin, via, plugin, listsSkills = false) {
+  const path = `${prefix(pluginRoot)}skills`;
+  const named = plugin === void 0 ? {} : { plugin };
+  if (isFolderAt(b2.repoDir, path, b2.readDir)) b2.roots.push({ path, origin, via, ...named });
+  else if (!listsSkills && pluginRoot !== "" && isFileAt(b2.repoDir, `${pluginRoot}/${skillFileName}`, b2.readDir))
+    b2.listed.push({ path: pluginRoot, manifest: via, line: 1, ...named });
+}
+function addListed(b2, manifest, paths, plugin) {
+  const named = plugin === void 0 ? {} : { plugin };
+  for (const entry of paths) {
+    if (entry.path !== void 0 && isFileAt(b2.repoDir, `${prefix(entry.path)}${skillFileName}`, b2.readDir)) {
+      b2.listed.push({ path: entry.path, manifest, line: entry.line, ...named });
+    } else if (entry.path !== void 0 && isFolderAt(b2.repoDir, entry.path, b2.readDir)) {
+      b2.roots.push({ path: entry.path, origin: "plugin", via: manifest, ...named });
+    } else {
+      b2.findings.push(missingPath(manifest, entry, "listed skill"));
+    }
+  }
+}
+function missingPath(manifest, entry, what) {
+  const outside = entry.path === void 0;
+  return manifestFinding(
+    manifest,
+    entry.line,
+    outside ? "manifest/path-escapes" : "manifest/missing-path",
+    outside ? `${what} "${entry.written}" leaves the repository` : `${what} "${entry.written}" does not exist (${entry.path})`,
+    outside ? "Name a folder inside the repository." : "Fix the path, or add the folder it names."
+  );
+}
+function readText(b2, file) {
+  try {
+    return readFileSync3(join7(b2.repoDir, file), "utf8");
+  } catch {
+    return "";
+  }
+}
+function prefix(path) {
+  return path === "" ? "" : `${path}/`;
+}
+function configFinding(message, hint) {
+  return manifestFinding(".skillgarden/config.yaml", 1, "config/skills-dir", message, hint);
+}
+var init_read_layout = __esm({
+  "src/store/layout/read-layout.ts"() {
+    "use strict";
+    init_layout();
+    init_manifests();
+    init_skill_roots();
+    init_dir_cache();
+    init_discover();
+    init_expand_roots();
+  }
+});
+
+// src/store/layout/discover-library.ts
+import { realpathSync as realpathSync2 } from "node:fs";
+import { basename as basename2, dirname as dirname4, isAbsolute as isAbsolute2, join as join8, relative, sep as sep2 } from "node:path";
+function discoverLibrary(repoDir, layout, options = {}) {
+  const readDir = options.readDir ?? createDirCache();
+  const probe = {
+    readDir,
+    probe: options.probe ?? (options.readDir ? "listing" : "stat"),
+    ...options.onSkillFile ? { onSkillFile: options.onSkillFile } : {}
+  };
+  const found = /* @__PURE__ */ new Map();
+  const add2 = (location) => {
+    if (!found.has(location.path)) found.set(location.path, location);
+  };
+  for (const root of layout.roots) {
+    const dir = join8(repoDir, root.path);
+    const depth = root.origin === "hermes" ? { categoryDepth: hermesCategoryDepth } : {};
+    for (const l3 of discoverSkills(dir, { ...probe, ...depth, ...options.maxFolders ? { maxFolders: options.maxFolders } : {} })) {
+      add2(atRoot(l3, root.path, skillPathIn(root.path, l3.relativeDir), root.plugin));
+    }
+  }
+  for (const listed2 of layout.listed) {
+    const slash = listed2.path.lastIndexOf("/");
+    const name2 = basename2(listed2.path);
+    add2({
+      name: name2,
+      category: void 0,
+      dir: join8(repoDir, listed2.path),
+      relativeDir: name2,
+      root: slash < 0 ? "" : listed2.path.slice(0, slash),
+      path: listed2.path,
+      ...listed2.plugin === void 0 ? {} : { plugin: listed2.plugin },
+      id: qualifiedName(listed2.plugin, name2)
+    });
+  }
+  const all = [...found.values()].sort((a, b2) => a.path < b2.path ? -1 : a.path > b2.path ? 1 : 0);
+  const { inside, escaped, aliases, broken } = resolveLinks(repoDir, all, layout);
+  const { unique: unique2, shadowed, findings } = rejectDuplicates(inside);
+  findings.push(...escaped.map(escapeFinding), ...broken.map(brokenFinding));
+  const archived = discoverArchives(repoDir, layout, readDir);
+  return { layout, skills: unique2, aliases, broken, archived, escaped, shadowed, findings };
+}
+function discoverNested(library, readDir) {
+  const nested = [];
+  for (const skill of library.skills) {
+    for (const l3 of discoverSkills(skill.dir, { readDir, deep: { maxDepth: nestedDepth } })) {
+      nested.push(atRoot(l3, skill.root, `${skill.path}/${l3.relativeDir}`, skill.plugin));
+    }
+  }
+  return nested;
+}
+function nestedFinding(location, parent) {
+  return finding({
+    code: "library/nested-skill",
+    severity: "warning",
+    file: `${location.path}/${skillFileName}`,
+    message: `${location.path} is a skill inside the skill ${parent}: agents load only ${parent}, never it`,
+    hint: "Move it beside its parent (its own folder under the root) to serve it, or rename its SKILL.md if it is a template."
+  });
+}
+function openLibrary(repoDir, skillsDir, options = {}) {
+  const readDir = options.readDir ?? createDirCache();
+  const { layout, findings } = readLibraryLayout(repoDir, skillsDir, readDir);
+  const library = discoverLibrary(repoDir, layout, { ...options, readDir, ...options.readDir ? {} : { probe: "stat" } });
+  return { ...library, findings: [...findings, ...library.findings] };
+}
+function requireSkills(library, options = {}) {
+  if (library.skills.length > 0 || library.escaped.length > 0 || options.allowEmpty) return library;
+  const roots = library.layout.roots.map((r2) => `${r2.path || "."}/`);
+  throw new SkillgardenError("library/empty", renderEmptyLibrary(library), {
+    data: { exitCode: 2, searched: library.layout.searched, roots }
+  });
+}
+function renderEmptyLibrary(library) {
+  const roots = library.layout.roots.map((r2) => `${r2.path || "."}/`);
+  return [
+    "no skills found.",
+    `Looked in: ${library.layout.searched.join("; ")}.`,
+    roots.length > 0 ? `Skill roots searched: ${roots.join(", ")} (a skill is <root>/<name>/SKILL.md or <root>/<category>/<name>/SKILL.md).` : "",
+    'Set skills_dir in .skillgarden/config.yaml (a folder, a glob such as "plugins/*/skills", or a list), run `skillgarden init` to detect it, or pass --allow-empty for a new library.'
+  ].filter(Boolean).join("\n");
+}
+function primaryRoot(layout) {
+  return layout.roots[0]?.path ?? parentOf(layout.listed[0]?.path) ?? "skills";
+}
+function libraryRoots(layout) {
+  const roots = /* @__PURE__ */ new Set([...layout.roots.map((r2) => r2.path), ...layout.listed.map((l3) => parentOf(l3.path) ?? "")]);
+  return roots.size === 0 ? ["skills"] : [...roots].sort();
+}
+function parentOf(path) {
+  return path === void 0 ? void 0 : path.slice(0, Math.max(0, path.lastIndexOf("/")));
+}
+function discoverArchives(repoDir, layout, readDir) {
+  const out = [];
+  for (const root of layout.roots.length + layout.listed.length === 0 ? [] : libraryRoots(layout)) {
+    const archive = archiveRootOf(root);
+    if (!isFolderAt(repoDir, archive, readDir)) continue;
+    const plugin = layout.roots.find((r2) => r2.path === root)?.plugin;
+    for (const l3 of discoverSkills(join8(repoDir, archive), { readDir })) out.push(atRoot(l3, root, `${archive}/${l3.relativeDir}`, plugin));
+  }
+  return out;
+}
+function atRoot(l3, root, path, plugin) {
+  const id = plugin === void 0 ? l3.name : qualifiedName(plugin, l3.name);
+  const location = { name: l3.name, category: l3.category, dir: l3.dir, relativeDir: l3.relativeDir, root, path, id };
+  if (plugin !== void 0) location.plugin = plugin;
+  if (l3.linked) location.linked = true;
+  return location;
+}
+function resolveLinks(repoDir, all, layout) {
+  const out = { inside: [], escaped: [], aliases: [], broken: [] };
+  let realRepo;
+  try {
+    realRepo = realpathSync2.native(repoDir);
+  } catch {
+    return { ...out, inside: [...all] };
+  }
+  const linkedRoots = new Set(
+    layout.roots.filter((r2) => r2.path !== "" && realOf(join8(repoDir, r2.path)) !== join8(realRepo, r2.path)).map((r2) => r2.path)
+  );
+  const listed2 = new Set(layout.listed.map((l3) => l3.path));
+  const plain2 = (l3) => !l3.linked && !linkedRoots.has(l3.root) && !listed2.has(l3.path);
+  const byPath = /* @__PURE__ */ new Map();
+  for (const location of all) if (plain2(location)) byPath.set(location.path, location);
+  for (const location of all) {
+    if (plain2(location)) {
+      out.inside.push(location);
+      continue;
+    }
+    const real = realOf(join8(location.dir, skillFileName));
+    if (real === void 0) {
+      out.broken.push(location);
+      continue;
+    }
+    const rel = relative(realRepo, dirname4(real));
+    if (isOutside(rel)) {
+      out.escaped.push({ location, target: real });
+      continue;
+    }
+    const targetPath = sep2 === "/" ? rel : rel.split(sep2).join("/");
+    const target = byPath.get(targetPath);
+    if (target && target !== location) out.aliases.push({ location, target });
+    else {
+      if (!target) byPath.set(targetPath, location);
+      out.inside.push(location);
+    }
+  }
+  out.inside.sort((a, b2) => a.path < b2.path ? -1 : a.path > b2.path ? 1 : 0);
+  return out;
+}
+function isOutside(rel) {
+  return rel === ".." || rel.startsWith(`..${sep2}`) || isAbsolute2(rel) || /^[a-z]:/i.test(rel);
+}
+function realOf(path) {
+  try {
+    return realpathSync2.native(path);
+  } catch {
+    return void 0;
+  }
+}
+function rejectDuplicates(all) {
+  const byName = /* @__PURE__ */ new Map();
+  for (const location of all) byName.set(location.id, [...byName.get(location.id) ?? [], location]);
+  const unique2 = [];
+  const shadowed = [];
+  const findings = [];
+  for (const location of all) {
+    const copies = byName.get(location.id);
+    if (copies[0] === location) {
+      unique2.push(location);
+      continue;
+    }
+    shadowed.push(location);
+    const paths = copies.map((c3) => c3.path);
+    findings.push(
+      finding({
+        code: "library/duplicate-name",
+        severity: "error",
+        file: `${location.path}/${skillFileName}`,
+        message: `${copies.length === 2 ? "two" : copies.length} skills are named "${location.id}": ${paths.slice(0, -1).join(", ")} and ${paths.at(-1)}`,
+        hint: `A name must be unique in the library (agents load skills by name): rename or remove ${copies.length === 2 ? "one" : "all but one"}. ${paths[0]} is the one served.`
+      })
+    );
+  }
+  return { unique: unique2, shadowed, findings };
+}
+function escapeFinding(escaped) {
+  return finding({
+    code: "library/symlink-escapes",
+    severity: "error",
+    file: `${escaped.location.path}/${skillFileName}`,
+    message: `${escaped.location.path} is reached through a symbolic link that resolves to ${escaped.target}, outside the repository`,
+    hint: "Replace the link with the files themselves: a skill (and its category) must live inside the repository. It is not served until then."
+  });
+}
+function brokenFinding(location) {
+  return finding({
+    code: "library/broken-link",
+    severity: "warning",
+    file: `${location.path}/${skillFileName}`,
+    message: `${location.path}/${skillFileName} is a symbolic link that resolves to nothing`,
+    hint: "Point the link at an existing SKILL.md in the repository, or remove it. It is not served until then."
+  });
+}
+var hermesCategoryDepth, nestedDepth;
+var init_discover_library = __esm({
+  "src/store/layout/discover-library.ts"() {
+    "use strict";
+    init_errors();
+    init_findings();
+    init_layout();
+    init_skill_roots();
+    init_dir_cache();
+    init_discover();
+    init_expand_roots();
+    init_read_layout();
+    hermesCategoryDepth = 4;
+    nestedDepth = 6;
+  }
+});
+
 // src/store/files.ts
 import { createHash, randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname as dirname3, join as join9 } from "node:path";
+import { closeSync, fsyncSync, mkdirSync as mkdirSync2, openSync, renameSync as renameSync2, rmSync as rmSync2, writeFileSync as writeFileSync2 } from "node:fs";
+import { dirname as dirname5, join as join9 } from "node:path";
 function blobId(content) {
   const bytes = typeof content === "string" ? Buffer.from(content) : content;
   return createHash("sha1").update(`blob ${bytes.byteLength}\0`).update(bytes).digest("hex");
 }
 function writeFileAtomic(path, content, options = {}) {
-  mkdirSync(dirname3(path), { recursive: true });
+  mkdirSync2(dirname5(path), { recursive: true });
   const temp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   try {
     const fd = openSync(temp, "wx");
     try {
-      writeFileSync(fd, content);
+      writeFileSync2(fd, content);
       if (options.durable === true) fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
-    renameSync(temp, path);
+    renameSync2(temp, path);
   } catch (error2) {
-    rmSync(temp, { force: true });
+    rmSync2(temp, { force: true });
     throw error2;
   }
 }
@@ -46824,1992 +47903,6 @@ var require_equal = __commonJS({
     var equal = require_fast_deep_equal();
     equal.code = 'require("ajv/dist/runtime/equal").default';
     exports.default = equal;
-  }
-});
-
-// node_modules/ignore/index.js
-var require_ignore2 = __commonJS({
-  "node_modules/ignore/index.js"(exports, module) {
-    function makeArray(subject) {
-      return Array.isArray(subject) ? subject : [subject];
-    }
-    var UNDEFINED = void 0;
-    var EMPTY = "";
-    var SPACE = " ";
-    var ESCAPE = "\\";
-    var REGEX_LITERAL_SPECIAL = /[.*+?()[\]{}^$|\\/]/;
-    var BOM = "\uFEFF";
-    var REGEX_ANCHORED_GLOBSTAR = /^\/\*{2,}$/;
-    var REGEX_REPLACE_LEADING_EXCAPED_EXCLAMATION = /^\\!/;
-    var REGEX_REPLACE_LEADING_EXCAPED_HASH = /^\\#/;
-    var REGEX_SPLITALL_CRLF = /\r?\n/g;
-    var DOUBLE_SLASH = "//";
-    var SLASH_CODE = 47;
-    var DOT_CODE = 46;
-    var SLASH = "/";
-    var TMP_KEY_IGNORE = "node-ignore";
-    if (typeof Symbol !== "undefined") {
-      TMP_KEY_IGNORE = /* @__PURE__ */ Symbol.for("node-ignore");
-    }
-    var KEY_IGNORE = TMP_KEY_IGNORE;
-    var define2 = (object, key, value) => {
-      Object.defineProperty(object, key, { value });
-      return value;
-    };
-    var RETURN_FALSE = () => false;
-    var POSIX_CLASSES = {
-      alnum: "0-9A-Za-z",
-      alpha: "A-Za-z",
-      blank: " \\t",
-      cntrl: "\\x00-\\x1f\\x7f",
-      digit: "0-9",
-      graph: "!-.0-~",
-      lower: "a-z",
-      print: " -.0-~",
-      punct: "!-.:-@\\[-`{-~",
-      // git's `sane-ctype.h` classifies \v and \f as control, not space,
-      //   unlike C's `isspace`
-      space: " \\t\\n\\r",
-      upper: "A-Z",
-      xdigit: "0-9A-Fa-f"
-    };
-    var CLASS_MEMBERS_TO_ESCAPE = "\\]^-[";
-    var escapeMember = (char) => CLASS_MEMBERS_TO_ESCAPE.indexOf(char) < 0 ? char : ESCAPE + char;
-    var NON_SLASH = "(?!\\/)";
-    var classSource = (negated, body) => {
-      if (negated) {
-        return `[^\\/${body}]`;
-      }
-      const source = `[${body}]`;
-      return new RegExp(source).test("/") ? NON_SLASH + source : source;
-    };
-    var scanBracket = (pattern, start) => {
-      const { length } = pattern;
-      let index = start + 1;
-      let negated = EMPTY;
-      const lead = pattern[index];
-      if (lead === "!" || lead === "^") {
-        negated = "^";
-        index++;
-      }
-      let body = EMPTY;
-      let prev = EMPTY;
-      for (; ; ) {
-        const char = pattern[index];
-        if (char === UNDEFINED) {
-          return null;
-        }
-        if (char === ESCAPE) {
-          const escaped = pattern[++index];
-          body += escapeMember(escaped);
-          prev = escaped;
-        } else if (char === "-" && prev && index + 1 < length && pattern[index + 1] !== "]") {
-          index++;
-          let to = pattern[index];
-          if (to === ESCAPE) {
-            to = pattern[index += 1];
-          }
-          if (prev <= to) {
-            body += `-${escapeMember(to)}`;
-          }
-          prev = EMPTY;
-        } else if (char === "[" && pattern[index + 1] === ":") {
-          const nameStart = index + 2;
-          let end = nameStart;
-          while (end < length && pattern[end] !== "]") {
-            end++;
-          }
-          if (end === length) {
-            return null;
-          }
-          if (end > nameStart && pattern[end - 1] === ":") {
-            const name2 = pattern.slice(nameStart, end - 1);
-            if (!Object.prototype.hasOwnProperty.call(POSIX_CLASSES, name2)) {
-              return null;
-            }
-            body += POSIX_CLASSES[name2];
-            prev = EMPTY;
-            index = end;
-          } else {
-            body += escapeMember("[");
-            prev = "[";
-            index = nameStart - 2;
-          }
-        } else {
-          body += escapeMember(char);
-          prev = char;
-        }
-        index++;
-        if (pattern[index] === "]") {
-          return {
-            end: index,
-            source: classSource(negated, body)
-          };
-        }
-      }
-    };
-    var NEVER_MATCH = "[]";
-    var PLACEHOLDER = "\0";
-    var REGEX_RESTORE_PLACEHOLDER = new RegExp(
-      `${PLACEHOLDER}(\\d+)${PLACEHOLDER}`,
-      "g"
-    );
-    var TRAILING_WILDCARD = "\uE000";
-    var TRAILING_DOUBLESTAR = "\uE001";
-    var isReserved = (char) => char === PLACEHOLDER || char === TRAILING_WILDCARD || char === TRAILING_DOUBLESTAR;
-    var extractBrackets = (pattern) => {
-      const sources2 = [];
-      const hold = (source) => `${PLACEHOLDER}${sources2.push(source) - 1}${PLACEHOLDER}`;
-      const { length } = pattern;
-      let out = EMPTY;
-      let index = 0;
-      while (index < length) {
-        const char = pattern[index];
-        if (char === ESCAPE) {
-          const escaped = pattern[index + 1];
-          if (escaped === SLASH && index + 2 === length) {
-            out += hold(NEVER_MATCH);
-          } else if (escaped === "*" || escaped === "[" || escaped === SPACE) {
-            out += pattern.slice(index, index + 2);
-          } else {
-            out += hold(
-              REGEX_LITERAL_SPECIAL.test(escaped) ? ESCAPE + escaped : isReserved(escaped) ? `[${escaped}]` : escaped
-            );
-          }
-          index += 2;
-        } else if (isReserved(char)) {
-          out += hold(`[${char}]`);
-          index++;
-        } else if (char === "[") {
-          const scanned = scanBracket(pattern, index);
-          if (scanned === null) {
-            out += hold(NEVER_MATCH);
-            index = length;
-          } else {
-            out += hold(scanned.source);
-            index = scanned.end + 1;
-          }
-        } else {
-          out += char;
-          index++;
-        }
-      }
-      return {
-        source: out,
-        sources: sources2
-      };
-    };
-    var DIRECT = null;
-    var REGEX_INNER_SLASH = /\/(?!$)/;
-    var WILDCARD = "[^\\/]*";
-    var REPLACERS = [
-      // Replace (\ ) with ' '
-      // Only a space: an escaped tab or other whitespace is already a literal by
-      //   the time it reaches here, and a bare tab must be left as one, not turned
-      //   into a space.
-      // (\ ) -> ' '
-      // (\\ ) -> '\\ '
-      // (\\\ ) -> '\\ '
-      [
-        // A run of backslashes is taken whole, from its first one, so no match
-        //   ever starts again inside it -- `(\\+?) ` did, which made a long run
-        //   quadratic.
-        /(\\+)( ?)/g,
-        (_3, run, space) => space ? run.slice(0, run.length - run.length % 2) + SPACE : run,
-        ESCAPE + SPACE
-      ],
-      // git's wildmatch() reads a run of two or more asterisks as one globstar
-      //   whenever the run fills a path segment: it starts the pattern or follows
-      //   a `/`, and it ends the pattern or comes before a `/`. A run of two is
-      //   already `**`; a longer one is folded into `**` here, so the steps
-      //   below only ever have to know `**`.
-      // `***/foo` -> `**/foo`, `a/***/b` -> `a/**/b`, `a/***` -> `a/**`
-      // git also takes a run beside a literal prefix (`a***/b`) or beside an
-      //   escaped slash (`***\/b`) as a globstar, and this does not; the README
-      //   lists both, under "A run of asterisks".
-      [
-        /(^|\/)\*{3,}(?=\/|$)/g,
-        (_3, start) => `${start}**`,
-        "*"
-      ],
-      // Escape metacharacters
-      // which is written down by users but means special for regular expressions.
-      // > There are 12 characters with special meanings:
-      // > - the backslash \,
-      // > - the caret ^,
-      // > - the dollar sign $,
-      // > - the period or dot .,
-      // > - the vertical bar or pipe symbol |,
-      // > - the question mark ?,
-      // > - the asterisk or star *,
-      // > - the plus sign +,
-      // > - the opening parenthesis (,
-      // > - the closing parenthesis ),
-      // > - and the opening square bracket [,
-      // > - the opening curly brace {,
-      // > These special characters are often called "metacharacters".
-      [
-        /[\\$.|*+(){^]/g,
-        (match) => `\\${match}`
-      ],
-      [
-        // > a question mark (?) matches a single character
-        /(?!\\)\?/g,
-        () => "[^/]",
-        "?"
-      ],
-      // leading slash
-      [
-        // > A leading slash matches the beginning of the pathname.
-        // > For example, "/*.c" matches "cat-file.c" but not "mozilla-sha1/sha1.c".
-        // A leading slash matches the beginning of the pathname
-        /^\//,
-        () => "^",
-        SLASH
-      ],
-      // replace special metacharacter slash after the leading slash
-      [
-        /\//g,
-        () => "\\/",
-        SLASH
-      ],
-      [
-        // > A leading "**" followed by a slash means match in all directories.
-        // > For example, "**/foo" matches file or directory "foo" anywhere,
-        // > the same as pattern "foo".
-        // > "**/foo/bar" matches file or directory "bar" anywhere that is directly
-        // >   under directory "foo".
-        // Notice that the '*'s have been replaced as '\\*'
-        /^\^*(?:\\\*\\\*\\\/)+/,
-        // '**/foo' <-> 'foo'
-        () => "(?:^|\\/)",
-        "*"
-      ],
-      // starting
-      [
-        // there will be no leading '/'
-        //   (which has been replaced by section "leading slash")
-        // If starts with '**', adding a '^' to the regular expression also works
-        DIRECT,
-        (source, pattern) => {
-          if (!source || source[0] === "^" || source[0] === "(") {
-            return source;
-          }
-          const anchor = !REGEX_INNER_SLASH.test(pattern) ? "(?:^|\\/)" : "^";
-          return anchor + source;
-        }
-      ],
-      // two globstars
-      [
-        // Use lookahead assertions so that we could match more than one `'/**'`
-        /\\\/\\\*\\\*(?=\\\/|$)/g,
-        // Zero, one or several directories
-        // should not use '*', or it will be replaced by the next replacer
-        // Check if it is not the last `'/**'`
-        (_3, index, str) => index + 6 < str.length ? str.slice(index + 6) === "\\/" ? "(?:\\/[^\\/]+)+" : "(?:\\/[^\\/]+)*" : `\\/${TRAILING_DOUBLESTAR}`,
-        "*"
-      ],
-      // normal intermediate wildcards
-      [
-        // Never replace escaped '*'
-        // ignore rule '\*' will match the path '*'
-        // 'abc.*/' -> go
-        // 'abc.*'  -> skip this rule,
-        //    coz trailing single wildcard will be handed by [trailing wildcard]
-        /(^|[^\\])(?:\\\*)+(?!$)/g,
-        // '*.js' matches '.js'
-        // '*.js' doesn't match 'abc'
-        // 1. An asterisk "*" matches anything except a slash.
-        // 2. Other consecutive asterisks are considered regular asterisks
-        //    and collapse into one non-slash wildcard run.
-        (_3, p1) => p1 + WILDCARD,
-        "*"
-      ],
-      // trailing wildcard, held apart from a literal star
-      [
-        // The step above leaves a trailing `*` alone, so a single `\*` is all that
-        //   can be left at the end here, and what stands in front of it says which
-        //   kind it is. A wildcard arrives as the escaper wrote it, `\*` with
-        //   nothing before it; a literal arrives as the user's own escape, which
-        //   the escaper doubled, and then the star's own -- `\\` and then `\*`.
-        //   There is no third case: every backslash still reaching the chain is
-        //   one `\*`, `\[` or `\ ` carries itself, and each is followed by its
-        //   own character, so a longer run can never form. This runs while the
-        //   two are still distinct, before the unescape steps below collapse the
-        //   literal onto the very `\*` a wildcard leaves behind.
-        /(^|[^\\])((?:\\\\)*)\\\*$/,
-        (match, p1, p2) => p2 === EMPTY ? p1 + TRAILING_WILDCARD : match,
-        "*"
-      ],
-      [
-        // unescape, revert step 3 except for back slash
-        // For example, if a user escape a '\\*',
-        // after step 3, the result will be '\\\\\\*'
-        /\\\\\\(?=[$.|*+(){^])/g,
-        () => ESCAPE,
-        ESCAPE + ESCAPE
-      ],
-      [
-        // '\\\\' -> '\\'
-        /\\\\/g,
-        () => ESCAPE,
-        ESCAPE + ESCAPE
-      ],
-      [
-        // Every real bracket expression -- POSIX classes included -- has already
-        //   been held aside by `extractBrackets`, so the only `[` left in the
-        //   pattern is an escaped, literal one.
-        // A backslash could only stand at the end of the range if it quoted the
-        //   `]`, and `\]` is held aside long before this.
-        /\\\[([^\]/]*?)($|\])/g,
-        // '\\[bar]' -> '\\\\[bar]'
-        (match, range, close) => `\\[${range}${close}`,
-        "["
-      ],
-      // ending
-      [
-        // 'js' will not match 'js.'
-        // 'ab' will not match 'abc'
-        DIRECT,
-        // WTF!
-        // https://git-scm.com/docs/gitignore
-        // changes in [2.22.1](https://git-scm.com/docs/gitignore/2.22.1)
-        // which re-fixes #24, #38
-        // > If there is a separator at the end of the pattern then the pattern
-        // > will only match directories, otherwise the pattern can match both
-        // > files and directories.
-        // 'js*' will not match 'a.js'
-        // 'js/' will not match 'a.js'
-        // 'js' will match 'a.js' and 'a.js/'
-        (source) => {
-          const last = source[source.length - 1];
-          if (!last || last === TRAILING_WILDCARD || last === TRAILING_DOUBLESTAR) {
-            return source;
-          }
-          return last === SLASH ? `${source}$` : `${source}(?=$|\\/$)`;
-        }
-      ]
-    ];
-    var REGEX_REPLACE_TRAILING_WILDCARD = /(^|\\\/)?\uE000$/;
-    var MODE_IGNORE = "regex";
-    var MODE_CHECK_IGNORE = "checkRegex";
-    var UNDERSCORE = "_";
-    var replaceTrailingWildcard = (_3, p1) => {
-      const prefix2 = p1 ? `${p1}[^/]+` : "[^/]*";
-      return `${prefix2}(?=$|\\/$)`;
-    };
-    var REGEX_REPLACE_TRAILING_DOUBLESTAR = /\uE001$/;
-    var replaceTrailingDoublestar = () => "[\\s\\S]";
-    var separatorAfter = (run, at2) => {
-      let separator = EMPTY;
-      for (let index = at2 + 1; index < run.length && !run[index].wildcard; index++) {
-        separator += run[index].single;
-      }
-      return separator;
-    };
-    var pinWildcards = (source) => {
-      if (source.indexOf(WILDCARD) < 0) {
-        return source;
-      }
-      const tokens = [];
-      const { length } = source;
-      let index = 0;
-      while (index < length) {
-        const char = source[index];
-        if (source.startsWith(WILDCARD, index)) {
-          tokens.push({ wildcard: true });
-          index += WILDCARD.length;
-        } else if (char === "[") {
-          let end = index + 1;
-          if (source[end] === "^") {
-            end++;
-          }
-          if (source[end] === "]") {
-            end++;
-          }
-          while (end < length && source[end] !== "]") {
-            end += source[end] === ESCAPE ? 2 : 1;
-          }
-          end++;
-          tokens.push({ single: source.slice(index, end) });
-          index = end;
-        } else if (char === ESCAPE) {
-          tokens.push({ single: source.slice(index, index + 2) });
-          index += 2;
-        } else if (char === "(") {
-          let depth = 0;
-          let end = index;
-          do {
-            if (source[end] === ESCAPE) {
-              end++;
-            } else if (source[end] === "(") {
-              depth++;
-            } else if (source[end] === ")") {
-              depth--;
-            }
-            end++;
-          } while (end < length && depth > 0);
-          if ("*+?".indexOf(source[end]) >= 0) {
-            end++;
-          }
-          tokens.push({ boundary: source.slice(index, end) });
-          index = end;
-        } else if (char === "^" || char === "$") {
-          tokens.push({ boundary: char });
-          index++;
-        } else {
-          tokens.push({ single: char });
-          index++;
-        }
-      }
-      let out = EMPTY;
-      let run = [];
-      const flush = () => {
-        let lastWildcard;
-        run.forEach((token, at2) => {
-          if (token.wildcard) {
-            lastWildcard = at2;
-          }
-        });
-        run.forEach((token, at2) => {
-          if (!token.wildcard) {
-            out += token.single;
-            return;
-          }
-          out += at2 === lastWildcard ? WILDCARD : `(?:(?!${separatorAfter(run, at2)})[^\\/])*`;
-        });
-        run = [];
-      };
-      tokens.forEach((token) => {
-        if (token.boundary === void 0) {
-          run.push(token);
-          return;
-        }
-        flush();
-        out += token.boundary;
-      });
-      flush();
-      return out;
-    };
-    var makeRegexPrefix = (pattern) => {
-      if (REGEX_ANCHORED_GLOBSTAR.test(pattern)) {
-        pattern = "**";
-      }
-      const { source, sources: sources2 } = extractBrackets(pattern);
-      const replaced = REPLACERS.reduce(
-        // A pass whose matcher finds nothing hands back the very string it was
-        //   given, so asking first costs a search and saves a rewrite. Ten of the
-        //   fifteen passes never fire for a typical .gitignore line, and between
-        //   them they were 45% of this chain.
-        (prev, [matcher, replacer, required]) => {
-          if (matcher === DIRECT) {
-            return replacer(prev, pattern);
-          }
-          if (required !== UNDEFINED && prev.indexOf(required) < 0) {
-            return prev;
-          }
-          return matcher.test(prev) ? prev.replace(matcher, replacer.bind(pattern)) : prev;
-        },
-        source
-      );
-      return sources2.length ? replaced.replace(
-        REGEX_RESTORE_PLACEHOLDER,
-        (match, index) => sources2[index]
-      ) : replaced;
-    };
-    var checkSourceOf = (body, prefix2) => {
-      if (body[body.length - 1] === SLASH) {
-        prefix2 = makeRegexPrefix(body.slice(0, -1));
-      }
-      const head = prefix2.slice(0, -1);
-      const last = prefix2[prefix2.length - 1];
-      return last === TRAILING_WILDCARD ? `${head}$` : last === TRAILING_DOUBLESTAR ? head : NEVER_MATCH;
-    };
-    var matchesBasename = (body) => {
-      const index = body.indexOf(SLASH);
-      return index < 0 || index === body.length - 1;
-    };
-    var basenameOf = (path) => {
-      const end = path.length - 1;
-      const index = path.lastIndexOf(
-        SLASH,
-        path[end] === SLASH ? end - 1 : end
-      );
-      return index < 0 ? path : path.slice(index + 1);
-    };
-    var parentOf2 = (path) => {
-      if (path.charCodeAt(0) === SLASH_CODE || path.indexOf(DOUBLE_SLASH) >= 0) {
-        const slices = path.split(SLASH).filter(Boolean);
-        slices.pop();
-        return slices.length ? slices.join(SLASH) + SLASH : EMPTY;
-      }
-      const end = path.length - 1;
-      const cut2 = path.lastIndexOf(
-        SLASH,
-        path.charCodeAt(end) === SLASH_CODE ? end - 1 : end
-      );
-      return cut2 < 0 ? EMPTY : path.slice(0, cut2 + 1);
-    };
-    var isString = (subject) => typeof subject === "string";
-    var checkPattern = (pattern) => pattern && isString(pattern);
-    var splitPattern = (pattern) => (pattern[pattern.length - 1] === "\r" ? pattern.slice(0, -1) : pattern).split(REGEX_SPLITALL_CRLF).filter(Boolean);
-    var IgnoreRule = class {
-      constructor(pattern, mark2, body, ignoreCase, negative, prefix2) {
-        this.pattern = pattern;
-        this.mark = mark2;
-        this.negative = negative;
-        define2(this, "body", body);
-        define2(this, "ignoreCase", ignoreCase);
-        define2(this, "regexPrefix", prefix2);
-      }
-      // Worked out on first use and kept behind an own property, the way `regex`
-      //   caches itself in `_regex`. Deciding it in the constructor instead would
-      //   add a fourth `defineProperty` to every rule ever built, which cost 4% of
-      //   every compile -- including the compiles of rules that are never matched
-      //   against anything.
-      get _basenameOnly() {
-        return define2(this, "_basenameOnly", matchesBasename(this.body));
-      }
-      get regex() {
-        const key = UNDERSCORE + MODE_IGNORE;
-        if (this[key]) {
-          return this[key];
-        }
-        return this._make(MODE_IGNORE, key);
-      }
-      get checkRegex() {
-        const key = UNDERSCORE + MODE_CHECK_IGNORE;
-        if (this[key]) {
-          return this[key];
-        }
-        return this._make(MODE_CHECK_IGNORE, key);
-      }
-      _make(mode, key) {
-        const str = pinWildcards(
-          mode === MODE_IGNORE ? this.regexPrefix.replace(REGEX_REPLACE_TRAILING_WILDCARD, replaceTrailingWildcard).replace(REGEX_REPLACE_TRAILING_DOUBLESTAR, replaceTrailingDoublestar) : checkSourceOf(this.body, this.regexPrefix)
-        );
-        const regex = this.ignoreCase ? new RegExp(str, "i") : new RegExp(str);
-        return define2(this, key, regex);
-      }
-    };
-    var hasTrailingBackslash = (str) => {
-      let count = 0;
-      while (str[str.length - count - 1] === ESCAPE) {
-        count++;
-      }
-      return count % 2 === 1;
-    };
-    var trimEnd = (body, stripLineEnd) => {
-      let lineEnd = body.length;
-      let end;
-      for (; ; ) {
-        if (stripLineEnd && body[lineEnd - 1] === "\r") {
-          lineEnd--;
-        }
-        end = lineEnd;
-        while (body[end - 1] === SPACE) {
-          end--;
-        }
-        if (!stripLineEnd || body[end - 1] !== "\n") {
-          break;
-        }
-        lineEnd = end - 1;
-      }
-      if (end === lineEnd) {
-        return body.slice(0, lineEnd);
-      }
-      let backslashes = 0;
-      while (body[end - backslashes - 1] === ESCAPE) {
-        backslashes++;
-      }
-      return backslashes % 2 ? body.slice(0, end - 1) + SPACE : body.slice(0, end);
-    };
-    var createRule = (pattern, mark2, ignoreCase, stripLineEnd, stripBOM) => {
-      let body = stripBOM && pattern[0] === BOM ? pattern.slice(1) : pattern;
-      if (body[0] === "#") {
-        return;
-      }
-      let negative = false;
-      if (body[0] === "!") {
-        negative = true;
-        body = body.slice(1);
-      }
-      const last = body[body.length - 1];
-      if (last === SPACE || stripLineEnd && (last === "\r" || last === "\n")) {
-        body = trimEnd(body, stripLineEnd);
-      }
-      if (!body || hasTrailingBackslash(body)) {
-        return;
-      }
-      body = body.replace(REGEX_REPLACE_LEADING_EXCAPED_EXCLAMATION, "!").replace(REGEX_REPLACE_LEADING_EXCAPED_HASH, "#");
-      const regexPrefix = makeRegexPrefix(body);
-      return new IgnoreRule(
-        pattern,
-        mark2,
-        body,
-        ignoreCase,
-        negative,
-        regexPrefix
-      );
-    };
-    var RuleManager = class {
-      constructor(ignoreCase) {
-        this._ignoreCase = ignoreCase;
-        this._rules = [];
-        this._basenameCount = 0;
-      }
-      _add(pattern, index) {
-        if (pattern && pattern[KEY_IGNORE]) {
-          this._rules = this._rules.concat(pattern._rules._rules);
-          this._basenameCount += pattern._rules._basenameCount;
-          this._added = true;
-          return;
-        }
-        const isStr = isString(pattern);
-        const raw = isStr ? pattern : pattern.pattern;
-        const rule2 = checkPattern(raw) && createRule(
-          raw,
-          isStr ? UNDEFINED : pattern.mark,
-          this._ignoreCase,
-          !this._split,
-          this._stripBOM && !index
-        );
-        if (rule2) {
-          this._added = true;
-          this._rules.push(rule2);
-          if (matchesBasename(rule2.body)) {
-            this._basenameCount++;
-          }
-        }
-      }
-      // @param {Array<string> | string | Ignore} pattern
-      add(pattern) {
-        this._added = false;
-        this._split = isString(pattern);
-        this._stripBOM = !this._split || pattern[0] === BOM;
-        makeArray(
-          this._split ? splitPattern(pattern) : pattern
-        ).forEach(this._add, this);
-        if (this._added) {
-          this._literalRules = UNDEFINED;
-        }
-        return this._added;
-      }
-      // Match the literal 'abc/' for `checkIgnore`, last rule wins. Only a rule
-      //   ending in a wildcard can match it (see `checkSourceOf`), so the rest
-      //   are left out once, rather than tested or compiled for every path.
-      testLiteral(path) {
-        const rules2 = this._literalRules || (this._literalRules = this._rules.filter(
-          ({ body }) => body[body.length - (body[body.length - 1] === SLASH ? 2 : 1)] === "*"
-        ));
-        let ignored = false;
-        let unignored = false;
-        let matchedRule;
-        for (let index = rules2.length - 1; index >= 0; index--) {
-          const rule2 = rules2[index];
-          if (rule2.checkRegex.test(path)) {
-            ignored = !rule2.negative;
-            unignored = rule2.negative;
-            matchedRule = rule2.negative ? UNDEFINED : rule2;
-            break;
-          }
-        }
-        const ret = {
-          ignored,
-          unignored
-        };
-        if (matchedRule) {
-          ret.rule = matchedRule;
-        }
-        return ret;
-      }
-      // Test one single path without recursively checking parent directories
-      //
-      // - mode `string` either `MODE_IGNORE` or `MODE_CHECK_IGNORE`
-      // @returns {TestResult}
-      test(path, mode) {
-        const rules2 = this._rules;
-        const { length } = rules2;
-        const shortcut = this._basenameCount * 2 >= length;
-        const basename8 = shortcut ? basenameOf(path) : path;
-        for (let index = length - 1; index >= 0; index--) {
-          const rule2 = rules2[index];
-          if (rule2[mode].test(
-            shortcut && rule2._basenameOnly ? basename8 : path
-          )) {
-            const { negative } = rule2;
-            const ret = {
-              ignored: !negative,
-              unignored: negative
-            };
-            if (!negative) {
-              ret.rule = rule2;
-            }
-            return ret;
-          }
-        }
-        return {
-          ignored: false,
-          unignored: false
-        };
-      }
-    };
-    var throwError = (message, Ctor) => {
-      throw new Ctor(message);
-    };
-    var checkPath2 = (path, originalPath, doThrow) => {
-      if (!isString(path)) {
-        return doThrow(
-          `path must be a string, but got \`${originalPath}\``,
-          TypeError
-        );
-      }
-      if (!path) {
-        return doThrow(`path must not be empty`, TypeError);
-      }
-      if (checkPath2.isNotRelative(path)) {
-        const r2 = "`path.relative()`d";
-        return doThrow(
-          `path should be a ${r2} string, but got "${originalPath}"`,
-          RangeError
-        );
-      }
-      return true;
-    };
-    var isNotRelative = (path) => {
-      const first = path.charCodeAt(0);
-      if (first === SLASH_CODE) {
-        return true;
-      }
-      if (first !== DOT_CODE) {
-        return false;
-      }
-      if (path.length === 1) {
-        return true;
-      }
-      const second = path.charCodeAt(1);
-      if (second === SLASH_CODE) {
-        return true;
-      }
-      if (second !== DOT_CODE) {
-        return false;
-      }
-      return path.length === 2 || path.charCodeAt(2) === SLASH_CODE;
-    };
-    checkPath2.isNotRelative = isNotRelative;
-    checkPath2.convert = (p2) => p2;
-    var convertPath = (target) => isString(target) && checkPath2.convert(target);
-    var Ignore = class {
-      constructor({
-        ignorecase = true,
-        ignoreCase = ignorecase,
-        allowRelativePaths = false
-      } = {}) {
-        define2(this, KEY_IGNORE, true);
-        this._rules = new RuleManager(ignoreCase);
-        this._strictPathCheck = !allowRelativePaths;
-        this._initCache();
-      }
-      _initCache() {
-        this._ignoreCache = /* @__PURE__ */ Object.create(null);
-        this._testCache = /* @__PURE__ */ Object.create(null);
-      }
-      add(pattern) {
-        if (this._rules.add(pattern)) {
-          this._initCache();
-        }
-        return this;
-      }
-      // legacy
-      addPattern(pattern) {
-        return this.add(pattern);
-      }
-      // @returns {TestResult}
-      _test(originalPath, cache, path) {
-        checkPath2(
-          path,
-          originalPath,
-          this._strictPathCheck ? throwError : RETURN_FALSE
-        );
-        return path ? this._t(path, cache) : {
-          ignored: false,
-          unignored: false
-        };
-      }
-      checkIgnore(target) {
-        const path = convertPath(target);
-        if (!path || path.charCodeAt(path.length - 1) !== SLASH_CODE) {
-          return this._test(target, this._testCache, path);
-        }
-        const dir = this._t(path, this._testCache);
-        if (dir.ignored) {
-          return dir;
-        }
-        const literal2 = this._rules.testLiteral(path);
-        return literal2.ignored || literal2.unignored ? literal2 : dir;
-      }
-      _t(path, cache) {
-        const cached = cache[path];
-        if (cached) {
-          return cached;
-        }
-        const parentPath = parentOf2(path);
-        const parent = parentPath ? this._t(parentPath, cache) : UNDEFINED;
-        return cache[path] = parent && parent.ignored ? parent : this._rules.test(path, MODE_IGNORE);
-      }
-      ignores(path) {
-        return this._test(path, this._ignoreCache, convertPath(path)).ignored;
-      }
-      createFilter() {
-        return (path) => !this.ignores(path);
-      }
-      filter(paths) {
-        return makeArray(paths).filter(this.createFilter());
-      }
-      // @returns {TestResult}
-      test(path) {
-        return this._test(path, this._testCache, convertPath(path));
-      }
-    };
-    var factory = (options) => new Ignore(options);
-    var isPathValid = (path) => checkPath2(convertPath(path), path, RETURN_FALSE);
-    var setupWindows = () => {
-      const makePosix = (str) => /^\\\\\?\\/.test(str) || /["<>|\u0000-\u001F]+/u.test(str) ? str : str.replace(/\\/g, "/");
-      checkPath2.convert = makePosix;
-      const REGEX_TEST_WINDOWS_PATH_ABSOLUTE = /^[a-z]:\//i;
-      checkPath2.isNotRelative = (path) => REGEX_TEST_WINDOWS_PATH_ABSOLUTE.test(path) || isNotRelative(path);
-    };
-    if (
-      // Detect `process` so that it can run in browsers.
-      typeof process !== "undefined" && process.platform === "win32"
-    ) {
-      setupWindows();
-    }
-    module.exports = factory;
-    factory.default = factory;
-    module.exports.isPathValid = isPathValid;
-    define2(module.exports, /* @__PURE__ */ Symbol.for("setupWindows"), setupWindows);
-  }
-});
-
-// node_modules/@actions/github/node_modules/@actions/http-client/lib/proxy.js
-var require_proxy = __commonJS({
-  "node_modules/@actions/github/node_modules/@actions/http-client/lib/proxy.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.getProxyUrl = getProxyUrl2;
-    exports.checkBypass = checkBypass;
-    function getProxyUrl2(reqUrl) {
-      const usingSsl = reqUrl.protocol === "https:";
-      if (checkBypass(reqUrl)) {
-        return void 0;
-      }
-      const proxyVar = (() => {
-        if (usingSsl) {
-          return process.env["https_proxy"] || process.env["HTTPS_PROXY"];
-        } else {
-          return process.env["http_proxy"] || process.env["HTTP_PROXY"];
-        }
-      })();
-      if (proxyVar) {
-        try {
-          return new DecodedURL(proxyVar);
-        } catch (_a) {
-          if (!proxyVar.startsWith("http://") && !proxyVar.startsWith("https://"))
-            return new DecodedURL(`http://${proxyVar}`);
-        }
-      } else {
-        return void 0;
-      }
-    }
-    function checkBypass(reqUrl) {
-      if (!reqUrl.hostname) {
-        return false;
-      }
-      const reqHost = reqUrl.hostname;
-      if (isLoopbackAddress(reqHost)) {
-        return true;
-      }
-      const noProxy = process.env["no_proxy"] || process.env["NO_PROXY"] || "";
-      if (!noProxy) {
-        return false;
-      }
-      let reqPort;
-      if (reqUrl.port) {
-        reqPort = Number(reqUrl.port);
-      } else if (reqUrl.protocol === "http:") {
-        reqPort = 80;
-      } else if (reqUrl.protocol === "https:") {
-        reqPort = 443;
-      }
-      const upperReqHosts = [reqUrl.hostname.toUpperCase()];
-      if (typeof reqPort === "number") {
-        upperReqHosts.push(`${upperReqHosts[0]}:${reqPort}`);
-      }
-      for (const upperNoProxyItem of noProxy.split(",").map((x2) => x2.trim().toUpperCase()).filter((x2) => x2)) {
-        if (upperNoProxyItem === "*" || upperReqHosts.some((x2) => x2 === upperNoProxyItem || x2.endsWith(`.${upperNoProxyItem}`) || upperNoProxyItem.startsWith(".") && x2.endsWith(`${upperNoProxyItem}`))) {
-          return true;
-        }
-      }
-      return false;
-    }
-    function isLoopbackAddress(host) {
-      const hostLower = host.toLowerCase();
-      return hostLower === "localhost" || hostLower.startsWith("127.") || hostLower.startsWith("[::1]") || hostLower.startsWith("[0:0:0:0:0:0:0:1]");
-    }
-    var DecodedURL = class extends URL {
-      constructor(url, base) {
-        super(url, base);
-        this._decodedUsername = decodeURIComponent(super.username);
-        this._decodedPassword = decodeURIComponent(super.password);
-      }
-      get username() {
-        return this._decodedUsername;
-      }
-      get password() {
-        return this._decodedPassword;
-      }
-    };
-  }
-});
-
-// node_modules/@actions/github/node_modules/@actions/http-client/lib/index.js
-var require_lib3 = __commonJS({
-  "node_modules/@actions/github/node_modules/@actions/http-client/lib/index.js"(exports) {
-    "use strict";
-    var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o2, m2, k, k2) {
-      if (k2 === void 0) k2 = k;
-      var desc2 = Object.getOwnPropertyDescriptor(m2, k);
-      if (!desc2 || ("get" in desc2 ? !m2.__esModule : desc2.writable || desc2.configurable)) {
-        desc2 = { enumerable: true, get: function() {
-          return m2[k];
-        } };
-      }
-      Object.defineProperty(o2, k2, desc2);
-    }) : (function(o2, m2, k, k2) {
-      if (k2 === void 0) k2 = k;
-      o2[k2] = m2[k];
-    }));
-    var __setModuleDefault = exports && exports.__setModuleDefault || (Object.create ? (function(o2, v2) {
-      Object.defineProperty(o2, "default", { enumerable: true, value: v2 });
-    }) : function(o2, v2) {
-      o2["default"] = v2;
-    });
-    var __importStar = exports && exports.__importStar || /* @__PURE__ */ (function() {
-      var ownKeys = function(o2) {
-        ownKeys = Object.getOwnPropertyNames || function(o3) {
-          var ar2 = [];
-          for (var k in o3) if (Object.prototype.hasOwnProperty.call(o3, k)) ar2[ar2.length] = k;
-          return ar2;
-        };
-        return ownKeys(o2);
-      };
-      return function(mod) {
-        if (mod && mod.__esModule) return mod;
-        var result = {};
-        if (mod != null) {
-          for (var k = ownKeys(mod), i = 0; i < k.length; i++) if (k[i] !== "default") __createBinding(result, mod, k[i]);
-        }
-        __setModuleDefault(result, mod);
-        return result;
-      };
-    })();
-    var __awaiter3 = exports && exports.__awaiter || function(thisArg, _arguments, P2, generator) {
-      function adopt(value) {
-        return value instanceof P2 ? value : new P2(function(resolve9) {
-          resolve9(value);
-        });
-      }
-      return new (P2 || (P2 = Promise))(function(resolve9, reject) {
-        function fulfilled(value) {
-          try {
-            step(generator.next(value));
-          } catch (e) {
-            reject(e);
-          }
-        }
-        function rejected(value) {
-          try {
-            step(generator["throw"](value));
-          } catch (e) {
-            reject(e);
-          }
-        }
-        function step(result) {
-          result.done ? resolve9(result.value) : adopt(result.value).then(fulfilled, rejected);
-        }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-      });
-    };
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.HttpClient = exports.HttpClientResponse = exports.HttpClientError = exports.MediaTypes = exports.Headers = exports.HttpCodes = void 0;
-    exports.getProxyUrl = getProxyUrl2;
-    exports.isHttps = isHttps;
-    var http = __importStar(__require("http"));
-    var https = __importStar(__require("https"));
-    var pm = __importStar(require_proxy());
-    var tunnel2 = __importStar(require_tunnel2());
-    var undici_1 = require_undici();
-    var HttpCodes2;
-    (function(HttpCodes3) {
-      HttpCodes3[HttpCodes3["OK"] = 200] = "OK";
-      HttpCodes3[HttpCodes3["MultipleChoices"] = 300] = "MultipleChoices";
-      HttpCodes3[HttpCodes3["MovedPermanently"] = 301] = "MovedPermanently";
-      HttpCodes3[HttpCodes3["ResourceMoved"] = 302] = "ResourceMoved";
-      HttpCodes3[HttpCodes3["SeeOther"] = 303] = "SeeOther";
-      HttpCodes3[HttpCodes3["NotModified"] = 304] = "NotModified";
-      HttpCodes3[HttpCodes3["UseProxy"] = 305] = "UseProxy";
-      HttpCodes3[HttpCodes3["SwitchProxy"] = 306] = "SwitchProxy";
-      HttpCodes3[HttpCodes3["TemporaryRedirect"] = 307] = "TemporaryRedirect";
-      HttpCodes3[HttpCodes3["PermanentRedirect"] = 308] = "PermanentRedirect";
-      HttpCodes3[HttpCodes3["BadRequest"] = 400] = "BadRequest";
-      HttpCodes3[HttpCodes3["Unauthorized"] = 401] = "Unauthorized";
-      HttpCodes3[HttpCodes3["PaymentRequired"] = 402] = "PaymentRequired";
-      HttpCodes3[HttpCodes3["Forbidden"] = 403] = "Forbidden";
-      HttpCodes3[HttpCodes3["NotFound"] = 404] = "NotFound";
-      HttpCodes3[HttpCodes3["MethodNotAllowed"] = 405] = "MethodNotAllowed";
-      HttpCodes3[HttpCodes3["NotAcceptable"] = 406] = "NotAcceptable";
-      HttpCodes3[HttpCodes3["ProxyAuthenticationRequired"] = 407] = "ProxyAuthenticationRequired";
-      HttpCodes3[HttpCodes3["RequestTimeout"] = 408] = "RequestTimeout";
-      HttpCodes3[HttpCodes3["Conflict"] = 409] = "Conflict";
-      HttpCodes3[HttpCodes3["Gone"] = 410] = "Gone";
-      HttpCodes3[HttpCodes3["TooManyRequests"] = 429] = "TooManyRequests";
-      HttpCodes3[HttpCodes3["InternalServerError"] = 500] = "InternalServerError";
-      HttpCodes3[HttpCodes3["NotImplemented"] = 501] = "NotImplemented";
-      HttpCodes3[HttpCodes3["BadGateway"] = 502] = "BadGateway";
-      HttpCodes3[HttpCodes3["ServiceUnavailable"] = 503] = "ServiceUnavailable";
-      HttpCodes3[HttpCodes3["GatewayTimeout"] = 504] = "GatewayTimeout";
-    })(HttpCodes2 || (exports.HttpCodes = HttpCodes2 = {}));
-    var Headers2;
-    (function(Headers3) {
-      Headers3["Accept"] = "accept";
-      Headers3["ContentType"] = "content-type";
-    })(Headers2 || (exports.Headers = Headers2 = {}));
-    var MediaTypes2;
-    (function(MediaTypes3) {
-      MediaTypes3["ApplicationJson"] = "application/json";
-    })(MediaTypes2 || (exports.MediaTypes = MediaTypes2 = {}));
-    function getProxyUrl2(serverUrl) {
-      const proxyUrl = pm.getProxyUrl(new URL(serverUrl));
-      return proxyUrl ? proxyUrl.href : "";
-    }
-    var HttpRedirectCodes2 = [
-      HttpCodes2.MovedPermanently,
-      HttpCodes2.ResourceMoved,
-      HttpCodes2.SeeOther,
-      HttpCodes2.TemporaryRedirect,
-      HttpCodes2.PermanentRedirect
-    ];
-    var HttpResponseRetryCodes2 = [
-      HttpCodes2.BadGateway,
-      HttpCodes2.ServiceUnavailable,
-      HttpCodes2.GatewayTimeout
-    ];
-    var RetryableHttpVerbs = ["OPTIONS", "GET", "DELETE", "HEAD"];
-    var ExponentialBackoffCeiling = 10;
-    var ExponentialBackoffTimeSlice = 5;
-    var HttpClientError = class _HttpClientError extends Error {
-      constructor(message, statusCode) {
-        super(message);
-        this.name = "HttpClientError";
-        this.statusCode = statusCode;
-        Object.setPrototypeOf(this, _HttpClientError.prototype);
-      }
-    };
-    exports.HttpClientError = HttpClientError;
-    var HttpClientResponse = class {
-      constructor(message) {
-        this.message = message;
-      }
-      readBody() {
-        return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve9) => __awaiter3(this, void 0, void 0, function* () {
-            let output = Buffer.alloc(0);
-            this.message.on("data", (chunk) => {
-              output = Buffer.concat([output, chunk]);
-            });
-            this.message.on("end", () => {
-              resolve9(output.toString());
-            });
-          }));
-        });
-      }
-      readBodyBuffer() {
-        return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve9) => __awaiter3(this, void 0, void 0, function* () {
-            const chunks = [];
-            this.message.on("data", (chunk) => {
-              chunks.push(chunk);
-            });
-            this.message.on("end", () => {
-              resolve9(Buffer.concat(chunks));
-            });
-          }));
-        });
-      }
-    };
-    exports.HttpClientResponse = HttpClientResponse;
-    function isHttps(requestUrl) {
-      const parsedUrl = new URL(requestUrl);
-      return parsedUrl.protocol === "https:";
-    }
-    var HttpClient3 = class {
-      constructor(userAgent2, handlers, requestOptions) {
-        this._ignoreSslError = false;
-        this._allowRedirects = true;
-        this._allowRedirectDowngrade = false;
-        this._maxRedirects = 50;
-        this._allowRetries = false;
-        this._maxRetries = 1;
-        this._keepAlive = false;
-        this._disposed = false;
-        this.userAgent = this._getUserAgentWithOrchestrationId(userAgent2);
-        this.handlers = handlers || [];
-        this.requestOptions = requestOptions;
-        if (requestOptions) {
-          if (requestOptions.ignoreSslError != null) {
-            this._ignoreSslError = requestOptions.ignoreSslError;
-          }
-          this._socketTimeout = requestOptions.socketTimeout;
-          if (requestOptions.allowRedirects != null) {
-            this._allowRedirects = requestOptions.allowRedirects;
-          }
-          if (requestOptions.allowRedirectDowngrade != null) {
-            this._allowRedirectDowngrade = requestOptions.allowRedirectDowngrade;
-          }
-          if (requestOptions.maxRedirects != null) {
-            this._maxRedirects = Math.max(requestOptions.maxRedirects, 0);
-          }
-          if (requestOptions.keepAlive != null) {
-            this._keepAlive = requestOptions.keepAlive;
-          }
-          if (requestOptions.allowRetries != null) {
-            this._allowRetries = requestOptions.allowRetries;
-          }
-          if (requestOptions.maxRetries != null) {
-            this._maxRetries = requestOptions.maxRetries;
-          }
-        }
-      }
-      options(requestUrl, additionalHeaders) {
-        return __awaiter3(this, void 0, void 0, function* () {
-          return this.request("OPTIONS", requestUrl, null, additionalHeaders || {});
-        });
-      }
-      get(requestUrl, additionalHeaders) {
-        return __awaiter3(this, void 0, void 0, function* () {
-          return this.request("GET", requestUrl, null, additionalHeaders || {});
-        });
-      }
-      del(requestUrl, additionalHeaders) {
-        return __awaiter3(this, void 0, void 0, function* () {
-          return this.request("DELETE", requestUrl, null, additionalHeaders || {});
-        });
-      }
-      post(requestUrl, data2, additionalHeaders) {
-        return __awaiter3(this, void 0, void 0, function* () {
-          return this.request("POST", requestUrl, data2, additionalHeaders || {});
-        });
-      }
-      patch(requestUrl, data2, additionalHeaders) {
-        return __awaiter3(this, void 0, void 0, function* () {
-          return this.request("PATCH", requestUrl, data2, additionalHeaders || {});
-        });
-      }
-      put(requestUrl, data2, additionalHeaders) {
-        return __awaiter3(this, void 0, void 0, function* () {
-          return this.request("PUT", requestUrl, data2, additionalHeaders || {});
-        });
-      }
-      head(requestUrl, additionalHeaders) {
-        return __awaiter3(this, void 0, void 0, function* () {
-          return this.request("HEAD", requestUrl, null, additionalHeaders || {});
-        });
-      }
-      sendStream(verb, requestUrl, stream, additionalHeaders) {
-        return __awaiter3(this, void 0, void 0, function* () {
-          return this.request(verb, requestUrl, stream, additionalHeaders);
-        });
-      }
-      /**
-       * Gets a typed object from an endpoint
-       * Be aware that not found returns a null.  Other errors (4xx, 5xx) reject the promise
-       */
-      getJson(requestUrl_1) {
-        return __awaiter3(this, arguments, void 0, function* (requestUrl, additionalHeaders = {}) {
-          additionalHeaders[Headers2.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers2.Accept, MediaTypes2.ApplicationJson);
-          const res = yield this.get(requestUrl, additionalHeaders);
-          return this._processResponse(res, this.requestOptions);
-        });
-      }
-      postJson(requestUrl_1, obj_1) {
-        return __awaiter3(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-          const data2 = JSON.stringify(obj, null, 2);
-          additionalHeaders[Headers2.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers2.Accept, MediaTypes2.ApplicationJson);
-          additionalHeaders[Headers2.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes2.ApplicationJson);
-          const res = yield this.post(requestUrl, data2, additionalHeaders);
-          return this._processResponse(res, this.requestOptions);
-        });
-      }
-      putJson(requestUrl_1, obj_1) {
-        return __awaiter3(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-          const data2 = JSON.stringify(obj, null, 2);
-          additionalHeaders[Headers2.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers2.Accept, MediaTypes2.ApplicationJson);
-          additionalHeaders[Headers2.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes2.ApplicationJson);
-          const res = yield this.put(requestUrl, data2, additionalHeaders);
-          return this._processResponse(res, this.requestOptions);
-        });
-      }
-      patchJson(requestUrl_1, obj_1) {
-        return __awaiter3(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-          const data2 = JSON.stringify(obj, null, 2);
-          additionalHeaders[Headers2.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers2.Accept, MediaTypes2.ApplicationJson);
-          additionalHeaders[Headers2.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes2.ApplicationJson);
-          const res = yield this.patch(requestUrl, data2, additionalHeaders);
-          return this._processResponse(res, this.requestOptions);
-        });
-      }
-      /**
-       * Makes a raw http request.
-       * All other methods such as get, post, patch, and request ultimately call this.
-       * Prefer get, del, post and patch
-       */
-      request(verb, requestUrl, data2, headers) {
-        return __awaiter3(this, void 0, void 0, function* () {
-          if (this._disposed) {
-            throw new Error("Client has already been disposed.");
-          }
-          const parsedUrl = new URL(requestUrl);
-          let info2 = this._prepareRequest(verb, parsedUrl, headers);
-          const maxTries = this._allowRetries && RetryableHttpVerbs.includes(verb) ? this._maxRetries + 1 : 1;
-          let numTries = 0;
-          let response;
-          do {
-            response = yield this.requestRaw(info2, data2);
-            if (response && response.message && response.message.statusCode === HttpCodes2.Unauthorized) {
-              let authenticationHandler;
-              for (const handler2 of this.handlers) {
-                if (handler2.canHandleAuthentication(response)) {
-                  authenticationHandler = handler2;
-                  break;
-                }
-              }
-              if (authenticationHandler) {
-                return authenticationHandler.handleAuthentication(this, info2, data2);
-              } else {
-                return response;
-              }
-            }
-            let redirectsRemaining = this._maxRedirects;
-            while (response.message.statusCode && HttpRedirectCodes2.includes(response.message.statusCode) && this._allowRedirects && redirectsRemaining > 0) {
-              const redirectUrl = response.message.headers["location"];
-              if (!redirectUrl) {
-                break;
-              }
-              const parsedRedirectUrl = new URL(redirectUrl);
-              if (parsedUrl.protocol === "https:" && parsedUrl.protocol !== parsedRedirectUrl.protocol && !this._allowRedirectDowngrade) {
-                throw new Error("Redirect from HTTPS to HTTP protocol. This downgrade is not allowed for security reasons. If you want to allow this behavior, set the allowRedirectDowngrade option to true.");
-              }
-              yield response.readBody();
-              if (parsedRedirectUrl.hostname !== parsedUrl.hostname) {
-                for (const header in headers) {
-                  if (header.toLowerCase() === "authorization") {
-                    delete headers[header];
-                  }
-                }
-              }
-              info2 = this._prepareRequest(verb, parsedRedirectUrl, headers);
-              response = yield this.requestRaw(info2, data2);
-              redirectsRemaining--;
-            }
-            if (!response.message.statusCode || !HttpResponseRetryCodes2.includes(response.message.statusCode)) {
-              return response;
-            }
-            numTries += 1;
-            if (numTries < maxTries) {
-              yield response.readBody();
-              yield this._performExponentialBackoff(numTries);
-            }
-          } while (numTries < maxTries);
-          return response;
-        });
-      }
-      /**
-       * Needs to be called if keepAlive is set to true in request options.
-       */
-      dispose() {
-        if (this._agent) {
-          this._agent.destroy();
-        }
-        this._disposed = true;
-      }
-      /**
-       * Raw request.
-       * @param info
-       * @param data
-       */
-      requestRaw(info2, data2) {
-        return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve9, reject) => {
-            function callbackForResult(err, res) {
-              if (err) {
-                reject(err);
-              } else if (!res) {
-                reject(new Error("Unknown error"));
-              } else {
-                resolve9(res);
-              }
-            }
-            this.requestRawWithCallback(info2, data2, callbackForResult);
-          });
-        });
-      }
-      /**
-       * Raw request with callback.
-       * @param info
-       * @param data
-       * @param onResult
-       */
-      requestRawWithCallback(info2, data2, onResult) {
-        if (typeof data2 === "string") {
-          if (!info2.options.headers) {
-            info2.options.headers = {};
-          }
-          info2.options.headers["Content-Length"] = Buffer.byteLength(data2, "utf8");
-        }
-        let callbackCalled = false;
-        function handleResult(err, res) {
-          if (!callbackCalled) {
-            callbackCalled = true;
-            onResult(err, res);
-          }
-        }
-        const req = info2.httpModule.request(info2.options, (msg) => {
-          const res = new HttpClientResponse(msg);
-          handleResult(void 0, res);
-        });
-        let socket;
-        req.on("socket", (sock) => {
-          socket = sock;
-        });
-        req.setTimeout(this._socketTimeout || 3 * 6e4, () => {
-          if (socket) {
-            socket.end();
-          }
-          handleResult(new Error(`Request timeout: ${info2.options.path}`));
-        });
-        req.on("error", function(err) {
-          handleResult(err);
-        });
-        if (data2 && typeof data2 === "string") {
-          req.write(data2, "utf8");
-        }
-        if (data2 && typeof data2 !== "string") {
-          data2.on("close", function() {
-            req.end();
-          });
-          data2.pipe(req);
-        } else {
-          req.end();
-        }
-      }
-      /**
-       * Gets an http agent. This function is useful when you need an http agent that handles
-       * routing through a proxy server - depending upon the url and proxy environment variables.
-       * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
-       */
-      getAgent(serverUrl) {
-        const parsedUrl = new URL(serverUrl);
-        return this._getAgent(parsedUrl);
-      }
-      getAgentDispatcher(serverUrl) {
-        const parsedUrl = new URL(serverUrl);
-        const proxyUrl = pm.getProxyUrl(parsedUrl);
-        const useProxy = proxyUrl && proxyUrl.hostname;
-        if (!useProxy) {
-          return;
-        }
-        return this._getProxyAgentDispatcher(parsedUrl, proxyUrl);
-      }
-      _prepareRequest(method, requestUrl, headers) {
-        const info2 = {};
-        info2.parsedUrl = requestUrl;
-        const usingSsl = info2.parsedUrl.protocol === "https:";
-        info2.httpModule = usingSsl ? https : http;
-        const defaultPort = usingSsl ? 443 : 80;
-        info2.options = {};
-        info2.options.host = info2.parsedUrl.hostname;
-        info2.options.port = info2.parsedUrl.port ? parseInt(info2.parsedUrl.port) : defaultPort;
-        info2.options.path = (info2.parsedUrl.pathname || "") + (info2.parsedUrl.search || "");
-        info2.options.method = method;
-        info2.options.headers = this._mergeHeaders(headers);
-        if (this.userAgent != null) {
-          info2.options.headers["user-agent"] = this.userAgent;
-        }
-        info2.options.agent = this._getAgent(info2.parsedUrl);
-        if (this.handlers) {
-          for (const handler2 of this.handlers) {
-            handler2.prepareRequest(info2.options);
-          }
-        }
-        return info2;
-      }
-      _mergeHeaders(headers) {
-        if (this.requestOptions && this.requestOptions.headers) {
-          return Object.assign({}, lowercaseKeys2(this.requestOptions.headers), lowercaseKeys2(headers || {}));
-        }
-        return lowercaseKeys2(headers || {});
-      }
-      /**
-       * Gets an existing header value or returns a default.
-       * Handles converting number header values to strings since HTTP headers must be strings.
-       * Note: This returns string | string[] since some headers can have multiple values.
-       * For headers that must always be a single string (like Content-Type), use the
-       * specialized _getExistingOrDefaultContentTypeHeader method instead.
-       */
-      _getExistingOrDefaultHeader(additionalHeaders, header, _default) {
-        let clientHeader;
-        if (this.requestOptions && this.requestOptions.headers) {
-          const headerValue = lowercaseKeys2(this.requestOptions.headers)[header];
-          if (headerValue) {
-            clientHeader = typeof headerValue === "number" ? headerValue.toString() : headerValue;
-          }
-        }
-        const additionalValue = additionalHeaders[header];
-        if (additionalValue !== void 0) {
-          return typeof additionalValue === "number" ? additionalValue.toString() : additionalValue;
-        }
-        if (clientHeader !== void 0) {
-          return clientHeader;
-        }
-        return _default;
-      }
-      /**
-       * Specialized version of _getExistingOrDefaultHeader for Content-Type header.
-       * Always returns a single string (not an array) since Content-Type should be a single value.
-       * Converts arrays to comma-separated strings and numbers to strings to ensure type safety.
-       * This was split from _getExistingOrDefaultHeader to provide stricter typing for callers
-       * that assign the result to places expecting a string (e.g., additionalHeaders[Headers.ContentType]).
-       */
-      _getExistingOrDefaultContentTypeHeader(additionalHeaders, _default) {
-        let clientHeader;
-        if (this.requestOptions && this.requestOptions.headers) {
-          const headerValue = lowercaseKeys2(this.requestOptions.headers)[Headers2.ContentType];
-          if (headerValue) {
-            if (typeof headerValue === "number") {
-              clientHeader = String(headerValue);
-            } else if (Array.isArray(headerValue)) {
-              clientHeader = headerValue.join(", ");
-            } else {
-              clientHeader = headerValue;
-            }
-          }
-        }
-        const additionalValue = additionalHeaders[Headers2.ContentType];
-        if (additionalValue !== void 0) {
-          if (typeof additionalValue === "number") {
-            return String(additionalValue);
-          } else if (Array.isArray(additionalValue)) {
-            return additionalValue.join(", ");
-          } else {
-            return additionalValue;
-          }
-        }
-        if (clientHeader !== void 0) {
-          return clientHeader;
-        }
-        return _default;
-      }
-      _getAgent(parsedUrl) {
-        let agent;
-        const proxyUrl = pm.getProxyUrl(parsedUrl);
-        const useProxy = proxyUrl && proxyUrl.hostname;
-        if (this._keepAlive && useProxy) {
-          agent = this._proxyAgent;
-        }
-        if (!useProxy) {
-          agent = this._agent;
-        }
-        if (agent) {
-          return agent;
-        }
-        const usingSsl = parsedUrl.protocol === "https:";
-        let maxSockets = 100;
-        if (this.requestOptions) {
-          maxSockets = this.requestOptions.maxSockets || http.globalAgent.maxSockets;
-        }
-        if (proxyUrl && proxyUrl.hostname) {
-          const agentOptions = {
-            maxSockets,
-            keepAlive: this._keepAlive,
-            proxy: Object.assign(Object.assign({}, (proxyUrl.username || proxyUrl.password) && {
-              proxyAuth: `${proxyUrl.username}:${proxyUrl.password}`
-            }), { host: proxyUrl.hostname, port: proxyUrl.port })
-          };
-          let tunnelAgent;
-          const overHttps = proxyUrl.protocol === "https:";
-          if (usingSsl) {
-            tunnelAgent = overHttps ? tunnel2.httpsOverHttps : tunnel2.httpsOverHttp;
-          } else {
-            tunnelAgent = overHttps ? tunnel2.httpOverHttps : tunnel2.httpOverHttp;
-          }
-          agent = tunnelAgent(agentOptions);
-          this._proxyAgent = agent;
-        }
-        if (!agent) {
-          const options = { keepAlive: this._keepAlive, maxSockets };
-          agent = usingSsl ? new https.Agent(options) : new http.Agent(options);
-          this._agent = agent;
-        }
-        if (usingSsl && this._ignoreSslError) {
-          agent.options = Object.assign(agent.options || {}, {
-            rejectUnauthorized: false
-          });
-        }
-        return agent;
-      }
-      _getProxyAgentDispatcher(parsedUrl, proxyUrl) {
-        let proxyAgent;
-        if (this._keepAlive) {
-          proxyAgent = this._proxyAgentDispatcher;
-        }
-        if (proxyAgent) {
-          return proxyAgent;
-        }
-        const usingSsl = parsedUrl.protocol === "https:";
-        proxyAgent = new undici_1.ProxyAgent(Object.assign({ uri: proxyUrl.href, pipelining: !this._keepAlive ? 0 : 1 }, (proxyUrl.username || proxyUrl.password) && {
-          token: `Basic ${Buffer.from(`${proxyUrl.username}:${proxyUrl.password}`).toString("base64")}`
-        }));
-        this._proxyAgentDispatcher = proxyAgent;
-        if (usingSsl && this._ignoreSslError) {
-          proxyAgent.options = Object.assign(proxyAgent.options.requestTls || {}, {
-            rejectUnauthorized: false
-          });
-        }
-        return proxyAgent;
-      }
-      _getUserAgentWithOrchestrationId(userAgent2) {
-        const baseUserAgent = userAgent2 || "actions/http-client";
-        const orchId = process.env["ACTIONS_ORCHESTRATION_ID"];
-        if (orchId) {
-          const sanitizedId = orchId.replace(/[^a-z0-9_.-]/gi, "_");
-          return `${baseUserAgent} actions_orchestration_id/${sanitizedId}`;
-        }
-        return baseUserAgent;
-      }
-      _performExponentialBackoff(retryNumber) {
-        return __awaiter3(this, void 0, void 0, function* () {
-          retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
-          const ms2 = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-          return new Promise((resolve9) => setTimeout(() => resolve9(), ms2));
-        });
-      }
-      _processResponse(res, options) {
-        return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve9, reject) => __awaiter3(this, void 0, void 0, function* () {
-            const statusCode = res.message.statusCode || 0;
-            const response = {
-              statusCode,
-              result: null,
-              headers: {}
-            };
-            if (statusCode === HttpCodes2.NotFound) {
-              resolve9(response);
-            }
-            function dateTimeDeserializer(key, value) {
-              if (typeof value === "string") {
-                const a = new Date(value);
-                if (!isNaN(a.valueOf())) {
-                  return a;
-                }
-              }
-              return value;
-            }
-            let obj;
-            let contents;
-            try {
-              contents = yield res.readBody();
-              if (contents && contents.length > 0) {
-                if (options && options.deserializeDates) {
-                  obj = JSON.parse(contents, dateTimeDeserializer);
-                } else {
-                  obj = JSON.parse(contents);
-                }
-                response.result = obj;
-              }
-              response.headers = res.message.headers;
-            } catch (err) {
-            }
-            if (statusCode > 299) {
-              let msg;
-              if (obj && obj.message) {
-                msg = obj.message;
-              } else if (contents && contents.length > 0) {
-                msg = contents;
-              } else {
-                msg = `Failed request: (${statusCode})`;
-              }
-              const err = new HttpClientError(msg, statusCode);
-              err.result = response.result;
-              reject(err);
-            } else {
-              resolve9(response);
-            }
-          }));
-        });
-      }
-    };
-    exports.HttpClient = HttpClient3;
-    var lowercaseKeys2 = (obj) => Object.keys(obj).reduce((c3, k) => (c3[k.toLowerCase()] = obj[k], c3), {});
-  }
-});
-
-// src/store/file-cache.ts
-import { closeSync as closeSync8, constants as constants3, fstatSync as fstatSync2, openSync as openSync8, readSync as readSync2 } from "node:fs";
-function readOpened(path, maxBytes = Infinity) {
-  const fd = openSync8(path, "r");
-  try {
-    const stats = fstatSync2(fd);
-    return readOpenFile(fd, stats, maxBytes);
-  } finally {
-    closeSync8(fd);
-  }
-}
-function readOpenFile(fd, stats, maxBytes) {
-  const { size, mode } = stats;
-  const length = Math.min(size, maxBytes);
-  const bytes = Buffer.allocUnsafe(length);
-  let offset = 0;
-  while (offset < length) {
-    const read2 = readSync2(fd, bytes, offset, length - offset, offset);
-    if (read2 === 0) break;
-    offset += read2;
-  }
-  return { bytes: bytes.subarray(0, offset), size, mode, stats };
-}
-function createFileCache() {
-  const kept = /* @__PURE__ */ new Map();
-  const stats = /* @__PURE__ */ new Map();
-  return {
-    read(path) {
-      const file = kept.get(path) ?? readOpened(path);
-      kept.set(path, file);
-      stats.set(path, file.stats);
-      return file;
-    },
-    readAhead(path, maxBytes) {
-      if (aheadFlags === void 0) return void 0;
-      let fd;
-      try {
-        fd = openSync8(path, aheadFlags);
-      } catch {
-        return void 0;
-      }
-      try {
-        const stat4 = fstatSync2(fd);
-        if (!stat4.isFile()) return void 0;
-        stats.set(path, stat4);
-        if (stat4.size <= maxBytes) kept.set(path, { ...readOpenFile(fd, stat4, stat4.size), stats: stat4 });
-        return stat4;
-      } catch {
-        return void 0;
-      } finally {
-        closeSync8(fd);
-      }
-    },
-    take(path) {
-      const file = kept.get(path);
-      kept.delete(path);
-      stats.delete(path);
-      return file;
-    },
-    keepStat(path, stat4) {
-      stats.set(path, stat4);
-    },
-    takeStat(path) {
-      const stat4 = stats.get(path);
-      stats.delete(path);
-      return stat4;
-    }
-  };
-}
-var aheadFlags;
-var init_file_cache = __esm({
-  "src/store/file-cache.ts"() {
-    "use strict";
-    aheadFlags = constants3.O_NOFOLLOW === void 0 || constants3.O_NONBLOCK === void 0 ? void 0 : constants3.O_RDONLY | constants3.O_NOFOLLOW | constants3.O_NONBLOCK;
-  }
-});
-
-// src/core/scan/special-rules.ts
-function specialRule(id) {
-  return byId.get(id);
-}
-function specialFinding(id, at2) {
-  const rule2 = specialRule(id);
-  return {
-    rule: id,
-    category: rule2.category,
-    severity: rule2.severity,
-    file: at2.file,
-    line: at2.line,
-    column: at2.column,
-    match: at2.match,
-    message: `${rule2.message}: ${at2.detail}`,
-    hint: rule2.hint,
-    via: "raw"
-  };
-}
-var unicodeHint, structureHint, table, SPECIAL_RULES, byId;
-var init_special_rules = __esm({
-  "src/core/scan/special-rules.ts"() {
-    "use strict";
-    unicodeHint = "Delete the invisible characters (they can hide or reorder text a reviewer reads); if they are meant, suppress with a reason.";
-    structureHint = "Remove the file or move it where it belongs, or list it in .skillignore if the scan should not read it.";
-    table = [
-      [
-        "unicode-bidi-control",
-        "unicode",
-        "high",
-        "bidirectional override or isolate characters (text shown differs from text read)",
-        unicodeHint
-      ],
-      ["unicode-tag-chars", "unicode", "high", "Unicode tag characters (invisible ASCII smuggling)", unicodeHint],
-      ["unicode-variation-run", "unicode", "high", "a run of variation selectors (invisible data smuggling)", unicodeHint],
-      ["unicode-zero-width", "unicode", "medium", "zero-width characters", unicodeHint],
-      ["unicode-invisible", "unicode", "medium", "invisible formatting characters", unicodeHint],
-      ["unicode-directional-mark", "unicode", "low", "left-to-right or right-to-left marks", unicodeHint],
-      [
-        "structure-symlink-escape",
-        "structure",
-        "high",
-        "symbolic link pointing outside the skill folder",
-        "Replace the link with a copy of the file, or remove it."
-      ],
-      ["structure-symlink-loop", "structure", "medium", "symbolic link loop or unresolvable link chain", "Remove the link."],
-      ["structure-symlink-broken", "structure", "low", "symbolic link to nothing", "Remove the link."],
-      [
-        "structure-native-executable",
-        "structure",
-        "high",
-        "compiled program (ELF, PE or Mach-O) in the skill",
-        "Ship source scripts under scripts/, never compiled programs."
-      ],
-      [
-        "structure-archive-traversal",
-        "structure",
-        "high",
-        "archive entry that unpacks outside its folder (absolute path or `..`)",
-        "Rebuild the archive with relative paths inside one folder, or ship the files unpacked."
-      ],
-      [
-        "structure-archive-executable",
-        "structure",
-        "medium",
-        "archive holding programs or scripts the text scan cannot read",
-        "Ship scripts unpacked under scripts/, where they are scanned and reviewed."
-      ],
-      ["structure-archive-link", "structure", "medium", "archive entry that is a link", "Rebuild the archive without links."],
-      [
-        "structure-archive-unlisted",
-        "structure",
-        "low",
-        "archive whose entries could not be listed",
-        "Ship a zip or tar the scan can list, or the files unpacked."
-      ],
-      ["structure-nul-bytes", "structure", "low", "text file holding NUL bytes (scanned without them)", "Remove the NUL bytes."],
-      [
-        "structure-binary-data",
-        "structure",
-        "low",
-        "binary file of no format its name says (only its readable strings scanned)",
-        "Name the file by its format (.mp3, .png, .zip\u2026), or ship what the agent reads as text."
-      ],
-      [
-        "structure-executable-bit",
-        "structure",
-        "medium",
-        "executable file outside scripts/",
-        "Move the program under scripts/ or clear the executable bit (chmod -x)."
-      ],
-      ["structure-special-file", "structure", "medium", "device, socket or pipe in the skill folder", structureHint],
-      ["structure-file-too-large", "structure", "medium", "file larger than the size limit (not scanned past the limit)", structureHint],
-      [
-        "structure-too-many-files",
-        "structure",
-        "medium",
-        "more files than the limit (the rest were not scanned)",
-        "Split the skill, or raise scan.limits.max_files in .skillgarden/config.yaml."
-      ],
-      ["structure-too-deep", "structure", "low", "folders nested deeper than the limit (not scanned)", "Flatten the skill folder."],
-      [
-        "structure-not-utf8",
-        "structure",
-        "low",
-        "file is not UTF-8 (scanned with invalid bytes replaced, or as UTF-16)",
-        "Save the file as UTF-8."
-      ],
-      ["structure-unreadable", "structure", "medium", "file could not be read", "Check its permissions."],
-      [
-        "suppress-missing-reason",
-        "suppression",
-        "medium",
-        "suppression marker without a reason (ignored)",
-        "Write the reason after the rule id: `skillgarden-ignore: <rule-id> \u2014 <why this is safe>`."
-      ],
-      [
-        "suppress-unknown-rule",
-        "suppression",
-        "low",
-        "suppression marker names an unknown rule",
-        "Check the rule id against `skillgarden scan --json` output."
-      ]
-    ];
-    SPECIAL_RULES = table.map(([id, category, severity, message, hint]) => ({
-      id,
-      category,
-      severity,
-      message,
-      hint
-    }));
-    byId = new Map(SPECIAL_RULES.map((r2) => [r2.id, r2]));
-  }
-});
-
-// src/core/scan/suppress.ts
-function parseSuppressionMarkers(lines) {
-  const out = [];
-  lines.forEach((text, i) => {
-    if (!text.includes("skillgarden-ignore")) return;
-    const m2 = markerPattern.exec(text);
-    if (!m2) return;
-    const rest = reasonPattern.exec(m2[2] ?? "");
-    const reason = (rest?.[1] ?? "").replace(/\s*-->\s*$/, "").trim();
-    out.push({ line: i + 1, column: m2.index + 1, rules: m2[1].split(",").map((r2) => r2.trim()), reason });
-  });
-  return out;
-}
-function markerFinding(file, marker, id, detail) {
-  return specialFinding(id, { file, line: marker.line, column: marker.column, match: excerpt(detail, 80), detail });
-}
-function applyInlineSuppressions(file, lines, findings, knownRules) {
-  const markers = parseSuppressionMarkers(lines);
-  if (markers.length === 0) return findings;
-  const extra = [];
-  const active = markers.filter((marker) => {
-    for (const id of marker.rules) if (!knownRules.has(id)) extra.push(markerFinding(file, marker, "suppress-unknown-rule", id));
-    if (marker.reason === "") extra.push(markerFinding(file, marker, "suppress-missing-reason", marker.rules.join(", ")));
-    return marker.reason !== "";
-  });
-  const suppressed = findings.map((f3) => {
-    const marker = active.find((m2) => (m2.line === f3.line || m2.line === f3.line - 1) && m2.rules.includes(f3.rule));
-    return marker && !f3.suppressed ? { ...f3, suppressed: { reason: marker.reason, by: "inline" } } : f3;
-  });
-  return [...suppressed, ...extra];
-}
-function pathCovers(entryPath, file) {
-  if (entryPath === void 0 || entryPath === "" || entryPath === ".") return true;
-  const prefix2 = entryPath.replace(/\/+$/, "");
-  return file === prefix2 || file.startsWith(`${prefix2}/`) || file.endsWith(`/${prefix2}`) || file.includes(`/${prefix2}/`);
-}
-function applyAllowList(findings, allow) {
-  if (allow.length === 0) return [...findings];
-  return findings.map((f3) => {
-    if (f3.suppressed) return f3;
-    const entry = allow.find((a) => a.rule === f3.rule && a.reason.trim() !== "" && pathCovers(a.path, f3.file));
-    return entry ? { ...f3, suppressed: { reason: entry.reason, by: "config" } } : f3;
-  });
-}
-var markerPattern, reasonPattern;
-var init_suppress = __esm({
-  "src/core/scan/suppress.ts"() {
-    "use strict";
-    init_findings();
-    init_special_rules();
-    markerPattern = /skillgarden-ignore\s{0,3}:\s{0,3}([\w-]{1,80}(?:\s{0,3},\s{0,3}[\w-]{1,80}){0,20})([^\n]{0,500})/;
-    reasonPattern = /^\s{0,10}(?:—|–|--|-|:)\s{0,10}(.{0,400}?)\s{0,10}(?:-->|\*\/)?\s{0,10}$/;
-  }
-});
-
-// src/core/scan/context.ts
-function isQuoted(line, start, end) {
-  return quotePairs.some(([open3, close]) => {
-    if (line.lastIndexOf(open3, start - 1) < 0) return false;
-    const opensBefore = open3 === close ? line.slice(0, start).split(open3).length % 2 === 0 : true;
-    return opensBefore && line.indexOf(close, end) >= 0;
-  });
-}
-function isSearchPattern(line, start) {
-  return searchPattern.test(line.slice(Math.max(0, start - 400), start));
-}
-function findCommentLines(file, lines) {
-  const out = /* @__PURE__ */ new Set();
-  const markdown = /\.(?:md|markdown|mdx)$/i.test(file);
-  const prefix2 = hashComment.test(file) ? /^\s*#(?!!)/ : slashComment.test(file) ? /^\s*\/\// : /^\s*(?:#(?!!)|\/\/)/;
-  let inFence = false;
-  lines.forEach((line, i) => {
-    if (markdown && fence2.test(line)) {
-      inFence = !inFence;
-      return;
-    }
-    if ((!markdown || inFence) && prefix2.test(line)) out.add(i + 1);
-  });
-  return out;
-}
-function isNegated(line, start) {
-  return negationBefore.test(line.slice(Math.max(0, start - 40), start));
-}
-function findFencedLines(lines) {
-  const out = /* @__PURE__ */ new Set();
-  let inFence = false;
-  lines.forEach((line, i) => {
-    if (fence2.test(line)) inFence = !inFence;
-    else if (inFence) out.add(i + 1);
-  });
-  return out;
-}
-function demotionOf(rule2, line, start, end, opts) {
-  if (opts.via === "base64" || rule2.category === "credential-exposure") return void 0;
-  if (rule2.demoteWhenQuoted && isQuoted(line, start, end)) return "quoted: probably an example";
-  if (isSearchPattern(line, start)) return "inside a search pattern";
-  if (rule2.demoteWhenNegated && isNegated(line, start)) return "negated: the text forbids it";
-  if (namesOnly[rule2.id]?.test(line.slice(start, end + 10))) return "names the attack without performing it";
-  if (opts.comment && rule2.category !== "prompt-injection") return "in a comment";
-  return void 0;
-}
-function findHiddenCommentLines(file, lines) {
-  const out = /* @__PURE__ */ new Set();
-  if (!/\.(?:md|markdown|mdx|html?)$/i.test(file)) return out;
-  let inside = false;
-  lines.forEach((line, i) => {
-    if (inside) {
-      out.add(i + 1);
-      if (line.includes("-->")) inside = false;
-      return;
-    }
-    const open3 = line.lastIndexOf("<!--");
-    inside = open3 >= 0 && !line.includes("-->", open3);
-  });
-  return out;
-}
-var quotePairs, searchPattern, hashComment, slashComment, fence2, negationBefore, namesOnly;
-var init_context = __esm({
-  "src/core/scan/context.ts"() {
-    "use strict";
-    quotePairs = [
-      ['"', '"'],
-      ["`", "`"],
-      ["\u201C", "\u201D"],
-      ["\xAB", "\xBB"]
-    ];
-    searchPattern = /\b(?:grep|egrep|fgrep|rg|ripgrep|ag|sed|awk)\b[^'"\n]{0,60}['"][^'"\n]{0,300}$/;
-    hashComment = /\.(?:sh|bash|zsh|py|rb|pl|r|ya?ml|toml|conf|cfg|ini|ps1|dockerfile)$/i;
-    slashComment = /\.(?:js|mjs|cjs|ts|tsx|jsx|go|java|kt|c|h|cc|cpp|rs|swift|cs|php)$/i;
-    fence2 = /^\s{0,3}(```|~~~)/;
-    negationBefore = /(?:\b(?:not|never|cannot)|n't)\s+(?:(?:ever|even|try\s+to|attempt\s+to|(?!only\b)\w+ly)\s+)?$/i;
-    namesOnly = {
-      "inject-system-override": /^system\s+prompt\s+override\b(?!\s*[:=>])/i
-    };
   }
 });
 
@@ -50011,7 +49104,7 @@ var init_rules = __esm({
         "priv-sudo",
         "privilege-escalation",
         "low",
-        /\bsudo\s+(?!-[lkvn]\b)[\w/-]/,
+        /\bsudo\s+(?!-[lkvn]\b)[\w/-][^\s;&|`]{0,60}(?:[ \t]+[^\s;&|`#]{1,60}){0,3}/,
         "runs a command as root",
         "Say why root is needed, or find a user-level install."
       ),
@@ -50242,6 +49335,224 @@ var init_rules = __esm({
   }
 });
 
+// src/core/scan/special-rules.ts
+function specialRule(id) {
+  return byId.get(id);
+}
+function specialFinding(id, at2) {
+  const rule2 = specialRule(id);
+  return {
+    rule: id,
+    category: rule2.category,
+    severity: rule2.severity,
+    file: at2.file,
+    line: at2.line,
+    column: at2.column,
+    // Every renderer prints the evidence after the message: the detail is said there, once.
+    match: at2.detail,
+    message: rule2.message,
+    hint: rule2.hint,
+    via: "raw"
+  };
+}
+var unicodeHint, structureHint, table, SPECIAL_RULES, byId;
+var init_special_rules = __esm({
+  "src/core/scan/special-rules.ts"() {
+    "use strict";
+    unicodeHint = "Delete the invisible characters (they can hide or reorder text a reviewer reads); if they are meant, suppress with a reason.";
+    structureHint = "Remove the file or move it where it belongs, or list it in .skillignore if the scan should not read it.";
+    table = [
+      [
+        "unicode-bidi-control",
+        "unicode",
+        "high",
+        "bidirectional override or isolate characters (text shown differs from text read)",
+        unicodeHint
+      ],
+      ["unicode-tag-chars", "unicode", "high", "Unicode tag characters (invisible ASCII smuggling)", unicodeHint],
+      ["unicode-variation-run", "unicode", "high", "a run of variation selectors (invisible data smuggling)", unicodeHint],
+      ["unicode-zero-width", "unicode", "medium", "zero-width characters", unicodeHint],
+      ["unicode-invisible", "unicode", "medium", "invisible formatting characters", unicodeHint],
+      ["unicode-directional-mark", "unicode", "low", "left-to-right or right-to-left marks", unicodeHint],
+      [
+        "structure-symlink-escape",
+        "structure",
+        "high",
+        "symbolic link pointing outside the skill folder",
+        "Replace the link with a copy of the file, or remove it."
+      ],
+      ["structure-symlink-loop", "structure", "medium", "symbolic link loop or unresolvable link chain", "Remove the link."],
+      ["structure-symlink-broken", "structure", "low", "symbolic link to nothing", "Remove the link."],
+      [
+        "structure-native-executable",
+        "structure",
+        "high",
+        "compiled program (ELF, PE or Mach-O) in the skill",
+        "Ship source scripts under scripts/, never compiled programs."
+      ],
+      [
+        "structure-archive-traversal",
+        "structure",
+        "high",
+        "archive entry that unpacks outside its folder (absolute path or `..`)",
+        "Rebuild the archive with relative paths inside one folder, or ship the files unpacked."
+      ],
+      [
+        "structure-archive-executable",
+        "structure",
+        "medium",
+        "archive holding programs or scripts the text scan cannot read",
+        "Ship scripts unpacked under scripts/, where they are scanned and reviewed."
+      ],
+      ["structure-archive-link", "structure", "medium", "archive entry that is a link", "Rebuild the archive without links."],
+      [
+        "structure-archive-unlisted",
+        "structure",
+        "low",
+        "archive whose entries could not be listed",
+        "Ship a zip or tar the scan can list, or the files unpacked."
+      ],
+      ["structure-nul-bytes", "structure", "low", "text file holding NUL bytes (scanned without them)", "Remove the NUL bytes."],
+      [
+        "structure-binary-data",
+        "structure",
+        "low",
+        "binary file of no format its name says (only its readable strings scanned)",
+        "Name the file by its format (.mp3, .png, .zip\u2026), or ship what the agent reads as text."
+      ],
+      [
+        "structure-executable-bit",
+        "structure",
+        "medium",
+        "executable file outside scripts/",
+        "Move the program under scripts/ or clear the executable bit (chmod -x)."
+      ],
+      ["structure-special-file", "structure", "medium", "device, socket or pipe in the skill folder", structureHint],
+      ["structure-file-too-large", "structure", "medium", "file larger than the size limit (not scanned past the limit)", structureHint],
+      [
+        "structure-too-many-files",
+        "structure",
+        "medium",
+        "more files than the limit (the rest were not scanned)",
+        "Split the skill, or raise scan.limits.max_files in .skillgarden/config.yaml."
+      ],
+      ["structure-too-deep", "structure", "low", "folders nested deeper than the limit (not scanned)", "Flatten the skill folder."],
+      [
+        "structure-not-utf8",
+        "structure",
+        "low",
+        "file is not UTF-8 (scanned with invalid bytes replaced, or as UTF-16)",
+        "Save the file as UTF-8."
+      ],
+      ["structure-unreadable", "structure", "medium", "file could not be read", "Check its permissions."],
+      [
+        "suppress-missing-reason",
+        "suppression",
+        "medium",
+        "suppression marker without a reason (ignored)",
+        "Write the reason after the rule id: `skillgarden-ignore: <rule-id> \u2014 <why this is safe>`."
+      ],
+      [
+        "suppress-unknown-rule",
+        "suppression",
+        "low",
+        "suppression marker names an unknown rule",
+        "Check the rule id against `skillgarden scan --json` output."
+      ]
+    ];
+    SPECIAL_RULES = table.map(([id, category, severity, message, hint]) => ({
+      id,
+      category,
+      severity,
+      message,
+      hint
+    }));
+    byId = new Map(SPECIAL_RULES.map((r2) => [r2.id, r2]));
+  }
+});
+
+// src/core/scan/context.ts
+function isQuoted(line, start, end) {
+  return quotePairs.some(([open3, close]) => {
+    if (line.lastIndexOf(open3, start - 1) < 0) return false;
+    const opensBefore = open3 === close ? line.slice(0, start).split(open3).length % 2 === 0 : true;
+    return opensBefore && line.indexOf(close, end) >= 0;
+  });
+}
+function isSearchPattern(line, start) {
+  return searchPattern.test(line.slice(Math.max(0, start - 400), start));
+}
+function findCommentLines(file, lines) {
+  const out = /* @__PURE__ */ new Set();
+  const markdown = /\.(?:md|markdown|mdx)$/i.test(file);
+  const prefix2 = hashComment.test(file) ? /^\s*#(?!!)/ : slashComment.test(file) ? /^\s*\/\// : /^\s*(?:#(?!!)|\/\/)/;
+  let inFence = false;
+  lines.forEach((line, i) => {
+    if (markdown && fence3.test(line)) {
+      inFence = !inFence;
+      return;
+    }
+    if ((!markdown || inFence) && prefix2.test(line)) out.add(i + 1);
+  });
+  return out;
+}
+function isNegated(line, start) {
+  return negationBefore.test(line.slice(Math.max(0, start - 40), start));
+}
+function findFencedLines(lines) {
+  const out = /* @__PURE__ */ new Set();
+  let inFence = false;
+  lines.forEach((line, i) => {
+    if (fence3.test(line)) inFence = !inFence;
+    else if (inFence) out.add(i + 1);
+  });
+  return out;
+}
+function demotionOf(rule2, line, start, end, opts) {
+  if (opts.via === "base64" || rule2.category === "credential-exposure") return void 0;
+  if (rule2.demoteWhenQuoted && isQuoted(line, start, end)) return "quoted: probably an example";
+  if (isSearchPattern(line, start)) return "inside a search pattern";
+  if (rule2.demoteWhenNegated && isNegated(line, start)) return "negated: the text forbids it";
+  if (namesOnly[rule2.id]?.test(line.slice(start, end + 10))) return "names the attack without performing it";
+  if (opts.comment && rule2.category !== "prompt-injection") return "in a comment";
+  return void 0;
+}
+function findHiddenCommentLines(file, lines) {
+  const out = /* @__PURE__ */ new Set();
+  if (!/\.(?:md|markdown|mdx|html?)$/i.test(file)) return out;
+  let inside = false;
+  lines.forEach((line, i) => {
+    if (inside) {
+      out.add(i + 1);
+      if (line.includes("-->")) inside = false;
+      return;
+    }
+    const open3 = line.lastIndexOf("<!--");
+    inside = open3 >= 0 && !line.includes("-->", open3);
+  });
+  return out;
+}
+var quotePairs, searchPattern, hashComment, slashComment, fence3, negationBefore, namesOnly;
+var init_context = __esm({
+  "src/core/scan/context.ts"() {
+    "use strict";
+    quotePairs = [
+      ['"', '"'],
+      ["`", "`"],
+      ["\u201C", "\u201D"],
+      ["\xAB", "\xBB"]
+    ];
+    searchPattern = /\b(?:grep|egrep|fgrep|rg|ripgrep|ag|sed|awk)\b[^'"\n]{0,60}['"][^'"\n]{0,300}$/;
+    hashComment = /\.(?:sh|bash|zsh|py|rb|pl|r|ya?ml|toml|conf|cfg|ini|ps1|dockerfile)$/i;
+    slashComment = /\.(?:js|mjs|cjs|ts|tsx|jsx|go|java|kt|c|h|cc|cpp|rs|swift|cs|php)$/i;
+    fence3 = /^\s{0,3}(```|~~~)/;
+    negationBefore = /(?:\b(?:not|never|cannot)|n't)\s+(?:(?:ever|even|try\s+to|attempt\s+to|(?!only\b)\w+ly)\s+)?$/i;
+    namesOnly = {
+      "inject-system-override": /^system\s+prompt\s+override\b(?!\s*[:=>])/i
+    };
+  }
+});
+
 // src/core/scan/context-judge.ts
 function lower(f3, why, severity = "low") {
   return { ...f3, severity, message: `${f3.message} (${why})` };
@@ -50305,21 +49616,21 @@ var init_context_judge = __esm({
 });
 
 // src/core/scan/line-gates.ts
-function mayJoin(text, i, code4) {
-  const prev = i > 0 ? codeAt(text, i - 1) : 0;
-  const next = codeAt(text, i + 1);
+function mayJoin(text3, i, code4) {
+  const prev = i > 0 ? codeAt(text3, i - 1) : 0;
+  const next = codeAt(text3, i + 1);
   if (code4 === 43) {
     let j3 = i - 1;
-    while (j3 >= 0 && i - j3 <= 3 && isSpace2(codeAt(text, j3))) j3 -= 1;
-    return j3 >= 0 && isQuote(codeAt(text, j3));
+    while (j3 >= 0 && i - j3 <= 3 && isSpace2(codeAt(text3, j3))) j3 -= 1;
+    return j3 >= 0 && isQuote(codeAt(text3, j3));
   }
   if (code4 === 38) return next === 35;
   if ((code4 === 34 || code4 === 39) && prev === code4) return true;
   if (!isLetter(prev)) return false;
   if (code4 !== 39) return isLetter(next);
   let j2 = i + 1;
-  while (j2 - i <= 12 && isLetter(codeAt(text, j2))) j2 += 1;
-  return j2 > i + 1 && codeAt(text, j2) === 39 && isLetter(codeAt(text, j2 + 1));
+  while (j2 - i <= 12 && isLetter(codeAt(text3, j2))) j2 += 1;
+  return j2 > i + 1 && codeAt(text3, j2) === 39 && isLetter(codeAt(text3, j2 + 1));
 }
 var GATE_WIDE, GATE_JOIN, GATE_BASE64, MIN_BASE64_TOKEN, BASE64, SPLIT, isLetter, isQuote, isSpace2, codeAt;
 var init_line_gates = __esm({
@@ -50336,26 +49647,26 @@ var init_line_gates = __esm({
     isLetter = (code4) => code4 >= 97 && code4 <= 122 || code4 >= 65 && code4 <= 90;
     isQuote = (code4) => code4 === 34 || code4 === 39 || code4 === 96;
     isSpace2 = (code4) => code4 === 32 || code4 === 9 || code4 === 11 || code4 === 12;
-    codeAt = (text, k) => k < text.length ? text.charCodeAt(k) : 0;
+    codeAt = (text3, k) => k < text3.length ? text3.charCodeAt(k) : 0;
   }
 });
 
 // src/core/scan/line-finding.ts
-function matchRules(text, rules2, counts = () => true) {
+function matchRules(text3, rules2, counts = () => true) {
   const hits = [];
   for (const rule2 of rules2) {
-    const m2 = rule2.pattern.exec(text);
+    const m2 = rule2.pattern.exec(text3);
     if (!m2) continue;
     const hit = { rule: rule2, index: m2.index, length: m2[0].length };
-    const best = (!rule2.accept || rule2.accept(m2[0])) && counts(hit) ? hit : bestMatch(text, rule2, counts);
+    const best = (!rule2.accept || rule2.accept(m2[0])) && counts(hit) ? hit : bestMatch(text3, rule2, counts);
     if (best) hits.push(best);
   }
   return hits;
 }
-function bestMatch(text, rule2, counts) {
+function bestMatch(text3, rule2, counts) {
   const all = new RegExp(rule2.pattern.source, `${rule2.pattern.flags}g`);
   let first;
-  for (let m2 = all.exec(text); m2; m2 = all.exec(text)) {
+  for (let m2 = all.exec(text3); m2; m2 = all.exec(text3)) {
     if (m2[0].length === 0) all.lastIndex += 1;
     if (rule2.accept && !rule2.accept(m2[0])) continue;
     const hit = { rule: rule2, index: m2.index, length: m2[0].length };
@@ -50370,7 +49681,7 @@ function addFinding(out, onLine, finding2) {
     onLine.set(finding2.rule, out.push(finding2) - 1);
     return;
   }
-  if (rank2[finding2.severity] > rank2[out[at2].severity]) out[at2] = finding2;
+  if (rank[finding2.severity] > rank[out[at2].severity]) out[at2] = finding2;
 }
 function toFinding2(ctx, hit, via, column, matched) {
   const { rule: rule2 } = hit;
@@ -50389,14 +49700,14 @@ function toFinding2(ctx, hit, via, column, matched) {
     via
   };
 }
-var lower2, rank2;
+var lower2, rank;
 var init_line_finding = __esm({
   "src/core/scan/line-finding.ts"() {
     "use strict";
     init_findings();
     init_context();
     lower2 = { high: "medium", medium: "low", low: "low" };
-    rank2 = { high: 2, medium: 1, low: 0 };
+    rank = { high: 2, medium: 1, low: 0 };
   }
 });
 
@@ -50572,15 +49883,15 @@ function edgesAt(list) {
   }
   return found;
 }
-function runFactor(strings, nodes, outside2) {
-  const leading = /* @__PURE__ */ new Set([...edgesAt(nodes), ...outside2.leading ?? []]);
-  const trailing = /* @__PURE__ */ new Set([...edgesAt([...nodes].reverse()), ...outside2.trailing ?? []]);
-  const before = leading.has("line-start") || isSpace3(outside2.before) || leading.has("word") && strings.every((s) => isWordChar(s[0]));
-  const after = trailing.has("line-end") || isSpace3(outside2.after) || trailing.has("word") && strings.every((s) => isWordChar(s[s.length - 1]));
-  return strings.map((text) => ({ text, before, after }));
+function runFactor(strings, nodes, outside) {
+  const leading = /* @__PURE__ */ new Set([...edgesAt(nodes), ...outside.leading ?? []]);
+  const trailing = /* @__PURE__ */ new Set([...edgesAt([...nodes].reverse()), ...outside.trailing ?? []]);
+  const before = leading.has("line-start") || isSpace3(outside.before) || leading.has("word") && strings.every((s) => isWordChar(s[0]));
+  const after = trailing.has("line-end") || isSpace3(outside.after) || trailing.has("word") && strings.every((s) => isWordChar(s[s.length - 1]));
+  return strings.map((text3) => ({ text: text3, before, after }));
 }
 function plain(strings) {
-  return strings.map((text) => ({ text, before: false, after: false }));
+  return strings.map((text3) => ({ text: text3, before: false, after: false }));
 }
 function surroundingsOf(nodes, i, around) {
   let j2 = i - 1;
@@ -50820,7 +50131,7 @@ var init_rule_triggers_generated = __esm({
       "priv-shadow-mention": ["\\/etc\\/(?:shadow|gshadow)\\b", [{ "text": "/etc/shadow", "before": false, "after": true }, { "text": "/etc/gshadow", "before": false, "after": true }], null],
       "priv-passwd-file": ["\\/etc\\/passwd\\b", [{ "text": "/etc/passwd", "before": false, "after": true }], null],
       "priv-sudo-shell": ["\\bsudo\\s+(?:-\\w\\s+){0,2}(?:su\\b|-i\\b|-s\\b|bash\\b|sh\\b|zsh\\b)", [{ "text": "sudo", "before": true, "after": true }], null],
-      "priv-sudo": ["\\bsudo\\s+(?!-[lkvn]\\b)[\\w/-]", [{ "text": "sudo", "before": true, "after": true }], null],
+      "priv-sudo": ["\\bsudo\\s+(?!-[lkvn]\\b)[\\w/-][^\\s;&|`]{0,60}(?:[ \\t]+[^\\s;&|`#]{1,60}){0,3}", [{ "text": "sudo", "before": true, "after": true }], null],
       "priv-docker-host": ["(?:\\bdocker\\s+run\\b[^\\n]{0,200}(?:--privileged\\b|-v\\s+\\/:\\/|--pid[= ]host\\b|--net(?:work)?[= ]host\\b[^\\n]{0,80}--privileged)|-v\\s+\\/var\\/run\\/docker\\.sock:)", [{ "text": "docker", "before": true, "after": true }, { "text": "/var/run/docker.sock:", "before": true, "after": false }], null],
       "priv-group-add": ["\\b(?:usermod\\s+-a?G\\s+(?:sudo|wheel|root|admin|docker)\\b|gpasswd\\s+-a\\s+\\S{1,40}\\s+(?:sudo|wheel|docker)\\b|dseditgroup\\s+[^\\n]{0,80}\\badmin\\b)", [{ "text": "usermod", "before": true, "after": true }, { "text": "gpasswd", "before": true, "after": true }, { "text": "dseditgroup", "before": true, "after": true }], null],
       "priv-useradd-uid0": ["\\buseradd\\s+[^\\n]{0,80}-(?:o\\s+-u\\s*0|u\\s*0\\s+-o)\\b", [{ "text": "useradd", "before": true, "after": true }], null],
@@ -51009,27 +50320,27 @@ function buildTriggerMatcher(all, prebuilt) {
 function deserializeMatcher(s) {
   const literals = s.literals === "" ? [] : s.literals.split("\0");
   const classes = new Uint8Array(65536).fill(s.wide, 128);
-  classes.set(new Uint8Array(decode2(s.asciiClasses)));
+  classes.set(new Uint8Array(decode(s.asciiClasses)));
   return {
     literals,
-    edges: new Uint8Array(decode2(s.edges)),
+    edges: new Uint8Array(decode(s.edges)),
     lengths: Int32Array.from(literals, (l3) => l3.length),
     classes,
     width: s.width,
-    delta: new Uint16Array(decode2(s.delta)),
+    delta: new Uint16Array(decode(s.delta)),
     firstOutput: s.firstOutput,
-    outStart: new Int32Array(decode2(s.outStart)),
-    outIds: new Int32Array(decode2(s.outIds)),
+    outStart: new Int32Array(decode(s.outStart)),
+    outIds: new Int32Array(decode(s.outIds)),
     firstGate: s.firstGate,
-    base64Mask: new Int32Array(decode2(s.base64Mask)),
+    base64Mask: new Int32Array(decode(s.base64Mask)),
     others: [...s.others]
   };
 }
-function edgesHold(text, matcher, id, start) {
+function edgesHold(text3, matcher, id, start) {
   const edges = matcher.edges[id];
   if (edges === 0) return true;
-  if ((edges & 1) !== 0 && start > 0 && isWordAt(text, start - 1)) return false;
-  return (edges & 2) === 0 || !isWordAt(text, start + matcher.lengths[id]);
+  if ((edges & 1) !== 0 && start > 0 && isWordAt(text3, start - 1)) return false;
+  return (edges & 2) === 0 || !isWordAt(text3, start + matcher.lengths[id]);
 }
 function add(hits, id, line) {
   const list = hits.lines[id];
@@ -51038,42 +50349,42 @@ function add(hits, id, line) {
     hits.found.push(id);
   } else if (list[list.length - 1] !== line) list.push(line);
 }
-function restMatches(text, start, literal2) {
-  if (start + literal2.length > text.length) return false;
+function restMatches(text3, start, literal2) {
+  if (start + literal2.length > text3.length) return false;
   for (let k = PREFIX; k < literal2.length; k += 1) {
-    const code4 = text.charCodeAt(start + k);
+    const code4 = text3.charCodeAt(start + k);
     if ((code4 >= 65 && code4 <= 90 ? code4 + 32 : code4) !== literal2.charCodeAt(k)) return false;
   }
   return true;
 }
-function addEndingAt(hits, text, matcher, state2, end, line) {
+function addEndingAt(hits, text3, matcher, state2, end, line) {
   const k = state2 - matcher.firstOutput;
   for (let j2 = matcher.outStart[k]; j2 < matcher.outStart[k + 1]; j2 += 1) {
     const id = matcher.outIds[j2];
     const length = matcher.lengths[id];
     const start = end - Math.min(length, PREFIX) + 1;
-    if (length > PREFIX && !restMatches(text, start, matcher.literals[id])) continue;
-    if (edgesHold(text, matcher, id, start)) add(hits, id, line);
+    if (length > PREFIX && !restMatches(text3, start, matcher.literals[id])) continue;
+    if (edgesHold(text3, matcher, id, start)) add(hits, id, line);
   }
 }
-function indexTriggerLines(text, matcher) {
+function indexTriggerLines(text3, matcher) {
   const { classes, delta, width, firstOutput } = matcher;
   const newline = classes[10];
   const hits = newTriggerHits(matcher);
   let state2 = 0;
   let line = 0;
-  for (let i = 0; i < text.length; i += 1) {
-    const c3 = classes[text.charCodeAt(i)];
+  for (let i = 0; i < text3.length; i += 1) {
+    const c3 = classes[text3.charCodeAt(i)];
     state2 = delta[state2 * width + c3];
-    if (state2 >= firstOutput) addEndingAt(hits, text, matcher, state2, i, line);
+    if (state2 >= firstOutput) addEndingAt(hits, text3, matcher, state2, i, line);
     if (c3 === newline) line += 1;
   }
-  findOthers(text, matcher, hits);
+  findOthers(text3, matcher, hits);
   return hits;
 }
-function findOthers(text, matcher, hits) {
+function findOthers(text3, matcher, hits) {
   if (matcher.others.length === 0) return;
-  const lower3 = text.replace(/[A-Z]+/g, (run) => run.toLowerCase());
+  const lower3 = text3.replace(/[A-Z]+/g, (run) => run.toLowerCase());
   for (const id of matcher.others) {
     const literal2 = matcher.literals[id];
     let line = 0;
@@ -51083,11 +50394,11 @@ function findOthers(text, matcher, hits) {
         line += 1;
         counted = k + 1;
       }
-      if (edgesHold(text, matcher, id, at2)) add(hits, id, line);
+      if (edgesHold(text3, matcher, id, at2)) add(hits, id, line);
     }
   }
 }
-var triggerText, edgeBits, PREFIX, TRIGGER_PREFIX, isAscii2, BASE64_CHARS, GATE_CHARS, encode, decode2, WORD, isWordAt, newTriggerHits;
+var triggerText, edgeBits, PREFIX, TRIGGER_PREFIX, isAscii2, BASE64_CHARS, GATE_CHARS, encode, decode, WORD, isWordAt, newTriggerHits;
 var init_trigger_index = __esm({
   "src/core/scan/trigger-index.ts"() {
     "use strict";
@@ -51099,11 +50410,11 @@ var init_trigger_index = __esm({
     BASE64_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     GATE_CHARS = "\n\"'`\\&+";
     encode = (array) => Buffer.from(array.buffer, array.byteOffset, array.byteLength).toString("base64");
-    decode2 = (text) => Uint8Array.from(Buffer.from(text, "base64")).buffer;
+    decode = (text3) => Uint8Array.from(Buffer.from(text3, "base64")).buffer;
     WORD = Uint8Array.from({ length: 128 }, (_3, code4) => /[A-Za-z0-9_]/.test(String.fromCharCode(code4)) ? 1 : 0);
-    isWordAt = (text, at2) => {
-      if (at2 >= text.length) return false;
-      const code4 = text.charCodeAt(at2);
+    isWordAt = (text3, at2) => {
+      if (at2 >= text3.length) return false;
+      const code4 = text3.charCodeAt(at2);
       return code4 < 128 && WORD[code4] === 1;
     };
     newTriggerHits = (matcher) => ({
@@ -51197,14 +50508,14 @@ function record(scan, rule2, index, column, matched) {
   const ctx = { file: scan.file, line: index + 1, text: scan.lines.at(index), comment: scan.isComment(index + 1) };
   addFinding(scan.out, onLine, toFinding2(ctx, { rule: rule2, index: column - 1, length: matched.length }, "raw", column, matched));
 }
-function execAll(pattern, text, onMatch) {
+function execAll(pattern, text3, onMatch) {
   pattern.lastIndex = 0;
-  for (let m2 = pattern.exec(text); m2; m2 = pattern.exec(text)) {
+  for (let m2 = pattern.exec(text3); m2; m2 = pattern.exec(text3)) {
     if (m2[0].length === 0) pattern.lastIndex += 1;
     onMatch(m2);
   }
 }
-function scanRaw(scan, text, table2, hits) {
+function scanRaw(scan, text3, table2, hits) {
   scan.triggerLines = hits.lines;
   const live = new Set(table2.untriggered);
   for (const id of hits.found) for (const r2 of table2.rulesOf[id]) live.add(r2);
@@ -51215,7 +50526,7 @@ function scanRaw(scan, text, table2, hits) {
     if (!mayMatch(compiled, hits.lines)) continue;
     const candidates = triggers ? candidateLines(scan, compiled) : void 0;
     if (!candidates) {
-      execAll(compiled.whole, text, (m2) => {
+      execAll(compiled.whole, text3, (m2) => {
         const index = lineIndexOf(scan.lines.starts, m2.index);
         record(scan, rule2, index, m2.index - scan.lines.starts[index] + 1, m2[0]);
       });
@@ -51226,15 +50537,15 @@ function scanRaw(scan, text, table2, hits) {
     for (const index of candidates) execAll(perLine, scan.lines.at(index), (m2) => record(scan, rule2, index, m2.index + 1, m2[0]));
   }
 }
-function selectRules(text, table2) {
-  const { found, lines } = indexTriggerLines(text, table2.triggers);
+function selectRules(text3, table2) {
+  const { found, lines } = indexTriggerLines(text3, table2.triggers);
   const live = new Set(table2.untriggered);
   for (const id of found) for (const r2 of table2.rulesOf[id]) live.add(r2);
   const out = [];
   for (const r2 of [...live].sort((a, b2) => a - b2)) {
     const { rule: rule2 } = table2.rules[r2];
     if (!mayMatch(table2.rules[r2], lines)) continue;
-    if (rule2.base64Run === void 0 || text.length >= rule2.base64Run) out.push(rule2);
+    if (rule2.base64Run === void 0 || text3.length >= rule2.base64Run) out.push(rule2);
   }
   return out;
 }
@@ -51252,18 +50563,73 @@ var init_raw_scan = __esm({
   }
 });
 
+// src/core/scan/suppress.ts
+function parseSuppressionMarkers(lines) {
+  const out = [];
+  lines.forEach((text3, i) => {
+    if (!text3.includes("skillgarden-ignore")) return;
+    const m2 = markerPattern.exec(text3);
+    if (!m2) return;
+    const rest = reasonPattern.exec(m2[2] ?? "");
+    const reason = (rest?.[1] ?? "").replace(/\s*-->\s*$/, "").trim();
+    out.push({ line: i + 1, column: m2.index + 1, rules: m2[1].split(",").map((r2) => r2.trim()), reason });
+  });
+  return out;
+}
+function markerFinding(file, marker, id, detail) {
+  return specialFinding(id, { file, line: marker.line, column: marker.column, match: excerpt(detail, 80), detail });
+}
+function applyInlineSuppressions(file, lines, findings, knownRules) {
+  const markers = parseSuppressionMarkers(lines);
+  if (markers.length === 0) return findings;
+  const extra = [];
+  const active = markers.filter((marker) => {
+    for (const id of marker.rules) if (!knownRules.has(id)) extra.push(markerFinding(file, marker, "suppress-unknown-rule", id));
+    if (marker.reason === "") extra.push(markerFinding(file, marker, "suppress-missing-reason", marker.rules.join(", ")));
+    return marker.reason !== "";
+  });
+  const suppressed = findings.map((f3) => {
+    const marker = active.find((m2) => (m2.line === f3.line || m2.line === f3.line - 1) && m2.rules.includes(f3.rule));
+    return marker && !f3.suppressed ? { ...f3, suppressed: { reason: marker.reason, by: "inline" } } : f3;
+  });
+  return [...suppressed, ...extra];
+}
+function pathCovers(entryPath, file) {
+  if (entryPath === void 0 || entryPath === "" || entryPath === ".") return true;
+  const prefix2 = entryPath.replace(/\/+$/, "");
+  return file === prefix2 || file.startsWith(`${prefix2}/`) || file.endsWith(`/${prefix2}`) || file.includes(`/${prefix2}/`);
+}
+function applyAllowList(findings, allow) {
+  if (allow.length === 0) return [...findings];
+  return findings.map((f3) => {
+    if (f3.suppressed) return f3;
+    const entry = allow.find((a) => a.rule === f3.rule && a.reason.trim() !== "" && pathCovers(a.path, f3.file));
+    return entry ? { ...f3, suppressed: { reason: entry.reason, by: "config" } } : f3;
+  });
+}
+var markerPattern, reasonPattern;
+var init_suppress = __esm({
+  "src/core/scan/suppress.ts"() {
+    "use strict";
+    init_findings();
+    init_special_rules();
+    markerPattern = /skillgarden-ignore\s{0,3}:\s{0,3}([\w-]{1,80}(?:\s{0,3},\s{0,3}[\w-]{1,80}){0,20})([^\n]{0,500})/;
+    reasonPattern = /^\s{0,10}(?:—|–|--|-|:)\s{0,10}(.{0,400}?)\s{0,10}(?:-->|\*\/)?\s{0,10}$/;
+  }
+});
+
 // src/core/scan/text-lines.ts
-function buildTextLines(text, starts) {
+function buildTextLines(text3, starts) {
   let all;
   return {
     count: starts.length,
     starts,
     at(i) {
       if (all) return all[i];
-      const end = i + 1 < starts.length ? starts[i + 1] - 1 : text.length;
-      return text.slice(starts[i], end);
+      const end = i + 1 < starts.length ? starts[i + 1] - 1 : text3.length;
+      return text3.slice(starts[i], end);
     },
-    list: () => all ??= text.split("\n")
+    list: () => all ??= text3.split("\n")
   };
 }
 var init_text_lines = __esm({
@@ -51273,12 +50639,12 @@ var init_text_lines = __esm({
 });
 
 // src/core/scan/text-pass.ts
-function passText(text, matcher) {
+function passText(text3, matcher) {
   if (!primed.has(matcher)) {
     primed.add(matcher);
-    readText6(primerFor(matcher), matcher);
+    readText3(primerFor(matcher), matcher);
   }
-  return readText6(text, matcher);
+  return readText3(text3, matcher);
 }
 function primerFor(matcher) {
   const kinds = /* @__PURE__ */ new Map();
@@ -51292,7 +50658,7 @@ function primerFor(matcher) {
   return `${Array.from({ length: 12 }, () => block).join("\n")}
 "a" + "b" \xE9`;
 }
-function readText6(text, matcher) {
+function readText3(text3, matcher) {
   const { classes, delta, width, firstOutput, firstGate, base64Mask } = matcher;
   const newline = classes[10];
   const wideClass = classes[128];
@@ -51306,12 +50672,12 @@ function readText6(text, matcher) {
   let run = 0;
   let longest = 0;
   let kinds = 0;
-  for (let i = 0; i < text.length; i += 1) {
-    const c3 = classes[text.charCodeAt(i)];
+  for (let i = 0; i < text3.length; i += 1) {
+    const c3 = classes[text3.charCodeAt(i)];
     state2 = delta[state2 * width + c3];
     run = run + 1 & base64Mask[c3];
     if (run > longest) longest = run;
-    if (state2 >= firstOutput) addEndingAt(hits, text, matcher, state2, i, line);
+    if (state2 >= firstOutput) addEndingAt(hits, text3, matcher, state2, i, line);
     if (c3 >= firstGate) {
       if (c3 === newline) {
         if (kinds !== 0) {
@@ -51323,7 +50689,7 @@ function readText6(text, matcher) {
         lineStarts.push(i + 1);
         kinds = 0;
       } else if (c3 === wideClass) kinds |= GATE_WIDE;
-      else if ((kinds & GATE_JOIN) === 0 && mayJoin(text, i, text.charCodeAt(i))) kinds |= GATE_JOIN;
+      else if ((kinds & GATE_JOIN) === 0 && mayJoin(text3, i, text3.charCodeAt(i))) kinds |= GATE_JOIN;
     }
     if (run >= MIN_BASE64_TOKEN) kinds |= GATE_BASE64;
   }
@@ -51332,7 +50698,7 @@ function readText6(text, matcher) {
     variantKinds.push(kinds);
     if ((kinds & GATE_WIDE) !== 0) nonAscii2.add(line);
   }
-  findOthers(text, matcher, hits);
+  findOthers(text3, matcher, hits);
   return { hits, lineStarts, variantLines, variantKinds, nonAscii: nonAscii2, longestBase64Run: longest };
 }
 var primed;
@@ -51412,16 +50778,16 @@ var init_unicode = __esm({
 // src/core/scan/variants.ts
 function buildNormalizedVariant(line) {
   if (!nonAscii.test(line) || !changesUnderNormalization(line)) return void 0;
-  let text = "";
+  let text3 = "";
   const origin = [];
   let index = 0;
   for (const ch of line) {
     const mapped = ch.charCodeAt(0) < 128 ? ch : normalizedChar(ch);
     for (let k = 0; k < mapped.length; k += 1) origin.push(index);
-    text += mapped;
+    text3 += mapped;
     index += ch.length;
   }
-  return text === line ? void 0 : { text, origin };
+  return text3 === line ? void 0 : { text: text3, origin };
 }
 function normalizedChar(ch) {
   let mapped = normalizedCache.get(ch);
@@ -51444,20 +50810,20 @@ function decodeReference(m2) {
 }
 function buildJoinedVariant(line) {
   if (!splitHint.test(line)) return void 0;
-  let text = "";
+  let text3 = "";
   const origin = [];
   let last = 0;
   for (const m2 of line.matchAll(splitters)) {
     for (let i = last; i < m2.index; i += 1) origin.push(i);
     const decoded = decodeReference(m2);
-    text += line.slice(last, m2.index) + decoded;
+    text3 += line.slice(last, m2.index) + decoded;
     if (decoded) origin.push(m2.index);
     last = m2.index + m2[0].length;
   }
   if (last === 0) return void 0;
   for (let i = last; i < line.length; i += 1) origin.push(i);
-  text += line.slice(last);
-  return { text, origin };
+  text3 += line.slice(last);
+  return { text: text3, origin };
 }
 function findBase64Text(line) {
   if (line.length < 16) return [];
@@ -51465,8 +50831,8 @@ function findBase64Text(line) {
   for (const m2 of line.matchAll(base64Token)) {
     const token = m2[0];
     if (token.replace(/=+$/, "").length % 4 === 1 || !/[0-9+/]|[a-z][A-Z]|[A-Z][a-z]{0,2}[A-Z]/.test(token)) continue;
-    const text = Buffer.from(token, "base64").toString("latin1");
-    if (text.length >= 8 && printable.test(text) && /[a-z]{2,}[ |;/.:-]/i.test(text)) out.push({ text, column: m2.index + 1 });
+    const text3 = Buffer.from(token, "base64").toString("latin1");
+    if (text3.length >= 8 && printable.test(text3) && /[a-z]{2,}[ |;/.:-]/i.test(text3)) out.push({ text: text3, column: m2.index + 1 });
   }
   return out;
 }
@@ -51581,10 +50947,10 @@ function scanHiddenComments(file, lines, seen, rules2) {
   if (!rules2.includes(hiddenCommentRule)) return [];
   const out = [];
   for (const line of findHiddenCommentLines(file, lines)) {
-    const text = lines[line - 1];
-    const m2 = HIDDEN_INSTRUCTION.exec(text);
+    const text3 = lines[line - 1];
+    const m2 = HIDDEN_INSTRUCTION.exec(text3);
     if (!m2 || seen.get(line - 1)?.has(hiddenCommentRule.id)) continue;
-    const ctx = { file, line, text, comment: false };
+    const ctx = { file, line, text: text3, comment: false };
     const found = toFinding2(ctx, { rule: hiddenCommentRule, index: m2.index, length: m2[0].length }, "raw", m2.index + 1, m2[0]);
     out.push({ ...found, message: `${found.message} (inside a multi-line HTML comment)` });
   }
@@ -51601,10 +50967,10 @@ function scanInvisible(ctx) {
     })
   );
 }
-function scanSkillText(text, options) {
+function scanSkillText(text3, options) {
   const rules2 = options.rules ?? THREAT_RULES;
   const file = options.file;
-  const unified = text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
+  const unified = text3.includes("\r") ? text3.replace(/\r\n?/g, "\n") : text3;
   const table2 = compileTable(rules2);
   const pass = passText(unified, table2.triggers);
   const lines = buildTextLines(unified, pass.lineStarts);
@@ -51654,10 +51020,10 @@ var init_match = __esm({
     KNOWN_RULE_IDS = new Set([...THREAT_RULES, ...SPECIAL_RULES].map((r2) => r2.id));
     hiddenCommentRule = THREAT_RULES.find((r2) => r2.id === "inject-hidden-comment");
     VariantLine = class {
-      constructor(file, line, text, isComment) {
+      constructor(file, line, text3, isComment) {
         this.file = file;
         this.line = line;
-        this.text = text;
+        this.text = text3;
         this.isComment = isComment;
       }
       file;
@@ -51671,88 +51037,61 @@ var init_match = __esm({
   }
 });
 
-// src/core/scan/content-findings.ts
-function wholeFile(id, file, detail) {
-  return specialFinding(id, { file, line: 0, column: 0, match: detail, detail });
+// src/core/scan/verdict.ts
+function countsTowardVerdict(f3, options = {}) {
+  if (!f3.suppressed) return true;
+  if (f3.suppressed.by === "config") return false;
+  const trusted = options.inlineSuppressions ?? ["bundled", "trusted", "user"];
+  return options.provenance !== void 0 && !trusted.includes(options.provenance);
 }
-function escapes(name2) {
-  const path = name2.replace(/\\/g, "/");
-  return path.startsWith("/") || /^[a-zA-Z]:/.test(path) || path.split("/").includes("..");
+function buildVerdict(findings, options = {}) {
+  let verdict = "safe";
+  for (const f3 of findings) {
+    if (!countsTowardVerdict(f3, options)) continue;
+    if (f3.severity === "high") return "dangerous";
+    if (f3.severity === "medium") verdict = "caution";
+  }
+  return verdict;
 }
-function archiveFindings(content, file) {
-  const listing = content.archive;
-  if (!listing) return [];
-  const out = [];
-  const escaping = listing.entries.filter((e) => escapes(e.name));
-  if (escaping.length > 0)
-    out.push(
-      wholeFile(
-        "structure-archive-traversal",
-        file,
-        summarize(
-          file,
-          escaping.map((e) => e.name)
-        )
-      )
-    );
-  const links = listing.entries.filter((e) => e.link);
-  if (links.length > 0)
-    out.push(
-      wholeFile(
-        "structure-archive-link",
-        file,
-        summarize(
-          file,
-          links.map((e) => e.name)
-        )
-      )
-    );
-  const code4 = listing.entries.filter((e) => programs.test(e.name) || scripts.test(e.name));
-  if (code4.length > 0)
-    out.push(
-      wholeFile(
-        "structure-archive-executable",
-        file,
-        summarize(
-          file,
-          code4.map((e) => e.name)
-        )
-      )
-    );
-  if (listing.problem) out.push(wholeFile("structure-archive-unlisted", file, `${file}: ${listing.problem}`));
-  return out;
-}
-function scanReadableStrings(text, file) {
-  return scanSkillText(text, { file }).map((f3) => ({
-    ...f3,
-    line: 0,
-    column: 0,
-    message: `${f3.message} (in the readable strings of a binary file)`
-  }));
-}
-function summarize(file, names) {
-  const shown = names.slice(0, 5).join(", ");
-  return `${file} lists ${shown}${names.length > 5 ? ` and ${names.length - 5} more` : ""}`;
-}
-function buildContentFindings(content, file) {
-  if (content.kind === "native-executable") return [wholeFile("structure-native-executable", file, file)];
-  if (content.kind === "archive") return archiveFindings(content, file);
-  if (content.kind === "binary") return [wholeFile("structure-binary-data", file, file), ...scanReadableStrings(content.text, file)];
-  if (content.kind !== "text") return [];
-  const out = [];
-  if (content.encoding === "mixed" || content.encoding === "utf-16le" || content.encoding === "utf-16be")
-    out.push(wholeFile("structure-not-utf8", file, `${file} (${content.encoding})`));
-  if (content.nul) out.push(wholeFile("structure-nul-bytes", file, file));
-  return out;
-}
-var programs, scripts;
-var init_content_findings = __esm({
-  "src/core/scan/content-findings.ts"() {
+var init_verdict = __esm({
+  "src/core/scan/verdict.ts"() {
     "use strict";
-    init_match();
-    init_special_rules();
-    programs = /\.(?:exe|dll|so|dylib|scr|com|msi|bin|elf|app)$/i;
-    scripts = /\.(?:sh|bash|zsh|ps1|psm1|bat|cmd|vbs|command)$/i;
+  }
+});
+
+// src/core/scan/config.ts
+function resolveScanConfig(input2 = {}) {
+  const policy = Object.fromEntries(
+    Object.entries(DEFAULT_POLICY).map(([provenance, row]) => [
+      provenance,
+      { ...row, ...input2.policy?.[provenance] ?? {} }
+    ])
+  );
+  return {
+    policy,
+    bySource: { foreground: input2.by_source?.foreground ?? {}, background: input2.by_source?.background ?? {} },
+    trustedSources: input2.trusted_sources ?? [],
+    allow: input2.allow ?? [],
+    limits: {
+      maxFiles: input2.limits?.max_files ?? DEFAULT_LIMITS.maxFiles,
+      maxFileBytes: input2.limits?.max_file_bytes ?? DEFAULT_LIMITS.maxFileBytes,
+      maxDepth: input2.limits?.max_depth ?? DEFAULT_LIMITS.maxDepth
+    },
+    inlineSuppressions: input2.inline_suppressions ?? ["bundled", "trusted", "user"]
+  };
+}
+var DEFAULT_POLICY, DEFAULT_LIMITS;
+var init_config = __esm({
+  "src/core/scan/config.ts"() {
+    "use strict";
+    DEFAULT_POLICY = {
+      bundled: { safe: "allow", caution: "allow", dangerous: "allow" },
+      user: { safe: "allow", caution: "allow", dangerous: "allow" },
+      trusted: { safe: "allow", caution: "allow", dangerous: "ask" },
+      community: { safe: "allow", caution: "ask", dangerous: "block" },
+      agent: { safe: "allow", caution: "ask", dangerous: "block" }
+    };
+    DEFAULT_LIMITS = { maxFiles: 200, maxFileBytes: 1024 * 1024, maxDepth: 6 };
   }
 });
 
@@ -52645,11 +51984,11 @@ var init_esm = __esm({
 
 // node_modules/minizlib/dist/esm/constants.js
 import realZlib from "zlib";
-var realZlibConstants, constants4;
+var realZlibConstants, constants3;
 var init_constants = __esm({
   "node_modules/minizlib/dist/esm/constants.js"() {
     realZlibConstants = realZlib.constants || { ZLIB_VERNUM: 4736 };
-    constants4 = Object.freeze(Object.assign(/* @__PURE__ */ Object.create(null), {
+    constants3 = Object.freeze(Object.assign(/* @__PURE__ */ Object.create(null), {
       Z_NO_FLUSH: 0,
       Z_PARTIAL_FLUSH: 1,
       Z_SYNC_FLUSH: 2,
@@ -52764,7 +52103,7 @@ var init_constants = __esm({
 import assert from "assert";
 import { Buffer as Buffer2 } from "buffer";
 import * as realZlib2 from "zlib";
-var OriginalBufferConcat, desc, noop3, passthroughBufferConcat, _superWrite, ZlibError, _flushFlag, ZlibBase, Zlib, Gzip, Unzip, Brotli, BrotliDecompress, Zstd, ZstdDecompress;
+var OriginalBufferConcat, desc, noop, passthroughBufferConcat, _superWrite, ZlibError, _flushFlag, ZlibBase, Zlib, Gzip, Unzip, Brotli, BrotliDecompress, Zstd, ZstdDecompress;
 var init_esm2 = __esm({
   "node_modules/minizlib/dist/esm/index.js"() {
     init_esm();
@@ -52772,9 +52111,9 @@ var init_esm2 = __esm({
     init_constants();
     OriginalBufferConcat = Buffer2.concat;
     desc = Object.getOwnPropertyDescriptor(Buffer2, "concat");
-    noop3 = (args) => args;
+    noop = (args) => args;
     passthroughBufferConcat = desc?.writable === true || desc?.set !== void 0 ? (makeNoOp) => {
-      Buffer2.concat = makeNoOp ? noop3 : OriginalBufferConcat;
+      Buffer2.concat = makeNoOp ? noop : OriginalBufferConcat;
     } : (_3) => {
     };
     _superWrite = /* @__PURE__ */ Symbol("_superWrite");
@@ -52943,9 +52282,9 @@ var init_esm2 = __esm({
       #strategy;
       constructor(opts, mode) {
         opts = opts || {};
-        opts.flush = opts.flush || constants4.Z_NO_FLUSH;
-        opts.finishFlush = opts.finishFlush || constants4.Z_FINISH;
-        opts.fullFlushFlag = constants4.Z_FULL_FLUSH;
+        opts.flush = opts.flush || constants3.Z_NO_FLUSH;
+        opts.finishFlush = opts.finishFlush || constants3.Z_FINISH;
+        opts.fullFlushFlag = constants3.Z_FULL_FLUSH;
         super(opts, mode);
         this.#level = opts.level;
         this.#strategy = opts.strategy;
@@ -52958,7 +52297,7 @@ var init_esm2 = __esm({
         if (!this.handle.params)
           throw new Error("not supported in this implementation");
         if (this.#level !== level || this.#strategy !== strategy) {
-          this.flush(constants4.Z_SYNC_FLUSH);
+          this.flush(constants3.Z_SYNC_FLUSH);
           assert(this.handle, "zlib binding closed");
           const origFlush = this.handle.flush;
           this.handle.flush = (flushFlag, cb) => {
@@ -53004,9 +52343,9 @@ var init_esm2 = __esm({
     Brotli = class extends ZlibBase {
       constructor(opts, mode) {
         opts = opts || {};
-        opts.flush = opts.flush || constants4.BROTLI_OPERATION_PROCESS;
-        opts.finishFlush = opts.finishFlush || constants4.BROTLI_OPERATION_FINISH;
-        opts.fullFlushFlag = constants4.BROTLI_OPERATION_FLUSH;
+        opts.flush = opts.flush || constants3.BROTLI_OPERATION_PROCESS;
+        opts.finishFlush = opts.finishFlush || constants3.BROTLI_OPERATION_FINISH;
+        opts.fullFlushFlag = constants3.BROTLI_OPERATION_FLUSH;
         super(opts, mode);
       }
     };
@@ -53018,9 +52357,9 @@ var init_esm2 = __esm({
     Zstd = class extends ZlibBase {
       constructor(opts, mode) {
         opts = opts || {};
-        opts.flush = opts.flush || constants4.ZSTD_e_continue;
-        opts.finishFlush = opts.finishFlush || constants4.ZSTD_e_end;
-        opts.fullFlushFlag = constants4.ZSTD_e_flush;
+        opts.flush = opts.flush || constants3.ZSTD_e_continue;
+        opts.finishFlush = opts.finishFlush || constants3.ZSTD_e_end;
+        opts.fullFlushFlag = constants3.ZSTD_e_flush;
         super(opts, mode);
       }
     };
@@ -53033,7 +52372,7 @@ var init_esm2 = __esm({
 });
 
 // node_modules/tar/dist/esm/large-numbers.js
-var encode2, encodePositive, encodeNegative, parse3, twos, pos, onesComp, twosComp;
+var encode2, encodePositive, encodeNegative, parse, twos, pos, onesComp, twosComp;
 var init_large_numbers = __esm({
   "node_modules/tar/dist/esm/large-numbers.js"() {
     encode2 = (num, buf) => {
@@ -53070,7 +52409,7 @@ var init_large_numbers = __esm({
         }
       }
     };
-    parse3 = (buf) => {
+    parse = (buf) => {
       const pre = buf[0];
       const value = pre === 128 ? pos(buf.subarray(1, buf.length)) : pre === 255 ? twos(buf) : null;
       if (value === null) {
@@ -53119,7 +52458,7 @@ var init_large_numbers = __esm({
 });
 
 // node_modules/tar/dist/esm/types.js
-var isCode, normalFsTypes, name, code3;
+var isCode, normalFsTypes, name, code;
 var init_types = __esm({
   "node_modules/tar/dist/esm/types.js"() {
     isCode = (c3) => name.has(c3);
@@ -53174,7 +52513,7 @@ var init_types = __esm({
       // like x
       ["X", "OldExtendedHeader"]
     ]);
-    code3 = new Map(Array.from(name).map((kv) => [kv[1], kv[0]]));
+    code = new Map(Array.from(name).map((kv) => [kv[1], kv[0]]));
   }
 });
 
@@ -53336,7 +52675,7 @@ var init_header = __esm({
         return this.#type;
       }
       set type(type) {
-        const c3 = String(code3.get(type));
+        const c3 = String(code.get(type));
         if (isCode(c3) || c3 === "Unsupported") {
           this.#type = c3;
         } else if (isCode(type)) {
@@ -53376,7 +52715,7 @@ var init_header = __esm({
     decString = (buf, off, size) => buf.subarray(off, off + size).toString("utf8").replace(/\0.*/, "");
     decDate = (buf, off, size) => numToDate(decNumber(buf, off, size));
     numToDate = (num) => num === void 0 ? void 0 : new Date(num * 1e3);
-    decNumber = (buf, off, size) => Number(buf[off]) & 128 ? parse3(buf.subarray(off, off + size)) : decSmallNumber(buf, off, size);
+    decNumber = (buf, off, size) => Number(buf[off]) & 128 ? parse(buf.subarray(off, off + size)) : decSmallNumber(buf, off, size);
     nanUndef = (value) => isNaN(value) ? void 0 : value;
     decSmallNumber = (buf, off, size) => nanUndef(parseInt(buf.subarray(off, off + size).toString("utf8").replace(/\0.*$/, "").trim(), 8));
     MAXNUM = {
@@ -53394,8 +52733,8 @@ var init_header = __esm({
 });
 
 // node_modules/tar/dist/esm/pax.js
-import { basename as basename5 } from "node:path";
-var Pax, merge2, parseKV, parseKVLine;
+import { basename as basename3 } from "node:path";
+var Pax, merge, parseKV, parseKVLine;
 var init_pax = __esm({
   "node_modules/tar/dist/esm/pax.js"() {
     init_header();
@@ -53451,7 +52790,7 @@ var init_pax = __esm({
           // then the path should be PaxHeader + basename, but less than 99,
           // prepend with the dirname
           /* c8 ignore start */
-          path: ("PaxHeader/" + basename5(this.path ?? "")).slice(0, 99),
+          path: ("PaxHeader/" + basename3(this.path ?? "")).slice(0, 99),
           /* c8 ignore stop */
           mode: this.mode || 420,
           uid: this.uid,
@@ -53492,10 +52831,10 @@ var init_pax = __esm({
         return len + s;
       }
       static parse(str, ex, g2 = false) {
-        return new _Pax(merge2(parseKV(str), ex), g2);
+        return new _Pax(merge(parseKV(str), ex), g2);
       }
     };
-    merge2 = (a, b2) => b2 ? Object.assign({}, b2, a) : a;
+    merge = (a, b2) => b2 ? Object.assign({}, b2, a) : a;
     parseKV = (str) => str.replace(/\n$/, "").split("\n").reduce(parseKVLine, /* @__PURE__ */ Object.create(null));
     parseKVLine = (set, line) => {
       const n = parseInt(line, 10);
@@ -53707,7 +53046,7 @@ var init_warn_method = __esm({
 
 // node_modules/tar/dist/esm/parse.js
 import { EventEmitter as EE } from "events";
-var maxMetaEntrySize, gzipHeader, zstdHeader, ZIP_HEADER_LEN, STATE, WRITEENTRY, READENTRY, NEXTENTRY, PROCESSENTRY, EX, GEX, META, EMITMETA, BUFFER2, QUEUE, ENDED, EMITTEDEND, EMIT, UNZIP, CONSUMECHUNK, CONSUMECHUNKSUB, CONSUMEBODY, CONSUMEMETA, CONSUMEHEADER, CONSUMING, BUFFERCONCAT, MAYBEEND, WRITING, ABORTED2, DONE, SAW_VALID_ENTRY, SAW_NULL_BLOCK, SAW_EOF, CLOSESTREAM, MAX_DECOMPRESSION_RATIO, COMPRESSEDBYTESREAD, DECOMPRESSEDBYTESREAD, CHECKDECOMPRESSIONRATIO, noop4, Parser;
+var maxMetaEntrySize, gzipHeader, zstdHeader, ZIP_HEADER_LEN, STATE, WRITEENTRY, READENTRY, NEXTENTRY, PROCESSENTRY, EX, GEX, META, EMITMETA, BUFFER2, QUEUE, ENDED, EMITTEDEND, EMIT, UNZIP, CONSUMECHUNK, CONSUMECHUNKSUB, CONSUMEBODY, CONSUMEMETA, CONSUMEHEADER, CONSUMING, BUFFERCONCAT, MAYBEEND, WRITING, ABORTED2, DONE, SAW_VALID_ENTRY, SAW_NULL_BLOCK, SAW_EOF, CLOSESTREAM, MAX_DECOMPRESSION_RATIO, COMPRESSEDBYTESREAD, DECOMPRESSEDBYTESREAD, CHECKDECOMPRESSIONRATIO, noop2, Parser;
 var init_parse = __esm({
   "node_modules/tar/dist/esm/parse.js"() {
     init_esm2();
@@ -53753,7 +53092,7 @@ var init_parse = __esm({
     COMPRESSEDBYTESREAD = /* @__PURE__ */ Symbol("compressedBytesRead");
     DECOMPRESSEDBYTESREAD = /* @__PURE__ */ Symbol("decompressedBytesRead");
     CHECKDECOMPRESSIONRATIO = /* @__PURE__ */ Symbol("checkDecompressionRatio");
-    noop4 = () => true;
+    noop2 = () => true;
     Parser = class extends EE {
       file;
       strict;
@@ -53803,7 +53142,7 @@ var init_parse = __esm({
         this.strict = !!opt.strict;
         this.maxDecompressionRatio = typeof opt.maxDecompressionRatio === "number" ? opt.maxDecompressionRatio : MAX_DECOMPRESSION_RATIO;
         this.maxMetaEntrySize = opt.maxMetaEntrySize || maxMetaEntrySize;
-        this.filter = typeof opt.filter === "function" ? opt.filter : noop4;
+        this.filter = typeof opt.filter === "function" ? opt.filter : noop2;
         const isTBR = opt.file && (opt.file.endsWith(".tar.br") || opt.file.endsWith(".tbr"));
         this.brotli = !(opt.gzip || opt.zstd) && opt.brotli !== void 0 ? opt.brotli : isTBR ? void 0 : false;
         const isTZST = opt.file && (opt.file.endsWith(".tar.zst") || opt.file.endsWith(".tzst"));
@@ -54410,8 +53749,8 @@ function decodeText(bytes, truncated) {
     return { ...stripNul(lenientUtf82.decode(bytes)), encoding: "mixed" };
   }
 }
-function stripNul(text) {
-  return text.includes("\0") ? { text: text.replace(/\0/g, ""), nul: true } : { text, nul: false };
+function stripNul(text3) {
+  return text3.includes("\0") ? { text: text3.replace(/\0/g, ""), nul: true } : { text: text3, nul: false };
 }
 function decodeContent(bytes, path, truncated) {
   const binary = { text: "", encoding: "none", truncated, nul: false };
@@ -54485,6 +53824,2050 @@ var init_content = __esm({
   }
 });
 
+// src/core/scan/content-findings.ts
+function wholeFile(id, file, detail) {
+  return specialFinding(id, { file, line: 0, column: 0, match: detail, detail });
+}
+function escapes(name2) {
+  const path = name2.replace(/\\/g, "/");
+  return path.startsWith("/") || /^[a-zA-Z]:/.test(path) || path.split("/").includes("..");
+}
+function archiveFindings(content, file) {
+  const listing = content.archive;
+  if (!listing) return [];
+  const out = [];
+  const escaping = listing.entries.filter((e) => escapes(e.name));
+  if (escaping.length > 0)
+    out.push(
+      wholeFile(
+        "structure-archive-traversal",
+        file,
+        summarize(
+          file,
+          escaping.map((e) => e.name)
+        )
+      )
+    );
+  const links = listing.entries.filter((e) => e.link);
+  if (links.length > 0)
+    out.push(
+      wholeFile(
+        "structure-archive-link",
+        file,
+        summarize(
+          file,
+          links.map((e) => e.name)
+        )
+      )
+    );
+  const code4 = listing.entries.filter((e) => programs.test(e.name) || scripts.test(e.name));
+  if (code4.length > 0)
+    out.push(
+      wholeFile(
+        "structure-archive-executable",
+        file,
+        summarize(
+          file,
+          code4.map((e) => e.name)
+        )
+      )
+    );
+  if (listing.problem) out.push(wholeFile("structure-archive-unlisted", file, `${file}: ${listing.problem}`));
+  return out;
+}
+function scanReadableStrings(text3, file) {
+  return scanSkillText(text3, { file }).map((f3) => ({
+    ...f3,
+    line: 0,
+    column: 0,
+    message: `${f3.message} (in the readable strings of a binary file)`
+  }));
+}
+function summarize(file, names) {
+  const shown = names.slice(0, 5).join(", ");
+  return `${file} lists ${shown}${names.length > 5 ? ` and ${names.length - 5} more` : ""}`;
+}
+function buildContentFindings(content, file) {
+  if (content.kind === "native-executable") return [wholeFile("structure-native-executable", file, file)];
+  if (content.kind === "archive") return archiveFindings(content, file);
+  if (content.kind === "binary") return [wholeFile("structure-binary-data", file, file), ...scanReadableStrings(content.text, file)];
+  if (content.kind !== "text") return [];
+  const out = [];
+  if (content.encoding === "mixed" || content.encoding === "utf-16le" || content.encoding === "utf-16be")
+    out.push(wholeFile("structure-not-utf8", file, `${file} (${content.encoding})`));
+  if (content.nul) out.push(wholeFile("structure-nul-bytes", file, file));
+  return out;
+}
+var programs, scripts;
+var init_content_findings = __esm({
+  "src/core/scan/content-findings.ts"() {
+    "use strict";
+    init_match();
+    init_special_rules();
+    programs = /\.(?:exe|dll|so|dylib|scr|com|msi|bin|elf|app)$/i;
+    scripts = /\.(?:sh|bash|zsh|ps1|psm1|bat|cmd|vbs|command)$/i;
+  }
+});
+
+// src/core/scan/policy-decision.ts
+function decidePolicy(provenance, verdict, config2 = resolveScanConfig(), source) {
+  return (source && config2.bySource[source][provenance]?.[verdict]) ?? config2.policy[provenance][verdict];
+}
+var init_policy_decision = __esm({
+  "src/core/scan/policy-decision.ts"() {
+    "use strict";
+    init_config();
+  }
+});
+
+// src/core/report/escape-text.ts
+var init_escape_text = __esm({
+  "src/core/report/escape-text.ts"() {
+    "use strict";
+  }
+});
+
+// src/core/scan/report.ts
+function compare(a, b2) {
+  return (a.file < b2.file ? -1 : a.file > b2.file ? 1 : 0) || a.line - b2.line || a.column - b2.column || rank2[a.severity] - rank2[b2.severity] || (a.rule < b2.rule ? -1 : a.rule > b2.rule ? 1 : 0);
+}
+function buildScanReport(results) {
+  const findings = results.flatMap((r2) => r2.findings.map((f3) => ({ ...f3, skill: r2.skill }))).sort(compare);
+  const verdicts = {};
+  const decisions = {};
+  const summary2 = { safe: 0, caution: 0, dangerous: 0, findings: findings.length, suppressed: findings.filter((f3) => f3.suppressed).length };
+  for (const r2 of results) {
+    const key = r2.skill in verdicts ? r2.dir : r2.skill;
+    verdicts[key] = r2.verdict;
+    if (r2.decision) decisions[key] = r2.decision;
+    summary2[r2.verdict] += 1;
+  }
+  return {
+    version: 1,
+    skills: results.length,
+    files: results.reduce((n, r2) => n + r2.files, 0),
+    bytes: results.reduce((n, r2) => n + r2.bytes, 0),
+    findings,
+    verdicts,
+    decisions,
+    summary: summary2
+  };
+}
+function toFindings(findings) {
+  return findings.map(
+    (f3) => finding({
+      code: `scan/${f3.rule}`,
+      severity: f3.suppressed ? "info" : severityOf2[f3.severity],
+      file: f3.file,
+      line: f3.line,
+      column: f3.column,
+      message: `${f3.message}: ${f3.match}${f3.suppressed ? ` (suppressed: ${f3.suppressed.reason})` : ""}`,
+      hint: f3.hint
+    })
+  );
+}
+var rank2, severityOf2;
+var init_report = __esm({
+  "src/core/scan/report.ts"() {
+    "use strict";
+    init_findings();
+    init_escape_text();
+    rank2 = { high: 0, medium: 1, low: 2 };
+    severityOf2 = { high: "error", medium: "warning", low: "info" };
+  }
+});
+
+// src/store/fs-probe.ts
+import { lstatSync as lstatSync2 } from "node:fs";
+function lstatIfAny(path) {
+  try {
+    return lstatSync2(path);
+  } catch {
+    return void 0;
+  }
+}
+function isSymlink(path) {
+  return lstatIfAny(path)?.isSymbolicLink() ?? false;
+}
+var init_fs_probe = __esm({
+  "src/store/fs-probe.ts"() {
+    "use strict";
+  }
+});
+
+// node_modules/ignore/index.js
+var require_ignore2 = __commonJS({
+  "node_modules/ignore/index.js"(exports, module) {
+    function makeArray(subject) {
+      return Array.isArray(subject) ? subject : [subject];
+    }
+    var UNDEFINED = void 0;
+    var EMPTY = "";
+    var SPACE = " ";
+    var ESCAPE = "\\";
+    var REGEX_LITERAL_SPECIAL = /[.*+?()[\]{}^$|\\/]/;
+    var BOM = "\uFEFF";
+    var REGEX_ANCHORED_GLOBSTAR = /^\/\*{2,}$/;
+    var REGEX_REPLACE_LEADING_EXCAPED_EXCLAMATION = /^\\!/;
+    var REGEX_REPLACE_LEADING_EXCAPED_HASH = /^\\#/;
+    var REGEX_SPLITALL_CRLF = /\r?\n/g;
+    var DOUBLE_SLASH = "//";
+    var SLASH_CODE = 47;
+    var DOT_CODE = 46;
+    var SLASH = "/";
+    var TMP_KEY_IGNORE = "node-ignore";
+    if (typeof Symbol !== "undefined") {
+      TMP_KEY_IGNORE = /* @__PURE__ */ Symbol.for("node-ignore");
+    }
+    var KEY_IGNORE = TMP_KEY_IGNORE;
+    var define2 = (object, key, value) => {
+      Object.defineProperty(object, key, { value });
+      return value;
+    };
+    var RETURN_FALSE = () => false;
+    var POSIX_CLASSES = {
+      alnum: "0-9A-Za-z",
+      alpha: "A-Za-z",
+      blank: " \\t",
+      cntrl: "\\x00-\\x1f\\x7f",
+      digit: "0-9",
+      graph: "!-.0-~",
+      lower: "a-z",
+      print: " -.0-~",
+      punct: "!-.:-@\\[-`{-~",
+      // git's `sane-ctype.h` classifies \v and \f as control, not space,
+      //   unlike C's `isspace`
+      space: " \\t\\n\\r",
+      upper: "A-Z",
+      xdigit: "0-9A-Fa-f"
+    };
+    var CLASS_MEMBERS_TO_ESCAPE = "\\]^-[";
+    var escapeMember = (char) => CLASS_MEMBERS_TO_ESCAPE.indexOf(char) < 0 ? char : ESCAPE + char;
+    var NON_SLASH = "(?!\\/)";
+    var classSource = (negated, body) => {
+      if (negated) {
+        return `[^\\/${body}]`;
+      }
+      const source = `[${body}]`;
+      return new RegExp(source).test("/") ? NON_SLASH + source : source;
+    };
+    var scanBracket = (pattern, start) => {
+      const { length } = pattern;
+      let index = start + 1;
+      let negated = EMPTY;
+      const lead = pattern[index];
+      if (lead === "!" || lead === "^") {
+        negated = "^";
+        index++;
+      }
+      let body = EMPTY;
+      let prev = EMPTY;
+      for (; ; ) {
+        const char = pattern[index];
+        if (char === UNDEFINED) {
+          return null;
+        }
+        if (char === ESCAPE) {
+          const escaped = pattern[++index];
+          body += escapeMember(escaped);
+          prev = escaped;
+        } else if (char === "-" && prev && index + 1 < length && pattern[index + 1] !== "]") {
+          index++;
+          let to = pattern[index];
+          if (to === ESCAPE) {
+            to = pattern[index += 1];
+          }
+          if (prev <= to) {
+            body += `-${escapeMember(to)}`;
+          }
+          prev = EMPTY;
+        } else if (char === "[" && pattern[index + 1] === ":") {
+          const nameStart = index + 2;
+          let end = nameStart;
+          while (end < length && pattern[end] !== "]") {
+            end++;
+          }
+          if (end === length) {
+            return null;
+          }
+          if (end > nameStart && pattern[end - 1] === ":") {
+            const name2 = pattern.slice(nameStart, end - 1);
+            if (!Object.prototype.hasOwnProperty.call(POSIX_CLASSES, name2)) {
+              return null;
+            }
+            body += POSIX_CLASSES[name2];
+            prev = EMPTY;
+            index = end;
+          } else {
+            body += escapeMember("[");
+            prev = "[";
+            index = nameStart - 2;
+          }
+        } else {
+          body += escapeMember(char);
+          prev = char;
+        }
+        index++;
+        if (pattern[index] === "]") {
+          return {
+            end: index,
+            source: classSource(negated, body)
+          };
+        }
+      }
+    };
+    var NEVER_MATCH = "[]";
+    var PLACEHOLDER = "\0";
+    var REGEX_RESTORE_PLACEHOLDER = new RegExp(
+      `${PLACEHOLDER}(\\d+)${PLACEHOLDER}`,
+      "g"
+    );
+    var TRAILING_WILDCARD = "\uE000";
+    var TRAILING_DOUBLESTAR = "\uE001";
+    var isReserved = (char) => char === PLACEHOLDER || char === TRAILING_WILDCARD || char === TRAILING_DOUBLESTAR;
+    var extractBrackets = (pattern) => {
+      const sources2 = [];
+      const hold = (source) => `${PLACEHOLDER}${sources2.push(source) - 1}${PLACEHOLDER}`;
+      const { length } = pattern;
+      let out = EMPTY;
+      let index = 0;
+      while (index < length) {
+        const char = pattern[index];
+        if (char === ESCAPE) {
+          const escaped = pattern[index + 1];
+          if (escaped === SLASH && index + 2 === length) {
+            out += hold(NEVER_MATCH);
+          } else if (escaped === "*" || escaped === "[" || escaped === SPACE) {
+            out += pattern.slice(index, index + 2);
+          } else {
+            out += hold(
+              REGEX_LITERAL_SPECIAL.test(escaped) ? ESCAPE + escaped : isReserved(escaped) ? `[${escaped}]` : escaped
+            );
+          }
+          index += 2;
+        } else if (isReserved(char)) {
+          out += hold(`[${char}]`);
+          index++;
+        } else if (char === "[") {
+          const scanned = scanBracket(pattern, index);
+          if (scanned === null) {
+            out += hold(NEVER_MATCH);
+            index = length;
+          } else {
+            out += hold(scanned.source);
+            index = scanned.end + 1;
+          }
+        } else {
+          out += char;
+          index++;
+        }
+      }
+      return {
+        source: out,
+        sources: sources2
+      };
+    };
+    var DIRECT = null;
+    var REGEX_INNER_SLASH = /\/(?!$)/;
+    var WILDCARD = "[^\\/]*";
+    var REPLACERS = [
+      // Replace (\ ) with ' '
+      // Only a space: an escaped tab or other whitespace is already a literal by
+      //   the time it reaches here, and a bare tab must be left as one, not turned
+      //   into a space.
+      // (\ ) -> ' '
+      // (\\ ) -> '\\ '
+      // (\\\ ) -> '\\ '
+      [
+        // A run of backslashes is taken whole, from its first one, so no match
+        //   ever starts again inside it -- `(\\+?) ` did, which made a long run
+        //   quadratic.
+        /(\\+)( ?)/g,
+        (_3, run, space) => space ? run.slice(0, run.length - run.length % 2) + SPACE : run,
+        ESCAPE + SPACE
+      ],
+      // git's wildmatch() reads a run of two or more asterisks as one globstar
+      //   whenever the run fills a path segment: it starts the pattern or follows
+      //   a `/`, and it ends the pattern or comes before a `/`. A run of two is
+      //   already `**`; a longer one is folded into `**` here, so the steps
+      //   below only ever have to know `**`.
+      // `***/foo` -> `**/foo`, `a/***/b` -> `a/**/b`, `a/***` -> `a/**`
+      // git also takes a run beside a literal prefix (`a***/b`) or beside an
+      //   escaped slash (`***\/b`) as a globstar, and this does not; the README
+      //   lists both, under "A run of asterisks".
+      [
+        /(^|\/)\*{3,}(?=\/|$)/g,
+        (_3, start) => `${start}**`,
+        "*"
+      ],
+      // Escape metacharacters
+      // which is written down by users but means special for regular expressions.
+      // > There are 12 characters with special meanings:
+      // > - the backslash \,
+      // > - the caret ^,
+      // > - the dollar sign $,
+      // > - the period or dot .,
+      // > - the vertical bar or pipe symbol |,
+      // > - the question mark ?,
+      // > - the asterisk or star *,
+      // > - the plus sign +,
+      // > - the opening parenthesis (,
+      // > - the closing parenthesis ),
+      // > - and the opening square bracket [,
+      // > - the opening curly brace {,
+      // > These special characters are often called "metacharacters".
+      [
+        /[\\$.|*+(){^]/g,
+        (match) => `\\${match}`
+      ],
+      [
+        // > a question mark (?) matches a single character
+        /(?!\\)\?/g,
+        () => "[^/]",
+        "?"
+      ],
+      // leading slash
+      [
+        // > A leading slash matches the beginning of the pathname.
+        // > For example, "/*.c" matches "cat-file.c" but not "mozilla-sha1/sha1.c".
+        // A leading slash matches the beginning of the pathname
+        /^\//,
+        () => "^",
+        SLASH
+      ],
+      // replace special metacharacter slash after the leading slash
+      [
+        /\//g,
+        () => "\\/",
+        SLASH
+      ],
+      [
+        // > A leading "**" followed by a slash means match in all directories.
+        // > For example, "**/foo" matches file or directory "foo" anywhere,
+        // > the same as pattern "foo".
+        // > "**/foo/bar" matches file or directory "bar" anywhere that is directly
+        // >   under directory "foo".
+        // Notice that the '*'s have been replaced as '\\*'
+        /^\^*(?:\\\*\\\*\\\/)+/,
+        // '**/foo' <-> 'foo'
+        () => "(?:^|\\/)",
+        "*"
+      ],
+      // starting
+      [
+        // there will be no leading '/'
+        //   (which has been replaced by section "leading slash")
+        // If starts with '**', adding a '^' to the regular expression also works
+        DIRECT,
+        (source, pattern) => {
+          if (!source || source[0] === "^" || source[0] === "(") {
+            return source;
+          }
+          const anchor = !REGEX_INNER_SLASH.test(pattern) ? "(?:^|\\/)" : "^";
+          return anchor + source;
+        }
+      ],
+      // two globstars
+      [
+        // Use lookahead assertions so that we could match more than one `'/**'`
+        /\\\/\\\*\\\*(?=\\\/|$)/g,
+        // Zero, one or several directories
+        // should not use '*', or it will be replaced by the next replacer
+        // Check if it is not the last `'/**'`
+        (_3, index, str) => index + 6 < str.length ? str.slice(index + 6) === "\\/" ? "(?:\\/[^\\/]+)+" : "(?:\\/[^\\/]+)*" : `\\/${TRAILING_DOUBLESTAR}`,
+        "*"
+      ],
+      // normal intermediate wildcards
+      [
+        // Never replace escaped '*'
+        // ignore rule '\*' will match the path '*'
+        // 'abc.*/' -> go
+        // 'abc.*'  -> skip this rule,
+        //    coz trailing single wildcard will be handed by [trailing wildcard]
+        /(^|[^\\])(?:\\\*)+(?!$)/g,
+        // '*.js' matches '.js'
+        // '*.js' doesn't match 'abc'
+        // 1. An asterisk "*" matches anything except a slash.
+        // 2. Other consecutive asterisks are considered regular asterisks
+        //    and collapse into one non-slash wildcard run.
+        (_3, p1) => p1 + WILDCARD,
+        "*"
+      ],
+      // trailing wildcard, held apart from a literal star
+      [
+        // The step above leaves a trailing `*` alone, so a single `\*` is all that
+        //   can be left at the end here, and what stands in front of it says which
+        //   kind it is. A wildcard arrives as the escaper wrote it, `\*` with
+        //   nothing before it; a literal arrives as the user's own escape, which
+        //   the escaper doubled, and then the star's own -- `\\` and then `\*`.
+        //   There is no third case: every backslash still reaching the chain is
+        //   one `\*`, `\[` or `\ ` carries itself, and each is followed by its
+        //   own character, so a longer run can never form. This runs while the
+        //   two are still distinct, before the unescape steps below collapse the
+        //   literal onto the very `\*` a wildcard leaves behind.
+        /(^|[^\\])((?:\\\\)*)\\\*$/,
+        (match, p1, p2) => p2 === EMPTY ? p1 + TRAILING_WILDCARD : match,
+        "*"
+      ],
+      [
+        // unescape, revert step 3 except for back slash
+        // For example, if a user escape a '\\*',
+        // after step 3, the result will be '\\\\\\*'
+        /\\\\\\(?=[$.|*+(){^])/g,
+        () => ESCAPE,
+        ESCAPE + ESCAPE
+      ],
+      [
+        // '\\\\' -> '\\'
+        /\\\\/g,
+        () => ESCAPE,
+        ESCAPE + ESCAPE
+      ],
+      [
+        // Every real bracket expression -- POSIX classes included -- has already
+        //   been held aside by `extractBrackets`, so the only `[` left in the
+        //   pattern is an escaped, literal one.
+        // A backslash could only stand at the end of the range if it quoted the
+        //   `]`, and `\]` is held aside long before this.
+        /\\\[([^\]/]*?)($|\])/g,
+        // '\\[bar]' -> '\\\\[bar]'
+        (match, range, close) => `\\[${range}${close}`,
+        "["
+      ],
+      // ending
+      [
+        // 'js' will not match 'js.'
+        // 'ab' will not match 'abc'
+        DIRECT,
+        // WTF!
+        // https://git-scm.com/docs/gitignore
+        // changes in [2.22.1](https://git-scm.com/docs/gitignore/2.22.1)
+        // which re-fixes #24, #38
+        // > If there is a separator at the end of the pattern then the pattern
+        // > will only match directories, otherwise the pattern can match both
+        // > files and directories.
+        // 'js*' will not match 'a.js'
+        // 'js/' will not match 'a.js'
+        // 'js' will match 'a.js' and 'a.js/'
+        (source) => {
+          const last = source[source.length - 1];
+          if (!last || last === TRAILING_WILDCARD || last === TRAILING_DOUBLESTAR) {
+            return source;
+          }
+          return last === SLASH ? `${source}$` : `${source}(?=$|\\/$)`;
+        }
+      ]
+    ];
+    var REGEX_REPLACE_TRAILING_WILDCARD = /(^|\\\/)?\uE000$/;
+    var MODE_IGNORE = "regex";
+    var MODE_CHECK_IGNORE = "checkRegex";
+    var UNDERSCORE = "_";
+    var replaceTrailingWildcard = (_3, p1) => {
+      const prefix2 = p1 ? `${p1}[^/]+` : "[^/]*";
+      return `${prefix2}(?=$|\\/$)`;
+    };
+    var REGEX_REPLACE_TRAILING_DOUBLESTAR = /\uE001$/;
+    var replaceTrailingDoublestar = () => "[\\s\\S]";
+    var separatorAfter = (run, at2) => {
+      let separator = EMPTY;
+      for (let index = at2 + 1; index < run.length && !run[index].wildcard; index++) {
+        separator += run[index].single;
+      }
+      return separator;
+    };
+    var pinWildcards = (source) => {
+      if (source.indexOf(WILDCARD) < 0) {
+        return source;
+      }
+      const tokens2 = [];
+      const { length } = source;
+      let index = 0;
+      while (index < length) {
+        const char = source[index];
+        if (source.startsWith(WILDCARD, index)) {
+          tokens2.push({ wildcard: true });
+          index += WILDCARD.length;
+        } else if (char === "[") {
+          let end = index + 1;
+          if (source[end] === "^") {
+            end++;
+          }
+          if (source[end] === "]") {
+            end++;
+          }
+          while (end < length && source[end] !== "]") {
+            end += source[end] === ESCAPE ? 2 : 1;
+          }
+          end++;
+          tokens2.push({ single: source.slice(index, end) });
+          index = end;
+        } else if (char === ESCAPE) {
+          tokens2.push({ single: source.slice(index, index + 2) });
+          index += 2;
+        } else if (char === "(") {
+          let depth = 0;
+          let end = index;
+          do {
+            if (source[end] === ESCAPE) {
+              end++;
+            } else if (source[end] === "(") {
+              depth++;
+            } else if (source[end] === ")") {
+              depth--;
+            }
+            end++;
+          } while (end < length && depth > 0);
+          if ("*+?".indexOf(source[end]) >= 0) {
+            end++;
+          }
+          tokens2.push({ boundary: source.slice(index, end) });
+          index = end;
+        } else if (char === "^" || char === "$") {
+          tokens2.push({ boundary: char });
+          index++;
+        } else {
+          tokens2.push({ single: char });
+          index++;
+        }
+      }
+      let out = EMPTY;
+      let run = [];
+      const flush = () => {
+        let lastWildcard;
+        run.forEach((token, at2) => {
+          if (token.wildcard) {
+            lastWildcard = at2;
+          }
+        });
+        run.forEach((token, at2) => {
+          if (!token.wildcard) {
+            out += token.single;
+            return;
+          }
+          out += at2 === lastWildcard ? WILDCARD : `(?:(?!${separatorAfter(run, at2)})[^\\/])*`;
+        });
+        run = [];
+      };
+      tokens2.forEach((token) => {
+        if (token.boundary === void 0) {
+          run.push(token);
+          return;
+        }
+        flush();
+        out += token.boundary;
+      });
+      flush();
+      return out;
+    };
+    var makeRegexPrefix = (pattern) => {
+      if (REGEX_ANCHORED_GLOBSTAR.test(pattern)) {
+        pattern = "**";
+      }
+      const { source, sources: sources2 } = extractBrackets(pattern);
+      const replaced = REPLACERS.reduce(
+        // A pass whose matcher finds nothing hands back the very string it was
+        //   given, so asking first costs a search and saves a rewrite. Ten of the
+        //   fifteen passes never fire for a typical .gitignore line, and between
+        //   them they were 45% of this chain.
+        (prev, [matcher, replacer, required]) => {
+          if (matcher === DIRECT) {
+            return replacer(prev, pattern);
+          }
+          if (required !== UNDEFINED && prev.indexOf(required) < 0) {
+            return prev;
+          }
+          return matcher.test(prev) ? prev.replace(matcher, replacer.bind(pattern)) : prev;
+        },
+        source
+      );
+      return sources2.length ? replaced.replace(
+        REGEX_RESTORE_PLACEHOLDER,
+        (match, index) => sources2[index]
+      ) : replaced;
+    };
+    var checkSourceOf = (body, prefix2) => {
+      if (body[body.length - 1] === SLASH) {
+        prefix2 = makeRegexPrefix(body.slice(0, -1));
+      }
+      const head = prefix2.slice(0, -1);
+      const last = prefix2[prefix2.length - 1];
+      return last === TRAILING_WILDCARD ? `${head}$` : last === TRAILING_DOUBLESTAR ? head : NEVER_MATCH;
+    };
+    var matchesBasename = (body) => {
+      const index = body.indexOf(SLASH);
+      return index < 0 || index === body.length - 1;
+    };
+    var basenameOf = (path) => {
+      const end = path.length - 1;
+      const index = path.lastIndexOf(
+        SLASH,
+        path[end] === SLASH ? end - 1 : end
+      );
+      return index < 0 ? path : path.slice(index + 1);
+    };
+    var parentOf2 = (path) => {
+      if (path.charCodeAt(0) === SLASH_CODE || path.indexOf(DOUBLE_SLASH) >= 0) {
+        const slices = path.split(SLASH).filter(Boolean);
+        slices.pop();
+        return slices.length ? slices.join(SLASH) + SLASH : EMPTY;
+      }
+      const end = path.length - 1;
+      const cut2 = path.lastIndexOf(
+        SLASH,
+        path.charCodeAt(end) === SLASH_CODE ? end - 1 : end
+      );
+      return cut2 < 0 ? EMPTY : path.slice(0, cut2 + 1);
+    };
+    var isString = (subject) => typeof subject === "string";
+    var checkPattern = (pattern) => pattern && isString(pattern);
+    var splitPattern = (pattern) => (pattern[pattern.length - 1] === "\r" ? pattern.slice(0, -1) : pattern).split(REGEX_SPLITALL_CRLF).filter(Boolean);
+    var IgnoreRule = class {
+      constructor(pattern, mark2, body, ignoreCase, negative, prefix2) {
+        this.pattern = pattern;
+        this.mark = mark2;
+        this.negative = negative;
+        define2(this, "body", body);
+        define2(this, "ignoreCase", ignoreCase);
+        define2(this, "regexPrefix", prefix2);
+      }
+      // Worked out on first use and kept behind an own property, the way `regex`
+      //   caches itself in `_regex`. Deciding it in the constructor instead would
+      //   add a fourth `defineProperty` to every rule ever built, which cost 4% of
+      //   every compile -- including the compiles of rules that are never matched
+      //   against anything.
+      get _basenameOnly() {
+        return define2(this, "_basenameOnly", matchesBasename(this.body));
+      }
+      get regex() {
+        const key = UNDERSCORE + MODE_IGNORE;
+        if (this[key]) {
+          return this[key];
+        }
+        return this._make(MODE_IGNORE, key);
+      }
+      get checkRegex() {
+        const key = UNDERSCORE + MODE_CHECK_IGNORE;
+        if (this[key]) {
+          return this[key];
+        }
+        return this._make(MODE_CHECK_IGNORE, key);
+      }
+      _make(mode, key) {
+        const str = pinWildcards(
+          mode === MODE_IGNORE ? this.regexPrefix.replace(REGEX_REPLACE_TRAILING_WILDCARD, replaceTrailingWildcard).replace(REGEX_REPLACE_TRAILING_DOUBLESTAR, replaceTrailingDoublestar) : checkSourceOf(this.body, this.regexPrefix)
+        );
+        const regex = this.ignoreCase ? new RegExp(str, "i") : new RegExp(str);
+        return define2(this, key, regex);
+      }
+    };
+    var hasTrailingBackslash = (str) => {
+      let count = 0;
+      while (str[str.length - count - 1] === ESCAPE) {
+        count++;
+      }
+      return count % 2 === 1;
+    };
+    var trimEnd = (body, stripLineEnd) => {
+      let lineEnd = body.length;
+      let end;
+      for (; ; ) {
+        if (stripLineEnd && body[lineEnd - 1] === "\r") {
+          lineEnd--;
+        }
+        end = lineEnd;
+        while (body[end - 1] === SPACE) {
+          end--;
+        }
+        if (!stripLineEnd || body[end - 1] !== "\n") {
+          break;
+        }
+        lineEnd = end - 1;
+      }
+      if (end === lineEnd) {
+        return body.slice(0, lineEnd);
+      }
+      let backslashes = 0;
+      while (body[end - backslashes - 1] === ESCAPE) {
+        backslashes++;
+      }
+      return backslashes % 2 ? body.slice(0, end - 1) + SPACE : body.slice(0, end);
+    };
+    var createRule = (pattern, mark2, ignoreCase, stripLineEnd, stripBOM) => {
+      let body = stripBOM && pattern[0] === BOM ? pattern.slice(1) : pattern;
+      if (body[0] === "#") {
+        return;
+      }
+      let negative = false;
+      if (body[0] === "!") {
+        negative = true;
+        body = body.slice(1);
+      }
+      const last = body[body.length - 1];
+      if (last === SPACE || stripLineEnd && (last === "\r" || last === "\n")) {
+        body = trimEnd(body, stripLineEnd);
+      }
+      if (!body || hasTrailingBackslash(body)) {
+        return;
+      }
+      body = body.replace(REGEX_REPLACE_LEADING_EXCAPED_EXCLAMATION, "!").replace(REGEX_REPLACE_LEADING_EXCAPED_HASH, "#");
+      const regexPrefix = makeRegexPrefix(body);
+      return new IgnoreRule(
+        pattern,
+        mark2,
+        body,
+        ignoreCase,
+        negative,
+        regexPrefix
+      );
+    };
+    var RuleManager = class {
+      constructor(ignoreCase) {
+        this._ignoreCase = ignoreCase;
+        this._rules = [];
+        this._basenameCount = 0;
+      }
+      _add(pattern, index) {
+        if (pattern && pattern[KEY_IGNORE]) {
+          this._rules = this._rules.concat(pattern._rules._rules);
+          this._basenameCount += pattern._rules._basenameCount;
+          this._added = true;
+          return;
+        }
+        const isStr = isString(pattern);
+        const raw = isStr ? pattern : pattern.pattern;
+        const rule2 = checkPattern(raw) && createRule(
+          raw,
+          isStr ? UNDEFINED : pattern.mark,
+          this._ignoreCase,
+          !this._split,
+          this._stripBOM && !index
+        );
+        if (rule2) {
+          this._added = true;
+          this._rules.push(rule2);
+          if (matchesBasename(rule2.body)) {
+            this._basenameCount++;
+          }
+        }
+      }
+      // @param {Array<string> | string | Ignore} pattern
+      add(pattern) {
+        this._added = false;
+        this._split = isString(pattern);
+        this._stripBOM = !this._split || pattern[0] === BOM;
+        makeArray(
+          this._split ? splitPattern(pattern) : pattern
+        ).forEach(this._add, this);
+        if (this._added) {
+          this._literalRules = UNDEFINED;
+        }
+        return this._added;
+      }
+      // Match the literal 'abc/' for `checkIgnore`, last rule wins. Only a rule
+      //   ending in a wildcard can match it (see `checkSourceOf`), so the rest
+      //   are left out once, rather than tested or compiled for every path.
+      testLiteral(path) {
+        const rules2 = this._literalRules || (this._literalRules = this._rules.filter(
+          ({ body }) => body[body.length - (body[body.length - 1] === SLASH ? 2 : 1)] === "*"
+        ));
+        let ignored = false;
+        let unignored = false;
+        let matchedRule;
+        for (let index = rules2.length - 1; index >= 0; index--) {
+          const rule2 = rules2[index];
+          if (rule2.checkRegex.test(path)) {
+            ignored = !rule2.negative;
+            unignored = rule2.negative;
+            matchedRule = rule2.negative ? UNDEFINED : rule2;
+            break;
+          }
+        }
+        const ret = {
+          ignored,
+          unignored
+        };
+        if (matchedRule) {
+          ret.rule = matchedRule;
+        }
+        return ret;
+      }
+      // Test one single path without recursively checking parent directories
+      //
+      // - mode `string` either `MODE_IGNORE` or `MODE_CHECK_IGNORE`
+      // @returns {TestResult}
+      test(path, mode) {
+        const rules2 = this._rules;
+        const { length } = rules2;
+        const shortcut = this._basenameCount * 2 >= length;
+        const basename10 = shortcut ? basenameOf(path) : path;
+        for (let index = length - 1; index >= 0; index--) {
+          const rule2 = rules2[index];
+          if (rule2[mode].test(
+            shortcut && rule2._basenameOnly ? basename10 : path
+          )) {
+            const { negative } = rule2;
+            const ret = {
+              ignored: !negative,
+              unignored: negative
+            };
+            if (!negative) {
+              ret.rule = rule2;
+            }
+            return ret;
+          }
+        }
+        return {
+          ignored: false,
+          unignored: false
+        };
+      }
+    };
+    var throwError = (message, Ctor) => {
+      throw new Ctor(message);
+    };
+    var checkPath2 = (path, originalPath, doThrow) => {
+      if (!isString(path)) {
+        return doThrow(
+          `path must be a string, but got \`${originalPath}\``,
+          TypeError
+        );
+      }
+      if (!path) {
+        return doThrow(`path must not be empty`, TypeError);
+      }
+      if (checkPath2.isNotRelative(path)) {
+        const r2 = "`path.relative()`d";
+        return doThrow(
+          `path should be a ${r2} string, but got "${originalPath}"`,
+          RangeError
+        );
+      }
+      return true;
+    };
+    var isNotRelative = (path) => {
+      const first = path.charCodeAt(0);
+      if (first === SLASH_CODE) {
+        return true;
+      }
+      if (first !== DOT_CODE) {
+        return false;
+      }
+      if (path.length === 1) {
+        return true;
+      }
+      const second = path.charCodeAt(1);
+      if (second === SLASH_CODE) {
+        return true;
+      }
+      if (second !== DOT_CODE) {
+        return false;
+      }
+      return path.length === 2 || path.charCodeAt(2) === SLASH_CODE;
+    };
+    checkPath2.isNotRelative = isNotRelative;
+    checkPath2.convert = (p2) => p2;
+    var convertPath = (target) => isString(target) && checkPath2.convert(target);
+    var Ignore = class {
+      constructor({
+        ignorecase = true,
+        ignoreCase = ignorecase,
+        allowRelativePaths = false
+      } = {}) {
+        define2(this, KEY_IGNORE, true);
+        this._rules = new RuleManager(ignoreCase);
+        this._strictPathCheck = !allowRelativePaths;
+        this._initCache();
+      }
+      _initCache() {
+        this._ignoreCache = /* @__PURE__ */ Object.create(null);
+        this._testCache = /* @__PURE__ */ Object.create(null);
+      }
+      add(pattern) {
+        if (this._rules.add(pattern)) {
+          this._initCache();
+        }
+        return this;
+      }
+      // legacy
+      addPattern(pattern) {
+        return this.add(pattern);
+      }
+      // @returns {TestResult}
+      _test(originalPath, cache, path) {
+        checkPath2(
+          path,
+          originalPath,
+          this._strictPathCheck ? throwError : RETURN_FALSE
+        );
+        return path ? this._t(path, cache) : {
+          ignored: false,
+          unignored: false
+        };
+      }
+      checkIgnore(target) {
+        const path = convertPath(target);
+        if (!path || path.charCodeAt(path.length - 1) !== SLASH_CODE) {
+          return this._test(target, this._testCache, path);
+        }
+        const dir = this._t(path, this._testCache);
+        if (dir.ignored) {
+          return dir;
+        }
+        const literal2 = this._rules.testLiteral(path);
+        return literal2.ignored || literal2.unignored ? literal2 : dir;
+      }
+      _t(path, cache) {
+        const cached = cache[path];
+        if (cached) {
+          return cached;
+        }
+        const parentPath = parentOf2(path);
+        const parent = parentPath ? this._t(parentPath, cache) : UNDEFINED;
+        return cache[path] = parent && parent.ignored ? parent : this._rules.test(path, MODE_IGNORE);
+      }
+      ignores(path) {
+        return this._test(path, this._ignoreCache, convertPath(path)).ignored;
+      }
+      createFilter() {
+        return (path) => !this.ignores(path);
+      }
+      filter(paths) {
+        return makeArray(paths).filter(this.createFilter());
+      }
+      // @returns {TestResult}
+      test(path) {
+        return this._test(path, this._testCache, convertPath(path));
+      }
+    };
+    var factory = (options) => new Ignore(options);
+    var isPathValid = (path) => checkPath2(convertPath(path), path, RETURN_FALSE);
+    var setupWindows = () => {
+      const makePosix = (str) => /^\\\\\?\\/.test(str) || /["<>|\u0000-\u001F]+/u.test(str) ? str : str.replace(/\\/g, "/");
+      checkPath2.convert = makePosix;
+      const REGEX_TEST_WINDOWS_PATH_ABSOLUTE = /^[a-z]:\//i;
+      checkPath2.isNotRelative = (path) => REGEX_TEST_WINDOWS_PATH_ABSOLUTE.test(path) || isNotRelative(path);
+    };
+    if (
+      // Detect `process` so that it can run in browsers.
+      typeof process !== "undefined" && process.platform === "win32"
+    ) {
+      setupWindows();
+    }
+    module.exports = factory;
+    factory.default = factory;
+    module.exports.isPathValid = isPathValid;
+    define2(module.exports, /* @__PURE__ */ Symbol.for("setupWindows"), setupWindows);
+  }
+});
+
+// node_modules/@actions/github/node_modules/@actions/http-client/lib/proxy.js
+var require_proxy = __commonJS({
+  "node_modules/@actions/github/node_modules/@actions/http-client/lib/proxy.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.getProxyUrl = getProxyUrl2;
+    exports.checkBypass = checkBypass;
+    function getProxyUrl2(reqUrl) {
+      const usingSsl = reqUrl.protocol === "https:";
+      if (checkBypass(reqUrl)) {
+        return void 0;
+      }
+      const proxyVar = (() => {
+        if (usingSsl) {
+          return process.env["https_proxy"] || process.env["HTTPS_PROXY"];
+        } else {
+          return process.env["http_proxy"] || process.env["HTTP_PROXY"];
+        }
+      })();
+      if (proxyVar) {
+        try {
+          return new DecodedURL(proxyVar);
+        } catch (_a) {
+          if (!proxyVar.startsWith("http://") && !proxyVar.startsWith("https://"))
+            return new DecodedURL(`http://${proxyVar}`);
+        }
+      } else {
+        return void 0;
+      }
+    }
+    function checkBypass(reqUrl) {
+      if (!reqUrl.hostname) {
+        return false;
+      }
+      const reqHost = reqUrl.hostname;
+      if (isLoopbackAddress(reqHost)) {
+        return true;
+      }
+      const noProxy = process.env["no_proxy"] || process.env["NO_PROXY"] || "";
+      if (!noProxy) {
+        return false;
+      }
+      let reqPort;
+      if (reqUrl.port) {
+        reqPort = Number(reqUrl.port);
+      } else if (reqUrl.protocol === "http:") {
+        reqPort = 80;
+      } else if (reqUrl.protocol === "https:") {
+        reqPort = 443;
+      }
+      const upperReqHosts = [reqUrl.hostname.toUpperCase()];
+      if (typeof reqPort === "number") {
+        upperReqHosts.push(`${upperReqHosts[0]}:${reqPort}`);
+      }
+      for (const upperNoProxyItem of noProxy.split(",").map((x2) => x2.trim().toUpperCase()).filter((x2) => x2)) {
+        if (upperNoProxyItem === "*" || upperReqHosts.some((x2) => x2 === upperNoProxyItem || x2.endsWith(`.${upperNoProxyItem}`) || upperNoProxyItem.startsWith(".") && x2.endsWith(`${upperNoProxyItem}`))) {
+          return true;
+        }
+      }
+      return false;
+    }
+    function isLoopbackAddress(host) {
+      const hostLower = host.toLowerCase();
+      return hostLower === "localhost" || hostLower.startsWith("127.") || hostLower.startsWith("[::1]") || hostLower.startsWith("[0:0:0:0:0:0:0:1]");
+    }
+    var DecodedURL = class extends URL {
+      constructor(url, base) {
+        super(url, base);
+        this._decodedUsername = decodeURIComponent(super.username);
+        this._decodedPassword = decodeURIComponent(super.password);
+      }
+      get username() {
+        return this._decodedUsername;
+      }
+      get password() {
+        return this._decodedPassword;
+      }
+    };
+  }
+});
+
+// node_modules/@actions/github/node_modules/@actions/http-client/lib/index.js
+var require_lib3 = __commonJS({
+  "node_modules/@actions/github/node_modules/@actions/http-client/lib/index.js"(exports) {
+    "use strict";
+    var __createBinding = exports && exports.__createBinding || (Object.create ? (function(o2, m2, k, k2) {
+      if (k2 === void 0) k2 = k;
+      var desc2 = Object.getOwnPropertyDescriptor(m2, k);
+      if (!desc2 || ("get" in desc2 ? !m2.__esModule : desc2.writable || desc2.configurable)) {
+        desc2 = { enumerable: true, get: function() {
+          return m2[k];
+        } };
+      }
+      Object.defineProperty(o2, k2, desc2);
+    }) : (function(o2, m2, k, k2) {
+      if (k2 === void 0) k2 = k;
+      o2[k2] = m2[k];
+    }));
+    var __setModuleDefault = exports && exports.__setModuleDefault || (Object.create ? (function(o2, v2) {
+      Object.defineProperty(o2, "default", { enumerable: true, value: v2 });
+    }) : function(o2, v2) {
+      o2["default"] = v2;
+    });
+    var __importStar = exports && exports.__importStar || /* @__PURE__ */ (function() {
+      var ownKeys = function(o2) {
+        ownKeys = Object.getOwnPropertyNames || function(o3) {
+          var ar2 = [];
+          for (var k in o3) if (Object.prototype.hasOwnProperty.call(o3, k)) ar2[ar2.length] = k;
+          return ar2;
+        };
+        return ownKeys(o2);
+      };
+      return function(mod) {
+        if (mod && mod.__esModule) return mod;
+        var result = {};
+        if (mod != null) {
+          for (var k = ownKeys(mod), i = 0; i < k.length; i++) if (k[i] !== "default") __createBinding(result, mod, k[i]);
+        }
+        __setModuleDefault(result, mod);
+        return result;
+      };
+    })();
+    var __awaiter3 = exports && exports.__awaiter || function(thisArg, _arguments, P2, generator) {
+      function adopt(value) {
+        return value instanceof P2 ? value : new P2(function(resolve9) {
+          resolve9(value);
+        });
+      }
+      return new (P2 || (P2 = Promise))(function(resolve9, reject) {
+        function fulfilled(value) {
+          try {
+            step(generator.next(value));
+          } catch (e) {
+            reject(e);
+          }
+        }
+        function rejected(value) {
+          try {
+            step(generator["throw"](value));
+          } catch (e) {
+            reject(e);
+          }
+        }
+        function step(result) {
+          result.done ? resolve9(result.value) : adopt(result.value).then(fulfilled, rejected);
+        }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+      });
+    };
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.HttpClient = exports.HttpClientResponse = exports.HttpClientError = exports.MediaTypes = exports.Headers = exports.HttpCodes = void 0;
+    exports.getProxyUrl = getProxyUrl2;
+    exports.isHttps = isHttps;
+    var http = __importStar(__require("http"));
+    var https = __importStar(__require("https"));
+    var pm = __importStar(require_proxy());
+    var tunnel2 = __importStar(require_tunnel2());
+    var undici_1 = require_undici();
+    var HttpCodes2;
+    (function(HttpCodes3) {
+      HttpCodes3[HttpCodes3["OK"] = 200] = "OK";
+      HttpCodes3[HttpCodes3["MultipleChoices"] = 300] = "MultipleChoices";
+      HttpCodes3[HttpCodes3["MovedPermanently"] = 301] = "MovedPermanently";
+      HttpCodes3[HttpCodes3["ResourceMoved"] = 302] = "ResourceMoved";
+      HttpCodes3[HttpCodes3["SeeOther"] = 303] = "SeeOther";
+      HttpCodes3[HttpCodes3["NotModified"] = 304] = "NotModified";
+      HttpCodes3[HttpCodes3["UseProxy"] = 305] = "UseProxy";
+      HttpCodes3[HttpCodes3["SwitchProxy"] = 306] = "SwitchProxy";
+      HttpCodes3[HttpCodes3["TemporaryRedirect"] = 307] = "TemporaryRedirect";
+      HttpCodes3[HttpCodes3["PermanentRedirect"] = 308] = "PermanentRedirect";
+      HttpCodes3[HttpCodes3["BadRequest"] = 400] = "BadRequest";
+      HttpCodes3[HttpCodes3["Unauthorized"] = 401] = "Unauthorized";
+      HttpCodes3[HttpCodes3["PaymentRequired"] = 402] = "PaymentRequired";
+      HttpCodes3[HttpCodes3["Forbidden"] = 403] = "Forbidden";
+      HttpCodes3[HttpCodes3["NotFound"] = 404] = "NotFound";
+      HttpCodes3[HttpCodes3["MethodNotAllowed"] = 405] = "MethodNotAllowed";
+      HttpCodes3[HttpCodes3["NotAcceptable"] = 406] = "NotAcceptable";
+      HttpCodes3[HttpCodes3["ProxyAuthenticationRequired"] = 407] = "ProxyAuthenticationRequired";
+      HttpCodes3[HttpCodes3["RequestTimeout"] = 408] = "RequestTimeout";
+      HttpCodes3[HttpCodes3["Conflict"] = 409] = "Conflict";
+      HttpCodes3[HttpCodes3["Gone"] = 410] = "Gone";
+      HttpCodes3[HttpCodes3["TooManyRequests"] = 429] = "TooManyRequests";
+      HttpCodes3[HttpCodes3["InternalServerError"] = 500] = "InternalServerError";
+      HttpCodes3[HttpCodes3["NotImplemented"] = 501] = "NotImplemented";
+      HttpCodes3[HttpCodes3["BadGateway"] = 502] = "BadGateway";
+      HttpCodes3[HttpCodes3["ServiceUnavailable"] = 503] = "ServiceUnavailable";
+      HttpCodes3[HttpCodes3["GatewayTimeout"] = 504] = "GatewayTimeout";
+    })(HttpCodes2 || (exports.HttpCodes = HttpCodes2 = {}));
+    var Headers2;
+    (function(Headers3) {
+      Headers3["Accept"] = "accept";
+      Headers3["ContentType"] = "content-type";
+    })(Headers2 || (exports.Headers = Headers2 = {}));
+    var MediaTypes2;
+    (function(MediaTypes3) {
+      MediaTypes3["ApplicationJson"] = "application/json";
+    })(MediaTypes2 || (exports.MediaTypes = MediaTypes2 = {}));
+    function getProxyUrl2(serverUrl) {
+      const proxyUrl = pm.getProxyUrl(new URL(serverUrl));
+      return proxyUrl ? proxyUrl.href : "";
+    }
+    var HttpRedirectCodes2 = [
+      HttpCodes2.MovedPermanently,
+      HttpCodes2.ResourceMoved,
+      HttpCodes2.SeeOther,
+      HttpCodes2.TemporaryRedirect,
+      HttpCodes2.PermanentRedirect
+    ];
+    var HttpResponseRetryCodes2 = [
+      HttpCodes2.BadGateway,
+      HttpCodes2.ServiceUnavailable,
+      HttpCodes2.GatewayTimeout
+    ];
+    var RetryableHttpVerbs = ["OPTIONS", "GET", "DELETE", "HEAD"];
+    var ExponentialBackoffCeiling = 10;
+    var ExponentialBackoffTimeSlice = 5;
+    var HttpClientError = class _HttpClientError extends Error {
+      constructor(message, statusCode) {
+        super(message);
+        this.name = "HttpClientError";
+        this.statusCode = statusCode;
+        Object.setPrototypeOf(this, _HttpClientError.prototype);
+      }
+    };
+    exports.HttpClientError = HttpClientError;
+    var HttpClientResponse = class {
+      constructor(message) {
+        this.message = message;
+      }
+      readBody() {
+        return __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve9) => __awaiter3(this, void 0, void 0, function* () {
+            let output = Buffer.alloc(0);
+            this.message.on("data", (chunk) => {
+              output = Buffer.concat([output, chunk]);
+            });
+            this.message.on("end", () => {
+              resolve9(output.toString());
+            });
+          }));
+        });
+      }
+      readBodyBuffer() {
+        return __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve9) => __awaiter3(this, void 0, void 0, function* () {
+            const chunks = [];
+            this.message.on("data", (chunk) => {
+              chunks.push(chunk);
+            });
+            this.message.on("end", () => {
+              resolve9(Buffer.concat(chunks));
+            });
+          }));
+        });
+      }
+    };
+    exports.HttpClientResponse = HttpClientResponse;
+    function isHttps(requestUrl) {
+      const parsedUrl = new URL(requestUrl);
+      return parsedUrl.protocol === "https:";
+    }
+    var HttpClient3 = class {
+      constructor(userAgent2, handlers, requestOptions) {
+        this._ignoreSslError = false;
+        this._allowRedirects = true;
+        this._allowRedirectDowngrade = false;
+        this._maxRedirects = 50;
+        this._allowRetries = false;
+        this._maxRetries = 1;
+        this._keepAlive = false;
+        this._disposed = false;
+        this.userAgent = this._getUserAgentWithOrchestrationId(userAgent2);
+        this.handlers = handlers || [];
+        this.requestOptions = requestOptions;
+        if (requestOptions) {
+          if (requestOptions.ignoreSslError != null) {
+            this._ignoreSslError = requestOptions.ignoreSslError;
+          }
+          this._socketTimeout = requestOptions.socketTimeout;
+          if (requestOptions.allowRedirects != null) {
+            this._allowRedirects = requestOptions.allowRedirects;
+          }
+          if (requestOptions.allowRedirectDowngrade != null) {
+            this._allowRedirectDowngrade = requestOptions.allowRedirectDowngrade;
+          }
+          if (requestOptions.maxRedirects != null) {
+            this._maxRedirects = Math.max(requestOptions.maxRedirects, 0);
+          }
+          if (requestOptions.keepAlive != null) {
+            this._keepAlive = requestOptions.keepAlive;
+          }
+          if (requestOptions.allowRetries != null) {
+            this._allowRetries = requestOptions.allowRetries;
+          }
+          if (requestOptions.maxRetries != null) {
+            this._maxRetries = requestOptions.maxRetries;
+          }
+        }
+      }
+      options(requestUrl, additionalHeaders) {
+        return __awaiter3(this, void 0, void 0, function* () {
+          return this.request("OPTIONS", requestUrl, null, additionalHeaders || {});
+        });
+      }
+      get(requestUrl, additionalHeaders) {
+        return __awaiter3(this, void 0, void 0, function* () {
+          return this.request("GET", requestUrl, null, additionalHeaders || {});
+        });
+      }
+      del(requestUrl, additionalHeaders) {
+        return __awaiter3(this, void 0, void 0, function* () {
+          return this.request("DELETE", requestUrl, null, additionalHeaders || {});
+        });
+      }
+      post(requestUrl, data2, additionalHeaders) {
+        return __awaiter3(this, void 0, void 0, function* () {
+          return this.request("POST", requestUrl, data2, additionalHeaders || {});
+        });
+      }
+      patch(requestUrl, data2, additionalHeaders) {
+        return __awaiter3(this, void 0, void 0, function* () {
+          return this.request("PATCH", requestUrl, data2, additionalHeaders || {});
+        });
+      }
+      put(requestUrl, data2, additionalHeaders) {
+        return __awaiter3(this, void 0, void 0, function* () {
+          return this.request("PUT", requestUrl, data2, additionalHeaders || {});
+        });
+      }
+      head(requestUrl, additionalHeaders) {
+        return __awaiter3(this, void 0, void 0, function* () {
+          return this.request("HEAD", requestUrl, null, additionalHeaders || {});
+        });
+      }
+      sendStream(verb, requestUrl, stream, additionalHeaders) {
+        return __awaiter3(this, void 0, void 0, function* () {
+          return this.request(verb, requestUrl, stream, additionalHeaders);
+        });
+      }
+      /**
+       * Gets a typed object from an endpoint
+       * Be aware that not found returns a null.  Other errors (4xx, 5xx) reject the promise
+       */
+      getJson(requestUrl_1) {
+        return __awaiter3(this, arguments, void 0, function* (requestUrl, additionalHeaders = {}) {
+          additionalHeaders[Headers2.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers2.Accept, MediaTypes2.ApplicationJson);
+          const res = yield this.get(requestUrl, additionalHeaders);
+          return this._processResponse(res, this.requestOptions);
+        });
+      }
+      postJson(requestUrl_1, obj_1) {
+        return __awaiter3(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+          const data2 = JSON.stringify(obj, null, 2);
+          additionalHeaders[Headers2.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers2.Accept, MediaTypes2.ApplicationJson);
+          additionalHeaders[Headers2.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes2.ApplicationJson);
+          const res = yield this.post(requestUrl, data2, additionalHeaders);
+          return this._processResponse(res, this.requestOptions);
+        });
+      }
+      putJson(requestUrl_1, obj_1) {
+        return __awaiter3(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+          const data2 = JSON.stringify(obj, null, 2);
+          additionalHeaders[Headers2.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers2.Accept, MediaTypes2.ApplicationJson);
+          additionalHeaders[Headers2.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes2.ApplicationJson);
+          const res = yield this.put(requestUrl, data2, additionalHeaders);
+          return this._processResponse(res, this.requestOptions);
+        });
+      }
+      patchJson(requestUrl_1, obj_1) {
+        return __awaiter3(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+          const data2 = JSON.stringify(obj, null, 2);
+          additionalHeaders[Headers2.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers2.Accept, MediaTypes2.ApplicationJson);
+          additionalHeaders[Headers2.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes2.ApplicationJson);
+          const res = yield this.patch(requestUrl, data2, additionalHeaders);
+          return this._processResponse(res, this.requestOptions);
+        });
+      }
+      /**
+       * Makes a raw http request.
+       * All other methods such as get, post, patch, and request ultimately call this.
+       * Prefer get, del, post and patch
+       */
+      request(verb, requestUrl, data2, headers) {
+        return __awaiter3(this, void 0, void 0, function* () {
+          if (this._disposed) {
+            throw new Error("Client has already been disposed.");
+          }
+          const parsedUrl = new URL(requestUrl);
+          let info2 = this._prepareRequest(verb, parsedUrl, headers);
+          const maxTries = this._allowRetries && RetryableHttpVerbs.includes(verb) ? this._maxRetries + 1 : 1;
+          let numTries = 0;
+          let response;
+          do {
+            response = yield this.requestRaw(info2, data2);
+            if (response && response.message && response.message.statusCode === HttpCodes2.Unauthorized) {
+              let authenticationHandler;
+              for (const handler2 of this.handlers) {
+                if (handler2.canHandleAuthentication(response)) {
+                  authenticationHandler = handler2;
+                  break;
+                }
+              }
+              if (authenticationHandler) {
+                return authenticationHandler.handleAuthentication(this, info2, data2);
+              } else {
+                return response;
+              }
+            }
+            let redirectsRemaining = this._maxRedirects;
+            while (response.message.statusCode && HttpRedirectCodes2.includes(response.message.statusCode) && this._allowRedirects && redirectsRemaining > 0) {
+              const redirectUrl = response.message.headers["location"];
+              if (!redirectUrl) {
+                break;
+              }
+              const parsedRedirectUrl = new URL(redirectUrl);
+              if (parsedUrl.protocol === "https:" && parsedUrl.protocol !== parsedRedirectUrl.protocol && !this._allowRedirectDowngrade) {
+                throw new Error("Redirect from HTTPS to HTTP protocol. This downgrade is not allowed for security reasons. If you want to allow this behavior, set the allowRedirectDowngrade option to true.");
+              }
+              yield response.readBody();
+              if (parsedRedirectUrl.hostname !== parsedUrl.hostname) {
+                for (const header in headers) {
+                  if (header.toLowerCase() === "authorization") {
+                    delete headers[header];
+                  }
+                }
+              }
+              info2 = this._prepareRequest(verb, parsedRedirectUrl, headers);
+              response = yield this.requestRaw(info2, data2);
+              redirectsRemaining--;
+            }
+            if (!response.message.statusCode || !HttpResponseRetryCodes2.includes(response.message.statusCode)) {
+              return response;
+            }
+            numTries += 1;
+            if (numTries < maxTries) {
+              yield response.readBody();
+              yield this._performExponentialBackoff(numTries);
+            }
+          } while (numTries < maxTries);
+          return response;
+        });
+      }
+      /**
+       * Needs to be called if keepAlive is set to true in request options.
+       */
+      dispose() {
+        if (this._agent) {
+          this._agent.destroy();
+        }
+        this._disposed = true;
+      }
+      /**
+       * Raw request.
+       * @param info
+       * @param data
+       */
+      requestRaw(info2, data2) {
+        return __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve9, reject) => {
+            function callbackForResult(err, res) {
+              if (err) {
+                reject(err);
+              } else if (!res) {
+                reject(new Error("Unknown error"));
+              } else {
+                resolve9(res);
+              }
+            }
+            this.requestRawWithCallback(info2, data2, callbackForResult);
+          });
+        });
+      }
+      /**
+       * Raw request with callback.
+       * @param info
+       * @param data
+       * @param onResult
+       */
+      requestRawWithCallback(info2, data2, onResult) {
+        if (typeof data2 === "string") {
+          if (!info2.options.headers) {
+            info2.options.headers = {};
+          }
+          info2.options.headers["Content-Length"] = Buffer.byteLength(data2, "utf8");
+        }
+        let callbackCalled = false;
+        function handleResult(err, res) {
+          if (!callbackCalled) {
+            callbackCalled = true;
+            onResult(err, res);
+          }
+        }
+        const req = info2.httpModule.request(info2.options, (msg) => {
+          const res = new HttpClientResponse(msg);
+          handleResult(void 0, res);
+        });
+        let socket;
+        req.on("socket", (sock) => {
+          socket = sock;
+        });
+        req.setTimeout(this._socketTimeout || 3 * 6e4, () => {
+          if (socket) {
+            socket.end();
+          }
+          handleResult(new Error(`Request timeout: ${info2.options.path}`));
+        });
+        req.on("error", function(err) {
+          handleResult(err);
+        });
+        if (data2 && typeof data2 === "string") {
+          req.write(data2, "utf8");
+        }
+        if (data2 && typeof data2 !== "string") {
+          data2.on("close", function() {
+            req.end();
+          });
+          data2.pipe(req);
+        } else {
+          req.end();
+        }
+      }
+      /**
+       * Gets an http agent. This function is useful when you need an http agent that handles
+       * routing through a proxy server - depending upon the url and proxy environment variables.
+       * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
+       */
+      getAgent(serverUrl) {
+        const parsedUrl = new URL(serverUrl);
+        return this._getAgent(parsedUrl);
+      }
+      getAgentDispatcher(serverUrl) {
+        const parsedUrl = new URL(serverUrl);
+        const proxyUrl = pm.getProxyUrl(parsedUrl);
+        const useProxy = proxyUrl && proxyUrl.hostname;
+        if (!useProxy) {
+          return;
+        }
+        return this._getProxyAgentDispatcher(parsedUrl, proxyUrl);
+      }
+      _prepareRequest(method, requestUrl, headers) {
+        const info2 = {};
+        info2.parsedUrl = requestUrl;
+        const usingSsl = info2.parsedUrl.protocol === "https:";
+        info2.httpModule = usingSsl ? https : http;
+        const defaultPort = usingSsl ? 443 : 80;
+        info2.options = {};
+        info2.options.host = info2.parsedUrl.hostname;
+        info2.options.port = info2.parsedUrl.port ? parseInt(info2.parsedUrl.port) : defaultPort;
+        info2.options.path = (info2.parsedUrl.pathname || "") + (info2.parsedUrl.search || "");
+        info2.options.method = method;
+        info2.options.headers = this._mergeHeaders(headers);
+        if (this.userAgent != null) {
+          info2.options.headers["user-agent"] = this.userAgent;
+        }
+        info2.options.agent = this._getAgent(info2.parsedUrl);
+        if (this.handlers) {
+          for (const handler2 of this.handlers) {
+            handler2.prepareRequest(info2.options);
+          }
+        }
+        return info2;
+      }
+      _mergeHeaders(headers) {
+        if (this.requestOptions && this.requestOptions.headers) {
+          return Object.assign({}, lowercaseKeys2(this.requestOptions.headers), lowercaseKeys2(headers || {}));
+        }
+        return lowercaseKeys2(headers || {});
+      }
+      /**
+       * Gets an existing header value or returns a default.
+       * Handles converting number header values to strings since HTTP headers must be strings.
+       * Note: This returns string | string[] since some headers can have multiple values.
+       * For headers that must always be a single string (like Content-Type), use the
+       * specialized _getExistingOrDefaultContentTypeHeader method instead.
+       */
+      _getExistingOrDefaultHeader(additionalHeaders, header, _default) {
+        let clientHeader;
+        if (this.requestOptions && this.requestOptions.headers) {
+          const headerValue = lowercaseKeys2(this.requestOptions.headers)[header];
+          if (headerValue) {
+            clientHeader = typeof headerValue === "number" ? headerValue.toString() : headerValue;
+          }
+        }
+        const additionalValue = additionalHeaders[header];
+        if (additionalValue !== void 0) {
+          return typeof additionalValue === "number" ? additionalValue.toString() : additionalValue;
+        }
+        if (clientHeader !== void 0) {
+          return clientHeader;
+        }
+        return _default;
+      }
+      /**
+       * Specialized version of _getExistingOrDefaultHeader for Content-Type header.
+       * Always returns a single string (not an array) since Content-Type should be a single value.
+       * Converts arrays to comma-separated strings and numbers to strings to ensure type safety.
+       * This was split from _getExistingOrDefaultHeader to provide stricter typing for callers
+       * that assign the result to places expecting a string (e.g., additionalHeaders[Headers.ContentType]).
+       */
+      _getExistingOrDefaultContentTypeHeader(additionalHeaders, _default) {
+        let clientHeader;
+        if (this.requestOptions && this.requestOptions.headers) {
+          const headerValue = lowercaseKeys2(this.requestOptions.headers)[Headers2.ContentType];
+          if (headerValue) {
+            if (typeof headerValue === "number") {
+              clientHeader = String(headerValue);
+            } else if (Array.isArray(headerValue)) {
+              clientHeader = headerValue.join(", ");
+            } else {
+              clientHeader = headerValue;
+            }
+          }
+        }
+        const additionalValue = additionalHeaders[Headers2.ContentType];
+        if (additionalValue !== void 0) {
+          if (typeof additionalValue === "number") {
+            return String(additionalValue);
+          } else if (Array.isArray(additionalValue)) {
+            return additionalValue.join(", ");
+          } else {
+            return additionalValue;
+          }
+        }
+        if (clientHeader !== void 0) {
+          return clientHeader;
+        }
+        return _default;
+      }
+      _getAgent(parsedUrl) {
+        let agent;
+        const proxyUrl = pm.getProxyUrl(parsedUrl);
+        const useProxy = proxyUrl && proxyUrl.hostname;
+        if (this._keepAlive && useProxy) {
+          agent = this._proxyAgent;
+        }
+        if (!useProxy) {
+          agent = this._agent;
+        }
+        if (agent) {
+          return agent;
+        }
+        const usingSsl = parsedUrl.protocol === "https:";
+        let maxSockets = 100;
+        if (this.requestOptions) {
+          maxSockets = this.requestOptions.maxSockets || http.globalAgent.maxSockets;
+        }
+        if (proxyUrl && proxyUrl.hostname) {
+          const agentOptions = {
+            maxSockets,
+            keepAlive: this._keepAlive,
+            proxy: Object.assign(Object.assign({}, (proxyUrl.username || proxyUrl.password) && {
+              proxyAuth: `${proxyUrl.username}:${proxyUrl.password}`
+            }), { host: proxyUrl.hostname, port: proxyUrl.port })
+          };
+          let tunnelAgent;
+          const overHttps = proxyUrl.protocol === "https:";
+          if (usingSsl) {
+            tunnelAgent = overHttps ? tunnel2.httpsOverHttps : tunnel2.httpsOverHttp;
+          } else {
+            tunnelAgent = overHttps ? tunnel2.httpOverHttps : tunnel2.httpOverHttp;
+          }
+          agent = tunnelAgent(agentOptions);
+          this._proxyAgent = agent;
+        }
+        if (!agent) {
+          const options = { keepAlive: this._keepAlive, maxSockets };
+          agent = usingSsl ? new https.Agent(options) : new http.Agent(options);
+          this._agent = agent;
+        }
+        if (usingSsl && this._ignoreSslError) {
+          agent.options = Object.assign(agent.options || {}, {
+            rejectUnauthorized: false
+          });
+        }
+        return agent;
+      }
+      _getProxyAgentDispatcher(parsedUrl, proxyUrl) {
+        let proxyAgent;
+        if (this._keepAlive) {
+          proxyAgent = this._proxyAgentDispatcher;
+        }
+        if (proxyAgent) {
+          return proxyAgent;
+        }
+        const usingSsl = parsedUrl.protocol === "https:";
+        proxyAgent = new undici_1.ProxyAgent(Object.assign({ uri: proxyUrl.href, pipelining: !this._keepAlive ? 0 : 1 }, (proxyUrl.username || proxyUrl.password) && {
+          token: `Basic ${Buffer.from(`${proxyUrl.username}:${proxyUrl.password}`).toString("base64")}`
+        }));
+        this._proxyAgentDispatcher = proxyAgent;
+        if (usingSsl && this._ignoreSslError) {
+          proxyAgent.options = Object.assign(proxyAgent.options.requestTls || {}, {
+            rejectUnauthorized: false
+          });
+        }
+        return proxyAgent;
+      }
+      _getUserAgentWithOrchestrationId(userAgent2) {
+        const baseUserAgent = userAgent2 || "actions/http-client";
+        const orchId = process.env["ACTIONS_ORCHESTRATION_ID"];
+        if (orchId) {
+          const sanitizedId = orchId.replace(/[^a-z0-9_.-]/gi, "_");
+          return `${baseUserAgent} actions_orchestration_id/${sanitizedId}`;
+        }
+        return baseUserAgent;
+      }
+      _performExponentialBackoff(retryNumber) {
+        return __awaiter3(this, void 0, void 0, function* () {
+          retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
+          const ms2 = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
+          return new Promise((resolve9) => setTimeout(() => resolve9(), ms2));
+        });
+      }
+      _processResponse(res, options) {
+        return __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve9, reject) => __awaiter3(this, void 0, void 0, function* () {
+            const statusCode = res.message.statusCode || 0;
+            const response = {
+              statusCode,
+              result: null,
+              headers: {}
+            };
+            if (statusCode === HttpCodes2.NotFound) {
+              resolve9(response);
+            }
+            function dateTimeDeserializer(key, value) {
+              if (typeof value === "string") {
+                const a = new Date(value);
+                if (!isNaN(a.valueOf())) {
+                  return a;
+                }
+              }
+              return value;
+            }
+            let obj;
+            let contents;
+            try {
+              contents = yield res.readBody();
+              if (contents && contents.length > 0) {
+                if (options && options.deserializeDates) {
+                  obj = JSON.parse(contents, dateTimeDeserializer);
+                } else {
+                  obj = JSON.parse(contents);
+                }
+                response.result = obj;
+              }
+              response.headers = res.message.headers;
+            } catch (err) {
+            }
+            if (statusCode > 299) {
+              let msg;
+              if (obj && obj.message) {
+                msg = obj.message;
+              } else if (contents && contents.length > 0) {
+                msg = contents;
+              } else {
+                msg = `Failed request: (${statusCode})`;
+              }
+              const err = new HttpClientError(msg, statusCode);
+              err.result = response.result;
+              reject(err);
+            } else {
+              resolve9(response);
+            }
+          }));
+        });
+      }
+    };
+    exports.HttpClient = HttpClient3;
+    var lowercaseKeys2 = (obj) => Object.keys(obj).reduce((c3, k) => (c3[k.toLowerCase()] = obj[k], c3), {});
+  }
+});
+
+// src/store/file-cache.ts
+import { closeSync as closeSync8, constants as constants4, fstatSync as fstatSync2, openSync as openSync8, readSync as readSync2 } from "node:fs";
+function readOpened(path, maxBytes = Infinity) {
+  const fd = openSync8(path, "r");
+  try {
+    const stats = fstatSync2(fd);
+    return readOpenFile(fd, stats, maxBytes);
+  } finally {
+    closeSync8(fd);
+  }
+}
+function readOpenFile(fd, stats, maxBytes) {
+  const { size, mode } = stats;
+  const length = Math.min(size, maxBytes);
+  const bytes = Buffer.allocUnsafe(length);
+  let offset = 0;
+  while (offset < length) {
+    const read2 = readSync2(fd, bytes, offset, length - offset, offset);
+    if (read2 === 0) break;
+    offset += read2;
+  }
+  return { bytes: bytes.subarray(0, offset), size, mode, stats };
+}
+function createFileCache() {
+  const kept = /* @__PURE__ */ new Map();
+  const stats = /* @__PURE__ */ new Map();
+  return {
+    read(path) {
+      const file = kept.get(path) ?? readOpened(path);
+      kept.set(path, file);
+      stats.set(path, file.stats);
+      return file;
+    },
+    readAhead(path, maxBytes) {
+      if (aheadFlags === void 0) return void 0;
+      let fd;
+      try {
+        fd = openSync8(path, aheadFlags);
+      } catch {
+        return void 0;
+      }
+      try {
+        const stat5 = fstatSync2(fd);
+        if (!stat5.isFile()) return void 0;
+        stats.set(path, stat5);
+        if (stat5.size <= maxBytes) kept.set(path, { ...readOpenFile(fd, stat5, stat5.size), stats: stat5 });
+        return stat5;
+      } catch {
+        return void 0;
+      } finally {
+        closeSync8(fd);
+      }
+    },
+    take(path) {
+      const file = kept.get(path);
+      kept.delete(path);
+      stats.delete(path);
+      return file;
+    },
+    keepStat(path, stat5) {
+      stats.set(path, stat5);
+    },
+    takeStat(path) {
+      const stat5 = stats.get(path);
+      stats.delete(path);
+      return stat5;
+    }
+  };
+}
+var aheadFlags;
+var init_file_cache = __esm({
+  "src/store/file-cache.ts"() {
+    "use strict";
+    aheadFlags = constants4.O_NOFOLLOW === void 0 || constants4.O_NONBLOCK === void 0 ? void 0 : constants4.O_RDONLY | constants4.O_NOFOLLOW | constants4.O_NONBLOCK;
+  }
+});
+
+// src/store/scan/structure-finding.ts
+function buildStructureFinding(id, file, detail) {
+  return specialFinding(id, { file, line: 0, column: 0, match: detail, detail });
+}
+var init_structure_finding = __esm({
+  "src/store/scan/structure-finding.ts"() {
+    "use strict";
+    init_special_rules();
+  }
+});
+
+// src/store/scan/join-path.ts
+import { posix as posix6, relative as relative5, sep as sep8 } from "node:path";
+function joinEntry(parent, name2, separator = sep8) {
+  if (parent === "." || parent === `.${separator}`) return name2;
+  return parent.endsWith(separator) ? `${parent}${name2}` : `${parent}${separator}${name2}`;
+}
+function shownUnder(label) {
+  const base = posix6.normalize(label);
+  if (base === "." || base === "./") return (rel) => rel;
+  return base.endsWith("/") ? (rel) => `${base}${rel}` : (rel) => `${base}/${rel}`;
+}
+function labelUnder(repo, dir) {
+  if (sep8 === "/" && repo.startsWith("/")) {
+    const prefix2 = repo.endsWith("/") ? repo : `${repo}/`;
+    if (dir.startsWith(prefix2)) {
+      const rest = dir.slice(prefix2.length);
+      if (!unplain.test(rest) && !rest.includes("\\")) return rest;
+    }
+  }
+  return relative5(repo, dir).split("\\").join("/") || ".";
+}
+var unplain;
+var init_join_path = __esm({
+  "src/store/scan/join-path.ts"() {
+    "use strict";
+    unplain = /(?:^|\/)\.{0,2}(?:\/|$)/;
+  }
+});
+
+// src/store/scan/walk-skill.ts
+import { readFileSync as readFileSync25, realpathSync as realpathSync4 } from "node:fs";
+import { join as join39, normalize as normalize2, relative as relative6, sep as sep9 } from "node:path";
+function readSkillIgnore(dir, entries) {
+  if (!entries.some((e) => e.name === ".skillignore" && e.isFile())) return void 0;
+  const ig = (0, import_ignore2.default)();
+  try {
+    ig.add(readFileSync25(join39(dir, ".skillignore"), "utf8"));
+  } catch {
+  }
+  return ig;
+}
+function isInside(realRoot, target) {
+  const rel = relative6(realRoot, target);
+  return rel === "" || !rel.startsWith("..") && !rel.startsWith(sep9) && !/^[a-zA-Z]:/.test(rel);
+}
+function visitLink(state2, abs, rel) {
+  try {
+    const target = realpathSync4(abs);
+    state2.realRoot ??= realpathSync4(state2.root);
+    if (!isInside(state2.realRoot, target))
+      state2.findings.push(buildStructureFinding("structure-symlink-escape", rel, `${rel} -> ${target}`));
+  } catch (error2) {
+    const code4 = error2.code;
+    const id = code4 === "ELOOP" ? "structure-symlink-loop" : "structure-symlink-broken";
+    state2.findings.push(buildStructureFinding(id, rel, `${rel} (${code4 ?? "unresolvable"})`));
+  }
+}
+function addFile(state2, file) {
+  if (state2.files.length >= state2.limits.maxFiles) {
+    if (!state2.overflow)
+      state2.findings.push(
+        buildStructureFinding(
+          "structure-too-many-files",
+          file.rel,
+          `more than ${state2.limits.maxFiles} files; ${file.rel} and later files not scanned`
+        )
+      );
+    state2.overflow = true;
+    return;
+  }
+  state2.files.push(file);
+}
+function listEntries(state2, abs, rel) {
+  try {
+    return [...state2.readDir(abs)].sort((a, b2) => a.name < b2.name ? -1 : a.name > b2.name ? 1 : 0);
+  } catch (error2) {
+    state2.findings.push(
+      buildStructureFinding("structure-unreadable", rel || ".", `${rel || "."}: ${error2.code ?? "unreadable"}`)
+    );
+    return void 0;
+  }
+}
+function visitDir(state2, abs, rel, depth, listed2) {
+  if (depth > state2.limits.maxDepth) {
+    state2.findings.push(
+      buildStructureFinding("structure-too-deep", rel, `${rel} is ${depth} folders deep (limit ${state2.limits.maxDepth})`)
+    );
+    return;
+  }
+  const entries = listed2 ?? listEntries(state2, abs, rel);
+  if (!entries) return;
+  if (depth > 0 && entries.some((e) => e.name === "SKILL.md")) return;
+  for (const entry of entries) {
+    const childRel = rel === "" ? entry.name : `${rel}/${entry.name}`;
+    const childAbs = joinEntry(abs, entry.name);
+    if (entry.name === ".git") continue;
+    if (childRel !== "SKILL.md" && state2.ignore?.ignores(entry.isDirectory() ? `${childRel}/` : childRel)) continue;
+    if (entry.isSymbolicLink()) visitLink(state2, childAbs, childRel);
+    else if (entry.isDirectory()) visitDir(state2, childAbs, childRel, depth + 1);
+    else if (entry.isFile()) addFile(state2, { rel: childRel, abs: childAbs });
+    else state2.findings.push(buildStructureFinding("structure-special-file", childRel, childRel));
+  }
+}
+function walkSkill(dir, limits, readDir = readDirUncached) {
+  let entries;
+  try {
+    entries = [...readDir(dir)];
+  } catch (cause) {
+    const code4 = cause.code;
+    if (code4 === "ENOTDIR") {
+      throw new SkillgardenError(
+        "scan/not-a-skill",
+        `Cannot scan ${dir}: it is a file, not a skill folder. Pass the folder that holds SKILL.md.`,
+        { data: { path: dir }, cause }
+      );
+    }
+    throw new SkillgardenError(
+      "scan/not-found",
+      `Cannot scan ${dir}: no such folder (${code4 ?? "unreadable"}). Pass a skill folder (the one holding SKILL.md).`,
+      { data: { path: dir }, cause }
+    );
+  }
+  entries.sort((a, b2) => a.name < b2.name ? -1 : a.name > b2.name ? 1 : 0);
+  const state2 = {
+    root: dir,
+    realRoot: void 0,
+    limits,
+    readDir,
+    ignore: readSkillIgnore(dir, entries),
+    files: [],
+    findings: [],
+    overflow: false
+  };
+  visitDir(state2, normalize2(dir), "", 0, entries);
+  return { files: state2.files, findings: state2.findings };
+}
+var import_ignore2;
+var init_walk_skill = __esm({
+  "src/store/scan/walk-skill.ts"() {
+    "use strict";
+    import_ignore2 = __toESM(require_ignore2(), 1);
+    init_errors();
+    init_dir_cache();
+    init_join_path();
+    init_structure_finding();
+  }
+});
+
 // src/store/scan/read-content.ts
 function readContentWithStat(path, maxBytes, files, onBytes) {
   const kept = files?.take(path);
@@ -54516,6 +55899,478 @@ var init_scan_engine = __esm({
     init_match();
     init_files();
     init_read_content();
+  }
+});
+
+// src/store/scan/scan-skill-dir.ts
+import { basename as basename8, posix as posix7, resolve as resolve6 } from "node:path";
+function inFolder2(rel, folder) {
+  return rel.startsWith(`${folder}/`);
+}
+function statFindings(file, shown, size, mode, maxFileBytes) {
+  const out = [];
+  if (size > maxFileBytes)
+    out.push(
+      buildStructureFinding(
+        "structure-file-too-large",
+        shown,
+        `${size} bytes (limit ${maxFileBytes}); only the first ${maxFileBytes} scanned`
+      )
+    );
+  if ((mode & EXECUTABLE_BITS) !== 0 && !inFolder2(file.rel, "scripts"))
+    out.push(buildStructureFinding("structure-executable-bit", shown, `${shown} is executable`));
+  return out;
+}
+async function loadEngine() {
+  return engine ??= await Promise.resolve().then(() => (init_scan_engine(), scan_engine_exports));
+}
+function scanFile2(file, shown, config2, options, oid, engine2) {
+  const { maxFileBytes } = config2.limits;
+  let opened;
+  let bytes;
+  try {
+    ({ opened, bytes } = readFileContent(engine2, file.abs, maxFileBytes, options.files));
+  } catch (error2) {
+    const info2 = lstatIfAny(file.abs);
+    const out = info2 ? statFindings(file, shown, info2.size, info2.mode, maxFileBytes) : [];
+    return {
+      findings: [...out, buildStructureFinding("structure-unreadable", shown, `${shown}: ${error2.message}`)],
+      size: info2?.size ?? 0
+    };
+  }
+  const { content, size, mode } = opened;
+  const structure = statFindings(file, shown, size, mode, maxFileBytes);
+  const blob = options.cache && size <= maxFileBytes ? oid ?? engine2.blobId(bytes) : void 0;
+  const known = blob === void 0 ? void 0 : options.cache?.cache.get(blob, shown);
+  const found = known ?? [
+    ...engine2.buildContentFindings(content, shown),
+    ...content.kind === "text" ? engine2.scanSkillText(content.text, { file: shown }) : []
+  ];
+  if (blob !== void 0 && known === void 0) options.cache?.cache.put(blob, shown, found);
+  return { findings: [...structure, ...found], size };
+}
+function fromIndex(file, shown, options) {
+  const tracked = options.cache?.tracked;
+  if (!tracked) return void 0;
+  const stat5 = options.files?.takeStat(file.abs) ?? lstatIfAny(file.abs);
+  const oid = stat5 && tracked.oidIfUnchanged(file.abs, stat5);
+  if (!stat5 || oid === void 0) return void 0;
+  const known = options.cache?.cache.get(oid, shown);
+  if (!known) return { oid };
+  options.files?.take(file.abs);
+  const maxFileBytes = (options.config ?? resolveScanConfig()).limits.maxFileBytes;
+  return { findings: [...statFindings(file, shown, stat5.size, stat5.mode, maxFileBytes), ...known], size: stat5.size };
+}
+function readFileContent(engine2, path, maxBytes, files) {
+  let bytes = new Uint8Array();
+  const opened = engine2.readContentWithStat(path, maxBytes, files, (read2) => bytes = read2);
+  return { opened, bytes };
+}
+async function scanSkillDir(dir, options = {}) {
+  const config2 = options.config ?? resolveScanConfig();
+  const label = (options.label ?? dir).split("\\").join("/");
+  const walk3 = walkSkill(dir, config2.limits, options.readDir);
+  const findings = walk3.findings.map((f3) => ({ ...f3, file: posix7.join(label, f3.file) }));
+  let bytes = 0;
+  const fileOptions = { ...options, config: config2 };
+  const show = shownUnder(label);
+  for (const file of walk3.files) {
+    const shown = show(file.rel);
+    const indexed = options.cache && fromIndex(file, shown, fileOptions);
+    const scanned = indexed && "findings" in indexed ? indexed : scanFile2(file, shown, config2, fileOptions, indexed ? indexed.oid : void 0, engine ?? await loadEngine());
+    for (const item of scanned.findings) findings.push(item);
+    bytes += Math.min(scanned.size, config2.limits.maxFileBytes);
+  }
+  const allowed = applyAllowList(findings, config2.allow);
+  const verdict = buildVerdict(allowed, { provenance: options.provenance, inlineSuppressions: config2.inlineSuppressions });
+  const result = {
+    skill: basename8(resolve6(dir)),
+    dir: label,
+    files: walk3.files.length,
+    bytes,
+    findings: allowed,
+    verdict
+  };
+  if (options.provenance) {
+    result.provenance = options.provenance;
+    result.decision = decidePolicy(options.provenance, verdict, config2);
+  }
+  return result;
+}
+var EXECUTABLE_BITS, engine;
+var init_scan_skill_dir = __esm({
+  "src/store/scan/scan-skill-dir.ts"() {
+    "use strict";
+    init_config();
+    init_policy_decision();
+    init_suppress();
+    init_verdict();
+    init_fs_probe();
+    init_join_path();
+    init_structure_finding();
+    init_walk_skill();
+    EXECUTABLE_BITS = 73;
+  }
+});
+
+// src/core/scan/rule-set-version.generated.ts
+var builtinRuleSetVersion;
+var init_rule_set_version_generated = __esm({
+  "src/core/scan/rule-set-version.generated.ts"() {
+    "use strict";
+    builtinRuleSetVersion = "2:185:-lihcydnd";
+  }
+});
+
+// src/core/content-cache.ts
+function isCacheData(value, isEntry) {
+  const data2 = value;
+  if (typeof data2 !== "object" || data2 === null || data2.version !== 2 || typeof data2.rules !== "string") return false;
+  const { keys, values } = data2;
+  if (!Array.isArray(keys) || !Array.isArray(values) || keys.length !== values.length) return false;
+  return keys.every((k) => typeof k === "string") && values.every(isEntry);
+}
+var maxEntries2, ContentCache;
+var init_content_cache = __esm({
+  "src/core/content-cache.ts"() {
+    "use strict";
+    maxEntries2 = 2e5;
+    ContentCache = class {
+      old;
+      /** What this run put. */
+      fresh = /* @__PURE__ */ new Map();
+      /**
+       * Keys of `old` this run looked up and found, in order (repeats allowed):
+       * an array, not a second map, because a warm run finds every key and a map
+       * insert per lookup was most of a lookup's cost.
+       */
+      found = [];
+      added = 0;
+      /** Lookups answered: work not done again. */
+      hits = 0;
+      rules;
+      /**
+       * `data`: what was read (anything: a corrupt or foreign file is ignored
+       * whole, as is one with a bad entry); `rules`: this run's version.
+       */
+      constructor(data2, rules2, isEntry) {
+        this.rules = rules2;
+        this.old = /* @__PURE__ */ new Map();
+        if (!isCacheData(data2, isEntry) || data2.rules !== rules2) return;
+        const { keys, values } = data2;
+        for (let i = 0; i < keys.length; i++) this.old.set(keys[i], values[i]);
+      }
+      get(key) {
+        const put = this.fresh.size === 0 ? void 0 : this.fresh.get(key);
+        if (put !== void 0) {
+          this.hits++;
+          return put;
+        }
+        const hit = this.old.size === 0 ? void 0 : this.old.get(key);
+        if (hit !== void 0) {
+          this.found.push(key);
+          this.hits++;
+        }
+        return hit;
+      }
+      put(key, value) {
+        this.fresh.set(key, value);
+        this.added++;
+      }
+      /** Entries read back from the file (those of this rule set): how warm the run can be. */
+      get known() {
+        return this.old.size;
+      }
+      /** Entries computed (and added) by this run. */
+      get misses() {
+        return this.added;
+      }
+      /** Something new to write. */
+      get changed() {
+        return this.added > 0;
+      }
+      /** What the run put, then what it used of the old entries, then the other old entries up to the bound. */
+      toData() {
+        const keys = [...this.fresh.keys()];
+        const values = [...this.fresh.values()];
+        if (this.old.size === 0) return { version: 2, rules: this.rules, keys, values };
+        const written = new Set(keys);
+        for (const key of this.found) {
+          if (written.has(key)) continue;
+          keys.push(key);
+          values.push(this.old.get(key));
+          written.add(key);
+        }
+        let room = maxEntries2 - written.size;
+        for (const [key, value] of this.old) {
+          if (room <= 0) break;
+          if (written.has(key)) continue;
+          keys.push(key);
+          values.push(value);
+          room--;
+        }
+        return { version: 2, rules: this.rules, keys, values };
+      }
+    };
+  }
+});
+
+// src/core/scan/scan-cache.ts
+function isFileScan(value) {
+  return Array.isArray(value) && value.every(isFinding);
+}
+function isFinding(value) {
+  const f3 = value;
+  return typeof f3 === "object" && f3 !== null && typeof f3.rule === "string" && typeof f3.file === "string" && typeof f3.line === "number" && typeof f3.column === "number" && typeof f3.severity === "string" && typeof f3.message === "string";
+}
+var ScanCache;
+var init_scan_cache = __esm({
+  "src/core/scan/scan-cache.ts"() {
+    "use strict";
+    init_content_cache();
+    ScanCache = class {
+      entries;
+      constructor(data2, rules2) {
+        this.entries = new ContentCache(data2, rules2, isFileScan);
+      }
+      get(blob, file) {
+        return this.entries.get(`${blob} ${file}`);
+      }
+      put(blob, file, findings) {
+        this.entries.put(`${blob} ${file}`, findings);
+      }
+      get hits() {
+        return this.entries.hits;
+      }
+      get misses() {
+        return this.entries.misses;
+      }
+      get changed() {
+        return this.entries.changed;
+      }
+      toData() {
+        return this.entries.toData();
+      }
+    };
+  }
+});
+
+// src/store/repo-cache.ts
+async function openRepoCache(repo, name2) {
+  let layout;
+  try {
+    layout = await readRepoLayout(repo);
+  } catch {
+    return void 0;
+  }
+  const file = cacheFilePath(layout.gitdir, name2);
+  return { dir: layout.dir, gitdir: layout.gitdir, data: readCacheFile(file), save: (value) => writeCacheFile(file, value) };
+}
+var init_repo_cache = __esm({
+  "src/store/repo-cache.ts"() {
+    "use strict";
+    init_git_dir();
+    init_cache_file();
+  }
+});
+
+// src/store/scan/tracked-blobs.ts
+import { readFileSync as readFileSync26, statSync as statSync8 } from "node:fs";
+import { join as join40, relative as relative7, sep as sep10 } from "node:path";
+function readTrackedBlobs(dir, gitdir) {
+  const file = join40(gitdir, "index");
+  let raw;
+  let byPath;
+  let indexMs;
+  try {
+    indexMs = statSync8(file).mtimeMs;
+    raw = readFileSync26(file);
+    byPath = entryOffsets(raw);
+  } catch {
+    return void 0;
+  }
+  if (!byPath) return void 0;
+  const offsets = byPath;
+  const prefix2 = dir.endsWith(sep10) ? dir : `${dir}${sep10}`;
+  return {
+    oidIfUnchanged(abs, stat5) {
+      const rel = abs.startsWith(prefix2) ? abs.slice(prefix2.length) : relative7(dir, abs);
+      const at2 = offsets.get(sep10 === "/" ? rel : rel.split(sep10).join("/"));
+      if (at2 === void 0 || !stat5.isFile()) return void 0;
+      const mtime = msOf(raw, at2 + 8);
+      const same2 = mtime === stat5.mtimeMs && msOf(raw, at2) === stat5.ctimeMs && u322(raw, at2 + 36) === stat5.size % 2 ** 32 && u322(raw, at2 + 20) === stat5.ino % 2 ** 32;
+      if (!same2 || mtime >= indexMs) return void 0;
+      return (raw[at2 + 60] >> 4 & 3) === 0 ? raw.toString("hex", at2 + 40, at2 + 60) : void 0;
+    }
+  };
+}
+function entryOffsets(buffer) {
+  const byPath = /* @__PURE__ */ new Map();
+  if (buffer.length === 0) return byPath;
+  const version3 = u322(buffer, 4);
+  if (buffer.toString("latin1", 0, 4) !== "DIRC" || version3 !== 2 && version3 !== 3) return void 0;
+  const count = u322(buffer, 8);
+  let offset = headerSize2;
+  for (let i = 0; i < count; i += 1) {
+    if (offset + fixedSize2 > buffer.length) return void 0;
+    const flags = buffer[offset + 60] << 8 | buffer[offset + 61];
+    const pathStart = offset + fixedSize2 + (flags & 16384 ? 2 : 0);
+    const pathEnd = buffer.indexOf(0, pathStart);
+    if (pathEnd < 0) return void 0;
+    byPath.set(buffer.toString("utf8", pathStart, pathEnd), offset);
+    offset += (pathEnd - offset + 8 & ~7) >>> 0;
+  }
+  for (let at2 = offset; at2 + 8 <= buffer.length - 20; at2 += 8 + u322(buffer, at2 + 4)) {
+    const first = buffer[at2];
+    if (first >= 97 && first <= 122) return void 0;
+  }
+  return byPath;
+}
+var u322, msOf, headerSize2, fixedSize2;
+var init_tracked_blobs = __esm({
+  "src/store/scan/tracked-blobs.ts"() {
+    "use strict";
+    u322 = (raw, at2) => raw[at2] * 16777216 + (raw[at2 + 1] << 16 | raw[at2 + 2] << 8 | raw[at2 + 3]);
+    msOf = (raw, at2) => u322(raw, at2) * 1e3 + u322(raw, at2 + 4) / 1e6;
+    headerSize2 = 12;
+    fixedSize2 = 62;
+  }
+});
+
+// src/store/scan/scan-cache-file.ts
+async function openScanCache(repo, config2) {
+  const file = await openRepoCache(repo, scanCacheFileName);
+  if (!file) return void 0;
+  const cache = new ScanCache(file.data, `${builtinRuleSetVersion}:${config2.limits.maxFileBytes}`);
+  return {
+    cache,
+    tracked: readTrackedBlobs(file.dir, file.gitdir),
+    save: () => {
+      if (cache.changed) file.save(cache.toData());
+    }
+  };
+}
+var scanCacheFileName;
+var init_scan_cache_file = __esm({
+  "src/store/scan/scan-cache-file.ts"() {
+    "use strict";
+    init_rule_set_version_generated();
+    init_scan_cache();
+    init_repo_cache();
+    init_tracked_blobs();
+    scanCacheFileName = "scan-cache.json";
+  }
+});
+
+// src/services/scan.ts
+var scan_exports = {};
+__export(scan_exports, {
+  escapedResult: () => escapedResult,
+  runScan: () => runScan,
+  scanSkillFolders: () => scanSkillFolders
+});
+import { stat as stat4 } from "node:fs/promises";
+import { basename as basename9, dirname as dirname12, resolve as resolve7 } from "node:path";
+function isResolved(config2) {
+  return config2 !== void 0 && "limits" in config2 && typeof config2.limits.maxFiles === "number";
+}
+async function statOrNull(path) {
+  try {
+    return await stat4(path);
+  } catch {
+    return null;
+  }
+}
+async function resolveTargets2(path, deep, readDir) {
+  const info2 = await statOrNull(path);
+  if (!info2) {
+    throw new SkillgardenError(
+      "scan/not-found",
+      `Cannot scan ${path}: no such file or folder. Pass a SKILL.md, a skill folder or a skills root.`,
+      { data: { path } }
+    );
+  }
+  if (info2.isFile()) {
+    if (basename9(path) === "SKILL.md") return [dirname12(path)];
+    throw new SkillgardenError(
+      "scan/not-a-skill",
+      `Cannot scan ${path}: it is a file but not a SKILL.md. Pass the skill's folder or its SKILL.md.`,
+      { data: { path } }
+    );
+  }
+  if (await statOrNull(resolve7(path, "SKILL.md"))) return [path];
+  return discoverSkills(path, { readDir, ...deep ? { deep: { maxDepth: 8 } } : {} }).map((skill) => skill.dir);
+}
+async function mapPool(items, limit, fn2) {
+  if (limit <= 1) {
+    const out2 = [];
+    for (const item of items) out2.push(await fn2(item));
+    return out2;
+  }
+  const out = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn2(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  return out;
+}
+async function runScan(paths, options = {}) {
+  const repo = resolve7(options.repo ?? ".");
+  const config2 = isResolved(options.config) ? options.config : resolveScanConfig(options.config);
+  const readDir = options.readDir ?? createDirCache();
+  let dirs;
+  let escaped = [];
+  if (paths.length > 0) {
+    const roots = paths.map((p2) => resolve7(repo, p2));
+    dirs = [...new Set((await Promise.all(roots.map((r2) => resolveTargets2(r2, options.deep ?? false, readDir)))).flat())];
+  } else {
+    const library = options.library ?? openLibrary(repo, options.skillsDir, { readDir });
+    dirs = library.skills.map((s) => s.dir);
+    escaped = library.escaped;
+  }
+  const cache = options.persistCache ? await openScanCache(repo, config2) : void 0;
+  const results = await scanSkillFolders(dirs, { ...options, repo, config: config2, readDir, ...cache ? { cache } : {} });
+  cache?.save();
+  return buildScanReport([...results, ...escaped.map(escapedResult)]);
+}
+async function scanSkillFolders(dirs, options) {
+  const { repo, config: config2, readDir, cache } = options;
+  return mapPool(dirs, options.concurrency ?? 1, (dir) => {
+    const label = labelUnder(repo, dir);
+    const provenance = options.provenanceOf?.({ name: basename9(dir), dir: label });
+    return scanSkillDir(dir, {
+      config: config2,
+      label,
+      readDir,
+      ...options.files ? { files: options.files } : {},
+      ...provenance ? { provenance } : {},
+      ...cache ? { cache } : {}
+    });
+  });
+}
+function escapedResult(escaped) {
+  const label = escaped.location.path;
+  const findings = [buildStructureFinding("structure-symlink-escape", label, `${label} -> ${escaped.target}`)];
+  return { skill: escaped.location.name, dir: label, files: 0, bytes: 0, findings, verdict: buildVerdict(findings) };
+}
+var init_scan = __esm({
+  "src/services/scan.ts"() {
+    "use strict";
+    init_errors();
+    init_config();
+    init_report();
+    init_dir_cache();
+    init_discover();
+    init_discover_library();
+    init_structure_finding();
+    init_verdict();
+    init_join_path();
+    init_scan_skill_dir();
+    init_scan_cache_file();
   }
 });
 
@@ -54811,8 +56666,8 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addRaw(text, addEOL = false) {
-    this._buffer += text;
+  addRaw(text3, addEOL = false) {
+    this._buffer += text3;
     return addEOL ? this.addEOL() : this;
   }
   /**
@@ -54908,10 +56763,10 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addHeading(text, level) {
+  addHeading(text3, level) {
     const tag = `h${level}`;
     const allowedTag = ["h1", "h2", "h3", "h4", "h5", "h6"].includes(tag) ? tag : "h1";
-    const element = this.wrap(allowedTag, text);
+    const element = this.wrap(allowedTag, text3);
     return this.addRaw(element).addEOL();
   }
   /**
@@ -54940,9 +56795,9 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addQuote(text, cite) {
+  addQuote(text3, cite) {
     const attrs = Object.assign({}, cite && { cite });
-    const element = this.wrap("blockquote", text, attrs);
+    const element = this.wrap("blockquote", text3, attrs);
     return this.addRaw(element).addEOL();
   }
   /**
@@ -54953,8 +56808,8 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addLink(text, href) {
-    const element = this.wrap("a", text, { href });
+  addLink(text3, href) {
+    const element = this.wrap("a", text3, { href });
     return this.addRaw(element).addEOL();
   }
 };
@@ -55011,27 +56866,17 @@ function info(message) {
   process.stdout.write(message + os4.EOL);
 }
 
-// src/core/errors.ts
-var SkillgardenError = class extends Error {
-  code;
-  data;
-  constructor(code4, message, options = {}) {
-    super(message, options.cause === void 0 ? void 0 : { cause: options.cause });
-    this.name = "SkillgardenError";
-    this.code = code4;
-    this.data = options.data ?? {};
-  }
-};
-function isSkillgardenError(error2, code4) {
-  return error2 instanceof SkillgardenError && (code4 === void 0 || error2.code === code4);
-}
+// src/action/main.ts
+init_errors();
 
 // src/action/curate-mode.ts
-import { mkdtempSync, rmSync as rmSync10 } from "node:fs";
-import { join as join40 } from "node:path";
+init_errors();
+import { mkdtempSync, rmSync as rmSync11 } from "node:fs";
+import { join as join42 } from "node:path";
 
 // src/services/curator/read-library.ts
-import { existsSync as existsSync3, readFileSync as readFileSync7 } from "node:fs";
+init_errors();
+import { existsSync as existsSync3, readFileSync as readFileSync8 } from "node:fs";
 import { join as join14 } from "node:path";
 
 // src/core/config/state.ts
@@ -55220,10 +57065,10 @@ function emptyState() {
   return { version: 1, skills: {}, rejected_proposals: [] };
 }
 var validate = state;
-function parseState(text, file) {
+function parseState(text3, file) {
   let data2;
   try {
-    data2 = JSON.parse(text);
+    data2 = JSON.parse(text3);
   } catch (error2) {
     return { state: emptyState(), findings: [stateError(file, `not JSON: ${error2.message}`)] };
   }
@@ -55253,16 +57098,8 @@ function stateError(file, message) {
   });
 }
 
-// src/core/layout.ts
-var defaultSkillsDir = "skills";
-var archiveDirName = ".archive";
-var skillFileName = "SKILL.md";
-var metaDir = ".skillgarden";
-var supportDirs = ["references", "templates", "scripts", "assets"];
-var ignoredNames = /* @__PURE__ */ new Set([archiveDirName, metaDir, ".git", ".hub", ".github", "node_modules", "__pycache__", ...supportDirs]);
-function isCandidateFolder(name2) {
-  return !ignoredNames.has(name2);
-}
+// src/services/curator/read-library.ts
+init_layout();
 
 // src/core/lifecycle/plan-lifecycle.ts
 var dayMs = 864e5;
@@ -55390,12 +57227,12 @@ function emptyCounters() {
 
 // src/core/usage/parse-usage.ts
 init_findings();
-function parseUsageFile(text, options) {
+function parseUsageFile(text3, options) {
   const findings = [];
   const report = (code4, severity, message, hint) => findings.push(finding({ code: code4, severity, file: options.path, message, hint }));
   let raw;
   try {
-    raw = JSON.parse(text);
+    raw = JSON.parse(text3);
   } catch (error2) {
     report(
       "usage/not-json",
@@ -55483,12 +57320,12 @@ function normalizeTime(value) {
 function isRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
-function parseHermesUsage(text, options) {
+function parseHermesUsage(text3, options) {
   let raw;
   try {
-    raw = JSON.parse(text);
+    raw = JSON.parse(text3);
   } catch {
-    return parseUsageFile(text, { ...options, writer: "hermes" });
+    return parseUsageFile(text3, { ...options, writer: "hermes" });
   }
   const skills = isRecord(raw) && isRecord(raw.skills) ? raw.skills : raw;
   return parseUsageFile(JSON.stringify({ version: 1, writer: "hermes", skills }), { ...options, writer: "hermes" });
@@ -55526,13 +57363,13 @@ function decodeSkillBytes(bytes, file) {
   try {
     return { text: strictUtf8.decode(bytes), findings: [] };
   } catch {
-    const text = lenientUtf8.decode(bytes);
-    const at2 = text.indexOf("\uFFFD");
-    const before = at2 < 0 ? "" : text.slice(0, at2);
+    const text3 = lenientUtf8.decode(bytes);
+    const at2 = text3.indexOf("\uFFFD");
+    const before = at2 < 0 ? "" : text3.slice(0, at2);
     const line = before.split("\n").length;
     const column = before.length - before.lastIndexOf("\n");
     return {
-      text,
+      text: text3,
       findings: [
         finding({
           code: "skill/not-utf8",
@@ -55551,9 +57388,9 @@ function decodeSkillBytes(bytes, file) {
 // src/core/skill/split.ts
 var openPattern = /^---[ \t]*(\r?\n|$)/;
 var closePattern = /^---[ \t]*(?:\r?\n|$)/gm;
-function splitSkill(text) {
-  const bom = text.startsWith("\uFEFF");
-  const rest = bom ? text.slice(1) : text;
+function splitSkill(text3) {
+  const bom = text3.startsWith("\uFEFF");
+  const rest = bom ? text3.slice(1) : text3;
   const eol = /\r\n/.test(rest.slice(0, 4096)) ? "\r\n" : "\n";
   const open3 = openPattern.exec(rest);
   const none = { yaml: "", close: "", bom, eol, yamlLine: 1 };
@@ -55581,9 +57418,9 @@ function splitSkill(text) {
     bodyLine: 2 + countLines(yaml) + (close[0].endsWith("\n") ? 1 : 0)
   };
 }
-function countLines(text) {
+function countLines(text3) {
   let n = 0;
-  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;
+  for (let i = text3.indexOf("\n"); i >= 0; i = text3.indexOf("\n", i + 1)) n++;
   return n;
 }
 
@@ -55593,57 +57430,106 @@ var itemPattern = /^- (.*)$/;
 var coreNumber = /^(?:[-+]?\d+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.\d+|\d+(?:\.\d*)?)(?:[eE][-+]?\d+)?)$/;
 var specialKeys = /^(?:__proto__|null|Null|NULL|true|True|TRUE|false|False|FALSE)$/;
 function parseQuickFrontmatter(yaml) {
-  const lines = yaml.split("\n").filter((line) => line.trim() !== "");
-  const map = readMap(lines, 0);
-  return map && map.end === lines.length ? map.value : void 0;
+  const lines = yaml.split("\n");
+  const map = readMap(lines, 0, skipBlank(lines, 0), 0);
+  return map && skipBlank(lines, map.end) === lines.length ? map.value : void 0;
 }
 var maxDepth = 4;
-function readMap(lines, indent, start = 0) {
+var blockHeader = /^[>|]-?$/;
+function skipBlank(lines, i) {
+  while (i < lines.length && lines[i].trim() === "") i++;
+  return i;
+}
+function indentOf(line) {
+  let n = 0;
+  while (line.charCodeAt(n) === 32) n++;
+  return n;
+}
+function readMap(lines, indent, start, depth, first) {
   const map = {};
   let i = start;
-  while (i < lines.length && indentOf(lines[i]) >= indent) {
-    const line = lines[i];
+  const lineAt = (at2) => at2 === start && first !== void 0 ? first : lines[at2];
+  while (i < lines.length && indentOf(lineAt(i)) >= indent) {
+    const line = lineAt(i);
     const match = keyPattern.exec(line.slice(indent));
     if (indentOf(line) !== indent || !match) return void 0;
     const key = match[1];
     if (Object.hasOwn(map, key) || specialKeys.test(key)) return void 0;
     const raw = match[2];
-    i++;
-    if (raw !== void 0 && raw.trim() !== "") {
-      const value = readValue(raw);
-      if (value === void 0) return void 0;
-      map[key] = value;
-      continue;
-    }
-    const nested = indent / 2 < maxDepth && i < lines.length && indentOf(lines[i]) === indent + 2 ? readNested(lines, indent + 2, i) : void 0;
-    if (!nested) return void 0;
-    map[key] = nested.value;
-    i = nested.end;
+    const value = raw !== void 0 && raw.trim() !== "" ? readInlineValue(lines, i, indent, raw) : readNested(lines, indent, i + 1, depth + 1);
+    if (!value) return void 0;
+    map[key] = value.value;
+    i = skipBlank(lines, value.end);
   }
   return { value: map, end: i };
 }
-function readNested(lines, indent, start) {
-  if (!lines[start].slice(indent).startsWith("- ")) return readMap(lines, indent, start);
+function readInlineValue(lines, at2, indent, raw) {
+  if (blockHeader.test(raw)) return readBlockScalar(lines, at2 + 1, indent, raw);
+  const value = readValue(raw);
+  if (value === void 0) return void 0;
+  const plain2 = typeof value === "string" && !/^["'[]/.test(raw);
+  return plain2 ? readContinued(lines, at2 + 1, indent, value) : { value, end: at2 + 1 };
+}
+function readNested(lines, parent, start, depth) {
+  const first = lines[start];
+  if (first === void 0 || depth > maxDepth || first.trim() === "") return void 0;
+  const indent = indentOf(first);
+  if (indent <= parent) return void 0;
+  const text3 = first.slice(indent);
+  if (text3.startsWith("- ")) return readList(lines, indent, start, depth);
+  if (keyPattern.test(text3)) return readMap(lines, indent, start, depth);
+  const value = /^["'[]/.test(text3) ? void 0 : readScalar(text3);
+  return typeof value === "string" ? readContinued(lines, start + 1, parent, value) : void 0;
+}
+function readList(lines, indent, start, depth) {
   const items = [];
   let i = start;
   while (i < lines.length && indentOf(lines[i]) >= indent) {
     const match = itemPattern.exec(lines[i].slice(indent));
     if (indentOf(lines[i]) !== indent || !match) return void 0;
-    const value = readValue(match[1]);
-    if (value === void 0) return void 0;
-    items.push(value);
-    i++;
+    const text3 = match[1];
+    const item = keyPattern.test(text3) ? depth < maxDepth ? readMap(lines, indent + 2, i, depth + 1, `${" ".repeat(indent + 2)}${text3}`) : void 0 : { value: readValue(text3), end: i + 1 };
+    if (item?.value === void 0) return void 0;
+    items.push(item.value);
+    i = skipBlank(lines, item.end);
   }
   return { value: items, end: i };
 }
-function indentOf(line) {
-  return line.length - line.trimStart().length;
+function readContinued(lines, start, parent, first) {
+  let value = first;
+  let i = start;
+  for (; i < lines.length; i++) {
+    const line = lines[i];
+    const indent = indentOf(line);
+    if (indent <= parent || line.trim() === "") break;
+    const text3 = line.slice(indent).replace(/ +$/, "");
+    if (/^[-?:,[\]{}#&*!|>%@`]/.test(text3) || / #|: |:$|\t/.test(text3)) return void 0;
+    value += ` ${text3}`;
+  }
+  return { value, end: i };
+}
+function readBlockScalar(lines, start, parent, header) {
+  const first = lines[start];
+  const indent = first === void 0 ? 0 : indentOf(first);
+  if (first === void 0 || indent <= parent || first.trim() === "") return void 0;
+  const content = [];
+  let i = start;
+  for (; i < lines.length; i++) {
+    const line = lines[i];
+    if (line.trim() === "" || indentOf(line) <= parent) break;
+    if (indentOf(line) !== indent || /[\t ]$|\t/.test(line)) return void 0;
+    content.push(line.slice(indent));
+  }
+  for (let j2 = i; j2 < lines.length && lines[j2].trim() === ""; j2++) if (lines[j2] !== "") return void 0;
+  const joined = content.join(header.startsWith(">") ? " " : "\n");
+  return { value: header.endsWith("-") ? joined : `${joined}
+`, end: i };
 }
 function readValue(raw) {
-  const text = raw.trimEnd();
-  if (!text.startsWith("[") || raw.startsWith(" ")) return readScalar(raw);
-  if (!text.endsWith("]")) return void 0;
-  const inner = text.slice(1, -1);
+  const text3 = raw.trimEnd();
+  if (!text3.startsWith("[") || raw.startsWith(" ")) return readScalar(raw);
+  if (!text3.endsWith("]")) return void 0;
+  const inner = text3.slice(1, -1);
   if (inner.trim() === "") return inner === "" ? [] : void 0;
   const items = inner.split(",").map((item) => item.trim());
   if (items.some((item) => item === "" || /[[\]{}:#]/.test(item) || /["']/.test(item) && !/^(["'])[^"'\\]*\1$/.test(item)))
@@ -55652,22 +57538,22 @@ function readValue(raw) {
   return values.includes(void 0) ? void 0 : values;
 }
 function readScalar(raw) {
-  const text = raw.trimEnd();
-  if (text === "" || raw.startsWith(" ") || raw.includes("	")) return void 0;
-  if (text === "true") return true;
-  if (text === "false") return false;
-  const quote3 = text[0];
+  const text3 = raw.trimEnd();
+  if (text3 === "" || raw.startsWith(" ") || raw.includes("	")) return void 0;
+  if (text3 === "true") return true;
+  if (text3 === "false") return false;
+  const quote3 = text3[0];
   if (quote3 === '"') {
-    const inner = text.slice(1, -1);
-    return text.length >= 2 && text.endsWith('"') && !/["\\]/.test(inner) ? inner : void 0;
+    const inner = text3.slice(1, -1);
+    return text3.length >= 2 && text3.endsWith('"') && !/["\\]/.test(inner) ? inner : void 0;
   }
   if (quote3 === "'") {
-    const inner = text.slice(1, -1);
-    return text.length >= 2 && text.endsWith("'") && !inner.replace(/''/g, "").includes("'") ? inner.replace(/''/g, "'") : void 0;
+    const inner = text3.slice(1, -1);
+    return text3.length >= 2 && text3.endsWith("'") && !inner.replace(/''/g, "").includes("'") ? inner.replace(/''/g, "'") : void 0;
   }
-  if (/^[-?:,[\]{}#&*!|>%@`~.+]/.test(text) || / #|: |:$/.test(text) || coreNumber.test(text)) return void 0;
-  if (/^(?:null|Null|NULL|True|TRUE|False|FALSE|y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$/.test(text)) return void 0;
-  return text;
+  if (/^[-?:,[\]{}#&*!|>%@`~.+]/.test(text3) || / #|: |:$/.test(text3) || coreNumber.test(text3)) return void 0;
+  if (/^(?:null|Null|NULL|True|TRUE|False|FALSE|y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$/.test(text3)) return void 0;
+  return text3;
 }
 
 // src/core/skill/fallback.ts
@@ -55744,8 +57630,8 @@ function findNode(root, path) {
 var keyPattern2 = /^([A-Za-z_][A-Za-z0-9_-]*):(?: (.*))?$/;
 function buildQuickLocator(yaml, firstLine2) {
   const lines = [];
-  yaml.split("\n").forEach((text, index) => {
-    if (text.trim() !== "") lines.push({ text, line: firstLine2 + index });
+  yaml.split("\n").forEach((text3, index) => {
+    if (text3.trim() !== "") lines.push({ text: text3, line: firstLine2 + index });
   });
   if (lines.length === 0) return void 0;
   const root = readMap2(lines, 0, 0);
@@ -55781,55 +57667,74 @@ function nodeAt(root, path) {
   }
   return node;
 }
-function indentOf2(text) {
-  return text.length - text.trimStart().length;
-}
 function readMap2(lines, indent, start) {
   const map = /* @__PURE__ */ new Map();
   const first = lines[start];
   if (!first) return void 0;
   let i = start;
-  while (i < lines.length && indentOf2(lines[i].text) >= indent) {
-    const { text, line } = lines[i];
-    const match = keyPattern2.exec(text.slice(indent));
-    if (indentOf2(text) !== indent || !match) return void 0;
+  while (i < lines.length && indentOf(lines[i].text) >= indent) {
+    const { text: text3, line } = lines[i];
+    const match = keyPattern2.exec(text3.slice(indent));
+    if (indentOf(text3) !== indent || !match) return void 0;
     const key = match[1];
     const raw = match[2];
     i++;
     const keyAt = { line, column: indent + 1 };
     if (raw !== void 0 && raw.trim() !== "") {
       map.set(key, { key: keyAt, value: readValue2(raw, line, indent + key.length + 3) });
+      i = skipDeeper(lines, i, indent);
       continue;
     }
-    const next = lines[i];
-    if (!next || indentOf2(next.text) !== indent + 2) return void 0;
-    const nested = next.text.slice(indent + 2).startsWith("- ") ? readList(lines, indent + 2, i) : readMap2(lines, indent + 2, i);
+    const nested = readNested2(lines, indent, i);
     if (!nested) return void 0;
     map.set(key, { key: keyAt, value: nested.node });
     i = nested.end;
   }
   return { node: { at: { line: first.line, column: indent + 1 }, map }, end: i };
 }
-function readList(lines, indent, start) {
+function readNested2(lines, parent, start) {
+  const next = lines[start];
+  const indent = next ? indentOf(next.text) : 0;
+  if (!next || indent <= parent) return void 0;
+  const text3 = next.text.slice(indent);
+  if (text3.startsWith("- ")) return readList2(lines, indent, start);
+  if (keyPattern2.test(text3)) return readMap2(lines, indent, start);
+  return { node: { at: { line: next.line, column: indent + 1 } }, end: skipDeeper(lines, start + 1, parent) };
+}
+function skipDeeper(lines, start, parent) {
+  let i = start;
+  while (i < lines.length && indentOf(lines[i].text) > parent) i++;
+  return i;
+}
+function readList2(lines, indent, start) {
   const items = [];
   let i = start;
-  while (i < lines.length && indentOf2(lines[i].text) >= indent) {
-    const { text, line } = lines[i];
-    if (indentOf2(text) !== indent || !text.slice(indent).startsWith("- ")) return void 0;
-    items.push(readValue2(text.slice(indent + 2), line, indent + 3));
+  while (i < lines.length && indentOf(lines[i].text) >= indent) {
+    const { text: text3, line } = lines[i];
+    if (indentOf(text3) !== indent || !text3.slice(indent).startsWith("- ")) return void 0;
+    const rest = text3.slice(indent + 2);
+    if (keyPattern2.test(rest)) {
+      const opened = [...lines.slice(0, i), { text: `${" ".repeat(indent + 2)}${rest}`, line }, ...lines.slice(i + 1)];
+      const map = readMap2(opened, indent + 2, i);
+      if (!map) return void 0;
+      items.push(map.node);
+      i = map.end;
+      continue;
+    }
+    items.push(readValue2(rest, line, indent + 3));
     i++;
   }
   return { node: { at: { line: lines[start].line, column: indent + 1 }, items }, end: i };
 }
 function readValue2(raw, line, column) {
-  const text = raw.trimEnd();
-  if (!text.startsWith("[") || !text.endsWith("]")) return { at: { line, column } };
+  const text3 = raw.trimEnd();
+  if (!text3.startsWith("[") || !text3.endsWith("]")) return { at: { line, column } };
   const items = [];
-  const inner = text.slice(1, -1);
+  const inner = text3.slice(1, -1);
   let offset = 0;
   if (inner !== "") {
     for (const part of inner.split(",")) {
-      items.push({ at: { line, column: column + 1 + offset + indentOf2(part) } });
+      items.push({ at: { line, column: column + 1 + offset + indentOf(part) } });
       offset += part.length + 1;
     }
   }
@@ -55870,13 +57775,13 @@ function parseSkillBytes(bytes, options) {
   skill.findings.unshift(...decoded.findings);
   return skill;
 }
-function parseSkill(text, options) {
+function parseSkill(text3, options) {
   const { file } = options;
-  const sections = splitSkill(text);
+  const sections = splitSkill(text3);
   const findings = [...layoutFindings(sections, file)];
   if (sections.frontmatter !== "ok") {
     const locator2 = buildLocator(void 0, "", 1);
-    return assemble({ file, text, sections, data: null, document: void 0, findings, locator: locator2 });
+    return assemble({ file, text: text3, sections, data: null, document: void 0, findings, locator: locator2 });
   }
   const problem = boundsProblem(sections.yaml);
   if (problem) {
@@ -55893,12 +57798,12 @@ function parseSkill(text, options) {
       })
     );
     const data3 = pickFirstKeys(parseFallbackFields(sections.yaml.split("\n", 2e3).join("\n")), 100);
-    return assemble({ file, text, sections, data: data3, document: void 0, findings, locator: locator2 });
+    return assemble({ file, text: text3, sections, data: data3, document: void 0, findings, locator: locator2 });
   }
-  const quick = options.fullParse || text.includes("\r") ? void 0 : parseQuickFrontmatter(sections.yaml);
+  const quick = options.fullParse || text3.includes("\r") ? void 0 : parseQuickFrontmatter(sections.yaml);
   if (quick && Object.keys(quick).length > 0) {
     quickData.add(quick);
-    return assembleQuick({ file, text, sections, data: quick, findings });
+    return assembleQuick({ file, text: text3, sections, data: quick, findings });
   }
   const document2 = (0, import_yaml2.parseDocument)(sections.yaml, { prettyErrors: false, keepSourceTokens: false, uniqueKeys: false });
   const locator = buildLocator(document2, sections.yaml, sections.yamlLine);
@@ -55908,10 +57813,10 @@ function parseSkill(text, options) {
   for (const warning2 of document2.warnings) findings.push(yamlWarningFinding(warning2, file, locator));
   if (fatal.length > 0) {
     const data3 = parseFallbackFields(sections.yaml);
-    return assemble({ file, text, sections, data: data3, document: void 0, findings, locator });
+    return assemble({ file, text: text3, sections, data: data3, document: void 0, findings, locator });
   }
   const data2 = toData(document2, file, locator, findings);
-  return assemble({ file, text, sections, data: data2, document: document2, findings, locator });
+  return assemble({ file, text: text3, sections, data: data2, document: document2, findings, locator });
 }
 function pickFirstKeys(fields, count) {
   const known = ["name", "description", "when_to_use"].filter((k) => k in fields).map((k) => [k, fields[k]]);
@@ -56081,8 +57986,8 @@ function yamlWarningFinding(warning2, file, locator) {
     hint: "Rewrite the value so that every YAML parser reads it the same way."
   });
 }
-function firstLine(text) {
-  return text.split("\n", 1)[0] ?? text;
+function firstLine(text3) {
+  return text3.split("\n", 1)[0] ?? text3;
 }
 
 // src/core/skill/serialize.ts
@@ -56096,6 +58001,7 @@ function replaceBody(skill, body) {
 
 // src/core/skill/edit.ts
 var import_yaml3 = __toESM(require_dist(), 1);
+init_errors();
 function setField(skill, path, value) {
   const { document: document2, sections } = skill;
   if (!document2 || !(0, import_yaml3.isMap)(document2.contents)) {
@@ -56308,6 +58214,7 @@ function isSkillFile(path) {
 }
 
 // src/core/ledger/trailers.ts
+init_errors();
 init_findings();
 
 // src/core/ledger/trailer-block.ts
@@ -56321,12 +58228,12 @@ function isBlankLine(line) {
   for (const c3 of line) if (!isSpace(c3)) return false;
   return true;
 }
-function trimSpace(text) {
+function trimSpace(text3) {
   let from = 0;
-  let to = text.length;
-  while (from < to && isSpace(text[from])) from++;
-  while (to > from && isSpace(text[to - 1])) to--;
-  return text.slice(from, to);
+  let to = text3.length;
+  while (from < to && isSpace(text3[from])) from++;
+  while (to > from && isSpace(text3[to - 1])) to--;
+  return text3.slice(from, to);
 }
 function splitGitLines(message) {
   return message.match(/[^\n]*\n|[^\n]+$/g) ?? [];
@@ -56466,7 +58373,9 @@ var skillActions = [
   "adopt",
   "usage",
   "rollback",
-  "curate"
+  "curate",
+  "add",
+  "update"
 ];
 var actors = ["user", "agent", "curator"];
 var sources = ["foreground", "background"];
@@ -56713,7 +58622,7 @@ function sortedRecord(map) {
   return Object.fromEntries([...map.entries()].sort(([a], [b2]) => a < b2 ? -1 : a > b2 ? 1 : 0));
 }
 function foldHistory(index, commits, head, observe) {
-  const { skills: current, deleted, outside: outside2 } = structuredClone({ skills: index.skills, deleted: index.deleted, outside: index.outside });
+  const { skills: current, deleted, outside } = structuredClone({ skills: index.skills, deleted: index.deleted, outside: index.outside });
   const skills = new Map(Object.entries(current));
   const owners = new Map([...skills.values()].map((s) => [s.folder, s.name]));
   const state2 = {
@@ -56721,7 +58630,7 @@ function foldHistory(index, commits, head, observe) {
     skills,
     owners,
     deleted: new Map(Object.entries(deleted)),
-    outside: new Map(Object.entries(outside2))
+    outside: new Map(Object.entries(outside))
   };
   for (const commit of commits) {
     const trailers = parseCommitMessage(commit.message).trailers;
@@ -56770,62 +58679,35 @@ function emptyHistoryIndex(skillsRoots) {
   };
 }
 
-// src/ledger/git-dir.ts
-import { readFileSync, statSync } from "node:fs";
-import { isAbsolute, join, resolve } from "node:path";
-async function readRepoLayout(dir) {
-  const envDir = process.env.GIT_DIR;
-  const gitdir = await readGitDir(dir);
-  const worktree = envDir && process.env.GIT_WORK_TREE ? resolve(process.env.GIT_WORK_TREE) : dir;
-  return { dir: worktree, gitdir, commondir: readCommonDir(gitdir) };
-}
-function readCommonDir(gitdir) {
-  if (process.env.GIT_COMMON_DIR) return resolve(process.env.GIT_COMMON_DIR);
-  try {
-    const text = readFileSync(join(gitdir, "commondir"), "utf8").trim();
-    return isAbsolute(text) ? text : resolve(gitdir, text);
-  } catch {
-    return gitdir;
-  }
-}
-async function readGitDir(dir) {
-  const gitdir = findGitDir(dir);
-  if (gitdir !== void 0) return gitdir;
-  throw new SkillgardenError("ledger/not-a-repository", `${dir} is not a git repository (no .git folder).`, {
-    data: { dir, hint: `Run \`git init\` in ${dir}, or pass the repository's root folder.` }
-  });
-}
-function findGitDir(dir) {
-  if (process.env.GIT_DIR) return resolve(process.env.GIT_DIR);
-  const dotGit = join(dir, ".git");
-  const info2 = statSync(dotGit, { throwIfNoEntry: false });
-  if (info2?.isDirectory()) return dotGit;
-  if (!info2?.isFile()) return void 0;
-  try {
-    const match = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, "utf8"));
-    return match?.[1] ? isAbsolute(match[1]) ? match[1] : resolve(dir, match[1]) : void 0;
-  } catch {
-    return void 0;
-  }
+// src/core/ledger/log-entry.ts
+function buildLogEntry(commit, touched = []) {
+  const { subject, trailers } = parseCommitMessage(commit.message);
+  return {
+    commit: commit.oid,
+    time: formatCommitTime(commit.time),
+    action: trailers.action ?? null,
+    skills: [...trailers.skills, ...touched.filter((name2) => !trailers.skills.includes(name2))],
+    actor: trailers.actor,
+    source: trailers.source ?? null,
+    run: trailers.run ?? null,
+    subject
+  };
 }
 
+// src/ledger/history-index.ts
+init_git_dir();
+
 // src/ledger/history-cache.ts
+init_cache_file();
 import { mkdir as mkdir2, readFile, rename as rename2, rm as rm2, writeFile as writeFile2 } from "node:fs/promises";
 import { dirname as dirname2 } from "node:path";
-
-// src/store/cache-file.ts
-import { dirname, join as join2 } from "node:path";
-function cacheFilePath(gitdir, name2) {
-  return join2(gitdir, "skillgarden", name2);
-}
-
-// src/ledger/history-cache.ts
 function historyCachePath(gitdir) {
   return cacheFilePath(gitdir, "history-index.json");
 }
 function isCacheFile(value) {
   const file = value;
-  return typeof file === "object" && file !== null && file.version === 1 && Array.isArray(file.seen) && Array.isArray(file.shallow) && typeof file.index === "object" && file.index !== null && file.index.version === 1 && typeof file.index.skills === "object" && typeof file.index.deleted === "object" && // A cache from before `outside` was kept is rebuilt: its skills may date from a move.
+  return typeof file === "object" && file !== null && // A cache from before the ledger map (version 1) is rebuilt.
+  file.version === 2 && Array.isArray(file.seen) && typeof file.ledger === "object" && file.ledger !== null && Array.isArray(file.shallow) && typeof file.index === "object" && file.index !== null && file.index.version === 1 && typeof file.index.skills === "object" && typeof file.index.deleted === "object" && // A cache from before `outside` was kept is rebuilt: its skills may date from a move.
   typeof file.index.outside === "object" && typeof file.index.head === "string" && typeof file.index.shallow === "boolean";
 }
 async function readHistoryCache(gitdir) {
@@ -56848,6 +58730,9 @@ async function writeHistoryCache(gitdir, cache) {
     throw error2;
   }
 }
+
+// src/ledger/history-git.ts
+init_errors();
 
 // src/ledger/system-git.ts
 import { execFile, spawn, spawnSync } from "node:child_process";
@@ -59507,6 +61392,7 @@ var we = $("", "plugin:binary");
 var nt = $("", "plugin:input");
 
 // src/ledger/system-git.ts
+init_errors();
 function gitEnv(extra = {}) {
   const env = { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", LC_ALL: "C" };
   for (const [key, value] of Object.entries(extra)) {
@@ -59570,12 +61456,12 @@ function systemGitVersion() {
 
 // src/ledger/history-git.ts
 var neutralConfig = ["-c", "log.showSignature=false", "-c", "core.quotePath=false", "-c", "color.ui=false"];
-async function runGit2(dir, args) {
-  const result = await runGit([...neutralConfig, ...args], { cwd: dir });
+async function runGit2(dir, args, input2) {
+  const result = await runGit([...neutralConfig, ...args], { cwd: dir, ...input2 === void 0 ? {} : { input: input2 } });
   return { stdout: result.stdout.toString("utf8"), stderr: result.stderr, code: result.code };
 }
-async function runGitChecked2(dir, args) {
-  const result = await runGit2(dir, args);
+async function runGitChecked2(dir, args, input2) {
+  const result = await runGit2(dir, args, input2);
   if (result.code !== 0) {
     throw new SkillgardenError(
       "ledger/git-failed",
@@ -59623,12 +61509,16 @@ async function diffTrees(ctx, before, after, prefix2) {
   const changes = [];
   for (const [name2, [a, b2]] of byName) {
     const path = join3(prefix2, name2);
-    if (a?.type === "tree" && b2?.type === "tree") changes.push(...await diffTrees(ctx, a.oid, b2.oid, path));
+    if (a?.type === "tree" && b2?.type === "tree") for (const item of await diffTrees(ctx, a.oid, b2.oid, path)) changes.push(item);
     else if (a?.type !== "tree" && b2?.type !== "tree" && a && b2) {
       if (a.oid !== b2.oid || a.mode !== b2.mode) changes.push({ status: "modified", path });
     } else {
-      if (a) changes.push(...a.type === "tree" ? await listFiles(ctx, a.oid, path, "deleted") : [fileChange("deleted", path, a)]);
-      if (b2) changes.push(...b2.type === "tree" ? await listFiles(ctx, b2.oid, path, "added") : [fileChange("added", path, b2)]);
+      if (a)
+        for (const item of a.type === "tree" ? await listFiles(ctx, a.oid, path, "deleted") : [fileChange("deleted", path, a)])
+          changes.push(item);
+      if (b2)
+        for (const item of b2.type === "tree" ? await listFiles(ctx, b2.oid, path, "added") : [fileChange("added", path, b2)])
+          changes.push(item);
     }
   }
   return changes;
@@ -59652,7 +61542,7 @@ async function collectCommits(ctx, range) {
     const commit = await readCommitTree(ctx, oid);
     if (range.shallow.has(oid)) commit.record.parents = [];
     found.push(commit);
-    queue.push(...commit.record.parents);
+    for (const item of commit.record.parents) queue.push(item);
   }
   return found;
 }
@@ -59680,6 +61570,15 @@ function isomorphicGitWalker(gitdir) {
     async readLog(head, limit) {
       const entries = await import_isomorphic_git.default.log({ fs: fs4, gitdir, ref: head, cache: ctx.cache, ...limit === void 0 ? {} : { depth: limit } });
       return entries.map(({ oid, commit }) => ({ oid, parents: commit.parent, time: commit.committer.timestamp, message: commit.message }));
+    },
+    async readCommitRecords(oids) {
+      const records = [];
+      for (const oid of oids) records.push((await readCommitTree(ctx, oid)).record);
+      return records;
+    },
+    async listFiles(commit, roots) {
+      const files = await diffTrees(ctx, null, (await readCommitTree(ctx, commit)).tree, "");
+      return files.map((f3) => f3.path).filter((path) => roots.some((root) => root === "" || path.startsWith(`${root}/`)));
     }
   };
 }
@@ -59693,17 +61592,17 @@ function toStatus(letter) {
   return letter === "A" ? "added" : letter === "D" ? "deleted" : "modified";
 }
 function parseNameStatusLog(output) {
-  const tokens = output.split("\0");
+  const tokens2 = output.split("\0");
   const commits = [];
   let current;
-  for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i];
+  for (let i = 0; i < tokens2.length; i++) {
+    const token = tokens2[i];
     if (token.startsWith(commitMark)) {
       current = {
         oid: token.slice(1),
-        parents: (tokens[i + 1] ?? "").split(" ").filter(Boolean),
-        time: Number(tokens[i + 2]),
-        message: tokens[i + 3] ?? "",
+        parents: (tokens2[i + 1] ?? "").split(" ").filter(Boolean),
+        time: Number(tokens2[i + 2]),
+        message: tokens2[i + 3] ?? "",
         changes: []
       };
       commits.push(current);
@@ -59712,7 +61611,7 @@ function parseNameStatusLog(output) {
     }
     const letter = token.replace(/^\n+/, "");
     if (letter === "" || current === void 0) continue;
-    const path = tokens[++i] ?? "";
+    const path = tokens2[++i] ?? "";
     current.changes.push(readChange(letter, path));
   }
   return commits;
@@ -59727,6 +61626,9 @@ function readChange(status, path) {
 }
 function rangeArgs(range) {
   return ["--ignore-missing", range.head, ...range.exclude === null ? [] : [`^${range.exclude}`], "--"];
+}
+function toRecords(output) {
+  return parseNameStatusLog(output).map(({ changes: _changes, ...record2 }) => record2);
 }
 function systemGitWalker(dir, gitdir) {
   return {
@@ -59745,9 +61647,18 @@ function systemGitWalker(dir, gitdir) {
       });
     },
     async readLog(head, limit) {
-      const args = ["log", "-z", commitFormat, ...limit === void 0 ? [] : [`--max-count=${limit}`], head, "--"];
-      const output = await runGitChecked2(dir, args);
-      return parseNameStatusLog(output).map(({ changes: _changes, ...record2 }) => record2);
+      const args = ["log", "--date-order", "-z", commitFormat, ...limit === void 0 ? [] : [`--max-count=${limit}`], head, "--"];
+      return toRecords(await runGitChecked2(dir, args));
+    },
+    async readCommitRecords(oids) {
+      if (oids.length === 0) return [];
+      return toRecords(await runGitChecked2(dir, ["log", "--no-walk=unsorted", "--stdin", "-z", commitFormat], `${oids.join("\n")}
+`));
+    },
+    async listFiles(commit, roots) {
+      const paths = roots.includes("") ? [] : roots;
+      const output = await runGitChecked2(dir, ["ls-tree", "-r", "-z", "--name-only", "--full-tree", commit, "--", ...paths]);
+      return output.split("\0").filter(Boolean);
     }
   };
 }
@@ -59758,9 +61669,9 @@ async function openHistoryWalker(dir, gitdir, backend = "auto") {
   return system3 ? { walker: systemGitWalker(dir, gitdir), backend: "system-git" } : { walker: isomorphicGitWalker(gitdir), backend: "isomorphic-git" };
 }
 async function readShallowCommits(gitdir) {
-  const text = await readFile2(join4(gitdir, "shallow"), "utf8").catch(() => "");
+  const text3 = await readFile2(join4(gitdir, "shallow"), "utf8").catch(() => "");
   return new Set(
-    text.split("\n").map((line) => line.trim()).filter(Boolean)
+    text3.split("\n").map((line) => line.trim()).filter(Boolean)
   );
 }
 function ignoreReadOnly(error2) {
@@ -59783,32 +61694,40 @@ async function foldRange(walker, cache, range) {
   }
   return { commits: await walker.readCommits({ ...range, exclude: null, seen: /* @__PURE__ */ new Set() }), cache: null };
 }
+function noteLedgerCommit(ledger) {
+  return (commit, touched) => {
+    const entry = buildLogEntry(commit, [...touched].sort());
+    if (entry.action !== null || entry.skills.length > 0) ledger[commit.oid] = entry.skills;
+  };
+}
 async function readHistoryIndex(dir, options = {}) {
   const root = normalizeSkillsRoots(options.skillsRoot ?? "skills");
   const gitdir = await readGitDir(dir);
   const { walker, backend } = await openHistoryWalker(dir, gitdir, options.backend);
   const head = await walker.resolveHead(options.ref ?? "HEAD");
-  if (head === null) return { index: emptyHistoryIndex(root), update: "rebuilt", folded: 0, backend };
+  if (head === null) return { index: emptyHistoryIndex(root), ledger: {}, update: "rebuilt", folded: 0, backend };
   const useCache = options.cache !== false;
   const shallow = await readShallowCommits(gitdir);
   const cut2 = [...shallow].sort();
   const cached = useCache ? usableCache(await readHistoryCache(gitdir), root, cut2) : null;
-  if (cached?.index.head === head) return { index: cached.index, update: "unchanged", folded: 0, backend };
+  if (cached?.index.head === head) return { index: cached.index, ledger: cached.ledger, update: "unchanged", folded: 0, backend };
   const { commits, cache } = await foldRange(walker, cached, { head, skillsRoot: root, shallow });
-  const index = foldHistory(cache?.index ?? emptyHistoryIndex(root), orderParentsFirst(commits), head);
+  const ledger = { ...cache?.ledger };
+  const index = foldHistory(cache?.index ?? emptyHistoryIndex(root), orderParentsFirst(commits), head, noteLedgerCommit(ledger));
   if (useCache) {
     const seen = [...cache?.seen ?? [], ...commits.map((c3) => c3.oid)];
-    await writeHistoryCache(gitdir, { version: 1, index, seen, shallow: cut2 }).catch(ignoreReadOnly);
+    await writeHistoryCache(gitdir, { version: 2, index, ledger, seen, shallow: cut2 }).catch(ignoreReadOnly);
   }
-  return { index, update: cache ? "incremental" : "rebuilt", folded: commits.length, backend };
+  return { index, ledger, update: cache ? "incremental" : "rebuilt", folded: commits.length, backend };
 }
 
 // src/core/layout/pins.ts
+init_layout();
 var pinsFile = `${metaDir}/pins.txt`;
-function parsePins(text) {
-  if (!text) return /* @__PURE__ */ new Set();
+function parsePins(text3) {
+  if (!text3) return /* @__PURE__ */ new Set();
   return new Set(
-    text.split("\n").map((line) => line.replace(/#.*$/, "").trim()).filter(Boolean)
+    text3.split("\n").map((line) => line.replace(/#.*$/, "").trim()).filter(Boolean)
   );
 }
 function isPinnedInFile(skill) {
@@ -59817,773 +61736,13 @@ function isPinnedInFile(skill) {
   return fields.pinned === true || metadata?.pinned === "true" || metadata?.pinned === true;
 }
 
-// src/store/layout/discover-library.ts
-import { realpathSync } from "node:fs";
-import { basename, join as join8, relative, sep as sep2 } from "node:path";
-init_findings();
-
-// src/core/layout/skill-roots.ts
-var agentSkillFolders = [
-  { path: ".claude/skills", agents: "Claude Code, Copilot, Cursor, Goose, OpenCode" },
-  { path: ".agents/skills", agents: "Codex, Copilot, Cursor, Gemini CLI, Goose, OpenCode" },
-  { path: ".github/skills", agents: "GitHub Copilot" },
-  { path: ".cursor/skills", agents: "Cursor" },
-  { path: ".gemini/skills", agents: "Gemini CLI" },
-  { path: ".goose/skills", agents: "Goose" },
-  { path: ".opencode/skills", agents: "OpenCode" }
-];
-var marketplaceFile = ".claude-plugin/marketplace.json";
-var claudePluginFile = ".claude-plugin/plugin.json";
-var agentPluginFile = "plugin.json";
-var hermesMarkers = [".bundled_manifest", ".usage.json", ".hub"];
-function skillsDirEntries(value) {
-  if (value === void 0) return void 0;
-  return (typeof value === "string" ? [value] : [...value]).map(normalizeRootPath);
-}
-function normalizeRootPath(path) {
-  const trimmed = path.replace(/\\/g, "/").replace(/^(\.\/)+/, "").replace(/\/+$/, "").replace(/\/{2,}/g, "/");
-  return trimmed === "." ? "" : trimmed;
-}
-function hasGlob(path) {
-  return /[*?[\]{}]/.test(path);
-}
-function isInsideRepository(path) {
-  if (path.startsWith("/") || /^[a-z]:/i.test(path)) return false;
-  return !path.split("/").includes("..");
-}
-function joinRepoPath(base, relative7) {
-  const parts = base === "" ? [] : base.split("/");
-  for (const part of relative7.replace(/\\/g, "/").split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") {
-      if (parts.length === 0) return void 0;
-      parts.pop();
-    } else parts.push(part);
-  }
-  return parts.join("/");
-}
-function dedupeRoots(roots) {
-  const seen = /* @__PURE__ */ new Set();
-  return roots.filter((root) => !seen.has(root.path) && seen.add(root.path));
-}
-function archiveRootOf(root) {
-  return root === "" ? ".archive" : `${root}/.archive`;
-}
-function skillPathIn(root, relativeDir) {
-  return root === "" ? relativeDir : `${root}/${relativeDir}`;
-}
-
-// src/store/dir-cache.ts
-import { readdirSync } from "node:fs";
-var readDirUncached = (path) => readdirSync(path, { withFileTypes: true });
-function createDirCache() {
-  const listings = /* @__PURE__ */ new Map();
-  return (path) => {
-    let entries = listings.get(path);
-    if (entries === void 0) {
-      entries = readDirUncached(path);
-      listings.set(path, entries);
-    }
-    return entries;
-  };
-}
-
-// src/store/discover.ts
-import { lstatSync, statSync as statSync2 } from "node:fs";
-import { join as join5, sep } from "node:path";
-var defaultMaxFolders = 2e5;
-function discoverSkills(root, options = {}) {
-  const maxFolders = options.maxFolders ?? defaultMaxFolders;
-  const readDir = options.readDir ?? readDirUncached;
-  if (options.deep) return sortLocations(discoverDeep(root, options.deep.maxDepth, maxFolders, readDir));
-  const found = [];
-  let seen = 0;
-  const probe = options.probe ?? (options.readDir ? "listing" : "stat");
-  const onSkillFile = options.onSkillFile;
-  const skillFileIn = probe === "listing" ? (dir) => skillFileListed(dir, readDir) : onSkillFile ? (dir) => skillFileStat(dir, onSkillFile) : skillFileStat;
-  const base = join5(root, "/");
-  for (const entry of listFolders(root, readDir)) {
-    if (++seen > maxFolders) throw tooManyFolders(root, maxFolders);
-    const dir = base + entry.name;
-    const skill = skillFileIn(dir);
-    if (skill) {
-      found.push(located(entry.name, void 0, dir, entry.name, entry.link || skill === "link"));
-      continue;
-    }
-    for (const child of listFolders(dir, readDir)) {
-      if (++seen > maxFolders) throw tooManyFolders(root, maxFolders);
-      const childDir = `${dir}${sep}${child.name}`;
-      const childSkill = skillFileIn(childDir);
-      if (childSkill) {
-        found.push(
-          located(child.name, entry.name, childDir, `${entry.name}/${child.name}`, entry.link || child.link || childSkill === "link")
-        );
-      }
-    }
-  }
-  return sortLocations(found);
-}
-function located(name2, category, dir, relativeDir, linked) {
-  return linked ? { name: name2, category, dir, relativeDir, linked: true } : { name: name2, category, dir, relativeDir };
-}
-function discoverDeep(root, maxDepth3, maxFolders, readDir) {
-  const found = [];
-  let seen = 0;
-  const walk3 = (dir, parts, linkedParts) => {
-    for (const entry of listFolders(dir, readDir)) {
-      if (++seen > maxFolders) throw tooManyFolders(root, maxFolders);
-      const child = join5(dir, entry.name);
-      const childParts = [...parts, entry.name];
-      const skill = skillFileListed(child, readDir);
-      if (skill) found.push(located(entry.name, parts.at(-1), child, childParts.join("/"), linkedParts || entry.link || skill === "link"));
-      if (childParts.length < maxDepth3 && !entry.link) walk3(child, childParts, linkedParts || entry.link);
-    }
-  };
-  walk3(root, [], false);
-  return found;
-}
-function sortLocations(found) {
-  return found.sort((a, b2) => a.relativeDir < b2.relativeDir ? -1 : a.relativeDir > b2.relativeDir ? 1 : 0);
-}
-function skillFileStat(dir, onSkillFile) {
-  const file = `${dir}${sep}${skillFileName}`;
-  let stat4;
-  try {
-    stat4 = lstatSync(file, { throwIfNoEntry: false });
-  } catch {
-    return "file";
-  }
-  if (stat4 === void 0 || stat4.isDirectory()) return void 0;
-  if (stat4.isSymbolicLink()) return "link";
-  if (onSkillFile && stat4.isFile()) onSkillFile(file, stat4);
-  return "file";
-}
-function skillFileListed(dir, readDir) {
-  try {
-    const entry = readDir(dir).find((e) => e.name === skillFileName && !e.isDirectory());
-    return entry === void 0 ? void 0 : entry.isSymbolicLink() ? "link" : "file";
-  } catch {
-    return void 0;
-  }
-}
-function listFolders(dir, readDir) {
-  let entries;
-  try {
-    entries = readDir(dir);
-  } catch (error2) {
-    if (error2.code === "ENOENT") return [];
-    throw new SkillgardenError("store/unreadable", `cannot read folder ${dir}: ${error2.message}`, { cause: error2 });
-  }
-  return entries.filter((e) => isCandidateFolder(e.name) && (e.isDirectory() || e.isSymbolicLink() && isFolder(join5(dir, e.name)))).map((e) => ({ name: e.name, link: e.isSymbolicLink() }));
-}
-function isFolder(path) {
-  try {
-    return statSync2(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-function tooManyFolders(root, max) {
-  return new SkillgardenError("store/too-many-folders", `more than ${max} folders under ${root}; is this a skills library?`, {
-    data: { root, max }
-  });
-}
-
-// src/store/layout/expand-roots.ts
-var import_picomatch = __toESM(require_picomatch2(), 1);
-import { join as join6 } from "node:path";
-var neverSearched = /* @__PURE__ */ new Set([".git", "node_modules", ".skillgarden", ".archive"]);
-var maxGlobstarDepth = 6;
-function expandRootGlob(repoDir, pattern, readDir) {
-  const segments = pattern.split("/");
-  const found = /* @__PURE__ */ new Set();
-  const walk3 = (at2, rest, depth) => {
-    const [segment, ...tail] = rest;
-    if (segment === void 0) {
-      if (at2.length > 0) found.add(at2.join("/"));
-      return;
-    }
-    if (segment === "**") {
-      walk3(at2, tail, depth);
-      if (depth >= maxGlobstarDepth) return;
-      for (const child of folders(join6(repoDir, ...at2), readDir)) walk3([...at2, child], rest, depth + 1);
-      return;
-    }
-    if (!hasGlob(segment)) return walk3([...at2, segment], tail, depth);
-    const match = (0, import_picomatch.default)(segment, { dot: segment.startsWith(".") });
-    for (const child of folders(join6(repoDir, ...at2), readDir)) if (match(child)) walk3([...at2, child], tail, depth);
-  };
-  walk3([], segments, 0);
-  return [...found].filter((path) => isFolderAt(repoDir, path, readDir)).sort();
-}
-function folders(dir, readDir) {
-  let entries;
-  try {
-    entries = readDir(dir);
-  } catch {
-    return [];
-  }
-  return entries.filter((e) => (e.isDirectory() || e.isSymbolicLink()) && !neverSearched.has(e.name)).map((e) => e.name);
-}
-function isFolderAt(repoDir, path, readDir) {
-  if (path === "") return true;
-  const slash = path.lastIndexOf("/");
-  const parent = slash < 0 ? repoDir : join6(repoDir, path.slice(0, slash));
-  const name2 = path.slice(slash + 1);
-  try {
-    const entry = readDir(parent).find((e) => e.name === name2);
-    if (!entry) return false;
-    if (entry.isDirectory()) return true;
-    if (!entry.isSymbolicLink()) return false;
-    readDir(join6(parent, name2));
-    return true;
-  } catch {
-    return false;
-  }
-}
-function isFileAt(repoDir, path, readDir) {
-  const slash = path.lastIndexOf("/");
-  const parent = slash < 0 ? repoDir : join6(repoDir, path.slice(0, slash));
-  try {
-    return readDir(parent).some((e) => e.name === path.slice(slash + 1) && !e.isDirectory());
-  } catch {
-    return false;
-  }
-}
-
-// src/store/layout/read-layout.ts
-import { readFileSync as readFileSync2 } from "node:fs";
-import { join as join7 } from "node:path";
-
-// src/core/layout/manifests.ts
-init_findings();
-
-// src/core/layout/json-lines.ts
-function parseJsonWithLines(text) {
-  let value;
-  try {
-    value = JSON.parse(text);
-  } catch (error2) {
-    const message = error2.message;
-    const at2 = /position (\d+)/.exec(message);
-    const line = at2 ? text.slice(0, Number(at2[1])).split("\n").length : 1;
-    return { ok: false, line, message };
-  }
-  const lines = /* @__PURE__ */ new Map();
-  try {
-    locate(text, lines);
-  } catch {
-  }
-  return { ok: true, json: { value, lineOf: (path) => lines.get(path.join("/")) ?? 1 } };
-}
-function locate(text, lines) {
-  let i = 0;
-  let line = 1;
-  const skip = () => {
-    while (i < text.length && /\s/.test(text[i])) {
-      if (text[i] === "\n") line++;
-      i++;
-    }
-  };
-  const readString = () => {
-    const start = i;
-    i++;
-    while (i < text.length && text[i] !== '"') i += text[i] === "\\" ? 2 : 1;
-    i++;
-    return JSON.parse(text.slice(start, i));
-  };
-  const value = (path) => {
-    skip();
-    lines.set(path, line);
-    const c3 = text[i];
-    if (c3 === "{") {
-      i++;
-      skip();
-      if (text[i] === "}") return void i++;
-      for (; ; ) {
-        skip();
-        const key = readString();
-        skip();
-        i++;
-        value(path === "" ? key : `${path}/${key}`);
-        skip();
-        if (text[i++] === "}") return;
-      }
-    }
-    if (c3 === "[") {
-      i++;
-      skip();
-      if (text[i] === "]") return void i++;
-      for (let n = 0; ; n++) {
-        value(path === "" ? String(n) : `${path}/${n}`);
-        skip();
-        if (text[i++] === "]") return;
-      }
-    }
-    if (c3 === '"') return void readString();
-    while (i < text.length && !/[\s,\]}]/.test(text[i])) i++;
-  };
-  value("");
-}
-
-// src/core/layout/manifests.ts
-function parseMarketplace(text, file, marketplaceRoot) {
-  const parsed = parseManifestJson(text, file);
-  if (!parsed.json) return { manifest: void 0, findings: parsed.findings };
-  const { json } = parsed;
-  const findings = [];
-  const data2 = json.value;
-  if (!Array.isArray(data2.plugins)) {
-    findings.push(
-      manifestFinding(
-        file,
-        json.lineOf([]),
-        "manifest/invalid",
-        '"plugins" must be a list of plugin entries',
-        `See Claude Code's marketplace reference: {"name", "owner", "plugins": [{"name", "source"}]}.`
-      )
-    );
-    return { manifest: void 0, findings };
-  }
-  const pluginRoot = typeof data2.metadata?.pluginRoot === "string" ? data2.metadata.pluginRoot : void 0;
-  const plugins = data2.plugins.map((entry, index) => {
-    const at2 = (...rest) => json.lineOf(["plugins", index, ...rest]);
-    const record2 = entry ?? {};
-    const name2 = typeof record2.name === "string" ? record2.name : void 0;
-    if (name2 === void 0)
-      findings.push(
-        manifestFinding(file, at2(), "manifest/invalid", `plugins[${index}] has no "name"`, "Give every plugin a kebab-case name.")
-      );
-    let source;
-    if (typeof record2.source === "string") {
-      const written = pluginRoot && !/^\.{1,2}\//.test(record2.source) ? `${pluginRoot}/${record2.source}` : record2.source;
-      source = { written: record2.source, path: joinRepoPath(marketplaceRoot, written), line: at2("source") };
-    } else if (record2.source === void 0) {
-      findings.push(
-        manifestFinding(
-          file,
-          at2(),
-          "manifest/invalid",
-          `plugin "${name2 ?? index}" has no "source"`,
-          'Set "source" to the plugin folder, e.g. "./plugins/NAME".'
-        )
-      );
-    }
-    const skills = readPaths(record2.skills, source?.path ?? marketplaceRoot, (i) => i < 0 ? at2("skills") : at2("skills", i));
-    return { name: name2, line: at2(), source, skills };
-  });
-  findings.push(...duplicateNames(plugins, file));
-  return { manifest: plugins, findings };
-}
-function parsePluginManifest(text, file, options) {
-  const parsed = parseManifestJson(text, file);
-  if (!parsed.json) return { manifest: void 0, findings: parsed.findings };
-  const { json } = parsed;
-  const data2 = json.value ?? {};
-  const findings = [];
-  const name2 = typeof data2.name === "string" ? data2.name : void 0;
-  if (name2 === void 0)
-    findings.push(
-      manifestFinding(file, 1, "manifest/invalid", 'plugin.json has no "name"', `Add "name": the plugin's kebab-case identifier.`)
-    );
-  if (options.kind === "agent-plugins") findings.push(...checkAgentPlugin(data2, json, file, name2));
-  const skills = options.kind === "claude-code" ? readPaths(data2.skills, options.pluginRoot, (i) => json.lineOf(i < 0 ? ["skills"] : ["skills", i])) : void 0;
-  return { manifest: { name: name2, skills }, findings };
-}
-var agentPluginsSchemaIds = [
-  "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json",
-  "https://agent-plugins.org/schemas/1.1.0/plugin.schema.json"
-];
-var agentPluginFields = /* @__PURE__ */ new Set([
-  "$schema",
-  "name",
-  "version",
-  "description",
-  "author",
-  "homepage",
-  "repository",
-  "license",
-  "keywords",
-  "extensions"
-]);
-var agentPluginName = /^(?!.*(--|\.\.))[a-z0-9]([a-z0-9.-]{0,62}[a-z0-9])?$/;
-function checkAgentPlugin(data2, json, file, name2) {
-  const findings = [];
-  if (typeof data2.$schema !== "string" || !agentPluginsSchemaIds.includes(data2.$schema)) {
-    findings.push(
-      manifestFinding(
-        file,
-        json.lineOf(["$schema"]),
-        "manifest/invalid",
-        `"$schema" must be ${agentPluginsSchemaIds[0]}`,
-        "Agent Plugins clients reject a plugin.json without the exact schema identifier."
-      )
-    );
-  }
-  if (name2 !== void 0 && !agentPluginName.test(name2)) {
-    findings.push(
-      manifestFinding(
-        file,
-        json.lineOf(["name"]),
-        "manifest/invalid",
-        `plugin name "${excerpt(name2)}" is not 1\u201364 lowercase letters, digits, "-" or "."`,
-        'Start and end with a letter or digit; no "--" or "..".'
-      )
-    );
-  }
-  for (const key of Object.keys(data2)) {
-    if (agentPluginFields.has(key)) continue;
-    findings.push(
-      manifestFinding(
-        file,
-        json.lineOf([key]),
-        "manifest/unknown-field",
-        `unknown plugin.json field "${excerpt(key)}": clients report and ignore it`,
-        `Agent Plugins 1.0 allows: ${[...agentPluginFields].join(", ")}; put client settings under "extensions".`,
-        "warning"
-      )
-    );
-  }
-  return findings;
-}
-function readPaths(value, base, lineOf) {
-  if (value === void 0) return void 0;
-  const list = typeof value === "string" ? [value] : Array.isArray(value) ? value : [];
-  return list.map((written, index) => ({ written, index })).filter((p2) => typeof p2.written === "string").map(({ written, index }) => ({ written, path: joinRepoPath(base, written), line: lineOf(typeof value === "string" ? -1 : index) }));
-}
-function duplicateNames(plugins, file) {
-  const first = /* @__PURE__ */ new Map();
-  const findings = [];
-  for (const plugin of plugins) {
-    if (plugin.name === void 0) continue;
-    const earlier = first.get(plugin.name);
-    if (!earlier) first.set(plugin.name, plugin);
-    else
-      findings.push(
-        manifestFinding(
-          file,
-          plugin.line,
-          "manifest/duplicate-name",
-          `plugin name "${plugin.name}" is used twice (lines ${earlier.line} and ${plugin.line})`,
-          "Plugin names must be unique in a marketplace: rename one."
-        )
-      );
-  }
-  return findings;
-}
-function parseManifestJson(text, file) {
-  const parsed = parseJsonWithLines(text);
-  if (!parsed.ok)
-    return {
-      findings: [manifestFinding(file, parsed.line, "manifest/json-syntax", `not valid JSON: ${parsed.message}`, "Fix the JSON syntax.")]
-    };
-  if (typeof parsed.json.value !== "object" || parsed.json.value === null || Array.isArray(parsed.json.value)) {
-    return {
-      findings: [manifestFinding(file, 1, "manifest/invalid", "a manifest must be a JSON object", 'Write {"name": \u2026} at the top level.')]
-    };
-  }
-  return { json: parsed.json, findings: [] };
-}
-function manifestFinding(file, line, code4, message, hint, severity = "error") {
-  return finding({ code: code4, severity, file, line, column: 1, message, hint });
-}
-
-// src/store/layout/read-layout.ts
-function readLibraryLayout(repoDir, skillsDir, readDir = readDirUncached) {
-  const b2 = { repoDir, readDir, roots: [], listed: [], manifests: [], searched: [], findings: [] };
-  const entries = skillsDirEntries(skillsDir);
-  if (entries) {
-    readConfigured(b2, entries);
-    const probe = { ...b2, roots: [], listed: [], manifests: [], searched: [], findings: [] };
-    detect(probe);
-    b2.manifests.push(...probe.manifests);
-    b2.findings.push(...probe.findings);
-  } else detect(b2);
-  const layout = {
-    roots: dedupeRoots(b2.roots),
-    listed: b2.listed,
-    manifests: [...new Set(b2.manifests)],
-    configured: entries !== void 0,
-    searched: b2.searched
-  };
-  return { layout, findings: b2.findings };
-}
-function readConfigured(b2, entries) {
-  for (const entry of entries) {
-    if (!isInsideRepository(entry)) {
-      b2.findings.push(
-        configFinding(`skills_dir entry "${entry}" leaves the repository`, "Name folders inside the repository, relative to its root.")
-      );
-      continue;
-    }
-    b2.searched.push(`${entry || "."}/ (skills_dir)`);
-    if (hasGlob(entry)) {
-      for (const path of expandRootGlob(b2.repoDir, entry, b2.readDir)) b2.roots.push({ path, origin: "config", via: entry });
-    } else if (isFolderAt(b2.repoDir, entry, b2.readDir)) {
-      b2.roots.push({ path: entry, origin: "config" });
-    } else {
-      b2.findings.push(
-        configFinding(`skills_dir entry "${entry}" is not a folder`, "Create the folder, or fix skills_dir in .skillgarden/config.yaml.")
-      );
-    }
-  }
-}
-function detect(b2) {
-  b2.searched.push(`${defaultSkillsDir}/`);
-  if (isFolderAt(b2.repoDir, defaultSkillsDir, b2.readDir)) b2.roots.push({ path: defaultSkillsDir, origin: "skills" });
-  for (const folder of agentSkillFolders) {
-    b2.searched.push(`${folder.path}/ (${folder.agents})`);
-    if (isFolderAt(b2.repoDir, folder.path, b2.readDir)) b2.roots.push({ path: folder.path, origin: "agent-folder", via: folder.agents });
-  }
-  b2.searched.push(marketplaceFile);
-  if (isFileAt(b2.repoDir, marketplaceFile, b2.readDir)) readMarketplace(b2);
-  for (const file of [claudePluginFile, agentPluginFile]) {
-    b2.searched.push(file);
-    if (isFileAt(b2.repoDir, file, b2.readDir)) readPlugin(b2, "", file);
-  }
-  b2.searched.push("plugins/*/ (plugin.json, or a skills/ folder)");
-  for (const plugin of expandRootGlob(b2.repoDir, "plugins/*", b2.readDir)) {
-    const manifests = [`${plugin}/${claudePluginFile}`, `${plugin}/${agentPluginFile}`].filter((f3) => isFileAt(b2.repoDir, f3, b2.readDir));
-    for (const file of manifests) readPlugin(b2, plugin, file);
-    const skills = `${plugin}/skills`;
-    const known = b2.roots.some((r2) => r2.path === skills) || b2.listed.some((l3) => l3.path.startsWith(`${skills}/`));
-    if (manifests.length === 0 && !known && isFolderAt(b2.repoDir, skills, b2.readDir))
-      b2.roots.push({ path: skills, origin: "plugin", via: `${plugin}/ (no plugin.json)` });
-  }
-  b2.searched.push(`./ (Hermes: ${hermesMarkers.join(", ")})`);
-  const hermes2 = hermesMarkers.some((m2) => isFileAt(b2.repoDir, m2, b2.readDir) || isFolderAt(b2.repoDir, m2, b2.readDir));
-  if (hermes2) b2.roots.push({ path: "", origin: "hermes", via: "Hermes Agent" });
-  else if (b2.roots.length === 0 && b2.listed.length === 0) {
-    b2.searched.push("./ (skills at the top of the repository)");
-    const bare = discoverSkills(b2.repoDir, { readDir: b2.readDir, maxFolders: 2e4 }).length > 0;
-    b2.roots.push(bare ? { path: "", origin: "skills", via: "the repository root" } : { path: defaultSkillsDir, origin: "skills" });
-  }
-}
-function readMarketplace(b2) {
-  b2.manifests.push(marketplaceFile);
-  const parsed = parseMarketplace(readText(b2, marketplaceFile), marketplaceFile, "");
-  b2.findings.push(...parsed.findings);
-  for (const plugin of parsed.manifest ?? []) {
-    const source = plugin.source;
-    if (!source) continue;
-    if (source.path === void 0 || !isFolderAt(b2.repoDir, source.path, b2.readDir)) {
-      b2.findings.push(missingPath(marketplaceFile, source, `plugin "${plugin.name ?? "?"}" source`));
-      continue;
-    }
-    if (plugin.skills) addListed(b2, marketplaceFile, plugin.skills);
-    else {
-      const manifest = [`${prefix(source.path)}${claudePluginFile}`, `${prefix(source.path)}${agentPluginFile}`].find(
-        (f3) => isFileAt(b2.repoDir, f3, b2.readDir)
-      );
-      if (manifest) readPlugin(b2, source.path, manifest);
-      else addDefaultSkills(b2, source.path, "marketplace", marketplaceFile);
-    }
-  }
-}
-function readPlugin(b2, pluginRoot, file) {
-  if (b2.manifests.includes(file)) return;
-  b2.manifests.push(file);
-  const kind = file.endsWith(claudePluginFile) ? "claude-code" : "agent-plugins";
-  const parsed = parsePluginManifest(readText(b2, file), file, { pluginRoot, kind });
-  b2.findings.push(...parsed.findings);
-  addDefaultSkills(b2, pluginRoot, "plugin", file);
-  if (parsed.manifest?.skills) addListed(b2, file, parsed.manifest.skills);
-}
-function addDefaultSkills(b2, pluginRoot, origin, via) {
-  const path = `${prefix(pluginRoot)}skills`;
-  if (isFolderAt(b2.repoDir, path, b2.readDir)) b2.roots.push({ path, origin, via });
-}
-function addListed(b2, manifest, paths) {
-  for (const entry of paths) {
-    if (entry.path !== void 0 && isFileAt(b2.repoDir, `${prefix(entry.path)}${skillFileName}`, b2.readDir)) {
-      b2.listed.push({ path: entry.path, manifest, line: entry.line });
-    } else if (entry.path !== void 0 && isFolderAt(b2.repoDir, entry.path, b2.readDir)) {
-      b2.roots.push({ path: entry.path, origin: "plugin", via: manifest });
-    } else {
-      b2.findings.push(missingPath(manifest, entry, "listed skill"));
-    }
-  }
-}
-function missingPath(manifest, entry, what) {
-  const outside2 = entry.path === void 0;
-  return manifestFinding(
-    manifest,
-    entry.line,
-    outside2 ? "manifest/path-escapes" : "manifest/missing-path",
-    outside2 ? `${what} "${entry.written}" leaves the repository` : `${what} "${entry.written}" does not exist (${entry.path})`,
-    outside2 ? "Name a folder inside the repository." : "Fix the path, or add the folder it names."
-  );
-}
-function readText(b2, file) {
-  try {
-    return readFileSync2(join7(b2.repoDir, file), "utf8");
-  } catch {
-    return "";
-  }
-}
-function prefix(path) {
-  return path === "" ? "" : `${path}/`;
-}
-function configFinding(message, hint) {
-  return manifestFinding(".skillgarden/config.yaml", 1, "config/skills-dir", message, hint);
-}
-
-// src/store/layout/discover-library.ts
-function discoverLibrary(repoDir, layout, options = {}) {
-  const readDir = options.readDir ?? createDirCache();
-  const probe = {
-    readDir,
-    probe: options.probe ?? (options.readDir ? "listing" : "stat"),
-    ...options.onSkillFile ? { onSkillFile: options.onSkillFile } : {}
-  };
-  const found = /* @__PURE__ */ new Map();
-  const add2 = (location) => {
-    if (!found.has(location.path)) found.set(location.path, location);
-  };
-  for (const root of layout.roots) {
-    const dir = join8(repoDir, root.path);
-    for (const l3 of discoverSkills(dir, { ...probe, ...options.maxFolders ? { maxFolders: options.maxFolders } : {} })) {
-      add2(atRoot(l3, root.path, skillPathIn(root.path, l3.relativeDir)));
-    }
-  }
-  for (const listed2 of layout.listed) {
-    const slash = listed2.path.lastIndexOf("/");
-    const name2 = basename(listed2.path);
-    add2({
-      name: name2,
-      category: void 0,
-      dir: join8(repoDir, listed2.path),
-      relativeDir: name2,
-      root: slash < 0 ? "" : listed2.path.slice(0, slash),
-      path: listed2.path
-    });
-  }
-  const all = [...found.values()].sort((a, b2) => a.path < b2.path ? -1 : a.path > b2.path ? 1 : 0);
-  const { inside, escaped } = splitEscaped(repoDir, all, layout);
-  const { unique: unique2, shadowed, findings } = rejectDuplicates(inside);
-  findings.push(...escaped.map(escapeFinding));
-  return { layout, skills: unique2, archived: discoverArchives(repoDir, layout, readDir), escaped, shadowed, findings };
-}
-function openLibrary(repoDir, skillsDir, options = {}) {
-  const readDir = options.readDir ?? createDirCache();
-  const { layout, findings } = readLibraryLayout(repoDir, skillsDir, readDir);
-  const library = discoverLibrary(repoDir, layout, { ...options, readDir, ...options.readDir ? {} : { probe: "stat" } });
-  return { ...library, findings: [...findings, ...library.findings] };
-}
-function requireSkills(library, options = {}) {
-  if (library.skills.length > 0 || library.escaped.length > 0 || options.allowEmpty) return library;
-  const roots = library.layout.roots.map((r2) => `${r2.path || "."}/`);
-  throw new SkillgardenError("library/empty", renderEmptyLibrary(library), {
-    data: { exitCode: 2, searched: library.layout.searched, roots }
-  });
-}
-function renderEmptyLibrary(library) {
-  const roots = library.layout.roots.map((r2) => `${r2.path || "."}/`);
-  return [
-    "no skills found.",
-    `Looked in: ${library.layout.searched.join("; ")}.`,
-    roots.length > 0 ? `Skill roots searched: ${roots.join(", ")} (a skill is <root>/<name>/SKILL.md or <root>/<category>/<name>/SKILL.md).` : "",
-    'Set skills_dir in .skillgarden/config.yaml (a folder, a glob such as "plugins/*/skills", or a list), run `skillgarden init` to detect it, or pass --allow-empty for a new library.'
-  ].filter(Boolean).join("\n");
-}
-function primaryRoot(layout) {
-  return layout.roots[0]?.path ?? parentOf(layout.listed[0]?.path) ?? "skills";
-}
-function libraryRoots(layout) {
-  const roots = /* @__PURE__ */ new Set([...layout.roots.map((r2) => r2.path), ...layout.listed.map((l3) => parentOf(l3.path) ?? "")]);
-  return roots.size === 0 ? ["skills"] : [...roots].sort();
-}
-function parentOf(path) {
-  return path === void 0 ? void 0 : path.slice(0, Math.max(0, path.lastIndexOf("/")));
-}
-function discoverArchives(repoDir, layout, readDir) {
-  const out = [];
-  for (const root of layout.roots.length + layout.listed.length === 0 ? [] : libraryRoots(layout)) {
-    const archive = archiveRootOf(root);
-    if (!isFolderAt(repoDir, archive, readDir)) continue;
-    for (const l3 of discoverSkills(join8(repoDir, archive), { readDir })) out.push(atRoot(l3, root, `${archive}/${l3.relativeDir}`));
-  }
-  return out;
-}
-function atRoot(l3, root, path) {
-  const location = { name: l3.name, category: l3.category, dir: l3.dir, relativeDir: l3.relativeDir, root, path };
-  if (l3.linked) location.linked = true;
-  return location;
-}
-function splitEscaped(repoDir, all, layout) {
-  let realRepo;
-  try {
-    realRepo = realpathSync.native(repoDir);
-  } catch {
-    return { inside: [...all], escaped: [] };
-  }
-  const linkedRoots = new Set(
-    layout.roots.filter((r2) => r2.path !== "" && realOf(join8(repoDir, r2.path)) !== join8(realRepo, r2.path)).map((r2) => r2.path)
-  );
-  const listed2 = new Set(layout.listed.map((l3) => l3.path));
-  const inside = [];
-  const escaped = [];
-  for (const location of all) {
-    if (!location.linked && !linkedRoots.has(location.root) && !listed2.has(location.path)) {
-      inside.push(location);
-      continue;
-    }
-    const target = outside(realRepo, join8(location.dir, skillFileName)) ?? outside(realRepo, location.dir);
-    if (target) escaped.push({ location, target });
-    else inside.push(location);
-  }
-  return { inside, escaped };
-}
-function realOf(path) {
-  try {
-    return realpathSync.native(path);
-  } catch {
-    return void 0;
-  }
-}
-function outside(realRepo, path) {
-  const real = realOf(path);
-  if (real === void 0) return void 0;
-  const rel = relative(realRepo, real);
-  return rel === ".." || rel.startsWith(`..${sep2}`) || rel.startsWith(sep2) || /^[a-z]:/i.test(rel) ? real : void 0;
-}
-function rejectDuplicates(all) {
-  const first = /* @__PURE__ */ new Map();
-  const unique2 = [];
-  const shadowed = [];
-  const findings = [];
-  for (const location of all) {
-    const earlier = first.get(location.name);
-    if (!earlier) {
-      first.set(location.name, location);
-      unique2.push(location);
-      continue;
-    }
-    shadowed.push(location);
-    findings.push(
-      finding({
-        code: "library/duplicate-name",
-        severity: "error",
-        file: `${location.path}/${skillFileName}`,
-        message: `two skills are named "${location.name}": ${earlier.path} and ${location.path}`,
-        hint: `A name must be unique in the library (agents load skills by name): rename or remove one. ${earlier.path} is the one served.`
-      })
-    );
-  }
-  return { unique: unique2, shadowed, findings };
-}
-function escapeFinding(escaped) {
-  return finding({
-    code: "library/symlink-escapes",
-    severity: "error",
-    file: `${escaped.location.path}/${skillFileName}`,
-    message: `${escaped.location.path} is reached through a symbolic link that resolves to ${escaped.target}, outside the repository`,
-    hint: "Replace the link with the files themselves: a skill (and its category) must live inside the repository. It is not served until then."
-  });
-}
+// src/services/curator/read-library.ts
+init_discover_library();
 
 // src/store/usage-files.ts
-import { appendFileSync as appendFileSync2, closeSync as closeSync2, mkdirSync as mkdirSync2, openSync as openSync2, readdirSync as readdirSync2, readFileSync as readFileSync3, rmSync as rmSync2, statSync as statSync3 } from "node:fs";
+init_errors();
+init_layout();
+import { appendFileSync as appendFileSync2, closeSync as closeSync2, mkdirSync as mkdirSync3, openSync as openSync2, readdirSync as readdirSync2, readFileSync as readFileSync4, rmSync as rmSync3, statSync as statSync3 } from "node:fs";
 import { join as join10 } from "node:path";
 init_files();
 var usageDir = `${metaDir}/usage`;
@@ -60592,18 +61751,18 @@ function readUsageSnapshot(repoDir, options) {
   const snapshot = { totals: /* @__PURE__ */ new Map(), files: [], quarantined: [], findings: [] };
   for (const { path, writer, hermes: isHermes } of listUsageFiles(repoDir, options.skillsDir)) {
     if (isHermes) {
-      const hermes2 = readOne(repoDir, path, (text) => parseHermesUsage(text, { path, now: options.now }), snapshot, true);
+      const hermes2 = readOne(repoDir, path, (text3) => parseHermesUsage(text3, { path, now: options.now }), snapshot, true);
       if (hermes2) snapshot.files.push({ writer, path, file: hermes2 });
       continue;
     }
-    const parsed = readOne(repoDir, path, (text) => parseUsageFile(text, { path, writer, now: options.now }), snapshot);
+    const parsed = readOne(repoDir, path, (text3) => parseUsageFile(text3, { path, writer, now: options.now }), snapshot);
     if (parsed) snapshot.files.push({ writer, path, file: parsed });
   }
   snapshot.totals = mergeUsage(snapshot.files.map((f3) => f3.file));
   return snapshot;
 }
 function readOne(repoDir, path, parse4, snapshot, optional = false) {
-  let text;
+  let text3;
   try {
     const size = statSync3(join10(repoDir, path)).size;
     if (size > maxUsageFileBytes) {
@@ -60619,7 +61778,7 @@ function readOne(repoDir, path, parse4, snapshot, optional = false) {
       });
       return void 0;
     }
-    text = readFileSync3(join10(repoDir, path), "utf8");
+    text3 = readFileSync4(join10(repoDir, path), "utf8");
   } catch (error2) {
     if (optional && error2.code === "ENOENT") return void 0;
     snapshot.quarantined.push(path);
@@ -60634,7 +61793,7 @@ function readOne(repoDir, path, parse4, snapshot, optional = false) {
     });
     return void 0;
   }
-  const parsed = parse4(text);
+  const parsed = parse4(text3);
   snapshot.findings.push(...parsed.findings);
   if (!parsed.file) snapshot.quarantined.push(path);
   return parsed.file;
@@ -60654,8 +61813,15 @@ function listUsageFiles(repoDir, skillsDir) {
 }
 
 // src/store/provenance-files.ts
-import { readFileSync as readFileSync4 } from "node:fs";
+init_layout();
+import { readFileSync as readFileSync5 } from "node:fs";
 import { join as join11 } from "node:path";
+
+// src/core/vendor/lock.ts
+init_errors();
+var lockFileName = "skills-lock.json";
+
+// src/store/provenance-files.ts
 function readProvenanceFiles(repoDir, skillsDir) {
   const out = { bundled: /* @__PURE__ */ new Set(), hub: /* @__PURE__ */ new Set(), adopted: /* @__PURE__ */ new Set(), findings: [] };
   const roots = (typeof skillsDir === "string" ? [skillsDir] : skillsDir).map((root) => root === "" ? "" : `${root}/`);
@@ -60663,14 +61829,14 @@ function readProvenanceFiles(repoDir, skillsDir) {
   for (const root of roots)
     for (const name2 of readLines(repoDir, `${root}.bundled_manifest`)) out.bundled.add(name2.split(/[:\s]/)[0] ?? name2);
   for (const name2 of readLines(repoDir, `${metaDir}/adopted.txt`)) out.adopted.add(name2);
-  for (const path of [`${metaDir}/hub.json`, ...roots.map((root) => `${root}.hub/lock.json`)]) {
+  for (const path of [`${metaDir}/hub.json`, lockFileName, ...roots.map((root) => `${root}.hub/lock.json`)]) {
     for (const name2 of readJsonKeys(repoDir, path, out.findings)) out.hub.add(name2);
   }
   return out;
 }
 function read(repoDir, path) {
   try {
-    return readFileSync4(join11(repoDir, path), "utf8");
+    return readFileSync5(join11(repoDir, path), "utf8");
   } catch {
     return void 0;
   }
@@ -60679,10 +61845,10 @@ function readLines(repoDir, path) {
   return (read(repoDir, path) ?? "").split(/\r?\n/).map((line) => line.replace(/#.*$/, "").trim()).filter(Boolean);
 }
 function readJsonKeys(repoDir, path, findings) {
-  const text = read(repoDir, path);
-  if (text === void 0) return [];
+  const text3 = read(repoDir, path);
+  if (text3 === void 0) return [];
   try {
-    const data2 = JSON.parse(text);
+    const data2 = JSON.parse(text3);
     const inner = data2.skills ?? data2.installed;
     const map = inner && typeof inner === "object" && !Array.isArray(inner) ? inner : data2;
     if (Array.isArray(inner))
@@ -60706,7 +61872,7 @@ function readJsonKeys(repoDir, path, findings) {
 
 // src/services/curator/references.ts
 var import_picomatch2 = __toESM(require_picomatch2(), 1);
-import { readdirSync as readdirSync3, readFileSync as readFileSync5, statSync as statSync4 } from "node:fs";
+import { readdirSync as readdirSync3, readFileSync as readFileSync6, statSync as statSync4 } from "node:fs";
 import { join as join12 } from "node:path";
 function findReferencedNames(repoDir, globs, names) {
   const referenced = /* @__PURE__ */ new Set();
@@ -60721,13 +61887,13 @@ function findReferencedNames(repoDir, globs, names) {
     if (seen.has(path) || !match(path)) continue;
     seen.add(path);
     files.push(path);
-    let text;
+    let text3;
     try {
-      text = readFileSync5(join12(repoDir, path), "utf8");
+      text3 = readFileSync6(join12(repoDir, path), "utf8");
     } catch {
       continue;
     }
-    for (const token of text.split(/[^A-Za-z0-9._-]+/)) {
+    for (const token of text3.split(/[^A-Za-z0-9._-]+/)) {
       const word = token.replace(/^[._-]+|[._-]+$/g, "");
       if (names.has(word)) referenced.add(word);
     }
@@ -60765,7 +61931,8 @@ function* walk(root, prefix2, depth) {
 }
 
 // src/services/config-file.ts
-import { existsSync as existsSync2, readFileSync as readFileSync6 } from "node:fs";
+init_errors();
+import { existsSync as existsSync2, readFileSync as readFileSync7 } from "node:fs";
 import { join as join13 } from "node:path";
 
 // src/core/config/config.ts
@@ -62535,10 +63702,10 @@ var defaultConfig = Object.freeze({
   consolidation: {}
 });
 var validate2 = config;
-function parseConfig(text, file) {
+function parseConfig(text3, file) {
   const findings = [];
-  const document2 = (0, import_yaml4.parseDocument)(text, { prettyErrors: false });
-  const lineOf = (offset) => text.slice(0, offset).split("\n").length;
+  const document2 = (0, import_yaml4.parseDocument)(text3, { prettyErrors: false });
+  const lineOf = (offset) => text3.slice(0, offset).split("\n").length;
   for (const error2 of document2.errors) {
     findings.push(
       finding({
@@ -62619,13 +63786,14 @@ function keyLine(document2, key, lineOf) {
 }
 
 // src/core/config/config-path.ts
+init_layout();
 var configFile = `${metaDir}/config.yaml`;
 
 // src/services/config-file.ts
 function readConfig(repoDir) {
   const path = join13(repoDir, configFile);
   if (!existsSync2(path)) return { config: { ...defaultConfig }, findings: [], invalidKeys: [] };
-  return parseConfig(readFileSync6(path, "utf8"), configFile);
+  return parseConfig(readFileSync7(path, "utf8"), configFile);
 }
 function describeConfigFindings(findings) {
   return findings.map((f3) => `  ${f3.file}:${f3.line} ${f3.message} (${f3.hint})`).join("\n");
@@ -62654,7 +63822,7 @@ var stateFile = `${metaDir}/state.json`;
 function readState(repoDir) {
   const path = join14(repoDir, stateFile);
   if (!existsSync3(path)) return emptyState();
-  const { state: state2, findings } = parseState(readFileSync7(path, "utf8"), stateFile);
+  const { state: state2, findings } = parseState(readFileSync8(path, "utf8"), stateFile);
   if (findings.length > 0) {
     throw new SkillgardenError("state/invalid", `${stateFile}: ${findings[0]?.message}. ${findings[0]?.hint}`, { data: { findings } });
   }
@@ -62721,15 +63889,15 @@ function withRecordedPatch(counters, committedAt) {
 }
 function readOptional(path) {
   try {
-    return readFileSync7(path, "utf8");
+    return readFileSync8(path, "utf8");
   } catch {
     return void 0;
   }
 }
 function readPinned(path) {
-  const text = readOptional(path);
-  if (text === void 0 || !/pinned:/.test(text)) return false;
-  return isPinnedInFile(parseSkill(text, { file: skillFileName }));
+  const text3 = readOptional(path);
+  if (text3 === void 0 || !/pinned:/.test(text3)) return false;
+  return isPinnedInFile(parseSkill(text3, { file: skillFileName }));
 }
 
 // src/services/proposals/branch.ts
@@ -62755,6 +63923,9 @@ function buildProposalFingerprint(kind, decisions) {
 
 // src/services/proposals/build.ts
 var import_yaml7 = __toESM(require_dist(), 1);
+
+// src/core/consolidate/plan.ts
+init_layout();
 
 // src/core/consolidate/minhash.ts
 function mix(x2) {
@@ -62818,9 +63989,9 @@ function buildSignature(shingles, hashes) {
   return signature;
 }
 function estimateJaccard(a, b2) {
-  let same = 0;
-  for (let i = 0; i < a.length; i++) if (a[i] === b2[i]) same++;
-  return a.length === 0 ? 0 : same / a.length;
+  let same2 = 0;
+  for (let i = 0; i < a.length; i++) if (a[i] === b2[i]) same2++;
+  return a.length === 0 ? 0 : same2 / a.length;
 }
 var indexRoom = 2 ** 21;
 function findCandidatePairs(signatures, config2, packLimit = indexRoom) {
@@ -62897,36 +64068,36 @@ function splitByRows(bucket, signatures, from, to) {
 var stopWords = new Set(
   "the a an and or of to in for on with by is are be it this that as at from use used using when if then you your not can will do does all any each more most other into only also such than so no yes its was were has have had how what which who should must may file files run step steps skill skills example examples see below above e g i.e eg etc".split(" ")
 );
-function tokenizeWords(text) {
-  const words = text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+function tokenizeWords(text3) {
+  const words = text3.toLowerCase().match(/[a-z0-9]+/g) ?? [];
   return words.filter((w) => w.length > 1 && !stopWords.has(w) && !/^\d+$/.test(w));
 }
-function hashString(text) {
+function hashString(text3) {
   let h3 = 2166136261;
-  for (let i = 0; i < text.length; i++) {
-    h3 ^= text.charCodeAt(i);
+  for (let i = 0; i < text3.length; i++) {
+    h3 ^= text3.charCodeAt(i);
     h3 = Math.imul(h3, 16777619);
   }
   return h3 >>> 0;
 }
-function buildShingles(text) {
-  if (isAscii(text)) return distinctSorted(hashAsciiWords(text).sort());
-  const words = tokenizeWords(text);
+function buildShingles(text3) {
+  if (isAscii(text3)) return distinctSorted(hashAsciiWords(text3).sort());
+  const words = tokenizeWords(text3);
   const hashes = new Uint32Array(words.length);
   for (let i = 0; i < words.length; i++) hashes[i] = hashString(words[i]);
   return distinctSorted(hashes.sort());
 }
 var stopHashes = new Set([...stopWords].map(hashString));
 var beyondAscii = /[^\x00-\x7f]/;
-function isAscii(text) {
-  return !beyondAscii.test(text);
+function isAscii(text3) {
+  return !beyondAscii.test(text3);
 }
-function hashAsciiWords(text) {
-  const out = new Uint32Array(text.length >> 1);
+function hashAsciiWords(text3) {
+  const out = new Uint32Array(text3.length >> 1);
   let count = 0;
-  const n = text.length;
+  const n = text3.length;
   for (let i = 0; i < n; ) {
-    let c3 = text.charCodeAt(i);
+    let c3 = text3.charCodeAt(i);
     if (c3 >= 65 && c3 <= 90) c3 += 32;
     if (!(c3 >= 97 && c3 <= 122 || c3 >= 48 && c3 <= 57)) {
       i++;
@@ -62939,12 +64110,12 @@ function hashAsciiWords(text) {
       if (c3 >= 97) digits = false;
       h3 = Math.imul(h3 ^ c3, 16777619);
       if (++j2 >= n) break;
-      c3 = text.charCodeAt(j2);
+      c3 = text3.charCodeAt(j2);
       if (c3 >= 65 && c3 <= 90) c3 += 32;
       if (!(c3 >= 97 && c3 <= 122 || c3 >= 48 && c3 <= 57)) break;
     }
     h3 >>>= 0;
-    if (j2 - i > 1 && !digits && !(stopHashes.has(h3) && stopWords.has(text.slice(i, j2).toLowerCase()))) out[count++] = h3;
+    if (j2 - i > 1 && !digits && !(stopHashes.has(h3) && stopWords.has(text3.slice(i, j2).toLowerCase()))) out[count++] = h3;
     i = j2;
   }
   return out.slice(0, count);
@@ -63029,21 +64200,21 @@ function sharedPrefix(names, minLength) {
   const [first, ...rest] = names.map((n) => n.split("-"));
   if (!first) return null;
   let count = first.length;
-  for (const tokens of rest) {
+  for (const tokens2 of rest) {
     let i = 0;
-    while (i < count && i < tokens.length && tokens[i] === first[i]) i++;
+    while (i < count && i < tokens2.length && tokens2[i] === first[i]) i++;
     count = i;
   }
   const prefix2 = first.slice(0, count).join("-");
   return prefix2.length >= minLength ? prefix2 : null;
 }
-function groupByPrefix(tokens, maxGroup = 200) {
+function groupByPrefix(tokens2, maxGroup = 200) {
   const out = [];
   const split = (members, depth) => {
     const groups = /* @__PURE__ */ new Map();
     const short = [];
     for (const i of members) {
-      const t2 = tokens[i];
+      const t2 = tokens2[i];
       if (t2.length <= depth) short.push(i);
       else {
         const key = t2[depth];
@@ -63060,26 +64231,58 @@ function groupByPrefix(tokens, maxGroup = 200) {
     if (short.length > 0 && depth > 0) out.push([short, members.filter((i) => !short.includes(i))]);
   };
   split(
-    tokens.map((_3, i) => i),
+    tokens2.map((_3, i) => i),
     0
   );
   return out;
 }
-function buildFamilyPrefixes(tokens) {
+function buildFamilyPrefixes(tokens2) {
   const counts = /* @__PURE__ */ new Map();
-  for (const t2 of tokens) {
+  for (const t2 of tokens2) {
     for (let k = 1; k <= t2.length; k++) {
       const prefix2 = t2.slice(0, k).join("-");
       counts.set(prefix2, (counts.get(prefix2) ?? 0) + 1);
     }
   }
-  return tokens.map((t2) => {
+  return tokens2.map((t2) => {
     for (let k = t2.length; k >= 1; k--) {
       const prefix2 = t2.slice(0, k).join("-");
       if ((counts.get(prefix2) ?? 0) >= 2) return prefix2;
     }
     return null;
   });
+}
+
+// src/core/consolidate/subject.ts
+var kindWords = new Set("skill skills review reviewer guide helper tool tools pro expert patterns best practices dev".split(" "));
+var properNouns = /* @__PURE__ */ new WeakMap();
+function readProperNouns(features) {
+  let nouns = properNouns.get(features);
+  if (nouns !== void 0) return nouns;
+  const description = typeof features.parsed.fields.description === "string" ? features.parsed.fields.description : "";
+  nouns = /* @__PURE__ */ new Set();
+  for (const match of description.matchAll(/(^|[.!?:]\s+|\s|\(|\/)([A-Z][A-Za-z0-9]*)/g)) {
+    const opensSentence = match.index === 0 || /[.!?:]\s+$/.test(match[1]);
+    if (!opensSentence) nouns.add(match[2].toLowerCase());
+  }
+  properNouns.set(features, nouns);
+  return nouns;
+}
+function wordsOf(features) {
+  const description = typeof features.parsed.fields.description === "string" ? features.parsed.fields.description : "";
+  return new Set(description.toLowerCase().match(/[a-z0-9]+/g) ?? []);
+}
+function subjectTokens(a, b2) {
+  const nouns = readProperNouns(a);
+  return a.nameTokens.filter((t2) => !b2.nameTokens.includes(t2) && !kindWords.has(t2) && nouns.has(t2));
+}
+function differSubjects(a, b2) {
+  const own = subjectTokens(a, b2);
+  const other = subjectTokens(b2, a);
+  if (own.length === 0 || other.length === 0) return false;
+  const aWords = wordsOf(a);
+  const bWords = wordsOf(b2);
+  return own.every((t2) => !bWords.has(t2)) && other.every((t2) => !aWords.has(t2));
 }
 
 // src/core/consolidate/cluster.ts
@@ -63111,6 +64314,7 @@ function buildClusters(features, config2) {
     const a = members.get(find(i)) ?? [];
     const b2 = members.get(find(j2)) ?? [];
     if (find(i) === find(j2) || a.length + b2.length > config2.max_cluster_size) continue;
+    if (a.some((x2) => b2.some((y) => differSubjects(features[x2], features[y])))) continue;
     let total = 0;
     for (const x2 of a) for (const y of b2) total += similarity(x2, y);
     if (total / (a.length * b2.length) >= config2.similarity_threshold) union2(i, j2);
@@ -63266,17 +64470,17 @@ function renderPlansMarkdown(report) {
 // src/core/consolidate/markdown.ts
 var fenceLine = /^ {0,3}(`{3,}|~{3,})/;
 var headingLine = /^(#{1,6})[ \t]+(.*?)[ \t#]*$/;
-function walkLines(text, visit2) {
-  const lines = text.split("\n");
-  if (!text.includes("```") && !text.includes("~~~")) {
+function walkLines(text3, visit2) {
+  const lines = text3.split("\n");
+  if (!text3.includes("```") && !text3.includes("~~~")) {
     for (const line of lines) visit2(line, false);
     return;
   }
   let open3;
   for (const line of lines) {
-    const fence3 = fenceLine.exec(line);
-    if (fence3) {
-      const marker = fence3[1];
+    const fence4 = fenceLine.exec(line);
+    if (fence4) {
+      const marker = fence4[1];
       if (open3 === void 0) open3 = marker;
       else if (marker[0] === open3[0] && marker.length >= open3.length) {
         visit2(line, true);
@@ -63290,39 +64494,39 @@ function walkLines(text, visit2) {
 function isHeadingStart(line) {
   return line.charCodeAt(0) === 35;
 }
-function mayHoldFence(text) {
-  return text.includes("```") || text.includes("~~~");
+function mayHoldFence(text3) {
+  return text3.includes("```") || text3.includes("~~~");
 }
-function listHashLines(text) {
+function listHashLines(text3) {
   const out = [];
-  let start = text.charCodeAt(0) === 35 ? 0 : lineAfter(text.indexOf("\n#"));
+  let start = text3.charCodeAt(0) === 35 ? 0 : lineAfter(text3.indexOf("\n#"));
   while (start !== -1) {
-    const newline = text.indexOf("\n", start);
-    out.push(text.slice(start, newline === -1 ? text.length : newline));
-    start = newline === -1 ? -1 : lineAfter(text.indexOf("\n#", newline));
+    const newline = text3.indexOf("\n", start);
+    out.push(text3.slice(start, newline === -1 ? text3.length : newline));
+    start = newline === -1 ? -1 : lineAfter(text3.indexOf("\n#", newline));
   }
   return out;
 }
 function lineAfter(at2) {
   return at2 === -1 ? -1 : at2 + 1;
 }
-function listHeadings(text) {
+function listHeadings(text3) {
   const out = [];
-  if (!mayHoldFence(text)) {
-    for (const line of listHashLines(text)) {
+  if (!mayHoldFence(text3)) {
+    for (const line of listHashLines(text3)) {
       const match = headingLine.exec(line);
       if (match) out.push(match[2].trim());
     }
     return out;
   }
-  walkLines(text, (line, inFence) => {
+  walkLines(text3, (line, inFence) => {
     const match = inFence || !isHeadingStart(line) ? null : headingLine.exec(line);
     if (match) out.push(match[2].trim());
   });
   return out;
 }
-function listParagraphs(text) {
-  if (!text.includes("```") && !text.includes("~~~")) return listParagraphsWithoutFences(text);
+function listParagraphs(text3) {
+  if (!text3.includes("```") && !text3.includes("~~~")) return listParagraphsWithoutFences(text3);
   const out = [];
   let block = [];
   const flush = () => {
@@ -63330,7 +64534,7 @@ function listParagraphs(text) {
     if (joined !== "") out.push(joined);
     block = [];
   };
-  walkLines(text, (line, inFence) => {
+  walkLines(text3, (line, inFence) => {
     if (!inFence && (line.trim() === "" || isHeadingStart(line) && headingLine.test(line))) flush();
     else block.push(line);
   });
@@ -63338,32 +64542,32 @@ function listParagraphs(text) {
   return out;
 }
 var unusualSpace = /\s\s|[^\S \n]/;
-function collapseWhitespace(text, start, end) {
-  const block = text.slice(start, end).trim();
+function collapseWhitespace(text3, start, end) {
+  const block = text3.slice(start, end).trim();
   return unusualSpace.test(block) ? block.replace(/\s+/g, " ") : block.replaceAll("\n", " ");
 }
-function isBlankLine2(text, start, end) {
+function isBlankLine2(text3, start, end) {
   for (let i = start; i < end; i++) {
-    const c3 = text.charCodeAt(i);
+    const c3 = text3.charCodeAt(i);
     if (c3 === 32 || c3 >= 9 && c3 <= 13) continue;
-    return c3 < 128 ? false : text.slice(start, end).trim() === "";
+    return c3 < 128 ? false : text3.slice(start, end).trim() === "";
   }
   return true;
 }
-function listParagraphsWithoutFences(text) {
+function listParagraphsWithoutFences(text3) {
   const out = [];
   let blockStart = -1;
   let blockEnd = -1;
   const flush = () => {
     if (blockStart === -1) return;
-    const joined = collapseWhitespace(text, blockStart, blockEnd);
+    const joined = collapseWhitespace(text3, blockStart, blockEnd);
     if (joined !== "") out.push(joined);
     blockStart = -1;
   };
-  for (let start = 0; start <= text.length; ) {
-    const newline = text.indexOf("\n", start);
-    const end = newline === -1 ? text.length : newline;
-    if (isBlankLine2(text, start, end) || text.charCodeAt(start) === 35 && headingLine.test(text.slice(start, end))) flush();
+  for (let start = 0; start <= text3.length; ) {
+    const newline = text3.indexOf("\n", start);
+    const end = newline === -1 ? text3.length : newline;
+    if (isBlankLine2(text3, start, end) || text3.charCodeAt(start) === 35 && headingLine.test(text3.slice(start, end))) flush();
     else {
       if (blockStart === -1) blockStart = start;
       blockEnd = end;
@@ -63374,9 +64578,9 @@ function listParagraphsWithoutFences(text) {
   flush();
   return out;
 }
-function demoteHeadings(text) {
+function demoteHeadings(text3) {
   const out = [];
-  walkLines(text, (line, inFence) => {
+  walkLines(text3, (line, inFence) => {
     out.push(!inFence && headingLine.test(line) && !line.startsWith("######") ? `#${line}` : line);
   });
   return out.join("\n");
@@ -63406,6 +64610,23 @@ function humanize(name2) {
   const words = name2.replace(/[-_]+/g, " ").trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
+function listBlocks(text3) {
+  const out = [];
+  let block = [];
+  const flush = () => {
+    if (block.join("").trim() !== "") out.push({ kind: "paragraph", raw: block.join("\n") });
+    block = [];
+  };
+  walkLines(text3, (line, inFence) => {
+    if (inFence || line.trim() !== "" && !(isHeadingStart(line) && headingLine.test(line))) block.push(line);
+    else {
+      flush();
+      if (line.trim() !== "") out.push({ kind: "heading", raw: line });
+    }
+  });
+  flush();
+  return out;
+}
 
 // src/core/patterns/task-words.ts
 var stopwords = new Set(
@@ -63416,8 +64637,8 @@ var stopwords = new Set(
 function keyOf(word) {
   return word.length > 4 && word.endsWith("s") && !word.endsWith("ss") ? word.slice(0, -1) : word;
 }
-function listTaskWords(text) {
-  return (text.toLowerCase().match(/[a-z][a-z0-9+#]*(?:'[a-z]+)?/g) ?? []).filter((w) => w.length >= 3 && !stopwords.has(w));
+function listTaskWords(text3) {
+  return (text3.toLowerCase().match(/[a-z][a-z0-9+#]*(?:'[a-z]+)?/g) ?? []).filter((w) => w.length >= 3 && !stopwords.has(w));
 }
 var politeness = /^(?:(?:please|pls|so|ok|okay|now|then|and|also|hey|hi|time to|we need to|we need|i need you to|i need to|i want you to|i want to|i'd like you to|can you|could you|would you|let's|go ahead and)[\s,]+)+/i;
 function readPhrase(example, recurring) {
@@ -63457,8 +64678,8 @@ function findTaskWords(asked) {
   const recurring = new Set([...df].filter(([, n]) => n >= need).map(([k]) => k));
   if (recurring.size === 0) return { words: [], nameWords: [] };
   const texts = sessions.flat();
-  const score = (text) => new Set(
-    listTaskWords(text).map(keyOf).filter((k) => recurring.has(k))
+  const score = (text3) => new Set(
+    listTaskWords(text3).map(keyOf).filter((k) => recurring.has(k))
   ).size;
   const example = [...texts].sort((a, b2) => score(b2) - score(a) || a.length - b2.length || (a < b2 ? -1 : 1))[0];
   const ordered = [];
@@ -63478,14 +64699,14 @@ var generic = new Set(
     " "
   )
 );
-function wordsOf(member, prefix2, stem) {
+function wordsOf2(member, prefix2, stem) {
   const description = typeof member.parsed.fields.description === "string" ? member.parsed.fields.description : "";
   const title = splitTitle(member.parsed.body).title ?? "";
-  const text = `${title}. ${description}`;
+  const text3 = `${title}. ${description}`;
   const content = new Set(
-    listTaskWords(text).filter((w) => !generic.has(w) && !w.startsWith(stem) && !prefix2.includes(w) && /^[a-z][a-z0-9]*$/.test(w))
+    listTaskWords(text3).filter((w) => !generic.has(w) && !w.startsWith(stem) && !prefix2.includes(w) && /^[a-z][a-z0-9]*$/.test(w))
   );
-  const raw = text.toLowerCase().split(/[^a-z0-9']+/);
+  const raw = text3.toLowerCase().split(/[^a-z0-9']+/);
   const words = raw.filter((w) => content.has(w));
   const pairs = raw.slice(1).flatMap((w, i) => content.has(raw[i]) && content.has(w) && raw[i] !== w ? [`${raw[i]}-${w}`] : []);
   return { words, pairs };
@@ -63493,10 +64714,10 @@ function wordsOf(member, prefix2, stem) {
 function findTellingName(prefix2, members, names) {
   if (prefix2.includes("-") || members.length < 3) return void 0;
   const inside = new Set(members.map((m2) => m2.name));
-  const outside2 = [...names].some((n) => !inside.has(n) && (n === prefix2 || n.startsWith(`${prefix2}-`)));
-  if (!outside2) return void 0;
+  const outside = [...names].some((n) => !inside.has(n) && (n === prefix2 || n.startsWith(`${prefix2}-`)));
+  if (!outside) return void 0;
   const stem = prefix2.length > 4 ? prefix2.slice(0, -1) : prefix2;
-  const said = [...members].sort((a, b2) => a.name.localeCompare(b2.name)).map((m2) => wordsOf(m2, prefix2, stem));
+  const said = [...members].sort((a, b2) => a.name.localeCompare(b2.name)).map((m2) => wordsOf2(m2, prefix2, stem));
   const inAll = (key, sets) => sets.every((s) => s.has(key));
   const pairSets = said.map((s) => new Set(s.pairs));
   const pair = said[0]?.pairs.find((p2) => inAll(p2, pairSets));
@@ -63572,13 +64793,15 @@ function sectionCount(parsed) {
   if (count === void 0) sectionCounts.set(parsed, count = countSections(parsed.body));
   return count;
 }
-function chooseUmbrella(members, prefix2, taken, config2) {
-  const named = members.find((m2) => m2.name === prefix2);
+function chooseUmbrella(members, prefix2, taken, config2, avoid = /* @__PURE__ */ new Set()) {
+  const named = members.find((m2) => m2.name === prefix2 && !avoid.has(m2.name));
   if (named) return { kind: "existing", umbrella: named, why: `its name is the shared prefix \`${prefix2}\`` };
   const count = (m2) => sectionCount(m2.parsed);
-  const broadest = [...members].sort(
+  const broadest = [...members.filter((m2) => !avoid.has(m2.name))].sort(
     (a, b2) => count(b2) - count(a) || b2.parsed.body.length - a.parsed.body.length || a.name.localeCompare(b2.name)
   )[0];
+  if (broadest === void 0)
+    return { kind: "new", name: prefix2 ?? `${members[0]?.name ?? "skills"}-overview`, why: "no member can be the umbrella" };
   const sections = count(broadest);
   if (sections >= config2.umbrella_min_sections)
     return { kind: "existing", umbrella: broadest, why: `it is the broadest member (${sections} sections)` };
@@ -63605,6 +64828,7 @@ function unionPaths(members) {
 }
 function buildNewUmbrellaText(fields, body) {
   const data2 = { name: fields.name, description: fields.description };
+  if (fields.license !== void 0) data2.license = fields.license;
   if (fields.tools.length > 0) data2["allowed-tools"] = fields.tools.join(" ");
   if (fields.paths.length > 0) data2.paths = fields.paths;
   data2.metadata = { absorbed: fields.absorbed.join(", "), ...fields.whenToUse === void 0 ? {} : { when_to_use: fields.whenToUse } };
@@ -63613,9 +64837,9 @@ ${stringifyUmbrellaData(data2)}---
 ${body}`;
 }
 function buildMergedUmbrellaText(umbrella, fields, body) {
-  let text = umbrella.skill.text;
+  let text3 = umbrella.skill.text;
   const edit = (path, value) => {
-    text = setField(parseSkill(text, { file: umbrella.parsed.file }), path, value);
+    text3 = setField(parseSkill(text3, { file: umbrella.parsed.file }), path, value);
   };
   edit(["description"], fields.description);
   if (fields.whenToUse !== void 0) {
@@ -63631,7 +64855,7 @@ function buildMergedUmbrellaText(umbrella, fields, body) {
   const before = metadata && typeof metadata === "object" ? metadata.absorbed : void 0;
   const absorbed = [...typeof before === "string" && before.trim() !== "" ? before.split(/,\s*/) : [], ...fields.absorbed];
   edit(["metadata", "absorbed"], absorbed.join(", "));
-  return replaceBody(parseSkill(text, { file: umbrella.parsed.file }), body);
+  return replaceBody(parseSkill(text3, { file: umbrella.parsed.file }), body);
 }
 
 // src/core/consolidate/support.ts
@@ -63771,12 +64995,12 @@ function extractLinks(body) {
     }
     if (openFence !== void 0) return;
     if (!raw.includes("](") && !raw.includes("]:")) return;
-    const text = raw.includes("`") ? blankCodeSpans(raw) : raw;
-    const definition = referenceDefinition.exec(text);
+    const text3 = raw.includes("`") ? blankCodeSpans(raw) : raw;
+    const definition = referenceDefinition.exec(text3);
     if (definition?.[2] && !definition[1]?.startsWith("^") && definitionTail.test(definition[3] ?? ""))
-      links.push({ target: unwrap(definition[2]), line, column: text.indexOf(definition[2], text.indexOf("]:") + 2) + 1 });
-    if (!text.includes("](")) return;
-    for (const match of text.matchAll(inlineLink)) {
+      links.push({ target: unwrap(definition[2]), line, column: text3.indexOf(definition[2], text3.indexOf("]:") + 2) + 1 });
+    if (!text3.includes("](")) return;
+    for (const match of text3.matchAll(inlineLink)) {
       const target = match[1] ?? "";
       const at2 = match[0].indexOf(target, match[0].indexOf("](") + 2);
       links.push({ target: unwrap(target), line, column: (match.index ?? 0) + at2 + 1 });
@@ -63815,27 +65039,18 @@ var linksStayInside = {
     for (const link of extractLinks(context3.skill.body)) {
       const resolved = resolveLinkTarget(link.target);
       const where = { file: context3.skill.file, line: link.line + offset, column: link.column };
-      const sibling = resolved.kind === "escapes" && resolved.path ? inLibrary(context3.library, resolved.path) : void 0;
-      if (sibling !== void 0) {
-        if (context3.library?.exists?.(sibling) === false) {
-          findings.push(
-            finding({
-              code: "skill/link-missing",
-              severity: "warning",
-              ...where,
-              message: `link "${excerpt(link.target)}" points at ${sibling}, which is not in the library`,
-              hint: "Fix the link, or add the skill or file it names."
-            })
-          );
-        }
+      const target = resolved.kind === "escapes" && resolved.path ? inRepository(context3.library, resolved.path) : void 0;
+      if (target !== void 0) {
+        const found = outsideLink(context3.library, target, link.target);
+        if (found) findings.push(finding({ ...found, ...where }));
       } else if (resolved.kind === "escapes") {
         findings.push(
           finding({
             code: "skill/link-escapes",
             severity: "error",
             ...where,
-            message: `link "${excerpt(link.target)}" points outside the skill folder`,
-            hint: context3.library?.scope === "library" ? "The link leaves the library: copy the file into the skill (references/ or assets/) and link to it relatively." : "A skill travels as one folder: copy the file into references/ (or assets/) and link to it relatively; or set `links: library` to allow links to other skills."
+            message: `link "${excerpt(link.target)}" points outside the ${context3.library?.scope === "library" ? "repository" : "skill folder"}`,
+            hint: context3.library?.scope === "library" ? "Nothing outside the repository travels with the skill: copy the file into the skill (references/ or assets/) and link to it relatively." : "A skill travels as one folder: copy the file into references/ (or assets/) and link to it relatively; or set `links: library` to allow links to other skills and files of the repository."
           })
         );
       } else if (resolved.kind === "relative" && resolved.path && !exists2(context3, resolved.path)) {
@@ -63853,7 +65068,23 @@ var linksStayInside = {
     return findings;
   }
 };
-function inLibrary(library, path) {
+function outsideLink(library, path, written) {
+  if (library?.exists?.(path) === false)
+    return {
+      code: "skill/link-missing",
+      severity: "warning",
+      message: `link "${excerpt(written)}" points at ${path}, which is not in the repository`,
+      hint: "Fix the link, or add the skill or file it names."
+    };
+  if (library?.inSkill?.(path) !== false) return void 0;
+  return {
+    code: "skill/link-outside-skills",
+    severity: "warning",
+    message: `link "${excerpt(written)}" points at ${path}, a file of the repository that no skill holds`,
+    hint: "The link works where the repository is checked out (a project skill); `publish` ships the skill folder alone, without this file. Leave it if the skill is used in this repository."
+  };
+}
+function inRepository(library, path) {
   if (library?.scope !== "library") return void 0;
   const joined = posix2.normalize(`${library.skillDir}/${path}`);
   return joined === ".." || joined.startsWith("../") || joined.startsWith("/") ? void 0 : joined.replace(/\/$/, "");
@@ -63871,9 +65102,9 @@ function exists2(context3, path) {
 init_findings();
 
 // src/core/rules/types.ts
-function codePointLength(text) {
+function codePointLength(text3) {
   let n = 0;
-  for (const _3 of text) n++;
+  for (const _3 of text3) n++;
   return n;
 }
 
@@ -63934,7 +65165,7 @@ var nameMatchesFolder = {
         file: context3.skill.file,
         ...namePosition(context3),
         message: `name "${excerpt(name2)}" differs from its folder "${excerpt(context3.folder)}"`,
-        hint: `Set \`name: ${context3.folder}\` or rename the folder to "${excerpt(name2)}": one canonical name everywhere.`
+        hint: (context3.profile === "hermes" ? hermesNamePattern : specNamePattern).test(name2) ? `Set \`name: ${context3.folder}\` or rename the folder to "${name2}": one canonical name everywhere.` : `Set \`name: ${context3.folder}\`: "${excerpt(name2)}" is no name for a folder (lowercase letters, digits and hyphens).`
       })
     ];
   }
@@ -64098,14 +65329,15 @@ function checkRules(context3, selected = rules) {
 }
 
 // src/core/consolidate/package.ts
+init_layout();
 import { posix as posix4 } from "node:path";
 
 // src/core/consolidate/rewrite.ts
 import { posix as posix3 } from "node:path";
 var runPattern = /[A-Za-z0-9_./-]+/g;
 var tokenPattern = /[A-Za-z0-9_-]+/g;
-function replaceWords(text, words) {
-  return text.replace(runPattern, (run) => {
+function replaceWords(text3, words) {
+  return text3.replace(runPattern, (run) => {
     const direct = words.get(run);
     if (direct !== void 0) return direct;
     if (!run.includes("/") && !run.includes(".")) return run;
@@ -64118,30 +65350,30 @@ function replaceWords(text, words) {
 function isTokenCode(c3) {
   return c3 >= 97 && c3 <= 122 || c3 >= 65 && c3 <= 90 || c3 >= 48 && c3 <= 57 || c3 === 95 || c3 === 45;
 }
-function listWantedWords(text, wanted, lengths) {
+function listWantedWords(text3, wanted, lengths) {
   const out = [];
-  const n = text.length;
+  const n = text3.length;
   for (let i = 0; i < n; ) {
-    if (!isTokenCode(text.charCodeAt(i))) {
+    if (!isTokenCode(text3.charCodeAt(i))) {
       i++;
       continue;
     }
     let j2 = i + 1;
-    while (j2 < n && isTokenCode(text.charCodeAt(j2))) j2++;
+    while (j2 < n && isTokenCode(text3.charCodeAt(j2))) j2++;
     if (lengths.has(j2 - i)) {
-      const word = text.slice(i, j2);
+      const word = text3.slice(i, j2);
       if (wanted.has(word)) out.push(word);
     }
     i = j2;
   }
   return out;
 }
-function rewriteText(text, options) {
+function rewriteText(text3, options) {
   const words = options.words !== void 0 && options.words.size > 0 ? options.words : void 0;
   const replace = (segment) => words ? replaceWords(segment, words) : segment;
-  const links = options.mapLink ? extractLinks(text) : [];
-  if (!words && links.length === 0) return text;
-  const lines = text.split("\n");
+  const links = options.mapLink ? extractLinks(text3) : [];
+  if (!words && links.length === 0) return text3;
+  const lines = text3.split("\n");
   const spans = /* @__PURE__ */ new Map();
   if (options.mapLink) {
     for (const link of links) {
@@ -64156,7 +65388,7 @@ function rewriteText(text, options) {
       spans.set(link.line, list);
     }
   }
-  if (!words && spans.size === 0) return text;
+  if (!words && spans.size === 0) return text3;
   return lines.map((line, index) => {
     const lineSpans = (spans.get(index + 1) ?? []).sort((a, b2) => a.start - b2.start);
     let out = "";
@@ -64202,9 +65434,9 @@ function placeSupportFile(table2, sibling, path) {
   if (!table2.has(path)) return path;
   const dir = posix4.dirname(path);
   const base = posix4.basename(path);
-  const join44 = (name2) => dir === "." ? name2 : `${dir}/${name2}`;
-  let candidate2 = join44(`${sibling}-${base}`);
-  for (let n = 2; table2.has(candidate2); n++) candidate2 = join44(`${sibling}-${n}-${base}`);
+  const join46 = (name2) => dir === "." ? name2 : `${dir}/${name2}`;
+  let candidate2 = join46(`${sibling}-${base}`);
+  for (let n = 2; table2.has(candidate2); n++) candidate2 = join46(`${sibling}-${n}-${base}`);
   return candidate2;
 }
 function isMarkdownPath(path) {
@@ -64230,10 +65462,10 @@ function mapMovedLink(oldFile, newFile, moves) {
   return (target) => {
     const resolved = resolveRepoLink(oldFile, target);
     if (!resolved) return void 0;
-    const moved = moves.get(resolved.path);
-    if (!moved && oldFile === newFile) return void 0;
-    const destination = moved?.path ?? resolved.path;
-    const suffix2 = moved?.anchor !== void 0 && !resolved.suffix.includes("#") ? `#${moved.anchor}` : resolved.suffix;
+    const moved2 = moves.get(resolved.path);
+    if (!moved2 && oldFile === newFile) return void 0;
+    const destination = moved2?.path ?? resolved.path;
+    const suffix2 = moved2?.anchor !== void 0 && !resolved.suffix.includes("#") ? `#${moved2.anchor}` : resolved.suffix;
     if (destination === newFile && suffix2.startsWith("#")) return suffix2;
     const next = relativeLink(newFile, destination) + suffix2;
     return next === target ? void 0 : next;
@@ -64249,11 +65481,11 @@ function isCuratable(skill) {
 function escapingLink(skill, body, skillsDir) {
   const texts = [[`${skill.dir}/SKILL.md`, body]];
   for (const file of skill.files) {
-    const text = isMarkdownPath(file.path) ? contentText(file.content) : void 0;
-    if (text !== void 0) texts.push([`${skill.dir}/${file.path}`, text]);
+    const text3 = isMarkdownPath(file.path) ? contentText(file.content) : void 0;
+    if (text3 !== void 0) texts.push([`${skill.dir}/${file.path}`, text3]);
   }
-  for (const [file, text] of texts) {
-    for (const link of extractLinks(text)) {
+  for (const [file, text3] of texts) {
+    for (const link of extractLinks(text3)) {
       if (link.target.startsWith("/") || link.target.startsWith("~")) return link.target;
       const target = resolveRepoLink(file, link.target);
       if (target && !target.path.startsWith(`${skillsDir}/`)) return link.target;
@@ -64301,6 +65533,9 @@ function selectCuratable(skills, skillsDir = "skills") {
   }
   return { eligible, skipped, parsed };
 }
+
+// src/core/consolidate/guard.ts
+init_layout();
 
 // src/core/validate.ts
 init_findings();
@@ -68796,8 +70031,8 @@ function suggestKey(key, known) {
   }
   return bestScore <= 2 ? best : void 0;
 }
-function slugify(text) {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+function slugify(text3) {
+  return text3.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
 }
 
 // src/core/schema/field-path.ts
@@ -68861,9 +70096,9 @@ var budget = 80;
 function renderValue(value) {
   const parts = [];
   let used = 0;
-  const push2 = (text) => {
-    parts.push(text);
-    used += text.length;
+  const push2 = (text3) => {
+    parts.push(text3);
+    used += text3.length;
     return used <= budget;
   };
   const walk3 = (node) => {
@@ -69870,7 +71105,7 @@ function typeHint(input2) {
   const { path, value, expected, profile } = input2;
   const last = path[path.length - 1];
   const key = excerpt(String(last ?? "key"));
-  const line = (text) => typeof last === "number" ? `- ${text}` : `${key}: ${text}`;
+  const line = (text3) => typeof last === "number" ? `- ${text3}` : `${key}: ${text3}`;
   const wantsString = expected.startsWith("a string");
   if (path[0] === "allowed-tools" && (profile === "spec" || profile === "agent-plugins") && Array.isArray(value)) {
     return `The spec wants one space-separated string: \`allowed-tools: ${excerpt(value.map(safeString).join(" "))}\`.`;
@@ -70177,35 +71412,35 @@ var NameMask = class {
     this.lengths = new Set(names.map((n) => n.length));
     this.probes = [.../* @__PURE__ */ new Set([...names.filter((n) => n !== ""), mark])];
   }
-  has(text, start, end) {
-    return this.lengths.has(end - start) && this.names.has(text.slice(start, end));
+  has(text3, start, end) {
+    return this.lengths.has(end - start) && this.names.has(text3.slice(start, end));
   }
   /**
    * Whether replaceWords, with every name mapped to `§`, would change the run
    * text[start, end) (which holds no `§`; `pathLike`: it holds `.` or `/`;
    * `slash`: it holds `/`, as its core without trailing dots then does).
    */
-  holdsName(text, start, end, pathLike, slash) {
-    if (this.has(text, start, end)) return true;
+  holdsName(text3, start, end, pathLike, slash) {
+    if (this.has(text3, start, end)) return true;
     if (!pathLike) return false;
     let core = end;
-    while (core > start && text.charCodeAt(core - 1) === 46) core--;
-    if (slash && this.has(text, start, core)) return true;
+    while (core > start && text3.charCodeAt(core - 1) === 46) core--;
+    if (slash && this.has(text3, start, core)) return true;
     for (let i = start; i < end; ) {
-      if (!isWordCode(text.charCodeAt(i))) {
+      if (!isWordCode(text3.charCodeAt(i))) {
         i++;
         continue;
       }
       let j2 = i + 1;
-      while (j2 < end && isWordCode(text.charCodeAt(j2))) j2++;
-      if (this.has(text, i, j2)) return true;
+      while (j2 < end && isWordCode(text3.charCodeAt(j2))) j2++;
+      if (this.has(text3, i, j2)) return true;
       i = j2;
     }
     return false;
   }
   /** Text with link targets and the names (and any path-like word holding one) blanked. */
-  mask(text) {
-    const noTargets = text.includes("](") ? text.replace(/\]\([^)\n]*\)/g, "]()") : text;
+  mask(text3) {
+    const noTargets = text3.includes("](") ? text3.replace(/\]\([^)\n]*\)/g, "]()") : text3;
     const noLinks = noTargets.includes("]:") ? noTargets.replace(/^( {0,3}\[[^\]\n]+\]:)[ \t]*\S+/gm, "$1") : noTargets;
     const found = [];
     for (const probe of this.probes) for (let at2 = noLinks.indexOf(probe); at2 !== -1; at2 = noLinks.indexOf(probe, at2 + 1)) found.push(at2);
@@ -70244,15 +71479,16 @@ var NameMask = class {
 };
 
 // src/core/consolidate/validity.ts
+init_layout();
 var beyondAscii2 = /[^\x00-\x7f]/;
 function sizeOf(content) {
   return typeof content === "string" ? utf8Length(content) : content.length;
 }
-function utf8Length(text) {
-  if (!beyondAscii2.test(text)) return text.length;
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c3 = text.charCodeAt(i);
+function utf8Length(text3) {
+  if (!beyondAscii2.test(text3)) return text3.length;
+  let bytes = text3.length;
+  for (let i = 0; i < text3.length; i++) {
+    const c3 = text3.charCodeAt(i);
     if (c3 < 128) continue;
     if (c3 < 2048) {
       bytes += 1;
@@ -70260,7 +71496,7 @@ function utf8Length(text) {
     }
     bytes += 2;
     if (c3 >= 55296 && c3 <= 56319) {
-      const next = text.charCodeAt(i + 1);
+      const next = text3.charCodeAt(i + 1);
       if (next >= 56320 && next <= 57343) i++;
     }
   }
@@ -70406,17 +71642,17 @@ function sameBytes(a, b2) {
 function memoMask(names) {
   const masker = new NameMask(names);
   const done = /* @__PURE__ */ new Map();
-  return (text) => {
-    let masked = done.get(text);
-    if (masked === void 0) done.set(text, masked = masker.mask(text));
+  return (text3) => {
+    let masked = done.get(text3);
+    if (masked === void 0) done.set(text3, masked = masker.mask(text3));
     return masked;
   };
 }
 function checkOutside(path, content, before, mask) {
   if (before === void 0) return [`${path} is outside the plan's skills and not a known reference file`];
-  const text = content === null ? void 0 : contentText(content);
-  if (text === void 0) return [`${path} is outside the plan's skills and would be removed or made binary`];
-  if (mask(text) !== mask(before)) return [`${path} is outside the plan's skills and changed beyond the merged names`];
+  const text3 = content === null ? void 0 : contentText(content);
+  if (text3 === void 0) return [`${path} is outside the plan's skills and would be removed or made binary`];
+  if (mask(text3) !== mask(before)) return [`${path} is outside the plan's skills and changed beyond the merged names`];
   return [];
 }
 function normalize(masked) {
@@ -70455,8 +71691,8 @@ function countBroken(dir, files) {
   let broken = 0;
   for (const [path, content] of files) {
     if (!isMarkdownPath(path)) continue;
-    const text = path === skillFileName ? splitSkill(contentText(content) ?? "").body : contentText(content) ?? "";
-    for (const link of extractLinks(text)) {
+    const text3 = path === skillFileName ? splitSkill(contentText(content) ?? "").body : contentText(content) ?? "";
+    for (const link of extractLinks(text3)) {
       const target = resolveRepoLink(`${dir}/${path}`, link.target);
       if (!target) continue;
       const inside = target.path === dir || target.path.startsWith(`${dir}/`);
@@ -70482,12 +71718,15 @@ function checkValid(plan, after, before, validations) {
   return errors.filter((f3) => !tolerated.has(f3.code)).map((f3) => `the umbrella is invalid: ${f3.code}: ${f3.message}`);
 }
 
+// src/core/consolidate/plan-cluster.ts
+init_layout();
+
 // src/core/consolidate/description.ts
-function collapse(text) {
-  return collapseWhitespace(text, 0, text.length);
+function collapse(text3) {
+  return collapseWhitespace(text3, 0, text3.length);
 }
-function fitDescription(text, max = maxDescriptionLength) {
-  const clean2 = collapse(text);
+function fitDescription(text3, max = maxDescriptionLength) {
+  const clean2 = collapse(text3);
   if (clean2.length <= max) return clean2;
   const points = [...clean2];
   if (points.length <= max) return clean2;
@@ -70495,11 +71734,8 @@ function fitDescription(text, max = maxDescriptionLength) {
   const space = head.lastIndexOf(" ");
   return `${(space > max / 2 ? head.slice(0, space) : head).replace(/[\s,;:.]+$/, "")}\u2026`;
 }
-function withinCodePoints(text, max) {
-  return text.length <= max || [...text].length <= max;
-}
-function firstClause(description, max) {
-  return fitDescription(firstSentence(description), max);
+function withinCodePoints(text3, max) {
+  return text3.length <= max || [...text3].length <= max;
 }
 function firstSentence(description) {
   const clean2 = collapse(description.replace(/[<>]/g, ""));
@@ -70508,8 +71744,8 @@ function firstSentence(description) {
 }
 var triggerStart = /\b(?:use (?:this skill |this |it )?(?:when|whenever|for|if|before|after)|trigger(?:s|ed)? (?:when|on)|invoke (?:when|for))\b/i;
 function readTrigger(member) {
-  for (const text of [member.description, member.whenToUse ?? ""]) {
-    const clean2 = collapse(text.replace(/[<>]/g, ""));
+  for (const text3 of [member.description, member.whenToUse ?? ""]) {
+    const clean2 = collapse(text3.replace(/[<>]/g, ""));
     const match = triggerStart.exec(clean2);
     if (match === null) continue;
     const rest = clean2.slice(match.index + match[0].length).trim();
@@ -70519,44 +71755,162 @@ function readTrigger(member) {
   }
   return void 0;
 }
-function mergeTriggers(members) {
-  const seen = /* @__PURE__ */ new Set();
+function mergeTriggers(members, seen = []) {
+  const keys = new Set([...seen].map(triggerKey));
   const out = [];
   for (const member of members) {
-    const trigger = readTrigger(member) ?? firstClause(member.description, 200).replace(/^./, (c3) => c3.toLowerCase());
-    const key = trigger.toLowerCase().replace(/\W+/g, " ").trim();
-    if (key === "" || seen.has(key)) continue;
-    seen.add(key);
+    const trigger = readTrigger(member);
+    if (trigger === void 0 || keys.has(triggerKey(trigger))) continue;
+    keys.add(triggerKey(trigger));
     out.push(trigger);
   }
   return out;
 }
-function triggerSentence(triggers) {
+function triggerKey(trigger) {
+  return trigger.toLowerCase().replace(/\W+/g, " ").trim();
+}
+function triggerSentence(triggers, also) {
   if (triggers.length === 0) return "";
-  if (triggers.length === 1) return `Use when ${triggers[0]}.`;
-  return `Use when ${triggers.slice(0, -1).join("; ")}; or ${triggers[triggers.length - 1]}.`;
+  const clauses = triggers.map((t2, i) => i === 0 || /^(for|if|before|after) /.test(t2) ? t2 : `when ${t2}`);
+  const list = clauses.length === 1 ? clauses[0] : `${clauses.slice(0, -1).join("; ")}; or ${clauses[clauses.length - 1]}`;
+  const verb = /^(for|if|before|after) /.test(triggers[0]) ? "" : "when ";
+  return `${also ? "Also use" : "Use"} ${verb}${list}.`;
+}
+function taskSentence(member, size) {
+  const sentence = firstSentence(member.description).trim();
+  if (sentence === "" || triggerStart.test(sentence.slice(0, 40))) return void 0;
+  const fitted = fitDescription(sentence, size);
+  return /[.!?…]$/.test(fitted) ? fitted : `${fitted}.`;
+}
+function closeSentence(text3) {
+  const clean2 = collapse(text3.replace(/[<>]/g, ""));
+  return clean2 === "" || /[.!?…]$/.test(clean2) ? clean2 : `${clean2}.`;
 }
 function buildUmbrellaDescription(input2) {
-  const triggers = mergeTriggers(input2.members);
-  const uses = triggerSentence(triggers);
-  const sentences = input2.members.map((m2) => firstSentence(m2.description));
-  const covers = (size) => {
-    const clauses = input2.members.map((m2, i) => size === 0 ? m2.name : `${m2.name} (${fitDescription(sentences[i], size)})`).join("; ");
-    return input2.base !== void 0 ? `${input2.base.trim()} Also covers: ${clauses}.` : `${input2.topic}: covers ${clauses}.`;
+  const base = input2.base !== void 0 && input2.base.trim() !== "" ? closeSentence(input2.base) : void 0;
+  const baseTrigger = base === void 0 ? void 0 : readTrigger({ name: "", description: base });
+  const triggers = mergeTriggers(input2.members, baseTrigger === void 0 ? [] : [baseTrigger]);
+  const uses = triggerSentence(triggers, baseTrigger !== void 0);
+  const head = base ?? `${input2.topic}.`;
+  const facets = (size) => {
+    const said = /* @__PURE__ */ new Set([head.toLowerCase()]);
+    return input2.members.flatMap((m2) => {
+      const sentence = size === 0 ? void 0 : taskSentence(m2, size);
+      if (sentence === void 0 || [...said].some((s) => s.includes(sentence.toLowerCase().replace(/[.…]$/, "")))) return [];
+      said.add(sentence.toLowerCase());
+      return [sentence];
+    });
   };
-  for (const size of [160, 100, 60, 0]) {
-    const text = `${covers(size)} ${uses}`.trim();
-    if (withinCodePoints(text, maxDescriptionLength)) return { description: text };
+  for (const size of [200, 120, 60, 0]) {
+    const text3 = [head, ...facets(size), uses].filter((x2) => x2 !== "").join(" ");
+    if (withinCodePoints(text3, maxDescriptionLength)) return { description: text3 };
   }
-  const head = covers(0);
   const room = maxDescriptionLength - [...head].length - 1;
-  const description = room > 40 ? `${head} ${fitDescription(uses, room)}` : fitDescription(head);
-  return { description, whenToUse: uses };
+  const description = room > 40 && uses !== "" ? `${head} ${fitDescription(uses, room)}` : fitDescription(head);
+  return { description, ...uses === "" ? {} : { whenToUse: uses } };
 }
+
+// src/core/consolidate/notice.ts
+function text(value) {
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : void 0;
+}
+function readAttribution(member) {
+  const fields = member.parsed.fields;
+  const metadata = fields.metadata && typeof fields.metadata === "object" ? fields.metadata : {};
+  const license = text(fields.license);
+  const author = text(fields.author) ?? text(metadata.author) ?? text(metadata["skill-author"]);
+  return { name: member.name, dir: member.skill.dir, ...license ? { license } : {}, ...author ? { author } : {} };
+}
+var same = (a, b2) => a.license === b2.license && a.author === b2.author;
+function planNotice(umbrella, siblings) {
+  const own = umbrella ? readAttribution(umbrella) : void 0;
+  const members = siblings.map(readAttribution);
+  const first = members[0];
+  if (!own && first && members.every((m2) => same(m2, first))) return first.license ? { license: first.license } : {};
+  const differ = own ? members.filter((m2) => !same(m2, own)) : members;
+  if (differ.length === 0) return {};
+  const rows = [...own ? [own] : [], ...differ].map(
+    (m2) => `| \`${m2.name}\` | ${m2.license ?? "not stated"} | ${m2.author ?? "not stated"} | \`${m2.dir}\` |`
+  );
+  const notice2 = [
+    "# Notice",
+    "",
+    "This skill gathers the text of the skills below. Each part stays under the terms its skill stated; the archive keeps every original.",
+    "",
+    "| skill | license | author | came from |",
+    "|---|---|---|---|",
+    ...rows,
+    ""
+  ].join("\n");
+  return { notice: notice2 };
+}
+
+// src/core/consolidate/pointers.ts
+function listPointers(file, text3, absorbed) {
+  if (absorbed.length === 0) return [];
+  const wanted = new Set(absorbed);
+  const lengths = new Set(absorbed.map((n) => n.length));
+  const out = [];
+  text3.split("\n").forEach((line, i) => {
+    if (line.startsWith("<!-- skillgarden:") || /^\s*(name|absorbed):/.test(line)) return;
+    if (listWantedWords(line.replace(/\S*\/\S*/g, " "), wanted, lengths).length === 0) return;
+    const shown = line.trim();
+    out.push(`${file}:${i + 1}: ${shown.length > 120 ? `${shown.slice(0, 119)}\u2026` : shown}`);
+  });
+  return out;
+}
+
+// src/core/consolidate/overlap.ts
+var SeenText = class {
+  mask;
+  paragraphs = /* @__PURE__ */ new Set();
+  headings = /* @__PURE__ */ new Set();
+  constructor(names) {
+    this.mask = new NameMask(names);
+  }
+  add(text3) {
+    for (const p2 of listParagraphs(this.mask.mask(text3))) this.paragraphs.add(p2);
+    for (const h3 of listHeadings(text3)) this.headings.add(h3);
+  }
+  /** The member body's blocks the seen text lacks; the masked and the plain split line up (masking keeps every line). */
+  residue(body) {
+    const plain2 = listBlocks(body);
+    const masked = listBlocks(this.mask.mask(body));
+    const out = [];
+    let heading;
+    let missing = 0;
+    let total = 0;
+    plain2.forEach((block, i) => {
+      const seen = masked[i]?.raw ?? block.raw;
+      if (block.kind === "heading") {
+        const text3 = listHeadings(block.raw)[0] ?? "";
+        heading = block.raw;
+        if (!this.headings.has(text3)) {
+          out.push(block.raw);
+          heading = void 0;
+        }
+        return;
+      }
+      total++;
+      if (this.paragraphs.has(seen.replace(/\s+/g, " ").trim())) return;
+      missing++;
+      if (heading !== void 0) out.push(heading);
+      heading = void 0;
+      out.push(block.raw);
+    });
+    return { text: out.join("\n\n"), missing, total };
+  }
+};
 
 // src/core/consolidate/plan-cluster.ts
 function planCluster(cluster, members, ctx) {
-  const choice = chooseUmbrella(members, cluster.evidence.prefix, ctx.taken, ctx.config);
+  const first = planWith(cluster, members, ctx, /* @__PURE__ */ new Set());
+  if (!("skipped" in first) || first.umbrella === void 0) return first;
+  const second = planWith(cluster, members, ctx, /* @__PURE__ */ new Set([first.umbrella]));
+  return "skipped" in second ? first : second;
+}
+function planWith(cluster, members, ctx, avoid) {
+  const choice = chooseUmbrella(members, cluster.evidence.prefix, ctx.taken, ctx.config, avoid);
   const umbrella = choice.kind === "existing" ? choice.umbrella : void 0;
   const name2 = choice.kind === "existing" ? choice.umbrella.name : choice.name;
   const siblings = members.filter((m2) => m2 !== umbrella).sort((a, b2) => a.name.localeCompare(b2.name));
@@ -70565,21 +71919,48 @@ function planCluster(cluster, members, ctx) {
   const { sections, moves } = placeSections(siblings, { name: name2, dir, table: table2, existing: umbrella !== void 0 });
   if (umbrella) rewriteOwnMarkdown(umbrella, table2, moves);
   const demoted = [];
-  const parts = sections.map((section) => {
+  const collapsed = [];
+  const nearCopies = [];
+  const seen = new SeenText([name2, ...siblings.map((m2) => m2.name)]);
+  if (umbrella) seen.add(umbrella.parsed.body);
+  const rendered = sections.flatMap((section) => {
     moveSupportFiles(section, dir, table2, moves);
-    const part = renderSection(section, dir, table2, moves, ctx.config);
-    if (part.demoted) demoted.push(section.member.name);
-    return part.text;
+    const part = renderSection(section, { dir, table: table2, moves, config: ctx.config, seen });
+    if (part.kind === "copy") collapsed.push(section.member.name);
+    if (part.kind === "near-copy") nearCopies.push(section.member.name);
+    if (part.kind === "demoted") demoted.push(section.member.name);
+    return part.kind === "copy" ? [] : [{ section, text: part.text }];
   });
-  let text;
+  const parts = rendered.map((r2) => r2.text);
+  const terms = planNotice(umbrella, siblings);
+  if (terms.notice !== void 0) {
+    const at2 = placeSupportFile(table2, name2, "references/NOTICE.md");
+    table2.set(at2, terms.notice);
+    parts.push(`## Notice
+
+Parts of this skill come from skills under other terms or by other authors: see [${at2}](${at2}).
+`);
+  }
+  let text3;
   try {
-    text = writeUmbrellaText({ name: name2, dir, umbrella, siblings, members, parts, titles: sections.map((x2) => x2.title), moves });
+    text3 = writeUmbrellaText({
+      name: name2,
+      dir,
+      umbrella,
+      siblings,
+      members,
+      parts,
+      titles: rendered.map((r2) => r2.section.title),
+      license: terms.license,
+      facets: rendered.map((r2) => r2.section.member),
+      moves
+    });
   } catch (error2) {
     return { skipped: `the umbrella ${name2} could not be written: ${error2 instanceof Error ? error2.message : String(error2)}` };
   }
-  table2.set(skillFileName, text);
+  table2.set(skillFileName, text3);
   const invalid = checkUmbrellaValid({ name: name2, dir, table: table2, members, ...ctx.validations ? { validations: ctx.validations } : {} });
-  if (invalid) return { skipped: invalid };
+  if (invalid) return { skipped: invalid, ...umbrella ? { umbrella: umbrella.name } : {} };
   const archived = siblings.map((m2) => archiveTarget(m2, ctx));
   return {
     plan: {
@@ -70593,6 +71974,13 @@ function planCluster(cluster, members, ctx) {
       rewritten: [],
       mentionsLeft: [],
       demoted,
+      collapsed,
+      nearCopies,
+      pointers: listPointers(
+        skillFileName,
+        text3,
+        siblings.map((m2) => m2.name)
+      ),
       changes: [...umbrellaChanges(dir, table2, umbrella), ...archiveChanges(siblings, archived)]
     },
     moves
@@ -70606,23 +71994,29 @@ function placeSections(siblings, target) {
     if (usedAnchors.has(slugAnchor(title))) title = `${title} (${member.name})`;
     usedAnchors.add(slugAnchor(title));
     const placed = /* @__PURE__ */ new Map();
+    const shared = /* @__PURE__ */ new Set();
     for (const file of member.skill.files) {
+      if (sameContent2(target.table.get(file.path), file.content)) {
+        placed.set(file.path, file.path);
+        shared.add(file.path);
+        continue;
+      }
       const at2 = placeSupportFile(target.table, member.name, file.path);
       placed.set(file.path, at2);
       target.table.set(at2, file.content);
     }
     recordMoves(moves, member.skill, { dir: target.dir, anchor: slugAnchor(title), placed });
-    return { member, title, anchor: slugAnchor(title), placed };
+    return { member, title, anchor: slugAnchor(title), placed, shared };
   });
   return { sections, moves };
 }
 function rewriteOwnMarkdown(umbrella, table2, moves) {
   for (const file of umbrella.skill.files) {
-    const text = isMarkdownPath(file.path) ? contentText(file.content) : void 0;
-    if (text === void 0) continue;
+    const text3 = isMarkdownPath(file.path) ? contentText(file.content) : void 0;
+    if (text3 === void 0) continue;
     const path = `${umbrella.skill.dir}/${file.path}`;
-    const next = rewriteText(text, { mapLink: mapMovedLink(path, path, moves) });
-    if (next !== text) table2.set(file.path, next);
+    const next = rewriteText(text3, { mapLink: mapMovedLink(path, path, moves) });
+    if (next !== text3) table2.set(file.path, next);
   }
 }
 function writeUmbrellaText(input2) {
@@ -70630,7 +72024,7 @@ function writeUmbrellaText(input2) {
   const wording = buildUmbrellaDescription({
     topic: humanize(name2),
     ...umbrella ? { base: textField(umbrella.parsed.fields.description) } : {},
-    members: siblings.map((m2) => {
+    members: input2.facets.map((m2) => {
       const own2 = m2.parsed.fields.when_to_use;
       return {
         name: m2.name,
@@ -70645,7 +72039,8 @@ function writeUmbrellaText(input2) {
     ...wording.whenToUse === void 0 ? {} : { whenToUse: wording.whenToUse },
     tools: unionTools(input2.members),
     paths: unionPaths(input2.members),
-    absorbed: siblings.map((m2) => m2.name)
+    absorbed: siblings.map((m2) => m2.name),
+    ...input2.license === void 0 ? {} : { license: input2.license }
   };
   if (!umbrella) return buildNewUmbrellaText(fields, `# ${humanize(name2)}
 
@@ -70663,14 +72058,19 @@ function textField(value) {
 }
 function moveSupportFiles(section, dir, table2, moves) {
   for (const file of section.member.skill.files) {
+    if (section.shared.has(file.path)) continue;
     const at2 = section.placed.get(file.path);
-    const text = isMarkdownPath(file.path) ? contentText(file.content) : void 0;
-    if (text === void 0) continue;
-    table2.set(at2, rewriteText(text, { mapLink: mapMovedLink(`${section.member.skill.dir}/${file.path}`, `${dir}/${at2}`, moves) }));
+    const text3 = isMarkdownPath(file.path) ? contentText(file.content) : void 0;
+    if (text3 === void 0) continue;
+    table2.set(at2, rewriteText(text3, { mapLink: mapMovedLink(`${section.member.skill.dir}/${file.path}`, `${dir}/${at2}`, moves) }));
   }
 }
-function renderSection(section, dir, table2, moves, config2) {
+var nearCopyShare = 0.3;
+function renderSection(section, ctx) {
   const { member, title } = section;
+  const { dir, table: table2, moves, config: config2, seen } = ctx;
+  const whole = seen.residue(member.parsed.body);
+  if (whole.text === "") return { kind: "copy", text: "" };
   const rest = splitTitle(member.parsed.body).rest.replace(/^\n+/, "").trimEnd();
   const description = (stringField(member.parsed, "description") ?? "").trim();
   const lead = `## ${title}
@@ -70679,20 +72079,48 @@ function renderSection(section, dir, table2, moves, config2) {
 ${description}
 `;
   const oldFile = `${member.skill.dir}/${skillFileName}`;
-  if (rest.split("\n").length <= config2.demote_min_lines) {
-    const moved = rewriteText(rest, { mapLink: mapMovedLink(oldFile, `${dir}/${skillFileName}`, moves) });
-    return { text: `${lead}
-${demoteHeadings(moved)}
-`, demoted: false };
+  const inline = (text3) => rewriteText(text3, { mapLink: mapMovedLink(oldFile, `${dir}/${skillFileName}`, moves) });
+  const done = (kind, text3) => {
+    seen.add(text3);
+    return { kind, text: text3 };
+  };
+  if (whole.missing <= whole.total * nearCopyShare) {
+    const mapped = mapMovedLink(oldFile, `${dir}/${skillFileName}`, moves);
+    const residue = rewriteText(seen.residue(rest).text, {
+      mapLink: (target) => moved(oldFile, target, moves) ? mapped(target) : void 0
+    });
+    return done(
+      "near-copy",
+      `${lead}
+The notes above hold the rest of this skill; only what differs is here.
+
+${demoteHeadings(residue)}
+`
+    );
   }
+  if (rest.split("\n").length <= config2.demote_min_lines) return done("inline", `${lead}
+${demoteHeadings(inline(rest))}
+`);
   const at2 = placeSupportFile(table2, member.name, `references/${member.name}.md`);
-  table2.set(at2, `# ${title}
+  const notes = `# ${title}
 
 ${rewriteText(rest, { mapLink: mapMovedLink(oldFile, `${dir}/${at2}`, moves) })}
-`);
-  return { text: `${lead}
+`;
+  table2.set(at2, notes);
+  seen.add(notes);
+  return done("demoted", `${lead}
 The full notes: [${at2}](${at2}).
-`, demoted: true };
+`);
+}
+function moved(file, target, moves) {
+  const resolved = resolveRepoLink(file, target);
+  return resolved !== void 0 && moves.has(resolved.path);
+}
+function sameContent2(a, b2) {
+  if (a === void 0) return false;
+  const left = typeof a === "string" ? new TextEncoder().encode(a) : a;
+  const right = typeof b2 === "string" ? new TextEncoder().encode(b2) : b2;
+  return left.length === right.length && left.every((byte, i) => byte === right[i]);
 }
 function introParagraph(titles) {
   return `One section per task: ${titles.join("; ")}.`;
@@ -70774,21 +72202,21 @@ function planConsolidation(input2) {
     if ("skipped" in result) skipped.push({ names: cluster.members, reason: result.skipped });
     else drafts.push(result);
   }
-  const outside2 = buildOutsideFiles(input2.skills, input2.references ?? []);
+  const outside = buildOutsideFiles(input2.skills, input2.references ?? []);
   const untouchable = input2.skills.filter((s) => !isCuratable(s)).map((s) => `${s.dir}/`);
   const mentions = indexMentions(
-    outside2,
+    outside,
     drafts.flatMap((d2) => d2.plan.from)
   );
   const plans = [];
   const dropped = [];
   for (const draft of drafts) {
-    const plan = addReferenceRewrites(draft.plan, draft.moves, { outside: outside2, mentions, byName, untouchable });
+    const plan = addReferenceRewrites(draft.plan, draft.moves, { outside, mentions, byName, untouchable });
     const before = [plan.into, ...plan.from].map((n) => byName.get(n)?.skill).filter((s) => s !== void 0);
     const problems = checkPlan({
       plan,
       before,
-      outside: new Map(plan.rewritten.map((p2) => [p2, outside2.get(p2)])),
+      outside: new Map(plan.rewritten.map((p2) => [p2, outside.get(p2)])),
       validations: ctx.validations
     });
     if (problems.length === 0) plans.push(plan);
@@ -70801,8 +72229,8 @@ function buildOutsideFiles(skills, references) {
   for (const skill of skills) {
     files.set(`${skill.dir}/${skillFileName}`, skill.text);
     for (const file of skill.files) {
-      const text = isMarkdownPath(file.path) ? contentText(file.content) : void 0;
-      if (text !== void 0) files.set(`${skill.dir}/${file.path}`, text);
+      const text3 = isMarkdownPath(file.path) ? contentText(file.content) : void 0;
+      if (text3 !== void 0) files.set(`${skill.dir}/${file.path}`, text3);
     }
   }
   for (const ref of references) files.set(ref.path, ref.text);
@@ -70812,13 +72240,13 @@ function indexMentions(files, names) {
   const index = new Map(names.map((n) => [n, /* @__PURE__ */ new Set()]));
   if (names.length === 0) return index;
   const lengths = new Set(names.map((n) => n.length));
-  for (const [path, text] of files) {
-    for (const word of listWantedWords(text, index, lengths)) index.get(word).add(path);
+  for (const [path, text3] of files) {
+    for (const word of listWantedWords(text3, index, lengths)) index.get(word).add(path);
   }
   return index;
 }
 function addReferenceRewrites(plan, moves, scope) {
-  const { outside: outside2, mentions, byName } = scope;
+  const { outside, mentions, byName } = scope;
   const ownDirs = [plan.intoDir, ...plan.from.map((n) => byName.get(n)?.skill.dir ?? "")].map((d2) => `${d2}/`);
   const words = new Map(plan.from.map((n) => [n, plan.into]));
   for (const [from, to] of moves) words.set(from, to.path);
@@ -70828,7 +72256,7 @@ function addReferenceRewrites(plan, moves, scope) {
   const mentionsLeft = [];
   for (const path of [...candidates].sort()) {
     if (ownDirs.some((d2) => path.startsWith(d2))) continue;
-    const before = outside2.get(path);
+    const before = outside.get(path);
     const after = rewriteText(before, { words, ...isMarkdownPath(path) ? { mapLink: mapMovedLink(path, path, moves) } : {} });
     if (after === before) continue;
     if (scope.untouchable.some((d2) => path.startsWith(d2))) {
@@ -70848,11 +72276,12 @@ function buildGuardInput(plan, input2) {
 }
 
 // src/core/consolidate/prose-check.ts
+init_layout();
 function readAbsorbedFromChanges(plan, before) {
   const removed = new Set(plan.changes.filter((c3) => c3.content === null).map((c3) => c3.path));
   return before.filter((s) => s.name !== plan.into && removed.has(`${s.dir}/${skillFileName}`)).map((s) => s.name).sort();
 }
-function checkProsedUmbrella(plan, prosed, before, outside2) {
+function checkProsedUmbrella(plan, prosed, before, outside) {
   const actual = readAbsorbedFromChanges(plan, before);
   const claimed = [...new Set(prosed.claimedMerged)].sort();
   const problems = [];
@@ -70865,14 +72294,14 @@ function checkProsedUmbrella(plan, prosed, before, outside2) {
     return { ok: false, problems: [...problems, "its SKILL.md has no readable frontmatter"] };
   if (parsed.fields.name !== plan.into) problems.push(`names the umbrella ${String(parsed.fields.name)}, not ${plan.into}`);
   if (problems.length > 0) return { ok: false, problems };
-  let text;
+  let text3;
   try {
-    text = setField(parsed, ["metadata", "absorbed"], actual.join(", "));
+    text3 = setField(parsed, ["metadata", "absorbed"], actual.join(", "));
   } catch (error2) {
     return { ok: false, problems: [`its metadata cannot hold absorbed: ${error2.message}`] };
   }
   const path = `${plan.intoDir}/${skillFileName}`;
-  const changes = plan.changes.map((c3) => c3.path === path ? { ...c3, content: text } : c3);
+  const changes = plan.changes.map((c3) => c3.path === path ? { ...c3, content: text3 } : c3);
   const candidate2 = { ...plan, changes };
   const table2 = new Map(
     changes.filter((c3) => c3.path.startsWith(`${plan.intoDir}/`) && c3.content !== null).map((c3) => [c3.path.slice(plan.intoDir.length + 1), c3.content])
@@ -70881,7 +72310,7 @@ function checkProsedUmbrella(plan, prosed, before, outside2) {
   for (const file of umbrella?.files ?? []) if (!table2.has(file.path)) table2.set(file.path, file.content);
   const invalid = checkUmbrellaTable({ name: plan.into, dir: plan.intoDir, table: table2, members: before });
   if (invalid) return { ok: false, problems: [invalid] };
-  const guard = checkPlan({ plan: candidate2, before, outside: outside2 });
+  const guard = checkPlan({ plan: candidate2, before, outside });
   return guard.length > 0 ? { ok: false, problems: guard } : { ok: true, plan: candidate2 };
 }
 
@@ -70904,18 +72333,19 @@ function adviseOverlaps(skills, partial = {}) {
 }
 
 // src/core/report/markdown-inert.ts
-function escapeMarkdown(text) {
-  return text.replace(/[\r\n]+/g, " ").replace(/[\\`*_{}[\]()<>#+!|~]/g, (c3) => `\\${c3}`).replace(/@/g, "@\u200B").replace(/^([-=])/, "\\$1");
+function escapeMarkdown(text3) {
+  return text3.replace(/[\r\n]+/g, " ").replace(/[\\`*_{}[\]()<>#+!|~]/g, (c3) => `\\${c3}`).replace(/@/g, "@\u200B").replace(/^([-=])/, "\\$1");
 }
-function codeSpan(text) {
-  const flat = text.replace(/[\r\n]+/g, " ");
+function codeSpan(text3) {
+  const flat = text3.replace(/[\r\n]+/g, " ");
   const longest = Math.max(0, ...[...flat.matchAll(/`+/g)].map((m2) => m2[0].length));
-  const fence3 = "`".repeat(longest + 1);
+  const fence4 = "`".repeat(longest + 1);
   const pad = flat.startsWith("`") || flat.endsWith("`") ? " " : "";
-  return `${fence3}${pad}${flat}${pad}${fence3}`;
+  return `${fence4}${pad}${flat}${pad}${fence4}`;
 }
 
 // src/services/consolidate/apply.ts
+init_errors();
 function buildPlanCommit(plan, runId) {
   const archivePrefixes = plan.archived.map((a) => `${a.to}/`);
   const changes = plan.changes.map((change) => ({
@@ -70941,6 +72371,76 @@ function readTrailerBlock(message) {
 }
 var kindLabels = { lifecycle: "lifecycle", umbrella: "umbrella", new: "new-skill" };
 
+// src/services/proposals/umbrella-review.ts
+init_layout();
+function fence2(text3, info2 = "") {
+  const longest = Math.max(2, ...(text3.match(/`+/g) ?? []).map((run) => run.length));
+  const mark2 = "`".repeat(longest + 1);
+  return `${mark2}${info2}
+${text3.trimEnd()}
+${mark2}`;
+}
+function umbrellaText(plan) {
+  const change = plan.changes.find((c3) => c3.path === `${plan.intoDir}/${skillFileName}`);
+  return typeof change?.content === "string" ? change.content : void 0;
+}
+function listContributions(plan) {
+  const collapsed = new Set(plan.collapsed ?? []);
+  const near = new Set(plan.nearCopies ?? []);
+  const demoted = new Set(plan.demoted);
+  return plan.from.map((name2) => {
+    const archive = plan.archived.find((a) => a.name === name2);
+    const kept = archive ? `; archived whole at ${codeSpan(archive.to)}` : "";
+    if (collapsed.has(name2)) return `- ${codeSpan(name2)}: its text is in the umbrella already (a copy, names aside): nothing copied${kept}`;
+    if (near.has(name2)) return `- ${codeSpan(name2)}: mostly the same text: a section with only the paragraphs that differ${kept}`;
+    if (demoted.has(name2))
+      return `- ${codeSpan(name2)}: a short section; its long body moved to ${codeSpan(`references/${name2}.md`)}${kept}`;
+    return `- ${codeSpan(name2)}: a section of the umbrella with its whole body${kept}`;
+  });
+}
+function buildUmbrellaReview(plan) {
+  const text3 = umbrellaText(plan);
+  const sections = text3 === void 0 ? void 0 : splitSkill(text3);
+  const frontmatter = sections?.frontmatter === "ok" ? sections.yaml : void 0;
+  const what = plan.kind === "create" ? `the new skill ${codeSpan(plan.into)}` : `the existing skill ${codeSpan(plan.into)}`;
+  const report = [
+    `### ${plan.from.length} skill(s) into ${what}`,
+    "",
+    "#### The result",
+    "",
+    `${codeSpan(`${plan.intoDir}/${skillFileName}`)} begins:`,
+    "",
+    ...frontmatter === void 0 ? ["(the umbrella keeps its SKILL.md as it was)"] : [fence2(`---
+${frontmatter.trimEnd()}
+---`, "yaml")],
+    "",
+    "#### What each member contributes",
+    "",
+    ...listContributions(plan),
+    ...plan.changes.some((c3) => c3.path === `${plan.intoDir}/references/NOTICE.md`) ? ["", `Members by other authors or under other licenses keep their terms: see ${codeSpan("references/NOTICE.md")}.`] : [],
+    ...plan.rewritten.length > 0 ? ["", `References rewritten in ${plan.rewritten.map(codeSpan).join(", ")}.`] : [],
+    ...plan.mentionsLeft.length > 0 ? ["", `**To fix by hand**: skills nobody may touch mention a merged name: ${plan.mentionsLeft.map(codeSpan).join(", ")}.`] : [],
+    ...(plan.pointers ?? []).length > 0 ? [
+      "",
+      "**To reword**: these lines still point at a skill this merge archives:",
+      "",
+      ...(plan.pointers ?? []).map((p2) => `- ${codeSpan(p2)}`)
+    ] : [],
+    "",
+    "#### Undo",
+    "",
+    "Before merging: close this pull request, and this exact proposal is not made again.",
+    `After merging: \`skillgarden rollback <merge-commit>\` reverts it as one commit (the umbrella as it was, every archived skill back in place); it refuses, changing nothing, if a file changed since.`,
+    ""
+  ].join("\n");
+  const reasons = [
+    describePlan(plan),
+    ...plan.archived.map((a) => `archive ${codeSpan(a.from)} \u2192 ${codeSpan(a.to)} (restorable)`),
+    ...plan.rewritten.length > 0 ? [`references rewritten in ${plan.rewritten.map(codeSpan).join(", ")}`] : []
+  ];
+  return { reasons, report };
+}
+
 // src/services/proposals/build.ts
 function listUmbrellaDecisions(plan) {
   return [`${plan.kind}:${plan.into}`, ...plan.from, ...plan.demoted.map((d2) => `demote:${d2}`)];
@@ -70960,13 +72460,8 @@ function buildUmbrellaBranchProposal(plan, runId) {
     labels: ["skillgarden", kindLabels.umbrella],
     message,
     trailerBlock: readTrailerBlock(message),
-    reasons: [
-      escapeMarkdown(describePlan(plan)),
-      ...plan.archived.map((a) => `archive ${codeSpan(a.from)} \u2192 ${codeSpan(a.to)} (restorable)`),
-      ...plan.rewritten.length > 0 ? [`references rewritten in ${plan.rewritten.map(codeSpan).join(", ")}`] : []
-    ],
+    ...buildUmbrellaReview(plan),
     structured: (0, import_yaml7.stringify)({ consolidations: report.consolidations, prunings: report.prunings }, { lineWidth: 0 }),
-    report: renderPlansMarkdown(report),
     skills: [plan.into, ...plan.from],
     changes
   };
@@ -71035,6 +72530,7 @@ function renderEvidence(evidence) {
 // src/services/proposals/lifecycle.ts
 var import_yaml8 = __toESM(require_dist(), 1);
 import { join as join16 } from "node:path";
+init_layout();
 
 // src/core/report/run-report.ts
 function transitionReport(decision, commit) {
@@ -71058,10 +72554,23 @@ function countsAfter(before, transitions) {
 }
 
 // src/services/manage/person-acts.ts
+init_layout();
 import { existsSync as existsSync4, readFileSync as readFileBytes } from "node:fs";
 import { join as join15 } from "node:path";
 
+// src/services/manage/locate.ts
+init_errors();
+init_layout();
+
+// src/core/layout/skill-name-match.ts
+init_skill_roots();
+
+// src/services/manage/locate.ts
+init_discover_library();
+
 // src/services/manage/skill-files.ts
+init_errors();
+init_layout();
 var decoder = new TextDecoder();
 
 // src/services/manage/person-acts.ts
@@ -71173,12 +72682,12 @@ async function buildTransitionMoves(ledger, repoDir, snapshot, decision, now) {
   return changes;
 }
 async function buildLifecycleBranchProposal(ledger, input2) {
-  const text = buildLifecycleText({
+  const text3 = buildLifecycleText({
     transitions: input2.transitions.map((t2) => transitionReport(t2, null)),
     runId: input2.runId,
     ...input2.deferred ? { deferred: input2.deferred } : {}
   });
-  if (text === void 0) return void 0;
+  if (text3 === void 0) return void 0;
   const at2 = input2.now.toISOString();
   const changes = [];
   let state2 = input2.snapshot.state;
@@ -71192,7 +72701,127 @@ async function buildLifecycleBranchProposal(ledger, input2) {
   state2 = { ...state2, skills, last_run_at: at2, last_run_id: input2.runId };
   const stateOid = (await ledger.listFiles(".skillgarden")).find((f3) => f3.path === stateFile)?.oid ?? null;
   changes.push({ path: stateFile, content: serializeState(state2), expected: stateOid });
-  return { ...text, changes };
+  return { ...text3, changes };
+}
+
+// src/core/scan/index.ts
+init_rules();
+init_special_rules();
+init_match();
+init_unicode();
+init_suppress();
+init_verdict();
+init_config();
+init_content();
+init_content_findings();
+
+// src/core/scan/policy.ts
+init_errors();
+init_findings();
+init_config();
+init_content_findings();
+init_content();
+init_policy_decision();
+init_match();
+init_suppress();
+init_verdict();
+init_policy_decision();
+function scanFile(file) {
+  if ("text" in file) return scanSkillText(file.text, { file: file.path });
+  const content = decodeContent(file.bytes, file.path, false);
+  const found = buildContentFindings(content, file.path);
+  return content.kind === "text" ? [...found, ...scanSkillText(content.text, { file: file.path })] : found;
+}
+function evaluateWritePolicy(input2) {
+  const config2 = input2.config ?? resolveScanConfig();
+  const findings = applyAllowList(input2.files.flatMap(scanFile), config2.allow);
+  const options = { provenance: input2.provenance, inlineSuppressions: config2.inlineSuppressions };
+  const verdict = buildVerdict(findings, options);
+  const decision = decidePolicy(input2.provenance, verdict, config2, input2.source);
+  return { verdict, decision, findings };
+}
+function decisiveFindings(result, input2) {
+  const options = { provenance: input2.provenance, inlineSuppressions: (input2.config ?? resolveScanConfig()).inlineSuppressions };
+  return result.findings.filter((f3) => countsTowardVerdict(f3, options) && f3.severity !== "low");
+}
+function describeFinding(f3) {
+  return describe(f3);
+}
+function describe(f3) {
+  return `${f3.file}:${f3.line}:${f3.column} ${f3.severity} ${f3.rule} ${f3.message}: ${excerpt(f3.match, 60)}`;
+}
+
+// src/core/scan/index.ts
+init_report();
+
+// src/services/proposals/check.ts
+function text2(content) {
+  return typeof content === "string" ? content : Buffer.from(content).toString("utf8");
+}
+function changedSkills(proposal) {
+  const folders2 = /* @__PURE__ */ new Map();
+  for (const change of proposal.changes) {
+    if (change.content === null || change.symlink === true || !change.path.endsWith("/SKILL.md")) continue;
+    folders2.set(change.path.slice(0, -"/SKILL.md".length), { skillMd: text2(change.content), files: /* @__PURE__ */ new Map() });
+  }
+  for (const change of proposal.changes) {
+    if (change.content === null || change.symlink === true) continue;
+    for (const [dir, folder] of folders2)
+      if (change.path.startsWith(`${dir}/`)) folder.files.set(change.path.slice(dir.length + 1), change.content);
+  }
+  return folders2;
+}
+function checkProposal(proposal, options) {
+  const problems = [];
+  const cautions = [];
+  for (const [dir, folder] of changedSkills(proposal)) {
+    const file = `${dir}/SKILL.md`;
+    const whole = proposal.kind === "new";
+    const entries = new Map([...folder.files.keys()].map((path) => [path, { path, size: 0 }]));
+    const { findings } = validateSkill({
+      file,
+      content: folder.skillMd,
+      folder: dir.slice(dir.lastIndexOf("/") + 1),
+      profile: options.profile,
+      ...whole ? { files: entries } : {}
+    });
+    for (const f3 of findings.filter((x2) => x2.severity === "error")) problems.push(`${file}:${f3.line} ${f3.code}: ${f3.message}`);
+    const input2 = {
+      skill: dir,
+      files: [...folder.files].map(([path, content]) => ({ path, bytes: typeof content === "string" ? Buffer.from(content) : content })),
+      provenance: "agent",
+      source: "background",
+      config: options.scan ?? resolveScanConfig()
+    };
+    const result = evaluateWritePolicy(input2);
+    if (result.decision === "allow") continue;
+    const described = decisiveFindings(result, input2).map((f3) => describeFinding({ ...f3, file: `${dir}/${f3.file}` }));
+    (result.decision === "block" ? problems : cautions).push(...described);
+  }
+  return { proposal, problems, cautions };
+}
+function gateProposals(proposals, options) {
+  const kept = [];
+  const refused2 = [];
+  for (const proposal of proposals) {
+    const check = checkProposal(proposal, options);
+    if (check.problems.length > 0) refused2.push(check);
+    else
+      kept.push(
+        check.cautions.length === 0 ? proposal : {
+          ...proposal,
+          reasons: [...proposal.reasons, ...check.cautions.map((c3) => `the scan asks a reviewer to look at: ${codeSpan(c3)}`)]
+        }
+      );
+  }
+  return { kept, refused: refused2 };
+}
+function describeRefusal(check) {
+  const { proposal, problems } = check;
+  const more = problems.length > 10 ? `
+  \u2026 and ${problems.length - 10} more` : "";
+  return `the ${proposal.kind} proposal ${proposal.name} was not proposed: it fails the check every proposal passes (validate and the scan):
+  ${problems.slice(0, 10).join("\n  ")}${more}`;
 }
 
 // src/services/proposals/body.ts
@@ -71258,11 +72887,11 @@ function readFingerprint(body) {
 function demoteHeadings2(markdown) {
   return markdown.replace(/^(#{1,5}) /gm, "#$1 ");
 }
-function cut(text, max, note) {
-  if (text.length <= max) return text;
+function cut(text3, max, note) {
+  if (text3.length <= max) return text3;
   const room = Math.max(0, max - note.length - 1);
-  const at2 = text.lastIndexOf("\n", room);
-  return `${at2 > 0 ? text.slice(0, at2) : ""}
+  const at2 = text3.lastIndexOf("\n", room);
+  return `${at2 > 0 ? text3.slice(0, at2) : ""}
 ${note}`.trimStart();
 }
 
@@ -71312,15 +72941,23 @@ async function readProposalStates(ledger, records, now) {
   return out;
 }
 
+// src/services/proposals/write.ts
+init_errors();
+init_git_dir();
+
+// src/ledger/open-ledger.ts
+init_errors();
+
 // src/ledger/fs-sync.ts
-import { mkdirSync as mkdirSync3 } from "node:fs";
-import { dirname as dirname4 } from "node:path";
+init_errors();
+import { mkdirSync as mkdirSync4 } from "node:fs";
+import { dirname as dirname6 } from "node:path";
 function inFolder(path, create) {
   try {
     return create();
   } catch (error2) {
     if (error2.code !== "ENOENT") throw error2;
-    mkdirSync3(dirname4(path), { recursive: true });
+    mkdirSync4(dirname6(path), { recursive: true });
     return create();
   }
 }
@@ -71384,6 +73021,7 @@ function withTreeCache(store, limit = 4096) {
 }
 
 // src/ledger/paths.ts
+init_errors();
 import { join as join17 } from "node:path";
 
 // src/core/safe-path.ts
@@ -71404,8 +73042,8 @@ function gitFileNamed(folded) {
 function foldName(component) {
   return component.replace(new RegExp(hfsIgnorable.source, "gu"), "").replace(/:.*$/s, "").replace(/[. ]+$/, "").toLowerCase();
 }
-function byteLength(text) {
-  return new TextEncoder().encode(text).length;
+function byteLength(text3) {
+  return new TextEncoder().encode(text3).length;
 }
 function componentProblem(component, options) {
   const found = (code4, reason) => ({ code: code4, component, reason });
@@ -71456,20 +73094,8 @@ function findUnsafePath(path, options = {}) {
   return void 0;
 }
 
-// src/store/fs-probe.ts
-import { lstatSync as lstatSync2 } from "node:fs";
-function lstatIfAny(path) {
-  try {
-    return lstatSync2(path);
-  } catch {
-    return void 0;
-  }
-}
-function isSymlink(path) {
-  return lstatIfAny(path)?.isSymbolicLink() ?? false;
-}
-
 // src/ledger/paths.ts
+init_fs_probe();
 function checkPath(path, options = {}) {
   const problem = findUnsafePath(path, options);
   if (problem !== void 0) throw badPath(path, problem.reason, problem.code);
@@ -71570,21 +73196,19 @@ var StoreWriter = class {
   }
   store;
   writeCommit;
-  async write(tip, changes, commit, check) {
+  async write(tip, changes, commit) {
     const edits = new Map(changes.map((c3) => [c3.path, c3.oid === null ? null : { oid: c3.oid, mode: c3.mode }]));
-    const base = await this.treeOf(tip);
-    const before = await lookupPaths(this.store, base, [...edits.keys()]);
-    await check?.(before);
     try {
       for (const change of changes) if (change.content && !change.stored) await this.store.writeBlob(change.content);
-      const tree = await editTree(this.store, base, edits);
-      return { commit: await this.writeCommit({ tree, parents: tip === void 0 ? [] : [tip], ...commit }), before };
+      const tree = await editTree(this.store, await this.treeOf(tip), edits);
+      return await this.writeCommit({ tree, parents: tip === void 0 ? [] : [tip], ...commit });
     } catch (error2) {
       throw readOnlyError(error2) ?? error2;
     }
   }
-  /** Written as they come. */
-  async flush() {
+  /** Written as they come, named by id. */
+  async flush(names) {
+    return [...names];
   }
   async close() {
   }
@@ -71592,36 +73216,26 @@ var StoreWriter = class {
     return commit === void 0 ? void 0 : (await this.store.readCommit(commit)).tree;
   }
 };
-async function findCaseTwin(store, commit, path) {
-  let tree = commit === void 0 ? void 0 : (await store.readCommit(commit)).tree;
-  const found = [];
-  const parts = path.split("/");
-  for (const part of parts) {
-    if (tree === void 0) break;
-    const entries = await store.readTree(tree);
-    const lower3 = part.toLowerCase();
-    const entry = entries.find((e) => e.name === part) ?? entries.find((e) => e.name.toLowerCase() === lower3);
-    if (entry === void 0) break;
-    found.push(entry.name);
-    tree = entry.mode === folderMode ? entry.oid : void 0;
-  }
-  const twin = found.join("/");
-  return twin !== parts.slice(0, found.length).join("/") ? twin : void 0;
-}
 
 // src/ledger/fast-import.ts
-import { readFileSync as readFileSync9, readdirSync as readdirSync4, rmSync as rmSync4, statSync as statSync5 } from "node:fs";
+init_errors();
+import { readFileSync as readFileSync10, readdirSync as readdirSync4, rmSync as rmSync5, statSync as statSync5 } from "node:fs";
 import { join as join20 } from "node:path";
 
+// src/ledger/commit-people.ts
+init_errors();
+
 // src/ledger/refs.ts
-import { appendFileSync as appendFileSync3, existsSync as existsSync5, readFileSync as readFileSync8 } from "node:fs";
+init_errors();
+import { appendFileSync as appendFileSync3, existsSync as existsSync5, readFileSync as readFileSync9 } from "node:fs";
 import { join as join19 } from "node:path";
 
 // src/ledger/lock-file.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
-import { closeSync as closeSync3, fsyncSync as fsyncSync2, linkSync, openSync as openSync3, renameSync as renameSync2, rmSync as rmSync3, writeFileSync as writeFileSync2 } from "node:fs";
+import { closeSync as closeSync3, fsyncSync as fsyncSync2, linkSync, openSync as openSync3, renameSync as renameSync3, rmSync as rmSync4, writeFileSync as writeFileSync3 } from "node:fs";
 import { hostname } from "node:os";
 import { join as join18 } from "node:path";
+init_errors();
 function lockOwnerDir(commondir) {
   return join18(commondir, "skillgarden", "locks");
 }
@@ -71645,7 +73259,7 @@ async function acquireLock(target, options) {
       const code4 = error2.code;
       if (marker && fd !== void 0 && code4 !== "EEXIST" && (code4 === "EXDEV" || code4 === "EPERM" || code4 === "ENOTSUP" || code4 === "EMLINK")) {
         closeSync3(fd);
-        rmSync3(marker.path, { force: true });
+        rmSync4(marker.path, { force: true });
         fd = void 0;
         continue;
       }
@@ -71677,7 +73291,7 @@ function createMarker(ownerDir, lockPath) {
 function dropMarker(marker, fd) {
   if (!marker || fd === void 0) return;
   closeSync3(fd);
-  rmSync3(marker.path, { force: true });
+  rmSync4(marker.path, { force: true });
 }
 function heldLock(target, lockPath, fd, marker) {
   let held = true;
@@ -71690,21 +73304,21 @@ function heldLock(target, lockPath, fd, marker) {
     path: lockPath,
     async commit(content, options) {
       try {
-        writeFileSync2(fd, content);
+        writeFileSync3(fd, content);
         if (options?.durable !== false) fsyncSync2(fd);
       } finally {
         close();
       }
       held = false;
-      renameSync2(lockPath, target);
-      if (marker) rmSync3(marker, { force: true });
+      renameSync3(lockPath, target);
+      if (marker) rmSync4(marker, { force: true });
     },
     async release() {
       if (!held) return;
       held = false;
       close();
-      rmSync3(lockPath, { force: true });
-      if (marker) rmSync3(marker, { force: true });
+      rmSync4(lockPath, { force: true });
+      if (marker) rmSync4(marker, { force: true });
     }
   };
 }
@@ -71735,32 +73349,32 @@ function isOid(value) {
 }
 async function readHeadState(dirs) {
   const gitdir = refFolder(dirs, "HEAD");
-  const text = readFileSync8(join19(gitdir, "HEAD"), "utf8").trim();
-  if (text.startsWith("ref:")) return { kind: "branch", ref: text.slice(4).trim() };
-  if (isOid(text)) return { kind: "detached", oid: text };
-  throw new SkillgardenError("ledger/bad-head", `${join19(gitdir, "HEAD")} holds neither a ref nor a commit id: "${text.slice(0, 60)}".`, {
+  const text3 = readFileSync9(join19(gitdir, "HEAD"), "utf8").trim();
+  if (text3.startsWith("ref:")) return { kind: "branch", ref: text3.slice(4).trim() };
+  if (isOid(text3)) return { kind: "detached", oid: text3 };
+  throw new SkillgardenError("ledger/bad-head", `${join19(gitdir, "HEAD")} holds neither a ref nor a commit id: "${text3.slice(0, 60)}".`, {
     data: { path: join19(gitdir, "HEAD") }
   });
 }
 async function readRef(dirs, ref, depth = 0) {
-  const loose = readText3(join19(refFolder(dirs, ref), ref));
+  const loose = readText4(join19(refFolder(dirs, ref), ref));
   if (loose !== void 0) {
-    const text = loose.trim();
-    if (text.startsWith("ref:") && depth < 5) return readRef(dirs, text.slice(4).trim(), depth + 1);
-    return isOid(text) ? text : void 0;
+    const text3 = loose.trim();
+    if (text3.startsWith("ref:") && depth < 5) return readRef(dirs, text3.slice(4).trim(), depth + 1);
+    return isOid(text3) ? text3 : void 0;
   }
   return readPackedRef(typeof dirs === "string" ? dirs : dirs.commondir, ref);
 }
 async function readPackedRef(gitdir, ref) {
-  const packed = readText3(join19(gitdir, "packed-refs")) ?? "";
+  const packed = readText4(join19(gitdir, "packed-refs")) ?? "";
   for (const line of packed.split("\n")) {
     if (line.length > 41 && line[40] === " " && line.slice(41) === ref) return line.slice(0, 40);
   }
   return void 0;
 }
-function readText3(path) {
+function readText4(path) {
   try {
-    return readFileSync8(path, "utf8");
+    return readFileSync9(path, "utf8");
   } catch {
     return void 0;
   }
@@ -71824,12 +73438,8 @@ var FastImportWriter = class {
   replies = [];
   /** The last commit not yet checkpointed. */
   unflushed;
-  /** Commits of the running process by id: they are named by mark until fast-import has written them. */
-  marks = /* @__PURE__ */ new Map();
   nextMark = 1;
-  /** Objects this process has seen in a tree: named by id, not sent again (a moved file). */
-  known = /* @__PURE__ */ new Set();
-  async write(tip, changes, commit, check) {
+  async write(tip, changes, commit) {
     const mark2 = `:${this.nextMark++}`;
     const parts = [`${tip === void 0 ? `reset ${scratch}
 ` : ""}commit ${scratch}
@@ -71837,53 +73447,43 @@ mark ${mark2}
 `];
     parts.push(`author ${identity(commit.author)}
 committer ${identity(commit.committer)}
-`, data(normalizeMessage(commit.message)));
-    if (tip !== void 0) parts.push(`from ${this.name(tip)}
-`);
-    const probed = [...new Set(changes.flatMap((c3) => prefixes(c3.path)))];
-    for (const path of probed) parts.push(`ls "${escape(path)}"
+`, ...data(normalizeMessage(commit.message)));
+    if (tip !== void 0) parts.push(`from ${tip}
 `);
     for (const change of changes) {
       if (change.oid === null || change.content === null) parts.push(`D ${quote(change.path)}
 `);
-      else if (change.stored || this.known.has(change.oid)) parts.push(`M ${change.mode} ${change.oid} ${quote(change.path)}
+      else if (change.stored) parts.push(`M ${change.mode} ${change.oid} ${quote(change.path)}
 `);
       else parts.push(`M ${change.mode} inline ${quote(change.path)}
-`, data(change.content));
+`, ...data(change.content));
     }
-    parts.push(`
-get-mark ${mark2}
-`);
-    const replies = await this.exchange(
-      Buffer.concat(parts.map((p2) => typeof p2 === "string" ? Buffer.from(p2, "utf8") : p2)),
-      probed.length + 1
-    );
-    const found = new Map(probed.map((path, i) => [path, parseLs(replies[i])]));
-    const before = new Map(changes.map((c3) => [c3.path, asBlob(found.get(c3.path))]));
-    await check?.(before);
-    checkShape(changes, (path) => found.get(path));
-    for (const entry of found.values()) if (entry && entry.mode !== folderMode) this.known.add(entry.oid);
-    const id = replies.at(-1).trim();
-    this.marks.set(id, mark2);
+    parts.push("\n");
+    const { stdin } = await this.start();
+    stdin.cork();
+    for (const part of parts) stdin.write(part);
+    stdin.uncork();
     this.unflushed = mark2;
-    return { commit: id, before };
+    return mark2;
   }
-  /** `checkpoint`: every object made so far is written (loose when few, else one pack); the process goes on. */
-  async flush() {
-    if (this.unflushed === void 0) return;
-    const mark2 = this.unflushed;
-    this.unflushed = void 0;
-    await this.ask(Buffer.from(`reset ${scratch}
+  /** `checkpoint`: every object made so far is written as one pack; the process goes on. Then the marks' ids. */
+  async flush(names) {
+    const marks = [.../* @__PURE__ */ new Set([...names.filter((name2) => name2.startsWith(":")), ...this.unflushed ? [this.unflushed] : []])];
+    if (marks.length === 0) return [...names];
+    const checkpoint = this.unflushed ? `reset ${scratch}
 checkpoint
-`), `get-mark ${mark2}`);
+` : "";
+    this.unflushed = void 0;
+    const ids = await this.exchange(Buffer.from(checkpoint + marks.map((mark2) => `get-mark ${mark2}
+`).join("")), marks.length);
+    const byMark = new Map(marks.map((mark2, i) => [mark2, ids[i].trim()]));
+    return names.map((name2) => byMark.get(name2) ?? name2);
   }
   /** Ends fast-import (end of input: it writes what is left and moves no ref). */
   async close() {
     const child = this.child;
     if (!child) return;
     this.child = void 0;
-    this.marks = /* @__PURE__ */ new Map();
-    this.known = /* @__PURE__ */ new Set();
     this.unflushed = void 0;
     await new Promise((done, fail) => {
       child.once("close", (code4) => code4 === 0 ? done() : fail(this.failure(`exit ${code4}`)));
@@ -71891,25 +73491,12 @@ checkpoint
 `);
     });
   }
-  name(commit) {
-    return this.marks.get(commit) ?? commit;
-  }
   /** Sends `bytes` and waits for the `count` one-line answers of the commands in them. */
   async exchange(bytes, count) {
     const child = await this.start();
     const replies = Array.from({ length: count }, () => new Promise((resolve9, reject) => this.replies.push({ resolve: resolve9, reject })));
     child.stdin.write(bytes);
     return Promise.all(replies);
-  }
-  /** Sends `command` (after `before`) and waits for its one-line answer. */
-  async ask(before, command) {
-    const child = await this.start();
-    return new Promise((resolve9, reject) => {
-      this.replies.push({ resolve: resolve9, reject });
-      if (before.length > 0) child.stdin.write(before);
-      child.stdin.write(`${command}
-`);
-    });
   }
   async start() {
     if (this.child) return this.child;
@@ -71925,8 +73512,6 @@ checkpoint
       if (code4 !== 0) this.cleanUpAfter(child.pid);
       if (this.child === child) {
         this.child = void 0;
-        this.marks = /* @__PURE__ */ new Map();
-        this.known = /* @__PURE__ */ new Set();
         this.unflushed = void 0;
       }
       this.failAll(this.failure(`exit ${code4}`));
@@ -71939,11 +73524,11 @@ checkpoint
    * `.keep` of a pack it could not finish: the next fast-import, building the same pack, would stop on it.
    */
   cleanUpAfter(pid) {
-    rmSync4(join20(this.gitdir, `fast_import_crash_${pid}`), { force: true });
+    rmSync5(join20(this.gitdir, `fast_import_crash_${pid}`), { force: true });
     const packs = join20(this.gitdir, "objects", "pack");
     const names = new Set(readdirSync4(packs));
     for (const name2 of names)
-      if (name2.endsWith(".keep") && !names.has(name2.replace(/\.keep$/, ".pack"))) rmSync4(join20(packs, name2), { force: true });
+      if (name2.endsWith(".keep") && !names.has(name2.replace(/\.keep$/, ".pack"))) rmSync5(join20(packs, name2), { force: true });
   }
   drain(chunk) {
     this.buffer += chunk;
@@ -71958,44 +73543,20 @@ checkpoint
   }
   /** Git's own words; a git folder it may not write to is `ledger/read-only`, as for the native writer. */
   failure(how) {
-    const text = this.stderr.trim();
-    const path = /'([^']+)'/.exec(text)?.[1];
-    const errno = /Permission denied/.test(text) ? "EACCES" : /Read-only file system/.test(text) ? "EROFS" : /not permitted/.test(text) ? "EPERM" : "";
-    const readOnly = errno ? readOnlyError(Object.assign(new Error(text), { code: errno, path: path ?? this.gitdir })) : void 0;
-    return readOnly ?? new SkillgardenError("ledger/git-failed", `git fast-import failed in ${this.dir} (${how}): ${text}`, {
-      data: { dir: this.dir, stderr: text }
+    const text3 = this.stderr.trim();
+    const path = /'([^']+)'/.exec(text3)?.[1];
+    const errno = /Permission denied/.test(text3) ? "EACCES" : /Read-only file system/.test(text3) ? "EROFS" : /not permitted/.test(text3) ? "EPERM" : "";
+    const readOnly = errno ? readOnlyError(Object.assign(new Error(text3), { code: errno, path: path ?? this.gitdir })) : void 0;
+    return readOnly ?? new SkillgardenError("ledger/git-failed", `git fast-import failed in ${this.dir} (${how}): ${text3}`, {
+      data: { dir: this.dir, stderr: text3 }
     });
   }
 };
-function prefixes(path) {
-  const parts = path.split("/");
-  return parts.map((_3, i) => parts.slice(0, i + 1).join("/"));
-}
-function parseLs(line) {
-  if (line.startsWith("missing ")) return void 0;
-  const [mode = "", , oid = ""] = line.split("	")[0].split(" ");
-  return { mode: mode.padStart(6, "0"), oid };
-}
-function asBlob(entry) {
-  return entry === void 0 || entry.mode === folderMode ? void 0 : { oid: entry.oid, mode: entry.mode };
-}
-function checkShape(changes, probed) {
-  for (const change of changes) {
-    const folders2 = prefixes(change.path);
-    const path = folders2.pop();
-    for (const folder of folders2) {
-      const mode = probed(folder)?.mode;
-      if (mode !== void 0 && mode !== folderMode) {
-        throw badPath(change.path, `${folder} is a ${mode === "120000" ? "symlink" : "file"}, not a folder`);
-      }
-    }
-    if (probed(path)?.mode === folderMode) throw badPath(path, "a folder is at that path");
-  }
-}
 function data(bytes) {
-  const body = typeof bytes === "string" ? Buffer.from(bytes, "utf8") : bytes;
-  return Buffer.concat([Buffer.from(`data ${body.length}
-`), body, Buffer.from("\n")]);
+  return typeof bytes === "string" ? [`data ${Buffer.byteLength(bytes)}
+${bytes}
+`] : [`data ${bytes.length}
+`, bytes, "\n"];
 }
 function quote(path) {
   return /^"|\n/.test(path) ? `"${escape(path)}"` : path;
@@ -72005,7 +73566,8 @@ function escape(path) {
 }
 
 // src/ledger/git-plumbing.ts
-import { copyFileSync, readFileSync as readFileSync10, rmSync as rmSync5 } from "node:fs";
+init_errors();
+import { copyFileSync, readFileSync as readFileSync11, rmSync as rmSync6 } from "node:fs";
 import { join as join21 } from "node:path";
 async function writeSignedCommit(dir, commit) {
   const who = (prefix2, person) => ({
@@ -72062,10 +73624,10 @@ async function updateIndexWithGit(dir, gitdir, lock, paths, durable) {
       env: { GIT_INDEX_FILE: copy },
       input: paths.map((p2) => `${p2}\0`).join("")
     });
-    await lock.commit(readFileSync10(copy), { durable });
+    await lock.commit(readFileSync11(copy), { durable });
   } finally {
-    rmSync5(copy, { force: true });
-    rmSync5(`${copy}.lock`, { force: true });
+    rmSync6(copy, { force: true });
+    rmSync6(`${copy}.lock`, { force: true });
   }
 }
 async function mapLimited(items, run, limit = 8) {
@@ -72081,8 +73643,12 @@ async function mapLimited(items, run, limit = 8) {
   return results;
 }
 
+// src/ledger/open-ledger.ts
+init_git_dir();
+
 // src/ledger/git-ledger.ts
 var import_isomorphic_git3 = __toESM(require_isomorphic_git(), 1);
+init_errors();
 import * as fs6 from "node:fs";
 
 // src/ledger/diff-trees.ts
@@ -72093,7 +73659,7 @@ async function diffTrees2(store, before, after, prefix2 = "") {
   const names = [.../* @__PURE__ */ new Set([...left.keys(), ...right.keys()])];
   const diffs = [];
   for (const name2 of names) {
-    diffs.push(...await diffEntry(store, `${prefix2}${name2}`, left.get(name2), right.get(name2)));
+    for (const item of await diffEntry(store, `${prefix2}${name2}`, left.get(name2), right.get(name2))) diffs.push(item);
   }
   return diffs.sort((a, b2) => Buffer.compare(Buffer.from(a.path), Buffer.from(b2.path)));
 }
@@ -72111,7 +73677,7 @@ async function listTree(store, tree, prefix2 = "") {
   if (tree === void 0) return [];
   const files = [];
   for (const entry of await store.readTree(tree)) {
-    if (entry.mode === folderMode) files.push(...await listTree(store, entry.oid, `${prefix2}${entry.name}/`));
+    if (entry.mode === folderMode) for (const item of await listTree(store, entry.oid, `${prefix2}${entry.name}/`)) files.push(item);
     else if (entry.mode !== "160000") files.push({ path: `${prefix2}${entry.name}`, oid: entry.oid, mode: entry.mode });
   }
   return files;
@@ -72128,6 +73694,9 @@ async function readSubtree(store, tree, prefix2) {
   return current;
 }
 
+// src/ledger/rollback.ts
+init_errors();
+
 // src/ledger/rollback-plan.ts
 function foldDiffs(diffs) {
   const net2 = /* @__PURE__ */ new Map();
@@ -72143,14 +73712,21 @@ function foldDiffs(diffs) {
 }
 function planRollback(input2) {
   const { net: net2, gaps } = foldDiffs(input2.diffs);
-  const outside2 = net2.map((c3) => c3.path).filter((path) => !input2.allowedRoots.some((root) => root === "" || path.startsWith(`${root}/`)) && !input2.allowPath?.(path));
-  if (outside2.length > 0) return { kind: "refused", reason: "outside-skills-root", paths: outside2 };
+  const outside = net2.map((c3) => c3.path).filter((path) => !input2.allowedRoots.some((root) => root === "" || path.startsWith(`${root}/`)) && !input2.allowPath?.(path));
+  if (outside.length > 0) return { kind: "refused", reason: "outside-skills-root", paths: outside };
   if (gaps.length > 0) return { kind: "refused", reason: "changed-between", paths: gaps.sort() };
-  const same = (a, b2) => (a?.oid ?? null) === (b2?.oid ?? null) && (a?.mode ?? null) === (b2?.mode ?? null);
-  const pending = net2.filter((c3) => !same(input2.head.get(c3.path), c3.before));
-  const changed = pending.filter((c3) => !same(input2.head.get(c3.path), c3.after)).map((c3) => c3.path);
+  const same2 = (a, b2) => (a?.oid ?? null) === (b2?.oid ?? null) && (a?.mode ?? null) === (b2?.mode ?? null);
+  const pending = net2.filter((c3) => !same2(input2.head.get(c3.path), c3.before));
+  const changed = pending.filter((c3) => !same2(input2.head.get(c3.path), c3.after)).map((c3) => c3.path);
   if (changed.length > 0) return { kind: "refused", reason: "changed-since", paths: changed };
   return pending.length === 0 ? { kind: "noop" } : { kind: "revert", changes: pending };
+}
+function listRemovedSkills(changes) {
+  return changes.filter((c3) => c3.before === null && /(^|\/)SKILL\.md$/.test(c3.path)).map((c3) => c3.path.replace(/\/?SKILL\.md$/, ""));
+}
+function findOrphans(changes, headFiles) {
+  const reverted = new Set(changes.map((c3) => c3.path));
+  return headFiles.filter((path) => !reverted.has(path)).sort();
 }
 
 // src/ledger/rollback.ts
@@ -72167,6 +73743,7 @@ async function rollback(ledger, target, options) {
   });
   if (plan.kind === "noop") return { status: "noop", reverted: commits };
   if (plan.kind === "refused") throw refused(plan.reason, plan.paths, commits);
+  await refuseOrphans(ledger, plan.changes, commits);
   const changes = await Promise.all(plan.changes.map((change) => restoreChange(ledger, change)));
   const message = await buildRollbackMessage(ledger, commits, target, options);
   const { commit } = await ledger.commit({ message, changes, ...options.author ? { author: options.author } : {} });
@@ -72177,6 +73754,35 @@ async function restoreChange(ledger, change) {
   if (change.before === null) return { path: change.path, content: null, expected };
   const content = await ledger.readBlob(change.before.oid);
   return { path: change.path, content, executable: change.before.mode === "100755", symlink: change.before.mode === "120000", expected };
+}
+async function refuseOrphans(ledger, changes, commits) {
+  for (const folder of listRemovedSkills(changes)) {
+    if (folder === "") continue;
+    const orphans = findOrphans(
+      changes,
+      (await ledger.listFiles(folder)).map((f3) => f3.path)
+    );
+    if (orphans.length === 0) continue;
+    const later = await findLaterCommits(ledger, new Set(orphans), new Set(commits));
+    if (later.length === 0) continue;
+    const list = later.map((c3) => `${c3.oid.slice(0, 12)} "${c3.subject}"`).join(", ");
+    throw new SkillgardenError(
+      "ledger/rollback-refused",
+      `Rollback refused, nothing written: it deletes ${folder}/SKILL.md, but later commits added ${orphans.join(", ")}${list ? ` (${list})` : ""}. Roll back those commits first, or delete the skill whole (\`skillgarden manage delete\`).`,
+      { data: { reason: "orphans", paths: orphans, commits: [...commits], later: later.map((c3) => c3.oid) } }
+    );
+  }
+}
+async function findLaterCommits(ledger, paths, reverted) {
+  const found = [];
+  let oid = await ledger.head();
+  for (let walked = 0; oid !== void 0 && !reverted.has(oid) && walked < 1e3; walked++) {
+    const info2 = await ledger.readCommit(oid);
+    if ((await ledger.changedFiles(oid)).some((f3) => paths.has(f3.path)))
+      found.push({ oid, subject: parseCommitMessage(info2.message).subject });
+    oid = info2.parents[0];
+  }
+  return found.reverse();
 }
 async function readRunCommits(ledger, run) {
   const stop = await ledger.resolve(`refs/tags/skillgarden/run/${run}`).catch(() => void 0);
@@ -72235,7 +73841,114 @@ function refused(reason, paths, commits) {
   );
 }
 
+// src/ledger/write-batch.ts
+init_errors();
+
+// src/ledger/chain-tree.ts
+var ChainTree = class {
+  constructor(store, commit) {
+    this.store = store;
+    this.commit = commit;
+  }
+  store;
+  commit;
+  root = {};
+  rootRead;
+  /** What each path holds, before the commit that touches them. */
+  async findAll(paths) {
+    const found = /* @__PURE__ */ new Map();
+    for (const path of paths) found.set(path, await this.find(path));
+    return found;
+  }
+  async find(path) {
+    let folder = await this.top();
+    const parts = path.split("/");
+    for (const [i, part] of parts.entries()) {
+      const item = (await this.entries(folder)).get(part);
+      if (item === void 0) return {};
+      const last = i === parts.length - 1;
+      if ("folder" in item) {
+        if (last) return { folder: true };
+        folder = item.folder;
+      } else if (last) return { blob: item };
+      else return { blocker: { path: parts.slice(0, i + 1).join("/"), mode: item.mode } };
+    }
+    return {};
+  }
+  /** The tracked path `path` names on a case-insensitive file system when it is spelled differently; `undefined` when none. */
+  async findCaseTwin(path) {
+    let folder = await this.top();
+    const found = [];
+    const parts = path.split("/");
+    for (const part of parts) {
+      if (folder === void 0) break;
+      const entries = await this.entries(folder);
+      const lower3 = part.toLowerCase();
+      const name2 = entries.has(part) ? part : [...entries.keys()].find((n) => n.toLowerCase() === lower3);
+      if (name2 === void 0) break;
+      found.push(name2);
+      const item = entries.get(name2);
+      folder = "folder" in item ? item.folder : void 0;
+    }
+    const twin = found.join("/");
+    return twin !== parts.slice(0, found.length).join("/") ? twin : void 0;
+  }
+  /** The commit's changes, in order, as git's tree edits do them: folders made on the way, folders left empty gone. */
+  async apply(changes) {
+    for (const change of changes) {
+      const parts = change.path.split("/");
+      const name2 = parts.pop();
+      const trail = [];
+      let folder = await this.top();
+      for (const part of parts) {
+        const entries2 = await this.entries(folder);
+        const item = entries2.get(part);
+        let next;
+        if (item && "folder" in item) next = item.folder;
+        else entries2.set(part, { mode: folderMode, folder: next = { entries: /* @__PURE__ */ new Map() } });
+        trail.push({ folder, name: part });
+        folder = next;
+      }
+      const entries = await this.entries(folder);
+      if (change.oid === null) entries.delete(name2);
+      else entries.set(name2, { oid: change.oid, mode: change.mode });
+      for (let child = folder, at2 = trail.length - 1; at2 >= 0 && child.entries.size === 0; at2 -= 1) {
+        child = trail[at2].folder;
+        child.entries.delete(trail[at2].name);
+      }
+    }
+  }
+  async top() {
+    this.rootRead ??= (async () => {
+      if (this.commit !== void 0) this.root.oid = (await this.store.readCommit(this.commit)).tree;
+    })();
+    await this.rootRead;
+    return this.root;
+  }
+  async entries(folder) {
+    if (folder.entries) return folder.entries;
+    const read2 = folder.oid === void 0 ? [] : await this.store.readTree(folder.oid);
+    folder.entries = new Map(
+      read2.map((e) => [e.name, e.mode === folderMode ? { mode: folderMode, folder: { oid: e.oid } } : { oid: e.oid, mode: e.mode }])
+    );
+    return folder.entries;
+  }
+};
+function beforeValues(found) {
+  return new Map([...found].map(([path, f3]) => [path, f3.blob]));
+}
+function checkShape(found) {
+  for (const [path, f3] of found) {
+    if (f3.blocker) throw badPath(path, `${f3.blocker.path} is a ${f3.blocker.mode === "120000" ? "symlink" : "file"}, not a folder`);
+    if (f3.folder) throw badPath(path, "a folder is at that path");
+  }
+}
+
+// src/ledger/check-touched-paths.ts
+init_errors();
+
 // src/ledger/git-index.ts
+init_errors();
 import { createHash as createHash3 } from "node:crypto";
 var headerSize = 12;
 var fixedSize = 62;
@@ -72299,21 +74012,21 @@ function buildIndexEntry(input2) {
   const pathBytes = Buffer.from(input2.path, "utf8");
   const size = fixedSize + pathBytes.length + 8 & ~7;
   const raw = Buffer.alloc(size);
-  const { stat: stat4 } = input2;
-  const u322 = (value) => Number(value & 0xffffffffn);
+  const { stat: stat5 } = input2;
+  const u323 = (value) => Number(value & 0xffffffffn);
   const fields = [
-    stat4.ctimeNs / 1000000000n,
-    stat4.ctimeNs % 1000000000n,
-    stat4.mtimeNs / 1000000000n,
-    stat4.mtimeNs % 1000000000n,
-    stat4.dev,
-    stat4.ino,
+    stat5.ctimeNs / 1000000000n,
+    stat5.ctimeNs % 1000000000n,
+    stat5.mtimeNs / 1000000000n,
+    stat5.mtimeNs % 1000000000n,
+    stat5.dev,
+    stat5.ino,
     BigInt(parseInt(input2.mode, 8)),
-    stat4.uid,
-    stat4.gid,
-    stat4.size
+    stat5.uid,
+    stat5.gid,
+    stat5.size
   ];
-  fields.forEach((value, i) => raw.writeUInt32BE(u322(value), i * 4));
+  fields.forEach((value, i) => raw.writeUInt32BE(u323(value), i * 4));
   raw.write(input2.oid, 40, "hex");
   raw.writeUInt16BE(Math.min(pathBytes.length, 4095), 60);
   pathBytes.copy(raw, fixedSize);
@@ -72363,21 +74076,22 @@ function unsupported(file, what, fix) {
 }
 
 // src/ledger/worktree.ts
+init_fs_probe();
 import { createHash as createHash4, randomBytes as randomBytes3 } from "node:crypto";
 import {
   closeSync as closeSync4,
   fchmodSync,
   lstatSync as lstatSync3,
   openSync as openSync4,
-  readFileSync as readFileSync11,
+  readFileSync as readFileSync12,
   readlinkSync,
-  renameSync as renameSync3,
-  rmSync as rmSync6,
+  renameSync as renameSync4,
+  rmSync as rmSync7,
   rmdirSync,
   symlinkSync,
-  writeFileSync as writeFileSync3
+  writeFileSync as writeFileSync4
 } from "node:fs";
-import { dirname as dirname5, join as join22, basename as basename2 } from "node:path";
+import { dirname as dirname7, join as join22, basename as basename4 } from "node:path";
 function hashBlob(content) {
   return createHash4("sha1").update(`blob ${content.length}\0`).update(content).digest("hex");
 }
@@ -72387,7 +74101,7 @@ async function readWorktreeFile(dir, path) {
   if (info2 === void 0) return { kind: "absent" };
   if (info2.isDirectory()) return { kind: "directory" };
   if (info2.isSymbolicLink()) return { kind: "symlink", oid: hashBlob(Buffer.from(readlinkSync(full), "utf8")) };
-  return { kind: "file", oid: hashBlob(readFileSync11(full)), executable: (info2.mode & 64) !== 0 };
+  return { kind: "file", oid: hashBlob(readFileSync12(full)), executable: (info2.mode & 64) !== 0 };
 }
 function tempStem(name2) {
   if (Buffer.byteLength(name2) <= 180) return name2;
@@ -72396,13 +74110,13 @@ function tempStem(name2) {
 }
 async function writeWorktreeFile(dir, path, content, mode) {
   const full = join22(dir, path);
-  const temp = join22(dirname5(full), `.${tempStem(basename2(full))}.skillgarden-${process.pid}-${randomBytes3(4).toString("hex")}`);
+  const temp = join22(dirname7(full), `.${tempStem(basename4(full))}.skillgarden-${process.pid}-${randomBytes3(4).toString("hex")}`);
   if (mode === "120000") inFolder(temp, () => symlinkSync(Buffer.from(content).toString("utf8"), temp));
   else writeRegularFile(temp, content, mode === "100755" ? 493 : 420);
   try {
-    renameSync3(temp, full);
+    renameSync4(temp, full);
   } catch (error2) {
-    rmSync6(temp, { force: true });
+    rmSync7(temp, { force: true });
     throw error2;
   }
   return lstatSync3(full, { bigint: true });
@@ -72410,14 +74124,14 @@ async function writeWorktreeFile(dir, path, content, mode) {
 function writeRegularFile(temp, content, mode) {
   const fd = inFolder(temp, () => openSync4(temp, "wx", mode));
   try {
-    writeFileSync3(fd, content);
+    writeFileSync4(fd, content);
     fchmodSync(fd, mode);
   } finally {
     closeSync4(fd);
   }
 }
 async function removeWorktreeFile(dir, path) {
-  rmSync6(join22(dir, path), { force: true });
+  rmSync7(join22(dir, path), { force: true });
   const parts = path.split("/").slice(0, -1);
   while (parts.length > 0) {
     try {
@@ -72476,7 +74190,8 @@ function isGitIndex(index) {
 }
 
 // src/ledger/check-repo-state.ts
-import { existsSync as existsSync6, readdirSync as readdirSync5, readFileSync as readFileSync12 } from "node:fs";
+init_errors();
+import { existsSync as existsSync6, readdirSync as readdirSync5, readFileSync as readFileSync13 } from "node:fs";
 import { join as join23 } from "node:path";
 var inProgress = [
   ["rebase-merge", "a rebase", "git rebase --continue` or `git rebase --abort"],
@@ -72522,24 +74237,25 @@ function otherWorktreeOn(layout, branch, bare) {
     const folder = join23(layout.commondir, "worktrees", name2);
     heads.push([
       join23(folder, "HEAD"),
-      readText4(join23(folder, "gitdir"))?.trim().replace(/\/\.git$/, "") ?? folder
+      readText5(join23(folder, "gitdir"))?.trim().replace(/\/\.git$/, "") ?? folder
     ]);
   }
   for (const [head, where] of heads) {
     if (head === join23(layout.gitdir, "HEAD")) continue;
-    if (readText4(head)?.trim() === `ref: ${branch}`) return where === layout.commondir ? where.replace(/\/\.git$/, "") : where;
+    if (readText5(head)?.trim() === `ref: ${branch}`) return where === layout.commondir ? where.replace(/\/\.git$/, "") : where;
   }
   return void 0;
 }
-function readText4(path) {
+function readText5(path) {
   try {
-    return readFileSync12(path, "utf8");
+    return readFileSync13(path, "utf8");
   } catch {
     return void 0;
   }
 }
 
 // src/ledger/prepare-changes.ts
+init_errors();
 function prepareChanges(changes) {
   if (changes.length === 0) {
     throw new SkillgardenError("ledger/empty-commit", "A ledger commit needs at least one file change.", { data: {} });
@@ -72549,7 +74265,7 @@ function prepareChanges(changes) {
     checkPath(change.path, { symlink: change.symlink === true });
     if (seen.has(change.path)) throw badPath(change.path, "it appears twice in one commit");
     seen.add(change.path);
-    const content = change.content === null ? null : Buffer.from(typeof change.content === "string" ? Buffer.from(change.content, "utf8") : change.content);
+    const content = change.content === null ? null : typeof change.content === "string" ? Buffer.from(change.content, "utf8") : Buffer.from(change.content);
     return {
       path: change.path,
       content,
@@ -72561,10 +74277,13 @@ function prepareChanges(changes) {
 }
 
 // src/ledger/publish-commit.ts
+init_errors();
+init_fs_probe();
 import { join as join26 } from "node:path";
 
 // src/ledger/index-file.ts
-import { closeSync as closeSync5, existsSync as existsSync7, fstatSync, openSync as openSync5, readFileSync as readFileSync13, readSync } from "node:fs";
+init_errors();
+import { closeSync as closeSync5, existsSync as existsSync7, fstatSync, openSync as openSync5, readFileSync as readFileSync14, readSync } from "node:fs";
 import { join as join24 } from "node:path";
 function checksumKey(path) {
   let fd;
@@ -72585,7 +74304,7 @@ function checksumKey(path) {
 }
 function readIndexBytes(path) {
   try {
-    return readFileSync13(path);
+    return readFileSync14(path);
   } catch (error2) {
     if (error2.code === "ENOENT") return Buffer.alloc(0);
     throw error2;
@@ -72620,7 +74339,7 @@ async function checkIndexPresent(gitdir, index, hasCommits) {
 
 // src/ledger/move-journal.ts
 import { randomBytes as randomBytes4 } from "node:crypto";
-import { closeSync as closeSync6, openSync as openSync6, readdirSync as readdirSync6, readFileSync as readFileSync14, rmSync as rmSync7, writeSync } from "node:fs";
+import { closeSync as closeSync6, openSync as openSync6, readdirSync as readdirSync6, readFileSync as readFileSync15, rmSync as rmSync8, writeSync } from "node:fs";
 import { hostname as hostname2 } from "node:os";
 import { join as join25 } from "node:path";
 function journalDir(gitdir) {
@@ -72640,7 +74359,7 @@ function beginJournal(gitdir, record2) {
   return {
     // Only now may doctor put the paths back: before, a person's uncommitted edit could still be there.
     writing: () => writeRecord(path, { ...full, phase: "writing" }, "r+"),
-    finish: () => rmSync7(path, { force: true })
+    finish: () => rmSync8(path, { force: true })
   };
 }
 function writeRecord(path, record2, flags) {
@@ -72719,8 +74438,8 @@ async function updateWorktree(dir, changes) {
       await removeWorktreeFile(dir, change.path);
       entries.set(change.path, null);
     } else {
-      const stat4 = await writeWorktreeFile(dir, change.path, change.worktree ?? change.content, change.mode);
-      entries.set(change.path, buildIndexEntry({ path: change.path, oid: change.oid, mode: change.mode, stat: stat4 }));
+      const stat5 = await writeWorktreeFile(dir, change.path, change.worktree ?? change.content, change.mode);
+      entries.set(change.path, buildIndexEntry({ path: change.path, oid: change.oid, mode: change.mode, stat: stat5 }));
     }
   }
   return entries;
@@ -72728,15 +74447,17 @@ async function updateWorktree(dir, changes) {
 
 // src/ledger/repo-setup.ts
 var import_ignore = __toESM(require_ignore2(), 1);
-import { existsSync as existsSync8, readFileSync as readFileSync16 } from "node:fs";
+init_errors();
+import { existsSync as existsSync8, readFileSync as readFileSync17 } from "node:fs";
 import { homedir as homedir2 } from "node:os";
 import { join as join28 } from "node:path";
 
 // src/ledger/config-files.ts
 var import_picomatch4 = __toESM(require_picomatch2(), 1);
-import { readFileSync as readFileSync15 } from "node:fs";
+init_errors();
+import { readFileSync as readFileSync16 } from "node:fs";
 import { homedir } from "node:os";
-import { dirname as dirname6, isAbsolute as isAbsolute2, join as join27, resolve as resolve2 } from "node:path";
+import { dirname as dirname8, isAbsolute as isAbsolute3, join as join27, resolve as resolve2 } from "node:path";
 function readConfigLayers(layout, branch) {
   const env = process.env;
   const home2 = env.HOME ?? homedir();
@@ -72762,13 +74483,13 @@ function readConfigLayers(layout, branch) {
   return pairs;
 }
 function readConfigFile(path, context3, out) {
-  let text;
+  let text3;
   try {
-    text = readFileSync15(path, "utf8");
+    text3 = readFileSync16(path, "utf8");
   } catch {
     return;
   }
-  for (const [key, value, line] of parseConfigText(text, path)) {
+  for (const [key, value, line] of parseConfigText(text3, path)) {
     out.push([key, value]);
     const include = includeTarget(key, value, path, line, context3);
     if (include === void 0) continue;
@@ -72780,7 +74501,7 @@ function includeTarget(key, value, file, line, context3) {
   const lower3 = key.toLowerCase();
   const target = () => {
     const expanded = value.startsWith("~/") ? join27(context3.home, value.slice(2)) : value;
-    return isAbsolute2(expanded) ? expanded : resolve2(dirname6(file), expanded);
+    return isAbsolute3(expanded) ? expanded : resolve2(dirname8(file), expanded);
   };
   if (lower3 === "include.path") return target();
   const match = /^includeif\.(.*)\.path$/is.exec(key);
@@ -72799,15 +74520,15 @@ function includeTarget(key, value, file, line, context3) {
 function matchesGitDir(raw, ignoreCase, file, context3) {
   let pattern = raw;
   if (pattern.startsWith("~/")) pattern = join27(context3.home, pattern.slice(2));
-  else if (pattern.startsWith("./")) pattern = join27(dirname6(file), pattern.slice(2));
-  else if (!isAbsolute2(pattern)) pattern = `**/${pattern}`;
+  else if (pattern.startsWith("./")) pattern = join27(dirname8(file), pattern.slice(2));
+  else if (!isAbsolute3(pattern)) pattern = `**/${pattern}`;
   if (pattern.endsWith("/")) pattern += "**";
   const gitdir = context3.gitdir.replace(/\/+$/, "");
   return import_picomatch4.default.isMatch(gitdir, pattern, { dot: true, nocase: ignoreCase }) || import_picomatch4.default.isMatch(`${gitdir}/`, pattern, { dot: true, nocase: ignoreCase });
 }
-function parseConfigText(text, file) {
+function parseConfigText(text3, file) {
   const out = [];
-  const lines = text.split(/\r?\n/);
+  const lines = text3.split(/\r?\n/);
   let section = "";
   for (let i = 0; i < lines.length; i += 1) {
     let line = lines[i].replace(/^\s+/, "");
@@ -72896,8 +74617,8 @@ function normalizeKey(key) {
   return `${key.slice(0, first).toLowerCase()}${key.slice(first, last)}${key.slice(last).toLowerCase()}`;
 }
 function parseConfigList(output) {
-  const text = typeof output === "string" ? output : output.toString("utf8");
-  return text.split("\0").filter((entry) => entry !== "").map((entry) => {
+  const text3 = typeof output === "string" ? output : output.toString("utf8");
+  return text3.split("\0").filter((entry) => entry !== "").map((entry) => {
     const newline = entry.indexOf("\n");
     return newline < 0 ? [entry, "true"] : [entry.slice(0, newline), entry.slice(newline + 1)];
   });
@@ -72918,7 +74639,7 @@ async function readRepoSetup(layout, backend) {
     fsync: parseFsync(config2.get("core.fsync"), config2.bool("core.fsyncObjectFiles") ?? false),
     autocrlf: /^(true|yes|on|1|input)$/i.test(config2.get("core.autocrlf") ?? ""),
     globalAttributes: [attributesFile, join28(layout.commondir, "info", "attributes")].filter(convertsFiles),
-    sparse: config2.bool("core.sparseCheckout") ? (0, import_ignore.default)().add(readText5(sparseFile) ?? "") : void 0,
+    sparse: config2.bool("core.sparseCheckout") ? (0, import_ignore.default)().add(readText6(sparseFile) ?? "") : void 0,
     sparseFile
   };
 }
@@ -72948,8 +74669,8 @@ function parseFsync(value, legacyObjects) {
 }
 var converting = /(^|\s)(text|eol|crlf|filter|ident|working-tree-encoding)(=|\s|$)/m;
 function convertsFiles(path) {
-  const text = readText5(path);
-  return text !== void 0 && converting.test(text.replace(/^\s*#.*$/gm, ""));
+  const text3 = readText6(path);
+  return text3 !== void 0 && converting.test(text3.replace(/^\s*#.*$/gm, ""));
 }
 function pathsToConvert(setup, dir, paths) {
   if (setup.autocrlf || setup.globalAttributes.length > 0) return [...paths];
@@ -72967,13 +74688,13 @@ function pathsToConvert(setup, dir, paths) {
 }
 function checkSparse(setup, paths) {
   if (!setup.sparse) return;
-  const outside2 = paths.filter((path) => !setup.sparse.ignores(path));
-  if (outside2.length === 0) return;
-  const folder = outside2[0].split("/").slice(0, -1).join("/") || outside2[0];
+  const outside = paths.filter((path) => !setup.sparse.ignores(path));
+  if (outside.length === 0) return;
+  const folder = outside[0].split("/").slice(0, -1).join("/") || outside[0];
   throw new SkillgardenError(
     "ledger/outside-sparse",
-    `${outside2.join(", ")} ${outside2.length === 1 ? "is" : "are"} outside the sparse checkout (${setup.sparseFile}). Add the folder to it (\`git sparse-checkout add ${folder}\`) and retry.`,
-    { data: { paths: outside2, file: setup.sparseFile } }
+    `${outside.join(", ")} ${outside.length === 1 ? "is" : "are"} outside the sparse checkout (${setup.sparseFile}). Add the folder to it (\`git sparse-checkout add ${folder}\`) and retry.`,
+    { data: { paths: outside, file: setup.sparseFile } }
   );
 }
 function checkEmbeddedCanWrite(setup, dir, paths) {
@@ -73003,9 +74724,9 @@ function checkObjectFormat(setup, dir) {
     { data: { dir, objectFormat: setup.objectFormat } }
   );
 }
-function readText5(path) {
+function readText6(path) {
   try {
-    return existsSync8(path) ? readFileSync16(path, "utf8") : void 0;
+    return existsSync8(path) ? readFileSync17(path, "utf8") : void 0;
   } catch {
     return void 0;
   }
@@ -73019,17 +74740,20 @@ var CommitBatch = class {
   }
   ctx;
   entries = [];
-  commits = [];
+  /** Each commit as the writer named it: its id, or a fast-import mark until the objects are flushed. */
+  names = [];
   opened;
+  /** The tip's tree, as the commits so far leave it. */
+  tree;
   /** The final state of every touched path, deletions first; and each one as the parent has it. */
   net = /* @__PURE__ */ new Map();
   before = /* @__PURE__ */ new Map();
   tip;
   published = false;
   get size() {
-    return this.commits.length;
+    return this.names.length;
   }
-  /** Builds one commit on the batch's tip; returns its id (final unless a replay on a moved branch rebuilds it). */
+  /** Builds one commit on the batch's tip (its id comes with `publish`). */
   async add(options) {
     if (this.published) throw new Error("CommitBatch: add after publish");
     const changes = prepareChanges(options.changes);
@@ -73039,9 +74763,8 @@ var CommitBatch = class {
     if (this.ctx.backend === "isomorphic-git") checkEmbeddedCanWrite(this.ctx.setup, this.ctx.dir, paths);
     else await convertChanges(this.ctx, changes);
     const entry = { changes, message: options.message, people: await resolvePeople(this.ctx, options.author) };
-    const commit = await this.build(entry);
+    await this.build(entry);
     this.entries.push(entry);
-    return commit;
   }
   /** Publishes every added commit; a batch with none moves nothing. */
   async publish() {
@@ -73049,20 +74772,20 @@ var CommitBatch = class {
     if (this.entries.length === 0 || this.opened === void 0) return { commits: [], attempts: 1 };
     const { branch } = this.opened;
     for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
-      await this.flushObjects();
+      const commits = await this.flushObjects();
       await this.ctx.onStage?.("objects-written");
       const last = this.entries.at(-1);
       const subject = this.entries.length === 1 ? `commit: ${last.message}` : `commit: ${this.entries.length} commits, the last: ${last.message}`;
       const published = await publish(this.ctx, {
         branch,
         parent: this.opened.parent,
-        commit: this.commits.at(-1),
+        commit: commits.at(-1),
         changes: this.netChanges(),
         before: this.before,
         committer: last.people.committer,
         reflog: subject
       });
-      if (published) return { commits: [...this.commits], attempts: attempt };
+      if (published) return { commits, attempts: attempt };
       await sleep(backoffMs(attempt));
       await this.replay(await readRef(this.ctx.layout, branch));
     }
@@ -73080,12 +74803,12 @@ var CommitBatch = class {
    */
   async flushObjects() {
     try {
-      await this.ctx.writer.flush();
+      return await this.ctx.writer.flush(this.names);
     } catch (error2) {
       if (!isSkillgardenError(error2, "ledger/git-failed")) throw error2;
       await this.ctx.writer.close().catch(() => void 0);
       await this.replay(this.opened.parent);
-      await this.ctx.writer.flush();
+      return this.ctx.writer.flush(this.names);
     }
   }
   async open() {
@@ -73096,49 +74819,38 @@ var CommitBatch = class {
     const parent = await readRef(this.ctx.layout, branch);
     this.opened = { branch, parent };
     this.tip = parent;
+    this.tree = new ChainTree(this.ctx.store, parent);
     return this.opened;
   }
-  /** The commit on the tip: checks `expected` (and case twins), then has the writer build it. */
+  /** The commit on the tip: checks `expected`, case twins and the paths' shape on the batch's tree, then has the writer build it. */
   async build(entry) {
     const { changes, message, people } = entry;
-    const ignorecase = this.ctx.setup.config.bool("core.ignorecase") ?? false;
-    const { commit, before } = await this.ctx.writer.write(this.tip, changes, { message, ...people }, async (before2) => {
-      checkExpected(changes, before2);
-      if (ignorecase) await this.refuseCaseTwins(changes, before2);
-    });
+    const tree = this.tree;
+    const found = await tree.findAll(changes.map((c3) => c3.path));
+    const before = beforeValues(found);
+    checkExpected(changes, before);
+    if (this.ctx.setup.config.bool("core.ignorecase") ?? false) await refuseCaseTwins(tree, changes, before);
+    checkShape(found);
+    const held = new Set([...before.values()].map((blob) => blob?.oid));
+    for (const change of changes) if (change.oid !== null && held.has(change.oid)) change.stored = true;
+    const name2 = await this.ctx.writer.write(this.tip, changes, { message, ...people });
+    await tree.apply(changes);
     for (const change of changes) {
       if (!this.before.has(change.path)) this.before.set(change.path, before.get(change.path));
       this.net.delete(change.path);
       this.net.set(change.path, change);
     }
-    this.tip = commit;
-    this.commits.push(commit);
-    return commit;
-  }
-  /**
-   * On a case-insensitive file system (`core.ignorecase`, which git sets at init there) a new path
-   * that differs only in case from a tracked one is the same file: writing it would overwrite that
-   * file on disk and leave the index with two entries for one file. Git's own index refuses to map
-   * it for us, so it is refused, naming the tracked path to use instead.
-   */
-  async refuseCaseTwins(changes, before) {
-    for (const change of changes) {
-      if (change.content === null || before.get(change.path) !== void 0) continue;
-      const twin = await findCaseTwin(this.ctx.store, this.tip, change.path);
-      if (twin === void 0) continue;
-      throw badPath(
-        change.path,
-        `it differs only in case from ${twin}, which is tracked; with core.ignorecase (a case-insensitive file system) they are one file. Write to ${twin}${change.path.slice(twin.length)} instead`
-      );
-    }
+    this.tip = name2;
+    this.names.push(name2);
   }
   /** Builds the whole chain again on the branch's new tip; a commit that no longer applies refuses the batch. */
   async replay(parent) {
     this.opened = { branch: this.opened.branch, parent };
     this.net = /* @__PURE__ */ new Map();
     this.before = /* @__PURE__ */ new Map();
-    this.commits.length = 0;
+    this.names.length = 0;
     this.tip = parent;
+    this.tree = new ChainTree(this.ctx.store, parent);
     for (const entry of this.entries) await this.build(entry);
   }
   /** Deletions first: a file removed by one commit may be where a later one puts a folder. */
@@ -73147,6 +74859,17 @@ var CommitBatch = class {
     return [...all.filter((c3) => c3.oid === null), ...all.filter((c3) => c3.oid !== null)];
   }
 };
+async function refuseCaseTwins(tree, changes, before) {
+  for (const change of changes) {
+    if (change.content === null || before.get(change.path) !== void 0) continue;
+    const twin = await tree.findCaseTwin(change.path);
+    if (twin === void 0) continue;
+    throw badPath(
+      change.path,
+      `it differs only in case from ${twin}, which is tracked; with core.ignorecase (a case-insensitive file system) they are one file. Write to ${twin}${change.path.slice(twin.length)} instead`
+    );
+  }
+}
 function beginBatch(ctx) {
   return new CommitBatch(ctx);
 }
@@ -73174,7 +74897,8 @@ async function writeCommit(ctx, options) {
 }
 
 // src/ledger/write-branch.ts
-import { existsSync as existsSync9, readdirSync as readdirSync7, readFileSync as readFileSync17, rmSync as rmSync8 } from "node:fs";
+init_errors();
+import { existsSync as existsSync9, readdirSync as readdirSync7, readFileSync as readFileSync18, rmSync as rmSync9 } from "node:fs";
 import { join as join29 } from "node:path";
 async function writeBranchCommit(ctx, options) {
   const ref = branchRef(options.branch);
@@ -73182,8 +74906,10 @@ async function writeBranchCommit(ctx, options) {
   const changes = prepareChanges(options.changes);
   const { author, committer } = await resolvePeople(ctx, options.author);
   const people = { message: options.message, author, committer };
-  const { commit } = await ctx.writer.write(options.base, changes, people, (before) => checkExpected(changes, before));
-  await ctx.writer.flush();
+  const found = await new ChainTree(ctx.store, options.base).findAll(changes.map((c3) => c3.path));
+  checkExpected(changes, beforeValues(found));
+  checkShape(found);
+  const [commit] = await ctx.writer.flush([await ctx.writer.write(options.base, changes, people)]);
   const lock = await lockRef(ctx.layout, ref, { timeoutMs: ctx.lockTimeoutMs });
   try {
     const previous = await readRef(ctx.layout, ref);
@@ -73207,7 +74933,7 @@ async function listBranches(ctx, prefix2) {
       const child = name2 === "" ? entry.name : `${name2}/${entry.name}`;
       if (entry.isDirectory()) walk3(join29(folder, entry.name), child);
       else if (entry.isFile() && !entry.name.endsWith(".lock") && child.startsWith(prefix2)) {
-        const oid = readFileSync17(join29(folder, entry.name), "utf8").trim();
+        const oid = readFileSync18(join29(folder, entry.name), "utf8").trim();
         if (isOid(oid)) found.set(child, oid);
       }
     }
@@ -73224,8 +74950,8 @@ async function deleteBranch(ctx, branch, expectedTip) {
     if (current === void 0) return false;
     if (expectedTip !== void 0) checkTip(branch, current, expectedTip);
     if (readPackedRefs(ctx.layout.commondir).has(ref)) await dropPackedRef(ctx, ref);
-    rmSync8(join29(ctx.layout.commondir, ref), { force: true });
-    rmSync8(join29(ctx.layout.commondir, "logs", ref), { force: true });
+    rmSync9(join29(ctx.layout.commondir, ref), { force: true });
+    rmSync9(join29(ctx.layout.commondir, "logs", ref), { force: true });
     return true;
   } finally {
     await lock.release();
@@ -73265,7 +74991,7 @@ function readPackedRefs(gitdir) {
   const refs = /* @__PURE__ */ new Map();
   const path = join29(gitdir, "packed-refs");
   if (!existsSync9(path)) return refs;
-  for (const line of readFileSync17(path, "utf8").split("\n")) {
+  for (const line of readFileSync18(path, "utf8").split("\n")) {
     if (line.length > 41 && line[40] === " " && isOid(line.slice(0, 40))) refs.set(line.slice(41), line.slice(0, 40));
   }
   return refs;
@@ -73276,7 +75002,7 @@ async function dropPackedRef(ctx, ref) {
   try {
     const kept = [];
     let dropping = false;
-    for (const line of readFileSync17(path, "utf8").split("\n")) {
+    for (const line of readFileSync18(path, "utf8").split("\n")) {
       if (line.startsWith("^")) {
         if (!dropping) kept.push(line);
         continue;
@@ -73433,6 +75159,7 @@ function optionalTip(expectedTip) {
 }
 
 // src/ledger/identity.ts
+init_errors();
 var fallbackNameVariable = "SKILLGARDEN_AUTHOR_NAME";
 var fallbackEmailVariable = "SKILLGARDEN_AUTHOR_EMAIL";
 async function readSystemIdentities(dir) {
@@ -73455,9 +75182,9 @@ async function readSystemIdentities(dir) {
     committer: parseIdent(result.committer.stdout.toString("utf8").trim(), process.env.GIT_COMMITTER_DATE !== void 0)
   };
 }
-function parseIdent(text, keepDate) {
-  const match = /^(.*) <(.*)> (\d+) ([+-])(\d\d)(\d\d)$/.exec(text);
-  if (!match) return { name: text, email: "" };
+function parseIdent(text3, keepDate) {
+  const match = /^(.*) <(.*)> (\d+) ([+-])(\d\d)(\d\d)$/.exec(text3);
+  if (!match) return { name: text3, email: "" };
   const minutes = Number(match[5]) * 60 + Number(match[6]);
   const date = { timestamp: Number(match[3]), timezoneOffset: match[4] === "+" ? -minutes : minutes };
   return { name: match[1] ?? "", email: match[2] ?? "", ...keepDate ? { date } : {} };
@@ -73468,32 +75195,32 @@ function readEmbeddedIdentities(config2, dir) {
   const pick = (role) => {
     const upper = role.toUpperCase();
     const name2 = env[`GIT_${upper}_NAME`] ?? config2.get(`${role}.name`) ?? config2.get("user.name") ?? fallback?.name;
-    const email = env[`GIT_${upper}_EMAIL`] ?? config2.get(`${role}.email`) ?? config2.get("user.email") ?? env.EMAIL ?? fallback?.email;
-    if (!name2 || !email) throw noIdentity(dir, role, `no ${name2 ? "email" : "name"} in the environment or any configuration file`);
+    const email2 = env[`GIT_${upper}_EMAIL`] ?? config2.get(`${role}.email`) ?? config2.get("user.email") ?? env.EMAIL ?? fallback?.email;
+    if (!name2 || !email2) throw noIdentity(dir, role, `no ${name2 ? "email" : "name"} in the environment or any configuration file`);
     const dateText = env[`GIT_${upper}_DATE`];
-    return { name: name2, email, ...dateText !== void 0 ? { date: parseGitDate(dateText, `GIT_${upper}_DATE`) } : {} };
+    return { name: name2, email: email2, ...dateText !== void 0 ? { date: parseGitDate(dateText, `GIT_${upper}_DATE`) } : {} };
   };
   return { author: pick("author"), committer: pick("committer") };
 }
 function fallbackIdentity() {
   const name2 = process.env[fallbackNameVariable];
-  const email = process.env[fallbackEmailVariable];
-  return name2 && email ? { name: name2, email } : void 0;
+  const email2 = process.env[fallbackEmailVariable];
+  return name2 && email2 ? { name: name2, email: email2 } : void 0;
 }
-function parseGitDate(text, variable) {
-  const raw = /^@?(\d+)(?:\s+([+-])(\d\d):?(\d\d))?$/.exec(text.trim());
+function parseGitDate(text3, variable) {
+  const raw = /^@?(\d+)(?:\s+([+-])(\d\d):?(\d\d))?$/.exec(text3.trim());
   if (raw) {
     const minutes = Number(raw[3] ?? 0) * 60 + Number(raw[4] ?? 0);
     return { timestamp: Number(raw[1]), timezoneOffset: raw[2] === "-" ? minutes : -minutes };
   }
-  const iso = /^\d{4}-\d\d-\d\d[T ]\d\d:\d\d(:\d\d)?(\.\d+)?\s*(Z|[+-]\d\d:?\d\d)?$/.exec(text.trim());
+  const iso = /^\d{4}-\d\d-\d\d[T ]\d\d:\d\d(:\d\d)?(\.\d+)?\s*(Z|[+-]\d\d:?\d\d)?$/.exec(text3.trim());
   const ms2 = iso ? Date.parse(
-    text.trim().replace(" ", "T").replace(/([+-]\d\d)(\d\d)$/, "$1:$2")
+    text3.trim().replace(" ", "T").replace(/([+-]\d\d)(\d\d)$/, "$1:$2")
   ) : NaN;
   if (Number.isNaN(ms2)) {
     throw new SkillgardenError(
       "ledger/unsupported-repo",
-      `${variable}="${text.slice(0, 60)}" is in a date format only git can read. Use "<seconds since the epoch> +0000" or ISO 8601, or install git.`,
+      `${variable}="${text3.slice(0, 60)}" is in a date format only git can read. Use "<seconds since the epoch> +0000" or ISO 8601, or install git.`,
       { data: { variable } }
     );
   }
@@ -73511,11 +75238,12 @@ function noIdentity(dir, role, reason) {
 
 // src/ledger/object-store-isomorphic-git.ts
 var import_isomorphic_git4 = __toESM(require_isomorphic_git(), 1);
+init_errors();
 import * as fs7 from "node:fs";
 
 // src/ledger/loose-objects.ts
 import { createHash as createHash5, randomBytes as randomBytes5 } from "node:crypto";
-import { closeSync as closeSync7, existsSync as existsSync10, fsyncSync as fsyncSync3, openSync as openSync7, readFileSync as readFileSync18, renameSync as renameSync4, rmSync as rmSync9, writeFileSync as writeFileSync4 } from "node:fs";
+import { closeSync as closeSync7, existsSync as existsSync10, fsyncSync as fsyncSync3, openSync as openSync7, readFileSync as readFileSync19, renameSync as renameSync5, rmSync as rmSync10, writeFileSync as writeFileSync5 } from "node:fs";
 import { join as join30 } from "node:path";
 import { deflateSync, inflateSync } from "node:zlib";
 async function writeLooseObject(gitdir, type, content, durable = false) {
@@ -73528,15 +75256,15 @@ async function writeLooseObject(gitdir, type, content, durable = false) {
   const temp = join30(folder, `tmp_obj_${process.pid}_${randomBytes5(4).toString("hex")}`);
   const fd = inFolder(temp, () => openSync7(temp, "wx", 292));
   try {
-    writeFileSync4(fd, deflated);
+    writeFileSync5(fd, deflated);
     if (durable) fsyncSync3(fd);
   } finally {
     closeSync7(fd);
   }
   try {
-    renameSync4(temp, path);
+    renameSync5(temp, path);
   } catch (error2) {
-    rmSync9(temp, { force: true });
+    rmSync10(temp, { force: true });
     throw error2;
   }
   return oid;
@@ -73544,7 +75272,7 @@ async function writeLooseObject(gitdir, type, content, durable = false) {
 async function readLooseObject(gitdir, oid) {
   let deflated;
   try {
-    deflated = readFileSync18(join30(gitdir, "objects", oid.slice(0, 2), oid.slice(2)));
+    deflated = readFileSync19(join30(gitdir, "objects", oid.slice(0, 2), oid.slice(2)));
   } catch {
     return void 0;
   }
@@ -73564,7 +75292,7 @@ function serializeTree(entries) {
   return buffer;
 }
 function serializeCommit(commit) {
-  const who = ({ name: name2, email, timestamp, timezoneOffset }) => `${name2} <${email}> ${timestamp} ${formatTimezone(timezoneOffset)}`;
+  const who = ({ name: name2, email: email2, timestamp, timezoneOffset }) => `${name2} <${email2}> ${timestamp} ${formatTimezone(timezoneOffset)}`;
   const headers = [
     `tree ${commit.tree}`,
     ...commit.parents.map((p2) => `parent ${p2}`),
@@ -73575,6 +75303,9 @@ function serializeCommit(commit) {
 
 ${normalizeMessage(commit.message)}`, "utf8");
 }
+
+// src/ledger/native-object-store.ts
+init_errors();
 
 // src/ledger/git-object-format.ts
 function parseTreeObject(content) {
@@ -73589,10 +75320,10 @@ function parseTreeObject(content) {
   return entries;
 }
 function parseCommitObject(oid, content) {
-  const text = content.toString("utf8");
-  const split = text.indexOf("\n\n");
-  const headers = split < 0 ? text : text.slice(0, split);
-  const message = split < 0 ? "" : text.slice(split + 2);
+  const text3 = content.toString("utf8");
+  const split = text3.indexOf("\n\n");
+  const headers = split < 0 ? text3 : text3.slice(0, split);
+  const message = split < 0 ? "" : text3.slice(split + 2);
   let tree = "";
   const parents = [];
   let author = { name: "", email: "", timestamp: 0, timezoneOffset: 0 };
@@ -73603,9 +75334,9 @@ function parseCommitObject(oid, content) {
   }
   return { oid, tree, parents, message, author };
 }
-function parseIdentity(text) {
-  const match = /^(.*) <(.*)> (\d+) ([+-])(\d\d)(\d\d)$/.exec(text);
-  if (!match) return { name: text, email: "", timestamp: 0, timezoneOffset: 0 };
+function parseIdentity(text3) {
+  const match = /^(.*) <(.*)> (\d+) ([+-])(\d\d)(\d\d)$/.exec(text3);
+  if (!match) return { name: text3, email: "", timestamp: 0, timezoneOffset: 0 };
   const minutes = Number(match[5]) * 60 + Number(match[6]);
   return {
     name: match[1] ?? "",
@@ -73663,6 +75394,7 @@ async function readPacked(gitdir, oid, cache) {
 }
 
 // src/ledger/cat-file-batch.ts
+init_errors();
 var CatFileBatch = class {
   constructor(gitdir) {
     this.gitdir = gitdir;
@@ -73759,8 +75491,7 @@ async function openGitLedger(dir, options = {}) {
     if (options.author) return { author: options.author, committer: options.author };
     return backend === "system-git" ? readSystemIdentities(layout.dir) : readEmbeddedIdentities(setup.config, layout.dir);
   };
-  const fastImport = backend === "system-git" && !setup.sign && !(setup.config.bool("core.ignorecase") ?? false);
-  const writer = fastImport ? new FastImportWriter(layout.dir, layout.commondir) : new StoreWriter(store, (commit) => setup.sign ? writeSignedCommit(layout.dir, commit) : store.writeCommit(commit));
+  const writer = backend === "system-git" && !setup.sign ? new FastImportWriter(layout.dir, layout.commondir) : new StoreWriter(store, (commit) => setup.sign ? writeSignedCommit(layout.dir, commit) : store.writeCommit(commit));
   const ctx = {
     dir: layout.dir,
     gitdir: layout.gitdir,
@@ -73797,21 +75528,22 @@ function pickBackend(choice) {
 
 // src/services/proposals/records.ts
 init_files();
-import { readFileSync as readFileSync19 } from "node:fs";
+init_errors();
+import { readFileSync as readFileSync20 } from "node:fs";
 import { join as join31 } from "node:path";
 function recordsPath(commondir) {
   return join31(commondir, "skillgarden", "proposals.json");
 }
 function readRecords(commondir) {
   const path = recordsPath(commondir);
-  let text;
+  let text3;
   try {
-    text = readFileSync19(path, "utf8");
+    text3 = readFileSync20(path, "utf8");
   } catch {
     return { version: 1, proposals: {} };
   }
   try {
-    const data2 = JSON.parse(text);
+    const data2 = JSON.parse(text3);
     if (data2.version === 1 && typeof data2.proposals === "object" && data2.proposals !== null) return data2;
   } catch {
   }
@@ -73944,19 +75676,38 @@ function buildToolCall(name2, args, options) {
   if (options.time !== void 0) call.time = options.time;
   return call;
 }
-var maxHeadWords = 4;
+var maxDetail = 200;
+function splitShellWords(text3) {
+  return text3.match(/(?:[^\s"']+|"(?:[^"\\]|\\.)*"?|'[^']*'?)+/g) ?? [];
+}
+var commandEnds = /* @__PURE__ */ new Set(["&&", "||", ";"]);
 function buildCommandHead(command, program) {
-  const text = typeof command === "string" ? command : command.join(" ");
-  const words = text.trim().split(/\s+/);
+  const words = typeof command === "string" ? splitShellWords(command.trim()) : command.map((w) => /[\s"'$`\\|&;<>()]/.test(w) ? `'${w.replace(/'/g, `'\\''`)}'` : w);
   const start = words.findIndex((w) => programWord(w) === program);
   if (start < 0) return program;
   const head = [program];
+  let length = program.length;
   for (const word of words.slice(start + 1)) {
-    if (head.length > maxHeadWords || separators.has(word) || /^["'$`(<>]/.test(word) || word.length > 40) break;
-    head.push(word.replace(/[;&|]+$/, ""));
-    if (/[;&|]$/.test(word)) break;
+    if (commandEnds.has(word)) break;
+    const bare = word.replace(/;+$/, "");
+    if (length + 1 + bare.length > maxDetail) {
+      head.push("\u2026");
+      break;
+    }
+    head.push(bare);
+    length += 1 + bare.length;
+    if (bare !== word) break;
   }
-  return head.join(" ").slice(0, 80);
+  return head.join(" ");
+}
+function commandName(detail) {
+  const [program = "", ...rest] = detail.split(" ");
+  const words = [program];
+  for (const word of rest) {
+    if (words.length >= 3 || !/^[a-z][a-z0-9:_-]*$/.test(word)) break;
+    words.push(word);
+  }
+  return words.join(" ");
 }
 var pathKeys = ["file_path", "path", "absolute_path", "filename", "notebook_path", "file"];
 function buildFileDetail(args) {
@@ -73995,11 +75746,11 @@ var TokenTable = class {
     return this.names.length;
   }
 };
-function collapseRuns(tokens) {
-  const out = new Int32Array(tokens.length);
+function collapseRuns(tokens2) {
+  const out = new Int32Array(tokens2.length);
   let n = 0;
-  for (let i = 0; i < tokens.length; i += 1) {
-    const token = tokens[i];
+  for (let i = 0; i < tokens2.length; i += 1) {
+    const token = tokens2[i];
     if (n === 0 || out[n - 1] !== token) {
       out[n] = token;
       n += 1;
@@ -74010,16 +75761,16 @@ function collapseRuns(tokens) {
 
 // src/core/patterns/fingerprint.ts
 import { createHash as createHash6 } from "node:crypto";
-function buildFingerprint(tokens) {
-  return createHash6("sha256").update(tokens.join("\n"), "utf8").digest("hex").slice(0, 16);
+function buildFingerprint(tokens2) {
+  return createHash6("sha256").update(tokens2.join("\n"), "utf8").digest("hex").slice(0, 16);
 }
 
 // src/core/patterns/dense-table.ts
 var DenseTable = class {
   /** Cells are `a < prefixes` × `b < tokens`. */
-  constructor(prefixes2, tokens) {
-    this.tokens = tokens;
-    this.slotOfCell = new Int32Array(prefixes2 * tokens);
+  constructor(prefixes, tokens2) {
+    this.tokens = tokens2;
+    this.slotOfCell = new Int32Array(prefixes * tokens2);
   }
   tokens;
   /** Per cell: slot + 1 (0 = not seen). */
@@ -74163,23 +75914,23 @@ var PairTable = class _PairTable {
 // src/core/patterns/count-windows.ts
 function packSessions(sessions) {
   const total = sessions.reduce((sum, s) => sum + s.length, 0);
-  const tokens = new Int32Array(total);
+  const tokens2 = new Int32Array(total);
   const starts = new Int32Array(sessions.length + 1);
   let at2 = 0;
   sessions.forEach((session, s) => {
     starts[s] = at2;
-    tokens.set(session, at2);
+    tokens2.set(session, at2);
     at2 += session.length;
   });
   starts[sessions.length] = at2;
-  return { tokens, starts };
+  return { tokens: tokens2, starts };
 }
 var maxDenseCells = 1 << 24;
-function chooseTable(prefixes2, tokens, mode) {
-  return mode === "auto" && prefixes2 * tokens <= maxDenseCells ? new DenseTable(prefixes2, tokens) : new PairTable();
+function chooseTable(prefixes, tokens2, mode) {
+  return mode === "auto" && prefixes * tokens2 <= maxDenseCells ? new DenseTable(prefixes, tokens2) : new PairTable();
 }
 function countLevel(packed, prevIds, length, slotAt, table2) {
-  const { tokens, starts } = packed;
+  const { tokens: tokens2, starts } = packed;
   slotAt.fill(-1);
   for (let s = 0; s + 1 < starts.length; s += 1) {
     const end = starts[s + 1] - length;
@@ -74187,7 +75938,7 @@ function countLevel(packed, prevIds, length, slotAt, table2) {
       const prefixId = prevIds[p2];
       const suffixId = prevIds[p2 + 1];
       if (prefixId < 0 || suffixId < 0) continue;
-      slotAt[p2] = table2.countOnce(prefixId, tokens[p2 + length - 1], suffixId, s);
+      slotAt[p2] = table2.countOnce(prefixId, tokens2[p2 + length - 1], suffixId, s);
     }
   }
   return table2;
@@ -74299,10 +76050,10 @@ function listCandidates(levels, minLength) {
   return out;
 }
 function buildLogProbabilities(input2) {
-  const { tokens } = input2.packed;
-  const logFrequency = new Float64Array(tokens.reduce((max, token) => Math.max(max, token + 1), input2.vocabulary.length));
-  for (const token of tokens) logFrequency[token] = logFrequency[token] + 1;
-  logFrequency.forEach((count, token) => logFrequency[token] = Math.log(count / tokens.length));
+  const { tokens: tokens2 } = input2.packed;
+  const logFrequency = new Float64Array(tokens2.reduce((max, token) => Math.max(max, token + 1), input2.vocabulary.length));
+  for (const token of tokens2) logFrequency[token] = logFrequency[token] + 1;
+  logFrequency.forEach((count, token) => logFrequency[token] = Math.log(count / tokens2.length));
   const out = [];
   input2.levels.forEach((level, index) => {
     const shorter = out[index - 1];
@@ -74526,8 +76277,8 @@ function isGenericSequence(tools) {
 }
 
 // src/core/patterns/draft-steps.ts
-function code(text) {
-  return `\`${text.replace(/`/g, "'")}\``;
+function code2(text3) {
+  return `\`${text3.replace(/`/g, "'")}\``;
 }
 var verbs = {
   "read files": "Read",
@@ -74541,9 +76292,9 @@ function fileStep(tool, details) {
   const parts = details.flatMap((d2) => d2.split(" ")).filter((p2) => p2 !== "&&");
   const kinds = [...new Set(parts.filter((p2) => !/^[a-z_]+$/.test(p2)))].slice(0, 2);
   const commands = [...new Set(parts.filter((p2) => /^[a-z_]+$/.test(p2)))].slice(0, 2);
-  const what = kinds.length > 0 ? ` the ${kinds.map(code).join(" and ")} files` : "";
-  const how = commands.length > 0 ? ` (${commands.map(code).join(", ")})` : "";
-  return verb === "Call" ? `Call ${code(tool)}${what}${how}` : `${verb}${what} with ${code(tool)}${how}`;
+  const what = kinds.length > 0 ? ` the ${kinds.map(code2).join(" and ")} files` : "";
+  const how = commands.length > 0 ? ` (${commands.map(code2).join(", ")})` : "";
+  return verb === "Call" ? `Call ${code2(tool)}${what}${how}` : `${verb}${what} with ${code2(tool)}${how}`;
 }
 var doneClauses = {
   tests: "until the tests pass",
@@ -74557,16 +76308,16 @@ function renderSteps(tools, details, ending) {
   return tools.map((token, i) => {
     const top = (details[i] ?? []).slice(0, 3).map(([d2]) => d2);
     const colon = token.indexOf(":");
-    let text;
+    let text3;
     if (colon >= 0) {
       const [first, ...others] = top.length > 0 ? top : [`${token.slice(colon + 1)} \u2026`];
       const commands = first.split(" && ");
       const again = seen.has(first) ? " again" : "";
-      text = `Run ${commands.map(code).join(", then ")}${again} with ${code(token.slice(0, colon))}${others.length > 0 ? ` (or ${others.map((o2) => o2.split(" && ").map(code).join(" then ")).join("; ")})` : ""}`;
+      text3 = `Run ${commands.map(code2).join(", then ")}${again} with ${code2(token.slice(0, colon))}${others.length > 0 ? ` (or ${others.map((o2) => o2.split(" && ").map(code2).join(" then ")).join("; ")})` : ""}`;
       seen.add(first);
-    } else text = fileStep(token, top);
-    if (i === last && ending !== void 0) text += `, ${doneClauses[ending]}`;
-    return `${i + 1}. ${text}.`;
+    } else text3 = fileStep(token, top);
+    if (i === last && ending !== void 0) text3 += `, ${doneClauses[ending]}`;
+    return `${i + 1}. ${text3}.`;
   });
 }
 function summarizeSteps(tools, details) {
@@ -74576,9 +76327,9 @@ function summarizeSteps(tools, details) {
     const colon = token.indexOf(":");
     const kind = top?.split(" ").find((p2) => p2.startsWith("*."));
     let part;
-    if (colon >= 0) part = `run ${(top ?? token.slice(colon + 1)).split(" && ").map(code).join(", ")}`;
-    else if (kind !== void 0) part = `${(verbs[describeTool(token)] ?? "use").toLowerCase()} the ${code(kind)} files`;
-    else if (!isGenericToken(token)) part = `use ${code(token)}`;
+    if (colon >= 0) part = `run ${[...new Set((top ?? token.slice(colon + 1)).split(" && ").map(commandName))].map(code2).join(", ")}`;
+    else if (kind !== void 0) part = `${(verbs[describeTool(token)] ?? "use").toLowerCase()} the ${code2(kind)} files`;
+    else if (!isGenericToken(token)) part = `use ${code2(token)}`;
     if (part !== void 0 && !parts.includes(part)) parts.push(part);
   });
   if (parts.length <= 1) return parts[0] ?? "";
@@ -74587,11 +76338,11 @@ function summarizeSteps(tools, details) {
 function renderDoneWhen(ending, lastDetail) {
   switch (ending) {
     case "tests":
-      return `The test command${lastDetail ? ` (${code(lastDetail)})` : ""} passes.`;
+      return `The test command${lastDetail ? ` (${code2(lastDetail)})` : ""} passes.`;
     case "commit":
       return "The change is committed, with a message that says what it does.";
     case "release":
-      return `The release is out${lastDetail ? ` (${code(lastDetail)})` : ""}.`;
+      return `The release is out${lastDetail ? ` (${code2(lastDetail)})` : ""}.`;
     case "submit":
       return "The result is submitted.";
     default:
@@ -74599,26 +76350,93 @@ function renderDoneWhen(ending, lastDetail) {
   }
 }
 
+// src/core/patterns/vary.ts
+function mergeVaryingDetails(counts) {
+  const groups = [];
+  for (const [detail, count] of counts) {
+    const commands = detail.split(" && ").map((c3) => splitShellWords(c3));
+    const group = groups.find((g2) => mergeable(g2.words, commands));
+    if (group === void 0) groups.push({ words: commands, members: [commands], count });
+    else {
+      group.members.push(commands);
+      group.count += count;
+    }
+  }
+  return groups.map((g2) => [render2(g2.members), g2.count]).sort((a, b2) => b2[1] - a[1] || (a[0] < b2[0] ? -1 : 1));
+}
+var maxVarying = 2;
+function mergeable(a, b2) {
+  if (a.length !== b2.length) return false;
+  let varying = 0;
+  for (let c3 = 0; c3 < a.length; c3 += 1) {
+    const x2 = a[c3];
+    const y = b2[c3];
+    if (x2.length !== y.length || x2[0] !== y[0]) return false;
+    for (let w = 1; w < x2.length; w += 1) {
+      if (x2[w] === y[w]) continue;
+      if (w === 1 && /^[a-z][a-z-]*$/.test(x2[w]) && /^[a-z][a-z-]*$/.test(y[w])) return false;
+      if (++varying > maxVarying) return false;
+    }
+  }
+  return varying > 0 && a.some((x2) => x2.length > 2 || varying < x2.length - 1);
+}
+function render2(members) {
+  const first = members[0];
+  return first.map(
+    (words, c3) => words.map((word, w) => {
+      const values = members.map((m2) => m2[c3][w]);
+      return values.every((v2) => v2 === word) ? word : placeholder2(words[w - 1], values);
+    }).join(" ")
+  ).join(" && ");
+}
+var shortFlags = {
+  "-m": "message",
+  "-f": "file",
+  "-t": "tag",
+  "-n": "name",
+  "-o": "output",
+  "-b": "branch",
+  "-c": "config",
+  "-e": "env",
+  "-i": "input",
+  "-d": "dir",
+  "-C": "dir",
+  "-v": "version"
+};
+function placeholder2(previous, values) {
+  const quote3 = values.every((v2) => /^".*"$/.test(v2)) ? '"' : values.every((v2) => /^'.*'$/.test(v2)) ? "'" : "";
+  const inner = quote3 === "" ? values : values.map((v2) => v2.slice(1, -1));
+  let name2;
+  if (inner.every((v2) => /^v?\d+(?:\.\d+)+(?:[-+][\w.]+)?$|^(?:major|minor|patch|pre(?:major|minor|patch|release))$/.test(v2)))
+    name2 = "version";
+  else if (inner.every((v2) => /[/\\]|\.\w{1,8}$/.test(v2))) name2 = "path";
+  else if (previous !== void 0 && /^--[a-z][\w-]*$/i.test(previous)) name2 = previous.slice(2);
+  else if (previous !== void 0 && shortFlags[previous] !== void 0) name2 = shortFlags[previous];
+  else if (inner.every((v2) => /^\d+$/.test(v2))) name2 = "number";
+  else name2 = "arg";
+  return `${quote3}<${name2}>${quote3}`;
+}
+
 // src/core/patterns/evidence.ts
 function collapse2(calls, refine) {
-  const tokens = [];
+  const tokens2 = [];
   const runs = [];
   calls.forEach((call, i) => {
     const token = buildToken(call, { refine });
-    if (tokens[tokens.length - 1] === token) runs[runs.length - 1].push(i);
+    if (tokens2[tokens2.length - 1] === token) runs[runs.length - 1].push(i);
     else {
-      tokens.push(token);
+      tokens2.push(token);
       runs.push([i]);
     }
   });
-  return { tokens, runs };
+  return { tokens: tokens2, runs };
 }
 function findOccurrences(tools, sessions, refine) {
   const out = [];
   for (const session of sessions) {
-    const { tokens, runs } = collapse2(session.calls, refine);
-    for (let i = 0; i + tools.length <= tokens.length; i += 1) {
-      if (tools.every((t2, j2) => tokens[i + j2] === t2)) out.push({ session, steps: runs.slice(i, i + tools.length) });
+    const { tokens: tokens2, runs } = collapse2(session.calls, refine);
+    for (let i = 0; i + tools.length <= tokens2.length; i += 1) {
+      if (tools.every((t2, j2) => tokens2[i + j2] === t2)) out.push({ session, steps: runs.slice(i, i + tools.length) });
     }
   }
   return out;
@@ -74645,7 +76463,7 @@ function countDetails(occurrences, step) {
     const key = run.slice(0, 3).join(" && ");
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
-  return [...counts].sort((a, b2) => b2[1] - a[1] || (a[0] < b2[0] ? -1 : 1));
+  return mergeVaryingDetails([...counts].sort((a, b2) => b2[1] - a[1] || (a[0] < b2[0] ? -1 : 1)));
 }
 function askedBefore(occurrences) {
   const asked = /* @__PURE__ */ new Map();
@@ -74681,7 +76499,10 @@ function buildPatternEvidence(tools, sessions, refine = true) {
     task_words: task.words,
     ...ending === void 0 ? {} : { ending }
   };
-  return { evidence, task, details, sessionIds: new Set(ids) };
+  const loaded = /* @__PURE__ */ new Map();
+  for (const session of new Set(occurrences.map((o2) => o2.session)))
+    for (const skill of new Set(session.loaded ?? [])) loaded.set(skill, (loaded.get(skill) ?? 0) + 1);
+  return { evidence, task, details, sessionIds: new Set(ids), loaded: [...loaded].sort((a, b2) => b2[1] - a[1] || (a[0] < b2[0] ? -1 : 1)) };
 }
 
 // src/core/patterns/draft.ts
@@ -74695,31 +76516,43 @@ function resolveDraftLimits(partial = {}) {
   return limits;
 }
 var maxDescription = 1024;
-function clean(text) {
-  return text.replace(/[<>]/g, "").replace(/\s+/g, " ").trim();
+function clean(text3) {
+  return text3.replace(/[<>]/g, "").replace(/\s+/g, " ").trim();
 }
-function escapeRegExp(text) {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+function escapeRegExp(text3) {
+  return text3.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
-function namedWord(token) {
-  const colon = token.indexOf(":");
-  return colon >= 0 ? token.slice(colon + 1) : token;
+function bodyOf(text3) {
+  const match = /^---\r?\n[\s\S]*?\r?\n---\r?\n?/.exec(text3);
+  return match === null ? text3 : text3.slice(match[0].length);
 }
-function bodyOf(text) {
-  const match = /^---\r?\n[\s\S]*?\r?\n---\r?\n?/.exec(text);
-  return match === null ? text : text.slice(match[0].length);
+function codeOf2(text3) {
+  const body = bodyOf(text3);
+  const blocks = [...body.matchAll(/^(`{3,}|~{3,})[^\n]*\n([\s\S]*?)^\1/gm)].map((m2) => m2[2] ?? "");
+  const prose = body.replace(/^(`{3,}|~{3,})[^\n]*\n[\s\S]*?^\1/gm, "");
+  const spans = [...prose.matchAll(/`([^`\n]+)`/g)].map((m2) => m2[1] ?? "");
+  return [...blocks, ...spans].join("\n");
 }
-function findCoveringSkill(pattern, existing) {
+function findCoveringSkill(pattern, existing, commands = []) {
+  const wanted = [...new Set(commands)].map(
+    (command) => new RegExp(`(?:^|[\\s;&|($\`])${command.split(" ").map(escapeRegExp).join("\\s+")}(?=$|[\\s;&|)\`])`, "m")
+  );
   for (const skill of existing) {
     if (skill.text.includes(pattern.fingerprint)) return skill.name;
-    const body = bodyOf(skill.text);
-    const named = pattern.tools.every((token) => new RegExp(`(^|[^\\w])${escapeRegExp(namedWord(token))}($|[^\\w])`).test(body));
-    if (named) return skill.name;
+    if (wanted.length === 0) continue;
+    const code4 = codeOf2(skill.text);
+    if (wanted.every((re2) => re2.test(code4))) return skill.name;
   }
   return void 0;
 }
-function quote2(text, max) {
-  const flat = clean(text).replace(/"/g, "'");
+function patternCommands(pattern, found) {
+  return pattern.tools.flatMap((token, i) => {
+    const top = found.details[i]?.[0]?.[0];
+    return token.includes(":") && top !== void 0 ? top.split(" && ").map(commandName) : [];
+  });
+}
+function quote2(text3, max) {
+  const flat = clean(text3).replace(/"/g, "'");
   return flat.length > max ? `${flat.slice(0, max - 1).replace(/\s+\S*$/, "")}\u2026` : flat;
 }
 function listed(values, max) {
@@ -74751,7 +76584,7 @@ function buildFrontmatter(pattern, name2, found, profile) {
     ...e.last_seen === void 0 ? {} : { last_seen: e.last_seen }
   };
   if (profile === "runtime") return { name: name2, description, version: "0.1.0", pinned: false, when_to_use: whenToUse, metadata: origin };
-  return { name: name2, description, metadata: { version: "0.1.0", pinned: "false", when_to_use: whenToUse, ...origin } };
+  return { name: name2, description, metadata: { version: "0.1.0", when_to_use: whenToUse, ...origin } };
 }
 function buildDraft(pattern, name2, found, profile = "spec") {
   const frontmatter = (0, import_yaml9.stringify)(buildFrontmatter(pattern, name2, found, profile), { lineWidth: 0 });
@@ -74819,11 +76652,21 @@ function draftPatterns(patterns, existing, options = {}) {
   const candidates = [];
   patterns.forEach((pattern, index) => {
     const detected = out[index];
-    const coveredBy = findCoveringSkill(pattern, existing);
-    if (coveredBy !== void 0) return void (detected.coveredBy = coveredBy);
+    const recorded = findCoveringSkill(pattern, existing);
+    if (recorded !== void 0) return void (detected.coveredBy = recorded);
     const reason = screen(pattern, limits);
     if (reason !== void 0) return void (detected.reason = reason);
     const found = buildPatternEvidence(pattern.tools, options.sessions ?? [], options.refine ?? true);
+    const coveredBy = findCoveringSkill(pattern, existing, patternCommands(pattern, found));
+    if (coveredBy !== void 0) {
+      detected.coveredBy = coveredBy;
+      return void (detected.reason = `${coveredBy} already runs these commands (${patternCommands(pattern, found).join(", ")})`);
+    }
+    const served = found.loaded[0];
+    if (served !== void 0 && served[1] * 2 >= found.sessionIds.size) {
+      detected.coveredBy = served[0];
+      return void (detected.reason = `served by ${served[0]}: ${served[1]} of its ${found.sessionIds.size} sessions loaded that skill`);
+    }
     const name2 = found.task.nameWords.length >= 2 ? buildTaskName(found.task.nameWords) : void 0;
     if (name2 === void 0)
       return void (detected.reason = `what people asked before it has ${found.task.nameWords.length === 0 ? "no words" : `only one word (${found.task.nameWords[0]})`} in common: no task to name it after`);
@@ -74914,8 +76757,8 @@ function pathArgument(args, keys) {
 }
 function parseSkillFileRead(tool, args, program) {
   const command = program !== void 0 && readingPrograms.has(program) ? pathArgument(args, ["command", "cmd"]) : void 0;
-  const text = readingTools.test(tool) ? pathArgument(args, ["file_path", "path", "absolute_path", "filename", "filePath"]) : command?.match(/\s-i\b/) ? void 0 : command;
-  return text === void 0 ? void 0 : skillFilePath.exec(text)?.[1];
+  const text3 = readingTools.test(tool) ? pathArgument(args, ["file_path", "path", "absolute_path", "filename", "filePath"]) : command?.match(/\s-i\b/) ? void 0 : command;
+  return text3 === void 0 ? void 0 : skillFilePath.exec(text3)?.[1];
 }
 function parseSkillLoad(tool, args, program) {
   if (tool === "Skill") return stringField2(args, ["skill", "command", "name"]);
@@ -74925,9 +76768,9 @@ function parseSkillLoad(tool, args, program) {
   if (tool === "SlashCommand") return typeof record2.command === "string" ? parseSlashCommand(record2.command) : void 0;
   return parseSkillFileRead(tool, record2, program);
 }
-function parseSlashCommand(text) {
-  const wrapped = /<command-name>\/?([^<\s]+)<\/command-name>/.exec(text);
-  const match = wrapped ?? /^\s*\/([A-Za-z0-9][A-Za-z0-9:_-]*)(?:\s|$)/.exec(text);
+function parseSlashCommand(text3) {
+  const wrapped = /<command-name>\/?([^<\s]+)<\/command-name>/.exec(text3);
+  const match = wrapped ?? /^\s*\/([A-Za-z0-9][A-Za-z0-9:_-]*)(?:\s|$)/.exec(text3);
   const name2 = match?.[1];
   if (name2 === void 0 || !skillName.test(name2) || builtinCommands.has(name2)) return void 0;
   return name2;
@@ -74940,8 +76783,8 @@ function buildSkillUses(sessions) {
 }
 
 // src/core/patterns/render.ts
-function escapeCell(text) {
-  return text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+function escapeCell(text3) {
+  return text3.replace(/\|/g, "\\|").replace(/\n/g, " ");
 }
 function renderPatternsMarkdown(patterns) {
   const lines = ["## Patterns", ""];
@@ -74977,7 +76820,7 @@ function renderRunMarkdown(report, extraSections = []) {
     lines.push("## Transitions", "", "| skill | change | anchor | why | commit |", "|---|---|---|---|---|");
     for (const t2 of report.transitions) {
       lines.push(
-        `| ${code2(t2.skill)} | ${arrow(t2)} | ${t2.anchor.slice(0, 10)} (${t2.anchor_source}) | ${escapeCell2(t2.reason)} | ${t2.commit ? `\`${t2.commit.slice(0, 12)}\`` : "\u2014"} |`
+        `| ${code3(t2.skill)} | ${arrow(t2)} | ${t2.anchor.slice(0, 10)} (${t2.anchor_source}) | ${escapeCell2(t2.reason)} | ${t2.commit ? `\`${t2.commit.slice(0, 12)}\`` : "\u2014"} |`
       );
     }
     lines.push("");
@@ -74987,12 +76830,12 @@ function renderRunMarkdown(report, extraSections = []) {
   const protectedSkips = report.skipped.filter((s) => s.reason === "pinned" || s.reason === "referenced");
   if (protectedSkips.length > 0) {
     lines.push("## Left alone on purpose", "");
-    for (const s of protectedSkips) lines.push(`- ${code2(s.skill)}: ${s.detail}`);
+    for (const s of protectedSkips) lines.push(`- ${code3(s.skill)}: ${s.detail}`);
     lines.push("");
   }
-  if (report.seeded.length > 0) lines.push(`Seeded (clock starts now): ${report.seeded.map(code2).join(", ")}`, "");
+  if (report.seeded.length > 0) lines.push(`Seeded (clock starts now): ${report.seeded.map(code3).join(", ")}`, "");
   if (report.forgotten.length > 0)
-    lines.push(`Gone from the tree since the last run (records dropped): ${report.forgotten.map(code2).join(", ")}`, "");
+    lines.push(`Gone from the tree since the last run (records dropped): ${report.forgotten.map(code3).join(", ")}`, "");
   lines.push(...extraSections);
   if (report.errors.length + report.warnings.length > 0) {
     lines.push("## Problems", "");
@@ -75014,25 +76857,42 @@ function statusNote(report) {
     return ` \u2014 not due (${report.gates.blocked_by}); next due ${report.gates.next_due_at ?? "when enabled"}.`;
   return "";
 }
-function code2(text) {
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-  const fence3 = "`".repeat(longest + 1);
-  const padded = text.startsWith("`") || text.endsWith("`") ? ` ${text} ` : text;
-  return `${fence3}${escapeCell2(padded)}${fence3}`;
+function code3(text3) {
+  const longest = Math.max(0, ...(text3.match(/`+/g) ?? []).map((run) => run.length));
+  const fence4 = "`".repeat(longest + 1);
+  const padded = text3.startsWith("`") || text3.endsWith("`") ? ` ${text3} ` : text3;
+  return `${fence4}${escapeCell2(padded)}${fence4}`;
 }
-function escapeCell2(text) {
-  return text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+function escapeCell2(text3) {
+  return text3.replace(/\|/g, "\\|").replace(/\n/g, " ");
 }
 
 // src/services/curator/report-files.ts
 init_files();
+init_git_dir();
+function renderHeldBackMarkdown(deferred) {
+  return [
+    "## Held back for a pending umbrella",
+    "",
+    ...deferred.map(
+      (d2) => `- ${codeSpan(d2.skill)}: ${d2.from} \u2192 ${d2.to} would be due; the umbrella proposal ${codeSpan(buildProposalBranch("umbrella", d2.umbrella))} changes it, so it is decided there`
+    ),
+    ""
+  ].join("\n");
+}
+var nothingToUndo = "Nothing to undo: the run changed nothing.";
+var proposedUndo = "Nothing to undo on the checked-out branch: this run only proposes. Each proposal is one commit; after merging one, `skillgarden rollback <merge-commit>` undoes it.";
 function buildReportFiles(report, options = {}) {
   const patterns = report.patterns;
-  const markdown = renderRunMarkdown(report, [
+  const deferred = options.deferred ?? [];
+  const rendered = renderRunMarkdown(report, [
     ...patterns.length > 0 ? [renderPatternsMarkdown(patterns)] : [],
     ...options.plans ? [renderPlansMarkdown(options.plans)] : [],
+    ...deferred.length > 0 ? [renderHeldBackMarkdown(deferred)] : [],
     ...options.sections ?? []
   ]);
+  const proposed = options.proposed ?? (options.plans?.plans.length ?? 0) > 0;
+  const markdown = proposed && report.undo === null ? rendered.replace(nothingToUndo, proposedUndo) : rendered;
   const drafts = patterns.flatMap((p2) => p2.draft ? [{ path: `drafts/${p2.draft.name}/SKILL.md`, content: p2.draft.text }] : []);
   return {
     markdown,
@@ -75094,24 +76954,24 @@ var StateText = class {
     const end = present ? this.offsets[at2 + 1] ?? this.body.length : start;
     const inserted = record2 === void 0 ? Buffer.alloc(0) : piece(name2, record2);
     const body = Buffer.concat([this.body.subarray(0, start), inserted, this.body.subarray(end)]);
-    const same = present ? record2 !== void 0 && inserted.equals(this.body.subarray(start, end)) : record2 === void 0;
+    const same2 = present ? record2 !== void 0 && inserted.equals(this.body.subarray(start, end)) : record2 === void 0;
     return {
       bytes: this.render(body),
-      changed: !same,
+      changed: !same2,
       apply: () => {
         const shift = inserted.length - (end - start);
         const later = present ? at2 + 1 : at2;
-        const moved = this.offsets.slice(later).map((offset) => offset + shift);
+        const moved2 = this.offsets.slice(later).map((offset) => offset + shift);
         if (record2 === void 0) {
           this.records.delete(name2);
           if (present) {
             this.names.splice(at2, 1);
-            this.offsets = [...this.offsets.slice(0, at2), ...moved];
+            this.offsets = [...this.offsets.slice(0, at2), ...moved2];
           }
         } else {
           this.records.set(name2, record2);
           if (!present) this.names.splice(at2, 0, name2);
-          this.offsets = [...this.offsets.slice(0, at2), start, ...moved];
+          this.offsets = [...this.offsets.slice(0, at2), start, ...moved2];
         }
         this.body = body;
       }
@@ -75148,6 +77008,9 @@ function keyOrder(a, b2) {
   if (ai !== bi) return ai ? -1 : 1;
   return a < b2 ? -1 : a > b2 ? 1 : 0;
 }
+
+// src/services/curator/run-curator.ts
+init_errors();
 
 // src/core/lifecycle/gates.ts
 var hourMs = 36e5;
@@ -75225,13 +77088,16 @@ function finish(report, status, t2, snapshot) {
 }
 var round2 = (ms2) => Math.round(ms2 * 10) / 10;
 
+// src/services/detect.ts
+init_discover();
+
 // src/core/patterns/draft-prose-check.ts
 import { isDeepStrictEqual } from "node:util";
 var draftProseBounds = { maxDescription: 1024, minDescription: 40, minBodyShare: 0.5, maxBodyShare: 3, maxText: 2e4 };
 var packagePath = /\b(?:references|scripts|assets|templates|examples)\/[\w.-]+/g;
 var relativeLink2 = /\]\((?!https?:|#|mailto:)([^)\s]+)\)/g;
-function codeSpans(text) {
-  return [...new Set([...text.matchAll(/`([^`\n]+)`/g)].map((m2) => m2[1]))];
+function codeSpans(text3) {
+  return [...new Set([...text3.matchAll(/`([^`\n]+)`/g)].map((m2) => m2[1]))];
 }
 function readTrigger2(description) {
   return /\buse when\b([^,("]*)/i.exec(description)?.[1]?.trim();
@@ -75279,6 +77145,7 @@ function checkProsedDraft(original, rewritten, file = "SKILL.md") {
 }
 
 // src/llm/chat-client.ts
+init_errors();
 var sleep2 = (ms2) => new Promise((resolve9) => setTimeout(resolve9, ms2));
 function retryable(error2) {
   if (!(error2 instanceof SkillgardenError)) return false;
@@ -75299,41 +77166,63 @@ async function requestChatCompletion(options, messages) {
     }
   }
 }
+function completionsUrl(baseUrl2) {
+  try {
+    const parsed = new URL(baseUrl2);
+    parsed.pathname = `${parsed.pathname.replace(/\/+$/, "")}/chat/completions`;
+    return parsed.toString();
+  } catch {
+    return `${baseUrl2.replace(/\/+$/, "")}/chat/completions`;
+  }
+}
+function describeEndpoint(url) {
+  try {
+    const parsed = new URL(url);
+    parsed.username = "";
+    parsed.password = "";
+    parsed.search = "";
+    return parsed.toString();
+  } catch {
+    return "<the SKILLGARDEN_LLM_BASE_URL endpoint>";
+  }
+}
 async function requestOnce(options, messages) {
-  const url = `${options.baseUrl.replace(/\/+$/, "")}/chat/completions`;
+  const target = completionsUrl(options.baseUrl);
+  const url = describeEndpoint(target);
   const controller = new AbortController();
   const timeoutMs = options.timeoutMs ?? 6e4;
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
-    const response = await (options.fetch ?? fetch)(url, {
+    const response = await (options.fetch ?? fetch)(target, {
       method: "POST",
       headers: { "content-type": "application/json", ...options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {} },
       body: JSON.stringify({ model: options.model, messages, temperature: 0 }),
       signal: controller.signal
     });
-    const text = await response.text();
+    const text3 = await response.text();
     if (!response.ok) {
       const retryAfter = Number(response.headers.get("retry-after"));
-      throw new SkillgardenError("llm/http", `${url} answered ${response.status}: ${text.slice(0, 200)}`, {
+      throw new SkillgardenError("llm/http", `${url} answered ${response.status}: ${text3.slice(0, 200)}`, {
         data: { status: response.status, ...Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfterMs: retryAfter * 1e3 } : {} }
       });
     }
-    return readReply(url, text);
+    return readReply(url, text3);
   } catch (error2) {
     if (error2 instanceof SkillgardenError) throw error2;
     if (controller.signal.aborted)
       throw new SkillgardenError("llm/timeout", `${url} did not answer within ${timeoutMs} ms`, { cause: error2 });
-    throw new SkillgardenError("llm/network", `${url} could not be reached: ${error2.message}`, { cause: error2 });
+    const reason = error2.message.split(target).join(url);
+    throw new SkillgardenError("llm/network", `${url} could not be reached: ${reason}`, { cause: error2 });
   } finally {
     clearTimeout(timer);
   }
 }
-function readReply(url, text) {
+function readReply(url, text3) {
   let data2;
   try {
-    data2 = JSON.parse(text);
+    data2 = JSON.parse(text3);
   } catch (error2) {
-    throw new SkillgardenError("llm/bad-response", `${url} did not answer JSON: ${text.slice(0, 120)}`, { cause: error2 });
+    throw new SkillgardenError("llm/bad-response", `${url} did not answer JSON: ${text3.slice(0, 120)}`, { cause: error2 });
   }
   const content = data2?.choices?.[0]?.message?.content;
   if (typeof content !== "string")
@@ -75377,21 +77266,22 @@ async function writeDraftProse(draft, client) {
   } catch (error2) {
     return keep(`the model call failed: ${error2.message}`);
   }
-  const text = parseReply(reply);
-  if (text === void 0) return keep("the model did not answer the JSON object asked for");
-  const checked = checkProsedDraft(draft.text, text, `${draft.name}/SKILL.md`);
+  const text3 = parseReply(reply);
+  if (text3 === void 0) return keep("the model did not answer the JSON object asked for");
+  const checked = checkProsedDraft(draft.text, text3, `${draft.name}/SKILL.md`);
   if (!checked.ok) return keep(`the model's draft was refused: ${checked.problems.join("; ")}`);
   return { draft: { ...draft, text: checked.text }, llm: { used: true, model: client.model } };
 }
 
 // src/services/detect.ts
+init_discover_library();
 import { readFile as readFile4 } from "node:fs/promises";
-import { isAbsolute as isAbsolute3, join as join34, relative as relative2, resolve as resolve4 } from "node:path";
+import { basename as basename6, isAbsolute as isAbsolute4, join as join34, relative as relative2, resolve as resolve4, sep as sep4 } from "node:path";
 
 // src/store/transcripts/expand-paths.ts
 var import_picomatch5 = __toESM(require_picomatch2(), 1);
 import { opendir, stat as stat2 } from "node:fs/promises";
-import { join as join33, resolve as resolve3, sep as sep3 } from "node:path";
+import { dirname as dirname9, join as join33, resolve as resolve3, sep as sep3 } from "node:path";
 var transcriptFile = /\.(jsonl|ndjson|json|traj)$/i;
 var skippedDirs = /* @__PURE__ */ new Set(["node_modules", ".git"]);
 function globBase(pattern) {
@@ -75432,35 +77322,164 @@ async function matchPattern(pattern, cwd, budget2) {
     const isMatch = (0, import_picomatch5.default)(resolve3(cwd, pattern).split(sep3).join("/"), {
       dot: true
     });
-    for await (const file of walk2(resolve3(cwd, globBase(pattern)), budget2)) if (isMatch(file.split(sep3).join("/"))) matched.push(file);
-    return matched;
+    const root = resolve3(cwd, globBase(pattern));
+    for await (const file of walk2(root, budget2)) if (isMatch(file.split(sep3).join("/"))) matched.push(file);
+    return { root, matched };
   }
   const path = resolve3(cwd, pattern);
   const info2 = await stat2(path).catch(() => void 0);
   if (info2?.isDirectory()) {
     for await (const file of walk2(path, budget2)) if (transcriptFile.test(file)) matched.push(file);
-  } else if (info2?.isFile()) {
-    matched.push(path);
+    return { root: path, matched };
   }
-  return matched;
+  if (info2?.isFile()) matched.push(path);
+  return { root: dirname9(path), matched };
 }
 async function expandTranscriptPaths(patterns, options = {}) {
   const cwd = options.cwd ?? process.cwd();
   const budget2 = { left: options.maxEntries ?? 1e6 };
-  const found = /* @__PURE__ */ new Set();
+  const roots = /* @__PURE__ */ new Map();
   const unmatched = [];
   for (const pattern of patterns) {
-    const matched = await matchPattern(pattern, cwd, budget2);
+    const { root, matched } = await matchPattern(pattern, cwd, budget2);
     if (matched.length === 0) unmatched.push(pattern);
-    for (const file of matched) found.add(file);
+    for (const file of matched) if (!roots.has(file)) roots.set(file, root);
   }
-  return { files: [...found].sort(), unmatched, truncated: budget2.left < 0 };
+  return { files: [...roots.keys()].sort(), unmatched, truncated: budget2.left < 0, roots };
 }
 
 // src/store/transcripts/read-transcript.ts
 import { open as open2, readFile as readFile3, stat as stat3 } from "node:fs/promises";
 import { isUtf8 as isUtf82 } from "node:buffer";
-import { basename as basename3, dirname as dirname7, extname } from "node:path";
+import { homedir as homedir3 } from "node:os";
+import { basename as basename5, dirname as dirname10, extname } from "node:path";
+
+// src/core/privacy/redact.ts
+var tokens = [
+  {
+    pattern: /-----BEGIN[A-Z ]{0,30}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[A-Z ]{0,30}PRIVATE KEY(?: BLOCK)?-----|$)/g,
+    replace: "<private key>"
+  },
+  { pattern: /\bgithub_pat_[A-Za-z0-9_]{20,}/g, replace: "$GITHUB_TOKEN" },
+  { pattern: /\bgh[pousr]_[A-Za-z0-9]{20,}/g, replace: "$GITHUB_TOKEN" },
+  { pattern: /\bglpat-[A-Za-z0-9_-]{16,}/g, replace: "$GITLAB_TOKEN" },
+  { pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, replace: "$SLACK_TOKEN" },
+  { pattern: /\bsk-ant-[A-Za-z0-9_-]{16,}/g, replace: "$ANTHROPIC_API_KEY" },
+  { pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g, replace: "$OPENAI_API_KEY" },
+  { pattern: /\b(?:sk|rk|pk)_(?:live|test)_[0-9a-zA-Z]{16,}/g, replace: "$STRIPE_KEY" },
+  { pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/g, replace: "$AWS_ACCESS_KEY_ID" },
+  { pattern: /\bAIza[0-9A-Za-z_-]{30,}/g, replace: "$GOOGLE_API_KEY" },
+  { pattern: /\bhf_[A-Za-z0-9]{30,}/g, replace: "$HF_TOKEN" },
+  { pattern: /\bnpm_[A-Za-z0-9]{30,}/g, replace: "$NPM_TOKEN" },
+  { pattern: /\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}/g, replace: "$SENDGRID_API_KEY" },
+  { pattern: /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, replace: "$JWT" },
+  { pattern: /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/]+/g, replace: "$SLACK_WEBHOOK_URL" },
+  { pattern: /https:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/[A-Za-z0-9/_-]+/g, replace: "$DISCORD_WEBHOOK_URL" }
+];
+function secretValue(value, placeholder3) {
+  return /^["']?(?:\$|<|%|\{\{)/.test(value) ? value : placeholder3;
+}
+var secretWord = "(?:password|passwd|pass|pwd|token|secret|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth)";
+var assignments = [
+  // URLs with credentials: scheme://user:pass@host (and scheme://token@host).
+  {
+    pattern: /\b([a-z][a-z0-9+.-]{1,20}:\/\/)([^\s:/@"'`]{1,100}):([^\s/@"'`]{1,200})@/gi,
+    replace: (_m, scheme, _user, pass) => `${scheme}<user>:${secretValue(pass, "$PASSWORD")}@`
+  },
+  // Authorization headers, whatever the scheme: the credential is the rest of the value.
+  {
+    pattern: /\b(authorization|proxy-authorization|x-api-key|api-key|private-token|x-auth-token)(\s*:\s*)(?:(bearer|basic|token|bot)\s+)?([^\s"'`]+)/gi,
+    replace: (_m, header, sep11, scheme, value) => `${header}${sep11}${scheme === void 0 ? "" : `${scheme} `}${secretValue(value, "$TOKEN")}`
+  },
+  // curl -u user:pass, --user user:pass.
+  {
+    pattern: /(\s(?:-u|--user|--proxy-user)[\s=]+["']?)([^\s:"']{1,100}):([^\s"']{1,200})/g,
+    replace: (_m, flag, _user, pass) => `${flag}<user>:${secretValue(pass, "$PASSWORD")}`
+  },
+  // docker login -u alice: the account is a person's name.
+  {
+    pattern: /(\blogin\b[^\n|;&]*?\s(?:-u|--username)(?:=|\s+))(["']?)([^\s"']+)\2/g,
+    replace: (m2, head, quote3, user) => user.startsWith("$") ? m2 : `${head}${quote3}<user>${quote3}`
+  },
+  // mysql -pSECRET (the password glued to -p), in the MySQL family only: elsewhere -p is a port or a parent.
+  {
+    pattern: /(\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n|;&]*?\s-p)([^\s"']+)/g,
+    replace: (_m, head, pass) => `${head}${secretValue(pass, "$MYSQL_PASSWORD")}`
+  },
+  // docker login -p SECRET (and podman, helm registry, oras).
+  {
+    pattern: /(\b(?:docker|podman|oras|helm registry|buildah|skopeo)\s+login\b[^\n|;&]*?\s-p\s+)(["']?[^\s"']+["']?)/g,
+    replace: (_m, head, pass) => `${head}${secretValue(pass, "$REGISTRY_PASSWORD")}`
+  },
+  // --password SECRET, --token=SECRET, --api-key SECRET …
+  {
+    pattern: new RegExp(`(--?(?:[a-z]+-)?${secretWord}(?:=|\\s+))(["']?)([^\\s"']+)\\2`, "gi"),
+    replace: (m2, flag, quote3, value) => value.startsWith("-") ? m2 : `${flag}${quote3}${secretValue(value, "$SECRET")}${quote3}`
+  },
+  // .env-style and code assignments: GITHUB_TOKEN=…, "password": "…", api_key = '…'.
+  {
+    pattern: new RegExp(
+      `\\b([A-Za-z_][A-Za-z0-9_]*${secretWord}[A-Za-z0-9_]*|${secretWord})(["']?\\s*[:=]\\s*)(["']?)([^\\s"',;}]{3,})\\3`,
+      "gi"
+    ),
+    replace: (m2, name2, sep11, quote3, value) => {
+      if (/^(?:true|false|null|none|undefined|\d{1,5})$/i.test(value)) return m2;
+      const variable = /^[A-Z][A-Z0-9_]+$/.test(name2) ? `$${name2}` : "$SECRET";
+      return `${name2}${sep11}${quote3}${secretValue(value, variable)}${quote3}`;
+    }
+  }
+];
+var email = /(?<![\w$.%+-])(?!git@)[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g;
+var homePaths = [
+  { pattern: /(^|[^\w.~-])\/(?:home|Users)\/[^/\s"'`:]+(?=\/|\b|$)/g, replace: "$1~" },
+  { pattern: /(^|[^\w])[A-Za-z]:\\(?:Users|Documents and Settings)\\[^\\\s"'`]+/g, replace: "$1~" },
+  { pattern: /(^|[^\w.~-])\/root(?=\/)/g, replace: "$1~" },
+  // Claude Code names a project folder after its path: `-home-alice-src-app`.
+  { pattern: /(^|[^\w-])-(?:home|Users)-[A-Za-z0-9._]+(?=-)/g, replace: "$1-~" }
+];
+function escapeRegExp2(text3) {
+  return text3.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+function apply(text3, rules2) {
+  let out = text3;
+  for (const rule2 of rules2) {
+    rule2.pattern.lastIndex = 0;
+    out = out.replace(rule2.pattern, rule2.replace);
+  }
+  return out;
+}
+function contextRules(context3) {
+  const homes = [...context3.homes ?? []].filter((h3) => h3.length > 1).sort((a, b2) => b2.length - a.length);
+  return homes.map((home2) => ({ pattern: new RegExp(`${escapeRegExp2(home2)}(?=[\\\\/]|\\b|$)`, "g"), replace: "~" }));
+}
+var maybePrivate = /[@:=\\/]|-p|-----BEGIN|\b(?:gh[pousr]|github|glpat|xox|sk|rk|pk|AKIA|ASIA|AIza|hf|npm|SG|eyJ)[-_.]/;
+var Redactor = class {
+  extra;
+  constructor(context3 = {}) {
+    this.extra = contextRules(context3);
+  }
+  /** The text with every secret, e-mail address and home path replaced by a placeholder. */
+  text(value) {
+    if (!maybePrivate.test(value)) return value;
+    let out = apply(value, tokens);
+    out = apply(out, assignments);
+    out = apply(out, this.extra);
+    out = apply(out, homePaths);
+    email.lastIndex = 0;
+    return out.replace(email, "<email>");
+  }
+  /** A tool call's arguments, every string inside redacted (keys kept: they are the tool's own). */
+  value(value) {
+    if (typeof value === "string") return this.text(value);
+    if (Array.isArray(value)) return value.map((v2) => this.value(v2));
+    if (typeof value === "object" && value !== null) {
+      const out = {};
+      for (const [key, v2] of Object.entries(value)) out[key] = this.value(v2);
+      return out;
+    }
+    return value;
+  }
+};
 
 // src/store/transcripts/collector.ts
 function timeOf(value) {
@@ -75475,20 +77494,24 @@ function timeOf(value) {
 var maxRequests = 20;
 var maxSkipLines = 10;
 var maxRequestChars = 600;
-function cleanRequest(text) {
-  const trimmed = text.trim();
-  if (trimmed === "" || trimmed.startsWith("<") || /^(Caveat:|\[Request interrupted|# AGENTS\.md|Base directory for this skill:)/.test(trimmed))
+function cleanRequest(text3) {
+  const trimmed = text3.trim();
+  if (trimmed === "" || trimmed.startsWith("<") || /^(Caveat:|\[Request interrupted|# AGENTS\.md|Base directory for this skill:|This session is being continued from a previous conversation)/.test(
+    trimmed
+  ))
     return void 0;
   return trimmed.replace(/\s+/g, " ").slice(0, maxRequestChars);
 }
 var SessionCollector = class {
-  constructor(file, refine, defaultSession) {
+  constructor(file, refine, defaultSession, redactor2 = new Redactor()) {
     this.file = file;
     this.refine = refine;
+    this.redactor = redactor2;
     this.defaultSession = defaultSession;
   }
   file;
   refine;
+  redactor;
   defaultSession;
   format;
   sessions = /* @__PURE__ */ new Map();
@@ -75516,6 +77539,7 @@ var SessionCollector = class {
       return;
     }
     const at2 = timeOf(time);
+    args = this.redactor.value(args);
     const call = buildToolCall(name2.trim(), args, {
       refine: this.refine,
       time: at2
@@ -75524,12 +77548,12 @@ var SessionCollector = class {
     const skill = parseSkillLoad(call.name, args, call.program);
     if (skill !== void 0) this.addUse(skill, session, at2);
   }
-  userText(session, text, time) {
+  userText(session, text3, time) {
     this.touch(session);
-    if (typeof text !== "string") return;
-    const skill = parseSlashCommand(text);
+    if (typeof text3 !== "string") return;
+    const skill = parseSlashCommand(text3);
     if (skill !== void 0) this.addUse(skill, session, timeOf(time));
-    const request2 = cleanRequest(text);
+    const request2 = cleanRequest(this.redactor.text(text3));
     if (request2 === void 0) return;
     let list = this.requests.get(session);
     if (list === void 0) this.requests.set(session, list = []);
@@ -75652,8 +77676,8 @@ function textBlocks(content) {
   if (!Array.isArray(content)) return [];
   return content.filter((b2) => isObject(b2) && b2.type === "text" && typeof b2.text === "string").map((b2) => b2.text);
 }
-function readXmlCalls(text, session, time, sink) {
-  for (const match of text.matchAll(toolTag)) {
+function readXmlCalls(text3, session, time, sink) {
+  for (const match of text3.matchAll(toolTag)) {
     if (match[3] === "") {
       sink.skip("tool tags that are never closed (an interrupted reply)");
       continue;
@@ -75673,15 +77697,15 @@ function readClineDocument(doc, sink) {
       continue;
     }
     if (message.role === "user") {
-      for (const text of textBlocks(message.content)) {
-        if (!text.includes("<")) continue;
-        for (const request2 of text.matchAll(requestTag)) sink.userText(session, request2[2], message.ts);
+      for (const text3 of textBlocks(message.content)) {
+        if (!text3.includes("<")) continue;
+        for (const request2 of text3.matchAll(requestTag)) sink.userText(session, request2[2], message.ts);
       }
       sink.userText(session, void 0, message.ts);
       continue;
     }
     if (message.role !== "assistant") continue;
-    for (const text of textBlocks(message.content)) if (text.includes("<")) readXmlCalls(text, session, message.ts, sink);
+    for (const text3 of textBlocks(message.content)) if (text3.includes("<")) readXmlCalls(text3, session, message.ts, sink);
     if (!Array.isArray(message.content)) continue;
     for (const block of message.content) {
       if (!isObject(block) || block.type !== "tool_use") continue;
@@ -75763,16 +77787,16 @@ function requestText(content) {
   if (!Array.isArray(content)) return typeof content === "string" ? unwrapQuery(content) : void 0;
   for (const block of content) {
     if (isObject(block) && block.type === "text" && typeof block.text === "string") {
-      const text = unwrapQuery(block.text);
-      if (text !== void 0) return text;
+      const text3 = unwrapQuery(block.text);
+      if (text3 !== void 0) return text3;
     }
   }
   return void 0;
 }
-function unwrapQuery(text) {
-  const query = /<user_query>([\s\S]*?)<\/user_query>/.exec(text);
+function unwrapQuery(text3) {
+  const query = /<user_query>([\s\S]*?)<\/user_query>/.exec(text3);
   if (query) return query[1];
-  return text.trimStart().startsWith("<") ? void 0 : text;
+  return text3.trimStart().startsWith("<") ? void 0 : text3;
 }
 function createCursorHandler() {
   const seen = /* @__PURE__ */ new Set();
@@ -76010,7 +78034,8 @@ function createClaudeCodeHandler() {
       return "handled";
     }
     if (type === "user") {
-      sink.userText(session, textOf2(message.content), record2.timestamp);
+      const injected = record2.isMeta === true || record2.isCompactSummary === true || record2.isVisibleInTranscriptOnly === true;
+      sink.userText(session, injected ? void 0 : textOf2(message.content), record2.timestamp);
       return "handled";
     }
     if (!Array.isArray(message.content)) return "handled";
@@ -76043,8 +78068,8 @@ function createCompactHandler() {
 
 // src/store/transcripts/format-hermes.ts
 var toolCallBlock = /<tool_call>([\s\S]*?)<\/tool_call>/g;
-function readToolCalls2(text, session, sink, time) {
-  for (const match of text.matchAll(toolCallBlock)) {
+function readToolCalls2(text3, session, sink, time) {
+  for (const match of text3.matchAll(toolCallBlock)) {
     let call;
     try {
       call = JSON.parse(match[1] ?? "");
@@ -76161,7 +78186,7 @@ async function* readLines2(path, options) {
   let tooLong = false;
   let number = 1;
   const finish3 = (isLast) => {
-    const event = tooLong ? { kind: "too-long", number, bytes: size } : size > 0 || !isLast ? decode(parts.length === 1 ? parts[0] : Buffer.concat(parts, size), number, isLast) : void 0;
+    const event = tooLong ? { kind: "too-long", number, bytes: size } : size > 0 || !isLast ? decode2(parts.length === 1 ? parts[0] : Buffer.concat(parts, size), number, isLast) : void 0;
     parts = [];
     size = 0;
     tooLong = false;
@@ -76190,7 +78215,7 @@ async function* readLines2(path, options) {
     if (event !== void 0) yield event;
   }
 }
-function decode(bytes, number, last) {
+function decode2(bytes, number, last) {
   const end = bytes.length > 0 && bytes[bytes.length - 1] === 13 ? bytes.length - 1 : bytes.length;
   const line = bytes.subarray(0, end);
   return {
@@ -76204,6 +78229,12 @@ function decode(bytes, number, last) {
 
 // src/store/transcripts/read-transcript.ts
 var mib = 1024 * 1024;
+var redactor;
+function machineRedactor() {
+  if (redactor !== void 0) return redactor;
+  redactor = new Redactor({ homes: [homedir3()] });
+  return redactor;
+}
 function formatBytes(bytes) {
   if (bytes >= mib) return `${+(bytes / mib).toFixed(1)} MiB`;
   return bytes >= 1024 ? `${+(bytes / 1024).toFixed(1)} KiB` : `${bytes} bytes`;
@@ -76225,13 +78256,13 @@ async function sniffMode(path) {
 var clineHistoryFile = "api_conversation_history.json";
 var clineTaskFiles = /* @__PURE__ */ new Set(["ui_messages.json", "task_metadata.json", "context_history.json", "settings.json", "claude_messages.json"]);
 function stemOf(path) {
-  const name2 = basename3(path);
-  if (name2 === clineHistoryFile) return basename3(dirname7(path));
+  const name2 = basename5(path);
+  if (name2 === clineHistoryFile) return basename5(dirname10(path));
   const ext = extname(name2);
   return ext === "" ? name2 : name2.slice(0, -ext.length);
 }
 function isClineTaskFile(path) {
-  return clineTaskFiles.has(basename3(path));
+  return clineTaskFiles.has(basename5(path));
 }
 function unknownReason(record2, format) {
   const other = detectRecordFormat(record2);
@@ -76250,7 +78281,7 @@ async function readLineFile(path, collector, options) {
   const maxLineBytes = options.maxLineBytes ?? 32 * mib;
   const stem = stemOf(path);
   let format = options.format;
-  let apply = format === void 0 ? void 0 : createApplier(format, collector, stem);
+  let apply2 = format === void 0 ? void 0 : createApplier(format, collector, stem);
   for await (const event of readLines2(path, { maxLineBytes })) {
     collector.line = event.number;
     if (event.kind === "too-long") {
@@ -76270,19 +78301,19 @@ async function readLineFile(path, collector, options) {
       collector.skip("JSON lines that are not objects");
       continue;
     }
-    if (format === void 0 || apply === void 0) {
+    if (format === void 0 || apply2 === void 0) {
       format = detectRecordFormat(value);
       if (format === void 0) {
         collector.skip("lines of no known transcript format");
         continue;
       }
-      apply = createApplier(format, collector, stem);
+      apply2 = createApplier(format, collector, stem);
     }
     collector.format = format;
-    if (apply(value, collector, event.number) === "unknown") collector.skip(unknownReason(value, format));
+    if (apply2(value, collector, event.number) === "unknown") collector.skip(unknownReason(value, format));
   }
   collector.line = void 0;
-  apply?.finish?.(collector);
+  apply2?.finish?.(collector);
 }
 function holdsLines(bytes) {
   const newline = bytes.indexOf(10);
@@ -76328,7 +78359,7 @@ async function readDocumentFile(path, collector, options) {
   return true;
 }
 async function readTranscriptFile(path, options = {}) {
-  const collector = new SessionCollector(options.displayPath ?? path, options.refine ?? defaultRefine, stemOf(path));
+  const collector = new SessionCollector(options.displayPath ?? path, options.refine ?? defaultRefine, stemOf(path), machineRedactor());
   const mode = await sniffMode(path);
   if (mode === "document" && await readDocumentFile(path, collector, options)) return collector.finish();
   await readLineFile(path, collector, options);
@@ -76380,13 +78411,22 @@ var SessionTokens = class {
       ids[i] = this.table.intern(buildToken(call, { refine: this.refine }));
     });
     this.sessions.push(ids);
-    this.evidence.push({ id: session.id, file: session.file, calls: session.calls, requests: session.requests });
+    this.evidence.push({
+      id: session.id,
+      file: session.file,
+      calls: session.calls,
+      requests: session.requests,
+      loaded: session.uses.map((u2) => u2.skill)
+    });
     this.calls += ids.length;
   }
 };
-function displayPath(file, cwd) {
-  const rel = relative2(cwd, file);
-  return rel === "" || rel.startsWith("..") || isAbsolute3(rel) ? file : rel;
+function displayPath(file, cwd, root) {
+  const inside = (base) => {
+    const rel = relative2(base, file);
+    return rel === "" || rel.startsWith("..") || isAbsolute4(rel) ? void 0 : rel.split(sep4).join("/");
+  };
+  return inside(cwd) ?? (root === void 0 ? void 0 : inside(root)) ?? basename6(file);
 }
 async function readExistingSkills(library) {
   return Promise.all(
@@ -76410,28 +78450,28 @@ async function runDetect(options) {
       reason: "directory walk stopped at its entry limit",
       count: 1
     });
-  const tokens = new SessionTokens(options.refine !== false);
+  const tokens2 = new SessionTokens(options.refine !== false);
   const uses = [];
   const files = readTranscriptFiles(expanded.files, {
     refine: options.refine ?? defaultRefine,
-    displayPath: (file) => displayPath(file, cwd),
+    displayPath: (file) => displayPath(file, cwd, expanded.roots.get(file)),
     ...options.format === void 0 ? {} : { format: options.format },
     ...options.maxLineBytes === void 0 ? {} : { maxLineBytes: options.maxLineBytes },
     ...options.maxDocumentBytes === void 0 ? {} : { maxDocumentBytes: options.maxDocumentBytes }
   });
   for await (const result of files) {
-    for (const session of result.sessions) tokens.add(session);
+    for (const session of result.sessions) tokens2.add(session);
     uses.push(...result.uses);
     skipped.push(...result.skipped);
   }
   const minSessions = options.minSessions ?? options.limits?.min_sessions;
   const patterns = minePatterns(
-    { sessions: tokens.sessions, vocabulary: tokens.table.names },
+    { sessions: tokens2.sessions, vocabulary: tokens2.table.names },
     minSessions === void 0 ? options : { ...options, minSessions }
   );
   const existing = options.existingSkills ?? (options.skillsDir === void 0 ? [] : await readSkillsDir(resolve4(cwd, options.skillsDir)));
   const detected = draftPatterns(patterns, existing, {
-    sessions: tokens.evidence,
+    sessions: tokens2.evidence,
     refine: options.refine !== false,
     ...options.limits === void 0 ? {} : { limits: options.limits },
     ...options.profile === void 0 ? {} : { profile: options.profile }
@@ -76444,8 +78484,8 @@ async function runDetect(options) {
     }
   }
   return {
-    sessions: tokens.sessions.length,
-    calls: tokens.calls,
+    sessions: tokens2.sessions.length,
+    calls: tokens2.calls,
     files: expanded.files.length,
     skipped,
     patterns: detected,
@@ -76480,6 +78520,7 @@ async function detectPatterns(options, snapshot) {
 }
 
 // src/llm/umbrella-prose.ts
+init_layout();
 var system2 = [
   "You improve the prose of an umbrella skill: a SKILL.md (YAML frontmatter, then Markdown) that gathers several narrow skills.",
   "Rewrite the description (at most 1024 characters: what it covers and when to use it) and the introduction so an agent finds and uses it.",
@@ -76530,18 +78571,20 @@ async function writeUmbrellaProse(plan, guard, client) {
 }
 
 // src/services/consolidate/read-packages.ts
-import { readdirSync as readdirSync8, readFileSync as readFileSync20, statSync as statSync6 } from "node:fs";
+init_layout();
+init_discover_library();
+import { readdirSync as readdirSync8, readFileSync as readFileSync21, statSync as statSync6 } from "node:fs";
 import { join as join35 } from "node:path";
 var maxReferenceBytes = 1e6;
 function readPackages(snapshot) {
   const protectedNames = new Set(snapshot.config.protected);
   const skills = snapshot.skills.map(({ location, name: name2, provenance, adopted, pinned }) => {
-    const files = listFilesUnder(location.dir).filter((path) => path !== skillFileName).map((path) => ({ path, content: new Uint8Array(readFileSync20(join35(location.dir, path))) }));
+    const files = listFilesUnder(location.dir).filter((path) => path !== skillFileName).map((path) => ({ path, content: new Uint8Array(readFileSync21(join35(location.dir, path))) }));
     return {
       name: name2,
       ...location.category ? { category: location.category } : {},
       dir: location.path,
-      text: readFileSync20(join35(location.dir, skillFileName), "utf8"),
+      text: readFileSync21(join35(location.dir, skillFileName), "utf8"),
       files,
       provenance,
       adopted,
@@ -76568,7 +78611,7 @@ function listFilesUnder(dir, prefix2 = "") {
   return out.sort();
 }
 function readReferences(repoDir, paths) {
-  return [...paths].sort().filter((path) => statSync6(join35(repoDir, path)).size < maxReferenceBytes).map((path) => ({ path, text: readFileSync20(join35(repoDir, path), "utf8") }));
+  return [...paths].sort().filter((path) => statSync6(join35(repoDir, path)).size < maxReferenceBytes).map((path) => ({ path, text: readFileSync21(join35(repoDir, path), "utf8") }));
 }
 
 // src/services/consolidate/plan.ts
@@ -76717,8 +78760,6 @@ async function runCurator(options) {
         ...lifecycle ? { lifecycle } : {}
       };
     }
-    const tag = buildRunTag(runId);
-    await ledger.tag(tag);
     const ctx = {
       repoDir: options.repoDir,
       ledger,
@@ -76730,6 +78771,7 @@ async function runCurator(options) {
     };
     const batch = ledger.beginBatch();
     const written = [];
+    const libraryErrors = report.errors.length;
     if (!firstRun) {
       const transitions = plan.decisions.filter((d2) => d2.kind === "transition");
       for (const [index, decision] of transitions.entries()) {
@@ -76746,17 +78788,20 @@ async function runCurator(options) {
         options.onProgress?.(index + 1, transitions.length);
       }
     }
-    await addBookkeeping(ctx, batch, firstRun ? [] : plan.seeds, forgotten);
+    const seeds2 = firstRun ? [] : plan.seeds;
+    const failed = report.errors.length > libraryErrors;
+    if (failed || !firstRun && written.length === 0 && seeds2.length === 0 && forgotten.length === 0) {
+      return { ...finish(report, failed ? "failed" : "completed", { readMs, planMs, started }, snapshot), ...extra };
+    }
+    await addBookkeeping(ctx, batch, seeds2, forgotten);
+    const tag = buildRunTag(runId);
+    await ledger.tag(tag);
     const { commits } = await batch.publish();
     written.forEach((decision, i) => report.transitions.push(transitionReport(decision, commits[i])));
-    report.commits.push(...commits);
+    for (const item of commits) report.commits.push(item);
     report.counts.after = countsAfter(report.counts.before, report.transitions);
     report.undo = `skillgarden rollback --run ${runId}`;
-    return {
-      ...finish(report, firstRun ? "first-run" : report.errors.length > 0 ? "failed" : "completed", { readMs, planMs, started }, snapshot),
-      ...extra,
-      tag
-    };
+    return { ...finish(report, firstRun ? "first-run" : "completed", { readMs, planMs, started }, snapshot), ...extra, tag };
   } finally {
     await ledger?.close();
   }
@@ -76823,11 +78868,12 @@ async function runCurate(options) {
   const umbrellas = result.umbrellas ?? [];
   const runId = report.run_id;
   const root = draftsRoot || readDraftsRoot(snapshot);
-  const proposals = [
+  const built = [
     ...lifecycle ? [lifecycle] : [],
     ...umbrellas.map((plan) => withHeldBack(buildUmbrellaBranchProposal(plan, runId), deferred)),
     ...report.patterns.flatMap((pattern) => buildDraftBranchProposal(pattern, root, runId) ?? [])
   ].map((p2) => labels.length > 0 ? { ...p2, labels: [...p2.labels, ...labels] } : p2);
+  const proposals = gateRun(built, snapshot, report);
   const mined = (options.transcripts ?? snapshot.config.transcripts).length > 0;
   const withdraw = [
     ...options.propose ? ["lifecycle"] : [],
@@ -76842,8 +78888,13 @@ async function runCurate(options) {
     withdraw,
     deferred,
     ...tag ? { tag } : {},
-    files: buildReportFiles(report, plans ? { plans } : {})
+    files: buildReportFiles(report, { ...plans ? { plans } : {}, deferred, proposed: proposals.length > 0 })
   };
+}
+function gateRun(proposals, snapshot, report) {
+  const { kept, refused: refused2 } = gateProposals(proposals, { profile: snapshot.config.profile, scan: resolveScanConfig(snapshot.config.scan) });
+  for (const check of refused2) report.warnings.push({ code: "proposals/refused", message: describeRefusal(check) });
+  return kept;
 }
 function umbrellaRef(plan) {
   return {
@@ -76901,12 +78952,12 @@ function warnEmptyTranscripts(report, inputs, io2) {
 }
 
 // src/action/event.ts
-import { readFileSync as readFileSync21 } from "node:fs";
+import { readFileSync as readFileSync22 } from "node:fs";
 function readEvent2(eventPath) {
   if (eventPath === "") return {};
   let payload;
   try {
-    payload = JSON.parse(readFileSync21(eventPath, "utf8"));
+    payload = JSON.parse(readFileSync22(eventPath, "utf8"));
   } catch {
     return {};
   }
@@ -76918,6 +78969,7 @@ function readEvent2(eventPath) {
 }
 
 // src/action/git.ts
+init_errors();
 var Git = class _Git {
   constructor(dir, baseEnv = {}) {
     this.dir = dir;
@@ -76984,7 +79036,7 @@ var botIdentity = {
 };
 
 // node_modules/@actions/github/lib/context.js
-import { readFileSync as readFileSync22, existsSync as existsSync11 } from "fs";
+import { readFileSync as readFileSync23, existsSync as existsSync11 } from "fs";
 import { EOL as EOL5 } from "os";
 var Context = class {
   /**
@@ -76995,7 +79047,7 @@ var Context = class {
     this.payload = {};
     if (process.env.GITHUB_EVENT_PATH) {
       if (existsSync11(process.env.GITHUB_EVENT_PATH)) {
-        this.payload = JSON.parse(readFileSync22(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
+        this.payload = JSON.parse(readFileSync23(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
         const path = process.env.GITHUB_EVENT_PATH;
         process.stdout.write(`GITHUB_EVENT_PATH ${path} does not exist${EOL5}`);
@@ -77272,7 +79324,7 @@ function removeUndefinedProperties(obj) {
   }
   return obj;
 }
-function merge(defaults2, route, options) {
+function merge2(defaults2, route, options) {
   if (typeof route === "string") {
     let [method, url] = route.split(" ");
     options = Object.assign(url ? { method, url } : { url: method }, options);
@@ -77456,7 +79508,7 @@ function expand(template, context3) {
     return template.replace(/\/$/, "");
   }
 }
-function parse(options) {
+function parse2(options) {
   let method = options.method.toUpperCase();
   let url = (options.url || "/").replace(/:([a-z]\w+)/g, "{$1}");
   let headers = Object.assign({}, options.headers);
@@ -77520,16 +79572,16 @@ function parse(options) {
   );
 }
 function endpointWithDefaults(defaults2, route, options) {
-  return parse(merge(defaults2, route, options));
+  return parse2(merge2(defaults2, route, options));
 }
 function withDefaults(oldDefaults, newDefaults) {
-  const DEFAULTS2 = merge(oldDefaults, newDefaults);
+  const DEFAULTS2 = merge2(oldDefaults, newDefaults);
   const endpoint2 = endpointWithDefaults.bind(null, DEFAULTS2);
   return Object.assign(endpoint2, {
     DEFAULTS: DEFAULTS2,
     defaults: withDefaults.bind(null, DEFAULTS2),
-    merge: merge.bind(null, DEFAULTS2),
-    parse
+    merge: merge2.bind(null, DEFAULTS2),
+    parse: parse2
   });
 }
 var endpoint = withDefaults(null, DEFAULTS);
@@ -77575,7 +79627,7 @@ var NullObject = /* @__PURE__ */ (() => {
   C2.prototype = /* @__PURE__ */ Object.create(null);
   return C2;
 })();
-function parse2(header, options) {
+function parse3(header, options) {
   const stopFlags = SEMI_FLAG | (options?.comma === true ? COMMA_FLAG : 0);
   const len = header.length;
   let valueStart = options?.start ?? 0;
@@ -77960,8 +80012,8 @@ var convertMarkedBigIntsReviver = (key, value, context3, userReviver) => {
   if (!hasUserReviver) return value;
   return userReviver(key, value, context3);
 };
-var JSONParseV2 = (text, reviver) => {
-  return JSON.parse(text, (key, value, context3) => {
+var JSONParseV2 = (text3, reviver) => {
+  return JSON.parse(text3, (key, value, context3) => {
     const isNumber = typeof value === "number";
     const isOutOfBounds = value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER;
     const isBigNumber = isNumber && isOutOfBounds;
@@ -78019,8 +80071,8 @@ var applyReviverIteratively = (parsed, userReviver) => {
   }
   return rootHolder[""];
 };
-var serializeBigInts = (text) => {
-  return text.replace(
+var serializeBigInts = (text3) => {
+  return text3.replace(
     stringsOrLargeNumbers,
     (match, digits, fractional, exponential) => {
       const isString = match[0] === '"';
@@ -78034,18 +80086,18 @@ var serializeBigInts = (text) => {
     }
   );
 };
-var JSONParse = (text, reviver) => {
-  if (!text) return originalParse(text, reviver);
+var JSONParse = (text3, reviver) => {
+  if (!text3) return originalParse(text3, reviver);
   try {
-    if (isContextSourceSupported()) return JSONParseV2(text, reviver);
-    const serializedData = serializeBigInts(text);
+    if (isContextSourceSupported()) return JSONParseV2(text3, reviver);
+    const serializedData = serializeBigInts(text3);
     return originalParse(
       serializedData,
       (key, value, context3) => convertMarkedBigIntsReviver(key, value, context3, reviver)
     );
   } catch (error2) {
     if (error2 instanceof RangeError) {
-      const serializedData = serializeBigInts(text);
+      const serializedData = serializeBigInts(text3);
       const parsed = originalParse(serializedData);
       return applyReviverIteratively(parsed, reviver);
     }
@@ -78107,7 +80159,7 @@ function isPlainObject2(value) {
   const Ctor = Object.prototype.hasOwnProperty.call(proto, "constructor") && proto.constructor;
   return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value);
 }
-var noop = () => "";
+var noop3 = () => "";
 async function fetchWrapper(requestOptions) {
   const fetch3 = requestOptions.request?.fetch || globalThis.fetch;
   if (!fetch3) {
@@ -78209,22 +80261,22 @@ async function fetchWrapper(requestOptions) {
 async function getResponseData(response) {
   const contentType = response.headers.get("content-type");
   if (!contentType) {
-    return response.text().catch(noop);
+    return response.text().catch(noop3);
   }
-  const mimetype = parse2(contentType);
+  const mimetype = parse3(contentType);
   if (isJSONResponse(mimetype)) {
-    let text = "";
+    let text3 = "";
     try {
-      text = await response.text();
-      return JSONParse(text);
+      text3 = await response.text();
+      return JSONParse(text3);
     } catch (err) {
-      return text;
+      return text3;
     }
   } else if (mimetype.type.startsWith("text/") || // `application/octet-stream` is the canonical "arbitrary binary" type
   // (RFC 2046) and must never be decoded as text, even when the response
   // carries a (misleading) `charset=utf-8` parameter — see #751.
   mimetype.parameters.charset?.toLowerCase() === "utf-8" && mimetype.type !== "application/octet-stream") {
-    return response.text().catch(noop);
+    return response.text().catch(noop3);
   } else {
     return response.arrayBuffer().catch(
       /* v8 ignore next -- @preserve */
@@ -78386,8 +80438,8 @@ function withCustomRequest(customRequest) {
 
 // node_modules/@octokit/auth-token/dist-bundle/index.js
 var b64url = "(?:[a-zA-Z0-9_-]+)";
-var sep4 = "\\.";
-var jwtRE = new RegExp(`^${b64url}${sep4}${b64url}${sep4}${b64url}$`);
+var sep5 = "\\.";
+var jwtRE = new RegExp(`^${b64url}${sep5}${b64url}${sep5}${b64url}$`);
 var isJWT = jwtRE.test.bind(jwtRE);
 async function auth(token) {
   const isApp = isJWT(token);
@@ -78433,16 +80485,16 @@ var createTokenAuth = function createTokenAuth2(token) {
 var VERSION4 = "7.0.8";
 
 // node_modules/@octokit/core/dist-src/index.js
-var noop2 = () => {
+var noop4 = () => {
 };
 var consoleWarn = console.warn.bind(console);
 var consoleError = console.error.bind(console);
 function createLogger(logger = {}) {
   if (typeof logger.debug !== "function") {
-    logger.debug = noop2;
+    logger.debug = noop4;
   }
   if (typeof logger.info !== "function") {
-    logger.info = noop2;
+    logger.info = noop4;
   }
   if (typeof logger.warn !== "function") {
     logger.warn = consoleWarn;
@@ -81148,6 +83200,9 @@ function getOctokit(token, options, ...additionalPlugins) {
   return new GitHubWithPlugins(getOctokitOptions(token, options));
 }
 
+// src/action/github-api.ts
+init_errors();
+
 // src/action/retry.ts
 function isRetryable(failure) {
   if (failure.status >= 500 || failure.status === 429) return true;
@@ -81271,6 +83326,9 @@ function explainFailure(route, failure) {
   });
 }
 
+// src/action/commit-proposal.ts
+init_errors();
+
 // src/services/baseline.ts
 import { createHash as createHash8 } from "node:crypto";
 
@@ -81303,8 +83361,9 @@ function splitByBaseline(findings, baseline, hash2) {
 }
 
 // src/services/baseline.ts
+init_errors();
 init_files();
-var hash = (text) => createHash8("sha256").update(text).digest("hex");
+var hash = (text3) => createHash8("sha256").update(text3).digest("hex");
 function findingFingerprint(finding2) {
   return fingerprintOf(finding2, hash);
 }
@@ -81315,16 +83374,35 @@ function applyBaseline(findings, baseline) {
   return splitByBaseline(findings, baseline, hash);
 }
 
-// src/services/validate.ts
-import { existsSync as existsSync12, statSync as statSync7 } from "node:fs";
-import { basename as basename4, dirname as dirname8, join as join38, relative as relative4, resolve as resolve5, sep as sep6 } from "node:path";
+// src/action/validate-proposal.ts
+init_report();
+
+// src/services/validate-and-scan.ts
 init_findings();
+init_config();
+init_report();
+init_dir_cache();
+init_file_cache();
+init_discover_library();
+
+// src/services/validate.ts
+init_errors();
+init_findings();
+init_layout();
+import { existsSync as existsSync12, statSync as statSync7 } from "node:fs";
+import { basename as basename7, dirname as dirname11, join as join38, posix as posix5, relative as relative4, resolve as resolve5, sep as sep7 } from "node:path";
+init_dir_cache();
+init_discover();
+init_discover_library();
 
 // src/store/read-skill.ts
 init_file_cache();
-import { realpathSync as realpathSync2 } from "node:fs";
+init_fs_probe();
 init_findings();
-import { join as join36, relative as relative3, sep as sep5 } from "node:path";
+init_layout();
+init_dir_cache();
+import { realpathSync as realpathSync3 } from "node:fs";
+import { join as join36, relative as relative3, sep as sep6 } from "node:path";
 function readSkillFolder(dir, options) {
   const findings = [];
   const file = join36(dir, skillFileName);
@@ -81396,13 +83474,13 @@ function escapesBoundary(path, boundary) {
   let real;
   let realBoundary;
   try {
-    real = realpathSync2(path);
-    realBoundary = realpathSync2(boundary);
+    real = realpathSync3(path);
+    realBoundary = realpathSync3(boundary);
   } catch {
     return void 0;
   }
   const rel = relative3(realBoundary, real);
-  return rel === "" || !rel.startsWith("..") && !rel.startsWith(sep5) && rel !== ".." ? void 0 : real;
+  return rel === "" || !rel.startsWith("..") && !rel.startsWith(sep6) && rel !== ".." ? void 0 : real;
 }
 function listSkillFiles(dir, maxFiles, maxDepth3, readDir, links) {
   const files = /* @__PURE__ */ new Map();
@@ -81416,19 +83494,19 @@ function listSkillFiles(dir, maxFiles, maxDepth3, readDir, links) {
     }
     for (const entry of entries) {
       if (files.size >= maxFiles) return;
-      const path = `${folder}${sep5}${entry.name}`;
+      const path = `${folder}${sep6}${entry.name}`;
       const rel = prefix2 ? `${prefix2}/${entry.name}` : entry.name;
       if (entry.isDirectory()) {
         walk3(path, rel, depth + 1);
         continue;
       }
       if (entry.isSymbolicLink()) links.push(rel);
-      const stat4 = lstatIfAny(path);
-      if (!stat4) continue;
-      files.set(rel, { path: rel, size: stat4.size });
+      const stat5 = lstatIfAny(path);
+      if (!stat5) continue;
+      files.set(rel, { path: rel, size: stat5.size });
     }
   };
-  walk3(dir.length > 1 && dir.endsWith(sep5) ? dir.slice(0, -1) : dir, "", 0);
+  walk3(dir.length > 1 && dir.endsWith(sep6) ? dir.slice(0, -1) : dir, "", 0);
   return files;
 }
 
@@ -81504,8 +83582,8 @@ function checkCase(item, index, ids, input2, add2) {
     }
     if (key !== "files") continue;
     list.forEach((path, i) => {
-      const relative7 = path.replace(/^\.\//, "");
-      if (input2.skillFiles.has(relative7) || input2.skillFiles.has(`evals/${relative7}`)) return;
+      const relative8 = path.replace(/^\.\//, "");
+      if (input2.skillFiles.has(relative8) || input2.skillFiles.has(`evals/${relative8}`)) return;
       const message = `evals[${index}] names "${path}", which is not a file of the skill`;
       add2(
         "evals/file-missing",
@@ -81523,7 +83601,7 @@ function isRecord3(value) {
 
 // src/services/validate-evals.ts
 init_findings();
-import { readFileSync as readFileSync23 } from "node:fs";
+import { readFileSync as readFileSync24 } from "node:fs";
 import { join as join37 } from "node:path";
 var maxEvalsBytes = 1024 * 1024;
 function checkEvalsFile(dir, folder, files, reportPath) {
@@ -81540,9 +83618,9 @@ function checkEvalsFile(dir, folder, files, reportPath) {
       })
     ];
   }
-  let text;
+  let text3;
   try {
-    text = readFileSync23(join37(dir, evalsFile), "utf8");
+    text3 = readFileSync24(join37(dir, evalsFile), "utf8");
   } catch (error2) {
     return [
       finding({
@@ -81554,7 +83632,7 @@ function checkEvalsFile(dir, folder, files, reportPath) {
       })
     ];
   }
-  return validateEvals({ file: reportPath, text, folder, skillFiles: new Set(files.keys()) });
+  return validateEvals({ file: reportPath, text: text3, folder, skillFiles: new Set(files.keys()) });
 }
 
 // src/services/validate.ts
@@ -81567,20 +83645,16 @@ function resolveValidateTargets(options, readDir) {
   const listed2 = new Set(library.layout.listed.map((l3) => l3.path));
   const roots = /* @__PURE__ */ new Map();
   const rootOf = (root) => roots.get(root) ?? roots.set(root, join38(options.cwd, root)).get(root);
-  const targets = library.skills.map((s) => ({
+  const nested = discoverNested(library, readDir);
+  const targets = [...library.skills, ...nested].map((s) => ({
     dir: s.dir,
     name: s.name,
     boundary: options.cwd,
     libraryRoot: rootOf(s.root),
     ...listed2.has(s.path) ? {} : { linked: s.linked === true }
   }));
-  return { targets, findings: [...library.findings], explicit: false, library };
-}
-function runValidate(options) {
-  const readDir = createDirCache();
-  const { targets, findings, explicit } = resolveValidateTargets(options, readDir);
-  findings.push(...validateTargets(targets, explicit, { ...options, readDir }));
-  return validateReport(options.profile ?? "portable", targets.length, findings);
+  const parents = nested.map((n) => nestedFinding(n, library.skills.find((s) => n.path.startsWith(`${s.path}/`))?.path ?? n.root));
+  return { targets, findings: [...library.findings, ...parents], explicit: false, library };
 }
 function validateReport(profile, skills, findings) {
   findings.sort(compareFindings);
@@ -81613,19 +83687,31 @@ function validateTarget(target, explicit, readDir, profile, options) {
     ...options.files ? { files: options.files } : {}
   });
   const findings = [...content.findings];
-  if (content.bytes) findings.push(...checkSkill(target, reportPath, content.bytes, content.files, profile, options.links));
+  if (content.bytes)
+    findings.push(
+      ...checkSkill(target, options.cwd, { reportPath, bytes: content.bytes, files: content.files, profile, links: options.links })
+    );
   const evalsPath = folder ? `${folder}/${evalsFile}` : evalsFile;
   findings.push(...checkEvalsFile(target.dir, target.name, content.files, evalsPath));
   return findings;
 }
-function checkSkill(target, reportPath, bytes, files, profile, links) {
-  const libraryRoot = target.libraryRoot;
-  const library = libraryRoot ? {
-    scope: links ?? "library",
-    skillDir: relativePosix(libraryRoot, target.dir),
-    exists: (path) => existsSync12(join38(libraryRoot, path))
+function checkSkill(target, repository, skill) {
+  const base = target.dir === repository || target.dir.startsWith(`${repository}${sep7}`) ? repository : target.libraryRoot;
+  const library = base ? {
+    scope: skill.links ?? "library",
+    skillDir: relativePosix(base, target.dir),
+    exists: (path) => existsSync12(join38(base, path)),
+    inSkill: (path) => holdsSkill(base, path)
   } : void 0;
-  return validateSkill({ file: reportPath, content: bytes, folder: target.name, profile, files, ...library ? { library } : {} }).findings;
+  const { reportPath: file, bytes: content, files, profile } = skill;
+  return validateSkill({ file, content, folder: target.name, profile, files, ...library ? { library } : {} }).findings;
+}
+function holdsSkill(base, path) {
+  for (let at2 = path; at2 !== "" && at2 !== "."; at2 = posix5.dirname(at2)) {
+    if (existsSync12(join38(base, at2, skillFileName))) return true;
+    if (!at2.includes("/")) break;
+  }
+  return false;
 }
 function resolveTargets(absolute, asGiven, deep, readDir) {
   if (!existsSync12(absolute)) {
@@ -81634,15 +83720,15 @@ function resolveTargets(absolute, asGiven, deep, readDir) {
     });
   }
   if (statSync7(absolute).isFile()) {
-    if (basename4(absolute) !== skillFileName) {
+    if (basename7(absolute) !== skillFileName) {
       throw new SkillgardenError("validate/not-a-skill", `${asGiven}: not a SKILL.md; name a skill folder, a SKILL.md or a skills root`, {
         data: { path: asGiven }
       });
     }
-    const dir = dirname8(absolute);
-    return [{ dir, name: basename4(dir), boundary: dirname8(dir) }];
+    const dir = dirname11(absolute);
+    return [{ dir, name: basename7(dir), boundary: dirname11(dir) }];
   }
-  if (existsSync12(join38(absolute, skillFileName))) return [{ dir: absolute, name: basename4(absolute), boundary: dirname8(absolute) }];
+  if (existsSync12(join38(absolute, skillFileName))) return [{ dir: absolute, name: basename7(absolute), boundary: dirname11(absolute) }];
   return discoverSkills(absolute, { readDir, ...deep ? { deep: { maxDepth: explicitDepth } } : {} }).map(
     (skill) => explicitTarget(absolute, skill)
   );
@@ -81657,36 +83743,78 @@ function dedupe(targets) {
 }
 function relativePosix(from, path) {
   if (path === from) return "";
-  const prefix2 = from.endsWith(sep6) ? from : `${from}${sep6}`;
+  const prefix2 = from.endsWith(sep7) ? from : `${from}${sep7}`;
   return toPosix(path.startsWith(prefix2) ? path.slice(prefix2.length) : relative4(from, path));
 }
 function toPosix(path) {
-  return sep6 === "/" ? path : path.split(sep6).join("/");
+  return sep7 === "/" ? path : path.split(sep7).join("/");
+}
+
+// src/services/validate-and-scan.ts
+async function runValidateAndScan(options) {
+  const readDir = createDirCache();
+  const noPaths = options.paths === void 0 || options.paths.length === 0;
+  const discovered = noPaths ? options.library ?? openLibrary(options.cwd, options.skillsDir, { readDir }) : void 0;
+  if (discovered && options.requireSkills) requireSkills(discovered);
+  const { targets, findings, explicit, library } = resolveValidateTargets(
+    { ...options, ...discovered ? { library: discovered } : {} },
+    readDir
+  );
+  const config2 = options.scan === false ? void 0 : resolveScanConfig(options.scan);
+  const scan = config2 ? await Promise.resolve().then(() => (init_scan(), scan_exports)) : void 0;
+  const scanned = [];
+  for (const [index, target] of targets.entries()) {
+    const files = config2 ? createFileCache() : void 0;
+    const found = validateTargets([target], explicit, {
+      cwd: options.cwd,
+      ...options.profile ? { profile: options.profile } : {},
+      ...options.links ? { links: options.links } : {},
+      readDir,
+      ...files ? { files } : {}
+    });
+    for (const f3 of found) findings.push(f3);
+    if (config2 && scan) {
+      const [result] = await scan.scanSkillFolders([target.dir], {
+        repo: options.cwd,
+        config: config2,
+        readDir,
+        ...files ? { files } : {}
+      });
+      scanned.push(result);
+    }
+    options.onProgress?.(index + 1, targets.length);
+  }
+  const report = validateReport(options.profile ?? "portable", targets.length, findings);
+  const escaped = library?.escaped ?? [];
+  return { report, scan: scan ? buildScanReport([...scanned, ...escaped.map(scan.escapedResult)]) : void 0 };
 }
 
 // src/action/validate-proposal.ts
 var listedFindings = 20;
-function readTreeFindings(dir, inputs) {
+async function readTreeFindings(dir, inputs) {
   const { config: config2 } = readConfig(dir);
-  const result = runValidate({
+  const { report, scan } = await runValidateAndScan({
     cwd: dir,
     skillsDir: inputs.skillsDir || config2.skills_dir,
     profile: inputs.profile ?? config2.profile,
-    links: config2.links
+    ...config2.links ? { links: config2.links } : {},
+    // A proposal is checked with the scan whatever the `scan` input says: a pull request never says ✅ without it.
+    scan: config2.scan
   });
-  return { skills: result.skills, findings: result.findings };
+  const scanned = scan ? toFindings(scan.findings.filter((f3) => !f3.suppressed)) : [];
+  return { skills: report.skills, findings: [...report.findings, ...scanned] };
 }
-function readBaseFindings(dir, inputs, branch) {
+async function readBaseFindings(dir, inputs, branch) {
   try {
-    return { branch, baseline: buildFindingsBaseline(readTreeFindings(dir, inputs).findings) };
+    return { branch, baseline: buildFindingsBaseline((await readTreeFindings(dir, inputs)).findings) };
   } catch {
     return void 0;
   }
 }
-function validateProposal(dir, inputs, base) {
+async function validateProposal(dir, inputs, base) {
   let tree;
   try {
-    tree = readTreeFindings(dir, inputs);
+    tree = await readTreeFindings(dir, inputs);
   } catch (error2) {
     return `\u26A0\uFE0F The curator could not validate the proposed tree: ${error2.message}`;
   }
@@ -81696,7 +83824,7 @@ function validateProposal(dir, inputs, base) {
   const warnings = introduced.length - errors;
   const scope = base ? `compared with ${codeSpan(base.branch)}, this proposal introduces` : "the base could not be read, so all are listed:";
   const lines = [
-    `${errors > 0 ? "\u274C" : "\u2705"} The curator validated the proposed tree itself (pull requests opened with \`GITHUB_TOKEN\` start no workflows): ${tree.skills} skill(s); ${scope} ${errors} error(s) and ${warnings} warning(s).`
+    `${errors > 0 ? "\u274C" : "\u2705"} The curator validated and scanned the proposed tree itself (pull requests opened with \`GITHUB_TOKEN\` start no workflows): ${tree.skills} skill(s); ${scope} ${errors} error(s) and ${warnings} warning(s).`
   ];
   const ordered = [...introduced].sort((a, b2) => a.severity === b2.severity ? 0 : a.severity === "error" ? -1 : 1);
   for (const f3 of ordered.slice(0, listedFindings)) lines.push(`- ${renderFinding(f3)}`);
@@ -81751,7 +83879,7 @@ async function previewProposals(git5, jobs, base) {
     const commit = await commitOnBase(git5, job, base);
     const status = await git5.text(["diff", "--name-status", "-M", "-z", base.sha, commit]);
     const patch = await git5.run(["diff", "-M", "--no-color", base.sha, commit]);
-    const { text, truncated } = boundDiff(patch.stdout);
+    const { text: text3, truncated } = boundDiff(patch.stdout);
     previews.push({
       kind: job.kind,
       branch: job.branch,
@@ -81759,7 +83887,7 @@ async function previewProposals(git5, jobs, base) {
       fingerprint: job.fingerprint,
       reasons: job.reasons,
       files: parseNameStatus(status),
-      diff: text,
+      diff: text3,
       diff_truncated: truncated
     });
   }
@@ -81783,10 +83911,10 @@ function parseNameStatus(raw) {
 }
 function boundDiff(diff) {
   const lines = diff.split("\n");
-  let text = lines.slice(0, maxDiffLines).join("\n");
-  if (text.length > maxDiffChars) text = text.slice(0, Math.max(0, text.lastIndexOf("\n", maxDiffChars)));
-  const truncated = text.length < diff.trimEnd().length;
-  return { text: truncated ? text : diff.trimEnd(), truncated };
+  let text3 = lines.slice(0, maxDiffLines).join("\n");
+  if (text3.length > maxDiffChars) text3 = text3.slice(0, Math.max(0, text3.lastIndexOf("\n", maxDiffChars)));
+  const truncated = text3.length < diff.trimEnd().length;
+  return { text: truncated ? text3 : diff.trimEnd(), truncated };
 }
 function renderPreviews(previews) {
   const lines = ["## Proposals (dry run: none pushed, none opened)", ""];
@@ -81800,14 +83928,17 @@ function renderPreviews(previews) {
       lines.push("");
     }
     if (p2.diff !== null) {
-      const fence3 = "`".repeat(Math.max(3, ...[...p2.diff.matchAll(/`{3,}/g)].map((m2) => m2[0].length + 1)));
-      lines.push("<details><summary>Diff against the base</summary>", "", `${fence3}diff`, p2.diff, fence3, "");
+      const fence4 = "`".repeat(Math.max(3, ...[...p2.diff.matchAll(/`{3,}/g)].map((m2) => m2[0].length + 1)));
+      lines.push("<details><summary>Diff against the base</summary>", "", `${fence4}diff`, p2.diff, fence4, "");
       if (p2.diff_truncated) lines.push(`*Diff cut at ${maxDiffLines} lines: the full change is made by a run without \`dry-run\`.*`, "");
       lines.push("</details>", "");
     }
   }
   return lines;
 }
+
+// src/action/publish-proposal.ts
+init_errors();
 
 // src/action/branch-name.ts
 import { createHash as createHash9 } from "node:crypto";
@@ -81821,6 +83952,7 @@ function resolveBranchSuffix(setting, baseBranch) {
 }
 
 // src/action/repo-ops.ts
+init_errors();
 async function ensureFullHistory(git5) {
   if (await git5.text(["rev-parse", "--is-shallow-repository"]) !== "true") return "complete";
   const fetched = await git5.run(["fetch", "--quiet", "--unshallow", "--no-tags", "origin"], { allowFailure: true });
@@ -81910,6 +84042,7 @@ async function checkBranchName(git5, branch) {
 }
 
 // src/action/signed-commit.ts
+init_errors();
 async function pushSignedCommit(api, git5, commit, branch) {
   if (!isBotBranch(branch))
     throw new SkillgardenError("action/not-a-bot-branch", `Refusing to move ${branch}: only skillgarden/* branches are the Action's.`);
@@ -82069,10 +84202,10 @@ async function proposeExtras(x2) {
   await checkoutBase(ctx.git, ctx.base.sha);
   const outcomes = [];
   for (const job of x2.jobs) outcomes.push(...await proposeOne(x2, ctx, job));
-  const prefixes2 = x2.kinds.map((k) => `${proposalPrefix}${k}/`);
+  const prefixes = x2.kinds.map((k) => `${proposalPrefix}${k}/`);
   const current = new Set(x2.jobs.map((j2) => publishedBranch(ctx, j2.branch)));
   for (const pull of await ctx.api.listOpenPulls()) {
-    if (pull.base.ref !== ctx.base.branch || !prefixes2.some((k) => pull.head.ref.startsWith(k)) || current.has(pull.head.ref)) continue;
+    if (pull.base.ref !== ctx.base.branch || !prefixes.some((k) => pull.head.ref.startsWith(k)) || current.has(pull.head.ref)) continue;
     const state2 = await readBranchState(ctx, pull.head.ref, { suffixed: true });
     outcomes.push(...await withdrawProposal(ctx, state2, `The latest curator run (${x2.runId}) no longer proposes this.`));
   }
@@ -82098,7 +84231,7 @@ async function proposeOne(x2, ctx, proposal) {
   const body = renderProposalBody({
     proposal,
     runId: x2.runId,
-    validation: validateProposal(ctx.git.dir, x2.inputs, baseFindings),
+    validation: await validateProposal(ctx.git.dir, x2.inputs, baseFindings),
     fullReportUrl: runUrl(x2.inputs)
   });
   const outcome = await publishProposal(ctx, state2, proposal, { commit: async () => commit, body });
@@ -82130,7 +84263,7 @@ async function proposeLifecycle(x2) {
   const body = renderProposalBody({
     proposal,
     runId: pass.report.run_id,
-    validation: validateProposal(ctx.git.dir, inputs, baseFindings),
+    validation: await validateProposal(ctx.git.dir, inputs, baseFindings),
     report: renderRunMarkdown(pass.report),
     fullReportUrl: runUrl(inputs)
   });
@@ -82148,7 +84281,7 @@ function readDeclinedPulls(ctx) {
 }
 
 // src/action/run-output.ts
-import { join as join39 } from "node:path";
+import { join as join41 } from "node:path";
 
 // src/action/pull-outputs.ts
 function setPullOutputs(io2, outcomes, deferred) {
@@ -82168,7 +84301,7 @@ async function finish2(inputs, io2, pass, outcomes, extra = {}) {
   const report = { ...pass.report, prs: [...outcomes, ...deferred], ...previews ? { proposals: previews } : {} };
   const sections = [...previews ? renderPreviews(previews) : [], ...renderPullSection(outcomes, deferred, inputs.dryRun)];
   const { markdown, files } = buildReportFiles(report, { ...pass.plans ? { plans: pass.plans } : {}, sections });
-  const reportPath = writeReportFiles(join39(inputs.reportDir, report.run_id), files);
+  const reportPath = writeReportFiles(join41(inputs.reportDir, report.run_id), files);
   await io2.appendSummary(markdown);
   io2.setOutput("report-path", reportPath);
   io2.setOutput("run-id", report.run_id);
@@ -82208,7 +84341,7 @@ async function runCurateMode(inputs, io2, deps = {}) {
     io2.info("The checkout was shallow: fetched its full history (set `fetch-depth: 0` to skip this step).");
   const base = { branch: await readBaseBranch(inputs, workspace), sha: await workspace.text(["rev-parse", "HEAD"]) };
   const scheduled = readGating(inputs);
-  const scratchDir = mkdtempSync(join40(inputs.github.runnerTemp, "skillgarden-curate-"));
+  const scratchDir = mkdtempSync(join42(inputs.github.runnerTemp, "skillgarden-curate-"));
   try {
     if (inputs.dryRun) return await runDryRun({ inputs, io: io2, workspace, base, scheduled, scratchDir });
     const publishing = startPublishing(inputs.publish, base.branch, io2);
@@ -82225,7 +84358,7 @@ async function runCurateMode(inputs, io2, deps = {}) {
     outcomes.push(...await proposeExtras({ inputs, io: io2, ctx: onto, runId: pass.report.run_id, ...extraJobs(pass), baseFindings }));
     return finish2(inputs, io2, pass, outcomes, { deferred: publishing.deferred });
   } finally {
-    rmSync10(scratchDir, { recursive: true, force: true });
+    rmSync11(scratchDir, { recursive: true, force: true });
   }
 }
 function extraJobs(pass) {
@@ -82298,9 +84431,10 @@ async function readBaseBranch(inputs, git5) {
 }
 
 // src/action/inputs.ts
-import { join as join41 } from "node:path";
+import { join as join43 } from "node:path";
 
 // src/action/input-values.ts
+init_errors();
 function input(env, name2) {
   return (env[`INPUT_${name2.replace(/ /g, "_").toUpperCase()}`] ?? "").trim();
 }
@@ -82431,7 +84565,7 @@ function readGitHub(env) {
 }
 function readInputs(env) {
   const github = readGitHub(env);
-  const workspace = input(env, "working-directory") ? join41(env.GITHUB_WORKSPACE ?? ".", input(env, "working-directory")) : env.GITHUB_WORKSPACE ?? process.cwd();
+  const workspace = input(env, "working-directory") ? join43(env.GITHUB_WORKSPACE ?? ".", input(env, "working-directory")) : env.GITHUB_WORKSPACE ?? process.cwd();
   const labels = input(env, "labels");
   return {
     mode: readMode(env),
@@ -82449,8 +84583,8 @@ function readInputs(env) {
     draftLimits: readDraftLimits(env),
     baseBranch: input(env, "base"),
     extraLabels: splitList(labels),
-    reportDir: input(env, "report-dir") || join41(github.runnerTemp, "skillgarden"),
-    sarifFile: input(env, "sarif-file") || join41(github.runnerTemp, "skillgarden", "skillgarden.sarif"),
+    reportDir: input(env, "report-dir") || join43(github.runnerTemp, "skillgarden"),
+    sarifFile: input(env, "sarif-file") || join43(github.runnerTemp, "skillgarden", "skillgarden.sarif"),
     retry: {
       attempts: numberFrom(input(env, "api-retries") || void 0, "api-retries", 4) + 1,
       baseMs: numberFrom(env.SKILLGARDEN_RETRY_BASE_MS, "SKILLGARDEN_RETRY_BASE_MS", 1e3),
@@ -82462,431 +84596,18 @@ function readInputs(env) {
   };
 }
 
-// src/services/validate-and-scan.ts
-init_findings();
+// src/services/library.ts
+init_discover_library();
 
-// src/core/scan/config.ts
-var DEFAULT_POLICY = {
-  bundled: { safe: "allow", caution: "allow", dangerous: "allow" },
-  user: { safe: "allow", caution: "allow", dangerous: "allow" },
-  trusted: { safe: "allow", caution: "allow", dangerous: "ask" },
-  community: { safe: "allow", caution: "ask", dangerous: "block" },
-  agent: { safe: "allow", caution: "ask", dangerous: "block" }
-};
-var DEFAULT_LIMITS = { maxFiles: 200, maxFileBytes: 1024 * 1024, maxDepth: 6 };
-function resolveScanConfig(input2 = {}) {
-  const policy = Object.fromEntries(
-    Object.entries(DEFAULT_POLICY).map(([provenance, row]) => [
-      provenance,
-      { ...row, ...input2.policy?.[provenance] ?? {} }
-    ])
-  );
-  return {
-    policy,
-    bySource: { foreground: input2.by_source?.foreground ?? {}, background: input2.by_source?.background ?? {} },
-    trustedSources: input2.trusted_sources ?? [],
-    allow: input2.allow ?? [],
-    limits: {
-      maxFiles: input2.limits?.max_files ?? DEFAULT_LIMITS.maxFiles,
-      maxFileBytes: input2.limits?.max_file_bytes ?? DEFAULT_LIMITS.maxFileBytes,
-      maxDepth: input2.limits?.max_depth ?? DEFAULT_LIMITS.maxDepth
-    },
-    inlineSuppressions: input2.inline_suppressions ?? ["bundled", "trusted", "user"]
-  };
-}
+// src/store/regular-files.ts
+init_fs_probe();
 
-// src/core/scan/report.ts
-init_findings();
-var rank = { high: 0, medium: 1, low: 2 };
-function compare(a, b2) {
-  return (a.file < b2.file ? -1 : a.file > b2.file ? 1 : 0) || a.line - b2.line || a.column - b2.column || rank[a.severity] - rank[b2.severity] || (a.rule < b2.rule ? -1 : a.rule > b2.rule ? 1 : 0);
-}
-function buildScanReport(results) {
-  const findings = results.flatMap((r2) => r2.findings.map((f3) => ({ ...f3, skill: r2.skill }))).sort(compare);
-  const verdicts = {};
-  const decisions = {};
-  const summary2 = { safe: 0, caution: 0, dangerous: 0, findings: findings.length, suppressed: findings.filter((f3) => f3.suppressed).length };
-  for (const r2 of results) {
-    const key = r2.skill in verdicts ? r2.dir : r2.skill;
-    verdicts[key] = r2.verdict;
-    if (r2.decision) decisions[key] = r2.decision;
-    summary2[r2.verdict] += 1;
-  }
-  return {
-    version: 1,
-    skills: results.length,
-    files: results.reduce((n, r2) => n + r2.files, 0),
-    bytes: results.reduce((n, r2) => n + r2.bytes, 0),
-    findings,
-    verdicts,
-    decisions,
-    summary: summary2
-  };
-}
-var severityOf2 = { high: "error", medium: "warning", low: "info" };
-function toFindings(findings) {
-  return findings.map(
-    (f3) => finding({
-      code: `scan/${f3.rule}`,
-      severity: f3.suppressed ? "info" : severityOf2[f3.severity],
-      file: f3.file,
-      line: f3.line,
-      column: f3.column,
-      message: `${f3.message}: ${f3.match}${f3.suppressed ? ` (suppressed: ${f3.suppressed.reason})` : ""}`,
-      hint: f3.hint
-    })
-  );
-}
-
-// src/services/validate-and-scan.ts
-init_file_cache();
-
-// src/services/scan.ts
-import { basename as basename7, dirname as dirname9, resolve as resolve7 } from "node:path";
-
-// src/store/scan/structure-finding.ts
-init_special_rules();
-function buildStructureFinding(id, file, detail) {
-  return specialFinding(id, { file, line: 0, column: 0, match: detail, detail });
-}
-
-// src/core/scan/verdict.ts
-function countsTowardVerdict(f3, options = {}) {
-  if (!f3.suppressed) return true;
-  if (f3.suppressed.by === "config") return false;
-  const trusted = options.inlineSuppressions ?? ["bundled", "trusted", "user"];
-  return options.provenance !== void 0 && !trusted.includes(options.provenance);
-}
-function buildVerdict(findings, options = {}) {
-  let verdict = "safe";
-  for (const f3 of findings) {
-    if (!countsTowardVerdict(f3, options)) continue;
-    if (f3.severity === "high") return "dangerous";
-    if (f3.severity === "medium") verdict = "caution";
-  }
-  return verdict;
-}
-
-// src/store/scan/join-path.ts
-import { posix as posix5, relative as relative5, sep as sep7 } from "node:path";
-function joinEntry(parent, name2, separator = sep7) {
-  if (parent === "." || parent === `.${separator}`) return name2;
-  return parent.endsWith(separator) ? `${parent}${name2}` : `${parent}${separator}${name2}`;
-}
-function shownUnder(label) {
-  const base = posix5.normalize(label);
-  if (base === "." || base === "./") return (rel) => rel;
-  return base.endsWith("/") ? (rel) => `${base}${rel}` : (rel) => `${base}/${rel}`;
-}
-var unplain = /(?:^|\/)\.{0,2}(?:\/|$)/;
-function labelUnder(repo, dir) {
-  if (sep7 === "/" && repo.startsWith("/")) {
-    const prefix2 = repo.endsWith("/") ? repo : `${repo}/`;
-    if (dir.startsWith(prefix2)) {
-      const rest = dir.slice(prefix2.length);
-      if (!unplain.test(rest) && !rest.includes("\\")) return rest;
-    }
-  }
-  return relative5(repo, dir).split("\\").join("/") || ".";
-}
-
-// src/store/scan/scan-skill-dir.ts
-import { basename as basename6, posix as posix6, resolve as resolve6 } from "node:path";
-
-// src/core/scan/policy-decision.ts
-function decidePolicy(provenance, verdict, config2 = resolveScanConfig(), source) {
-  return (source && config2.bySource[source][provenance]?.[verdict]) ?? config2.policy[provenance][verdict];
-}
-
-// src/store/scan/scan-skill-dir.ts
-init_suppress();
-
-// src/store/scan/walk-skill.ts
-var import_ignore2 = __toESM(require_ignore2(), 1);
-import { readFileSync as readFileSync24, realpathSync as realpathSync3 } from "node:fs";
-import { join as join42, normalize as normalize2, relative as relative6, sep as sep8 } from "node:path";
-function readSkillIgnore(dir, entries) {
-  if (!entries.some((e) => e.name === ".skillignore" && e.isFile())) return void 0;
-  const ig = (0, import_ignore2.default)();
-  try {
-    ig.add(readFileSync24(join42(dir, ".skillignore"), "utf8"));
-  } catch {
-  }
-  return ig;
-}
-function isInside(realRoot, target) {
-  const rel = relative6(realRoot, target);
-  return rel === "" || !rel.startsWith("..") && !rel.startsWith(sep8) && !/^[a-zA-Z]:/.test(rel);
-}
-function visitLink(state2, abs, rel) {
-  try {
-    const target = realpathSync3(abs);
-    state2.realRoot ??= realpathSync3(state2.root);
-    if (!isInside(state2.realRoot, target))
-      state2.findings.push(buildStructureFinding("structure-symlink-escape", rel, `${rel} -> ${target}`));
-  } catch (error2) {
-    const code4 = error2.code;
-    const id = code4 === "ELOOP" ? "structure-symlink-loop" : "structure-symlink-broken";
-    state2.findings.push(buildStructureFinding(id, rel, `${rel} (${code4 ?? "unresolvable"})`));
-  }
-}
-function addFile(state2, file) {
-  if (state2.files.length >= state2.limits.maxFiles) {
-    if (!state2.overflow)
-      state2.findings.push(
-        buildStructureFinding(
-          "structure-too-many-files",
-          file.rel,
-          `more than ${state2.limits.maxFiles} files; ${file.rel} and later files not scanned`
-        )
-      );
-    state2.overflow = true;
-    return;
-  }
-  state2.files.push(file);
-}
-function listEntries(state2, abs, rel) {
-  try {
-    return [...state2.readDir(abs)].sort((a, b2) => a.name < b2.name ? -1 : a.name > b2.name ? 1 : 0);
-  } catch (error2) {
-    state2.findings.push(
-      buildStructureFinding("structure-unreadable", rel || ".", `${rel || "."}: ${error2.code ?? "unreadable"}`)
-    );
-    return void 0;
-  }
-}
-function visitDir(state2, abs, rel, depth, listed2) {
-  if (depth > state2.limits.maxDepth) {
-    state2.findings.push(
-      buildStructureFinding("structure-too-deep", rel, `${rel} is ${depth} folders deep (limit ${state2.limits.maxDepth})`)
-    );
-    return;
-  }
-  const entries = listed2 ?? listEntries(state2, abs, rel);
-  if (!entries) return;
-  if (depth > 0 && entries.some((e) => e.name === "SKILL.md")) return;
-  for (const entry of entries) {
-    const childRel = rel === "" ? entry.name : `${rel}/${entry.name}`;
-    const childAbs = joinEntry(abs, entry.name);
-    if (entry.name === ".git") continue;
-    if (childRel !== "SKILL.md" && state2.ignore?.ignores(entry.isDirectory() ? `${childRel}/` : childRel)) continue;
-    if (entry.isSymbolicLink()) visitLink(state2, childAbs, childRel);
-    else if (entry.isDirectory()) visitDir(state2, childAbs, childRel, depth + 1);
-    else if (entry.isFile()) addFile(state2, { rel: childRel, abs: childAbs });
-    else state2.findings.push(buildStructureFinding("structure-special-file", childRel, childRel));
-  }
-}
-function walkSkill(dir, limits, readDir = readDirUncached) {
-  let entries;
-  try {
-    entries = [...readDir(dir)];
-  } catch (cause) {
-    const code4 = cause.code;
-    if (code4 === "ENOTDIR") {
-      throw new SkillgardenError(
-        "scan/not-a-skill",
-        `Cannot scan ${dir}: it is a file, not a skill folder. Pass the folder that holds SKILL.md.`,
-        { data: { path: dir }, cause }
-      );
-    }
-    throw new SkillgardenError(
-      "scan/not-found",
-      `Cannot scan ${dir}: no such folder (${code4 ?? "unreadable"}). Pass a skill folder (the one holding SKILL.md).`,
-      { data: { path: dir }, cause }
-    );
-  }
-  entries.sort((a, b2) => a.name < b2.name ? -1 : a.name > b2.name ? 1 : 0);
-  const state2 = {
-    root: dir,
-    realRoot: void 0,
-    limits,
-    readDir,
-    ignore: readSkillIgnore(dir, entries),
-    files: [],
-    findings: [],
-    overflow: false
-  };
-  visitDir(state2, normalize2(dir), "", 0, entries);
-  return { files: state2.files, findings: state2.findings };
-}
-
-// src/store/scan/scan-skill-dir.ts
-var EXECUTABLE_BITS = 73;
-function inFolder2(rel, folder) {
-  return rel.startsWith(`${folder}/`);
-}
-function statFindings(file, shown, size, mode, maxFileBytes) {
-  const out = [];
-  if (size > maxFileBytes)
-    out.push(
-      buildStructureFinding(
-        "structure-file-too-large",
-        shown,
-        `${size} bytes (limit ${maxFileBytes}); only the first ${maxFileBytes} scanned`
-      )
-    );
-  if ((mode & EXECUTABLE_BITS) !== 0 && !inFolder2(file.rel, "scripts"))
-    out.push(buildStructureFinding("structure-executable-bit", shown, `${shown} is executable`));
-  return out;
-}
-var engine;
-async function loadEngine() {
-  return engine ??= await Promise.resolve().then(() => (init_scan_engine(), scan_engine_exports));
-}
-function scanFile(file, shown, config2, options, oid, engine2) {
-  const { maxFileBytes } = config2.limits;
-  let opened;
-  let bytes;
-  try {
-    ({ opened, bytes } = readFileContent(engine2, file.abs, maxFileBytes, options.files));
-  } catch (error2) {
-    const info2 = lstatIfAny(file.abs);
-    const out = info2 ? statFindings(file, shown, info2.size, info2.mode, maxFileBytes) : [];
-    return {
-      findings: [...out, buildStructureFinding("structure-unreadable", shown, `${shown}: ${error2.message}`)],
-      size: info2?.size ?? 0
-    };
-  }
-  const { content, size, mode } = opened;
-  const structure = statFindings(file, shown, size, mode, maxFileBytes);
-  const blob = options.cache && size <= maxFileBytes ? oid ?? engine2.blobId(bytes) : void 0;
-  const known = blob === void 0 ? void 0 : options.cache?.cache.get(blob, shown);
-  const found = known ?? [
-    ...engine2.buildContentFindings(content, shown),
-    ...content.kind === "text" ? engine2.scanSkillText(content.text, { file: shown }) : []
-  ];
-  if (blob !== void 0 && known === void 0) options.cache?.cache.put(blob, shown, found);
-  return { findings: [...structure, ...found], size };
-}
-function fromIndex(file, shown, options) {
-  const tracked = options.cache?.tracked;
-  if (!tracked) return void 0;
-  const stat4 = options.files?.takeStat(file.abs) ?? lstatIfAny(file.abs);
-  const oid = stat4 && tracked.oidIfUnchanged(file.abs, stat4);
-  if (!stat4 || oid === void 0) return void 0;
-  const known = options.cache?.cache.get(oid, shown);
-  if (!known) return { oid };
-  options.files?.take(file.abs);
-  const maxFileBytes = (options.config ?? resolveScanConfig()).limits.maxFileBytes;
-  return { findings: [...statFindings(file, shown, stat4.size, stat4.mode, maxFileBytes), ...known], size: stat4.size };
-}
-function readFileContent(engine2, path, maxBytes, files) {
-  let bytes = new Uint8Array();
-  const opened = engine2.readContentWithStat(path, maxBytes, files, (read2) => bytes = read2);
-  return { opened, bytes };
-}
-async function scanSkillDir(dir, options = {}) {
-  const config2 = options.config ?? resolveScanConfig();
-  const label = (options.label ?? dir).split("\\").join("/");
-  const walk3 = walkSkill(dir, config2.limits, options.readDir);
-  const findings = walk3.findings.map((f3) => ({ ...f3, file: posix6.join(label, f3.file) }));
-  let bytes = 0;
-  const fileOptions = { ...options, config: config2 };
-  const show = shownUnder(label);
-  for (const file of walk3.files) {
-    const shown = show(file.rel);
-    const indexed = options.cache && fromIndex(file, shown, fileOptions);
-    const scanned = indexed && "findings" in indexed ? indexed : scanFile(file, shown, config2, fileOptions, indexed ? indexed.oid : void 0, engine ?? await loadEngine());
-    findings.push(...scanned.findings);
-    bytes += Math.min(scanned.size, config2.limits.maxFileBytes);
-  }
-  const allowed = applyAllowList(findings, config2.allow);
-  const verdict = buildVerdict(allowed, { provenance: options.provenance, inlineSuppressions: config2.inlineSuppressions });
-  const result = {
-    skill: basename6(resolve6(dir)),
-    dir: label,
-    files: walk3.files.length,
-    bytes,
-    findings: allowed,
-    verdict
-  };
-  if (options.provenance) {
-    result.provenance = options.provenance;
-    result.decision = decidePolicy(options.provenance, verdict, config2);
-  }
-  return result;
-}
-
-// src/services/scan.ts
-async function mapPool(items, limit, fn2) {
-  if (limit <= 1) {
-    const out2 = [];
-    for (const item of items) out2.push(await fn2(item));
-    return out2;
-  }
-  const out = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn2(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  return out;
-}
-async function scanSkillFolders(dirs, options) {
-  const { repo, config: config2, readDir, cache } = options;
-  return mapPool(dirs, options.concurrency ?? 1, (dir) => {
-    const label = labelUnder(repo, dir);
-    const provenance = options.provenanceOf?.({ name: basename7(dir), dir: label });
-    return scanSkillDir(dir, {
-      config: config2,
-      label,
-      readDir,
-      ...options.files ? { files: options.files } : {},
-      ...provenance ? { provenance } : {},
-      ...cache ? { cache } : {}
-    });
-  });
-}
-function escapedResult(escaped) {
-  const label = escaped.location.path;
-  const findings = [buildStructureFinding("structure-symlink-escape", label, `${label} -> ${escaped.target}`)];
-  return { skill: escaped.location.name, dir: label, files: 0, bytes: 0, findings, verdict: buildVerdict(findings) };
-}
-
-// src/services/validate-and-scan.ts
-async function runValidateAndScan(options) {
-  const readDir = createDirCache();
-  const noPaths = options.paths === void 0 || options.paths.length === 0;
-  const discovered = noPaths ? options.library ?? openLibrary(options.cwd, options.skillsDir, { readDir }) : void 0;
-  if (discovered && options.requireSkills) requireSkills(discovered);
-  const { targets, findings, explicit, library } = resolveValidateTargets(
-    { ...options, ...discovered ? { library: discovered } : {} },
-    readDir
-  );
-  const config2 = options.scan === false ? void 0 : resolveScanConfig(options.scan);
-  const scanned = [];
-  for (const [index, target] of targets.entries()) {
-    const files = config2 ? createFileCache() : void 0;
-    const found = validateTargets([target], explicit, {
-      cwd: options.cwd,
-      ...options.profile ? { profile: options.profile } : {},
-      ...options.links ? { links: options.links } : {},
-      readDir,
-      ...files ? { files } : {}
-    });
-    for (const f3 of found) findings.push(f3);
-    if (config2) {
-      const [result] = await scanSkillFolders([target.dir], {
-        repo: options.cwd,
-        config: config2,
-        readDir,
-        ...files ? { files } : {}
-      });
-      scanned.push(result);
-    }
-    options.onProgress?.(index + 1, targets.length);
-  }
-  const report = validateReport(options.profile ?? "portable", targets.length, findings);
-  const escaped = library?.escaped ?? [];
-  return { report, scan: config2 ? buildScanReport([...scanned, ...escaped.map(escapedResult)]) : void 0 };
-}
+// src/action/validate-mode.ts
+init_report();
 
 // src/action/sarif-output.ts
-import { mkdirSync as mkdirSync4, writeFileSync as writeFileSync5 } from "node:fs";
-import { dirname as dirname10, resolve as resolve8 } from "node:path";
+import { mkdirSync as mkdirSync5, writeFileSync as writeFileSync6 } from "node:fs";
+import { dirname as dirname13, resolve as resolve8 } from "node:path";
 
 // src/core/report/render-sarif.ts
 var sarifSchemaUri = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -82966,7 +84687,8 @@ function encodeUriPath(path) {
 }
 
 // src/version.ts
-import { readFileSync as readFileSync25 } from "node:fs";
+init_errors();
+import { readFileSync as readFileSync27 } from "node:fs";
 var version2;
 function readPackageVersion() {
   if (version2 !== void 0) return version2;
@@ -82979,7 +84701,7 @@ function readPackageVersion() {
 }
 function readManifest(url) {
   try {
-    return JSON.parse(readFileSync25(url, "utf8"));
+    return JSON.parse(readFileSync27(url, "utf8"));
   } catch {
     return void 0;
   }
@@ -82988,25 +84710,25 @@ function readManifest(url) {
 // src/action/sarif-output.ts
 function writeSarifReport(file, workspace, findings) {
   const path = resolve8(workspace, file);
-  mkdirSync4(dirname10(path), { recursive: true });
-  writeFileSync5(path, renderFindingsSarif(findings, { toolVersion: readPackageVersion(), fingerprint: findingFingerprint }));
+  mkdirSync5(dirname13(path), { recursive: true });
+  writeFileSync6(path, renderFindingsSarif(findings, { toolVersion: readPackageVersion(), fingerprint: findingFingerprint }));
   return path;
 }
 
 // src/action/validate-base.ts
-import { existsSync as existsSync13, mkdtempSync as mkdtempSync2, rmSync as rmSync11 } from "node:fs";
-import { join as join43 } from "node:path";
+import { existsSync as existsSync13, mkdtempSync as mkdtempSync2, rmSync as rmSync12 } from "node:fs";
+import { join as join44 } from "node:path";
 async function readBaseProblems(inputs, io2, paths, collect) {
   const pr2 = readEvent2(inputs.github.eventPath).pullRequest;
   if (!pr2 || paths && paths.length === 0) return void 0;
   const ref = pr2.baseRef || pr2.baseSha.slice(0, 12);
   const workspace = new Git(inputs.workspace);
-  const dir = mkdtempSync2(join43(inputs.github.runnerTemp, "skillgarden-base-"));
+  const dir = mkdtempSync2(join44(inputs.github.runnerTemp, "skillgarden-base-"));
   try {
     if ((await workspace.run(["cat-file", "-e", `${pr2.baseSha}^{commit}`], { allowFailure: true })).code !== 0)
       await workspace.run(["fetch", "--quiet", "--no-tags", "--depth=1", "origin", pr2.baseSha]);
     await prepareScratch(workspace, dir, pr2.baseSha, "skillgarden-base");
-    const basePaths = paths?.filter((p2) => existsSync13(join43(dir, p2)));
+    const basePaths = paths?.filter((p2) => existsSync13(join44(dir, p2)));
     if (basePaths && basePaths.length === 0) return { ref, problems: [] };
     return { ref, problems: (await collect(inputs, dir, basePaths)).problems };
   } catch (error2) {
@@ -83015,12 +84737,62 @@ async function readBaseProblems(inputs, io2, paths, collect) {
     );
     return void 0;
   } finally {
-    rmSync11(dir, { recursive: true, force: true });
+    rmSync12(dir, { recursive: true, force: true });
   }
 }
 function splitByBase(problems, base) {
   const { fresh, known } = applyBaseline(problems, buildFindingsBaseline(base));
   return { fresh, known };
+}
+
+// src/action/base-policy.ts
+import { existsSync as existsSync14, readFileSync as readFileSync28 } from "node:fs";
+import { join as join45 } from "node:path";
+async function readBasePolicy(inputs) {
+  const pr2 = readEvent2(inputs.github.eventPath).pullRequest;
+  if (!pr2) return void 0;
+  const git5 = new Git(inputs.workspace);
+  const head = existsSync14(join45(inputs.workspace, configFile)) ? readFileSync28(join45(inputs.workspace, configFile), "utf8") : void 0;
+  try {
+    if ((await git5.run(["cat-file", "-e", `${pr2.baseSha}^{commit}`], { allowFailure: true })).code !== 0)
+      await git5.run(["fetch", "--quiet", "--no-tags", "--depth=1", "origin", pr2.baseSha]);
+    const shown = await git5.run(["show", `${pr2.baseSha}:./${configFile}`], { allowFailure: true });
+    const base = shown.code === 0 ? shown.stdout : void 0;
+    const config2 = base === void 0 ? { ...defaultConfig } : parseConfig(base, configFile).config;
+    return { config: config2, sha: pr2.baseSha, configChanged: head !== base, read: true };
+  } catch {
+    return { config: { ...defaultConfig }, sha: pr2.baseSha, configChanged: head !== void 0, read: false };
+  }
+}
+async function splitInlineSuppressions(inputs, policy, suppressed) {
+  const git5 = new Git(inputs.workspace);
+  const baseFiles = /* @__PURE__ */ new Map();
+  const trusted = [];
+  const added = [];
+  for (const f3 of suppressed) {
+    if (f3.suppressed?.by !== "inline") {
+      trusted.push(f3);
+      continue;
+    }
+    if (!baseFiles.has(f3.file)) {
+      const shown = policy.read ? await git5.run(["show", `${policy.sha}:./${f3.file}`], { allowFailure: true }) : void 0;
+      baseFiles.set(f3.file, shown?.code === 0 ? shown.stdout : void 0);
+    }
+    const base = baseFiles.get(f3.file);
+    const lines = readMarkerLines(join45(inputs.workspace, f3.file), f3.line);
+    const onBase = base !== void 0 && lines.some((line) => base.split("\n").includes(line));
+    (onBase ? trusted : added).push(f3);
+  }
+  return { trusted, added };
+}
+function readMarkerLines(path, line) {
+  let lines;
+  try {
+    lines = readFileSync28(path, "utf8").split("\n");
+  } catch {
+    return [];
+  }
+  return [lines[line - 1], lines[line - 2]].filter((l3) => l3 !== void 0 && l3.includes("skillgarden-ignore"));
 }
 
 // src/action/validate-mode.ts
@@ -83029,14 +84801,24 @@ var scanLevel = { high: "error", medium: "warning", low: "notice" };
 var annotationsPerLevel = 50;
 var summaryRows = 2e3;
 async function runValidateMode(inputs, io2) {
-  const { config: config2 } = readConfig(inputs.workspace);
+  const policy = await readBasePolicy(inputs);
+  const config2 = policy?.config ?? readConfig(inputs.workspace).config;
+  if (policy?.configChanged)
+    io2.info(`This pull request changes ${configFile}: it is checked with the settings of its base; its own apply once merged.`);
+  if (policy && !policy.read) io2.info("Could not read the base commit: the built-in settings decide this check (nothing allowed).");
   const skillsDir = inputs.skillsDir || config2.skills_dir;
   const library = openLibrary(inputs.workspace, skillsDir);
   if (library.skills.length === 0 && library.escaped.length === 0) return { failure: renderEmptyLibrary(library) };
   const paths = await selectPaths(inputs, io2, library);
-  const checked = await collectProblems(inputs, inputs.workspace, paths, library);
+  const checked = await collectProblems(inputs, inputs.workspace, paths, library, policy?.config);
+  const { trusted: suppressed, added } = policy ? await splitInlineSuppressions(inputs, policy, checked.suppressed) : { trusted: checked.suppressed, added: [] };
+  const unsuppressed = fromScan(added, true).map((p2) => ({
+    ...p2,
+    message: `${p2.message} \u2014 suppressed by a skillgarden-ignore marker this pull request adds, which does not apply to its own check`
+  }));
   const base = await readBaseProblems(inputs, io2, paths, collectProblems);
-  const { fresh: problems, known } = base ? splitByBase(checked.problems, base.problems) : { fresh: checked.problems, known: [] };
+  const all = [...checked.problems, ...unsuppressed];
+  const { fresh: problems, known } = base ? splitByBase(all, base.problems) : { fresh: all, known: [] };
   emitAnnotations(io2, problems, inputs.workingDirectory);
   const errors = problems.filter((p2) => p2.level === "error").length;
   const warnings = problems.filter((p2) => p2.level === "warning").length;
@@ -83054,7 +84836,9 @@ async function runValidateMode(inputs, io2) {
       known,
       ...base ? { baseRef: base.ref } : {},
       scope: paths ? `${paths.length} changed skill(s)` : `every skill under ${library.layout.roots.map((r2) => `\`${r2.path || "."}/\``).join(", ") || "the listed paths"}`,
-      scanned: inputs.scan && checked.skills > 0
+      scanned: inputs.scan && checked.skills > 0,
+      suppressed: fromScan(suppressed, true),
+      ...policy?.configChanged ? { configChanged: true } : {}
     })
   );
   io2.info(
@@ -83062,8 +84846,10 @@ async function runValidateMode(inputs, io2) {
   );
   return errors > 0 ? { failure: `${errors} error(s) in ${skills} skill(s): see the annotations and the job summary.` } : {};
 }
-async function collectProblems(inputs, dir, paths, library) {
-  const { config: config2, findings: configFindings } = readConfig(dir);
+async function collectProblems(inputs, dir, paths, library, policy) {
+  const own = readConfig(dir);
+  const config2 = policy ?? own.config;
+  const configFindings = own.findings;
   const checked = paths && paths.length === 0 ? null : await runValidateAndScan({
     cwd: dir,
     profile: inputs.profile ?? config2.profile,
@@ -83076,7 +84862,8 @@ async function collectProblems(inputs, dir, paths, library) {
   return {
     skills: validation?.skills ?? 0,
     problems: [...configFindings.map(fromFinding), ...(validation?.findings ?? []).map(fromFinding), ...scan ? fromScan(scan) : []],
-    findings: [...configFindings, ...validation?.findings ?? [], ...scan ? toFindings(scan.findings) : []]
+    findings: [...configFindings, ...validation?.findings ?? [], ...scan ? toFindings(scan.findings) : []],
+    suppressed: scan ? scan.findings.filter((f3) => f3.suppressed !== void 0) : []
   };
 }
 async function selectPaths(inputs, io2, library) {
@@ -83094,14 +84881,15 @@ async function selectPaths(inputs, io2, library) {
 function fromFinding(f3) {
   return { level: levelOf2[f3.severity], code: f3.code, file: f3.file, line: f3.line, column: f3.column, message: f3.message, hint: f3.hint };
 }
-function fromScan(scan) {
-  return scan.findings.filter((f3) => !f3.suppressed).map((f3) => ({
+function fromScan(findings, suppressed = false) {
+  const list = "findings" in findings ? findings.findings : findings;
+  return list.filter((f3) => suppressed || !f3.suppressed).map((f3) => ({
     level: scanLevel[f3.severity],
     code: `scan/${f3.rule}`,
     file: f3.file,
     line: f3.line,
     column: f3.column,
-    message: `${f3.message} (${f3.category}: "${f3.match}")`,
+    message: `${f3.message} (${f3.category}: "${f3.match}")${f3.suppressed ? ` \u2014 suppressed (${f3.suppressed.by}): ${f3.suppressed.reason}` : ""}`,
     hint: f3.hint
   }));
 }
@@ -83129,6 +84917,20 @@ function renderSummary(input2) {
     ""
   ];
   lines.push(...renderTable(input2.problems));
+  if (input2.configChanged)
+    lines.push(
+      "",
+      `This pull request changes ${codeSpan(configFile)}: it was checked with its base's settings; its own apply once merged.`
+    );
+  if (input2.suppressed.length > 0)
+    lines.push(
+      "",
+      `<details><summary>${input2.suppressed.length} finding(s) suppressed (by ${codeSpan("scan.allow")} or a ${codeSpan("skillgarden-ignore")} marker already on the base), with the reasons given</summary>`,
+      "",
+      ...renderTable(input2.suppressed),
+      "",
+      "</details>"
+    );
   if (input2.baseRef && input2.known.length > 0)
     lines.push(
       "",
