@@ -84766,7 +84766,7 @@ async function readBasePolicy(inputs) {
 }
 async function splitInlineSuppressions(inputs, policy, suppressed) {
   const git5 = new Git(inputs.workspace);
-  const baseFiles = /* @__PURE__ */ new Map();
+  const baseLines = /* @__PURE__ */ new Map();
   const trusted = [];
   const added = [];
   for (const f3 of suppressed) {
@@ -84774,13 +84774,13 @@ async function splitInlineSuppressions(inputs, policy, suppressed) {
       trusted.push(f3);
       continue;
     }
-    if (!baseFiles.has(f3.file)) {
+    if (!baseLines.has(f3.file)) {
       const shown = policy.read ? await git5.run(["show", `${policy.sha}:./${f3.file}`], { allowFailure: true }) : void 0;
-      baseFiles.set(f3.file, shown?.code === 0 ? shown.stdout : void 0);
+      baseLines.set(f3.file, shown?.code === 0 ? new Set(shown.stdout.split("\n")) : void 0);
     }
-    const base = baseFiles.get(f3.file);
+    const base = baseLines.get(f3.file);
     const lines = readMarkerLines(join45(inputs.workspace, f3.file), f3.line);
-    const onBase = base !== void 0 && lines.some((line) => base.split("\n").includes(line));
+    const onBase = base !== void 0 && lines.some((line) => base.has(line));
     (onBase ? trusted : added).push(f3);
   }
   return { trusted, added };

@@ -51,7 +51,8 @@ export async function splitInlineSuppressions(
   suppressed: readonly ReportFinding[],
 ): Promise<{ trusted: ReportFinding[]; added: ReportFinding[] }> {
   const git = new Git(inputs.workspace);
-  const baseFiles = new Map<string, string | undefined>();
+  // Each base file read and split once, however many of its findings are suppressed.
+  const baseLines = new Map<string, ReadonlySet<string> | undefined>();
   const trusted: ReportFinding[] = [];
   const added: ReportFinding[] = [];
   for (const f of suppressed) {
@@ -59,13 +60,13 @@ export async function splitInlineSuppressions(
       trusted.push(f);
       continue;
     }
-    if (!baseFiles.has(f.file)) {
+    if (!baseLines.has(f.file)) {
       const shown = policy.read ? await git.run(['show', `${policy.sha}:./${f.file}`], { allowFailure: true }) : undefined;
-      baseFiles.set(f.file, shown?.code === 0 ? shown.stdout : undefined);
+      baseLines.set(f.file, shown?.code === 0 ? new Set(shown.stdout.split('\n')) : undefined);
     }
-    const base = baseFiles.get(f.file);
+    const base = baseLines.get(f.file);
     const lines = readMarkerLines(join(inputs.workspace, f.file), f.line);
-    const onBase = base !== undefined && lines.some((line) => base.split('\n').includes(line));
+    const onBase = base !== undefined && lines.some((line) => base.has(line));
     (onBase ? trusted : added).push(f);
   }
   return { trusted, added };
