@@ -36,6 +36,8 @@ export interface ToolCall {
   detail?: string;
   /** ISO-8601 when the transcript records it. */
   time?: string;
+  /** The tool's result was marked as an error (Claude Code `is_error`, a non-zero exit in Codex). Absent when not known to be one. */
+  error?: true;
 }
 
 /** What a person asked in a session; `at` is how many tool calls came before it. */

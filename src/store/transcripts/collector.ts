@@ -8,7 +8,10 @@ export interface RecordSink {
   readonly refine: RefineMap | false;
   /** The session a record belongs to when it names none. */
   readonly defaultSession: string;
-  call(session: string, name: unknown, args: unknown, time?: unknown): void;
+  /** `id` is the call's id in the transcript, when it has one, so that its result can be matched to it. */
+  call(session: string, name: unknown, args: unknown, time?: unknown, id?: unknown): void;
+  /** The result of the call with this id came back; `error` when the transcript marks it as failed. */
+  result(id: unknown, error: boolean): void;
   userText(session: string, text: unknown, time?: unknown): void;
   skip(reason: string, count?: number): void;
 }
@@ -65,6 +68,8 @@ export class SessionCollector implements RecordSink {
   private readonly uses: SkillUse[] = [];
   private readonly skips = new Map<string, number>();
   private readonly skipLines = new Map<string, number[]>();
+  /** Calls whose result has not been seen yet, by their id: an entry lives only until its result arrives. */
+  private readonly awaiting = new Map<string, ToolCall>();
   /** The line being read, for line formats: each skip while it is set names it. */
   line: number | undefined;
 
@@ -91,7 +96,7 @@ export class SessionCollector implements RecordSink {
     this.callsOf(session);
   }
 
-  call(session: string, name: unknown, args: unknown, time?: unknown): void {
+  call(session: string, name: unknown, args: unknown, time?: unknown, id?: unknown): void {
     if (typeof name !== 'string' || name.trim() === '') {
       this.skip('tool calls without a name');
       return;
@@ -104,8 +109,17 @@ export class SessionCollector implements RecordSink {
       time: at,
     });
     this.callsOf(session).push(call);
+    if (typeof id === 'string' && id !== '') this.awaiting.set(id, call);
     const skill = parseSkillLoad(call.name, args, call.program);
     if (skill !== undefined) this.addUse(skill, session, at);
+  }
+
+  result(id: unknown, error: boolean): void {
+    if (typeof id !== 'string') return;
+    const call = this.awaiting.get(id);
+    if (call === undefined) return;
+    this.awaiting.delete(id);
+    if (error) call.error = true;
   }
 
   userText(session: string, text: unknown, time?: unknown): void {
@@ -134,6 +148,7 @@ export class SessionCollector implements RecordSink {
   }
 
   finish(): FileReadResult {
+    this.awaiting.clear();
     const usesBySession = new Map<string, SkillUse[]>();
     for (const use of this.uses) {
       const list = usesBySession.get(use.session);

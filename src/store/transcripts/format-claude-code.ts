@@ -40,6 +40,9 @@ export function createClaudeCodeHandler(): (record: JsonObject, sink: RecordSink
       return 'handled';
     }
     if (type === 'user') {
+      if (Array.isArray(message.content))
+        for (const block of message.content)
+          if (isObject(block) && block.type === 'tool_result') sink.result(block.tool_use_id, block.is_error === true);
       // Text the client wrote in the person's name (a loaded skill's body, a caveat, the summary that
       // continues a compacted session) is not a request: reading it as one named drafts after it.
       const injected = record.isMeta === true || record.isCompactSummary === true || record.isVisibleInTranscriptOnly === true;
@@ -53,7 +56,7 @@ export function createClaudeCodeHandler(): (record: JsonObject, sink: RecordSink
         if (seen.has(block.id)) continue;
         seen.add(block.id);
       }
-      sink.call(session, block.name, block.input, record.timestamp);
+      sink.call(session, block.name, block.input, record.timestamp, block.id);
     }
     return 'handled';
   };

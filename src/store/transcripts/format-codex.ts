@@ -20,13 +20,31 @@ export function isLegacyCodexHeader(record: JsonObject): boolean {
   return 'record_type' in record || ('instructions' in record && typeof record.id === 'string' && 'timestamp' in record);
 }
 
+/**
+ * Whether a call's output says it failed: a shell call's `Process exited with code N` (N ≠ 0),
+ * or the older JSON output's `metadata.exit_code`.
+ */
+export function codexOutputFailed(output: unknown): boolean {
+  const text = typeof output === 'string' ? output : isObject(output) && typeof output.content === 'string' ? output.content : '';
+  const exited = /^Process exited with code (-?\d+)$/m.exec(text);
+  if (exited !== null) return exited[1] !== '0';
+  const parsed = parseArguments(text);
+  if (isObject(parsed) && isObject(parsed.metadata) && typeof parsed.metadata.exit_code === 'number')
+    return parsed.metadata.exit_code !== 0;
+  return false;
+}
+
 function readItem(item: JsonObject, session: string, sink: RecordSink, time: unknown): void {
   switch (item.type) {
     case 'function_call':
-      sink.call(session, item.name, parseArguments(item.arguments), time);
+      sink.call(session, item.name, parseArguments(item.arguments), time, item.call_id);
       break;
     case 'custom_tool_call':
-      sink.call(session, item.name, undefined, time);
+      sink.call(session, item.name, undefined, time, item.call_id);
+      break;
+    case 'function_call_output':
+    case 'custom_tool_call_output':
+      sink.result(item.call_id, codexOutputFailed(item.output));
       break;
     case 'local_shell_call':
       sink.call(session, 'local_shell', item.action, time);
