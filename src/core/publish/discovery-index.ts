@@ -29,6 +29,17 @@ export function buildDiscoveryIndex(entries: readonly IndexEntry[]): DiscoveryIn
   return { $schema: discoverySchema, skills: [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) };
 }
 
+/**
+ * The name each skill is published under, by id: its own name, or `<plugin>-<skill>` when skills of several
+ * plugins share it (Claude Code tells them apart as `a:setup` and `b:setup`; a discovery index, a marketplace
+ * and a folder of artifacts need one name each, valid as a skill name). Published SKILL.md files carry it.
+ */
+export function publishedNames(skills: readonly { id: string; name: string }[]): Map<string, string> {
+  const count = new Map<string, number>();
+  for (const skill of skills) count.set(skill.name, (count.get(skill.name) ?? 0) + 1);
+  return new Map(skills.map((skill) => [skill.id, (count.get(skill.name) ?? 0) > 1 ? skill.id.replaceAll(':', '-') : skill.name]));
+}
+
 /** A skill of only SKILL.md is served as itself; one with support files as an archive holding them all. */
 export function artifactFor(name: string, files: readonly string[]): { type: IndexEntry['type']; path: string } {
   return files.length === 1 && files[0] === 'SKILL.md'

@@ -6,6 +6,7 @@ import type { Finding } from '../../core/findings.js';
 import {
   artifactFor,
   buildDiscoveryIndex,
+  publishedNames,
   renderChangelog,
   versionOf,
   wellKnownDir,
@@ -68,7 +69,9 @@ export async function publishLibrary(options: PublishOptions): Promise<PublishRe
   const plugins: { name: string; description: string; version: string }[] = [];
   const pluginSkills: PluginSkill[] = [];
   const vendored = readLock(options.repoDir).skills;
+  const names = publishedNames(library.skills);
   for (const location of library.skills) {
+    const name = names.get(location.id) ?? location.name;
     const listed = listRegularFiles(location.dir, { maxFiles: 5000, maxDepth: 16 });
     const files = new Map([...listed.files.keys()].map((path) => [path, readFileSync(join(location.dir, path)) as Uint8Array]));
     const relDir = location.path;
@@ -84,22 +87,24 @@ export async function publishLibrary(options: PublishOptions): Promise<PublishRe
     const skillFile = files.get('SKILL.md') ?? new Uint8Array();
     const parsed = parseSkillBytes(skillFile, { file: `${relDir}/SKILL.md` });
     const description = stringField(parsed, 'description') ?? '';
-    files.set('SKILL.md', Buffer.from(setField(parsed, ['metadata', 'version'], version)));
-    const artifact = artifactFor(location.name, [...files.keys()]);
+    const renamed =
+      name === location.name ? parsed : parseSkillBytes(Buffer.from(setField(parsed, ['name'], name)), { file: `${relDir}/SKILL.md` });
+    files.set('SKILL.md', Buffer.from(setField(renamed, ['metadata', 'version'], version)));
+    const artifact = artifactFor(name, [...files.keys()]);
     const bytes =
       artifact.type === 'skill-md'
         ? (files.get('SKILL.md') as Uint8Array)
         : buildTarGz([...files].map(([path, b]) => ({ path, bytes: b })));
     staged.set(artifact.path, bytes);
-    staged.set(`${wellKnownDir}/${location.name}/CHANGELOG.md`, renderChangelog(location.name, history));
+    staged.set(`${wellKnownDir}/${name}/CHANGELOG.md`, renderChangelog(name, history));
     const digest = sha256(bytes);
-    entries.push({ name: location.name, type: artifact.type, description, url: `/${artifact.path}`, digest });
-    skills.push({ name: location.name, type: artifact.type, version, digest, files: files.size });
+    entries.push({ name: name, type: artifact.type, description, url: `/${artifact.path}`, digest });
+    skills.push({ name: name, type: artifact.type, version, digest, files: files.size });
     if (options.marketplace) {
-      plugins.push({ name: location.name, description, version });
-      stagePlugin(staged, location.name, description, version, files, history);
+      plugins.push({ name: name, description, version });
+      stagePlugin(staged, name, description, version, files, history);
     }
-    if (options.agentPlugin) pluginSkills.push({ name: location.name, files, history, dirtyDigest });
+    if (options.agentPlugin) pluginSkills.push({ name: name, files, history, dirtyDigest });
   }
   if (options.agentPlugin) stageAgentPlugin(staged, options.agentPlugin, pluginSkills);
   const index = buildDiscoveryIndex(entries);

@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join, normalize } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { openLibrary } from '../../../src/store/layout/discover-library.js';
@@ -16,6 +17,7 @@ interface Index {
   skills: { name: string; type: string; description: string; url: string; digest: string }[];
 }
 
+const fixturesDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures');
 const sha = (bytes: Uint8Array): string => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 let server: Server | undefined;
 
@@ -186,5 +188,28 @@ describe('skillgarden publish --agent-plugin', () => {
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain('plugin.json would be rejected');
     expect(execFileSync('find', [out, '-mindepth', '1'], { encoding: 'utf8' })).toBe('');
+  });
+});
+
+describe('publish of plugins whose skills share a name', () => {
+  it('publishes alpha:setup and beta:setup as alpha-setup and beta-setup, each SKILL.md named as its artifact, nothing overwritten', async () => {
+    const repo = repoWith({});
+    cpSync(join(fixturesDir, 'layouts', 'marketplace-shared-names'), repo, { recursive: true });
+    git(repo, 'add', '-A');
+    git(repo, '-c', 'user.name=Ada', '-c', 'user.email=a@example.com', 'commit', '-qm', 'plugins');
+    const out = tempDir();
+    const run = await cli(['--json', 'publish', '--out', out], { cwd: repo });
+    expect(run.code, run.stderr).toBe(0);
+    const index = JSON.parse(readFileSync(join(out, '.well-known/agent-skills/index.json'), 'utf8')) as Index;
+    const names = index.skills.map((s) => s.name);
+    expect(names).toEqual(['alpha-setup', 'beta-setup', 'lint', 'notes', 'solo']);
+    expect(new Set(index.skills.map((s) => s.url)).size).toBe(names.length);
+    for (const name of ['alpha-setup', 'beta-setup']) {
+      const entry = index.skills.find((s) => s.name === name)!;
+      const path = join(out, entry.url.slice(1));
+      const text = entry.type === 'skill-md' ? readFileSync(path, 'utf8') : '';
+      if (entry.type === 'skill-md') expect((parseYaml(text.split('---\n')[1] ?? '') as { name: string }).name).toBe(name);
+      expect(sha(readFileSync(path))).toBe(entry.digest);
+    }
   });
 });
