@@ -2,6 +2,7 @@
 // through this module, as it reaches every other outside system through a service, so the lint can keep edges off
 // the adapters.
 export {
+  findSkillRoots,
   openLibrary,
   readLibraryRoots,
   readPrimaryRoot,

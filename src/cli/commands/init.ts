@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { SkillgardenError } from '../../core/errors.js';
 import { renderDetected, renderInitConfig, renderWorkflows } from '../../core/layout/render-init.js';
 import { configFile } from '../../services/curator/read-library.js';
-import { openLibrary } from '../../services/library.js';
+import { findSkillRoots, openLibrary } from '../../services/library.js';
 import { exitCodes, type Command } from '../context.js';
 
 /** The Action as a workflow names it, until a release tag is chosen with --action. */
@@ -16,7 +16,16 @@ export const initCommand: Command = {
   options: { workflows: { type: 'boolean' }, action: { type: 'string' }, force: { type: 'boolean' }, 'dry-run': { type: 'boolean' } },
   async run({ io, global, values }) {
     // Detection only: an existing skills_dir is what init would replace, so it is not read.
-    const library = openLibrary(global.repo, undefined);
+    let library = openLibrary(global.repo, undefined);
+    // No known layout holds the skills: the folders that hold SKILL.md files become the roots (a stray one is left out).
+    if (library.skills.length === 0 && library.layout.manifests.length === 0) {
+      const found = findSkillRoots(global.repo).filter((r, i) => i === 0 || r.skills >= 2);
+      if (found.length > 0)
+        library = openLibrary(
+          global.repo,
+          found.slice(0, 5).map((r) => r.root || '.'),
+        );
+    }
     const files = [{ path: configFile, content: renderInitConfig(library.layout) }];
     if (values.workflows === true) {
       const action = typeof values.action === 'string' ? values.action : defaultAction;

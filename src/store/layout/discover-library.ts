@@ -4,6 +4,7 @@ import { SkillgardenError } from '../../core/errors.js';
 import { finding, type Finding } from '../../core/findings.js';
 import { skillFileName } from '../../core/layout.js';
 import { archiveRootOf, qualifiedName, skillPathIn, type LibraryLayout } from '../../core/layout/skill-roots.js';
+import { suggestRoots, type SuggestedRoot } from '../../core/layout/suggest-roots.js';
 import { createDirCache, type ReadDir } from '../dir-cache.js';
 import { discoverSkills, type DiscoverOptions, type SkillLocation } from '../discover.js';
 import { isFolderAt } from './expand-roots.js';
@@ -35,6 +36,8 @@ export interface EscapedSkill {
 }
 
 export interface DiscoveredLibrary {
+  /** The repository the library was read from. */
+  repoDir: string;
   layout: LibraryLayout;
   /** One per id, sorted by path. */
   skills: LibraryLocation[];
@@ -107,7 +110,7 @@ export function discoverLibrary(repoDir: string, layout: LibraryLayout, options:
   const { unique, shadowed, findings } = rejectDuplicates(inside);
   findings.push(...escaped.map(escapeFinding), ...broken.map(brokenFinding));
   const archived = discoverArchives(repoDir, layout, readDir);
-  return { layout, skills: unique, aliases, broken, archived, escaped, shadowed, findings };
+  return { repoDir, layout, skills: unique, aliases, broken, archived, escaped, shadowed, findings };
 }
 
 /** How deep below a skill's folder a nested SKILL.md is looked for (as `validate FOLDER` searches). */
@@ -163,19 +166,37 @@ export function requireSkills(library: DiscoveredLibrary, options: { allowEmpty?
   });
 }
 
-/** What an empty library's error says: where discovery looked and how to configure it. */
+/** What an empty library's error says: where discovery looked, where SKILL.md files do sit, and how to configure it. */
 export function renderEmptyLibrary(library: DiscoveredLibrary): string {
   const roots = library.layout.roots.map((r) => `${r.path || '.'}/`);
+  const found = library.layout.configured ? [] : findSkillRoots(library.repoDir);
+  const top = found.slice(0, 3).map((r) => `${r.root || '.'}/ (${r.skills} skill${r.skills === 1 ? '' : 's'})`);
   return [
     'no skills found.',
     `Looked in: ${library.layout.searched.join('; ')}.`,
     roots.length > 0
       ? `Skill roots searched: ${roots.join(', ')} (a skill is <root>/<name>/SKILL.md or <root>/<category>/<name>/SKILL.md).`
       : '',
-    'Set skills_dir in .skillgarden/config.yaml (a folder, a glob such as "plugins/*/skills", or a list), run `skillgarden init` to detect it, or pass --allow-empty for a new library.',
+    top.length > 0
+      ? `SKILL.md files sit elsewhere: ${top.join(', ')}${found.length > 3 ? ` and ${found.length - 3} more folder(s)` : ''}. Set skills_dir: "${found[0]!.root || '.'}" in .skillgarden/config.yaml, or run \`skillgarden init\`, which writes it.`
+      : 'Set skills_dir in .skillgarden/config.yaml (a folder, a glob such as "plugins/*/skills", or a list), run `skillgarden init` to detect it, or pass --allow-empty for a new library.',
   ]
     .filter(Boolean)
     .join('\n');
+}
+
+/**
+ * The roots that would hold the SKILL.md files of a repository no known layout covers: a bounded walk (depth 8,
+ * 20,000 folders; dot folders and node_modules are never entered), then `suggestRoots`. Empty when the walk is cut.
+ */
+export function findSkillRoots(repoDir: string): SuggestedRoot[] {
+  let found: { relativeDir: string }[];
+  try {
+    found = discoverSkills(repoDir, { deep: { maxDepth: 8 }, maxFolders: 20_000 });
+  } catch {
+    return [];
+  }
+  return suggestRoots(found.map((l) => l.relativeDir));
 }
 
 /** The root a new skill goes to: the only one, or the one named; several and none named is a usage error. */
