@@ -97,7 +97,7 @@ export async function readUpstreamStatuses(repoDir: string, dirs: ReadonlyMap<st
   const lock = readLock(repoDir);
   const pinned = Object.keys(lock.skills)
     .sort()
-    .filter((n) => dirs.has(n))
+    .filter((n) => dirs.has(n) && ['commit', 'sourceUrl', 'skillPath'].every((k) => typeof lock.skills[n]?.[k] === 'string'))
     .map((n) => [n, requirePinned(n, lock.skills[n]!)] as const);
   const out: SkillStatus[] = [];
   for (const group of groupBySource(pinned).values()) {
