@@ -5,9 +5,9 @@ import { renderManageResult } from '../render-result.js';
 
 export const updateCommand: Command = {
   name: 'update',
-  summary:
-    'bring vendored skills up to their source (three-way merge, one commit each; a conflict is proposed on a branch); --check lists those behind',
-  usage: 'update [NAME...] [--check]   (--check: exit 1 when a vendored skill is behind its source; writes nothing)',
+  summary: 'bring vendored skills up to their source (three-way merge, one commit each); --check lists those behind',
+  usage:
+    'update [NAME...] [--check]   (--check: exit 1 when a vendored skill is behind its source; writes nothing. A conflict writes nothing here: it is proposed on skillgarden/update/<name>, exit 1)',
   options: { check: { type: 'boolean' } },
   async run(context) {
     const check = context.values.check === true;
