@@ -87,6 +87,13 @@ describe('mode: update', () => {
   it('update-per: skill opens one pull request per skill; a dangerous upstream change is refused, the others still proposed', async () => {
     const { up, origin, fake, run } = await vendoredLibrary();
     up.publish({ 'skills/pdf/references/forms.md': 'line 1 upstream\n', 'skills/xlsx/notes.md': 'notes\n' }, 'both move');
+    // A dry run says what it would propose, and asks nothing of GitHub.
+    const dry = await run({ 'update-per': 'skill', 'dry-run': 'true', token: '' });
+    expect(dry.code, dry.stdout).toBe(0);
+    expect(fake.requests).toEqual([]);
+    expect(dry.summary).toContain('would propose skillgarden: update pdf from');
+    expect(dry.summary).toContain('on `skillgarden/update/xlsx`');
+    expect(readBranch(origin.bare, 'skillgarden/update/pdf')).toBeNull();
     const result = await run({ 'update-per': 'skill' });
     expect(result.code, result.stdout).toBe(0);
     expect(outcomes(result).map((o) => [o.branch, o.operation])).toEqual([
