@@ -131,7 +131,7 @@ function checkPreconditions(inputs: ActionInputs): void {
   }
 }
 
-function openApi(inputs: ActionInputs): GitHubApi {
+export function openApi(inputs: ActionInputs): GitHubApi {
   return openGitHubApi({
     token: inputs.token,
     apiUrl: inputs.github.apiUrl,
@@ -142,12 +142,12 @@ function openApi(inputs: ActionInputs): GitHubApi {
 }
 
 /** actions/checkout leaves its own auth header in the checkout's config; a second one would make GitHub refuse the fetch. */
-async function hasPersistedAuth(git: Git): Promise<boolean> {
+export async function hasPersistedAuth(git: Git): Promise<boolean> {
   const result = await git.run(['config', '--local', '--get-regexp', '^http\\..*\\.extraheader$'], { allowFailure: true });
   return result.code === 0 && result.stdout.trim() !== '';
 }
 
-async function readBaseBranch(inputs: ActionInputs, git: Git): Promise<string> {
+export async function readBaseBranch(inputs: ActionInputs, git: Git): Promise<string> {
   if (inputs.baseBranch) return inputs.baseBranch;
   if (inputs.github.ref.startsWith('refs/heads/')) return inputs.github.ref.slice('refs/heads/'.length);
   const current = await git.run(['symbolic-ref', '--quiet', '--short', 'HEAD'], { allowFailure: true });

@@ -4,7 +4,7 @@ import { isProfileName, type ProfileName } from '../core/schema/types.js';
 import { badInput, booleanInput, input, splitList, type Env } from './input-values.js';
 import { readPublishInputs, type PublishInputs } from './publish-inputs.js';
 
-export type ActionMode = 'validate' | 'curate';
+export type ActionMode = 'validate' | 'curate' | 'update';
 
 /** Everything the Action reads from its runner, in one typed object: the rest of the Action is a function of it. */
 export interface ActionInputs {
@@ -35,6 +35,8 @@ export interface ActionInputs {
   /** validate: where the SARIF log is written (relative to the workspace); default under the runner's temp folder. */
   sarifFile: string;
   retry: { attempts: number; baseMs: number; maxMs: number };
+  /** update: one pull request per source, or per vendored skill. */
+  updatePer: 'source' | 'skill';
   /** curate: how proposal pull requests are opened (draft, reviewers, the cap, branch names, signed commits). */
   publish: PublishInputs;
   now: Date;
@@ -86,8 +88,14 @@ function readDraftLimits(env: Env): Partial<DraftLimits> {
 
 function readMode(env: Env): ActionMode {
   const mode = input(env, 'mode') || 'validate';
-  if (mode !== 'validate' && mode !== 'curate') throw badInput('mode', mode, '`validate` or `curate`');
+  if (mode !== 'validate' && mode !== 'curate' && mode !== 'update') throw badInput('mode', mode, '`validate`, `curate` or `update`');
   return mode;
+}
+
+function readUpdatePer(env: Env): 'source' | 'skill' {
+  const per = input(env, 'update-per') || 'source';
+  if (per !== 'source' && per !== 'skill') throw badInput('update-per', per, '`source` or `skill`');
+  return per;
 }
 
 function readProfile(env: Env): ProfileName | undefined {
@@ -152,6 +160,7 @@ export function readInputs(env: Env): ActionInputs {
       baseMs: numberFrom(env.SKILLGARDEN_RETRY_BASE_MS, 'SKILLGARDEN_RETRY_BASE_MS', 1000),
       maxMs: numberFrom(env.SKILLGARDEN_RETRY_MAX_MS, 'SKILLGARDEN_RETRY_MAX_MS', 60_000),
     },
+    updatePer: readUpdatePer(env),
     publish: readPublishInputs(env),
     now: readNow(env),
     github,

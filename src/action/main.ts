@@ -8,6 +8,7 @@ import { runCurateMode } from './curate-mode.js';
 import { authSecrets } from './git.js';
 import { readInputs } from './inputs.js';
 import type { ActionIo } from './io.js';
+import { runUpdateMode } from './update-mode.js';
 import { runValidateMode } from './validate-mode.js';
 
 const io: ActionIo = {
@@ -36,7 +37,8 @@ async function main(): Promise<void> {
   try {
     const inputs = readInputs(process.env);
     for (const secret of authSecrets(inputs.token)) core.setSecret(secret);
-    const result = inputs.mode === 'validate' ? await runValidateMode(inputs, io) : await runCurateMode(inputs, io);
+    const run = { validate: runValidateMode, curate: runCurateMode, update: runUpdateMode }[inputs.mode];
+    const result = await run(inputs, io);
     if (result.failure) core.setFailed(result.failure);
   } catch (error) {
     const code = isSkillgardenError(error) ? ` [${error.code}]` : '';

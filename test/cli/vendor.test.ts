@@ -226,29 +226,60 @@ describe('skillgarden update', () => {
     expect(status(dir)).toBe('');
   });
 
-  it('writes nothing when both sides changed the same line, and names the file', async () => {
+  it('writes nothing on the branch when both sides changed the same line: names the file, proposes the merge on a branch', async () => {
     const { up, dir } = await added();
     writeFileSync(join(dir, 'skills/pdf/references/forms.md'), 'line 1\nline 2\nline 3 ours\nline 4\nline 5\n');
     commitAll(dir, 'local edit');
     const head = git(dir, 'rev-parse', 'HEAD');
-    up.publish({ 'skills/pdf/references/forms.md': 'line 1\nline 2\nline 3 theirs\nline 4\nline 5\n' });
-    const run = await cli(['update'], { cwd: dir });
+    const tip = up.publish({ 'skills/pdf/references/forms.md': 'line 1\nline 2\nline 3 theirs\nline 4\nline 5\n' }, 'pdf: line 3');
+    const run = await cli(['update', ...now], { cwd: dir });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('skills/pdf/references/forms.md: both changed the same lines (conflict at line 3');
-    expect(run.stderr).toContain('nothing was written');
+    expect(run.stderr).toContain('nothing was written on this branch');
+    expect(run.stderr).toContain('skillgarden/update/pdf (created)');
     expect(git(dir, 'rev-parse', 'HEAD')).toBe(head);
     expect(status(dir)).toBe('');
+    // The proposal: one commit on HEAD, the merge with git's markers, the new pin, the upstream commit in its message.
+    const branch = 'skillgarden/update/pdf';
+    expect(git(dir, 'rev-parse', `${branch}^`)).toBe(head);
+    expect(git(dir, 'show', `${branch}:skills/pdf/references/forms.md`)).toBe(
+      'line 1\nline 2\n<<<<<<< library\nline 3 ours\n=======\nline 3 theirs\n>>>>>>> upstream\nline 4\nline 5\n',
+    );
+    const proposedLock = JSON.parse(git(dir, 'show', `${branch}:skills-lock.json`)) as ReturnType<typeof lockOf>;
+    expect(proposedLock.skills.pdf?.commit).toBe(tip);
+    expect(proposedLock.skills.xlsx).toEqual(lockOf(dir).skills.xlsx);
+    const message = git(dir, 'log', '-1', '--format=%B', branch);
+    expect(message).toContain('pdf: line 3');
+    expect(message).toContain('Skill-Action: update\nSkill-Name: pdf\nSkill-Actor: user');
+    // Run again: the same proposal is left as it is; declined, it is not made again; a later upstream change is.
+    expect((await cli(['update', ...now], { cwd: dir })).stderr).toContain(`${branch} (unchanged)`);
+    expect((await cli(['proposals', 'decline', branch, ...now], { cwd: dir })).code).toBe(0);
+    const declined = await cli(['update', ...now], { cwd: dir });
+    expect(declined.stderr).toContain(`declined on ${branch}`);
+    expect(git(dir, 'branch', '--list', branch).trim()).toBe('');
+    up.publish({ 'skills/pdf/references/forms.md': 'line 1\nline 2\nline 3 theirs again\nline 4\nline 5\n' }, 'pdf: line 3 again');
+    const later = await cli(['update', ...now], { cwd: dir });
+    expect(later.stderr).toContain(`${branch} (created)`);
+    expect(git(dir, 'log', '-1', '--format=%B', branch)).toContain('pdf: line 3 again');
+    expect(git(dir, 'rev-parse', 'HEAD')).toBe(head);
   });
 
-  it('stops on a file both sides added with different content, naming it', async () => {
+  it('proposes a file both sides added with different content, naming it; the other skills still update', async () => {
     const { up, dir } = await added();
     writeFileSync(join(dir, 'skills/pdf/references/new.md'), 'ours\n');
     commitAll(dir, 'local file');
-    up.publish({ 'skills/pdf/references/new.md': 'theirs\n' });
-    const run = await cli(['update', 'pdf'], { cwd: dir });
+    const head = git(dir, 'rev-parse', 'HEAD');
+    up.publish({ 'skills/pdf/references/new.md': 'theirs\n', 'skills/xlsx/notes.md': 'upstream notes\n' });
+    const run = await cli(['update', ...now], { cwd: dir });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('skills/pdf/references/new.md: both changed the same lines');
     expect(status(dir)).toBe('');
+    expect(git(dir, 'rev-parse', 'HEAD^')).toBe(head);
+    expect(lastTrailers(dir)).toEqual(['Skill-Action: update', 'Skill-Name: xlsx', 'Skill-Actor: user']);
+    expect(readFileSync(join(dir, 'skills/pdf/references/new.md'), 'utf8')).toBe('ours\n');
+    // The proposal sits on the updated HEAD, so its lock keeps xlsx's new pin.
+    expect(git(dir, 'rev-parse', 'skillgarden/update/pdf^')).toBe(git(dir, 'rev-parse', 'HEAD'));
+    expect(JSON.parse(git(dir, 'show', 'skillgarden/update/pdf:skills-lock.json')).skills.xlsx).toEqual(lockOf(dir).skills.xlsx);
   });
 
   it('never lets a dangerous upstream change reach the branch; caution waits on a branch for a person', async () => {

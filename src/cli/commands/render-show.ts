@@ -64,7 +64,14 @@ export function renderShow(detail: ShowDetail): string {
   return `${escapeControl(detail.name)}\n${shown.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`).join('\n')}\n`;
 }
 
+const renderBehind = (v: VendoredSource): string =>
+  v.behind === undefined
+    ? ' (skills-lock.json; `show --check-upstream` says whether it is behind)'
+    : v.behind
+      ? `; behind its source: ${v.upstream?.commits.length ?? 0} upstream commit(s) to ${v.upstream?.tip.slice(0, 12) ?? '?'} (\`skillgarden update\` brings it up)`
+      : '; current with its source';
+
 const renderVendored = (v: VendoredSource | null | undefined): string | undefined =>
   v
-    ? `${escapeControl(v.source)}${v.ref ? `@${escapeControl(v.ref)}` : ''}${v.commit ? `, pinned at ${v.commit.slice(0, 12)}` : ''}${v.installedAt ? ` since ${v.installedAt.slice(0, 10)}` : ''} (skills-lock.json; \`skillgarden update --check\` says whether it is behind)`
+    ? `${escapeControl(v.source)}${v.ref ? `@${escapeControl(v.ref)}` : ''}${v.commit ? `, pinned at ${v.commit.slice(0, 12)}` : ''}${v.installedAt ? ` since ${v.installedAt.slice(0, 10)}` : ''}${renderBehind(v)}`
     : undefined;

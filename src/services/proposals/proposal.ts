@@ -38,4 +38,9 @@ export function readTrailerBlock(message: string): string {
   return message.trimEnd().split('\n\n').at(-1) ?? '';
 }
 
-export const kindLabels: Record<BranchProposal['kind'], string> = { lifecycle: 'lifecycle', umbrella: 'umbrella', new: 'new-skill' };
+export const kindLabels: Record<BranchProposal['kind'], string> = {
+  lifecycle: 'lifecycle',
+  umbrella: 'umbrella',
+  new: 'new-skill',
+  update: 'vendored-update',
+};

@@ -1,5 +1,5 @@
-import { chmodSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, mkdirSync, readFileSync, readlinkSync, symlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { SkillgardenError } from '../../core/errors.js';
 import { lockFileName, requirePinned, type PinnedEntry } from '../../core/vendor/index.js';
 import { openLibrary, readPrimaryRoot } from '../../store/layout/discover-library.js';
@@ -57,7 +57,8 @@ export async function installFrozen(repoDir: string, options: InstallOptions): P
             { data: { skill: name, expected: entry.computedHash, actual: folder.digest, exitCode: 1 } },
           );
         }
-        planned.push({ name, dir, files: folder.files, matches: digestOnDisk(repoDir, dir) === entry.computedHash });
+        const matches = digestOnDisk(repoDir, dir) === entry.computedHash && linksOnDisk(repoDir, dir, folder.files);
+        planned.push({ name, dir, files: folder.files, matches });
       }
     } finally {
       upstream.close();
@@ -70,7 +71,15 @@ export async function installFrozen(repoDir: string, options: InstallOptions): P
     bytes,
     restore.map((p) => p.dir),
   );
-  for (const p of restore) for (const f of p.files.filter((f) => f.executable)) chmodSync(join(repoDir, p.dir, f.path), 0o755);
+  for (const p of restore) {
+    for (const f of p.files.filter((f) => f.executable)) chmodSync(join(repoDir, p.dir, f.path), 0o755);
+    // Links stay links, as git checks them out (readVendoredFolder refused any that leads out of the skill).
+    for (const f of p.files.filter((f) => f.symlink)) {
+      const path = join(repoDir, p.dir, f.path);
+      mkdirSync(dirname(path), { recursive: true });
+      symlinkSync(Buffer.from(f.bytes).toString('utf8'), path);
+    }
+  }
   return { restored: restore.map((p) => ({ name: p.name, dir: p.dir })), verified: planned.filter((p) => p.matches).map((p) => p.name) };
 }
 
@@ -92,6 +101,19 @@ export function groupBySource<T extends PinnedEntry>(entries: readonly (readonly
     groups.set(key, [...(groups.get(key) ?? []), pair]);
   }
   return groups;
+}
+
+/** The pinned links are on disk, each to its pinned target (the digest leaves links out). */
+function linksOnDisk(repoDir: string, dir: string, files: readonly UpstreamFile[]): boolean {
+  return files
+    .filter((f) => f.symlink)
+    .every((f) => {
+      try {
+        return readlinkSync(join(repoDir, dir, f.path)) === Buffer.from(f.bytes).toString('utf8');
+      } catch {
+        return false;
+      }
+    });
 }
 
 function digestOnDisk(repoDir: string, dir: string): string | undefined {

@@ -3,6 +3,7 @@ import { skillFileName } from '../../core/layout.js';
 import { computeDigest, planFileMerge, type PinnedEntry } from '../../core/vendor/index.js';
 import type { FileChange } from '../../ledger/ledger.js';
 import type { ManageContext, ManageResult } from '../manage/context.js';
+import type { WrittenProposal } from '../proposals/index.js';
 import { mergeText, readUpstreamFiles, type Upstream, type UpstreamFile } from './upstream.js';
 import { checkVendored, readVendoredFolder, type VendoredCheck } from './vendored-skill.js';
 
@@ -25,6 +26,8 @@ export interface UpdateResult {
   skills: SkillStatus[];
   /** One per updated skill (a staged one names its branch). */
   applied: ManageResult[];
+  /** Skills whose merge conflicts: proposed on `skillgarden/update/<name>`, the branch left as it was. */
+  proposed: (WrittenProposal & { conflicts: Conflict[] })[];
 }
 
 export interface Conflict {
@@ -34,19 +37,22 @@ export interface Conflict {
 
 export interface Planned {
   status: SkillStatus;
+  /** The lock entry once the update is in: the new commit and digest. */
   entry: PinnedEntry;
+  /** The skill's changes; with conflicts, the merge with git's conflict markers (a proposal for a person, never the branch). */
   changes: FileChange[];
+  /** Files both sides changed the same way git cannot merge: empty when the update merges cleanly. */
+  conflicts: Conflict[];
   check: VendoredCheck;
 }
 
-/** One skill's update merged three ways and checked: its changes, or `undefined` with its conflicts added to `conflicts`. */
-export async function planUpdate(
-  ctx: ManageContext,
-  upstream: Upstream,
-  status: SkillStatus,
-  entry: PinnedEntry,
-  conflicts: Conflict[],
-): Promise<Planned | undefined> {
+/**
+ * One skill's update merged three ways and checked. A file both sides changed in the same lines is merged with its
+ * conflict markers, and one git cannot merge line by line (binary, deleted on one side) takes the upstream side; both
+ * are named in `conflicts`, so the plan can only be proposed. A conflicted SKILL.md is scanned, not validated (its
+ * markers would fail the frontmatter); the person resolving it validates the result.
+ */
+export async function planUpdate(ctx: ManageContext, upstream: Upstream, status: SkillStatus, entry: PinnedEntry): Promise<Planned> {
   const theirs = await readVendoredFolder(upstream, status.to, status.name, entry.skillPath);
   const ours = new Map<string, Uint8Array>();
   for (const file of await ctx.ledger.listFiles(status.dir)) {
@@ -56,8 +62,8 @@ export async function planUpdate(
   const byPath = (files: UpstreamFile[]) => new Map(files.map((f) => [f.path, f]));
   const [baseFiles, theirFiles] = [byPath(base), byPath(theirs.files)];
   const changes: FileChange[] = [];
+  const conflicts: Conflict[] = [];
   const pending = new Map<string, Uint8Array | null>();
-  const before = conflicts.length;
   for (const path of [...new Set([...baseFiles.keys(), ...ours.keys(), ...theirFiles.keys()])].sort()) {
     const file = `${status.dir}/${path}`;
     const sides = { base: baseFiles.get(path)?.bytes, ours: ours.get(path), theirs: theirFiles.get(path)?.bytes };
@@ -65,17 +71,15 @@ export async function planUpdate(
     let bytes: Uint8Array | null;
     if (decision.kind === 'keep') continue;
     else if (decision.kind === 'conflict') {
-      conflicts.push({ file, reason: decision.reason });
-      continue;
+      conflicts.push({ file, reason: `${decision.reason} (the proposal takes the upstream side)` });
+      bytes = sides.theirs ?? null;
     } else if (decision.kind === 'delete') bytes = null;
     else if (decision.kind === 'take') bytes = decision.bytes;
     else {
       // Added on both sides with different content: merged against an empty base, so every differing line conflicts.
       const merged = await mergeText(upstream, { ours: sides.ours!, base: sides.base ?? new Uint8Array(), theirs: sides.theirs! });
-      if (merged.conflictLines.length > 0) {
+      if (merged.conflictLines.length > 0)
         conflicts.push({ file, reason: `both changed the same lines (conflict at line ${merged.conflictLines.join(', ')} of the merge)` });
-        continue;
-      }
       bytes = merged.bytes;
     }
     pending.set(path, bytes);
@@ -86,7 +90,6 @@ export async function planUpdate(
       ...(upstreamFile ? { executable: upstreamFile.executable, symlink: upstreamFile.symlink } : {}),
     });
   }
-  if (conflicts.length > before) return undefined;
   const after = [...new Set([...ours.keys(), ...pending.keys()])].filter((p) => pending.get(p) !== null);
   const skillMd = ours.get(skillFileName);
   const check = await checkVendored(ctx, {
@@ -95,8 +98,9 @@ export async function planUpdate(
     pending,
     ...(skillMd ? { before: Buffer.from(skillMd).toString('utf8') } : {}),
     after,
+    validate: conflicts.length === 0,
   });
-  return { status, entry: { ...entry, commit: status.to, computedHash: theirs.digest }, changes, check };
+  return { status, entry: { ...entry, commit: status.to, computedHash: theirs.digest }, changes, conflicts, check };
 }
 
 /**

@@ -1,9 +1,11 @@
-import { SkillgardenError } from '../../core/errors.js';
+import { isSkillgardenError, SkillgardenError } from '../../core/errors.js';
 import { lockFileName, requirePinned, serializeLock, type PinnedEntry, type SkillsLock } from '../../core/vendor/index.js';
 import { commitAction, type ManageContext, type ManageResult } from '../manage/context.js';
 import { openManagedLibrary } from '../manage/locate.js';
 import { groupBySource, requireCommit } from './install.js';
-import { planUpdate, type Conflict, type Planned, type SkillStatus, type UpdateResult } from './merge-skill.js';
+import { writeProposals } from '../proposals/index.js';
+import { planUpdate, type Planned, type SkillStatus, type UpdateResult } from './merge-skill.js';
+import { buildUpdateProposal } from './update-proposal.js';
 import { hasCommit, logTouching, openUpstream, readUpstreamFiles, type Upstream } from './upstream.js';
 import { digestOf, readLock } from './vendored-skill.js';
 
@@ -17,29 +19,44 @@ export interface UpdateOptions {
   now: Date;
 }
 
+/** Every vendored skill's status and, for those behind, its merge planned and checked; nothing written. */
+export interface UpdatePlan {
+  lock: SkillsLock;
+  skills: SkillStatus[];
+  plans: Planned[];
+  /** Skills whose upstream change fails the check (a dangerous scan verdict, an invalid SKILL.md): never written, never proposed. */
+  refused: { name: string; error: SkillgardenError }[];
+}
+
 /**
  * `skillgarden update`: each vendored skill whose folder changed upstream, merged
  * three ways (base: the pinned upstream, ours: the library at HEAD, theirs: the
  * ref's tip) and committed on its own with the lock. Every skill is planned, merged
- * and scanned before the first commit: a conflict anywhere writes nothing.
+ * and scanned before the first commit: a dangerous change anywhere writes nothing.
+ * A skill whose merge conflicts writes nothing on the branch: the merge, markers and
+ * all, is proposed on `skillgarden/update/<name>` for a person.
  */
 export async function updateVendored(ctx: ManageContext, options: UpdateOptions): Promise<UpdateResult> {
+  const plan = await planVendoredUpdates(ctx, options);
+  const refused = plan.refused[0];
+  if (refused) throw refused.error;
+  const applied: ManageResult[] = [];
+  for (const p of plan.plans.filter((x) => x.conflicts.length === 0)) applied.push(await commitUpdate(ctx, plan.lock, p, options.now));
+  const conflicted = plan.plans.filter((x) => x.conflicts.length > 0);
+  const proposals = conflicted.map((p) => buildUpdateProposal([p], plan.lock, { name: p.status.name, actor: ctx.actor, now: options.now }));
+  const written = proposals.length > 0 ? await writeProposals(ctx.repoDir, proposals, { now: options.now }) : [];
+  const proposed = written.map((w, i) => ({ ...w, conflicts: conflicted[i]?.conflicts ?? [] }));
+  return { skills: plan.skills, applied, proposed };
+}
+
+/** The statuses and merges of `updateVendored`, computed and checked, with nothing written (the Action proposes them). */
+export async function planVendoredUpdates(ctx: ManageContext, options: Omit<UpdateOptions, 'now'>): Promise<UpdatePlan> {
   const lock = readLock(ctx.repoDir);
-  const unknown = options.names.filter((n) => lock.skills[n] === undefined);
-  if (unknown.length > 0) {
-    throw new SkillgardenError(
-      'vendor/unknown-skill',
-      `${lockFileName} has no skill ${unknown.map((n) => `"${n}"`).join(', ')}; it has: ${Object.keys(lock.skills).sort().join(', ') || 'none'}.`,
-      {
-        data: { skills: unknown, exitCode: 2 },
-      },
-    );
-  }
-  const names = options.names.length > 0 ? [...options.names] : Object.keys(lock.skills).sort();
+  const names = requireLocked(lock, options.names);
   const library = openManagedLibrary(ctx);
-  const statuses: SkillStatus[] = [];
+  const skills: SkillStatus[] = [];
   const plans: Planned[] = [];
-  const conflicts: Conflict[] = [];
+  const refused: UpdatePlan['refused'] = [];
   for (const group of groupBySource(names.map((n) => [n, requirePinned(n, lock.skills[n]!)] as const)).values()) {
     const upstream = await openUpstream(group[0]![1].sourceUrl, group[0]![1].ref);
     try {
@@ -49,34 +66,64 @@ export async function updateVendored(ctx: ManageContext, options: UpdateOptions)
           throw new SkillgardenError(
             'vendor/missing',
             `skill "${name}" is in ${lockFileName} but not in the library; \`skillgarden install --frozen\` puts it back. Nothing was written.`,
-            {
-              data: { skill: name, exitCode: 2 },
-            },
+            { data: { skill: name, exitCode: 2 } },
           );
         }
         // A rewritten history is an error, unless the person names the skill: then the new tip is what they asked for.
         const gone = !(await hasCommit(upstream, entry.commit));
         if (gone && (options.check || !options.names.includes(name))) await requireCommit(upstream, name, entry);
         const status = await statusOf(upstream, name, dir, entry, gone);
-        statuses.push(status);
+        skills.push(status);
         if (options.check || !status.behind) continue;
-        const planned = await planUpdate(ctx, upstream, status, entry, conflicts);
-        if (planned) plans.push(planned);
+        try {
+          plans.push(await planUpdate(ctx, upstream, status, entry));
+        } catch (error) {
+          if (!isSkillgardenError(error) || !refusedCodes.has(error.code)) throw error;
+          refused.push({ name, error });
+        }
       }
     } finally {
       upstream.close();
     }
   }
-  if (conflicts.length > 0) {
+  return { lock, skills, plans, refused };
+}
+
+/** What the write gate refuses in third-party content: the update of that one skill is dropped, and said why. */
+const refusedCodes = new Set(['scan/blocked', 'manage/invalid']);
+
+/** Whether each vendored skill is behind its source: one fetch per source, nothing planned or written (`list --check-upstream`). */
+export async function readUpstreamStatuses(repoDir: string, dirs: ReadonlyMap<string, string>): Promise<SkillStatus[]> {
+  const lock = readLock(repoDir);
+  const pinned = Object.keys(lock.skills)
+    .sort()
+    .filter((n) => dirs.has(n) && ['commit', 'sourceUrl', 'skillPath'].every((k) => typeof lock.skills[n]?.[k] === 'string'))
+    .map((n) => [n, requirePinned(n, lock.skills[n]!)] as const);
+  const out: SkillStatus[] = [];
+  for (const group of groupBySource(pinned).values()) {
+    const upstream = await openUpstream(group[0]![1].sourceUrl, group[0]![1].ref);
+    try {
+      for (const [name, entry] of group) {
+        const gone = !(await hasCommit(upstream, entry.commit));
+        out.push(await statusOf(upstream, name, dirs.get(name)!, entry, gone));
+      }
+    } finally {
+      upstream.close();
+    }
+  }
+  return out;
+}
+
+function requireLocked(lock: SkillsLock, names: readonly string[]): string[] {
+  const unknown = names.filter((n) => lock.skills[n] === undefined);
+  if (unknown.length > 0) {
     throw new SkillgardenError(
-      'vendor/conflict',
-      `the library and the source changed the same lines (nothing was written):\n${conflicts.map((c) => `  ${c.file}: ${c.reason}`).join('\n')}\nResolve them by hand in the library (keep, or take the source's lines), commit, then run update again.`,
-      { data: { conflicts, exitCode: 1 } },
+      'vendor/unknown-skill',
+      `${lockFileName} has no skill ${unknown.map((n) => `"${n}"`).join(', ')}; it has: ${Object.keys(lock.skills).sort().join(', ') || 'none'}.`,
+      { data: { skills: unknown, exitCode: 2 } },
     );
   }
-  const applied: ManageResult[] = [];
-  for (const plan of plans) applied.push(await commitUpdate(ctx, lock, plan, options.now));
-  return { skills: statuses, applied };
+  return names.length > 0 ? [...names] : Object.keys(lock.skills).sort();
 }
 
 async function statusOf(upstream: Upstream, name: string, dir: string, entry: PinnedEntry, gone: boolean): Promise<SkillStatus> {

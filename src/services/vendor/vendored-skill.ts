@@ -59,11 +59,19 @@ export interface VendoredCheck {
  */
 export async function checkVendored(
   ctx: ManageContext,
-  input: { name: string; dir: string; pending: ReadonlyMap<string, Uint8Array | null>; before?: string; after: readonly string[] },
+  input: {
+    name: string;
+    dir: string;
+    pending: ReadonlyMap<string, Uint8Array | null>;
+    before?: string;
+    after: readonly string[];
+    /** Default true; false scans only (a merge with conflict markers, for a person to resolve). */
+    validate?: boolean;
+  },
 ): Promise<VendoredCheck> {
   const text = input.pending.get(skillFileName);
   const warnings =
-    text === undefined || text === null
+    text === undefined || text === null || input.validate === false
       ? []
       : checkSkillContent(ctx, {
           file: `${input.dir}/${skillFileName}`,
