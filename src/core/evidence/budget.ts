@@ -1,0 +1,193 @@
+import type { ListedSkill, ListingBudget, ListingClient } from './types.js';
+
+/**
+ * How each agent client budgets the skill listing it puts in the model's context, and which descriptions fall out
+ * of it. The limits, what each counts and where the figures come from: docs/listing-budget.md.
+ */
+export interface BudgetOptions {
+  /** The model's context window in tokens (default 200,000; the `--context-tokens` option). */
+  contextTokens?: number;
+  /** Umbrella merges already planned (consolidation): each group becomes one listing entry once merged. */
+  plannedMerges?: readonly PlannedMerge[];
+  clients?: readonly ListingClient[];
+}
+
+export interface PlannedMerge {
+  umbrella: string;
+  members: readonly string[];
+}
+
+export const defaultContextTokens = 200_000;
+export const listingClients: readonly ListingClient[] = ['claude-code', 'codex', 'gemini-cli'];
+/** Clients budget characters from tokens at about four characters a token (Claude Code and Codex both say so). */
+const charsPerToken = 4;
+/** Claude Code caps each entry's description + when_to_use (`skillListingMaxDescChars`). */
+const claudeMaxDescChars = 1536;
+/** A description shortened to this is still a sentence that can say what and when: the target advice names. */
+const shrinkTarget = 200;
+
+interface Entry {
+  skill: ListedSkill;
+  /** The characters the entry costs without its description, and the description as the client counts it. */
+  bare: number;
+  text: string;
+  /** Characters a description adds on top of the bare entry (its text and the separator before it). */
+  extra: number;
+}
+
+interface ClientModel {
+  source: string;
+  limit: (contextTokens: number) => number;
+  entry: (skill: ListedSkill) => Omit<Entry, 'skill'>;
+  /** The client's own order: the first keeps its description longest. */
+  rank: (a: ListedSkill, b: ListedSkill) => number;
+  fit: (entries: Entry[], limit: number) => Set<string>;
+}
+
+const byName = (a: ListedSkill, b: ListedSkill) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+const mostUsed = (a: ListedSkill, b: ListedSkill) =>
+  b.loaded - a.loaded || (b.last_loaded ?? '').localeCompare(a.last_loaded ?? '') || byName(a, b);
+
+const models: Record<ListingClient, ClientModel> = {
+  'claude-code': {
+    source:
+      'https://code.claude.com/docs/en/skills#skill-descriptions-are-cut-short (skillListingBudgetFraction 0.01; anthropics/claude-code#68135)',
+    limit: (tokens) => Math.floor(tokens * charsPerToken * 0.01),
+    entry: (s) => {
+      const text = [s.description, s.when_to_use].filter(Boolean).join(' ').slice(0, claudeMaxDescChars);
+      return { bare: `- ${s.name}\n`.length, text, extra: text ? `: ${text}`.length : 0 };
+    },
+    rank: mostUsed,
+    fit: grantInRankOrder,
+  },
+  codex: {
+    source:
+      'https://github.com/openai/codex/blob/main/codex-rs/core-skills/src/render.rs (2% of the context window; 8,000 characters when it is unknown)',
+    limit: (tokens) => Math.floor(tokens * charsPerToken * 0.02),
+    entry: (s) => ({
+      bare: `- ${s.name}: (file: r0/${s.name}/SKILL.md)\n`.length,
+      text: s.description,
+      extra: s.description ? s.description.length + 1 : 0,
+    }),
+    rank: byName,
+    fit: shortenEqually,
+  },
+  'gemini-cli': {
+    source:
+      'https://github.com/google-gemini/gemini-cli/blob/main/packages/core/src/prompts/snippets.ts (renderAgentSkills: no listing budget, every enabled skill in full)',
+    limit: (tokens) => tokens * charsPerToken,
+    entry: (s) => ({
+      bare: `  <skill>\n    <name>${s.name}</name>\n    <description></description>\n    <location>.gemini/skills/${s.name}/SKILL.md</location>\n  </skill>\n`
+        .length,
+      text: s.description,
+      extra: s.description.length,
+    }),
+    rank: byName,
+    fit: grantInRankOrder,
+  },
+};
+
+/** Which descriptions each client's listing keeps and which fall out, with what would bring the library within it. */
+export function listingBudgets(skills: readonly ListedSkill[], options: BudgetOptions = {}): Partial<Record<ListingClient, ListingBudget>> {
+  const tokens = options.contextTokens ?? defaultContextTokens;
+  const budgets: Partial<Record<ListingClient, ListingBudget>> = {};
+  for (const client of options.clients ?? listingClients) {
+    const model = models[client];
+    const entries = [...skills].sort(model.rank).map((skill) => ({ skill, ...model.entry(skill) }));
+    const limit = model.limit(tokens);
+    const kept = model.fit(entries, limit);
+    const used = entries.reduce((sum, e) => sum + e.bare + e.extra, 0);
+    const fits = entries.filter((e) => kept.has(e.skill.name)).map((e) => e.skill.name);
+    const dropped = entries.filter((e) => !kept.has(e.skill.name)).map((e) => e.skill.name);
+    budgets[client] = {
+      client,
+      limit_chars: limit,
+      source: model.source,
+      used_chars: used,
+      fits,
+      dropped,
+      advice: dropped.length === 0 ? [] : adviseBudget(entries, new Set(dropped), used - limit, options.plannedMerges ?? []),
+    };
+  }
+  return budgets;
+}
+
+/** Claude Code's rule (and any client that lists in full): every name is listed; descriptions in rank order while they fit. */
+function grantInRankOrder(entries: Entry[], limit: number): Set<string> {
+  let used = entries.reduce((sum, e) => sum + e.bare, 0);
+  const kept = new Set<string>();
+  for (const e of entries) {
+    if (used + e.extra > limit) break;
+    used += e.extra;
+    kept.add(e.skill.name);
+  }
+  return kept;
+}
+
+/**
+ * Codex's rule (render.rs): every skill keeps its name and path; the room left is handed out one character per
+ * description per round, in listing order, so every description is cut to about the same length. A description cut
+ * at all does not reach the model in full: it counts as dropped. When not even the bare entries fit, none is kept.
+ */
+function shortenEqually(entries: Entry[], limit: number): Set<string> {
+  const bare = entries.reduce((sum, e) => sum + e.bare, 0);
+  if (bare > limit) return new Set();
+  let left = limit - bare;
+  const given = entries.map(() => 0);
+  // The first character of a description also costs the space before it.
+  for (let changed = true; changed;) {
+    changed = false;
+    entries.forEach((e, i) => {
+      const had = given[i] ?? 0;
+      const step = had === 0 ? 2 : 1;
+      if (had < e.text.length && step <= left) {
+        given[i] = had + 1;
+        left -= step;
+        changed = true;
+      }
+    });
+  }
+  return new Set(entries.filter((e, i) => (given[i] ?? 0) >= e.text.length).map((e) => e.skill.name));
+}
+
+/**
+ * What would bring the library within the budget, most certain first: descriptions of needed skills the budget hides
+ * (misses say sessions needed them), umbrella merges already planned (they remove entries), then the longest
+ * descriptions of the least-loaded skills. A skill sessions loaded or missed is never offered for shrinking.
+ */
+function adviseBudget(entries: Entry[], dropped: Set<string>, over: number, merges: readonly PlannedMerge[]): string[] {
+  const advice: string[] = [];
+  const hiddenNeeded = entries.filter((e) => dropped.has(e.skill.name) && (e.skill.missed ?? 0) > 0);
+  for (const e of hiddenNeeded.sort((a, b) => (b.skill.missed ?? 0) - (a.skill.missed ?? 0)))
+    advice.push(
+      `${e.skill.name}: its description falls out although sessions needed it (missed ${e.skill.missed}, loaded ${e.skill.loaded})`,
+    );
+  const entryOf = new Map(entries.map((e) => [e.skill.name, e]));
+  const mergeSavings = merges
+    .map((m) => ({ m, members: m.members.flatMap((n) => entryOf.get(n) ?? []) }))
+    .filter((x) => x.members.length > 1)
+    .map(({ m, members }) => {
+      const costs = members.map((e) => e.bare + e.extra);
+      return { m, members, saves: costs.reduce((a, b) => a + b, 0) - Math.max(...costs) };
+    })
+    .sort((a, b) => b.saves - a.saves);
+  for (const { m, members, saves } of mergeSavings)
+    advice.push(`the planned umbrella ${m.umbrella} (${members.map((e) => e.skill.name).join(', ')}) saves about ${saves} characters`);
+  const evidence = entries.some((e) => e.skill.loaded > 0 || (e.skill.missed ?? 0) > 0);
+  if (!evidence) {
+    advice.push(`${over} characters over; no session loaded any skill, so which descriptions could shrink is not ranked`);
+    return advice;
+  }
+  const rarely = entries
+    .filter((e) => e.skill.loaded === 0 && (e.skill.missed ?? 0) === 0 && e.text.length > shrinkTarget)
+    .sort((a, b) => b.text.length - a.text.length || a.skill.name.localeCompare(b.skill.name));
+  let saved = mergeSavings.reduce((sum, x) => sum + x.saves, 0);
+  for (const e of rarely) {
+    if (saved >= over) break;
+    const saves = e.text.length - shrinkTarget;
+    saved += saves;
+    advice.push(`${e.skill.name}: never loaded; its ${e.text.length}-character description shortened to ${shrinkTarget} saves ${saves}`);
+  }
+  if (saved < over) advice.push(`${over - saved} characters still over after these: fewer skills, or a larger context (--context-tokens)`);
+  return advice;
+}
