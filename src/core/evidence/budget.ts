@@ -191,3 +191,11 @@ function adviseBudget(entries: Entry[], dropped: Set<string>, over: number, merg
   if (saved < over) advice.push(`${over - saved} characters still over after these: fewer skills, or a larger context (--context-tokens)`);
   return advice;
 }
+
+/** The skills an advice line is about (read back by skill_evidence): the name it starts with, or a planned umbrella's members. */
+export function adviceNames(advice: string): string[] {
+  const members = /^the planned umbrella \S+ \(([^)]*)\)/.exec(advice)?.[1];
+  if (members !== undefined) return members.split(', ');
+  const colon = advice.indexOf(':');
+  return colon > 0 ? [advice.slice(0, colon)] : [];
+}
