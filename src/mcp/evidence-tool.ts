@@ -3,7 +3,7 @@ import type { EvidenceReport, ListingClient } from '../core/evidence/types.js';
 
 /** Where skill_evidence reads its transcripts: the repository's `transcripts` setting, as curate and detect do. */
 export const noTranscripts =
-  'skill_evidence needs transcripts: set `transcripts:` in .skillgarden/config.yaml to globs of your agent sessions (e.g. `~/.claude/projects/**/*.jsonl`), as for curate and detect, then call it again.';
+  'skill_evidence needs transcripts: set `transcripts:` in .skillgarden/config.yaml to globs of your agent sessions (relative to the repository, or absolute such as /home/me/.claude/projects/**/*.jsonl), as for curate and detect, then call it again.';
 
 /** One client's listing as it concerns one skill: whether its description reaches the model, and where it ranks. */
 export interface SkillListing {

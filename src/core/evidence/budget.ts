@@ -1,4 +1,4 @@
-import type { ListedSkill, ListingBudget, ListingClient } from './types.js';
+import type { ListedSkill, ListingBudget, ListingClient, SkillEvidence } from './types.js';
 
 /**
  * How each agent client budgets the skill listing it puts in the model's context, and which descriptions fall out
@@ -198,4 +198,38 @@ export function adviceNames(advice: string): string[] {
   if (members !== undefined) return members.split(', ');
   const colon = advice.indexOf(':');
   return colon > 0 ? [advice.slice(0, colon)] : [];
+}
+
+/** The library's listings with the evidence's loads and misses: what listingBudgets ranks and advises on. */
+export function buildListedSkills(
+  skills: readonly { name: string; description: string; when_to_use?: string }[],
+  evidence: readonly SkillEvidence[],
+): ListedSkill[] {
+  const byName = new Map(evidence.map((e) => [e.name, e]));
+  return skills.map((s) => ({
+    name: s.name,
+    description: s.description,
+    ...(s.when_to_use ? { when_to_use: s.when_to_use } : {}),
+    loaded: byName.get(s.name)?.loaded ?? 0,
+    missed: byName.get(s.name)?.missed ?? 0,
+  }));
+}
+
+const clientNames: Record<ListingClient, string> = { 'claude-code': 'Claude Code', codex: 'Codex', 'gemini-cli': 'Gemini CLI' };
+
+/** The `evidence` command's budget lines: per client, how full the listing is, what falls out, and the advice. */
+export function renderBudgetText(budget: Partial<Record<ListingClient, ListingBudget>>): string[] {
+  const budgets = Object.values(budget);
+  if (budgets.length === 0) return [];
+  const lines = ['', 'Skill listing budget (docs/listing-budget.md):'];
+  for (const b of budgets) {
+    const share = `${b.used_chars} of ${b.limit_chars} characters`;
+    const out =
+      b.dropped.length === 0
+        ? 'every description fits'
+        : `${b.dropped.length} description(s) fall out: ${b.dropped.slice(0, 8).join(', ')}${b.dropped.length > 8 ? ', …' : ''}`;
+    lines.push(`  ${clientNames[b.client]}: ${share}; ${out}`);
+    for (const a of b.advice) lines.push(`    - ${a}`);
+  }
+  return lines;
 }

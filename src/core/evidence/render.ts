@@ -1,3 +1,4 @@
+import { renderBudgetText } from './budget.js';
 import type { EvidenceReport, EvidenceSkip, OutcomeFigures, SkillEvidence } from './types.js';
 
 function plural(count: number, word: string): string {
@@ -80,6 +81,7 @@ export function renderEvidenceText(report: EvidenceReport): string {
     const p = s.after_patch as NonNullable<SkillEvidence['after_patch']>;
     lines.push(`  ${s.name} (${p.patched_at}): loaded ${p.loaded_before} → ${p.loaded_after}, missed ${p.missed_before} → ${p.missed_after}`);
   }
+  lines.push(...renderBudgetText(report.budget));
   lines.push(...renderSkipped(report.skipped));
   lines.push('', 'Observational: sessions that loaded a skill are not a controlled trial of it (docs/evidence.md).');
   return `${lines.join('\n')}\n`;

@@ -1,5 +1,6 @@
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { SkillgardenError } from '../../core/errors.js';
+import { buildListedSkills, listingBudgets, type PlannedMerge } from '../../core/evidence/budget.js';
 import { defaultMinSessions, EvidenceAccumulator, type EvidenceReport } from '../../core/evidence/index.js';
 import { libraryRoots } from '../../store/layout/discover-library.js';
 import { expandTranscriptPaths, readTranscriptFiles } from '../../store/transcripts/index.js';
@@ -22,6 +23,10 @@ export interface EvidenceRunOptions {
   minSessions?: number;
   /** The library's skills folder, over the config's `skills_dir` (the Action's `skills-dir`). */
   skillsDir?: string;
+  /** The context window in tokens the listing budgets scale with (200,000): docs/listing-budget.md. */
+  contextTokens?: number;
+  /** Umbrella merges already planned: the budget advice counts what they save. */
+  plannedMerges?: readonly PlannedMerge[];
 }
 
 /** A transcript named relative to the folder it was found under: never absolute (an absolute path names a person's home). */
@@ -71,5 +76,7 @@ export async function runEvidence(options: EvidenceRunOptions): Promise<Evidence
     accumulator.addFile(result.skipped);
     for (const session of result.sessions) accumulator.add(session);
   }
-  return accumulator.finish();
+  const report = accumulator.finish();
+  const budgetOptions = { contextTokens: options.contextTokens, plannedMerges: options.plannedMerges };
+  return { ...report, budget: listingBudgets(buildListedSkills(skills, report.skills), budgetOptions) };
 }
