@@ -28,9 +28,9 @@ const shrinkTarget = 200;
 
 interface Entry {
   skill: ListedSkill;
-  /** The characters the entry costs without its description, and the description as the client counts it. */
+  /** The characters the entry costs without its description, and its description's as the client counts them. */
   bare: number;
-  text: string;
+  chars: number;
   /** Characters a description adds on top of the bare entry (its text and the separator before it). */
   extra: number;
 }
@@ -44,9 +44,10 @@ interface ClientModel {
   fit: (entries: Entry[], limit: number) => Set<string>;
 }
 
-const byName = (a: ListedSkill, b: ListedSkill) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const byName = (a: ListedSkill, b: ListedSkill) => compare(a.name, b.name);
 const mostUsed = (a: ListedSkill, b: ListedSkill) =>
-  b.loaded - a.loaded || (b.last_loaded ?? '').localeCompare(a.last_loaded ?? '') || byName(a, b);
+  b.loaded - a.loaded || compare(b.last_loaded ?? '', a.last_loaded ?? '') || byName(a, b);
 
 const models: Record<ListingClient, ClientModel> = {
   'claude-code': {
@@ -54,8 +55,9 @@ const models: Record<ListingClient, ClientModel> = {
       'https://code.claude.com/docs/en/skills#skill-descriptions-are-cut-short (skillListingBudgetFraction 0.01; anthropics/claude-code#68135)',
     limit: (tokens) => Math.floor(tokens * charsPerToken * 0.01),
     entry: (s) => {
-      const text = [s.description, s.when_to_use].filter(Boolean).join(' ').slice(0, claudeMaxDescChars);
-      return { bare: `- ${s.name}\n`.length, text, extra: text ? `: ${text}`.length : 0 };
+      const joined = s.description.length + (s.when_to_use ? s.when_to_use.length + (s.description ? 1 : 0) : 0);
+      const chars = Math.min(joined, claudeMaxDescChars);
+      return { bare: `- ${s.name}\n`.length, chars, extra: chars > 0 ? chars + 2 : 0 };
     },
     rank: mostUsed,
     fit: grantInRankOrder,
@@ -66,7 +68,7 @@ const models: Record<ListingClient, ClientModel> = {
     limit: (tokens) => Math.floor(tokens * charsPerToken * 0.02),
     entry: (s) => ({
       bare: `- ${s.name}: (file: r0/${s.name}/SKILL.md)\n`.length,
-      text: s.description,
+      chars: s.description.length,
       extra: s.description ? s.description.length + 1 : 0,
     }),
     rank: byName,
@@ -79,7 +81,7 @@ const models: Record<ListingClient, ClientModel> = {
     entry: (s) => ({
       bare: `  <skill>\n    <name>${s.name}</name>\n    <description></description>\n    <location>.gemini/skills/${s.name}/SKILL.md</location>\n  </skill>\n`
         .length,
-      text: s.description,
+      chars: s.description.length,
       extra: s.description.length,
     }),
     rank: byName,
@@ -140,14 +142,14 @@ function shortenEqually(entries: Entry[], limit: number): Set<string> {
     entries.forEach((e, i) => {
       const had = given[i] ?? 0;
       const step = had === 0 ? 2 : 1;
-      if (had < e.text.length && step <= left) {
+      if (had < e.chars && step <= left) {
         given[i] = had + 1;
         left -= step;
         changed = true;
       }
     });
   }
-  return new Set(entries.filter((e, i) => (given[i] ?? 0) >= e.text.length).map((e) => e.skill.name));
+  return new Set(entries.filter((e, i) => (given[i] ?? 0) >= e.chars).map((e) => e.skill.name));
 }
 
 /**
@@ -179,14 +181,14 @@ function adviseBudget(entries: Entry[], dropped: Set<string>, over: number, merg
     return advice;
   }
   const rarely = entries
-    .filter((e) => e.skill.loaded === 0 && (e.skill.missed ?? 0) === 0 && e.text.length > shrinkTarget)
-    .sort((a, b) => b.text.length - a.text.length || a.skill.name.localeCompare(b.skill.name));
+    .filter((e) => e.skill.loaded === 0 && (e.skill.missed ?? 0) === 0 && e.chars > shrinkTarget)
+    .sort((a, b) => b.chars - a.chars || byName(a.skill, b.skill));
   let saved = mergeSavings.reduce((sum, x) => sum + x.saves, 0);
   for (const e of rarely) {
     if (saved >= over) break;
-    const saves = e.text.length - shrinkTarget;
+    const saves = e.chars - shrinkTarget;
     saved += saves;
-    advice.push(`${e.skill.name}: never loaded; its ${e.text.length}-character description shortened to ${shrinkTarget} saves ${saves}`);
+    advice.push(`${e.skill.name}: never loaded; its ${e.chars}-character description shortened to ${shrinkTarget} saves ${saves}`);
   }
   if (saved < over) advice.push(`${over - saved} characters still over after these: fewer skills, or a larger context (--context-tokens)`);
   return advice;
