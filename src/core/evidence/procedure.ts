@@ -54,9 +54,11 @@ export function buildCommandKey(detail: string): string | undefined {
   const [program = '', ...args] = detail.trim().split(/\s+/);
   if (!knownPrograms.has(program)) return undefined;
   if (interpreters.has(program)) return scriptOf(program, args);
-  const [sub, next] = args;
+  const [first, next] = args;
+  // `npx prisma@5`: the tool, not its version.
+  const sub = runners.has(program) ? first?.replace(/(.)@.*$/, '$1') : first;
   if (sub === undefined || !plainWord.test(sub)) return program;
-  if (runners.has(program)) return `${program} ${sub.replace(/(.)@.*$/, '$1')}`;
+  if (runners.has(program)) return `${program} ${sub}`;
   if (scriptVerbs.has(sub) && next !== undefined && plainWord.test(next)) return `${program} ${sub} ${next}`;
   return `${program} ${sub}`;
 }
