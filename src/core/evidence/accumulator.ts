@@ -188,8 +188,14 @@ export class EvidenceAccumulator {
       missed: missed.length,
       trigger_rate: rate,
       certainty,
-      with: buildOutcomeFigures(loaded.map((r) => r.outcome), this.minSessions),
-      without: buildOutcomeFigures(procedural.map((r) => r.outcome), this.minSessions),
+      with: buildOutcomeFigures(
+        loaded.map((r) => r.outcome),
+        this.minSessions,
+      ),
+      without: buildOutcomeFigures(
+        procedural.map((r) => r.outcome),
+        this.minSessions,
+      ),
       missed_sessions: listMissed(missed),
     };
     const after = input.agentPatchedAt === undefined ? undefined : this.buildAfterPatch(input.agentPatchedAt, tally);

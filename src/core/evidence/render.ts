@@ -42,7 +42,12 @@ function renderSkipped(skipped: readonly EvidenceSkip[]): string[] {
   }
   const lines = ['', 'Not counted:'];
   for (const [reason, { count, files, skills }] of byReason) {
-    const where = skills.length > 0 ? `: ${skills.slice(0, 8).join(', ')}${skills.length > 8 ? ', …' : ''}` : files.size > 0 ? ` (${plural(files.size, 'file')})` : '';
+    const where =
+      skills.length > 0
+        ? `: ${skills.slice(0, 8).join(', ')}${skills.length > 8 ? ', …' : ''}`
+        : files.size > 0
+          ? ` (${plural(files.size, 'file')})`
+          : '';
     lines.push(`  ${count} × ${reason}${where}`);
   }
   return lines;
@@ -78,7 +83,9 @@ export function renderEvidenceText(report: EvidenceReport): string {
   if (patched.length > 0) lines.push('', 'After an agent patched it (loaded / missed, before → after):');
   for (const s of patched) {
     const p = s.after_patch as NonNullable<SkillEvidence['after_patch']>;
-    lines.push(`  ${s.name} (${p.patched_at}): loaded ${p.loaded_before} → ${p.loaded_after}, missed ${p.missed_before} → ${p.missed_after}`);
+    lines.push(
+      `  ${s.name} (${p.patched_at}): loaded ${p.loaded_before} → ${p.loaded_after}, missed ${p.missed_before} → ${p.missed_after}`,
+    );
   }
   lines.push(...renderSkipped(report.skipped));
   lines.push('', 'Observational: sessions that loaded a skill are not a controlled trial of it (docs/evidence.md).');
