@@ -78,6 +78,7 @@ export function renderEvidenceText(report: EvidenceReport): string {
       renderOutcome(s.without),
     ]);
     lines.push(...renderTable([header, ...rows]));
+    lines.push('', 'with it / without it: sessions: median tool calls, share of calls that failed (– below the minimum).');
   }
   const patched = report.skills.filter((s) => s.after_patch !== undefined);
   if (patched.length > 0) lines.push('', 'After an agent patched it (loaded / missed, before → after):');
