@@ -28,7 +28,7 @@ const ubiquitousKeys = new Set(
   git restore|git rev-parse|git remote|git reset|git init|git clone|git config|git merge|git rebase|npm|npm install|npm i|npm ci|npm test|
   npm run test|npm run build|npm run lint|npm run dev|pnpm|pnpm install|pnpm i|pnpm test|yarn|yarn install|yarn test|bun install|bun test|
   pip install|pip3 install|python|python3|node|bash|sh|zsh|pytest|curl|wget|jq|make|cargo build|cargo test|cargo check|go build|go test|
-  go run|docker ps|gh pr|npx tsc|tsc|npx eslint|eslint|npx prettier|prettier|npx vitest|vitest|npx jest|jest`
+  go run|docker ps|gh pr|git|gh|docker|cargo|go|uv|pip|npx|npx tsc|tsc|npx eslint|eslint|npx prettier|prettier|npx vitest|vitest|npx jest|jest`
     .split('|')
     .map((key) => key.trim())
     .filter(Boolean),
