@@ -139,7 +139,7 @@ describe('the evidence fold', () => {
     );
   });
 
-  it('the indexes by command and by word find what checking every skill against every session finds', () => {
+  it('the indexes (by command, by word, offered from sorted times) find what checking every skill against every session finds', () => {
     const commands = [...unrelatedCommands, 'npm version patch', 'npm publish', 'npm run migrate', 'npm run migrate:make y', 'psql -c x'];
     const requests = [
       ...unrelatedRequests,
@@ -148,6 +148,7 @@ describe('the evidence fold', () => {
     ];
     const spec = fc.record({
       id: fc.uuid(),
+      time: fc.option(fc.constantFrom('2025-12-01T00:00:00Z', '2026-01-01T00:00:00Z', '2026-06-01T00:00:00Z'), { nil: undefined }),
       request: fc.option(fc.constantFrom(...requests), { nil: undefined }),
       load: fc.option(fc.constantFrom('release-cut', 'db-migrate', 'plugin:db-migrate', 'ghost'), { nil: undefined }),
       commands: fc.array(fc.record({ command: fc.constantFrom(...commands) }), { minLength: 1, maxLength: 6 }),
@@ -161,9 +162,14 @@ describe('the evidence fold', () => {
           const words = listTriggerWords(skill);
           let loaded = 0;
           let missed = 0;
+          let offered = 0;
           for (const s of sessions) {
-            if (s.uses.some((u) => u.skill.split(':').at(-1) === skill.name)) loaded += 1;
-            else {
+            const time = s.calls[0]?.time;
+            const existed = time === undefined || skill.existsSince === undefined || Date.parse(skill.existsSince) <= Date.parse(time);
+            const loads = s.uses.some((u) => u.skill.split(':').at(-1) === skill.name);
+            if (existed || loads) offered += 1;
+            if (loads) loaded += 1;
+            else if (existed) {
               const ran = listSessionCommands(s.calls);
               const byHand = didProcedure(own.filter((c) => ran.has(c)).length, own.length);
               const asked = s.requests.some((r) => {
@@ -174,7 +180,7 @@ describe('the evidence fold', () => {
             }
           }
           const found = report.skills.find((e) => e.name === skill.name);
-          expect([found?.loaded, found?.missed]).toEqual([loaded, missed]);
+          expect([found?.offered, found?.loaded, found?.missed]).toEqual([offered, loaded, missed]);
         }
       }),
       { numRuns: 80 },
