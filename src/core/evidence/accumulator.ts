@@ -25,6 +25,11 @@ function sessionTime(session: TranscriptSession): string | undefined {
   return session.calls.find((call) => call.time !== undefined && !Number.isNaN(Date.parse(call.time)))?.time;
 }
 
+/** Claude Code names a sub-agent's session `<parent>/<agent>` (collector: `agentId`, `isSidechain`). */
+function isSubagent(session: TranscriptSession): boolean {
+  return session.format === 'claude-code' && session.id.includes('/');
+}
+
 function trim(text: string): string {
   return text.length > maxRequestChars ? `${text.slice(0, maxRequestChars - 1)}…` : text;
 }
@@ -77,7 +82,8 @@ export class EvidenceAccumulator {
     this.sessions += 1;
     this.calls += session.calls.length;
     const loaded = this.readLoads(session);
-    const missed = this.readMisses(session, loaded);
+    // A sub-agent does what its parent asked, often under a skill the parent loaded: its work is never a miss.
+    const missed = isSubagent(session) ? new Map<number, Partial<SessionRecord>>() : this.readMisses(session, loaded);
     let outcome: SessionOutcome | undefined;
     const record = (extra: Partial<SessionRecord> = {}): SessionRecord => ({
       outcome: (outcome ??= readSessionOutcome(session.calls)),

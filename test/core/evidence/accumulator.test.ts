@@ -194,6 +194,21 @@ describe('the evidence fold', () => {
     expect(backward.finish()).toEqual(forward);
   });
 
+  it("never counts a Claude Code sub-agent's session as a miss: it works under what its parent loaded", () => {
+    const parent = session({ id: 'p1', time: '2026-10-01T09:00:00Z', load: 'release-cut', commands: [{ command: 'ls' }] });
+    const child = {
+      ...session({
+        id: 'p1/agent-a1',
+        time: '2026-10-01T09:01:00Z',
+        commands: [{ command: 'npm version patch' }, { command: 'npm publish' }],
+      }),
+    };
+    const alone = { ...child, id: 'p2', format: 'codex' as const };
+    const release = (sessions: TranscriptSession[]) => buildEvidenceReport(sessions, options).skills.find((s) => s.name === 'release-cut');
+    expect([release([parent, child])?.loaded, release([parent, child])?.missed]).toEqual([1, 0]);
+    expect(release([alone])?.missed).toBe(1);
+  });
+
   it('counts a session before a skill existed as not offered, unless it loaded it; a session without a time as offered', () => {
     const early = [
       session({ id: 'early', time: '2025-12-01T00:00:00Z', commands: [{ command: 'npm version patch' }, { command: 'npm publish' }] }),
