@@ -20,7 +20,10 @@ export const evidenceCommand: Command = {
       throw new SkillgardenError('cli/usage', 'evidence needs --transcripts GLOB (or `transcripts:` in .skillgarden/config.yaml)');
     const since = values.since as string | undefined;
     if (since !== undefined && Number.isNaN(Date.parse(since)))
-      throw new SkillgardenError('cli/usage', `--since "${since.slice(0, 40)}" is not a time: give an ISO time such as 2026-01-31T00:00:00Z`);
+      throw new SkillgardenError(
+        'cli/usage',
+        `--since "${since.slice(0, 40)}" is not a time: give an ISO time such as 2026-01-31T00:00:00Z`,
+      );
     const minSessions = values['min-sessions'] === undefined ? undefined : Number(values['min-sessions']);
     if (minSessions !== undefined && (!Number.isInteger(minSessions) || minSessions < 1))
       throw new SkillgardenError('cli/usage', `--min-sessions "${String(values['min-sessions'])}" must be a whole number, 1 or more`);

@@ -1,8 +1,9 @@
 import type { Skipped, TranscriptSession } from '../patterns/types.js';
-import { buildOutcomeFigures, readSessionOutcome, type SessionOutcome } from './outcome.js';
+import { buildSkillEvidence, type SessionRecord, type SkillTally } from './figures.js';
+import { readSessionOutcome, type SessionOutcome } from './outcome.js';
 import { didProcedure, listSessionCommands } from './procedure.js';
 import { buildSkillIndex, resolveLoad, loadNames, type EvidenceSkillInput, type SkillIndex } from './skill-index.js';
-import type { AfterPatch, Certainty, EvidenceReport, EvidenceSkip, MissKind, MissedSession, SkillEvidence } from './types.js';
+import type { EvidenceReport, EvidenceSkip } from './types.js';
 import { askedFor, listWordKeys } from './words.js';
 
 export interface EvidenceOptions {
@@ -17,29 +18,16 @@ export interface EvidenceOptions {
   minSessions?: number;
 }
 
-/** What is kept of one session that loaded or missed a skill: its outcome, when, and (for a miss) what was asked. */
-interface SessionRecord {
-  outcome: SessionOutcome;
-  time: number | undefined;
-  session: string;
-  file: string;
-  by?: MissKind;
-  request?: string;
-  at?: string;
-}
-
-interface SkillTally {
-  offered: number;
-  loaded: SessionRecord[];
-  missed: SessionRecord[];
-}
-
-const maxMissedSessions = 20;
 const maxRequestChars = 200;
 export const defaultMinSessions = 5;
 
 function sessionTime(session: TranscriptSession): string | undefined {
   return session.calls.find((call) => call.time !== undefined && !Number.isNaN(Date.parse(call.time)))?.time;
+}
+
+/** Claude Code names a sub-agent's session `<parent>/<agent>` (collector: `agentId`, `isSidechain`). */
+function isSubagent(session: TranscriptSession): boolean {
+  return session.format === 'claude-code' && session.id.includes('/');
 }
 
 function trim(text: string): string {
@@ -59,13 +47,16 @@ export class EvidenceAccumulator {
   private readonly archived = new Map<string, number>();
   private readonly skipped: EvidenceSkip[] = [];
   private beforeSince = 0;
+  /** The times of the sessions counted, and how many had none: each skill's `offered` is read from them. */
+  private readonly times: number[] = [];
+  private untimed = 0;
   private sessions = 0;
   private calls = 0;
   private files = 0;
 
   constructor(private readonly options: EvidenceOptions) {
     this.index = buildSkillIndex(options.skills, options.historyNames);
-    this.tallies = options.skills.map(() => ({ offered: 0, loaded: [], missed: [] }));
+    this.tallies = options.skills.map(() => ({ loadedBeforeCreation: 0, loaded: [], missed: [] }));
     this.since = options.since === undefined ? undefined : Date.parse(options.since);
     this.minSessions = options.minSessions ?? defaultMinSessions;
   }
@@ -91,7 +82,8 @@ export class EvidenceAccumulator {
     this.sessions += 1;
     this.calls += session.calls.length;
     const loaded = this.readLoads(session);
-    const missed = this.readMisses(session, loaded);
+    // A sub-agent does what its parent asked, often under a skill the parent loaded: its work is never a miss.
+    const missed = isSubagent(session) ? new Map<number, Partial<SessionRecord>>() : this.readMisses(session, loaded);
     let outcome: SessionOutcome | undefined;
     const record = (extra: Partial<SessionRecord> = {}): SessionRecord => ({
       outcome: (outcome ??= readSessionOutcome(session.calls)),
@@ -101,14 +93,35 @@ export class EvidenceAccumulator {
       ...(at === undefined ? {} : { at }),
       ...extra,
     });
-    this.index.skills.forEach((skill, i) => {
+    if (time === undefined) this.untimed += 1;
+    else this.times.push(time);
+    // Only the skills this session loaded or missed are touched: `offered` is counted from the session times at the end.
+    for (const i of loaded) {
       const tally = this.tallies[i] as SkillTally;
-      const existed = time === undefined || skill.existsSince === undefined || skill.existsSince <= time;
-      if (loaded.has(i)) tally.loaded.push(record());
-      if (existed || loaded.has(i)) tally.offered += 1;
-      const miss = missed.get(i);
-      if (miss !== undefined && existed) tally.missed.push(record(miss));
-    });
+      tally.loaded.push(record());
+      if (!this.existed(i, time)) tally.loadedBeforeCreation += 1;
+    }
+    for (const [i, miss] of missed) if (this.existed(i, time)) (this.tallies[i] as SkillTally).missed.push(record(miss));
+  }
+
+  private existed(skill: number, time: number | undefined): boolean {
+    const since = this.index.skills[skill]?.existsSince;
+    return time === undefined || since === undefined || since <= time;
+  }
+
+  /** Sessions in which the skill existed (untimed ones included), and those that loaded it before history says it existed. */
+  private countOffered(skill: number, sortedTimes: Float64Array): number {
+    const since = this.index.skills[skill]?.existsSince;
+    const tally = this.tallies[skill] as SkillTally;
+    if (since === undefined) return this.untimed + sortedTimes.length;
+    let lo = 0;
+    let hi = sortedTimes.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((sortedTimes[mid] as number) < since) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.untimed + sortedTimes.length - lo + tally.loadedBeforeCreation;
   }
 
   /** The library's skills the session loaded; loads of other skills counted as unknown or archived. */
@@ -152,8 +165,9 @@ export class EvidenceAccumulator {
   }
 
   finish(): EvidenceReport {
+    const sorted = Float64Array.from(this.times).sort();
     const skills = this.index.skills
-      .map((skill, i) => this.buildSkill(skill.input, this.tallies[i] as SkillTally))
+      .map((skill, i) => buildSkillEvidence(skill.input, this.tallies[i] as SkillTally, this.countOffered(i, sorted), this.minSessions))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const skipped = [...this.skipped];
     if (this.beforeSince > 0) skipped.push({ reason: 'sessions before --since', count: this.beforeSince });
@@ -173,60 +187,6 @@ export class EvidenceAccumulator {
       skipped,
     };
   }
-
-  private buildSkill(input: EvidenceSkillInput, tally: SkillTally): SkillEvidence {
-    const { loaded, missed } = tally;
-    const counted = loaded.length + missed.length;
-    const certainty: Certainty = counted === 0 ? 'none' : counted < this.minSessions ? 'low' : 'enough';
-    const rate = certainty === 'enough' ? Math.round((loaded.length / counted) * 1000) / 1000 : null;
-    const procedural = missed.filter((r) => r.by === 'procedure');
-    const evidence: SkillEvidence = {
-      name: input.name,
-      ...(input.provenance === undefined ? {} : { provenance: input.provenance }),
-      offered: tally.offered,
-      loaded: loaded.length,
-      missed: missed.length,
-      trigger_rate: rate,
-      certainty,
-      with: buildOutcomeFigures(loaded.map((r) => r.outcome), this.minSessions),
-      without: buildOutcomeFigures(procedural.map((r) => r.outcome), this.minSessions),
-      missed_sessions: listMissed(missed),
-    };
-    const after = input.agentPatchedAt === undefined ? undefined : this.buildAfterPatch(input.agentPatchedAt, tally);
-    return after === undefined ? evidence : { ...evidence, after_patch: after };
-  }
-
-  private buildAfterPatch(patchedAt: string, tally: SkillTally): AfterPatch | undefined {
-    const at = Date.parse(patchedAt);
-    if (Number.isNaN(at)) return undefined;
-    const before = (records: SessionRecord[]) => records.filter((r) => r.time !== undefined && r.time < at).length;
-    const after = (records: SessionRecord[]) => records.filter((r) => r.time !== undefined && r.time >= at);
-    return {
-      patched_at: patchedAt,
-      loaded_before: before(tally.loaded),
-      loaded_after: after(tally.loaded).length,
-      missed_before: before(tally.missed),
-      missed_after: after(tally.missed).length,
-      with_after: buildOutcomeFigures(
-        after(tally.loaded).map((r) => r.outcome),
-        this.minSessions,
-      ),
-    };
-  }
-}
-
-/** The newest missed sessions first (those without a time last), at most twenty. */
-function listMissed(records: readonly SessionRecord[]): MissedSession[] {
-  return [...records]
-    .sort((a, b) => (b.time ?? -Infinity) - (a.time ?? -Infinity) || (a.session < b.session ? -1 : 1))
-    .slice(0, maxMissedSessions)
-    .map((r) => ({
-      session: r.session,
-      file: r.file,
-      by: r.by ?? 'procedure',
-      ...(r.request === undefined ? {} : { request: r.request }),
-      ...(r.at === undefined ? {} : { time: r.at }),
-    }));
 }
 
 /** The report of sessions held in memory (unit inputs): the same fold, one session after another. */

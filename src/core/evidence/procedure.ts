@@ -28,7 +28,7 @@ const ubiquitousKeys = new Set(
   git restore|git rev-parse|git remote|git reset|git init|git clone|git config|git merge|git rebase|npm|npm install|npm i|npm ci|npm test|
   npm run test|npm run build|npm run lint|npm run dev|pnpm|pnpm install|pnpm i|pnpm test|yarn|yarn install|yarn test|bun install|bun test|
   pip install|pip3 install|python|python3|node|bash|sh|zsh|pytest|curl|wget|jq|make|cargo build|cargo test|cargo check|go build|go test|
-  go run|docker ps|gh pr|npx tsc|tsc|npx eslint|eslint|npx prettier|prettier|npx vitest|vitest|npx jest|jest`
+  go run|docker ps|gh pr|git|gh|docker|cargo|go|uv|pip|npx|npx tsc|tsc|npx eslint|eslint|npx prettier|prettier|npx vitest|vitest|npx jest|jest`
     .split('|')
     .map((key) => key.trim())
     .filter(Boolean),
@@ -54,9 +54,11 @@ export function buildCommandKey(detail: string): string | undefined {
   const [program = '', ...args] = detail.trim().split(/\s+/);
   if (!knownPrograms.has(program)) return undefined;
   if (interpreters.has(program)) return scriptOf(program, args);
-  const [sub, next] = args;
+  const [first, next] = args;
+  // `npx prisma@5`: the tool, not its version.
+  const sub = runners.has(program) ? first?.replace(/(.)@.*$/, '$1') : first;
   if (sub === undefined || !plainWord.test(sub)) return program;
-  if (runners.has(program)) return `${program} ${sub.replace(/(.)@.*$/, '$1')}`;
+  if (runners.has(program)) return `${program} ${sub}`;
   if (scriptVerbs.has(sub) && next !== undefined && plainWord.test(next)) return `${program} ${sub} ${next}`;
   return `${program} ${sub}`;
 }

@@ -43,7 +43,12 @@ function renderSkipped(skipped: readonly EvidenceSkip[]): string[] {
   }
   const lines = ['', 'Not counted:'];
   for (const [reason, { count, files, skills }] of byReason) {
-    const where = skills.length > 0 ? `: ${skills.slice(0, 8).join(', ')}${skills.length > 8 ? ', …' : ''}` : files.size > 0 ? ` (${plural(files.size, 'file')})` : '';
+    const where =
+      skills.length > 0
+        ? `: ${skills.slice(0, 8).join(', ')}${skills.length > 8 ? ', …' : ''}`
+        : files.size > 0
+          ? ` (${plural(files.size, 'file')})`
+          : '';
     lines.push(`  ${count} × ${reason}${where}`);
   }
   return lines;
@@ -74,12 +79,15 @@ export function renderEvidenceText(report: EvidenceReport): string {
       renderOutcome(s.without),
     ]);
     lines.push(...renderTable([header, ...rows]));
+    lines.push('', 'with it / without it: sessions: median tool calls, share of calls that failed (– below the minimum).');
   }
   const patched = report.skills.filter((s) => s.after_patch !== undefined);
   if (patched.length > 0) lines.push('', 'After an agent patched it (loaded / missed, before → after):');
   for (const s of patched) {
     const p = s.after_patch as NonNullable<SkillEvidence['after_patch']>;
-    lines.push(`  ${s.name} (${p.patched_at}): loaded ${p.loaded_before} → ${p.loaded_after}, missed ${p.missed_before} → ${p.missed_after}`);
+    lines.push(
+      `  ${s.name} (${p.patched_at}): loaded ${p.loaded_before} → ${p.loaded_after}, missed ${p.missed_before} → ${p.missed_after}`,
+    );
   }
   lines.push(...renderBudgetText(report.budget));
   lines.push(...renderSkipped(report.skipped));

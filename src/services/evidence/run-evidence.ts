@@ -37,7 +37,10 @@ function displayPath(file: string, root: string | undefined): string {
 
 function checkTime(value: string | undefined, option: string): void {
   if (value !== undefined && Number.isNaN(Date.parse(value)))
-    throw new SkillgardenError('evidence/bad-time', `${option} "${value.slice(0, 40)}" is not a time: give an ISO time such as 2026-01-31T00:00:00Z`);
+    throw new SkillgardenError(
+      'evidence/bad-time',
+      `${option} "${value.slice(0, 40)}" is not a time: give an ISO time such as 2026-01-31T00:00:00Z`,
+    );
 }
 
 /**
