@@ -82,6 +82,9 @@ export { readTranscriptFiles, readTranscriptFile, expandTranscriptPaths } from '
 export { minePatterns, type MineOptions } from './core/patterns/mine.js';
 /** Transcripts to patterns and drafted skills in one call (`skillgarden detect`). */
 export { runDetect, type DetectOptions } from './services/detect.js';
+/** Per skill: sessions that had it, loaded it, missed it, and how they went with and without it (`skillgarden evidence`). */
+export { runEvidence, type EvidenceRunOptions } from './services/evidence/run-evidence.js';
+export type { EvidenceReport, SkillEvidence, OutcomeFigures } from './core/evidence/types.js';
 
 // ── Consolidation planning (DESIGN §8) ──────────────────────────────────────────────────────────────────────────
 /** Umbrella plans for the curated skills of a working tree, applied to nothing. */

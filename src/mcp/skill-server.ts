@@ -19,8 +19,8 @@ export interface SkillServer {
 }
 
 /**
- * The MCP face of the registry: four tools (skills_list, skill_view,
- * skill_manage, skill_usage) and one prompt per user-invocable skill, so
+ * The MCP face of the registry: five tools (skills_list, skill_view,
+ * skill_manage, skill_usage, skill_evidence) and one prompt per user-invocable skill, so
  * clients offer them as slash commands. When the library changes, the client
  * hears that both lists changed (the skill_view description carries the index).
  * The same library is served by the MCP Skills extension (skills-extension.ts).

@@ -1,5 +1,5 @@
 /** The MCP tools' names and input schemas (JSON Schema 2020-12, as MCP clients read them). */
-export const toolNames = ['skills_list', 'skill_view', 'skill_manage', 'skill_usage'] as const;
+export const toolNames = ['skills_list', 'skill_view', 'skill_manage', 'skill_usage', 'skill_evidence'] as const;
 export type ToolName = (typeof toolNames)[number];
 
 export const manageActions = ['create', 'patch', 'edit', 'delete', 'write_file', 'remove_file'] as const;
@@ -64,6 +64,7 @@ export const inputSchemas: Record<ToolName, JsonSchema> = {
     },
     additionalProperties: false,
   },
+  skill_evidence: { type: 'object', properties: { name }, required: ['name'], additionalProperties: false },
 };
 
 /** Which arguments each skill_manage action needs beyond `action` and `name`. */
@@ -81,4 +82,6 @@ export const toolSummaries: Record<Exclude<ToolName, 'skill_view'>, string> = {
   skill_manage:
     'Create or change a skill; every change is one git commit. Actions: create (name, content, category?), patch (name, old_string, new_string, replace_all?, file_path?), edit (name, content), delete (name; agents archive instead), write_file (name, file_path, file_content), remove_file (name, file_path). Prefer patch for small fixes.',
   skill_usage: 'Usage counters and scores per skill; pass record: "use" after you followed a skill to do a task.',
+  skill_evidence:
+    "What one skill did in the recorded sessions: sessions offered, loaded and missed (did its procedure or asked for it without loading it), trigger rate, how sessions went with and without it, and whether each client's skill listing keeps its description.",
 };

@@ -1,12 +1,14 @@
 import { readFile, realpath } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { isSkillgardenError } from '../core/errors.js';
+import type { EvidenceReport } from '../core/evidence/types.js';
 import { maxSupportFileBytes, supportPathProblem } from '../core/manage/support-path.js';
 import { isInactive, usageScore } from '../core/usage/index.js';
 import type { ManageContext } from '../services/manage/index.js';
 import { isLoaded, renderLoadResult } from '../registry/load-result.js';
 import type { SkillRegistry } from '../registry/skill-registry.js';
 import { checkToolArguments } from './check-arguments.js';
+import { answerSkillEvidence } from './evidence-tool.js';
 import { renderManageResult, runManageAction, type ManageToolInput } from './manage-tool.js';
 import type { ToolName } from './tool-definitions.js';
 
@@ -16,6 +18,8 @@ export interface ToolContext {
   manageContext: () => Promise<ManageContext>;
   sessionId: string;
   now: () => Date;
+  /** The evidence report over the configured transcripts; undefined when none are configured. */
+  readEvidence?: () => Promise<EvidenceReport | undefined>;
 }
 
 export interface ToolAnswer {
@@ -44,6 +48,10 @@ export async function answerTool(ctx: ToolContext, tool: ToolName, args: Record<
       }
       case 'skill_usage':
         return await usage(ctx, input.name as string | undefined, input.record === 'use');
+      case 'skill_evidence': {
+        const answer = answerSkillEvidence(await ctx.readEvidence?.(), input.name as string);
+        return answer.ok ? ok(answer.text) : fail(answer.text);
+      }
     }
   } catch (error) {
     if (isSkillgardenError(error)) return fail(`${error.message}\n(code: ${error.code})`);

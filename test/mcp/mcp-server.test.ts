@@ -51,7 +51,7 @@ describe('skillgarden mcp (stdio, real client)', () => {
 
   it('lists the four tools, with the skill index in skill_view', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['skill_manage', 'skill_usage', 'skill_view', 'skills_list']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['skill_evidence', 'skill_manage', 'skill_usage', 'skill_view', 'skills_list']);
     const view = tools.find((t) => t.name === 'skill_view');
     expect(view?.description).toContain('- deploy [env]: Does deploy things.');
     const manage = tools.find((t) => t.name === 'skill_manage');

@@ -74,6 +74,8 @@ export interface ListedSkill {
   description: string;
   when_to_use?: string;
   loaded: number;
+  /** Sessions that needed it and did not load it (budget advice never offers such a description for shrinking). */
+  missed?: number;
   /** ISO time of the last load seen, if any (clients drop least-used first). */
   last_loaded?: string;
 }

@@ -64,7 +64,7 @@ function bodyOf(text: string): string {
 }
 
 /** What a skill's own steps run: its fenced code blocks and inline code spans, one per line. */
-function codeOf(text: string): string {
+export function codeOf(text: string): string {
   const body = bodyOf(text);
   const blocks = [...body.matchAll(/^(`{3,}|~{3,})[^\n]*\n([\s\S]*?)^\1/gm)].map((m) => m[2] ?? '');
   const prose = body.replace(/^(`{3,}|~{3,})[^\n]*\n[\s\S]*?^\1/gm, '');

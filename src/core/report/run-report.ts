@@ -1,3 +1,4 @@
+import type { EvidenceReport } from '../evidence/types.js';
 import type { LifecycleCounts, LifecycleDecision, LifecycleState } from '../lifecycle/types.js';
 
 export type RunStatus = 'completed' | 'dry-run' | 'first-run' | 'skipped' | 'failed';
@@ -46,6 +47,8 @@ export interface RunReport {
   patterns: unknown[];
   plans: unknown[];
   prs: unknown[];
+  /** What the skills did in the transcripts, when the run was given some (curate with transcripts). */
+  evidence?: EvidenceReport;
   errors: { code: string; message: string; file?: string }[];
   warnings: { code: string; message: string; file?: string }[];
   /** How to undo the run, or null when it changed nothing. */

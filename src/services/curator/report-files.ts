@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { renderPlansMarkdown, type PlanReport } from '../../core/consolidate/index.js';
 import { renderPatternsMarkdown, type DetectedPattern } from '../../core/patterns/index.js';
+import { renderEvidenceSection } from '../../core/report/evidence-section.js';
 import { renderRunMarkdown } from '../../core/report/render-run.js';
 import type { RunReport } from '../../core/report/run-report.js';
 import { writeFileAtomic } from '../../store/files.js';
@@ -51,6 +52,7 @@ export function buildReportFiles(
     ...(patterns.length > 0 ? [renderPatternsMarkdown(patterns)] : []),
     ...(options.plans ? [renderPlansMarkdown(options.plans)] : []),
     ...(deferred.length > 0 ? [renderHeldBackMarkdown(deferred)] : []),
+    ...(report.evidence ? [renderEvidenceSection(report.evidence)] : []),
     ...(options.sections ?? []),
   ]);
   const proposed = options.proposed ?? (options.plans?.plans.length ?? 0) > 0;
