@@ -1,6 +1,7 @@
 import { stringify } from 'yaml';
 import { buildTaskName, buildUniqueName } from './draft-name.js';
 import { renderDoneWhen, renderSteps, summarizeSteps, doneClauses } from './draft-steps.js';
+import { buildPatternEvals } from './draft-evals.js';
 import { buildPatternEvidence, type EvidenceSession, type PatternEvidence } from './evidence.js';
 import { isGenericSequence } from './generic.js';
 import { commandName } from './shape.js';
@@ -266,7 +267,8 @@ export function draftPatterns(
     }
     const name = buildUniqueName(lead.name, taken);
     taken.add(name);
-    const draft = buildDraft(lead.pattern, name, lead.found, options.profile);
+    const built = buildDraft(lead.pattern, name, lead.found, options.profile);
+    const draft = options.sessions ? { ...built, evals: buildPatternEvals(name, built.text, lead.found, options.sessions) } : built;
     const absorbs = group.filter((c) => c !== lead).map((c) => c.pattern.fingerprint);
     (out[lead.index] as DetectedPattern).draft = absorbs.length > 0 ? { ...draft, absorbs } : draft;
     for (const c of group) if (c !== lead) (out[c.index] as DetectedPattern).collapsedInto = name;
