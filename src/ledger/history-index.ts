@@ -122,7 +122,7 @@ export async function readHistoryIndex(dir: string, options: HistoryIndexOptions
   const index = foldHistory(cache?.index ?? emptyHistoryIndex(root), orderParentsFirst(commits), head, noteLedgerCommit(ledger));
   if (useCache) {
     const seen = [...(cache?.seen ?? []), ...commits.map((c) => c.oid)];
-    await writeHistoryCache(gitdir, { version: 2, index, ledger, seen, shallow: cut }).catch(ignoreReadOnly);
+    await writeHistoryCache(gitdir, { version: 3, index, ledger, seen, shallow: cut }).catch(ignoreReadOnly);
   }
   return { index, ledger, update: cache ? 'incremental' : 'rebuilt', folded: commits.length, backend };
 }

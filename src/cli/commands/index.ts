@@ -84,6 +84,12 @@ export const commands: readonly CommandEntry[] = [
     'detectCommand',
   ),
   lazy(
+    'evidence',
+    'per skill, from transcripts and history: sessions that had it, loaded it, missed it, and how they went with and without it',
+    () => import('./evidence.js'),
+    'evidenceCommand',
+  ),
+  lazy(
     'plan',
     'consolidation plans (umbrella skills) for the curated skills: shown, or written as proposal branches (--apply)',
     () => import('./plan.js'),

@@ -70,7 +70,15 @@ function createSkill(state: FoldState, ctx: CommitContext, at: LocatedFile): voi
   // The same SKILL.md leaving another folder in this commit: a move or rename, created when it first appeared.
   const origin = at.blob === undefined ? undefined : ctx.leaving.get(at.blob);
   if (origin?.skill) {
-    state.skills.set(at.name, { ...structuredClone(origin.skill), name: at.name, folder: at.folder, archived: at.archived });
+    const before = origin.skill;
+    const renamedFrom = before.name === at.name ? before.renamedFrom : [...(before.renamedFrom ?? []), before.name];
+    state.skills.set(at.name, {
+      ...structuredClone(before),
+      name: at.name,
+      folder: at.folder,
+      archived: at.archived,
+      ...(renamedFrom === undefined ? {} : { renamedFrom }),
+    });
     state.owners.set(at.folder, at.name);
     return;
   }

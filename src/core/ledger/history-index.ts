@@ -37,6 +37,8 @@ export interface SkillHistory {
   lastRestored: LedgerEvent | null;
   /** The last pin or unpin commit naming it. */
   pin: PinEvent | null;
+  /** The names it had before, oldest first: its SKILL.md moved, unchanged, from a folder of another name. */
+  renamedFrom?: string[];
 }
 
 export interface HistoryIndex {

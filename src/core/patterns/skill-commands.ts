@@ -6,13 +6,13 @@ function bodyOf(text: string): string {
   return match === null ? text : text.slice(match[0].length);
 }
 
-/** What a skill's own steps run: its fenced code blocks' lines and its inline code spans. */
-function codeLines(text: string): string[] {
+/** What a skill's own steps run: its fenced code blocks and inline code spans, one per line. */
+export function codeOf(text: string): string {
   const body = bodyOf(text);
   const fence = /^(`{3,}|~{3,})[^\n]*\n([\s\S]*?)^\1/gm;
-  const blocks = [...body.matchAll(fence)].flatMap((m) => (m[2] ?? '').split('\n'));
+  const blocks = [...body.matchAll(fence)].map((m) => m[2] ?? '');
   const spans = [...body.replace(fence, '').matchAll(/`([^`\n]+)`/g)].map((m) => m[1] ?? '');
-  return [...blocks, ...spans];
+  return [...blocks, ...spans].join('\n');
 }
 
 /**
@@ -22,7 +22,7 @@ function codeLines(text: string): string[] {
  */
 export function listSkillCommands(text: string): string[] {
   const out = new Set<string>();
-  for (const line of codeLines(text)) {
+  for (const line of codeOf(text).split('\n')) {
     const code = line.replace(/^\s*\$\s+/, '').replace(/\s#.*$/, '');
     if (code.trim() === '' || code.trim().startsWith('#')) continue;
     for (const part of code.split(/&&|\|\||;/)) {

@@ -6,7 +6,7 @@ const stopwords = new Set(
 );
 
 /** A word's key for counting: lower case, a plural `s` dropped (`tests` and `test` are one word). */
-function keyOf(word: string): string {
+export function keyOf(word: string): string {
   return word.length > 4 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word;
 }
 

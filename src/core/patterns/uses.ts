@@ -59,7 +59,8 @@ function stringField(args: unknown, keys: readonly string[]): string | undefined
 
 const readingTools = /^(read|read_file|view|open|view_file|cat)$/i;
 const readingPrograms = new Set(['cat', 'sed', 'head', 'less', 'more', 'bat', 'nl']);
-const skillFilePath = /(?:^|[\s/'"])skills\/(?:[^\s/'"]+\/)?([a-z0-9][a-z0-9_-]{0,63})\/SKILL\.md(?:$|[\s'"])/i;
+// Any folder's SKILL.md, not only under a `skills/` folder: libraries keep skills in `document-skills/pdf/`, `plugins/x/`, a repository's root.
+const skillFilePath = /(?:^|[\s/'"])([a-z0-9][a-z0-9_-]{0,63})\/SKILL\.md(?:$|[\s'"])/i;
 
 function pathArgument(args: Record<string, unknown>, keys: readonly string[]): string | undefined {
   for (const key of keys) {
@@ -70,7 +71,7 @@ function pathArgument(args: Record<string, unknown>, keys: readonly string[]): s
 }
 
 /**
- * The skill whose SKILL.md a call reads (`Read skills/pdf/SKILL.md`, Codex's
+ * The skill whose SKILL.md a call reads, named by its folder (`Read skills/pdf/SKILL.md`, Codex's
  * `sed -n 1,200p ~/.codex/skills/pdf/SKILL.md`): agents without a skill tool
  * load a skill by reading its file. Edits and writes are not loads.
  */
@@ -89,7 +90,7 @@ function parseSkillFileRead(tool: string, args: Record<string, unknown>, program
  * The skill a tool call loads, if it loads one: Claude Code's `Skill` tool
  * (`{skill}`) or `SlashCommand` tool (`{command: "/name"}`), a `load_skill` /
  * `skill_view` style tool with a name argument, or a read of a
- * `skills/<name>/SKILL.md` file.
+ * `<folder>/SKILL.md` file (anywhere: the folder names the skill).
  */
 export function parseSkillLoad(tool: string, args: unknown, program?: string): string | undefined {
   if (tool === 'Skill') return stringField(args, ['skill', 'command', 'name']);

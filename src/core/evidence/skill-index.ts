@@ -1,0 +1,81 @@
+import { listProcedureCommands } from './procedure.js';
+import { listTriggerWords } from './words.js';
+
+/** One skill of the library as the evidence reads it: its listing, its code, and what history says. */
+export interface EvidenceSkillInput {
+  name: string;
+  /** Its folder's name, when it differs from the name: a read of `<folder>/SKILL.md` loads it. */
+  folder?: string;
+  description: string;
+  when_to_use?: string;
+  /** The SKILL.md text (its code blocks are the procedure). */
+  text: string;
+  provenance?: string;
+  /** When it (or the first of the skills it was renamed from or merged from) was created; absent: it always existed. */
+  existsSince?: string;
+  /** Names whose evidence is its own: the names it was renamed from, the skills merged into it. */
+  formerNames?: readonly string[];
+  /** When an agent last patched it (an agent's `patch` or `write-file` commit). */
+  agentPatchedAt?: string;
+}
+
+/** A skill with what matching needs, computed once. */
+export interface IndexedSkill {
+  input: EvidenceSkillInput;
+  existsSince: number | undefined;
+  commands: readonly string[];
+}
+
+/** The library, indexed for folding sessions: names to skills, command keys and words to the skills they belong to. */
+export interface SkillIndex {
+  skills: IndexedSkill[];
+  byName: Map<string, number>;
+  byCommand: Map<string, number[]>;
+  byWord: Map<string, number[]>;
+  /** Names history knows (archived, deleted) that are not among the skills: a load of one is not "unknown". */
+  historyNames: ReadonlySet<string>;
+}
+
+function push(map: Map<string, number[]>, key: string, value: number): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [value]);
+  else list.push(value);
+}
+
+export function buildSkillIndex(inputs: readonly EvidenceSkillInput[], historyNames: Iterable<string> = []): SkillIndex {
+  const index: SkillIndex = { skills: [], byName: new Map(), byCommand: new Map(), byWord: new Map(), historyNames: new Set() };
+  inputs.forEach((input, i) => {
+    const since = input.existsSince === undefined ? undefined : Date.parse(input.existsSince);
+    const commands = listProcedureCommands(input.text);
+    index.skills.push({ input, existsSince: since === undefined || Number.isNaN(since) ? undefined : since, commands });
+    for (const command of commands) push(index.byCommand, command, i);
+    for (const word of listTriggerWords(input)) push(index.byWord, word, i);
+  });
+  // Own names first: a former name never takes over a skill's current one.
+  inputs.forEach((input, i) => index.byName.set(input.name.toLowerCase(), i));
+  inputs.forEach((input, i) => {
+    for (const alias of [input.folder, ...(input.formerNames ?? [])]) {
+      if (alias !== undefined && !index.byName.has(alias.toLowerCase())) index.byName.set(alias.toLowerCase(), i);
+    }
+  });
+  const known = new Set<string>();
+  for (const name of historyNames) if (!index.byName.has(name.toLowerCase())) known.add(name.toLowerCase());
+  index.historyNames = known;
+  return index;
+}
+
+/** The names a load may use for a skill: as written, and without a plugin's namespace (`document-skills:pdf` → `pdf`). */
+export function loadNames(name: string): string[] {
+  const bare = name.trim().replace(/^\//, '').toLowerCase();
+  const colon = bare.lastIndexOf(':');
+  return colon < 0 ? [bare] : [bare, bare.slice(colon + 1)];
+}
+
+/** The skill a load names, by its name, folder, former names or a merged skill's name. */
+export function resolveLoad(index: SkillIndex, name: string): number | undefined {
+  for (const candidate of loadNames(name)) {
+    const found = index.byName.get(candidate);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
