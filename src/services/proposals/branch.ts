@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 /** Every proposal branch lives under this prefix (DESIGN §10). */
 export const proposalPrefix = 'skillgarden/';
 
-export type ProposalKind = 'lifecycle' | 'umbrella' | 'new' | 'staged';
+export type ProposalKind = 'lifecycle' | 'umbrella' | 'new' | 'describe' | 'staged';
 
 /** The kinds the curator proposes (a staged write comes from an agent, not a curator run). */
 export type CuratorProposalKind = Exclude<ProposalKind, 'staged'>;
@@ -38,7 +38,7 @@ export function buildProposalBranch(kind: ProposalKind, name = ''): string {
 export function parseProposalBranch(branch: string): { kind: ProposalKind; name: string } | undefined {
   if (branch === `${proposalPrefix}lifecycle` || branch.startsWith(`${proposalPrefix}lifecycle@`))
     return { kind: 'lifecycle', name: 'lifecycle' };
-  const match = /^(umbrella|new|staged)\/([^@]+)(?:@.+)?$/.exec(
+  const match = /^(umbrella|new|describe|staged)\/([^@]+)(?:@.+)?$/.exec(
     branch.startsWith(proposalPrefix) ? branch.slice(proposalPrefix.length) : '',
   );
   return match ? { kind: match[1] as ProposalKind, name: match[2] as string } : undefined;

@@ -16,7 +16,7 @@ export interface BranchProposal {
   fingerprint: string;
   /** A pull request's title. */
   title: string;
-  /** `skillgarden` and the kind's label (`lifecycle`, `umbrella`, `new-skill`); the Action adds its extra labels. */
+  /** `skillgarden` and the kind's label (`lifecycle`, `umbrella`, `new-skill`, `description`); the Action adds its extra labels. */
   labels: string[];
   /** The commit's message, trailers last. */
   message: string;
@@ -38,4 +38,9 @@ export function readTrailerBlock(message: string): string {
   return message.trimEnd().split('\n\n').at(-1) ?? '';
 }
 
-export const kindLabels: Record<BranchProposal['kind'], string> = { lifecycle: 'lifecycle', umbrella: 'umbrella', new: 'new-skill' };
+export const kindLabels: Record<BranchProposal['kind'], string> = {
+  lifecycle: 'lifecycle',
+  umbrella: 'umbrella',
+  new: 'new-skill',
+  describe: 'description',
+};
