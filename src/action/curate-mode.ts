@@ -63,7 +63,7 @@ export async function runCurateMode(inputs: ActionInputs, io: ActionIo, deps: Cu
 function extraJobs(pass: CuratorPass) {
   return {
     jobs: pass.proposals.filter((p) => p.kind !== 'lifecycle'),
-    kinds: pass.withdraw.filter((k): k is 'umbrella' | 'new' => k !== 'lifecycle'),
+    kinds: pass.withdraw.filter((k): k is Exclude<typeof k, 'lifecycle'> => k !== 'lifecycle'),
   };
 }
 

@@ -1,4 +1,4 @@
-import { proposalPrefix, renderProposalBody, type BranchProposal } from '../services/proposals/index.js';
+import { proposalPrefix, renderProposalBody, type BranchProposal, type CuratorProposalKind } from '../services/proposals/index.js';
 import { checkoutBase, commitOnBase } from './commit-proposal.js';
 import type { ActionInputs } from './inputs.js';
 import type { ActionIo } from './io.js';
@@ -23,7 +23,7 @@ export interface ExtrasInput {
   /** Umbrellas and drafted skills, built from this run's plans and patterns. */
   jobs: readonly BranchProposal[];
   /** The kinds this run looked for: their open pull requests that it no longer proposes are withdrawn. */
-  kinds: readonly ('umbrella' | 'new')[];
+  kinds: readonly Exclude<CuratorProposalKind, 'lifecycle'>[];
   /** The base's findings, read on first use (see loadBaseFindings). */
   baseFindings: () => Promise<BaseFindings | undefined>;
 }

@@ -111,9 +111,12 @@ describe('mode: curate, umbrellas and drafted skills', () => {
     // The pull request carries the draft's evidence: what people asked, which sessions.
     expect(fake.pulls[0]!.body).toContain('Please rename the s1 option and update the tests');
     expect(fake.pulls[0]!.body).toMatch(/sessions `s1`, `s2`, `s3`, `s4`/);
-    expect(git(origin.bare, 'diff', '--name-only', 'main', 'skillgarden/new/rename-option-update').trim()).toBe(
+    // The draft carries its evals (issue #31).
+    expect(git(origin.bare, 'diff', '--name-only', 'main', 'skillgarden/new/rename-option-update').trim().split('\n')).toEqual([
       'skills/rename-option-update/SKILL.md',
-    );
+      'skills/rename-option-update/evals/evals.json',
+      'skills/rename-option-update/evals/trigger-queries.json',
+    ]);
     expect(parseCommitMessage(`t\n\n${fake.pulls[0]!.body}`).trailers).toMatchObject({
       action: 'create',
       skills: ['rename-option-update'],
@@ -142,7 +145,12 @@ describe('mode: curate, umbrellas and drafted skills', () => {
     );
     expect(umbrella.diff).toContain('+name: deploy\n');
     const draft = byBranch.get(draftBranch)!;
-    expect(draft.files).toEqual([{ status: 'A', path: 'skills/rename-option-update/SKILL.md' }]);
+    expect(draft.files).toEqual(
+      ['SKILL.md', 'evals/evals.json', 'evals/trigger-queries.json'].map((f) => ({
+        status: 'A',
+        path: `skills/rename-option-update/${f}`,
+      })),
+    );
     expect(draft.diff).toContain('+name: rename-option-update');
     // The job summary says the same: each proposal, its branch and its diff.
     expect(result.summary).toContain('## Proposals (dry run: none pushed, none opened)');

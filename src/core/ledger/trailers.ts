@@ -21,7 +21,8 @@ export type SkillAction =
   | 'rollback'
   | 'curate'
   | 'add'
-  | 'update';
+  | 'update'
+  | 'describe';
 export type Actor = 'user' | 'agent' | 'curator';
 export type Source = 'foreground' | 'background';
 export interface LedgerTrailers {
@@ -59,6 +60,7 @@ export const skillActions: readonly SkillAction[] = [
   'curate',
   'add',
   'update',
+  'describe',
 ];
 export const actors: readonly Actor[] = ['user', 'agent', 'curator'];
 export const sources: readonly Source[] = ['foreground', 'background'];

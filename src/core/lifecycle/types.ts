@@ -23,6 +23,11 @@ export interface LifecycleSkill {
   createdAt?: string;
   usage?: Partial<UsageCounters>;
   record?: SkillStateRecord;
+  /**
+   * Sessions that needed it and did not load it (the evidence report's `missed`): they did its procedure by hand or
+   * asked for it in other words. Such a skill is not idle, whatever its clock says.
+   */
+  missed?: number;
 }
 
 export interface LifecycleSettings {
@@ -32,7 +37,7 @@ export interface LifecycleSettings {
   protected: readonly string[];
 }
 
-export type SkipReason = 'not-curated' | 'pinned' | 'referenced' | 'recent' | 'unchanged';
+export type SkipReason = 'not-curated' | 'pinned' | 'referenced' | 'recent' | 'unchanged' | 'needed';
 
 /** What the lifecycle decided for one skill: a transition, or why it was left alone. */
 export type LifecycleDecision =

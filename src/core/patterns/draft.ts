@@ -1,9 +1,13 @@
 import { stringify } from 'yaml';
 import { buildTaskName, buildUniqueName } from './draft-name.js';
 import { renderDoneWhen, renderSteps, summarizeSteps, doneClauses } from './draft-steps.js';
+import { buildPatternEvals } from './draft-evals.js';
 import { buildPatternEvidence, type EvidenceSession, type PatternEvidence } from './evidence.js';
 import { isGenericSequence } from './generic.js';
 import { commandName } from './shape.js';
+import { coversCommand, distinctiveCommands, listSkillCommands } from './skill-commands.js';
+
+export { codeOf } from './skill-commands.js';
 import type { DetectedPattern, DraftSkill, Pattern } from './types.js';
 
 export interface ExistingSkill {
@@ -54,43 +58,29 @@ function clean(text: string): string {
   return text.replace(/[<>]/g, '').replace(/\s+/g, ' ').trim();
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-function bodyOf(text: string): string {
-  const match = /^---\r?\n[\s\S]*?\r?\n---\r?\n?/.exec(text);
-  return match === null ? text : text.slice(match[0].length);
-}
-
-/** What a skill's own steps run: its fenced code blocks and inline code spans, one per line. */
-export function codeOf(text: string): string {
-  const body = bodyOf(text);
-  const blocks = [...body.matchAll(/^(`{3,}|~{3,})[^\n]*\n([\s\S]*?)^\1/gm)].map((m) => m[2] ?? '');
-  const prose = body.replace(/^(`{3,}|~{3,})[^\n]*\n[\s\S]*?^\1/gm, '');
-  const spans = [...prose.matchAll(/`([^`\n]+)`/g)].map((m) => m[1] ?? '');
-  return [...blocks, ...spans].join('\n');
+/** An existing skill with the commands its own steps run (read once per run, `listSkillCommands`). */
+interface CoverageSkill extends ExistingSkill {
+  commands?: readonly string[];
 }
 
 /**
- * The skill that already covers a pattern: it records the pattern's fingerprint, or its own code runs every
- * command of the pattern (`commands`: the program and sub-command of each shell step, `npm version`). A tool's
- * name as a word in the prose is not coverage: `open → edit` is not covered by a skill that says "edit".
- * A pattern with no shell step is covered by its fingerprint only.
+ * The skill that already covers a pattern: it records the pattern's fingerprint, or its own steps run every
+ * command of the pattern that names the procedure (`commands`: the program and sub-command of each shell step,
+ * `npm version`; the ones that only look around, `git status`, `ls`, left out). A tool's name as a word in the
+ * prose is not coverage: `open → edit` is not covered by a skill that says "edit". A pattern with no such
+ * command is covered by its fingerprint only.
  */
 export function findCoveringSkill(
   pattern: Pattern,
-  existing: readonly ExistingSkill[],
+  existing: readonly CoverageSkill[],
   commands: readonly string[] = [],
 ): string | undefined {
-  const wanted = [...new Set(commands)].map(
-    (command) => new RegExp(`(?:^|[\\s;&|($\`])${command.split(' ').map(escapeRegExp).join('\\s+')}(?=$|[\\s;&|)\`])`, 'm'),
-  );
+  const wanted = distinctiveCommands(commands);
   for (const skill of existing) {
     if (skill.text.includes(pattern.fingerprint)) return skill.name;
     if (wanted.length === 0) continue;
-    const code = codeOf(skill.text);
-    if (wanted.every((re) => re.test(code))) return skill.name;
+    const own = skill.commands ?? listSkillCommands(skill.text);
+    if (wanted.every((command) => coversCommand(own, command))) return skill.name;
   }
   return undefined;
 }
@@ -239,6 +229,7 @@ export function draftPatterns(
   const limits = { ...defaultDraftLimits, ...options.limits };
   const out: DetectedPattern[] = patterns.map((p) => ({ ...p }));
   const candidates: Candidate[] = [];
+  let library: CoverageSkill[] | undefined;
   patterns.forEach((pattern, index) => {
     const detected = out[index] as DetectedPattern;
     const recorded = findCoveringSkill(pattern, existing);
@@ -246,16 +237,18 @@ export function draftPatterns(
     const reason = screen(pattern, limits);
     if (reason !== undefined) return void (detected.reason = reason);
     const found = buildPatternEvidence(pattern.tools, options.sessions ?? [], options.refine ?? true);
-    const coveredBy = findCoveringSkill(pattern, existing, patternCommands(pattern, found));
-    if (coveredBy !== undefined) {
-      detected.coveredBy = coveredBy;
-      return void (detected.reason = `${coveredBy} already runs these commands (${patternCommands(pattern, found).join(', ')})`);
-    }
     // A skill the sessions loaded serves the pattern: drafting it again would duplicate a skill that works.
     const served = found.loaded[0];
     if (served !== undefined && served[1] * 2 >= found.sessionIds.size) {
       detected.coveredBy = served[0];
-      return void (detected.reason = `served by ${served[0]}: ${served[1]} of its ${found.sessionIds.size} sessions loaded that skill`);
+      return void (detected.reason = `sessions loaded ${served[0]} (${served[1]} of its ${found.sessionIds.size}): a skill that works, not a new one`);
+    }
+    library ??= existing.map((skill) => ({ ...skill, commands: listSkillCommands(skill.text) }));
+    const commands = patternCommands(pattern, found);
+    const coveredBy = findCoveringSkill(pattern, library, commands);
+    if (coveredBy !== undefined) {
+      detected.coveredBy = coveredBy;
+      return void (detected.reason = `${coveredBy} already runs these commands (${distinctiveCommands(commands).join(', ')})`);
     }
     // One recurring word (`test`) is a coincidence of three requests, not a task.
     const name = found.task.nameWords.length >= 2 ? buildTaskName(found.task.nameWords) : undefined;
@@ -276,7 +269,8 @@ export function draftPatterns(
     }
     const name = buildUniqueName(lead.name, taken);
     taken.add(name);
-    const draft = buildDraft(lead.pattern, name, lead.found, options.profile);
+    const built = buildDraft(lead.pattern, name, lead.found, options.profile);
+    const draft = options.sessions ? { ...built, evals: buildPatternEvals(name, built.text, lead.found, options.sessions) } : built;
     const absorbs = group.filter((c) => c !== lead).map((c) => c.pattern.fingerprint);
     (out[lead.index] as DetectedPattern).draft = absorbs.length > 0 ? { ...draft, absorbs } : draft;
     for (const c of group) if (c !== lead) (out[c.index] as DetectedPattern).collapsedInto = name;

@@ -41,6 +41,14 @@ export function isGenericToken(token: string): boolean {
   return genericPurposes.has(describeTool(token)) || genericPrograms.has(token);
 }
 
+/** Read-only git sub-commands: every task looks at the tree this way. */
+const genericGit = /^git (status|diff|log|show|branch|rev-parse|remote|fetch)\b/;
+
+/** Whether a command (`git status`, `ls`, `npm publish`) only looks around: it names no procedure. */
+export function isGenericCommand(command: string): boolean {
+  return genericPrograms.has(command.split(' ')[0] ?? '') || genericGit.test(command);
+}
+
 /** A sequence of generic tools only (`Glob → Read`, `Read → Edit`, `str_replace_editor → finish`) is not a skill. */
 export function isGenericSequence(tools: readonly string[]): boolean {
   return tools.every(isGenericToken);

@@ -1,3 +1,5 @@
+import type { DraftEvals } from '../evals/types.js';
+
 /** The transcript formats `detect` reads, once: the union is derived from this list. */
 export const transcriptFormats = [
   'claude-code',
@@ -109,6 +111,8 @@ export interface DraftSkill {
   evidence?: DraftEvidence;
   /** Fingerprints of nested or overlapping patterns of the same sessions folded into this draft. */
   absorbs?: string[];
+  /** Its `evals/evals.json` and trigger queries, read from the sessions (absent for drafts built without sessions). */
+  evals?: DraftEvals;
   /** What the optional LLM pass did: its rewrite used, or the deterministic draft kept and why. */
   llm?: { used: boolean; model: string; reason?: string };
 }

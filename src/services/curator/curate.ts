@@ -16,6 +16,7 @@ import {
   type BranchProposal,
   type CuratorProposalKind,
 } from '../proposals/index.js';
+import { buildDescribeProposals } from './evidence-pass.js';
 import { readDraftsRoot, type LibrarySnapshot } from './read-library.js';
 import { buildReportFiles, type RunReportFiles } from './report-files.js';
 import { runCurator, type CurateOptions } from './run-curator.js';
@@ -73,7 +74,7 @@ export async function runCurate(options: RunCurateOptions): Promise<RunCurateRes
       return refs.filter((r) => declined.has(r.fingerprint)).map((r) => r.plan);
     },
   });
-  const { report, snapshot, plans, lifecycle, deferred, tag } = result;
+  const { report, snapshot, plans, lifecycle, deferred, tag, evidence } = result;
   const umbrellas = result.umbrellas ?? [];
   const runId = report.run_id;
   const root = draftsRoot || readDraftsRoot(snapshot);
@@ -81,13 +82,14 @@ export async function runCurate(options: RunCurateOptions): Promise<RunCurateRes
     ...(lifecycle ? [lifecycle] : []),
     ...umbrellas.map((plan) => withHeldBack(buildUmbrellaBranchProposal(plan, runId), deferred)),
     ...(report.patterns as DetectedPattern[]).flatMap((pattern) => buildDraftBranchProposal(pattern, root, runId) ?? []),
+    ...(evidence ? await buildDescribeProposals(snapshot, evidence, runId) : []),
   ].map((p) => (labels.length > 0 ? { ...p, labels: [...p.labels, ...labels] } : p));
   const proposals = gateRun(built, snapshot, report);
   const mined = (options.transcripts ?? snapshot.config.transcripts).length > 0;
   const withdraw: CuratorProposalKind[] = [
     ...(options.propose ? ['lifecycle' as const] : []),
     ...(result.umbrellas ? ['umbrella' as const] : []),
-    ...(mined ? ['new' as const] : []),
+    ...(mined ? (['new', 'describe'] as const) : []),
   ];
   return {
     report,

@@ -16,6 +16,8 @@ import { planSnapshot } from '../consolidate/index.js';
 import type { ConsolidationPlan, PlanReport } from '../../core/consolidate/index.js';
 import { holdBackForUmbrellas, type DeferredTransition } from '../../core/proposals/overlap.js';
 import type { CurateOptions } from './curate-options.js';
+import { readRunEvidence } from './evidence-pass.js';
+import type { EvidenceReport } from '../../core/evidence/types.js';
 import { buildLifecycleBranchProposal, buildTransitionMoves } from '../proposals/lifecycle.js';
 import type { BranchProposal } from '../proposals/proposal.js';
 
@@ -32,6 +34,8 @@ export interface CurateResult {
   deferred: DeferredTransition[];
   /** The tag on the commit the run started from, when it committed (pushed with its commits). */
   tag?: string;
+  /** What the run's transcripts say each skill does (when transcripts were given): misses keep a skill from going stale. */
+  evidence?: EvidenceReport;
 }
 
 /** One curator pass: read once, plan the lifecycle, commit each transition (tagged as one run), report. */
@@ -45,6 +49,8 @@ export async function runCurator(options: CurateOptions): Promise<CurateResult> 
       ...(options.requireSkills ? { requireSkills: options.requireSkills } : {}),
     });
     const detected = await detectPatterns(options, snapshot);
+    // Read once per run: the lifecycle keeps what sessions needed, and the description proposals are built from it.
+    const evidence = await readRunEvidence(options, snapshot);
     // Plans are read from the tree before any transition of this run: proposals a person reviews, applied elsewhere.
     const planned =
       (options.consolidate ?? snapshot.config.consolidate)
@@ -62,7 +68,11 @@ export async function runCurator(options: CurateOptions): Promise<CurateResult> 
       planned?.result.plans ?? [],
       options,
     );
-    const extra = { ...(planned ? { plans: planned.report, umbrellas: planned.result.plans } : {}), deferred };
+    const extra = {
+      ...(planned ? { plans: planned.report, umbrellas: planned.result.plans } : {}),
+      deferred,
+      ...(evidence ? { evidence } : {}),
+    };
     const planMs = performance.now() - started - readMs;
     const before: StateCounts = {
       active: snapshot.skills.filter((s) => s.record?.state !== 'stale').length,

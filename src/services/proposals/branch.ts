@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 /** Every proposal branch lives under this prefix (DESIGN §10). */
 export const proposalPrefix = 'skillgarden/';
 
-export type ProposalKind = 'lifecycle' | 'umbrella' | 'new' | 'staged' | 'update';
+export type ProposalKind = 'lifecycle' | 'umbrella' | 'new' | 'describe' | 'staged' | 'update';
 
 /** The kinds proposed as a reviewed branch: the curator's, and a vendored skill's update (a staged write comes from an agent). */
 export type CuratorProposalKind = Exclude<ProposalKind, 'staged'>;
@@ -38,7 +38,7 @@ export function buildProposalBranch(kind: ProposalKind, name = ''): string {
 export function parseProposalBranch(branch: string): { kind: ProposalKind; name: string } | undefined {
   if (branch === `${proposalPrefix}lifecycle` || branch.startsWith(`${proposalPrefix}lifecycle@`))
     return { kind: 'lifecycle', name: 'lifecycle' };
-  const match = /^(umbrella|new|staged|update)\/([^@]+)(?:@.+)?$/.exec(
+  const match = /^(umbrella|new|describe|staged|update)\/([^@]+)(?:@.+)?$/.exec(
     branch.startsWith(proposalPrefix) ? branch.slice(proposalPrefix.length) : '',
   );
   return match ? { kind: match[1] as ProposalKind, name: match[2] as string } : undefined;

@@ -1,6 +1,9 @@
 import { stringify } from 'yaml';
 import { buildPlanReport } from '../../core/consolidate/index.js';
 import type { ConsolidationPlan } from '../../core/consolidate/types.js';
+import { serializeJson } from '../../core/evals/build-evals.js';
+import { triggerQueriesFile } from '../../core/evals/types.js';
+import { evalsFile } from '../../core/evals/validate-evals.js';
 import { buildCommitMessage } from '../../core/ledger/trailers.js';
 import type { DetectedPattern } from '../../core/patterns/types.js';
 import { codeSpan, escapeMarkdown } from '../../core/report/markdown-inert.js';
@@ -69,6 +72,11 @@ export function buildDraftBranchProposal(pattern: DetectedPattern, skillsDir: st
     reasons: [
       `the tool sequence ${tools} recurs in ${pattern.sessions} session(s) (confidence ${pattern.confidence.toFixed(2)}); no skill covers it yet`,
       ...renderEvidence(evidence),
+      ...(draft.evals
+        ? [
+            `carries ${codeSpan(evalsFile)} (${draft.evals.evals.evals.length} test case(s) from the requests, expected output how those sessions ended) and ${codeSpan(triggerQueriesFile)} (${draft.evals.trigger_queries.filter((q) => q.should_trigger).length} should-trigger, ${draft.evals.trigger_queries.filter((q) => !q.should_trigger).length} should-not-trigger queries), to run the with/without comparison`,
+          ]
+        : []),
       ...(draft.absorbs && draft.absorbs.length > 0
         ? [`folds in the nested or overlapping patterns ${draft.absorbs.map(codeSpan).join(', ')} of the same sessions`]
         : []),
@@ -94,7 +102,19 @@ export function buildDraftBranchProposal(pattern: DetectedPattern, skillsDir: st
     }),
     report: ['### Drafted SKILL.md', '', '````markdown', draft.text.trimEnd(), '````', ''].join('\n'),
     skills: [draft.name],
-    changes: [{ path: `${skillsDir}/${draft.name}/SKILL.md`, content: draft.text, expected: null }],
+    changes: [
+      { path: `${skillsDir}/${draft.name}/SKILL.md`, content: draft.text, expected: null },
+      ...(draft.evals
+        ? [
+            { path: `${skillsDir}/${draft.name}/${evalsFile}`, content: serializeJson(draft.evals.evals), expected: null },
+            {
+              path: `${skillsDir}/${draft.name}/${triggerQueriesFile}`,
+              content: serializeJson(draft.evals.trigger_queries),
+              expected: null,
+            },
+          ]
+        : []),
+    ],
   };
 }
 

@@ -1,3 +1,6 @@
+import { triggerQueriesFile } from '../../core/evals/types.js';
+import { evalsFile, validateEvals } from '../../core/evals/validate-evals.js';
+import { validateTriggerQueries } from '../../core/evals/validate-trigger-queries.js';
 import type { Finding } from '../../core/findings.js';
 import type { SkillFileEntry } from '../../core/rules/index.js';
 import { decisiveFindings, describeFinding, evaluateWritePolicy, resolveScanConfig, type ScanConfig } from '../../core/scan/index.js';
@@ -39,6 +42,16 @@ function changedSkills(proposal: BranchProposal): Map<string, { skillMd: string;
   return folders;
 }
 
+/** The evaluation files a proposal writes into a skill folder, checked as `validate` checks them. */
+function* checkEvals(dir: string, files: ReadonlyMap<string, Uint8Array | string>): Iterable<Finding> {
+  const evals = files.get(evalsFile);
+  const folder = dir.slice(dir.lastIndexOf('/') + 1);
+  if (evals !== undefined)
+    yield* validateEvals({ file: `${dir}/${evalsFile}`, text: text(evals), folder, skillFiles: new Set(files.keys()) });
+  const queries = files.get(triggerQueriesFile);
+  if (queries !== undefined) yield* validateTriggerQueries(`${dir}/${triggerQueriesFile}`, text(queries));
+}
+
 /**
  * The check every proposal passes before it is proposed, whoever wrote it (the curator's rules or a model):
  * the same validation as `validate`, and the scan with the policy of a curator's background write. A proposal
@@ -60,7 +73,9 @@ export function checkProposal(proposal: BranchProposal, options: CheckOptions): 
       profile: options.profile,
       ...(whole ? { files: entries } : {}),
     });
-    for (const f of findings.filter((x: Finding) => x.severity === 'error')) problems.push(`${file}:${f.line} ${f.code}: ${f.message}`);
+    const evals = [...checkEvals(dir, folder.files)];
+    for (const f of [...findings, ...evals].filter((x: Finding) => x.severity === 'error'))
+      problems.push(`${f.file === file ? file : f.file}:${f.line} ${f.code}: ${f.message}`);
     const input = {
       skill: dir,
       files: [...folder.files].map(([path, content]) => ({ path, bytes: typeof content === 'string' ? Buffer.from(content) : content })),

@@ -16,7 +16,7 @@ export interface BranchProposal {
   fingerprint: string;
   /** A pull request's title. */
   title: string;
-  /** `skillgarden` and the kind's label (`lifecycle`, `umbrella`, `new-skill`); the Action adds its extra labels. */
+  /** `skillgarden` and the kind's label (`lifecycle`, `umbrella`, `new-skill`, `description`); the Action adds its extra labels. */
   labels: string[];
   /** The commit's message, trailers last. */
   message: string;
@@ -43,4 +43,5 @@ export const kindLabels: Record<BranchProposal['kind'], string> = {
   umbrella: 'umbrella',
   new: 'new-skill',
   update: 'vendored-update',
+  describe: 'description',
 };

@@ -136,7 +136,7 @@ describe('draftPatterns', () => {
     const detected = draftPatterns([pattern], [], { sessions: loaded })[0];
     expect(detected?.draft).toBeUndefined();
     expect(detected?.coveredBy).toBe('flaky-tests');
-    expect(detected?.reason).toMatch(/served by flaky-tests: 3 of its 3 sessions loaded that skill/);
+    expect(detected?.reason).toMatch(/sessions loaded flaky-tests \(3 of its 3\): a skill that works/);
   });
 
   it('reads limits from the config, ignoring what is not a number', () => {

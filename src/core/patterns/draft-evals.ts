@@ -1,0 +1,28 @@
+import { buildDraftEvals } from '../evals/build-evals.js';
+import type { DraftEvals } from '../evals/types.js';
+import type { EvidenceSession, PatternEvidence } from './evidence.js';
+import { distinctiveCommands, listSkillCommands } from './skill-commands.js';
+import { listTaskWords } from './task-words.js';
+
+const stem = (word: string) => (word.length > 4 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word);
+
+/**
+ * A draft's evals, read from the sessions: its test cases and should-trigger queries are what people asked in the
+ * sessions that showed the pattern (redacted by the reader); its should-not-trigger queries what people asked in
+ * sessions that did not, sharing none of the task's words.
+ */
+export function buildPatternEvals(name: string, text: string, found: PatternEvidence, sessions: readonly EvidenceSession[]): DraftEvals {
+  const task = new Set(found.task.words.map(stem));
+  const own = sessions.filter((s) => found.sessionIds.has(s.id));
+  const unrelated = sessions
+    .filter((s) => !found.sessionIds.has(s.id))
+    .map((s) => s.requests[0]?.text ?? '')
+    .filter((request) => request !== '' && !listTaskWords(request).some((w) => task.has(stem(w))));
+  return buildDraftEvals({
+    name,
+    requests: [...found.evidence.requests, ...own.map((s) => s.requests[0]?.text ?? '')],
+    ...(found.evidence.ending === undefined ? {} : { ending: found.evidence.ending }),
+    commands: distinctiveCommands(listSkillCommands(text)),
+    unrelated,
+  });
+}
