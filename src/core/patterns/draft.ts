@@ -1,7 +1,7 @@
 import { stringify } from 'yaml';
 import { buildTaskName, buildUniqueName } from './draft-name.js';
 import { renderDoneWhen, renderSteps, summarizeSteps, doneClauses } from './draft-steps.js';
-import { buildPatternEvidence, type EvidenceSession, type PatternEvidence } from './evidence.js';
+import { buildPatternEvidence, indexSessions, type EvidenceSession, type PatternEvidence, type SessionIndex } from './evidence.js';
 import { isGenericSequence } from './generic.js';
 import { commandName } from './shape.js';
 import type { DetectedPattern, DraftSkill, Pattern } from './types.js';
@@ -239,13 +239,15 @@ export function draftPatterns(
   const limits = { ...defaultDraftLimits, ...options.limits };
   const out: DetectedPattern[] = patterns.map((p) => ({ ...p }));
   const candidates: Candidate[] = [];
+  let indexed: SessionIndex | undefined;
   patterns.forEach((pattern, index) => {
     const detected = out[index] as DetectedPattern;
     const recorded = findCoveringSkill(pattern, existing);
     if (recorded !== undefined) return void (detected.coveredBy = recorded);
     const reason = screen(pattern, limits);
     if (reason !== undefined) return void (detected.reason = reason);
-    const found = buildPatternEvidence(pattern.tools, options.sessions ?? [], options.refine ?? true);
+    indexed ??= indexSessions(options.sessions ?? [], options.refine ?? true);
+    const found = buildPatternEvidence(pattern.tools, indexed);
     const coveredBy = findCoveringSkill(pattern, existing, patternCommands(pattern, found));
     if (coveredBy !== undefined) {
       detected.coveredBy = coveredBy;
