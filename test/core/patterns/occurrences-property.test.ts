@@ -55,12 +55,12 @@ const sessionsArbitrary = fc
   )
   .map((list) => list.map((s, i): EvidenceSession => ({ id: `s${i % 20}`, file: `f${i % 3}.jsonl`, ...s })));
 
-const tokensOf = (refine: boolean) => fc.array(fc.constantFrom(...names, 'Bash:git', 'Bash:npm'), { minLength: 1, maxLength: 4 });
+const toolsArbitrary = fc.array(fc.constantFrom(...names, 'Bash:git', 'Bash:npm'), { minLength: 1, maxLength: 4 });
 
 describe('findOccurrences over the index', () => {
   it('finds exactly what the plain search over every call finds', () => {
     fc.assert(
-      fc.property(sessionsArbitrary, tokensOf(true), fc.boolean(), (sessions, tools, refine) => {
+      fc.property(sessionsArbitrary, toolsArbitrary, fc.boolean(), (sessions, tools, refine) => {
         const found = findOccurrences(tools, indexSessions(sessions, refine)).map((o) => [o.session.id, o.steps]);
         expect(found).toEqual(naiveOccurrences(tools, sessions, refine));
       }),
@@ -86,7 +86,7 @@ describe('findOccurrences over the index', () => {
 
   it("a pattern's sessions and times are those of the plain search (times sorted, as the evidence read them before)", () => {
     fc.assert(
-      fc.property(sessionsArbitrary, tokensOf(true), (sessions, tools) => {
+      fc.property(sessionsArbitrary, toolsArbitrary, (sessions, tools) => {
         const naive = naiveOccurrences(tools, sessions, true);
         const byId = new Map(sessions.map((s) => [s.id, s]));
         const times = naive
