@@ -167,6 +167,8 @@ if (profileAt >= 0) {
   ];
   for (const c of cases.filter((x) => names.length === 0 || names.includes(x.name))) {
     const { dir, calls, bytes } = await prepare(c);
+    // --runs 0 only generates the inputs.
+    if (runs === 0) continue;
     const results = Array.from({ length: runs }, () => run(dir));
     const failed = results.find((r) => r.code !== 0);
     if (failed !== undefined) throw new Error(`${c.name}: exit ${failed.code}\n${failed.stderr.slice(-2000)}`);
