@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SessionCollector } from '../../../src/store/transcripts/collector.js';
 import { expandTranscriptPaths } from '../../../src/store/transcripts/expand-paths.js';
 import { readTranscriptFiles } from '../../../src/store/transcripts/read-transcripts.js';
 import { transcriptsRoot } from '../../helpers/corpus.js';
@@ -38,5 +40,30 @@ describe('readTranscriptFiles in parallel batches', () => {
     expect(parallel[0]?.sessions[0]?.calls).toHaveLength(20_000);
     expect(parallel[20]?.skipped[0]?.reason).toBe('could not read the file (ENOENT)');
     expect(corpus.length).toBeGreaterThan(3);
+  });
+});
+
+describe("a request's text", () => {
+  it('is the words joined by single spaces, cut at 600 characters, as collapsing every space run then slicing gives', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.constantFrom(' ', '  ', '\n', '\t ', '\u00a0'),
+            fc.string({ unit: fc.constantFrom(...'abcxyz.,?-'), minLength: 1, maxLength: 300 }),
+          ),
+          { maxLength: 40 },
+        ),
+        (parts) => {
+          const text = `ask ${parts.join('')}`;
+          const collector = new SessionCollector('f.jsonl', false, 's');
+          collector.userText('s', text);
+          collector.call('s', 'Read', {});
+          const expected = text.trim().replace(/\s+/g, ' ').slice(0, 600);
+          expect(collector.finish().sessions[0]?.requests.map((r) => r.text) ?? []).toEqual([expected]);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
