@@ -5,7 +5,8 @@
  * same tools). The dozen-tool shape is the hard one: nearly every short window is
  * frequent, so the row also shows how many candidates each window length yields.
  * Run: npx tsx bench/detect.ts [shape…]   (shapes: zipf-200 uniform-50 dozen-12)
- * Target: 10,000 × 200 (2 million calls) in under 5 s and under 1 GiB RSS, on every shape.
+ * This measures the miner alone (a function, in-process, on token ids already made): the `detect` command
+ * as a person runs it (reading, mining, drafting, the report) is bench/detect-scale.ts.
  */
 import { loadavg } from 'node:os';
 import { countWindows, packSessions } from '../src/core/patterns/count-windows.js';

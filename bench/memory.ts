@@ -2,7 +2,8 @@
  * Peak memory of each command at 10,000 skills (issue 18, goal 6: each under 512 MiB): the built CLI
  * (bin/skillgarden.js, run `npm run build` first) as its own process under /usr/bin/time -v, over one
  * generated library (bench/generate-library.ts) in a git repository, every skill adopted (so `plan` and
- * `curate` have curated skills to work on). Mining's peak is `bench/detect.ts`'s (in-process, maxRSS).
+ * `curate` have curated skills to work on). `detect`'s, end to end, is
+ * bench/detect-scale.ts's.
  * Run: `npx tsx bench/memory.ts [skills]` (default 10000).
  */
 import { execFileSync, spawnSync } from 'node:child_process';

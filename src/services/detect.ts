@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { draftPatterns, type DraftLimits, type DraftProfile, type ExistingSkill } from '../core/patterns/draft.js';
 import type { EvidenceSession } from '../core/patterns/evidence.js';
+import type { PackedSessions } from '../core/patterns/count-windows.js';
 import { minePatterns, type MineOptions } from '../core/patterns/mine.js';
 import { defaultRefine, type RefineMap } from '../core/patterns/shape.js';
 import { buildToken, TokenTable } from '../core/patterns/tokens.js';
@@ -39,29 +40,31 @@ export interface DetectOptions extends Omit<MineOptions, 'fingerprint'> {
   llm?: ChatClientOptions;
 }
 
-/** Token ids per session, and the sessions themselves, which drafts are read from. */
+/**
+ * Token ids of every session end to end (one growing array, not an array per session: a million tiny
+ * sessions would be a million typed arrays), and the sessions themselves, which drafts are read from.
+ */
 class SessionTokens {
   readonly table = new TokenTable();
-  readonly sessions: Int32Array[] = [];
+  readonly tokens: number[] = [];
+  readonly starts: number[] = [0];
   readonly evidence: EvidenceSession[] = [];
-  calls = 0;
 
   constructor(private readonly refine: boolean) {}
 
   add(session: TranscriptSession): void {
-    const ids = new Int32Array(session.calls.length);
-    session.calls.forEach((call, i) => {
-      ids[i] = this.table.intern(buildToken(call, { refine: this.refine }));
-    });
-    this.sessions.push(ids);
-    this.evidence.push({
-      id: session.id,
-      file: session.file,
-      calls: session.calls,
-      requests: session.requests,
-      loaded: session.uses.map((u) => u.skill),
-    });
-    this.calls += ids.length;
+    for (const call of session.calls) this.tokens.push(this.table.intern(buildToken(call, { refine: this.refine })));
+    this.starts.push(this.tokens.length);
+    // A session is its own evidence (no copy of it held) unless it loaded skills, which the drafter reads by name.
+    this.evidence.push(session.uses.length === 0 ? session : { ...session, loaded: session.uses.map((u) => u.skill) });
+  }
+
+  get sessions(): number {
+    return this.starts.length - 1;
+  }
+
+  packed(): PackedSessions {
+    return { tokens: Int32Array.from(this.tokens), starts: Int32Array.from(this.starts) };
   }
 }
 
@@ -127,12 +130,13 @@ export async function runDetect(options: DetectOptions): Promise<DetectReport> {
   });
   for await (const result of files) {
     for (const session of result.sessions) tokens.add(session);
-    uses.push(...result.uses);
-    skipped.push(...result.skipped);
+    // One by one: a file of a million sessions has more uses than a call's arguments may hold.
+    for (const use of result.uses) uses.push(use);
+    for (const skip of result.skipped) skipped.push(skip);
   }
   const minSessions = options.minSessions ?? options.limits?.min_sessions;
   const patterns = minePatterns(
-    { sessions: tokens.sessions, vocabulary: tokens.table.names },
+    { packed: tokens.packed(), vocabulary: tokens.table.names },
     minSessions === undefined ? options : { ...options, minSessions },
   );
   const existing = options.existingSkills ?? (options.skillsDir === undefined ? [] : await readSkillsDir(resolve(cwd, options.skillsDir)));
@@ -151,8 +155,8 @@ export async function runDetect(options: DetectOptions): Promise<DetectReport> {
     }
   }
   return {
-    sessions: tokens.sessions.length,
-    calls: tokens.calls,
+    sessions: tokens.sessions,
+    calls: tokens.tokens.length,
     files: expanded.files.length,
     skipped,
     patterns: detected,

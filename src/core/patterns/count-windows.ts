@@ -41,6 +41,26 @@ export function packSessions(sessions: readonly ArrayLike<number>[]): PackedSess
   return { tokens, starts };
 }
 
+/**
+ * Runs of one token collapsed (`Bash Bash Bash` → `Bash`) in every session, packed as given: the same as
+ * `collapseRuns` of each session, without an array per session.
+ */
+export function collapsePackedRuns(packed: PackedSessions): PackedSessions {
+  const tokens = new Int32Array(packed.tokens.length);
+  const starts = new Int32Array(packed.starts.length);
+  let at = 0;
+  for (let s = 0; s + 1 < packed.starts.length; s += 1) {
+    starts[s] = at;
+    const first = at;
+    for (let p = packed.starts[s] as number; p < (packed.starts[s + 1] as number); p += 1) {
+      const token = packed.tokens[p] as number;
+      if (at === first || tokens[at - 1] !== token) tokens[at++] = token;
+    }
+  }
+  starts[packed.starts.length - 1] = at;
+  return { tokens: tokens.subarray(0, at), starts };
+}
+
 /** What countLevel counts into: PairTable (any keys) or DenseTable (few enough keys to index directly). */
 type WindowTable = PairTable | DenseTable;
 

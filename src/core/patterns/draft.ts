@@ -2,7 +2,7 @@ import { stringify } from 'yaml';
 import { buildTaskName, buildUniqueName } from './draft-name.js';
 import { renderDoneWhen, renderSteps, summarizeSteps, doneClauses } from './draft-steps.js';
 import { buildPatternEvals } from './draft-evals.js';
-import { buildPatternEvidence, type EvidenceSession, type PatternEvidence } from './evidence.js';
+import { buildPatternEvidence, indexSessions, type EvidenceSession, type PatternEvidence, type SessionIndex } from './evidence.js';
 import { isGenericSequence } from './generic.js';
 import { commandName } from './shape.js';
 import { coversCommand, distinctiveCommands, listSkillCommands } from './skill-commands.js';
@@ -230,13 +230,15 @@ export function draftPatterns(
   const out: DetectedPattern[] = patterns.map((p) => ({ ...p }));
   const candidates: Candidate[] = [];
   let library: CoverageSkill[] | undefined;
+  let indexed: SessionIndex | undefined;
   patterns.forEach((pattern, index) => {
     const detected = out[index] as DetectedPattern;
     const recorded = findCoveringSkill(pattern, existing);
     if (recorded !== undefined) return void (detected.coveredBy = recorded);
     const reason = screen(pattern, limits);
     if (reason !== undefined) return void (detected.reason = reason);
-    const found = buildPatternEvidence(pattern.tools, options.sessions ?? [], options.refine ?? true);
+    indexed ??= indexSessions(options.sessions ?? [], options.refine ?? true);
+    const found = buildPatternEvidence(pattern.tools, indexed);
     // A skill the sessions loaded serves the pattern: drafting it again would duplicate a skill that works.
     const served = found.loaded[0];
     if (served !== undefined && served[1] * 2 >= found.sessionIds.size) {

@@ -25,33 +25,73 @@ export interface PatternEvidence {
   loaded: Array<[string, number]>;
 }
 
-interface Occurrence {
+export interface Occurrence {
   session: EvidenceSession;
   /** Call indexes of each step (a step is a run of one token). */
   steps: number[][];
 }
 
-/** Runs of one token, as the miner saw them, with the calls of each run. */
-function collapse(calls: readonly ToolCall[], refine: boolean): { tokens: string[]; runs: number[][] } {
-  const tokens: string[] = [];
-  const runs: number[][] = [];
-  calls.forEach((call, i) => {
-    const token = buildToken(call, { refine });
-    if (tokens[tokens.length - 1] === token) (runs[runs.length - 1] as number[]).push(i);
-    else {
-      tokens.push(token);
-      runs.push([i]);
-    }
-  });
-  return { tokens, runs };
+/**
+ * The sessions' calls as the miner saw them (runs of one token collapsed), tokenized once for every
+ * pattern a run drafts: searching each pattern's occurrences in the calls themselves built every call's
+ * token again per pattern, which took most of `detect`'s 20-odd seconds at 2 million calls.
+ */
+export interface SessionIndex {
+  sessions: readonly EvidenceSession[];
+  tokenIds: ReadonlyMap<string, number>;
+  /** Collapsed token ids, the sessions end to end: `starts[s]..starts[s + 1]` are session s's. */
+  tokens: Int32Array;
+  starts: Int32Array;
+  /** Per collapsed token, the index of its run's first call in its session. */
+  runStarts: Int32Array;
 }
 
-function findOccurrences(tools: readonly string[], sessions: readonly EvidenceSession[], refine: boolean): Occurrence[] {
+export function indexSessions(sessions: readonly EvidenceSession[], refine = true): SessionIndex {
+  const tokenIds = new Map<string, number>();
+  const total = sessions.reduce((sum, session) => sum + session.calls.length, 0);
+  const tokens = new Int32Array(total);
+  const runStarts = new Int32Array(total);
+  const starts = new Int32Array(sessions.length + 1);
+  let at = 0;
+  sessions.forEach((session, s) => {
+    starts[s] = at;
+    const first = at;
+    session.calls.forEach((call, i) => {
+      const token = buildToken(call, { refine });
+      let id = tokenIds.get(token);
+      if (id === undefined) tokenIds.set(token, (id = tokenIds.size));
+      if (at > first && tokens[at - 1] === id) return;
+      tokens[at] = id;
+      runStarts[at] = i;
+      at += 1;
+    });
+  });
+  starts[sessions.length] = at;
+  return { sessions, tokenIds, tokens: tokens.subarray(0, at), starts, runStarts: runStarts.subarray(0, at) };
+}
+
+/** Where the sequence of tokens `tools` occurs, runs collapsed, in every session (overlapping occurrences included). */
+export function findOccurrences(tools: readonly string[], index: SessionIndex): Occurrence[] {
+  const ids = tools.map((tool) => index.tokenIds.get(tool) ?? -1);
   const out: Occurrence[] = [];
-  for (const session of sessions) {
-    const { tokens, runs } = collapse(session.calls, refine);
-    for (let i = 0; i + tools.length <= tokens.length; i += 1) {
-      if (tools.every((t, j) => tokens[i + j] === t)) out.push({ session, steps: runs.slice(i, i + tools.length) });
+  if (ids.length === 0 || ids.includes(-1)) return out;
+  const { tokens, starts, runStarts } = index;
+  const head = ids[0] as number;
+  for (let s = 0; s < index.sessions.length; s += 1) {
+    const start = starts[s] as number;
+    const end = starts[s + 1] as number;
+    for (let p = start; p + ids.length <= end; p += 1) {
+      if (tokens[p] !== head) continue;
+      let j = 1;
+      while (j < ids.length && tokens[p + j] === ids[j]) j += 1;
+      if (j < ids.length) continue;
+      const session = index.sessions[s] as EvidenceSession;
+      const steps = ids.map((_, k) => {
+        const from = runStarts[p + k] as number;
+        const to = p + k + 1 < end ? (runStarts[p + k + 1] as number) : session.calls.length;
+        return Array.from({ length: to - from }, (_, i) => from + i);
+      });
+      out.push({ session, steps });
     }
   }
   return out;
@@ -103,17 +143,32 @@ function askedBefore(occurrences: readonly Occurrence[]): Map<string, string[]> 
   return asked;
 }
 
+/** The earliest and the latest time of the occurrences' calls (the first seen of equal earliest ones, the last seen of equal latest). */
 function timeRange(occurrences: readonly Occurrence[]): { first?: string; last?: string } {
-  const times = occurrences
-    .flatMap((o) => o.steps.flat().map((i) => o.session.calls[i]?.time))
-    .filter((t): t is string => t !== undefined && !Number.isNaN(Date.parse(t)))
-    .sort((a, b) => Date.parse(a) - Date.parse(b));
-  return times.length === 0 ? {} : { first: times[0], last: times[times.length - 1] };
+  let first: [string, number] | undefined;
+  let last: [string, number] | undefined;
+  for (const { session, steps } of occurrences)
+    for (const step of steps)
+      for (const i of step) {
+        const time = session.calls[i]?.time;
+        const ms = time === undefined ? NaN : Date.parse(time);
+        if (time === undefined || Number.isNaN(ms)) continue;
+        if (first === undefined || ms < first[1]) first = [time, ms];
+        if (last === undefined || ms >= last[1]) last = [time, ms];
+      }
+  return first === undefined || last === undefined ? {} : { first: first[0], last: last[0] };
 }
 
-/** Reads a pattern's occurrences in the sessions: who asked what, which details recur, how it ends, when. */
-export function buildPatternEvidence(tools: readonly string[], sessions: readonly EvidenceSession[], refine = true): PatternEvidence {
-  const occurrences = findOccurrences(tools, sessions, refine);
+/**
+ * Reads a pattern's occurrences in the sessions: who asked what, which details recur, how it ends, when.
+ * Given the sessions indexed (`indexSessions`), patterns after the first cost their occurrences, not every call again.
+ */
+export function buildPatternEvidence(
+  tools: readonly string[],
+  sessions: SessionIndex | readonly EvidenceSession[],
+  refine = true,
+): PatternEvidence {
+  const occurrences = findOccurrences(tools, Array.isArray(sessions) ? indexSessions(sessions, refine) : (sessions as SessionIndex));
   const ids = [...new Set(occurrences.map((o) => o.session.id))];
   const files = [...new Set(occurrences.map((o) => o.session.file))].sort();
   const details = tools.map((_, step) => countDetails(occurrences, step));

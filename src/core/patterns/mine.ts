@@ -1,7 +1,6 @@
 import { buildFingerprint } from './fingerprint.js';
-import { countWindows, packSessions } from './count-windows.js';
+import { collapsePackedRuns, countWindows, packSessions, type PackedSessions } from './count-windows.js';
 import { orderCandidates, type Candidate, type CandidateOrder } from './order-candidates.js';
-import { collapseRuns } from './tokens.js';
 import type { Pattern } from './types.js';
 
 export interface MineOptions {
@@ -22,11 +21,11 @@ export interface MineOptions {
   fingerprint?: (tokens: readonly string[]) => string;
 }
 
-/** Sessions as interned tokens (non-negative integers); `vocabulary[id]` names token `id`. */
-export interface MineInput {
-  sessions: readonly ArrayLike<number>[];
-  vocabulary: readonly string[];
-}
+/**
+ * Sessions as interned tokens (non-negative integers); `vocabulary[id]` names token `id`. Either one array
+ * per session or already packed end to end: a million sessions are a million typed arrays otherwise.
+ */
+export type MineInput = { vocabulary: readonly string[] } & ({ sessions: readonly ArrayLike<number>[] } | { packed: PackedSessions });
 
 export function buildJaccard(a: readonly number[], b: readonly number[]): number {
   const setA = new Set(a);
@@ -59,8 +58,8 @@ function roundScore(value: number): number {
  */
 export function minePatterns(input: MineInput, options: MineOptions = {}): Pattern[] {
   const minSessions = Math.max(1, options.minSessions ?? 3);
-  const sessions = options.collapseRuns === false ? input.sessions : input.sessions.map((s) => collapseRuns(s));
-  const packed = packSessions(sessions);
+  const given = 'packed' in input ? input.packed : packSessions(input.sessions);
+  const packed = options.collapseRuns === false ? given : collapsePackedRuns(given);
   const levels = countWindows(packed, {
     minSessions,
     maxLength: options.maxLength ?? 8,

@@ -81,7 +81,10 @@ export function findTaskWords(asked: readonly (readonly string[])[]): TaskWords 
         .map(keyOf)
         .filter((k) => recurring.has(k)),
     ).size;
-  const example = [...texts].sort((a, b) => score(b) - score(a) || a.length - b.length || (a < b ? -1 : 1))[0] as string;
+  // Each text scored once, not once per comparison: a pattern of 10,000 sessions made 280,000 scorings.
+  const scores = new Map(texts.map((text) => [text, score(text)]));
+  const scoreOf = (text: string) => scores.get(text) as number;
+  const example = [...texts].sort((a, b) => scoreOf(b) - scoreOf(a) || a.length - b.length || (a < b ? -1 : 1))[0] as string;
   const ordered: string[] = [];
   for (const key of listTaskWords(example).map(keyOf)) if (recurring.has(key) && !ordered.includes(key)) ordered.push(key);
   // Recurring words the example does not say come after, most sessions first.

@@ -56,7 +56,21 @@ function cleanRequest(text: string): string | undefined {
     )
   )
     return undefined;
-  return trimmed.replace(/\s+/g, ' ').slice(0, maxRequestChars);
+  return collapseSpaces(trimmed, maxRequestChars);
+}
+
+/**
+ * The words of a text joined by single spaces, at most `max` characters, as one flat string. Not
+ * `replace(/\s+/g, ' ')`: V8 keeps its result as a tree of the pieces (840 bytes held for a 35-character
+ * request, most of a tiny session's memory); nor a slice of a long text, which is a view that keeps it whole.
+ */
+function collapseSpaces(text: string, max: number): string {
+  const words = text.split(/\s+/);
+  let n = 0;
+  for (let length = -1; n < words.length && length < max; n += 1) length += (words[n] as string).length + 1;
+  const kept = words.slice(0, n);
+  kept[n - 1] = (kept[n - 1] as string).slice(0, max);
+  return kept.join(' ').slice(0, max);
 }
 
 /** Gathers one file's calls into sessions (in first-seen order) and counts what was skipped, by reason. */
@@ -72,6 +86,11 @@ export class SessionCollector implements RecordSink {
   private readonly awaiting = new Map<string, ToolCall>();
   /** The line being read, for line formats: each skip while it is set names it. */
   line: number | undefined;
+  /**
+   * One copy of each shape and detail string in the file: calls repeat a few hundred of them, and each call
+   * building its own was a third of the memory a million tiny sessions held.
+   */
+  private readonly strings = new Map<string, string>();
 
   constructor(
     readonly file: string,
@@ -108,6 +127,9 @@ export class SessionCollector implements RecordSink {
       refine: this.refine,
       time: at,
     });
+    call.shape = this.shared(call.shape);
+    if (call.program !== undefined) call.program = this.shared(call.program);
+    if (call.detail !== undefined) call.detail = this.shared(call.detail);
     this.callsOf(session).push(call);
     if (typeof id === 'string' && id !== '') this.awaiting.set(id, call);
     const skill = parseSkillLoad(call.name, args, call.program);
@@ -135,6 +157,13 @@ export class SessionCollector implements RecordSink {
     if (list.length < maxRequests) list.push({ text: request, at: this.callsOf(session).length });
   }
 
+  private shared(text: string): string {
+    const known = this.strings.get(text);
+    if (known !== undefined) return known;
+    this.strings.set(text, text);
+    return text;
+  }
+
   private addUse(skill: string, session: string, time: string | undefined): void {
     this.uses.push(time === undefined ? { skill, session } : { skill, session, time });
   }
@@ -149,6 +178,7 @@ export class SessionCollector implements RecordSink {
 
   finish(): FileReadResult {
     this.awaiting.clear();
+    this.strings.clear();
     const usesBySession = new Map<string, SkillUse[]>();
     for (const use of this.uses) {
       const list = usesBySession.get(use.session);
@@ -164,9 +194,11 @@ export class SessionCollector implements RecordSink {
           id,
           file: this.file,
           format: this.format ?? 'compact',
-          calls,
+          // Copies as long as their contents: an array grown by push keeps room for 17 entries, 16 of them
+          // empty in a session of one call, and the sessions outlive the file.
+          calls: calls.slice(),
           uses: usesBySession.get(id) ?? [],
-          requests: this.requests.get(id) ?? [],
+          requests: this.requests.get(id)?.slice() ?? [],
         });
     }
     if (empty > 0) this.skip('sessions without tool calls', empty);
