@@ -71,5 +71,15 @@ describe('skillgarden evidence, as a person runs it', () => {
     const nothing = await skillgarden(['evidence', '--transcripts', 'nowhere/*.jsonl', '--json'], dir);
     expect(nothing.code).toBe(0);
     expect(JSON.parse(nothing.stdout).skipped).toEqual([{ file: 'nowhere/*.jsonl', reason: 'no transcript files match', count: 1 }]);
+    // From another folder with --repo: a relative glob resolves against the repository.
+    plantSessions(join(dir, 'sessions'), 'claude-code', plantedSessions().claude.slice(0, 2));
+    const elsewhere = await skillgarden(
+      ['evidence', '--repo', dir, '--transcripts', 'sessions/**/*.jsonl', '--json'],
+      tempDir('sg-elsewhere-'),
+    );
+    expect([JSON.parse(elsewhere.stdout).sessions, JSON.parse(elsewhere.stdout).skipped]).toEqual([
+      2,
+      [{ skill: 'db-migrate', reason: 'loaded, but not in the library nor its history', count: 2 }],
+    ]);
   });
 });
