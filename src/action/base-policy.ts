@@ -11,7 +11,7 @@ import type { ActionInputs } from './inputs.js';
  * What decides a pull request's check, read from its base commit: the settings (`scan.allow`, inline
  * suppressions, profile, links, skills_dir) and the `skillgarden-ignore` markers already there. A pull
  * request — a fork's above all — cannot allow its own findings: its changes to the config apply once
- * merged, and a marker it adds suppresses nothing in its own check.
+ * merged, and a marker it adds does not suppress a high-severity finding in its own check (a reviewer decides).
  */
 export interface BasePolicy {
   config: Config;

@@ -37,14 +37,19 @@ export async function runValidateMode(inputs: ActionInputs, io: ActionIo): Promi
   if (library.skills.length === 0 && library.escaped.length === 0) return { failure: renderEmptyLibrary(library) };
   const paths = await selectPaths(inputs, io, library);
   const checked = await collectProblems(inputs, inputs.workspace, paths, library, policy?.config);
-  // A skillgarden-ignore marker the pull request adds does not suppress its own findings.
-  const { trusted: suppressed, added } = policy
+  // A skillgarden-ignore marker the pull request adds does not suppress a high-severity finding: a reviewer decides.
+  const { trusted, added } = policy
     ? await splitInlineSuppressions(inputs, policy, checked.suppressed)
     : { trusted: checked.suppressed, added: [] };
-  const unsuppressed = fromScan(added, true).map((p) => ({
-    ...p,
-    message: `${p.message} — suppressed by a skillgarden-ignore marker this pull request adds, which does not apply to its own check`,
-  }));
+  const requested = added.filter((f) => f.severity === 'high');
+  const unsuppressed = fromScan(requested, 'requested');
+  const suppressed = [
+    ...fromScan(trusted, 'suppressed'),
+    ...fromScan(
+      added.filter((f) => f.severity !== 'high'),
+      'pull-request',
+    ),
+  ];
   // On a pull request, what its base already held is not the pull request's: listed apart, neither annotated nor failing.
   const base = await readBaseProblems(inputs, io, paths, collectProblems);
   const all = [...checked.problems, ...unsuppressed];
@@ -69,7 +74,8 @@ export async function runValidateMode(inputs: ActionInputs, io: ActionIo): Promi
         ? `${paths.length} changed skill(s)`
         : `every skill under ${library.layout.roots.map((r) => `\`${r.path || '.'}/\``).join(', ') || 'the listed paths'}`,
       scanned: inputs.scan && checked.skills > 0,
-      suppressed: fromScan(suppressed, true),
+      suppressed,
+      requested: unsuppressed,
       ...(policy?.configChanged ? { configChanged: true } : {}),
     }),
   );
@@ -129,18 +135,35 @@ function fromFinding(f: Finding): Problem {
   return { level: levelOf[f.severity], code: f.code, file: f.file, line: f.line, column: f.column, message: f.message, hint: f.hint };
 }
 
-/** Scan findings as rows: the ones no suppression covers, or (`suppressed`) exactly the ones given. */
-function fromScan(findings: ScanReport | readonly ReportFinding[], suppressed = false): Problem[] {
+/**
+ * How a row tells its suppression: `open` rows are the findings no suppression covers; `suppressed` ones name who
+ * allowed them (the base's `scan.allow` or a marker) and why; `pull-request` ones were suppressed by a marker the pull
+ * request adds (below high severity, it may); `requested` ones are high-severity findings such a marker asked to suppress.
+ */
+type ScanRows = 'open' | 'suppressed' | 'pull-request' | 'requested';
+
+const whoAllowed: Record<'inline' | 'config', string> = { inline: 'a skillgarden-ignore marker', config: 'scan.allow in the config' };
+
+function suppressionNote(f: ReportFinding, rows: ScanRows): string {
+  if (!f.suppressed || rows === 'open') return '';
+  const who = whoAllowed[f.suppressed.by];
+  if (rows === 'requested')
+    return ` — suppression requested by ${who} this pull request adds (${f.suppressed.reason}): a high-severity finding stays an error until a reviewer merges the marker`;
+  return ` — suppressed by ${who}${rows === 'pull-request' ? ' this pull request adds' : ''}: ${f.suppressed.reason}`;
+}
+
+/** Scan findings as rows: the ones no suppression covers (`open`), or exactly the ones given. */
+function fromScan(findings: ScanReport | readonly ReportFinding[], rows: ScanRows = 'open'): Problem[] {
   const list = 'findings' in findings ? findings.findings : findings;
   return list
-    .filter((f) => suppressed || !f.suppressed)
+    .filter((f) => rows !== 'open' || !f.suppressed)
     .map((f) => ({
       level: scanLevel[f.severity],
       code: `scan/${f.rule}`,
       file: f.file,
       line: f.line,
       column: f.column,
-      message: `${f.message} (${f.category}: "${f.match}")${f.suppressed ? ` — suppressed (${f.suppressed.by}): ${f.suppressed.reason}` : ''}`,
+      message: `${f.message} (${f.category}: "${f.match}")${suppressionNote(f, rows)}`,
       hint: f.hint,
     }));
 }
@@ -170,6 +193,8 @@ function renderSummary(input: {
   scope: string;
   scanned: boolean;
   suppressed: Problem[];
+  /** High-severity findings the pull request's own markers ask to suppress: still errors, listed for a reviewer. */
+  requested: Problem[];
   configChanged?: boolean;
 }): string {
   const verdict = input.errors > 0 ? '❌' : '✅';
@@ -185,10 +210,19 @@ function renderSummary(input: {
       '',
       `This pull request changes ${codeSpan(configFile)}: it was checked with its base's settings; its own apply once merged.`,
     );
+  if (input.requested.length > 0)
+    lines.push(
+      '',
+      `### Suppression requested: ${input.requested.length} high-severity finding(s)`,
+      '',
+      `This pull request adds ${codeSpan('skillgarden-ignore')} markers for these findings. A marker added by the pull request does not suppress a high-severity finding in its own check: a reviewer decides, and the marker applies once merged.`,
+      '',
+      ...renderTable(input.requested),
+    );
   if (input.suppressed.length > 0)
     lines.push(
       '',
-      `<details><summary>${input.suppressed.length} finding(s) suppressed (by ${codeSpan('scan.allow')} or a ${codeSpan('skillgarden-ignore')} marker already on the base), with the reasons given</summary>`,
+      `<details><summary>${input.suppressed.length} finding(s) suppressed (by ${codeSpan('scan.allow')} on the base, or a ${codeSpan('skillgarden-ignore')} marker: the base's, or this pull request's for findings below high severity), with who allowed each and why</summary>`,
       '',
       ...renderTable(input.suppressed),
       '',

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
-import { isSkillgardenError, SkillgardenError } from '../core/errors.js';
+import { describeSystemError, isSkillgardenError, SkillgardenError } from '../core/errors.js';
 import { commands } from './commands/index.js';
 import { exitCodes, type CliIo, type Command, type GlobalOptions, type OptionSpec } from './context.js';
 import { readPackageVersion } from '../version.js';
@@ -73,8 +73,9 @@ function readGlobals(values: Record<string, unknown>, io: CliIo): GlobalOptions 
 }
 
 function reportError(error: unknown, io: CliIo, command: Command | undefined): number {
+  const fault = describeSystemError(error);
   if (isSkillgardenError(error)) {
-    io.stderr.write(`skillgarden: ${error.message}\n`);
+    io.stderr.write(`skillgarden: ${error.message}\n${fault ? `skillgarden: ${fault}\n` : ''}`);
     if (error.code === 'cli/usage' && command) io.stderr.write(`usage: skillgarden ${command.usage}\n`);
     if (typeof error.data.exitCode === 'number') return error.data.exitCode;
     return refusalCodes.has(error.code) ? exitCodes.findings : exitCodes.failure;
@@ -83,6 +84,10 @@ function reportError(error: unknown, io: CliIo, command: Command | undefined): n
   if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) {
     io.stderr.write(`skillgarden: ${(error as Error).message}\n`);
     if (command) io.stderr.write(`usage: skillgarden ${command.usage}\n`);
+    return exitCodes.failure;
+  }
+  if (fault) {
+    io.stderr.write(`skillgarden: ${fault}\n`);
     return exitCodes.failure;
   }
   io.stderr.write(`skillgarden: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

@@ -59,9 +59,11 @@ async function readShallowCommits(gitdir: string): Promise<Set<string>> {
 }
 
 /** A read-only checkout still gets its index, just not a cached one. */
+/** The cache is only a cache: a folder that cannot be made or written (read-only, a dangling link, a full disk) costs the next run a rebuild, never this one. */
+const cacheWriteFaults = new Set(['EACCES', 'EROFS', 'EPERM', 'ENOENT', 'ENOTDIR', 'ENOSPC', 'EDQUOT']);
+
 function ignoreReadOnly(error: unknown): void {
-  const code = (error as NodeJS.ErrnoException | null)?.code;
-  if (code !== 'EACCES' && code !== 'EROFS' && code !== 'EPERM') throw error;
+  if (!cacheWriteFaults.has(String((error as NodeJS.ErrnoException | null)?.code))) throw error;
 }
 
 /** A cache to extend: same skills root and the same shallow cut (a deepened clone has new history to fold). */

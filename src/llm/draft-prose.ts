@@ -1,5 +1,6 @@
 import { checkProsedDraft } from '../core/patterns/draft-prose-check.js';
 import type { DraftSkill } from '../core/patterns/types.js';
+import { describeAddedFindings, listAddedFindings } from '../core/scan/index.js';
 import { requestChatCompletion, type ChatClientOptions, type ChatMessage } from './chat-client.js';
 import type { LlmNote } from './umbrella-prose.js';
 
@@ -48,6 +49,9 @@ export async function writeDraftProse(draft: DraftSkill, client: ChatClientOptio
   }
   const text = parseReply(reply);
   if (text === undefined) return keep('the model did not answer the JSON object asked for');
+  // Model output is input: scanned as an agent's write before anything else looks at it.
+  const added = listAddedFindings(draft.text, text, `${draft.name}/SKILL.md`);
+  if (added.length > 0) return keep(`the model's draft was refused: ${describeAddedFindings(added)}`);
   const checked = checkProsedDraft(draft.text, text, `${draft.name}/SKILL.md`);
   if (!checked.ok) return keep(`the model's draft was refused: ${checked.problems.join('; ')}`);
   return { draft: { ...draft, text: checked.text }, llm: { used: true, model: client.model } };

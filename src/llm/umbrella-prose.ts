@@ -1,6 +1,7 @@
 import { checkProsedUmbrella } from '../core/consolidate/prose-check.js';
 import type { ConsolidationPlan, CuratedSkill } from '../core/consolidate/types.js';
 import { skillFileName } from '../core/layout.js';
+import { describeAddedFindings, listAddedFindings } from '../core/scan/index.js';
 import { requestChatCompletion, type ChatClientOptions, type ChatMessage } from './chat-client.js';
 
 /** What the LLM pass did to one plan, for the report. */
@@ -54,8 +55,9 @@ function parseReply(reply: string): { text: string; merged: string[] } | undefin
 }
 
 /**
- * Asks the model for the umbrella's prose. Its SKILL.md must be valid, its
- * claims must match the plan's diff, and the whole plan must pass the guard
+ * Asks the model for the umbrella's prose. Its SKILL.md must add nothing the
+ * scan flags, be valid, keep the draft's frontmatter and every part of its
+ * body, its claims must match the plan's diff, and the whole plan must pass the guard
  * again; on any failure the deterministic umbrella stays, and the note says why.
  */
 export async function writeUmbrellaProse(
@@ -72,6 +74,11 @@ export async function writeUmbrellaProse(
   }
   const parsed = parseReply(reply);
   if (!parsed) return keep('the model did not answer the JSON object asked for');
+  // Model output is input: scanned as an agent's write before anything else looks at it.
+  const path = `${plan.intoDir}/${skillFileName}`;
+  const draft = plan.changes.find((c) => c.path === path)?.content;
+  const added = listAddedFindings(typeof draft === 'string' ? draft : '', parsed.text, path);
+  if (added.length > 0) return keep(`the model's umbrella was refused: ${describeAddedFindings(added)}`);
   const checked = checkProsedUmbrella(plan, { text: parsed.text, claimedMerged: parsed.merged }, guard.before, guard.outside);
   if (!checked.ok) return keep(`the model's umbrella was refused: ${checked.problems.join('; ')}`);
   return { plan: checked.plan, llm: { used: true, model: client.model } };

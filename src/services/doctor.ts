@@ -1,4 +1,6 @@
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { parseState } from '../core/config/state.js';
+import { metaDir } from '../core/layout.js';
 import { join, relative } from 'node:path';
 import { readFastImportLeftovers, removeFastImportLeftover } from '../ledger/fast-import.js';
 import { readHistoryCache, historyCachePath } from '../ledger/history-cache.js';
@@ -18,7 +20,9 @@ export type DoctorFinding =
   | { kind: 'held-lock'; path: string; fixable: false; message: string }
   | { kind: 'temp-file'; path: string; fixable: true; message: string }
   | { kind: 'history-cache'; path: string; fixable: true; message: string }
-  | { kind: 'fast-import-leftover'; path: string; fixable: true; message: string };
+  | { kind: 'fast-import-leftover'; path: string; fixable: true; message: string }
+  /** A curator state file a crash or a hand edit left unreadable: the curator stops on it rather than forget stale marks. */
+  | { kind: 'corrupt-state'; path: string; line: number; fixable: false; message: string };
 
 export interface DoctorReport {
   findings: DoctorFinding[];
@@ -28,7 +32,10 @@ export interface DoctorReport {
 
 // The working-tree writer's temporary sibling (worktree.ts) and the index copy git updates (git-plumbing.ts).
 const tempFile = /^\..+\.skillgarden-(\d+)-[0-9a-f]{8}$/;
-const gitTemp = /^(?:index\.skillgarden-(\d+)(?:\.lock)?|history-index\.json\.(\d+)\.[0-9a-z]+\.tmp)$/;
+const gitTemp = /^index\.skillgarden-(\d+)(?:\.lock)?$/;
+// An atomic write's temp file (store/files.ts, cache-file.ts, history-cache.ts): `<file>.<pid>.<random>.tmp`, left when the
+// process was killed or the disk filled between the write and the rename (a curator run's `REPORT.md.<pid>.<hex>.tmp`).
+const atomicTemp = /^.+\.(\d+)\.(?:[0-9a-f]{8}|[0-9a-z]{9,13})\.tmp$/;
 
 /** Reports (and with `fix`, repairs) what crashed skillgarden processes left: DESIGN §3. */
 export async function runDoctor(dir: string, options: { fix: boolean; skillsDir: string | readonly string[] }): Promise<DoctorReport> {
@@ -40,7 +47,21 @@ export async function runDoctor(dir: string, options: { fix: boolean; skillsDir:
   checkTempFiles(layout, options.skillsDir, options.fix, report);
   await checkHistoryCache(layout, options.fix, report);
   await checkFastImport(layout, options.fix, report);
+  checkState(layout, report);
   return report;
+}
+
+/** `.skillgarden/state.json` as the curator reads it: a corrupt one is named with its line, never a stack trace. */
+function checkState(layout: RepoLayout, report: DoctorReport): void {
+  const path = join(layout.dir, metaDir, 'state.json');
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return;
+  }
+  for (const f of parseState(text, relative(layout.dir, path)).findings)
+    report.findings.push({ kind: 'corrupt-state', path, line: f.line, fixable: false, message: `${f.message} ${f.hint}` });
 }
 
 /** A batch killed mid-way: the scratch ref of its commits that never landed, and fast-import's `.keep` files. */
@@ -224,13 +245,9 @@ function checkTempFiles(layout: RepoLayout, skillsDir: string | readonly string[
     ...[
       ...(typeof skillsDir === 'string' ? [skillsDir] : skillsDir).map((root) => join(layout.dir, root)),
       join(layout.dir, '.skillgarden'),
-    ].flatMap((root) => findFiles(root, (name) => dead(tempFile.exec(name)?.[1]))),
-    ...[layout.gitdir, join(layout.gitdir, 'skillgarden')].flatMap((root) =>
-      listFiles(root).filter((path) => {
-        const match = gitTemp.exec(path.slice(root.length + 1));
-        return match !== null && dead(match[1] ?? match[2]);
-      }),
-    ),
+    ].flatMap((root) => findFiles(root, (name) => dead(tempFile.exec(name)?.[1] ?? atomicTemp.exec(name)?.[1]))),
+    ...listFiles(layout.gitdir).filter((path) => dead(gitTemp.exec(path.slice(layout.gitdir.length + 1))?.[1])),
+    ...findFiles(join(layout.gitdir, 'skillgarden'), (name) => dead(gitTemp.exec(name)?.[1] ?? atomicTemp.exec(name)?.[1])),
   ];
   for (const path of found) {
     report.findings.push({ kind: 'temp-file', path, fixable: true, message: 'a temporary file of a process that is gone' });

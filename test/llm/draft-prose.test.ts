@@ -60,6 +60,7 @@ describe('the optional LLM pass over drafts, against a local chat-completions en
     ],
     ['writes a description over 1024 characters', 'draft-long-description', /description is \d+ characters, over 1024/],
     ['touches the evidence in the metadata', 'draft-touch-metadata', /frontmatter other than the description changed/],
+    ['was prompt-injected', 'inject', /refused: the scan flags what it added \(.*inject-ignore-instructions/],
     ['does not answer JSON', 'not-json', /did not answer the JSON object/],
     ['fails with 500, every time', 'error-500', /model call failed: .*answered 500/],
     ['is too slow, every time', 'slow', /model call failed: .*did not answer within 500 ms/],

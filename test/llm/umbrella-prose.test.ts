@@ -13,10 +13,10 @@ afterEach(async () => {
 const other = curated('release-notes', 'Run deploy-staging first.\n', { provenance: 'user', description: 'Writes release notes.' });
 const input = { skills: [...deployFamily(), other], now };
 
-async function prose(script: FakeMode[], client: Partial<ChatClientOptions> = {}) {
+async function prose(script: FakeMode[], client: Partial<ChatClientOptions> = {}, skills = input) {
   endpoint = await startFakeEndpoint(script, { slowMs: 1500 });
-  const plan = planConsolidation(input).plans[0] as ConsolidationPlan;
-  const result = await writeUmbrellaProse(plan, buildGuardInput(plan, input), {
+  const plan = planConsolidation(skills).plans[0] as ConsolidationPlan;
+  const result = await writeUmbrellaProse(plan, buildGuardInput(plan, skills), {
     baseUrl: endpoint.baseUrl,
     model: 'fake-model',
     apiKey: fakeKey,
@@ -46,6 +46,8 @@ describe('writeUmbrellaProse against a local chat-completions endpoint', () => {
     ['does not answer JSON', ['not-json'], /did not answer the JSON object/],
     ['is too slow, every time', ['slow'], /model call failed: .*did not answer within 500 ms/],
     ['fails with 500, every time', ['error-500'], /model call failed: .*answered 500/],
+    ['was prompt-injected', ['inject'], /refused: the scan flags what it added \(.*inject-ignore-instructions.*supply-curl-pipe-shell/],
+    ['widens allowed-tools', ['inject-frontmatter'], /refused: changes frontmatter other than the description: allowed-tools/],
   ])('keeps the deterministic umbrella when the model %s', async (_, script, reason) => {
     const { plan, result } = await prose(script);
     expect(result.llm.used).toBe(false);
@@ -61,6 +63,49 @@ describe('writeUmbrellaProse against a local chat-completions endpoint', () => {
     const { result, requests } = await prose(script);
     expect(result.llm.used).toBe(true);
     expect(requests).toBe(script.length);
+  });
+
+  describe("each member's own rollback step, though the members' steps read alike with their names masked", () => {
+    const rollback = (name: string) =>
+      `## Rollback\n\nIf the release fails, run \`scripts/rollback.sh ${name}\` to deploy the previous release of ${name}.\n`;
+    const family = {
+      now,
+      skills: [
+        curated(
+          'deploy-staging',
+          `# Deploy to staging\n\nRun the deploy script against the staging servers.\n\n${rollback('deploy-staging')}`,
+        ),
+        curated(
+          'deploy-production',
+          `# Deploy to production\n\nRun the deploy script against the production servers after approval.\n\n${rollback('deploy-production')}`,
+        ),
+        curated(
+          'deploy-canary',
+          `# Canary deploy\n\nDeploy to the canary servers first and watch the error rate.\n\n${rollback('deploy-canary')}`,
+        ),
+      ],
+    };
+
+    it('the good answer passes', async () => {
+      const { result } = await prose(['good'], {}, family);
+      expect(result.llm).toEqual({ used: true, model: 'fake-model' });
+    });
+
+    it.each<[string, FakeMode, RegExp]>([
+      [
+        'replaced by a destructive command',
+        'swap-rollback',
+        /drops the paragraph "If the release fails, run `scripts\/rollback.sh deploy-production/,
+      ],
+      ['dropped', 'drop-rollback', /drops the paragraph "If the release fails, run `scripts\/rollback.sh deploy-production/],
+      ['kept, but a key the plan never had is added', 'inject-frontmatter', /adds frontmatter the plan does not have: allowed-tools/],
+    ])("is refused when production's is %s: the deterministic umbrella stays", async (_, mode, reason) => {
+      const { plan, result } = await prose([mode], {}, family);
+      expect(result.llm.used).toBe(false);
+      expect(result.llm.reason).toMatch(reason);
+      expect(result.plan).toBe(plan);
+      expect(written(result.plan.changes, 'skills/deploy/SKILL.md')).toContain('rollback.sh deploy-production');
+    });
   });
 
   it('stops after the retry budget', async () => {

@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import { runCurate } from '../../services/curator/curate.js';
 import { readDefaultReportDir, writeReportFiles } from '../../services/curator/report-files.js';
+import { describeSystemError } from '../../core/errors.js';
 import { writeProposals } from '../../services/proposals/index.js';
 import { exitCodes, type Command } from '../context.js';
 import { renderWritten } from './proposals.js';
@@ -49,11 +50,19 @@ export const curateCommand: Command = {
       typeof values['report-dir'] === 'string'
         ? resolve(io.cwd, values['report-dir'])
         : await readDefaultReportDir(global.repo, report.run_id);
-    writeReportFiles(dir, files.files);
+    let saved = true;
+    try {
+      writeReportFiles(dir, files.files);
+    } catch (error) {
+      // A dry run changes nothing, so a folder it cannot write (read-only, full, a dangling link) only costs the saved copy.
+      if (!dryRun || typeof (error as { code?: unknown }).code !== 'string') throw error;
+      io.stderr.write(`skillgarden: the report was not saved: ${describeSystemError(error) ?? (error as Error).message}\n`);
+      saved = false;
+    }
     if (global.json) io.stdout.write(`${JSON.stringify(written.length > 0 ? { ...report, proposals: written } : report, null, 2)}\n`);
     else
       io.stdout.write(
-        `${files.markdown}\n${written.length > 0 ? `Proposals:\n${renderWritten(written)}` : ''}Report: ${join(dir, 'REPORT.md')} and run.json\n`,
+        `${files.markdown}\n${written.length > 0 ? `Proposals:\n${renderWritten(written)}` : ''}${saved ? `Report: ${join(dir, 'REPORT.md')} and run.json\n` : ''}`,
       );
     return report.status === 'failed' ? exitCodes.findings : exitCodes.ok;
   },

@@ -25,7 +25,9 @@ export function parseState(text: string, file: string): { state: CuratorState; f
   try {
     data = JSON.parse(text);
   } catch (error) {
-    return { state: emptyState(), findings: [stateError(file, `not JSON: ${(error as Error).message}`)] };
+    const at = locateJsonError(text, (error as Error).message);
+    const where = at ? ` at line ${at.line}, column ${at.column}` : '';
+    return { state: emptyState(), findings: [{ ...stateError(file, `not JSON${where}: ${(error as Error).message}`), ...at }] };
   }
   if (!validate(data)) {
     const detail = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`).join('; ');
@@ -53,4 +55,15 @@ function stateError(file: string, message: string): Finding {
     message,
     hint: 'Fix or remove the file (its history is in Git: `git log -p -- .skillgarden/state.json`).',
   });
+}
+
+/** The line and column (1-based) of a JSON.parse error, from the character position its message names (Node 20 names no line). */
+export function locateJsonError(text: string, message: string): { line: number; column: number } | undefined {
+  const named = /at position (\d+)/.exec(message)?.[1];
+  // A file cut short (a crash, a full disk) ends before its JSON does: the error is where the text stops.
+  const position = named !== undefined ? Number(named) : /end of JSON input/i.test(message) ? text.length : undefined;
+  if (position === undefined) return undefined;
+  const before = text.slice(0, position);
+  const line = before.split('\n').length;
+  return { line, column: position - before.lastIndexOf('\n') };
 }

@@ -1,6 +1,7 @@
 import { skillFileName } from '../layout.js';
 import { parseSkill, setField } from '../skill/index.js';
 import { checkPlan } from './guard.js';
+import { checkModelRewrite } from './model-text.js';
 import type { ConsolidationPlan, CuratedSkill } from './types.js';
 import { checkUmbrellaTable } from './validity.js';
 
@@ -23,8 +24,10 @@ export function readAbsorbedFromChanges(plan: ConsolidationPlan, before: readonl
 
 /**
  * Swaps the umbrella's SKILL.md for a written one only if it is a valid skill
- * of the same name, its claims match the diff, and the whole plan still
- * passes the guard. `metadata.absorbed` is always set from the diff.
+ * of the same name, its claims match the diff, it keeps the deterministic
+ * draft's frontmatter (but the description) and every heading and paragraph
+ * of it as often as the draft has them (checkModelRewrite), and the whole
+ * plan still passes the guard. `metadata.absorbed` is always set from the diff.
  */
 export function checkProsedUmbrella(
   plan: ConsolidationPlan,
@@ -43,6 +46,9 @@ export function checkProsedUmbrella(
   if (parsed.sections.frontmatter !== 'ok' || !parsed.document)
     return { ok: false, problems: [...problems, 'its SKILL.md has no readable frontmatter'] };
   if (parsed.fields.name !== plan.into) problems.push(`names the umbrella ${String(parsed.fields.name)}, not ${plan.into}`);
+  const path = `${plan.intoDir}/${skillFileName}`;
+  const draft = plan.changes.find((c) => c.path === path)?.content;
+  if (typeof draft === 'string') problems.push(...checkModelRewrite(parseSkill(draft, { file: path }), parsed));
   if (problems.length > 0) return { ok: false, problems };
   let text: string;
   try {
@@ -50,7 +56,6 @@ export function checkProsedUmbrella(
   } catch (error) {
     return { ok: false, problems: [`its metadata cannot hold absorbed: ${(error as Error).message}`] };
   }
-  const path = `${plan.intoDir}/${skillFileName}`;
   const changes = plan.changes.map((c) => (c.path === path ? { ...c, content: text } : c));
   const candidate = { ...plan, changes };
   const table = new Map(

@@ -33,6 +33,7 @@ export {
 } from './config.js';
 export { decodeContent, detectBinaryFormat, type ContentKind, type FileContent } from './content.js';
 export { buildContentFindings } from './content-findings.js';
+export { describeAddedFindings, listAddedFindings } from './added-findings.js';
 export {
   buildBlockedError,
   checkWritePolicy,

@@ -55,6 +55,17 @@ export function parseUsageFile(text: string, options: { path: string; writer: st
   return { file: { version: 1, writer: options.writer, skills }, findings };
 }
 
+/**
+ * The most one writer's file may count for one skill: a billion uses is more than any agent makes, and far below
+ * where sums over thousands of writers stop being exact (2^53). A `use_count: 1e308` would otherwise rank first forever.
+ */
+export const maxCount = 1_000_000_000;
+
+/** A count in range: negatives are 0, fractions rounded down, anything huge `maxCount`. */
+export function clampCount(value: number): number {
+  return Math.min(maxCount, Math.max(0, Math.floor(value)));
+}
+
 type Report = (code: string, severity: 'error' | 'warning', message: string, hint: string) => void;
 
 function readCounters(name: string, entry: Record<string, unknown>, now: Date, report: Report): Partial<UsageCounters> {
@@ -62,7 +73,7 @@ function readCounters(name: string, entry: Record<string, unknown>, now: Date, r
   for (const key of countKeys) {
     const value = entry[key];
     if (value === undefined) continue;
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    if (typeof value !== 'number' || !Number.isFinite(value)) {
       report(
         'usage/bad-count',
         'warning',
@@ -71,7 +82,15 @@ function readCounters(name: string, entry: Record<string, unknown>, now: Date, r
       );
       continue;
     }
-    out[key] = value;
+    const clamped = clampCount(value);
+    if (clamped !== value)
+      report(
+        'usage/count-out-of-range',
+        'warning',
+        `skill "${excerpt(name)}": ${key} is ${excerpt(JSON.stringify(value))}; counted as ${clamped}`,
+        `Counts are whole numbers from 0 to ${maxCount.toLocaleString('en-US')} per writer; a value outside is a broken or edited file.`,
+      );
+    out[key] = clamped;
   }
   for (const key of timeKeys) {
     const value = entry[key];

@@ -1,3 +1,4 @@
+import { findLookalikeNames } from '../../core/layout/lookalike-names.js';
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { SkillgardenError } from '../../core/errors.js';
@@ -108,6 +109,7 @@ export function discoverLibrary(repoDir: string, layout: LibraryLayout, options:
   const all = [...found.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const { inside, escaped, aliases, broken } = resolveLinks(repoDir, all, layout);
   const { unique, shadowed, findings } = rejectDuplicates(inside);
+  findings.push(...findLookalikeNames(unique.map((l) => ({ id: l.id, path: l.path, file: `${l.path}/${skillFileName}` }))));
   findings.push(...escaped.map(escapeFinding), ...broken.map(brokenFinding));
   const archived = discoverArchives(repoDir, layout, readDir);
   return { repoDir, layout, skills: unique, aliases, broken, archived, escaped, shadowed, findings };

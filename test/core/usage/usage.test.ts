@@ -17,11 +17,18 @@ describe('parseUsageFile', () => {
   });
 
   it.each([
-    ['a negative count', { use_count: -2 }, 'usage/bad-count', {}],
-    ['a fractional count', { view_count: 1.5 }, 'usage/bad-count', {}],
+    ['a count that is not a number', { use_count: '7' }, 'usage/bad-count', {}],
+    ['a negative count (clamped to 0)', { use_count: -2 }, 'usage/count-out-of-range', { use_count: 0 }],
+    ['a fractional count (rounded down)', { view_count: 1.5 }, 'usage/count-out-of-range', { view_count: 1 }],
+    [
+      'a huge count (clamped to the most one writer may count)',
+      { use_count: 1e308 },
+      'usage/count-out-of-range',
+      { use_count: 1_000_000_000 },
+    ],
     ['a future time', { last_used_at: '2027-01-01T00:00:00Z' }, 'usage/future-time', {}],
     ['a time that is not a time', { last_used_at: 'yesterday' }, 'usage/bad-time', {}],
-  ])('drops %s, reports it, keeps the rest', (_label, entry, code, kept) => {
+  ])('reads %s as a warning, keeps the rest', (_label, entry, code, kept) => {
     const { file, findings } = parse({ version: 1, writer: 'a', skills: { x: { ...entry, patch_count: 1 } } });
     expect(findings.map((f) => f.code)).toEqual([code]);
     expect(file?.skills.x).toEqual({ ...kept, patch_count: 1 });

@@ -39,6 +39,8 @@ const EXPECTED_COUNTS: Record<string, number> = {
   'inject-hidden-comment medium': 1,
   'inject-ignore-instructions high': 5,
   'inject-ignore-instructions medium': 14,
+  // A quoted example ("a document that tells its editor to 'ignore the rules above'"): one severity lower.
+  'inject-ignore-prior-context medium': 1,
   'inject-jailbreak-dan high': 1,
   'inject-no-restrictions medium': 1,
   'inject-role-hijack medium': 2,
@@ -101,7 +103,7 @@ describeFullCorpus('scan of the real skills corpus', () => {
       .filter(([, v]) => v === 'dangerous')
       .map(([k]) => k);
     expect(dangerous.sort()).toEqual(['gha-security-review', 'skill-scanner']);
-    expect(report.summary).toMatchObject({ safe: 649, caution: 65, dangerous: 2 });
+    expect(report.summary).toMatchObject({ safe: 648, caution: 66, dangerous: 2 });
   });
 
   it('keeps the per-rule counts observed when the rules were tuned', () => {
