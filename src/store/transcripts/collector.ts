@@ -38,6 +38,19 @@ function timeOf(value: unknown): string | undefined {
 }
 
 const maxRequests = 20;
+const maxSessionIdChars = 200;
+// C0 and C1 controls, line and paragraph separators, bidi overrides: nothing a commit message or a report should carry.
+const unsafeIdChars = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g;
+
+/**
+ * A session id as it may enter a commit message, a report or a pull request: control characters, line breaks
+ * and bidi overrides (a transcript can hold anything) become a space; at most 200 characters.
+ */
+export function safeSessionId(id: string): string {
+  const clean = id.replace(unsafeIdChars, ' ').trim();
+  const short = clean.length > maxSessionIdChars ? clean.slice(0, maxSessionIdChars) : clean;
+  return short === '' ? 'session' : short;
+}
 const maxSkipLines = 10;
 const maxRequestChars = 600;
 
@@ -112,10 +125,11 @@ export class SessionCollector implements RecordSink {
 
   /** Registers a session that may turn out to have no calls (reported as such). */
   touch(session: string): void {
-    this.callsOf(session);
+    this.callsOf(safeSessionId(session));
   }
 
   call(session: string, name: unknown, args: unknown, time?: unknown, id?: unknown): void {
+    session = safeSessionId(session);
     if (typeof name !== 'string' || name.trim() === '') {
       this.skip('tool calls without a name');
       return;
@@ -145,6 +159,7 @@ export class SessionCollector implements RecordSink {
   }
 
   userText(session: string, text: unknown, time?: unknown): void {
+    session = safeSessionId(session);
     this.touch(session);
     if (typeof text !== 'string') return;
     const skill = parseSlashCommand(text);
