@@ -23,6 +23,12 @@ export interface FileChange {
    * exist yet, `undefined` = don't care. A mismatch throws `ledger/conflict`.
    */
   expected?: string | null;
+  /**
+   * Moves the folder `from`, whole, to `path` (as `git mv` does): one tree entry renamed, no file read or
+   * rewritten, the working-tree folder renamed (untracked files in it go along). `content` is `null`;
+   * `path` must not exist. What archive and restore write.
+   */
+  from?: string;
 }
 
 export interface Author {
