@@ -139,6 +139,8 @@ export interface Ledger {
   resolve(ref: string): Promise<string>;
   /** The file's bytes at `commit` (default HEAD); `undefined` when absent. */
   readFile(path: string, commit?: string): Promise<Uint8Array | undefined>;
+  /** A blob's bytes by its id (a `LedgerFile`'s `oid`): no path walked, no ref read. */
+  readBlob(oid: string): Promise<Uint8Array>;
   /** Every file under `prefix` (a folder; `''` for all), sorted by path. */
   listFiles(prefix: string, commit?: string): Promise<LedgerFile[]>;
   readCommit(commit: string): Promise<CommitInfo>;
