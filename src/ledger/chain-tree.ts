@@ -5,7 +5,7 @@ import type { PreparedChange } from './prepare-changes.js';
 import type { BlobRef } from './tree-edit.js';
 
 interface Folder {
-  /** The stored tree, until its entries are read. */
+  /** The stored tree, until a change of the batch alters its entries. */
   oid?: string;
   entries?: Map<string, Item>;
 }
@@ -71,6 +71,25 @@ export class ChainTree {
     return twin !== parts.slice(0, found.length).join('/') ? twin : undefined;
   }
 
+  /**
+   * The stored tree a folder move takes from `from`, checked: a folder there, nothing at `to`. A folder changed earlier in the
+   * batch has no stored tree yet: such a move is refused (a move goes in a commit of its own, after the folder's last edit is published).
+   */
+  async moveTree(from: string, to: string): Promise<string> {
+    const target = await this.find(to);
+    if (target.blocker)
+      throw badPath(to, `${target.blocker.path} is a ${target.blocker.mode === '120000' ? 'symlink' : 'file'}, not a folder`);
+    if (target.blob || target.folder) throw badPath(to, 'something is already at that path: a move never overwrites');
+    let folder = await this.top();
+    for (const part of from.split('/')) {
+      const item = (await this.entries(folder)).get(part);
+      if (item === undefined || !('folder' in item)) throw badPath(from, 'no folder at that path to move');
+      folder = item.folder;
+    }
+    if (folder.oid === undefined) throw badPath(from, 'it changed earlier in this batch; move it in a batch of its own');
+    return folder.oid;
+  }
+
   /** The commit's changes, in order, as git's tree edits do them: folders made on the way, folders left empty gone. */
   async apply(changes: readonly PreparedChange[]): Promise<void> {
     for (const change of changes) {
@@ -88,7 +107,10 @@ export class ChainTree {
         folder = next;
       }
       const entries = await this.entries(folder);
+      // Entries read, so the stored ids of the folders on the path may go: they no longer describe them.
+      for (const step of [...trail.map((t) => t.folder), folder]) delete step.oid;
       if (change.oid === null) entries.delete(name);
+      else if (change.mode === folderMode) entries.set(name, { mode: folderMode, folder: { oid: change.oid } });
       else entries.set(name, { oid: change.oid, mode: change.mode });
       for (let child = folder, at = trail.length - 1; at >= 0 && child.entries!.size === 0; at -= 1) {
         child = trail[at]!.folder;

@@ -50,7 +50,11 @@ export async function checkClean(
     }
   }
   if (dirty.length === 0) return;
-  throw new SkillgardenError(
+  throw dirtyError(dirty, found);
+}
+
+export function dirtyError(dirty: readonly string[], found: Record<string, unknown>): SkillgardenError {
+  return new SkillgardenError(
     'ledger/dirty',
     `Uncommitted changes in ${dirty.join(', ')} would be overwritten. Commit them (git add + git commit) or discard them (git restore), then retry. If a skillgarden write was interrupted there, \`skillgarden doctor\` says so and \`skillgarden doctor --fix\` puts those files back.`,
     { data: { paths: dirty, found } },

@@ -48,7 +48,9 @@ export class FastImportWriter implements CommitWriter {
     parts.push(`author ${identity(commit.author)}\ncommitter ${identity(commit.committer)}\n`, ...data(normalizeMessage(commit.message)));
     if (tip !== undefined) parts.push(`from ${tip}\n`);
     for (const change of changes) {
-      if (change.oid === null || change.content === null) parts.push(`D ${quote(change.path)}\n`);
+      // A folder's tree is placed by its id (`M 040000`); `D` of a folder removes it whole.
+      if (change.move && change.oid !== null) parts.push(`M ${change.mode} ${change.oid} ${quote(change.path)}\n`);
+      else if (change.oid === null || change.content === null) parts.push(`D ${quote(change.path)}\n`);
       else if (change.stored) parts.push(`M ${change.mode} ${change.oid} ${quote(change.path)}\n`);
       else parts.push(`M ${change.mode} inline ${quote(change.path)}\n`, ...data(change.content));
     }

@@ -23,6 +23,12 @@ export interface FileChange {
    * exist yet, `undefined` = don't care. A mismatch throws `ledger/conflict`.
    */
   expected?: string | null;
+  /**
+   * Moves the folder `from`, whole, to `path` (as `git mv` does): one tree entry renamed, no file read or
+   * rewritten, the working-tree folder renamed (untracked files in it go along). `content` is `null`;
+   * `path` must not exist. What archive and restore write.
+   */
+  from?: string;
 }
 
 export interface Author {
@@ -133,6 +139,8 @@ export interface Ledger {
   resolve(ref: string): Promise<string>;
   /** The file's bytes at `commit` (default HEAD); `undefined` when absent. */
   readFile(path: string, commit?: string): Promise<Uint8Array | undefined>;
+  /** A blob's bytes by its id (a `LedgerFile`'s `oid`): no path walked, no ref read. */
+  readBlob(oid: string): Promise<Uint8Array>;
   /** Every file under `prefix` (a folder; `''` for all), sorted by path. */
   listFiles(prefix: string, commit?: string): Promise<LedgerFile[]>;
   readCommit(commit: string): Promise<CommitInfo>;

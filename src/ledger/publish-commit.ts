@@ -12,9 +12,13 @@ import type { Author } from './ledger.js';
 import { acquireLock, lockOwnerDir } from './lock-file.js';
 import type { HeldLock } from './lock-file.js';
 import { beginJournal, journalOf } from './move-journal.js';
+import { checkMovesClean, listMoves, moveIndexEntries, movedPaths, moveWorktreeFolders } from './move-folders.js';
+import type { FolderMove } from './move-folders.js';
+import { fileChanges, folderMoves } from './prepare-changes.js';
 import type { PreparedChange } from './prepare-changes.js';
 import { appendReflogs, lockRef, readRef } from './refs.js';
 import type { BlobRef } from './tree-edit.js';
+import { folderMode } from './object-store.js';
 import { removeWorktreeFile, writeWorktreeFile } from './worktree.js';
 
 export interface PublishInput {
@@ -42,22 +46,40 @@ export interface PublishInput {
  */
 export async function publish(ctx: CommitContext, input: PublishInput): Promise<boolean> {
   const locks = await takeLocks(ctx, input.branch);
-  const paths = input.changes.map((c) => c.path);
+  const changes = fileChanges(input.changes);
+  let moves: FolderMove[];
+  try {
+    moves = await listMoves(ctx.store, folderMoves(input.changes));
+  } catch (error) {
+    await locks.ref.release();
+    await locks.index.release();
+    throw error;
+  }
+  const paths = changes.map((c) => c.path);
   // Intent log (move-journal.ts): a crash from here on is reported, and repaired, by `doctor --fix`.
-  const journal = beginJournal(ctx.gitdir, { ...journalOf(input), paths, locks: [locks.index.path, locks.ref.path], lockMarkers: true });
+  const journal = beginJournal(ctx.gitdir, {
+    ...journalOf(input),
+    paths: [...paths, ...movedPaths(moves)],
+    locks: [locks.index.path, locks.ref.path],
+    lockMarkers: true,
+  });
   let moving = false;
   try {
     if ((await readRef(ctx.layout, input.branch)) !== input.parent) return false;
     const index = await readIndexOrLetGit(ctx);
     if (index) await checkIndexPresent(ctx.gitdir, index, input.parent !== undefined);
-    const staged = index ?? (await readStagedWithGit(ctx.dir, join(ctx.gitdir, 'index'), paths));
-    const converted = input.changes.filter((c) => c.converted).map((c) => c.path);
-    await checkClean(ctx.dir, input.changes, input.before, staged, await hashWorktreeFiles(ctx.dir, converted.filter(isFileAt(ctx.dir))));
+    const staged = index ?? (await readStagedWithGit(ctx.dir, join(ctx.gitdir, 'index'), [...paths, ...movedPaths(moves)]));
+    const converted = changes.filter((c) => c.converted).map((c) => c.path);
+    await checkClean(ctx.dir, changes, input.before, staged, await hashWorktreeFiles(ctx.dir, converted.filter(isFileAt(ctx.dir))));
+    await checkMovesClean(ctx.dir, ctx.gitdir, moves, staged);
     journal.writing();
     moving = true;
-    const entries = await updateWorktree(ctx.dir, input.changes);
-    if (index) await writeIndexFile(ctx.gitdir, locks.index, applyIndexChanges(index, entries), ctx.indexCache, ctx.setup.fsync.index);
-    else await updateIndexWithGit(ctx.dir, ctx.gitdir, locks.index, paths, ctx.setup.fsync.index);
+    // Deletions, then the moved folders (none of the batch's files is in one: write-batch.ts), then the writes.
+    const entries = await updateWorktree(ctx.dir, changes, () => moveWorktreeFolders(ctx.dir, moves));
+    if (index) {
+      const updated = applyIndexChanges(moveIndexEntries(index, moves), entries);
+      await writeIndexFile(ctx.gitdir, locks.index, updated, ctx.indexCache, ctx.setup.fsync.index);
+    } else await updateIndexWithGit(ctx.dir, ctx.gitdir, locks.index, [...paths, ...movedPaths(moves)], ctx.setup.fsync.index);
     await ctx.onStage?.('index-written');
     await locks.ref.commit(`${input.commit}\n`, { durable: ctx.setup.fsync.reference });
     const reflog = { before: input.parent, after: input.commit, who: identity(input.committer), message: input.reflog };
@@ -104,16 +126,22 @@ async function takeLocks(ctx: CommitContext, branch: string): Promise<{ index: H
   }
 }
 
-async function updateWorktree(dir: string, changes: readonly PreparedChange[]): Promise<Map<string, IndexEntry | null>> {
+async function updateWorktree(
+  dir: string,
+  changes: readonly PreparedChange[],
+  moveFolders: () => void,
+): Promise<Map<string, IndexEntry | null>> {
   const entries = new Map<string, IndexEntry | null>();
   for (const change of changes) {
-    if (change.content === null || change.oid === null) {
-      await removeWorktreeFile(dir, change.path);
-      entries.set(change.path, null);
-    } else {
-      const stat = await writeWorktreeFile(dir, change.path, change.worktree ?? change.content, change.mode);
-      entries.set(change.path, buildIndexEntry({ path: change.path, oid: change.oid, mode: change.mode, stat }));
-    }
+    if (change.content !== null && change.oid !== null) continue;
+    await removeWorktreeFile(dir, change.path);
+    entries.set(change.path, null);
+  }
+  moveFolders();
+  for (const change of changes) {
+    if (change.content === null || change.oid === null || change.mode === folderMode) continue;
+    const stat = await writeWorktreeFile(dir, change.path, change.worktree ?? change.content, change.mode);
+    entries.set(change.path, buildIndexEntry({ path: change.path, oid: change.oid, mode: change.mode, stat }));
   }
   return entries;
 }

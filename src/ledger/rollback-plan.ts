@@ -70,3 +70,35 @@ export function findOrphans(changes: readonly NetChange[], headFiles: readonly s
   const reverted = new Set(changes.map((c) => c.path));
   return headFiles.filter((path) => !reverted.has(path)).sort();
 }
+
+/**
+ * A revert that deletes every file under one folder and restores the same files (same ids, same modes) under
+ * another is a folder move back (an archive, a restore): found here so it is written as one tree rename, not
+ * file by file. `undefined` when the changes are anything else.
+ */
+export function findFolderMove(changes: readonly NetChange[]): { from: string; to: string; paths: Set<string> } | undefined {
+  const deleted = changes.filter((c) => c.before === null && c.after !== null);
+  const restored = changes.filter((c) => c.after === null && c.before !== null);
+  if (deleted.length === 0 || deleted.length !== restored.length) return undefined;
+  const from = commonFolder(deleted.map((c) => c.path));
+  const to = commonFolder(restored.map((c) => c.path));
+  if (!from || !to || from === to || from.startsWith(`${to}/`) || to.startsWith(`${from}/`)) return undefined;
+  const moved = new Map(deleted.map((c) => [c.path.slice(from.length + 1), c.after!]));
+  for (const c of restored) {
+    const blob = moved.get(c.path.slice(to.length + 1));
+    if (blob?.oid !== c.before!.oid || blob.mode !== c.before!.mode) return undefined;
+  }
+  return { from, to, paths: new Set([...deleted, ...restored].map((c) => c.path)) };
+}
+
+/** The deepest folder holding every path ('' when they share none). */
+function commonFolder(paths: readonly string[]): string {
+  let common = paths[0]!.split('/').slice(0, -1);
+  for (const path of paths) {
+    const parts = path.split('/');
+    let i = 0;
+    while (i < common.length && i < parts.length - 1 && common[i] === parts[i]) i += 1;
+    common = common.slice(0, i);
+  }
+  return common.join('/');
+}

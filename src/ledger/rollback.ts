@@ -4,7 +4,7 @@ import { buildCommitMessage, parseCommitMessage } from '../core/ledger/trailers.
 import type { FileChange, Ledger, RollbackOptions, RollbackResult, RollbackTarget } from './ledger.js';
 import type { FileDiff } from './diff-trees.js';
 import type { BlobRef } from './tree-edit.js';
-import { findOrphans, listRemovedSkills, planRollback } from './rollback-plan.js';
+import { findFolderMove, findOrphans, listRemovedSkills, planRollback } from './rollback-plan.js';
 import type { NetChange } from './rollback-plan.js';
 
 /**
@@ -33,10 +33,22 @@ export async function rollback(ledger: RollbackLedger, target: RollbackTarget, o
   if (plan.kind === 'noop') return { status: 'noop', reverted: commits };
   if (plan.kind === 'refused') throw refused(plan.reason, plan.paths, commits);
   await refuseOrphans(ledger, plan.changes, commits);
-  const changes = await Promise.all(plan.changes.map((change) => restoreChange(ledger, change)));
+  const changes = await buildChanges(ledger, plan.changes);
   const message = await buildRollbackMessage(ledger, commits, target, options);
   const { commit } = await ledger.commit({ message, changes, ...(options.author ? { author: options.author } : {}) });
   return { status: 'reverted', commit, reverted: commits, files: plan.changes.map((c) => c.path) };
+}
+
+/**
+ * A folder moved back whole when the revert is exactly that (and nothing else sits in the folder it leaves):
+ * one tree rename, no blob read; every other file restored from its blob.
+ */
+async function buildChanges(ledger: RollbackLedger, changes: readonly NetChange[]): Promise<FileChange[]> {
+  const move = findFolderMove(changes);
+  const whole = move && (await ledger.listFiles(move.from)).length * 2 === move.paths.size;
+  const rest = whole ? changes.filter((c) => !move.paths.has(c.path)) : changes;
+  const restored = await Promise.all(rest.map((change) => restoreChange(ledger, change)));
+  return whole ? [{ path: move.to, content: null, from: move.from }, ...restored] : restored;
 }
 
 async function restoreChange(ledger: RollbackLedger, change: NetChange): Promise<FileChange> {

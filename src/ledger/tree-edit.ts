@@ -8,8 +8,8 @@ export interface BlobRef {
   mode: string;
 }
 
-/** `null` removes the path. */
-export type PathEdit = { oid: string; mode: FileMode } | null;
+/** `null` removes the path (a folder whole, for a move); a folder's mode places a tree. */
+export type PathEdit = { oid: string; mode: FileMode | typeof folderMode } | null;
 
 /** The blob at each path in a tree (`undefined` when absent), reading only the trees on those paths. */
 export async function lookupPaths(
@@ -63,7 +63,8 @@ async function editNode(
       folders.set(name, group);
       continue;
     }
-    if (entries.find((e) => e.name === path)?.mode === folderMode) throw badPath(prefix + path, 'a folder is at that path');
+    const moving = edit === null || edit.mode === folderMode;
+    if (!moving && entries.find((e) => e.name === path)?.mode === folderMode) throw badPath(prefix + path, 'a folder is at that path');
     setEntry(entries, path, edit && { mode: edit.mode, name: path, oid: edit.oid });
   }
   for (const [name, group] of folders) {

@@ -7,7 +7,7 @@ import { readBranch, resolvePeople } from './commit-people.js';
 import { mapLimited, readCheckoutBytes, writeConvertedBlob } from './git-plumbing.js';
 import type { Author, BatchResult, CommitOptions } from './ledger.js';
 import { backoffMs, sleep } from './lock-file.js';
-import { prepareChanges } from './prepare-changes.js';
+import { fileChanges, folderMoves, prepareChanges, refuseMoveOverlap } from './prepare-changes.js';
 import type { PreparedChange } from './prepare-changes.js';
 import { badPath } from './paths.js';
 import { publish } from './publish-commit.js';
@@ -61,10 +61,13 @@ export class CommitBatch {
     if (this.published) throw new Error('CommitBatch: add after publish');
     const changes = prepareChanges(options.changes);
     await this.open();
-    const paths = changes.map((c) => c.path);
-    checkSparse(this.ctx.setup, paths);
+    checkSparse(
+      this.ctx.setup,
+      changes.map((c) => c.path),
+    );
+    const paths = fileChanges(changes).map((c) => c.path);
     if (this.ctx.backend === 'isomorphic-git') checkEmbeddedCanWrite(this.ctx.setup, this.ctx.dir, paths);
-    else await convertChanges(this.ctx, changes);
+    else await convertChanges(this.ctx, fileChanges(changes));
     const entry: Entry = { changes, message: options.message, people: await resolvePeople(this.ctx, options.author) };
     await this.build(entry);
     this.entries.push(entry);
@@ -134,10 +137,13 @@ export class CommitBatch {
   private async build(entry: Entry): Promise<void> {
     const { changes, message, people } = entry;
     const tree = this.tree!;
-    const found = await tree.findAll(changes.map((c) => c.path));
+    refuseMoveOverlap([...this.net.values(), ...changes]);
+    for (const half of folderMoves(changes)) half.oid = await tree.moveTree(half.move.from, half.move.to);
+    const files = fileChanges(changes);
+    const found = await tree.findAll(files.map((c) => c.path));
     const before = beforeValues(found);
-    checkExpected(changes, before);
-    if (this.ctx.setup.config.bool('core.ignorecase') ?? false) await refuseCaseTwins(tree, changes, before);
+    checkExpected(files, before);
+    if (this.ctx.setup.config.bool('core.ignorecase') ?? false) await refuseCaseTwins(tree, files, before);
     checkShape(found);
     // A blob the tree already holds (a moved file) is named, not sent again.
     const held = new Set([...before.values()].map((blob) => blob?.oid));

@@ -56,9 +56,10 @@ export function finish(
   snapshot: LibrarySnapshot,
 ) {
   report.status = status;
-  if (status === 'skipped' || status === 'first-run')
+  // A run that wrote nothing (not due, a first run, a failed write: the batch is never published) counts no change.
+  if (status === 'skipped' || status === 'first-run' || status === 'failed')
     report.counters = { ...report.counters, marked_stale: 0, archived: 0, reactivated: 0, seeded: 0 };
-  if (status === 'first-run') report.seeded = [];
+  if (status === 'first-run' || status === 'failed') report.seeded = [];
   report.timings_ms = { read: round(t.readMs), plan: round(t.planMs), total: round(performance.now() - t.started) };
   return { report, snapshot };
 }

@@ -13,6 +13,7 @@ import {
 } from '../../core/scan/index.js';
 import { configFile, readConfig } from '../curator/read-library.js';
 import type { ManageContext } from './context.js';
+import { mapLimited } from '../../ledger/git-plumbing.js';
 
 export interface ContentCheck {
   /** Repository-relative path of the SKILL.md being written. */
@@ -73,13 +74,19 @@ export async function checkWriteScan(
   const person = ctx.actor === 'user';
   const scanConfig = readScanPolicy(ctx.repoDir, person);
   const files: { path: string; bytes: Uint8Array }[] = [];
-  const existing = await ctx.ledger.listFiles(dir);
-  const paths = new Set([...existing.map((f) => f.path.slice(dir.length + 1)), ...pending.keys()]);
-  for (const path of paths) {
-    const next = pending.has(path) ? pending.get(path) : await ctx.ledger.readFile(`${dir}/${path}`);
-    if (next === null || next === undefined) continue;
-    files.push({ path, bytes: typeof next === 'string' ? Buffer.from(next) : next });
-  }
+  // One listing, then each blob by its id (not a path walk from HEAD per file): 20,000 files cost 20,000 walks before.
+  const existing = new Map((await ctx.ledger.listFiles(dir)).map((f) => [f.path.slice(dir.length + 1), f.oid]));
+  const paths = [...new Set([...existing.keys(), ...pending.keys()])];
+  // Many reads in flight: git's cat-file answers them in order, so a read does not wait for the previous one's round trip.
+  const read = await mapLimited(
+    paths,
+    async (path) => (pending.has(path) ? pending.get(path) : ctx.ledger.readBlob(existing.get(path)!)),
+    64,
+  );
+  paths.forEach((path, i) => {
+    const next = read[i];
+    if (next !== null && next !== undefined) files.push({ path, bytes: typeof next === 'string' ? Buffer.from(next) : next });
+  });
   const input = {
     skill,
     files,

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { archiveDirName, metaDir, skillFileName } from '../../core/layout.js';
 import { isPinnedInFile, parsePins, pinsFile, serializePins } from '../../core/layout/pins.js';
 import { parseSkill, setField } from '../../core/skill/index.js';
-import type { FileChange, Ledger } from '../../ledger/ledger.js';
+import type { FileChange } from '../../ledger/ledger.js';
 import { commitAction, type ManageContext, type ManageResult } from './context.js';
-import { locateSkill, openManagedLibrary, skillFolders, type LocatedSkill } from './locate.js';
+import { locateSkill, openManagedLibrary, skillFolders } from './locate.js';
 import { locateWritable, readText, refusal } from './skill-files.js';
 
 export const adoptedFile = `${metaDir}/adopted.txt`;
@@ -62,7 +62,7 @@ export async function adoptSkill(ctx: ManageContext, input: { name: string }): P
 export async function archiveSkill(ctx: ManageContext & { now?: Date }, input: { name: string }): Promise<ManageResult> {
   const skill = await locateWritable(ctx, input.name);
   const target = archiveTarget(ctx.repoDir, skill.root, skill.category, skill.name, ctx.now ?? new Date());
-  const changes = await moveChanges(ctx.ledger, skill, target);
+  const changes = moveChanges(skill.dir, target);
   return commitAction(ctx, 'archive', [skill.name], `archive to ${target}`, changes, { archivedTo: target });
 }
 
@@ -95,21 +95,13 @@ export async function restoreSkill(ctx: ManageContext, input: { name: string; fr
     );
   }
   const dir = chosen.path;
-  const files = await ctx.ledger.listFiles(dir);
-  const changes = await moveChanges(ctx.ledger, { dir, files }, target);
+  const changes = moveChanges(dir, target);
   return commitAction(ctx, 'restore', [input.name], `restore from ${dir}`, changes, { restoredFrom: dir });
 }
 
-/** Every file of the package deleted at its old place and written at the new one: one commit moves it whole. */
-export async function moveChanges(ledger: Ledger, skill: Pick<LocatedSkill, 'dir' | 'files'>, target: string): Promise<FileChange[]> {
-  const changes: FileChange[] = [];
-  for (const file of skill.files) {
-    const content = await ledger.readFile(file.path);
-    if (content === undefined) continue;
-    changes.push({ path: file.path, content: null, expected: file.oid });
-    changes.push({ path: `${target}${file.path.slice(skill.dir.length)}`, content, expected: null, executable: file.mode === '100755' });
-  }
-  return changes;
+/** The package's folder moved whole (one tree entry renamed, as `git mv` does): one commit, whatever its number of files. */
+export function moveChanges(dir: string, target: string): FileChange[] {
+  return [{ path: target, content: null, from: dir }];
 }
 
 function frontmatterName(dir: string): string | undefined {

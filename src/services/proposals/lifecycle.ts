@@ -132,7 +132,7 @@ export async function buildTransitionMoves(
   const changes: FileChange[] = [];
   for (const location of [skill.location, ...twins]) {
     const target = archiveTarget(repoDir, location.root, location.category, location.name, now);
-    changes.push(...(await moveChanges(ledger, { dir: location.path, files: await ledger.listFiles(location.path) }, target)));
+    changes.push(...moveChanges(location.path, target));
   }
   return changes;
 }
