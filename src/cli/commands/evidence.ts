@@ -7,7 +7,8 @@ import { exitCodes, type Command } from '../context.js';
 export const evidenceCommand: Command = {
   name: 'evidence',
   summary: 'per skill, from transcripts and history: sessions that had it, loaded it, missed it, and how they went with and without it',
-  usage: 'evidence --transcripts GLOB [--transcripts GLOB…] [--since ISO] [--min-sessions N] [--context-tokens N] [--json] [--now ISO] [--repo DIR]',
+  usage:
+    'evidence --transcripts GLOB [--transcripts GLOB…] [--since ISO] [--min-sessions N] [--context-tokens N] [--json] [--now ISO] [--repo DIR]',
   options: {
     transcripts: { type: 'string', multiple: true },
     since: { type: 'string' },
@@ -29,7 +30,10 @@ export const evidenceCommand: Command = {
       throw new SkillgardenError('cli/usage', `--min-sessions "${String(values['min-sessions'])}" must be a whole number, 1 or more`);
     const contextTokens = values['context-tokens'] === undefined ? undefined : Number(values['context-tokens']);
     if (contextTokens !== undefined && (!Number.isInteger(contextTokens) || contextTokens < 1000))
-      throw new SkillgardenError('cli/usage', `--context-tokens "${String(values['context-tokens'])}" must be a whole number, 1000 or more`);
+      throw new SkillgardenError(
+        'cli/usage',
+        `--context-tokens "${String(values['context-tokens'])}" must be a whole number, 1000 or more`,
+      );
     const report = await runEvidence({
       repoDir: global.repo,
       transcripts,

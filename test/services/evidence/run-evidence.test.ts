@@ -42,7 +42,11 @@ describe('runEvidence on planted Claude Code and Codex sessions', () => {
       files: 21,
       min_sessions: 5,
       skills: ['db-migrate', 'oncall-rotate', 'release-cut'],
-      budget: { 'claude-code': expect.objectContaining({ dropped: [] }), codex: expect.objectContaining({ dropped: [] }), 'gemini-cli': expect.objectContaining({ dropped: [] }) },
+      budget: {
+        'claude-code': expect.objectContaining({ dropped: [] }),
+        codex: expect.objectContaining({ dropped: [] }),
+        'gemini-cli': expect.objectContaining({ dropped: [] }),
+      },
       skipped: [
         { file: 'notes.jsonl', reason: 'lines of no known transcript format', count: 1 },
         { skill: 'ghost-skill', reason: 'loaded, but not in the library nor its history', count: 1 },
