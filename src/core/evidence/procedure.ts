@@ -1,5 +1,4 @@
-import { codeOf } from '../patterns/draft.js';
-import { buildCommandHead, parseProgram } from '../patterns/shape.js';
+import { listSkillCommandHeads } from '../patterns/skill-commands.js';
 
 /**
  * Programs whose commands can be a skill's procedure. Only these start a command read from a skill's code, so a
@@ -67,30 +66,15 @@ export function isUbiquitousCommand(key: string): boolean {
   return ubiquitousKeys.has(key);
 }
 
-/** One line of a skill's code as commands: `$ ` prompts and comments dropped, `a && b; c` split. */
-function commandsOfLine(line: string): string[] {
-  const text = line
-    .replace(/^\s*(?:\$|>|%)\s+/, '')
-    .replace(/\s+#.*$/, '')
-    .trim();
-  if (text === '' || text.startsWith('#')) return [];
-  return text.split(/\s*(?:&&|\|\||;)\s*/).filter((part) => part !== '');
-}
-
 /**
- * The distinctive commands of a skill's own procedure, as command keys: read from its fenced code blocks and inline
- * code spans (`codeOf`), each line reduced to the head the transcript readers produce, ubiquitous ones left out.
+ * The distinctive commands of a skill's own procedure, as command keys: the heads of the commands its code runs
+ * (`listSkillCommandHeads`, shared with coverage), each reduced by `buildCommandKey`, ubiquitous ones left out.
  */
 export function listProcedureCommands(skillText: string): string[] {
   const keys = new Set<string>();
-  const code = codeOf(skillText).replace(/\\\n\s*/g, ' ');
-  for (const line of code.split('\n')) {
-    for (const command of commandsOfLine(line)) {
-      const program = parseProgram(command);
-      if (program === undefined || !knownPrograms.has(program)) continue;
-      const key = buildCommandKey(buildCommandHead(command, program) ?? program);
-      if (key !== undefined && !isUbiquitousCommand(key)) keys.add(key);
-    }
+  for (const head of listSkillCommandHeads(skillText)) {
+    const key = buildCommandKey(head);
+    if (key !== undefined && !isUbiquitousCommand(key)) keys.add(key);
   }
   return [...keys].sort();
 }

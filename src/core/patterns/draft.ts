@@ -7,7 +7,6 @@ import { isGenericSequence } from './generic.js';
 import { commandName } from './shape.js';
 import { coversCommand, distinctiveCommands, listSkillCommands } from './skill-commands.js';
 
-export { codeOf } from './skill-commands.js';
 import type { DetectedPattern, DraftSkill, Pattern } from './types.js';
 
 export interface ExistingSkill {

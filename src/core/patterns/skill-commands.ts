@@ -16,24 +16,34 @@ export function codeOf(text: string): string {
 }
 
 /**
- * The commands a skill's own steps run, reduced the way the transcript readers reduce a session's shell calls
- * (`parseProgram`, `buildCommandHead`, `commandName`): `npx prisma migrate dev --name <change>` → `npx prisma migrate`.
- * A line's `&&`, `||` and `;` separate commands; a `$ ` prompt and `#` comments are left out.
+ * The shell commands a skill's own steps run, as the transcript readers reduce a session's shell calls to a
+ * `detail` head (`parseProgram`, `buildCommandHead`): `npx prisma migrate dev --name <change>` → its head. A line's
+ * `&&`, `||` and `;` separate commands; `\` continuations are joined; `$ `, `> ` and `% ` prompts and `#` comments
+ * are left out; `cd DIR` only says where (the readers skip it too). Coverage (below) and the evidence's miss rule
+ * (core/evidence/procedure.ts) both read a skill's commands here.
  */
-export function listSkillCommands(text: string): string[] {
+export function listSkillCommandHeads(text: string): string[] {
   const out = new Set<string>();
-  for (const line of codeOf(text).split('\n')) {
-    const code = line.replace(/^\s*\$\s+/, '').replace(/\s#.*$/, '');
-    if (code.trim() === '' || code.trim().startsWith('#')) continue;
-    for (const part of code.split(/&&|\|\||;/)) {
+  const code = codeOf(text).replace(/\\\n\s*/g, ' ');
+  for (const line of code.split('\n')) {
+    const command = line
+      .replace(/^\s*(?:\$|>|%)\s+/, '')
+      .replace(/\s#.*$/, '')
+      .trim();
+    if (command === '' || command.startsWith('#')) continue;
+    for (const part of command.split(/&&|\|\||;/)) {
       const program = parseProgram(part);
-      // `cd DIR &&` only says where: the readers skip it too.
       if (program === undefined || program === 'cd' || !/^[a-z][a-z0-9._+-]*$/i.test(program)) continue;
       const head = buildCommandHead(part, program);
-      if (head !== undefined) out.add(commandName(head));
+      if (head !== undefined) out.add(head);
     }
   }
   return [...out];
+}
+
+/** A skill's commands by name (`npx prisma migrate`), for coverage: `commandName` of each head. */
+export function listSkillCommands(text: string): string[] {
+  return [...new Set(listSkillCommandHeads(text).map(commandName))];
 }
 
 /**
