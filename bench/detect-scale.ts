@@ -4,6 +4,7 @@
  * process: reading, mining, drafting and writing the report). Inputs are generated Claude Code JSONL
  * (bench/detect-transcripts.ts), kept under $SG_BENCH_DIR (default /tmp/sg-detect-scale) between runs.
  * Run: `npm run build` first, then `npx tsx bench/detect-scale.ts [--runs 3] [case…]`; cases below.
+ * `BENCH_COMMAND=evidence` measures `skillgarden evidence` on the same inputs, over a library of three skills.
  * `--profile CASE` writes a CPU profile of one run (node --cpu-prof) and prints where the time went.
  * Targets (issues #30, #31): 10,000 sessions / 2 M calls < 5 s and < 1 GiB; a million tiny sessions < 1 GiB;
  * two million < 20 s; cost linear from 0.5 to 2 M calls.
@@ -66,14 +67,49 @@ interface Run {
   stderr: string;
 }
 
-function run(dir: string, nodeArgs: string[] = []): Run {
-  // A repository of its own with no skills: detect needs a library; none is the plain case.
-  const repo = join(root, 'repo');
+/** `detect` (default) or `evidence` (BENCH_COMMAND): the same inputs, the same measurement. */
+const command = process.env.BENCH_COMMAND ?? 'detect';
+
+/**
+ * The library the command reads: for detect none (the plain case); for evidence a committed one whose two skills
+ * hold planted procedures (`release-cut`, `db-migrate`) and one nothing touches, so misses are counted for real.
+ */
+function prepareRepo(): string {
+  const repo = join(root, command === 'evidence' ? 'repo-evidence' : 'repo');
+  if (existsSync(repo)) return repo;
   mkdirSync(repo, { recursive: true });
+  if (command !== 'evidence') return repo;
+  const skill = (name: string, description: string, code: string) => {
+    mkdirSync(join(repo, 'skills', name), { recursive: true });
+    writeFileSync(
+      join(repo, 'skills', name, 'SKILL.md'),
+      `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n\n\`\`\`sh\n${code}\n\`\`\`\n`,
+    );
+  };
+  skill(
+    'release-cut',
+    'Cut a release. Use when publishing a new version to npm.',
+    'npm version patch\ngit push --follow-tags\nnpm publish',
+  );
+  skill(
+    'db-migrate',
+    'Change the database schema. Use when adding a column or a table.',
+    'npx prisma migrate dev --name <change>\nnpx prisma generate',
+  );
+  skill('oncall-rotate', 'Hand over on-call. Use when the on-call week ends.', 'pagerduty-cli schedule override');
+  const git = (...a: string[]) => spawnSync('git', ['-C', repo, '-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', ...a]);
+  git('init', '-q');
+  git('add', '-A');
+  git('commit', '-qm', 'library');
+  return repo;
+}
+
+function run(dir: string, nodeArgs: string[] = []): Run {
+  const repo = prepareRepo();
   const start = performance.now();
   const result = spawnSync(
     '/usr/bin/time',
-    ['-v', process.execPath, ...nodeArgs, cli, 'detect', '--transcripts', join(dir, 't', '**', '*.jsonl'), '--json', '--repo', repo],
+    ['-v', process.execPath, ...nodeArgs, cli, command, '--transcripts', join(dir, 't', '**', '*.jsonl'), '--json', '--repo', repo],
     { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], cwd: dir, maxBuffer: 1 << 26 },
   );
   const wall = performance.now() - start;
@@ -159,7 +195,7 @@ if (profileAt >= 0) {
   console.log(
     `node ${process.version}; load average ${loadavg()
       .map((l) => l.toFixed(1))
-      .join(' ')}; ${runs} runs, medians`,
+      .join(' ')}; \`${command}\`; ${runs} runs, medians`,
   );
   const rows = [
     '| case | files | sessions | calls | MiB read | wall (median) | runs | CPU (median) | peak RSS (median) |',
