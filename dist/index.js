@@ -76955,32 +76955,6 @@ function listMissed(records) {
   }));
 }
 
-// src/core/patterns/draft.ts
-var import_yaml10 = __toESM(require_dist(), 1);
-
-// src/core/patterns/draft-name.ts
-var maxNameLength2 = 64;
-function buildTaskName(words) {
-  const parts = words.map(
-    (w) => w.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "")
-  ).filter((w) => w !== "").slice(0, 3);
-  let name2 = "";
-  for (const part of parts) {
-    const next = name2 === "" ? part : `${name2}-${part}`;
-    if (next.length > maxNameLength2) break;
-    name2 = next;
-  }
-  return name2 === "" ? void 0 : name2;
-}
-function buildUniqueName(name2, taken) {
-  if (!taken.has(name2)) return name2;
-  for (let n = 2; ; n += 1) {
-    const suffix2 = `-${n}`;
-    const candidate2 = `${name2.slice(0, maxNameLength2 - suffix2.length).replace(/-+$/, "")}${suffix2}`;
-    if (!taken.has(candidate2)) return candidate2;
-  }
-}
-
 // src/core/patterns/describe-tools.ts
 var purposes = [
   [/^(git|gh)$/i, "work with git"],
@@ -77051,80 +77025,6 @@ function isGenericSequence(tools) {
   return tools.every(isGenericToken);
 }
 
-// src/core/patterns/draft-steps.ts
-function code2(text3) {
-  return `\`${text3.replace(/`/g, "'")}\``;
-}
-var verbs = {
-  "read files": "Read",
-  "change files": "Edit",
-  "find files or code": "Search",
-  "plan the work": "Plan",
-  "finish the task": "Finish"
-};
-function fileStep(tool, details) {
-  const verb = verbs[describeTool(tool)] ?? "Call";
-  const parts = details.flatMap((d2) => d2.split(" ")).filter((p2) => p2 !== "&&");
-  const kinds = [...new Set(parts.filter((p2) => !/^[a-z_]+$/.test(p2)))].slice(0, 2);
-  const commands = [...new Set(parts.filter((p2) => /^[a-z_]+$/.test(p2)))].slice(0, 2);
-  const what = kinds.length > 0 ? ` the ${kinds.map(code2).join(" and ")} files` : "";
-  const how = commands.length > 0 ? ` (${commands.map(code2).join(", ")})` : "";
-  return verb === "Call" ? `Call ${code2(tool)}${what}${how}` : `${verb}${what} with ${code2(tool)}${how}`;
-}
-var doneClauses = {
-  tests: "until the tests pass",
-  commit: "and commit the change",
-  release: "and publish the release",
-  submit: "and submit the result"
-};
-function renderSteps(tools, details, ending) {
-  const seen = /* @__PURE__ */ new Set();
-  const last = tools.length - (ending !== "submit" && tools.length > 1 && /submit|finish/i.test(tools[tools.length - 1] ?? "") ? 2 : 1);
-  return tools.map((token, i) => {
-    const top = (details[i] ?? []).slice(0, 3).map(([d2]) => d2);
-    const colon = token.indexOf(":");
-    let text3;
-    if (colon >= 0) {
-      const [first, ...others] = top.length > 0 ? top : [`${token.slice(colon + 1)} \u2026`];
-      const commands = first.split(" && ");
-      const again = seen.has(first) ? " again" : "";
-      text3 = `Run ${commands.map(code2).join(", then ")}${again} with ${code2(token.slice(0, colon))}${others.length > 0 ? ` (or ${others.map((o2) => o2.split(" && ").map(code2).join(" then ")).join("; ")})` : ""}`;
-      seen.add(first);
-    } else text3 = fileStep(token, top);
-    if (i === last && ending !== void 0) text3 += `, ${doneClauses[ending]}`;
-    return `${i + 1}. ${text3}.`;
-  });
-}
-function summarizeSteps(tools, details) {
-  const parts = [];
-  tools.forEach((token, i) => {
-    const top = details[i]?.[0]?.[0];
-    const colon = token.indexOf(":");
-    const kind = top?.split(" ").find((p2) => p2.startsWith("*."));
-    let part;
-    if (colon >= 0) part = `run ${[...new Set((top ?? token.slice(colon + 1)).split(" && ").map(commandName))].map(code2).join(", ")}`;
-    else if (kind !== void 0) part = `${(verbs[describeTool(token)] ?? "use").toLowerCase()} the ${code2(kind)} files`;
-    else if (!isGenericToken(token)) part = `use ${code2(token)}`;
-    if (part !== void 0 && !parts.includes(part)) parts.push(part);
-  });
-  if (parts.length <= 1) return parts[0] ?? "";
-  return `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
-}
-function renderDoneWhen(ending, lastDetail) {
-  switch (ending) {
-    case "tests":
-      return `The test command${lastDetail ? ` (${code2(lastDetail)})` : ""} passes.`;
-    case "commit":
-      return "The change is committed, with a message that says what it does.";
-    case "release":
-      return `The release is out${lastDetail ? ` (${code2(lastDetail)})` : ""}.`;
-    case "submit":
-      return "The result is submitted.";
-    default:
-      return void 0;
-  }
-}
-
 // src/core/patterns/skill-commands.ts
 function bodyOf(text3) {
   const match = /^---\r?\n[\s\S]*?\r?\n---\r?\n?/.exec(text3);
@@ -77137,19 +77037,23 @@ function codeOf2(text3) {
   const spans = [...body.replace(fence4, "").matchAll(/`([^`\n]+)`/g)].map((m2) => m2[1] ?? "");
   return [...blocks, ...spans].join("\n");
 }
-function listSkillCommands(text3) {
+function listSkillCommandHeads(text3) {
   const out = /* @__PURE__ */ new Set();
-  for (const line of codeOf2(text3).split("\n")) {
-    const code4 = line.replace(/^\s*\$\s+/, "").replace(/\s#.*$/, "");
-    if (code4.trim() === "" || code4.trim().startsWith("#")) continue;
-    for (const part of code4.split(/&&|\|\||;/)) {
+  const code4 = codeOf2(text3).replace(/\\\n\s*/g, " ");
+  for (const line of code4.split("\n")) {
+    const command = line.replace(/^\s*(?:\$|>|%)\s+/, "").replace(/\s#.*$/, "").trim();
+    if (command === "" || command.startsWith("#")) continue;
+    for (const part of command.split(/&&|\|\||;/)) {
       const program = parseProgram(part);
       if (program === void 0 || program === "cd" || !/^[a-z][a-z0-9._+-]*$/i.test(program)) continue;
       const head = buildCommandHead(part, program);
-      if (head !== void 0) out.add(commandName(head));
+      if (head !== void 0) out.add(head);
     }
   }
   return [...out];
+}
+function listSkillCommands(text3) {
+  return [...new Set(listSkillCommandHeads(text3).map(commandName))];
 }
 function coversCommand(skillCommands, command) {
   const words = command.split(" ");
@@ -77163,199 +77067,6 @@ function coversCommand(skillCommands, command) {
 }
 function distinctiveCommands(commands) {
   return [...new Set(commands)].filter((c3) => !isGenericCommand(c3));
-}
-
-// src/core/patterns/draft-evals.ts
-var stem = (word) => word.length > 4 && word.endsWith("s") && !word.endsWith("ss") ? word.slice(0, -1) : word;
-function buildPatternEvals(name2, text3, found, sessions) {
-  const task = new Set(found.task.words.map(stem));
-  const own = sessions.filter((s) => found.sessionIds.has(s.id));
-  const unrelated = sessions.filter((s) => !found.sessionIds.has(s.id)).map((s) => s.requests[0]?.text ?? "").filter((request2) => request2 !== "" && !listTaskWords(request2).some((w) => task.has(stem(w))));
-  return buildDraftEvals({
-    name: name2,
-    requests: [...found.evidence.requests, ...own.map((s) => s.requests[0]?.text ?? "")],
-    ...found.evidence.ending === void 0 ? {} : { ending: found.evidence.ending },
-    commands: distinctiveCommands(listSkillCommands(text3)),
-    unrelated
-  });
-}
-
-// src/core/patterns/draft.ts
-var defaultDraftLimits = Object.freeze({ max_drafts: 5, min_sessions: 3, min_confidence: 0.3 });
-function resolveDraftLimits(partial = {}) {
-  const limits = { ...defaultDraftLimits };
-  for (const key2 of Object.keys(defaultDraftLimits)) {
-    const value = partial[key2];
-    if (typeof value === "number" && Number.isFinite(value) && value >= 0) limits[key2] = value;
-  }
-  return limits;
-}
-var maxDescription = 1024;
-function clean(text3) {
-  return text3.replace(/[<>]/g, "").replace(/\s+/g, " ").trim();
-}
-function findCoveringSkill(pattern, existing, commands = []) {
-  const wanted = distinctiveCommands(commands);
-  for (const skill of existing) {
-    if (skill.text.includes(pattern.fingerprint)) return skill.name;
-    if (wanted.length === 0) continue;
-    const own = skill.commands ?? listSkillCommands(skill.text);
-    if (wanted.every((command) => coversCommand(own, command))) return skill.name;
-  }
-  return void 0;
-}
-function patternCommands(pattern, found) {
-  return pattern.tools.flatMap((token, i) => {
-    const top = found.details[i]?.[0]?.[0];
-    return token.includes(":") && top !== void 0 ? top.split(" && ").map(commandName) : [];
-  });
-}
-function quote2(text3, max) {
-  const flat = clean(text3).replace(/"/g, "'");
-  return flat.length > max ? `${flat.slice(0, max - 1).replace(/\s+\S*$/, "")}\u2026` : flat;
-}
-function listed(values, max) {
-  return values.length <= max ? values.join(", ") : `${values.slice(0, max).join(", ")} (+${values.length - max} more)`;
-}
-function buildWording(pattern, found) {
-  const phrase = quote2(found.task.phrase ?? found.task.nameWords.join(" "), 90);
-  const title = phrase.replace(/^./, (c3) => c3.toUpperCase());
-  const ending = found.evidence.ending;
-  const summary2 = summarizeSteps(pattern.tools, found.details);
-  const example = found.task.example === void 0 ? "" : `, as in "${quote2(found.task.example, 140)}"`;
-  const whenToUse = clean(`When a person asks to ${phrase}${example}.`);
-  const description = clean(
-    `${title}: ${summary2}${ending === void 0 ? "" : `, ${doneClauses[ending]}`}. Use when asked to ${phrase}${example} (the procedure of ${pattern.sessions} agent sessions).`
-  ).slice(0, maxDescription);
-  return { description, whenToUse, title };
-}
-function buildFrontmatter(pattern, name2, found, profile) {
-  const { description, whenToUse } = buildWording(pattern, found);
-  const e = found.evidence;
-  const origin = {
-    source: "skillgarden detect",
-    fingerprint: pattern.fingerprint,
-    tools: pattern.tools.join(" \u2192 "),
-    sessions: String(pattern.sessions),
-    session_ids: listed(e.sessions, 10),
-    transcripts: listed(e.files, 10),
-    ...e.first_seen === void 0 ? {} : { first_seen: e.first_seen },
-    ...e.last_seen === void 0 ? {} : { last_seen: e.last_seen }
-  };
-  if (profile === "runtime") return { name: name2, description, version: "0.1.0", pinned: false, when_to_use: whenToUse, metadata: origin };
-  return { name: name2, description, metadata: { version: "0.1.0", when_to_use: whenToUse, ...origin } };
-}
-function buildDraft(pattern, name2, found, profile = "spec") {
-  const frontmatter = (0, import_yaml10.stringify)(buildFrontmatter(pattern, name2, found, profile), { lineWidth: 0 });
-  const { title } = buildWording(pattern, found);
-  const ending = found.evidence.ending;
-  const lastDetail = found.details.slice(-2).map((step) => step[0]?.[0]?.split(" && ").pop()).filter((d2) => d2 !== void 0).pop();
-  const done = renderDoneWhen(ending, lastDetail);
-  const asked = found.evidence.requests.map((r2) => `- "${quote2(r2, 160)}"`);
-  const body = [
-    `# ${title}`,
-    "",
-    `<!-- Drafted by skillgarden from ${pattern.sessions} agent sessions (pattern ${pattern.fingerprint}); the evidence is in the metadata. Review the steps before adopting it. -->`,
-    "",
-    "## When to use",
-    "",
-    `When a person asks to ${quote2(found.task.phrase ?? found.task.nameWords.join(" "), 90)}. Requests that led to this procedure:`,
-    "",
-    ...asked,
-    "",
-    "## Steps",
-    "",
-    ...renderSteps(pattern.tools, found.details, ending),
-    "",
-    ...done === void 0 ? [] : ["## Done when", "", done, ""]
-  ].join("\n");
-  return {
-    name: name2,
-    fingerprint: pattern.fingerprint,
-    text: `---
-${frontmatter}---
-
-${body}`,
-    evidence: found.evidence
-  };
-}
-function sessionOverlap(a, b2) {
-  let shared = 0;
-  for (const id of a) if (b2.has(id)) shared += 1;
-  return shared / Math.max(1, Math.min(a.size, b2.size));
-}
-function groupCandidates(candidates) {
-  const groups = [];
-  for (const candidate2 of candidates) {
-    const group = groups.find(
-      (g2) => g2.some(
-        (other) => other.name === candidate2.name || sessionOverlap(other.found.sessionIds, candidate2.found.sessionIds) >= 0.5 && other.pattern.tools.some((t2) => candidate2.pattern.tools.includes(t2))
-      )
-    );
-    if (group === void 0) groups.push([candidate2]);
-    else group.push(candidate2);
-  }
-  return groups;
-}
-function screen(pattern, limits) {
-  if (pattern.sessions < limits.min_sessions)
-    return `seen in ${pattern.sessions} sessions, fewer than min_sessions (${limits.min_sessions})`;
-  if (pattern.confidence < limits.min_confidence)
-    return `confidence ${pattern.confidence.toFixed(2)} is below min_confidence (${limits.min_confidence})`;
-  if (isGenericSequence(pattern.tools)) return "only reads, searches, edits or finishes: every task does that, so it names none";
-  return void 0;
-}
-function draftPatterns(patterns, existing, options = {}) {
-  const limits = { ...defaultDraftLimits, ...options.limits };
-  const out = patterns.map((p2) => ({ ...p2 }));
-  const candidates = [];
-  let library;
-  let indexed;
-  patterns.forEach((pattern, index) => {
-    const detected = out[index];
-    const recorded = findCoveringSkill(pattern, existing);
-    if (recorded !== void 0) return void (detected.coveredBy = recorded);
-    const reason = screen(pattern, limits);
-    if (reason !== void 0) return void (detected.reason = reason);
-    indexed ??= indexSessions(options.sessions ?? [], options.refine ?? true);
-    const found = buildPatternEvidence(pattern.tools, indexed);
-    const served = found.loaded[0];
-    if (served !== void 0 && served[1] * 2 >= found.sessionIds.size) {
-      detected.coveredBy = served[0];
-      return void (detected.reason = `sessions loaded ${served[0]} (${served[1]} of its ${found.sessionIds.size}): a skill that works, not a new one`);
-    }
-    library ??= existing.map((skill) => ({ ...skill, commands: listSkillCommands(skill.text) }));
-    const commands = patternCommands(pattern, found);
-    const coveredBy = findCoveringSkill(pattern, library, commands);
-    if (coveredBy !== void 0) {
-      detected.coveredBy = coveredBy;
-      return void (detected.reason = `${coveredBy} already runs these commands (${distinctiveCommands(commands).join(", ")})`);
-    }
-    const name2 = found.task.nameWords.length >= 2 ? buildTaskName(found.task.nameWords) : void 0;
-    if (name2 === void 0)
-      return void (detected.reason = `what people asked before it has ${found.task.nameWords.length === 0 ? "no words" : `only one word (${found.task.nameWords[0]})`} in common: no task to name it after`);
-    candidates.push({ index, pattern, found, name: name2 });
-  });
-  const taken = new Set(existing.map((skill) => skill.name));
-  const groups = groupCandidates(candidates);
-  groups.forEach((group, rank3) => {
-    const lead = [...group].sort(
-      (a, b2) => b2.pattern.tools.length - a.pattern.tools.length || b2.pattern.confidence - a.pattern.confidence
-    )[0];
-    if (rank3 >= limits.max_drafts) {
-      for (const c3 of group)
-        out[c3.index].reason = `beyond max_drafts (${limits.max_drafts}): stronger patterns were drafted first`;
-      return;
-    }
-    const name2 = buildUniqueName(lead.name, taken);
-    taken.add(name2);
-    const built = buildDraft(lead.pattern, name2, lead.found, options.profile);
-    const draft = options.sessions ? { ...built, evals: buildPatternEvals(name2, built.text, lead.found, options.sessions) } : built;
-    const absorbs = group.filter((c3) => c3 !== lead).map((c3) => c3.pattern.fingerprint);
-    out[lead.index].draft = absorbs.length > 0 ? { ...draft, absorbs } : draft;
-    for (const c3 of group) if (c3 !== lead) out[c3.index].collapsedInto = name2;
-  });
-  return out;
 }
 
 // src/core/evidence/procedure.ts
@@ -77398,21 +77109,11 @@ function buildCommandKey(detail) {
 function isUbiquitousCommand(key2) {
   return ubiquitousKeys.has(key2);
 }
-function commandsOfLine(line) {
-  const text3 = line.replace(/^\s*(?:\$|>|%)\s+/, "").replace(/\s+#.*$/, "").trim();
-  if (text3 === "" || text3.startsWith("#")) return [];
-  return text3.split(/\s*(?:&&|\|\||;)\s*/).filter((part) => part !== "");
-}
 function listProcedureCommands(skillText) {
   const keys = /* @__PURE__ */ new Set();
-  const code4 = codeOf2(skillText).replace(/\\\n\s*/g, " ");
-  for (const line of code4.split("\n")) {
-    for (const command of commandsOfLine(line)) {
-      const program = parseProgram(command);
-      if (program === void 0 || !knownPrograms.has(program)) continue;
-      const key2 = buildCommandKey(buildCommandHead(command, program) ?? program);
-      if (key2 !== void 0 && !isUbiquitousCommand(key2)) keys.add(key2);
-    }
+  for (const head of listSkillCommandHeads(skillText)) {
+    const key2 = buildCommandKey(head);
+    if (key2 !== void 0 && !isUbiquitousCommand(key2)) keys.add(key2);
   }
   return [...keys].sort();
 }
@@ -79108,6 +78809,299 @@ async function writeDraftProse(draft, client) {
 init_discover_library();
 import { readFile as readFile4 } from "node:fs/promises";
 import { basename as basename6, isAbsolute as isAbsolute4, join as join34, relative as relative2, resolve as resolve4, sep as sep4 } from "node:path";
+
+// src/core/patterns/draft.ts
+var import_yaml10 = __toESM(require_dist(), 1);
+
+// src/core/patterns/draft-name.ts
+var maxNameLength2 = 64;
+function buildTaskName(words) {
+  const parts = words.map(
+    (w) => w.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "")
+  ).filter((w) => w !== "").slice(0, 3);
+  let name2 = "";
+  for (const part of parts) {
+    const next = name2 === "" ? part : `${name2}-${part}`;
+    if (next.length > maxNameLength2) break;
+    name2 = next;
+  }
+  return name2 === "" ? void 0 : name2;
+}
+function buildUniqueName(name2, taken) {
+  if (!taken.has(name2)) return name2;
+  for (let n = 2; ; n += 1) {
+    const suffix2 = `-${n}`;
+    const candidate2 = `${name2.slice(0, maxNameLength2 - suffix2.length).replace(/-+$/, "")}${suffix2}`;
+    if (!taken.has(candidate2)) return candidate2;
+  }
+}
+
+// src/core/patterns/draft-steps.ts
+function code2(text3) {
+  return `\`${text3.replace(/`/g, "'")}\``;
+}
+var verbs = {
+  "read files": "Read",
+  "change files": "Edit",
+  "find files or code": "Search",
+  "plan the work": "Plan",
+  "finish the task": "Finish"
+};
+function fileStep(tool, details) {
+  const verb = verbs[describeTool(tool)] ?? "Call";
+  const parts = details.flatMap((d2) => d2.split(" ")).filter((p2) => p2 !== "&&");
+  const kinds = [...new Set(parts.filter((p2) => !/^[a-z_]+$/.test(p2)))].slice(0, 2);
+  const commands = [...new Set(parts.filter((p2) => /^[a-z_]+$/.test(p2)))].slice(0, 2);
+  const what = kinds.length > 0 ? ` the ${kinds.map(code2).join(" and ")} files` : "";
+  const how = commands.length > 0 ? ` (${commands.map(code2).join(", ")})` : "";
+  return verb === "Call" ? `Call ${code2(tool)}${what}${how}` : `${verb}${what} with ${code2(tool)}${how}`;
+}
+var doneClauses = {
+  tests: "until the tests pass",
+  commit: "and commit the change",
+  release: "and publish the release",
+  submit: "and submit the result"
+};
+function renderSteps(tools, details, ending) {
+  const seen = /* @__PURE__ */ new Set();
+  const last = tools.length - (ending !== "submit" && tools.length > 1 && /submit|finish/i.test(tools[tools.length - 1] ?? "") ? 2 : 1);
+  return tools.map((token, i) => {
+    const top = (details[i] ?? []).slice(0, 3).map(([d2]) => d2);
+    const colon = token.indexOf(":");
+    let text3;
+    if (colon >= 0) {
+      const [first, ...others] = top.length > 0 ? top : [`${token.slice(colon + 1)} \u2026`];
+      const commands = first.split(" && ");
+      const again = seen.has(first) ? " again" : "";
+      text3 = `Run ${commands.map(code2).join(", then ")}${again} with ${code2(token.slice(0, colon))}${others.length > 0 ? ` (or ${others.map((o2) => o2.split(" && ").map(code2).join(" then ")).join("; ")})` : ""}`;
+      seen.add(first);
+    } else text3 = fileStep(token, top);
+    if (i === last && ending !== void 0) text3 += `, ${doneClauses[ending]}`;
+    return `${i + 1}. ${text3}.`;
+  });
+}
+function summarizeSteps(tools, details) {
+  const parts = [];
+  tools.forEach((token, i) => {
+    const top = details[i]?.[0]?.[0];
+    const colon = token.indexOf(":");
+    const kind = top?.split(" ").find((p2) => p2.startsWith("*."));
+    let part;
+    if (colon >= 0) part = `run ${[...new Set((top ?? token.slice(colon + 1)).split(" && ").map(commandName))].map(code2).join(", ")}`;
+    else if (kind !== void 0) part = `${(verbs[describeTool(token)] ?? "use").toLowerCase()} the ${code2(kind)} files`;
+    else if (!isGenericToken(token)) part = `use ${code2(token)}`;
+    if (part !== void 0 && !parts.includes(part)) parts.push(part);
+  });
+  if (parts.length <= 1) return parts[0] ?? "";
+  return `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
+}
+function renderDoneWhen(ending, lastDetail) {
+  switch (ending) {
+    case "tests":
+      return `The test command${lastDetail ? ` (${code2(lastDetail)})` : ""} passes.`;
+    case "commit":
+      return "The change is committed, with a message that says what it does.";
+    case "release":
+      return `The release is out${lastDetail ? ` (${code2(lastDetail)})` : ""}.`;
+    case "submit":
+      return "The result is submitted.";
+    default:
+      return void 0;
+  }
+}
+
+// src/core/patterns/draft-evals.ts
+var stem = (word) => word.length > 4 && word.endsWith("s") && !word.endsWith("ss") ? word.slice(0, -1) : word;
+function buildPatternEvals(name2, text3, found, sessions) {
+  const task = new Set(found.task.words.map(stem));
+  const own = sessions.filter((s) => found.sessionIds.has(s.id));
+  const unrelated = sessions.filter((s) => !found.sessionIds.has(s.id)).map((s) => s.requests[0]?.text ?? "").filter((request2) => request2 !== "" && !listTaskWords(request2).some((w) => task.has(stem(w))));
+  return buildDraftEvals({
+    name: name2,
+    requests: [...found.evidence.requests, ...own.map((s) => s.requests[0]?.text ?? "")],
+    ...found.evidence.ending === void 0 ? {} : { ending: found.evidence.ending },
+    commands: distinctiveCommands(listSkillCommands(text3)),
+    unrelated
+  });
+}
+
+// src/core/patterns/draft.ts
+var defaultDraftLimits = Object.freeze({ max_drafts: 5, min_sessions: 3, min_confidence: 0.3 });
+function resolveDraftLimits(partial = {}) {
+  const limits = { ...defaultDraftLimits };
+  for (const key2 of Object.keys(defaultDraftLimits)) {
+    const value = partial[key2];
+    if (typeof value === "number" && Number.isFinite(value) && value >= 0) limits[key2] = value;
+  }
+  return limits;
+}
+var maxDescription = 1024;
+function clean(text3) {
+  return text3.replace(/[<>]/g, "").replace(/\s+/g, " ").trim();
+}
+function findCoveringSkill(pattern, existing, commands = []) {
+  const wanted = distinctiveCommands(commands);
+  for (const skill of existing) {
+    if (skill.text.includes(pattern.fingerprint)) return skill.name;
+    if (wanted.length === 0) continue;
+    const own = skill.commands ?? listSkillCommands(skill.text);
+    if (wanted.every((command) => coversCommand(own, command))) return skill.name;
+  }
+  return void 0;
+}
+function patternCommands(pattern, found) {
+  return pattern.tools.flatMap((token, i) => {
+    const top = found.details[i]?.[0]?.[0];
+    return token.includes(":") && top !== void 0 ? top.split(" && ").map(commandName) : [];
+  });
+}
+function quote2(text3, max) {
+  const flat = clean(text3).replace(/"/g, "'");
+  return flat.length > max ? `${flat.slice(0, max - 1).replace(/\s+\S*$/, "")}\u2026` : flat;
+}
+function listed(values, max) {
+  return values.length <= max ? values.join(", ") : `${values.slice(0, max).join(", ")} (+${values.length - max} more)`;
+}
+function buildWording(pattern, found) {
+  const phrase = quote2(found.task.phrase ?? found.task.nameWords.join(" "), 90);
+  const title = phrase.replace(/^./, (c3) => c3.toUpperCase());
+  const ending = found.evidence.ending;
+  const summary2 = summarizeSteps(pattern.tools, found.details);
+  const example = found.task.example === void 0 ? "" : `, as in "${quote2(found.task.example, 140)}"`;
+  const whenToUse = clean(`When a person asks to ${phrase}${example}.`);
+  const description = clean(
+    `${title}: ${summary2}${ending === void 0 ? "" : `, ${doneClauses[ending]}`}. Use when asked to ${phrase}${example} (the procedure of ${pattern.sessions} agent sessions).`
+  ).slice(0, maxDescription);
+  return { description, whenToUse, title };
+}
+function buildFrontmatter(pattern, name2, found, profile) {
+  const { description, whenToUse } = buildWording(pattern, found);
+  const e = found.evidence;
+  const origin = {
+    source: "skillgarden detect",
+    fingerprint: pattern.fingerprint,
+    tools: pattern.tools.join(" \u2192 "),
+    sessions: String(pattern.sessions),
+    session_ids: listed(e.sessions, 10),
+    transcripts: listed(e.files, 10),
+    ...e.first_seen === void 0 ? {} : { first_seen: e.first_seen },
+    ...e.last_seen === void 0 ? {} : { last_seen: e.last_seen }
+  };
+  if (profile === "runtime") return { name: name2, description, version: "0.1.0", pinned: false, when_to_use: whenToUse, metadata: origin };
+  return { name: name2, description, metadata: { version: "0.1.0", when_to_use: whenToUse, ...origin } };
+}
+function buildDraft(pattern, name2, found, profile = "spec") {
+  const frontmatter = (0, import_yaml10.stringify)(buildFrontmatter(pattern, name2, found, profile), { lineWidth: 0 });
+  const { title } = buildWording(pattern, found);
+  const ending = found.evidence.ending;
+  const lastDetail = found.details.slice(-2).map((step) => step[0]?.[0]?.split(" && ").pop()).filter((d2) => d2 !== void 0).pop();
+  const done = renderDoneWhen(ending, lastDetail);
+  const asked = found.evidence.requests.map((r2) => `- "${quote2(r2, 160)}"`);
+  const body = [
+    `# ${title}`,
+    "",
+    `<!-- Drafted by skillgarden from ${pattern.sessions} agent sessions (pattern ${pattern.fingerprint}); the evidence is in the metadata. Review the steps before adopting it. -->`,
+    "",
+    "## When to use",
+    "",
+    `When a person asks to ${quote2(found.task.phrase ?? found.task.nameWords.join(" "), 90)}. Requests that led to this procedure:`,
+    "",
+    ...asked,
+    "",
+    "## Steps",
+    "",
+    ...renderSteps(pattern.tools, found.details, ending),
+    "",
+    ...done === void 0 ? [] : ["## Done when", "", done, ""]
+  ].join("\n");
+  return {
+    name: name2,
+    fingerprint: pattern.fingerprint,
+    text: `---
+${frontmatter}---
+
+${body}`,
+    evidence: found.evidence
+  };
+}
+function sessionOverlap(a, b2) {
+  let shared = 0;
+  for (const id of a) if (b2.has(id)) shared += 1;
+  return shared / Math.max(1, Math.min(a.size, b2.size));
+}
+function groupCandidates(candidates) {
+  const groups = [];
+  for (const candidate2 of candidates) {
+    const group = groups.find(
+      (g2) => g2.some(
+        (other) => other.name === candidate2.name || sessionOverlap(other.found.sessionIds, candidate2.found.sessionIds) >= 0.5 && other.pattern.tools.some((t2) => candidate2.pattern.tools.includes(t2))
+      )
+    );
+    if (group === void 0) groups.push([candidate2]);
+    else group.push(candidate2);
+  }
+  return groups;
+}
+function screen(pattern, limits) {
+  if (pattern.sessions < limits.min_sessions)
+    return `seen in ${pattern.sessions} sessions, fewer than min_sessions (${limits.min_sessions})`;
+  if (pattern.confidence < limits.min_confidence)
+    return `confidence ${pattern.confidence.toFixed(2)} is below min_confidence (${limits.min_confidence})`;
+  if (isGenericSequence(pattern.tools)) return "only reads, searches, edits or finishes: every task does that, so it names none";
+  return void 0;
+}
+function draftPatterns(patterns, existing, options = {}) {
+  const limits = { ...defaultDraftLimits, ...options.limits };
+  const out = patterns.map((p2) => ({ ...p2 }));
+  const candidates = [];
+  let library;
+  let indexed;
+  patterns.forEach((pattern, index) => {
+    const detected = out[index];
+    const recorded = findCoveringSkill(pattern, existing);
+    if (recorded !== void 0) return void (detected.coveredBy = recorded);
+    const reason = screen(pattern, limits);
+    if (reason !== void 0) return void (detected.reason = reason);
+    indexed ??= indexSessions(options.sessions ?? [], options.refine ?? true);
+    const found = buildPatternEvidence(pattern.tools, indexed);
+    const served = found.loaded[0];
+    if (served !== void 0 && served[1] * 2 >= found.sessionIds.size) {
+      detected.coveredBy = served[0];
+      return void (detected.reason = `sessions loaded ${served[0]} (${served[1]} of its ${found.sessionIds.size}): a skill that works, not a new one`);
+    }
+    library ??= existing.map((skill) => ({ ...skill, commands: listSkillCommands(skill.text) }));
+    const commands = patternCommands(pattern, found);
+    const coveredBy = findCoveringSkill(pattern, library, commands);
+    if (coveredBy !== void 0) {
+      detected.coveredBy = coveredBy;
+      return void (detected.reason = `${coveredBy} already runs these commands (${distinctiveCommands(commands).join(", ")})`);
+    }
+    const name2 = found.task.nameWords.length >= 2 ? buildTaskName(found.task.nameWords) : void 0;
+    if (name2 === void 0)
+      return void (detected.reason = `what people asked before it has ${found.task.nameWords.length === 0 ? "no words" : `only one word (${found.task.nameWords[0]})`} in common: no task to name it after`);
+    candidates.push({ index, pattern, found, name: name2 });
+  });
+  const taken = new Set(existing.map((skill) => skill.name));
+  const groups = groupCandidates(candidates);
+  groups.forEach((group, rank3) => {
+    const lead = [...group].sort(
+      (a, b2) => b2.pattern.tools.length - a.pattern.tools.length || b2.pattern.confidence - a.pattern.confidence
+    )[0];
+    if (rank3 >= limits.max_drafts) {
+      for (const c3 of group)
+        out[c3.index].reason = `beyond max_drafts (${limits.max_drafts}): stronger patterns were drafted first`;
+      return;
+    }
+    const name2 = buildUniqueName(lead.name, taken);
+    taken.add(name2);
+    const built = buildDraft(lead.pattern, name2, lead.found, options.profile);
+    const draft = options.sessions ? { ...built, evals: buildPatternEvals(name2, built.text, lead.found, options.sessions) } : built;
+    const absorbs = group.filter((c3) => c3 !== lead).map((c3) => c3.pattern.fingerprint);
+    out[lead.index].draft = absorbs.length > 0 ? { ...draft, absorbs } : draft;
+    for (const c3 of group) if (c3 !== lead) out[c3.index].collapsedInto = name2;
+  });
+  return out;
+}
 
 // src/core/patterns/fingerprint.ts
 import { createHash as createHash6 } from "node:crypto";
