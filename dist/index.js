@@ -45063,6 +45063,79 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
   }
 });
 
+// src/core/scan/confusables.ts
+var latinLookalikes;
+var init_confusables = __esm({
+  "src/core/scan/confusables.ts"() {
+    "use strict";
+    latinLookalikes = {
+      \u0430: "a",
+      \u0432: "b",
+      \u0435: "e",
+      \u043A: "k",
+      \u043C: "m",
+      \u043D: "h",
+      \u043E: "o",
+      \u0440: "p",
+      \u0441: "c",
+      \u0442: "t",
+      \u0443: "y",
+      \u0445: "x",
+      \u0456: "i",
+      \u0458: "j",
+      \u0455: "s",
+      "\u0501": "d",
+      \u04BB: "h",
+      "\u04CF": "l",
+      "\u051B": "q",
+      "\u051D": "w",
+      \u0410: "A",
+      \u0412: "B",
+      \u0415: "E",
+      \u041A: "K",
+      \u041C: "M",
+      \u041D: "H",
+      \u041E: "O",
+      \u0420: "P",
+      \u0421: "C",
+      \u0422: "T",
+      \u0425: "X",
+      \u0406: "I",
+      \u0408: "J",
+      \u0405: "S",
+      \u03B1: "a",
+      \u03B5: "e",
+      \u03B9: "i",
+      \u03BA: "k",
+      \u03BD: "v",
+      \u03BF: "o",
+      \u03C1: "p",
+      \u03C4: "t",
+      \u03C5: "u",
+      \u03C7: "x",
+      \u0391: "A",
+      \u0392: "B",
+      \u0395: "E",
+      \u0396: "Z",
+      \u0397: "H",
+      \u0399: "I",
+      \u039A: "K",
+      \u039C: "M",
+      \u039D: "N",
+      \u039F: "O",
+      \u03A1: "P",
+      \u03A4: "T",
+      \u03A5: "Y",
+      \u03A7: "X",
+      \u0446: "u",
+      \u0475: "v",
+      \u0261: "g",
+      \u0131: "i",
+      \u03B2: "b"
+    };
+  }
+});
+
 // src/core/layout/lookalike-names.ts
 function nameSkeleton(name2) {
   let out = "";
@@ -45096,48 +45169,11 @@ function findLookalikeNames(skills) {
 function escapeName(name2) {
   return name2.replace(/[^\x20-\x7e]/gu, (c3) => `\\u{${c3.codePointAt(0).toString(16)}}`);
 }
-var latinLookalikes;
 var init_lookalike_names = __esm({
   "src/core/layout/lookalike-names.ts"() {
     "use strict";
     init_findings();
-    latinLookalikes = {
-      \u0430: "a",
-      \u0432: "b",
-      \u0441: "c",
-      "\u0501": "d",
-      \u0435: "e",
-      \u04BB: "h",
-      \u0456: "i",
-      \u0458: "j",
-      \u043A: "k",
-      "\u04CF": "l",
-      \u043C: "m",
-      \u043D: "h",
-      \u043E: "o",
-      \u0440: "p",
-      "\u051B": "q",
-      \u0455: "s",
-      \u0442: "t",
-      \u0446: "u",
-      \u0475: "v",
-      "\u051D": "w",
-      \u0445: "x",
-      \u0443: "y",
-      \u0261: "g",
-      \u0131: "i",
-      \u03B1: "a",
-      \u03B2: "b",
-      \u03B5: "e",
-      \u03B9: "i",
-      \u03BA: "k",
-      \u03BD: "v",
-      \u03BF: "o",
-      \u03C1: "p",
-      \u03C4: "t",
-      \u03C5: "u",
-      \u03C7: "x"
-    };
+    init_confusables();
   }
 });
 
@@ -50951,7 +50987,7 @@ function normalizedChar(ch) {
   if (mapped === void 0) {
     const cp = ch.codePointAt(0);
     const tag = cp >= 917536 && cp <= 917630 ? String.fromCharCode(cp - 917504) : void 0;
-    mapped = tag ?? (isInvisible(cp) ? "" : confusables[ch] ?? ch.normalize("NFKC"));
+    mapped = tag ?? (isInvisible(cp) ? "" : latinLookalikes[ch] ?? ch.normalize("NFKC"));
     if (normalizedCache.size < 4096) normalizedCache.set(ch, mapped);
   }
   return mapped;
@@ -50993,71 +51029,12 @@ function findBase64Text(line) {
   }
   return out;
 }
-var confusables, nonAscii, normalizedCache, nonAsciiChars, splitters, splitHint, base64Token, printable;
+var nonAscii, normalizedCache, nonAsciiChars, splitters, splitHint, base64Token, printable;
 var init_variants = __esm({
   "src/core/scan/variants.ts"() {
     "use strict";
+    init_confusables();
     init_unicode();
-    confusables = {
-      \u0430: "a",
-      \u0432: "b",
-      \u0435: "e",
-      \u043A: "k",
-      \u043C: "m",
-      \u043D: "h",
-      \u043E: "o",
-      \u0440: "p",
-      \u0441: "c",
-      \u0442: "t",
-      \u0443: "y",
-      \u0445: "x",
-      \u0456: "i",
-      \u0458: "j",
-      \u0455: "s",
-      "\u0501": "d",
-      \u04BB: "h",
-      "\u04CF": "l",
-      "\u051B": "q",
-      "\u051D": "w",
-      \u0410: "A",
-      \u0412: "B",
-      \u0415: "E",
-      \u041A: "K",
-      \u041C: "M",
-      \u041D: "H",
-      \u041E: "O",
-      \u0420: "P",
-      \u0421: "C",
-      \u0422: "T",
-      \u0425: "X",
-      \u0406: "I",
-      \u0408: "J",
-      \u0405: "S",
-      \u03B1: "a",
-      \u03B5: "e",
-      \u03B9: "i",
-      \u03BA: "k",
-      \u03BD: "v",
-      \u03BF: "o",
-      \u03C1: "p",
-      \u03C4: "t",
-      \u03C5: "u",
-      \u03C7: "x",
-      \u0391: "A",
-      \u0392: "B",
-      \u0395: "E",
-      \u0396: "Z",
-      \u0397: "H",
-      \u0399: "I",
-      \u039A: "K",
-      \u039C: "M",
-      \u039D: "N",
-      \u039F: "O",
-      \u03A1: "P",
-      \u03A4: "T",
-      \u03A5: "Y",
-      \u03A7: "X"
-    };
     nonAscii = /[^\x00-\x7F]/;
     normalizedCache = /* @__PURE__ */ new Map();
     nonAsciiChars = /[^\x00-\x7F]/gu;

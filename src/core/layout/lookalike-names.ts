@@ -1,47 +1,5 @@
 import { finding, type Finding } from '../findings.js';
-
-/**
- * Latin look-alikes an attacker (or a paste) puts in a name: Cyrillic and Greek letters drawn like Latin ones, and
- * fullwidth forms (NFKC folds those). A small map is enough for names agents load; the full Unicode confusables table
- * (the `confusables` npm package) would add a dependency for letters no skill name has been seen to use.
- */
-const latinLookalikes: Readonly<Record<string, string>> = {
-  а: 'a',
-  в: 'b',
-  с: 'c',
-  ԁ: 'd',
-  е: 'e',
-  һ: 'h',
-  і: 'i',
-  ј: 'j',
-  к: 'k',
-  ӏ: 'l',
-  м: 'm',
-  н: 'h',
-  о: 'o',
-  р: 'p',
-  ԛ: 'q',
-  ѕ: 's',
-  т: 't',
-  ц: 'u',
-  ѵ: 'v',
-  ԝ: 'w',
-  х: 'x',
-  у: 'y',
-  ɡ: 'g',
-  ı: 'i',
-  α: 'a',
-  β: 'b',
-  ε: 'e',
-  ι: 'i',
-  κ: 'k',
-  ν: 'v',
-  ο: 'o',
-  ρ: 'p',
-  τ: 't',
-  υ: 'u',
-  χ: 'x',
-};
+import { latinLookalikes } from '../scan/confusables.js';
 
 /** What a name looks like: NFKC-folded (NFC/NFD pairs, fullwidth letters), lower case, look-alike letters made Latin. */
 export function nameSkeleton(name: string): string {
