@@ -4,6 +4,7 @@ import type { ProfileName } from '../core/schema/types.js';
 import { requireConfig } from '../services/config-file.js';
 import { runEvidence } from '../services/evidence/run-evidence.js';
 import { readPrimaryRoot } from '../services/library.js';
+import { readVendoredVersions } from '../services/publish/skill-version.js';
 import type { Ledger } from '../services/ledger.js';
 import type { ManageContext } from '../services/manage/index.js';
 import { SkillRegistry } from '../registry/skill-registry.js';
@@ -57,8 +58,14 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
     const skillsDir = typeof options.skillsDir === 'string' ? { skillsDir: options.skillsDir } : {};
     return runEvidence({ repoDir: options.repoDir, transcripts, ...skillsDir });
   };
+  // A broken skills-lock.json must not hide the library: the skills are served without versions, the error told.
+  const skillVersions = (skills: readonly { name: string; dir: string }[]) =>
+    readVendoredVersions({ repoDir: options.repoDir, ledger: () => (ledger ??= options.openLedger()), skills }).catch((error: unknown) => {
+      options.onError?.(error);
+      return new Map<string, string>();
+    });
   const { server, dispose } = createSkillServer(
-    { registry, manageContext, sessionId: options.sessionId ?? randomUUID(), now: () => new Date(), readEvidence },
+    { registry, manageContext, sessionId: options.sessionId ?? randomUUID(), now: () => new Date(), readEvidence, skillVersions },
     { version: readPackageVersion() },
   );
   const watcher = registry.watch({ ...(options.onError ? { onError: options.onError } : {}) });

@@ -75,7 +75,7 @@ export function createSkillServer(ctx: ToolContext, info: { version: string }): 
     };
   });
 
-  installSkillsExtension(server, ctx.registry);
+  installSkillsExtension(server, ctx.registry, ctx.skillVersions);
 
   const stop = ctx.registry.onChange(() => {
     // The client may not be listening yet (or any more): a lost notification only delays its next listing.

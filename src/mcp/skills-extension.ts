@@ -22,6 +22,9 @@ export const withheldMetaKey = 'io.modelcontextprotocol.skills/withheld';
 const pageSize = 50;
 const directoryMime = 'inode/directory';
 
+/** The versions `publish` names, by skill folder, for the skills given (vendored skills: `0.N.0+upstream.<commit>`). */
+export type SkillVersions = (skills: readonly { name: string; dir: string }[]) => Promise<ReadonlyMap<string, string>>;
+
 interface Snapshot {
   skills: CatalogSkill[];
   withheld: WithheldSkill[];
@@ -34,7 +37,7 @@ interface Snapshot {
  * The SDK has no schema for the extension's methods, so they are answered
  * from the server's fallback handler; other unknown methods stay "not found".
  */
-export function installSkillsExtension(server: Server, registry: SkillRegistry): void {
+export function installSkillsExtension(server: Server, registry: SkillRegistry, versions?: SkillVersions): void {
   const catalog = new SkillCatalog();
   const snapshot = (): Snapshot => {
     const skills: CatalogSkill[] = [];
@@ -62,9 +65,9 @@ export function installSkillsExtension(server: Server, registry: SkillRegistry):
     const params = (request.params ?? {}) as Record<string, unknown>;
     switch (request.method) {
       case 'skills/list':
-        return listSkills(snapshot(), params);
+        return listSkills(snapshot(), params, versions);
       case 'skills/get':
-        return getSkill(find, params);
+        return getSkill(find, params, versions);
       case 'resources/directory/read':
         return readDirectory(snapshot(), params);
       default:
@@ -98,27 +101,49 @@ export function installSkillsExtension(server: Server, registry: SkillRegistry):
   });
 }
 
-function listSkills(snapshot: Snapshot, params: Record<string, unknown>) {
+async function listSkills(snapshot: Snapshot, params: Record<string, unknown>, versions: SkillVersions | undefined) {
   const after = cursorOf(params.cursor);
   const page = paginate(snapshot.skills, (s) => s.entry.uri, after, pageSize);
   // Withheld skills are named once, on the first page.
   const withheld = after === undefined ? snapshot.withheld : [];
   return {
     resultType: 'complete',
-    skills: page.items.map((s): SkillEntry => s.entry),
+    skills: await withVersions(page.items, versions),
     ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
     ...(withheld.length > 0 ? { _meta: { [withheldMetaKey]: withheld } } : {}),
   };
 }
 
-function getSkill(find: (uri: string) => CatalogSkill | undefined, params: Record<string, unknown>) {
+async function getSkill(
+  find: (uri: string) => CatalogSkill | undefined,
+  params: Record<string, unknown>,
+  versions: SkillVersions | undefined,
+) {
   const uri = params.uri;
   if (typeof uri !== 'string') throw invalid("skills/get needs params.uri: the URI of a skill's SKILL.md");
   const skill = find(uri);
   if (!skill || skill.entry.uri !== uri) {
     throw invalid(`no skill at ${uri}: a skill is named by its SKILL.md URI (skill://<skill-path>/SKILL.md); skills/list gives them`);
   }
-  return { resultType: 'complete', skill: skill.entry };
+  const [entry] = await withVersions([skill], versions);
+  return { resultType: 'complete', skill: entry };
+}
+
+/**
+ * The entries with `metadata.version` where publish names one, in the frontmatter (where the Agent Skills
+ * spec keeps a skill's version, not `_meta`), so an MCP host and the published artifact agree.
+ */
+async function withVersions(skills: readonly CatalogSkill[], versions: SkillVersions | undefined): Promise<SkillEntry[]> {
+  const found = versions
+    ? await versions(skills.map((s) => ({ name: String(s.entry.frontmatter.name), dir: s.dir })))
+    : new Map<string, string>();
+  return skills.map((s) => {
+    const version = found.get(s.dir);
+    if (version === undefined) return s.entry;
+    const metadata = s.entry.frontmatter.metadata;
+    const kept = typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata) ? metadata : {};
+    return { ...s.entry, frontmatter: { ...s.entry.frontmatter, metadata: { ...kept, version } } };
+  });
 }
 
 function readDirectory(snapshot: Snapshot, params: Record<string, unknown>) {

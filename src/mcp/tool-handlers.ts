@@ -1,3 +1,4 @@
+import type { SkillVersions } from './skills-extension.js';
 import { readFile, realpath } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { isSkillgardenError } from '../core/errors.js';
@@ -20,6 +21,8 @@ export interface ToolContext {
   now: () => Date;
   /** The evidence report over the configured transcripts; undefined when none are configured. */
   readEvidence?: () => Promise<EvidenceReport | undefined>;
+  /** The versions publish names for vendored skills (MCP `skills/list`); undefined: none named. */
+  skillVersions?: SkillVersions;
 }
 
 export interface ToolAnswer {

@@ -1,11 +1,13 @@
 import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { computeDigest } from '../../src/core/vendor/index.js';
 import { cli } from '../helpers/cli.js';
 import { git, lastTrailers, repoWith, status, subjects } from '../helpers/repo.js';
 import { skillText, tempDir } from '../helpers/tmp.js';
 import { makeUpstream } from '../vendor/upstream-fixture.js';
+import { connectClient } from '../mcp/spawn-server.js';
 
 const now = ['--now', '2026-05-01T10:00:00Z'];
 const collection = () =>
@@ -341,5 +343,36 @@ describe('vendored skills are hub skills', () => {
     const tip = git(up.bare, 'rev-parse', 'main').trim();
     expect(skills.find((s) => s.name === 'pdf')?.version).toBe(`0.1.0+upstream.${tip.slice(0, 12)}`);
     expect(skills.find((s) => s.name === 'deploy')?.version).toBe('0.1.0');
+  });
+
+  it('names the same version in MCP skills/list and skills/get as publish, an uncommitted edit included', async () => {
+    const up = collection();
+    const dir = library();
+    expect((await cli(['add', up.url, '--skill', 'pdf', ...now], { cwd: dir })).code).toBe(0);
+    // A local edit not committed yet: publish calls it a -dev version, and so must the MCP server.
+    writeFileSync(join(dir, 'skills/pdf/references/forms.md'), 'line 1\nedited here\n');
+    const published = async () => {
+      const run = await cli(['--json', 'publish', '--out', join(tempDir(), 'site')], { cwd: dir });
+      expect(run.code, run.stderr).toBe(0);
+      return (JSON.parse(run.stdout) as { skills: { name: string; version: string }[] }).skills;
+    };
+    const version = (await published()).find((s) => s.name === 'pdf')?.version ?? '';
+    expect(version).toMatch(/^0\.1\.0-dev\.[0-9a-f]{8}\+upstream\.[0-9a-f]{12}$/);
+    const { client, stderr } = await connectClient(dir);
+    try {
+      const listed = (await client.request({ method: 'skills/list', params: {} }, ResultSchema)) as unknown as {
+        skills: { uri: string; frontmatter: { name: string; metadata?: Record<string, string> } }[];
+      };
+      const pdf = listed.skills.find((s) => s.frontmatter.name === 'pdf');
+      expect(pdf?.frontmatter.metadata?.version, stderr()).toBe(version);
+      // The library's own skill has no upstream: no version is invented for it.
+      expect(listed.skills.find((s) => s.frontmatter.name === 'deploy')?.frontmatter.metadata?.version).toBeUndefined();
+      const got = (await client.request({ method: 'skills/get', params: { uri: pdf?.uri } }, ResultSchema)) as unknown as {
+        skill: { frontmatter: { metadata?: Record<string, string> } };
+      };
+      expect(got.skill.frontmatter.metadata?.version).toBe(version);
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -1,6 +1,3 @@
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { SkillgardenError } from '../../core/errors.js';
 import type { Finding } from '../../core/findings.js';
 import {
@@ -8,7 +5,6 @@ import {
   buildDiscoveryIndex,
   publishedNames,
   renderChangelog,
-  versionOf,
   wellKnownDir,
   type DiscoveryIndex,
   type IndexEntry,
@@ -16,14 +12,12 @@ import {
 } from '../../core/publish/discovery-index.js';
 import { parseSkillBytes, setField, stringField } from '../../core/skill/index.js';
 import type { Ledger } from '../../ledger/ledger.js';
-import { runGitChecked } from '../../ledger/history-git.js';
-import { blobId, replaceFolders } from '../../store/files.js';
+import { replaceFolders } from '../../store/files.js';
 import { openLibrary, requireSkills } from '../../store/layout/discover-library.js';
-import { listRegularFiles } from '../../store/regular-files.js';
 import { runValidate } from '../validate.js';
 import { agentPluginsDir, stageAgentPlugin, type AgentPluginOptions, type PluginSkill } from './agent-plugin.js';
 import { buildTarGz } from './tar.js';
-import { readLock } from '../vendor/vendored-skill.js';
+import { pinnedCommits, readPublishedFiles, readSkillVersion, sha256 } from './skill-version.js';
 
 export interface PublishOptions {
   repoDir: string;
@@ -50,8 +44,6 @@ export type PublishResult =
   /** `checked`: how many skills were validated (the findings are their errors). */
   | { ok: false; findings: Finding[]; checked: number };
 
-const sha256 = (bytes: Uint8Array): string => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
-
 /**
  * `publish --out DIR`: the discovery index and the artifacts it points at,
  * each published SKILL.md carrying `metadata.version` (moved by every commit
@@ -68,22 +60,19 @@ export async function publishLibrary(options: PublishOptions): Promise<PublishRe
   const skills: PublishedSkill[] = [];
   const plugins: { name: string; description: string; version: string }[] = [];
   const pluginSkills: PluginSkill[] = [];
-  const vendored = readLock(options.repoDir).skills;
+  const pinned = pinnedCommits(options.repoDir);
   const names = publishedNames(library.skills);
   for (const location of library.skills) {
     const name = names.get(location.id) ?? location.name;
-    const listed = listRegularFiles(location.dir, { maxFiles: 5000, maxDepth: 16 });
-    const files = new Map([...listed.files.keys()].map((path) => [path, readFileSync(join(location.dir, path)) as Uint8Array]));
+    const files = readPublishedFiles(location.dir);
     const relDir = location.path;
-    const history = await readSkillHistory(options.repoDir, relDir);
-    const dirty = await isDirty(options.ledger, relDir, files);
-    const dirtyDigest = dirty ? sha256(Buffer.concat([...files.values()])) : undefined;
-    const pinned = vendored[location.name]?.commit;
-    const version = versionOf(
-      history,
-      dirtyDigest === undefined ? undefined : { digest: dirtyDigest },
-      typeof pinned === 'string' ? pinned : undefined,
-    );
+    const { version, history, dirtyDigest } = await readSkillVersion({
+      repoDir: options.repoDir,
+      ledger: options.ledger,
+      relDir,
+      files,
+      pinned: pinned(location.name),
+    });
     const skillFile = files.get('SKILL.md') ?? new Uint8Array();
     const parsed = parseSkillBytes(skillFile, { file: `${relDir}/SKILL.md` });
     const description = stringField(parsed, 'description') ?? '';
@@ -117,36 +106,6 @@ export async function publishLibrary(options: PublishOptions): Promise<PublishRe
   ];
   const written = writeStaged(options.out, staged, tops);
   return { ok: true, index, skills, written };
-}
-
-/**
- * The commits that changed the skill's folder, newest first, by path (a
- * person's commits have no trailers, and count too).
- */
-async function readSkillHistory(repoDir: string, relDir: string): Promise<SkillChange[]> {
-  const text = await runGitChecked(repoDir, ['log', '--format=%H%x1f%cI%x1f%s%x1e', 'HEAD', '--', relDir]).catch((error: unknown) => {
-    // A repository with no commit yet has no history, not a broken one.
-    if (/does not have any commits|unknown revision/.test((error as Error).message)) return '';
-    throw error;
-  });
-  return text
-    .split('\x1e')
-    .map((record) => record.trim())
-    .filter(Boolean)
-    .map((record) => {
-      const [commit = '', time = '', subject = ''] = record.split('\x1f');
-      return { commit, time, subject };
-    });
-}
-
-/** True when the working copy of the skill differs from what HEAD holds (then its version is a -dev one). */
-async function isDirty(ledger: Ledger, relDir: string, files: ReadonlyMap<string, Uint8Array>): Promise<boolean> {
-  const committed = await ledger.listFiles(relDir);
-  if (committed.length !== files.size) return true;
-  return committed.some((file) => {
-    const bytes = files.get(file.path.slice(relDir.length + 1));
-    return bytes === undefined || blobId(bytes) !== file.oid;
-  });
 }
 
 /** A Claude Code plugin per skill: `plugins/<name>/.claude-plugin/plugin.json` and the skill under its `skills/`. */
