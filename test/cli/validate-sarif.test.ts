@@ -82,6 +82,29 @@ describe('validate --format sarif', () => {
     const other = JSON.parse((await cli(['--json', 'validate', '--no-scan'], { cwd: root })).stdout) as { findings: { code: string }[] };
     expect(other.findings.map((f) => f.code)).toEqual(['evals/not-an-object', 'evals/json-syntax']);
   });
+
+  it('checks evals/trigger-queries.json, the trigger eval set a draft carries, beside evals.json', async () => {
+    const root = tempDir();
+    writeTree(root, {
+      'skills/a/SKILL.md': skillText('a'),
+      'skills/a/evals/trigger-queries.json':
+        '[{"query": "cut a release", "should_trigger": true}, {"query": "cut a release"}, {"should_trigger": "no"}]',
+      'skills/b/SKILL.md': skillText('b'),
+      'skills/b/evals/trigger-queries.json': '[{"query": "fine", "should_trigger": false}]',
+      'skills/c/SKILL.md': skillText('c'),
+      'skills/c/evals/trigger-queries.json': '{"query": "not a list"}',
+    });
+    const run = await cli(['--json', 'validate', '--no-scan'], { cwd: root });
+    expect(run.code).toBe(1);
+    const { findings } = JSON.parse(run.stdout) as { findings: { code: string; file: string; message: string }[] };
+    expect(findings.map((f) => [f.file, f.code, f.message])).toEqual([
+      ['skills/a/evals/trigger-queries.json', 'evals/bad-trigger-query', '[1] repeats the query of an earlier entry'],
+      ['skills/a/evals/trigger-queries.json', 'evals/bad-trigger-query', '[1] needs "should_trigger": true or false'],
+      ['skills/a/evals/trigger-queries.json', 'evals/bad-trigger-query', '[2] needs a non-empty "query"'],
+      ['skills/a/evals/trigger-queries.json', 'evals/bad-trigger-query', '[2] needs "should_trigger": true or false'],
+      ['skills/c/evals/trigger-queries.json', 'evals/bad-trigger-query', 'a trigger eval set must be a list of queries'],
+    ]);
+  });
 });
 
 describe('validate --baseline', () => {
