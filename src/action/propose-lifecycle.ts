@@ -1,3 +1,4 @@
+import { renderEvidenceSection } from '../core/report/evidence-section.js';
 import { renderRunMarkdown } from '../core/report/render-run.js';
 import type { ProposalRef } from '../services/curator/curate.js';
 import { buildProposalBranch, renderProposalBody, type BranchProposal } from '../services/proposals/index.js';
@@ -56,7 +57,7 @@ export async function proposeLifecycle(x: LifecycleInput): Promise<PullOutcome[]
     proposal,
     runId: pass.report.run_id,
     validation: await validateProposal(ctx.git.dir, inputs, baseFindings),
-    report: renderRunMarkdown(pass.report),
+    report: renderRunMarkdown(pass.report, pass.report.evidence ? [renderEvidenceSection(pass.report.evidence)] : []),
     fullReportUrl: runUrl(inputs),
   });
   const outcome = await publishProposal(ctx, state, proposal, { commit: async () => commit, body });

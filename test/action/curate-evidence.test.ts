@@ -51,7 +51,6 @@ describe('mode: curate with transcripts: the evidence', () => {
 
     // The job summary is REPORT.md: the section with its table, its chart and the budget.
     const report = readFileSync(result.outputs['report-path'] ?? '', 'utf8');
-    writeFileSync('/tmp/w11-budget-report.md', report);
     expect(result.summary).toContain(report.trim());
     expect(report).toContain('## Evidence from transcripts');
     expect(report).toContain('| `release-cut` | ');
@@ -62,6 +61,14 @@ describe('mode: curate with transcripts: the evidence', () => {
     expect(report).toContain('| Claude Code | 8000 | ');
     // Nothing private from a transcript reaches the report: the token one request carried is redacted.
     expect(report).not.toContain('ghp_');
+
+    // The lifecycle pull request shows the same evidence: the skill it marks stale, beside what the sessions did.
+    const lifecycle = fake.pulls.find((p) => p.head.ref === 'skillgarden/lifecycle');
+    expect(lifecycle?.body).toContain('## Evidence from transcripts');
+    expect(lifecycle?.body).toMatch(
+      /\| `oncall-rotate` \| active → stale \|[^\n]*in the transcripts: offered in \d+ session\(s\), loaded in 0, missed in 0 \|/,
+    );
+    expect(lifecycle?.body).not.toContain('ghp_');
   });
 
   it('adds no evidence when no transcripts are given', async () => {

@@ -15,10 +15,11 @@ export function renderRunMarkdown(report: RunReport, extraSections: readonly str
   lines.push(`| before | ${report.counts.before.active} | ${report.counts.before.stale} | ${report.counts.before.archived} |`);
   lines.push(`| after | ${report.counts.after.active} | ${report.counts.after.stale} | ${report.counts.after.archived} |`, '');
   if (report.transitions.length > 0) {
+    const sessions = sessionsOf(report);
     lines.push('## Transitions', '', '| skill | change | anchor | why | commit |', '|---|---|---|---|---|');
     for (const t of report.transitions) {
       lines.push(
-        `| ${code(t.skill)} | ${arrow(t)} | ${t.anchor.slice(0, 10)} (${t.anchor_source}) | ${escapeCell(t.reason)} | ${t.commit ? `\`${t.commit.slice(0, 12)}\`` : '—'} |`,
+        `| ${code(t.skill)} | ${arrow(t)} | ${t.anchor.slice(0, 10)} (${t.anchor_source}) | ${escapeCell(t.reason + sessions(t.skill))} | ${t.commit ? `\`${t.commit.slice(0, 12)}\`` : '—'} |`,
       );
     }
     lines.push('');
@@ -50,6 +51,18 @@ export function renderRunMarkdown(report: RunReport, extraSections: readonly str
     '',
   );
   return lines.join('\n');
+}
+
+/**
+ * What the transcripts say of a skill, beside the idle days that moved it: a reviewer sees whether sessions that
+ * could have used it did (loaded), did its work by hand (missed), or never came near it. Nothing without transcripts.
+ */
+function sessionsOf(report: RunReport): (skill: string) => string {
+  const bySkill = new Map((report.evidence?.skills ?? []).map((s) => [s.name, s]));
+  return (skill) => {
+    const s = bySkill.get(skill);
+    return s ? `; in the transcripts: offered in ${s.offered} session(s), loaded in ${s.loaded}, missed in ${s.missed}` : '';
+  };
 }
 
 function statusNote(report: RunReport): string {
