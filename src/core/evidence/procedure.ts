@@ -1,3 +1,4 @@
+import { isGenericCommand } from '../patterns/generic.js';
 import { listSkillCommandHeads } from '../patterns/skill-commands.js';
 
 /**
@@ -19,15 +20,16 @@ const runners = new Set(['npx', 'bunx', 'uvx', 'pipx']);
 const scriptVerbs = new Set(['run', 'exec', 'x', 'dlx', 'run-script']);
 
 /**
- * Commands nearly every coding session runs: doing them says nothing about which skill a session needed.
- * A skill's procedure is matched on its other commands only.
+ * Commands nearly every coding session runs on the way to any task (installing, testing, committing, building): doing
+ * them says nothing about which skill a session needed. Commands that only look around (`git status`, `ls`) are
+ * `isGenericCommand`'s, defined once with the miner's; a skill's procedure is matched on the other commands only.
  */
-const ubiquitousKeys = new Set(
-  `git status|git diff|git log|git add|git show|git branch|git checkout|git switch|git commit|git push|git pull|git fetch|git stash|
-  git restore|git rev-parse|git remote|git reset|git init|git clone|git config|git merge|git rebase|npm|npm install|npm i|npm ci|npm test|
-  npm run test|npm run build|npm run lint|npm run dev|pnpm|pnpm install|pnpm i|pnpm test|yarn|yarn install|yarn test|bun install|bun test|
-  pip install|pip3 install|python|python3|node|bash|sh|zsh|pytest|curl|wget|jq|make|cargo build|cargo test|cargo check|go build|go test|
-  go run|docker ps|gh pr|git|gh|docker|cargo|go|uv|pip|npx|npx tsc|tsc|npx eslint|eslint|npx prettier|prettier|npx vitest|vitest|npx jest|jest`
+const everyTaskKeys = new Set(
+  `git add|git checkout|git switch|git commit|git push|git pull|git stash|git restore|git reset|git init|git clone|git config|git merge|
+  git rebase|npm|npm install|npm i|npm ci|npm test|npm run test|npm run build|npm run lint|npm run dev|pnpm|pnpm install|pnpm i|pnpm test|
+  yarn|yarn install|yarn test|bun install|bun test|pip install|pip3 install|python|python3|node|bash|sh|zsh|pytest|curl|wget|jq|make|
+  cargo build|cargo test|cargo check|go build|go test|go run|docker ps|gh pr|git|gh|docker|cargo|go|uv|pip|npx|npx tsc|tsc|npx eslint|
+  eslint|npx prettier|prettier|npx vitest|vitest|npx jest|jest`
     .split('|')
     .map((key) => key.trim())
     .filter(Boolean),
@@ -63,7 +65,7 @@ export function buildCommandKey(detail: string): string | undefined {
 }
 
 export function isUbiquitousCommand(key: string): boolean {
-  return ubiquitousKeys.has(key);
+  return everyTaskKeys.has(key) || isGenericCommand(key);
 }
 
 /**
