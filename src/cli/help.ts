@@ -7,6 +7,7 @@ export function renderHelp(commands: readonly Pick<Command, 'name' | 'summary'>[
     'skillgarden — a Git-backed store for agent skills, with a curator',
     '',
     'usage: skillgarden [--repo DIR] [--now ISO-8601] [--json] <command> [options]',
+    '  --repo DIR: run as if started in DIR, as `git -C DIR` does: every relative path resolves against it',
     '',
     'commands:',
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),

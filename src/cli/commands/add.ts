@@ -24,7 +24,7 @@ export const addCommand: Command = {
         skills,
         ...(ref ? { ref } : {}),
         ...(root !== undefined ? { root } : {}),
-        cwd: context.io.cwd,
+        cwd: context.global.repo,
         now: context.global.now,
       });
       if (context.global.json) context.io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

@@ -48,7 +48,7 @@ export const curateCommand: Command = {
         : await writeProposals(global.repo, run.proposals, { now: global.now, withdraw: run.withdraw });
     const dir =
       typeof values['report-dir'] === 'string'
-        ? resolve(io.cwd, values['report-dir'])
+        ? resolve(global.repo, values['report-dir'])
         : await readDefaultReportDir(global.repo, report.run_id);
     let saved = true;
     try {

@@ -30,7 +30,7 @@ export const detectCommand: Command = {
       throw new SkillgardenError('cli/usage', '--min-sessions must be a whole number, 2 or more');
     const report = await runDetect({
       transcripts,
-      cwd: io.cwd,
+      cwd: global.repo,
       existingSkills: await readLibrarySkills(global.repo, config.skills_dir),
       // The config's draft limits (patterns:), --min-sessions over its min_sessions.
       limits: { ...resolveDraftLimits(config.patterns), ...(minSessions ? { min_sessions: minSessions } : {}) },

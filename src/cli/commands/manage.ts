@@ -94,7 +94,7 @@ export const manageCommand: Command = {
 async function readBytes(context: CommandContext, file: unknown): Promise<Uint8Array> {
   if (typeof file !== 'string') throw new SkillgardenError('cli/usage', 'write-file needs --content FILE (or - for standard input)');
   try {
-    return await readFile(resolve(context.io.cwd, file));
+    return await readFile(resolve(context.global.repo, file));
   } catch (error) {
     throw new SkillgardenError('cli/usage', `cannot read --content ${file}: ${(error as Error).message}`, { cause: error });
   }

@@ -31,7 +31,7 @@ export const publishCommand: Command = {
         repoDir: global.repo,
         skillsDir: config.skills_dir,
         ledger,
-        out: resolve(io.cwd, values.out),
+        out: resolve(global.repo, values.out),
         ...(typeof values.marketplace === 'string' ? { marketplace: { name: values.marketplace, owner: values.owner as string } } : {}),
         ...(typeof agentPlugin === 'string'
           ? { agentPlugin: { name: agentPlugin, ...(typeof values.owner === 'string' ? { owner: values.owner } : {}) } }

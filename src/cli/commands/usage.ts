@@ -17,7 +17,7 @@ async function runImport(context: CommandContext, args: readonly string[], skill
   const writer = typeof values.writer === 'string' ? sanitizeWriter(values.writer) : importWriter;
   const ledger = await openRepoLedger(context);
   try {
-    const file = resolve(io.cwd, args[0] as string);
+    const file = resolve(global.repo, args[0] as string);
     const result = await importUsage({ repoDir: global.repo, ledger, skillsDir, file, writer, now: global.now });
     if (global.json) io.stdout.write(`${JSON.stringify({ writer, ...result }, null, 2)}\n`);
     else {
