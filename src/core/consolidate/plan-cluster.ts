@@ -190,7 +190,7 @@ interface UmbrellaTextInput {
 function writeUmbrellaText(input: UmbrellaTextInput): string {
   const { name, dir, umbrella, siblings, parts } = input;
   const wording = buildUmbrellaDescription({
-    topic: humanize(name),
+    topic: humanize(name, input.titles),
     ...(umbrella ? { base: textField(umbrella.parsed.fields.description) } : {}),
     members: input.facets.map((m) => {
       const own = m.parsed.fields.when_to_use;
@@ -210,7 +210,8 @@ function writeUmbrellaText(input: UmbrellaTextInput): string {
     absorbed: siblings.map((m) => m.name),
     ...(input.license === undefined ? {} : { license: input.license }),
   };
-  if (!umbrella) return buildNewUmbrellaText(fields, `# ${humanize(name)}\n\n${introParagraph(input.titles)}\n\n${parts.join('\n')}`);
+  if (!umbrella)
+    return buildNewUmbrellaText(fields, `# ${humanize(name, input.titles)}\n\n${introParagraph(input.titles)}\n\n${parts.join('\n')}`);
   const own = rewriteText(umbrella.parsed.body, {
     mapLink: mapMovedLink(`${dir}/${skillFileName}`, `${dir}/${skillFileName}`, input.moves),
   });

@@ -108,6 +108,9 @@ describeFullCorpus('umbrella names on real corpus families', () => {
     expect(plan?.kind).toBe('create');
     expect([...(plan?.from ?? [])].sort()).toEqual(pptx);
     expect(plan?.into).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+    // Its title spells the members' word as they do: `PPTX`, not `Pptx`.
+    const text = plan?.changes.find((c) => c.path === `${plan.intoDir}/SKILL.md`)?.content;
+    expect(String(text)).toContain('\n# PPTX deck\n');
   });
 
   it('keeps the name of the skill whose copies it absorbs (`systematic-debugging`, not `…-hermes`)', () => {
