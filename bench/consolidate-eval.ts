@@ -63,7 +63,10 @@ const dupScore = scoreDuplicates(
   dupResult.plans.map((p) => [p.into, ...p.from]),
 );
 console.log(
-  `\nduplicates set: ${duplicates.skills.length} skills, ${duplicates.duplicates.length} copy pairs, ${duplicates.apart.length} pairs of different subjects: ` +
-    `planned recall ${percent(dupScore.recall)}, precision ${percent(dupScore.precision)} (${dupScore.predicted} pairs under unrelated names), ` +
-    `different subjects merged ${dupScore.merged.length}, copies collapsed ${dupResult.plans.filter((p) => (p.collapsed ?? []).length > 0).length} · ${dupMs.toFixed(0)} ms`,
+  `\nduplicates set: ${duplicates.skills.length} skills, ${duplicates.duplicates.length} copy pairs, ${duplicates.near.length} near-copy pairs, ` +
+    `${duplicates.families.length} family pairs (one subject written up twice), ${duplicates.apart.length} pairs of different subjects: ` +
+    `copies recall ${percent(dupScore.recall)}, near copies ${percent(dupScore.nearRecall)}, families ${percent(dupScore.familyRecall)}, ` +
+    `precision ${percent(dupScore.precision)} (${dupScore.predicted} pairs under unrelated names), ` +
+    `different subjects merged ${dupScore.merged.length}${dupScore.merged.length > 0 ? ` (${dupScore.merged.map((p) => p.join('+')).join(', ')})` : ''}, ` +
+    `copies collapsed ${dupResult.plans.filter((p) => (p.collapsed ?? []).length > 0).length} · ${dupMs.toFixed(0)} ms`,
 );

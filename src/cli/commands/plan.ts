@@ -27,7 +27,7 @@ export const planCommand: Command = {
     const snapshot = await readLibrary(context.global.repo, { now: context.global.now, requireSkills: { allowEmpty } });
     const llm = readLlmOption(context.values.llm, context.io.env);
     const advise = context.values.advise === true;
-    const { report, result, findings } = await planSnapshot(snapshot, {
+    const { report, result, findings, base } = await planSnapshot(snapshot, {
       now: context.global.now,
       advise,
       ...(llm ? { llm } : {}),
@@ -37,7 +37,7 @@ export const planCommand: Command = {
       context.values.apply === true
         ? gateProposals(
             result.plans.map((plan) => buildUmbrellaBranchProposal(plan, buildRunId(context.global.now, undefined))),
-            { profile: snapshot.config.profile, scan: resolveScanConfig(snapshot.config.scan) },
+            { profile: snapshot.config.profile, scan: resolveScanConfig(snapshot.config.scan), base },
           )
         : undefined;
     const written =

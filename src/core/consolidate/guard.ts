@@ -6,6 +6,7 @@ import { listHeadings, listParagraphs } from './markdown.js';
 import { contentText, isMarkdownPath } from './package.js';
 import { NameMask } from './mask.js';
 import { resolveRepoLink } from './rewrite.js';
+import { unpointText } from './pointers.js';
 import type { ConsolidationPlan, CuratedSkill } from './types.js';
 import { sizeEntries, toleratedCodes, type PortableValidations } from './validity.js';
 
@@ -115,9 +116,9 @@ function checkOutside(path: string, content: Uint8Array | string | null, before:
   return [];
 }
 
-/** The paragraphs, whitespace collapsed (listParagraphs collapses it already). */
+/** The paragraphs, whitespace collapsed (listParagraphs collapses it already); a name in a code span reads as the name, as a pointer link gives it back. */
 function normalize(masked: string): string[] {
-  return listParagraphs(masked);
+  return listParagraphs(masked.includes('`\u00a7`') ? masked.replaceAll('`\u00a7`', '\u00a7') : masked);
 }
 
 /** What the umbrella holds, masked once per plan: headings, paragraphs, and each file. */
@@ -132,7 +133,7 @@ interface UmbrellaView {
 }
 
 function buildUmbrellaView(after: Files, mask: Mask): UmbrellaView {
-  const markdown = [...after].filter(([path]) => isMarkdownPath(path)).map(([, c]) => contentText(c) ?? '');
+  const markdown = [...after].filter(([path]) => isMarkdownPath(path)).map(([, c]) => unpointText(contentText(c) ?? ''));
   const masked = markdown.map(mask);
   const paragraphs = masked.flatMap(normalize);
   let corpus: string | undefined;

@@ -185,8 +185,14 @@ export function slugAnchor(heading: string): string {
 }
 
 /** `deploy-staging` → `Deploy staging`. */
-export function humanize(name: string): string {
-  const words = name.replace(/[-_]+/g, ' ').trim();
+export function humanize(name: string, spelled: readonly string[] = []): string {
+  let words = name.replace(/[-_]+/g, ' ').trim();
+  // A word the members write in capitals (`PPTX`, `API`) is written so in the name's title too, not `Pptx`.
+  if (spelled.length > 0) {
+    const forms = new Map<string, string>();
+    for (const text of spelled) for (const w of text.match(/\b[A-Z][A-Z0-9]+\b/g) ?? []) forms.set(w.toLowerCase(), w);
+    words = words.replace(/[a-z0-9]+/g, (w) => forms.get(w) ?? w);
+  }
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 

@@ -9,7 +9,7 @@ import { stringField } from '../skill/types.js';
 import type { ArchiveMove, Cluster, ConsolidationPlan, PlannedChange } from './types.js';
 import { buildMergedUmbrellaText, buildNewUmbrellaText, chooseUmbrella, unionPaths, unionTools, type UmbrellaFields } from './umbrella.js';
 import { planNotice } from './notice.js';
-import { listPointers } from './pointers.js';
+import { listPointers, rewritePointers } from './pointers.js';
 import { SeenText } from './overlap.js';
 import { checkUmbrellaValid, type PortableValidations } from './validity.js';
 
@@ -94,6 +94,8 @@ function planWith(cluster: Cluster, members: readonly SkillFeatures[], ctx: Plan
   } catch (error) {
     return { skipped: `the umbrella ${name} could not be written: ${error instanceof Error ? error.message : String(error)}` };
   }
+  // A line that points at an absorbed member now points at its section; what cannot be pointed is flagged below.
+  text = rewritePointers(text);
   table.set(skillFileName, text);
   const invalid = checkUmbrellaValid({ name, dir, table, members, ...(ctx.validations ? { validations: ctx.validations } : {}) });
   if (invalid) return { skipped: invalid, ...(umbrella ? { umbrella: umbrella.name } : {}) };
@@ -116,6 +118,7 @@ function planWith(cluster: Cluster, members: readonly SkillFeatures[], ctx: Plan
         skillFileName,
         text,
         siblings.map((m) => m.name),
+        new Set(sections.map((s) => s.title)),
       ),
       changes: [...umbrellaChanges(dir, table, umbrella), ...archiveChanges(siblings, archived)],
     },
@@ -187,7 +190,7 @@ interface UmbrellaTextInput {
 function writeUmbrellaText(input: UmbrellaTextInput): string {
   const { name, dir, umbrella, siblings, parts } = input;
   const wording = buildUmbrellaDescription({
-    topic: humanize(name),
+    topic: humanize(name, input.titles),
     ...(umbrella ? { base: textField(umbrella.parsed.fields.description) } : {}),
     members: input.facets.map((m) => {
       const own = m.parsed.fields.when_to_use;
@@ -207,7 +210,8 @@ function writeUmbrellaText(input: UmbrellaTextInput): string {
     absorbed: siblings.map((m) => m.name),
     ...(input.license === undefined ? {} : { license: input.license }),
   };
-  if (!umbrella) return buildNewUmbrellaText(fields, `# ${humanize(name)}\n\n${introParagraph(input.titles)}\n\n${parts.join('\n')}`);
+  if (!umbrella)
+    return buildNewUmbrellaText(fields, `# ${humanize(name, input.titles)}\n\n${introParagraph(input.titles)}\n\n${parts.join('\n')}`);
   const own = rewriteText(umbrella.parsed.body, {
     mapLink: mapMovedLink(`${dir}/${skillFileName}`, `${dir}/${skillFileName}`, input.moves),
   });

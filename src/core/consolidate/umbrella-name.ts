@@ -10,6 +10,29 @@ const generic = new Set(
 );
 
 /**
+ * The class the members' names say: the longest run of name tokens every name
+ * holds, wherever it stands (`rl-training` in `slime-rl-training` and
+ * `verl-rl-training`; `systematic-debugging` in it and
+ * `systematic-debugging-superpowers`). Null when shorter than `minLength`
+ * characters or made only of words that say a skill is a skill. Ties go to
+ * the run that stands first in the first name.
+ */
+export function findSharedNameRun(names: readonly string[], minLength: number): string | null {
+  const [first, ...rest] = names.map((n) => n.split('-'));
+  if (!first) return null;
+  const others = rest.map((tokens) => `-${tokens.join('-')}-`);
+  for (let length = first.length; length >= 1; length--) {
+    for (let start = 0; start + length <= first.length; start++) {
+      const run = first.slice(start, start + length);
+      if (run.every((t) => generic.has(t))) continue;
+      const joined = run.join('-');
+      if (joined.length >= minLength && others.every((o) => o.includes(`-${joined}-`))) return joined;
+    }
+  }
+  return null;
+}
+
+/**
  * What a member says about itself where a person looks first (its title and
  * description): its content words, and the pairs of them that stand next to
  * each other in the text (`web service`).

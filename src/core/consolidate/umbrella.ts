@@ -5,7 +5,7 @@ import type { SkillFeatures } from './features.js';
 import type { ParsedSkill } from '../skill/types.js';
 import { readPathList } from '../skill/path-list.js';
 import { countSections } from './markdown.js';
-import { findTellingName } from './umbrella-name.js';
+import { findSharedNameRun, findTellingName } from './umbrella-name.js';
 import { stringifyUmbrellaData, type UmbrellaData } from './umbrella-yaml.js';
 
 /**
@@ -25,10 +25,14 @@ function sectionCount(parsed: ParsedSkill): number {
 export type UmbrellaChoice = { kind: 'existing'; umbrella: SkillFeatures; why: string } | { kind: 'new'; name: string; why: string };
 
 /**
- * The broadest member becomes the umbrella when it is broad enough (its name
- * is the shared prefix, or it already has sections); otherwise a new skill is
- * named for the prefix, with what every member is about when the prefix is a
- * bare word. Without a prefix or a free name, the broadest member.
+ * The umbrella's name says the class (issue #29: the pptx family was named
+ * after its broadest member, `pptx-reference-deck-analysis`): what every
+ * member's name holds (`prefix`, else the longest shared run of name tokens).
+ * A member named for the class is the umbrella; otherwise a new skill is named
+ * for it — with what every member is about when other skills share a bare
+ * word — and the broadest member becomes a section like the rest. Only when the
+ * names share nothing, or every name for the class is taken, is the broadest
+ * member the umbrella under its own name.
  */
 export function chooseUmbrella(
   members: readonly SkillFeatures[],
@@ -38,28 +42,36 @@ export function chooseUmbrella(
   /** Members that may not be the umbrella (their own frontmatter breaks the spec): a retry's. */
   avoid: ReadonlySet<string> = new Set(),
 ): UmbrellaChoice {
-  const named = members.find((m) => m.name === prefix && !avoid.has(m.name));
-  if (named) return { kind: 'existing', umbrella: named, why: `its name is the shared prefix \`${prefix}\`` };
+  const shared =
+    prefix ??
+    findSharedNameRun(
+      members.map((m) => m.name),
+      config.prefix_min_length,
+    );
+  const named = members.find((m) => m.name === shared && !avoid.has(m.name));
+  if (named) return { kind: 'existing', umbrella: named, why: `its name is the class every member's name holds, \`${shared}\`` };
   const count = (m: SkillFeatures) => sectionCount(m.parsed);
   const broadest = [...members.filter((m) => !avoid.has(m.name))].sort(
     (a, b) => count(b) - count(a) || b.parsed.body.length - a.parsed.body.length || a.name.localeCompare(b.name),
   )[0];
-  if (broadest === undefined)
-    return { kind: 'new', name: prefix ?? `${members[0]?.name ?? 'skills'}-overview`, why: 'no member can be the umbrella' };
-  const sections = count(broadest);
-  if (sections >= config.umbrella_min_sections)
-    return { kind: 'existing', umbrella: broadest, why: `it is the broadest member (${sections} sections)` };
-  const telling = prefix ? findTellingName(prefix, members, taken) : undefined;
+  const telling = shared ? findTellingName(shared, members, taken) : undefined;
   if (telling !== undefined && telling.length <= 64 && !taken.has(telling))
-    return {
-      kind: 'new',
-      name: telling,
-      why: `no member is broad enough, so a new skill is named for the shared prefix and what every member is about`,
-    };
-  for (const name of prefix ? [prefix, `${prefix}-overview`] : []) {
-    if (!taken.has(name)) return { kind: 'new', name, why: `no member is broad enough, so a new skill is named for the shared prefix` };
+    return { kind: 'new', name: telling, why: `a new skill named for the class \`${shared}\` and what every member is about` };
+  // A member holds the class name but breaks the spec (a retry's): its copy keeps its own name rather than `<class>-overview`.
+  const held = members.some((m) => m.name === shared);
+  for (const name of shared && !held ? [shared, `${shared}-overview`] : []) {
+    if (name.length <= 64 && !taken.has(name))
+      return { kind: 'new', name, why: `a new skill named for the class every member's name holds, \`${shared}\`` };
   }
-  return { kind: 'existing', umbrella: broadest, why: 'it is the broadest member and the cluster shares no free prefix name' };
+  if (broadest === undefined)
+    return { kind: 'new', name: shared ?? `${members[0]?.name ?? 'skills'}-overview`, why: 'no member can be the umbrella' };
+  const sections = count(broadest);
+  const why = held
+    ? `the member named for the class, \`${shared}\`, breaks the spec in its own frontmatter`
+    : shared
+      ? `every name for the class \`${shared}\` is taken`
+      : "the members' names share no class";
+  return { kind: 'existing', umbrella: broadest, why: `it is the broadest member (${sections} sections): ${why}` };
 }
 
 export interface UmbrellaFields {

@@ -84,10 +84,32 @@ export function findCoveringSkill(
   return undefined;
 }
 
-/** The commands of a pattern's shell steps, as its sessions ran them most often (program and sub-command). */
+/**
+ * Each step's details as the draft shows them: the representative session's
+ * commands, whole, with only the arguments that vary across sessions as
+ * placeholders (`representative.ts`); the counts across sessions when no
+ * session stands for the pattern (unit inputs).
+ */
+function stepDetails(found: PatternEvidence): ReadonlyArray<ReadonlyArray<[string, number]>> {
+  const steps = found.representative?.steps;
+  if (steps === undefined) return found.details;
+  const sessions = found.evidence.sessions.length;
+  return steps.map((detail): Array<[string, number]> => (detail === '' ? [] : [[detail, sessions]]));
+}
+
+/** The task in words, and a request that says it: both from the representative session when there is one. */
+function taskWording(found: PatternEvidence): { phrase: string; example?: string } {
+  const rep = found.representative;
+  const phrase = (rep ? rep.phrase : found.task.phrase) ?? found.task.nameWords.join(' ');
+  const example = rep ? rep.request : found.task.example;
+  return example === undefined ? { phrase } : { phrase, example };
+}
+
+/** The commands of a pattern's shell steps, as its representative session ran them (program and sub-command). */
 function patternCommands(pattern: Pattern, found: PatternEvidence): string[] {
+  const details = stepDetails(found);
   return pattern.tools.flatMap((token, i) => {
-    const top = found.details[i]?.[0]?.[0];
+    const top = details[i]?.[0]?.[0];
     return token.includes(':') && top !== undefined ? top.split(' && ').map(commandName) : [];
   });
 }
@@ -103,11 +125,12 @@ function listed(values: readonly string[], max: number): string {
 
 /** The draft's description and when_to_use, in the task's words. */
 function buildWording(pattern: Pattern, found: PatternEvidence): { description: string; whenToUse: string; title: string } {
-  const phrase = quote(found.task.phrase ?? found.task.nameWords.join(' '), 90);
+  const task = taskWording(found);
+  const phrase = quote(task.phrase, 90);
   const title = phrase.replace(/^./, (c) => c.toUpperCase());
   const ending = found.evidence.ending;
-  const summary = summarizeSteps(pattern.tools, found.details);
-  const example = found.task.example === undefined ? '' : `, as in "${quote(found.task.example, 140)}"`;
+  const summary = summarizeSteps(pattern.tools, stepDetails(found));
+  const example = task.example === undefined ? '' : `, as in "${quote(task.example, 140)}"`;
   const whenToUse = clean(`When a person asks to ${phrase}${example}.`);
   const description = clean(
     `${title}: ${summary}${ending === undefined ? '' : `, ${doneClauses[ending]}`}. Use when asked to ${phrase}${example} (the procedure of ${pattern.sessions} agent sessions).`,
@@ -138,7 +161,7 @@ export function buildDraft(pattern: Pattern, name: string, found: PatternEvidenc
   const frontmatter = stringify(buildFrontmatter(pattern, name, found, profile), { lineWidth: 0 });
   const { title } = buildWording(pattern, found);
   const ending = found.evidence.ending;
-  const lastDetail = found.details
+  const lastDetail = stepDetails(found)
     .slice(-2)
     .map((step) => step[0]?.[0]?.split(' && ').pop())
     .filter((d): d is string => d !== undefined)
@@ -152,13 +175,13 @@ export function buildDraft(pattern: Pattern, name: string, found: PatternEvidenc
     '',
     '## When to use',
     '',
-    `When a person asks to ${quote(found.task.phrase ?? found.task.nameWords.join(' '), 90)}. Requests that led to this procedure:`,
+    `When a person asks to ${quote(taskWording(found).phrase, 90)}. Requests that led to this procedure:`,
     '',
     ...asked,
     '',
     '## Steps',
     '',
-    ...renderSteps(pattern.tools, found.details, ending),
+    ...renderSteps(pattern.tools, stepDetails(found), ending),
     '',
     ...(done === undefined ? [] : ['## Done when', '', done, '']),
   ].join('\n');

@@ -1,6 +1,7 @@
 import { findTaskWords, type TaskWords } from './task-words.js';
 import { buildToken } from './tokens.js';
-import { mergeVaryingDetails } from './vary.js';
+import { groupVaryingDetails, type DetailGroup } from './vary.js';
+import { pickRepresentative, stepKey, type Representative } from './representative.js';
 import type { DraftEnding, DraftEvidence, SessionRequest, ToolCall } from './types.js';
 
 /** A session as the drafter reads it: its calls (for details and times) and what the person asked. */
@@ -23,6 +24,8 @@ export interface PatternEvidence {
   sessionIds: ReadonlySet<string>;
   /** Skills the pattern's sessions loaded, with how many sessions loaded each, most first. */
   loaded: Array<[string, number]>;
+  /** The one occurrence a draft's task phrase and steps come from (absent when the sequence never occurs). */
+  representative?: Representative;
 }
 
 export interface Occurrence {
@@ -116,19 +119,13 @@ export function readEnding(lastDetails: readonly string[], lastTool: string): Dr
  * (`npm test`, then `npm version patch`): a run's details count as one entry,
  * joined in order by ` && `, so the steps keep what came first.
  */
-function countDetails(occurrences: readonly Occurrence[], step: number): Array<[string, number]> {
+function countDetails(occurrences: readonly Occurrence[], step: number): DetailGroup[] {
   const counts = new Map<string, number>();
   for (const occurrence of occurrences) {
-    const run: string[] = [];
-    for (const index of occurrence.steps[step] ?? []) {
-      const detail = occurrence.session.calls[index]?.detail;
-      if (detail !== undefined && run[run.length - 1] !== detail) run.push(detail);
-    }
-    if (run.length === 0) continue;
-    const key = run.slice(0, 3).join(' && ');
-    counts.set(key, (counts.get(key) ?? 0) + 1);
+    const key = stepKey(occurrence, step);
+    if (key !== undefined) counts.set(key, (counts.get(key) ?? 0) + 1);
   }
-  return mergeVaryingDetails([...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)));
+  return groupVaryingDetails([...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)));
 }
 
 /** What each session asked before its first occurrence of the sequence (or its first request, when it asked later). */
@@ -171,7 +168,8 @@ export function buildPatternEvidence(
   const occurrences = findOccurrences(tools, Array.isArray(sessions) ? indexSessions(sessions, refine) : (sessions as SessionIndex));
   const ids = [...new Set(occurrences.map((o) => o.session.id))];
   const files = [...new Set(occurrences.map((o) => o.session.file))].sort();
-  const details = tools.map((_, step) => countDetails(occurrences, step));
+  const groups = tools.map((_, step) => countDetails(occurrences, step));
+  const details = groups.map((step) => step.map((g): [string, number] => [g.detail, g.count]));
   const asked = askedBefore(occurrences);
   const task = findTaskWords([...asked.values()]);
   // A final `finish` says less than the tests or the commit just before it.
@@ -191,5 +189,13 @@ export function buildPatternEvidence(
   const loaded = new Map<string, number>();
   for (const session of new Set(occurrences.map((o) => o.session)))
     for (const skill of new Set(session.loaded ?? [])) loaded.set(skill, (loaded.get(skill) ?? 0) + 1);
-  return { evidence, task, details, sessionIds: new Set(ids), loaded: [...loaded].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)) };
+  const representative = pickRepresentative(occurrences, { groups, asked, task });
+  return {
+    evidence,
+    task,
+    details,
+    sessionIds: new Set(ids),
+    loaded: [...loaded].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)),
+    ...(representative === undefined ? {} : { representative }),
+  };
 }

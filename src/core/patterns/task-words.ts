@@ -30,7 +30,7 @@ const politeness =
   /^(?:(?:please|pls|so|ok|okay|now|then|and|also|hey|hi|time to|we need to|we need|i need you to|i need to|i want you to|i want to|i'd like you to|can you|could you|would you|let's|go ahead and)[\s,]+)+/i;
 
 /** The clause of the example the name is read from, and the recurring words it says. */
-function readPhrase(example: string, recurring: ReadonlySet<string>): { phrase?: string; nameWords: string[] } {
+export function readPhrase(example: string, recurring: ReadonlySet<string>): { phrase?: string; nameWords: string[] } {
   const clauses = example
     .split(/[.:;!?—–]+|,\s|\s-\s|\bthen\b/i)
     .map((c) => c.trim())

@@ -7,17 +7,31 @@ import { splitShellWords } from './shape.js';
  * (or in their words' count) are different commands and stay apart.
  */
 export function mergeVaryingDetails(counts: ReadonlyArray<[string, number]>): Array<[string, number]> {
-  const groups: { words: string[][]; members: string[][][]; count: number }[] = [];
+  return groupVaryingDetails(counts).map((g): [string, number] => [g.detail, g.count]);
+}
+
+/** A step's details merged as mergeVaryingDetails merges them, with the details each merged one stands for. */
+export interface DetailGroup {
+  detail: string;
+  count: number;
+  members: string[];
+}
+
+export function groupVaryingDetails(counts: ReadonlyArray<[string, number]>): DetailGroup[] {
+  const groups: { words: string[][]; members: string[][][]; keys: string[]; count: number }[] = [];
   for (const [detail, count] of counts) {
     const commands = detail.split(' && ').map((c) => splitShellWords(c));
     const group = groups.find((g) => mergeable(g.words, commands));
-    if (group === undefined) groups.push({ words: commands, members: [commands], count });
+    if (group === undefined) groups.push({ words: commands, members: [commands], keys: [detail], count });
     else {
       group.members.push(commands);
+      group.keys.push(detail);
       group.count += count;
     }
   }
-  return groups.map((g): [string, number] => [render(g.members), g.count]).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  return groups
+    .map((g): DetailGroup => ({ detail: render(g.members), count: g.count, members: g.keys }))
+    .sort((a, b) => b.count - a.count || (a.detail < b.detail ? -1 : 1));
 }
 
 const maxVarying = 2;

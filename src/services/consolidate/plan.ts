@@ -29,6 +29,8 @@ export interface PlanLibraryResult {
   report: PlanReport;
   /** Problems with the files the plan read (a broken `hub.json`), as findings. */
   findings: Finding[];
+  /** Each skill's SKILL.md as the plan read it (repository-relative path): the proposal gate's `base`. */
+  base: (path: string) => string | undefined;
 }
 
 /** Consolidation plans for the repository's working tree, applied to nothing. */
@@ -42,11 +44,13 @@ export async function planSnapshot(snapshot: LibrarySnapshot, options: PlanLibra
   const settings = snapshot.config.consolidation as Partial<ConsolidationConfig>;
   const result = planEachRoot(library, { ...settings, ...options.config }, options.now);
   const findings = library.findings;
+  const texts = new Map(library.skills.map((s) => [`${s.dir}/SKILL.md`, s.text]));
+  const base = (path: string) => texts.get(path);
   const advice = options.advise
     ? adviseOverlaps(library.skills, settings).map(({ names, kind, reason }) => ({ names, kind, reason }))
     : undefined;
   const withAdvice = (report: PlanReport): PlanReport => (advice ? { ...report, advice } : report);
-  if (!options.llm) return { result, report: withAdvice(buildPlanReport(result)), findings };
+  if (!options.llm) return { result, report: withAdvice(buildPlanReport(result)), findings, base };
   const notes = new Map<string, PlanLlmNote>();
   const plans = [];
   for (const plan of result.plans) {
@@ -55,7 +59,7 @@ export async function planSnapshot(snapshot: LibrarySnapshot, options: PlanLibra
     plans.push(prosed.plan);
   }
   const withProse = { ...result, plans };
-  return { result: withProse, report: withAdvice(buildPlanReport(withProse, { llm: notes })), findings };
+  return { result: withProse, report: withAdvice(buildPlanReport(withProse, { llm: notes })), findings, base };
 }
 
 /**

@@ -21,6 +21,12 @@ export interface CheckOptions {
   profile: ProfileName;
   /** The library's `scan:` settings (default: the built-in policy). */
   scan?: ScanConfig;
+  /**
+   * A SKILL.md's text before the proposal (repository-relative path), when the library has it: an error the
+   * file had already (a link escaping another skill the umbrella only renames a mention in) is not the
+   * proposal's, and does not stop it. Without it every error counts.
+   */
+  base?: (path: string) => string | undefined;
 }
 
 function text(content: Uint8Array | string): string {
@@ -74,7 +80,8 @@ export function checkProposal(proposal: BranchProposal, options: CheckOptions): 
       ...(whole ? { files: entries } : {}),
     });
     const evals = [...checkEvals(dir, folder.files)];
-    for (const f of [...findings, ...evals].filter((x: Finding) => x.severity === 'error'))
+    const known = knownErrors(file, dir, options);
+    for (const f of [...findings, ...evals].filter((x: Finding) => x.severity === 'error' && !known.has(`${x.code}: ${x.message}`)))
       problems.push(`${f.file === file ? file : f.file}:${f.line} ${f.code}: ${f.message}`);
     const input = {
       skill: dir,
@@ -89,6 +96,14 @@ export function checkProposal(proposal: BranchProposal, options: CheckOptions): 
     (result.decision === 'block' ? problems : cautions).push(...described);
   }
   return { proposal, problems, cautions };
+}
+
+/** The errors validate finds in a SKILL.md as it was before the proposal (none when there was none). */
+function knownErrors(file: string, dir: string, options: CheckOptions): Set<string> {
+  const before = options.base?.(file);
+  if (before === undefined) return new Set();
+  const { findings } = validateSkill({ file, content: before, folder: dir.slice(dir.lastIndexOf('/') + 1), profile: options.profile });
+  return new Set(findings.filter((f) => f.severity === 'error').map((f) => `${f.code}: ${f.message}`));
 }
 
 export interface GateResult {

@@ -51,13 +51,26 @@ describe('umbrellas of one subject', () => {
     expect(umbrella).toContain('[references/NOTICE.md](references/NOTICE.md)');
   });
 
-  it('flags lines of the umbrella that still point at a skill it absorbs', () => {
+  it('points lines that name an absorbed skill at its section, and flags only those it cannot point', () => {
     const skills = [
-      curated('deploy-staging', '# Staging\n\nFor production use `deploy-prod` instead.\n'),
-      curated('deploy-prod', '# Production\n\nRun the production deploy script.\n'),
+      curated(
+        'deploy-staging',
+        '# Staging\n\nRun the deploy script against the staging servers of the web service.\n\nFor production use `deploy-prod` instead; see the deploy-prod skill for approvals.\n\n```sh\nskillgarden show deploy-prod\n```\n',
+        { description: 'Deploys the web service to staging. Use when a release goes to staging.' },
+      ),
+      curated('deploy-prod', '# Production\n\nRun the deploy script against the production servers of the web service.\n', {
+        description: 'Deploys the web service to production. Use when a release goes live.',
+      }),
     ];
     const [plan] = planConsolidation({ skills, now }).plans;
-    expect(plan?.pointers?.some((p) => p.includes('use `deploy-prod` instead'))).toBe(true);
+    const umbrella = written(plan?.changes ?? [], `${plan?.intoDir}/SKILL.md`);
+    expect(umbrella).toContain(
+      'For production use [Production](#production) instead; see the [Production](#production) section for approvals.',
+    );
+    expect(umbrella).toContain('## Production\n');
+    // A command names the skill as a command does: left as written, and flagged for the reviewer.
+    expect(umbrella).toContain('skillgarden show deploy-prod\n');
+    expect(plan?.pointers).toEqual([expect.stringMatching(/^SKILL\.md:\d+: skillgarden show deploy-prod$/)]);
   });
 });
 

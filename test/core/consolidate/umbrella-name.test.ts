@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { buildFeatures } from '../../../src/core/consolidate/features.js';
 import { planConsolidation } from '../../../src/core/consolidate/plan.js';
-import { findTellingName } from '../../../src/core/consolidate/umbrella-name.js';
+import { findSharedNameRun, findTellingName } from '../../../src/core/consolidate/umbrella-name.js';
+import { describeFullCorpus } from '../../helpers/corpus.js';
+import { readCorpusSkill } from '../../fixtures/consolidate/duplicates-set.js';
 import { curated, now } from './library.js';
 
 const steps =
@@ -69,5 +71,55 @@ describe('a telling umbrella name', () => {
       minhash_hashes: 64,
     });
     expect(findTellingName('git', [...features, other], names)).toBeUndefined();
+  });
+});
+
+describe('the umbrella is named for the class its members share', () => {
+  it.each([
+    [['slime-rl-training', 'verl-rl-training', 'grpo-rl-training'], 'rl-training'],
+    [['systematic-debugging-superpowers', 'systematic-debugging'], 'systematic-debugging'],
+    [['awq-quantization', 'gguf-quantization', 'hqq-quantization'], 'quantization'],
+    [['hermes-pdf-tools', 'pdf-tools-hub'], 'pdf-tools'],
+    [['review-skill', 'audit-skill'], null],
+    [['deploy', 'q1a2b3c4d'], null],
+  ])('%j → %s', (names, expected) => {
+    expect(findSharedNameRun(names, 3)).toBe(expected);
+  });
+});
+
+describeFullCorpus('umbrella names on real corpus families', () => {
+  const pptx = [
+    'pptx-deck-context',
+    'pptx-quality-gates',
+    'pptx-reference-deck-analysis',
+    'pptx-slide-specification',
+    'pptx-visual-assets',
+  ];
+
+  it('names the pptx deck family for what it shares (`pptx-deck`), not after its broadest member', () => {
+    const family = pptx.map((n) => readCorpusSkill(`wshobson__agents/plugins/pptx-deck-creation/skills/${n}`));
+    // Two other pptx skills of the library stay outside: the bare `pptx` would claim them too.
+    const outside = [
+      readCorpusSkill('alt-glitch__hermes-agent/optional-skills/finance/pptx-author'),
+      readCorpusSkill('K-Dense-AI__claude-scientific-skills/scientific-skills/pptx-posters'),
+    ];
+    const plan = planConsolidation({ skills: [...family, ...outside], now }).plans.find((p) => p.from.includes('pptx-deck-context'));
+    expect(plan?.into).toBe('pptx-deck');
+    expect(plan?.kind).toBe('create');
+    expect([...(plan?.from ?? [])].sort()).toEqual(pptx);
+    expect(plan?.into).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+    // Its title spells the members' word as they do: `PPTX`, not `Pptx`.
+    const text = plan?.changes.find((c) => c.path === `${plan.intoDir}/SKILL.md`)?.content;
+    expect(String(text)).toContain('\n# PPTX deck\n');
+  });
+
+  it('keeps the name of the skill whose copies it absorbs (`systematic-debugging`, not `…-hermes`)', () => {
+    const skills = [
+      readCorpusSkill('obra__superpowers/skills/systematic-debugging'),
+      readCorpusSkill('alt-glitch__hermes-agent/skills/software-development/systematic-debugging', 'systematic-debugging-hermes'),
+    ];
+    const plan = planConsolidation({ skills, now }).plans[0];
+    expect(plan?.into).toBe('systematic-debugging');
+    expect(plan?.from).toEqual(['systematic-debugging-hermes']);
   });
 });

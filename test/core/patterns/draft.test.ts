@@ -91,7 +91,7 @@ describe('draftPatterns', () => {
     expect(Object.values(data.metadata as object).every((v) => typeof v === 'string')).toBe(true);
     const findings = checkSchema({ file: 'SKILL.md', data, profile: 'spec', locateKey: () => undefined, locateValue: () => undefined });
     expect(findings.filter((f) => f.severity === 'error')).toEqual([]);
-    expect(text).toContain('4. Run `npm test -- --run parser` with `Bash` (or `npm run test`), until the tests pass.');
+    expect(text).toContain('4. Run `npm test -- --run parser` with `Bash`, until the tests pass.');
     expect(text).toContain('Edit the `*.ts` files with `Edit`');
     expect(detected?.draft?.evidence?.ending).toBe('tests');
   });
@@ -141,5 +141,46 @@ describe('draftPatterns', () => {
 
   it('reads limits from the config, ignoring what is not a number', () => {
     expect(resolveDraftLimits({ max_drafts: 2, min_confidence: 'high' })).toEqual({ max_drafts: 2, min_sessions: 3, min_confidence: 0.3 });
+  });
+});
+
+describe('steps come whole from one representative session', () => {
+  const deployPattern: Pattern = { tools: ['Read', 'Bash:kubectl'], sessions: 4, confidence: 0.8, fingerprint: 'fedcba9876543210' };
+  const deploy = (id: string, request: string, commands: string[], day: number): EvidenceSession => ({
+    id,
+    file: `${id}.jsonl`,
+    requests: [{ text: request, at: 0 }],
+    calls: [
+      call('Read', { file_path: 'deploy/api.yaml' }),
+      ...commands.map((command) => call('Bash', { command }, `2026-10-0${day}T10:00:00Z`)),
+    ],
+  });
+  const apply = (context: string) => [`kubectl --context ${context} apply -f deploy/api.yaml`, 'kubectl rollout status deploy/api'];
+  // The shortest request (the one the task words quote) is the qa session's, whose command no other session ran.
+  const qa = deploy('qa1', 'deploy the api to qa', ['kubectl apply -k overlays/qa'], 1);
+  const regions = [
+    deploy('p1', 'deploy the api to eu-west', apply('eu-west'), 2),
+    deploy('p2', 'deploy the api to us-east', apply('us-east'), 4),
+    deploy('p3', 'deploy the api to ap-south', apply('ap-south'), 3),
+  ];
+
+  it('takes the request and every command from the most typical session, the varying argument a placeholder', () => {
+    const sessions = [qa, ...regions];
+    expect(findTaskWords(sessions.map((s) => s.requests.map((r) => r.text))).example).toBe('deploy the api to qa');
+    const [detected] = draftPatterns([deployPattern], [], { sessions });
+    const text = detected?.draft?.text ?? '';
+    // Of the three typical sessions, the most recent: p2.
+    expect(text).toContain('as in "deploy the api to us-east"');
+    expect(text).toContain(
+      '2. Run `kubectl --context <context> apply -f deploy/api.yaml`, then `kubectl rollout status deploy/api` with `Bash`.',
+    );
+    // Nothing of the qa session is stitched in: not its request as the example, not its command.
+    expect(text).not.toMatch(/as in "deploy the api to qa"|overlays|\(or /);
+  });
+
+  it('breaks a tie between equally typical sessions by the request the task words quote', () => {
+    const [detected] = draftPatterns([{ ...deployPattern, sessions: 3 }], [], { sessions: regions });
+    // p1 and p2 are equally typical; the task words quote p1's request (the shortest, then the first), though p2 is more recent.
+    expect(detected?.draft?.text, detected?.reason).toContain('as in "deploy the api to eu-west"');
   });
 });
