@@ -62,8 +62,7 @@ export function readSkillFolder(dir: string, options: ReadSkillFolderOptions): S
   }
   const links: string[] = [];
   const limits = { maxFiles: options.maxFiles ?? 2_000, maxDepth: options.maxDepth ?? 8 };
-  const ahead = options.files?.readAhead && options.readAheadBytes !== undefined ? options.files : undefined;
-  const readAhead = ahead ? (path: string) => ahead.readAhead!(path, options.readAheadBytes!) : undefined;
+  const readAhead = readAheadOf(options);
   const files = listSkillFiles(dir, limits, options.readDir ?? readDirUncached, links, readAhead);
   // SKILL.md is listed without an lstat: the read below reports its size (an lstat only if the read fails).
   const skillEntry = files.get(skillFileName);
@@ -136,6 +135,26 @@ function escapesBoundary(path: string, boundary: string): string | undefined {
   }
   const rel = relative(realBoundary, real);
   return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && rel !== '..') ? undefined : real;
+}
+
+/**
+ * The most bytes of support files one skill's listing keeps for the scan: past it, a file is
+ * only opened for its size and the scan reads it itself, so a skill of many large files
+ * (which the scan's own limits may leave out) is never held in memory whole.
+ */
+export const readAheadBudget = 8 * 1024 * 1024;
+
+/** A file's size from its open handle, its bytes kept in `files` while the skill's budget lasts. */
+function readAheadOf(options: ReadSkillFolderOptions): ((path: string) => Stats | undefined) | undefined {
+  const { files, readAheadBytes } = options;
+  if (!files?.readAhead || readAheadBytes === undefined) return undefined;
+  let left = readAheadBudget;
+  return (path) => {
+    const max = Math.min(readAheadBytes, left);
+    const stat = files.readAhead!(path, max);
+    if (stat && stat.size <= max) left -= stat.size;
+    return stat;
+  };
 }
 
 /** A listed SKILL.md's size until its read reports it. */

@@ -4,7 +4,7 @@ import { join, relative, sep } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { discoverSkills } from '../../src/store/discover.js';
 import { createFileCache } from '../../src/store/file-cache.js';
-import { readSkillFolder } from '../../src/store/read-skill.js';
+import { readAheadBudget, readSkillFolder } from '../../src/store/read-skill.js';
 import { skillsRoot } from '../helpers/corpus.js';
 
 /** What a folder holds by a plain walk: every non-folder below it with its `lstat` size (the reader's plain path). */
@@ -78,6 +78,21 @@ describe('readSkillFolder: edge cases of the fast paths', () => {
     // Over the bound: only its size was taken from the open handle; the scan reads it itself.
     expect(files.take(join(dir, 'references', 'big.md'))).toBeUndefined();
     expect(files.take(join(dir, 'references', 'alias.md'))).toBeUndefined();
+  });
+
+  it('keeps no more than the budget of one skill for the scan, and still sizes every file', () => {
+    root = mkdtempSync(join(tmpdir(), 'sg-read-ahead-'));
+    const dir = join(root, 'skill');
+    mkdirSync(join(dir, 'data'), { recursive: true });
+    writeFileSync(join(dir, 'SKILL.md'), '---\nname: skill\ndescription: Does a thing. Use when asked.\n---\nBody\n');
+    const each = 1024 * 1024;
+    const count = readAheadBudget / each + 3;
+    for (let i = 0; i < count; i++) writeFileSync(join(dir, 'data', `f${i}.bin`), Buffer.alloc(each, i));
+    const { plain, ahead, files } = readThreeWays(dir, root, each);
+    expect([...ahead.files.entries()]).toEqual([...plain.files.entries()]);
+    let kept = 0;
+    for (let i = 0; i < count; i++) kept += files.take(join(dir, 'data', `f${i}.bin`))?.bytes.length ?? 0;
+    expect(kept).toBe(readAheadBudget);
   });
 
   // Root reads a mode-000 file: nothing to prove there.
