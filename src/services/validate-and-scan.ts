@@ -49,7 +49,8 @@ export async function runValidateAndScan(options: ValidateAndScanOptions): Promi
       ...(options.profile ? { profile: options.profile } : {}),
       ...(options.links ? { links: options.links } : {}),
       readDir,
-      ...(files ? { files } : {}),
+      // The scan reads every file next: validate's listing reads them (one open each, no lstat) and hands them on.
+      ...(files && config ? { files, readAheadBytes: config.limits.maxFileBytes } : {}),
     });
     for (const f of found) findings.push(f);
     if (config && scan) {

@@ -36,6 +36,8 @@ export interface ValidatePassOptions extends ValidateOptions {
   readDir: ReadDir;
   /** Keeps each SKILL.md read for the rest of the pass (the security scan reads them again). */
   files?: FileCache;
+  /** With `files`: each support file of at most this many bytes is read as it is listed, for the scan that follows. */
+  readAheadBytes?: number;
 }
 
 export interface ValidateReport {
@@ -134,6 +136,7 @@ function validateTarget(
     ...(target.linked === undefined ? {} : { linked: target.linked }),
     ...(explicit ? {} : { repository: options.cwd }),
     ...(options.files ? { files: options.files } : {}),
+    ...(options.readAheadBytes === undefined ? {} : { readAheadBytes: options.readAheadBytes }),
   });
   const findings = [...content.findings];
   if (content.bytes)

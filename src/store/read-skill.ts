@@ -1,4 +1,4 @@
-import { realpathSync, type Dirent } from 'node:fs';
+import { realpathSync, type Dirent, type Stats } from 'node:fs';
 import { readOpened, type FileCache } from './file-cache.js';
 import { isSymlink, lstatIfAny } from './fs-probe.js';
 import { join, relative, sep } from 'node:path';
@@ -22,8 +22,13 @@ export interface ReadSkillFolderOptions {
   maxFiles?: number;
   maxDepth?: number;
   readDir?: ReadDir;
-  /** Keeps SKILL.md's bytes for the pass's next reader (the security scan). */
+  /**
+   * Keeps the bytes read for the pass's next reader (the security scan): SKILL.md's, and, with
+   * `readAheadBytes`, each support file's, whose size then comes from its open handle instead of an `lstat`.
+   */
   files?: FileCache;
+  /** With `files`: read each regular support file of at most this many bytes while listing it (the scan reads them next). */
+  readAheadBytes?: number;
   /** The repository: a support file that is a link resolving outside it is an error. */
   repository?: string;
   /**
@@ -56,10 +61,16 @@ export function readSkillFolder(dir: string, options: ReadSkillFolderOptions): S
     return { bytes: undefined, files: new Map(), findings };
   }
   const links: string[] = [];
-  const files = listSkillFiles(dir, options.maxFiles ?? 2_000, options.maxDepth ?? 8, options.readDir ?? readDirUncached, links);
+  const limits = { maxFiles: options.maxFiles ?? 2_000, maxDepth: options.maxDepth ?? 8 };
+  const readAhead = readAheadOf(options);
+  const files = listSkillFiles(dir, limits, options.readDir ?? readDirUncached, links, readAhead);
+  // SKILL.md is listed without an lstat: the read below reports its size (an lstat only if the read fails).
+  const skillEntry = files.get(skillFileName);
   let bytes: Uint8Array | undefined;
   try {
-    bytes = (options.files ? options.files.read(file) : readOpened(file)).bytes;
+    const read = options.files ? options.files.read(file) : readOpened(file);
+    bytes = read.bytes;
+    if (skillEntry?.size === unknownSize) skillEntry.size = read.size;
   } catch (error) {
     findings.push(
       finding({
@@ -70,6 +81,11 @@ export function readSkillFolder(dir: string, options: ReadSkillFolderOptions): S
         hint: 'Check the file exists and is readable.',
       }),
     );
+  }
+  if (skillEntry?.size === unknownSize) {
+    const stat = lstatIfAny(file);
+    if (stat) skillEntry.size = stat.size;
+    else files.delete(skillFileName);
   }
   findings.push(...linkFindings(dir, links, options));
   return { bytes, files, findings };
@@ -121,10 +137,45 @@ function escapesBoundary(path: string, boundary: string): string | undefined {
   return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && rel !== '..') ? undefined : real;
 }
 
-function listSkillFiles(dir: string, maxFiles: number, maxDepth: number, readDir: ReadDir, links: string[]): Map<string, SkillFileEntry> {
+/**
+ * The most bytes of support files one skill's listing keeps for the scan: past it, a file is
+ * only opened for its size and the scan reads it itself, so a skill of many large files
+ * (which the scan's own limits may leave out) is never held in memory whole.
+ */
+export const readAheadBudget = 8 * 1024 * 1024;
+
+/** A file's size from its open handle, its bytes kept in `files` while the skill's budget lasts. */
+function readAheadOf(options: ReadSkillFolderOptions): ((path: string) => Stats | undefined) | undefined {
+  const { files, readAheadBytes } = options;
+  if (!files?.readAhead || readAheadBytes === undefined) return undefined;
+  let left = readAheadBudget;
+  return (path) => {
+    const max = Math.min(readAheadBytes, left);
+    const stat = files.readAhead!(path, max);
+    if (stat && stat.size <= max) left -= stat.size;
+    return stat;
+  };
+}
+
+/** A listed SKILL.md's size until its read reports it. */
+const unknownSize = -1;
+
+/**
+ * Every file below the skill folder with its size: a link's from `lstat`
+ * (the link itself), a regular file's from `readAhead` when given (its open
+ * handle, the bytes kept for the scan), else from `lstat`. A regular SKILL.md
+ * at the top is listed with `unknownSize`: its reader fills it in.
+ */
+function listSkillFiles(
+  dir: string,
+  limits: { maxFiles: number; maxDepth: number },
+  readDir: ReadDir,
+  links: string[],
+  readAhead: ((path: string) => Stats | undefined) | undefined,
+): Map<string, SkillFileEntry> {
   const files = new Map<string, SkillFileEntry>();
   const walk = (folder: string, prefix: string, depth: number): void => {
-    if (depth > maxDepth) return;
+    if (depth > limits.maxDepth) return;
     let entries: Dirent[];
     try {
       entries = readDir(folder);
@@ -132,7 +183,7 @@ function listSkillFiles(dir: string, maxFiles: number, maxDepth: number, readDir
       return;
     }
     for (const entry of entries) {
-      if (files.size >= maxFiles) return;
+      if (files.size >= limits.maxFiles) return;
       // A listed name holds no separator: concatenation is path.join without its normalising.
       const path = `${folder}${sep}${entry.name}`;
       const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
@@ -140,8 +191,13 @@ function listSkillFiles(dir: string, maxFiles: number, maxDepth: number, readDir
         walk(path, rel, depth + 1);
         continue;
       }
-      if (entry.isSymbolicLink()) links.push(rel);
-      const stat = lstatIfAny(path);
+      const link = entry.isSymbolicLink();
+      if (link) links.push(rel);
+      else if (rel === skillFileName && entry.isFile()) {
+        files.set(rel, { path: rel, size: unknownSize });
+        continue;
+      }
+      const stat = (!link && entry.isFile() && readAhead?.(path)) || lstatIfAny(path);
       if (!stat) continue;
       files.set(rel, { path: rel, size: stat.size });
     }
