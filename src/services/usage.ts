@@ -32,7 +32,8 @@ export function sanitizeWriter(raw: string): string {
 
 /** Records a bump locally (outside the tracked tree, so the working tree stays clean); `flushUsage` commits them in a batch. */
 export async function bumpUsage(repoDir: string, writer: string, bump: UsageBump): Promise<void> {
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(bump.skill)) {
+  // A skill's name as the client calls it: plain, or `plugin:skill` for a plugin's skill (two plugins' `setup` never share a count).
+  if (!/^(?:[A-Za-z0-9][A-Za-z0-9._-]{0,127}:)?[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(bump.skill)) {
     throw new SkillgardenError('usage/bad-skill', `"${bump.skill.slice(0, 80)}" is not a skill name`);
   }
   await appendPendingBump(await readGitDir(repoDir), writer, bump);
@@ -94,10 +95,13 @@ export async function flushUsage(options: {
   });
 }
 
-/** Totals for `usage show`: every writer's counters summed, plus what could not be read. */
+/**
+ * Totals for `usage show`: every writer's counters summed, plus what could not be read. With the library's skill names
+ * (`skills`), keyed as the clients name them, old keys that several plugins share reported.
+ */
 export function showUsage(
   repoDir: string,
-  options: { skillsDir: string | readonly string[]; now: Date },
+  options: { skillsDir: string | readonly string[]; now: Date; skills?: readonly string[] },
 ): {
   totals: Record<string, UsageCounters>;
   writers: string[];

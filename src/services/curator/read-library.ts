@@ -83,7 +83,7 @@ export async function readLibrary(repoDir: string, options: ReadLibraryOptions):
   const roots = libraryRoots(library.layout);
   const { index: history } = await readHistoryIndex(repoDir, { skillsRoot: roots });
   const files = readProvenanceFiles(repoDir, roots);
-  const usage = readUsageSnapshot(repoDir, { skillsDir: roots, now: options.now });
+  const usage = readUsageSnapshot(repoDir, { skillsDir: roots, now: options.now, skills: [...locations, ...archived].map((l) => l.id) });
   const pins = parsePins(readOptional(join(repoDir, pinsFile)));
   const names = new Set(locations.map((l) => l.name));
   const { referenced, files: referenceFiles } = findReferencedNames(repoDir, config.references, names);
@@ -100,7 +100,7 @@ export async function readLibrary(repoDir: string, options: ReadLibraryOptions):
       pinned: pins.has(location.name) || readPinned(join(location.dir, skillFileName)),
       referenced: referenced.has(location.name),
       ...(entry?.created.time ? { createdAt: entry.created.time } : {}),
-      ...withRecordedPatch(usage.totals.get(location.name), entry?.lastPatched?.time),
+      ...withRecordedPatch(usage.totals.get(location.id), entry?.lastPatched?.time),
       ...(state.skills[location.name] ? { record: state.skills[location.name] } : {}),
     };
   });
