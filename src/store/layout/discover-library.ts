@@ -111,6 +111,7 @@ export function discoverLibrary(repoDir: string, layout: LibraryLayout, options:
   const { unique, shadowed, findings } = rejectDuplicates(inside);
   findings.push(...findLookalikeNames(unique.map((l) => ({ id: l.id, path: l.path, file: `${l.path}/${skillFileName}` }))));
   findings.push(...escaped.map(escapeFinding), ...broken.map(brokenFinding));
+  findings.push(...findDanglingFolderLinks(repoDir, layout, readDir).map(brokenFolderFinding));
   const archived = discoverArchives(repoDir, layout, readDir);
   return { repoDir, layout, skills: unique, aliases, broken, archived, escaped, shadowed, findings };
 }
@@ -388,6 +389,38 @@ function escapeFinding(escaped: EscapedSkill): Finding {
     file: `${escaped.location.path}/${skillFileName}`,
     message: `${escaped.location.path} is reached through a symbolic link that resolves to ${escaped.target}, outside the repository`,
     hint: 'Replace the link with the files themselves: a skill (and its category) must live inside the repository. It is not served until then.',
+  });
+}
+
+/**
+ * Links directly under a skill root (from the listings discovery made) that resolve to nothing: a skill folder linked
+ * to a folder that is gone is never found as a skill, so it is a finding on its own path, as a broken SKILL.md link is.
+ */
+function findDanglingFolderLinks(repoDir: string, layout: LibraryLayout, readDir: ReadDir): string[] {
+  const out: string[] = [];
+  for (const root of layout.roots) {
+    let entries;
+    try {
+      entries = readDir(join(repoDir, root.path));
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      if (!entry.isSymbolicLink() || entry.name.startsWith('.')) continue;
+      const path = root.path === '' ? entry.name : `${root.path}/${entry.name}`;
+      if (realOf(join(repoDir, path)) === undefined) out.push(path);
+    }
+  }
+  return [...new Set(out)].sort();
+}
+
+function brokenFolderFinding(path: string): Finding {
+  return finding({
+    code: 'library/broken-link',
+    severity: 'warning',
+    file: path,
+    message: `${path} is a symbolic link that resolves to nothing`,
+    hint: 'Point the link at an existing skill folder in the repository, or remove it. It is not served until then.',
   });
 }
 
