@@ -1,7 +1,8 @@
 import { hostname } from 'node:os';
 import { SkillgardenError } from '../core/errors.js';
 import { buildCommitMessage, type Actor } from '../core/ledger/trailers.js';
-import { applyBump, parseUsageFile, type UsageCounters, type UsageFile } from '../core/usage/index.js';
+import { applyBump, parseUsageFile, withCommittedPatch, type UsageCounters, type UsageFile } from '../core/usage/index.js';
+import { readHistoryIndex } from '../ledger/history-index.js';
 import type { UsageBump } from '../core/usage/pending-bumps.js';
 import type { FileChange, Ledger } from '../ledger/ledger.js';
 import { readGitDir } from '../ledger/git-dir.js';
@@ -115,4 +116,22 @@ export function showUsage(
     quarantined: snapshot.quarantined,
     findings: snapshot.findings,
   };
+}
+
+/**
+ * Totals as the curator reads activity (what `list` and `show` call `inactive`): every writer's counters, plus the
+ * last patch Git recorded for each skill, a person's edit included. History is keyed by folder name; the registry
+ * keys both as clients name skills. Without readable history (no repository, no commit) the usage files alone.
+ */
+export async function readActivityTotals(
+  repoDir: string,
+  options: { skillsDir: string | readonly string[]; now: Date },
+): Promise<Map<string, UsageCounters>> {
+  const totals = readUsageSnapshot(repoDir, options).totals;
+  const history = await readHistoryIndex(repoDir, { skillsRoot: options.skillsDir }).catch(() => undefined);
+  for (const [name, entry] of Object.entries(history?.index.skills ?? {})) {
+    const patched = withCommittedPatch(totals.get(name), entry.lastPatched?.time);
+    if (patched !== undefined) totals.set(name, patched);
+  }
+  return totals;
 }

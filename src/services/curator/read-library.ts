@@ -7,7 +7,7 @@ import type { Finding } from '../../core/findings.js';
 import { metaDir, skillFileName } from '../../core/layout.js';
 import type { HistoryIndex } from '../../core/ledger/history-index.js';
 import { resolveProvenance, type LifecycleSkill } from '../../core/lifecycle/index.js';
-import { emptyCounters, type UsageCounters } from '../../core/usage/index.js';
+import { withCommittedPatch, type UsageCounters } from '../../core/usage/index.js';
 import { parseSkill } from '../../core/skill/index.js';
 import { readHistoryIndex } from '../../ledger/history-index.js';
 import { isPinnedInFile, parsePins, pinsFile } from '../../core/layout/pins.js';
@@ -138,10 +138,8 @@ export function describeEmptyLibrary(repoDir: string, skillsDir?: string): strin
  * commit (an agent's patch, a person's plain git edit). The anchor is the latest of use, view and patch.
  */
 function withRecordedPatch(counters: UsageCounters | undefined, committedAt: string | undefined): { usage?: UsageCounters } {
-  if (committedAt === undefined) return counters === undefined ? {} : { usage: counters };
-  const filed = counters?.last_patched_at;
-  const latest = filed !== undefined && Date.parse(filed) >= Date.parse(committedAt) ? filed : committedAt;
-  return { usage: { ...(counters ?? emptyCounters()), last_patched_at: latest } };
+  const usage = withCommittedPatch(counters, committedAt);
+  return usage === undefined ? {} : { usage };
 }
 
 function readOptional(path: string): string | undefined {
