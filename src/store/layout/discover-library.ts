@@ -112,6 +112,7 @@ export function discoverLibrary(repoDir: string, layout: LibraryLayout, options:
   findings.push(...findLookalikeNames(unique.map((l) => ({ id: l.id, path: l.path, file: `${l.path}/${skillFileName}` }))));
   findings.push(...escaped.map(escapeFinding), ...broken.map(brokenFinding));
   findings.push(...findDanglingFolderLinks(repoDir, layout, readDir).map(brokenFolderFinding));
+  findings.push(...findTooDeep(repoDir, layout, readDir, new Set(all.map((l) => l.path))).map(tooDeepFinding));
   const archived = discoverArchives(repoDir, layout, readDir);
   return { repoDir, layout, skills: unique, aliases, broken, archived, escaped, shadowed, findings };
 }
@@ -412,6 +413,48 @@ function findDanglingFolderLinks(repoDir: string, layout: LibraryLayout, readDir
     }
   }
   return [...new Set(out)].sort();
+}
+
+/**
+ * SKILL.md files one level below where discovery looks (`<root>/<category>/<group>/<name>/SKILL.md`), in folders no
+ * skill holds: never served, so each is a finding instead of a silent miss. Hermes roots (walked four deep) and the
+ * repository root (any project folder) are left out; the extra cost is one listing per non-skill `<category>/<group>`.
+ */
+function findTooDeep(repoDir: string, layout: LibraryLayout, readDir: ReadDir, served: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  const folders = (dir: string): string[] => {
+    try {
+      return readDir(dir)
+        .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
+        .map((e) => e.name);
+    } catch {
+      return [];
+    }
+  };
+  for (const root of layout.roots) {
+    if (root.origin === 'hermes' || root.path === '') continue;
+    for (const category of folders(join(repoDir, root.path))) {
+      if (served.has(`${root.path}/${category}`)) continue;
+      for (const group of folders(join(repoDir, root.path, category))) {
+        const groupPath = `${root.path}/${category}/${group}`;
+        if (served.has(groupPath)) continue;
+        for (const name of folders(join(repoDir, groupPath))) {
+          if (realOf(join(repoDir, groupPath, name, skillFileName)) !== undefined) out.push(`${groupPath}/${name}`);
+        }
+      }
+    }
+  }
+  return [...new Set(out)].sort();
+}
+
+function tooDeepFinding(path: string): Finding {
+  return finding({
+    code: 'library/too-deep',
+    severity: 'warning',
+    file: `${path}/${skillFileName}`,
+    message: `${path} is a skill two folders below its root's categories: agents read <root>/<name>/ or <root>/<category>/<name>/, so it is never served`,
+    hint: 'Move it up one level, or make its parent folder a skill root (skills_dir in .skillgarden/config.yaml).',
+  });
 }
 
 function brokenFolderFinding(path: string): Finding {
