@@ -1,7 +1,7 @@
 import type { ReadKind, UsageCounters } from '../core/usage/index.js';
 import { readGitDir } from '../ledger/git-dir.js';
-import { bumpUsage } from '../services/usage.js';
-import { readPendingBumps, readUsageSnapshot } from '../store/usage-files.js';
+import { bumpUsage, readActivityTotals } from '../services/usage.js';
+import { readPendingBumps } from '../store/usage-files.js';
 import { bumpCounters, type UsageStore } from './usage-store.js';
 
 export interface RepoUsageOptions {
@@ -21,11 +21,9 @@ export interface RepoUsageOptions {
 export function createRepoUsageStore(options: RepoUsageOptions): UsageStore {
   return {
     async totals(): Promise<Map<string, UsageCounters>> {
-      // A broken usage file is reported by `usage show` and skipped here: telemetry never stops the runtime.
-      const totals: Map<string, UsageCounters> = readUsageSnapshot(options.repoDir, {
-        skillsDir: options.skillsDir,
-        now: options.now(),
-      }).totals;
+      // A broken usage file is reported by `usage show` and skipped here: telemetry never stops the runtime. Activity
+      // as the curator reads it (a committed patch counts), so the reminder and MCP agree with `list` on `inactive`.
+      const totals = await readActivityTotals(options.repoDir, { skillsDir: options.skillsDir, now: options.now() });
       const gitDir = await readGitDir(options.repoDir).catch(() => undefined);
       for (const bump of gitDir === undefined ? [] : readPendingBumps(gitDir, options.writer)) {
         // A patch is counted when flushed (its generation needs every writer's count); the runtime records uses and views.

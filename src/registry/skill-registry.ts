@@ -9,7 +9,7 @@ import { buildToolDescription } from '../core/registry/tool-description.js';
 import { planAliases } from '../core/registry/plan-aliases.js';
 import type { RegistryEntry } from '../core/registry/types.js';
 import { parsePins, pinsFile } from '../core/layout/pins.js';
-import type { ReadKind, UsageCounters } from '../core/usage/index.js';
+import { keyUsageByClientName, type ReadKind, type UsageCounters } from '../core/usage/index.js';
 import { readArchiveInfo } from './archive-info.js';
 import { ConditionalSkills } from './conditional-skills.js';
 import { runInlineShell, type InlineShellOptions } from './inline-shell.js';
@@ -88,7 +88,11 @@ export class SkillRegistry {
    */
   async refresh(options: { changedFiles?: readonly string[] } = {}): Promise<RefreshResult> {
     const result = this.cache.refresh(options.changedFiles);
-    const totals = await this.usage.totals();
+    // Usage as the client names the skill (`plugin:skill`); an old record under a folder's plain name counts where unambiguous.
+    const totals = keyUsageByClientName(
+      await this.usage.totals(),
+      [...this.cache.entries()].map((e) => e.name),
+    ).totals;
     const totalsMoved = !sameTotals(this.totals, totals);
     this.totals = totals;
     this.applyRefresh(result, totalsMoved);

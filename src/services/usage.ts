@@ -1,7 +1,8 @@
 import { hostname } from 'node:os';
 import { SkillgardenError } from '../core/errors.js';
 import { buildCommitMessage, type Actor } from '../core/ledger/trailers.js';
-import { applyBump, parseUsageFile, type UsageCounters, type UsageFile } from '../core/usage/index.js';
+import { applyBump, parseUsageFile, withCommittedPatch, type UsageCounters, type UsageFile } from '../core/usage/index.js';
+import { readHistoryIndex } from '../ledger/history-index.js';
 import type { UsageBump } from '../core/usage/pending-bumps.js';
 import type { FileChange, Ledger } from '../ledger/ledger.js';
 import { readGitDir } from '../ledger/git-dir.js';
@@ -32,7 +33,8 @@ export function sanitizeWriter(raw: string): string {
 
 /** Records a bump locally (outside the tracked tree, so the working tree stays clean); `flushUsage` commits them in a batch. */
 export async function bumpUsage(repoDir: string, writer: string, bump: UsageBump): Promise<void> {
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(bump.skill)) {
+  // A skill's name as the client calls it: plain, or `plugin:skill` for a plugin's skill (two plugins' `setup` never share a count).
+  if (!/^(?:[A-Za-z0-9][A-Za-z0-9._-]{0,127}:)?[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(bump.skill)) {
     throw new SkillgardenError('usage/bad-skill', `"${bump.skill.slice(0, 80)}" is not a skill name`);
   }
   await appendPendingBump(await readGitDir(repoDir), writer, bump);
@@ -94,10 +96,13 @@ export async function flushUsage(options: {
   });
 }
 
-/** Totals for `usage show`: every writer's counters summed, plus what could not be read. */
+/**
+ * Totals for `usage show`: every writer's counters summed, plus what could not be read. With the library's skill names
+ * (`skills`), keyed as the clients name them, old keys that several plugins share reported.
+ */
 export function showUsage(
   repoDir: string,
-  options: { skillsDir: string | readonly string[]; now: Date },
+  options: { skillsDir: string | readonly string[]; now: Date; skills?: readonly string[] },
 ): {
   totals: Record<string, UsageCounters>;
   writers: string[];
@@ -111,4 +116,22 @@ export function showUsage(
     quarantined: snapshot.quarantined,
     findings: snapshot.findings,
   };
+}
+
+/**
+ * Totals as the curator reads activity (what `list` and `show` call `inactive`): every writer's counters, plus the
+ * last patch Git recorded for each skill, a person's edit included. History is keyed by folder name; the registry
+ * keys both as clients name skills. Without readable history (no repository, no commit) the usage files alone.
+ */
+export async function readActivityTotals(
+  repoDir: string,
+  options: { skillsDir: string | readonly string[]; now: Date },
+): Promise<Map<string, UsageCounters>> {
+  const totals = readUsageSnapshot(repoDir, options).totals;
+  const history = await readHistoryIndex(repoDir, { skillsRoot: options.skillsDir }).catch(() => undefined);
+  for (const [name, entry] of Object.entries(history?.index.skills ?? {})) {
+    const patched = withCommittedPatch(totals.get(name), entry.lastPatched?.time);
+    if (patched !== undefined) totals.set(name, patched);
+  }
+  return totals;
 }

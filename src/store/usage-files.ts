@@ -3,7 +3,14 @@ import { join } from 'node:path';
 import { SkillgardenError } from '../core/errors.js';
 import type { Finding } from '../core/findings.js';
 import { metaDir } from '../core/layout.js';
-import { mergeUsage, parseHermesUsage, parseUsageFile, type UsageCounters, type UsageFile } from '../core/usage/index.js';
+import {
+  keyUsageByClientName,
+  mergeUsage,
+  parseHermesUsage,
+  parseUsageFile,
+  type UsageCounters,
+  type UsageFile,
+} from '../core/usage/index.js';
 import { parsePendingBumps, serializePendingBump, type UsageBump } from '../core/usage/pending-bumps.js';
 import { writeFileAtomic } from './files.js';
 
@@ -43,9 +50,14 @@ export interface UsageSnapshot {
 
 /**
  * Reads every writer's usage file in the working tree, and Hermes Agent's
- * `<root>/.usage.json` of each skill root when present.
+ * `<root>/.usage.json` of each skill root when present. Given the library's skill names (`skills`: `plugin:skill` or
+ * plain), totals are keyed by them: an old record under a plugin skill's folder name counts for it when only one
+ * plugin has a skill of that name, and is reported (`usage/ambiguous-name`) when several do.
  */
-export function readUsageSnapshot(repoDir: string, options: { skillsDir: string | readonly string[]; now: Date }): UsageSnapshot {
+export function readUsageSnapshot(
+  repoDir: string,
+  options: { skillsDir: string | readonly string[]; now: Date; skills?: readonly string[] },
+): UsageSnapshot {
   const snapshot: UsageSnapshot = { totals: new Map(), files: [], quarantined: [], findings: [] };
   for (const { path, writer, hermes: isHermes } of listUsageFiles(repoDir, options.skillsDir)) {
     if (isHermes) {
@@ -57,6 +69,23 @@ export function readUsageSnapshot(repoDir: string, options: { skillsDir: string 
     if (parsed) snapshot.files.push({ writer, path, file: parsed });
   }
   snapshot.totals = mergeUsage(snapshot.files.map((f) => f.file));
+  if (options.skills) {
+    const keyed = keyUsageByClientName(snapshot.totals, options.skills);
+    snapshot.totals = keyed.totals;
+    for (const { key, ids } of keyed.ambiguous) {
+      for (const { path } of snapshot.files.filter((f) => f.file.skills[key] !== undefined)) {
+        snapshot.findings.push({
+          code: 'usage/ambiguous-name',
+          severity: 'warning',
+          file: path,
+          line: 0,
+          column: 0,
+          message: `usage recorded under "${key}", which ${ids.length} plugins' skills share (${ids.join(', ')}): counted for none of them`,
+          hint: `Usage is now recorded as the client names the skill (${ids[0]}). Move the old counts to the right name in ${path} by hand, or leave them: they age out.`,
+        });
+      }
+    }
+  }
   return snapshot;
 }
 

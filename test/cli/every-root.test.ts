@@ -84,8 +84,9 @@ describe.each([
     expect(JSON.parse(flushed.stdout)).toMatchObject({ bumps: 1, skills: ['deploy-staging'] });
     writeFileSync(join(dir, second, '.usage.json'), JSON.stringify({ runbook: { use_count: 3, last_used_at: now } }));
     const shown = JSON.parse((await run('usage', 'show', '--json')).stdout) as { totals: Record<string, { use_count: number }> };
-    expect(shown.totals['deploy-staging']?.use_count).toBe(1);
-    expect(shown.totals.runbook?.use_count).toBe(3);
+    // Keyed as the client names the skills of plugin `ops`; a count recorded under the plain name is theirs (one plugin has it).
+    expect(shown.totals['ops:deploy-staging']?.use_count).toBe(1);
+    expect(shown.totals['ops:runbook']?.use_count).toBe(3);
     // The curator's read path sees the same counts.
     expect(JSON.parse((await run('show', 'runbook', '--json')).stdout).usage).toMatchObject({ use_count: 3 });
   });

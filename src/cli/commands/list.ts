@@ -56,7 +56,7 @@ export const showCommand: Command = {
       throw new SkillgardenError('show/not-found', `no skill named "${name}"; \`skillgarden list\` shows them all`, {
         data: { exitCode: 1 },
       });
-    // History, usage and state are kept by the folder's name.
+    // History and state are kept by the folder's name; usage as the client names the skill.
     const folder = plainName(skill.name);
     const source = readVendoredSources(global.repo).get(folder);
     const vendored =
@@ -65,7 +65,7 @@ export const showCommand: Command = {
         : source;
     const detail: ShowDetail = {
       ...skill,
-      usage: snapshot.usage.totals.get(folder) ?? null,
+      usage: snapshot.usage.totals.get(skill.name) ?? null,
       history: snapshot.history.skills[folder] ?? null,
       state_record: snapshot.state.skills[folder] ?? null,
       vendored: vendored ?? null,

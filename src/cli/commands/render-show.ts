@@ -17,7 +17,7 @@ export interface ShowDetail extends ListedSkill {
 
 const stateMeaning: Record<ListedSkill['state'], string> = {
   active: 'curated as usual',
-  inactive: `used before, no use, view or patch for ${inactiveAfterDays} days: left out of the agent's skill index, still loadable`,
+  inactive: `used before, then no use, view or patch (a commit to it counts) for ${inactiveAfterDays} days: left out of the agents' skill index (reminder, MCP list), still loadable`,
   stale: 'marked by the curator after stale_after_days without activity; archived after archive_after_days',
   archived: 'moved, whole, to the archive folder',
 };

@@ -3,7 +3,7 @@ import { requireConfig } from '../../services/curator/read-library.js';
 import { bumpUsage, defaultWriterId, flushUsage, sanitizeWriter, showUsage } from '../../services/usage.js';
 import { exitCodes, type Command } from '../context.js';
 import { openRepoLedger } from '../open-repo.js';
-import { readLibraryRoots } from '../../services/library.js';
+import { openLibrary, readLibraryRoots } from '../../services/library.js';
 import { importUsage } from '../../services/usage-import.js';
 import { resolve } from 'node:path';
 import type { CommandContext } from '../context.js';
@@ -81,7 +81,9 @@ export const usageCommand: Command = {
       return exitCodes.ok;
     }
     if (sub === 'show') {
-      const shown = showUsage(global.repo, { skillsDir: readLibraryRoots(global.repo, config.skills_dir), now: global.now });
+      const library = openLibrary(global.repo, config.skills_dir);
+      const skills = [...library.skills, ...library.archived].map((l) => l.id);
+      const shown = showUsage(global.repo, { skillsDir: readLibraryRoots(global.repo, config.skills_dir), now: global.now, skills });
       if (global.json) io.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
       else {
         const lines = Object.entries(shown.totals).map(

@@ -59,6 +59,17 @@ function orderForReading(skills: readonly SkillEvidence[]): SkillEvidence[] {
   return [...skills].sort((a, b) => b.missed - a.missed || b.loaded - a.loaded || (a.name < b.name ? -1 : 1));
 }
 
+/** How many names of the untouched skills the text names before `(+N)`; the JSON has them all. */
+const untouchedShown = 12;
+
+/** Skills no session loaded or missed, in one line: no evidence either way is not evidence against them. */
+function renderUntouched(skills: readonly SkillEvidence[]): string {
+  const names = skills.map((s) => s.name).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const shown = names.slice(0, untouchedShown).join(', ');
+  const rest = names.length - untouchedShown;
+  return `${plural(names.length, 'skill')} with no evidence either way: ${shown}${rest > 0 ? `, … (+${rest})` : ''}.`;
+}
+
 /** The `evidence` command's text output: one table a person reads in a minute. */
 export function renderEvidenceText(report: EvidenceReport): string {
   const lines = [
@@ -69,7 +80,9 @@ export function renderEvidenceText(report: EvidenceReport): string {
   if (report.skills.length === 0) lines.push('The library has no skills.');
   else {
     const header = ['skill', 'offered', 'loaded', 'missed', 'trigger rate', 'with it', 'without it (did it by hand)'];
-    const rows = orderForReading(report.skills).map((s) => [
+    const untouched = report.skills.filter((s) => s.loaded === 0 && s.missed === 0);
+    const touched = report.skills.filter((s) => s.loaded > 0 || s.missed > 0);
+    const rows = orderForReading(touched).map((s) => [
       s.name,
       String(s.offered),
       String(s.loaded),
@@ -78,8 +91,11 @@ export function renderEvidenceText(report: EvidenceReport): string {
       renderOutcome(s.with),
       renderOutcome(s.without),
     ]);
-    lines.push(...renderTable([header, ...rows]));
-    lines.push('', 'with it / without it: sessions: median tool calls, share of calls that failed (– below the minimum).');
+    if (rows.length > 0) {
+      lines.push(...renderTable([header, ...rows]));
+      lines.push('', 'with it / without it: sessions: median tool calls, share of calls that failed (– below the minimum).');
+    } else lines.push('No session loaded or missed any skill of the library.');
+    if (untouched.length > 0) lines.push('', renderUntouched(untouched));
   }
   const patched = report.skills.filter((s) => s.after_patch !== undefined);
   if (patched.length > 0) lines.push('', 'After an agent patched it (loaded / missed, before → after):');

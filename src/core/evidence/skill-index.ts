@@ -3,6 +3,7 @@ import { listTriggerWords } from './words.js';
 
 /** One skill of the library as the evidence reads it: its listing, its code, and what history says. */
 export interface EvidenceSkillInput {
+  /** Its name as the clients call it, as `list` shows it: `plugin:skill` for a plugin's skill. */
   name: string;
   /** Its folder's name, when it differs from the name: a read of `<folder>/SKILL.md` loads it. */
   folder?: string;
@@ -53,15 +54,25 @@ export function buildSkillIndex(inputs: readonly EvidenceSkillInput[], historyNa
   });
   // Own names first: a former name never takes over a skill's current one.
   inputs.forEach((input, i) => index.byName.set(input.name.toLowerCase(), i));
+  // Then the other names a load may use: the folder, the plain name of a plugin's skill (`setup` of `alpha:setup`), former
+  // names. One that several skills share (two plugins' `setup`) names none of them: nothing says which was loaded.
+  const claims = new Map<string, Set<number>>();
   inputs.forEach((input, i) => {
-    for (const alias of [input.folder, ...(input.formerNames ?? [])]) {
-      if (alias !== undefined && !index.byName.has(alias.toLowerCase())) index.byName.set(alias.toLowerCase(), i);
+    for (const alias of [input.folder, plainOf(input.name), ...(input.formerNames ?? [])]) {
+      if (alias === undefined || index.byName.has(alias.toLowerCase())) continue;
+      claims.set(alias.toLowerCase(), (claims.get(alias.toLowerCase()) ?? new Set()).add(i));
     }
   });
+  for (const [alias, owners] of claims) if (owners.size === 1) index.byName.set(alias, [...owners][0] as number);
   const known = new Set<string>();
   for (const name of historyNames) if (!index.byName.has(name.toLowerCase())) known.add(name.toLowerCase());
   index.historyNames = known;
   return index;
+}
+
+function plainOf(name: string): string | undefined {
+  const colon = name.lastIndexOf(':');
+  return colon < 0 ? undefined : name.slice(colon + 1);
 }
 
 /** The names a load may use for a skill: as written, and without a plugin's namespace (`document-skills:pdf` → `pdf`). */

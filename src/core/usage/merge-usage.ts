@@ -48,6 +48,18 @@ function later(a: string | undefined, b: string): string {
   return a !== undefined && a > b ? a : b;
 }
 
+/**
+ * A skill's counters with the last patch Git recorded (an agent's or a person's commit to it, from the history index):
+ * a patch counts whether a usage file or only a commit recorded it. The curator, `list`, `show`, the reminder and MCP
+ * all read activity through this, so they agree on `inactive`.
+ */
+export function withCommittedPatch(counters: UsageCounters | undefined, committedAt: string | undefined): UsageCounters | undefined {
+  if (committedAt === undefined) return counters;
+  const filed = counters?.last_patched_at;
+  const latest = filed !== undefined && Date.parse(filed) >= Date.parse(committedAt) ? filed : committedAt;
+  return { ...(counters ?? emptyCounters()), last_patched_at: latest };
+}
+
 /** The latest of use, view and patch: what the lifecycle calls activity. */
 export function lastActivity(counters: Partial<UsageCounters> | undefined): string | undefined {
   if (!counters) return undefined;

@@ -25,7 +25,7 @@ export async function listSkills(
   const config = requireConfig(repoDir, { needs, ...(options.warn ? { warn: options.warn } : {}) });
   const snapshot = await readLibrary(repoDir, { now, config });
   const active = snapshot.skills.map((skill): ListedSkill => {
-    const usage = snapshot.usage.totals.get(skill.name);
+    const usage = snapshot.usage.totals.get(skill.location.id);
     const stale = skill.record?.state === 'stale';
     // Activity as the curator reads it (`skill.usage`): a patch counts whether a usage file or only a commit recorded it.
     return {
@@ -43,7 +43,7 @@ export async function listSkills(
   });
   const archived = snapshot.archived.map((location): ListedSkill => {
     const history = snapshot.history.skills[location.name];
-    const usage = snapshot.usage.totals.get(location.name);
+    const usage = snapshot.usage.totals.get(location.id);
     return {
       name: location.id,
       path: location.path,

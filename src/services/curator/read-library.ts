@@ -7,7 +7,7 @@ import type { Finding } from '../../core/findings.js';
 import { metaDir, skillFileName } from '../../core/layout.js';
 import type { HistoryIndex } from '../../core/ledger/history-index.js';
 import { resolveProvenance, type LifecycleSkill } from '../../core/lifecycle/index.js';
-import { emptyCounters, type UsageCounters } from '../../core/usage/index.js';
+import { withCommittedPatch, type UsageCounters } from '../../core/usage/index.js';
 import { parseSkill } from '../../core/skill/index.js';
 import { readHistoryIndex } from '../../ledger/history-index.js';
 import { isPinnedInFile, parsePins, pinsFile } from '../../core/layout/pins.js';
@@ -83,7 +83,7 @@ export async function readLibrary(repoDir: string, options: ReadLibraryOptions):
   const roots = libraryRoots(library.layout);
   const { index: history } = await readHistoryIndex(repoDir, { skillsRoot: roots });
   const files = readProvenanceFiles(repoDir, roots);
-  const usage = readUsageSnapshot(repoDir, { skillsDir: roots, now: options.now });
+  const usage = readUsageSnapshot(repoDir, { skillsDir: roots, now: options.now, skills: [...locations, ...archived].map((l) => l.id) });
   const pins = parsePins(readOptional(join(repoDir, pinsFile)));
   const names = new Set(locations.map((l) => l.name));
   const { referenced, files: referenceFiles } = findReferencedNames(repoDir, config.references, names);
@@ -100,7 +100,7 @@ export async function readLibrary(repoDir: string, options: ReadLibraryOptions):
       pinned: pins.has(location.name) || readPinned(join(location.dir, skillFileName)),
       referenced: referenced.has(location.name),
       ...(entry?.created.time ? { createdAt: entry.created.time } : {}),
-      ...withRecordedPatch(usage.totals.get(location.name), entry?.lastPatched?.time),
+      ...withRecordedPatch(usage.totals.get(location.id), entry?.lastPatched?.time),
       ...(state.skills[location.name] ? { record: state.skills[location.name] } : {}),
     };
   });
@@ -138,10 +138,8 @@ export function describeEmptyLibrary(repoDir: string, skillsDir?: string): strin
  * commit (an agent's patch, a person's plain git edit). The anchor is the latest of use, view and patch.
  */
 function withRecordedPatch(counters: UsageCounters | undefined, committedAt: string | undefined): { usage?: UsageCounters } {
-  if (committedAt === undefined) return counters === undefined ? {} : { usage: counters };
-  const filed = counters?.last_patched_at;
-  const latest = filed !== undefined && Date.parse(filed) >= Date.parse(committedAt) ? filed : committedAt;
-  return { usage: { ...(counters ?? emptyCounters()), last_patched_at: latest } };
+  const usage = withCommittedPatch(counters, committedAt);
+  return usage === undefined ? {} : { usage };
 }
 
 function readOptional(path: string): string | undefined {

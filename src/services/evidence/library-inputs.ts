@@ -71,9 +71,10 @@ export async function readEvidenceSkill(skill: LibrarySkill, index: HistoryIndex
   const existsSince = existsSinceOf([skill.name, ...formerNames], index);
   const agentPatchedAt = latest([skill.name, ...formerNames].map((n) => facts.agentPatched.get(n)));
   const folder = basename(skill.dir);
+  // Named as `list` names it (`plugin:skill`); history is kept by the folder's name.
   return {
-    name: skill.name,
-    ...(folder === skill.name ? {} : { folder }),
+    name: skill.location.id,
+    ...(folder === skill.location.id ? {} : { folder }),
     description: stringField(parsed, 'description') ?? '',
     ...(whenToUse === undefined ? {} : { when_to_use: whenToUse }),
     text,

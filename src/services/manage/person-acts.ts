@@ -1,4 +1,4 @@
-import { existsSync, readFileSync as readFileBytes } from 'node:fs';
+import { existsSync, lstatSync, readFileSync as readFileBytes } from 'node:fs';
 import { join } from 'node:path';
 import { archiveDirName, metaDir, skillFileName } from '../../core/layout.js';
 import { isPinnedInFile, parsePins, pinsFile, serializePins } from '../../core/layout/pins.js';
@@ -61,9 +61,35 @@ export async function adoptSkill(ctx: ManageContext, input: { name: string }): P
 /** Moves the whole package to `<root>/.archive/[<category>/]<name>/`: restorable, never deleted. */
 export async function archiveSkill(ctx: ManageContext & { now?: Date }, input: { name: string }): Promise<ManageResult> {
   const skill = await locateWritable(ctx, input.name);
+  refuseDanglingAliases(ctx, skill.dir);
   const target = archiveTarget(ctx.repoDir, skill.root, skill.category, skill.name, ctx.now ?? new Date());
   const changes = moveChanges(skill.dir, target);
   return commitAction(ctx, 'archive', [skill.name], `archive to ${target}`, changes, { archivedTo: target });
+}
+
+/**
+ * A skill other folders link to (its aliases: `skills/alias -> real`, `.gemini/skills/real/SKILL.md -> …`) is not
+ * archived from under them: the links would point at nothing. The refusal names each link and what to do.
+ */
+function refuseDanglingAliases(ctx: ManageContext, dir: string): void {
+  const links = openManagedLibrary(ctx)
+    .aliases.filter((a) => a.target.path === dir)
+    .map((a) => (isLink(a.location.dir) ? a.location.path : `${a.location.path}/${skillFileName}`))
+    .sort();
+  if (links.length === 0) return;
+  throw refusal(
+    'manage/has-aliases',
+    `${dir} is linked to by ${links.length === 1 ? 'a symbolic link' : `${links.length} symbolic links`} (${links.join(', ')}); archiving it would leave ${links.length === 1 ? 'that link' : 'them'} pointing at nothing. Remove ${links.length === 1 ? 'it' : 'them'} first (\`git rm ${links.join(' ')}\` and commit), then archive again.`,
+    { links },
+  );
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 /**

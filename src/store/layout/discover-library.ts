@@ -111,6 +111,8 @@ export function discoverLibrary(repoDir: string, layout: LibraryLayout, options:
   const { unique, shadowed, findings } = rejectDuplicates(inside);
   findings.push(...findLookalikeNames(unique.map((l) => ({ id: l.id, path: l.path, file: `${l.path}/${skillFileName}` }))));
   findings.push(...escaped.map(escapeFinding), ...broken.map(brokenFinding));
+  findings.push(...findDanglingFolderLinks(repoDir, layout, readDir).map(brokenFolderFinding));
+  findings.push(...findTooDeep(repoDir, layout, readDir, new Set(all.map((l) => l.path))).map(tooDeepFinding));
   const archived = discoverArchives(repoDir, layout, readDir);
   return { repoDir, layout, skills: unique, aliases, broken, archived, escaped, shadowed, findings };
 }
@@ -388,6 +390,80 @@ function escapeFinding(escaped: EscapedSkill): Finding {
     file: `${escaped.location.path}/${skillFileName}`,
     message: `${escaped.location.path} is reached through a symbolic link that resolves to ${escaped.target}, outside the repository`,
     hint: 'Replace the link with the files themselves: a skill (and its category) must live inside the repository. It is not served until then.',
+  });
+}
+
+/**
+ * Links directly under a skill root (from the listings discovery made) that resolve to nothing: a skill folder linked
+ * to a folder that is gone is never found as a skill, so it is a finding on its own path, as a broken SKILL.md link is.
+ */
+function findDanglingFolderLinks(repoDir: string, layout: LibraryLayout, readDir: ReadDir): string[] {
+  const out: string[] = [];
+  for (const root of layout.roots) {
+    let entries;
+    try {
+      entries = readDir(join(repoDir, root.path));
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      if (!entry.isSymbolicLink() || entry.name.startsWith('.')) continue;
+      const path = root.path === '' ? entry.name : `${root.path}/${entry.name}`;
+      if (realOf(join(repoDir, path)) === undefined) out.push(path);
+    }
+  }
+  return [...new Set(out)].sort();
+}
+
+/**
+ * SKILL.md files one level below where discovery looks (`<root>/<category>/<group>/<name>/SKILL.md`), in folders no
+ * skill holds: never served, so each is a finding instead of a silent miss. Hermes roots (walked four deep) and the
+ * repository root (any project folder) are left out; the extra cost is one listing per non-skill `<category>/<group>`.
+ */
+function findTooDeep(repoDir: string, layout: LibraryLayout, readDir: ReadDir, served: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  const folders = (dir: string): string[] => {
+    try {
+      return readDir(dir)
+        .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
+        .map((e) => e.name);
+    } catch {
+      return [];
+    }
+  };
+  for (const root of layout.roots) {
+    if (root.origin === 'hermes' || root.path === '') continue;
+    for (const category of folders(join(repoDir, root.path))) {
+      if (served.has(`${root.path}/${category}`)) continue;
+      for (const group of folders(join(repoDir, root.path, category))) {
+        const groupPath = `${root.path}/${category}/${group}`;
+        if (served.has(groupPath)) continue;
+        for (const name of folders(join(repoDir, groupPath))) {
+          if (realOf(join(repoDir, groupPath, name, skillFileName)) !== undefined) out.push(`${groupPath}/${name}`);
+        }
+      }
+    }
+  }
+  return [...new Set(out)].sort();
+}
+
+function tooDeepFinding(path: string): Finding {
+  return finding({
+    code: 'library/too-deep',
+    severity: 'warning',
+    file: `${path}/${skillFileName}`,
+    message: `${path} is a skill two folders below its root's categories: agents read <root>/<name>/ or <root>/<category>/<name>/, so it is never served`,
+    hint: 'Move it up one level, or make its parent folder a skill root (skills_dir in .skillgarden/config.yaml).',
+  });
+}
+
+function brokenFolderFinding(path: string): Finding {
+  return finding({
+    code: 'library/broken-link',
+    severity: 'warning',
+    file: path,
+    message: `${path} is a symbolic link that resolves to nothing`,
+    hint: 'Point the link at an existing skill folder in the repository, or remove it. It is not served until then.',
   });
 }
 
