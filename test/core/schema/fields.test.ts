@@ -113,6 +113,9 @@ const cases: FieldCase[] = [
   { yaml: 'dependencies: [numpy]', ...hermes(ok) },
   { yaml: 'deps: [ffmpeg]', ...hermes(ok) },
   { yaml: 'triggers: [write a song]', ...hermes(ok) },
+  // Informational, read by no client: Hermes writes text, ComposioHQ's collection a map (832 false errors there before).
+  { yaml: 'requires: Blender 4.3+', ...hermes(ok) },
+  { yaml: 'requires: {mcp: [rube]}', ...hermes(ok) },
   {
     yaml: 'metadata: {hermes: {tags: [a], related_skills: [b], requires_toolsets: [web], fallback_for_tools: [browser_navigate]}}',
     ...all(ok),
