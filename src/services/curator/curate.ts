@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ConsolidationPlan, PlanReport } from '../../core/consolidate/index.js';
 import type { DetectedPattern } from '../../core/patterns/index.js';
 import type { DeferredTransition } from '../../core/proposals/overlap.js';
@@ -108,7 +110,19 @@ export async function runCurate(options: RunCurateOptions): Promise<RunCurateRes
  * the report's warnings (so the run says so, and no pull request claims a check it did not pass).
  */
 function gateRun(proposals: readonly BranchProposal[], snapshot: LibrarySnapshot, report: RunReport): BranchProposal[] {
-  const { kept, refused } = gateProposals(proposals, { profile: snapshot.config.profile, scan: resolveScanConfig(snapshot.config.scan) });
+  // A SKILL.md's text in the tree the run read is its base: an error it already had is not the proposal's.
+  const base = (path: string) => {
+    try {
+      return readFileSync(join(snapshot.repoDir, path), 'utf8');
+    } catch {
+      return undefined;
+    }
+  };
+  const { kept, refused } = gateProposals(proposals, {
+    profile: snapshot.config.profile,
+    scan: resolveScanConfig(snapshot.config.scan),
+    base,
+  });
   for (const check of refused) report.warnings.push({ code: 'proposals/refused', message: describeRefusal(check) });
   return kept;
 }
