@@ -265,6 +265,10 @@ export class SessionCollector implements RecordSink {
     const sessions: TranscriptSession[] = [];
     let empty = 0;
     for (const [id, calls] of this.sessions) {
+      // Each session's lists let go as they are copied: a file of a million sessions never holds both.
+      this.sessions.delete(id);
+      const requests = this.requests.get(id);
+      this.requests.delete(id);
       if (calls.length === 0) empty += 1;
       else
         sessions.push({
@@ -275,11 +279,11 @@ export class SessionCollector implements RecordSink {
           // empty in a session of one call, and the sessions outlive the file.
           calls: calls.slice(),
           uses: usesBySession.get(id) ?? [],
-          requests: this.requests.get(id)?.slice() ?? [],
+          requests: requests?.slice() ?? [],
         });
     }
     if (empty > 0) this.skip('sessions without tool calls', empty);
-    if (this.sessions.size === 0 && this.skips.size === 0) this.skip('no sessions found');
+    if (sessions.length === 0 && empty === 0 && this.skips.size === 0) this.skip('no sessions found');
     const skipped = [...this.skips].map(([reason, count]): Skipped => {
       const lines = this.skipLines.get(reason);
       return lines === undefined ? { file: this.file, reason, count } : { file: this.file, reason, count, lines };
