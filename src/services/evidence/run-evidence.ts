@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { SkillgardenError } from '../../core/errors.js';
 import { buildListedSkills, listingBudgets, type PlannedMerge } from '../../core/evidence/budget.js';
@@ -111,4 +112,40 @@ export async function runEvidence(options: EvidenceRunOptions): Promise<Evidence
   for (const skip of evidenceSkipsOf(expanded)) fold.skip(skip);
   for await (const result of files) fold.add(result);
   return fold.finish();
+}
+
+/**
+ * `runEvidence` for a long-running server (the MCP tool `skill_evidence`): each transcript file is read once and kept
+ * with the size and modification time it had, and read again only when either changed; files no longer matched are
+ * let go. The library is read on every call (its skills and history may change). Holds the sessions of every file.
+ */
+export class EvidenceReader {
+  private readonly files = new Map<string, { size: number; mtimeMs: number; result: FileReadResult }>();
+
+  async run(options: EvidenceRunOptions): Promise<EvidenceReport> {
+    const fold = await startEvidence(options);
+    const expanded = await expandTranscriptPaths(options.transcripts, { cwd: resolve(options.repoDir) });
+    for (const skip of evidenceSkipsOf(expanded)) fold.skip(skip);
+    const display = (file: string) => evidenceDisplayPath(file, expanded.roots.get(file));
+    const stats = await Promise.all(expanded.files.map((file) => stat(file).catch(() => undefined)));
+    const keys = expanded.files.map((file) => `${display(file)}\0${file}`);
+    const changed = expanded.files.filter((_, i) => {
+      const known = this.files.get(keys[i] as string);
+      const now = stats[i];
+      return known === undefined || now === undefined || known.size !== now.size || known.mtimeMs !== now.mtimeMs;
+    });
+    const fresh = new Map<string, FileReadResult>();
+    let at = 0;
+    for await (const result of readTranscriptFiles(changed, { displayPath: display })) fresh.set(changed[at++] as string, result);
+    const kept = new Set(keys);
+    for (const key of this.files.keys()) if (!kept.has(key)) this.files.delete(key);
+    expanded.files.forEach((file, i) => {
+      const key = keys[i] as string;
+      const result = fresh.get(file);
+      const now = stats[i];
+      if (result !== undefined && now !== undefined) this.files.set(key, { size: now.size, mtimeMs: now.mtimeMs, result });
+      fold.add(result ?? (this.files.get(key)?.result as FileReadResult));
+    });
+    return fold.finish();
+  }
 }
