@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { ProfileName } from '../core/schema/types.js';
 import { requireConfig } from '../services/config-file.js';
-import { runEvidence } from '../services/evidence/run-evidence.js';
+import { EvidenceReader } from '../services/evidence/run-evidence.js';
 import { readPrimaryRoot } from '../services/library.js';
 import { readVendoredVersions } from '../services/publish/skill-version.js';
 import type { Ledger } from '../services/ledger.js';
@@ -51,12 +51,14 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
       source: 'foreground',
     };
   };
-  // Read per call: the `transcripts` setting (as curate and detect read it) and the sessions may change while serving.
+  // Per call: the `transcripts` setting (as curate and detect read it) and the sessions may change while serving;
+  // a transcript file is read again only when its size or time changed.
+  const evidenceReader = new EvidenceReader();
   const readEvidence = async () => {
     const { transcripts } = requireConfig(options.repoDir, { needs: ['transcripts'] });
     if (transcripts.length === 0) return undefined;
     const skillsDir = typeof options.skillsDir === 'string' ? { skillsDir: options.skillsDir } : {};
-    return runEvidence({ repoDir: options.repoDir, transcripts, ...skillsDir });
+    return evidenceReader.run({ repoDir: options.repoDir, transcripts, ...skillsDir });
   };
   // A broken skills-lock.json must not hide the library: the skills are served without versions, the error told.
   const skillVersions = (skills: readonly { name: string; dir: string }[]) =>

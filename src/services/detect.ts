@@ -12,8 +12,9 @@ import { defaultRefine, type RefineMap } from '../core/patterns/shape.js';
 import { buildToken, TokenTable } from '../core/patterns/tokens.js';
 import type { DetectReport, SkillUse, Skipped, TranscriptFormat, TranscriptSession } from '../core/patterns/types.js';
 import { buildSkillUses } from '../core/patterns/uses.js';
-import { expandTranscriptPaths } from '../store/transcripts/expand-paths.js';
-import { readTranscriptFiles } from '../store/transcripts/read-transcripts.js';
+import { expandTranscriptPaths, type ExpandResult } from '../store/transcripts/expand-paths.js';
+import { readTranscriptFiles, type ReadTranscriptsOptions } from '../store/transcripts/read-transcripts.js';
+import type { FileReadResult } from '../store/transcripts/collector.js';
 
 /** The `skipped` reason of a transcripts glob that matched no file (the curator reports it as `detect/no-match`). */
 export const noTranscriptMatch = 'no transcript files match';
@@ -99,13 +100,74 @@ async function readSkillsDir(dir: string): Promise<ExistingSkill[]> {
   return readExistingSkills({ skills: discoverSkills(dir) });
 }
 
-/**
- * `skillgarden detect`: reads transcripts, mines repeated tool-call sequences
- * and drafts a SKILL.md per pattern no existing skill covers. Reads only;
- * the drafts are proposals in the report. Bad input never throws: it is
- * counted per file in `skipped`.
- */
-export async function runDetect(options: DetectOptions): Promise<DetectReport> {
+/** What a detect run gathers from the transcripts as they are read: the sessions' tokens, the skill uses, what was skipped. */
+export class DetectFold {
+  private readonly tokens: SessionTokens;
+  private readonly uses: SkillUse[] = [];
+  readonly skipped: Skipped[] = [];
+
+  constructor(
+    private readonly options: DetectOptions,
+    private readonly files: number,
+  ) {
+    this.tokens = new SessionTokens(options.refine !== false);
+  }
+
+  add(result: FileReadResult): void {
+    for (const session of result.sessions) this.tokens.add(session);
+    // One by one: a file of a million sessions has more uses than a call's arguments may hold.
+    for (const use of result.uses) this.uses.push(use);
+    for (const skip of result.skipped) this.skipped.push(skip);
+  }
+
+  /** Mines the sessions read and drafts a SKILL.md per pattern no existing skill covers. */
+  async finish(): Promise<DetectReport> {
+    const options = this.options;
+    const { tokens } = this;
+    const minSessions = options.minSessions ?? options.limits?.min_sessions;
+    const patterns = minePatterns(
+      { packed: tokens.packed(), vocabulary: tokens.table.names },
+      minSessions === undefined ? options : { ...options, minSessions },
+    );
+    const cwd = resolve(options.cwd ?? process.cwd());
+    const existing =
+      options.existingSkills ?? (options.skillsDir === undefined ? [] : await readSkillsDir(resolve(cwd, options.skillsDir)));
+    const detected = draftPatterns(patterns, existing, {
+      sessions: tokens.evidence,
+      refine: options.refine !== false,
+      ...(options.limits === undefined ? {} : { limits: options.limits }),
+      ...(options.profile === undefined ? {} : { profile: options.profile }),
+    });
+    if (options.llm) {
+      // One draft at a time: a run makes at most max_drafts of them, and an endpoint's rate limit is shared.
+      for (const pattern of detected) {
+        if (pattern.draft === undefined) continue;
+        const prosed = await writeDraftProse(pattern.draft, options.llm);
+        pattern.draft = { ...prosed.draft, llm: prosed.llm };
+      }
+    }
+    return {
+      sessions: tokens.sessions,
+      calls: tokens.tokens.length,
+      files: this.files,
+      skipped: this.skipped,
+      patterns: detected,
+      uses: buildSkillUses([{ uses: this.uses }]),
+    };
+  }
+}
+
+/** The transcript files a detect run reads, and how each is named in its report. */
+export interface DetectInputs {
+  files: string[];
+  displayPath: (file: string) => string;
+  /** Globs that matched nothing, a walk stopped at its limit. */
+  skipped: Skipped[];
+  /** The expansion itself: each file's root, the globs unmatched. */
+  expanded: ExpandResult;
+}
+
+export async function expandDetectInputs(options: Pick<DetectOptions, 'transcripts' | 'cwd'>): Promise<DetectInputs> {
   const cwd = resolve(options.cwd ?? process.cwd());
   const expanded = await expandTranscriptPaths(options.transcripts, { cwd });
   const skipped: Skipped[] = expanded.unmatched.map((pattern) => ({
@@ -119,47 +181,30 @@ export async function runDetect(options: DetectOptions): Promise<DetectReport> {
       reason: 'directory walk stopped at its entry limit',
       count: 1,
     });
-  const tokens = new SessionTokens(options.refine !== false);
-  const uses: SkillUse[] = [];
-  const files = readTranscriptFiles(expanded.files, {
+  return { files: expanded.files, displayPath: (file) => displayPath(file, cwd, expanded.roots.get(file)), skipped, expanded };
+}
+
+/** How a detect run reads each file (its format, refinement and limits). */
+export function detectReadOptions(options: DetectOptions, displayPath: (file: string) => string): ReadTranscriptsOptions {
+  return {
     refine: options.refine ?? defaultRefine,
-    displayPath: (file) => displayPath(file, cwd, expanded.roots.get(file)),
+    displayPath,
     ...(options.format === undefined ? {} : { format: options.format }),
     ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
     ...(options.maxDocumentBytes === undefined ? {} : { maxDocumentBytes: options.maxDocumentBytes }),
-  });
-  for await (const result of files) {
-    for (const session of result.sessions) tokens.add(session);
-    // One by one: a file of a million sessions has more uses than a call's arguments may hold.
-    for (const use of result.uses) uses.push(use);
-    for (const skip of result.skipped) skipped.push(skip);
-  }
-  const minSessions = options.minSessions ?? options.limits?.min_sessions;
-  const patterns = minePatterns(
-    { packed: tokens.packed(), vocabulary: tokens.table.names },
-    minSessions === undefined ? options : { ...options, minSessions },
-  );
-  const existing = options.existingSkills ?? (options.skillsDir === undefined ? [] : await readSkillsDir(resolve(cwd, options.skillsDir)));
-  const detected = draftPatterns(patterns, existing, {
-    sessions: tokens.evidence,
-    refine: options.refine !== false,
-    ...(options.limits === undefined ? {} : { limits: options.limits }),
-    ...(options.profile === undefined ? {} : { profile: options.profile }),
-  });
-  if (options.llm) {
-    // One draft at a time: a run makes at most max_drafts of them, and an endpoint's rate limit is shared.
-    for (const pattern of detected) {
-      if (pattern.draft === undefined) continue;
-      const prosed = await writeDraftProse(pattern.draft, options.llm);
-      pattern.draft = { ...prosed.draft, llm: prosed.llm };
-    }
-  }
-  return {
-    sessions: tokens.sessions,
-    calls: tokens.tokens.length,
-    files: expanded.files.length,
-    skipped,
-    patterns: detected,
-    uses: buildSkillUses([{ uses }]),
   };
+}
+
+/**
+ * `skillgarden detect`: reads transcripts, mines repeated tool-call sequences
+ * and drafts a SKILL.md per pattern no existing skill covers. Reads only;
+ * the drafts are proposals in the report. Bad input never throws: it is
+ * counted per file in `skipped`.
+ */
+export async function runDetect(options: DetectOptions): Promise<DetectReport> {
+  const inputs = await expandDetectInputs(options);
+  const fold = new DetectFold(options, inputs.files.length);
+  fold.skipped.push(...inputs.skipped);
+  for await (const result of readTranscriptFiles(inputs.files, detectReadOptions(options, inputs.displayPath))) fold.add(result);
+  return fold.finish();
 }

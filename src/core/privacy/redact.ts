@@ -138,8 +138,13 @@ function contextRules(context: RedactContext): Rule[] {
 /** Cheap test first: most text of a session is code and prose with nothing private in it. */
 const maybePrivate = /[@:=\\/]|-p|-----BEGIN|\b(?:gh[pousr]|github|glpat|xox|sk|rk|pk|AKIA|ASIA|AIza|hf|npm|SG|eyJ)[-_.]/;
 
+/** Short texts remembered with their redaction: a session repeats its paths and commands (the rules cost ~25 passes). */
+const maxRememberedChars = 256;
+const maxRemembered = 8192;
+
 export class Redactor {
   private readonly extra: readonly Rule[];
+  private readonly remembered = new Map<string, string>();
 
   constructor(context: RedactContext = {}) {
     this.extra = contextRules(context);
@@ -148,6 +153,16 @@ export class Redactor {
   /** The text with every secret, e-mail address and home path replaced by a placeholder. */
   text(value: string): string {
     if (!maybePrivate.test(value)) return value;
+    if (value.length > maxRememberedChars) return this.redact(value);
+    const known = this.remembered.get(value);
+    if (known !== undefined) return known;
+    const out = this.redact(value);
+    if (this.remembered.size >= maxRemembered) this.remembered.clear();
+    this.remembered.set(value, out);
+    return out;
+  }
+
+  private redact(value: string): string {
     let out = apply(value, tokens);
     out = apply(out, assignments);
     out = apply(out, this.extra);
@@ -156,7 +171,7 @@ export class Redactor {
     return out.replace(email, '<email>');
   }
 
-  /** A tool call's arguments, every string inside redacted (keys kept: they are the tool's own). */
+  /** Every string inside a value redacted, keys kept (the plain rule `keptArguments` in the transcript reader is checked against). */
   value(value: unknown): unknown {
     if (typeof value === 'string') return this.text(value);
     if (Array.isArray(value)) return value.map((v) => this.value(v));

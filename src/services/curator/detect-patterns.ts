@@ -1,23 +1,28 @@
 import { resolveDraftLimits, type DetectReport } from '../../core/patterns/index.js';
-import { readExistingSkills, runDetect } from '../detect.js';
+import { readExistingSkills, type DetectOptions } from '../detect.js';
 import type { LibrarySnapshot } from './read-library.js';
 import type { CurateOptions } from './curate-options.js';
 
-/**
- * Mines the transcripts, if any: patterns become proposals (never written to
- * the library), and skill loads seen in sessions count as uses for this pass.
- */
-export async function detectPatterns(options: CurateOptions, snapshot: LibrarySnapshot): Promise<DetectReport | undefined> {
-  const transcripts = options.transcripts ?? snapshot.config.transcripts;
-  if (transcripts.length === 0) return undefined;
-  const existingSkills = await readExistingSkills(snapshot.library);
-  const report = await runDetect({
+/** How the curator mines its transcripts: the library's skills as the ones already covering a pattern, its draft limits. */
+export async function curatorDetectOptions(
+  options: CurateOptions,
+  snapshot: LibrarySnapshot,
+  transcripts: readonly string[],
+): Promise<DetectOptions> {
+  return {
     transcripts,
     cwd: options.transcriptsDir ?? options.repoDir,
-    existingSkills,
+    existingSkills: await readExistingSkills(snapshot.library),
     limits: { ...resolveDraftLimits(snapshot.config.patterns), ...options.draftLimits },
     ...(options.llm ? { llm: options.llm } : {}),
-  });
+  };
+}
+
+/**
+ * What the run's mined transcripts change: patterns become proposals (never written to the library) unless a person
+ * rejected them, and skill loads seen in sessions count as uses for this pass.
+ */
+export function applyDetected(report: DetectReport, options: CurateOptions, snapshot: LibrarySnapshot): DetectReport {
   const rejected = new Set(snapshot.state.rejected_proposals);
   report.patterns = report.patterns.filter((p) => !rejected.has(p.fingerprint));
   const bySkill = new Map(snapshot.skills.map((s) => [s.name, s]));

@@ -4,7 +4,12 @@ import { buildDescribeProposal } from '../../core/evidence/describe.js';
 import type { EvidenceReport } from '../../core/evidence/types.js';
 import { isCurated } from '../../core/lifecycle/plan-lifecycle.js';
 import { parseSkill, stringField } from '../../core/skill/index.js';
-import { runEvidence } from '../evidence/run-evidence.js';
+import type { DetectReport } from '../../core/patterns/types.js';
+import type { FileReadResult } from '../../store/transcripts/collector.js';
+import { readTranscriptFiles } from '../../store/transcripts/read-transcripts.js';
+import { DetectFold, detectReadOptions, expandDetectInputs } from '../detect.js';
+import { evidenceDisplayPath, evidenceSkipsOf, startEvidence } from '../evidence/run-evidence.js';
+import { applyDetected, curatorDetectOptions } from './detect-patterns.js';
 import { buildDescribeBranchProposal } from '../proposals/describe.js';
 import type { BranchProposal } from '../proposals/proposal.js';
 import type { CurateOptions } from './curate-options.js';
@@ -13,21 +18,54 @@ import type { LibrarySnapshot } from './read-library.js';
 /** Fewest missed sessions with a request before a description is proposed: one request is one person's words, not the task's. */
 export const minDescribeRequests = 2;
 
+/** What a curator run learns from its transcripts: the patterns they repeat and the evidence of each skill. */
+export interface RunTranscripts {
+  detected?: DetectReport;
+  evidence?: EvidenceReport;
+}
+
 /**
- * The evidence of the run's transcripts (`evidence`), read once when transcripts are given; each skill's misses are
- * set on the snapshot, so the lifecycle keeps a skill sessions needed (DESIGN §6).
+ * Reads the run's transcripts once (when there are any) and feeds each file to both passes: the patterns mined
+ * (`detect`, `applyDetected`) and the evidence (`evidence`), whose misses are set on the snapshot's skills so the
+ * lifecycle keeps a skill sessions needed (DESIGN §6). Each pass names the files as its command does.
  */
-export async function readRunEvidence(options: CurateOptions, snapshot: LibrarySnapshot): Promise<EvidenceReport | undefined> {
+export async function readRunTranscripts(options: CurateOptions, snapshot: LibrarySnapshot): Promise<RunTranscripts> {
   const transcripts = options.transcripts ?? snapshot.config.transcripts;
-  if (transcripts.length === 0) return undefined;
-  const cwd = resolve(options.transcriptsDir ?? options.repoDir);
-  const report = await runEvidence({ repoDir: options.repoDir, transcripts: transcripts.map((t) => resolve(cwd, t)), now: options.now });
+  if (transcripts.length === 0) return {};
+  const detectOptions = await curatorDetectOptions(options, snapshot, transcripts);
+  const inputs = await expandDetectInputs(detectOptions);
+  const detect = new DetectFold(detectOptions, inputs.files.length);
+  detect.skipped.push(...inputs.skipped);
+  const evidence = await startEvidence({ repoDir: options.repoDir, now: options.now });
+  // As `evidence` names them, given the transcripts resolved against the run's folder.
+  const cwd = resolve(detectOptions.cwd ?? options.repoDir);
+  const unmatched = inputs.expanded.unmatched.map((pattern) => resolve(cwd, pattern));
+  for (const skip of evidenceSkipsOf({ unmatched, truncated: inputs.expanded.truncated })) evidence.skip(skip);
+  const results = readTranscriptFiles(inputs.files, detectReadOptions(detectOptions, inputs.displayPath));
+  let index = 0;
+  for await (const result of results) {
+    detect.add(result);
+    const file = inputs.files[index++] as string;
+    evidence.add(renamed(result, evidenceDisplayPath(file, inputs.expanded.roots.get(file))));
+  }
+  const report = evidence.finish();
   const missed = new Map(report.skills.map((s) => [s.name, s.missed]));
   for (const skill of snapshot.skills) {
     const count = missed.get(skill.name) ?? 0;
     if (count > 0) skill.missed = count;
   }
-  return report;
+  return { detected: applyDetected(await detect.finish(), options, snapshot), evidence: report };
+}
+
+/** A file's sessions and skips under another name (the same objects when the name is the same). */
+function renamed(result: FileReadResult, file: string): FileReadResult {
+  if (result.file === file) return result;
+  return {
+    ...result,
+    file,
+    sessions: result.sessions.map((session) => ({ ...session, file })),
+    skipped: result.skipped.map((skip) => ({ ...skip, file })),
+  };
 }
 
 /**

@@ -10,13 +10,12 @@ import { openLedger } from '../../ledger/open-ledger.js';
 import { readLibrary, stateFile, type LibrarySnapshot } from './read-library.js';
 import { buildRunId, buildRunTag } from './run-id.js';
 import { baseReport, finish, withPlannedTransitions } from './run-report.js';
-import { detectPatterns } from './detect-patterns.js';
 import { noTranscriptMatch } from '../detect.js';
 import { planSnapshot } from '../consolidate/index.js';
 import type { ConsolidationPlan, PlanReport } from '../../core/consolidate/index.js';
 import { holdBackForUmbrellas, type DeferredTransition } from '../../core/proposals/overlap.js';
 import type { CurateOptions } from './curate-options.js';
-import { readRunEvidence } from './evidence-pass.js';
+import { readRunTranscripts } from './evidence-pass.js';
 import type { EvidenceReport } from '../../core/evidence/types.js';
 import { buildLifecycleBranchProposal, buildTransitionMoves } from '../proposals/lifecycle.js';
 import type { BranchProposal } from '../proposals/proposal.js';
@@ -48,9 +47,9 @@ export async function runCurator(options: CurateOptions): Promise<CurateResult> 
       now: options.now,
       ...(options.requireSkills ? { requireSkills: options.requireSkills } : {}),
     });
-    const detected = await detectPatterns(options, snapshot);
-    // Read once per run: the lifecycle keeps what sessions needed, and the description proposals are built from it.
-    const evidence = await readRunEvidence(options, snapshot);
+    // Transcripts read once per run, for both: the patterns they repeat, and the evidence the lifecycle keeps what
+    // sessions needed by and the description proposals are built from.
+    const { detected, evidence } = await readRunTranscripts(options, snapshot);
     // Plans are read from the tree before any transition of this run: proposals a person reviews, applied elsewhere.
     const planned =
       (options.consolidate ?? snapshot.config.consolidate)

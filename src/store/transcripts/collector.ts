@@ -86,6 +86,46 @@ function collapseSpaces(text: string, max: number): string {
   return kept.join(' ').slice(0, max);
 }
 
+/**
+ * The arguments a call keeps anything of (see `buildToolCall`, `parseSkillLoad`): the shell command (`refine`'s key,
+ * `command`, `cmd`), a file path (its extension, a SKILL.md's folder), the skill a loader names.
+ */
+const keptKeys = new Set([
+  'command',
+  'cmd',
+  'file_path',
+  'path',
+  'absolute_path',
+  'filename',
+  'filePath',
+  'notebook_path',
+  'file',
+  'skill',
+  'name',
+  'skill_name',
+]);
+
+/**
+ * A call's arguments as far as it keeps them: every key (the call's shape is its keys), the strings under a kept
+ * key redacted, every other value `null`. Redacting all of them cost a sixth of reading, mostly on text a call
+ * drops (an Edit's old and new strings, a Write's content); a value no reader expects is never passed on unredacted.
+ */
+export function keptArguments(args: unknown, redactor: Redactor, commandKey: string | undefined): Record<string, unknown> | undefined {
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
+  const kept: Record<string, unknown> = {};
+  for (const key of Object.keys(args)) {
+    const value = (args as Record<string, unknown>)[key];
+    kept[key] = keptKeys.has(key) || key === commandKey ? keptValue(value, redactor) : null;
+  }
+  return kept;
+}
+
+function keptValue(value: unknown, redactor: Redactor): unknown {
+  if (typeof value === 'string') return redactor.text(value);
+  if (Array.isArray(value) && value.every((part) => typeof part === 'string')) return value.map((part: string) => redactor.text(part));
+  return null;
+}
+
 /** Gathers one file's calls into sessions (in first-seen order) and counts what was skipped, by reason. */
 export class SessionCollector implements RecordSink {
   defaultSession: string;
@@ -95,8 +135,14 @@ export class SessionCollector implements RecordSink {
   private readonly uses: SkillUse[] = [];
   private readonly skips = new Map<string, number>();
   private readonly skipLines = new Map<string, number[]>();
-  /** Calls whose result has not been seen yet, by their id: an entry lives only until its result arrives. */
+  /**
+   * Calls whose result has not been seen yet, by their id: an entry lives only until its result arrives. The latest
+   * call is held apart (`lastId`, `lastCall`): its result is nearly always the next record, and a map emptied and
+   * refilled on every call reallocated its table each time (the third of reading a result).
+   */
   private readonly awaiting = new Map<string, ToolCall>();
+  private lastId: string | undefined;
+  private lastCall: ToolCall | undefined;
   /** The line being read, for line formats: each skip while it is set names it. */
   line: number | undefined;
   /**
@@ -135,8 +181,9 @@ export class SessionCollector implements RecordSink {
       return;
     }
     const at = timeOf(time);
-    // Nothing private goes further than this line: every argument is redacted as it is read.
-    args = this.redactor.value(args);
+    // Nothing private goes further than this line: the arguments a call keeps anything of are redacted as they
+    // are read, and the rest (an edit's text, a file's content) is dropped unread.
+    args = keptArguments(args, this.redactor, this.refine === false ? undefined : this.refine[name.trim()]);
     const call = buildToolCall(name.trim(), args, {
       refine: this.refine,
       time: at,
@@ -145,17 +192,31 @@ export class SessionCollector implements RecordSink {
     if (call.program !== undefined) call.program = this.shared(call.program);
     if (call.detail !== undefined) call.detail = this.shared(call.detail);
     this.callsOf(session).push(call);
-    if (typeof id === 'string' && id !== '') this.awaiting.set(id, call);
+    if (typeof id === 'string' && id !== '') this.await(id, call);
     const skill = parseSkillLoad(call.name, args, call.program);
     if (skill !== undefined) this.addUse(skill, session, at);
   }
 
+  /** As `awaiting.set(id, call)`: a later call with the same id replaces an earlier one. */
+  private await(id: string, call: ToolCall): void {
+    if (this.lastId !== undefined && this.lastId !== id) this.awaiting.set(this.lastId, this.lastCall as ToolCall);
+    if (this.awaiting.size > 0) this.awaiting.delete(id);
+    this.lastId = id;
+    this.lastCall = call;
+  }
+
   result(id: unknown, error: boolean): void {
     if (typeof id !== 'string') return;
-    const call = this.awaiting.get(id);
-    if (call === undefined) return;
-    this.awaiting.delete(id);
-    if (error) call.error = true;
+    let call: ToolCall | undefined;
+    if (id === this.lastId) {
+      call = this.lastCall;
+      this.lastId = this.lastCall = undefined;
+    } else {
+      call = this.awaiting.get(id);
+      if (call === undefined) return;
+      this.awaiting.delete(id);
+    }
+    if (error && call !== undefined) call.error = true;
   }
 
   userText(session: string, text: unknown, time?: unknown): void {
@@ -193,6 +254,7 @@ export class SessionCollector implements RecordSink {
 
   finish(): FileReadResult {
     this.awaiting.clear();
+    this.lastId = this.lastCall = undefined;
     this.strings.clear();
     const usesBySession = new Map<string, SkillUse[]>();
     for (const use of this.uses) {
@@ -203,6 +265,10 @@ export class SessionCollector implements RecordSink {
     const sessions: TranscriptSession[] = [];
     let empty = 0;
     for (const [id, calls] of this.sessions) {
+      // Each session's lists let go as they are copied: a file of a million sessions never holds both.
+      this.sessions.delete(id);
+      const requests = this.requests.get(id);
+      this.requests.delete(id);
       if (calls.length === 0) empty += 1;
       else
         sessions.push({
@@ -213,11 +279,11 @@ export class SessionCollector implements RecordSink {
           // empty in a session of one call, and the sessions outlive the file.
           calls: calls.slice(),
           uses: usesBySession.get(id) ?? [],
-          requests: this.requests.get(id)?.slice() ?? [],
+          requests: requests?.slice() ?? [],
         });
     }
     if (empty > 0) this.skip('sessions without tool calls', empty);
-    if (this.sessions.size === 0 && this.skips.size === 0) this.skip('no sessions found');
+    if (sessions.length === 0 && empty === 0 && this.skips.size === 0) this.skip('no sessions found');
     const skipped = [...this.skips].map(([reason, count]): Skipped => {
       const lines = this.skipLines.get(reason);
       return lines === undefined ? { file: this.file, reason, count } : { file: this.file, reason, count, lines };

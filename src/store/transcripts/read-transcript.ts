@@ -8,7 +8,7 @@ import type { TranscriptFormat } from '../../core/patterns/types.js';
 import { SessionCollector, type FileReadResult } from './collector.js';
 import { detectDocumentFormat, detectRecordFormat } from './detect-format.js';
 import { formatReaders } from './formats.js';
-import { readLines } from './read-lines.js';
+import { readLineBatches } from './read-lines.js';
 import { isObject, type JsonObject, type LineHandler, type RecordOutcome } from './records.js';
 
 export interface ReadTranscriptOptions {
@@ -96,36 +96,37 @@ async function readLineFile(path: string, collector: SessionCollector, options: 
   const stem = stemOf(path);
   let format = options.format;
   let apply = format === undefined ? undefined : createApplier(format, collector, stem);
-  for await (const event of readLines(path, { maxLineBytes })) {
-    collector.line = event.number;
-    if (event.kind === 'too-long') {
-      collector.skip(`lines longer than ${formatBytes(maxLineBytes)}`);
-      continue;
-    }
-    if (event.text.trim() === '') continue;
-    if (!event.utf8) collector.skip('lines with non-UTF-8 bytes (read with U+FFFD)');
-    let value: unknown;
-    try {
-      value = JSON.parse(event.text);
-    } catch {
-      collector.skip(event.last ? 'truncated last line (not JSON)' : 'lines that are not JSON');
-      continue;
-    }
-    if (!isObject(value)) {
-      collector.skip('JSON lines that are not objects');
-      continue;
-    }
-    if (format === undefined || apply === undefined) {
-      format = detectRecordFormat(value);
-      if (format === undefined) {
-        collector.skip('lines of no known transcript format');
+  for await (const batch of readLineBatches(path, { maxLineBytes }))
+    for (const event of batch) {
+      collector.line = event.number;
+      if (event.kind === 'too-long') {
+        collector.skip(`lines longer than ${formatBytes(maxLineBytes)}`);
         continue;
       }
-      apply = createApplier(format, collector, stem);
+      if (event.text.trim() === '') continue;
+      if (!event.utf8) collector.skip('lines with non-UTF-8 bytes (read with U+FFFD)');
+      let value: unknown;
+      try {
+        value = JSON.parse(event.text);
+      } catch {
+        collector.skip(event.last ? 'truncated last line (not JSON)' : 'lines that are not JSON');
+        continue;
+      }
+      if (!isObject(value)) {
+        collector.skip('JSON lines that are not objects');
+        continue;
+      }
+      if (format === undefined || apply === undefined) {
+        format = detectRecordFormat(value);
+        if (format === undefined) {
+          collector.skip('lines of no known transcript format');
+          continue;
+        }
+        apply = createApplier(format, collector, stem);
+      }
+      collector.format = format;
+      if (apply(value, collector, event.number) === 'unknown') collector.skip(unknownReason(value, format));
     }
-    collector.format = format;
-    if (apply(value, collector, event.number) === 'unknown') collector.skip(unknownReason(value, format));
-  }
   // What a finishing reader reports belongs to the session, not to its last line.
   collector.line = undefined;
   apply?.finish?.(collector);
