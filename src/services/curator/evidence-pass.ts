@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { buildDescribeProposal } from '../../core/evidence/describe.js';
 import type { EvidenceReport } from '../../core/evidence/types.js';
 import { isCurated } from '../../core/lifecycle/plan-lifecycle.js';
@@ -37,10 +37,9 @@ export async function readRunTranscripts(options: CurateOptions, snapshot: Libra
   const detect = new DetectFold(detectOptions, inputs.files.length);
   detect.skipped.push(...inputs.skipped);
   const evidence = await startEvidence({ repoDir: options.repoDir, now: options.now });
-  // As `evidence` names them, given the transcripts resolved against the run's folder.
-  const cwd = resolve(detectOptions.cwd ?? options.repoDir);
-  const unmatched = inputs.expanded.unmatched.map((pattern) => resolve(cwd, pattern));
-  for (const skip of evidenceSkipsOf({ unmatched, truncated: inputs.expanded.truncated })) evidence.skip(skip);
+  // A pattern that matched nothing is named as it was given: resolved, it would put the checkout's absolute path
+  // (a home folder on a runner or a laptop) into run.json and the job summary.
+  for (const skip of evidenceSkipsOf(inputs.expanded)) evidence.skip(skip);
   const results = readTranscriptFiles(inputs.files, detectReadOptions(detectOptions, inputs.displayPath));
   let index = 0;
   for await (const result of results) {

@@ -1,5 +1,5 @@
 import { cpSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { applyDetected, curatorDetectOptions } from '../../../src/services/curator/detect-patterns.js';
 import { readRunTranscripts } from '../../../src/services/curator/evidence-pass.js';
@@ -30,7 +30,7 @@ describe.skipIf(!hasCorpus)('the curator reads its transcripts once, for pattern
 
     const snapshot = await readLibrary(dir, { now });
     const detected = applyDetected(await runDetect(await curatorDetectOptions(options, snapshot, options.transcripts)), options, snapshot);
-    const evidence = await runEvidence({ repoDir: dir, transcripts: options.transcripts.map((t) => resolve(dir, t)), now });
+    const evidence = await runEvidence({ repoDir: dir, transcripts: options.transcripts, now });
 
     expect(once.detected?.files).toBeGreaterThan(5);
     expect(filesRead).toBe(once.detected?.files);
@@ -39,5 +39,8 @@ describe.skipIf(!hasCorpus)('the curator reads its transcripts once, for pattern
     expect(once.evidence).toEqual(evidence);
     expect(once.detected?.skipped.map((s) => s.file)).toContain('sessions/test/test_data/edge_cases.jsonl');
     expect(once.evidence?.skipped.map((s) => s.file)).toContain('test/test_data/edge_cases.jsonl');
+    // A pattern that matched nothing is named as given: no absolute path of the checkout reaches a report.
+    expect(once.evidence?.skipped.map((s) => s.file)).toContain('no-such-folder/*.jsonl');
+    expect(JSON.stringify(once.evidence)).not.toContain(dir);
   });
 });
