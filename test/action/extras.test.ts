@@ -261,7 +261,9 @@ describe('mode: curate, umbrellas and drafted skills', () => {
     const umbrella = fake.pulls.find((p) => p.head.ref === umbrellaBranch)!;
     const trailers = parseCommitMessage(git(origin.bare, 'log', '-1', '--format=%B', 'skillgarden/lifecycle')).trailers;
     expect(trailers.skills).toEqual(['tired-helper']);
-    expect(git(origin.bare, 'diff', '--name-only', 'main', 'skillgarden/lifecycle').trim()).toBe('.skillgarden/state.json');
+    expect(git(origin.bare, 'diff', '--name-only', 'main', 'skillgarden/lifecycle').trim()).toBe(
+      '.skillgarden/state.json\n.skillgarden/state/tired-helper.json',
+    );
     for (const name of ['deploy-production', 'deploy-staging']) {
       expect(lifecycle.body).toContain(
         `\`${name}\` is left out (active → stale would be due): the umbrella proposal \`${umbrellaBranch}\` changes it`,
