@@ -3,10 +3,10 @@
  * skills, on each ledger backend: the run's commits are written as one batch (one pack of objects,
  * one branch move, one working-tree and index update). Each backend runs on its own copy of the
  * same library, with a warm history cache (the read side is `bench/curate.ts`).
- * Run: `npx tsx bench/curate-batch.ts [sizes…]`.
+ * Run: `npx tsx bench/curate-batch.ts [sizes…]` (`BENCH_STATE=v1`: from a version 1 state file, migrated by the run).
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LedgerBackend } from '../src/ledger/ledger.js';
@@ -32,6 +32,17 @@ function childrenCpu(): number {
   }
 }
 
+/**
+ * `BENCH_STATE=v1`: the library's state as a version 1 curator left it, every skill with a seed record in the one
+ * `state.json`, committed: the run's first commit moves them to a file each (the migration's cost, measured).
+ */
+function writeVersion1State(dir: string, size: number): void {
+  const skills = Object.fromEntries(Array.from({ length: size }, (_, i) => [`skill-${i}`, { seeded_at: '2026-01-01T00:00:00.000Z' }]));
+  writeFileSync(join(dir, '.skillgarden', 'state.json'), `${JSON.stringify({ version: 1, skills, rejected_proposals: [] }, null, 2)}\n`);
+  execFileSync('git', ['add', '.skillgarden/state.json'], { cwd: dir });
+  execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', 'commit', '-qm', 'state v1'], { cwd: dir });
+}
+
 const rows = [
   '| skills | backend | transitions | commits | whole run | CPU of this process | CPU of git children | writing (run − read − plan) | per transition | git fsck |',
   '|---:|---|---:|---:|---:|---:|---:|---:|---:|---|',
@@ -41,6 +52,7 @@ for (const size of sizes.length ? sizes : [1_000, 5_000, 10_000]) {
   try {
     const source = join(base, 'source');
     generateLibrary(source, size, now);
+    if (process.env.BENCH_STATE === 'v1') writeVersion1State(source, size);
     await readLibrary(source, { now });
     for (const backend of backends) {
       const dir = join(base, backend);
