@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import runReportSchema from '../../schemas/run-report.schema.json' with { type: 'json' };
-import { recordFileName } from '../../src/core/config/state-files.js';
+import { recordPath } from '../../src/core/config/state-files.js';
 import { openLedger } from '../../src/ledger/open-ledger.js';
 import { createSkill } from '../../src/services/manage/index.js';
 import { cli } from '../helpers/cli.js';
@@ -45,9 +45,9 @@ async function library(skills: Array<{ name: string; text: string; daysAgo: numb
   return dir;
 }
 
-/** A skill's record on the lifecycle branch (`.skillgarden/state/<skill>.json`); undefined when it has none. */
+/** A skill's record on the lifecycle branch (`.skillgarden/state/<shard>/<skill>.json`); undefined when it has none. */
 function record(dir: string, name: string): { state?: string } | undefined {
-  const path = `.skillgarden/state/${recordFileName(name)}`;
+  const path = recordPath(name);
   const listed = git(dir, 'ls-tree', '--name-only', 'skillgarden/lifecycle', path);
   return listed === '' ? undefined : (JSON.parse(git(dir, 'show', `skillgarden/lifecycle:${path}`)) as { state?: string });
 }

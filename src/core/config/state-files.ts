@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import { metaDir } from '../layout.js';
 
 /** The run-wide state (and, in version 1, every record): `.skillgarden/state.json`. */
 export const stateFile = `${metaDir}/state.json`;
-/** One file per skill that has a record: `.skillgarden/state/<recordFileName(name)>`. */
+/** One file per skill that has a record: `.skillgarden/state/<recordShard(name)>/<recordFileName(name)>`. */
 export const stateRecordDir = `${metaDir}/state`;
 
 /** Kept as they are in a record's file name; every other byte is written `%XX`. */
@@ -38,7 +39,26 @@ export function recordName(fileName: string): string | undefined {
   return name !== '' && recordFileName(name) === fileName ? name : undefined;
 }
 
+/**
+ * The folder of a skill's record: the first two hex digits of the SHA-1 of its name, as git fans out its objects. A
+ * commit rewrites each tree on its path; with one flat folder, a library with a record per skill (seeded, stale) had
+ * each transition commit rewrite a tree of every record, as the one state file was rewritten before. 256 folders keep
+ * each tree small (measured: /tmp/w12/h3-bench.md).
+ */
+export function recordShard(name: string): string {
+  return createHash('sha1').update(name, 'utf8').digest('hex').slice(0, 2);
+}
+
 /** The repository path of a skill's record. */
 export function recordPath(name: string): string {
-  return `${stateRecordDir}/${recordFileName(name)}`;
+  return `${stateRecordDir}/${recordShard(name)}/${recordFileName(name)}`;
+}
+
+/** The skill a record's repository-relative path is for; `undefined` when the path is not one `recordPath` gives. */
+export function recordNameAt(path: string): string | undefined {
+  const prefix = `${stateRecordDir}/`;
+  if (!path.startsWith(prefix)) return undefined;
+  const [shard, file, ...rest] = path.slice(prefix.length).split('/');
+  const name = rest.length === 0 && file !== undefined ? recordName(file) : undefined;
+  return name !== undefined && recordShard(name) === shard ? name : undefined;
 }

@@ -1,9 +1,9 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { SkillgardenError } from '../../core/errors.js';
 import type { Config } from '../../core/config/config.js';
 import { emptyState, parseRecord, parseState, type CuratorState } from '../../core/config/state.js';
-import { recordName, stateFile, stateRecordDir } from '../../core/config/state-files.js';
+import { recordNameAt, stateFile, stateRecordDir } from '../../core/config/state-files.js';
 import type { Finding } from '../../core/findings.js';
 import { skillFileName } from '../../core/layout.js';
 import type { HistoryIndex } from '../../core/ledger/history-index.js';
@@ -72,13 +72,12 @@ export function readStateFiles(repoDir: string): { state: CuratorState; findings
   if (run.findings.length > 0 || run.state.version === 1) return run;
   const findings: Finding[] = [];
   const skills: CuratorState['skills'] = {};
-  for (const entry of readRecordDir(join(repoDir, stateRecordDir))) {
-    const file = `${stateRecordDir}/${entry}`;
-    const name = recordName(entry);
+  for (const file of readRecordFiles(repoDir)) {
+    const name = recordNameAt(file);
     if (name === undefined) {
       findings.push({
         ...parseRecord('', file).findings[0]!,
-        message: `not a record file name: each record is named as the skill's name encoded (schemas/state.schema.json, $defs/record)`,
+        message: `not where a record goes: each is .skillgarden/state/<two hex digits of the SHA-1 of the name>/<the name encoded>.json (schemas/state.schema.json, $defs/record)`,
       });
       continue;
     }
@@ -89,12 +88,22 @@ export function readStateFiles(repoDir: string): { state: CuratorState; findings
   return { state: { ...run.state, skills }, findings };
 }
 
-function readRecordDir(dir: string): string[] {
+/** Every `.json` file in `.skillgarden/state/` and its folders (repository-relative), sorted. */
+function readRecordFiles(repoDir: string): string[] {
+  const files: string[] = [];
+  for (const entry of listDir(join(repoDir, stateRecordDir))) {
+    const path = `${stateRecordDir}/${entry.name}`;
+    if (entry.isDirectory()) {
+      for (const inner of listDir(join(repoDir, path)))
+        if (inner.isFile() && inner.name.endsWith('.json')) files.push(`${path}/${inner.name}`);
+    } else if (entry.isFile() && entry.name.endsWith('.json')) files.push(path);
+  }
+  return files.sort();
+}
+
+function listDir(dir: string): Dirent[] {
   try {
-    return readdirSync(dir, { withFileTypes: true })
-      .filter((e) => e.isFile() && e.name.endsWith('.json'))
-      .map((e) => e.name)
-      .sort();
+    return readdirSync(dir, { withFileTypes: true });
   } catch {
     return [];
   }

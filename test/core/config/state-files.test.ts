@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stateChanges } from '../../../src/core/config/state-changes.js';
-import { recordFileName, recordName, recordPath } from '../../../src/core/config/state-files.js';
+import { recordFileName, recordName, recordNameAt, recordPath, recordShard } from '../../../src/core/config/state-files.js';
 import { emptyState, type CuratorState } from '../../../src/core/config/state.js';
 
 describe("a skill's record file name", () => {
@@ -21,7 +21,9 @@ describe("a skill's record file name", () => {
   ])('%s is %s, and reads back', (name, file) => {
     expect(recordFileName(name)).toBe(file);
     expect(recordName(file)).toBe(name);
-    expect(recordPath(name)).toBe(`.skillgarden/state/${file}`);
+    expect(recordPath(name)).toBe(`.skillgarden/state/${recordShard(name)}/${file}`);
+    expect(recordNameAt(recordPath(name))).toBe(name);
+    expect(recordShard(name)).toMatch(/^[0-9a-f]{2}$/);
   });
 
   it('is reversible, safe on every file system, and no two names share one (nor on a case-insensitive disk)', () => {
@@ -40,6 +42,14 @@ describe("a skill's record file name", () => {
     '%s is not a name the writer makes: no record',
     (file) => expect(recordName(file)).toBeUndefined(),
   );
+
+  it('is in the folder its name hashes to, and nowhere else', () => {
+    expect(recordShard('pdf')).toBe('ce'); // sha1('pdf') = ce9f44bc…, as `printf pdf | sha1sum` says
+    expect(recordNameAt('.skillgarden/state/ce/pdf.json')).toBe('pdf');
+    expect(recordNameAt('.skillgarden/state/00/pdf.json')).toBeUndefined();
+    expect(recordNameAt('.skillgarden/state/pdf.json')).toBeUndefined();
+    expect(recordNameAt('.skillgarden/state/ce/x/pdf.json')).toBeUndefined();
+  });
 });
 
 describe('stateChanges', () => {
@@ -49,8 +59,8 @@ describe('stateChanges', () => {
     const before = v2({ a: { state: 'stale', since: 'x' }, b: { seeded_at: 'y' } });
     const after = v2({ b: { seeded_at: 'y' }, 'p:c': { state: 'stale', since: 'z' } });
     expect(stateChanges(before, after)).toEqual([
-      { path: '.skillgarden/state/a.json', content: null },
-      { path: '.skillgarden/state/p%3Ac.json', content: '{\n  "state": "stale",\n  "since": "z"\n}\n' },
+      { path: recordPath('a'), content: null },
+      { path: recordPath('p:c'), content: '{\n  "state": "stale",\n  "since": "z"\n}\n' },
     ]);
     expect(stateChanges(before, { ...before, last_run_at: 't' })).toEqual([
       { path: '.skillgarden/state.json', content: '{\n  "version": 2,\n  "last_run_at": "t",\n  "rejected_proposals": []\n}\n' },
@@ -75,7 +85,7 @@ describe('stateChanges', () => {
         path: '.skillgarden/state.json',
         content: '{\n  "version": 2,\n  "last_run_id": "r0",\n  "rejected_proposals": [\n    "f"\n  ]\n}\n',
       },
-      { path: '.skillgarden/state/a.json', content: '{\n  "state": "stale",\n  "since": "x"\n}\n' },
+      { path: recordPath('a'), content: '{\n  "state": "stale",\n  "since": "x"\n}\n' },
       { path: '.skillgarden/state/old.json', content: null },
     ]);
   });

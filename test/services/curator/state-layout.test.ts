@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { recordPath } from '../../../src/core/config/state-files.js';
 import { openLedger } from '../../../src/ledger/open-ledger.js';
 import { runDoctor } from '../../../src/services/doctor.js';
 import { readState } from '../../../src/services/curator/read-library.js';
@@ -71,14 +72,12 @@ describe("the curator's state, a file per skill", () => {
     // The migration: state.json without records, every record in its own file, nothing lost.
     expect(files(dir, commits[0]!)).toEqual([
       '.skillgarden/state.json',
-      '.skillgarden/state/fresh.json',
-      '.skillgarden/state/gone.json',
-      '.skillgarden/state/marked.json',
+      ...[recordPath('fresh'), recordPath('gone'), recordPath('marked')].sort(),
     ]);
     expect(report.transitions.map((t) => t.commit)).toEqual(commits.slice(1, 3));
-    expect(files(dir, commits[1]!)).toEqual(['.skillgarden/state/old-a.json']);
-    expect(files(dir, commits[2]!)).toEqual(['.skillgarden/state/old-c.json']);
-    expect(files(dir, commits[3]!)).toEqual(['.skillgarden/state.json', '.skillgarden/state/gone.json']);
+    expect(files(dir, commits[1]!)).toEqual([recordPath('old-a')]);
+    expect(files(dir, commits[2]!)).toEqual([recordPath('old-c')]);
+    expect(files(dir, commits[3]!)).toEqual(['.skillgarden/state.json', recordPath('gone')]);
     const after = {
       version: 2,
       last_run_at: now.toISOString(),
@@ -98,7 +97,7 @@ describe("the curator's state, a file per skill", () => {
     const ledger = await openLedger(dir, { now: () => now });
     try {
       const undone = await ledger.rollback({ commit: commits[1]! });
-      expect(undone).toMatchObject({ status: 'reverted', files: ['.skillgarden/state/old-a.json'] });
+      expect(undone).toMatchObject({ status: 'reverted', files: [recordPath('old-a')] });
       const { 'old-a': _gone, ...rest } = after.skills;
       expect(readState(dir)).toEqual({ ...after, skills: rest });
       // The whole run rolled back (that rollback first): the version 1 file, byte for byte.
@@ -119,7 +118,7 @@ describe("the curator's state, a file per skill", () => {
     const { report } = await runCurator({ repoDir: dir, now: later, backend: 'isomorphic-git' });
     expect(report.status).toBe('completed');
     expect(report.transitions.map((t) => `${t.skill}:${t.to}`)).toEqual(['fresh:stale']);
-    expect(files(dir, report.transitions[0]!.commit!)).toEqual(['.skillgarden/state/fresh.json']);
+    expect(files(dir, report.transitions[0]!.commit!)).toEqual([recordPath('fresh')]);
     expect(readState(dir).skills.fresh).toEqual({ state: 'stale', since: later.toISOString(), seeded_at: ago(1) });
     const subjects = git(dir, 'log', '--format=%s', `${head}..HEAD`).trim().split('\n');
     expect(subjects.some((s) => s.includes('moved to a file per skill'))).toBe(false);
@@ -130,22 +129,22 @@ describe("the curator's state, a file per skill", () => {
   it('a corrupt record file is named with its line and column, in doctor and in the curator; a stray name too', async () => {
     const dir = await oldLayoutLibrary();
     await runCurator({ repoDir: dir, now, backend: 'system-git' });
-    writeFileSync(join(dir, '.skillgarden', 'state', 'marked.json'), '{\n  "state": "stale",\n  oops\n}\n');
-    writeFileSync(join(dir, '.skillgarden', 'state', 'Marked.json'), '{}\n');
+    writeFileSync(join(dir, recordPath('marked')), '{\n  "state": "stale",\n  oops\n}\n');
+    writeFileSync(join(dir, recordPath('marked').replace('marked.json', 'Marked.json')), '{}\n');
     const report = await runDoctor(dir, { fix: false, skillsDir: 'skills' });
     const corrupt = report.findings.filter((f) => f.kind === 'corrupt-state');
     expect(corrupt).toEqual([
       expect.objectContaining({
-        path: join(dir, '.skillgarden/state/Marked.json'),
-        message: expect.stringContaining('not a record file name'),
+        path: join(dir, recordPath('marked').replace('marked.json', 'Marked.json')),
+        message: expect.stringContaining('not where a record goes'),
       }),
       expect.objectContaining({
-        path: join(dir, '.skillgarden/state/marked.json'),
+        path: join(dir, recordPath('marked')),
         line: 3,
         message: expect.stringContaining('line 3, column 3'),
       }),
     ]);
-    expect(() => readState(dir)).toThrow(/\.skillgarden\/state\/Marked\.json: not a record file name/);
+    expect(() => readState(dir)).toThrow(/\.skillgarden\/state\/[0-9a-f]{2}\/Marked\.json: not where a record goes/);
     await expect(runCurator({ repoDir: dir, now, dryRun: true })).rejects.toMatchObject({ code: 'state/invalid' });
   });
 });
