@@ -92,11 +92,11 @@ export const generatedValidators: readonly GeneratedValidators[] = [
     },
   },
   {
-    // .skillgarden/state.json: read by every curator pass (compiling it at start cost a process about 0.2 s).
+    // .skillgarden/state.json and each skill's .skillgarden/state/<skill>.json: read by every curator pass (compiling it at start cost a process about 0.2 s).
     file: join(root, 'src', 'core', 'config', 'state-validator.generated.ts'),
     source: () => {
       const schema = readSchema('state.schema.json');
-      return buildSource('state.schema.json', stateAjvOptions, { state: schema.$id }, schema);
+      return buildSource('state.schema.json', stateAjvOptions, { state: schema.$id, stateRecord: `${schema.$id}#/$defs/record` }, schema);
     },
   },
 ];

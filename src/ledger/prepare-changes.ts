@@ -79,21 +79,25 @@ export function folderMoves(changes: readonly PreparedChange[]): Array<PreparedC
 
 /**
  * A moved folder is renamed on disk whole, before the batch's files are written: no other change of
- * the batch may be inside it, at either end, or hold it.
+ * the batch may be inside it, at either end, or hold it. `checked`: changes already checked together
+ * (a batch's earlier commits), so only the pairs holding one of `changes` are looked at: a run of
+ * thousands of commits is not checked again from the start at each one.
  */
-export function refuseMoveOverlap(changes: readonly PreparedChange[]): void {
-  const moves = changes.filter((c) => c.move !== undefined);
-  for (const half of moves) {
-    for (const other of changes) {
-      if (other === half || (other.move === half.move && other.path !== half.path)) continue;
-      const a = half.path;
-      const b = other.path;
-      if (a === b || b.startsWith(`${a}/`) || a.startsWith(`${b}/`)) {
-        throw badPath(
-          b,
-          `a folder move (${half.move!.from} → ${half.move!.to}) in the same batch touches it; move a folder in a commit of its own`,
-        );
-      }
-    }
+export function refuseMoveOverlap(changes: readonly PreparedChange[], checked: readonly PreparedChange[] = []): void {
+  const all = [...checked, ...changes];
+  // In the order a check of them all together goes, so the same pair is named.
+  for (const half of checked) if (half.move !== undefined) for (const other of changes) refuseOverlap(half, other);
+  for (const half of changes) if (half.move !== undefined) for (const other of all) refuseOverlap(half, other);
+}
+
+function refuseOverlap(half: PreparedChange, other: PreparedChange): void {
+  if (other === half || (other.move === half.move && other.path !== half.path)) return;
+  const a = half.path;
+  const b = other.path;
+  if (a === b || b.startsWith(`${a}/`) || a.startsWith(`${b}/`)) {
+    throw badPath(
+      b,
+      `a folder move (${half.move!.from} → ${half.move!.to}) in the same batch touches it; move a folder in a commit of its own`,
+    );
   }
 }

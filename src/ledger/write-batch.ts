@@ -137,7 +137,7 @@ export class CommitBatch {
   private async build(entry: Entry): Promise<void> {
     const { changes, message, people } = entry;
     const tree = this.tree!;
-    refuseMoveOverlap([...this.net.values(), ...changes]);
+    refuseMoveOverlap(changes, [...this.net.values()]);
     for (const half of folderMoves(changes)) half.oid = await tree.moveTree(half.move.from, half.move.to);
     const files = fileChanges(changes);
     const found = await tree.findAll(files.map((c) => c.path));

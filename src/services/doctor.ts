@@ -1,6 +1,5 @@
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { parseState } from '../core/config/state.js';
-import { metaDir } from '../core/layout.js';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { readStateFiles } from './curator/read-library.js';
 import { join, relative } from 'node:path';
 import { readFastImportLeftovers, removeFastImportLeftover } from '../ledger/fast-import.js';
 import { readHistoryCache, historyCachePath } from '../ledger/history-cache.js';
@@ -51,17 +50,12 @@ export async function runDoctor(dir: string, options: { fix: boolean; skillsDir:
   return report;
 }
 
-/** `.skillgarden/state.json` as the curator reads it: a corrupt one is named with its line, never a stack trace. */
+/** The curator's state files as the curator reads them: a corrupt one is named with its line, never a stack trace. */
 function checkState(layout: RepoLayout, report: DoctorReport): void {
-  const path = join(layout.dir, metaDir, 'state.json');
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return;
-  }
-  for (const f of parseState(text, relative(layout.dir, path)).findings)
+  for (const f of readStateFiles(layout.dir).findings) {
+    const path = join(layout.dir, f.file ?? '');
     report.findings.push({ kind: 'corrupt-state', path, line: f.line, fixable: false, message: `${f.message} ${f.hint}` });
+  }
 }
 
 /** A batch killed mid-way: the scratch ref of its commits that never landed, and fast-import's `.keep` files. */

@@ -6,6 +6,7 @@ import runReportSchema from '../../schemas/run-report.schema.json' with { type: 
 import { parseCommitMessage } from '../../src/core/ledger/trailers.js';
 import { git } from '../helpers/repo.js';
 import { writeTree } from '../helpers/tmp.js';
+import { recordPath } from '../../src/core/config/state-files.js';
 import type { FakeGitHub } from './fake-github.js';
 import { commitAt, createOrigin, type Origin, readBranch, runAction, runnerEnv, useAction } from './harness.js';
 
@@ -261,7 +262,9 @@ describe('mode: curate, umbrellas and drafted skills', () => {
     const umbrella = fake.pulls.find((p) => p.head.ref === umbrellaBranch)!;
     const trailers = parseCommitMessage(git(origin.bare, 'log', '-1', '--format=%B', 'skillgarden/lifecycle')).trailers;
     expect(trailers.skills).toEqual(['tired-helper']);
-    expect(git(origin.bare, 'diff', '--name-only', 'main', 'skillgarden/lifecycle').trim()).toBe('.skillgarden/state.json');
+    expect(git(origin.bare, 'diff', '--name-only', 'main', 'skillgarden/lifecycle').trim()).toBe(
+      `.skillgarden/state.json\n${recordPath('tired-helper')}`,
+    );
     for (const name of ['deploy-production', 'deploy-staging']) {
       expect(lifecycle.body).toContain(
         `\`${name}\` is left out (active → stale would be due): the umbrella proposal \`${umbrellaBranch}\` changes it`,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import runReportSchema from '../../schemas/run-report.schema.json' with { type: 'json' };
+import { recordPath } from '../../src/core/config/state-files.js';
 import { openLedger } from '../../src/ledger/open-ledger.js';
 import { createSkill } from '../../src/services/manage/index.js';
 import { cli } from '../helpers/cli.js';
@@ -44,6 +45,13 @@ async function library(skills: Array<{ name: string; text: string; daysAgo: numb
   return dir;
 }
 
+/** A skill's record on the lifecycle branch (`.skillgarden/state/<shard>/<skill>.json`); undefined when it has none. */
+function record(dir: string, name: string): { state?: string } | undefined {
+  const path = recordPath(name);
+  const listed = git(dir, 'ls-tree', '--name-only', 'skillgarden/lifecycle', path);
+  return listed === '' ? undefined : (JSON.parse(git(dir, 'show', `skillgarden/lifecycle:${path}`)) as { state?: string });
+}
+
 const run = (dir: string, at: Date, ...argv: string[]) => cli(['--now', at.toISOString(), '--repo', dir, ...argv], { cwd: dir });
 
 interface Written {
@@ -82,11 +90,8 @@ describe('curate --propose: the lifecycle as the proposal branch skillgarden/lif
     expect(readFileSync(join(dir, 'README.md'), 'utf8')).toBe('my edit\n');
     expect(git(dir, 'tag', '--list', 'skillgarden/run/*')).toBe('');
     expect(git(dir, 'rev-list', '--count', `${head}..skillgarden/lifecycle`)).toBe('1');
-    const state = JSON.parse(git(dir, 'show', 'skillgarden/lifecycle:.skillgarden/state.json')) as {
-      skills: Record<string, { state?: string }>;
-    };
-    expect(state.skills['tidy-imports']?.state).toBe('stale');
-    expect(state.skills['fresh-notes']?.state).toBeUndefined();
+    expect(record(dir, 'tidy-imports')?.state).toBe('stale');
+    expect(record(dir, 'fresh-notes')?.state).toBeUndefined();
     expect(git(dir, 'log', '-1', '--format=%s', 'skillgarden/lifecycle')).toBe('skill(curate): lifecycle — 1 marked stale');
     expect(git(dir, 'log', '-1', '--format=%(trailers:key=Skill-Action,valueonly)', 'skillgarden/lifecycle')).toBe('mark-stale');
 
@@ -164,10 +169,7 @@ describe('curate --propose: the lifecycle as the proposal branch skillgarden/lif
     ).toEqual(['deploy-canary', 'deploy-production', 'deploy-staging']);
     const message = git(dir, 'log', '-1', '--format=%B', 'skillgarden/lifecycle');
     expect(message).toContain(`- deploy-canary: active -> stale waits for ${umbrella?.branch}`);
-    const state = JSON.parse(git(dir, 'show', 'skillgarden/lifecycle:.skillgarden/state.json')) as {
-      skills: Record<string, { state?: string }>;
-    };
-    expect(state.skills['deploy-canary']?.state).toBeUndefined();
+    expect(record(dir, 'deploy-canary')?.state).toBeUndefined();
 
     // Once a person declines the umbrella, the lifecycle looks at its members again.
     expect((await run(dir, now, 'proposals', 'decline', umbrella?.branch ?? '')).code).toBe(0);

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readState } from '../../src/services/curator/read-library.js';
 import { cli } from '../helpers/cli.js';
 import { git, repoWith } from '../helpers/repo.js';
 import { skillText, writeTree } from '../helpers/tmp.js';
@@ -101,9 +102,9 @@ describe('the lifecycle, run through the CLI on a real repository', () => {
     expect(report.seeded).toEqual(['adopted-old', 'bundled-old']);
     expect(report.forgotten).toEqual(['deleted-by-hand']);
     expect(existsSync(join(dir, 'skills/.archive/boundary-90/SKILL.md'))).toBe(true);
-    const state = JSON.parse(readFileSync(join(dir, '.skillgarden/state.json'), 'utf8'));
-    expect(state.skills['bundled-old'].seeded_at).toBe(now.toISOString());
-    expect(state.skills['pinned-old'].state).toBe('stale');
+    const state = readState(dir);
+    expect(state.skills['bundled-old']?.seeded_at).toBe(now.toISOString());
+    expect(state.skills['pinned-old']?.state).toBe('stale');
     expect(state.skills['deleted-by-hand']).toBeUndefined();
     expect(state.last_run_at).toBe(now.toISOString());
 

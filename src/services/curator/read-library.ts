@@ -1,10 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { SkillgardenError } from '../../core/errors.js';
 import type { Config } from '../../core/config/config.js';
-import { emptyState, parseState, type CuratorState } from '../../core/config/state.js';
+import { emptyState, parseRecord, parseState, type CuratorState } from '../../core/config/state.js';
+import { recordNameAt, stateFile, stateRecordDir } from '../../core/config/state-files.js';
 import type { Finding } from '../../core/findings.js';
-import { metaDir, skillFileName } from '../../core/layout.js';
+import { skillFileName } from '../../core/layout.js';
 import type { HistoryIndex } from '../../core/ledger/history-index.js';
 import { resolveProvenance, type LifecycleSkill } from '../../core/lifecycle/index.js';
 import { withCommittedPatch, type UsageCounters } from '../../core/usage/index.js';
@@ -26,7 +27,7 @@ import { findReferencedNames } from './references.js';
 import { readConfig, requireConfig } from '../config-file.js';
 
 export { configFile, readConfig, requireConfig } from '../config-file.js';
-export const stateFile = `${metaDir}/state.json`;
+export { stateFile } from '../../core/config/state-files.js';
 
 export interface LibrarySkill extends LifecycleSkill {
   location: LibraryLocation;
@@ -51,14 +52,61 @@ export interface LibrarySnapshot {
   findings: Finding[];
 }
 
+/** The curator's state as the working tree holds it; a corrupt file stops the command (`state/invalid`), naming it. */
 export function readState(repoDir: string): CuratorState {
-  const path = join(repoDir, stateFile);
-  if (!existsSync(path)) return emptyState();
-  const { state, findings } = parseState(readFileSync(path, 'utf8'), stateFile);
+  const { state, findings } = readStateFiles(repoDir);
   if (findings.length > 0) {
-    throw new SkillgardenError('state/invalid', `${stateFile}: ${findings[0]?.message}. ${findings[0]?.hint}`, { data: { findings } });
+    const first = findings[0]!;
+    throw new SkillgardenError('state/invalid', `${first.file}: ${first.message}. ${first.hint}`, { data: { findings } });
   }
   return state;
+}
+
+/**
+ * `.skillgarden/state.json` and, from version 2 on, each record in `.skillgarden/state/` (a version 1 file holds them
+ * all: the records folder is not read then, and the next write replaces it). Every corrupt file is a finding.
+ */
+export function readStateFiles(repoDir: string): { state: CuratorState; findings: Finding[] } {
+  const path = join(repoDir, stateFile);
+  const run = existsSync(path) ? parseState(readFileSync(path, 'utf8'), stateFile) : { state: emptyState(), findings: [] };
+  if (run.findings.length > 0 || run.state.version === 1) return run;
+  const findings: Finding[] = [];
+  const skills: CuratorState['skills'] = {};
+  for (const file of readRecordFiles(repoDir)) {
+    const name = recordNameAt(file);
+    if (name === undefined) {
+      findings.push({
+        ...parseRecord('', file).findings[0]!,
+        message: `not where a record goes: each is .skillgarden/state/<two hex digits of the SHA-1 of the name>/<the name encoded>.json (schemas/state.schema.json, $defs/record)`,
+      });
+      continue;
+    }
+    const parsed = parseRecord(readFileSync(join(repoDir, file), 'utf8'), file);
+    findings.push(...parsed.findings);
+    skills[name] = parsed.record;
+  }
+  return { state: { ...run.state, skills }, findings };
+}
+
+/** Every `.json` file in `.skillgarden/state/` and its folders (repository-relative), sorted. */
+function readRecordFiles(repoDir: string): string[] {
+  const files: string[] = [];
+  for (const entry of listDir(join(repoDir, stateRecordDir))) {
+    const path = `${stateRecordDir}/${entry.name}`;
+    if (entry.isDirectory()) {
+      for (const inner of listDir(join(repoDir, path)))
+        if (inner.isFile() && inner.name.endsWith('.json')) files.push(`${path}/${inner.name}`);
+    } else if (entry.isFile() && entry.name.endsWith('.json')) files.push(path);
+  }
+  return files.sort();
+}
+
+function listDir(dir: string): Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
 }
 
 export interface ReadLibraryOptions {

@@ -1,5 +1,5 @@
-import { serializeState } from '../../core/config/state.js';
-import { StateText } from '../../core/config/state-text.js';
+import { recordChange, stateChanges, type StateFileChange } from '../../core/config/state-changes.js';
+import type { SkillStateRecord } from '../../core/lifecycle/types.js';
 import { isSkillgardenError } from '../../core/errors.js';
 import { buildCommitMessage, type SkillAction } from '../../core/ledger/trailers.js';
 import { checkGates } from '../../core/lifecycle/gates.js';
@@ -7,7 +7,8 @@ import { applySeeds, planLifecycle, recordAfter, type LifecycleDecision, type Li
 import { countsAfter, transitionReport, type RunReport, type StateCounts } from '../../core/report/run-report.js';
 import type { CommitBatch, FileChange, Ledger } from '../../ledger/ledger.js';
 import { openLedger } from '../../ledger/open-ledger.js';
-import { readLibrary, stateFile, type LibrarySnapshot } from './read-library.js';
+import { metaDir } from '../../core/layout.js';
+import { readLibrary, type LibrarySnapshot } from './read-library.js';
 import { buildRunId, buildRunTag } from './run-id.js';
 import { baseReport, finish, withPlannedTransitions } from './run-report.js';
 import { noTranscriptMatch } from '../detect.js';
@@ -129,19 +130,26 @@ export async function runCurator(options: CurateOptions): Promise<CurateResult> 
       repoDir: options.repoDir,
       ledger,
       runId,
-      state: new StateText(snapshot.state),
-      stateOid: await currentOid(ledger),
+      records: new Map(Object.entries(snapshot.state.skills)),
+      expected: await stateOids(ledger),
       now: options.now.toISOString(),
       snapshot,
     };
     // The run's commits are one batch: each transition its own commit, the branch moved once (write-batch.ts).
     const batch = ledger.beginBatch();
     const written: Array<LifecycleDecision & { kind: 'transition' }> = [];
+    const seeds = firstRun ? [] : plan.seeds;
+    const transitions = firstRun
+      ? []
+      : plan.decisions.filter((d): d is LifecycleDecision & { kind: 'transition' } => d.kind === 'transition');
+    // A library in the one-file layout moves to a file per skill in a commit of its own, first: rolling back one
+    // transition then gives back that skill's record alone, and rolling back the run the old file.
+    const migrated = snapshot.state.version === 1 && (firstRun || transitions.length + seeds.length + forgotten.length > 0);
+    if (migrated) await addMigration(ctx, batch);
     // The library's own error findings (twin names, a missing manifest path) are reported and the run goes on;
     // only a write of this run that fails makes it fail.
     const libraryErrors = report.errors.length;
-    if (!firstRun) {
-      const transitions = plan.decisions.filter((d): d is LifecycleDecision & { kind: 'transition' } => d.kind === 'transition');
+    {
       for (const [index, decision] of transitions.entries()) {
         try {
           await addTransition(ctx, batch, decision);
@@ -156,7 +164,6 @@ export async function runCurator(options: CurateOptions): Promise<CurateResult> 
         options.onProgress?.(index + 1, transitions.length);
       }
     }
-    const seeds = firstRun ? [] : plan.seeds;
     // A failed run commits nothing (its report says what failed); a run with nothing to record writes no commit.
     const failed = report.errors.length > libraryErrors;
     if (failed || (!firstRun && written.length === 0 && seeds.length === 0 && forgotten.length === 0)) {
@@ -167,7 +174,7 @@ export async function runCurator(options: CurateOptions): Promise<CurateResult> 
     const tag = buildRunTag(runId);
     await ledger.tag(tag);
     const { commits } = await batch.publish();
-    written.forEach((decision, i) => report.transitions.push(transitionReport(decision, commits[i]!)));
+    written.forEach((decision, i) => report.transitions.push(transitionReport(decision, commits[i + (migrated ? 1 : 0)]!)));
     for (const item of commits) report.commits.push(item);
     report.counts.after = countsAfter(report.counts.before, report.transitions);
     report.undo = `skillgarden rollback --run ${runId}`;
@@ -181,56 +188,85 @@ interface RunContext {
   repoDir: string;
   ledger: Ledger;
   runId: string;
-  /** The state file as this run's commits leave it (updated a record at a time). */
-  state: StateText;
+  /** The records as this run's commits leave them (updated a skill at a time). */
+  records: Map<string, SkillStateRecord>;
   /**
-   * The state file's blob the run started from, checked by its first write only: the batch's
-   * later commits build on its own tip, and a replay on a moved branch checks the first again.
+   * The blob of each state file the run started from (`null`: absent), checked by the first write of that file only:
+   * the batch's later commits build on its own tip, and a replay on a moved branch checks the first again.
    */
-  stateOid: string | null | undefined;
+  expected: Map<string, string | null | undefined>;
   now: string;
   snapshot: LibrarySnapshot;
 }
 
 const actionFor: Record<'stale' | 'active' | 'archived', SkillAction> = { stale: 'mark-stale', active: 'reactivate', archived: 'archive' };
 
-/** One transition, one commit of the run's batch: the state file (and, for an archive, the whole package moved). */
+/** One transition, one commit of the run's batch: the skill's record file (and, for an archive, the whole package moved). */
 async function addTransition(ctx: RunContext, batch: CommitBatch, decision: LifecycleDecision & { kind: 'transition' }): Promise<void> {
-  const record = recordAfter(ctx.state.get(decision.name), decision, ctx.now);
+  const current = ctx.records.get(decision.name);
+  const record = recordAfter(current, decision, ctx.now);
   const changes: FileChange[] = await buildTransitionMoves(ctx.ledger, ctx.repoDir, ctx.snapshot, decision, new Date(ctx.now));
-  const state = ctx.state.change(decision.name, record);
-  const writesState = changes.length === 0 || state.changed;
-  if (writesState) changes.push({ path: stateFile, content: state.bytes, expected: ctx.stateOid });
+  // A transition that moves nothing and leaves the record as it was still writes its record (the same bytes).
+  const change =
+    recordChange(current, record, decision.name) ?? (changes.length === 0 ? recordChange(undefined, record, decision.name) : undefined);
+  const writes = change ? [change] : [];
   const action = actionFor[decision.to];
   const message = buildCommitMessage({
     subject: `skill(${action}): ${decision.name} — ${decision.from} → ${decision.to}`,
     body: `${decision.reason}.\nAnchor: ${decision.anchor} (${decision.anchorSource}).`,
     trailers: { action, skills: [decision.name], actor: 'curator', run: ctx.runId, reverts: [] },
   });
-  await batch.add({ message, changes });
-  state.apply();
-  if (writesState) ctx.stateOid = undefined;
+  await batch.add({ message, changes: [...changes, ...withExpected(ctx, writes)] });
+  markWritten(ctx, writes);
+  if (record) ctx.records.set(decision.name, record);
+  else ctx.records.delete(decision.name);
+}
+
+/** The move to a file per skill (a library whose state is version 1): `state.json` without its records, each record in its file. */
+async function addMigration(ctx: RunContext, batch: CommitBatch): Promise<void> {
+  const state = ctx.snapshot.state;
+  const changes = stateChanges(state, { ...state, version: 2 }, [...ctx.expected.keys()]);
+  const message = buildCommitMessage({
+    subject: `skill(curate): run ${ctx.runId} — the curator's state moved to a file per skill (${Object.keys(state.skills).length} records)`,
+    trailers: { action: 'curate', skills: [], actor: 'curator', run: ctx.runId, reverts: [] },
+  });
+  await batch.add({ message, changes: withExpected(ctx, changes) });
+  markWritten(ctx, changes);
 }
 
 /** The run's last commit: its time (for the interval gate), seed records, and records of skills gone from the tree. */
 async function addBookkeeping(ctx: RunContext, batch: CommitBatch, seeds: string[], forgotten: string[]): Promise<void> {
-  let state = applySeeds(ctx.state.state(), seeds, ctx.now);
-  const skills = { ...state.skills };
+  const before = { ...ctx.snapshot.state, version: 2 as const, skills: Object.fromEntries(ctx.records) };
+  let after = applySeeds(before, seeds, ctx.now);
+  const skills = { ...after.skills };
   for (const name of forgotten) delete skills[name];
-  state = { ...state, skills, last_run_at: ctx.now, last_run_id: ctx.runId };
-  const stateText = serializeState(state);
+  after = { ...after, skills, last_run_at: ctx.now, last_run_id: ctx.runId };
   const message = buildCommitMessage({
     subject: `skill(curate): run ${ctx.runId} — ${seeds.length} seeded, ${forgotten.length} forgotten`,
     trailers: { action: 'curate', skills: seeds.slice(0, 100), actor: 'curator', run: ctx.runId, reverts: [] },
   });
-  await batch.add({ message, changes: [{ path: stateFile, content: stateText, expected: ctx.stateOid }] });
-  ctx.state = new StateText(state);
-  ctx.stateOid = undefined;
+  const changes = stateChanges(before, after);
+  await batch.add({ message, changes: withExpected(ctx, changes) });
+  markWritten(ctx, changes);
+  ctx.records = new Map(Object.entries(after.skills));
 }
 
-async function currentOid(ledger: Ledger): Promise<string | null> {
-  const files = await ledger.listFiles('.skillgarden');
-  return files.find((f) => f.path === stateFile)?.oid ?? null;
+/** The changes, each with the blob its file had when the run started (`null`: none) if this is the run's first write of it. */
+function withExpected(ctx: RunContext, changes: readonly StateFileChange[]): FileChange[] {
+  return changes.map((change) => {
+    const expected = ctx.expected.has(change.path) ? ctx.expected.get(change.path) : null;
+    return expected === undefined ? change : { ...change, expected };
+  });
+}
+
+/** Files the batch has written: their later writes build on its tip, checked by nothing more. */
+function markWritten(ctx: RunContext, changes: readonly StateFileChange[]): void {
+  for (const change of changes) ctx.expected.set(change.path, undefined);
+}
+
+/** Every state file's blob as the branch holds it. */
+async function stateOids(ledger: Ledger): Promise<Map<string, string | null | undefined>> {
+  return new Map((await ledger.listFiles(metaDir)).map((f) => [f.path, f.oid]));
 }
 
 /** Held back by the umbrellas a person has not declined (asked only when one holds something back). */

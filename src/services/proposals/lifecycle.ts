@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { serializeState, type CuratorState } from '../../core/config/state.js';
-import { skillFileName } from '../../core/layout.js';
+import type { CuratorState } from '../../core/config/state.js';
+import { stateChanges } from '../../core/config/state-changes.js';
+import { metaDir, skillFileName } from '../../core/layout.js';
 import { buildCommitMessage, type SkillAction } from '../../core/ledger/trailers.js';
 import { applyDecision, applySeeds, type LifecycleDecision } from '../../core/lifecycle/index.js';
 import type { DeferredTransition } from '../../core/proposals/overlap.js';
@@ -10,7 +11,7 @@ import { transitionReport, type TransitionReport } from '../../core/report/run-r
 import type { FileChange, Ledger } from '../../ledger/ledger.js';
 import { archiveTarget, moveChanges } from '../manage/person-acts.js';
 import type { LibrarySnapshot } from '../curator/read-library.js';
-import { readPinned, stateFile } from '../curator/read-library.js';
+import { readPinned } from '../curator/read-library.js';
 import { buildProposalBranch, buildProposalFingerprint } from './branch.js';
 import { kindLabels, readTrailerBlock, type BranchProposal } from './proposal.js';
 
@@ -151,7 +152,7 @@ export interface LifecycleProposalInput {
 
 /**
  * All lifecycle transitions of a run as the one commit of `skillgarden/lifecycle`
- * (parent: the ledger's HEAD): the state file after every transition and the
+ * (parent: the ledger's HEAD): the state files after every transition and the
  * run's bookkeeping, and each archived package moved. Undefined when there is
  * no transition (bookkeeping alone is no proposal).
  */
@@ -173,7 +174,9 @@ export async function buildLifecycleBranchProposal(ledger: Ledger, input: Lifecy
   const skills = { ...state.skills };
   for (const name of input.forgotten ?? []) delete skills[name];
   state = { ...state, skills, last_run_at: at, last_run_id: input.runId };
-  const stateOid = (await ledger.listFiles('.skillgarden')).find((f) => f.path === stateFile)?.oid ?? null;
-  changes.push({ path: stateFile, content: serializeState(state), expected: stateOid });
+  // Each state file it writes as the tree holds it (`null`: absent): one in the one-file layout is migrated here.
+  const oids = new Map((await ledger.listFiles(metaDir)).map((f) => [f.path, f.oid]));
+  for (const change of stateChanges(input.snapshot.state, state, [...oids.keys()]))
+    changes.push({ ...change, expected: oids.get(change.path) ?? null });
   return { ...text, changes };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig, parseConfig } from '../../../src/core/config/config.js';
-import { emptyState, parseState, serializeState } from '../../../src/core/config/state.js';
+import { emptyState, parseRecord, parseState, serializeRecord, serializeState } from '../../../src/core/config/state.js';
 
 describe('parseConfig', () => {
   it('applies the defaults of DESIGN §6 to an empty file', () => {
@@ -68,19 +68,38 @@ describe('patterns: in config.yaml, checked per key like scan: and consolidation
 });
 
 describe('state.json', () => {
-  it('round-trips through serialize and parse', () => {
-    const state = {
-      ...emptyState(),
-      last_run_at: '2026-11-30T00:00:00.000Z',
-      skills: { b: { state: 'stale' as const, since: 'x' }, a: { seeded_at: 'y' } },
-    };
-    const text = serializeState(state);
-    expect(Object.keys(JSON.parse(text).skills)).toEqual(['a', 'b']);
-    expect(parseState(text, 's').state).toEqual({ ...state, skills: { a: { seeded_at: 'y' }, b: { state: 'stale', since: 'x' } } });
+  it('round-trips the run-wide fields through serialize and parse (version 2 keeps no records in it)', () => {
+    const state = { ...emptyState(), last_run_at: '2026-11-30T00:00:00.000Z', rejected_proposals: ['b', 'a', 'b'] };
+    const text = serializeState({ ...state, skills: { a: { seeded_at: 'y' } } } as never);
+    expect(JSON.parse(text)).toEqual({ version: 2, last_run_at: '2026-11-30T00:00:00.000Z', rejected_proposals: ['a', 'b'] });
+    expect(parseState(text, 's').state).toEqual({ ...state, rejected_proposals: ['a', 'b'] });
+  });
+
+  it('reads the one-file layout (version 1) with its records', () => {
+    const text = JSON.stringify({ version: 1, skills: { b: { state: 'stale', since: 'x' }, a: { seeded_at: 'y' } } });
+    expect(parseState(text, 's')).toEqual({
+      state: { version: 1, skills: { a: { seeded_at: 'y' }, b: { state: 'stale', since: 'x' } }, rejected_proposals: [] },
+      findings: [],
+    });
   });
 
   it('refuses a corrupt state file with an error, rather than forgetting stale marks', () => {
     expect(parseState('{"version": 1, "skills": {"a": {"state": "zombie"}}}', 's').findings[0]?.code).toBe('state/invalid');
     expect(parseState('nope', 's').findings[0]?.code).toBe('state/invalid');
+    // Version 2 keeps records in their own files: a `skills` in it is a file edited by hand or by an old writer.
+    expect(parseState('{"version": 2, "skills": {}}', 's').findings[0]?.code).toBe('state/invalid');
+    expect(parseState('{"version": 3}', 's').findings[0]?.code).toBe('state/invalid');
+  });
+
+  it('reads a record file, and refuses a corrupt one naming its line and column', () => {
+    expect(parseRecord('{\n  "state": "stale",\n  "since": "x"\n}\n', 'r.json')).toEqual({
+      record: { state: 'stale', since: 'x' },
+      findings: [],
+    });
+    expect(parseRecord('{"state": "zombie"}', 'r.json').findings[0]).toMatchObject({ code: 'state/invalid', file: 'r.json' });
+    expect(parseRecord('{\n  "state": "stale",\n  oops\n}\n', 'r.json').findings[0]).toMatchObject({ file: 'r.json', line: 3, column: 3 });
+    expect(serializeRecord({ seeded_at: 'y', since: 'x', state: 'stale' })).toBe(
+      '{\n  "state": "stale",\n  "since": "x",\n  "seeded_at": "y"\n}\n',
+    );
   });
 });
