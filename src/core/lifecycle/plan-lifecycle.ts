@@ -54,6 +54,7 @@ export function planLifecycle(skills: readonly LifecycleSkill[], settings: Lifec
     }
     const { anchor, source, used } = findAnchor(skill, seededAt, nowIso);
     const at = Date.parse(anchor);
+    const links = skill.linkedFrom ?? [];
     const transition = (to: LifecycleState, reason: string) =>
       plan.decisions.push({ name: skill.name, kind: 'transition', from: state, to, anchor, anchorSource: source, reason });
 
@@ -72,21 +73,28 @@ export function planLifecycle(skills: readonly LifecycleSkill[], settings: Lifec
         `${skill.missed} session(s) needed it without loading it: not idle, so not stale (the words they used go to a description proposal)`,
         anchor,
       );
-    } else if (at <= archiveCutoff && !protectedNames.has(skill.name)) {
+    } else if (at <= archiveCutoff && !protectedNames.has(skill.name) && links.length === 0) {
       transition('archived', `no activity since ${day(anchor)} (${source}): ${settings.archive_after_days} days or more`);
       plan.counts.archived++;
     } else if (at <= staleCutoff && state === 'active') {
-      const note = at <= archiveCutoff ? ' (protected: never archived)' : '';
+      const note = at > archiveCutoff ? '' : links.length > 0 ? ` (not archived: ${linkedNote(links)})` : ' (protected: never archived)';
       transition('stale', `no activity since ${day(anchor)} (${source}): ${settings.stale_after_days} days or more${note}`);
       plan.counts.marked_stale++;
     } else if (at > staleCutoff && state === 'stale') {
       transition('active', `active again: last ${source} ${day(anchor)}`);
       plan.counts.reactivated++;
     } else {
-      skip('unchanged', `${state}, last ${source} ${day(anchor)}`, anchor);
+      const held = at <= archiveCutoff && links.length > 0 ? `; not archived: ${linkedNote(links)}` : '';
+      skip('unchanged', `${state}, last ${source} ${day(anchor)}${held}`, anchor);
     }
   }
   return plan;
+}
+
+/** Why a linked skill stays: the links that would point at nothing, and what a person does to let it go. */
+function linkedNote(links: readonly string[]): string {
+  const shown = links.slice(0, 3).join(', ') + (links.length > 3 ? `, … (+${links.length - 3})` : '');
+  return `${shown} ${links.length === 1 ? 'links' : 'link'} to it; remove the link${links.length === 1 ? '' : 's'} to let it be archived`;
 }
 
 /** The latest activity (use, view or patch), else the start of its clock (creation, adoption or seeding, whichever is latest). */

@@ -19,6 +19,11 @@ export interface LifecycleSkill {
   pinned: boolean;
   /** Its name appears in a file matched by the `references` globs. */
   referenced: boolean;
+  /**
+   * Folders or SKILL.md files elsewhere in the repository that are symbolic links to it (its aliases). Archiving it
+   * would leave them pointing at nothing, so the curator marks it stale at most.
+   */
+  linkedFrom?: readonly string[];
   /** When history says it was created (the creating commit). */
   createdAt?: string;
   usage?: Partial<UsageCounters>;

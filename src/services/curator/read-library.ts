@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { SkillgardenError } from '../../core/errors.js';
 import type { Config } from '../../core/config/config.js';
@@ -109,6 +109,18 @@ function listDir(dir: string): Dirent[] {
   }
 }
 
+const withLinks = (links: string[] | undefined) => (links ? { linkedFrom: links.sort() } : {});
+
+/** The link itself: the alias's folder when it is one, else the SKILL.md inside it that is. */
+function linkPath(location: { dir: string; path: string }): string {
+  try {
+    if (lstatSync(location.dir).isSymbolicLink()) return location.path;
+  } catch {
+    // Not readable: name the SKILL.md, which discovery found as a link.
+  }
+  return `${location.path}/${skillFileName}`;
+}
+
 export interface ReadLibraryOptions {
   now: Date;
   config?: Config;
@@ -135,6 +147,9 @@ export async function readLibrary(repoDir: string, options: ReadLibraryOptions):
   const pins = parsePins(readOptional(join(repoDir, pinsFile)));
   const names = new Set(locations.map((l) => l.name));
   const { referenced, files: referenceFiles } = findReferencedNames(repoDir, config.references, names);
+  const linkedFrom = new Map<string, string[]>();
+  for (const alias of library.aliases)
+    linkedFrom.set(alias.target.path, [...(linkedFrom.get(alias.target.path) ?? []), linkPath(alias.location)]);
   const skills = locations.map((location): LibrarySkill => {
     const entry = history.skills[location.name];
     const { provenance, adopted, adoptedAt } = resolveProvenance(location.name, files, entry);
@@ -147,6 +162,7 @@ export async function readLibrary(repoDir: string, options: ReadLibraryOptions):
       ...(adoptedAt ? { adoptedAt } : {}),
       pinned: pins.has(location.name) || readPinned(join(location.dir, skillFileName)),
       referenced: referenced.has(location.name),
+      ...withLinks(linkedFrom.get(location.path)),
       ...(entry?.created.time ? { createdAt: entry.created.time } : {}),
       ...withRecordedPatch(usage.totals.get(location.id), entry?.lastPatched?.time),
       ...(state.skills[location.name] ? { record: state.skills[location.name] } : {}),

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readlinkSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli } from '../../helpers/cli.js';
@@ -54,4 +54,27 @@ describe('archive and the links that point at a skill', () => {
     const list = await cli(['list', '--json'], { cwd: dir });
     expect((JSON.parse(list.stdout) as { skills: { name: string }[] }).skills.map((s) => s.name).sort()).toEqual(['other', 'real']);
   }, 60_000);
+
+  it('the curator marks an idle agent skill with an alias stale, never archives it from under the link, and says why', async () => {
+    const dir = repoWith({ 'skills/keep/SKILL.md': skillText('keep') });
+    writeFileSync(join(dir, 'draft.md'), skillText('real'));
+    const created = await cli(
+      ['manage', 'create', 'real', '--content', 'draft.md', '--actor', 'agent', '--source', 'background', '--now', '2026-01-01T00:00:00Z'],
+      { cwd: dir },
+    );
+    expect(created.code, created.stderr).toBe(0);
+    mkdirSync(join(dir, '.gemini/skills/real'), { recursive: true });
+    symlinkSync('../../../skills/real/SKILL.md', join(dir, '.gemini/skills/real/SKILL.md'));
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'link');
+    // 200 days idle: past the archive cutoff (90).
+    const run = await cli(['--json', 'curate', '--now', '2026-07-20T00:00:00Z'], { cwd: dir });
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as { transitions: { skill: string; to: string; reason: string }[] };
+    expect(report.transitions.map((t) => [t.skill, t.to])).toEqual([['real', 'stale']]);
+    expect(report.transitions[0]?.reason).toContain('not archived: .gemini/skills/real/SKILL.md links to it');
+    expect(existsSync(join(dir, 'skills/real/SKILL.md'))).toBe(true);
+    expect(existsSync(join(dir, '.gemini/skills/real/SKILL.md'))).toBe(true);
+    expect(status(dir)).toBe('');
+  });
 });
