@@ -2173,9 +2173,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve11, reject) => {
+          return new Promise((resolve10, reject) => {
             this.close((err, data2) => {
-              return err ? reject(err) : resolve11(data2);
+              return err ? reject(err) : resolve10(data2);
             });
           });
         }
@@ -2213,12 +2213,12 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve11, reject) => {
+          return new Promise((resolve10, reject) => {
             this.destroy(err, (err2, data2) => {
               return err2 ? (
                 /* istanbul ignore next: should never error */
                 reject(err2)
-              ) : resolve11(data2);
+              ) : resolve10(data2);
             });
           });
         }
@@ -4485,8 +4485,8 @@ var require_util2 = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve11, reject) => {
-        res = resolve11;
+      const promise = new Promise((resolve10, reject) => {
+        res = resolve10;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -6737,12 +6737,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve11, reject) => {
+      const waitForDrain = () => new Promise((resolve10, reject) => {
         assert2(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve11;
+          callback = resolve10;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -7412,12 +7412,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve11, reject) => {
+      const waitForDrain = () => new Promise((resolve10, reject) => {
         assert2(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve11;
+          callback = resolve10;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -7896,16 +7896,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       async [kClose]() {
-        return new Promise((resolve11) => {
+        return new Promise((resolve10) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve11;
+            this[kClosedResolve] = resolve10;
           } else {
-            resolve11(null);
+            resolve10(null);
           }
         });
       }
       async [kDestroy](err) {
-        return new Promise((resolve11) => {
+        return new Promise((resolve10) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -7916,7 +7916,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve11(null);
+            resolve10(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -7967,7 +7967,7 @@ var require_client = __commonJS({
         });
       }
       try {
-        const socket = await new Promise((resolve11, reject) => {
+        const socket = await new Promise((resolve10, reject) => {
           client[kConnector]({
             host,
             hostname: hostname3,
@@ -7979,7 +7979,7 @@ var require_client = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve11(socket2);
+              resolve10(socket2);
             }
           });
         });
@@ -8315,8 +8315,8 @@ var require_pool_base = __commonJS({
         if (this[kQueue].isEmpty()) {
           await Promise.all(this[kClients].map((c3) => c3.close()));
         } else {
-          await new Promise((resolve11) => {
-            this[kClosedResolve] = resolve11;
+          await new Promise((resolve10) => {
+            this[kClosedResolve] = resolve10;
           });
         }
       }
@@ -9585,7 +9585,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return null;
         }
-        return await new Promise((resolve11, reject) => {
+        return await new Promise((resolve10, reject) => {
           if (this[kContentLength] > limit) {
             this.destroy(new AbortError());
           }
@@ -9598,7 +9598,7 @@ var require_readable = __commonJS({
             if (signal?.aborted) {
               reject(signal.reason ?? new AbortError());
             } else {
-              resolve11(null);
+              resolve10(null);
             }
           }).on("error", noop5).on("data", function(chunk) {
             limit -= chunk.length;
@@ -9617,7 +9617,7 @@ var require_readable = __commonJS({
     }
     async function consume(stream, type) {
       assert2(!stream[kConsume]);
-      return new Promise((resolve11, reject) => {
+      return new Promise((resolve10, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -9634,7 +9634,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve11,
+              resolve: resolve10,
               reject,
               length: 0,
               body: []
@@ -9704,18 +9704,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2) {
-      const { type, body, resolve: resolve11, stream, length } = consume2;
+      const { type, body, resolve: resolve10, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve11(chunksDecode(body, length));
+          resolve10(chunksDecode(body, length));
         } else if (type === "json") {
-          resolve11(JSON.parse(chunksDecode(body, length)));
+          resolve10(JSON.parse(chunksDecode(body, length)));
         } else if (type === "arrayBuffer") {
-          resolve11(chunksConcat(body, length).buffer);
+          resolve10(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve11(new Blob(body, { type: stream[kContentType] }));
+          resolve10(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve11(chunksConcat(body, length));
+          resolve10(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -9972,9 +9972,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve11, reject) => {
+        return new Promise((resolve10, reject) => {
           request2.call(this, opts, (err, data2) => {
-            return err ? reject(err) : resolve11(data2);
+            return err ? reject(err) : resolve10(data2);
           });
         });
       }
@@ -10197,9 +10197,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve11, reject) => {
+        return new Promise((resolve10, reject) => {
           stream.call(this, opts, factory, (err, data2) => {
-            return err ? reject(err) : resolve11(data2);
+            return err ? reject(err) : resolve10(data2);
           });
         });
       }
@@ -10484,9 +10484,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve11, reject) => {
+        return new Promise((resolve10, reject) => {
           upgrade.call(this, opts, (err, data2) => {
-            return err ? reject(err) : resolve11(data2);
+            return err ? reject(err) : resolve10(data2);
           });
         });
       }
@@ -10578,9 +10578,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve11, reject) => {
+        return new Promise((resolve10, reject) => {
           connect.call(this, opts, (err, data2) => {
-            return err ? reject(err) : resolve11(data2);
+            return err ? reject(err) : resolve10(data2);
           });
         });
       }
@@ -14443,7 +14443,7 @@ var require_fetch = __commonJS({
       function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve11, reject) => agent.dispatch(
+        return new Promise((resolve10, reject) => agent.dispatch(
           {
             path: url.pathname + url.search,
             origin: url.origin,
@@ -14519,7 +14519,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
-              resolve11({
+              resolve10({
                 status,
                 statusText,
                 headersList,
@@ -14562,7 +14562,7 @@ var require_fetch = __commonJS({
               for (let i = 0; i < rawHeaders.length; i += 2) {
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
-              resolve11({
+              resolve10({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -16464,8 +16464,8 @@ var require_cookies = __commonJS({
       if (!cookie) {
         return out;
       }
-      for (const piece2 of cookie.split(";")) {
-        const [name2, ...value] = piece2.split("=");
+      for (const piece of cookie.split(";")) {
+        const [name2, ...value] = piece.split("=");
         out[name2.trim()] = value.join("=");
       }
       return out;
@@ -18303,8 +18303,8 @@ var require_util8 = __commonJS({
       return true;
     }
     function delay(ms2) {
-      return new Promise((resolve11) => {
-        setTimeout(resolve11, ms2).unref();
+      return new Promise((resolve10) => {
+        setTimeout(resolve10, ms2).unref();
       });
     }
     module.exports = {
@@ -23643,7 +23643,7 @@ var require_resolve_block_scalar = __commonJS({
       if (!header)
         return { value: "", type: null, comment: "", range: [start, start, start] };
       const type = header.mode === ">" ? Scalar2.Scalar.BLOCK_FOLDED : Scalar2.Scalar.BLOCK_LITERAL;
-      const lines = scalar.source ? splitLines2(scalar.source) : [];
+      const lines = scalar.source ? splitLines3(scalar.source) : [];
       let chompStart = lines.length;
       for (let i = lines.length - 1; i >= 0; --i) {
         const content = lines[i][1];
@@ -23801,7 +23801,7 @@ var require_resolve_block_scalar = __commonJS({
       }
       return { mode, indent, chomp, comment, length };
     }
-    function splitLines2(source) {
+    function splitLines3(source) {
       const split = source.split(/\n( *)/);
       const first = split[0];
       const m2 = first.match(/^( *)/);
@@ -27538,8 +27538,8 @@ var require_lib = __commonJS({
       if (typeof cb !== "function") {
         opts = cb;
         cb = null;
-        deferred = new this.Promise(function(resolve11, reject) {
-          deferredResolve = resolve11;
+        deferred = new this.Promise(function(resolve10, reject) {
+          deferredResolve = resolve10;
           deferredReject = reject;
         });
       }
@@ -27695,17 +27695,17 @@ var require_lib = __commonJS({
       if (typeof cb === "function") {
         fnx(cb);
       } else {
-        return new this.Promise(function(resolve11, reject) {
+        return new this.Promise(function(resolve10, reject) {
           if (fnx.length === 1) {
             fnx(function(err, ret) {
               if (err) {
                 reject(err);
               } else {
-                resolve11(ret);
+                resolve10(ret);
               }
             });
           } else {
-            resolve11(fnx());
+            resolve10(fnx());
           }
         });
       }
@@ -27740,11 +27740,11 @@ var require_async_lock = __commonJS({
 var require_lib2 = __commonJS({
   "node_modules/clean-git-ref/lib/index.js"(exports, module) {
     "use strict";
-    function escapeRegExp2(string) {
+    function escapeRegExp3(string) {
       return string.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     }
     function replaceAll(str, search, replacement) {
-      search = search instanceof RegExp ? search : new RegExp(escapeRegExp2(search), "g");
+      search = search instanceof RegExp ? search : new RegExp(escapeRegExp3(search), "g");
       return str.replace(search, replacement);
     }
     var CleanGitRef = {
@@ -32096,7 +32096,7 @@ var require_pify = __commonJS({
     "use strict";
     var processFn = (fn2, options) => function(...args) {
       const P2 = options.promiseModule;
-      return new P2((resolve11, reject) => {
+      return new P2((resolve10, reject) => {
         if (options.multiArgs) {
           args.push((...result) => {
             if (options.errorFirst) {
@@ -32104,10 +32104,10 @@ var require_pify = __commonJS({
                 reject(result);
               } else {
                 result.shift();
-                resolve11(result);
+                resolve10(result);
               }
             } else {
-              resolve11(result);
+              resolve10(result);
             }
           });
         } else if (options.errorFirst) {
@@ -32115,11 +32115,11 @@ var require_pify = __commonJS({
             if (error2) {
               reject(error2);
             } else {
-              resolve11(result);
+              resolve10(result);
             }
           });
         } else {
-          args.push(resolve11);
+          args.push(resolve10);
         }
         fn2.apply(this, args);
       });
@@ -34000,7 +34000,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
       }
       return isAbsolute7 ? `/${normalized}` : normalized;
     }
-    function join53(...args) {
+    function join54(...args) {
       if (args.length === 0) return ".";
       let joined;
       for (let i = 0; i < args.length; ++i) {
@@ -34413,7 +34413,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         for (const [key2, value] of actualRefsToWrite) {
           await acquireLock2(
             key2,
-            async () => fs8.write(join53(gitdir, key2), `${value.trim()}
+            async () => fs8.write(join54(gitdir, key2), `${value.trim()}
 `, "utf8")
           );
         }
@@ -34437,7 +34437,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         }
         await acquireLock2(
           ref,
-          async () => fs8.write(join53(gitdir, ref), `${value.trim()}
+          async () => fs8.write(join54(gitdir, ref), `${value.trim()}
 `, "utf8")
         );
       }
@@ -34455,7 +34455,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         assertWritableRef(ref);
         await acquireLock2(
           ref,
-          async () => fs8.write(join53(gitdir, ref), `ref: ${value.trim()}
+          async () => fs8.write(join54(gitdir, ref), `ref: ${value.trim()}
 `, "utf8")
         );
       }
@@ -34482,7 +34482,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
        */
       static async deleteRefs({ fs: fs8, gitdir, refs }) {
         refs.forEach(assertWritableRef);
-        await Promise.all(refs.map((ref) => fs8.rm(join53(gitdir, ref))));
+        await Promise.all(refs.map((ref) => fs8.rm(join54(gitdir, ref))));
         let text3 = await acquireLock2(
           "packed-refs",
           async () => fs8.read(`${gitdir}/packed-refs`, { encoding: "utf8" })
@@ -35670,7 +35670,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
       format = "content",
       getExternalRefDelta
     }) {
-      let list = await fs8.readdir(join53(gitdir, "objects/pack"));
+      let list = await fs8.readdir(join54(gitdir, "objects/pack"));
       list = list.filter((x2) => x2.endsWith(".idx"));
       for (const filename of list) {
         const indexFile = `${gitdir}/objects/pack/${filename}`;
@@ -36562,9 +36562,9 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         }
         const tree = GitTree.from(object);
         for (const entry2 of tree) {
-          map.set(join53(filepath, entry2.path), entry2);
+          map.set(join54(filepath, entry2.path), entry2);
         }
-        return tree.entries().map((entry2) => join53(filepath, entry2.path));
+        return tree.entries().map((entry2) => join54(filepath, entry2.path));
       }
       async type(entry) {
         if (entry._type === false) {
@@ -36659,9 +36659,9 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         if (await entry.type() !== "tree") return null;
         const filepath = entry._fullpath;
         const { fs: fs8, dir } = this;
-        const names = await fs8.readdir(join53(dir, filepath));
+        const names = await fs8.readdir(join54(dir, filepath));
         if (names === null) return null;
-        return names.map((name2) => join53(filepath, name2));
+        return names.map((name2) => join54(filepath, name2));
       }
       async type(entry) {
         if (entry._type === false) {
@@ -36926,7 +36926,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           } catch (err2) {
             if (err2 === null || err2.code === "EEXIST") return;
             if (err2.code === "ENOENT" && attempt < retries) {
-              await new Promise((resolve11) => setTimeout(resolve11, 0));
+              await new Promise((resolve10) => setTimeout(resolve10, 0));
               continue;
             }
             throw err2;
@@ -36941,7 +36941,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       } else if (entries.length) {
         await Promise.all(
           entries.map((entry) => {
-            const subpath = join53(filepath, entry);
+            const subpath = join54(filepath, entry);
             return fs8.lstat(subpath).then((stat5) => {
               if (!stat5) return;
               return stat5.isDirectory() ? rmRecursive(fs8, subpath) : fs8.rm(subpath);
@@ -37251,7 +37251,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           if (isAbsolute6(submoduleGitdir)) {
             return submoduleGitdir;
           }
-          const gitdir = join53(dirname15(dotgit), submoduleGitdir);
+          const gitdir = join54(dirname15(dotgit), submoduleGitdir);
           return gitdir;
         });
       } else {
@@ -37294,7 +37294,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function abortMerge({
       fs: _fs,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       commit: commit2 = "HEAD",
       cache = {}
     }) {
@@ -37386,17 +37386,17 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @param {string} args.filepath - The path of the file to check.
        * @returns {Promise<boolean>} - `true` if the file is ignored, `false` otherwise.
        */
-      static async isIgnored({ fs: fs8, dir, gitdir = join53(dir, ".git"), filepath }) {
+      static async isIgnored({ fs: fs8, dir, gitdir = join54(dir, ".git"), filepath }) {
         if (basename12(filepath) === ".git") return true;
         if (filepath === ".") return false;
         let excludes = "";
-        const excludesFile = join53(gitdir, "info", "exclude");
+        const excludesFile = join54(gitdir, "info", "exclude");
         if (await fs8.exists(excludesFile)) {
           excludes = await fs8.read(excludesFile, "utf8");
         }
         const pairs = [
           {
-            gitignore: join53(dir, ".gitignore"),
+            gitignore: join54(dir, ".gitignore"),
             filepath
           }
         ];
@@ -37405,7 +37405,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           const folder = pieces.slice(0, i).join("/");
           const file = pieces.slice(i).join("/");
           pairs.push({
-            gitignore: join53(dir, folder, ".gitignore"),
+            gitignore: join54(dir, folder, ".gitignore"),
             filepath: file
           });
         }
@@ -37488,7 +37488,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function add2({
       fs: _fs,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       filepath,
       cache = {},
       force = false,
@@ -37552,17 +37552,17 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           });
           if (ignored) return;
         }
-        const stats = await fs8.lstat(join53(dir, currentFilepath));
+        const stats = await fs8.lstat(join54(dir, currentFilepath));
         if (!stats) throw new NotFoundError(currentFilepath);
         if (stats.isDirectory()) {
-          const children = await fs8.readdir(join53(dir, currentFilepath));
+          const children = await fs8.readdir(join54(dir, currentFilepath));
           if (parallel) {
             const promises4 = children.map(
               (child) => addToIndex({
                 dir,
                 gitdir,
                 fs: fs8,
-                filepath: [join53(currentFilepath, child)],
+                filepath: [join54(currentFilepath, child)],
                 index: index2,
                 force,
                 parallel,
@@ -37576,7 +37576,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
                 dir,
                 gitdir,
                 fs: fs8,
-                filepath: [join53(currentFilepath, child)],
+                filepath: [join54(currentFilepath, child)],
                 index: index2,
                 force,
                 parallel,
@@ -37585,7 +37585,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             }
           }
         } else {
-          const object = stats.isSymbolicLink() ? await fs8.readlink(join53(dir, currentFilepath)).then(posixifyPathBuffer) : await fs8.read(join53(dir, currentFilepath), { autocrlf });
+          const object = stats.isSymbolicLink() ? await fs8.readlink(join54(dir, currentFilepath)).then(posixifyPathBuffer) : await fs8.read(join54(dir, currentFilepath), { autocrlf });
           if (object === null) throw new NotFoundError(currentFilepath);
           const oid = await _writeObject({ fs: fs8, gitdir, type: "blob", object });
           index2.insert({ filepath: currentFilepath, stats, oid });
@@ -37613,7 +37613,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       oid,
       getExternalRefDelta
     }) {
-      let list = await fs8.readdir(join53(gitdir, "objects/pack"));
+      let list = await fs8.readdir(join54(gitdir, "objects/pack"));
       list = list.filter((x2) => x2.endsWith(".idx"));
       for (const filename of list) {
         const indexFile = `${gitdir}/objects/pack/${filename}`;
@@ -38086,7 +38086,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: _fs,
       onSign,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       ref = "refs/notes/commits",
       oid,
       note,
@@ -38156,7 +38156,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function addRemote({
       fs: fs8,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       remote,
       url,
       force = false
@@ -38226,7 +38226,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: _fs,
       onSign,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       ref,
       tagger: _tagger,
       message = ref,
@@ -38309,7 +38309,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function branch({
       fs: fs8,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       ref,
       object,
       checkout: checkout2 = false,
@@ -38970,7 +38970,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onProgress,
       onPostCheckout,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       remote = "origin",
       ref: _ref,
       filepaths,
@@ -39056,7 +39056,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       cache,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       index: index2,
       ourOid,
       baseOid,
@@ -39329,7 +39329,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       workdir: WORKDIR
     };
     async function checkAndWriteBlob(fs8, gitdir, dir, filepath, oid = null) {
-      const currentFilepath = join53(dir, filepath);
+      const currentFilepath = join54(dir, filepath);
       const stats = await fs8.lstat(currentFilepath);
       if (!stats) throw new NotFoundError(currentFilepath);
       if (stats.isDirectory())
@@ -39498,7 +39498,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
                 stageUpdated.push({
                   filepath,
                   oid,
-                  stats: await fs8.lstat(join53(dir, filepath))
+                  stats: await fs8.lstat(join54(dir, filepath))
                 });
               return {
                 method: "write",
@@ -39511,7 +39511,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       });
       await acquireLock2(gitdir, async () => {
         for (const op of ops) {
-          const currentFilepath = join53(dir, op.filepath);
+          const currentFilepath = join54(dir, op.filepath);
           switch (op.method) {
             case "rmdir":
               await fs8.rmdir(currentFilepath);
@@ -39573,7 +39573,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       if (cherryCommit.parent.length === 0) {
         throw new CherryPickRootCommitError(cherryOid);
       }
-      const currentOid2 = await GitRefManager.resolve({
+      const currentOid = await GitRefManager.resolve({
         fs: fs8,
         gitdir,
         ref: "HEAD"
@@ -39582,7 +39582,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         fs: fs8,
         cache,
         gitdir,
-        oid: currentOid2
+        oid: currentOid
       });
       const cherryParentOid = cherryCommit.parent[0];
       const { commit: cherryParent } = await _readCommit({
@@ -39636,7 +39636,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         gitdir,
         message: cherryCommit.message,
         tree: mergedTreeOid,
-        parent: [currentOid2],
+        parent: [currentOid],
         // Single parent: current HEAD
         author: cherryCommit.author,
         // Preserve original author
@@ -39651,7 +39651,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           dir,
           gitdir,
           stashCommit: newOid,
-          parentCommit: currentOid2,
+          parentCommit: currentOid,
           wasStaged: true
         });
       }
@@ -39711,7 +39711,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function cherryPick({
       fs: _fs,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       oid,
       cache = {},
       committer,
@@ -40229,7 +40229,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @returns {Promise<Set<string>>} - A set of shallow object IDs.
        */
       static async read({ fs: fs8, gitdir }) {
-        const filepath = join53(gitdir, "shallow");
+        const filepath = join54(gitdir, "shallow");
         const oids = /* @__PURE__ */ new Set();
         await acquireLock2(filepath, async function() {
           const text3 = await fs8.read(filepath, { encoding: "utf8" });
@@ -40250,7 +40250,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @returns {Promise<void>}
        */
       static async write({ fs: fs8, gitdir, oids }) {
-        const filepath = join53(gitdir, "shallow");
+        const filepath = join54(gitdir, "shallow");
         if (oids.size > 0) {
           const text3 = [...oids].join("\n") + "\n";
           await acquireLock2(filepath, async function() {
@@ -40300,9 +40300,9 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           throw Error("You cannot write to a FIFO that has already been ended!");
         }
         if (this._waiting) {
-          const resolve11 = this._waiting;
+          const resolve10 = this._waiting;
           this._waiting = null;
-          resolve11({ value: chunk });
+          resolve10({ value: chunk });
         } else {
           this._queue.push(chunk);
         }
@@ -40310,9 +40310,9 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       end() {
         this._ended = true;
         if (this._waiting) {
-          const resolve11 = this._waiting;
+          const resolve10 = this._waiting;
           this._waiting = null;
-          resolve11({ done: true });
+          resolve10({ done: true });
         }
       }
       destroy(err) {
@@ -40331,8 +40331,8 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             "You cannot call read until the previous call to read has returned!"
           );
         }
-        return new Promise((resolve11) => {
-          this._waiting = resolve11;
+        return new Promise((resolve10) => {
+          this._waiting = resolve10;
         });
       }
     };
@@ -40345,7 +40345,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       if (n === r2 + 1) return n + 1;
       return Math.min(r2, n) + 1;
     }
-    function splitLines2(input2) {
+    function splitLines3(input2) {
       const output = new FIFO();
       let tmp = "";
       (async () => {
@@ -40487,7 +40487,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       const acks = [];
       let nak = false;
       let done = false;
-      return new Promise((resolve11, reject) => {
+      return new Promise((resolve10, reject) => {
         forAwait(packetlines, (data2) => {
           const line = data2.toString("utf8").trim();
           if (line.startsWith("shallow")) {
@@ -40514,11 +40514,11 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             nak = true;
           }
           if (done) {
-            stream.error ? reject(stream.error) : resolve11({ shallows, unshallows, acks, nak, packfile, progress });
+            stream.error ? reject(stream.error) : resolve10({ shallows, unshallows, acks, nak, packfile, progress });
           }
         }).finally(() => {
           if (!done) {
-            stream.error ? reject(stream.error) : resolve11({ shallows, unshallows, acks, nak, packfile, progress });
+            stream.error ? reject(stream.error) : resolve10({ shallows, unshallows, acks, nak, packfile, progress });
           }
         });
       });
@@ -40789,7 +40789,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         description: `${noun} '${abbreviateRef(fullref)}' of ${urlWithoutAuth}`
       };
       if (onProgress || onMessage) {
-        const lines = splitLines2(response.progress);
+        const lines = splitLines3(response.progress);
         forAwait(lines, async (line) => {
           if (onMessage) await onMessage(line);
           if (onProgress) {
@@ -40820,7 +40820,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
       if (packfileSha !== "" && !emptyPackfile(packfile)) {
         res.packfile = `objects/pack/pack-${packfileSha}.pack`;
-        const fullpath = join53(gitdir, res.packfile);
+        const fullpath = join54(gitdir, res.packfile);
         await fs8.write(fullpath, packfile);
         const getExternalRefDelta = (oid2) => _readObject({ fs: fs8, cache, gitdir, oid: oid2 });
         const idx = await GitPackIndex.fromPack({
@@ -40836,7 +40836,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       bare = false,
       dir,
-      gitdir = bare ? dir : join53(dir, ".git"),
+      gitdir = bare ? dir : join54(dir, ".git"),
       defaultBranch = "master"
     }) {
       if (await fs8.exists(gitdir + "/config")) return;
@@ -40950,7 +40950,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onAuthFailure,
       onPostCheckout,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       url,
       corsProxy = void 0,
       ref = void 0,
@@ -41013,7 +41013,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: _fs,
       onSign,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       message,
       author,
       committer,
@@ -41062,7 +41062,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function currentBranch({
       fs: fs8,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       fullname = false,
       test = false
     }) {
@@ -41103,7 +41103,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function deleteBranch2({
       fs: fs8,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       ref
     }) {
       try {
@@ -41121,7 +41121,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function deleteRef({ fs: fs8, dir, gitdir = join53(dir, ".git"), ref }) {
+    async function deleteRef({ fs: fs8, dir, gitdir = join54(dir, ".git"), ref }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("ref", ref);
@@ -41141,7 +41141,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function deleteRemote({
       fs: fs8,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       remote
     }) {
       try {
@@ -41163,7 +41163,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       ref = ref.startsWith("refs/tags/") ? ref : `refs/tags/${ref}`;
       await GitRefManager.deleteRef({ fs: fs8, gitdir, ref });
     }
-    async function deleteTag({ fs: fs8, dir, gitdir = join53(dir, ".git"), ref }) {
+    async function deleteTag({ fs: fs8, dir, gitdir = join54(dir, ".git"), ref }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("ref", ref);
@@ -41192,7 +41192,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       getExternalRefDelta
     }) {
       const results = [];
-      let list = await fs8.readdir(join53(gitdir, "objects/pack"));
+      let list = await fs8.readdir(join54(gitdir, "objects/pack"));
       list = list.filter((x2) => x2.endsWith(".idx"));
       for (const filename of list) {
         const indexFile = `${gitdir}/objects/pack/${filename}`;
@@ -41235,7 +41235,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function expandOid({
       fs: fs8,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       oid,
       cache = {}
     }) {
@@ -41256,7 +41256,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function expandRef({ fs: fs8, dir, gitdir = join53(dir, ".git"), ref }) {
+    async function expandRef({ fs: fs8, dir, gitdir = join54(dir, ".git"), ref }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -41548,7 +41548,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onAuthSuccess,
       onAuthFailure,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       ref,
       url,
       remote,
@@ -41606,7 +41606,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onAuthSuccess,
       onAuthFailure,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       ref,
       remote,
       remoteRef,
@@ -41662,7 +41662,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function findMergeBase({
       fs: fs8,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       oids,
       cache = {}
     }) {
@@ -41684,7 +41684,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
     }
     async function _findRoot({ fs: fs8, filepath }) {
-      if (await fs8.exists(join53(filepath, ".git"))) {
+      if (await fs8.exists(join54(filepath, ".git"))) {
         return filepath;
       } else {
         const parent = dirname15(filepath);
@@ -41704,7 +41704,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function getConfig({ fs: fs8, dir, gitdir = join53(dir, ".git"), path }) {
+    async function getConfig({ fs: fs8, dir, gitdir = join54(dir, ".git"), path }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -41728,7 +41728,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function getConfigAll({
       fs: fs8,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       path
     }) {
       try {
@@ -41917,7 +41917,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       filepath
     }) {
       try {
-        filepath = join53(dir, filepath);
+        filepath = join54(dir, filepath);
         const pack = await fs8.read(filepath);
         const getExternalRefDelta = (oid) => _readObject({ fs: fs8, cache, gitdir, oid });
         const idx = await GitPackIndex.fromPack({
@@ -41938,7 +41938,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       onProgress,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       filepath,
       cache = {}
     }) {
@@ -41966,7 +41966,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       bare = false,
       dir,
-      gitdir = bare ? dir : join53(dir, ".git"),
+      gitdir = bare ? dir : join54(dir, ".git"),
       defaultBranch = "master"
     }) {
       try {
@@ -42040,7 +42040,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function isDescendent({
       fs: fs8,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       oid,
       ancestor,
       depth = -1,
@@ -42069,7 +42069,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function isIgnored({
       fs: fs8,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       filepath
     }) {
       try {
@@ -42093,7 +42093,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function listBranches2({
       fs: fs8,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       remote
     }) {
       try {
@@ -42150,17 +42150,17 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             gitdir,
             oid: entry.oid,
             filenames,
-            prefix: join53(prefix2, entry.path)
+            prefix: join54(prefix2, entry.path)
           });
         } else {
-          filenames.push(join53(prefix2, entry.path));
+          filenames.push(join54(prefix2, entry.path));
         }
       }
     }
     async function listFiles2({
       fs: fs8,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       ref,
       cache = {}
     }) {
@@ -42205,7 +42205,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function listNotes({
       fs: fs8,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       ref = "refs/notes/commits",
       cache = {}
     }) {
@@ -42229,7 +42229,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function listRefs({
       fs: fs8,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       filepath
     }) {
       try {
@@ -42254,7 +42254,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       );
       return remotes;
     }
-    async function listRemotes({ fs: fs8, dir, gitdir = join53(dir, ".git") }) {
+    async function listRemotes({ fs: fs8, dir, gitdir = join54(dir, ".git") }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -42353,7 +42353,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function listTags({ fs: fs8, dir, gitdir = join53(dir, ".git") }) {
+    async function listTags({ fs: fs8, dir, gitdir = join54(dir, ".git") }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -42406,7 +42406,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       const walks = tree.entries().map(function(entry) {
         let result;
         if (entry.oid === fileId) {
-          result = join53(parentPath, entry.path);
+          result = join54(parentPath, entry.path);
           filepaths.push(result);
         } else if (entry.type === "tree") {
           result = _readObject({
@@ -42423,7 +42423,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
               fileId,
               oid,
               filepaths,
-              parentPath: join53(parentPath, entry.path)
+              parentPath: join54(parentPath, entry.path)
             });
           });
         }
@@ -42608,7 +42608,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function log({
       fs: fs8,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       filepath,
       ref = "HEAD",
       depth,
@@ -42648,7 +42648,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: _fs,
       onSign,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       ours,
       theirs,
       fastForward: fastForward2 = true,
@@ -42725,7 +42725,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       cache,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       oids
     }) {
       const hash2 = createSha1();
@@ -42768,7 +42768,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       const packfileSha = packfile.slice(-20).toString("hex");
       const filename = `pack-${packfileSha}.pack`;
       if (write) {
-        await fs8.write(join53(gitdir, `objects/pack/${filename}`), packfile);
+        await fs8.write(join54(gitdir, `objects/pack/${filename}`), packfile);
         return { filename };
       }
       return {
@@ -42779,7 +42779,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function packObjects({
       fs: fs8,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       oids,
       write = false,
       cache = {}
@@ -42811,7 +42811,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onAuthSuccess,
       onAuthFailure,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       ref,
       url,
       remote,
@@ -42881,7 +42881,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       cache,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       start,
       finish: finish3
     }) {
@@ -42969,7 +42969,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: fs8,
       cache,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       oids
     }) {
       const visited = /* @__PURE__ */ new Set();
@@ -43234,7 +43234,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       });
       const { packfile, progress } = await GitSideBand.demux(res.body);
       if (onMessage) {
-        const lines = splitLines2(progress);
+        const lines = splitLines3(progress);
         forAwait(lines, async (line) => {
           await onMessage(line);
         });
@@ -43272,7 +43272,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       onAuthFailure,
       onPrePush,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       ref,
       remoteRef,
       remote = "origin",
@@ -43348,7 +43348,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function readBlob({
       fs: fs8,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       oid,
       filepath,
       cache = {}
@@ -43374,7 +43374,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function readCommit({
       fs: fs8,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       oid,
       cache = {}
     }) {
@@ -43415,7 +43415,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function readNote({
       fs: fs8,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       ref = "refs/notes/commits",
       oid,
       cache = {}
@@ -43442,7 +43442,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function readObject({
       fs: _fs,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       oid,
       format = "parsed",
       filepath = void 0,
@@ -43531,7 +43531,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function readTag({
       fs: fs8,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       oid,
       cache = {}
     }) {
@@ -43555,7 +43555,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function readTree({
       fs: fs8,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       oid,
       filepath = void 0,
       cache = {}
@@ -43581,7 +43581,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function remove({
       fs: _fs,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       filepath,
       cache = {}
     }) {
@@ -43657,7 +43657,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       fs: _fs,
       onSign,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       ref = "refs/notes/commits",
       oid,
       author: _author,
@@ -43745,7 +43745,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function renameBranch({
       fs: fs8,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       ref,
       oldref,
       checkout: checkout2 = false
@@ -43775,7 +43775,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function resetIndex({
       fs: _fs,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       filepath,
       ref,
       cache = {}
@@ -43823,7 +43823,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           gid: 0,
           size: 0
         };
-        const object = dir && await fs8.read(join53(dir, filepath));
+        const object = dir && await fs8.read(join54(dir, filepath));
         if (object) {
           workdirOid = await hashObject$1({
             gitdir: updatedGitdir,
@@ -43831,7 +43831,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             object
           });
           if (oid === workdirOid) {
-            stats = await fs8.lstat(join53(dir, filepath));
+            stats = await fs8.lstat(join54(dir, filepath));
           }
         }
         await GitIndexManager.acquire(
@@ -43851,7 +43851,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function resolveRef({
       fs: fs8,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       ref,
       depth
     }) {
@@ -43876,7 +43876,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function setConfig({
       fs: _fs,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       path,
       value,
       append = false
@@ -43944,7 +43944,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @param {string} args.dir - The working directory.
        * @param {string}[args.gitdir=join(dir, '.git')] - [required] The [git directory](dir-vs-gitdir.md) path
        */
-      constructor({ fs: fs8, dir, gitdir = join53(dir, ".git") }) {
+      constructor({ fs: fs8, dir, gitdir = join54(dir, ".git") }) {
         Object.assign(this, {
           fs: fs8,
           dir,
@@ -43974,7 +43974,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @returns {string} - The file path for the stash reference.
        */
       get refStashPath() {
-        return join53(this.gitdir, _GitStashManager.refStash);
+        return join54(this.gitdir, _GitStashManager.refStash);
       }
       /**
        * Gets the file path for the stash reflogs.
@@ -43982,7 +43982,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
        * @returns {string} - The file path for the stash reflogs.
        */
       get refLogsStashPath() {
-        return join53(this.gitdir, _GitStashManager.refLogsStash);
+        return join54(this.gitdir, _GitStashManager.refLogsStash);
       }
       /**
        * Retrieves the author information for the stash.
@@ -44288,7 +44288,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function stash({
       fs: fs8,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       op = "push",
       message = "",
       refIdx = 0
@@ -44311,7 +44311,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         const _fs = new FileSystem(fs8);
         const updatedGitdir = await discoverGitdir({ fsp: _fs, dotgit: gitdir });
         const folders2 = ["refs", "logs", "logs/refs"];
-        folders2.map((f3) => join53(updatedGitdir, f3)).forEach(async (folder) => {
+        folders2.map((f3) => join54(updatedGitdir, f3)).forEach(async (folder) => {
           if (!await _fs.exists(folder)) {
             await _fs.mkdir(folder);
           }
@@ -44341,7 +44341,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function status({
       fs: _fs,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       filepath,
       cache = {},
       refresh = true
@@ -44380,7 +44380,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             return "ignored";
           }
         }
-        const stats = await fs8.lstat(join53(dir, filepath));
+        const stats = await fs8.lstat(join54(dir, filepath));
         const H2 = treeOid !== null;
         const I3 = indexEntry !== null;
         const W2 = stats !== null && (H2 || I3 || await hasExactCasePath({ fs: fs8, dir, filepath }));
@@ -44390,7 +44390,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           } else {
             const config2 = await GitConfigManager.get({ fs: fs8, gitdir: updatedGitdir });
             const autocrlf = await config2.get("core.autocrlf");
-            const object = await fs8.read(join53(dir, filepath), { autocrlf });
+            const object = await fs8.read(join54(dir, filepath), { autocrlf });
             const workdirOid = await hashObject$1({
               gitdir: updatedGitdir,
               type: "blob",
@@ -44451,7 +44451,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         if (!entries.some((entry) => entry.normalize() === segment.normalize())) {
           return false;
         }
-        parent = join53(parent, segment);
+        parent = join54(parent, segment);
       }
       return true;
     }
@@ -44500,7 +44500,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function statusMatrix({
       fs: _fs,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       ref = "HEAD",
       filepaths = ["."],
       filter,
@@ -44573,7 +44573,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function tag({
       fs: _fs,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       ref,
       object,
       force = false
@@ -44605,7 +44605,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function updateIndex$1({
       fs: _fs,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       cache = {},
       filepath,
       oid,
@@ -44625,7 +44625,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             { fs: fs8, gitdir: updatedGitdir, cache },
             async function(index2) {
               if (!force) {
-                const fileStats2 = await fs8.lstat(join53(dir, filepath));
+                const fileStats2 = await fs8.lstat(join54(dir, filepath));
                 if (fileStats2) {
                   if (fileStats2.isDirectory()) {
                     throw new InvalidFilepathError("directory");
@@ -44643,7 +44643,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         }
         let fileStats;
         if (!oid) {
-          fileStats = await fs8.lstat(join53(dir, filepath));
+          fileStats = await fs8.lstat(join54(dir, filepath));
           if (!fileStats) {
             throw new NotFoundError(
               `file at "${filepath}" on disk and "remove" not set`
@@ -44664,7 +44664,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
             let stats;
             if (!oid) {
               stats = fileStats;
-              const object = stats.isSymbolicLink() ? await fs8.readlink(join53(dir, filepath)) : await fs8.read(join53(dir, filepath));
+              const object = stats.isSymbolicLink() ? await fs8.readlink(join54(dir, filepath)) : await fs8.read(join54(dir, filepath));
               oid = await _writeObject({
                 fs: fs8,
                 gitdir: updatedGitdir,
@@ -44708,7 +44708,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function walk3({
       fs: fs8,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       trees,
       map,
       reduce,
@@ -44736,7 +44736,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function writeBlob({ fs: fs8, dir, gitdir = join53(dir, ".git"), blob }) {
+    async function writeBlob({ fs: fs8, dir, gitdir = join54(dir, ".git"), blob }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -44758,7 +44758,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function writeCommit2({
       fs: fs8,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       commit: commit2
     }) {
       try {
@@ -44780,7 +44780,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function writeObject({
       fs: _fs,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       type,
       object,
       format = "parsed",
@@ -44826,7 +44826,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function writeRef({
       fs: _fs,
       dir,
-      gitdir = join53(dir, ".git"),
+      gitdir = join54(dir, ".git"),
       ref,
       value,
       force = false,
@@ -44881,7 +44881,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       });
       return oid;
     }
-    async function writeTag({ fs: fs8, dir, gitdir = join53(dir, ".git"), tag: tag2 }) {
+    async function writeTag({ fs: fs8, dir, gitdir = join54(dir, ".git"), tag: tag2 }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -44898,7 +44898,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         throw err;
       }
     }
-    async function writeTree({ fs: fs8, dir, gitdir = join53(dir, ".git"), tree }) {
+    async function writeTree({ fs: fs8, dir, gitdir = join54(dir, ".git"), tree }) {
       try {
         assertParameter("fs", fs8);
         assertParameter("gitdir", gitdir);
@@ -46533,9 +46533,9 @@ var require_parse2 = __commonJS({
                 const idx = prev.value.lastIndexOf("[");
                 const pre = prev.value.slice(0, idx);
                 const rest2 = prev.value.slice(idx + 2);
-                const posix11 = POSIX_REGEX_SOURCE[rest2];
-                if (posix11) {
-                  prev.value = pre + posix11;
+                const posix12 = POSIX_REGEX_SOURCE[rest2];
+                if (posix12) {
+                  prev.value = pre + posix12;
                   state2.backtrack = true;
                   advance();
                   if (!bos.output && tokens2.indexOf(prev) === 1) {
@@ -47052,7 +47052,7 @@ var require_picomatch = __commonJS({
         throw new TypeError("Expected pattern to be a non-empty string");
       }
       const opts = options || {};
-      const posix11 = opts.windows;
+      const posix12 = opts.windows;
       const regex = isState ? picomatch6.compileRe(glob, options) : picomatch6.makeRe(glob, options, false, true);
       const state2 = regex.state;
       delete regex.state;
@@ -47062,8 +47062,8 @@ var require_picomatch = __commonJS({
         isIgnored = picomatch6(opts.ignore, ignoreOpts, returnState);
       }
       const matcher = (input2, returnObject = false) => {
-        const { isMatch, match, output } = picomatch6.test(input2, regex, options, { glob, posix: posix11 });
-        const result = { glob, state: state2, regex, posix: posix11, input: input2, output, match, isMatch };
+        const { isMatch, match, output } = picomatch6.test(input2, regex, options, { glob, posix: posix12 });
+        const result = { glob, state: state2, regex, posix: posix12, input: input2, output, match, isMatch };
         if (typeof opts.onResult === "function") {
           opts.onResult(result);
         }
@@ -47088,7 +47088,7 @@ var require_picomatch = __commonJS({
       }
       return matcher;
     };
-    picomatch6.test = (input2, regex, options, { glob, posix: posix11 } = {}) => {
+    picomatch6.test = (input2, regex, options, { glob, posix: posix12 } = {}) => {
       if (typeof input2 !== "string") {
         throw new TypeError("Expected input to be a string");
       }
@@ -47096,7 +47096,7 @@ var require_picomatch = __commonJS({
         return { isMatch: false, output: "" };
       }
       const opts = options || {};
-      const format = opts.format || (posix11 ? utils.toPosixSlashes : null);
+      const format = opts.format || (posix12 ? utils.toPosixSlashes : null);
       let match = input2 === glob;
       let output = match && format ? format(input2) : input2;
       if (match === false) {
@@ -47105,16 +47105,16 @@ var require_picomatch = __commonJS({
       }
       if (match === false || opts.capture === true) {
         if (opts.matchBase === true || opts.basename === true) {
-          match = picomatch6.matchBase(input2, regex, options, posix11);
+          match = picomatch6.matchBase(input2, regex, options, posix12);
         } else {
           match = regex.exec(output);
         }
       }
       return { isMatch: Boolean(match), match, output };
     };
-    picomatch6.matchBase = (input2, glob, options, posix11 = options && options.windows) => {
+    picomatch6.matchBase = (input2, glob, options, posix12 = options && options.windows) => {
       const regex = glob instanceof RegExp ? glob : picomatch6.makeRe(glob, options);
-      return regex.test(utils.basename(input2, { windows: posix11 }));
+      return regex.test(utils.basename(input2, { windows: posix12 }));
     };
     picomatch6.isMatch = (str, patterns, options) => picomatch6(patterns, options)(str);
     picomatch6.parse = (pattern, options) => {
@@ -47765,6 +47765,8 @@ function discoverLibrary(repoDir, layout, options = {}) {
   const { unique: unique3, shadowed, findings } = rejectDuplicates(inside);
   findings.push(...findLookalikeNames(unique3.map((l3) => ({ id: l3.id, path: l3.path, file: `${l3.path}/${skillFileName}` }))));
   findings.push(...escaped.map(escapeFinding), ...broken.map(brokenFinding));
+  findings.push(...findDanglingFolderLinks(repoDir, layout, readDir).map(brokenFolderFinding));
+  findings.push(...findTooDeep(repoDir, layout, readDir, new Set(all.map((l3) => l3.path))).map(tooDeepFinding));
   const archived = discoverArchives(repoDir, layout, readDir);
   return { repoDir, layout, skills: unique3, aliases, broken, archived, escaped, shadowed, findings };
 }
@@ -47861,11 +47863,11 @@ function resolveLinks(repoDir, all, layout) {
     layout.roots.filter((r2) => r2.path !== "" && realOf(join8(repoDir, r2.path)) !== join8(realRepo, r2.path)).map((r2) => r2.path)
   );
   const listed2 = new Set(layout.listed.map((l3) => l3.path));
-  const plain2 = (l3) => !l3.linked && !linkedRoots.has(l3.root) && !listed2.has(l3.path);
+  const plain3 = (l3) => !l3.linked && !linkedRoots.has(l3.root) && !listed2.has(l3.path);
   const byPath = /* @__PURE__ */ new Map();
-  for (const location of all) if (plain2(location)) byPath.set(location.path, location);
+  for (const location of all) if (plain3(location)) byPath.set(location.path, location);
   for (const location of all) {
-    if (plain2(location)) {
+    if (plain3(location)) {
       out.inside.push(location);
       continue;
     }
@@ -47935,6 +47937,65 @@ function escapeFinding(escaped) {
     hint: "Replace the link with the files themselves: a skill (and its category) must live inside the repository. It is not served until then."
   });
 }
+function findDanglingFolderLinks(repoDir, layout, readDir) {
+  const out = [];
+  for (const root of layout.roots) {
+    let entries;
+    try {
+      entries = readDir(join8(repoDir, root.path));
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      if (!entry.isSymbolicLink() || entry.name.startsWith(".")) continue;
+      const path = root.path === "" ? entry.name : `${root.path}/${entry.name}`;
+      if (realOf(join8(repoDir, path)) === void 0) out.push(path);
+    }
+  }
+  return [...new Set(out)].sort();
+}
+function findTooDeep(repoDir, layout, readDir, served) {
+  const out = [];
+  const folders2 = (dir) => {
+    try {
+      return readDir(dir).filter((e) => e.isDirectory() && !e.name.startsWith(".")).map((e) => e.name);
+    } catch {
+      return [];
+    }
+  };
+  for (const root of layout.roots) {
+    if (root.origin === "hermes" || root.path === "") continue;
+    for (const category of folders2(join8(repoDir, root.path))) {
+      if (served.has(`${root.path}/${category}`)) continue;
+      for (const group of folders2(join8(repoDir, root.path, category))) {
+        const groupPath = `${root.path}/${category}/${group}`;
+        if (served.has(groupPath)) continue;
+        for (const name2 of folders2(join8(repoDir, groupPath))) {
+          if (realOf(join8(repoDir, groupPath, name2, skillFileName)) !== void 0) out.push(`${groupPath}/${name2}`);
+        }
+      }
+    }
+  }
+  return [...new Set(out)].sort();
+}
+function tooDeepFinding(path) {
+  return finding({
+    code: "library/too-deep",
+    severity: "warning",
+    file: `${path}/${skillFileName}`,
+    message: `${path} is a skill two folders below its root's categories: agents read <root>/<name>/ or <root>/<category>/<name>/, so it is never served`,
+    hint: "Move it up one level, or make its parent folder a skill root (skills_dir in .skillgarden/config.yaml)."
+  });
+}
+function brokenFolderFinding(path) {
+  return finding({
+    code: "library/broken-link",
+    severity: "warning",
+    file: path,
+    message: `${path} is a symbolic link that resolves to nothing`,
+    hint: "Point the link at an existing skill folder in the repository, or remove it. It is not served until then."
+  });
+}
 function brokenFinding(location) {
   return finding({
     code: "library/broken-link",
@@ -47964,12 +48025,12 @@ var init_discover_library = __esm({
 });
 
 // src/store/files.ts
-import { createHash, randomBytes } from "node:crypto";
+import { createHash as createHash2, randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, mkdirSync as mkdirSync2, openSync, renameSync as renameSync2, rmSync as rmSync2, writeFileSync as writeFileSync2 } from "node:fs";
 import { dirname as dirname5, join as join9 } from "node:path";
 function blobId(content) {
   const bytes = typeof content === "string" ? Buffer.from(content) : content;
-  return createHash("sha1").update(`blob ${bytes.byteLength}\0`).update(bytes).digest("hex");
+  return createHash2("sha1").update(`blob ${bytes.byteLength}\0`).update(bytes).digest("hex");
 }
 function writeFileAtomic(path, content, options = {}) {
   mkdirSync2(dirname5(path), { recursive: true });
@@ -50059,7 +50120,7 @@ function nodeLiterals(node, around) {
     case "repeat": {
       if (node.min === 0) return { exact: void 0, factors: [] };
       const inner = nodeLiterals(node.node);
-      const factors = inner.exact && !inner.exact.includes("") ? [plain(inner.exact), ...inner.factors] : inner.factors;
+      const factors = inner.exact && !inner.exact.includes("") ? [plain2(inner.exact), ...inner.factors] : inner.factors;
       if (node.min === 1 && node.max === 1) return inner;
       return { exact: void 0, factors };
     }
@@ -50080,7 +50141,7 @@ function runFactor(strings, nodes, outside) {
   const after = trailing.has("line-end") || isSpace3(outside.after) || trailing.has("word") && strings.every((s) => isWordChar(s[s.length - 1]));
   return strings.map((text3) => ({ text: text3, before, after }));
 }
-function plain(strings) {
+function plain2(strings) {
   return strings.map((text3) => ({ text: text3, before: false, after: false }));
 }
 function surroundingsOf(nodes, i, around) {
@@ -50139,7 +50200,7 @@ function alternativesLiterals(alternatives, around) {
 }
 function withExact(literals) {
   const { exact, factors } = literals;
-  return exact && !exact.includes("") ? [plain(exact), ...factors] : factors;
+  return exact && !exact.includes("") ? [plain2(exact), ...factors] : factors;
 }
 function frequency(factor) {
   return factor.reduce((sum, t2) => sum + 20 ** -t2.text.length / ((t2.before ? 4 : 1) * (t2.after ? 4 : 1)), 0);
@@ -51961,10 +52022,10 @@ var init_esm = __esm({
        * Return a void Promise that resolves once the stream ends.
        */
       async promise() {
-        return new Promise((resolve11, reject) => {
+        return new Promise((resolve10, reject) => {
           this.on(DESTROYED, () => reject(new Error("stream destroyed")));
           this.on("error", (er2) => reject(er2));
-          this.on("end", () => resolve11());
+          this.on("end", () => resolve10());
         });
       }
       /**
@@ -51988,7 +52049,7 @@ var init_esm = __esm({
             return Promise.resolve({ done: false, value: res });
           if (this[EOF])
             return stop();
-          let resolve11;
+          let resolve10;
           let reject;
           const onerr = (er2) => {
             this.off("data", ondata);
@@ -52002,19 +52063,19 @@ var init_esm = __esm({
             this.off("end", onend);
             this.off(DESTROYED, ondestroy);
             this.pause();
-            resolve11({ value, done: !!this[EOF] });
+            resolve10({ value, done: !!this[EOF] });
           };
           const onend = () => {
             this.off("error", onerr);
             this.off("data", ondata);
             this.off(DESTROYED, ondestroy);
             stop();
-            resolve11({ done: true, value: void 0 });
+            resolve10({ done: true, value: void 0 });
           };
           const ondestroy = () => onerr(new Error("stream destroyed"));
           return new Promise((res2, rej) => {
             reject = rej;
-            resolve11 = res2;
+            resolve10 = res2;
             this.once(DESTROYED, ondestroy);
             this.once("error", onerr);
             this.once("end", onend);
@@ -54121,10 +54182,10 @@ var init_report = __esm({
 });
 
 // src/store/fs-probe.ts
-import { lstatSync as lstatSync2 } from "node:fs";
+import { lstatSync as lstatSync4 } from "node:fs";
 function lstatIfAny(path) {
   try {
-    return lstatSync2(path);
+    return lstatSync4(path);
   } catch {
     return void 0;
   }
@@ -55127,11 +55188,11 @@ var require_lib3 = __commonJS({
     })();
     var __awaiter3 = exports && exports.__awaiter || function(thisArg, _arguments, P2, generator) {
       function adopt(value) {
-        return value instanceof P2 ? value : new P2(function(resolve11) {
-          resolve11(value);
+        return value instanceof P2 ? value : new P2(function(resolve10) {
+          resolve10(value);
         });
       }
-      return new (P2 || (P2 = Promise))(function(resolve11, reject) {
+      return new (P2 || (P2 = Promise))(function(resolve10, reject) {
         function fulfilled(value) {
           try {
             step(generator.next(value));
@@ -55147,7 +55208,7 @@ var require_lib3 = __commonJS({
           }
         }
         function step(result) {
-          result.done ? resolve11(result.value) : adopt(result.value).then(fulfilled, rejected);
+          result.done ? resolve10(result.value) : adopt(result.value).then(fulfilled, rejected);
         }
         step((generator = generator.apply(thisArg, _arguments || [])).next());
       });
@@ -55234,26 +55295,26 @@ var require_lib3 = __commonJS({
       }
       readBody() {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve11) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve10) => __awaiter3(this, void 0, void 0, function* () {
             let output = Buffer.alloc(0);
             this.message.on("data", (chunk) => {
               output = Buffer.concat([output, chunk]);
             });
             this.message.on("end", () => {
-              resolve11(output.toString());
+              resolve10(output.toString());
             });
           }));
         });
       }
       readBodyBuffer() {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve11) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve10) => __awaiter3(this, void 0, void 0, function* () {
             const chunks = [];
             this.message.on("data", (chunk) => {
               chunks.push(chunk);
             });
             this.message.on("end", () => {
-              resolve11(Buffer.concat(chunks));
+              resolve10(Buffer.concat(chunks));
             });
           }));
         });
@@ -55461,14 +55522,14 @@ var require_lib3 = __commonJS({
        */
       requestRaw(info2, data2) {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve11, reject) => {
+          return new Promise((resolve10, reject) => {
             function callbackForResult(err, res) {
               if (err) {
                 reject(err);
               } else if (!res) {
                 reject(new Error("Unknown error"));
               } else {
-                resolve11(res);
+                resolve10(res);
               }
             }
             this.requestRawWithCallback(info2, data2, callbackForResult);
@@ -55712,12 +55773,12 @@ var require_lib3 = __commonJS({
         return __awaiter3(this, void 0, void 0, function* () {
           retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
           const ms2 = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-          return new Promise((resolve11) => setTimeout(() => resolve11(), ms2));
+          return new Promise((resolve10) => setTimeout(() => resolve10(), ms2));
         });
       }
       _processResponse(res, options) {
         return __awaiter3(this, void 0, void 0, function* () {
-          return new Promise((resolve11, reject) => __awaiter3(this, void 0, void 0, function* () {
+          return new Promise((resolve10, reject) => __awaiter3(this, void 0, void 0, function* () {
             const statusCode = res.message.statusCode || 0;
             const response = {
               statusCode,
@@ -55725,7 +55786,7 @@ var require_lib3 = __commonJS({
               headers: {}
             };
             if (statusCode === HttpCodes2.NotFound) {
-              resolve11(response);
+              resolve10(response);
             }
             function dateTimeDeserializer(key2, value) {
               if (typeof value === "string") {
@@ -55764,7 +55825,7 @@ var require_lib3 = __commonJS({
               err.result = response.result;
               reject(err);
             } else {
-              resolve11(response);
+              resolve10(response);
             }
           }));
         });
@@ -55864,13 +55925,13 @@ var init_structure_finding = __esm({
 });
 
 // src/store/scan/join-path.ts
-import { posix as posix7, relative as relative6, sep as sep9 } from "node:path";
+import { posix as posix8, relative as relative6, sep as sep9 } from "node:path";
 function joinEntry(parent, name2, separator = sep9) {
   if (parent === "." || parent === `.${separator}`) return name2;
   return parent.endsWith(separator) ? `${parent}${name2}` : `${parent}${separator}${name2}`;
 }
 function shownUnder(label) {
-  const base = posix7.normalize(label);
+  const base = posix8.normalize(label);
   if (base === "." || base === "./") return (rel) => rel;
   return base.endsWith("/") ? (rel) => `${base}${rel}` : (rel) => `${base}/${rel}`;
 }
@@ -55893,13 +55954,13 @@ var init_join_path = __esm({
 });
 
 // src/store/scan/walk-skill.ts
-import { readFileSync as readFileSync25, realpathSync as realpathSync4 } from "node:fs";
-import { join as join43, normalize as normalize2, relative as relative7, sep as sep10 } from "node:path";
+import { readFileSync as readFileSync26, realpathSync as realpathSync4 } from "node:fs";
+import { join as join44, normalize as normalize2, relative as relative7, sep as sep10 } from "node:path";
 function readSkillIgnore(dir, entries) {
   if (!entries.some((e) => e.name === ".skillignore" && e.isFile())) return void 0;
   const ig = (0, import_ignore2.default)();
   try {
-    ig.add(readFileSync25(join43(dir, ".skillignore"), "utf8"));
+    ig.add(readFileSync26(join44(dir, ".skillignore"), "utf8"));
   } catch {
   }
   return ig;
@@ -56046,7 +56107,7 @@ var init_scan_engine = __esm({
 });
 
 // src/store/scan/scan-skill-dir.ts
-import { basename as basename10, posix as posix8, resolve as resolve8 } from "node:path";
+import { basename as basename10, posix as posix9, resolve as resolve7 } from "node:path";
 function inFolder2(rel, folder) {
   return rel.startsWith(`${folder}/`);
 }
@@ -56113,7 +56174,7 @@ async function scanSkillDir(dir, options = {}) {
   const config2 = options.config ?? resolveScanConfig();
   const label = (options.label ?? dir).split("\\").join("/");
   const walk3 = walkSkill(dir, config2.limits, options.readDir);
-  const findings = walk3.findings.map((f3) => ({ ...f3, file: posix8.join(label, f3.file) }));
+  const findings = walk3.findings.map((f3) => ({ ...f3, file: posix9.join(label, f3.file) }));
   let bytes = 0;
   const fileOptions = { ...options, config: config2 };
   const show = shownUnder(label);
@@ -56127,7 +56188,7 @@ async function scanSkillDir(dir, options = {}) {
   const allowed = applyAllowList(findings, config2.allow);
   const verdict = buildVerdict(allowed, { provenance: options.provenance, inlineSuppressions: config2.inlineSuppressions });
   const result = {
-    skill: basename10(resolve8(dir)),
+    skill: basename10(resolve7(dir)),
     dir: label,
     files: walk3.files.length,
     bytes,
@@ -56318,16 +56379,16 @@ var init_repo_cache = __esm({
 });
 
 // src/store/scan/tracked-blobs.ts
-import { readFileSync as readFileSync26, statSync as statSync9 } from "node:fs";
-import { join as join44, relative as relative8, sep as sep11 } from "node:path";
+import { readFileSync as readFileSync27, statSync as statSync9 } from "node:fs";
+import { join as join45, relative as relative8, sep as sep11 } from "node:path";
 function readTrackedBlobs(dir, gitdir) {
-  const file = join44(gitdir, "index");
+  const file = join45(gitdir, "index");
   let raw;
   let byPath;
   let indexMs;
   try {
     indexMs = statSync9(file).mtimeMs;
-    raw = readFileSync26(file);
+    raw = readFileSync27(file);
     byPath = entryOffsets(raw);
   } catch {
     return void 0;
@@ -56413,7 +56474,7 @@ __export(scan_exports, {
   scanSkillFolders: () => scanSkillFolders
 });
 import { stat as stat4 } from "node:fs/promises";
-import { basename as basename11, dirname as dirname13, resolve as resolve9 } from "node:path";
+import { basename as basename11, dirname as dirname13, resolve as resolve8 } from "node:path";
 function isResolved(config2) {
   return config2 !== void 0 && "limits" in config2 && typeof config2.limits.maxFiles === "number";
 }
@@ -56441,7 +56502,7 @@ async function resolveTargets2(path, deep, readDir) {
       { data: { path } }
     );
   }
-  if (await statOrNull(resolve9(path, "SKILL.md"))) return [path];
+  if (await statOrNull(resolve8(path, "SKILL.md"))) return [path];
   return discoverSkills(path, { readDir, ...deep ? { deep: { maxDepth: 8 } } : {} }).map((skill) => skill.dir);
 }
 async function mapPool(items, limit, fn2) {
@@ -56462,13 +56523,13 @@ async function mapPool(items, limit, fn2) {
   return out;
 }
 async function runScan(paths, options = {}) {
-  const repo = resolve9(options.repo ?? ".");
+  const repo = resolve8(options.repo ?? ".");
   const config2 = isResolved(options.config) ? options.config : resolveScanConfig(options.config);
   const readDir = options.readDir ?? createDirCache();
   let dirs;
   let escaped = [];
   if (paths.length > 0) {
-    const roots = paths.map((p2) => resolve9(repo, p2));
+    const roots = paths.map((p2) => resolve8(repo, p2));
     dirs = [...new Set((await Promise.all(roots.map((r2) => resolveTargets2(r2, options.deep ?? false, readDir)))).flat())];
   } else {
     const library = options.library ?? openLibrary(repo, options.skillsDir, { readDir });
@@ -56679,11 +56740,11 @@ import { EOL as EOL3 } from "os";
 import { constants, promises } from "fs";
 var __awaiter = function(thisArg, _arguments, P2, generator) {
   function adopt(value) {
-    return value instanceof P2 ? value : new P2(function(resolve11) {
-      resolve11(value);
+    return value instanceof P2 ? value : new P2(function(resolve10) {
+      resolve10(value);
     });
   }
-  return new (P2 || (P2 = Promise))(function(resolve11, reject) {
+  return new (P2 || (P2 = Promise))(function(resolve10, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -56699,7 +56760,7 @@ var __awaiter = function(thisArg, _arguments, P2, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve11(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve10(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -57015,11 +57076,11 @@ init_errors();
 // src/action/curate-mode.ts
 init_errors();
 import { mkdtempSync, rmSync as rmSync11 } from "node:fs";
-import { join as join46 } from "node:path";
+import { join as join47 } from "node:path";
 
 // src/services/curator/read-library.ts
 init_errors();
-import { existsSync as existsSync3, readFileSync as readFileSync8 } from "node:fs";
+import { existsSync as existsSync3, lstatSync as lstatSync2, readdirSync as readdirSync4, readFileSync as readFileSync8 } from "node:fs";
 import { join as join14 } from "node:path";
 
 // src/core/config/state.ts
@@ -57027,7 +57088,8 @@ init_findings();
 
 // src/core/config/state-validator.generated.ts
 var state = validate20;
-var schema31 = { "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://skillgarden.dev/schemas/state.schema.json", "title": "skillgarden curator state (.skillgarden/state.json)", "description": "What the curator remembers between runs. Archived is not a state here: it is where a skill lives (skills/.archive/).", "type": "object", "required": ["version"], "additionalProperties": false, "properties": { "version": { "const": 1 }, "last_run_at": { "description": "When the last curator run happened (UTC, ISO-8601); absent before the first run.", "type": "string", "format": "date-time" }, "last_run_id": { "description": "The id of the last curator run.", "type": "string" }, "skills": { "description": "Per-skill lifecycle records, by canonical name.", "type": "object", "additionalProperties": { "type": "object", "additionalProperties": false, "properties": { "state": { "description": "`stale` when marked stale; absent or `active` otherwise.", "enum": ["active", "stale"] }, "since": { "description": "When the skill entered this state.", "type": "string", "format": "date-time" }, "seeded_at": { "description": "When the curator first saw a skill that came under management after its creation (bundled, adopted): its clock starts here.", "type": "string", "format": "date-time" } } } }, "rejected_proposals": { "description": "Fingerprints of proposals whose pull request was closed without merging: never proposed again.", "type": "array", "items": { "type": "string" } } } };
+var schema31 = { "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://skillgarden.dev/schemas/state.schema.json", "title": "skillgarden curator state (.skillgarden/state.json; each skill's record in .skillgarden/state/<xx>/<skill>.json)", "description": "What the curator remembers between runs. Version 2 (written today): the run-wide fields here, each skill's record in its own file (`$defs/record`), so a commit that changes one skill carries that skill's record alone. Version 1 (read, migrated by the next write): every record in `skills`. Archived is not a state here: it is where a skill lives (skills/.archive/).", "type": "object", "required": ["version"], "additionalProperties": false, "properties": { "version": { "enum": [1, 2] }, "last_run_at": { "description": "When the last curator run happened (UTC, ISO-8601); absent before the first run.", "type": "string", "format": "date-time" }, "last_run_id": { "description": "The id of the last curator run.", "type": "string" }, "skills": { "description": "Version 1 only: per-skill lifecycle records, by canonical name.", "type": "object", "additionalProperties": { "$ref": "#/$defs/record" } }, "rejected_proposals": { "description": "Fingerprints of proposals whose pull request was closed without merging: never proposed again.", "type": "array", "items": { "type": "string" } } }, "if": { "properties": { "version": { "const": 2 } } }, "then": { "properties": { "skills": { "description": "Version 2 keeps each record in its own file.", "not": {} } } }, "$defs": { "record": { "description": "One skill's lifecycle record: `.skillgarden/state/<xx>/<skill>.json` (version 2), where <xx> is the first two hex digits of the SHA-1 of the UTF-8 canonical name and <skill> is that name with every byte other than a-z, 0-9, `_`, `-` and a `.` not first written %XX (upper-case hex), and a Windows device name's first letter too.", "type": "object", "additionalProperties": false, "properties": { "state": { "description": "`stale` when marked stale; absent or `active` otherwise.", "enum": ["active", "stale"] }, "since": { "description": "When the skill entered this state.", "type": "string", "format": "date-time" }, "seeded_at": { "description": "When the curator first saw a skill that came under management after its creation (bundled, adopted): its clock starts here.", "type": "string", "format": "date-time" } } } } };
+var schema32 = { "description": "One skill's lifecycle record: `.skillgarden/state/<xx>/<skill>.json` (version 2), where <xx> is the first two hex digits of the SHA-1 of the UTF-8 canonical name and <skill> is that name with every byte other than a-z, 0-9, `_`, `-` and a `.` not first written %XX (upper-case hex), and a Windows device name's first letter too.", "type": "object", "additionalProperties": false, "properties": { "state": { "description": "`stale` when marked stale; absent or `active` otherwise.", "enum": ["active", "stale"] }, "since": { "description": "When the skill entered this state.", "type": "string", "format": "date-time" }, "seeded_at": { "description": "When the curator first saw a skill that came under management after its creation (bundled, adopted): its clock starts here.", "type": "string", "format": "date-time" } } };
 function validate20(data2, { instancePath = "", parentData, parentDataProperty, rootData = data2, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -57039,19 +57101,36 @@ function validate20(data2, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
+  const _errs1 = errors;
+  let valid0 = true;
+  const _errs2 = errors;
   if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
-    if (data2.version === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "version" }, message: "must have required property 'version'" };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
+    if (data2.version !== void 0) {
+      if (2 !== data2.version) {
+        const err0 = {};
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
       }
-      errors++;
     }
-    for (const key0 in data2) {
-      if (!(key0 === "version" || key0 === "last_run_at" || key0 === "last_run_id" || key0 === "skills" || key0 === "rejected_proposals")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+  }
+  var _valid0 = _errs2 === errors;
+  errors = _errs1;
+  if (vErrors !== null) {
+    if (_errs1) {
+      vErrors.length = _errs1;
+    } else {
+      vErrors = null;
+    }
+  }
+  if (_valid0) {
+    const _errs4 = errors;
+    if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
+      if (data2.skills !== void 0) {
+        const err1 = { instancePath: instancePath + "/skills", schemaPath: "#/then/properties/skills/not", keyword: "not", params: {}, message: "must NOT be valid" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -57060,31 +57139,36 @@ function validate20(data2, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data2.version !== void 0) {
-      if (1 !== data2.version) {
-        const err2 = { instancePath: instancePath + "/version", schemaPath: "#/properties/version/const", keyword: "const", params: { allowedValue: 1 }, message: "must be equal to constant" };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
+    var _valid0 = _errs4 === errors;
+    valid0 = _valid0;
+    if (valid0) {
+      var props0 = {};
+      props0.skills = true;
+      props0.version = true;
     }
-    if (data2.last_run_at !== void 0) {
-      if (!(typeof data2.last_run_at === "string")) {
-        const err3 = { instancePath: instancePath + "/last_run_at", schemaPath: "#/properties/last_run_at/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
+  }
+  if (!valid0) {
+    const err2 = { instancePath, schemaPath: "#/if", keyword: "if", params: { failingKeyword: "then" }, message: 'must match "then" schema' };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
     }
-    if (data2.last_run_id !== void 0) {
-      if (typeof data2.last_run_id !== "string") {
-        const err4 = { instancePath: instancePath + "/last_run_id", schemaPath: "#/properties/last_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    errors++;
+  }
+  if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
+    if (data2.version === void 0) {
+      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "version" }, message: "must have required property 'version'" };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    for (const key0 in data2) {
+      if (!(key0 === "version" || key0 === "last_run_at" || key0 === "last_run_id" || key0 === "skills" || key0 === "rejected_proposals")) {
+        const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -57093,49 +57177,49 @@ function validate20(data2, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
+    if (data2.version !== void 0) {
+      let data22 = data2.version;
+      if (!(data22 === 1 || data22 === 2)) {
+        const err5 = { instancePath: instancePath + "/version", schemaPath: "#/properties/version/enum", keyword: "enum", params: { allowedValues: schema31.properties.version.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data2.last_run_at !== void 0) {
+      if (!(typeof data2.last_run_at === "string")) {
+        const err6 = { instancePath: instancePath + "/last_run_at", schemaPath: "#/properties/last_run_at/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data2.last_run_id !== void 0) {
+      if (typeof data2.last_run_id !== "string") {
+        const err7 = { instancePath: instancePath + "/last_run_id", schemaPath: "#/properties/last_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
     if (data2.skills !== void 0) {
-      let data3 = data2.skills;
-      if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
-        for (const key1 in data3) {
-          let data4 = data3[key1];
-          if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
-            for (const key2 in data4) {
+      let data5 = data2.skills;
+      if (data5 && typeof data5 == "object" && !Array.isArray(data5)) {
+        for (const key1 in data5) {
+          let data6 = data5[key1];
+          if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
+            for (const key2 in data6) {
               if (!(key2 === "state" || key2 === "since" || key2 === "seeded_at")) {
-                const err5 = { instancePath: instancePath + "/skills/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/skills/additionalProperties/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
-                if (vErrors === null) {
-                  vErrors = [err5];
-                } else {
-                  vErrors.push(err5);
-                }
-                errors++;
-              }
-            }
-            if (data4.state !== void 0) {
-              let data5 = data4.state;
-              if (!(data5 === "active" || data5 === "stale")) {
-                const err6 = { instancePath: instancePath + "/skills/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/state", schemaPath: "#/properties/skills/additionalProperties/properties/state/enum", keyword: "enum", params: { allowedValues: schema31.properties.skills.additionalProperties.properties.state.enum }, message: "must be equal to one of the allowed values" };
-                if (vErrors === null) {
-                  vErrors = [err6];
-                } else {
-                  vErrors.push(err6);
-                }
-                errors++;
-              }
-            }
-            if (data4.since !== void 0) {
-              if (!(typeof data4.since === "string")) {
-                const err7 = { instancePath: instancePath + "/skills/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/since", schemaPath: "#/properties/skills/additionalProperties/properties/since/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err7];
-                } else {
-                  vErrors.push(err7);
-                }
-                errors++;
-              }
-            }
-            if (data4.seeded_at !== void 0) {
-              if (!(typeof data4.seeded_at === "string")) {
-                const err8 = { instancePath: instancePath + "/skills/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/seeded_at", schemaPath: "#/properties/skills/additionalProperties/properties/seeded_at/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err8 = { instancePath: instancePath + "/skills/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/record/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
                   vErrors = [err8];
                 } else {
@@ -57144,57 +57228,91 @@ function validate20(data2, { instancePath = "", parentData, parentDataProperty, 
                 errors++;
               }
             }
+            if (data6.state !== void 0) {
+              let data7 = data6.state;
+              if (!(data7 === "active" || data7 === "stale")) {
+                const err9 = { instancePath: instancePath + "/skills/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/state", schemaPath: "#/$defs/record/properties/state/enum", keyword: "enum", params: { allowedValues: schema32.properties.state.enum }, message: "must be equal to one of the allowed values" };
+                if (vErrors === null) {
+                  vErrors = [err9];
+                } else {
+                  vErrors.push(err9);
+                }
+                errors++;
+              }
+            }
+            if (data6.since !== void 0) {
+              if (!(typeof data6.since === "string")) {
+                const err10 = { instancePath: instancePath + "/skills/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/since", schemaPath: "#/$defs/record/properties/since/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err10];
+                } else {
+                  vErrors.push(err10);
+                }
+                errors++;
+              }
+            }
+            if (data6.seeded_at !== void 0) {
+              if (!(typeof data6.seeded_at === "string")) {
+                const err11 = { instancePath: instancePath + "/skills/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/seeded_at", schemaPath: "#/$defs/record/properties/seeded_at/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err11];
+                } else {
+                  vErrors.push(err11);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err9 = { instancePath: instancePath + "/skills/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/skills/additionalProperties/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err12 = { instancePath: instancePath + "/skills/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/record/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err9];
+              vErrors = [err12];
             } else {
-              vErrors.push(err9);
+              vErrors.push(err12);
             }
             errors++;
           }
         }
       } else {
-        const err10 = { instancePath: instancePath + "/skills", schemaPath: "#/properties/skills/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err13 = { instancePath: instancePath + "/skills", schemaPath: "#/properties/skills/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err10];
+          vErrors = [err13];
         } else {
-          vErrors.push(err10);
+          vErrors.push(err13);
         }
         errors++;
       }
     }
     if (data2.rejected_proposals !== void 0) {
-      let data8 = data2.rejected_proposals;
-      if (Array.isArray(data8)) {
-        const len0 = data8.length;
+      let data10 = data2.rejected_proposals;
+      if (Array.isArray(data10)) {
+        const len0 = data10.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (typeof data8[i0] !== "string") {
-            const err11 = { instancePath: instancePath + "/rejected_proposals/" + i0, schemaPath: "#/properties/rejected_proposals/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+          if (typeof data10[i0] !== "string") {
+            const err14 = { instancePath: instancePath + "/rejected_proposals/" + i0, schemaPath: "#/properties/rejected_proposals/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err11];
+              vErrors = [err14];
             } else {
-              vErrors.push(err11);
+              vErrors.push(err14);
             }
             errors++;
           }
         }
       } else {
-        const err12 = { instancePath: instancePath + "/rejected_proposals", schemaPath: "#/properties/rejected_proposals/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err15 = { instancePath: instancePath + "/rejected_proposals", schemaPath: "#/properties/rejected_proposals/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
-          vErrors = [err12];
+          vErrors = [err15];
         } else {
-          vErrors.push(err12);
+          vErrors.push(err15);
         }
         errors++;
       }
     }
   } else {
-    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err16 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err13];
+      vErrors = [err16];
     } else {
-      vErrors.push(err13);
+      vErrors.push(err16);
     }
     errors++;
   }
@@ -57202,36 +57320,125 @@ function validate20(data2, { instancePath = "", parentData, parentDataProperty, 
   return errors === 0;
 }
 validate20.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var stateRecord = validate21;
+function validate21(data2, { instancePath = "", parentData, parentDataProperty, rootData = data2, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate21.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
+    for (const key0 in data2) {
+      if (!(key0 === "state" || key0 === "since" || key0 === "seeded_at")) {
+        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    }
+    if (data2.state !== void 0) {
+      let data0 = data2.state;
+      if (!(data0 === "active" || data0 === "stale")) {
+        const err1 = { instancePath: instancePath + "/state", schemaPath: "#/properties/state/enum", keyword: "enum", params: { allowedValues: schema32.properties.state.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data2.since !== void 0) {
+      if (!(typeof data2.since === "string")) {
+        const err2 = { instancePath: instancePath + "/since", schemaPath: "#/properties/since/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    if (data2.seeded_at !== void 0) {
+      if (!(typeof data2.seeded_at === "string")) {
+        const err3 = { instancePath: instancePath + "/seeded_at", schemaPath: "#/properties/seeded_at/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err4];
+    } else {
+      vErrors.push(err4);
+    }
+    errors++;
+  }
+  validate21.errors = vErrors;
+  return errors === 0;
+}
+validate21.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 
 // src/core/config/state.ts
 function emptyState() {
-  return { version: 1, skills: {}, rejected_proposals: [] };
+  return { version: 2, skills: {}, rejected_proposals: [] };
 }
 var validate = state;
+var validateRecord = stateRecord;
 function parseState(text3, file) {
+  const parsed = parseJson(text3, file, validate);
+  if ("findings" in parsed) return { state: emptyState(), findings: parsed.findings };
+  const state2 = parsed.data;
+  return {
+    state: { ...emptyState(), ...state2, skills: { ...state2.skills }, rejected_proposals: [...state2.rejected_proposals ?? []] },
+    findings: []
+  };
+}
+function parseRecord(text3, file) {
+  const parsed = parseJson(text3, file, validateRecord);
+  return "findings" in parsed ? { record: {}, findings: parsed.findings } : { record: parsed.data, findings: [] };
+}
+function serializeState(state2) {
+  const out = {
+    version: 2,
+    ...state2.last_run_at !== void 0 ? { last_run_at: state2.last_run_at } : {},
+    ...state2.last_run_id !== void 0 ? { last_run_id: state2.last_run_id } : {},
+    rejected_proposals: [...new Set(state2.rejected_proposals)].sort()
+  };
+  return `${JSON.stringify(out, null, 2)}
+`;
+}
+function serializeRecord(record2) {
+  const { state: state2, since, seeded_at, ...rest } = record2;
+  return `${JSON.stringify({ ...state2 ? { state: state2 } : {}, ...since ? { since } : {}, ...seeded_at ? { seeded_at } : {}, ...rest }, null, 2)}
+`;
+}
+function parseJson(text3, file, check) {
   let data2;
   try {
     data2 = JSON.parse(text3);
   } catch (error2) {
     const at2 = locateJsonError(text3, error2.message);
     const where = at2 ? ` at line ${at2.line}, column ${at2.column}` : "";
-    return { state: emptyState(), findings: [{ ...stateError(file, `not JSON${where}: ${error2.message}`), ...at2 }] };
+    return { findings: [{ ...stateError(file, `not JSON${where}: ${error2.message}`), ...at2 }] };
   }
-  if (!validate(data2)) {
-    const detail = (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? ""}`).join("; ");
-    return { state: emptyState(), findings: [stateError(file, `does not match schemas/state.schema.json: ${detail}`)] };
+  if (!check(data2)) {
+    const detail = (check.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? ""}`).join("; ");
+    return { findings: [stateError(file, `does not match schemas/state.schema.json: ${detail}`)] };
   }
-  const state2 = data2;
-  return {
-    state: { ...emptyState(), ...state2, skills: { ...state2.skills }, rejected_proposals: [...state2.rejected_proposals ?? []] },
-    findings: []
-  };
-}
-function serializeState(state2) {
-  const skills = Object.fromEntries(Object.entries(state2.skills).sort(([a], [b2]) => a < b2 ? -1 : 1));
-  const out = { ...state2, skills, rejected_proposals: [...new Set(state2.rejected_proposals)].sort() };
-  return `${JSON.stringify(out, null, 2)}
-`;
+  return { data: data2 };
 }
 function stateError(file, message) {
   return finding({
@@ -57239,7 +57446,7 @@ function stateError(file, message) {
     severity: "error",
     file,
     message,
-    hint: "Fix or remove the file (its history is in Git: `git log -p -- .skillgarden/state.json`)."
+    hint: `Fix or remove the file (its history is in Git: \`git log -p -- ${file}\`).`
   });
 }
 function locateJsonError(text3, message) {
@@ -57249,6 +57456,46 @@ function locateJsonError(text3, message) {
   const before = text3.slice(0, position);
   const line = before.split("\n").length;
   return { line, column: position - before.lastIndexOf("\n") };
+}
+
+// src/core/config/state-files.ts
+init_layout();
+import { createHash } from "node:crypto";
+var stateFile = `${metaDir}/state.json`;
+var stateRecordDir = `${metaDir}/state`;
+var plain = /^[a-z0-9_.-]$/;
+var reserved = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/;
+function recordFileName(name2) {
+  let out = "";
+  for (const byte of Buffer.from(name2, "utf8")) {
+    const char = String.fromCharCode(byte);
+    out += byte < 128 && plain.test(char) && !(out === "" && char === ".") ? char : `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
+  }
+  if (reserved.test(out)) out = `%${out.charCodeAt(0).toString(16).toUpperCase()}${out.slice(1)}`;
+  return `${out}.json`;
+}
+function recordName(fileName) {
+  if (!fileName.endsWith(".json")) return void 0;
+  let name2;
+  try {
+    name2 = decodeURIComponent(fileName.slice(0, -".json".length));
+  } catch {
+    return void 0;
+  }
+  return name2 !== "" && recordFileName(name2) === fileName ? name2 : void 0;
+}
+function recordShard(name2) {
+  return createHash("sha1").update(name2, "utf8").digest("hex").slice(0, 2);
+}
+function recordPath(name2) {
+  return `${stateRecordDir}/${recordShard(name2)}/${recordFileName(name2)}`;
+}
+function recordNameAt(path) {
+  const prefix2 = `${stateRecordDir}/`;
+  if (!path.startsWith(prefix2)) return void 0;
+  const [shard, file, ...rest] = path.slice(prefix2.length).split("/");
+  const name2 = rest.length === 0 && file !== void 0 ? recordName(file) : void 0;
+  return name2 !== void 0 && recordShard(name2) === shard ? name2 : void 0;
 }
 
 // src/services/curator/read-library.ts
@@ -57294,6 +57541,7 @@ function planLifecycle(skills, settings, now) {
     }
     const { anchor, source, used } = findAnchor(skill, seededAt, nowIso);
     const at2 = Date.parse(anchor);
+    const links = skill.linkedFrom ?? [];
     const transition = (to, reason) => plan.decisions.push({ name: skill.name, kind: "transition", from: state2, to, anchor, anchorSource: source, reason });
     if (!used && at2 > staleCutoff) {
       if (state2 === "stale") {
@@ -57309,21 +57557,26 @@ function planLifecycle(skills, settings, now) {
         `${skill.missed} session(s) needed it without loading it: not idle, so not stale (the words they used go to a description proposal)`,
         anchor
       );
-    } else if (at2 <= archiveCutoff && !protectedNames.has(skill.name)) {
+    } else if (at2 <= archiveCutoff && !protectedNames.has(skill.name) && links.length === 0) {
       transition("archived", `no activity since ${day(anchor)} (${source}): ${settings.archive_after_days} days or more`);
       plan.counts.archived++;
     } else if (at2 <= staleCutoff && state2 === "active") {
-      const note = at2 <= archiveCutoff ? " (protected: never archived)" : "";
+      const note = at2 > archiveCutoff ? "" : links.length > 0 ? ` (not archived: ${linkedNote(links)})` : " (protected: never archived)";
       transition("stale", `no activity since ${day(anchor)} (${source}): ${settings.stale_after_days} days or more${note}`);
       plan.counts.marked_stale++;
     } else if (at2 > staleCutoff && state2 === "stale") {
       transition("active", `active again: last ${source} ${day(anchor)}`);
       plan.counts.reactivated++;
     } else {
-      skip("unchanged", `${state2}, last ${source} ${day(anchor)}`, anchor);
+      const held = at2 <= archiveCutoff && links.length > 0 ? `; not archived: ${linkedNote(links)}` : "";
+      skip("unchanged", `${state2}, last ${source} ${day(anchor)}${held}`, anchor);
     }
   }
   return plan;
+}
+function linkedNote(links) {
+  const shown = links.slice(0, 3).join(", ") + (links.length > 3 ? `, \u2026 (+${links.length - 3})` : "");
+  return `${shown} ${links.length === 1 ? "links" : "link"} to it; remove the link${links.length === 1 ? "" : "s"} to let it be archived`;
 }
 function findAnchor(skill, seededAt, nowIso) {
   const candidates = [
@@ -57521,6 +57774,33 @@ function mergeUsage(files) {
   }
   return totals;
 }
+function withCommittedPatch(counters, committedAt) {
+  if (committedAt === void 0) return counters;
+  const filed = counters?.last_patched_at;
+  const latest2 = filed !== void 0 && Date.parse(filed) >= Date.parse(committedAt) ? filed : committedAt;
+  return { ...counters ?? emptyCounters(), last_patched_at: latest2 };
+}
+
+// src/core/usage/client-keys.ts
+function keyUsageByClientName(totals, ids) {
+  const known = new Set(ids);
+  const byPlain = /* @__PURE__ */ new Map();
+  for (const id of ids) {
+    const colon = id.indexOf(":");
+    if (colon < 0) continue;
+    const plain3 = id.slice(colon + 1);
+    byPlain.set(plain3, [...byPlain.get(plain3) ?? [], id]);
+  }
+  const ambiguous = [];
+  const keyed = [...totals].map(([key2, counters]) => {
+    const owners = known.has(key2) ? void 0 : byPlain.get(key2);
+    if (owners === void 0) return { skills: { [key2]: counters } };
+    if (owners.length === 1) return { skills: { [owners[0]]: counters } };
+    ambiguous.push({ key: key2, ids: [...owners].sort() });
+    return { skills: { [key2]: counters } };
+  });
+  return { totals: mergeUsage(keyed), ambiguous };
+}
 
 // src/core/skill/parse.ts
 var import_yaml2 = __toESM(require_dist(), 1);
@@ -57638,8 +57918,8 @@ function readInlineValue(lines, at2, indent, raw) {
   if (blockHeader.test(raw)) return readBlockScalar(lines, at2 + 1, indent, raw);
   const value = readValue(raw);
   if (value === void 0) return void 0;
-  const plain2 = typeof value === "string" && !/^["'[]/.test(raw);
-  return plain2 ? readContinued(lines, at2 + 1, indent, value) : { value, end: at2 + 1 };
+  const plain3 = typeof value === "string" && !/^["'[]/.test(raw);
+  return plain3 ? readContinued(lines, at2 + 1, indent, value) : { value, end: at2 + 1 };
 }
 function readNested(lines, parent, start, depth) {
   const first = lines[start];
@@ -61596,7 +61876,7 @@ function gitEnv(extra = {}) {
   return env;
 }
 function runGit(args, options) {
-  return new Promise((resolve11, reject) => {
+  return new Promise((resolve10, reject) => {
     const child = execFile(
       "git",
       args,
@@ -61610,7 +61890,7 @@ function runGit(args, options) {
       (error2, stdout, stderr) => {
         const code4 = error2 ? typeof error2.code === "number" ? error2.code : error2.killed ? 124 : -1 : 0;
         if (error2 && typeof error2.code === "string") reject(error2 instanceof Error ? error2 : new Error(error2.message));
-        else resolve11({ stdout, stderr: stderr.toString("utf8"), code: code4 });
+        else resolve10({ stdout, stderr: stderr.toString("utf8"), code: code4 });
       }
     );
     if (options.input !== void 0) child.stdin?.end(options.input);
@@ -61953,6 +62233,23 @@ function readUsageSnapshot(repoDir, options) {
     if (parsed) snapshot.files.push({ writer, path, file: parsed });
   }
   snapshot.totals = mergeUsage(snapshot.files.map((f3) => f3.file));
+  if (options.skills) {
+    const keyed = keyUsageByClientName(snapshot.totals, options.skills);
+    snapshot.totals = keyed.totals;
+    for (const { key: key2, ids } of keyed.ambiguous) {
+      for (const { path } of snapshot.files.filter((f3) => f3.file.skills[key2] !== void 0)) {
+        snapshot.findings.push({
+          code: "usage/ambiguous-name",
+          severity: "warning",
+          file: path,
+          line: 0,
+          column: 0,
+          message: `usage recorded under "${key2}", which ${ids.length} plugins' skills share (${ids.join(", ")}): counted for none of them`,
+          hint: `Usage is now recorded as the client names the skill (${ids[0]}). Move the old counts to the right name in ${path} by hand, or leave them: they age out.`
+        });
+      }
+    }
+  }
   return snapshot;
 }
 function readOne(repoDir, path, parse4, snapshot, optional = false) {
@@ -62616,11 +62913,11 @@ function validate22(data2, { instancePath = "", parentData, parentDataProperty, 
 }
 validate22.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var func0 = runtime_equal;
-function validate21(data2, { instancePath = "", parentData, parentDataProperty, rootData = data2, dynamicAnchors = {} } = {}) {
+function validate212(data2, { instancePath = "", parentData, parentDataProperty, rootData = data2, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate21.evaluated;
+  const evaluated0 = validate212.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -62974,10 +63271,10 @@ function validate21(data2, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate21.errors = vErrors;
+  validate212.errors = vErrors;
   return errors === 0;
 }
-validate21.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+validate212.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 function validate202(data2, { instancePath = "", parentData, parentDataProperty, rootData = data2, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -63515,8 +63812,8 @@ function validate202(data2, { instancePath = "", parentData, parentDataProperty,
       }
     }
     if (data2.scan !== void 0) {
-      if (!validate21(data2.scan, { instancePath: instancePath + "/scan", parentData: data2, parentDataProperty: "scan", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+      if (!validate212(data2.scan, { instancePath: instancePath + "/scan", parentData: data2, parentDataProperty: "scan", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate212.errors : vErrors.concat(validate212.errors);
         errors = vErrors.length;
       }
     }
@@ -64060,15 +64357,60 @@ ${describeConfigFindings(findings)}
 }
 
 // src/services/curator/read-library.ts
-var stateFile = `${metaDir}/state.json`;
 function readState(repoDir) {
-  const path = join14(repoDir, stateFile);
-  if (!existsSync3(path)) return emptyState();
-  const { state: state2, findings } = parseState(readFileSync8(path, "utf8"), stateFile);
+  const { state: state2, findings } = readStateFiles(repoDir);
   if (findings.length > 0) {
-    throw new SkillgardenError("state/invalid", `${stateFile}: ${findings[0]?.message}. ${findings[0]?.hint}`, { data: { findings } });
+    const first = findings[0];
+    throw new SkillgardenError("state/invalid", `${first.file}: ${first.message}. ${first.hint}`, { data: { findings } });
   }
   return state2;
+}
+function readStateFiles(repoDir) {
+  const path = join14(repoDir, stateFile);
+  const run = existsSync3(path) ? parseState(readFileSync8(path, "utf8"), stateFile) : { state: emptyState(), findings: [] };
+  if (run.findings.length > 0 || run.state.version === 1) return run;
+  const findings = [];
+  const skills = {};
+  for (const file of readRecordFiles(repoDir)) {
+    const name2 = recordNameAt(file);
+    if (name2 === void 0) {
+      findings.push({
+        ...parseRecord("", file).findings[0],
+        message: `not where a record goes: each is .skillgarden/state/<two hex digits of the SHA-1 of the name>/<the name encoded>.json (schemas/state.schema.json, $defs/record)`
+      });
+      continue;
+    }
+    const parsed = parseRecord(readFileSync8(join14(repoDir, file), "utf8"), file);
+    findings.push(...parsed.findings);
+    skills[name2] = parsed.record;
+  }
+  return { state: { ...run.state, skills }, findings };
+}
+function readRecordFiles(repoDir) {
+  const files = [];
+  for (const entry of listDir(join14(repoDir, stateRecordDir))) {
+    const path = `${stateRecordDir}/${entry.name}`;
+    if (entry.isDirectory()) {
+      for (const inner of listDir(join14(repoDir, path)))
+        if (inner.isFile() && inner.name.endsWith(".json")) files.push(`${path}/${inner.name}`);
+    } else if (entry.isFile() && entry.name.endsWith(".json")) files.push(path);
+  }
+  return files.sort();
+}
+function listDir(dir) {
+  try {
+    return readdirSync4(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+var withLinks = (links) => links ? { linkedFrom: links.sort() } : {};
+function linkPath(location) {
+  try {
+    if (lstatSync2(location.dir).isSymbolicLink()) return location.path;
+  } catch {
+  }
+  return `${location.path}/${skillFileName}`;
 }
 async function readLibrary(repoDir, options) {
   const config2 = options.config ?? requireConfig(repoDir);
@@ -64081,10 +64423,13 @@ async function readLibrary(repoDir, options) {
   const roots = libraryRoots(library.layout);
   const { index: history } = await readHistoryIndex(repoDir, { skillsRoot: roots });
   const files = readProvenanceFiles(repoDir, roots);
-  const usage = readUsageSnapshot(repoDir, { skillsDir: roots, now: options.now });
+  const usage = readUsageSnapshot(repoDir, { skillsDir: roots, now: options.now, skills: [...locations, ...archived].map((l3) => l3.id) });
   const pins = parsePins(readOptional(join14(repoDir, pinsFile)));
   const names = new Set(locations.map((l3) => l3.name));
   const { referenced, files: referenceFiles } = findReferencedNames(repoDir, config2.references, names);
+  const linkedFrom = /* @__PURE__ */ new Map();
+  for (const alias of library.aliases)
+    linkedFrom.set(alias.target.path, [...linkedFrom.get(alias.target.path) ?? [], linkPath(alias.location)]);
   const skills = locations.map((location) => {
     const entry = history.skills[location.name];
     const { provenance, adopted, adoptedAt } = resolveProvenance(location.name, files, entry);
@@ -64097,8 +64442,9 @@ async function readLibrary(repoDir, options) {
       ...adoptedAt ? { adoptedAt } : {},
       pinned: pins.has(location.name) || readPinned(join14(location.dir, skillFileName)),
       referenced: referenced.has(location.name),
+      ...withLinks(linkedFrom.get(location.path)),
       ...entry?.created.time ? { createdAt: entry.created.time } : {},
-      ...withRecordedPatch(usage.totals.get(location.name), entry?.lastPatched?.time),
+      ...withRecordedPatch(usage.totals.get(location.id), entry?.lastPatched?.time),
       ...state2.skills[location.name] ? { record: state2.skills[location.name] } : {}
     };
   });
@@ -64124,10 +64470,8 @@ function describeEmptyLibrary(repoDir, skillsDir) {
   return empty ? renderEmptyLibrary(library) : void 0;
 }
 function withRecordedPatch(counters, committedAt) {
-  if (committedAt === void 0) return counters === void 0 ? {} : { usage: counters };
-  const filed = counters?.last_patched_at;
-  const latest2 = filed !== void 0 && Date.parse(filed) >= Date.parse(committedAt) ? filed : committedAt;
-  return { usage: { ...counters ?? emptyCounters(), last_patched_at: latest2 } };
+  const usage = withCommittedPatch(counters, committedAt);
+  return usage === void 0 ? {} : { usage };
 }
 function readOptional(path) {
   try {
@@ -64143,7 +64487,7 @@ function readPinned(path) {
 }
 
 // src/services/proposals/branch.ts
-import { createHash as createHash2 } from "node:crypto";
+import { createHash as createHash3 } from "node:crypto";
 var proposalPrefix = "skillgarden/";
 function buildProposalBranch(kind, name2 = "") {
   if (kind === "lifecycle") return `${proposalPrefix}lifecycle`;
@@ -64160,7 +64504,7 @@ function parseProposalBranch(branch) {
 }
 function buildProposalFingerprint(kind, decisions) {
   const canonical = JSON.stringify({ kind, decisions: [...decisions].sort() });
-  return createHash2("sha256").update(canonical).digest("hex").slice(0, 20);
+  return createHash3("sha256").update(canonical).digest("hex").slice(0, 20);
 }
 
 // src/services/proposals/build.ts
@@ -64848,8 +65192,13 @@ function countSections(body) {
 function slugAnchor(heading) {
   return heading.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, "").trim().replace(/\s/g, "-");
 }
-function humanize(name2) {
-  const words = name2.replace(/[-_]+/g, " ").trim();
+function humanize(name2, spelled = []) {
+  let words = name2.replace(/[-_]+/g, " ").trim();
+  if (spelled.length > 0) {
+    const forms = /* @__PURE__ */ new Map();
+    for (const text3 of spelled) for (const w of text3.match(/\b[A-Z][A-Z0-9]+\b/g) ?? []) forms.set(w.toLowerCase(), w);
+    words = words.replace(/[a-z0-9]+/g, (w) => forms.get(w) ?? w);
+  }
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 function listBlocks(text3) {
@@ -64943,6 +65292,20 @@ var generic = new Set(
     " "
   )
 );
+function findSharedNameRun(names, minLength) {
+  const [first, ...rest] = names.map((n) => n.split("-"));
+  if (!first) return null;
+  const others = rest.map((tokens2) => `-${tokens2.join("-")}-`);
+  for (let length = first.length; length >= 1; length--) {
+    for (let start = 0; start + length <= first.length; start++) {
+      const run = first.slice(start, start + length);
+      if (run.every((t2) => generic.has(t2))) continue;
+      const joined = run.join("-");
+      if (joined.length >= minLength && others.every((o2) => o2.includes(`-${joined}-`))) return joined;
+    }
+  }
+  return null;
+}
 function wordsOf2(member, prefix2, stem3) {
   const description = typeof member.parsed.fields.description === "string" ? member.parsed.fields.description : "";
   const title = splitTitle(member.parsed.body).title ?? "";
@@ -65038,28 +65401,29 @@ function sectionCount(parsed) {
   return count;
 }
 function chooseUmbrella(members, prefix2, taken, config2, avoid = /* @__PURE__ */ new Set()) {
-  const named2 = members.find((m2) => m2.name === prefix2 && !avoid.has(m2.name));
-  if (named2) return { kind: "existing", umbrella: named2, why: `its name is the shared prefix \`${prefix2}\`` };
+  const shared = prefix2 ?? findSharedNameRun(
+    members.map((m2) => m2.name),
+    config2.prefix_min_length
+  );
+  const named2 = members.find((m2) => m2.name === shared && !avoid.has(m2.name));
+  if (named2) return { kind: "existing", umbrella: named2, why: `its name is the class every member's name holds, \`${shared}\`` };
   const count = (m2) => sectionCount(m2.parsed);
   const broadest = [...members.filter((m2) => !avoid.has(m2.name))].sort(
     (a, b2) => count(b2) - count(a) || b2.parsed.body.length - a.parsed.body.length || a.name.localeCompare(b2.name)
   )[0];
-  if (broadest === void 0)
-    return { kind: "new", name: prefix2 ?? `${members[0]?.name ?? "skills"}-overview`, why: "no member can be the umbrella" };
-  const sections = count(broadest);
-  if (sections >= config2.umbrella_min_sections)
-    return { kind: "existing", umbrella: broadest, why: `it is the broadest member (${sections} sections)` };
-  const telling = prefix2 ? findTellingName(prefix2, members, taken) : void 0;
+  const telling = shared ? findTellingName(shared, members, taken) : void 0;
   if (telling !== void 0 && telling.length <= 64 && !taken.has(telling))
-    return {
-      kind: "new",
-      name: telling,
-      why: `no member is broad enough, so a new skill is named for the shared prefix and what every member is about`
-    };
-  for (const name2 of prefix2 ? [prefix2, `${prefix2}-overview`] : []) {
-    if (!taken.has(name2)) return { kind: "new", name: name2, why: `no member is broad enough, so a new skill is named for the shared prefix` };
+    return { kind: "new", name: telling, why: `a new skill named for the class \`${shared}\` and what every member is about` };
+  const held = members.some((m2) => m2.name === shared);
+  for (const name2 of shared && !held ? [shared, `${shared}-overview`] : []) {
+    if (name2.length <= 64 && !taken.has(name2))
+      return { kind: "new", name: name2, why: `a new skill named for the class every member's name holds, \`${shared}\`` };
   }
-  return { kind: "existing", umbrella: broadest, why: "it is the broadest member and the cluster shares no free prefix name" };
+  if (broadest === void 0)
+    return { kind: "new", name: shared ?? `${members[0]?.name ?? "skills"}-overview`, why: "no member can be the umbrella" };
+  const sections = count(broadest);
+  const why = held ? `the member named for the class, \`${shared}\`, breaks the spec in its own frontmatter` : shared ? `every name for the class \`${shared}\` is taken` : "the members' names share no class";
+  return { kind: "existing", umbrella: broadest, why: `it is the broadest member (${sections} sections): ${why}` };
 }
 function union(lists) {
   return [...new Set(lists.flat())];
@@ -65678,9 +66042,9 @@ function placeSupportFile(table2, sibling, path) {
   if (!table2.has(path)) return path;
   const dir = posix5.dirname(path);
   const base = posix5.basename(path);
-  const join53 = (name2) => dir === "." ? name2 : `${dir}/${name2}`;
-  let candidate2 = join53(`${sibling}-${base}`);
-  for (let n = 2; table2.has(candidate2); n++) candidate2 = join53(`${sibling}-${n}-${base}`);
+  const join54 = (name2) => dir === "." ? name2 : `${dir}/${name2}`;
+  let candidate2 = join54(`${sibling}-${base}`);
+  for (let n = 2; table2.has(candidate2); n++) candidate2 = join54(`${sibling}-${n}-${base}`);
   return candidate2;
 }
 function isMarkdownPath(path) {
@@ -65824,7 +66188,7 @@ function chooseBranch(combinator, branchErrors) {
 var runtime_ucs2length_module2 = __toESM(require_ucs2length(), 1);
 var runtime_ucs2length2 = runtime_ucs2length_module2.default.default ?? runtime_ucs2length_module2.default;
 var portable = validate27;
-var schema32 = { "description": "Profile `portable` (the default): the fields of every known dialect. Unknown keys are warnings.", "type": "object", "required": ["name", "description"], "properties": { "name": { "$ref": "#/$defs/name" }, "description": { "$ref": "#/$defs/description" }, "license": { "$ref": "#/$defs/license" }, "compatibility": { "$ref": "#/$defs/compatibility" }, "metadata": { "$ref": "#/$defs/metadata-open" }, "allowed-tools": { "$ref": "#/$defs/allowed-tools" }, "when_to_use": { "$ref": "#/$defs/when_to_use" }, "argument-hint": { "$ref": "#/$defs/argument-hint" }, "arguments": { "$ref": "#/$defs/arguments" }, "disable-model-invocation": { "$ref": "#/$defs/disable-model-invocation" }, "user-invocable": { "$ref": "#/$defs/user-invocable" }, "disallowed-tools": { "$ref": "#/$defs/disallowed-tools" }, "model": { "$ref": "#/$defs/model" }, "effort": { "$ref": "#/$defs/effort-runtime" }, "context": { "$ref": "#/$defs/context-runtime" }, "agent": { "$ref": "#/$defs/agent" }, "hooks": { "$ref": "#/$defs/hooks" }, "paths": { "$ref": "#/$defs/paths" }, "shell": { "$ref": "#/$defs/shell" }, "version": { "$ref": "#/$defs/version" }, "author": { "$ref": "#/$defs/author" }, "authors": { "$ref": "#/$defs/authors" }, "platforms": { "$ref": "#/$defs/platforms" }, "environments": { "$ref": "#/$defs/environments" }, "prerequisites": { "$ref": "#/$defs/prerequisites" }, "required_environment_variables": { "$ref": "#/$defs/required_environment_variables" }, "required_credential_files": { "$ref": "#/$defs/required_credential_files" }, "setup": { "$ref": "#/$defs/setup" }, "tags": { "$ref": "#/$defs/tags" }, "related_skills": { "$ref": "#/$defs/related_skills" }, "deps": { "$ref": "#/$defs/deps" }, "dependencies": { "$ref": "#/$defs/dependencies" }, "triggers": { "$ref": "#/$defs/triggers" }, "category": { "$ref": "#/$defs/category" }, "title": { "$ref": "#/$defs/title" }, "toolsets": { "$ref": "#/$defs/toolsets" }, "requires": { "$ref": "#/$defs/requires" }, "pinned": { "$ref": "#/$defs/pinned" }, "max-steps": { "$ref": "#/$defs/max-steps" } }, "additionalProperties": false };
+var schema322 = { "description": "Profile `portable` (the default): the fields of every known dialect. Unknown keys are warnings.", "type": "object", "required": ["name", "description"], "properties": { "name": { "$ref": "#/$defs/name" }, "description": { "$ref": "#/$defs/description" }, "license": { "$ref": "#/$defs/license" }, "compatibility": { "$ref": "#/$defs/compatibility" }, "metadata": { "$ref": "#/$defs/metadata-open" }, "allowed-tools": { "$ref": "#/$defs/allowed-tools" }, "when_to_use": { "$ref": "#/$defs/when_to_use" }, "argument-hint": { "$ref": "#/$defs/argument-hint" }, "arguments": { "$ref": "#/$defs/arguments" }, "disable-model-invocation": { "$ref": "#/$defs/disable-model-invocation" }, "user-invocable": { "$ref": "#/$defs/user-invocable" }, "disallowed-tools": { "$ref": "#/$defs/disallowed-tools" }, "model": { "$ref": "#/$defs/model" }, "effort": { "$ref": "#/$defs/effort-runtime" }, "context": { "$ref": "#/$defs/context-runtime" }, "agent": { "$ref": "#/$defs/agent" }, "hooks": { "$ref": "#/$defs/hooks" }, "paths": { "$ref": "#/$defs/paths" }, "shell": { "$ref": "#/$defs/shell" }, "version": { "$ref": "#/$defs/version" }, "author": { "$ref": "#/$defs/author" }, "authors": { "$ref": "#/$defs/authors" }, "platforms": { "$ref": "#/$defs/platforms" }, "environments": { "$ref": "#/$defs/environments" }, "prerequisites": { "$ref": "#/$defs/prerequisites" }, "required_environment_variables": { "$ref": "#/$defs/required_environment_variables" }, "required_credential_files": { "$ref": "#/$defs/required_credential_files" }, "setup": { "$ref": "#/$defs/setup" }, "tags": { "$ref": "#/$defs/tags" }, "related_skills": { "$ref": "#/$defs/related_skills" }, "deps": { "$ref": "#/$defs/deps" }, "dependencies": { "$ref": "#/$defs/dependencies" }, "triggers": { "$ref": "#/$defs/triggers" }, "category": { "$ref": "#/$defs/category" }, "title": { "$ref": "#/$defs/title" }, "toolsets": { "$ref": "#/$defs/toolsets" }, "requires": { "$ref": "#/$defs/requires" }, "pinned": { "$ref": "#/$defs/pinned" }, "max-steps": { "$ref": "#/$defs/max-steps" } }, "additionalProperties": false };
 var schema332 = { "description": "The skill's name: lowercase letters, digits and single hyphens, not starting or ending with a hyphen (at most 64 characters; the validator checks the length and that it equals the folder name). Agent Skills spec; required.", "type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$" };
 var schema34 = { "description": "What the skill does and when to use it; agents read it to decide whether to load the skill (non-empty, at most 1024 characters; the validator checks the length). Agent Skills spec; required.", "type": "string", "minLength": 1 };
 var schema352 = { "description": "The license that covers the skill: a name such as `MIT` or `Apache-2.0`, or the name of a license file bundled with the skill. Agent Skills spec.", "type": "string" };
@@ -65860,7 +66224,7 @@ var schema67 = { "description": "Example requests that should load the skill (in
 var schema68 = { "description": "Category of the skill (informational; Hermes Agent takes the category from the folder). Seen in Hermes Agent skills.", "type": "string" };
 var schema69 = { "description": "Human-readable title (informational). Seen in Hermes Agent skills.", "type": "string" };
 var schema70 = { "description": "Toolsets the skill uses (informational; Hermes Agent gates on `metadata.hermes.requires_toolsets`). Seen in Hermes Agent skills.", "type": "array", "items": { "type": "string" } };
-var schema71 = { "description": "Free-text requirements (informational). Seen in Hermes Agent skills.", "type": "string" };
+var schema71 = { "description": "Requirements, informational: free text in Hermes Agent skills (`requires: Blender 4.3+`), a map or list in other collections (`requires: {mcp: [rube]}` in ComposioHQ's). Read by no client, so any shape is accepted.", "anyOf": [{ "type": "string" }, { "type": "array" }, { "type": "object" }] };
 var schema72 = { "description": "When true, the curator never marks the skill stale, archives or merges it. skillgarden runtime.", "type": "boolean" };
 var schema73 = { "description": "Upper bound on tool calls when the skill runs as a forked sub-agent. skillgarden runtime.", "type": "integer", "minimum": 1 };
 var func12 = Object.prototype.hasOwnProperty;
@@ -66601,7 +66965,7 @@ function validate27(data2, { instancePath = "", parentData, parentDataProperty, 
   }
   if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
     if (data2.name === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema32.required, parentSchema: schema32, data: data2 };
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema322.required, parentSchema: schema322, data: data2 };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -66610,7 +66974,7 @@ function validate27(data2, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     if (data2.description === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'", schema: schema32.required, parentSchema: schema32, data: data2 };
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'", schema: schema322.required, parentSchema: schema322, data: data2 };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -66619,8 +66983,8 @@ function validate27(data2, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data2) {
-      if (!func12.call(schema32.properties, key0)) {
-        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema32, data: data2 };
+      if (!func12.call(schema322.properties, key0)) {
+        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema322, data: data2 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -68094,8 +68458,11 @@ function validate27(data2, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data2.requires !== void 0) {
       let data79 = data2.requires;
+      const _errs237 = errors;
+      let valid97 = false;
+      const _errs238 = errors;
       if (typeof data79 !== "string") {
-        const err113 = { instancePath: instancePath + "/requires", schemaPath: "#/$defs/requires/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema71.type, parentSchema: schema71, data: data79 };
+        const err113 = { instancePath: instancePath + "/requires", schemaPath: "#/$defs/requires/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema71.anyOf[0].type, parentSchema: schema71.anyOf[0], data: data79 };
         if (vErrors === null) {
           vErrors = [err113];
         } else {
@@ -68103,11 +68470,11 @@ function validate27(data2, { instancePath = "", parentData, parentDataProperty, 
         }
         errors++;
       }
-    }
-    if (data2.pinned !== void 0) {
-      let data80 = data2.pinned;
-      if (typeof data80 !== "boolean") {
-        const err114 = { instancePath: instancePath + "/pinned", schemaPath: "#/$defs/pinned/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema72.type, parentSchema: schema72, data: data80 };
+      var _valid10 = _errs238 === errors;
+      valid97 = valid97 || _valid10;
+      const _errs240 = errors;
+      if (!Array.isArray(data79)) {
+        const err114 = { instancePath: instancePath + "/requires", schemaPath: "#/$defs/requires/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema71.anyOf[1].type, parentSchema: schema71.anyOf[1], data: data79 };
         if (vErrors === null) {
           vErrors = [err114];
         } else {
@@ -68115,11 +68482,11 @@ function validate27(data2, { instancePath = "", parentData, parentDataProperty, 
         }
         errors++;
       }
-    }
-    if (data2["max-steps"] !== void 0) {
-      let data81 = data2["max-steps"];
-      if (!(typeof data81 == "number" && (!(data81 % 1) && !isNaN(data81)) && isFinite(data81))) {
-        const err115 = { instancePath: instancePath + "/max-steps", schemaPath: "#/$defs/max-steps/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema73.type, parentSchema: schema73, data: data81 };
+      var _valid10 = _errs240 === errors;
+      valid97 = valid97 || _valid10;
+      const _errs242 = errors;
+      if (!(data79 && typeof data79 == "object" && !Array.isArray(data79))) {
+        const err115 = { instancePath: instancePath + "/requires", schemaPath: "#/$defs/requires/anyOf/2/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema71.anyOf[2].type, parentSchema: schema71.anyOf[2], data: data79 };
         if (vErrors === null) {
           vErrors = [err115];
         } else {
@@ -68127,24 +68494,68 @@ function validate27(data2, { instancePath = "", parentData, parentDataProperty, 
         }
         errors++;
       }
+      var _valid10 = _errs242 === errors;
+      valid97 = valid97 || _valid10;
+      if (!valid97) {
+        const err116 = { instancePath: instancePath + "/requires", schemaPath: "#/$defs/requires/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema71.anyOf, parentSchema: schema71, data: data79 };
+        if (vErrors === null) {
+          vErrors = [err116];
+        } else {
+          vErrors.push(err116);
+        }
+        errors++;
+      } else {
+        errors = _errs237;
+        if (vErrors !== null) {
+          if (_errs237) {
+            vErrors.length = _errs237;
+          } else {
+            vErrors = null;
+          }
+        }
+      }
+    }
+    if (data2.pinned !== void 0) {
+      let data80 = data2.pinned;
+      if (typeof data80 !== "boolean") {
+        const err117 = { instancePath: instancePath + "/pinned", schemaPath: "#/$defs/pinned/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema72.type, parentSchema: schema72, data: data80 };
+        if (vErrors === null) {
+          vErrors = [err117];
+        } else {
+          vErrors.push(err117);
+        }
+        errors++;
+      }
+    }
+    if (data2["max-steps"] !== void 0) {
+      let data81 = data2["max-steps"];
+      if (!(typeof data81 == "number" && (!(data81 % 1) && !isNaN(data81)) && isFinite(data81))) {
+        const err118 = { instancePath: instancePath + "/max-steps", schemaPath: "#/$defs/max-steps/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema73.type, parentSchema: schema73, data: data81 };
+        if (vErrors === null) {
+          vErrors = [err118];
+        } else {
+          vErrors.push(err118);
+        }
+        errors++;
+      }
       if (typeof data81 == "number" && isFinite(data81)) {
         if (data81 < 1 || isNaN(data81)) {
-          const err116 = { instancePath: instancePath + "/max-steps", schemaPath: "#/$defs/max-steps/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1", schema: 1, parentSchema: schema73, data: data81 };
+          const err119 = { instancePath: instancePath + "/max-steps", schemaPath: "#/$defs/max-steps/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1", schema: 1, parentSchema: schema73, data: data81 };
           if (vErrors === null) {
-            vErrors = [err116];
+            vErrors = [err119];
           } else {
-            vErrors.push(err116);
+            vErrors.push(err119);
           }
           errors++;
         }
       }
     }
   } else {
-    const err117 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema32.type, parentSchema: schema32, data: data2 };
+    const err120 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema322.type, parentSchema: schema322, data: data2 };
     if (vErrors === null) {
-      vErrors = [err117];
+      vErrors = [err120];
     } else {
-      vErrors.push(err117);
+      vErrors.push(err120);
     }
     errors++;
   }
@@ -70013,8 +70424,11 @@ function validate32(data2, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data2.requires !== void 0) {
       let data55 = data2.requires;
+      const _errs163 = errors;
+      let valid68 = false;
+      const _errs164 = errors;
       if (typeof data55 !== "string") {
-        const err77 = { instancePath: instancePath + "/requires", schemaPath: "#/$defs/requires/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema71.type, parentSchema: schema71, data: data55 };
+        const err77 = { instancePath: instancePath + "/requires", schemaPath: "#/$defs/requires/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema71.anyOf[0].type, parentSchema: schema71.anyOf[0], data: data55 };
         if (vErrors === null) {
           vErrors = [err77];
         } else {
@@ -70022,13 +70436,57 @@ function validate32(data2, { instancePath = "", parentData, parentDataProperty, 
         }
         errors++;
       }
+      var _valid7 = _errs164 === errors;
+      valid68 = valid68 || _valid7;
+      const _errs166 = errors;
+      if (!Array.isArray(data55)) {
+        const err78 = { instancePath: instancePath + "/requires", schemaPath: "#/$defs/requires/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema71.anyOf[1].type, parentSchema: schema71.anyOf[1], data: data55 };
+        if (vErrors === null) {
+          vErrors = [err78];
+        } else {
+          vErrors.push(err78);
+        }
+        errors++;
+      }
+      var _valid7 = _errs166 === errors;
+      valid68 = valid68 || _valid7;
+      const _errs168 = errors;
+      if (!(data55 && typeof data55 == "object" && !Array.isArray(data55))) {
+        const err79 = { instancePath: instancePath + "/requires", schemaPath: "#/$defs/requires/anyOf/2/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema71.anyOf[2].type, parentSchema: schema71.anyOf[2], data: data55 };
+        if (vErrors === null) {
+          vErrors = [err79];
+        } else {
+          vErrors.push(err79);
+        }
+        errors++;
+      }
+      var _valid7 = _errs168 === errors;
+      valid68 = valid68 || _valid7;
+      if (!valid68) {
+        const err80 = { instancePath: instancePath + "/requires", schemaPath: "#/$defs/requires/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema71.anyOf, parentSchema: schema71, data: data55 };
+        if (vErrors === null) {
+          vErrors = [err80];
+        } else {
+          vErrors.push(err80);
+        }
+        errors++;
+      } else {
+        errors = _errs163;
+        if (vErrors !== null) {
+          if (_errs163) {
+            vErrors.length = _errs163;
+          } else {
+            vErrors = null;
+          }
+        }
+      }
     }
   } else {
-    const err78 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema139.type, parentSchema: schema139, data: data2 };
+    const err81 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema139.type, parentSchema: schema139, data: data2 };
     if (vErrors === null) {
-      vErrors = [err78];
+      vErrors = [err81];
     } else {
-      vErrors.push(err78);
+      vErrors.push(err81);
     }
     errors++;
   }
@@ -71140,8 +71598,8 @@ var skill_schema_default = {
       }
     },
     requires: {
-      description: "Free-text requirements (informational). Seen in Hermes Agent skills.",
-      type: "string"
+      description: "Requirements, informational: free text in Hermes Agent skills (`requires: Blender 4.3+`), a map or list in other collections (`requires: {mcp: [rube]}` in ComposioHQ's). Read by no client, so any shape is accepted.",
+      anyOf: [{ type: "string" }, { type: "array" }, { type: "object" }]
     },
     "hermes-metadata": {
       description: "Hermes Agent's own fields: tags, related skills, toolset gating, config settings, blueprints.",
@@ -71543,22 +72001,22 @@ function checkUnsafe(input2) {
       })
     ];
   }
-  const plain2 = input2.plain ? { ok: true, data: data2 } : toPlainData(data2);
-  if (!plain2.ok) {
+  const plain3 = input2.plain ? { ok: true, data: data2 } : toPlainData(data2);
+  if (!plain3.ok) {
     return [
       finding({
         code: "schema/too-complex",
         severity: "error",
         file,
         ...wholeFrontmatter,
-        message: plain2.reason === "cycle" ? "The frontmatter refers to itself through a YAML alias (`*name` inside its own anchor)." : "The frontmatter is nested too deeply to validate.",
+        message: plain3.reason === "cycle" ? "The frontmatter refers to itself through a YAML alias (`*name` inside its own anchor)." : "The frontmatter is nested too deeply to validate.",
         hint: "Write the values out plainly instead of through anchors and aliases."
       })
     ];
   }
   const validate3 = compileProfile(input2.profile);
-  if (validate3(plain2.data)) return [];
-  const problems = collapseErrors(validate3.errors ?? []).map((error2) => explainError(error2, { profile: input2.profile, data: plain2.data }));
+  if (validate3(plain3.data)) return [];
+  const problems = collapseErrors(validate3.errors ?? []).map((error2) => explainError(error2, { profile: input2.profile, data: plain3.data }));
   return unique(problems).map((problem) => toFinding(problem, input2));
 }
 function unique(problems) {
@@ -71721,6 +72179,76 @@ var NameMask = class {
     return copied === 0 ? noLinks : out + noLinks.slice(copied);
   }
 };
+
+// src/core/consolidate/pointers.ts
+function readSectionTargets(text3) {
+  return [...text3.matchAll(/^## (.+)\n\n<!-- skillgarden: from the skill (\S+) \(/gm)].map((m2) => ({
+    name: m2[2],
+    title: m2[1],
+    anchor: slugAnchor(m2[1])
+  }));
+}
+function escapeRegExp(text3) {
+  return text3.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+function isOwnLine(line, titles) {
+  if (line.startsWith("<!-- skillgarden:") || /^\s*(name|absorbed):/.test(line) || line.startsWith("One section per task: ")) return true;
+  const heading = /^#{1,6}\s+(.*?)\s*$/.exec(line);
+  return heading !== null && titles.has(heading[1]);
+}
+function pointLine(line, targets) {
+  let out = line;
+  for (const target of targets) {
+    const name2 = target.name;
+    if (!out.includes(name2)) continue;
+    const link = `[${target.title}](#${target.anchor})`;
+    const word = `(?:\`${escapeRegExp(name2)}\`|(?<![\\w/.\`[#-])${escapeRegExp(name2)}(?![\\w/\`\\]-]))`;
+    out = out.replace(new RegExp(`${word}( skill\\b)?`, "g"), (_m, skill) => skill ? `${link} section` : link);
+  }
+  return out;
+}
+function rewritePointers(text3) {
+  const targets = readSectionTargets(text3);
+  if (targets.length === 0) return text3;
+  const titles = new Set(targets.map((t2) => t2.title));
+  const lines = text3.split("\n");
+  let inFrontmatter = lines[0] === "---";
+  let fence4;
+  return lines.map((line, i) => {
+    if (inFrontmatter) {
+      if (i > 0 && line === "---") inFrontmatter = false;
+      return line;
+    }
+    const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
+    if (marker !== void 0) {
+      if (fence4 === void 0) fence4 = marker;
+      else if (marker.startsWith(fence4)) fence4 = void 0;
+      return line;
+    }
+    return fence4 !== void 0 || isOwnLine(line, titles) ? line : pointLine(line, targets);
+  }).join("\n");
+}
+function unpointText(text3) {
+  let out = text3;
+  for (const { name: name2, title, anchor } of readSectionTargets(text3)) {
+    const link = `[${title}](#${anchor})`;
+    if (out.includes(link)) out = out.split(`${link} section`).join(`${name2} skill`).split(link).join(name2);
+  }
+  return out;
+}
+function listPointers(file, text3, absorbed, titles = /* @__PURE__ */ new Set()) {
+  if (absorbed.length === 0) return [];
+  const wanted = new Set(absorbed);
+  const lengths = new Set(absorbed.map((n) => n.length));
+  const out = [];
+  text3.split("\n").forEach((line, i) => {
+    if (isOwnLine(line, titles)) return;
+    if (listWantedWords(line.replace(/\S*\/\S*/g, " "), wanted, lengths).length === 0) return;
+    const shown = line.trim();
+    out.push(`${file}:${i + 1}: ${shown.length > 120 ? `${shown.slice(0, 119)}\u2026` : shown}`);
+  });
+  return out;
+}
 
 // src/core/consolidate/validity.ts
 init_layout();
@@ -71900,10 +72428,10 @@ function checkOutside(path, content, before, mask) {
   return [];
 }
 function normalize(masked) {
-  return listParagraphs(masked);
+  return listParagraphs(masked.includes("`\xA7`") ? masked.replaceAll("`\xA7`", "\xA7") : masked);
 }
 function buildUmbrellaView(after, mask) {
-  const markdown = [...after].filter(([path]) => isMarkdownPath(path)).map(([, c3]) => contentText(c3) ?? "");
+  const markdown = [...after].filter(([path]) => isMarkdownPath(path)).map(([, c3]) => unpointText(contentText(c3) ?? ""));
   const masked = markdown.map(mask);
   const paragraphs = masked.flatMap(normalize);
   let corpus;
@@ -72089,21 +72617,6 @@ function planNotice(umbrella, siblings) {
   return { notice: notice2 };
 }
 
-// src/core/consolidate/pointers.ts
-function listPointers(file, text3, absorbed) {
-  if (absorbed.length === 0) return [];
-  const wanted = new Set(absorbed);
-  const lengths = new Set(absorbed.map((n) => n.length));
-  const out = [];
-  text3.split("\n").forEach((line, i) => {
-    if (line.startsWith("<!-- skillgarden:") || /^\s*(name|absorbed):/.test(line)) return;
-    if (listWantedWords(line.replace(/\S*\/\S*/g, " "), wanted, lengths).length === 0) return;
-    const shown = line.trim();
-    out.push(`${file}:${i + 1}: ${shown.length > 120 ? `${shown.slice(0, 119)}\u2026` : shown}`);
-  });
-  return out;
-}
-
 // src/core/consolidate/overlap.ts
 var SeenText = class {
   mask;
@@ -72118,13 +72631,13 @@ var SeenText = class {
   }
   /** The member body's blocks the seen text lacks; the masked and the plain split line up (masking keeps every line). */
   residue(body) {
-    const plain2 = listBlocks(body);
+    const plain3 = listBlocks(body);
     const masked = listBlocks(this.mask.mask(body));
     const out = [];
     let heading;
     let missing = 0;
     let total = 0;
-    plain2.forEach((block, i) => {
+    plain3.forEach((block, i) => {
       const seen = masked[i]?.raw ?? block.raw;
       if (block.kind === "heading") {
         const text3 = listHeadings(block.raw)[0] ?? "";
@@ -72202,6 +72715,7 @@ Parts of this skill come from skills under other terms or by other authors: see 
   } catch (error2) {
     return { skipped: `the umbrella ${name2} could not be written: ${error2 instanceof Error ? error2.message : String(error2)}` };
   }
+  text3 = rewritePointers(text3);
   table2.set(skillFileName, text3);
   const invalid = checkUmbrellaValid({ name: name2, dir, table: table2, members, ...ctx.validations ? { validations: ctx.validations } : {} });
   if (invalid) return { skipped: invalid, ...umbrella ? { umbrella: umbrella.name } : {} };
@@ -72223,7 +72737,8 @@ Parts of this skill come from skills under other terms or by other authors: see 
       pointers: listPointers(
         skillFileName,
         text3,
-        siblings.map((m2) => m2.name)
+        siblings.map((m2) => m2.name),
+        new Set(sections.map((s) => s.title))
       ),
       changes: [...umbrellaChanges(dir, table2, umbrella), ...archiveChanges(siblings, archived)]
     },
@@ -72266,7 +72781,7 @@ function rewriteOwnMarkdown(umbrella, table2, moves) {
 function writeUmbrellaText(input2) {
   const { name: name2, dir, umbrella, siblings, parts } = input2;
   const wording = buildUmbrellaDescription({
-    topic: humanize(name2),
+    topic: humanize(name2, input2.titles),
     ...umbrella ? { base: textField(umbrella.parsed.fields.description) } : {},
     members: input2.facets.map((m2) => {
       const own2 = m2.parsed.fields.when_to_use;
@@ -72286,7 +72801,8 @@ function writeUmbrellaText(input2) {
     absorbed: siblings.map((m2) => m2.name),
     ...input2.license === void 0 ? {} : { license: input2.license }
   };
-  if (!umbrella) return buildNewUmbrellaText(fields, `# ${humanize(name2)}
+  if (!umbrella)
+    return buildNewUmbrellaText(fields, `# ${humanize(name2, input2.titles)}
 
 ${introParagraph(input2.titles)}
 
@@ -72977,6 +73493,30 @@ function renderEvidence(evidence) {
 // src/services/proposals/lifecycle.ts
 var import_yaml9 = __toESM(require_dist(), 1);
 import { join as join16 } from "node:path";
+
+// src/core/config/state-changes.ts
+function stateChanges(before, after, present = []) {
+  const changes = [];
+  const runText = serializeState(after);
+  if (before.version === 1 || serializeState(before) !== runText) changes.push({ path: stateFile, content: runText });
+  const names = [.../* @__PURE__ */ new Set([...Object.keys(before.skills), ...Object.keys(after.skills)])].sort();
+  for (const name2 of names) {
+    const change = recordChange(before.version === 1 ? void 0 : before.skills[name2], after.skills[name2], name2);
+    if (change) changes.push(change);
+  }
+  if (before.version === 1) {
+    const kept = new Set(Object.keys(after.skills).map(recordPath));
+    for (const path of present) if (path.startsWith(`${stateRecordDir}/`) && !kept.has(path)) changes.push({ path, content: null });
+  }
+  return changes;
+}
+function recordChange(before, after, name2) {
+  const text3 = after === void 0 ? null : serializeRecord(after);
+  const was = before === void 0 ? null : serializeRecord(before);
+  return text3 === was ? void 0 : { path: recordPath(name2), content: text3 };
+}
+
+// src/services/proposals/lifecycle.ts
 init_layout();
 
 // src/core/report/run-report.ts
@@ -73002,7 +73542,7 @@ function countsAfter(before, transitions) {
 
 // src/services/manage/person-acts.ts
 init_layout();
-import { existsSync as existsSync4, readFileSync as readFileBytes } from "node:fs";
+import { existsSync as existsSync4, lstatSync as lstatSync3, readFileSync as readFileBytes } from "node:fs";
 import { join as join15 } from "node:path";
 
 // src/services/manage/locate.ts
@@ -73030,8 +73570,8 @@ function moveChanges(dir, target) {
 }
 function archiveTarget2(repoDir, skillsDir, category, name2, now) {
   const base = `${skillsDir === "" ? "" : `${skillsDir}/`}${archiveDirName}/${category ? `${category}/` : ""}`;
-  const plain2 = `${base}${name2}`;
-  return existsSync4(join15(repoDir, plain2)) ? `${base}${name2}-${stamp2(now)}` : plain2;
+  const plain3 = `${base}${name2}`;
+  return existsSync4(join15(repoDir, plain3)) ? `${base}${name2}-${stamp2(now)}` : plain3;
 }
 function stamp2(now) {
   return now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
@@ -73142,8 +73682,9 @@ async function buildLifecycleBranchProposal(ledger, input2) {
   const skills = { ...state2.skills };
   for (const name2 of input2.forgotten ?? []) delete skills[name2];
   state2 = { ...state2, skills, last_run_at: at2, last_run_id: input2.runId };
-  const stateOid = (await ledger.listFiles(".skillgarden")).find((f3) => f3.path === stateFile)?.oid ?? null;
-  changes.push({ path: stateFile, content: serializeState(state2), expected: stateOid });
+  const oids = new Map((await ledger.listFiles(metaDir)).map((f3) => [f3.path, f3.oid]));
+  for (const change of stateChanges(input2.snapshot.state, state2, [...oids.keys()]))
+    changes.push({ ...change, expected: oids.get(change.path) ?? null });
   return { ...text3, changes };
 }
 
@@ -73303,7 +73844,8 @@ function checkProposal(proposal, options) {
       ...whole ? { files: entries } : {}
     });
     const evals = [...checkEvals(dir, folder.files)];
-    for (const f3 of [...findings, ...evals].filter((x2) => x2.severity === "error"))
+    const known = knownErrors(file, dir, options);
+    for (const f3 of [...findings, ...evals].filter((x2) => x2.severity === "error" && !known.has(`${x2.code}: ${x2.message}`)))
       problems.push(`${f3.file === file ? file : f3.file}:${f3.line} ${f3.code}: ${f3.message}`);
     const input2 = {
       skill: dir,
@@ -73318,6 +73860,12 @@ function checkProposal(proposal, options) {
     (result.decision === "block" ? problems : cautions).push(...described);
   }
   return { proposal, problems, cautions };
+}
+function knownErrors(file, dir, options) {
+  const before = options.base?.(file);
+  if (before === void 0) return /* @__PURE__ */ new Set();
+  const { findings } = validateSkill({ file, content: before, folder: dir.slice(dir.lastIndexOf("/") + 1), profile: options.profile });
+  return new Set(findings.filter((f3) => f3.severity === "error").map((f3) => `${f3.code}: ${f3.message}`));
 }
 function gateProposals(proposals, options) {
   const kept = [];
@@ -73739,7 +74287,7 @@ var StoreWriter = class {
 
 // src/ledger/fast-import.ts
 init_errors();
-import { readFileSync as readFileSync10, readdirSync as readdirSync4, rmSync as rmSync5, statSync as statSync5 } from "node:fs";
+import { readFileSync as readFileSync10, readdirSync as readdirSync5, rmSync as rmSync5, statSync as statSync5 } from "node:fs";
 import { join as join20 } from "node:path";
 
 // src/ledger/commit-people.ts
@@ -74016,7 +74564,7 @@ checkpoint
   /** Sends `bytes` and waits for the `count` one-line answers of the commands in them. */
   async exchange(bytes, count) {
     const child = await this.start();
-    const replies = Array.from({ length: count }, () => new Promise((resolve11, reject) => this.replies.push({ resolve: resolve11, reject })));
+    const replies = Array.from({ length: count }, () => new Promise((resolve10, reject) => this.replies.push({ resolve: resolve10, reject })));
     child.stdin.write(bytes);
     return Promise.all(replies);
   }
@@ -74048,7 +74596,7 @@ checkpoint
   cleanUpAfter(pid) {
     rmSync5(join20(this.gitdir, `fast_import_crash_${pid}`), { force: true });
     const packs = join20(this.gitdir, "objects", "pack");
-    const names = new Set(readdirSync4(packs));
+    const names = new Set(readdirSync5(packs));
     for (const name2 of names)
       if (name2.endsWith(".keep") && !names.has(name2.replace(/\.keep$/, ".pack"))) rmSync5(join20(packs, name2), { force: true });
   }
@@ -74522,7 +75070,7 @@ init_errors();
 
 // src/ledger/git-index.ts
 init_errors();
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 var headerSize = 12;
 var fixedSize = 62;
 function parseIndex(buffer, file) {
@@ -74560,7 +75108,7 @@ function serializeIndex(index) {
   header.writeUInt32BE(index.version, 4);
   header.writeUInt32BE(index.entries.length, 8);
   const body = Buffer.concat([header, ...mergeAdjacent(index.entries.map((entry) => entry.raw))]);
-  return Buffer.concat([body, createHash3("sha1").update(body).digest()]);
+  return Buffer.concat([body, createHash4("sha1").update(body).digest()]);
 }
 function mergeAdjacent(slices) {
   const runs = [];
@@ -74650,11 +75198,11 @@ function unsupported(file, what, fix) {
 
 // src/ledger/worktree.ts
 init_fs_probe();
-import { createHash as createHash4, randomBytes as randomBytes3 } from "node:crypto";
+import { createHash as createHash5, randomBytes as randomBytes3 } from "node:crypto";
 import {
   closeSync as closeSync4,
   fchmodSync,
-  lstatSync as lstatSync3,
+  lstatSync as lstatSync5,
   openSync as openSync4,
   readFileSync as readFileSync12,
   readlinkSync,
@@ -74666,7 +75214,7 @@ import {
 } from "node:fs";
 import { dirname as dirname7, join as join22, basename as basename4 } from "node:path";
 function hashBlob(content) {
-  return createHash4("sha1").update(`blob ${content.length}\0`).update(content).digest("hex");
+  return createHash5("sha1").update(`blob ${content.length}\0`).update(content).digest("hex");
 }
 async function readWorktreeFile(dir, path) {
   const full = join22(dir, path);
@@ -74678,7 +75226,7 @@ async function readWorktreeFile(dir, path) {
 }
 function tempStem(name2) {
   if (Buffer.byteLength(name2) <= 180) return name2;
-  const hash2 = createHash4("sha1").update(name2).digest("hex").slice(0, 12);
+  const hash2 = createHash5("sha1").update(name2).digest("hex").slice(0, 12);
   return `${Buffer.from(name2).subarray(0, 120).toString("utf8").replace(/\uFFFD+$/, "")}~${hash2}`;
 }
 async function writeWorktreeFile(dir, path, content, mode) {
@@ -74692,7 +75240,7 @@ async function writeWorktreeFile(dir, path, content, mode) {
     rmSync7(temp, { force: true });
     throw error2;
   }
-  return lstatSync3(full, { bigint: true });
+  return lstatSync5(full, { bigint: true });
 }
 function writeRegularFile(temp, content, mode) {
   const fd = inFolder(temp, () => openSync4(temp, "wx", mode));
@@ -74767,7 +75315,7 @@ function isGitIndex(index) {
 
 // src/ledger/check-repo-state.ts
 init_errors();
-import { existsSync as existsSync6, readdirSync as readdirSync5, readFileSync as readFileSync13 } from "node:fs";
+import { existsSync as existsSync6, readdirSync as readdirSync6, readFileSync as readFileSync13 } from "node:fs";
 import { join as join23 } from "node:path";
 var inProgress = [
   ["rebase-merge", "a rebase", "git rebase --continue` or `git rebase --abort"],
@@ -74805,7 +75353,7 @@ function otherWorktreeOn(layout, branch, bare) {
   const heads = bare ? [] : [[join23(layout.commondir, "HEAD"), layout.commondir]];
   let names = [];
   try {
-    names = readdirSync5(join23(layout.commondir, "worktrees"));
+    names = readdirSync6(join23(layout.commondir, "worktrees"));
   } catch {
     if (layout.gitdir === layout.commondir) return void 0;
   }
@@ -74875,20 +75423,20 @@ function fileChanges(changes) {
 function folderMoves(changes) {
   return changes.filter((c3) => c3.move?.to === c3.path);
 }
-function refuseMoveOverlap(changes) {
-  const moves = changes.filter((c3) => c3.move !== void 0);
-  for (const half of moves) {
-    for (const other of changes) {
-      if (other === half || other.move === half.move && other.path !== half.path) continue;
-      const a = half.path;
-      const b2 = other.path;
-      if (a === b2 || b2.startsWith(`${a}/`) || a.startsWith(`${b2}/`)) {
-        throw badPath(
-          b2,
-          `a folder move (${half.move.from} \u2192 ${half.move.to}) in the same batch touches it; move a folder in a commit of its own`
-        );
-      }
-    }
+function refuseMoveOverlap(changes, checked = []) {
+  const all = [...checked, ...changes];
+  for (const half of checked) if (half.move !== void 0) for (const other of changes) refuseOverlap(half, other);
+  for (const half of changes) if (half.move !== void 0) for (const other of all) refuseOverlap(half, other);
+}
+function refuseOverlap(half, other) {
+  if (other === half || other.move === half.move && other.path !== half.path) return;
+  const a = half.path;
+  const b2 = other.path;
+  if (a === b2 || b2.startsWith(`${a}/`) || a.startsWith(`${b2}/`)) {
+    throw badPath(
+      b2,
+      `a folder move (${half.move.from} \u2192 ${half.move.to}) in the same batch touches it; move a folder in a commit of its own`
+    );
   }
 }
 
@@ -74955,7 +75503,7 @@ async function checkIndexPresent(gitdir, index, hasCommits) {
 
 // src/ledger/move-journal.ts
 import { randomBytes as randomBytes4 } from "node:crypto";
-import { closeSync as closeSync6, openSync as openSync6, readdirSync as readdirSync6, readFileSync as readFileSync15, rmSync as rmSync8, writeSync } from "node:fs";
+import { closeSync as closeSync6, openSync as openSync6, readdirSync as readdirSync7, readFileSync as readFileSync15, rmSync as rmSync8, writeSync } from "node:fs";
 import { hostname as hostname2 } from "node:os";
 import { join as join25 } from "node:path";
 function journalDir(gitdir) {
@@ -74995,7 +75543,7 @@ function journalOf(input2) {
 
 // src/ledger/move-folders.ts
 init_fs_probe();
-import { lstatSync as lstatSync4, mkdirSync as mkdirSync5, renameSync as renameSync5, rmdirSync as rmdirSync2, statSync as statSync6 } from "node:fs";
+import { lstatSync as lstatSync6, mkdirSync as mkdirSync5, renameSync as renameSync5, rmdirSync as rmdirSync2, statSync as statSync6 } from "node:fs";
 import { dirname as dirname8, join as join26 } from "node:path";
 async function listMoves(store, moves) {
   const listed2 = [];
@@ -75042,7 +75590,7 @@ function stagedUnder(index, move) {
 function statMatches(full, raw, indexMtimeNs) {
   let stat5;
   try {
-    stat5 = lstatSync4(full, { bigint: true });
+    stat5 = lstatSync6(full, { bigint: true });
   } catch {
     return false;
   }
@@ -75570,7 +76118,7 @@ var CommitBatch = class {
   async build(entry) {
     const { changes, message, people } = entry;
     const tree = this.tree;
-    refuseMoveOverlap([...this.net.values(), ...changes]);
+    refuseMoveOverlap(changes, [...this.net.values()]);
     for (const half of folderMoves(changes)) half.oid = await tree.moveTree(half.move.from, half.move.to);
     const files = fileChanges(changes);
     const found = await tree.findAll(files.map((c3) => c3.path));
@@ -75645,7 +76193,7 @@ async function writeCommit(ctx, options) {
 
 // src/ledger/write-branch.ts
 init_errors();
-import { existsSync as existsSync9, readdirSync as readdirSync7, readFileSync as readFileSync18, rmSync as rmSync9 } from "node:fs";
+import { existsSync as existsSync9, readdirSync as readdirSync8, readFileSync as readFileSync18, rmSync as rmSync9 } from "node:fs";
 import { join as join30 } from "node:path";
 async function writeBranchCommit(ctx, options) {
   const ref = branchRef(options.branch);
@@ -75766,7 +76314,7 @@ async function dropPackedRef(ctx, ref) {
 }
 function safeReaddir(folder) {
   try {
-    return readdirSync7(folder, { withFileTypes: true });
+    return readdirSync8(folder, { withFileTypes: true });
   } catch {
     return [];
   }
@@ -75991,13 +76539,13 @@ init_errors();
 import * as fs7 from "node:fs";
 
 // src/ledger/loose-objects.ts
-import { createHash as createHash5, randomBytes as randomBytes5 } from "node:crypto";
+import { createHash as createHash6, randomBytes as randomBytes5 } from "node:crypto";
 import { closeSync as closeSync7, existsSync as existsSync10, fsyncSync as fsyncSync3, openSync as openSync7, readFileSync as readFileSync19, renameSync as renameSync6, rmSync as rmSync10, writeFileSync as writeFileSync5 } from "node:fs";
 import { join as join31 } from "node:path";
 import { deflateSync, inflateSync } from "node:zlib";
 async function writeLooseObject(gitdir, type, content, durable = false) {
   const header = Buffer.from(`${type} ${content.length}\0`);
-  const oid = createHash5("sha1").update(header).update(content).digest("hex");
+  const oid = createHash6("sha1").update(header).update(content).digest("hex");
   const folder = join31(gitdir, "objects", oid.slice(0, 2));
   const path = join31(folder, oid.slice(2));
   if (existsSync10(path)) return oid;
@@ -76153,8 +76701,8 @@ var CatFileBatch = class {
   buffer = Buffer.alloc(0);
   queue = [];
   read(oid) {
-    return new Promise((resolve11, reject) => {
-      this.queue.push({ oid, resolve: resolve11, reject });
+    return new Promise((resolve10, reject) => {
+      this.queue.push({ oid, resolve: resolve10, reject });
       this.start().stdin.write(`${oid}
 `);
     });
@@ -76645,18 +77193,19 @@ function buildFileDetail(args) {
 }
 
 // src/core/patterns/vary.ts
-function mergeVaryingDetails(counts) {
+function groupVaryingDetails(counts) {
   const groups = [];
   for (const [detail, count] of counts) {
     const commands = detail.split(" && ").map((c3) => splitShellWords(c3));
     const group = groups.find((g2) => mergeable(g2.words, commands));
-    if (group === void 0) groups.push({ words: commands, members: [commands], count });
+    if (group === void 0) groups.push({ words: commands, members: [commands], keys: [detail], count });
     else {
       group.members.push(commands);
+      group.keys.push(detail);
       group.count += count;
     }
   }
-  return groups.map((g2) => [render2(g2.members), g2.count]).sort((a, b2) => b2[1] - a[1] || (a[0] < b2[0] ? -1 : 1));
+  return groups.map((g2) => ({ detail: render2(g2.members), count: g2.count, members: g2.keys })).sort((a, b2) => b2.count - a.count || (a.detail < b2.detail ? -1 : 1));
 }
 var maxVarying = 2;
 function mergeable(a, b2) {
@@ -76709,6 +77258,64 @@ function placeholder2(previous, values) {
   else if (inner.every((v2) => /^\d+$/.test(v2))) name2 = "number";
   else name2 = "arg";
   return `${quote3}<${name2}>${quote3}`;
+}
+
+// src/core/patterns/representative.ts
+function stepKey(occurrence, step) {
+  const run = [];
+  for (const index of occurrence.steps[step] ?? []) {
+    const detail = occurrence.session.calls[index]?.detail;
+    if (detail !== void 0 && run[run.length - 1] !== detail) run.push(detail);
+  }
+  return run.length === 0 ? void 0 : run.slice(0, 3).join(" && ");
+}
+function latestTime(occurrence) {
+  let latest2 = -Infinity;
+  for (const step of occurrence.steps)
+    for (const i of step) {
+      const ms2 = Date.parse(occurrence.session.calls[i]?.time ?? "");
+      if (!Number.isNaN(ms2) && ms2 > latest2) latest2 = ms2;
+    }
+  return latest2;
+}
+function pickRepresentative(occurrences, input2) {
+  const groupOf = input2.groups.map((step) => {
+    const byKey = /* @__PURE__ */ new Map();
+    for (const group of step) for (const member of group.members) byKey.set(member, group);
+    return byKey;
+  });
+  let best;
+  for (const occurrence2 of occurrences) {
+    const score = groupOf.reduce((sum, byKey, step) => sum + (byKey.get(stepKey(occurrence2, step) ?? "")?.count ?? 0), 0);
+    const quoted2 = input2.task.example !== void 0 && (input2.asked.get(occurrence2.session.id) ?? []).includes(input2.task.example);
+    const time = latestTime(occurrence2);
+    const better = best === void 0 || score > best.score || score === best.score && (Number(quoted2) > Number(best.quoted) || quoted2 === best.quoted && (time > best.time || time === best.time && occurrence2.session.id < best.occurrence.session.id));
+    if (better) best = { occurrence: occurrence2, score, quoted: quoted2, time };
+  }
+  if (best === void 0) return void 0;
+  const { occurrence } = best;
+  const steps = groupOf.map((byKey, step) => {
+    const key2 = stepKey(occurrence, step);
+    return key2 === void 0 ? "" : byKey.get(key2)?.detail ?? key2;
+  });
+  const wording = readWording(occurrence.session.id, best.quoted, input2);
+  return { session: occurrence.session.id, ...wording, steps };
+}
+function readWording(session, quoted2, input2) {
+  const { task } = input2;
+  if (quoted2)
+    return {
+      ...task.example === void 0 ? {} : { request: task.example },
+      ...task.phrase === void 0 ? {} : { phrase: task.phrase }
+    };
+  const recurring = new Set(task.words.map((w) => keyOf(w.toLowerCase())));
+  const score = (text3) => new Set(
+    listTaskWords(text3).map(keyOf).filter((k) => recurring.has(k))
+  ).size;
+  const request2 = [...input2.asked.get(session) ?? []].sort((a, b2) => score(b2) - score(a) || a.length - b2.length || (a < b2 ? -1 : 1))[0];
+  if (request2 === void 0) return {};
+  const { phrase } = readPhrase(request2, recurring);
+  return phrase === void 0 ? { request: request2 } : { request: request2, phrase };
 }
 
 // src/core/patterns/evidence.ts
@@ -76773,16 +77380,10 @@ function readEnding(lastDetails, lastTool) {
 function countDetails(occurrences, step) {
   const counts = /* @__PURE__ */ new Map();
   for (const occurrence of occurrences) {
-    const run = [];
-    for (const index of occurrence.steps[step] ?? []) {
-      const detail = occurrence.session.calls[index]?.detail;
-      if (detail !== void 0 && run[run.length - 1] !== detail) run.push(detail);
-    }
-    if (run.length === 0) continue;
-    const key2 = run.slice(0, 3).join(" && ");
-    counts.set(key2, (counts.get(key2) ?? 0) + 1);
+    const key2 = stepKey(occurrence, step);
+    if (key2 !== void 0) counts.set(key2, (counts.get(key2) ?? 0) + 1);
   }
-  return mergeVaryingDetails([...counts].sort((a, b2) => b2[1] - a[1] || (a[0] < b2[0] ? -1 : 1)));
+  return groupVaryingDetails([...counts].sort((a, b2) => b2[1] - a[1] || (a[0] < b2[0] ? -1 : 1)));
 }
 function askedBefore(occurrences) {
   const asked = /* @__PURE__ */ new Map();
@@ -76812,7 +77413,8 @@ function buildPatternEvidence(tools, sessions, refine = true) {
   const occurrences = findOccurrences(tools, Array.isArray(sessions) ? indexSessions(sessions, refine) : sessions);
   const ids = [...new Set(occurrences.map((o2) => o2.session.id))];
   const files = [...new Set(occurrences.map((o2) => o2.session.file))].sort();
-  const details = tools.map((_3, step) => countDetails(occurrences, step));
+  const groups = tools.map((_3, step) => countDetails(occurrences, step));
+  const details = groups.map((step) => step.map((g2) => [g2.detail, g2.count]));
   const asked = askedBefore(occurrences);
   const task = findTaskWords([...asked.values()]);
   const lastDetails = details.slice(-2).flatMap((step) => step.map(([d2]) => d2));
@@ -76831,7 +77433,15 @@ function buildPatternEvidence(tools, sessions, refine = true) {
   const loaded = /* @__PURE__ */ new Map();
   for (const session of new Set(occurrences.map((o2) => o2.session)))
     for (const skill of new Set(session.loaded ?? [])) loaded.set(skill, (loaded.get(skill) ?? 0) + 1);
-  return { evidence, task, details, sessionIds: new Set(ids), loaded: [...loaded].sort((a, b2) => b2[1] - a[1] || (a[0] < b2[0] ? -1 : 1)) };
+  const representative = pickRepresentative(occurrences, { groups, asked, task });
+  return {
+    evidence,
+    task,
+    details,
+    sessionIds: new Set(ids),
+    loaded: [...loaded].sort((a, b2) => b2[1] - a[1] || (a[0] < b2[0] ? -1 : 1)),
+    ...representative === void 0 ? {} : { representative }
+  };
 }
 
 // src/core/evidence/outcome.ts
@@ -77057,12 +77667,12 @@ var knownPrograms = new Set(
 var interpreters = /* @__PURE__ */ new Set(["python", "python3", "node", "deno", "tsx", "ts-node", "bash", "sh", "zsh", "ruby", "php"]);
 var runners = /* @__PURE__ */ new Set(["npx", "bunx", "uvx", "pipx"]);
 var scriptVerbs = /* @__PURE__ */ new Set(["run", "exec", "x", "dlx", "run-script"]);
-var ubiquitousKeys = new Set(
-  `git status|git diff|git log|git add|git show|git branch|git checkout|git switch|git commit|git push|git pull|git fetch|git stash|
-  git restore|git rev-parse|git remote|git reset|git init|git clone|git config|git merge|git rebase|npm|npm install|npm i|npm ci|npm test|
-  npm run test|npm run build|npm run lint|npm run dev|pnpm|pnpm install|pnpm i|pnpm test|yarn|yarn install|yarn test|bun install|bun test|
-  pip install|pip3 install|python|python3|node|bash|sh|zsh|pytest|curl|wget|jq|make|cargo build|cargo test|cargo check|go build|go test|
-  go run|docker ps|gh pr|git|gh|docker|cargo|go|uv|pip|npx|npx tsc|tsc|npx eslint|eslint|npx prettier|prettier|npx vitest|vitest|npx jest|jest`.split("|").map((key2) => key2.trim()).filter(Boolean)
+var everyTaskKeys = new Set(
+  `git add|git checkout|git switch|git commit|git push|git pull|git stash|git restore|git reset|git init|git clone|git config|git merge|
+  git rebase|npm|npm install|npm i|npm ci|npm test|npm run test|npm run build|npm run lint|npm run dev|pnpm|pnpm install|pnpm i|pnpm test|
+  yarn|yarn install|yarn test|bun install|bun test|pip install|pip3 install|python|python3|node|bash|sh|zsh|pytest|curl|wget|jq|make|
+  cargo build|cargo test|cargo check|go build|go test|go run|docker ps|gh pr|git|gh|docker|cargo|go|uv|pip|npx|npx tsc|tsc|npx eslint|
+  eslint|npx prettier|prettier|npx vitest|vitest|npx jest|jest`.split("|").map((key2) => key2.trim()).filter(Boolean)
 );
 var plainWord = /^[a-z][a-z0-9:_.-]*$/;
 function scriptOf(program, args) {
@@ -77084,7 +77694,7 @@ function buildCommandKey(detail) {
   return `${program} ${sub}`;
 }
 function isUbiquitousCommand(key2) {
-  return ubiquitousKeys.has(key2);
+  return everyTaskKeys.has(key2) || isGenericCommand(key2);
 }
 function listProcedureCommands(skillText) {
   const keys = /* @__PURE__ */ new Set();
@@ -77145,15 +77755,22 @@ function buildSkillIndex(inputs, historyNames = []) {
     for (const word of listTriggerWords(input2)) push(index.byWord, word, i);
   });
   inputs.forEach((input2, i) => index.byName.set(input2.name.toLowerCase(), i));
+  const claims = /* @__PURE__ */ new Map();
   inputs.forEach((input2, i) => {
-    for (const alias of [input2.folder, ...input2.formerNames ?? []]) {
-      if (alias !== void 0 && !index.byName.has(alias.toLowerCase())) index.byName.set(alias.toLowerCase(), i);
+    for (const alias of [input2.folder, plainOf(input2.name), ...input2.formerNames ?? []]) {
+      if (alias === void 0 || index.byName.has(alias.toLowerCase())) continue;
+      claims.set(alias.toLowerCase(), (claims.get(alias.toLowerCase()) ?? /* @__PURE__ */ new Set()).add(i));
     }
   });
+  for (const [alias, owners] of claims) if (owners.size === 1) index.byName.set(alias, [...owners][0]);
   const known = /* @__PURE__ */ new Set();
   for (const name2 of historyNames) if (!index.byName.has(name2.toLowerCase())) known.add(name2.toLowerCase());
   index.historyNames = known;
   return index;
+}
+function plainOf(name2) {
+  const colon = name2.lastIndexOf(":");
+  return colon < 0 ? void 0 : name2.slice(colon + 1);
 }
 function loadNames(name2) {
   const bare = name2.trim().replace(/^\//, "").toLowerCase();
@@ -77412,7 +78029,7 @@ var homePaths = [
   // Claude Code names a project folder after its path: `-home-alice-src-app`.
   { pattern: /(^|[^\w-])-(?:home|Users)-[A-Za-z0-9._]+(?=-)/g, replace: "$1-~" }
 ];
-function escapeRegExp(text3) {
+function escapeRegExp2(text3) {
   return text3.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 function apply(text3, rules2) {
@@ -77425,17 +78042,29 @@ function apply(text3, rules2) {
 }
 function contextRules(context3) {
   const homes = [...context3.homes ?? []].filter((h3) => h3.length > 1).sort((a, b2) => b2.length - a.length);
-  return homes.map((home2) => ({ pattern: new RegExp(`${escapeRegExp(home2)}(?=[\\\\/]|\\b|$)`, "g"), replace: "~" }));
+  return homes.map((home2) => ({ pattern: new RegExp(`${escapeRegExp2(home2)}(?=[\\\\/]|\\b|$)`, "g"), replace: "~" }));
 }
 var maybePrivate = /[@:=\\/]|-p|-----BEGIN|\b(?:gh[pousr]|github|glpat|xox|sk|rk|pk|AKIA|ASIA|AIza|hf|npm|SG|eyJ)[-_.]/;
+var maxRememberedChars = 256;
+var maxRemembered = 8192;
 var Redactor = class {
   extra;
+  remembered = /* @__PURE__ */ new Map();
   constructor(context3 = {}) {
     this.extra = contextRules(context3);
   }
   /** The text with every secret, e-mail address and home path replaced by a placeholder. */
   text(value) {
     if (!maybePrivate.test(value)) return value;
+    if (value.length > maxRememberedChars) return this.redact(value);
+    const known = this.remembered.get(value);
+    if (known !== void 0) return known;
+    const out = this.redact(value);
+    if (this.remembered.size >= maxRemembered) this.remembered.clear();
+    this.remembered.set(value, out);
+    return out;
+  }
+  redact(value) {
     let out = apply(value, tokens);
     out = apply(out, assignments);
     out = apply(out, this.extra);
@@ -77443,7 +78072,7 @@ var Redactor = class {
     email.lastIndex = 0;
     return out.replace(email, "<email>");
   }
-  /** A tool call's arguments, every string inside redacted (keys kept: they are the tool's own). */
+  /** Every string inside a value redacted, keys kept (the plain rule `keptArguments` in the transcript reader is checked against). */
   value(value) {
     if (typeof value === "string") return this.text(value);
     if (Array.isArray(value)) return value.map((v2) => this.value(v2));
@@ -77581,6 +78210,34 @@ function collapseSpaces(text3, max) {
   kept[n - 1] = kept[n - 1].slice(0, max);
   return kept.join(" ").slice(0, max);
 }
+var keptKeys = /* @__PURE__ */ new Set([
+  "command",
+  "cmd",
+  "file_path",
+  "path",
+  "absolute_path",
+  "filename",
+  "filePath",
+  "notebook_path",
+  "file",
+  "skill",
+  "name",
+  "skill_name"
+]);
+function keptArguments(args, redactor2, commandKey) {
+  if (typeof args !== "object" || args === null || Array.isArray(args)) return void 0;
+  const kept = {};
+  for (const key2 of Object.keys(args)) {
+    const value = args[key2];
+    kept[key2] = keptKeys.has(key2) || key2 === commandKey ? keptValue(value, redactor2) : null;
+  }
+  return kept;
+}
+function keptValue(value, redactor2) {
+  if (typeof value === "string") return redactor2.text(value);
+  if (Array.isArray(value) && value.every((part) => typeof part === "string")) return value.map((part) => redactor2.text(part));
+  return null;
+}
 var SessionCollector = class {
   constructor(file, refine, defaultSession, redactor2 = new Redactor()) {
     this.file = file;
@@ -77598,8 +78255,14 @@ var SessionCollector = class {
   uses = [];
   skips = /* @__PURE__ */ new Map();
   skipLines = /* @__PURE__ */ new Map();
-  /** Calls whose result has not been seen yet, by their id: an entry lives only until its result arrives. */
+  /**
+   * Calls whose result has not been seen yet, by their id: an entry lives only until its result arrives. The latest
+   * call is held apart (`lastId`, `lastCall`): its result is nearly always the next record, and a map emptied and
+   * refilled on every call reallocated its table each time (the third of reading a result).
+   */
   awaiting = /* @__PURE__ */ new Map();
+  lastId;
+  lastCall;
   /** The line being read, for line formats: each skip while it is set names it. */
   line;
   /**
@@ -77626,7 +78289,7 @@ var SessionCollector = class {
       return;
     }
     const at2 = timeOf(time);
-    args = this.redactor.value(args);
+    args = keptArguments(args, this.redactor, this.refine === false ? void 0 : this.refine[name2.trim()]);
     const call = buildToolCall(name2.trim(), args, {
       refine: this.refine,
       time: at2
@@ -77635,16 +78298,29 @@ var SessionCollector = class {
     if (call.program !== void 0) call.program = this.shared(call.program);
     if (call.detail !== void 0) call.detail = this.shared(call.detail);
     this.callsOf(session).push(call);
-    if (typeof id === "string" && id !== "") this.awaiting.set(id, call);
+    if (typeof id === "string" && id !== "") this.await(id, call);
     const skill = parseSkillLoad(call.name, args, call.program);
     if (skill !== void 0) this.addUse(skill, session, at2);
   }
+  /** As `awaiting.set(id, call)`: a later call with the same id replaces an earlier one. */
+  await(id, call) {
+    if (this.lastId !== void 0 && this.lastId !== id) this.awaiting.set(this.lastId, this.lastCall);
+    if (this.awaiting.size > 0) this.awaiting.delete(id);
+    this.lastId = id;
+    this.lastCall = call;
+  }
   result(id, error2) {
     if (typeof id !== "string") return;
-    const call = this.awaiting.get(id);
-    if (call === void 0) return;
-    this.awaiting.delete(id);
-    if (error2) call.error = true;
+    let call;
+    if (id === this.lastId) {
+      call = this.lastCall;
+      this.lastId = this.lastCall = void 0;
+    } else {
+      call = this.awaiting.get(id);
+      if (call === void 0) return;
+      this.awaiting.delete(id);
+    }
+    if (error2 && call !== void 0) call.error = true;
   }
   userText(session, text3, time) {
     session = safeSessionId(session);
@@ -77676,6 +78352,7 @@ var SessionCollector = class {
   }
   finish() {
     this.awaiting.clear();
+    this.lastId = this.lastCall = void 0;
     this.strings.clear();
     const usesBySession = /* @__PURE__ */ new Map();
     for (const use of this.uses) {
@@ -77686,6 +78363,9 @@ var SessionCollector = class {
     const sessions = [];
     let empty = 0;
     for (const [id, calls] of this.sessions) {
+      this.sessions.delete(id);
+      const requests = this.requests.get(id);
+      this.requests.delete(id);
       if (calls.length === 0) empty += 1;
       else
         sessions.push({
@@ -77696,11 +78376,11 @@ var SessionCollector = class {
           // empty in a session of one call, and the sessions outlive the file.
           calls: calls.slice(),
           uses: usesBySession.get(id) ?? [],
-          requests: this.requests.get(id)?.slice() ?? []
+          requests: requests?.slice() ?? []
         });
     }
     if (empty > 0) this.skip("sessions without tool calls", empty);
-    if (this.sessions.size === 0 && this.skips.size === 0) this.skip("no sessions found");
+    if (sessions.length === 0 && empty === 0 && this.skips.size === 0) this.skip("no sessions found");
     const skipped = [...this.skips].map(([reason, count]) => {
       const lines = this.skipLines.get(reason);
       return lines === void 0 ? { file: this.file, reason, count } : { file: this.file, reason, count, lines };
@@ -78303,14 +78983,24 @@ var formatReaders = {
 // src/store/transcripts/read-lines.ts
 import { createReadStream } from "node:fs";
 import { isUtf8 } from "node:buffer";
-async function* readLines2(path, options) {
+async function* readLineBatches(path, options) {
   const stream = createReadStream(path, {
     highWaterMark: options.chunkBytes ?? 1 << 20
   });
+  const max = options.maxLineBytes;
+  const blockBytes = options.blockBytes ?? 1 << 16;
   let parts = [];
   let size = 0;
   let tooLong = false;
   let number = 1;
+  const gather2 = (bytes) => {
+    if (!tooLong && size + bytes.length > max) {
+      tooLong = true;
+      parts = [];
+    }
+    if (!tooLong && bytes.length > 0) parts.push(bytes);
+    size += bytes.length;
+  };
   const finish3 = (isLast) => {
     const event = tooLong ? { kind: "too-long", number, bytes: size } : size > 0 || !isLast ? decode2(parts.length === 1 ? parts[0] : Buffer.concat(parts, size), number, isLast) : void 0;
     parts = [];
@@ -78320,26 +79010,48 @@ async function* readLines2(path, options) {
     return event;
   };
   for await (const chunk of stream) {
-    let from = 0;
-    while (from < chunk.length) {
-      const newline = chunk.indexOf(10, from);
-      const end = newline < 0 ? chunk.length : newline;
-      if (!tooLong && size + (end - from) > options.maxLineBytes) {
-        tooLong = true;
-        parts = [];
-      }
-      if (!tooLong && end > from) parts.push(chunk.subarray(from, end));
-      size += end - from;
-      if (newline < 0) break;
-      const event = finish3(false);
-      if (event !== void 0) yield event;
-      from = newline + 1;
+    const batch = [];
+    const first = chunk.indexOf(10);
+    if (first < 0) {
+      gather2(chunk);
+      continue;
     }
+    gather2(chunk.subarray(0, first));
+    batch.push(finish3(false));
+    const lastNewline = chunk.lastIndexOf(10);
+    for (let from = first + 1; from <= lastNewline; ) {
+      let end = chunk.lastIndexOf(10, Math.min(from + blockBytes - 1, lastNewline));
+      if (end < from) end = chunk.indexOf(10, from);
+      const block = chunk.subarray(from, end + 1);
+      if (isUtf8(block)) number = splitLines2(block.toString("utf8"), number, max, batch);
+      else
+        for (let at2 = 0; at2 < block.length; ) {
+          const newline = block.indexOf(10, at2);
+          gather2(block.subarray(at2, newline));
+          batch.push(finish3(false));
+          at2 = newline + 1;
+        }
+      from = end + 1;
+    }
+    gather2(chunk.subarray(lastNewline + 1));
+    yield batch;
   }
   if (size > 0 || tooLong) {
     const event = finish3(true);
-    if (event !== void 0) yield event;
+    if (event !== void 0) yield [event];
   }
+}
+function splitLines2(text3, number, max, out) {
+  for (let from = 0; from < text3.length; number += 1) {
+    const newline = text3.indexOf("\n", from);
+    const end = newline > from && text3.charCodeAt(newline - 1) === 13 ? newline - 1 : newline;
+    const bytes = (newline - from) * 3 > max ? Buffer.byteLength(text3.slice(from, newline)) : 0;
+    out.push(
+      bytes > max ? { kind: "too-long", number, bytes } : { kind: "line", text: text3.slice(from, end), number, last: false, utf8: true }
+    );
+    from = newline + 1;
+  }
+  return number;
 }
 function decode2(bytes, number, last) {
   const end = bytes.length > 0 && bytes[bytes.length - 1] === 13 ? bytes.length - 1 : bytes.length;
@@ -78408,36 +79120,37 @@ async function readLineFile(path, collector, options) {
   const stem3 = stemOf(path);
   let format = options.format;
   let apply2 = format === void 0 ? void 0 : createApplier(format, collector, stem3);
-  for await (const event of readLines2(path, { maxLineBytes })) {
-    collector.line = event.number;
-    if (event.kind === "too-long") {
-      collector.skip(`lines longer than ${formatBytes(maxLineBytes)}`);
-      continue;
-    }
-    if (event.text.trim() === "") continue;
-    if (!event.utf8) collector.skip("lines with non-UTF-8 bytes (read with U+FFFD)");
-    let value;
-    try {
-      value = JSON.parse(event.text);
-    } catch {
-      collector.skip(event.last ? "truncated last line (not JSON)" : "lines that are not JSON");
-      continue;
-    }
-    if (!isObject2(value)) {
-      collector.skip("JSON lines that are not objects");
-      continue;
-    }
-    if (format === void 0 || apply2 === void 0) {
-      format = detectRecordFormat(value);
-      if (format === void 0) {
-        collector.skip("lines of no known transcript format");
+  for await (const batch of readLineBatches(path, { maxLineBytes }))
+    for (const event of batch) {
+      collector.line = event.number;
+      if (event.kind === "too-long") {
+        collector.skip(`lines longer than ${formatBytes(maxLineBytes)}`);
         continue;
       }
-      apply2 = createApplier(format, collector, stem3);
+      if (event.text.trim() === "") continue;
+      if (!event.utf8) collector.skip("lines with non-UTF-8 bytes (read with U+FFFD)");
+      let value;
+      try {
+        value = JSON.parse(event.text);
+      } catch {
+        collector.skip(event.last ? "truncated last line (not JSON)" : "lines that are not JSON");
+        continue;
+      }
+      if (!isObject2(value)) {
+        collector.skip("JSON lines that are not objects");
+        continue;
+      }
+      if (format === void 0 || apply2 === void 0) {
+        format = detectRecordFormat(value);
+        if (format === void 0) {
+          collector.skip("lines of no known transcript format");
+          continue;
+        }
+        apply2 = createApplier(format, collector, stem3);
+      }
+      collector.format = format;
+      if (apply2(value, collector, event.number) === "unknown") collector.skip(unknownReason(value, format));
     }
-    collector.format = format;
-    if (apply2(value, collector, event.number) === "unknown") collector.skip(unknownReason(value, format));
-  }
   collector.line = void 0;
   apply2?.finish?.(collector);
 }
@@ -78567,9 +79280,9 @@ function errorCode(error2) {
   return typeof error2 === "object" && error2 !== null && "code" in error2 ? String(error2.code) : "error";
 }
 async function* readTranscriptFiles(files, options = {}) {
-  const { displayPath: displayPath3, concurrency = 16, ...rest } = options;
+  const { displayPath: displayPath2, concurrency = 16, ...rest } = options;
   const read2 = async (file) => {
-    const shown = displayPath3?.(file) ?? file;
+    const shown = displayPath2?.(file) ?? file;
     try {
       return await readTranscriptFile(file, { ...rest, displayPath: shown });
     } catch (error2) {
@@ -78653,7 +79366,7 @@ function checkProsedDraft(original, rewritten, file = "SKILL.md") {
 
 // src/llm/chat-client.ts
 init_errors();
-var sleep2 = (ms2) => new Promise((resolve11) => setTimeout(resolve11, ms2));
+var sleep2 = (ms2) => new Promise((resolve10) => setTimeout(resolve10, ms2));
 function retryable(error2) {
   if (!(error2 instanceof SkillgardenError)) return false;
   const status = error2.data.status;
@@ -78926,9 +79639,22 @@ function findCoveringSkill(pattern, existing, commands = []) {
   }
   return void 0;
 }
+function stepDetails(found) {
+  const steps = found.representative?.steps;
+  if (steps === void 0) return found.details;
+  const sessions = found.evidence.sessions.length;
+  return steps.map((detail) => detail === "" ? [] : [[detail, sessions]]);
+}
+function taskWording(found) {
+  const rep = found.representative;
+  const phrase = (rep ? rep.phrase : found.task.phrase) ?? found.task.nameWords.join(" ");
+  const example = rep ? rep.request : found.task.example;
+  return example === void 0 ? { phrase } : { phrase, example };
+}
 function patternCommands(pattern, found) {
+  const details = stepDetails(found);
   return pattern.tools.flatMap((token, i) => {
-    const top = found.details[i]?.[0]?.[0];
+    const top = details[i]?.[0]?.[0];
     return token.includes(":") && top !== void 0 ? top.split(" && ").map(commandName) : [];
   });
 }
@@ -78940,11 +79666,12 @@ function listed(values, max) {
   return values.length <= max ? values.join(", ") : `${values.slice(0, max).join(", ")} (+${values.length - max} more)`;
 }
 function buildWording(pattern, found) {
-  const phrase = quote2(found.task.phrase ?? found.task.nameWords.join(" "), 90);
+  const task = taskWording(found);
+  const phrase = quote2(task.phrase, 90);
   const title = phrase.replace(/^./, (c3) => c3.toUpperCase());
   const ending = found.evidence.ending;
-  const summary2 = summarizeSteps(pattern.tools, found.details);
-  const example = found.task.example === void 0 ? "" : `, as in "${quote2(found.task.example, 140)}"`;
+  const summary2 = summarizeSteps(pattern.tools, stepDetails(found));
+  const example = task.example === void 0 ? "" : `, as in "${quote2(task.example, 140)}"`;
   const whenToUse = clean(`When a person asks to ${phrase}${example}.`);
   const description = clean(
     `${title}: ${summary2}${ending === void 0 ? "" : `, ${doneClauses[ending]}`}. Use when asked to ${phrase}${example} (the procedure of ${pattern.sessions} agent sessions).`
@@ -78971,7 +79698,7 @@ function buildDraft(pattern, name2, found, profile = "spec") {
   const frontmatter = (0, import_yaml10.stringify)(buildFrontmatter(pattern, name2, found, profile), { lineWidth: 0 });
   const { title } = buildWording(pattern, found);
   const ending = found.evidence.ending;
-  const lastDetail = found.details.slice(-2).map((step) => step[0]?.[0]?.split(" && ").pop()).filter((d2) => d2 !== void 0).pop();
+  const lastDetail = stepDetails(found).slice(-2).map((step) => step[0]?.[0]?.split(" && ").pop()).filter((d2) => d2 !== void 0).pop();
   const done = renderDoneWhen(ending, lastDetail);
   const asked = found.evidence.requests.map((r2) => `- "${quote2(r2, 160)}"`);
   const body = [
@@ -78981,13 +79708,13 @@ function buildDraft(pattern, name2, found, profile = "spec") {
     "",
     "## When to use",
     "",
-    `When a person asks to ${quote2(found.task.phrase ?? found.task.nameWords.join(" "), 90)}. Requests that led to this procedure:`,
+    `When a person asks to ${quote2(taskWording(found).phrase, 90)}. Requests that led to this procedure:`,
     "",
     ...asked,
     "",
     "## Steps",
     "",
-    ...renderSteps(pattern.tools, found.details, ending),
+    ...renderSteps(pattern.tools, stepDetails(found), ending),
     "",
     ...done === void 0 ? [] : ["## Done when", "", done, ""]
   ].join("\n");
@@ -79081,9 +79808,9 @@ function draftPatterns(patterns, existing, options = {}) {
 }
 
 // src/core/patterns/fingerprint.ts
-import { createHash as createHash6 } from "node:crypto";
+import { createHash as createHash7 } from "node:crypto";
 function buildFingerprint(tokens2) {
-  return createHash6("sha256").update(tokens2.join("\n"), "utf8").digest("hex").slice(0, 16);
+  return createHash7("sha256").update(tokens2.join("\n"), "utf8").digest("hex").slice(0, 16);
 }
 
 // src/core/patterns/dense-table.ts
@@ -79425,11 +80152,11 @@ function buildSurprise(input2, candidates) {
   return out;
 }
 function buildComparator(input2, candidates, score) {
-  const sessionsOf = (c3) => input2.levels[candidates.index[c3]].sessions[candidates.id[c3]];
+  const sessionsOf2 = (c3) => input2.levels[candidates.index[c3]].sessions[candidates.id[c3]];
   const lengthOf = (c3) => input2.levels[candidates.index[c3]].length;
   const byName2 = buildNameOrder(input2.vocabulary);
   const idsOf = (c3) => buildWindowTokens(input2.levels, candidates.index[c3], candidates.id[c3]);
-  return (a, b2) => score[b2] - score[a] || sessionsOf(b2) - sessionsOf(a) || lengthOf(b2) - lengthOf(a) || byName2(idsOf(a), idsOf(b2));
+  return (a, b2) => score[b2] - score[a] || sessionsOf2(b2) - sessionsOf2(a) || lengthOf(b2) - lengthOf(a) || byName2(idsOf(a), idsOf(b2));
 }
 function* heapOrder(n, before) {
   const heap = Int32Array.from({ length: n }, (_3, i) => i);
@@ -79459,12 +80186,12 @@ function* heapOrder(n, before) {
 }
 function* orderCandidates(input2, order) {
   const candidates = listCandidates(input2.levels, input2.minLength);
-  const sessionsOf = (c3) => input2.levels[candidates.index[c3]].sessions[candidates.id[c3]];
-  const score = order === "surprise" ? buildSurprise(input2, candidates) : Float64Array.from({ length: candidates.length }, (_3, c3) => sessionsOf(c3));
+  const sessionsOf2 = (c3) => input2.levels[candidates.index[c3]].sessions[candidates.id[c3]];
+  const score = order === "surprise" ? buildSurprise(input2, candidates) : Float64Array.from({ length: candidates.length }, (_3, c3) => sessionsOf2(c3));
   for (const c3 of heapOrder(candidates.length, buildComparator(input2, candidates, score)))
     yield {
       ids: buildWindowTokens(input2.levels, candidates.index[c3], candidates.id[c3]),
-      sessions: sessionsOf(c3)
+      sessions: sessionsOf2(c3)
     };
 }
 
@@ -79558,7 +80285,57 @@ async function readExistingSkills(library) {
 async function readSkillsDir(dir) {
   return readExistingSkills({ skills: discoverSkills(dir) });
 }
-async function runDetect(options) {
+var DetectFold = class {
+  constructor(options, files) {
+    this.options = options;
+    this.files = files;
+    this.tokens = new SessionTokens(options.refine !== false);
+  }
+  options;
+  files;
+  tokens;
+  uses = [];
+  skipped = [];
+  add(result) {
+    for (const session of result.sessions) this.tokens.add(session);
+    for (const use of result.uses) this.uses.push(use);
+    for (const skip of result.skipped) this.skipped.push(skip);
+  }
+  /** Mines the sessions read and drafts a SKILL.md per pattern no existing skill covers. */
+  async finish() {
+    const options = this.options;
+    const { tokens: tokens2 } = this;
+    const minSessions = options.minSessions ?? options.limits?.min_sessions;
+    const patterns = minePatterns(
+      { packed: tokens2.packed(), vocabulary: tokens2.table.names },
+      minSessions === void 0 ? options : { ...options, minSessions }
+    );
+    const cwd = resolve4(options.cwd ?? process.cwd());
+    const existing = options.existingSkills ?? (options.skillsDir === void 0 ? [] : await readSkillsDir(resolve4(cwd, options.skillsDir)));
+    const detected = draftPatterns(patterns, existing, {
+      sessions: tokens2.evidence,
+      refine: options.refine !== false,
+      ...options.limits === void 0 ? {} : { limits: options.limits },
+      ...options.profile === void 0 ? {} : { profile: options.profile }
+    });
+    if (options.llm) {
+      for (const pattern of detected) {
+        if (pattern.draft === void 0) continue;
+        const prosed = await writeDraftProse(pattern.draft, options.llm);
+        pattern.draft = { ...prosed.draft, llm: prosed.llm };
+      }
+    }
+    return {
+      sessions: tokens2.sessions,
+      calls: tokens2.tokens.length,
+      files: this.files,
+      skipped: this.skipped,
+      patterns: detected,
+      uses: buildSkillUses([{ uses: this.uses }])
+    };
+  }
+};
+async function expandDetectInputs(options) {
   const cwd = resolve4(options.cwd ?? process.cwd());
   const expanded = await expandTranscriptPaths(options.transcripts, { cwd });
   const skipped = expanded.unmatched.map((pattern) => ({
@@ -79572,46 +80349,15 @@ async function runDetect(options) {
       reason: "directory walk stopped at its entry limit",
       count: 1
     });
-  const tokens2 = new SessionTokens(options.refine !== false);
-  const uses = [];
-  const files = readTranscriptFiles(expanded.files, {
+  return { files: expanded.files, displayPath: (file) => displayPath(file, cwd, expanded.roots.get(file)), skipped, expanded };
+}
+function detectReadOptions(options, displayPath2) {
+  return {
     refine: options.refine ?? defaultRefine,
-    displayPath: (file) => displayPath(file, cwd, expanded.roots.get(file)),
+    displayPath: displayPath2,
     ...options.format === void 0 ? {} : { format: options.format },
     ...options.maxLineBytes === void 0 ? {} : { maxLineBytes: options.maxLineBytes },
     ...options.maxDocumentBytes === void 0 ? {} : { maxDocumentBytes: options.maxDocumentBytes }
-  });
-  for await (const result of files) {
-    for (const session of result.sessions) tokens2.add(session);
-    for (const use of result.uses) uses.push(use);
-    for (const skip of result.skipped) skipped.push(skip);
-  }
-  const minSessions = options.minSessions ?? options.limits?.min_sessions;
-  const patterns = minePatterns(
-    { packed: tokens2.packed(), vocabulary: tokens2.table.names },
-    minSessions === void 0 ? options : { ...options, minSessions }
-  );
-  const existing = options.existingSkills ?? (options.skillsDir === void 0 ? [] : await readSkillsDir(resolve4(cwd, options.skillsDir)));
-  const detected = draftPatterns(patterns, existing, {
-    sessions: tokens2.evidence,
-    refine: options.refine !== false,
-    ...options.limits === void 0 ? {} : { limits: options.limits },
-    ...options.profile === void 0 ? {} : { profile: options.profile }
-  });
-  if (options.llm) {
-    for (const pattern of detected) {
-      if (pattern.draft === void 0) continue;
-      const prosed = await writeDraftProse(pattern.draft, options.llm);
-      pattern.draft = { ...prosed.draft, llm: prosed.llm };
-    }
-  }
-  return {
-    sessions: tokens2.sessions,
-    calls: tokens2.tokens.length,
-    files: expanded.files.length,
-    skipped,
-    patterns: detected,
-    uses: buildSkillUses([{ uses }])
   };
 }
 
@@ -79691,8 +80437,8 @@ async function readEvidenceSkill(skill, index, facts) {
   const agentPatchedAt = latest([skill.name, ...formerNames].map((n) => facts.agentPatched.get(n)));
   const folder = basename7(skill.dir);
   return {
-    name: skill.name,
-    ...folder === skill.name ? {} : { folder },
+    name: skill.location.id,
+    ...folder === skill.location.id ? {} : { folder },
     description: stringField(parsed, "description") ?? "",
     ...whenToUse === void 0 ? {} : { when_to_use: whenToUse },
     text: text3,
@@ -79704,7 +80450,7 @@ async function readEvidenceSkill(skill, index, facts) {
 }
 
 // src/services/evidence/run-evidence.ts
-function displayPath2(file, root) {
+function evidenceDisplayPath(file, root) {
   const rel = root === void 0 ? "" : relative3(root, file);
   return rel === "" || rel.startsWith("..") || isAbsolute5(rel) ? basename8(file) : rel.split(sep5).join("/");
 }
@@ -79715,7 +80461,7 @@ function checkTime(value, option) {
       `${option} "${value.slice(0, 40)}" is not a time: give an ISO time such as 2026-01-31T00:00:00Z`
     );
 }
-async function runEvidence(options) {
+async function startEvidence(options) {
   checkTime(options.since, "--since");
   const now = options.now ?? /* @__PURE__ */ new Date();
   const repoDir = resolve5(options.repoDir);
@@ -79738,22 +80484,42 @@ async function runEvidence(options) {
     minSessions: options.minSessions ?? defaultMinSessions,
     ...options.since === void 0 ? {} : { since: options.since }
   });
-  const expanded = await expandTranscriptPaths(options.transcripts, { cwd: repoDir });
-  for (const pattern of expanded.unmatched) accumulator.addSkip({ file: pattern, reason: noTranscriptMatch, count: 1 });
-  if (expanded.truncated) accumulator.addSkip({ reason: "directory walk stopped at its entry limit", count: 1 });
-  const files = readTranscriptFiles(expanded.files, { displayPath: (file) => displayPath2(file, expanded.roots.get(file)) });
-  for await (const result of files) {
-    accumulator.addFile(result.skipped);
-    for (const session of result.sessions) accumulator.add(session);
-  }
-  const report = accumulator.finish();
-  const budgetOptions = { contextTokens: options.contextTokens, plannedMerges: options.plannedMerges };
-  return { ...report, budget: listingBudgets(buildListedSkills(skills, report.skills), budgetOptions) };
+  return {
+    add(result) {
+      accumulator.addFile(result.skipped);
+      for (const session of result.sessions) accumulator.add(session);
+    },
+    skip(skip) {
+      accumulator.addSkip(skip);
+    },
+    finish() {
+      const report = accumulator.finish();
+      const budgetOptions = { contextTokens: options.contextTokens, plannedMerges: options.plannedMerges };
+      return { ...report, budget: listingBudgets(buildListedSkills(skills, report.skills), budgetOptions) };
+    }
+  };
 }
+function evidenceSkipsOf(expanded) {
+  const skips = expanded.unmatched.map((pattern) => ({ file: pattern, reason: noTranscriptMatch, count: 1 }));
+  if (expanded.truncated) skips.push({ reason: "directory walk stopped at its entry limit", count: 1 });
+  return skips;
+}
+async function runEvidence(options) {
+  const fold = await startEvidence(options);
+  const expanded = await expandTranscriptPaths(options.transcripts, { cwd: resolve5(options.repoDir) });
+  const files = readTranscriptFiles(expanded.files, { displayPath: (file) => evidenceDisplayPath(file, expanded.roots.get(file)) });
+  for (const skip of evidenceSkipsOf(expanded)) fold.skip(skip);
+  for await (const result of files) fold.add(result);
+  return fold.finish();
+}
+
+// src/services/curator/curate.ts
+import { readFileSync as readFileSync22 } from "node:fs";
+import { join as join40 } from "node:path";
 
 // src/services/curator/evidence-pass.ts
 import { readFile as readFile6 } from "node:fs/promises";
-import { join as join37, resolve as resolve6 } from "node:path";
+import { join as join37 } from "node:path";
 
 // src/core/evidence/describe.ts
 var maxListingEntry = 1536;
@@ -79814,6 +80580,52 @@ function buildDescribeProposal(input2) {
   }
   if (proposal === void 0) return void 0;
   return { ...proposal, after: countCaught(`${proposal.description} ${proposal.when_to_use ?? ""}`, input2.requests) };
+}
+
+// src/core/patterns/render.ts
+function escapeCell(text3) {
+  return text3.replace(/\|/g, "\\|").replace(/\n/g, " ");
+}
+function renderPatternsMarkdown(patterns) {
+  const lines = ["## Patterns", ""];
+  if (patterns.length === 0) return `${[...lines, "No repeated tool sequences found."].join("\n")}
+`;
+  lines.push("| # | tools | sessions | confidence | fingerprint | proposal |", "|---|---|---|---|---|---|");
+  patterns.forEach((pattern, i) => {
+    const detected = pattern;
+    const proposal = detected.draft !== void 0 ? `\`${detected.draft.name}\`` : detected.coveredBy !== void 0 ? `covered by \`${detected.coveredBy}\`` : "";
+    const tools = pattern.tools.map((t2) => `\`${escapeCell(t2)}\``).join(" \u2192 ");
+    lines.push(
+      `| ${i + 1} | ${tools} | ${pattern.sessions} | ${pattern.confidence.toFixed(2)} | \`${pattern.fingerprint}\` | ${proposal} |`
+    );
+  });
+  return `${lines.join("\n")}
+`;
+}
+
+// src/services/curator/detect-patterns.ts
+async function curatorDetectOptions(options, snapshot, transcripts) {
+  return {
+    transcripts,
+    cwd: options.transcriptsDir ?? options.repoDir,
+    existingSkills: await readExistingSkills(snapshot.library),
+    limits: { ...resolveDraftLimits(snapshot.config.patterns), ...options.draftLimits },
+    ...options.llm ? { llm: options.llm } : {}
+  };
+}
+function applyDetected(report, options, snapshot) {
+  const rejected = new Set(snapshot.state.rejected_proposals);
+  report.patterns = report.patterns.filter((p2) => !rejected.has(p2.fingerprint));
+  const bySkill = new Map(snapshot.skills.map((s) => [s.name, s]));
+  for (const use of report.uses) {
+    const skill = bySkill.get(use.skill);
+    if (!skill || !use.time || Date.parse(use.time) > options.now.getTime()) continue;
+    const usage = { use_count: 0, view_count: 0, patch_count: 0, ...skill.usage };
+    usage.use_count += 1;
+    if (!usage.last_used_at || use.time > usage.last_used_at) usage.last_used_at = use.time;
+    skill.usage = usage;
+  }
+  return report;
 }
 
 // src/services/proposals/describe.ts
@@ -79888,17 +80700,38 @@ function buildDescribeBranchProposal(input2) {
 
 // src/services/curator/evidence-pass.ts
 var minDescribeRequests = 2;
-async function readRunEvidence(options, snapshot) {
+async function readRunTranscripts(options, snapshot) {
   const transcripts = options.transcripts ?? snapshot.config.transcripts;
-  if (transcripts.length === 0) return void 0;
-  const cwd = resolve6(options.transcriptsDir ?? options.repoDir);
-  const report = await runEvidence({ repoDir: options.repoDir, transcripts: transcripts.map((t2) => resolve6(cwd, t2)), now: options.now });
+  if (transcripts.length === 0) return {};
+  const detectOptions = await curatorDetectOptions(options, snapshot, transcripts);
+  const inputs = await expandDetectInputs(detectOptions);
+  const detect2 = new DetectFold(detectOptions, inputs.files.length);
+  detect2.skipped.push(...inputs.skipped);
+  const evidence = await startEvidence({ repoDir: options.repoDir, now: options.now });
+  for (const skip of evidenceSkipsOf(inputs.expanded)) evidence.skip(skip);
+  const results = readTranscriptFiles(inputs.files, detectReadOptions(detectOptions, inputs.displayPath));
+  let index = 0;
+  for await (const result of results) {
+    detect2.add(result);
+    const file = inputs.files[index++];
+    evidence.add(renamed(result, evidenceDisplayPath(file, inputs.expanded.roots.get(file))));
+  }
+  const report = evidence.finish();
   const missed = new Map(report.skills.map((s) => [s.name, s.missed]));
   for (const skill of snapshot.skills) {
     const count = missed.get(skill.name) ?? 0;
     if (count > 0) skill.missed = count;
   }
-  return report;
+  return { detected: applyDetected(await detect2.finish(), options, snapshot), evidence: report };
+}
+function renamed(result, file) {
+  if (result.file === file) return result;
+  return {
+    ...result,
+    file,
+    sessions: result.sessions.map((session) => ({ ...session, file })),
+    skipped: result.skipped.map((skip) => ({ ...skip, file }))
+  };
 }
 async function buildDescribeProposals(snapshot, evidence, runId) {
   const skills = new Map(snapshot.skills.map((s) => [s.name, s]));
@@ -79908,14 +80741,14 @@ async function buildDescribeProposals(snapshot, evidence, runId) {
     const requests = found.missed_sessions.flatMap((s) => s.request === void 0 ? [] : [s.request]);
     if (!skill || skill.pinned || !isCurated(skill, snapshot.config) || requests.length < minDescribeRequests) continue;
     const text3 = await readFile6(join37(snapshot.repoDir, skill.dir, "SKILL.md"), "utf8");
-    const input2 = readWording(text3, `${skill.dir}/SKILL.md`);
+    const input2 = readWording2(text3, `${skill.dir}/SKILL.md`);
     if (input2 === void 0) continue;
     const proposal = buildDescribeProposal({ ...input2, requests });
     if (proposal) out.push(buildDescribeBranchProposal({ dir: skill.dir, text: text3, evidence: found, proposal, runId }));
   }
   return out;
 }
-function readWording(text3, file) {
+function readWording2(text3, file) {
   const skill = parseSkill(text3, { file });
   const description = stringField(skill, "description");
   if (description === void 0) return void 0;
@@ -79926,27 +80759,6 @@ function readWording(text3, file) {
 
 // src/services/curator/report-files.ts
 import { join as join38 } from "node:path";
-
-// src/core/patterns/render.ts
-function escapeCell(text3) {
-  return text3.replace(/\|/g, "\\|").replace(/\n/g, " ");
-}
-function renderPatternsMarkdown(patterns) {
-  const lines = ["## Patterns", ""];
-  if (patterns.length === 0) return `${[...lines, "No repeated tool sequences found."].join("\n")}
-`;
-  lines.push("| # | tools | sessions | confidence | fingerprint | proposal |", "|---|---|---|---|---|---|");
-  patterns.forEach((pattern, i) => {
-    const detected = pattern;
-    const proposal = detected.draft !== void 0 ? `\`${detected.draft.name}\`` : detected.coveredBy !== void 0 ? `covered by \`${detected.coveredBy}\`` : "";
-    const tools = pattern.tools.map((t2) => `\`${escapeCell(t2)}\``).join(" \u2192 ");
-    lines.push(
-      `| ${i + 1} | ${tools} | ${pattern.sessions} | ${pattern.confidence.toFixed(2)} | \`${pattern.fingerprint}\` | ${proposal} |`
-    );
-  });
-  return `${lines.join("\n")}
-`;
-}
 
 // src/core/report/evidence-section.ts
 var maxRows = 10;
@@ -80062,10 +80874,11 @@ function renderRunMarkdown(report, extraSections = []) {
   lines.push(`| before | ${report.counts.before.active} | ${report.counts.before.stale} | ${report.counts.before.archived} |`);
   lines.push(`| after | ${report.counts.after.active} | ${report.counts.after.stale} | ${report.counts.after.archived} |`, "");
   if (report.transitions.length > 0) {
+    const sessions = sessionsOf(report);
     lines.push("## Transitions", "", "| skill | change | anchor | why | commit |", "|---|---|---|---|---|");
     for (const t2 of report.transitions) {
       lines.push(
-        `| ${code3(t2.skill)} | ${arrow(t2)} | ${t2.anchor.slice(0, 10)} (${t2.anchor_source}) | ${escapeCell2(t2.reason)} | ${t2.commit ? `\`${t2.commit.slice(0, 12)}\`` : "\u2014"} |`
+        `| ${code3(t2.skill)} | ${arrow(t2)} | ${t2.anchor.slice(0, 10)} (${t2.anchor_source}) | ${escapeCell2(t2.reason + sessions(t2.skill))} | ${t2.commit ? `\`${t2.commit.slice(0, 12)}\`` : "\u2014"} |`
       );
     }
     lines.push("");
@@ -80095,6 +80908,13 @@ function renderRunMarkdown(report, extraSections = []) {
     ""
   );
   return lines.join("\n");
+}
+function sessionsOf(report) {
+  const bySkill = new Map((report.evidence?.skills ?? []).map((s) => [s.name, s]));
+  return (skill) => {
+    const s = bySkill.get(skill);
+    return s ? `; in the transcripts: offered in ${s.offered} session(s), loaded in ${s.loaded}, missed in ${s.missed}` : "";
+  };
 }
 function statusNote(report) {
   if (report.status === "first-run") return " \u2014 the first scheduled run only records its time; the next one acts.";
@@ -80153,108 +80973,6 @@ function writeReportFiles(dir, files) {
   return join38(dir, "REPORT.md");
 }
 
-// src/core/config/state-text.ts
-var StateText = class {
-  constructor(base) {
-    this.base = base;
-    this.records = new Map(Object.entries(base.skills));
-    this.names = [...this.records.keys()].sort(keyOrder);
-    const pieces = this.names.map((name2) => piece(name2, this.records.get(name2)));
-    this.offsets = [];
-    let at2 = 0;
-    for (const bytes of pieces) {
-      this.offsets.push(at2);
-      at2 += bytes.length;
-    }
-    this.body = Buffer.concat(pieces, at2);
-    const frame = serializeState({ ...base, skills: {} });
-    const marker = '\n  "skills": {}';
-    const split = frame.indexOf(marker) + marker.length - 1;
-    this.empty = Buffer.from(frame, "utf8");
-    this.head = Buffer.from(`${frame.slice(0, split)}
-`, "utf8");
-    this.tail = Buffer.from(`
-  ${frame.slice(split)}`, "utf8");
-  }
-  base;
-  records;
-  /** In the order `serializeState`'s output has them (`keyOrder`), with where each one's text starts in `body`. */
-  names;
-  offsets;
-  /** Each record as `    "name": {…},\n`; the file drops the last `,` of the last one. */
-  body;
-  head;
-  tail;
-  empty;
-  get(name2) {
-    return this.records.get(name2);
-  }
-  bytes() {
-    return this.render(this.body);
-  }
-  /** The file with `name`'s record replaced (`undefined` removes it); nothing changes until `apply`. */
-  change(name2, record2) {
-    const at2 = this.position(name2);
-    const present = this.names[at2] === name2;
-    const start = present || at2 < this.names.length ? this.offsets[at2] : this.body.length;
-    const end = present ? this.offsets[at2 + 1] ?? this.body.length : start;
-    const inserted = record2 === void 0 ? Buffer.alloc(0) : piece(name2, record2);
-    const body = Buffer.concat([this.body.subarray(0, start), inserted, this.body.subarray(end)]);
-    const same3 = present ? record2 !== void 0 && inserted.equals(this.body.subarray(start, end)) : record2 === void 0;
-    return {
-      bytes: this.render(body),
-      changed: !same3,
-      apply: () => {
-        const shift = inserted.length - (end - start);
-        const later = present ? at2 + 1 : at2;
-        const moved2 = this.offsets.slice(later).map((offset) => offset + shift);
-        if (record2 === void 0) {
-          this.records.delete(name2);
-          if (present) {
-            this.names.splice(at2, 1);
-            this.offsets = [...this.offsets.slice(0, at2), ...moved2];
-          }
-        } else {
-          this.records.set(name2, record2);
-          if (!present) this.names.splice(at2, 0, name2);
-          this.offsets = [...this.offsets.slice(0, at2), start, ...moved2];
-        }
-        this.body = body;
-      }
-    };
-  }
-  /** The state these records make (for the run's last commit and its report). */
-  state() {
-    return { ...this.base, skills: Object.fromEntries(this.names.map((n) => [n, this.records.get(n)])) };
-  }
-  render(body) {
-    if (body.length === 0) return this.empty;
-    return Buffer.concat([this.head, body.subarray(0, body.length - 2), this.tail]);
-  }
-  position(name2) {
-    let low = 0;
-    let high = this.names.length;
-    while (low < high) {
-      const mid = low + high >>> 1;
-      if (keyOrder(this.names[mid], name2) < 0) low = mid + 1;
-      else high = mid;
-    }
-    return low;
-  }
-};
-function piece(name2, record2) {
-  return Buffer.from(`    ${JSON.stringify(name2)}: ${JSON.stringify(record2, null, 2).split("\n").join("\n    ")},
-`, "utf8");
-}
-var arrayIndex = /^(0|[1-9][0-9]{0,9})$/;
-function keyOrder(a, b2) {
-  const ai = arrayIndex.test(a) && Number(a) < 2 ** 32 - 1;
-  const bi = arrayIndex.test(b2) && Number(b2) < 2 ** 32 - 1;
-  if (ai && bi) return Number(a) - Number(b2);
-  if (ai !== bi) return ai ? -1 : 1;
-  return a < b2 ? -1 : a > b2 ? 1 : 0;
-}
-
 // src/services/curator/run-curator.ts
 init_errors();
 
@@ -80281,11 +80999,14 @@ function checkGates(config2, state2, now, input2) {
   return report;
 }
 
+// src/services/curator/run-curator.ts
+init_layout();
+
 // src/services/curator/run-id.ts
-import { createHash as createHash7 } from "node:crypto";
+import { createHash as createHash8 } from "node:crypto";
 function buildRunId(now, head) {
   const stamp3 = now.toISOString().replace(/\.\d{3}Z$/, "Z").replace(/:/g, "-");
-  const suffix2 = createHash7("sha1").update(`${stamp3}:${head ?? ""}`).digest("hex").slice(0, 4);
+  const suffix2 = createHash8("sha1").update(`${stamp3}:${head ?? ""}`).digest("hex").slice(0, 4);
   return `${stamp3}-${suffix2}`;
 }
 function buildRunTag(runId) {
@@ -80333,32 +81054,6 @@ function finish(report, status, t2, snapshot) {
   return { report, snapshot };
 }
 var round3 = (ms2) => Math.round(ms2 * 10) / 10;
-
-// src/services/curator/detect-patterns.ts
-async function detectPatterns(options, snapshot) {
-  const transcripts = options.transcripts ?? snapshot.config.transcripts;
-  if (transcripts.length === 0) return void 0;
-  const existingSkills = await readExistingSkills(snapshot.library);
-  const report = await runDetect({
-    transcripts,
-    cwd: options.transcriptsDir ?? options.repoDir,
-    existingSkills,
-    limits: { ...resolveDraftLimits(snapshot.config.patterns), ...options.draftLimits },
-    ...options.llm ? { llm: options.llm } : {}
-  });
-  const rejected = new Set(snapshot.state.rejected_proposals);
-  report.patterns = report.patterns.filter((p2) => !rejected.has(p2.fingerprint));
-  const bySkill = new Map(snapshot.skills.map((s) => [s.name, s]));
-  for (const use of report.uses) {
-    const skill = bySkill.get(use.skill);
-    if (!skill || !use.time || Date.parse(use.time) > options.now.getTime()) continue;
-    const usage = { use_count: 0, view_count: 0, patch_count: 0, ...skill.usage };
-    usage.use_count += 1;
-    if (!usage.last_used_at || use.time > usage.last_used_at) usage.last_used_at = use.time;
-    skill.usage = usage;
-  }
-  return report;
-}
 
 // src/llm/umbrella-prose.ts
 init_layout();
@@ -80418,7 +81113,7 @@ async function writeUmbrellaProse(plan, guard, client) {
 // src/services/consolidate/read-packages.ts
 init_layout();
 init_discover_library();
-import { readdirSync as readdirSync8, readFileSync as readFileSync21, statSync as statSync7 } from "node:fs";
+import { readdirSync as readdirSync9, readFileSync as readFileSync21, statSync as statSync7 } from "node:fs";
 import { join as join39 } from "node:path";
 var maxReferenceBytes = 1e6;
 function readPackages(snapshot) {
@@ -80448,7 +81143,7 @@ function readPackages(snapshot) {
 }
 function listFilesUnder(dir, prefix2 = "") {
   const out = [];
-  for (const entry of readdirSync8(dir, { withFileTypes: true })) {
+  for (const entry of readdirSync9(dir, { withFileTypes: true })) {
     const rel = prefix2 ? `${prefix2}/${entry.name}` : entry.name;
     if (entry.isDirectory()) out.push(...listFilesUnder(join39(dir, entry.name), rel));
     else if (entry.isFile()) out.push(rel);
@@ -80465,9 +81160,11 @@ async function planSnapshot(snapshot, options) {
   const settings = snapshot.config.consolidation;
   const result = planEachRoot(library, { ...settings, ...options.config }, options.now);
   const findings = library.findings;
+  const texts = new Map(library.skills.map((s) => [`${s.dir}/SKILL.md`, s.text]));
+  const base = (path) => texts.get(path);
   const advice = options.advise ? adviseOverlaps(library.skills, settings).map(({ names, kind, reason }) => ({ names, kind, reason })) : void 0;
   const withAdvice = (report) => advice ? { ...report, advice } : report;
-  if (!options.llm) return { result, report: withAdvice(buildPlanReport(result)), findings };
+  if (!options.llm) return { result, report: withAdvice(buildPlanReport(result)), findings, base };
   const notes = /* @__PURE__ */ new Map();
   const plans = [];
   for (const plan of result.plans) {
@@ -80476,7 +81173,7 @@ async function planSnapshot(snapshot, options) {
     plans.push(prosed.plan);
   }
   const withProse = { ...result, plans };
-  return { result: withProse, report: withAdvice(buildPlanReport(withProse, { llm: notes })), findings };
+  return { result: withProse, report: withAdvice(buildPlanReport(withProse, { llm: notes })), findings, base };
 }
 function planEachRoot(library, config2, now) {
   const rootOf = (name2) => library.rootOf.get(name2) ?? "";
@@ -80539,8 +81236,7 @@ async function runCurator(options) {
       now: options.now,
       ...options.requireSkills ? { requireSkills: options.requireSkills } : {}
     });
-    const detected = await detectPatterns(options, snapshot);
-    const evidence = await readRunEvidence(options, snapshot);
+    const { detected, evidence } = await readRunTranscripts(options, snapshot);
     const planned = options.consolidate ?? snapshot.config.consolidate ? await planSnapshot(snapshot, { now: options.now, ...options.llm ? { llm: options.llm } : {} }) : void 0;
     const plans = planned?.report;
     const runId = buildRunId(options.now, snapshot.history.head ?? void 0);
@@ -80614,16 +81310,19 @@ async function runCurator(options) {
       repoDir: options.repoDir,
       ledger,
       runId,
-      state: new StateText(snapshot.state),
-      stateOid: await currentOid(ledger),
+      records: new Map(Object.entries(snapshot.state.skills)),
+      expected: await stateOids(ledger),
       now: options.now.toISOString(),
       snapshot
     };
     const batch = ledger.beginBatch();
     const written = [];
+    const seeds2 = firstRun ? [] : plan.seeds;
+    const transitions = firstRun ? [] : plan.decisions.filter((d2) => d2.kind === "transition");
+    const migrated = snapshot.state.version === 1 && (firstRun || transitions.length + seeds2.length + forgotten.length > 0);
+    if (migrated) await addMigration(ctx, batch);
     const libraryErrors = report.errors.length;
-    if (!firstRun) {
-      const transitions = plan.decisions.filter((d2) => d2.kind === "transition");
+    {
       for (const [index, decision] of transitions.entries()) {
         try {
           await addTransition(ctx, batch, decision);
@@ -80638,7 +81337,6 @@ async function runCurator(options) {
         options.onProgress?.(index + 1, transitions.length);
       }
     }
-    const seeds2 = firstRun ? [] : plan.seeds;
     const failed = report.errors.length > libraryErrors;
     if (failed || !firstRun && written.length === 0 && seeds2.length === 0 && forgotten.length === 0) {
       return { ...finish(report, failed ? "failed" : "completed", { readMs, planMs, started }, snapshot), ...extra };
@@ -80647,7 +81345,7 @@ async function runCurator(options) {
     const tag = buildRunTag(runId);
     await ledger.tag(tag);
     const { commits } = await batch.publish();
-    written.forEach((decision, i) => report.transitions.push(transitionReport(decision, commits[i])));
+    written.forEach((decision, i) => report.transitions.push(transitionReport(decision, commits[i + (migrated ? 1 : 0)])));
     for (const item of commits) report.commits.push(item);
     report.counts.after = countsAfter(report.counts.before, report.transitions);
     report.undo = `skillgarden rollback --run ${runId}`;
@@ -80658,11 +81356,11 @@ async function runCurator(options) {
 }
 var actionFor = { stale: "mark-stale", active: "reactivate", archived: "archive" };
 async function addTransition(ctx, batch, decision) {
-  const record2 = recordAfter(ctx.state.get(decision.name), decision, ctx.now);
+  const current = ctx.records.get(decision.name);
+  const record2 = recordAfter(current, decision, ctx.now);
   const changes = await buildTransitionMoves(ctx.ledger, ctx.repoDir, ctx.snapshot, decision, new Date(ctx.now));
-  const state2 = ctx.state.change(decision.name, record2);
-  const writesState = changes.length === 0 || state2.changed;
-  if (writesState) changes.push({ path: stateFile, content: state2.bytes, expected: ctx.stateOid });
+  const change = recordChange(current, record2, decision.name) ?? (changes.length === 0 ? recordChange(void 0, record2, decision.name) : void 0);
+  const writes = change ? [change] : [];
   const action = actionFor[decision.to];
   const message = buildCommitMessage({
     subject: `skill(${action}): ${decision.name} \u2014 ${decision.from} \u2192 ${decision.to}`,
@@ -80670,27 +81368,47 @@ async function addTransition(ctx, batch, decision) {
 Anchor: ${decision.anchor} (${decision.anchorSource}).`,
     trailers: { action, skills: [decision.name], actor: "curator", run: ctx.runId, reverts: [] }
   });
-  await batch.add({ message, changes });
-  state2.apply();
-  if (writesState) ctx.stateOid = void 0;
+  await batch.add({ message, changes: [...changes, ...withExpected(ctx, writes)] });
+  markWritten(ctx, writes);
+  if (record2) ctx.records.set(decision.name, record2);
+  else ctx.records.delete(decision.name);
+}
+async function addMigration(ctx, batch) {
+  const state2 = ctx.snapshot.state;
+  const changes = stateChanges(state2, { ...state2, version: 2 }, [...ctx.expected.keys()]);
+  const message = buildCommitMessage({
+    subject: `skill(curate): run ${ctx.runId} \u2014 the curator's state moved to a file per skill (${Object.keys(state2.skills).length} records)`,
+    trailers: { action: "curate", skills: [], actor: "curator", run: ctx.runId, reverts: [] }
+  });
+  await batch.add({ message, changes: withExpected(ctx, changes) });
+  markWritten(ctx, changes);
 }
 async function addBookkeeping(ctx, batch, seeds2, forgotten) {
-  let state2 = applySeeds(ctx.state.state(), seeds2, ctx.now);
-  const skills = { ...state2.skills };
+  const before = { ...ctx.snapshot.state, version: 2, skills: Object.fromEntries(ctx.records) };
+  let after = applySeeds(before, seeds2, ctx.now);
+  const skills = { ...after.skills };
   for (const name2 of forgotten) delete skills[name2];
-  state2 = { ...state2, skills, last_run_at: ctx.now, last_run_id: ctx.runId };
-  const stateText = serializeState(state2);
+  after = { ...after, skills, last_run_at: ctx.now, last_run_id: ctx.runId };
   const message = buildCommitMessage({
     subject: `skill(curate): run ${ctx.runId} \u2014 ${seeds2.length} seeded, ${forgotten.length} forgotten`,
     trailers: { action: "curate", skills: seeds2.slice(0, 100), actor: "curator", run: ctx.runId, reverts: [] }
   });
-  await batch.add({ message, changes: [{ path: stateFile, content: stateText, expected: ctx.stateOid }] });
-  ctx.state = new StateText(state2);
-  ctx.stateOid = void 0;
+  const changes = stateChanges(before, after);
+  await batch.add({ message, changes: withExpected(ctx, changes) });
+  markWritten(ctx, changes);
+  ctx.records = new Map(Object.entries(after.skills));
 }
-async function currentOid(ledger) {
-  const files = await ledger.listFiles(".skillgarden");
-  return files.find((f3) => f3.path === stateFile)?.oid ?? null;
+function withExpected(ctx, changes) {
+  return changes.map((change) => {
+    const expected = ctx.expected.has(change.path) ? ctx.expected.get(change.path) : null;
+    return expected === void 0 ? change : { ...change, expected };
+  });
+}
+function markWritten(ctx, changes) {
+  for (const change of changes) ctx.expected.set(change.path, void 0);
+}
+async function stateOids(ledger) {
+  return new Map((await ledger.listFiles(metaDir)).map((f3) => [f3.path, f3.oid]));
 }
 async function holdBack(plan, umbrellas, options) {
   const held = holdBackForUmbrellas(plan, umbrellas);
@@ -80743,7 +81461,18 @@ async function runCurate(options) {
   };
 }
 function gateRun(proposals, snapshot, report) {
-  const { kept, refused: refused2 } = gateProposals(proposals, { profile: snapshot.config.profile, scan: resolveScanConfig(snapshot.config.scan) });
+  const base = (path) => {
+    try {
+      return readFileSync22(join40(snapshot.repoDir, path), "utf8");
+    } catch {
+      return void 0;
+    }
+  };
+  const { kept, refused: refused2 } = gateProposals(proposals, {
+    profile: snapshot.config.profile,
+    scan: resolveScanConfig(snapshot.config.scan),
+    base
+  });
   for (const check of refused2) report.warnings.push({ code: "proposals/refused", message: describeRefusal(check) });
   return kept;
 }
@@ -80820,12 +81549,12 @@ function warnEmptyTranscripts(report, inputs, io2) {
 }
 
 // src/action/event.ts
-import { readFileSync as readFileSync22 } from "node:fs";
+import { readFileSync as readFileSync23 } from "node:fs";
 function readEvent2(eventPath) {
   if (eventPath === "") return {};
   let payload;
   try {
-    payload = JSON.parse(readFileSync22(eventPath, "utf8"));
+    payload = JSON.parse(readFileSync23(eventPath, "utf8"));
   } catch {
     return {};
   }
@@ -80904,7 +81633,7 @@ var botIdentity = {
 };
 
 // node_modules/@actions/github/lib/context.js
-import { readFileSync as readFileSync23, existsSync as existsSync11 } from "fs";
+import { readFileSync as readFileSync24, existsSync as existsSync11 } from "fs";
 import { EOL as EOL5 } from "os";
 var Context = class {
   /**
@@ -80915,7 +81644,7 @@ var Context = class {
     this.payload = {};
     if (process.env.GITHUB_EVENT_PATH) {
       if (existsSync11(process.env.GITHUB_EVENT_PATH)) {
-        this.payload = JSON.parse(readFileSync23(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
+        this.payload = JSON.parse(readFileSync24(process.env.GITHUB_EVENT_PATH, { encoding: "utf8" }));
       } else {
         const path = process.env.GITHUB_EVENT_PATH;
         process.stdout.write(`GITHUB_EVENT_PATH ${path} does not exist${EOL5}`);
@@ -80959,11 +81688,11 @@ var httpClient = __toESM(require_lib3(), 1);
 var import_undici2 = __toESM(require_undici(), 1);
 var __awaiter2 = function(thisArg, _arguments, P2, generator) {
   function adopt(value) {
-    return value instanceof P2 ? value : new P2(function(resolve11) {
-      resolve11(value);
+    return value instanceof P2 ? value : new P2(function(resolve10) {
+      resolve10(value);
     });
   }
-  return new (P2 || (P2 = Promise))(function(resolve11, reject) {
+  return new (P2 || (P2 = Promise))(function(resolve10, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -80979,7 +81708,7 @@ var __awaiter2 = function(thisArg, _arguments, P2, generator) {
       }
     }
     function step(result) {
-      result.done ? resolve11(result.value) : adopt(result.value).then(fulfilled, rejected);
+      result.done ? resolve10(result.value) : adopt(result.value).then(fulfilled, rejected);
     }
     step((generator = generator.apply(thisArg, _arguments || [])).next());
   });
@@ -85104,7 +85833,7 @@ async function withRetry(fn2, policy, sleep3, clock) {
 }
 
 // src/action/github-api.ts
-var pause = (ms2) => new Promise((resolve11) => setTimeout(resolve11, ms2));
+var pause = (ms2) => new Promise((resolve10) => setTimeout(resolve10, ms2));
 function openGitHubApi(options) {
   const octokit = getOctokit(options.token, { baseUrl: options.apiUrl });
   const repo = { owner: options.owner, repo: options.repo };
@@ -85198,7 +85927,7 @@ function explainFailure(route, failure) {
 init_errors();
 
 // src/services/baseline.ts
-import { createHash as createHash8 } from "node:crypto";
+import { createHash as createHash9 } from "node:crypto";
 
 // src/core/report/baseline.ts
 function fingerprintOf(finding2, hash2) {
@@ -85231,7 +85960,7 @@ function splitByBaseline(findings, baseline, hash2) {
 // src/services/baseline.ts
 init_errors();
 init_files();
-var hash = (text3) => createHash8("sha256").update(text3).digest("hex");
+var hash = (text3) => createHash9("sha256").update(text3).digest("hex");
 function findingFingerprint(finding2) {
   return fingerprintOf(finding2, hash);
 }
@@ -85258,7 +85987,7 @@ init_errors();
 init_findings();
 init_layout();
 import { existsSync as existsSync12, statSync as statSync8 } from "node:fs";
-import { basename as basename9, dirname as dirname12, join as join42, posix as posix6, relative as relative5, resolve as resolve7, sep as sep8 } from "node:path";
+import { basename as basename9, dirname as dirname12, join as join43, posix as posix7, relative as relative5, resolve as resolve6, sep as sep8 } from "node:path";
 init_dir_cache();
 init_discover();
 init_discover_library();
@@ -85270,10 +85999,10 @@ init_findings();
 init_layout();
 init_dir_cache();
 import { realpathSync as realpathSync3 } from "node:fs";
-import { join as join40, relative as relative4, sep as sep7 } from "node:path";
+import { join as join41, relative as relative4, sep as sep7 } from "node:path";
 function readSkillFolder(dir, options) {
   const findings = [];
-  const file = join40(dir, skillFileName);
+  const file = join41(dir, skillFileName);
   const linked = options.linked ?? (isSymlink(dir) || skillFileIsLink(dir, file, options.readDir));
   const escape2 = linked ? escapesBoundary(file, options.boundary) : void 0;
   if (escape2) {
@@ -85291,10 +86020,15 @@ function readSkillFolder(dir, options) {
     return { bytes: void 0, files: /* @__PURE__ */ new Map(), findings };
   }
   const links = [];
-  const files = listSkillFiles(dir, options.maxFiles ?? 2e3, options.maxDepth ?? 8, options.readDir ?? readDirUncached, links);
+  const limits = { maxFiles: options.maxFiles ?? 2e3, maxDepth: options.maxDepth ?? 8 };
+  const readAhead = readAheadOf(options);
+  const files = listSkillFiles(dir, limits, options.readDir ?? readDirUncached, links, readAhead);
+  const skillEntry = files.get(skillFileName);
   let bytes;
   try {
-    bytes = (options.files ? options.files.read(file) : readOpened(file)).bytes;
+    const read2 = options.files ? options.files.read(file) : readOpened(file);
+    bytes = read2.bytes;
+    if (skillEntry?.size === unknownSize) skillEntry.size = read2.size;
   } catch (error2) {
     findings.push(
       finding({
@@ -85306,6 +86040,11 @@ function readSkillFolder(dir, options) {
       })
     );
   }
+  if (skillEntry?.size === unknownSize) {
+    const stat5 = lstatIfAny(file);
+    if (stat5) skillEntry.size = stat5.size;
+    else files.delete(skillFileName);
+  }
   findings.push(...linkFindings(dir, links, options));
   return { bytes, files, findings };
 }
@@ -85314,7 +86053,7 @@ function linkFindings(dir, links, options) {
   if (options.repository) {
     const folder = options.reportPath.slice(0, -skillFileName.length);
     for (const rel of links) {
-      const target = escapesBoundary(join40(dir, rel), options.repository);
+      const target = escapesBoundary(join41(dir, rel), options.repository);
       if (!target) continue;
       findings.push(
         finding({
@@ -85350,10 +86089,23 @@ function escapesBoundary(path, boundary) {
   const rel = relative4(realBoundary, real);
   return rel === "" || !rel.startsWith("..") && !rel.startsWith(sep7) && rel !== ".." ? void 0 : real;
 }
-function listSkillFiles(dir, maxFiles, maxDepth3, readDir, links) {
+var readAheadBudget = 8 * 1024 * 1024;
+function readAheadOf(options) {
+  const { files, readAheadBytes } = options;
+  if (!files?.readAhead || readAheadBytes === void 0) return void 0;
+  let left = readAheadBudget;
+  return (path) => {
+    const max = Math.min(readAheadBytes, left);
+    const stat5 = files.readAhead(path, max);
+    if (stat5 && stat5.size <= max) left -= stat5.size;
+    return stat5;
+  };
+}
+var unknownSize = -1;
+function listSkillFiles(dir, limits, readDir, links, readAhead) {
   const files = /* @__PURE__ */ new Map();
   const walk3 = (folder, prefix2, depth) => {
-    if (depth > maxDepth3) return;
+    if (depth > limits.maxDepth) return;
     let entries;
     try {
       entries = readDir(folder);
@@ -85361,15 +86113,20 @@ function listSkillFiles(dir, maxFiles, maxDepth3, readDir, links) {
       return;
     }
     for (const entry of entries) {
-      if (files.size >= maxFiles) return;
+      if (files.size >= limits.maxFiles) return;
       const path = `${folder}${sep7}${entry.name}`;
       const rel = prefix2 ? `${prefix2}/${entry.name}` : entry.name;
       if (entry.isDirectory()) {
         walk3(path, rel, depth + 1);
         continue;
       }
-      if (entry.isSymbolicLink()) links.push(rel);
-      const stat5 = lstatIfAny(path);
+      const link = entry.isSymbolicLink();
+      if (link) links.push(rel);
+      else if (rel === skillFileName && entry.isFile()) {
+        files.set(rel, { path: rel, size: unknownSize });
+        continue;
+      }
+      const stat5 = !link && entry.isFile() && readAhead?.(path) || lstatIfAny(path);
       if (!stat5) continue;
       files.set(rel, { path: rel, size: stat5.size });
     }
@@ -85380,11 +86137,24 @@ function listSkillFiles(dir, maxFiles, maxDepth3, readDir, links) {
 
 // src/services/validate-evals.ts
 init_findings();
-import { readFileSync as readFileSync24 } from "node:fs";
-import { join as join41 } from "node:path";
+import { readFileSync as readFileSync25 } from "node:fs";
+import { join as join42, posix as posix6 } from "node:path";
 var maxEvalsBytes = 1024 * 1024;
 function checkEvalsFile(dir, folder, files, reportPath) {
-  const entry = files.get(evalsFile);
+  const queriesPath = posix6.join(posix6.dirname(reportPath), posix6.basename(triggerQueriesFile));
+  return [
+    ...checkOne(
+      dir,
+      files,
+      evalsFile,
+      reportPath,
+      (text3) => validateEvals({ file: reportPath, text: text3, folder, skillFiles: new Set(files.keys()) })
+    ),
+    ...checkOne(dir, files, triggerQueriesFile, queriesPath, (text3) => validateTriggerQueries(queriesPath, text3))
+  ];
+}
+function checkOne(dir, files, path, reportPath, check) {
+  const entry = files.get(path);
   if (!entry) return [];
   if (entry.size > maxEvalsBytes) {
     return [
@@ -85393,13 +86163,13 @@ function checkEvalsFile(dir, folder, files, reportPath) {
         severity: "error",
         file: reportPath,
         message: `${entry.size} bytes, over the ${maxEvalsBytes} read for evals`,
-        hint: "Keep evals.json to test cases; put fixtures in files the cases name."
+        hint: "Keep eval files to test cases and queries; put fixtures in files the cases name."
       })
     ];
   }
   let text3;
   try {
-    text3 = readFileSync24(join41(dir, evalsFile), "utf8");
+    text3 = readFileSync25(join42(dir, path), "utf8");
   } catch (error2) {
     return [
       finding({
@@ -85411,19 +86181,19 @@ function checkEvalsFile(dir, folder, files, reportPath) {
       })
     ];
   }
-  return validateEvals({ file: reportPath, text: text3, folder, skillFiles: new Set(files.keys()) });
+  return check(text3);
 }
 
 // src/services/validate.ts
 function resolveValidateTargets(options, readDir) {
   if (options.paths !== void 0 && options.paths.length > 0) {
-    const targets2 = dedupe(options.paths.flatMap((path) => resolveTargets(resolve7(options.cwd, path), path, true, readDir)));
+    const targets2 = dedupe(options.paths.flatMap((path) => resolveTargets(resolve6(options.cwd, path), path, true, readDir)));
     return { targets: targets2, findings: [], explicit: true };
   }
   const library = options.library ?? openLibrary(options.cwd, options.skillsDir, { readDir });
   const listed2 = new Set(library.layout.listed.map((l3) => l3.path));
   const roots = /* @__PURE__ */ new Map();
-  const rootOf = (root) => roots.get(root) ?? roots.set(root, join42(options.cwd, root)).get(root);
+  const rootOf = (root) => roots.get(root) ?? roots.set(root, join43(options.cwd, root)).get(root);
   const nested = discoverNested(library, readDir);
   const targets = [...library.skills, ...nested].map((s) => ({
     dir: s.dir,
@@ -85463,7 +86233,8 @@ function validateTarget(target, explicit, readDir, profile, options) {
     readDir,
     ...target.linked === void 0 ? {} : { linked: target.linked },
     ...explicit ? {} : { repository: options.cwd },
-    ...options.files ? { files: options.files } : {}
+    ...options.files ? { files: options.files } : {},
+    ...options.readAheadBytes === void 0 ? {} : { readAheadBytes: options.readAheadBytes }
   });
   const findings = [...content.findings];
   if (content.bytes)
@@ -85479,15 +86250,15 @@ function checkSkill(target, repository, skill) {
   const library = base ? {
     scope: skill.links ?? "library",
     skillDir: relativePosix(base, target.dir),
-    exists: (path) => existsSync12(join42(base, path)),
+    exists: (path) => existsSync12(join43(base, path)),
     inSkill: (path) => holdsSkill(base, path)
   } : void 0;
   const { reportPath: file, bytes: content, files, profile } = skill;
   return validateSkill({ file, content, folder: target.name, profile, files, ...library ? { library } : {} }).findings;
 }
 function holdsSkill(base, path) {
-  for (let at2 = path; at2 !== "" && at2 !== "."; at2 = posix6.dirname(at2)) {
-    if (existsSync12(join42(base, at2, skillFileName))) return true;
+  for (let at2 = path; at2 !== "" && at2 !== "."; at2 = posix7.dirname(at2)) {
+    if (existsSync12(join43(base, at2, skillFileName))) return true;
     if (!at2.includes("/")) break;
   }
   return false;
@@ -85507,7 +86278,7 @@ function resolveTargets(absolute, asGiven, deep, readDir) {
     const dir = dirname12(absolute);
     return [{ dir, name: basename9(dir), boundary: dirname12(dir) }];
   }
-  if (existsSync12(join42(absolute, skillFileName))) return [{ dir: absolute, name: basename9(absolute), boundary: dirname12(absolute) }];
+  if (existsSync12(join43(absolute, skillFileName))) return [{ dir: absolute, name: basename9(absolute), boundary: dirname12(absolute) }];
   return discoverSkills(absolute, { readDir, ...deep ? { deep: { maxDepth: explicitDepth } } : {} }).map(
     (skill) => explicitTarget(absolute, skill)
   );
@@ -85549,7 +86320,8 @@ async function runValidateAndScan(options) {
       ...options.profile ? { profile: options.profile } : {},
       ...options.links ? { links: options.links } : {},
       readDir,
-      ...files ? { files } : {}
+      // The scan reads every file next: validate's listing reads them (one open each, no lstat) and hands them on.
+      ...files && config2 ? { files, readAheadBytes: config2.limits.maxFileBytes } : {}
     });
     for (const f3 of found) findings.push(f3);
     if (config2 && scan) {
@@ -85720,13 +86492,13 @@ function renderPreviews(previews) {
 init_errors();
 
 // src/action/branch-name.ts
-import { createHash as createHash9 } from "node:crypto";
+import { createHash as createHash10 } from "node:crypto";
 function resolveBranchSuffix(setting, baseBranch) {
   if (setting === "") return "";
   if (setting !== "base") return `@${setting}`;
   const slug = baseBranch.toLowerCase().replace(/[^a-z0-9._-]+/g, "-").replace(/\.{2,}/g, ".").replace(/^[.-]+|[.-]+$/g, "").replace(/\.lock$/, "-lock").slice(0, 40);
   if (slug === baseBranch && slug !== "") return `@${slug}`;
-  const hash2 = createHash9("sha256").update(baseBranch).digest("hex").slice(0, 6);
+  const hash2 = createHash10("sha256").update(baseBranch).digest("hex").slice(0, 6);
   return `@${slug || "base"}-${hash2}`;
 }
 
@@ -86043,7 +86815,7 @@ async function proposeLifecycle(x2) {
     proposal,
     runId: pass.report.run_id,
     validation: await validateProposal(ctx.git.dir, inputs, baseFindings),
-    report: renderRunMarkdown(pass.report),
+    report: renderRunMarkdown(pass.report, pass.report.evidence ? [renderEvidenceSection(pass.report.evidence)] : []),
     fullReportUrl: runUrl(inputs)
   });
   const outcome2 = await publishProposal(ctx, state2, proposal, { commit: async () => commit, body });
@@ -86060,7 +86832,7 @@ function readDeclinedPulls(ctx) {
 }
 
 // src/action/run-output.ts
-import { join as join45 } from "node:path";
+import { join as join46 } from "node:path";
 
 // src/action/pull-outputs.ts
 function setPullOutputs(io2, outcomes2, deferred) {
@@ -86080,7 +86852,7 @@ async function finish2(inputs, io2, pass, outcomes2, extra = {}) {
   const report = { ...pass.report, prs: [...outcomes2, ...deferred], ...previews ? { proposals: previews } : {} };
   const sections = [...previews ? renderPreviews(previews) : [], ...renderPullSection(outcomes2, deferred, inputs.dryRun)];
   const { markdown, files } = buildReportFiles(report, { ...pass.plans ? { plans: pass.plans } : {}, sections });
-  const reportPath = writeReportFiles(join45(inputs.reportDir, report.run_id), files);
+  const reportPath = writeReportFiles(join46(inputs.reportDir, report.run_id), files);
   await io2.appendSummary(markdown);
   io2.setOutput("report-path", reportPath);
   io2.setOutput("run-id", report.run_id);
@@ -86120,7 +86892,7 @@ async function runCurateMode(inputs, io2, deps = {}) {
     io2.info("The checkout was shallow: fetched its full history (set `fetch-depth: 0` to skip this step).");
   const base = { branch: await readBaseBranch(inputs, workspace), sha: await workspace.text(["rev-parse", "HEAD"]) };
   const scheduled = readGating(inputs);
-  const scratchDir = mkdtempSync(join46(inputs.github.runnerTemp, "skillgarden-curate-"));
+  const scratchDir = mkdtempSync(join47(inputs.github.runnerTemp, "skillgarden-curate-"));
   try {
     if (inputs.dryRun) return await runDryRun({ inputs, io: io2, workspace, base, scheduled, scratchDir });
     const publishing = startPublishing(inputs.publish, base.branch, io2);
@@ -86210,7 +86982,7 @@ async function readBaseBranch(inputs, git6) {
 }
 
 // src/action/inputs.ts
-import { join as join47 } from "node:path";
+import { join as join48 } from "node:path";
 
 // src/action/input-values.ts
 init_errors();
@@ -86349,7 +87121,7 @@ function readGitHub(env) {
 }
 function readInputs(env) {
   const github = readGitHub(env);
-  const workspace = input(env, "working-directory") ? join47(env.GITHUB_WORKSPACE ?? ".", input(env, "working-directory")) : env.GITHUB_WORKSPACE ?? process.cwd();
+  const workspace = input(env, "working-directory") ? join48(env.GITHUB_WORKSPACE ?? ".", input(env, "working-directory")) : env.GITHUB_WORKSPACE ?? process.cwd();
   const labels = input(env, "labels");
   return {
     mode: readMode(env),
@@ -86367,8 +87139,8 @@ function readInputs(env) {
     draftLimits: readDraftLimits(env),
     baseBranch: input(env, "base"),
     extraLabels: splitList(labels),
-    reportDir: input(env, "report-dir") || join47(github.runnerTemp, "skillgarden"),
-    sarifFile: input(env, "sarif-file") || join47(github.runnerTemp, "skillgarden", "skillgarden.sarif"),
+    reportDir: input(env, "report-dir") || join48(github.runnerTemp, "skillgarden"),
+    sarifFile: input(env, "sarif-file") || join48(github.runnerTemp, "skillgarden", "skillgarden.sarif"),
     retry: {
       attempts: numberFrom(input(env, "api-retries") || void 0, "api-retries", 4) + 1,
       baseMs: numberFrom(env.SKILLGARDEN_RETRY_BASE_MS, "SKILLGARDEN_RETRY_BASE_MS", 1e3),
@@ -86384,7 +87156,7 @@ function readInputs(env) {
 // src/action/update-mode.ts
 init_errors();
 import { mkdtempSync as mkdtempSync3, rmSync as rmSync13 } from "node:fs";
-import { join as join50 } from "node:path";
+import { join as join51 } from "node:path";
 
 // src/services/vendor/propose-updates.ts
 init_discover_library();
@@ -86393,10 +87165,10 @@ init_discover_library();
 init_errors();
 
 // src/core/vendor/digest.ts
-import { createHash as createHash10 } from "node:crypto";
+import { createHash as createHash11 } from "node:crypto";
 var collator = new Intl.Collator("en");
 function computeDigest(files) {
-  const hash2 = createHash10("sha256");
+  const hash2 = createHash11("sha256");
   for (const file of [...files].sort((a, b2) => collator.compare(a.path, b2.path))) hash2.update(file.path).update(file.bytes);
   return hash2.digest("hex");
 }
@@ -86427,10 +87199,10 @@ init_fs_probe();
 init_errors();
 import { mkdtempSync as mkdtempSync2, rmSync as rmSync12, writeFileSync as writeFileSync6 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join as join48, posix as posix9 } from "node:path";
+import { join as join49, posix as posix10 } from "node:path";
 var fetchTimeoutMs = 10 * 60 * 1e3;
 async function openUpstream(url, ref) {
-  const dir = mkdtempSync2(join48(tmpdir(), "skillgarden-upstream-"));
+  const dir = mkdtempSync2(join49(tmpdir(), "skillgarden-upstream-"));
   const close = () => rmSync12(dir, { recursive: true, force: true });
   try {
     await git5(dir, ["init", "-q"]);
@@ -86454,7 +87226,7 @@ async function readUpstreamFiles(upstream, commit, path) {
     if (!match || match[2] !== "blob") continue;
     const [, mode, , oid, full] = match;
     const bytes = (await runGit(["cat-file", "blob", oid], { cwd: upstream.dir })).stdout;
-    files.push({ path: posix9.relative(path, full), bytes, executable: mode === "100755", symlink: mode === "120000" });
+    files.push({ path: posix10.relative(path, full), bytes, executable: mode === "100755", symlink: mode === "120000" });
   }
   return files;
 }
@@ -86464,7 +87236,7 @@ async function logTouching(upstream, from, to, path) {
 }
 async function mergeText(upstream, sides) {
   const paths = ["ours", "base", "theirs"].map((side) => {
-    const path = join48(upstream.dir, `.git/merge-${side}`);
+    const path = join49(upstream.dir, `.git/merge-${side}`);
     writeFileSync6(path, sides[side]);
     return path;
   });
@@ -86508,8 +87280,8 @@ Check the address and that your git can reach it (credentials and proxies are gi
 // src/services/vendor/vendored-skill.ts
 init_errors();
 init_layout();
-import { readFileSync as readFileSync27 } from "node:fs";
-import { join as join49, posix as posix10 } from "node:path";
+import { readFileSync as readFileSync28 } from "node:fs";
+import { join as join50, posix as posix11 } from "node:path";
 
 // src/services/manage/check-content.ts
 init_errors();
@@ -86625,8 +87397,8 @@ async function readVendoredFolder(upstream, commit, name2, path) {
   }
   for (const file of files.filter((f3) => f3.symlink)) {
     const target = Buffer.from(file.bytes).toString("utf8");
-    const resolved = posix10.normalize(posix10.join(posix10.dirname(file.path), target));
-    if (posix10.isAbsolute(target) || resolved === ".." || resolved.startsWith("../")) {
+    const resolved = posix11.normalize(posix11.join(posix11.dirname(file.path), target));
+    if (posix11.isAbsolute(target) || resolved === ".." || resolved.startsWith("../")) {
       throw refuse("vendor/escapes", `skill "${name2}": ${file.path} in ${where} links to ${target}, outside the skill.`, name2);
     }
   }
@@ -86658,7 +87430,7 @@ async function checkVendored(ctx, input2) {
 function readLock(repoDir) {
   let text3;
   try {
-    text3 = readFileSync27(join49(repoDir, lockFileName), "utf8");
+    text3 = readFileSync28(join50(repoDir, lockFileName), "utf8");
   } catch {
     return emptyLock();
   }
@@ -86948,7 +87720,7 @@ async function runUpdateMode(inputs, io2, deps = {}) {
   const auth2 = buildAuthEnv(inputs.github.serverUrl, inputs.token);
   const workspace = new Git(inputs.workspace, await hasPersistedAuth(new Git(inputs.workspace)) ? {} : auth2);
   const base = { branch: await readBaseBranch(inputs, workspace), sha: await workspace.text(["rev-parse", "HEAD"]) };
-  const scratchDir = mkdtempSync3(join50(inputs.github.runnerTemp, "skillgarden-update-"));
+  const scratchDir = mkdtempSync3(join51(inputs.github.runnerTemp, "skillgarden-update-"));
   try {
     const scratch2 = await prepareScratch(new Git(inputs.workspace, auth2), scratchDir, base.sha, "skillgarden-work");
     const planned = await planUpdateProposals(scratchDir, { per: inputs.updatePer, now: inputs.now });
@@ -87042,7 +87814,7 @@ init_report();
 
 // src/action/sarif-output.ts
 import { mkdirSync as mkdirSync6, writeFileSync as writeFileSync7 } from "node:fs";
-import { dirname as dirname14, resolve as resolve10 } from "node:path";
+import { dirname as dirname14, resolve as resolve9 } from "node:path";
 
 // src/core/report/render-sarif.ts
 var sarifSchemaUri = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -87123,7 +87895,7 @@ function encodeUriPath(path) {
 
 // src/version.ts
 init_errors();
-import { readFileSync as readFileSync28 } from "node:fs";
+import { readFileSync as readFileSync29 } from "node:fs";
 var version2;
 function readPackageVersion() {
   if (version2 !== void 0) return version2;
@@ -87136,7 +87908,7 @@ function readPackageVersion() {
 }
 function readManifest(url) {
   try {
-    return JSON.parse(readFileSync28(url, "utf8"));
+    return JSON.parse(readFileSync29(url, "utf8"));
   } catch {
     return void 0;
   }
@@ -87144,7 +87916,7 @@ function readManifest(url) {
 
 // src/action/sarif-output.ts
 function writeSarifReport(file, workspace, findings) {
-  const path = resolve10(workspace, file);
+  const path = resolve9(workspace, file);
   mkdirSync6(dirname14(path), { recursive: true });
   writeFileSync7(path, renderFindingsSarif(findings, { toolVersion: readPackageVersion(), fingerprint: findingFingerprint }));
   return path;
@@ -87152,18 +87924,18 @@ function writeSarifReport(file, workspace, findings) {
 
 // src/action/validate-base.ts
 import { existsSync as existsSync13, mkdtempSync as mkdtempSync4, rmSync as rmSync14 } from "node:fs";
-import { join as join51 } from "node:path";
+import { join as join52 } from "node:path";
 async function readBaseProblems(inputs, io2, paths, collect) {
   const pr2 = readEvent2(inputs.github.eventPath).pullRequest;
   if (!pr2 || paths && paths.length === 0) return void 0;
   const ref = pr2.baseRef || pr2.baseSha.slice(0, 12);
   const workspace = new Git(inputs.workspace);
-  const dir = mkdtempSync4(join51(inputs.github.runnerTemp, "skillgarden-base-"));
+  const dir = mkdtempSync4(join52(inputs.github.runnerTemp, "skillgarden-base-"));
   try {
     if ((await workspace.run(["cat-file", "-e", `${pr2.baseSha}^{commit}`], { allowFailure: true })).code !== 0)
       await workspace.run(["fetch", "--quiet", "--no-tags", "--depth=1", "origin", pr2.baseSha]);
     await prepareScratch(workspace, dir, pr2.baseSha, "skillgarden-base");
-    const basePaths = paths?.filter((p2) => existsSync13(join51(dir, p2)));
+    const basePaths = paths?.filter((p2) => existsSync13(join52(dir, p2)));
     if (basePaths && basePaths.length === 0) return { ref, problems: [] };
     return { ref, problems: (await collect(inputs, dir, basePaths)).problems };
   } catch (error2) {
@@ -87181,13 +87953,13 @@ function splitByBase(problems, base) {
 }
 
 // src/action/base-policy.ts
-import { existsSync as existsSync14, readFileSync as readFileSync29 } from "node:fs";
-import { join as join52 } from "node:path";
+import { existsSync as existsSync14, readFileSync as readFileSync30 } from "node:fs";
+import { join as join53 } from "node:path";
 async function readBasePolicy(inputs) {
   const pr2 = readEvent2(inputs.github.eventPath).pullRequest;
   if (!pr2) return void 0;
   const git6 = new Git(inputs.workspace);
-  const head = existsSync14(join52(inputs.workspace, configFile)) ? readFileSync29(join52(inputs.workspace, configFile), "utf8") : void 0;
+  const head = existsSync14(join53(inputs.workspace, configFile)) ? readFileSync30(join53(inputs.workspace, configFile), "utf8") : void 0;
   try {
     if ((await git6.run(["cat-file", "-e", `${pr2.baseSha}^{commit}`], { allowFailure: true })).code !== 0)
       await git6.run(["fetch", "--quiet", "--no-tags", "--depth=1", "origin", pr2.baseSha]);
@@ -87214,7 +87986,7 @@ async function splitInlineSuppressions(inputs, policy, suppressed) {
       baseLines.set(f3.file, shown?.code === 0 ? new Set(shown.stdout.split("\n")) : void 0);
     }
     const base = baseLines.get(f3.file);
-    const lines = readMarkerLines(join52(inputs.workspace, f3.file), f3.line);
+    const lines = readMarkerLines(join53(inputs.workspace, f3.file), f3.line);
     const onBase = base !== void 0 && lines.some((line) => base.has(line));
     (onBase ? trusted : added).push(f3);
   }
@@ -87223,7 +87995,7 @@ async function splitInlineSuppressions(inputs, policy, suppressed) {
 function readMarkerLines(path, line) {
   let lines;
   try {
-    lines = readFileSync29(path, "utf8").split("\n");
+    lines = readFileSync30(path, "utf8").split("\n");
   } catch {
     return [];
   }
