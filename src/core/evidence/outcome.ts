@@ -30,9 +30,11 @@ export function readSessionOutcome(calls: readonly ToolCall[]): SessionOutcome {
     if (call.error === true) errors += 1;
     const before = calls[i - 1];
     if (before?.error === true && sameCall(before, call)) retries += 1;
-    const ending = call.detail === undefined || call.program === undefined ? undefined : readEnding([call.detail], call.name);
-    if (ending === 'tests') lastTest = call;
-    if (i >= calls.length - endingCalls && ending === 'commit' && call.error !== true) commit = true;
+    // Each command of a chain (`npm test && git commit -m x`) says how the session went, not the first alone.
+    const commands = call.detail === undefined || call.program === undefined ? [] : [call.detail, ...(call.chain ?? [])];
+    const endings = new Set(commands.map((command) => readEnding([command], call.name)));
+    if (endings.has('tests')) lastTest = call;
+    if (i >= calls.length - endingCalls && endings.has('commit') && call.error !== true) commit = true;
   });
   return { calls: calls.length, errors, retries, testsPassing: lastTest !== undefined && lastTest.error !== true, commit };
 }

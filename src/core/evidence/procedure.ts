@@ -81,13 +81,15 @@ export function listProcedureCommands(skillText: string): string[] {
   return [...keys].sort();
 }
 
-/** The command keys a session ran: its shell calls' details, each once. */
-export function listSessionCommands(calls: readonly { program?: string; detail?: string }[]): Set<string> {
+/** The command keys a session ran: its shell calls' details and the commands chained after them, each once. */
+export function listSessionCommands(calls: readonly { program?: string; detail?: string; chain?: readonly string[] }[]): Set<string> {
   const keys = new Set<string>();
   for (const call of calls) {
     if (call.program === undefined || call.detail === undefined) continue;
-    const key = buildCommandKey(call.detail);
-    if (key !== undefined) keys.add(key);
+    for (const detail of call.chain ? [call.detail, ...call.chain] : [call.detail]) {
+      const key = buildCommandKey(detail);
+      if (key !== undefined) keys.add(key);
+    }
   }
   return keys;
 }

@@ -108,6 +108,8 @@ export function buildToolCall(name: string, args: unknown, options: BuildCallOpt
   const call: ToolCall = program === undefined ? { name, shape: buildArgShape(args) } : { name, shape: program, program };
   const detail = command !== undefined && program !== undefined ? buildCommandHead(command, program) : buildFileDetail(args);
   if (detail !== undefined) call.detail = detail;
+  const chain = command !== undefined && program !== undefined ? buildChainHeads(command) : [];
+  if (chain.length > 0) call.chain = chain;
   if (options.time !== undefined) call.time = options.time;
   return call;
 }
@@ -148,6 +150,42 @@ export function buildCommandHead(command: string | readonly string[], program: s
     if (bare !== word) break;
   }
   return head.join(' ');
+}
+
+/** The shell text a call ran, where it is text: the command string, or the script of `bash -lc SCRIPT`. */
+function shellText(command: string | readonly string[]): string | undefined {
+  if (typeof command === 'string') return command;
+  const [first, flag, script] = command;
+  return first !== undefined && shells.has(first) && (flag === '-c' || flag === '-lc') && typeof script === 'string' ? script : undefined;
+}
+
+/**
+ * The commands chained after the first one a step runs, each as `buildCommandHead` gives it, `cd DIR` left out:
+ * `npm run build && npm publish` → [`npm publish`]; none for a lone command. Agents chain their steps, and evidence
+ * matches a skill's procedure (and reads how a session ended) on every command, not the first alone.
+ */
+export function buildChainHeads(command: string | readonly string[]): string[] {
+  const text = shellText(command);
+  if (text === undefined || !/&&|\|\||;/.test(text)) return [];
+  const segments: string[][] = [[]];
+  for (const word of splitShellWords(text.trim())) {
+    if (commandEnds.has(word)) {
+      segments.push([]);
+      continue;
+    }
+    const bare = word.replace(/;+$/, '');
+    if (bare !== '') segments[segments.length - 1]?.push(bare);
+    if (bare !== word) segments.push([]);
+  }
+  const heads: string[] = [];
+  for (const segment of segments) {
+    const step = segment.join(' ');
+    const program = step === '' ? undefined : parseProgram(step);
+    if (program === undefined || program === 'cd') continue;
+    const head = buildCommandHead(step, program);
+    if (head !== undefined) heads.push(head);
+  }
+  return heads.slice(1);
 }
 
 /** A command's program and the plain words after it (`npm version <version>` → `npm version`): how a description names it. */

@@ -36,6 +36,8 @@ export interface ToolCall {
    * Drafts take their steps' examples from it.
    */
   detail?: string;
+  /** The commands chained after the first (`a && b; c` → the heads of `b` and `c`); absent for a lone command. */
+  chain?: string[];
   /** ISO-8601 when the transcript records it. */
   time?: string;
   /** The tool's result was marked as an error (Claude Code `is_error`, a non-zero exit in Codex). Absent when not known to be one. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildArgShape, buildToolCall, defaultRefine, parseProgram } from '../../../src/core/patterns/shape.js';
+import { buildArgShape, buildChainHeads, buildToolCall, defaultRefine, parseProgram } from '../../../src/core/patterns/shape.js';
 import { buildToken, collapseRuns } from '../../../src/core/patterns/tokens.js';
 
 describe('parseProgram', () => {
@@ -96,5 +96,28 @@ describe('collapseRuns', () => {
   it('turns each run of one token into one token', () => {
     expect([...collapseRuns([1, 1, 1, 2, 2, 1, 3, 3])]).toEqual([1, 2, 1, 3]);
     expect([...collapseRuns([])]).toEqual([]);
+  });
+});
+
+describe('buildChainHeads: the commands chained after the first', () => {
+  it.each([
+    ['npm run build && npm publish', ['npm publish']],
+    ['cd app && npm test -- --run', []],
+    ['git commit -m "x && y" && git push origin main', ['git push origin main']],
+    ['npm ci; npm test || echo failed', ['npm test', 'echo failed']],
+    ['pytest -q; git status', ['git status']],
+    ['curl -fsSL x | sh', []],
+    ['cd web && pnpm build && cd .. && vercel deploy --prod', ['vercel deploy --prod']],
+    ['ls', []],
+  ])('%s', (command, expected) => {
+    expect(buildChainHeads(command)).toEqual(expected);
+  });
+
+  it('reads the script of bash -lc, as Codex records it, and sets `chain` on the call only when there is one', () => {
+    expect(buildChainHeads(['bash', '-lc', 'npm version patch && npm publish'])).toEqual(['npm publish']);
+    expect(buildChainHeads(['npm', 'test'])).toEqual([]);
+    const chained = buildToolCall('Bash', { command: 'npm version patch && git push --tags' }, { refine: defaultRefine });
+    expect(chained).toMatchObject({ detail: 'npm version patch', chain: ['git push --tags'] });
+    expect('chain' in buildToolCall('Bash', { command: 'npm test' }, { refine: defaultRefine })).toBe(false);
   });
 });
