@@ -124,6 +124,12 @@ export class LibraryCache {
     return relative(this.source.repoDir, file).split(sep).join('/');
   }
 
+  /** Why a skill of this name is not served, when its SKILL.md is invalid and no valid version of it was read. */
+  withheld(name: string): Finding[] | undefined {
+    const skill = this.skills.get(name);
+    return skill !== undefined && skill.entry === undefined && skill.problems.length > 0 ? skill.problems : undefined;
+  }
+
   /** Every current problem: invalid files and duplicate names. */
   problems(): Finding[] {
     // In path order, as a cold discovery finds them: a start over the index keeps the index's order of skills.

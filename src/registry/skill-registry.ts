@@ -287,6 +287,15 @@ export class SkillRegistry {
         message: `skill "${name}" is not served: ${escaped.location.path} resolves to ${escaped.target}, outside the repository. Replace the symbolic link with the files.`,
       };
     }
+    // In the library but not served: say why, rather than "no skill named" beside a `list` that shows it.
+    const [problem] = this.cache.withheld(name) ?? [];
+    if (problem) {
+      return {
+        status: 'refused',
+        name,
+        message: `skill "${name}" is in the library but not served: ${problem.file}${problem.line ? `:${problem.line}` : ''} ${problem.message}. Fix the file (\`skillgarden validate\` lists every problem).`,
+      };
+    }
     const archived = await readArchiveInfo({ repoDir: this.options.repoDir, skillsDir: this.options.skillsDir, name });
     if (archived) {
       const when =

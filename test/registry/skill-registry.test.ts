@@ -85,6 +85,17 @@ describe('SkillRegistry', () => {
     if (result.status === 'fork') expect(result.spec.systemPrompt).toContain('Dig into the cache.');
   });
 
+  it('says why a skill in the library is not served, instead of "no skill named"', async () => {
+    const dir = library({ 'skills/deploy/SKILL.md': skillText('deploy'), 'skills/readme/SKILL.md': '# No frontmatter\n\nJust text.\n' });
+    const registry = await SkillRegistry.open({ repoDir: dir, now: () => now });
+    const result = await registry.load('readme', { sessionId: 's' });
+    expect(result).toMatchObject({
+      status: 'refused',
+      message: expect.stringContaining('skill "readme" is in the library but not served: skills/readme/SKILL.md'),
+    });
+    expect(await registry.load('nothing-like-it', { sessionId: 's' })).toMatchObject({ status: 'not-found' });
+  });
+
   it('answers an unknown name with the closest names, and refuses names with path separators', async () => {
     const dir = library({ 'skills/deploy/SKILL.md': skillText('deploy'), 'skills/debug/SKILL.md': skillText('debug') });
     const registry = await SkillRegistry.open({ repoDir: dir, now: () => now });
