@@ -77139,6 +77139,8 @@ function buildToolCall(name2, args, options) {
   const call = program === void 0 ? { name: name2, shape: buildArgShape(args) } : { name: name2, shape: program, program };
   const detail = command !== void 0 && program !== void 0 ? buildCommandHead(command, program) : buildFileDetail(args);
   if (detail !== void 0) call.detail = detail;
+  const chain = command !== void 0 && program !== void 0 ? buildChainHeads(command) : [];
+  if (chain.length > 0) call.chain = chain;
   if (options.time !== void 0) call.time = options.time;
   return call;
 }
@@ -77165,6 +77167,34 @@ function buildCommandHead(command, program) {
     if (bare !== word) break;
   }
   return head.join(" ");
+}
+function shellText(command) {
+  if (typeof command === "string") return command;
+  const [first, flag, script] = command;
+  return first !== void 0 && shells.has(first) && (flag === "-c" || flag === "-lc") && typeof script === "string" ? script : void 0;
+}
+function buildChainHeads(command) {
+  const text3 = shellText(command);
+  if (text3 === void 0 || !/&&|\|\||;/.test(text3)) return [];
+  const segments = [[]];
+  for (const word of splitShellWords(text3.trim())) {
+    if (commandEnds.has(word)) {
+      segments.push([]);
+      continue;
+    }
+    const bare = word.replace(/;+$/, "");
+    if (bare !== "") segments[segments.length - 1]?.push(bare);
+    if (bare !== word) segments.push([]);
+  }
+  const heads = [];
+  for (const segment of segments) {
+    const step = segment.join(" ");
+    const program = step === "" ? void 0 : parseProgram(step);
+    if (program === void 0 || program === "cd") continue;
+    const head = buildCommandHead(step, program);
+    if (head !== void 0) heads.push(head);
+  }
+  return heads.slice(1);
 }
 function commandName(detail) {
   const [program = "", ...rest] = detail.split(" ");
@@ -77458,9 +77488,10 @@ function readSessionOutcome(calls) {
     if (call.error === true) errors += 1;
     const before = calls[i - 1];
     if (before?.error === true && sameCall(before, call)) retries += 1;
-    const ending = call.detail === void 0 || call.program === void 0 ? void 0 : readEnding([call.detail], call.name);
-    if (ending === "tests") lastTest = call;
-    if (i >= calls.length - endingCalls && ending === "commit" && call.error !== true) commit = true;
+    const commands = call.detail === void 0 || call.program === void 0 ? [] : [call.detail, ...call.chain ?? []];
+    const endings = new Set(commands.map((command) => readEnding([command], call.name)));
+    if (endings.has("tests")) lastTest = call;
+    if (i >= calls.length - endingCalls && endings.has("commit") && call.error !== true) commit = true;
   });
   return { calls: calls.length, errors, retries, testsPassing: lastTest !== void 0 && lastTest.error !== true, commit };
 }
@@ -77708,8 +77739,10 @@ function listSessionCommands(calls) {
   const keys = /* @__PURE__ */ new Set();
   for (const call of calls) {
     if (call.program === void 0 || call.detail === void 0) continue;
-    const key2 = buildCommandKey(call.detail);
-    if (key2 !== void 0) keys.add(key2);
+    for (const detail of call.chain ? [call.detail, ...call.chain] : [call.detail]) {
+      const key2 = buildCommandKey(detail);
+      if (key2 !== void 0) keys.add(key2);
+    }
   }
   return keys;
 }
