@@ -13,6 +13,7 @@ import {
 } from '../core/usage/index.js';
 import { parsePendingBumps, serializePendingBump, type UsageBump } from '../core/usage/pending-bumps.js';
 import { writeFileAtomic } from './files.js';
+import { formatCount } from '../core/format-count.js';
 
 /**
  * Every usage file is read and written here: each writer's committed `.skillgarden/usage/<writer>.json` (read from
@@ -107,7 +108,7 @@ function readOne(
         file: path,
         line: 0,
         column: 0,
-        message: `${size.toLocaleString('en-US')} bytes, over the ${maxUsageFileBytes.toLocaleString('en-US')}-byte limit for a usage file: skipped, not read`,
+        message: `${formatCount(size)} bytes, over the ${formatCount(maxUsageFileBytes)}-byte limit for a usage file: skipped, not read`,
         hint: 'Usage from other writers still counts. Move the file aside, or delete it to start that writer afresh.',
       });
       return undefined;

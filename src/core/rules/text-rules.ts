@@ -1,6 +1,7 @@
 import { finding } from '../findings.js';
 import { stringField } from '../skill/types.js';
 import { codePointLength, type Rule } from './types.js';
+import { formatCount } from '../format-count.js';
 
 export const maxDescriptionLength = 1024;
 export const maxCompatibilityLength = 500;
@@ -92,7 +93,7 @@ export const fileSize: Rule = {
         file: context.skill.file,
         line: 1,
         column: 1,
-        message: `SKILL.md is ${length.toLocaleString('en-US')} characters; the limit is ${maxSkillCharacters.toLocaleString('en-US')}`,
+        message: `SKILL.md is ${formatCount(length)} characters; the limit is ${formatCount(maxSkillCharacters)}`,
         hint: 'Move detail into references/*.md and link to it from SKILL.md (progressive disclosure).',
       }),
     ];

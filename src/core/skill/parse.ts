@@ -7,6 +7,7 @@ import { buildLocator, type Locator } from './locate.js';
 import { buildQuickLocator, type QuickLocator } from './quick-locate.js';
 import { splitSkill, type SkillSections } from './split.js';
 import type { ParsedSkill } from './types.js';
+import { formatCount } from '../format-count.js';
 
 /** Aliases beyond this count are refused: a "billion laughs" file must not expand. */
 const maxAliasCount = 100;
@@ -23,14 +24,14 @@ export const frontmatterLimits = { maxBytes: 64 * 1024, maxKeys: 1_000, maxDepth
 /** Why the frontmatter is beyond the bounds, or undefined. Linear in its length. */
 function boundsProblem(yaml: string): string | undefined {
   if (yaml.length > frontmatterLimits.maxBytes)
-    return `the frontmatter is ${yaml.length.toLocaleString('en-US')} characters; the limit is ${frontmatterLimits.maxBytes.toLocaleString('en-US')}`;
+    return `the frontmatter is ${formatCount(yaml.length)} characters; the limit is ${formatCount(frontmatterLimits.maxBytes)}`;
   let keys = 0;
   let flow = 0;
   let deepest = 0;
   for (const line of yaml.split('\n')) {
     const indent = line.length - line.trimStart().length;
     if (/^[ \t-]*[^\s#][^:]*:(?:\s|$)/.test(line) && ++keys > frontmatterLimits.maxKeys)
-      return `the frontmatter has more than ${frontmatterLimits.maxKeys.toLocaleString('en-US')} keys`;
+      return `the frontmatter has more than ${formatCount(frontmatterLimits.maxKeys)} keys`;
     if (/[[\]{}]/.test(line)) {
       for (const c of line) {
         if (c === '[' || c === '{') deepest = Math.max(deepest, ++flow);

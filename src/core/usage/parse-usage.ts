@@ -1,5 +1,6 @@
 import { excerpt, finding, type Finding } from '../findings.js';
 import { countKeys, timeKeys, type UsageCounters, type UsageFile } from './types.js';
+import { formatCount } from '../format-count.js';
 
 export interface ParsedUsage {
   file: UsageFile | undefined;
@@ -88,7 +89,7 @@ function readCounters(name: string, entry: Record<string, unknown>, now: Date, r
         'usage/count-out-of-range',
         'warning',
         `skill "${excerpt(name)}": ${key} is ${excerpt(JSON.stringify(value))}; counted as ${clamped}`,
-        `Counts are whole numbers from 0 to ${maxCount.toLocaleString('en-US')} per writer; a value outside is a broken or edited file.`,
+        `Counts are whole numbers from 0 to ${formatCount(maxCount)} per writer; a value outside is a broken or edited file.`,
       );
     out[key] = clamped;
   }

@@ -1,4 +1,5 @@
 import type { BranchProposal } from './proposal.js';
+import { formatCount } from '../../core/format-count.js';
 
 /** GitHub refuses a pull request body longer than this many characters. */
 export const maxBodyLength = 65_536;
@@ -43,7 +44,7 @@ export function renderProposalBody(input: BodyInput, limit = maxBodyLength): str
   const where = input.fullReportUrl
     ? `the job summary and the \`skillgarden-report\` files of ${input.fullReportUrl}`
     : 'REPORT.md of the run';
-  const pointer = `*Cut to fit the ${limit.toLocaleString('en')}-character limit: the full report is in ${where}; the commit holds every change.*`;
+  const pointer = `*Cut to fit the ${formatCount(limit)}-character limit: the full report is in ${where}; the commit holds every change.*`;
   let parts: Parts = { reasons: '', report: pointer, structured: '', trailers: full.trailers };
   if (render(input, parts).length + 600 > limit) {
     // Thousands of skills: the trailer block alone does not fit. The commit keeps it; say how to merge so the ledger survives.
