@@ -12,7 +12,7 @@ export type LedgerCommits = Record<string, string[]>;
 
 /** The cached index and the commits it folded (the isomorphic-git walker stops at them). */
 export interface HistoryCacheFile {
-  version: 3;
+  version: 4;
   index: HistoryIndex;
   seen: string[];
   /** The ledger's commits (`log` without `--all`): commit → the skills it names or whose files it changed. */
@@ -30,8 +30,8 @@ function isCacheFile(value: unknown): value is HistoryCacheFile {
   return (
     typeof file === 'object' &&
     file !== null &&
-    // A cache from before the ledger map (version 1) or before renames were kept (version 2) is rebuilt.
-    file.version === 3 &&
+    // A cache from before the ledger map (1), before renames were kept (2) or followed through an edit (3) is rebuilt.
+    file.version === 4 &&
     Array.isArray(file.seen) &&
     typeof file.ledger === 'object' &&
     file.ledger !== null &&

@@ -7,6 +7,7 @@ import { buildLogEntry } from '../core/ledger/log-entry.js';
 import { locateSkillFile, normalizeSkillsRoots, type SkillRoots } from '../core/ledger/skill-paths.js';
 import { readGitDir } from './git-dir.js';
 import { readHistoryCache, writeHistoryCache, type HistoryCacheFile, type LedgerCommits } from './history-cache.js';
+import { markEditedRenames } from './history-renames.js';
 import { hasSystemGit } from './history-git.js';
 import { isomorphicGitWalker } from './history-walk-isomorphic.js';
 import { systemGitWalker } from './history-walk-system.js';
@@ -120,11 +121,12 @@ export async function readHistoryIndex(dir: string, options: HistoryIndexOptions
   const cached = useCache ? usableCache(await readHistoryCache(gitdir), root, cut) : null;
   if (cached?.index.head === head) return { index: cached.index, ledger: cached.ledger, update: 'unchanged', folded: 0, backend };
   const { commits, cache } = await foldRange(walker, cached, { head, skillsRoot: root, shallow });
+  await markEditedRenames(gitdir, commits);
   const ledger: LedgerCommits = { ...cache?.ledger };
   const index = foldHistory(cache?.index ?? emptyHistoryIndex(root), orderParentsFirst(commits), head, noteLedgerCommit(ledger));
   if (useCache) {
     const seen = [...(cache?.seen ?? []), ...commits.map((c) => c.oid)];
-    await writeHistoryCache(gitdir, { version: 3, index, ledger, seen, shallow: cut }).catch(ignoreReadOnly);
+    await writeHistoryCache(gitdir, { version: 4, index, ledger, seen, shallow: cut }).catch(ignoreReadOnly);
   }
   return { index, ledger, update: cache ? 'incremental' : 'rebuilt', folded: commits.length, backend };
 }

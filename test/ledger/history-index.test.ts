@@ -150,6 +150,35 @@ describe('history index (both walkers)', () => {
     });
   });
 
+  it('follows a rename by hand that edits name: (git mv, then the name the spec wants), as git log -M does', async () => {
+    const repo = newRepo();
+    const body = [
+      '## Steps',
+      '1. `npm version minor`',
+      '2. `git push --follow-tags`',
+      '3. `npm publish`',
+      'Check the changelog first.',
+    ].join('\n');
+    const created = repo
+      .write('skills/release-cut/SKILL.md', skill('release-cut', body))
+      .ledger('skill(create): release-cut', { action: 'create', skills: ['release-cut'], actor: 'agent', source: 'background' });
+    repo.remove('skills/release-cut').write('skills/npm-release/SKILL.md', skill('npm-release', `${body}\nThen tag the docs.`));
+    const renamed = repo.commit('rename release-cut to npm-release\n');
+    // Unrelated skills swapped in one commit are not a rename: a deleted one and a new one with other lines.
+    repo.remove('skills/npm-release').write('skills/pdf-fill/SKILL.md', skill('pdf-fill', 'Open the form.\nFill each field.'));
+    const swapped = repo.commit('replace npm-release with pdf-fill\n');
+    const index = await read(repo, { ref: renamed });
+    expect(Object.keys(index.skills)).toEqual(['npm-release']);
+    expect(index.skills['npm-release']).toMatchObject({
+      provenance: 'agent',
+      renamedFrom: ['release-cut'],
+      created: { commit: created, actor: 'agent', source: 'background' },
+    });
+    const after = await read(repo, { ref: swapped });
+    expect(after.skills['pdf-fill']).toMatchObject({ provenance: 'user', created: { commit: swapped } });
+    expect(after.skills['pdf-fill']?.renamedFrom).toBeUndefined();
+  });
+
   it('brings a deleted skill back with its history when a rollback or git revert re-adds it', async () => {
     const repo = newRepo();
     const created = repo

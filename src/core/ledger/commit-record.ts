@@ -17,6 +17,11 @@ export interface PathChange {
    * folder and arrives in another with the same content is a move (or a rename), not a new skill.
    */
   blob?: string;
+  /**
+   * For an added SKILL.md only: the blob of the SKILL.md this commit deleted that it continues, found by
+   * content when the two differ (a rename edits `name:`, which must match the folder). See edited-renames.ts.
+   */
+  renamedFrom?: string;
 }
 
 export interface HistoryCommit extends CommitRecord {

@@ -31,7 +31,7 @@ interface CommitContext {
   touched: Set<string>;
 }
 
-type LocatedFile = SkillFolder & { blob?: string };
+type LocatedFile = SkillFolder & { blob?: string; renamedFrom?: string };
 
 interface SkillFileGroup {
   added: LocatedFile[];
@@ -46,7 +46,9 @@ function groupSkillFiles(changes: readonly PathChange[], roots: readonly string[
     if (located === null) continue;
     const group = groups.get(located.name) ?? { added: [], removed: [] };
     groups.set(located.name, group);
-    (change.status === 'added' ? group.added : group.removed).push(change.blob === undefined ? located : { ...located, blob: change.blob });
+    const file: LocatedFile = { ...located, ...(change.blob === undefined ? {} : { blob: change.blob }) };
+    if (change.renamedFrom !== undefined) file.renamedFrom = change.renamedFrom;
+    (change.status === 'added' ? group.added : group.removed).push(file);
   }
   return groups;
 }
@@ -67,8 +69,10 @@ function creationOf(ctx: CommitContext): CreationEvent {
 }
 
 function createSkill(state: FoldState, ctx: CommitContext, at: LocatedFile): void {
-  // The same SKILL.md leaving another folder in this commit: a move or rename, created when it first appeared.
-  const origin = at.blob === undefined ? undefined : ctx.leaving.get(at.blob);
+  // The same SKILL.md leaving another folder in this commit (or, edited, the one it continues): a move or
+  // rename, created when it first appeared.
+  const source = at.blob !== undefined && ctx.leaving.has(at.blob) ? at.blob : at.renamedFrom;
+  const origin = source === undefined ? undefined : ctx.leaving.get(source);
   if (origin?.skill) {
     const before = origin.skill;
     const renamedFrom = before.name === at.name ? before.renamedFrom : [...(before.renamedFrom ?? []), before.name];
@@ -131,7 +135,8 @@ function foldOutsideFiles(state: FoldState, ctx: CommitContext): void {
     ctx.touched.add(folderName(change.path));
     if (change.status === 'deleted') state.outside.delete(change.path);
     else if (change.status === 'added') {
-      state.outside.set(change.path, (change.blob === undefined ? undefined : ctx.leaving.get(change.blob)?.created) ?? creationOf(ctx));
+      const came = [change.blob, change.renamedFrom].find((blob) => blob !== undefined && ctx.leaving.has(blob));
+      state.outside.set(change.path, (came === undefined ? undefined : ctx.leaving.get(came)?.created) ?? creationOf(ctx));
     }
   }
 }
