@@ -1,4 +1,4 @@
-import { keyOf, listTaskWords, readPhrase, type TaskWords } from './task-words.js';
+import { keyOf, pickExample, readPhrase, type TaskWords } from './task-words.js';
 import type { ToolCall } from './types.js';
 import type { DetailGroup } from './vary.js';
 
@@ -98,13 +98,7 @@ function readWording(session: string, quoted: boolean, input: RepresentativeInpu
       ...(task.phrase === undefined ? {} : { phrase: task.phrase }),
     };
   const recurring = new Set(task.words.map((w) => keyOf(w.toLowerCase())));
-  const score = (text: string) =>
-    new Set(
-      listTaskWords(text)
-        .map(keyOf)
-        .filter((k) => recurring.has(k)),
-    ).size;
-  const request = [...(input.asked.get(session) ?? [])].sort((a, b) => score(b) - score(a) || a.length - b.length || (a < b ? -1 : 1))[0];
+  const request = pickExample([...(input.asked.get(session) ?? [])], recurring);
   if (request === undefined) return {};
   const { phrase } = readPhrase(request, recurring);
   return phrase === undefined ? { request } : { request, phrase };

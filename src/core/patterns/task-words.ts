@@ -74,17 +74,7 @@ export function findTaskWords(asked: readonly (readonly string[])[]): TaskWords 
   const need = Math.max(2, Math.ceil(sessions.length / 2));
   const recurring = new Set([...df].filter(([, n]) => n >= need).map(([k]) => k));
   if (recurring.size === 0) return { words: [], nameWords: [] };
-  const texts = sessions.flat();
-  const score = (text: string) =>
-    new Set(
-      listTaskWords(text)
-        .map(keyOf)
-        .filter((k) => recurring.has(k)),
-    ).size;
-  // Each text scored once, not once per comparison: a pattern of 10,000 sessions made 280,000 scorings.
-  const scores = new Map(texts.map((text) => [text, score(text)]));
-  const scoreOf = (text: string) => scores.get(text) as number;
-  const example = [...texts].sort((a, b) => scoreOf(b) - scoreOf(a) || a.length - b.length || (a < b ? -1 : 1))[0] as string;
+  const example = pickExample(sessions.flat(), recurring) as string;
   const ordered: string[] = [];
   for (const key of listTaskWords(example).map(keyOf)) if (recurring.has(key) && !ordered.includes(key)) ordered.push(key);
   // Recurring words the example does not say come after, most sessions first.
@@ -96,4 +86,24 @@ export function findTaskWords(asked: readonly (readonly string[])[]): TaskWords 
 function mostCommon(forms: ReadonlyMap<string, number> | undefined): string | undefined {
   if (forms === undefined) return undefined;
   return [...forms].sort((a, b) => b[1] - a[1] || a[0].length - b[0].length || (a[0] < b[0] ? -1 : 1))[0]?.[0];
+}
+
+/**
+ * The text that says most of the recurring words (distinct), then the shortest, then the first in code-point order;
+ * undefined for none. The task's example and a representative session's request are both chosen so.
+ */
+export function pickExample(texts: readonly string[], recurring: ReadonlySet<string>): string | undefined {
+  // Each text scored once, not once per comparison: a pattern of 10,000 sessions made 280,000 scorings.
+  const scores = new Map(
+    texts.map((text) => [
+      text,
+      new Set(
+        listTaskWords(text)
+          .map(keyOf)
+          .filter((k) => recurring.has(k)),
+      ).size,
+    ]),
+  );
+  const scoreOf = (text: string) => scores.get(text) as number;
+  return [...texts].sort((a, b) => scoreOf(b) - scoreOf(a) || a.length - b.length || (a < b ? -1 : 1))[0];
 }
