@@ -121,7 +121,7 @@ export async function readHistoryIndex(dir: string, options: HistoryIndexOptions
   const cached = useCache ? usableCache(await readHistoryCache(gitdir), root, cut) : null;
   if (cached?.index.head === head) return { index: cached.index, ledger: cached.ledger, update: 'unchanged', folded: 0, backend };
   const { commits, cache } = await foldRange(walker, cached, { head, skillsRoot: root, shallow });
-  await markEditedRenames(gitdir, commits);
+  await markEditedRenames(walker, commits);
   const ledger: LedgerCommits = { ...cache?.ledger };
   const index = foldHistory(cache?.index ?? emptyHistoryIndex(root), orderParentsFirst(commits), head, noteLedgerCommit(ledger));
   if (useCache) {

@@ -1,34 +1,27 @@
-import * as fs from 'node:fs';
-import git from 'isomorphic-git';
 import type { HistoryCommit } from '../core/ledger/commit-record.js';
-import { pairEditedRenames, unpairedSkillFiles } from '../core/ledger/edited-renames.js';
+import { pairEditedRenames, renameCandidateLimit, unpairedSkillFiles } from '../core/ledger/edited-renames.js';
+import type { HistoryWalker } from './history-walker.js';
 
 /**
  * Marks the SKILL.md files that continue one this commit deleted with an edit (core/ledger/edited-renames.ts).
- * Blobs are read only for commits that add and delete SKILL.md files no identical blob explains: a rename by
- * hand, rare in any history. isomorphic-git reads them for both backends (loose or packed): one path, a few reads.
+ * Blobs are read only for commits that add and delete SKILL.md files no identical blob explains (a rename by hand,
+ * rare in any history), all in one request to the walker's reader; a commit with more pairs to weigh than
+ * `renameCandidateLimit` is left unpaired, as git's `diff.renameLimit` leaves it.
  */
-export async function markEditedRenames(gitdir: string, commits: readonly HistoryCommit[]): Promise<void> {
-  const cache = {};
-  const read = async (oid: string): Promise<string | undefined> => {
-    try {
-      return Buffer.from((await git.readBlob({ fs, gitdir, oid, cache })).blob).toString('utf8');
-    } catch {
-      // A blob a shallow or partial clone lacks: no pair, as without this.
-      return undefined;
-    }
-  };
-  for (const commit of commits) {
+export async function markEditedRenames(walker: HistoryWalker, commits: readonly HistoryCommit[]): Promise<void> {
+  const found = commits.flatMap((commit) => {
     const unpaired = unpairedSkillFiles(commit);
-    if (unpaired === null) continue;
-    const withText = async <T extends { blob?: string }>(change: T) => ({ ...change, blob: change.blob!, text: await read(change.blob!) });
-    const added = (await Promise.all(unpaired.added.map(withText))).filter((c) => c.text !== undefined);
-    const deleted = (await Promise.all(unpaired.deleted.map(withText))).filter((c) => c.text !== undefined);
+    return unpaired === null || unpaired.added.length * unpaired.deleted.length > renameCandidateLimit ? [] : [unpaired];
+  });
+  if (found.length === 0) return;
+  const texts = await walker.readBlobs([...new Set(found.flatMap((f) => [...f.added, ...f.deleted].map((c) => c.blob!)))]);
+  for (const { added, deleted } of found) {
+    const known = <T extends { blob?: string }>(changes: T[]) => changes.filter((c) => texts.has(c.blob!));
     const pairs = pairEditedRenames(
-      added.map((c) => ({ path: c.path, text: c.text! })),
-      deleted.map((c) => ({ blob: c.blob, text: c.text! })),
+      known(added).map((c) => ({ path: c.path, text: texts.get(c.blob!)! })),
+      known(deleted).map((c) => ({ blob: c.blob!, text: texts.get(c.blob!)! })),
     );
-    for (const change of unpaired.added) {
+    for (const change of added) {
       const from = pairs.get(change.path);
       if (from !== undefined) change.renamedFrom = from;
     }

@@ -126,5 +126,13 @@ export function isomorphicGitWalker(gitdir: string): HistoryWalker {
       const files = await diffTrees(ctx, null, (await readCommitTree(ctx, commit)).tree, '');
       return files.map((f) => f.path).filter((path) => roots.some((root) => root === '' || path.startsWith(`${root}/`)));
     },
+    async readBlobs(oids) {
+      const texts = new Map<string, string>();
+      for (const oid of oids) {
+        const read = await git.readBlob({ fs, gitdir, oid, cache: ctx.cache }).catch(() => null);
+        if (read) texts.set(oid, Buffer.from(read.blob).toString('utf8'));
+      }
+      return texts;
+    },
   };
 }

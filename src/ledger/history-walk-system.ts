@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import git from 'isomorphic-git';
 import type { CommitRecord, HistoryCommit, PathChange, PathChangeStatus } from '../core/ledger/commit-record.js';
 import { isHistoryPath, isSkillFile } from '../core/ledger/skill-paths.js';
+import { CatFileBatch } from './cat-file-batch.js';
 import { runGit, runGitChecked } from './history-git.js';
 import type { HistoryWalker, WalkRange } from './history-walker.js';
 
@@ -96,6 +97,22 @@ export function systemGitWalker(dir: string, gitdir: string): HistoryWalker {
       const paths = roots.includes('') ? [] : roots;
       const output = await runGitChecked(dir, ['ls-tree', '-r', '-z', '--name-only', '--full-tree', commit, '--', ...paths]);
       return output.split('\0').filter(Boolean);
+    },
+    async readBlobs(oids) {
+      const texts = new Map<string, string>();
+      if (oids.length === 0) return texts;
+      // One process for any number of blobs; isomorphic-git would load the whole pack to read a few.
+      const batch = new CatFileBatch(gitdir);
+      try {
+        // All requests written at once: replies come back in order through the one pipe.
+        const objects = await Promise.all(oids.map((oid) => batch.read(oid).catch(() => null)));
+        objects.forEach((object, i) => {
+          if (object?.type === 'blob') texts.set(oids[i]!, object.content.toString('utf8'));
+        });
+      } finally {
+        await batch.close();
+      }
+      return texts;
     },
   };
 }

@@ -23,6 +23,8 @@ export interface HistoryWalker {
   readCommitRecords(oids: readonly string[]): Promise<CommitRecord[]>;
   /** The paths of the files under `roots` in the tree of `commit`. */
   listFiles(commit: string, roots: readonly string[]): Promise<string[]>;
+  /** These blobs' texts (UTF-8); one the repository lacks (a partial clone) is left out. */
+  readBlobs(oids: readonly string[]): Promise<Map<string, string>>;
 }
 
 export type HistoryBackend = 'auto' | 'system-git' | 'isomorphic-git';

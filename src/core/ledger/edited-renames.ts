@@ -8,6 +8,12 @@ import type { HistoryCommit, PathChange } from './commit-record.js';
  * (`git log -M`, 50 % by default); this does the same for SKILL.md files only, by lines, with both backends.
  */
 
+/**
+ * The most added × deleted SKILL.md files a commit may have for pairing by content: a reorganisation that adds
+ * and deletes hundreds of unrelated skills at once is not a rename (git's `diff.renameLimit` has the same role).
+ */
+export const renameCandidateLimit = 100_000;
+
 /** The least share of lines two SKILL.md files must hold in common to be one skill renamed (git's default: 50 %). */
 export const renameSimilarity = 0.5;
 
@@ -23,20 +29,30 @@ export function unpairedSkillFiles(commit: HistoryCommit): { added: PathChange[]
 
 /** The share of the longer text's non-blank lines the other holds too (each line counted as often as it occurs in both). */
 export function lineSimilarity(a: string, b: string): number {
-  const linesOf = (text: string) => text.split(/\r?\n/).filter((line) => line.trim() !== '');
-  const left = linesOf(a);
-  const right = linesOf(b);
-  const longest = Math.max(left.length, right.length);
-  if (longest === 0) return 1;
+  return shareInCommon(countLines(a), countLines(b));
+}
+
+interface LineCounts {
+  total: number;
+  counts: Map<string, number>;
+}
+
+function countLines(text: string): LineCounts {
   const counts = new Map<string, number>();
-  for (const line of left) counts.set(line, (counts.get(line) ?? 0) + 1);
-  let common = 0;
-  for (const line of right) {
-    const left = counts.get(line) ?? 0;
-    if (left === 0) continue;
-    counts.set(line, left - 1);
-    common += 1;
+  let total = 0;
+  for (const line of text.split(/\r?\n/)) {
+    if (line.trim() === '') continue;
+    counts.set(line, (counts.get(line) ?? 0) + 1);
+    total += 1;
   }
+  return { total, counts };
+}
+
+function shareInCommon(a: LineCounts, b: LineCounts): number {
+  const longest = Math.max(a.total, b.total);
+  if (longest === 0) return 1;
+  let common = 0;
+  for (const [line, n] of a.counts) common += Math.min(n, b.counts.get(line) ?? 0);
   return common / longest;
 }
 
@@ -49,7 +65,9 @@ export function pairEditedRenames(
   added: readonly { path: string; text: string }[],
   deleted: readonly { blob: string; text: string }[],
 ): Map<string, string> {
-  const scored = added.flatMap((a) => deleted.map((d) => ({ path: a.path, blob: d.blob, score: lineSimilarity(a.text, d.text) })));
+  const left = added.map((a) => ({ path: a.path, lines: countLines(a.text) }));
+  const right = deleted.map((d) => ({ blob: d.blob, lines: countLines(d.text) }));
+  const scored = left.flatMap((a) => right.map((d) => ({ path: a.path, blob: d.blob, score: shareInCommon(a.lines, d.lines) })));
   const candidates = scored.filter((s) => s.score >= renameSimilarity).sort((x, y) => y.score - x.score);
   const pairs = new Map<string, string>();
   // A path or blob settled: paired, or left alone because two candidates tied for it.
