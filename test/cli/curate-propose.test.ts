@@ -4,9 +4,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import runReportSchema from '../../schemas/run-report.schema.json' with { type: 'json' };
 import { recordPath } from '../../src/core/config/state-files.js';
-import { openLedger } from '../../src/ledger/open-ledger.js';
-import { createSkill } from '../../src/services/manage/index.js';
 import { cli } from '../helpers/cli.js';
+import { createAgentSkills } from '../helpers/agent-skills.js';
 import { git as rawGit, repoWith } from '../helpers/repo.js';
 
 const git = (dir: string, ...args: string[]) => rawGit(dir, ...args).trim();
@@ -25,23 +24,7 @@ function otherText(name: string, what: string): string {
 /** Skills an agent wrote in the background `daysAgo` days before `now`, and a person's edit left in the worktree. */
 async function library(skills: Array<{ name: string; text: string; daysAgo: number }>): Promise<string> {
   const dir = repoWith({ 'README.md': 'notes\n' });
-  for (const skill of skills) {
-    const at = new Date(now.getTime() - skill.daysAgo * day);
-    const ledger = await openLedger(dir, { now: () => at });
-    try {
-      const ctx = {
-        repoDir: dir,
-        ledger,
-        skillsDir: 'skills',
-        profile: 'portable' as const,
-        actor: 'agent' as const,
-        source: 'background' as const,
-      };
-      await createSkill(ctx, { name: skill.name, content: skill.text });
-    } finally {
-      await ledger.close();
-    }
-  }
+  for (const skill of skills) await createAgentSkills(dir, { [skill.name]: skill.text }, new Date(now.getTime() - skill.daysAgo * day));
   return dir;
 }
 

@@ -1,9 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openLedger } from '../../src/ledger/open-ledger.js';
-import { createSkill } from '../../src/services/manage/index.js';
 import { cli } from '../helpers/cli.js';
+import { createAgentSkills } from '../helpers/agent-skills.js';
 import { git as rawGit, repoWith } from '../helpers/repo.js';
 
 const git = (dir: string, ...args: string[]) => rawGit(dir, ...args).trim();
@@ -17,21 +16,8 @@ function skillText(name: string, topic: string): string {
 /** A repository with three deploy notes the agent wrote in the background, and a person's unrelated edit in the worktree. */
 async function library(): Promise<string> {
   const dir = repoWith({ 'README.md': 'notes\n' });
-  const ledger = await openLedger(dir, { now: () => new Date(now) });
-  const ctx = {
-    repoDir: dir,
-    ledger,
-    skillsDir: 'skills',
-    profile: 'portable' as const,
-    actor: 'agent' as const,
-    source: 'background' as const,
-  };
-  try {
-    for (const topic of ['staging', 'production', 'canary'])
-      await createSkill(ctx, { name: `deploy-${topic}`, content: skillText(`deploy-${topic}`, topic) });
-  } finally {
-    await ledger.close();
-  }
+  const deploys = ['staging', 'production', 'canary'].map((t) => [`deploy-${t}`, skillText(`deploy-${t}`, t)]);
+  await createAgentSkills(dir, Object.fromEntries(deploys), new Date(now));
   return dir;
 }
 

@@ -3,9 +3,8 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { planCommand } from '../../../src/cli/commands/plan.js';
 import type { CommandContext } from '../../../src/cli/context.js';
-import { openLedger } from '../../../src/ledger/open-ledger.js';
-import { createSkill } from '../../../src/services/manage/index.js';
 import { git, repoWith } from '../../helpers/repo.js';
+import { createAgentSkills } from '../../helpers/agent-skills.js';
 
 const schema = JSON.parse(readFileSync(new URL('../../../schemas/plan-report.schema.json', import.meta.url), 'utf8')) as object;
 const validateReport = new Ajv2020.default({ strict: true }).compile(schema);
@@ -35,21 +34,11 @@ function skillText(name: string, topic: string): string {
 describe('plan command', () => {
   it("plans skills the agent created in the background, and not a person's, without changing the repository", async () => {
     const dir = repoWith({ 'skills/deploy-manual/SKILL.md': skillText('deploy-manual', 'manual') });
-    const ledger = await openLedger(dir, { now: () => now });
-    const ctx = {
-      repoDir: dir,
-      ledger,
-      skillsDir: 'skills',
-      profile: 'portable' as const,
-      actor: 'agent' as const,
-      source: 'background' as const,
-    };
-    try {
-      for (const topic of ['staging', 'production'])
-        await createSkill(ctx, { name: `deploy-${topic}`, content: skillText(`deploy-${topic}`, topic) });
-    } finally {
-      await ledger.close();
-    }
+    await createAgentSkills(
+      dir,
+      Object.fromEntries(['staging', 'production'].map((t) => [`deploy-${t}`, skillText(`deploy-${t}`, t)])),
+      now,
+    );
     const head = git(dir, 'rev-parse', 'HEAD');
     const { code, stdout } = await runPlan(dir, { json: true });
     expect(code).toBe(0);

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { openLedger } from '../../../src/ledger/open-ledger.js';
 import { runCurate } from '../../../src/services/curator/curate.js';
-import { createSkill } from '../../../src/services/manage/index.js';
 import { writeProposals } from '../../../src/services/proposals/index.js';
 import { git, repoWith } from '../../helpers/repo.js';
+import { createAgentSkills } from '../../helpers/agent-skills.js';
 import {
   migrateSessions,
   otherSessions,
@@ -20,20 +19,7 @@ const now = new Date('2026-11-05T00:00:00Z');
 
 async function library(): Promise<string> {
   const dir = repoWith({ 'README.md': 'notes\n' });
-  const ledger = await openLedger(dir, { now: () => new Date(now.getTime() - 41 * day) });
-  try {
-    const ctx = {
-      repoDir: dir,
-      ledger,
-      skillsDir: 'skills',
-      profile: 'portable' as const,
-      actor: 'agent' as const,
-      source: 'background' as const,
-    };
-    for (const [name, content] of Object.entries(plantedSkills)) await createSkill(ctx, { name, content });
-  } finally {
-    await ledger.close();
-  }
+  await createAgentSkills(dir, plantedSkills, new Date(now.getTime() - 41 * day));
   return dir;
 }
 

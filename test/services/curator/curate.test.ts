@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { openLedger } from '../../../src/ledger/open-ledger.js';
 import { runCurate, type ProposalRef } from '../../../src/services/curator/curate.js';
-import { createSkill } from '../../../src/services/manage/index.js';
 import { git, repoWith } from '../../helpers/repo.js';
+import { createAgentSkills } from '../../helpers/agent-skills.js';
 
 const day = 86_400_000;
 const now = new Date('2026-11-30T00:00:00Z');
@@ -13,26 +12,16 @@ const deployText = (name: string, topic: string) =>
 /** Three near-duplicate deploy skills and one other, all an agent's, 45 days unused: each due stale, three in one umbrella. */
 async function library(): Promise<string> {
   const dir = repoWith({ 'README.md': 'notes\n' });
-  const ledger = await openLedger(dir, { now: () => new Date(now.getTime() - 45 * day) });
-  try {
-    const ctx = {
-      repoDir: dir,
-      ledger,
-      skillsDir: 'skills',
-      profile: 'portable' as const,
-      actor: 'agent' as const,
-      source: 'background' as const,
-    };
-    for (const t of ['staging', 'production', 'canary'])
-      await createSkill(ctx, { name: `deploy-${t}`, content: deployText(`deploy-${t}`, t) });
-    await createSkill(ctx, {
-      name: 'tidy-imports',
-      content:
+  const deploys = Object.fromEntries(['staging', 'production', 'canary'].map((t) => [`deploy-${t}`, deployText(`deploy-${t}`, t)]));
+  await createAgentSkills(
+    dir,
+    {
+      ...deploys,
+      'tidy-imports':
         '---\nname: tidy-imports\ndescription: Sort the imports of a Python module. Use when imports are messy.\n---\n# tidy-imports\n\nSort them.\n',
-    });
-  } finally {
-    await ledger.close();
-  }
+    },
+    new Date(now.getTime() - 45 * day),
+  );
   return dir;
 }
 

@@ -6,8 +6,8 @@ import { openLedger } from '../../../src/ledger/open-ledger.js';
 import { runDoctor } from '../../../src/services/doctor.js';
 import { readState } from '../../../src/services/curator/read-library.js';
 import { runCurator } from '../../../src/services/curator/run-curator.js';
-import { createSkill } from '../../../src/services/manage/index.js';
 import { git, repoWith } from '../../helpers/repo.js';
+import { createAgentSkills } from '../../helpers/agent-skills.js';
 import { writeTree } from '../../helpers/tmp.js';
 
 const day = 86_400_000;
@@ -23,23 +23,8 @@ async function oldLayoutLibrary(): Promise<string> {
     ['marked', 45],
     ['fresh', 1],
   ] as const) {
-    const ledger = await openLedger(dir, { now: () => new Date(now.getTime() - days * day) });
-    try {
-      const ctx = {
-        repoDir: dir,
-        ledger,
-        skillsDir: 'skills',
-        profile: 'portable' as const,
-        actor: 'agent' as const,
-        source: 'background' as const,
-      };
-      await createSkill(ctx, {
-        name,
-        content: `---\nname: ${name}\ndescription: Does ${name}. Use when ${name}.\n---\n# ${name}\n\nSteps.\n`,
-      });
-    } finally {
-      await ledger.close();
-    }
+    const content = `---\nname: ${name}\ndescription: Does ${name}. Use when ${name}.\n---\n# ${name}\n\nSteps.\n`;
+    await createAgentSkills(dir, { [name]: content }, new Date(now.getTime() - days * day));
   }
   const legacy = {
     version: 1,
