@@ -24,7 +24,7 @@ export async function* readLines(path: string, options: ReadLinesOptions): Async
 
 /**
  * `readLines` a chunk at a time: the lines each read of the file completes, in order. The whole lines of a chunk
- * are decoded and split as one string when its bytes are valid UTF-8 (one decoding per chunk instead of a search,
+ * are decoded and split as one string when its bytes are valid UTF-8 (one decoding per block instead of a search,
  * a slice, a check and a decoding per line); a line across chunks, or in a chunk with bytes that are not UTF-8,
  * is read byte by byte as before. `test/store/transcripts/read-lines.test.ts` checks both give the same events.
  */
@@ -76,7 +76,8 @@ export async function* readLineBatches(path: string, options: ReadLinesOptions):
       let end = chunk.lastIndexOf(10, Math.min(from + blockBytes - 1, lastNewline));
       if (end < from) end = chunk.indexOf(10, from);
       const block = chunk.subarray(from, end + 1);
-      if (isUtf8(block)) number = splitLines(block.toString('utf8'), number, max, batch);
+      const text = block.toString('utf8');
+      if (isValidUtf8(text, block)) number = splitLines(text, number, max, batch);
       else
         for (let at = 0; at < block.length;) {
           const newline = block.indexOf(10, at);
@@ -113,11 +114,15 @@ function splitLines(text: string, number: number, max: number, out: LineEvent[])
 function decode(bytes: Buffer, number: number, last: boolean): LineEvent {
   const end = bytes.length > 0 && bytes[bytes.length - 1] === 13 ? bytes.length - 1 : bytes.length;
   const line = bytes.subarray(0, end);
-  return {
-    kind: 'line',
-    text: line.toString('utf8'),
-    number,
-    last,
-    utf8: isUtf8(line),
-  };
+  const text = line.toString('utf8');
+  return { kind: 'line', text, number, last, utf8: isValidUtf8(text, line) };
+}
+
+/**
+ * Whether `bytes` are valid UTF-8, given `text`, their decoding: the decoder writes U+FFFD for every invalid
+ * sequence, so a text without one came from valid bytes, and only a text with one (a real U+FFFD, or bad bytes)
+ * needs the bytes checked. Checking every block's bytes first was 6 % of reading.
+ */
+function isValidUtf8(text: string, bytes: Buffer): boolean {
+  return !text.includes('\uFFFD') || isUtf8(bytes);
 }
