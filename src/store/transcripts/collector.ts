@@ -237,8 +237,10 @@ export class SessionCollector implements RecordSink {
 
   /** Hands on the `count` least recently named open sessions, in first-seen order. */
   private handOn(count: number): void {
-    const touched = [...this.open.values()].map((s) => s.touched).sort((a, b) => a - b);
-    const limit = touched[count - 1] as number;
+    const touched = new Float64Array(this.open.size);
+    let i = 0;
+    for (const state of this.open.values()) touched[i++] = state.touched;
+    const limit = touched.sort()[count - 1] as number;
     const out: OpenSession[] = [];
     for (const state of this.open.values()) if (state.touched <= limit && state !== this.current) out.push(state);
     for (const state of out) {
