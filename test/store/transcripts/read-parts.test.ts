@@ -8,6 +8,7 @@ import { readTranscriptFiles } from '../../../src/store/transcripts/read-transcr
 import { transcriptsRoot } from '../../helpers/corpus.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { writeSessions } from '../../../bench/detect-transcripts.js';
+import { DetectFold } from '../../../src/services/detect.js';
 
 /** A file's parts as `readTranscriptFiles` yields them, joined: what a fold of every part sees. */
 async function readInParts(files: readonly string[]): Promise<FileReadResult[]> {
@@ -78,6 +79,14 @@ describe('a file of many sessions is read in parts', () => {
     const parted = await readInParts(files);
     const whole = await readWhole(files);
     expect(parted).toEqual(whole);
+    // What detect reports from the parts as they come is byte for byte what it reports from the files held whole.
+    const fromParts = new DetectFold({ transcripts: [] }, files.length);
+    for await (const part of readTranscriptFiles(files)) fromParts.add(part);
+    const fromWhole = new DetectFold({ transcripts: [] }, files.length);
+    for (const result of whole) fromWhole.add(result);
+    const report = JSON.stringify(await fromWhole.finish());
+    expect(JSON.stringify(await fromParts.finish())).toBe(report);
+    expect(report).toContain('"patterns":[{');
     expect(whole[0]?.sessions).toHaveLength(count + Math.ceil(count / 3));
     expect(whole[0]?.sessions[0]?.calls).toHaveLength(2);
     expect(whole[0]?.uses).toHaveLength(count * 2);
