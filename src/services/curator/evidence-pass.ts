@@ -44,7 +44,7 @@ export async function readRunTranscripts(options: CurateOptions, snapshot: Libra
   let index = 0;
   for await (const result of results) {
     detect.add(result);
-    const file = inputs.files[index++] as string;
+    const file = inputs.files[result.partial === true ? index : index++] as string;
     evidence.add(renamed(result, evidenceDisplayPath(file, inputs.expanded.roots.get(file))));
   }
   const report = evidence.finish();

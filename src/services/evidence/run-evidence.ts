@@ -79,7 +79,7 @@ export async function startEvidence(options: Omit<EvidenceRunOptions, 'transcrip
   });
   return {
     add(result) {
-      accumulator.addFile(result.skipped);
+      if (result.partial !== true) accumulator.addFile(result.skipped);
       for (const session of result.sessions) accumulator.add(session);
     },
     skip(skip) {
@@ -136,7 +136,14 @@ export class EvidenceReader {
     });
     const fresh = new Map<string, FileReadResult>();
     let at = 0;
-    for await (const result of readTranscriptFiles(changed, { displayPath: display })) fresh.set(changed[at++] as string, result);
+    // A file's parts kept as one result: it is held whole anyway, to be folded again on the next call.
+    let parts: FileReadResult[] = [];
+    for await (const result of readTranscriptFiles(changed, { displayPath: display })) {
+      parts.push(result);
+      if (result.partial === true) continue;
+      fresh.set(changed[at++] as string, parts.length === 1 ? result : joinParts(parts));
+      parts = [];
+    }
     const kept = new Set(keys);
     for (const key of this.files.keys()) if (!kept.has(key)) this.files.delete(key);
     expanded.files.forEach((file, i) => {
@@ -148,4 +155,10 @@ export class EvidenceReader {
     });
     return fold.finish();
   }
+}
+
+/** A file's parts as one result (the last part's format and skips). */
+function joinParts(parts: readonly FileReadResult[]): FileReadResult {
+  const last = parts.at(-1) as FileReadResult;
+  return { ...last, sessions: parts.flatMap((p) => p.sessions), uses: parts.flatMap((p) => p.uses) };
 }

@@ -12,11 +12,16 @@ export interface RecordSink {
   call(session: string, name: unknown, args: unknown, time?: unknown, id?: unknown): void;
   /** The result of the call with this id came back; `error` when the transcript marks it as failed. */
   result(id: unknown, error: boolean): void;
+  /**
+   * Whether this session already had a call with this id (a line written again: a resumed session repeats lines);
+   * remembers it otherwise. Per session, so that what is remembered goes with the session when it is handed on.
+   */
+  repeated(session: string, id: string): boolean;
   userText(session: string, text: unknown, time?: unknown): void;
   skip(reason: string, count?: number): void;
 }
 
-/** Everything read from one file. */
+/** Everything read from one file, or a part of it (`partial`). */
 export interface FileReadResult {
   file: string;
   format: TranscriptFormat | undefined;
@@ -24,7 +29,31 @@ export interface FileReadResult {
   sessions: TranscriptSession[];
   uses: SkillUse[];
   skipped: Skipped[];
+  /**
+   * More of the file follows: sessions handed on before the file ended (see `SessionCollector`), with their uses.
+   * A partial result never carries `skipped`; the file's last result does, and is the one to count a file by.
+   */
+  partial?: true;
 }
+
+/** What the collector holds of a session until it is handed on. */
+interface OpenSession {
+  id: string;
+  calls: ToolCall[];
+  requests: SessionRequest[] | undefined;
+  uses: SkillUse[] | undefined;
+  /** Call ids seen (`repeated`). */
+  seen: Set<string> | undefined;
+  /** When a record last named it (records read so far): the least recent are handed on first. */
+  touched: number;
+}
+
+/**
+ * How many sessions a file may have open before the least recently named are handed on (`onPart`): a file of a
+ * million sessions is then held a few thousand at a time. A file with fewer sessions, or whose sessions come one
+ * after another (Claude Code appends a session's lines as it runs), reads exactly as when it is held whole.
+ */
+export const maxOpenSessions = 1000;
 
 function timeOf(value: unknown): string | undefined {
   if (typeof value === 'string' && value !== '') return value;
@@ -126,13 +155,22 @@ function keptValue(value: unknown, redactor: Redactor): unknown {
   return null;
 }
 
-/** Gathers one file's calls into sessions (in first-seen order) and counts what was skipped, by reason. */
+/**
+ * Gathers one file's calls into sessions (in first-seen order) and counts what was skipped, by reason. Given `onPart`,
+ * sessions are handed on before the file ends: when more than twice `maxOpenSessions` are open, the least recently
+ * named half goes (in first-seen order). A session named again after it was handed on is read as a new one, and
+ * counted in `skipped` (so nothing is split silently).
+ */
 export class SessionCollector implements RecordSink {
   defaultSession: string;
   format: TranscriptFormat | undefined;
-  private readonly sessions = new Map<string, ToolCall[]>();
-  private readonly requests = new Map<string, SessionRequest[]>();
-  private readonly uses: SkillUse[] = [];
+  private readonly open = new Map<string, OpenSession>();
+  /** The session the last record named, and its state: records mostly follow one session. */
+  private current: OpenSession | undefined;
+  private records = 0;
+  /** Sessions handed on (by id), to notice one named again. */
+  private readonly closed = new Set<string>();
+  private emptyCount = 0;
   private readonly skips = new Map<string, number>();
   private readonly skipLines = new Map<string, number[]>();
   /**
@@ -151,31 +189,107 @@ export class SessionCollector implements RecordSink {
    */
   private readonly strings = new Map<string, string>();
 
+  /** The last session id made safe, and what it became: records name the same session line after line. */
+  private lastRawId: string | undefined;
+  private lastSafeId = '';
+
   constructor(
     readonly file: string,
     readonly refine: RefineMap | false,
     defaultSession: string,
     private readonly redactor: Redactor = new Redactor(),
+    private readonly onPart?: (part: FileReadResult) => void,
   ) {
     this.defaultSession = defaultSession;
   }
 
-  private callsOf(session: string): ToolCall[] {
-    let calls = this.sessions.get(session);
-    if (calls === undefined) {
-      calls = [];
-      this.sessions.set(session, calls);
+  /** `safeSessionId`, remembered for the last id (the regular expression was 2 % of reading). */
+  private safeId(raw: string): string {
+    if (raw !== this.lastRawId) {
+      this.lastRawId = raw;
+      this.lastSafeId = safeSessionId(raw);
     }
-    return calls;
+    return this.lastSafeId;
+  }
+
+  /** The session's state, opened on first sight (`id` already safe). */
+  private session(id: string): OpenSession {
+    this.records += 1;
+    const current = this.current;
+    if (current !== undefined && current.id === id) {
+      current.touched = this.records;
+      return current;
+    }
+    let state = this.open.get(id);
+    if (state === undefined) {
+      if (this.closed.has(id)) {
+        this.closed.delete(id);
+        this.skip(`sessions continued after ${maxOpenSessions} or more others began (read as two sessions)`);
+      }
+      state = { id, calls: [], requests: undefined, uses: undefined, seen: undefined, touched: 0 };
+      this.open.set(id, state);
+    }
+    state.touched = this.records;
+    this.current = state;
+    if (this.onPart !== undefined && this.open.size > maxOpenSessions * 2) this.handOn(maxOpenSessions);
+    return state;
+  }
+
+  /** Hands on the `count` least recently named open sessions, in first-seen order. */
+  private handOn(count: number): void {
+    const touched = new Float64Array(this.open.size);
+    let i = 0;
+    for (const state of this.open.values()) touched[i++] = state.touched;
+    const limit = touched.sort()[count - 1] as number;
+    const out: OpenSession[] = [];
+    for (const state of this.open.values()) if (state.touched <= limit && state !== this.current) out.push(state);
+    for (const state of out) {
+      this.open.delete(state.id);
+      this.closed.add(state.id);
+    }
+    const { sessions, uses } = this.close(out);
+    (this.onPart as (part: FileReadResult) => void)({ file: this.file, format: this.format, sessions, uses, skipped: [], partial: true });
+  }
+
+  /** Open sessions as the sessions and uses they hand on; those without calls are counted. */
+  private close(states: Iterable<OpenSession>): { sessions: TranscriptSession[]; uses: SkillUse[] } {
+    const sessions: TranscriptSession[] = [];
+    const uses: SkillUse[] = [];
+    for (const state of states) {
+      if (state.uses !== undefined) for (const use of state.uses) uses.push(use);
+      if (state.calls.length === 0) {
+        this.emptyCount += 1;
+        continue;
+      }
+      sessions.push({
+        id: state.id,
+        file: this.file,
+        format: this.format ?? 'compact',
+        // Copies as long as their contents: an array grown by push keeps room for 17 entries, 16 of them
+        // empty in a session of one call, and the sessions outlive the file.
+        calls: state.calls.slice(),
+        uses: state.uses ?? [],
+        requests: state.requests?.slice() ?? [],
+      });
+    }
+    return { sessions, uses };
   }
 
   /** Registers a session that may turn out to have no calls (reported as such). */
   touch(session: string): void {
-    this.callsOf(safeSessionId(session));
+    this.session(this.safeId(session));
+  }
+
+  repeated(session: string, id: string): boolean {
+    const state = this.session(this.safeId(session));
+    if (state.seen === undefined) state.seen = new Set();
+    else if (state.seen.has(id)) return true;
+    state.seen.add(id);
+    return false;
   }
 
   call(session: string, name: unknown, args: unknown, time?: unknown, id?: unknown): void {
-    session = safeSessionId(session);
+    session = this.safeId(session);
     if (typeof name !== 'string' || name.trim() === '') {
       this.skip('tool calls without a name');
       return;
@@ -191,10 +305,11 @@ export class SessionCollector implements RecordSink {
     call.shape = this.shared(call.shape);
     if (call.program !== undefined) call.program = this.shared(call.program);
     if (call.detail !== undefined) call.detail = this.shared(call.detail);
-    this.callsOf(session).push(call);
+    const state = this.session(session);
+    state.calls.push(call);
     if (typeof id === 'string' && id !== '') this.await(id, call);
     const skill = parseSkillLoad(call.name, args, call.program);
-    if (skill !== undefined) this.addUse(skill, session, at);
+    if (skill !== undefined) this.addUse(state, skill, at);
   }
 
   /** As `awaiting.set(id, call)`: a later call with the same id replaces an earlier one. */
@@ -220,17 +335,15 @@ export class SessionCollector implements RecordSink {
   }
 
   userText(session: string, text: unknown, time?: unknown): void {
-    session = safeSessionId(session);
-    this.touch(session);
+    const state = this.session(this.safeId(session));
     if (typeof text !== 'string') return;
     const skill = parseSlashCommand(text);
-    if (skill !== undefined) this.addUse(skill, session, timeOf(time));
+    if (skill !== undefined) this.addUse(state, skill, timeOf(time));
     const request = cleanRequest(this.redactor.text(text));
     if (request === undefined) return;
-    let list = this.requests.get(session);
-    if (list === undefined) this.requests.set(session, (list = []));
+    if (state.requests === undefined) state.requests = [];
     // A long session asks many things; the first few say what it is about, and memory stays bounded.
-    if (list.length < maxRequests) list.push({ text: request, at: this.callsOf(session).length });
+    if (state.requests.length < maxRequests) state.requests.push({ text: request, at: state.calls.length });
   }
 
   private shared(text: string): string {
@@ -240,8 +353,10 @@ export class SessionCollector implements RecordSink {
     return text;
   }
 
-  private addUse(skill: string, session: string, time: string | undefined): void {
-    this.uses.push(time === undefined ? { skill, session } : { skill, session, time });
+  private addUse(state: OpenSession, skill: string, time: string | undefined): void {
+    const use = time === undefined ? { skill, session: state.id } : { skill, session: state.id, time };
+    if (state.uses === undefined) state.uses = [use];
+    else state.uses.push(use);
   }
 
   skip(reason: string, count = 1): void {
@@ -252,48 +367,22 @@ export class SessionCollector implements RecordSink {
     if (lines.length < maxSkipLines && lines.at(-1) !== this.line) lines.push(this.line);
   }
 
+  /** The file's last result: the sessions still open, and everything skipped in the whole file. */
   finish(): FileReadResult {
     this.awaiting.clear();
     this.lastId = this.lastCall = undefined;
+    this.current = undefined;
     this.strings.clear();
-    const usesBySession = new Map<string, SkillUse[]>();
-    for (const use of this.uses) {
-      const list = usesBySession.get(use.session);
-      if (list === undefined) usesBySession.set(use.session, [use]);
-      else list.push(use);
-    }
-    const sessions: TranscriptSession[] = [];
-    let empty = 0;
-    for (const [id, calls] of this.sessions) {
-      // Each session's lists let go as they are copied: a file of a million sessions never holds both.
-      this.sessions.delete(id);
-      const requests = this.requests.get(id);
-      this.requests.delete(id);
-      if (calls.length === 0) empty += 1;
-      else
-        sessions.push({
-          id,
-          file: this.file,
-          format: this.format ?? 'compact',
-          // Copies as long as their contents: an array grown by push keeps room for 17 entries, 16 of them
-          // empty in a session of one call, and the sessions outlive the file.
-          calls: calls.slice(),
-          uses: usesBySession.get(id) ?? [],
-          requests: requests?.slice() ?? [],
-        });
-    }
-    if (empty > 0) this.skip('sessions without tool calls', empty);
-    if (sessions.length === 0 && empty === 0 && this.skips.size === 0) this.skip('no sessions found');
+    this.closed.clear();
+    const states = [...this.open.values()];
+    this.open.clear();
+    const { sessions, uses } = this.close(states);
+    if (this.emptyCount > 0) this.skip('sessions without tool calls', this.emptyCount);
+    if (this.records === 0 && this.skips.size === 0) this.skip('no sessions found');
     const skipped = [...this.skips].map(([reason, count]): Skipped => {
       const lines = this.skipLines.get(reason);
       return lines === undefined ? { file: this.file, reason, count } : { file: this.file, reason, count, lines };
     });
-    return {
-      file: this.file,
-      format: this.format,
-      sessions,
-      uses: this.uses,
-      skipped,
-    };
+    return { file: this.file, format: this.format, sessions, uses, skipped };
   }
 }

@@ -17,12 +17,12 @@ const otherTypes = new Set([
 /**
  * Claude Code `~/.claude/projects/**.jsonl`. The content blocks of one API
  * message arrive as several lines sharing `message.id`, and a resumed session
- * can repeat lines, so a tool_use block is counted once per block id.
+ * can repeat lines, so a tool_use block is counted once per block id in its session (`sink.repeated`: the ids a
+ * session saw go with it when it is handed on, so a file of a million sessions does not hold them all).
  * Subagent files (`subagents/agent-*.jsonl`) carry the parent's sessionId
  * plus an agentId: they are sessions of their own.
  */
 export function createClaudeCodeHandler(): (record: JsonObject, sink: RecordSink) => RecordOutcome {
-  const seen = new Set<string>();
   let lastSession: string | undefined;
   return (record, sink) => {
     const type = record.type;
@@ -52,10 +52,7 @@ export function createClaudeCodeHandler(): (record: JsonObject, sink: RecordSink
     if (!Array.isArray(message.content)) return 'handled';
     for (const block of message.content) {
       if (!isObject(block) || block.type !== 'tool_use') continue;
-      if (typeof block.id === 'string') {
-        if (seen.has(block.id)) continue;
-        seen.add(block.id);
-      }
+      if (typeof block.id === 'string' && sink.repeated(session, block.id)) continue;
       sink.call(session, block.name, block.input, record.timestamp, block.id);
     }
     return 'handled';

@@ -190,10 +190,21 @@ async function readDocumentFile(path: string, collector: SessionCollector, optio
  * content: every line or file that could not be used is counted in `skipped`
  * with its reason. Memory: JSONL is streamed (one line at a time, at most
  * `maxLineBytes`, plus the file's tool calls); whole-file JSON formats are
- * read whole, up to `maxDocumentBytes`.
+ * read whole, up to `maxDocumentBytes`. Given `onPart`, sessions are handed to it before the file ends (a file of
+ * many sessions is then held a few thousand sessions at a time: `SessionCollector`); the result is the file's last part.
  */
-export async function readTranscriptFile(path: string, options: ReadTranscriptOptions = {}): Promise<FileReadResult> {
-  const collector = new SessionCollector(options.displayPath ?? path, options.refine ?? defaultRefine, stemOf(path), machineRedactor());
+export async function readTranscriptFile(
+  path: string,
+  options: ReadTranscriptOptions = {},
+  onPart?: (part: FileReadResult) => void,
+): Promise<FileReadResult> {
+  const collector = new SessionCollector(
+    options.displayPath ?? path,
+    options.refine ?? defaultRefine,
+    stemOf(path),
+    machineRedactor(),
+    onPart,
+  );
   const mode = await sniffMode(path);
   if (mode === 'document' && (await readDocumentFile(path, collector, options))) return collector.finish();
   await readLineFile(path, collector, options);
