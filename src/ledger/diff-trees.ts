@@ -8,12 +8,18 @@ export interface FileDiff {
   after: BlobRef | null;
 }
 
+export interface DiffOptions {
+  /** A folder only one side has is one entry (its tree, mode `040000`), not every file in it. */
+  wholeFolders?: boolean;
+}
+
 /** Every file that differs between two trees, skipping subtrees with the same id (git's own shortcut). */
 export async function diffTrees(
   store: ObjectStore,
   before: string | undefined,
   after: string | undefined,
   prefix = '',
+  options: DiffOptions = {},
 ): Promise<FileDiff[]> {
   if (before === after) return [];
   const left = new Map((before ? await store.readTree(before) : []).map((e) => [e.name, e]));
@@ -21,16 +27,27 @@ export async function diffTrees(
   const names = [...new Set([...left.keys(), ...right.keys()])];
   const diffs: FileDiff[] = [];
   for (const name of names) {
-    for (const item of await diffEntry(store, `${prefix}${name}`, left.get(name), right.get(name))) diffs.push(item);
+    for (const item of await diffEntry(store, `${prefix}${name}`, left.get(name), right.get(name), options)) diffs.push(item);
   }
   return diffs.sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
 }
 
-async function diffEntry(store: ObjectStore, path: string, a: TreeEntry | undefined, b: TreeEntry | undefined): Promise<FileDiff[]> {
+async function diffEntry(
+  store: ObjectStore,
+  path: string,
+  a: TreeEntry | undefined,
+  b: TreeEntry | undefined,
+  options: DiffOptions,
+): Promise<FileDiff[]> {
   if (a?.oid === b?.oid && a?.mode === b?.mode) return [];
+  const only = a === undefined ? b : b === undefined ? a : undefined;
+  if (options.wholeFolders && only?.mode === folderMode) {
+    const folder = { oid: only.oid, mode: folderMode };
+    return [{ path, before: a ? folder : null, after: b ? folder : null }];
+  }
   const tree = (e: TreeEntry | undefined) => (e?.mode === folderMode ? e.oid : undefined);
   const blob = (e: TreeEntry | undefined) => (e && e.mode !== folderMode && e.mode !== '160000' ? { oid: e.oid, mode: e.mode } : null);
-  const nested = await diffTrees(store, tree(a), tree(b), `${path}/`);
+  const nested = await diffTrees(store, tree(a), tree(b), `${path}/`, options);
   const fileBefore = blob(a);
   const fileAfter = blob(b);
   if (fileBefore === null && fileAfter === null) return nested;
