@@ -46,20 +46,15 @@ const isFolder = (c: { before: BlobRef | null; after: BlobRef | null }) => c.bef
 
 /**
  * The commits' diffs, each folder a commit moved whole (an archive, a restore) as one entry at each end: a
- * 100,000-file archive is undone as one tree rename, with no file listed. A folder added or removed whole that is
- * not a move, or a moved folder another of the commits touches inside, is diffed file by file as before.
+ * 100,000-file archive is undone as one tree rename, with no file listed. When another of the commits touches a
+ * moved folder, every diff is read file by file, as before, so the plan sees each file's history.
  */
 async function readDiffs(ledger: RollbackLedger, commits: readonly string[]): Promise<FileDiff[][]> {
-  const diffs = await Promise.all(commits.map((commit) => ledger.diff(commit, { wholeFolders: true })));
-  const folders = diffs.flat().filter(isFolder);
+  const diffs = await Promise.all(commits.map((commit) => ledger.diff(commit, { moves: true })));
+  const all = diffs.flat();
   const inside = (path: string, folder: string) => path === folder || path.startsWith(`${folder}/`) || folder.startsWith(`${path}/`);
-  const overlaps = folders.some((f) => diffs.flat().some((d) => d !== f && inside(d.path, f.path)));
-  const paired = diffs.every((diff) => {
-    const gone = diff.filter((d) => isFolder(d) && d.after === null).map((d) => d.before!.oid);
-    const come = diff.filter((d) => isFolder(d) && d.before === null).map((d) => d.after!.oid);
-    return gone.sort().join() === come.sort().join();
-  });
-  return overlaps || !paired ? Promise.all(commits.map((commit) => ledger.diff(commit))) : diffs;
+  const overlaps = all.filter(isFolder).some((f) => all.some((d) => d !== f && inside(d.path, f.path)));
+  return overlaps ? Promise.all(commits.map((commit) => ledger.diff(commit))) : diffs;
 }
 
 /**
