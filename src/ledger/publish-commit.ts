@@ -59,7 +59,8 @@ export async function publish(ctx: CommitContext, input: PublishInput): Promise<
   // Intent log (move-journal.ts): a crash from here on is reported, and repaired, by `doctor --fix`.
   const journal = beginJournal(ctx.gitdir, {
     ...journalOf(input),
-    paths: [...paths, ...movedPaths(moves)],
+    paths,
+    ...(moves.length > 0 ? { moves: moves.map((m) => ({ from: m.from, to: m.to })) } : {}),
     locks: [locks.index.path, locks.ref.path],
     lockMarkers: true,
   });
