@@ -72,7 +72,7 @@ export async function publish(ctx: CommitContext, input: PublishInput): Promise<
     const staged = index ?? (await readStagedWithGit(ctx.dir, join(ctx.gitdir, 'index'), [...paths, ...movedPaths(moves)]));
     const converted = changes.filter((c) => c.converted).map((c) => c.path);
     await checkClean(ctx.dir, changes, input.before, staged, await hashWorktreeFiles(ctx.dir, converted.filter(isFileAt(ctx.dir))));
-    await checkMovesClean(ctx.dir, ctx.gitdir, moves, staged);
+    await checkMovesClean(ctx.dir, ctx.gitdir, moves, staged, { systemGit: ctx.backend === 'system-git' });
     journal.writing();
     moving = true;
     // Deletions, then the moved folders (none of the batch's files is in one: write-batch.ts), then the writes.
