@@ -57,7 +57,14 @@ function generate(files: number): string {
   // An agent's creation, long ago: the curator's to archive.
   // gc.auto off for the commit: with 100,000 loose objects it starts `git gc --auto` in the background, which packed
   // while the commands ran (their CPU, fsck, the clean-up). The repository is packed here instead, as a user's is.
-  git('-c', 'gc.auto=0', 'commit', '-q', '-m', 'skill(create): big\n\nSkill-Action: create\nSkill-Name: big\nSkill-Actor: agent\nSkill-Source: background');
+  git(
+    '-c',
+    'gc.auto=0',
+    'commit',
+    '-q',
+    '-m',
+    'skill(create): big\n\nSkill-Action: create\nSkill-Name: big\nSkill-Actor: agent\nSkill-Source: background',
+  );
   git('gc', '-q');
   return dir;
 }
