@@ -47,7 +47,7 @@ export async function checkMovesClean(
 ): Promise<void> {
   const indexMtimeNs = lstatIfAny(join(gitdir, 'index')) === undefined ? 0n : statSync(join(gitdir, 'index'), { bigint: true }).mtimeNs;
   const dirty: string[] = [];
-  const statDirty = options.systemGit && 'version' in index ? await listStatDirty(dir, moves) : undefined;
+  const statDirty = options.systemGit && moves.length > 0 && 'version' in index ? await listStatDirty(dir, moves) : undefined;
   for (const move of moves) {
     if (lstatIfAny(join(dir, move.to)) !== undefined) dirty.push(move.to);
     if (!lstatIfAny(join(dir, move.from))?.isDirectory()) dirty.push(move.from);
