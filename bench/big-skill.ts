@@ -2,7 +2,8 @@
  * One skill of N files beside a small library (issue #30 item 4): the commands as a person runs them, each a fresh
  * `node bin/skillgarden.js` process timed by `/usr/bin/time -v` (wall, CPU, peak RSS): `archive`, `rollback` of that
  * archive (a move back), `manage patch` of one line, a curator run that archives the skill, `restore`. The repository is
- * written with plain git (`git add -A`, one commit dated long ago, an agent's creation, so the curator archives it).
+ * written with plain git (`git add -A`, one commit dated long ago, an agent's creation, so the curator archives it; then
+ * `git gc`, in the foreground).
  * `--before DIR` runs another checkout's build on a fresh copy of the same repository, for a side-by-side figure;
  * `--only archive,patch` limits the commands (a slow "before" at 100,000 files takes many minutes per command).
  * Run: `npm run build`, then `npx tsx bench/big-skill.ts [sizes=20000,100000] [--before DIR] [--only …]`.
@@ -54,7 +55,17 @@ function generate(files: number): string {
   }
   git('add', '-A');
   // An agent's creation, long ago: the curator's to archive.
-  git('commit', '-q', '-m', 'skill(create): big\n\nSkill-Action: create\nSkill-Name: big\nSkill-Actor: agent\nSkill-Source: background');
+  // gc.auto off for the commit: with 100,000 loose objects it starts `git gc --auto` in the background, which packed
+  // while the commands ran (their CPU, fsck, the clean-up). The repository is packed here instead, as a user's is.
+  git(
+    '-c',
+    'gc.auto=0',
+    'commit',
+    '-q',
+    '-m',
+    'skill(create): big\n\nSkill-Action: create\nSkill-Name: big\nSkill-Actor: agent\nSkill-Source: background',
+  );
+  git('gc', '-q');
   return dir;
 }
 

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import git from 'isomorphic-git';
 import { SkillgardenError } from '../core/errors.js';
 import type { CommitContext } from './commit-context.js';
-import { diffTrees, listTree } from './diff-trees.js';
+import { diffTrees, listTree, type DiffOptions } from './diff-trees.js';
 import type { FileDiff } from './diff-trees.js';
 import type {
   BranchCommitRequest,
@@ -98,14 +98,14 @@ export class GitLedger implements Ledger {
   }
 
   /** Like `changedFiles`, with file modes. */
-  async diff(commit: string): Promise<FileDiff[]> {
+  async diff(commit: string, options: DiffOptions = {}): Promise<FileDiff[]> {
     const info = await this.ctx.store.readCommit(await this.resolve(commit));
     const parent = info.parents[0] === undefined ? undefined : (await this.ctx.store.readCommit(info.parents[0])).tree;
-    return diffTrees(this.ctx.store, parent, info.tree);
+    return diffTrees(this.ctx.store, parent, info.tree, '', options);
   }
 
-  async lookup(paths: readonly string[], commit?: string): Promise<Map<string, BlobRef | undefined>> {
-    return lookupPaths(this.ctx.store, await this.treeOf(commit), paths);
+  async lookup(paths: readonly string[], commit?: string, options: { folders?: boolean } = {}): Promise<Map<string, BlobRef | undefined>> {
+    return lookupPaths(this.ctx.store, await this.treeOf(commit), paths, options);
   }
 
   readBlob(oid: string): Promise<Uint8Array> {

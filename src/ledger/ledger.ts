@@ -128,7 +128,16 @@ export interface RollbackOptions {
 }
 
 export type RollbackResult =
-  { status: 'noop'; reverted: string[] } | { status: 'reverted'; commit: string; reverted: string[]; files: string[] };
+  | { status: 'noop'; reverted: string[] }
+  | {
+      status: 'reverted';
+      commit: string;
+      reverted: string[];
+      /** The files restored one by one. */
+      files: string[];
+      /** Folders moved back whole (an archive or a restore undone): one rename each, their files not listed. */
+      moved?: Array<{ from: string; to: string }>;
+    };
 
 export interface Ledger {
   readonly dir: string;

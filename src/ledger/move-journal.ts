@@ -20,7 +20,13 @@ export interface JournalRecord {
   /** The commit the branch pointed at, and the one being published. */
   parent: string | null;
   commit: string;
+  /** The files written or removed one by one. */
   paths: string[];
+  /**
+   * Folders moved whole: each stands for its files at both ends (`listJournalPaths`), so a 100,000-file archive
+   * journals two names, not 200,000 paths.
+   */
+  moves?: Array<{ from: string; to: string }>;
   /** Lock files held while the working tree changes. */
   locks: string[];
   /** The locks were made through ownership markers (lock-file.ts): doctor tells ours by them, not by this list. */
@@ -110,6 +116,27 @@ export function isProcessAlive(record: Pick<JournalRecord, 'pid' | 'host'>): boo
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** What `doctor --fix` puts back: the journal's files, and each moved folder's files at both ends, listed from the commit. */
+export async function listJournalPaths(
+  record: Pick<JournalRecord, 'paths' | 'moves' | 'commit'>,
+  listFiles: (folder: string, commit: string) => Promise<Array<{ path: string }>>,
+): Promise<string[]> {
+  const paths = [...record.paths];
+  for (const move of record.moves ?? []) {
+    for (const file of await listFiles(move.to, record.commit)) {
+      const inside = file.path.slice(move.to.length);
+      paths.push(`${move.from}${inside}`, file.path);
+    }
+  }
+  return paths;
+}
+
+/** The journal's work in words: "3 file(s)", "1 file(s) and 1 moved folder(s)". */
+export function describeJournal(record: Pick<JournalRecord, 'paths' | 'moves'>): string {
+  const moves = record.moves?.length ?? 0;
+  return `${record.paths.length} file(s)${moves > 0 ? ` and ${moves} moved folder(s)` : ''}`;
 }
 
 /** The branch move a publish makes, as its journal records it. */

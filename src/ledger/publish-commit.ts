@@ -59,7 +59,8 @@ export async function publish(ctx: CommitContext, input: PublishInput): Promise<
   // Intent log (move-journal.ts): a crash from here on is reported, and repaired, by `doctor --fix`.
   const journal = beginJournal(ctx.gitdir, {
     ...journalOf(input),
-    paths: [...paths, ...movedPaths(moves)],
+    paths,
+    ...(moves.length > 0 ? { moves: moves.map((m) => ({ from: m.from, to: m.to })) } : {}),
     locks: [locks.index.path, locks.ref.path],
     lockMarkers: true,
   });
@@ -71,7 +72,7 @@ export async function publish(ctx: CommitContext, input: PublishInput): Promise<
     const staged = index ?? (await readStagedWithGit(ctx.dir, join(ctx.gitdir, 'index'), [...paths, ...movedPaths(moves)]));
     const converted = changes.filter((c) => c.converted).map((c) => c.path);
     await checkClean(ctx.dir, changes, input.before, staged, await hashWorktreeFiles(ctx.dir, converted.filter(isFileAt(ctx.dir))));
-    await checkMovesClean(ctx.dir, ctx.gitdir, moves, staged);
+    await checkMovesClean(ctx.dir, ctx.gitdir, moves, staged, { systemGit: ctx.backend === 'system-git' });
     journal.writing();
     moving = true;
     // Deletions, then the moved folders (none of the batch's files is in one: write-batch.ts), then the writes.

@@ -2,7 +2,8 @@ import { SkillgardenError } from '../core/errors.js';
 import { normalizeSkillsRoots } from '../core/ledger/skill-paths.js';
 import { buildCommitMessage, parseCommitMessage } from '../core/ledger/trailers.js';
 import type { FileChange, Ledger, RollbackOptions, RollbackResult, RollbackTarget } from './ledger.js';
-import type { FileDiff } from './diff-trees.js';
+import type { DiffOptions, FileDiff } from './diff-trees.js';
+import { folderMode } from './object-store.js';
 import type { BlobRef } from './tree-edit.js';
 import { findFolderMove, findOrphans, listRemovedSkills, planRollback } from './rollback-plan.js';
 import type { NetChange } from './rollback-plan.js';
@@ -14,16 +15,16 @@ import type { NetChange } from './rollback-plan.js';
  */
 /** What a rollback reads and writes: the ledger, with file modes (git-ledger.ts). */
 export interface RollbackLedger extends Ledger {
-  diff(commit: string): Promise<FileDiff[]>;
-  lookup(paths: readonly string[], commit?: string): Promise<Map<string, BlobRef | undefined>>;
+  diff(commit: string, options?: DiffOptions): Promise<FileDiff[]>;
+  lookup(paths: readonly string[], commit?: string, options?: { folders?: boolean }): Promise<Map<string, BlobRef | undefined>>;
   readBlob(oid: string): Promise<Uint8Array>;
 }
 
 export async function rollback(ledger: RollbackLedger, target: RollbackTarget, options: RollbackOptions): Promise<RollbackResult> {
   const commits = 'commit' in target ? [await ledger.resolve(target.commit)] : await readRunCommits(ledger, target.run);
-  const diffs = await Promise.all(commits.map((commit) => ledger.diff(commit)));
+  const diffs = await readDiffs(ledger, commits);
   const paths = [...new Set(diffs.flat().map((d) => d.path))];
-  const head = await ledger.lookup(paths);
+  const head = await ledger.lookup(paths, undefined, { folders: true });
   const plan = planRollback({
     diffs,
     head,
@@ -36,19 +37,47 @@ export async function rollback(ledger: RollbackLedger, target: RollbackTarget, o
   const changes = await buildChanges(ledger, plan.changes);
   const message = await buildRollbackMessage(ledger, commits, target, options);
   const { commit } = await ledger.commit({ message, changes, ...(options.author ? { author: options.author } : {}) });
-  return { status: 'reverted', commit, reverted: commits, files: plan.changes.map((c) => c.path) };
+  const files = plan.changes.filter((c) => !isFolder(c)).map((c) => c.path);
+  const moved = changes.filter((c) => c.from !== undefined).map((c) => ({ from: c.from!, to: c.path }));
+  return { status: 'reverted', commit, reverted: commits, files, ...(moved.length > 0 ? { moved } : {}) };
+}
+
+const isFolder = (c: { before: BlobRef | null; after: BlobRef | null }) => c.before?.mode === folderMode || c.after?.mode === folderMode;
+
+/**
+ * The commits' diffs, each folder a commit moved whole (an archive, a restore) as one entry at each end: a
+ * 100,000-file archive is undone as one tree rename, with no file listed. When another of the commits touches a
+ * moved folder, every diff is read file by file, as before, so the plan sees each file's history.
+ */
+async function readDiffs(ledger: RollbackLedger, commits: readonly string[]): Promise<FileDiff[][]> {
+  const diffs = await Promise.all(commits.map((commit) => ledger.diff(commit, { moves: true })));
+  const all = diffs.flat();
+  const inside = (path: string, folder: string) => path === folder || path.startsWith(`${folder}/`) || folder.startsWith(`${path}/`);
+  const overlaps = all.filter(isFolder).some((f) => all.some((d) => d !== f && inside(d.path, f.path)));
+  return overlaps ? Promise.all(commits.map((commit) => ledger.diff(commit))) : diffs;
 }
 
 /**
  * A folder moved back whole when the revert is exactly that (and nothing else sits in the folder it leaves):
  * one tree rename, no blob read; every other file restored from its blob.
  */
-async function buildChanges(ledger: RollbackLedger, changes: readonly NetChange[]): Promise<FileChange[]> {
+async function buildChanges(ledger: RollbackLedger, all: readonly NetChange[]): Promise<FileChange[]> {
+  const back = all.filter((c) => isFolder(c) && c.after === null);
+  const left = all.filter((c) => isFolder(c) && c.before === null);
+  // The revert puts each folder back (`before`) from where the commit moved it (`after`): paired by tree id.
+  const folderMoves = back.map((c): FileChange => {
+    const from = left.splice(
+      left.findIndex((l) => l.after!.oid === c.before!.oid),
+      1,
+    )[0]!;
+    return { path: c.path, content: null, from: from.path };
+  });
+  const changes = all.filter((c) => !isFolder(c));
   const move = findFolderMove(changes);
   const whole = move && (await ledger.listFiles(move.from)).length * 2 === move.paths.size;
   const rest = whole ? changes.filter((c) => !move.paths.has(c.path)) : changes;
   const restored = await Promise.all(rest.map((change) => restoreChange(ledger, change)));
-  return whole ? [{ path: move.to, content: null, from: move.from }, ...restored] : restored;
+  return [...folderMoves, ...(whole ? [{ path: move.to, content: null, from: move.from }] : []), ...restored];
 }
 
 async function restoreChange(ledger: RollbackLedger, change: NetChange): Promise<FileChange> {

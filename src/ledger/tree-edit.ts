@@ -11,25 +11,29 @@ export interface BlobRef {
 /** `null` removes the path (a folder whole, for a move); a folder's mode places a tree. */
 export type PathEdit = { oid: string; mode: FileMode | typeof folderMode } | null;
 
-/** The blob at each path in a tree (`undefined` when absent), reading only the trees on those paths. */
+/**
+ * The blob at each path in a tree (`undefined` when absent), reading only the trees on those paths; with `folders`,
+ * a folder's tree too (mode `040000`).
+ */
 export async function lookupPaths(
   store: ObjectStore,
   tree: string | undefined,
   paths: readonly string[],
+  options: { folders?: boolean } = {},
 ): Promise<Map<string, BlobRef | undefined>> {
   const found = new Map<string, BlobRef | undefined>();
-  for (const path of paths) found.set(path, await lookupPath(store, tree, path));
+  for (const path of paths) found.set(path, await lookupPath(store, tree, path, options.folders === true));
   return found;
 }
 
-async function lookupPath(store: ObjectStore, tree: string | undefined, path: string): Promise<BlobRef | undefined> {
+async function lookupPath(store: ObjectStore, tree: string | undefined, path: string, folders: boolean): Promise<BlobRef | undefined> {
   let current = tree;
   const parts = path.split('/');
   for (const [i, part] of parts.entries()) {
     if (current === undefined) return undefined;
     const entry = (await store.readTree(current)).find((e) => e.name === part);
     if (entry === undefined) return undefined;
-    if (i === parts.length - 1) return entry.mode === folderMode ? undefined : { oid: entry.oid, mode: entry.mode };
+    if (i === parts.length - 1) return entry.mode === folderMode && !folders ? undefined : { oid: entry.oid, mode: entry.mode };
     if (entry.mode !== folderMode) return undefined;
     current = entry.oid;
   }

@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import { readFastImportLeftovers, removeFastImportLeftover } from '../ledger/fast-import.js';
 import { readHistoryCache, historyCachePath } from '../ledger/history-cache.js';
 import { checkCachedIndex } from '../ledger/history-index.js';
-import { isProcessAlive, readJournals, type JournalRecord } from '../ledger/move-journal.js';
+import { describeJournal, isProcessAlive, listJournalPaths, readJournals, type JournalRecord } from '../ledger/move-journal.js';
 import { openGitLedger } from '../ledger/open-ledger.js';
 import { readRepoLayout, type RepoLayout } from '../ledger/git-dir.js';
 import { restorePathsToHead } from '../ledger/restore-paths.js';
@@ -88,7 +88,7 @@ async function checkJournals(layout: RepoLayout, fix: boolean, report: DoctorRep
     const { record } = journal;
     for (const lock of record.locks) covered.add(lock);
     if (isProcessAlive(record)) {
-      const message = `process ${record.pid} is writing ${record.paths.length} file(s) on ${record.branch}; wait for it`;
+      const message = `process ${record.pid} is writing ${describeJournal(record)} on ${record.branch}; wait for it`;
       report.findings.push({ kind: 'running-write', path: journal.path, pid: record.pid, fixable: false, message });
       continue;
     }
@@ -115,15 +115,16 @@ async function checkJournals(layout: RepoLayout, fix: boolean, report: DoctorRep
     const ledger = await openGitLedger(layout.dir);
     try {
       const landed = (await ledger.head()) === record.commit;
+      const paths = await listJournalPaths(record, (folder, commit) => ledger.listFiles(folder, commit));
       report.findings.push({
         kind: 'interrupted-write',
         path: journal.path,
         pid: record.pid,
         branch: record.branch,
-        paths: record.paths.length,
+        paths: paths.length,
         landed,
         fixable: true,
-        message: `process ${record.pid} was killed while writing ${record.paths.length} file(s) of commit ${record.commit.slice(0, 12)} (${
+        message: `process ${record.pid} was killed while writing ${paths.length} file(s) of commit ${record.commit.slice(0, 12)} (${
           landed ? 'the commit landed' : 'the commit did not land'
         }); --fix puts those paths back to HEAD`,
       });
@@ -137,7 +138,7 @@ async function checkJournals(layout: RepoLayout, fix: boolean, report: DoctorRep
         });
       }
       if (!fix) continue;
-      await repairJournal(ledger, record, report);
+      await repairJournal(ledger, record, paths, report);
       rmSync(journal.path, { force: true });
       report.fixed.push(`removed ${relative(layout.dir, journal.path)}`);
     } finally {
@@ -150,14 +151,15 @@ async function checkJournals(layout: RepoLayout, fix: boolean, report: DoctorRep
 async function repairJournal(
   ledger: Awaited<ReturnType<typeof openGitLedger>>,
   record: JournalRecord,
+  paths: readonly string[],
   report: DoctorReport,
 ): Promise<void> {
   for (const lock of record.lockMarkers ? [] : record.locks.filter((l) => existsSync(l))) {
     rmSync(lock, { force: true });
     report.fixed.push(`removed the stale lock ${lock} (process ${record.pid} is gone)`);
   }
-  await restorePathsToHead(ledger, record.paths);
-  report.fixed.push(`put ${record.paths.length} path(s) back to HEAD (${(await ledger.head())?.slice(0, 12) ?? 'no commit'})`);
+  await restorePathsToHead(ledger, paths);
+  report.fixed.push(`put ${paths.length} path(s) back to HEAD (${(await ledger.head())?.slice(0, 12) ?? 'no commit'})`);
 }
 
 function lockCandidates(layout: RepoLayout): string[] {

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isSkillgardenError } from '../../src/core/errors.js';
@@ -97,6 +97,24 @@ describe.each(['system-git', 'isomorphic-git'] as const)('a folder moved as a tr
     await ledger.commit({ message, changes: [{ path: 'skills/.archive/big', content: null, from: 'skills/big' }], author });
     expect(readFileSync(join(dir, 'skills/.archive/big/scratch.txt'), 'utf8')).toBe('mine\n');
     expect(status(dir)).toBe('?? skills/.archive/big/scratch.txt\n');
+    await ledger.close();
+  });
+
+  it('hashes a file whose stat data changed (git diff-files names it with the system git) and moves it when its bytes did not', async () => {
+    const dir = library();
+    const file = join(dir, 'skills/big/references/part-1/group-1/note-1.md');
+    utimesSync(file, new Date(), new Date(Date.now() + 5_000));
+    const ledger = await openLedger(dir, { backend });
+    await ledger.commit({ message, changes: [{ path: 'skills/.archive/big', content: null, from: 'skills/big' }], author });
+    expect(status(dir)).toBe('');
+    // The same touch with other bytes of the same size is uncommitted work: refused.
+    const other = join(dir, 'skills/.archive/big/references/part-1/group-1/note-1.md');
+    writeFileSync(other, readFileSync(other, 'utf8').replace('1', '9'));
+    const error = await ledger
+      .commit({ message, changes: [{ path: 'skills/big', content: null, from: 'skills/.archive/big' }], author })
+      .catch((e: unknown) => e);
+    expect(isSkillgardenError(error, 'ledger/dirty')).toBe(true);
+    expect((error as Error).message).toContain('skills/.archive/big/references/part-1/group-1/note-1.md');
     await ledger.close();
   });
 

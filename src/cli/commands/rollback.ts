@@ -32,7 +32,7 @@ export const rollbackCommand: Command = {
         );
       else
         context.io.stdout.write(
-          `rolled back ${result.reverted.length} commit(s) in ${result.commit.slice(0, 12)}: ${result.files.length} file(s) restored\n`,
+          `rolled back ${result.reverted.length} commit(s) in ${result.commit.slice(0, 12)}: ${result.files.length} file(s) restored${(result.moved ?? []).map((m) => `, ${m.from} moved back to ${m.to}`).join('')}\n`,
         );
       return exitCodes.ok;
     } finally {

@@ -13,7 +13,6 @@ import {
 } from '../../core/scan/index.js';
 import { configFile, readConfig } from '../curator/read-library.js';
 import type { ManageContext } from './context.js';
-import { mapLimited } from '../../ledger/git-plumbing.js';
 
 export interface ContentCheck {
   /** Repository-relative path of the SKILL.md being written. */
@@ -59,34 +58,25 @@ export interface WriteGate {
 }
 
 /**
- * The security scan on a write: the skill's files as they would be after it,
- * judged as `scan` judges them (bytes, not a guess from a NUL). An agent's or
- * the curator's write gets the policy for its source: `block` throws
- * `scan/blocked` and nothing is written, `ask` is staged for approval.
+ * The security scan on a write: the files the write puts, each judged whole,
+ * as `scan` judges them (bytes, not a guess from a NUL). Every scan rule
+ * reads one file (policy.ts) and the verdict is the worst finding, so a file
+ * the write leaves alone adds nothing a write could be refused for: a one-line
+ * patch of a 100,000-file skill reads one file, not 100,000 (issue #30). An
+ * agent's or the curator's write gets the policy for its source: `block`
+ * throws `scan/blocked` and nothing is written, `ask` is staged for approval.
  * A person's write is never gated; the findings come back as warnings.
  */
-export async function checkWriteScan(
+export function checkWriteScan(
   ctx: ManageContext,
   skill: string,
   dir: string,
   pending: ReadonlyMap<string, string | Uint8Array | null>,
-): Promise<WriteGate> {
+): WriteGate {
   const person = ctx.actor === 'user';
   const scanConfig = readScanPolicy(ctx.repoDir, person);
   const files: { path: string; bytes: Uint8Array }[] = [];
-  // One listing, then each blob by its id (not a path walk from HEAD per file): 20,000 files cost 20,000 walks before.
-  const existing = new Map((await ctx.ledger.listFiles(dir)).map((f) => [f.path.slice(dir.length + 1), f.oid]));
-  const paths = [...new Set([...existing.keys(), ...pending.keys()])];
-  // Many reads in flight: git's cat-file answers them in order, so a read does not wait for the previous one's round trip.
-  const read = await mapLimited(
-    paths,
-    async (path) => (pending.has(path) ? pending.get(path) : ctx.ledger.readBlob(existing.get(path)!)),
-    64,
-  );
-  paths.forEach((path, i) => {
-    const next = read[i];
-    if (next !== null && next !== undefined) files.push({ path, bytes: typeof next === 'string' ? Buffer.from(next) : next });
-  });
+  for (const [path, next] of pending) if (next !== null) files.push({ path, bytes: typeof next === 'string' ? Buffer.from(next) : next });
   const input = {
     skill,
     files,

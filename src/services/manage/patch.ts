@@ -78,7 +78,7 @@ async function patchOnce(ctx: ManageContext, input: PatchInput, again: boolean):
   } else if (Buffer.byteLength(patched) > maxSupportFileBytes) {
     throw refusal('manage/too-large', `${path} would exceed 1 MiB after the patch; nothing was written.`);
   }
-  const gate = await checkWriteScan(ctx, skill.name, skill.dir, new Map([[relative, patched]]));
+  const gate = checkWriteScan(ctx, skill.name, skill.dir, new Map([[relative, patched]]));
   const summary = `patch ${relative} (${match.spans.length} ${match.matcher} match${match.spans.length === 1 ? '' : 'es'})`;
   return commitAction(ctx, 'patch', [skill.name], summary, [{ path, content: patched, expected: oidOf(skill, relative) }], details, gate);
 }

@@ -31,7 +31,7 @@ export async function createSkill(
   checkPlacement(ctx, library, { root, dir, category: input.category, name: input.name });
   const file = `${dir}/${skillFileName}`;
   const warnings = checkSkillContent(ctx, { file, folder: input.name, text: input.content, files: [skillFileName] });
-  const gate = await checkWriteScan(ctx, input.name, dir, new Map([[skillFileName, input.content]]));
+  const gate = checkWriteScan(ctx, input.name, dir, new Map([[skillFileName, input.content]]));
   return commitAction(
     ctx,
     'create',
@@ -49,7 +49,7 @@ export async function editSkill(ctx: ManageContext, input: { name: string; conte
   const before = await readText(ctx, skill, skillFileName);
   if (before === input.content) throw refusal('manage/unchanged', `${file} already has exactly this content; nothing to do.`);
   const warnings = checkSkillContent(ctx, { file, folder: skill.name, text: input.content, before, files: relativeFiles(skill) });
-  const gate = await checkWriteScan(ctx, skill.name, skill.dir, new Map([[skillFileName, input.content]]));
+  const gate = checkWriteScan(ctx, skill.name, skill.dir, new Map([[skillFileName, input.content]]));
   return commitAction(
     ctx,
     'edit',
@@ -88,7 +88,7 @@ export async function writeSkillFile(
   const path = `${skill.dir}/${input.path}`;
   if (skill.files.some((f) => f.path.startsWith(`${path}/`)))
     throw refusal('manage/bad-path', `${input.path} is a folder in ${skill.name}.`);
-  const gate = await checkWriteScan(ctx, skill.name, skill.dir, new Map([[input.path, input.content]]));
+  const gate = checkWriteScan(ctx, skill.name, skill.dir, new Map([[input.path, input.content]]));
   const changes: FileChange[] = [
     { path, content: input.content, expected: oidOf(skill, input.path) ?? null, executable: input.path.startsWith('scripts/') },
   ];

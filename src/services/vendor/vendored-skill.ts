@@ -80,7 +80,7 @@ export async function checkVendored(
           ...(input.before !== undefined ? { before: input.before } : {}),
           files: input.after,
         });
-  const gate = await checkWriteScan({ ...ctx, actor: 'agent', source: 'background' }, input.name, input.dir, input.pending);
+  const gate = checkWriteScan({ ...ctx, actor: 'agent', source: 'background' }, input.name, input.dir, input.pending);
   return { warnings: [...warnings, ...gate.warnings], gate };
 }
 
