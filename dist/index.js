@@ -35684,10 +35684,10 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         if (p2.offsets.has(oid)) {
           const packFile = indexFile.replace(/idx$/, "pack");
           if (!p2.pack) {
-            const read2 = fs8.read(packFile);
-            p2.pack = read2;
-            read2.catch(() => {
-              if (p2.pack === read2) p2.pack = null;
+            const read3 = fs8.read(packFile);
+            p2.pack = read3;
+            read3.catch(() => {
+              if (p2.pack === read3) p2.pack = null;
             });
           }
           const pack = await p2.pack;
@@ -39898,7 +39898,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
       static streamReader(stream) {
         const reader = new StreamReader(stream);
-        return async function read2() {
+        return async function read3() {
           try {
             const header = await reader.read(4);
             if (header == null || header.length === 0) return true;
@@ -39927,11 +39927,11 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         };
       }
     };
-    async function parseCapabilitiesV2(read2) {
+    async function parseCapabilitiesV2(read3) {
       const capabilities2 = {};
       let line;
       while (true) {
-        line = await read2();
+        line = await read3();
         if (line === true) break;
         if (line === null) continue;
         line = line.toString("utf8").replace(/\n$/, "");
@@ -39950,22 +39950,22 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       const capabilities = /* @__PURE__ */ new Set();
       const refs = /* @__PURE__ */ new Map();
       const symrefs = /* @__PURE__ */ new Map();
-      const read2 = GitPktLine.streamReader(stream);
-      let lineOne = await read2();
-      while (lineOne === null) lineOne = await read2();
+      const read3 = GitPktLine.streamReader(stream);
+      let lineOne = await read3();
+      while (lineOne === null) lineOne = await read3();
       if (lineOne === true) throw new EmptyServerResponseError();
       if (lineOne.includes("version 2")) {
-        return parseCapabilitiesV2(read2);
+        return parseCapabilitiesV2(read3);
       }
       if (lineOne.toString("utf8").replace(/\n$/, "") !== `# service=${service}`) {
         throw new ParseError(`# service=${service}\\n`, lineOne.toString("utf8"));
       }
-      let lineTwo = await read2();
-      while (lineTwo === null) lineTwo = await read2();
+      let lineTwo = await read3();
+      while (lineTwo === null) lineTwo = await read3();
       if (lineTwo === true) return { capabilities, refs, symrefs };
       lineTwo = lineTwo.toString("utf8");
       if (lineTwo.includes("version 2")) {
-        return parseCapabilitiesV2(read2);
+        return parseCapabilitiesV2(read3);
       }
       const [firstRef, capabilitiesLine] = splitAndAssert(lineTwo, "\0", "\\x00");
       capabilitiesLine.split(" ").map((x2) => capabilities.add(x2));
@@ -39973,7 +39973,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         const [ref, name2] = splitAndAssert(firstRef, " ", " ");
         refs.set(name2, ref);
         while (true) {
-          const line = await read2();
+          const line = await read3();
           if (line === true) break;
           if (line !== null) {
             const [ref2, name3] = splitAndAssert(line.toString("utf8"), " ", " ");
@@ -40369,12 +40369,12 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     }
     var GitSideBand = class {
       static demux(input2) {
-        const read2 = GitPktLine.streamReader(input2);
+        const read3 = GitPktLine.streamReader(input2);
         const packetlines = new FIFO();
         const packfile = new FIFO();
         const progress = new FIFO();
         const nextBit = async function() {
-          const line = await read2();
+          const line = await read3();
           if (line === null) return nextBit();
           if (line === true) {
             packetlines.end();
@@ -42270,11 +42270,11 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
     }
     async function parseListRefsResponse(stream) {
-      const read2 = GitPktLine.streamReader(stream);
+      const read3 = GitPktLine.streamReader(stream);
       const refs = [];
       let line;
       while (true) {
-        line = await read2();
+        line = await read3();
         if (line === true) break;
         if (line === null) continue;
         line = line.toString("utf8").replace(/\n$/, "");
@@ -43005,11 +43005,11 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     async function parseReceivePackResponse(packfile) {
       const result = {};
       let response = "";
-      const read2 = GitPktLine.streamReader(packfile);
-      let line = await read2();
+      const read3 = GitPktLine.streamReader(packfile);
+      let line = await read3();
       while (line !== true) {
         if (line !== null) response += line.toString("utf8") + "\n";
-        line = await read2();
+        line = await read3();
       }
       const lines = response.toString("utf8").split("\n");
       line = lines.shift();
@@ -49739,7 +49739,7 @@ function findCommentLines(file, lines) {
   const prefix2 = hashComment.test(file) ? /^\s*#(?!!)/ : slashComment.test(file) ? /^\s*\/\// : /^\s*(?:#(?!!)|\/\/)/;
   let inFence = false;
   lines.forEach((line, i) => {
-    if (markdown && fence3.test(line)) {
+    if (markdown && fence2.test(line)) {
       inFence = !inFence;
       return;
     }
@@ -49754,7 +49754,7 @@ function findFencedLines(lines) {
   const out = /* @__PURE__ */ new Set();
   let inFence = false;
   lines.forEach((line, i) => {
-    if (fence3.test(line)) inFence = !inFence;
+    if (fence2.test(line)) inFence = !inFence;
     else if (inFence) out.add(i + 1);
   });
   return out;
@@ -49783,7 +49783,7 @@ function findHiddenCommentLines(file, lines) {
   });
   return out;
 }
-var quotePairs, searchPattern, hashComment, slashComment, fence3, negationBefore, namesOnly;
+var quotePairs, searchPattern, hashComment, slashComment, fence2, negationBefore, namesOnly;
 var init_context = __esm({
   "src/core/scan/context.ts"() {
     "use strict";
@@ -49796,7 +49796,7 @@ var init_context = __esm({
     searchPattern = /\b(?:grep|egrep|fgrep|rg|ripgrep|ag|sed|awk)\b[^'"\n]{0,60}['"][^'"\n]{0,300}$/;
     hashComment = /\.(?:sh|bash|zsh|py|rb|pl|r|ya?ml|toml|conf|cfg|ini|ps1|dockerfile)$/i;
     slashComment = /\.(?:js|mjs|cjs|ts|tsx|jsx|go|java|kt|c|h|cc|cpp|rs|swift|cs|php)$/i;
-    fence3 = /^\s{0,3}(```|~~~)/;
+    fence2 = /^\s{0,3}(```|~~~)/;
     negationBefore = /(?:\b(?:not|never|cannot)|n't)\s+(?:(?:ever|even|try\s+to|attempt\s+to|(?!only\b)\w+ly)\s+)?$/i;
     namesOnly = {
       "inject-system-override": /^system\s+prompt\s+override\b(?!\s*[:=>])/i
@@ -55837,14 +55837,14 @@ var require_lib3 = __commonJS({
 });
 
 // src/store/file-cache.ts
-import { closeSync as closeSync8, constants as constants4, fstatSync as fstatSync2, openSync as openSync8, readSync as readSync2 } from "node:fs";
+import { closeSync as closeSync9, constants as constants4, fstatSync as fstatSync2, openSync as openSync9, readSync as readSync3 } from "node:fs";
 function readOpened(path, maxBytes = Infinity) {
-  const fd = openSync8(path, "r");
+  const fd = openSync9(path, "r");
   try {
     const stats = fstatSync2(fd);
     return readOpenFile(fd, stats, maxBytes);
   } finally {
-    closeSync8(fd);
+    closeSync9(fd);
   }
 }
 function readOpenFile(fd, stats, maxBytes) {
@@ -55853,9 +55853,9 @@ function readOpenFile(fd, stats, maxBytes) {
   const bytes = Buffer.allocUnsafe(length);
   let offset = 0;
   while (offset < length) {
-    const read2 = readSync2(fd, bytes, offset, length - offset, offset);
-    if (read2 === 0) break;
-    offset += read2;
+    const read3 = readSync3(fd, bytes, offset, length - offset, offset);
+    if (read3 === 0) break;
+    offset += read3;
   }
   return { bytes: bytes.subarray(0, offset), size, mode, stats };
 }
@@ -55873,7 +55873,7 @@ function createFileCache() {
       if (aheadFlags === void 0) return void 0;
       let fd;
       try {
-        fd = openSync8(path, aheadFlags);
+        fd = openSync9(path, aheadFlags);
       } catch {
         return void 0;
       }
@@ -55886,7 +55886,7 @@ function createFileCache() {
       } catch {
         return void 0;
       } finally {
-        closeSync8(fd);
+        closeSync9(fd);
       }
     },
     take(path) {
@@ -56167,7 +56167,7 @@ function fromIndex(file, shown, options) {
 }
 function readFileContent(engine2, path, maxBytes, files) {
   let bytes = new Uint8Array();
-  const opened = engine2.readContentWithStat(path, maxBytes, files, (read2) => bytes = read2);
+  const opened = engine2.readContentWithStat(path, maxBytes, files, (read3) => bytes = read3);
   return { opened, bytes };
 }
 async function scanSkillDir(dir, options = {}) {
@@ -57639,6 +57639,13 @@ function emptyCounters() {
 
 // src/core/usage/parse-usage.ts
 init_findings();
+
+// src/core/format-count.ts
+function formatCount(n) {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+
+// src/core/usage/parse-usage.ts
 function parseUsageFile(text3, options) {
   const findings = [];
   const report = (code4, severity, message, hint) => findings.push(finding({ code: code4, severity, file: options.path, message, hint }));
@@ -57705,7 +57712,7 @@ function readCounters(name2, entry, now, report) {
         "usage/count-out-of-range",
         "warning",
         `skill "${excerpt(name2)}": ${key2} is ${excerpt(JSON.stringify(value))}; counted as ${clamped}`,
-        `Counts are whole numbers from 0 to ${maxCount.toLocaleString("en-US")} per writer; a value outside is a broken or edited file.`
+        `Counts are whole numbers from 0 to ${formatCount(maxCount)} per writer; a value outside is a broken or edited file.`
       );
     out[key2] = clamped;
   }
@@ -58197,14 +58204,14 @@ var maxAliasCount = 100;
 var frontmatterLimits = { maxBytes: 64 * 1024, maxKeys: 1e3, maxDepth: 32 };
 function boundsProblem(yaml) {
   if (yaml.length > frontmatterLimits.maxBytes)
-    return `the frontmatter is ${yaml.length.toLocaleString("en-US")} characters; the limit is ${frontmatterLimits.maxBytes.toLocaleString("en-US")}`;
+    return `the frontmatter is ${formatCount(yaml.length)} characters; the limit is ${formatCount(frontmatterLimits.maxBytes)}`;
   let keys = 0;
   let flow = 0;
   let deepest = 0;
   for (const line of yaml.split("\n")) {
     const indent = line.length - line.trimStart().length;
     if (/^[ \t-]*[^\s#][^:]*:(?:\s|$)/.test(line) && ++keys > frontmatterLimits.maxKeys)
-      return `the frontmatter has more than ${frontmatterLimits.maxKeys.toLocaleString("en-US")} keys`;
+      return `the frontmatter has more than ${formatCount(frontmatterLimits.maxKeys)} keys`;
     if (/[[\]{}]/.test(line)) {
       for (const c3 of line) {
         if (c3 === "[" || c3 === "{") deepest = Math.max(deepest, ++flow);
@@ -58945,7 +58952,9 @@ function groupSkillFiles(changes, roots) {
     if (located2 === null) continue;
     const group = groups.get(located2.name) ?? { added: [], removed: [] };
     groups.set(located2.name, group);
-    (change.status === "added" ? group.added : group.removed).push(change.blob === void 0 ? located2 : { ...located2, blob: change.blob });
+    const file = { ...located2, ...change.blob === void 0 ? {} : { blob: change.blob } };
+    if (change.renamedFrom !== void 0) file.renamedFrom = change.renamedFrom;
+    (change.status === "added" ? group.added : group.removed).push(file);
   }
   return groups;
 }
@@ -58957,7 +58966,8 @@ function creationOf(ctx) {
   return { ...ctx.event, actor, source: source ?? null, action: action ?? null };
 }
 function createSkill(state2, ctx, at2) {
-  const origin = at2.blob === void 0 ? void 0 : ctx.leaving.get(at2.blob);
+  const source = at2.blob !== void 0 && ctx.leaving.has(at2.blob) ? at2.blob : at2.renamedFrom;
+  const origin = source === void 0 ? void 0 : ctx.leaving.get(source);
   if (origin?.skill) {
     const before = origin.skill;
     const renamedFrom = before.name === at2.name ? before.renamedFrom : [...before.renamedFrom ?? [], before.name];
@@ -59014,7 +59024,8 @@ function foldOutsideFiles(state2, ctx) {
     ctx.touched.add(folderName(change.path));
     if (change.status === "deleted") state2.outside.delete(change.path);
     else if (change.status === "added") {
-      state2.outside.set(change.path, (change.blob === void 0 ? void 0 : ctx.leaving.get(change.blob)?.created) ?? creationOf(ctx));
+      const came = [change.blob, change.renamedFrom].find((blob) => blob !== void 0 && ctx.leaving.has(blob));
+      state2.outside.set(change.path, (came === void 0 ? void 0 : ctx.leaving.get(came)?.created) ?? creationOf(ctx));
     }
   }
 }
@@ -59180,8 +59191,8 @@ function historyCachePath(gitdir) {
 }
 function isCacheFile(value) {
   const file = value;
-  return typeof file === "object" && file !== null && // A cache from before the ledger map (version 1) or before renames were kept (version 2) is rebuilt.
-  file.version === 3 && Array.isArray(file.seen) && typeof file.ledger === "object" && file.ledger !== null && Array.isArray(file.shallow) && typeof file.index === "object" && file.index !== null && file.index.version === 1 && typeof file.index.skills === "object" && typeof file.index.deleted === "object" && // A cache from before `outside` was kept is rebuilt: its skills may date from a move.
+  return typeof file === "object" && file !== null && // A cache from before the ledger map (1), before renames were kept (2) or followed through an edit (3) is rebuilt.
+  file.version === 4 && Array.isArray(file.seen) && typeof file.ledger === "object" && file.ledger !== null && Array.isArray(file.shallow) && typeof file.index === "object" && file.index !== null && file.index.version === 1 && typeof file.index.skills === "object" && typeof file.index.deleted === "object" && // A cache from before `outside` was kept is rebuilt: its skills may date from a move.
   typeof file.index.outside === "object" && typeof file.index.head === "string" && typeof file.index.shallow === "boolean";
 }
 async function readHistoryCache(gitdir) {
@@ -59202,6 +59213,75 @@ async function writeHistoryCache(gitdir, cache) {
   } catch (error2) {
     await rm2(temp, { force: true });
     throw error2;
+  }
+}
+
+// src/core/ledger/edited-renames.ts
+var renameCandidateLimit = 1e5;
+var renameSimilarity = 0.5;
+function unpairedSkillFiles(commit) {
+  const files = commit.changes.filter((c3) => c3.blob !== void 0 && c3.status !== "modified" && isSkillFile(c3.path));
+  const addedBlobs = new Set(files.filter((c3) => c3.status === "added").map((c3) => c3.blob));
+  const deletedBlobs = new Set(files.filter((c3) => c3.status === "deleted").map((c3) => c3.blob));
+  const added = files.filter((c3) => c3.status === "added" && !deletedBlobs.has(c3.blob));
+  const deleted = files.filter((c3) => c3.status === "deleted" && !addedBlobs.has(c3.blob));
+  return added.length > 0 && deleted.length > 0 ? { added, deleted } : null;
+}
+function countLines2(text3) {
+  const counts = /* @__PURE__ */ new Map();
+  let total = 0;
+  for (const line of text3.split(/\r?\n/)) {
+    if (line.trim() === "") continue;
+    counts.set(line, (counts.get(line) ?? 0) + 1);
+    total += 1;
+  }
+  return { total, counts };
+}
+function shareInCommon(a, b2) {
+  const longest = Math.max(a.total, b2.total);
+  if (longest === 0) return 1;
+  let common = 0;
+  for (const [line, n] of a.counts) common += Math.min(n, b2.counts.get(line) ?? 0);
+  return common / longest;
+}
+function pairEditedRenames(added, deleted) {
+  const left = added.map((a) => ({ path: a.path, lines: countLines2(a.text) }));
+  const right = deleted.map((d2) => ({ blob: d2.blob, lines: countLines2(d2.text) }));
+  const scored = left.flatMap((a) => right.map((d2) => ({ path: a.path, blob: d2.blob, score: shareInCommon(a.lines, d2.lines) })));
+  const candidates = scored.filter((s) => s.score >= renameSimilarity).sort((x2, y) => y.score - x2.score);
+  const pairs = /* @__PURE__ */ new Map();
+  const donePaths = /* @__PURE__ */ new Set();
+  const doneBlobs = /* @__PURE__ */ new Set();
+  for (const c3 of candidates) {
+    if (donePaths.has(c3.path) || doneBlobs.has(c3.blob)) continue;
+    const tied = candidates.some(
+      (o2) => o2 !== c3 && o2.score === c3.score && !donePaths.has(o2.path) && !doneBlobs.has(o2.blob) && (o2.path === c3.path || o2.blob === c3.blob)
+    );
+    if (!tied) pairs.set(c3.path, c3.blob);
+    donePaths.add(c3.path);
+    doneBlobs.add(c3.blob);
+  }
+  return pairs;
+}
+
+// src/ledger/history-renames.ts
+async function markEditedRenames(walker, commits) {
+  const found = commits.flatMap((commit) => {
+    const unpaired = unpairedSkillFiles(commit);
+    return unpaired === null || unpaired.added.length * unpaired.deleted.length > renameCandidateLimit ? [] : [unpaired];
+  });
+  if (found.length === 0) return;
+  const texts = await walker.readBlobs([...new Set(found.flatMap((f3) => [...f3.added, ...f3.deleted].map((c3) => c3.blob)))]);
+  for (const { added, deleted } of found) {
+    const known = (changes) => changes.filter((c3) => texts.has(c3.blob));
+    const pairs = pairEditedRenames(
+      known(added).map((c3) => ({ path: c3.path, text: texts.get(c3.blob) })),
+      known(deleted).map((c3) => ({ blob: c3.blob, text: texts.get(c3.blob) }))
+    );
+    for (const change of added) {
+      const from = pairs.get(change.path);
+      if (from !== void 0) change.renamedFrom = from;
+    }
   }
 }
 
@@ -62001,9 +62081,9 @@ async function readCommitTree(ctx, oid) {
   const known = ctx.commits.get(oid);
   if (known) return known;
   const { commit } = await import_isomorphic_git.default.readCommit({ fs: fs4, gitdir: ctx.gitdir, oid, cache: ctx.cache });
-  const read2 = { record: { oid, parents: commit.parent, time: commit.committer.timestamp, message: commit.message }, tree: commit.tree };
-  ctx.commits.set(oid, read2);
-  return read2;
+  const read3 = { record: { oid, parents: commit.parent, time: commit.committer.timestamp, message: commit.message }, tree: commit.tree };
+  ctx.commits.set(oid, read3);
+  return read3;
 }
 async function collectCommits(ctx, range) {
   const found = [];
@@ -62053,6 +62133,14 @@ function isomorphicGitWalker(gitdir) {
     async listFiles(commit, roots) {
       const files = await diffTrees(ctx, null, (await readCommitTree(ctx, commit)).tree, "");
       return files.map((f3) => f3.path).filter((path) => roots.some((root) => root === "" || path.startsWith(`${root}/`)));
+    },
+    async readBlobs(oids) {
+      const texts = /* @__PURE__ */ new Map();
+      for (const oid of oids) {
+        const read3 = await import_isomorphic_git.default.readBlob({ fs: fs4, gitdir, oid, cache: ctx.cache }).catch(() => null);
+        if (read3) texts.set(oid, Buffer.from(read3.blob).toString("utf8"));
+      }
+      return texts;
     }
   };
 }
@@ -62060,6 +62148,78 @@ function isomorphicGitWalker(gitdir) {
 // src/ledger/history-walk-system.ts
 var import_isomorphic_git2 = __toESM(require_isomorphic_git(), 1);
 import * as fs5 from "node:fs";
+
+// src/ledger/cat-file-batch.ts
+init_errors();
+var CatFileBatch = class {
+  constructor(gitdir) {
+    this.gitdir = gitdir;
+  }
+  gitdir;
+  child;
+  buffer = Buffer.alloc(0);
+  queue = [];
+  read(oid) {
+    return new Promise((resolve10, reject) => {
+      this.queue.push({ oid, resolve: resolve10, reject });
+      this.start().stdin.write(`${oid}
+`);
+    });
+  }
+  async close() {
+    const child = this.child;
+    this.child = void 0;
+    if (!child) return;
+    await new Promise((done) => {
+      child.once("close", () => done());
+      child.stdin.end();
+    });
+  }
+  start() {
+    if (this.child) return this.child;
+    const child = spawnGit(["--git-dir", this.gitdir, "cat-file", "--batch"], { cwd: this.gitdir });
+    child.stdout.on("data", (chunk) => {
+      this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+      this.drain();
+    });
+    child.on("error", (error2) => this.failAll(error2));
+    child.on("close", () => {
+      if (this.child === child) this.child = void 0;
+      this.failAll(new Error("git cat-file exited"));
+    });
+    this.child = child;
+    return child;
+  }
+  drain() {
+    for (; ; ) {
+      const pending = this.queue[0];
+      const newline = this.buffer.indexOf(10);
+      if (!pending || newline < 0) return;
+      const header = this.buffer.toString("utf8", 0, newline).split(" ");
+      if (header[1] === "missing" || header.length < 3) {
+        this.queue.shift();
+        this.buffer = this.buffer.subarray(newline + 1);
+        pending.reject(
+          new SkillgardenError("ledger/missing-object", `Git object ${pending.oid} is not in the repository.`, {
+            data: { oid: pending.oid }
+          })
+        );
+        continue;
+      }
+      const size = Number(header[2]);
+      if (this.buffer.length < newline + 1 + size + 1) return;
+      const content = Buffer.from(this.buffer.subarray(newline + 1, newline + 1 + size));
+      this.buffer = this.buffer.subarray(newline + 1 + size + 1);
+      this.queue.shift();
+      pending.resolve({ type: header[1] ?? "", content });
+    }
+  }
+  failAll(error2) {
+    for (const pending of this.queue.splice(0)) pending.reject(error2);
+  }
+};
+
+// src/ledger/history-walk-system.ts
 var commitMark = "";
 var commitFormat = "--format=%x01%H%x00%P%x00%ct%x00%B";
 function toStatus(letter) {
@@ -62133,6 +62293,20 @@ function systemGitWalker(dir, gitdir) {
       const paths = roots.includes("") ? [] : roots;
       const output = await runGitChecked2(dir, ["ls-tree", "-r", "-z", "--name-only", "--full-tree", commit, "--", ...paths]);
       return output.split("\0").filter(Boolean);
+    },
+    async readBlobs(oids) {
+      const texts = /* @__PURE__ */ new Map();
+      if (oids.length === 0) return texts;
+      const batch = new CatFileBatch(gitdir);
+      try {
+        const objects = await Promise.all(oids.map((oid) => batch.read(oid).catch(() => null)));
+        objects.forEach((object, i) => {
+          if (object?.type === "blob") texts.set(oids[i], object.content.toString("utf8"));
+        });
+      } finally {
+        await batch.close();
+      }
+      return texts;
     }
   };
 }
@@ -62186,11 +62360,12 @@ async function readHistoryIndex(dir, options = {}) {
   const cached = useCache ? usableCache(await readHistoryCache(gitdir), root, cut2) : null;
   if (cached?.index.head === head) return { index: cached.index, ledger: cached.ledger, update: "unchanged", folded: 0, backend };
   const { commits, cache } = await foldRange(walker, cached, { head, skillsRoot: root, shallow });
+  await markEditedRenames(walker, commits);
   const ledger = { ...cache?.ledger };
   const index = foldHistory(cache?.index ?? emptyHistoryIndex(root), orderParentsFirst(commits), head, noteLedgerCommit(ledger));
   if (useCache) {
     const seen = [...cache?.seen ?? [], ...commits.map((c3) => c3.oid)];
-    await writeHistoryCache(gitdir, { version: 3, index, ledger, seen, shallow: cut2 }).catch(ignoreReadOnly);
+    await writeHistoryCache(gitdir, { version: 4, index, ledger, seen, shallow: cut2 }).catch(ignoreReadOnly);
   }
   return { index, ledger, update: cache ? "incremental" : "rebuilt", folded: commits.length, backend };
 }
@@ -62264,7 +62439,7 @@ function readOne(repoDir, path, parse4, snapshot, optional = false) {
         file: path,
         line: 0,
         column: 0,
-        message: `${size.toLocaleString("en-US")} bytes, over the ${maxUsageFileBytes.toLocaleString("en-US")}-byte limit for a usage file: skipped, not read`,
+        message: `${formatCount(size)} bytes, over the ${formatCount(maxUsageFileBytes)}-byte limit for a usage file: skipped, not read`,
         hint: "Usage from other writers still counts. Move the file aside, or delete it to start that writer afresh."
       });
       return void 0;
@@ -65064,9 +65239,9 @@ function walkLines(text3, visit2) {
   }
   let open3;
   for (const line of lines) {
-    const fence4 = fenceLine.exec(line);
-    if (fence4) {
-      const marker = fence4[1];
+    const fence3 = fenceLine.exec(line);
+    if (fence3) {
+      const marker = fence3[1];
       if (open3 === void 0) open3 = marker;
       else if (marker[0] === open3[0] && marker.length >= open3.length) {
         visit2(line, true);
@@ -65250,13 +65425,13 @@ function readPhrase(example, recurring) {
   return phrase === void 0 ? { nameWords } : { phrase, nameWords };
 }
 function findTaskWords(asked) {
-  const sessions = asked.filter((texts2) => texts2.length > 0);
+  const sessions = asked.filter((texts) => texts.length > 0);
   if (sessions.length < 2) return { words: [], nameWords: [] };
   const df = /* @__PURE__ */ new Map();
   const surface = /* @__PURE__ */ new Map();
-  for (const texts2 of sessions) {
+  for (const texts of sessions) {
     const keys = /* @__PURE__ */ new Set();
-    for (const word of texts2.flatMap(listTaskWords)) {
+    for (const word of texts.flatMap(listTaskWords)) {
       const key2 = keyOf(word);
       keys.add(key2);
       const forms = surface.get(key2) ?? /* @__PURE__ */ new Map();
@@ -65268,13 +65443,7 @@ function findTaskWords(asked) {
   const need = Math.max(2, Math.ceil(sessions.length / 2));
   const recurring = new Set([...df].filter(([, n]) => n >= need).map(([k]) => k));
   if (recurring.size === 0) return { words: [], nameWords: [] };
-  const texts = sessions.flat();
-  const score = (text3) => new Set(
-    listTaskWords(text3).map(keyOf).filter((k) => recurring.has(k))
-  ).size;
-  const scores = new Map(texts.map((text3) => [text3, score(text3)]));
-  const scoreOf = (text3) => scores.get(text3);
-  const example = [...texts].sort((a, b2) => scoreOf(b2) - scoreOf(a) || a.length - b2.length || (a < b2 ? -1 : 1))[0];
+  const example = pickExample(sessions.flat(), recurring);
   const ordered = [];
   for (const key2 of listTaskWords(example).map(keyOf)) if (recurring.has(key2) && !ordered.includes(key2)) ordered.push(key2);
   const rest = [...recurring].filter((k) => !ordered.includes(k)).sort((a, b2) => (df.get(b2) ?? 0) - (df.get(a) ?? 0) || (a < b2 ? -1 : 1));
@@ -65284,6 +65453,18 @@ function findTaskWords(asked) {
 function mostCommon(forms) {
   if (forms === void 0) return void 0;
   return [...forms].sort((a, b2) => b2[1] - a[1] || a[0].length - b2[0].length || (a[0] < b2[0] ? -1 : 1))[0]?.[0];
+}
+function pickExample(texts, recurring) {
+  const scores = new Map(
+    texts.map((text3) => [
+      text3,
+      new Set(
+        listTaskWords(text3).map(keyOf).filter((k) => recurring.has(k))
+      ).size
+    ])
+  );
+  const scoreOf = (text3) => scores.get(text3);
+  return [...texts].sort((a, b2) => scoreOf(b2) - scoreOf(a) || a.length - b2.length || (a < b2 ? -1 : 1))[0];
 }
 
 // src/core/consolidate/umbrella-name.ts
@@ -65587,34 +65768,49 @@ import { posix as posix3 } from "node:path";
 var inlineLink = /!?\[[^\]\n]{0,1000}\]\(\s{0,20}(<[^>\n]{0,2000}>|[^\s()]{1,2000})(?:\s{1,20}(?:"[^"\n]{0,500}"|'[^'\n]{0,500}'))?\s{0,20}\)/g;
 var referenceDefinition = /^ {0,3}\[([^\]\n]{1,1000})\]:[ \t]{0,20}(<[^>\n]{0,2000}>|\S{1,2000})(.{0,2000})$/;
 var definitionTail = /^(?:[ \t]{1,20}(?:"[^"]{0,500}"|'[^']{0,500}'|\([^)]{0,500}\)))?[ \t]{0,20}$/;
-var fence = /^ {0,3}(`{3,}|~{3,})/;
 function extractLinks(body) {
   const links = [];
-  if (!body.includes("](") && !body.includes("]:")) return links;
+  let nextInline = body.indexOf("](");
+  let nextDefinition = body.indexOf("]:");
+  if (nextInline < 0 && nextDefinition < 0) return links;
   let openFence;
-  body.split("\n").forEach((raw, index) => {
-    const line = index + 1;
-    const fenceMatch = raw.includes("``") || raw.includes("~~") ? fence.exec(raw) : null;
-    if (fenceMatch) {
-      const marker = fenceMatch[1] ?? "";
+  for (let start = 0, line = 1; start <= body.length; line += 1) {
+    const newline = body.indexOf("\n", start);
+    const end = newline < 0 ? body.length : newline;
+    const marker = fenceAt(body, start, end);
+    if (marker !== void 0) {
       if (openFence === void 0) openFence = marker;
       else if (marker[0] === openFence[0] && marker.length >= openFence.length) openFence = void 0;
-      return;
+    } else if (openFence === void 0) {
+      if (nextInline >= 0 && nextInline < start) nextInline = body.indexOf("](", start);
+      if (nextDefinition >= 0 && nextDefinition < start) nextDefinition = body.indexOf("]:", start);
+      if (nextInline >= 0 && nextInline < end || nextDefinition >= 0 && nextDefinition < end)
+        readLine(body.slice(start, end), line, links);
     }
-    if (openFence !== void 0) return;
-    if (!raw.includes("](") && !raw.includes("]:")) return;
-    const text3 = raw.includes("`") ? blankCodeSpans(raw) : raw;
-    const definition = referenceDefinition.exec(text3);
-    if (definition?.[2] && !definition[1]?.startsWith("^") && definitionTail.test(definition[3] ?? ""))
-      links.push({ target: unwrap(definition[2]), line, column: text3.indexOf(definition[2], text3.indexOf("]:") + 2) + 1 });
-    if (!text3.includes("](")) return;
-    for (const match of text3.matchAll(inlineLink)) {
-      const target = match[1] ?? "";
-      const at2 = match[0].indexOf(target, match[0].indexOf("](") + 2);
-      links.push({ target: unwrap(target), line, column: (match.index ?? 0) + at2 + 1 });
-    }
-  });
+    start = end + 1;
+  }
   return links;
+}
+function fenceAt(body, start, end) {
+  let at2 = start;
+  while (at2 < end && at2 - start < 3 && body.charCodeAt(at2) === 32) at2 += 1;
+  const char = body.charCodeAt(at2);
+  if (char !== 96 && char !== 126) return void 0;
+  let run = at2;
+  while (run < end && body.charCodeAt(run) === char) run += 1;
+  return run - at2 >= 3 ? body.slice(at2, run) : void 0;
+}
+function readLine(raw, line, links) {
+  const text3 = raw.includes("`") ? blankCodeSpans(raw) : raw;
+  const definition = referenceDefinition.exec(text3);
+  if (definition?.[2] && !definition[1]?.startsWith("^") && definitionTail.test(definition[3] ?? ""))
+    links.push({ target: unwrap(definition[2]), line, column: text3.indexOf(definition[2], text3.indexOf("]:") + 2) + 1 });
+  if (!text3.includes("](")) return;
+  for (const match of text3.matchAll(inlineLink)) {
+    const target = match[1] ?? "";
+    const at2 = match[0].indexOf(target, match[0].indexOf("](") + 2);
+    links.push({ target: unwrap(target), line, column: (match.index ?? 0) + at2 + 1 });
+  }
 }
 function blankCodeSpans(line) {
   return line.replace(/(`+)[^`]{0,2000}?\1/g, (span) => " ".repeat(span.length));
@@ -65870,7 +66066,7 @@ var fileSize = {
         file: context3.skill.file,
         line: 1,
         column: 1,
-        message: `SKILL.md is ${length.toLocaleString("en-US")} characters; the limit is ${maxSkillCharacters.toLocaleString("en-US")}`,
+        message: `SKILL.md is ${formatCount(length)} characters; the limit is ${formatCount(maxSkillCharacters)}`,
         hint: "Move detail into references/*.md and link to it from SKILL.md (progressive disclosure)."
       })
     ];
@@ -72213,7 +72409,7 @@ function rewritePointers(text3) {
   const titles = new Set(targets.map((t2) => t2.title));
   const lines = text3.split("\n");
   let inFrontmatter = lines[0] === "---";
-  let fence4;
+  let fence3;
   return lines.map((line, i) => {
     if (inFrontmatter) {
       if (i > 0 && line === "---") inFrontmatter = false;
@@ -72221,11 +72417,11 @@ function rewritePointers(text3) {
     }
     const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
     if (marker !== void 0) {
-      if (fence4 === void 0) fence4 = marker;
-      else if (marker.startsWith(fence4)) fence4 = void 0;
+      if (fence3 === void 0) fence3 = marker;
+      else if (marker.startsWith(fence3)) fence3 = void 0;
       return line;
     }
-    return fence4 !== void 0 || isOwnLine(line, titles) ? line : pointLine(line, targets);
+    return fence3 !== void 0 || isOwnLine(line, titles) ? line : pointLine(line, targets);
   }).join("\n");
 }
 function unpointText(text3) {
@@ -73283,9 +73479,9 @@ function escapeMarkdown(text3) {
 function codeSpan(text3) {
   const flat = text3.replace(/[\r\n]+/g, " ");
   const longest = Math.max(0, ...[...flat.matchAll(/`+/g)].map((m2) => m2[0].length));
-  const fence4 = "`".repeat(longest + 1);
+  const fence3 = "`".repeat(longest + 1);
   const pad = flat.startsWith("`") || flat.endsWith("`") ? " " : "";
-  return `${fence4}${pad}${flat}${pad}${fence4}`;
+  return `${fence3}${pad}${flat}${pad}${fence3}`;
 }
 
 // src/services/consolidate/apply.ts
@@ -73323,7 +73519,7 @@ var kindLabels = {
 
 // src/services/proposals/umbrella-review.ts
 init_layout();
-function fence2(text3, info2 = "") {
+function fence(text3, info2 = "") {
   const longest = Math.max(2, ...(text3.match(/`+/g) ?? []).map((run) => run.length));
   const mark2 = "`".repeat(longest + 1);
   return `${mark2}${info2}
@@ -73360,7 +73556,7 @@ function buildUmbrellaReview(plan) {
     "",
     `${codeSpan(`${plan.intoDir}/${skillFileName}`)} begins:`,
     "",
-    ...frontmatter === void 0 ? ["(the umbrella keeps its SKILL.md as it was)"] : [fence2(`---
+    ...frontmatter === void 0 ? ["(the umbrella keeps its SKILL.md as it was)"] : [fence(`---
 ${frontmatter.trimEnd()}
 ---`, "yaml")],
     "",
@@ -73904,7 +74100,7 @@ function renderProposalBody(input2, limit = maxBodyLength) {
   const body = render(input2, full);
   if (body.length <= limit) return body;
   const where = input2.fullReportUrl ? `the job summary and the \`skillgarden-report\` files of ${input2.fullReportUrl}` : "REPORT.md of the run";
-  const pointer = `*Cut to fit the ${limit.toLocaleString("en")}-character limit: the full report is in ${where}; the commit holds every change.*`;
+  const pointer = `*Cut to fit the ${formatCount(limit)}-character limit: the full report is in ${where}; the commit holds every change.*`;
   let parts = { reasons: "", report: pointer, structured: "", trailers: full.trailers };
   if (render(input2, parts).length + 600 > limit) {
     parts = {
@@ -74184,19 +74380,19 @@ async function checkNoSymlink(dir, path, fileItself = true) {
 }
 
 // src/ledger/tree-edit.ts
-async function lookupPaths(store, tree, paths) {
+async function lookupPaths(store, tree, paths, options = {}) {
   const found = /* @__PURE__ */ new Map();
-  for (const path of paths) found.set(path, await lookupPath(store, tree, path));
+  for (const path of paths) found.set(path, await lookupPath(store, tree, path, options.folders === true));
   return found;
 }
-async function lookupPath(store, tree, path) {
+async function lookupPath(store, tree, path, folders2) {
   let current = tree;
   const parts = path.split("/");
   for (const [i, part] of parts.entries()) {
     if (current === void 0) return void 0;
     const entry = (await store.readTree(current)).find((e) => e.name === part);
     if (entry === void 0) return void 0;
-    if (i === parts.length - 1) return entry.mode === folderMode ? void 0 : { oid: entry.oid, mode: entry.mode };
+    if (i === parts.length - 1) return entry.mode === folderMode && !folders2 ? void 0 : { oid: entry.oid, mode: entry.mode };
     if (entry.mode !== folderMode) return void 0;
     current = entry.oid;
   }
@@ -74722,26 +74918,73 @@ init_errors();
 import * as fs6 from "node:fs";
 
 // src/ledger/diff-trees.ts
-async function diffTrees2(store, before, after, prefix2 = "") {
+async function diffTrees2(store, before, after, prefix2 = "", options = {}) {
   if (before === after) return [];
+  if (options.moves) return pairMoves(store, await diffTrees2(store, before, after, prefix2, { whole: true }));
   const left = new Map((before ? await store.readTree(before) : []).map((e) => [e.name, e]));
   const right = new Map((after ? await store.readTree(after) : []).map((e) => [e.name, e]));
   const names = [.../* @__PURE__ */ new Set([...left.keys(), ...right.keys()])];
   const diffs = [];
   for (const name2 of names) {
-    for (const item of await diffEntry(store, `${prefix2}${name2}`, left.get(name2), right.get(name2))) diffs.push(item);
+    for (const item of await diffEntry(store, `${prefix2}${name2}`, left.get(name2), right.get(name2), options)) diffs.push(item);
   }
   return diffs.sort((a, b2) => Buffer.compare(Buffer.from(a.path), Buffer.from(b2.path)));
 }
-async function diffEntry(store, path, a, b2) {
+async function diffEntry(store, path, a, b2, options) {
   if (a?.oid === b2?.oid && a?.mode === b2?.mode) return [];
+  const only = a === void 0 ? b2 : b2 === void 0 ? a : void 0;
+  if (options.whole && only?.mode === folderMode) {
+    const folder = { oid: only.oid, mode: folderMode };
+    return [{ path, before: a ? folder : null, after: b2 ? folder : null }];
+  }
   const tree = (e) => e?.mode === folderMode ? e.oid : void 0;
   const blob = (e) => e && e.mode !== folderMode && e.mode !== "160000" ? { oid: e.oid, mode: e.mode } : null;
-  const nested = await diffTrees2(store, tree(a), tree(b2), `${path}/`);
+  const nested = await diffTrees2(store, tree(a), tree(b2), `${path}/`, options);
   const fileBefore = blob(a);
   const fileAfter = blob(b2);
   if (fileBefore === null && fileAfter === null) return nested;
   return [...nested, { path, before: fileBefore, after: fileAfter }];
+}
+var isFolderDiff = (d2) => d2.before?.mode === folderMode || d2.after?.mode === folderMode;
+async function pairMoves(store, diffs) {
+  let entries = diffs;
+  for (; ; ) {
+    const folders2 = entries.filter(isFolderDiff);
+    const gone = new Set(folders2.flatMap((d2) => d2.before ? [d2.before.oid] : []));
+    const come = new Set(folders2.flatMap((d2) => d2.after ? [d2.after.oid] : []));
+    const unpaired = folders2.filter((d2) => d2.before ? !come.has(d2.before.oid) : !gone.has(d2.after.oid));
+    if (unpaired.length === 0) return entries.sort((a, b2) => Buffer.compare(Buffer.from(a.path), Buffer.from(b2.path)));
+    const opened = /* @__PURE__ */ new Map();
+    for (const d2 of unpaired) {
+      const tree = (d2.before ?? d2.after).oid;
+      const other = d2.before ? come : gone;
+      const children = await store.readTree(tree);
+      const wraps = children.some((c3) => c3.mode === folderMode && other.has(c3.oid)) || children.length === 1 && children[0].mode === folderMode;
+      if (wraps)
+        opened.set(
+          d2,
+          children.filter((c3) => c3.mode !== "160000").map((c3) => childDiff(d2, c3))
+        );
+    }
+    if (opened.size === 0) {
+      for (const d2 of unpaired) {
+        const files = await listTree(store, (d2.before ?? d2.after).oid, `${d2.path}/`);
+        opened.set(
+          d2,
+          files.map((f3) => ({
+            path: f3.path,
+            before: d2.before ? { oid: f3.oid, mode: f3.mode } : null,
+            after: d2.after ? { oid: f3.oid, mode: f3.mode } : null
+          }))
+        );
+      }
+    }
+    entries = entries.flatMap((d2) => opened.get(d2) ?? [d2]);
+  }
+}
+function childDiff(parent, child) {
+  const ref = { oid: child.oid, mode: child.mode };
+  return { path: `${parent.path}/${child.name}`, before: parent.before ? ref : null, after: parent.after ? ref : null };
 }
 async function listTree(store, tree, prefix2 = "") {
   if (tree === void 0) return [];
@@ -74826,9 +75069,9 @@ function commonFolder(paths) {
 // src/ledger/rollback.ts
 async function rollback(ledger, target, options) {
   const commits = "commit" in target ? [await ledger.resolve(target.commit)] : await readRunCommits(ledger, target.run);
-  const diffs = await Promise.all(commits.map((commit2) => ledger.diff(commit2)));
+  const diffs = await readDiffs(ledger, commits);
   const paths = [...new Set(diffs.flat().map((d2) => d2.path))];
-  const head = await ledger.lookup(paths);
+  const head = await ledger.lookup(paths, void 0, { folders: true });
   const plan = planRollback({
     diffs,
     head,
@@ -74841,14 +75084,34 @@ async function rollback(ledger, target, options) {
   const changes = await buildChanges(ledger, plan.changes);
   const message = await buildRollbackMessage(ledger, commits, target, options);
   const { commit } = await ledger.commit({ message, changes, ...options.author ? { author: options.author } : {} });
-  return { status: "reverted", commit, reverted: commits, files: plan.changes.map((c3) => c3.path) };
+  const files = plan.changes.filter((c3) => !isFolder2(c3)).map((c3) => c3.path);
+  const moved2 = changes.filter((c3) => c3.from !== void 0).map((c3) => ({ from: c3.from, to: c3.path }));
+  return { status: "reverted", commit, reverted: commits, files, ...moved2.length > 0 ? { moved: moved2 } : {} };
 }
-async function buildChanges(ledger, changes) {
+var isFolder2 = (c3) => c3.before?.mode === folderMode || c3.after?.mode === folderMode;
+async function readDiffs(ledger, commits) {
+  const diffs = await Promise.all(commits.map((commit) => ledger.diff(commit, { moves: true })));
+  const all = diffs.flat();
+  const inside = (path, folder) => path === folder || path.startsWith(`${folder}/`) || folder.startsWith(`${path}/`);
+  const overlaps = all.filter(isFolder2).some((f3) => all.some((d2) => d2 !== f3 && inside(d2.path, f3.path)));
+  return overlaps ? Promise.all(commits.map((commit) => ledger.diff(commit))) : diffs;
+}
+async function buildChanges(ledger, all) {
+  const back = all.filter((c3) => isFolder2(c3) && c3.after === null);
+  const left = all.filter((c3) => isFolder2(c3) && c3.before === null);
+  const folderMoves2 = back.map((c3) => {
+    const from = left.splice(
+      left.findIndex((l3) => l3.after.oid === c3.before.oid),
+      1
+    )[0];
+    return { path: c3.path, content: null, from: from.path };
+  });
+  const changes = all.filter((c3) => !isFolder2(c3));
   const move = findFolderMove(changes);
   const whole = move && (await ledger.listFiles(move.from)).length * 2 === move.paths.size;
   const rest = whole ? changes.filter((c3) => !move.paths.has(c3.path)) : changes;
   const restored = await Promise.all(rest.map((change) => restoreChange(ledger, change)));
-  return whole ? [{ path: move.to, content: null, from: move.from }, ...restored] : restored;
+  return [...folderMoves2, ...whole ? [{ path: move.to, content: null, from: move.from }] : [], ...restored];
 }
 async function restoreChange(ledger, change) {
   const expected = change.after?.oid ?? null;
@@ -75048,9 +75311,9 @@ var ChainTree = class {
   }
   async entries(folder) {
     if (folder.entries) return folder.entries;
-    const read2 = folder.oid === void 0 ? [] : await this.store.readTree(folder.oid);
+    const read3 = folder.oid === void 0 ? [] : await this.store.readTree(folder.oid);
     folder.entries = new Map(
-      read2.map((e) => [e.name, e.mode === folderMode ? { mode: folderMode, folder: { oid: e.oid } } : { oid: e.oid, mode: e.mode }])
+      read3.map((e) => [e.name, e.mode === folderMode ? { mode: folderMode, folder: { oid: e.oid } } : { oid: e.oid, mode: e.mode }])
     );
     return folder.entries;
   }
@@ -75553,9 +75816,10 @@ async function listMoves(store, moves) {
 function movedPaths(moves) {
   return moves.flatMap((m2) => m2.files.flatMap((f3) => [`${m2.from}/${f3.path}`, `${m2.to}/${f3.path}`]));
 }
-async function checkMovesClean(dir, gitdir, moves, index) {
+async function checkMovesClean(dir, gitdir, moves, index, options = {}) {
   const indexMtimeNs = lstatIfAny(join26(gitdir, "index")) === void 0 ? 0n : statSync6(join26(gitdir, "index"), { bigint: true }).mtimeNs;
   const dirty = [];
+  const statDirty = options.systemGit && moves.length > 0 && "version" in index ? await listStatDirty(dir, moves) : void 0;
   for (const move of moves) {
     if (lstatIfAny(join26(dir, move.to)) !== void 0) dirty.push(move.to);
     if (!lstatIfAny(join26(dir, move.from))?.isDirectory()) dirty.push(move.from);
@@ -75564,13 +75828,19 @@ async function checkMovesClean(dir, gitdir, moves, index) {
     for (const file of move.files) {
       const path = `${move.from}/${file.path}`;
       const entry = staged.get(file.path);
+      const unread = statDirty ? !statDirty.has(path) : entry?.raw !== void 0 && statMatches(join26(dir, path), entry.raw, indexMtimeNs);
       if (entry?.oid !== file.oid) dirty.push(path);
-      else if (!(entry.raw && statMatches(join26(dir, path), entry.raw, indexMtimeNs)) && !await worktreeMatches(dir, path, file))
-        dirty.push(path);
+      else if (!unread && !await worktreeMatches(dir, path, file)) dirty.push(path);
       if (dirty.length >= 10) break;
     }
   }
   if (dirty.length > 0) throw dirtyError([...new Set(dirty)], {});
+}
+async function listStatDirty(dir, moves) {
+  const out = await runGitChecked(["--literal-pathspecs", "diff-files", "--name-only", "-z", "--", ...moves.map((m2) => m2.from)], {
+    cwd: dir
+  });
+  return new Set(out.toString("utf8").split("\0").filter(Boolean));
 }
 function stagedUnder(index, move) {
   const prefix2 = `${move.from}/`;
@@ -75662,7 +75932,8 @@ async function publish(ctx, input2) {
   const paths = changes.map((c3) => c3.path);
   const journal = beginJournal(ctx.gitdir, {
     ...journalOf(input2),
-    paths: [...paths, ...movedPaths(moves)],
+    paths,
+    ...moves.length > 0 ? { moves: moves.map((m2) => ({ from: m2.from, to: m2.to })) } : {},
     locks: [locks.index.path, locks.ref.path],
     lockMarkers: true
   });
@@ -75674,7 +75945,7 @@ async function publish(ctx, input2) {
     const staged = index ?? await readStagedWithGit(ctx.dir, join27(ctx.gitdir, "index"), [...paths, ...movedPaths(moves)]);
     const converted = changes.filter((c3) => c3.converted).map((c3) => c3.path);
     await checkClean(ctx.dir, changes, input2.before, staged, await hashWorktreeFiles(ctx.dir, converted.filter(isFileAt2(ctx.dir))));
-    await checkMovesClean(ctx.dir, ctx.gitdir, moves, staged);
+    await checkMovesClean(ctx.dir, ctx.gitdir, moves, staged, { systemGit: ctx.backend === "system-git" });
     journal.writing();
     moving = true;
     const entries = await updateWorktree(ctx.dir, changes, () => moveWorktreeFolders(ctx.dir, moves));
@@ -75752,18 +76023,18 @@ function readConfigLayers(layout, branch) {
   const home2 = env.HOME ?? homedir();
   const pairs = [];
   const context3 = { gitdir: layout.gitdir, branch, home: home2, depth: 0 };
-  const read2 = (path) => readConfigFile(path, context3, pairs);
+  const read3 = (path) => readConfigFile(path, context3, pairs);
   if (!env.GIT_CONFIG_NOSYSTEM || env.GIT_CONFIG_NOSYSTEM === "0" || env.GIT_CONFIG_NOSYSTEM === "false") {
-    read2(env.GIT_CONFIG_SYSTEM ?? "/etc/gitconfig");
+    read3(env.GIT_CONFIG_SYSTEM ?? "/etc/gitconfig");
   }
-  if (env.GIT_CONFIG_GLOBAL !== void 0) read2(env.GIT_CONFIG_GLOBAL);
+  if (env.GIT_CONFIG_GLOBAL !== void 0) read3(env.GIT_CONFIG_GLOBAL);
   else {
-    read2(join28(env.XDG_CONFIG_HOME || join28(home2, ".config"), "git", "config"));
-    read2(join28(home2, ".gitconfig"));
+    read3(join28(env.XDG_CONFIG_HOME || join28(home2, ".config"), "git", "config"));
+    read3(join28(home2, ".gitconfig"));
   }
-  read2(join28(layout.commondir, "config"));
+  read3(join28(layout.commondir, "config"));
   const worktreeConfig = pairs.filter(([k]) => k.toLowerCase() === "extensions.worktreeconfig").at(-1)?.[1];
-  if (worktreeConfig !== void 0 && /^(true|yes|on|1)$/i.test(worktreeConfig)) read2(join28(layout.gitdir, "config.worktree"));
+  if (worktreeConfig !== void 0 && /^(true|yes|on|1)$/i.test(worktreeConfig)) read3(join28(layout.gitdir, "config.worktree"));
   const count = Number(env.GIT_CONFIG_COUNT ?? 0);
   for (let i = 0; i < count; i += 1) {
     const key2 = env[`GIT_CONFIG_KEY_${i}`];
@@ -76380,13 +76651,13 @@ var GitLedger = class {
     return (await this.diff(commit)).map((d2) => ({ path: d2.path, before: d2.before?.oid ?? null, after: d2.after?.oid ?? null }));
   }
   /** Like `changedFiles`, with file modes. */
-  async diff(commit) {
+  async diff(commit, options = {}) {
     const info2 = await this.ctx.store.readCommit(await this.resolve(commit));
     const parent = info2.parents[0] === void 0 ? void 0 : (await this.ctx.store.readCommit(info2.parents[0])).tree;
-    return diffTrees2(this.ctx.store, parent, info2.tree);
+    return diffTrees2(this.ctx.store, parent, info2.tree, "", options);
   }
-  async lookup(paths, commit) {
-    return lookupPaths(this.ctx.store, await this.treeOf(commit), paths);
+  async lookup(paths, commit, options = {}) {
+    return lookupPaths(this.ctx.store, await this.treeOf(commit), paths, options);
   }
   readBlob(oid) {
     return this.ctx.store.readBlob(oid);
@@ -76645,7 +76916,7 @@ function parseIdentity(text3) {
 
 // src/ledger/native-object-store.ts
 function buildObjectStore(gitdir, readObject, close, durable = false) {
-  const read2 = async (oid, type) => {
+  const read3 = async (oid, type) => {
     const object = await readObject(oid);
     if (object.type !== type) {
       throw new SkillgardenError("ledger/missing-object", `Git object ${oid} is a ${object.type}, not a ${type}.`, { data: { oid } });
@@ -76653,9 +76924,9 @@ function buildObjectStore(gitdir, readObject, close, durable = false) {
     return object.content;
   };
   return {
-    readTree: async (oid) => parseTreeObject(await read2(oid, "tree")),
-    readBlob: (oid) => read2(oid, "blob"),
-    readCommit: async (oid) => parseCommitObject(oid, await read2(oid, "commit")),
+    readTree: async (oid) => parseTreeObject(await read3(oid, "tree")),
+    readBlob: (oid) => read3(oid, "blob"),
+    readCommit: async (oid) => parseCommitObject(oid, await read3(oid, "commit")),
     peelTag: async (oid) => {
       const object = await readObject(oid).catch(() => void 0);
       if (object?.type !== "tag") return void 0;
@@ -76689,76 +76960,6 @@ async function readPacked(gitdir, oid, cache) {
     });
   }
 }
-
-// src/ledger/cat-file-batch.ts
-init_errors();
-var CatFileBatch = class {
-  constructor(gitdir) {
-    this.gitdir = gitdir;
-  }
-  gitdir;
-  child;
-  buffer = Buffer.alloc(0);
-  queue = [];
-  read(oid) {
-    return new Promise((resolve10, reject) => {
-      this.queue.push({ oid, resolve: resolve10, reject });
-      this.start().stdin.write(`${oid}
-`);
-    });
-  }
-  async close() {
-    const child = this.child;
-    this.child = void 0;
-    if (!child) return;
-    await new Promise((done) => {
-      child.once("close", () => done());
-      child.stdin.end();
-    });
-  }
-  start() {
-    if (this.child) return this.child;
-    const child = spawnGit(["--git-dir", this.gitdir, "cat-file", "--batch"], { cwd: this.gitdir });
-    child.stdout.on("data", (chunk) => {
-      this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
-      this.drain();
-    });
-    child.on("error", (error2) => this.failAll(error2));
-    child.on("close", () => {
-      if (this.child === child) this.child = void 0;
-      this.failAll(new Error("git cat-file exited"));
-    });
-    this.child = child;
-    return child;
-  }
-  drain() {
-    for (; ; ) {
-      const pending = this.queue[0];
-      const newline = this.buffer.indexOf(10);
-      if (!pending || newline < 0) return;
-      const header = this.buffer.toString("utf8", 0, newline).split(" ");
-      if (header[1] === "missing" || header.length < 3) {
-        this.queue.shift();
-        this.buffer = this.buffer.subarray(newline + 1);
-        pending.reject(
-          new SkillgardenError("ledger/missing-object", `Git object ${pending.oid} is not in the repository.`, {
-            data: { oid: pending.oid }
-          })
-        );
-        continue;
-      }
-      const size = Number(header[2]);
-      if (this.buffer.length < newline + 1 + size + 1) return;
-      const content = Buffer.from(this.buffer.subarray(newline + 1, newline + 1 + size));
-      this.buffer = this.buffer.subarray(newline + 1 + size + 1);
-      this.queue.shift();
-      pending.resolve({ type: header[1] ?? "", content });
-    }
-  }
-  failAll(error2) {
-    for (const pending of this.queue.splice(0)) pending.reject(error2);
-  }
-};
 
 // src/ledger/object-store-system-git.ts
 function openSystemGitStore(gitdir, durable = false) {
@@ -77339,10 +77540,7 @@ function readWording(session, quoted2, input2) {
       ...task.phrase === void 0 ? {} : { phrase: task.phrase }
     };
   const recurring = new Set(task.words.map((w) => keyOf(w.toLowerCase())));
-  const score = (text3) => new Set(
-    listTaskWords(text3).map(keyOf).filter((k) => recurring.has(k))
-  ).size;
-  const request2 = [...input2.asked.get(session) ?? []].sort((a, b2) => score(b2) - score(a) || a.length - b2.length || (a < b2 ? -1 : 1))[0];
+  const request2 = pickExample([...input2.asked.get(session) ?? []], recurring);
   if (request2 === void 0) return {};
   const { phrase } = readPhrase(request2, recurring);
   return phrase === void 0 ? { request: request2 } : { request: request2, phrase };
@@ -77650,9 +77848,9 @@ function bodyOf(text3) {
 }
 function codeOf2(text3) {
   const body = bodyOf(text3);
-  const fence4 = /^(`{3,}|~{3,})[^\n]*\n([\s\S]*?)^\1/gm;
-  const blocks = [...body.matchAll(fence4)].map((m2) => m2[2] ?? "");
-  const spans = [...body.replace(fence4, "").matchAll(/`([^`\n]+)`/g)].map((m2) => m2[1] ?? "");
+  const fence3 = /^(`{3,}|~{3,})[^\n]*\n([\s\S]*?)^\1/gm;
+  const blocks = [...body.matchAll(fence3)].map((m2) => m2[2] ?? "");
+  const spans = [...body.replace(fence3, "").matchAll(/`([^`\n]+)`/g)].map((m2) => m2[1] ?? "");
   return [...blocks, ...spans].join("\n");
 }
 function listSkillCommandHeads(text3) {
@@ -78208,6 +78406,7 @@ function buildSkillUses(sessions) {
 }
 
 // src/store/transcripts/collector.ts
+var maxOpenSessions = 1e3;
 function timeOf(value) {
   if (typeof value === "string" && value !== "") return value;
   if (typeof value === "number" && Number.isFinite(value)) {
@@ -78272,20 +78471,26 @@ function keptValue(value, redactor2) {
   return null;
 }
 var SessionCollector = class {
-  constructor(file, refine, defaultSession, redactor2 = new Redactor()) {
+  constructor(file, refine, defaultSession, redactor2 = new Redactor(), onPart) {
     this.file = file;
     this.refine = refine;
     this.redactor = redactor2;
+    this.onPart = onPart;
     this.defaultSession = defaultSession;
   }
   file;
   refine;
   redactor;
+  onPart;
   defaultSession;
   format;
-  sessions = /* @__PURE__ */ new Map();
-  requests = /* @__PURE__ */ new Map();
-  uses = [];
+  open = /* @__PURE__ */ new Map();
+  /** The session the last record named, and its state: records mostly follow one session. */
+  current;
+  records = 0;
+  /** Sessions handed on (by id), to notice one named again. */
+  closed = /* @__PURE__ */ new Set();
+  emptyCount = 0;
   skips = /* @__PURE__ */ new Map();
   skipLines = /* @__PURE__ */ new Map();
   /**
@@ -78303,20 +78508,90 @@ var SessionCollector = class {
    * building its own was a third of the memory a million tiny sessions held.
    */
   strings = /* @__PURE__ */ new Map();
-  callsOf(session) {
-    let calls = this.sessions.get(session);
-    if (calls === void 0) {
-      calls = [];
-      this.sessions.set(session, calls);
+  /** The last session id made safe, and what it became: records name the same session line after line. */
+  lastRawId;
+  lastSafeId = "";
+  /** `safeSessionId`, remembered for the last id (the regular expression was 2 % of reading). */
+  safeId(raw) {
+    if (raw !== this.lastRawId) {
+      this.lastRawId = raw;
+      this.lastSafeId = safeSessionId(raw);
     }
-    return calls;
+    return this.lastSafeId;
+  }
+  /** The session's state, opened on first sight (`id` already safe). */
+  session(id) {
+    this.records += 1;
+    const current = this.current;
+    if (current !== void 0 && current.id === id) {
+      current.touched = this.records;
+      return current;
+    }
+    let state2 = this.open.get(id);
+    if (state2 === void 0) {
+      if (this.closed.has(id)) {
+        this.closed.delete(id);
+        this.skip(`sessions continued after ${maxOpenSessions} or more others began (read as two sessions)`);
+      }
+      state2 = { id, calls: [], requests: void 0, uses: void 0, seen: void 0, touched: 0 };
+      this.open.set(id, state2);
+    }
+    state2.touched = this.records;
+    this.current = state2;
+    if (this.onPart !== void 0 && this.open.size > maxOpenSessions * 2) this.handOn(maxOpenSessions);
+    return state2;
+  }
+  /** Hands on the `count` least recently named open sessions, in first-seen order. */
+  handOn(count) {
+    const touched2 = new Float64Array(this.open.size);
+    let i = 0;
+    for (const state2 of this.open.values()) touched2[i++] = state2.touched;
+    const limit = touched2.sort()[count - 1];
+    const out = [];
+    for (const state2 of this.open.values()) if (state2.touched <= limit && state2 !== this.current) out.push(state2);
+    for (const state2 of out) {
+      this.open.delete(state2.id);
+      this.closed.add(state2.id);
+    }
+    const { sessions, uses } = this.close(out);
+    this.onPart({ file: this.file, format: this.format, sessions, uses, skipped: [], partial: true });
+  }
+  /** Open sessions as the sessions and uses they hand on; those without calls are counted. */
+  close(states) {
+    const sessions = [];
+    const uses = [];
+    for (const state2 of states) {
+      if (state2.uses !== void 0) for (const use of state2.uses) uses.push(use);
+      if (state2.calls.length === 0) {
+        this.emptyCount += 1;
+        continue;
+      }
+      sessions.push({
+        id: state2.id,
+        file: this.file,
+        format: this.format ?? "compact",
+        // Copies as long as their contents: an array grown by push keeps room for 17 entries, 16 of them
+        // empty in a session of one call, and the sessions outlive the file.
+        calls: state2.calls.slice(),
+        uses: state2.uses ?? [],
+        requests: state2.requests?.slice() ?? []
+      });
+    }
+    return { sessions, uses };
   }
   /** Registers a session that may turn out to have no calls (reported as such). */
   touch(session) {
-    this.callsOf(safeSessionId(session));
+    this.session(this.safeId(session));
+  }
+  repeated(session, id) {
+    const state2 = this.session(this.safeId(session));
+    if (state2.seen === void 0) state2.seen = /* @__PURE__ */ new Set();
+    else if (state2.seen.has(id)) return true;
+    state2.seen.add(id);
+    return false;
   }
   call(session, name2, args, time, id) {
-    session = safeSessionId(session);
+    session = this.safeId(session);
     if (typeof name2 !== "string" || name2.trim() === "") {
       this.skip("tool calls without a name");
       return;
@@ -78330,10 +78605,11 @@ var SessionCollector = class {
     call.shape = this.shared(call.shape);
     if (call.program !== void 0) call.program = this.shared(call.program);
     if (call.detail !== void 0) call.detail = this.shared(call.detail);
-    this.callsOf(session).push(call);
+    const state2 = this.session(session);
+    state2.calls.push(call);
     if (typeof id === "string" && id !== "") this.await(id, call);
     const skill = parseSkillLoad(call.name, args, call.program);
-    if (skill !== void 0) this.addUse(skill, session, at2);
+    if (skill !== void 0) this.addUse(state2, skill, at2);
   }
   /** As `awaiting.set(id, call)`: a later call with the same id replaces an earlier one. */
   await(id, call) {
@@ -78356,16 +78632,14 @@ var SessionCollector = class {
     if (error2 && call !== void 0) call.error = true;
   }
   userText(session, text3, time) {
-    session = safeSessionId(session);
-    this.touch(session);
+    const state2 = this.session(this.safeId(session));
     if (typeof text3 !== "string") return;
     const skill = parseSlashCommand(text3);
-    if (skill !== void 0) this.addUse(skill, session, timeOf(time));
+    if (skill !== void 0) this.addUse(state2, skill, timeOf(time));
     const request2 = cleanRequest(this.redactor.text(text3));
     if (request2 === void 0) return;
-    let list = this.requests.get(session);
-    if (list === void 0) this.requests.set(session, list = []);
-    if (list.length < maxRequests) list.push({ text: request2, at: this.callsOf(session).length });
+    if (state2.requests === void 0) state2.requests = [];
+    if (state2.requests.length < maxRequests) state2.requests.push({ text: request2, at: state2.calls.length });
   }
   shared(text3) {
     const known = this.strings.get(text3);
@@ -78373,8 +78647,10 @@ var SessionCollector = class {
     this.strings.set(text3, text3);
     return text3;
   }
-  addUse(skill, session, time) {
-    this.uses.push(time === void 0 ? { skill, session } : { skill, session, time });
+  addUse(state2, skill, time) {
+    const use = time === void 0 ? { skill, session: state2.id } : { skill, session: state2.id, time };
+    if (state2.uses === void 0) state2.uses = [use];
+    else state2.uses.push(use);
   }
   skip(reason, count = 1) {
     this.skips.set(reason, (this.skips.get(reason) ?? 0) + count);
@@ -78383,48 +78659,23 @@ var SessionCollector = class {
     if (lines === void 0) this.skipLines.set(reason, lines = []);
     if (lines.length < maxSkipLines && lines.at(-1) !== this.line) lines.push(this.line);
   }
+  /** The file's last result: the sessions still open, and everything skipped in the whole file. */
   finish() {
     this.awaiting.clear();
     this.lastId = this.lastCall = void 0;
+    this.current = void 0;
     this.strings.clear();
-    const usesBySession = /* @__PURE__ */ new Map();
-    for (const use of this.uses) {
-      const list = usesBySession.get(use.session);
-      if (list === void 0) usesBySession.set(use.session, [use]);
-      else list.push(use);
-    }
-    const sessions = [];
-    let empty = 0;
-    for (const [id, calls] of this.sessions) {
-      this.sessions.delete(id);
-      const requests = this.requests.get(id);
-      this.requests.delete(id);
-      if (calls.length === 0) empty += 1;
-      else
-        sessions.push({
-          id,
-          file: this.file,
-          format: this.format ?? "compact",
-          // Copies as long as their contents: an array grown by push keeps room for 17 entries, 16 of them
-          // empty in a session of one call, and the sessions outlive the file.
-          calls: calls.slice(),
-          uses: usesBySession.get(id) ?? [],
-          requests: requests?.slice() ?? []
-        });
-    }
-    if (empty > 0) this.skip("sessions without tool calls", empty);
-    if (sessions.length === 0 && empty === 0 && this.skips.size === 0) this.skip("no sessions found");
+    this.closed.clear();
+    const states = [...this.open.values()];
+    this.open.clear();
+    const { sessions, uses } = this.close(states);
+    if (this.emptyCount > 0) this.skip("sessions without tool calls", this.emptyCount);
+    if (this.records === 0 && this.skips.size === 0) this.skip("no sessions found");
     const skipped = [...this.skips].map(([reason, count]) => {
       const lines = this.skipLines.get(reason);
       return lines === void 0 ? { file: this.file, reason, count } : { file: this.file, reason, count, lines };
     });
-    return {
-      file: this.file,
-      format: this.format,
-      sessions,
-      uses: this.uses,
-      skipped
-    };
+    return { file: this.file, format: this.format, sessions, uses, skipped };
   }
 };
 
@@ -78853,7 +79104,6 @@ var otherTypes = /* @__PURE__ */ new Set([
   "tag"
 ]);
 function createClaudeCodeHandler() {
-  const seen = /* @__PURE__ */ new Set();
   let lastSession;
   return (record2, sink) => {
     const type = record2.type;
@@ -78880,10 +79130,7 @@ function createClaudeCodeHandler() {
     if (!Array.isArray(message.content)) return "handled";
     for (const block of message.content) {
       if (!isObject2(block) || block.type !== "tool_use") continue;
-      if (typeof block.id === "string") {
-        if (seen.has(block.id)) continue;
-        seen.add(block.id);
-      }
+      if (typeof block.id === "string" && sink.repeated(session, block.id)) continue;
       sink.call(session, block.name, block.input, record2.timestamp, block.id);
     }
     return "handled";
@@ -79014,12 +79261,10 @@ var formatReaders = {
 };
 
 // src/store/transcripts/read-lines.ts
-import { createReadStream } from "node:fs";
+import { closeSync as closeSync8, openSync as openSync8, read as read2, readSync as readSync2 } from "node:fs";
 import { isUtf8 } from "node:buffer";
 async function* readLineBatches(path, options) {
-  const stream = createReadStream(path, {
-    highWaterMark: options.chunkBytes ?? 1 << 20
-  });
+  const stream = readChunks(path, options.chunkBytes ?? 1 << 20);
   const max = options.maxLineBytes;
   const blockBytes = options.blockBytes ?? 1 << 16;
   let parts = [];
@@ -79056,7 +79301,8 @@ async function* readLineBatches(path, options) {
       let end = chunk.lastIndexOf(10, Math.min(from + blockBytes - 1, lastNewline));
       if (end < from) end = chunk.indexOf(10, from);
       const block = chunk.subarray(from, end + 1);
-      if (isUtf8(block)) number = splitLines2(block.toString("utf8"), number, max, batch);
+      const text3 = block.toString("utf8");
+      if (isValidUtf8(text3, block)) number = splitLines2(text3, number, max, batch);
       else
         for (let at2 = 0; at2 < block.length; ) {
           const newline = block.indexOf(10, at2);
@@ -79074,6 +79320,33 @@ async function* readLineBatches(path, options) {
     if (event !== void 0) yield [event];
   }
 }
+var firstChunkBytes = 1 << 16;
+async function* readChunks(path, chunkBytes) {
+  const fd = openSync8(path, "r");
+  try {
+    let size = Math.min(firstChunkBytes, chunkBytes);
+    let buffer = Buffer.allocUnsafeSlow(size);
+    let bytesRead = readSync2(fd, buffer, 0, size, null);
+    for (; ; ) {
+      if (bytesRead === 0) return;
+      if (bytesRead < size) {
+        yield buffer.subarray(0, bytesRead);
+        return;
+      }
+      yield buffer;
+      size = chunkBytes;
+      buffer = Buffer.allocUnsafeSlow(size);
+      bytesRead = await readAsync(fd, buffer);
+    }
+  } finally {
+    closeSync8(fd);
+  }
+}
+function readAsync(fd, buffer) {
+  return new Promise(
+    (resolve10, reject) => read2(fd, buffer, 0, buffer.length, null, (error2, bytesRead) => error2 ? reject(error2) : resolve10(bytesRead))
+  );
+}
 function splitLines2(text3, number, max, out) {
   for (let from = 0; from < text3.length; number += 1) {
     const newline = text3.indexOf("\n", from);
@@ -79089,13 +79362,11 @@ function splitLines2(text3, number, max, out) {
 function decode2(bytes, number, last) {
   const end = bytes.length > 0 && bytes[bytes.length - 1] === 13 ? bytes.length - 1 : bytes.length;
   const line = bytes.subarray(0, end);
-  return {
-    kind: "line",
-    text: line.toString("utf8"),
-    number,
-    last,
-    utf8: isUtf8(line)
-  };
+  const text3 = line.toString("utf8");
+  return { kind: "line", text: text3, number, last, utf8: isValidUtf8(text3, line) };
+}
+function isValidUtf8(text3, bytes) {
+  return !text3.includes("\uFFFD") || isUtf8(bytes);
 }
 
 // src/store/transcripts/read-transcript.ts
@@ -79230,8 +79501,14 @@ async function readDocumentFile(path, collector, options) {
   handle.finish?.(collector);
   return true;
 }
-async function readTranscriptFile(path, options = {}) {
-  const collector = new SessionCollector(options.displayPath ?? path, options.refine ?? defaultRefine, stemOf(path), machineRedactor());
+async function readTranscriptFile(path, options = {}, onPart) {
+  const collector = new SessionCollector(
+    options.displayPath ?? path,
+    options.refine ?? defaultRefine,
+    stemOf(path),
+    machineRedactor(),
+    onPart
+  );
   const mode = await sniffMode(path);
   if (mode === "document" && await readDocumentFile(path, collector, options)) return collector.finish();
   await readLineFile(path, collector, options);
@@ -79314,30 +79591,41 @@ function errorCode(error2) {
 }
 async function* readTranscriptFiles(files, options = {}) {
   const { displayPath: displayPath2, concurrency = 16, ...rest } = options;
-  const read2 = async (file) => {
+  const read3 = (file) => {
+    const reading = { parts: [], wake: void 0 };
+    const push3 = (part) => {
+      reading.parts.push(part);
+      reading.wake?.();
+    };
     const shown = displayPath2?.(file) ?? file;
-    try {
-      return await readTranscriptFile(file, { ...rest, displayPath: shown });
-    } catch (error2) {
-      return {
+    readTranscriptFile(file, { ...rest, displayPath: shown }, push3).then(
+      push3,
+      (error2) => push3({
         file: shown,
         format: void 0,
         sessions: [],
         uses: [],
         skipped: [{ file: shown, reason: `could not read the file (${errorCode(error2)})`, count: 1 }]
-      };
-    }
+      })
+    );
+    return reading;
   };
   const pending = [];
   let next = 0;
   const refill = () => {
-    while (next < files.length && pending.length < Math.max(1, concurrency)) pending.push(read2(files[next++]));
+    while (next < files.length && pending.length < Math.max(1, concurrency)) pending.push(read3(files[next++]));
   };
   refill();
   while (pending.length > 0) {
-    const result = await pending.shift();
-    refill();
-    yield result;
+    const head = pending[0];
+    while (head.parts.length === 0) await new Promise((resolve10) => head.wake = resolve10);
+    head.wake = void 0;
+    const part = head.parts.shift();
+    if (part.partial !== true) {
+      pending.shift();
+      refill();
+    }
+    yield part;
   }
 }
 
@@ -80519,7 +80807,7 @@ async function startEvidence(options) {
   });
   return {
     add(result) {
-      accumulator.addFile(result.skipped);
+      if (result.partial !== true) accumulator.addFile(result.skipped);
       for (const session of result.sessions) accumulator.add(session);
     },
     skip(skip) {
@@ -80746,7 +81034,7 @@ async function readRunTranscripts(options, snapshot) {
   let index = 0;
   for await (const result of results) {
     detect2.add(result);
-    const file = inputs.files[index++];
+    const file = inputs.files[result.partial === true ? index : index++];
     evidence.add(renamed(result, evidenceDisplayPath(file, inputs.expanded.roots.get(file))));
   }
   const report = evidence.finish();
@@ -80957,9 +81245,9 @@ function statusNote(report) {
 }
 function code3(text3) {
   const longest = Math.max(0, ...(text3.match(/`+/g) ?? []).map((run) => run.length));
-  const fence4 = "`".repeat(longest + 1);
+  const fence3 = "`".repeat(longest + 1);
   const padded = text3.startsWith("`") || text3.endsWith("`") ? ` ${text3} ` : text3;
-  return `${fence4}${escapeCell2(padded)}${fence4}`;
+  return `${fence3}${escapeCell2(padded)}${fence3}`;
 }
 function escapeCell2(text3) {
   return text3.replace(/\|/g, "\\|").replace(/\n/g, " ");
@@ -86059,9 +86347,9 @@ function readSkillFolder(dir, options) {
   const skillEntry = files.get(skillFileName);
   let bytes;
   try {
-    const read2 = options.files ? options.files.read(file) : readOpened(file);
-    bytes = read2.bytes;
-    if (skillEntry?.size === unknownSize) skillEntry.size = read2.size;
+    const read3 = options.files ? options.files.read(file) : readOpened(file);
+    bytes = read3.bytes;
+    if (skillEntry?.size === unknownSize) skillEntry.size = read3.size;
   } catch (error2) {
     findings.push(
       finding({
@@ -86512,8 +86800,8 @@ function renderPreviews(previews) {
       lines.push("");
     }
     if (p2.diff !== null) {
-      const fence4 = "`".repeat(Math.max(3, ...[...p2.diff.matchAll(/`{3,}/g)].map((m2) => m2[0].length + 1)));
-      lines.push("<details><summary>Diff against the base</summary>", "", `${fence4}diff`, p2.diff, fence4, "");
+      const fence3 = "`".repeat(Math.max(3, ...[...p2.diff.matchAll(/`{3,}/g)].map((m2) => m2[0].length + 1)));
+      lines.push("<details><summary>Diff against the base</summary>", "", `${fence3}diff`, p2.diff, fence3, "");
       if (p2.diff_truncated) lines.push(`*Diff cut at ${maxDiffLines} lines: the full change is made by a run without \`dry-run\`.*`, "");
       lines.push("</details>", "");
     }
@@ -87377,21 +87665,11 @@ ${renderFindingsText(introduced, { skills: 1, errors: introduced.length, warning
 }
 var isError = (f3) => f3.severity === "error";
 var key = (f3) => `${f3.code}\0${f3.message}`;
-async function checkWriteScan(ctx, skill, dir, pending) {
+function checkWriteScan(ctx, skill, dir, pending) {
   const person = ctx.actor === "user";
   const scanConfig = readScanPolicy(ctx.repoDir, person);
   const files = [];
-  const existing = new Map((await ctx.ledger.listFiles(dir)).map((f3) => [f3.path.slice(dir.length + 1), f3.oid]));
-  const paths = [.../* @__PURE__ */ new Set([...existing.keys(), ...pending.keys()])];
-  const read2 = await mapLimited(
-    paths,
-    async (path) => pending.has(path) ? pending.get(path) : ctx.ledger.readBlob(existing.get(path)),
-    64
-  );
-  paths.forEach((path, i) => {
-    const next = read2[i];
-    if (next !== null && next !== void 0) files.push({ path, bytes: typeof next === "string" ? Buffer.from(next) : next });
-  });
+  for (const [path, next] of pending) if (next !== null) files.push({ path, bytes: typeof next === "string" ? Buffer.from(next) : next });
   const input2 = {
     skill,
     files,
@@ -87457,7 +87735,7 @@ async function checkVendored(ctx, input2) {
     ...input2.before !== void 0 ? { before: input2.before } : {},
     files: input2.after
   });
-  const gate = await checkWriteScan({ ...ctx, actor: "agent", source: "background" }, input2.name, input2.dir, input2.pending);
+  const gate = checkWriteScan({ ...ctx, actor: "agent", source: "background" }, input2.name, input2.dir, input2.pending);
   return { warnings: [...warnings, ...gate.warnings], gate };
 }
 function readLock(repoDir) {
