@@ -1,10 +1,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openLedger } from '../../src/ledger/open-ledger.js';
-import { createSkill } from '../../src/services/manage/index.js';
 import { writeClaudeCode, writeCodex, type Session } from '../fixtures/task-transcripts/write.js';
 import { startFakeEndpoint, fakeKey, type FakeEndpoint } from '../llm/fake-endpoint.js';
+import { createAgentSkills } from '../helpers/agent-skills.js';
 import { cli } from '../helpers/cli.js';
 import { git, repoWith } from '../helpers/repo.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -56,23 +55,8 @@ function readHistory(repo: string): string {
 
 async function library(): Promise<string> {
   const dir = repoWith({ 'README.md': 'notes\n' });
-  const ledger = await openLedger(dir, { now: () => new Date('2026-10-01T00:00:00Z') });
-  try {
-    const ctx = {
-      repoDir: dir,
-      ledger,
-      skillsDir: 'skills',
-      profile: 'portable' as const,
-      actor: 'agent' as const,
-      source: 'background' as const,
-    };
-    await createSkill(ctx, {
-      name: 'lint-docs',
-      content: '---\nname: lint-docs\ndescription: Lint the docs folder. Use when docs change.\n---\n# Lint docs\n\nRun the linter.\n',
-    });
-  } finally {
-    await ledger.close();
-  }
+  const lintDocs = '---\nname: lint-docs\ndescription: Lint the docs folder. Use when docs change.\n---\n# Lint docs\n\nRun the linter.\n';
+  await createAgentSkills(dir, { 'lint-docs': lintDocs }, new Date('2026-10-01T00:00:00Z'));
   return dir;
 }
 
