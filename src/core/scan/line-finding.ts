@@ -25,21 +25,29 @@ const lower: Record<ScanSeverity, ScanSeverity> = { high: 'medium', medium: 'low
  * not negated…), else the first accepted one, so a negated mention does not
  * hide a real one after it.
  */
-export function matchRules(text: string, rules: readonly ThreatRule[], counts: (hit: RuleHit) => boolean = () => true): RuleHit[] {
+export function matchRules(
+  text: string,
+  rules: readonly ThreatRule[],
+  counts: (hit: RuleHit) => boolean = () => true,
+  regexOf: (rule: ThreatRule) => RegExp = (rule) => rule.pattern,
+): RuleHit[] {
   const hits: RuleHit[] = [];
   for (const rule of rules) {
-    const m = rule.pattern.exec(text);
+    const regex = regexOf(rule);
+    regex.lastIndex = 0;
+    const m = regex.exec(text);
     if (!m) continue;
     const hit = { rule, index: m.index, length: m[0].length };
-    const best = (!rule.accept || rule.accept(m[0])) && counts(hit) ? hit : bestMatch(text, rule, counts);
+    const best = (!rule.accept || rule.accept(m[0])) && counts(hit) ? hit : bestMatch(text, rule, counts, regex);
     if (best) hits.push(best);
   }
   return hits;
 }
 
-/** The first accepted match that counts, else the first accepted one; rare, so its regex is built here. */
-function bestMatch(text: string, rule: ThreatRule, counts: (hit: RuleHit) => boolean): RuleHit | undefined {
-  const all = new RegExp(rule.pattern.source, `${rule.pattern.flags}g`);
+/** The first accepted match that counts, else the first accepted one; rare, so a non-global regex is made global here. */
+function bestMatch(text: string, rule: ThreatRule, counts: (hit: RuleHit) => boolean, regex: RegExp): RuleHit | undefined {
+  const all = regex.global ? regex : new RegExp(regex.source, `${regex.flags}g`);
+  all.lastIndex = 0;
   let first: RuleHit | undefined;
   for (let m = all.exec(text); m; m = all.exec(text)) {
     if (m[0].length === 0) all.lastIndex += 1;

@@ -42,7 +42,9 @@ function scanVariant(ctx: LineContext, variant: LineVariant, via: ScanVia, found
     return [start, (variant.origin[hit.index + hit.length - 1] ?? start) + 1];
   };
   const counts = (hit: RuleHit): boolean => demotionOf(hit.rule, ctx.text, ...place(hit), { via, comment: ctx.comment }) === undefined;
-  for (const hit of matchRules(variant.text, stillOpen(selectRules(variant.text, table), found), counts)) {
+  // A variant is one line (nothing it is built from reads as a line break): the rule's line-safe form serves.
+  const lineSafe = (rule: ThreatRule): RegExp => table.byRule.get(rule)!.whole;
+  for (const hit of matchRules(variant.text, stillOpen(selectRules(variant.text, table), found), counts, lineSafe)) {
     const [start, end] = place(hit);
     addFinding(found.out, found.onLine, toFinding(ctx, hit, via, start + 1, ctx.text.slice(start, end)));
   }

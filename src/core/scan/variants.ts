@@ -7,8 +7,6 @@ export interface LineVariant {
   origin: number[];
 }
 
-const nonAscii = /[^\x00-\x7F]/;
-
 /**
  * NFKC-normalises a line character by character (fullwidth `ｃｕｒｌ` reads
  * `curl`), maps look-alike letters, and drops invisible characters, keeping
@@ -16,7 +14,7 @@ const nonAscii = /[^\x00-\x7F]/;
  * Returns undefined when the line is plain ASCII (nothing to normalise).
  */
 export function buildNormalizedVariant(line: string): LineVariant | undefined {
-  if (!nonAscii.test(line) || !changesUnderNormalization(line)) return undefined;
+  if (!changesUnderNormalization(line)) return undefined;
   let text = '';
   const origin: number[] = [];
   let index = 0;
@@ -44,7 +42,8 @@ function normalizedChar(ch: string): string {
   return mapped;
 }
 
-const nonAsciiChars = /[^\x00-\x7F]/gu;
+/** Per non-ASCII code point: whether it reads differently once normalised (a file repeats the same few). */
+const readsDifferently = new Map<number, boolean>();
 
 /**
  * Whether any character of the line reads differently once normalised: most
@@ -52,8 +51,18 @@ const nonAsciiChars = /[^\x00-\x7F]/gu;
  * and a long such line is then not rebuilt character by character.
  */
 function changesUnderNormalization(line: string): boolean {
-  nonAsciiChars.lastIndex = 0;
-  for (let m = nonAsciiChars.exec(line); m; m = nonAsciiChars.exec(line)) if (normalizedChar(m[0]) !== m[0]) return true;
+  for (let i = 0; i < line.length; i += 1) {
+    if (line.charCodeAt(i) < 0x80) continue;
+    const cp = line.codePointAt(i)!;
+    let differs = readsDifferently.get(cp);
+    if (differs === undefined) {
+      const ch = String.fromCodePoint(cp);
+      differs = normalizedChar(ch) !== ch;
+      if (readsDifferently.size < 4096) readsDifferently.set(cp, differs);
+    }
+    if (differs) return true;
+    if (cp > 0xffff) i += 1;
+  }
   return false;
 }
 
