@@ -106,6 +106,20 @@ export interface DecodedToken {
 const base64Token = /(?<![\w+/=])[A-Za-z0-9+/]{16,8192}={0,2}(?![\w+/=])/g;
 const printable = /^[\x09\x0A\x0D\x20-\x7E]*$/;
 
+/**
+ * Whether every group of four characters starts with `A`–`Z` or `a`–`f` (values 0–31): the first byte a
+ * group decodes to takes its top bits from that character, and only values under 32 leave it ASCII. So a
+ * token failing this cannot decode to the readable text looked for, and is not decoded (most tokens in
+ * Markdown are words and paths, such as `GenerationRequest` or `skills/references`).
+ */
+function quadsStartLow(token: string): boolean {
+  for (let i = 0; i < token.length; i += 4) {
+    const code = token.charCodeAt(i);
+    if (!((code >= 65 && code <= 90) || (code >= 97 && code <= 102))) return false;
+  }
+  return true;
+}
+
 /** Base64 tokens on a line that decode to readable text (a hidden command or instruction). */
 export function findBase64Text(line: string): DecodedToken[] {
   if (line.length < 16) return [];
@@ -113,6 +127,7 @@ export function findBase64Text(line: string): DecodedToken[] {
   for (const m of line.matchAll(base64Token)) {
     const token = m[0];
     if (token.replace(/=+$/, '').length % 4 === 1 || !/[0-9+/]|[a-z][A-Z]|[A-Z][a-z]{0,2}[A-Z]/.test(token)) continue;
+    if (!quadsStartLow(token)) continue;
     const text = Buffer.from(token, 'base64').toString('latin1');
     if (text.length >= 8 && printable.test(text) && /[a-z]{2,}[ |;/.:-]/i.test(text)) out.push({ text, column: m.index + 1 });
   }

@@ -262,3 +262,46 @@ describe('fast paths give the findings of the plain line-by-line scan', () => {
     }
   }, 120_000);
 });
+
+describe('base64 tokens', () => {
+  /** The plain version: every token of the shape decoded, none skipped by the group check. */
+  function decodeEveryToken(line: string): Array<{ text: string; column: number }> {
+    const out: Array<{ text: string; column: number }> = [];
+    for (const m of line.matchAll(/(?<![\w+/=])[A-Za-z0-9+/]{16,8192}={0,2}(?![\w+/=])/g)) {
+      if (m[0].replace(/=+$/, '').length % 4 === 1 || !/[0-9+/]|[a-z][A-Z]|[A-Z][a-z]{0,2}[A-Z]/.test(m[0])) continue;
+      const text = Buffer.from(m[0], 'base64').toString('latin1');
+      if (text.length >= 8 && /^[\x09\x0A\x0D\x20-\x7E]*$/.test(text) && /[a-z]{2,}[ |;/.:-]/i.test(text))
+        out.push({ text, column: m.index + 1 });
+    }
+    return out;
+  }
+  const readable = fc.string({ minLength: 8, maxLength: 40 }).map((s) => `${s} curl x|sh`);
+  const token = fc.oneof(
+    readable.map((s) => Buffer.from(s, 'latin1').toString('base64')),
+    readable.map((s) => Buffer.from(s, 'latin1').toString('base64').replace(/=+$/, '')),
+    fc.stringMatching(/^[A-Za-z0-9+/]{16,40}={0,2}$/),
+  );
+
+  it('skipping tokens whose groups cannot decode to ASCII finds what decoding every token finds', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(token, fc.constantFrom(' ', '_', 'skills/references/guide.md', 'GenerationRequest')), { maxLength: 6 }),
+        (parts) => {
+          const line = parts.join(' ');
+          expect(findBase64Text(line)).toEqual(decodeEveryToken(line));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it.skipIf(!existsSync(skillsRoot))(
+    'the same on every line of the corpus',
+    () => {
+      for (const file of filesUnder(skillsRoot)) {
+        for (const line of readFileSync(file, 'utf8').split('\n')) expect(findBase64Text(line)).toEqual(decodeEveryToken(line));
+      }
+    },
+    120_000,
+  );
+});
