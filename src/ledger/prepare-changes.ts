@@ -2,7 +2,7 @@ import { SkillgardenError } from '../core/errors.js';
 import type { FileChange, FileMode } from './ledger.js';
 import { folderMode } from './object-store.js';
 import { badPath, checkPath } from './paths.js';
-import { hashBlob } from './worktree.js';
+import { blobId } from '../store/files.js';
 
 /** A change with its bytes and blob id worked out once, before any lock is taken. */
 export interface PreparedChange {
@@ -43,7 +43,7 @@ export function prepareChanges(changes: readonly FileChange[]): PreparedChange[]
         path: change.path,
         content,
         mode: change.symlink ? '120000' : change.executable ? '100755' : '100644',
-        oid: content === null ? null : hashBlob(content),
+        oid: content === null ? null : blobId(content),
         expected: change.expected,
       },
     ];

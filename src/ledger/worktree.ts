@@ -14,14 +14,10 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join, basename } from 'node:path';
+import { blobId } from '../store/files.js';
 import { lstatIfAny } from '../store/fs-probe.js';
 import { inFolder } from './fs-sync.js';
 import type { FileMode } from './ledger.js';
-
-/** Git's blob id for `content` (the SHA-1 of `blob <size>\0<content>`). */
-export function hashBlob(content: Uint8Array): string {
-  return createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
-}
 
 export type WorktreeFile =
   { kind: 'absent' } | { kind: 'file'; oid: string; executable: boolean } | { kind: 'symlink'; oid: string } | { kind: 'directory' };
@@ -35,8 +31,8 @@ export async function readWorktreeFile(dir: string, path: string): Promise<Workt
   const info = lstatIfAny(full);
   if (info === undefined) return { kind: 'absent' };
   if (info.isDirectory()) return { kind: 'directory' };
-  if (info.isSymbolicLink()) return { kind: 'symlink', oid: hashBlob(Buffer.from(readlinkSync(full), 'utf8')) };
-  return { kind: 'file', oid: hashBlob(readFileSync(full)), executable: (info.mode & 0o100) !== 0 };
+  if (info.isSymbolicLink()) return { kind: 'symlink', oid: blobId(Buffer.from(readlinkSync(full), 'utf8')) };
+  return { kind: 'file', oid: blobId(readFileSync(full)), executable: (info.mode & 0o100) !== 0 };
 }
 
 /**

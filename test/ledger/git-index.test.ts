@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isSkillgardenError } from '../../src/core/errors.js';
 import { applyIndexChanges, buildIndexEntry, parseIndex, serializeIndex } from '../../src/ledger/git-index.js';
-import { hashBlob } from '../../src/ledger/worktree.js';
+import { blobId } from '../../src/store/files.js';
 import { git, makeRepo } from './git-repo.js';
 
 describe('git index codec', () => {
@@ -39,7 +39,7 @@ describe('git index codec', () => {
     writeFileSync(join(dir, path), 'b\n');
     const entry = buildIndexEntry({
       path,
-      oid: hashBlob(Buffer.from('b\n')),
+      oid: blobId(Buffer.from('b\n')),
       mode: '100644',
       stat: lstatSync(join(dir, path), { bigint: true }),
     });
