@@ -1,5 +1,5 @@
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../store/files.js';
 import { cacheFilePath } from '../store/cache-file.js';
 import type { HistoryIndex } from '../core/ledger/history-index.js';
 
@@ -58,16 +58,7 @@ export async function readHistoryCache(gitdir: string): Promise<HistoryCacheFile
   }
 }
 
-/** Temp file, then rename: a reader sees the old cache or the new one, never half of one. */
+/** Whole or not at all: a reader sees the old cache or the new one, never half of one. */
 export async function writeHistoryCache(gitdir: string, cache: HistoryCacheFile): Promise<void> {
-  const path = historyCachePath(gitdir);
-  await mkdir(dirname(path), { recursive: true });
-  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  try {
-    await writeFile(temp, JSON.stringify(cache));
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
+  writeFileAtomic(historyCachePath(gitdir), JSON.stringify(cache));
 }

@@ -1,5 +1,6 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from './files.js';
 
 /**
  * Where skillgarden keeps what it can rebuild (the registry index, the
@@ -30,12 +31,9 @@ export function writeCacheFile(file: string, value: unknown): void {
 
 /** As `writeCacheFile`, for text already made. */
 export function writeCacheText(file: string, text: string): void {
-  const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(temp, text);
-    renameSync(temp, file);
+    writeFileAtomic(file, text);
   } catch {
-    rmSync(temp, { force: true });
+    // Only speed is lost (see above).
   }
 }
