@@ -2,7 +2,7 @@ import { SkillgardenError } from '../../core/errors.js';
 import { readRepoLayout } from '../../ledger/git-dir.js';
 import type { Ledger, LedgerBackend } from '../../ledger/ledger.js';
 import { openLedger } from '../../ledger/open-ledger.js';
-import type { ProposalKind } from './branch.js';
+import { proposalPrefix, type ProposalKind } from './branch.js';
 import type { BranchProposal } from './proposal.js';
 import { readRecords, writeRecords } from './records.js';
 import { readProposalStates, type ProposalStatus } from './state.js';
@@ -160,7 +160,7 @@ export async function declineProposal(repoDir: string, name: string, options: Pr
   try {
     const records = readRecords(commondir);
     const states = await readProposalStates(ledger, records, options.now);
-    const matches = states.filter((s) => s.branch === name || s.branch === `skillgarden/${name}` || s.name === name);
+    const matches = states.filter((s) => s.branch === name || s.branch === `${proposalPrefix}${name}` || s.name === name);
     if (matches.length !== 1) {
       const known = states.map((s) => s.branch).join(', ') || 'none';
       throw new SkillgardenError(
