@@ -20,21 +20,34 @@ function killGroup(pid: number | undefined): void {
   }
 }
 
-/** Runs the child and SIGKILLs it `delayMs` after it has written its objects (it may finish first). */
-function runAndKill(dir: string, backend: string, action: string, delayMs: number): Promise<NodeJS.Signals | null> {
+/**
+ * Runs the child and SIGKILLs it `delayMs` after it has written its objects (it may finish first; no kill when
+ * `delayMs` is undefined). `afterGoMs`: how long the child ran after saying "go".
+ */
+function runAndKill(
+  dir: string,
+  backend: string,
+  action: string,
+  delayMs: number | undefined,
+): Promise<{ signal: NodeJS.Signals | null; afterGoMs: number }> {
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, ['--import', 'tsx', child, dir, backend, action, 'big'], {
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
     let stderr = '';
+    let go = 0;
     proc.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     proc.stdout.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('go')) setTimeout(() => killGroup(proc.pid), delayMs);
+      if (!chunk.toString().includes('go')) return;
+      go = performance.now();
+      if (delayMs !== undefined) setTimeout(() => killGroup(proc.pid), delayMs);
     });
     proc.on('error', reject);
     proc.on('exit', (code, signal) =>
-      signal === null && code !== 0 ? reject(new Error(`child failed (${code}): ${stderr}`)) : resolve(signal),
+      signal === null && code !== 0
+        ? reject(new Error(`child failed (${code}): ${stderr}`))
+        : resolve({ signal, afterGoMs: performance.now() - go }),
     );
   });
 }
@@ -70,10 +83,13 @@ describe.each(['isomorphic-git', 'system-git'] as const)('SIGKILL during archive
       for (let i = 0; i < files; i += 1) tree[`skills/big/references/part-${String(i).padStart(3, '0')}.md`] = `part ${i}\n`;
       const dir = repoWith(tree);
       const random = seededRandom(backend.length * 13);
+      // A folder moves as one rename, so the publish after "go" takes a few milliseconds: the kills are spread over
+      // the time one uninterrupted run takes here after "go" (a fixed 0–120 ms mostly landed after the child ended).
+      const { afterGoMs } = await runAndKill(dir, backend, 'archive', undefined);
       let interrupted = 0;
       for (let round = 0; round < 10; round += 1) {
         const action = placeAtHead(dir) === 'active' ? 'archive' : 'restore';
-        const signal = await runAndKill(dir, backend, action, Math.floor(random() * 120));
+        const { signal } = await runAndKill(dir, backend, action, Math.floor(random() * afterGoMs));
         if (signal === 'SIGKILL') interrupted += 1;
         const report = await runDoctor(dir, { fix: true, skillsDir: 'skills' });
         expect(report.findings.filter((f) => !f.fixable).map((f) => `${f.path}: ${f.message}`)).toEqual([]);
