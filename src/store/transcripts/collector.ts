@@ -302,6 +302,8 @@ export class SessionCollector implements RecordSink {
       refine: this.refine,
       time: at,
     });
+    // The name too: a parsed line's strings are its own, and 2 M calls held 2 M copies of a few tool names.
+    call.name = this.shared(call.name);
     call.shape = this.shared(call.shape);
     if (call.program !== undefined) call.program = this.shared(call.program);
     if (call.detail !== undefined) call.detail = this.shared(call.detail);

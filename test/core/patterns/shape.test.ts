@@ -121,3 +121,25 @@ describe('buildChainHeads: the commands chained after the first', () => {
     expect('chain' in buildToolCall('Bash', { command: 'npm test' }, { refine: defaultRefine })).toBe(false);
   });
 });
+
+describe('buildToolCall built as one literal or key by key', () => {
+  // A call's keys come in one order whichever way it was built: reports and drafts serialize calls as they are.
+  const order = ['name', 'shape', 'program', 'detail', 'chain', 'time'];
+  it.each([
+    ['Bash', { command: 'git status' }, '2026-01-01T00:00:00.000Z'],
+    ['Bash', { command: 'git status' }, undefined],
+    ['Bash', { command: 'npm run build && npm publish' }, '2026-01-01T00:00:00.000Z'],
+    ['Bash', { command: '' }, '2026-01-01T00:00:00.000Z'],
+    ['Read', { file_path: '/a/b.ts' }, '2026-01-01T00:00:00.000Z'],
+    ['Read', { file_path: '/a/b.ts' }, undefined],
+    ['Grep', { pattern: 'x' }, '2026-01-01T00:00:00.000Z'],
+    ['Grep', { pattern: 'x' }, undefined],
+  ])('%s %j at %s: keys in order, values as before', (name, args, time) => {
+    const call = buildToolCall(name, args, time === undefined ? { refine: defaultRefine } : { refine: defaultRefine, time });
+    const keys = Object.keys(call);
+    expect(keys).toEqual(order.filter((key) => keys.includes(key)));
+    if (time !== undefined) expect(call.time).toBe(time);
+    else expect('time' in call).toBe(false);
+    for (const key of keys) expect((call as unknown as Record<string, unknown>)[key]).not.toBeUndefined();
+  });
+});

@@ -8,9 +8,10 @@ import { readTranscriptFiles } from '../../../src/store/transcripts/read-transcr
 import { transcriptsRoot } from '../../helpers/corpus.js';
 import { tempDir } from '../../helpers/tmp.js';
 
-async function readAll(files: readonly string[], concurrency: number) {
+async function readAll(files: readonly string[], concurrency: number, concurrentBytes?: number) {
   const out = [];
-  for await (const result of readTranscriptFiles(files, { concurrency })) out.push(result);
+  const options = concurrentBytes === undefined ? { concurrency } : { concurrency, concurrentBytes };
+  for await (const result of readTranscriptFiles(files, options)) out.push(result);
   return out;
 }
 
@@ -40,6 +41,21 @@ describe('readTranscriptFiles in parallel batches', () => {
     expect(parallel[0]?.sessions[0]?.calls).toHaveLength(20_000);
     expect(parallel[20]?.skipped[0]?.reason).toBe('could not read the file (ENOENT)');
     expect(corpus.length).toBeGreaterThan(3);
+  });
+});
+
+describe('readTranscriptFiles under a byte budget', () => {
+  it('yields what reading one file after another yields, whatever the budget (large files read alone)', async () => {
+    const dir = tempDir();
+    // Large and small files mixed, one over the budget by itself: it is read alone, the small ones around it together.
+    const files = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => {
+      const path = join(dir, `${n}.jsonl`);
+      writeFileSync(path, session(`s${n}`, n % 3 === 0 ? 3_000 : 1 + (n % 4)));
+      return path;
+    });
+    const all = [...files, join(dir, 'gone.jsonl')];
+    const one = await readAll(all, 1);
+    for (const budget of [0, 1_000, 200_000, 1 << 30]) expect(await readAll(all, 16, budget)).toEqual(one);
   });
 });
 
