@@ -4,11 +4,14 @@ import { groupVaryingDetails, type DetailGroup } from './vary.js';
 import { pickRepresentative, stepKey, type Representative } from './representative.js';
 import type { DraftEnding, DraftEvidence, SessionRequest, ToolCall } from './types.js';
 
+/** What the drafter reads of a call: what it worked on, and when. */
+export type EvidenceCall = Pick<ToolCall, 'detail' | 'time'>;
+
 /** A session as the drafter reads it: its calls (for details and times) and what the person asked. */
 export interface EvidenceSession {
   id: string;
   file: string;
-  calls: readonly ToolCall[];
+  calls: readonly EvidenceCall[];
   requests: readonly SessionRequest[];
   /** Skills the session loaded (Skill tool, slash command, a read of its SKILL.md). */
   loaded?: readonly string[];
@@ -40,7 +43,12 @@ export interface Occurrence {
  * token again per pattern, which took most of `detect`'s 20-odd seconds at 2 million calls.
  */
 export interface SessionIndex {
-  sessions: readonly EvidenceSession[];
+  /** How many sessions; `session(s)` is session s (the same object or a new one built for each call). */
+  count: number;
+  session(s: number): EvidenceSession;
+  /** Session s's id and first request, read without building it. */
+  id(s: number): string;
+  firstRequest(s: number): string | undefined;
   tokenIds: ReadonlyMap<string, number>;
   /** Collapsed token ids, the sessions end to end: `starts[s]..starts[s + 1]` are session s's. */
   tokens: Int32Array;
@@ -49,7 +57,10 @@ export interface SessionIndex {
   runStarts: Int32Array;
 }
 
-export function indexSessions(sessions: readonly EvidenceSession[], refine = true): SessionIndex {
+/** A session as mined: its calls whole, for their tokens. */
+export type MinedSession = Omit<EvidenceSession, 'calls'> & { calls: readonly ToolCall[] };
+
+export function indexSessions(sessions: readonly MinedSession[], refine = true): SessionIndex {
   const tokenIds = new Map<string, number>();
   const total = sessions.reduce((sum, session) => sum + session.calls.length, 0);
   const tokens = new Int32Array(total);
@@ -70,7 +81,20 @@ export function indexSessions(sessions: readonly EvidenceSession[], refine = tru
     });
   });
   starts[sessions.length] = at;
-  return { sessions, tokenIds, tokens: tokens.subarray(0, at), starts, runStarts: runStarts.subarray(0, at) };
+  return {
+    count: sessions.length,
+    session: (s) => sessions[s] as EvidenceSession,
+    id: (s) => (sessions[s] as EvidenceSession).id,
+    firstRequest: (s) => sessions[s]?.requests[0]?.text,
+    tokenIds,
+    tokens: tokens.subarray(0, at),
+    starts,
+    runStarts: runStarts.subarray(0, at),
+  };
+}
+
+export function isIndex(sessions: SessionIndex | readonly MinedSession[]): sessions is SessionIndex {
+  return !Array.isArray(sessions);
 }
 
 /** Where the sequence of tokens `tools` occurs, runs collapsed, in every session (overlapping occurrences included). */
@@ -80,21 +104,23 @@ export function findOccurrences(tools: readonly string[], index: SessionIndex): 
   if (ids.length === 0 || ids.includes(-1)) return out;
   const { tokens, starts, runStarts } = index;
   const head = ids[0] as number;
-  for (let s = 0; s < index.sessions.length; s += 1) {
+  for (let s = 0; s < index.count; s += 1) {
     const start = starts[s] as number;
     const end = starts[s + 1] as number;
+    // One object per session, however many times the sequence occurs in it (the loaded skills count sessions by it).
+    let session: EvidenceSession | undefined;
     for (let p = start; p + ids.length <= end; p += 1) {
       if (tokens[p] !== head) continue;
       let j = 1;
       while (j < ids.length && tokens[p + j] === ids[j]) j += 1;
       if (j < ids.length) continue;
-      const session = index.sessions[s] as EvidenceSession;
+      const current = (session ??= index.session(s));
       const steps = ids.map((_, k) => {
         const from = runStarts[p + k] as number;
-        const to = p + k + 1 < end ? (runStarts[p + k + 1] as number) : session.calls.length;
+        const to = p + k + 1 < end ? (runStarts[p + k + 1] as number) : current.calls.length;
         return Array.from({ length: to - from }, (_, i) => from + i);
       });
-      out.push({ session, steps });
+      out.push({ session: current, steps });
     }
   }
   return out;
@@ -162,10 +188,10 @@ function timeRange(occurrences: readonly Occurrence[]): { first?: string; last?:
  */
 export function buildPatternEvidence(
   tools: readonly string[],
-  sessions: SessionIndex | readonly EvidenceSession[],
+  sessions: SessionIndex | readonly MinedSession[],
   refine = true,
 ): PatternEvidence {
-  const occurrences = findOccurrences(tools, Array.isArray(sessions) ? indexSessions(sessions, refine) : (sessions as SessionIndex));
+  const occurrences = findOccurrences(tools, isIndex(sessions) ? sessions : indexSessions(sessions, refine));
   const ids = [...new Set(occurrences.map((o) => o.session.id))];
   const files = [...new Set(occurrences.map((o) => o.session.file))].sort();
   const groups = tools.map((_, step) => countDetails(occurrences, step));

@@ -4,7 +4,7 @@ import type { DetailGroup } from './vary.js';
 
 /** An occurrence of a sequence as this file reads it (evidence.ts's `Occurrence`). */
 interface SeenOccurrence {
-  session: { id: string; calls: readonly ToolCall[] };
+  session: { id: string; calls: readonly Pick<ToolCall, 'detail' | 'time'>[] };
   /** Call indexes of each step. */
   steps: number[][];
 }

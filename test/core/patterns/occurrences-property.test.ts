@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildPatternEvidence, findOccurrences, indexSessions, type EvidenceSession } from '../../../src/core/patterns/evidence.js';
+import { buildPatternEvidence, findOccurrences, indexSessions, type MinedSession } from '../../../src/core/patterns/evidence.js';
 import { buildToken } from '../../../src/core/patterns/tokens.js';
 import type { ToolCall } from '../../../src/core/patterns/types.js';
 
 /** The plain search the index replaced: every session's calls tokenized and collapsed again, every position tried. */
-function naiveOccurrences(tools: readonly string[], sessions: readonly EvidenceSession[], refine: boolean): Array<[string, number[][]]> {
+function naiveOccurrences(tools: readonly string[], sessions: readonly MinedSession[], refine: boolean): Array<[string, number[][]]> {
   const out: Array<[string, number[][]]> = [];
   for (const session of sessions) {
     const tokens: string[] = [];
@@ -53,7 +53,7 @@ const sessionsArbitrary = fc
     }),
     { maxLength: 25 },
   )
-  .map((list) => list.map((s, i): EvidenceSession => ({ id: `s${i % 20}`, file: `f${i % 3}.jsonl`, ...s })));
+  .map((list) => list.map((s, i): MinedSession => ({ id: `s${i % 20}`, file: `f${i % 3}.jsonl`, ...s })));
 
 const toolsArbitrary = fc.array(fc.constantFrom(...names, 'Bash:git', 'Bash:npm'), { minLength: 1, maxLength: 4 });
 
