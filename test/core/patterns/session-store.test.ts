@@ -1,0 +1,57 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { writeSessions } from '../../../bench/detect-transcripts.js';
+import { draftPatterns } from '../../../src/core/patterns/draft.js';
+import { minePatterns } from '../../../src/core/patterns/mine.js';
+import { SessionStore } from '../../../src/core/patterns/session-store.js';
+import type { TranscriptSession } from '../../../src/core/patterns/types.js';
+import { expandTranscriptPaths } from '../../../src/store/transcripts/expand-paths.js';
+import { readTranscriptFiles } from '../../../src/store/transcripts/read-transcripts.js';
+import { transcriptsRoot } from '../../helpers/corpus.js';
+import { tempDir } from '../../helpers/tmp.js';
+
+async function readSessions(files: readonly string[]): Promise<TranscriptSession[]> {
+  const sessions: TranscriptSession[] = [];
+  for await (const result of readTranscriptFiles(files)) for (const session of result.sessions) sessions.push(session);
+  return sessions;
+}
+
+/**
+ * The drafts of the packed store against the plain drafting of the sessions held whole (each its own evidence, as
+ * detect kept them before): same patterns, same drafts, same evidence and evals, byte for byte.
+ */
+function expectSameDrafts(sessions: readonly TranscriptSession[], refine: boolean): number {
+  const store = new SessionStore(refine);
+  for (const session of sessions) store.add(session);
+  const limits = { min_sessions: 2, min_confidence: 0, max_drafts: 20 };
+  const patterns = minePatterns({ packed: store.packed(), vocabulary: store.table.names }, { minSessions: 2 });
+  const whole = sessions.map((s) => (s.uses.length === 0 ? s : { ...s, loaded: s.uses.map((u) => u.skill) }));
+  const plain = draftPatterns(patterns, [], { sessions: whole, refine, limits });
+  const packed = draftPatterns(patterns, [], { sessions: store.index(), refine, limits });
+  expect(JSON.stringify(packed)).toBe(JSON.stringify(plain));
+  expect(store.calls).toBe(sessions.reduce((n, s) => n + s.calls.length, 0));
+  for (const s of [0, sessions.length - 1]) {
+    const back = store.session(s);
+    const original = sessions[s] as TranscriptSession;
+    expect(back.calls.map((c) => [c.detail, c.time])).toEqual(original.calls.map((c) => [c.detail, c.time]));
+    expect(back.requests).toEqual(original.requests);
+  }
+  return plain.filter((p) => p.draft !== undefined).length;
+}
+
+describe('SessionStore drafts as the sessions held whole do', () => {
+  it('on the corpus transcripts, refined and not', async () => {
+    const { files } = await expandTranscriptPaths([join(transcriptsRoot, '**', '*')], { cwd: transcriptsRoot });
+    const sessions = await readSessions(files);
+    expect(sessions.length).toBeGreaterThan(0);
+    expectSameDrafts(sessions, true);
+    expectSameDrafts(sessions, false);
+  });
+
+  it('on generated sessions with planted procedures', async () => {
+    const dir = tempDir();
+    await writeSessions((f) => join(dir, `${f}.jsonl`), { sessions: 3000, calls: 30_000, files: 3, seed: 5 });
+    const sessions = await readSessions([0, 1, 2].map((f) => join(dir, `${f}.jsonl`)));
+    expect(expectSameDrafts(sessions, true)).toBeGreaterThan(0);
+  });
+});
