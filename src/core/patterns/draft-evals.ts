@@ -1,6 +1,7 @@
 import { buildDraftEvals } from '../evals/build-evals.js';
 import type { DraftEvals } from '../evals/types.js';
-import type { PatternEvidence, SessionIndex } from './evidence.js';
+import type { PatternEvidence } from './evidence.js';
+import type { SessionIndex } from './session-index.js';
 import { distinctiveCommands, listSkillCommands } from './skill-commands.js';
 import { listTaskWords } from './task-words.js';
 

@@ -1,6 +1,6 @@
-import type { EvidenceCall, EvidenceSession, SessionIndex } from './evidence.js';
+import type { SessionIndex } from './session-index.js';
 import { buildToken, TokenTable } from './tokens.js';
-import type { TranscriptSession } from './types.js';
+import type { SessionRequest, TranscriptSession } from './types.js';
 
 /** Strings kept once each: a detail, a request or a file name recurs across thousands of sessions. */
 class StringTable {
@@ -24,8 +24,8 @@ const none = -1;
  * The sessions a detect run reads, kept only as far as mining and drafting read them: each call's token, detail
  * and time, each request's text and place, the skills a session loaded. Columns of numbers and interned strings,
  * not a `TranscriptSession` per session: a million tiny sessions held whole (their calls' arguments, shapes,
- * chains, one object each) took 2.3 GB, most of it objects a draft never reads. A draft reads a session back
- * through `session(s)`, built when a pattern's occurrences are searched, and let go with them.
+ * chains, one object each) is most of it objects a draft never reads. A draft reads the sessions through
+ * `index()`, by number.
  */
 export class SessionStore {
   readonly table = new TokenTable();
@@ -90,31 +90,16 @@ export class SessionStore {
     return { tokens: this.packedTokens, starts: this.packedStarts };
   }
 
-  /** Session `s` as the drafter reads it, built anew on each call. */
-  session(s: number): EvidenceSession {
-    const { starts } = this.packed();
-    const from = starts[s] as number;
-    const to = starts[s + 1] as number;
-    const calls: EvidenceCall[] = [];
-    for (let i = from; i < to; i += 1) {
-      const detail = this.details[i] as number;
-      const time = this.times[i];
-      calls.push({
-        ...(detail === none ? {} : { detail: this.strings.values[detail] }),
-        ...(time === undefined ? {} : { time }),
-      });
-    }
-    const requests = [];
+  private text(id: number): string {
+    return this.strings.values[id] as string;
+  }
+
+  /** Session s's requests, built on each call (a pattern reads those of the sessions it occurs in, once each). */
+  private requests(s: number): SessionRequest[] {
+    const out: SessionRequest[] = [];
     for (let r = this.requestStarts[s] as number; r < (this.requestStarts[s + 1] as number); r += 1)
-      requests.push({ text: this.strings.values[this.requestTexts[r] as number] as string, at: this.requestAts[r] as number });
-    const loaded = this.loaded.get(s);
-    return {
-      id: this.ids[s] as string,
-      file: this.strings.values[this.files[s] as number] as string,
-      calls,
-      requests,
-      ...(loaded === undefined ? {} : { loaded }),
-    };
+      out.push({ text: this.text(this.requestTexts[r] as number), at: this.requestAts[r] as number });
+    return out;
   }
 
   /** The sessions indexed for drafting (`indexSessions` of them all, from the tokens already read). */
@@ -138,14 +123,23 @@ export class SessionStore {
       }
     }
     starts[this.sessions] = at;
+    const call = (s: number, i: number) => (packed.starts[s] as number) + i;
     return {
       count: this.sessions,
-      session: (s) => this.session(s),
       id: (s) => this.ids[s] as string,
+      file: (s) => this.text(this.files[s] as number),
+      callCount: (s) => (packed.starts[s + 1] as number) - (packed.starts[s] as number),
+      detail: (s, i) => {
+        const detail = this.details[call(s, i)] as number;
+        return detail === none ? undefined : this.text(detail);
+      },
+      time: (s, i) => this.times[call(s, i)],
+      requests: (s) => this.requests(s),
       firstRequest: (s) => {
         const r = this.requestStarts[s] as number;
-        return r < (this.requestStarts[s + 1] as number) ? this.strings.values[this.requestTexts[r] as number] : undefined;
+        return r < (this.requestStarts[s + 1] as number) ? this.text(this.requestTexts[r] as number) : undefined;
       },
+      loaded: (s) => this.loaded.get(s),
       tokenIds: new Map(this.table.names.map((name, id) => [name, id])),
       tokens: tokens.subarray(0, at),
       starts,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { buildTaskName, buildUniqueName } from '../../../src/core/patterns/draft-name.js';
 import { draftPatterns, findCoveringSkill, resolveDraftLimits } from '../../../src/core/patterns/draft.js';
-import type { MinedSession } from '../../../src/core/patterns/evidence.js';
+import type { MinedSession } from '../../../src/core/patterns/session-index.js';
 import { isGenericSequence } from '../../../src/core/patterns/generic.js';
 import { buildToolCall, defaultRefine } from '../../../src/core/patterns/shape.js';
 import { findTaskWords } from '../../../src/core/patterns/task-words.js';

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { writeSessions } from '../../../bench/detect-transcripts.js';
 import { draftPatterns } from '../../../src/core/patterns/draft.js';
 import { minePatterns } from '../../../src/core/patterns/mine.js';
+import { indexSessions } from '../../../src/core/patterns/session-index.js';
 import { SessionStore } from '../../../src/core/patterns/session-store.js';
 import type { TranscriptSession } from '../../../src/core/patterns/types.js';
 import { expandTranscriptPaths } from '../../../src/store/transcripts/expand-paths.js';
@@ -30,12 +31,21 @@ function expectSameDrafts(sessions: readonly TranscriptSession[], refine: boolea
   const packed = draftPatterns(patterns, [], { sessions: store.index(), refine, limits });
   expect(JSON.stringify(packed)).toBe(JSON.stringify(plain));
   expect(store.calls).toBe(sessions.reduce((n, s) => n + s.calls.length, 0));
-  for (const s of [0, sessions.length - 1]) {
-    const back = store.session(s);
+  // Every session read back as it was read: its id, file, calls' details and times, requests, skills loaded.
+  const index = store.index();
+  const plainIndex = indexSessions(whole, refine);
+  for (let s = 0; s < sessions.length; s += 1) {
     const original = sessions[s] as TranscriptSession;
-    expect(back.calls.map((c) => [c.detail, c.time])).toEqual(original.calls.map((c) => [c.detail, c.time]));
-    expect(back.requests).toEqual(original.requests);
+    const calls = Array.from({ length: index.callCount(s) }, (_, i) => [index.detail(s, i), index.time(s, i)]);
+    expect(calls).toEqual(original.calls.map((c) => [c.detail, c.time]));
+    expect([index.id(s), index.file(s), index.requests(s), index.loaded(s)]).toEqual([
+      original.id,
+      original.file,
+      original.requests,
+      plainIndex.loaded(s),
+    ]);
   }
+  expect([index.tokens, index.starts, index.runStarts]).toEqual([plainIndex.tokens, plainIndex.starts, plainIndex.runStarts]);
   return plain.filter((p) => p.draft !== undefined).length;
 }
 
