@@ -17,7 +17,14 @@ export function buildPatternEvals(name: string, text: string, found: PatternEvid
   const own: string[] = [];
   const others: string[] = [];
   for (let s = 0; s < sessions.count; s += 1) (found.sessionIds.has(sessions.id(s)) ? own : others).push(sessions.firstRequest(s) ?? '');
-  const unrelated = others.filter((request) => request !== '' && !listTaskWords(request).some((w) => task.has(stem(w))));
+  // Each distinct request read once: a million sessions ask far fewer different things.
+  const sharesNone = new Map<string, boolean>();
+  const unrelated = others.filter((request) => {
+    if (request === '') return false;
+    let none = sharesNone.get(request);
+    if (none === undefined) sharesNone.set(request, (none = !listTaskWords(request).some((w) => task.has(stem(w)))));
+    return none;
+  });
   return buildDraftEvals({
     name,
     requests: [...found.evidence.requests, ...own],
