@@ -73,18 +73,19 @@ function askedBefore(index: SessionIndex, occurrences: readonly Occurrence[]): M
 
 /** The earliest and the latest time of the occurrences' calls (the first seen of equal earliest ones, the last seen of equal latest). */
 function timeRange(index: SessionIndex, occurrences: readonly Occurrence[], length: number): { first?: string; last?: string } {
-  let first: [string, number] | undefined;
-  let last: [string, number] | undefined;
+  // Compared as numbers; only the two kept are read back as the transcript wrote them.
+  let first: { ms: number; session: number; call: number } | undefined;
+  let last: { ms: number; session: number; call: number } | undefined;
   for (const occurrence of occurrences)
     // An occurrence's steps are one range of calls, in order.
     for (let i = stepCalls(index, occurrence, 0).from, to = stepCalls(index, occurrence, length - 1).to; i < to; i += 1) {
-      const time = index.time(occurrence.session, i);
-      const ms = time === undefined ? NaN : Date.parse(time);
-      if (time === undefined || Number.isNaN(ms)) continue;
-      if (first === undefined || ms < first[1]) first = [time, ms];
-      if (last === undefined || ms >= last[1]) last = [time, ms];
+      const ms = index.timeMs(occurrence.session, i);
+      if (Number.isNaN(ms)) continue;
+      if (first === undefined || ms < first.ms) first = { ms, session: occurrence.session, call: i };
+      if (last === undefined || ms >= last.ms) last = { ms, session: occurrence.session, call: i };
     }
-  return first === undefined || last === undefined ? {} : { first: first[0], last: last[0] };
+  if (first === undefined || last === undefined) return {};
+  return { first: index.time(first.session, first.call), last: index.time(last.session, last.call) };
 }
 
 /**

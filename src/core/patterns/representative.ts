@@ -21,7 +21,7 @@ export interface Representative {
 function latestTime(index: SessionIndex, occurrence: Occurrence, length: number): number {
   let latest = -Infinity;
   for (let i = stepCalls(index, occurrence, 0).from, to = stepCalls(index, occurrence, length - 1).to; i < to; i += 1) {
-    const ms = Date.parse(index.time(occurrence.session, i) ?? '');
+    const ms = index.timeMs(occurrence.session, i);
     if (!Number.isNaN(ms) && ms > latest) latest = ms;
   }
   return latest;

@@ -32,6 +32,8 @@ export interface SessionIndex {
   callCount(s: number): number;
   detail(s: number, call: number): string | undefined;
   time(s: number, call: number): string | undefined;
+  /** That time as `Date.parse` reads it: NaN when there is none or it is not a time. */
+  timeMs(s: number, call: number): number;
   requests(s: number): readonly SessionRequest[];
   firstRequest(s: number): string | undefined;
   loaded(s: number): readonly string[] | undefined;
@@ -77,6 +79,7 @@ export function indexSessions(sessions: readonly MinedSession[], refine = true):
     callCount: (s) => session(s).calls.length,
     detail: (s, i) => session(s).calls[i]?.detail,
     time: (s, i) => session(s).calls[i]?.time,
+    timeMs: (s, i) => Date.parse(session(s).calls[i]?.time ?? ''),
     requests: (s) => session(s).requests,
     firstRequest: (s) => session(s).requests[0]?.text,
     loaded: (s) => session(s).loaded,

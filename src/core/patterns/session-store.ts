@@ -21,6 +21,19 @@ class StringTable {
 const none = -1;
 
 /**
+ * A call's time as a number when the number gives it back as written (`toISOString`, as Claude Code writes them):
+ * 8 bytes instead of a 24-character string, which was half of what a million tiny sessions kept. Any other
+ * (another format, not a time) is kept as written in `others`, and NaN stands in.
+ */
+function packTime(time: string | undefined, call: number, others: Map<number, string>): number {
+  if (time === undefined) return NaN;
+  const ms = Date.parse(time);
+  if (!Number.isNaN(ms) && new Date(ms).toISOString() === time) return ms;
+  others.set(call, time);
+  return NaN;
+}
+
+/**
  * The sessions a detect run reads, kept only as far as mining and drafting read them: each call's token, detail
  * and time, each request's text and place, the skills a session loaded. Columns of numbers and interned strings,
  * not a `TranscriptSession` per session: a million tiny sessions held whole (their calls' arguments, shapes,
@@ -33,7 +46,9 @@ export class SessionStore {
   /** Per call: its token id, its detail (a string id, or `none`), its time (or undefined). */
   private tokens: number[] = [];
   private readonly details: number[] = [];
-  private readonly times: Array<string | undefined> = [];
+  private readonly times: number[] = [];
+  /** The times a number would not give back as written (another format, not a time), by call. */
+  private readonly otherTimes = new Map<number, string>();
   /** Per session: where its calls and its requests start, its id, its file (a string id). */
   private starts: number[] = [0];
   private readonly requestStarts: number[] = [0];
@@ -54,7 +69,7 @@ export class SessionStore {
     for (const call of session.calls) {
       this.tokens.push(this.table.intern(buildToken(call, { refine: this.refine })));
       this.details.push(call.detail === undefined ? none : this.strings.intern(call.detail));
-      this.times.push(call.time);
+      this.times.push(packTime(call.time, this.tokens.length - 1, this.otherTimes));
     }
     this.starts.push(this.tokens.length);
     for (const request of session.requests) {
@@ -133,7 +148,14 @@ export class SessionStore {
         const detail = this.details[call(s, i)] as number;
         return detail === none ? undefined : this.text(detail);
       },
-      time: (s, i) => this.times[call(s, i)],
+      time: (s, i) => {
+        const ms = this.times[call(s, i)] as number;
+        return Number.isNaN(ms) ? this.otherTimes.get(call(s, i)) : new Date(ms).toISOString();
+      },
+      timeMs: (s, i) => {
+        const ms = this.times[call(s, i)] as number;
+        return Number.isNaN(ms) ? Date.parse(this.otherTimes.get(call(s, i)) ?? '') : ms;
+      },
       requests: (s) => this.requests(s),
       firstRequest: (s) => {
         const r = this.requestStarts[s] as number;

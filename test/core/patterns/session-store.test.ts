@@ -36,8 +36,8 @@ function expectSameDrafts(sessions: readonly TranscriptSession[], refine: boolea
   const plainIndex = indexSessions(whole, refine);
   for (let s = 0; s < sessions.length; s += 1) {
     const original = sessions[s] as TranscriptSession;
-    const calls = Array.from({ length: index.callCount(s) }, (_, i) => [index.detail(s, i), index.time(s, i)]);
-    expect(calls).toEqual(original.calls.map((c) => [c.detail, c.time]));
+    const calls = Array.from({ length: index.callCount(s) }, (_, i) => [index.detail(s, i), index.time(s, i), index.timeMs(s, i)]);
+    expect(calls).toEqual(original.calls.map((c) => [c.detail, c.time, Date.parse(c.time ?? '')]));
     expect([index.id(s), index.file(s), index.requests(s), index.loaded(s)]).toEqual([
       original.id,
       original.file,
@@ -56,6 +56,22 @@ describe('SessionStore drafts as the sessions held whole do', () => {
     expect(sessions.length).toBeGreaterThan(0);
     expectSameDrafts(sessions, true);
     expectSameDrafts(sessions, false);
+  });
+
+  it('keeps times in any format as written', () => {
+    const times = ['2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00Z', '2026-01-01 10:00', 'not a time', '', undefined];
+    const store = new SessionStore();
+    store.add({
+      id: 's',
+      file: 'f',
+      format: 'claude-code',
+      calls: times.map((time) => ({ name: 'Read', shape: 'file_path', ...(time === undefined ? {} : { time }) })),
+      uses: [],
+      requests: [],
+    });
+    const index = store.index();
+    expect(times.map((_, i) => index.time(0, i))).toEqual(times);
+    expect(times.map((_, i) => index.timeMs(0, i))).toEqual(times.map((t) => Date.parse(t ?? '')));
   });
 
   it('on generated sessions with planted procedures', async () => {
