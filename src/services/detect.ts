@@ -70,9 +70,9 @@ async function readSkillsDir(dir: string): Promise<ExistingSkill[]> {
   return readExistingSkills({ skills: discoverSkills(dir) });
 }
 
-/** What a detect run gathers from the transcripts as they are read: the sessions' tokens, the skill uses, what was skipped. */
+/** What a detect run gathers from the transcripts as they are read: the sessions as drafts read them (packed), the skill uses, what was skipped. */
 export class DetectFold {
-  private readonly tokens: SessionStore;
+  private readonly store: SessionStore;
   private readonly uses: SkillUse[] = [];
   readonly skipped: Skipped[] = [];
 
@@ -80,11 +80,11 @@ export class DetectFold {
     private readonly options: DetectOptions,
     private readonly files: number,
   ) {
-    this.tokens = new SessionStore(options.refine !== false);
+    this.store = new SessionStore(options.refine !== false);
   }
 
   add(result: FileReadResult): void {
-    for (const session of result.sessions) this.tokens.add(session);
+    for (const session of result.sessions) this.store.add(session);
     // One by one: a file of a million sessions has more uses than a call's arguments may hold.
     for (const use of result.uses) this.uses.push(use);
     for (const skip of result.skipped) this.skipped.push(skip);
@@ -93,17 +93,17 @@ export class DetectFold {
   /** Mines the sessions read and drafts a SKILL.md per pattern no existing skill covers. */
   async finish(): Promise<DetectReport> {
     const options = this.options;
-    const { tokens } = this;
+    const { store } = this;
     const minSessions = options.minSessions ?? options.limits?.min_sessions;
     const patterns = minePatterns(
-      { packed: tokens.packed(), vocabulary: tokens.table.names },
+      { packed: store.packed(), vocabulary: store.table.names },
       minSessions === undefined ? options : { ...options, minSessions },
     );
     const cwd = resolve(options.cwd ?? process.cwd());
     const existing =
       options.existingSkills ?? (options.skillsDir === undefined ? [] : await readSkillsDir(resolve(cwd, options.skillsDir)));
     const detected = draftPatterns(patterns, existing, {
-      sessions: tokens.index(),
+      sessions: store.index(),
       refine: options.refine !== false,
       ...(options.limits === undefined ? {} : { limits: options.limits }),
       ...(options.profile === undefined ? {} : { profile: options.profile }),
@@ -117,8 +117,8 @@ export class DetectFold {
       }
     }
     return {
-      sessions: tokens.sessions,
-      calls: tokens.calls,
+      sessions: store.sessions,
+      calls: store.calls,
       files: this.files,
       skipped: this.skipped,
       patterns: detected,
