@@ -14,17 +14,12 @@ const stem = (word: string) => (word.length > 4 && word.endsWith('s') && !word.e
  */
 export function buildPatternEvals(name: string, text: string, found: PatternEvidence, sessions: SessionIndex): DraftEvals {
   const task = new Set(found.task.words.map(stem));
-  const own: string[] = [];
-  const others: string[] = [];
-  for (let s = 0; s < sessions.count; s += 1) (found.sessionIds.has(sessions.id(s)) ? own : others).push(sessions.firstRequest(s) ?? '');
-  // Each distinct request read once: a million sessions ask far fewer different things.
-  const sharesNone = new Map<string, boolean>();
-  const unrelated = others.filter((request) => {
-    if (request === '') return false;
-    let none = sharesNone.get(request);
-    if (none === undefined) sharesNone.set(request, (none = !listTaskWords(request).some((w) => task.has(stem(w)))));
-    return none;
-  });
+  // Each request once, in the order first asked: the evals keep the first few distinct ones (the same whether a
+  // request comes once or a hundred thousand times), and a million sessions ask far fewer different things.
+  const own = new Set<string>();
+  const others = new Set<string>();
+  for (let s = 0; s < sessions.count; s += 1) (found.sessionIds.has(sessions.id(s)) ? own : others).add(sessions.firstRequest(s) ?? '');
+  const unrelated = [...others].filter((request) => request !== '' && !listTaskWords(request).some((w) => task.has(stem(w))));
   return buildDraftEvals({
     name,
     requests: [...found.evidence.requests, ...own],

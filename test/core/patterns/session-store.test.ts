@@ -1,7 +1,11 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeSessions } from '../../../bench/detect-transcripts.js';
+import { buildDraftEvals } from '../../../src/core/evals/build-evals.js';
 import { draftPatterns } from '../../../src/core/patterns/draft.js';
+import { buildPatternEvidence } from '../../../src/core/patterns/evidence.js';
+import { distinctiveCommands, listSkillCommands } from '../../../src/core/patterns/skill-commands.js';
+import { keyOf, listTaskWords } from '../../../src/core/patterns/task-words.js';
 import { minePatterns } from '../../../src/core/patterns/mine.js';
 import { indexSessions } from '../../../src/core/patterns/session-index.js';
 import { SessionStore } from '../../../src/core/patterns/session-store.js';
@@ -10,6 +14,8 @@ import { expandTranscriptPaths } from '../../../src/store/transcripts/expand-pat
 import { readTranscriptFiles } from '../../../src/store/transcripts/read-transcripts.js';
 import { transcriptsRoot } from '../../helpers/corpus.js';
 import { tempDir } from '../../helpers/tmp.js';
+
+const stem = keyOf;
 
 async function readSessions(files: readonly string[]): Promise<TranscriptSession[]> {
   const sessions: TranscriptSession[] = [];
@@ -30,10 +36,30 @@ function expectSameDrafts(sessions: readonly TranscriptSession[], refine: boolea
   const plain = draftPatterns(patterns, [], { sessions: whole, refine, limits });
   const packed = draftPatterns(patterns, [], { sessions: store.index(), refine, limits });
   expect(JSON.stringify(packed)).toBe(JSON.stringify(plain));
+  // The evals as read before each request was taken once: every session's first request, in session order.
+  const plainIndex = indexSessions(whole, refine);
+  for (const { tools, draft } of packed) {
+    if (draft === undefined) continue;
+    const found = buildPatternEvidence(tools, plainIndex);
+    const task = new Set(found.task.words.map(stem));
+    const first = (s: TranscriptSession) => s.requests[0]?.text ?? '';
+    const unrelated = sessions
+      .filter((s) => !found.sessionIds.has(s.id))
+      .map(first)
+      .filter((request) => request !== '' && !listTaskWords(request).some((w) => task.has(stem(w))));
+    expect(draft.evals).toEqual(
+      buildDraftEvals({
+        name: draft.name,
+        requests: [...found.evidence.requests, ...sessions.filter((s) => found.sessionIds.has(s.id)).map(first)],
+        ...(found.evidence.ending === undefined ? {} : { ending: found.evidence.ending }),
+        commands: distinctiveCommands(listSkillCommands(draft.text)),
+        unrelated,
+      }),
+    );
+  }
   expect(store.calls).toBe(sessions.reduce((n, s) => n + s.calls.length, 0));
   // Every session read back as it was read: its id, file, calls' details and times, requests, skills loaded.
   const index = store.index();
-  const plainIndex = indexSessions(whole, refine);
   for (let s = 0; s < sessions.length; s += 1) {
     const original = sessions[s] as TranscriptSession;
     const calls = Array.from({ length: index.callCount(s) }, (_, i) => [index.detail(s, i), index.time(s, i), index.timeMs(s, i)]);
