@@ -206,8 +206,10 @@ interface Candidate {
 
 /** Overlap coefficient of two session sets: how much of the smaller one the larger holds. */
 function sessionOverlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  // The smaller set walked: a pattern of 400,000 sessions beside one of 3,000 costs 3,000 look-ups.
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
   let shared = 0;
-  for (const id of a) if (b.has(id)) shared += 1;
+  for (const id of small) if (large.has(id)) shared += 1;
   return shared / Math.max(1, Math.min(a.size, b.size));
 }
 
