@@ -5,12 +5,10 @@ import { openLibrary, type DiscoveredLibrary } from '../store/layout/discover-li
 import { readFile } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { draftPatterns, type DraftLimits, type DraftProfile, type ExistingSkill } from '../core/patterns/draft.js';
-import type { EvidenceSession } from '../core/patterns/evidence.js';
-import type { PackedSessions } from '../core/patterns/count-windows.js';
 import { minePatterns, type MineOptions } from '../core/patterns/mine.js';
 import { defaultRefine, type RefineMap } from '../core/patterns/shape.js';
-import { buildToken, TokenTable } from '../core/patterns/tokens.js';
-import type { DetectReport, SkillUse, Skipped, TranscriptFormat, TranscriptSession } from '../core/patterns/types.js';
+import { SessionStore } from '../core/patterns/session-store.js';
+import type { DetectReport, SkillUse, Skipped, TranscriptFormat } from '../core/patterns/types.js';
 import { buildSkillUses } from '../core/patterns/uses.js';
 import { expandTranscriptPaths, type ExpandResult } from '../store/transcripts/expand-paths.js';
 import { readTranscriptFiles, type ReadTranscriptsOptions } from '../store/transcripts/read-transcripts.js';
@@ -39,34 +37,6 @@ export interface DetectOptions extends Omit<MineOptions, 'fingerprint'> {
   maxDocumentBytes?: number;
   /** The optional LLM pass: each draft's prose rewritten through this chat endpoint, checked, else kept as drafted. */
   llm?: ChatClientOptions;
-}
-
-/**
- * Token ids of every session end to end (one growing array, not an array per session: a million tiny
- * sessions would be a million typed arrays), and the sessions themselves, which drafts are read from.
- */
-class SessionTokens {
-  readonly table = new TokenTable();
-  readonly tokens: number[] = [];
-  readonly starts: number[] = [0];
-  readonly evidence: EvidenceSession[] = [];
-
-  constructor(private readonly refine: boolean) {}
-
-  add(session: TranscriptSession): void {
-    for (const call of session.calls) this.tokens.push(this.table.intern(buildToken(call, { refine: this.refine })));
-    this.starts.push(this.tokens.length);
-    // A session is its own evidence (no copy of it held) unless it loaded skills, which the drafter reads by name.
-    this.evidence.push(session.uses.length === 0 ? session : { ...session, loaded: session.uses.map((u) => u.skill) });
-  }
-
-  get sessions(): number {
-    return this.starts.length - 1;
-  }
-
-  packed(): PackedSessions {
-    return { tokens: Int32Array.from(this.tokens), starts: Int32Array.from(this.starts) };
-  }
 }
 
 /**
@@ -100,9 +70,9 @@ async function readSkillsDir(dir: string): Promise<ExistingSkill[]> {
   return readExistingSkills({ skills: discoverSkills(dir) });
 }
 
-/** What a detect run gathers from the transcripts as they are read: the sessions' tokens, the skill uses, what was skipped. */
+/** What a detect run gathers from the transcripts as they are read: the sessions as drafts read them (packed), the skill uses, what was skipped. */
 export class DetectFold {
-  private readonly tokens: SessionTokens;
+  private readonly store: SessionStore;
   private readonly uses: SkillUse[] = [];
   readonly skipped: Skipped[] = [];
 
@@ -110,11 +80,11 @@ export class DetectFold {
     private readonly options: DetectOptions,
     private readonly files: number,
   ) {
-    this.tokens = new SessionTokens(options.refine !== false);
+    this.store = new SessionStore(options.refine !== false);
   }
 
   add(result: FileReadResult): void {
-    for (const session of result.sessions) this.tokens.add(session);
+    for (const session of result.sessions) this.store.add(session);
     // One by one: a file of a million sessions has more uses than a call's arguments may hold.
     for (const use of result.uses) this.uses.push(use);
     for (const skip of result.skipped) this.skipped.push(skip);
@@ -123,17 +93,17 @@ export class DetectFold {
   /** Mines the sessions read and drafts a SKILL.md per pattern no existing skill covers. */
   async finish(): Promise<DetectReport> {
     const options = this.options;
-    const { tokens } = this;
+    const { store } = this;
     const minSessions = options.minSessions ?? options.limits?.min_sessions;
     const patterns = minePatterns(
-      { packed: tokens.packed(), vocabulary: tokens.table.names },
+      { packed: store.packed(), vocabulary: store.table.names },
       minSessions === undefined ? options : { ...options, minSessions },
     );
     const cwd = resolve(options.cwd ?? process.cwd());
     const existing =
       options.existingSkills ?? (options.skillsDir === undefined ? [] : await readSkillsDir(resolve(cwd, options.skillsDir)));
     const detected = draftPatterns(patterns, existing, {
-      sessions: tokens.evidence,
+      sessions: store.index(),
       refine: options.refine !== false,
       ...(options.limits === undefined ? {} : { limits: options.limits }),
       ...(options.profile === undefined ? {} : { profile: options.profile }),
@@ -147,8 +117,8 @@ export class DetectFold {
       }
     }
     return {
-      sessions: tokens.sessions,
-      calls: tokens.tokens.length,
+      sessions: store.sessions,
+      calls: store.calls,
       files: this.files,
       skipped: this.skipped,
       patterns: detected,

@@ -2,7 +2,8 @@ import { stringify } from 'yaml';
 import { buildTaskName, buildUniqueName } from './draft-name.js';
 import { renderDoneWhen, renderSteps, summarizeSteps, doneClauses } from './draft-steps.js';
 import { buildPatternEvals } from './draft-evals.js';
-import { buildPatternEvidence, indexSessions, type EvidenceSession, type PatternEvidence, type SessionIndex } from './evidence.js';
+import { buildPatternEvidence, type PatternEvidence } from './evidence.js';
+import { indexSessions, isIndex, type MinedSession, type SessionIndex } from './session-index.js';
 import { isGenericSequence } from './generic.js';
 import { commandName } from './shape.js';
 import { coversCommand, distinctiveCommands, listSkillCommands } from './skill-commands.js';
@@ -44,8 +45,11 @@ export function resolveDraftLimits(partial: Readonly<Record<string, unknown>> = 
 
 export interface DraftOptions {
   profile?: DraftProfile;
-  /** The sessions mined: a draft is read from them (requests, arguments, endings). Without them nothing is drafted. */
-  sessions?: readonly EvidenceSession[];
+  /**
+   * The sessions mined: a draft is read from them (requests, arguments, endings). Without them nothing is drafted.
+   * Either the sessions themselves or their index (`SessionStore.index()`, which holds them packed).
+   */
+  sessions?: readonly MinedSession[] | SessionIndex;
   /** Whether tokens were refined by program when mining (true). */
   refine?: boolean;
   limits?: Partial<DraftLimits>;
@@ -202,8 +206,10 @@ interface Candidate {
 
 /** Overlap coefficient of two session sets: how much of the smaller one the larger holds. */
 function sessionOverlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  // The smaller set walked: a pattern of 400,000 sessions beside one of 3,000 costs 3,000 look-ups.
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
   let shared = 0;
-  for (const id of a) if (b.has(id)) shared += 1;
+  for (const id of small) if (large.has(id)) shared += 1;
   return shared / Math.max(1, Math.min(a.size, b.size));
 }
 
@@ -259,7 +265,8 @@ export function draftPatterns(
     if (recorded !== undefined) return void (detected.coveredBy = recorded);
     const reason = screen(pattern, limits);
     if (reason !== undefined) return void (detected.reason = reason);
-    indexed ??= indexSessions(options.sessions ?? [], options.refine ?? true);
+    const sessions = options.sessions ?? [];
+    indexed ??= isIndex(sessions) ? sessions : indexSessions(sessions, options.refine ?? true);
     const found = buildPatternEvidence(pattern.tools, indexed);
     // A skill the sessions loaded serves the pattern: drafting it again would duplicate a skill that works.
     const served = found.loaded[0];
@@ -294,7 +301,9 @@ export function draftPatterns(
     const name = buildUniqueName(lead.name, taken);
     taken.add(name);
     const built = buildDraft(lead.pattern, name, lead.found, options.profile);
-    const draft = options.sessions ? { ...built, evals: buildPatternEvals(name, built.text, lead.found, options.sessions) } : built;
+    // Every candidate was read from the index, so it is built here.
+    const index = options.sessions === undefined ? undefined : indexed;
+    const draft = index ? { ...built, evals: buildPatternEvals(name, built.text, lead.found, index) } : built;
     const absorbs = group.filter((c) => c !== lead).map((c) => c.pattern.fingerprint);
     (out[lead.index] as DetectedPattern).draft = absorbs.length > 0 ? { ...draft, absorbs } : draft;
     for (const c of group) if (c !== lead) (out[c.index] as DetectedPattern).collapsedInto = name;

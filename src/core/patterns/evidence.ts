@@ -1,18 +1,19 @@
 import { findTaskWords, type TaskWords } from './task-words.js';
-import { buildToken } from './tokens.js';
 import { groupVaryingDetails, type DetailGroup } from './vary.js';
-import { pickRepresentative, stepKey, type Representative } from './representative.js';
-import type { DraftEnding, DraftEvidence, SessionRequest, ToolCall } from './types.js';
+import { pickRepresentative, type Representative } from './representative.js';
+import {
+  findOccurrences,
+  indexSessions,
+  isIndex,
+  stepCalls,
+  stepKey,
+  type MinedSession,
+  type Occurrence,
+  type SessionIndex,
+} from './session-index.js';
+import type { DraftEnding, DraftEvidence } from './types.js';
 
-/** A session as the drafter reads it: its calls (for details and times) and what the person asked. */
-export interface EvidenceSession {
-  id: string;
-  file: string;
-  calls: readonly ToolCall[];
-  requests: readonly SessionRequest[];
-  /** Skills the session loaded (Skill tool, slash command, a read of its SKILL.md). */
-  loaded?: readonly string[];
-}
+export type { EvidenceSession } from './session-index.js';
 
 /** Everything the sessions say about one pattern. */
 export interface PatternEvidence {
@@ -26,78 +27,6 @@ export interface PatternEvidence {
   loaded: Array<[string, number]>;
   /** The one occurrence a draft's task phrase and steps come from (absent when the sequence never occurs). */
   representative?: Representative;
-}
-
-export interface Occurrence {
-  session: EvidenceSession;
-  /** Call indexes of each step (a step is a run of one token). */
-  steps: number[][];
-}
-
-/**
- * The sessions' calls as the miner saw them (runs of one token collapsed), tokenized once for every
- * pattern a run drafts: searching each pattern's occurrences in the calls themselves built every call's
- * token again per pattern, which took most of `detect`'s 20-odd seconds at 2 million calls.
- */
-export interface SessionIndex {
-  sessions: readonly EvidenceSession[];
-  tokenIds: ReadonlyMap<string, number>;
-  /** Collapsed token ids, the sessions end to end: `starts[s]..starts[s + 1]` are session s's. */
-  tokens: Int32Array;
-  starts: Int32Array;
-  /** Per collapsed token, the index of its run's first call in its session. */
-  runStarts: Int32Array;
-}
-
-export function indexSessions(sessions: readonly EvidenceSession[], refine = true): SessionIndex {
-  const tokenIds = new Map<string, number>();
-  const total = sessions.reduce((sum, session) => sum + session.calls.length, 0);
-  const tokens = new Int32Array(total);
-  const runStarts = new Int32Array(total);
-  const starts = new Int32Array(sessions.length + 1);
-  let at = 0;
-  sessions.forEach((session, s) => {
-    starts[s] = at;
-    const first = at;
-    session.calls.forEach((call, i) => {
-      const token = buildToken(call, { refine });
-      let id = tokenIds.get(token);
-      if (id === undefined) tokenIds.set(token, (id = tokenIds.size));
-      if (at > first && tokens[at - 1] === id) return;
-      tokens[at] = id;
-      runStarts[at] = i;
-      at += 1;
-    });
-  });
-  starts[sessions.length] = at;
-  return { sessions, tokenIds, tokens: tokens.subarray(0, at), starts, runStarts: runStarts.subarray(0, at) };
-}
-
-/** Where the sequence of tokens `tools` occurs, runs collapsed, in every session (overlapping occurrences included). */
-export function findOccurrences(tools: readonly string[], index: SessionIndex): Occurrence[] {
-  const ids = tools.map((tool) => index.tokenIds.get(tool) ?? -1);
-  const out: Occurrence[] = [];
-  if (ids.length === 0 || ids.includes(-1)) return out;
-  const { tokens, starts, runStarts } = index;
-  const head = ids[0] as number;
-  for (let s = 0; s < index.sessions.length; s += 1) {
-    const start = starts[s] as number;
-    const end = starts[s + 1] as number;
-    for (let p = start; p + ids.length <= end; p += 1) {
-      if (tokens[p] !== head) continue;
-      let j = 1;
-      while (j < ids.length && tokens[p + j] === ids[j]) j += 1;
-      if (j < ids.length) continue;
-      const session = index.sessions[s] as EvidenceSession;
-      const steps = ids.map((_, k) => {
-        const from = runStarts[p + k] as number;
-        const to = p + k + 1 < end ? (runStarts[p + k + 1] as number) : session.calls.length;
-        return Array.from({ length: to - from }, (_, i) => from + i);
-      });
-      out.push({ session, steps });
-    }
-  }
-  return out;
 }
 
 const testCommand =
@@ -119,41 +48,44 @@ export function readEnding(lastDetails: readonly string[], lastTool: string): Dr
  * (`npm test`, then `npm version patch`): a run's details count as one entry,
  * joined in order by ` && `, so the steps keep what came first.
  */
-function countDetails(occurrences: readonly Occurrence[], step: number): DetailGroup[] {
+function countDetails(index: SessionIndex, occurrences: readonly Occurrence[], step: number): DetailGroup[] {
   const counts = new Map<string, number>();
   for (const occurrence of occurrences) {
-    const key = stepKey(occurrence, step);
+    const key = stepKey(index, occurrence, step);
     if (key !== undefined) counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   return groupVaryingDetails([...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)));
 }
 
 /** What each session asked before its first occurrence of the sequence (or its first request, when it asked later). */
-function askedBefore(occurrences: readonly Occurrence[]): Map<string, string[]> {
+function askedBefore(index: SessionIndex, occurrences: readonly Occurrence[]): Map<string, string[]> {
   const asked = new Map<string, string[]>();
-  for (const { session, steps } of occurrences) {
-    if (asked.has(session.id)) continue;
-    const start = steps[0]?.[0] ?? 0;
-    const before = session.requests.filter((r) => r.at <= start).map((r) => r.text);
-    asked.set(session.id, before.length > 0 ? before : session.requests.slice(0, 1).map((r) => r.text));
+  for (const occurrence of occurrences) {
+    const id = index.id(occurrence.session);
+    if (asked.has(id)) continue;
+    const start = stepCalls(index, occurrence, 0).from;
+    const requests = index.requests(occurrence.session);
+    const before = requests.filter((r) => r.at <= start).map((r) => r.text);
+    asked.set(id, before.length > 0 ? before : requests.slice(0, 1).map((r) => r.text));
   }
   return asked;
 }
 
 /** The earliest and the latest time of the occurrences' calls (the first seen of equal earliest ones, the last seen of equal latest). */
-function timeRange(occurrences: readonly Occurrence[]): { first?: string; last?: string } {
-  let first: [string, number] | undefined;
-  let last: [string, number] | undefined;
-  for (const { session, steps } of occurrences)
-    for (const step of steps)
-      for (const i of step) {
-        const time = session.calls[i]?.time;
-        const ms = time === undefined ? NaN : Date.parse(time);
-        if (time === undefined || Number.isNaN(ms)) continue;
-        if (first === undefined || ms < first[1]) first = [time, ms];
-        if (last === undefined || ms >= last[1]) last = [time, ms];
-      }
-  return first === undefined || last === undefined ? {} : { first: first[0], last: last[0] };
+function timeRange(index: SessionIndex, occurrences: readonly Occurrence[], length: number): { first?: string; last?: string } {
+  // Compared as numbers; only the two kept are read back as the transcript wrote them.
+  let first: { ms: number; session: number; call: number } | undefined;
+  let last: { ms: number; session: number; call: number } | undefined;
+  for (const occurrence of occurrences)
+    // An occurrence's steps are one range of calls, in order.
+    for (let i = stepCalls(index, occurrence, 0).from, to = stepCalls(index, occurrence, length - 1).to; i < to; i += 1) {
+      const ms = index.timeMs(occurrence.session, i);
+      if (Number.isNaN(ms)) continue;
+      if (first === undefined || ms < first.ms) first = { ms, session: occurrence.session, call: i };
+      if (last === undefined || ms >= last.ms) last = { ms, session: occurrence.session, call: i };
+    }
+  if (first === undefined || last === undefined) return {};
+  return { first: index.time(first.session, first.call), last: index.time(last.session, last.call) };
 }
 
 /**
@@ -162,20 +94,21 @@ function timeRange(occurrences: readonly Occurrence[]): { first?: string; last?:
  */
 export function buildPatternEvidence(
   tools: readonly string[],
-  sessions: SessionIndex | readonly EvidenceSession[],
+  sessions: SessionIndex | readonly MinedSession[],
   refine = true,
 ): PatternEvidence {
-  const occurrences = findOccurrences(tools, Array.isArray(sessions) ? indexSessions(sessions, refine) : (sessions as SessionIndex));
-  const ids = [...new Set(occurrences.map((o) => o.session.id))];
-  const files = [...new Set(occurrences.map((o) => o.session.file))].sort();
-  const groups = tools.map((_, step) => countDetails(occurrences, step));
+  const index = isIndex(sessions) ? sessions : indexSessions(sessions, refine);
+  const occurrences = findOccurrences(tools, index);
+  const ids = [...new Set(occurrences.map((o) => index.id(o.session)))];
+  const files = [...new Set(occurrences.map((o) => index.file(o.session)))].sort();
+  const groups = tools.map((_, step) => countDetails(index, occurrences, step));
   const details = groups.map((step) => step.map((g): [string, number] => [g.detail, g.count]));
-  const asked = askedBefore(occurrences);
+  const asked = askedBefore(index, occurrences);
   const task = findTaskWords([...asked.values()]);
   // A final `finish` says less than the tests or the commit just before it.
   const lastDetails = details.slice(-2).flatMap((step) => step.map(([d]) => d));
   const ending = readEnding(lastDetails, tools[tools.length - 1] ?? '');
-  const { first, last } = timeRange(occurrences);
+  const { first, last } = timeRange(index, occurrences, tools.length);
   const examples = [...new Set([...asked.values()].map((texts) => texts[texts.length - 1] as string).filter((t) => t !== undefined))];
   const evidence: DraftEvidence = {
     sessions: ids,
@@ -188,8 +121,8 @@ export function buildPatternEvidence(
   };
   const loaded = new Map<string, number>();
   for (const session of new Set(occurrences.map((o) => o.session)))
-    for (const skill of new Set(session.loaded ?? [])) loaded.set(skill, (loaded.get(skill) ?? 0) + 1);
-  const representative = pickRepresentative(occurrences, { groups, asked, task });
+    for (const skill of new Set(index.loaded(session) ?? [])) loaded.set(skill, (loaded.get(skill) ?? 0) + 1);
+  const representative = pickRepresentative(index, occurrences, { groups, asked, task });
   return {
     evidence,
     task,

@@ -1,13 +1,6 @@
 import { keyOf, pickExample, readPhrase, type TaskWords } from './task-words.js';
-import type { ToolCall } from './types.js';
+import { stepCalls, stepKey, type Occurrence, type SessionIndex } from './session-index.js';
 import type { DetailGroup } from './vary.js';
-
-/** An occurrence of a sequence as this file reads it (evidence.ts's `Occurrence`). */
-interface SeenOccurrence {
-  session: { id: string; calls: readonly ToolCall[] };
-  /** Call indexes of each step. */
-  steps: number[][];
-}
 
 /**
  * The one session a draft is written from (issue #29: the task phrase came from
@@ -25,23 +18,12 @@ export interface Representative {
   steps: string[];
 }
 
-/** One occurrence's details at a step, at most three distinct ones joined by ` && ` (undefined when the step has none). */
-export function stepKey(occurrence: SeenOccurrence, step: number): string | undefined {
-  const run: string[] = [];
-  for (const index of occurrence.steps[step] ?? []) {
-    const detail = occurrence.session.calls[index]?.detail;
-    if (detail !== undefined && run[run.length - 1] !== detail) run.push(detail);
-  }
-  return run.length === 0 ? undefined : run.slice(0, 3).join(' && ');
-}
-
-function latestTime(occurrence: SeenOccurrence): number {
+function latestTime(index: SessionIndex, occurrence: Occurrence, length: number): number {
   let latest = -Infinity;
-  for (const step of occurrence.steps)
-    for (const i of step) {
-      const ms = Date.parse(occurrence.session.calls[i]?.time ?? '');
-      if (!Number.isNaN(ms) && ms > latest) latest = ms;
-    }
+  for (let i = stepCalls(index, occurrence, 0).from, to = stepCalls(index, occurrence, length - 1).to; i < to; i += 1) {
+    const ms = index.timeMs(occurrence.session, i);
+    if (!Number.isNaN(ms) && ms > latest) latest = ms;
+  }
   return latest;
 }
 
@@ -60,33 +42,37 @@ interface RepresentativeInput {
  * most recent, then to the first session id. Its steps keep its own commands
  * whole; only an argument that varies across sessions is a placeholder.
  */
-export function pickRepresentative(occurrences: readonly SeenOccurrence[], input: RepresentativeInput): Representative | undefined {
+export function pickRepresentative(
+  index: SessionIndex,
+  occurrences: readonly Occurrence[],
+  input: RepresentativeInput,
+): Representative | undefined {
   const groupOf = input.groups.map((step) => {
     const byKey = new Map<string, DetailGroup>();
     for (const group of step) for (const member of group.members) byKey.set(member, group);
     return byKey;
   });
-  let best: { occurrence: SeenOccurrence; score: number; quoted: boolean; time: number } | undefined;
+  let best: { occurrence: Occurrence; id: string; score: number; quoted: boolean; time: number } | undefined;
   for (const occurrence of occurrences) {
-    const score = groupOf.reduce((sum, byKey, step) => sum + (byKey.get(stepKey(occurrence, step) ?? '')?.count ?? 0), 0);
-    const quoted = input.task.example !== undefined && (input.asked.get(occurrence.session.id) ?? []).includes(input.task.example);
-    const time = latestTime(occurrence);
+    const id = index.id(occurrence.session);
+    const score = groupOf.reduce((sum, byKey, step) => sum + (byKey.get(stepKey(index, occurrence, step) ?? '')?.count ?? 0), 0);
+    const quoted = input.task.example !== undefined && (input.asked.get(id) ?? []).includes(input.task.example);
+    const time = latestTime(index, occurrence, groupOf.length);
     const better =
       best === undefined ||
       score > best.score ||
       (score === best.score &&
-        (Number(quoted) > Number(best.quoted) ||
-          (quoted === best.quoted && (time > best.time || (time === best.time && occurrence.session.id < best.occurrence.session.id)))));
-    if (better) best = { occurrence, score, quoted, time };
+        (Number(quoted) > Number(best.quoted) || (quoted === best.quoted && (time > best.time || (time === best.time && id < best.id)))));
+    if (better) best = { occurrence, id, score, quoted, time };
   }
   if (best === undefined) return undefined;
   const { occurrence } = best;
   const steps = groupOf.map((byKey, step) => {
-    const key = stepKey(occurrence, step);
+    const key = stepKey(index, occurrence, step);
     return key === undefined ? '' : (byKey.get(key)?.detail ?? key);
   });
-  const wording = readWording(occurrence.session.id, best.quoted, input);
-  return { session: occurrence.session.id, ...wording, steps };
+  const wording = readWording(best.id, best.quoted, input);
+  return { session: best.id, ...wording, steps };
 }
 
 /** The representative's request and phrase: the quoted request's when it asked it, else its own request with most of the task words. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { buildTaskName, buildUniqueName } from '../../../src/core/patterns/draft-name.js';
 import { draftPatterns, findCoveringSkill, resolveDraftLimits } from '../../../src/core/patterns/draft.js';
-import type { EvidenceSession } from '../../../src/core/patterns/evidence.js';
+import type { MinedSession } from '../../../src/core/patterns/session-index.js';
 import { isGenericSequence } from '../../../src/core/patterns/generic.js';
 import { buildToolCall, defaultRefine } from '../../../src/core/patterns/shape.js';
 import { findTaskWords } from '../../../src/core/patterns/task-words.js';
@@ -18,7 +18,7 @@ const pattern: Pattern = {
 
 const call = (name: string, args: Record<string, unknown>, time?: string) => buildToolCall(name, args, { refine: defaultRefine, time });
 
-function session(id: string, request: string, test: string): EvidenceSession {
+function session(id: string, request: string, test: string): MinedSession {
   return {
     id,
     file: `${id}.jsonl`,
@@ -146,7 +146,7 @@ describe('draftPatterns', () => {
 
 describe('steps come whole from one representative session', () => {
   const deployPattern: Pattern = { tools: ['Read', 'Bash:kubectl'], sessions: 4, confidence: 0.8, fingerprint: 'fedcba9876543210' };
-  const deploy = (id: string, request: string, commands: string[], day: number): EvidenceSession => ({
+  const deploy = (id: string, request: string, commands: string[], day: number): MinedSession => ({
     id,
     file: `${id}.jsonl`,
     requests: [{ text: request, at: 0 }],

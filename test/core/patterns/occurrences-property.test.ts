@@ -1,11 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildPatternEvidence, findOccurrences, indexSessions, type EvidenceSession } from '../../../src/core/patterns/evidence.js';
+import { buildPatternEvidence } from '../../../src/core/patterns/evidence.js';
+import { findOccurrences, indexSessions, occurrenceSteps, type MinedSession } from '../../../src/core/patterns/session-index.js';
 import { buildToken } from '../../../src/core/patterns/tokens.js';
 import type { ToolCall } from '../../../src/core/patterns/types.js';
 
 /** The plain search the index replaced: every session's calls tokenized and collapsed again, every position tried. */
-function naiveOccurrences(tools: readonly string[], sessions: readonly EvidenceSession[], refine: boolean): Array<[string, number[][]]> {
+function naiveOccurrences(tools: readonly string[], sessions: readonly MinedSession[], refine: boolean): Array<[string, number[][]]> {
   const out: Array<[string, number[][]]> = [];
   for (const session of sessions) {
     const tokens: string[] = [];
@@ -53,7 +54,7 @@ const sessionsArbitrary = fc
     }),
     { maxLength: 25 },
   )
-  .map((list) => list.map((s, i): EvidenceSession => ({ id: `s${i % 20}`, file: `f${i % 3}.jsonl`, ...s })));
+  .map((list) => list.map((s, i): MinedSession => ({ id: `s${i % 20}`, file: `f${i % 3}.jsonl`, ...s })));
 
 const toolsArbitrary = fc.array(fc.constantFrom(...names, 'Bash:git', 'Bash:npm'), { minLength: 1, maxLength: 4 });
 
@@ -61,7 +62,8 @@ describe('findOccurrences over the index', () => {
   it('finds exactly what the plain search over every call finds', () => {
     fc.assert(
       fc.property(sessionsArbitrary, toolsArbitrary, fc.boolean(), (sessions, tools, refine) => {
-        const found = findOccurrences(tools, indexSessions(sessions, refine)).map((o) => [o.session.id, o.steps]);
+        const index = indexSessions(sessions, refine);
+        const found = findOccurrences(tools, index).map((o) => [index.id(o.session), occurrenceSteps(index, o, tools.length)]);
         expect(found).toEqual(naiveOccurrences(tools, sessions, refine));
       }),
       { numRuns: 400 },
@@ -76,9 +78,12 @@ describe('findOccurrences over the index', () => {
         const start = from % (session.calls.length - 1);
         const tools = session.calls.slice(start, start + 2).map((c) => buildToken(c));
         if (tools[0] === tools[1]) return;
-        const found = findOccurrences(tools, indexSessions(sessions));
-        expect(found.some((o) => o.session === session)).toBe(true);
-        expect(found.map((o) => [o.session.id, o.steps])).toEqual(naiveOccurrences(tools, sessions, true));
+        const index = indexSessions(sessions);
+        const found = findOccurrences(tools, index);
+        expect(found.some((o) => sessions[o.session] === session)).toBe(true);
+        expect(found.map((o) => [index.id(o.session), occurrenceSteps(index, o, tools.length)])).toEqual(
+          naiveOccurrences(tools, sessions, true),
+        );
       }),
       { numRuns: 200 },
     );
