@@ -26602,11 +26602,42 @@ var init_git_dir = __esm({
   }
 });
 
-// src/store/cache-file.ts
-import { mkdirSync, readFileSync as readFileSync2, renameSync, rmSync, writeFileSync } from "node:fs";
+// src/store/files.ts
+import { createHash as createHash2, randomBytes } from "node:crypto";
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join as join2 } from "node:path";
+function blobId(content) {
+  const bytes = typeof content === "string" ? Buffer.from(content) : content;
+  return createHash2("sha1").update(`blob ${bytes.byteLength}\0`).update(bytes).digest("hex");
+}
+function writeFileAtomic(path, content, options = {}) {
+  mkdirSync(dirname(path), { recursive: true });
+  const temp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  try {
+    const fd = openSync(temp, "wx");
+    try {
+      writeFileSync(fd, content);
+      if (options.durable === true) fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, path);
+  } catch (error2) {
+    rmSync(temp, { force: true });
+    throw error2;
+  }
+}
+var init_files = __esm({
+  "src/store/files.ts"() {
+    "use strict";
+  }
+});
+
+// src/store/cache-file.ts
+import { readFileSync as readFileSync2 } from "node:fs";
+import { join as join3 } from "node:path";
 function cacheFilePath(gitdir, name2) {
-  return join2(gitdir, "skillgarden", name2);
+  return join3(gitdir, "skillgarden", name2);
 }
 function readCacheFile(file) {
   try {
@@ -26619,18 +26650,15 @@ function writeCacheFile(file, value) {
   writeCacheText(file, JSON.stringify(value));
 }
 function writeCacheText(file, text3) {
-  const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(temp, text3);
-    renameSync(temp, file);
+    writeFileAtomic(file, text3);
   } catch {
-    rmSync(temp, { force: true });
   }
 }
 var init_cache_file = __esm({
   "src/store/cache-file.ts"() {
     "use strict";
+    init_files();
   }
 });
 
@@ -33516,7 +33544,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
       }
       return path;
     }
-    function dirname15(path) {
+    function dirname13(path) {
       const last = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
       if (last === -1) return ".";
       if (last === 0) return "/";
@@ -33524,7 +33552,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
     }
     function flatFileListToDirectoryStructure(files) {
       const inodes = /* @__PURE__ */ new Map();
-      const mkdir3 = function(name2) {
+      const mkdir2 = function(name2) {
         if (!inodes.has(name2)) {
           const dir = {
             type: "tree",
@@ -33534,7 +33562,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
             children: []
           };
           inodes.set(name2, dir);
-          dir.parent = mkdir3(dirname15(name2));
+          dir.parent = mkdir2(dirname13(name2));
           if (dir.parent && dir.parent !== dir) dir.parent.children.push(dir);
         }
         return inodes.get(name2);
@@ -33547,7 +33575,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
             basename: basename12(name2),
             metadata,
             // This recursively generates any missing parent folders.
-            parent: mkdir3(dirname15(name2)),
+            parent: mkdir2(dirname13(name2)),
             children: []
           };
           if (file.parent) file.parent.children.push(file);
@@ -33555,7 +33583,7 @@ If you're a developer and you believe this is a bug in isomorphic-git, please fi
         }
         return inodes.get(name2);
       };
-      mkdir3(".");
+      mkdir2(".");
       for (const file of files) {
         mkfile(file.path, file);
       }
@@ -36909,19 +36937,19 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
       return result;
     }
-    async function mkdirp(mkdir3, filepath, retries = 10) {
+    async function mkdirp(mkdir2, filepath, retries = 10) {
       try {
-        await mkdir3(filepath);
+        await mkdir2(filepath);
       } catch (err) {
         if (err === null) return;
         if (err.code === "EEXIST") return;
         if (err.code !== "ENOENT") throw err;
-        const parent = dirname15(filepath);
+        const parent = dirname13(filepath);
         if (parent === "." || parent === "/" || parent === filepath) throw err;
-        await mkdirp(mkdir3, parent, retries);
+        await mkdirp(mkdir2, parent, retries);
         for (let attempt = 0; ; attempt++) {
           try {
-            await mkdir3(filepath);
+            await mkdir2(filepath);
             return;
           } catch (err2) {
             if (err2 === null || err2.code === "EEXIST") return;
@@ -37089,7 +37117,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         try {
           await this._writeFile(filepath, contents, options);
         } catch (err) {
-          await this.mkdir(dirname15(filepath));
+          await this.mkdir(dirname13(filepath));
           await this._writeFile(filepath, contents, options);
         }
       }
@@ -37251,7 +37279,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           if (isAbsolute6(submoduleGitdir)) {
             return submoduleGitdir;
           }
-          const gitdir = join54(dirname15(dotgit), submoduleGitdir);
+          const gitdir = join54(dirname13(dotgit), submoduleGitdir);
           return gitdir;
         });
       } else {
@@ -37285,7 +37313,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
         await fs8.rm(path);
       }
       if (symlink2) {
-        await fs8.mkdir(dirname15(path));
+        await fs8.mkdir(dirname13(path));
         await fs8.writelink(path, Buffer.from(content));
       } else {
         await fs8.write(path, content, { mode });
@@ -37415,7 +37443,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
           const ign = ignore3();
           if (index2 === 0) ign.add(excludes);
           ign.add(file);
-          const parentdir = dirname15(p2.filepath);
+          const parentdir = dirname13(p2.filepath);
           if (parentdir !== "." && ign.ignores(parentdir)) return true;
           if (ignoredStatus) {
             ignoredStatus = !ign.test(p2.filepath).unignored;
@@ -41687,7 +41715,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       if (await fs8.exists(join54(filepath, ".git"))) {
         return filepath;
       } else {
-        const parent = dirname15(filepath);
+        const parent = dirname13(filepath);
         if (parent === filepath) {
           throw new NotFoundError(`git root for ${filepath}`);
         }
@@ -41888,7 +41916,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       }
       return { oid, object };
     }
-    async function hashBlob2({ object }) {
+    async function hashBlob({ object }) {
       try {
         assertParameter("object", object);
         if (typeof object === "string") {
@@ -44457,9 +44485,9 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     }
     async function getOidAtPath({ fs: fs8, cache, gitdir: updatedGitdir, tree, path }) {
       if (typeof path === "string") path = path.split("/");
-      const dirname16 = path.shift();
+      const dirname14 = path.shift();
       for (const entry of tree) {
-        if (entry.path === dirname16) {
+        if (entry.path === dirname14) {
           if (path.length === 0) {
             return entry.oid;
           }
@@ -44946,7 +44974,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
       findRoot,
       getRemoteInfo,
       getRemoteInfo2,
-      hashBlob: hashBlob2,
+      hashBlob,
       indexPack,
       init,
       isDescendent,
@@ -45018,7 +45046,7 @@ ${obj.gpgsig ? obj.gpgsig : ""}`;
     exports.getConfigAll = getConfigAll;
     exports.getRemoteInfo = getRemoteInfo;
     exports.getRemoteInfo2 = getRemoteInfo2;
-    exports.hashBlob = hashBlob2;
+    exports.hashBlob = hashBlob;
     exports.indexPack = indexPack;
     exports.init = init;
     exports.isDescendent = isDescendent;
@@ -45289,7 +45317,7 @@ var init_dir_cache = __esm({
 
 // src/store/discover.ts
 import { lstatSync, realpathSync, statSync as statSync2 } from "node:fs";
-import { dirname as dirname3, join as join5, sep } from "node:path";
+import { dirname as dirname2, join as join6, sep } from "node:path";
 function discoverSkills(root, options = {}) {
   const maxFolders = options.maxFolders ?? defaultMaxFolders;
   const readDir = options.readDir ?? readDirUncached;
@@ -45312,7 +45340,7 @@ function discoverSkills(root, options = {}) {
       } else if (parts.length < categoryDepth) walk3(child, [...parts, entry.name], childLinked);
     }
   };
-  walk3(join5(root, "/").slice(0, -1), [], false);
+  walk3(join6(root, "/").slice(0, -1), [], false);
   return sortLocations(found);
 }
 function located(name2, category, dir, relativeDir, linked) {
@@ -45324,7 +45352,7 @@ function discoverDeep(root, maxDepth3, maxFolders, readDir) {
   const walk3 = (dir, parts, linkedParts) => {
     for (const entry of listFolders(dir, readDir)) {
       if (++seen > maxFolders) throw tooManyFolders(root, maxFolders);
-      const child = join5(dir, entry.name);
+      const child = join6(dir, entry.name);
       const childParts = [...parts, entry.name];
       const skill = skillFileListed(child, readDir);
       if (skill) found.push(located(entry.name, parts.at(-1), child, childParts.join("/"), linkedParts || entry.link || skill === "link"));
@@ -45341,7 +45369,7 @@ function withoutAliases(found) {
     if (!l3.linked) return true;
     let target;
     try {
-      target = dirname3(realpathSync.native(`${l3.dir}${sep}${skillFileName}`));
+      target = dirname2(realpathSync.native(`${l3.dir}${sep}${skillFileName}`));
     } catch {
       return true;
     }
@@ -45382,7 +45410,7 @@ function listFolders(dir, readDir) {
     if (error2.code === "ENOENT") return [];
     throw new SkillgardenError("store/unreadable", `cannot read folder ${dir}: ${error2.message}`, { cause: error2 });
   }
-  return entries.filter((e) => isCandidateFolder(e.name) && (e.isDirectory() || e.isSymbolicLink() && isFolder(join5(dir, e.name)))).map((e) => ({ name: e.name, link: e.isSymbolicLink() }));
+  return entries.filter((e) => isCandidateFolder(e.name) && (e.isDirectory() || e.isSymbolicLink() && isFolder(join6(dir, e.name)))).map((e) => ({ name: e.name, link: e.isSymbolicLink() }));
 }
 function isFolder(path) {
   try {
@@ -47184,7 +47212,7 @@ var require_picomatch2 = __commonJS({
 });
 
 // src/store/layout/expand-roots.ts
-import { join as join6 } from "node:path";
+import { join as join7 } from "node:path";
 function expandRootGlob(repoDir, pattern, readDir) {
   const segments = pattern.split("/");
   const found = /* @__PURE__ */ new Set();
@@ -47197,12 +47225,12 @@ function expandRootGlob(repoDir, pattern, readDir) {
     if (segment === "**") {
       walk3(at2, tail, depth);
       if (depth >= maxGlobstarDepth) return;
-      for (const child of folders(join6(repoDir, ...at2), readDir)) walk3([...at2, child], rest, depth + 1);
+      for (const child of folders(join7(repoDir, ...at2), readDir)) walk3([...at2, child], rest, depth + 1);
       return;
     }
     if (!hasGlob(segment)) return walk3([...at2, segment], tail, depth);
     const match = (0, import_picomatch.default)(segment, { dot: segment.startsWith(".") });
-    for (const child of folders(join6(repoDir, ...at2), readDir)) if (match(child)) walk3([...at2, child], tail, depth);
+    for (const child of folders(join7(repoDir, ...at2), readDir)) if (match(child)) walk3([...at2, child], tail, depth);
   };
   walk3([], segments, 0);
   return [...found].filter((path) => isFolderAt(repoDir, path, readDir)).sort();
@@ -47219,14 +47247,14 @@ function folders(dir, readDir) {
 function isFolderAt(repoDir, path, readDir) {
   if (path === "") return true;
   const slash = path.lastIndexOf("/");
-  const parent = slash < 0 ? repoDir : join6(repoDir, path.slice(0, slash));
+  const parent = slash < 0 ? repoDir : join7(repoDir, path.slice(0, slash));
   const name2 = path.slice(slash + 1);
   try {
     const entry = readDir(parent).find((e) => e.name === name2);
     if (!entry) return false;
     if (entry.isDirectory()) return true;
     if (!entry.isSymbolicLink()) return false;
-    readDir(join6(parent, name2));
+    readDir(join7(parent, name2));
     return true;
   } catch {
     return false;
@@ -47234,7 +47262,7 @@ function isFolderAt(repoDir, path, readDir) {
 }
 function isFileAt(repoDir, path, readDir) {
   const slash = path.lastIndexOf("/");
-  const parent = slash < 0 ? repoDir : join6(repoDir, path.slice(0, slash));
+  const parent = slash < 0 ? repoDir : join7(repoDir, path.slice(0, slash));
   try {
     return readDir(parent).some((e) => e.name === path.slice(slash + 1) && !e.isDirectory());
   } catch {
@@ -47566,7 +47594,7 @@ var init_manifests = __esm({
 
 // src/store/layout/read-layout.ts
 import { readFileSync as readFileSync3 } from "node:fs";
-import { basename, join as join7 } from "node:path";
+import { basename, join as join8 } from "node:path";
 function readLibraryLayout(repoDir, skillsDir, readDir = readDirUncached) {
   const b2 = { repoDir, readDir, roots: [], listed: [], manifests: [], searched: [], findings: [] };
   const entries = skillsDirEntries(skillsDir);
@@ -47702,7 +47730,7 @@ function missingPath(manifest, entry, what) {
 }
 function readText(b2, file) {
   try {
-    return readFileSync3(join7(b2.repoDir, file), "utf8");
+    return readFileSync3(join8(b2.repoDir, file), "utf8");
   } catch {
     return "";
   }
@@ -47727,7 +47755,7 @@ var init_read_layout = __esm({
 
 // src/store/layout/discover-library.ts
 import { realpathSync as realpathSync2 } from "node:fs";
-import { basename as basename2, dirname as dirname4, isAbsolute as isAbsolute2, join as join8, relative, sep as sep2 } from "node:path";
+import { basename as basename2, dirname as dirname3, isAbsolute as isAbsolute2, join as join9, relative, sep as sep2 } from "node:path";
 function discoverLibrary(repoDir, layout, options = {}) {
   const readDir = options.readDir ?? createDirCache();
   const probe = {
@@ -47740,7 +47768,7 @@ function discoverLibrary(repoDir, layout, options = {}) {
     if (!found.has(location.path)) found.set(location.path, location);
   };
   for (const root of layout.roots) {
-    const dir = join8(repoDir, root.path);
+    const dir = join9(repoDir, root.path);
     const depth = root.origin === "hermes" ? { categoryDepth: hermesCategoryDepth } : {};
     for (const l3 of discoverSkills(dir, { ...probe, ...depth, ...options.maxFolders ? { maxFolders: options.maxFolders } : {} })) {
       add2(atRoot(l3, root.path, skillPathIn(root.path, l3.relativeDir), root.plugin));
@@ -47752,7 +47780,7 @@ function discoverLibrary(repoDir, layout, options = {}) {
     add2({
       name: name2,
       category: void 0,
-      dir: join8(repoDir, listed2.path),
+      dir: join9(repoDir, listed2.path),
       relativeDir: name2,
       root: slash < 0 ? "" : listed2.path.slice(0, slash),
       path: listed2.path,
@@ -47840,7 +47868,7 @@ function discoverArchives(repoDir, layout, readDir) {
     const archive = archiveRootOf(root);
     if (!isFolderAt(repoDir, archive, readDir)) continue;
     const plugin = layout.roots.find((r2) => r2.path === root)?.plugin;
-    for (const l3 of discoverSkills(join8(repoDir, archive), { readDir })) out.push(atRoot(l3, root, `${archive}/${l3.relativeDir}`, plugin));
+    for (const l3 of discoverSkills(join9(repoDir, archive), { readDir })) out.push(atRoot(l3, root, `${archive}/${l3.relativeDir}`, plugin));
   }
   return out;
 }
@@ -47860,7 +47888,7 @@ function resolveLinks(repoDir, all, layout) {
     return { ...out, inside: [...all] };
   }
   const linkedRoots = new Set(
-    layout.roots.filter((r2) => r2.path !== "" && realOf(join8(repoDir, r2.path)) !== join8(realRepo, r2.path)).map((r2) => r2.path)
+    layout.roots.filter((r2) => r2.path !== "" && realOf(join9(repoDir, r2.path)) !== join9(realRepo, r2.path)).map((r2) => r2.path)
   );
   const listed2 = new Set(layout.listed.map((l3) => l3.path));
   const plain3 = (l3) => !l3.linked && !linkedRoots.has(l3.root) && !listed2.has(l3.path);
@@ -47871,12 +47899,12 @@ function resolveLinks(repoDir, all, layout) {
       out.inside.push(location);
       continue;
     }
-    const real = realOf(join8(location.dir, skillFileName));
+    const real = realOf(join9(location.dir, skillFileName));
     if (real === void 0) {
       out.broken.push(location);
       continue;
     }
-    const rel = relative(realRepo, dirname4(real));
+    const rel = relative(realRepo, dirname3(real));
     if (isOutside(rel)) {
       out.escaped.push({ location, target: real });
       continue;
@@ -47942,14 +47970,14 @@ function findDanglingFolderLinks(repoDir, layout, readDir) {
   for (const root of layout.roots) {
     let entries;
     try {
-      entries = readDir(join8(repoDir, root.path));
+      entries = readDir(join9(repoDir, root.path));
     } catch {
       continue;
     }
     for (const entry of entries) {
       if (!entry.isSymbolicLink() || entry.name.startsWith(".")) continue;
       const path = root.path === "" ? entry.name : `${root.path}/${entry.name}`;
-      if (realOf(join8(repoDir, path)) === void 0) out.push(path);
+      if (realOf(join9(repoDir, path)) === void 0) out.push(path);
     }
   }
   return [...new Set(out)].sort();
@@ -47965,13 +47993,13 @@ function findTooDeep(repoDir, layout, readDir, served) {
   };
   for (const root of layout.roots) {
     if (root.origin === "hermes" || root.path === "") continue;
-    for (const category of folders2(join8(repoDir, root.path))) {
+    for (const category of folders2(join9(repoDir, root.path))) {
       if (served.has(`${root.path}/${category}`)) continue;
-      for (const group of folders2(join8(repoDir, root.path, category))) {
+      for (const group of folders2(join9(repoDir, root.path, category))) {
         const groupPath = `${root.path}/${category}/${group}`;
         if (served.has(groupPath)) continue;
-        for (const name2 of folders2(join8(repoDir, groupPath))) {
-          if (realOf(join8(repoDir, groupPath, name2, skillFileName)) !== void 0) out.push(`${groupPath}/${name2}`);
+        for (const name2 of folders2(join9(repoDir, groupPath))) {
+          if (realOf(join9(repoDir, groupPath, name2, skillFileName)) !== void 0) out.push(`${groupPath}/${name2}`);
         }
       }
     }
@@ -48021,37 +48049,6 @@ var init_discover_library = __esm({
     init_read_layout();
     hermesCategoryDepth = 4;
     nestedDepth = 6;
-  }
-});
-
-// src/store/files.ts
-import { createHash as createHash2, randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, mkdirSync as mkdirSync2, openSync, renameSync as renameSync2, rmSync as rmSync2, writeFileSync as writeFileSync2 } from "node:fs";
-import { dirname as dirname5, join as join9 } from "node:path";
-function blobId(content) {
-  const bytes = typeof content === "string" ? Buffer.from(content) : content;
-  return createHash2("sha1").update(`blob ${bytes.byteLength}\0`).update(bytes).digest("hex");
-}
-function writeFileAtomic(path, content, options = {}) {
-  mkdirSync2(dirname5(path), { recursive: true });
-  const temp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-  try {
-    const fd = openSync(temp, "wx");
-    try {
-      writeFileSync2(fd, content);
-      if (options.durable === true) fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync2(temp, path);
-  } catch (error2) {
-    rmSync2(temp, { force: true });
-    throw error2;
-  }
-}
-var init_files = __esm({
-  "src/store/files.ts"() {
-    "use strict";
   }
 });
 
@@ -49903,19 +49900,22 @@ var init_line_gates = __esm({
 });
 
 // src/core/scan/line-finding.ts
-function matchRules(text3, rules2, counts = () => true) {
+function matchRules(text3, rules2, counts = () => true, regexOf = (rule2) => rule2.pattern) {
   const hits = [];
   for (const rule2 of rules2) {
-    const m2 = rule2.pattern.exec(text3);
+    const regex = regexOf(rule2);
+    regex.lastIndex = 0;
+    const m2 = regex.exec(text3);
     if (!m2) continue;
     const hit = { rule: rule2, index: m2.index, length: m2[0].length };
-    const best = (!rule2.accept || rule2.accept(m2[0])) && counts(hit) ? hit : bestMatch(text3, rule2, counts);
+    const best = (!rule2.accept || rule2.accept(m2[0])) && counts(hit) ? hit : bestMatch(text3, rule2, counts, regex);
     if (best) hits.push(best);
   }
   return hits;
 }
-function bestMatch(text3, rule2, counts) {
-  const all = new RegExp(rule2.pattern.source, `${rule2.pattern.flags}g`);
+function bestMatch(text3, rule2, counts, regex) {
+  const all = regex.global ? regex : new RegExp(regex.source, `${regex.flags}g`);
+  all.lastIndex = 0;
   let first;
   for (let m2 = all.exec(text3); m2; m2 = all.exec(text3)) {
     if (m2[0].length === 0) all.lastIndex += 1;
@@ -50429,7 +50429,7 @@ function compileLineRegex(pattern) {
     const ch = src[i];
     if (ch === "\\") {
       const next = src[i + 1] ?? "";
-      out += !inClass && next === "s" ? "[^\\S\\n\\r]" : `\\${next}`;
+      out += !inClass && next === "s" ? SPACE_NOT_LINE_BREAK : `\\${next}`;
       i += 1;
     } else {
       if (ch === "[" && !inClass) inClass = true;
@@ -50460,11 +50460,13 @@ function builtFor(rule2) {
   const built = Object.hasOwn(generatedTriggers, rule2.id) ? generatedTriggers[rule2.id] : void 0;
   return built && built[0] === rule2.pattern.source ? built : void 0;
 }
+var SPACE_NOT_LINE_BREAK;
 var init_compile = __esm({
   "src/core/scan/compile.ts"() {
     "use strict";
     init_regex_literals();
     init_rule_triggers_generated();
+    SPACE_NOT_LINE_BREAK = "[\\t\\v\\f \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]";
   }
 });
 
@@ -50695,7 +50697,7 @@ function compileTable(rules2) {
     const rulesOf = matcher.literals.map(() => []);
     compiled.forEach((rule2, r2) => rule2.triggers?.forEach((id) => rulesOf[id].push(r2)));
     const untriggered = compiled.flatMap((rule2, r2) => rule2.triggers ? [] : [r2]);
-    table2 = { rules: compiled, triggers: matcher, rulesOf, untriggered };
+    table2 = { rules: compiled, triggers: matcher, rulesOf, untriggered, byRule: new Map(compiled.map((c3) => [c3.rule, c3])) };
     compiledCache.set(rules2, table2);
   }
   return table2;
@@ -50703,14 +50705,10 @@ function compileTable(rules2) {
 function compileEach(rules2, triggerIds, secondIds) {
   return rules2.map((rule2, i) => {
     let whole;
-    let perLine;
     return {
       rule: rule2,
       get whole() {
         return whole ??= compileLineRegex(rule2.pattern);
-      },
-      get perLine() {
-        return perLine ??= new RegExp(rule2.pattern.source, `${rule2.pattern.flags}g`);
       },
       triggers: triggerIds[i],
       second: secondIds[i]
@@ -50787,8 +50785,8 @@ function scanRaw(scan, text3, table2, hits) {
       continue;
     }
     if (candidates.length === 0) continue;
-    const perLine = compiled.perLine;
-    for (const index of candidates) execAll(perLine, scan.lines.at(index), (m2) => record(scan, rule2, index, m2.index + 1, m2[0]));
+    const regex = compiled.whole;
+    for (const index of candidates) execAll(regex, scan.lines.at(index), (m2) => record(scan, rule2, index, m2.index + 1, m2[0]));
   }
 }
 function selectRules(text3, table2) {
@@ -50920,7 +50918,7 @@ function readText3(text3, matcher) {
   const lineStarts = [0];
   const variantLines = [];
   const variantKinds = [];
-  const nonAscii2 = /* @__PURE__ */ new Set();
+  const nonAscii = /* @__PURE__ */ new Set();
   let state2 = 0;
   let line = 0;
   let run = 0;
@@ -50937,7 +50935,7 @@ function readText3(text3, matcher) {
         if (kinds !== 0) {
           variantLines.push(line);
           variantKinds.push(kinds);
-          if ((kinds & GATE_WIDE) !== 0) nonAscii2.add(line);
+          if ((kinds & GATE_WIDE) !== 0) nonAscii.add(line);
         }
         line += 1;
         lineStarts.push(i + 1);
@@ -50950,10 +50948,10 @@ function readText3(text3, matcher) {
   if (kinds !== 0) {
     variantLines.push(line);
     variantKinds.push(kinds);
-    if ((kinds & GATE_WIDE) !== 0) nonAscii2.add(line);
+    if ((kinds & GATE_WIDE) !== 0) nonAscii.add(line);
   }
   findOthers(text3, matcher, hits);
-  return { hits, lineStarts, variantLines, variantKinds, nonAscii: nonAscii2, longestBase64Run: longest };
+  return { hits, lineStarts, variantLines, variantKinds, nonAscii, longestBase64Run: longest };
 }
 var primed;
 var init_text_pass = __esm({
@@ -51031,7 +51029,7 @@ var init_unicode = __esm({
 
 // src/core/scan/variants.ts
 function buildNormalizedVariant(line) {
-  if (!nonAscii.test(line) || !changesUnderNormalization(line)) return void 0;
+  if (!changesUnderNormalization(line)) return void 0;
   let text3 = "";
   const origin = [];
   let index = 0;
@@ -51054,8 +51052,18 @@ function normalizedChar(ch) {
   return mapped;
 }
 function changesUnderNormalization(line) {
-  nonAsciiChars.lastIndex = 0;
-  for (let m2 = nonAsciiChars.exec(line); m2; m2 = nonAsciiChars.exec(line)) if (normalizedChar(m2[0]) !== m2[0]) return true;
+  for (let i = 0; i < line.length; i += 1) {
+    if (line.charCodeAt(i) < 128) continue;
+    const cp = line.codePointAt(i);
+    let differs = readsDifferently.get(cp);
+    if (differs === void 0) {
+      const ch = String.fromCodePoint(cp);
+      differs = normalizedChar(ch) !== ch;
+      if (readsDifferently.size < 4096) readsDifferently.set(cp, differs);
+    }
+    if (differs) return true;
+    if (cp > 65535) i += 1;
+  }
   return false;
 }
 function decodeReference(m2) {
@@ -51079,26 +51087,33 @@ function buildJoinedVariant(line) {
   text3 += line.slice(last);
   return { text: text3, origin };
 }
+function quadsStartLow(token) {
+  for (let i = 0; i < token.length; i += 4) {
+    const code4 = token.charCodeAt(i);
+    if (!(code4 >= 65 && code4 <= 90 || code4 >= 97 && code4 <= 102)) return false;
+  }
+  return true;
+}
 function findBase64Text(line) {
   if (line.length < 16) return [];
   const out = [];
   for (const m2 of line.matchAll(base64Token)) {
     const token = m2[0];
     if (token.replace(/=+$/, "").length % 4 === 1 || !/[0-9+/]|[a-z][A-Z]|[A-Z][a-z]{0,2}[A-Z]/.test(token)) continue;
+    if (!quadsStartLow(token)) continue;
     const text3 = Buffer.from(token, "base64").toString("latin1");
     if (text3.length >= 8 && printable.test(text3) && /[a-z]{2,}[ |;/.:-]/i.test(text3)) out.push({ text: text3, column: m2.index + 1 });
   }
   return out;
 }
-var nonAscii, normalizedCache, nonAsciiChars, splitters, splitHint, base64Token, printable;
+var normalizedCache, readsDifferently, splitters, splitHint, base64Token, printable;
 var init_variants = __esm({
   "src/core/scan/variants.ts"() {
     "use strict";
     init_confusables();
     init_unicode();
-    nonAscii = /[^\x00-\x7F]/;
     normalizedCache = /* @__PURE__ */ new Map();
-    nonAsciiChars = /[^\x00-\x7F]/gu;
+    readsDifferently = /* @__PURE__ */ new Map();
     splitters = /(["'`])\s{0,3}\+\s{0,3}\1|(?<=\w)(?:''|"")(?=\w)|(?<=[a-z])(?:["\\]|`(?!s\b))(?=[a-z])|(?<=[a-z])'(?=[a-z]{1,12}'[a-z])|(?<=[a-z]'[a-z]{1,12})'(?=[a-z])|&#(?:(\d{2,3})|x([0-9a-f]{2}));/gi;
     splitHint = /["'`]\s{0,3}\+|''|""|[a-z]["`\\][a-z]|[a-z]'[a-z]{1,12}'[a-z]|&#x?[0-9a-f]{2,3};/i;
     base64Token = /(?<![\w+/=])[A-Za-z0-9+/]{16,8192}={0,2}(?![\w+/=])/g;
@@ -51119,7 +51134,8 @@ function scanVariant(ctx, variant, via, found, table2) {
     return [start, (variant.origin[hit.index + hit.length - 1] ?? start) + 1];
   };
   const counts = (hit) => demotionOf(hit.rule, ctx.text, ...place(hit), { via, comment: ctx.comment }) === void 0;
-  for (const hit of matchRules(variant.text, stillOpen(selectRules(variant.text, table2), found), counts)) {
+  const lineSafe = (rule2) => table2.byRule.get(rule2).whole;
+  for (const hit of matchRules(variant.text, stillOpen(selectRules(variant.text, table2), found), counts, lineSafe)) {
     const [start, end] = place(hit);
     addFinding(found.out, found.onLine, toFinding2(ctx, hit, via, start + 1, ctx.text.slice(start, end)));
   }
@@ -56379,7 +56395,7 @@ var init_repo_cache = __esm({
 });
 
 // src/store/scan/tracked-blobs.ts
-import { readFileSync as readFileSync27, statSync as statSync9 } from "node:fs";
+import { readFileSync as readFileSync27, statSync as statSync10 } from "node:fs";
 import { join as join45, relative as relative8, sep as sep11 } from "node:path";
 function readTrackedBlobs(dir, gitdir) {
   const file = join45(gitdir, "index");
@@ -56387,7 +56403,7 @@ function readTrackedBlobs(dir, gitdir) {
   let byPath;
   let indexMs;
   try {
-    indexMs = statSync9(file).mtimeMs;
+    indexMs = statSync10(file).mtimeMs;
     raw = readFileSync27(file);
     byPath = entryOffsets(raw);
   } catch {
@@ -56474,7 +56490,7 @@ __export(scan_exports, {
   scanSkillFolders: () => scanSkillFolders
 });
 import { stat as stat4 } from "node:fs/promises";
-import { basename as basename11, dirname as dirname13, resolve as resolve8 } from "node:path";
+import { basename as basename11, dirname as dirname11, resolve as resolve8 } from "node:path";
 function isResolved(config2) {
   return config2 !== void 0 && "limits" in config2 && typeof config2.limits.maxFiles === "number";
 }
@@ -56495,7 +56511,7 @@ async function resolveTargets2(path, deep, readDir) {
     );
   }
   if (info2.isFile()) {
-    if (basename11(path) === "SKILL.md") return [dirname13(path)];
+    if (basename11(path) === "SKILL.md") return [dirname11(path)];
     throw new SkillgardenError(
       "scan/not-a-skill",
       `Cannot scan ${path}: it is a file but not a SKILL.md. Pass the skill's folder or its SKILL.md.`,
@@ -57075,7 +57091,7 @@ init_errors();
 
 // src/action/curate-mode.ts
 init_errors();
-import { mkdtempSync, rmSync as rmSync11 } from "node:fs";
+import { mkdtempSync, rmSync as rmSync10 } from "node:fs";
 import { join as join47 } from "node:path";
 
 // src/services/curator/read-library.ts
@@ -57851,8 +57867,8 @@ function splitSkill(text3) {
   const rest = bom ? text3.slice(1) : text3;
   const eol = /\r\n/.test(rest.slice(0, 4096)) ? "\r\n" : "\n";
   const open3 = openPattern.exec(rest);
-  const none = { yaml: "", close: "", bom, eol, yamlLine: 1 };
-  if (!open3) return { ...none, head: bom ? "\uFEFF" : "", body: rest, frontmatter: "missing", bodyLine: 1 };
+  const none2 = { yaml: "", close: "", bom, eol, yamlLine: 1 };
+  if (!open3) return { ...none2, head: bom ? "\uFEFF" : "", body: rest, frontmatter: "missing", bodyLine: 1 };
   const yamlStart = open3[0].length;
   closePattern.lastIndex = yamlStart;
   let close;
@@ -57860,7 +57876,7 @@ function splitSkill(text3) {
   }
   const head = (bom ? "\uFEFF" : "") + open3[0];
   if (!close || !open3[1]) {
-    return { ...none, head: bom ? "\uFEFF" : "", body: rest, frontmatter: "unterminated", bodyLine: 1 };
+    return { ...none2, head: bom ? "\uFEFF" : "", body: rest, frontmatter: "unterminated", bodyLine: 1 };
   }
   const yaml = rest.slice(yamlStart, close.index);
   const bodyStart = close.index + close[0].length;
@@ -58582,7 +58598,7 @@ function stringField(skill, key2) {
 
 // src/ledger/history-index.ts
 import { readFile as readFile2 } from "node:fs/promises";
-import { join as join4 } from "node:path";
+import { join as join5 } from "node:path";
 
 // src/core/ledger/commit-record.ts
 function formatCommitTime(seconds) {
@@ -59183,9 +59199,9 @@ function buildLog(commits, filter = {}) {
 init_git_dir();
 
 // src/ledger/history-cache.ts
+init_files();
 init_cache_file();
-import { mkdir as mkdir2, readFile, rename as rename2, rm as rm2, writeFile as writeFile2 } from "node:fs/promises";
-import { dirname as dirname2 } from "node:path";
+import { readFile } from "node:fs/promises";
 function historyCachePath(gitdir) {
   return cacheFilePath(gitdir, "history-index.json");
 }
@@ -59204,16 +59220,7 @@ async function readHistoryCache(gitdir) {
   }
 }
 async function writeHistoryCache(gitdir, cache) {
-  const path = historyCachePath(gitdir);
-  await mkdir2(dirname2(path), { recursive: true });
-  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  try {
-    await writeFile2(temp, JSON.stringify(cache));
-    await rename2(temp, path);
-  } catch (error2) {
-    await rm2(temp, { force: true });
-    throw error2;
-  }
+  writeFileAtomic(historyCachePath(gitdir), JSON.stringify(cache));
 }
 
 // src/core/ledger/edited-renames.ts
@@ -62048,7 +62055,7 @@ async function readEntries(ctx, oid) {
 async function listFiles(ctx, oid, prefix2, status) {
   return diffTrees(ctx, status === "added" ? null : oid, status === "added" ? oid : null, prefix2);
 }
-function join3(prefix2, name2) {
+function join4(prefix2, name2) {
   return prefix2 === "" ? name2 : `${prefix2}/${name2}`;
 }
 function fileChange(status, path, entry) {
@@ -62062,7 +62069,7 @@ async function diffTrees(ctx, before, after, prefix2) {
   for (const e of now) byName2.set(e.path, [byName2.get(e.path)?.[0], e]);
   const changes = [];
   for (const [name2, [a, b2]] of byName2) {
-    const path = join3(prefix2, name2);
+    const path = join4(prefix2, name2);
     if (a?.type === "tree" && b2?.type === "tree") for (const item of await diffTrees(ctx, a.oid, b2.oid, path)) changes.push(item);
     else if (a?.type !== "tree" && b2?.type !== "tree" && a && b2) {
       if (a.oid !== b2.oid || a.mode !== b2.mode) changes.push({ status: "modified", path });
@@ -62317,7 +62324,7 @@ async function openHistoryWalker(dir, gitdir, backend = "auto") {
   return system3 ? { walker: systemGitWalker(dir, gitdir), backend: "system-git" } : { walker: isomorphicGitWalker(gitdir), backend: "isomorphic-git" };
 }
 async function readShallowCommits(gitdir) {
-  const text3 = await readFile2(join4(gitdir, "shallow"), "utf8").catch(() => "");
+  const text3 = await readFile2(join5(gitdir, "shallow"), "utf8").catch(() => "");
   return new Set(
     text3.split("\n").map((line) => line.trim()).filter(Boolean)
   );
@@ -62391,7 +62398,7 @@ init_discover_library();
 // src/store/usage-files.ts
 init_errors();
 init_layout();
-import { appendFileSync as appendFileSync2, closeSync as closeSync2, mkdirSync as mkdirSync3, openSync as openSync2, readdirSync as readdirSync2, readFileSync as readFileSync4, rmSync as rmSync3, statSync as statSync3 } from "node:fs";
+import { appendFileSync as appendFileSync2, closeSync as closeSync2, mkdirSync as mkdirSync2, openSync as openSync2, readdirSync as readdirSync2, readFileSync as readFileSync4, rmSync as rmSync2, statSync as statSync3 } from "node:fs";
 import { join as join10 } from "node:path";
 init_files();
 var usageDir = `${metaDir}/usage`;
@@ -65429,9 +65436,15 @@ function findTaskWords(asked) {
   if (sessions.length < 2) return { words: [], nameWords: [] };
   const df = /* @__PURE__ */ new Map();
   const surface = /* @__PURE__ */ new Map();
+  const wordsOf4 = /* @__PURE__ */ new Map();
+  const listOnce = (text3) => {
+    let words2 = wordsOf4.get(text3);
+    if (words2 === void 0) wordsOf4.set(text3, words2 = listTaskWords(text3));
+    return words2;
+  };
   for (const texts of sessions) {
     const keys = /* @__PURE__ */ new Set();
-    for (const word of texts.flatMap(listTaskWords)) {
+    for (const word of texts.flatMap(listOnce)) {
       const key2 = keyOf(word);
       keys.add(key2);
       const forms = surface.get(key2) ?? /* @__PURE__ */ new Map();
@@ -65455,16 +65468,18 @@ function mostCommon(forms) {
   return [...forms].sort((a, b2) => b2[1] - a[1] || a[0].length - b2[0].length || (a[0] < b2[0] ? -1 : 1))[0]?.[0];
 }
 function pickExample(texts, recurring) {
-  const scores = new Map(
-    texts.map((text3) => [
-      text3,
-      new Set(
-        listTaskWords(text3).map(keyOf).filter((k) => recurring.has(k))
-      ).size
-    ])
-  );
-  const scoreOf = (text3) => scores.get(text3);
-  return [...texts].sort((a, b2) => scoreOf(b2) - scoreOf(a) || a.length - b2.length || (a < b2 ? -1 : 1))[0];
+  let best;
+  const seen = /* @__PURE__ */ new Set();
+  for (const text3 of texts) {
+    if (seen.has(text3)) continue;
+    seen.add(text3);
+    const score = new Set(
+      listTaskWords(text3).map(keyOf).filter((k) => recurring.has(k))
+    ).size;
+    if (best === void 0 || score > best.score || score === best.score && (text3.length < best.text.length || text3.length === best.text.length && text3 < best.text))
+      best = { text: text3, score };
+  }
+  return best?.text;
 }
 
 // src/core/consolidate/umbrella-name.ts
@@ -74213,14 +74228,14 @@ init_errors();
 
 // src/ledger/fs-sync.ts
 init_errors();
-import { mkdirSync as mkdirSync4 } from "node:fs";
-import { dirname as dirname6 } from "node:path";
+import { mkdirSync as mkdirSync3 } from "node:fs";
+import { dirname as dirname4 } from "node:path";
 function inFolder(path, create) {
   try {
     return create();
   } catch (error2) {
     if (error2.code !== "ENOENT") throw error2;
-    mkdirSync4(dirname6(path), { recursive: true });
+    mkdirSync3(dirname4(path), { recursive: true });
     return create();
   }
 }
@@ -74483,7 +74498,7 @@ var StoreWriter = class {
 
 // src/ledger/fast-import.ts
 init_errors();
-import { readFileSync as readFileSync10, readdirSync as readdirSync5, rmSync as rmSync5, statSync as statSync5 } from "node:fs";
+import { readFileSync as readFileSync10, readdirSync as readdirSync5, rmSync as rmSync4, statSync as statSync5 } from "node:fs";
 import { join as join20 } from "node:path";
 
 // src/ledger/commit-people.ts
@@ -74496,7 +74511,7 @@ import { join as join19 } from "node:path";
 
 // src/ledger/lock-file.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
-import { closeSync as closeSync3, fsyncSync as fsyncSync2, linkSync, openSync as openSync3, renameSync as renameSync3, rmSync as rmSync4, writeFileSync as writeFileSync3 } from "node:fs";
+import { closeSync as closeSync3, fsyncSync as fsyncSync2, linkSync, openSync as openSync3, renameSync as renameSync2, rmSync as rmSync3, writeFileSync as writeFileSync2 } from "node:fs";
 import { hostname } from "node:os";
 import { join as join18 } from "node:path";
 init_errors();
@@ -74523,7 +74538,7 @@ async function acquireLock(target, options) {
       const code4 = error2.code;
       if (marker && fd !== void 0 && code4 !== "EEXIST" && (code4 === "EXDEV" || code4 === "EPERM" || code4 === "ENOTSUP" || code4 === "EMLINK")) {
         closeSync3(fd);
-        rmSync4(marker.path, { force: true });
+        rmSync3(marker.path, { force: true });
         fd = void 0;
         continue;
       }
@@ -74555,7 +74570,7 @@ function createMarker(ownerDir, lockPath) {
 function dropMarker(marker, fd) {
   if (!marker || fd === void 0) return;
   closeSync3(fd);
-  rmSync4(marker.path, { force: true });
+  rmSync3(marker.path, { force: true });
 }
 function heldLock(target, lockPath, fd, marker) {
   let held = true;
@@ -74568,21 +74583,21 @@ function heldLock(target, lockPath, fd, marker) {
     path: lockPath,
     async commit(content, options) {
       try {
-        writeFileSync3(fd, content);
+        writeFileSync2(fd, content);
         if (options?.durable !== false) fsyncSync2(fd);
       } finally {
         close();
       }
       held = false;
-      renameSync3(lockPath, target);
-      if (marker) rmSync4(marker, { force: true });
+      renameSync2(lockPath, target);
+      if (marker) rmSync3(marker, { force: true });
     },
     async release() {
       if (!held) return;
       held = false;
       close();
-      rmSync4(lockPath, { force: true });
-      if (marker) rmSync4(marker, { force: true });
+      rmSync3(lockPath, { force: true });
+      if (marker) rmSync3(marker, { force: true });
     }
   };
 }
@@ -74790,11 +74805,11 @@ checkpoint
    * `.keep` of a pack it could not finish: the next fast-import, building the same pack, would stop on it.
    */
   cleanUpAfter(pid) {
-    rmSync5(join20(this.gitdir, `fast_import_crash_${pid}`), { force: true });
+    rmSync4(join20(this.gitdir, `fast_import_crash_${pid}`), { force: true });
     const packs = join20(this.gitdir, "objects", "pack");
     const names = new Set(readdirSync5(packs));
     for (const name2 of names)
-      if (name2.endsWith(".keep") && !names.has(name2.replace(/\.keep$/, ".pack"))) rmSync5(join20(packs, name2), { force: true });
+      if (name2.endsWith(".keep") && !names.has(name2.replace(/\.keep$/, ".pack"))) rmSync4(join20(packs, name2), { force: true });
   }
   drain(chunk) {
     this.buffer += chunk;
@@ -74833,7 +74848,7 @@ function escape(path) {
 
 // src/ledger/git-plumbing.ts
 init_errors();
-import { copyFileSync, readFileSync as readFileSync11, rmSync as rmSync6 } from "node:fs";
+import { copyFileSync, readFileSync as readFileSync11, rmSync as rmSync5 } from "node:fs";
 import { join as join21 } from "node:path";
 async function writeSignedCommit(dir, commit) {
   const who = (prefix2, person) => ({
@@ -74892,8 +74907,8 @@ async function updateIndexWithGit(dir, gitdir, lock, paths, durable) {
     });
     await lock.commit(readFileSync11(copy), { durable });
   } finally {
-    rmSync6(copy, { force: true });
-    rmSync6(`${copy}.lock`, { force: true });
+    rmSync5(copy, { force: true });
+    rmSync5(`${copy}.lock`, { force: true });
   }
 }
 async function mapLimited(items, run, limit = 8) {
@@ -75460,6 +75475,7 @@ function unsupported(file, what, fix) {
 }
 
 // src/ledger/worktree.ts
+init_files();
 init_fs_probe();
 import { createHash as createHash5, randomBytes as randomBytes3 } from "node:crypto";
 import {
@@ -75469,23 +75485,20 @@ import {
   openSync as openSync4,
   readFileSync as readFileSync12,
   readlinkSync,
-  renameSync as renameSync4,
-  rmSync as rmSync7,
+  renameSync as renameSync3,
+  rmSync as rmSync6,
   rmdirSync,
   symlinkSync,
-  writeFileSync as writeFileSync4
+  writeFileSync as writeFileSync3
 } from "node:fs";
-import { dirname as dirname7, join as join22, basename as basename4 } from "node:path";
-function hashBlob(content) {
-  return createHash5("sha1").update(`blob ${content.length}\0`).update(content).digest("hex");
-}
+import { dirname as dirname5, join as join22, basename as basename4 } from "node:path";
 async function readWorktreeFile(dir, path) {
   const full = join22(dir, path);
   const info2 = lstatIfAny(full);
   if (info2 === void 0) return { kind: "absent" };
   if (info2.isDirectory()) return { kind: "directory" };
-  if (info2.isSymbolicLink()) return { kind: "symlink", oid: hashBlob(Buffer.from(readlinkSync(full), "utf8")) };
-  return { kind: "file", oid: hashBlob(readFileSync12(full)), executable: (info2.mode & 64) !== 0 };
+  if (info2.isSymbolicLink()) return { kind: "symlink", oid: blobId(Buffer.from(readlinkSync(full), "utf8")) };
+  return { kind: "file", oid: blobId(readFileSync12(full)), executable: (info2.mode & 64) !== 0 };
 }
 function tempStem(name2) {
   if (Buffer.byteLength(name2) <= 180) return name2;
@@ -75494,13 +75507,13 @@ function tempStem(name2) {
 }
 async function writeWorktreeFile(dir, path, content, mode) {
   const full = join22(dir, path);
-  const temp = join22(dirname7(full), `.${tempStem(basename4(full))}.skillgarden-${process.pid}-${randomBytes3(4).toString("hex")}`);
+  const temp = join22(dirname5(full), `.${tempStem(basename4(full))}.skillgarden-${process.pid}-${randomBytes3(4).toString("hex")}`);
   if (mode === "120000") inFolder(temp, () => symlinkSync(Buffer.from(content).toString("utf8"), temp));
   else writeRegularFile(temp, content, mode === "100755" ? 493 : 420);
   try {
-    renameSync4(temp, full);
+    renameSync3(temp, full);
   } catch (error2) {
-    rmSync7(temp, { force: true });
+    rmSync6(temp, { force: true });
     throw error2;
   }
   return lstatSync5(full, { bigint: true });
@@ -75508,14 +75521,14 @@ async function writeWorktreeFile(dir, path, content, mode) {
 function writeRegularFile(temp, content, mode) {
   const fd = inFolder(temp, () => openSync4(temp, "wx", mode));
   try {
-    writeFileSync4(fd, content);
+    writeFileSync3(fd, content);
     fchmodSync(fd, mode);
   } finally {
     closeSync4(fd);
   }
 }
 async function removeWorktreeFile(dir, path) {
-  rmSync7(join22(dir, path), { force: true });
+  rmSync6(join22(dir, path), { force: true });
   const parts = path.split("/").slice(0, -1);
   while (parts.length > 0) {
     try {
@@ -75643,6 +75656,7 @@ function readText5(path) {
 
 // src/ledger/prepare-changes.ts
 init_errors();
+init_files();
 function prepareChanges(changes) {
   if (changes.length === 0) {
     throw new SkillgardenError("ledger/empty-commit", "A ledger commit needs at least one file change.", { data: {} });
@@ -75659,7 +75673,7 @@ function prepareChanges(changes) {
         path: change.path,
         content,
         mode: change.symlink ? "120000" : change.executable ? "100755" : "100644",
-        oid: content === null ? null : hashBlob(content),
+        oid: content === null ? null : blobId(content),
         expected: change.expected
       }
     ];
@@ -75766,7 +75780,7 @@ async function checkIndexPresent(gitdir, index, hasCommits) {
 
 // src/ledger/move-journal.ts
 import { randomBytes as randomBytes4 } from "node:crypto";
-import { closeSync as closeSync6, openSync as openSync6, readdirSync as readdirSync7, readFileSync as readFileSync15, rmSync as rmSync8, writeSync } from "node:fs";
+import { closeSync as closeSync6, openSync as openSync6, readdirSync as readdirSync7, readFileSync as readFileSync15, rmSync as rmSync7, writeSync } from "node:fs";
 import { hostname as hostname2 } from "node:os";
 import { join as join25 } from "node:path";
 function journalDir(gitdir) {
@@ -75786,7 +75800,7 @@ function beginJournal(gitdir, record2) {
   return {
     // Only now may doctor put the paths back: before, a person's uncommitted edit could still be there.
     writing: () => writeRecord(path, { ...full, phase: "writing" }, "r+"),
-    finish: () => rmSync8(path, { force: true })
+    finish: () => rmSync7(path, { force: true })
   };
 }
 function writeRecord(path, record2, flags) {
@@ -75806,8 +75820,8 @@ function journalOf(input2) {
 
 // src/ledger/move-folders.ts
 init_fs_probe();
-import { lstatSync as lstatSync6, mkdirSync as mkdirSync5, renameSync as renameSync5, rmdirSync as rmdirSync2, statSync as statSync6 } from "node:fs";
-import { dirname as dirname8, join as join26 } from "node:path";
+import { lstatSync as lstatSync6, mkdirSync as mkdirSync4, renameSync as renameSync4, rmdirSync as rmdirSync2, statSync as statSync6 } from "node:fs";
+import { dirname as dirname6, join as join26 } from "node:path";
 async function listMoves(store, moves) {
   const listed2 = [];
   for (const half of moves) listed2.push({ from: half.move.from, to: half.move.to, files: await listTree(store, half.oid) });
@@ -75879,8 +75893,8 @@ async function worktreeMatches(dir, path, file) {
 }
 function moveWorktreeFolders(dir, moves) {
   for (const move of moves) {
-    mkdirSync5(dirname8(join26(dir, move.to)), { recursive: true });
-    renameSync5(join26(dir, move.from), join26(dir, move.to));
+    mkdirSync4(dirname6(join26(dir, move.to)), { recursive: true });
+    renameSync4(join26(dir, move.from), join26(dir, move.to));
     const parts = move.from.split("/").slice(0, -1);
     for (; parts.length > 0; parts.pop()) {
       try {
@@ -76017,7 +76031,7 @@ var import_picomatch4 = __toESM(require_picomatch2(), 1);
 init_errors();
 import { readFileSync as readFileSync16 } from "node:fs";
 import { homedir } from "node:os";
-import { dirname as dirname9, isAbsolute as isAbsolute3, join as join28, resolve as resolve2 } from "node:path";
+import { dirname as dirname7, isAbsolute as isAbsolute3, join as join28, resolve as resolve2 } from "node:path";
 function readConfigLayers(layout, branch) {
   const env = process.env;
   const home2 = env.HOME ?? homedir();
@@ -76061,7 +76075,7 @@ function includeTarget(key2, value, file, line, context3) {
   const lower3 = key2.toLowerCase();
   const target = () => {
     const expanded = value.startsWith("~/") ? join28(context3.home, value.slice(2)) : value;
-    return isAbsolute3(expanded) ? expanded : resolve2(dirname9(file), expanded);
+    return isAbsolute3(expanded) ? expanded : resolve2(dirname7(file), expanded);
   };
   if (lower3 === "include.path") return target();
   const match = /^includeif\.(.*)\.path$/is.exec(key2);
@@ -76080,7 +76094,7 @@ function includeTarget(key2, value, file, line, context3) {
 function matchesGitDir(raw, ignoreCase, file, context3) {
   let pattern = raw;
   if (pattern.startsWith("~/")) pattern = join28(context3.home, pattern.slice(2));
-  else if (pattern.startsWith("./")) pattern = join28(dirname9(file), pattern.slice(2));
+  else if (pattern.startsWith("./")) pattern = join28(dirname7(file), pattern.slice(2));
   else if (!isAbsolute3(pattern)) pattern = `**/${pattern}`;
   if (pattern.endsWith("/")) pattern += "**";
   const gitdir = context3.gitdir.replace(/\/+$/, "");
@@ -76464,7 +76478,7 @@ async function writeCommit(ctx, options) {
 
 // src/ledger/write-branch.ts
 init_errors();
-import { existsSync as existsSync9, readdirSync as readdirSync8, readFileSync as readFileSync18, rmSync as rmSync9 } from "node:fs";
+import { existsSync as existsSync9, readdirSync as readdirSync8, readFileSync as readFileSync18, rmSync as rmSync8 } from "node:fs";
 import { join as join30 } from "node:path";
 async function writeBranchCommit(ctx, options) {
   const ref = branchRef(options.branch);
@@ -76518,8 +76532,8 @@ async function deleteBranch(ctx, branch, expectedTip) {
     if (current === void 0) return false;
     if (expectedTip !== void 0) checkTip(branch, current, expectedTip);
     if (readPackedRefs(ctx.layout.commondir).has(ref)) await dropPackedRef(ctx, ref);
-    rmSync9(join30(ctx.layout.commondir, ref), { force: true });
-    rmSync9(join30(ctx.layout.commondir, "logs", ref), { force: true });
+    rmSync8(join30(ctx.layout.commondir, ref), { force: true });
+    rmSync8(join30(ctx.layout.commondir, "logs", ref), { force: true });
     return true;
   } finally {
     await lock.release();
@@ -76811,7 +76825,7 @@ import * as fs7 from "node:fs";
 
 // src/ledger/loose-objects.ts
 import { createHash as createHash6, randomBytes as randomBytes5 } from "node:crypto";
-import { closeSync as closeSync7, existsSync as existsSync10, fsyncSync as fsyncSync3, openSync as openSync7, readFileSync as readFileSync19, renameSync as renameSync6, rmSync as rmSync10, writeFileSync as writeFileSync5 } from "node:fs";
+import { closeSync as closeSync7, existsSync as existsSync10, fsyncSync as fsyncSync3, openSync as openSync7, readFileSync as readFileSync19, renameSync as renameSync5, rmSync as rmSync9, writeFileSync as writeFileSync4 } from "node:fs";
 import { join as join31 } from "node:path";
 import { deflateSync, inflateSync } from "node:zlib";
 async function writeLooseObject(gitdir, type, content, durable = false) {
@@ -76824,15 +76838,15 @@ async function writeLooseObject(gitdir, type, content, durable = false) {
   const temp = join31(folder, `tmp_obj_${process.pid}_${randomBytes5(4).toString("hex")}`);
   const fd = inFolder(temp, () => openSync7(temp, "wx", 292));
   try {
-    writeFileSync5(fd, deflated);
+    writeFileSync4(fd, deflated);
     if (durable) fsyncSync3(fd);
   } finally {
     closeSync7(fd);
   }
   try {
-    renameSync6(temp, path);
+    renameSync5(temp, path);
   } catch (error2) {
-    rmSync10(temp, { force: true });
+    rmSync9(temp, { force: true });
     throw error2;
   }
   return oid;
@@ -77238,27 +77252,6 @@ function buildListedSkills(skills, evidence) {
   }));
 }
 
-// src/core/patterns/tokens.ts
-function buildToken(call, options = {}) {
-  return options.refine !== false && call.program !== void 0 ? `${call.name}:${call.program}` : call.name;
-}
-var TokenTable = class {
-  names = [];
-  ids = /* @__PURE__ */ new Map();
-  intern(token) {
-    let id = this.ids.get(token);
-    if (id === void 0) {
-      id = this.names.length;
-      this.ids.set(token, id);
-      this.names.push(token);
-    }
-    return id;
-  }
-  get size() {
-    return this.names.length;
-  }
-};
-
 // src/core/patterns/shape.ts
 var defaultRefine = {
   Bash: "command",
@@ -77337,12 +77330,15 @@ function buildToolCall(name2, args, options) {
   const key2 = options.refine === false ? void 0 : options.refine[name2];
   const command = key2 === void 0 ? void 0 : commandOf(args, key2);
   const program = command === void 0 ? void 0 : parseProgram(command);
-  const call = program === void 0 ? { name: name2, shape: buildArgShape(args) } : { name: name2, shape: program, program };
+  const time = options.time;
   const detail = command !== void 0 && program !== void 0 ? buildCommandHead(command, program) : buildFileDetail(args);
-  if (detail !== void 0) call.detail = detail;
   const chain = command !== void 0 && program !== void 0 ? buildChainHeads(command) : [];
+  if (detail !== void 0 && chain.length === 0 && time !== void 0)
+    return program === void 0 ? { name: name2, shape: buildArgShape(args), detail, time } : { name: name2, shape: program, program, detail, time };
+  const call = program === void 0 ? { name: name2, shape: buildArgShape(args) } : { name: name2, shape: program, program };
+  if (detail !== void 0) call.detail = detail;
   if (chain.length > 0) call.chain = chain;
-  if (options.time !== void 0) call.time = options.time;
+  if (time !== void 0) call.time = time;
   return call;
 }
 var maxDetail = 200;
@@ -77491,25 +77487,114 @@ function placeholder2(previous, values) {
   return `${quote3}<${name2}>${quote3}`;
 }
 
-// src/core/patterns/representative.ts
-function stepKey(occurrence, step) {
+// src/core/patterns/tokens.ts
+function buildToken(call, options = {}) {
+  return options.refine !== false && call.program !== void 0 ? `${call.name}:${call.program}` : call.name;
+}
+var TokenTable = class {
+  names = [];
+  ids = /* @__PURE__ */ new Map();
+  intern(token) {
+    let id = this.ids.get(token);
+    if (id === void 0) {
+      id = this.names.length;
+      this.ids.set(token, id);
+      this.names.push(token);
+    }
+    return id;
+  }
+  get size() {
+    return this.names.length;
+  }
+};
+
+// src/core/patterns/session-index.ts
+function isIndex(sessions) {
+  return !Array.isArray(sessions);
+}
+function indexSessions(sessions, refine = true) {
+  const tokenIds = /* @__PURE__ */ new Map();
+  const total = sessions.reduce((sum, session2) => sum + session2.calls.length, 0);
+  const tokens2 = new Int32Array(total);
+  const runStarts = new Int32Array(total);
+  const starts = new Int32Array(sessions.length + 1);
+  let at2 = 0;
+  sessions.forEach((session2, s) => {
+    starts[s] = at2;
+    const first = at2;
+    session2.calls.forEach((call, i) => {
+      const token = buildToken(call, { refine });
+      let id = tokenIds.get(token);
+      if (id === void 0) tokenIds.set(token, id = tokenIds.size);
+      if (at2 > first && tokens2[at2 - 1] === id) return;
+      tokens2[at2] = id;
+      runStarts[at2] = i;
+      at2 += 1;
+    });
+  });
+  starts[sessions.length] = at2;
+  const session = (s) => sessions[s];
+  return {
+    count: sessions.length,
+    id: (s) => session(s).id,
+    file: (s) => session(s).file,
+    callCount: (s) => session(s).calls.length,
+    detail: (s, i) => session(s).calls[i]?.detail,
+    time: (s, i) => session(s).calls[i]?.time,
+    timeMs: (s, i) => Date.parse(session(s).calls[i]?.time ?? ""),
+    requests: (s) => session(s).requests,
+    firstRequest: (s) => session(s).requests[0]?.text,
+    loaded: (s) => session(s).loaded,
+    tokenIds,
+    tokens: tokens2.subarray(0, at2),
+    starts,
+    runStarts: runStarts.subarray(0, at2)
+  };
+}
+function stepCalls(index, occurrence, step) {
+  const p2 = occurrence.at + step;
+  const end = index.starts[occurrence.session + 1];
+  const from = index.runStarts[p2];
+  const to = p2 + 1 < end ? index.runStarts[p2 + 1] : index.callCount(occurrence.session);
+  return { from, to };
+}
+function findOccurrences(tools, index) {
+  const ids = tools.map((tool) => index.tokenIds.get(tool) ?? -1);
+  const out = [];
+  if (ids.length === 0 || ids.includes(-1)) return out;
+  const { tokens: tokens2, starts } = index;
+  const head = ids[0];
+  for (let s = 0; s < index.count; s += 1) {
+    const end = starts[s + 1];
+    for (let p2 = starts[s]; p2 + ids.length <= end; p2 += 1) {
+      if (tokens2[p2] !== head) continue;
+      let j2 = 1;
+      while (j2 < ids.length && tokens2[p2 + j2] === ids[j2]) j2 += 1;
+      if (j2 === ids.length) out.push({ session: s, at: p2 });
+    }
+  }
+  return out;
+}
+function stepKey(index, occurrence, step) {
   const run = [];
-  for (const index of occurrence.steps[step] ?? []) {
-    const detail = occurrence.session.calls[index]?.detail;
+  const { from, to } = stepCalls(index, occurrence, step);
+  for (let i = from; i < to; i += 1) {
+    const detail = index.detail(occurrence.session, i);
     if (detail !== void 0 && run[run.length - 1] !== detail) run.push(detail);
   }
   return run.length === 0 ? void 0 : run.slice(0, 3).join(" && ");
 }
-function latestTime(occurrence) {
+
+// src/core/patterns/representative.ts
+function latestTime(index, occurrence, length) {
   let latest2 = -Infinity;
-  for (const step of occurrence.steps)
-    for (const i of step) {
-      const ms2 = Date.parse(occurrence.session.calls[i]?.time ?? "");
-      if (!Number.isNaN(ms2) && ms2 > latest2) latest2 = ms2;
-    }
+  for (let i = stepCalls(index, occurrence, 0).from, to = stepCalls(index, occurrence, length - 1).to; i < to; i += 1) {
+    const ms2 = index.timeMs(occurrence.session, i);
+    if (!Number.isNaN(ms2) && ms2 > latest2) latest2 = ms2;
+  }
   return latest2;
 }
-function pickRepresentative(occurrences, input2) {
+function pickRepresentative(index, occurrences, input2) {
   const groupOf = input2.groups.map((step) => {
     const byKey = /* @__PURE__ */ new Map();
     for (const group of step) for (const member of group.members) byKey.set(member, group);
@@ -77517,20 +77602,21 @@ function pickRepresentative(occurrences, input2) {
   });
   let best;
   for (const occurrence2 of occurrences) {
-    const score = groupOf.reduce((sum, byKey, step) => sum + (byKey.get(stepKey(occurrence2, step) ?? "")?.count ?? 0), 0);
-    const quoted2 = input2.task.example !== void 0 && (input2.asked.get(occurrence2.session.id) ?? []).includes(input2.task.example);
-    const time = latestTime(occurrence2);
-    const better = best === void 0 || score > best.score || score === best.score && (Number(quoted2) > Number(best.quoted) || quoted2 === best.quoted && (time > best.time || time === best.time && occurrence2.session.id < best.occurrence.session.id));
-    if (better) best = { occurrence: occurrence2, score, quoted: quoted2, time };
+    const id = index.id(occurrence2.session);
+    const score = groupOf.reduce((sum, byKey, step) => sum + (byKey.get(stepKey(index, occurrence2, step) ?? "")?.count ?? 0), 0);
+    const quoted2 = input2.task.example !== void 0 && (input2.asked.get(id) ?? []).includes(input2.task.example);
+    const time = latestTime(index, occurrence2, groupOf.length);
+    const better = best === void 0 || score > best.score || score === best.score && (Number(quoted2) > Number(best.quoted) || quoted2 === best.quoted && (time > best.time || time === best.time && id < best.id));
+    if (better) best = { occurrence: occurrence2, id, score, quoted: quoted2, time };
   }
   if (best === void 0) return void 0;
   const { occurrence } = best;
   const steps = groupOf.map((byKey, step) => {
-    const key2 = stepKey(occurrence, step);
+    const key2 = stepKey(index, occurrence, step);
     return key2 === void 0 ? "" : byKey.get(key2)?.detail ?? key2;
   });
-  const wording = readWording(occurrence.session.id, best.quoted, input2);
-  return { session: occurrence.session.id, ...wording, steps };
+  const wording = readWording(best.id, best.quoted, input2);
+  return { session: best.id, ...wording, steps };
 }
 function readWording(session, quoted2, input2) {
   const { task } = input2;
@@ -77547,54 +77633,6 @@ function readWording(session, quoted2, input2) {
 }
 
 // src/core/patterns/evidence.ts
-function indexSessions(sessions, refine = true) {
-  const tokenIds = /* @__PURE__ */ new Map();
-  const total = sessions.reduce((sum, session) => sum + session.calls.length, 0);
-  const tokens2 = new Int32Array(total);
-  const runStarts = new Int32Array(total);
-  const starts = new Int32Array(sessions.length + 1);
-  let at2 = 0;
-  sessions.forEach((session, s) => {
-    starts[s] = at2;
-    const first = at2;
-    session.calls.forEach((call, i) => {
-      const token = buildToken(call, { refine });
-      let id = tokenIds.get(token);
-      if (id === void 0) tokenIds.set(token, id = tokenIds.size);
-      if (at2 > first && tokens2[at2 - 1] === id) return;
-      tokens2[at2] = id;
-      runStarts[at2] = i;
-      at2 += 1;
-    });
-  });
-  starts[sessions.length] = at2;
-  return { sessions, tokenIds, tokens: tokens2.subarray(0, at2), starts, runStarts: runStarts.subarray(0, at2) };
-}
-function findOccurrences(tools, index) {
-  const ids = tools.map((tool) => index.tokenIds.get(tool) ?? -1);
-  const out = [];
-  if (ids.length === 0 || ids.includes(-1)) return out;
-  const { tokens: tokens2, starts, runStarts } = index;
-  const head = ids[0];
-  for (let s = 0; s < index.sessions.length; s += 1) {
-    const start = starts[s];
-    const end = starts[s + 1];
-    for (let p2 = start; p2 + ids.length <= end; p2 += 1) {
-      if (tokens2[p2] !== head) continue;
-      let j2 = 1;
-      while (j2 < ids.length && tokens2[p2 + j2] === ids[j2]) j2 += 1;
-      if (j2 < ids.length) continue;
-      const session = index.sessions[s];
-      const steps = ids.map((_3, k) => {
-        const from = runStarts[p2 + k];
-        const to = p2 + k + 1 < end ? runStarts[p2 + k + 1] : session.calls.length;
-        return Array.from({ length: to - from }, (_4, i) => from + i);
-      });
-      out.push({ session, steps });
-    }
-  }
-  return out;
-}
 var testCommand = /^(npm|pnpm|yarn|bun|npx)( run)? (test|vitest|jest)|^(pytest|vitest|jest|tox|nox)\b|^(cargo|go|mix|dotnet|mvn|gradle|make|rake) test|^python3? -m (pytest|unittest)/;
 var releaseCommand = /^(npm|pnpm|yarn) publish|^git (push|tag)|^gh release|^cargo publish|^twine upload|^(poetry|uv) publish/;
 function readEnding(lastDetails, lastTool) {
@@ -77605,49 +77643,51 @@ function readEnding(lastDetails, lastTool) {
   if (/submit|finish/i.test(lastTool)) return "submit";
   return void 0;
 }
-function countDetails(occurrences, step) {
+function countDetails(index, occurrences, step) {
   const counts = /* @__PURE__ */ new Map();
   for (const occurrence of occurrences) {
-    const key2 = stepKey(occurrence, step);
+    const key2 = stepKey(index, occurrence, step);
     if (key2 !== void 0) counts.set(key2, (counts.get(key2) ?? 0) + 1);
   }
   return groupVaryingDetails([...counts].sort((a, b2) => b2[1] - a[1] || (a[0] < b2[0] ? -1 : 1)));
 }
-function askedBefore(occurrences) {
+function askedBefore(index, occurrences) {
   const asked = /* @__PURE__ */ new Map();
-  for (const { session, steps } of occurrences) {
-    if (asked.has(session.id)) continue;
-    const start = steps[0]?.[0] ?? 0;
-    const before = session.requests.filter((r2) => r2.at <= start).map((r2) => r2.text);
-    asked.set(session.id, before.length > 0 ? before : session.requests.slice(0, 1).map((r2) => r2.text));
+  for (const occurrence of occurrences) {
+    const id = index.id(occurrence.session);
+    if (asked.has(id)) continue;
+    const start = stepCalls(index, occurrence, 0).from;
+    const requests = index.requests(occurrence.session);
+    const before = requests.filter((r2) => r2.at <= start).map((r2) => r2.text);
+    asked.set(id, before.length > 0 ? before : requests.slice(0, 1).map((r2) => r2.text));
   }
   return asked;
 }
-function timeRange(occurrences) {
+function timeRange(index, occurrences, length) {
   let first;
   let last;
-  for (const { session, steps } of occurrences)
-    for (const step of steps)
-      for (const i of step) {
-        const time = session.calls[i]?.time;
-        const ms2 = time === void 0 ? NaN : Date.parse(time);
-        if (time === void 0 || Number.isNaN(ms2)) continue;
-        if (first === void 0 || ms2 < first[1]) first = [time, ms2];
-        if (last === void 0 || ms2 >= last[1]) last = [time, ms2];
-      }
-  return first === void 0 || last === void 0 ? {} : { first: first[0], last: last[0] };
+  for (const occurrence of occurrences)
+    for (let i = stepCalls(index, occurrence, 0).from, to = stepCalls(index, occurrence, length - 1).to; i < to; i += 1) {
+      const ms2 = index.timeMs(occurrence.session, i);
+      if (Number.isNaN(ms2)) continue;
+      if (first === void 0 || ms2 < first.ms) first = { ms: ms2, session: occurrence.session, call: i };
+      if (last === void 0 || ms2 >= last.ms) last = { ms: ms2, session: occurrence.session, call: i };
+    }
+  if (first === void 0 || last === void 0) return {};
+  return { first: index.time(first.session, first.call), last: index.time(last.session, last.call) };
 }
 function buildPatternEvidence(tools, sessions, refine = true) {
-  const occurrences = findOccurrences(tools, Array.isArray(sessions) ? indexSessions(sessions, refine) : sessions);
-  const ids = [...new Set(occurrences.map((o2) => o2.session.id))];
-  const files = [...new Set(occurrences.map((o2) => o2.session.file))].sort();
-  const groups = tools.map((_3, step) => countDetails(occurrences, step));
+  const index = isIndex(sessions) ? sessions : indexSessions(sessions, refine);
+  const occurrences = findOccurrences(tools, index);
+  const ids = [...new Set(occurrences.map((o2) => index.id(o2.session)))];
+  const files = [...new Set(occurrences.map((o2) => index.file(o2.session)))].sort();
+  const groups = tools.map((_3, step) => countDetails(index, occurrences, step));
   const details = groups.map((step) => step.map((g2) => [g2.detail, g2.count]));
-  const asked = askedBefore(occurrences);
+  const asked = askedBefore(index, occurrences);
   const task = findTaskWords([...asked.values()]);
   const lastDetails = details.slice(-2).flatMap((step) => step.map(([d2]) => d2));
   const ending = readEnding(lastDetails, tools[tools.length - 1] ?? "");
-  const { first, last } = timeRange(occurrences);
+  const { first, last } = timeRange(index, occurrences, tools.length);
   const examples = [...new Set([...asked.values()].map((texts) => texts[texts.length - 1]).filter((t2) => t2 !== void 0))];
   const evidence = {
     sessions: ids,
@@ -77660,8 +77700,8 @@ function buildPatternEvidence(tools, sessions, refine = true) {
   };
   const loaded = /* @__PURE__ */ new Map();
   for (const session of new Set(occurrences.map((o2) => o2.session)))
-    for (const skill of new Set(session.loaded ?? [])) loaded.set(skill, (loaded.get(skill) ?? 0) + 1);
-  const representative = pickRepresentative(occurrences, { groups, asked, task });
+    for (const skill of new Set(index.loaded(session) ?? [])) loaded.set(skill, (loaded.get(skill) ?? 0) + 1);
+  const representative = pickRepresentative(index, occurrences, { groups, asked, task });
   return {
     evidence,
     task,
@@ -78175,7 +78215,7 @@ init_discover_library();
 import { open as open2, readFile as readFile3, stat as stat2 } from "node:fs/promises";
 import { isUtf8 as isUtf82 } from "node:buffer";
 import { homedir as homedir3 } from "node:os";
-import { basename as basename5, dirname as dirname10, extname } from "node:path";
+import { basename as basename5, dirname as dirname8, extname } from "node:path";
 
 // src/core/privacy/redact.ts
 var tokens = [
@@ -78602,6 +78642,7 @@ var SessionCollector = class {
       refine: this.refine,
       time: at2
     });
+    call.name = this.shared(call.name);
     call.shape = this.shared(call.shape);
     if (call.program !== void 0) call.program = this.shared(call.program);
     if (call.detail !== void 0) call.detail = this.shared(call.detail);
@@ -79399,7 +79440,7 @@ var clineHistoryFile = "api_conversation_history.json";
 var clineTaskFiles = /* @__PURE__ */ new Set(["ui_messages.json", "task_metadata.json", "context_history.json", "settings.json", "claude_messages.json"]);
 function stemOf(path) {
   const name2 = basename5(path);
-  if (name2 === clineHistoryFile) return basename5(dirname10(path));
+  if (name2 === clineHistoryFile) return basename5(dirname8(path));
   const ext = extname(name2);
   return ext === "" ? name2 : name2.slice(0, -ext.length);
 }
@@ -79518,7 +79559,7 @@ async function readTranscriptFile(path, options = {}, onPart) {
 // src/store/transcripts/expand-paths.ts
 var import_picomatch5 = __toESM(require_picomatch2(), 1);
 import { opendir, stat as stat3 } from "node:fs/promises";
-import { dirname as dirname11, join as join33, resolve as resolve3, sep as sep3 } from "node:path";
+import { dirname as dirname9, join as join33, resolve as resolve3, sep as sep3 } from "node:path";
 var transcriptFile = /\.(jsonl|ndjson|json|traj)$/i;
 var skippedDirs = /* @__PURE__ */ new Set(["node_modules", ".git"]);
 function globBase(pattern) {
@@ -79570,7 +79611,7 @@ async function matchPattern(pattern, cwd, budget2) {
     return { root: path, matched };
   }
   if (info2?.isFile()) matched.push(path);
-  return { root: dirname11(path), matched };
+  return { root: dirname9(path), matched };
 }
 async function expandTranscriptPaths(patterns, options = {}) {
   const cwd = options.cwd ?? process.cwd();
@@ -79586,13 +79627,17 @@ async function expandTranscriptPaths(patterns, options = {}) {
 }
 
 // src/store/transcripts/read-transcripts.ts
+import { statSync as statSync7 } from "node:fs";
+function sizeOf2(file) {
+  return statSync7(file, { throwIfNoEntry: false })?.size ?? 0;
+}
 function errorCode(error2) {
   return typeof error2 === "object" && error2 !== null && "code" in error2 ? String(error2.code) : "error";
 }
 async function* readTranscriptFiles(files, options = {}) {
-  const { displayPath: displayPath2, concurrency = 16, ...rest } = options;
-  const read3 = (file) => {
-    const reading = { parts: [], wake: void 0 };
+  const { displayPath: displayPath2, concurrency = 16, concurrentBytes = 32 * 1024 * 1024, ...rest } = options;
+  const read3 = (file, bytes) => {
+    const reading = { parts: [], bytes, wake: void 0 };
     const push3 = (part) => {
       reading.parts.push(part);
       reading.wake?.();
@@ -79612,8 +79657,18 @@ async function* readTranscriptFiles(files, options = {}) {
   };
   const pending = [];
   let next = 0;
+  let pendingBytes = 0;
+  let nextBytes;
   const refill = () => {
-    while (next < files.length && pending.length < Math.max(1, concurrency)) pending.push(read3(files[next++]));
+    while (next < files.length && pending.length < Math.max(1, concurrency)) {
+      const file = files[next];
+      const bytes = nextBytes ??= sizeOf2(file);
+      if (pending.length > 0 && pendingBytes + bytes > concurrentBytes) return;
+      next += 1;
+      nextBytes = void 0;
+      pendingBytes += bytes;
+      pending.push(read3(file, bytes));
+    }
   };
   refill();
   while (pending.length > 0) {
@@ -79623,6 +79678,7 @@ async function* readTranscriptFiles(files, options = {}) {
     const part = head.parts.shift();
     if (part.partial !== true) {
       pending.shift();
+      pendingBytes -= head.bytes;
       refill();
     }
     yield part;
@@ -79925,11 +79981,13 @@ function renderDoneWhen(ending, lastDetail) {
 var stem = (word) => word.length > 4 && word.endsWith("s") && !word.endsWith("ss") ? word.slice(0, -1) : word;
 function buildPatternEvals(name2, text3, found, sessions) {
   const task = new Set(found.task.words.map(stem));
-  const own = sessions.filter((s) => found.sessionIds.has(s.id));
-  const unrelated = sessions.filter((s) => !found.sessionIds.has(s.id)).map((s) => s.requests[0]?.text ?? "").filter((request2) => request2 !== "" && !listTaskWords(request2).some((w) => task.has(stem(w))));
+  const own = /* @__PURE__ */ new Set();
+  const others = /* @__PURE__ */ new Set();
+  for (let s = 0; s < sessions.count; s += 1) (found.sessionIds.has(sessions.id(s)) ? own : others).add(sessions.firstRequest(s) ?? "");
+  const unrelated = [...others].filter((request2) => request2 !== "" && !listTaskWords(request2).some((w) => task.has(stem(w))));
   return buildDraftEvals({
     name: name2,
-    requests: [...found.evidence.requests, ...own.map((s) => s.requests[0]?.text ?? "")],
+    requests: [...found.evidence.requests, ...own],
     ...found.evidence.ending === void 0 ? {} : { ending: found.evidence.ending },
     commands: distinctiveCommands(listSkillCommands(text3)),
     unrelated
@@ -80050,8 +80108,9 @@ ${body}`,
   };
 }
 function sessionOverlap(a, b2) {
+  const [small, large] = a.size <= b2.size ? [a, b2] : [b2, a];
   let shared = 0;
-  for (const id of a) if (b2.has(id)) shared += 1;
+  for (const id of small) if (large.has(id)) shared += 1;
   return shared / Math.max(1, Math.min(a.size, b2.size));
 }
 function groupCandidates(candidates) {
@@ -80087,7 +80146,8 @@ function draftPatterns(patterns, existing, options = {}) {
     if (recorded !== void 0) return void (detected.coveredBy = recorded);
     const reason = screen(pattern, limits);
     if (reason !== void 0) return void (detected.reason = reason);
-    indexed ??= indexSessions(options.sessions ?? [], options.refine ?? true);
+    const sessions = options.sessions ?? [];
+    indexed ??= isIndex(sessions) ? sessions : indexSessions(sessions, options.refine ?? true);
     const found = buildPatternEvidence(pattern.tools, indexed);
     const served = found.loaded[0];
     if (served !== void 0 && served[1] * 2 >= found.sessionIds.size) {
@@ -80120,7 +80180,8 @@ function draftPatterns(patterns, existing, options = {}) {
     const name2 = buildUniqueName(lead.name, taken);
     taken.add(name2);
     const built = buildDraft(lead.pattern, name2, lead.found, options.profile);
-    const draft = options.sessions ? { ...built, evals: buildPatternEvals(name2, built.text, lead.found, options.sessions) } : built;
+    const index = options.sessions === void 0 ? void 0 : indexed;
+    const draft = index ? { ...built, evals: buildPatternEvals(name2, built.text, lead.found, index) } : built;
     const absorbs = group.filter((c3) => c3 !== lead).map((c3) => c3.pattern.fingerprint);
     out[lead.index].draft = absorbs.length > 0 ? { ...draft, absorbs } : draft;
     for (const c3 of group) if (c3 !== lead) out[c3.index].collapsedInto = name2;
@@ -80568,29 +80629,155 @@ function minePatterns(input2, options = {}) {
   return patterns.sort((a, b2) => b2.confidence - a.confidence || b2.sessions - a.sessions || (a.fingerprint < b2.fingerprint ? -1 : 1));
 }
 
-// src/services/detect.ts
-var noTranscriptMatch = "no transcript files match";
-var SessionTokens = class {
-  constructor(refine) {
+// src/core/patterns/session-store.ts
+var StringTable = class {
+  values = [];
+  ids = /* @__PURE__ */ new Map();
+  intern(value) {
+    let id = this.ids.get(value);
+    if (id === void 0) {
+      id = this.values.length;
+      this.ids.set(value, id);
+      this.values.push(value);
+    }
+    return id;
+  }
+};
+var none = -1;
+function packTime(time, call, others) {
+  if (time === void 0) return NaN;
+  const ms2 = Date.parse(time);
+  if (!Number.isNaN(ms2) && new Date(ms2).toISOString() === time) return ms2;
+  others.set(call, time);
+  return NaN;
+}
+var SessionStore = class {
+  constructor(refine = true) {
     this.refine = refine;
   }
   refine;
   table = new TokenTable();
+  strings = new StringTable();
+  /** Per call: its token id, its detail (a string id, or `none`), its time (or undefined). */
   tokens = [];
+  details = [];
+  times = [];
+  /** The times a number would not give back as written (another format, not a time), by call. */
+  otherTimes = /* @__PURE__ */ new Map();
+  /** Per session: where its calls and its requests start, its id, its file (a string id). */
   starts = [0];
-  evidence = [];
+  requestStarts = [0];
+  ids = [];
+  files = [];
+  /** Per request: its text (a string id) and how many calls came before it. */
+  requestTexts = [];
+  requestAts = [];
+  /** The skills a session loaded, for the few sessions that loaded any. */
+  loaded = /* @__PURE__ */ new Map();
+  packedTokens;
+  packedStarts;
   add(session) {
-    for (const call of session.calls) this.tokens.push(this.table.intern(buildToken(call, { refine: this.refine })));
+    if (this.packedTokens !== void 0) throw new Error("SessionStore: add after packed()");
+    for (const call of session.calls) {
+      this.tokens.push(this.table.intern(buildToken(call, { refine: this.refine })));
+      this.details.push(call.detail === void 0 ? none : this.strings.intern(call.detail));
+      this.times.push(packTime(call.time, this.tokens.length - 1, this.otherTimes));
+    }
     this.starts.push(this.tokens.length);
-    this.evidence.push(session.uses.length === 0 ? session : { ...session, loaded: session.uses.map((u2) => u2.skill) });
+    for (const request2 of session.requests) {
+      this.requestTexts.push(this.strings.intern(request2.text));
+      this.requestAts.push(request2.at);
+    }
+    this.requestStarts.push(this.requestTexts.length);
+    if (session.uses.length > 0)
+      this.loaded.set(
+        this.ids.length,
+        session.uses.map((u2) => u2.skill)
+      );
+    this.ids.push(session.id);
+    this.files.push(this.strings.intern(session.file));
   }
   get sessions() {
-    return this.starts.length - 1;
+    return this.ids.length;
   }
+  get calls() {
+    return this.packedTokens?.length ?? this.tokens.length;
+  }
+  /** Every session's token ids end to end, as the miner reads them; adding ends here. */
   packed() {
-    return { tokens: Int32Array.from(this.tokens), starts: Int32Array.from(this.starts) };
+    if (this.packedTokens === void 0 || this.packedStarts === void 0) {
+      this.packedTokens = Int32Array.from(this.tokens);
+      this.packedStarts = Int32Array.from(this.starts);
+      this.tokens = [];
+      this.starts = [];
+    }
+    return { tokens: this.packedTokens, starts: this.packedStarts };
+  }
+  text(id) {
+    return this.strings.values[id];
+  }
+  /** Session s's requests, built on each call (a pattern reads those of the sessions it occurs in, once each). */
+  requests(s) {
+    const out = [];
+    for (let r2 = this.requestStarts[s]; r2 < this.requestStarts[s + 1]; r2 += 1)
+      out.push({ text: this.text(this.requestTexts[r2]), at: this.requestAts[r2] });
+    return out;
+  }
+  /** The sessions indexed for drafting (`indexSessions` of them all, from the tokens already read). */
+  index() {
+    const packed = this.packed();
+    const total = packed.tokens.length;
+    const tokens2 = new Int32Array(total);
+    const runStarts = new Int32Array(total);
+    const starts = new Int32Array(this.sessions + 1);
+    let at2 = 0;
+    for (let s = 0; s < this.sessions; s += 1) {
+      starts[s] = at2;
+      const first = at2;
+      const from = packed.starts[s];
+      for (let i = from; i < packed.starts[s + 1]; i += 1) {
+        const id = packed.tokens[i];
+        if (at2 > first && tokens2[at2 - 1] === id) continue;
+        tokens2[at2] = id;
+        runStarts[at2] = i - from;
+        at2 += 1;
+      }
+    }
+    starts[this.sessions] = at2;
+    const call = (s, i) => packed.starts[s] + i;
+    return {
+      count: this.sessions,
+      id: (s) => this.ids[s],
+      file: (s) => this.text(this.files[s]),
+      callCount: (s) => packed.starts[s + 1] - packed.starts[s],
+      detail: (s, i) => {
+        const detail = this.details[call(s, i)];
+        return detail === none ? void 0 : this.text(detail);
+      },
+      time: (s, i) => {
+        const ms2 = this.times[call(s, i)];
+        return Number.isNaN(ms2) ? this.otherTimes.get(call(s, i)) : new Date(ms2).toISOString();
+      },
+      timeMs: (s, i) => {
+        const ms2 = this.times[call(s, i)];
+        return Number.isNaN(ms2) ? Date.parse(this.otherTimes.get(call(s, i)) ?? "") : ms2;
+      },
+      requests: (s) => this.requests(s),
+      firstRequest: (s) => {
+        const r2 = this.requestStarts[s];
+        return r2 < this.requestStarts[s + 1] ? this.text(this.requestTexts[r2]) : void 0;
+      },
+      loaded: (s) => this.loaded.get(s),
+      tokenIds: new Map(this.table.names.map((name2, id) => [name2, id])),
+      tokens: tokens2.subarray(0, at2),
+      starts,
+      runStarts: runStarts.subarray(0, at2)
+    };
   }
 };
+
+// src/services/detect.ts
+var noTranscriptMatch = "no transcript files match";
 function displayPath(file, cwd, root) {
   const inside = (base) => {
     const rel = relative2(base, file);
@@ -80610,31 +80797,31 @@ var DetectFold = class {
   constructor(options, files) {
     this.options = options;
     this.files = files;
-    this.tokens = new SessionTokens(options.refine !== false);
+    this.store = new SessionStore(options.refine !== false);
   }
   options;
   files;
-  tokens;
+  store;
   uses = [];
   skipped = [];
   add(result) {
-    for (const session of result.sessions) this.tokens.add(session);
+    for (const session of result.sessions) this.store.add(session);
     for (const use of result.uses) this.uses.push(use);
     for (const skip of result.skipped) this.skipped.push(skip);
   }
   /** Mines the sessions read and drafts a SKILL.md per pattern no existing skill covers. */
   async finish() {
     const options = this.options;
-    const { tokens: tokens2 } = this;
+    const { store } = this;
     const minSessions = options.minSessions ?? options.limits?.min_sessions;
     const patterns = minePatterns(
-      { packed: tokens2.packed(), vocabulary: tokens2.table.names },
+      { packed: store.packed(), vocabulary: store.table.names },
       minSessions === void 0 ? options : { ...options, minSessions }
     );
     const cwd = resolve4(options.cwd ?? process.cwd());
     const existing = options.existingSkills ?? (options.skillsDir === void 0 ? [] : await readSkillsDir(resolve4(cwd, options.skillsDir)));
     const detected = draftPatterns(patterns, existing, {
-      sessions: tokens2.evidence,
+      sessions: store.index(),
       refine: options.refine !== false,
       ...options.limits === void 0 ? {} : { limits: options.limits },
       ...options.profile === void 0 ? {} : { profile: options.profile }
@@ -80647,8 +80834,8 @@ var DetectFold = class {
       }
     }
     return {
-      sessions: tokens2.sessions,
-      calls: tokens2.tokens.length,
+      sessions: store.sessions,
+      calls: store.calls,
       files: this.files,
       skipped: this.skipped,
       patterns: detected,
@@ -81434,7 +81621,7 @@ async function writeUmbrellaProse(plan, guard, client) {
 // src/services/consolidate/read-packages.ts
 init_layout();
 init_discover_library();
-import { readdirSync as readdirSync9, readFileSync as readFileSync21, statSync as statSync7 } from "node:fs";
+import { readdirSync as readdirSync9, readFileSync as readFileSync21, statSync as statSync8 } from "node:fs";
 import { join as join39 } from "node:path";
 var maxReferenceBytes = 1e6;
 function readPackages(snapshot) {
@@ -81472,7 +81659,7 @@ function listFilesUnder(dir, prefix2 = "") {
   return out.sort();
 }
 function readReferences(repoDir, paths) {
-  return [...paths].sort().filter((path) => statSync7(join39(repoDir, path)).size < maxReferenceBytes).map((path) => ({ path, text: readFileSync21(join39(repoDir, path), "utf8") }));
+  return [...paths].sort().filter((path) => statSync8(join39(repoDir, path)).size < maxReferenceBytes).map((path) => ({ path, text: readFileSync21(join39(repoDir, path), "utf8") }));
 }
 
 // src/services/consolidate/plan.ts
@@ -86307,8 +86494,8 @@ init_discover_library();
 init_errors();
 init_findings();
 init_layout();
-import { existsSync as existsSync12, statSync as statSync8 } from "node:fs";
-import { basename as basename9, dirname as dirname12, join as join43, posix as posix7, relative as relative5, resolve as resolve6, sep as sep8 } from "node:path";
+import { existsSync as existsSync12, statSync as statSync9 } from "node:fs";
+import { basename as basename9, dirname as dirname10, join as join43, posix as posix7, relative as relative5, resolve as resolve6, sep as sep8 } from "node:path";
 init_dir_cache();
 init_discover();
 init_discover_library();
@@ -86590,16 +86777,16 @@ function resolveTargets(absolute, asGiven, deep, readDir) {
       data: { path: asGiven }
     });
   }
-  if (statSync8(absolute).isFile()) {
+  if (statSync9(absolute).isFile()) {
     if (basename9(absolute) !== skillFileName) {
       throw new SkillgardenError("validate/not-a-skill", `${asGiven}: not a SKILL.md; name a skill folder, a SKILL.md or a skills root`, {
         data: { path: asGiven }
       });
     }
-    const dir = dirname12(absolute);
-    return [{ dir, name: basename9(dir), boundary: dirname12(dir) }];
+    const dir = dirname10(absolute);
+    return [{ dir, name: basename9(dir), boundary: dirname10(dir) }];
   }
-  if (existsSync12(join43(absolute, skillFileName))) return [{ dir: absolute, name: basename9(absolute), boundary: dirname12(absolute) }];
+  if (existsSync12(join43(absolute, skillFileName))) return [{ dir: absolute, name: basename9(absolute), boundary: dirname10(absolute) }];
   return discoverSkills(absolute, { readDir, ...deep ? { deep: { maxDepth: explicitDepth } } : {} }).map(
     (skill) => explicitTarget(absolute, skill)
   );
@@ -87230,7 +87417,7 @@ async function runCurateMode(inputs, io2, deps = {}) {
     outcomes2.push(...await proposeExtras({ inputs, io: io2, ctx: onto, runId: pass.report.run_id, ...extraJobs(pass), baseFindings }));
     return finish2(inputs, io2, pass, outcomes2, { deferred: publishing.deferred });
   } finally {
-    rmSync11(scratchDir, { recursive: true, force: true });
+    rmSync10(scratchDir, { recursive: true, force: true });
   }
 }
 function extraJobs(pass) {
@@ -87476,7 +87663,7 @@ function readInputs(env) {
 
 // src/action/update-mode.ts
 init_errors();
-import { mkdtempSync as mkdtempSync3, rmSync as rmSync13 } from "node:fs";
+import { mkdtempSync as mkdtempSync3, rmSync as rmSync12 } from "node:fs";
 import { join as join51 } from "node:path";
 
 // src/services/vendor/propose-updates.ts
@@ -87518,13 +87705,13 @@ init_fs_probe();
 
 // src/services/vendor/upstream.ts
 init_errors();
-import { mkdtempSync as mkdtempSync2, rmSync as rmSync12, writeFileSync as writeFileSync6 } from "node:fs";
+import { mkdtempSync as mkdtempSync2, rmSync as rmSync11, writeFileSync as writeFileSync5 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join as join49, posix as posix10 } from "node:path";
 var fetchTimeoutMs = 10 * 60 * 1e3;
 async function openUpstream(url, ref) {
   const dir = mkdtempSync2(join49(tmpdir(), "skillgarden-upstream-"));
-  const close = () => rmSync12(dir, { recursive: true, force: true });
+  const close = () => rmSync11(dir, { recursive: true, force: true });
   try {
     await git5(dir, ["init", "-q"]);
     const fetched = await runGit(["fetch", "-q", "--no-tags", "--", url, ref ?? "HEAD"], { cwd: dir, timeoutMs: fetchTimeoutMs });
@@ -87558,7 +87745,7 @@ async function logTouching(upstream, from, to, path) {
 async function mergeText(upstream, sides) {
   const paths = ["ours", "base", "theirs"].map((side) => {
     const path = join49(upstream.dir, `.git/merge-${side}`);
-    writeFileSync6(path, sides[side]);
+    writeFileSync5(path, sides[side]);
     return path;
   });
   const labels = ["-L", "library", "-L", "pinned", "-L", "upstream"];
@@ -88053,7 +88240,7 @@ async function runUpdateMode(inputs, io2, deps = {}) {
       failure: `The upstream change of ${planned.refused.map((r2) => r2.name).join(", ")} was refused (the scan or validation): not proposed, the pin left as it is. See the annotations.`
     };
   } finally {
-    rmSync13(scratchDir, { recursive: true, force: true });
+    rmSync12(scratchDir, { recursive: true, force: true });
   }
 }
 async function proposeUpdate(inputs, io2, ctx, proposal, baseFindings) {
@@ -88124,8 +88311,8 @@ init_discover_library();
 init_report();
 
 // src/action/sarif-output.ts
-import { mkdirSync as mkdirSync6, writeFileSync as writeFileSync7 } from "node:fs";
-import { dirname as dirname14, resolve as resolve9 } from "node:path";
+import { mkdirSync as mkdirSync5, writeFileSync as writeFileSync6 } from "node:fs";
+import { dirname as dirname12, resolve as resolve9 } from "node:path";
 
 // src/core/report/render-sarif.ts
 var sarifSchemaUri = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -88228,13 +88415,13 @@ function readManifest(url) {
 // src/action/sarif-output.ts
 function writeSarifReport(file, workspace, findings) {
   const path = resolve9(workspace, file);
-  mkdirSync6(dirname14(path), { recursive: true });
-  writeFileSync7(path, renderFindingsSarif(findings, { toolVersion: readPackageVersion(), fingerprint: findingFingerprint }));
+  mkdirSync5(dirname12(path), { recursive: true });
+  writeFileSync6(path, renderFindingsSarif(findings, { toolVersion: readPackageVersion(), fingerprint: findingFingerprint }));
   return path;
 }
 
 // src/action/validate-base.ts
-import { existsSync as existsSync13, mkdtempSync as mkdtempSync4, rmSync as rmSync14 } from "node:fs";
+import { existsSync as existsSync13, mkdtempSync as mkdtempSync4, rmSync as rmSync13 } from "node:fs";
 import { join as join52 } from "node:path";
 async function readBaseProblems(inputs, io2, paths, collect) {
   const pr2 = readEvent2(inputs.github.eventPath).pullRequest;
@@ -88255,7 +88442,7 @@ async function readBaseProblems(inputs, io2, paths, collect) {
     );
     return void 0;
   } finally {
-    rmSync14(dir, { recursive: true, force: true });
+    rmSync13(dir, { recursive: true, force: true });
   }
 }
 function splitByBase(problems, base) {
