@@ -96,15 +96,19 @@ async function refuseOrphans(ledger: RollbackLedger, changes: readonly NetChange
       (await ledger.listFiles(folder)).map((f) => f.path),
     );
     if (orphans.length === 0) continue;
-    const later = await findLaterCommits(ledger, new Set(orphans), new Set(commits));
-    // Files that were already there before the reverted commits (the tree the rollback restores had them) are no
-    // orphans of this rollback: only later commits' files are refused.
-    if (later.length === 0) continue;
+    // Files the tree before the reverted commits already held are no orphans of this rollback: that tree had them
+    // beside no SKILL.md, and it is the tree the rollback restores (even when later commits deleted such a file
+    // and put it back). Only files added since are refused.
+    const base = (await ledger.readCommit(commits[0]!)).parents[0];
+    const before = base === undefined ? new Map<string, BlobRef | undefined>() : await ledger.lookup(orphans, base);
+    const added = orphans.filter((path) => before.get(path) === undefined);
+    if (added.length === 0) continue;
+    const later = await findLaterCommits(ledger, new Set(added), new Set(commits));
     const list = later.map((c) => `${c.oid.slice(0, 12)} "${c.subject}"`).join(', ');
     throw new SkillgardenError(
       'ledger/rollback-refused',
-      `Rollback refused, nothing written: it deletes ${folder}/SKILL.md, but later commits added ${orphans.join(', ')}${list ? ` (${list})` : ''}. Roll back those commits first, or delete the skill whole (\`skillgarden manage delete\`).`,
-      { data: { reason: 'orphans', paths: orphans, commits: [...commits], later: later.map((c) => c.oid) } },
+      `Rollback refused, nothing written: it deletes ${folder}/SKILL.md, but later commits added ${added.join(', ')}${list ? ` (${list})` : ''}. Roll back those commits first, or delete the skill whole (\`skillgarden manage delete\`).`,
+      { data: { reason: 'orphans', paths: added, commits: [...commits], later: later.map((c) => c.oid) } },
     );
   }
 }

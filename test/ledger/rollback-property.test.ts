@@ -35,8 +35,24 @@ describe('rollback ∘ mutations restores the tree', () => {
           cleanup();
         }
       }),
-      // A mode-only change (same bytes, executable flipped) must be reverted too.
-      { numRuns: 15, examples: [[[[{ path: 'skills/a/SKILL.md', content: 'seed\n', executable: true }]], 0]] },
+      {
+        numRuns: 15,
+        examples: [
+          // A mode-only change (same bytes, executable flipped) must be reverted too.
+          [[[{ path: 'skills/a/SKILL.md', content: 'seed\n', executable: true }]], 0],
+          // Undoing a SKILL.md's return beside a reference the tree before it already held (deleted and put back
+          // since): the earlier tree comes back, the reference is no orphan (found by fast-check, seed -139169487).
+          [
+            [
+              [{ path: 'skills/a/references/r.md', content: 'one\n', executable: false }],
+              [{ path: 'skills/a/SKILL.md', content: null, executable: false }],
+              [{ path: 'skills/a/SKILL.md', content: 'one\n', executable: false }],
+              [{ path: 'skills/a/references/r.md', content: null, executable: false }],
+            ],
+            5,
+          ],
+        ],
+      },
     );
   });
 });
