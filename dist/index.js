@@ -75142,13 +75142,16 @@ async function refuseOrphans(ledger, changes, commits) {
       (await ledger.listFiles(folder)).map((f3) => f3.path)
     );
     if (orphans.length === 0) continue;
-    const later = await findLaterCommits(ledger, new Set(orphans), new Set(commits));
-    if (later.length === 0) continue;
+    const base = (await ledger.readCommit(commits[0])).parents[0];
+    const before = base === void 0 ? /* @__PURE__ */ new Map() : await ledger.lookup(orphans, base);
+    const added = orphans.filter((path) => before.get(path) === void 0);
+    if (added.length === 0) continue;
+    const later = await findLaterCommits(ledger, new Set(added), new Set(commits));
     const list = later.map((c3) => `${c3.oid.slice(0, 12)} "${c3.subject}"`).join(", ");
     throw new SkillgardenError(
       "ledger/rollback-refused",
-      `Rollback refused, nothing written: it deletes ${folder}/SKILL.md, but later commits added ${orphans.join(", ")}${list ? ` (${list})` : ""}. Roll back those commits first, or delete the skill whole (\`skillgarden manage delete\`).`,
-      { data: { reason: "orphans", paths: orphans, commits: [...commits], later: later.map((c3) => c3.oid) } }
+      `Rollback refused, nothing written: it deletes ${folder}/SKILL.md, but later commits added ${added.join(", ")}${list ? ` (${list})` : ""}. Roll back those commits first, or delete the skill whole (\`skillgarden manage delete\`).`,
+      { data: { reason: "orphans", paths: added, commits: [...commits], later: later.map((c3) => c3.oid) } }
     );
   }
 }
