@@ -2,22 +2,6 @@ import type { SessionIndex } from './session-index.js';
 import { buildToken, TokenTable } from './tokens.js';
 import type { SessionRequest, TranscriptSession } from './types.js';
 
-/** Strings kept once each: a detail, a request or a file name recurs across thousands of sessions. */
-class StringTable {
-  readonly values: string[] = [];
-  private readonly ids = new Map<string, number>();
-
-  intern(value: string): number {
-    let id = this.ids.get(value);
-    if (id === undefined) {
-      id = this.values.length;
-      this.ids.set(value, id);
-      this.values.push(value);
-    }
-    return id;
-  }
-}
-
 const none = -1;
 
 /**
@@ -42,7 +26,8 @@ function packTime(time: string | undefined, call: number, others: Map<number, st
  */
 export class SessionStore {
   readonly table = new TokenTable();
-  private readonly strings = new StringTable();
+  /** Strings kept once each: a detail, a request or a file name recurs across thousands of sessions. */
+  private readonly strings = new TokenTable();
   /** Per call: its token id, its detail (a string id, or `none`), its time (or undefined). */
   private tokens: number[] = [];
   private readonly details: number[] = [];
@@ -106,7 +91,7 @@ export class SessionStore {
   }
 
   private text(id: number): string {
-    return this.strings.values[id] as string;
+    return this.strings.names[id] as string;
   }
 
   /** Session s's requests, built on each call (a pattern reads those of the sessions it occurs in, once each). */

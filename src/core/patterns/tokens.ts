@@ -13,7 +13,7 @@ export function buildToken(call: ToolCall, options: TokenizeOptions = {}): strin
   return options.refine !== false && call.program !== undefined ? `${call.name}:${call.program}` : call.name;
 }
 
-/** Interns token strings to small integers, so mining works on numbers. */
+/** Interns strings to small integers: tokens, so mining works on numbers, and the strings detect keeps per session. */
 export class TokenTable {
   readonly names: string[] = [];
   private readonly ids = new Map<string, number>();
