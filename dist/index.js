@@ -77333,15 +77333,12 @@ function buildToolCall(name2, args, options) {
   const key2 = options.refine === false ? void 0 : options.refine[name2];
   const command = key2 === void 0 ? void 0 : commandOf(args, key2);
   const program = command === void 0 ? void 0 : parseProgram(command);
-  const time = options.time;
-  const detail = command !== void 0 && program !== void 0 ? buildCommandHead(command, program) : buildFileDetail(args);
-  const chain = command !== void 0 && program !== void 0 ? buildChainHeads(command) : [];
-  if (detail !== void 0 && chain.length === 0 && time !== void 0)
-    return program === void 0 ? { name: name2, shape: buildArgShape(args), detail, time } : { name: name2, shape: program, program, detail, time };
   const call = program === void 0 ? { name: name2, shape: buildArgShape(args) } : { name: name2, shape: program, program };
+  const detail = command !== void 0 && program !== void 0 ? buildCommandHead(command, program) : buildFileDetail(args);
   if (detail !== void 0) call.detail = detail;
+  const chain = command !== void 0 && program !== void 0 ? buildChainHeads(command) : [];
   if (chain.length > 0) call.chain = chain;
-  if (time !== void 0) call.time = time;
+  if (options.time !== void 0) call.time = options.time;
   return call;
 }
 var maxDetail = 200;
@@ -80633,19 +80630,6 @@ function minePatterns(input2, options = {}) {
 }
 
 // src/core/patterns/session-store.ts
-var StringTable = class {
-  values = [];
-  ids = /* @__PURE__ */ new Map();
-  intern(value) {
-    let id = this.ids.get(value);
-    if (id === void 0) {
-      id = this.values.length;
-      this.ids.set(value, id);
-      this.values.push(value);
-    }
-    return id;
-  }
-};
 var none = -1;
 function packTime(time, call, others) {
   if (time === void 0) return NaN;
@@ -80660,7 +80644,8 @@ var SessionStore = class {
   }
   refine;
   table = new TokenTable();
-  strings = new StringTable();
+  /** Strings kept once each: a detail, a request or a file name recurs across thousands of sessions. */
+  strings = new TokenTable();
   /** Per call: its token id, its detail (a string id, or `none`), its time (or undefined). */
   tokens = [];
   details = [];
@@ -80717,7 +80702,7 @@ var SessionStore = class {
     return { tokens: this.packedTokens, starts: this.packedStarts };
   }
   text(id) {
-    return this.strings.values[id];
+    return this.strings.names[id];
   }
   /** Session s's requests, built on each call (a pattern reads those of the sessions it occurs in, once each). */
   requests(s) {

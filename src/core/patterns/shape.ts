@@ -105,17 +105,12 @@ export function buildToolCall(name: string, args: unknown, options: BuildCallOpt
   const key = options.refine === false ? undefined : options.refine[name];
   const command = key === undefined ? undefined : commandOf(args, key);
   const program = command === undefined ? undefined : parseProgram(command);
-  const time = options.time;
-  const detail = command !== undefined && program !== undefined ? buildCommandHead(command, program) : buildFileDetail(args);
-  const chain = command !== undefined && program !== undefined ? buildChainHeads(command) : [];
-  // The usual calls as one literal each, keys in the same order: an object grown key by key keeps its later keys in
-  // a second allocation (24 bytes more a call, and detect holds every call it read).
-  if (detail !== undefined && chain.length === 0 && time !== undefined)
-    return program === undefined ? { name, shape: buildArgShape(args), detail, time } : { name, shape: program, program, detail, time };
   const call: ToolCall = program === undefined ? { name, shape: buildArgShape(args) } : { name, shape: program, program };
+  const detail = command !== undefined && program !== undefined ? buildCommandHead(command, program) : buildFileDetail(args);
   if (detail !== undefined) call.detail = detail;
+  const chain = command !== undefined && program !== undefined ? buildChainHeads(command) : [];
   if (chain.length > 0) call.chain = chain;
-  if (time !== undefined) call.time = time;
+  if (options.time !== undefined) call.time = options.time;
   return call;
 }
 
