@@ -4,6 +4,22 @@ import type { SessionRequest, TranscriptSession } from './types.js';
 
 const none = -1;
 
+/** `toISOString`'s form, each field in its range; only the day may still name no date (February 30). */
+const isoTime = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
+
+/**
+ * The milliseconds `time` stands for when the number gives it back as written (`new Date(ms).toISOString() === time`),
+ * else NaN. A time in `toISOString`'s form with fields in range and a day of at most 28 always does, so only the
+ * others take the round trip, which was a tenth of `detect` at 2 M calls (1.2 µs a time, 0.3 µs this way).
+ * `test/core/patterns/session-store.test.ts` checks this against the round trip.
+ */
+export function exactTimeMs(time: string): number {
+  if (!isoTime.test(time)) return NaN;
+  const ms = Date.parse(time);
+  const day = (time.charCodeAt(8) - 48) * 10 + time.charCodeAt(9) - 48;
+  return day <= 28 || new Date(ms).toISOString() === time ? ms : NaN;
+}
+
 /**
  * A call's time as a number when the number gives it back as written (`toISOString`, as Claude Code writes them):
  * 8 bytes instead of a 24-character string, which was half of what a million tiny sessions kept. Any other
@@ -11,10 +27,9 @@ const none = -1;
  */
 function packTime(time: string | undefined, call: number, others: Map<number, string>): number {
   if (time === undefined) return NaN;
-  const ms = Date.parse(time);
-  if (!Number.isNaN(ms) && new Date(ms).toISOString() === time) return ms;
-  others.set(call, time);
-  return NaN;
+  const ms = exactTimeMs(time);
+  if (Number.isNaN(ms)) others.set(call, time);
+  return ms;
 }
 
 /**

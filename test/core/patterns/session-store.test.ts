@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { writeSessions } from '../../../bench/detect-transcripts.js';
 import { buildDraftEvals } from '../../../src/core/evals/build-evals.js';
@@ -8,7 +9,7 @@ import { distinctiveCommands, listSkillCommands } from '../../../src/core/patter
 import { keyOf, listTaskWords } from '../../../src/core/patterns/task-words.js';
 import { minePatterns } from '../../../src/core/patterns/mine.js';
 import { indexSessions } from '../../../src/core/patterns/session-index.js';
-import { SessionStore } from '../../../src/core/patterns/session-store.js';
+import { exactTimeMs, SessionStore } from '../../../src/core/patterns/session-store.js';
 import type { TranscriptSession } from '../../../src/core/patterns/types.js';
 import { expandTranscriptPaths } from '../../../src/store/transcripts/expand-paths.js';
 import { readTranscriptFiles } from '../../../src/store/transcripts/read-transcripts.js';
@@ -98,6 +99,30 @@ describe('SessionStore drafts as the sessions held whole do', () => {
     const index = store.index();
     expect(times.map((_, i) => index.time(0, i))).toEqual(times);
     expect(times.map((_, i) => index.timeMs(0, i))).toEqual(times.map((t) => Date.parse(t ?? '')));
+  });
+
+  it('takes a time as a number exactly when the number gives it back as written', () => {
+    /** The plain check the fast one stands in for. */
+    const roundTrip = (time: string): number => {
+      const ms = Date.parse(time);
+      return !Number.isNaN(ms) && new Date(ms).toISOString() === time ? ms : NaN;
+    };
+    const digits = (n: number) => fc.integer({ min: 0, max: 10 ** n - 1 }).map((v) => String(v).padStart(n, '0'));
+    // Every field drawn over all its digits, so that out-of-range months, days (February 30), hours, minutes and
+    // seconds come up, beside valid times, mangled ones and times in other forms.
+    const nearIso = fc
+      .tuple(digits(4), digits(2), digits(2), digits(2), digits(2), digits(2), digits(3))
+      .map(([y, mo, d, h, mi, s, ms]) => `${y}-${mo}-${d}T${h}:${mi}:${s}.${ms}Z`);
+    const valid = fc.integer({ min: -62_167_219_200_000, max: 253_402_300_799_999 }).map((ms) => new Date(ms).toISOString());
+    const mangled = fc.tuple(valid, fc.nat(23), fc.string({ maxLength: 2 })).map(([t, at, s]) => t.slice(0, at) + s + t.slice(at + 1));
+    fc.assert(
+      fc.property(fc.oneof(nearIso, valid, mangled, fc.string()), (time) => {
+        expect(exactTimeMs(time)).toBe(roundTrip(time));
+      }),
+      { numRuns: 20_000 },
+    );
+    for (const time of ['2026-02-29T00:00:00.000Z', '2024-02-29T00:00:00.000Z', '2026-04-31T23:59:59.999Z', '2026-12-31T23:59:59.999Z'])
+      expect(exactTimeMs(time)).toBe(roundTrip(time));
   });
 
   it('on generated sessions with planted procedures', async () => {
