@@ -6,6 +6,7 @@
  * Run: `npm run build` first, then `npx tsx bench/detect-scale.ts [--runs 3] [case…]`; cases below.
  * `BENCH_COMMAND=evidence` measures `skillgarden evidence` on the same inputs, over a library of three skills.
  * `--profile CASE` writes a CPU profile of one run (node --cpu-prof) and prints where the time went.
+ * Each run is set beside its floor (`floorScript`): reading and parsing every line, keeping nothing.
  * Targets (issues #30, #31): 10,000 sessions / 2 M calls < 5 s and < 1 GiB; a million tiny sessions < 1 GiB;
  * two million < 20 s; cost linear from 0.5 to 2 M calls.
  */
@@ -104,14 +105,45 @@ function prepareRepo(): string {
   return repo;
 }
 
-function run(dir: string, nodeArgs: string[] = []): Run {
+/**
+ * The floor, the peer each run is set beside: a bare node process that reads every file of the case in 1 MiB chunks,
+ * decodes them and `JSON.parse`s every line, keeping nothing. Any JSONL reader in node does at least this much, so
+ * the command's time over the floor's is what skillgarden adds.
+ */
+const floorScript = `
+import { openSync, readSync, readdirSync, closeSync } from 'node:fs';
+const buffer = Buffer.allocUnsafe(1 << 20);
+let lines = 0;
+for (const entry of readdirSync(process.argv[1], { recursive: true, withFileTypes: true })) {
+  if (!entry.isFile() || !entry.name.endsWith('.jsonl')) continue;
+  const fd = openSync(entry.parentPath + '/' + entry.name, 'r');
+  let carry = '';
+  for (let n; (n = readSync(fd, buffer, 0, buffer.length, null)) > 0; ) {
+    const last = buffer.lastIndexOf(10, n - 1);
+    const text = carry + buffer.toString('utf8', 0, last + 1);
+    carry = buffer.toString('utf8', last + 1, n);
+    for (let from = 0, at = text.indexOf('\\n'); at >= 0; from = at + 1, at = text.indexOf('\\n', from)) {
+      JSON.parse(text.slice(from, at));
+      lines += 1;
+    }
+  }
+  closeSync(fd);
+}
+if (lines === 0) throw new Error('no lines');
+`;
+
+function run(dir: string, nodeArgs: string[] = [], floor = false): Run {
   const repo = prepareRepo();
   const start = performance.now();
-  const result = spawnSync(
-    '/usr/bin/time',
-    ['-v', process.execPath, ...nodeArgs, cli, command, '--transcripts', join(dir, 't', '**', '*.jsonl'), '--json', '--repo', repo],
-    { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], cwd: dir, maxBuffer: 1 << 26 },
-  );
+  const argv = floor
+    ? ['--input-type=module', '-e', floorScript, join(dir, 't')]
+    : [...nodeArgs, cli, command, '--transcripts', join(dir, 't', '**', '*.jsonl'), '--json', '--repo', repo];
+  const result = spawnSync('/usr/bin/time', ['-v', process.execPath, ...argv], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'ignore', 'pipe'],
+    cwd: dir,
+    maxBuffer: 1 << 26,
+  });
   const wall = performance.now() - start;
   const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(result.stderr)?.[1];
   const elapsed = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)/.exec(result.stderr);
@@ -198,19 +230,25 @@ if (profileAt >= 0) {
       .join(' ')}; \`${command}\`; ${runs} runs, medians`,
   );
   const rows = [
-    '| case | files | sessions | calls | MiB read | wall (median) | runs | CPU (median) | peak RSS (median) |',
-    '|---|---:|---:|---:|---:|---:|---|---:|---:|',
+    '| case | files | sessions | calls | MiB read | wall (median) | runs | CPU (median) | peak RSS (median) | floor (median) | × floor |',
+    '|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|',
   ];
   for (const c of cases.filter((x) => names.length === 0 || names.includes(x.name))) {
     const { dir, calls, bytes } = await prepare(c);
     // --runs 0 only generates the inputs.
     if (runs === 0) continue;
-    const results = Array.from({ length: runs }, () => run(dir));
-    const failed = results.find((r) => r.code !== 0);
+    // The command and its floor in turns, so that both meet the same machine.
+    const results: Run[] = [];
+    const floors: Run[] = [];
+    for (let i = 0; i < runs; i += 1) {
+      results.push(run(dir));
+      floors.push(run(dir, [], true));
+    }
+    const failed = [...results, ...floors].find((r) => r.code !== 0);
     if (failed !== undefined) throw new Error(`${c.name}: exit ${failed.code}\n${failed.stderr.slice(-2000)}`);
     const walls = results.map((r) => r.wall);
     rows.push(
-      `| ${c.name} | ${c.files.toLocaleString('en-US')} | ${c.sessions.toLocaleString('en-US')} | ${calls.toLocaleString('en-US')} | ${(bytes / 2 ** 20).toFixed(0)} | ${(median(walls) / 1000).toFixed(1)} s | ${walls.map((w) => (w / 1000).toFixed(1)).join(', ')} | ${(median(results.map((r) => r.cpu)) / 1000).toFixed(1)} s | ${median(results.map((r) => r.rssMiB)).toFixed(0)} MiB |`,
+      `| ${c.name} | ${c.files.toLocaleString('en-US')} | ${c.sessions.toLocaleString('en-US')} | ${calls.toLocaleString('en-US')} | ${(bytes / 2 ** 20).toFixed(0)} | ${(median(walls) / 1000).toFixed(1)} s | ${walls.map((w) => (w / 1000).toFixed(1)).join(', ')} | ${(median(results.map((r) => r.cpu)) / 1000).toFixed(1)} s | ${median(results.map((r) => r.rssMiB)).toFixed(0)} MiB | ${(median(floors.map((r) => r.wall)) / 1000).toFixed(1)} s | ${(median(walls) / median(floors.map((r) => r.wall))).toFixed(2)}× |`,
     );
     console.error(rows.at(-1));
   }
