@@ -80631,12 +80631,18 @@ function minePatterns(input2, options = {}) {
 
 // src/core/patterns/session-store.ts
 var none = -1;
+var isoTime = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
+function exactTimeMs(time) {
+  if (!isoTime.test(time)) return NaN;
+  const ms2 = Date.parse(time);
+  const day2 = (time.charCodeAt(8) - 48) * 10 + time.charCodeAt(9) - 48;
+  return day2 <= 28 || new Date(ms2).toISOString() === time ? ms2 : NaN;
+}
 function packTime(time, call, others) {
   if (time === void 0) return NaN;
-  const ms2 = Date.parse(time);
-  if (!Number.isNaN(ms2) && new Date(ms2).toISOString() === time) return ms2;
-  others.set(call, time);
-  return NaN;
+  const ms2 = exactTimeMs(time);
+  if (Number.isNaN(ms2)) others.set(call, time);
+  return ms2;
 }
 var SessionStore = class {
   constructor(refine = true) {
