@@ -125,15 +125,22 @@ export function splitShellWords(text: string): string[] {
 const commandEnds = new Set(['&&', '||', ';']);
 
 /**
+ * The words of a list-form command: the script's for `["bash", "-lc", "npm version patch"]` (Codex's `shell`), read
+ * as `parseProgram` reads its program; otherwise each argument, quoted where the shell would need it.
+ */
+function argvWords(argv: readonly string[]): string[] {
+  const script = shellText(argv);
+  if (script !== undefined) return splitShellWords(script.trim());
+  return argv.map((w) => (/[\s"'$`\\|&;<>()]/.test(w) ? `'${w.replace(/'/g, `'\\''`)}'` : w));
+}
+
+/**
  * The command a step runs, from its program to the end of that command (a pipe and redirections are part of it,
  * `&&`, `||` and `;` end it), with every argument whole: a draft shows it as it was run, never cut mid-argument.
  * `cd app && npm test -- --run` → `npm test -- --run`; `git commit -m "x y" && git push` → `git commit -m "x y"`.
  */
 export function buildCommandHead(command: string | readonly string[], program: string): string | undefined {
-  const words =
-    typeof command === 'string'
-      ? splitShellWords(command.trim())
-      : command.map((w) => (/[\s"'$`\\|&;<>()]/.test(w) ? `'${w.replace(/'/g, `'\\''`)}'` : w));
+  const words = typeof command === 'string' ? splitShellWords(command.trim()) : argvWords(command);
   const start = words.findIndex((w) => programWord(w) === program);
   if (start < 0) return program;
   const head = [program];

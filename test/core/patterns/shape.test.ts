@@ -116,6 +116,10 @@ describe('buildChainHeads: the commands chained after the first', () => {
   it('reads the script of bash -lc, as Codex records it, and sets `chain` on the call only when there is one', () => {
     expect(buildChainHeads(['bash', '-lc', 'npm version patch && npm publish'])).toEqual(['npm publish']);
     expect(buildChainHeads(['npm', 'test'])).toEqual([]);
+    // The head of the first command too: the script's, not `npm` cut off from its quoted sub-command.
+    const listed = buildToolCall('shell', { command: ['bash', '-lc', 'npm version patch && npm publish'] }, { refine: defaultRefine });
+    expect(listed).toMatchObject({ program: 'npm', detail: 'npm version patch', chain: ['npm publish'] });
+    expect(buildToolCall('shell', { command: ['npm', 'version', 'patch'] }, { refine: defaultRefine }).detail).toBe('npm version patch');
     const chained = buildToolCall('Bash', { command: 'npm version patch && git push --tags' }, { refine: defaultRefine });
     expect(chained).toMatchObject({ detail: 'npm version patch', chain: ['git push --tags'] });
     expect('chain' in buildToolCall('Bash', { command: 'npm test' }, { refine: defaultRefine })).toBe(false);
