@@ -48,7 +48,8 @@ function scriptOf(program: string, args: readonly string[]): string | undefined 
 /**
  * The identity of a command for matching a skill's procedure to a session: its program and sub-command, as the
  * transcript readers' `detail` heads give them (`npm version patch` → `npm version`, `npm run migrate` →
- * `npm run migrate`, `python scripts/fill.py x` → `python fill.py`, `npx prisma migrate` → `npx prisma`).
+ * `npm run migrate`, `python scripts/fill.py x` → `python fill.py`, `npx prisma migrate dev` → `npx prisma migrate`,
+ * `npx vitest run` → `npx vitest`).
  * Undefined for a program outside the known ones.
  */
 export function buildCommandKey(detail: string): string | undefined {
@@ -59,7 +60,12 @@ export function buildCommandKey(detail: string): string | undefined {
   // `npx prisma@5`: the tool, not its version.
   const sub = runners.has(program) ? first?.replace(/(.)@.*$/, '$1') : first;
   if (sub === undefined || !plainWord.test(sub)) return program;
-  if (runners.has(program)) return `${program} ${sub}`;
+  if (runners.has(program)) {
+    // The tool's own sub-command names the step (`npx knex migrate:make`, `npx knex migrate:latest`): without it a
+    // skill's steps through one tool collapse into one command, too few to match. A tool every task runs stays whole.
+    const tool = `${program} ${sub}`;
+    return next !== undefined && plainWord.test(next) && !everyTaskKeys.has(tool) ? `${tool} ${next}` : tool;
+  }
   if (scriptVerbs.has(sub) && next !== undefined && plainWord.test(next)) return `${program} ${sub} ${next}`;
   return `${program} ${sub}`;
 }

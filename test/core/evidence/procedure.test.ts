@@ -15,7 +15,12 @@ describe("a skill's procedure, as commands", () => {
     ['npm publish --access public', 'npm publish'],
     ['npm run migrate:make add-x', 'npm run migrate:make'],
     ['pnpm exec prisma migrate dev', 'pnpm exec prisma'],
-    ['npx prisma@5 migrate dev', 'npx prisma'],
+    ['npx prisma@5 migrate dev', 'npx prisma migrate'],
+    ['npx knex migrate:make add-x', 'npx knex migrate:make'],
+    ['npx knex migrate:latest', 'npx knex migrate:latest'],
+    ['npx prisma', 'npx prisma'],
+    ['npx vitest run', 'npx vitest'],
+    ['npx eslint .', 'npx eslint'],
     ['python scripts/fill_form.py in.pdf', 'python fill_form.py'],
     ['python3 -m pytest -q', 'python3 -m pytest'],
     ['python', 'python'],
@@ -34,6 +39,10 @@ describe("a skill's procedure, as commands", () => {
       '---\nname: x\ndescription: y\n---\n```python\nimport os\nprint(1)\n```\n```console\n$ cd app && npm run seed # seed the db\n$ docker compose up -d \\\n    db\n```\nThen `gh pr create` and `git status`.\n';
     // `gh pr` is in nearly every session; the Python block holds no command.
     expect(listProcedureCommands(text)).toEqual(['docker compose', 'npm run seed']);
+    // Two steps through one tool are two commands, enough for the miss rule (they were one, `npx knex`).
+    const knex =
+      '---\nname: db-migrate\ndescription: y\n---\n1. `npx knex migrate:make <name>`\n2. `npx knex migrate:latest`, then `npx vitest run`\n';
+    expect(listProcedureCommands(knex)).toEqual(['npx knex migrate:latest', 'npx knex migrate:make']);
   });
 
   it.each([
