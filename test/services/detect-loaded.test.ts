@@ -3,6 +3,7 @@ import type { DetectedPattern } from '../../src/core/patterns/types.js';
 import { runDetect } from '../../src/services/detect.js';
 import { tempDir } from '../helpers/tmp.js';
 import { migrateSessions, otherSessions, pdfSessions, plantedSkills, releaseSessions, writePlantedSessions } from './curator/planted.js';
+import type { Session } from '../fixtures/task-transcripts/write.js';
 
 const existingSkills = Object.entries(plantedSkills).map(([name, text]) => ({ name, text }));
 const withTools = (patterns: readonly DetectedPattern[], tool: string) => patterns.find((p) => p.tools.includes(tool));
@@ -37,8 +38,35 @@ describe('detect drafts nothing that duplicates a working skill (issue #31)', ()
     const release = covered.patterns.find((p) => p.tools.join() === 'Bash:git,Bash:npm,Bash:git,Bash:npm');
     expect(release?.draft).toBeUndefined();
     expect(release?.coveredBy).toBe('release-cut');
-    expect(release?.reason).toBe('release-cut already runs these commands (npm test, npm version, git push, npm publish)');
+    // The commands every task runs (`npm test`, `git push`) say nothing about which skill: the reason names the others.
+    expect(release?.reason).toBe('release-cut already runs these commands (npm version, npm publish)');
     const plain = await runDetect({ transcripts: ['claude'], cwd: dir });
     expect(plain.patterns.flatMap((p) => p.draft?.name ?? [])).toEqual(['publish-version-package']);
+  });
+
+  it('a pattern that also runs what every task runs, and the skill never says, is still the skill done by hand', async () => {
+    const dir = tempDir();
+    // A commit and a lint after the release: release-cut says neither, and they blocked coverage when every command
+    // of the pattern had to be the skill's (a copy of release-cut was drafted beside its description proposal).
+    const more = releaseSessions.map((s) => ({ ...s, calls: [...s.calls, 'git commit -am "chore: release"', 'npm run lint'] }));
+    writePlantedSessions(dir, [...more, ...otherSessions]);
+    const report = await runDetect({ transcripts: ['claude'], cwd: dir, existingSkills });
+    expect(report.patterns.flatMap((p) => p.draft?.name ?? [])).toEqual([]);
+    expect(report.patterns.find((p) => p.tools.includes('Bash:npm'))?.coveredBy).toBe('release-cut');
+  });
+
+  it('a skill that runs a command every task runs covers no pattern for it (release-cut and db-migrate both run npm test)', async () => {
+    const dir = tempDir();
+    // Fixing a test runs `npm test`, as release-cut and db-migrate do: that is neither one's procedure.
+    const fixes = ['parser', 'lexer', 'router', 'cache'].map((topic) => ({
+      id: `cc-fix-${topic}`,
+      request: `Fix the failing ${topic} test in the build.`,
+      calls: ['npm test', ['Edit', { file_path: `src/${topic}.ts`, old_string: 'a', new_string: 'b' }], 'npm test'] as Session['calls'],
+    }));
+    writePlantedSessions(dir, [...fixes, ...otherSessions]);
+    const report = await runDetect({ transcripts: ['claude'], cwd: dir, existingSkills });
+    const fix = report.patterns.find((p) => p.tools.join() === 'Bash:npm,Edit,Bash:npm');
+    expect(fix).toBeDefined();
+    expect(fix?.coveredBy).toBeUndefined();
   });
 });

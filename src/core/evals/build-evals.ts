@@ -7,7 +7,7 @@ export interface DraftEvalsInput {
   requests: readonly string[];
   /** How those sessions ended, when something told. */
   ending?: DraftEnding;
-  /** The commands the draft's steps run (`listSkillCommands`), the ones that only look around left out. */
+  /** The commands the sessions' steps ran (`npm version`), the ones that only look around left out. */
   commands: readonly string[];
   /** What people asked in sessions that did something else: queries that should not load the skill. */
   unrelated: readonly string[];
@@ -38,15 +38,15 @@ function unique(texts: readonly string[], max: number): string[] {
 
 /**
  * The evals of a drafted skill, so a person can run the with/without comparison the format defines: a test case per
- * request that led to the procedure (its expected output how those sessions ended, its expectations the commands
+ * request that led to the procedure (its expected output how those sessions ended, its assertions the commands
  * they ran), and trigger queries — those requests should load it, unrelated sessions' requests should not.
  */
 export function buildDraftEvals(input: DraftEvalsInput): DraftEvals {
   const asked = unique(input.requests, maxQueries);
   const outcome = input.ending === undefined ? undefined : outcomes[input.ending];
-  const expectations = [...input.commands.map((c) => `The agent runs \`${c}\`.`), ...(outcome ? [outcome.check] : [])];
+  const assertions = [...input.commands.map((c) => `The agent runs \`${c}\`.`), ...(outcome ? [outcome.check] : [])];
   const expected = outcome?.output ?? 'The request is done by the skill’s steps.';
-  const evals = asked.slice(0, maxCases).map((prompt, i) => ({ id: i + 1, prompt, expected_output: expected, expectations }));
+  const evals = asked.slice(0, maxCases).map((prompt, i) => ({ id: i + 1, prompt, expected_output: expected, assertions }));
   const unrelated = unique(input.unrelated, maxQueries).filter((q) => !asked.includes(q));
   return {
     evals: { skill_name: input.name, evals },

@@ -7,8 +7,8 @@ export interface EvalCase {
   prompt: string;
   /** What success looks like, in words: how those sessions ended. */
   expected_output: string;
-  /** Verifiable statements a grader checks (skill-creator's `expectations`). */
-  expectations: string[];
+  /** Verifiable statements a grader checks (the guide's `assertions`, which the validator reads too). */
+  assertions: string[];
 }
 
 export interface EvalsFile {

@@ -1,7 +1,7 @@
 import type { Skipped, TranscriptSession } from '../patterns/types.js';
 import { buildSkillEvidence, type SessionRecord, type SkillTally } from './figures.js';
 import { readSessionOutcome, type SessionOutcome } from './outcome.js';
-import { didProcedure, listSessionCommands } from './procedure.js';
+import { didProcedure, listSessionCommands } from '../patterns/procedure.js';
 import { buildSkillIndex, resolveLoad, loadNames, type EvidenceSkillInput, type SkillIndex } from './skill-index.js';
 import type { EvidenceReport, EvidenceSkip } from './types.js';
 import { askedFor, listWordKeys } from './words.js';

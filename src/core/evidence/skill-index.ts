@@ -1,4 +1,4 @@
-import { listProcedureCommands } from './procedure.js';
+import { listProcedureCommands } from '../patterns/procedure.js';
 import { listTriggerWords } from './words.js';
 
 /** One skill of the library as the evidence reads it: its listing, its code, and what history says. */

@@ -2,7 +2,6 @@ import { buildDraftEvals } from '../evals/build-evals.js';
 import type { DraftEvals } from '../evals/types.js';
 import type { PatternEvidence } from './evidence.js';
 import type { SessionIndex } from './session-index.js';
-import { distinctiveCommands, listSkillCommands } from './skill-commands.js';
 import { listTaskWords } from './task-words.js';
 
 const stem = (word: string) => (word.length > 4 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word);
@@ -12,7 +11,7 @@ const stem = (word: string) => (word.length > 4 && word.endsWith('s') && !word.e
  * sessions that showed the pattern (redacted by the reader); its should-not-trigger queries what people asked in
  * sessions that did not, sharing none of the task's words.
  */
-export function buildPatternEvals(name: string, text: string, found: PatternEvidence, sessions: SessionIndex): DraftEvals {
+export function buildPatternEvals(name: string, commands: readonly string[], found: PatternEvidence, sessions: SessionIndex): DraftEvals {
   const task = new Set(found.task.words.map(stem));
   // Each request once, in the order first asked: the evals keep the first few distinct ones (the same whether a
   // request comes once or a hundred thousand times), and a million sessions ask far fewer different things.
@@ -24,7 +23,7 @@ export function buildPatternEvals(name: string, text: string, found: PatternEvid
     name,
     requests: [...found.evidence.requests, ...own],
     ...(found.evidence.ending === undefined ? {} : { ending: found.evidence.ending }),
-    commands: distinctiveCommands(listSkillCommands(text)),
+    commands,
     unrelated,
   });
 }

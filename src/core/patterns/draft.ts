@@ -6,7 +6,8 @@ import { buildPatternEvidence, type PatternEvidence } from './evidence.js';
 import { indexSessions, isIndex, type MinedSession, type SessionIndex } from './session-index.js';
 import { isGenericSequence } from './generic.js';
 import { commandName } from './shape.js';
-import { coversCommand, distinctiveCommands, listSkillCommands } from './skill-commands.js';
+import { buildCommandKey, didProcedure, isUbiquitousCommand } from './procedure.js';
+import { distinctiveCommands, listSkillCommandHeads } from './skill-commands.js';
 
 import type { DetectedPattern, DraftSkill, Pattern } from './types.js';
 
@@ -61,29 +62,46 @@ function clean(text: string): string {
   return text.replace(/[<>]/g, '').replace(/\s+/g, ' ').trim();
 }
 
-/** An existing skill with the commands its own steps run (read once per run, `listSkillCommands`). */
+/** An existing skill with the commands its own steps run (read once per run, `listCoverageCommands`). */
 interface CoverageSkill extends ExistingSkill {
   commands?: readonly string[];
 }
 
 /**
- * The skill that already covers a pattern: it records the pattern's fingerprint, or its own steps run every
- * command of the pattern that names the procedure (`commands`: the program and sub-command of each shell step,
- * `npm version`; the ones that only look around, `git status`, `ls`, left out). A tool's name as a word in the
- * prose is not coverage: `open → edit` is not covered by a skill that says "edit". A pattern with no such
- * command is covered by its fingerprint only.
+ * The commands that name a procedure, as coverage compares them: each command's key (`buildCommandKey`, the one
+ * evidence matches a skill's procedure with; a program outside the known ones by its name), without the ones every
+ * task runs (`npm test`, `git commit`) or that only look around (`git status`): those say nothing about which skill.
+ */
+function listCoverageCommands(details: readonly string[]): string[] {
+  const keys = details.map((detail) => buildCommandKey(detail) ?? commandName(detail));
+  return [...new Set(keys)].filter((key) => !isUbiquitousCommand(key));
+}
+
+/** A skill's commands for coverage, read from its own steps. */
+function skillCoverageCommands(skill: CoverageSkill): readonly string[] {
+  return skill.commands ?? listCoverageCommands(listSkillCommandHeads(skill.text));
+}
+
+/**
+ * The skill that already covers a pattern, and the commands they share: the skill records the pattern's
+ * fingerprint, or the pattern ran its procedure — every command of the pattern that names a procedure is one of the
+ * skill's, or the pattern ran at least two and at least half of the skill's (`didProcedure`, the evidence's miss
+ * rule: a session that did this by hand missed the skill, so a draft of it would copy the skill). `commands`: the
+ * pattern's shell steps as run (`npm version patch`). A tool's name as a word in the prose is not coverage, nor is a
+ * command every task runs: a pattern with no command that names a procedure is covered by its fingerprint only.
  */
 export function findCoveringSkill(
   pattern: Pattern,
   existing: readonly CoverageSkill[],
   commands: readonly string[] = [],
-): string | undefined {
-  const wanted = distinctiveCommands(commands);
+): { name: string; shared: string[] } | undefined {
+  const wanted = listCoverageCommands(commands);
   for (const skill of existing) {
-    if (skill.text.includes(pattern.fingerprint)) return skill.name;
+    if (skill.text.includes(pattern.fingerprint)) return { name: skill.name, shared: [] };
     if (wanted.length === 0) continue;
-    const own = skill.commands ?? listSkillCommands(skill.text);
-    if (wanted.every((command) => coversCommand(own, command))) return skill.name;
+    const own = skillCoverageCommands(skill);
+    const shared = wanted.filter((key) => own.includes(key));
+    if (shared.length === wanted.length || didProcedure(shared.length, own.length)) return { name: skill.name, shared };
   }
   return undefined;
 }
@@ -109,12 +127,12 @@ function taskWording(found: PatternEvidence): { phrase: string; example?: string
   return example === undefined ? { phrase } : { phrase, example };
 }
 
-/** The commands of a pattern's shell steps, as its representative session ran them (program and sub-command). */
+/** The commands of a pattern's shell steps, as its representative session ran them (`npm version patch`). */
 function patternCommands(pattern: Pattern, found: PatternEvidence): string[] {
   const details = stepDetails(found);
   return pattern.tools.flatMap((token, i) => {
     const top = details[i]?.[0]?.[0];
-    return token.includes(':') && top !== undefined ? top.split(' && ').map(commandName) : [];
+    return token.includes(':') && top !== undefined ? top.split(' && ') : [];
   });
 }
 
@@ -262,7 +280,7 @@ export function draftPatterns(
   patterns.forEach((pattern, index) => {
     const detected = out[index] as DetectedPattern;
     const recorded = findCoveringSkill(pattern, existing);
-    if (recorded !== undefined) return void (detected.coveredBy = recorded);
+    if (recorded !== undefined) return void (detected.coveredBy = recorded.name);
     const reason = screen(pattern, limits);
     if (reason !== undefined) return void (detected.reason = reason);
     const sessions = options.sessions ?? [];
@@ -274,12 +292,11 @@ export function draftPatterns(
       detected.coveredBy = served[0];
       return void (detected.reason = `sessions loaded ${served[0]} (${served[1]} of its ${found.sessionIds.size}): a skill that works, not a new one`);
     }
-    library ??= existing.map((skill) => ({ ...skill, commands: listSkillCommands(skill.text) }));
-    const commands = patternCommands(pattern, found);
-    const coveredBy = findCoveringSkill(pattern, library, commands);
-    if (coveredBy !== undefined) {
-      detected.coveredBy = coveredBy;
-      return void (detected.reason = `${coveredBy} already runs these commands (${distinctiveCommands(commands).join(', ')})`);
+    library ??= existing.map((skill) => ({ ...skill, commands: skillCoverageCommands(skill) }));
+    const covering = findCoveringSkill(pattern, library, patternCommands(pattern, found));
+    if (covering !== undefined) {
+      detected.coveredBy = covering.name;
+      return void (detected.reason = `${covering.name} already runs these commands (${covering.shared.join(', ')})`);
     }
     // One recurring word (`test`) is a coincidence of three requests, not a task.
     const name = found.task.nameWords.length >= 2 ? buildTaskName(found.task.nameWords) : undefined;
@@ -303,7 +320,8 @@ export function draftPatterns(
     const built = buildDraft(lead.pattern, name, lead.found, options.profile);
     // Every candidate was read from the index, so it is built here.
     const index = options.sessions === undefined ? undefined : indexed;
-    const draft = index ? { ...built, evals: buildPatternEvals(name, built.text, lead.found, index) } : built;
+    const commands = distinctiveCommands(patternCommands(lead.pattern, lead.found).map(commandName));
+    const draft = index ? { ...built, evals: buildPatternEvals(name, commands, lead.found, index) } : built;
     const absorbs = group.filter((c) => c !== lead).map((c) => c.pattern.fingerprint);
     (out[lead.index] as DetectedPattern).draft = absorbs.length > 0 ? { ...draft, absorbs } : draft;
     for (const c of group) if (c !== lead) (out[c.index] as DetectedPattern).collapsedInto = name;

@@ -1,5 +1,5 @@
 import { isGenericCommand } from './generic.js';
-import { buildCommandHead, commandName, parseProgram } from './shape.js';
+import { buildCommandHead, parseProgram } from './shape.js';
 
 function bodyOf(text: string): string {
   const match = /^---\r?\n[\s\S]*?\r?\n---\r?\n?/.exec(text);
@@ -19,8 +19,8 @@ export function codeOf(text: string): string {
  * The shell commands a skill's own steps run, as the transcript readers reduce a session's shell calls to a
  * `detail` head (`parseProgram`, `buildCommandHead`): `npx prisma migrate dev --name <change>` → its head. A line's
  * `&&`, `||` and `;` separate commands; `\` continuations are joined; `$ `, `> ` and `% ` prompts and `#` comments
- * are left out; `cd DIR` only says where (the readers skip it too). Coverage (below) and the evidence's miss rule
- * (core/evidence/procedure.ts) both read a skill's commands here.
+ * are left out; `cd DIR` only says where (the readers skip it too). Coverage (draft.ts) and the evidence's miss
+ * rule (procedure.ts) both read a skill's commands here.
  */
 export function listSkillCommandHeads(text: string): string[] {
   const out = new Set<string>();
@@ -39,26 +39,6 @@ export function listSkillCommandHeads(text: string): string[] {
     }
   }
   return [...out];
-}
-
-/** A skill's commands by name (`npx prisma migrate`), for coverage: `commandName` of each head. */
-export function listSkillCommands(text: string): string[] {
-  return [...new Set(listSkillCommandHeads(text).map(commandName))];
-}
-
-/**
- * Whether one of a skill's commands is a session's command: the same program and the words one of them names
- * start the other (`npm version` covers `npm version patch`); a bare program covers only itself.
- */
-export function coversCommand(skillCommands: readonly string[], command: string): boolean {
-  const words = command.split(' ');
-  return skillCommands.some((known) => {
-    const other = known.split(' ');
-    if (other[0] !== words[0]) return false;
-    if (other.length === 1 || words.length === 1) return other.length === words.length;
-    const n = Math.min(other.length, words.length);
-    return other.slice(0, n).join(' ') === words.slice(0, n).join(' ');
-  });
 }
 
 /** A pattern's commands that name its procedure: the ones that only look around (`git status`, `ls`) left out. */

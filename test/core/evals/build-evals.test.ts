@@ -13,7 +13,7 @@ const input = {
 };
 
 describe('the evals of a drafted skill', () => {
-  it('has a case per distinct request, its expected output how the sessions ended, the commands as expectations', () => {
+  it('has a case per distinct request, its expected output how the sessions ended, the commands as assertions', () => {
     const built = buildDraftEvals(input);
     expect(built.evals).toEqual({
       skill_name: 'publish-version-package',
@@ -21,7 +21,7 @@ describe('the evals of a drafted skill', () => {
         id,
         prompt: id === 1 ? 'Publish a new version of the package to npm.' : 'Can you publish it?',
         expected_output: 'The new version is released.',
-        expectations: ['The agent runs `npm version`.', 'The agent runs `npm publish`.', 'The release is published at the end.'],
+        assertions: ['The agent runs `npm version`.', 'The agent runs `npm publish`.', 'The release is published at the end.'],
       })),
     });
     // A query is never both: an unrelated request equal to one that led to the procedure is left out.

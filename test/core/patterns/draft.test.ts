@@ -121,14 +121,30 @@ describe('draftPatterns', () => {
   it("skips patterns an existing skill covers: its fingerprint, or the skill's own code runs the pattern's commands", () => {
     const words = { name: 'words', text: '---\nname: words\n---\nUse Grep, Read, Edit, then npm test.' };
     expect(findCoveringSkill(pattern, [words])).toBeUndefined();
-    expect(findCoveringSkill(pattern, [{ name: 'fp', text: `fingerprint: ${pattern.fingerprint}` }])).toBe('fp');
+    expect(findCoveringSkill(pattern, [{ name: 'fp', text: `fingerprint: ${pattern.fingerprint}` }])?.name).toBe('fp');
     // Tool names as words in prose are not coverage…
     expect(draftPatterns([pattern], [words], { sessions })[0]?.coveredBy).toBeUndefined();
-    // …a skill whose steps run the same commands is.
+    // …nor a command every task runs: a skill that runs `npm test` does not cover fixing a flaky test…
     const runs = { name: 'parser-tests', text: '---\nname: parser-tests\n---\n## Steps\n\n```bash\nnpm test -- parser\n```\n' };
-    const detected = draftPatterns([pattern], [runs], { sessions })[0];
-    expect(detected?.coveredBy).toBe('parser-tests');
-    expect(detected?.reason).toMatch(/parser-tests already runs these commands \(npm test/);
+    expect(draftPatterns([pattern], [runs], { sessions })[0]?.coveredBy).toBeUndefined();
+    // …a skill whose steps run the pattern's commands that name a procedure does, or at least two and half of its own.
+    const release = (extra: string) => `---\nname: ship\n---\n\`\`\`bash\nnpm version patch\nnpm publish${extra}\n\`\`\`\n`;
+    const ship: Pattern = { ...pattern, tools: ['Bash:npm', 'Bash:npm'], fingerprint: 'abababababababab' };
+    const commands = ['npm test', 'npm version minor', 'npm publish --tag next', 'git commit -m "x"'];
+    expect(findCoveringSkill(ship, [{ name: 'ship', text: release('') }], commands)).toEqual({
+      name: 'ship',
+      shared: ['npm version', 'npm publish'],
+    });
+    expect(findCoveringSkill(ship, [{ name: 'ship', text: release('\ngh release create v1') }], [...commands, 'psql -c x'])?.name).toBe(
+      'ship',
+    );
+    expect(
+      findCoveringSkill(
+        ship,
+        [{ name: 'ship', text: release('\ngh release create v1\ngh workflow run\ndocker build .') }],
+        [...commands, 'psql -c x'],
+      ),
+    ).toBeUndefined();
   });
 
   it('does not draft what a skill the sessions loaded already serves', () => {

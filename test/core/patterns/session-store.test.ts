@@ -5,7 +5,6 @@ import { writeSessions } from '../../../bench/detect-transcripts.js';
 import { buildDraftEvals } from '../../../src/core/evals/build-evals.js';
 import { draftPatterns } from '../../../src/core/patterns/draft.js';
 import { buildPatternEvidence } from '../../../src/core/patterns/evidence.js';
-import { distinctiveCommands, listSkillCommands } from '../../../src/core/patterns/skill-commands.js';
 import { keyOf, listTaskWords } from '../../../src/core/patterns/task-words.js';
 import { minePatterns } from '../../../src/core/patterns/mine.js';
 import { indexSessions } from '../../../src/core/patterns/session-index.js';
@@ -53,7 +52,8 @@ function expectSameDrafts(sessions: readonly TranscriptSession[], refine: boolea
         name: draft.name,
         requests: [...found.evidence.requests, ...sessions.filter((s) => found.sessionIds.has(s.id)).map(first)],
         ...(found.evidence.ending === undefined ? {} : { ending: found.evidence.ending }),
-        commands: distinctiveCommands(listSkillCommands(draft.text)),
+        // The commands are the pattern's steps, compared above (the drafts as a whole); the requests are what differs.
+        commands: (draft.evals?.evals.evals[0]?.assertions ?? []).flatMap((a) => /^The agent runs `(.+)`\.$/.exec(a)?.[1] ?? []),
         unrelated,
       }),
     );

@@ -27,10 +27,17 @@ describe('a drafted skill carries its evals, in the draft commit', () => {
     const queriesText = files.get('skills/publish-version-package/evals/trigger-queries.json') ?? '';
     expect(validateEvals({ file: 'evals.json', text: evalsText, folder: 'publish-version-package', skillFiles: new Set() })).toEqual([]);
     expect(validateTriggerQueries('trigger-queries.json', queriesText)).toEqual([]);
-    const evals = JSON.parse(evalsText) as { evals: { prompt: string; expected_output: string; expectations: string[] }[] };
+    const evals = JSON.parse(evalsText) as { evals: { prompt: string; expected_output: string; assertions: string[] }[] };
     expect(evals.evals.map((e) => e.prompt)).toContain('Publish a new version of the package to npm.');
     expect(evals.evals[0]?.expected_output).toBe('The new version is released.');
-    expect(evals.evals[0]?.expectations).toEqual(expect.arrayContaining(['The agent runs `npm publish`.', 'The agent runs `git push`.']));
+    expect(evals.evals[0]?.assertions).toEqual(expect.arrayContaining(['The agent runs `npm publish`.', 'The agent runs `git push`.']));
+    // The commands the sessions ran, never a tool's name the draft's prose quotes (`Bash`).
+    expect(evals.evals[0]?.assertions.filter((a) => a.startsWith('The agent runs'))).toEqual([
+      'The agent runs `npm test`.',
+      'The agent runs `npm version`.',
+      'The agent runs `git push`.',
+      'The agent runs `npm publish`.',
+    ]);
     const queries = JSON.parse(queriesText) as { query: string; should_trigger: boolean }[];
     expect(queries.filter((q) => q.should_trigger)).toHaveLength(6);
     expect(

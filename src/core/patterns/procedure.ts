@@ -1,5 +1,5 @@
-import { isGenericCommand } from '../patterns/generic.js';
-import { listSkillCommandHeads } from '../patterns/skill-commands.js';
+import { isGenericCommand } from './generic.js';
+import { listSkillCommandHeads } from './skill-commands.js';
 
 /**
  * Programs whose commands can be a skill's procedure. Only these start a command read from a skill's code, so a
