@@ -18,5 +18,5 @@ export {
 export { buildPatternEvidence, type EvidenceSession, type PatternEvidence } from './evidence.js';
 export { isGenericSequence, isGenericToken } from './generic.js';
 export { buildTaskName, buildUniqueName } from './draft-name.js';
-export { buildSkillUses, parseSkillLoad, parseSlashCommand } from './uses.js';
+export { buildSkillUses, parseSkillLoads, parseSlashCommand } from './uses.js';
 export { renderDetectText, renderPatternsMarkdown, type RenderDetectOptions } from './render.js';

@@ -60,7 +60,9 @@ function stringField(args: unknown, keys: readonly string[]): string | undefined
 const readingTools = /^(read|read_file|view|open|view_file|cat)$/i;
 const readingPrograms = new Set(['cat', 'sed', 'head', 'less', 'more', 'bat', 'nl']);
 // Any folder's SKILL.md, not only under a `skills/` folder: libraries keep skills in `document-skills/pdf/`, `plugins/x/`, a repository's root.
-const skillFilePath = /(?:^|[\s/'"])([a-z0-9][a-z0-9_-]{0,63})\/SKILL\.md(?:$|[\s'"])/i;
+// Global: one command may read several (`sed -n 1,200p a/brainstorming/SKILL.md && sed -n 1,200p b/tdd/SKILL.md`).
+const skillFilePath = /(?:^|[\s/'"])([a-z0-9][a-z0-9_-]{0,63})\/SKILL\.md(?=$|[\s'"])/gi;
+const none: readonly string[] = Object.freeze([]);
 
 function pathArgument(args: Record<string, unknown>, keys: readonly string[]): string | undefined {
   for (const key of keys) {
@@ -71,11 +73,11 @@ function pathArgument(args: Record<string, unknown>, keys: readonly string[]): s
 }
 
 /**
- * The skill whose SKILL.md a call reads, named by its folder (`Read skills/pdf/SKILL.md`, Codex's
+ * The skills whose SKILL.md a call reads, named by their folders (`Read skills/pdf/SKILL.md`, Codex's
  * `sed -n 1,200p ~/.codex/skills/pdf/SKILL.md`): agents without a skill tool
- * load a skill by reading its file. Edits and writes are not loads.
+ * load a skill by reading its file, and one command may read several. Edits and writes are not loads.
  */
-function parseSkillFileRead(tool: string, args: Record<string, unknown>, program: string | undefined): string | undefined {
+function parseSkillFileReads(tool: string, args: Record<string, unknown>, program: string | undefined): readonly string[] {
   const command = program !== undefined && readingPrograms.has(program) ? pathArgument(args, ['command', 'cmd']) : undefined;
   // `sed -i` edits in place: not a read.
   const text = readingTools.test(tool)
@@ -83,23 +85,27 @@ function parseSkillFileRead(tool: string, args: Record<string, unknown>, program
     : command?.match(/\s-i\b/)
       ? undefined
       : command;
-  return text === undefined ? undefined : skillFilePath.exec(text)?.[1];
+  if (text === undefined || !text.includes('SKILL.md')) return none;
+  const names = [...new Set(Array.from(text.matchAll(skillFilePath), (m) => m[1] as string))];
+  return names.length === 0 ? none : names;
 }
 
+const one = (name: string | undefined): readonly string[] => (name === undefined ? none : [name]);
+
 /**
- * The skill a tool call loads, if it loads one: Claude Code's `Skill` tool
+ * The skills a tool call loads, if it loads any: Claude Code's `Skill` tool
  * (`{skill}`) or `SlashCommand` tool (`{command: "/name"}`), a `load_skill` /
- * `skill_view` style tool with a name argument, or a read of a
- * `<folder>/SKILL.md` file (anywhere: the folder names the skill).
+ * `skill_view` style tool with a name argument, or reads of `<folder>/SKILL.md`
+ * files (anywhere: the folder names the skill; one command may read several).
  */
-export function parseSkillLoad(tool: string, args: unknown, program?: string): string | undefined {
-  if (tool === 'Skill') return stringField(args, ['skill', 'command', 'name']);
-  if (loaderTools.has(tool)) return stringField(args, ['name', 'skill', 'skill_name']);
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
+export function parseSkillLoads(tool: string, args: unknown, program?: string): readonly string[] {
+  if (tool === 'Skill') return one(stringField(args, ['skill', 'command', 'name']));
+  if (loaderTools.has(tool)) return one(stringField(args, ['name', 'skill', 'skill_name']));
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return none;
   const record = args as Record<string, unknown>;
   // Claude Code's SlashCommand tool: the model runs `/name args` itself.
-  if (tool === 'SlashCommand') return typeof record.command === 'string' ? parseSlashCommand(record.command) : undefined;
-  return parseSkillFileRead(tool, record, program);
+  if (tool === 'SlashCommand') return one(typeof record.command === 'string' ? parseSlashCommand(record.command) : undefined);
+  return parseSkillFileReads(tool, record, program);
 }
 
 /**

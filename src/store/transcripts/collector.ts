@@ -1,5 +1,5 @@
 import { buildToolCall, type RefineMap } from '../../core/patterns/shape.js';
-import { parseSkillLoad, parseSlashCommand } from '../../core/patterns/uses.js';
+import { parseSkillLoads, parseSlashCommand } from '../../core/patterns/uses.js';
 import { Redactor } from '../../core/privacy/redact.js';
 import type { SessionRequest, SkillUse, Skipped, ToolCall, TranscriptFormat, TranscriptSession } from '../../core/patterns/types.js';
 
@@ -116,7 +116,7 @@ function collapseSpaces(text: string, max: number): string {
 }
 
 /**
- * The arguments a call keeps anything of (see `buildToolCall`, `parseSkillLoad`): the shell command (`refine`'s key,
+ * The arguments a call keeps anything of (see `buildToolCall`, `parseSkillLoads`): the shell command (`refine`'s key,
  * `command`, `cmd`), a file path (its extension, a SKILL.md's folder), the skill a loader names.
  */
 const keptKeys = new Set([
@@ -310,8 +310,7 @@ export class SessionCollector implements RecordSink {
     const state = this.session(session);
     state.calls.push(call);
     if (typeof id === 'string' && id !== '') this.await(id, call);
-    const skill = parseSkillLoad(call.name, args, call.program);
-    if (skill !== undefined) this.addUse(state, skill, at);
+    for (const skill of parseSkillLoads(call.name, args, call.program)) this.addUse(state, skill, at);
   }
 
   /** As `awaiting.set(id, call)`: a later call with the same id replaces an earlier one. */

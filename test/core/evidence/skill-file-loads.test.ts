@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSkillLoad } from '../../../src/core/patterns/uses.js';
+import { parseSkillLoads } from '../../../src/core/patterns/uses.js';
 
 describe('a read of a SKILL.md loads the skill its folder names, wherever the folder is', () => {
   it.each([
@@ -14,6 +14,13 @@ describe('a read of a SKILL.md loads the skill its folder names, wherever the fo
     ['Edit', { file_path: '/work/app/release-cut/SKILL.md' }, undefined, undefined],
     ['Bash', { command: 'sed -i s/a/b/ release-cut/SKILL.md' }, 'sed', undefined],
   ])('%s %j → %j', (tool, args, program, skill) => {
-    expect(parseSkillLoad(tool, args, program)).toBe(skill);
+    expect(parseSkillLoads(tool, args, program)[0]).toBe(skill);
+  });
+
+  it('one command that reads several loads each, once', () => {
+    const command =
+      "sed -n '1,220p' /h/.codex/skills/brainstorming/SKILL.md && sed -n '1,220p' /h/.codex/skills/test-driven-development/SKILL.md";
+    expect(parseSkillLoads('shell', { command }, 'sed')).toEqual(['brainstorming', 'test-driven-development']);
+    expect(parseSkillLoads('Bash', { command: 'cat a/pdf/SKILL.md b/pdf/SKILL.md' }, 'cat')).toEqual(['pdf']);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderDetectText, renderPatternsMarkdown } from '../../../src/core/patterns/render.js';
 import type { DetectReport } from '../../../src/core/patterns/types.js';
-import { buildSkillUses, parseSkillLoad, parseSlashCommand } from '../../../src/core/patterns/uses.js';
+import { buildSkillUses, parseSkillLoads, parseSlashCommand } from '../../../src/core/patterns/uses.js';
 
 describe('skill uses', () => {
   it.each([
@@ -24,7 +24,7 @@ describe('skill uses', () => {
     ['Edit', { file_path: 'skills/pdf/SKILL.md' }, undefined],
     ['Write', { file_path: 'skills/pdf/SKILL.md', content: '' }, undefined],
   ])('%s %j → %j', (tool, args, skill) => {
-    expect(parseSkillLoad(tool, args)).toBe(skill);
+    expect(parseSkillLoads(tool, args)[0]).toBe(skill);
   });
 
   it.each([
@@ -40,7 +40,7 @@ describe('skill uses', () => {
     ['Bash', { command: 'vim skills/arxiv/SKILL.md' }, 'vim', undefined],
     ['Bash', { command: 'sed -i s/a/b/ skills/arxiv/SKILL.md' }, 'sed', undefined],
   ])('%s %j (program %s) → %j', (tool, args, program, skill) => {
-    expect(parseSkillLoad(tool, args, program)).toBe(skill);
+    expect(parseSkillLoads(tool, args, program)[0]).toBe(skill);
   });
 
   it.each([

@@ -19,6 +19,9 @@ describe.skipIf(!hasCorpus || !hasTranscriptCorpus)('evidence on the corpus tran
     expect(touched.map((s) => [s.name, s.offered, s.loaded, s.missed, s.trigger_rate, s.certainty])).toEqual([
       // The library's commit is dated 2026-05-28: of the 44 sessions, 26 are older, and only 18 had it.
       ['brainstorming', 18, 2, 0, null, 'low'],
+      // Read in the same command as brainstorming's SKILL.md (`sed -n … brainstorming/SKILL.md && sed -n …
+      // test-driven-development/SKILL.md`, a Codex rollout): one command, two loads.
+      ['test-driven-development', 17, 1, 0, null, 'low'],
       ['using-superpowers', 18, 2, 0, null, 'low'],
     ]);
     expect(touched[0]?.with).toMatchObject({ sessions: 2, median_calls: 71.5, error_rate: null, ended_tests_passing: 1 });

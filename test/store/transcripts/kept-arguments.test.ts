@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { writeSessions } from '../../../bench/detect-transcripts.js';
 import { buildToolCall, defaultRefine } from '../../../src/core/patterns/shape.js';
-import { parseSkillLoad } from '../../../src/core/patterns/uses.js';
+import { parseSkillLoads } from '../../../src/core/patterns/uses.js';
 import { Redactor } from '../../../src/core/privacy/redact.js';
 import { keptArguments, SessionCollector } from '../../../src/store/transcripts/collector.js';
 import { expandTranscriptPaths } from '../../../src/store/transcripts/expand-paths.js';
@@ -19,7 +19,7 @@ function kept(name: string, args: unknown, fast: boolean) {
   const tool = name.trim();
   const input = fast ? keptArguments(args, redactor, defaultRefine[tool]) : redactor.value(args);
   const call = buildToolCall(tool, input, { refine: defaultRefine });
-  return { call, skill: parseSkillLoad(tool, input, call.program) };
+  return { call, skill: parseSkillLoads(tool, input, call.program)[0] };
 }
 
 /** Every (name, arguments) a format handler passed to the collector while reading these files. */
