@@ -11250,9 +11250,9 @@ var require_pluralizer = __commonJS({
         this.plural = plural;
       }
       pluralize(count) {
-        const one = count === 1;
-        const keys = one ? singulars : plurals;
-        const noun = one ? this.singular : this.plural;
+        const one2 = count === 1;
+        const keys = one2 ? singulars : plurals;
+        const noun = one2 ? this.singular : this.plural;
         return { ...keys, count, noun };
       }
     };
@@ -57867,8 +57867,8 @@ function splitSkill(text3) {
   const rest = bom ? text3.slice(1) : text3;
   const eol = /\r\n/.test(rest.slice(0, 4096)) ? "\r\n" : "\n";
   const open3 = openPattern.exec(rest);
-  const none2 = { yaml: "", close: "", bom, eol, yamlLine: 1 };
-  if (!open3) return { ...none2, head: bom ? "\uFEFF" : "", body: rest, frontmatter: "missing", bodyLine: 1 };
+  const none3 = { yaml: "", close: "", bom, eol, yamlLine: 1 };
+  if (!open3) return { ...none3, head: bom ? "\uFEFF" : "", body: rest, frontmatter: "missing", bodyLine: 1 };
   const yamlStart = open3[0].length;
   closePattern.lastIndex = yamlStart;
   let close;
@@ -57876,7 +57876,7 @@ function splitSkill(text3) {
   }
   const head = (bom ? "\uFEFF" : "") + open3[0];
   if (!close || !open3[1]) {
-    return { ...none2, head: bom ? "\uFEFF" : "", body: rest, frontmatter: "unterminated", bodyLine: 1 };
+    return { ...none3, head: bom ? "\uFEFF" : "", body: rest, frontmatter: "unterminated", bodyLine: 1 };
   }
   const yaml = rest.slice(yamlStart, close.index);
   const bodyStart = close.index + close[0].length;
@@ -73378,9 +73378,9 @@ function unique2(texts, max) {
 function buildDraftEvals(input2) {
   const asked = unique2(input2.requests, maxQueries);
   const outcome2 = input2.ending === void 0 ? void 0 : outcomes[input2.ending];
-  const expectations = [...input2.commands.map((c3) => `The agent runs \`${c3}\`.`), ...outcome2 ? [outcome2.check] : []];
+  const assertions = [...input2.commands.map((c3) => `The agent runs \`${c3}\`.`), ...outcome2 ? [outcome2.check] : []];
   const expected = outcome2?.output ?? "The request is done by the skill\u2019s steps.";
-  const evals = asked.slice(0, maxCases).map((prompt, i) => ({ id: i + 1, prompt, expected_output: expected, expectations }));
+  const evals = asked.slice(0, maxCases).map((prompt, i) => ({ id: i + 1, prompt, expected_output: expected, assertions }));
   const unrelated = unique2(input2.unrelated, maxQueries).filter((q2) => !asked.includes(q2));
   return {
     evals: { skill_name: input2.name, evals },
@@ -77104,1112 +77104,77 @@ async function listProposals(repoDir, options) {
   }
 }
 
-// src/action/curator-pass.ts
-init_errors();
+// src/services/curator/curate.ts
+import { readFileSync as readFileSync22 } from "node:fs";
+import { join as join40 } from "node:path";
 
-// src/services/evidence/run-evidence.ts
-init_errors();
-import { basename as basename8, isAbsolute as isAbsolute5, relative as relative3, resolve as resolve5, sep as sep5 } from "node:path";
+// src/services/curator/evidence-pass.ts
+import { readFile as readFile6 } from "node:fs/promises";
+import { join as join37 } from "node:path";
 
-// src/core/evidence/budget.ts
-var defaultContextTokens = 2e5;
-var listingClients = ["claude-code", "codex", "gemini-cli"];
-var charsPerToken = 4;
-var claudeMaxDescChars = 1536;
-var shrinkTarget = 200;
-var compare2 = (a, b2) => a < b2 ? -1 : a > b2 ? 1 : 0;
-var byName = (a, b2) => compare2(a.name, b2.name);
-var mostUsed = (a, b2) => b2.loaded - a.loaded || compare2(b2.last_loaded ?? "", a.last_loaded ?? "") || byName(a, b2);
-var models = {
-  "claude-code": {
-    source: "https://code.claude.com/docs/en/skills#skill-descriptions-are-cut-short (skillListingBudgetFraction 0.01; anthropics/claude-code#68135)",
-    limit: (tokens2) => Math.floor(tokens2 * charsPerToken * 0.01),
-    entry: (s) => {
-      const joined = s.description.length + (s.when_to_use ? s.when_to_use.length + (s.description ? 1 : 0) : 0);
-      const chars = Math.min(joined, claudeMaxDescChars);
-      return { bare: `- ${s.name}
-`.length, chars, extra: chars > 0 ? chars + 2 : 0 };
-    },
-    rank: mostUsed,
-    fit: grantInRankOrder
-  },
-  codex: {
-    source: "https://github.com/openai/codex/blob/main/codex-rs/core-skills/src/render.rs (2% of the context window; 8,000 characters when it is unknown)",
-    limit: (tokens2) => Math.floor(tokens2 * charsPerToken * 0.02),
-    entry: (s) => ({
-      bare: `- ${s.name}: (file: r0/${s.name}/SKILL.md)
-`.length,
-      chars: s.description.length,
-      extra: s.description ? s.description.length + 1 : 0
-    }),
-    rank: byName,
-    fit: shortenEqually
-  },
-  "gemini-cli": {
-    source: "https://github.com/google-gemini/gemini-cli/blob/main/packages/core/src/prompts/snippets.ts (renderAgentSkills: no listing budget, every enabled skill in full)",
-    limit: (tokens2) => tokens2 * charsPerToken,
-    entry: (s) => ({
-      bare: `  <skill>
-    <name>${s.name}</name>
-    <description></description>
-    <location>.gemini/skills/${s.name}/SKILL.md</location>
-  </skill>
-`.length,
-      chars: s.description.length,
-      extra: s.description.length
-    }),
-    rank: byName,
-    fit: grantInRankOrder
+// src/core/evidence/describe.ts
+var maxListingEntry = 1536;
+var maxPhraseWords = 10;
+var maxPhraseChars = 80;
+var stem = (word) => word.length > 4 && word.endsWith("s") && !word.endsWith("ss") ? word.slice(0, -1) : word;
+function wordsOf3(text3) {
+  return new Set(listTaskWords(text3).map(stem));
+}
+function catchesRequest(wording, request2) {
+  const words = [...new Set(listTaskWords(request2).map(stem))];
+  if (words.length === 0) return false;
+  return words.filter((w) => wording.has(w)).length >= Math.ceil(words.length / 2);
+}
+function countCaught(wording, requests) {
+  const words = wordsOf3(wording);
+  return requests.filter((r2) => catchesRequest(words, r2)).length;
+}
+function clean(text3) {
+  return text3.replace(/[<>"`]/g, "").replace(/\s+/g, " ").trim().replace(/[.,;:!?]+$/, "");
+}
+function buildTrigger(requests, known) {
+  const task = requests.length >= 2 ? findTaskWords(requests.map((r2) => [r2])) : void 0;
+  const words = task && task.words.length > 0 ? task.words : listTaskWords(requests[0] ?? "").slice(0, 6);
+  if (words.length === 0 || words.every((w) => known.has(stem(w)))) return void 0;
+  const phrase = task?.phrase === void 0 ? void 0 : clean(task.phrase);
+  const short = phrase !== void 0 && phrase.split(" ").length <= maxPhraseWords && phrase.length <= maxPhraseChars;
+  if (short) {
+    const rest = words.filter((w) => !wordsOf3(phrase).has(stem(w)) && !known.has(stem(w)));
+    return `Use when asked to ${phrase}${rest.length > 0 ? ` (${rest.slice(0, 6).join(", ")})` : ""}.`;
   }
-};
-function listingBudgets(skills, options = {}) {
-  const tokens2 = options.contextTokens ?? defaultContextTokens;
-  const budgets = {};
-  for (const client of options.clients ?? listingClients) {
-    const model = models[client];
-    const entries = [...skills].sort(model.rank).map((skill) => ({ skill, ...model.entry(skill) }));
-    const limit = model.limit(tokens2);
-    const kept = model.fit(entries, limit);
-    const used = entries.reduce((sum, e) => sum + e.bare + e.extra, 0);
-    const fits = entries.filter((e) => kept.has(e.skill.name)).map((e) => e.skill.name);
-    const dropped2 = entries.filter((e) => !kept.has(e.skill.name)).map((e) => e.skill.name);
-    budgets[client] = {
-      client,
-      limit_chars: limit,
-      source: model.source,
-      used_chars: used,
-      fits,
-      dropped: dropped2,
-      advice: dropped2.length === 0 ? [] : adviseBudget(entries, new Set(dropped2), used - limit, options.plannedMerges ?? [])
+  return `Use when a request speaks of ${words.slice(0, 8).join(", ")}.`;
+}
+function join33(text3, sentence) {
+  const base = text3.trimEnd();
+  return base === "" ? sentence : `${base}${/[.!?]$/.test(base) ? "" : "."} ${sentence}`;
+}
+function buildDescribeProposal(input2) {
+  const old = `${input2.description} ${input2.when_to_use ?? ""}`;
+  const trigger = buildTrigger(input2.requests, wordsOf3(old));
+  if (trigger === void 0) return void 0;
+  const before = countCaught(old, input2.requests);
+  const entry = (description2, whenToUse = input2.when_to_use) => description2.length + (whenToUse?.length ?? 0);
+  const description = join33(input2.description, trigger);
+  let proposal;
+  if (description.length <= maxDescriptionLength && entry(description) <= maxListingEntry)
+    proposal = {
+      description,
+      ...input2.when_to_use === void 0 ? {} : { when_to_use: input2.when_to_use },
+      added: trigger,
+      before,
+      requests: input2.requests.length
     };
+  else {
+    const whenToUse = join33(input2.when_to_use ?? "", trigger);
+    if (entry(input2.description, whenToUse) <= maxListingEntry)
+      proposal = { description: input2.description, when_to_use: whenToUse, added: trigger, before, requests: input2.requests.length };
   }
-  return budgets;
-}
-function grantInRankOrder(entries, limit) {
-  let used = entries.reduce((sum, e) => sum + e.bare, 0);
-  const kept = /* @__PURE__ */ new Set();
-  for (const e of entries) {
-    if (used + e.extra > limit) break;
-    used += e.extra;
-    kept.add(e.skill.name);
-  }
-  return kept;
-}
-function shortenEqually(entries, limit) {
-  const bare = entries.reduce((sum, e) => sum + e.bare, 0);
-  if (bare > limit) return /* @__PURE__ */ new Set();
-  let left = limit - bare;
-  const given = entries.map(() => 0);
-  for (let changed = true; changed; ) {
-    changed = false;
-    entries.forEach((e, i) => {
-      const had = given[i] ?? 0;
-      const step = had === 0 ? 2 : 1;
-      if (had < e.chars && step <= left) {
-        given[i] = had + 1;
-        left -= step;
-        changed = true;
-      }
-    });
-  }
-  return new Set(entries.filter((e, i) => (given[i] ?? 0) >= e.chars).map((e) => e.skill.name));
-}
-function adviseBudget(entries, dropped2, over, merges) {
-  const advice = [];
-  const hiddenNeeded = entries.filter((e) => dropped2.has(e.skill.name) && (e.skill.missed ?? 0) > 0);
-  for (const e of hiddenNeeded.sort((a, b2) => (b2.skill.missed ?? 0) - (a.skill.missed ?? 0)))
-    advice.push(
-      `${e.skill.name}: its description falls out although sessions needed it (missed ${e.skill.missed}, loaded ${e.skill.loaded})`
-    );
-  const entryOf = new Map(entries.map((e) => [e.skill.name, e]));
-  const mergeSavings = merges.map((m2) => ({ m: m2, members: m2.members.flatMap((n) => entryOf.get(n) ?? []) })).filter((x2) => x2.members.length > 1).map(({ m: m2, members }) => {
-    const costs = members.map((e) => e.bare + e.extra);
-    return { m: m2, members, saves: costs.reduce((a, b2) => a + b2, 0) - Math.max(...costs) };
-  }).sort((a, b2) => b2.saves - a.saves);
-  for (const { m: m2, members, saves } of mergeSavings)
-    advice.push(`the planned umbrella ${m2.umbrella} (${members.map((e) => e.skill.name).join(", ")}) saves about ${saves} characters`);
-  const evidence = entries.some((e) => e.skill.loaded > 0 || (e.skill.missed ?? 0) > 0);
-  if (!evidence) {
-    advice.push(`${over} characters over; no session loaded any skill, so which descriptions could shrink is not ranked`);
-    return advice;
-  }
-  const rarely = entries.filter((e) => e.skill.loaded === 0 && (e.skill.missed ?? 0) === 0 && e.chars > shrinkTarget).sort((a, b2) => b2.chars - a.chars || byName(a.skill, b2.skill));
-  let saved = mergeSavings.reduce((sum, x2) => sum + x2.saves, 0);
-  for (const e of rarely) {
-    if (saved >= over) break;
-    const saves = e.chars - shrinkTarget;
-    saved += saves;
-    advice.push(`${e.skill.name}: never loaded; its ${e.chars}-character description shortened to ${shrinkTarget} saves ${saves}`);
-  }
-  if (saved < over) advice.push(`${over - saved} characters still over after these: fewer skills, or a larger context (--context-tokens)`);
-  return advice;
-}
-function buildListedSkills(skills, evidence) {
-  const byName2 = new Map(evidence.map((e) => [e.name, e]));
-  return skills.map((s) => ({
-    name: s.name,
-    description: s.description,
-    ...s.when_to_use ? { when_to_use: s.when_to_use } : {},
-    loaded: byName2.get(s.name)?.loaded ?? 0,
-    missed: byName2.get(s.name)?.missed ?? 0
-  }));
+  if (proposal === void 0) return void 0;
+  return { ...proposal, after: countCaught(`${proposal.description} ${proposal.when_to_use ?? ""}`, input2.requests) };
 }
 
-// src/core/patterns/shape.ts
-var defaultRefine = {
-  Bash: "command",
-  bash: "command",
-  execute_bash: "command",
-  exec_command: "cmd",
-  shell: "command",
-  run_shell_command: "command",
-  local_shell: "command",
-  // Cursor's shell tool and Cline's.
-  Shell: "command",
-  execute_command: "command"
-};
-var envAssignment = /^[A-Za-z_][A-Za-z0-9_]*=/;
-var shells = /* @__PURE__ */ new Set(["sh", "bash", "zsh", "/bin/sh", "/bin/bash", "/bin/zsh", "/usr/bin/bash", "/usr/bin/zsh"]);
-var wrappers = /* @__PURE__ */ new Set(["env", "time", "nohup", "exec", "command", "builtin"]);
-var sudoValueFlags = /* @__PURE__ */ new Set(["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"]);
-var separators = /* @__PURE__ */ new Set(["&&", ";", "||", "|"]);
-function programWord(word) {
-  const bare = word.replace(/^["'(]+|["');]+$/g, "");
-  const base = bare.slice(bare.lastIndexOf("/") + 1);
-  const clean3 = base.replace(/[^A-Za-z0-9._+-]/g, "");
-  return clean3 === "" ? void 0 : clean3.slice(0, 40);
-}
-function skipCd(words, from) {
-  for (let i = from; i < words.length; i += 1) {
-    const word = words[i] ?? "";
-    if (separators.has(word)) return i + 1;
-    if (word.endsWith(";") || word.endsWith("&&")) return i + 1;
-  }
-  return -1;
-}
-function parseProgram(command) {
-  if (typeof command !== "string") {
-    const [first, flag, script] = command;
-    if (first !== void 0 && shells.has(first) && (flag === "-c" || flag === "-lc") && typeof script === "string") {
-      return parseProgram(script);
-    }
-    return first === void 0 ? void 0 : programWord(first);
-  }
-  const words = command.trim().split(/\s+/);
-  let i = 0;
-  while (i < words.length) {
-    const word = words[i] ?? "";
-    if (word === "sudo" || wrappers.has(word)) {
-      i += 1;
-      while ((words[i] ?? "").startsWith("-")) {
-        i += word === "sudo" && sudoValueFlags.has(words[i] ?? "") ? 2 : 1;
-      }
-    } else if (envAssignment.test(word) || word === "(" || word === "{") {
-      i += 1;
-    } else if (word === "cd") {
-      const next = skipCd(words, i + 1);
-      if (next < 0) return "cd";
-      i = next;
-    } else {
-      return programWord(word);
-    }
-  }
-  return void 0;
-}
-function isRecord3(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-function commandOf(args, key2) {
-  if (!isRecord3(args)) return void 0;
-  const value = args[key2];
-  if (typeof value === "string") return value;
-  if (Array.isArray(value) && value.every((part) => typeof part === "string")) return value;
-  return void 0;
-}
-function buildArgShape(args) {
-  return isRecord3(args) ? Object.keys(args).sort().join(",") : "";
-}
-function buildToolCall(name2, args, options) {
-  const key2 = options.refine === false ? void 0 : options.refine[name2];
-  const command = key2 === void 0 ? void 0 : commandOf(args, key2);
-  const program = command === void 0 ? void 0 : parseProgram(command);
-  const call = program === void 0 ? { name: name2, shape: buildArgShape(args) } : { name: name2, shape: program, program };
-  const detail = command !== void 0 && program !== void 0 ? buildCommandHead(command, program) : buildFileDetail(args);
-  if (detail !== void 0) call.detail = detail;
-  const chain = command !== void 0 && program !== void 0 ? buildChainHeads(command) : [];
-  if (chain.length > 0) call.chain = chain;
-  if (options.time !== void 0) call.time = options.time;
-  return call;
-}
-var maxDetail = 200;
-function splitShellWords(text3) {
-  return text3.match(/(?:[^\s"']+|"(?:[^"\\]|\\.)*"?|'[^']*'?)+/g) ?? [];
-}
-var commandEnds = /* @__PURE__ */ new Set(["&&", "||", ";"]);
-function buildCommandHead(command, program) {
-  const words = typeof command === "string" ? splitShellWords(command.trim()) : command.map((w) => /[\s"'$`\\|&;<>()]/.test(w) ? `'${w.replace(/'/g, `'\\''`)}'` : w);
-  const start = words.findIndex((w) => programWord(w) === program);
-  if (start < 0) return program;
-  const head = [program];
-  let length = program.length;
-  for (const word of words.slice(start + 1)) {
-    if (commandEnds.has(word)) break;
-    const bare = word.replace(/;+$/, "");
-    if (length + 1 + bare.length > maxDetail) {
-      head.push("\u2026");
-      break;
-    }
-    head.push(bare);
-    length += 1 + bare.length;
-    if (bare !== word) break;
-  }
-  return head.join(" ");
-}
-function shellText(command) {
-  if (typeof command === "string") return command;
-  const [first, flag, script] = command;
-  return first !== void 0 && shells.has(first) && (flag === "-c" || flag === "-lc") && typeof script === "string" ? script : void 0;
-}
-function buildChainHeads(command) {
-  const text3 = shellText(command);
-  if (text3 === void 0 || !/&&|\|\||;/.test(text3)) return [];
-  const segments = [[]];
-  for (const word of splitShellWords(text3.trim())) {
-    if (commandEnds.has(word)) {
-      segments.push([]);
-      continue;
-    }
-    const bare = word.replace(/;+$/, "");
-    if (bare !== "") segments[segments.length - 1]?.push(bare);
-    if (bare !== word) segments.push([]);
-  }
-  const heads = [];
-  for (const segment of segments) {
-    const step = segment.join(" ");
-    const program = step === "" ? void 0 : parseProgram(step);
-    if (program === void 0 || program === "cd") continue;
-    const head = buildCommandHead(step, program);
-    if (head !== void 0) heads.push(head);
-  }
-  return heads.slice(1);
-}
-function commandName(detail) {
-  const [program = "", ...rest] = detail.split(" ");
-  const words = [program];
-  for (const word of rest) {
-    if (words.length >= 3 || !/^[a-z][a-z0-9:_-]*$/.test(word)) break;
-    words.push(word);
-  }
-  return words.join(" ");
-}
-var pathKeys = ["file_path", "path", "absolute_path", "filename", "notebook_path", "file"];
-function buildFileDetail(args) {
-  if (!isRecord3(args)) return void 0;
-  const parts = [];
-  if (typeof args.command === "string" && /^[a-z_]{2,20}$/.test(args.command)) parts.push(args.command);
-  for (const key2 of pathKeys) {
-    const value = args[key2];
-    if (typeof value !== "string") continue;
-    const base = value.slice(value.lastIndexOf("/") + 1);
-    const ext = /\.([A-Za-z0-9]{1,8})$/.exec(base)?.[1];
-    if (ext !== void 0) parts.push(`*.${ext.toLowerCase()}`);
-    else if (/^(Makefile|Dockerfile|package\.json)$/.test(base)) parts.push(base);
-    break;
-  }
-  return parts.length === 0 ? void 0 : parts.join(" ");
-}
-
-// src/core/patterns/vary.ts
-function groupVaryingDetails(counts) {
-  const groups = [];
-  for (const [detail, count] of counts) {
-    const commands = detail.split(" && ").map((c3) => splitShellWords(c3));
-    const group = groups.find((g2) => mergeable(g2.words, commands));
-    if (group === void 0) groups.push({ words: commands, members: [commands], keys: [detail], count });
-    else {
-      group.members.push(commands);
-      group.keys.push(detail);
-      group.count += count;
-    }
-  }
-  return groups.map((g2) => ({ detail: render2(g2.members), count: g2.count, members: g2.keys })).sort((a, b2) => b2.count - a.count || (a.detail < b2.detail ? -1 : 1));
-}
-var maxVarying = 2;
-function mergeable(a, b2) {
-  if (a.length !== b2.length) return false;
-  let varying = 0;
-  for (let c3 = 0; c3 < a.length; c3 += 1) {
-    const x2 = a[c3];
-    const y = b2[c3];
-    if (x2.length !== y.length || x2[0] !== y[0]) return false;
-    for (let w = 1; w < x2.length; w += 1) {
-      if (x2[w] === y[w]) continue;
-      if (w === 1 && /^[a-z][a-z-]*$/.test(x2[w]) && /^[a-z][a-z-]*$/.test(y[w])) return false;
-      if (++varying > maxVarying) return false;
-    }
-  }
-  return varying > 0 && a.some((x2) => x2.length > 2 || varying < x2.length - 1);
-}
-function render2(members) {
-  const first = members[0];
-  return first.map(
-    (words, c3) => words.map((word, w) => {
-      const values = members.map((m2) => m2[c3][w]);
-      return values.every((v2) => v2 === word) ? word : placeholder2(words[w - 1], values);
-    }).join(" ")
-  ).join(" && ");
-}
-var shortFlags = {
-  "-m": "message",
-  "-f": "file",
-  "-t": "tag",
-  "-n": "name",
-  "-o": "output",
-  "-b": "branch",
-  "-c": "config",
-  "-e": "env",
-  "-i": "input",
-  "-d": "dir",
-  "-C": "dir",
-  "-v": "version"
-};
-function placeholder2(previous, values) {
-  const quote3 = values.every((v2) => /^".*"$/.test(v2)) ? '"' : values.every((v2) => /^'.*'$/.test(v2)) ? "'" : "";
-  const inner = quote3 === "" ? values : values.map((v2) => v2.slice(1, -1));
-  let name2;
-  if (inner.every((v2) => /^v?\d+(?:\.\d+)+(?:[-+][\w.]+)?$|^(?:major|minor|patch|pre(?:major|minor|patch|release))$/.test(v2)))
-    name2 = "version";
-  else if (inner.every((v2) => /[/\\]|\.\w{1,8}$/.test(v2))) name2 = "path";
-  else if (previous !== void 0 && /^--[a-z][\w-]*$/i.test(previous)) name2 = previous.slice(2);
-  else if (previous !== void 0 && shortFlags[previous] !== void 0) name2 = shortFlags[previous];
-  else if (inner.every((v2) => /^\d+$/.test(v2))) name2 = "number";
-  else name2 = "arg";
-  return `${quote3}<${name2}>${quote3}`;
-}
-
-// src/core/patterns/tokens.ts
-function buildToken(call, options = {}) {
-  return options.refine !== false && call.program !== void 0 ? `${call.name}:${call.program}` : call.name;
-}
-var TokenTable = class {
-  names = [];
-  ids = /* @__PURE__ */ new Map();
-  intern(token) {
-    let id = this.ids.get(token);
-    if (id === void 0) {
-      id = this.names.length;
-      this.ids.set(token, id);
-      this.names.push(token);
-    }
-    return id;
-  }
-  get size() {
-    return this.names.length;
-  }
-};
-
-// src/core/patterns/session-index.ts
-function isIndex(sessions) {
-  return !Array.isArray(sessions);
-}
-function indexSessions(sessions, refine = true) {
-  const tokenIds = /* @__PURE__ */ new Map();
-  const total = sessions.reduce((sum, session2) => sum + session2.calls.length, 0);
-  const tokens2 = new Int32Array(total);
-  const runStarts = new Int32Array(total);
-  const starts = new Int32Array(sessions.length + 1);
-  let at2 = 0;
-  sessions.forEach((session2, s) => {
-    starts[s] = at2;
-    const first = at2;
-    session2.calls.forEach((call, i) => {
-      const token = buildToken(call, { refine });
-      let id = tokenIds.get(token);
-      if (id === void 0) tokenIds.set(token, id = tokenIds.size);
-      if (at2 > first && tokens2[at2 - 1] === id) return;
-      tokens2[at2] = id;
-      runStarts[at2] = i;
-      at2 += 1;
-    });
-  });
-  starts[sessions.length] = at2;
-  const session = (s) => sessions[s];
-  return {
-    count: sessions.length,
-    id: (s) => session(s).id,
-    file: (s) => session(s).file,
-    callCount: (s) => session(s).calls.length,
-    detail: (s, i) => session(s).calls[i]?.detail,
-    time: (s, i) => session(s).calls[i]?.time,
-    timeMs: (s, i) => Date.parse(session(s).calls[i]?.time ?? ""),
-    requests: (s) => session(s).requests,
-    firstRequest: (s) => session(s).requests[0]?.text,
-    loaded: (s) => session(s).loaded,
-    tokenIds,
-    tokens: tokens2.subarray(0, at2),
-    starts,
-    runStarts: runStarts.subarray(0, at2)
-  };
-}
-function stepCalls(index, occurrence, step) {
-  const p2 = occurrence.at + step;
-  const end = index.starts[occurrence.session + 1];
-  const from = index.runStarts[p2];
-  const to = p2 + 1 < end ? index.runStarts[p2 + 1] : index.callCount(occurrence.session);
-  return { from, to };
-}
-function findOccurrences(tools, index) {
-  const ids = tools.map((tool) => index.tokenIds.get(tool) ?? -1);
-  const out = [];
-  if (ids.length === 0 || ids.includes(-1)) return out;
-  const { tokens: tokens2, starts } = index;
-  const head = ids[0];
-  for (let s = 0; s < index.count; s += 1) {
-    const end = starts[s + 1];
-    for (let p2 = starts[s]; p2 + ids.length <= end; p2 += 1) {
-      if (tokens2[p2] !== head) continue;
-      let j2 = 1;
-      while (j2 < ids.length && tokens2[p2 + j2] === ids[j2]) j2 += 1;
-      if (j2 === ids.length) out.push({ session: s, at: p2 });
-    }
-  }
-  return out;
-}
-function stepKey(index, occurrence, step) {
-  const run = [];
-  const { from, to } = stepCalls(index, occurrence, step);
-  for (let i = from; i < to; i += 1) {
-    const detail = index.detail(occurrence.session, i);
-    if (detail !== void 0 && run[run.length - 1] !== detail) run.push(detail);
-  }
-  return run.length === 0 ? void 0 : run.slice(0, 3).join(" && ");
-}
-
-// src/core/patterns/representative.ts
-function latestTime(index, occurrence, length) {
-  let latest2 = -Infinity;
-  for (let i = stepCalls(index, occurrence, 0).from, to = stepCalls(index, occurrence, length - 1).to; i < to; i += 1) {
-    const ms2 = index.timeMs(occurrence.session, i);
-    if (!Number.isNaN(ms2) && ms2 > latest2) latest2 = ms2;
-  }
-  return latest2;
-}
-function pickRepresentative(index, occurrences, input2) {
-  const groupOf = input2.groups.map((step) => {
-    const byKey = /* @__PURE__ */ new Map();
-    for (const group of step) for (const member of group.members) byKey.set(member, group);
-    return byKey;
-  });
-  let best;
-  for (const occurrence2 of occurrences) {
-    const id = index.id(occurrence2.session);
-    const score = groupOf.reduce((sum, byKey, step) => sum + (byKey.get(stepKey(index, occurrence2, step) ?? "")?.count ?? 0), 0);
-    const quoted2 = input2.task.example !== void 0 && (input2.asked.get(id) ?? []).includes(input2.task.example);
-    const time = latestTime(index, occurrence2, groupOf.length);
-    const better = best === void 0 || score > best.score || score === best.score && (Number(quoted2) > Number(best.quoted) || quoted2 === best.quoted && (time > best.time || time === best.time && id < best.id));
-    if (better) best = { occurrence: occurrence2, id, score, quoted: quoted2, time };
-  }
-  if (best === void 0) return void 0;
-  const { occurrence } = best;
-  const steps = groupOf.map((byKey, step) => {
-    const key2 = stepKey(index, occurrence, step);
-    return key2 === void 0 ? "" : byKey.get(key2)?.detail ?? key2;
-  });
-  const wording = readWording(best.id, best.quoted, input2);
-  return { session: best.id, ...wording, steps };
-}
-function readWording(session, quoted2, input2) {
-  const { task } = input2;
-  if (quoted2)
-    return {
-      ...task.example === void 0 ? {} : { request: task.example },
-      ...task.phrase === void 0 ? {} : { phrase: task.phrase }
-    };
-  const recurring = new Set(task.words.map((w) => keyOf(w.toLowerCase())));
-  const request2 = pickExample([...input2.asked.get(session) ?? []], recurring);
-  if (request2 === void 0) return {};
-  const { phrase } = readPhrase(request2, recurring);
-  return phrase === void 0 ? { request: request2 } : { request: request2, phrase };
-}
-
-// src/core/patterns/evidence.ts
-var testCommand = /^(npm|pnpm|yarn|bun|npx)( run)? (test|vitest|jest)|^(pytest|vitest|jest|tox|nox)\b|^(cargo|go|mix|dotnet|mvn|gradle|make|rake) test|^python3? -m (pytest|unittest)/;
-var releaseCommand = /^(npm|pnpm|yarn) publish|^git (push|tag)|^gh release|^cargo publish|^twine upload|^(poetry|uv) publish/;
-function readEnding(lastDetails, lastTool) {
-  const commands = lastDetails.flatMap((d2) => d2.split(" && "));
-  if (commands.some((d2) => releaseCommand.test(d2))) return "release";
-  if (commands.some((d2) => /^git commit\b/.test(d2))) return "commit";
-  if (commands.some((d2) => testCommand.test(d2))) return "tests";
-  if (/submit|finish/i.test(lastTool)) return "submit";
-  return void 0;
-}
-function countDetails(index, occurrences, step) {
-  const counts = /* @__PURE__ */ new Map();
-  for (const occurrence of occurrences) {
-    const key2 = stepKey(index, occurrence, step);
-    if (key2 !== void 0) counts.set(key2, (counts.get(key2) ?? 0) + 1);
-  }
-  return groupVaryingDetails([...counts].sort((a, b2) => b2[1] - a[1] || (a[0] < b2[0] ? -1 : 1)));
-}
-function askedBefore(index, occurrences) {
-  const asked = /* @__PURE__ */ new Map();
-  for (const occurrence of occurrences) {
-    const id = index.id(occurrence.session);
-    if (asked.has(id)) continue;
-    const start = stepCalls(index, occurrence, 0).from;
-    const requests = index.requests(occurrence.session);
-    const before = requests.filter((r2) => r2.at <= start).map((r2) => r2.text);
-    asked.set(id, before.length > 0 ? before : requests.slice(0, 1).map((r2) => r2.text));
-  }
-  return asked;
-}
-function timeRange(index, occurrences, length) {
-  let first;
-  let last;
-  for (const occurrence of occurrences)
-    for (let i = stepCalls(index, occurrence, 0).from, to = stepCalls(index, occurrence, length - 1).to; i < to; i += 1) {
-      const ms2 = index.timeMs(occurrence.session, i);
-      if (Number.isNaN(ms2)) continue;
-      if (first === void 0 || ms2 < first.ms) first = { ms: ms2, session: occurrence.session, call: i };
-      if (last === void 0 || ms2 >= last.ms) last = { ms: ms2, session: occurrence.session, call: i };
-    }
-  if (first === void 0 || last === void 0) return {};
-  return { first: index.time(first.session, first.call), last: index.time(last.session, last.call) };
-}
-function buildPatternEvidence(tools, sessions, refine = true) {
-  const index = isIndex(sessions) ? sessions : indexSessions(sessions, refine);
-  const occurrences = findOccurrences(tools, index);
-  const ids = [...new Set(occurrences.map((o2) => index.id(o2.session)))];
-  const files = [...new Set(occurrences.map((o2) => index.file(o2.session)))].sort();
-  const groups = tools.map((_3, step) => countDetails(index, occurrences, step));
-  const details = groups.map((step) => step.map((g2) => [g2.detail, g2.count]));
-  const asked = askedBefore(index, occurrences);
-  const task = findTaskWords([...asked.values()]);
-  const lastDetails = details.slice(-2).flatMap((step) => step.map(([d2]) => d2));
-  const ending = readEnding(lastDetails, tools[tools.length - 1] ?? "");
-  const { first, last } = timeRange(index, occurrences, tools.length);
-  const examples = [...new Set([...asked.values()].map((texts) => texts[texts.length - 1]).filter((t2) => t2 !== void 0))];
-  const evidence = {
-    sessions: ids,
-    files,
-    ...first === void 0 ? {} : { first_seen: first },
-    ...last === void 0 ? {} : { last_seen: last },
-    requests: examples.slice(0, 3).map((t2) => t2.length > 200 ? `${t2.slice(0, 199)}\u2026` : t2),
-    task_words: task.words,
-    ...ending === void 0 ? {} : { ending }
-  };
-  const loaded = /* @__PURE__ */ new Map();
-  for (const session of new Set(occurrences.map((o2) => o2.session)))
-    for (const skill of new Set(index.loaded(session) ?? [])) loaded.set(skill, (loaded.get(skill) ?? 0) + 1);
-  const representative = pickRepresentative(index, occurrences, { groups, asked, task });
-  return {
-    evidence,
-    task,
-    details,
-    sessionIds: new Set(ids),
-    loaded: [...loaded].sort((a, b2) => b2[1] - a[1] || (a[0] < b2[0] ? -1 : 1)),
-    ...representative === void 0 ? {} : { representative }
-  };
-}
-
-// src/core/evidence/outcome.ts
-var endingCalls = 5;
-function sameCall(a, b2) {
-  return a.name === b2.name && (a.detail ?? a.shape) === (b2.detail ?? b2.shape);
-}
-function readSessionOutcome(calls) {
-  let errors = 0;
-  let retries = 0;
-  let lastTest;
-  let commit = false;
-  calls.forEach((call, i) => {
-    if (call.error === true) errors += 1;
-    const before = calls[i - 1];
-    if (before?.error === true && sameCall(before, call)) retries += 1;
-    const commands = call.detail === void 0 || call.program === void 0 ? [] : [call.detail, ...call.chain ?? []];
-    const endings = new Set(commands.map((command) => readEnding([command], call.name)));
-    if (endings.has("tests")) lastTest = call;
-    if (i >= calls.length - endingCalls && endings.has("commit") && call.error !== true) commit = true;
-  });
-  return { calls: calls.length, errors, retries, testsPassing: lastTest !== void 0 && lastTest.error !== true, commit };
-}
-function round2(value) {
-  return Math.round(value * 1e3) / 1e3;
-}
-function median(values) {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b2) => a - b2);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : round2((sorted[middle - 1] + sorted[middle]) / 2);
-}
-function buildOutcomeFigures(outcomes2, minSessions) {
-  const calls = outcomes2.reduce((sum, o2) => sum + o2.calls, 0);
-  const errors = outcomes2.reduce((sum, o2) => sum + o2.errors, 0);
-  return {
-    sessions: outcomes2.length,
-    median_calls: median(outcomes2.map((o2) => o2.calls)),
-    error_rate: outcomes2.length < minSessions || calls === 0 ? null : round2(errors / calls),
-    median_retries: median(outcomes2.map((o2) => o2.retries)),
-    ended_tests_passing: outcomes2.filter((o2) => o2.testsPassing).length,
-    ended_commit: outcomes2.filter((o2) => o2.commit).length
-  };
-}
-
-// src/core/evidence/figures.ts
-var maxMissedSessions = 20;
-function buildSkillEvidence(input2, tally, offered, minSessions) {
-  const { loaded, missed } = tally;
-  const counted = loaded.length + missed.length;
-  const certainty = counted === 0 ? "none" : counted < minSessions ? "low" : "enough";
-  const rate = certainty === "enough" ? Math.round(loaded.length / counted * 1e3) / 1e3 : null;
-  const byHand = missed.filter((r2) => r2.by === "procedure");
-  const evidence = {
-    name: input2.name,
-    ...input2.provenance === void 0 ? {} : { provenance: input2.provenance },
-    offered,
-    loaded: loaded.length,
-    missed: missed.length,
-    trigger_rate: rate,
-    certainty,
-    with: buildOutcomeFigures(
-      loaded.map((r2) => r2.outcome),
-      minSessions
-    ),
-    without: buildOutcomeFigures(
-      byHand.map((r2) => r2.outcome),
-      minSessions
-    ),
-    missed_sessions: listMissed(missed)
-  };
-  const after = input2.agentPatchedAt === void 0 ? void 0 : buildAfterPatch(input2.agentPatchedAt, tally, minSessions);
-  return after === void 0 ? evidence : { ...evidence, after_patch: after };
-}
-function buildAfterPatch(patchedAt, tally, minSessions) {
-  const at2 = Date.parse(patchedAt);
-  if (Number.isNaN(at2)) return void 0;
-  const before = (records) => records.filter((r2) => r2.time !== void 0 && r2.time < at2).length;
-  const after = (records) => records.filter((r2) => r2.time !== void 0 && r2.time >= at2);
-  return {
-    patched_at: patchedAt,
-    loaded_before: before(tally.loaded),
-    loaded_after: after(tally.loaded).length,
-    missed_before: before(tally.missed),
-    missed_after: after(tally.missed).length,
-    with_after: buildOutcomeFigures(
-      after(tally.loaded).map((r2) => r2.outcome),
-      minSessions
-    )
-  };
-}
-function listMissed(records) {
-  return [...records].sort((a, b2) => (b2.time ?? -Infinity) - (a.time ?? -Infinity) || (a.session < b2.session ? -1 : 1)).slice(0, maxMissedSessions).map((r2) => ({
-    session: r2.session,
-    file: r2.file,
-    by: r2.by ?? "procedure",
-    ...r2.request === void 0 ? {} : { request: r2.request },
-    ...r2.at === void 0 ? {} : { time: r2.at }
-  }));
-}
-
-// src/core/patterns/describe-tools.ts
-var purposes = [
-  [/^(git|gh)$/i, "work with git"],
-  [
-    /^(npm|npx|pnpm|yarn|bun|node|tsc|vitest|jest|pytest|cargo|go|make|mix|python3?|pip|uv|ruby|rake|mvn|gradle)$/i,
-    "build or test the project"
-  ],
-  [/(^|_)(find_file|glob|grep|rg|search|ls|list_directory|find)($|_)/i, "find files or code"],
-  [/(^|_)(read|open|view|cat|sed|head|tail|read_file|goto|scroll)/i, "read files"],
-  [/(edit|write|str_replace|apply_patch|create|insert|replace|patch)/i, "change files"],
-  [/(bash|shell|exec|run|command|terminal)/i, "run shell commands"],
-  [/^web|fetch|browse|curl|wget|http/i, "look things up on the web"],
-  [/todo|plan|think/i, "plan the work"],
-  [/^(task|agent|spawn)/i, "delegate to a sub-agent"],
-  [/submit|finish|done/i, "finish the task"]
-];
-function describeTool(token) {
-  const colon = token.indexOf(":");
-  const candidates = colon >= 0 ? [token.slice(colon + 1), token.slice(0, colon)] : [token.split("__").pop() ?? token];
-  for (const candidate2 of candidates) {
-    const hit = purposes.find(([pattern]) => pattern.test(candidate2));
-    if (hit !== void 0) return hit[1];
-  }
-  return `use ${token.replace(/[<>]/g, "")}`;
-}
-
-// src/core/patterns/generic.ts
-var genericPurposes = /* @__PURE__ */ new Set([
-  "find files or code",
-  "read files",
-  "change files",
-  "plan the work",
-  "finish the task",
-  "run shell commands"
-]);
-var genericPrograms = /* @__PURE__ */ new Set([
-  "cat",
-  "ls",
-  "grep",
-  "rg",
-  "find",
-  "sed",
-  "awk",
-  "head",
-  "tail",
-  "echo",
-  "cd",
-  "pwd",
-  "wc",
-  "tree",
-  "less",
-  "nl",
-  "printf",
-  "true",
-  "sleep"
-]);
-function isGenericToken(token) {
-  const colon = token.indexOf(":");
-  if (colon >= 0) return genericPrograms.has(token.slice(colon + 1));
-  if (token.startsWith("mcp__")) return false;
-  return genericPurposes.has(describeTool(token)) || genericPrograms.has(token);
-}
-var genericGit = /^git (status|diff|log|show|branch|rev-parse|remote|fetch)\b/;
-function isGenericCommand(command) {
-  return genericPrograms.has(command.split(" ")[0] ?? "") || genericGit.test(command);
-}
-function isGenericSequence(tools) {
-  return tools.every(isGenericToken);
-}
-
-// src/core/patterns/skill-commands.ts
-function bodyOf(text3) {
-  const match = /^---\r?\n[\s\S]*?\r?\n---\r?\n?/.exec(text3);
-  return match === null ? text3 : text3.slice(match[0].length);
-}
-function codeOf2(text3) {
-  const body = bodyOf(text3);
-  const fence3 = /^(`{3,}|~{3,})[^\n]*\n([\s\S]*?)^\1/gm;
-  const blocks = [...body.matchAll(fence3)].map((m2) => m2[2] ?? "");
-  const spans = [...body.replace(fence3, "").matchAll(/`([^`\n]+)`/g)].map((m2) => m2[1] ?? "");
-  return [...blocks, ...spans].join("\n");
-}
-function listSkillCommandHeads(text3) {
-  const out = /* @__PURE__ */ new Set();
-  const code4 = codeOf2(text3).replace(/\\\n\s*/g, " ");
-  for (const line of code4.split("\n")) {
-    const command = line.replace(/^\s*(?:\$|>|%)\s+/, "").replace(/\s#.*$/, "").trim();
-    if (command === "" || command.startsWith("#")) continue;
-    for (const part of command.split(/&&|\|\||;/)) {
-      const program = parseProgram(part);
-      if (program === void 0 || program === "cd" || !/^[a-z][a-z0-9._+-]*$/i.test(program)) continue;
-      const head = buildCommandHead(part, program);
-      if (head !== void 0) out.add(head);
-    }
-  }
-  return [...out];
-}
-function listSkillCommands(text3) {
-  return [...new Set(listSkillCommandHeads(text3).map(commandName))];
-}
-function coversCommand(skillCommands, command) {
-  const words = command.split(" ");
-  return skillCommands.some((known) => {
-    const other = known.split(" ");
-    if (other[0] !== words[0]) return false;
-    if (other.length === 1 || words.length === 1) return other.length === words.length;
-    const n = Math.min(other.length, words.length);
-    return other.slice(0, n).join(" ") === words.slice(0, n).join(" ");
-  });
-}
-function distinctiveCommands(commands) {
-  return [...new Set(commands)].filter((c3) => !isGenericCommand(c3));
-}
-
-// src/core/evidence/procedure.ts
-var knownPrograms = new Set(
-  `git gh glab npm pnpm yarn npx bun bunx node deno tsx ts-node python python3 pip pip3 uv uvx poetry pipx pytest ruff black mypy tox nox
-  cargo rustup go make cmake docker docker-compose podman kubectl helm terraform tofu ansible-playbook aws gcloud az psql mysql sqlite3
-  redis-cli mongosh curl wget jq yq tar zip unzip ffmpeg magick convert pandoc pdftotext pdftoppm qpdf rsync ssh scp java mvn gradle
-  dotnet ruby bundle rake rails gem php composer swift xcodebuild flutter dart mix elixir tsc eslint prettier jest vitest playwright
-  alembic prisma knex supabase vercel netlify fly flyctl firebase heroku wrangler bash sh zsh twine gsutil openssl sqlx dbmate goose`.split(/\s+/).filter(Boolean)
-);
-var interpreters = /* @__PURE__ */ new Set(["python", "python3", "node", "deno", "tsx", "ts-node", "bash", "sh", "zsh", "ruby", "php"]);
-var runners = /* @__PURE__ */ new Set(["npx", "bunx", "uvx", "pipx"]);
-var scriptVerbs = /* @__PURE__ */ new Set(["run", "exec", "x", "dlx", "run-script"]);
-var everyTaskKeys = new Set(
-  `git add|git checkout|git switch|git commit|git push|git pull|git stash|git restore|git reset|git init|git clone|git config|git merge|
-  git rebase|npm|npm install|npm i|npm ci|npm test|npm run test|npm run build|npm run lint|npm run dev|pnpm|pnpm install|pnpm i|pnpm test|
-  yarn|yarn install|yarn test|bun install|bun test|pip install|pip3 install|python|python3|node|bash|sh|zsh|pytest|curl|wget|jq|make|
-  cargo build|cargo test|cargo check|go build|go test|go run|docker ps|gh pr|git|gh|docker|cargo|go|uv|pip|npx|npx tsc|tsc|npx eslint|
-  eslint|npx prettier|prettier|npx vitest|vitest|npx jest|jest`.split("|").map((key2) => key2.trim()).filter(Boolean)
-);
-var plainWord = /^[a-z][a-z0-9:_.-]*$/;
-function scriptOf(program, args) {
-  const [first, second] = args.filter((word) => !word.startsWith("-") || word === "-m");
-  if (first === "-m" && second !== void 0 && plainWord.test(second)) return `${program} -m ${second}`;
-  if (first === void 0 || first === "-m") return program;
-  const base = first.replace(/^["']|["']$/g, "").slice(first.lastIndexOf("/") + 1);
-  return /\.[a-z0-9]{1,5}$/i.test(base) ? `${program} ${base.toLowerCase()}` : program;
-}
-function buildCommandKey(detail) {
-  const [program = "", ...args] = detail.trim().split(/\s+/);
-  if (!knownPrograms.has(program)) return void 0;
-  if (interpreters.has(program)) return scriptOf(program, args);
-  const [first, next] = args;
-  const sub = runners.has(program) ? first?.replace(/(.)@.*$/, "$1") : first;
-  if (sub === void 0 || !plainWord.test(sub)) return program;
-  if (runners.has(program)) return `${program} ${sub}`;
-  if (scriptVerbs.has(sub) && next !== void 0 && plainWord.test(next)) return `${program} ${sub} ${next}`;
-  return `${program} ${sub}`;
-}
-function isUbiquitousCommand(key2) {
-  return everyTaskKeys.has(key2) || isGenericCommand(key2);
-}
-function listProcedureCommands(skillText) {
-  const keys = /* @__PURE__ */ new Set();
-  for (const head of listSkillCommandHeads(skillText)) {
-    const key2 = buildCommandKey(head);
-    if (key2 !== void 0 && !isUbiquitousCommand(key2)) keys.add(key2);
-  }
-  return [...keys].sort();
-}
-function listSessionCommands(calls) {
-  const keys = /* @__PURE__ */ new Set();
-  for (const call of calls) {
-    if (call.program === void 0 || call.detail === void 0) continue;
-    for (const detail of call.chain ? [call.detail, ...call.chain] : [call.detail]) {
-      const key2 = buildCommandKey(detail);
-      if (key2 !== void 0) keys.add(key2);
-    }
-  }
-  return keys;
-}
-function didProcedure(matched, commands) {
-  return matched >= 2 && matched * 2 >= commands;
-}
-
-// src/core/evidence/words.ts
-var listingWords = new Set(
-  `skill skills use used user users ask asks asked task tasks help helps work works working when whenever want wants need needs
-  request requests mention mentions mentioned trigger triggers invoke invoked include including includes example examples
-  step steps guide guides workflow workflows instruction instructions support supports handle handles provide provides`.split(/\s+/).filter(Boolean).map(keyOf)
-);
-function listWordKeys(text3) {
-  const keys = /* @__PURE__ */ new Set();
-  for (const word of listTaskWords(text3)) {
-    const key2 = keyOf(word);
-    if (!listingWords.has(key2)) keys.add(key2);
-  }
-  return keys;
-}
-function listTriggerWords(skill) {
-  return listWordKeys(`${skill.name.replace(/[-_:]/g, " ")} ${skill.description} ${skill.when_to_use ?? ""}`);
-}
-var minSharedWords = 3;
-function askedFor(shared, requestWords) {
-  return shared >= minSharedWords && shared * 2 >= requestWords;
-}
-
-// src/core/evidence/skill-index.ts
-function push(map, key2, value) {
-  const list = map.get(key2);
-  if (list === void 0) map.set(key2, [value]);
-  else list.push(value);
-}
-function buildSkillIndex(inputs, historyNames = []) {
-  const index = { skills: [], byName: /* @__PURE__ */ new Map(), byCommand: /* @__PURE__ */ new Map(), byWord: /* @__PURE__ */ new Map(), historyNames: /* @__PURE__ */ new Set() };
-  inputs.forEach((input2, i) => {
-    const since = input2.existsSince === void 0 ? void 0 : Date.parse(input2.existsSince);
-    const commands = listProcedureCommands(input2.text);
-    index.skills.push({ input: input2, existsSince: since === void 0 || Number.isNaN(since) ? void 0 : since, commands });
-    for (const command of commands) push(index.byCommand, command, i);
-    for (const word of listTriggerWords(input2)) push(index.byWord, word, i);
-  });
-  inputs.forEach((input2, i) => index.byName.set(input2.name.toLowerCase(), i));
-  const claims = /* @__PURE__ */ new Map();
-  inputs.forEach((input2, i) => {
-    for (const alias of [input2.folder, plainOf(input2.name), ...input2.formerNames ?? []]) {
-      if (alias === void 0 || index.byName.has(alias.toLowerCase())) continue;
-      claims.set(alias.toLowerCase(), (claims.get(alias.toLowerCase()) ?? /* @__PURE__ */ new Set()).add(i));
-    }
-  });
-  for (const [alias, owners] of claims) if (owners.size === 1) index.byName.set(alias, [...owners][0]);
-  const known = /* @__PURE__ */ new Set();
-  for (const name2 of historyNames) if (!index.byName.has(name2.toLowerCase())) known.add(name2.toLowerCase());
-  index.historyNames = known;
-  return index;
-}
-function plainOf(name2) {
-  const colon = name2.lastIndexOf(":");
-  return colon < 0 ? void 0 : name2.slice(colon + 1);
-}
-function loadNames(name2) {
-  const bare = name2.trim().replace(/^\//, "").toLowerCase();
-  const colon = bare.lastIndexOf(":");
-  return colon < 0 ? [bare] : [bare, bare.slice(colon + 1)];
-}
-function resolveLoad(index, name2) {
-  for (const candidate2 of loadNames(name2)) {
-    const found = index.byName.get(candidate2);
-    if (found !== void 0) return found;
-  }
-  return void 0;
-}
-
-// src/core/evidence/accumulator.ts
-var maxRequestChars = 200;
-var defaultMinSessions = 5;
-function sessionTime(session) {
-  return session.calls.find((call) => call.time !== void 0 && !Number.isNaN(Date.parse(call.time)))?.time;
-}
-function isSubagent(session) {
-  return session.format === "claude-code" && session.id.includes("/");
-}
-function trim(text3) {
-  return text3.length > maxRequestChars ? `${text3.slice(0, maxRequestChars - 1)}\u2026` : text3;
-}
-var EvidenceAccumulator = class {
-  constructor(options) {
-    this.options = options;
-    this.index = buildSkillIndex(options.skills, options.historyNames);
-    this.tallies = options.skills.map(() => ({ loadedBeforeCreation: 0, loaded: [], missed: [] }));
-    this.since = options.since === void 0 ? void 0 : Date.parse(options.since);
-    this.minSessions = options.minSessions ?? defaultMinSessions;
-  }
-  options;
-  index;
-  tallies;
-  since;
-  minSessions;
-  unknown = /* @__PURE__ */ new Map();
-  archived = /* @__PURE__ */ new Map();
-  skipped = [];
-  beforeSince = 0;
-  /** The times of the sessions counted, and how many had none: each skill's `offered` is read from them. */
-  times = [];
-  untimed = 0;
-  sessions = 0;
-  calls = 0;
-  files = 0;
-  /** A file read: counted, and what its reader skipped kept with its reason. */
-  addFile(skipped) {
-    this.files += 1;
-    for (const skip of skipped) this.skipped.push({ file: skip.file, reason: skip.reason, count: skip.count });
-  }
-  /** Input the reading side could not use (a glob without match, a walk cut short). */
-  addSkip(skip) {
-    this.skipped.push(skip);
-  }
-  add(session) {
-    const at2 = sessionTime(session);
-    const time = at2 === void 0 ? void 0 : Date.parse(at2);
-    if (time !== void 0 && this.since !== void 0 && time < this.since) {
-      this.beforeSince += 1;
-      return;
-    }
-    this.sessions += 1;
-    this.calls += session.calls.length;
-    const loaded = this.readLoads(session);
-    const missed = isSubagent(session) ? /* @__PURE__ */ new Map() : this.readMisses(session, loaded);
-    let outcome2;
-    const record2 = (extra = {}) => ({
-      outcome: outcome2 ??= readSessionOutcome(session.calls),
-      time,
-      session: session.id,
-      file: session.file,
-      ...at2 === void 0 ? {} : { at: at2 },
-      ...extra
-    });
-    if (time === void 0) this.untimed += 1;
-    else this.times.push(time);
-    for (const i of loaded) {
-      const tally = this.tallies[i];
-      tally.loaded.push(record2());
-      if (!this.existed(i, time)) tally.loadedBeforeCreation += 1;
-    }
-    for (const [i, miss] of missed) if (this.existed(i, time)) this.tallies[i].missed.push(record2(miss));
-  }
-  existed(skill, time) {
-    const since = this.index.skills[skill]?.existsSince;
-    return time === void 0 || since === void 0 || since <= time;
-  }
-  /** Sessions in which the skill existed (untimed ones included), and those that loaded it before history says it existed. */
-  countOffered(skill, sortedTimes) {
-    const since = this.index.skills[skill]?.existsSince;
-    const tally = this.tallies[skill];
-    if (since === void 0) return this.untimed + sortedTimes.length;
-    let lo = 0;
-    let hi = sortedTimes.length;
-    while (lo < hi) {
-      const mid = lo + hi >> 1;
-      if (sortedTimes[mid] < since) lo = mid + 1;
-      else hi = mid;
-    }
-    return this.untimed + sortedTimes.length - lo + tally.loadedBeforeCreation;
-  }
-  /** The library's skills the session loaded; loads of other skills counted as unknown or archived. */
-  readLoads(session) {
-    const loaded = /* @__PURE__ */ new Set();
-    const others = /* @__PURE__ */ new Set();
-    for (const use of session.uses) {
-      const found = resolveLoad(this.index, use.skill);
-      if (found === void 0) others.add(use.skill);
-      else loaded.add(found);
-    }
-    for (const name2 of others) {
-      const known = loadNames(name2).some((n) => this.index.historyNames.has(n));
-      const map = known ? this.archived : this.unknown;
-      map.set(name2, (map.get(name2) ?? 0) + 1);
-    }
-    return loaded;
-  }
-  /** Skills the session needed and did not load: by their procedure first, else by what was asked. */
-  readMisses(session, loaded) {
-    const misses2 = /* @__PURE__ */ new Map();
-    const hits = /* @__PURE__ */ new Map();
-    for (const key2 of listSessionCommands(session.calls))
-      for (const i of this.index.byCommand.get(key2) ?? []) hits.set(i, (hits.get(i) ?? 0) + 1);
-    const first = session.requests[0]?.text;
-    for (const [i, matched] of hits) {
-      if (loaded.has(i) || !didProcedure(matched, this.index.skills[i]?.commands.length ?? 0)) continue;
-      misses2.set(i, first === void 0 ? { by: "procedure" } : { by: "procedure", request: trim(first) });
-    }
-    for (const request2 of session.requests) {
-      const words = listWordKeys(request2.text);
-      const shared = /* @__PURE__ */ new Map();
-      for (const word of words) for (const i of this.index.byWord.get(word) ?? []) shared.set(i, (shared.get(i) ?? 0) + 1);
-      for (const [i, count] of shared) {
-        if (loaded.has(i) || misses2.has(i) || !askedFor(count, words.size)) continue;
-        misses2.set(i, { by: "words", request: trim(request2.text) });
-      }
-    }
-    return misses2;
-  }
-  finish() {
-    const sorted = Float64Array.from(this.times).sort();
-    const skills = this.index.skills.map((skill, i) => buildSkillEvidence(skill.input, this.tallies[i], this.countOffered(i, sorted), this.minSessions)).sort((a, b2) => a.name < b2.name ? -1 : a.name > b2.name ? 1 : 0);
-    const skipped = [...this.skipped];
-    if (this.beforeSince > 0) skipped.push({ reason: "sessions before --since", count: this.beforeSince });
-    for (const [skill, count] of [...this.archived].sort())
-      skipped.push({ skill, reason: "loaded, but archived or deleted in the library", count });
-    for (const [skill, count] of [...this.unknown].sort())
-      skipped.push({ skill, reason: "loaded, but not in the library nor its history", count });
-    return {
-      now: this.options.now,
-      ...this.options.since === void 0 ? {} : { since: this.options.since },
-      sessions: this.sessions,
-      calls: this.calls,
-      files: this.files,
-      min_sessions: this.minSessions,
-      skills,
-      budget: {},
-      skipped
-    };
-  }
-};
-
-// src/services/evidence/run-evidence.ts
-init_discover_library();
+// src/store/transcripts/read-transcripts.ts
+import { statSync as statSync7 } from "node:fs";
 
 // src/store/transcripts/read-transcript.ts
 import { open as open2, readFile as readFile3, stat as stat2 } from "node:fs/promises";
@@ -78356,6 +77321,175 @@ var Redactor = class {
   }
 };
 
+// src/core/patterns/shape.ts
+var defaultRefine = {
+  Bash: "command",
+  bash: "command",
+  execute_bash: "command",
+  exec_command: "cmd",
+  shell: "command",
+  run_shell_command: "command",
+  local_shell: "command",
+  // Cursor's shell tool and Cline's.
+  Shell: "command",
+  execute_command: "command"
+};
+var envAssignment = /^[A-Za-z_][A-Za-z0-9_]*=/;
+var shells = /* @__PURE__ */ new Set(["sh", "bash", "zsh", "/bin/sh", "/bin/bash", "/bin/zsh", "/usr/bin/bash", "/usr/bin/zsh"]);
+var wrappers = /* @__PURE__ */ new Set(["env", "time", "nohup", "exec", "command", "builtin"]);
+var sudoValueFlags = /* @__PURE__ */ new Set(["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"]);
+var separators = /* @__PURE__ */ new Set(["&&", ";", "||", "|"]);
+function programWord(word) {
+  const bare = word.replace(/^["'(]+|["');]+$/g, "");
+  const base = bare.slice(bare.lastIndexOf("/") + 1);
+  const clean3 = base.replace(/[^A-Za-z0-9._+-]/g, "");
+  return clean3 === "" ? void 0 : clean3.slice(0, 40);
+}
+function skipCd(words, from) {
+  for (let i = from; i < words.length; i += 1) {
+    const word = words[i] ?? "";
+    if (separators.has(word)) return i + 1;
+    if (word.endsWith(";") || word.endsWith("&&")) return i + 1;
+  }
+  return -1;
+}
+function parseProgram(command) {
+  if (typeof command !== "string") {
+    const [first, flag, script] = command;
+    if (first !== void 0 && shells.has(first) && (flag === "-c" || flag === "-lc") && typeof script === "string") {
+      return parseProgram(script);
+    }
+    return first === void 0 ? void 0 : programWord(first);
+  }
+  const words = command.trim().split(/\s+/);
+  let i = 0;
+  while (i < words.length) {
+    const word = words[i] ?? "";
+    if (word === "sudo" || wrappers.has(word)) {
+      i += 1;
+      while ((words[i] ?? "").startsWith("-")) {
+        i += word === "sudo" && sudoValueFlags.has(words[i] ?? "") ? 2 : 1;
+      }
+    } else if (envAssignment.test(word) || word === "(" || word === "{") {
+      i += 1;
+    } else if (word === "cd") {
+      const next = skipCd(words, i + 1);
+      if (next < 0) return "cd";
+      i = next;
+    } else {
+      return programWord(word);
+    }
+  }
+  return void 0;
+}
+function isRecord3(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function commandOf(args, key2) {
+  if (!isRecord3(args)) return void 0;
+  const value = args[key2];
+  if (typeof value === "string") return value;
+  if (Array.isArray(value) && value.every((part) => typeof part === "string")) return value;
+  return void 0;
+}
+function buildArgShape(args) {
+  return isRecord3(args) ? Object.keys(args).sort().join(",") : "";
+}
+function buildToolCall(name2, args, options) {
+  const key2 = options.refine === false ? void 0 : options.refine[name2];
+  const command = key2 === void 0 ? void 0 : commandOf(args, key2);
+  const program = command === void 0 ? void 0 : parseProgram(command);
+  const call = program === void 0 ? { name: name2, shape: buildArgShape(args) } : { name: name2, shape: program, program };
+  const detail = command !== void 0 && program !== void 0 ? buildCommandHead(command, program) : buildFileDetail(args);
+  if (detail !== void 0) call.detail = detail;
+  const chain = command !== void 0 && program !== void 0 ? buildChainHeads(command) : [];
+  if (chain.length > 0) call.chain = chain;
+  if (options.time !== void 0) call.time = options.time;
+  return call;
+}
+var maxDetail = 200;
+function splitShellWords(text3) {
+  return text3.match(/(?:[^\s"']+|"(?:[^"\\]|\\.)*"?|'[^']*'?)+/g) ?? [];
+}
+var commandEnds = /* @__PURE__ */ new Set(["&&", "||", ";"]);
+function argvWords(argv) {
+  const script = shellText(argv);
+  if (script !== void 0) return splitShellWords(script.trim());
+  return argv.map((w) => /[\s"'$`\\|&;<>()]/.test(w) ? `'${w.replace(/'/g, `'\\''`)}'` : w);
+}
+function buildCommandHead(command, program) {
+  const words = typeof command === "string" ? splitShellWords(command.trim()) : argvWords(command);
+  const start = words.findIndex((w) => programWord(w) === program);
+  if (start < 0) return program;
+  const head = [program];
+  let length = program.length;
+  for (const word of words.slice(start + 1)) {
+    if (commandEnds.has(word)) break;
+    const bare = word.replace(/;+$/, "");
+    if (length + 1 + bare.length > maxDetail) {
+      head.push("\u2026");
+      break;
+    }
+    head.push(bare);
+    length += 1 + bare.length;
+    if (bare !== word) break;
+  }
+  return head.join(" ");
+}
+function shellText(command) {
+  if (typeof command === "string") return command;
+  const [first, flag, script] = command;
+  return first !== void 0 && shells.has(first) && (flag === "-c" || flag === "-lc") && typeof script === "string" ? script : void 0;
+}
+function buildChainHeads(command) {
+  const text3 = shellText(command);
+  if (text3 === void 0 || !/&&|\|\||;/.test(text3)) return [];
+  const segments = [[]];
+  for (const word of splitShellWords(text3.trim())) {
+    if (commandEnds.has(word)) {
+      segments.push([]);
+      continue;
+    }
+    const bare = word.replace(/;+$/, "");
+    if (bare !== "") segments[segments.length - 1]?.push(bare);
+    if (bare !== word) segments.push([]);
+  }
+  const heads = [];
+  for (const segment of segments) {
+    const step = segment.join(" ");
+    const program = step === "" ? void 0 : parseProgram(step);
+    if (program === void 0 || program === "cd") continue;
+    const head = buildCommandHead(step, program);
+    if (head !== void 0) heads.push(head);
+  }
+  return heads.slice(1);
+}
+function commandName(detail) {
+  const [program = "", ...rest] = detail.split(" ");
+  const words = [program];
+  for (const word of rest) {
+    if (words.length >= 3 || !/^[a-z][a-z0-9:_-]*$/.test(word)) break;
+    words.push(word);
+  }
+  return words.join(" ");
+}
+var pathKeys = ["file_path", "path", "absolute_path", "filename", "notebook_path", "file"];
+function buildFileDetail(args) {
+  if (!isRecord3(args)) return void 0;
+  const parts = [];
+  if (typeof args.command === "string" && /^[a-z_]{2,20}$/.test(args.command)) parts.push(args.command);
+  for (const key2 of pathKeys) {
+    const value = args[key2];
+    if (typeof value !== "string") continue;
+    const base = value.slice(value.lastIndexOf("/") + 1);
+    const ext = /\.([A-Za-z0-9]{1,8})$/.exec(base)?.[1];
+    if (ext !== void 0) parts.push(`*.${ext.toLowerCase()}`);
+    else if (/^(Makefile|Dockerfile|package\.json)$/.test(base)) parts.push(base);
+    break;
+  }
+  return parts.length === 0 ? void 0 : parts.join(" ");
+}
+
 // src/core/patterns/uses.ts
 var loaderTools = /* @__PURE__ */ new Set(["load_skill", "skill_view", "skill_load", "view_skill", "use_skill", "activate_skill", "skill"]);
 var builtinCommands = /* @__PURE__ */ new Set([
@@ -78410,7 +77544,8 @@ function stringField2(args, keys) {
 }
 var readingTools = /^(read|read_file|view|open|view_file|cat)$/i;
 var readingPrograms = /* @__PURE__ */ new Set(["cat", "sed", "head", "less", "more", "bat", "nl"]);
-var skillFilePath = /(?:^|[\s/'"])([a-z0-9][a-z0-9_-]{0,63})\/SKILL\.md(?:$|[\s'"])/i;
+var skillFilePath = /(?:^|[\s/'"])([a-z0-9][a-z0-9_-]{0,63})\/SKILL\.md(?=$|[\s'"])/gi;
+var none = Object.freeze([]);
 function pathArgument(args, keys) {
   for (const key2 of keys) {
     const value = args[key2];
@@ -78418,18 +77553,21 @@ function pathArgument(args, keys) {
   }
   return void 0;
 }
-function parseSkillFileRead(tool, args, program) {
+function parseSkillFileReads(tool, args, program) {
   const command = program !== void 0 && readingPrograms.has(program) ? pathArgument(args, ["command", "cmd"]) : void 0;
   const text3 = readingTools.test(tool) ? pathArgument(args, ["file_path", "path", "absolute_path", "filename", "filePath"]) : command?.match(/\s-i\b/) ? void 0 : command;
-  return text3 === void 0 ? void 0 : skillFilePath.exec(text3)?.[1];
+  if (text3 === void 0 || !text3.includes("SKILL.md")) return none;
+  const names = [...new Set(Array.from(text3.matchAll(skillFilePath), (m2) => m2[1]))];
+  return names.length === 0 ? none : names;
 }
-function parseSkillLoad(tool, args, program) {
-  if (tool === "Skill") return stringField2(args, ["skill", "command", "name"]);
-  if (loaderTools.has(tool)) return stringField2(args, ["name", "skill", "skill_name"]);
-  if (typeof args !== "object" || args === null || Array.isArray(args)) return void 0;
+var one = (name2) => name2 === void 0 ? none : [name2];
+function parseSkillLoads(tool, args, program) {
+  if (tool === "Skill") return one(stringField2(args, ["skill", "command", "name"]));
+  if (loaderTools.has(tool)) return one(stringField2(args, ["name", "skill", "skill_name"]));
+  if (typeof args !== "object" || args === null || Array.isArray(args)) return none;
   const record2 = args;
-  if (tool === "SlashCommand") return typeof record2.command === "string" ? parseSlashCommand(record2.command) : void 0;
-  return parseSkillFileRead(tool, record2, program);
+  if (tool === "SlashCommand") return one(typeof record2.command === "string" ? parseSlashCommand(record2.command) : void 0);
+  return parseSkillFileReads(tool, record2, program);
 }
 function parseSlashCommand(text3) {
   const wrapped = /<command-name>\/?([^<\s]+)<\/command-name>/.exec(text3);
@@ -78465,14 +77603,14 @@ function safeSessionId(id) {
   return short === "" ? "session" : short;
 }
 var maxSkipLines = 10;
-var maxRequestChars2 = 600;
+var maxRequestChars = 600;
 function cleanRequest(text3) {
   const trimmed = text3.trim();
   if (trimmed === "" || trimmed.startsWith("<") || /^(Caveat:|\[Request interrupted|# AGENTS\.md|Base directory for this skill:|This session is being continued from a previous conversation)/.test(
     trimmed
   ))
     return void 0;
-  return collapseSpaces(trimmed, maxRequestChars2);
+  return collapseSpaces(trimmed, maxRequestChars);
 }
 function collapseSpaces(text3, max) {
   const words = text3.split(/\s+/);
@@ -78649,8 +77787,7 @@ var SessionCollector = class {
     const state2 = this.session(session);
     state2.calls.push(call);
     if (typeof id === "string" && id !== "") this.await(id, call);
-    const skill = parseSkillLoad(call.name, args, call.program);
-    if (skill !== void 0) this.addUse(state2, skill, at2);
+    for (const skill of parseSkillLoads(call.name, args, call.program)) this.addUse(state2, skill, at2);
   }
   /** As `awaiting.set(id, call)`: a later call with the same id replaces an earlier one. */
   await(id, call) {
@@ -79556,78 +78693,7 @@ async function readTranscriptFile(path, options = {}, onPart) {
   return collector.finish();
 }
 
-// src/store/transcripts/expand-paths.ts
-var import_picomatch5 = __toESM(require_picomatch2(), 1);
-import { opendir, stat as stat3 } from "node:fs/promises";
-import { dirname as dirname9, join as join33, resolve as resolve3, sep as sep3 } from "node:path";
-var transcriptFile = /\.(jsonl|ndjson|json|traj)$/i;
-var skippedDirs = /* @__PURE__ */ new Set(["node_modules", ".git"]);
-function globBase(pattern) {
-  const parts = pattern.split(/[\\/]/);
-  const fixed = [];
-  for (const part of parts) {
-    if (import_picomatch5.default.scan(part).isGlob) break;
-    fixed.push(part);
-  }
-  return fixed.join("/") || ".";
-}
-async function* walk2(dir, budget2) {
-  let handle;
-  try {
-    handle = await opendir(dir);
-  } catch {
-    return;
-  }
-  const entries = [];
-  for await (const entry of handle) {
-    if (--budget2.left < 0) break;
-    entries.push({
-      name: entry.name,
-      isDir: entry.isDirectory(),
-      isFile: entry.isFile()
-    });
-  }
-  entries.sort((a, b2) => a.name < b2.name ? -1 : a.name > b2.name ? 1 : 0);
-  for (const entry of entries) {
-    const path = join33(dir, entry.name);
-    if (entry.isFile) yield path;
-    else if (entry.isDir && !skippedDirs.has(entry.name)) yield* walk2(path, budget2);
-  }
-}
-async function matchPattern(pattern, cwd, budget2) {
-  const matched = [];
-  if (import_picomatch5.default.scan(pattern).isGlob) {
-    const isMatch = (0, import_picomatch5.default)(resolve3(cwd, pattern).split(sep3).join("/"), {
-      dot: true
-    });
-    const root = resolve3(cwd, globBase(pattern));
-    for await (const file of walk2(root, budget2)) if (isMatch(file.split(sep3).join("/"))) matched.push(file);
-    return { root, matched };
-  }
-  const path = resolve3(cwd, pattern);
-  const info2 = await stat3(path).catch(() => void 0);
-  if (info2?.isDirectory()) {
-    for await (const file of walk2(path, budget2)) if (transcriptFile.test(file)) matched.push(file);
-    return { root: path, matched };
-  }
-  if (info2?.isFile()) matched.push(path);
-  return { root: dirname9(path), matched };
-}
-async function expandTranscriptPaths(patterns, options = {}) {
-  const cwd = options.cwd ?? process.cwd();
-  const budget2 = { left: options.maxEntries ?? 1e6 };
-  const roots = /* @__PURE__ */ new Map();
-  const unmatched = [];
-  for (const pattern of patterns) {
-    const { root, matched } = await matchPattern(pattern, cwd, budget2);
-    if (matched.length === 0) unmatched.push(pattern);
-    for (const file of matched) if (!roots.has(file)) roots.set(file, root);
-  }
-  return { files: [...roots.keys()].sort(), unmatched, truncated: budget2.left < 0, roots };
-}
-
 // src/store/transcripts/read-transcripts.ts
-import { statSync as statSync7 } from "node:fs";
 function sizeOf2(file) {
   return statSync7(file, { throwIfNoEntry: false })?.size ?? 0;
 }
@@ -79875,7 +78941,7 @@ async function writeDraftProse(draft, client) {
 // src/services/detect.ts
 init_discover_library();
 import { readFile as readFile4 } from "node:fs/promises";
-import { basename as basename6, isAbsolute as isAbsolute4, join as join34, relative as relative2, resolve as resolve4, sep as sep4 } from "node:path";
+import { basename as basename6, isAbsolute as isAbsolute4, join as join35, relative as relative2, resolve as resolve4, sep as sep4 } from "node:path";
 
 // src/core/patterns/draft.ts
 var import_yaml10 = __toESM(require_dist(), 1);
@@ -79901,6 +78967,76 @@ function buildUniqueName(name2, taken) {
     const candidate2 = `${name2.slice(0, maxNameLength2 - suffix2.length).replace(/-+$/, "")}${suffix2}`;
     if (!taken.has(candidate2)) return candidate2;
   }
+}
+
+// src/core/patterns/describe-tools.ts
+var purposes = [
+  [/^(git|gh)$/i, "work with git"],
+  [
+    /^(npm|npx|pnpm|yarn|bun|node|tsc|vitest|jest|pytest|cargo|go|make|mix|python3?|pip|uv|ruby|rake|mvn|gradle)$/i,
+    "build or test the project"
+  ],
+  [/(^|_)(find_file|glob|grep|rg|search|ls|list_directory|find)($|_)/i, "find files or code"],
+  [/(^|_)(read|open|view|cat|sed|head|tail|read_file|goto|scroll)/i, "read files"],
+  [/(edit|write|str_replace|apply_patch|create|insert|replace|patch)/i, "change files"],
+  [/(bash|shell|exec|run|command|terminal)/i, "run shell commands"],
+  [/^web|fetch|browse|curl|wget|http/i, "look things up on the web"],
+  [/todo|plan|think/i, "plan the work"],
+  [/^(task|agent|spawn)/i, "delegate to a sub-agent"],
+  [/submit|finish|done/i, "finish the task"]
+];
+function describeTool(token) {
+  const colon = token.indexOf(":");
+  const candidates = colon >= 0 ? [token.slice(colon + 1), token.slice(0, colon)] : [token.split("__").pop() ?? token];
+  for (const candidate2 of candidates) {
+    const hit = purposes.find(([pattern]) => pattern.test(candidate2));
+    if (hit !== void 0) return hit[1];
+  }
+  return `use ${token.replace(/[<>]/g, "")}`;
+}
+
+// src/core/patterns/generic.ts
+var genericPurposes = /* @__PURE__ */ new Set([
+  "find files or code",
+  "read files",
+  "change files",
+  "plan the work",
+  "finish the task",
+  "run shell commands"
+]);
+var genericPrograms = /* @__PURE__ */ new Set([
+  "cat",
+  "ls",
+  "grep",
+  "rg",
+  "find",
+  "sed",
+  "awk",
+  "head",
+  "tail",
+  "echo",
+  "cd",
+  "pwd",
+  "wc",
+  "tree",
+  "less",
+  "nl",
+  "printf",
+  "true",
+  "sleep"
+]);
+function isGenericToken(token) {
+  const colon = token.indexOf(":");
+  if (colon >= 0) return genericPrograms.has(token.slice(colon + 1));
+  if (token.startsWith("mcp__")) return false;
+  return genericPurposes.has(describeTool(token)) || genericPrograms.has(token);
+}
+var genericGit = /^git (status|diff|log|show|branch|rev-parse|remote|fetch)\b/;
+function isGenericCommand(command) {
+  return genericPrograms.has(command.split(" ")[0] ?? "") || genericGit.test(command);
+}
+function isGenericSequence(tools) {
+  return tools.every(isGenericToken);
 }
 
 // src/core/patterns/draft-steps.ts
@@ -79978,20 +79114,410 @@ function renderDoneWhen(ending, lastDetail) {
 }
 
 // src/core/patterns/draft-evals.ts
-var stem = (word) => word.length > 4 && word.endsWith("s") && !word.endsWith("ss") ? word.slice(0, -1) : word;
-function buildPatternEvals(name2, text3, found, sessions) {
-  const task = new Set(found.task.words.map(stem));
+var stem2 = (word) => word.length > 4 && word.endsWith("s") && !word.endsWith("ss") ? word.slice(0, -1) : word;
+function buildPatternEvals(name2, commands, found, sessions) {
+  const task = new Set(found.task.words.map(stem2));
   const own = /* @__PURE__ */ new Set();
   const others = /* @__PURE__ */ new Set();
   for (let s = 0; s < sessions.count; s += 1) (found.sessionIds.has(sessions.id(s)) ? own : others).add(sessions.firstRequest(s) ?? "");
-  const unrelated = [...others].filter((request2) => request2 !== "" && !listTaskWords(request2).some((w) => task.has(stem(w))));
+  const unrelated = [...others].filter((request2) => request2 !== "" && !listTaskWords(request2).some((w) => task.has(stem2(w))));
   return buildDraftEvals({
     name: name2,
     requests: [...found.evidence.requests, ...own],
     ...found.evidence.ending === void 0 ? {} : { ending: found.evidence.ending },
-    commands: distinctiveCommands(listSkillCommands(text3)),
+    commands,
     unrelated
   });
+}
+
+// src/core/patterns/vary.ts
+function groupVaryingDetails(counts) {
+  const groups = [];
+  for (const [detail, count] of counts) {
+    const commands = detail.split(" && ").map((c3) => splitShellWords(c3));
+    const group = groups.find((g2) => mergeable(g2.words, commands));
+    if (group === void 0) groups.push({ words: commands, members: [commands], keys: [detail], count });
+    else {
+      group.members.push(commands);
+      group.keys.push(detail);
+      group.count += count;
+    }
+  }
+  return groups.map((g2) => ({ detail: render2(g2.members), count: g2.count, members: g2.keys })).sort((a, b2) => b2.count - a.count || (a.detail < b2.detail ? -1 : 1));
+}
+var maxVarying = 2;
+function mergeable(a, b2) {
+  if (a.length !== b2.length) return false;
+  let varying = 0;
+  for (let c3 = 0; c3 < a.length; c3 += 1) {
+    const x2 = a[c3];
+    const y = b2[c3];
+    if (x2.length !== y.length || x2[0] !== y[0]) return false;
+    for (let w = 1; w < x2.length; w += 1) {
+      if (x2[w] === y[w]) continue;
+      if (w === 1 && /^[a-z][a-z-]*$/.test(x2[w]) && /^[a-z][a-z-]*$/.test(y[w])) return false;
+      if (++varying > maxVarying) return false;
+    }
+  }
+  return varying > 0 && a.some((x2) => x2.length > 2 || varying < x2.length - 1);
+}
+function render2(members) {
+  const first = members[0];
+  return first.map(
+    (words, c3) => words.map((word, w) => {
+      const values = members.map((m2) => m2[c3][w]);
+      return values.every((v2) => v2 === word) ? word : placeholder2(words[w - 1], values);
+    }).join(" ")
+  ).join(" && ");
+}
+var shortFlags = {
+  "-m": "message",
+  "-f": "file",
+  "-t": "tag",
+  "-n": "name",
+  "-o": "output",
+  "-b": "branch",
+  "-c": "config",
+  "-e": "env",
+  "-i": "input",
+  "-d": "dir",
+  "-C": "dir",
+  "-v": "version"
+};
+function placeholder2(previous, values) {
+  const quote3 = values.every((v2) => /^".*"$/.test(v2)) ? '"' : values.every((v2) => /^'.*'$/.test(v2)) ? "'" : "";
+  const inner = quote3 === "" ? values : values.map((v2) => v2.slice(1, -1));
+  let name2;
+  if (inner.every((v2) => /^v?\d+(?:\.\d+)+(?:[-+][\w.]+)?$|^(?:major|minor|patch|pre(?:major|minor|patch|release))$/.test(v2)))
+    name2 = "version";
+  else if (inner.every((v2) => /[/\\]|\.\w{1,8}$/.test(v2))) name2 = "path";
+  else if (previous !== void 0 && /^--[a-z][\w-]*$/i.test(previous)) name2 = previous.slice(2);
+  else if (previous !== void 0 && shortFlags[previous] !== void 0) name2 = shortFlags[previous];
+  else if (inner.every((v2) => /^\d+$/.test(v2))) name2 = "number";
+  else name2 = "arg";
+  return `${quote3}<${name2}>${quote3}`;
+}
+
+// src/core/patterns/tokens.ts
+function buildToken(call, options = {}) {
+  return options.refine !== false && call.program !== void 0 ? `${call.name}:${call.program}` : call.name;
+}
+var TokenTable = class {
+  names = [];
+  ids = /* @__PURE__ */ new Map();
+  intern(token) {
+    let id = this.ids.get(token);
+    if (id === void 0) {
+      id = this.names.length;
+      this.ids.set(token, id);
+      this.names.push(token);
+    }
+    return id;
+  }
+  get size() {
+    return this.names.length;
+  }
+};
+
+// src/core/patterns/session-index.ts
+function isIndex(sessions) {
+  return !Array.isArray(sessions);
+}
+function indexSessions(sessions, refine = true) {
+  const tokenIds = /* @__PURE__ */ new Map();
+  const total = sessions.reduce((sum, session2) => sum + session2.calls.length, 0);
+  const tokens2 = new Int32Array(total);
+  const runStarts = new Int32Array(total);
+  const starts = new Int32Array(sessions.length + 1);
+  let at2 = 0;
+  sessions.forEach((session2, s) => {
+    starts[s] = at2;
+    const first = at2;
+    session2.calls.forEach((call, i) => {
+      const token = buildToken(call, { refine });
+      let id = tokenIds.get(token);
+      if (id === void 0) tokenIds.set(token, id = tokenIds.size);
+      if (at2 > first && tokens2[at2 - 1] === id) return;
+      tokens2[at2] = id;
+      runStarts[at2] = i;
+      at2 += 1;
+    });
+  });
+  starts[sessions.length] = at2;
+  const session = (s) => sessions[s];
+  return {
+    count: sessions.length,
+    id: (s) => session(s).id,
+    file: (s) => session(s).file,
+    callCount: (s) => session(s).calls.length,
+    detail: (s, i) => session(s).calls[i]?.detail,
+    time: (s, i) => session(s).calls[i]?.time,
+    timeMs: (s, i) => Date.parse(session(s).calls[i]?.time ?? ""),
+    requests: (s) => session(s).requests,
+    firstRequest: (s) => session(s).requests[0]?.text,
+    loaded: (s) => session(s).loaded,
+    tokenIds,
+    tokens: tokens2.subarray(0, at2),
+    starts,
+    runStarts: runStarts.subarray(0, at2)
+  };
+}
+function stepCalls(index, occurrence, step) {
+  const p2 = occurrence.at + step;
+  const end = index.starts[occurrence.session + 1];
+  const from = index.runStarts[p2];
+  const to = p2 + 1 < end ? index.runStarts[p2 + 1] : index.callCount(occurrence.session);
+  return { from, to };
+}
+function findOccurrences(tools, index) {
+  const ids = tools.map((tool) => index.tokenIds.get(tool) ?? -1);
+  const out = [];
+  if (ids.length === 0 || ids.includes(-1)) return out;
+  const { tokens: tokens2, starts } = index;
+  const head = ids[0];
+  for (let s = 0; s < index.count; s += 1) {
+    const end = starts[s + 1];
+    for (let p2 = starts[s]; p2 + ids.length <= end; p2 += 1) {
+      if (tokens2[p2] !== head) continue;
+      let j2 = 1;
+      while (j2 < ids.length && tokens2[p2 + j2] === ids[j2]) j2 += 1;
+      if (j2 === ids.length) out.push({ session: s, at: p2 });
+    }
+  }
+  return out;
+}
+function stepKey(index, occurrence, step) {
+  const run = [];
+  const { from, to } = stepCalls(index, occurrence, step);
+  for (let i = from; i < to; i += 1) {
+    const detail = index.detail(occurrence.session, i);
+    if (detail !== void 0 && run[run.length - 1] !== detail) run.push(detail);
+  }
+  return run.length === 0 ? void 0 : run.slice(0, 3).join(" && ");
+}
+
+// src/core/patterns/representative.ts
+function latestTime(index, occurrence, length) {
+  let latest2 = -Infinity;
+  for (let i = stepCalls(index, occurrence, 0).from, to = stepCalls(index, occurrence, length - 1).to; i < to; i += 1) {
+    const ms2 = index.timeMs(occurrence.session, i);
+    if (!Number.isNaN(ms2) && ms2 > latest2) latest2 = ms2;
+  }
+  return latest2;
+}
+function pickRepresentative(index, occurrences, input2) {
+  const groupOf = input2.groups.map((step) => {
+    const byKey = /* @__PURE__ */ new Map();
+    for (const group of step) for (const member of group.members) byKey.set(member, group);
+    return byKey;
+  });
+  let best;
+  for (const occurrence2 of occurrences) {
+    const id = index.id(occurrence2.session);
+    const score = groupOf.reduce((sum, byKey, step) => sum + (byKey.get(stepKey(index, occurrence2, step) ?? "")?.count ?? 0), 0);
+    const quoted2 = input2.task.example !== void 0 && (input2.asked.get(id) ?? []).includes(input2.task.example);
+    const time = latestTime(index, occurrence2, groupOf.length);
+    const better = best === void 0 || score > best.score || score === best.score && (Number(quoted2) > Number(best.quoted) || quoted2 === best.quoted && (time > best.time || time === best.time && id < best.id));
+    if (better) best = { occurrence: occurrence2, id, score, quoted: quoted2, time };
+  }
+  if (best === void 0) return void 0;
+  const { occurrence } = best;
+  const steps = groupOf.map((byKey, step) => {
+    const key2 = stepKey(index, occurrence, step);
+    return key2 === void 0 ? "" : byKey.get(key2)?.detail ?? key2;
+  });
+  const wording = readWording(best.id, best.quoted, input2);
+  return { session: best.id, ...wording, steps };
+}
+function readWording(session, quoted2, input2) {
+  const { task } = input2;
+  if (quoted2)
+    return {
+      ...task.example === void 0 ? {} : { request: task.example },
+      ...task.phrase === void 0 ? {} : { phrase: task.phrase }
+    };
+  const recurring = new Set(task.words.map((w) => keyOf(w.toLowerCase())));
+  const request2 = pickExample([...input2.asked.get(session) ?? []], recurring);
+  if (request2 === void 0) return {};
+  const { phrase } = readPhrase(request2, recurring);
+  return phrase === void 0 ? { request: request2 } : { request: request2, phrase };
+}
+
+// src/core/patterns/evidence.ts
+var testCommand = /^(npm|pnpm|yarn|bun|npx)( run)? (test|vitest|jest)|^(pytest|vitest|jest|tox|nox)\b|^(cargo|go|mix|dotnet|mvn|gradle|make|rake) test|^python3? -m (pytest|unittest)/;
+var releaseCommand = /^(npm|pnpm|yarn) publish|^git (push|tag)|^gh release|^cargo publish|^twine upload|^(poetry|uv) publish/;
+function readEnding(lastDetails, lastTool) {
+  const commands = lastDetails.flatMap((d2) => d2.split(" && "));
+  if (commands.some((d2) => releaseCommand.test(d2))) return "release";
+  if (commands.some((d2) => /^git commit\b/.test(d2))) return "commit";
+  if (commands.some((d2) => testCommand.test(d2))) return "tests";
+  if (/submit|finish/i.test(lastTool)) return "submit";
+  return void 0;
+}
+function countDetails(index, occurrences, step) {
+  const counts = /* @__PURE__ */ new Map();
+  for (const occurrence of occurrences) {
+    const key2 = stepKey(index, occurrence, step);
+    if (key2 !== void 0) counts.set(key2, (counts.get(key2) ?? 0) + 1);
+  }
+  return groupVaryingDetails([...counts].sort((a, b2) => b2[1] - a[1] || (a[0] < b2[0] ? -1 : 1)));
+}
+function askedBefore(index, occurrences) {
+  const asked = /* @__PURE__ */ new Map();
+  for (const occurrence of occurrences) {
+    const id = index.id(occurrence.session);
+    if (asked.has(id)) continue;
+    const start = stepCalls(index, occurrence, 0).from;
+    const requests = index.requests(occurrence.session);
+    const before = requests.filter((r2) => r2.at <= start).map((r2) => r2.text);
+    asked.set(id, before.length > 0 ? before : requests.slice(0, 1).map((r2) => r2.text));
+  }
+  return asked;
+}
+function timeRange(index, occurrences, length) {
+  let first;
+  let last;
+  for (const occurrence of occurrences)
+    for (let i = stepCalls(index, occurrence, 0).from, to = stepCalls(index, occurrence, length - 1).to; i < to; i += 1) {
+      const ms2 = index.timeMs(occurrence.session, i);
+      if (Number.isNaN(ms2)) continue;
+      if (first === void 0 || ms2 < first.ms) first = { ms: ms2, session: occurrence.session, call: i };
+      if (last === void 0 || ms2 >= last.ms) last = { ms: ms2, session: occurrence.session, call: i };
+    }
+  if (first === void 0 || last === void 0) return {};
+  return { first: index.time(first.session, first.call), last: index.time(last.session, last.call) };
+}
+function buildPatternEvidence(tools, sessions, refine = true) {
+  const index = isIndex(sessions) ? sessions : indexSessions(sessions, refine);
+  const occurrences = findOccurrences(tools, index);
+  const ids = [...new Set(occurrences.map((o2) => index.id(o2.session)))];
+  const files = [...new Set(occurrences.map((o2) => index.file(o2.session)))].sort();
+  const groups = tools.map((_3, step) => countDetails(index, occurrences, step));
+  const details = groups.map((step) => step.map((g2) => [g2.detail, g2.count]));
+  const asked = askedBefore(index, occurrences);
+  const task = findTaskWords([...asked.values()]);
+  const lastDetails = details.slice(-2).flatMap((step) => step.map(([d2]) => d2));
+  const ending = readEnding(lastDetails, tools[tools.length - 1] ?? "");
+  const { first, last } = timeRange(index, occurrences, tools.length);
+  const examples = [...new Set([...asked.values()].map((texts) => texts[texts.length - 1]).filter((t2) => t2 !== void 0))];
+  const evidence = {
+    sessions: ids,
+    files,
+    ...first === void 0 ? {} : { first_seen: first },
+    ...last === void 0 ? {} : { last_seen: last },
+    requests: examples.slice(0, 3).map((t2) => t2.length > 200 ? `${t2.slice(0, 199)}\u2026` : t2),
+    task_words: task.words,
+    ...ending === void 0 ? {} : { ending }
+  };
+  const loaded = /* @__PURE__ */ new Map();
+  for (const session of new Set(occurrences.map((o2) => o2.session)))
+    for (const skill of new Set(index.loaded(session) ?? [])) loaded.set(skill, (loaded.get(skill) ?? 0) + 1);
+  const representative = pickRepresentative(index, occurrences, { groups, asked, task });
+  return {
+    evidence,
+    task,
+    details,
+    sessionIds: new Set(ids),
+    loaded: [...loaded].sort((a, b2) => b2[1] - a[1] || (a[0] < b2[0] ? -1 : 1)),
+    ...representative === void 0 ? {} : { representative }
+  };
+}
+
+// src/core/patterns/skill-commands.ts
+function bodyOf(text3) {
+  const match = /^---\r?\n[\s\S]*?\r?\n---\r?\n?/.exec(text3);
+  return match === null ? text3 : text3.slice(match[0].length);
+}
+function codeOf2(text3) {
+  const body = bodyOf(text3);
+  const fence3 = /^(`{3,}|~{3,})[^\n]*\n([\s\S]*?)^\1/gm;
+  const blocks = [...body.matchAll(fence3)].map((m2) => m2[2] ?? "");
+  const spans = [...body.replace(fence3, "").matchAll(/`([^`\n]+)`/g)].map((m2) => m2[1] ?? "");
+  return [...blocks, ...spans].join("\n");
+}
+function listSkillCommandHeads(text3) {
+  const out = /* @__PURE__ */ new Set();
+  const code4 = codeOf2(text3).replace(/\\\n\s*/g, " ");
+  for (const line of code4.split("\n")) {
+    const command = line.replace(/^\s*(?:\$|>|%)\s+/, "").replace(/\s#.*$/, "").trim();
+    if (command === "" || command.startsWith("#")) continue;
+    for (const part of command.split(/&&|\|\||;/)) {
+      const program = parseProgram(part);
+      if (program === void 0 || program === "cd" || !/^[a-z][a-z0-9._+-]*$/i.test(program)) continue;
+      const head = buildCommandHead(part, program);
+      if (head !== void 0) out.add(head);
+    }
+  }
+  return [...out];
+}
+function distinctiveCommands(commands) {
+  return [...new Set(commands)].filter((c3) => !isGenericCommand(c3));
+}
+
+// src/core/patterns/procedure.ts
+var knownPrograms = new Set(
+  `git gh glab npm pnpm yarn npx bun bunx node deno tsx ts-node python python3 pip pip3 uv uvx poetry pipx pytest ruff black mypy tox nox
+  cargo rustup go make cmake docker docker-compose podman kubectl helm terraform tofu ansible-playbook aws gcloud az psql mysql sqlite3
+  redis-cli mongosh curl wget jq yq tar zip unzip ffmpeg magick convert pandoc pdftotext pdftoppm qpdf rsync ssh scp java mvn gradle
+  dotnet ruby bundle rake rails gem php composer swift xcodebuild flutter dart mix elixir tsc eslint prettier jest vitest playwright
+  alembic prisma knex supabase vercel netlify fly flyctl firebase heroku wrangler bash sh zsh twine gsutil openssl sqlx dbmate goose`.split(/\s+/).filter(Boolean)
+);
+var interpreters = /* @__PURE__ */ new Set(["python", "python3", "node", "deno", "tsx", "ts-node", "bash", "sh", "zsh", "ruby", "php"]);
+var runners = /* @__PURE__ */ new Set(["npx", "bunx", "uvx", "pipx"]);
+var scriptVerbs = /* @__PURE__ */ new Set(["run", "exec", "x", "dlx", "run-script"]);
+var everyTaskKeys = new Set(
+  `git add|git checkout|git switch|git commit|git push|git pull|git stash|git restore|git reset|git init|git clone|git config|git merge|
+  git rebase|npm|npm install|npm i|npm ci|npm test|npm run test|npm run build|npm run lint|npm run dev|pnpm|pnpm install|pnpm i|pnpm test|
+  yarn|yarn install|yarn test|bun install|bun test|pip install|pip3 install|python|python3|node|bash|sh|zsh|pytest|curl|wget|jq|make|
+  cargo build|cargo test|cargo check|go build|go test|go run|docker ps|gh pr|git|gh|docker|cargo|go|uv|pip|npx|npx tsc|tsc|npx eslint|
+  eslint|npx prettier|prettier|npx vitest|vitest|npx jest|jest`.split("|").map((key2) => key2.trim()).filter(Boolean)
+);
+var plainWord = /^[a-z][a-z0-9:_.-]*$/;
+function scriptOf(program, args) {
+  const [first, second] = args.filter((word) => !word.startsWith("-") || word === "-m");
+  if (first === "-m" && second !== void 0 && plainWord.test(second)) return `${program} -m ${second}`;
+  if (first === void 0 || first === "-m") return program;
+  const base = first.replace(/^["']|["']$/g, "").slice(first.lastIndexOf("/") + 1);
+  return /\.[a-z0-9]{1,5}$/i.test(base) ? `${program} ${base.toLowerCase()}` : program;
+}
+function buildCommandKey(detail) {
+  const [program = "", ...args] = detail.trim().split(/\s+/);
+  if (!knownPrograms.has(program)) return void 0;
+  if (interpreters.has(program)) return scriptOf(program, args);
+  const [first, next] = args;
+  const sub = runners.has(program) ? first?.replace(/(.)@.*$/, "$1") : first;
+  if (sub === void 0 || !plainWord.test(sub)) return program;
+  if (runners.has(program)) {
+    const tool = `${program} ${sub}`;
+    return next !== void 0 && plainWord.test(next) && !everyTaskKeys.has(tool) ? `${tool} ${next}` : tool;
+  }
+  if (scriptVerbs.has(sub) && next !== void 0 && plainWord.test(next)) return `${program} ${sub} ${next}`;
+  return `${program} ${sub}`;
+}
+function isUbiquitousCommand(key2) {
+  return everyTaskKeys.has(key2) || isGenericCommand(key2);
+}
+function listProcedureCommands(skillText) {
+  const keys = /* @__PURE__ */ new Set();
+  for (const head of listSkillCommandHeads(skillText)) {
+    const key2 = buildCommandKey(head);
+    if (key2 !== void 0 && !isUbiquitousCommand(key2)) keys.add(key2);
+  }
+  return [...keys].sort();
+}
+function listSessionCommands(calls) {
+  const keys = /* @__PURE__ */ new Set();
+  for (const call of calls) {
+    if (call.program === void 0 || call.detail === void 0) continue;
+    for (const detail of call.chain ? [call.detail, ...call.chain] : [call.detail]) {
+      const key2 = buildCommandKey(detail);
+      if (key2 !== void 0) keys.add(key2);
+    }
+  }
+  return keys;
+}
+function didProcedure(matched, commands) {
+  return matched >= 2 && matched * 2 >= commands;
 }
 
 // src/core/patterns/draft.ts
@@ -80005,16 +79531,24 @@ function resolveDraftLimits(partial = {}) {
   return limits;
 }
 var maxDescription = 1024;
-function clean(text3) {
+function clean2(text3) {
   return text3.replace(/[<>]/g, "").replace(/\s+/g, " ").trim();
 }
+function listCoverageCommands(details) {
+  const keys = details.map((detail) => buildCommandKey(detail) ?? commandName(detail));
+  return [...new Set(keys)].filter((key2) => !isUbiquitousCommand(key2));
+}
+function skillCoverageCommands(skill) {
+  return skill.commands ?? listCoverageCommands(listSkillCommandHeads(skill.text));
+}
 function findCoveringSkill(pattern, existing, commands = []) {
-  const wanted = distinctiveCommands(commands);
+  const wanted = listCoverageCommands(commands);
   for (const skill of existing) {
-    if (skill.text.includes(pattern.fingerprint)) return skill.name;
+    if (skill.text.includes(pattern.fingerprint)) return { name: skill.name, shared: [] };
     if (wanted.length === 0) continue;
-    const own = skill.commands ?? listSkillCommands(skill.text);
-    if (wanted.every((command) => coversCommand(own, command))) return skill.name;
+    const own = skillCoverageCommands(skill);
+    const shared = wanted.filter((key2) => own.includes(key2));
+    if (shared.length === wanted.length || didProcedure(shared.length, own.length)) return { name: skill.name, shared };
   }
   return void 0;
 }
@@ -80034,11 +79568,11 @@ function patternCommands(pattern, found) {
   const details = stepDetails(found);
   return pattern.tools.flatMap((token, i) => {
     const top = details[i]?.[0]?.[0];
-    return token.includes(":") && top !== void 0 ? top.split(" && ").map(commandName) : [];
+    return token.includes(":") && top !== void 0 ? top.split(" && ") : [];
   });
 }
 function quote2(text3, max) {
-  const flat = clean(text3).replace(/"/g, "'");
+  const flat = clean2(text3).replace(/"/g, "'");
   return flat.length > max ? `${flat.slice(0, max - 1).replace(/\s+\S*$/, "")}\u2026` : flat;
 }
 function listed(values, max) {
@@ -80051,8 +79585,8 @@ function buildWording(pattern, found) {
   const ending = found.evidence.ending;
   const summary2 = summarizeSteps(pattern.tools, stepDetails(found));
   const example = task.example === void 0 ? "" : `, as in "${quote2(task.example, 140)}"`;
-  const whenToUse = clean(`When a person asks to ${phrase}${example}.`);
-  const description = clean(
+  const whenToUse = clean2(`When a person asks to ${phrase}${example}.`);
+  const description = clean2(
     `${title}: ${summary2}${ending === void 0 ? "" : `, ${doneClauses[ending]}`}. Use when asked to ${phrase}${example} (the procedure of ${pattern.sessions} agent sessions).`
   ).slice(0, maxDescription);
   return { description, whenToUse, title };
@@ -80143,7 +79677,7 @@ function draftPatterns(patterns, existing, options = {}) {
   patterns.forEach((pattern, index) => {
     const detected = out[index];
     const recorded = findCoveringSkill(pattern, existing);
-    if (recorded !== void 0) return void (detected.coveredBy = recorded);
+    if (recorded !== void 0) return void (detected.coveredBy = recorded.name);
     const reason = screen(pattern, limits);
     if (reason !== void 0) return void (detected.reason = reason);
     const sessions = options.sessions ?? [];
@@ -80154,12 +79688,11 @@ function draftPatterns(patterns, existing, options = {}) {
       detected.coveredBy = served[0];
       return void (detected.reason = `sessions loaded ${served[0]} (${served[1]} of its ${found.sessionIds.size}): a skill that works, not a new one`);
     }
-    library ??= existing.map((skill) => ({ ...skill, commands: listSkillCommands(skill.text) }));
-    const commands = patternCommands(pattern, found);
-    const coveredBy = findCoveringSkill(pattern, library, commands);
-    if (coveredBy !== void 0) {
-      detected.coveredBy = coveredBy;
-      return void (detected.reason = `${coveredBy} already runs these commands (${distinctiveCommands(commands).join(", ")})`);
+    library ??= existing.map((skill) => ({ ...skill, commands: skillCoverageCommands(skill) }));
+    const covering = findCoveringSkill(pattern, library, patternCommands(pattern, found));
+    if (covering !== void 0) {
+      detected.coveredBy = covering.name;
+      return void (detected.reason = `${covering.name} already runs these commands (${covering.shared.join(", ")})`);
     }
     const name2 = found.task.nameWords.length >= 2 ? buildTaskName(found.task.nameWords) : void 0;
     if (name2 === void 0)
@@ -80181,7 +79714,8 @@ function draftPatterns(patterns, existing, options = {}) {
     taken.add(name2);
     const built = buildDraft(lead.pattern, name2, lead.found, options.profile);
     const index = options.sessions === void 0 ? void 0 : indexed;
-    const draft = index ? { ...built, evals: buildPatternEvals(name2, built.text, lead.found, index) } : built;
+    const commands = distinctiveCommands(patternCommands(lead.pattern, lead.found).map(commandName));
+    const draft = index ? { ...built, evals: buildPatternEvals(name2, commands, lead.found, index) } : built;
     const absorbs = group.filter((c3) => c3 !== lead).map((c3) => c3.pattern.fingerprint);
     out[lead.index].draft = absorbs.length > 0 ? { ...draft, absorbs } : draft;
     for (const c3 of group) if (c3 !== lead) out[c3.index].collapsedInto = name2;
@@ -80630,7 +80164,7 @@ function minePatterns(input2, options = {}) {
 }
 
 // src/core/patterns/session-store.ts
-var none = -1;
+var none2 = -1;
 var isoTime = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
 function exactTimeMs(time) {
   if (!isoTime.test(time)) return NaN;
@@ -80674,7 +80208,7 @@ var SessionStore = class {
     if (this.packedTokens !== void 0) throw new Error("SessionStore: add after packed()");
     for (const call of session.calls) {
       this.tokens.push(this.table.intern(buildToken(call, { refine: this.refine })));
-      this.details.push(call.detail === void 0 ? none : this.strings.intern(call.detail));
+      this.details.push(call.detail === void 0 ? none2 : this.strings.intern(call.detail));
       this.times.push(packTime(call.time, this.tokens.length - 1, this.otherTimes));
     }
     this.starts.push(this.tokens.length);
@@ -80746,7 +80280,7 @@ var SessionStore = class {
       callCount: (s) => packed.starts[s + 1] - packed.starts[s],
       detail: (s, i) => {
         const detail = this.details[call(s, i)];
-        return detail === none ? void 0 : this.text(detail);
+        return detail === none2 ? void 0 : this.text(detail);
       },
       time: (s, i) => {
         const ms2 = this.times[call(s, i)];
@@ -80770,6 +80304,76 @@ var SessionStore = class {
   }
 };
 
+// src/store/transcripts/expand-paths.ts
+var import_picomatch5 = __toESM(require_picomatch2(), 1);
+import { opendir, stat as stat3 } from "node:fs/promises";
+import { dirname as dirname9, join as join34, resolve as resolve3, sep as sep3 } from "node:path";
+var transcriptFile = /\.(jsonl|ndjson|json|traj)$/i;
+var skippedDirs = /* @__PURE__ */ new Set(["node_modules", ".git"]);
+function globBase(pattern) {
+  const parts = pattern.split(/[\\/]/);
+  const fixed = [];
+  for (const part of parts) {
+    if (import_picomatch5.default.scan(part).isGlob) break;
+    fixed.push(part);
+  }
+  return fixed.join("/") || ".";
+}
+async function* walk2(dir, budget2) {
+  let handle;
+  try {
+    handle = await opendir(dir);
+  } catch {
+    return;
+  }
+  const entries = [];
+  for await (const entry of handle) {
+    if (--budget2.left < 0) break;
+    entries.push({
+      name: entry.name,
+      isDir: entry.isDirectory(),
+      isFile: entry.isFile()
+    });
+  }
+  entries.sort((a, b2) => a.name < b2.name ? -1 : a.name > b2.name ? 1 : 0);
+  for (const entry of entries) {
+    const path = join34(dir, entry.name);
+    if (entry.isFile) yield path;
+    else if (entry.isDir && !skippedDirs.has(entry.name)) yield* walk2(path, budget2);
+  }
+}
+async function matchPattern(pattern, cwd, budget2) {
+  const matched = [];
+  if (import_picomatch5.default.scan(pattern).isGlob) {
+    const isMatch = (0, import_picomatch5.default)(resolve3(cwd, pattern).split(sep3).join("/"), {
+      dot: true
+    });
+    const root = resolve3(cwd, globBase(pattern));
+    for await (const file of walk2(root, budget2)) if (isMatch(file.split(sep3).join("/"))) matched.push(file);
+    return { root, matched };
+  }
+  const path = resolve3(cwd, pattern);
+  const info2 = await stat3(path).catch(() => void 0);
+  if (info2?.isDirectory()) {
+    for await (const file of walk2(path, budget2)) if (transcriptFile.test(file)) matched.push(file);
+    return { root: path, matched };
+  }
+  if (info2?.isFile()) matched.push(path);
+  return { root: dirname9(path), matched };
+}
+async function expandTranscriptPaths(patterns, options = {}) {
+  const cwd = options.cwd ?? process.cwd();
+  const budget2 = { left: options.maxEntries ?? 1e6 };
+  const roots = /* @__PURE__ */ new Map();
+  const unmatched = [];
+  for (const pattern of patterns) {
+    const { root, matched } = await matchPattern(pattern, cwd, budget2);
+    if (matched.length === 0) unmatched.push(pattern);
+    for (const file of matched) if (!roots.has(file)) roots.set(file, root);
+  }
+  return { files: [...roots.keys()].sort(), unmatched, truncated: budget2.left < 0, roots };
+}
+
 // src/services/detect.ts
 var noTranscriptMatch = "no transcript files match";
 function displayPath(file, cwd, root) {
@@ -80781,7 +80385,7 @@ function displayPath(file, cwd, root) {
 }
 async function readExistingSkills(library) {
   return Promise.all(
-    library.skills.map(async (s) => ({ name: s.name, text: await readFile4(join34(s.dir, "SKILL.md"), "utf8").catch(() => "") }))
+    library.skills.map(async (s) => ({ name: s.name, text: await readFile4(join35(s.dir, "SKILL.md"), "utf8").catch(() => "") }))
   );
 }
 async function readSkillsDir(dir) {
@@ -80863,6 +80467,476 @@ function detectReadOptions(options, displayPath2) {
   };
 }
 
+// src/services/evidence/run-evidence.ts
+init_errors();
+import { basename as basename8, isAbsolute as isAbsolute5, relative as relative3, resolve as resolve5, sep as sep5 } from "node:path";
+
+// src/core/evidence/budget.ts
+var defaultContextTokens = 2e5;
+var listingClients = ["claude-code", "codex", "gemini-cli"];
+var charsPerToken = 4;
+var claudeMaxDescChars = 1536;
+var shrinkTarget = 200;
+var compare2 = (a, b2) => a < b2 ? -1 : a > b2 ? 1 : 0;
+var byName = (a, b2) => compare2(a.name, b2.name);
+var mostUsed = (a, b2) => b2.loaded - a.loaded || compare2(b2.last_loaded ?? "", a.last_loaded ?? "") || byName(a, b2);
+var models = {
+  "claude-code": {
+    source: "https://code.claude.com/docs/en/skills#skill-descriptions-are-cut-short (skillListingBudgetFraction 0.01; anthropics/claude-code#68135)",
+    limit: (tokens2) => Math.floor(tokens2 * charsPerToken * 0.01),
+    entry: (s) => {
+      const joined = s.description.length + (s.when_to_use ? s.when_to_use.length + (s.description ? 1 : 0) : 0);
+      const chars = Math.min(joined, claudeMaxDescChars);
+      return { bare: `- ${s.name}
+`.length, chars, extra: chars > 0 ? chars + 2 : 0 };
+    },
+    rank: mostUsed,
+    fit: grantInRankOrder
+  },
+  codex: {
+    source: "https://github.com/openai/codex/blob/main/codex-rs/core-skills/src/render.rs (2% of the context window; 8,000 characters when it is unknown)",
+    limit: (tokens2) => Math.floor(tokens2 * charsPerToken * 0.02),
+    entry: (s) => ({
+      bare: `- ${s.name}: (file: r0/${s.name}/SKILL.md)
+`.length,
+      chars: s.description.length,
+      extra: s.description ? s.description.length + 1 : 0
+    }),
+    rank: byName,
+    fit: shortenEqually
+  },
+  "gemini-cli": {
+    source: "https://github.com/google-gemini/gemini-cli/blob/main/packages/core/src/prompts/snippets.ts (renderAgentSkills: no listing budget, every enabled skill in full)",
+    limit: (tokens2) => tokens2 * charsPerToken,
+    entry: (s) => ({
+      bare: `  <skill>
+    <name>${s.name}</name>
+    <description></description>
+    <location>.gemini/skills/${s.name}/SKILL.md</location>
+  </skill>
+`.length,
+      chars: s.description.length,
+      extra: s.description.length
+    }),
+    rank: byName,
+    fit: grantInRankOrder
+  }
+};
+function listingBudgets(skills, options = {}) {
+  const tokens2 = options.contextTokens ?? defaultContextTokens;
+  const budgets = {};
+  for (const client of options.clients ?? listingClients) {
+    const model = models[client];
+    const entries = [...skills].sort(model.rank).map((skill) => ({ skill, ...model.entry(skill) }));
+    const limit = model.limit(tokens2);
+    const kept = model.fit(entries, limit);
+    const used = entries.reduce((sum, e) => sum + e.bare + e.extra, 0);
+    const fits = entries.filter((e) => kept.has(e.skill.name)).map((e) => e.skill.name);
+    const dropped2 = entries.filter((e) => !kept.has(e.skill.name)).map((e) => e.skill.name);
+    budgets[client] = {
+      client,
+      limit_chars: limit,
+      source: model.source,
+      used_chars: used,
+      fits,
+      dropped: dropped2,
+      advice: dropped2.length === 0 ? [] : adviseBudget(entries, new Set(dropped2), used - limit, options.plannedMerges ?? [])
+    };
+  }
+  return budgets;
+}
+function grantInRankOrder(entries, limit) {
+  let used = entries.reduce((sum, e) => sum + e.bare, 0);
+  const kept = /* @__PURE__ */ new Set();
+  for (const e of entries) {
+    if (used + e.extra > limit) break;
+    used += e.extra;
+    kept.add(e.skill.name);
+  }
+  return kept;
+}
+function shortenEqually(entries, limit) {
+  const bare = entries.reduce((sum, e) => sum + e.bare, 0);
+  if (bare > limit) return /* @__PURE__ */ new Set();
+  let left = limit - bare;
+  const given = entries.map(() => 0);
+  for (let changed = true; changed; ) {
+    changed = false;
+    entries.forEach((e, i) => {
+      const had = given[i] ?? 0;
+      const step = had === 0 ? 2 : 1;
+      if (had < e.chars && step <= left) {
+        given[i] = had + 1;
+        left -= step;
+        changed = true;
+      }
+    });
+  }
+  return new Set(entries.filter((e, i) => (given[i] ?? 0) >= e.chars).map((e) => e.skill.name));
+}
+function adviseBudget(entries, dropped2, over, merges) {
+  const advice = [];
+  const hiddenNeeded = entries.filter((e) => dropped2.has(e.skill.name) && (e.skill.missed ?? 0) > 0);
+  for (const e of hiddenNeeded.sort((a, b2) => (b2.skill.missed ?? 0) - (a.skill.missed ?? 0)))
+    advice.push(
+      `${e.skill.name}: its description falls out although sessions needed it (missed ${e.skill.missed}, loaded ${e.skill.loaded})`
+    );
+  const entryOf = new Map(entries.map((e) => [e.skill.name, e]));
+  const mergeSavings = merges.map((m2) => ({ m: m2, members: m2.members.flatMap((n) => entryOf.get(n) ?? []) })).filter((x2) => x2.members.length > 1).map(({ m: m2, members }) => {
+    const costs = members.map((e) => e.bare + e.extra);
+    return { m: m2, members, saves: costs.reduce((a, b2) => a + b2, 0) - Math.max(...costs) };
+  }).sort((a, b2) => b2.saves - a.saves);
+  for (const { m: m2, members, saves } of mergeSavings)
+    advice.push(`the planned umbrella ${m2.umbrella} (${members.map((e) => e.skill.name).join(", ")}) saves about ${saves} characters`);
+  const evidence = entries.some((e) => e.skill.loaded > 0 || (e.skill.missed ?? 0) > 0);
+  if (!evidence) {
+    advice.push(`${over} characters over; no session loaded any skill, so which descriptions could shrink is not ranked`);
+    return advice;
+  }
+  const rarely = entries.filter((e) => e.skill.loaded === 0 && (e.skill.missed ?? 0) === 0 && e.chars > shrinkTarget).sort((a, b2) => b2.chars - a.chars || byName(a.skill, b2.skill));
+  let saved = mergeSavings.reduce((sum, x2) => sum + x2.saves, 0);
+  for (const e of rarely) {
+    if (saved >= over) break;
+    const saves = e.chars - shrinkTarget;
+    saved += saves;
+    advice.push(`${e.skill.name}: never loaded; its ${e.chars}-character description shortened to ${shrinkTarget} saves ${saves}`);
+  }
+  if (saved < over) advice.push(`${over - saved} characters still over after these: fewer skills, or a larger context (--context-tokens)`);
+  return advice;
+}
+function buildListedSkills(skills, evidence) {
+  const byName2 = new Map(evidence.map((e) => [e.name, e]));
+  return skills.map((s) => ({
+    name: s.name,
+    description: s.description,
+    ...s.when_to_use ? { when_to_use: s.when_to_use } : {},
+    loaded: byName2.get(s.name)?.loaded ?? 0,
+    missed: byName2.get(s.name)?.missed ?? 0
+  }));
+}
+
+// src/core/evidence/outcome.ts
+var endingCalls = 5;
+function sameCall(a, b2) {
+  return a.name === b2.name && (a.detail ?? a.shape) === (b2.detail ?? b2.shape);
+}
+function readSessionOutcome(calls) {
+  let errors = 0;
+  let retries = 0;
+  let lastTest;
+  let commit = false;
+  calls.forEach((call, i) => {
+    if (call.error === true) errors += 1;
+    const before = calls[i - 1];
+    if (before?.error === true && sameCall(before, call)) retries += 1;
+    const commands = call.detail === void 0 || call.program === void 0 ? [] : [call.detail, ...call.chain ?? []];
+    const endings = new Set(commands.map((command) => readEnding([command], call.name)));
+    if (endings.has("tests")) lastTest = call;
+    if (i >= calls.length - endingCalls && endings.has("commit") && call.error !== true) commit = true;
+  });
+  return { calls: calls.length, errors, retries, testsPassing: lastTest !== void 0 && lastTest.error !== true, commit };
+}
+function round2(value) {
+  return Math.round(value * 1e3) / 1e3;
+}
+function median(values) {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b2) => a - b2);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : round2((sorted[middle - 1] + sorted[middle]) / 2);
+}
+function buildOutcomeFigures(outcomes2, minSessions) {
+  const calls = outcomes2.reduce((sum, o2) => sum + o2.calls, 0);
+  const errors = outcomes2.reduce((sum, o2) => sum + o2.errors, 0);
+  return {
+    sessions: outcomes2.length,
+    median_calls: median(outcomes2.map((o2) => o2.calls)),
+    error_rate: outcomes2.length < minSessions || calls === 0 ? null : round2(errors / calls),
+    median_retries: median(outcomes2.map((o2) => o2.retries)),
+    ended_tests_passing: outcomes2.filter((o2) => o2.testsPassing).length,
+    ended_commit: outcomes2.filter((o2) => o2.commit).length
+  };
+}
+
+// src/core/evidence/figures.ts
+var maxMissedSessions = 20;
+function buildSkillEvidence(input2, tally, offered, minSessions) {
+  const { loaded, missed } = tally;
+  const counted = loaded.length + missed.length;
+  const certainty = counted === 0 ? "none" : counted < minSessions ? "low" : "enough";
+  const rate = certainty === "enough" ? Math.round(loaded.length / counted * 1e3) / 1e3 : null;
+  const byHand = missed.filter((r2) => r2.by === "procedure");
+  const evidence = {
+    name: input2.name,
+    ...input2.provenance === void 0 ? {} : { provenance: input2.provenance },
+    offered,
+    loaded: loaded.length,
+    missed: missed.length,
+    trigger_rate: rate,
+    certainty,
+    with: buildOutcomeFigures(
+      loaded.map((r2) => r2.outcome),
+      minSessions
+    ),
+    without: buildOutcomeFigures(
+      byHand.map((r2) => r2.outcome),
+      minSessions
+    ),
+    missed_sessions: listMissed(missed)
+  };
+  const after = input2.agentPatchedAt === void 0 ? void 0 : buildAfterPatch(input2.agentPatchedAt, tally, minSessions);
+  return after === void 0 ? evidence : { ...evidence, after_patch: after };
+}
+function buildAfterPatch(patchedAt, tally, minSessions) {
+  const at2 = Date.parse(patchedAt);
+  if (Number.isNaN(at2)) return void 0;
+  const before = (records) => records.filter((r2) => r2.time !== void 0 && r2.time < at2).length;
+  const after = (records) => records.filter((r2) => r2.time !== void 0 && r2.time >= at2);
+  return {
+    patched_at: patchedAt,
+    loaded_before: before(tally.loaded),
+    loaded_after: after(tally.loaded).length,
+    missed_before: before(tally.missed),
+    missed_after: after(tally.missed).length,
+    with_after: buildOutcomeFigures(
+      after(tally.loaded).map((r2) => r2.outcome),
+      minSessions
+    )
+  };
+}
+function listMissed(records) {
+  return [...records].sort((a, b2) => (b2.time ?? -Infinity) - (a.time ?? -Infinity) || (a.session < b2.session ? -1 : 1)).slice(0, maxMissedSessions).map((r2) => ({
+    session: r2.session,
+    file: r2.file,
+    by: r2.by ?? "procedure",
+    ...r2.request === void 0 ? {} : { request: r2.request },
+    ...r2.at === void 0 ? {} : { time: r2.at }
+  }));
+}
+
+// src/core/evidence/words.ts
+var listingWords = new Set(
+  `skill skills use used user users ask asks asked task tasks help helps work works working when whenever want wants need needs
+  request requests mention mentions mentioned trigger triggers invoke invoked include including includes example examples
+  step steps guide guides workflow workflows instruction instructions support supports handle handles provide provides`.split(/\s+/).filter(Boolean).map(keyOf)
+);
+function listWordKeys(text3) {
+  const keys = /* @__PURE__ */ new Set();
+  for (const word of listTaskWords(text3)) {
+    const key2 = keyOf(word);
+    if (!listingWords.has(key2)) keys.add(key2);
+  }
+  return keys;
+}
+function listTriggerWords(skill) {
+  return listWordKeys(`${skill.name.replace(/[-_:]/g, " ")} ${skill.description} ${skill.when_to_use ?? ""}`);
+}
+var minSharedWords = 3;
+function askedFor(shared, requestWords) {
+  return shared >= minSharedWords && shared * 2 >= requestWords;
+}
+
+// src/core/evidence/skill-index.ts
+function push(map, key2, value) {
+  const list = map.get(key2);
+  if (list === void 0) map.set(key2, [value]);
+  else list.push(value);
+}
+function buildSkillIndex(inputs, historyNames = []) {
+  const index = { skills: [], byName: /* @__PURE__ */ new Map(), byCommand: /* @__PURE__ */ new Map(), byWord: /* @__PURE__ */ new Map(), historyNames: /* @__PURE__ */ new Set() };
+  inputs.forEach((input2, i) => {
+    const since = input2.existsSince === void 0 ? void 0 : Date.parse(input2.existsSince);
+    const commands = listProcedureCommands(input2.text);
+    index.skills.push({ input: input2, existsSince: since === void 0 || Number.isNaN(since) ? void 0 : since, commands });
+    for (const command of commands) push(index.byCommand, command, i);
+    for (const word of listTriggerWords(input2)) push(index.byWord, word, i);
+  });
+  inputs.forEach((input2, i) => index.byName.set(input2.name.toLowerCase(), i));
+  const claims = /* @__PURE__ */ new Map();
+  inputs.forEach((input2, i) => {
+    for (const alias of [input2.folder, plainOf(input2.name), ...input2.formerNames ?? []]) {
+      if (alias === void 0 || index.byName.has(alias.toLowerCase())) continue;
+      claims.set(alias.toLowerCase(), (claims.get(alias.toLowerCase()) ?? /* @__PURE__ */ new Set()).add(i));
+    }
+  });
+  for (const [alias, owners] of claims) if (owners.size === 1) index.byName.set(alias, [...owners][0]);
+  const known = /* @__PURE__ */ new Set();
+  for (const name2 of historyNames) if (!index.byName.has(name2.toLowerCase())) known.add(name2.toLowerCase());
+  index.historyNames = known;
+  return index;
+}
+function plainOf(name2) {
+  const colon = name2.lastIndexOf(":");
+  return colon < 0 ? void 0 : name2.slice(colon + 1);
+}
+function loadNames(name2) {
+  const bare = name2.trim().replace(/^\//, "").toLowerCase();
+  const colon = bare.lastIndexOf(":");
+  return colon < 0 ? [bare] : [bare, bare.slice(colon + 1)];
+}
+function resolveLoad(index, name2) {
+  for (const candidate2 of loadNames(name2)) {
+    const found = index.byName.get(candidate2);
+    if (found !== void 0) return found;
+  }
+  return void 0;
+}
+
+// src/core/evidence/accumulator.ts
+var maxRequestChars2 = 200;
+var defaultMinSessions = 5;
+function sessionTime(session) {
+  return session.calls.find((call) => call.time !== void 0 && !Number.isNaN(Date.parse(call.time)))?.time;
+}
+function isSubagent(session) {
+  return session.format === "claude-code" && session.id.includes("/");
+}
+function trim(text3) {
+  return text3.length > maxRequestChars2 ? `${text3.slice(0, maxRequestChars2 - 1)}\u2026` : text3;
+}
+var EvidenceAccumulator = class {
+  constructor(options) {
+    this.options = options;
+    this.index = buildSkillIndex(options.skills, options.historyNames);
+    this.tallies = options.skills.map(() => ({ loadedBeforeCreation: 0, loaded: [], missed: [] }));
+    this.since = options.since === void 0 ? void 0 : Date.parse(options.since);
+    this.minSessions = options.minSessions ?? defaultMinSessions;
+  }
+  options;
+  index;
+  tallies;
+  since;
+  minSessions;
+  unknown = /* @__PURE__ */ new Map();
+  archived = /* @__PURE__ */ new Map();
+  skipped = [];
+  beforeSince = 0;
+  /** The times of the sessions counted, and how many had none: each skill's `offered` is read from them. */
+  times = [];
+  untimed = 0;
+  sessions = 0;
+  calls = 0;
+  files = 0;
+  /** A file read: counted, and what its reader skipped kept with its reason. */
+  addFile(skipped) {
+    this.files += 1;
+    for (const skip of skipped) this.skipped.push({ file: skip.file, reason: skip.reason, count: skip.count });
+  }
+  /** Input the reading side could not use (a glob without match, a walk cut short). */
+  addSkip(skip) {
+    this.skipped.push(skip);
+  }
+  add(session) {
+    const at2 = sessionTime(session);
+    const time = at2 === void 0 ? void 0 : Date.parse(at2);
+    if (time !== void 0 && this.since !== void 0 && time < this.since) {
+      this.beforeSince += 1;
+      return;
+    }
+    this.sessions += 1;
+    this.calls += session.calls.length;
+    const loaded = this.readLoads(session);
+    const missed = isSubagent(session) ? /* @__PURE__ */ new Map() : this.readMisses(session, loaded);
+    let outcome2;
+    const record2 = (extra = {}) => ({
+      outcome: outcome2 ??= readSessionOutcome(session.calls),
+      time,
+      session: session.id,
+      file: session.file,
+      ...at2 === void 0 ? {} : { at: at2 },
+      ...extra
+    });
+    if (time === void 0) this.untimed += 1;
+    else this.times.push(time);
+    for (const i of loaded) {
+      const tally = this.tallies[i];
+      tally.loaded.push(record2());
+      if (!this.existed(i, time)) tally.loadedBeforeCreation += 1;
+    }
+    for (const [i, miss] of missed) if (this.existed(i, time)) this.tallies[i].missed.push(record2(miss));
+  }
+  existed(skill, time) {
+    const since = this.index.skills[skill]?.existsSince;
+    return time === void 0 || since === void 0 || since <= time;
+  }
+  /** Sessions in which the skill existed (untimed ones included), and those that loaded it before history says it existed. */
+  countOffered(skill, sortedTimes) {
+    const since = this.index.skills[skill]?.existsSince;
+    const tally = this.tallies[skill];
+    if (since === void 0) return this.untimed + sortedTimes.length;
+    let lo = 0;
+    let hi = sortedTimes.length;
+    while (lo < hi) {
+      const mid = lo + hi >> 1;
+      if (sortedTimes[mid] < since) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.untimed + sortedTimes.length - lo + tally.loadedBeforeCreation;
+  }
+  /** The library's skills the session loaded; loads of other skills counted as unknown or archived. */
+  readLoads(session) {
+    const loaded = /* @__PURE__ */ new Set();
+    const others = /* @__PURE__ */ new Set();
+    for (const use of session.uses) {
+      const found = resolveLoad(this.index, use.skill);
+      if (found === void 0) others.add(use.skill);
+      else loaded.add(found);
+    }
+    for (const name2 of others) {
+      const known = loadNames(name2).some((n) => this.index.historyNames.has(n));
+      const map = known ? this.archived : this.unknown;
+      map.set(name2, (map.get(name2) ?? 0) + 1);
+    }
+    return loaded;
+  }
+  /** Skills the session needed and did not load: by their procedure first, else by what was asked. */
+  readMisses(session, loaded) {
+    const misses2 = /* @__PURE__ */ new Map();
+    const hits = /* @__PURE__ */ new Map();
+    for (const key2 of listSessionCommands(session.calls))
+      for (const i of this.index.byCommand.get(key2) ?? []) hits.set(i, (hits.get(i) ?? 0) + 1);
+    const first = session.requests[0]?.text;
+    for (const [i, matched] of hits) {
+      if (loaded.has(i) || !didProcedure(matched, this.index.skills[i]?.commands.length ?? 0)) continue;
+      misses2.set(i, first === void 0 ? { by: "procedure" } : { by: "procedure", request: trim(first) });
+    }
+    for (const request2 of session.requests) {
+      const words = listWordKeys(request2.text);
+      const shared = /* @__PURE__ */ new Map();
+      for (const word of words) for (const i of this.index.byWord.get(word) ?? []) shared.set(i, (shared.get(i) ?? 0) + 1);
+      for (const [i, count] of shared) {
+        if (loaded.has(i) || misses2.has(i) || !askedFor(count, words.size)) continue;
+        misses2.set(i, { by: "words", request: trim(request2.text) });
+      }
+    }
+    return misses2;
+  }
+  finish() {
+    const sorted = Float64Array.from(this.times).sort();
+    const skills = this.index.skills.map((skill, i) => buildSkillEvidence(skill.input, this.tallies[i], this.countOffered(i, sorted), this.minSessions)).sort((a, b2) => a.name < b2.name ? -1 : a.name > b2.name ? 1 : 0);
+    const skipped = [...this.skipped];
+    if (this.beforeSince > 0) skipped.push({ reason: "sessions before --since", count: this.beforeSince });
+    for (const [skill, count] of [...this.archived].sort())
+      skipped.push({ skill, reason: "loaded, but archived or deleted in the library", count });
+    for (const [skill, count] of [...this.unknown].sort())
+      skipped.push({ skill, reason: "loaded, but not in the library nor its history", count });
+    return {
+      now: this.options.now,
+      ...this.options.since === void 0 ? {} : { since: this.options.since },
+      sessions: this.sessions,
+      calls: this.calls,
+      files: this.files,
+      min_sessions: this.minSessions,
+      skills,
+      budget: {},
+      skipped
+    };
+  }
+};
+
+// src/services/evidence/run-evidence.ts
+init_discover_library();
+
 // src/ledger/log.ts
 init_git_dir();
 function orderNewestFirst(commits) {
@@ -80894,7 +80968,7 @@ async function readLog(dir, options = {}) {
 // src/services/evidence/library-inputs.ts
 init_layout();
 import { readFile as readFile5 } from "node:fs/promises";
-import { basename as basename7, join as join35 } from "node:path";
+import { basename as basename7, join as join36 } from "node:path";
 var agentPatchActions = /* @__PURE__ */ new Set(["patch", "edit", "write-file"]);
 function readLedgerFacts(entries) {
   const mergedInto = /* @__PURE__ */ new Map();
@@ -80929,7 +81003,7 @@ function latest(times) {
   return times.filter((t2) => t2 !== void 0).sort((a, b2) => Date.parse(b2) - Date.parse(a))[0];
 }
 async function readEvidenceSkill(skill, index, facts) {
-  const text3 = await readFile5(join35(skill.location.dir, skillFileName), "utf8").catch(() => "");
+  const text3 = await readFile5(join36(skill.location.dir, skillFileName), "utf8").catch(() => "");
   const parsed = parseSkill(text3, { file: `${skill.dir}/${skillFileName}` });
   const metadata = parsed.fields.metadata;
   const nested = typeof metadata === "object" && metadata !== null ? metadata.when_to_use : void 0;
@@ -81005,83 +81079,6 @@ function evidenceSkipsOf(expanded) {
   const skips = expanded.unmatched.map((pattern) => ({ file: pattern, reason: noTranscriptMatch, count: 1 }));
   if (expanded.truncated) skips.push({ reason: "directory walk stopped at its entry limit", count: 1 });
   return skips;
-}
-async function runEvidence(options) {
-  const fold = await startEvidence(options);
-  const expanded = await expandTranscriptPaths(options.transcripts, { cwd: resolve5(options.repoDir) });
-  const files = readTranscriptFiles(expanded.files, { displayPath: (file) => evidenceDisplayPath(file, expanded.roots.get(file)) });
-  for (const skip of evidenceSkipsOf(expanded)) fold.skip(skip);
-  for await (const result of files) fold.add(result);
-  return fold.finish();
-}
-
-// src/services/curator/curate.ts
-import { readFileSync as readFileSync22 } from "node:fs";
-import { join as join40 } from "node:path";
-
-// src/services/curator/evidence-pass.ts
-import { readFile as readFile6 } from "node:fs/promises";
-import { join as join37 } from "node:path";
-
-// src/core/evidence/describe.ts
-var maxListingEntry = 1536;
-var maxPhraseWords = 10;
-var maxPhraseChars = 80;
-var stem2 = (word) => word.length > 4 && word.endsWith("s") && !word.endsWith("ss") ? word.slice(0, -1) : word;
-function wordsOf3(text3) {
-  return new Set(listTaskWords(text3).map(stem2));
-}
-function catchesRequest(wording, request2) {
-  const words = [...new Set(listTaskWords(request2).map(stem2))];
-  if (words.length === 0) return false;
-  return words.filter((w) => wording.has(w)).length >= Math.ceil(words.length / 2);
-}
-function countCaught(wording, requests) {
-  const words = wordsOf3(wording);
-  return requests.filter((r2) => catchesRequest(words, r2)).length;
-}
-function clean2(text3) {
-  return text3.replace(/[<>"`]/g, "").replace(/\s+/g, " ").trim().replace(/[.,;:!?]+$/, "");
-}
-function buildTrigger(requests, known) {
-  const task = requests.length >= 2 ? findTaskWords(requests.map((r2) => [r2])) : void 0;
-  const words = task && task.words.length > 0 ? task.words : listTaskWords(requests[0] ?? "").slice(0, 6);
-  if (words.length === 0 || words.every((w) => known.has(stem2(w)))) return void 0;
-  const phrase = task?.phrase === void 0 ? void 0 : clean2(task.phrase);
-  const short = phrase !== void 0 && phrase.split(" ").length <= maxPhraseWords && phrase.length <= maxPhraseChars;
-  if (short) {
-    const rest = words.filter((w) => !wordsOf3(phrase).has(stem2(w)) && !known.has(stem2(w)));
-    return `Use when asked to ${phrase}${rest.length > 0 ? ` (${rest.slice(0, 6).join(", ")})` : ""}.`;
-  }
-  return `Use when a request speaks of ${words.slice(0, 8).join(", ")}.`;
-}
-function join36(text3, sentence) {
-  const base = text3.trimEnd();
-  return base === "" ? sentence : `${base}${/[.!?]$/.test(base) ? "" : "."} ${sentence}`;
-}
-function buildDescribeProposal(input2) {
-  const old = `${input2.description} ${input2.when_to_use ?? ""}`;
-  const trigger = buildTrigger(input2.requests, wordsOf3(old));
-  if (trigger === void 0) return void 0;
-  const before = countCaught(old, input2.requests);
-  const entry = (description2, whenToUse = input2.when_to_use) => description2.length + (whenToUse?.length ?? 0);
-  const description = join36(input2.description, trigger);
-  let proposal;
-  if (description.length <= maxDescriptionLength && entry(description) <= maxListingEntry)
-    proposal = {
-      description,
-      ...input2.when_to_use === void 0 ? {} : { when_to_use: input2.when_to_use },
-      added: trigger,
-      before,
-      requests: input2.requests.length
-    };
-  else {
-    const whenToUse = join36(input2.when_to_use ?? "", trigger);
-    if (entry(input2.description, whenToUse) <= maxListingEntry)
-      proposal = { description: input2.description, when_to_use: whenToUse, added: trigger, before, requests: input2.requests.length };
-  }
-  if (proposal === void 0) return void 0;
-  return { ...proposal, after: countCaught(`${proposal.description} ${proposal.when_to_use ?? ""}`, input2.requests) };
 }
 
 // src/core/patterns/render.ts
@@ -81202,14 +81199,14 @@ function buildDescribeBranchProposal(input2) {
 
 // src/services/curator/evidence-pass.ts
 var minDescribeRequests = 2;
-async function readRunTranscripts(options, snapshot) {
+async function readRunTranscripts(options, snapshot, plannedMerges = []) {
   const transcripts = options.transcripts ?? snapshot.config.transcripts;
   if (transcripts.length === 0) return {};
   const detectOptions = await curatorDetectOptions(options, snapshot, transcripts);
   const inputs = await expandDetectInputs(detectOptions);
   const detect2 = new DetectFold(detectOptions, inputs.files.length);
   detect2.skipped.push(...inputs.skipped);
-  const evidence = await startEvidence({ repoDir: options.repoDir, now: options.now });
+  const evidence = await startEvidence({ repoDir: options.repoDir, now: options.now, plannedMerges });
   for (const skip of evidenceSkipsOf(inputs.expanded)) evidence.skip(skip);
   const results = readTranscriptFiles(inputs.files, detectReadOptions(detectOptions, inputs.displayPath));
   let index = 0;
@@ -81225,6 +81222,9 @@ async function readRunTranscripts(options, snapshot) {
     if (count > 0) skill.missed = count;
   }
   return { detected: applyDetected(await detect2.finish(), options, snapshot), evidence: report };
+}
+function plannedMergesOf(plans) {
+  return (plans?.plans ?? []).filter((p2) => p2.kind !== "demote").map((p2) => ({ umbrella: p2.into, members: [p2.into, ...p2.from] }));
 }
 function renamed(result, file) {
   if (result.file === file) return result;
@@ -81738,9 +81738,9 @@ async function runCurator(options) {
       now: options.now,
       ...options.requireSkills ? { requireSkills: options.requireSkills } : {}
     });
-    const { detected, evidence } = await readRunTranscripts(options, snapshot);
     const planned = options.consolidate ?? snapshot.config.consolidate ? await planSnapshot(snapshot, { now: options.now, ...options.llm ? { llm: options.llm } : {} }) : void 0;
     const plans = planned?.report;
+    const { detected, evidence } = await readRunTranscripts(options, snapshot, plannedMergesOf(plans));
     const runId = buildRunId(options.now, snapshot.history.head ?? void 0);
     const readMs = performance.now() - started;
     const gates = checkGates(snapshot.config, snapshot.state, options.now, {
@@ -81767,6 +81767,7 @@ async function runCurator(options) {
     const forgotten = Object.keys(snapshot.state.skills).filter((name2) => !present.has(name2)).sort();
     const report = baseReport({ runId, options, gates, before, plan, forgotten, snapshot });
     report.patterns = detected?.patterns ?? [];
+    if (evidence) report.evidence = evidence;
     report.plans = plans?.plans ?? [];
     if (detected)
       report.warnings.push(
@@ -82024,24 +82025,7 @@ async function runCuratorPass(inputs, repoDir, options) {
     ...inputs.transcripts.length > 0 ? { transcripts: inputs.transcripts } : {}
   });
   pass.report.repo = inputs.workspace;
-  if (pass.report.gates.blocked_by === null) await addEvidence(pass, inputs);
   return pass;
-}
-async function addEvidence(pass, inputs) {
-  const transcripts = inputs.transcripts.length > 0 ? inputs.transcripts : readConfig(inputs.workspace).config.transcripts;
-  if (transcripts.length === 0) return;
-  try {
-    pass.report.evidence = await runEvidence({
-      repoDir: inputs.workspace,
-      transcripts,
-      now: inputs.now,
-      plannedMerges: (pass.plans?.plans ?? []).filter((p2) => p2.kind !== "demote").map((p2) => ({ umbrella: p2.into, members: [p2.into, ...p2.from] })),
-      ...inputs.skillsDir ? { skillsDir: inputs.skillsDir } : {}
-    });
-  } catch (error2) {
-    if (!isSkillgardenError(error2)) throw error2;
-    pass.report.warnings.push({ code: "evidence/failed", message: `the evidence from the transcripts was not computed: ${error2.message}` });
-  }
 }
 function warnEmptyTranscripts(report, inputs, io2) {
   for (const w of report.warnings.filter((x2) => x2.code === "detect/no-match"))
@@ -87353,7 +87337,12 @@ async function finish2(inputs, io2, pass, outcomes2, extra = {}) {
   const { deferred = [], previews } = extra;
   const report = { ...pass.report, prs: [...outcomes2, ...deferred], ...previews ? { proposals: previews } : {} };
   const sections = [...previews ? renderPreviews(previews) : [], ...renderPullSection(outcomes2, deferred, inputs.dryRun)];
-  const { markdown, files } = buildReportFiles(report, { ...pass.plans ? { plans: pass.plans } : {}, sections });
+  const { markdown, files } = buildReportFiles(report, {
+    ...pass.plans ? { plans: pass.plans } : {},
+    sections,
+    deferred: pass.deferred,
+    proposed: pass.proposals.length > 0
+  });
   const reportPath = writeReportFiles(join46(inputs.reportDir, report.run_id), files);
   await io2.appendSummary(markdown);
   io2.setOutput("report-path", reportPath);

@@ -1,7 +1,4 @@
-import { isSkillgardenError } from '../core/errors.js';
 import type { RunReport } from '../core/report/run-report.js';
-import { readConfig } from '../services/curator/read-library.js';
-import { runEvidence } from '../services/evidence/run-evidence.js';
 import { runCurate, type ProposalRef, type RunCurateResult } from '../services/curator/curate.js';
 import type { ActionInputs } from './inputs.js';
 import type { ActionIo } from './io.js';
@@ -43,32 +40,7 @@ export async function runCuratorPass(inputs: ActionInputs, repoDir: string, opti
     ...(inputs.transcripts.length > 0 ? { transcripts: inputs.transcripts } : {}),
   });
   pass.report.repo = inputs.workspace;
-  if (pass.report.gates.blocked_by === null) await addEvidence(pass, inputs);
   return pass;
-}
-
-/**
- * With transcripts (the input, else the repository's setting), the run's report carries what the skills did in them:
- * REPORT.md and the job summary get its section. Read from the workflow's checkout, where the transcripts and the
- * library's full history are. A failure to read them is the report's warning, not the run's failure.
- */
-async function addEvidence(pass: CuratorPass, inputs: ActionInputs): Promise<void> {
-  const transcripts = inputs.transcripts.length > 0 ? inputs.transcripts : readConfig(inputs.workspace).config.transcripts;
-  if (transcripts.length === 0) return;
-  try {
-    pass.report.evidence = await runEvidence({
-      repoDir: inputs.workspace,
-      transcripts,
-      now: inputs.now,
-      plannedMerges: (pass.plans?.plans ?? [])
-        .filter((p) => p.kind !== 'demote')
-        .map((p) => ({ umbrella: p.into, members: [p.into, ...p.from] })),
-      ...(inputs.skillsDir ? { skillsDir: inputs.skillsDir } : {}),
-    });
-  } catch (error) {
-    if (!isSkillgardenError(error)) throw error;
-    pass.report.warnings.push({ code: 'evidence/failed', message: `the evidence from the transcripts was not computed: ${error.message}` });
-  }
 }
 
 /** A transcripts glob that matches nothing is a mistake in a workflow, not a quiet week: say which glob, and where it was looked for. */

@@ -23,7 +23,14 @@ export async function finish(
   const { deferred = [], previews } = extra;
   const report = { ...pass.report, prs: [...outcomes, ...deferred], ...(previews ? { proposals: previews } : {}) };
   const sections = [...(previews ? renderPreviews(previews) : []), ...renderPullSection(outcomes, deferred, inputs.dryRun)];
-  const { markdown, files } = buildReportFiles(report, { ...(pass.plans ? { plans: pass.plans } : {}), sections });
+  // The same undo line and held-back transitions as the command's report: a run that opened pull requests changed
+  // something a person may merge, never "nothing".
+  const { markdown, files } = buildReportFiles(report, {
+    ...(pass.plans ? { plans: pass.plans } : {}),
+    sections,
+    deferred: pass.deferred,
+    proposed: pass.proposals.length > 0,
+  });
   const reportPath = writeReportFiles(join(inputs.reportDir, report.run_id), files);
   await io.appendSummary(markdown);
   io.setOutput('report-path', reportPath);

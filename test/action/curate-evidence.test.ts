@@ -61,6 +61,10 @@ describe('mode: curate with transcripts: the evidence', () => {
     expect(report).toContain('| Claude Code | 8000 | ');
     // Nothing private from a transcript reaches the report: the token one request carried is redacted.
     expect(report).not.toContain('ghp_');
+    // It opened pull requests: its undo line says how each is undone, never that the run changed nothing.
+    expect(fake.pulls.length).toBeGreaterThan(0);
+    expect(report).not.toContain('Nothing to undo: the run changed nothing.');
+    expect(report).toContain('this run only proposes');
 
     // The lifecycle pull request shows the same evidence: the skill it marks stale, beside what the sessions did.
     const lifecycle = fake.pulls.find((p) => p.head.ref === 'skillgarden/lifecycle');

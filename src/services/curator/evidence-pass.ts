@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildDescribeProposal } from '../../core/evidence/describe.js';
+import type { PlannedMerge } from '../../core/evidence/budget.js';
 import type { EvidenceReport } from '../../core/evidence/types.js';
+import type { PlanReport } from '../../core/consolidate/render.js';
 import { isCurated } from '../../core/lifecycle/plan-lifecycle.js';
 import { parseSkill, stringField } from '../../core/skill/index.js';
 import type { DetectReport } from '../../core/patterns/types.js';
@@ -29,14 +31,18 @@ export interface RunTranscripts {
  * (`detect`, `applyDetected`) and the evidence (`evidence`), whose misses are set on the snapshot's skills so the
  * lifecycle keeps a skill sessions needed (DESIGN §6). Each pass names the files as its command does.
  */
-export async function readRunTranscripts(options: CurateOptions, snapshot: LibrarySnapshot): Promise<RunTranscripts> {
+export async function readRunTranscripts(
+  options: CurateOptions,
+  snapshot: LibrarySnapshot,
+  plannedMerges: readonly PlannedMerge[] = [],
+): Promise<RunTranscripts> {
   const transcripts = options.transcripts ?? snapshot.config.transcripts;
   if (transcripts.length === 0) return {};
   const detectOptions = await curatorDetectOptions(options, snapshot, transcripts);
   const inputs = await expandDetectInputs(detectOptions);
   const detect = new DetectFold(detectOptions, inputs.files.length);
   detect.skipped.push(...inputs.skipped);
-  const evidence = await startEvidence({ repoDir: options.repoDir, now: options.now });
+  const evidence = await startEvidence({ repoDir: options.repoDir, now: options.now, plannedMerges });
   // A pattern that matched nothing is named as it was given: resolved, it would put the checkout's absolute path
   // (a home folder on a runner or a laptop) into run.json and the job summary.
   for (const skip of evidenceSkipsOf(inputs.expanded)) evidence.skip(skip);
@@ -54,6 +60,11 @@ export async function readRunTranscripts(options: CurateOptions, snapshot: Libra
     if (count > 0) skill.missed = count;
   }
   return { detected: applyDetected(await detect.finish(), options, snapshot), evidence: report };
+}
+
+/** The umbrella merges a run plans, as the listing budget's advice counts them (a demotion merges nothing). */
+export function plannedMergesOf(plans: PlanReport | undefined): PlannedMerge[] {
+  return (plans?.plans ?? []).filter((p) => p.kind !== 'demote').map((p) => ({ umbrella: p.into, members: [p.into, ...p.from] }));
 }
 
 /** A file's sessions and skips under another name (the same objects when the name is the same). */

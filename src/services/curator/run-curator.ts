@@ -16,7 +16,7 @@ import { planSnapshot } from '../consolidate/index.js';
 import type { ConsolidationPlan, PlanReport } from '../../core/consolidate/index.js';
 import { holdBackForUmbrellas, type DeferredTransition } from '../../core/proposals/overlap.js';
 import type { CurateOptions } from './curate-options.js';
-import { readRunTranscripts } from './evidence-pass.js';
+import { plannedMergesOf, readRunTranscripts } from './evidence-pass.js';
 import type { EvidenceReport } from '../../core/evidence/types.js';
 import { buildLifecycleBranchProposal, buildTransitionMoves } from '../proposals/lifecycle.js';
 import type { BranchProposal } from '../proposals/proposal.js';
@@ -48,15 +48,16 @@ export async function runCurator(options: CurateOptions): Promise<CurateResult> 
       now: options.now,
       ...(options.requireSkills ? { requireSkills: options.requireSkills } : {}),
     });
-    // Transcripts read once per run, for both: the patterns they repeat, and the evidence the lifecycle keeps what
-    // sessions needed by and the description proposals are built from.
-    const { detected, evidence } = await readRunTranscripts(options, snapshot);
     // Plans are read from the tree before any transition of this run: proposals a person reviews, applied elsewhere.
     const planned =
       (options.consolidate ?? snapshot.config.consolidate)
         ? await planSnapshot(snapshot, { now: options.now, ...(options.llm ? { llm: options.llm } : {}) })
         : undefined;
     const plans = planned?.report;
+    // Transcripts read once per run, for all three: the patterns they repeat, the evidence the lifecycle keeps what
+    // sessions needed by and the description proposals are built from, and the report's evidence section (its
+    // listing budget counting what the planned umbrellas save).
+    const { detected, evidence } = await readRunTranscripts(options, snapshot, plannedMergesOf(plans));
     const runId = buildRunId(options.now, snapshot.history.head ?? undefined);
     const readMs = performance.now() - started;
     const gates = checkGates(snapshot.config, snapshot.state, options.now, {
@@ -85,6 +86,7 @@ export async function runCurator(options: CurateOptions): Promise<CurateResult> 
       .sort();
     const report = baseReport({ runId, options, gates, before, plan, forgotten, snapshot });
     report.patterns = detected?.patterns ?? [];
+    if (evidence) report.evidence = evidence;
     report.plans = plans?.plans ?? [];
     if (detected)
       report.warnings.push(
