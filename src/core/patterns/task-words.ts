@@ -1,3 +1,5 @@
+import { placeholders } from '../privacy/redact.js';
+
 /** Words that say nothing about a task. */
 const stopwords = new Set(
   `a about above after again all also am an and any are as at be because been before being below between both but by can could did do does doing done down during each else etc every few for from further get got had has have having he her here hers him his how i if in into is it its itself just let lets like make me more most my need needs no nor not now of off on once only or other our out over own please same she should so some such than thank thanks that the their them then there these they this those through to too under until up us use using very via want was we were what when where which while who why will with would you your yours yes ok okay hi hello hey also again still sure really well look see try new one two way thing things something anything everything it's i'm don't can't let's read file files content stop base directory`.split(
@@ -10,9 +12,29 @@ export function keyOf(word: string): string {
   return word.length > 4 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word;
 }
 
-/** The content words of a text, in order: lower case, no stopwords, no numbers, no fragments shorter than 3 letters. */
+/**
+ * A path or an address: its folder and host names say where, not what a person asked for, and may be private (a
+ * client's folder). Only a file's own name is kept (`src/parser.ts` → `parser`).
+ */
+const pathWord = /\S*[/\\]\S*/g;
+
+function fileNameOf(path: string): string {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path)) return ' ';
+  const last =
+    path
+      .replace(/[.,;:!?)'"`]+$/, '')
+      .split(/[/\\]/)
+      .pop() ?? '';
+  return /^[^.]+\.[A-Za-z0-9]{1,8}$/.test(last) ? ` ${last.slice(0, last.lastIndexOf('.'))} ` : ' ';
+}
+
+/**
+ * The content words of a text, in order: lower case, no stopwords, no numbers, no fragments shorter than 3 letters,
+ * nothing of redaction's placeholders (`$GITHUB_TOKEN` is not the word "github") or of a path but its file's name.
+ */
 export function listTaskWords(text: string): string[] {
-  return (text.toLowerCase().match(/[a-z][a-z0-9+#]*(?:'[a-z]+)?/g) ?? []).filter((w) => w.length >= 3 && !stopwords.has(w));
+  const words = /[$<~/\\]/.test(text) ? text.replace(placeholders, ' ').replace(pathWord, fileNameOf) : text;
+  return (words.toLowerCase().match(/[a-z][a-z0-9+#]*(?:'[a-z]+)?/g) ?? []).filter((w) => w.length >= 3 && !stopwords.has(w));
 }
 
 export interface TaskWords {

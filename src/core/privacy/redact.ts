@@ -116,6 +116,31 @@ const homePaths: readonly Rule[] = [
   { pattern: /(^|[^\w-])-(?:home|Users)-[A-Za-z0-9._]+(?=-)/g, replace: '$1-~' },
 ];
 
+/**
+ * What lies below a home folder is private too: its folders name projects and clients (`~/acme-contract/src`). A
+ * path under `~` keeps only its file's name, when it names a file (`~/…/parser.ts`), so a step still says what
+ * kind of file it worked on, and a SKILL.md its skill's folder (`~/…/pdf/SKILL.md`); a folder becomes `~/…`.
+ */
+const belowHome = /(^|[^\w.~-])~((?:\/[^/\s"'`:;|&<>()]+)+)\/?/g;
+
+function shortenBelowHome(_m: string, head: string, path: string): string {
+  // A sentence's full stop or comma after the path is the sentence's.
+  const end = /[.,!?]+$/.exec(path)?.[0] ?? '';
+  const rest = path.slice(0, path.length - end.length);
+  // A skill's SKILL.md keeps its folder: the folder is the skill's name, and a read of it is how a session loads it.
+  const keep = /(?:\/[^/]+)?\/SKILL\.md$/.exec(rest)?.[0] ?? rest.slice(rest.lastIndexOf('/'));
+  const file = /^\/[^.].*\.[A-Za-z0-9]{1,8}$/.test(keep);
+  if (!file) return `${head}~/…${end}`;
+  return `${head}~${keep.length === rest.length ? '' : '/…'}${keep}${end}`;
+}
+
+/**
+ * Redaction's placeholders, each of the forms it writes: `$GITHUB_TOKEN`, `$SECRET`, `<email>`, `<user>`,
+ * `<private key>`, `~/…`. They stand for what was removed and are nobody's words: whatever takes words from
+ * redacted text (a draft's name, a description's triggers) leaves them out.
+ */
+export const placeholders = /\$[A-Z][A-Z0-9_]*\b|<(?:email|user|private key)>|~\/…/g;
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -167,6 +192,8 @@ export class Redactor {
     out = apply(out, assignments);
     out = apply(out, this.extra);
     out = apply(out, homePaths);
+    belowHome.lastIndex = 0;
+    if (out.includes('~/')) out = out.replace(belowHome, shortenBelowHome);
     email.lastIndex = 0;
     return out.replace(email, '<email>');
   }

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildDescribeProposal, countCaught, maxListingEntry } from '../../../src/core/evidence/describe.js';
+import { redactText } from '../../../src/core/privacy/redact.js';
 
 const releaseCut = { description: 'Cut a release. Use when asked to cut a release or ship a tag.' };
 const asked = [
@@ -68,5 +69,16 @@ describe('a description proposal from the words people used', () => {
       ),
       { numRuns: 300 },
     );
+  });
+
+  it('adds no word of what redaction removed: no placeholder, no folder below a home (the requests as the reader keeps them)', () => {
+    const requests = [0, 1, 2, 3].map((n) =>
+      redactText(
+        `Publish a new version of the package to npm${n % 2 ? ' today' : ''}. Token ghp_abcdefghijklmnopqrstuvwxyz012345678${n}, mail alice.secret@example.com, files in /home/alice/private-proj/acme`,
+      ),
+    );
+    const proposal = buildDescribeProposal({ description: 'Cut a release of the library.', requests });
+    expect(proposal?.added).toMatch(/^Use when asked to publish a new version of the package to npm/);
+    for (const word of ['github', 'email', 'private', 'proj', 'acme', 'alice']) expect(proposal?.added.toLowerCase()).not.toContain(word);
   });
 });

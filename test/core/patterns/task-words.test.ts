@@ -27,3 +27,20 @@ describe('pickExample', () => {
     );
   });
 });
+
+describe('listTaskWords: the words a person used', () => {
+  it("takes no word from redaction's placeholders or from a path's folders; a file keeps its name", () => {
+    expect(listTaskWords('Publish it. My token is $GITHUB_TOKEN, mail <email>, files in ~/…; key <private key>')).toEqual([
+      'publish',
+      'token',
+      'mail',
+      'key',
+    ]);
+    expect(listTaskWords('Fix src/parser.ts in ~/…/lexer.ts, see https://example.com/acme/docs and C:\\acme\\notes.md')).toEqual([
+      'fix',
+      'parser',
+      'lexer',
+      'notes',
+    ]);
+  });
+});

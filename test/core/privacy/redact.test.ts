@@ -19,8 +19,17 @@ describe('redaction of what sessions hold', () => {
     ['a .env assignment', 'export STRIPE_SECRET=whsec_123456789', 'export STRIPE_SECRET=$STRIPE_SECRET'],
     ['--password=', 'tool --password=topsecret --token $TOKEN', 'tool --password=$SECRET --token $TOKEN'],
     ['an e-mail address', 'mail alice.smith@example.com today', 'mail <email> today'],
-    ['home folders', 'cat /home/alice/a.txt /Users/bob/b C:\\Users\\carol\\c', 'cat ~/a.txt ~/b ~\\c'],
-    ['a Claude Code project folder', '~/.claude/projects/-home-alice-src-app/1.jsonl', '~/.claude/projects/-~-src-app/1.jsonl'],
+    ['home folders', 'cat /home/alice/a.txt /Users/bob/b C:\\Users\\carol\\c', 'cat ~/a.txt ~/… ~\\c'],
+    // The folders below a home name projects and clients: a file keeps its name, a folder none.
+    [
+      'the folders below a home',
+      'Edit /home/alice/acme-contract/src/parser.ts, files in /home/alice/private-proj.',
+      'Edit ~/…/parser.ts, files in ~/….',
+    ],
+    ['a path under ~ typed by a person', 'cat ~/.aws/credentials && cd ~/clients/acme', 'cat ~/… && cd ~/…'],
+    // The folder of a SKILL.md is its skill's name, and reading it is how a session loads the skill.
+    ['a SKILL.md below a home', "sed -n '1,200p' /home/alice/.codex/skills/pdf/SKILL.md", "sed -n '1,200p' ~/…/pdf/SKILL.md"],
+    ['a Claude Code project folder', '~/.claude/projects/-home-alice-src-app/1.jsonl', '~/…/1.jsonl'],
     ['a private key block', '-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n-----END OPENSSH PRIVATE KEY-----', '<private key>'],
   ])('replaces %s', (_, input, expected) => {
     expect(redactText(input)).toBe(expected);
@@ -41,7 +50,8 @@ describe('redaction of what sessions hold', () => {
 
   it("replaces this machine's home folder wherever it is", () => {
     const redactor = new Redactor({ homes: ['/var/lib/jenkins'] });
-    expect(redactor.text('cd /var/lib/jenkins/workspace/app')).toBe('cd ~/workspace/app');
+    expect(redactor.text('cd /var/lib/jenkins/workspace/app')).toBe('cd ~/…');
+    expect(redactor.text('cat /var/lib/jenkins/notes.md')).toBe('cat ~/notes.md');
   });
 
   it('redacts every string of a tool call, keeping its keys', () => {
