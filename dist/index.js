@@ -65401,6 +65401,157 @@ function listBlocks(text3) {
   return out;
 }
 
+// src/core/privacy/redact.ts
+var tokens = [
+  {
+    pattern: /-----BEGIN[A-Z ]{0,30}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[A-Z ]{0,30}PRIVATE KEY(?: BLOCK)?-----|$)/g,
+    replace: "<private key>"
+  },
+  { pattern: /\bgithub_pat_[A-Za-z0-9_]{20,}/g, replace: "$GITHUB_TOKEN" },
+  { pattern: /\bgh[pousr]_[A-Za-z0-9]{20,}/g, replace: "$GITHUB_TOKEN" },
+  { pattern: /\bglpat-[A-Za-z0-9_-]{16,}/g, replace: "$GITLAB_TOKEN" },
+  { pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, replace: "$SLACK_TOKEN" },
+  { pattern: /\bsk-ant-[A-Za-z0-9_-]{16,}/g, replace: "$ANTHROPIC_API_KEY" },
+  { pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g, replace: "$OPENAI_API_KEY" },
+  { pattern: /\b(?:sk|rk|pk)_(?:live|test)_[0-9a-zA-Z]{16,}/g, replace: "$STRIPE_KEY" },
+  { pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/g, replace: "$AWS_ACCESS_KEY_ID" },
+  { pattern: /\bAIza[0-9A-Za-z_-]{30,}/g, replace: "$GOOGLE_API_KEY" },
+  { pattern: /\bhf_[A-Za-z0-9]{30,}/g, replace: "$HF_TOKEN" },
+  { pattern: /\bnpm_[A-Za-z0-9]{30,}/g, replace: "$NPM_TOKEN" },
+  { pattern: /\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}/g, replace: "$SENDGRID_API_KEY" },
+  { pattern: /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, replace: "$JWT" },
+  { pattern: /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/]+/g, replace: "$SLACK_WEBHOOK_URL" },
+  { pattern: /https:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/[A-Za-z0-9/_-]+/g, replace: "$DISCORD_WEBHOOK_URL" }
+];
+function secretValue(value, placeholder3) {
+  return /^["']?(?:\$|<|%|\{\{)/.test(value) ? value : placeholder3;
+}
+var secretWord = "(?:password|passwd|pass|pwd|token|secret|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth)";
+var assignments = [
+  // URLs with credentials: scheme://user:pass@host (and scheme://token@host).
+  {
+    pattern: /\b([a-z][a-z0-9+.-]{1,20}:\/\/)([^\s:/@"'`]{1,100}):([^\s/@"'`]{1,200})@/gi,
+    replace: (_m, scheme, _user, pass) => `${scheme}<user>:${secretValue(pass, "$PASSWORD")}@`
+  },
+  // Authorization headers, whatever the scheme: the credential is the rest of the value.
+  {
+    pattern: /\b(authorization|proxy-authorization|x-api-key|api-key|private-token|x-auth-token)(\s*:\s*)(?:(bearer|basic|token|bot)\s+)?([^\s"'`]+)/gi,
+    replace: (_m, header, sep12, scheme, value) => `${header}${sep12}${scheme === void 0 ? "" : `${scheme} `}${secretValue(value, "$TOKEN")}`
+  },
+  // curl -u user:pass, --user user:pass.
+  {
+    pattern: /(\s(?:-u|--user|--proxy-user)[\s=]+["']?)([^\s:"']{1,100}):([^\s"']{1,200})/g,
+    replace: (_m, flag, _user, pass) => `${flag}<user>:${secretValue(pass, "$PASSWORD")}`
+  },
+  // docker login -u alice: the account is a person's name.
+  {
+    pattern: /(\blogin\b[^\n|;&]*?\s(?:-u|--username)(?:=|\s+))(["']?)([^\s"']+)\2/g,
+    replace: (m2, head, quote3, user) => user.startsWith("$") ? m2 : `${head}${quote3}<user>${quote3}`
+  },
+  // mysql -pSECRET (the password glued to -p), in the MySQL family only: elsewhere -p is a port or a parent.
+  {
+    pattern: /(\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n|;&]*?\s-p)([^\s"']+)/g,
+    replace: (_m, head, pass) => `${head}${secretValue(pass, "$MYSQL_PASSWORD")}`
+  },
+  // docker login -p SECRET (and podman, helm registry, oras).
+  {
+    pattern: /(\b(?:docker|podman|oras|helm registry|buildah|skopeo)\s+login\b[^\n|;&]*?\s-p\s+)(["']?[^\s"']+["']?)/g,
+    replace: (_m, head, pass) => `${head}${secretValue(pass, "$REGISTRY_PASSWORD")}`
+  },
+  // --password SECRET, --token=SECRET, --api-key SECRET …
+  {
+    pattern: new RegExp(`(--?(?:[a-z]+-)?${secretWord}(?:=|\\s+))(["']?)([^\\s"']+)\\2`, "gi"),
+    replace: (m2, flag, quote3, value) => value.startsWith("-") ? m2 : `${flag}${quote3}${secretValue(value, "$SECRET")}${quote3}`
+  },
+  // .env-style and code assignments: GITHUB_TOKEN=…, "password": "…", api_key = '…'.
+  {
+    pattern: new RegExp(
+      `\\b([A-Za-z_][A-Za-z0-9_]*${secretWord}[A-Za-z0-9_]*|${secretWord})(["']?\\s*[:=]\\s*)(["']?)([^\\s"',;}]{3,})\\3`,
+      "gi"
+    ),
+    replace: (m2, name2, sep12, quote3, value) => {
+      if (/^(?:true|false|null|none|undefined|\d{1,5})$/i.test(value)) return m2;
+      const variable = /^[A-Z][A-Z0-9_]+$/.test(name2) ? `$${name2}` : "$SECRET";
+      return `${name2}${sep12}${quote3}${secretValue(value, variable)}${quote3}`;
+    }
+  }
+];
+var email = /(?<![\w$.%+-])(?!git@)[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g;
+var homePaths = [
+  { pattern: /(^|[^\w.~-])\/(?:home|Users)\/[^/\s"'`:]+(?=\/|\b|$)/g, replace: "$1~" },
+  { pattern: /(^|[^\w])[A-Za-z]:\\(?:Users|Documents and Settings)\\[^\\\s"'`]+/g, replace: "$1~" },
+  { pattern: /(^|[^\w.~-])\/root(?=\/)/g, replace: "$1~" },
+  // Claude Code names a project folder after its path: `-home-alice-src-app`.
+  { pattern: /(^|[^\w-])-(?:home|Users)-[A-Za-z0-9._]+(?=-)/g, replace: "$1-~" }
+];
+var belowHome = /(^|[^\w.~-])~((?:\/[^/\s"'`:;|&<>()]+)+)\/?/g;
+function shortenBelowHome(_m, head, path) {
+  const end = /[.,!?]+$/.exec(path)?.[0] ?? "";
+  const rest = path.slice(0, path.length - end.length);
+  const keep = /(?:\/[^/]+)?\/SKILL\.md$/.exec(rest)?.[0] ?? rest.slice(rest.lastIndexOf("/"));
+  const file = /^\/[^.].*\.[A-Za-z0-9]{1,8}$/.test(keep);
+  if (!file) return `${head}~/\u2026${end}`;
+  return `${head}~${keep.length === rest.length ? "" : "/\u2026"}${keep}${end}`;
+}
+var placeholders = /\$[A-Z][A-Z0-9_]*\b|<(?:email|user|private key)>|~\/…/g;
+function escapeRegExp(text3) {
+  return text3.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+function apply(text3, rules2) {
+  let out = text3;
+  for (const rule2 of rules2) {
+    rule2.pattern.lastIndex = 0;
+    out = out.replace(rule2.pattern, rule2.replace);
+  }
+  return out;
+}
+function contextRules(context3) {
+  const homes = [...context3.homes ?? []].filter((h3) => h3.length > 1).sort((a, b2) => b2.length - a.length);
+  return homes.map((home2) => ({ pattern: new RegExp(`${escapeRegExp(home2)}(?=[\\\\/]|\\b|$)`, "g"), replace: "~" }));
+}
+var maybePrivate = /[@:=\\/]|-p|-----BEGIN|\b(?:gh[pousr]|github|glpat|xox|sk|rk|pk|AKIA|ASIA|AIza|hf|npm|SG|eyJ)[-_.]/;
+var maxRememberedChars = 256;
+var maxRemembered = 8192;
+var Redactor = class {
+  extra;
+  remembered = /* @__PURE__ */ new Map();
+  constructor(context3 = {}) {
+    this.extra = contextRules(context3);
+  }
+  /** The text with every secret, e-mail address and home path replaced by a placeholder. */
+  text(value) {
+    if (!maybePrivate.test(value)) return value;
+    if (value.length > maxRememberedChars) return this.redact(value);
+    const known = this.remembered.get(value);
+    if (known !== void 0) return known;
+    const out = this.redact(value);
+    if (this.remembered.size >= maxRemembered) this.remembered.clear();
+    this.remembered.set(value, out);
+    return out;
+  }
+  redact(value) {
+    let out = apply(value, tokens);
+    out = apply(out, assignments);
+    out = apply(out, this.extra);
+    out = apply(out, homePaths);
+    belowHome.lastIndex = 0;
+    if (out.includes("~/")) out = out.replace(belowHome, shortenBelowHome);
+    email.lastIndex = 0;
+    return out.replace(email, "<email>");
+  }
+  /** Every string inside a value redacted, keys kept (the plain rule `keptArguments` in the transcript reader is checked against). */
+  value(value) {
+    if (typeof value === "string") return this.text(value);
+    if (Array.isArray(value)) return value.map((v2) => this.value(v2));
+    if (typeof value === "object" && value !== null) {
+      const out = {};
+      for (const [key2, v2] of Object.entries(value)) out[key2] = this.value(v2);
+      return out;
+    }
+    return value;
+  }
+};
+
 // src/core/patterns/task-words.ts
 var stopwords = new Set(
   `a about above after again all also am an and any are as at be because been before being below between both but by can could did do does doing done down during each else etc every few for from further get got had has have having he her here hers him his how i if in into is it its itself just let lets like make me more most my need needs no nor not now of off on once only or other our out over own please same she should so some such than thank thanks that the their them then there these they this those through to too under until up us use using very via want was we were what when where which while who why will with would you your yours yes ok okay hi hello hey also again still sure really well look see try new one two way thing things something anything everything it's i'm don't can't let's read file files content stop base directory`.split(
@@ -65410,8 +65561,15 @@ var stopwords = new Set(
 function keyOf(word) {
   return word.length > 4 && word.endsWith("s") && !word.endsWith("ss") ? word.slice(0, -1) : word;
 }
+var pathWord = /\S*[/\\]\S*/g;
+function fileNameOf(path) {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path)) return " ";
+  const last = path.replace(/[.,;:!?)'"`]+$/, "").split(/[/\\]/).pop() ?? "";
+  return /^[^.]+\.[A-Za-z0-9]{1,8}$/.test(last) ? ` ${last.slice(0, last.lastIndexOf("."))} ` : " ";
+}
 function listTaskWords(text3) {
-  return (text3.toLowerCase().match(/[a-z][a-z0-9+#]*(?:'[a-z]+)?/g) ?? []).filter((w) => w.length >= 3 && !stopwords.has(w));
+  const words = /[$<~/\\]/.test(text3) ? text3.replace(placeholders, " ").replace(pathWord, fileNameOf) : text3;
+  return (words.toLowerCase().match(/[a-z][a-z0-9+#]*(?:'[a-z]+)?/g) ?? []).filter((w) => w.length >= 3 && !stopwords.has(w));
 }
 var politeness = /^(?:(?:please|pls|so|ok|okay|now|then|and|also|hey|hi|time to|we need to|we need|i need you to|i need to|i want you to|i want to|i'd like you to|can you|could you|would you|let's|go ahead and)[\s,]+)+/i;
 function readPhrase(example, recurring) {
@@ -72399,7 +72557,7 @@ function readSectionTargets(text3) {
     anchor: slugAnchor(m2[1])
   }));
 }
-function escapeRegExp(text3) {
+function escapeRegExp2(text3) {
   return text3.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 function isOwnLine(line, titles) {
@@ -72413,7 +72571,7 @@ function pointLine(line, targets) {
     const name2 = target.name;
     if (!out.includes(name2)) continue;
     const link = `[${target.title}](#${target.anchor})`;
-    const word = `(?:\`${escapeRegExp(name2)}\`|(?<![\\w/.\`[#-])${escapeRegExp(name2)}(?![\\w/\`\\]-]))`;
+    const word = `(?:\`${escapeRegExp2(name2)}\`|(?<![\\w/.\`[#-])${escapeRegExp2(name2)}(?![\\w/\`\\]-]))`;
     out = out.replace(new RegExp(`${word}( skill\\b)?`, "g"), (_m, skill) => skill ? `${link} section` : link);
   }
   return out;
@@ -77181,145 +77339,6 @@ import { open as open2, readFile as readFile3, stat as stat2 } from "node:fs/pro
 import { isUtf8 as isUtf82 } from "node:buffer";
 import { homedir as homedir3 } from "node:os";
 import { basename as basename5, dirname as dirname8, extname } from "node:path";
-
-// src/core/privacy/redact.ts
-var tokens = [
-  {
-    pattern: /-----BEGIN[A-Z ]{0,30}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[A-Z ]{0,30}PRIVATE KEY(?: BLOCK)?-----|$)/g,
-    replace: "<private key>"
-  },
-  { pattern: /\bgithub_pat_[A-Za-z0-9_]{20,}/g, replace: "$GITHUB_TOKEN" },
-  { pattern: /\bgh[pousr]_[A-Za-z0-9]{20,}/g, replace: "$GITHUB_TOKEN" },
-  { pattern: /\bglpat-[A-Za-z0-9_-]{16,}/g, replace: "$GITLAB_TOKEN" },
-  { pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, replace: "$SLACK_TOKEN" },
-  { pattern: /\bsk-ant-[A-Za-z0-9_-]{16,}/g, replace: "$ANTHROPIC_API_KEY" },
-  { pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g, replace: "$OPENAI_API_KEY" },
-  { pattern: /\b(?:sk|rk|pk)_(?:live|test)_[0-9a-zA-Z]{16,}/g, replace: "$STRIPE_KEY" },
-  { pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/g, replace: "$AWS_ACCESS_KEY_ID" },
-  { pattern: /\bAIza[0-9A-Za-z_-]{30,}/g, replace: "$GOOGLE_API_KEY" },
-  { pattern: /\bhf_[A-Za-z0-9]{30,}/g, replace: "$HF_TOKEN" },
-  { pattern: /\bnpm_[A-Za-z0-9]{30,}/g, replace: "$NPM_TOKEN" },
-  { pattern: /\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}/g, replace: "$SENDGRID_API_KEY" },
-  { pattern: /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, replace: "$JWT" },
-  { pattern: /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/]+/g, replace: "$SLACK_WEBHOOK_URL" },
-  { pattern: /https:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/[A-Za-z0-9/_-]+/g, replace: "$DISCORD_WEBHOOK_URL" }
-];
-function secretValue(value, placeholder3) {
-  return /^["']?(?:\$|<|%|\{\{)/.test(value) ? value : placeholder3;
-}
-var secretWord = "(?:password|passwd|pass|pwd|token|secret|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth)";
-var assignments = [
-  // URLs with credentials: scheme://user:pass@host (and scheme://token@host).
-  {
-    pattern: /\b([a-z][a-z0-9+.-]{1,20}:\/\/)([^\s:/@"'`]{1,100}):([^\s/@"'`]{1,200})@/gi,
-    replace: (_m, scheme, _user, pass) => `${scheme}<user>:${secretValue(pass, "$PASSWORD")}@`
-  },
-  // Authorization headers, whatever the scheme: the credential is the rest of the value.
-  {
-    pattern: /\b(authorization|proxy-authorization|x-api-key|api-key|private-token|x-auth-token)(\s*:\s*)(?:(bearer|basic|token|bot)\s+)?([^\s"'`]+)/gi,
-    replace: (_m, header, sep12, scheme, value) => `${header}${sep12}${scheme === void 0 ? "" : `${scheme} `}${secretValue(value, "$TOKEN")}`
-  },
-  // curl -u user:pass, --user user:pass.
-  {
-    pattern: /(\s(?:-u|--user|--proxy-user)[\s=]+["']?)([^\s:"']{1,100}):([^\s"']{1,200})/g,
-    replace: (_m, flag, _user, pass) => `${flag}<user>:${secretValue(pass, "$PASSWORD")}`
-  },
-  // docker login -u alice: the account is a person's name.
-  {
-    pattern: /(\blogin\b[^\n|;&]*?\s(?:-u|--username)(?:=|\s+))(["']?)([^\s"']+)\2/g,
-    replace: (m2, head, quote3, user) => user.startsWith("$") ? m2 : `${head}${quote3}<user>${quote3}`
-  },
-  // mysql -pSECRET (the password glued to -p), in the MySQL family only: elsewhere -p is a port or a parent.
-  {
-    pattern: /(\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n|;&]*?\s-p)([^\s"']+)/g,
-    replace: (_m, head, pass) => `${head}${secretValue(pass, "$MYSQL_PASSWORD")}`
-  },
-  // docker login -p SECRET (and podman, helm registry, oras).
-  {
-    pattern: /(\b(?:docker|podman|oras|helm registry|buildah|skopeo)\s+login\b[^\n|;&]*?\s-p\s+)(["']?[^\s"']+["']?)/g,
-    replace: (_m, head, pass) => `${head}${secretValue(pass, "$REGISTRY_PASSWORD")}`
-  },
-  // --password SECRET, --token=SECRET, --api-key SECRET …
-  {
-    pattern: new RegExp(`(--?(?:[a-z]+-)?${secretWord}(?:=|\\s+))(["']?)([^\\s"']+)\\2`, "gi"),
-    replace: (m2, flag, quote3, value) => value.startsWith("-") ? m2 : `${flag}${quote3}${secretValue(value, "$SECRET")}${quote3}`
-  },
-  // .env-style and code assignments: GITHUB_TOKEN=…, "password": "…", api_key = '…'.
-  {
-    pattern: new RegExp(
-      `\\b([A-Za-z_][A-Za-z0-9_]*${secretWord}[A-Za-z0-9_]*|${secretWord})(["']?\\s*[:=]\\s*)(["']?)([^\\s"',;}]{3,})\\3`,
-      "gi"
-    ),
-    replace: (m2, name2, sep12, quote3, value) => {
-      if (/^(?:true|false|null|none|undefined|\d{1,5})$/i.test(value)) return m2;
-      const variable = /^[A-Z][A-Z0-9_]+$/.test(name2) ? `$${name2}` : "$SECRET";
-      return `${name2}${sep12}${quote3}${secretValue(value, variable)}${quote3}`;
-    }
-  }
-];
-var email = /(?<![\w$.%+-])(?!git@)[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g;
-var homePaths = [
-  { pattern: /(^|[^\w.~-])\/(?:home|Users)\/[^/\s"'`:]+(?=\/|\b|$)/g, replace: "$1~" },
-  { pattern: /(^|[^\w])[A-Za-z]:\\(?:Users|Documents and Settings)\\[^\\\s"'`]+/g, replace: "$1~" },
-  { pattern: /(^|[^\w.~-])\/root(?=\/)/g, replace: "$1~" },
-  // Claude Code names a project folder after its path: `-home-alice-src-app`.
-  { pattern: /(^|[^\w-])-(?:home|Users)-[A-Za-z0-9._]+(?=-)/g, replace: "$1-~" }
-];
-function escapeRegExp2(text3) {
-  return text3.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-function apply(text3, rules2) {
-  let out = text3;
-  for (const rule2 of rules2) {
-    rule2.pattern.lastIndex = 0;
-    out = out.replace(rule2.pattern, rule2.replace);
-  }
-  return out;
-}
-function contextRules(context3) {
-  const homes = [...context3.homes ?? []].filter((h3) => h3.length > 1).sort((a, b2) => b2.length - a.length);
-  return homes.map((home2) => ({ pattern: new RegExp(`${escapeRegExp2(home2)}(?=[\\\\/]|\\b|$)`, "g"), replace: "~" }));
-}
-var maybePrivate = /[@:=\\/]|-p|-----BEGIN|\b(?:gh[pousr]|github|glpat|xox|sk|rk|pk|AKIA|ASIA|AIza|hf|npm|SG|eyJ)[-_.]/;
-var maxRememberedChars = 256;
-var maxRemembered = 8192;
-var Redactor = class {
-  extra;
-  remembered = /* @__PURE__ */ new Map();
-  constructor(context3 = {}) {
-    this.extra = contextRules(context3);
-  }
-  /** The text with every secret, e-mail address and home path replaced by a placeholder. */
-  text(value) {
-    if (!maybePrivate.test(value)) return value;
-    if (value.length > maxRememberedChars) return this.redact(value);
-    const known = this.remembered.get(value);
-    if (known !== void 0) return known;
-    const out = this.redact(value);
-    if (this.remembered.size >= maxRemembered) this.remembered.clear();
-    this.remembered.set(value, out);
-    return out;
-  }
-  redact(value) {
-    let out = apply(value, tokens);
-    out = apply(out, assignments);
-    out = apply(out, this.extra);
-    out = apply(out, homePaths);
-    email.lastIndex = 0;
-    return out.replace(email, "<email>");
-  }
-  /** Every string inside a value redacted, keys kept (the plain rule `keptArguments` in the transcript reader is checked against). */
-  value(value) {
-    if (typeof value === "string") return this.text(value);
-    if (Array.isArray(value)) return value.map((v2) => this.value(v2));
-    if (typeof value === "object" && value !== null) {
-      const out = {};
-      for (const [key2, v2] of Object.entries(value)) out[key2] = this.value(v2);
-      return out;
-    }
-    return value;
-  }
-};
 
 // src/core/patterns/shape.ts
 var defaultRefine = {
