@@ -27,6 +27,7 @@ const cases: Case[] = [
   { name: 'calls-0.5M', sessions: 10_000, calls: 500_000, files: 20 },
   { name: 'calls-1M', sessions: 10_000, calls: 1_000_000, files: 20 },
   { name: 'calls-2M', sessions: 10_000, calls: 2_000_000, files: 20 },
+  { name: 'tiny-200k-one-file', sessions: 200_000, calls: 400_000, files: 1 },
   { name: 'tiny-1M-one-file', sessions: 1_000_000, calls: 2_000_000, files: 1 },
   { name: 'tiny-1M-1000-files', sessions: 1_000_000, calls: 2_000_000, files: 1_000 },
   { name: 'tiny-2M-one-file', sessions: 2_000_000, calls: 4_000_000, files: 1 },
