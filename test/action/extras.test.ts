@@ -51,7 +51,8 @@ function writeSessions(workspace: string, file = 'session.jsonl'): void {
     line(s, 'Grep', { pattern: 'x' }),
     line(s, 'Read', { file_path: 'a' }),
     line(s, 'Edit', { file_path: 'a' }),
-    line(s, 'Bash', { command: 'npm test' }),
+    // The project's docs script names the procedure: a bare test → edit → test loop is a habit, never drafted.
+    line(s, 'Bash', { command: 'npm run docs:gen && npm test' }),
   ]);
   writeFileSync(join(workspace, file), `${sessions.join('\n')}\n`);
 }

@@ -4,7 +4,7 @@ import { renderDoneWhen, renderSteps, summarizeSteps, doneClauses } from './draf
 import { buildPatternEvals } from './draft-evals.js';
 import { buildPatternEvidence, type PatternEvidence } from './evidence.js';
 import { indexSessions, isIndex, type MinedSession, type SessionIndex } from './session-index.js';
-import { isGenericSequence } from './generic.js';
+import { isGenericSequence, isGenericToken } from './generic.js';
 import { commandName } from './shape.js';
 import { buildCommandKey, didProcedure, isUbiquitousCommand } from './procedure.js';
 import { distinctiveCommands, listSkillCommandHeads } from './skill-commands.js';
@@ -260,6 +260,20 @@ function screen(pattern: Pattern, limits: DraftLimits): string | undefined {
 }
 
 /**
+ * Why a pattern is a working habit rather than a procedure, or undefined: every shell command it runs is one every
+ * task runs (`npm test`, `git commit`) or only looks around, and its other steps only read, search or edit. Test →
+ * edit → test is how any agent fixes anything; a skill of it would tell the agent what it already does (SkillsBench:
+ * self-generated skills of this kind change nothing), so no maintainer would merge it. A step of any other tool
+ * (an MCP server's, a program outside the known ones) names a procedure and keeps the pattern.
+ */
+function describeHabit(pattern: Pattern, commands: readonly string[]): string | undefined {
+  if (pattern.tools.some((token) => !token.includes(':') && !isGenericToken(token))) return undefined;
+  if (commands.length === 0 || listCoverageCommands(commands).length > 0) return undefined;
+  const shown = [...new Set(commands.map((c) => buildCommandKey(c) ?? commandName(c)))].slice(0, 3);
+  return `runs only commands every task runs (${shown.join(', ')}) between reads and edits: a working habit, not a procedure a skill would add`;
+}
+
+/**
  * Drafts a few SKILL.md proposals from the patterns (DESIGN §7): a pattern an
  * existing skill covers, a generic one (reads and edits only), a weak one
  * (below the limits) or one whose sessions asked for nothing in common gets
@@ -292,8 +306,11 @@ export function draftPatterns(
       detected.coveredBy = served[0];
       return void (detected.reason = `sessions loaded ${served[0]} (${served[1]} of its ${found.sessionIds.size}): a skill that works, not a new one`);
     }
+    const commands = patternCommands(pattern, found);
+    const habit = describeHabit(pattern, commands);
+    if (habit !== undefined) return void (detected.reason = habit);
     library ??= existing.map((skill) => ({ ...skill, commands: skillCoverageCommands(skill) }));
-    const covering = findCoveringSkill(pattern, library, patternCommands(pattern, found));
+    const covering = findCoveringSkill(pattern, library, commands);
     if (covering !== undefined) {
       detected.coveredBy = covering.name;
       return void (detected.reason = `${covering.name} already runs these commands (${covering.shared.join(', ')})`);

@@ -1,8 +1,9 @@
+import { callStepDetail } from './shape.js';
 import { buildToken } from './tokens.js';
 import type { SessionRequest, ToolCall } from './types.js';
 
 /** What the drafter reads of a call: what it worked on, and when. */
-export type EvidenceCall = Pick<ToolCall, 'detail' | 'time'>;
+export type EvidenceCall = Pick<ToolCall, 'detail' | 'chain' | 'time'>;
 
 /** A session as the drafter reads it: its calls (for details and times) and what the person asked. */
 export interface EvidenceSession {
@@ -77,7 +78,10 @@ export function indexSessions(sessions: readonly MinedSession[], refine = true):
     id: (s) => session(s).id,
     file: (s) => session(s).file,
     callCount: (s) => session(s).calls.length,
-    detail: (s, i) => session(s).calls[i]?.detail,
+    detail: (s, i) => {
+      const call = session(s).calls[i];
+      return call === undefined ? undefined : callStepDetail(call);
+    },
     time: (s, i) => session(s).calls[i]?.time,
     timeMs: (s, i) => Date.parse(session(s).calls[i]?.time ?? ''),
     requests: (s) => session(s).requests,

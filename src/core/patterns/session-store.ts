@@ -1,4 +1,5 @@
 import type { SessionIndex } from './session-index.js';
+import { callStepDetail } from './shape.js';
 import { buildToken, TokenTable } from './tokens.js';
 import type { SessionRequest, TranscriptSession } from './types.js';
 
@@ -68,7 +69,8 @@ export class SessionStore {
     if (this.packedTokens !== undefined) throw new Error('SessionStore: add after packed()');
     for (const call of session.calls) {
       this.tokens.push(this.table.intern(buildToken(call, { refine: this.refine })));
-      this.details.push(call.detail === undefined ? none : this.strings.intern(call.detail));
+      const detail = callStepDetail(call);
+      this.details.push(detail === undefined ? none : this.strings.intern(detail));
       this.times.push(packTime(call.time, this.tokens.length - 1, this.otherTimes));
     }
     this.starts.push(this.tokens.length);

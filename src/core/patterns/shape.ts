@@ -195,6 +195,15 @@ export function buildChainHeads(command: string | readonly string[]): string[] {
   return heads.slice(1);
 }
 
+/**
+ * What a draft shows of one call and reads its commands from: its detail, and the commands chained after it, joined
+ * by ` && ` (`npm run build && npm publish`). A step's first command alone would hide a chained `npm publish` from
+ * the draft's steps, from coverage and from the habit screen.
+ */
+export function callStepDetail(call: Pick<ToolCall, 'detail' | 'chain'>): string | undefined {
+  return call.detail === undefined || call.chain === undefined ? call.detail : [call.detail, ...call.chain].join(' && ');
+}
+
 /** A command's program and the plain words after it (`npm version <version>` → `npm version`): how a description names it. */
 export function commandName(detail: string): string {
   const [program = '', ...rest] = detail.split(' ');

@@ -32,10 +32,11 @@ function session(id: string, request: string, test: string): MinedSession {
   };
 }
 
+// The project's own fuzz script names the procedure; the same loop with a bare `npm test` is a habit (below).
 const sessions = [
-  session('a', 'Please fix the flaky parser test.', 'npm test -- --run parser'),
-  session('bb', 'The parser test is flaky again, fix the flaky parser test', 'npm test -- --run parser'),
-  session('ccc', 'fix the flaky parser test before the release', 'npm run test'),
+  session('a', 'Please fix the flaky parser test.', 'npm run test:fuzz -- parser'),
+  session('bb', 'The parser test is flaky again, fix the flaky parser test', 'npm run test:fuzz -- parser'),
+  session('ccc', 'fix the flaky parser test before the release', 'npm run test:fuzz'),
 ];
 
 function frontmatterOf(text: string): Record<string, unknown> {
@@ -91,7 +92,7 @@ describe('draftPatterns', () => {
     expect(Object.values(data.metadata as object).every((v) => typeof v === 'string')).toBe(true);
     const findings = checkSchema({ file: 'SKILL.md', data, profile: 'spec', locateKey: () => undefined, locateValue: () => undefined });
     expect(findings.filter((f) => f.severity === 'error')).toEqual([]);
-    expect(text).toContain('4. Run `npm test -- --run parser` with `Bash`, until the tests pass.');
+    expect(text).toContain('4. Run `npm run test:fuzz -- parser` with `Bash`, until the tests pass.');
     expect(text).toContain('Edit the `*.ts` files with `Edit`');
     expect(detected?.draft?.evidence?.ending).toBe('tests');
   });
@@ -100,6 +101,39 @@ describe('draftPatterns', () => {
     const data = frontmatterOf(draftPatterns([pattern], [], { sessions, profile: 'runtime' })[0]?.draft?.text ?? '');
     expect(data).toMatchObject({ version: '0.1.0', pinned: false });
     expect(String(data.when_to_use)).toMatch(/^When a person asks to fix the flaky parser test/);
+  });
+
+  it('drafts no working habit: search, edit and test with commands every task runs', () => {
+    const habit = [
+      session('a', 'Please fix the flaky parser test.', 'npm test -- --run parser'),
+      session('bb', 'The parser test is flaky again, fix the flaky parser test', 'npm test -- --run parser'),
+      session('ccc', 'fix the flaky parser test before the release', 'npm run test && git commit -am fix'),
+    ];
+    const [detected] = draftPatterns([pattern], [], { sessions: habit });
+    expect(detected?.draft).toBeUndefined();
+    expect(detected?.reason).toBe(
+      'runs only commands every task runs (npm test) between reads and edits: a working habit, not a procedure a skill would add',
+    );
+    // A step of a tool that names a procedure keeps the same loop: a program outside the known ones, or an MCP server's.
+    const own = habit.map((s) => ({
+      ...s,
+      calls: s.calls.map((c, i) => (i === 3 ? call('Bash', { command: './tools/flake-hunt parser' }) : c)),
+    }));
+    const flake = { ...pattern, tools: ['Grep', 'Read', 'Edit', 'Bash:flake-hunt'] };
+    expect(draftPatterns([flake], [], { sessions: own })[0]?.draft?.name).toBe('fix-flaky-parser');
+    const tracked = habit.map((s) => ({
+      ...s,
+      calls: s.calls.map((c, i) => (i === 1 ? call('mcp__linear__get_issue', { id: 'P-1' }) : c)),
+    }));
+    const viaMcp = { ...pattern, tools: ['Grep', 'mcp__linear__get_issue', 'Edit', 'Bash:npm'] };
+    expect(draftPatterns([viaMcp], [], { sessions: tracked })[0]?.draft?.name).toBe('fix-flaky-parser');
+    // A command chained after the test run is read too: `npm test && npm publish` releases.
+    const chained = habit.map((s) => ({
+      ...s,
+      calls: s.calls.map((c, i) => (i === 3 ? call('Bash', { command: 'npm test && npm publish' }) : c)),
+    }));
+    const [published] = draftPatterns([pattern], [], { sessions: chained });
+    expect(published?.draft?.text).toContain('Run `npm test`, then `npm publish` with `Bash`');
   });
 
   it('drafts nothing without a task to name, for generic sequences, or below the limits', () => {

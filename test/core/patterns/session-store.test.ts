@@ -9,6 +9,7 @@ import { keyOf, listTaskWords } from '../../../src/core/patterns/task-words.js';
 import { minePatterns } from '../../../src/core/patterns/mine.js';
 import { indexSessions } from '../../../src/core/patterns/session-index.js';
 import { exactTimeMs, SessionStore } from '../../../src/core/patterns/session-store.js';
+import { callStepDetail } from '../../../src/core/patterns/shape.js';
 import type { TranscriptSession } from '../../../src/core/patterns/types.js';
 import { expandTranscriptPaths } from '../../../src/store/transcripts/expand-paths.js';
 import { readTranscriptFiles } from '../../../src/store/transcripts/read-transcripts.js';
@@ -64,7 +65,7 @@ function expectSameDrafts(sessions: readonly TranscriptSession[], refine: boolea
   for (let s = 0; s < sessions.length; s += 1) {
     const original = sessions[s] as TranscriptSession;
     const calls = Array.from({ length: index.callCount(s) }, (_, i) => [index.detail(s, i), index.time(s, i), index.timeMs(s, i)]);
-    expect(calls).toEqual(original.calls.map((c) => [c.detail, c.time, Date.parse(c.time ?? '')]));
+    expect(calls).toEqual(original.calls.map((c) => [callStepDetail(c), c.time, Date.parse(c.time ?? '')]));
     expect([index.id(s), index.file(s), index.requests(s), index.loaded(s)]).toEqual([
       original.id,
       original.file,
