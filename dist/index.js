@@ -77483,6 +77483,9 @@ function buildChainHeads(command) {
   }
   return heads.slice(1);
 }
+function callStepDetail(call) {
+  return call.detail === void 0 || call.chain === void 0 ? call.detail : [call.detail, ...call.chain].join(" && ");
+}
 function commandName(detail) {
   const [program = "", ...rest] = detail.split(" ");
   const words = [program];
@@ -79269,7 +79272,10 @@ function indexSessions(sessions, refine = true) {
     id: (s) => session(s).id,
     file: (s) => session(s).file,
     callCount: (s) => session(s).calls.length,
-    detail: (s, i) => session(s).calls[i]?.detail,
+    detail: (s, i) => {
+      const call = session(s).calls[i];
+      return call === void 0 ? void 0 : callStepDetail(call);
+    },
     time: (s, i) => session(s).calls[i]?.time,
     timeMs: (s, i) => Date.parse(session(s).calls[i]?.time ?? ""),
     requests: (s) => session(s).requests,
@@ -79687,6 +79693,12 @@ function screen(pattern, limits) {
   if (isGenericSequence(pattern.tools)) return "only reads, searches, edits or finishes: every task does that, so it names none";
   return void 0;
 }
+function describeHabit(pattern, commands) {
+  if (pattern.tools.some((token) => !token.includes(":") && !isGenericToken(token))) return void 0;
+  if (commands.length === 0 || listCoverageCommands(commands).length > 0) return void 0;
+  const shown = [...new Set(commands.map((c3) => buildCommandKey(c3) ?? commandName(c3)))].slice(0, 3);
+  return `runs only commands every task runs (${shown.join(", ")}) between reads and edits: a working habit, not a procedure a skill would add`;
+}
 function draftPatterns(patterns, existing, options = {}) {
   const limits = { ...defaultDraftLimits, ...options.limits };
   const out = patterns.map((p2) => ({ ...p2 }));
@@ -79707,8 +79719,11 @@ function draftPatterns(patterns, existing, options = {}) {
       detected.coveredBy = served[0];
       return void (detected.reason = `sessions loaded ${served[0]} (${served[1]} of its ${found.sessionIds.size}): a skill that works, not a new one`);
     }
+    const commands = patternCommands(pattern, found);
+    const habit = describeHabit(pattern, commands);
+    if (habit !== void 0) return void (detected.reason = habit);
     library ??= existing.map((skill) => ({ ...skill, commands: skillCoverageCommands(skill) }));
-    const covering = findCoveringSkill(pattern, library, patternCommands(pattern, found));
+    const covering = findCoveringSkill(pattern, library, commands);
     if (covering !== void 0) {
       detected.coveredBy = covering.name;
       return void (detected.reason = `${covering.name} already runs these commands (${covering.shared.join(", ")})`);
@@ -80227,7 +80242,8 @@ var SessionStore = class {
     if (this.packedTokens !== void 0) throw new Error("SessionStore: add after packed()");
     for (const call of session.calls) {
       this.tokens.push(this.table.intern(buildToken(call, { refine: this.refine })));
-      this.details.push(call.detail === void 0 ? none2 : this.strings.intern(call.detail));
+      const detail = callStepDetail(call);
+      this.details.push(detail === void 0 ? none2 : this.strings.intern(detail));
       this.times.push(packTime(call.time, this.tokens.length - 1, this.otherTimes));
     }
     this.starts.push(this.tokens.length);
