@@ -4,9 +4,20 @@ function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
+/**
+ * What became of a pattern, in words a reviewer reads: its draft, the skill that covers it, the draft it folded
+ * into, or why it has none. An empty cell beside a repeated procedure would leave the reviewer guessing.
+ */
+function describeOutcome(pattern: Pattern | DetectedPattern, name: (text: string) => string): string {
+  const detected = pattern as DetectedPattern;
+  if (detected.draft !== undefined) return `draft: ${name(detected.draft.name)}`;
+  if (detected.coveredBy !== undefined) return `covered by ${name(detected.coveredBy)}`;
+  if (detected.collapsedInto !== undefined) return `folded into the draft ${name(detected.collapsedInto)}`;
+  return detected.reason === undefined ? '' : `no draft: ${detected.reason}`;
+}
+
 function renderPatternLine(pattern: DetectedPattern, index: number): string {
-  const outcome =
-    pattern.draft !== undefined ? `draft: ${pattern.draft.name}` : pattern.coveredBy !== undefined ? `covered by ${pattern.coveredBy}` : '';
+  const outcome = describeOutcome(pattern, (text) => text);
   return `${String(index + 1).padStart(3)}. ${pattern.tools.join(' → ')}  [${plural(pattern.sessions, 'session')}, confidence ${pattern.confidence.toFixed(2)}, ${pattern.fingerprint}]${outcome === '' ? '' : `  ${outcome}`}`;
 }
 
@@ -63,13 +74,7 @@ export function renderPatternsMarkdown(patterns: readonly (Pattern | DetectedPat
   if (patterns.length === 0) return `${[...lines, 'No repeated tool sequences found.'].join('\n')}\n`;
   lines.push('| # | tools | sessions | confidence | fingerprint | proposal |', '|---|---|---|---|---|---|');
   patterns.forEach((pattern, i) => {
-    const detected = pattern as DetectedPattern;
-    const proposal =
-      detected.draft !== undefined
-        ? `\`${detected.draft.name}\``
-        : detected.coveredBy !== undefined
-          ? `covered by \`${detected.coveredBy}\``
-          : '';
+    const proposal = escapeCell(describeOutcome(pattern, (text) => `\`${text}\``));
     const tools = pattern.tools.map((t) => `\`${escapeCell(t)}\``).join(' → ');
     lines.push(
       `| ${i + 1} | ${tools} | ${pattern.sessions} | ${pattern.confidence.toFixed(2)} | \`${pattern.fingerprint}\` | ${proposal} |`,

@@ -90,6 +90,14 @@ describe('rendering', () => {
         fingerprint: 'bbbbbbbbbbbbbbbb',
         coveredBy: 'searching',
       },
+      { tools: ['Edit'], sessions: 3, confidence: 1, fingerprint: 'cccccccccccccccc', collapsedInto: 'read-edit' },
+      {
+        tools: ['Bash:npm', 'Edit', 'Bash:npm'],
+        sessions: 5,
+        confidence: 0.7,
+        fingerprint: 'dddddddddddddddd',
+        reason: 'runs only commands every task runs (npm test) between reads and edits: a working habit',
+      },
     ],
     uses: [
       { skill: 'pdf', session: 's' },
@@ -103,6 +111,9 @@ describe('rendering', () => {
     expect(text).toContain('a.jsonl: 3 × lines that are not JSON');
     expect(text).toContain('1. Read → Edit  [3 sessions, confidence 1.00, aaaaaaaaaaaaaaaa]  draft: read-edit');
     expect(text).toContain('covered by searching');
+    // A pattern without a draft says why: folded into another, or the reason.
+    expect(text).toContain('cccccccccccccccc]  folded into the draft read-edit');
+    expect(text).toContain('dddddddddddddddd]  no draft: runs only commands every task runs (npm test)');
     expect(text).toContain('pdf: 2');
     expect(renderDetectText({ ...report, patterns: [], skipped: [], uses: [] })).toContain('No repeated tool sequences found.');
   });
@@ -128,7 +139,10 @@ describe('rendering', () => {
 
   it('renders a REPORT.md section with escaped table cells', () => {
     const markdown = renderPatternsMarkdown(report.patterns);
-    expect(markdown).toContain('| 1 | `Read` → `Edit` | 3 | 1.00 | `aaaaaaaaaaaaaaaa` | `read-edit` |');
+    expect(markdown).toContain('| 1 | `Read` → `Edit` | 3 | 1.00 | `aaaaaaaaaaaaaaaa` | draft: `read-edit` |');
+    expect(markdown).toContain('| covered by `searching` |');
+    expect(markdown).toContain('| folded into the draft `read-edit` |');
+    expect(markdown).toContain('| no draft: runs only commands every task runs (npm test) between reads and edits: a working habit |');
     expect(markdown).toContain('`Bash:a\\|b`');
     expect(renderPatternsMarkdown([])).toContain('No repeated tool sequences found.');
   });
