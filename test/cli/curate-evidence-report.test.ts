@@ -21,6 +21,10 @@ describe('curate --transcripts: the evidence in the run report, as the Action wr
     expect(report).toContain('## Evidence from transcripts');
     expect(report).toContain('```mermaid\nxychart-beta');
     expect(report).toMatch(/\| `release-cut` \| \d+ \| 0 \| 6 \| 0% \(0 of 6\) \|/);
+    // Kept for being needed, and told why no description proposal came of it: its description has the words already.
+    expect(report).toContain(
+      '- `release-cut`: 6 session(s) needed it without loading it: not idle, so not stale; no description proposal: its description already holds the words people asked with (',
+    );
     expect(report).not.toContain('Nothing to undo: the run changed nothing.');
     expect(report).toContain('this run only proposes');
     const runJson = JSON.parse(readFileSync(join(dirname(reportPath), 'run.json'), 'utf8')) as { evidence?: EvidenceReport };

@@ -108,3 +108,19 @@ export function buildDescribeProposal(input: DescribeInput): DescribeProposal | 
   if (proposal === undefined) return undefined;
   return { ...proposal, after: countCaught(`${proposal.description} ${proposal.when_to_use ?? ''}`, input.requests) };
 }
+
+/**
+ * Why `buildDescribeProposal` proposes nothing for these requests, in a reviewer's words: the description already
+ * holds the words people asked with (the misses are not the wording's: the listing may drop it, or the agent chose
+ * not to load it), or the new wording would not fit the limits.
+ */
+export function explainNoDescribe(input: DescribeInput): string {
+  const old = `${input.description} ${input.when_to_use ?? ''}`;
+  if (buildTrigger(input.requests, wordsOf(old)) !== undefined)
+    return `the added trigger would pass ${maxDescriptionLength} characters for the description and ${maxListingEntry} for the listing entry`;
+  const known = wordsOf(old);
+  const held = [...new Set(input.requests.flatMap((r) => listTaskWords(r)))].filter((w) => known.has(stem(w))).slice(0, 6);
+  return held.length === 0
+    ? 'the requests that missed it share no task words to add'
+    : `its description already holds the words people asked with (${held.join(', ')}): new wording would not change what a listing matches`;
+}

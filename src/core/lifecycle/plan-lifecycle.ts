@@ -70,7 +70,7 @@ export function planLifecycle(skills: readonly LifecycleSkill[], settings: Lifec
       // One miss is the procedure done by hand: activity a use would have shown, had the listing brought it up.
       skip(
         'needed',
-        `${skill.missed} session(s) needed it without loading it: not idle, so not stale (the words they used go to a description proposal)`,
+        `${skill.missed} session(s) needed it without loading it: not idle, so not stale`,
         anchor,
       );
     } else if (at <= archiveCutoff && !protectedNames.has(skill.name) && links.length === 0) {

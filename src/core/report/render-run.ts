@@ -26,7 +26,8 @@ export function renderRunMarkdown(report: RunReport, extraSections: readonly str
   } else {
     lines.push('No lifecycle transitions.', '');
   }
-  const protectedSkips = report.skipped.filter((s) => s.reason === 'pinned' || s.reason === 'referenced');
+  // Needed skills are kept against their idle days: the reviewer sees why, and what became of their wording.
+  const protectedSkips = report.skipped.filter((s) => s.reason === 'pinned' || s.reason === 'referenced' || s.reason === 'needed');
   if (protectedSkips.length > 0) {
     lines.push('## Left alone on purpose', '');
     for (const s of protectedSkips) lines.push(`- ${code(s.skill)}: ${s.detail}`);

@@ -80,13 +80,15 @@ export async function runCurate(options: RunCurateOptions): Promise<RunCurateRes
   const umbrellas = result.umbrellas ?? [];
   const runId = report.run_id;
   const root = draftsRoot || readDraftsRoot(snapshot);
+  const described = evidence ? await buildDescribeProposals(snapshot, evidence, runId) : undefined;
   const built = [
     ...(lifecycle ? [lifecycle] : []),
     ...umbrellas.map((plan) => withHeldBack(buildUmbrellaBranchProposal(plan, runId), deferred)),
     ...(report.patterns as DetectedPattern[]).flatMap((pattern) => buildDraftBranchProposal(pattern, root, runId) ?? []),
-    ...(evidence ? await buildDescribeProposals(snapshot, evidence, runId) : []),
+    ...(described?.proposals ?? []),
   ].map((p) => (labels.length > 0 ? { ...p, labels: [...p.labels, ...labels] } : p));
   const proposals = gateRun(built, snapshot, report);
+  if (described) sayWhatWasDescribed(report, proposals, described.none);
   const mined = (options.transcripts ?? snapshot.config.transcripts).length > 0;
   const withdraw: CuratorProposalKind[] = [
     ...(options.propose ? ['lifecycle' as const] : []),
@@ -103,6 +105,23 @@ export async function runCurate(options: RunCurateOptions): Promise<RunCurateRes
     ...(tag ? { tag } : {}),
     files: buildReportFiles(report, { ...(plans ? { plans } : {}), deferred, proposed: proposals.length > 0 }),
   };
+}
+
+/**
+ * A skill kept for being needed says what became of its wording: the branch of its description proposal, or why
+ * there is none (the report would otherwise promise a proposal a reviewer cannot find).
+ */
+function sayWhatWasDescribed(report: RunReport, proposals: readonly BranchProposal[], none: ReadonlyMap<string, string>): void {
+  const branches = new Map(proposals.filter((p) => p.kind === 'describe').map((p) => [p.name, p.branch]));
+  report.skipped = report.skipped.map((skip) => {
+    if (skip.reason !== 'needed') return skip;
+    const branch = branches.get(skip.skill);
+    const why = none.get(skip.skill) ?? 'its description proposal did not pass the checks (see the warnings)';
+    return {
+      ...skip,
+      detail: `${skip.detail}; ${branch === undefined ? `no description proposal: ${why}` : `its description proposal: ${branch}`}`,
+    };
+  });
 }
 
 /**

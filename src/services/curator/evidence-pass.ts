@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { buildDescribeProposal } from '../../core/evidence/describe.js';
+import { buildDescribeProposal, explainNoDescribe } from '../../core/evidence/describe.js';
 import type { PlannedMerge } from '../../core/evidence/budget.js';
 import type { EvidenceReport } from '../../core/evidence/types.js';
 import type { PlanReport } from '../../core/consolidate/render.js';
@@ -78,28 +78,42 @@ function renamed(result: FileReadResult, file: string): FileReadResult {
   };
 }
 
+/** The description proposals of a run, and for each other skill sessions needed, why it has none. */
+export interface DescribePass {
+  proposals: BranchProposal[];
+  /** Skill name → why no description is proposed (pinned, a person's, too few requests, the words already there). */
+  none: Map<string, string>;
+}
+
 /**
  * A description proposal for each curated skill that sessions needed and did not load, in the words they used
- * (`buildDescribeProposal`); none where the words are already there or would not fit.
+ * (`buildDescribeProposal`); for each other needed skill, why it has none, so the report never promises one.
  */
-export async function buildDescribeProposals(
-  snapshot: LibrarySnapshot,
-  evidence: EvidenceReport,
-  runId: string,
-): Promise<BranchProposal[]> {
+export async function buildDescribeProposals(snapshot: LibrarySnapshot, evidence: EvidenceReport, runId: string): Promise<DescribePass> {
   const skills = new Map(snapshot.skills.map((s) => [s.name, s]));
-  const out: BranchProposal[] = [];
+  const proposals: BranchProposal[] = [];
+  const none = new Map<string, string>();
   for (const found of evidence.skills) {
     const skill = skills.get(found.name);
+    if (!skill || found.missed === 0) continue;
     const requests = found.missed_sessions.flatMap((s) => (s.request === undefined ? [] : [s.request]));
-    if (!skill || skill.pinned || !isCurated(skill, snapshot.config) || requests.length < minDescribeRequests) continue;
-    const text = await readFile(join(snapshot.repoDir, skill.dir, 'SKILL.md'), 'utf8');
-    const input = readWording(text, `${skill.dir}/SKILL.md`);
-    if (input === undefined) continue;
-    const proposal = buildDescribeProposal({ ...input, requests });
-    if (proposal) out.push(buildDescribeBranchProposal({ dir: skill.dir, text, evidence: found, proposal, runId }));
+    if (skill.pinned) none.set(found.name, 'pinned: the curator leaves its wording alone');
+    else if (!isCurated(skill, snapshot.config)) none.set(found.name, "not agent-created: the curator leaves a person's wording alone");
+    else if (requests.length < minDescribeRequests)
+      none.set(
+        found.name,
+        `${requests.length} of the sessions that missed it asked in words: too few to word a trigger (${minDescribeRequests})`,
+      );
+    else {
+      const text = await readFile(join(snapshot.repoDir, skill.dir, 'SKILL.md'), 'utf8');
+      const input = readWording(text, `${skill.dir}/SKILL.md`);
+      const proposal = input && buildDescribeProposal({ ...input, requests });
+      if (proposal) proposals.push(buildDescribeBranchProposal({ dir: skill.dir, text, evidence: found, proposal, runId }));
+      else
+        none.set(found.name, input === undefined ? 'its SKILL.md has no description to add to' : explainNoDescribe({ ...input, requests }));
+    }
   }
-  return out;
+  return { proposals, none };
 }
 
 /** A skill's description and `when_to_use` (top level, or under `metadata` as spec-profile drafts keep it). */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildDescribeProposal, countCaught, maxListingEntry } from '../../../src/core/evidence/describe.js';
+import { buildDescribeProposal, countCaught, explainNoDescribe, maxListingEntry } from '../../../src/core/evidence/describe.js';
 import { redactText } from '../../../src/core/privacy/redact.js';
 
 const releaseCut = { description: 'Cut a release. Use when asked to cut a release or ship a tag.' };
@@ -26,7 +26,12 @@ describe('a description proposal from the words people used', () => {
   });
 
   it('says nothing when the wording already has every word, and lists words when the clause is a whole request', () => {
-    expect(buildDescribeProposal({ description: 'Publish a new npm version of the package.', requests: asked })).toBeUndefined();
+    const holds = { description: 'Publish a new npm version of the package.', requests: asked };
+    expect(buildDescribeProposal(holds)).toBeUndefined();
+    // The report says why: only the words the description holds are named (`token` is not one of them).
+    expect(explainNoDescribe(holds)).toBe(
+      'its description already holds the words people asked with (publish, version, package, npm): new wording would not change what a listing matches',
+    );
     const long = ['Rebuild the docs site and upload the generated search index to the bucket and purge the CDN cache for the docs domain'];
     const proposal = buildDescribeProposal({ description: 'Docs.', requests: [...long, ...long] });
     expect(proposal?.added).toBe('Use when a request speaks of rebuild, docs, site, upload, generated, search, index, bucket.');
@@ -38,9 +43,9 @@ describe('a description proposal from the words people used', () => {
     const proposal = buildDescribeProposal({ description: full, when_to_use: 'When deploying.', requests: asked });
     expect(proposal?.description).toBe(full);
     expect(proposal?.when_to_use).toBe('When deploying. Use when asked to publish a new version of the package to npm.');
-    expect(
-      buildDescribeProposal({ description: full, when_to_use: 'x'.repeat(maxListingEntry - full.length), requests: asked }),
-    ).toBeUndefined();
+    const past = { description: full, when_to_use: 'x'.repeat(maxListingEntry - full.length), requests: asked };
+    expect(buildDescribeProposal(past)).toBeUndefined();
+    expect(explainNoDescribe(past)).toBe('the added trigger would pass 1024 characters for the description and 1536 for the listing entry');
   });
 
   it('keeps every sentence of the old wording, stays within the limits, catches no fewer requests, and is deterministic', () => {

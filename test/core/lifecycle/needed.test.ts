@@ -27,7 +27,7 @@ describe('the lifecycle keeps a skill sessions needed', () => {
 
   it('says why, with the count', () => {
     expect(planLifecycle([skill('release-cut', 45, { missed: 6 })], settings, now).decisions[0]).toMatchObject({
-      detail: '6 session(s) needed it without loading it: not idle, so not stale (the words they used go to a description proposal)',
+      detail: '6 session(s) needed it without loading it: not idle, so not stale',
       state: 'active',
     });
   });

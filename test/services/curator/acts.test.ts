@@ -32,7 +32,8 @@ describe('the curator acts on evidence (issue #31)', () => {
     expect(run.report.skipped.find((s) => s.skill === 'release-cut')).toEqual({
       skill: 'release-cut',
       reason: 'needed',
-      detail: '6 session(s) needed it without loading it: not idle, so not stale (the words they used go to a description proposal)',
+      detail:
+        '6 session(s) needed it without loading it: not idle, so not stale; its description proposal: skillgarden/describe/release-cut',
     });
     // No drafts that duplicate the skills the sessions loaded, nor the one they did by hand.
     expect(run.proposals.filter((p) => p.kind === 'new')).toEqual([]);
