@@ -57570,7 +57570,7 @@ function planLifecycle(skills, settings, now) {
     } else if (at2 <= staleCutoff && (skill.missed ?? 0) > 0) {
       skip(
         "needed",
-        `${skill.missed} session(s) needed it without loading it: not idle, so not stale (the words they used go to a description proposal)`,
+        `${skill.missed} session(s) needed it without loading it: not idle, so not stale`,
         anchor
       );
     } else if (at2 <= archiveCutoff && !protectedNames.has(skill.name) && links.length === 0) {
@@ -77330,6 +77330,14 @@ function buildDescribeProposal(input2) {
   if (proposal === void 0) return void 0;
   return { ...proposal, after: countCaught(`${proposal.description} ${proposal.when_to_use ?? ""}`, input2.requests) };
 }
+function explainNoDescribe(input2) {
+  const old = `${input2.description} ${input2.when_to_use ?? ""}`;
+  if (buildTrigger(input2.requests, wordsOf3(old)) !== void 0)
+    return `the added trigger would pass ${maxDescriptionLength} characters for the description and ${maxListingEntry} for the listing entry`;
+  const known = wordsOf3(old);
+  const held = [...new Set(input2.requests.flatMap((r2) => listTaskWords(r2)))].filter((w) => known.has(stem(w))).slice(0, 6);
+  return held.length === 0 ? "the requests that missed it share no task words to add" : `its description already holds the words people asked with (${held.join(", ")}): new wording would not change what a listing matches`;
+}
 
 // src/store/transcripts/read-transcripts.ts
 import { statSync as statSync7 } from "node:fs";
@@ -81117,6 +81125,13 @@ function evidenceSkipsOf(expanded) {
 }
 
 // src/core/patterns/render.ts
+function describeOutcome(pattern, name2) {
+  const detected = pattern;
+  if (detected.draft !== void 0) return `draft: ${name2(detected.draft.name)}`;
+  if (detected.coveredBy !== void 0) return `covered by ${name2(detected.coveredBy)}`;
+  if (detected.collapsedInto !== void 0) return `folded into the draft ${name2(detected.collapsedInto)}`;
+  return detected.reason === void 0 ? "" : `no draft: ${detected.reason}`;
+}
 function escapeCell(text3) {
   return text3.replace(/\|/g, "\\|").replace(/\n/g, " ");
 }
@@ -81126,8 +81141,7 @@ function renderPatternsMarkdown(patterns) {
 `;
   lines.push("| # | tools | sessions | confidence | fingerprint | proposal |", "|---|---|---|---|---|---|");
   patterns.forEach((pattern, i) => {
-    const detected = pattern;
-    const proposal = detected.draft !== void 0 ? `\`${detected.draft.name}\`` : detected.coveredBy !== void 0 ? `covered by \`${detected.coveredBy}\`` : "";
+    const proposal = escapeCell(describeOutcome(pattern, (text3) => `\`${text3}\``));
     const tools = pattern.tools.map((t2) => `\`${escapeCell(t2)}\``).join(" \u2192 ");
     lines.push(
       `| ${i + 1} | ${tools} | ${pattern.sessions} | ${pattern.confidence.toFixed(2)} | \`${pattern.fingerprint}\` | ${proposal} |`
@@ -81272,18 +81286,29 @@ function renamed(result, file) {
 }
 async function buildDescribeProposals(snapshot, evidence, runId) {
   const skills = new Map(snapshot.skills.map((s) => [s.name, s]));
-  const out = [];
+  const proposals = [];
+  const none3 = /* @__PURE__ */ new Map();
   for (const found of evidence.skills) {
     const skill = skills.get(found.name);
+    if (!skill || found.missed === 0) continue;
     const requests = found.missed_sessions.flatMap((s) => s.request === void 0 ? [] : [s.request]);
-    if (!skill || skill.pinned || !isCurated(skill, snapshot.config) || requests.length < minDescribeRequests) continue;
-    const text3 = await readFile6(join37(snapshot.repoDir, skill.dir, "SKILL.md"), "utf8");
-    const input2 = readWording2(text3, `${skill.dir}/SKILL.md`);
-    if (input2 === void 0) continue;
-    const proposal = buildDescribeProposal({ ...input2, requests });
-    if (proposal) out.push(buildDescribeBranchProposal({ dir: skill.dir, text: text3, evidence: found, proposal, runId }));
+    if (skill.pinned) none3.set(found.name, "pinned: the curator leaves its wording alone");
+    else if (!isCurated(skill, snapshot.config)) none3.set(found.name, "not agent-created: the curator leaves a person's wording alone");
+    else if (requests.length < minDescribeRequests)
+      none3.set(
+        found.name,
+        `${requests.length} of the sessions that missed it asked in words: too few to word a trigger (${minDescribeRequests})`
+      );
+    else {
+      const text3 = await readFile6(join37(snapshot.repoDir, skill.dir, "SKILL.md"), "utf8");
+      const input2 = readWording2(text3, `${skill.dir}/SKILL.md`);
+      const proposal = input2 && buildDescribeProposal({ ...input2, requests });
+      if (proposal) proposals.push(buildDescribeBranchProposal({ dir: skill.dir, text: text3, evidence: found, proposal, runId }));
+      else
+        none3.set(found.name, input2 === void 0 ? "its SKILL.md has no description to add to" : explainNoDescribe({ ...input2, requests }));
+    }
   }
-  return out;
+  return { proposals, none: none3 };
 }
 function readWording2(text3, file) {
   const skill = parseSkill(text3, { file });
@@ -81422,7 +81447,7 @@ function renderRunMarkdown(report, extraSections = []) {
   } else {
     lines.push("No lifecycle transitions.", "");
   }
-  const protectedSkips = report.skipped.filter((s) => s.reason === "pinned" || s.reason === "referenced");
+  const protectedSkips = report.skipped.filter((s) => s.reason === "pinned" || s.reason === "referenced" || s.reason === "needed");
   if (protectedSkips.length > 0) {
     lines.push("## Left alone on purpose", "");
     for (const s of protectedSkips) lines.push(`- ${code3(s.skill)}: ${s.detail}`);
@@ -81974,13 +81999,15 @@ async function runCurate(options) {
   const umbrellas = result.umbrellas ?? [];
   const runId = report.run_id;
   const root = draftsRoot || readDraftsRoot(snapshot);
+  const described = evidence ? await buildDescribeProposals(snapshot, evidence, runId) : void 0;
   const built = [
     ...lifecycle ? [lifecycle] : [],
     ...umbrellas.map((plan) => withHeldBack(buildUmbrellaBranchProposal(plan, runId), deferred)),
     ...report.patterns.flatMap((pattern) => buildDraftBranchProposal(pattern, root, runId) ?? []),
-    ...evidence ? await buildDescribeProposals(snapshot, evidence, runId) : []
+    ...described?.proposals ?? []
   ].map((p2) => labels.length > 0 ? { ...p2, labels: [...p2.labels, ...labels] } : p2);
   const proposals = gateRun(built, snapshot, report);
+  if (described) sayWhatWasDescribed(report, proposals, described.none);
   const mined = (options.transcripts ?? snapshot.config.transcripts).length > 0;
   const withdraw = [
     ...options.propose ? ["lifecycle"] : [],
@@ -81997,6 +82024,18 @@ async function runCurate(options) {
     ...tag ? { tag } : {},
     files: buildReportFiles(report, { ...plans ? { plans } : {}, deferred, proposed: proposals.length > 0 })
   };
+}
+function sayWhatWasDescribed(report, proposals, none3) {
+  const branches = new Map(proposals.filter((p2) => p2.kind === "describe").map((p2) => [p2.name, p2.branch]));
+  report.skipped = report.skipped.map((skip) => {
+    if (skip.reason !== "needed") return skip;
+    const branch = branches.get(skip.skill);
+    const why = none3.get(skip.skill) ?? "its description proposal did not pass the checks (see the warnings)";
+    return {
+      ...skip,
+      detail: `${skip.detail}; ${branch === void 0 ? `no description proposal: ${why}` : `its description proposal: ${branch}`}`
+    };
+  });
 }
 function gateRun(proposals, snapshot, report) {
   const base = (path) => {
