@@ -57568,11 +57568,7 @@ function planLifecycle(skills, settings, now) {
         plan.counts.reactivated++;
       } else skip("recent", `never used, ${source} ${day(anchor)}`, anchor);
     } else if (at2 <= staleCutoff && (skill.missed ?? 0) > 0) {
-      skip(
-        "needed",
-        `${skill.missed} session(s) needed it without loading it: not idle, so not stale`,
-        anchor
-      );
+      skip("needed", `${skill.missed} session(s) needed it without loading it: not idle, so not stale`, anchor);
     } else if (at2 <= archiveCutoff && !protectedNames.has(skill.name) && links.length === 0) {
       transition("archived", `no activity since ${day(anchor)} (${source}): ${settings.archive_after_days} days or more`);
       plan.counts.archived++;

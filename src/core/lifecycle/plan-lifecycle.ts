@@ -68,11 +68,7 @@ export function planLifecycle(skills: readonly LifecycleSkill[], settings: Lifec
       } else skip('recent', `never used, ${source} ${day(anchor)}`, anchor);
     } else if (at <= staleCutoff && (skill.missed ?? 0) > 0) {
       // One miss is the procedure done by hand: activity a use would have shown, had the listing brought it up.
-      skip(
-        'needed',
-        `${skill.missed} session(s) needed it without loading it: not idle, so not stale`,
-        anchor,
-      );
+      skip('needed', `${skill.missed} session(s) needed it without loading it: not idle, so not stale`, anchor);
     } else if (at <= archiveCutoff && !protectedNames.has(skill.name) && links.length === 0) {
       transition('archived', `no activity since ${day(anchor)} (${source}): ${settings.archive_after_days} days or more`);
       plan.counts.archived++;
