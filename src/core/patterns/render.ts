@@ -11,7 +11,8 @@ function plural(count: number, word: string): string {
 function describeOutcome(pattern: Pattern | DetectedPattern, name: (text: string) => string): string {
   const detected = pattern as DetectedPattern;
   if (detected.draft !== undefined) return `draft: ${name(detected.draft.name)}`;
-  if (detected.coveredBy !== undefined) return `covered by ${name(detected.coveredBy)}`;
+  // The reason says how (loaded by the sessions, or the skill runs these commands); a fingerprint match has none.
+  if (detected.coveredBy !== undefined) return `covered by ${name(detected.coveredBy)}${detected.reason ? `: ${detected.reason}` : ''}`;
   if (detected.collapsedInto !== undefined) return `folded into the draft ${name(detected.collapsedInto)}`;
   return detected.reason === undefined ? '' : `no draft: ${detected.reason}`;
 }

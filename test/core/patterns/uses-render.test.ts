@@ -92,6 +92,14 @@ describe('rendering', () => {
       },
       { tools: ['Edit'], sessions: 3, confidence: 1, fingerprint: 'cccccccccccccccc', collapsedInto: 'read-edit' },
       {
+        tools: ['Bash:npm', 'Bash:git'],
+        sessions: 5,
+        confidence: 0.4,
+        fingerprint: 'eeeeeeeeeeeeeeee',
+        coveredBy: 'release-cut',
+        reason: 'release-cut already runs these commands (npm version, npm publish)',
+      },
+      {
         tools: ['Bash:npm', 'Edit', 'Bash:npm'],
         sessions: 5,
         confidence: 0.7,
@@ -142,6 +150,7 @@ describe('rendering', () => {
     expect(markdown).toContain('| 1 | `Read` → `Edit` | 3 | 1.00 | `aaaaaaaaaaaaaaaa` | draft: `read-edit` |');
     expect(markdown).toContain('| covered by `searching` |');
     expect(markdown).toContain('| folded into the draft `read-edit` |');
+    expect(markdown).toContain('| covered by `release-cut`: release-cut already runs these commands (npm version, npm publish) |');
     expect(markdown).toContain('| no draft: runs only commands every task runs (npm test) between reads and edits: a working habit |');
     expect(markdown).toContain('`Bash:a\\|b`');
     expect(renderPatternsMarkdown([])).toContain('No repeated tool sequences found.');
