@@ -81124,7 +81124,7 @@ function evidenceSkipsOf(expanded) {
 function describeOutcome(pattern, name2) {
   const detected = pattern;
   if (detected.draft !== void 0) return `draft: ${name2(detected.draft.name)}`;
-  if (detected.coveredBy !== void 0) return `covered by ${name2(detected.coveredBy)}`;
+  if (detected.coveredBy !== void 0) return `covered by ${name2(detected.coveredBy)}${detected.reason ? `: ${detected.reason}` : ""}`;
   if (detected.collapsedInto !== void 0) return `folded into the draft ${name2(detected.collapsedInto)}`;
   return detected.reason === void 0 ? "" : `no draft: ${detected.reason}`;
 }
