@@ -115,10 +115,10 @@ export function buildDescribeProposal(input: DescribeInput): DescribeProposal | 
  * not to load it), or the new wording would not fit the limits.
  */
 export function explainNoDescribe(input: DescribeInput): string {
-  const old = `${input.description} ${input.when_to_use ?? ''}`;
-  if (buildTrigger(input.requests, wordsOf(old)) !== undefined)
+  const known = wordsOf(`${input.description} ${input.when_to_use ?? ''}`);
+  if (buildTrigger(input.requests, known) !== undefined)
     return `the added trigger would pass ${maxDescriptionLength} characters for the description and ${maxListingEntry} for the listing entry`;
-  const known = wordsOf(old);
+  // Only words the description holds are named: nothing of a request's own text reaches the report this way.
   const held = [...new Set(input.requests.flatMap((r) => listTaskWords(r)))].filter((w) => known.has(stem(w))).slice(0, 6);
   return held.length === 0
     ? 'the requests that missed it share no task words to add'

@@ -269,8 +269,10 @@ function screen(pattern: Pattern, limits: DraftLimits): string | undefined {
 function describeHabit(pattern: Pattern, commands: readonly string[]): string | undefined {
   if (pattern.tools.some((token) => !token.includes(':') && !isGenericToken(token))) return undefined;
   if (commands.length === 0 || listCoverageCommands(commands).length > 0) return undefined;
-  const shown = [...new Set(commands.map((c) => buildCommandKey(c) ?? commandName(c)))].slice(0, 3);
-  return `runs only commands every task runs (${shown.join(', ')}) between reads and edits: a working habit, not a procedure a skill would add`;
+  // Named by their keys only (`npm test`): a command's arguments are a session's own words.
+  const shown = [...new Set(commands.flatMap((c) => buildCommandKey(c) ?? []))].slice(0, 3);
+  const named = shown.length === 0 ? '' : ` (${shown.join(', ')})`;
+  return `runs only commands every task runs${named} between reads and edits: a working habit, not a procedure a skill would add`;
 }
 
 /**

@@ -102,7 +102,7 @@ export async function buildDescribeProposals(snapshot: LibrarySnapshot, evidence
     else if (requests.length < minDescribeRequests)
       none.set(
         found.name,
-        `${requests.length} of the sessions that missed it asked in words: too few to word a trigger (${minDescribeRequests})`,
+        `only ${requests.length} of the sessions that missed it say what they asked: too few to word a trigger (at least ${minDescribeRequests})`,
       );
     else {
       const text = await readFile(join(snapshot.repoDir, skill.dir, 'SKILL.md'), 'utf8');
