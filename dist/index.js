@@ -77327,10 +77327,9 @@ function buildDescribeProposal(input2) {
   return { ...proposal, after: countCaught(`${proposal.description} ${proposal.when_to_use ?? ""}`, input2.requests) };
 }
 function explainNoDescribe(input2) {
-  const old = `${input2.description} ${input2.when_to_use ?? ""}`;
-  if (buildTrigger(input2.requests, wordsOf3(old)) !== void 0)
+  const known = wordsOf3(`${input2.description} ${input2.when_to_use ?? ""}`);
+  if (buildTrigger(input2.requests, known) !== void 0)
     return `the added trigger would pass ${maxDescriptionLength} characters for the description and ${maxListingEntry} for the listing entry`;
-  const known = wordsOf3(old);
   const held = [...new Set(input2.requests.flatMap((r2) => listTaskWords(r2)))].filter((w) => known.has(stem(w))).slice(0, 6);
   return held.length === 0 ? "the requests that missed it share no task words to add" : `its description already holds the words people asked with (${held.join(", ")}): new wording would not change what a listing matches`;
 }
@@ -79700,8 +79699,9 @@ function screen(pattern, limits) {
 function describeHabit(pattern, commands) {
   if (pattern.tools.some((token) => !token.includes(":") && !isGenericToken(token))) return void 0;
   if (commands.length === 0 || listCoverageCommands(commands).length > 0) return void 0;
-  const shown = [...new Set(commands.map((c3) => buildCommandKey(c3) ?? commandName(c3)))].slice(0, 3);
-  return `runs only commands every task runs (${shown.join(", ")}) between reads and edits: a working habit, not a procedure a skill would add`;
+  const shown = [...new Set(commands.flatMap((c3) => buildCommandKey(c3) ?? []))].slice(0, 3);
+  const named2 = shown.length === 0 ? "" : ` (${shown.join(", ")})`;
+  return `runs only commands every task runs${named2} between reads and edits: a working habit, not a procedure a skill would add`;
 }
 function draftPatterns(patterns, existing, options = {}) {
   const limits = { ...defaultDraftLimits, ...options.limits };
@@ -81293,7 +81293,7 @@ async function buildDescribeProposals(snapshot, evidence, runId) {
     else if (requests.length < minDescribeRequests)
       none3.set(
         found.name,
-        `${requests.length} of the sessions that missed it asked in words: too few to word a trigger (${minDescribeRequests})`
+        `only ${requests.length} of the sessions that missed it say what they asked: too few to word a trigger (at least ${minDescribeRequests})`
       );
     else {
       const text3 = await readFile6(join37(snapshot.repoDir, skill.dir, "SKILL.md"), "utf8");
